@@ -1,0 +1,240 @@
+//! Board shapes and the bit layout the move generator works on.
+//!
+//! Every board in the draughts family has the same pattern: `width / 2` playable squares per row, the top row
+//! starting on its second column (White at the bottom of the diagram). The generator stores a set of squares
+//! as a `u64` in a *ghost-square* layout: the squares are laid out row by row, and after every second row one bit
+//! is left unused. With that gap, stepping to a diagonal neighbour is always the same shift for every square:
+//! `+c` is down-left, `+c+1` down-right, `-c` up-right and `-c-1` up-left, where `c` is the number of squares per
+//! row. A step that would leave the board lands either on a ghost bit or outside the board mask, so masking
+//! with the empty squares removes it; no per-direction edge masks are needed. For 8x8 the layout uses 35 bits,
+//! for 10x10 54 bits; a 12x12 board (77 bits) needs a wider word.
+
+use super::square::Square;
+
+/// The shape of a board: how many columns and rows it has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    /// Number of columns (files), 8 for English draughts.
+    pub width: u8,
+    /// Number of rows (ranks), 8 for English draughts.
+    pub height: u8,
+}
+
+/// One of the four diagonal directions, as seen on the diagram with White at the bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// Towards the top-left corner (lower square numbers).
+    UpLeft,
+    /// Towards the top-right corner (lower square numbers).
+    UpRight,
+    /// Towards the bottom-left corner (higher square numbers).
+    DownLeft,
+    /// Towards the bottom-right corner (higher square numbers).
+    DownRight,
+}
+
+impl Direction {
+    /// All four directions.
+    pub const ALL: [Direction; 4] = [
+        Direction::UpLeft,
+        Direction::UpRight,
+        Direction::DownLeft,
+        Direction::DownRight,
+    ];
+}
+
+impl Geometry {
+    /// The 8x8 board of English draughts, Russian, Brazilian, pool and others.
+    pub const EIGHT: Geometry = Geometry {
+        width: 8,
+        height: 8,
+    };
+
+    /// Playable squares per row.
+    #[inline]
+    pub const fn per_row(self) -> u32 {
+        self.width as u32 / 2
+    }
+
+    /// Number of playable squares (32 on 8x8).
+    #[inline]
+    pub const fn squares(self) -> u8 {
+        (self.per_row() * self.height as u32) as u8
+    }
+
+    /// The bit that stands for `square` in the ghost-square layout.
+    #[inline(always)]
+    pub const fn bit(self, square: Square) -> u32 {
+        let i = square.index() as u32;
+        i + i / (2 * self.per_row())
+    }
+
+    /// The square a (non-ghost) bit stands for.
+    #[inline(always)]
+    pub const fn square_of_bit(self, bit: u32) -> Square {
+        Square::from_index((bit - bit / (2 * self.per_row() + 1)) as u8)
+    }
+
+    /// All bits that stand for playable squares.
+    pub const fn board_mask(self) -> u64 {
+        let mut mask = 0u64;
+        let mut i = 0;
+        while i < self.squares() {
+            mask |= 1 << self.bit(Square::from_index(i));
+            i += 1;
+        }
+        mask
+    }
+
+    /// The bits of one row, 0 being the top row of the diagram.
+    pub const fn row_mask(self, row: u32) -> u64 {
+        let mut mask = 0u64;
+        let mut col = 0;
+        while col < self.per_row() {
+            mask |= 1 << self.bit(Square::from_index((row * self.per_row() + col) as u8));
+            col += 1;
+        }
+        mask
+    }
+
+    /// The shift for one step in `direction`: positive moves to higher bits.
+    #[inline(always)]
+    pub const fn shift(self, direction: Direction) -> i32 {
+        let c = self.per_row() as i32;
+        match direction {
+            Direction::UpLeft => -c - 1,
+            Direction::UpRight => -c,
+            Direction::DownLeft => c,
+            Direction::DownRight => c + 1,
+        }
+    }
+
+    /// Row (0 = top of the diagram) and column (0 = left, the a-file) of a square.
+    pub const fn row_col(self, square: Square) -> (u32, u32) {
+        let i = square.index() as u32;
+        let row = i / self.per_row();
+        let col = 2 * (i % self.per_row()) + if row % 2 == 0 { 1 } else { 0 };
+        (row, col)
+    }
+
+    /// The square at a row and column, if that is a playable square of this board.
+    pub const fn at(self, row: u32, col: u32) -> Option<Square> {
+        if row >= self.height as u32 || col >= self.width as u32 {
+            return None;
+        }
+        // Playable squares are those where row and column differ in parity.
+        if (row + col) % 2 == 0 {
+            return None;
+        }
+        Some(Square::from_index((row * self.per_row() + col / 2) as u8))
+    }
+
+    /// The coordinate name of a square, such as `c3`, with files a.. from the left and ranks 1.. from the bottom.
+    pub fn coordinate(self, square: Square) -> String {
+        let (row, col) = self.row_col(square);
+        let file = (b'a' + col as u8) as char;
+        let rank = self.height as u32 - row;
+        format!("{file}{rank}")
+    }
+
+    /// The square named by a file letter and a rank number, if it is playable.
+    pub fn from_coordinate(self, file: char, rank: u32) -> Option<Square> {
+        let col = (file.to_ascii_lowercase() as u32).checked_sub('a' as u32)?;
+        let row = (self.height as u32).checked_sub(rank)?;
+        if rank == 0 {
+            return None;
+        }
+        self.at(row, col)
+    }
+}
+
+/// Moves every bit of `bits` by `shift` places (left for positive, right for negative).
+#[inline(always)]
+pub(crate) const fn shift_bits(bits: u64, shift: i32) -> u64 {
+    if shift >= 0 {
+        bits << shift
+    } else {
+        bits >> -shift
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const G: Geometry = Geometry::EIGHT;
+
+    fn sq(n: u32) -> Square {
+        Square::from_number(n, 32).expect("test square")
+    }
+
+    #[test]
+    fn eight_by_eight_layout() {
+        assert_eq!(G.squares(), 32);
+        assert_eq!(G.board_mask().count_ones(), 32);
+        // Ghost bits after every second row.
+        for ghost in [8, 17, 26] {
+            assert_eq!(G.board_mask() & (1 << ghost), 0);
+        }
+        assert_eq!(G.board_mask() >> 35, 0);
+        for i in 0..32 {
+            let s = Square::from_index(i);
+            assert_eq!(G.square_of_bit(G.bit(s)), s);
+        }
+    }
+
+    #[test]
+    fn standard_numbering_coordinates() {
+        assert_eq!(G.coordinate(sq(1)), "b8");
+        assert_eq!(G.coordinate(sq(4)), "h8");
+        assert_eq!(G.coordinate(sq(5)), "a7");
+        assert_eq!(G.coordinate(sq(29)), "a1");
+        assert_eq!(G.coordinate(sq(32)), "g1");
+        assert_eq!(G.from_coordinate('c', 3), Some(sq(22)));
+        assert_eq!(G.from_coordinate('a', 1), Some(sq(29)));
+        assert_eq!(G.from_coordinate('b', 1), None, "light square");
+        assert_eq!(G.from_coordinate('i', 1), None);
+        assert_eq!(G.from_coordinate('a', 0), None);
+        assert_eq!(G.from_coordinate('a', 9), None);
+        for i in 0..32 {
+            let s = Square::from_index(i);
+            let name = G.coordinate(s);
+            let mut chars = name.chars();
+            let file = chars.next().expect("file");
+            let rank: u32 = chars.as_str().parse().expect("rank");
+            assert_eq!(G.from_coordinate(file, rank), Some(s));
+        }
+    }
+
+    /// Every diagonal step computed by shifting agrees with stepping row and column.
+    #[test]
+    fn shifts_match_row_and_column_steps() {
+        for i in 0..G.squares() {
+            let s = Square::from_index(i);
+            let (row, col) = G.row_col(s);
+            for (dir, dr, dc) in [
+                (Direction::UpLeft, -1, -1),
+                (Direction::UpRight, -1, 1),
+                (Direction::DownLeft, 1, -1),
+                (Direction::DownRight, 1, 1),
+            ] {
+                let expected = G.at((row as i32 + dr) as u32, (col as i32 + dc) as u32);
+                let moved = shift_bits(1 << G.bit(s), G.shift(dir)) & G.board_mask();
+                let got = (moved != 0).then(|| G.square_of_bit(moved.trailing_zeros()));
+                assert_eq!(got, expected, "square {s} direction {dir:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn ten_by_ten_fits_a_word() {
+        let g = Geometry {
+            width: 10,
+            height: 10,
+        };
+        assert_eq!(g.squares(), 50);
+        assert_eq!(g.board_mask().count_ones(), 50);
+        assert!(g.bit(Square::from_index(49)) < 64);
+        assert_eq!(g.coordinate(Square::from_index(0)), "b10");
+    }
+}

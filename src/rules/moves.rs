@@ -1,0 +1,188 @@
+//! Moves and move lists.
+
+use smallvec::SmallVec;
+
+use super::square::Square;
+
+/// The most landing squares a move can have. A capture takes one piece per landing, so this bounds the number
+/// of pieces one move can take; 20 covers every board up to 10x10 (a side has at most 20 pieces there).
+pub const MAX_PATH: usize = 21;
+
+/// How many moves a [`MoveList`] holds before it moves to the heap. Real English positions have at most a few
+/// dozen moves; artificial ones with many kings and many capture routes can have more, and still work.
+pub const INLINE_MOVES: usize = 64;
+
+/// A legal move: where the piece starts, every square it lands on, and the pieces it takes.
+///
+/// A simple move has one landing square. A capture has one landing square per piece taken; the last one is
+/// where the piece ends. Two moves are equal when they have the same start, path and captures.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Move {
+    /// The captured squares, bit `i` standing for square index `i`.
+    captured: u64,
+    from: Square,
+    len: u8,
+    path: [Square; MAX_PATH],
+    crowns: bool,
+}
+
+impl Move {
+    /// A simple (non-capturing) move.
+    #[inline(always)]
+    pub(crate) fn simple(from: Square, to: Square, crowns: bool) -> Move {
+        let mut path = [Square::from_index(0); MAX_PATH];
+        path[0] = to;
+        Move {
+            captured: 0,
+            from,
+            len: 1,
+            path,
+            crowns,
+        }
+    }
+
+    /// A capture along `path` (each landing square in order) taking the squares in `captured`.
+    #[inline(always)]
+    pub(crate) fn capture(from: Square, path: &[Square], captured: u64, crowns: bool) -> Move {
+        let mut full = [Square::from_index(0); MAX_PATH];
+        full[..path.len()].copy_from_slice(path);
+        Move {
+            captured,
+            from,
+            len: path.len() as u8,
+            path: full,
+            crowns,
+        }
+    }
+
+    /// The square the piece starts on.
+    #[inline]
+    pub fn from(&self) -> Square {
+        self.from
+    }
+
+    /// The square the piece ends on (which may equal [`Move::from`] for a king's round trip).
+    #[inline]
+    pub fn to(&self) -> Square {
+        self.path[self.len as usize - 1]
+    }
+
+    /// Every landing square, in order; the last is [`Move::to`].
+    #[inline]
+    pub fn path(&self) -> &[Square] {
+        &self.path[..self.len as usize]
+    }
+
+    /// Whether this move takes pieces.
+    #[inline]
+    pub fn is_capture(&self) -> bool {
+        self.captured != 0
+    }
+
+    /// Whether the moving man is crowned at the end of this move.
+    #[inline]
+    pub fn crowns(&self) -> bool {
+        self.crowns
+    }
+
+    /// How many pieces this move takes.
+    #[inline]
+    pub fn capture_count(&self) -> u32 {
+        self.captured.count_ones()
+    }
+
+    /// The squares of the pieces taken, in square order.
+    pub fn captured(&self) -> impl Iterator<Item = Square> + '_ {
+        BitIter(self.captured).map(|i| Square::from_index(i as u8))
+    }
+
+    /// The captured squares as a set, bit `i` standing for square index `i`.
+    #[inline]
+    pub(crate) fn captured_set(&self) -> u64 {
+        self.captured
+    }
+
+    /// Whether two moves are the same for a player: same start, same end, same pieces taken (the route may
+    /// differ).
+    #[inline]
+    pub fn same_effect(&self, other: &Move) -> bool {
+        self.from == other.from && self.to() == other.to() && self.captured == other.captured
+    }
+}
+
+impl std::fmt::Debug for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let sep = if self.is_capture() { 'x' } else { '-' };
+        write!(f, "{}", self.from)?;
+        for s in self.path() {
+            write!(f, "{sep}{s}")?;
+        }
+        Ok(())
+    }
+}
+
+/// A list of moves, held on the stack unless it grows past [`INLINE_MOVES`].
+pub type MoveList = SmallVec<[Move; INLINE_MOVES]>;
+
+/// Iterates over the set bits of a word, lowest first.
+#[derive(Clone, Copy)]
+pub(crate) struct BitIter(pub(crate) u64);
+
+impl Iterator for BitIter {
+    type Item = u32;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u32> {
+        if self.0 == 0 {
+            None
+        } else {
+            let bit = self.0.trailing_zeros();
+            self.0 &= self.0 - 1;
+            Some(bit)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(i: u8) -> Square {
+        Square::from_index(i)
+    }
+
+    #[test]
+    fn simple_move_accessors() {
+        let m = Move::simple(sq(10), sq(14), false);
+        assert_eq!(m.from(), sq(10));
+        assert_eq!(m.to(), sq(14));
+        assert_eq!(m.path(), &[sq(14)]);
+        assert!(!m.is_capture());
+        assert_eq!(m.capture_count(), 0);
+        assert_eq!(format!("{m:?}"), "11-15");
+    }
+
+    #[test]
+    fn capture_accessors() {
+        let m = Move::capture(sq(14), &[sq(23), sq(30)], (1 << 18) | (1 << 26), true);
+        assert_eq!(m.to(), sq(30));
+        assert_eq!(m.capture_count(), 2);
+        assert_eq!(m.captured().collect::<Vec<_>>(), vec![sq(18), sq(26)]);
+        assert!(m.crowns());
+        assert_eq!(format!("{m:?}"), "15x24x31");
+    }
+
+    #[test]
+    fn same_effect_ignores_route() {
+        let a = Move::capture(sq(0), &[sq(9), sq(18), sq(9), sq(0)], 0b1111 << 4, false);
+        let b = Move::capture(sq(0), &[sq(9), sq(0), sq(9), sq(0)], 0b1111 << 4, false);
+        assert!(a.same_effect(&b));
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn bit_iter_lists_bits() {
+        assert_eq!(BitIter(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
+        assert_eq!(BitIter(0).count(), 0);
+    }
+}

@@ -1,0 +1,461 @@
+//! Move notation: reading what a player or a file writes, and writing moves the way people expect.
+//!
+//! A move is written as squares joined by `-` (a simple move, `11-15`) or `x` (a capture, `22x15`). A capture may
+//! give its whole route (`15x24x31`) or only where it starts and ends (`15x31`); the short form is accepted when
+//! exactly one legal move fits. Squares are numbers in the standard numbering or coordinates (`c3-d4`,
+//! `c3xe5xg3`), with files a.. from the left and ranks 1.. from the bottom of the diagram, White at the bottom.
+//!
+//! Reading happens in two steps: [`MoveText::parse`] checks the text alone, and [`MoveText::find`] finds the
+//! legal move it stands for in a position, or says why there is none.
+
+use std::fmt::{self, Write};
+
+use thiserror::Error;
+
+use super::geometry::Geometry;
+use super::moves::Move;
+use super::position::Position;
+use super::ruleset::RuleSet;
+use super::square::{Color, Square};
+
+/// How squares are written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SquareStyle {
+    /// Standard numbers: `11-15`.
+    #[default]
+    Numbers,
+    /// Coordinates: `c3-d4`.
+    Coordinates,
+}
+
+/// How strictly the kind of move (`-` or `x`) must agree with the move found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Strictness {
+    /// `-` must be a simple move and `x` a capture. For players typing moves.
+    #[default]
+    Exact,
+    /// The squares decide; the separator only breaks ties. Real game files often write `10x15` for a simple
+    /// move.
+    Squares,
+}
+
+/// What is wrong with a move, either as text or in the position it was meant for.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveError {
+    /// Nothing was typed.
+    #[error("no move given")]
+    Empty,
+    /// A part that is neither a square number nor a coordinate.
+    #[error("{0:?} is not a square")]
+    NotASquare(String),
+    /// A square number or coordinate outside the board (or a light square).
+    #[error("{0:?} is not a playable square on this board")]
+    OffBoard(String),
+    /// Only one square.
+    #[error("a move needs at least two squares, like 11-15")]
+    OneSquare,
+    /// Both `-` and `x` in one move.
+    #[error("a move is joined by - or by x, not both")]
+    MixedSeparators,
+    /// `11-15-19`: simple moves have two squares.
+    #[error("a simple move has two squares; a capture is written with x, like 15x24x31")]
+    LongSimpleMove,
+    /// The side to move has nothing on the starting square.
+    #[error("there is no {side} piece on {square}", side = side_word(*.side))]
+    NoPieceThere {
+        /// The side to move.
+        side: Color,
+        /// The starting square as typed.
+        square: String,
+    },
+    /// A capture is available, so a simple move is illegal.
+    #[error("a capture is compulsory: {} must take", or_list(.takers))]
+    CaptureRequired {
+        /// The squares of the pieces that can capture.
+        takers: Vec<String>,
+    },
+    /// The text names a simple move where only a capture fits.
+    #[error("{text} is not a capture; did you mean {suggestion}?")]
+    NotACapture {
+        /// The move as typed.
+        text: String,
+        /// The simple move with those squares.
+        suggestion: String,
+    },
+    /// The text names a capture where only a simple move fits.
+    #[error("{text} is a capture; write it as {suggestion}")]
+    IsACapture {
+        /// The move as typed.
+        text: String,
+        /// The capture with those squares.
+        suggestion: String,
+    },
+    /// No legal move fits.
+    #[error("{text} is not a legal move{}", hint(.legal_from))]
+    Illegal {
+        /// The move as typed.
+        text: String,
+        /// The legal moves of the piece on the starting square, if it has any.
+        legal_from: Vec<String>,
+    },
+    /// More than one legal move fits the short form.
+    #[error("{text} is ambiguous: it could be {}", or_list(.candidates))]
+    Ambiguous {
+        /// The move as typed.
+        text: String,
+        /// Every legal move that fits, written in full.
+        candidates: Vec<String>,
+    },
+}
+
+fn side_word(color: Color) -> &'static str {
+    match color {
+        Color::Black => "black",
+        Color::White => "white",
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+fn hint(legal_from: &[String]) -> String {
+    if legal_from.is_empty() {
+        String::new()
+    } else {
+        format!(" (this piece can play {})", or_list(legal_from))
+    }
+}
+
+/// A move as written, checked for form but not yet against a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveText {
+    squares: Vec<Square>,
+    capture: bool,
+    text: String,
+}
+
+impl MoveText {
+    /// Reads move text for a board of the given geometry.
+    pub fn parse(text: &str, geometry: Geometry) -> Result<MoveText, MoveError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(MoveError::Empty);
+        }
+        let has_dash = text.contains('-');
+        let has_x = text.contains(['x', 'X']);
+        if has_dash && has_x {
+            return Err(MoveError::MixedSeparators);
+        }
+        let squares = text
+            .split(['-', 'x', 'X'])
+            .map(|part| parse_square(part.trim(), geometry))
+            .collect::<Result<Vec<_>, _>>()?;
+        if squares.len() < 2 {
+            return Err(MoveError::OneSquare);
+        }
+        if has_dash && squares.len() > 2 {
+            return Err(MoveError::LongSimpleMove);
+        }
+        Ok(MoveText {
+            squares,
+            capture: has_x,
+            text: text.to_string(),
+        })
+    }
+
+    /// The squares as written: the start, any intermediate landings, the end.
+    pub fn squares(&self) -> &[Square] {
+        &self.squares
+    }
+
+    /// Whether it was written as a capture.
+    pub fn is_capture(&self) -> bool {
+        self.capture
+    }
+
+    /// Whether `mv` goes through the written squares: same start and end, and any intermediate squares
+    /// written appear on its route in that order.
+    pub fn fits_route(&self, mv: &Move) -> bool {
+        let (first, rest) = match self.squares.split_first() {
+            Some(split) => split,
+            None => return false,
+        };
+        if mv.from() != *first || self.squares.last() != Some(&mv.to()) {
+            return false;
+        }
+        let mut path = mv.path().iter();
+        rest.iter().all(|s| path.any(|p| p == s))
+    }
+
+    /// The legal move of `pos` this text stands for.
+    pub fn find<R: RuleSet>(&self, pos: &Position<R>, strictness: Strictness) -> Result<Move, MoveError> {
+        let legal = pos.legal_moves();
+        let fitting: Vec<Move> = legal.iter().copied().filter(|m| self.fits_route(m)).collect();
+        let same_kind: Vec<Move> = fitting
+            .iter()
+            .copied()
+            .filter(|m| m.is_capture() == self.capture)
+            .collect();
+        let chosen = match (same_kind.is_empty(), strictness) {
+            (true, Strictness::Squares) => fitting.clone(),
+            _ => same_kind,
+        };
+        match chosen.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(self.explain_no_fit(pos, &fitting)),
+            many => Err(MoveError::Ambiguous {
+                text: self.text.clone(),
+                candidates: many.iter().map(|m| full_route(m, SquareStyle::Numbers, R::GEOMETRY)).collect(),
+            }),
+        }
+    }
+
+    /// Why no legal move fits, in the terms most useful to the player.
+    fn explain_no_fit<R: RuleSet>(&self, pos: &Position<R>, fitting: &[Move]) -> MoveError {
+        let g = R::GEOMETRY;
+        if let Some(other_kind) = fitting.first() {
+            let suggestion = write_move(pos, other_kind, SquareStyle::Numbers);
+            return if other_kind.is_capture() {
+                MoveError::IsACapture {
+                    text: self.text.clone(),
+                    suggestion,
+                }
+            } else {
+                MoveError::NotACapture {
+                    text: self.text.clone(),
+                    suggestion,
+                }
+            };
+        }
+        let from = self.squares[0];
+        let side = pos.side_to_move();
+        if pos.piece_at(from).is_none_or(|p| p.color != side) {
+            return MoveError::NoPieceThere {
+                side,
+                square: square_text(from, self.style(), g),
+            };
+        }
+        let legal = pos.legal_moves();
+        let own: Vec<String> = legal
+            .iter()
+            .filter(|m| m.from() == from)
+            .map(|m| write_move(pos, m, self.style()))
+            .collect();
+        if own.is_empty() && legal.iter().any(Move::is_capture) {
+            let mut takers: Vec<Square> = legal.iter().map(Move::from).collect();
+            takers.dedup();
+            return MoveError::CaptureRequired {
+                takers: takers.iter().map(|s| square_text(*s, self.style(), g)).collect(),
+            };
+        }
+        MoveError::Illegal {
+            text: self.text.clone(),
+            legal_from: own,
+        }
+    }
+
+    fn style(&self) -> SquareStyle {
+        if self.text.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            SquareStyle::Coordinates
+        } else {
+            SquareStyle::Numbers
+        }
+    }
+}
+
+impl fmt::Display for MoveText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+/// Reads one square: a number (`15`) or a coordinate (`c3`).
+fn parse_square(part: &str, g: Geometry) -> Result<Square, MoveError> {
+    if part.is_empty() {
+        return Err(MoveError::NotASquare(part.to_string()));
+    }
+    if part.bytes().all(|b| b.is_ascii_digit()) {
+        let n: u32 = part.parse().unwrap_or(u32::MAX);
+        return Square::from_number(n, g.squares()).ok_or_else(|| MoveError::OffBoard(part.to_string()));
+    }
+    let mut chars = part.chars();
+    let file = chars.next().filter(char::is_ascii_alphabetic);
+    let rank = chars.as_str();
+    match file {
+        Some(file) if !rank.is_empty() && rank.bytes().all(|b| b.is_ascii_digit()) => {
+            let rank: u32 = rank.parse().unwrap_or(u32::MAX);
+            g.from_coordinate(file, rank).ok_or_else(|| MoveError::OffBoard(part.to_string()))
+        }
+        _ => Err(MoveError::NotASquare(part.to_string())),
+    }
+}
+
+fn square_text(square: Square, style: SquareStyle, g: Geometry) -> String {
+    match style {
+        SquareStyle::Numbers => square.to_string(),
+        SquareStyle::Coordinates => g.coordinate(square),
+    }
+}
+
+/// A move with every landing square: `15x24x31`, or `11-15` for a simple move.
+pub fn full_route(mv: &Move, style: SquareStyle, g: Geometry) -> String {
+    let sep = if mv.is_capture() { 'x' } else { '-' };
+    let mut out = square_text(mv.from(), style, g);
+    for s in mv.path() {
+        out.push(sep);
+        out.push_str(&square_text(*s, style, g));
+    }
+    out
+}
+
+/// A legal move of `pos` in its shortest unambiguous form: start and end (`11-15`, `15x31`), or the whole
+/// route when another legal move with a different effect has the same start and end.
+pub fn write_move<R: RuleSet>(pos: &Position<R>, mv: &Move, style: SquareStyle) -> String {
+    let g = R::GEOMETRY;
+    let ambiguous = mv.path().len() > 1
+        && pos
+            .legal_moves()
+            .iter()
+            .any(|m| m.from() == mv.from() && m.to() == mv.to() && !m.same_effect(mv));
+    if ambiguous {
+        return full_route(mv, style, g);
+    }
+    let sep = if mv.is_capture() { 'x' } else { '-' };
+    let mut out = square_text(mv.from(), style, g);
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{sep}{}", square_text(mv.to(), style, g));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{English, parse_fen};
+
+    const G: Geometry = Geometry::EIGHT;
+
+    fn pos(fen: &str) -> Position<English> {
+        parse_fen(fen).expect("test FEN")
+    }
+
+    fn find(p: &Position<English>, text: &str) -> Result<String, String> {
+        MoveText::parse(text, G)
+            .and_then(|t| t.find(p, Strictness::Exact))
+            .map(|m| full_route(&m, SquareStyle::Numbers, G))
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn parse_errors() {
+        let e = |t: &str| MoveText::parse(t, G).expect_err(t).to_string();
+        assert_eq!(e(""), "no move given");
+        assert_eq!(e("   "), "no move given");
+        assert_eq!(e("11"), "a move needs at least two squares, like 11-15");
+        assert_eq!(e("11-"), "\"\" is not a square");
+        assert_eq!(e("-15"), "\"\" is not a square");
+        assert_eq!(e("11--15"), "\"\" is not a square");
+        assert_eq!(e("11-15x18"), "a move is joined by - or by x, not both");
+        assert_eq!(
+            e("11-15-19"),
+            "a simple move has two squares; a capture is written with x, like 15x24x31"
+        );
+        assert_eq!(e("11-33"), "\"33\" is not a playable square on this board");
+        assert_eq!(e("0-4"), "\"0\" is not a playable square on this board");
+        assert_eq!(e("99999999999-1"), "\"99999999999\" is not a playable square on this board");
+        assert_eq!(e("b1-c2"), "\"b1\" is not a playable square on this board");
+        assert_eq!(e("i1-c2"), "\"i1\" is not a playable square on this board");
+        assert_eq!(e("c3-d"), "\"d\" is not a square");
+        assert_eq!(e("c3-4d"), "\"4d\" is not a square");
+        assert_eq!(e("11–15"), "\"11–15\" is not a square");
+        assert_eq!(e("é3-c3"), "\"é3\" is not a square");
+    }
+
+    #[test]
+    fn numbers_and_coordinates_agree() {
+        let a = MoveText::parse("22-18", G).expect("numbers");
+        let b = MoveText::parse("c3-d4", G).expect("coordinates");
+        assert_eq!(a.squares(), b.squares());
+        let c = MoveText::parse("C3XE5XG3", G).expect("upper case");
+        assert!(c.is_capture());
+        assert_eq!(c.squares().iter().map(|s| s.number()).collect::<Vec<_>>(), vec![22, 15, 24]);
+    }
+
+    #[test]
+    fn finds_simple_moves_and_explains_refusals() {
+        let start: Position = Position::start();
+        assert_eq!(find(&start, "11-15"), Ok("11-15".into()));
+        assert_eq!(find(&start, "c5-b4"), Err("there is no black piece on c5".into()));
+        assert_eq!(find(&start, "22-18"), Err("there is no black piece on 22".into()));
+        assert_eq!(find(&start, "11-16"), Err("11-16 is not a legal move (this piece can play 11-15)".into()));
+        assert_eq!(find(&start, "1-5"), Err("1-5 is not a legal move".into()));
+        assert_eq!(find(&start, "11x15"), Err("11x15 is not a capture; did you mean 11-15?".into()));
+        let found = MoveText::parse("11x15", G).and_then(|t| t.find(&start, Strictness::Squares));
+        assert_eq!(found.map(|m| m.to().number()), Ok(15));
+    }
+
+    #[test]
+    fn compulsory_capture_is_explained() {
+        // Black men on 14 and 15 can both take the white man on 18; 9 cannot.
+        let p = pos("B:W18,30:B9,14,15");
+        assert_eq!(find(&p, "9-13"), Err("a capture is compulsory: 14 or 15 must take".into()));
+        assert_eq!(
+            find(&p, "14-18"),
+            Err("14-18 is not a legal move (this piece can play 14x23)".into())
+        );
+        assert_eq!(find(&p, "14x23"), Ok("14x23".into()));
+        assert_eq!(find(&p, "15x22"), Ok("15x22".into()));
+        assert_eq!(find(&p, "c5xe3"), Ok("14x23".into()));
+        assert_eq!(find(&p, "14-23"), Err("14-23 is a capture; write it as 14x23".into()));
+    }
+
+    #[test]
+    fn short_form_is_refused_when_two_captures_fit() {
+        // The black king on 14 reaches 30 over 17 and 25 or over 18 and 26.
+        let p = pos("B:W17,18,25,26:BK14");
+        assert_eq!(
+            find(&p, "14x30"),
+            Err("14x30 is ambiguous: it could be 14x21x30 or 14x23x30".into())
+        );
+        assert_eq!(find(&p, "14x21x30"), Ok("14x21x30".into()));
+        assert_eq!(find(&p, "14x23x30"), Ok("14x23x30".into()));
+        assert_eq!(find(&p, "14x25x30"), Err("14x25x30 is not a legal move (this piece can play 14x21x30 or 14x23x30)".into()));
+        let written: Vec<String> = p
+            .legal_moves()
+            .iter()
+            .map(|m| write_move(&p, m, SquareStyle::Numbers))
+            .collect();
+        assert_eq!(written, vec!["14x21x30", "14x23x30"]);
+        let coords: Vec<String> = p
+            .legal_moves()
+            .iter()
+            .map(|m| write_move(&p, m, SquareStyle::Coordinates))
+            .collect();
+        assert_eq!(coords, vec!["c5xa3xc1", "c5xe3xc1"]);
+    }
+
+    #[test]
+    fn routes_with_the_same_effect_are_one_move() {
+        // The black king on 14 can go round the four white men either way and come back to 14.
+        let p = pos("B:W10,11,18,19:BK14");
+        assert_eq!(p.legal_moves().len(), 1);
+        assert_eq!(p.legal_moves_with_duplicates().len(), 2);
+        let only = p.legal_moves()[0];
+        assert_eq!(write_move(&p, &only, SquareStyle::Numbers), "14x14");
+        assert_eq!(find(&p, "14x14"), Ok(full_route(&only, SquareStyle::Numbers, G)));
+        assert_eq!(find(&p, "14x23x16x7x14"), Ok("14x23x16x7x14".into()));
+    }
+
+    #[test]
+    fn or_lists() {
+        assert_eq!(or_list(&[]), "");
+        assert_eq!(or_list(&["a".into()]), "a");
+        assert_eq!(or_list(&["a".into(), "b".into()]), "a or b");
+        assert_eq!(or_list(&["a".into(), "b".into(), "c".into()]), "a, b or c");
+    }
+}

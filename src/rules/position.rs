@@ -1,0 +1,296 @@
+//! A position: where the pieces stand and whose turn it is.
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use super::geometry::Geometry;
+use super::movegen;
+use super::moves::{Move, MoveList};
+use super::ruleset::{English, RuleSet};
+use super::square::{Color, Piece, Role, Square};
+
+/// A position under the rule set `R`: the pieces on the board and the side to move.
+///
+/// Positions are small values (three words and a colour) and are copied rather than changed: [`Position::play`]
+/// returns the position after a move. Nothing here knows the history of a game; repetitions and the 40-move rule
+/// belong to the game record.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position<R: RuleSet = English> {
+    /// Pieces of each colour, indexed by [`Color::index`], in the geometry's bit layout.
+    pub(crate) pieces: [u64; 2],
+    /// Kings of either colour, in the same layout.
+    pub(crate) kings: u64,
+    side: Color,
+    rules: PhantomData<R>,
+}
+
+impl<R: RuleSet> Position<R> {
+    /// The board of this rule set.
+    pub const GEOMETRY: Geometry = R::GEOMETRY;
+
+    /// An empty board with `side` to move.
+    pub fn empty(side: Color) -> Self {
+        Position {
+            pieces: [0, 0],
+            kings: 0,
+            side,
+            rules: PhantomData,
+        }
+    }
+
+    /// The starting position of the rule set.
+    pub fn start() -> Self {
+        let g = R::GEOMETRY;
+        let mut pos = Self::empty(R::FIRST_TO_MOVE);
+        for row in 0..R::START_ROWS {
+            pos.pieces[Color::Black.index()] |= g.row_mask(row);
+            pos.pieces[Color::White.index()] |= g.row_mask(g.height as u32 - 1 - row);
+        }
+        pos
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// The same pieces with another side to move.
+    pub fn with_side_to_move(mut self, side: Color) -> Self {
+        self.side = side;
+        self
+    }
+
+    /// The piece on `square`, if any. Squares off the board hold nothing.
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        let bit = self.bit_of(square)?;
+        let role = if self.kings & bit != 0 {
+            Role::King
+        } else {
+            Role::Man
+        };
+        Color::ALL
+            .into_iter()
+            .find(|c| self.pieces[c.index()] & bit != 0)
+            .map(|color| Piece::new(color, role))
+    }
+
+    /// Puts `piece` on `square` (or empties it with `None`), replacing what was there. Returns `false`, changing
+    /// nothing, if the square is not on this board. No rule is checked: a man may be put on its crowning row.
+    pub fn set_piece(&mut self, square: Square, piece: Option<Piece>) -> bool {
+        let Some(bit) = self.bit_of(square) else {
+            return false;
+        };
+        self.pieces[0] &= !bit;
+        self.pieces[1] &= !bit;
+        self.kings &= !bit;
+        if let Some(p) = piece {
+            self.pieces[p.color.index()] |= bit;
+            if p.role == Role::King {
+                self.kings |= bit;
+            }
+        }
+        true
+    }
+
+    /// Every occupied square with its piece, in square order.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        (0..R::GEOMETRY.squares())
+            .map(Square::from_index)
+            .filter_map(|s| self.piece_at(s).map(|p| (s, p)))
+    }
+
+    /// How many pieces of `color` with `role` are on the board.
+    pub fn count(&self, color: Color, role: Role) -> u32 {
+        let own = self.pieces[color.index()];
+        match role {
+            Role::Man => (own & !self.kings).count_ones(),
+            Role::King => (own & self.kings).count_ones(),
+        }
+    }
+
+    /// The row on which a man of `color` is crowned (0 is the top of the diagram).
+    pub fn crowning_row(color: Color) -> u32 {
+        match color {
+            Color::Black => R::GEOMETRY.height as u32 - 1,
+            Color::White => 0,
+        }
+    }
+
+    /// Every legal move for the side to move. Capture routes that take the same pieces and end on the same
+    /// square are one move here (the first route found stands for them).
+    pub fn legal_moves(&self) -> MoveList {
+        movegen::legal_moves(self, false)
+    }
+
+    /// Every legal move, with capture routes that take the same pieces to the same square listed separately,
+    /// as published perft tables count them.
+    pub fn legal_moves_with_duplicates(&self) -> MoveList {
+        movegen::legal_moves(self, true)
+    }
+
+    /// Whether the side to move must capture.
+    pub fn must_capture(&self) -> bool {
+        movegen::has_capture(self)
+    }
+
+    /// Whether the side to move has lost: no pieces or no legal move.
+    pub fn is_lost(&self) -> bool {
+        self.legal_moves().is_empty()
+    }
+
+    /// The position after `mv`, which must be one of this position's legal moves.
+    #[inline]
+    pub fn play(&self, mv: &Move) -> Self {
+        let g = R::GEOMETRY;
+        let from = 1u64 << g.bit(mv.from());
+        let to = 1u64 << g.bit(mv.to());
+        let us = self.side.index();
+        let mut next = *self;
+        next.pieces[us] = (next.pieces[us] & !from) | to;
+        let was_king = self.kings & from != 0;
+        next.kings &= !from;
+        if was_king || mv.crowns() {
+            next.kings |= to;
+        }
+        if mv.is_capture() {
+            let taken = expand(g, mv.captured_set());
+            next.pieces[1 - us] &= !taken;
+            next.kings &= !taken;
+        }
+        next.side = self.side.opponent();
+        next
+    }
+
+    #[inline]
+    fn bit_of(&self, square: Square) -> Option<u64> {
+        (square.index() < R::GEOMETRY.squares()).then(|| 1u64 << R::GEOMETRY.bit(square))
+    }
+}
+
+/// Converts a set of squares (bit `i` = square index `i`) to the geometry's bit layout.
+#[inline(always)]
+pub(crate) fn expand(g: Geometry, squares: u64) -> u64 {
+    let group = 2 * g.per_row();
+    let groups = (g.squares() as u32).div_ceil(group);
+    let mut bits = 0;
+    let mut k = 0;
+    while k < groups {
+        bits |= ((squares >> (k * group)) & ((1 << group) - 1)) << (k * (group + 1));
+        k += 1;
+    }
+    bits
+}
+
+/// Converts bits in the geometry's layout to a set of squares (bit `i` = square index `i`).
+#[inline(always)]
+pub(crate) fn compress(g: Geometry, bits: u64) -> u64 {
+    let group = 2 * g.per_row();
+    let groups = (g.squares() as u32).div_ceil(group);
+    let mut squares = 0;
+    let mut k = 0;
+    while k < groups {
+        squares |= ((bits >> (k * (group + 1))) & ((1 << group) - 1)) << (k * group);
+        k += 1;
+    }
+    squares
+}
+
+impl<R: RuleSet> Default for Position<R> {
+    fn default() -> Self {
+        Self::start()
+    }
+}
+
+/// A diagram with White at the bottom: `b`/`w` for men, `B`/`W` for kings, `.` for empty dark squares.
+impl<R: RuleSet> fmt::Display for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = R::GEOMETRY;
+        for row in 0..g.height as u32 {
+            for col in 0..g.width as u32 {
+                let c = match g.at(row, col) {
+                    None => ' ',
+                    Some(s) => match self.piece_at(s) {
+                        None => '.',
+                        Some(Piece { color, role }) => match (color, role) {
+                            (Color::Black, Role::Man) => 'b',
+                            (Color::Black, Role::King) => 'B',
+                            (Color::White, Role::Man) => 'w',
+                            (Color::White, Role::King) => 'W',
+                        },
+                    },
+                };
+                if col > 0 {
+                    f.write_str(" ")?;
+                }
+                write!(f, "{c}")?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, "{} to move", self.side)
+    }
+}
+
+impl<R: RuleSet> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", super::fen::to_fen(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(n: u32) -> Square {
+        Square::from_number(n, 32).expect("test square")
+    }
+
+    #[test]
+    fn start_position() {
+        let pos: Position = Position::start();
+        assert_eq!(pos.side_to_move(), Color::Black);
+        for n in 1..=12 {
+            assert_eq!(pos.piece_at(sq(n)), Some(Piece::new(Color::Black, Role::Man)));
+        }
+        for n in 13..=20 {
+            assert_eq!(pos.piece_at(sq(n)), None);
+        }
+        for n in 21..=32 {
+            assert_eq!(pos.piece_at(sq(n)), Some(Piece::new(Color::White, Role::Man)));
+        }
+        assert_eq!(pos.count(Color::Black, Role::Man), 12);
+        assert_eq!(pos.count(Color::White, Role::King), 0);
+    }
+
+    #[test]
+    fn set_piece_replaces_and_rejects_off_board() {
+        let mut pos: Position = Position::empty(Color::White);
+        assert!(pos.set_piece(sq(5), Some(Piece::new(Color::White, Role::King))));
+        assert!(pos.set_piece(sq(5), Some(Piece::new(Color::Black, Role::Man))));
+        assert_eq!(pos.piece_at(sq(5)), Some(Piece::new(Color::Black, Role::Man)));
+        assert_eq!(pos.count(Color::White, Role::King), 0);
+        assert!(!pos.set_piece(Square::from_index(32), None));
+        assert_eq!(pos.piece_at(Square::from_index(40)), None);
+        assert!(pos.set_piece(sq(5), None));
+        assert_eq!(pos.pieces().count(), 0);
+    }
+
+    #[test]
+    fn expand_and_compress_are_inverse() {
+        let g = Geometry::EIGHT;
+        assert_eq!(expand(g, 0xFFFF_FFFF), g.board_mask());
+        assert_eq!(compress(g, g.board_mask()), 0xFFFF_FFFF);
+        for i in 0..32 {
+            let s = Square::from_index(i);
+            assert_eq!(expand(g, 1 << i), 1 << g.bit(s));
+        }
+    }
+
+    #[test]
+    fn diagram() {
+        let pos: Position = Position::start();
+        let text = pos.to_string();
+        assert!(text.starts_with("  b   b   b   b\nb   b   b   b  \n"));
+        assert!(text.ends_with("Black to move"));
+    }
+}
