@@ -256,7 +256,7 @@ mod tests {
 
     #[test]
     fn kings_ranges() {
-        let pos = parse("W:WK1-3:B30").expect("valid");
+        let pos = parse("W:WK1-3:B20").expect("valid");
         assert_eq!(pos.count(Color::White, Role::King), 3);
     }
 

@@ -10,6 +10,7 @@ mod moves;
 mod notation;
 mod perft;
 mod position;
+mod replies;
 mod ruleset;
 mod square;
 

@@ -195,8 +195,14 @@ impl MoveText {
 
     /// The legal move of `pos` this text stands for.
     pub fn find<R: RuleSet>(&self, pos: &Position<R>, strictness: Strictness) -> Result<Move, MoveError> {
-        let legal = pos.legal_moves();
-        let fitting: Vec<Move> = legal.iter().copied().filter(|m| self.fits_route(m)).collect();
+        // Every route counts here, so that a player may write whichever route they took; routes with the same
+        // effect are then one move.
+        let mut fitting: Vec<Move> = Vec::new();
+        for m in pos.legal_moves_with_duplicates() {
+            if self.fits_route(&m) && !fitting.iter().any(|f| f.same_effect(&m)) {
+                fitting.push(m);
+            }
+        }
         let same_kind: Vec<Move> = fitting
             .iter()
             .copied()
@@ -392,7 +398,8 @@ mod tests {
         assert_eq!(find(&start, "11-15"), Ok("11-15".into()));
         assert_eq!(find(&start, "c5-b4"), Err("there is no black piece on c5".into()));
         assert_eq!(find(&start, "22-18"), Err("there is no black piece on 22".into()));
-        assert_eq!(find(&start, "11-16"), Err("11-16 is not a legal move (this piece can play 11-15)".into()));
+        assert_eq!(find(&start, "11-16"), Ok("11-16".into()));
+        assert_eq!(find(&start, "12-17"), Err("12-17 is not a legal move (this piece can play 12-16)".into()));
         assert_eq!(find(&start, "1-5"), Err("1-5 is not a legal move".into()));
         assert_eq!(find(&start, "11x15"), Err("11x15 is not a capture; did you mean 11-15?".into()));
         let found = MoveText::parse("11x15", G).and_then(|t| t.find(&start, Strictness::Squares));
@@ -416,8 +423,8 @@ mod tests {
 
     #[test]
     fn short_form_is_refused_when_two_captures_fit() {
-        // The black king on 14 reaches 30 over 17 and 25 or over 18 and 26.
-        let p = pos("B:W17,18,25,26:BK14");
+        // The black man on 14 reaches 30 over 17 and 25 or over 18 and 26.
+        let p = pos("B:W17,18,25,26:B14");
         assert_eq!(
             find(&p, "14x30"),
             Err("14x30 is ambiguous: it could be 14x21x30 or 14x23x30".into())
@@ -449,6 +456,8 @@ mod tests {
         assert_eq!(write_move(&p, &only, SquareStyle::Numbers), "14x14");
         assert_eq!(find(&p, "14x14"), Ok(full_route(&only, SquareStyle::Numbers, G)));
         assert_eq!(find(&p, "14x23x16x7x14"), Ok("14x23x16x7x14".into()));
+        assert_eq!(find(&p, "14x7x16x23x14"), Ok("14x7x16x23x14".into()));
+        assert_eq!(find(&p, "14x16x14"), Ok("14x7x16x23x14".into()));
     }
 
     #[test]

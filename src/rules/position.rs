@@ -139,27 +139,35 @@ impl<R: RuleSet> Position<R> {
         self.legal_moves().is_empty()
     }
 
+    /// The position after a move by `mover` (the side to move) given as bits of the layout: `from` and `to`
+    /// (one bit each, possibly equal), the pieces taken, and whether a man is crowned. The generator passes the
+    /// side as a constant, which keeps the whole position in registers.
+    #[inline(always)]
+    pub(crate) fn after(&self, mover: Color, from: u64, to: u64, captured: u64, crowns: bool) -> Self {
+        let us = mover.index();
+        let mut next = *self;
+        next.pieces[us] = (next.pieces[us] & !from) | to;
+        let was_king = self.kings & from != 0;
+        next.kings &= !(from | captured);
+        if was_king || crowns {
+            next.kings |= to;
+        }
+        next.pieces[1 - us] &= !captured;
+        next.side = mover.opponent();
+        next
+    }
+
     /// The position after `mv`, which must be one of this position's legal moves.
     #[inline]
     pub fn play(&self, mv: &Move) -> Self {
         let g = R::GEOMETRY;
-        let from = 1u64 << g.bit(mv.from());
-        let to = 1u64 << g.bit(mv.to());
-        let us = self.side.index();
-        let mut next = *self;
-        next.pieces[us] = (next.pieces[us] & !from) | to;
-        let was_king = self.kings & from != 0;
-        next.kings &= !from;
-        if was_king || mv.crowns() {
-            next.kings |= to;
-        }
-        if mv.is_capture() {
-            let taken = expand(g, mv.captured_set());
-            next.pieces[1 - us] &= !taken;
-            next.kings &= !taken;
-        }
-        next.side = self.side.opponent();
-        next
+        self.after(
+            self.side,
+            1u64 << g.bit(mv.from()),
+            1u64 << g.bit(mv.to()),
+            expand(g, mv.captured_set()),
+            mv.crowns(),
+        )
     }
 
     #[inline]
