@@ -110,7 +110,11 @@ fn is_digits(s: &str) -> bool {
 }
 
 /// Reads one list entry (`12`, `K12`, `1-12`, `K1-3`) into `pos`.
-fn read_entry<R: RuleSet>(pos: &mut Position<R>, color: Color, entry: &str) -> Result<(), FenError> {
+fn read_entry<R: RuleSet>(
+    pos: &mut Position<R>,
+    color: Color,
+    entry: &str,
+) -> Result<(), FenError> {
     let (role, numbers) = match entry.strip_prefix(['K', 'k']) {
         Some(rest) => (Role::King, rest),
         None => (Role::Man, entry),
@@ -264,21 +268,33 @@ mod tests {
     fn error_messages() {
         assert_eq!(err(""), "the position is empty");
         assert_eq!(err("  . "), "the position is empty");
-        assert_eq!(err("X:W21:B1"), "the side to move must be B or W, not \"X\"");
+        assert_eq!(
+            err("X:W21:B1"),
+            "the side to move must be B or W, not \"X\""
+        );
         assert_eq!(err(":W21:B1"), "the side to move must be B or W, not \"\"");
         assert_eq!(
             err("B:W21:Q1"),
             "\"Q1\" is not a piece list: a list starts with W or B"
         );
-        assert_eq!(err("B:W21:"), "\"\" is not a piece list: a list starts with W or B");
+        assert_eq!(
+            err("B:W21:"),
+            "\"\" is not a piece list: a list starts with W or B"
+        );
         assert_eq!(err("B:W21:W22"), "the White pieces are listed twice");
         assert_eq!(err("B:W21,x:B1"), "\"x\" is not a square number");
         assert_eq!(err("B:W21,K:B1"), "\"K\" is not a square number");
         assert_eq!(err("B:W21,-3:B1"), "\"-3\" is not a square number");
         assert_eq!(err("B:W21,3-:B1"), "\"3-\" is not a square number");
         assert_eq!(err("B:W21,1-2-3:B1"), "\"1-2-3\" is not a square number");
-        assert_eq!(err("B:W33:B1"), "square 33 is off the board (squares are 1-32)");
-        assert_eq!(err("B:W0:B1"), "square 0 is off the board (squares are 1-32)");
+        assert_eq!(
+            err("B:W33:B1"),
+            "square 33 is off the board (squares are 1-32)"
+        );
+        assert_eq!(
+            err("B:W0:B1"),
+            "square 0 is off the board (squares are 1-32)"
+        );
         assert_eq!(
             err("B:W99999999999999999999999:B1"),
             format!("square {} is off the board (squares are 1-32)", u64::MAX)
@@ -286,8 +302,14 @@ mod tests {
         assert_eq!(err("B:W12-5:B1"), "the range 12-5 runs backwards");
         assert_eq!(err("B:W5:B1-12"), "square 5 is given to both sides");
         assert_eq!(err("B:W5,K5:B1"), "square 5 is listed twice for White");
-        assert_eq!(err("B:W1:B20"), "a white man on square 1 should have been crowned");
-        assert_eq!(err("W:W20:B30"), "a black man on square 30 should have been crowned");
+        assert_eq!(
+            err("B:W1:B20"),
+            "a white man on square 1 should have been crowned"
+        );
+        assert_eq!(
+            err("W:W20:B30"),
+            "a black man on square 30 should have been crowned"
+        );
     }
 
     #[test]

@@ -184,7 +184,10 @@ pub(crate) fn legal_moves<R: RuleSet>(pos: &Position<R>, keep_duplicates: bool) 
 /// Passes every legal move of `pos` (whose side to move must be `S`) to `sink`. Without `DUP`, capture routes
 /// with the same effect as an earlier route of the same piece are left out.
 #[inline(always)]
-pub(crate) fn generate<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(pos: &Position<R>, sink: &mut K) {
+pub(crate) fn generate<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(
+    pos: &Position<R>,
+    sink: &mut K,
+) {
     let s = Sides::of::<R, S>(pos);
     let jumpers = jumpers::<R, S>(&s);
     if jumpers != 0 {
@@ -307,7 +310,11 @@ const fn forward_men<R: RuleSet>() -> bool {
 }
 
 #[inline(always)]
-fn generate_captures<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(s: &Sides, jumpers: u64, sink: &mut K) {
+fn generate_captures<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(
+    s: &Sides,
+    jumpers: u64,
+    sink: &mut K,
+) {
     let mut searched = jumpers;
     if forward_men::<R>() {
         // Most captures are single jumps. Pass those on for all men at once; search only from the men that
@@ -320,7 +327,8 @@ fn generate_captures<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(s: &Sides, 
             lands[i] = step::<R>(step::<R>(men, dir) & s.them, dir) & s.empty;
             let again = lands[i]
                 & !crowning
-                & (jumpers_in::<R>(lands[i], s, S::FORWARD[0]) | jumpers_in::<R>(lands[i], s, S::FORWARD[1]));
+                & (jumpers_in::<R>(lands[i], s, S::FORWARD[0])
+                    | jumpers_in::<R>(lands[i], s, S::FORWARD[1]));
             again_from |= step_back::<R>(step_back::<R>(again, dir), dir);
         }
         for (i, dir) in S::FORWARD.into_iter().enumerate() {
@@ -411,7 +419,8 @@ fn count_captures<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides, jumpers: u64
             let land = step::<R>(step::<R>(men, dir) & s.them, dir) & s.empty;
             let again = land
                 & !crowning
-                & (jumpers_in::<R>(land, s, S::FORWARD[0]) | jumpers_in::<R>(land, s, S::FORWARD[1]));
+                & (jumpers_in::<R>(land, s, S::FORWARD[0])
+                    | jumpers_in::<R>(land, s, S::FORWARD[1]));
             n += u64::from((land & !again).count_ones());
             for bit in BitIter(again) {
                 let at = 1u64 << bit;
@@ -430,7 +439,13 @@ fn count_captures<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides, jumpers: u64
 
 /// The number of complete capture routes of a forward-capturing man standing on `at` after taking `captured`.
 /// Returns 1 when it can take nothing more (the route ends here).
-fn man_routes<R: RuleSet, S: Mover>(at: u64, captured: u64, them: u64, empty: u64, crowning: u64) -> u64 {
+fn man_routes<R: RuleSet, S: Mover>(
+    at: u64,
+    captured: u64,
+    them: u64,
+    empty: u64,
+    crowning: u64,
+) -> u64 {
     let mut n = 0;
     for dir in S::FORWARD {
         let over = step::<R>(at, dir) & them & !captured;

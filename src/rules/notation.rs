@@ -194,7 +194,11 @@ impl MoveText {
     }
 
     /// The legal move of `pos` this text stands for.
-    pub fn find<R: RuleSet>(&self, pos: &Position<R>, strictness: Strictness) -> Result<Move, MoveError> {
+    pub fn find<R: RuleSet>(
+        &self,
+        pos: &Position<R>,
+        strictness: Strictness,
+    ) -> Result<Move, MoveError> {
         // Every route counts here, so that a player may write whichever route they took; routes with the same
         // effect are then one move.
         let mut fitting: Vec<Move> = Vec::new();
@@ -217,7 +221,10 @@ impl MoveText {
             [] => Err(self.explain_no_fit(pos, &fitting)),
             many => Err(MoveError::Ambiguous {
                 text: self.text.clone(),
-                candidates: many.iter().map(|m| full_route(m, SquareStyle::Numbers, R::GEOMETRY)).collect(),
+                candidates: many
+                    .iter()
+                    .map(|m| full_route(m, SquareStyle::Numbers, R::GEOMETRY))
+                    .collect(),
             }),
         }
     }
@@ -257,7 +264,10 @@ impl MoveText {
             let mut takers: Vec<Square> = legal.iter().map(Move::from).collect();
             takers.dedup();
             return MoveError::CaptureRequired {
-                takers: takers.iter().map(|s| square_text(*s, self.style(), g)).collect(),
+                takers: takers
+                    .iter()
+                    .map(|s| square_text(*s, self.style(), g))
+                    .collect(),
             };
         }
         MoveError::Illegal {
@@ -288,7 +298,8 @@ fn parse_square(part: &str, g: Geometry) -> Result<Square, MoveError> {
     }
     if part.bytes().all(|b| b.is_ascii_digit()) {
         let n: u32 = part.parse().unwrap_or(u32::MAX);
-        return Square::from_number(n, g.squares()).ok_or_else(|| MoveError::OffBoard(part.to_string()));
+        return Square::from_number(n, g.squares())
+            .ok_or_else(|| MoveError::OffBoard(part.to_string()));
     }
     let mut chars = part.chars();
     let file = chars.next().filter(char::is_ascii_alphabetic);
@@ -296,7 +307,8 @@ fn parse_square(part: &str, g: Geometry) -> Result<Square, MoveError> {
     match file {
         Some(file) if !rank.is_empty() && rank.bytes().all(|b| b.is_ascii_digit()) => {
             let rank: u32 = rank.parse().unwrap_or(u32::MAX);
-            g.from_coordinate(file, rank).ok_or_else(|| MoveError::OffBoard(part.to_string()))
+            g.from_coordinate(file, rank)
+                .ok_or_else(|| MoveError::OffBoard(part.to_string()))
         }
         _ => Err(MoveError::NotASquare(part.to_string())),
     }
@@ -373,7 +385,10 @@ mod tests {
         );
         assert_eq!(e("11-33"), "\"33\" is not a playable square on this board");
         assert_eq!(e("0-4"), "\"0\" is not a playable square on this board");
-        assert_eq!(e("99999999999-1"), "\"99999999999\" is not a playable square on this board");
+        assert_eq!(
+            e("99999999999-1"),
+            "\"99999999999\" is not a playable square on this board"
+        );
         assert_eq!(e("b1-c2"), "\"b1\" is not a playable square on this board");
         assert_eq!(e("i1-c2"), "\"i1\" is not a playable square on this board");
         assert_eq!(e("c3-d"), "\"d\" is not a square");
@@ -389,19 +404,34 @@ mod tests {
         assert_eq!(a.squares(), b.squares());
         let c = MoveText::parse("C3XE5XG3", G).expect("upper case");
         assert!(c.is_capture());
-        assert_eq!(c.squares().iter().map(|s| s.number()).collect::<Vec<_>>(), vec![22, 15, 24]);
+        assert_eq!(
+            c.squares().iter().map(|s| s.number()).collect::<Vec<_>>(),
+            vec![22, 15, 24]
+        );
     }
 
     #[test]
     fn finds_simple_moves_and_explains_refusals() {
         let start: Position = Position::start();
         assert_eq!(find(&start, "11-15"), Ok("11-15".into()));
-        assert_eq!(find(&start, "c5-b4"), Err("there is no black piece on c5".into()));
-        assert_eq!(find(&start, "22-18"), Err("there is no black piece on 22".into()));
+        assert_eq!(
+            find(&start, "c5-b4"),
+            Err("there is no black piece on c5".into())
+        );
+        assert_eq!(
+            find(&start, "22-18"),
+            Err("there is no black piece on 22".into())
+        );
         assert_eq!(find(&start, "11-16"), Ok("11-16".into()));
-        assert_eq!(find(&start, "12-17"), Err("12-17 is not a legal move (this piece can play 12-16)".into()));
+        assert_eq!(
+            find(&start, "12-17"),
+            Err("12-17 is not a legal move (this piece can play 12-16)".into())
+        );
         assert_eq!(find(&start, "1-5"), Err("1-5 is not a legal move".into()));
-        assert_eq!(find(&start, "11x15"), Err("11x15 is not a capture; did you mean 11-15?".into()));
+        assert_eq!(
+            find(&start, "11x15"),
+            Err("11x15 is not a capture; did you mean 11-15?".into())
+        );
         let found = MoveText::parse("11x15", G).and_then(|t| t.find(&start, Strictness::Squares));
         assert_eq!(found.map(|m| m.to().number()), Ok(15));
     }
@@ -410,7 +440,10 @@ mod tests {
     fn compulsory_capture_is_explained() {
         // Black men on 14 and 15 can both take the white man on 18; 9 cannot.
         let p = pos("B:W18,30:B9,14,15");
-        assert_eq!(find(&p, "9-13"), Err("a capture is compulsory: 14 or 15 must take".into()));
+        assert_eq!(
+            find(&p, "9-13"),
+            Err("a capture is compulsory: 14 or 15 must take".into())
+        );
         assert_eq!(
             find(&p, "14-18"),
             Err("14-18 is not a legal move (this piece can play 14x23)".into())
@@ -418,7 +451,10 @@ mod tests {
         assert_eq!(find(&p, "14x23"), Ok("14x23".into()));
         assert_eq!(find(&p, "15x22"), Ok("15x22".into()));
         assert_eq!(find(&p, "c5xe3"), Ok("14x23".into()));
-        assert_eq!(find(&p, "14-23"), Err("14-23 is a capture; write it as 14x23".into()));
+        assert_eq!(
+            find(&p, "14-23"),
+            Err("14-23 is a capture; write it as 14x23".into())
+        );
     }
 
     #[test]
@@ -431,7 +467,10 @@ mod tests {
         );
         assert_eq!(find(&p, "14x21x30"), Ok("14x21x30".into()));
         assert_eq!(find(&p, "14x23x30"), Ok("14x23x30".into()));
-        assert_eq!(find(&p, "14x25x30"), Err("14x25x30 is not a legal move (this piece can play 14x21x30 or 14x23x30)".into()));
+        assert_eq!(
+            find(&p, "14x25x30"),
+            Err("14x25x30 is not a legal move (this piece can play 14x21x30 or 14x23x30)".into())
+        );
         let written: Vec<String> = p
             .legal_moves()
             .iter()
@@ -454,7 +493,10 @@ mod tests {
         assert_eq!(p.legal_moves_with_duplicates().len(), 2);
         let only = p.legal_moves()[0];
         assert_eq!(write_move(&p, &only, SquareStyle::Numbers), "14x14");
-        assert_eq!(find(&p, "14x14"), Ok(full_route(&only, SquareStyle::Numbers, G)));
+        assert_eq!(
+            find(&p, "14x14"),
+            Ok(full_route(&only, SquareStyle::Numbers, G))
+        );
         assert_eq!(find(&p, "14x23x16x7x14"), Ok("14x23x16x7x14".into()));
         assert_eq!(find(&p, "14x7x16x23x14"), Ok("14x7x16x23x14".into()));
         assert_eq!(find(&p, "14x16x14"), Ok("14x7x16x23x14".into()));

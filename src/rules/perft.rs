@@ -21,15 +21,41 @@ pub enum Duplicates {
 
 /// The number of leaf positions `depth` plies below `pos`. Depth 0 counts the position itself.
 pub fn perft<R: RuleSet>(pos: &Position<R>, depth: u32, duplicates: Duplicates) -> u64 {
+    perft_by_depth(pos, depth, duplicates)
+        .last()
+        .copied()
+        .unwrap_or(1)
+}
+
+/// The number of positions at every depth from 1 to `depth` below `pos`, from one walk of the tree: entry `i`
+/// is perft `i + 1`. Empty for depth 0.
+pub fn perft_by_depth<R: RuleSet>(
+    pos: &Position<R>,
+    depth: u32,
+    duplicates: Duplicates,
+) -> Vec<u64> {
     if depth == 0 {
-        return 1;
+        return Vec::new();
     }
-    match (pos.side_to_move(), duplicates) {
-        (Color::Black, Duplicates::Keep) => count_tree::<R, BlackMoves, true>(pos, depth),
-        (Color::Black, Duplicates::Merge) => count_tree::<R, BlackMoves, false>(pos, depth),
-        (Color::White, Duplicates::Keep) => count_tree::<R, WhiteMoves, true>(pos, depth),
-        (Color::White, Duplicates::Merge) => count_tree::<R, WhiteMoves, false>(pos, depth),
-    }
+    // levels[r] counts the positions with r plies still to go; the walk returns levels[0].
+    let mut levels = vec![0u64; depth as usize + 1];
+    levels[0] = match (pos.side_to_move(), duplicates) {
+        (Color::Black, Duplicates::Keep) => {
+            count_tree::<R, BlackMoves, true>(pos, depth, &mut levels)
+        }
+        (Color::Black, Duplicates::Merge) => {
+            count_tree::<R, BlackMoves, false>(pos, depth, &mut levels)
+        }
+        (Color::White, Duplicates::Keep) => {
+            count_tree::<R, WhiteMoves, true>(pos, depth, &mut levels)
+        }
+        (Color::White, Duplicates::Merge) => {
+            count_tree::<R, WhiteMoves, false>(pos, depth, &mut levels)
+        }
+    };
+    levels.truncate(depth as usize);
+    levels.reverse();
+    levels
 }
 
 /// Perft split by root move: each legal move with the number of leaves below it at `depth` plies in all.
@@ -51,29 +77,38 @@ pub fn divide<R: RuleSet>(
         .collect()
 }
 
-/// The recursion, with the side to move and the duplicate mode as type parameters. Children are visited as the
-/// generator finds them, without a move list, and the last ply is counted without playing the moves ("bulk
-/// counting").
-fn count_tree<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>, depth: u32) -> u64 {
+/// The recursion, with the side to move and the duplicate mode as type parameters. Returns the number of leaves
+/// and adds the positions met on the way to `levels` (indexed by plies still to go). Children are visited as the
+/// generator finds them, without a move list; the last ply is counted without playing the moves, and at the
+/// last but one the replies to all quiet moves are counted at once where possible.
+fn count_tree<R: RuleSet, S: Mover, const DUP: bool>(
+    pos: &Position<R>,
+    depth: u32,
+    levels: &mut [u64],
+) -> u64 {
+    levels[depth as usize] += 1;
     if depth == 1 {
         return movegen::count::<R, S, DUP>(pos);
     }
     if depth == 2 {
-        if let Some(n) = replies::count_replies::<R, S, DUP>(pos) {
-            return n;
+        if let Some(replies) = replies::count_replies::<R, S, DUP>(pos) {
+            levels[1] += replies.moves;
+            return replies.replies;
         }
-        // Count the replies to each move in the loop that finds the moves, with no call per child.
         let mut leaves = Leaves::<R, S, DUP> {
             pos,
+            moves: 0,
             total: 0,
             side: PhantomData,
         };
         movegen::generate::<R, S, _, DUP>(pos, &mut leaves);
+        levels[1] += leaves.moves;
         return leaves.total;
     }
     let mut visit = Subtrees::<R, S, DUP> {
         pos,
         depth: depth - 1,
+        levels,
         total: 0,
         side: PhantomData,
     };
@@ -85,6 +120,7 @@ fn count_tree<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>, depth: u
 struct Subtrees<'a, R: RuleSet, S: Mover, const DUP: bool> {
     pos: &'a Position<R>,
     depth: u32,
+    levels: &'a mut [u64],
     total: u64,
     side: PhantomData<S>,
 }
@@ -93,19 +129,20 @@ impl<R: RuleSet, S: Mover, const DUP: bool> Sink for Subtrees<'_, R, S, DUP> {
     #[inline(always)]
     fn simple(&mut self, from: u64, to: u64, crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, 0, crowns);
-        self.total += count_tree::<R, S::Next, DUP>(&child, self.depth);
+        self.total += count_tree::<R, S::Next, DUP>(&child, self.depth, self.levels);
     }
 
     #[inline(always)]
     fn capture(&mut self, from: u64, to: u64, captured: u64, _: &[u8], crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, captured, crowns);
-        self.total += count_tree::<R, S::Next, DUP>(&child, self.depth);
+        self.total += count_tree::<R, S::Next, DUP>(&child, self.depth, self.levels);
     }
 }
 
-/// Adds up the number of replies to each move it is given.
+/// Adds up the number of replies to each move it is given, counting the moves too.
 struct Leaves<'a, R: RuleSet, S: Mover, const DUP: bool> {
     pos: &'a Position<R>,
+    moves: u64,
     total: u64,
     side: PhantomData<S>,
 }
@@ -114,12 +151,14 @@ impl<R: RuleSet, S: Mover, const DUP: bool> Sink for Leaves<'_, R, S, DUP> {
     #[inline(always)]
     fn simple(&mut self, from: u64, to: u64, crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, 0, crowns);
+        self.moves += 1;
         self.total += movegen::count::<R, S::Next, DUP>(&child);
     }
 
     #[inline(always)]
     fn capture(&mut self, from: u64, to: u64, captured: u64, _: &[u8], crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, captured, crowns);
+        self.moves += 1;
         self.total += movegen::count::<R, S::Next, DUP>(&child);
     }
 }

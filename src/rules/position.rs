@@ -143,7 +143,14 @@ impl<R: RuleSet> Position<R> {
     /// (one bit each, possibly equal), the pieces taken, and whether a man is crowned. The generator passes the
     /// side as a constant, which keeps the whole position in registers.
     #[inline(always)]
-    pub(crate) fn after(&self, mover: Color, from: u64, to: u64, captured: u64, crowns: bool) -> Self {
+    pub(crate) fn after(
+        &self,
+        mover: Color,
+        from: u64,
+        to: u64,
+        captured: u64,
+        crowns: bool,
+    ) -> Self {
         let us = mover.index();
         let mut next = *self;
         next.pieces[us] = (next.pieces[us] & !from) | to;
@@ -258,13 +265,19 @@ mod tests {
         let pos: Position = Position::start();
         assert_eq!(pos.side_to_move(), Color::Black);
         for n in 1..=12 {
-            assert_eq!(pos.piece_at(sq(n)), Some(Piece::new(Color::Black, Role::Man)));
+            assert_eq!(
+                pos.piece_at(sq(n)),
+                Some(Piece::new(Color::Black, Role::Man))
+            );
         }
         for n in 13..=20 {
             assert_eq!(pos.piece_at(sq(n)), None);
         }
         for n in 21..=32 {
-            assert_eq!(pos.piece_at(sq(n)), Some(Piece::new(Color::White, Role::Man)));
+            assert_eq!(
+                pos.piece_at(sq(n)),
+                Some(Piece::new(Color::White, Role::Man))
+            );
         }
         assert_eq!(pos.count(Color::Black, Role::Man), 12);
         assert_eq!(pos.count(Color::White, Role::King), 0);
@@ -275,7 +288,10 @@ mod tests {
         let mut pos: Position = Position::empty(Color::White);
         assert!(pos.set_piece(sq(5), Some(Piece::new(Color::White, Role::King))));
         assert!(pos.set_piece(sq(5), Some(Piece::new(Color::Black, Role::Man))));
-        assert_eq!(pos.piece_at(sq(5)), Some(Piece::new(Color::Black, Role::Man)));
+        assert_eq!(
+            pos.piece_at(sq(5)),
+            Some(Piece::new(Color::Black, Role::Man))
+        );
         assert_eq!(pos.count(Color::White, Role::King), 0);
         assert!(!pos.set_piece(Square::from_index(32), None));
         assert_eq!(pos.piece_at(Square::from_index(40)), None);

@@ -48,10 +48,20 @@ fn capturers<R: RuleSet, M: Mover>(own: u64, kings: u64, dir: Direction) -> u64 
     }
 }
 
-/// The total number of replies to all moves of `pos` (side to move `S`), or `None` when S must capture or its
-/// opponent has a capture already, where the caller counts child by child.
+/// The moves of a position and the replies to them all.
+pub(crate) struct Replies {
+    /// How many moves the side to move has.
+    pub(crate) moves: u64,
+    /// How many replies there are to them, summed over all of them.
+    pub(crate) replies: u64,
+}
+
+/// The moves of `pos` (side to move `S`) and the total number of replies to them, or `None` when S must capture
+/// or its opponent has a capture already, where the caller counts child by child.
 #[inline(always)]
-pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>) -> Option<u64> {
+pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(
+    pos: &Position<R>,
+) -> Option<Replies> {
     let s = Sides::of::<R, S>(pos);
     if jumpers::<R, S>(&s) != 0 || jumpers::<R, S::Next>(&s.swapped()) != 0 {
         return None;
@@ -64,7 +74,10 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(pos: &Positio
         step_into[i] = step::<R>(steppers::<S::Next>(s.them, s.kings, dir), dir);
         jump_over[i] = step::<R>(capturers::<R, S::Next>(s.them, s.kings, dir), dir);
     }
-    let replies_here: u64 = step_into.iter().map(|t| u64::from((t & s.empty).count_ones())).sum();
+    let replies_here: u64 = step_into
+        .iter()
+        .map(|t| u64::from((t & s.empty).count_ones()))
+        .sum();
     // Squares that, once emptied, let O jump into them over one of S's pieces.
     let mut opens_jump = 0;
     for (i, dir) in dirs.into_iter().enumerate() {
@@ -75,7 +88,8 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(pos: &Positio
     let mut safe_moves = 0u64;
     let mut change: i64 = 0;
     let mut one_by_one = 0u64;
-    for (e, move_dir) in dirs.into_iter().enumerate() {
+    let mut unsafe_moves = 0u64;
+    for move_dir in dirs {
         let targets = step::<R>(steppers::<S>(s.us, s.kings, move_dir), move_dir) & s.empty;
         if targets == 0 {
             continue;
@@ -96,7 +110,7 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(pos: &Positio
         for t in step_into {
             change += i64::from((sources & t).count_ones()) - i64::from((safe & t).count_ones());
         }
-        let _ = e;
+        unsafe_moves += u64::from(unsafe_targets.count_ones());
         for bit in BitIter(unsafe_targets) {
             let to = 1u64 << bit;
             let from = step_back::<R>(to, move_dir);
@@ -105,5 +119,8 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(pos: &Positio
         }
     }
     let quiet = safe_moves as i64 * replies_here as i64 + change;
-    Some(quiet as u64 + one_by_one)
+    Some(Replies {
+        moves: safe_moves + unsafe_moves,
+        replies: quiet as u64 + one_by_one,
+    })
 }

@@ -152,6 +152,9 @@ mod tests {
         assert_eq!(Color::Black.opponent(), Color::White);
         assert_eq!(Color::White.opponent(), Color::Black);
         assert_eq!(Color::White.letter(), 'W');
-        assert_eq!(Piece::new(Color::White, Role::King).to_string(), "white king");
+        assert_eq!(
+            Piece::new(Color::White, Role::King).to_string(),
+            "white king"
+        );
     }
 }
