@@ -113,7 +113,7 @@ impl Geometry {
     pub const fn row_col(self, square: Square) -> (u32, u32) {
         let i = square.index() as u32;
         let row = i / self.per_row();
-        let col = 2 * (i % self.per_row()) + if row % 2 == 0 { 1 } else { 0 };
+        let col = 2 * (i % self.per_row()) + if row.is_multiple_of(2) { 1 } else { 0 };
         (row, col)
     }
 
@@ -123,7 +123,7 @@ impl Geometry {
             return None;
         }
         // Playable squares are those where row and column differ in parity.
-        if (row + col) % 2 == 0 {
+        if (row + col).is_multiple_of(2) {
             return None;
         }
         Some(Square::from_index((row * self.per_row() + col / 2) as u8))

@@ -217,30 +217,32 @@ impl<R: RuleSet> Default for Position<R> {
     }
 }
 
-/// A diagram with White at the bottom: `b`/`w` for men, `B`/`W` for kings, `.` for empty dark squares.
+/// A diagram with White at the bottom and coordinates on the edges: `b`/`w` for men, `B`/`W` for kings, `.` for
+/// empty dark squares, blank for light squares; then the side to move.
 impl<R: RuleSet> fmt::Display for Position<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let g = R::GEOMETRY;
+        let files: Vec<String> = (0..g.width)
+            .map(|c| char::from(b'a' + c).to_string())
+            .collect();
+        writeln!(f, "   {}", files.join(" "))?;
         for row in 0..g.height as u32 {
+            let mut line = format!("{:>2} ", g.height as u32 - row);
             for col in 0..g.width as u32 {
-                let c = match g.at(row, col) {
+                let c = match g.at(row, col).map(|s| self.piece_at(s)) {
                     None => ' ',
-                    Some(s) => match self.piece_at(s) {
-                        None => '.',
-                        Some(Piece { color, role }) => match (color, role) {
-                            (Color::Black, Role::Man) => 'b',
-                            (Color::Black, Role::King) => 'B',
-                            (Color::White, Role::Man) => 'w',
-                            (Color::White, Role::King) => 'W',
-                        },
+                    Some(None) => '.',
+                    Some(Some(Piece { color, role })) => match (color, role) {
+                        (Color::Black, Role::Man) => 'b',
+                        (Color::Black, Role::King) => 'B',
+                        (Color::White, Role::Man) => 'w',
+                        (Color::White, Role::King) => 'W',
                     },
                 };
-                if col > 0 {
-                    f.write_str(" ")?;
-                }
-                write!(f, "{c}")?;
+                line.push(c);
+                line.push(' ');
             }
-            writeln!(f)?;
+            writeln!(f, "{}", line.trim_end())?;
         }
         write!(f, "{} to move", self.side)
     }
@@ -314,7 +316,11 @@ mod tests {
     fn diagram() {
         let pos: Position = Position::start();
         let text = pos.to_string();
-        assert!(text.starts_with("  b   b   b   b\nb   b   b   b  \n"));
+        assert!(
+            text.starts_with("   a b c d e f g h\n 8   b   b   b   b\n 7 b   b   b   b\n"),
+            "{text}"
+        );
+        assert!(text.contains("\n 1 w   w   w   w\n"), "{text}");
         assert!(text.ends_with("Black to move"));
     }
 }
