@@ -189,11 +189,20 @@ pub(crate) fn generate<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(
     sink: &mut K,
 ) {
     let s = Sides::of::<R, S>(pos);
-    let jumpers = jumpers::<R, S>(&s);
-    if jumpers != 0 {
-        generate_captures::<R, S, K, DUP>(&s, jumpers, sink);
+    if s.kings == 0 {
+        generate_sides::<R, S, K, DUP>(&Sides { kings: 0, ..s }, sink);
     } else {
-        generate_simple::<R, S, K>(&s, sink);
+        generate_sides::<R, S, K, DUP>(&s, sink);
+    }
+}
+
+#[inline(always)]
+fn generate_sides<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(s: &Sides, sink: &mut K) {
+    let jumpers = jumpers::<R, S>(s);
+    if jumpers != 0 {
+        generate_captures::<R, S, K, DUP>(s, jumpers, sink);
+    } else {
+        generate_simple::<R, S, K>(s, sink);
     }
 }
 
@@ -385,6 +394,17 @@ impl Sink for Tally {
 #[inline(always)]
 pub(crate) fn count<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>) -> u64 {
     let s = Sides::of::<R, S>(pos);
+    // Kings are rare in most of a game tree; with none, every king term folds away.
+    if s.kings == 0 {
+        count_sides::<R, S, DUP>(&Sides { kings: 0, ..s })
+    } else {
+        count_sides::<R, S, DUP>(&s)
+    }
+}
+
+#[inline(always)]
+fn count_sides<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides) -> u64 {
+    let s = *s;
     let jumpers = jumpers::<R, S>(&s);
     if jumpers != 0 {
         return count_captures::<R, S, DUP>(&s, jumpers);

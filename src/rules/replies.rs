@@ -63,6 +63,20 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(
     pos: &Position<R>,
 ) -> Option<Replies> {
     let s = Sides::of::<R, S>(pos);
+    // Kings are rare in most of a game tree; with none, every king term folds away.
+    if s.kings == 0 {
+        replies_of::<R, S, DUP>(pos, &Sides { kings: 0, ..s })
+    } else {
+        replies_of::<R, S, DUP>(pos, &s)
+    }
+}
+
+#[inline(always)]
+fn replies_of<R: RuleSet, S: Mover, const DUP: bool>(
+    pos: &Position<R>,
+    s: &Sides,
+) -> Option<Replies> {
+    let s = *s;
     if jumpers::<R, S>(&s) != 0 || jumpers::<R, S::Next>(&s.swapped()) != 0 {
         return None;
     }
