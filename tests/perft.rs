@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use crowned::rules::{
-    Color, Duplicates, English, Piece, Position, Role, Square, divide, parse_fen, perft,
-    perft_by_depth, perft_by_playing,
+    Brazilian, Color, Duplicates, English, International, Piece, Pool, Position, Role, RuleSet,
+    Russian, Square, divide, parse_fen, perft, perft_by_depth, perft_by_playing,
 };
 use proptest::prelude::*;
 
@@ -101,6 +101,54 @@ fn english_tables() {
     assert!(checked >= 12, "only {checked} table entries checked");
 }
 
+/// Counts for a variant's blocks up to `max_nodes` leaves per entry; returns how many entries were checked.
+fn check_variant<R: RuleSet>(blocks: &[Block], prefix: &str, max_nodes: u64) -> usize {
+    let mut checked = 0;
+    for block in blocks.iter().filter(|b| b.id.starts_with(prefix)) {
+        let pos: Position<R> = parse_fen(&block.fen).expect("table FEN");
+        let duplicates = if block.id.ends_with("-nodup") {
+            Duplicates::Merge
+        } else {
+            Duplicates::Keep
+        };
+        let wanted: Vec<(u32, u64)> = block
+            .counts
+            .iter()
+            .copied()
+            .filter(|(_, n)| *n <= max_nodes)
+            .collect();
+        let Some(deepest) = wanted.iter().map(|(d, _)| *d).max() else {
+            continue;
+        };
+        let walked = perft_by_depth(&pos, deepest, duplicates);
+        for (depth, expected) in wanted {
+            assert_eq!(
+                walked[depth as usize - 1],
+                expected,
+                "{} perft {depth}",
+                block.id
+            );
+            checked += 1;
+        }
+    }
+    checked
+}
+
+/// The other variants' rule sets against their published tables: the generator is the same code, with the
+/// rule parameters changed.
+#[test]
+fn variant_tables() {
+    let Some(text) = data_file("variants.perft") else {
+        return;
+    };
+    let blocks = read_blocks(&text);
+    let checked = check_variant::<International>(&blocks, "international-start", 7_000_000)
+        + check_variant::<Russian>(&blocks, "russian", 25_000_000)
+        + check_variant::<Brazilian>(&blocks, "brazilian", 25_000_000)
+        + check_variant::<Pool>(&blocks, "pool", 25_000_000);
+    assert!(checked >= 36, "only {checked} variant entries checked");
+}
+
 #[test]
 fn single_depth_agrees_with_one_walk() {
     let start: Position = Position::start();
@@ -159,8 +207,33 @@ fn arbitrary_position() -> impl Strategy<Value = Position> {
     })
 }
 
+/// A position reached by random play from the start: mostly men early, kings later.
+fn played_position() -> impl Strategy<Value = Position> {
+    prop::collection::vec(any::<prop::sample::Index>(), 0..90).prop_map(|choices| {
+        let mut pos: Position = Position::start();
+        for choice in choices {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[choice.index(moves.len())]);
+        }
+        pos
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
+
+    /// The same along random games, where positions look like real play.
+    #[test]
+    fn fast_counter_matches_along_random_games(pos in played_position(), merge in any::<bool>()) {
+        let duplicates = if merge { Duplicates::Merge } else { Duplicates::Keep };
+        let walked = perft_by_depth(&pos, 4, duplicates);
+        for depth in 1..=4 {
+            prop_assert_eq!(walked[depth as usize - 1], perft_by_playing(&pos, depth, duplicates));
+        }
+    }
 
     /// The fast counter (bulk counting, replies counted in bulk) equals playing out every leaf.
     #[test]

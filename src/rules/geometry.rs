@@ -50,6 +50,12 @@ impl Geometry {
         height: 8,
     };
 
+    /// The 10x10 board of international draughts.
+    pub const TEN: Geometry = Geometry {
+        width: 10,
+        height: 10,
+    };
+
     /// Playable squares per row.
     #[inline]
     pub const fn per_row(self) -> u32 {
@@ -133,7 +139,8 @@ impl Geometry {
     pub fn coordinate(self, square: Square) -> String {
         let (row, col) = self.row_col(square);
         let file = (b'a' + col as u8) as char;
-        let rank = self.height as u32 - row;
+        // Saturating: a square past the board (which callers should not pass) names rank 0 rather than panicking.
+        let rank = (self.height as u32).saturating_sub(row);
         format!("{file}{rank}")
     }
 
@@ -228,10 +235,7 @@ mod tests {
 
     #[test]
     fn ten_by_ten_fits_a_word() {
-        let g = Geometry {
-            width: 10,
-            height: 10,
-        };
+        let g = Geometry::TEN;
         assert_eq!(g.squares(), 50);
         assert_eq!(g.board_mask().count_ones(), 50);
         assert!(g.bit(Square::from_index(49)) < 64);

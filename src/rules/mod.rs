@@ -20,5 +20,5 @@ pub use moves::{INLINE_MOVES, MAX_PATH, Move, MoveList};
 pub use notation::{MoveError, MoveText, SquareStyle, Strictness, full_route, write_move};
 pub use perft::{Duplicates, divide, perft, perft_by_depth, perft_by_playing};
 pub use position::Position;
-pub use ruleset::{English, RuleSet};
+pub use ruleset::{Brazilian, CrowningInCapture, English, International, Pool, RuleSet, Russian};
 pub use square::{Color, Piece, Role, Square};

@@ -2,7 +2,7 @@
 
 use std::marker::PhantomData;
 
-use super::movegen::{self, BlackMoves, Mover, Sink, WhiteMoves};
+use super::movegen::{self, BlackMoves, CaptureSink, Mover, Sink, WhiteMoves};
 use super::moves::Move;
 use super::position::Position;
 use super::replies;
@@ -12,7 +12,8 @@ use super::square::Color;
 /// How capture routes with the same effect (same piece, same pieces taken, same end) are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Duplicates {
-    /// Every route counts, as in the published perft tables.
+    /// Every order of capture counts, as in the published perft tables. (Routes that take the same pieces in
+    /// the same order differ only in where a flying king stopped between captures; they count once.)
     #[default]
     Keep,
     /// Routes with the same effect count once, as they are one move for a player.
@@ -131,7 +132,9 @@ impl<R: RuleSet, S: Mover, const DUP: bool> Sink for Subtrees<'_, R, S, DUP> {
         let child = self.pos.after(S::COLOR, from, to, 0, crowns);
         self.total += count_tree::<R, S::Next, DUP>(&child, self.depth, self.levels);
     }
+}
 
+impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink for Subtrees<'_, R, S, DUP> {
     #[inline(always)]
     fn capture(&mut self, from: u64, to: u64, captured: u64, _: &[u8], crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, captured, crowns);
@@ -154,7 +157,9 @@ impl<R: RuleSet, S: Mover, const DUP: bool> Sink for Leaves<'_, R, S, DUP> {
         self.moves += 1;
         self.total += movegen::count::<R, S::Next, DUP>(&child);
     }
+}
 
+impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink for Leaves<'_, R, S, DUP> {
     #[inline(always)]
     fn capture(&mut self, from: u64, to: u64, captured: u64, _: &[u8], crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, captured, crowns);

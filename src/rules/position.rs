@@ -110,7 +110,7 @@ impl<R: RuleSet> Position<R> {
     }
 
     /// The row on which a man of `color` is crowned (0 is the top of the diagram).
-    pub fn crowning_row(color: Color) -> u32 {
+    pub const fn crowning_row(color: Color) -> u32 {
         match color {
             Color::Black => R::GEOMETRY.height as u32 - 1,
             Color::White => 0,
@@ -124,7 +124,7 @@ impl<R: RuleSet> Position<R> {
     }
 
     /// Every legal move, with capture routes that take the same pieces to the same square listed separately,
-    /// as published perft tables count them.
+    /// one per order of capture, as published perft tables count them.
     pub fn legal_moves_with_duplicates(&self) -> MoveList {
         movegen::legal_moves(self, true)
     }

@@ -65,7 +65,10 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(
     let s = Sides::of::<R, S>(pos);
     // Kings are rare in most of a game tree; with none, every king term folds away.
     if s.kings == 0 {
-        replies_of::<R, S, DUP>(pos, &Sides { kings: 0, ..s })
+        replies_of::<R, S, DUP>(pos, &s.without_kings())
+    } else if R::FLYING_KINGS {
+        // A flying king's moves change along whole diagonals, not just next to the moved piece.
+        None
     } else {
         replies_of::<R, S, DUP>(pos, &s)
     }

@@ -5,19 +5,28 @@
 //! variant does not use disappear, which keeps English draughts on the fast path.
 
 use std::fmt::Debug;
+use std::hash::Hash;
 
 use super::geometry::Geometry;
 use super::square::Color;
 
+/// What happens when a man reaches the far row in the middle of a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CrowningInCapture {
+    /// It is crowned and the move ends there (English).
+    EndsMove,
+    /// It is crowned and goes on capturing as a king (Russian).
+    ContinuesAsKing,
+    /// It goes on capturing as a man if it can, and is crowned only if the move ends on the far row
+    /// (international, Brazilian, pool).
+    OnlyAtEnd,
+}
+
 /// The board and rules of one draughts variant.
-///
-/// Kings here are short-range (one square a step), as in English draughts. Flying kings, needed for
-/// international, Russian, Brazilian and pool, are the next parameter to add: a flag and a sliding king generator
-/// beside the short one.
-pub trait RuleSet: Copy + Debug + Default + Eq + std::hash::Hash + Send + Sync + 'static {
+pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
     /// Human-readable name.
     const NAME: &'static str;
-    /// The PDN `GameType` number (20 international, 21 English, 25 Russian, ...).
+    /// The PDN `GameType` number (20 international, 21 English, 23 pool, 25 Russian, 26 Brazilian, ...).
     const GAME_TYPE: u32;
     /// The board.
     const GEOMETRY: Geometry;
@@ -27,11 +36,12 @@ pub trait RuleSet: Copy + Debug + Default + Eq + std::hash::Hash + Send + Sync +
     const FIRST_TO_MOVE: Color;
     /// Men may capture backwards as well as forwards.
     const MEN_CAPTURE_BACKWARDS: bool;
-    /// A man that reaches the far row in the middle of a capture is crowned there and the move ends. When
-    /// false, the capture goes on if it can (as a king or as a man, depending on the variant).
-    const CROWNING_ENDS_MOVE: bool;
+    /// Kings move and capture along a whole diagonal ("flying" kings) rather than one square at a time.
+    const FLYING_KINGS: bool;
     /// The player must choose a capture that takes the most pieces.
     const MAJORITY_CAPTURE: bool;
+    /// What a man does on reaching the far row during a capture.
+    const CROWNING_IN_CAPTURE: CrowningInCapture;
 }
 
 /// English draughts / American checkers (ACF rules), PDN game type 21.
@@ -49,6 +59,74 @@ impl RuleSet for English {
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::Black;
     const MEN_CAPTURE_BACKWARDS: bool = false;
-    const CROWNING_ENDS_MOVE: bool = true;
+    const FLYING_KINGS: bool = false;
     const MAJORITY_CAPTURE: bool = false;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::EndsMove;
+}
+
+/// International draughts (FMJD), PDN game type 20: 10x10, 20 men each, White first, men capture backwards,
+/// flying kings, the capture taking the most pieces is compulsory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct International;
+
+impl RuleSet for International {
+    const NAME: &'static str = "International draughts";
+    const GAME_TYPE: u32 = 20;
+    const GEOMETRY: Geometry = Geometry::TEN;
+    const START_ROWS: u32 = 4;
+    const FIRST_TO_MOVE: Color = Color::White;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const FLYING_KINGS: bool = true;
+    const MAJORITY_CAPTURE: bool = true;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
+}
+
+/// Brazilian draughts, PDN game type 26: the international rules on the 8x8 board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Brazilian;
+
+impl RuleSet for Brazilian {
+    const NAME: &'static str = "Brazilian draughts";
+    const GAME_TYPE: u32 = 26;
+    const GEOMETRY: Geometry = Geometry::EIGHT;
+    const START_ROWS: u32 = 3;
+    const FIRST_TO_MOVE: Color = Color::White;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const FLYING_KINGS: bool = true;
+    const MAJORITY_CAPTURE: bool = true;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
+}
+
+/// Russian draughts (shashki), PDN game type 25: 8x8, White first, men capture backwards, flying kings, free
+/// choice of capture, and a man crowned during a capture goes on as a king.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Russian;
+
+impl RuleSet for Russian {
+    const NAME: &'static str = "Russian draughts";
+    const GAME_TYPE: u32 = 25;
+    const GEOMETRY: Geometry = Geometry::EIGHT;
+    const START_ROWS: u32 = 3;
+    const FIRST_TO_MOVE: Color = Color::White;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const FLYING_KINGS: bool = true;
+    const MAJORITY_CAPTURE: bool = false;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::ContinuesAsKing;
+}
+
+/// Pool checkers (American pool), PDN game type 23: 8x8, Black first, men capture backwards, flying kings, free
+/// choice of capture.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pool;
+
+impl RuleSet for Pool {
+    const NAME: &'static str = "Pool checkers";
+    const GAME_TYPE: u32 = 23;
+    const GEOMETRY: Geometry = Geometry::EIGHT;
+    const START_ROWS: u32 = 3;
+    const FIRST_TO_MOVE: Color = Color::Black;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const FLYING_KINGS: bool = true;
+    const MAJORITY_CAPTURE: bool = false;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
 }

@@ -1,0 +1,297 @@
+//! Legal move generation and fast move counting on bitboards.
+//!
+//! Everything is generic over the rule set and, through [`Mover`], over the side to move, so that the compiler
+//! produces one straight-line generator per (variant, colour) with every direction a constant shift. Moves are
+//! passed to a [`Sink`] as they are found: a list for players, a counter or the next ply for perft.
+
+mod captures;
+mod count;
+
+use std::marker::PhantomData;
+
+pub(crate) use captures::generate_captures;
+pub(crate) use count::count;
+
+use super::geometry::{Direction, shift_bits};
+use super::moves::{BitIter, MAX_PATH, Move, MoveList};
+use super::position::{Position, compress};
+use super::ruleset::RuleSet;
+use super::square::{Color, Square};
+
+/// The side to move, as a type: lets the generator fold "which way is forward" into constants.
+pub(crate) trait Mover {
+    const COLOR: Color;
+    /// Directions a man moves in.
+    const FORWARD: [Direction; 2];
+    /// The other two directions (kings, and men capturing backwards where the rules allow).
+    const BACKWARD: [Direction; 2];
+    /// The side that moves next.
+    type Next: Mover;
+}
+
+pub(crate) struct BlackMoves;
+pub(crate) struct WhiteMoves;
+
+impl Mover for BlackMoves {
+    const COLOR: Color = Color::Black;
+    const FORWARD: [Direction; 2] = [Direction::DownLeft, Direction::DownRight];
+    const BACKWARD: [Direction; 2] = [Direction::UpLeft, Direction::UpRight];
+    type Next = WhiteMoves;
+}
+
+impl Mover for WhiteMoves {
+    const COLOR: Color = Color::White;
+    const FORWARD: [Direction; 2] = [Direction::UpLeft, Direction::UpRight];
+    const BACKWARD: [Direction; 2] = [Direction::DownLeft, Direction::DownRight];
+    type Next = BlackMoves;
+}
+
+/// The position seen from the side to move.
+#[derive(Clone, Copy)]
+pub(crate) struct Sides {
+    pub(crate) us: u64,
+    pub(crate) them: u64,
+    pub(crate) kings: u64,
+    pub(crate) empty: u64,
+}
+
+impl Sides {
+    #[inline(always)]
+    pub(crate) fn of<R: RuleSet, S: Mover>(pos: &Position<R>) -> Sides {
+        let us = pos.pieces[S::COLOR.index()];
+        let them = pos.pieces[S::COLOR.opponent().index()];
+        Sides {
+            us,
+            them,
+            kings: pos.kings,
+            empty: board_mask::<R>() & !(us | them),
+        }
+    }
+
+    /// The same position seen from the other side.
+    #[inline(always)]
+    pub(crate) fn swapped(&self) -> Sides {
+        Sides {
+            us: self.them,
+            them: self.us,
+            ..*self
+        }
+    }
+
+    /// The same position with the kings forgotten, for positions known to have none: every king term of the
+    /// code it is passed to then folds away.
+    #[inline(always)]
+    pub(crate) fn without_kings(&self) -> Sides {
+        Sides { kings: 0, ..*self }
+    }
+}
+
+#[inline(always)]
+pub(crate) fn step<R: RuleSet>(bits: u64, dir: Direction) -> u64 {
+    shift_bits(bits, R::GEOMETRY.shift(dir))
+}
+
+#[inline(always)]
+pub(crate) fn step_back<R: RuleSet>(bits: u64, dir: Direction) -> u64 {
+    shift_bits(bits, -R::GEOMETRY.shift(dir))
+}
+
+#[inline(always)]
+fn square_of<R: RuleSet>(bit: u32) -> Square {
+    R::GEOMETRY.square_of_bit(bit)
+}
+
+#[inline(always)]
+pub(crate) fn board_mask<R: RuleSet>() -> u64 {
+    const { R::GEOMETRY.board_mask() }
+}
+
+#[inline(always)]
+pub(crate) fn crowning_mask<R: RuleSet, S: Mover>() -> u64 {
+    const { R::GEOMETRY.row_mask(Position::<R>::crowning_row(S::COLOR)) }
+}
+
+/// The squares a flying king on `from` (one or more bits) passes in `dir` up to and including the first
+/// occupied square (or the edge).
+#[inline(always)]
+pub(crate) fn ray<R: RuleSet>(from: u64, dir: Direction, empty: u64) -> u64 {
+    let mut reach = 0;
+    let mut next = step::<R>(from, dir) & board_mask::<R>();
+    while next != 0 {
+        reach |= next;
+        next = step::<R>(next & empty, dir) & board_mask::<R>();
+    }
+    reach
+}
+
+/// Pieces among `pieces` that can capture in `dir`: an enemy piece next to them and an empty square beyond.
+#[inline(always)]
+pub(crate) fn jumpers_in<R: RuleSet>(pieces: u64, s: &Sides, dir: Direction) -> u64 {
+    step_back::<R>(step_back::<R>(s.empty, dir) & s.them, dir) & pieces
+}
+
+/// Every piece of the side to move that can start a capture.
+#[inline(always)]
+pub(crate) fn jumpers<R: RuleSet, S: Mover>(s: &Sides) -> u64 {
+    let own_kings = s.us & s.kings;
+    let (short_kings, flying_kings) = if R::FLYING_KINGS {
+        (0, own_kings)
+    } else {
+        (own_kings, 0)
+    };
+    let backward = if R::MEN_CAPTURE_BACKWARDS {
+        s.us
+    } else {
+        short_kings
+    };
+    let mut found = jumpers_in::<R>(s.us, s, S::FORWARD[0])
+        | jumpers_in::<R>(s.us, s, S::FORWARD[1])
+        | jumpers_in::<R>(backward, s, S::BACKWARD[0])
+        | jumpers_in::<R>(backward, s, S::BACKWARD[1]);
+    for bit in BitIter(flying_kings) {
+        let king = 1u64 << bit;
+        let can_take = Direction::ALL.into_iter().any(|dir| {
+            let first = ray::<R>(king, dir, s.empty) & !s.empty;
+            step::<R>(first & s.them, dir) & s.empty != 0
+        });
+        if can_take {
+            found |= king;
+        }
+    }
+    found
+}
+
+/// Whether the side to move has a capture (and so must take).
+pub(crate) fn has_capture<R: RuleSet>(pos: &Position<R>) -> bool {
+    match pos.side_to_move() {
+        Color::Black => jumpers::<R, BlackMoves>(&Sides::of::<R, BlackMoves>(pos)) != 0,
+        Color::White => jumpers::<R, WhiteMoves>(&Sides::of::<R, WhiteMoves>(pos)) != 0,
+    }
+}
+
+/// Receives the captures a generator finds, as bits in the geometry's layout.
+pub(crate) trait CaptureSink {
+    /// A capture from `from` ending on `to` (one bit each, possibly the same), landing on the bit indices of
+    /// `path` in order and taking `captured`.
+    fn capture(&mut self, from: u64, to: u64, captured: u64, path: &[u8], crowns: bool);
+}
+
+/// Receives every move a generator finds.
+pub(crate) trait Sink: CaptureSink {
+    /// A simple move from `from` to `to` (one bit each).
+    fn simple(&mut self, from: u64, to: u64, crowns: bool);
+}
+
+/// Collects moves as [`Move`] values with squares.
+struct Collect<'a, R: RuleSet> {
+    list: &'a mut MoveList,
+    rules: PhantomData<R>,
+}
+
+impl<R: RuleSet> Sink for Collect<'_, R> {
+    fn simple(&mut self, from: u64, to: u64, crowns: bool) {
+        self.list.push(Move::simple(
+            square_of::<R>(from.trailing_zeros()),
+            square_of::<R>(to.trailing_zeros()),
+            crowns,
+        ));
+    }
+}
+
+impl<R: RuleSet> CaptureSink for Collect<'_, R> {
+    fn capture(&mut self, from: u64, _to: u64, captured: u64, path: &[u8], crowns: bool) {
+        let mut squares = [Square::from_index(0); MAX_PATH];
+        for (square, bit) in squares.iter_mut().zip(path) {
+            *square = square_of::<R>(u32::from(*bit));
+        }
+        self.list.push(Move::capture(
+            square_of::<R>(from.trailing_zeros()),
+            &squares[..path.len()],
+            compress(R::GEOMETRY, captured),
+            crowns,
+        ));
+    }
+}
+
+/// The legal moves of a position in square order. With `keep_duplicates`, capture routes with the same effect
+/// are listed separately.
+pub(crate) fn legal_moves<R: RuleSet>(pos: &Position<R>, keep_duplicates: bool) -> MoveList {
+    let mut list = MoveList::new();
+    let mut sink = Collect::<R> {
+        list: &mut list,
+        rules: PhantomData,
+    };
+    match (pos.side_to_move(), keep_duplicates) {
+        (Color::Black, false) => generate::<R, BlackMoves, _, false>(pos, &mut sink),
+        (Color::Black, true) => generate::<R, BlackMoves, _, true>(pos, &mut sink),
+        (Color::White, false) => generate::<R, WhiteMoves, _, false>(pos, &mut sink),
+        (Color::White, true) => generate::<R, WhiteMoves, _, true>(pos, &mut sink),
+    }
+    // The generator's order follows the bit layout and directions; people expect square order.
+    list.sort_unstable_by(|a, b| (a.from(), a.path()).cmp(&(b.from(), b.path())));
+    list
+}
+
+/// Passes every legal move of `pos` (whose side to move must be `S`) to `sink`. Without `DUP`, capture routes
+/// with the same effect as an earlier route of the same piece are left out.
+#[inline(always)]
+pub(crate) fn generate<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(
+    pos: &Position<R>,
+    sink: &mut K,
+) {
+    let s = Sides::of::<R, S>(pos);
+    // Kings are rare in most of a game tree; with none, every king term folds away.
+    if s.kings == 0 {
+        generate_sides::<R, S, K, DUP>(&s.without_kings(), sink);
+    } else {
+        generate_sides::<R, S, K, DUP>(&s, sink);
+    }
+}
+
+#[inline(always)]
+fn generate_sides<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(s: &Sides, sink: &mut K) {
+    let jumpers = jumpers::<R, S>(s);
+    if jumpers != 0 {
+        generate_captures::<R, S, K, DUP>(s, jumpers, sink);
+    } else {
+        generate_simple::<R, S, K>(s, sink);
+    }
+}
+
+#[inline(always)]
+fn generate_simple<R: RuleSet, S: Mover, K: Sink>(s: &Sides, sink: &mut K) {
+    let crowning = crowning_mask::<R, S>();
+    let men = s.us & !s.kings;
+    let own_kings = s.us & s.kings;
+    // Short kings step like men, plus backwards; flying kings have their own loop below.
+    let (forward_steppers, backward_steppers) = if R::FLYING_KINGS {
+        (men, 0)
+    } else {
+        (s.us, own_kings)
+    };
+    for dir in S::FORWARD {
+        let targets = step::<R>(forward_steppers, dir) & s.empty;
+        for to in BitIter(targets) {
+            let to = 1u64 << to;
+            let from = step_back::<R>(to, dir);
+            sink.simple(from, to, from & men != 0 && to & crowning != 0);
+        }
+    }
+    for dir in S::BACKWARD {
+        let targets = step::<R>(backward_steppers, dir) & s.empty;
+        for to in BitIter(targets) {
+            let to = 1u64 << to;
+            sink.simple(step_back::<R>(to, dir), to, false);
+        }
+    }
+    if R::FLYING_KINGS {
+        for bit in BitIter(own_kings) {
+            let from = 1u64 << bit;
+            for dir in Direction::ALL {
+                for to in BitIter(ray::<R>(from, dir, s.empty) & s.empty) {
+                    sink.simple(from, 1u64 << to, false);
+                }
+            }
+        }
+    }
+}
