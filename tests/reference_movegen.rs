@@ -5,8 +5,11 @@
 
 use std::collections::BTreeSet;
 
-use crowned::rules::{Color, English, Geometry, Move, Piece, Position, Role, Square};
+use crowned::rules::{Color, Geometry, Move, Piece, Position, Role, Square};
 use proptest::prelude::*;
+
+mod common;
+use common::{arbitrary_position, played_position};
 
 const G: Geometry = Geometry::EIGHT;
 
@@ -147,33 +150,8 @@ fn check_position(pos: &Position) {
     );
 }
 
-/// Random legal-looking positions: any mix of men and kings, men never on their crowning row.
-fn arbitrary_position() -> impl Strategy<Value = Position> {
-    (prop::collection::vec(0u8..6, 32), any::<bool>()).prop_map(|(cells, black_to_move)| {
-        let side = if black_to_move {
-            Color::Black
-        } else {
-            Color::White
-        };
-        let mut pos: Position<English> = Position::empty(side);
-        for (i, cell) in cells.into_iter().enumerate() {
-            let square = Square::from_index(i as u8);
-            let row = G.row_col(square).0;
-            let piece = match cell {
-                0 if row != 7 => Some(Piece::new(Color::Black, Role::Man)),
-                1 if row != 0 => Some(Piece::new(Color::White, Role::Man)),
-                2 => Some(Piece::new(Color::Black, Role::King)),
-                3 => Some(Piece::new(Color::White, Role::King)),
-                _ => None,
-            };
-            pos.set_piece(square, piece);
-        }
-        pos
-    })
-}
-
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(ProptestConfig::with_cases(10_000))]
 
     #[test]
     fn agrees_on_random_positions(pos in arbitrary_position()) {
@@ -181,16 +159,8 @@ proptest! {
     }
 
     #[test]
-    fn agrees_along_random_games(choices in prop::collection::vec(any::<prop::sample::Index>(), 0..120)) {
-        let mut pos: Position = Position::start();
-        for choice in choices {
-            check_position(&pos);
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(&moves[choice.index(moves.len())]);
-        }
+    fn agrees_along_random_games(pos in played_position(120)) {
+        check_position(&pos);
     }
 }
 
