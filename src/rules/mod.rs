@@ -1,7 +1,30 @@
 //! The rules of draughts: squares, positions, move generation, notation and FEN. Pure: no I/O.
 //!
-//! English draughts is the rule set implemented now; the generator is generic over [`RuleSet`] so that other
-//! variants are additions.
+//! English draughts is the game; the generator is generic over [`RuleSet`], so other variants are additions
+//! (international, Russian, Brazilian and pool rule sets exist already).
+//!
+//! ```
+//! use crowned::rules::{MoveText, Position, SquareStyle, Strictness, parse_fen, to_fen, write_move};
+//!
+//! let start: Position = Position::start();
+//! assert_eq!(start.legal_moves().len(), 7);
+//!
+//! // Read a move as a player types it and play it.
+//! let text = MoveText::parse("11-15", Position::<crowned::rules::English>::GEOMETRY)?;
+//! let mv = text.find(&start, Strictness::Exact)?;
+//! let next = start.play(&mv);
+//! assert_eq!(to_fen(&next), "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15");
+//!
+//! // Captures are compulsory; the only legal moves here are the two ways to take 18.
+//! let pos: Position = parse_fen("B:W18,30:B9,14,15")?;
+//! let moves: Vec<String> = pos
+//!     .legal_moves()
+//!     .iter()
+//!     .map(|m| write_move(&pos, m, SquareStyle::Numbers))
+//!     .collect();
+//! assert_eq!(moves, ["14x23", "15x22"]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 mod fen;
 mod geometry;

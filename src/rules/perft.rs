@@ -21,6 +21,13 @@ pub enum Duplicates {
 }
 
 /// The number of leaf positions `depth` plies below `pos`. Depth 0 counts the position itself.
+///
+/// ```
+/// use crowned::rules::{Duplicates, Position, perft};
+///
+/// let start: Position = Position::start();
+/// assert_eq!(perft(&start, 6, Duplicates::Keep), 36768);
+/// ```
 pub fn perft<R: RuleSet>(pos: &Position<R>, depth: u32, duplicates: Duplicates) -> u64 {
     perft_by_depth(pos, depth, duplicates)
         .last()
