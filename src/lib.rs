@@ -1,5 +1,7 @@
 //! crowned: draughts (checkers) in the terminal.
 //!
-//! The library holds everything but the command line: [`rules`] is the pure rules core.
+//! The library holds everything but the command line: [`rules`] is the pure rules core, [`game`] a game over
+//! time with its PDN record.
 
+pub mod game;
 pub mod rules;

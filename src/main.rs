@@ -1,12 +1,14 @@
 //! The `crowned` command line.
 
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, error::ErrorKind};
 
+use crowned::game::pdn::check_games;
 use crowned::rules::{
     Duplicates, English, Move, Position, SquareStyle, divide, full_route, parse_fen,
     perft_by_depth, to_fen, write_move,
@@ -26,6 +28,11 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Work with PDN game files.
+    Pdn {
+        #[command(subcommand)]
+        command: PdnCommand,
+    },
     /// Count the leaves of the legal-move tree to each depth from 1 to DEPTH (checks the move generator).
     Perft {
         /// How many plies deep to count.
@@ -38,6 +45,17 @@ enum Command {
         /// every route).
         #[arg(long)]
         no_dup: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum PdnCommand {
+    /// Replay every game of the files with the rules and report the games that fail. Exit code 0 when all
+    /// games are fine, 1 when some are not, 2 when a file cannot be read.
+    Check {
+        /// PDN files to check.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
     },
 }
 
@@ -64,7 +82,7 @@ fn main() -> ExitCode {
         }
     };
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(e) => {
             eprintln!("crowned: {e:#}");
             ExitCode::from(2)
@@ -72,7 +90,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<()> {
+fn run(cli: Cli) -> Result<ExitCode> {
     let position = match &cli.fen {
         Some(text) => parse_fen::<English>(text).with_context(|| format!("bad FEN {text:?}"))?,
         None => Position::start(),
@@ -88,10 +106,59 @@ fn run(cli: Cli) -> Result<()> {
             } else {
                 Duplicates::Keep
             };
-            run_perft(&position, depth, split, duplicates)
+            run_perft(&position, depth, split, duplicates)?;
+            Ok(ExitCode::SUCCESS)
         }
-        None => show(&position),
+        Some(Command::Pdn {
+            command: PdnCommand::Check { files },
+        }) => check_files(&files),
+        None => {
+            show(&position)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
+}
+
+/// `crowned pdn check`: one line per problem game, then `games <total> ok <ok> errors <errors>`.
+fn check_files(files: &[PathBuf]) -> Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    let (mut total, mut errors, mut unreadable) = (0, 0, false);
+    for path in files {
+        let bytes = match std::fs::read(path) {
+            Ok(bytes) => bytes,
+            Err(e) => {
+                eprintln!("crowned: cannot read {}: {e}", path.display());
+                unreadable = true;
+                continue;
+            }
+        };
+        // Real files are not always UTF-8; a stray byte should not hide the games around it.
+        let text = String::from_utf8_lossy(&bytes);
+        let prefix = if files.len() > 1 {
+            format!("{}: ", path.display())
+        } else {
+            String::new()
+        };
+        for game in check_games(&text) {
+            total += 1;
+            if let Some(problem) = game.problem {
+                errors += 1;
+                writeln!(
+                    out,
+                    "{prefix}game {} {:?}: {problem}",
+                    game.index, game.event
+                )?;
+            }
+        }
+    }
+    writeln!(out, "games {total} ok {} errors {errors}", total - errors)?;
+    Ok(if unreadable {
+        ExitCode::from(2)
+    } else if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn run_perft(position: &Position, depth: u32, split: bool, duplicates: Duplicates) -> Result<()> {

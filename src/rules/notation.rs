@@ -132,11 +132,22 @@ fn hint(legal_from: &[String]) -> String {
     }
 }
 
+/// Which kind of move the text says it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// Joined by `-`.
+    Simple,
+    /// Joined by `x` (or `:`, as some notations write captures).
+    Capture,
+    /// Coordinates written together (`c3d4`), which say nothing of the kind.
+    Unmarked,
+}
+
 /// A move as written, checked for form but not yet against a position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveText {
     squares: Vec<Square>,
-    capture: bool,
+    written: Written,
     text: String,
 }
 
@@ -148,23 +159,33 @@ impl MoveText {
             return Err(MoveError::Empty);
         }
         let has_dash = text.contains('-');
-        let has_x = text.contains(['x', 'X']);
+        let has_x = text.contains(['x', 'X', ':']);
         if has_dash && has_x {
             return Err(MoveError::MixedSeparators);
         }
-        let squares = text
-            .split(['-', 'x', 'X'])
-            .map(|part| parse_square(part.trim(), geometry))
-            .collect::<Result<Vec<_>, _>>()?;
+        let squares = if has_dash || has_x {
+            text.split(['-', 'x', 'X', ':'])
+                .map(|part| parse_square(part.trim(), geometry))
+                .collect::<Result<Vec<_>, _>>()?
+        } else if text.bytes().all(|b| b.is_ascii_digit()) {
+            vec![parse_square(text, geometry)?]
+        } else {
+            joined_coordinates(text, geometry)?
+        };
         if squares.len() < 2 {
             return Err(MoveError::OneSquare);
         }
         if has_dash && squares.len() > 2 {
             return Err(MoveError::LongSimpleMove);
         }
+        let written = match (has_dash, has_x) {
+            (true, _) => Written::Simple,
+            (_, true) => Written::Capture,
+            _ => Written::Unmarked,
+        };
         Ok(MoveText {
             squares,
-            capture: has_x,
+            written,
             text: text.to_string(),
         })
     }
@@ -174,9 +195,9 @@ impl MoveText {
         &self.squares
     }
 
-    /// Whether it was written as a capture.
-    pub fn is_capture(&self) -> bool {
-        self.capture
+    /// Which kind of move it says it is.
+    pub fn written(&self) -> Written {
+        self.written
     }
 
     /// Whether `mv` goes through the written squares: same start and end, and any intermediate squares
@@ -210,7 +231,11 @@ impl MoveText {
         let same_kind: Vec<Move> = fitting
             .iter()
             .copied()
-            .filter(|m| m.is_capture() == self.capture)
+            .filter(|m| match self.written {
+                Written::Simple => !m.is_capture(),
+                Written::Capture => m.is_capture(),
+                Written::Unmarked => true,
+            })
             .collect();
         let chosen = match (same_kind.is_empty(), strictness) {
             (true, Strictness::Squares) => fitting.clone(),
@@ -289,6 +314,33 @@ impl fmt::Display for MoveText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
     }
+}
+
+/// Reads coordinates written together, like `c3d4` or `a3b4c5`.
+fn joined_coordinates(text: &str, g: Geometry) -> Result<Vec<Square>, MoveError> {
+    let mut squares = Vec::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let digits_from = rest
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| c.is_ascii_digit())
+            .map(|(i, _)| i);
+        let end = digits_from.and_then(|from| {
+            rest[from..]
+                .char_indices()
+                .find(|(_, c)| !c.is_ascii_digit())
+                .map(|(i, _)| from + i)
+                .or(Some(rest.len()))
+        });
+        let part = match end {
+            Some(end) if rest.starts_with(|c: char| c.is_ascii_alphabetic()) => &rest[..end],
+            _ => return Err(MoveError::NotASquare(text.to_string())),
+        };
+        squares.push(parse_square(part, g)?);
+        rest = &rest[part.len()..];
+    }
+    Ok(squares)
 }
 
 /// Reads one square: a number (`15`) or a coordinate (`c3`).
@@ -395,6 +447,10 @@ mod tests {
         assert_eq!(e("c3-4d"), "\"4d\" is not a square");
         assert_eq!(e("11–15"), "\"11–15\" is not a square");
         assert_eq!(e("é3-c3"), "\"é3\" is not a square");
+        assert_eq!(e("c3"), "a move needs at least two squares, like 11-15");
+        assert_eq!(e("c3d"), "\"c3d\" is not a square");
+        assert_eq!(e("1115"), "\"1115\" is not a playable square on this board");
+        assert_eq!(e("c3i9"), "\"i9\" is not a playable square on this board");
     }
 
     #[test]
@@ -403,7 +459,12 @@ mod tests {
         let b = MoveText::parse("c3-d4", G).expect("coordinates");
         assert_eq!(a.squares(), b.squares());
         let c = MoveText::parse("C3XE5XG3", G).expect("upper case");
-        assert!(c.is_capture());
+        assert_eq!(c.written(), Written::Capture);
+        let joined = MoveText::parse("c3d4", G).expect("joined");
+        assert_eq!(joined.written(), Written::Unmarked);
+        assert_eq!(joined.squares(), a.squares());
+        let colon = MoveText::parse("c3:e5", G).expect("colon");
+        assert_eq!(colon.written(), Written::Capture);
         assert_eq!(
             c.squares().iter().map(|s| s.number()).collect::<Vec<_>>(),
             vec![22, 15, 24]

@@ -1,0 +1,129 @@
+//! How a game ended, and why.
+
+use std::fmt;
+
+use crate::rules::Color;
+
+/// Why a game was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WinReason {
+    /// The loser has no pieces left.
+    NoPieces,
+    /// The loser, to move, has no legal move.
+    NoMoves,
+    /// The loser resigned.
+    Resignation,
+    /// A game record gives the result without saying why (the usual case in PDN files).
+    Recorded,
+}
+
+/// Why a game was drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawReason {
+    /// The same position, with the same side to move, occurred for the third time.
+    Repetition,
+    /// Neither side captured or moved a man for the configured number of moves each (40 by default).
+    MoveLimit {
+        /// The number of moves by each side.
+        moves: u32,
+    },
+    /// The players agreed to a draw.
+    Agreement,
+    /// A game record gives the result without saying why.
+    Recorded,
+}
+
+/// The end of a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// One side won.
+    Win {
+        /// The winner.
+        winner: Color,
+        /// Why.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw {
+        /// Why.
+        reason: DrawReason,
+    },
+}
+
+impl Outcome {
+    /// The winner, if any.
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Outcome::Win { winner, .. } => Some(*winner),
+            Outcome::Draw { .. } => None,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    /// A sentence for the status line, such as "White wins: Black has no legal move".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Outcome::Win { winner, reason } => {
+                let loser = winner.opponent();
+                match reason {
+                    WinReason::NoPieces => write!(f, "{winner} wins: {loser} has no pieces left"),
+                    WinReason::NoMoves => write!(f, "{winner} wins: {loser} has no legal move"),
+                    WinReason::Resignation => write!(f, "{winner} wins: {loser} resigned"),
+                    WinReason::Recorded => write!(f, "{winner} wins"),
+                }
+            }
+            Outcome::Draw { reason } => match reason {
+                DrawReason::Repetition => {
+                    f.write_str("Draw: the same position occurred three times")
+                }
+                DrawReason::MoveLimit { moves } => write!(
+                    f,
+                    "Draw: {moves} moves each without a capture or a man moving"
+                ),
+                DrawReason::Agreement => f.write_str("Draw by agreement"),
+                DrawReason::Recorded => f.write_str("Draw"),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sentences() {
+        let win = Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::NoMoves,
+        };
+        assert_eq!(win.to_string(), "White wins: Black has no legal move");
+        assert_eq!(win.winner(), Some(Color::White));
+        let resigned = Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::Resignation,
+        };
+        assert_eq!(resigned.to_string(), "Black wins: White resigned");
+        let pieces = Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::NoPieces,
+        };
+        assert_eq!(pieces.to_string(), "Black wins: White has no pieces left");
+        let limit = Outcome::Draw {
+            reason: DrawReason::MoveLimit { moves: 40 },
+        };
+        assert_eq!(
+            limit.to_string(),
+            "Draw: 40 moves each without a capture or a man moving"
+        );
+        assert_eq!(limit.winner(), None);
+        assert_eq!(
+            Outcome::Draw {
+                reason: DrawReason::Repetition
+            }
+            .to_string(),
+            "Draw: the same position occurred three times"
+        );
+    }
+}

@@ -1,0 +1,479 @@
+//! A game over time: where it started, the moves played, the point the players are looking at, and its end.
+
+use thiserror::Error;
+
+use super::outcome::{DrawReason, Outcome, WinReason};
+use super::tags::Tags;
+use crate::rules::{
+    English, FenError, Move, MoveError, MoveText, Position, RuleSet, SquareStyle, Strictness,
+    parse_fen, write_move,
+};
+
+/// The default length of the move-limit draw rule: 40 moves by each side.
+pub const DEFAULT_MOVE_LIMIT: u32 = 40;
+
+/// Why a game refused a request.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum GameError {
+    /// The move is not legal here.
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    /// The move is not one of this position's legal moves.
+    #[error("that move is not legal in this position")]
+    NotLegal,
+    /// The game has ended at this point.
+    #[error("the game is over: {0}")]
+    Over(Outcome),
+    /// A set-up position could not be read.
+    #[error("bad FEN: {0}")]
+    Fen(#[from] FenError),
+}
+
+/// A game: a start position, the moves played from it, and a current point that undo and redo move.
+///
+/// The moves after the current point are the redo line: [`Game::redo`] replays them, and playing a different
+/// move at the current point drops them. Draws by repetition and by the move limit, and losses by having no
+/// piece or no move, follow from the moves; resignation and agreement are declared.
+#[derive(Clone, Debug)]
+pub struct Game<R: RuleSet = English> {
+    /// `positions[i]` is the position after `i` moves; `positions[0]` is the start.
+    positions: Vec<Position<R>>,
+    moves: Vec<Move>,
+    /// `quiet[i]` counts the moves before position `i` since the last capture or man move.
+    quiet: Vec<u32>,
+    /// `comments[i]` is the comment after move `i` (`comments[0]` comes before the first move).
+    comments: Vec<Option<String>>,
+    cursor: usize,
+    /// An ending declared at the end of the moves: a resignation, an agreement, a result from a record.
+    declared: Option<Outcome>,
+    tags: Tags,
+    move_limit: u32,
+}
+
+impl<R: RuleSet> Default for Game<R> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<R: RuleSet> Game<R> {
+    /// A new game from the standard start.
+    pub fn new() -> Self {
+        Self::from_position(Position::start())
+    }
+
+    /// A new game from a set-up position.
+    pub fn from_position(start: Position<R>) -> Self {
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            quiet: vec![0],
+            comments: vec![None],
+            cursor: 0,
+            declared: None,
+            tags: Tags::new(),
+            move_limit: DEFAULT_MOVE_LIMIT,
+        }
+    }
+
+    /// A new game from a position in PDN FEN.
+    pub fn from_fen(fen: &str) -> Result<Self, GameError> {
+        Ok(Self::from_position(parse_fen(fen)?))
+    }
+
+    /// Sets the move-limit draw: `moves` moves by each side without a capture or a man move (0 turns it off).
+    pub fn set_move_limit(&mut self, moves: u32) {
+        self.move_limit = moves;
+    }
+
+    /// The move-limit length in moves by each side.
+    pub fn move_limit(&self) -> u32 {
+        self.move_limit
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &Position<R> {
+        &self.positions[0]
+    }
+
+    /// Whether the game starts from a set-up position rather than the standard start.
+    pub fn is_set_up(&self) -> bool {
+        self.positions[0] != Position::start()
+    }
+
+    /// The position at the current point.
+    pub fn position(&self) -> &Position<R> {
+        &self.positions[self.cursor]
+    }
+
+    /// The position after `ply` moves, if the game is that long.
+    pub fn position_at(&self, ply: usize) -> Option<&Position<R>> {
+        self.positions.get(ply)
+    }
+
+    /// Every move recorded, including the redo line after the current point.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// How many moves have been played up to the current point.
+    pub fn ply(&self) -> usize {
+        self.cursor
+    }
+
+    /// How many moves are recorded, including the redo line.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether no move is recorded.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Moves the current point one move back. Returns `false` at the start.
+    pub fn undo(&mut self) -> bool {
+        self.go_to(self.cursor.wrapping_sub(1))
+    }
+
+    /// Moves the current point one move forward along the redo line. Returns `false` at its end.
+    pub fn redo(&mut self) -> bool {
+        self.go_to(self.cursor + 1)
+    }
+
+    /// Moves the current point to just after `ply` moves. Returns `false`, changing nothing, past the end.
+    pub fn go_to(&mut self, ply: usize) -> bool {
+        if ply > self.moves.len() {
+            return false;
+        }
+        self.cursor = ply;
+        true
+    }
+
+    /// The move text of move number `ply` (1-based), written as players expect to read it.
+    pub fn move_text(&self, ply: usize, style: SquareStyle) -> Option<String> {
+        let before = self.positions.get(ply.checked_sub(1)?)?;
+        let mv = self.moves.get(ply - 1)?;
+        Some(write_move(before, mv, style))
+    }
+
+    /// Plays `mv` at the current point, dropping the redo line.
+    pub fn play(&mut self, mv: &Move) -> Result<(), GameError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(GameError::Over(outcome));
+        }
+        if !self
+            .position()
+            .legal_moves()
+            .iter()
+            .any(|m| m.same_effect(mv))
+        {
+            return Err(GameError::NotLegal);
+        }
+        self.push(*mv);
+        Ok(())
+    }
+
+    /// Plays a move given as text (`11-15`, `c3xe5`), dropping the redo line. Returns the move played.
+    pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
+        if let Some(outcome) = self.outcome() {
+            return Err(GameError::Over(outcome));
+        }
+        let mv = MoveText::parse(text, R::GEOMETRY)?.find(self.position(), Strictness::Exact)?;
+        self.push(mv);
+        Ok(mv)
+    }
+
+    /// Appends a move known to be legal at the current point, whatever the draw rules say: records may go on
+    /// past a repetition that nobody claimed.
+    pub(crate) fn push(&mut self, mv: Move) {
+        self.truncate();
+        let before = self.positions[self.cursor];
+        let man_moved = before
+            .piece_at(mv.from())
+            .is_some_and(|p| p.role == crate::rules::Role::Man);
+        let quiet = if mv.is_capture() || man_moved {
+            0
+        } else {
+            self.quiet[self.cursor] + 1
+        };
+        self.positions.push(before.play(&mv));
+        self.moves.push(mv);
+        self.quiet.push(quiet);
+        self.comments.push(None);
+        self.cursor += 1;
+    }
+
+    /// Drops everything after the current point (the redo line and any declared ending).
+    fn truncate(&mut self) {
+        self.moves.truncate(self.cursor);
+        self.positions.truncate(self.cursor + 1);
+        self.quiet.truncate(self.cursor + 1);
+        self.comments.truncate(self.cursor + 1);
+        self.declared = None;
+    }
+
+    /// `loser` resigns at the current point (dropping the redo line).
+    pub fn resign(&mut self, loser: crate::rules::Color) -> Result<(), GameError> {
+        self.declare(Outcome::Win {
+            winner: loser.opponent(),
+            reason: WinReason::Resignation,
+        })
+    }
+
+    /// The players agree a draw at the current point (dropping the redo line).
+    pub fn agree_draw(&mut self) -> Result<(), GameError> {
+        self.declare(Outcome::Draw {
+            reason: DrawReason::Agreement,
+        })
+    }
+
+    /// Ends the game at the current point with an outcome decided outside the rules (a resignation, an
+    /// agreement, a result copied from a record). Refused when the rules have already ended it.
+    pub fn declare(&mut self, outcome: Outcome) -> Result<(), GameError> {
+        if let Some(decided) = self.ruled_outcome(self.cursor) {
+            return Err(GameError::Over(decided));
+        }
+        self.truncate();
+        self.declared = Some(outcome);
+        Ok(())
+    }
+
+    /// How the game has ended at the current point, if it has.
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome_at(self.cursor)
+    }
+
+    /// How the game ends after all its recorded moves, if it does.
+    pub fn final_outcome(&self) -> Option<Outcome> {
+        self.outcome_at(self.moves.len())
+    }
+
+    fn outcome_at(&self, ply: usize) -> Option<Outcome> {
+        let declared = self.declared.filter(|_| ply == self.moves.len());
+        self.ruled_outcome(ply).or(declared)
+    }
+
+    /// What the rules say at the point after `ply` moves: a loss for a side that cannot move, or a draw.
+    fn ruled_outcome(&self, ply: usize) -> Option<Outcome> {
+        let pos = &self.positions[ply];
+        let side = pos.side_to_move();
+        if pos.legal_moves().is_empty() {
+            let no_pieces = pos.pieces().all(|(_, p)| p.color != side);
+            return Some(Outcome::Win {
+                winner: side.opponent(),
+                reason: if no_pieces {
+                    WinReason::NoPieces
+                } else {
+                    WinReason::NoMoves
+                },
+            });
+        }
+        let quiet = self.quiet[ply] as usize;
+        // Only positions since the last capture or man move can repeat.
+        let repeats = self.positions[ply - quiet..=ply]
+            .iter()
+            .filter(|p| *p == pos)
+            .count();
+        if repeats >= 3 {
+            return Some(Outcome::Draw {
+                reason: DrawReason::Repetition,
+            });
+        }
+        if self.move_limit > 0 && quiet >= 2 * self.move_limit as usize {
+            return Some(Outcome::Draw {
+                reason: DrawReason::MoveLimit {
+                    moves: self.move_limit,
+                },
+            });
+        }
+        None
+    }
+
+    /// The comment after move number `ply` (0: before the first move).
+    pub fn comment(&self, ply: usize) -> Option<&str> {
+        self.comments.get(ply)?.as_deref()
+    }
+
+    /// Sets or clears the comment after move number `ply` (0: before the first move). Returns `false` past the
+    /// end.
+    pub fn set_comment(&mut self, ply: usize, comment: Option<String>) -> bool {
+        match self.comments.get_mut(ply) {
+            Some(slot) => {
+                *slot = comment;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The tag pairs (players, event, date...).
+    pub fn tags(&self) -> &Tags {
+        &self.tags
+    }
+
+    /// The tag pairs, to change.
+    pub fn tags_mut(&mut self) -> &mut Tags {
+        &mut self.tags
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Color;
+
+    fn play(game: &mut Game, moves: &str) {
+        for text in moves.split_whitespace() {
+            game.play_text(text)
+                .unwrap_or_else(|e| panic!("{text}: {e}"));
+        }
+    }
+
+    #[test]
+    fn undo_redo_and_dropping_the_redo_line() {
+        let mut game: Game = Game::new();
+        play(&mut game, "11-15 23-19 8-11");
+        assert_eq!(game.ply(), 3);
+        assert!(game.undo());
+        assert!(game.undo());
+        assert_eq!(game.ply(), 1);
+        assert_eq!(game.len(), 3);
+        assert!(game.redo());
+        assert_eq!(
+            game.move_text(2, SquareStyle::Numbers).as_deref(),
+            Some("23-19")
+        );
+        assert!(game.go_to(0));
+        assert!(!game.undo());
+        assert_eq!(game.position(), game.start());
+        assert!(game.go_to(3));
+        assert!(!game.redo());
+        assert!(!game.go_to(4));
+        game.go_to(1);
+        play(&mut game, "22-18");
+        assert_eq!(game.len(), 2, "the redo line is gone");
+        assert_eq!(
+            game.move_text(2, SquareStyle::Numbers).as_deref(),
+            Some("22-18")
+        );
+        assert_eq!(game.move_text(3, SquareStyle::Numbers), None);
+        assert_eq!(game.move_text(0, SquareStyle::Numbers), None);
+    }
+
+    #[test]
+    fn illegal_moves_change_nothing() {
+        let mut game: Game = Game::new();
+        let err = game
+            .play_text("22-18")
+            .expect_err("White cannot move first");
+        assert_eq!(err.to_string(), "there is no black piece on 22");
+        assert_eq!(game.len(), 0);
+        let other: Game = Game::from_fen("W:W21:B1").expect("valid");
+        let foreign = other.position().legal_moves()[0];
+        assert_eq!(game.play(&foreign), Err(GameError::NotLegal));
+    }
+
+    #[test]
+    fn no_pieces_and_no_moves() {
+        let mut game: Game = Game::from_fen("B:W18:B14").expect("valid");
+        play(&mut game, "14x23");
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::Win {
+                winner: Color::Black,
+                reason: WinReason::NoPieces
+            })
+        );
+        assert!(matches!(game.play_text("1-5"), Err(GameError::Over(_))));
+        let blocked: Game = Game::from_fen("W:W29:B25,22,18").expect("valid");
+        assert_eq!(
+            blocked.outcome(),
+            Some(Outcome::Win {
+                winner: Color::Black,
+                reason: WinReason::NoMoves
+            })
+        );
+    }
+
+    #[test]
+    fn threefold_repetition() {
+        let mut game: Game = Game::from_fen("B:WK32:BK1").expect("valid");
+        play(&mut game, "1-6 32-27 6-1 27-32 1-6 32-27 6-1");
+        assert_eq!(
+            game.outcome(),
+            None,
+            "the start position has occurred twice"
+        );
+        play(&mut game, "27-32");
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::Draw {
+                reason: DrawReason::Repetition
+            })
+        );
+        game.undo();
+        assert_eq!(game.outcome(), None);
+    }
+
+    #[test]
+    fn move_limit() {
+        let mut game: Game = Game::from_fen("B:WK32,K28:BK1,K5").expect("valid");
+        game.set_move_limit(2);
+        play(&mut game, "1-6 32-27 5-9");
+        assert_eq!(game.outcome(), None);
+        play(&mut game, "27-24");
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::Draw {
+                reason: DrawReason::MoveLimit { moves: 2 }
+            })
+        );
+        assert_eq!(game.move_limit(), 2);
+        // A man move resets the count.
+        let mut game: Game = Game::from_fen("B:WK32,K28:BK1,12").expect("valid");
+        game.set_move_limit(2);
+        play(&mut game, "1-6 32-27 12-16 27-32");
+        assert_eq!(game.outcome(), None);
+    }
+
+    #[test]
+    fn resignation_and_agreement() {
+        let mut game: Game = Game::new();
+        play(&mut game, "11-15 23-19");
+        game.undo();
+        game.resign(Color::White).expect("not over");
+        assert_eq!(game.len(), 1, "resigning drops the redo line");
+        assert_eq!(
+            game.outcome().map(|o| o.to_string()).as_deref(),
+            Some("Black wins: White resigned")
+        );
+        game.undo();
+        assert_eq!(game.outcome(), None, "the resignation belongs to the end");
+        game.redo();
+        game.agree_draw().expect("not over");
+        assert_eq!(game.outcome().map(|o| o.winner()), Some(None));
+    }
+
+    #[test]
+    fn comments_and_tags() {
+        let mut game: Game = Game::new();
+        play(&mut game, "11-15");
+        assert!(game.set_comment(1, Some("the Old Faithful".into())));
+        assert!(game.set_comment(0, Some("before".into())));
+        assert!(!game.set_comment(5, None));
+        assert_eq!(game.comment(1), Some("the Old Faithful"));
+        game.tags_mut().set("White", "Tinsley");
+        assert_eq!(game.tags().get("White"), Some("Tinsley"));
+        assert!(!game.is_set_up());
+        assert!(
+            Game::<English>::from_fen("W:W21:B1")
+                .expect("valid")
+                .is_set_up()
+        );
+        assert!(matches!(
+            Game::<English>::from_fen("Q"),
+            Err(GameError::Fen(_))
+        ));
+    }
+}
