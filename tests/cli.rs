@@ -129,3 +129,91 @@ fn help_and_version_succeed() {
     assert!(out.status.success());
     assert!(stdout(&out).starts_with("crowned "));
 }
+
+/// A file in a fresh temporary folder, removed when dropped.
+struct TempFile(std::path::PathBuf);
+
+impl TempFile {
+    fn new(name: &str, contents: &str) -> TempFile {
+        let dir = std::env::temp_dir().join(format!("crowned-cli-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        let path = dir.join(name);
+        std::fs::write(&path, contents).expect("temp file");
+        TempFile(path)
+    }
+
+    fn path(&self) -> &str {
+        self.0.to_str().expect("UTF-8 temp path")
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if let Some(dir) = self.0.parent() {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
+}
+
+#[test]
+fn pdn_check_reports_problem_games_and_a_summary() {
+    let good = TempFile::new("good.pdn", "[Event \"fine\"]\n1. 11-15 23-19 *\n");
+    let out = crowned(&["pdn", "check", good.path()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "games 1 ok 1 errors 0\n");
+
+    let bad = TempFile::new(
+        "bad.pdn",
+        "[Event \"one\"]\n1. 11-15 23-19 *\n\n[Event \"two\"]\n1. 11-15 22-19 *\n\n[Event \"three\"]\n1. 11-15 . *\n",
+    );
+    let out = crowned(&["pdn", "check", bad.path()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "game 2 \"two\": move 1... 22-19: 22-19 is not a legal move (this piece can play 22-17 or 22-18)\n\
+         game 3 \"three\": line 8, column 10: expected a move, found \".\"\n\
+         games 3 ok 1 errors 2\n"
+    );
+
+    let out = crowned(&["pdn", "check", good.path(), bad.path()]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("{}: game 2 \"two\"", bad.path())),
+        "{text}"
+    );
+    assert!(text.ends_with("games 4 ok 2 errors 2\n"), "{text}");
+}
+
+#[test]
+fn pdn_check_on_an_unreadable_file_exits_2() {
+    let good = TempFile::new("fine.pdn", "1. 11-15 *\n");
+    let out = crowned(&["pdn", "check", "/nonexistent/crowned/none.pdn", good.path()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("cannot read /nonexistent/crowned/none.pdn"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(stdout(&out).lines().last(), Some("games 1 ok 1 errors 0"));
+    assert_one_line_error(&["pdn", "check"], "FILE");
+}
+
+#[test]
+fn pdn_check_on_the_tinsley_collection() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/pdn/tinsley.pdn"
+    );
+    if !std::path::Path::new(path).exists() {
+        eprintln!("skipped: {path} not found");
+        return;
+    }
+    let out = crowned(&["pdn", "check", path]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stdout(&out),
+        "game 541 \"Petal 1981, game 18\": move 62 32-28: there is no black piece on 32\n\
+         games 724 ok 723 errors 1\n"
+    );
+}

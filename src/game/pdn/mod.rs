@@ -2,12 +2,14 @@
 
 mod parse;
 mod replay;
+mod write;
 
 pub use parse::{GameText, MoveToken, PdnError, parse_games};
 pub use replay::{
     CheckError, MoveNumber, ReplayError, Replayed, Variant, VariantError, check, recorded_outcome,
     replay, replay_english, result_token, variant_of,
 };
+pub use write::{write_game, write_games};
 
 /// What checking one game of a file found.
 #[derive(Debug, Clone, PartialEq, Eq)]

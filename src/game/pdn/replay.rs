@@ -142,6 +142,8 @@ pub enum ReplayError {
     Move {
         /// The move number as in a game record: `12` for the first mover's move, `12...` for the other's.
         number: MoveNumber,
+        /// How many moves of the game came before it.
+        ply: usize,
         /// The move as written.
         text: String,
         /// Why it cannot be played.
@@ -224,6 +226,7 @@ pub fn replay<R: RuleSet>(text: &GameText) -> Replayed<R> {
                     game: with_record(game, text),
                     error: Some(ReplayError::Move {
                         number,
+                        ply,
                         text: token.text.clone(),
                         reason: reason.to_string(),
                         line: token.line,
@@ -321,8 +324,7 @@ pub fn check(text: &GameText) -> Result<(), CheckError> {
         None => Ok(()),
         Some(error) => {
             // A game that fails at once and names no variant was probably read under the wrong rules.
-            let at_first_move =
-                matches!(&error, ReplayError::Move { number, .. } if number.number == 1);
+            let at_first_move = matches!(&error, ReplayError::Move { ply: 0, .. });
             let guessed = text.tags.get("GameType").is_none() && at_first_move;
             Err(CheckError::Replay {
                 error,

@@ -1,0 +1,209 @@
+//! Writing games as canonical PDN 3.0.
+
+use super::replay::result_token;
+use crate::game::record::Game;
+use crate::game::tags::ROSTER;
+use crate::rules::{RuleSet, SquareStyle, to_fen};
+
+/// Lines of move text stay shorter than this.
+const LINE_LIMIT: usize = 80;
+
+/// Tags the writer produces itself, from the game rather than from its tag list.
+const DERIVED: [&str; 4] = ["Result", "GameType", "SetUp", "FEN"];
+
+/// A game as PDN: the tags (the seven-tag roster first where known, the result always, `GameType`, and `SetUp`
+/// and `FEN` for a set-up start), then the moves with their numbers and comments, then the result, in lines
+/// shorter than 80 columns. Captures are written from start to end unless that would be ambiguous.
+pub fn write_game<R: RuleSet>(game: &Game<R>) -> String {
+    let mut out = String::new();
+    let result = result_token::<R>(game.final_outcome());
+    for name in ROSTER {
+        let value = if name == "Result" {
+            Some(result)
+        } else {
+            game.tags().get(name)
+        };
+        if let Some(value) = value {
+            push_tag(&mut out, name, value);
+        }
+    }
+    push_tag(&mut out, "GameType", &R::GAME_TYPE.to_string());
+    if game.is_set_up() {
+        push_tag(&mut out, "SetUp", "1");
+        push_tag(&mut out, "FEN", &to_fen(game.start()));
+    }
+    for (name, value) in game.tags().iter() {
+        if !ROSTER.contains(&name) && !DERIVED.contains(&name) {
+            push_tag(&mut out, name, value);
+        }
+    }
+    out.push('\n');
+    wrap(&move_tokens(game, result), &mut out);
+    out
+}
+
+/// Several games, separated by blank lines.
+pub fn write_games<R: RuleSet>(games: &[Game<R>]) -> String {
+    games.iter().map(write_game).collect::<Vec<_>>().join("\n")
+}
+
+fn push_tag(out: &mut String, name: &str, value: &str) {
+    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
+    out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+}
+
+/// The move text as words to be wrapped: numbers, moves, comment words and the result.
+fn move_tokens<R: RuleSet>(game: &Game<R>, result: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    push_comment(&mut words, game.comment(0));
+    let start_side = game.start().side_to_move();
+    let mut number_next = true;
+    for ply in 1..=game.len() {
+        let first_mover_moves = (ply % 2 == 1) == (start_side == R::FIRST_TO_MOVE);
+        let half = ply - 1 + usize::from(start_side != R::FIRST_TO_MOVE);
+        let number = half / 2 + 1;
+        if first_mover_moves {
+            words.push(format!("{number}."));
+        } else if number_next {
+            words.push(format!("{number}..."));
+        }
+        // A move text exists for every recorded move.
+        if let Some(text) = game.move_text(ply, SquareStyle::Numbers) {
+            words.push(text);
+        }
+        let comment = game.comment(ply);
+        push_comment(&mut words, comment);
+        // After a comment the next move carries its number again, as PDN writers do.
+        number_next = comment.is_some();
+    }
+    words.push(result.to_string());
+    words
+}
+
+/// Adds a comment as words, braces on the first and last; braces inside cannot be written and become
+/// parentheses.
+fn push_comment(words: &mut Vec<String>, comment: Option<&str>) {
+    let Some(comment) = comment else {
+        return;
+    };
+    let clean = comment.replace('{', "(").replace('}', ")");
+    let parts: Vec<&str> = clean.split_whitespace().collect();
+    match parts.as_slice() {
+        [] => words.push("{}".to_string()),
+        [only] => words.push(format!("{{{only}}}")),
+        [first, middle @ .., last] => {
+            words.push(format!("{{{first}"));
+            words.extend(middle.iter().map(|w| w.to_string()));
+            words.push(format!("{last}}}"));
+        }
+    }
+}
+
+/// Lays words out in lines shorter than [`LINE_LIMIT`] (a single longer word gets a line of its own).
+fn wrap(words: &[String], out: &mut String) {
+    let mut line = String::new();
+    for word in words {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() >= LINE_LIMIT {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::pdn::{parse_games, replay_english};
+    use crate::rules::English;
+
+    fn game(moves: &str) -> Game {
+        let mut g: Game = Game::new();
+        for m in moves.split_whitespace() {
+            g.play_text(m).unwrap_or_else(|e| panic!("{m}: {e}"));
+        }
+        g
+    }
+
+    #[test]
+    fn tags_in_roster_order_then_the_rest() {
+        let mut g = game("11-15 23-19");
+        g.tags_mut().set("Opening", "Old Faithful");
+        g.tags_mut().set("White", "Tinsley \"the\" champion");
+        g.tags_mut().set("Event", "Test");
+        g.tags_mut().set("Result", "1-0");
+        let text = write_game(&g);
+        assert_eq!(
+            text,
+            "[Event \"Test\"]\n[White \"Tinsley \\\"the\\\" champion\"]\n[Result \"*\"]\n[GameType \"21\"]\n\
+             [Opening \"Old Faithful\"]\n\n1. 11-15 23-19 *\n"
+        );
+    }
+
+    #[test]
+    fn set_up_positions_start_with_the_second_mover_numbered() {
+        let mut g: Game = Game::from_fen("W:W18,30:B14,5").expect("valid");
+        g.play_text("18x9").expect("legal");
+        g.play_text("5x14").expect("legal");
+        g.resign(crate::rules::Color::White).expect("not over");
+        let text = write_game(&g);
+        assert!(
+            text.contains(
+                "[Result \"1-0\"]\n[GameType \"21\"]\n[SetUp \"1\"]\n[FEN \"W:W18,30:B5,14\"]\n"
+            ),
+            "{text}"
+        );
+        assert!(text.ends_with("\n1... 18x9 2. 5x14 1-0\n"), "{text}");
+    }
+
+    #[test]
+    fn comments_and_long_games_wrap_under_80_columns() {
+        // The start of Tinsley's first game in the reference collection.
+        let mut g = game(
+            "11-15 23-18 8-11 27-23 4-8 23-19 10-14 19x10 14x23 26x19 7x14 24-20 6-10 30-26 11-15 \
+             28-24 14-18 20-16 18-23 16-11 23x30 11x4",
+        );
+        g.set_comment(
+            2,
+            Some("a long remark about this position that will need to wrap across lines".into()),
+        );
+        let text = write_game(&g);
+        assert!(
+            text.lines().all(|l| l.chars().count() < LINE_LIMIT),
+            "{text}"
+        );
+        assert!(text.contains("{a long remark"), "{text}");
+        assert!(text.contains("lines} 2. 8-11"), "{text}");
+        let back = replay_english(&parse_games(&text).remove(0).expect("parses"));
+        assert_eq!(back.error, None);
+        assert_eq!(back.game.moves(), g.moves());
+        assert_eq!(back.game.comment(2), g.comment(2));
+    }
+
+    #[test]
+    fn a_comment_before_a_second_movers_move_repeats_the_number() {
+        let mut g = game("11-15 23-19 8-11");
+        g.set_comment(1, Some("book".into()));
+        g.set_comment(0, Some("{start}".into()));
+        let text = write_game(&g);
+        assert!(
+            text.ends_with("\n{(start)} 1. 11-15 {book} 1... 23-19 2. 8-11 *\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn several_games() {
+        let text = write_games(&[game("11-15"), game("9-13")]);
+        let games = parse_games(&text);
+        assert_eq!(games.len(), 2);
+        assert!(games.iter().all(Result::is_ok));
+        assert_eq!(write_games::<English>(&[]), "");
+    }
+}
