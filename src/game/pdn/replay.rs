@@ -312,25 +312,52 @@ pub fn replay_english(text: &GameText) -> Replayed<English> {
 /// Replays a game under the variant it is played under; returns the error that stopped it, if any (or the
 /// reason it could not be replayed at all).
 pub fn check(text: &GameText) -> Result<(), CheckError> {
-    let variant = variant_of(text)?;
-    let error = match variant {
-        Variant::English => replay::<English>(text).error,
-        Variant::International => replay::<International>(text).error,
-        Variant::Pool => replay::<Pool>(text).error,
-        Variant::Russian => replay::<Russian>(text).error,
-        Variant::Brazilian => replay::<Brazilian>(text).error,
+    let tagged = text.tags.get("GameType").is_some();
+    let (variant, error) = if tagged || names_squares_past(text, 32) {
+        let variant = variant_of(text)?;
+        (variant, replay_error(variant, text))
+    } else {
+        // The same choice as `variant_of`, without replaying a game twice.
+        match replay_error(Variant::English, text) {
+            None => return Ok(()),
+            Some(english) => {
+                let international = replay::<International>(text);
+                if international.game.len() > moves_before(&english) {
+                    (Variant::International, international.error)
+                } else {
+                    (Variant::English, Some(english))
+                }
+            }
+        }
     };
     match error {
         None => Ok(()),
         Some(error) => {
             // A game that fails at once and names no variant was probably read under the wrong rules.
             let at_first_move = matches!(&error, ReplayError::Move { ply: 0, .. });
-            let guessed = text.tags.get("GameType").is_none() && at_first_move;
             Err(CheckError::Replay {
                 error,
-                assumed: guessed.then_some(variant),
+                assumed: (!tagged && at_first_move).then_some(variant),
             })
         }
+    }
+}
+
+/// How many moves replayed before `error` stopped the game.
+fn moves_before(error: &ReplayError) -> usize {
+    match error {
+        ReplayError::Fen { .. } => 0,
+        ReplayError::Move { ply, .. } => *ply,
+    }
+}
+
+fn replay_error(variant: Variant, text: &GameText) -> Option<ReplayError> {
+    match variant {
+        Variant::English => replay::<English>(text).error,
+        Variant::International => replay::<International>(text).error,
+        Variant::Pool => replay::<Pool>(text).error,
+        Variant::Russian => replay::<Russian>(text).error,
+        Variant::Brazilian => replay::<Brazilian>(text).error,
     }
 }
 
