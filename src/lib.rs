@@ -1,7 +1,8 @@
 //! crowned: draughts (checkers) in the terminal.
 //!
 //! The library holds everything but the command line: [`rules`] is the pure rules core, [`game`] a game over
-//! time with its PDN record.
+//! time with its PDN record, [`engine`] the computer player.
 
+pub mod engine;
 pub mod game;
 pub mod rules;

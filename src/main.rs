@@ -3,12 +3,15 @@
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, error::ErrorKind};
 
-use crowned::game::pdn::check_games;
+use crowned::engine::{
+    Engine, Level, Limits, MatchConfig, Situation, builtin_openings, openings_from_json, play_match,
+};
+use crowned::game::pdn::{check_games, write_games};
 use crowned::rules::{
     Duplicates, English, Move, Position, SquareStyle, divide, full_route, parse_fen,
     perft_by_depth, to_fen, write_move,
@@ -28,6 +31,46 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Let the engine choose a move: progress on stderr, then `bestmove <move> score <score> depth <d> nodes <n>`.
+    Think {
+        /// Seconds to think.
+        #[arg(long, value_name = "SECONDS", conflicts_with = "depth", value_parser = parse_seconds)]
+        time: Option<f64>,
+        /// Plies to search.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=96))]
+        depth: Option<u32>,
+        /// Playing level: random, easy, medium, hard or max.
+        #[arg(long, default_value = "max")]
+        level: Level,
+        /// Seed for the random choices of the weaker levels.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
+    /// Play engine against engine over the 3-move ballot openings, each with both colours; the last line is
+    /// `a <wins> b <wins> draws <draws>`.
+    Match {
+        /// The first player's level.
+        #[arg(long)]
+        a: Level,
+        /// The second player's level.
+        #[arg(long)]
+        b: Level,
+        /// How many games (default: every opening twice).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        games: Option<u64>,
+        /// Seconds per move.
+        #[arg(long, default_value = "0.1", value_parser = parse_seconds)]
+        time: f64,
+        /// Openings as JSON (`all`: name to FEN, `standard`: the deck); default: the built-in deck.
+        #[arg(long, value_name = "FILE")]
+        openings: Option<PathBuf>,
+        /// Write every game to this PDN file.
+        #[arg(long, value_name = "OUT")]
+        pdn: Option<PathBuf>,
+        /// Seed for the random choices of the weaker levels.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+    },
     /// Work with PDN game files.
     Pdn {
         #[command(subcommand)]
@@ -112,11 +155,128 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Pdn {
             command: PdnCommand::Check { files },
         }) => check_files(&files),
+        Some(Command::Think {
+            time,
+            depth,
+            level,
+            seed,
+        }) => {
+            let limits = match (time, depth) {
+                (Some(t), _) => Limits::time(Duration::from_secs_f64(t)),
+                (None, Some(d)) => Limits::depth(d),
+                (None, None) => Limits::time(Duration::from_secs(1)),
+            };
+            think(&position, level, &limits, seed)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Match {
+            a,
+            b,
+            games,
+            time,
+            openings,
+            pdn,
+            seed,
+        }) => {
+            let openings = match openings {
+                Some(path) => {
+                    let text = std::fs::read_to_string(&path)
+                        .with_context(|| format!("cannot read {}", path.display()))?;
+                    openings_from_json(&text).with_context(|| format!("{}", path.display()))?
+                }
+                None => builtin_openings(),
+            };
+            let config = MatchConfig {
+                a,
+                b,
+                time: Duration::from_secs_f64(time),
+                openings,
+                games: games.map(|g| g as usize),
+                seed,
+            };
+            run_match(&config, pdn.as_deref())?;
+            Ok(ExitCode::SUCCESS)
+        }
         None => {
             show(&position)?;
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// A number of seconds: positive and finite.
+fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
+        Ok(_) => Err(format!(
+            "{text} is not a number of seconds between 0 and 86400"
+        )),
+        Err(_) => Err(format!("{text:?} is not a number of seconds")),
+    }
+}
+
+/// `crowned think`: progress on stderr, the decision on stdout.
+fn think(position: &Position, level: Level, limits: &Limits, seed: u64) -> Result<()> {
+    let mut engine = Engine::new();
+    let situation = Situation::new(*position);
+    let result = engine.think(&situation, level, limits, seed, &mut |p| {
+        let line = pv_text(position, &p.pv);
+        eprintln!(
+            "depth {} score {} nodes {} nps {} time {:.3} pv {line}",
+            p.depth,
+            p.score,
+            p.nodes,
+            p.nodes_per_second(),
+            p.elapsed.as_secs_f64()
+        );
+    });
+    let mut out = io::stdout().lock();
+    match result.best {
+        None => writeln!(out, "bestmove none")?,
+        Some(mv) => writeln!(
+            out,
+            "bestmove {} score {} depth {} nodes {}",
+            write_move(position, &mv, SquareStyle::Numbers),
+            result.score,
+            result.depth,
+            result.nodes
+        )?,
+    }
+    Ok(())
+}
+
+/// Moves of a line in standard notation, each written in the position it is played from.
+fn pv_text(start: &Position, pv: &[crowned::rules::Move]) -> String {
+    let mut pos = *start;
+    let mut words = Vec::new();
+    for mv in pv {
+        words.push(write_move(&pos, mv, SquareStyle::Numbers));
+        pos = pos.play(mv);
+    }
+    words.join(" ")
+}
+
+/// `crowned match`: a line per game on stderr, the tally on stdout.
+fn run_match(config: &MatchConfig, pdn: Option<&std::path::Path>) -> Result<()> {
+    let mut games = Vec::new();
+    let total = config.games.unwrap_or(config.openings.len() * 2);
+    let result = play_match(config, &mut |g| {
+        let a_side = g.a_color;
+        eprintln!(
+            "game {}/{total} {} (a: {a_side}): {}",
+            g.number, g.opening, g.outcome
+        );
+        games.push(g.game.clone());
+    });
+    if let Some(path) = pdn {
+        let text = write_games(&games);
+        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    println!(
+        "a {} b {} draws {}",
+        result.a_wins, result.b_wins, result.draws
+    );
+    Ok(())
 }
 
 /// `crowned pdn check`: one line per problem game, then `games <total> ok <ok> errors <errors>`.

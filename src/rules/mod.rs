@@ -28,11 +28,11 @@
 
 mod fen;
 mod geometry;
-mod movegen;
+pub(crate) mod movegen;
 mod moves;
 mod notation;
 mod perft;
-mod position;
+pub(crate) mod position;
 mod replies;
 mod ruleset;
 mod square;

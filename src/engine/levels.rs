@@ -1,0 +1,179 @@
+//! The playing levels below full strength, and the choice of what each level does.
+
+use std::sync::atomic::Ordering;
+use std::time::Instant;
+
+use super::eval::evaluate;
+use super::rng::Rng;
+use super::search::{MoveBuf, SearchMove, WIN, moves_of};
+use super::{Engine, Level, Limits, Progress, Score, SearchResult, Situation};
+use crate::rules::{Move, Position, Role};
+
+/// The depth of the `medium` level's plain minimax.
+pub const MEDIUM_DEPTH: u32 = 5;
+/// The deepest the `hard` level searches.
+pub const HARD_DEPTH: u32 = 8;
+
+pub(super) fn choose(
+    engine: &mut Engine,
+    situation: &Situation,
+    level: Level,
+    limits: &Limits,
+    seed: u64,
+    progress: &mut dyn FnMut(&Progress),
+) -> SearchResult {
+    let pos = situation.position;
+    let legal = pos.legal_moves();
+    if legal.is_empty() {
+        return SearchResult {
+            best: None,
+            score: Score::Loss(0),
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+    }
+    let mut rng = Rng::new(seed);
+    match level {
+        Level::Random => {
+            let best = legal[rng.below(legal.len())];
+            single(best, Score::Centi(0), 0, 0)
+        }
+        Level::Easy => easy(&pos, &legal, &mut rng),
+        Level::Medium => medium(engine, &pos, limits, &mut rng),
+        Level::Hard => {
+            let depth = limits.depth.unwrap_or(HARD_DEPTH).min(HARD_DEPTH);
+            let limits = Limits {
+                depth: Some(depth),
+                ..*limits
+            };
+            engine.searcher.search(situation, &limits, progress)
+        }
+        Level::Max => engine.searcher.search(situation, limits, progress),
+    }
+}
+
+fn single(best: Move, score: Score, depth: u32, nodes: u64) -> SearchResult {
+    SearchResult {
+        best: Some(best),
+        score,
+        depth,
+        nodes,
+        pv: vec![best],
+    }
+}
+
+/// A beginner's choice: take kings, crown, keep the back row, do not leave the moved piece to be taken;
+/// otherwise anything. One move deep, so it walks into shots.
+fn easy(pos: &Position, legal: &[Move], rng: &mut Rng) -> SearchResult {
+    let side = pos.side_to_move();
+    let back_row = Position::<crate::rules::English>::crowning_row(side.opponent());
+    let g = Position::<crate::rules::English>::GEOMETRY;
+    let their_men = pos.count(side.opponent(), Role::Man);
+    let scored = legal.iter().map(|m| {
+        let mut score = 0;
+        for square in m.captured() {
+            score += match pos.piece_at(square).map(|p| p.role) {
+                Some(Role::King) => 300,
+                _ => 100,
+            };
+        }
+        if m.crowns() {
+            score += 150;
+        }
+        let after = pos.play(m);
+        let replies = after.legal_moves();
+        if replies.iter().any(|r| r.captured().any(|s| s == m.to())) {
+            score -= 120;
+        } else if replies.iter().any(|r| r.is_capture()) {
+            score -= 40;
+        }
+        let moving_man = pos.piece_at(m.from()).is_some_and(|p| p.role == Role::Man);
+        if moving_man && g.row_col(m.from()).0 == back_row && their_men > 0 {
+            score -= 40;
+        }
+        score += rng.below(30) as i32;
+        (score, *m)
+    });
+    let (score, best) = scored.max_by_key(|(s, _)| *s).unwrap_or((0, legal[0]));
+    single(best, Score::Centi(score), 1, legal.len() as u64)
+}
+
+/// A plain fixed-depth minimax (with alpha-beta, which gives the same values) over the evaluation, every root
+/// move scored exactly, and a random choice among the best.
+fn medium(engine: &Engine, pos: &Position, limits: &Limits, rng: &mut Rng) -> SearchResult {
+    let depth = limits.depth.unwrap_or(MEDIUM_DEPTH).clamp(1, MEDIUM_DEPTH);
+    let mut plain = Plain {
+        nodes: 0,
+        stop: &engine.stop,
+        deadline: limits.time.map(|t| Instant::now() + t),
+        stopped: false,
+    };
+    let mut root = MoveBuf::new();
+    moves_of(pos, &mut root);
+    let mut best_score = -WIN - 1;
+    let mut best: Vec<SearchMove> = Vec::new();
+    for &m in &root {
+        let score = -plain.negamax(&m_play(m, pos), depth as i32 - 1, 1, -WIN, WIN);
+        if plain.stopped && !best.is_empty() {
+            break;
+        }
+        if score > best_score {
+            best_score = score;
+            best.clear();
+        }
+        if score == best_score {
+            best.push(m);
+        }
+    }
+    let chosen = best[rng.below(best.len())];
+    let mv = chosen.to_move(pos).unwrap_or_else(|| pos.legal_moves()[0]);
+    single(mv, Score::from_internal(best_score), depth, plain.nodes)
+}
+
+fn m_play(m: SearchMove, pos: &Position) -> Position {
+    pos.after(
+        pos.side_to_move(),
+        1 << m.from,
+        1 << m.to,
+        m.captured,
+        m.crowns,
+    )
+}
+
+struct Plain<'a> {
+    nodes: u64,
+    stop: &'a std::sync::atomic::AtomicBool,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+impl Plain<'_> {
+    fn negamax(&mut self, pos: &Position, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0
+            && (self.stop.load(Ordering::Relaxed)
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.stopped = true;
+        }
+        let mut moves = MoveBuf::new();
+        moves_of(pos, &mut moves);
+        if moves.is_empty() {
+            return -WIN + ply;
+        }
+        if depth <= 0 || self.stopped {
+            return evaluate(pos);
+        }
+        let mut best = -WIN;
+        for &m in &moves {
+            let score = -self.negamax(&m_play(m, pos), depth - 1, ply + 1, -beta, -alpha);
+            best = best.max(score);
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        best
+    }
+}

@@ -1,0 +1,274 @@
+//! The computer player: a strong alpha-beta search, a hand-tuned evaluation, and weaker levels for beginners.
+//!
+//! [`Engine::think`] is the one entry point: it takes the game situation, a [`Level`], [`Limits`] and a seed, may
+//! report progress while it runs, and stops promptly when its stop flag is raised from another thread.
+
+mod eval;
+mod levels;
+mod matches;
+mod openings;
+mod rng;
+mod search;
+mod tt;
+mod zobrist;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+pub use eval::{KING, MAN, evaluate, evaluate_for_black};
+pub use matches::{MatchConfig, MatchGame, MatchResult, play_match};
+pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
+pub use search::Situation;
+
+use crate::rules::Move;
+
+/// How strongly the engine plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    /// Any legal move, at random.
+    Random,
+    /// A rule-of-thumb player: takes kings, crowns, keeps its back row, avoids leaving pieces en prise, and
+    /// otherwise plays at random. It does not look ahead, so combinations catch it.
+    Easy,
+    /// A plain five-ply minimax, choosing at random among equally good moves.
+    Medium,
+    /// The full search, limited to a modest depth.
+    Hard,
+    /// The full search with all the time it is given.
+    Max,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 5] = [
+        Level::Random,
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Max,
+    ];
+
+    /// The level's name as typed on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Random => "random",
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+            Level::Max => "max",
+        }
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A level name that is not one of the levels.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown level {0:?}: the levels are random, easy, medium, hard and max")]
+pub struct UnknownLevel(pub String);
+
+impl FromStr for Level {
+    type Err = UnknownLevel;
+
+    fn from_str(s: &str) -> Result<Level, UnknownLevel> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownLevel(s.to_string()))
+    }
+}
+
+/// When to stop thinking. With no limit at all the search runs until its stop flag is raised (or it has
+/// proved the result).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in plies.
+    pub depth: Option<u32>,
+    /// Most positions to visit.
+    pub nodes: Option<u64>,
+    /// Longest time to think.
+    pub time: Option<Duration>,
+}
+
+impl Limits {
+    /// Think for at most `time`.
+    pub fn time(time: Duration) -> Limits {
+        Limits {
+            time: Some(time),
+            ..Limits::default()
+        }
+    }
+
+    /// Search to `depth` plies.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+}
+
+/// A score from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// An estimate in hundredths of a man.
+    Centi(i32),
+    /// A forced win in this many moves of the side to move.
+    Win(u32),
+    /// A forced loss in this many moves of the side to move.
+    Loss(u32),
+}
+
+impl Score {
+    fn from_internal(score: i32) -> Score {
+        let bound = search::WIN - search::MAX_PLY as i32;
+        if score > bound {
+            Score::Win(((search::WIN - score) as u32).div_ceil(2))
+        } else if score < -bound {
+            Score::Loss(((search::WIN + score) as u32).div_ceil(2))
+        } else {
+            Score::Centi(score)
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `35`, `-120`, `win3`, `loss2`: the form `crowned think` prints.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Centi(c) => write!(f, "{c}"),
+            Score::Win(n) => write!(f, "win{n}"),
+            Score::Loss(n) => write!(f, "loss{n}"),
+        }
+    }
+}
+
+/// A report sent while the engine thinks, after each completed depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The depth just completed, in plies.
+    pub depth: u32,
+    /// The score at that depth.
+    pub score: Score,
+    /// Positions visited so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub elapsed: Duration,
+    /// The expected line of play.
+    pub pv: Vec<Move>,
+}
+
+impl Progress {
+    /// Positions per second so far.
+    pub fn nodes_per_second(&self) -> u64 {
+        let seconds = self.elapsed.as_secs_f64();
+        if seconds > 0.0 {
+            (self.nodes as f64 / seconds) as u64
+        } else {
+            0
+        }
+    }
+}
+
+/// What the engine decided.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// The move to play; `None` when there is no legal move.
+    pub best: Option<Move>,
+    /// Its score from the mover's point of view.
+    pub score: Score,
+    /// The deepest completed iteration (0 for levels that do not search).
+    pub depth: u32,
+    /// Positions visited.
+    pub nodes: u64,
+    /// The expected line of play, starting with `best`.
+    pub pv: Vec<Move>,
+}
+
+/// The engine: its search tables survive from move to move, as in a game.
+pub struct Engine {
+    searcher: search::Searcher,
+    stop: Arc<AtomicBool>,
+}
+
+/// Memory for the transposition table.
+const TABLE_MEGABYTES: usize = 64;
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// An engine with a fresh stop flag.
+    pub fn new() -> Engine {
+        Engine::with_stop_flag(Arc::new(AtomicBool::new(false)))
+    }
+
+    /// An engine that stops whenever `stop` is raised (by any thread); lower it before the next search.
+    pub fn with_stop_flag(stop: Arc<AtomicBool>) -> Engine {
+        Engine {
+            searcher: search::Searcher::new(TABLE_MEGABYTES, Arc::clone(&stop)),
+            stop,
+        }
+    }
+
+    /// The flag that stops a running search.
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.stop)
+    }
+
+    /// Forgets everything learned in earlier searches, so that the next one depends only on its input.
+    pub fn clear(&mut self) {
+        self.searcher.clear();
+    }
+
+    /// Chooses a move for the side to move of `situation` at `level`. `seed` fixes every random choice;
+    /// `progress` hears about each completed depth of the searching levels.
+    pub fn think(
+        &mut self,
+        situation: &Situation,
+        level: Level,
+        limits: &Limits,
+        seed: u64,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        levels::choose(self, situation, level, limits, seed, progress)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn level_names() {
+        for level in Level::ALL {
+            assert_eq!(level.name().parse::<Level>(), Ok(level));
+        }
+        assert_eq!(" MAX ".parse::<Level>(), Ok(Level::Max));
+        assert_eq!(
+            "grandmaster".parse::<Level>().map_err(|e| e.to_string()),
+            Err(
+                "unknown level \"grandmaster\": the levels are random, easy, medium, hard and max"
+                    .into()
+            )
+        );
+    }
+
+    #[test]
+    fn score_forms() {
+        assert_eq!(Score::from_internal(35).to_string(), "35");
+        assert_eq!(Score::from_internal(search::WIN - 1).to_string(), "win1");
+        assert_eq!(Score::from_internal(search::WIN - 5).to_string(), "win3");
+        assert_eq!(Score::from_internal(-search::WIN + 4).to_string(), "loss2");
+    }
+}

@@ -1,0 +1,608 @@
+//! The full-strength search: iterative deepening principal variation search with a transposition table, move
+//! ordering by hash move, killers and history, and captures searched out to quiet positions.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use smallvec::SmallVec;
+
+use super::eval::evaluate;
+use super::tt::{Bound, Table};
+use super::zobrist;
+use super::{Limits, Progress, Score, SearchResult};
+use crate::rules::movegen::{BlackMoves, CaptureSink, Sink, WhiteMoves, generate};
+use crate::rules::position::compress;
+use crate::rules::{Color, English, Move, Position, RuleSet};
+
+/// Scores at or beyond this are wins found by the search.
+pub(crate) const WIN: i32 = 30_000;
+/// The deepest the search goes along any line (captures are followed past the nominal depth).
+pub(crate) const MAX_PLY: usize = 128;
+/// The deepest iteration the search starts.
+pub(crate) const MAX_DEPTH: u32 = 96;
+
+/// A move as the search handles it: bits of the board layout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct SearchMove {
+    pub(crate) captured: u64,
+    pub(crate) from: u8,
+    pub(crate) to: u8,
+    pub(crate) crowns: bool,
+}
+
+impl SearchMove {
+    /// A non-zero 32-bit fingerprint for the transposition table and the history tables.
+    fn fingerprint(self) -> u32 {
+        let folded =
+            (self.captured ^ (self.captured >> 20) ^ (self.captured >> 40)) as u32 & 0xF_FFFF;
+        (u32::from(self.from) | u32::from(self.to) << 6 | folded << 12) + 1
+    }
+
+    fn is_capture(self) -> bool {
+        self.captured != 0
+    }
+
+    fn play(self, pos: &Position) -> Position {
+        pos.after(
+            pos.side_to_move(),
+            1 << self.from,
+            1 << self.to,
+            self.captured,
+            self.crowns,
+        )
+    }
+
+    fn key_after(self, key: u64, pos: &Position) -> u64 {
+        zobrist::after(
+            key,
+            pos,
+            1 << self.from,
+            1 << self.to,
+            self.captured,
+            self.crowns,
+        )
+    }
+
+    /// The public move this stands for in `pos`.
+    pub(crate) fn to_move(self, pos: &Position) -> Option<Move> {
+        let g = English::GEOMETRY;
+        let captured = compress(g, self.captured);
+        pos.legal_moves().into_iter().find(|m| {
+            g.bit(m.from()) == u32::from(self.from)
+                && g.bit(m.to()) == u32::from(self.to)
+                && m.captured().fold(0u64, |acc, s| acc | 1 << s.index()) == captured
+        })
+    }
+}
+
+pub(crate) type MoveBuf = SmallVec<[SearchMove; 32]>;
+
+struct Collect<'a>(&'a mut MoveBuf);
+
+impl Sink for Collect<'_> {
+    #[inline(always)]
+    fn simple(&mut self, from: u64, to: u64, crowns: bool) {
+        self.0.push(SearchMove {
+            captured: 0,
+            from: from.trailing_zeros() as u8,
+            to: to.trailing_zeros() as u8,
+            crowns,
+        });
+    }
+}
+
+impl CaptureSink for Collect<'_> {
+    #[inline(always)]
+    fn capture(&mut self, from: u64, to: u64, captured: u64, _: &[u8], crowns: bool) {
+        self.0.push(SearchMove {
+            captured,
+            from: from.trailing_zeros() as u8,
+            to: to.trailing_zeros() as u8,
+            crowns,
+        });
+    }
+}
+
+/// The legal moves of `pos`, routes with the same effect merged.
+pub(crate) fn moves_of(pos: &Position, out: &mut MoveBuf) {
+    out.clear();
+    let mut sink = Collect(out);
+    match pos.side_to_move() {
+        Color::Black => generate::<English, BlackMoves, _, false>(pos, &mut sink),
+        Color::White => generate::<English, WhiteMoves, _, false>(pos, &mut sink),
+    }
+}
+
+/// What a game looks like to the search: the position to search, and the positions before it since the last
+/// capture or man move (for repetitions and the move limit).
+#[derive(Clone, Debug)]
+pub struct Situation {
+    /// The position to move from.
+    pub position: Position,
+    /// Earlier positions since the last capture or man move, oldest first (not including `position`).
+    pub earlier: Vec<Position>,
+    /// Plies without capture or man move after which the game is drawn (80 for the 40-move rule; 0: never).
+    pub move_limit_plies: u32,
+}
+
+impl Situation {
+    /// A position with no history.
+    pub fn new(position: Position) -> Situation {
+        Situation {
+            position,
+            earlier: Vec::new(),
+            move_limit_plies: 80,
+        }
+    }
+
+    /// The situation at the current point of a game.
+    pub fn of_game(game: &crate::game::Game) -> Situation {
+        let ply = game.ply();
+        let mut earlier = Vec::new();
+        // Walk back while the moves were reversible (king moves without capture).
+        let mut i = ply;
+        while i > 0 {
+            let before = game.position_at(i - 1).copied();
+            let mv = game.moves()[i - 1];
+            let reversible = !mv.is_capture()
+                && before
+                    .and_then(|p| p.piece_at(mv.from()))
+                    .is_some_and(|p| p.role == crate::rules::Role::King);
+            if !reversible {
+                break;
+            }
+            if let Some(p) = before {
+                earlier.push(p);
+            }
+            i -= 1;
+        }
+        earlier.reverse();
+        Situation {
+            position: *game.position(),
+            earlier,
+            move_limit_plies: game.move_limit() * 2,
+        }
+    }
+}
+
+/// The search state kept between searches: the transposition table and the ordering heuristics.
+pub struct Searcher {
+    tt: Table,
+    history: Box<[[i32; 64]; 64]>,
+    killers: [[SearchMove; 2]; MAX_PLY],
+    pv: Box<[[SearchMove; MAX_PLY]; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Keys of the positions on the way to the current node (game history first).
+    path: Vec<u64>,
+    /// Plies without capture or man move at each entry of `path`.
+    quiet: Vec<u32>,
+    move_limit: u32,
+    nodes: u64,
+    stop: Arc<AtomicBool>,
+    deadline: Option<Instant>,
+    node_limit: Option<u64>,
+    stopped: bool,
+}
+
+impl Searcher {
+    /// A searcher with a transposition table of about `megabytes`.
+    pub fn new(megabytes: usize, stop: Arc<AtomicBool>) -> Searcher {
+        Searcher {
+            tt: Table::new(megabytes),
+            history: Box::new([[0; 64]; 64]),
+            killers: [[SearchMove::default(); 2]; MAX_PLY],
+            pv: Box::new([[SearchMove::default(); MAX_PLY]; MAX_PLY]),
+            pv_len: [0; MAX_PLY],
+            path: Vec::new(),
+            quiet: Vec::new(),
+            move_limit: 80,
+            nodes: 0,
+            stop,
+            deadline: None,
+            node_limit: None,
+            stopped: false,
+        }
+    }
+
+    /// Forgets what earlier searches learned (for reproducible results).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.iter_mut().for_each(|row| row.fill(0));
+        self.killers = [[SearchMove::default(); 2]; MAX_PLY];
+    }
+
+    /// Searches `situation` within `limits`, calling `progress` after each completed depth.
+    pub fn search(
+        &mut self,
+        situation: &Situation,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        let started = Instant::now();
+        self.nodes = 0;
+        self.stopped = false;
+        self.deadline = limits.time.map(|t| started + t);
+        self.node_limit = limits.nodes;
+        self.move_limit = situation.move_limit_plies;
+        self.tt.new_search();
+        self.history.iter_mut().flatten().for_each(|h| *h /= 8);
+
+        let root = situation.position;
+        self.path.clear();
+        self.quiet.clear();
+        for (i, p) in situation.earlier.iter().enumerate() {
+            self.path.push(zobrist::key(p));
+            self.quiet.push(i as u32);
+        }
+        let root_key = zobrist::key(&root);
+        let root_quiet = situation.earlier.len() as u32;
+
+        let mut root_moves = MoveBuf::new();
+        moves_of(&root, &mut root_moves);
+        let mut result = SearchResult {
+            best: None,
+            score: Score::Loss(0),
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        // A first answer before any search, so that even an instant stop returns a legal move.
+        result.best = root_moves[0].to_move(&root);
+        result.score = Score::Centi(0);
+
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let mut previous: i32 = 0;
+        for depth in 1..=max_depth {
+            let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < WIN - MAX_PLY as i32 {
+                (previous - 40, previous + 40)
+            } else {
+                (-WIN, WIN)
+            };
+            let score = loop {
+                let score = self.node(&root, root_key, depth as i32, 0, alpha, beta, root_quiet);
+                if self.stopped {
+                    break score;
+                }
+                if score <= alpha {
+                    alpha = (alpha - 200).max(-WIN);
+                } else if score >= beta {
+                    beta = (beta + 200).min(WIN);
+                } else {
+                    break score;
+                }
+                if alpha == -WIN && beta == WIN {
+                    break self.node(&root, root_key, depth as i32, 0, alpha, beta, root_quiet);
+                }
+            };
+            if self.stopped && depth > 1 {
+                break;
+            }
+            previous = score;
+            let pv: Vec<Move> = self.principal_variation(&root);
+            result = SearchResult {
+                best: pv.first().copied().or(result.best),
+                score: Score::from_internal(score),
+                depth,
+                nodes: self.nodes,
+                pv,
+            };
+            progress(&Progress {
+                depth,
+                score: result.score,
+                nodes: self.nodes,
+                elapsed: started.elapsed(),
+                pv: result.pv.clone(),
+            });
+            if self.stopped || root_moves.len() == 1 && depth >= 2 {
+                break;
+            }
+            if score.abs() >= WIN - depth as i32 {
+                // A forced result within the horizon: deeper search cannot change it.
+                break;
+            }
+            if let Some(time) = limits.time {
+                // The next depth takes several times as long as this one: do not start what cannot finish.
+                if started.elapsed() > time.mul_f32(0.45) {
+                    break;
+                }
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    fn principal_variation(&self, root: &Position) -> Vec<Move> {
+        let mut pos = *root;
+        let mut line = Vec::new();
+        for sm in &self.pv[0][..self.pv_len[0]] {
+            let Some(m) = sm.to_move(&pos) else { break };
+            line.push(m);
+            pos = sm.play(&pos);
+        }
+        line
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if self.nodes & 1023 == 0 {
+            let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
+            if out_of_time || out_of_nodes || self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    /// Whether the position with `key` already occurred with the same side to move since the last capture or
+    /// man move.
+    fn repeated(&self, key: u64, quiet: u32) -> bool {
+        let back = (quiet as usize).min(self.path.len());
+        self.path[self.path.len() - back..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        quiet: u32,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        self.nodes += 1;
+        if self.should_stop() {
+            return 0;
+        }
+        if ply > 0 {
+            if self.repeated(key, quiet) || self.move_limit > 0 && quiet >= self.move_limit {
+                return 0;
+            }
+            // No line from here can do better than winning now or worse than losing now.
+            alpha = alpha.max(-WIN + ply as i32);
+            beta = beta.min(WIN - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let mut moves = MoveBuf::new();
+        moves_of(pos, &mut moves);
+        if moves.is_empty() {
+            return -WIN + ply as i32;
+        }
+        let forced_capture = moves[0].is_capture();
+        if (depth <= 0 && !forced_capture) || ply >= MAX_PLY - 1 {
+            return evaluate(pos);
+        }
+
+        let pv_node = beta - alpha > 1;
+        let mut tt_move = 0;
+        if let Some(entry) = self.tt.probe(key) {
+            tt_move = entry.best;
+            if !pv_node && i32::from(entry.depth) >= depth {
+                let score = from_table(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+
+        // Near the horizon, with nothing to capture, the static score decides what is worth a look: far above
+        // beta the opponent will not allow this line; far below alpha, quiet moves will not rescue it.
+        let mut prune_quiet = false;
+        if !pv_node && !forced_capture && depth <= 4 && ply > 0 {
+            let standing = evaluate(pos);
+            if standing.abs() < WIN - MAX_PLY as i32 {
+                if standing - 60 * depth >= beta {
+                    return standing;
+                }
+                prune_quiet = depth <= 3 && standing + 90 * depth <= alpha;
+            }
+        }
+
+        self.order(&mut moves, tt_move, ply);
+        // A forced move costs no depth: it is not a choice.
+        let extension = i32::from(moves.len() == 1);
+        let original_alpha = alpha;
+        let mut best_score = -WIN;
+        let mut best = SearchMove::default();
+        self.path.push(key);
+        self.quiet.push(quiet);
+        for (i, &m) in moves.iter().enumerate() {
+            let quiet_move = !m.is_capture() && !m.crowns && !forced_capture;
+            if i > 0
+                && quiet_move
+                && (prune_quiet || (!pv_node && depth <= 3 && i >= 3 + 2 * depth as usize))
+            {
+                continue;
+            }
+            let child = m.play(pos);
+            let child_key = m.key_after(key, pos);
+            let irreversible = m.is_capture() || pos.kings & (1 << m.from) == 0;
+            let child_quiet = if irreversible { 0 } else { quiet + 1 };
+            let new_depth = depth - 1 + extension;
+            let score = if i == 0 {
+                -self.node(
+                    &child,
+                    child_key,
+                    new_depth,
+                    ply + 1,
+                    -beta,
+                    -alpha,
+                    child_quiet,
+                )
+            } else {
+                // Late quiet moves are searched less deeply first; anything promising is searched again.
+                let killer = m == self.killers[ply][0] || m == self.killers[ply][1];
+                let reduce = if depth >= 3 && i >= 1 && quiet_move && !killer {
+                    (reduction(depth, i) + i32::from(!pv_node) - i32::from(pv_node))
+                        .min(new_depth - 1)
+                        .max(0)
+                } else {
+                    0
+                };
+                let mut s = -self.node(
+                    &child,
+                    child_key,
+                    new_depth - reduce,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    child_quiet,
+                );
+                if s > alpha && reduce > 0 {
+                    s = -self.node(
+                        &child,
+                        child_key,
+                        new_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        child_quiet,
+                    );
+                }
+                if s > alpha && s < beta {
+                    s = -self.node(
+                        &child,
+                        child_key,
+                        new_depth,
+                        ply + 1,
+                        -beta,
+                        -alpha,
+                        child_quiet,
+                    );
+                }
+                s
+            };
+            if self.stopped {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best = m;
+                if score > alpha {
+                    alpha = score;
+                    self.pv[ply][0] = m;
+                    let child_len = self.pv_len[ply + 1];
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+                    self.pv_len[ply] = child_len + 1;
+                    if score >= beta {
+                        if !m.is_capture() {
+                            self.remember_cutoff(m, ply, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.path.pop();
+        self.quiet.pop();
+        if self.stopped {
+            return best_score;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best.fingerprint(),
+            to_table(best_score, ply),
+            depth.clamp(0, 255) as u8,
+            bound,
+        );
+        best_score
+    }
+
+    fn remember_cutoff(&mut self, m: SearchMove, ply: usize, depth: i32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != m {
+            killers[1] = killers[0];
+            killers[0] = m;
+        }
+        let h = &mut self.history[m.from as usize][m.to as usize];
+        *h = (*h + depth * depth).min(1 << 20);
+    }
+
+    /// Best first: the table's move, then captures taking most, crownings, killers, then by history.
+    fn order(&self, moves: &mut MoveBuf, tt_move: u32, ply: usize) {
+        if moves.len() < 2 {
+            return;
+        }
+        let killers = self.killers[ply];
+        let mut keyed: SmallVec<[(i32, SearchMove); 32]> = moves
+            .iter()
+            .map(|&m| {
+                let score = if tt_move != 0 && m.fingerprint() == tt_move {
+                    1 << 30
+                } else if m.is_capture() {
+                    (1 << 28) + m.captured.count_ones() as i32 * 1000 + i32::from(m.crowns) * 500
+                } else if m.crowns {
+                    1 << 27
+                } else if m == killers[0] {
+                    1 << 26
+                } else if m == killers[1] {
+                    (1 << 26) - 1
+                } else {
+                    self.history[m.from as usize][m.to as usize]
+                };
+                (score, m)
+            })
+            .collect();
+        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
+        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
+            *slot = m;
+        }
+    }
+}
+
+/// How many plies to take off a late quiet move: more for later moves and deeper searches (it grows with the
+/// logarithms of both).
+fn reduction(depth: i32, index: usize) -> i32 {
+    let d = (depth as f32).ln();
+    let i = (index as f32 + 1.0).ln();
+    (0.5 + d * i / 1.6) as i32
+}
+
+/// Win scores are stored relative to the node, so that they stay right wherever the position is met again.
+fn to_table(score: i32, ply: usize) -> i16 {
+    let adjusted = if score >= WIN - MAX_PLY as i32 {
+        score + ply as i32
+    } else if score <= -WIN + MAX_PLY as i32 {
+        score - ply as i32
+    } else {
+        score
+    };
+    adjusted.clamp(i16::MIN as i32, i16::MAX as i32) as i16
+}
+
+fn from_table(score: i16, ply: usize) -> i32 {
+    let score = i32::from(score);
+    if score >= WIN - MAX_PLY as i32 {
+        score - ply as i32
+    } else if score <= -WIN + MAX_PLY as i32 {
+        score + ply as i32
+    } else {
+        score
+    }
+}
