@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn runaway_men_count() {
-        let free: Position = parse_fen("B:W5:B24").expect("valid");
+        let free: Position = parse_fen("B:W25:B24").expect("valid");
         let blocked: Position = parse_fen("B:W28:B24").expect("valid");
         assert!(evaluate(&free) > evaluate(&blocked));
     }
