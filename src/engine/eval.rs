@@ -94,7 +94,8 @@ fn bits(mut set: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The score of `us` against `them`, from `us`'s point of view, for one half of the symmetric evaluation.
+/// The score of `us` against `them` (both in `us`'s frame), from `us`'s point of view, for one half of the
+/// symmetric evaluation.
 fn side_score(us: Side, them: Side, total_pieces: i32) -> i32 {
     let men = us.men.count_ones() as i32;
     let kings = us.kings.count_ones() as i32;
@@ -194,7 +195,13 @@ pub fn evaluate_for_black(pos: &Position) -> i32 {
         mobility: mobility(pos, Color::White),
     };
     let total = (black | white).count_ones() as i32;
-    side_score(black_side, white_side, total) - side_score(white_side, black_side, total)
+    // Each side is scored against the other seen in its own frame.
+    let turned = |s: Side| Side {
+        men: s.men.reverse_bits(),
+        kings: s.kings.reverse_bits(),
+        ..s
+    };
+    side_score(black_side, turned(white_side), total) - side_score(white_side, turned(black_side), total)
 }
 
 /// The evaluation from the side to move's point of view.
