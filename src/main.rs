@@ -1,21 +1,15 @@
 //! The `crowned` command line.
 
-use std::io::{self, Write};
+mod commands;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, error::ErrorKind};
-
-use crowned::engine::{
-    Engine, Level, Limits, MatchConfig, Situation, builtin_openings, openings_from_json, play_match,
-};
-use crowned::game::pdn::{check_games, write_games};
-use crowned::rules::{
-    Duplicates, English, Move, Position, SquareStyle, divide, full_route, parse_fen,
-    perft_by_depth, to_fen, write_move,
-};
+use crowned::engine::{Level, Limits, MatchConfig, builtin_openings, openings_from_json};
+use crowned::rules::{Duplicates, English, Position, parse_fen};
 
 /// Draughts (checkers) in the terminal.
 #[derive(Parser, Debug)]
@@ -70,6 +64,13 @@ enum Command {
         /// Seed for the random choices of the weaker levels.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+    },
+    /// Measure the engine: positions per second on a fixed set of positions, and the depth it reaches from the
+    /// start in a given time.
+    Bench {
+        /// Seconds for the depth test from the start position.
+        #[arg(long, default_value = "1", value_parser = parse_seconds)]
+        time: f64,
     },
     /// Work with PDN game files.
     Pdn {
@@ -149,12 +150,16 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 Duplicates::Keep
             };
-            run_perft(&position, depth, split, duplicates)?;
+            commands::perft::run_perft(&position, depth, split, duplicates)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Pdn {
             command: PdnCommand::Check { files },
-        }) => check_files(&files),
+        }) => commands::pdn::check_files(&files),
+        Some(Command::Bench { time }) => {
+            commands::bench::bench(Duration::from_secs_f64(time))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Think {
             time,
             depth,
@@ -166,7 +171,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (None, Some(d)) => Limits::depth(d),
                 (None, None) => Limits::time(Duration::from_secs(1)),
             };
-            think(&position, level, &limits, seed)?;
+            commands::think::think(&position, level, &limits, seed)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Match {
@@ -194,11 +199,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 games: games.map(|g| g as usize),
                 seed,
             };
-            run_match(&config, pdn.as_deref())?;
+            commands::matches::run_match(&config, pdn.as_deref())?;
             Ok(ExitCode::SUCCESS)
         }
         None => {
-            show(&position)?;
+            commands::show::show(&position)?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -213,173 +218,4 @@ fn parse_seconds(text: &str) -> Result<f64, String> {
         )),
         Err(_) => Err(format!("{text:?} is not a number of seconds")),
     }
-}
-
-/// `crowned think`: progress on stderr, the decision on stdout.
-fn think(position: &Position, level: Level, limits: &Limits, seed: u64) -> Result<()> {
-    let mut engine = Engine::new();
-    let situation = Situation::new(*position);
-    let result = engine.think(&situation, level, limits, seed, &mut |p| {
-        let line = pv_text(position, &p.pv);
-        eprintln!(
-            "depth {} score {} nodes {} nps {} time {:.3} pv {line}",
-            p.depth,
-            p.score,
-            p.nodes,
-            p.nodes_per_second(),
-            p.elapsed.as_secs_f64()
-        );
-    });
-    let mut out = io::stdout().lock();
-    match result.best {
-        None => writeln!(out, "bestmove none")?,
-        Some(mv) => writeln!(
-            out,
-            "bestmove {} score {} depth {} nodes {}",
-            write_move(position, &mv, SquareStyle::Numbers),
-            result.score,
-            result.depth,
-            result.nodes
-        )?,
-    }
-    Ok(())
-}
-
-/// Moves of a line in standard notation, each written in the position it is played from.
-fn pv_text(start: &Position, pv: &[crowned::rules::Move]) -> String {
-    let mut pos = *start;
-    let mut words = Vec::new();
-    for mv in pv {
-        words.push(write_move(&pos, mv, SquareStyle::Numbers));
-        pos = pos.play(mv);
-    }
-    words.join(" ")
-}
-
-/// `crowned match`: a line per game on stderr, the tally on stdout.
-fn run_match(config: &MatchConfig, pdn: Option<&std::path::Path>) -> Result<()> {
-    let mut games = Vec::new();
-    let total = config.games.unwrap_or(config.openings.len() * 2);
-    let result = play_match(config, &mut |g| {
-        let a_side = g.a_color;
-        eprintln!(
-            "game {}/{total} {} (a: {a_side}): {}",
-            g.number, g.opening, g.outcome
-        );
-        games.push(g.game.clone());
-    });
-    if let Some(path) = pdn {
-        let text = write_games(&games);
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    println!(
-        "a {} b {} draws {}",
-        result.a_wins, result.b_wins, result.draws
-    );
-    Ok(())
-}
-
-/// `crowned pdn check`: one line per problem game, then `games <total> ok <ok> errors <errors>`.
-fn check_files(files: &[PathBuf]) -> Result<ExitCode> {
-    let mut out = io::stdout().lock();
-    let (mut total, mut errors, mut unreadable) = (0, 0, false);
-    for path in files {
-        let bytes = match std::fs::read(path) {
-            Ok(bytes) => bytes,
-            Err(e) => {
-                eprintln!("crowned: cannot read {}: {e}", path.display());
-                unreadable = true;
-                continue;
-            }
-        };
-        // Real files are not always UTF-8; a stray byte should not hide the games around it.
-        let text = String::from_utf8_lossy(&bytes);
-        let prefix = if files.len() > 1 {
-            format!("{}: ", path.display())
-        } else {
-            String::new()
-        };
-        for game in check_games(&text) {
-            total += 1;
-            if let Some(problem) = game.problem {
-                errors += 1;
-                writeln!(
-                    out,
-                    "{prefix}game {} {:?}: {problem}",
-                    game.index, game.event
-                )?;
-            }
-        }
-    }
-    writeln!(out, "games {total} ok {} errors {errors}", total - errors)?;
-    Ok(if unreadable {
-        ExitCode::from(2)
-    } else if errors > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
-}
-
-fn run_perft(position: &Position, depth: u32, split: bool, duplicates: Duplicates) -> Result<()> {
-    let mut out = io::stdout().lock();
-    let started = Instant::now();
-    let counts = perft_by_depth(position, depth, duplicates);
-    let seconds = started.elapsed().as_secs_f64();
-    for (d, nodes) in (1..).zip(&counts) {
-        writeln!(out, "perft {d} {nodes}")?;
-    }
-    out.flush()?;
-    let leaves = counts.last().copied().unwrap_or(1);
-    eprintln!(
-        "{seconds:.3} s, {:.1} M leaves/s at depth {depth} (every depth from one walk of the tree)",
-        leaves as f64 / seconds.max(1e-9) / 1e6
-    );
-    if split {
-        let moves = divide(position, depth, duplicates);
-        let all: Vec<Move> = moves.iter().map(|(m, _)| *m).collect();
-        for (m, count) in &moves {
-            writeln!(out, "{} {count}", root_move_text(position, m, &all))?;
-        }
-    }
-    Ok(())
-}
-
-/// The shortest text that tells `m` apart from the other listed moves (which may include several routes with
-/// the same effect).
-fn root_move_text(position: &Position, m: &Move, listed: &[Move]) -> String {
-    let clash = listed
-        .iter()
-        .any(|o| o != m && o.from() == m.from() && o.to() == m.to());
-    if clash {
-        full_route(m, SquareStyle::Numbers, Position::<English>::GEOMETRY)
-    } else {
-        write_move(position, m, SquareStyle::Numbers)
-    }
-}
-
-/// Until the full-screen game exists: print the position and its legal moves.
-fn show(position: &Position) -> Result<()> {
-    let mut out = io::stdout().lock();
-    writeln!(out, "{position}")?;
-    writeln!(out, "FEN {}", to_fen(position))?;
-    let moves = position.legal_moves();
-    if moves.is_empty() {
-        writeln!(
-            out,
-            "{} has no legal move and loses.",
-            position.side_to_move()
-        )?;
-    } else {
-        let texts: Vec<String> = moves
-            .iter()
-            .map(|m| write_move(position, m, SquareStyle::Numbers))
-            .collect();
-        writeln!(out, "Legal moves: {}", texts.join(" "))?;
-    }
-    writeln!(
-        out,
-        "(The full-screen game is not built yet; this prints the position. See `crowned --help`.)"
-    )?;
-    Ok(())
 }

@@ -217,3 +217,89 @@ fn pdn_check_on_the_tinsley_collection() {
          games 724 ok 723 errors 1\n"
     );
 }
+
+#[test]
+fn think_prints_progress_and_a_bestmove_line() {
+    let out = crowned(&["think", "--depth", "6"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let line = text.lines().last().expect("a line");
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words.len(), 8, "{line}");
+    assert_eq!(
+        (words[0], words[2], words[4], words[6]),
+        ("bestmove", "score", "depth", "nodes")
+    );
+    assert!(
+        ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"].contains(&words[1]),
+        "{line}"
+    );
+    assert_eq!(words[5], "6");
+    assert!(words[7].parse::<u64>().is_ok(), "{line}");
+    assert_eq!(
+        stderr(&out)
+            .lines()
+            .filter(|l| l.starts_with("depth "))
+            .count(),
+        6
+    );
+}
+
+#[test]
+fn think_reports_wins_losses_and_no_move() {
+    let out = crowned(&["think", "--fen", "B:W18:B14", "--depth", "4"]);
+    assert!(
+        stdout(&out).starts_with("bestmove 14x23 score win1 depth "),
+        "{}",
+        stdout(&out)
+    );
+    let out = crowned(&["think", "--fen", "W:W29:B25,22,18", "--time", "0.1"]);
+    assert_eq!(stdout(&out), "bestmove none\n");
+    for level in ["random", "easy", "medium", "hard"] {
+        let out = crowned(&["think", "--level", level, "--depth", "3"]);
+        assert!(stdout(&out).starts_with("bestmove "), "{level}");
+    }
+    assert_one_line_error(&["think", "--level", "genius"], "unknown level");
+    assert_one_line_error(&["think", "--time", "0"], "seconds");
+    assert_one_line_error(&["think", "--time", "soon"], "seconds");
+    assert_one_line_error(
+        &["think", "--time", "1", "--depth", "3"],
+        "cannot be used with",
+    );
+}
+
+#[test]
+fn match_prints_the_tally_last_and_writes_pdn() {
+    let out_file = TempFile::new("match.pdn", "");
+    let out = crowned(&[
+        "match",
+        "--a",
+        "easy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--time",
+        "0.01",
+        "--pdn",
+        out_file.path(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let last = stdout(&out).lines().last().unwrap_or("").to_string();
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!(
+        (words[0], words[2], words[4]),
+        ("a", "b", "draws"),
+        "{last}"
+    );
+    let total: usize = [words[1], words[3], words[5]]
+        .iter()
+        .map(|n| n.parse::<usize>().expect("count"))
+        .sum();
+    assert_eq!(total, 2);
+    assert_eq!(stderr(&out).lines().count(), 2);
+    let pdn = std::fs::read_to_string(&out_file.0).expect("written");
+    let check = crowned(&["pdn", "check", out_file.path()]);
+    assert_eq!(stdout(&check), "games 2 ok 2 errors 0\n", "{pdn}");
+    assert!(pdn.contains("[Black \"crowned easy\"]"), "{pdn}");
+}

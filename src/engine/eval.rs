@@ -201,7 +201,8 @@ pub fn evaluate_for_black(pos: &Position) -> i32 {
         kings: s.kings.reverse_bits(),
         ..s
     };
-    side_score(black_side, turned(white_side), total) - side_score(white_side, turned(black_side), total)
+    side_score(black_side, turned(white_side), total)
+        - side_score(white_side, turned(black_side), total)
 }
 
 /// The evaluation from the side to move's point of view.

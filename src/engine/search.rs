@@ -1,8 +1,8 @@
 //! The full-strength search: iterative deepening principal variation search with a transposition table, move
 //! ordering by hash move, killers and history, and captures searched out to quiet positions.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use smallvec::SmallVec;
@@ -416,7 +416,7 @@ impl Searcher {
             }
         }
 
-        self.order(&mut moves, tt_move, ply);
+        let mut scores = self.score_moves(&moves, tt_move, ply);
         // A forced move costs no depth: it is not a choice.
         let extension = i32::from(moves.len() == 1);
         let original_alpha = alpha;
@@ -424,7 +424,10 @@ impl Searcher {
         let mut best = SearchMove::default();
         self.path.push(key);
         self.quiet.push(quiet);
-        for (i, &m) in moves.iter().enumerate() {
+        for i in 0..moves.len() {
+            // Best first, picked as needed: a cutoff often comes before the list would be sorted.
+            pick_next(&mut moves, &mut scores, i);
+            let m = moves[i];
             let quiet_move = !m.is_capture() && !m.crowns && !forced_capture;
             if i > 0
                 && quiet_move
@@ -544,16 +547,13 @@ impl Searcher {
         *h = (*h + depth * depth).min(1 << 20);
     }
 
-    /// Best first: the table's move, then captures taking most, crownings, killers, then by history.
-    fn order(&self, moves: &mut MoveBuf, tt_move: u32, ply: usize) {
-        if moves.len() < 2 {
-            return;
-        }
+    /// Ordering scores: the table's move, then captures taking most, crownings, killers, then by history.
+    fn score_moves(&self, moves: &MoveBuf, tt_move: u32, ply: usize) -> SmallVec<[i32; 32]> {
         let killers = self.killers[ply];
-        let mut keyed: SmallVec<[(i32, SearchMove); 32]> = moves
+        moves
             .iter()
             .map(|&m| {
-                let score = if tt_move != 0 && m.fingerprint() == tt_move {
+                if tt_move != 0 && m.fingerprint() == tt_move {
                     1 << 30
                 } else if m.is_capture() {
                     (1 << 28) + m.captured.count_ones() as i32 * 1000 + i32::from(m.crowns) * 500
@@ -565,23 +565,36 @@ impl Searcher {
                     (1 << 26) - 1
                 } else {
                     self.history[m.from as usize][m.to as usize]
-                };
-                (score, m)
+                }
             })
-            .collect();
-        keyed.sort_by_key(|k| std::cmp::Reverse(k.0));
-        for (slot, (_, m)) in moves.iter_mut().zip(keyed) {
-            *slot = m;
-        }
+            .collect()
     }
+}
+
+/// Moves the best-scored move at or after `i` to `i`.
+fn pick_next(moves: &mut MoveBuf, scores: &mut [i32], i: usize) {
+    let best = (i..moves.len())
+        .max_by_key(|&j| (scores[j], std::cmp::Reverse(j)))
+        .unwrap_or(i);
+    moves.swap(i, best);
+    scores.swap(i, best);
 }
 
 /// How many plies to take off a late quiet move: more for later moves and deeper searches (it grows with the
 /// logarithms of both).
 fn reduction(depth: i32, index: usize) -> i32 {
-    let d = (depth as f32).ln();
-    let i = (index as f32 + 1.0).ln();
-    (0.5 + d * i / 1.6) as i32
+    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut table = [[0u8; 64]; 64];
+        for (d, row) in table.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate() {
+                let value = 0.5 + (d as f32).ln() * (i as f32 + 1.0).ln() / 1.6;
+                *r = value as u8;
+            }
+        }
+        table
+    });
+    i32::from(table[(depth as usize).min(63)][index.min(63)])
 }
 
 /// Win scores are stored relative to the node, so that they stay right wherever the position is met again.

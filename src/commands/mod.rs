@@ -1,0 +1,8 @@
+//! The subcommands of the binary, one module each.
+
+pub mod bench;
+pub mod matches;
+pub mod pdn;
+pub mod perft;
+pub mod show;
+pub mod think;
