@@ -198,8 +198,9 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
 }
 
-/// Memory for the transposition table.
-const TABLE_MEGABYTES: usize = 64;
+/// Memory for the transposition table. Small enough to stay mostly in the processor caches, which makes the
+/// search faster than a bigger table would at the thinking times of a game.
+const TABLE_MEGABYTES: usize = 16;
 
 impl Default for Engine {
     fn default() -> Self {

@@ -437,6 +437,7 @@ impl Searcher {
             }
             let child = m.play(pos);
             let child_key = m.key_after(key, pos);
+            self.tt.prefetch(child_key);
             let irreversible = m.is_capture() || pos.kings & (1 << m.from) == 0;
             let child_quiet = if irreversible { 0 } else { quiet + 1 };
             let new_depth = depth - 1 + extension;
