@@ -191,3 +191,22 @@ fn repetitions_in_the_game_count_as_draws() {
     let result = Engine::new().think(&situation, Level::Max, &Limits::depth(12), 0, &mut |_| {});
     assert!(result.best.is_some());
 }
+
+#[test]
+fn the_builtin_deck_is_the_reference_deck() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/openings/3move_english.json"
+    );
+    let Ok(text) = std::fs::read_to_string(path) else {
+        eprintln!("skipped: {path} not readable");
+        return;
+    };
+    let from_file = crowned::engine::openings_from_json(&text).expect("the reference deck reads");
+    let builtin = crowned::engine::builtin_openings();
+    assert_eq!(from_file.len(), builtin.len());
+    for (file, ours) in from_file.iter().zip(&builtin) {
+        assert_eq!(file.position, ours.position, "{}", file.name);
+        assert_eq!(file.moves, ours.moves, "{}", file.name);
+    }
+}
