@@ -35,11 +35,10 @@ pub fn bench(time: Duration) -> Result<()> {
     )?;
     writeln!(
         out,
-        "plain minimax (medium), same positions to depth 5: {plain_nodes} nodes in {:.3} s, {:.2} M nodes/s \
-         (search/plain speed {:.2})",
+        "reference, the plain minimax of medium on the same positions to depth 5: {plain_nodes} nodes in {:.3} \
+         s, {:.2} M nodes/s (it visits positions without tables, ordering or pruning)",
         plain_time.as_secs_f64(),
         plain_rate / 1e6,
-        full_rate / plain_rate.max(1.0)
     )?;
     let mut engine = Engine::new();
     let result = engine.think(

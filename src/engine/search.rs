@@ -78,6 +78,13 @@ impl SearchMove {
 
 pub(crate) type MoveBuf = SmallVec<[SearchMove; 32]>;
 
+/// A node of the search: the position, its key, and the plies since the last capture or man move.
+struct Here {
+    pos: Position,
+    key: u64,
+    quiet: u32,
+}
+
 struct Collect<'a>(&'a mut MoveBuf);
 
 impl Sink for Collect<'_> {
@@ -235,8 +242,11 @@ impl Searcher {
             self.path.push(zobrist::key(p));
             self.quiet.push(i as u32);
         }
-        let root_key = zobrist::key(&root);
-        let root_quiet = situation.earlier.len() as u32;
+        let here = Here {
+            pos: root,
+            key: zobrist::key(&root),
+            quiet: situation.earlier.len() as u32,
+        };
 
         let mut root_moves = MoveBuf::new();
         moves_of(&root, &mut root_moves);
@@ -263,7 +273,7 @@ impl Searcher {
                 (-WIN, WIN)
             };
             let score = loop {
-                let score = self.node(&root, root_key, depth as i32, 0, alpha, beta, root_quiet);
+                let score = self.node(&here, depth as i32, 0, alpha, beta);
                 if self.stopped {
                     break score;
                 }
@@ -275,7 +285,7 @@ impl Searcher {
                     break score;
                 }
                 if alpha == -WIN && beta == WIN {
-                    break self.node(&root, root_key, depth as i32, 0, alpha, beta, root_quiet);
+                    break self.node(&here, depth as i32, 0, alpha, beta);
                 }
             };
             if self.stopped && depth > 1 {
@@ -349,17 +359,8 @@ impl Searcher {
             .any(|&k| k == key)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn node(
-        &mut self,
-        pos: &Position,
-        key: u64,
-        depth: i32,
-        ply: usize,
-        mut alpha: i32,
-        mut beta: i32,
-        quiet: u32,
-    ) -> i32 {
+    fn node(&mut self, here: &Here, depth: i32, ply: usize, mut alpha: i32, mut beta: i32) -> i32 {
+        let (pos, key, quiet) = (&here.pos, here.key, here.quiet);
         self.pv_len[ply] = 0;
         self.nodes += 1;
         if self.should_stop() {
@@ -435,22 +436,16 @@ impl Searcher {
             {
                 continue;
             }
-            let child = m.play(pos);
-            let child_key = m.key_after(key, pos);
-            self.tt.prefetch(child_key);
             let irreversible = m.is_capture() || pos.kings & (1 << m.from) == 0;
-            let child_quiet = if irreversible { 0 } else { quiet + 1 };
+            let child = Here {
+                pos: m.play(pos),
+                key: m.key_after(key, pos),
+                quiet: if irreversible { 0 } else { quiet + 1 },
+            };
+            self.tt.prefetch(child.key);
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
-                -self.node(
-                    &child,
-                    child_key,
-                    new_depth,
-                    ply + 1,
-                    -beta,
-                    -alpha,
-                    child_quiet,
-                )
+                -self.node(&child, new_depth, ply + 1, -beta, -alpha)
             } else {
                 // Late quiet moves are searched less deeply first; anything promising is searched again.
                 let killer = m == self.killers[ply][0] || m == self.killers[ply][1];
@@ -461,36 +456,12 @@ impl Searcher {
                 } else {
                     0
                 };
-                let mut s = -self.node(
-                    &child,
-                    child_key,
-                    new_depth - reduce,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    child_quiet,
-                );
+                let mut s = -self.node(&child, new_depth - reduce, ply + 1, -alpha - 1, -alpha);
                 if s > alpha && reduce > 0 {
-                    s = -self.node(
-                        &child,
-                        child_key,
-                        new_depth,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        child_quiet,
-                    );
+                    s = -self.node(&child, new_depth, ply + 1, -alpha - 1, -alpha);
                 }
                 if s > alpha && s < beta {
-                    s = -self.node(
-                        &child,
-                        child_key,
-                        new_depth,
-                        ply + 1,
-                        -beta,
-                        -alpha,
-                        child_quiet,
-                    );
+                    s = -self.node(&child, new_depth, ply + 1, -beta, -alpha);
                 }
                 s
             };
