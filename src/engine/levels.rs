@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::eval::evaluate;
 use super::rng::Rng;
 use super::search::{MoveBuf, SearchMove, WIN, moves_of};
-use super::{Engine, Level, Limits, Progress, Score, SearchResult, Situation};
+use super::{Engine, Limits, Score, SearchResult};
 use crate::rules::{Move, Position, Role};
 
 /// The depth of the `medium` level's plain minimax.
@@ -14,42 +14,16 @@ pub const MEDIUM_DEPTH: u32 = 5;
 /// The deepest the `hard` level searches.
 pub const HARD_DEPTH: u32 = 8;
 
-pub(super) fn choose(
-    engine: &mut Engine,
-    situation: &Situation,
-    level: Level,
-    limits: &Limits,
-    seed: u64,
-    progress: &mut dyn FnMut(&Progress),
-) -> SearchResult {
-    let pos = situation.position;
-    let legal = pos.legal_moves();
-    if legal.is_empty() {
-        return SearchResult {
-            best: None,
-            score: Score::Loss(0),
-            depth: 0,
-            nodes: 0,
-            pv: Vec::new(),
-        };
-    }
-    let mut rng = Rng::new(seed);
-    match level {
-        Level::Random => {
-            let best = legal[rng.below(legal.len())];
-            single(best, Score::Centi(0), 0, 0)
-        }
-        Level::Easy => easy(&pos, &legal, &mut rng),
-        Level::Medium => medium(engine, &pos, limits, &mut rng),
-        Level::Hard => {
-            let depth = limits.depth.unwrap_or(HARD_DEPTH).min(HARD_DEPTH);
-            let limits = Limits {
-                depth: Some(depth),
-                ..*limits
-            };
-            engine.searcher.search(situation, &limits, progress)
-        }
-        Level::Max => engine.searcher.search(situation, limits, progress),
+/// A uniformly random legal move (`legal` is not empty).
+pub(super) fn random(legal: &[Move], rng: &mut Rng) -> SearchResult {
+    single(legal[rng.below(legal.len())], Score::Centi(0), 0, 0)
+}
+
+/// The limits of the `hard` level: those given, but never deeper than [`HARD_DEPTH`].
+pub(super) fn hard_limits(limits: &Limits) -> Limits {
+    Limits {
+        depth: Some(limits.depth.unwrap_or(HARD_DEPTH).min(HARD_DEPTH)),
+        ..*limits
     }
 }
 
@@ -65,7 +39,7 @@ fn single(best: Move, score: Score, depth: u32, nodes: u64) -> SearchResult {
 
 /// A beginner's choice: take kings, crown, keep the back row, do not leave the moved piece to be taken;
 /// otherwise anything. One move deep, so it walks into shots.
-fn easy(pos: &Position, legal: &[Move], rng: &mut Rng) -> SearchResult {
+pub(super) fn easy(pos: &Position, legal: &[Move], rng: &mut Rng) -> SearchResult {
     let side = pos.side_to_move();
     let back_row = Position::<crate::rules::English>::crowning_row(side.opponent());
     let g = Position::<crate::rules::English>::GEOMETRY;
@@ -101,7 +75,12 @@ fn easy(pos: &Position, legal: &[Move], rng: &mut Rng) -> SearchResult {
 
 /// A plain fixed-depth minimax (with alpha-beta, which gives the same values) over the evaluation, every root
 /// move scored exactly, and a random choice among the best.
-fn medium(engine: &Engine, pos: &Position, limits: &Limits, rng: &mut Rng) -> SearchResult {
+pub(super) fn medium(
+    engine: &Engine,
+    pos: &Position,
+    limits: &Limits,
+    rng: &mut Rng,
+) -> SearchResult {
     let depth = limits.depth.unwrap_or(MEDIUM_DEPTH).clamp(1, MEDIUM_DEPTH);
     let mut plain = Plain {
         nodes: 0,

@@ -242,7 +242,27 @@ impl Engine {
         seed: u64,
         progress: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
-        levels::choose(self, situation, level, limits, seed, progress)
+        let pos = situation.position;
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return SearchResult {
+                best: None,
+                score: Score::Loss(0),
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+            };
+        }
+        let mut rng = rng::Rng::new(seed);
+        match level {
+            Level::Random => levels::random(&legal, &mut rng),
+            Level::Easy => levels::easy(&pos, &legal, &mut rng),
+            Level::Medium => levels::medium(self, &pos, limits, &mut rng),
+            Level::Hard => self
+                .searcher
+                .search(situation, &levels::hard_limits(limits), progress),
+            Level::Max => self.searcher.search(situation, limits, progress),
+        }
     }
 }
 
