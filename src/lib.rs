@@ -3,6 +3,7 @@
 //! The library holds everything but the command line: [`rules`] is the pure rules core, [`game`] a game over
 //! time with its PDN record, [`engine`] the computer player.
 
+pub mod app;
 pub mod engine;
 pub mod game;
 pub mod rules;
