@@ -1,5 +1,8 @@
-//! The application state machine, independent of any terminal. Built so far: picking moves on the board.
+//! The application state machine, independent of any terminal: the game, who plays it, the cursor and the move
+//! being picked, browsing, and the effects (engine turns, quitting) the outside world carries out.
 
 mod picking;
+mod state;
 
 pub use picking::{Pick, PickError, Picker};
+pub use state::{Action, App, Effect, Mode, Player, Players};

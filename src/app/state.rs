@@ -1,0 +1,594 @@
+//! The application: a game, who plays it, and what the player is doing, changed only by [`Action`]s.
+//!
+//! `App::update` is the whole behaviour: it takes one action and returns the effects the outside world must
+//! carry out (start or stop the engine, clear the input box, quit). Nothing here touches a terminal, a thread or
+//! a file, so tests drive it directly.
+
+use super::picking::{Pick, Picker};
+use crate::engine::{Level, Situation};
+use crate::game::{Game, GameError, Outcome};
+use crate::rules::{Color, English, Move, MoveText, Position, RuleSet, Square, Strictness};
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    /// A person at the keyboard.
+    Human,
+    /// The engine at a level.
+    Engine(Level),
+}
+
+/// Who plays each side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Players {
+    /// The side that moves first.
+    pub black: Player,
+    /// The other side.
+    pub white: Player,
+}
+
+impl Players {
+    /// The player of `color`.
+    pub fn of(&self, color: Color) -> Player {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+}
+
+/// What the player is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// Playing: the side to move picks or types its move (a half-made capture is held by the picker).
+    Play,
+    /// The game has ended.
+    Over(Outcome),
+    /// Looking at the position after `ply` moves; the game itself is unchanged.
+    Browsing {
+        /// Moves shown.
+        ply: usize,
+    },
+}
+
+/// Everything the player (or the engine thread) can do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Move the board cursor one square up the screen.
+    Up,
+    /// Down the screen.
+    Down,
+    /// Left on the screen.
+    Left,
+    /// Right on the screen.
+    Right,
+    /// Pick the square under the cursor (Space or Enter on the board).
+    PickAtCursor,
+    /// Pick a square directly (a mouse click).
+    PickSquare(Square),
+    /// Drop the selection, leave browsing, or dismiss a question (Esc).
+    Cancel,
+    /// Text entered in the input box: a move (`11-15`) or a command (`:undo`).
+    Submit(String),
+    /// Take back a move (a whole turn pair against the engine).
+    Undo,
+    /// Replay a taken-back move (a whole turn pair against the engine).
+    Redo,
+    /// Turn the board round.
+    Flip,
+    /// Show the position one move earlier.
+    BrowseBack,
+    /// One move later.
+    BrowseForward,
+    /// The start.
+    BrowseFirst,
+    /// The live position.
+    BrowseLast,
+    /// The engine chose a move, in the search numbered `search`.
+    EngineMoved {
+        /// The number of the search that chose it (stale answers are ignored).
+        search: u64,
+        /// The move, or `None` if it found none.
+        mv: Option<Move>,
+    },
+    /// Leave the program (asks first while a game is in progress).
+    Quit,
+}
+
+/// What the outside world must do after an action.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    /// Start the engine on this situation at this level; answer with [`Action::EngineMoved`] and this number.
+    Think {
+        /// The number of this search.
+        search: u64,
+        /// The position and its history.
+        situation: Situation,
+        /// The level to play at.
+        level: Level,
+    },
+    /// Stop the running search; its answer will be stale.
+    StopThinking,
+    /// The text in the input box was used: clear it.
+    ClearInput,
+    /// Leave the program.
+    Quit,
+}
+
+/// The application state.
+#[derive(Clone, Debug)]
+pub struct App {
+    game: Game,
+    players: Players,
+    mode: Mode,
+    picker: Picker,
+    /// Row and column of the cursor on the diagram (row 0 at the top when not flipped).
+    cursor: (u32, u32),
+    flipped: bool,
+    status: String,
+    /// The number of the search the app is waiting for.
+    thinking: Option<u64>,
+    searches: u64,
+    quit_asked: bool,
+    help: bool,
+}
+
+const G: crate::rules::Geometry = English::GEOMETRY;
+
+impl App {
+    /// A new game from the standard start with these players. Returns the app and the effects to start with
+    /// (the engine thinks at once if it has the first move).
+    pub fn new(players: Players) -> (App, Vec<Effect>) {
+        App::with_game(Game::new(), players)
+    }
+
+    /// Goes on with `game` (a set-up position, a game read from a file) with these players.
+    pub fn with_game(game: Game, players: Players) -> (App, Vec<Effect>) {
+        let mut app = App {
+            picker: Picker::new(game.position()),
+            game,
+            players,
+            mode: Mode::Play,
+            cursor: (5, 0),
+            // White is at the bottom of the diagram; a player who has Black alone sees Black at the bottom.
+            flipped: players.black == Player::Human && players.white != Player::Human,
+            status: String::new(),
+            thinking: None,
+            searches: 0,
+            quit_asked: false,
+            help: false,
+        };
+        let effects = app.after_change();
+        (app, effects)
+    }
+
+    /// The game.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Who plays each side.
+    pub fn players(&self) -> Players {
+        self.players
+    }
+
+    /// What the player is doing.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The move picker of the live position.
+    pub fn picker(&self) -> &Picker {
+        &self.picker
+    }
+
+    /// The position on show: the live one, or the one being browsed.
+    pub fn shown_position(&self) -> &Position {
+        match self.mode {
+            Mode::Browsing { ply } => self.game.position_at(ply).unwrap_or(self.game.position()),
+            _ => self.game.position(),
+        }
+    }
+
+    /// The square under the cursor, if it is a dark square.
+    pub fn cursor_square(&self) -> Option<Square> {
+        G.at(self.cursor.0, self.cursor.1)
+    }
+
+    /// Cursor row and column on the diagram.
+    pub fn cursor(&self) -> (u32, u32) {
+        self.cursor
+    }
+
+    /// Whether the board is turned round (Black at the bottom).
+    pub fn flipped(&self) -> bool {
+        self.flipped
+    }
+
+    /// The status line.
+    pub fn status(&self) -> &str {
+        &self.status
+    }
+
+    /// Whether the engine is thinking.
+    pub fn is_thinking(&self) -> bool {
+        self.thinking.is_some()
+    }
+
+    /// Whether the help overlay is open.
+    pub fn help_open(&self) -> bool {
+        self.help
+    }
+
+    /// Carries out one action; returns what the outside world must do.
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        if action != Action::Quit {
+            self.quit_asked = false;
+        }
+        match action {
+            Action::Up | Action::Down | Action::Left | Action::Right => {
+                self.move_cursor(&action);
+                Vec::new()
+            }
+            Action::PickAtCursor => match self.cursor_square() {
+                Some(square) => self.pick(square),
+                None => {
+                    self.status = "pieces stand on the dark squares".into();
+                    Vec::new()
+                }
+            },
+            Action::PickSquare(square) => self.pick(square),
+            Action::Cancel => {
+                self.help = false;
+                if matches!(self.mode, Mode::Browsing { .. }) {
+                    self.leave_browsing();
+                } else {
+                    self.picker.drop_selection();
+                    self.status = self.turn_message();
+                }
+                Vec::new()
+            }
+            Action::Submit(text) => self.submit(&text),
+            Action::Undo => self.take_back(),
+            Action::Redo => self.replay(),
+            Action::Flip => {
+                self.flipped = !self.flipped;
+                Vec::new()
+            }
+            Action::BrowseBack => self.browse(|ply, _| ply.saturating_sub(1)),
+            Action::BrowseForward => self.browse(|ply, live| (ply + 1).min(live)),
+            Action::BrowseFirst => self.browse(|_, _| 0),
+            Action::BrowseLast => {
+                self.leave_browsing();
+                Vec::new()
+            }
+            Action::EngineMoved { search, mv } => self.engine_moved(search, mv),
+            Action::Quit => self.quit(),
+        }
+    }
+
+    fn move_cursor(&mut self, action: &Action) {
+        let (row, col) = self.cursor;
+        // On a turned board the screen's up is the board's down.
+        let (dr, dc): (i32, i32) = match action {
+            Action::Up => (-1, 0),
+            Action::Down => (1, 0),
+            Action::Left => (0, -1),
+            _ => (0, 1),
+        };
+        let (dr, dc) = if self.flipped { (-dr, -dc) } else { (dr, dc) };
+        let clamp = |v: i32| v.clamp(0, 7) as u32;
+        self.cursor = (clamp(row as i32 + dr), clamp(col as i32 + dc));
+    }
+
+    fn humans_turn(&self) -> bool {
+        self.players.of(self.game.position().side_to_move()) == Player::Human
+    }
+
+    fn pick(&mut self, square: Square) -> Vec<Effect> {
+        self.cursor = G.row_col(square);
+        match self.mode {
+            Mode::Over(outcome) => {
+                self.status = format!("{outcome}. Type :new for a new game.");
+                return Vec::new();
+            }
+            Mode::Browsing { .. } => {
+                self.status = "browsing: press Esc to return to the game".into();
+                return Vec::new();
+            }
+            Mode::Play => {}
+        }
+        if !self.humans_turn() {
+            self.status = "the engine is thinking".into();
+            return Vec::new();
+        }
+        let position = *self.game.position();
+        match self.picker.pick(&position, square) {
+            Ok(Pick::Complete(mv)) => self.play(mv),
+            Ok(Pick::Selected(s)) => {
+                self.status = format!("{s} selected");
+                Vec::new()
+            }
+            Ok(Pick::Continues { at }) => {
+                self.status = format!("the capture goes on from {at}");
+                Vec::new()
+            }
+            Ok(Pick::Dropped) => {
+                self.status = self.turn_message();
+                Vec::new()
+            }
+            Err(e) => {
+                self.status = e.to_string();
+                Vec::new()
+            }
+        }
+    }
+
+    fn play(&mut self, mv: Move) -> Vec<Effect> {
+        match self.game.play(&mv) {
+            Ok(()) => self.after_change(),
+            Err(e) => {
+                self.status = e.to_string();
+                Vec::new()
+            }
+        }
+    }
+
+    /// After the game changed: a new picker, the game's end if it came, the engine's turn if it is one.
+    fn after_change(&mut self) -> Vec<Effect> {
+        self.picker = Picker::new(self.game.position());
+        match self.game.outcome() {
+            Some(outcome) => {
+                self.mode = Mode::Over(outcome);
+                self.status = outcome.to_string();
+                Vec::new()
+            }
+            None => {
+                self.mode = Mode::Play;
+                self.status = self.turn_message();
+                self.next_turn()
+            }
+        }
+    }
+
+    fn next_turn(&mut self) -> Vec<Effect> {
+        let side = self.game.position().side_to_move();
+        match self.players.of(side) {
+            Player::Human => Vec::new(),
+            Player::Engine(level) => {
+                self.searches += 1;
+                self.thinking = Some(self.searches);
+                self.status = format!("{side} (engine, {level}) is thinking");
+                vec![Effect::Think {
+                    search: self.searches,
+                    situation: Situation::of_game(&self.game),
+                    level,
+                }]
+            }
+        }
+    }
+
+    fn stop_thinking(&mut self) -> Vec<Effect> {
+        match self.thinking.take() {
+            Some(_) => vec![Effect::StopThinking],
+            None => Vec::new(),
+        }
+    }
+
+    fn engine_moved(&mut self, search: u64, mv: Option<Move>) -> Vec<Effect> {
+        if self.thinking != Some(search) {
+            // An answer to a search that was stopped (by an undo, say): the game has moved on.
+            return Vec::new();
+        }
+        self.thinking = None;
+        match mv {
+            Some(mv) => self.play(mv),
+            None => self.after_change(),
+        }
+    }
+
+    fn turn_message(&self) -> String {
+        let pos = self.game.position();
+        let side = pos.side_to_move();
+        if self.picker.must_capture() {
+            let takers: Vec<String> = self
+                .picker
+                .movable()
+                .iter()
+                .map(Square::to_string)
+                .collect();
+            format!(
+                "{side} to move: a capture is compulsory ({} can take)",
+                takers.join(", ")
+            )
+        } else {
+            format!("{side} to move")
+        }
+    }
+
+    fn submit(&mut self, text: &str) -> Vec<Effect> {
+        let text = text.trim();
+        if let Some(command) = text.strip_prefix(':') {
+            return self.command(command.trim());
+        }
+        if text.is_empty() {
+            return Vec::new();
+        }
+        if !matches!(self.mode, Mode::Play) || !self.humans_turn() {
+            self.status = match self.mode {
+                Mode::Over(outcome) => format!("{outcome}. Type :new for a new game."),
+                Mode::Browsing { .. } => "browsing: press Esc to return to the game".into(),
+                Mode::Play => "the engine is thinking".into(),
+            };
+            return Vec::new();
+        }
+        let found =
+            MoveText::parse(text, G).and_then(|t| t.find(self.game.position(), Strictness::Exact));
+        match found {
+            Ok(mv) => {
+                let mut effects = vec![Effect::ClearInput];
+                effects.extend(self.play(mv));
+                effects
+            }
+            Err(e) => {
+                // The text stays in the box for correction.
+                self.status = e.to_string();
+                Vec::new()
+            }
+        }
+    }
+
+    fn command(&mut self, command: &str) -> Vec<Effect> {
+        let mut words = command.split_whitespace();
+        let name = words.next().unwrap_or("");
+        let mut effects = vec![Effect::ClearInput];
+        match name {
+            "new" => {
+                effects.extend(self.stop_thinking());
+                let (app, start) = App::new(self.players);
+                *self = App {
+                    flipped: self.flipped,
+                    ..app
+                };
+                effects.extend(start);
+            }
+            "undo" => effects.extend(self.take_back()),
+            "redo" => effects.extend(self.replay()),
+            "flip" => self.flipped = !self.flipped,
+            "help" => self.help = true,
+            "quit" => effects = vec![Effect::Quit],
+            "resign" | "draw" => effects.extend(self.declare(name)),
+            "level" => match words.next().map(str::parse::<Level>) {
+                Some(Ok(level)) => {
+                    for side in [Color::Black, Color::White] {
+                        if let Player::Engine(_) = self.players.of(side) {
+                            self.set_player(side, Player::Engine(level));
+                        }
+                    }
+                    self.status = format!("engine level: {level}");
+                }
+                Some(Err(e)) => {
+                    self.status = e.to_string();
+                    return Vec::new();
+                }
+                None => {
+                    self.status = "which level? random, easy, medium, hard or max".into();
+                    return Vec::new();
+                }
+            },
+            _ => {
+                self.status = format!(
+                    "unknown command :{name} (commands: :new :undo :redo :flip :resign :draw :level L :help :quit)"
+                );
+                return Vec::new();
+            }
+        }
+        effects
+    }
+
+    fn set_player(&mut self, side: Color, player: Player) {
+        match side {
+            Color::Black => self.players.black = player,
+            Color::White => self.players.white = player,
+        }
+    }
+
+    fn declare(&mut self, what: &str) -> Vec<Effect> {
+        let mut effects = self.stop_thinking();
+        let side = self.game.position().side_to_move();
+        // The human resigns: on the engine's turn, that is the other side.
+        let loser = if self.humans_turn() {
+            side
+        } else {
+            side.opponent()
+        };
+        let result = match what {
+            "resign" => self.game.resign(loser),
+            _ => self.game.agree_draw(),
+        };
+        match result {
+            Ok(()) => effects.extend(self.after_change()),
+            Err(GameError::Over(outcome)) => self.status = format!("{outcome} already"),
+            Err(e) => self.status = e.to_string(),
+        }
+        effects
+    }
+
+    /// Undo: one move, or against the engine, back to the human's previous turn.
+    fn take_back(&mut self) -> Vec<Effect> {
+        let mut effects = self.stop_thinking();
+        self.mode = Mode::Play;
+        if !self.game.undo() {
+            self.status = "nothing to undo".into();
+            return effects;
+        }
+        while !self.humans_turn() && self.has_human() && self.game.undo() {}
+        self.picker = Picker::new(self.game.position());
+        self.status = self.turn_message();
+        if let Some(outcome) = self.game.outcome() {
+            self.mode = Mode::Over(outcome);
+        } else if !self.humans_turn() {
+            // Back at the start with the engine to move (or no human at all): the engine plays again.
+            effects.extend(self.next_turn());
+        }
+        effects
+    }
+
+    /// Redo: one move, or against the engine, on to the human's next turn.
+    fn replay(&mut self) -> Vec<Effect> {
+        let mut effects = self.stop_thinking();
+        if !self.game.redo() {
+            self.status = "nothing to redo".into();
+            return effects;
+        }
+        while !self.humans_turn() && self.has_human() && self.game.redo() {}
+        effects.extend(self.after_change());
+        effects
+    }
+
+    fn has_human(&self) -> bool {
+        self.players.black == Player::Human || self.players.white == Player::Human
+    }
+
+    fn browse(&mut self, step: impl Fn(usize, usize) -> usize) -> Vec<Effect> {
+        let live = self.game.ply();
+        let from = match self.mode {
+            Mode::Browsing { ply } => ply,
+            _ => live,
+        };
+        let ply = step(from, live);
+        if ply == live {
+            self.leave_browsing();
+        } else {
+            self.mode = Mode::Browsing { ply };
+            self.status = format!("browsing: after move {ply} of {live} (Esc returns to the game)");
+        }
+        Vec::new()
+    }
+
+    fn leave_browsing(&mut self) {
+        if matches!(self.mode, Mode::Browsing { .. }) {
+            self.mode = match self.game.outcome() {
+                Some(outcome) => Mode::Over(outcome),
+                None => Mode::Play,
+            };
+            self.status = match self.mode {
+                Mode::Over(outcome) => outcome.to_string(),
+                _ => self.turn_message(),
+            };
+        }
+    }
+
+    fn quit(&mut self) -> Vec<Effect> {
+        let in_progress = !self.game.is_empty() && self.game.outcome().is_none();
+        if in_progress && !self.quit_asked {
+            self.quit_asked = true;
+            self.status =
+                "a game is in progress: press q again to quit, anything else to stay".into();
+            return Vec::new();
+        }
+        let mut effects = self.stop_thinking();
+        effects.push(Effect::Quit);
+        effects
+    }
+}

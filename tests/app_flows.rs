@@ -1,0 +1,301 @@
+//! Whole games driven through the application state machine by actions, as the terminal will drive it.
+
+use crowned::app::{Action, App, Effect, Mode, Player, Players};
+use crowned::engine::{Engine, Level, Limits};
+use crowned::game::{DrawReason, Game, Outcome, WinReason};
+use crowned::rules::{Color, Square, SquareStyle, write_move};
+
+const HUMANS: Players = Players {
+    black: Player::Human,
+    white: Player::Human,
+};
+
+fn sq(n: u32) -> Square {
+    Square::from_number(n, 32).expect("test square")
+}
+
+fn app_from(fen: &str, players: Players) -> App {
+    let (app, effects) = App::with_game(Game::from_fen(fen).expect("test FEN"), players);
+    assert!(effects.is_empty());
+    app
+}
+
+/// Types each move into the input box and submits it; every move must be accepted.
+fn type_moves(app: &mut App, moves: &str) {
+    for text in moves.split_whitespace() {
+        let effects = app.update(Action::Submit(text.to_string()));
+        assert!(
+            matches!(effects.first(), Some(Effect::ClearInput)),
+            "{text}: {}",
+            app.status()
+        );
+    }
+}
+
+/// Plays the first legal move by typing it; returns the effects.
+fn play_any(app: &mut App) -> Vec<Effect> {
+    let pos = *app.game().position();
+    let mv = pos.legal_moves()[0];
+    let text = write_move(&pos, &mv, SquareStyle::Numbers);
+    let effects = app.update(Action::Submit(text));
+    assert!(
+        matches!(effects.first(), Some(Effect::ClearInput)),
+        "{}",
+        app.status()
+    );
+    effects
+}
+
+/// Runs the engine for a `Think` effect and feeds its answer back.
+fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
+    for effect in effects {
+        if let Effect::Think {
+            search,
+            situation,
+            level,
+        } = effect
+        {
+            let result = Engine::new().think(&situation, level, &Limits::depth(4), 0, &mut |_| {});
+            return app.update(Action::EngineMoved {
+                search,
+                mv: result.best,
+            });
+        }
+    }
+    Vec::new()
+}
+
+#[test]
+fn a_quick_win_by_cursor() {
+    // Black's man on 14 takes White's last piece on 18.
+    let mut app = app_from("B:W18:B14", HUMANS);
+    assert_eq!(
+        app.picker().selected(),
+        Some(sq(14)),
+        "the only capturing piece is picked for the player"
+    );
+    // Walk the cursor to 23 (row 5, column 4) and pick it.
+    while app.cursor().0 < 5 {
+        app.update(Action::Down);
+    }
+    while app.cursor().1 < 4 {
+        app.update(Action::Right);
+    }
+    while app.cursor().1 > 4 {
+        app.update(Action::Left);
+    }
+    assert_eq!(app.cursor_square(), Some(sq(23)));
+    app.update(Action::PickAtCursor);
+    assert_eq!(
+        app.mode(),
+        Mode::Over(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::NoPieces
+        })
+    );
+    assert_eq!(app.status(), "Black wins: White has no pieces left");
+    // Nothing moves after the end.
+    app.update(Action::PickSquare(sq(23)));
+    assert!(app.status().contains(":new"), "{}", app.status());
+}
+
+#[test]
+fn a_multi_jump_is_picked_jump_by_jump() {
+    let mut app = app_from("B:W17,18,25,26,32:B14", HUMANS);
+    app.update(Action::PickSquare(sq(23)));
+    assert_eq!(app.status(), "the capture goes on from 23");
+    assert_eq!(
+        app.game().len(),
+        0,
+        "nothing is played until the capture ends"
+    );
+    app.update(Action::PickSquare(sq(9)));
+    assert_eq!(app.status(), "the capture must go on from 23: 30 next");
+    app.update(Action::PickSquare(sq(30)));
+    assert_eq!(app.game().len(), 1);
+    assert_eq!(app.game().position().side_to_move(), Color::White);
+}
+
+#[test]
+fn illegal_attempts_change_nothing_and_say_why() {
+    let (mut app, _) = App::new(HUMANS);
+    app.update(Action::PickSquare(sq(22)));
+    assert_eq!(app.status(), "there is no black piece on 22");
+    let effects = app.update(Action::Submit("11-16x".into()));
+    assert!(effects.is_empty(), "the text stays for correction");
+    assert!(app.status().contains("not"), "{}", app.status());
+    app.update(Action::Right);
+    app.update(Action::PickAtCursor);
+    assert_eq!(app.cursor_square(), None);
+    assert_eq!(app.status(), "pieces stand on the dark squares");
+    assert_eq!(app.game().len(), 0);
+    app.update(Action::Submit(":frobnicate".into()));
+    assert!(app.status().starts_with("unknown command :frobnicate"));
+}
+
+#[test]
+fn a_draw_by_repetition() {
+    let mut app = app_from("B:WK32:BK1", HUMANS);
+    type_moves(&mut app, "1-6 32-27 6-1 27-32 1-6 32-27 6-1 27-32");
+    assert_eq!(
+        app.mode(),
+        Mode::Over(Outcome::Draw {
+            reason: DrawReason::Repetition
+        })
+    );
+}
+
+#[test]
+fn undo_and_redo_take_whole_turns_against_the_engine() {
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Medium),
+    };
+    let (mut app, effects) = App::new(players);
+    assert!(effects.is_empty());
+    assert!(
+        app.flipped(),
+        "the player with Black sees Black at the bottom"
+    );
+    let effects = app.update(Action::Submit("11-15".into()));
+    assert!(app.is_thinking());
+    assert!(answer(&mut app, effects).is_empty());
+    assert_eq!(app.game().len(), 2);
+    play_any(&mut app);
+    let effects = app.update(Action::Undo);
+    assert!(matches!(effects.as_slice(), [Effect::StopThinking]));
+    assert_eq!(app.game().ply(), 2, "back to the human's turn");
+    app.update(Action::Undo);
+    assert_eq!(app.game().ply(), 0);
+    app.update(Action::Redo);
+    assert_eq!(app.game().ply(), 2);
+    assert_eq!(app.game().position().side_to_move(), Color::Black);
+    // A new move drops the redo line.
+    let effects = play_any(&mut app);
+    assert_eq!(app.game().len(), 3);
+    // An answer from a search that was stopped is ignored.
+    let stale = app.update(Action::EngineMoved {
+        search: 1,
+        mv: None,
+    });
+    assert!(stale.is_empty());
+    assert!(answer(&mut app, effects).is_empty());
+    assert_eq!(app.game().len(), 4);
+}
+
+#[test]
+fn browsing_shows_earlier_positions_and_returns() {
+    let (mut app, _) = App::new(HUMANS);
+    type_moves(&mut app, "11-15 23-19 8-11");
+    let live = *app.game().position();
+    app.update(Action::BrowseBack);
+    assert_eq!(app.mode(), Mode::Browsing { ply: 2 });
+    assert_eq!(
+        app.shown_position(),
+        app.game().position_at(2).expect("ply 2")
+    );
+    app.update(Action::BrowseFirst);
+    assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
+    app.update(Action::PickSquare(sq(9)));
+    assert!(app.status().starts_with("browsing"));
+    app.update(Action::BrowseForward);
+    assert_eq!(app.mode(), Mode::Browsing { ply: 1 });
+    app.update(Action::Cancel);
+    assert_eq!(app.mode(), Mode::Play);
+    assert_eq!(*app.shown_position(), live);
+    app.update(Action::BrowseBack);
+    app.update(Action::BrowseLast);
+    assert_eq!(app.mode(), Mode::Play);
+    assert_eq!(app.game().len(), 3, "browsing never changes the game");
+}
+
+#[test]
+fn quitting_a_game_in_progress_asks_first() {
+    let (mut app, _) = App::new(HUMANS);
+    assert!(matches!(
+        app.update(Action::Quit).as_slice(),
+        [Effect::Quit]
+    ));
+    type_moves(&mut app, "11-15");
+    assert!(app.update(Action::Quit).is_empty());
+    assert!(app.status().contains("press q again"));
+    app.update(Action::Flip);
+    assert!(
+        app.update(Action::Quit).is_empty(),
+        "another action cancels the question"
+    );
+    app.update(Action::Quit);
+    assert!(matches!(
+        app.update(Action::Quit).as_slice(),
+        [Effect::Quit]
+    ));
+}
+
+#[test]
+fn commands() {
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Easy),
+    };
+    let (mut app, _) = App::new(players);
+    app.update(Action::Submit(":level hard".into()));
+    assert_eq!(app.players().white, Player::Engine(Level::Hard));
+    app.update(Action::Submit(":level genius".into()));
+    assert!(app.status().starts_with("unknown level"));
+    app.update(Action::Submit(":resign".into()));
+    assert_eq!(
+        app.mode(),
+        Mode::Over(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Resignation
+        })
+    );
+    let effects = app.update(Action::Submit(":new".into()));
+    assert_eq!(app.mode(), Mode::Play);
+    assert_eq!(app.game().len(), 0);
+    assert!(matches!(effects.first(), Some(Effect::ClearInput)));
+    app.update(Action::Submit(":help".into()));
+    assert!(app.help_open());
+    app.update(Action::Cancel);
+    assert!(!app.help_open());
+    type_moves(&mut app, ":draw");
+    assert!(matches!(app.mode(), Mode::Over(Outcome::Draw { .. })));
+}
+
+#[test]
+fn engine_against_engine_plays_itself() {
+    let players = Players {
+        black: Player::Engine(Level::Random),
+        white: Player::Engine(Level::Easy),
+    };
+    let (mut app, mut effects) = App::new(players);
+    for _ in 0..400 {
+        if effects.is_empty() {
+            break;
+        }
+        effects = answer(&mut app, effects);
+    }
+    assert!(matches!(app.mode(), Mode::Over(_)), "{:?}", app.mode());
+}
+
+#[test]
+fn undoing_to_the_start_lets_the_engine_move_first_again() {
+    let players = Players {
+        black: Player::Engine(Level::Random),
+        white: Player::Human,
+    };
+    let (mut app, effects) = App::new(players);
+    assert!(
+        !app.flipped(),
+        "the player with White sees White at the bottom"
+    );
+    assert!(answer(&mut app, effects).is_empty());
+    assert_eq!(app.game().len(), 1);
+    let effects = app.update(Action::Undo);
+    assert_eq!(app.game().ply(), 0);
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::Think { .. })),
+        "the engine has the first move"
+    );
+    assert!(app.is_thinking());
+}
