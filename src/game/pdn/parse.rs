@@ -74,6 +74,9 @@ impl GameText {
     }
 }
 
+/// How deep variations may nest; deeper is refused rather than risking the reader's stack.
+const MAX_VARIATION_DEPTH: usize = 64;
+
 /// Result tokens that end a game's move text.
 const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
 
@@ -237,7 +240,7 @@ fn game_body(s: &mut Scanner, game: &mut GameText) -> Result<(), Failure> {
         let (name, value) = tag(s)?;
         game.tags.set(&name, &value);
     }
-    game.result = elements(s, game, None)?;
+    game.result = elements(s, game, None, 0)?;
     Ok(())
 }
 
@@ -306,6 +309,7 @@ fn elements(
     s: &mut Scanner,
     game: &mut GameText,
     close: Option<Mark>,
+    depth: usize,
 ) -> Result<Option<String>, Failure> {
     let main_line = close.is_none();
     loop {
@@ -339,9 +343,13 @@ fn elements(
             '(' => {
                 if let Some(strength) = bracketed_strength(s) {
                     annotate(game, main_line, strength);
+                } else if depth >= MAX_VARIATION_DEPTH {
+                    return Err(at.fail(format!(
+                        "variations are nested more than {MAX_VARIATION_DEPTH} deep"
+                    )));
                 } else {
                     s.bump();
-                    elements(s, game, Some(at))?;
+                    elements(s, game, Some(at), depth + 1)?;
                 }
             }
             '$' => {
@@ -464,10 +472,11 @@ fn comment(s: &mut Scanner) -> Result<String, Failure> {
 
 /// Reads a move strength in brackets, like `(!?)`, if that is what comes next; otherwise reads nothing.
 fn bracketed_strength(s: &mut Scanner) -> Option<String> {
-    let rest = &s.text[s.pos + 1..];
-    let inner = rest.split(')').next()?;
+    // A strength is a few marks: look no further than a short stretch, so that long text stays linear.
+    let rest: String = s.text[s.pos + 1..].chars().take(16).collect();
+    let (inner, _) = rest.split_once(')')?;
     let marks = inner.trim();
-    if rest.contains(')') && !marks.is_empty() && marks.chars().all(|c| c == '!' || c == '?') {
+    if !marks.is_empty() && marks.chars().all(|c| c == '!' || c == '?') {
         let len = inner.chars().count() + 2;
         for _ in 0..len {
             s.bump();
@@ -681,6 +690,14 @@ mod tests {
             error("1. 11-15 12 *"),
             "game 1: line 1, column 10: expected a move, a move number or a result, found \"12\""
         );
+    }
+
+    #[test]
+    fn hostile_nesting_is_refused_without_harm() {
+        let deep = format!("1. 11-15 {} *", "(".repeat(100_000));
+        assert!(error(&deep).contains("variations are nested more than 64 deep"));
+        let fine = format!("1. 11-15 {}9-13{} *", "(".repeat(10), ")".repeat(10));
+        assert_eq!(moves(&one(&fine)), ["11-15"]);
     }
 
     #[test]
