@@ -7,6 +7,7 @@
 
 use thiserror::Error;
 
+use crate::rules::notation::or_list;
 use crate::rules::{Color, Move, MoveList, Position, Square};
 
 /// What a pick did.
@@ -29,7 +30,7 @@ pub enum Pick {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PickError {
     /// Nothing of the side to move stands there.
-    #[error("there is no {} piece on {square}", side_word(*.side))]
+    #[error("there is no {} piece on {square}", .side.word())]
     NotYours {
         /// The side to move.
         side: Color,
@@ -60,22 +61,6 @@ pub enum PickError {
         /// Its next landing squares.
         options: Vec<Square>,
     },
-}
-
-fn side_word(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
-fn or_list(squares: &[Square]) -> String {
-    let names: Vec<String> = squares.iter().map(Square::to_string).collect();
-    match names.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
 }
 
 fn hint(options: &[Square]) -> String {

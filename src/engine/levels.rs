@@ -93,7 +93,7 @@ pub(super) fn medium(
     let mut best_score = -WIN - 1;
     let mut best: Vec<SearchMove> = Vec::new();
     for &m in &root {
-        let score = -plain.negamax(&m_play(m, pos), depth as i32 - 1, 1, -WIN, WIN);
+        let score = -plain.negamax(&m.play(pos), depth as i32 - 1, 1, -WIN, WIN);
         if plain.stopped && !best.is_empty() {
             break;
         }
@@ -108,16 +108,6 @@ pub(super) fn medium(
     let chosen = best[rng.below(best.len())];
     let mv = chosen.to_move(pos).unwrap_or_else(|| pos.legal_moves()[0]);
     single(mv, Score::from_internal(best_score), depth, plain.nodes)
-}
-
-fn m_play(m: SearchMove, pos: &Position) -> Position {
-    pos.after(
-        pos.side_to_move(),
-        1 << m.from,
-        1 << m.to,
-        m.captured,
-        m.crowns,
-    )
 }
 
 struct Plain<'a> {
@@ -146,7 +136,7 @@ impl Plain<'_> {
         }
         let mut best = -WIN;
         for &m in &moves {
-            let score = -self.negamax(&m_play(m, pos), depth - 1, ply + 1, -beta, -alpha);
+            let score = -self.negamax(&m.play(pos), depth - 1, ply + 1, -beta, -alpha);
             best = best.max(score);
             alpha = alpha.max(score);
             if alpha >= beta {

@@ -101,7 +101,7 @@ pub fn play_match(config: &MatchConfig, on_game: &mut dyn FnMut(&MatchGame)) -> 
             }
         }
         let outcome = game.outcome().unwrap_or(Outcome::Draw {
-            reason: DrawReason::Agreement,
+            reason: DrawReason::Adjudicated,
         });
         if game.outcome().is_none() {
             let _ = game.declare(outcome);

@@ -43,7 +43,8 @@ impl SearchMove {
         self.captured != 0
     }
 
-    fn play(self, pos: &Position) -> Position {
+    /// The position after this move.
+    pub(crate) fn play(self, pos: &Position) -> Position {
         pos.after(
             pos.side_to_move(),
             1 << self.from,
@@ -139,7 +140,7 @@ impl Situation {
         Situation {
             position,
             earlier: Vec::new(),
-            move_limit_plies: 80,
+            move_limit_plies: 2 * crate::game::DEFAULT_MOVE_LIMIT,
         }
     }
 

@@ -31,6 +31,8 @@ pub enum DrawReason {
     Agreement,
     /// A game record gives the result without saying why.
     Recorded,
+    /// An engine match stopped a game that went on too long and scored it a draw.
+    Adjudicated,
 }
 
 /// The end of a game.
@@ -83,6 +85,7 @@ impl fmt::Display for Outcome {
                 ),
                 DrawReason::Agreement => f.write_str("Draw by agreement"),
                 DrawReason::Recorded => f.write_str("Draw"),
+                DrawReason::Adjudicated => f.write_str("Draw: adjudicated after too many moves"),
             },
         }
     }

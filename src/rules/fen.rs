@@ -56,20 +56,13 @@ pub enum FenError {
         color: Color,
     },
     /// A man standing on the row where it would have been crowned.
-    #[error("a {} man on square {square} should have been crowned", color_word(*color))]
+    #[error("a {} man on square {square} should have been crowned", .color.word())]
     UncrownedMan {
         /// Whose man.
         color: Color,
         /// Where it stands.
         square: u32,
     },
-}
-
-fn color_word(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
 }
 
 /// Reads a position in PDN FEN.

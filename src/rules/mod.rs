@@ -30,7 +30,7 @@ mod fen;
 mod geometry;
 pub(crate) mod movegen;
 mod moves;
-mod notation;
+pub(crate) mod notation;
 mod perft;
 pub(crate) mod position;
 mod replies;

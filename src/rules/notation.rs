@@ -61,7 +61,7 @@ pub enum MoveError {
     #[error("a simple move has two squares; a capture is written with x, like 15x24x31")]
     LongSimpleMove,
     /// The side to move has nothing on the starting square.
-    #[error("there is no {side} piece on {square}", side = side_word(*.side))]
+    #[error("there is no {side} piece on {square}", side = .side.word())]
     NoPieceThere {
         /// The side to move.
         side: Color,
@@ -108,16 +108,10 @@ pub enum MoveError {
     },
 }
 
-fn side_word(color: Color) -> &'static str {
-    match color {
-        Color::Black => "black",
-        Color::White => "white",
-    }
-}
-
-/// `a`, `a or b`, `a, b or c`.
-fn or_list(items: &[String]) -> String {
-    match items {
+/// `a`, `a or b`, `a, b or c`: how refusals list the choices that were open.
+pub(crate) fn or_list<T: std::fmt::Display>(items: &[T]) -> String {
+    let names: Vec<String> = items.iter().map(T::to_string).collect();
+    match names.as_slice() {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} or {last}", init.join(", ")),
@@ -565,9 +559,9 @@ mod tests {
 
     #[test]
     fn or_lists() {
-        assert_eq!(or_list(&[]), "");
-        assert_eq!(or_list(&["a".into()]), "a");
-        assert_eq!(or_list(&["a".into(), "b".into()]), "a or b");
-        assert_eq!(or_list(&["a".into(), "b".into(), "c".into()]), "a, b or c");
+        assert_eq!(or_list::<String>(&[]), "");
+        assert_eq!(or_list(&["a"]), "a");
+        assert_eq!(or_list(&["a", "b"]), "a or b");
+        assert_eq!(or_list(&["a", "b", "c"]), "a, b or c");
     }
 }

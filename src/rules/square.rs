@@ -38,6 +38,14 @@ impl Color {
         }
     }
 
+    /// The colour in lower case, for sentences: "black" or "white".
+    pub const fn word(self) -> &'static str {
+        match self {
+            Color::Black => "black",
+            Color::White => "white",
+        }
+    }
+
     /// Both colours, Black first.
     pub const ALL: [Color; 2] = [Color::Black, Color::White];
 }
@@ -78,10 +86,7 @@ impl Piece {
 
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let color = match self.color {
-            Color::Black => "black",
-            Color::White => "white",
-        };
+        let color = self.color.word();
         let role = match self.role {
             Role::Man => "man",
             Role::King => "king",
