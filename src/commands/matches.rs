@@ -8,6 +8,10 @@ use crowned::game::pdn::write_games;
 
 /// `crowned match`: a line per game on stderr, the tally on stdout.
 pub fn run_match(config: &MatchConfig, pdn: Option<&Path>) -> Result<()> {
+    if let Some(path) = pdn {
+        // Find out now, not after an hour of games, that the file cannot be written.
+        write_atomically(path, "")?;
+    }
     let mut games = Vec::new();
     let total = config.games.unwrap_or(config.openings.len() * 2);
     let result = play_match(config, &mut |g| {
