@@ -23,9 +23,10 @@ fn app_from(fen: &str, players: Players) -> App {
 /// Types each move into the input box and submits it; every move must be accepted.
 fn type_moves(app: &mut App, moves: &str) {
     for text in moves.split_whitespace() {
-        let effects = app.update(Action::Submit(text.to_string()));
+        let before = app.game().len();
+        app.update(Action::Submit(text.to_string()));
         assert!(
-            matches!(effects.first(), Some(Effect::ClearInput)),
+            app.input().value().is_empty() && (text.starts_with(':') || app.game().len() > before),
             "{text}: {}",
             app.status()
         );
@@ -38,11 +39,7 @@ fn play_any(app: &mut App) -> Vec<Effect> {
     let mv = pos.legal_moves()[0];
     let text = write_move(&pos, &mv, SquareStyle::Numbers);
     let effects = app.update(Action::Submit(text));
-    assert!(
-        matches!(effects.first(), Some(Effect::ClearInput)),
-        "{}",
-        app.status()
-    );
+    assert!(app.input().value().is_empty(), "{}", app.status());
     effects
 }
 
@@ -93,10 +90,15 @@ fn a_quick_win_by_cursor() {
             reason: WinReason::NoPieces
         })
     );
-    assert_eq!(app.status(), "Black wins: White has no pieces left");
+    assert!(
+        app.status()
+            .starts_with("Black wins: White has no pieces left. n: new game, r: rematch"),
+        "{}",
+        app.status()
+    );
     // Nothing moves after the end.
     app.update(Action::PickSquare(sq(23)));
-    assert!(app.status().contains(":new"), "{}", app.status());
+    assert!(app.status().contains("n: new game"), "{}", app.status());
 }
 
 #[test]
@@ -250,10 +252,29 @@ fn commands() {
             reason: WinReason::Resignation
         })
     );
-    let effects = app.update(Action::Submit(":new".into()));
+    app.update(Action::Submit(":new".into()));
+    let dialog = *app.dialog().expect(":new opens the new-game dialog");
+    assert_eq!(dialog.players.white, Player::Engine(Level::Hard));
+    // Black becomes the engine at random level, White the human; Enter starts.
+    app.update(Action::Left);
+    app.update(Action::Down);
+    app.update(Action::Right);
+    app.update(Action::Right);
+    let effects = app.update(Action::PickAtCursor);
+    assert!(app.dialog().is_none());
+    assert_eq!(
+        app.players(),
+        Players {
+            black: Player::Engine(Level::Max),
+            white: Player::Human
+        }
+    );
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(app.game().len(), 0);
-    assert!(matches!(effects.first(), Some(Effect::ClearInput)));
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::Think { .. })),
+        "the engine has Black and moves first"
+    );
     app.update(Action::Submit(":help".into()));
     assert!(app.help_open());
     app.update(Action::Cancel);

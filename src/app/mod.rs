@@ -1,8 +1,13 @@
 //! The application state machine, independent of any terminal: the game, who plays it, the cursor and the move
-//! being picked, browsing, and the effects (engine turns, quitting) the outside world carries out.
+//! being picked, browsing, the input box and dialogs, the key map, and the effects (engine turns, quitting) the
+//! outside world carries out.
 
+mod dialog;
+mod keys;
 mod picking;
 mod state;
 
+pub use dialog::{NewGameDialog, PLAYER_CHOICES};
+pub use keys::{KEY_HELP, action_for_key};
 pub use picking::{Pick, PickError, Picker};
-pub use state::{Action, App, Effect, Mode, Player, Players};
+pub use state::{Action, App, COMMANDS, Effect, Focus, Mode, Player, Players, Thinking};

@@ -4,8 +4,13 @@
 //! carry out (start or stop the engine, clear the input box, quit). Nothing here touches a terminal, a thread or
 //! a file, so tests drive it directly.
 
+use std::fmt;
+
+use tui_input::{Input, InputRequest};
+
+use super::dialog::NewGameDialog;
 use super::picking::{Pick, Picker};
-use crate::engine::{Level, Situation};
+use crate::engine::{Level, Score, Situation};
 use crate::game::{Game, GameError, Outcome};
 use crate::rules::{Color, English, Move, MoveText, Position, RuleSet, Square, Strictness};
 
@@ -16,6 +21,15 @@ pub enum Player {
     Human,
     /// The engine at a level.
     Engine(Level),
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Human => f.write_str("human"),
+            Player::Engine(level) => write!(f, "engine ({level})"),
+        }
+    }
 }
 
 /// Who plays each side.
@@ -35,6 +49,36 @@ impl Players {
             Color::White => self.white,
         }
     }
+
+    /// The same players with colours swapped.
+    pub fn swapped(self) -> Players {
+        Players {
+            black: self.white,
+            white: self.black,
+        }
+    }
+}
+
+/// Which pane the arrow keys act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// The board: arrows move the cursor.
+    Board,
+    /// The move history: arrows step through the game.
+    History,
+    /// The input box: keys edit the text.
+    Input,
+}
+
+/// What the engine has reported about the search under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thinking {
+    /// The number of the search.
+    pub search: u64,
+    /// The deepest iteration completed, if any.
+    pub depth: Option<u32>,
+    /// Its score for the side to move.
+    pub score: Option<Score>,
 }
 
 /// What the player is doing.
@@ -70,6 +114,31 @@ pub enum Action {
     Cancel,
     /// Text entered in the input box: a move (`11-15`) or a command (`:undo`).
     Submit(String),
+    /// Edit the input box (typing a digit or `:` on the board starts it).
+    Edit(InputRequest),
+    /// Use the text in the input box (Enter while typing).
+    SubmitInput,
+    /// Start typing in the empty input box (for coordinate moves such as `c3-d4`).
+    StartTyping,
+    /// Move the focus between the board and the move history.
+    ToggleHistoryFocus,
+    /// Open or close the help overlay.
+    ToggleHelp,
+    /// Open the new-game dialog.
+    NewGame,
+    /// Start a new game at once with the colours swapped.
+    Rematch,
+    /// Ask the engine to play the best move it has found so far.
+    MoveNow,
+    /// The engine finished an iteration of the search numbered `search`.
+    EngineProgress {
+        /// The search reporting.
+        search: u64,
+        /// Depth completed.
+        depth: u32,
+        /// Score for the side to move.
+        score: Score,
+    },
     /// Take back a move (a whole turn pair against the engine).
     Undo,
     /// Replay a taken-back move (a whole turn pair against the engine).
@@ -93,6 +162,8 @@ pub enum Action {
     },
     /// Leave the program (asks first while a game is in progress).
     Quit,
+    /// Leave the program at once (Ctrl-C, a signal).
+    Interrupt,
 }
 
 /// What the outside world must do after an action.
@@ -109,8 +180,8 @@ pub enum Effect {
     },
     /// Stop the running search; its answer will be stale.
     StopThinking,
-    /// The text in the input box was used: clear it.
-    ClearInput,
+    /// Stop the running search and let it answer with the best move found so far.
+    MoveNow,
     /// Leave the program.
     Quit,
 }
@@ -126,14 +197,21 @@ pub struct App {
     cursor: (u32, u32),
     flipped: bool,
     status: String,
-    /// The number of the search the app is waiting for.
-    thinking: Option<u64>,
+    /// The search the app is waiting for.
+    thinking: Option<Thinking>,
     searches: u64,
     quit_asked: bool,
     help: bool,
+    focus: Focus,
+    input: Input,
+    dialog: Option<NewGameDialog>,
 }
 
 const G: crate::rules::Geometry = English::GEOMETRY;
+
+/// The commands the input box understands, as listed in messages and the help overlay.
+pub const COMMANDS: &str =
+    ":new :rematch :undo :redo :flip :resign :draw :move :level L :help :quit";
 
 impl App {
     /// A new game from the standard start with these players. Returns the app and the effects to start with
@@ -144,7 +222,13 @@ impl App {
 
     /// Goes on with `game` (a set-up position, a game read from a file) with these players.
     pub fn with_game(game: Game, players: Players) -> (App, Vec<Effect>) {
-        let mut app = App {
+        let mut app = App::fresh(game, players);
+        let effects = app.after_change();
+        (app, effects)
+    }
+
+    fn fresh(game: Game, players: Players) -> App {
+        App {
             picker: Picker::new(game.position()),
             game,
             players,
@@ -157,9 +241,10 @@ impl App {
             searches: 0,
             quit_asked: false,
             help: false,
-        };
-        let effects = app.after_change();
-        (app, effects)
+            focus: Focus::Board,
+            input: Input::default(),
+            dialog: None,
+        }
     }
 
     /// The game.
@@ -215,6 +300,26 @@ impl App {
         self.thinking.is_some()
     }
 
+    /// What the engine has reported of the search under way.
+    pub fn thinking(&self) -> Option<Thinking> {
+        self.thinking
+    }
+
+    /// Which pane has the keys.
+    pub fn focus(&self) -> Focus {
+        self.focus
+    }
+
+    /// The input box.
+    pub fn input(&self) -> &Input {
+        &self.input
+    }
+
+    /// The new-game dialog, when it is open.
+    pub fn dialog(&self) -> Option<&NewGameDialog> {
+        self.dialog.as_ref()
+    }
+
     /// Whether the help overlay is open.
     pub fn help_open(&self) -> bool {
         self.help
@@ -222,11 +327,22 @@ impl App {
 
     /// Carries out one action; returns what the outside world must do.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
-        if action != Action::Quit {
+        if action != Action::Quit && !matches!(action, Action::EngineProgress { .. }) {
             self.quit_asked = false;
+        }
+        if self.dialog.is_some() && self.dialog_takes(&action) {
+            return self.dialog_action(action);
         }
         match action {
             Action::Up | Action::Down | Action::Left | Action::Right => {
+                if self.focus == Focus::History {
+                    let back = matches!(action, Action::Up | Action::Left);
+                    return self.update(if back {
+                        Action::BrowseBack
+                    } else {
+                        Action::BrowseForward
+                    });
+                }
                 self.move_cursor(&action);
                 Vec::new()
             }
@@ -239,16 +355,49 @@ impl App {
             },
             Action::PickSquare(square) => self.pick(square),
             Action::Cancel => {
-                self.help = false;
-                if matches!(self.mode, Mode::Browsing { .. }) {
-                    self.leave_browsing();
+                self.cancel();
+                Vec::new()
+            }
+            Action::Submit(text) => {
+                self.input = Input::new(text);
+                self.submit_input()
+            }
+            Action::SubmitInput => self.submit_input(),
+            Action::Edit(request) => {
+                self.input.handle(request);
+                self.focus = if self.input.value().is_empty() {
+                    Focus::Board
                 } else {
-                    self.picker.drop_selection();
-                    self.status = self.turn_message();
+                    Focus::Input
+                };
+                Vec::new()
+            }
+            Action::StartTyping => {
+                self.focus = Focus::Input;
+                Vec::new()
+            }
+            Action::ToggleHistoryFocus => {
+                self.focus = match self.focus {
+                    Focus::History => Focus::Board,
+                    _ => Focus::History,
+                };
+                if self.focus == Focus::History {
+                    self.status =
+                        "history: arrows step through the game, Home/End, Tab returns to the board"
+                            .into();
                 }
                 Vec::new()
             }
-            Action::Submit(text) => self.submit(&text),
+            Action::ToggleHelp => {
+                self.help = !self.help;
+                Vec::new()
+            }
+            Action::NewGame => {
+                self.dialog = Some(NewGameDialog::new(self.players));
+                Vec::new()
+            }
+            Action::Rematch => self.start_new(self.players.swapped()),
+            Action::MoveNow => self.move_now(),
             Action::Undo => self.take_back(),
             Action::Redo => self.replay(),
             Action::Flip => {
@@ -262,8 +411,99 @@ impl App {
                 self.leave_browsing();
                 Vec::new()
             }
+            Action::EngineProgress {
+                search,
+                depth,
+                score,
+            } => {
+                if let Some(thinking) = self.thinking.as_mut().filter(|t| t.search == search) {
+                    thinking.depth = Some(depth);
+                    thinking.score = Some(score);
+                }
+                Vec::new()
+            }
             Action::EngineMoved { search, mv } => self.engine_moved(search, mv),
             Action::Quit => self.quit(),
+            Action::Interrupt => {
+                let mut effects = self.stop_thinking();
+                effects.push(Effect::Quit);
+                effects
+            }
+        }
+    }
+
+    /// Whether the open dialog handles `action` (the engine's reports and quitting go on as usual).
+    fn dialog_takes(&self, action: &Action) -> bool {
+        !matches!(
+            action,
+            Action::EngineMoved { .. }
+                | Action::EngineProgress { .. }
+                | Action::Interrupt
+                | Action::ToggleHelp
+        )
+    }
+
+    fn dialog_action(&mut self, action: Action) -> Vec<Effect> {
+        let Some(dialog) = self.dialog.as_mut() else {
+            return Vec::new();
+        };
+        match action {
+            Action::Up | Action::Down => dialog.switch_row(),
+            Action::Left => dialog.cycle(-1),
+            Action::Right => dialog.cycle(1),
+            Action::PickAtCursor | Action::SubmitInput | Action::NewGame => {
+                let players = dialog.players;
+                self.dialog = None;
+                return self.start_new(players);
+            }
+            Action::Cancel | Action::Quit => {
+                self.dialog = None;
+                self.status = "new game cancelled".into();
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Starts a new game from the standard start, keeping the board's orientation if the human side is the same.
+    fn start_new(&mut self, players: Players) -> Vec<Effect> {
+        let mut effects = self.stop_thinking();
+        // The search numbers go on rising, so an answer from the old game is never taken for one in this game.
+        let searches = self.searches;
+        *self = App::fresh(Game::new(), players);
+        self.searches = searches;
+        effects.extend(self.after_change());
+        effects
+    }
+
+    fn cancel(&mut self) {
+        self.help = false;
+        if self.focus == Focus::Input {
+            self.input.reset();
+            self.focus = Focus::Board;
+            self.status = self.mode_message();
+        } else if matches!(self.mode, Mode::Browsing { .. }) {
+            self.focus = Focus::Board;
+            self.leave_browsing();
+        } else if self.focus == Focus::History {
+            self.focus = Focus::Board;
+            self.status = self.mode_message();
+        } else {
+            self.picker.drop_selection();
+            self.status = self.mode_message();
+        }
+    }
+
+    fn move_now(&mut self) -> Vec<Effect> {
+        match self.thinking {
+            Some(_) => {
+                self.status = "the engine moves now".into();
+                vec![Effect::MoveNow]
+            }
+            None => {
+                self.status = "the engine is not thinking".into();
+                Vec::new()
+            }
         }
     }
 
@@ -288,8 +528,8 @@ impl App {
     fn pick(&mut self, square: Square) -> Vec<Effect> {
         self.cursor = G.row_col(square);
         match self.mode {
-            Mode::Over(outcome) => {
-                self.status = format!("{outcome}. Type :new for a new game.");
+            Mode::Over(_) => {
+                self.status = self.mode_message();
                 return Vec::new();
             }
             Mode::Browsing { .. } => {
@@ -314,7 +554,7 @@ impl App {
                 Vec::new()
             }
             Ok(Pick::Dropped) => {
-                self.status = self.turn_message();
+                self.status = self.mode_message();
                 Vec::new()
             }
             Err(e) => {
@@ -340,12 +580,12 @@ impl App {
         match self.game.outcome() {
             Some(outcome) => {
                 self.mode = Mode::Over(outcome);
-                self.status = outcome.to_string();
+                self.status = self.mode_message();
                 Vec::new()
             }
             None => {
                 self.mode = Mode::Play;
-                self.status = self.turn_message();
+                self.status = self.mode_message();
                 self.next_turn()
             }
         }
@@ -357,7 +597,11 @@ impl App {
             Player::Human => Vec::new(),
             Player::Engine(level) => {
                 self.searches += 1;
-                self.thinking = Some(self.searches);
+                self.thinking = Some(Thinking {
+                    search: self.searches,
+                    depth: None,
+                    score: None,
+                });
                 self.status = format!("{side} (engine, {level}) is thinking");
                 vec![Effect::Think {
                     search: self.searches,
@@ -376,20 +620,30 @@ impl App {
     }
 
     fn engine_moved(&mut self, search: u64, mv: Option<Move>) -> Vec<Effect> {
-        if self.thinking != Some(search) {
+        if self.thinking.map(|t| t.search) != Some(search) {
             // An answer to a search that was stopped (by an undo, say): the game has moved on.
             return Vec::new();
         }
         self.thinking = None;
-        match mv {
+        let browsing = self.mode;
+        let effects = match mv {
             Some(mv) => self.play(mv),
             None => self.after_change(),
+        };
+        // Someone looking back through the game stays where they are; the move shows in the history.
+        if let (Mode::Browsing { .. }, Mode::Play) = (browsing, self.mode) {
+            self.mode = browsing;
+            self.status = self.mode_message();
         }
+        effects
     }
 
     fn turn_message(&self) -> String {
         let pos = self.game.position();
         let side = pos.side_to_move();
+        if let Player::Engine(level) = self.players.of(side) {
+            return format!("{side} to move: the engine ({level}) is thinking (m: move now)");
+        }
         if self.picker.must_capture() {
             let takers: Vec<String> = self
                 .picker
@@ -406,59 +660,78 @@ impl App {
         }
     }
 
-    fn submit(&mut self, text: &str) -> Vec<Effect> {
-        let text = text.trim();
+    /// The status line's message for the current mode.
+    fn mode_message(&self) -> String {
+        match self.mode {
+            Mode::Play => self.turn_message(),
+            Mode::Over(outcome) => {
+                format!("{outcome}. n: new game, r: rematch with colours swapped, [: browse")
+            }
+            Mode::Browsing { ply } => format!(
+                "browsing: after move {ply} of {} (Esc returns to the game)",
+                self.game.ply()
+            ),
+        }
+    }
+
+    fn submit_input(&mut self) -> Vec<Effect> {
+        let text = self.input.value().trim().to_string();
         if let Some(command) = text.strip_prefix(':') {
             return self.command(command.trim());
         }
         if text.is_empty() {
+            self.clear_input();
             return Vec::new();
         }
         if !matches!(self.mode, Mode::Play) || !self.humans_turn() {
             self.status = match self.mode {
-                Mode::Over(outcome) => format!("{outcome}. Type :new for a new game."),
+                Mode::Over(outcome) => format!("{outcome}. n: new game, r: rematch"),
                 Mode::Browsing { .. } => "browsing: press Esc to return to the game".into(),
-                Mode::Play => "the engine is thinking".into(),
+                Mode::Play => "the engine is thinking (m: move now)".into(),
             };
             return Vec::new();
         }
         let found =
-            MoveText::parse(text, G).and_then(|t| t.find(self.game.position(), Strictness::Exact));
+            MoveText::parse(&text, G).and_then(|t| t.find(self.game.position(), Strictness::Exact));
         match found {
             Ok(mv) => {
-                let mut effects = vec![Effect::ClearInput];
-                effects.extend(self.play(mv));
-                effects
+                self.clear_input();
+                self.play(mv)
             }
             Err(e) => {
                 // The text stays in the box for correction.
+                self.focus = Focus::Input;
                 self.status = e.to_string();
                 Vec::new()
             }
         }
     }
 
+    fn clear_input(&mut self) {
+        self.input.reset();
+        if self.focus == Focus::Input {
+            self.focus = Focus::Board;
+        }
+    }
+
     fn command(&mut self, command: &str) -> Vec<Effect> {
         let mut words = command.split_whitespace();
         let name = words.next().unwrap_or("");
-        let mut effects = vec![Effect::ClearInput];
-        match name {
-            "new" => {
-                effects.extend(self.stop_thinking());
-                let (app, start) = App::new(self.players);
-                *self = App {
-                    flipped: self.flipped,
-                    ..app
-                };
-                effects.extend(start);
-            }
-            "undo" => effects.extend(self.take_back()),
-            "redo" => effects.extend(self.replay()),
-            "flip" => self.flipped = !self.flipped,
-            "help" => self.help = true,
-            "quit" => effects = vec![Effect::Quit],
-            "resign" | "draw" => effects.extend(self.declare(name)),
-            "level" => match words.next().map(str::parse::<Level>) {
+        let argument = words.next();
+        let known = matches!(
+            name,
+            "new" | "rematch" | "undo" | "redo" | "flip" | "help" | "quit" | "resign" | "draw"
+                | "move" | "level"
+        );
+        if !known {
+            self.focus = Focus::Input;
+            self.status = format!(
+                "unknown command :{name} (commands: {COMMANDS})"
+            );
+            return Vec::new();
+        }
+        if name == "level" {
+            match argument.map(str::parse::<Level>) {
                 Some(Ok(level)) => {
                     for side in [Color::Black, Color::White] {
                         if let Player::Engine(_) = self.players.of(side) {
@@ -468,22 +741,33 @@ impl App {
                     self.status = format!("engine level: {level}");
                 }
                 Some(Err(e)) => {
+                    self.focus = Focus::Input;
                     self.status = e.to_string();
                     return Vec::new();
                 }
                 None => {
+                    self.focus = Focus::Input;
                     self.status = "which level? random, easy, medium, hard or max".into();
                     return Vec::new();
                 }
-            },
-            _ => {
-                self.status = format!(
-                    "unknown command :{name} (commands: :new :undo :redo :flip :resign :draw :level L :help :quit)"
-                );
-                return Vec::new();
             }
         }
-        effects
+        self.clear_input();
+        match name {
+            "new" => self.update(Action::NewGame),
+            "rematch" => self.update(Action::Rematch),
+            "undo" => self.take_back(),
+            "redo" => self.replay(),
+            "flip" => self.update(Action::Flip),
+            "help" => {
+                self.help = true;
+                Vec::new()
+            }
+            "quit" => self.update(Action::Interrupt),
+            "move" => self.move_now(),
+            "resign" | "draw" => self.declare(name),
+            _ => Vec::new(),
+        }
     }
 
     fn set_player(&mut self, side: Color, player: Player) {
@@ -524,7 +808,7 @@ impl App {
         }
         while !self.humans_turn() && self.has_human() && self.game.undo() {}
         self.picker = Picker::new(self.game.position());
-        self.status = self.turn_message();
+        self.status = self.mode_message();
         if let Some(outcome) = self.game.outcome() {
             self.mode = Mode::Over(outcome);
         } else if !self.humans_turn() {
@@ -561,7 +845,7 @@ impl App {
             self.leave_browsing();
         } else {
             self.mode = Mode::Browsing { ply };
-            self.status = format!("browsing: after move {ply} of {live} (Esc returns to the game)");
+            self.status = self.mode_message();
         }
         Vec::new()
     }
@@ -572,10 +856,7 @@ impl App {
                 Some(outcome) => Mode::Over(outcome),
                 None => Mode::Play,
             };
-            self.status = match self.mode {
-                Mode::Over(outcome) => outcome.to_string(),
-                _ => self.turn_message(),
-            };
+            self.status = self.mode_message();
         }
     }
 

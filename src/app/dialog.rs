@@ -1,0 +1,68 @@
+//! The new-game dialog: who plays each side.
+
+use super::state::{Player, Players};
+use crate::engine::Level;
+
+/// The choices for one side, in the order the dialog cycles through them.
+pub const PLAYER_CHOICES: [Player; 6] = [
+    Player::Human,
+    Player::Engine(Level::Random),
+    Player::Engine(Level::Easy),
+    Player::Engine(Level::Medium),
+    Player::Engine(Level::Hard),
+    Player::Engine(Level::Max),
+];
+
+/// The dialog's state: the players chosen so far and the row being changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewGameDialog {
+    /// The players the new game will have.
+    pub players: Players,
+    /// 0 for Black's row, 1 for White's.
+    pub row: usize,
+}
+
+impl NewGameDialog {
+    /// A dialog that starts from the current players.
+    pub fn new(players: Players) -> NewGameDialog {
+        NewGameDialog { players, row: 0 }
+    }
+
+    /// Moves to the other row.
+    pub fn switch_row(&mut self) {
+        self.row = 1 - self.row;
+    }
+
+    /// Changes the chosen row's player to the next (`step` 1) or previous (`step` -1) choice, wrapping round.
+    pub fn cycle(&mut self, step: isize) {
+        let slot = if self.row == 0 {
+            &mut self.players.black
+        } else {
+            &mut self.players.white
+        };
+        let now = PLAYER_CHOICES.iter().position(|p| p == slot).unwrap_or(0);
+        let n = PLAYER_CHOICES.len() as isize;
+        *slot = PLAYER_CHOICES[(now as isize + step).rem_euclid(n) as usize];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycling_wraps_both_ways_and_touches_only_the_chosen_row() {
+        let mut dialog = NewGameDialog::new(Players {
+            black: Player::Human,
+            white: Player::Engine(Level::Medium),
+        });
+        dialog.cycle(-1);
+        assert_eq!(dialog.players.black, Player::Engine(Level::Max));
+        dialog.cycle(1);
+        assert_eq!(dialog.players.black, Player::Human);
+        dialog.switch_row();
+        dialog.cycle(1);
+        assert_eq!(dialog.players.white, Player::Engine(Level::Hard));
+        assert_eq!(dialog.players.black, Player::Human);
+    }
+}
