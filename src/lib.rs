@@ -7,3 +7,5 @@ pub mod app;
 pub mod engine;
 pub mod game;
 pub mod rules;
+pub mod term;
+pub mod ui;

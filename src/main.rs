@@ -8,7 +8,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, error::ErrorKind};
+use crowned::app::{Player, Players};
 use crowned::engine::{Level, Limits, MatchConfig, builtin_openings, openings_from_json};
+use crowned::ui::{Options, PieceStyle, Theme, ThemeName};
 use crowned::rules::{Duplicates, English, Position, parse_fen};
 
 /// Draughts (checkers) in the terminal.
@@ -21,10 +23,38 @@ struct Cli {
     /// Start from this position (PDN FEN, e.g. "B:W21-32:B1-12") instead of the standard start.
     #[arg(long, global = true, value_name = "FEN")]
     fen: Option<String>,
+
+    #[command(flatten)]
+    play: PlayArgs,
+}
+
+/// How the game on screen is set up (when no command is given).
+#[derive(clap::Args, Debug)]
+struct PlayArgs {
+    /// Who plays Black (moves first): human, or an engine level (random, easy, medium, hard, max).
+    #[arg(long, default_value = "human")]
+    black: Player,
+    /// Who plays White.
+    #[arg(long, default_value = "medium")]
+    white: Player,
+    /// Seconds the engine thinks per move.
+    #[arg(long = "time", value_name = "SECONDS", default_value = "1", value_parser = parse_seconds)]
+    think_time: f64,
+    /// Colour theme: classic (16 colours), wood (24-bit colour) or mono (no colour; also chosen by NO_COLOR).
+    #[arg(long, default_value = "classic")]
+    theme: ThemeName,
+    /// Draw pieces with ASCII letters (b w B W) instead of Unicode symbols.
+    #[arg(long)]
+    ascii: bool,
+    /// Hide the square numbers inside the squares.
+    #[arg(long)]
+    no_numbers: bool,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Print the position (the start, or --fen) with its legal moves, without the full-screen game.
+    Show,
     /// Let the engine choose a move: progress on stderr, then `bestmove <move> score <score> depth <d> nodes <n>`.
     Think {
         /// Seconds to think.
@@ -202,9 +232,32 @@ fn run(cli: Cli) -> Result<ExitCode> {
             commands::matches::run_match(&config, pdn.as_deref())?;
             Ok(ExitCode::SUCCESS)
         }
-        None => {
+        Some(Command::Show) => {
             commands::show::show(&position)?;
             Ok(ExitCode::SUCCESS)
+        }
+        None => commands::play::play(position, &cli.play.settings()),
+    }
+}
+
+impl PlayArgs {
+    fn settings(&self) -> commands::play::PlaySettings {
+        let theme = Theme::new(self.theme, Theme::no_color_from_env());
+        commands::play::PlaySettings {
+            players: Players {
+                black: self.black,
+                white: self.white,
+            },
+            options: Options {
+                theme,
+                pieces: if self.ascii {
+                    PieceStyle::Ascii
+                } else {
+                    PieceStyle::Unicode
+                },
+                square_numbers: !self.no_numbers,
+            },
+            think_time: Duration::from_secs_f64(self.think_time),
         }
     }
 }

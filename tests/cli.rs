@@ -102,8 +102,8 @@ fn bad_input_gives_one_line_and_exit_code_2() {
 }
 
 #[test]
-fn without_arguments_shows_the_start() {
-    let out = crowned(&[]);
+fn show_prints_the_start() {
+    let out = crowned(&["show"]);
     assert!(out.status.success());
     let text = stdout(&out);
     assert!(text.contains("Black to move"), "{text}");
@@ -115,9 +115,19 @@ fn without_arguments_shows_the_start() {
 
 #[test]
 fn a_lost_position_says_so() {
-    let out = crowned(&["--fen", "W:W29:B25,22,18"]);
+    let out = crowned(&["show", "--fen", "W:W29:B25,22,18"]);
     assert!(out.status.success());
     assert!(stdout(&out).contains("White has no legal move and loses."));
+}
+
+#[test]
+fn the_game_without_a_terminal_says_so_instead_of_drawing() {
+    let out = crowned(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stdout(&out).is_empty());
+    assert!(stderr(&out).contains("the game needs a terminal"), "{}", stderr(&out));
+    assert_one_line_error(&["--white", "genius"], "unknown level");
+    assert_one_line_error(&["--theme", "neon"], "unknown theme");
 }
 
 #[test]

@@ -32,6 +32,19 @@ impl fmt::Display for Player {
     }
 }
 
+impl std::str::FromStr for Player {
+    type Err = crate::engine::UnknownLevel;
+
+    /// `human`, or an engine level name (`medium`).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        if s.trim().eq_ignore_ascii_case("human") {
+            Ok(Player::Human)
+        } else {
+            s.parse().map(Player::Engine)
+        }
+    }
+}
+
 /// Who plays each side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Players {
@@ -521,6 +534,22 @@ impl App {
         self.cursor = (clamp(row as i32 + dr), clamp(col as i32 + dc));
     }
 
+    /// Puts the cursor where the player is likely to want it: on the selected piece, or on the middle one of the
+    /// pieces that can move, when a human is to move and the cursor is not already on one of them.
+    fn place_cursor(&mut self) {
+        if !self.humans_turn() {
+            return;
+        }
+        let movable = self.picker.movable();
+        let target = self.picker.selected().or_else(|| {
+            let on_movable = self.cursor_square().is_some_and(|s| movable.contains(&s));
+            (!on_movable).then(|| movable.get(movable.len() / 2).copied()).flatten()
+        });
+        if let Some(square) = target {
+            self.cursor = G.row_col(square);
+        }
+    }
+
     fn humans_turn(&self) -> bool {
         self.players.of(self.game.position().side_to_move()) == Player::Human
     }
@@ -577,6 +606,7 @@ impl App {
     /// After the game changed: a new picker, the game's end if it came, the engine's turn if it is one.
     fn after_change(&mut self) -> Vec<Effect> {
         self.picker = Picker::new(self.game.position());
+        self.place_cursor();
         match self.game.outcome() {
             Some(outcome) => {
                 self.mode = Mode::Over(outcome);

@@ -6,3 +6,4 @@ pub mod pdn;
 pub mod perft;
 pub mod show;
 pub mod think;
+pub mod play;

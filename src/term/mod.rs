@@ -1,0 +1,203 @@
+//! The local terminal runtime: reads keys, mouse and signals on their own threads, runs the engine on another,
+//! feeds everything to the app as actions, carries out the app's effects, and redraws.
+//!
+//! The loop sleeps until something happens (no polling, no redraw while idle), handles every event that is
+//! waiting before drawing once, and ratatui sends only the cells that changed since the last frame.
+
+mod engine;
+mod screen;
+
+pub use screen::{ScreenGuard, restore};
+
+use std::io::{self, BufWriter, Write};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::thread;
+use std::time::Duration;
+
+use crossterm::event::{Event as TermEvent, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
+use signal_hook::iterator::Signals;
+use tui_input::InputRequest;
+
+use self::engine::EngineThread;
+use crate::app::{Action, App, Effect, action_for_key};
+use crate::ui::{self, Options, ScreenLayout};
+
+/// Everything the event loop wakes up for.
+#[derive(Debug)]
+pub enum Event {
+    /// A key, mouse, paste or resize event from the terminal.
+    Terminal(TermEvent),
+    /// An action from elsewhere (the engine thread).
+    App(Action),
+    /// A signal asking the program to end (SIGTERM, SIGHUP, SIGINT, SIGQUIT).
+    Signal(i32),
+    /// Reading the terminal failed (it has gone away).
+    InputClosed,
+    /// The engine thread panicked.
+    EngineFailed,
+}
+
+/// How the runtime is set up.
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// How the screen looks.
+    pub options: Options,
+    /// Thinking time per engine move.
+    pub think_time: Duration,
+    /// Seed for the weaker levels' random choices.
+    pub seed: u64,
+}
+
+/// Why the program ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The player quit.
+    Quit,
+    /// A signal ended it.
+    Signal(i32),
+    /// The terminal went away.
+    InputClosed,
+}
+
+/// Runs `app` on the local terminal until the player quits or a signal comes; the terminal is restored
+/// however it ends.
+pub fn run(app: App, start: Vec<Effect>, settings: Settings) -> io::Result<Ending> {
+    let (events, inbox) = channel();
+    spawn_signal_thread(events.clone())?;
+    let engine = EngineThread::spawn(events.clone(), settings.think_time, settings.seed)?;
+    let guard = ScreenGuard::enter()?;
+    spawn_input_thread(events)?;
+    // One write per frame: a frame goes out as few packets over a slow link.
+    let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
+    let mut terminal = Terminal::new(backend)?;
+    let ending = event_loop(&mut terminal, app, start, &inbox, &engine, &settings.options);
+    drop(guard);
+    ending
+}
+
+/// The loop itself, over any writer, so that other front ends (an SSH channel) can drive the same app.
+pub fn event_loop<W: Write>(
+    terminal: &mut Terminal<CrosstermBackend<W>>,
+    mut app: App,
+    start: Vec<Effect>,
+    inbox: &Receiver<Event>,
+    engine: &EngineThread,
+    options: &Options,
+) -> io::Result<Ending> {
+    if let Some(ending) = carry_out(start, engine) {
+        return Ok(ending);
+    }
+    let mut area = terminal.draw(|f| ui::draw(f, &app, options))?.area;
+    loop {
+        let Ok(first) = inbox.recv() else {
+            return Ok(Ending::InputClosed);
+        };
+        // Everything already waiting is handled before the next frame is drawn.
+        for event in std::iter::once(first).chain(inbox.try_iter()) {
+            let actions = match event {
+                Event::Terminal(event) => actions_for_event(&app, area, event),
+                Event::App(action) => vec![action],
+                Event::Signal(signal) => return Ok(Ending::Signal(signal)),
+                Event::InputClosed => return Ok(Ending::InputClosed),
+                Event::EngineFailed => {
+                    return Err(io::Error::other("the engine thread stopped after an error"));
+                }
+            };
+            for action in actions {
+                if let Some(ending) = carry_out(app.update(action), engine) {
+                    return Ok(ending);
+                }
+            }
+        }
+        area = terminal.draw(|f| ui::draw(f, &app, options))?.area;
+    }
+}
+
+/// Carries out the app's effects; returns how the program ends if one of them ends it.
+fn carry_out(effects: Vec<Effect>, engine: &EngineThread) -> Option<Ending> {
+    for effect in effects {
+        match effect {
+            Effect::Think {
+                search,
+                situation,
+                level,
+            } => engine.think(search, situation, level),
+            Effect::StopThinking => engine.cancel(),
+            Effect::MoveNow => engine.move_now(),
+            Effect::Quit => {
+                engine.cancel();
+                return Some(Ending::Quit);
+            }
+        }
+    }
+    None
+}
+
+/// The actions a terminal event stands for on a screen of size `area`.
+pub fn actions_for_event(app: &App, area: Rect, event: TermEvent) -> Vec<Action> {
+    match event {
+        TermEvent::Key(key) => action_for_key(app, key).into_iter().collect(),
+        TermEvent::Mouse(mouse) => action_for_mouse(app, area, mouse).into_iter().collect(),
+        // A pasted move goes into the input box as if typed (line breaks dropped).
+        TermEvent::Paste(text) => text
+            .chars()
+            .filter(|c| !c.is_control())
+            .map(|c| Action::Edit(InputRequest::InsertChar(c)))
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// Clicks on the board pick squares; the wheel over the move list steps through the game.
+fn action_for_mouse(app: &App, area: Rect, mouse: MouseEvent) -> Option<Action> {
+    if app.help_open() || app.dialog().is_some() {
+        return None;
+    }
+    let layout = ScreenLayout::new(area)?;
+    let (x, y) = (mouse.column, mouse.row);
+    let over_history = layout.history.contains((x, y).into());
+    match mouse.kind {
+        MouseEventKind::Down(MouseButton::Left) => {
+            ui::square_at(area, app, x, y).map(Action::PickSquare)
+        }
+        MouseEventKind::ScrollUp if over_history => Some(Action::BrowseBack),
+        MouseEventKind::ScrollDown if over_history => Some(Action::BrowseForward),
+        _ => None,
+    }
+}
+
+fn spawn_input_thread(events: Sender<Event>) -> io::Result<()> {
+    thread::Builder::new()
+        .name("input".into())
+        .spawn(move || {
+            loop {
+                let event = match crossterm::event::read() {
+                    Ok(event) => Event::Terminal(event),
+                    Err(_) => Event::InputClosed,
+                };
+                let closed = matches!(event, Event::InputClosed);
+                if events.send(event).is_err() || closed {
+                    break;
+                }
+            }
+        })
+        .map(|_| ())
+}
+
+fn spawn_signal_thread(events: Sender<Event>) -> io::Result<()> {
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])?;
+    thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            for signal in signals.forever() {
+                if events.send(Event::Signal(signal)).is_err() {
+                    break;
+                }
+            }
+        })
+        .map(|_| ())
+}

@@ -1,0 +1,206 @@
+//! The board pane: squares, pieces, edge labels, square numbers and every highlight.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::{Block, Widget};
+
+use super::layout::{ScreenLayout, board_row_col};
+use super::{Options, pane_block};
+use crate::app::{App, Focus, Mode, Player};
+use crate::rules::{English, Piece, Position, RuleSet, Square};
+
+const G: crate::rules::Geometry = English::GEOMETRY;
+const SIDE: u16 = G.width as u16;
+
+/// What is marked on the board, worked out once per frame.
+struct Marks {
+    cursor: Option<Square>,
+    /// The piece being moved and where it stands now (they differ during a capture's continuation).
+    selected: Option<(Square, Square)>,
+    destinations: Vec<Square>,
+    must_capture: Vec<Square>,
+    taken: Vec<Square>,
+    last_move: Vec<Square>,
+}
+
+impl Marks {
+    fn of(app: &App) -> Marks {
+        let live = matches!(app.mode(), Mode::Play);
+        let humans_turn = live
+            && app
+                .players()
+                .of(app.game().position().side_to_move())
+                .eq(&Player::Human);
+        let picker = app.picker();
+        let selected = if humans_turn {
+            picker.selected().map(|from| (from, picker.at().unwrap_or(from)))
+        } else {
+            None
+        };
+        let must_capture = if humans_turn && picker.must_capture() && selected.is_none() {
+            picker.movable()
+        } else {
+            Vec::new()
+        };
+        let shown_ply = match app.mode() {
+            Mode::Browsing { ply } => ply,
+            _ => app.game().ply(),
+        };
+        let last_move = shown_ply
+            .checked_sub(1)
+            .and_then(|i| app.game().moves().get(i))
+            .map(|mv| vec![mv.from(), mv.to()])
+            .unwrap_or_default();
+        Marks {
+            cursor: if app.focus() == Focus::Board {
+                app.cursor_square()
+            } else {
+                None
+            },
+            selected,
+            destinations: if humans_turn {
+                picker.destinations()
+            } else {
+                Vec::new()
+            },
+            must_capture,
+            taken: if humans_turn {
+                picker.taken_so_far(app.game().position())
+            } else {
+                Vec::new()
+            },
+            last_move,
+        }
+    }
+
+    /// The piece drawn on `square`: a capturing piece is shown where it has got to.
+    fn piece_on(&self, position: &Position, square: Square) -> Option<Piece> {
+        match self.selected {
+            Some((from, at)) if from != at => {
+                if square == at {
+                    position.piece_at(from)
+                } else if square == from {
+                    None
+                } else {
+                    position.piece_at(square)
+                }
+            }
+            _ => position.piece_at(square),
+        }
+    }
+}
+
+/// Draws the board pane.
+pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Options) {
+    let theme = &options.theme;
+    let title = match app.mode() {
+        Mode::Browsing { ply } => format!(" Board · after move {ply} of {} ", app.game().ply()),
+        Mode::Over(_) => " Board · game over ".to_string(),
+        Mode::Play => " Board ".to_string(),
+    };
+    let block: Block = pane_block(title, app.focus() == Focus::Board, theme);
+    block.render(layout.board_pane, buf);
+
+    let position = app.shown_position();
+    let marks = Marks::of(app);
+    let (w, h) = layout.square_size;
+    for screen_row in 0..SIDE {
+        for screen_col in 0..SIDE {
+            let rect = layout.square_rect(screen_row, screen_col);
+            let (row, col) = board_row_col(screen_row, screen_col, app.flipped());
+            match G.at(row.into(), col.into()) {
+                Some(square) => draw_square(buf, rect, square, position, &marks, options),
+                None => buf.set_style(rect, theme.light),
+            }
+        }
+    }
+
+    // Ranks 1-8 from the bottom of the board and files a-h from the left, as the board is turned.
+    for screen_row in 0..SIDE {
+        let (row, _) = board_row_col(screen_row, 0, app.flipped());
+        let y = layout.squares_origin.1 + screen_row * h + h / 2;
+        let label = (SIDE - row).to_string();
+        buf.set_string(layout.board_pane.x + 1, y, label, theme.quiet);
+    }
+    let labels_y = layout.squares_origin.1 + SIDE * h;
+    for screen_col in 0..SIDE {
+        let (_, col) = board_row_col(0, screen_col, app.flipped());
+        let x = layout.squares_origin.0 + screen_col * w + w / 2;
+        let file = char::from(b'a' + col as u8).to_string();
+        buf.set_string(x, labels_y, file, theme.quiet);
+    }
+}
+
+fn draw_square(
+    buf: &mut Buffer,
+    rect: Rect,
+    square: Square,
+    position: &Position,
+    marks: &Marks,
+    options: &Options,
+) {
+    let theme = &options.theme;
+    let is_cursor = marks.cursor == Some(square);
+    let is_selected = marks.selected.is_some_and(|(from, at)| square == from || square == at);
+    let is_destination = marks.destinations.contains(&square);
+    let must_capture = marks.must_capture.contains(&square);
+    let background = if is_cursor {
+        theme.cursor
+    } else if is_selected {
+        theme.selected
+    } else if is_destination {
+        theme.destination
+    } else if must_capture {
+        theme.must_capture
+    } else if marks.last_move.contains(&square) {
+        theme.dark.patch(theme.last_move)
+    } else {
+        theme.dark
+    };
+    buf.set_style(rect, background);
+
+    let centre_x = rect.x + rect.width / 2;
+    let centre_y = rect.y + rect.height / 2;
+    if rect.width >= 4 && rect.height >= 2 && options.square_numbers {
+        buf.set_string(
+            rect.x,
+            rect.y,
+            square.number().to_string(),
+            background.patch(theme.number),
+        );
+    }
+    let piece = marks.piece_on(position, square);
+    let (glyph, style) = match piece {
+        Some(_) if marks.taken.contains(&square) => (options.pieces.taken(), theme.quiet),
+        Some(piece) => (
+            options.pieces.glyph(piece),
+            match piece.color {
+                crate::rules::Color::Black => theme.black,
+                crate::rules::Color::White => theme.white,
+            },
+        ),
+        None if is_destination => (options.pieces.destination(), Style::new()),
+        None => (' ', Style::new()),
+    };
+    buf.set_string(
+        centre_x,
+        centre_y,
+        glyph.to_string(),
+        background.patch(style),
+    );
+    // Marks beside the piece, so that nothing is told by colour alone.
+    let sides = if is_cursor {
+        Some(('[', ']'))
+    } else if is_selected {
+        Some(('(', ')'))
+    } else if must_capture {
+        Some(('!', '!'))
+    } else {
+        None
+    };
+    if let Some((left, right)) = sides.filter(|_| rect.width >= 3) {
+        buf.set_string(centre_x - 1, centre_y, left.to_string(), background);
+        buf.set_string(centre_x + 1, centre_y, right.to_string(), background);
+    }
+}

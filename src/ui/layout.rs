@@ -1,0 +1,166 @@
+//! Where everything goes on a screen of a given size: the panes, the board's square size, and which square a
+//! screen cell belongs to (for the mouse).
+
+use ratatui::layout::Rect;
+
+use crate::rules::{English, RuleSet, Square};
+
+/// The smallest screen the game is drawn on; below it an "enlarge the window" screen is shown instead.
+pub const MIN_WIDTH: u16 = 50;
+/// See [`MIN_WIDTH`].
+pub const MIN_HEIGHT: u16 = 15;
+
+/// Square sizes in terminal cells (width, height), largest first. Terminal cells are about twice as tall as
+/// they are wide, so these are roughly square on screen.
+const SQUARE_SIZES: [(u16, u16); 5] = [(8, 4), (6, 3), (5, 2), (4, 2), (3, 1)];
+
+/// The narrowest the move history may become before the board takes a smaller square size.
+const HISTORY_MIN_WIDTH: u16 = 22;
+
+/// Columns left of the squares for the rank labels.
+const RANK_LABEL_WIDTH: u16 = 2;
+
+/// Rows under the status line: the status line itself and the bordered input box.
+const BOTTOM_ROWS: u16 = 4;
+
+const SIDE: u16 = English::GEOMETRY.width as u16;
+
+/// The parts of the screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScreenLayout {
+    /// The board pane, border included.
+    pub board_pane: Rect,
+    /// The top-left cell of the top-left square.
+    pub squares_origin: (u16, u16),
+    /// One square's width and height in cells.
+    pub square_size: (u16, u16),
+    /// The move-history pane, border included.
+    pub history: Rect,
+    /// The status line.
+    pub status: Rect,
+    /// The input box, border included.
+    pub input: Rect,
+}
+
+impl ScreenLayout {
+    /// The layout of a screen of this size, or `None` if it is smaller than the minimum.
+    pub fn new(area: Rect) -> Option<ScreenLayout> {
+        if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+            return None;
+        }
+        let main_height = area.height - BOTTOM_ROWS;
+        // Inside the board pane's border: the squares, then a row of file labels.
+        let rows_for_squares = main_height.saturating_sub(3);
+        let (square_w, square_h) = SQUARE_SIZES.into_iter().find(|&(w, h)| {
+            SIDE * h <= rows_for_squares && pane_width(w) + HISTORY_MIN_WIDTH <= area.width
+        })?;
+        let board_pane = Rect::new(
+            area.x,
+            area.y,
+            pane_width(square_w),
+            (SIDE * square_h + 3).min(main_height),
+        );
+        let history = Rect::new(
+            board_pane.right(),
+            area.y,
+            area.width - board_pane.width,
+            main_height,
+        );
+        Some(ScreenLayout {
+            board_pane,
+            squares_origin: (board_pane.x + 1 + RANK_LABEL_WIDTH, board_pane.y + 1),
+            square_size: (square_w, square_h),
+            history,
+            status: Rect::new(area.x, area.y + main_height, area.width, 1),
+            input: Rect::new(area.x, area.y + main_height + 1, area.width, 3),
+        })
+    }
+
+    /// The cells of the square at diagram row and column (as shown on screen, after any flip).
+    pub fn square_rect(&self, screen_row: u16, screen_col: u16) -> Rect {
+        let (w, h) = self.square_size;
+        Rect::new(
+            self.squares_origin.0 + screen_col * w,
+            self.squares_origin.1 + screen_row * h,
+            w,
+            h,
+        )
+    }
+
+    /// The playable square under a screen cell, if any, for a board shown `flipped` or not.
+    pub fn square_at(&self, x: u16, y: u16, flipped: bool) -> Option<Square> {
+        let (w, h) = self.square_size;
+        let col = x.checked_sub(self.squares_origin.0)? / w;
+        let row = y.checked_sub(self.squares_origin.1)? / h;
+        if col >= SIDE || row >= SIDE {
+            return None;
+        }
+        let (row, col) = board_row_col(row, col, flipped);
+        English::GEOMETRY.at(row.into(), col.into())
+    }
+}
+
+/// The board row and column shown at a screen row and column (the same pair back when applied twice).
+pub fn board_row_col(screen_row: u16, screen_col: u16, flipped: bool) -> (u16, u16) {
+    if flipped {
+        (SIDE - 1 - screen_row, SIDE - 1 - screen_col)
+    } else {
+        (screen_row, screen_col)
+    }
+}
+
+/// Border, rank labels, squares, one spare column.
+fn pane_width(square_w: u16) -> u16 {
+    2 + RANK_LABEL_WIDTH + SIDE * square_w + 1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_board_grows_with_the_screen_and_stays_roughly_square() {
+        let at = |w, h| ScreenLayout::new(Rect::new(0, 0, w, h)).map(|l| l.square_size);
+        assert_eq!(at(80, 24), Some((5, 2)));
+        assert_eq!(at(120, 40), Some((8, 4)));
+        assert_eq!(at(100, 32), Some((6, 3)));
+        assert_eq!(at(MIN_WIDTH, MIN_HEIGHT), Some((3, 1)));
+        assert_eq!(at(MIN_WIDTH - 1, 40), None);
+        assert_eq!(at(200, MIN_HEIGHT - 1), None);
+        for (w, h) in SQUARE_SIZES {
+            assert!((3..=4).contains(&(2 * w * 10 / h / 10)) || (w, h) == (3, 1));
+        }
+    }
+
+    #[test]
+    fn panes_tile_the_screen() {
+        for (w, h) in [(80, 24), (MIN_WIDTH, MIN_HEIGHT), (133, 41), (300, 90)] {
+            let area = Rect::new(0, 0, w, h);
+            let l = ScreenLayout::new(area).expect("big enough");
+            assert_eq!(l.board_pane.width + l.history.width, w);
+            assert_eq!(l.history.height + l.status.height + l.input.height, h);
+            assert!(l.board_pane.height <= l.history.height);
+            let last = l.square_rect(7, 7);
+            assert!(last.right() < l.board_pane.right() && last.bottom() < l.board_pane.bottom());
+        }
+    }
+
+    #[test]
+    fn every_playable_cell_maps_back_to_its_square() {
+        let l = ScreenLayout::new(Rect::new(0, 0, 80, 24)).expect("big enough");
+        for flipped in [false, true] {
+            for row in 0..SIDE {
+                for col in 0..SIDE {
+                    let rect = l.square_rect(row, col);
+                    let (br, bc) = board_row_col(row, col, flipped);
+                    let expected = English::GEOMETRY.at(br.into(), bc.into());
+                    for (x, y) in [(rect.x, rect.y), (rect.right() - 1, rect.bottom() - 1)] {
+                        assert_eq!(l.square_at(x, y, flipped), expected);
+                    }
+                }
+            }
+        }
+        assert_eq!(l.square_at(0, 0, false), None);
+        assert_eq!(l.square_at(79, 23, false), None);
+    }
+}

@@ -1,0 +1,81 @@
+//! Pure rendering: the app's state drawn into a ratatui frame. Nothing here changes state or touches a terminal,
+//! so the same code draws to a local terminal, a test buffer or (later) an SSH channel.
+
+mod board;
+mod layout;
+mod overlays;
+mod panels;
+mod theme;
+
+pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout};
+pub use theme::{PieceStyle, Theme, ThemeName, UnknownTheme};
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, BorderType};
+
+use crate::app::App;
+use crate::rules::Square;
+
+/// How the screen looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Colours.
+    pub theme: Theme,
+    /// Piece glyphs.
+    pub pieces: PieceStyle,
+    /// Whether playable squares show their numbers (when they are big enough).
+    pub square_numbers: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            theme: Theme::new(ThemeName::default(), false),
+            pieces: PieceStyle::default(),
+            square_numbers: true,
+        }
+    }
+}
+
+/// Draws the whole screen for `app`.
+pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
+    let area = frame.area();
+    let Some(layout) = ScreenLayout::new(area) else {
+        overlays::too_small(frame.buffer_mut(), area);
+        return;
+    };
+    let buf = frame.buffer_mut();
+    board::draw(buf, &layout, app, options);
+    panels::history(buf, layout.history, app, options);
+    panels::status(buf, layout.status, app);
+    if let Some(cursor) = panels::input(buf, layout.input, app, options) {
+        frame.set_cursor_position(cursor);
+    }
+    let buf = frame.buffer_mut();
+    if let Some(dialog) = app.dialog() {
+        overlays::new_game(buf, area, dialog, options);
+    }
+    if app.help_open() {
+        overlays::help(buf, area, options);
+    }
+}
+
+/// The playable square under a screen cell on a screen of size `area`, for mouse clicks.
+pub fn square_at(area: Rect, app: &App, x: u16, y: u16) -> Option<Square> {
+    ScreenLayout::new(area)?.square_at(x, y, app.flipped())
+}
+
+/// A pane's bordered block, its border bold when the pane has the keys.
+fn pane_block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> Block<'a> {
+    let block = Block::bordered().title(title);
+    if focused {
+        block
+            .border_type(BorderType::Thick)
+            .border_style(theme.focus)
+    } else {
+        block.border_style(Style::new())
+    }
+}

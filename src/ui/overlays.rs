@@ -1,0 +1,97 @@
+//! What is drawn over or instead of the main screen: the help, the new-game dialog, and the "enlarge the
+//! window" screen.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+
+use super::Options;
+use super::layout::{MIN_HEIGHT, MIN_WIDTH};
+use crate::app::{COMMANDS, KEY_HELP, NewGameDialog};
+use crate::rules::Color;
+
+/// A rectangle of at most `width` x `height` in the middle of `area`.
+fn centred(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    )
+}
+
+/// The help overlay: every key and every command.
+pub fn help(buf: &mut Buffer, area: Rect, options: &Options) {
+    let mut lines: Vec<Line> = KEY_HELP
+        .iter()
+        .map(|(keys, what)| Line::from(format!(" {keys:<16} {what}")))
+        .collect();
+    lines.push(Line::default());
+    lines.push(Line::from(format!(" Commands: {COMMANDS}")));
+    let rect = centred(area, 66, lines.len() as u16 + 3);
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(
+            Block::bordered()
+                .title(" Keys (any key closes) ")
+                .border_style(options.theme.focus),
+        )
+        .render(rect, buf);
+}
+
+/// The new-game dialog: who plays each side.
+pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &Options) {
+    let mut lines = vec![Line::default()];
+    for (row, color) in [Color::Black, Color::White].into_iter().enumerate() {
+        let player = dialog.players.of(color).to_string();
+        let marker = if row == dialog.row { '>' } else { ' ' };
+        let line = Line::from(format!(" {marker} {:<6} < {player:^16} >", color.to_string()));
+        lines.push(if row == dialog.row {
+            line.style(options.theme.current)
+        } else {
+            line
+        });
+    }
+    lines.push(Line::default());
+    lines.push(Line::styled(
+        " up/down: side   left/right: player",
+        options.theme.quiet,
+    ));
+    lines.push(Line::styled(
+        " Enter: start    Esc: cancel",
+        options.theme.quiet,
+    ));
+    let rect = centred(area, 40, lines.len() as u16 + 2);
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .block(
+            Block::bordered()
+                .title(" New game ")
+                .border_style(options.theme.focus),
+        )
+        .render(rect, buf);
+}
+
+/// Shown instead of the game when the screen is too small to draw it.
+pub fn too_small(buf: &mut Buffer, area: Rect) {
+    let text = format!(
+        "Enlarge the window to at least {MIN_WIDTH}x{MIN_HEIGHT} (it is {}x{}). The game goes on when it fits; \
+         Ctrl-c quits.",
+        area.width, area.height
+    );
+    let height = 4.min(area.height);
+    let rect = Rect::new(
+        area.x,
+        area.y + (area.height - height) / 2,
+        area.width,
+        height,
+    );
+    Paragraph::new(text)
+        .alignment(Alignment::Center)
+        .wrap(Wrap { trim: true })
+        .render(rect, buf);
+}

@@ -1,0 +1,249 @@
+//! Colours and piece glyphs.
+//!
+//! Nothing is told by colour alone: kings have their own glyphs, and the cursor, the selection, the
+//! destinations and the pieces that must capture have marks beside or on the piece, so the `mono` theme (chosen
+//! whenever `NO_COLOR` is set) shows everything the others do.
+
+use std::fmt;
+use std::str::FromStr;
+
+use ratatui::style::{Color as Tint, Modifier, Style};
+
+use crate::rules::{Color, Piece, Role};
+
+/// The glyphs pieces are drawn with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PieceStyle {
+    /// Discs for men and crowns for kings: ● ○ ♛ ♕.
+    #[default]
+    Unicode,
+    /// Letters, for terminals and fonts without those symbols: b w B W.
+    Ascii,
+}
+
+impl PieceStyle {
+    /// The glyph of a piece.
+    pub fn glyph(self, piece: Piece) -> char {
+        match (self, piece.color, piece.role) {
+            (PieceStyle::Unicode, Color::Black, Role::Man) => '●',
+            (PieceStyle::Unicode, Color::White, Role::Man) => '○',
+            (PieceStyle::Unicode, Color::Black, Role::King) => '♛',
+            (PieceStyle::Unicode, Color::White, Role::King) => '♕',
+            (PieceStyle::Ascii, Color::Black, Role::Man) => 'b',
+            (PieceStyle::Ascii, Color::White, Role::Man) => 'w',
+            (PieceStyle::Ascii, Color::Black, Role::King) => 'B',
+            (PieceStyle::Ascii, Color::White, Role::King) => 'W',
+        }
+    }
+
+    /// The mark on an empty square the selected piece can move to.
+    pub fn destination(self) -> char {
+        match self {
+            PieceStyle::Unicode => '•',
+            PieceStyle::Ascii => '+',
+        }
+    }
+
+    /// The mark on a piece captured so far in a capture being picked.
+    pub fn taken(self) -> char {
+        match self {
+            PieceStyle::Unicode => '×',
+            PieceStyle::Ascii => 'x',
+        }
+    }
+}
+
+/// The themes on offer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ThemeName {
+    /// The 16 standard colours: reads the same on every colour terminal.
+    #[default]
+    Classic,
+    /// Wood colours in 24-bit colour, for terminals that have it.
+    Wood,
+    /// No colour at all: reverse video and marks.
+    Mono,
+}
+
+impl ThemeName {
+    /// Every theme.
+    pub const ALL: [ThemeName; 3] = [ThemeName::Classic, ThemeName::Wood, ThemeName::Mono];
+
+    /// The name as typed.
+    pub fn name(self) -> &'static str {
+        match self {
+            ThemeName::Classic => "classic",
+            ThemeName::Wood => "wood",
+            ThemeName::Mono => "mono",
+        }
+    }
+}
+
+impl fmt::Display for ThemeName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A theme name that is not one of the themes.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown theme {0:?}: the themes are classic, wood and mono")]
+pub struct UnknownTheme(pub String);
+
+impl FromStr for ThemeName {
+    type Err = UnknownTheme;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ThemeName::ALL
+            .into_iter()
+            .find(|t| t.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownTheme(s.to_string()))
+    }
+}
+
+/// The styles the screen is drawn with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Theme {
+    /// Unplayable squares.
+    pub light: Style,
+    /// Playable squares.
+    pub dark: Style,
+    /// Black's pieces (foreground only: drawn over a square's background).
+    pub black: Style,
+    /// White's pieces.
+    pub white: Style,
+    /// The square under the cursor.
+    pub cursor: Style,
+    /// The selected piece and the squares of the capture picked so far.
+    pub selected: Style,
+    /// Squares the selected piece can go to.
+    pub destination: Style,
+    /// Pieces that must capture.
+    pub must_capture: Style,
+    /// The squares of the last move.
+    pub last_move: Style,
+    /// Square numbers inside the squares.
+    pub number: Style,
+    /// Edge labels, hints and other quiet text.
+    pub quiet: Style,
+    /// The border of the pane that has the keys.
+    pub focus: Style,
+    /// The current move in the history.
+    pub current: Style,
+}
+
+impl Theme {
+    /// The theme called `name`, or `mono` whatever the name when `no_color` is set.
+    pub fn new(name: ThemeName, no_color: bool) -> Theme {
+        match if no_color { ThemeName::Mono } else { name } {
+            ThemeName::Classic => Theme::classic(),
+            ThemeName::Wood => Theme::wood(),
+            ThemeName::Mono => Theme::mono(),
+        }
+    }
+
+    /// Whether the `NO_COLOR` convention asks for no colour (<https://no-color.org>: set and not empty).
+    pub fn no_color_from_env() -> bool {
+        std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty())
+    }
+
+    fn classic() -> Theme {
+        let bg = |tint| Style::new().bg(tint);
+        Theme {
+            light: bg(Tint::White),
+            dark: bg(Tint::Green),
+            black: Style::new().fg(Tint::Black),
+            white: Style::new().fg(Tint::White).add_modifier(Modifier::BOLD),
+            cursor: bg(Tint::Yellow),
+            selected: bg(Tint::Blue),
+            destination: bg(Tint::Cyan),
+            must_capture: bg(Tint::Red),
+            last_move: bg(Tint::DarkGray),
+            number: Style::new().fg(Tint::LightGreen),
+            quiet: Style::new().fg(Tint::DarkGray),
+            focus: Style::new().fg(Tint::Yellow).add_modifier(Modifier::BOLD),
+            current: Style::new().add_modifier(Modifier::REVERSED),
+        }
+    }
+
+    fn wood() -> Theme {
+        let bg = |r, g, b| Style::new().bg(Tint::Rgb(r, g, b));
+        Theme {
+            light: bg(238, 214, 176),
+            dark: bg(150, 100, 62),
+            black: Style::new().fg(Tint::Rgb(25, 20, 20)),
+            white: Style::new()
+                .fg(Tint::Rgb(255, 250, 240))
+                .add_modifier(Modifier::BOLD),
+            cursor: bg(214, 170, 40),
+            selected: bg(70, 110, 170),
+            destination: bg(110, 150, 90),
+            must_capture: bg(190, 60, 50),
+            last_move: bg(120, 120, 90),
+            number: Style::new().fg(Tint::Rgb(205, 170, 130)),
+            quiet: Style::new().fg(Tint::Rgb(140, 140, 140)),
+            focus: Style::new()
+                .fg(Tint::Rgb(214, 170, 40))
+                .add_modifier(Modifier::BOLD),
+            current: Style::new().add_modifier(Modifier::REVERSED),
+        }
+    }
+
+    fn mono() -> Theme {
+        let plain = Style::new();
+        Theme {
+            light: plain,
+            dark: plain.add_modifier(Modifier::REVERSED),
+            black: plain,
+            white: plain,
+            cursor: plain.add_modifier(Modifier::BOLD),
+            selected: plain.add_modifier(Modifier::BOLD),
+            destination: plain,
+            must_capture: plain.add_modifier(Modifier::BOLD),
+            last_move: plain.add_modifier(Modifier::UNDERLINED),
+            number: plain,
+            quiet: plain,
+            focus: plain.add_modifier(Modifier::BOLD),
+            current: plain.add_modifier(Modifier::REVERSED),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_color_always_gives_mono() {
+        for name in ThemeName::ALL {
+            let theme = Theme::new(name, true);
+            assert_eq!(theme, Theme::mono());
+            for style in [theme.light, theme.dark, theme.cursor, theme.black] {
+                assert_eq!((style.fg, style.bg), (None, None));
+            }
+        }
+    }
+
+    #[test]
+    fn kings_and_men_have_different_glyphs_in_every_style() {
+        for style in [PieceStyle::Unicode, PieceStyle::Ascii] {
+            let mut glyphs: Vec<char> = [Color::Black, Color::White]
+                .into_iter()
+                .flat_map(|color| [Role::Man, Role::King].map(|role| Piece { color, role }))
+                .map(|p| style.glyph(p))
+                .collect();
+            glyphs.extend([style.destination(), style.taken()]);
+            let count = glyphs.len();
+            glyphs.sort_unstable();
+            glyphs.dedup();
+            assert_eq!(glyphs.len(), count, "{style:?}");
+        }
+        assert!(PieceStyle::Ascii.glyph(Piece::new(Color::White, Role::King)).is_ascii());
+    }
+
+    #[test]
+    fn theme_names_parse() {
+        assert_eq!("Wood".parse(), Ok(ThemeName::Wood));
+        assert!("neon".parse::<ThemeName>().is_err());
+    }
+}
