@@ -1,0 +1,252 @@
+//! The real binary in a pseudo-terminal: keystrokes in, the screen read back through a terminal emulator
+//! (vt100), and the terminal checked to be restored however the program ends.
+
+use std::io::{Read, Write};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
+
+const ROWS: u16 = 24;
+const COLS: u16 = 80;
+
+/// A running `crowned` and the screen it has drawn.
+struct Session {
+    child: Box<dyn Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    screen: Arc<Mutex<vt100::Parser>>,
+    _master: Box<dyn MasterPty + Send>,
+}
+
+impl Session {
+    fn start(args: &[&str]) -> Session {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("a pseudo-terminal");
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_crowned"));
+        command.args(args);
+        command.env("TERM", "xterm-256color");
+        command.env_remove("NO_COLOR");
+        let child = pair.slave.spawn_command(command).expect("crowned starts");
+        drop(pair.slave);
+        let mut reader = pair.master.try_clone_reader().expect("pty reader");
+        let writer = pair.master.take_writer().expect("pty writer");
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(ROWS), nz(COLS), 0)));
+        let feed = Arc::clone(&screen);
+        thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                feed.lock().expect("screen lock").process(&buf[..n]);
+            }
+        });
+        Session {
+            child,
+            writer,
+            screen,
+            _master: pair.master,
+        }
+    }
+
+    fn contents(&self) -> String {
+        self.screen.lock().expect("screen lock").screen().contents()
+    }
+
+    /// Waits until the screen shows `text`; fails the test with the screen after 20 seconds.
+    fn wait_for(&self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while Instant::now() < deadline {
+            if self.contents().contains(text) {
+                return;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        panic!("the screen never showed {text:?}:\n{}", self.contents());
+    }
+
+    /// Waits until `text` is no longer on the screen.
+    fn wait_gone(&self, text: &str) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.contents().contains(text) {
+            assert!(Instant::now() < deadline, "{text:?} stayed:\n{}", self.contents());
+            thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.writer.write_all(keys.as_bytes()).expect("keys sent");
+        self.writer.flush().expect("keys flushed");
+    }
+
+    /// Esc on its own: a pause after it, or the terminal reads Esc and the next key as one escape sequence (as a
+    /// real terminal would if they came together).
+    fn escape(&mut self) {
+        self.send("\x1b");
+        thread::sleep(Duration::from_millis(150));
+    }
+
+    /// Waits for the program to end; returns its exit code.
+    fn wait_exit(&mut self) -> u32 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().expect("child status") {
+                // Let the reader take in the last bytes written.
+                thread::sleep(Duration::from_millis(100));
+                return status.exit_code();
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        panic!("crowned did not end:\n{}", self.contents());
+    }
+
+    /// The terminal is as it was before the game: main screen, cursor shown, no mouse reports, no bracketed
+    /// paste.
+    fn assert_restored(&self) {
+        let parser = self.screen.lock().expect("screen lock");
+        let screen = parser.screen();
+        assert!(!screen.alternate_screen(), "still on the alternate screen");
+        assert!(!screen.hide_cursor(), "the cursor is still hidden");
+        assert_eq!(
+            screen.mouse_protocol_mode(),
+            vt100::MouseProtocolMode::None,
+            "mouse reports are still on"
+        );
+        assert!(!screen.bracketed_paste(), "bracketed paste is still on");
+    }
+}
+
+fn nz(n: u16) -> std::num::NonZeroU16 {
+    std::num::NonZeroU16::new(n).expect("a size above zero")
+}
+
+impl Session {
+    /// Resizes the emulator and then the pty (which sends the program SIGWINCH).
+    fn resize(&mut self, rows: u16, cols: u16) {
+        self.screen
+            .lock()
+            .expect("screen lock")
+            .set_size(nz(rows), nz(cols));
+        self._master
+            .resize(PtySize {
+                rows,
+                cols,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .expect("resize");
+    }
+}
+
+const UP: &str = "\x1b[A";
+const RIGHT: &str = "\x1b[C";
+
+#[test]
+fn play_against_the_engine_and_quit_cleanly() {
+    let mut s = Session::start(&["--black", "human", "--white", "random", "--time", "0.1"]);
+    s.wait_for("Black to move");
+    assert!(s.contents().contains("engine (random)"));
+    // A typed move; the engine answers on its own thread and the turn comes back.
+    s.send("11-15\r");
+    s.wait_for("1. 11-15");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !first_line_has_two_moves(&s.contents()) {
+        assert!(Instant::now() < deadline, "no reply:\n{}", s.contents());
+        thread::sleep(Duration::from_millis(20));
+    }
+    s.wait_for("Black to move");
+    // Quitting a game in progress asks first.
+    s.send("q");
+    s.wait_for("press q again");
+    s.send("q");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+}
+
+fn first_line_has_two_moves(screen: &str) -> bool {
+    screen
+        .lines()
+        .filter_map(|line| line.split("1. 11-15").nth(1))
+        .any(|rest| rest.split_whitespace().next().is_some_and(|w| w.contains('-')))
+}
+
+#[test]
+fn move_by_cursor_browse_and_read_the_help() {
+    let mut s = Session::start(&["--white", "human"]);
+    s.wait_for("Black to move");
+    s.send("11-15\r");
+    s.wait_for("White to move");
+    // The cursor starts on the middle one of White's movable men, 23; up and right is 19.
+    s.send(" ");
+    s.wait_for("23 selected");
+    s.send(&format!("{UP}{RIGHT} "));
+    s.wait_for("1. 11-15     23-19");
+    s.wait_for("Black to move");
+    // A wrong attempt changes nothing and says why.
+    s.send("22-17\r");
+    s.wait_for("no black piece on 22");
+    s.escape();
+    // Browse back and return.
+    s.send("[");
+    s.wait_for("after move 1 of 2");
+    s.escape();
+    s.wait_for("Black to move");
+    // Undo takes back one move when both players are human; redo puts it back.
+    s.send("u");
+    s.wait_for("White to move");
+    s.send("U");
+    s.wait_for("Black to move");
+    // Help opens and any key closes it.
+    s.send("?");
+    s.wait_for("any key closes");
+    s.send("x");
+    s.wait_gone("any key closes");
+    s.send("q");
+    s.wait_for("press q again");
+    s.send("q");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+}
+
+#[test]
+fn sighup_and_sigterm_restore_the_terminal() {
+    let mut s = Session::start(&["--white", "human"]);
+    s.wait_for("Black to move");
+    // portable-pty's kill sends SIGHUP (what a dropped SSH connection sends), then SIGKILL if that fails.
+    s.child.kill().expect("SIGHUP delivered");
+    assert_eq!(s.wait_exit(), 128 + 1);
+    s.assert_restored();
+
+    let mut s = Session::start(&["--white", "human"]);
+    s.wait_for("Black to move");
+    let pid = s.child.process_id().expect("pid") as i32;
+    // SAFETY: kill(2) with a valid signal number has no memory effects.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    assert_eq!(s.wait_exit(), 128 + 15);
+    s.assert_restored();
+}
+
+#[test]
+fn a_small_window_asks_to_be_enlarged_and_the_game_survives() {
+    let mut s = Session::start(&["--white", "human"]);
+    s.wait_for("Black to move");
+    s.send("11-15\r");
+    s.wait_for("1. 11-15");
+    // The pty shrinks; the program gets SIGWINCH and redraws.
+    s.resize(10, 40);
+    s.wait_for("Enlarge the window");
+    s.resize(ROWS, COLS);
+    s.wait_for("1. 11-15");
+    s.wait_for("White to move");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+}
