@@ -10,8 +10,8 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, error::ErrorKind};
 use crowned::app::{Player, Players};
 use crowned::engine::{Level, Limits, MatchConfig, builtin_openings, openings_from_json};
-use crowned::ui::{Options, PieceStyle, Theme, ThemeName};
 use crowned::rules::{Duplicates, English, Position, parse_fen};
+use crowned::ui::{Options, PieceStyle, Theme, ThemeName};
 
 /// Draughts (checkers) in the terminal.
 #[derive(Parser, Debug)]

@@ -125,7 +125,11 @@ fn the_game_without_a_terminal_says_so_instead_of_drawing() {
     let out = crowned(&[]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stdout(&out).is_empty());
-    assert!(stderr(&out).contains("the game needs a terminal"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the game needs a terminal"),
+        "{}",
+        stderr(&out)
+    );
     assert_one_line_error(&["--white", "genius"], "unknown level");
     assert_one_line_error(&["--theme", "neon"], "unknown theme");
 }

@@ -76,7 +76,11 @@ impl Session {
     fn wait_gone(&self, text: &str) {
         let deadline = Instant::now() + Duration::from_secs(20);
         while self.contents().contains(text) {
-            assert!(Instant::now() < deadline, "{text:?} stayed:\n{}", self.contents());
+            assert!(
+                Instant::now() < deadline,
+                "{text:?} stayed:\n{}",
+                self.contents()
+            );
             thread::sleep(Duration::from_millis(20));
         }
     }
@@ -175,7 +179,11 @@ fn first_line_has_two_moves(screen: &str) -> bool {
     screen
         .lines()
         .filter_map(|line| line.split("1. 11-15").nth(1))
-        .any(|rest| rest.split_whitespace().next().is_some_and(|w| w.contains('-')))
+        .any(|rest| {
+            rest.split_whitespace()
+                .next()
+                .is_some_and(|w| w.contains('-'))
+        })
 }
 
 #[test]

@@ -27,7 +27,7 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("n", "new game: choose the players"),
     ("r", "rematch with colours swapped (game over)"),
     ("?", "this help"),
-    ("q", "quit (asks during a game); Ctrl-c quits at once"),
+    ("q, Ctrl-c", "quit (q asks first during a game)"),
 ];
 
 /// The action a key press stands for, or `None` if it means nothing here.
@@ -167,7 +167,10 @@ mod tests {
     #[test]
     fn board_keys() {
         let app = app();
-        assert_eq!(action_for_key(&app, key(KeyCode::Char('k'))), Some(Action::Up));
+        assert_eq!(
+            action_for_key(&app, key(KeyCode::Char('k'))),
+            Some(Action::Up)
+        );
         assert_eq!(action_for_key(&app, key(KeyCode::Left)), Some(Action::Left));
         assert_eq!(
             action_for_key(&app, key(KeyCode::Char(' '))),
@@ -226,7 +229,10 @@ mod tests {
             action_for_key(&app, key(KeyCode::Enter)),
             Some(Action::SubmitInput)
         );
-        assert_eq!(action_for_key(&app, key(KeyCode::Esc)), Some(Action::Cancel));
+        assert_eq!(
+            action_for_key(&app, key(KeyCode::Esc)),
+            Some(Action::Cancel)
+        );
     }
 
     #[test]

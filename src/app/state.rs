@@ -543,7 +543,9 @@ impl App {
         let movable = self.picker.movable();
         let target = self.picker.selected().or_else(|| {
             let on_movable = self.cursor_square().is_some_and(|s| movable.contains(&s));
-            (!on_movable).then(|| movable.get(movable.len() / 2).copied()).flatten()
+            (!on_movable)
+                .then(|| movable.get(movable.len() / 2).copied())
+                .flatten()
         });
         if let Some(square) = target {
             self.cursor = G.row_col(square);
@@ -695,7 +697,7 @@ impl App {
         match self.mode {
             Mode::Play => self.turn_message(),
             Mode::Over(outcome) => {
-                format!("{outcome}. n: new game, r: rematch with colours swapped, [: browse")
+                format!("{outcome}. n: new game, r: rematch, [: browse")
             }
             Mode::Browsing { ply } => format!(
                 "browsing: after move {ply} of {} (Esc returns to the game)",
@@ -750,14 +752,21 @@ impl App {
         let argument = words.next();
         let known = matches!(
             name,
-            "new" | "rematch" | "undo" | "redo" | "flip" | "help" | "quit" | "resign" | "draw"
-                | "move" | "level"
+            "new"
+                | "rematch"
+                | "undo"
+                | "redo"
+                | "flip"
+                | "help"
+                | "quit"
+                | "resign"
+                | "draw"
+                | "move"
+                | "level"
         );
         if !known {
             self.focus = Focus::Input;
-            self.status = format!(
-                "unknown command :{name} (commands: {COMMANDS})"
-            );
+            self.status = format!("unknown command :{name} (commands: {COMMANDS})");
             return Vec::new();
         }
         if name == "level" {

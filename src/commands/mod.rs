@@ -4,6 +4,6 @@ pub mod bench;
 pub mod matches;
 pub mod pdn;
 pub mod perft;
+pub mod play;
 pub mod show;
 pub mod think;
-pub mod play;

@@ -30,7 +30,11 @@ pub struct EngineThread {
 impl EngineThread {
     /// Starts the thread; its reports go to `events`. `time` is the thinking time per move; `seed` varies the
     /// weaker levels' choices from game to game.
-    pub fn spawn(events: Sender<Event>, time: Duration, seed: u64) -> std::io::Result<EngineThread> {
+    pub fn spawn(
+        events: Sender<Event>,
+        time: Duration,
+        seed: u64,
+    ) -> std::io::Result<EngineThread> {
         let (jobs, queue) = channel::<Job>();
         let stop = Arc::new(AtomicBool::new(false));
         let wanted = Arc::new(AtomicU64::new(0));
@@ -75,11 +79,7 @@ impl EngineThread {
                     let _ = events.send(Event::EngineFailed);
                 }
             })?;
-        Ok(EngineThread {
-            jobs,
-            stop,
-            wanted,
-        })
+        Ok(EngineThread { jobs, stop, wanted })
     }
 
     /// Starts a search; its answer comes as [`Action::EngineMoved`] with this number.

@@ -74,7 +74,14 @@ pub fn run(app: App, start: Vec<Effect>, settings: Settings) -> io::Result<Endin
     // One write per frame: a frame goes out as few packets over a slow link.
     let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
     let mut terminal = Terminal::new(backend)?;
-    let ending = event_loop(&mut terminal, app, start, &inbox, &engine, &settings.options);
+    let ending = event_loop(
+        &mut terminal,
+        app,
+        start,
+        &inbox,
+        &engine,
+        &settings.options,
+    );
     drop(guard);
     ending
 }

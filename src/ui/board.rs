@@ -34,7 +34,9 @@ impl Marks {
                 .eq(&Player::Human);
         let picker = app.picker();
         let selected = if humans_turn {
-            picker.selected().map(|from| (from, picker.at().unwrap_or(from)))
+            picker
+                .selected()
+                .map(|from| (from, picker.at().unwrap_or(from)))
         } else {
             None
         };
@@ -142,7 +144,9 @@ fn draw_square(
 ) {
     let theme = &options.theme;
     let is_cursor = marks.cursor == Some(square);
-    let is_selected = marks.selected.is_some_and(|(from, at)| square == from || square == at);
+    let is_selected = marks
+        .selected
+        .is_some_and(|(from, at)| square == from || square == at);
     let is_destination = marks.destinations.contains(&square);
     let must_capture = marks.must_capture.contains(&square);
     let background = if is_cursor {

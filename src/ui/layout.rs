@@ -5,10 +5,13 @@ use ratatui::layout::Rect;
 
 use crate::rules::{English, RuleSet, Square};
 
-/// The smallest screen the game is drawn on; below it an "enlarge the window" screen is shown instead.
-pub const MIN_WIDTH: u16 = 50;
+/// The smallest screen the game is drawn on (the smallest squares beside the narrowest history); below it an
+/// "enlarge the window" screen is shown instead.
+pub const MIN_WIDTH: u16 = pane_width(SMALLEST.0) + HISTORY_MIN_WIDTH;
 /// See [`MIN_WIDTH`].
-pub const MIN_HEIGHT: u16 = 15;
+pub const MIN_HEIGHT: u16 = SIDE * SMALLEST.1 + 3 + BOTTOM_ROWS;
+
+const SMALLEST: (u16, u16) = SQUARE_SIZES[SQUARE_SIZES.len() - 1];
 
 /// Square sizes in terminal cells (width, height), largest first. Terminal cells are about twice as tall as
 /// they are wide, so these are roughly square on screen.
@@ -110,7 +113,7 @@ pub fn board_row_col(screen_row: u16, screen_col: u16, flipped: bool) -> (u16, u
 }
 
 /// Border, rank labels, squares, one spare column.
-fn pane_width(square_w: u16) -> u16 {
+const fn pane_width(square_w: u16) -> u16 {
     2 + RANK_LABEL_WIDTH + SIDE * square_w + 1
 }
 
@@ -127,8 +130,9 @@ mod tests {
         assert_eq!(at(MIN_WIDTH, MIN_HEIGHT), Some((3, 1)));
         assert_eq!(at(MIN_WIDTH - 1, 40), None);
         assert_eq!(at(200, MIN_HEIGHT - 1), None);
+        // A cell is about twice as tall as it is wide: two to three columns a row is roughly square.
         for (w, h) in SQUARE_SIZES {
-            assert!((3..=4).contains(&(2 * w * 10 / h / 10)) || (w, h) == (3, 1));
+            assert!(2 * h <= w && w <= 3 * h, "{w}x{h}");
         }
     }
 

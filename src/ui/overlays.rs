@@ -31,7 +31,8 @@ pub fn help(buf: &mut Buffer, area: Rect, options: &Options) {
         .collect();
     lines.push(Line::default());
     lines.push(Line::from(format!(" Commands: {COMMANDS}")));
-    let rect = centred(area, 66, lines.len() as u16 + 3);
+    // Room for the commands line to wrap once.
+    let rect = centred(area, 68, lines.len() as u16 + 3);
     Clear.render(rect, buf);
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
@@ -49,7 +50,10 @@ pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &
     for (row, color) in [Color::Black, Color::White].into_iter().enumerate() {
         let player = dialog.players.of(color).to_string();
         let marker = if row == dialog.row { '>' } else { ' ' };
-        let line = Line::from(format!(" {marker} {:<6} < {player:^16} >", color.to_string()));
+        let line = Line::from(format!(
+            " {marker} {:<6} < {player:^16} >",
+            color.to_string()
+        ));
         lines.push(if row == dialog.row {
             line.style(options.theme.current)
         } else {

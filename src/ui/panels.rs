@@ -30,7 +30,11 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         .into_iter()
         .map(|color| {
             let glyph = options.pieces.glyph(Piece::new(color, Role::Man));
-            Line::from(format!(" {glyph} {:<6}{}", color.to_string(), app.players().of(color)))
+            Line::from(format!(
+                " {glyph} {:<6}{}",
+                color.to_string(),
+                app.players().of(color)
+            ))
         })
         .collect();
     lines.push(Line::default());

@@ -238,7 +238,11 @@ mod tests {
             glyphs.dedup();
             assert_eq!(glyphs.len(), count, "{style:?}");
         }
-        assert!(PieceStyle::Ascii.glyph(Piece::new(Color::White, Role::King)).is_ascii());
+        assert!(
+            PieceStyle::Ascii
+                .glyph(Piece::new(Color::White, Role::King))
+                .is_ascii()
+        );
     }
 
     #[test]

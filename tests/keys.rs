@@ -1,0 +1,233 @@
+//! Whole games played with key presses through the key map and the app, as the terminal delivers them.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crowned::app::{App, Effect, Mode, Player, Players, action_for_key};
+use crowned::engine::{Engine, Level, Limits};
+use crowned::game::{DrawReason, Game, Outcome, WinReason};
+use crowned::rules::Color;
+
+const HUMANS: Players = Players {
+    black: Player::Human,
+    white: Player::Human,
+};
+
+/// Presses keys written as a script: `<name>` for a special key (`<Up>`, `<Enter>`, `<Esc>`, `<Space>`,
+/// `<Tab>`, `<Home>`, `<End>`, `<C-r>`), any other character for itself. The engine's turns are answered at
+/// once (depth 3) so whole games run without threads.
+fn press(app: &mut App, script: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    let mut rest = script;
+    while let Some(c) = rest.chars().next() {
+        let (key, len) = if c == '<' {
+            let end = rest.find('>').expect("closed key name");
+            (named(&rest[1..end]), end + 1)
+        } else {
+            (
+                KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
+                c.len_utf8(),
+            )
+        };
+        rest = &rest[len..];
+        if let Some(action) = action_for_key(app, key) {
+            let now = app.update(action);
+            effects = answer(app, now);
+        }
+    }
+    effects
+}
+
+fn named(name: &str) -> KeyEvent {
+    let code = match name {
+        "Up" => KeyCode::Up,
+        "Down" => KeyCode::Down,
+        "Left" => KeyCode::Left,
+        "Right" => KeyCode::Right,
+        "Enter" => KeyCode::Enter,
+        "Esc" => KeyCode::Esc,
+        "Space" => KeyCode::Char(' '),
+        "Tab" => KeyCode::Tab,
+        "Home" => KeyCode::Home,
+        "End" => KeyCode::End,
+        "Backspace" => KeyCode::Backspace,
+        "C-r" => return KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL),
+        "C-c" => return KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+        other => panic!("unknown key <{other}>"),
+    };
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+/// Runs every engine turn the effects ask for; returns the effects that are left.
+fn answer(app: &mut App, mut effects: Vec<Effect>) -> Vec<Effect> {
+    while let Some(pos) = effects
+        .iter()
+        .position(|e| matches!(e, Effect::Think { .. }))
+    {
+        let Effect::Think {
+            search,
+            situation,
+            level,
+        } = effects.remove(pos)
+        else {
+            unreachable!("found above");
+        };
+        let result = Engine::new().think(&situation, level, &Limits::depth(3), 0, &mut |_| {});
+        let more = app.update(crowned::app::Action::EngineMoved {
+            search,
+            mv: result.best,
+        });
+        effects.extend(more);
+    }
+    effects
+}
+
+fn app_from(fen: &str, players: Players) -> App {
+    App::with_game(Game::from_fen(fen).expect("test FEN"), players).0
+}
+
+#[test]
+fn a_quick_win_with_the_cursor() {
+    // The only capturer, 14, is selected for the player; its landing square 23 is down and to the right
+    // (White at the bottom: rows go down the screen as the numbers rise), two rows down and two columns right.
+    let mut app = app_from("B:W18:B14", HUMANS);
+    press(&mut app, "<Down><Down><Right><Right><Space>");
+    assert_eq!(
+        app.mode(),
+        Mode::Over(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::NoPieces
+        }),
+        "{}",
+        app.status()
+    );
+}
+
+#[test]
+fn a_multi_jump_step_by_step_with_hjkl() {
+    // 14 jumps 18 to 23, then 26 to 30: two steps of the same capture, with the turn held in between.
+    let mut app = app_from("B:W17,18,25,26,32:B14", HUMANS);
+    press(&mut app, "jjll ");
+    assert_eq!(app.status(), "the capture goes on from 23");
+    assert!(app.picker().is_continuing());
+    assert_eq!(app.game().len(), 0);
+    // Nothing but the next landing square is accepted: only 30 is offered.
+    press(&mut app, "jh ");
+    assert_eq!(app.status(), "the capture must go on from 23: 30 next");
+    press(&mut app, "jh ");
+    assert_eq!(app.game().len(), 1, "{}", app.status());
+    assert_eq!(app.game().position().side_to_move(), Color::White);
+}
+
+#[test]
+fn a_draw_by_repetition_by_typed_moves() {
+    let mut app = app_from("B:WK32:BK1", HUMANS);
+    press(
+        &mut app,
+        "1-6<Enter>32-27<Enter>6-1<Enter>27-32<Enter>1-6<Enter>32-27<Enter>6-1<Enter>27-32<Enter>",
+    );
+    assert_eq!(
+        app.mode(),
+        Mode::Over(Outcome::Draw {
+            reason: DrawReason::Repetition
+        })
+    );
+    assert!(app.status().contains("n: new game"));
+}
+
+#[test]
+fn typing_errors_keep_the_text_and_backspace_mends_it() {
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "11-17<Enter>");
+    assert_eq!(app.input().value(), "11-17");
+    assert!(app.status().contains("11-17"), "{}", app.status());
+    press(&mut app, "<Backspace><Backspace>15<Enter>");
+    assert_eq!(app.game().len(), 1);
+    assert!(app.input().value().is_empty());
+    // Letters go into the box only once typing has started: `i` opens it for coordinates.
+    press(&mut app, "ic3-d4<Enter>");
+    assert_eq!(app.game().len(), 2, "c3-d4 is White's 22-18");
+    assert_eq!(
+        app.game()
+            .move_text(2, crowned::rules::SquareStyle::Numbers)
+            .as_deref(),
+        Some("22-18")
+    );
+    // Esc throws the text away and gives the keys back to the board.
+    press(&mut app, ":lev<Esc>j");
+    assert!(app.input().value().is_empty());
+    assert_eq!(app.focus(), crowned::app::Focus::Board);
+}
+
+#[test]
+fn undo_and_redo_against_the_engine_and_a_whole_game() {
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Easy),
+    };
+    let (mut app, _) = App::new(players);
+    press(&mut app, "11-15<Enter>");
+    assert_eq!(app.game().ply(), 2, "the engine answered");
+    press(&mut app, "u");
+    assert_eq!(app.game().ply(), 0, "undo takes back the turn pair");
+    press(&mut app, "<C-r>");
+    assert_eq!(app.game().ply(), 2);
+    press(&mut app, "uU");
+    assert_eq!(app.game().ply(), 2);
+    // Play on by cursor (Space on the preselected piece, then its first destination) until the game ends.
+    for _ in 0..300 {
+        if matches!(app.mode(), Mode::Over(_)) {
+            break;
+        }
+        let pos = *app.game().position();
+        let mv = pos.legal_moves()[0];
+        let effects = app.update(crowned::app::Action::PickSquare(mv.from()));
+        assert!(effects.is_empty());
+        for step in mv.path() {
+            let effects = app.update(crowned::app::Action::PickSquare(*step));
+            answer(&mut app, effects);
+        }
+    }
+    assert!(matches!(app.mode(), Mode::Over(_)), "{}", app.status());
+    // After the game: a rematch with colours swapped.
+    press(&mut app, "r");
+    assert_eq!(app.players(), players.swapped());
+    assert!(!app.game().is_empty(), "the engine, now Black, has moved");
+}
+
+#[test]
+fn browsing_with_brackets_and_the_history_pane() {
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "11-15<Enter>23-19<Enter>8-11<Enter>22-17<Enter>");
+    press(&mut app, "[[");
+    assert_eq!(app.mode(), Mode::Browsing { ply: 2 });
+    press(&mut app, "]");
+    assert_eq!(app.mode(), Mode::Browsing { ply: 3 });
+    press(&mut app, "<Esc>");
+    assert_eq!(app.mode(), Mode::Play);
+    // Tab gives the arrows to the history; Home is the start, End the live position.
+    press(&mut app, "<Tab><Up>");
+    assert_eq!(app.mode(), Mode::Browsing { ply: 3 });
+    press(&mut app, "<Home>");
+    assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
+    press(&mut app, "<Down><Down>");
+    assert_eq!(app.mode(), Mode::Browsing { ply: 2 });
+    press(&mut app, "<End>");
+    assert_eq!(app.mode(), Mode::Play);
+    press(&mut app, "<Tab>");
+    press(&mut app, "<Up>");
+    assert_eq!(
+        app.mode(),
+        Mode::Play,
+        "Tab gave the arrows back to the board"
+    );
+    assert_eq!(app.game().len(), 4, "browsing never changes the game");
+}
+
+#[test]
+fn ctrl_c_quits_at_once_and_q_asks() {
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "11-15<Enter>");
+    assert!(press(&mut app, "q").is_empty());
+    assert!(app.status().contains("press q again"));
+    let effects = press(&mut app, "<C-c>");
+    assert!(matches!(effects.last(), Some(Effect::Quit)));
+}
