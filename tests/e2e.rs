@@ -258,3 +258,18 @@ fn a_small_window_asks_to_be_enlarged_and_the_game_survives() {
     assert_eq!(s.wait_exit(), 0);
     s.assert_restored();
 }
+
+#[test]
+fn clicking_with_the_mouse_plays_a_move() {
+    let mut s = Session::start(&["--white", "human"]);
+    s.wait_for("Black to move");
+    // At 80x24 the squares are 5x2 cells from column 3, row 1; square 9 is on diagram row 2, column 1 and
+    // square 13 on row 3, column 0. Clicks are sent as SGR mouse reports (1-based), press then release.
+    s.send("\x1b[<0;9;6M\x1b[<0;9;6m");
+    s.wait_for("9 selected");
+    s.send("\x1b[<0;4;8M\x1b[<0;4;8m");
+    s.wait_for("1. 9-13");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+}

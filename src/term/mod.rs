@@ -208,3 +208,73 @@ fn spawn_signal_thread(events: Sender<Event>) -> io::Result<()> {
         })
         .map(|_| ())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Player, Players};
+    use crate::rules::Square;
+    use crossterm::event::KeyModifiers;
+
+    fn mouse(kind: MouseEventKind, column: u16, row: u16) -> TermEvent {
+        TermEvent::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    }
+
+    #[test]
+    fn clicks_pick_squares_and_the_wheel_browses() {
+        let (app, _) = App::new(Players {
+            black: Player::Human,
+            white: Player::Human,
+        });
+        let area = Rect::new(0, 0, 80, 24);
+        let layout = ScreenLayout::new(area).expect("big enough");
+        // Square 11 is on row 2, column 5 of the diagram (not flipped: two humans see White at the bottom).
+        let rect = layout.square_rect(2, 5);
+        let click = mouse(MouseEventKind::Down(MouseButton::Left), rect.x, rect.y);
+        let eleven = Square::from_number(11, 32).expect("square 11");
+        assert_eq!(
+            actions_for_event(&app, area, click),
+            vec![Action::PickSquare(eleven)]
+        );
+        // A click on a light square or outside the board does nothing.
+        let light = layout.square_rect(0, 0);
+        let click = mouse(MouseEventKind::Down(MouseButton::Left), light.x, light.y);
+        assert!(actions_for_event(&app, area, click).is_empty());
+        let click = mouse(MouseEventKind::Down(MouseButton::Left), 79, 23);
+        assert!(actions_for_event(&app, area, click).is_empty());
+        let (x, y) = (layout.history.x + 2, layout.history.y + 2);
+        assert_eq!(
+            actions_for_event(&app, area, mouse(MouseEventKind::ScrollUp, x, y)),
+            vec![Action::BrowseBack]
+        );
+        // On a screen too small to draw, clicks mean nothing.
+        let tiny = Rect::new(0, 0, 20, 10);
+        let click = mouse(MouseEventKind::Down(MouseButton::Left), rect.x, rect.y);
+        assert!(actions_for_event(&app, tiny, click).is_empty());
+    }
+
+    #[test]
+    fn a_paste_types_its_characters() {
+        let (app, _) = App::new(Players {
+            black: Player::Human,
+            white: Player::Human,
+        });
+        let actions = actions_for_event(
+            &app,
+            Rect::new(0, 0, 80, 24),
+            TermEvent::Paste("9-13\n".into()),
+        );
+        assert_eq!(
+            actions,
+            "9-13"
+                .chars()
+                .map(|c| Action::Edit(InputRequest::InsertChar(c)))
+                .collect::<Vec<_>>()
+        );
+    }
+}

@@ -1,0 +1,241 @@
+//! The screen's costs: time to draw a frame, bytes sent to the terminal for a cursor move and for a played
+//! move, the real binary's time from start to its first frame, and its peak memory during a game against the
+//! engine.
+//!
+//! `cargo bench --bench render` prints the byte, start-up and memory figures first, then divan's frame timings.
+
+use std::io::{self, Read, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crowned::app::{Action, App, Player, Players};
+use crowned::ui::{self, Options};
+use divan::Bencher;
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use ratatui::Terminal;
+use ratatui::backend::{CrosstermBackend, TestBackend};
+
+const HUMANS: Players = Players {
+    black: Player::Human,
+    white: Player::Human,
+};
+
+fn main() {
+    bytes_per_change();
+    start_up_time();
+    peak_memory();
+    divan::main();
+}
+
+/// A writer that only counts what passes through it.
+#[derive(Clone, Default)]
+struct Counter(Arc<AtomicUsize>);
+
+impl Write for Counter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0.fetch_add(buf.len(), Ordering::Relaxed);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+fn bytes_per_change() {
+    for (width, height) in [(80, 24), (160, 50)] {
+        let counter = Counter::default();
+        let backend = CrosstermBackend::new(counter.clone());
+        let mut terminal = Terminal::with_options(
+            backend,
+            ratatui::TerminalOptions {
+                viewport: ratatui::Viewport::Fixed(ratatui::layout::Rect::new(0, 0, width, height)),
+            },
+        )
+        .expect("terminal");
+        let options = Options::default();
+        let (mut app, _) = App::new(HUMANS);
+        let mut frame = |app: &App| {
+            counter.0.store(0, Ordering::Relaxed);
+            terminal.draw(|f| ui::draw(f, app, &options)).expect("draw");
+            counter.0.load(Ordering::Relaxed)
+        };
+        let first = frame(&app);
+        app.update(Action::Right);
+        let cursor = frame(&app);
+        app.update(Action::Submit("11-15".into()));
+        let played = frame(&app);
+        println!(
+            "bytes at {width}x{height}: first frame {first}, cursor move {cursor}, played move {played}"
+        );
+    }
+}
+
+/// Starts the real binary in a pseudo-terminal and waits for `text` on its screen; returns the time it took
+/// and the running session (so that it can be measured further and ended).
+fn start_and_wait(args: &[&str], text: &str) -> (Duration, Session) {
+    let pair = native_pty_system()
+        .openpty(PtySize {
+            rows: 24,
+            cols: 80,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .expect("pty");
+    let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_crowned"));
+    command.args(args);
+    command.env("TERM", "xterm-256color");
+    let started = Instant::now();
+    let child = pair.slave.spawn_command(command).expect("spawn");
+    drop(pair.slave);
+    let mut reader = pair.master.try_clone_reader().expect("reader");
+    let rows = std::num::NonZeroU16::new(24).expect("rows");
+    let cols = std::num::NonZeroU16::new(80).expect("columns");
+    let seen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
+    let (tx, rx) = std::sync::mpsc::channel();
+    let sink = Arc::clone(&seen);
+    thread::spawn(move || {
+        let mut buf = [0u8; 8192];
+        while let Ok(n) = reader.read(&mut buf) {
+            if n == 0 {
+                break;
+            }
+            sink.lock().expect("lock").process(&buf[..n]);
+            let _ = tx.send(());
+        }
+    });
+    let text = text.to_string();
+    loop {
+        if seen
+            .lock()
+            .expect("lock")
+            .screen()
+            .contents()
+            .contains(&text)
+        {
+            break;
+        }
+        rx.recv_timeout(Duration::from_secs(10))
+            .expect("the screen appears");
+    }
+    let elapsed = started.elapsed();
+    let writer = pair.master.take_writer().expect("writer");
+    (
+        elapsed,
+        Session {
+            child,
+            writer,
+            _master: pair.master,
+        },
+    )
+}
+
+struct Session {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    writer: Box<dyn Write + Send>,
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+}
+
+impl Session {
+    fn quit(mut self) {
+        let _ = self.writer.write_all(b"\x03");
+        let _ = self.writer.flush();
+        let _ = self.child.wait();
+    }
+}
+
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times[times.len() / 2]
+}
+
+fn start_up_time() {
+    let mut first_frame = Vec::new();
+    let mut version = Vec::new();
+    for _ in 0..15 {
+        let (t, session) = start_and_wait(&["--white", "human"], "Black to move");
+        session.quit();
+        first_frame.push(t);
+        let (t, _) = start_and_wait(&["--version"], "crowned");
+        version.push(t);
+    }
+    let (frame, baseline) = (median(first_frame), median(version));
+    println!(
+        "start to first frame: {:.1} ms (median of 15); `crowned --version` in the same pty: {:.1} ms; \
+         ratio {:.2}",
+        frame.as_secs_f64() * 1e3,
+        baseline.as_secs_f64() * 1e3,
+        frame.as_secs_f64() / baseline.as_secs_f64()
+    );
+}
+
+/// Peak resident memory (VmHWM) of a process, in kB, from /proc.
+fn peak_kb(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn peak_memory() {
+    // Engine against engine at full strength: the table, the search and the screen all in use.
+    let (_, session) = start_and_wait(
+        &["--black", "max", "--white", "max", "--time", "0.1"],
+        "Moves",
+    );
+    thread::sleep(Duration::from_secs(8));
+    let pid = session.child.process_id().unwrap_or(0);
+    match peak_kb(pid) {
+        Some(kb) => println!(
+            "peak memory after 8 s of max against max: {:.1} MB",
+            kb as f64 / 1024.0
+        ),
+        None => println!("peak memory: /proc not readable here"),
+    }
+    session.quit();
+}
+
+fn game_in_progress() -> App {
+    let (mut app, _) = App::new(HUMANS);
+    for mv in "11-15 23-19 8-11 22-17 9-13 17-14 10x17 21x14 6-10".split_whitespace() {
+        app.update(Action::Submit(mv.into()));
+    }
+    app
+}
+
+/// Drawing the whole screen into a buffer (layout, board, history, status, input), no terminal output.
+#[divan::bench(args = [(80, 24), (160, 50)])]
+fn draw_frame(bencher: Bencher, (width, height): (u16, u16)) {
+    let app = game_in_progress();
+    let options = Options::default();
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    bencher.bench_local(|| {
+        terminal
+            .draw(|f| ui::draw(f, &app, &options))
+            .expect("draw")
+            .area
+    });
+}
+
+/// A cursor move as the terminal sees it: draw, compare with the last frame, encode the changed cells.
+#[divan::bench]
+fn cursor_move_to_terminal(bencher: Bencher) {
+    let mut app = game_in_progress();
+    let options = Options::default();
+    let mut terminal = Terminal::with_options(
+        CrosstermBackend::new(io::sink()),
+        ratatui::TerminalOptions {
+            viewport: ratatui::Viewport::Fixed(ratatui::layout::Rect::new(0, 0, 80, 24)),
+        },
+    )
+    .expect("terminal");
+    let mut right = true;
+    bencher.bench_local(|| {
+        app.update(if right { Action::Right } else { Action::Left });
+        right = !right;
+        terminal
+            .draw(|f| ui::draw(f, &app, &options))
+            .expect("draw")
+            .area
+    });
+}
