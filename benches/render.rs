@@ -86,6 +86,11 @@ fn start_and_wait(args: &[&str], text: &str) -> (Duration, Session) {
     let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_crowned"));
     command.args(args);
     command.env("TERM", "xterm-256color");
+    // The program's files go to a scratch directory, never the user's own.
+    command.env(
+        "CROWNED_HOME",
+        std::env::temp_dir().join(format!("crowned-bench-{}", std::process::id())),
+    );
     let started = Instant::now();
     let child = pair.slave.spawn_command(command).expect("spawn");
     drop(pair.slave);

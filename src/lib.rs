@@ -7,5 +7,6 @@ pub mod app;
 pub mod engine;
 pub mod game;
 pub mod rules;
+pub mod store;
 pub mod term;
 pub mod ui;

@@ -53,10 +53,14 @@ fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
         } = effect
         {
             let result = Engine::new().think(&situation, level, &Limits::depth(4), 0, &mut |_| {});
-            return app.update(Action::EngineMoved {
+            let mut more = app.update(Action::EngineMoved {
                 search,
                 mv: result.best,
             });
+            // Every move asks for the game to be saved; the tests look at what else follows.
+            assert!(matches!(more.first(), Some(Effect::GameChanged)));
+            more.retain(|e| !matches!(e, Effect::GameChanged));
+            return more;
         }
     }
     Vec::new()
@@ -165,7 +169,10 @@ fn undo_and_redo_take_whole_turns_against_the_engine() {
     assert_eq!(app.game().len(), 2);
     play_any(&mut app);
     let effects = app.update(Action::Undo);
-    assert!(matches!(effects.as_slice(), [Effect::StopThinking]));
+    assert!(matches!(
+        effects.as_slice(),
+        [Effect::StopThinking, Effect::GameChanged]
+    ));
     assert_eq!(app.game().ply(), 2, "back to the human's turn");
     app.update(Action::Undo);
     assert_eq!(app.game().ply(), 0);

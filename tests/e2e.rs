@@ -2,6 +2,7 @@
 //! (vt100), and the terminal checked to be restored however the program ends.
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -19,8 +20,22 @@ struct Session {
     _master: Box<dyn MasterPty + Send>,
 }
 
+/// A fresh directory for the program's files, so that tests never touch the real ones.
+fn temp_home(name: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("crowned-e2e-{name}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
 impl Session {
     fn start(args: &[&str]) -> Session {
+        let home = temp_home("session");
+        Session::start_in(&home, args)
+    }
+
+    fn start_in(home: &Path, args: &[&str]) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -33,6 +48,7 @@ impl Session {
         command.args(args);
         command.env("TERM", "xterm-256color");
         command.env_remove("NO_COLOR");
+        command.env("CROWNED_HOME", home);
         let child = pair.slave.spawn_command(command).expect("crowned starts");
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().expect("pty reader");
@@ -272,4 +288,53 @@ fn clicking_with_the_mouse_plays_a_move() {
     s.send("\x03");
     assert_eq!(s.wait_exit(), 0);
     s.assert_restored();
+}
+
+#[test]
+fn a_killed_game_is_offered_again_and_resumes_every_move() {
+    let home = temp_home("resume");
+    let mut s = Session::start_in(&home, &["--white", "human"]);
+    s.wait_for("Black to move");
+    s.send("11-15\r23-19\r8-11\r");
+    s.wait_for("2. 8-11");
+    // Undo one move: the redo line and the current point must come back too.
+    s.send("u");
+    s.wait_for("Black to move");
+    assert!(home.join("data/autosave.pdn").exists());
+    let pid = s.child.process_id().expect("pid") as i32;
+    // SAFETY: kill(2) with a valid signal number has no memory effects.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+    let _ = s.wait_exit();
+
+    let mut s = Session::start_in(&home, &["--white", "human"]);
+    s.wait_for("Resume?");
+    s.wait_for("2 moves played");
+    s.send("y");
+    s.wait_gone("Resume?");
+    s.wait_for("1. 11-15     23-19");
+    s.wait_for("Black to move");
+    s.send("U");
+    s.wait_for("2. 8-11");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+
+    // Declining files the unfinished game and starts afresh.
+    let mut s = Session::start_in(&home, &["--white", "human"]);
+    s.wait_for("Resume?");
+    s.send("n");
+    s.wait_for("no moves yet");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    let filed: Vec<_> = std::fs::read_dir(home.join("data/games"))
+        .expect("games filed")
+        .filter_map(Result::ok)
+        .collect();
+    assert_eq!(filed.len(), 1);
+    let text = std::fs::read_to_string(filed[0].path()).expect("readable");
+    assert!(text.contains("11-15 23-19 2. 8-11"), "{text}");
+    assert!(
+        !home.join("data/autosave.pdn").exists(),
+        "the new game has no moves yet"
+    );
+    let _ = std::fs::remove_dir_all(&home);
 }

@@ -231,3 +231,50 @@ fn ctrl_c_quits_at_once_and_q_asks() {
     let effects = press(&mut app, "<C-c>");
     assert!(matches!(effects.last(), Some(Effect::Quit)));
 }
+
+#[test]
+fn the_resume_question_takes_only_its_answers() {
+    let mut saved = Game::new();
+    saved.play_text("11-15").expect("legal");
+    saved.play_text("23-19").expect("legal");
+    let saved_players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Hard),
+    };
+    let mut app = App::offering_resume(HUMANS, saved.clone(), saved_players);
+    assert!(app.status().contains("Resume it?"));
+    assert!(press(&mut app, "11-15qj").is_empty());
+    assert!(
+        app.resume_offer().is_some(),
+        "other keys leave the question open"
+    );
+    assert!(app.game().is_empty());
+    press(&mut app, "y");
+    assert!(app.resume_offer().is_none());
+    assert_eq!(app.game().moves(), saved.moves());
+    assert_eq!(app.players(), saved_players);
+
+    let mut app = App::offering_resume(HUMANS, saved.clone(), saved_players);
+    let effects = press(&mut app, "<Esc>");
+    let archived = effects.iter().find_map(|e| match e {
+        Effect::Archive { game, players } => Some((game.moves().to_vec(), *players)),
+        _ => None,
+    });
+    assert_eq!(archived, Some((saved.moves().to_vec(), saved_players)));
+    assert!(app.game().is_empty());
+    assert_eq!(app.players(), HUMANS);
+}
+
+#[test]
+fn a_new_game_keeps_the_unfinished_one() {
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "11-15<Enter>");
+    let effects = press(&mut app, "n<Enter>");
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Archive { game, .. } if game.len() == 1)),
+        "{effects:?}"
+    );
+    assert!(app.game().is_empty());
+}

@@ -39,6 +39,13 @@ pub fn action_for_key(app: &App, key: KeyEvent) -> Option<Action> {
     if control && key.code == KeyCode::Char('c') {
         return Some(Action::Interrupt);
     }
+    if app.resume_offer().is_some() {
+        return match (key.code, plain_char(key)) {
+            (KeyCode::Enter, _) | (_, Some('y' | 'Y' | ' ')) => Some(Action::AcceptResume),
+            (KeyCode::Esc, _) | (_, Some('n' | 'N')) => Some(Action::DeclineResume),
+            _ => None,
+        };
+    }
     if app.help_open() {
         // Any key closes the help.
         return Some(Action::ToggleHelp);

@@ -177,6 +177,12 @@ pub enum Action {
     Quit,
     /// Leave the program at once (Ctrl-C, a signal).
     Interrupt,
+    /// Go on with the unfinished game offered at start.
+    AcceptResume,
+    /// Start a new game instead (the unfinished one is archived).
+    DeclineResume,
+    /// Show a message from the outside world (a file that could not be saved, say) on the status line.
+    Notice(String),
 }
 
 /// What the outside world must do after an action.
@@ -195,6 +201,15 @@ pub enum Effect {
     StopThinking,
     /// Stop the running search and let it answer with the best move found so far.
     MoveNow,
+    /// The game changed (a move, an undo, a new game): save the game in progress, or file it once it is over.
+    GameChanged,
+    /// Keep this game among the saved games: it is being left unfinished (a new game, a declined resume).
+    Archive {
+        /// The game.
+        game: Box<Game>,
+        /// Who played it.
+        players: Players,
+    },
     /// Leave the program.
     Quit,
 }
@@ -218,6 +233,8 @@ pub struct App {
     focus: Focus,
     input: Input,
     dialog: Option<NewGameDialog>,
+    /// An unfinished game found at start, offered for resuming.
+    resume: Option<Box<(Game, Players)>>,
 }
 
 const G: crate::rules::Geometry = English::GEOMETRY;
@@ -236,7 +253,9 @@ impl App {
     /// Goes on with `game` (a set-up position, a game read from a file) with these players.
     pub fn with_game(game: Game, players: Players) -> (App, Vec<Effect>) {
         let mut app = App::fresh(game, players);
-        let effects = app.after_change();
+        let mut effects = app.after_change();
+        // Opening a game is not a change to save: the file it came from, or the autosave, stays as it is.
+        effects.retain(|e| !matches!(e, Effect::GameChanged));
         (app, effects)
     }
 
@@ -257,6 +276,33 @@ impl App {
             focus: Focus::Board,
             input: Input::default(),
             dialog: None,
+            resume: None,
+        }
+    }
+
+    /// A new game with `players` that first offers to resume `game` (an unfinished game saved earlier, with its
+    /// own players). Nothing starts, the engine included, until the player answers.
+    pub fn offering_resume(players: Players, game: Game, saved_players: Players) -> App {
+        let mut app = App::fresh(Game::new(), players);
+        app.resume = Some(Box::new((game, saved_players)));
+        app.status = app.resume_question();
+        app
+    }
+
+    /// The game offered for resuming, with its players.
+    pub fn resume_offer(&self) -> Option<(&Game, Players)> {
+        self.resume
+            .as_deref()
+            .map(|(game, players)| (game, *players))
+    }
+
+    fn resume_question(&self) -> String {
+        match self.resume_offer() {
+            Some((game, _)) => format!(
+                "An unfinished game ({} moves) was saved. Resume it? y: resume, n: new game",
+                game.ply()
+            ),
+            None => String::new(),
         }
     }
 
@@ -342,6 +388,9 @@ impl App {
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         if action != Action::Quit && !matches!(action, Action::EngineProgress { .. }) {
             self.quit_asked = false;
+        }
+        if self.resume.is_some() {
+            return self.resume_action(action);
         }
         if self.dialog.is_some() && self.dialog_takes(&action) {
             return self.dialog_action(action);
@@ -442,6 +491,54 @@ impl App {
                 effects.push(Effect::Quit);
                 effects
             }
+            Action::Notice(text) => {
+                self.status = text;
+                Vec::new()
+            }
+            // Answers to a question that is not being asked.
+            Action::AcceptResume | Action::DeclineResume => Vec::new(),
+        }
+    }
+
+    /// While the resume question is open only its answers, Ctrl-C and notices count.
+    fn resume_action(&mut self, action: Action) -> Vec<Effect> {
+        match action {
+            Action::AcceptResume => {
+                let Some(offer) = self.resume.take() else {
+                    return Vec::new();
+                };
+                let (game, players) = *offer;
+                let searches = self.searches;
+                *self = App::fresh(game, players);
+                self.searches = searches;
+                let mut effects = self.after_change();
+                effects.retain(|e| !matches!(e, Effect::GameChanged));
+                if matches!(self.mode, Mode::Play) {
+                    self.status = format!("Resumed. {}", self.mode_message());
+                }
+                effects
+            }
+            Action::DeclineResume => {
+                let Some(offer) = self.resume.take() else {
+                    return Vec::new();
+                };
+                let (game, players) = *offer;
+                let mut effects = vec![Effect::Archive {
+                    game: Box::new(game),
+                    players,
+                }];
+                effects.extend(self.start_new(self.players));
+                effects
+            }
+            Action::Interrupt => vec![Effect::Quit],
+            Action::Notice(text) => {
+                self.status = text;
+                Vec::new()
+            }
+            _ => {
+                self.status = self.resume_question();
+                Vec::new()
+            }
         }
     }
 
@@ -481,6 +578,13 @@ impl App {
     /// Starts a new game from the standard start, keeping the board's orientation if the human side is the same.
     fn start_new(&mut self, players: Players) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
+        if !self.game.is_empty() && self.game.final_outcome().is_none() {
+            // A game left unfinished is kept, not thrown away.
+            effects.push(Effect::Archive {
+                game: Box::new(self.game.clone()),
+                players: self.players,
+            });
+        }
         // The search numbers go on rising, so an answer from the old game is never taken for one in this game.
         let searches = self.searches;
         *self = App::fresh(Game::new(), players);
@@ -609,18 +713,19 @@ impl App {
     fn after_change(&mut self) -> Vec<Effect> {
         self.picker = Picker::new(self.game.position());
         self.place_cursor();
+        let mut effects = vec![Effect::GameChanged];
         match self.game.outcome() {
             Some(outcome) => {
                 self.mode = Mode::Over(outcome);
                 self.status = self.mode_message();
-                Vec::new()
             }
             None => {
                 self.mode = Mode::Play;
                 self.status = self.mode_message();
-                self.next_turn()
+                effects.extend(self.next_turn());
             }
         }
+        effects
     }
 
     fn next_turn(&mut self) -> Vec<Effect> {
@@ -846,6 +951,7 @@ impl App {
             return effects;
         }
         while !self.humans_turn() && self.has_human() && self.game.undo() {}
+        effects.push(Effect::GameChanged);
         self.picker = Picker::new(self.game.position());
         self.status = self.mode_message();
         if let Some(outcome) = self.game.outcome() {

@@ -7,6 +7,7 @@
 mod engine;
 mod screen;
 
+pub use engine::EngineThread;
 pub use screen::{ScreenGuard, restore};
 
 use std::io::{self, BufWriter, Write};
@@ -22,8 +23,8 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 use tui_input::InputRequest;
 
-use self::engine::EngineThread;
 use crate::app::{Action, App, Effect, action_for_key};
+use crate::store::{SavedGame, Store, StoreError};
 use crate::ui::{self, Options, ScreenLayout};
 
 /// Everything the event loop wakes up for.
@@ -52,6 +53,10 @@ pub struct Settings {
     pub seed: u64,
 }
 
+/// Where the game in progress is saved after every change, and finished or abandoned games are filed; `None`
+/// saves nothing.
+pub type Saving<'a> = Option<&'a Store>;
+
 /// Why the program ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ending {
@@ -65,7 +70,7 @@ pub enum Ending {
 
 /// Runs `app` on the local terminal until the player quits or a signal comes; the terminal is restored
 /// however it ends.
-pub fn run(app: App, start: Vec<Effect>, settings: Settings) -> io::Result<Ending> {
+pub fn run(app: App, start: Vec<Effect>, settings: Settings, store: Saving) -> io::Result<Ending> {
     let (events, inbox) = channel();
     spawn_signal_thread(events.clone())?;
     let engine = EngineThread::spawn(events.clone(), settings.think_time, settings.seed)?;
@@ -79,7 +84,7 @@ pub fn run(app: App, start: Vec<Effect>, settings: Settings) -> io::Result<Endin
         app,
         start,
         &inbox,
-        &engine,
+        &Outside { engine, store },
         &settings.options,
     );
     drop(guard);
@@ -92,10 +97,10 @@ pub fn event_loop<W: Write>(
     mut app: App,
     start: Vec<Effect>,
     inbox: &Receiver<Event>,
-    engine: &EngineThread,
+    outside: &Outside,
     options: &Options,
 ) -> io::Result<Ending> {
-    if let Some(ending) = carry_out(start, engine) {
+    if let Some(ending) = outside.carry_out(&mut app, start) {
         return Ok(ending);
     }
     let mut area = terminal.draw(|f| ui::draw(f, &app, options))?.area;
@@ -115,7 +120,8 @@ pub fn event_loop<W: Write>(
                 }
             };
             for action in actions {
-                if let Some(ending) = carry_out(app.update(action), engine) {
+                let effects = app.update(action);
+                if let Some(ending) = outside.carry_out(&mut app, effects) {
                     return Ok(ending);
                 }
             }
@@ -124,24 +130,77 @@ pub fn event_loop<W: Write>(
     }
 }
 
-/// Carries out the app's effects; returns how the program ends if one of them ends it.
-fn carry_out(effects: Vec<Effect>, engine: &EngineThread) -> Option<Ending> {
-    for effect in effects {
-        match effect {
-            Effect::Think {
-                search,
-                situation,
-                level,
-            } => engine.think(search, situation, level),
-            Effect::StopThinking => engine.cancel(),
-            Effect::MoveNow => engine.move_now(),
-            Effect::Quit => {
-                engine.cancel();
-                return Some(Ending::Quit);
+/// What the app's effects act on: the engine thread and the files.
+pub struct Outside<'a> {
+    /// The engine.
+    pub engine: EngineThread,
+    /// Where games are saved.
+    pub store: Saving<'a>,
+}
+
+impl Outside<'_> {
+    /// Carries out the app's effects; returns how the program ends if one of them ends it. A file that cannot
+    /// be written is reported on the status line and the game goes on.
+    fn carry_out(&self, app: &mut App, effects: Vec<Effect>) -> Option<Ending> {
+        for effect in effects {
+            let saved = match effect {
+                Effect::Think {
+                    search,
+                    situation,
+                    level,
+                } => {
+                    self.engine.think(search, situation, level);
+                    Ok(())
+                }
+                Effect::StopThinking => {
+                    self.engine.cancel();
+                    Ok(())
+                }
+                Effect::MoveNow => {
+                    self.engine.move_now();
+                    Ok(())
+                }
+                Effect::Quit => {
+                    self.engine.cancel();
+                    return Some(Ending::Quit);
+                }
+                Effect::GameChanged => self.save_progress(app),
+                Effect::Archive { game, players } => self.store.map_or(Ok(()), |store| {
+                    let saved = SavedGame {
+                        game: *game,
+                        players,
+                    };
+                    store.file_game(&saved, None).map(|_| ())
+                }),
+            };
+            if let Err(e) = saved {
+                app.update(Action::Notice(format!("not saved: {e}")));
             }
         }
+        None
     }
-    None
+
+    /// The autosave follows the game: written while it is in progress, filed among the saved games and
+    /// cleared when it ends, cleared when a new game has no moves yet.
+    fn save_progress(&self, app: &App) -> Result<(), StoreError> {
+        let Some(store) = self.store else {
+            return Ok(());
+        };
+        let game = app.game();
+        if game.is_empty() {
+            return store.clear_autosave();
+        }
+        let saved = SavedGame {
+            game: game.clone(),
+            players: app.players(),
+        };
+        if game.outcome().is_some() {
+            store.file_game(&saved, None)?;
+            store.clear_autosave()
+        } else {
+            store.autosave(&saved)
+        }
+    }
 }
 
 /// The actions a terminal event stands for on a screen of size `area`.

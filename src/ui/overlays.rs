@@ -8,7 +8,8 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
 use super::layout::{MIN_HEIGHT, MIN_WIDTH};
-use crate::app::{COMMANDS, KEY_HELP, NewGameDialog};
+use crate::app::{COMMANDS, KEY_HELP, NewGameDialog, Players};
+use crate::game::Game;
 use crate::rules::Color;
 
 /// A rectangle of at most `width` x `height` in the middle of `area`.
@@ -97,5 +98,33 @@ pub fn too_small(buf: &mut Buffer, area: Rect) {
     Paragraph::new(text)
         .alignment(Alignment::Center)
         .wrap(Wrap { trim: true })
+        .render(rect, buf);
+}
+
+/// The question asked at start when an unfinished game was saved.
+pub fn resume(buf: &mut Buffer, area: Rect, game: &Game, players: Players, options: &Options) {
+    let date = game.tags().get("Date").unwrap_or("an earlier session");
+    let lines = vec![
+        Line::default(),
+        Line::from(format!(" An unfinished game from {date}:")),
+        Line::from(format!(
+            " Black {}, White {}, {} moves played.",
+            players.black,
+            players.white,
+            game.ply()
+        )),
+        Line::default(),
+        Line::from(" y, Enter: resume it"),
+        Line::from(" n, Esc:   new game (it is kept in saved games)"),
+    ];
+    let rect = centred(area, 60, lines.len() as u16 + 2);
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(
+            Block::bordered()
+                .title(" Resume? ")
+                .border_style(options.theme.focus),
+        )
         .render(rect, buf);
 }

@@ -1,0 +1,436 @@
+//! Where files live and how they are written: the settings file in the config directory, the autosave and the
+//! saved games in the data directory (from the `directories` crate, or all under `$CROWNED_HOME` when that is
+//! set). Every write goes to a temporary file in the same directory, is flushed to disk, and is renamed over the
+//! target, so a file is never half-written, whatever happens to the process.
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use thiserror::Error;
+
+use crate::app::{Player, Players};
+use crate::game::Game;
+use crate::game::pdn::{parse_games, replay_english, write_game};
+
+/// The environment variable that moves every file of the program under one directory.
+pub const HOME_VARIABLE: &str = "CROWNED_HOME";
+
+/// Tags the program adds to the games it saves so that they can be resumed exactly.
+const BLACK_PLAYER_TAG: &str = "CrownedBlack";
+const WHITE_PLAYER_TAG: &str = "CrownedWhite";
+const PLY_TAG: &str = "CrownedPly";
+
+/// What can go wrong with the program's files.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// No home directory to put files in.
+    #[error("no home directory was found; set {HOME_VARIABLE} to a directory for crowned's files")]
+    NoHome,
+    /// Reading or writing a file failed.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// A saved game could not be read back.
+    #[error("{}: {reason}", .path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// The program's directories.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Store {
+    config_dir: PathBuf,
+    data_dir: PathBuf,
+}
+
+/// A game with who plays it: what the autosave and the saved games hold.
+#[derive(Clone, Debug)]
+pub struct SavedGame {
+    /// The game, its current point included.
+    pub game: Game,
+    /// Who plays each side.
+    pub players: Players,
+}
+
+impl Store {
+    /// The directories for this user: under `$CROWNED_HOME` if it is set and not empty, else the platform's
+    /// config and data directories.
+    pub fn locate() -> Result<Store, StoreError> {
+        if let Some(home) = std::env::var_os(HOME_VARIABLE).filter(|h| !h.is_empty()) {
+            return Ok(Store::under(Path::new(&home)));
+        }
+        let dirs = directories::ProjectDirs::from("", "", "crowned").ok_or(StoreError::NoHome)?;
+        Ok(Store {
+            config_dir: dirs.config_dir().to_path_buf(),
+            data_dir: dirs.data_dir().to_path_buf(),
+        })
+    }
+
+    /// Every file under one directory: `config/` and `data/` inside it.
+    pub fn under(home: &Path) -> Store {
+        Store {
+            config_dir: home.join("config"),
+            data_dir: home.join("data"),
+        }
+    }
+
+    /// The settings file.
+    pub fn settings_file(&self) -> PathBuf {
+        self.config_dir.join("config.toml")
+    }
+
+    /// The game in progress, saved after every move.
+    pub fn autosave_file(&self) -> PathBuf {
+        self.data_dir.join("autosave.pdn")
+    }
+
+    /// Where finished and saved games go.
+    pub fn games_dir(&self) -> PathBuf {
+        self.data_dir.join("games")
+    }
+
+    /// Saves the game in progress.
+    pub fn autosave(&self, saved: &SavedGame) -> Result<(), StoreError> {
+        let path = self.autosave_file();
+        write_atomic(&path, to_pdn(saved).as_bytes()).map_err(io_error(&path))
+    }
+
+    /// The saved game in progress, if there is one.
+    pub fn load_autosave(&self) -> Result<Option<SavedGame>, StoreError> {
+        let path = self.autosave_file();
+        match fs::read_to_string(&path) {
+            Ok(text) => from_pdn(&text)
+                .map(Some)
+                .map_err(|reason| StoreError::Corrupt { path, reason }),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io_error(&path)(e)),
+        }
+    }
+
+    /// Forgets the game in progress (it has been filed or the player started another).
+    pub fn clear_autosave(&self) -> Result<(), StoreError> {
+        let path = self.autosave_file();
+        match fs::remove_file(&path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_error(&path)(e)),
+            _ => Ok(()),
+        }
+    }
+
+    /// Files a game into the saved games as `name.pdn` (or a name made of the date and the players), never
+    /// overwriting another file. Returns the file written.
+    pub fn file_game(&self, saved: &SavedGame, name: Option<&str>) -> Result<PathBuf, StoreError> {
+        let dir = self.games_dir();
+        let stem = match name.map(safe_name).filter(|n| !n.is_empty()) {
+            Some(name) => name,
+            None => default_name(saved, SystemTime::now()),
+        };
+        let mut path = dir.join(format!("{stem}.pdn"));
+        let mut n = 2;
+        while path.exists() {
+            path = dir.join(format!("{stem}-{n}.pdn"));
+            n += 1;
+        }
+        write_atomic(&path, to_pdn(saved).as_bytes()).map_err(io_error(&path))?;
+        Ok(path)
+    }
+}
+
+/// Writes `contents` to `path` all at once: a temporary file beside it, flushed to disk, then renamed over it.
+/// Creates the directory if needed. On any error the old file (if any) is untouched and the temporary file is
+/// removed.
+pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let name = path
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
+    let temp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = (|| {
+        let mut file = fs::File::create(&temp)?;
+        file.write_all(contents)?;
+        file.sync_all()?;
+        fs::rename(&temp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    written?;
+    // The rename itself is made durable by syncing the directory (where the platform allows opening one).
+    if let Ok(dir) = fs::File::open(dir) {
+        let _ = dir.sync_all();
+    }
+    Ok(())
+}
+
+/// The game as PDN, with the players and the current point in tags of the program's own.
+pub fn to_pdn(saved: &SavedGame) -> String {
+    let mut game = saved.game.clone();
+    let tags = game.tags_mut();
+    for (tag, name_tag, player) in [
+        (BLACK_PLAYER_TAG, "Black", saved.players.black),
+        (WHITE_PLAYER_TAG, "White", saved.players.white),
+    ] {
+        tags.set(tag, &player_word(player));
+        if tags.get(name_tag).is_none() {
+            tags.set(name_tag, &player_name(player));
+        }
+    }
+    if tags.get("Event").is_none() {
+        tags.set("Event", "crowned game");
+    }
+    if tags.get("Date").is_none() {
+        tags.set("Date", &pdn_date(SystemTime::now()));
+    }
+    tags.set(PLY_TAG, &saved.game.ply().to_string());
+    write_game(&game)
+}
+
+/// Reads back what [`to_pdn`] wrote (or any single English game, played by two humans).
+pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
+    let games = parse_games(text);
+    let first = games.into_iter().next().ok_or("no game in the file")?;
+    let parsed = first.map_err(|e| e.to_string())?;
+    let replayed = replay_english(&parsed);
+    if let Some(error) = replayed.error {
+        return Err(error.to_string());
+    }
+    let mut game = replayed.game;
+    let player = |tag: &str| -> Result<Player, String> {
+        match game.tags().get(tag) {
+            Some(word) => word
+                .parse()
+                .map_err(|e: crate::engine::UnknownLevel| format!("tag {tag}: {e}")),
+            None => Ok(Player::Human),
+        }
+    };
+    let players = Players {
+        black: player(BLACK_PLAYER_TAG)?,
+        white: player(WHITE_PLAYER_TAG)?,
+    };
+    let ply = match game.tags().get(PLY_TAG) {
+        Some(n) => n
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n <= game.len())
+            .ok_or_else(|| format!("tag {PLY_TAG}: {n:?} is not a move of this game"))?,
+        None => game.len(),
+    };
+    game.go_to(ply);
+    for tag in [BLACK_PLAYER_TAG, WHITE_PLAYER_TAG, PLY_TAG] {
+        game.tags_mut().remove(tag);
+    }
+    Ok(SavedGame { game, players })
+}
+
+fn player_word(player: Player) -> String {
+    match player {
+        Player::Human => "human".to_string(),
+        Player::Engine(level) => level.name().to_string(),
+    }
+}
+
+fn player_name(player: Player) -> String {
+    match player {
+        Player::Human => "Player".to_string(),
+        Player::Engine(level) => format!("crowned ({level})"),
+    }
+}
+
+/// Keeps letters, digits, `-` and `_` of a name typed by the player, so that it cannot leave the directory.
+fn safe_name(name: &str) -> String {
+    name.trim()
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect::<String>()
+        .trim_matches('-')
+        .to_string()
+}
+
+fn default_name(saved: &SavedGame, now: SystemTime) -> String {
+    let (y, m, d, hh, mm) = civil(now);
+    format!(
+        "{y:04}-{m:02}-{d:02}-{hh:02}{mm:02}-{}-vs-{}",
+        player_word(saved.players.black),
+        player_word(saved.players.white)
+    )
+}
+
+fn pdn_date(now: SystemTime) -> String {
+    let (y, m, d, _, _) = civil(now);
+    format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// UTC year, month, day, hour and minute of a time (the proleptic Gregorian calendar, from days since 1970).
+fn civil(time: SystemTime) -> (i64, u32, u32, u32, u32) {
+    let secs = time
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days to a civil date: eras of 400 years, years starting on 1 March so that leap days come last.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (
+        year,
+        month,
+        day,
+        (rest / 3600) as u32,
+        (rest % 3600 / 60) as u32,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+    use std::time::Duration;
+
+    fn temp_home(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("crowned-store-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    fn sample() -> SavedGame {
+        let mut game = Game::new();
+        for mv in ["11-15", "23-19", "8-11", "22-17"] {
+            game.play_text(mv).expect("legal");
+        }
+        game.undo();
+        SavedGame {
+            game,
+            players: Players {
+                black: Player::Human,
+                white: Player::Engine(Level::Hard),
+            },
+        }
+    }
+
+    #[test]
+    fn a_saved_game_comes_back_exactly() {
+        let saved = sample();
+        let back = from_pdn(&to_pdn(&saved)).expect("reads back");
+        assert_eq!(back.players, saved.players);
+        assert_eq!(
+            back.game.moves(),
+            saved.game.moves(),
+            "the redo line is kept"
+        );
+        assert_eq!(back.game.ply(), 3, "and so is the current point");
+        assert!(back.game.tags().get(PLY_TAG).is_none());
+        assert_eq!(back.game.tags().get("White"), Some("crowned (hard)"));
+    }
+
+    #[test]
+    fn broken_saves_are_reported_not_trusted() {
+        let text = to_pdn(&sample());
+        for (bad, expected) in [
+            (
+                text.replace("[CrownedPly \"3\"]", "[CrownedPly \"9\"]"),
+                "CrownedPly",
+            ),
+            (text.replace("\"hard\"", "\"genius\""), "unknown level"),
+            (text.replace("22-17", "22-16"), "22-16"),
+            (String::new(), "no game"),
+        ] {
+            let error = from_pdn(&bad).expect_err("refused");
+            assert!(error.contains(expected), "{error}");
+        }
+    }
+
+    #[test]
+    fn autosave_round_trip_and_filing_never_overwrites() {
+        let home = temp_home("round-trip");
+        let store = Store::under(&home);
+        assert!(store.load_autosave().expect("readable").is_none());
+        store.autosave(&sample()).expect("saved");
+        let back = store.load_autosave().expect("readable").expect("present");
+        assert_eq!(back.game.ply(), 3);
+        let first = store.file_game(&back, Some("my game")).expect("filed");
+        let second = store.file_game(&back, Some("my game")).expect("filed");
+        assert_eq!(
+            first.file_name().and_then(|n| n.to_str()),
+            Some("my-game.pdn")
+        );
+        assert_eq!(
+            second.file_name().and_then(|n| n.to_str()),
+            Some("my-game-2.pdn")
+        );
+        let escape = store.file_game(&back, Some("../../etc/x")).expect("filed");
+        assert!(
+            escape.starts_with(store.games_dir()),
+            "{}",
+            escape.display()
+        );
+        store.clear_autosave().expect("cleared");
+        store.clear_autosave().expect("clearing twice is fine");
+        assert!(store.load_autosave().expect("readable").is_none());
+        // No temporary files are left behind.
+        let leftovers: Vec<_> = fs::read_dir(store.games_dir())
+            .expect("games dir")
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty());
+        let _ = fs::remove_dir_all(&home);
+    }
+
+    #[test]
+    fn a_corrupt_autosave_is_an_error_naming_the_file() {
+        let home = temp_home("corrupt");
+        let store = Store::under(&home);
+        write_atomic(
+            &store.autosave_file(),
+            b"[Event \"x\"]\n1. 11-15 23-19 2. 99-1 *",
+        )
+        .expect("written");
+        let error = store.load_autosave().expect_err("corrupt");
+        assert!(error.to_string().contains("autosave.pdn"), "{error}");
+        let _ = fs::remove_dir_all(&home);
+    }
+
+    #[test]
+    fn dates_are_computed_in_utc() {
+        let at = |secs| civil(UNIX_EPOCH + Duration::from_secs(secs));
+        assert_eq!(at(0), (1970, 1, 1, 0, 0));
+        // 2000-02-29 12:34 UTC and 2026-11-21 23:59 UTC.
+        assert_eq!(at(951_827_640), (2000, 2, 29, 12, 34));
+        assert_eq!(at(1_795_305_540), (2026, 11, 21, 23, 59));
+    }
+}
