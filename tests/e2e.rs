@@ -315,6 +315,12 @@ fn a_killed_game_is_offered_again_and_resumes_every_move() {
     s.wait_for("Black to move");
     s.send("U");
     s.wait_for("2. 8-11");
+    s.send(":save my game\r");
+    s.wait_for("saved as");
+    let named = home.join("data/games/my-game.pdn");
+    let text = std::fs::read_to_string(&named).expect("saved under the name typed");
+    assert!(text.contains("11-15 23-19 2. 8-11"), "{text}");
+    std::fs::remove_file(named).expect("removed");
     s.send("\x03");
     assert_eq!(s.wait_exit(), 0);
 

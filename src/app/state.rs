@@ -210,6 +210,15 @@ pub enum Effect {
         /// Who played it.
         players: Players,
     },
+    /// Save this game among the saved games under a name the player chose (`:save`), and say where.
+    Save {
+        /// The game.
+        game: Box<Game>,
+        /// Who plays it.
+        players: Players,
+        /// The name typed, if any.
+        name: Option<String>,
+    },
     /// Leave the program.
     Quit,
 }
@@ -241,7 +250,7 @@ const G: crate::rules::Geometry = English::GEOMETRY;
 
 /// The commands the input box understands, as listed in messages and the help overlay.
 pub const COMMANDS: &str =
-    ":new :rematch :undo :redo :flip :resign :draw :move :level L :help :quit";
+    ":new :rematch :undo :redo :flip :resign :draw :move :level L :save [name] :help :quit";
 
 impl App {
     /// A new game from the standard start with these players. Returns the app and the effects to start with
@@ -858,6 +867,7 @@ impl App {
         let known = matches!(
             name,
             "new"
+                | "save"
                 | "rematch"
                 | "undo"
                 | "redo"
@@ -909,6 +919,14 @@ impl App {
             }
             "quit" => self.update(Action::Interrupt),
             "move" => self.move_now(),
+            "save" => vec![Effect::Save {
+                game: Box::new(self.game.clone()),
+                players: self.players,
+                // The name is the rest of the line, spaces and all (the store makes it a safe file name).
+                name: command
+                    .split_once(char::is_whitespace)
+                    .map(|(_, rest)| rest.trim().to_string()),
+            }],
             "resign" | "draw" => self.declare(name),
             _ => Vec::new(),
         }

@@ -23,7 +23,8 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 use tui_input::InputRequest;
 
-use crate::app::{Action, App, Effect, action_for_key};
+use crate::app::{Action, App, Effect, Players, action_for_key};
+use crate::game::Game;
 use crate::store::{SavedGame, Store, StoreError};
 use crate::ui::{self, Options, ScreenLayout};
 
@@ -165,6 +166,15 @@ impl Outside<'_> {
                     return Some(Ending::Quit);
                 }
                 Effect::GameChanged => self.save_progress(app),
+                Effect::Save {
+                    game,
+                    players,
+                    name,
+                } => {
+                    let notice = self.save_named(*game, players, name.as_deref());
+                    app.update(Action::Notice(notice));
+                    Ok(())
+                }
                 Effect::Archive { game, players } => self.store.map_or(Ok(()), |store| {
                     let saved = SavedGame {
                         game: *game,
@@ -180,6 +190,16 @@ impl Outside<'_> {
         None
     }
 
+    /// `:save`: files the game under the name given and says where it went.
+    fn save_named(&self, game: Game, players: Players, name: Option<&str>) -> String {
+        let Some(store) = self.store else {
+            return "not saved: there is no place for files".to_string();
+        };
+        match store.file_game(&SavedGame { game, players }, name) {
+            Ok(path) => format!("saved as {}", path.display()),
+            Err(e) => format!("not saved: {e}"),
+        }
+    }
     /// The autosave follows the game: written while it is in progress, filed among the saved games and
     /// cleared when it ends, cleared when a new game has no moves yet.
     fn save_progress(&self, app: &App) -> Result<(), StoreError> {
