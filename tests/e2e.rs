@@ -18,6 +18,17 @@ struct Session {
     writer: Box<dyn Write + Send>,
     screen: Arc<Mutex<vt100::Parser>>,
     _master: Box<dyn MasterPty + Send>,
+    /// A scratch home made for this session alone, removed with it.
+    own_home: Option<PathBuf>,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        if let Some(home) = &self.own_home {
+            let _ = std::fs::remove_dir_all(home);
+        }
+    }
 }
 
 /// A fresh directory for the program's files, so that tests never touch the real ones.
@@ -32,7 +43,9 @@ fn temp_home(name: &str) -> PathBuf {
 impl Session {
     fn start(args: &[&str]) -> Session {
         let home = temp_home("session");
-        Session::start_in(&home, args)
+        let mut session = Session::start_in(&home, args);
+        session.own_home = Some(home);
+        session
     }
 
     fn start_in(home: &Path, args: &[&str]) -> Session {
@@ -69,6 +82,7 @@ impl Session {
             writer,
             screen,
             _master: pair.master,
+            own_home: None,
         }
     }
 
