@@ -33,13 +33,24 @@ pub fn help(buf: &mut Buffer, area: Rect, options: &Options) {
     lines.push(Line::default());
     lines.push(Line::from(format!(" Commands: {COMMANDS}")));
     // Room for the commands line to wrap once.
-    let rect = centred(area, 68, lines.len() as u16 + 3);
+    let height = lines.len() as u16 + 3;
+    boxed(
+        buf,
+        centred(area, 68, height),
+        " Keys (any key closes) ",
+        lines,
+        options,
+    );
+}
+
+/// Lines in a bordered box over whatever was drawn there.
+fn boxed(buf: &mut Buffer, rect: Rect, title: &str, lines: Vec<Line>, options: &Options) {
     Clear.render(rect, buf);
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(
             Block::bordered()
-                .title(" Keys (any key closes) ")
+                .title(title)
                 .border_style(options.theme.focus),
         )
         .render(rect, buf);
@@ -70,15 +81,8 @@ pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &
         " Enter: start    Esc: cancel",
         options.theme.quiet,
     ));
-    let rect = centred(area, 40, lines.len() as u16 + 2);
-    Clear.render(rect, buf);
-    Paragraph::new(lines)
-        .block(
-            Block::bordered()
-                .title(" New game ")
-                .border_style(options.theme.focus),
-        )
-        .render(rect, buf);
+    let height = lines.len() as u16 + 2;
+    boxed(buf, centred(area, 40, height), " New game ", lines, options);
 }
 
 /// Shown instead of the game when the screen is too small to draw it.
@@ -117,14 +121,6 @@ pub fn resume(buf: &mut Buffer, area: Rect, game: &Game, players: Players, optio
         Line::from(" y, Enter: resume it"),
         Line::from(" n, Esc:   new game (it is kept in saved games)"),
     ];
-    let rect = centred(area, 60, lines.len() as u16 + 2);
-    Clear.render(rect, buf);
-    Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .block(
-            Block::bordered()
-                .title(" Resume? ")
-                .border_style(options.theme.focus),
-        )
-        .render(rect, buf);
+    let height = lines.len() as u16 + 2;
+    boxed(buf, centred(area, 60, height), " Resume? ", lines, options);
 }
