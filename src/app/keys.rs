@@ -21,13 +21,14 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("U, Ctrl-r", "redo"),
     ("[ ]", "step back / forward through the game"),
     ("Home, End", "the start / the live position"),
-    ("Tab", "focus the move list (arrows step, Home/End)"),
+    ("Tab", "focus the move list (arrows step, Home/End, g/G)"),
     ("m", "make the engine move now"),
     ("f", "flip the board"),
     ("n", "new game: choose the players"),
     ("r", "rematch with colours swapped (game over)"),
     ("?", "this help"),
     ("q, Ctrl-c", "quit (q asks first during a game)"),
+    ("mouse", "click a piece, then its destination"),
 ];
 
 /// The action a key press stands for, or `None` if it means nothing here.

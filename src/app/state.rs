@@ -517,10 +517,8 @@ impl App {
                     return Vec::new();
                 };
                 let (game, players) = *offer;
-                let searches = self.searches;
-                *self = App::fresh(game, players);
-                self.searches = searches;
-                let mut effects = self.after_change();
+                let mut effects = self.restart(game, players);
+                // The game is as it was saved: nothing to save again.
                 effects.retain(|e| !matches!(e, Effect::GameChanged));
                 if matches!(self.mode, Mode::Play) {
                     self.status = format!("Resumed. {}", self.mode_message());
@@ -584,7 +582,7 @@ impl App {
         Vec::new()
     }
 
-    /// Starts a new game from the standard start, keeping the board's orientation if the human side is the same.
+    /// Starts a new game from the standard start with `players`; an unfinished game is archived first.
     fn start_new(&mut self, players: Players) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
         if !self.game.is_empty() && self.game.final_outcome().is_none() {
@@ -594,12 +592,17 @@ impl App {
                 players: self.players,
             });
         }
+        effects.extend(self.restart(Game::new(), players));
+        effects
+    }
+
+    /// Replaces the game and players, everything else starting afresh, and starts the game going.
+    fn restart(&mut self, game: Game, players: Players) -> Vec<Effect> {
         // The search numbers go on rising, so an answer from the old game is never taken for one in this game.
         let searches = self.searches;
-        *self = App::fresh(Game::new(), players);
+        *self = App::fresh(game, players);
         self.searches = searches;
-        effects.extend(self.after_change());
-        effects
+        self.after_change()
     }
 
     fn cancel(&mut self) {
@@ -683,7 +686,7 @@ impl App {
             Mode::Play => {}
         }
         if !self.humans_turn() {
-            self.status = "the engine is thinking".into();
+            self.status = "the engine is thinking (m: move now)".into();
             return Vec::new();
         }
         let position = *self.game.position();
@@ -748,7 +751,6 @@ impl App {
                     depth: None,
                     score: None,
                 });
-                self.status = format!("{side} (engine, {level}) is thinking");
                 vec![Effect::Think {
                     search: self.searches,
                     situation: Situation::of_game(&self.game),
@@ -831,7 +833,7 @@ impl App {
         }
         if !matches!(self.mode, Mode::Play) || !self.humans_turn() {
             self.status = match self.mode {
-                Mode::Over(outcome) => format!("{outcome}. n: new game, r: rematch"),
+                Mode::Over(_) => self.mode_message(),
                 Mode::Browsing { .. } => "browsing: press Esc to return to the game".into(),
                 Mode::Play => "the engine is thinking (m: move now)".into(),
             };
@@ -864,50 +866,7 @@ impl App {
         let mut words = command.split_whitespace();
         let name = words.next().unwrap_or("");
         let argument = words.next();
-        let known = matches!(
-            name,
-            "new"
-                | "save"
-                | "rematch"
-                | "undo"
-                | "redo"
-                | "flip"
-                | "help"
-                | "quit"
-                | "resign"
-                | "draw"
-                | "move"
-                | "level"
-        );
-        if !known {
-            self.focus = Focus::Input;
-            self.status = format!("unknown command :{name} (commands: {COMMANDS})");
-            return Vec::new();
-        }
-        if name == "level" {
-            match argument.map(str::parse::<Level>) {
-                Some(Ok(level)) => {
-                    for side in [Color::Black, Color::White] {
-                        if let Player::Engine(_) = self.players.of(side) {
-                            self.set_player(side, Player::Engine(level));
-                        }
-                    }
-                    self.status = format!("engine level: {level}");
-                }
-                Some(Err(e)) => {
-                    self.focus = Focus::Input;
-                    self.status = e.to_string();
-                    return Vec::new();
-                }
-                None => {
-                    self.focus = Focus::Input;
-                    self.status = "which level? random, easy, medium, hard or max".into();
-                    return Vec::new();
-                }
-            }
-        }
-        self.clear_input();
-        match name {
+        let effects = match name {
             "new" => self.update(Action::NewGame),
             "rematch" => self.update(Action::Rematch),
             "undo" => self.take_back(),
@@ -928,8 +887,39 @@ impl App {
                     .map(|(_, rest)| rest.trim().to_string()),
             }],
             "resign" | "draw" => self.declare(name),
-            _ => Vec::new(),
+            "level" => match argument.map(str::parse::<Level>) {
+                Some(Ok(level)) => {
+                    self.set_engine_level(level);
+                    Vec::new()
+                }
+                refused => {
+                    self.focus = Focus::Input;
+                    self.status = match refused {
+                        Some(Err(e)) => e.to_string(),
+                        _ => "which level? random, easy, medium, hard or max".into(),
+                    };
+                    return Vec::new();
+                }
+            },
+            _ => {
+                // The text stays in the box for correction.
+                self.focus = Focus::Input;
+                self.status = format!("unknown command :{name} (commands: {COMMANDS})");
+                return Vec::new();
+            }
+        };
+        self.clear_input();
+        effects
+    }
+
+    /// Every engine player plays at `level` from its next move.
+    fn set_engine_level(&mut self, level: Level) {
+        for side in [Color::Black, Color::White] {
+            if let Player::Engine(_) = self.players.of(side) {
+                self.set_player(side, Player::Engine(level));
+            }
         }
+        self.status = format!("engine level: {level}");
     }
 
     fn set_player(&mut self, side: Color, player: Player) {

@@ -247,9 +247,9 @@ fn action_for_mouse(app: &App, area: Rect, mouse: MouseEvent) -> Option<Action> 
     let (x, y) = (mouse.column, mouse.row);
     let over_history = layout.history.contains((x, y).into());
     match mouse.kind {
-        MouseEventKind::Down(MouseButton::Left) => {
-            ui::square_at(area, app, x, y).map(Action::PickSquare)
-        }
+        MouseEventKind::Down(MouseButton::Left) => layout
+            .square_at(x, y, app.flipped())
+            .map(Action::PickSquare),
         MouseEventKind::ScrollUp if over_history => Some(Action::BrowseBack),
         MouseEventKind::ScrollDown if over_history => Some(Action::BrowseForward),
         _ => None,

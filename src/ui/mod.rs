@@ -11,13 +11,11 @@ pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout};
 pub use theme::{PieceStyle, Theme, ThemeName, UnknownTheme};
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType};
 
 use crate::app::App;
-use crate::rules::Square;
 
 /// How the screen looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,11 +62,6 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     if app.help_open() {
         overlays::help(buf, area, options);
     }
-}
-
-/// The playable square under a screen cell on a screen of size `area`, for mouse clicks.
-pub fn square_at(area: Rect, app: &App, x: u16, y: u16) -> Option<Square> {
-    ScreenLayout::new(area)?.square_at(x, y, app.flipped())
 }
 
 /// A pane's bordered block, its border bold when the pane has the keys.
