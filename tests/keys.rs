@@ -4,7 +4,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crowned::app::{App, Effect, Mode, Player, Players, action_for_key};
 use crowned::engine::{Engine, Level, Limits};
 use crowned::game::{DrawReason, Game, Outcome, WinReason};
-use crowned::rules::Color;
+use crowned::rules::{Color, English, Piece, Position, Role, Square};
 
 const HUMANS: Players = Players {
     black: Player::Human,
@@ -49,6 +49,7 @@ fn named(name: &str) -> KeyEvent {
         "Home" => KeyCode::Home,
         "End" => KeyCode::End,
         "Backspace" => KeyCode::Backspace,
+        "Delete" => KeyCode::Delete,
         "C-r" => return KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL),
         "C-c" => return KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
         other => panic!("unknown key <{other}>"),
@@ -277,4 +278,182 @@ fn a_new_game_keeps_the_unfinished_one() {
         "{effects:?}"
     );
     assert!(app.game().is_empty());
+}
+
+/// Presses the arrow keys that take the cursor to square `number`, whichever way up the board is.
+fn go_to(app: &mut App, number: u32) {
+    let square = Square::from_number(number, 32).expect("a square");
+    let (row, col) = Position::<English>::GEOMETRY.row_col(square);
+    let (now_row, now_col) = app.cursor();
+    let (down, right) = if app.flipped() {
+        ("<Up>", "<Left>")
+    } else {
+        ("<Down>", "<Right>")
+    };
+    let (up, left) = if app.flipped() {
+        ("<Down>", "<Right>")
+    } else {
+        ("<Up>", "<Left>")
+    };
+    let rows = row as i32 - now_row as i32;
+    let cols = col as i32 - now_col as i32;
+    let mut script = String::new();
+    for _ in 0..rows.abs() {
+        script.push_str(if rows > 0 { down } else { up });
+    }
+    for _ in 0..cols.abs() {
+        script.push_str(if cols > 0 { right } else { left });
+    }
+    press(app, &script);
+    assert_eq!(app.cursor_square(), Some(square));
+}
+
+#[test]
+fn a_position_set_up_by_keys_is_checked_then_played() {
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "11-15<Enter>");
+    press(&mut app, "s");
+    assert!(matches!(app.mode(), Mode::Setup(_)));
+    assert_eq!(app.shown_position(), app.game().position());
+
+    // An empty board cannot be played: the reason is given and setting up goes on.
+    press(&mut app, "c<Enter>");
+    assert_eq!(app.status(), "cannot start: Black has no pieces");
+    assert!(matches!(app.mode(), Mode::Setup(_)));
+
+    go_to(&mut app, 14);
+    press(&mut app, "b");
+    press(&mut app, "<Enter>");
+    assert_eq!(app.status(), "cannot start: White has no pieces");
+    go_to(&mut app, 2);
+    press(&mut app, "w<Enter>");
+    assert!(
+        app.status()
+            .contains("White man on 2 stands on its crowning row"),
+        "{}",
+        app.status()
+    );
+    // The same key again takes the man off; a king may stand there.
+    press(&mut app, "wW");
+    go_to(&mut app, 18);
+    let side = app.shown_position().side_to_move();
+    press(&mut app, "w t");
+    assert_eq!(app.shown_position().side_to_move(), side.opponent());
+    // Space cycled the white man on 18 into a white king.
+    assert_eq!(
+        app.shown_position()
+            .piece_at(Square::from_number(18, 32).expect("18")),
+        Some(Piece::new(Color::White, Role::King))
+    );
+    press(&mut app, "2<Enter>");
+    assert_eq!(app.mode(), Mode::Play, "{}", app.status());
+    let start = *app.game().start();
+    assert_eq!(
+        start,
+        crowned::rules::parse_fen::<English>("B:WK2,K18:B14").expect("FEN")
+    );
+    assert_eq!(app.players().white, Player::Engine(Level::Random));
+    assert!(app.game().is_empty());
+    assert!(app.game().is_set_up(), "a set-up game records its start");
+}
+
+#[test]
+fn setting_up_refuses_thirteen_pieces_and_light_squares() {
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "sr");
+    go_to(&mut app, 13);
+    press(&mut app, "b<Enter>");
+    assert_eq!(
+        app.status(),
+        "cannot start: Black has 13 pieces; a side has at most 12"
+    );
+    // Square 13 is at the left edge; right of it is a light square.
+    press(&mut app, "<Right>b");
+    assert_eq!(app.status(), "pieces stand on the dark squares only");
+    press(&mut app, "<Left><Delete><Enter>");
+    assert_eq!(app.mode(), Mode::Play);
+    assert_eq!(*app.game().start(), Position::start());
+    assert!(!app.game().is_set_up());
+}
+
+#[test]
+fn esc_leaves_setting_up_with_the_game_as_it_was() {
+    let (mut app, _) = App::new(Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Easy),
+    });
+    press(&mut app, "11-15<Enter>");
+    assert_eq!(app.game().len(), 2, "the engine answered");
+    let before = app.game().clone();
+    press(&mut app, "sc");
+    assert_eq!(app.shown_position().pieces().count(), 0);
+    press(&mut app, "<Esc>");
+    assert_eq!(app.mode(), Mode::Play);
+    assert_eq!(app.game().position(), before.position());
+    assert_eq!(app.game().len(), 2);
+    // Moves and undo are refused while setting up, with the way out.
+    press(&mut app, "s");
+    press(&mut app, "u");
+    assert!(app.status().contains("Esc returns"), "{}", app.status());
+    press(&mut app, "9-14<Enter>");
+    assert!(
+        app.status().contains("once the game starts"),
+        "{}",
+        app.status()
+    );
+}
+
+#[test]
+fn the_fen_command_shows_and_loads_positions() {
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, ":fen<Enter>");
+    assert_eq!(
+        app.status(),
+        "FEN: B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    );
+    press(&mut app, "11-15<Enter>");
+    // A bad FEN stays in the box with the reason.
+    press(&mut app, ":fen B:W18:B99<Enter>");
+    assert!(app.status().starts_with("bad FEN"), "{}", app.status());
+    assert_eq!(app.input().value(), ":fen B:W18:B99");
+    press(&mut app, "<Esc>");
+    // A FEN that parses but cannot be played is refused too.
+    press(&mut app, ":fen B:W21-32:B1-13<Enter>");
+    assert!(
+        app.status().contains("Black has 13 pieces"),
+        "{}",
+        app.status()
+    );
+    press(&mut app, "<Esc>");
+    // A good one starts a game from it; the unfinished game is kept.
+    let effects = press(&mut app, ":fen W:W18:B14<Enter>");
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Archive { game, .. } if game.len() == 1))
+    );
+    assert_eq!(app.game().position().side_to_move(), Color::White);
+    assert_eq!(app.game().len(), 0);
+    // In setup, :fen fills the editor instead.
+    press(&mut app, "s:fen B:W18,K5:B14<Enter>");
+    assert!(matches!(app.mode(), Mode::Setup(_)));
+    assert_eq!(app.shown_position().pieces().count(), 3);
+    press(&mut app, ":fen<Enter>");
+    assert_eq!(app.status(), "FEN: B:WK5,18:B14");
+}
+
+#[test]
+fn the_new_game_dialog_leads_to_setting_up_with_its_players() {
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "n<Down><Right>s");
+    assert!(app.dialog().is_none());
+    let Mode::Setup(setup) = app.mode() else {
+        panic!("setting up, not {:?}", app.mode());
+    };
+    assert_eq!(setup.player(Color::White), Player::Engine(Level::Random));
+    // Starting hands the first move to the engine when it plays the side to move.
+    press(&mut app, "t");
+    let effects = press(&mut app, "<Enter>");
+    assert_eq!(app.mode(), Mode::Play, "{}", app.status());
+    assert!(app.game().len() == 1 || effects.iter().any(|e| matches!(e, Effect::Think { .. })));
 }

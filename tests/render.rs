@@ -1,7 +1,7 @@
 //! Render snapshots of the main screens, drawn with ratatui's TestBackend (text only; styles are checked by
 //! the tests that look at single cells).
 
-use crowned::app::{Action, App, Player, Players};
+use crowned::app::{Action, App, Player, Players, SetupAction};
 use crowned::engine::Level;
 use crowned::game::Game;
 use crowned::ui::{self, Options, PieceStyle, Theme, ThemeName};
@@ -142,6 +142,14 @@ fn ascii_and_kings_at_the_minimum_size() {
     let shown = text(&render(&app, ui::MIN_WIDTH, ui::MIN_HEIGHT, &options));
     assert!(!shown.chars().any(|c| "●○♛♕".contains(c)));
     insta::assert_snapshot!(shown);
+}
+
+#[test]
+fn setting_up_80x24() {
+    let (mut app, _) = App::new(VS_ENGINE);
+    app.update(Action::Setup(SetupAction::Open));
+    app.update(Action::Submit(":fen W:W18,K5,30:B14,K27".into()));
+    insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
 fn sq(n: u32) -> crowned::rules::Square {

@@ -8,7 +8,8 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use tui_input::InputRequest;
 use tui_input::backend::crossterm::to_input_request;
 
-use super::state::{Action, App, Focus, Mode};
+use super::state::{Action, App, Focus, Mode, SetupAction};
+use crate::rules::{Color, Piece, Role};
 
 /// Every key, grouped as the help overlay shows them: (keys, what they do).
 pub const KEY_HELP: &[(&str, &str)] = &[
@@ -25,10 +26,26 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("m", "make the engine move now"),
     ("f", "flip the board"),
     ("n", "new game: choose the players"),
+    ("s", "set up a position"),
     ("r", "rematch with colours swapped (game over)"),
     ("?", "this help"),
     ("q, Ctrl-c", "quit (q asks first during a game)"),
     ("mouse", "click a piece, then its destination"),
+];
+
+/// The keys of the position editor, shown beside the board while setting up: (keys, what they do).
+pub const SETUP_KEYS: &[(&str, &str)] = &[
+    ("b w", "black / white man"),
+    ("B W", "black / white king"),
+    ("x Del", "empty the square"),
+    ("Space", "next piece on the square"),
+    ("c", "clear the board"),
+    ("r", "the standard start"),
+    ("t", "the other side to move"),
+    ("1 2", "who plays Black / White"),
+    ("Enter", "start the game"),
+    ("Esc", "back to the game"),
+    (":fen", "show, or :fen <FEN> load"),
 ];
 
 /// The action a key press stands for, or `None` if it means nothing here.
@@ -53,6 +70,9 @@ pub fn action_for_key(app: &App, key: KeyEvent) -> Option<Action> {
     }
     if app.dialog().is_some() {
         return dialog_key(key);
+    }
+    if matches!(app.mode(), Mode::Setup(_)) && app.focus() != Focus::Input {
+        return setup_key(key).or_else(|| board_key(app, key));
     }
     match app.focus() {
         Focus::Input => input_key(key),
@@ -112,12 +132,37 @@ fn board_key(app: &App, key: KeyEvent) -> Option<Action> {
         'm' => Action::MoveNow,
         'f' => Action::Flip,
         'n' => Action::NewGame,
+        's' => Action::Setup(SetupAction::Open),
         // A rematch abandons the game, so the single key works only once it is over (`:rematch` always does).
         'r' if matches!(app.mode(), Mode::Over(_)) => Action::Rematch,
         '?' => Action::ToggleHelp,
         'q' => Action::Quit,
         _ => return None,
     })
+}
+
+/// The position editor's own keys; the others (cursor, typing, help, quitting) are the board's.
+fn setup_key(key: KeyEvent) -> Option<Action> {
+    let put = |color, role| Some(Action::Setup(SetupAction::Put(Piece::new(color, role))));
+    match key.code {
+        KeyCode::Enter => return Some(Action::Setup(SetupAction::Start)),
+        KeyCode::Delete | KeyCode::Backspace => return Some(Action::Setup(SetupAction::Remove)),
+        _ => {}
+    }
+    match plain_char(key)? {
+        'b' => put(Color::Black, Role::Man),
+        'B' => put(Color::Black, Role::King),
+        'w' => put(Color::White, Role::Man),
+        'W' => put(Color::White, Role::King),
+        'x' => Some(Action::Setup(SetupAction::Remove)),
+        ' ' => Some(Action::Setup(SetupAction::Cycle)),
+        'c' => Some(Action::Setup(SetupAction::Clear)),
+        'r' => Some(Action::Setup(SetupAction::Standard)),
+        't' => Some(Action::Setup(SetupAction::SwitchSide)),
+        '1' => Some(Action::Setup(SetupAction::CyclePlayer(Color::Black))),
+        '2' => Some(Action::Setup(SetupAction::CyclePlayer(Color::White))),
+        _ => None,
+    }
 }
 
 fn history_key(key: KeyEvent) -> Option<Action> {
@@ -149,6 +194,7 @@ fn dialog_key(key: KeyEvent) -> Option<Action> {
     match (key.code, plain_char(key)) {
         (KeyCode::Enter, _) | (_, Some(' ')) => Some(Action::PickAtCursor),
         (KeyCode::Tab | KeyCode::BackTab, _) => Some(Action::Down),
+        (_, Some('s')) => Some(Action::Setup(SetupAction::Open)),
         (KeyCode::Esc, _) | (_, Some('q')) => Some(Action::Cancel),
         _ => None,
     }

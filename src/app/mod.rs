@@ -5,9 +5,13 @@
 mod dialog;
 mod keys;
 mod picking;
+mod setup;
 mod state;
 
 pub use dialog::{NewGameDialog, PLAYER_CHOICES};
-pub use keys::{KEY_HELP, action_for_key};
+pub use keys::{KEY_HELP, SETUP_KEYS, action_for_key};
 pub use picking::{Pick, PickError, Picker};
-pub use state::{Action, App, COMMANDS, Effect, Focus, Mode, Player, Players, Thinking};
+pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
+pub use state::{
+    Action, App, COMMANDS, Effect, Focus, Mode, Player, Players, SetupAction, Thinking,
+};

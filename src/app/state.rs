@@ -10,9 +10,12 @@ use tui_input::{Input, InputRequest};
 
 use super::dialog::NewGameDialog;
 use super::picking::{Pick, Picker};
+use super::setup::{Setup, check_position};
 use crate::engine::{Level, Score, Situation};
 use crate::game::{Game, GameError, Outcome};
-use crate::rules::{Color, English, Move, MoveText, Position, RuleSet, Square, Strictness};
+use crate::rules::{
+    Color, English, Move, MoveText, Piece, Position, RuleSet, Square, Strictness, parse_fen, to_fen,
+};
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,6 +109,31 @@ pub enum Mode {
         /// Moves shown.
         ply: usize,
     },
+    /// Editing a position by hand; the game stays as it was until a new one is started from the position.
+    Setup(Setup),
+}
+
+/// What the player does to the position being set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupAction {
+    /// Start setting up, from the position on show.
+    Open,
+    /// Put this piece on the cursor's square, or take it off if it is already there.
+    Put(Piece),
+    /// Empty the cursor's square.
+    Remove,
+    /// Put the next piece (empty, black man, black king, white man, white king) on the cursor's square.
+    Cycle,
+    /// Take every piece off.
+    Clear,
+    /// The standard starting position.
+    Standard,
+    /// Give the move to the other side.
+    SwitchSide,
+    /// Change who plays this side.
+    CyclePlayer(Color),
+    /// Check the position and start a game from it.
+    Start,
 }
 
 /// Everything the player (or the engine thread) can do.
@@ -183,6 +211,8 @@ pub enum Action {
     DeclineResume,
     /// Show a message from the outside world (a file that could not be saved, say) on the status line.
     Notice(String),
+    /// Edit the position being set up.
+    Setup(SetupAction),
 }
 
 /// What the outside world must do after an action.
@@ -249,8 +279,8 @@ pub struct App {
 const G: crate::rules::Geometry = English::GEOMETRY;
 
 /// The commands the input box understands, as listed in messages and the help overlay.
-pub const COMMANDS: &str =
-    ":new :rematch :undo :redo :flip :resign :draw :move :level L :save [name] :help :quit";
+pub const COMMANDS: &str = ":new :rematch :undo :redo :flip :resign :draw :move :level L :setup :fen [FEN] \
+     :save [name] :help :quit";
 
 impl App {
     /// A new game from the standard start with these players. Returns the app and the effects to start with
@@ -337,9 +367,18 @@ impl App {
 
     /// The position on show: the live one, or the one being browsed.
     pub fn shown_position(&self) -> &Position {
-        match self.mode {
-            Mode::Browsing { ply } => self.game.position_at(ply).unwrap_or(self.game.position()),
+        match &self.mode {
+            Mode::Browsing { ply } => self.game.position_at(*ply).unwrap_or(self.game.position()),
+            Mode::Setup(setup) => setup.position(),
             _ => self.game.position(),
+        }
+    }
+
+    /// The position being set up, when setting up.
+    pub fn setup(&self) -> Option<&Setup> {
+        match &self.mode {
+            Mode::Setup(setup) => Some(setup),
+            _ => None,
         }
     }
 
@@ -403,6 +442,11 @@ impl App {
         }
         if self.dialog.is_some() && self.dialog_takes(&action) {
             return self.dialog_action(action);
+        }
+        if let Mode::Setup(setup) = self.mode
+            && let Some(effects) = self.setup_action(setup, &action)
+        {
+            return effects;
         }
         match action {
             Action::Up | Action::Down | Action::Left | Action::Right => {
@@ -504,9 +548,141 @@ impl App {
                 self.status = text;
                 Vec::new()
             }
-            // Answers to a question that is not being asked.
-            Action::AcceptResume | Action::DeclineResume => Vec::new(),
+            Action::Setup(SetupAction::Open) => self.open_setup(self.players),
+            // Editing a position needs the setup to be open; answers to a question that is not being asked.
+            Action::Setup(_) | Action::AcceptResume | Action::DeclineResume => Vec::new(),
         }
+    }
+
+    /// Starts setting up a position, from the one on show, for `players`. The engine stops; the game is kept
+    /// until a new one starts.
+    fn open_setup(&mut self, players: Players) -> Vec<Effect> {
+        let effects = self.stop_thinking();
+        self.mode = Mode::Setup(Setup::new(*self.shown_position(), players));
+        self.focus = Focus::Board;
+        self.status = self.mode_message();
+        effects
+    }
+
+    /// The actions setting up handles itself, or `None` for those that work as usual (typing, help, quitting,
+    /// flipping, the engine's late answers).
+    fn setup_action(&mut self, mut setup: Setup, action: &Action) -> Option<Vec<Effect>> {
+        let square = self.cursor_square();
+        let done = match action {
+            Action::Setup(what) => match what {
+                SetupAction::Open => Ok(()),
+                SetupAction::Put(piece) => setup.toggle(square, *piece),
+                SetupAction::Remove => setup.remove(square),
+                SetupAction::Cycle => setup.cycle(square),
+                SetupAction::Clear => {
+                    setup.clear();
+                    Ok(())
+                }
+                SetupAction::Standard => {
+                    setup.standard();
+                    Ok(())
+                }
+                SetupAction::SwitchSide => {
+                    setup.switch_side();
+                    Ok(())
+                }
+                SetupAction::CyclePlayer(color) => {
+                    setup.cycle_player(*color);
+                    Ok(())
+                }
+                SetupAction::Start => return Some(self.start_setup(setup)),
+            },
+            Action::PickAtCursor => setup.cycle(square),
+            Action::PickSquare(square) => {
+                self.cursor = G.row_col(*square);
+                setup.cycle(Some(*square))
+            }
+            Action::Up | Action::Down | Action::Left | Action::Right => {
+                self.move_cursor(action);
+                return Some(Vec::new());
+            }
+            Action::Cancel if self.focus != Focus::Input => return Some(self.leave_setup()),
+            Action::Cancel
+            | Action::Edit(_)
+            | Action::SubmitInput
+            | Action::Submit(_)
+            | Action::StartTyping
+            | Action::ToggleHelp
+            | Action::Flip
+            | Action::EngineProgress { .. }
+            | Action::EngineMoved { .. }
+            | Action::Quit
+            | Action::Interrupt
+            | Action::Notice(_) => return None,
+            _ => {
+                self.status =
+                    "setting up a position: Enter starts a game from it, Esc returns to the game"
+                        .into();
+                return Some(Vec::new());
+            }
+        };
+        self.mode = Mode::Setup(setup);
+        self.status = match done {
+            Ok(()) => self.mode_message(),
+            Err(e) => e.to_string(),
+        };
+        Some(Vec::new())
+    }
+
+    /// Starts a game from the set-up position, or says why it cannot.
+    fn start_setup(&mut self, setup: Setup) -> Vec<Effect> {
+        match setup.check() {
+            Ok(position) => self.start_game(Self::game_from(position), setup.players()),
+            Err(e) => {
+                self.status = format!("cannot start: {e}");
+                Vec::new()
+            }
+        }
+    }
+
+    /// A game from `position`: the standard start is recorded as an ordinary game, without a FEN.
+    fn game_from(position: Position) -> Game {
+        if position == Position::start() {
+            Game::new()
+        } else {
+            Game::from_position(position)
+        }
+    }
+
+    /// Back to the game as it was, the engine thinking again if it is its turn.
+    fn leave_setup(&mut self) -> Vec<Effect> {
+        self.focus = Focus::Board;
+        match self.game.outcome() {
+            Some(outcome) => {
+                self.mode = Mode::Over(outcome);
+                self.status = self.mode_message();
+                Vec::new()
+            }
+            None => {
+                self.mode = Mode::Play;
+                self.picker = Picker::new(self.game.position());
+                self.place_cursor();
+                self.status = self.mode_message();
+                self.next_turn()
+            }
+        }
+    }
+
+    /// `:fen` shows the position on show in FEN; `:fen <FEN>` sets it up, or in play starts a game from it.
+    fn fen_command(&mut self, text: Option<&str>) -> Result<Vec<Effect>, String> {
+        let Some(text) = text.filter(|t| !t.is_empty()) else {
+            self.status = format!("FEN: {}", to_fen(self.shown_position()));
+            return Ok(Vec::new());
+        };
+        let position = parse_fen::<English>(text).map_err(|e| format!("bad FEN: {e}"))?;
+        if let Mode::Setup(mut setup) = self.mode {
+            setup.set_position(position);
+            self.mode = Mode::Setup(setup);
+            self.status = self.mode_message();
+            return Ok(Vec::new());
+        }
+        check_position(&position).map_err(|e| format!("cannot start: {e}"))?;
+        Ok(self.start_game(Self::game_from(position), self.players))
     }
 
     /// While the resume question is open only its answers, Ctrl-C and notices count.
@@ -573,6 +749,11 @@ impl App {
                 self.dialog = None;
                 return self.start_new(players);
             }
+            Action::Setup(SetupAction::Open) => {
+                let players = dialog.players;
+                self.dialog = None;
+                return self.open_setup(players);
+            }
             Action::Cancel | Action::Quit => {
                 self.dialog = None;
                 self.status = "new game cancelled".into();
@@ -584,6 +765,11 @@ impl App {
 
     /// Starts a new game from the standard start with `players`; an unfinished game is archived first.
     fn start_new(&mut self, players: Players) -> Vec<Effect> {
+        self.start_game(Game::new(), players)
+    }
+
+    /// Starts `game` with `players`; an unfinished game is archived first.
+    fn start_game(&mut self, game: Game, players: Players) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
         if !self.game.is_empty() && self.game.final_outcome().is_none() {
             // A game left unfinished is kept, not thrown away.
@@ -592,7 +778,7 @@ impl App {
                 players: self.players,
             });
         }
-        effects.extend(self.restart(Game::new(), players));
+        effects.extend(self.restart(game, players));
         effects
     }
 
@@ -675,7 +861,8 @@ impl App {
     fn pick(&mut self, square: Square) -> Vec<Effect> {
         self.cursor = G.row_col(square);
         match self.mode {
-            Mode::Over(_) => {
+            // Setting up handles its own picks; this is only reached through a stale path.
+            Mode::Over(_) | Mode::Setup(_) => {
                 self.status = self.mode_message();
                 return Vec::new();
             }
@@ -819,6 +1006,13 @@ impl App {
                 "browsing: after move {ply} of {} (Esc returns to the game)",
                 self.game.ply()
             ),
+            Mode::Setup(setup) => match setup.check() {
+                Ok(position) => format!(
+                    "setting up: {} to move; Enter starts the game, Esc returns to the old one",
+                    position.side_to_move()
+                ),
+                Err(e) => format!("setting up: {e}"),
+            },
         }
     }
 
@@ -836,6 +1030,9 @@ impl App {
                 Mode::Over(_) => self.mode_message(),
                 Mode::Browsing { .. } => "browsing: press Esc to return to the game".into(),
                 Mode::Play => "the engine is thinking (m: move now)".into(),
+                Mode::Setup(_) => {
+                    "setting up: moves are played once the game starts (Enter)".into()
+                }
             };
             return Vec::new();
         }
@@ -887,6 +1084,21 @@ impl App {
                     .map(|(_, rest)| rest.trim().to_string()),
             }],
             "resign" | "draw" => self.declare(name),
+            "setup" => self.update(Action::Setup(SetupAction::Open)),
+            "fen" => {
+                let text = command
+                    .split_once(char::is_whitespace)
+                    .map(|(_, rest)| rest.trim());
+                match self.fen_command(text) {
+                    Ok(effects) => effects,
+                    Err(refusal) => {
+                        // The text stays in the box for correction.
+                        self.focus = Focus::Input;
+                        self.status = refusal;
+                        return Vec::new();
+                    }
+                }
+            }
             "level" => match argument.map(str::parse::<Level>) {
                 Some(Ok(level)) => {
                     self.set_engine_level(level);

@@ -46,11 +46,13 @@ impl Marks {
             Vec::new()
         };
         let shown_ply = match app.mode() {
-            Mode::Browsing { ply } => ply,
-            _ => app.game().ply(),
+            Mode::Browsing { ply } => Some(ply),
+            // The position being set up has no last move.
+            Mode::Setup(_) => None,
+            _ => Some(app.game().ply()),
         };
         let last_move = shown_ply
-            .checked_sub(1)
+            .and_then(|ply| ply.checked_sub(1))
             .and_then(|i| app.game().moves().get(i))
             .map(|mv| vec![mv.from(), mv.to()])
             .unwrap_or_default();
@@ -99,6 +101,7 @@ pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Option
     let title = match app.mode() {
         Mode::Browsing { ply } => format!(" Board · after move {ply} of {} ", app.game().ply()),
         Mode::Over(_) => " Board · game over ".to_string(),
+        Mode::Setup(_) => " Board · setting up ".to_string(),
         Mode::Play => " Board ".to_string(),
     };
     let block: Block = pane_block(title, app.focus() == Focus::Board, theme);

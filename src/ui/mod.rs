@@ -47,7 +47,10 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     };
     let buf = frame.buffer_mut();
     board::draw(buf, &layout, app, options);
-    panels::history(buf, layout.history, app, options);
+    match app.setup() {
+        Some(setup) => panels::setup(buf, layout.history, setup, options),
+        None => panels::history(buf, layout.history, app, options),
+    }
     panels::status(buf, layout.status, app);
     if let Some(cursor) = panels::input(buf, layout.input, app, options) {
         frame.set_cursor_position(cursor);

@@ -81,6 +81,10 @@ pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &
         " Enter: start    Esc: cancel",
         options.theme.quiet,
     ));
+    lines.push(Line::styled(
+        " s: set up a position first",
+        options.theme.quiet,
+    ));
     let height = lines.len() as u16 + 2;
     boxed(buf, centred(area, 40, height), " New game ", lines, options);
 }

@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Options, pane_block};
-use crate::app::{App, Focus, Mode, Thinking};
+use crate::app::{App, Focus, Mode, SETUP_KEYS, Setup, Thinking};
 use crate::engine::{MAN, Score};
 use crate::rules::{Color, Piece, Role, SquareStyle};
 
@@ -93,6 +93,45 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     Paragraph::new(lines).scroll((scroll, 0)).render(inner, buf);
 }
 
+/// Draws the setup panel in place of the move history: the side to move, the players, the pieces and the keys.
+pub fn setup(buf: &mut Buffer, area: Rect, setup: &Setup, options: &Options) {
+    let block = pane_block(" Set up a position ", false, &options.theme);
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let position = setup.position();
+    let mut lines = vec![Line::from(format!(
+        " {} to move (t)",
+        position.side_to_move()
+    ))];
+    for (color, key) in [(Color::Black, '1'), (Color::White, '2')] {
+        let glyph = options.pieces.glyph(Piece::new(color, Role::Man));
+        let count = |role, one, many| match position.count(color, role) {
+            1 => format!("1 {one}"),
+            n => format!("{n} {many}"),
+        };
+        lines.push(Line::from(format!(
+            " {glyph} {:<6}{} ({key})",
+            color.to_string(),
+            setup.player(color)
+        )));
+        lines.push(Line::styled(
+            format!(
+                "   {}, {}",
+                count(Role::Man, "man", "men"),
+                count(Role::King, "king", "kings")
+            ),
+            options.theme.quiet,
+        ));
+    }
+    lines.push(Line::default());
+    lines.extend(
+        SETUP_KEYS
+            .iter()
+            .map(|(keys, what)| Line::from(format!(" {keys:<6} {what}"))),
+    );
+    Paragraph::new(lines).render(inner, buf);
+}
+
 /// Draws the status line: the app's message and, while the engine thinks, how far it has got.
 pub fn status(buf: &mut Buffer, area: Rect, app: &App) {
     let mut text = format!(" {}", app.status());
@@ -127,7 +166,11 @@ pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Opti
     block.render(area, buf);
     let input = app.input();
     if input.value().is_empty() && !focused {
-        let hint = "type a move (11-15, 22x15) or a :command; ? lists every key";
+        let hint = if app.setup().is_some() {
+            "type :fen <FEN> to load a position, :fen to show this one; ? lists every key"
+        } else {
+            "type a move (11-15, 22x15) or a :command; ? lists every key"
+        };
         Paragraph::new(Line::styled(hint, theme.quiet)).render(inner, buf);
         return None;
     }

@@ -1,0 +1,341 @@
+//! Setting up a position by hand: the board being edited, the side to move and the players, and the checks a
+//! position must pass before a game can start from it.
+
+use thiserror::Error;
+
+use super::dialog::PLAYER_CHOICES;
+use super::state::{Player, Players};
+use crate::rules::{Color, English, Piece, Position, Role, RuleSet, Square};
+
+const G: crate::rules::Geometry = English::GEOMETRY;
+
+/// The most pieces a side can have: the twelve it starts with (pieces are never added in a game).
+pub const MAX_PIECES: u32 = 12;
+
+/// Why a set-up position cannot be played, or a square cannot take a piece.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum SetupError {
+    /// More pieces than a side starts with.
+    #[error("{color} has {count} pieces; a side has at most {MAX_PIECES}")]
+    TooManyPieces {
+        /// The side.
+        color: Color,
+        /// How many it has.
+        count: u32,
+    },
+    /// A man on the row where it would already have been crowned.
+    #[error("the {color} man on {square} stands on its crowning row: make it a king or move it")]
+    UncrownedMan {
+        /// Whose man.
+        color: Color,
+        /// Where it stands.
+        square: Square,
+    },
+    /// A side without pieces: the game would be over before it began.
+    #[error("{0} has no pieces")]
+    NoPieces(Color),
+    /// The side to move is blocked: the game would be over before it began.
+    #[error("{0} is to move but has no legal move")]
+    NoMoves(Color),
+    /// Pieces stand only on the dark (playable) squares.
+    #[error("pieces stand on the dark squares only")]
+    LightSquare,
+}
+
+/// A position being edited, with the players who will play it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// The pieces and the side to move. Anything may be placed; [`Setup::check`] says whether it can be played.
+    position: Position,
+    /// Who will play each side.
+    players: Players,
+}
+
+/// What pressing the "cycle" key on a square puts there next.
+const CYCLE: [Option<Piece>; 5] = [
+    None,
+    Some(Piece::new(Color::Black, Role::Man)),
+    Some(Piece::new(Color::Black, Role::King)),
+    Some(Piece::new(Color::White, Role::Man)),
+    Some(Piece::new(Color::White, Role::King)),
+];
+
+impl Setup {
+    /// Starts editing `position` for `players`.
+    pub fn new(position: Position, players: Players) -> Setup {
+        Setup { position, players }
+    }
+
+    /// The position as it stands (not necessarily playable).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Who will play each side.
+    pub fn players(&self) -> Players {
+        self.players
+    }
+
+    /// Puts `piece` on `square`; the same piece again takes it off, so one key places and removes.
+    pub fn toggle(&mut self, square: Option<Square>, piece: Piece) -> Result<(), SetupError> {
+        let square = square.ok_or(SetupError::LightSquare)?;
+        let now = self.position.piece_at(square);
+        let next = if now == Some(piece) {
+            None
+        } else {
+            Some(piece)
+        };
+        self.position.set_piece(square, next);
+        Ok(())
+    }
+
+    /// Empties `square`.
+    pub fn remove(&mut self, square: Option<Square>) -> Result<(), SetupError> {
+        let square = square.ok_or(SetupError::LightSquare)?;
+        self.position.set_piece(square, None);
+        Ok(())
+    }
+
+    /// Puts the next piece of the cycle (empty, black man, black king, white man, white king) on `square`.
+    pub fn cycle(&mut self, square: Option<Square>) -> Result<(), SetupError> {
+        let square = square.ok_or(SetupError::LightSquare)?;
+        let now = self.position.piece_at(square);
+        let at = CYCLE.iter().position(|p| *p == now).unwrap_or(0);
+        self.position
+            .set_piece(square, CYCLE[(at + 1) % CYCLE.len()]);
+        Ok(())
+    }
+
+    /// Takes every piece off.
+    pub fn clear(&mut self) {
+        self.position = Position::empty(self.position.side_to_move());
+    }
+
+    /// The standard starting position, Black to move.
+    pub fn standard(&mut self) {
+        self.position = Position::start();
+    }
+
+    /// Gives the move to the other side.
+    pub fn switch_side(&mut self) {
+        let side = self.position.side_to_move().opponent();
+        self.position = self.position.with_side_to_move(side);
+    }
+
+    /// Changes who plays `color` to the next choice (human, then each engine level).
+    pub fn cycle_player(&mut self, color: Color) {
+        let slot = match color {
+            Color::Black => &mut self.players.black,
+            Color::White => &mut self.players.white,
+        };
+        let at = PLAYER_CHOICES.iter().position(|p| p == slot).unwrap_or(0);
+        *slot = PLAYER_CHOICES[(at + 1) % PLAYER_CHOICES.len()];
+    }
+
+    /// Replaces the position (a FEN typed in setup), keeping the players.
+    pub fn set_position(&mut self, position: Position) {
+        self.position = position;
+    }
+
+    /// The position if a game can start from it, or the first reason it cannot.
+    pub fn check(&self) -> Result<Position, SetupError> {
+        check_position(&self.position)?;
+        Ok(self.position)
+    }
+
+    /// Who plays `color`.
+    pub fn player(&self, color: Color) -> Player {
+        self.players.of(color)
+    }
+}
+
+/// Whether a game can start from `position`: at most twelve pieces a side, no man on its crowning row, pieces on
+/// both sides, and a legal move for the side to move.
+pub fn check_position(position: &Position) -> Result<(), SetupError> {
+    for color in Color::ALL {
+        let count = position.count(color, Role::Man) + position.count(color, Role::King);
+        if count > MAX_PIECES {
+            return Err(SetupError::TooManyPieces { color, count });
+        }
+    }
+    if let Some((square, piece)) = position.pieces().find(|(square, piece)| {
+        piece.role == Role::Man
+            && G.row_col(*square).0 == Position::<English>::crowning_row(piece.color)
+    }) {
+        return Err(SetupError::UncrownedMan {
+            color: piece.color,
+            square,
+        });
+    }
+    for color in Color::ALL {
+        if position.count(color, Role::Man) + position.count(color, Role::King) == 0 {
+            return Err(SetupError::NoPieces(color));
+        }
+    }
+    let side = position.side_to_move();
+    if position.legal_moves().is_empty() {
+        return Err(SetupError::NoMoves(side));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+    use crate::rules::parse_fen;
+
+    fn players() -> Players {
+        Players {
+            black: Player::Human,
+            white: Player::Engine(Level::Medium),
+        }
+    }
+
+    fn square(n: u32) -> Option<Square> {
+        Square::from_number(n, 32)
+    }
+
+    fn setup(fen: &str) -> Setup {
+        let position = parse_fen::<English>(fen).expect("test FEN");
+        Setup::new(position, players())
+    }
+
+    #[test]
+    fn the_standard_start_is_playable() {
+        let mut s = setup("W:W5:B26");
+        s.standard();
+        assert_eq!(s.check(), Ok(Position::start()));
+    }
+
+    #[test]
+    fn thirteen_pieces_are_refused() {
+        let mut s = setup("B:W21-32:B1-12");
+        assert!(s.check().is_ok());
+        s.toggle(square(13), Piece::new(Color::Black, Role::Man))
+            .expect("a dark square");
+        assert_eq!(
+            s.check(),
+            Err(SetupError::TooManyPieces {
+                color: Color::Black,
+                count: 13
+            })
+        );
+        // Kings count too.
+        let s = setup("B:W21-32,K17:B1-4");
+        assert_eq!(
+            s.check(),
+            Err(SetupError::TooManyPieces {
+                color: Color::White,
+                count: 13
+            })
+        );
+    }
+
+    #[test]
+    fn a_man_on_its_crowning_row_is_refused_and_a_king_there_is_not() {
+        let mut s = setup("B:W18:B14");
+        s.toggle(square(30), Piece::new(Color::Black, Role::Man))
+            .expect("a dark square");
+        let refused = s.check();
+        assert_eq!(
+            refused,
+            Err(SetupError::UncrownedMan {
+                color: Color::Black,
+                square: square(30).expect("square 30")
+            })
+        );
+        assert!(
+            refused
+                .expect_err("refused")
+                .to_string()
+                .contains("man on 30")
+        );
+        s.toggle(square(30), Piece::new(Color::Black, Role::King))
+            .expect("a dark square");
+        assert!(s.check().is_ok());
+        // White is crowned on 1-4.
+        s.toggle(square(2), Piece::new(Color::White, Role::Man))
+            .expect("a dark square");
+        assert!(matches!(
+            s.check(),
+            Err(SetupError::UncrownedMan {
+                color: Color::White,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_side_without_pieces_is_refused() {
+        let mut s = setup("B:W18:B14");
+        s.clear();
+        assert_eq!(s.check(), Err(SetupError::NoPieces(Color::Black)));
+        s.toggle(square(14), Piece::new(Color::Black, Role::Man))
+            .expect("a dark square");
+        assert_eq!(s.check(), Err(SetupError::NoPieces(Color::White)));
+    }
+
+    #[test]
+    fn a_blocked_side_to_move_is_refused() {
+        // The black man on 28 is blocked by the white man on 32 (it cannot move backwards); White could move.
+        let s = setup("B:W32,K1:B28");
+        assert!(matches!(s.check(), Err(SetupError::NoMoves(Color::Black))));
+        let mut s = s;
+        s.switch_side();
+        assert!(s.check().is_ok());
+    }
+
+    #[test]
+    fn light_squares_take_no_pieces() {
+        let mut s = setup("B:W18:B14");
+        let before = s;
+        assert_eq!(
+            s.toggle(None, Piece::new(Color::Black, Role::Man)),
+            Err(SetupError::LightSquare)
+        );
+        assert_eq!(s.cycle(None), Err(SetupError::LightSquare));
+        assert_eq!(s.remove(None), Err(SetupError::LightSquare));
+        assert_eq!(s, before);
+    }
+
+    #[test]
+    fn toggling_places_then_removes_and_replaces_other_pieces() {
+        let mut s = setup("B:W18:B14");
+        let man = Piece::new(Color::White, Role::Man);
+        let sq = square(22);
+        s.toggle(sq, man).expect("dark");
+        assert_eq!(s.position().piece_at(sq.expect("22")), Some(man));
+        s.toggle(sq, man).expect("dark");
+        assert_eq!(s.position().piece_at(sq.expect("22")), None);
+        // Another piece on the square is replaced, not removed.
+        s.toggle(square(14), man).expect("dark");
+        assert_eq!(s.position().piece_at(square(14).expect("14")), Some(man));
+        s.remove(square(14)).expect("dark");
+        assert_eq!(s.position().piece_at(square(14).expect("14")), None);
+    }
+
+    #[test]
+    fn cycling_goes_round_every_piece_and_back_to_empty() {
+        let mut s = setup("B:W18:B14");
+        let sq = square(15);
+        let mut seen = Vec::new();
+        for _ in 0..5 {
+            s.cycle(sq).expect("dark");
+            seen.push(s.position().piece_at(sq.expect("15")));
+        }
+        assert_eq!(seen, [CYCLE[1], CYCLE[2], CYCLE[3], CYCLE[4], None]);
+    }
+
+    #[test]
+    fn side_and_players_change() {
+        let mut s = setup("B:W18:B14");
+        s.switch_side();
+        assert_eq!(s.position().side_to_move(), Color::White);
+        s.cycle_player(Color::Black);
+        assert_eq!(s.player(Color::Black), Player::Engine(Level::Random));
+        assert_eq!(s.player(Color::White), Player::Engine(Level::Medium));
+        s.cycle_player(Color::White);
+        assert_eq!(s.player(Color::White), Player::Engine(Level::Hard));
+    }
+}
