@@ -15,7 +15,12 @@ use crowned::ui::{Options, PieceStyle, Theme, ThemeName};
 
 /// Draughts (checkers) in the terminal.
 #[derive(Parser, Debug)]
-#[command(name = "crowned", version, about)]
+#[command(
+    name = "crowned",
+    version,
+    about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -23,6 +28,10 @@ struct Cli {
     /// Start from this position (PDN FEN, e.g. "B:W21-32:B1-12") instead of the standard start.
     #[arg(long, global = true, value_name = "FEN")]
     fen: Option<String>,
+
+    /// A PDN file to replay: its games are listed to choose from (a file of one game opens at once).
+    #[arg(value_name = "FILE.pdn")]
+    file: Option<PathBuf>,
 
     #[command(flatten)]
     play: PlayArgs,
@@ -236,7 +245,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             commands::show::show(&position)?;
             Ok(ExitCode::SUCCESS)
         }
-        None => commands::play::play(position, &cli.play.settings()),
+        None => commands::play::play(position, &cli.play.settings(), cli.file.as_deref()),
     }
 }
 

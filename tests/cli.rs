@@ -98,7 +98,7 @@ fn bad_input_gives_one_line_and_exit_code_2() {
         "the position is empty",
     );
     assert_one_line_error(&["--fen", "Q:W1"], "the side to move must be B or W");
-    assert_one_line_error(&["frobnicate"], "unrecognized subcommand");
+    assert_one_line_error(&["frobnicate"], "frobnicate: no such file, and not a command");
 }
 
 #[test]

@@ -358,3 +358,44 @@ fn a_killed_game_is_offered_again_and_resumes_every_move() {
     );
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn a_pdn_file_with_an_illegal_move_is_replayed_up_to_it_and_continued() {
+    let home = temp_home("replay");
+    std::fs::create_dir_all(&home).expect("scratch home");
+    let file = home.join("broken.pdn");
+    std::fs::write(
+        &file,
+        "[Event \"Club night\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n\
+         1. 11-15 23-19 2. 8-11 19-16 3. 12-16 *\n\n\
+         [Event \"Second\"]\n[Black \"Cy\"]\n[White \"Di\"]\n[Result \"1-0\"]\n1. 9-13 22-18 1-0\n",
+    )
+    .expect("file written");
+    let path = file.to_str().expect("a UTF-8 path");
+    let mut s = Session::start_in(&home, &["--white", "human", path]);
+    // Two games: a list to choose from, the broken one flagged.
+    s.wait_for("broken.pdn (2 games)");
+    s.wait_for("Ann");
+    s.wait_for("! move 3 12-16");
+    s.send("\r");
+    s.wait_for("Moves · broken.pdn, game 1");
+    s.wait_for("the record stops after move 4");
+    // Step through to the end, where the error is shown again.
+    s.send("\x1b[F");
+    s.wait_for("The record stops here");
+    s.wait_for("2. 8-11      19-16");
+    // Back one move and continue from there as a new game between humans: White to move after 2. 8-11.
+    s.send("\x1b[D");
+    s.wait_for("move 3 of 4");
+    s.send("c");
+    s.wait_for("continuing broken.pdn, game 1 after move 3");
+    s.send("22-18\r");
+    s.wait_for("22-18");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+    // The continued game is the player's: it is in the autosave.
+    let saved = std::fs::read_to_string(home.join("data/autosave.pdn")).expect("autosaved");
+    assert!(saved.contains("8-11 22-18"), "{saved}");
+    let _ = std::fs::remove_dir_all(&home);
+}

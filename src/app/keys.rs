@@ -27,6 +27,11 @@ pub const KEY_HELP: &[(&str, &str)] = &[
     ("f", "flip the board"),
     ("n", "new game: choose the players"),
     ("s", "set up a position"),
+    ("o", "open a saved game (:load)"),
+    (
+        "p, + -, c",
+        "replaying: play back, faster / slower, continue",
+    ),
     ("r", "rematch with colours swapped (game over)"),
     ("?", "this help"),
     ("q, Ctrl-c", "quit (q asks first during a game)"),
@@ -70,6 +75,15 @@ pub fn action_for_key(app: &App, key: KeyEvent) -> Option<Action> {
     }
     if app.dialog().is_some() {
         return dialog_key(key);
+    }
+    if app.game_list().is_some() {
+        return list_key(key);
+    }
+    if app.replay().is_some()
+        && app.focus() != Focus::Input
+        && let Some(action) = replay_key(key)
+    {
+        return Some(action);
     }
     if matches!(app.mode(), Mode::Setup(_)) && app.focus() != Focus::Input {
         return setup_key(key).or_else(|| board_key(app, key));
@@ -133,6 +147,7 @@ fn board_key(app: &App, key: KeyEvent) -> Option<Action> {
         'f' => Action::Flip,
         'n' => Action::NewGame,
         's' => Action::Setup(SetupAction::Open),
+        'o' => Action::Load,
         // A rematch abandons the game, so the single key works only once it is over (`:rematch` always does).
         'r' if matches!(app.mode(), Mode::Over(_)) => Action::Rematch,
         '?' => Action::ToggleHelp,
@@ -161,6 +176,33 @@ fn setup_key(key: KeyEvent) -> Option<Action> {
         't' => Some(Action::Setup(SetupAction::SwitchSide)),
         '1' => Some(Action::Setup(SetupAction::CyclePlayer(Color::Black))),
         '2' => Some(Action::Setup(SetupAction::CyclePlayer(Color::White))),
+        _ => None,
+    }
+}
+
+/// The keys of a list of games.
+fn list_key(key: KeyEvent) -> Option<Action> {
+    if let Some(action) = direction(key) {
+        return Some(action);
+    }
+    match (key.code, plain_char(key)) {
+        (KeyCode::Enter, _) | (_, Some(' ')) => Some(Action::PickAtCursor),
+        (KeyCode::PageUp, _) => Some(Action::ListStep(-10)),
+        (KeyCode::PageDown, _) => Some(Action::ListStep(10)),
+        (KeyCode::Home, _) | (_, Some('g')) => Some(Action::BrowseFirst),
+        (KeyCode::End, _) | (_, Some('G')) => Some(Action::BrowseLast),
+        (KeyCode::Esc, _) | (_, Some('q')) => Some(Action::Cancel),
+        _ => None,
+    }
+}
+
+/// The keys of a game being replayed, besides those for browsing.
+fn replay_key(key: KeyEvent) -> Option<Action> {
+    match plain_char(key)? {
+        'p' => Some(Action::AutoPlay),
+        '+' | '=' => Some(Action::Speed(true)),
+        '-' => Some(Action::Speed(false)),
+        'c' => Some(Action::Continue),
         _ => None,
     }
 }

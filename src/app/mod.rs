@@ -4,12 +4,14 @@
 
 mod dialog;
 mod keys;
+mod library;
 mod picking;
 mod setup;
 mod state;
 
 pub use dialog::{NewGameDialog, PLAYER_CHOICES};
 pub use keys::{KEY_HELP, SETUP_KEYS, action_for_key};
+pub use library::{AUTO_PLAY_STEPS, GameEntry, GameList, ListPurpose, Replay};
 pub use picking::{Pick, PickError, Picker};
 pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
 pub use state::{

@@ -9,6 +9,7 @@ use std::fmt;
 use tui_input::{Input, InputRequest};
 
 use super::dialog::NewGameDialog;
+use super::library::{GameEntry, GameList, ListPurpose, Replay};
 use super::picking::{Pick, Picker};
 use super::setup::{Setup, check_position};
 use crate::engine::{Level, Score, Situation};
@@ -213,6 +214,20 @@ pub enum Action {
     Notice(String),
     /// Edit the position being set up.
     Setup(SetupAction),
+    /// Ask for the list of saved games (`:load`).
+    Load,
+    /// Show a list of games to choose from (the saved games, the games of a file).
+    ShowGames(Box<GameList>),
+    /// Move the selection in a list of games by this many entries.
+    ListStep(isize),
+    /// Start or pause playing the replayed game back on a timer.
+    AutoPlay,
+    /// Play back faster (`true`) or slower.
+    Speed(bool),
+    /// Auto-play's timer: the next move of the replayed game.
+    Tick,
+    /// Continue the replayed game from the move on show as a new game.
+    Continue,
 }
 
 /// What the outside world must do after an action.
@@ -249,6 +264,8 @@ pub enum Effect {
         /// The name typed, if any.
         name: Option<String>,
     },
+    /// List the saved games and answer with [`Action::ShowGames`].
+    ListSaved,
     /// Leave the program.
     Quit,
 }
@@ -274,13 +291,17 @@ pub struct App {
     dialog: Option<NewGameDialog>,
     /// An unfinished game found at start, offered for resuming.
     resume: Option<Box<(Game, Players)>>,
+    /// A list of games to choose from, when one is open.
+    list: Option<Box<GameList>>,
+    /// The game from a file being replayed, when the game on show is one.
+    replay: Option<Replay>,
 }
 
 const G: crate::rules::Geometry = English::GEOMETRY;
 
 /// The commands the input box understands, as listed in messages and the help overlay.
 pub const COMMANDS: &str = ":new :rematch :undo :redo :flip :resign :draw :move :level L :setup :fen [FEN] \
-     :save [name] :help :quit";
+     :save [name] :load :continue :help :quit";
 
 impl App {
     /// A new game from the standard start with these players. Returns the app and the effects to start with
@@ -316,7 +337,24 @@ impl App {
             input: Input::default(),
             dialog: None,
             resume: None,
+            list: None,
+            replay: None,
         }
+    }
+
+    /// An app that opens on a list of games (the games of a file) to choose from; `players` play a game
+    /// continued from one of them.
+    pub fn choosing(list: GameList, players: Players) -> App {
+        let mut app = App::fresh(Game::new(), players);
+        app.show_games(list);
+        app
+    }
+
+    /// An app replaying `entry` (a game read from a file) from its start; `players` play it if it is continued.
+    pub fn replaying(entry: GameEntry, players: Players) -> App {
+        let mut app = App::fresh(Game::new(), players);
+        app.open_replay(entry);
+        app
     }
 
     /// A new game with `players` that first offers to resume `game` (an unfinished game saved earlier, with its
@@ -427,6 +465,24 @@ impl App {
         self.dialog.as_ref()
     }
 
+    /// The list of games on screen, if one is open.
+    pub fn game_list(&self) -> Option<&GameList> {
+        self.list.as_deref()
+    }
+
+    /// The replay under way, if the game on show is a game being replayed.
+    pub fn replay(&self) -> Option<&Replay> {
+        self.replay.as_ref()
+    }
+
+    /// How long until the next [`Action::Tick`] is wanted (auto-play), if one is.
+    pub fn tick_interval(&self) -> Option<std::time::Duration> {
+        self.replay
+            .as_ref()
+            .filter(|r| r.playing)
+            .map(Replay::interval)
+    }
+
     /// Whether the help overlay is open.
     pub fn help_open(&self) -> bool {
         self.help
@@ -442,6 +498,14 @@ impl App {
         }
         if self.dialog.is_some() && self.dialog_takes(&action) {
             return self.dialog_action(action);
+        }
+        if self.list.is_some() && self.dialog_takes(&action) {
+            return self.list_action(action);
+        }
+        if self.replay.is_some()
+            && let Some(effects) = self.replay_action(&action)
+        {
+            return effects;
         }
         if let Mode::Setup(setup) = self.mode
             && let Some(effects) = self.setup_action(setup, &action)
@@ -514,7 +578,7 @@ impl App {
             Action::Rematch => self.start_new(self.players.swapped()),
             Action::MoveNow => self.move_now(),
             Action::Undo => self.take_back(),
-            Action::Redo => self.replay(),
+            Action::Redo => self.step_forward(),
             Action::Flip => {
                 self.flipped = !self.flipped;
                 Vec::new()
@@ -549,9 +613,223 @@ impl App {
                 Vec::new()
             }
             Action::Setup(SetupAction::Open) => self.open_setup(self.players),
+            Action::Load => vec![Effect::ListSaved],
+            Action::ShowGames(list) => {
+                self.show_games(*list);
+                Vec::new()
+            }
+            Action::AutoPlay | Action::Speed(_) | Action::Tick | Action::Continue => {
+                self.status =
+                    "that works when replaying a game (:load, or crowned FILE.pdn)".into();
+                Vec::new()
+            }
+            // A list's keys with no list open.
+            Action::ListStep(_) => Vec::new(),
             // Editing a position needs the setup to be open; answers to a question that is not being asked.
             Action::Setup(_) | Action::AcceptResume | Action::DeclineResume => Vec::new(),
         }
+    }
+
+    /// Opens `list` for choosing, or says there is nothing in it.
+    fn show_games(&mut self, list: GameList) {
+        if list.entries.is_empty() {
+            self.status = match list.purpose {
+                ListPurpose::Load => {
+                    "no saved games yet (:save [name] saves the game on the board)".into()
+                }
+                ListPurpose::Replay => format!("no games in {}", list.title),
+            };
+            return;
+        }
+        self.status = format!(
+            "{}: {} games. Enter opens the selected one, Esc closes the list",
+            list.title,
+            list.entries.len()
+        );
+        self.list = Some(Box::new(list));
+    }
+
+    fn list_action(&mut self, action: Action) -> Vec<Effect> {
+        let Some(list) = self.list.as_mut() else {
+            return Vec::new();
+        };
+        match action {
+            Action::Up | Action::Left => list.step(-1),
+            Action::Down | Action::Right => list.step(1),
+            Action::ListStep(step) => list.step(step),
+            Action::BrowseFirst => list.step(isize::MIN),
+            Action::BrowseLast => list.step(isize::MAX),
+            Action::PickAtCursor | Action::SubmitInput => {
+                let purpose = list.purpose;
+                let chosen = list.chosen().cloned();
+                self.list = None;
+                if let Some(entry) = chosen {
+                    return self.open_entry(entry, purpose);
+                }
+            }
+            Action::Cancel | Action::Quit => {
+                self.list = None;
+                self.status = self.mode_message();
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Opens a game chosen from a list: one of the program's own unfinished games goes on where it stood with
+    /// its players; any other game is replayed from its start.
+    fn open_entry(&mut self, entry: GameEntry, purpose: ListPurpose) -> Vec<Effect> {
+        match entry.players {
+            Some(players)
+                if purpose == ListPurpose::Load
+                    && entry.error.is_none()
+                    && entry.game.outcome().is_none() =>
+            {
+                let source = entry.source.clone();
+                let mut effects = self.start_game(entry.game, players);
+                // Opening a saved game is not a move: it goes into the autosave only when it changes.
+                effects.retain(|e| !matches!(e, Effect::GameChanged));
+                if matches!(self.mode, Mode::Play) {
+                    self.status = format!("{source}: {}", self.mode_message());
+                }
+                effects
+            }
+            _ => {
+                let mut effects = self.stop_thinking();
+                if self.replay.is_none()
+                    && !self.game.is_empty()
+                    && self.game.final_outcome().is_none()
+                {
+                    effects.push(Effect::Archive {
+                        game: Box::new(self.game.clone()),
+                        players: self.players,
+                    });
+                }
+                self.open_replay(entry);
+                // The player's game has been filed: the autosave must not offer it again.
+                effects.push(Effect::GameChanged);
+                effects
+            }
+        }
+    }
+
+    /// Shows `entry` from its start, for stepping through; nobody moves until it is continued.
+    fn open_replay(&mut self, entry: GameEntry) {
+        let searches = self.searches;
+        let (flipped, players) = (self.flipped, self.players);
+        let replay = Replay::of(&entry);
+        let mut game = entry.game;
+        game.go_to(game.len());
+        *self = App::fresh(game, players);
+        self.searches = searches;
+        self.flipped = flipped;
+        self.replay = Some(replay);
+        self.mode = Mode::Browsing { ply: 0 };
+        // The arrows step through the moves; the board has nothing to pick.
+        self.focus = Focus::History;
+        self.status = match self.replay.as_ref().and_then(|r| r.error.as_deref()) {
+            Some(error) => format!(
+                "{}: the record stops after move {}: {error}",
+                self.replay_source(),
+                self.game.len()
+            ),
+            None => self.mode_message(),
+        };
+    }
+
+    fn replay_source(&self) -> &str {
+        self.replay.as_ref().map_or("", |r| r.source.as_str())
+    }
+
+    /// What replaying does with an action, or `None` for the actions that work as in a game (browsing, typing,
+    /// help, a new game, quitting).
+    fn replay_action(&mut self, action: &Action) -> Option<Vec<Effect>> {
+        let replay = self.replay.as_mut()?;
+        let ply = match self.mode {
+            Mode::Browsing { ply } => ply,
+            _ => self.game.len(),
+        };
+        let live = self.game.len();
+        match action {
+            Action::AutoPlay => {
+                replay.playing = !replay.playing;
+                if replay.playing && ply == live {
+                    // Played back from the start when started at the end.
+                    self.mode = Mode::Browsing { ply: 0 };
+                }
+            }
+            Action::Speed(faster) => replay.change_speed(*faster),
+            Action::Tick => {
+                if !replay.playing {
+                    return Some(Vec::new());
+                }
+                let next = (ply + 1).min(live);
+                replay.playing = next < live;
+                self.mode = Mode::Browsing { ply: next };
+            }
+            Action::Continue => return Some(self.continue_replay(ply)),
+            Action::Cancel if self.focus != Focus::Input => {
+                replay.playing = false;
+                self.focus = Focus::History;
+            }
+            Action::BrowseBack
+            | Action::BrowseForward
+            | Action::BrowseFirst
+            | Action::BrowseLast => {
+                let target = match action {
+                    Action::BrowseBack => ply.saturating_sub(1),
+                    Action::BrowseForward => (ply + 1).min(live),
+                    Action::BrowseFirst => 0,
+                    _ => live,
+                };
+                self.mode = Mode::Browsing { ply: target };
+            }
+            Action::Up | Action::Down | Action::Left | Action::Right
+                if self.focus == Focus::History =>
+            {
+                let back = matches!(action, Action::Up | Action::Left);
+                self.mode = Mode::Browsing {
+                    ply: if back {
+                        ply.saturating_sub(1)
+                    } else {
+                        (ply + 1).min(live)
+                    },
+                };
+            }
+            Action::PickAtCursor
+            | Action::PickSquare(_)
+            | Action::Undo
+            | Action::Redo
+            | Action::MoveNow
+            | Action::Rematch => {
+                self.status = format!(
+                    "replaying {}: c continues from here as a new game",
+                    replay.source
+                );
+                return Some(Vec::new());
+            }
+            _ => return None,
+        }
+        self.status = self.mode_message();
+        Some(Vec::new())
+    }
+
+    /// A new game from the replayed game's position after `ply` moves, with those moves as its history.
+    fn continue_replay(&mut self, ply: usize) -> Vec<Effect> {
+        let mut game = self.game.clone();
+        game.go_to(ply);
+        game.truncate();
+        // The record's result belongs to the game as it was played.
+        game.tags_mut().remove("Result");
+        let source = self.replay_source().to_string();
+        let effects = self.start_game(game, self.players);
+        if matches!(self.mode, Mode::Play) {
+            self.status = format!(
+                "continuing {source} after move {ply}: {}",
+                self.mode_message()
+            );
+        }
+        effects
     }
 
     /// Starts setting up a position, from the one on show, for `players`. The engine stops; the game is kept
@@ -771,7 +1049,8 @@ impl App {
     /// Starts `game` with `players`; an unfinished game is archived first.
     fn start_game(&mut self, game: Game, players: Players) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
-        if !self.game.is_empty() && self.game.final_outcome().is_none() {
+        // A game being replayed belongs to its file; only the player's own games are kept.
+        if self.replay.is_none() && !self.game.is_empty() && self.game.final_outcome().is_none() {
             // A game left unfinished is kept, not thrown away.
             effects.push(Effect::Archive {
                 game: Box::new(self.game.clone()),
@@ -1002,10 +1281,31 @@ impl App {
             Mode::Over(outcome) => {
                 format!("{outcome}. n: new game, r: rematch, [: browse")
             }
-            Mode::Browsing { ply } => format!(
-                "browsing: after move {ply} of {} (Esc returns to the game)",
-                self.game.ply()
-            ),
+            Mode::Browsing { ply } => match &self.replay {
+                Some(replay) => {
+                    let playing = if replay.playing {
+                        format!(
+                            "playing back, {:.2} s a move (p pauses, + -)",
+                            replay.interval().as_secs_f64()
+                        )
+                    } else {
+                        "p plays back".to_string()
+                    };
+                    let end = match (&replay.error, ply == self.game.len()) {
+                        (Some(error), true) => format!(" The record stops here: {error}."),
+                        _ => String::new(),
+                    };
+                    format!(
+                        "{}: move {ply} of {}; {playing}, c continues from here.{end}",
+                        replay.source,
+                        self.game.len()
+                    )
+                }
+                None => format!(
+                    "browsing: after move {ply} of {} (Esc returns to the game)",
+                    self.game.ply()
+                ),
+            },
             Mode::Setup(setup) => match setup.check() {
                 Ok(position) => format!(
                     "setting up: {} to move; Enter starts the game, Esc returns to the old one",
@@ -1067,7 +1367,7 @@ impl App {
             "new" => self.update(Action::NewGame),
             "rematch" => self.update(Action::Rematch),
             "undo" => self.take_back(),
-            "redo" => self.replay(),
+            "redo" => self.step_forward(),
             "flip" => self.update(Action::Flip),
             "help" => {
                 self.help = true;
@@ -1085,6 +1385,8 @@ impl App {
             }],
             "resign" | "draw" => self.declare(name),
             "setup" => self.update(Action::Setup(SetupAction::Open)),
+            "load" => vec![Effect::ListSaved],
+            "continue" => self.update(Action::Continue),
             "fen" => {
                 let text = command
                     .split_once(char::is_whitespace)
@@ -1184,7 +1486,7 @@ impl App {
     }
 
     /// Redo: one move, or against the engine, on to the human's next turn.
-    fn replay(&mut self) -> Vec<Effect> {
+    fn step_forward(&mut self) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
         if !self.game.redo() {
             self.status = "nothing to redo".into();

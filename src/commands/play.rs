@@ -4,11 +4,13 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use anyhow::{Result, bail};
-use crowned::app::{Action, App, Effect, Players};
+use std::path::Path;
+
+use anyhow::{Result, anyhow, bail};
+use crowned::app::{Action, App, Effect, GameEntry, GameList, ListPurpose, Players};
 use crowned::game::Game;
 use crowned::rules::Position;
-use crowned::store::{Store, StoreError};
+use crowned::store::{Store, StoreError, read_games_file};
 use crowned::term::{self, Ending, Settings};
 use crowned::ui::Options;
 
@@ -22,26 +24,84 @@ pub struct PlaySettings {
     pub think_time: Duration,
 }
 
-/// Opens the game on the terminal; returns when the player quits or a signal ends it.
-pub fn play(start: Position, settings: &PlaySettings) -> Result<ExitCode> {
+/// What the program opens with.
+enum Opening {
+    /// A new game from the standard start (or the unfinished game, if the player resumes it).
+    Standard,
+    /// A new game from a position given on the command line.
+    Position(Game),
+    /// The games of a file, for replaying: one is opened at once, several are listed.
+    File {
+        /// The file's name.
+        name: String,
+        /// Its games.
+        games: Vec<GameEntry>,
+    },
+}
+
+impl Opening {
+    fn app(self, players: Players) -> (App, Vec<Effect>) {
+        match self {
+            Opening::Standard => App::new(players),
+            Opening::Position(game) => App::with_game(game, players),
+            Opening::File { name, mut games } => {
+                if games.len() == 1 {
+                    (App::replaying(games.remove(0), players), Vec::new())
+                } else {
+                    let list = GameList::new(name, games, ListPurpose::Replay);
+                    (App::choosing(list, players), Vec::new())
+                }
+            }
+        }
+    }
+}
+
+/// Opens the game on the terminal (or the games of `file`); returns when the player quits or a signal ends it.
+pub fn play(start: Position, settings: &PlaySettings, file: Option<&Path>) -> Result<ExitCode> {
+    // The file is read first, so that a file that cannot be read is reported on a normal screen.
+    let opening = match file {
+        Some(path) => {
+            // The error names the file and says why; its source would only repeat the reason.
+            let games = read_games_file(path).map_err(|e| match e {
+                StoreError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                    // A mistyped command lands here too, so say what else the word could have been.
+                    anyhow!(
+                        "{}: no such file, and not a command (`crowned --help` lists the commands)",
+                        path.display()
+                    )
+                }
+                e => anyhow!("cannot open {e}"),
+            })?;
+            // A file in which nothing reads as a game (not PDN at all) is refused with the first reason.
+            let unreadable = |g: &GameEntry| g.game.is_empty() && g.game.tags().is_empty();
+            if games.iter().all(unreadable) {
+                let why = games.iter().find_map(|g| g.error.as_deref());
+                match why {
+                    Some(why) => bail!("{}: not a PDN games file: {why}", path.display()),
+                    None => bail!("{}: no PDN games in the file", path.display()),
+                }
+            }
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            Opening::File { name, games }
+        }
+        None if start != Position::start() => Opening::Position(Game::from_position(start)),
+        None => Opening::Standard,
+    };
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!(
             "the game needs a terminal (stdin and stdout); `crowned show` prints the position instead, \
              `crowned --help` lists the commands"
         );
     }
-    let set_up = start != Position::start();
-    let game = if set_up {
-        Game::from_position(start)
-    } else {
-        Game::new()
-    };
     // Without a place for files the game still runs; it says so and saves nothing.
     let store = Store::locate();
     let (mut app, effects, notice) = match &store {
-        Ok(store) => open_with_autosave(store, game, settings.players, set_up),
+        Ok(store) => open_with_autosave(store, opening, settings.players),
         Err(e) => {
-            let (app, effects) = App::with_game(game, settings.players);
+            let (app, effects) = opening.app(settings.players);
             (app, effects, Some(format!("games are not saved: {e}")))
         }
     };
@@ -70,37 +130,37 @@ pub fn play(start: Position, settings: &PlaySettings) -> Result<ExitCode> {
     })
 }
 
-/// The app for a new game, offering first to resume an unfinished game left in the autosave. An autosave that
-/// cannot be read is moved aside (never overwritten) and the player told where it went.
+/// The app for `opening`, offering first to resume an unfinished game left in the autosave. When the command
+/// line asked for something else (a position, a file), the unfinished game is filed among the saved games
+/// instead, so that nothing replaces it. An autosave that cannot be read is moved aside (never overwritten) and
+/// the player told where it went.
 fn open_with_autosave(
     store: &Store,
-    game: Game,
+    opening: Opening,
     players: Players,
-    set_up: bool,
 ) -> (App, Vec<Effect>, Option<String>) {
     match store.load_autosave() {
         Ok(Some(saved)) if saved.game.outcome().is_none() && !saved.game.is_empty() => {
-            if !set_up {
+            if let Opening::Standard = opening {
                 let app = App::offering_resume(players, saved.game, saved.players);
                 return (app, Vec::new(), None);
             }
-            // A position was asked for on the command line: play it, and keep the unfinished game.
             let notice = match store
                 .file_game(&saved, None)
                 .and_then(|_| store.clear_autosave())
             {
-                Ok(()) => "the unfinished game was kept in saved games".to_string(),
+                Ok(()) => "the unfinished game was kept in saved games (o opens it)".to_string(),
                 Err(e) => format!("games are not saved: {e}"),
             };
-            let (app, effects) = App::with_game(game, players);
+            let (app, effects) = opening.app(players);
             (app, effects, Some(notice))
         }
         Ok(_) => {
-            let (app, effects) = App::with_game(game, players);
+            let (app, effects) = opening.app(players);
             (app, effects, None)
         }
         Err(error) => {
-            let (app, effects) = App::with_game(game, players);
+            let (app, effects) = opening.app(players);
             let notice = match (&error, set_aside(store)) {
                 (StoreError::Corrupt { .. }, Ok(kept)) => {
                     format!("{error}; the file was kept as {}", kept.display())

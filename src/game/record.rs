@@ -34,7 +34,7 @@ pub enum GameError {
 /// The moves after the current point are the redo line: [`Game::redo`] replays them, and playing a different
 /// move at the current point drops them. Draws by repetition and by the move limit, and losses by having no
 /// piece or no move, follow from the moves; resignation and agreement are declared.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game<R: RuleSet = English> {
     /// `positions[i]` is the position after `i` moves; `positions[0]` is the start.
     positions: Vec<Position<R>>,
@@ -204,8 +204,9 @@ impl<R: RuleSet> Game<R> {
         self.cursor += 1;
     }
 
-    /// Drops everything after the current point (the redo line and any declared ending).
-    fn truncate(&mut self) {
+    /// Drops everything after the current point (the redo line and any declared ending): the game goes on
+    /// from here.
+    pub fn truncate(&mut self) {
         self.moves.truncate(self.cursor);
         self.positions.truncate(self.cursor + 1);
         self.quiet.truncate(self.cursor + 1);

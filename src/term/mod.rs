@@ -11,9 +11,9 @@ pub use engine::EngineThread;
 pub use screen::{ScreenGuard, restore};
 
 use std::io::{self, BufWriter, Write};
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crossterm::event::{Event as TermEvent, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::Terminal;
@@ -23,7 +23,7 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 use tui_input::InputRequest;
 
-use crate::app::{Action, App, Effect, Players, action_for_key};
+use crate::app::{Action, App, Effect, GameList, ListPurpose, Players, action_for_key};
 use crate::game::Game;
 use crate::store::{SavedGame, Store, StoreError};
 use crate::ui::{self, Options, ScreenLayout};
@@ -105,9 +105,25 @@ pub fn event_loop<W: Write>(
         return Ok(ending);
     }
     let mut area = terminal.draw(|f| ui::draw(f, &app, options))?.area;
+    // When auto-play wants the next move; kept across other events so that keys do not hold it back.
+    let mut next_tick: Option<Instant> = None;
     loop {
-        let Ok(first) = inbox.recv() else {
-            return Ok(Ending::InputClosed);
+        next_tick = app
+            .tick_interval()
+            .map(|interval| next_tick.unwrap_or_else(|| Instant::now() + interval));
+        let first = match next_tick {
+            Some(at) => match inbox.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => {
+                    next_tick = None;
+                    Event::App(Action::Tick)
+                }
+                Err(RecvTimeoutError::Disconnected) => return Ok(Ending::InputClosed),
+            },
+            None => match inbox.recv() {
+                Ok(event) => event,
+                Err(_) => return Ok(Ending::InputClosed),
+            },
         };
         // Everything already waiting is handled before the next frame is drawn.
         for event in std::iter::once(first).chain(inbox.try_iter()) {
@@ -166,6 +182,26 @@ impl Outside<'_> {
                     return Some(Ending::Quit);
                 }
                 Effect::GameChanged => self.save_progress(app),
+                Effect::ListSaved => {
+                    let list = match self.store.map(Store::saved_games) {
+                        Some(Ok(entries)) => {
+                            GameList::new("Saved games", entries, ListPurpose::Load)
+                        }
+                        Some(Err(e)) => {
+                            app.update(Action::Notice(format!("cannot list the saved games: {e}")));
+                            continue;
+                        }
+                        None => {
+                            app.update(Action::Notice(
+                                "games are not saved on this machine: there are none to load"
+                                    .into(),
+                            ));
+                            continue;
+                        }
+                    };
+                    app.update(Action::ShowGames(Box::new(list)));
+                    Ok(())
+                }
                 Effect::Save {
                     game,
                     players,
@@ -207,7 +243,8 @@ impl Outside<'_> {
             return Ok(());
         };
         let game = app.game();
-        if game.is_empty() {
+        // A game being replayed is a file's, not the player's: there is no game in progress to keep.
+        if game.is_empty() || app.replay().is_some() {
             return store.clear_autosave();
         }
         let saved = SavedGame {

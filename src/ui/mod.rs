@@ -59,6 +59,9 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     if let Some(dialog) = app.dialog() {
         overlays::new_game(buf, area, dialog, options);
     }
+    if let Some(list) = app.game_list() {
+        overlays::game_list(buf, area, list, options);
+    }
     if let Some((game, players)) = app.resume_offer() {
         overlays::resume(buf, area, game, players, options);
     }

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
 use super::layout::{MIN_HEIGHT, MIN_WIDTH};
-use crate::app::{COMMANDS, KEY_HELP, NewGameDialog, Players};
+use crate::app::{COMMANDS, GameEntry, GameList, KEY_HELP, NewGameDialog, Players};
 use crate::game::Game;
 use crate::rules::Color;
 
@@ -87,6 +87,80 @@ pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &
     ));
     let height = lines.len() as u16 + 2;
     boxed(buf, centred(area, 40, height), " New game ", lines, options);
+}
+
+/// The list of games to choose from: date, players, result and length, the selected one marked and kept in
+/// view, and its problem (if it has one) below.
+pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, options: &Options) {
+    let rect = centred(area, 78, area.height.saturating_sub(2).max(8));
+    // Borders, the heading, and two lines at the bottom for the selected game's problem and the keys.
+    let rows = usize::from(rect.height.saturating_sub(6)).max(1);
+    let first = list.selected.saturating_sub(rows - 1);
+    let width = usize::from(rect.width.saturating_sub(2));
+    let mut lines = vec![Line::styled(
+        fit(
+            format!(
+                "   {:<10} {:<20} {:<20} {:<7} {:>5}",
+                "Date", "Black", "White", "Result", "Moves"
+            ),
+            width,
+        ),
+        options.theme.quiet,
+    )];
+    for (i, entry) in list.entries.iter().enumerate().skip(first).take(rows) {
+        let marker = if i == list.selected { '>' } else { ' ' };
+        let flag = if entry.error.is_some() { '!' } else { ' ' };
+        let text = fit(
+            format!(
+                " {marker}{flag}{:<10} {:<20} {:<20} {:<7} {:>5}",
+                clip(entry.tag("Date"), 10),
+                clip(entry.tag("Black"), 20),
+                clip(entry.tag("White"), 20),
+                clip(entry.result(), 7),
+                moves_of(entry)
+            ),
+            width,
+        );
+        lines.push(if i == list.selected {
+            Line::styled(text, options.theme.current)
+        } else {
+            Line::from(text)
+        });
+    }
+    while lines.len() < rows + 1 {
+        lines.push(Line::default());
+    }
+    let chosen = list.chosen();
+    let about = match chosen.and_then(|e| e.error.as_deref()) {
+        Some(error) => format!(" ! {error}"),
+        None => chosen.map_or_else(String::new, |e| format!("   {}", e.tag("Event"))),
+    };
+    lines.push(Line::from(fit(about, width)));
+    lines.push(Line::styled(
+        " Enter: open   up/down, PgUp/PgDn, Home/End: choose   Esc: close",
+        options.theme.quiet,
+    ));
+    let title = format!(" {} ({} games) ", list.title, list.entries.len());
+    boxed(buf, rect, &title, lines, options);
+}
+
+/// The length of a game as records number it: a move is one by each side.
+fn moves_of(entry: &GameEntry) -> usize {
+    entry.game.len().div_ceil(2)
+}
+
+/// At most `width` characters of `text`.
+fn clip(text: &str, width: usize) -> String {
+    text.chars().take(width).collect()
+}
+
+/// A line cut to `width` characters, so that a long one is not wrapped onto the next.
+fn fit(text: String, width: usize) -> String {
+    if text.chars().count() <= width {
+        text
+    } else {
+        clip(&text, width)
+    }
 }
 
 /// Shown instead of the game when the screen is too small to draw it.

@@ -21,7 +21,11 @@ const MOVE_WIDTH: usize = 9;
 /// view, moves that were taken back (the redo line) dimmed.
 pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     let theme = &options.theme;
-    let block = pane_block(" Moves ", app.focus() == Focus::History, theme);
+    let title = match app.replay() {
+        Some(replay) => format!(" Moves · {} ", replay.source),
+        None => " Moves ".to_string(),
+    };
+    let block = pane_block(title, app.focus() == Focus::History, theme);
     let inner = block.inner(area);
     block.render(area, buf);
 
@@ -30,11 +34,12 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         .into_iter()
         .map(|color| {
             let glyph = options.pieces.glyph(Piece::new(color, Role::Man));
-            Line::from(format!(
-                " {glyph} {:<6}{}",
-                color.to_string(),
-                app.players().of(color)
-            ))
+            // A replayed game shows who played it in the record; a game being played, who plays it here.
+            let player = match app.replay() {
+                Some(replay) => replay.names[color.index()].clone(),
+                None => app.players().of(color).to_string(),
+            };
+            Line::from(format!(" {glyph} {:<6}{player}", color.to_string()))
         })
         .collect();
     lines.push(Line::default());
@@ -77,6 +82,16 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     }
     if game.is_empty() {
         lines.push(Line::styled("   no moves yet", theme.quiet));
+    }
+    if let Some(error) = app.replay().and_then(|r| r.error.as_deref()) {
+        lines.push(Line::default());
+        let width = usize::from(inner.width).saturating_sub(4).max(10);
+        let text = format!("! The record stops here: {error}");
+        lines.extend(
+            wrap_words(&text, width)
+                .into_iter()
+                .map(|line| Line::styled(format!("   {line}"), theme.quiet)),
+        );
     }
     if let Some(outcome) = game.outcome().filter(|_| game.ply() == game.len()) {
         lines.push(Line::default());
@@ -130,6 +145,26 @@ pub fn setup(buf: &mut Buffer, area: Rect, setup: &Setup, options: &Options) {
             .map(|(keys, what)| Line::from(format!(" {keys:<6} {what}"))),
     );
     Paragraph::new(lines).render(inner, buf);
+}
+
+/// `text` in lines of at most `width` characters, broken between words (a longer word is cut).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if needed > width && !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.extend(word.chars().take(width));
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }
 
 /// Draws the status line: the app's message and, while the engine thinks, how far it has got.

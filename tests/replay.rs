@@ -1,0 +1,282 @@
+//! Opening games from PDN files and from the saved games: the list, replaying move by move and on a timer,
+//! continuing from any point, and records with errors opened up to the bad move.
+
+use std::path::PathBuf;
+
+use crowned::app::{Action, App, Effect, GameList, ListPurpose, Mode, Player, Players};
+use crowned::engine::Level;
+use crowned::store::{SavedGame, Store, games_in_text, read_games_file};
+
+const VS_ENGINE: Players = Players {
+    black: Player::Human,
+    white: Player::Engine(Level::Medium),
+};
+
+fn data(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/data/pdn")
+        .join(name)
+}
+
+const TWO_GAMES: &str = r#"[Event "First"]
+[Black "Ann"]
+[White "Bob"]
+[Result "1-0"]
+1. 11-15 23-19 2. 8-11 22-17 1-0
+
+[Event "Broken"]
+[Black "Cy"]
+[White "Di"]
+[Result "*"]
+1. 11-15 23-19 2. 8-11 22-18 3. 15x24 28x19 4. 9-13 19-15 *
+"#;
+
+fn list_of(text: &str) -> GameList {
+    GameList::new(
+        "two.pdn",
+        games_in_text(text, "two.pdn"),
+        ListPurpose::Replay,
+    )
+}
+
+#[test]
+fn a_file_of_several_games_opens_on_a_list_and_the_chosen_one_is_replayed() {
+    let mut app = App::choosing(list_of(TWO_GAMES), VS_ENGINE);
+    let list = app.game_list().expect("the list is open");
+    assert_eq!(list.entries.len(), 2);
+    assert_eq!(list.entries[0].tag("Black"), "Ann");
+    // Nobody plays while choosing: the engine has not been asked to think.
+    assert!(!app.is_thinking());
+
+    app.update(Action::Down);
+    let effects = app.update(Action::PickAtCursor);
+    assert!(app.game_list().is_none());
+    assert!(
+        !effects.iter().any(|e| matches!(e, Effect::Think { .. })),
+        "a replayed game is not played"
+    );
+    let replay = app.replay().expect("replaying");
+    assert_eq!(replay.names, ["Cy".to_string(), "Di".to_string()]);
+    // 3. 15x24 jumps onto White's man on 24: the game is read up to it.
+    assert!(replay.error.as_deref().is_some_and(|e| e.contains("15x24")));
+    assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
+    assert_eq!(app.game().len(), 4);
+    for ply in 1..=4 {
+        app.update(Action::BrowseForward);
+        assert_eq!(app.mode(), Mode::Browsing { ply });
+    }
+    // At the end it stays in the replay.
+    app.update(Action::BrowseForward);
+    assert_eq!(app.mode(), Mode::Browsing { ply: 4 });
+    assert!(app.replay().is_some());
+}
+
+#[test]
+fn a_record_with_an_illegal_move_opens_up_to_it_with_the_error_shown() {
+    let text = r#"[Event "Bad"]
+[Black "A"]
+[White "B"]
+1. 11-15 23-19 2. 8-11 19-16 3. 12-16 *
+"#;
+    let mut entries = games_in_text(text, "bad.pdn");
+    assert_eq!(entries.len(), 1);
+    let entry = entries.remove(0);
+    let error = entry.error.clone().expect("the record is broken");
+    assert!(error.contains("12-16"), "{error}");
+    let mut app = App::replaying(entry, VS_ENGINE);
+    assert_eq!(app.game().len(), 4, "the moves before the bad one");
+    assert!(app.status().contains("12-16"), "{}", app.status());
+    app.update(Action::BrowseLast);
+    assert_eq!(app.mode(), Mode::Browsing { ply: 4 });
+    assert!(
+        app.status().contains("The record stops here"),
+        "{}",
+        app.status()
+    );
+}
+
+#[test]
+fn the_real_archive_with_a_broken_game_opens_it_up_to_the_bad_move() {
+    // Game 541 of tinsley.pdn has "32-28" at move 62 with no black piece on 32.
+    let entries = read_games_file(&data("tinsley.pdn")).expect("the archive reads");
+    assert_eq!(entries.len(), 724);
+    let broken: Vec<_> = entries.iter().filter(|e| e.error.is_some()).collect();
+    assert_eq!(broken.len(), 1, "one broken game in the archive");
+    let entry = broken[0].clone();
+    assert!(entry.source.ends_with("game 541"), "{}", entry.source);
+    let mut app = App::choosing(
+        GameList::new("tinsley.pdn", entries, ListPurpose::Replay),
+        VS_ENGINE,
+    );
+    app.update(Action::ListStep(540));
+    app.update(Action::PickAtCursor);
+    assert_eq!(app.game().len(), entry.game.len());
+    assert!(app.status().contains("32-28"), "{}", app.status());
+}
+
+#[test]
+fn auto_play_steps_on_each_tick_and_stops_at_the_end() {
+    let mut entries = games_in_text(TWO_GAMES, "two.pdn");
+    let mut app = App::replaying(entries.remove(0), VS_ENGINE);
+    assert_eq!(app.tick_interval(), None);
+    app.update(Action::AutoPlay);
+    let interval = app.tick_interval().expect("playing back");
+    app.update(Action::Speed(true));
+    assert!(app.tick_interval().expect("playing") < interval);
+    for ply in 1..=4 {
+        app.update(Action::Tick);
+        assert_eq!(app.mode(), Mode::Browsing { ply });
+    }
+    assert_eq!(app.tick_interval(), None, "stopped at the last move");
+    // Started again at the end, it plays back from the start; Esc pauses it.
+    app.update(Action::AutoPlay);
+    assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
+    app.update(Action::Tick);
+    app.update(Action::Cancel);
+    assert_eq!(app.tick_interval(), None);
+    app.update(Action::Tick);
+    assert_eq!(app.mode(), Mode::Browsing { ply: 1 });
+}
+
+#[test]
+fn a_replayed_game_is_continued_from_any_point_as_a_new_game() {
+    let mut entries = games_in_text(TWO_GAMES, "two.pdn");
+    let mut app = App::replaying(entries.remove(0), VS_ENGINE);
+    // Nothing can be played into the record itself.
+    app.update(Action::Submit("11-15".into()));
+    assert_eq!(app.game().len(), 4);
+    app.update(Action::Undo);
+    assert!(app.status().contains("c continues"), "{}", app.status());
+
+    app.update(Action::BrowseForward);
+    app.update(Action::BrowseForward);
+    let effects = app.update(Action::Continue);
+    assert!(app.replay().is_none());
+    assert_eq!(app.mode(), Mode::Play);
+    assert_eq!(
+        app.game().len(),
+        2,
+        "the two moves shown are the new game's history"
+    );
+    assert_eq!(app.game().tags().get("Result"), None);
+    assert!(
+        app.status()
+            .starts_with("continuing two.pdn, game 1 after move 2")
+    );
+    // The record's game is not the player's: it is not archived; the new game is saved as it goes.
+    assert!(!effects.iter().any(|e| matches!(e, Effect::Archive { .. })));
+    assert!(effects.iter().any(|e| matches!(e, Effect::GameChanged)));
+    // Black (human) is to move after 11-15 23-19.
+    app.update(Action::Submit("8-11".into()));
+    assert_eq!(app.game().len(), 3, "{}", app.status());
+    assert!(app.is_thinking(), "the engine answers for White");
+}
+
+#[test]
+fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_players() {
+    let home = std::env::temp_dir().join(format!("crowned-replay-test-{}", std::process::id()));
+    let store = Store::under(&home);
+    // An unfinished game against the engine, and a finished game between humans.
+    let mut unfinished = crowned::game::Game::new();
+    for mv in ["11-15", "23-19", "8-11"] {
+        unfinished.play_text(mv).expect("legal");
+    }
+    let players = Players {
+        black: Player::Engine(Level::Easy),
+        white: Player::Human,
+    };
+    store
+        .file_game(
+            &SavedGame {
+                game: unfinished.clone(),
+                players,
+            },
+            Some("unfinished"),
+        )
+        .expect("saved");
+    let mut finished = crowned::game::Game::from_fen("B:W18:B14").expect("FEN");
+    finished.play_text("14x23").expect("legal");
+    store
+        .file_game(
+            &SavedGame {
+                game: finished,
+                players: VS_ENGINE,
+            },
+            Some("finished"),
+        )
+        .expect("saved");
+    std::fs::write(
+        store.games_dir().join("garbage.pdn"),
+        "[Event \"x\"\n1. 99-100",
+    )
+    .expect("written");
+
+    let entries = store.saved_games().expect("listed");
+    std::fs::remove_dir_all(&home).expect("cleaned up");
+    assert_eq!(entries.len(), 3);
+    let garbage = entries
+        .iter()
+        .find(|e| e.source == "garbage.pdn")
+        .expect("listed with its problem");
+    assert!(garbage.error.is_some());
+
+    let (mut app, _) = App::new(VS_ENGINE);
+    app.update(Action::Submit("9-13".into()));
+    let effects = app.update(Action::Submit(":load".into()));
+    assert!(matches!(effects[..], [Effect::ListSaved]));
+    app.update(Action::ShowGames(Box::new(GameList::new(
+        "Saved games",
+        entries.clone(),
+        ListPurpose::Load,
+    ))));
+    let at = entries
+        .iter()
+        .position(|e| e.source == "unfinished.pdn")
+        .expect("listed");
+    app.update(Action::ListStep(at as isize));
+    let effects = app.update(Action::PickAtCursor);
+    // The game in progress is kept; the loaded one goes on where it stood, the engine to move for Black.
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::Archive { game, .. } if !game.is_empty()))
+    );
+    assert!(app.replay().is_none());
+    assert_eq!(app.game().moves(), unfinished.moves());
+    assert_eq!(app.game().ply(), 3);
+    assert_eq!(app.players(), players);
+    assert_eq!(app.mode(), Mode::Play);
+
+    // A finished game opens for replaying.
+    app.update(Action::Load);
+    app.update(Action::ShowGames(Box::new(GameList::new(
+        "Saved games",
+        entries.clone(),
+        ListPurpose::Load,
+    ))));
+    let at = entries
+        .iter()
+        .position(|e| e.source == "finished.pdn")
+        .expect("listed");
+    app.update(Action::ListStep(at as isize));
+    app.update(Action::PickAtCursor);
+    assert!(app.replay().is_some());
+    assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
+}
+
+#[test]
+fn an_empty_list_says_so_and_esc_closes_a_list() {
+    let (mut app, _) = App::new(VS_ENGINE);
+    app.update(Action::ShowGames(Box::new(GameList::new(
+        "Saved games",
+        Vec::new(),
+        ListPurpose::Load,
+    ))));
+    assert!(app.game_list().is_none());
+    assert!(app.status().starts_with("no saved games yet"));
+    app.update(Action::ShowGames(Box::new(list_of(TWO_GAMES))));
+    assert!(app.game_list().is_some());
+    app.update(Action::Cancel);
+    assert!(app.game_list().is_none());
+    assert_eq!(app.mode(), Mode::Play);
+}
