@@ -5,9 +5,14 @@
 mod dialog;
 mod keys;
 mod picking;
+mod preferences;
 mod state;
 
 pub use dialog::{NewGameDialog, PLAYER_CHOICES};
-pub use keys::{KEY_HELP, action_for_key};
+pub use keys::{
+    BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,
+    UnknownContext, action_for_key, key_help,
+};
 pub use picking::{Pick, PickError, Picker};
+pub use preferences::{Orientation, Preferences, UnknownOrientation};
 pub use state::{Action, App, COMMANDS, Effect, Focus, Mode, Player, Players, Thinking};

@@ -10,6 +10,7 @@ use tui_input::{Input, InputRequest};
 
 use super::dialog::NewGameDialog;
 use super::picking::{Pick, Picker};
+use super::preferences::Preferences;
 use crate::engine::{Level, Score, Situation};
 use crate::game::{Game, GameError, Outcome};
 use crate::rules::{Color, English, Move, MoveText, Position, RuleSet, Square, Strictness};
@@ -244,6 +245,7 @@ pub struct App {
     dialog: Option<NewGameDialog>,
     /// An unfinished game found at start, offered for resuming.
     resume: Option<Box<(Game, Players)>>,
+    preferences: Preferences,
 }
 
 const G: crate::rules::Geometry = English::GEOMETRY;
@@ -261,22 +263,23 @@ impl App {
 
     /// Goes on with `game` (a set-up position, a game read from a file) with these players.
     pub fn with_game(game: Game, players: Players) -> (App, Vec<Effect>) {
-        let mut app = App::fresh(game, players);
+        let mut app = App::fresh(game, players, Preferences::default());
         let mut effects = app.after_change();
         // Opening a game is not a change to save: the file it came from, or the autosave, stays as it is.
         effects.retain(|e| !matches!(e, Effect::GameChanged));
         (app, effects)
     }
 
-    fn fresh(game: Game, players: Players) -> App {
+    fn fresh(mut game: Game, players: Players, preferences: Preferences) -> App {
+        game.set_move_limit(preferences.move_limit);
         App {
             picker: Picker::new(game.position()),
             game,
             players,
             mode: Mode::Play,
             cursor: (5, 0),
-            // White is at the bottom of the diagram; a player who has Black alone sees Black at the bottom.
-            flipped: players.black == Player::Human && players.white != Player::Human,
+            // White is at the bottom of the diagram unless the orientation chosen puts Black there.
+            flipped: preferences.orientation.black_at_bottom(players),
             status: String::new(),
             thinking: None,
             searches: 0,
@@ -286,13 +289,14 @@ impl App {
             input: Input::default(),
             dialog: None,
             resume: None,
+            preferences,
         }
     }
 
     /// A new game with `players` that first offers to resume `game` (an unfinished game saved earlier, with its
     /// own players). Nothing starts, the engine included, until the player answers.
     pub fn offering_resume(players: Players, game: Game, saved_players: Players) -> App {
-        let mut app = App::fresh(Game::new(), players);
+        let mut app = App::fresh(Game::new(), players, Preferences::default());
         app.resume = Some(Box::new((game, saved_players)));
         app.status = app.resume_question();
         app
@@ -313,6 +317,20 @@ impl App {
             ),
             None => String::new(),
         }
+    }
+
+    /// The settings the app follows.
+    pub fn preferences(&self) -> &Preferences {
+        &self.preferences
+    }
+
+    /// Follows these settings from now on: the keys at once, the orientation and the move limit in the current
+    /// game and every game after it. Meant for the start, before the first move; the end of a game already over
+    /// is not looked at again.
+    pub fn set_preferences(&mut self, preferences: Preferences) {
+        self.game.set_move_limit(preferences.move_limit);
+        self.flipped = preferences.orientation.black_at_bottom(self.players);
+        self.preferences = preferences;
     }
 
     /// The game.
@@ -600,7 +618,8 @@ impl App {
     fn restart(&mut self, game: Game, players: Players) -> Vec<Effect> {
         // The search numbers go on rising, so an answer from the old game is never taken for one in this game.
         let searches = self.searches;
-        *self = App::fresh(game, players);
+        let preferences = std::mem::take(&mut self.preferences);
+        *self = App::fresh(game, players, preferences);
         self.searches = searches;
         self.after_change()
     }

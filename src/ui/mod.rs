@@ -53,14 +53,15 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
         frame.set_cursor_position(cursor);
     }
     let buf = frame.buffer_mut();
+    let keys = &app.preferences().keys;
     if let Some(dialog) = app.dialog() {
-        overlays::new_game(buf, area, dialog, options);
+        overlays::new_game(buf, area, dialog, keys, options);
     }
     if let Some((game, players)) = app.resume_offer() {
         overlays::resume(buf, area, game, players, options);
     }
     if app.help_open() {
-        overlays::help(buf, area, options);
+        overlays::help(buf, area, keys, options);
     }
 }
 

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
 use super::layout::{MIN_HEIGHT, MIN_WIDTH};
-use crate::app::{COMMANDS, KEY_HELP, NewGameDialog, Players};
+use crate::app::{COMMANDS, Context, KeyMap, NewGameDialog, Players, key_help};
 use crate::game::Game;
 use crate::rules::Color;
 
@@ -24,19 +24,34 @@ fn centred(area: Rect, width: u16, height: u16) -> Rect {
     )
 }
 
-/// The help overlay: every key and every command.
-pub fn help(buf: &mut Buffer, area: Rect, options: &Options) {
-    let mut lines: Vec<Line> = KEY_HELP
+/// The help overlay: every key bound and every command.
+pub fn help(buf: &mut Buffer, area: Rect, keys: &KeyMap, options: &Options) {
+    let entries = key_help(keys);
+    let keys_width = entries
         .iter()
-        .map(|(keys, what)| Line::from(format!(" {keys:<16} {what}")))
+        .map(|(keys, _)| keys.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
+    let text_width = entries
+        .iter()
+        .map(|(_, what)| what.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut lines: Vec<Line> = entries
+        .iter()
+        .map(|(keys, what)| Line::from(format!(" {keys:<keys_width$} {what}")))
         .collect();
     lines.push(Line::default());
     lines.push(Line::from(format!(" Commands: {COMMANDS}")));
     // Room for the commands line to wrap once.
     let height = lines.len() as u16 + 3;
+    let width = u16::try_from(keys_width + text_width + 4)
+        .unwrap_or(u16::MAX)
+        .max(68);
     boxed(
         buf,
-        centred(area, 68, height),
+        centred(area, width, height),
         " Keys (any key closes) ",
         lines,
         options,
@@ -57,7 +72,17 @@ fn boxed(buf: &mut Buffer, rect: Rect, title: &str, lines: Vec<Line>, options: &
 }
 
 /// The new-game dialog: who plays each side.
-pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &Options) {
+pub fn new_game(
+    buf: &mut Buffer,
+    area: Rect,
+    dialog: &NewGameDialog,
+    keys: &KeyMap,
+    options: &Options,
+) {
+    let key = |name: &str| {
+        keys.first_key(Context::Dialog, name)
+            .map_or_else(|| "-".to_string(), |k| k.to_string())
+    };
     let mut lines = vec![Line::default()];
     for (row, color) in [Color::Black, Color::White].into_iter().enumerate() {
         let player = dialog.players.of(color).to_string();
@@ -74,11 +99,17 @@ pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &
     }
     lines.push(Line::default());
     lines.push(Line::styled(
-        " up/down: side   left/right: player",
+        format!(
+            " {}/{}: side   {}/{}: player",
+            key("up"),
+            key("down"),
+            key("left"),
+            key("right")
+        ),
         options.theme.quiet,
     ));
     lines.push(Line::styled(
-        " Enter: start    Esc: cancel",
+        format!(" {}: start    {}: cancel", key("pick"), key("cancel")),
         options.theme.quiet,
     ));
     let height = lines.len() as u16 + 2;

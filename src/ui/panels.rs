@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Options, pane_block};
-use crate::app::{App, Focus, Mode, Thinking};
+use crate::app::{App, Context, Focus, Mode, Thinking};
 use crate::engine::{MAN, Score};
 use crate::rules::{Color, Piece, Role, SquareStyle};
 
@@ -127,7 +127,11 @@ pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Opti
     block.render(area, buf);
     let input = app.input();
     if input.value().is_empty() && !focused {
-        let hint = "type a move (11-15, 22x15) or a :command; ? lists every key";
+        let help = match app.preferences().keys.first_key(Context::Board, "help") {
+            Some(key) => format!("{key} lists every key"),
+            None => ":help lists every key".to_string(),
+        };
+        let hint = format!("type a move (11-15, 22x15) or a :command; {help}");
         Paragraph::new(Line::styled(hint, theme.quiet)).render(inner, buf);
         return None;
     }
