@@ -256,6 +256,7 @@ impl PlayArgs {
                     PieceStyle::Unicode
                 },
                 square_numbers: !self.no_numbers,
+                ..Options::default()
             },
             think_time: Duration::from_secs_f64(self.think_time),
         }

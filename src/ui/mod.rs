@@ -8,7 +8,7 @@ mod panels;
 mod theme;
 
 pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout};
-pub use theme::{PieceStyle, Theme, ThemeName, UnknownTheme};
+pub use theme::{PieceStyle, Theme, ThemeName, UnknownPieceStyle, UnknownTheme};
 
 use ratatui::Frame;
 use ratatui::style::Style;
@@ -16,6 +16,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType};
 
 use crate::app::App;
+use crate::rules::SquareStyle;
 
 /// How the screen looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +27,10 @@ pub struct Options {
     pub pieces: PieceStyle,
     /// Whether playable squares show their numbers (when they are big enough).
     pub square_numbers: bool,
+    /// How the move list writes moves.
+    pub notation: SquareStyle,
+    /// Whether the squares the selected piece can go to are marked.
+    pub legal_moves: bool,
 }
 
 impl Default for Options {
@@ -34,6 +39,8 @@ impl Default for Options {
             theme: Theme::new(ThemeName::default(), false),
             pieces: PieceStyle::default(),
             square_numbers: true,
+            notation: SquareStyle::Numbers,
+            legal_moves: true,
         }
     }
 }

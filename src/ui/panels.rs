@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::{Options, pane_block};
 use crate::app::{App, Context, Focus, Mode, Thinking};
 use crate::engine::{MAN, Score};
-use crate::rules::{Color, Piece, Role, SquareStyle};
+use crate::rules::{Color, Piece, Role};
 
 /// Lines above the moves: one for each player and a blank one.
 const HEADER_LINES: usize = 3;
@@ -55,9 +55,7 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
                 spans.push(Span::raw(format!("{:<MOVE_WIDTH$} ", "...")));
             }
         }
-        let text = game
-            .move_text(ply, SquareStyle::Numbers)
-            .unwrap_or_default();
+        let text = game.move_text(ply, options.notation).unwrap_or_default();
         let style = if ply == shown {
             current_line = lines.len();
             theme.current
