@@ -2,28 +2,25 @@
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Result, bail};
 use crowned::app::{Action, App, Effect, Players};
+use crowned::config::{Settings, SettingsError};
 use crowned::game::Game;
 use crowned::rules::Position;
 use crowned::store::{Store, StoreError};
-use crowned::term::{self, Ending, Settings};
-use crowned::ui::Options;
+use crowned::term::{self, Ending};
+use crowned::ui::Theme;
 
-/// What the command line chose for the game.
-pub struct PlaySettings {
-    /// Who plays each side.
-    pub players: Players,
-    /// How the screen looks.
-    pub options: Options,
-    /// Engine thinking time per move.
-    pub think_time: Duration,
-}
-
-/// Opens the game on the terminal; returns when the player quits or a signal ends it.
-pub fn play(start: Position, settings: &PlaySettings) -> Result<ExitCode> {
+/// Opens the game on the terminal with these settings; returns when the player quits or a signal ends it.
+/// `problem` is why the settings file was not used, told on the status line at start.
+pub fn play(
+    start: Position,
+    settings: &Settings,
+    problem: Option<&SettingsError>,
+    store: Result<Store, StoreError>,
+) -> Result<ExitCode> {
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!(
             "the game needs a terminal (stdin and stdout); `crowned show` prints the position instead, \
@@ -36,17 +33,28 @@ pub fn play(start: Position, settings: &PlaySettings) -> Result<ExitCode> {
     } else {
         Game::new()
     };
+    let players = settings.players;
     // Without a place for files the game still runs; it says so and saves nothing.
-    let store = Store::locate();
     let (mut app, effects, notice) = match &store {
-        Ok(store) => open_with_autosave(store, game, settings.players, set_up),
+        Ok(store) if settings.autosave => open_with_autosave(store, game, players, set_up),
+        // Without autosave an earlier autosave is neither offered nor touched.
+        Ok(_) => {
+            let (app, effects) = App::with_game(game, players);
+            (app, effects, None)
+        }
         Err(e) => {
-            let (app, effects) = App::with_game(game, settings.players);
+            let (app, effects) = App::with_game(game, players);
             (app, effects, Some(format!("games are not saved: {e}")))
         }
     };
-    if let Some(notice) = notice {
-        app.update(Action::Notice(notice));
+    app.set_preferences(settings.preferences());
+    let notices: Vec<String> = problem
+        .map(|e| format!("{}; running on the default settings", e.brief()))
+        .into_iter()
+        .chain(notice)
+        .collect();
+    if !notices.is_empty() {
+        app.update(Action::Notice(notices.join(" · ")));
     }
     // The weaker levels choose at random among good moves: a new game each time.
     let seed = SystemTime::now()
@@ -55,10 +63,11 @@ pub fn play(start: Position, settings: &PlaySettings) -> Result<ExitCode> {
     let ending = term::run(
         app,
         effects,
-        Settings {
-            options: settings.options,
-            think_time: settings.think_time,
+        term::Settings {
+            options: settings.options(Theme::no_color_from_env()),
+            think_time: settings.think_time(),
             seed,
+            autosave: settings.autosave,
         },
         store.as_ref().ok(),
     )?;
