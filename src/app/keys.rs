@@ -114,7 +114,7 @@ pub enum BadKey {
     /// Not a key this program knows.
     #[error(
         "{0:?} is not a key: write a character (\"u\", \"?\") or a key name such as Space, Enter, Esc, Tab, \
-         BackTab, Backspace, Delete, Insert, Home, End, PageUp, PageDown, Up, Down, Left, Right or F1 to F12, \
+         BackTab, Backspace, Delete, Insert, Home, End, PageUp, PageDown, Up, Down, Left, Right or F1 to F24, \
          with Ctrl-, Alt- or Shift- before it if needed"
     )]
     Unknown(String),

@@ -42,7 +42,10 @@ pub fn help(buf: &mut Buffer, area: Rect, keys: &KeyMap, options: &Options) {
         .iter()
         .map(|(keys, what)| Line::from(format!(" {keys:<keys_width$} {what}")))
         .collect();
-    lines.push(Line::default());
+    // The blank line before the commands goes first when the screen is short.
+    if lines.len() + 4 <= usize::from(area.height) {
+        lines.push(Line::default());
+    }
     lines.push(Line::from(format!(" Commands: {COMMANDS}")));
     // Room for the commands line to wrap once.
     let height = lines.len() as u16 + 3;
