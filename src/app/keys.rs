@@ -5,6 +5,12 @@
 //! actually bound (the defaults, or what the settings' `[keys.<context>]` tables say), and the help overlay is
 //! made from it, so that the help shows the keys that work.
 //!
+//! [`action_for_key`] looks a key up in a list of contexts chosen from the app's state, first to last, so a
+//! context can lend the keys it does not bind itself to another (the move list keeps the board's). Adding a
+//! command takes a row of [`KEY_COMMANDS`] and its line in `config/default.toml`; adding a context takes a
+//! variant of [`Context`] (its name, whether digits type there), its rows, its `[keys.<name>]` table, and its place
+//! in that list.
+//!
 //! A few keys are fixed on purpose and cannot be bound: digits and `:` start typing a move or a command, Ctrl-c
 //! leaves at once from anywhere, the resume question takes y / n, and the input box keeps its editing keys.
 //!
@@ -26,7 +32,7 @@ use super::state::{Action, App, Focus, Mode};
 pub enum Context {
     /// The board has the focus.
     Board,
-    /// The move list has the focus; keys it does not bind keep their board meaning.
+    /// The move list has the focus; keys it does not bind keep their board meaning (see [`action_for_key`]).
     History,
     /// The new-game dialog is open.
     Dialog,
@@ -45,11 +51,11 @@ impl Context {
         }
     }
 
-    /// The context whose bindings apply to keys this one leaves unbound.
-    pub fn fallback(self) -> Option<Context> {
+    /// Whether digits and `:` start typing a move or a command here, before any binding is looked at.
+    pub fn types(self) -> bool {
         match self {
-            Context::History => Some(Context::Board),
-            Context::Board | Context::Dialog => None,
+            Context::Board | Context::History => true,
+            Context::Dialog => false,
         }
     }
 
@@ -58,9 +64,8 @@ impl Context {
         if key == KeyChord::new(KeyCode::Char('c'), KeyModifiers::CONTROL) {
             return Some("Ctrl-c always quits at once");
         }
-        let typing = matches!(self, Context::Board | Context::History);
         match key.code {
-            KeyCode::Char(c) if typing && key.modifiers.is_empty() && starts_typing(c) => {
+            KeyCode::Char(c) if self.types() && key.modifiers.is_empty() && starts_typing(c) => {
                 Some("digits and : start typing a move or a command")
             }
             _ => None,
@@ -620,17 +625,11 @@ impl KeyMap {
         Ok(())
     }
 
-    /// The command a key stands for in a context, looking in the fallback context when it has none.
+    /// The command a key is bound to in a context (its own bindings only).
     pub fn command_for(&self, context: Context, key: KeyChord) -> Option<&'static KeyCommand> {
-        let found = self
-            .bindings(context)
+        self.bindings(context)
             .find(|(_, keys)| keys.contains(&key))
-            .map(|(c, _)| c);
-        found.or_else(|| {
-            context
-                .fallback()
-                .and_then(|fallback| self.command_for(fallback, key))
-        })
+            .map(|(c, _)| c)
     }
 
     /// The help's lines for a context: the keys, then what they do.
@@ -735,29 +734,33 @@ pub fn action_for_key(app: &App, key: KeyEvent) -> Option<Action> {
         // Any key closes the help.
         return Some(Action::ToggleHelp);
     }
-    let context = if app.dialog().is_some() {
-        Context::Dialog
+    // The contexts a key is looked up in, first to last: the move list keeps the board's keys it does not bind.
+    let contexts: &[Context] = if app.dialog().is_some() {
+        &[Context::Dialog]
     } else {
         match app.focus() {
             Focus::Input => return input_key(key),
-            Focus::History => Context::History,
-            Focus::Board => Context::Board,
+            Focus::History => &[Context::History, Context::Board],
+            Focus::Board => &[Context::Board],
         }
     };
-    if context != Context::Dialog
-        && let Some(c) = plain_char(key).filter(|&c| starts_typing(c))
-    {
-        return Some(Action::Edit(InputRequest::InsertChar(c)));
+    let keys = &app.preferences().keys;
+    let chord = KeyChord::from(key);
+    for &context in contexts {
+        if context.types()
+            && let Some(c) = plain_char(key).filter(|&c| starts_typing(c))
+        {
+            return Some(Action::Edit(InputRequest::InsertChar(c)));
+        }
+        if let Some(command) = keys.command_for(context, chord) {
+            return match command.action {
+                // A rematch abandons the game, so the key works only once it is over (`:rematch` always does).
+                Action::Rematch if !matches!(app.mode(), Mode::Over(_)) => None,
+                ref action => Some(action.clone()),
+            };
+        }
     }
-    let command = app
-        .preferences()
-        .keys
-        .command_for(context, KeyChord::from(key))?;
-    match command.action {
-        // A rematch abandons the game, so the key works only once it is over (`:rematch` always does).
-        Action::Rematch if !matches!(app.mode(), Mode::Over(_)) => None,
-        ref action => Some(action.clone()),
-    }
+    None
 }
 
 /// A plain character: no Control or Alt (Shift is part of the character).
