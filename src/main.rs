@@ -8,10 +8,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, error::ErrorKind};
-use crowned::app::{Player, Players};
+use crowned::app::{Orientation, Player};
+use crowned::config::{Overrides, Settings, SettingsError, check_seconds};
 use crowned::engine::{Level, Limits, MatchConfig, builtin_openings, openings_from_json};
-use crowned::rules::{Duplicates, English, Position, parse_fen};
-use crowned::ui::{Options, PieceStyle, Theme, ThemeName};
+use crowned::rules::{Duplicates, English, Position, SquareStyle, parse_fen};
+use crowned::store::Store;
+use crowned::ui::{PieceStyle, ThemeName};
 
 /// Draughts (checkers) in the terminal.
 #[derive(Parser, Debug)]
@@ -35,29 +37,56 @@ struct Cli {
 
     #[command(flatten)]
     play: PlayArgs,
+
+    /// Print the settings in effect (the defaults, the settings file, then these options) as a settings file,
+    /// and exit.
+    #[arg(long)]
+    print_config: bool,
 }
 
-/// How the game on screen is set up (when no command is given).
+/// How the game on screen is set up (when no command is given). Each option overrides its setting in the
+/// settings file, which overrides the built-in default (`--print-config` shows the result).
 #[derive(clap::Args, Debug)]
 struct PlayArgs {
-    /// Who plays Black (moves first): human, or an engine level (random, easy, medium, hard, max).
-    #[arg(long, default_value = "human")]
-    black: Player,
-    /// Who plays White.
-    #[arg(long, default_value = "medium")]
-    white: Player,
-    /// Seconds the engine thinks per move.
-    #[arg(long = "time", value_name = "SECONDS", default_value = "1", value_parser = parse_seconds)]
-    think_time: f64,
-    /// Colour theme: classic (16 colours), wood (24-bit colour) or mono (no colour; also chosen by NO_COLOR).
-    #[arg(long, default_value = "classic")]
-    theme: ThemeName,
-    /// Draw pieces with ASCII letters (b w B W) instead of Unicode symbols.
+    /// Who plays Black (moves first): human, or an engine level (random, easy, medium, hard, max) [setting
+    /// players.black, built in: human].
+    #[arg(long, value_name = "PLAYER")]
+    black: Option<Player>,
+    /// Who plays White [setting players.white, built in: medium].
+    #[arg(long, value_name = "PLAYER")]
+    white: Option<Player>,
+    /// Seconds the engine thinks per move [setting engine.time, built in: 1].
+    #[arg(long = "time", value_name = "SECONDS", value_parser = parse_seconds)]
+    think_time: Option<f64>,
+    /// Colour theme: classic (16 colours), wood (24-bit colour) or mono (no colour; also chosen by NO_COLOR)
+    /// [setting display.theme, built in: classic].
+    #[arg(long)]
+    theme: Option<ThemeName>,
+    /// Draw pieces with ASCII letters (b w B W) instead of Unicode symbols [setting display.pieces].
     #[arg(long)]
     ascii: bool,
-    /// Hide the square numbers inside the squares.
+    /// Hide the square numbers inside the squares [setting display.square-numbers].
     #[arg(long)]
     no_numbers: bool,
+    /// How the move list writes moves: numbers (11-15) or coordinates (c3-d4) [setting display.notation, built
+    /// in: numbers].
+    #[arg(long)]
+    notation: Option<SquareStyle>,
+    /// Which side is at the bottom: auto (Black when one person plays Black against the engine), black-bottom
+    /// or white-bottom [setting display.orientation, built in: auto].
+    #[arg(long)]
+    orientation: Option<Orientation>,
+    /// Do not mark the squares the selected piece can move to [setting display.legal-moves].
+    #[arg(long)]
+    no_legal_moves: bool,
+    /// Save nothing without being asked: no autosave, no resume, no filing of finished games; :save still
+    /// works [setting game.autosave].
+    #[arg(long)]
+    no_autosave: bool,
+    /// Moves by each side without a capture or a man moving before the game is drawn [setting
+    /// game.move-limit, built in: 40].
+    #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    move_limit: Option<u32>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -174,6 +203,21 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    if cli.print_config {
+        let (settings, store, problem) = settings(&cli.play);
+        if let Some(problem) = problem {
+            eprintln!("crowned: {problem}; the default settings are used");
+        }
+        let file = match &store {
+            Ok(store) => store.settings_file().display().to_string(),
+            Err(_) => "no settings file (there is no home directory)".to_string(),
+        };
+        println!(
+            "# The settings in effect: the built-in defaults, then {file}, then the command line."
+        );
+        print!("{}", settings.to_toml());
+        return Ok(ExitCode::SUCCESS);
+    }
     let position = match &cli.fen {
         Some(text) => parse_fen::<English>(text).with_context(|| format!("bad FEN {text:?}"))?,
         None => Position::start(),
@@ -245,28 +289,54 @@ fn run(cli: Cli) -> Result<ExitCode> {
             commands::show::show(&position)?;
             Ok(ExitCode::SUCCESS)
         }
-        None => commands::play::play(position, &cli.play.settings(), cli.file.as_deref()),
+        None => {
+            let (settings, store, problem) = settings(&cli.play);
+            commands::play::play(
+                position,
+                &settings,
+                problem.as_ref(),
+                store,
+                cli.file.as_deref(),
+            )
+        }
     }
 }
 
+/// The settings in effect: the user's file over the defaults (or the defaults alone, with the reason, when the
+/// file cannot be used), then the command line. Also the place for files, which the game needs too.
+fn settings(
+    args: &PlayArgs,
+) -> (
+    Settings,
+    Result<Store, crowned::store::StoreError>,
+    Option<SettingsError>,
+) {
+    let store = Store::locate();
+    // Without a home directory there is no settings file: the defaults, and the game says files are not saved.
+    let (mut settings, problem) = match &store {
+        Ok(store) => Settings::load_or_defaults(&store.settings_file()),
+        Err(_) => (Settings::defaults(), None),
+    };
+    settings.override_with(&args.overrides());
+    (settings, store, problem)
+}
+
 impl PlayArgs {
-    fn settings(&self) -> commands::play::PlaySettings {
-        let theme = Theme::new(self.theme, Theme::no_color_from_env());
-        commands::play::PlaySettings {
-            players: Players {
-                black: self.black,
-                white: self.white,
-            },
-            options: Options {
-                theme,
-                pieces: if self.ascii {
-                    PieceStyle::Ascii
-                } else {
-                    PieceStyle::Unicode
-                },
-                square_numbers: !self.no_numbers,
-            },
-            think_time: Duration::from_secs_f64(self.think_time),
+    fn overrides(&self) -> Overrides {
+        // A switch that is not given leaves its setting alone.
+        let off = |given: bool| given.then_some(false);
+        Overrides {
+            black: self.black,
+            white: self.white,
+            engine_time: self.think_time,
+            theme: self.theme,
+            pieces: self.ascii.then_some(PieceStyle::Ascii),
+            square_numbers: off(self.no_numbers),
+            notation: self.notation,
+            orientation: self.orientation,
+            legal_moves: off(self.no_legal_moves),
+            autosave: off(self.no_autosave),
+            move_limit: self.move_limit,
         }
     }
 }
@@ -274,10 +344,7 @@ impl PlayArgs {
 /// A number of seconds: positive and finite.
 fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(s),
-        Ok(_) => Err(format!(
-            "{text} is not a number of seconds between 0 and 86400"
-        )),
+        Ok(s) => check_seconds(s),
         Err(_) => Err(format!("{text:?} is not a number of seconds")),
     }
 }

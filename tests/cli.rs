@@ -1,10 +1,20 @@
 //! The `crowned` binary: output formats, errors and exit codes.
 
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Runs the binary with its files under a home that is never created, so the user's own settings and games are
+/// never read.
 fn crowned(args: &[&str]) -> Output {
+    let nowhere = std::env::temp_dir().join(format!("crowned-cli-nowhere-{}", std::process::id()));
+    crowned_in(&nowhere, args)
+}
+
+/// Runs the binary with its files under `home`.
+fn crowned_in(home: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_crowned"))
         .args(args)
+        .env("CROWNED_HOME", home)
         .output()
         .expect("the binary runs")
 }
@@ -98,7 +108,10 @@ fn bad_input_gives_one_line_and_exit_code_2() {
         "the position is empty",
     );
     assert_one_line_error(&["--fen", "Q:W1"], "the side to move must be B or W");
-    assert_one_line_error(&["frobnicate"], "frobnicate: no such file, and not a command");
+    assert_one_line_error(
+        &["frobnicate"],
+        "frobnicate: no such file, and not a command",
+    );
 }
 
 #[test]
@@ -139,6 +152,22 @@ fn help_and_version_succeed() {
     let out = crowned(&["--help"]);
     assert!(out.status.success());
     assert!(stdout(&out).contains("perft"));
+    for flag in [
+        "--black",
+        "--white",
+        "--time",
+        "--theme",
+        "--ascii",
+        "--no-numbers",
+        "--notation",
+        "--orientation",
+        "--no-legal-moves",
+        "--no-autosave",
+        "--move-limit",
+        "--print-config",
+    ] {
+        assert!(stdout(&out).contains(flag), "--help lists {flag}");
+    }
     let out = crowned(&["--version"]);
     assert!(out.status.success());
     assert!(stdout(&out).starts_with("crowned "));
@@ -316,4 +345,239 @@ fn match_prints_the_tally_last_and_writes_pdn() {
     let check = crowned(&["pdn", "check", out_file.path()]);
     assert_eq!(stdout(&check), "games 2 ok 2 errors 0\n", "{pdn}");
     assert!(pdn.contains("[Black \"crowned easy\"]"), "{pdn}");
+}
+
+/// A scratch home for the program's files, removed when dropped.
+struct Home(PathBuf);
+
+impl Home {
+    fn new(name: &str) -> Home {
+        let dir =
+            std::env::temp_dir().join(format!("crowned-cli-home-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("config")).expect("scratch home");
+        Home(dir)
+    }
+
+    fn settings_file(&self) -> PathBuf {
+        self.0.join("config").join("config.toml")
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        crowned_in(&self.0, args)
+    }
+}
+
+impl Drop for Home {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The settings printed, without the comment that says where they come from.
+fn printed(out: &Output) -> toml::Table {
+    stdout(out).parse().expect("--print-config prints TOML")
+}
+
+fn defaults() -> toml::Table {
+    include_str!("../config/default.toml")
+        .parse()
+        .expect("default.toml is TOML")
+}
+
+#[test]
+fn print_config_shows_the_defaults_in_the_shape_of_default_toml() {
+    let home = Home::new("defaults");
+    let out = home.run(&["--print-config"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    assert_eq!(printed(&out), defaults());
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("# ") && text.contains("config.toml"),
+        "says where the settings file is: {text}"
+    );
+    assert!(
+        !home.settings_file().exists(),
+        "printing the settings writes nothing"
+    );
+}
+
+#[test]
+fn print_config_lays_the_file_over_the_defaults_and_the_options_over_both() {
+    let home = Home::new("layers");
+    std::fs::write(
+        home.settings_file(),
+        "[players]\nwhite = \"hard\"\nblack = \"easy\"\n\n[display]\nnotation = \"coordinates\"\n\
+         theme = \"wood\"\n\n[game]\nmove-limit = 60\n\n[keys.board]\nundo = [\"z\", \"Ctrl-z\"]\n",
+    )
+    .expect("settings written");
+    let out = home.run(&[
+        "--print-config",
+        "--white",
+        "max",
+        "--move-limit",
+        "25",
+        "--no-autosave",
+        "--ascii",
+        "--orientation",
+        "white-bottom",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    let mut expected = defaults();
+    let mut set = |table: &str, key: &str, value: toml::Value| {
+        let section = expected
+            .get_mut(table)
+            .and_then(toml::Value::as_table_mut)
+            .expect("section");
+        section.insert(key.to_string(), value);
+    };
+    // The options win over the file, which wins over the defaults.
+    set("players", "white", "max".into());
+    set("players", "black", "easy".into());
+    set("display", "notation", "coordinates".into());
+    set("display", "theme", "wood".into());
+    set("display", "pieces", "ascii".into());
+    set("display", "orientation", "white-bottom".into());
+    set("game", "move-limit", 25.into());
+    set("game", "autosave", false.into());
+    let undo: toml::Value = vec!["z", "Ctrl-z"].into();
+    if let Some(board) = expected
+        .get_mut("keys")
+        .and_then(|k| k.get_mut("board"))
+        .and_then(toml::Value::as_table_mut)
+    {
+        board.insert("undo".to_string(), undo);
+    }
+    assert_eq!(printed(&out), expected);
+}
+
+/// A settings file that is not used: the message on stderr names the file, the line and the setting, the
+/// defaults are printed, and the file is left exactly as it was.
+fn assert_refused(home: &Home, contents: &[u8], line: usize, setting: &str, reason: &str) {
+    let file = home.settings_file();
+    std::fs::write(&file, contents).expect("settings written");
+    let out = home.run(&["--print-config"]);
+    let err = stderr(&out);
+    assert!(out.status.success(), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    let location = if setting.is_empty() {
+        format!("{}: line {line}: ", file.display())
+    } else {
+        format!("{}: line {line}: {setting}: ", file.display())
+    };
+    assert!(err.contains(&location), "{setting}: {err}");
+    assert!(err.contains(reason), "{setting}: {err}");
+    assert!(err.contains("the default settings are used"), "{err}");
+    assert_eq!(
+        printed(&out),
+        defaults(),
+        "{setting}: the defaults are used"
+    );
+    assert_eq!(
+        std::fs::read(&file).expect("still there"),
+        contents,
+        "{setting}: the file is untouched"
+    );
+}
+
+#[test]
+fn a_broken_settings_file_is_reported_and_the_defaults_used() {
+    let home = Home::new("broken");
+    assert_refused(
+        &home,
+        b"[engine]\ntime = \"fast\"\n",
+        2,
+        "engine.time",
+        "invalid type",
+    );
+    assert_refused(
+        &home,
+        b"# mine\n[display]\ntheme = \"wood\"\ncolour = \"red\"\n",
+        4,
+        "display.colour",
+        "unknown setting `colour`",
+    );
+    assert_refused(
+        &home,
+        b"[players]\nblack = \"human\nwhite = \"hard\"\n",
+        2,
+        "players.black",
+        "",
+    );
+    assert_refused(
+        &home,
+        b"[players]\nwhite = \"grandmaster\"\n",
+        2,
+        "players.white",
+        "unknown player",
+    );
+    assert_refused(
+        &home,
+        b"[game]\nmove-limit = 0\n",
+        2,
+        "game.move-limit",
+        "from 1 to 1000",
+    );
+    assert_refused(
+        &home,
+        b"[keys.board]\nundo = [\"Ctrl-Banana\"]\n",
+        2,
+        "keys.board.undo",
+        "\"Ctrl-Banana\" is not a key",
+    );
+    assert_refused(
+        &home,
+        b"[keys.board]\nundo = [\"x\"]\n\nflip = [\"x\"]\n",
+        4,
+        "keys.board.flip",
+        "x is bound to both undo and flip",
+    );
+    assert_refused(
+        &home,
+        b"[engine]\ntime = 2\n# caf\xe9\n",
+        3,
+        "",
+        "not UTF-8",
+    );
+}
+
+#[test]
+fn an_unreadable_settings_file_is_reported_and_the_defaults_used() {
+    let home = Home::new("unreadable");
+    let file = home.settings_file();
+    // A directory where the file should be cannot be read, even by root.
+    std::fs::create_dir(&file).expect("a directory in the file's place");
+    let out = home.run(&["--print-config"]);
+    assert!(out.status.success());
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!("{}: cannot be read", file.display())),
+        "{err}"
+    );
+    assert_eq!(printed(&out), defaults());
+    assert!(file.is_dir(), "left as it was");
+    std::fs::remove_dir(&file).expect("removed");
+
+    // Without permission to read it (root reads anything, so this part needs another user).
+    if unsafe { libc::geteuid() } != 0 {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::write(&file, "[engine]\ntime = 2\n").expect("written");
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o000)).expect("chmod");
+        let out = home.run(&["--print-config"]);
+        let err = stderr(&out);
+        assert!(err.contains("cannot be read"), "{err}");
+        assert!(err.contains("ermission denied"), "{err}");
+        assert_eq!(printed(&out), defaults());
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).expect("chmod");
+    }
+}
+
+#[test]
+fn options_are_checked_like_the_settings() {
+    assert_one_line_error(&["--move-limit", "0"], "0 is not in 1..=1000");
+    assert_one_line_error(&["--time", "0"], "above 0");
+    assert_one_line_error(&["--notation", "algebraic"], "unknown notation");
+    assert_one_line_error(&["--orientation", "up"], "unknown orientation");
 }

@@ -244,9 +244,14 @@ fn move_by_cursor_browse_and_read_the_help() {
     s.wait_for("Black to move");
     // Help opens and any key closes it.
     s.send("?");
-    s.wait_for("any key closes");
+    // At 80x24 the help is taller than the screen: it scrolls, and says so.
+    s.wait_for("Up/Down scroll, other keys close");
+    s.wait_for("move the cursor");
+    s.send("\x1b[6~");
+    s.wait_gone("move the cursor");
+    s.wait_for("Commands:");
     s.send("x");
-    s.wait_gone("any key closes");
+    s.wait_gone("other keys close");
     s.send("q");
     s.wait_for("press q again");
     s.send("q");
@@ -355,6 +360,56 @@ fn a_killed_game_is_offered_again_and_resumes_every_move() {
     assert!(
         !home.join("data/autosave.pdn").exists(),
         "the new game has no moves yet"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn the_settings_file_is_followed_and_a_broken_one_is_reported() {
+    let home = temp_home("settings");
+    let settings = home.join("config/config.toml");
+    std::fs::create_dir_all(home.join("config")).expect("config dir");
+    std::fs::write(
+        &settings,
+        "[players]\nwhite = \"human\"\n[display]\nnotation = \"coordinates\"\n[game]\nautosave = false\n\
+         [keys.board]\nundo = [\"x\"]\n",
+    )
+    .expect("settings written");
+    let mut s = Session::start_in(&home, &[]);
+    s.wait_for("Black to move");
+    s.send("11-15\r");
+    // The move list writes coordinates; square numbers are still typed as ever.
+    s.wait_for("1. f6-e5");
+    s.wait_for("White to move");
+    // u no longer undoes; x does.
+    s.send("u");
+    s.send("x");
+    s.wait_for("Black to move");
+    s.send("11-15\r");
+    s.wait_for("White to move");
+    assert!(
+        !home.join("data/autosave.pdn").exists(),
+        "nothing is saved with autosave off"
+    );
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    assert!(!home.join("data").exists(), "no file was written at all");
+
+    let broken = b"[players]\nwhite = \"human\"\n[engine]\ntime = -1\n";
+    std::fs::write(&settings, broken).expect("settings written");
+    let mut s = Session::start_in(&home, &[]);
+    s.wait_for("config.toml: line 4: engine.time:");
+    // The game runs on the defaults: the engine plays White.
+    assert!(s.contents().contains("engine (medium)"), "{}", s.contents());
+    s.send("11-15\r");
+    s.wait_for("1. 11-15");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+    assert_eq!(
+        std::fs::read(&settings).expect("still there"),
+        broken,
+        "the broken file is left as it was"
     );
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -280,6 +280,94 @@ fn a_new_game_keeps_the_unfinished_one() {
     assert!(app.game().is_empty());
 }
 
+#[test]
+fn a_remapped_key_works_and_the_old_one_no_longer_does() {
+    let error = crowned::config::Settings::defaults()
+        .overlaid(
+            "[keys.board]\nundo = [\"x\", \"Backspace\"]\nflip = [\"F2\"]\n[keys.history]\nfirst = [\"0\"]\n",
+            std::path::Path::new("config.toml"),
+        )
+        .expect_err("digits cannot be bound: they start typing a move");
+    assert_eq!(error.setting(), Some("keys.history.first"));
+
+    let settings = crowned::config::Settings::defaults()
+        .overlaid(
+            "[keys.board]\nundo = [\"x\", \"Backspace\"]\nflip = [\"F2\"]\n",
+            std::path::Path::new("config.toml"),
+        )
+        .expect("valid settings");
+    let (mut app, _) = App::new(HUMANS);
+    app.set_preferences(settings.preferences());
+    press(&mut app, "11-15<Enter>23-19<Enter>");
+    assert_eq!(app.game().ply(), 2);
+    press(&mut app, "u");
+    assert_eq!(app.game().ply(), 2, "u is no longer undo");
+    press(&mut app, "x");
+    assert_eq!(app.game().ply(), 1, "x is");
+    press(&mut app, "<Backspace>");
+    assert_eq!(app.game().ply(), 0, "and so is Backspace");
+    press(&mut app, "U");
+    assert_eq!(app.game().ply(), 1, "redo keeps its keys");
+    let flipped = app.flipped();
+    press(&mut app, "f");
+    assert_eq!(app.flipped(), flipped, "f is no longer flip");
+    assert_eq!(
+        action_for_key(&app, KeyEvent::new(KeyCode::F(2), KeyModifiers::NONE)),
+        Some(crowned::app::Action::Flip)
+    );
+    // The help shows the keys bound, not the built-in ones.
+    let help = crowned::app::key_help(&app.preferences().keys);
+    let undo = help
+        .iter()
+        .find(|(_, what)| what.starts_with("undo"))
+        .map(|(keys, _)| keys.as_str());
+    assert_eq!(undo, Some("x, Backspace"));
+}
+
+#[test]
+fn the_orientation_and_move_limit_settings_reach_every_new_game() {
+    let settings = crowned::config::Settings::defaults()
+        .overlaid(
+            "[display]\norientation = \"white-bottom\"\n[game]\nmove-limit = 3\n",
+            std::path::Path::new("config.toml"),
+        )
+        .expect("valid settings");
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Easy),
+    };
+    let (mut app, _) = App::new(players);
+    assert!(
+        app.flipped(),
+        "by default Black is at the bottom against the engine"
+    );
+    app.set_preferences(settings.preferences());
+    assert!(!app.flipped());
+    assert_eq!(app.game().move_limit(), 3);
+    // A new game from the dialog keeps both.
+    press(&mut app, "n<Enter>");
+    assert!(!app.flipped());
+    assert_eq!(app.game().move_limit(), 3);
+    // Three moves each with kings only: drawn by the shortened rule.
+    let mut app = app_from("B:WK32:BK1", HUMANS);
+    app.set_preferences(settings.preferences());
+    press(
+        &mut app,
+        "1-6<Enter>32-27<Enter>6-10<Enter>27-23<Enter>10-15<Enter>23-18<Enter>",
+    );
+    assert!(
+        matches!(
+            app.mode(),
+            Mode::Over(Outcome::Draw {
+                reason: DrawReason::MoveLimit { .. }
+            })
+        ),
+        "{:?}: {}",
+        app.mode(),
+        app.status()
+    );
+}
+
 /// Presses the arrow keys that take the cursor to square `number`, whichever way up the board is.
 fn go_to(app: &mut App, number: u32) {
     let square = Square::from_number(number, 32).expect("a square");

@@ -1,9 +1,10 @@
 //! Render snapshots of the main screens, drawn with ratatui's TestBackend (text only; styles are checked by
 //! the tests that look at single cells).
 
-use crowned::app::{Action, App, Player, Players, SetupAction};
+use crowned::app::{Action, App, GameList, ListPurpose, Player, Players, SetupAction};
 use crowned::engine::Level;
 use crowned::game::Game;
+use crowned::store::games_in_text;
 use crowned::ui::{self, Options, PieceStyle, Theme, ThemeName};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -149,6 +150,29 @@ fn setting_up_80x24() {
     let (mut app, _) = App::new(VS_ENGINE);
     app.update(Action::Setup(SetupAction::Open));
     app.update(Action::Submit(":fen W:W18,K5,30:B14,K27".into()));
+    insta::assert_snapshot!(screen(&app, 80, 24));
+}
+
+const TWO_GAMES: &str = "[Event \"Club night\"]\n[Date \"2026.11.20\"]\n[Black \"Ann\"]\n[White \"Bob\"]\n\
+    [Result \"*\"]\n1. 11-15 23-19 2. 8-11 19-16 3. 12-16 *\n\n[Event \"Second\"]\n[Black \"Cy\"]\n\
+    [White \"Di\"]\n[Result \"1-0\"]\n1. 9-13 22-18 1-0\n";
+
+#[test]
+fn a_list_of_games_80x24() {
+    let list = GameList::new(
+        "club.pdn",
+        games_in_text(TWO_GAMES, "club.pdn"),
+        ListPurpose::Replay,
+    );
+    let app = App::choosing(list, VS_ENGINE);
+    insta::assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn replaying_a_broken_record_at_its_end_80x24() {
+    let entry = games_in_text(TWO_GAMES, "club.pdn").remove(0);
+    let mut app = App::replaying(entry, VS_ENGINE);
+    app.update(Action::BrowseLast);
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 

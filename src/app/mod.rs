@@ -6,13 +6,18 @@ mod dialog;
 mod keys;
 mod library;
 mod picking;
+mod preferences;
 mod setup;
 mod state;
 
 pub use dialog::{NewGameDialog, PLAYER_CHOICES};
-pub use keys::{KEY_HELP, SETUP_KEYS, action_for_key};
+pub use keys::{
+    BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,
+    UnknownContext, action_for_key, key_help,
+};
 pub use library::{AUTO_PLAY_STEPS, GameEntry, GameList, ListPurpose, Replay};
 pub use picking::{Pick, PickError, Picker};
+pub use preferences::{Orientation, Preferences, UnknownOrientation};
 pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
 pub use state::{
     Action, App, COMMANDS, Effect, Focus, Mode, Player, Players, SetupAction, Thinking,

@@ -11,6 +11,7 @@ use tui_input::{Input, InputRequest};
 use super::dialog::NewGameDialog;
 use super::library::{GameEntry, GameList, ListPurpose, Replay};
 use super::picking::{Pick, Picker};
+use super::preferences::Preferences;
 use super::setup::{Setup, check_position};
 use crate::engine::{Level, Score, Situation};
 use crate::game::{Game, GameError, Outcome};
@@ -166,6 +167,8 @@ pub enum Action {
     ToggleHistoryFocus,
     /// Open or close the help overlay.
     ToggleHelp,
+    /// Scroll the help overlay by this many lines.
+    ScrollHelp(isize),
     /// Open the new-game dialog.
     NewGame,
     /// Start a new game at once with the colours swapped.
@@ -286,6 +289,8 @@ pub struct App {
     searches: u64,
     quit_asked: bool,
     help: bool,
+    /// How many lines of the help are scrolled out of view at the top.
+    help_scroll: usize,
     focus: Focus,
     input: Input,
     dialog: Option<NewGameDialog>,
@@ -295,6 +300,7 @@ pub struct App {
     list: Option<Box<GameList>>,
     /// The game from a file being replayed, when the game on show is one.
     replay: Option<Replay>,
+    preferences: Preferences,
 }
 
 const G: crate::rules::Geometry = English::GEOMETRY;
@@ -312,47 +318,50 @@ impl App {
 
     /// Goes on with `game` (a set-up position, a game read from a file) with these players.
     pub fn with_game(game: Game, players: Players) -> (App, Vec<Effect>) {
-        let mut app = App::fresh(game, players);
+        let mut app = App::fresh(game, players, Preferences::default());
         let mut effects = app.after_change();
         // Opening a game is not a change to save: the file it came from, or the autosave, stays as it is.
         effects.retain(|e| !matches!(e, Effect::GameChanged));
         (app, effects)
     }
 
-    fn fresh(game: Game, players: Players) -> App {
+    fn fresh(mut game: Game, players: Players, preferences: Preferences) -> App {
+        game.set_move_limit(preferences.move_limit);
         App {
             picker: Picker::new(game.position()),
             game,
             players,
             mode: Mode::Play,
             cursor: (5, 0),
-            // White is at the bottom of the diagram; a player who has Black alone sees Black at the bottom.
-            flipped: players.black == Player::Human && players.white != Player::Human,
+            // White is at the bottom of the diagram unless the orientation chosen puts Black there.
+            flipped: preferences.orientation.black_at_bottom(players),
             status: String::new(),
             thinking: None,
             searches: 0,
             quit_asked: false,
             help: false,
+            help_scroll: 0,
             focus: Focus::Board,
             input: Input::default(),
             dialog: None,
             resume: None,
             list: None,
             replay: None,
+            preferences,
         }
     }
 
     /// An app that opens on a list of games (the games of a file) to choose from; `players` play a game
     /// continued from one of them.
     pub fn choosing(list: GameList, players: Players) -> App {
-        let mut app = App::fresh(Game::new(), players);
+        let mut app = App::fresh(Game::new(), players, Preferences::default());
         app.show_games(list);
         app
     }
 
     /// An app replaying `entry` (a game read from a file) from its start; `players` play it if it is continued.
     pub fn replaying(entry: GameEntry, players: Players) -> App {
-        let mut app = App::fresh(Game::new(), players);
+        let mut app = App::fresh(Game::new(), players, Preferences::default());
         app.open_replay(entry);
         app
     }
@@ -360,7 +369,7 @@ impl App {
     /// A new game with `players` that first offers to resume `game` (an unfinished game saved earlier, with its
     /// own players). Nothing starts, the engine included, until the player answers.
     pub fn offering_resume(players: Players, game: Game, saved_players: Players) -> App {
-        let mut app = App::fresh(Game::new(), players);
+        let mut app = App::fresh(Game::new(), players, Preferences::default());
         app.resume = Some(Box::new((game, saved_players)));
         app.status = app.resume_question();
         app
@@ -381,6 +390,20 @@ impl App {
             ),
             None => String::new(),
         }
+    }
+
+    /// The settings the app follows.
+    pub fn preferences(&self) -> &Preferences {
+        &self.preferences
+    }
+
+    /// Follows these settings from now on: the keys at once, the orientation and the move limit in the current
+    /// game and every game after it. Meant for the start, before the first move; the end of a game already over
+    /// is not looked at again.
+    pub fn set_preferences(&mut self, preferences: Preferences) {
+        self.game.set_move_limit(preferences.move_limit);
+        self.flipped = preferences.orientation.black_at_bottom(self.players);
+        self.preferences = preferences;
     }
 
     /// The game.
@@ -488,6 +511,11 @@ impl App {
         self.help
     }
 
+    /// How far the help is scrolled: lines out of view at the top (the view stops at the last line).
+    pub fn help_scroll(&self) -> usize {
+        self.help_scroll
+    }
+
     /// Carries out one action; returns what the outside world must do.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         if action != Action::Quit && !matches!(action, Action::EngineProgress { .. }) {
@@ -569,6 +597,7 @@ impl App {
             }
             Action::ToggleHelp => {
                 self.help = !self.help;
+                self.help_scroll = 0;
                 Vec::new()
             }
             Action::NewGame => {
@@ -610,6 +639,12 @@ impl App {
             }
             Action::Notice(text) => {
                 self.status = text;
+                Vec::new()
+            }
+            Action::ScrollHelp(lines) => {
+                // Past the last line there is nothing to see (the overlay shows as much as fits).
+                let last = super::keys::key_help(&self.preferences.keys).len() + 4;
+                self.help_scroll = self.help_scroll.saturating_add_signed(lines).min(last);
                 Vec::new()
             }
             Action::Setup(SetupAction::Open) => self.open_setup(self.players),
@@ -720,7 +755,8 @@ impl App {
         let replay = Replay::of(&entry);
         let mut game = entry.game;
         game.go_to(game.len());
-        *self = App::fresh(game, players);
+        let preferences = std::mem::take(&mut self.preferences);
+        *self = App::fresh(game, players, preferences);
         self.searches = searches;
         self.flipped = flipped;
         self.replay = Some(replay);
@@ -886,6 +922,7 @@ impl App {
             | Action::Submit(_)
             | Action::StartTyping
             | Action::ToggleHelp
+            | Action::ScrollHelp(_)
             | Action::Flip
             | Action::EngineProgress { .. }
             | Action::EngineMoved { .. }
@@ -1011,6 +1048,7 @@ impl App {
                 | Action::EngineProgress { .. }
                 | Action::Interrupt
                 | Action::ToggleHelp
+                | Action::ScrollHelp(_)
         )
     }
 
@@ -1065,7 +1103,8 @@ impl App {
     fn restart(&mut self, game: Game, players: Players) -> Vec<Effect> {
         // The search numbers go on rising, so an answer from the old game is never taken for one in this game.
         let searches = self.searches;
-        *self = App::fresh(game, players);
+        let preferences = std::mem::take(&mut self.preferences);
+        *self = App::fresh(game, players, preferences);
         self.searches = searches;
         self.after_change()
     }
@@ -1371,6 +1410,7 @@ impl App {
             "flip" => self.update(Action::Flip),
             "help" => {
                 self.help = true;
+                self.help_scroll = 0;
                 Vec::new()
             }
             "quit" => self.update(Action::Interrupt),

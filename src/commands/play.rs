@@ -1,28 +1,18 @@
 //! `crowned` with no command: the full-screen game.
 
 use std::io::IsTerminal;
-use std::process::ExitCode;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
 use std::path::Path;
+use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Result, anyhow, bail};
 use crowned::app::{Action, App, Effect, GameEntry, GameList, ListPurpose, Players};
+use crowned::config::{Settings, SettingsError};
 use crowned::game::Game;
 use crowned::rules::Position;
 use crowned::store::{Store, StoreError, read_games_file};
-use crowned::term::{self, Ending, Settings};
-use crowned::ui::Options;
-
-/// What the command line chose for the game.
-pub struct PlaySettings {
-    /// Who plays each side.
-    pub players: Players,
-    /// How the screen looks.
-    pub options: Options,
-    /// Engine thinking time per move.
-    pub think_time: Duration,
-}
+use crowned::term::{self, Ending};
+use crowned::ui::Theme;
 
 /// What the program opens with.
 enum Opening {
@@ -56,8 +46,15 @@ impl Opening {
     }
 }
 
-/// Opens the game on the terminal (or the games of `file`); returns when the player quits or a signal ends it.
-pub fn play(start: Position, settings: &PlaySettings, file: Option<&Path>) -> Result<ExitCode> {
+/// Opens the game on the terminal with these settings (or the games of `file`); returns when the player quits
+/// or a signal ends it. `problem` is why the settings file was not used, told on the status line at start.
+pub fn play(
+    start: Position,
+    settings: &Settings,
+    problem: Option<&SettingsError>,
+    store: Result<Store, StoreError>,
+    file: Option<&Path>,
+) -> Result<ExitCode> {
     // The file is read first, so that a file that cannot be read is reported on a normal screen.
     let opening = match file {
         Some(path) => {
@@ -96,17 +93,33 @@ pub fn play(start: Position, settings: &PlaySettings, file: Option<&Path>) -> Re
              `crowned --help` lists the commands"
         );
     }
+    let players = settings.players;
     // Without a place for files the game still runs; it says so and saves nothing.
-    let store = Store::locate();
-    let (mut app, effects, notice) = match &store {
-        Ok(store) => open_with_autosave(store, opening, settings.players),
+    let (mut app, effects, notice, saving) = match &store {
+        Ok(store) if settings.autosave => open_with_autosave(store, opening, players),
+        // Without autosave an earlier autosave is neither offered nor touched.
+        Ok(_) => {
+            let (app, effects) = opening.app(players);
+            (app, effects, None, true)
+        }
         Err(e) => {
-            let (app, effects) = opening.app(settings.players);
-            (app, effects, Some(format!("games are not saved: {e}")))
+            let (app, effects) = opening.app(players);
+            (
+                app,
+                effects,
+                Some(format!("games are not saved: {e}")),
+                false,
+            )
         }
     };
-    if let Some(notice) = notice {
-        app.update(Action::Notice(notice));
+    app.set_preferences(settings.preferences());
+    let notices: Vec<String> = problem
+        .map(|e| format!("{}; running on the default settings", e.brief()))
+        .into_iter()
+        .chain(notice)
+        .collect();
+    if !notices.is_empty() {
+        app.update(Action::Notice(notices.join(" · ")));
     }
     // The weaker levels choose at random among good moves: a new game each time.
     let seed = SystemTime::now()
@@ -115,12 +128,13 @@ pub fn play(start: Position, settings: &PlaySettings, file: Option<&Path>) -> Re
     let ending = term::run(
         app,
         effects,
-        Settings {
-            options: settings.options,
-            think_time: settings.think_time,
+        term::Settings {
+            options: settings.options(Theme::no_color_from_env()),
+            think_time: settings.think_time(),
             seed,
+            autosave: settings.autosave,
         },
-        store.as_ref().ok(),
+        store.as_ref().ok().filter(|_| saving),
     )?;
     Ok(match ending {
         Ending::Quit => ExitCode::SUCCESS,
@@ -133,46 +147,65 @@ pub fn play(start: Position, settings: &PlaySettings, file: Option<&Path>) -> Re
 /// The app for `opening`, offering first to resume an unfinished game left in the autosave. When the command
 /// line asked for something else (a position, a file), the unfinished game is filed among the saved games
 /// instead, so that nothing replaces it. An autosave that cannot be read is moved aside (never overwritten) and
-/// the player told where it went.
+/// the player told where it went. The last value is whether files may be written: `false` when an unfinished
+/// game could be neither filed nor moved aside, so that the next autosave cannot replace it.
 fn open_with_autosave(
     store: &Store,
     opening: Opening,
     players: Players,
-) -> (App, Vec<Effect>, Option<String>) {
+) -> (App, Vec<Effect>, Option<String>, bool) {
     match store.load_autosave() {
         Ok(Some(saved)) if saved.game.outcome().is_none() && !saved.game.is_empty() => {
             if let Opening::Standard = opening {
                 let app = App::offering_resume(players, saved.game, saved.players);
-                return (app, Vec::new(), None);
+                return (app, Vec::new(), None, true);
             }
-            let notice = match store
+            let (notice, saving) = match store
                 .file_game(&saved, None)
                 .and_then(|_| store.clear_autosave())
             {
-                Ok(()) => "the unfinished game was kept in saved games (o opens it)".to_string(),
-                Err(e) => format!("games are not saved: {e}"),
+                Ok(()) => (
+                    "the unfinished game was kept in saved games (o opens it)".to_string(),
+                    true,
+                ),
+                Err(e) => match set_aside(store) {
+                    Ok(kept) => (
+                        format!(
+                            "the unfinished game could not be filed ({e}); it was kept as {}",
+                            kept.display()
+                        ),
+                        true,
+                    ),
+                    Err(_) => (
+                        format!(
+                            "games are not saved, so that the unfinished game is not lost: {e}"
+                        ),
+                        false,
+                    ),
+                },
             };
             let (app, effects) = opening.app(players);
-            (app, effects, Some(notice))
+            (app, effects, Some(notice), saving)
         }
         Ok(_) => {
             let (app, effects) = opening.app(players);
-            (app, effects, None)
+            (app, effects, None, true)
         }
         Err(error) => {
             let (app, effects) = opening.app(players);
-            let notice = match (&error, set_aside(store)) {
-                (StoreError::Corrupt { .. }, Ok(kept)) => {
-                    format!("{error}; the file was kept as {}", kept.display())
-                }
-                _ => format!("{error}; games are not saved"),
+            let (notice, saving) = match (&error, set_aside(store)) {
+                (StoreError::Corrupt { .. }, Ok(kept)) => (
+                    format!("{error}; the file was kept as {}", kept.display()),
+                    true,
+                ),
+                _ => (format!("{error}; games are not saved"), false),
             };
-            (app, effects, Some(notice))
+            (app, effects, Some(notice), saving)
         }
     }
 }
 
-/// Renames an unreadable autosave so that the next save does not replace it.
+/// Renames an autosave so that the next save does not replace it.
 fn set_aside(store: &Store) -> std::io::Result<std::path::PathBuf> {
     let from = store.autosave_file();
     let stamp = SystemTime::now()

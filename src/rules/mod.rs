@@ -40,7 +40,10 @@ mod square;
 pub use fen::{FenError, parse_fen, to_fen};
 pub use geometry::{Direction, Geometry};
 pub use moves::{INLINE_MOVES, MAX_PATH, Move, MoveList};
-pub use notation::{MoveError, MoveText, SquareStyle, Strictness, Written, full_route, write_move};
+pub use notation::{
+    MoveError, MoveText, SquareStyle, Strictness, UnknownSquareStyle, Written, full_route,
+    write_move,
+};
 pub use perft::{Duplicates, divide, perft, perft_by_depth, perft_by_playing};
 pub use position::Position;
 pub use ruleset::{Brazilian, CrowningInCapture, English, International, Pool, RuleSet, Russian};

@@ -28,6 +28,41 @@ pub enum SquareStyle {
     Coordinates,
 }
 
+impl SquareStyle {
+    /// Both styles.
+    pub const ALL: [SquareStyle; 2] = [SquareStyle::Numbers, SquareStyle::Coordinates];
+
+    /// The name in the settings.
+    pub fn name(self) -> &'static str {
+        match self {
+            SquareStyle::Numbers => "numbers",
+            SquareStyle::Coordinates => "coordinates",
+        }
+    }
+}
+
+impl fmt::Display for SquareStyle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a square style.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown notation {0:?}: the notations are numbers (11-15) and coordinates (c3-d4)")]
+pub struct UnknownSquareStyle(pub String);
+
+impl std::str::FromStr for SquareStyle {
+    type Err = UnknownSquareStyle;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        SquareStyle::ALL
+            .into_iter()
+            .find(|style| style.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownSquareStyle(s.to_string()))
+    }
+}
+
 /// How strictly the kind of move (`-` or `x`) must agree with the move found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Strictness {

@@ -52,6 +52,9 @@ pub struct Settings {
     pub think_time: Duration,
     /// Seed for the weaker levels' random choices.
     pub seed: u64,
+    /// Whether games are saved without being asked: the game in progress after every change, finished and
+    /// abandoned games among the saved games. When off, only `:save` writes a game.
+    pub autosave: bool,
 }
 
 /// Where the game in progress is saved after every change, and finished or abandoned games are filed; `None`
@@ -85,7 +88,11 @@ pub fn run(app: App, start: Vec<Effect>, settings: Settings, store: Saving) -> i
         app,
         start,
         &inbox,
-        &Outside { engine, store },
+        &Outside {
+            engine,
+            store,
+            autosave: settings.autosave,
+        },
         &settings.options,
     );
     drop(guard);
@@ -153,6 +160,8 @@ pub struct Outside<'a> {
     pub engine: EngineThread,
     /// Where games are saved.
     pub store: Saving<'a>,
+    /// Whether games are saved without being asked (`:save` works either way).
+    pub autosave: bool,
 }
 
 impl Outside<'_> {
@@ -211,6 +220,7 @@ impl Outside<'_> {
                     app.update(Action::Notice(notice));
                     Ok(())
                 }
+                Effect::Archive { .. } if !self.autosave => Ok(()),
                 Effect::Archive { game, players } => self.store.map_or(Ok(()), |store| {
                     let saved = SavedGame {
                         game: *game,
@@ -239,7 +249,7 @@ impl Outside<'_> {
     /// The autosave follows the game: written while it is in progress, filed among the saved games and
     /// cleared when it ends, cleared when a new game has no moves yet.
     fn save_progress(&self, app: &App) -> Result<(), StoreError> {
-        let Some(store) = self.store else {
+        let Some(store) = self.store.filter(|_| self.autosave) else {
             return Ok(());
         };
         let game = app.game();

@@ -108,7 +108,10 @@ pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Option
     block.render(layout.board_pane, buf);
 
     let position = app.shown_position();
-    let marks = Marks::of(app);
+    let mut marks = Marks::of(app);
+    if !options.legal_moves {
+        marks.destinations.clear();
+    }
     let (w, h) = layout.square_size;
     for screen_row in 0..SIDE {
         for screen_col in 0..SIDE {

@@ -8,7 +8,7 @@ mod panels;
 mod theme;
 
 pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout};
-pub use theme::{PieceStyle, Theme, ThemeName, UnknownTheme};
+pub use theme::{PieceStyle, Theme, ThemeName, UnknownPieceStyle, UnknownTheme};
 
 use ratatui::Frame;
 use ratatui::style::Style;
@@ -16,6 +16,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType};
 
 use crate::app::App;
+use crate::rules::SquareStyle;
 
 /// How the screen looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,6 +27,10 @@ pub struct Options {
     pub pieces: PieceStyle,
     /// Whether playable squares show their numbers (when they are big enough).
     pub square_numbers: bool,
+    /// How the move list writes moves.
+    pub notation: SquareStyle,
+    /// Whether the squares the selected piece can go to are marked.
+    pub legal_moves: bool,
 }
 
 impl Default for Options {
@@ -34,6 +39,8 @@ impl Default for Options {
             theme: Theme::new(ThemeName::default(), false),
             pieces: PieceStyle::default(),
             square_numbers: true,
+            notation: SquareStyle::Numbers,
+            legal_moves: true,
         }
     }
 }
@@ -48,7 +55,7 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     let buf = frame.buffer_mut();
     board::draw(buf, &layout, app, options);
     match app.setup() {
-        Some(setup) => panels::setup(buf, layout.history, setup, options),
+        Some(setup) => panels::setup(buf, layout.history, app, setup, options),
         None => panels::history(buf, layout.history, app, options),
     }
     panels::status(buf, layout.status, app);
@@ -56,8 +63,9 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
         frame.set_cursor_position(cursor);
     }
     let buf = frame.buffer_mut();
+    let keys = &app.preferences().keys;
     if let Some(dialog) = app.dialog() {
-        overlays::new_game(buf, area, dialog, options);
+        overlays::new_game(buf, area, dialog, keys, options);
     }
     if let Some(list) = app.game_list() {
         overlays::game_list(buf, area, list, options);
@@ -66,7 +74,7 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
         overlays::resume(buf, area, game, players, options);
     }
     if app.help_open() {
-        overlays::help(buf, area, options);
+        overlays::help(buf, area, keys, app.help_scroll(), options);
     }
 }
 
@@ -80,4 +88,24 @@ fn pane_block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> B
     } else {
         block.border_style(Style::new())
     }
+}
+
+/// `text` in lines of at most `width` characters, broken between words (a longer word is cut).
+fn wrap_words(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if needed > width && !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.extend(word.chars().take(width));
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
 }

@@ -8,7 +8,9 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
 use super::layout::{MIN_HEIGHT, MIN_WIDTH};
-use crate::app::{COMMANDS, GameEntry, GameList, KEY_HELP, NewGameDialog, Players};
+use crate::app::{
+    COMMANDS, Context, GameEntry, GameList, KeyMap, NewGameDialog, Players, key_help,
+};
 use crate::game::Game;
 use crate::rules::Color;
 
@@ -24,23 +26,51 @@ fn centred(area: Rect, width: u16, height: u16) -> Rect {
     )
 }
 
-/// The help overlay: every key and every command.
-pub fn help(buf: &mut Buffer, area: Rect, options: &Options) {
-    let mut lines: Vec<Line> = KEY_HELP
+/// The help overlay: every key bound and every command.
+pub fn help(buf: &mut Buffer, area: Rect, keys: &KeyMap, scroll: usize, options: &Options) {
+    let entries = key_help(keys);
+    let keys_width = entries
         .iter()
-        .map(|(keys, what)| Line::from(format!(" {keys:<16} {what}")))
+        .map(|(keys, _)| keys.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(16);
+    let text_width = entries
+        .iter()
+        .map(|(_, what)| what.chars().count())
+        .max()
+        .unwrap_or(0);
+    let width = u16::try_from(keys_width + text_width + 4)
+        .unwrap_or(u16::MAX)
+        .max(68)
+        .min(area.width);
+    let mut lines: Vec<Line> = entries
+        .iter()
+        .map(|(keys, what)| Line::from(format!(" {keys:<keys_width$} {what}")))
         .collect();
     lines.push(Line::default());
-    lines.push(Line::from(format!(" Commands: {COMMANDS}")));
-    // Room for the commands line to wrap once.
-    let height = lines.len() as u16 + 3;
-    boxed(
-        buf,
-        centred(area, 68, height),
-        " Keys (any key closes) ",
-        lines,
-        options,
+    let commands = format!("Commands: {COMMANDS}");
+    lines.extend(
+        super::wrap_words(&commands, usize::from(width.saturating_sub(4)))
+            .into_iter()
+            .map(|line| Line::from(format!(" {line}"))),
     );
+    // The help scrolls when the screen is too short for all of it; the title says where the view is.
+    let total = lines.len();
+    let rect = centred(area, width, u16::try_from(total + 2).unwrap_or(u16::MAX));
+    let visible = usize::from(rect.height.saturating_sub(2)).max(1);
+    let first = scroll.min(total.saturating_sub(visible));
+    let title = if visible >= total {
+        " Keys (any key closes) ".to_string()
+    } else {
+        format!(
+            " Keys {}-{} of {total} (Up/Down scroll, other keys close) ",
+            first + 1,
+            (first + visible).min(total)
+        )
+    };
+    let shown: Vec<Line> = lines.into_iter().skip(first).take(visible).collect();
+    boxed(buf, rect, &title, shown, options);
 }
 
 /// Lines in a bordered box over whatever was drawn there.
@@ -57,7 +87,17 @@ fn boxed(buf: &mut Buffer, rect: Rect, title: &str, lines: Vec<Line>, options: &
 }
 
 /// The new-game dialog: who plays each side.
-pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &Options) {
+pub fn new_game(
+    buf: &mut Buffer,
+    area: Rect,
+    dialog: &NewGameDialog,
+    keys: &KeyMap,
+    options: &Options,
+) {
+    let key = |name: &str| {
+        keys.first_key(Context::Dialog, name)
+            .map_or_else(|| "-".to_string(), |k| k.to_string())
+    };
     let mut lines = vec![Line::default()];
     for (row, color) in [Color::Black, Color::White].into_iter().enumerate() {
         let player = dialog.players.of(color).to_string();
@@ -74,15 +114,21 @@ pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &
     }
     lines.push(Line::default());
     lines.push(Line::styled(
-        " up/down: side   left/right: player",
+        format!(
+            " {}/{}: side   {}/{}: player",
+            key("up"),
+            key("down"),
+            key("left"),
+            key("right")
+        ),
         options.theme.quiet,
     ));
     lines.push(Line::styled(
-        " Enter: start    Esc: cancel",
+        format!(" {}: start    {}: cancel", key("pick"), key("cancel")),
         options.theme.quiet,
     ));
     lines.push(Line::styled(
-        " s: set up a position first",
+        format!(" {}: set up a position first", key("setup")),
         options.theme.quiet,
     ));
     let height = lines.len() as u16 + 2;
@@ -92,9 +138,11 @@ pub fn new_game(buf: &mut Buffer, area: Rect, dialog: &NewGameDialog, options: &
 /// The list of games to choose from: date, players, result and length, the selected one marked and kept in
 /// view, and its problem (if it has one) below.
 pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, options: &Options) {
-    let rect = centred(area, 78, area.height.saturating_sub(2).max(8));
+    // As tall as the list needs (heading, entries, the problem line, the keys, borders), within the screen.
+    let wanted = u16::try_from(list.entries.len() + 5).unwrap_or(u16::MAX);
+    let rect = centred(area, 78, wanted.min(area.height.saturating_sub(2)).max(8));
     // Borders, the heading, and two lines at the bottom for the selected game's problem and the keys.
-    let rows = usize::from(rect.height.saturating_sub(6)).max(1);
+    let rows = usize::from(rect.height.saturating_sub(5)).max(1);
     let first = list.selected.saturating_sub(rows - 1);
     let width = usize::from(rect.width.saturating_sub(2));
     let mut lines = vec![Line::styled(

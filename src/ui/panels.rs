@@ -7,9 +7,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Options, pane_block};
-use crate::app::{App, Focus, Mode, SETUP_KEYS, Setup, Thinking};
+use crate::app::{App, Context, Focus, Mode, Setup, Thinking};
 use crate::engine::{MAN, Score};
-use crate::rules::{Color, Piece, Role, SquareStyle};
+use crate::rules::{Color, Piece, Role};
 
 /// Lines above the moves: one for each player and a blank one.
 const HEADER_LINES: usize = 3;
@@ -60,9 +60,7 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
                 spans.push(Span::raw(format!("{:<MOVE_WIDTH$} ", "...")));
             }
         }
-        let text = game
-            .move_text(ply, SquareStyle::Numbers)
-            .unwrap_or_default();
+        let text = game.move_text(ply, options.notation).unwrap_or_default();
         let style = if ply == shown {
             current_line = lines.len();
             theme.current
@@ -88,7 +86,7 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         let width = usize::from(inner.width).saturating_sub(4).max(10);
         let text = format!("! The record stops here: {error}");
         lines.extend(
-            wrap_words(&text, width)
+            super::wrap_words(&text, width)
                 .into_iter()
                 .map(|line| Line::styled(format!("   {line}"), theme.quiet)),
         );
@@ -109,23 +107,33 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
 }
 
 /// Draws the setup panel in place of the move history: the side to move, the players, the pieces and the keys.
-pub fn setup(buf: &mut Buffer, area: Rect, setup: &Setup, options: &Options) {
+pub fn setup(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup, options: &Options) {
     let block = pane_block(" Set up a position ", false, &options.theme);
     let inner = block.inner(area);
     block.render(area, buf);
     let position = setup.position();
+    let key = |name: &str| {
+        app.preferences()
+            .keys
+            .first_key(Context::Setup, name)
+            .map_or_else(String::new, |k| format!(" ({k})"))
+    };
     let mut lines = vec![Line::from(format!(
-        " {} to move (t)",
-        position.side_to_move()
+        " {} to move{}",
+        position.side_to_move(),
+        key("side")
     ))];
-    for (color, key) in [(Color::Black, '1'), (Color::White, '2')] {
+    for (color, key) in [
+        (Color::Black, key("black-player")),
+        (Color::White, key("white-player")),
+    ] {
         let glyph = options.pieces.glyph(Piece::new(color, Role::Man));
         let count = |role, one, many| match position.count(color, role) {
             1 => format!("1 {one}"),
             n => format!("{n} {many}"),
         };
         lines.push(Line::from(format!(
-            " {glyph} {:<6}{} ({key})",
+            " {glyph} {:<6}{}{key}",
             color.to_string(),
             setup.player(color)
         )));
@@ -140,31 +148,21 @@ pub fn setup(buf: &mut Buffer, area: Rect, setup: &Setup, options: &Options) {
     }
     lines.push(Line::default());
     lines.extend(
-        SETUP_KEYS
-            .iter()
-            .map(|(keys, what)| Line::from(format!(" {keys:<6} {what}"))),
+        app.preferences()
+            .keys
+            .help(Context::Setup)
+            .into_iter()
+            // The panel is narrow: the first of several keys stands for them (the help lists them all).
+            .map(|(keys, what)| {
+                let keys = keys.split(", ").next().unwrap_or_default();
+                Line::from(format!(" {keys:<6} {what}"))
+            }),
     );
+    lines.push(Line::from(format!(
+        " {:<6} show, or :fen <FEN> load",
+        ":fen"
+    )));
     Paragraph::new(lines).render(inner, buf);
-}
-
-/// `text` in lines of at most `width` characters, broken between words (a longer word is cut).
-fn wrap_words(text: &str, width: usize) -> Vec<String> {
-    let mut lines = Vec::new();
-    let mut line = String::new();
-    for word in text.split_whitespace() {
-        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if needed > width && !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.extend(word.chars().take(width));
-    }
-    if !line.is_empty() {
-        lines.push(line);
-    }
-    lines
 }
 
 /// Draws the status line: the app's message and, while the engine thinks, how far it has got.
@@ -201,10 +199,14 @@ pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Opti
     block.render(area, buf);
     let input = app.input();
     if input.value().is_empty() && !focused {
+        let help = match app.preferences().keys.first_key(Context::Board, "help") {
+            Some(key) => format!("{key} lists every key"),
+            None => ":help lists every key".to_string(),
+        };
         let hint = if app.setup().is_some() {
-            "type :fen <FEN> to load a position, :fen to show this one; ? lists every key"
+            format!("type :fen <FEN> to load a position, :fen to show this one; {help}")
         } else {
-            "type a move (11-15, 22x15) or a :command; ? lists every key"
+            format!("type a move (11-15, 22x15) or a :command; {help}")
         };
         Paragraph::new(Line::styled(hint, theme.quiet)).render(inner, buf);
         return None;

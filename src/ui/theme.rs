@@ -22,6 +22,17 @@ pub enum PieceStyle {
 }
 
 impl PieceStyle {
+    /// Every style.
+    pub const ALL: [PieceStyle; 2] = [PieceStyle::Unicode, PieceStyle::Ascii];
+
+    /// The name in the settings.
+    pub fn name(self) -> &'static str {
+        match self {
+            PieceStyle::Unicode => "unicode",
+            PieceStyle::Ascii => "ascii",
+        }
+    }
+
     /// The glyph of a piece.
     pub fn glyph(self, piece: Piece) -> char {
         match (self, piece.color, piece.role) {
@@ -50,6 +61,28 @@ impl PieceStyle {
             PieceStyle::Unicode => '×',
             PieceStyle::Ascii => 'x',
         }
+    }
+}
+
+impl fmt::Display for PieceStyle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a piece style.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown piece style {0:?}: the styles are unicode and ascii")]
+pub struct UnknownPieceStyle(pub String);
+
+impl FromStr for PieceStyle {
+    type Err = UnknownPieceStyle;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        PieceStyle::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownPieceStyle(s.to_string()))
     }
 }
 

@@ -1,0 +1,119 @@
+//! What the settings change in the app: the keys, which way up the board starts, and the draw rule's length.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use super::keys::KeyMap;
+use super::state::{Player, Players};
+use crate::game::DEFAULT_MOVE_LIMIT;
+
+/// Which side is at the bottom of the board when a game starts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Orientation {
+    /// Black at the bottom when one person plays Black against the engine, White otherwise.
+    #[default]
+    Auto,
+    /// Black at the bottom.
+    BlackBottom,
+    /// White at the bottom (the diagrams' convention).
+    WhiteBottom,
+}
+
+impl Orientation {
+    /// Every orientation.
+    pub const ALL: [Orientation; 3] = [
+        Orientation::Auto,
+        Orientation::BlackBottom,
+        Orientation::WhiteBottom,
+    ];
+
+    /// The name in the settings.
+    pub fn name(self) -> &'static str {
+        match self {
+            Orientation::Auto => "auto",
+            Orientation::BlackBottom => "black-bottom",
+            Orientation::WhiteBottom => "white-bottom",
+        }
+    }
+
+    /// Whether Black is at the bottom of the board for a game with these players.
+    pub fn black_at_bottom(self, players: Players) -> bool {
+        match self {
+            Orientation::Auto => players.black == Player::Human && players.white != Player::Human,
+            Orientation::BlackBottom => true,
+            Orientation::WhiteBottom => false,
+        }
+    }
+}
+
+impl fmt::Display for Orientation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not an orientation.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown orientation {0:?}: the orientations are auto, black-bottom and white-bottom")]
+pub struct UnknownOrientation(pub String);
+
+impl FromStr for Orientation {
+    type Err = UnknownOrientation;
+
+    fn from_str(s: &str) -> Result<Orientation, UnknownOrientation> {
+        Orientation::ALL
+            .into_iter()
+            .find(|o| o.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownOrientation(s.to_string()))
+    }
+}
+
+/// The settings the app itself follows. The default is the built-in behaviour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preferences {
+    /// The keys bound to each command.
+    pub keys: KeyMap,
+    /// Which way up the board starts in each new game.
+    pub orientation: Orientation,
+    /// Moves by each side without a capture or a man moving before the game is drawn.
+    pub move_limit: u32,
+}
+
+impl Default for Preferences {
+    fn default() -> Preferences {
+        Preferences {
+            keys: KeyMap::default(),
+            orientation: Orientation::default(),
+            move_limit: DEFAULT_MOVE_LIMIT,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Level;
+
+    #[test]
+    fn orientations_read_and_decide_the_bottom() {
+        let against_engine = Players {
+            black: Player::Human,
+            white: Player::Engine(Level::Easy),
+        };
+        let humans = Players {
+            black: Player::Human,
+            white: Player::Human,
+        };
+        assert!(Orientation::Auto.black_at_bottom(against_engine));
+        assert!(!Orientation::Auto.black_at_bottom(humans));
+        assert!(!Orientation::Auto.black_at_bottom(against_engine.swapped()));
+        assert!(Orientation::BlackBottom.black_at_bottom(humans));
+        assert!(!Orientation::WhiteBottom.black_at_bottom(against_engine));
+        for o in Orientation::ALL {
+            assert_eq!(o.name().parse(), Ok(o));
+        }
+        assert!("sideways".parse::<Orientation>().is_err());
+    }
+}
