@@ -545,3 +545,24 @@ fn the_new_game_dialog_leads_to_setting_up_with_its_players() {
     assert_eq!(app.mode(), Mode::Play, "{}", app.status());
     assert!(app.game().len() == 1 || effects.iter().any(|e| matches!(e, Effect::Think { .. })));
 }
+
+#[test]
+fn messages_name_the_keys_as_bound() {
+    let settings = crowned::config::Settings::defaults()
+        .overlaid(
+            "[keys.board]\nnew-game = [\"N\"]\nrematch = []\ncancel = [\"F2\"]\n",
+            std::path::Path::new("config.toml"),
+        )
+        .expect("valid settings");
+    let mut app = app_from("B:W18:B14", HUMANS);
+    app.set_preferences(settings.preferences());
+    press(&mut app, "14x23<Enter>");
+    // A command without a key is named by its :command.
+    assert!(
+        app.status().ends_with("N: new game, :rematch: rematch, [: browse"),
+        "{}",
+        app.status()
+    );
+    press(&mut app, "[");
+    assert!(app.status().contains("(F2 returns to the game)"), "{}", app.status());
+}

@@ -9,6 +9,7 @@ use std::fmt;
 use tui_input::{Input, InputRequest};
 
 use super::dialog::NewGameDialog;
+use super::keys::Context;
 use super::library::{GameEntry, GameList, ListPurpose, Replay};
 use super::picking::{Pick, Picker};
 use super::preferences::Preferences;
@@ -589,9 +590,10 @@ impl App {
                     _ => Focus::History,
                 };
                 if self.focus == Focus::History {
-                    self.status =
-                        "history: arrows step through the game, Home/End, Tab returns to the board"
-                            .into();
+                    self.status = format!(
+                        "history: arrows step through the game, Home/End, {} returns to the board",
+                        self.key(Context::Board, "history", "Tab")
+                    );
                 }
                 Vec::new()
             }
@@ -838,9 +840,10 @@ impl App {
             | Action::Redo
             | Action::MoveNow
             | Action::Rematch => {
+                let source = replay.source.clone();
                 self.status = format!(
-                    "replaying {}: c continues from here as a new game",
-                    replay.source
+                    "replaying {source}: {} continues from here as a new game",
+                    self.key(Context::Replay, "continue", ":continue")
                 );
                 return Some(Vec::new());
             }
@@ -930,9 +933,11 @@ impl App {
             | Action::Interrupt
             | Action::Notice(_) => return None,
             _ => {
-                self.status =
-                    "setting up a position: Enter starts a game from it, Esc returns to the game"
-                        .into();
+                self.status = format!(
+                    "setting up a position: {} starts a game from it, {} returns to the game",
+                    self.key(Context::Setup, "start", "Enter"),
+                    self.key(Context::Setup, "cancel", "Esc")
+                );
                 return Some(Vec::new());
             }
         };
@@ -1185,13 +1190,13 @@ impl App {
                 return Vec::new();
             }
             Mode::Browsing { .. } => {
-                self.status = "browsing: press Esc to return to the game".into();
+                self.status = self.browsing_refusal();
                 return Vec::new();
             }
             Mode::Play => {}
         }
         if !self.humans_turn() {
-            self.status = "the engine is thinking (m: move now)".into();
+            self.status = self.engine_refusal();
             return Vec::new();
         }
         let position = *self.game.position();
@@ -1295,7 +1300,10 @@ impl App {
         let pos = self.game.position();
         let side = pos.side_to_move();
         if let Player::Engine(level) = self.players.of(side) {
-            return format!("{side} to move: the engine ({level}) is thinking (m: move now)");
+            return format!(
+                "{side} to move: the engine ({level}) is thinking ({}: move now)",
+                self.key(Context::Board, "move-now", ":move")
+            );
         }
         if self.picker.must_capture() {
             let takers: Vec<String> = self
@@ -1313,42 +1321,76 @@ impl App {
         }
     }
 
+    /// The first key bound to a command, for messages, or `fallback` (a :command) when it has none.
+    fn key(&self, context: Context, name: &str, fallback: &str) -> String {
+        self.preferences
+            .keys
+            .first_key(context, name)
+            .map_or_else(|| fallback.to_string(), |k| k.to_string())
+    }
+
+    fn browsing_refusal(&self) -> String {
+        format!(
+            "browsing: press {} to return to the game",
+            self.key(Context::Board, "cancel", "Esc")
+        )
+    }
+
+    fn engine_refusal(&self) -> String {
+        format!(
+            "the engine is thinking ({}: move now)",
+            self.key(Context::Board, "move-now", ":move")
+        )
+    }
+
     /// The status line's message for the current mode.
     fn mode_message(&self) -> String {
         match self.mode {
             Mode::Play => self.turn_message(),
             Mode::Over(outcome) => {
-                format!("{outcome}. n: new game, r: rematch, [: browse")
+                format!(
+                    "{outcome}. {}: new game, {}: rematch, {}: browse",
+                    self.key(Context::Board, "new-game", ":new"),
+                    self.key(Context::Board, "rematch", ":rematch"),
+                    self.key(Context::Board, "back", "Tab")
+                )
             }
             Mode::Browsing { ply } => match &self.replay {
                 Some(replay) => {
                     let playing = if replay.playing {
                         format!(
-                            "playing back, {:.2} s a move (p pauses, + -)",
-                            replay.interval().as_secs_f64()
+                            "playing back, {:.2} s a move ({} pauses, {} {})",
+                            replay.interval().as_secs_f64(),
+                            self.key(Context::Replay, "play", "-"),
+                            self.key(Context::Replay, "faster", "-"),
+                            self.key(Context::Replay, "slower", "-")
                         )
                     } else {
-                        "p plays back".to_string()
+                        format!("{} plays back", self.key(Context::Replay, "play", "-"))
                     };
                     let end = match (&replay.error, ply == self.game.len()) {
                         (Some(error), true) => format!(" The record stops here: {error}."),
                         _ => String::new(),
                     };
                     format!(
-                        "{}: move {ply} of {}; {playing}, c continues from here.{end}",
+                        "{}: move {ply} of {}; {playing}, {} continues from here.{end}",
                         replay.source,
-                        self.game.len()
+                        self.game.len(),
+                        self.key(Context::Replay, "continue", ":continue")
                     )
                 }
                 None => format!(
-                    "browsing: after move {ply} of {} (Esc returns to the game)",
-                    self.game.ply()
+                    "browsing: after move {ply} of {} ({} returns to the game)",
+                    self.game.ply(),
+                    self.key(Context::Board, "cancel", "Esc")
                 ),
             },
             Mode::Setup(setup) => match setup.check() {
                 Ok(position) => format!(
-                    "setting up: {} to move; Enter starts the game, Esc returns to the old one",
-                    position.side_to_move()
+                    "setting up: {} to move; {} starts the game, {} returns to the old one",
+                    position.side_to_move(),
+                    self.key(Context::Setup, "start", "Enter"),
+                    self.key(Context::Setup, "cancel", "Esc")
                 ),
                 Err(e) => format!("setting up: {e}"),
             },
@@ -1367,8 +1409,8 @@ impl App {
         if !matches!(self.mode, Mode::Play) || !self.humans_turn() {
             self.status = match self.mode {
                 Mode::Over(_) => self.mode_message(),
-                Mode::Browsing { .. } => "browsing: press Esc to return to the game".into(),
-                Mode::Play => "the engine is thinking (m: move now)".into(),
+                Mode::Browsing { .. } => self.browsing_refusal(),
+                Mode::Play => self.engine_refusal(),
                 Mode::Setup(_) => {
                     "setting up: moves are played once the game starts (Enter)".into()
                 }
@@ -1571,8 +1613,10 @@ impl App {
         let in_progress = !self.game.is_empty() && self.game.outcome().is_none();
         if in_progress && !self.quit_asked {
             self.quit_asked = true;
-            self.status =
-                "a game is in progress: press q again to quit, anything else to stay".into();
+            self.status = format!(
+                "a game is in progress: press {} again to quit, anything else to stay",
+                self.key(Context::Board, "quit", "it")
+            );
             return Vec::new();
         }
         let mut effects = self.stop_thinking();
