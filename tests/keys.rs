@@ -559,10 +559,15 @@ fn messages_name_the_keys_as_bound() {
     press(&mut app, "14x23<Enter>");
     // A command without a key is named by its :command.
     assert!(
-        app.status().ends_with("N: new game, :rematch: rematch, [: browse"),
+        app.status()
+            .ends_with("N: new game, :rematch: rematch, [: browse"),
         "{}",
         app.status()
     );
     press(&mut app, "[");
-    assert!(app.status().contains("(F2 returns to the game)"), "{}", app.status());
+    assert!(
+        app.status().contains("(F2 returns to the game)"),
+        "{}",
+        app.status()
+    );
 }
