@@ -205,10 +205,15 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     if cli.print_config {
         let (settings, store, problem) = settings(&cli.play);
-        if let Some(problem) = problem {
+        if let Some(problem) = &problem {
             eprintln!("crowned: {problem}; the default settings are used");
         }
         let file = match &store {
+            // A broken file is not used at all.
+            Ok(store) if problem.is_some() => format!(
+                "not {} (it has a mistake)",
+                store.settings_file().display()
+            ),
             Ok(store) => store.settings_file().display().to_string(),
             Err(_) => "no settings file (there is no home directory)".to_string(),
         };
