@@ -210,10 +210,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         let file = match &store {
             // A broken file is not used at all.
-            Ok(store) if problem.is_some() => format!(
-                "not {} (it has a mistake)",
-                store.settings_file().display()
-            ),
+            Ok(store) if problem.is_some() => {
+                format!("not {} (it has a mistake)", store.settings_file().display())
+            }
             Ok(store) => store.settings_file().display().to_string(),
             Err(_) => "no settings file (there is no home directory)".to_string(),
         };
