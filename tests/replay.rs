@@ -285,3 +285,20 @@ fn an_empty_list_says_so_and_esc_closes_a_list() {
     assert!(app.game_list().is_none());
     assert_eq!(app.mode(), Mode::Play);
 }
+
+#[test]
+fn setting_up_from_a_replay_and_leaving_returns_to_the_record() {
+    let mut entries = games_in_text(TWO_GAMES, "two.pdn");
+    let mut app = App::replaying(entries.remove(0), VS_ENGINE);
+    app.update(Action::BrowseForward);
+    app.update(Action::Setup(crowned::app::SetupAction::Open));
+    assert!(matches!(app.mode(), Mode::Setup(_)));
+    let effects = app.update(Action::Cancel);
+    assert!(
+        effects.is_empty(),
+        "nobody plays a replayed game: {effects:?}"
+    );
+    assert!(app.replay().is_some());
+    assert_eq!(app.mode(), Mode::Browsing { ply: 4 });
+    assert!(!app.is_thinking());
+}

@@ -531,13 +531,14 @@ impl App {
         if self.list.is_some() && self.dialog_takes(&action) {
             return self.list_action(action);
         }
-        if self.replay.is_some()
-            && let Some(effects) = self.replay_action(&action)
+        // Setting up comes first: it may have been opened from a replay.
+        if let Mode::Setup(setup) = self.mode
+            && let Some(effects) = self.setup_action(setup, &action)
         {
             return effects;
         }
-        if let Mode::Setup(setup) = self.mode
-            && let Some(effects) = self.setup_action(setup, &action)
+        if self.replay.is_some()
+            && let Some(effects) = self.replay_action(&action)
         {
             return effects;
         }
@@ -972,6 +973,15 @@ impl App {
     /// Back to the game as it was, the engine thinking again if it is its turn.
     fn leave_setup(&mut self) -> Vec<Effect> {
         self.focus = Focus::Board;
+        if self.replay.is_some() {
+            // Back to the record (at its end): nobody plays a replayed game.
+            self.mode = Mode::Browsing {
+                ply: self.game.len(),
+            };
+            self.focus = Focus::History;
+            self.status = self.mode_message();
+            return Vec::new();
+        }
         match self.game.outcome() {
             Some(outcome) => {
                 self.mode = Mode::Over(outcome);
