@@ -251,9 +251,19 @@ impl MoveText {
     ) -> Result<Move, MoveError> {
         // Every route counts here, so that a player may write whichever route they took; routes with the same
         // effect are then one move.
+        let routes = pos.legal_moves_with_duplicates();
+        // A route written out in full is that route, even when a longer route passes through the same squares
+        // in the same order (15x22x13 is not 15x24x31x22x13).
+        let exact =
+            |m: &Move| self.squares.first() == Some(&m.from()) && self.squares[1..] == m.path()[..];
+        let fits: &dyn Fn(&Move) -> bool = if routes.iter().any(exact) {
+            &exact
+        } else {
+            &|m: &Move| self.fits_route(m)
+        };
         let mut fitting: Vec<Move> = Vec::new();
-        for m in pos.legal_moves_with_duplicates() {
-            if self.fits_route(&m) && !fitting.iter().any(|f| f.same_effect(&m)) {
+        for m in routes {
+            if fits(&m) && !fitting.iter().any(|f| f.same_effect(&m)) {
                 fitting.push(m);
             }
         }
@@ -438,6 +448,26 @@ mod tests {
     use crate::rules::{English, parse_fen};
 
     const G: Geometry = Geometry::EIGHT;
+
+    #[test]
+    fn a_full_route_is_not_taken_for_a_longer_route_through_the_same_squares() {
+        // The white king on 15 can take 18 and 17 (15x22x13), or 19, 27, 26 and 17 (15x24x31x22x13): the second
+        // route passes through 22 and 13 too, so reading "15x22x13" as "any route through these squares" made it
+        // ambiguous, although it is how the short route is written.
+        let pos = parse_fen::<English>("W:WK15:B6,10,K17,18,19,26,27,K32").expect("FEN");
+        let short = MoveText::parse("15x22x13", G)
+            .and_then(|t| t.find(&pos, Strictness::Exact))
+            .expect("the short route");
+        assert_eq!(short.capture_count(), 2);
+        let written = write_move(&pos, &short, SquareStyle::Numbers);
+        let again = MoveText::parse(&written, G)
+            .and_then(|t| t.find(&pos, Strictness::Exact))
+            .expect("what is written reads back");
+        assert!(again.same_effect(&short), "{written}");
+        // Start and end alone still fit both and are refused with both routes named.
+        let both = MoveText::parse("15x13", G).and_then(|t| t.find(&pos, Strictness::Exact));
+        assert!(matches!(both, Err(MoveError::Ambiguous { .. })), "{both:?}");
+    }
 
     fn pos(fen: &str) -> Position<English> {
         parse_fen(fen).expect("test FEN")
