@@ -20,6 +20,16 @@ pub struct GameEntry {
 }
 
 impl GameEntry {
+    /// A game that could not be read: `game` holds what could be (its tags, say), `error` says why not.
+    pub fn unreadable(game: Game, error: String, source: String) -> GameEntry {
+        GameEntry {
+            game,
+            players: None,
+            error: Some(error),
+            source,
+        }
+    }
+
     /// A tag of the game, or `?` when it is missing or empty (the PDN convention for unknown values).
     pub fn tag(&self, name: &str) -> &str {
         self.game

@@ -733,16 +733,7 @@ impl App {
                 effects
             }
             _ => {
-                let mut effects = self.stop_thinking();
-                if self.replay.is_none()
-                    && !self.game.is_empty()
-                    && self.game.final_outcome().is_none()
-                {
-                    effects.push(Effect::Archive {
-                        game: Box::new(self.game.clone()),
-                        players: self.players,
-                    });
-                }
+                let mut effects = self.leave_game();
                 self.open_replay(entry);
                 // The player's game has been filed: the autosave must not offer it again.
                 effects.push(Effect::GameChanged);
@@ -753,14 +744,11 @@ impl App {
 
     /// Shows `entry` from its start, for stepping through; nobody moves until it is continued.
     fn open_replay(&mut self, entry: GameEntry) {
-        let searches = self.searches;
-        let (flipped, players) = (self.flipped, self.players);
+        let flipped = self.flipped;
         let replay = Replay::of(&entry);
         let mut game = entry.game;
         game.go_to(game.len());
-        let preferences = std::mem::take(&mut self.preferences);
-        *self = App::fresh(game, players, preferences);
-        self.searches = searches;
+        self.reset(game, self.players);
         self.flipped = flipped;
         self.replay = Some(replay);
         self.mode = Mode::Browsing { ply: 0 };
@@ -811,30 +799,23 @@ impl App {
                 replay.playing = false;
                 self.focus = Focus::History;
             }
-            Action::BrowseBack
-            | Action::BrowseForward
-            | Action::BrowseFirst
-            | Action::BrowseLast => {
-                let target = match action {
-                    Action::BrowseBack => ply.saturating_sub(1),
-                    Action::BrowseForward => (ply + 1).min(live),
-                    Action::BrowseFirst => 0,
-                    _ => live,
-                };
-                self.mode = Mode::Browsing { ply: target };
-            }
-            Action::Up | Action::Down | Action::Left | Action::Right
-                if self.focus == Focus::History =>
+            // The cursor keys step through the moves while the move list has them, as in a game.
+            Action::BrowseBack | Action::Up | Action::Left
+                if self.focus == Focus::History || *action == Action::BrowseBack =>
             {
-                let back = matches!(action, Action::Up | Action::Left);
                 self.mode = Mode::Browsing {
-                    ply: if back {
-                        ply.saturating_sub(1)
-                    } else {
-                        (ply + 1).min(live)
-                    },
+                    ply: ply.saturating_sub(1),
                 };
             }
+            Action::BrowseForward | Action::Down | Action::Right
+                if self.focus == Focus::History || *action == Action::BrowseForward =>
+            {
+                self.mode = Mode::Browsing {
+                    ply: (ply + 1).min(live),
+                };
+            }
+            Action::BrowseFirst => self.mode = Mode::Browsing { ply: 0 },
+            Action::BrowseLast => self.mode = Mode::Browsing { ply: live },
             Action::PickAtCursor
             | Action::PickSquare(_)
             | Action::Undo
@@ -1101,27 +1082,37 @@ impl App {
 
     /// Starts `game` with `players`; an unfinished game is archived first.
     fn start_game(&mut self, game: Game, players: Players) -> Vec<Effect> {
+        let mut effects = self.leave_game();
+        effects.extend(self.restart(game, players));
+        effects
+    }
+
+    /// Stops the engine and keeps the game being left when it is the player's own and unfinished (a game being
+    /// replayed belongs to its file).
+    fn leave_game(&mut self) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
-        // A game being replayed belongs to its file; only the player's own games are kept.
         if self.replay.is_none() && !self.game.is_empty() && self.game.final_outcome().is_none() {
-            // A game left unfinished is kept, not thrown away.
             effects.push(Effect::Archive {
                 game: Box::new(self.game.clone()),
                 players: self.players,
             });
         }
-        effects.extend(self.restart(game, players));
         effects
     }
 
     /// Replaces the game and players, everything else starting afresh, and starts the game going.
     fn restart(&mut self, game: Game, players: Players) -> Vec<Effect> {
-        // The search numbers go on rising, so an answer from the old game is never taken for one in this game.
+        self.reset(game, players);
+        self.after_change()
+    }
+
+    /// Replaces the game and players, everything else starting afresh but the preferences and the search
+    /// numbers: they go on rising, so that an answer from the old game is never taken for one in this game.
+    fn reset(&mut self, game: Game, players: Players) {
         let searches = self.searches;
         let preferences = std::mem::take(&mut self.preferences);
         *self = App::fresh(game, players, preferences);
         self.searches = searches;
-        self.after_change()
     }
 
     fn cancel(&mut self) {

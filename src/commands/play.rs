@@ -10,7 +10,7 @@ use crowned::app::{Action, App, Effect, GameEntry, GameList, ListPurpose, Player
 use crowned::config::{Settings, SettingsError};
 use crowned::game::Game;
 use crowned::rules::Position;
-use crowned::store::{Store, StoreError, read_games_file};
+use crowned::store::{Store, StoreError, file_label, read_games_file};
 use crowned::term::{self, Ending};
 use crowned::ui::Theme;
 
@@ -78,11 +78,10 @@ pub fn play(
                     None => bail!("{}: no PDN games in the file", path.display()),
                 }
             }
-            let name = path.file_name().map_or_else(
-                || path.display().to_string(),
-                |n| n.to_string_lossy().into_owned(),
-            );
-            Opening::File { name, games }
+            Opening::File {
+                name: file_label(path),
+                games,
+            }
         }
         None if start != Position::start() => Opening::Position(Game::from_position(start)),
         None => Opening::Standard,

@@ -13,11 +13,18 @@ use crate::game::pdn::{GameText, Variant, parse_games, replay_english, variant_o
 /// often Latin-1); bytes that are not are shown as replacement characters.
 pub fn read_games_file(path: &Path) -> Result<Vec<GameEntry>, StoreError> {
     let bytes = fs::read(path).map_err(io_error(path))?;
-    let name = path.file_name().map_or_else(
+    Ok(games_in_text(
+        &String::from_utf8_lossy(&bytes),
+        &file_label(path),
+    ))
+}
+
+/// A file's name as messages show it (the whole path when it has no name).
+pub fn file_label(path: &Path) -> String {
+    path.file_name().map_or_else(
         || path.display().to_string(),
         |n| n.to_string_lossy().into_owned(),
-    );
-    Ok(games_in_text(&String::from_utf8_lossy(&bytes), &name))
+    )
 }
 
 /// Every game of a PDN text; `name` says where it came from in messages.
@@ -34,15 +41,8 @@ pub fn games_in_text(text: &str, name: &str) -> Vec<GameEntry> {
                     if let Some(event) = &e.event {
                         game.tags_mut().set("Event", event);
                     }
-                    GameEntry {
-                        game,
-                        players: None,
-                        error: Some(format!(
-                            "line {}, column {}: {}",
-                            e.line, e.column, e.message
-                        )),
-                        source,
-                    }
+                    let error = format!("line {}, column {}: {}", e.line, e.column, e.message);
+                    GameEntry::unreadable(game, error, source)
                 }
             }
         })
@@ -110,18 +110,11 @@ impl Store {
 
 /// A saved game with its players, or, when it is not one of the program's own, whatever the file holds.
 fn saved_entry(path: &Path) -> GameEntry {
-    let source = path
-        .file_name()
-        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let source = file_label(path);
     let text = match fs::read(path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
-            return GameEntry {
-                game: Game::new(),
-                players: None,
-                error: Some(format!("cannot read it: {e}")),
-                source,
-            };
+            return GameEntry::unreadable(Game::new(), format!("cannot read it: {e}"), source);
         }
     };
     match from_pdn(&text) {
@@ -132,19 +125,11 @@ fn saved_entry(path: &Path) -> GameEntry {
             source,
         },
         Err(_) => {
-            let mut entries = games_in_text(&text, &source);
-            let mut entry = if entries.is_empty() {
-                GameEntry {
-                    game: Game::new(),
-                    players: None,
-                    error: Some("no game in the file".into()),
-                    source: String::new(),
-                }
-            } else {
-                entries.swap_remove(0)
-            };
-            entry.source = source;
-            entry
+            // Not one of the program's own: whatever the first game of the file is, under the file's name.
+            match games_in_text(&text, &source).into_iter().next() {
+                Some(entry) => GameEntry { source, ..entry },
+                None => GameEntry::unreadable(Game::new(), "no game in the file".into(), source),
+            }
         }
     }
 }

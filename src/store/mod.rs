@@ -16,7 +16,7 @@ use crate::game::pdn::{parse_games, replay_english, write_game};
 
 mod library;
 
-pub use library::{games_in_text, read_games_file};
+pub use library::{file_label, games_in_text, read_games_file};
 
 /// The environment variable that moves every file of the program under one directory.
 pub const HOME_VARIABLE: &str = "CROWNED_HOME";

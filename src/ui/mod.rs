@@ -68,7 +68,7 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
         overlays::new_game(buf, area, dialog, keys, options);
     }
     if let Some(list) = app.game_list() {
-        overlays::game_list(buf, area, list, options);
+        overlays::game_list(buf, area, list, &app.preferences().keys, options);
     }
     if let Some((game, players)) = app.resume_offer() {
         overlays::resume(buf, area, game, players, options);

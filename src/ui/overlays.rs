@@ -137,7 +137,11 @@ pub fn new_game(
 
 /// The list of games to choose from: date, players, result and length, the selected one marked and kept in
 /// view, and its problem (if it has one) below.
-pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, options: &Options) {
+pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, options: &Options) {
+    let key = |name: &str| {
+        keys.first_key(Context::List, name)
+            .map_or_else(|| "-".to_string(), |k| k.to_string())
+    };
     // As tall as the list needs (heading, entries, the problem line, the keys, borders), within the screen.
     let wanted = u16::try_from(list.entries.len() + 5).unwrap_or(u16::MAX);
     let rect = centred(area, 78, wanted.min(area.height.saturating_sub(2)).max(8));
@@ -185,7 +189,17 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, options: &Option
     };
     lines.push(Line::from(fit(about, width)));
     lines.push(Line::styled(
-        " Enter: open   up/down, PgUp/PgDn, Home/End: choose   Esc: close",
+        format!(
+            " {}: open   {}/{}, {}/{}, {}/{}: choose   {}: close",
+            key("open"),
+            key("up"),
+            key("down"),
+            key("page-up"),
+            key("page-down"),
+            key("first"),
+            key("last"),
+            key("cancel")
+        ),
         options.theme.quiet,
     ));
     let title = format!(" {} ({} games) ", list.title, list.entries.len());
