@@ -49,6 +49,9 @@ pub struct Settings {
     pub players: Players,
     /// Seconds the engine thinks per move (`engine.time`): positive and finite.
     pub engine_time: f64,
+    /// Seconds each move of a game between engines stays on the board before the next is shown (`engine.pace`);
+    /// 0 shows them as fast as they come.
+    pub pace: f64,
     /// Colours (`display.theme`).
     pub theme: ThemeName,
     /// Piece glyphs (`display.pieces`).
@@ -61,6 +64,9 @@ pub struct Settings {
     pub orientation: Orientation,
     /// Marks on the squares the selected piece can go to (`display.legal-moves`).
     pub legal_moves: bool,
+    /// Seconds each step of a move is shown as the piece moves along its path (`display.animation-step`); 0
+    /// shows moves at once.
+    pub animation_step: f64,
     /// Saving the game in progress and filing games without being asked (`game.autosave`).
     pub autosave: bool,
     /// Moves by each side without a capture or a man moving before a draw (`game.move-limit`).
@@ -207,12 +213,14 @@ impl Settings {
                 white: Player::Human,
             },
             engine_time: 1.0,
+            pace: 0.0,
             theme: ThemeName::default(),
             pieces: options.pieces,
             square_numbers: options.square_numbers,
             notation: options.notation,
             orientation: preferences.orientation,
             legal_moves: options.legal_moves,
+            animation_step: 0.0,
             autosave: true,
             move_limit: preferences.move_limit,
             keys: KeyMap::unbound(),
@@ -298,10 +306,18 @@ impl Settings {
                 }
             }
         }
-        if let Some(time) = layer.engine.and_then(|e| e.time) {
-            match check_seconds(time) {
-                Ok(time) => self.engine_time = time,
-                Err(message) => problem(&["engine", "time"], message),
+        if let Some(engine) = layer.engine {
+            if let Some(time) = engine.time {
+                match check_seconds(time) {
+                    Ok(time) => self.engine_time = time,
+                    Err(message) => problem(&["engine", "time"], message),
+                }
+            }
+            if let Some(pace) = engine.pace {
+                match check_interval(pace, MAX_PACE) {
+                    Ok(pace) => self.pace = pace,
+                    Err(message) => problem(&["engine", "pace"], message),
+                }
             }
         }
         if let Some(display) = layer.display {
@@ -336,6 +352,12 @@ impl Settings {
             }
             if let Some(on) = display.legal_moves {
                 self.legal_moves = on;
+            }
+            if let Some(step) = display.animation_step {
+                match check_interval(step, MAX_ANIMATION_STEP) {
+                    Ok(step) => self.animation_step = step,
+                    Err(message) => problem(&["display", "animation-step"], message),
+                }
             }
         }
         if let Some(game) = layer.game {
@@ -429,6 +451,12 @@ impl Settings {
         if let Some(time) = o.engine_time {
             self.engine_time = time;
         }
+        if let Some(pace) = o.pace {
+            self.pace = pace;
+        }
+        if let Some(step) = o.animation_step {
+            self.animation_step = step;
+        }
         if let Some(theme) = o.theme {
             self.theme = theme;
         }
@@ -466,6 +494,8 @@ impl Settings {
             keys: self.keys.clone(),
             orientation: self.orientation,
             move_limit: self.move_limit,
+            pace: seconds(self.pace),
+            animation_step: seconds(self.animation_step),
         }
     }
 
@@ -490,6 +520,7 @@ impl Settings {
             },
             engine: EngineOut {
                 time: self.engine_time,
+                pace: self.pace,
             },
             display: DisplayOut {
                 theme: self.theme.name(),
@@ -498,6 +529,7 @@ impl Settings {
                 notation: self.notation.name(),
                 orientation: self.orientation.name(),
                 legal_moves: self.legal_moves,
+                animation_step: self.animation_step,
             },
             game: GameOut {
                 autosave: self.autosave,
@@ -519,6 +551,10 @@ pub struct Overrides {
     pub white: Option<Player>,
     /// `--time`, in seconds.
     pub engine_time: Option<f64>,
+    /// `--pace`, in seconds.
+    pub pace: Option<f64>,
+    /// `--no-animation` (0).
+    pub animation_step: Option<f64>,
     /// `--theme`.
     pub theme: Option<ThemeName>,
     /// `--ascii`.
@@ -546,6 +582,28 @@ pub fn check_seconds(seconds: f64) -> Result<f64, String> {
             "the time is a number of seconds above 0 and at most {MAX_SECONDS}, not {seconds}"
         ))
     }
+}
+
+/// The longest pace a game between engines may be given: ten minutes a move.
+const MAX_PACE: f64 = 600.0;
+
+/// The longest step of a move's animation: a second (longer would only be waiting).
+const MAX_ANIMATION_STEP: f64 = 1.0;
+
+/// A number of seconds from 0 (off) to `max`, as the settings and the command line accept it.
+pub fn check_interval(seconds: f64, max: f64) -> Result<f64, String> {
+    if seconds.is_finite() && (0.0..=max).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(format!(
+            "the time is a number of seconds from 0 (off) to {max}, not {seconds}"
+        ))
+    }
+}
+
+/// A time in seconds, `None` for 0 (off).
+fn seconds(seconds: f64) -> Option<Duration> {
+    (seconds > 0.0).then(|| Duration::from_secs_f64(seconds))
 }
 
 fn parse_player(text: &str) -> Result<Player, String> {
@@ -721,6 +779,7 @@ struct PlayersLayer {
 #[serde(deny_unknown_fields, expecting = "a table of settings")]
 struct EngineLayer {
     time: Option<f64>,
+    pace: Option<f64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -736,6 +795,7 @@ struct DisplayLayer {
     notation: Option<String>,
     orientation: Option<String>,
     legal_moves: Option<bool>,
+    animation_step: Option<f64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -798,6 +858,7 @@ struct PlayersOut {
 #[derive(Serialize)]
 struct EngineOut {
     time: f64,
+    pace: f64,
 }
 
 #[derive(Serialize)]
@@ -809,6 +870,7 @@ struct DisplayOut {
     notation: &'static str,
     orientation: &'static str,
     legal_moves: bool,
+    animation_step: f64,
 }
 
 #[derive(Serialize)]

@@ -58,6 +58,10 @@ struct PlayArgs {
     /// Seconds the engine thinks per move [setting engine.time, built in: 1].
     #[arg(long = "time", value_name = "SECONDS", value_parser = parse_seconds)]
     think_time: Option<f64>,
+    /// In a game between engines, seconds each move stays on the board before the next is shown; 0 as fast as
+    /// they play [setting engine.pace, built in: 1].
+    #[arg(long, value_name = "SECONDS", value_parser = parse_pace)]
+    pace: Option<f64>,
     /// Colour theme: classic (16 colours), wood (24-bit colour) or mono (no colour; also chosen by NO_COLOR)
     /// [setting display.theme, built in: classic].
     #[arg(long)]
@@ -79,6 +83,9 @@ struct PlayArgs {
     /// Do not mark the squares the selected piece can move to [setting display.legal-moves].
     #[arg(long)]
     no_legal_moves: bool,
+    /// Show moves at once instead of stepping the piece along its path [setting display.animation-step].
+    #[arg(long)]
+    no_animation: bool,
     /// Save nothing without being asked: no autosave, no resume, no filing of finished games; :save still
     /// works [setting game.autosave].
     #[arg(long)]
@@ -333,6 +340,8 @@ impl PlayArgs {
             black: self.black,
             white: self.white,
             engine_time: self.think_time,
+            pace: self.pace,
+            animation_step: self.no_animation.then_some(0.0),
             theme: self.theme,
             pieces: self.ascii.then_some(PieceStyle::Ascii),
             square_numbers: off(self.no_numbers),
@@ -342,6 +351,14 @@ impl PlayArgs {
             autosave: off(self.no_autosave),
             move_limit: self.move_limit,
         }
+    }
+}
+
+/// The pace of a game between engines: seconds from 0 to 600.
+fn parse_pace(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) => crowned::config::check_interval(s, 600.0),
+        Err(_) => Err(format!("{text:?} is not a number of seconds")),
     }
 }
 

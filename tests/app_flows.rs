@@ -43,27 +43,32 @@ fn play_any(app: &mut App) -> Vec<Effect> {
     effects
 }
 
-/// Runs the engine for a `Think` effect and feeds its answer back.
+/// Carries out effects as a front end would, at once: runs the engine for each `Think` (depth 4) and feeds its
+/// answer back, and fires each timer asked for. Returns what is left (saves, archives, quitting), without the
+/// requests to save the game in progress that every change makes.
 fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
-    for effect in effects {
-        if let Effect::Think {
-            search,
-            situation,
-            level,
-        } = effect
-        {
-            let result = Engine::new().think(&situation, level, &Limits::depth(4), 0, &mut |_| {});
-            let mut more = app.update(Action::EngineMoved {
+    let mut queue: std::collections::VecDeque<Effect> = effects.into();
+    let mut left = Vec::new();
+    while let Some(effect) = queue.pop_front() {
+        match effect {
+            Effect::Think {
                 search,
-                mv: result.best,
-            });
-            // Every move asks for the game to be saved; the tests look at what else follows.
-            assert!(matches!(more.first(), Some(Effect::GameChanged)));
-            more.retain(|e| !matches!(e, Effect::GameChanged));
-            return more;
+                situation,
+                level,
+            } => {
+                let result =
+                    Engine::new().think(&situation, level, &Limits::depth(4), 0, &mut |_| {});
+                queue.extend(app.update(Action::EngineMoved {
+                    search,
+                    mv: result.best,
+                }));
+            }
+            Effect::Wake { timer, .. } => queue.extend(app.update(Action::Timer(timer))),
+            Effect::GameChanged => {}
+            other => left.push(other),
         }
     }
-    Vec::new()
+    left
 }
 
 #[test]
@@ -130,10 +135,6 @@ fn illegal_attempts_change_nothing_and_say_why() {
     let effects = app.update(Action::Submit("11-16x".into()));
     assert!(effects.is_empty(), "the text stays for correction");
     assert!(app.status().contains("not"), "{}", app.status());
-    app.update(Action::Right);
-    app.update(Action::PickAtCursor);
-    assert_eq!(app.cursor_square(), None);
-    assert_eq!(app.status(), "pieces stand on the dark squares");
     assert_eq!(app.game().len(), 0);
     app.update(Action::Submit(":frobnicate".into()));
     assert!(app.status().starts_with("unknown command :frobnicate"));
@@ -252,6 +253,9 @@ fn commands() {
     app.update(Action::Submit(":level genius".into()));
     assert!(app.status().starts_with("unknown level"));
     app.update(Action::Submit(":resign".into()));
+    assert_eq!(app.mode(), Mode::Play, "resigning asks first");
+    assert!(app.status().contains("y: resign"), "{}", app.status());
+    app.update(Action::Answer(true));
     assert_eq!(
         app.mode(),
         Mode::Over(Outcome::Win {
@@ -286,8 +290,24 @@ fn commands() {
     assert!(app.help_open());
     app.update(Action::Cancel);
     assert!(!app.help_open());
-    type_moves(&mut app, ":draw");
+    // The engine has Black and judges the draw offer: level, so it accepts.
+    let effects = app.update(Action::Submit(":draw".into()));
+    let Some(Effect::Evaluate { search, .. }) = effects
+        .iter()
+        .find(|e| matches!(e, Effect::Evaluate { .. }))
+    else {
+        panic!("the engine is asked to judge: {effects:?}");
+    };
+    app.update(Action::EngineEvaluated {
+        search: *search,
+        score: crowned::engine::Score::Centi(0),
+    });
     assert!(matches!(app.mode(), Mode::Over(Outcome::Draw { .. })));
+    assert!(
+        app.status().starts_with("The engine accepts"),
+        "{}",
+        app.status()
+    );
 }
 
 #[test]
@@ -326,4 +346,56 @@ fn undoing_to_the_start_lets_the_engine_move_first_again() {
         "the engine has the first move"
     );
     assert!(app.is_thinking());
+}
+
+#[test]
+fn undo_or_redo_with_nothing_to_do_leaves_the_engine_thinking() {
+    // Playing Black: 11-15, then redo while White thinks.
+    let black = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Max),
+    };
+    let (mut app, _) = App::new(black);
+    let thinking = app.update(Action::Submit("11-15".into()));
+    assert!(thinking.iter().any(|e| matches!(e, Effect::Think { .. })));
+    let effects = app.update(Action::Redo);
+    assert!(effects.is_empty(), "{effects:?}");
+    assert_eq!(app.status(), "nothing to redo");
+    assert!(app.is_thinking(), "the search goes on");
+    // Its answer is still wanted.
+    assert!(answer(&mut app, thinking).is_empty());
+    assert_eq!(app.game().len(), 2);
+
+    // Playing White: undo at the very start while Black thinks, and once more than there are moves.
+    let white = Players {
+        black: Player::Engine(Level::Max),
+        white: Player::Human,
+    };
+    let (mut app, thinking) = App::new(white);
+    assert!(app.update(Action::Undo).is_empty());
+    assert_eq!(app.status(), "nothing to undo");
+    assert!(app.is_thinking());
+    assert!(answer(&mut app, thinking).is_empty());
+    assert_eq!(app.game().ply(), 1, "White to play");
+    let effects = app.update(Action::Undo);
+    assert!(effects.iter().any(|e| matches!(e, Effect::Think { .. })));
+    assert_eq!(app.game().ply(), 0, "back to the engine's first move");
+    assert!(app.is_thinking(), "which it plays again");
+    assert!(app.update(Action::Undo).is_empty());
+    assert!(app.is_thinking());
+}
+
+#[test]
+fn undo_takes_back_a_resignation_and_the_mode_follows() {
+    let (mut app, _) = App::new(HUMANS);
+    app.update(Action::Submit(":resign".into()));
+    app.update(Action::Answer(true));
+    assert!(matches!(app.mode(), Mode::Over(_)));
+    app.update(Action::Undo);
+    assert_eq!(app.mode(), Mode::Play);
+    assert_eq!(app.game().outcome(), None);
+    assert!(app.status().starts_with("taken back"), "{}", app.status());
+    // Moves are accepted again, as the screen says.
+    type_moves(&mut app, "11-15");
+    assert_eq!(app.game().len(), 1);
 }

@@ -2,8 +2,9 @@
 //! continuing from any point, and records with errors opened up to the bad move.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
-use crowned::app::{Action, App, Effect, GameList, ListPurpose, Mode, Player, Players};
+use crowned::app::{Action, App, Effect, GameList, ListPurpose, Mode, Player, Players, Timer};
 use crowned::engine::Level;
 use crowned::store::{SavedGame, Store, games_in_text, read_games_file};
 
@@ -119,28 +120,45 @@ fn the_real_archive_with_a_broken_game_opens_it_up_to_the_bad_move() {
     assert!(app.status().contains("32-28"), "{}", app.status());
 }
 
+/// The replay timer the effects ask for, if any.
+fn replay_wake(effects: &[Effect]) -> Option<Duration> {
+    effects.iter().find_map(|e| match e {
+        Effect::Wake {
+            timer: Timer::Replay,
+            after,
+        } => Some(*after),
+        _ => None,
+    })
+}
+
 #[test]
 fn auto_play_steps_on_each_tick_and_stops_at_the_end() {
     let mut entries = games_in_text(TWO_GAMES, "two.pdn");
     let mut app = App::replaying(entries.remove(0), VS_ENGINE);
-    assert_eq!(app.tick_interval(), None);
-    app.update(Action::AutoPlay);
-    let interval = app.tick_interval().expect("playing back");
-    app.update(Action::Speed(true));
-    assert!(app.tick_interval().expect("playing") < interval);
-    for ply in 1..=4 {
-        app.update(Action::Tick);
-        assert_eq!(app.mode(), Mode::Browsing { ply });
-    }
-    assert_eq!(app.tick_interval(), None, "stopped at the last move");
-    // Started again at the end, it plays back from the start; Esc pauses it.
-    app.update(Action::AutoPlay);
+    assert!(
+        app.update(Action::Timer(Timer::Replay)).is_empty(),
+        "a timer nobody asked for does nothing"
+    );
     assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
-    app.update(Action::Tick);
-    app.update(Action::Cancel);
-    assert_eq!(app.tick_interval(), None);
-    app.update(Action::Tick);
-    assert_eq!(app.mode(), Mode::Browsing { ply: 1 });
+    let interval = replay_wake(&app.update(Action::AutoPlay)).expect("playing back");
+    let faster = replay_wake(&app.update(Action::Speed(true))).expect("still playing");
+    assert!(faster < interval);
+    for ply in 1..=4 {
+        let effects = app.update(Action::Timer(Timer::Replay));
+        assert_eq!(app.mode(), Mode::Browsing { ply });
+        assert_eq!(
+            replay_wake(&effects).is_some(),
+            ply < 4,
+            "the timer again, but after the last move"
+        );
+    }
+    // Started again at the end, it plays back from the start; Esc pauses it.
+    assert!(replay_wake(&app.update(Action::AutoPlay)).is_some());
+    assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
+    let _ = app.update(Action::Timer(Timer::Replay));
+    let _ = app.update(Action::Cancel);
+    assert!(app.update(Action::Timer(Timer::Replay)).is_empty());
+    assert_eq!(app.mode(), Mode::Browsing { ply: 1 }, "paused");
 }
 
 #[test]

@@ -466,6 +466,20 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         &["r"],
         "rematch with colours swapped (game over)",
     ),
+    command(
+        Board,
+        "pause",
+        Action::Pause,
+        &["p"],
+        "hold the engine / let it go on",
+    ),
+    command(
+        Board,
+        "save",
+        Action::Save,
+        &["S"],
+        "save the game (:save [name] names it)",
+    ),
     command(Board, "help", Action::ToggleHelp, &["?"], "this help"),
     command(
         Board,
@@ -915,6 +929,15 @@ pub fn action_for_key(app: &App, key: KeyEvent) -> Option<Action> {
             KeyCode::PageDown => Action::ScrollHelp(10),
             _ => Action::ToggleHelp,
         });
+    }
+    if app.question().is_some() {
+        // A yes/no question: y or n (Esc is no); help still opens, other keys leave the question on screen.
+        return match (key.code, plain_char(key)) {
+            (_, Some('y' | 'Y')) => Some(Action::Answer(true)),
+            (KeyCode::Esc, _) | (_, Some('n' | 'N')) => Some(Action::Answer(false)),
+            (_, Some('?')) => Some(Action::ToggleHelp),
+            _ => None,
+        };
     }
     // The contexts a key is looked up in, first to last: the move list keeps the board's keys it does not bind.
     let contexts: &[Context] = if app.dialog().is_some() {

@@ -2,6 +2,8 @@
 //! being picked, browsing, the input box and dialogs, the key map, and the effects (engine turns, quitting) the
 //! outside world carries out.
 
+mod animation;
+mod cursor;
 mod dialog;
 mod keys;
 mod library;
@@ -10,6 +12,8 @@ mod preferences;
 mod setup;
 mod state;
 
+pub use animation::Animation;
+pub use cursor::{Cursor, Step};
 pub use dialog::{NewGameDialog, PLAYER_CHOICES};
 pub use keys::{
     BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,
@@ -17,8 +21,11 @@ pub use keys::{
 };
 pub use library::{AUTO_PLAY_STEPS, GameEntry, GameList, ListPurpose, Replay};
 pub use picking::{Pick, PickError, Picker};
-pub use preferences::{Orientation, Preferences, UnknownOrientation};
+pub use preferences::{
+    DEFAULT_ANIMATION_STEP, DEFAULT_PACE, Orientation, Preferences, UnknownOrientation,
+};
 pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
 pub use state::{
-    Action, App, COMMANDS, Effect, Focus, Mode, Player, Players, SetupAction, Thinking,
+    Action, App, COMMANDS, Effect, Focus, Mode, Player, Players, Purpose, Question, SetupAction,
+    Thinking, Timer,
 };

@@ -2,6 +2,7 @@
 
 use std::fmt;
 use std::str::FromStr;
+use std::time::Duration;
 
 use thiserror::Error;
 
@@ -79,7 +80,18 @@ pub struct Preferences {
     pub orientation: Orientation,
     /// Moves by each side without a capture or a man moving before the game is drawn.
     pub move_limit: u32,
+    /// In a game between engines, the time each move stays on the board before the next is shown (`None`:
+    /// as fast as they play).
+    pub pace: Option<Duration>,
+    /// How long each step of a move is shown as the piece moves along its path (`None`: moves appear at once).
+    pub animation_step: Option<Duration>,
 }
+
+/// The default pace of a game between engines: a move a second, slow enough to follow.
+pub const DEFAULT_PACE: Duration = Duration::from_secs(1);
+
+/// The default time each step of a move is shown: quick enough never to feel like waiting.
+pub const DEFAULT_ANIMATION_STEP: Duration = Duration::from_millis(150);
 
 impl Default for Preferences {
     fn default() -> Preferences {
@@ -87,6 +99,8 @@ impl Default for Preferences {
             keys: KeyMap::default(),
             orientation: Orientation::default(),
             move_limit: DEFAULT_MOVE_LIMIT,
+            pace: Some(DEFAULT_PACE),
+            animation_step: Some(DEFAULT_ANIMATION_STEP),
         }
     }
 }

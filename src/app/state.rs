@@ -4,10 +4,22 @@
 //! carry out (start or stop the engine, clear the input box, quit). Nothing here touches a terminal, a thread or
 //! a file, so tests drive it directly.
 
+mod commands;
+mod lists;
+mod messages;
+mod offers;
+mod setting_up;
+mod timing;
+
+pub use offers::Question;
+pub use timing::Timer;
+
 use std::fmt;
 
 use tui_input::{Input, InputRequest};
 
+use super::animation::Animation;
+use super::cursor::{Cursor, Step};
 use super::dialog::NewGameDialog;
 use super::keys::Context;
 use super::library::{GameEntry, GameList, ListPurpose, Replay};
@@ -89,11 +101,22 @@ pub enum Focus {
     Input,
 }
 
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Choosing the engine's move.
+    Move,
+    /// Judging the position, to answer the player's draw offer.
+    DrawOffer,
+}
+
 /// What the engine has reported about the search under way.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Thinking {
     /// The number of the search.
     pub search: u64,
+    /// What it is for.
+    pub purpose: Purpose,
     /// The deepest iteration completed, if any.
     pub depth: Option<u32>,
     /// Its score for the side to move.
@@ -228,10 +251,46 @@ pub enum Action {
     AutoPlay,
     /// Play back faster (`true`) or slower.
     Speed(bool),
-    /// Auto-play's timer: the next move of the replayed game.
-    Tick,
+    /// A timer asked for with [`Effect::Wake`] is due.
+    Timer(Timer),
     /// Continue the replayed game from the move on show as a new game.
     Continue,
+    /// The answer to the question asked (yes: resign, accept the draw offer).
+    Answer(bool),
+    /// Hold the engine (it stops thinking and waits), or let it go on.
+    Pause,
+    /// Save the game among the saved games (`:save` without a name).
+    Save,
+    /// The screen changed size: whether the game fits on it. While it does not, the player's actions do
+    /// nothing but quit and help (the game is not on show to act on).
+    Resized {
+        /// Whether the screen is big enough to show the game.
+        fits: bool,
+    },
+    /// The engine judged a position, in the search numbered `search` (asked for with [`Effect::Evaluate`]).
+    EngineEvaluated {
+        /// The number of the search.
+        search: u64,
+        /// The score for the side to move.
+        score: Score,
+    },
+}
+
+impl Action {
+    /// Whether the player did this (a key, a click, a paste, a command), rather than the engine, a timer or the
+    /// outside world.
+    pub fn from_player(&self) -> bool {
+        !matches!(
+            self,
+            Action::EngineProgress { .. }
+                | Action::EngineMoved { .. }
+                | Action::EngineEvaluated { .. }
+                | Action::Timer(_)
+                | Action::Notice(_)
+                | Action::ShowGames(_)
+                | Action::Resized { .. }
+        )
+    }
 }
 
 /// What the outside world must do after an action.
@@ -245,6 +304,14 @@ pub enum Effect {
         situation: Situation,
         /// The level to play at.
         level: Level,
+    },
+    /// Judge this situation quickly (a short full-strength search); answer with [`Action::EngineEvaluated`] and
+    /// this number.
+    Evaluate {
+        /// The number of this search.
+        search: u64,
+        /// The position and its history.
+        situation: Situation,
     },
     /// Stop the running search; its answer will be stale.
     StopThinking,
@@ -270,6 +337,13 @@ pub enum Effect {
     },
     /// List the saved games and answer with [`Action::ShowGames`].
     ListSaved,
+    /// Send [`Action::Timer`] with this timer after this long, replacing any earlier request for it.
+    Wake {
+        /// Which timer.
+        timer: Timer,
+        /// How long from now.
+        after: std::time::Duration,
+    },
     /// Leave the program.
     Quit,
 }
@@ -281,8 +355,8 @@ pub struct App {
     players: Players,
     mode: Mode,
     picker: Picker,
-    /// Row and column of the cursor on the diagram (row 0 at the top when not flipped).
-    cursor: (u32, u32),
+    /// The board cursor, always on a playable square.
+    cursor: Cursor,
     flipped: bool,
     status: String,
     /// The search the app is waiting for.
@@ -302,13 +376,28 @@ pub struct App {
     /// The game from a file being replayed, when the game on show is one.
     replay: Option<Replay>,
     preferences: Preferences,
+    /// A yes/no question waiting for the player's answer.
+    question: Option<Question>,
+    /// Whether the player holds the engine.
+    paused: bool,
+    /// Whether the screen is big enough to show the game.
+    fits: bool,
+    /// Moves being shown stepping along their path.
+    animation: Option<Animation>,
+    /// Whether a game between engines is waiting for its pace timer before it shows the next move.
+    pace_wait: bool,
+    /// An engine's move that came before the pace timer, shown when it is due.
+    held: Option<Move>,
 }
 
 const G: crate::rules::Geometry = English::GEOMETRY;
 
+/// Where the cursor starts before a move places it: a3, square 21 (an index always on the board).
+const START_SQUARE: Square = Square::from_index(20);
+
 /// The commands the input box understands, as listed in messages and the help overlay.
-pub const COMMANDS: &str = ":new :rematch :undo :redo :flip :resign :draw :move :level L :setup :fen [FEN] \
-     :save [name] :load :continue :help :quit";
+pub const COMMANDS: &str = ":new :rematch :undo :redo :flip :resign :draw :move :pause :level L :setup \
+     :fen [FEN] :save [name] :load :continue :help :quit";
 
 impl App {
     /// A new game from the standard start with these players. Returns the app and the effects to start with
@@ -333,7 +422,11 @@ impl App {
             game,
             players,
             mode: Mode::Play,
-            cursor: (5, 0),
+            cursor: Cursor::on(
+                START_SQUARE,
+                G,
+                preferences.orientation.black_at_bottom(players),
+            ),
             // White is at the bottom of the diagram unless the orientation chosen puts Black there.
             flipped: preferences.orientation.black_at_bottom(players),
             status: String::new(),
@@ -349,6 +442,12 @@ impl App {
             list: None,
             replay: None,
             preferences,
+            question: None,
+            paused: false,
+            fits: true,
+            animation: None,
+            pace_wait: false,
+            held: None,
         }
     }
 
@@ -383,16 +482,6 @@ impl App {
             .map(|(game, players)| (game, *players))
     }
 
-    fn resume_question(&self) -> String {
-        match self.resume_offer() {
-            Some((game, _)) => format!(
-                "An unfinished game ({} moves) was saved. Resume it? y: resume, n: new game",
-                game.ply()
-            ),
-            None => String::new(),
-        }
-    }
-
     /// The settings the app follows.
     pub fn preferences(&self) -> &Preferences {
         &self.preferences
@@ -404,6 +493,10 @@ impl App {
     pub fn set_preferences(&mut self, preferences: Preferences) {
         self.game.set_move_limit(preferences.move_limit);
         self.flipped = preferences.orientation.black_at_bottom(self.players);
+        self.cursor = self.cursor.turned(G, self.flipped);
+        if preferences.pace.is_none() {
+            self.pace_wait = false;
+        }
         self.preferences = preferences;
     }
 
@@ -432,8 +525,16 @@ impl App {
         match &self.mode {
             Mode::Browsing { ply } => self.game.position_at(*ply).unwrap_or(self.game.position()),
             Mode::Setup(setup) => setup.position(),
-            _ => self.game.position(),
+            _ => match &self.animation {
+                Some(animation) => animation.picture(),
+                None => self.game.position(),
+            },
         }
+    }
+
+    /// The moves being shown stepping along their path, if any.
+    pub fn animation(&self) -> Option<&Animation> {
+        self.animation.as_ref()
     }
 
     /// The position being set up, when setting up.
@@ -444,14 +545,14 @@ impl App {
         }
     }
 
-    /// The square under the cursor, if it is a dark square.
+    /// The square under the cursor (always a playable square).
     pub fn cursor_square(&self) -> Option<Square> {
-        G.at(self.cursor.0, self.cursor.1)
+        Some(self.cursor.square())
     }
 
-    /// Cursor row and column on the diagram.
+    /// Cursor row and column on the diagram (row 0 at the top when not flipped).
     pub fn cursor(&self) -> (u32, u32) {
-        self.cursor
+        G.row_col(self.cursor.square())
     }
 
     /// Whether the board is turned round (Black at the bottom).
@@ -499,12 +600,29 @@ impl App {
         self.replay.as_ref()
     }
 
-    /// How long until the next [`Action::Tick`] is wanted (auto-play), if one is.
-    pub fn tick_interval(&self) -> Option<std::time::Duration> {
-        self.replay
-            .as_ref()
-            .filter(|r| r.playing)
-            .map(Replay::interval)
+    /// The question waiting for an answer, if any.
+    pub fn question(&self) -> Option<Question> {
+        self.question
+    }
+
+    /// Whether the engine's move has been found and waits for the pace of a game between engines.
+    pub fn move_waiting(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// Whether the player holds the engine ([`Action::Pause`]).
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Whether the screen is big enough to show the game (as last told by [`Action::Resized`]).
+    pub fn fits(&self) -> bool {
+        self.fits
+    }
+
+    /// Whether quitting waits for the key to be pressed again.
+    pub fn quit_asked(&self) -> bool {
+        self.quit_asked
     }
 
     /// Whether the help overlay is open.
@@ -519,11 +637,38 @@ impl App {
 
     /// Carries out one action; returns what the outside world must do.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
-        if action != Action::Quit && !matches!(action, Action::EngineProgress { .. }) {
+        if action.from_player() && action != Action::Quit {
             self.quit_asked = false;
+        }
+        if let Action::Resized { fits } = action {
+            self.fits = fits;
+            return Vec::new();
+        }
+        if !self.fits
+            && action.from_player()
+            && !matches!(
+                action,
+                Action::Quit | Action::Interrupt | Action::ToggleHelp | Action::ScrollHelp(_)
+            )
+        {
+            // The game is not on show: nothing may change it unseen.
+            self.status = "the window is too small to play in: enlarge it (q quits)".into();
+            return Vec::new();
+        }
+        if action.from_player() && !matches!(action, Action::ToggleHelp | Action::ScrollHelp(_)) {
+            // Any key shows the game as it stands at once.
+            self.animation = None;
+        }
+        if let Action::Timer(timer) = action {
+            return self.timer(timer);
         }
         if self.resume.is_some() {
             return self.resume_action(action);
+        }
+        if self.question.is_some()
+            && let Some(effects) = self.question_action(&action)
+        {
+            return effects;
         }
         if self.dialog.is_some() && self.dialog_takes(&action) {
             return self.dialog_action(action);
@@ -555,13 +700,7 @@ impl App {
                 self.move_cursor(&action);
                 Vec::new()
             }
-            Action::PickAtCursor => match self.cursor_square() {
-                Some(square) => self.pick(square),
-                None => {
-                    self.status = "pieces stand on the dark squares".into();
-                    Vec::new()
-                }
-            },
+            Action::PickAtCursor => self.pick(self.cursor.square()),
             Action::PickSquare(square) => self.pick(square),
             Action::Cancel => {
                 self.cancel();
@@ -613,6 +752,7 @@ impl App {
             Action::Redo => self.step_forward(),
             Action::Flip => {
                 self.flipped = !self.flipped;
+                self.cursor = self.cursor.turned(G, self.flipped);
                 Vec::new()
             }
             Action::BrowseBack => self.browse(|ply, _| ply.saturating_sub(1)),
@@ -622,6 +762,11 @@ impl App {
                 self.leave_browsing();
                 Vec::new()
             }
+            Action::EngineEvaluated { search, score } => self.draw_offer_judged(search, score),
+            Action::Answer(_) => Vec::new(),
+            Action::Pause => self.toggle_pause(),
+            Action::Save => self.command("save"),
+            Action::Resized { .. } | Action::Timer(_) => Vec::new(),
             Action::EngineProgress {
                 search,
                 depth,
@@ -656,7 +801,7 @@ impl App {
                 self.show_games(*list);
                 Vec::new()
             }
-            Action::AutoPlay | Action::Speed(_) | Action::Tick | Action::Continue => {
+            Action::AutoPlay | Action::Speed(_) | Action::Continue => {
                 self.status =
                     "that works when replaying a game (:load, or crowned FILE.pdn)".into();
                 Vec::new()
@@ -666,334 +811,6 @@ impl App {
             // Editing a position needs the setup to be open; answers to a question that is not being asked.
             Action::Setup(_) | Action::AcceptResume | Action::DeclineResume => Vec::new(),
         }
-    }
-
-    /// Opens `list` for choosing, or says there is nothing in it.
-    fn show_games(&mut self, list: GameList) {
-        if list.entries.is_empty() {
-            self.status = match list.purpose {
-                ListPurpose::Load => {
-                    "no saved games yet (:save [name] saves the game on the board)".into()
-                }
-                ListPurpose::Replay => format!("no games in {}", list.title),
-            };
-            return;
-        }
-        self.status = format!(
-            "{}: {} games. Enter opens the selected one, Esc closes the list",
-            list.title,
-            list.entries.len()
-        );
-        self.list = Some(Box::new(list));
-    }
-
-    fn list_action(&mut self, action: Action) -> Vec<Effect> {
-        let Some(list) = self.list.as_mut() else {
-            return Vec::new();
-        };
-        match action {
-            Action::Up | Action::Left => list.step(-1),
-            Action::Down | Action::Right => list.step(1),
-            Action::ListStep(step) => list.step(step),
-            Action::BrowseFirst => list.step(isize::MIN),
-            Action::BrowseLast => list.step(isize::MAX),
-            Action::PickAtCursor | Action::SubmitInput => {
-                let purpose = list.purpose;
-                let chosen = list.chosen().cloned();
-                self.list = None;
-                if let Some(entry) = chosen {
-                    return self.open_entry(entry, purpose);
-                }
-            }
-            Action::Cancel | Action::Quit => {
-                self.list = None;
-                self.status = self.mode_message();
-            }
-            _ => {}
-        }
-        Vec::new()
-    }
-
-    /// Opens a game chosen from a list: one of the program's own unfinished games goes on where it stood with
-    /// its players; any other game is replayed from its start.
-    fn open_entry(&mut self, entry: GameEntry, purpose: ListPurpose) -> Vec<Effect> {
-        match entry.players {
-            Some(players)
-                if purpose == ListPurpose::Load
-                    && entry.error.is_none()
-                    && entry.game.outcome().is_none() =>
-            {
-                let source = entry.source.clone();
-                let mut effects = self.start_game(entry.game, players);
-                // Opening a saved game is not a move: it goes into the autosave only when it changes.
-                effects.retain(|e| !matches!(e, Effect::GameChanged));
-                if matches!(self.mode, Mode::Play) {
-                    self.status = format!("{source}: {}", self.mode_message());
-                }
-                effects
-            }
-            _ => {
-                let mut effects = self.leave_game();
-                self.open_replay(entry);
-                // The player's game has been filed: the autosave must not offer it again.
-                effects.push(Effect::GameChanged);
-                effects
-            }
-        }
-    }
-
-    /// Shows `entry` from its start, for stepping through; nobody moves until it is continued.
-    fn open_replay(&mut self, entry: GameEntry) {
-        let flipped = self.flipped;
-        let replay = Replay::of(&entry);
-        let mut game = entry.game;
-        game.go_to(game.len());
-        self.reset(game, self.players);
-        self.flipped = flipped;
-        self.replay = Some(replay);
-        self.mode = Mode::Browsing { ply: 0 };
-        // The arrows step through the moves; the board has nothing to pick.
-        self.focus = Focus::History;
-        self.status = match self.replay.as_ref().and_then(|r| r.error.as_deref()) {
-            Some(error) => format!(
-                "{}: the record stops after move {}: {error}",
-                self.replay_source(),
-                self.game.len()
-            ),
-            None => self.mode_message(),
-        };
-    }
-
-    fn replay_source(&self) -> &str {
-        self.replay.as_ref().map_or("", |r| r.source.as_str())
-    }
-
-    /// What replaying does with an action, or `None` for the actions that work as in a game (browsing, typing,
-    /// help, a new game, quitting).
-    fn replay_action(&mut self, action: &Action) -> Option<Vec<Effect>> {
-        let replay = self.replay.as_mut()?;
-        let ply = match self.mode {
-            Mode::Browsing { ply } => ply,
-            _ => self.game.len(),
-        };
-        let live = self.game.len();
-        match action {
-            Action::AutoPlay => {
-                replay.playing = !replay.playing;
-                if replay.playing && ply == live {
-                    // Played back from the start when started at the end.
-                    self.mode = Mode::Browsing { ply: 0 };
-                }
-            }
-            Action::Speed(faster) => replay.change_speed(*faster),
-            Action::Tick => {
-                if !replay.playing {
-                    return Some(Vec::new());
-                }
-                let next = (ply + 1).min(live);
-                replay.playing = next < live;
-                self.mode = Mode::Browsing { ply: next };
-            }
-            Action::Continue => return Some(self.continue_replay(ply)),
-            Action::Cancel if self.focus != Focus::Input => {
-                replay.playing = false;
-                self.focus = Focus::History;
-            }
-            // The cursor keys step through the moves while the move list has them, as in a game.
-            Action::BrowseBack | Action::Up | Action::Left
-                if self.focus == Focus::History || *action == Action::BrowseBack =>
-            {
-                self.mode = Mode::Browsing {
-                    ply: ply.saturating_sub(1),
-                };
-            }
-            Action::BrowseForward | Action::Down | Action::Right
-                if self.focus == Focus::History || *action == Action::BrowseForward =>
-            {
-                self.mode = Mode::Browsing {
-                    ply: (ply + 1).min(live),
-                };
-            }
-            Action::BrowseFirst => self.mode = Mode::Browsing { ply: 0 },
-            Action::BrowseLast => self.mode = Mode::Browsing { ply: live },
-            Action::PickAtCursor
-            | Action::PickSquare(_)
-            | Action::Undo
-            | Action::Redo
-            | Action::MoveNow
-            | Action::Rematch => {
-                let source = replay.source.clone();
-                self.status = format!(
-                    "replaying {source}: {} continues from here as a new game",
-                    self.key(Context::Replay, "continue", ":continue")
-                );
-                return Some(Vec::new());
-            }
-            _ => return None,
-        }
-        self.status = self.mode_message();
-        Some(Vec::new())
-    }
-
-    /// A new game from the replayed game's position after `ply` moves, with those moves as its history.
-    fn continue_replay(&mut self, ply: usize) -> Vec<Effect> {
-        let mut game = self.game.clone();
-        game.go_to(ply);
-        game.truncate();
-        // The record's result belongs to the game as it was played.
-        game.tags_mut().remove("Result");
-        let source = self.replay_source().to_string();
-        let effects = self.start_game(game, self.players);
-        if matches!(self.mode, Mode::Play) {
-            self.status = format!(
-                "continuing {source} after move {ply}: {}",
-                self.mode_message()
-            );
-        }
-        effects
-    }
-
-    /// Starts setting up a position, from the one on show, for `players`. The engine stops; the game is kept
-    /// until a new one starts.
-    fn open_setup(&mut self, players: Players) -> Vec<Effect> {
-        let effects = self.stop_thinking();
-        self.mode = Mode::Setup(Setup::new(*self.shown_position(), players));
-        self.focus = Focus::Board;
-        self.status = self.mode_message();
-        effects
-    }
-
-    /// The actions setting up handles itself, or `None` for those that work as usual (typing, help, quitting,
-    /// flipping, the engine's late answers).
-    fn setup_action(&mut self, mut setup: Setup, action: &Action) -> Option<Vec<Effect>> {
-        let square = self.cursor_square();
-        let done = match action {
-            Action::Setup(what) => match what {
-                SetupAction::Open => Ok(()),
-                SetupAction::Put(piece) => setup.toggle(square, *piece),
-                SetupAction::Remove => setup.remove(square),
-                SetupAction::Cycle => setup.cycle(square),
-                SetupAction::Clear => {
-                    setup.clear();
-                    Ok(())
-                }
-                SetupAction::Standard => {
-                    setup.standard();
-                    Ok(())
-                }
-                SetupAction::SwitchSide => {
-                    setup.switch_side();
-                    Ok(())
-                }
-                SetupAction::CyclePlayer(color) => {
-                    setup.cycle_player(*color);
-                    Ok(())
-                }
-                SetupAction::Start => return Some(self.start_setup(setup)),
-            },
-            Action::PickAtCursor => setup.cycle(square),
-            Action::PickSquare(square) => {
-                self.cursor = G.row_col(*square);
-                setup.cycle(Some(*square))
-            }
-            Action::Up | Action::Down | Action::Left | Action::Right => {
-                self.move_cursor(action);
-                return Some(Vec::new());
-            }
-            Action::Cancel if self.focus != Focus::Input => return Some(self.leave_setup()),
-            Action::Cancel
-            | Action::Edit(_)
-            | Action::SubmitInput
-            | Action::Submit(_)
-            | Action::StartTyping
-            | Action::ToggleHelp
-            | Action::ScrollHelp(_)
-            | Action::Flip
-            | Action::EngineProgress { .. }
-            | Action::EngineMoved { .. }
-            | Action::Quit
-            | Action::Interrupt
-            | Action::Notice(_) => return None,
-            _ => {
-                self.status = format!(
-                    "setting up a position: {} starts a game from it, {} returns to the game",
-                    self.key(Context::Setup, "start", "Enter"),
-                    self.key(Context::Setup, "cancel", "Esc")
-                );
-                return Some(Vec::new());
-            }
-        };
-        self.mode = Mode::Setup(setup);
-        self.status = match done {
-            Ok(()) => self.mode_message(),
-            Err(e) => e.to_string(),
-        };
-        Some(Vec::new())
-    }
-
-    /// Starts a game from the set-up position, or says why it cannot.
-    fn start_setup(&mut self, setup: Setup) -> Vec<Effect> {
-        match setup.check() {
-            Ok(position) => self.start_game(Self::game_from(position), setup.players()),
-            Err(e) => {
-                self.status = format!("cannot start: {e}");
-                Vec::new()
-            }
-        }
-    }
-
-    /// A game from `position`: the standard start is recorded as an ordinary game, without a FEN.
-    fn game_from(position: Position) -> Game {
-        if position == Position::start() {
-            Game::new()
-        } else {
-            Game::from_position(position)
-        }
-    }
-
-    /// Back to the game as it was, the engine thinking again if it is its turn.
-    fn leave_setup(&mut self) -> Vec<Effect> {
-        self.focus = Focus::Board;
-        if self.replay.is_some() {
-            // Back to the record (at its end): nobody plays a replayed game.
-            self.mode = Mode::Browsing {
-                ply: self.game.len(),
-            };
-            self.focus = Focus::History;
-            self.status = self.mode_message();
-            return Vec::new();
-        }
-        match self.game.outcome() {
-            Some(outcome) => {
-                self.mode = Mode::Over(outcome);
-                self.status = self.mode_message();
-                Vec::new()
-            }
-            None => {
-                self.mode = Mode::Play;
-                self.picker = Picker::new(self.game.position());
-                self.place_cursor();
-                self.status = self.mode_message();
-                self.next_turn()
-            }
-        }
-    }
-
-    /// `:fen` shows the position on show in FEN; `:fen <FEN>` sets it up, or in play starts a game from it.
-    fn fen_command(&mut self, text: Option<&str>) -> Result<Vec<Effect>, String> {
-        let Some(text) = text.filter(|t| !t.is_empty()) else {
-            self.status = format!("FEN: {}", to_fen(self.shown_position()));
-            return Ok(Vec::new());
-        };
-        let position = parse_fen::<English>(text).map_err(|e| format!("bad FEN: {e}"))?;
-        if let Mode::Setup(mut setup) = self.mode {
-            setup.set_position(position);
-            self.mode = Mode::Setup(setup);
-            self.status = self.mode_message();
-            return Ok(Vec::new());
-        }
-        check_position(&position).map_err(|e| format!("cannot start: {e}"))?;
-        Ok(self.start_game(Self::game_from(position), self.players))
     }
 
     /// While the resume question is open only its answers, Ctrl-C and notices count.
@@ -1109,10 +926,11 @@ impl App {
     /// Replaces the game and players, everything else starting afresh but the preferences and the search
     /// numbers: they go on rising, so that an answer from the old game is never taken for one in this game.
     fn reset(&mut self, game: Game, players: Players) {
-        let searches = self.searches;
+        let (searches, fits) = (self.searches, self.fits);
         let preferences = std::mem::take(&mut self.preferences);
         *self = App::fresh(game, players, preferences);
         self.searches = searches;
+        self.fits = fits;
     }
 
     fn cancel(&mut self) {
@@ -1134,6 +952,11 @@ impl App {
     }
 
     fn move_now(&mut self) -> Vec<Effect> {
+        if self.held.is_some() {
+            // A game between engines waiting for its pace: the move is shown now.
+            self.pace_wait = false;
+            return self.show_held_move();
+        }
         match self.thinking {
             Some(_) => {
                 self.status = "the engine moves now".into();
@@ -1147,17 +970,18 @@ impl App {
     }
 
     fn move_cursor(&mut self, action: &Action) {
-        let (row, col) = self.cursor;
-        // On a turned board the screen's up is the board's down.
-        let (dr, dc): (i32, i32) = match action {
-            Action::Up => (-1, 0),
-            Action::Down => (1, 0),
-            Action::Left => (0, -1),
-            _ => (0, 1),
+        let step = match action {
+            Action::Up => Step::Up,
+            Action::Down => Step::Down,
+            Action::Left => Step::Left,
+            _ => Step::Right,
         };
-        let (dr, dc) = if self.flipped { (-dr, -dc) } else { (dr, dc) };
-        let clamp = |v: i32| v.clamp(0, 7) as u32;
-        self.cursor = (clamp(row as i32 + dr), clamp(col as i32 + dc));
+        self.cursor = self.cursor.step(step, G);
+    }
+
+    /// Puts the cursor on `square`.
+    fn put_cursor(&mut self, square: Square) {
+        self.cursor = Cursor::on(square, G, self.flipped);
     }
 
     /// Puts the cursor where the player is likely to want it: on the selected piece, or on the middle one of the
@@ -1174,7 +998,7 @@ impl App {
                 .flatten()
         });
         if let Some(square) = target {
-            self.cursor = G.row_col(square);
+            self.put_cursor(square);
         }
     }
 
@@ -1183,7 +1007,7 @@ impl App {
     }
 
     fn pick(&mut self, square: Square) -> Vec<Effect> {
-        self.cursor = G.row_col(square);
+        self.put_cursor(square);
         match self.mode {
             // Setting up handles its own picks; this is only reached through a stale path.
             Mode::Over(_) | Mode::Setup(_) => {
@@ -1201,8 +1025,10 @@ impl App {
             return Vec::new();
         }
         let position = *self.game.position();
+        // The jumps of a capture picked one by one have been seen: the animation shows the rest.
+        let seen = self.picker.taken_so_far(&position).len();
         match self.picker.pick(&position, square) {
-            Ok(Pick::Complete(mv)) => self.play(mv),
+            Ok(Pick::Complete(mv)) => self.play_shown_from(mv, seen),
             Ok(Pick::Selected(s)) => {
                 self.status = format!("{s} selected");
                 Vec::new()
@@ -1223,8 +1049,18 @@ impl App {
     }
 
     fn play(&mut self, mv: Move) -> Vec<Effect> {
+        self.play_shown_from(mv, 0)
+    }
+
+    /// Plays `mv`, and shows it stepping along its path from its landing number `seen`.
+    fn play_shown_from(&mut self, mv: Move, seen: usize) -> Vec<Effect> {
+        let before = *self.game.position();
         match self.game.play(&mv) {
-            Ok(()) => self.after_change(),
+            Ok(()) => {
+                let mut effects = self.after_change();
+                effects.extend(self.animate(before, mv, seen));
+                effects
+            }
             Err(e) => {
                 self.status = e.to_string();
                 Vec::new()
@@ -1245,20 +1081,26 @@ impl App {
             None => {
                 self.mode = Mode::Play;
                 self.status = self.mode_message();
+                effects.extend(self.start_pace());
                 effects.extend(self.next_turn());
             }
         }
         effects
     }
 
+    /// Starts the engine when it is to move (unless the player holds it).
     fn next_turn(&mut self) -> Vec<Effect> {
         let side = self.game.position().side_to_move();
+        if self.paused {
+            return Vec::new();
+        }
         match self.players.of(side) {
             Player::Human => Vec::new(),
             Player::Engine(level) => {
                 self.searches += 1;
                 self.thinking = Some(Thinking {
                     search: self.searches,
+                    purpose: Purpose::Move,
                     depth: None,
                     score: None,
                 });
@@ -1272,6 +1114,7 @@ impl App {
     }
 
     fn stop_thinking(&mut self) -> Vec<Effect> {
+        self.held = None;
         match self.thinking.take() {
             Some(_) => vec![Effect::StopThinking],
             None => Vec::new(),
@@ -1279,11 +1122,25 @@ impl App {
     }
 
     fn engine_moved(&mut self, search: u64, mv: Option<Move>) -> Vec<Effect> {
-        if self.thinking.map(|t| t.search) != Some(search) {
+        let wanted = self
+            .thinking
+            .filter(|t| t.search == search && t.purpose == Purpose::Move);
+        if wanted.is_none() || self.held.is_some() {
             // An answer to a search that was stopped (by an undo, say): the game has moved on.
             return Vec::new();
         }
+        if self.pace_wait && mv.is_some() {
+            // A game between engines: the move is shown when the pace says.
+            self.held = mv;
+            return Vec::new();
+        }
+        self.deliver(mv)
+    }
+
+    /// Plays the engine's move (or, with none, lets the game end).
+    fn deliver(&mut self, mv: Option<Move>) -> Vec<Effect> {
         self.thinking = None;
+        self.held = None;
         let browsing = self.mode;
         let effects = match mv {
             Some(mv) => self.play(mv),
@@ -1297,284 +1154,37 @@ impl App {
         effects
     }
 
-    fn turn_message(&self) -> String {
-        let pos = self.game.position();
-        let side = pos.side_to_move();
-        if let Player::Engine(level) = self.players.of(side) {
-            return format!(
-                "{side} to move: the engine ({level}) is thinking ({}: move now)",
-                self.key(Context::Board, "move-now", ":move")
-            );
-        }
-        if self.picker.must_capture() {
-            let takers: Vec<String> = self
-                .picker
-                .movable()
-                .iter()
-                .map(Square::to_string)
-                .collect();
-            format!(
-                "{side} to move: a capture is compulsory ({} can take)",
-                takers.join(", ")
-            )
-        } else {
-            format!("{side} to move")
-        }
-    }
-
-    /// The first key bound to a command, for messages, or `fallback` (a :command) when it has none.
-    fn key(&self, context: Context, name: &str, fallback: &str) -> String {
-        self.preferences
-            .keys
-            .first_key(context, name)
-            .map_or_else(|| fallback.to_string(), |k| k.to_string())
-    }
-
-    fn browsing_refusal(&self) -> String {
-        format!(
-            "browsing: press {} to return to the game",
-            self.key(Context::Board, "cancel", "Esc")
-        )
-    }
-
-    fn engine_refusal(&self) -> String {
-        format!(
-            "the engine is thinking ({}: move now)",
-            self.key(Context::Board, "move-now", ":move")
-        )
-    }
-
-    /// The status line's message for the current mode.
-    fn mode_message(&self) -> String {
-        match self.mode {
-            Mode::Play => self.turn_message(),
-            Mode::Over(outcome) => {
-                format!(
-                    "{outcome}. {}: new game, {}: rematch, {}: browse",
-                    self.key(Context::Board, "new-game", ":new"),
-                    self.key(Context::Board, "rematch", ":rematch"),
-                    self.key(Context::Board, "back", "Tab")
-                )
-            }
-            Mode::Browsing { ply } => match &self.replay {
-                Some(replay) => {
-                    let playing = if replay.playing {
-                        format!(
-                            "playing back, {:.2} s a move ({} pauses, {} {})",
-                            replay.interval().as_secs_f64(),
-                            self.key(Context::Replay, "play", "-"),
-                            self.key(Context::Replay, "faster", "-"),
-                            self.key(Context::Replay, "slower", "-")
-                        )
-                    } else {
-                        format!("{} plays back", self.key(Context::Replay, "play", "-"))
-                    };
-                    let end = match (&replay.error, ply == self.game.len()) {
-                        (Some(error), true) => format!(" The record stops here: {error}."),
-                        _ => String::new(),
-                    };
-                    format!(
-                        "{}: move {ply} of {}; {playing}, {} continues from here.{end}",
-                        replay.source,
-                        self.game.len(),
-                        self.key(Context::Replay, "continue", ":continue")
-                    )
-                }
-                None => format!(
-                    "browsing: after move {ply} of {} ({} returns to the game)",
-                    self.game.ply(),
-                    self.key(Context::Board, "cancel", "Esc")
-                ),
-            },
-            Mode::Setup(setup) => match setup.check() {
-                Ok(position) => format!(
-                    "setting up: {} to move; {} starts the game, {} returns to the old one",
-                    position.side_to_move(),
-                    self.key(Context::Setup, "start", "Enter"),
-                    self.key(Context::Setup, "cancel", "Esc")
-                ),
-                Err(e) => format!("setting up: {e}"),
-            },
-        }
-    }
-
-    fn submit_input(&mut self) -> Vec<Effect> {
-        let text = self.input.value().trim().to_string();
-        if let Some(command) = text.strip_prefix(':') {
-            return self.command(command.trim());
-        }
-        if text.is_empty() {
-            self.clear_input();
-            return Vec::new();
-        }
-        if !matches!(self.mode, Mode::Play) || !self.humans_turn() {
-            self.status = match self.mode {
-                Mode::Over(_) => self.mode_message(),
-                Mode::Browsing { .. } => self.browsing_refusal(),
-                Mode::Play => self.engine_refusal(),
-                Mode::Setup(_) => {
-                    "setting up: moves are played once the game starts (Enter)".into()
-                }
-            };
-            return Vec::new();
-        }
-        let found =
-            MoveText::parse(&text, G).and_then(|t| t.find(self.game.position(), Strictness::Exact));
-        match found {
-            Ok(mv) => {
-                self.clear_input();
-                self.play(mv)
-            }
-            Err(e) => {
-                // The text stays in the box for correction.
-                self.focus = Focus::Input;
-                self.status = e.to_string();
-                Vec::new()
-            }
-        }
-    }
-
-    fn clear_input(&mut self) {
-        self.input.reset();
-        if self.focus == Focus::Input {
-            self.focus = Focus::Board;
-        }
-    }
-
-    fn command(&mut self, command: &str) -> Vec<Effect> {
-        let mut words = command.split_whitespace();
-        let name = words.next().unwrap_or("");
-        let argument = words.next();
-        let effects = match name {
-            "new" => self.update(Action::NewGame),
-            "rematch" => self.update(Action::Rematch),
-            "undo" => self.take_back(),
-            "redo" => self.step_forward(),
-            "flip" => self.update(Action::Flip),
-            "help" => {
-                self.help = true;
-                self.help_scroll = 0;
-                Vec::new()
-            }
-            "quit" => self.update(Action::Interrupt),
-            "move" => self.move_now(),
-            "save" => vec![Effect::Save {
-                game: Box::new(self.game.clone()),
-                players: self.players,
-                // The name is the rest of the line, spaces and all (the store makes it a safe file name).
-                name: command
-                    .split_once(char::is_whitespace)
-                    .map(|(_, rest)| rest.trim().to_string()),
-            }],
-            "resign" | "draw" => self.declare(name),
-            "setup" => self.update(Action::Setup(SetupAction::Open)),
-            "load" => vec![Effect::ListSaved],
-            "continue" => self.update(Action::Continue),
-            "fen" => {
-                let text = command
-                    .split_once(char::is_whitespace)
-                    .map(|(_, rest)| rest.trim());
-                match self.fen_command(text) {
-                    Ok(effects) => effects,
-                    Err(refusal) => {
-                        // The text stays in the box for correction.
-                        self.focus = Focus::Input;
-                        self.status = refusal;
-                        return Vec::new();
-                    }
-                }
-            }
-            "level" => match argument.map(str::parse::<Level>) {
-                Some(Ok(level)) => {
-                    self.set_engine_level(level);
-                    Vec::new()
-                }
-                refused => {
-                    self.focus = Focus::Input;
-                    self.status = match refused {
-                        Some(Err(e)) => e.to_string(),
-                        _ => "which level? random, easy, medium, hard or max".into(),
-                    };
-                    return Vec::new();
-                }
-            },
-            _ => {
-                // The text stays in the box for correction.
-                self.focus = Focus::Input;
-                self.status = format!("unknown command :{name} (commands: {COMMANDS})");
-                return Vec::new();
-            }
-        };
-        self.clear_input();
-        effects
-    }
-
-    /// Every engine player plays at `level` from its next move.
-    fn set_engine_level(&mut self, level: Level) {
-        for side in [Color::Black, Color::White] {
-            if let Player::Engine(_) = self.players.of(side) {
-                self.set_player(side, Player::Engine(level));
-            }
-        }
-        self.status = format!("engine level: {level}");
-    }
-
-    fn set_player(&mut self, side: Color, player: Player) {
-        match side {
-            Color::Black => self.players.black = player,
-            Color::White => self.players.white = player,
-        }
-    }
-
-    fn declare(&mut self, what: &str) -> Vec<Effect> {
-        let mut effects = self.stop_thinking();
-        let side = self.game.position().side_to_move();
-        // The human resigns: on the engine's turn, that is the other side.
-        let loser = if self.humans_turn() {
-            side
-        } else {
-            side.opponent()
-        };
-        let result = match what {
-            "resign" => self.game.resign(loser),
-            _ => self.game.agree_draw(),
-        };
-        match result {
-            Ok(()) => effects.extend(self.after_change()),
-            Err(GameError::Over(outcome)) => self.status = format!("{outcome} already"),
-            Err(e) => self.status = e.to_string(),
-        }
-        effects
-    }
-
-    /// Undo: one move, or against the engine, back to the human's previous turn.
+    /// Undo: a declared ending (a resignation, an agreed draw), or one move, or against the engine, back to the
+    /// human's previous turn. With nothing to take back nothing changes: a search under way goes on.
     fn take_back(&mut self) -> Vec<Effect> {
-        let mut effects = self.stop_thinking();
-        self.mode = Mode::Play;
-        if !self.game.undo() {
-            self.status = "nothing to undo".into();
+        if self.game.outcome().is_some() && self.game.withdraw() {
+            let mut effects = self.stop_thinking();
+            effects.extend(self.after_change());
+            if matches!(self.mode, Mode::Play) {
+                self.status = format!("taken back: {}", self.mode_message());
+            }
             return effects;
         }
-        while !self.humans_turn() && self.has_human() && self.game.undo() {}
-        effects.push(Effect::GameChanged);
-        self.picker = Picker::new(self.game.position());
-        self.status = self.mode_message();
-        if let Some(outcome) = self.game.outcome() {
-            self.mode = Mode::Over(outcome);
-        } else if !self.humans_turn() {
-            // Back at the start with the engine to move (or no human at all): the engine plays again.
-            effects.extend(self.next_turn());
+        if self.game.ply() == 0 {
+            self.status = "nothing to undo".into();
+            return Vec::new();
         }
+        let mut effects = self.stop_thinking();
+        self.game.undo();
+        while !self.humans_turn() && self.has_human() && self.game.undo() {}
+        effects.extend(self.after_change());
         effects
     }
 
-    /// Redo: one move, or against the engine, on to the human's next turn.
+    /// Redo: one move, or against the engine, on to the human's next turn. With nothing to replay nothing
+    /// changes: a search under way goes on.
     fn step_forward(&mut self) -> Vec<Effect> {
-        let mut effects = self.stop_thinking();
-        if !self.game.redo() {
+        if self.game.ply() == self.game.len() {
             self.status = "nothing to redo".into();
-            return effects;
+            return Vec::new();
         }
+        let mut effects = self.stop_thinking();
+        self.game.redo();
         while !self.humans_turn() && self.has_human() && self.game.redo() {}
         effects.extend(self.after_change());
         effects

@@ -118,7 +118,8 @@ pub fn play(
         .chain(notice)
         .collect();
     if !notices.is_empty() {
-        app.update(Action::Notice(notices.join(" · ")));
+        // A notice only changes the status line: it has no effects to carry out.
+        let _ = app.update(Action::Notice(notices.join(" · ")));
     }
     // The weaker levels choose at random among good moves: a new game each time.
     let seed = SystemTime::now()

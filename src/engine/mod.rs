@@ -139,6 +139,35 @@ impl Score {
     }
 }
 
+impl Score {
+    /// The same score from the other side's point of view.
+    pub fn flipped(self) -> Score {
+        match self {
+            Score::Centi(c) => Score::Centi(-c),
+            Score::Win(n) => Score::Loss(n),
+            Score::Loss(n) => Score::Win(n),
+        }
+    }
+
+    /// The score in words that say whose view it is, for `side`, the side it belongs to: `+0.40 for White`
+    /// (always naming the side that is better), `level`, `White wins in 3 moves`.
+    pub fn describe(self, side: crate::rules::Color) -> String {
+        let moves = |n: u32| crate::game::count(n as usize, "move", "moves");
+        match self {
+            Score::Centi(0) => "level".to_string(),
+            Score::Centi(c) => {
+                let better = if c > 0 { side } else { side.opponent() };
+                format!(
+                    "+{:.2} for {better}",
+                    f64::from(c.unsigned_abs()) / f64::from(MAN)
+                )
+            }
+            Score::Win(n) => format!("{side} wins in {}", moves(n)),
+            Score::Loss(n) => format!("{} wins in {}", side.opponent(), moves(n)),
+        }
+    }
+}
+
 impl fmt::Display for Score {
     /// `35`, `-120`, `win3`, `loss2`: the form `crowned think` prints.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -283,6 +312,21 @@ mod tests {
                     .into()
             )
         );
+    }
+
+    #[test]
+    fn scores_in_words_name_the_side() {
+        use crate::rules::Color;
+        assert_eq!(Score::Centi(40).describe(Color::White), "+0.40 for White");
+        assert_eq!(Score::Centi(-125).describe(Color::White), "+1.25 for Black");
+        assert_eq!(Score::Centi(0).describe(Color::Black), "level");
+        assert_eq!(Score::Win(1).describe(Color::Black), "Black wins in 1 move");
+        assert_eq!(
+            Score::Loss(3).describe(Color::Black),
+            "White wins in 3 moves"
+        );
+        assert_eq!(Score::Loss(3).flipped(), Score::Win(3));
+        assert_eq!(Score::Centi(7).flipped(), Score::Centi(-7));
     }
 
     #[test]

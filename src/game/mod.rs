@@ -1,10 +1,12 @@
 //! A game over time: history, undo and redo, draw rules, outcomes, and PDN reading and writing.
 
+mod numbering;
 mod outcome;
 pub mod pdn;
 mod record;
 mod tags;
 
+pub use numbering::{MoveNumber, count, moves_played};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use record::{DEFAULT_MOVE_LIMIT, Game, GameError};
 pub use tags::{ROSTER, Tags};

@@ -131,6 +131,23 @@ impl<R: RuleSet> Game<R> {
         self.moves.is_empty()
     }
 
+    /// The record's number of move number `ply` (1-based): `12.` or `12...`.
+    pub fn move_number(&self, ply: usize) -> Option<super::MoveNumber> {
+        let plies = ply.checked_sub(1).filter(|&p| p < self.moves.len())?;
+        Some(super::MoveNumber::of_ply(self.start(), plies))
+    }
+
+    /// How many numbered moves (a turn of each side) have been played up to the current point, as the record
+    /// counts them: 5 single moves from the standard start are 3 moves.
+    pub fn moves_played(&self) -> usize {
+        super::moves_played(self.start(), self.cursor)
+    }
+
+    /// The number of the move to be played next, as the record will write it.
+    pub fn next_move_number(&self) -> super::MoveNumber {
+        super::MoveNumber::of_ply(self.start(), self.cursor)
+    }
+
     /// Moves the current point one move back. Returns `false` at the start.
     pub fn undo(&mut self) -> bool {
         self.go_to(self.cursor.wrapping_sub(1))
@@ -238,6 +255,15 @@ impl<R: RuleSet> Game<R> {
         self.truncate();
         self.declared = Some(outcome);
         Ok(())
+    }
+
+    /// Takes back an ending declared at the current point (a resignation, an agreed draw), so that the game
+    /// goes on from here. Returns `false`, changing nothing, when there is none.
+    pub fn withdraw(&mut self) -> bool {
+        if self.cursor == self.moves.len() && self.declared.take().is_some() {
+            return true;
+        }
+        false
     }
 
     /// How the game has ended at the current point, if it has.
@@ -454,6 +480,21 @@ mod tests {
         game.redo();
         game.agree_draw().expect("not over");
         assert_eq!(game.outcome().map(|o| o.winner()), Some(None));
+        assert!(game.withdraw(), "an agreement can be taken back");
+        assert_eq!(game.outcome(), None);
+        assert_eq!(game.len(), 1, "and the moves stay");
+        assert!(!game.withdraw(), "nothing is declared any more");
+        // At the start too: resigning before any move, then taking it back.
+        let mut fresh: Game = Game::new();
+        fresh.resign(Color::Black).expect("not over");
+        assert!(!fresh.undo(), "there is no move to take back");
+        assert!(fresh.withdraw());
+        assert_eq!(fresh.outcome(), None);
+        // A ruled ending is not a declaration.
+        let mut won: Game = Game::from_fen("B:W18:B14").expect("valid");
+        play(&mut won, "14x23");
+        assert!(won.outcome().is_some());
+        assert!(!won.withdraw());
     }
 
     #[test]

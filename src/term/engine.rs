@@ -15,8 +15,13 @@ use crate::engine::{Engine, Level, Limits, Situation};
 struct Job {
     search: u64,
     situation: Situation,
-    level: Level,
+    /// The level to choose a move at, or `None` to judge the position.
+    level: Option<Level>,
 }
+
+/// The longest a position is judged for a draw offer: long enough for a deep search, short enough that the answer
+/// feels immediate.
+const JUDGING_TIME: Duration = Duration::from_millis(500);
 
 /// The handle the event loop keeps.
 pub struct EngineThread {
@@ -59,18 +64,29 @@ impl EngineThread {
                                 score: p.score,
                             }));
                         };
+                        // A position is judged by a full-strength search, whatever level plays.
+                        let (level, limit) = match job.level {
+                            Some(level) => (level, time),
+                            None => (Level::Max, time.min(JUDGING_TIME)),
+                        };
                         let result = engine.think(
                             &job.situation,
-                            job.level,
-                            &Limits::time(time),
+                            level,
+                            &Limits::time(limit),
                             seed ^ search,
                             progress,
                         );
-                        let moved = Event::App(Action::EngineMoved {
-                            search,
-                            mv: result.best,
-                        });
-                        if events.send(moved).is_err() {
+                        let answer = match job.level {
+                            Some(_) => Action::EngineMoved {
+                                search,
+                                mv: result.best,
+                            },
+                            None => Action::EngineEvaluated {
+                                search,
+                                score: result.score,
+                            },
+                        };
+                        if events.send(Event::App(answer)).is_err() {
                             break;
                         }
                     }
@@ -84,12 +100,26 @@ impl EngineThread {
 
     /// Starts a search; its answer comes as [`Action::EngineMoved`] with this number.
     pub fn think(&self, search: u64, situation: Situation, level: Level) {
-        self.wanted.store(search, Ordering::SeqCst);
-        let _ = self.jobs.send(Job {
+        self.start(Job {
             search,
             situation,
-            level,
+            level: Some(level),
         });
+    }
+
+    /// Starts judging a position (a short full-strength search); the answer comes as
+    /// [`Action::EngineEvaluated`] with this number.
+    pub fn evaluate(&self, search: u64, situation: Situation) {
+        self.start(Job {
+            search,
+            situation,
+            level: None,
+        });
+    }
+
+    fn start(&self, job: Job) {
+        self.wanted.store(job.search, Ordering::SeqCst);
+        let _ = self.jobs.send(job);
     }
 
     /// Ends the running search; its answer is not wanted.

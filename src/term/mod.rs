@@ -23,7 +23,7 @@ use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 use tui_input::InputRequest;
 
-use crate::app::{Action, App, Effect, GameList, ListPurpose, Players, action_for_key};
+use crate::app::{Action, App, Effect, GameList, ListPurpose, Players, Timer, action_for_key};
 use crate::game::Game;
 use crate::store::{SavedGame, Store, StoreError};
 use crate::ui::{self, Options, ScreenLayout};
@@ -108,25 +108,30 @@ pub fn event_loop<W: Write>(
     outside: &Outside,
     options: &Options,
 ) -> io::Result<Ending> {
-    if let Some(ending) = outside.carry_out(&mut app, start) {
+    let mut timers = Timers::default();
+    let size = terminal.size()?;
+    let fits = Action::Resized {
+        fits: ScreenLayout::new(Rect::new(0, 0, size.width, size.height)).is_some(),
+    };
+    let mut effects = app.update(fits);
+    effects.extend(start);
+    if let Some(ending) = outside.carry_out(&mut app, effects, &mut timers) {
         return Ok(ending);
     }
     let mut area = terminal.draw(|f| ui::draw(f, &app, options))?.area;
-    // When auto-play wants the next move; kept across other events so that keys do not hold it back.
-    let mut next_tick: Option<Instant> = None;
     loop {
-        next_tick = app
-            .tick_interval()
-            .map(|interval| next_tick.unwrap_or_else(|| Instant::now() + interval));
-        let first = match next_tick {
-            Some(at) => match inbox.recv_timeout(at.saturating_duration_since(Instant::now())) {
-                Ok(event) => event,
-                Err(RecvTimeoutError::Timeout) => {
-                    next_tick = None;
-                    Event::App(Action::Tick)
+        // Timers keep their deadlines across other events, so that keys never hold them back.
+        let first = match timers.next() {
+            Some((timer, at)) => {
+                match inbox.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                    Ok(event) => event,
+                    Err(RecvTimeoutError::Timeout) => {
+                        timers.remove(timer);
+                        Event::App(Action::Timer(timer))
+                    }
+                    Err(RecvTimeoutError::Disconnected) => return Ok(Ending::InputClosed),
                 }
-                Err(RecvTimeoutError::Disconnected) => return Ok(Ending::InputClosed),
-            },
+            }
             None => match inbox.recv() {
                 Ok(event) => event,
                 Err(_) => return Ok(Ending::InputClosed),
@@ -145,12 +150,36 @@ pub fn event_loop<W: Write>(
             };
             for action in actions {
                 let effects = app.update(action);
-                if let Some(ending) = outside.carry_out(&mut app, effects) {
+                if let Some(ending) = outside.carry_out(&mut app, effects, &mut timers) {
                     return Ok(ending);
                 }
             }
         }
         area = terminal.draw(|f| ui::draw(f, &app, options))?.area;
+    }
+}
+
+/// The wake-ups the app asked for ([`Effect::Wake`]), each at its deadline; asking again for one moves it.
+#[derive(Debug, Default)]
+pub struct Timers(std::collections::BTreeMap<Timer, Instant>);
+
+impl Timers {
+    /// Sets `timer` to come due `after` from now.
+    pub fn set(&mut self, timer: Timer, after: Duration) {
+        self.0.insert(timer, Instant::now() + after);
+    }
+
+    /// The timer due first, with its deadline.
+    pub fn next(&self) -> Option<(Timer, Instant)> {
+        self.0
+            .iter()
+            .min_by_key(|(_, at)| **at)
+            .map(|(timer, at)| (*timer, *at))
+    }
+
+    /// Forgets `timer` (it came due).
+    pub fn remove(&mut self, timer: Timer) {
+        self.0.remove(&timer);
     }
 }
 
@@ -167,9 +196,22 @@ pub struct Outside<'a> {
 impl Outside<'_> {
     /// Carries out the app's effects; returns how the program ends if one of them ends it. A file that cannot
     /// be written is reported on the status line and the game goes on.
-    fn carry_out(&self, app: &mut App, effects: Vec<Effect>) -> Option<Ending> {
+    fn carry_out(
+        &self,
+        app: &mut App,
+        effects: Vec<Effect>,
+        timers: &mut Timers,
+    ) -> Option<Ending> {
         for effect in effects {
             let saved = match effect {
+                Effect::Evaluate { search, situation } => {
+                    self.engine.evaluate(search, situation);
+                    Ok(())
+                }
+                Effect::Wake { timer, after } => {
+                    timers.set(timer, after);
+                    Ok(())
+                }
                 Effect::Think {
                     search,
                     situation,
@@ -197,18 +239,20 @@ impl Outside<'_> {
                             GameList::new("Saved games", entries, ListPurpose::Load)
                         }
                         Some(Err(e)) => {
-                            app.update(Action::Notice(format!("cannot list the saved games: {e}")));
+                            notice(app, format!("cannot list the saved games: {e}"));
                             continue;
                         }
                         None => {
-                            app.update(Action::Notice(
+                            notice(
+                                app,
                                 "games are not saved on this machine: there are none to load"
                                     .into(),
-                            ));
+                            );
                             continue;
                         }
                     };
-                    app.update(Action::ShowGames(Box::new(list)));
+                    // Showing a list changes nothing outside the app.
+                    let _ = app.update(Action::ShowGames(Box::new(list)));
                     Ok(())
                 }
                 Effect::Save {
@@ -216,8 +260,8 @@ impl Outside<'_> {
                     players,
                     name,
                 } => {
-                    let notice = self.save_named(*game, players, name.as_deref());
-                    app.update(Action::Notice(notice));
+                    let said = self.save_named(*game, players, name.as_deref());
+                    notice(app, said);
                     Ok(())
                 }
                 Effect::Archive { .. } if !self.autosave => Ok(()),
@@ -230,7 +274,7 @@ impl Outside<'_> {
                 }),
             };
             if let Err(e) = saved {
-                app.update(Action::Notice(format!("not saved: {e}")));
+                notice(app, format!("not saved: {e}"));
             }
         }
         None
@@ -270,12 +314,20 @@ impl Outside<'_> {
     }
 }
 
+/// Tells the app something on its status line (which has no effects).
+fn notice(app: &mut App, text: String) {
+    let _ = app.update(Action::Notice(text));
+}
+
 /// The actions a terminal event stands for on a screen of size `area`.
 pub fn actions_for_event(app: &App, area: Rect, event: TermEvent) -> Vec<Action> {
     match event {
         TermEvent::Key(key) => action_for_key(app, key).into_iter().collect(),
         TermEvent::Mouse(mouse) => action_for_mouse(app, area, mouse).into_iter().collect(),
         // A pasted move goes into the input box as if typed (line breaks dropped).
+        TermEvent::Resize(width, height) => vec![Action::Resized {
+            fits: ScreenLayout::new(Rect::new(0, 0, width, height)).is_some(),
+        }],
         TermEvent::Paste(text) => text
             .chars()
             .filter(|c| !c.is_control())

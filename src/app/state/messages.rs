@@ -1,0 +1,116 @@
+//! What the status line says in each state, with the keys as bound.
+
+use super::*;
+
+impl App {
+    pub(super) fn resume_question(&self) -> String {
+        match self.resume_offer() {
+            Some((game, _)) => format!(
+                "An unfinished game ({} moves) was saved. Resume it? y: resume, n: new game",
+                game.ply()
+            ),
+            None => String::new(),
+        }
+    }
+
+    pub(super) fn turn_message(&self) -> String {
+        let pos = self.game.position();
+        let side = pos.side_to_move();
+        if let Player::Engine(level) = self.players.of(side) {
+            return format!(
+                "{side} to move: the engine ({level}) is thinking ({}: move now)",
+                self.key(Context::Board, "move-now", ":move")
+            );
+        }
+        if self.picker.must_capture() {
+            let takers: Vec<String> = self
+                .picker
+                .movable()
+                .iter()
+                .map(Square::to_string)
+                .collect();
+            format!(
+                "{side} to move: a capture is compulsory ({} can take)",
+                takers.join(", ")
+            )
+        } else {
+            format!("{side} to move")
+        }
+    }
+
+    /// The first key bound to a command, for messages, or `fallback` (a :command) when it has none.
+    pub(super) fn key(&self, context: Context, name: &str, fallback: &str) -> String {
+        self.preferences
+            .keys
+            .first_key(context, name)
+            .map_or_else(|| fallback.to_string(), |k| k.to_string())
+    }
+
+    pub(super) fn browsing_refusal(&self) -> String {
+        format!(
+            "browsing: press {} to return to the game",
+            self.key(Context::Board, "cancel", "Esc")
+        )
+    }
+
+    pub(super) fn engine_refusal(&self) -> String {
+        format!(
+            "the engine is thinking ({}: move now)",
+            self.key(Context::Board, "move-now", ":move")
+        )
+    }
+
+    /// The status line's message for the current mode.
+    pub(super) fn mode_message(&self) -> String {
+        match self.mode {
+            Mode::Play => self.turn_message(),
+            Mode::Over(outcome) => {
+                format!(
+                    "{outcome}. {}: new game, {}: rematch, {}: browse",
+                    self.key(Context::Board, "new-game", ":new"),
+                    self.key(Context::Board, "rematch", ":rematch"),
+                    self.key(Context::Board, "back", "Tab")
+                )
+            }
+            Mode::Browsing { ply } => match &self.replay {
+                Some(replay) => {
+                    let playing = if replay.playing {
+                        format!(
+                            "playing back, {:.2} s a move ({} pauses, {} {})",
+                            replay.interval().as_secs_f64(),
+                            self.key(Context::Replay, "play", "-"),
+                            self.key(Context::Replay, "faster", "-"),
+                            self.key(Context::Replay, "slower", "-")
+                        )
+                    } else {
+                        format!("{} plays back", self.key(Context::Replay, "play", "-"))
+                    };
+                    let end = match (&replay.error, ply == self.game.len()) {
+                        (Some(error), true) => format!(" The record stops here: {error}."),
+                        _ => String::new(),
+                    };
+                    format!(
+                        "{}: move {ply} of {}; {playing}, {} continues from here.{end}",
+                        replay.source,
+                        self.game.len(),
+                        self.key(Context::Replay, "continue", ":continue")
+                    )
+                }
+                None => format!(
+                    "browsing: after move {ply} of {} ({} returns to the game)",
+                    self.game.ply(),
+                    self.key(Context::Board, "cancel", "Esc")
+                ),
+            },
+            Mode::Setup(setup) => match setup.check() {
+                Ok(position) => format!(
+                    "setting up: {} to move; {} starts the game, {} returns to the old one",
+                    position.side_to_move(),
+                    self.key(Context::Setup, "start", "Enter"),
+                    self.key(Context::Setup, "cancel", "Esc")
+                ),
+                Err(e) => format!("setting up: {e}"),
+            },
+        }
+    }
+}

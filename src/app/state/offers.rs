@@ -1,0 +1,216 @@
+//! Ending a game by the players' word: resigning (after a question, so that a slip of the keyboard does not lose
+//! a game) and offering a draw. Against the engine a draw offer is judged by a short search: the engine accepts
+//! when it does not think itself better, and says why when it declines. Between two people the other side is
+//! asked.
+
+use super::*;
+
+/// How much better, in hundredths of a man, the engine may judge its position and still accept a draw: a fifth
+/// of a man, well under any material edge, so that it takes a draw in a level position and declines when it
+/// has something real.
+pub const DRAW_MARGIN: i32 = 20;
+
+/// A yes/no question waiting for the player's answer; nothing else is played until it is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Does this side (the player's) resign?
+    Resign(Color),
+    /// `from` offers a draw: does the other side accept?
+    Draw {
+        /// The side offering.
+        from: Color,
+    },
+}
+
+impl Question {
+    /// The question in words, with the answers.
+    pub fn text(self) -> String {
+        match self {
+            Question::Resign(side) => format!("{side} resigns the game? y: resign, n: play on"),
+            Question::Draw { from } => format!(
+                "{from} offers a draw. {}, do you accept? y: accept, n: decline",
+                from.opponent()
+            ),
+        }
+    }
+}
+
+impl App {
+    /// `:resign` and `:draw`.
+    pub(super) fn resign_or_offer_draw(&mut self, what: &str) -> Vec<Effect> {
+        if let Some(refusal) = self.declaring_refusal() {
+            self.status = refusal;
+            return Vec::new();
+        }
+        let side = self.player_at_keyboard();
+        if what == "resign" {
+            self.question = Some(Question::Resign(side));
+            self.status = Question::Resign(side).text();
+            return Vec::new();
+        }
+        if !self.has_human() {
+            // Nobody plays: whoever watches may call the game a draw.
+            return self.agree_draw();
+        }
+        if self.engine_side().is_none() {
+            let question = Question::Draw { from: side };
+            self.question = Some(question);
+            self.status = question.text();
+            return Vec::new();
+        }
+        // Against the engine: it judges the position with a short search of its own.
+        let mut effects = self.stop_thinking();
+        self.searches += 1;
+        self.thinking = Some(Thinking {
+            search: self.searches,
+            purpose: Purpose::DrawOffer,
+            depth: None,
+            score: None,
+        });
+        effects.push(Effect::Evaluate {
+            search: self.searches,
+            situation: Situation::of_game(&self.game),
+        });
+        self.status = "you offer a draw: the engine considers it".into();
+        effects
+    }
+
+    /// Why the game cannot be resigned or drawn now, if it cannot.
+    fn declaring_refusal(&self) -> Option<String> {
+        if self.replay.is_some() {
+            return Some(format!(
+                "a record is being replayed, not played ({} continues from here as a new game)",
+                self.key(Context::Replay, "continue", ":continue")
+            ));
+        }
+        if let Mode::Setup(_) = self.mode {
+            return Some("setting up: there is no game to end until it starts".into());
+        }
+        if let Some(outcome) = self.game.outcome() {
+            return Some(format!("{outcome} already"));
+        }
+        if self
+            .thinking
+            .is_some_and(|t| t.purpose == Purpose::DrawOffer)
+        {
+            return Some("the engine is considering your draw offer".into());
+        }
+        None
+    }
+
+    /// The side of the person at the keyboard: the one human against the engine, else the side to move.
+    fn player_at_keyboard(&self) -> Color {
+        match self.engine_side() {
+            Some(engine) => engine.opponent(),
+            None => self.game.position().side_to_move(),
+        }
+    }
+
+    /// The engine's side in a game of one person against the engine.
+    fn engine_side(&self) -> Option<Color> {
+        match (self.players.black, self.players.white) {
+            (Player::Human, Player::Engine(_)) => Some(Color::White),
+            (Player::Engine(_), Player::Human) => Some(Color::Black),
+            _ => None,
+        }
+    }
+
+    /// While a question is open only its answers count (and help, Ctrl-C and what the engine and the outside
+    /// world report); `None` for the actions that go on as usual.
+    pub(super) fn question_action(&mut self, action: &Action) -> Option<Vec<Effect>> {
+        let question = self.question?;
+        let answer = match action {
+            Action::Answer(yes) => *yes,
+            Action::Cancel => false,
+            Action::Interrupt | Action::ToggleHelp | Action::ScrollHelp(_) | Action::Quit => {
+                return None;
+            }
+            _ if !action.from_player() => return None,
+            _ => {
+                self.status = question.text();
+                return Some(Vec::new());
+            }
+        };
+        self.question = None;
+        Some(match (question, answer) {
+            (Question::Resign(side), true) => {
+                let mut effects = self.stop_thinking();
+                effects.extend(self.end_with(|game| game.resign(side)));
+                effects
+            }
+            (Question::Draw { .. }, true) => self.agree_draw(),
+            (Question::Resign(_), false) => {
+                self.status = format!("playing on. {}", self.mode_message());
+                Vec::new()
+            }
+            (Question::Draw { from }, false) => {
+                self.status = format!(
+                    "{} declines the draw. {}",
+                    from.opponent(),
+                    self.mode_message()
+                );
+                Vec::new()
+            }
+        })
+    }
+
+    /// The engine's judgement of the position came: it accepts the draw unless it thinks itself better.
+    pub(super) fn draw_offer_judged(&mut self, search: u64, score: Score) -> Vec<Effect> {
+        let wanted = self
+            .thinking
+            .is_some_and(|t| t.search == search && t.purpose == Purpose::DrawOffer);
+        let Some(engine) = self.engine_side().filter(|_| wanted) else {
+            return Vec::new();
+        };
+        self.thinking = None;
+        let side_to_move = self.game.position().side_to_move();
+        let for_engine = if side_to_move == engine {
+            score
+        } else {
+            score.flipped()
+        };
+        let accepts = match for_engine {
+            Score::Loss(_) => true,
+            Score::Win(_) => false,
+            Score::Centi(c) => c <= DRAW_MARGIN,
+        };
+        if accepts {
+            let effects = self.agree_draw();
+            if matches!(self.mode, Mode::Over(_)) {
+                self.status = format!("The engine accepts. {}", self.mode_message());
+            }
+            return effects;
+        }
+        let effects = self.next_turn();
+        self.status = format!(
+            "The engine declines the draw: it sees {}. {}",
+            for_engine.describe(engine),
+            self.mode_message()
+        );
+        effects
+    }
+
+    fn agree_draw(&mut self) -> Vec<Effect> {
+        let mut effects = self.stop_thinking();
+        effects.extend(self.end_with(Game::agree_draw));
+        effects
+    }
+
+    /// Ends the game as `declare` says, or says why it cannot end that way.
+    fn end_with(
+        &mut self,
+        declare: impl FnOnce(&mut Game) -> Result<(), GameError>,
+    ) -> Vec<Effect> {
+        match declare(&mut self.game) {
+            Ok(()) => self.after_change(),
+            Err(GameError::Over(outcome)) => {
+                self.status = format!("{outcome} already");
+                Vec::new()
+            }
+            Err(e) => {
+                self.status = e.to_string();
+                Vec::new()
+            }
+        }
+    }
+}

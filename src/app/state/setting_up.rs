@@ -1,0 +1,152 @@
+//! Setting up a position by hand, and `:fen`.
+
+use super::*;
+
+impl App {
+    /// Starts setting up a position, from the one on show, for `players`. The engine stops; the game is kept
+    /// until a new one starts.
+    pub(super) fn open_setup(&mut self, players: Players) -> Vec<Effect> {
+        let effects = self.stop_thinking();
+        self.mode = Mode::Setup(Setup::new(*self.shown_position(), players));
+        self.focus = Focus::Board;
+        self.status = self.mode_message();
+        effects
+    }
+
+    /// The actions setting up handles itself, or `None` for those that work as usual (typing, help, quitting,
+    /// flipping, the engine's late answers).
+    pub(super) fn setup_action(
+        &mut self,
+        mut setup: Setup,
+        action: &Action,
+    ) -> Option<Vec<Effect>> {
+        let square = self.cursor_square();
+        let done = match action {
+            Action::Setup(what) => match what {
+                SetupAction::Open => Ok(()),
+                SetupAction::Put(piece) => setup.toggle(square, *piece),
+                SetupAction::Remove => setup.remove(square),
+                SetupAction::Cycle => setup.cycle(square),
+                SetupAction::Clear => {
+                    setup.clear();
+                    Ok(())
+                }
+                SetupAction::Standard => {
+                    setup.standard();
+                    Ok(())
+                }
+                SetupAction::SwitchSide => {
+                    setup.switch_side();
+                    Ok(())
+                }
+                SetupAction::CyclePlayer(color) => {
+                    setup.cycle_player(*color);
+                    Ok(())
+                }
+                SetupAction::Start => return Some(self.start_setup(setup)),
+            },
+            Action::PickAtCursor => setup.cycle(square),
+            Action::PickSquare(square) => {
+                self.put_cursor(*square);
+                setup.cycle(Some(*square))
+            }
+            Action::Up | Action::Down | Action::Left | Action::Right => {
+                self.move_cursor(action);
+                return Some(Vec::new());
+            }
+            Action::Cancel if self.focus != Focus::Input => return Some(self.leave_setup()),
+            Action::Cancel
+            | Action::Edit(_)
+            | Action::SubmitInput
+            | Action::Submit(_)
+            | Action::StartTyping
+            | Action::ToggleHelp
+            | Action::ScrollHelp(_)
+            | Action::Flip
+            | Action::EngineProgress { .. }
+            | Action::EngineMoved { .. }
+            | Action::Quit
+            | Action::Interrupt
+            | Action::Notice(_) => return None,
+            _ => {
+                self.status = format!(
+                    "setting up a position: {} starts a game from it, {} returns to the game",
+                    self.key(Context::Setup, "start", "Enter"),
+                    self.key(Context::Setup, "cancel", "Esc")
+                );
+                return Some(Vec::new());
+            }
+        };
+        self.mode = Mode::Setup(setup);
+        self.status = match done {
+            Ok(()) => self.mode_message(),
+            Err(e) => e.to_string(),
+        };
+        Some(Vec::new())
+    }
+
+    /// Starts a game from the set-up position, or says why it cannot.
+    pub(super) fn start_setup(&mut self, setup: Setup) -> Vec<Effect> {
+        match setup.check() {
+            Ok(position) => self.start_game(Self::game_from(position), setup.players()),
+            Err(e) => {
+                self.status = format!("cannot start: {e}");
+                Vec::new()
+            }
+        }
+    }
+
+    /// A game from `position`: the standard start is recorded as an ordinary game, without a FEN.
+    pub(super) fn game_from(position: Position) -> Game {
+        if position == Position::start() {
+            Game::new()
+        } else {
+            Game::from_position(position)
+        }
+    }
+
+    /// Back to the game as it was, the engine thinking again if it is its turn.
+    pub(super) fn leave_setup(&mut self) -> Vec<Effect> {
+        self.focus = Focus::Board;
+        if self.replay.is_some() {
+            // Back to the record (at its end): nobody plays a replayed game.
+            self.mode = Mode::Browsing {
+                ply: self.game.len(),
+            };
+            self.focus = Focus::History;
+            self.status = self.mode_message();
+            return Vec::new();
+        }
+        match self.game.outcome() {
+            Some(outcome) => {
+                self.mode = Mode::Over(outcome);
+                self.status = self.mode_message();
+                Vec::new()
+            }
+            None => {
+                self.mode = Mode::Play;
+                self.picker = Picker::new(self.game.position());
+                self.place_cursor();
+                self.status = self.mode_message();
+                self.next_turn()
+            }
+        }
+    }
+
+    /// `:fen` shows the position on show in FEN; `:fen <FEN>` sets it up, or in play starts a game from it.
+    pub(super) fn fen_command(&mut self, text: Option<&str>) -> Result<Vec<Effect>, String> {
+        let Some(text) = text.filter(|t| !t.is_empty()) else {
+            self.status = format!("FEN: {}", to_fen(self.shown_position()));
+            return Ok(Vec::new());
+        };
+        let position = parse_fen::<English>(text).map_err(|e| format!("bad FEN: {e}"))?;
+        if let Mode::Setup(mut setup) = self.mode {
+            setup.set_position(position);
+            self.mode = Mode::Setup(setup);
+            self.status = self.mode_message();
+            return Ok(Vec::new());
+        }
+        check_position(&position).map_err(|e| format!("cannot start: {e}"))?;
+        Ok(self.start_game(Self::game_from(position), self.players))
+    }
+}
