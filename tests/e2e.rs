@@ -186,7 +186,7 @@ const RIGHT: &str = "\x1b[C";
 #[test]
 fn play_against_the_engine_and_quit_cleanly() {
     let mut s = Session::start(&["--black", "human", "--white", "random", "--time", "0.1"]);
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     assert!(s.contents().contains("engine (random)"));
     // A typed move; the engine answers on its own thread and the turn comes back.
     s.send("11-15\r");
@@ -196,7 +196,7 @@ fn play_against_the_engine_and_quit_cleanly() {
         assert!(Instant::now() < deadline, "no reply:\n{}", s.contents());
         thread::sleep(Duration::from_millis(20));
     }
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     // Quitting a game in progress asks first.
     s.send("q");
     s.wait_for("press q again");
@@ -219,29 +219,30 @@ fn first_line_has_two_moves(screen: &str) -> bool {
 #[test]
 fn move_by_cursor_browse_and_read_the_help() {
     let mut s = Session::start(&["--white", "human"]);
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     s.send("11-15\r");
-    s.wait_for("White to move");
-    // The cursor starts on the middle one of White's movable men, 23; up and right is 19.
+    s.wait_for("White to play");
+    // The cursor starts on the middle one of White's movable men, 23; up (to 18, towards the middle) and right
+    // is 19.
     s.send(" ");
     s.wait_for("23 selected");
     s.send(&format!("{UP}{RIGHT} "));
     s.wait_for("1. 11-15     23-19");
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     // A wrong attempt changes nothing and says why.
     s.send("22-17\r");
     s.wait_for("no black piece on 22");
     s.escape();
     // Browse back and return.
     s.send("[");
-    s.wait_for("after move 1 of 2");
+    s.wait_for("after 1. 11-15");
     s.escape();
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     // Undo takes back one move when both players are human; redo puts it back.
     s.send("u");
-    s.wait_for("White to move");
+    s.wait_for("White to play");
     s.send("U");
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     // Help opens and any key closes it.
     s.send("?");
     // At 80x24 the help is taller than the screen: it scrolls, and says so.
@@ -262,14 +263,14 @@ fn move_by_cursor_browse_and_read_the_help() {
 #[test]
 fn sighup_and_sigterm_restore_the_terminal() {
     let mut s = Session::start(&["--white", "human"]);
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     // portable-pty's kill sends SIGHUP (what a dropped SSH connection sends), then SIGKILL if that fails.
     s.child.kill().expect("SIGHUP delivered");
     assert_eq!(s.wait_exit(), 128 + 1);
     s.assert_restored();
 
     let mut s = Session::start(&["--white", "human"]);
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     let pid = s.child.process_id().expect("pid") as i32;
     // SAFETY: kill(2) with a valid signal number has no memory effects.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
@@ -280,7 +281,7 @@ fn sighup_and_sigterm_restore_the_terminal() {
 #[test]
 fn a_small_window_asks_to_be_enlarged_and_the_game_survives() {
     let mut s = Session::start(&["--white", "human"]);
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     s.send("11-15\r");
     s.wait_for("1. 11-15");
     // The pty shrinks; the program gets SIGWINCH and redraws.
@@ -288,7 +289,7 @@ fn a_small_window_asks_to_be_enlarged_and_the_game_survives() {
     s.wait_for("Enlarge the window");
     s.resize(ROWS, COLS);
     s.wait_for("1. 11-15");
-    s.wait_for("White to move");
+    s.wait_for("White to play");
     s.send("\x03");
     assert_eq!(s.wait_exit(), 0);
     s.assert_restored();
@@ -297,7 +298,7 @@ fn a_small_window_asks_to_be_enlarged_and_the_game_survives() {
 #[test]
 fn clicking_with_the_mouse_plays_a_move() {
     let mut s = Session::start(&["--white", "human"]);
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     // At 80x24 the squares are 5x2 cells from column 3, row 1; square 9 is on diagram row 2, column 1 and
     // square 13 on row 3, column 0. Clicks are sent as SGR mouse reports (1-based), press then release.
     s.send("\x1b[<0;9;6M\x1b[<0;9;6m");
@@ -313,12 +314,12 @@ fn clicking_with_the_mouse_plays_a_move() {
 fn a_killed_game_is_offered_again_and_resumes_every_move() {
     let home = temp_home("resume");
     let mut s = Session::start_in(&home, &["--white", "human"]);
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     s.send("11-15\r23-19\r8-11\r");
     s.wait_for("2. 8-11");
     // Undo one move: the redo line and the current point must come back too.
     s.send("u");
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     assert!(home.join("data/autosave.pdn").exists());
     let pid = s.child.process_id().expect("pid") as i32;
     // SAFETY: kill(2) with a valid signal number has no memory effects.
@@ -327,11 +328,11 @@ fn a_killed_game_is_offered_again_and_resumes_every_move() {
 
     let mut s = Session::start_in(&home, &["--white", "human"]);
     s.wait_for("Resume?");
-    s.wait_for("2 moves played");
+    s.wait_for("1 move played");
     s.send("y");
     s.wait_gone("Resume?");
     s.wait_for("1. 11-15     23-19");
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     s.send("U");
     s.wait_for("2. 8-11");
     s.send(":save my game\r");
@@ -376,17 +377,17 @@ fn the_settings_file_is_followed_and_a_broken_one_is_reported() {
     )
     .expect("settings written");
     let mut s = Session::start_in(&home, &[]);
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     s.send("11-15\r");
     // The move list writes coordinates; square numbers are still typed as ever.
     s.wait_for("1. f6-e5");
-    s.wait_for("White to move");
+    s.wait_for("White to play");
     // u no longer undoes; x does.
     s.send("u");
     s.send("x");
-    s.wait_for("Black to move");
+    s.wait_for("Black to play");
     s.send("11-15\r");
-    s.wait_for("White to move");
+    s.wait_for("White to play");
     assert!(
         !home.join("data/autosave.pdn").exists(),
         "nothing is saved with autosave off"
@@ -434,16 +435,16 @@ fn a_pdn_file_with_an_illegal_move_is_replayed_up_to_it_and_continued() {
     s.wait_for("! move 3 12-16");
     s.send("\r");
     s.wait_for("Moves · broken.pdn, game 1");
-    s.wait_for("the record stops after move 4");
+    s.wait_for("the record stops after 2... 19-16");
     // Step through to the end, where the error is shown again.
     s.send("\x1b[F");
     s.wait_for("The record stops here");
     s.wait_for("2. 8-11      19-16");
     // Back one move and continue from there as a new game between humans: White to move after 2. 8-11.
     s.send("\x1b[D");
-    s.wait_for("move 3 of 4");
+    s.wait_for("after 2. 8-11 of 2 moves");
     s.send("c");
-    s.wait_for("continuing broken.pdn, game 1 after move 3");
+    s.wait_for("continuing broken.pdn, game 1 from after 2. 8-11");
     s.send("22-18\r");
     s.wait_for("22-18");
     s.send("\x03");

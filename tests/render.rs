@@ -1,7 +1,7 @@
 //! Render snapshots of the main screens, drawn with ratatui's TestBackend (text only; styles are checked by
 //! the tests that look at single cells).
 
-use crowned::app::{Action, App, GameList, ListPurpose, Player, Players, SetupAction};
+use crowned::app::{Action, App, GameList, ListPurpose, Player, Players, SetupAction, Timer};
 use crowned::engine::Level;
 use crowned::game::Game;
 use crowned::store::games_in_text;
@@ -45,10 +45,18 @@ fn screen(app: &App, width: u16, height: u16) -> String {
     text(&render(app, width, height, &Options::default()))
 }
 
+/// Does `action`, then lets any move it starts showing step to its end (as the animation timer would).
+fn act(app: &mut App, action: Action) {
+    app.update(action);
+    while app.animation().is_some() {
+        app.update(Action::Timer(Timer::Animation));
+    }
+}
+
 fn played(moves: &str, players: Players) -> App {
     let (mut app, _) = App::new(players);
     for mv in moves.split_whitespace() {
-        app.update(Action::Submit(mv.into()));
+        act(&mut app, Action::Submit(mv.into()));
         assert!(app.input().value().is_empty(), "{mv}: {}", app.status());
     }
     app
@@ -73,7 +81,7 @@ fn compulsory_capture_marked_80x24() {
         Game::from_fen("W:W22,30:B14,15,1").expect("test FEN"),
         HUMANS,
     );
-    app.update(Action::Submit("22-18".into()));
+    act(&mut app, Action::Submit("22-18".into()));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
@@ -98,7 +106,7 @@ fn browsing_80x24() {
 #[test]
 fn game_over_80x24() {
     let (mut app, _) = App::with_game(Game::from_fen("B:W18:B14").expect("test FEN"), HUMANS);
-    app.update(Action::Submit("14x23".into()));
+    act(&mut app, Action::Submit("14x23".into()));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
@@ -220,6 +228,114 @@ fn highlights_have_colour_and_marks_and_no_color_keeps_the_marks() {
         } else {
             assert_ne!(selected.bg, plain.bg, "the selection has its own colour");
             assert_ne!(destination.bg, plain.bg);
+        }
+    }
+}
+
+#[test]
+fn a_long_game_over_keeps_players_and_result_in_view_80x24() {
+    // A long game (the first legal move each time, 50 single moves) drawn by agreement: the move list
+    // scrolls, its top and the panel stay.
+    let (mut app, _) = App::new(HUMANS);
+    for _ in 0..50 {
+        let position = *app.game().position();
+        let Some(mv) = position.legal_moves().first().copied() else {
+            break;
+        };
+        let text = crowned::rules::write_move(&position, &mv, crowned::rules::SquareStyle::Numbers);
+        act(&mut app, Action::Submit(text));
+    }
+    assert!(app.game().len() > 30, "long enough to scroll");
+    act(&mut app, Action::Submit(":draw".into()));
+    act(&mut app, Action::Answer(true));
+    let shown = screen(&app, 80, 24);
+    assert!(
+        shown.contains("Black human") && shown.contains("1/2-1/2"),
+        "{shown}"
+    );
+    insta::assert_snapshot!(shown);
+}
+
+#[test]
+fn a_big_screen_gets_a_big_board_200x60() {
+    let app = played("11-15 23-19 8-11 22-17", HUMANS);
+    let shown = screen(&app, 200, 60);
+    let layout = ui::ScreenLayout::new(ratatui::layout::Rect::new(0, 0, 200, 60)).expect("fits");
+    assert_eq!(layout.square_size, (12, 6));
+    insta::assert_snapshot!(shown);
+}
+
+#[test]
+fn a_long_status_wraps_onto_its_second_row_80x24() {
+    let (mut app, _) = App::new(HUMANS);
+    app.update(Action::Submit(":frobnicate".into()));
+    let shown = screen(&app, 80, 24);
+    // Nothing is cut in the middle of a word at the window's edge.
+    let status: Vec<&str> = shown.lines().skip(19).take(2).collect();
+    assert!(status[1].trim_start().starts_with(':'), "{status:?}");
+    insta::assert_snapshot!(shown);
+}
+
+#[test]
+fn resigning_asks_in_a_box_over_the_board_80x24() {
+    let mut app = played("11-15", HUMANS);
+    app.update(Action::Submit(":resign".into()));
+    insta::assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn the_last_move_is_marked_in_colour_and_without_it() {
+    // White's 22-18 just ended on 18 after starting from 22; Black's 14x23 in the next position takes 18.
+    let mut app = played("11-15 23-19 8-11 22-17 9-13 17-14 10x17", HUMANS);
+    act(&mut app, Action::Submit("21x14".into()));
+    for (no_color, pieces) in [(false, PieceStyle::Unicode), (true, PieceStyle::Ascii)] {
+        let options = Options {
+            theme: Theme::new(ThemeName::Classic, no_color),
+            pieces,
+            ..Options::default()
+        };
+        let buf = render(&app, 80, 24, &options);
+        let (from, to, taken, plain) = (
+            centre_of(&buf, &app, 21),
+            centre_of(&buf, &app, 14),
+            centre_of(&buf, &app, 17),
+            centre_of(&buf, &app, 13),
+        );
+        // Marks that need no colour: a dot where it started, the taken piece crossed out, brackets at the end.
+        let (dot, cross) = match pieces {
+            PieceStyle::Unicode => ("·", "×"),
+            PieceStyle::Ascii => (".", "x"),
+        };
+        assert_eq!(from.symbol(), dot);
+        assert_eq!(taken.symbol(), cross);
+        let layout = ui::ScreenLayout::new(buf.area).expect("fits");
+        let left_of_end = (0..8)
+            .flat_map(|row| (0..8).map(move |col| (row, col)))
+            .map(|(row, col)| layout.square_rect(row, col))
+            .find(|r| {
+                let (x, y) = (r.x + r.width / 2, r.y + r.height / 2);
+                buf[(x, y)].symbol() == to.symbol()
+                    && layout.square_at(x, y, app.flipped()) == Some(sq(14))
+            })
+            .map(|r| {
+                buf[(r.x + r.width / 2 - 1, r.y + r.height / 2)]
+                    .symbol()
+                    .to_string()
+            });
+        let open = match pieces {
+            PieceStyle::Unicode => "‹",
+            PieceStyle::Ascii => "<",
+        };
+        assert_eq!(left_of_end.as_deref(), Some(open));
+        if no_color {
+            assert_eq!(to.bg, ratatui::style::Color::Reset);
+        } else {
+            assert_ne!(to.bg, plain.bg, "and a colour of its own");
+        }
+        if pieces == PieceStyle::Ascii {
+            insta::assert_snapshot!("last_move_marks_ascii_mono_80x24", text(&buf));
+        } else {
+            insta::assert_snapshot!("last_move_marks_colour_80x24", text(&buf));
         }
     }
 }

@@ -184,7 +184,7 @@ fn a_replayed_game_is_continued_from_any_point_as_a_new_game() {
     assert_eq!(app.game().tags().get("Result"), None);
     assert!(
         app.status()
-            .starts_with("continuing two.pdn, game 1 after move 2")
+            .starts_with("continuing two.pdn, game 1 from after 1... 23-19")
     );
     // The record's game is not the player's: it is not archived; the new game is saved as it goes.
     assert!(!effects.iter().any(|e| matches!(e, Effect::Archive { .. })));

@@ -855,14 +855,11 @@ impl App {
 
     /// Whether the open dialog handles `action` (the engine's reports and quitting go on as usual).
     fn dialog_takes(&self, action: &Action) -> bool {
-        !matches!(
-            action,
-            Action::EngineMoved { .. }
-                | Action::EngineProgress { .. }
-                | Action::Interrupt
-                | Action::ToggleHelp
-                | Action::ScrollHelp(_)
-        )
+        action.from_player()
+            && !matches!(
+                action,
+                Action::Interrupt | Action::ToggleHelp | Action::ScrollHelp(_)
+            )
     }
 
     fn dialog_action(&mut self, action: Action) -> Vec<Effect> {

@@ -148,6 +148,15 @@ impl<R: RuleSet> Game<R> {
         super::MoveNumber::of_ply(self.start(), self.cursor)
     }
 
+    /// The point after `ply` moves as players say it: `the start`, or the last move with its number
+    /// (`12... 23-19`).
+    pub fn point_text(&self, ply: usize, style: SquareStyle) -> String {
+        match (self.move_number(ply), self.move_text(ply, style)) {
+            (Some(number), Some(text)) => format!("{number} {text}"),
+            _ => "the start".to_string(),
+        }
+    }
+
     /// Moves the current point one move back. Returns `false` at the start.
     pub fn undo(&mut self) -> bool {
         self.go_to(self.cursor.wrapping_sub(1))

@@ -21,7 +21,11 @@ struct Marks {
     destinations: Vec<Square>,
     must_capture: Vec<Square>,
     taken: Vec<Square>,
-    last_move: Vec<Square>,
+    /// The last move on show: where it started, where it ended (`None` while it is still being shown) and the
+    /// pieces it took.
+    last_from: Option<Square>,
+    last_to: Option<Square>,
+    last_taken: Vec<Square>,
 }
 
 impl Marks {
@@ -51,11 +55,27 @@ impl Marks {
             Mode::Setup(_) => None,
             _ => Some(app.game().ply()),
         };
-        let last_move = shown_ply
-            .and_then(|ply| ply.checked_sub(1))
-            .and_then(|i| app.game().moves().get(i))
-            .map(|mv| vec![mv.from(), mv.to()])
-            .unwrap_or_default();
+        let animation = app
+            .animation()
+            .filter(|_| matches!(app.mode(), Mode::Play | Mode::Over(_)));
+        let (last_from, last_to, last_taken) = match animation {
+            // A move being shown leaves a trail: where it started and what it has taken so far.
+            Some(animation) => {
+                let trail = animation.trail();
+                (
+                    trail.first().copied(),
+                    None,
+                    trail[1.min(trail.len())..].to_vec(),
+                )
+            }
+            None => match shown_ply
+                .and_then(|ply| ply.checked_sub(1))
+                .and_then(|i| app.game().moves().get(i))
+            {
+                Some(mv) => (Some(mv.from()), Some(mv.to()), mv.captured().collect()),
+                None => (None, None, Vec::new()),
+            },
+        };
         Marks {
             cursor: if app.focus() == Focus::Board {
                 app.cursor_square()
@@ -74,7 +94,9 @@ impl Marks {
             } else {
                 Vec::new()
             },
-            last_move,
+            last_from,
+            last_to,
+            last_taken,
         }
     }
 
@@ -99,7 +121,13 @@ impl Marks {
 pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Options) {
     let theme = &options.theme;
     let title = match app.mode() {
-        Mode::Browsing { ply } => format!(" Board · after move {ply} of {} ", app.game().ply()),
+        Mode::Browsing { ply: 0 } => " Board · the start ".to_string(),
+        Mode::Browsing { ply } => {
+            format!(
+                " Board · after {} ",
+                app.game().point_text(ply, options.notation)
+            )
+        }
         Mode::Over(_) => " Board · game over ".to_string(),
         Mode::Setup(_) => " Board · setting up ".to_string(),
         Mode::Play => " Board ".to_string(),
@@ -163,7 +191,10 @@ fn draw_square(
         theme.destination
     } else if must_capture {
         theme.must_capture
-    } else if marks.last_move.contains(&square) {
+    } else if marks.last_from == Some(square)
+        || marks.last_to == Some(square)
+        || marks.last_taken.contains(&square)
+    {
         theme.dark.patch(theme.last_move)
     } else {
         theme.dark
@@ -191,6 +222,9 @@ fn draw_square(
             },
         ),
         None if is_destination => (options.pieces.destination(), Style::new()),
+        // The last move's trail, told by marks as well as by colour: where it started, what it took.
+        None if marks.last_taken.contains(&square) => (options.pieces.taken(), theme.quiet),
+        None if marks.last_from == Some(square) => (options.pieces.departed(), theme.quiet),
         None => (' ', Style::new()),
     };
     buf.set_string(
@@ -206,6 +240,8 @@ fn draw_square(
         Some(('(', ')'))
     } else if must_capture {
         Some(('!', '!'))
+    } else if marks.last_to == Some(square) {
+        Some(options.pieces.arrived())
     } else {
         None
     };

@@ -14,8 +14,19 @@ pub const MIN_HEIGHT: u16 = SIDE * SMALLEST.1 + 3 + BOTTOM_ROWS;
 const SMALLEST: (u16, u16) = SQUARE_SIZES[SQUARE_SIZES.len() - 1];
 
 /// Square sizes in terminal cells (width, height), largest first. Terminal cells are about twice as tall as
-/// they are wide, so these are roughly square on screen.
-const SQUARE_SIZES: [(u16, u16); 5] = [(8, 4), (6, 3), (5, 2), (4, 2), (3, 1)];
+/// they are wide, so these are roughly square on screen. The largest fill a big screen's height (a 200x60
+/// terminal gets 12x6 squares).
+const SQUARE_SIZES: [(u16, u16); 9] = [
+    (16, 8),
+    (14, 7),
+    (12, 6),
+    (10, 5),
+    (8, 4),
+    (6, 3),
+    (5, 2),
+    (4, 2),
+    (3, 1),
+];
 
 /// The narrowest the move history may become before the board takes a smaller square size.
 const HISTORY_MIN_WIDTH: u16 = 22;
@@ -39,7 +50,8 @@ pub struct ScreenLayout {
     pub square_size: (u16, u16),
     /// The move-history pane, border included.
     pub history: Rect,
-    /// The status line.
+    /// The status line: two rows when the board leaves one spare under it (a long message wraps), one on the
+    /// smallest screens.
     pub status: Rect,
     /// The input box, border included.
     pub input: Rect,
@@ -63,18 +75,24 @@ impl ScreenLayout {
             pane_width(square_w),
             (SIDE * square_h + 3).min(main_height),
         );
+        // A row the board does not need goes to the status line, so that a long message can wrap.
+        let status_rows = if board_pane.height < main_height {
+            2
+        } else {
+            1
+        };
         let history = Rect::new(
             board_pane.right(),
             area.y,
             area.width - board_pane.width,
-            main_height,
+            main_height + 1 - status_rows,
         );
         Some(ScreenLayout {
             board_pane,
             squares_origin: (board_pane.x + 1 + RANK_LABEL_WIDTH, board_pane.y + 1),
             square_size: (square_w, square_h),
             history,
-            status: Rect::new(area.x, area.y + main_height, area.width, 1),
+            status: Rect::new(area.x, history.bottom(), area.width, status_rows),
             input: Rect::new(area.x, area.y + main_height + 1, area.width, 3),
         })
     }
@@ -126,6 +144,8 @@ mod tests {
         let at = |w, h| ScreenLayout::new(Rect::new(0, 0, w, h)).map(|l| l.square_size);
         assert_eq!(at(80, 24), Some((5, 2)));
         assert_eq!(at(120, 40), Some((8, 4)));
+        assert_eq!(at(200, 60), Some((12, 6)), "a big screen's height is used");
+        assert_eq!(at(400, 100), Some((16, 8)));
         assert_eq!(at(100, 32), Some((6, 3)));
         assert_eq!(at(MIN_WIDTH, MIN_HEIGHT), Some((3, 1)));
         assert_eq!(at(MIN_WIDTH - 1, 40), None);
@@ -144,6 +164,8 @@ mod tests {
             assert_eq!(l.board_pane.width + l.history.width, w);
             assert_eq!(l.history.height + l.status.height + l.input.height, h);
             assert!(l.board_pane.height <= l.history.height);
+            assert_eq!(l.status.y, l.history.bottom());
+            assert_eq!(l.input.y, l.status.bottom());
             let last = l.square_rect(7, 7);
             assert!(last.right() < l.board_pane.right() && last.bottom() < l.board_pane.bottom());
         }

@@ -2,6 +2,7 @@
 //! so the same code draws to a local terminal, a test buffer or (later) an SSH channel.
 
 mod board;
+mod game_over;
 mod layout;
 mod overlays;
 mod panels;
@@ -49,7 +50,11 @@ impl Default for Options {
 pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     let area = frame.area();
     let Some(layout) = ScreenLayout::new(area) else {
-        overlays::too_small(frame.buffer_mut(), area);
+        overlays::too_small(frame.buffer_mut(), area, app);
+        if app.help_open() {
+            let keys = &app.preferences().keys;
+            overlays::help(frame.buffer_mut(), area, keys, app.help_scroll(), options);
+        }
         return;
     };
     let buf = frame.buffer_mut();
@@ -58,7 +63,7 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
         Some(setup) => panels::setup(buf, layout.history, app, setup, options),
         None => panels::history(buf, layout.history, app, options),
     }
-    panels::status(buf, layout.status, app);
+    panels::status(buf, layout.status, app, options);
     if let Some(cursor) = panels::input(buf, layout.input, app, options) {
         frame.set_cursor_position(cursor);
     }
@@ -72,6 +77,9 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     }
     if let Some((game, players)) = app.resume_offer() {
         overlays::resume(buf, area, game, players, options);
+    }
+    if let Some(question) = app.question() {
+        overlays::question(buf, layout.board_pane, question, options);
     }
     if app.help_open() {
         overlays::help(buf, area, keys, app.help_scroll(), options);
@@ -88,6 +96,33 @@ fn pane_block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> B
     } else {
         block.border_style(Style::new())
     }
+}
+
+/// `text` in at most `rows` lines of at most `width` characters, broken between words; when it does not fit,
+/// the last line ends at a word boundary with `ellipsis` (a word longer than a line is cut).
+fn fit_words(text: &str, width: usize, rows: usize, ellipsis: &str) -> Vec<String> {
+    let mut lines = wrap_words(text, width);
+    if lines.len() <= rows {
+        return lines;
+    }
+    lines.truncate(rows);
+    let Some(last) = lines.last_mut() else {
+        return lines;
+    };
+    let room = width.saturating_sub(ellipsis.chars().count());
+    // Drop whole words from the end until the ellipsis fits after a space.
+    while last.chars().count() + 1 > room {
+        match last.rfind(' ') {
+            Some(space) => last.truncate(space),
+            None => {
+                *last = last.chars().take(room.saturating_sub(1)).collect();
+                break;
+            }
+        }
+    }
+    last.push(' ');
+    last.push_str(ellipsis);
+    lines
 }
 
 /// `text` in lines of at most `width` characters, broken between words (a longer word is cut).
@@ -108,4 +143,29 @@ fn wrap_words(text: &str, width: usize) -> Vec<String> {
         lines.push(line);
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_wrap_then_end_with_an_ellipsis_at_a_word() {
+        let text = "a capture is compulsory (22, 23 can take) and the engine is thinking";
+        assert_eq!(
+            fit_words(text, 30, 2, "…"),
+            [
+                "a capture is compulsory (22,",
+                "23 can take) and the engine …"
+            ]
+        );
+        assert_eq!(fit_words(text, 80, 1, "…"), [text]);
+        assert_eq!(fit_words(text, 20, 1, "..."), ["a capture is ..."]);
+        for width in 4..40 {
+            for line in fit_words(text, width, 1, "...") {
+                assert!(line.chars().count() <= width, "{width}: {line:?}");
+            }
+        }
+        assert!(fit_words("", 10, 1, "…").is_empty());
+    }
 }

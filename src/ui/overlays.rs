@@ -9,9 +9,9 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use super::Options;
 use super::layout::{MIN_HEIGHT, MIN_WIDTH};
 use crate::app::{
-    COMMANDS, Context, GameEntry, GameList, KeyMap, NewGameDialog, Players, key_help,
+    App, COMMANDS, Context, GameEntry, GameList, KeyMap, NewGameDialog, Players, Question, key_help,
 };
-use crate::game::Game;
+use crate::game::{Game, count};
 use crate::rules::Color;
 
 /// A rectangle of at most `width` x `height` in the middle of `area`.
@@ -208,7 +208,7 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
 
 /// The length of a game as records number it: a move is one by each side.
 fn moves_of(entry: &GameEntry) -> usize {
-    entry.game.len().div_ceil(2)
+    crate::game::moves_played(entry.game.start(), entry.game.len())
 }
 
 /// At most `width` characters of `text`.
@@ -226,12 +226,21 @@ fn fit(text: String, width: usize) -> String {
 }
 
 /// Shown instead of the game when the screen is too small to draw it.
-pub fn too_small(buf: &mut Buffer, area: Rect) {
-    let text = format!(
+pub fn too_small(buf: &mut Buffer, area: Rect, app: &App) {
+    let quit = app
+        .preferences()
+        .keys
+        .first_key(Context::Board, "quit")
+        .map_or_else(|| "Ctrl-c".to_string(), |k| k.to_string());
+    let mut text = format!(
         "Enlarge the window to at least {MIN_WIDTH}x{MIN_HEIGHT} (it is {}x{}). The game goes on when it fits; \
-         Ctrl-c quits.",
+         {quit} quits.",
         area.width, area.height
     );
+    if app.quit_asked() {
+        // The question asked on the status line, which is not on show.
+        text = format!("{} {text}", app.status());
+    }
     let height = 4.min(area.height);
     let rect = Rect::new(
         area.x,
@@ -252,10 +261,10 @@ pub fn resume(buf: &mut Buffer, area: Rect, game: &Game, players: Players, optio
         Line::default(),
         Line::from(format!(" An unfinished game from {date}:")),
         Line::from(format!(
-            " Black {}, White {}, {} moves played.",
+            " Black {}, White {}, {} played.",
             players.black,
             players.white,
-            game.ply()
+            count(game.moves_played(), "move", "moves")
         )),
         Line::default(),
         Line::from(" y, Enter: resume it"),
@@ -263,4 +272,22 @@ pub fn resume(buf: &mut Buffer, area: Rect, game: &Game, players: Players, optio
     ];
     let height = lines.len() as u16 + 2;
     boxed(buf, centred(area, 60, height), " Resume? ", lines, options);
+}
+
+/// A yes/no question, over the middle of the board.
+pub fn question(buf: &mut Buffer, board: Rect, question: Question, options: &Options) {
+    let (title, text) = match question {
+        Question::Resign(_) => (" Resign? ", question.text()),
+        Question::Draw { .. } => (" Draw offered ", question.text()),
+    };
+    let width = board.width.saturating_sub(2).clamp(20, 44);
+    let lines: Vec<Line> = std::iter::once(Line::default())
+        .chain(
+            super::wrap_words(&text, usize::from(width.saturating_sub(4)))
+                .into_iter()
+                .map(|l| Line::from(format!(" {l}"))),
+        )
+        .collect();
+    let height = u16::try_from(lines.len() + 3).unwrap_or(u16::MAX);
+    boxed(buf, centred(board, width, height), title, lines, options);
 }

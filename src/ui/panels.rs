@@ -6,19 +6,18 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
+use super::theme::PieceStyle;
 use super::{Options, pane_block};
-use crate::app::{App, Context, Focus, Mode, Setup, Thinking};
-use crate::engine::{MAN, Score};
-use crate::rules::{Color, Piece, Role};
-
-/// Lines above the moves: one for each player and a blank one.
-const HEADER_LINES: usize = 3;
+use crate::app::{App, Context, Focus, Mode, Purpose, Setup, Thinking};
+use crate::game::pdn::result_token;
+use crate::rules::{Color, English, Piece, Role};
 
 /// Width of a move's column in the history.
 const MOVE_WIDTH: usize = 9;
 
-/// Draws the move history: the players, then the moves two to a line, the shown move highlighted and kept in
-/// view, moves that were taken back (the redo line) dimmed.
+/// Draws the move history: the players and the result at the top (always in view), then the moves two to a
+/// line, the shown move highlighted and kept in view, moves that were taken back (the redo line) dimmed; when
+/// the game is over and on show, the game-over panel at the bottom.
 pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     let theme = &options.theme;
     let title = match app.replay() {
@@ -26,10 +25,44 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         None => " Moves ".to_string(),
     };
     let block = pane_block(title, app.focus() == Focus::History, theme);
-    let inner = block.inner(area);
+    let mut inner = block.inner(area);
     block.render(area, buf);
 
-    let game = app.game();
+    let header = header_lines(app, options);
+    let header_height = u16::try_from(header.len())
+        .unwrap_or(u16::MAX)
+        .min(inner.height);
+    Paragraph::new(header).render(
+        Rect {
+            height: header_height,
+            ..inner
+        },
+        buf,
+    );
+    inner.y += header_height;
+    inner.height -= header_height;
+
+    if matches!(app.mode(), Mode::Over(_)) && app.replay().is_none() {
+        let panel = super::game_over::panel(app, options);
+        let height = panel.height(inner);
+        if height > 0 {
+            let rect = Rect::new(inner.x, inner.bottom() - height, inner.width, height);
+            panel.render(rect, buf);
+            inner.height -= height;
+        }
+    }
+
+    let (lines, current_line) = move_lines(app, options, usize::from(inner.width));
+    // Scroll just enough to keep the shown move in view.
+    let height = usize::from(inner.height);
+    let scroll = (current_line + 1).saturating_sub(height);
+    let scroll = u16::try_from(scroll).unwrap_or(u16::MAX);
+    Paragraph::new(lines).scroll((scroll, 0)).render(inner, buf);
+}
+
+/// The lines that stay at the top of the move list: who plays (or played) each side, the result once there is
+/// one, then a blank line.
+fn header_lines<'a>(app: &App, options: &Options) -> Vec<Line<'a>> {
     let mut lines: Vec<Line> = [Color::Black, Color::White]
         .into_iter()
         .map(|color| {
@@ -42,21 +75,39 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
             Line::from(format!(" {glyph} {:<6}{player}", color.to_string()))
         })
         .collect();
+    if let Some(outcome) = app.game().final_outcome() {
+        let result = match outcome.winner() {
+            Some(winner) => format!("{winner} wins"),
+            None => "drawn".to_string(),
+        };
+        lines.push(Line::styled(
+            format!(" {} · {result}", result_token::<English>(Some(outcome))),
+            options.theme.current,
+        ));
+    }
     lines.push(Line::default());
+    lines
+}
 
+/// The moves, two to a line, and the index of the line of the move on show.
+fn move_lines<'a>(app: &App, options: &Options, width: usize) -> (Vec<Line<'a>>, usize) {
+    let theme = &options.theme;
+    let game = app.game();
     let shown = match app.mode() {
         Mode::Browsing { ply } => ply,
         _ => game.ply(),
     };
-    // A game set up with White to move starts its first line with "...".
-    let offset = usize::from(game.start().side_to_move() == Color::White);
-    let mut current_line = HEADER_LINES;
+    let mut lines: Vec<Line> = Vec::new();
+    let mut current_line = 0;
     let mut spans: Vec<Span> = Vec::new();
     for ply in 1..=game.len() {
-        let slot = ply - 1 + offset;
-        if slot % 2 == 0 || spans.is_empty() {
-            spans.push(Span::raw(format!("{:>3}. ", slot / 2 + 1)));
-            if slot % 2 == 1 {
+        let Some(number) = game.move_number(ply) else {
+            break;
+        };
+        if !number.second || spans.is_empty() {
+            spans.push(Span::raw(format!("{:>3}. ", number.number)));
+            if number.second {
+                // A game set up with the second player to move starts its first line with "...".
                 spans.push(Span::raw(format!("{:<MOVE_WIDTH$} ", "...")));
             }
         }
@@ -71,7 +122,7 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         };
         spans.push(Span::styled(format!("{text:<MOVE_WIDTH$}"), style));
         spans.push(Span::raw(" "));
-        if slot % 2 == 1 {
+        if number.second {
             lines.push(Line::from(std::mem::take(&mut spans)));
         }
     }
@@ -83,27 +134,14 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     }
     if let Some(error) = app.replay().and_then(|r| r.error.as_deref()) {
         lines.push(Line::default());
-        let width = usize::from(inner.width).saturating_sub(4).max(10);
         let text = format!("! The record stops here: {error}");
         lines.extend(
-            super::wrap_words(&text, width)
+            super::wrap_words(&text, width.saturating_sub(4).max(10))
                 .into_iter()
                 .map(|line| Line::styled(format!("   {line}"), theme.quiet)),
         );
     }
-    if let Some(outcome) = game.outcome().filter(|_| game.ply() == game.len()) {
-        lines.push(Line::default());
-        let result = match outcome.winner() {
-            Some(winner) => format!("{winner} wins"),
-            None => "Draw".to_string(),
-        };
-        lines.push(Line::from(format!("   {result}")));
-    }
-    // Scroll just enough to keep the shown move in view.
-    let height = usize::from(inner.height);
-    let scroll = (current_line + 1).saturating_sub(height);
-    let scroll = u16::try_from(scroll).unwrap_or(u16::MAX);
-    Paragraph::new(lines).scroll((scroll, 0)).render(inner, buf);
+    (lines, current_line)
 }
 
 /// Draws the setup panel in place of the move history: the side to move, the players, the pieces and the keys.
@@ -165,28 +203,34 @@ pub fn setup(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup, options: &O
     Paragraph::new(lines).render(inner, buf);
 }
 
-/// Draws the status line: the app's message and, while the engine thinks, how far it has got.
-pub fn status(buf: &mut Buffer, area: Rect, app: &App) {
-    let mut text = format!(" {}", app.status());
-    if let Some(thinking) = app.thinking() {
-        text.push_str(&thinking_text(thinking));
+/// Draws the status line: the app's message and, while the engine thinks, how far it has got and how it sees
+/// the game. A message too long for the line wraps onto the second row when there is one, and is shortened at
+/// a word boundary with an ellipsis when even that is not enough.
+pub fn status(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
+    let mut text = app.status().to_string();
+    if let Some(thinking) = app.thinking().filter(|t| t.purpose == Purpose::Move) {
+        let side = app.game().position().side_to_move();
+        text.push_str(&thinking_text(thinking, side));
     }
-    Paragraph::new(text).render(area, buf);
+    let ellipsis = match options.pieces {
+        PieceStyle::Unicode => "…",
+        PieceStyle::Ascii => "...",
+    };
+    let width = usize::from(area.width.saturating_sub(1));
+    let lines: Vec<Line> = super::fit_words(&text, width, usize::from(area.height), ellipsis)
+        .into_iter()
+        .map(|line| Line::from(format!(" {line}")))
+        .collect();
+    Paragraph::new(lines).render(area, buf);
 }
 
-fn thinking_text(thinking: Thinking) -> String {
+/// How far the search has got and how the engine sees the game, naming the side it favours.
+fn thinking_text(thinking: Thinking, side_to_move: Color) -> String {
     match (thinking.depth, thinking.score) {
-        (Some(depth), Some(score)) => format!(" · depth {depth}, {}", score_text(score)),
+        (Some(depth), Some(score)) => {
+            format!(" · depth {depth}, {}", score.describe(side_to_move))
+        }
         _ => String::new(),
-    }
-}
-
-/// A score for the side to move, in men: `+0.35`, or the distance to a forced result.
-fn score_text(score: Score) -> String {
-    match score {
-        Score::Centi(c) => format!("eval {:+.2}", f64::from(c) / f64::from(MAN)),
-        Score::Win(n) => format!("wins in {n}"),
-        Score::Loss(n) => format!("loses in {n}"),
     }
 }
 
@@ -210,6 +254,18 @@ pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Opti
         };
         Paragraph::new(Line::styled(hint, theme.quiet)).render(inner, buf);
         return None;
+    }
+    if input.value().is_empty() {
+        // Opened for a move in coordinates (i): say what is expected, behind the cursor.
+        let prompt =
+            "a move in coordinates: c3-d4, or c3xe5xg3 for a capture (Enter plays, Esc cancels)";
+        let rest = Rect {
+            x: inner.x + 1,
+            width: inner.width.saturating_sub(1),
+            ..inner
+        };
+        Paragraph::new(Line::styled(prompt, theme.quiet)).render(rest, buf);
+        return Some(Cell::new(inner.x, inner.y));
     }
     // Keep the cursor in view when the text is wider than the box.
     let width = usize::from(inner.width.saturating_sub(1));

@@ -55,7 +55,24 @@ impl PieceStyle {
         }
     }
 
-    /// The mark on a piece captured so far in a capture being picked.
+    /// The mark on the empty square the last move started from.
+    pub fn departed(self) -> char {
+        match self {
+            PieceStyle::Unicode => '·',
+            PieceStyle::Ascii => '.',
+        }
+    }
+
+    /// The marks either side of the piece the last move brought to its square.
+    pub fn arrived(self) -> (char, char) {
+        match self {
+            PieceStyle::Unicode => ('‹', '›'),
+            PieceStyle::Ascii => ('<', '>'),
+        }
+    }
+
+    /// The mark on a piece captured so far in a capture being picked, and on the squares of the pieces the last
+    /// move took.
     pub fn taken(self) -> char {
         match self {
             PieceStyle::Unicode => '×',

@@ -92,9 +92,9 @@ impl App {
         self.focus = Focus::History;
         self.status = match self.replay.as_ref().and_then(|r| r.error.as_deref()) {
             Some(error) => format!(
-                "{}: the record stops after move {}: {error}",
+                "{}: the record stops {}: {error}",
                 self.replay_source(),
-                self.game.len()
+                self.point(self.game.len())
             ),
             None => self.mode_message(),
         };
@@ -210,7 +210,8 @@ impl App {
         let effects = self.start_game(game, self.players);
         if matches!(self.mode, Mode::Play) {
             self.status = format!(
-                "continuing {source} after move {ply}: {}",
+                "continuing {source} from {}: {}",
+                self.point(ply),
                 self.mode_message()
             );
         }

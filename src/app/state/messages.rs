@@ -1,24 +1,36 @@
 //! What the status line says in each state, with the keys as bound.
 
 use super::*;
+use crate::game::{count, moves_played};
+use crate::rules::SquareStyle;
 
 impl App {
     pub(super) fn resume_question(&self) -> String {
         match self.resume_offer() {
             Some((game, _)) => format!(
-                "An unfinished game ({} moves) was saved. Resume it? y: resume, n: new game",
-                game.ply()
+                "An unfinished game ({} played) was saved. Resume it? y: resume, n: new game",
+                count(game.moves_played(), "move", "moves")
             ),
             None => String::new(),
         }
     }
 
+    /// "move 12, White to play", and what the player can do about it.
     pub(super) fn turn_message(&self) -> String {
-        let pos = self.game.position();
-        let side = pos.side_to_move();
+        let side = self.game.position().side_to_move();
+        let turn = format!(
+            "move {}, {side} to play",
+            self.game.next_move_number().number
+        );
         if let Player::Engine(level) = self.players.of(side) {
+            if self.paused {
+                return format!(
+                    "{turn}: the engine ({level}) is held ({} lets it go on)",
+                    self.key(Context::Board, "pause", ":pause")
+                );
+            }
             return format!(
-                "{side} to move: the engine ({level}) is thinking ({}: move now)",
+                "{turn}: the engine ({level}) is thinking ({}: move now)",
                 self.key(Context::Board, "move-now", ":move")
             );
         }
@@ -30,11 +42,19 @@ impl App {
                 .map(Square::to_string)
                 .collect();
             format!(
-                "{side} to move: a capture is compulsory ({} can take)",
+                "{turn}: a capture is compulsory ({} can take)",
                 takers.join(", ")
             )
         } else {
-            format!("{side} to move")
+            turn
+        }
+    }
+
+    /// The point after `ply` moves: `the start`, or `after 12... 23-19`.
+    pub(super) fn point(&self, ply: usize) -> String {
+        match ply {
+            0 => "the start".to_string(),
+            _ => format!("after {}", self.game.point_text(ply, SquareStyle::Numbers)),
         }
     }
 
@@ -90,15 +110,21 @@ impl App {
                         _ => String::new(),
                     };
                     format!(
-                        "{}: move {ply} of {}; {playing}, {} continues from here.{end}",
+                        "{}: {} of {}; {playing}, {} continues from here.{end}",
                         replay.source,
-                        self.game.len(),
+                        self.point(ply),
+                        count(
+                            moves_played(self.game.start(), self.game.len()),
+                            "move",
+                            "moves"
+                        ),
                         self.key(Context::Replay, "continue", ":continue")
                     )
                 }
                 None => format!(
-                    "browsing: after move {ply} of {} ({} returns to the game)",
-                    self.game.ply(),
+                    "browsing: {}, {} played ({} returns to the game)",
+                    self.point(ply),
+                    count(self.game.moves_played(), "move", "moves"),
                     self.key(Context::Board, "cancel", "Esc")
                 ),
             },

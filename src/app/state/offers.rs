@@ -26,7 +26,9 @@ impl Question {
     /// The question in words, with the answers.
     pub fn text(self) -> String {
         match self {
-            Question::Resign(side) => format!("{side} resigns the game? y: resign, n: play on"),
+            Question::Resign(side) => {
+                format!("Resign the game for {side}? y: resign, n: play on")
+            }
             Question::Draw { from } => format!(
                 "{from} offers a draw. {}, do you accept? y: accept, n: decline",
                 from.opponent()

@@ -20,6 +20,9 @@ impl App {
         mut setup: Setup,
         action: &Action,
     ) -> Option<Vec<Effect>> {
+        if !action.from_player() {
+            return None;
+        }
         let square = self.cursor_square();
         let done = match action {
             Action::Setup(what) => match what {
