@@ -124,6 +124,7 @@ fn show_prints_the_start() {
         text.contains("Legal moves: 9-13 9-14 10-14 10-15 11-15 11-16 12-16"),
         "{text}"
     );
+    assert!(!text.contains("not built"), "the game exists: {text}");
 }
 
 #[test]

@@ -455,3 +455,106 @@ fn a_pdn_file_with_an_illegal_move_is_replayed_up_to_it_and_continued() {
     assert!(saved.contains("8-11 22-18"), "{saved}");
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn undo_or_redo_with_nothing_to_do_never_stalls_the_engine() {
+    // Playing Black: a move, then redo at once while White thinks. White still answers.
+    let mut s = Session::start(&["--white", "max", "--time", "0.5"]);
+    s.wait_for("Black to play");
+    s.send("11-15\r");
+    s.wait_for("1. 11-15");
+    s.send("U");
+    s.wait_for("nothing to redo");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !first_line_has_two_moves(&s.contents()) {
+        assert!(
+            Instant::now() < deadline,
+            "the engine stalled:\n{}",
+            s.contents()
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+
+    // Playing White: undo at the very start while Black thinks. Black still moves.
+    let mut s = Session::start(&["--black", "max", "--white", "human", "--time", "0.5"]);
+    s.wait_for("the engine (max) is thinking");
+    s.send("u");
+    s.wait_for("nothing to undo");
+    s.wait_for("White to play");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+}
+
+#[test]
+fn keys_do_nothing_while_the_window_is_too_small() {
+    let mut s = Session::start(&["--white", "random"]);
+    s.wait_for("Black to play");
+    s.resize(14, 50);
+    s.wait_for("Enlarge the window");
+    // Typed blind, this would play a move and the engine would answer.
+    s.send("11-15\r");
+    s.send(" ");
+    thread::sleep(Duration::from_millis(300));
+    s.resize(ROWS, COLS);
+    s.wait_for("Black to play");
+    s.wait_for("no moves yet");
+    // Ctrl-c still quits from the small screen.
+    s.resize(14, 50);
+    s.wait_for("Enlarge the window");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+}
+
+#[test]
+fn moves_step_along_their_path_and_a_key_ends_the_animation() {
+    let home = temp_home("animation");
+    // The longest step the settings allow, so that the steps can be seen from here.
+    std::fs::create_dir_all(home.join("config")).expect("config dir");
+    std::fs::write(
+        home.join("config/config.toml"),
+        "[display]\nanimation-step = 1.0\n",
+    )
+    .expect("settings written");
+    let mut s = Session::start_in(&home, &["--white", "random"]);
+    s.wait_for("Black to play");
+    s.send("11-15\r");
+    // The engine answers at once, but the board shows the player's move, then the engine's, a step at a time:
+    // until the last step the move's end is not marked.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !first_line_has_two_moves(&s.contents()) {
+        assert!(Instant::now() < deadline, "no reply:\n{}", s.contents());
+        thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        !s.contents().contains('‹'),
+        "the engine's move is still being shown:\n{}",
+        s.contents()
+    );
+    s.wait_for("‹○›");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+
+    // A key shows the move at once: with a second a step, Esc ends the animation long before.
+    let mut s = Session::start_in(&home, &["--white", "human"]);
+    // The game left behind is offered first (one move each: "1 move played").
+    s.wait_for("1 move played");
+    s.send("n");
+    s.wait_for("Black to play");
+    s.send("11-15\r");
+    s.wait_for("1. 11-15");
+    s.escape();
+    let asked = Instant::now();
+    s.wait_for("‹●›");
+    assert!(
+        asked.elapsed() < Duration::from_millis(900),
+        "the key did not end the animation"
+    );
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+    let _ = std::fs::remove_dir_all(&home);
+}

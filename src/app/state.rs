@@ -392,6 +392,9 @@ pub struct App {
 
 const G: crate::rules::Geometry = English::GEOMETRY;
 
+/// What a key pressed on a screen too small to show the game is told.
+const TOO_SMALL: &str = "the window is too small to play in: enlarge it to go on";
+
 /// Where the cursor starts before a move places it: a3, square 21 (an index always on the board).
 const START_SQUARE: Square = Square::from_index(20);
 
@@ -641,6 +644,9 @@ impl App {
             self.quit_asked = false;
         }
         if let Action::Resized { fits } = action {
+            if fits && !self.fits && self.status == TOO_SMALL {
+                self.status = self.mode_message();
+            }
             self.fits = fits;
             return Vec::new();
         }
@@ -652,7 +658,7 @@ impl App {
             )
         {
             // The game is not on show: nothing may change it unseen.
-            self.status = "the window is too small to play in: enlarge it (q quits)".into();
+            self.status = TOO_SMALL.into();
             return Vec::new();
         }
         if action.from_player() && !matches!(action, Action::ToggleHelp | Action::ScrollHelp(_)) {

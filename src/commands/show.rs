@@ -1,11 +1,12 @@
-//! `crowned` with no command, until the full-screen game exists: print the position and its moves.
+//! `crowned show`: print a position, its FEN and its legal moves, for scripts and for a look without the
+//! full-screen game.
 
 use std::io::{self, Write};
 
 use anyhow::Result;
 use crowned::rules::{Position, SquareStyle, to_fen, write_move};
 
-/// Until the full-screen game exists: print the position and its legal moves.
+/// Prints the position, its FEN and its legal moves.
 pub fn show(position: &Position) -> Result<()> {
     let mut out = io::stdout().lock();
     writeln!(out, "{position}")?;
@@ -24,9 +25,5 @@ pub fn show(position: &Position) -> Result<()> {
             .collect();
         writeln!(out, "Legal moves: {}", texts.join(" "))?;
     }
-    writeln!(
-        out,
-        "(The full-screen game is not built yet; this prints the position. See `crowned --help`.)"
-    )?;
     Ok(())
 }
