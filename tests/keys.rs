@@ -260,7 +260,7 @@ fn the_resume_question_takes_only_its_answers() {
     let mut app = App::offering_resume(HUMANS, saved.clone(), saved_players);
     let effects = press(&mut app, "<Esc>");
     let archived = effects.iter().find_map(|e| match e {
-        Effect::Archive { game, players } => Some((game.moves().to_vec(), *players)),
+        Effect::Archive { game, players, .. } => Some((game.moves().to_vec(), *players)),
         _ => None,
     });
     assert_eq!(archived, Some((saved.moves().to_vec(), saved_players)));

@@ -213,6 +213,7 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
             &SavedGame {
                 game: unfinished.clone(),
                 players,
+                file: None,
             },
             Some("unfinished"),
         )
@@ -224,6 +225,7 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
             &SavedGame {
                 game: finished,
                 players: VS_ENGINE,
+                file: None,
             },
             Some("finished"),
         )
@@ -269,6 +271,26 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
     assert_eq!(app.game().ply(), 3);
     assert_eq!(app.players(), players);
     assert_eq!(app.mode(), Mode::Play);
+    // It is linked to its own file, which leaving or finishing it updates instead of filing a copy.
+    assert_eq!(
+        app.saved_file().and_then(|f| f.file_name()),
+        Some(std::ffi::OsStr::new("unfinished.pdn"))
+    );
+    let effects = app.update(Action::NewGame);
+    assert!(effects.is_empty());
+    let effects = app.update(Action::PickAtCursor);
+    let archived = effects.iter().find_map(|e| match e {
+        Effect::Archive { file, .. } => Some(file.clone()),
+        _ => None,
+    });
+    assert_eq!(
+        archived
+            .flatten()
+            .and_then(|f| f.file_name().map(|n| n.to_owned())),
+        Some("unfinished.pdn".into()),
+        "left for a new game, it goes back into its own file"
+    );
+    assert_eq!(app.saved_file(), None, "the new game is a new file's");
 
     // A finished game opens for replaying.
     app.update(Action::Load);

@@ -17,6 +17,8 @@ pub struct GameEntry {
     pub error: Option<String>,
     /// Where it came from, for messages: `tinsley.pdn, game 3`.
     pub source: String,
+    /// The file of one of the program's own saved games, which continuing the game updates.
+    pub file: Option<std::path::PathBuf>,
 }
 
 impl GameEntry {
@@ -27,6 +29,7 @@ impl GameEntry {
             players: None,
             error: Some(error),
             source,
+            file: None,
         }
     }
 
@@ -167,6 +170,7 @@ mod tests {
             players: None,
             error: None,
             source: "test".into(),
+            file: None,
         }
     }
 

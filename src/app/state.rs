@@ -15,6 +15,7 @@ pub use offers::Question;
 pub use timing::Timer;
 
 use std::fmt;
+use std::path::PathBuf;
 
 use tui_input::{Input, InputRequest};
 
@@ -325,6 +326,8 @@ pub enum Effect {
         game: Box<Game>,
         /// Who played it.
         players: Players,
+        /// The saved-games file it came from, to be updated instead of filing a second copy.
+        file: Option<PathBuf>,
     },
     /// Save this game among the saved games under a name the player chose (`:save`), and say where.
     Save {
@@ -388,6 +391,9 @@ pub struct App {
     pace_wait: bool,
     /// An engine's move that came before the pace timer, shown when it is due.
     held: Option<Move>,
+    /// The saved-games file the game in play (or offered for resuming) came from: finishing or leaving the
+    /// game updates that file instead of filing a second copy.
+    saved_file: Option<PathBuf>,
 }
 
 const G: crate::rules::Geometry = English::GEOMETRY;
@@ -451,6 +457,7 @@ impl App {
             animation: None,
             pace_wait: false,
             held: None,
+            saved_file: None,
         }
     }
 
@@ -476,6 +483,17 @@ impl App {
         app.resume = Some(Box::new((game, saved_players)));
         app.status = app.resume_question();
         app
+    }
+
+    /// Links the game in play, or the one offered for resuming, to the saved-games file it came from, which is
+    /// then updated as the game goes on instead of a second copy being filed.
+    pub fn link_saved_file(&mut self, file: Option<PathBuf>) {
+        self.saved_file = file;
+    }
+
+    /// The saved-games file the game in play came from, if it did.
+    pub fn saved_file(&self) -> Option<&std::path::Path> {
+        self.saved_file.as_deref()
     }
 
     /// The game offered for resuming, with its players.
@@ -827,7 +845,9 @@ impl App {
                     return Vec::new();
                 };
                 let (game, players) = *offer;
+                let file = self.saved_file.take();
                 let mut effects = self.restart(game, players);
+                self.saved_file = file;
                 // The game is as it was saved: nothing to save again.
                 effects.retain(|e| !matches!(e, Effect::GameChanged));
                 if matches!(self.mode, Mode::Play) {
@@ -843,6 +863,7 @@ impl App {
                 let mut effects = vec![Effect::Archive {
                     game: Box::new(game),
                     players,
+                    file: self.saved_file.take(),
                 }];
                 effects.extend(self.start_new(self.players));
                 effects
@@ -915,6 +936,7 @@ impl App {
             effects.push(Effect::Archive {
                 game: Box::new(self.game.clone()),
                 players: self.players,
+                file: self.saved_file.clone(),
             });
         }
         effects

@@ -157,7 +157,9 @@ fn open_with_autosave(
     match store.load_autosave() {
         Ok(Some(saved)) if saved.game.outcome().is_none() && !saved.game.is_empty() => {
             if let Opening::Standard = opening {
-                let app = App::offering_resume(players, saved.game, saved.players);
+                let mut app = App::offering_resume(players, saved.game, saved.players);
+                // A game continued from the saved games goes back into its own file.
+                app.link_saved_file(saved.file);
                 return (app, Vec::new(), None, true);
             }
             let (notice, saving) = match store

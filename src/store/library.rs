@@ -78,6 +78,7 @@ fn entry_of(text: &GameText, source: String) -> GameEntry {
         players: None,
         error,
         source,
+        file: None,
     }
 }
 
@@ -123,6 +124,7 @@ fn saved_entry(path: &Path) -> GameEntry {
             players: Some(saved.players),
             error: None,
             source,
+            file: Some(path.to_path_buf()),
         },
         Err(_) => {
             // Not one of the program's own: whatever the first game of the file is, under the file's name.

@@ -25,6 +25,8 @@ pub const HOME_VARIABLE: &str = "CROWNED_HOME";
 const BLACK_PLAYER_TAG: &str = "CrownedBlack";
 const WHITE_PLAYER_TAG: &str = "CrownedWhite";
 const PLY_TAG: &str = "CrownedPly";
+/// The saved-games file an unfinished game in the autosave came from (its name in the games directory).
+const FILE_TAG: &str = "CrownedFile";
 
 /// What can go wrong with the program's files.
 #[derive(Debug, Error)]
@@ -71,6 +73,8 @@ pub struct SavedGame {
     pub game: Game,
     /// Who plays each side.
     pub players: Players,
+    /// The saved-games file the game came from, updated when it is saved again.
+    pub file: Option<PathBuf>,
 }
 
 impl Store {
@@ -121,7 +125,16 @@ impl Store {
         let path = self.autosave_file();
         match fs::read_to_string(&path) {
             Ok(text) => from_pdn(&text)
-                .map(Some)
+                .map(|mut saved| {
+                    // The tag names a file of the saved games, and nothing outside them.
+                    saved.file = saved
+                        .file
+                        .as_deref()
+                        .and_then(|name| name.to_str())
+                        .and_then(own_file_name)
+                        .map(|name| self.games_dir().join(name));
+                    Some(saved)
+                })
                 .map_err(|reason| StoreError::Corrupt { path, reason }),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(io_error(&path)(e)),
@@ -154,6 +167,32 @@ impl Store {
         write_atomic(&path, to_pdn(saved).as_bytes()).map_err(io_error(&path))?;
         Ok(path)
     }
+
+    /// Saves a game again into the saved-games file it came from (`file`), replacing it; a path that is not
+    /// one of the saved games' files is never written, and the game is filed anew instead. Returns the file
+    /// written.
+    pub fn refile_game(&self, saved: &SavedGame, file: &Path) -> Result<PathBuf, StoreError> {
+        let inside = file.parent() == Some(self.games_dir().as_path());
+        let name = file
+            .file_name()
+            .and_then(|n| n.to_str())
+            .and_then(own_file_name);
+        match name.filter(|_| inside) {
+            Some(name) => {
+                let path = self.games_dir().join(name);
+                write_atomic(&path, to_pdn(saved).as_bytes()).map_err(io_error(&path))?;
+                Ok(path)
+            }
+            None => self.file_game(saved, None),
+        }
+    }
+}
+
+/// `name` when it can be the name of one of the saved games' files: a `.pdn` name of safe characters, with no
+/// directory in it.
+fn own_file_name(name: &str) -> Option<&str> {
+    let stem = name.strip_suffix(".pdn")?;
+    (!stem.is_empty() && safe_name(stem) == stem).then_some(name)
 }
 
 /// Writes `contents` to `path` all at once: a temporary file beside it, flushed to disk, then renamed over it.
@@ -209,7 +248,16 @@ pub fn to_pdn(saved: &SavedGame) -> String {
     if tags.get("Date").is_none() {
         tags.set("Date", &pdn_date(SystemTime::now()));
     }
+    if tags.get("Time").is_none() {
+        tags.set("Time", &pdn_time(SystemTime::now()));
+    }
     tags.set(PLY_TAG, &saved.game.ply().to_string());
+    match saved.file.as_deref().and_then(|f| f.file_name()) {
+        Some(name) => tags.set(FILE_TAG, &name.to_string_lossy()),
+        None => {
+            tags.remove(FILE_TAG);
+        }
+    }
     write_game(&game)
 }
 
@@ -244,10 +292,15 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
         None => game.len(),
     };
     game.go_to(ply);
-    for tag in [BLACK_PLAYER_TAG, WHITE_PLAYER_TAG, PLY_TAG] {
+    let file = game.tags().get(FILE_TAG).map(PathBuf::from);
+    for tag in [BLACK_PLAYER_TAG, WHITE_PLAYER_TAG, PLY_TAG, FILE_TAG] {
         game.tags_mut().remove(tag);
     }
-    Ok(SavedGame { game, players })
+    Ok(SavedGame {
+        game,
+        players,
+        file,
+    })
 }
 
 fn player_word(player: Player) -> String {
@@ -292,6 +345,15 @@ fn default_name(saved: &SavedGame, now: SystemTime) -> String {
 fn pdn_date(now: SystemTime) -> String {
     let (y, m, d, _, _) = civil(now);
     format!("{y:04}.{m:02}.{d:02}")
+}
+
+/// The time of day in UTC as PDN's `Time` tag writes it: `14:05:09`.
+fn pdn_time(now: SystemTime) -> String {
+    let (_, _, _, hh, mm) = civil(now);
+    let ss = now
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() % 60);
+    format!("{hh:02}:{mm:02}:{ss:02}")
 }
 
 /// UTC year, month, day, hour and minute of a time (the proleptic Gregorian calendar, from days since 1970).
@@ -343,6 +405,7 @@ mod tests {
                 black: Player::Human,
                 white: Player::Engine(Level::Hard),
             },
+            file: None,
         }
     }
 
@@ -412,6 +475,39 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty());
+        let _ = fs::remove_dir_all(&home);
+    }
+
+    #[test]
+    fn a_game_goes_back_into_its_own_file_and_nowhere_else() {
+        let home = temp_home("refile");
+        let store = Store::under(&home);
+        let mut saved = sample();
+        let first = store.file_game(&saved, Some("club")).expect("filed");
+        saved.game.redo();
+        let again = store.refile_game(&saved, &first).expect("filed again");
+        assert_eq!(again, first, "the same file");
+        let count = fs::read_dir(store.games_dir()).expect("games dir").count();
+        assert_eq!(count, 1, "no second copy");
+        // The autosave remembers the file across a restart.
+        saved.file = Some(first.clone());
+        store.autosave(&saved).expect("autosaved");
+        let back = store.load_autosave().expect("readable").expect("present");
+        assert_eq!(back.file.as_deref(), Some(first.as_path()));
+        assert!(
+            back.game.tags().get(FILE_TAG).is_none(),
+            "the tag is the program's own"
+        );
+        // A path outside the saved games is never written: the game is filed anew.
+        let outside = home.join("elsewhere.pdn");
+        let filed = store.refile_game(&saved, &outside).expect("filed");
+        assert!(filed.starts_with(store.games_dir()));
+        assert!(!outside.exists());
+        // Nor does a tag naming a file elsewhere survive reading.
+        let text = to_pdn(&saved).replace("club.pdn", "../escape.pdn");
+        write_atomic(&store.autosave_file(), text.as_bytes()).expect("written");
+        let back = store.load_autosave().expect("readable").expect("present");
+        assert_eq!(back.file, None);
         let _ = fs::remove_dir_all(&home);
     }
 

@@ -11,6 +11,7 @@ pub use engine::EngineThread;
 pub use screen::{ScreenGuard, restore};
 
 use std::io::{self, BufWriter, Write};
+use std::path::Path;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -265,12 +266,17 @@ impl Outside<'_> {
                     Ok(())
                 }
                 Effect::Archive { .. } if !self.autosave => Ok(()),
-                Effect::Archive { game, players } => self.store.map_or(Ok(()), |store| {
+                Effect::Archive {
+                    game,
+                    players,
+                    file,
+                } => self.store.map_or(Ok(()), |store| {
                     let saved = SavedGame {
                         game: *game,
                         players,
+                        file,
                     };
-                    store.file_game(&saved, None).map(|_| ())
+                    file_away(store, &saved)
                 }),
             };
             if let Err(e) = saved {
@@ -285,7 +291,12 @@ impl Outside<'_> {
         let Some(store) = self.store else {
             return "not saved: there is no place for files".to_string();
         };
-        match store.file_game(&SavedGame { game, players }, name) {
+        let saved = SavedGame {
+            game,
+            players,
+            file: None,
+        };
+        match store.file_game(&saved, name) {
             Ok(path) => format!("saved as {}", path.display()),
             Err(e) => format!("not saved: {e}"),
         }
@@ -304,13 +315,22 @@ impl Outside<'_> {
         let saved = SavedGame {
             game: game.clone(),
             players: app.players(),
+            file: app.saved_file().map(Path::to_path_buf),
         };
         if game.outcome().is_some() {
-            store.file_game(&saved, None)?;
+            file_away(store, &saved)?;
             store.clear_autosave()
         } else {
             store.autosave(&saved)
         }
+    }
+}
+
+/// Files a game among the saved games: into the file it came from when it has one, else into a new file.
+fn file_away(store: &Store, saved: &SavedGame) -> Result<(), StoreError> {
+    match &saved.file {
+        Some(file) => store.refile_game(saved, file).map(|_| ()),
+        None => store.file_game(saved, None).map(|_| ()),
     }
 }
 

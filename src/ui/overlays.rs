@@ -152,7 +152,7 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
     let mut lines = vec![Line::styled(
         fit(
             format!(
-                "   {:<10} {:<20} {:<20} {:<7} {:>5}",
+                "   {:<16} {:<17} {:<17} {:<10} {:>5}",
                 "Date", "Black", "White", "Result", "Moves"
             ),
             width,
@@ -164,11 +164,11 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
         let flag = if entry.error.is_some() { '!' } else { ' ' };
         let text = fit(
             format!(
-                " {marker}{flag}{:<10} {:<20} {:<20} {:<7} {:>5}",
-                clip(entry.tag("Date"), 10),
-                clip(entry.tag("Black"), 20),
-                clip(entry.tag("White"), 20),
-                clip(entry.result(), 7),
+                " {marker}{flag}{:<16} {:<17} {:<17} {:<10} {:>5}",
+                when(entry),
+                clip(entry.tag("Black"), 17),
+                clip(entry.tag("White"), 17),
+                clip(state(entry), 10),
                 moves_of(entry)
             ),
             width,
@@ -204,6 +204,23 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
     ));
     let title = format!(" {} ({} games) ", list.title, list.entries.len());
     boxed(buf, rect, &title, lines, options);
+}
+
+/// When the game was played: `2026-11-23 14:05` (the time when the record has one).
+fn when(entry: &GameEntry) -> String {
+    let date = clip(entry.tag("Date"), 10).replace('.', "-");
+    match entry.game.tags().get("Time").map(str::trim) {
+        Some(time) if time.len() >= 5 => format!("{date} {}", clip(time, 5)),
+        _ => date,
+    }
+}
+
+/// The result, or whether one of the program's own games is still to be finished.
+fn state(entry: &GameEntry) -> &str {
+    match entry.result() {
+        "*" if entry.players.is_some() => "unfinished",
+        result => result,
+    }
 }
 
 /// The length of a game as records number it: a move is one by each side.

@@ -60,7 +60,9 @@ impl App {
                     && entry.game.outcome().is_none() =>
             {
                 let source = entry.source.clone();
+                let file = entry.file.clone();
                 let mut effects = self.start_game(entry.game, players);
+                self.saved_file = file;
                 // Opening a saved game is not a move: it goes into the autosave only when it changes.
                 effects.retain(|e| !matches!(e, Effect::GameChanged));
                 if matches!(self.mode, Mode::Play) {
