@@ -10,7 +10,9 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crowned::app::{Action, App, Player, Players};
+use crowned::app::{Action, App, DEFAULT_ANIMATION_STEP, Player, Players, Preferences, Timer};
+use crowned::engine::Level;
+use crowned::game::Game;
 use crowned::ui::{self, Options};
 use divan::Bencher;
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
@@ -44,7 +46,7 @@ impl Write for Counter {
 }
 
 fn bytes_per_change() {
-    for (width, height) in [(80, 24), (160, 50)] {
+    for (width, height) in [(80, 24), (160, 50), (200, 60)] {
         let counter = Counter::default();
         let backend = CrosstermBackend::new(counter.clone());
         let mut terminal = Terminal::with_options(
@@ -56,20 +58,68 @@ fn bytes_per_change() {
         .expect("terminal");
         let options = Options::default();
         let (mut app, _) = App::new(HUMANS);
+        app.set_preferences(Preferences {
+            animation_step: None,
+            ..Preferences::default()
+        });
         let mut frame = |app: &App| {
             counter.0.store(0, Ordering::Relaxed);
             terminal.draw(|f| ui::draw(f, app, &options)).expect("draw");
             counter.0.load(Ordering::Relaxed)
         };
         let first = frame(&app);
-        app.update(Action::Right);
+        let _ = app.update(Action::Right);
         let cursor = frame(&app);
-        app.update(Action::Submit("11-15".into()));
+        let _ = app.update(Action::Submit("11-15".into()));
         let played = frame(&app);
+        // The engine's double jump 14x23x32, shown at once and then step by step (every frame it sends).
+        let mut at_once = engine_to_capture(None);
+        frame(&at_once);
+        let _ = answer_with_capture(&mut at_once);
+        let capture_at_once = frame(&at_once);
+        let mut stepping = engine_to_capture(Some(DEFAULT_ANIMATION_STEP));
+        frame(&stepping);
+        let _ = answer_with_capture(&mut stepping);
+        let (mut capture_stepping, mut frames) = (frame(&stepping), 1);
+        while stepping.animation().is_some() {
+            let _ = stepping.update(Action::Timer(Timer::Animation));
+            capture_stepping += frame(&stepping);
+            frames += 1;
+        }
         println!(
-            "bytes at {width}x{height}: first frame {first}, cursor move {cursor}, played move {played}"
+            "bytes at {width}x{height}: first frame {first}, cursor move {cursor}, played move {played}; \
+             the engine's double jump shown at once {capture_at_once}, step by step {capture_stepping} in \
+             {frames} frames (ratio {:.2})",
+            capture_stepping as f64 / capture_at_once as f64
         );
     }
+}
+
+/// The engine (Black) to move with a double jump, 14x23x32, and White keeping pieces after it.
+fn engine_to_capture(animation_step: Option<Duration>) -> App {
+    let game = Game::from_fen("B:W18,27,29,30:B14,1").expect("FEN");
+    let players = Players {
+        black: Player::Engine(Level::Max),
+        white: Player::Human,
+    };
+    let (mut app, _) = App::with_game(game, players);
+    app.set_preferences(Preferences {
+        animation_step,
+        ..Preferences::default()
+    });
+    app
+}
+
+/// Answers the engine's search with the double jump.
+fn answer_with_capture(app: &mut App) -> Vec<crowned::app::Effect> {
+    let search = app.thinking().map_or(0, |t| t.search);
+    let position = *app.game().position();
+    let mv = position
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| m.capture_count() == 2);
+    app.update(Action::EngineMoved { search, mv })
 }
 
 /// Starts the real binary in a pseudo-terminal and waits for `text` on its screen; returns the time it took
@@ -159,7 +209,7 @@ fn start_up_time() {
     let mut first_frame = Vec::new();
     let mut version = Vec::new();
     for _ in 0..15 {
-        let (t, session) = start_and_wait(&["--white", "human"], "Black to move");
+        let (t, session) = start_and_wait(&["--white", "human"], "Black to play");
         session.quit();
         first_frame.push(t);
         let (t, _) = start_and_wait(&["--version"], "crowned");
@@ -209,7 +259,7 @@ fn game_in_progress() -> App {
 }
 
 /// Drawing the whole screen into a buffer (layout, board, history, status, input), no terminal output.
-#[divan::bench(args = [(80, 24), (160, 50)])]
+#[divan::bench(args = [(80, 24), (160, 50), (200, 60)])]
 fn draw_frame(bencher: Bencher, (width, height): (u16, u16)) {
     let app = game_in_progress();
     let options = Options::default();
