@@ -1,6 +1,6 @@
 //! Whole games driven through the application state machine by actions, as the terminal will drive it.
 
-use crowned::app::{Action, App, Effect, Mode, Player, Players};
+use crowned::app::{Action, App, Effect, Mode, Player, Players, Timer};
 use crowned::engine::{Engine, Level, Limits};
 use crowned::game::{DrawReason, Game, Outcome, WinReason};
 use crowned::rules::{Color, Square, SquareStyle, write_move};
@@ -398,4 +398,107 @@ fn undo_takes_back_a_resignation_and_the_mode_follows() {
     // Moves are accepted again, as the screen says.
     type_moves(&mut app, "11-15");
     assert_eq!(app.game().len(), 1);
+}
+
+#[test]
+fn the_engine_declines_a_draw_when_it_sees_more_and_thinks_on() {
+    // The engine has White and is to move when the offer comes: it stops, judges, declines, thinks again.
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Max),
+    };
+    let (mut app, _) = App::new(players);
+    app.update(Action::Submit("11-15".into()));
+    let effects = app.update(Action::Submit(":draw".into()));
+    assert!(matches!(effects.first(), Some(Effect::StopThinking)));
+    let Some(Effect::Evaluate { search, .. }) = effects.last() else {
+        panic!("the engine is asked to judge: {effects:?}");
+    };
+    // The score is for the side to move, White: the engine thinks itself better.
+    let effects = app.update(Action::EngineEvaluated {
+        search: *search,
+        score: crowned::engine::Score::Centi(80),
+    });
+    assert_eq!(app.mode(), Mode::Play);
+    assert!(
+        app.status()
+            .starts_with("The engine declines the draw: it sees +0.80 for White"),
+        "{}",
+        app.status()
+    );
+    assert!(effects.iter().any(|e| matches!(e, Effect::Think { .. })));
+    assert!(app.is_thinking(), "and goes on with its move");
+    // Losing, it accepts.
+    let effects = app.update(Action::Submit(":draw".into()));
+    let Some(Effect::Evaluate { search, .. }) = effects.last() else {
+        panic!("the engine is asked to judge: {effects:?}");
+    };
+    app.update(Action::EngineEvaluated {
+        search: *search,
+        score: crowned::engine::Score::Loss(5),
+    });
+    assert!(matches!(app.mode(), Mode::Over(Outcome::Draw { .. })));
+}
+
+#[test]
+fn two_people_answer_each_others_draw_offers() {
+    let (mut app, _) = App::new(HUMANS);
+    type_moves(&mut app, "11-15");
+    app.update(Action::Submit(":draw".into()));
+    assert_eq!(
+        app.question(),
+        Some(crowned::app::Question::Draw { from: Color::White })
+    );
+    // Nothing else is played while the question is open.
+    app.update(Action::Submit("23-19".into()));
+    assert_eq!(app.game().len(), 1);
+    app.update(Action::Answer(false));
+    assert!(
+        app.status().starts_with("Black declines the draw"),
+        "{}",
+        app.status()
+    );
+    app.update(Action::Submit(":draw".into()));
+    app.update(Action::Answer(true));
+    assert!(matches!(app.mode(), Mode::Over(Outcome::Draw { .. })));
+}
+
+#[test]
+fn a_game_between_engines_keeps_its_pace_and_can_be_held() {
+    let players = Players {
+        black: Player::Engine(Level::Random),
+        white: Player::Engine(Level::Random),
+    };
+    let (mut app, effects) = App::new(players);
+    assert!(effects.iter().any(|e| matches!(
+        e,
+        Effect::Wake {
+            timer: Timer::Pace,
+            ..
+        }
+    )));
+    let Some(Effect::Think {
+        search, situation, ..
+    }) = effects.iter().find(|e| matches!(e, Effect::Think { .. }))
+    else {
+        panic!("the engine thinks at once: {effects:?}");
+    };
+    // Its move comes before the pace: it is held, not shown.
+    let mv = situation.position.legal_moves().first().copied();
+    app.update(Action::EngineMoved {
+        search: *search,
+        mv,
+    });
+    assert_eq!(app.game().len(), 0);
+    assert!(app.move_waiting());
+    let effects = app.update(Action::Timer(Timer::Pace));
+    assert_eq!(app.game().len(), 1, "shown when the pace says");
+    assert!(effects.iter().any(|e| matches!(e, Effect::Think { .. })));
+    // p holds the engine: its search stops and nothing more is asked for until p again.
+    let effects = app.update(Action::Pause);
+    assert!(matches!(effects.as_slice(), [Effect::StopThinking]));
+    assert!(app.paused() && !app.is_thinking());
+    assert!(app.status().starts_with("paused"), "{}", app.status());
+    let effects = app.update(Action::Pause);
+    assert!(effects.iter().any(|e| matches!(e, Effect::Think { .. })));
 }

@@ -191,11 +191,7 @@ fn play_against_the_engine_and_quit_cleanly() {
     // A typed move; the engine answers on its own thread and the turn comes back.
     s.send("11-15\r");
     s.wait_for("1. 11-15");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !first_line_has_two_moves(&s.contents()) {
-        assert!(Instant::now() < deadline, "no reply:\n{}", s.contents());
-        thread::sleep(Duration::from_millis(20));
-    }
+    s.wait_for_reply();
     s.wait_for("Black to play");
     // Quitting a game in progress asks first.
     s.send("q");
@@ -203,6 +199,22 @@ fn play_against_the_engine_and_quit_cleanly() {
     s.send("q");
     assert_eq!(s.wait_exit(), 0);
     s.assert_restored();
+}
+
+impl Session {
+    /// Waits until the engine's reply to 11-15 is in the move list; fails the test after 20 seconds (an engine
+    /// that never answers has stalled).
+    fn wait_for_reply(&self) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while !first_line_has_two_moves(&self.contents()) {
+            assert!(
+                Instant::now() < deadline,
+                "no reply, the engine stalled:\n{}",
+                self.contents()
+            );
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
 
 fn first_line_has_two_moves(screen: &str) -> bool {
@@ -465,15 +477,7 @@ fn undo_or_redo_with_nothing_to_do_never_stalls_the_engine() {
     s.wait_for("1. 11-15");
     s.send("U");
     s.wait_for("nothing to redo");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !first_line_has_two_moves(&s.contents()) {
-        assert!(
-            Instant::now() < deadline,
-            "the engine stalled:\n{}",
-            s.contents()
-        );
-        thread::sleep(Duration::from_millis(20));
-    }
+    s.wait_for_reply();
     s.send("\x03");
     assert_eq!(s.wait_exit(), 0);
 
@@ -524,11 +528,7 @@ fn moves_step_along_their_path_and_a_key_ends_the_animation() {
     s.send("11-15\r");
     // The engine answers at once, but the board shows the player's move, then the engine's, a step at a time:
     // until the last step the move's end is not marked.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !first_line_has_two_moves(&s.contents()) {
-        assert!(Instant::now() < deadline, "no reply:\n{}", s.contents());
-        thread::sleep(Duration::from_millis(10));
-    }
+    s.wait_for_reply();
     assert!(
         !s.contents().contains('‹'),
         "the engine's move is still being shown:\n{}",

@@ -133,6 +133,14 @@ fn typing_a_move_80x24() {
 }
 
 #[test]
+fn i_asks_for_a_move_in_coordinates() {
+    let (mut app, _) = App::new(VS_ENGINE);
+    app.update(Action::StartTyping);
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("a move in coordinates: c3-d4"), "{shown}");
+}
+
+#[test]
 fn too_small_40x12() {
     let (app, _) = App::new(VS_ENGINE);
     insta::assert_snapshot!(screen(&app, 40, 12));

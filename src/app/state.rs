@@ -1122,20 +1122,26 @@ impl App {
         match self.players.of(side) {
             Player::Human => Vec::new(),
             Player::Engine(level) => {
-                self.searches += 1;
-                self.thinking = Some(Thinking {
-                    search: self.searches,
-                    purpose: Purpose::Move,
-                    depth: None,
-                    score: None,
-                });
+                let search = self.begin_search(Purpose::Move);
                 vec![Effect::Think {
-                    search: self.searches,
+                    search,
                     situation: Situation::of_game(&self.game),
                     level,
                 }]
             }
         }
+    }
+
+    /// Numbers a new search and waits for it; returns its number.
+    fn begin_search(&mut self, purpose: Purpose) -> u64 {
+        self.searches += 1;
+        self.thinking = Some(Thinking {
+            search: self.searches,
+            purpose,
+            depth: None,
+            score: None,
+        });
+        self.searches
     }
 
     fn stop_thinking(&mut self) -> Vec<Effect> {

@@ -62,15 +62,9 @@ impl App {
         }
         // Against the engine: it judges the position with a short search of its own.
         let mut effects = self.stop_thinking();
-        self.searches += 1;
-        self.thinking = Some(Thinking {
-            search: self.searches,
-            purpose: Purpose::DrawOffer,
-            depth: None,
-            score: None,
-        });
+        let search = self.begin_search(Purpose::DrawOffer);
         effects.push(Effect::Evaluate {
-            search: self.searches,
+            search,
             situation: Situation::of_game(&self.game),
         });
         self.status = "you offer a draw: the engine considers it".into();
