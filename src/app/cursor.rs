@@ -21,13 +21,13 @@ pub enum Step {
     Right,
 }
 
-/// Where the cursor is, and the screen column Up and Down keep to.
+/// Where the cursor is, and the screen column Up and Down keep to. Which way up the board is shown is the
+/// caller's to say at each step, so the cursor never holds a copy of it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Cursor {
     square: Square,
     /// The screen column the player last chose (by Left/Right or by putting the cursor somewhere).
     column: u32,
-    flipped: bool,
 }
 
 impl Cursor {
@@ -37,7 +37,6 @@ impl Cursor {
         Cursor {
             square,
             column: col,
-            flipped,
         }
     }
 
@@ -51,15 +50,15 @@ impl Cursor {
         Cursor::on(self.square, geometry, flipped)
     }
 
-    /// The cursor one step along on screen; at the edge it stays where it is.
-    pub fn step(self, step: Step, geometry: Geometry) -> Cursor {
-        let (row, col) = screen(geometry, geometry.row_col(self.square), self.flipped);
+    /// The cursor one step along on a board shown `flipped` or not; at the edge it stays where it is.
+    pub fn step(self, step: Step, geometry: Geometry, flipped: bool) -> Cursor {
+        let (row, col) = screen(geometry, geometry.row_col(self.square), flipped);
         let (width, height) = (u32::from(geometry.width), u32::from(geometry.height));
         let at = |row: u32, col: u32| {
             if row >= height || col >= width {
                 return None;
             }
-            let board = screen(geometry, (row, col), self.flipped);
+            let board = screen(geometry, (row, col), flipped);
             geometry.at(board.0, board.1)
         };
         match step {
@@ -70,11 +69,7 @@ impl Cursor {
                     Some(col + 2).filter(|&c| c < width)
                 };
                 match col.and_then(|c| at(row, c).map(|s| (s, c))) {
-                    Some((square, column)) => Cursor {
-                        square,
-                        column,
-                        ..self
-                    },
+                    Some((square, column)) => Cursor { square, column },
                     None => self,
                 }
             }
@@ -139,7 +134,7 @@ mod tests {
         steps
             .iter()
             .map(|&s| {
-                cursor = cursor.step(s, G);
+                cursor = cursor.step(s, G, flipped);
                 cursor.square().number()
             })
             .collect()
@@ -187,7 +182,7 @@ mod tests {
                 let mut seen = std::collections::HashSet::new();
                 for i in 0..2000u32 {
                     let step = [Up, Right, Down, Left, Up, Up, Left][(i * 7 + i / 3) as usize % 7];
-                    cursor = cursor.step(step, geometry);
+                    cursor = cursor.step(step, geometry, flipped);
                     let (row, col) = geometry.row_col(cursor.square());
                     assert!(geometry.at(row, col).is_some());
                     seen.insert(cursor.square());

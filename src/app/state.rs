@@ -636,11 +636,6 @@ impl App {
         self.paused
     }
 
-    /// Whether the screen is big enough to show the game (as last told by [`Action::Resized`]).
-    pub fn fits(&self) -> bool {
-        self.fits
-    }
-
     /// Whether quitting waits for the key to be pressed again.
     pub fn quit_asked(&self) -> bool {
         self.quit_asked
@@ -1001,7 +996,7 @@ impl App {
             Action::Left => Step::Left,
             _ => Step::Right,
         };
-        self.cursor = self.cursor.step(step, G);
+        self.cursor = self.cursor.step(step, G, self.flipped);
     }
 
     /// Puts the cursor on `square`.

@@ -111,9 +111,7 @@ pub fn event_loop<W: Write>(
 ) -> io::Result<Ending> {
     let mut timers = Timers::default();
     let size = terminal.size()?;
-    let fits = Action::Resized {
-        fits: ScreenLayout::new(Rect::new(0, 0, size.width, size.height)).is_some(),
-    };
+    let fits = resized(size.width, size.height);
     let mut effects = app.update(fits);
     effects.extend(start);
     if let Some(ending) = outside.carry_out(&mut app, effects, &mut timers) {
@@ -334,6 +332,13 @@ fn file_away(store: &Store, saved: &SavedGame) -> Result<(), StoreError> {
     }
 }
 
+/// What a screen of this size tells the app: whether the game fits on it.
+fn resized(width: u16, height: u16) -> Action {
+    Action::Resized {
+        fits: ScreenLayout::new(Rect::new(0, 0, width, height)).is_some(),
+    }
+}
+
 /// Tells the app something on its status line (which has no effects).
 fn notice(app: &mut App, text: String) {
     let _ = app.update(Action::Notice(text));
@@ -345,9 +350,7 @@ pub fn actions_for_event(app: &App, area: Rect, event: TermEvent) -> Vec<Action>
         TermEvent::Key(key) => action_for_key(app, key).into_iter().collect(),
         TermEvent::Mouse(mouse) => action_for_mouse(app, area, mouse).into_iter().collect(),
         // A pasted move goes into the input box as if typed (line breaks dropped).
-        TermEvent::Resize(width, height) => vec![Action::Resized {
-            fits: ScreenLayout::new(Rect::new(0, 0, width, height)).is_some(),
-        }],
+        TermEvent::Resize(width, height) => vec![resized(width, height)],
         TermEvent::Paste(text) => text
             .chars()
             .filter(|c| !c.is_control())
