@@ -558,3 +558,65 @@ fn moves_step_along_their_path_and_a_key_ends_the_animation() {
     s.assert_restored();
     let _ = std::fs::remove_dir_all(&home);
 }
+
+/// A bracketed paste of `size` bytes of move-like text, written on a thread of its own (the pty takes a few
+/// kilobytes at a time, as fast as the program reads them). The thread gives the writer back when it is done.
+fn paste_in_background(s: &mut Session, size: usize) -> thread::JoinHandle<Box<dyn Write + Send>> {
+    let mut writer = std::mem::replace(&mut s.writer, Box::new(std::io::sink()));
+    let body = "11-15 23-19 ".repeat(size / 12 + 1);
+    thread::spawn(move || {
+        // Errors are expected once the program has ended and the pty is gone.
+        let _ = writer.write_all(b"\x1b[200~");
+        let _ = writer.write_all(&body.as_bytes()[..size]);
+        let _ = writer.write_all(b"\x1b[201~");
+        let _ = writer.flush();
+        writer
+    })
+}
+
+/// Sends `signal` and returns how long the program took to end, with its exit code.
+fn time_to_end(s: &mut Session, signal: i32) -> (Duration, u32) {
+    let pid = s.child.process_id().expect("pid") as i32;
+    let sent = Instant::now();
+    // SAFETY: kill(2) with a valid signal number has no memory effects.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    let deadline = sent + Duration::from_secs(20);
+    while Instant::now() < deadline {
+        if let Some(status) = s.child.try_wait().expect("child status") {
+            let took = sent.elapsed();
+            thread::sleep(Duration::from_millis(100));
+            return (took, status.exit_code());
+        }
+        thread::sleep(Duration::from_millis(2));
+    }
+    panic!(
+        "crowned did not end after signal {signal}:\n{}",
+        s.contents()
+    );
+}
+
+#[test]
+fn a_megabyte_paste_is_refused_at_once_and_sigterm_still_ends_the_program() {
+    let mut s = Session::start(&["--white", "human"]);
+    s.wait_for("Black to play");
+    s.send(":");
+    let started = Instant::now();
+    let paste = paste_in_background(&mut s, 1 << 20);
+    s.wait_for("paste refused");
+    eprintln!("1 MB paste refused after {:?}", started.elapsed());
+    s.writer = paste.join().expect("paste written");
+    // The game goes on: the box holds what was typed before the paste.
+    s.escape();
+    s.send("11-15\r");
+    s.wait_for("1. 11-15");
+
+    // A second paste, and SIGTERM while it is still arriving: the signal does not wait behind it.
+    let _paste = paste_in_background(&mut s, 1 << 20);
+    thread::sleep(Duration::from_millis(20));
+    let (took, code) = time_to_end(&mut s, libc::SIGTERM);
+    eprintln!("SIGTERM during a 1 MB paste: ended after {took:?}");
+    assert_eq!(code, 128 + 15);
+    // The goal is 200 ms; the bound leaves room for a loaded test machine.
+    assert!(took < Duration::from_secs(2), "took {took:?}");
+    s.assert_restored();
+}

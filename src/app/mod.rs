@@ -26,6 +26,6 @@ pub use preferences::{
 };
 pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
 pub use state::{
-    Action, App, COMMANDS, Effect, Focus, Mode, Player, Players, Purpose, Question, SetupAction,
-    Thinking, Timer,
+    Action, App, COMMANDS, Effect, Focus, INPUT_LIMIT, Mode, Player, Players, Purpose, Question,
+    SetupAction, Thinking, Timer,
 };

@@ -10,9 +10,11 @@ mod messages;
 mod offers;
 mod setting_up;
 mod timing;
+mod typing;
 
 pub use offers::Question;
 pub use timing::Timer;
+pub use typing::INPUT_LIMIT;
 
 use std::fmt;
 use std::path::PathBuf;
@@ -184,6 +186,8 @@ pub enum Action {
     Submit(String),
     /// Edit the input box (typing a digit or `:` on the board starts it).
     Edit(InputRequest),
+    /// Text pasted into the terminal: it goes into the input box as if typed, line breaks dropped.
+    Paste(String),
     /// Use the text in the input box (Enter while typing).
     SubmitInput,
     /// Start typing in the empty input box (for coordinate moves such as `c3-d4`).
@@ -731,12 +735,11 @@ impl App {
             }
             Action::SubmitInput => self.submit_input(),
             Action::Edit(request) => {
-                self.input.handle(request);
-                self.focus = if self.input.value().is_empty() {
-                    Focus::Board
-                } else {
-                    Focus::Input
-                };
+                self.edit(request);
+                Vec::new()
+            }
+            Action::Paste(text) => {
+                self.paste(&text);
                 Vec::new()
             }
             Action::StartTyping => {

@@ -12,17 +12,21 @@ pub use screen::{ScreenGuard, restore};
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{Event as TermEvent, MouseButton, MouseEvent, MouseEventKind};
+use crossterm::event::{
+    Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
+    MouseEventKind,
+};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
-use tui_input::InputRequest;
 
 use crate::app::{Action, App, Effect, GameList, ListPurpose, Players, Timer, action_for_key};
 use crate::game::Game;
@@ -77,10 +81,11 @@ pub enum Ending {
 /// however it ends.
 pub fn run(app: App, start: Vec<Effect>, settings: Settings, store: Saving) -> io::Result<Ending> {
     let (events, inbox) = channel();
-    spawn_signal_thread(events.clone())?;
+    let urgent = Urgent::default();
+    spawn_signal_thread(events.clone(), urgent.clone())?;
     let engine = EngineThread::spawn(events.clone(), settings.think_time, settings.seed)?;
     let guard = ScreenGuard::enter()?;
-    spawn_input_thread(events)?;
+    spawn_input_thread(events, urgent.clone())?;
     // One write per frame: a frame goes out as few packets over a slow link.
     let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
     let mut terminal = Terminal::new(backend)?;
@@ -88,7 +93,10 @@ pub fn run(app: App, start: Vec<Effect>, settings: Settings, store: Saving) -> i
         &mut terminal,
         app,
         start,
-        &inbox,
+        Inbox {
+            events: &inbox,
+            urgent: &urgent,
+        },
         &Outside {
             engine,
             store,
@@ -100,12 +108,57 @@ pub fn run(app: App, start: Vec<Effect>, settings: Settings, store: Saving) -> i
     ending
 }
 
+/// A request to end the program that must not wait behind queued input: a signal, or Ctrl-c read from the
+/// terminal. The thread that sees it raises it at once; the event loop looks before every event it handles, so
+/// the program ends promptly however much input is waiting (a long paste, a burst of keys).
+#[derive(Clone, Debug, Default)]
+pub struct Urgent(Arc<AtomicI32>);
+
+impl Urgent {
+    /// What the flag holds for Ctrl-c (signal numbers are positive).
+    const INTERRUPT: i32 = -1;
+
+    /// Asks the program to end because of `signal`. The first request wins.
+    pub fn signal(&self, signal: i32) {
+        self.raise(signal);
+    }
+
+    /// Asks the program to end as the player's Ctrl-c does.
+    pub fn interrupt(&self) {
+        self.raise(Self::INTERRUPT);
+    }
+
+    fn raise(&self, code: i32) {
+        let _ = self
+            .0
+            .compare_exchange(0, code, Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    /// How the program must end, if it has been asked to.
+    pub fn ending(&self) -> Option<Ending> {
+        match self.0.load(Ordering::SeqCst) {
+            0 => None,
+            Self::INTERRUPT => Some(Ending::Quit),
+            signal => Some(Ending::Signal(signal)),
+        }
+    }
+}
+
+/// Where the event loop's events come from: the queue, and the flag that jumps it.
+#[derive(Clone, Copy, Debug)]
+pub struct Inbox<'a> {
+    /// Everything that happens, in order.
+    pub events: &'a Receiver<Event>,
+    /// A request to end that is handled before anything still queued.
+    pub urgent: &'a Urgent,
+}
+
 /// The loop itself, over any writer, so that other front ends (an SSH channel) can drive the same app.
 pub fn event_loop<W: Write>(
     terminal: &mut Terminal<CrosstermBackend<W>>,
     mut app: App,
     start: Vec<Effect>,
-    inbox: &Receiver<Event>,
+    inbox: Inbox,
     outside: &Outside,
     options: &Options,
 ) -> io::Result<Ending> {
@@ -122,7 +175,10 @@ pub fn event_loop<W: Write>(
         // Timers keep their deadlines across other events, so that keys never hold them back.
         let first = match timers.next() {
             Some((timer, at)) => {
-                match inbox.recv_timeout(at.saturating_duration_since(Instant::now())) {
+                match inbox
+                    .events
+                    .recv_timeout(at.saturating_duration_since(Instant::now()))
+                {
                     Ok(event) => event,
                     Err(RecvTimeoutError::Timeout) => {
                         timers.remove(timer);
@@ -131,13 +187,18 @@ pub fn event_loop<W: Write>(
                     Err(RecvTimeoutError::Disconnected) => return Ok(Ending::InputClosed),
                 }
             }
-            None => match inbox.recv() {
+            None => match inbox.events.recv() {
                 Ok(event) => event,
                 Err(_) => return Ok(Ending::InputClosed),
             },
         };
         // Everything already waiting is handled before the next frame is drawn.
-        for event in std::iter::once(first).chain(inbox.try_iter()) {
+        for event in std::iter::once(first).chain(inbox.events.try_iter()) {
+            if let Some(ending) = inbox.urgent.ending() {
+                // The game in progress is already saved: every change was.
+                outside.engine.cancel();
+                return Ok(ending);
+            }
             let actions = match event {
                 Event::Terminal(event) => actions_for_event(&app, area, event),
                 Event::App(action) => vec![action],
@@ -349,13 +410,8 @@ pub fn actions_for_event(app: &App, area: Rect, event: TermEvent) -> Vec<Action>
     match event {
         TermEvent::Key(key) => action_for_key(app, key).into_iter().collect(),
         TermEvent::Mouse(mouse) => action_for_mouse(app, area, mouse).into_iter().collect(),
-        // A pasted move goes into the input box as if typed (line breaks dropped).
         TermEvent::Resize(width, height) => vec![resized(width, height)],
-        TermEvent::Paste(text) => text
-            .chars()
-            .filter(|c| !c.is_control())
-            .map(|c| Action::Edit(InputRequest::InsertChar(c)))
-            .collect(),
+        TermEvent::Paste(text) => vec![Action::Paste(text)],
         _ => Vec::new(),
     }
 }
@@ -378,13 +434,19 @@ fn action_for_mouse(app: &App, area: Rect, mouse: MouseEvent) -> Option<Action> 
     }
 }
 
-fn spawn_input_thread(events: Sender<Event>) -> io::Result<()> {
+fn spawn_input_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
     thread::Builder::new()
         .name("input".into())
         .spawn(move || {
             loop {
                 let event = match crossterm::event::read() {
-                    Ok(event) => Event::Terminal(event),
+                    Ok(event) => {
+                        if is_interrupt(&event) {
+                            // Ctrl-c always quits at once: it does not wait for the input before it.
+                            urgent.interrupt();
+                        }
+                        Event::Terminal(event)
+                    }
                     Err(_) => Event::InputClosed,
                 };
                 let closed = matches!(event, Event::InputClosed);
@@ -396,12 +458,22 @@ fn spawn_input_thread(events: Sender<Event>) -> io::Result<()> {
         .map(|_| ())
 }
 
-fn spawn_signal_thread(events: Sender<Event>) -> io::Result<()> {
+/// Whether a terminal event is the Ctrl-c key (raw mode turns Ctrl-c into a key, not a signal).
+fn is_interrupt(event: &TermEvent) -> bool {
+    matches!(event, TermEvent::Key(key)
+        if key.code == KeyCode::Char('c')
+            && key.modifiers.contains(KeyModifiers::CONTROL)
+            && key.kind != KeyEventKind::Release)
+}
+
+fn spawn_signal_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])?;
     thread::Builder::new()
         .name("signals".into())
         .spawn(move || {
             for signal in signals.forever() {
+                urgent.signal(signal);
+                // The event wakes the loop if it is waiting; the flag is what makes it act at once.
                 if events.send(Event::Signal(signal)).is_err() {
                     break;
                 }
@@ -460,7 +532,7 @@ mod tests {
     }
 
     #[test]
-    fn a_paste_types_its_characters() {
+    fn a_paste_is_one_action() {
         let (app, _) = App::new(Players {
             black: Player::Human,
             white: Player::Human,
@@ -470,12 +542,34 @@ mod tests {
             Rect::new(0, 0, 80, 24),
             TermEvent::Paste("9-13\n".into()),
         );
-        assert_eq!(
-            actions,
-            "9-13"
-                .chars()
-                .map(|c| Action::Edit(InputRequest::InsertChar(c)))
-                .collect::<Vec<_>>()
-        );
+        assert_eq!(actions, vec![Action::Paste("9-13\n".into())]);
+    }
+
+    #[test]
+    fn the_first_request_to_end_wins() {
+        let urgent = Urgent::default();
+        assert_eq!(urgent.ending(), None);
+        urgent.signal(SIGTERM);
+        urgent.interrupt();
+        assert_eq!(urgent.ending(), Some(Ending::Signal(SIGTERM)));
+        let urgent = Urgent::default();
+        urgent.interrupt();
+        urgent.signal(SIGHUP);
+        assert_eq!(urgent.ending(), Some(Ending::Quit));
+    }
+
+    #[test]
+    fn ctrl_c_is_told_apart_from_c() {
+        use crossterm::event::KeyEvent;
+        let key = |code, modifiers| TermEvent::Key(KeyEvent::new(code, modifiers));
+        assert!(is_interrupt(&key(
+            KeyCode::Char('c'),
+            KeyModifiers::CONTROL
+        )));
+        assert!(!is_interrupt(&key(KeyCode::Char('c'), KeyModifiers::NONE)));
+        assert!(!is_interrupt(&key(
+            KeyCode::Char('d'),
+            KeyModifiers::CONTROL
+        )));
     }
 }

@@ -60,6 +60,7 @@ impl App {
             Action::Cancel if self.focus != Focus::Input => return Some(self.leave_setup()),
             Action::Cancel
             | Action::Edit(_)
+            | Action::Paste(_)
             | Action::SubmitInput
             | Action::Submit(_)
             | Action::StartTyping
