@@ -620,3 +620,77 @@ fn a_megabyte_paste_is_refused_at_once_and_sigterm_still_ends_the_program() {
     assert!(took < Duration::from_secs(2), "took {took:?}");
     s.assert_restored();
 }
+
+#[test]
+fn two_programs_on_one_home_each_keep_their_own_game() {
+    let home = temp_home("two");
+    let mut first = Session::start_in(&home, &["--white", "human"]);
+    first.wait_for("Black to play");
+    first.send("11-15\r");
+    first.wait_for("1. 11-15");
+
+    // A second program while the first runs: the first one's game is not offered; it is told why.
+    let mut second = Session::start_in(&home, &["--white", "human"]);
+    second.wait_for("open in another crowned");
+    assert!(!second.contents().contains("Resume?"));
+    second.send("9-13\r");
+    second.wait_for("1. 9-13");
+    // Both go on, each saving its own game.
+    first.send("23-19\r");
+    first.wait_for("1. 11-15     23-19");
+
+    // The first dies without a word: its lock dies with it, and its game is offered to the next program.
+    let pid = first.child.process_id().expect("pid") as i32;
+    // SAFETY: kill(2) with a valid signal number has no memory effects.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+    let _ = first.wait_exit();
+    let mut third = Session::start_in(&home, &["--white", "human"]);
+    third.wait_for("Resume?");
+    third.send("y");
+    third.wait_for("1. 11-15     23-19");
+    third.wait_for("Black to play");
+
+    // The second quits; a fourth program gets its game back, move for move.
+    second.send("\x03");
+    assert_eq!(second.wait_exit(), 0);
+    let mut fourth = Session::start_in(&home, &["--white", "human"]);
+    fourth.wait_for("Resume?");
+    fourth.send("y");
+    fourth.wait_for("1. 9-13");
+    fourth.wait_for("White to play");
+
+    for s in [&mut third, &mut fourth] {
+        s.send("\x03");
+        assert_eq!(s.wait_exit(), 0);
+        s.assert_restored();
+    }
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn an_unreadable_autosave_is_moved_aside_and_the_new_game_still_saved() {
+    let home = temp_home("unreadable");
+    std::fs::create_dir_all(home.join("data")).expect("made");
+    std::fs::write(home.join("data/autosave.pdn"), b"\xff\xfe\x00 broken").expect("written");
+    let mut s = Session::start_in(&home, &["--white", "human"]);
+    s.wait_for("kept as");
+    let kept = home.join("data/autosave-unreadable.pdn");
+    assert_eq!(
+        std::fs::read(&kept).expect("moved aside, bytes intact"),
+        b"\xff\xfe\x00 broken"
+    );
+    s.send("11-15\r");
+    s.wait_for("1. 11-15");
+    // The new game is protected as usual.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !home.join("data/autosave.pdn").exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the new game was never autosaved"
+        );
+        thread::sleep(Duration::from_millis(20));
+    }
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -10,8 +10,8 @@ use crowned::app::{Action, App, Effect, GameEntry, GameList, ListPurpose, Player
 use crowned::config::{Settings, SettingsError};
 use crowned::game::Game;
 use crowned::rules::Position;
-use crowned::store::{Store, StoreError, file_label, read_games_file};
-use crowned::term::{self, Ending};
+use crowned::store::{AutosaveSlot, Store, StoreError, file_label, read_games_file, rename_new};
+use crowned::term::{self, Ending, Saving};
 use crowned::ui::Theme;
 
 /// What the program opens with.
@@ -94,20 +94,20 @@ pub fn play(
     }
     let players = settings.players;
     // Without a place for files the game still runs; it says so and saves nothing.
-    let (mut app, effects, notice, saving) = match &store {
+    let (mut app, effects, notices, slot) = match &store {
         Ok(store) if settings.autosave => open_with_autosave(store, opening, players),
         // Without autosave an earlier autosave is neither offered nor touched.
         Ok(_) => {
             let (app, effects) = opening.app(players);
-            (app, effects, None, true)
+            (app, effects, Vec::new(), None)
         }
         Err(e) => {
             let (app, effects) = opening.app(players);
             (
                 app,
                 effects,
-                Some(format!("games are not saved: {e}")),
-                false,
+                vec![format!("games are not saved: {e}")],
+                None,
             )
         }
     };
@@ -115,7 +115,7 @@ pub fn play(
     let notices: Vec<String> = problem
         .map(|e| format!("{}; running on the default settings", e.brief()))
         .into_iter()
-        .chain(notice)
+        .chain(notices)
         .collect();
     if !notices.is_empty() {
         // A notice only changes the status line: it has no effects to carry out.
@@ -134,7 +134,7 @@ pub fn play(
             seed,
             autosave: settings.autosave,
         },
-        store.as_ref().ok().filter(|_| saving),
+        store.as_ref().ok().map(|store| Saving { store, slot }),
     )?;
     Ok(match ending {
         Ending::Quit => ExitCode::SUCCESS,
@@ -144,76 +144,70 @@ pub fn play(
     })
 }
 
-/// The app for `opening`, offering first to resume an unfinished game left in the autosave. When the command
-/// line asked for something else (a position, a file), the unfinished game is filed among the saved games
-/// instead, so that nothing replaces it. An autosave that cannot be read is moved aside (never overwritten) and
-/// the player told where it went. The last value is whether files may be written: `false` when an unfinished
-/// game could be neither filed nor moved aside, so that the next autosave cannot replace it.
+/// The app for `opening`, with this program's autosave slot, offering first to resume an unfinished game left
+/// by a program that has ended. When the command line asked for something else (a position, a file), that game
+/// is filed among the saved games instead, so that nothing replaces it. Games still open in other programs are
+/// left to them; autosaves that cannot be read were moved aside (never overwritten). The notices say all of it.
+/// The slot is `None` when none could be taken (the game is then saved only when asked).
 fn open_with_autosave(
     store: &Store,
     opening: Opening,
     players: Players,
-) -> (App, Vec<Effect>, Option<String>, bool) {
-    match store.load_autosave() {
-        Ok(Some(saved)) if saved.game.outcome().is_none() && !saved.game.is_empty() => {
-            if let Opening::Standard = opening {
-                let mut app = App::offering_resume(players, saved.game, saved.players);
-                // A game continued from the saved games goes back into its own file.
-                app.link_saved_file(saved.file);
-                return (app, Vec::new(), None, true);
-            }
-            let (notice, saving) = match store
-                .file_game(&saved, None)
-                .and_then(|_| store.clear_autosave())
-            {
-                Ok(()) => (
-                    "the unfinished game was kept in saved games (o opens it)".to_string(),
-                    true,
-                ),
-                Err(e) => match set_aside(store) {
-                    Ok(kept) => (
-                        format!(
-                            "the unfinished game could not be filed ({e}); it was kept as {}",
-                            kept.display()
-                        ),
-                        true,
-                    ),
-                    Err(_) => (
-                        format!(
-                            "games are not saved, so that the unfinished game is not lost: {e}"
-                        ),
-                        false,
-                    ),
-                },
-            };
+) -> (App, Vec<Effect>, Vec<String>, Option<AutosaveSlot>) {
+    let claim = match store.claim_autosave() {
+        Ok(claim) => claim,
+        Err(e) => {
             let (app, effects) = opening.app(players);
-            (app, effects, Some(notice), saving)
+            return (app, effects, vec![e.to_string()], None);
         }
-        Ok(_) => {
-            let (app, effects) = opening.app(players);
-            (app, effects, None, true)
-        }
-        Err(error) => {
-            let (app, effects) = opening.app(players);
-            let (notice, saving) = match (&error, set_aside(store)) {
-                (StoreError::Corrupt { .. }, Ok(kept)) => (
-                    format!("{error}; the file was kept as {}", kept.display()),
-                    true,
-                ),
-                _ => (format!("{error}; games are not saved"), false),
-            };
-            (app, effects, Some(notice), saving)
-        }
+    };
+    let mut notices: Vec<String> = claim
+        .set_aside
+        .iter()
+        .map(|(kept, why)| format!("{why}; the file was kept as {}", kept.display()))
+        .collect();
+    match claim.open_elsewhere {
+        0 => {}
+        1 => notices
+            .push("an unfinished game is open in another crowned; this game is saved apart".into()),
+        n => notices.push(format!(
+            "{n} unfinished games are open in other crowned programs; this game is saved apart"
+        )),
     }
-}
-
-/// Renames an autosave so that the next save does not replace it.
-fn set_aside(store: &Store) -> std::io::Result<std::path::PathBuf> {
-    let from = store.autosave_file();
-    let stamp = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let to = from.with_file_name(format!("autosave-unreadable-{stamp}.pdn"));
-    std::fs::rename(&from, &to)?;
-    Ok(to)
+    let slot = claim.slot;
+    let Some(saved) = claim.unfinished else {
+        let (app, effects) = opening.app(players);
+        return (app, effects, notices, Some(slot));
+    };
+    if let Opening::Standard = opening {
+        let mut app = App::offering_resume(players, saved.game, saved.players);
+        // A game continued from the saved games goes back into its own file.
+        app.link_saved_file(saved.file);
+        return (app, Vec::new(), notices, Some(slot));
+    }
+    let slot = match store.file_game(&saved, None).and_then(|_| slot.clear()) {
+        Ok(()) => {
+            notices.push("the unfinished game was kept in saved games (o opens it)".into());
+            Some(slot)
+        }
+        Err(e) => match rename_new(slot.file(), "autosave-unfiled", "pdn") {
+            Ok(kept) => {
+                notices.push(format!(
+                    "the unfinished game could not be filed ({e}); it was kept as {}",
+                    kept.display()
+                ));
+                Some(slot)
+            }
+            // The slot still holds the game: this program must not write it.
+            Err(_) => {
+                notices.push(format!(
+                    "this game is not saved automatically, so that the unfinished game in {} is not lost: {e}",
+                    slot.file().display()
+                ));
+                None
+            }
+        },
+    };
+    let (app, effects) = opening.app(players);
+    (app, effects, notices, slot)
 }

@@ -1,10 +1,10 @@
 //! Where files live and how they are written: the settings file in the config directory, the autosave and the
 //! saved games in the data directory (from the `directories` crate, or all under `$CROWNED_HOME` when that is
-//! set). Every write goes to a temporary file in the same directory, is flushed to disk, and is renamed over the
-//! target, so a file is never half-written, whatever happens to the process.
+//! set). Every write goes to a temporary file of its own in the same directory, is flushed to disk, and is moved
+//! into place ([`files`]), so a file is never half-written, whatever happens to the process; each running program
+//! keeps its game in progress in an autosave slot of its own ([`autosave`]).
 
-use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -14,8 +14,12 @@ use crate::app::{Player, Players};
 use crate::game::Game;
 use crate::game::pdn::{parse_games, replay_english, write_game};
 
+mod autosave;
+mod files;
 mod library;
 
+pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
+pub use files::{rename_new, write_atomic, write_new};
 pub use library::{file_label, games_in_text, read_games_file};
 
 /// The environment variable that moves every file of the program under one directory.
@@ -50,6 +54,11 @@ pub enum StoreError {
         /// What is wrong with it.
         reason: String,
     },
+    /// Every autosave slot is held by a running program.
+    #[error(
+        "{0} other crowned programs are open on these files: this game is not saved automatically"
+    )]
+    AllSlotsTaken(usize),
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
@@ -104,50 +113,9 @@ impl Store {
         self.config_dir.join("config.toml")
     }
 
-    /// The game in progress, saved after every move.
-    pub fn autosave_file(&self) -> PathBuf {
-        self.data_dir.join("autosave.pdn")
-    }
-
     /// Where finished and saved games go.
     pub fn games_dir(&self) -> PathBuf {
         self.data_dir.join("games")
-    }
-
-    /// Saves the game in progress.
-    pub fn autosave(&self, saved: &SavedGame) -> Result<(), StoreError> {
-        let path = self.autosave_file();
-        write_atomic(&path, to_pdn(saved).as_bytes()).map_err(io_error(&path))
-    }
-
-    /// The saved game in progress, if there is one.
-    pub fn load_autosave(&self) -> Result<Option<SavedGame>, StoreError> {
-        let path = self.autosave_file();
-        match fs::read_to_string(&path) {
-            Ok(text) => from_pdn(&text)
-                .map(|mut saved| {
-                    // The tag names a file of the saved games, and nothing outside them.
-                    saved.file = saved
-                        .file
-                        .as_deref()
-                        .and_then(|name| name.to_str())
-                        .and_then(own_file_name)
-                        .map(|name| self.games_dir().join(name));
-                    Some(saved)
-                })
-                .map_err(|reason| StoreError::Corrupt { path, reason }),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io_error(&path)(e)),
-        }
-    }
-
-    /// Forgets the game in progress (it has been filed or the player started another).
-    pub fn clear_autosave(&self) -> Result<(), StoreError> {
-        let path = self.autosave_file();
-        match fs::remove_file(&path) {
-            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(io_error(&path)(e)),
-            _ => Ok(()),
-        }
     }
 
     /// Files a game into the saved games as `name.pdn` (or a name made of the date and the players), never
@@ -158,14 +126,7 @@ impl Store {
             Some(name) => name,
             None => default_name(saved, SystemTime::now()),
         };
-        let mut path = dir.join(format!("{stem}.pdn"));
-        let mut n = 2;
-        while path.exists() {
-            path = dir.join(format!("{stem}-{n}.pdn"));
-            n += 1;
-        }
-        write_atomic(&path, to_pdn(saved).as_bytes()).map_err(io_error(&path))?;
-        Ok(path)
+        write_new(&dir, &stem, "pdn", to_pdn(saved).as_bytes()).map_err(io_error(&dir))
     }
 
     /// Saves a game again into the saved-games file it came from (`file`), replacing it; a path that is not
@@ -193,40 +154,6 @@ impl Store {
 fn own_file_name(name: &str) -> Option<&str> {
     let stem = name.strip_suffix(".pdn")?;
     (!stem.is_empty() && safe_name(stem) == stem).then_some(name)
-}
-
-/// Writes `contents` to `path` all at once: a temporary file beside it, flushed to disk, then renamed over it.
-/// Creates the directory if needed. On any error the old file (if any) is untouched and the temporary file is
-/// removed.
-pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let name = path
-        .file_name()
-        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file name"))?;
-    let temp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let written = (|| {
-        let mut file = fs::File::create(&temp)?;
-        file.write_all(contents)?;
-        file.sync_all()?;
-        fs::rename(&temp, path)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&temp);
-    }
-    written?;
-    // The rename itself is made durable by syncing the directory (where the platform allows opening one).
-    if let Ok(dir) = fs::File::open(dir) {
-        let _ = dir.sync_all();
-    }
-    Ok(())
 }
 
 /// The game as PDN, with the players and the current point in tags of the program's own.
@@ -385,6 +312,7 @@ fn civil(time: SystemTime) -> (i64, u32, u32, u32, u32) {
 mod tests {
     use super::*;
     use crate::engine::Level;
+    use std::fs;
     use std::time::Duration;
 
     fn temp_home(name: &str) -> PathBuf {
@@ -445,9 +373,10 @@ mod tests {
     fn autosave_round_trip_and_filing_never_overwrites() {
         let home = temp_home("round-trip");
         let store = Store::under(&home);
-        assert!(store.load_autosave().expect("readable").is_none());
-        store.autosave(&sample()).expect("saved");
-        let back = store.load_autosave().expect("readable").expect("present");
+        let slot = store.claim_autosave().expect("claimed").slot;
+        assert!(slot.load().expect("readable").is_none());
+        slot.save(&sample()).expect("saved");
+        let back = slot.load().expect("readable").expect("present");
         assert_eq!(back.game.ply(), 3);
         let first = store.file_game(&back, Some("my game")).expect("filed");
         let second = store.file_game(&back, Some("my game")).expect("filed");
@@ -465,9 +394,9 @@ mod tests {
             "{}",
             escape.display()
         );
-        store.clear_autosave().expect("cleared");
-        store.clear_autosave().expect("clearing twice is fine");
-        assert!(store.load_autosave().expect("readable").is_none());
+        slot.clear().expect("cleared");
+        slot.clear().expect("clearing twice is fine");
+        assert!(slot.load().expect("readable").is_none());
         // No temporary files are left behind.
         let leftovers: Vec<_> = fs::read_dir(store.games_dir())
             .expect("games dir")
@@ -491,8 +420,9 @@ mod tests {
         assert_eq!(count, 1, "no second copy");
         // The autosave remembers the file across a restart.
         saved.file = Some(first.clone());
-        store.autosave(&saved).expect("autosaved");
-        let back = store.load_autosave().expect("readable").expect("present");
+        let slot = store.claim_autosave().expect("claimed").slot;
+        slot.save(&saved).expect("autosaved");
+        let back = slot.load().expect("readable").expect("present");
         assert_eq!(back.file.as_deref(), Some(first.as_path()));
         assert!(
             back.game.tags().get(FILE_TAG).is_none(),
@@ -505,8 +435,8 @@ mod tests {
         assert!(!outside.exists());
         // Nor does a tag naming a file elsewhere survive reading.
         let text = to_pdn(&saved).replace("club.pdn", "../escape.pdn");
-        write_atomic(&store.autosave_file(), text.as_bytes()).expect("written");
-        let back = store.load_autosave().expect("readable").expect("present");
+        write_atomic(slot.file(), text.as_bytes()).expect("written");
+        let back = slot.load().expect("readable").expect("present");
         assert_eq!(back.file, None);
         let _ = fs::remove_dir_all(&home);
     }
@@ -515,12 +445,9 @@ mod tests {
     fn a_corrupt_autosave_is_an_error_naming_the_file() {
         let home = temp_home("corrupt");
         let store = Store::under(&home);
-        write_atomic(
-            &store.autosave_file(),
-            b"[Event \"x\"]\n1. 11-15 23-19 2. 99-1 *",
-        )
-        .expect("written");
-        let error = store.load_autosave().expect_err("corrupt");
+        let slot = store.claim_autosave().expect("claimed").slot;
+        write_atomic(slot.file(), b"[Event \"x\"]\n1. 11-15 23-19 2. 99-1 *").expect("written");
+        let error = slot.load().expect_err("corrupt");
         assert!(error.to_string().contains("autosave.pdn"), "{error}");
         let _ = fs::remove_dir_all(&home);
     }

@@ -30,7 +30,7 @@ use signal_hook::iterator::Signals;
 
 use crate::app::{Action, App, Effect, GameList, ListPurpose, Players, Timer, action_for_key};
 use crate::game::Game;
-use crate::store::{SavedGame, Store, StoreError};
+use crate::store::{AutosaveSlot, SavedGame, Store, StoreError};
 use crate::ui::{self, Options, ScreenLayout};
 
 /// Everything the event loop wakes up for.
@@ -62,9 +62,15 @@ pub struct Settings {
     pub autosave: bool,
 }
 
-/// Where the game in progress is saved after every change, and finished or abandoned games are filed; `None`
-/// saves nothing.
-pub type Saving<'a> = Option<&'a Store>;
+/// Where games are saved: `None` saves nothing.
+#[derive(Debug)]
+pub struct Saving<'a> {
+    /// Where `:save` and finished or abandoned games go.
+    pub store: &'a Store,
+    /// This program's slot for the game in progress, saved after every change (when autosave is on and a slot
+    /// could be taken).
+    pub slot: Option<AutosaveSlot>,
+}
 
 /// Why the program ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +85,12 @@ pub enum Ending {
 
 /// Runs `app` on the local terminal until the player quits or a signal comes; the terminal is restored
 /// however it ends.
-pub fn run(app: App, start: Vec<Effect>, settings: Settings, store: Saving) -> io::Result<Ending> {
+pub fn run(
+    app: App,
+    start: Vec<Effect>,
+    settings: Settings,
+    saving: Option<Saving>,
+) -> io::Result<Ending> {
     let (events, inbox) = channel();
     let urgent = Urgent::default();
     spawn_signal_thread(events.clone(), urgent.clone())?;
@@ -99,7 +110,7 @@ pub fn run(app: App, start: Vec<Effect>, settings: Settings, store: Saving) -> i
         },
         &Outside {
             engine,
-            store,
+            saving,
             autosave: settings.autosave,
         },
         &settings.options,
@@ -248,7 +259,7 @@ pub struct Outside<'a> {
     /// The engine.
     pub engine: EngineThread,
     /// Where games are saved.
-    pub store: Saving<'a>,
+    pub saving: Option<Saving<'a>>,
     /// Whether games are saved without being asked (`:save` works either way).
     pub autosave: bool,
 }
@@ -294,7 +305,7 @@ impl Outside<'_> {
                 }
                 Effect::GameChanged => self.save_progress(app),
                 Effect::ListSaved => {
-                    let list = match self.store.map(Store::saved_games) {
+                    let list = match self.store().map(Store::saved_games) {
                         Some(Ok(entries)) => {
                             GameList::new("Saved games", entries, ListPurpose::Load)
                         }
@@ -329,7 +340,7 @@ impl Outside<'_> {
                     game,
                     players,
                     file,
-                } => self.store.map_or(Ok(()), |store| {
+                } => self.store().map_or(Ok(()), |store| {
                     let saved = SavedGame {
                         game: *game,
                         players,
@@ -347,7 +358,7 @@ impl Outside<'_> {
 
     /// `:save`: files the game under the name given and says where it went.
     fn save_named(&self, game: Game, players: Players, name: Option<&str>) -> String {
-        let Some(store) = self.store else {
+        let Some(store) = self.store() else {
             return "not saved: there is no place for files".to_string();
         };
         let saved = SavedGame {
@@ -363,13 +374,18 @@ impl Outside<'_> {
     /// The autosave follows the game: written while it is in progress, filed among the saved games and
     /// cleared when it ends, cleared when a new game has no moves yet.
     fn save_progress(&self, app: &App) -> Result<(), StoreError> {
-        let Some(store) = self.store.filter(|_| self.autosave) else {
+        let Some((store, slot)) = self
+            .saving
+            .as_ref()
+            .filter(|_| self.autosave)
+            .and_then(|s| Some((s.store, s.slot.as_ref()?)))
+        else {
             return Ok(());
         };
         let game = app.game();
         // A game being replayed is a file's, not the player's: there is no game in progress to keep.
         if game.is_empty() || app.replay().is_some() {
-            return store.clear_autosave();
+            return slot.clear();
         }
         let saved = SavedGame {
             game: game.clone(),
@@ -378,10 +394,14 @@ impl Outside<'_> {
         };
         if game.outcome().is_some() {
             file_away(store, &saved)?;
-            store.clear_autosave()
+            slot.clear()
         } else {
-            store.autosave(&saved)
+            slot.save(&saved)
         }
+    }
+
+    fn store(&self) -> Option<&Store> {
+        self.saving.as_ref().map(|s| s.store)
     }
 }
 
