@@ -347,3 +347,73 @@ fn the_last_move_is_marked_in_colour_and_without_it() {
         }
     }
 }
+
+/// A game far longer than 65,535 moves, with the draw rule off: three kings a side wander at random, never
+/// offering a capture and never coming back to a position twice when they can help it (a third time would draw).
+fn endless_game(plies: usize) -> Game {
+    use std::collections::HashMap;
+    let start = crowned::rules::parse_fen("B:WK22,K31,K32:BK1,K2,K11").expect("a position");
+    let mut game = Game::from_position(start);
+    game.set_move_limit(0);
+    let mut seen: HashMap<_, u32> = HashMap::new();
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    while game.ply() < plies {
+        let position = game.position().clone();
+        let mut moves: Vec<_> = position.legal_moves().iter().copied().collect();
+        // A fixed shuffle (xorshift), so the test is the same on every run.
+        for i in (1..moves.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            moves.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        let quiet = |mv: &crowned::rules::Move| {
+            !position
+                .play(mv)
+                .legal_moves()
+                .iter()
+                .any(|reply| reply.is_capture())
+        };
+        let times = |mv: &crowned::rules::Move| seen.get(&position.play(mv)).copied().unwrap_or(0);
+        let choice = moves
+            .iter()
+            .find(|mv| quiet(mv) && times(mv) == 0)
+            .or_else(|| moves.iter().find(|mv| quiet(mv) && times(mv) < 2))
+            .copied();
+        match choice {
+            Some(choice) => {
+                *seen.entry(position.play(&choice)).or_default() += 1;
+                game.play(&choice).expect("legal");
+            }
+            None => {
+                // A dead end: never come here again, and step back to choose otherwise.
+                seen.insert(position, 2);
+                assert!(game.undo(), "no way on from the start");
+            }
+        }
+        assert!(
+            game.outcome().is_none(),
+            "the game ended after {} moves",
+            game.len()
+        );
+    }
+    game
+}
+
+#[test]
+fn the_move_list_follows_a_game_longer_than_sixteen_bits_count() {
+    // 70,000 lines of moves: more than a 16-bit scroll can reach.
+    let game = endless_game(140_000);
+    let (mut app, _) = App::with_game(game, HUMANS);
+    let shown = screen(&app, 80, 24);
+    assert!(
+        shown.contains("70000. "),
+        "the last moves are in view:\n{shown}"
+    );
+    // Browsing back keeps the shown move in view wherever it is.
+    for _ in 0..1_000 {
+        app.update(Action::BrowseBack);
+    }
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("69500. "), "{shown}");
+}

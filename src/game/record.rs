@@ -1,5 +1,7 @@
 //! A game over time: where it started, the moves played, the point the players are looking at, and its end.
 
+use std::collections::HashMap;
+
 use thiserror::Error;
 
 use super::outcome::{DrawReason, Outcome, WinReason};
@@ -41,6 +43,14 @@ pub struct Game<R: RuleSet = English> {
     moves: Vec<Move>,
     /// `quiet[i]` counts the moves before position `i` since the last capture or man move.
     quiet: Vec<u32>,
+    /// `repeats[i]` counts the times position `i` has stood on the board since the last capture or man move,
+    /// itself included: kept as the game grows, so that the repetition rule costs the same however long the
+    /// game (a game without the move limit can go on for ever).
+    repeats: Vec<u32>,
+    /// `earlier[i]` is the last position before `i` equal to it, if any (to put `last_seen` back on truncating).
+    earlier: Vec<Option<usize>>,
+    /// Where each position stood last among `positions`.
+    last_seen: HashMap<Position<R>, usize>,
     /// `comments[i]` is the comment after move `i` (`comments[0]` comes before the first move).
     comments: Vec<Option<String>>,
     cursor: usize,
@@ -68,6 +78,9 @@ impl<R: RuleSet> Game<R> {
             positions: vec![start],
             moves: Vec::new(),
             quiet: vec![0],
+            repeats: vec![1],
+            earlier: vec![None],
+            last_seen: HashMap::from([(start, 0)]),
             comments: vec![None],
             cursor: 0,
             declared: None,
@@ -223,9 +236,19 @@ impl<R: RuleSet> Game<R> {
         } else {
             self.quiet[self.cursor] + 1
         };
-        self.positions.push(before.play(&mv));
+        let after = before.play(&mv);
+        let ply = self.positions.len();
+        let earlier = self.last_seen.insert(after, ply);
+        let repeats = match earlier {
+            // Only positions since the last capture or man move count.
+            Some(e) if e + quiet as usize >= ply => self.repeats[e] + 1,
+            _ => 1,
+        };
+        self.positions.push(after);
         self.moves.push(mv);
         self.quiet.push(quiet);
+        self.repeats.push(repeats);
+        self.earlier.push(earlier);
         self.comments.push(None);
         self.cursor += 1;
     }
@@ -233,6 +256,15 @@ impl<R: RuleSet> Game<R> {
     /// Drops everything after the current point (the redo line and any declared ending): the game goes on
     /// from here.
     pub fn truncate(&mut self) {
+        for ply in (self.cursor + 1..self.positions.len()).rev() {
+            let position = self.positions[ply];
+            match self.earlier[ply] {
+                Some(e) => self.last_seen.insert(position, e),
+                None => self.last_seen.remove(&position),
+            };
+        }
+        self.repeats.truncate(self.cursor + 1);
+        self.earlier.truncate(self.cursor + 1);
         self.moves.truncate(self.cursor);
         self.positions.truncate(self.cursor + 1);
         self.quiet.truncate(self.cursor + 1);
@@ -306,12 +338,7 @@ impl<R: RuleSet> Game<R> {
             });
         }
         let quiet = self.quiet[ply] as usize;
-        // Only positions since the last capture or man move can repeat.
-        let repeats = self.positions[ply - quiet..=ply]
-            .iter()
-            .filter(|p| *p == pos)
-            .count();
-        if repeats >= 3 {
+        if self.repeats[ply] >= 3 {
             return Some(Outcome::Draw {
                 reason: DrawReason::Repetition,
             });
@@ -450,6 +477,42 @@ mod tests {
         );
         game.undo();
         assert_eq!(game.outcome(), None);
+    }
+
+    #[test]
+    fn repetitions_are_counted_as_a_scan_would_count_them_across_undo_and_new_lines() {
+        // Kings and a man each, so that captures and man moves reset the count now and then.
+        let mut game: Game = Game::from_fen("B:WK32,K28,21:BK1,K5,12").expect("valid");
+        game.set_move_limit(0);
+        let mut state = 7_u64;
+        for step in 0..3000 {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            let pick = (state >> 33) as usize;
+            if game.outcome().is_some() || pick % 7 == 0 {
+                // Step back a little, sometimes, and go on along another line.
+                for _ in 0..pick % 5 {
+                    game.undo();
+                }
+                game.truncate();
+            } else {
+                let moves = game.position().legal_moves();
+                let mv = moves[pick % moves.len()];
+                game.play(&mv).expect("legal");
+            }
+            for ply in 0..game.positions.len() {
+                let quiet = game.quiet[ply] as usize;
+                let scanned = game.positions[ply - quiet..=ply]
+                    .iter()
+                    .filter(|p| **p == game.positions[ply])
+                    .count();
+                assert_eq!(
+                    game.repeats[ply] as usize, scanned,
+                    "step {step}, ply {ply}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -52,12 +52,13 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         }
     }
 
-    let (lines, current_line) = move_lines(app, options, usize::from(inner.width));
-    // Scroll just enough to keep the shown move in view.
-    let height = usize::from(inner.height);
-    let scroll = (current_line + 1).saturating_sub(height);
-    let scroll = u16::try_from(scroll).unwrap_or(u16::MAX);
-    Paragraph::new(lines).scroll((scroll, 0)).render(inner, buf);
+    let lines = move_lines(
+        app,
+        options,
+        usize::from(inner.width),
+        usize::from(inner.height),
+    );
+    Paragraph::new(lines).render(inner, buf);
 }
 
 /// The lines that stay at the top of the move list: who plays (or played) each side, the result once there is
@@ -89,18 +90,20 @@ fn header_lines<'a>(app: &App, options: &Options) -> Vec<Line<'a>> {
     lines
 }
 
-/// The moves, two to a line, and the index of the line of the move on show.
-fn move_lines<'a>(app: &App, options: &Options, width: usize) -> (Vec<Line<'a>>, usize) {
+/// The lines of the move list that fit in `height` rows: the moves two to a line (one line per move number),
+/// scrolled just enough to keep the move on show in view, then any notes below them. Only the lines in view are
+/// made, so a frame costs the same whatever the length of the game.
+fn move_lines<'a>(app: &App, options: &Options, width: usize, height: usize) -> Vec<Line<'a>> {
     let theme = &options.theme;
     let game = app.game();
     let shown = match app.mode() {
         Mode::Browsing { ply } => ply,
         _ => game.ply(),
     };
+    let window = MoveWindow::new(game, shown, height);
     let mut lines: Vec<Line> = Vec::new();
-    let mut current_line = 0;
     let mut spans: Vec<Span> = Vec::new();
-    for ply in 1..=game.len() {
+    for ply in window.plies.clone() {
         let Some(number) = game.move_number(ply) else {
             break;
         };
@@ -113,7 +116,6 @@ fn move_lines<'a>(app: &App, options: &Options, width: usize) -> (Vec<Line<'a>>,
         }
         let text = game.move_text(ply, options.notation).unwrap_or_default();
         let style = if ply == shown {
-            current_line = lines.len();
             theme.current
         } else if ply > game.ply() {
             theme.quiet
@@ -129,19 +131,62 @@ fn move_lines<'a>(app: &App, options: &Options, width: usize) -> (Vec<Line<'a>>,
     if !spans.is_empty() {
         lines.push(Line::from(spans));
     }
+    let mut notes: Vec<Line> = Vec::new();
     if game.is_empty() {
-        lines.push(Line::styled("   no moves yet", theme.quiet));
+        notes.push(Line::styled("   no moves yet", theme.quiet));
     }
     if let Some(error) = app.replay().and_then(|r| r.error.as_deref()) {
-        lines.push(Line::default());
+        notes.push(Line::default());
         let text = format!("! The record stops here: {error}");
-        lines.extend(
+        notes.extend(
             super::wrap_words(&text, width.saturating_sub(4).max(10))
                 .into_iter()
                 .map(|line| Line::styled(format!("   {line}"), theme.quiet)),
         );
     }
-    (lines, current_line)
+    // The notes follow the last move; those that fit below the lines in view are shown.
+    let room = height.saturating_sub(lines.len());
+    let skipped = window.first_line.saturating_sub(window.lines);
+    lines.extend(notes.into_iter().skip(skipped).take(room));
+    lines
+}
+
+/// Which part of the move list is in view.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct MoveWindow {
+    /// The moves on the lines in view.
+    plies: std::ops::RangeInclusive<usize>,
+    /// The first line in view, counting from the first line of moves.
+    first_line: usize,
+    /// How many lines of moves there are in all.
+    lines: usize,
+}
+
+impl MoveWindow {
+    /// The lines in view when `height` rows show a game of `game.len()` moves with move `shown` kept in view.
+    fn new(game: &crate::game::Game, shown: usize, height: usize) -> MoveWindow {
+        let first_is_second = game.move_number(1).is_some_and(|n| n.second);
+        MoveWindow::of(game.len(), first_is_second, shown, height)
+    }
+
+    /// The window for `len` moves, the first of which is the second of its number when `first_is_second`.
+    /// Each line holds one move number: the first line only the first move when it is a second one.
+    fn of(len: usize, first_is_second: bool, shown: usize, height: usize) -> MoveWindow {
+        let offset = usize::from(first_is_second);
+        // Move `ply` (1-based) is on line (ply - 1 + offset) / 2.
+        let line_of = |ply: usize| (ply.saturating_sub(1) + offset) / 2;
+        let first_ply_of = |line: usize| (2 * line + 1).saturating_sub(offset).max(1);
+        let lines = if len == 0 { 0 } else { line_of(len) + 1 };
+        let current = line_of(shown.clamp(1, len.max(1)));
+        let first_line = (current + 1).saturating_sub(height);
+        let end_line = first_line + height;
+        let last_ply = first_ply_of(end_line).saturating_sub(1).min(len);
+        MoveWindow {
+            plies: first_ply_of(first_line)..=last_ply,
+            first_line,
+            lines,
+        }
+    }
 }
 
 /// Draws the setup panel in place of the move history: the side to move, the players, the pieces and the keys.
@@ -275,4 +320,44 @@ pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Opti
         .render(inner, buf);
     let column = input.visual_cursor().saturating_sub(scroll);
     focused.then(|| Cell::new(inner.x + u16::try_from(column).unwrap_or(0), inner.y))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MoveWindow;
+
+    #[test]
+    fn the_window_follows_the_shown_move_in_games_of_any_length() {
+        // Short games fit: everything from the first move.
+        let w = MoveWindow::of(5, false, 5, 10);
+        assert_eq!((w.plies, w.first_line, w.lines), (1..=5, 0, 3));
+        // The shown move on the last line in view.
+        let w = MoveWindow::of(100, false, 100, 10);
+        assert_eq!((w.plies, w.first_line, w.lines), (81..=100, 40, 50));
+        let w = MoveWindow::of(100, false, 41, 10);
+        assert_eq!((w.plies, w.first_line), (23..=42, 11));
+        let w = MoveWindow::of(100, false, 15, 10);
+        assert_eq!((w.plies, w.first_line), (1..=20, 0));
+        // Far past what 16 bits can count.
+        let len = 1_000_001;
+        let w = MoveWindow::of(len, false, len, 20);
+        assert_eq!(w.lines, 500_001);
+        assert_eq!(w.first_line, 500_001 - 20);
+        assert_eq!(*w.plies.end(), len);
+        assert_eq!(*w.plies.start(), 2 * (500_001 - 20) + 1);
+        let w = MoveWindow::of(len, false, 70_000, 20);
+        assert!(w.plies.contains(&70_000));
+        assert_eq!(w.plies.clone().count(), 40);
+    }
+
+    #[test]
+    fn a_game_starting_with_the_second_player_has_a_short_first_line() {
+        // Line 0 holds move 1 alone; line k moves 2k and 2k+1.
+        let w = MoveWindow::of(6, true, 6, 10);
+        assert_eq!((w.plies, w.lines), (1..=6, 4));
+        let w = MoveWindow::of(100, true, 100, 3);
+        assert_eq!((w.plies, w.first_line), (96..=100, 48));
+        let w = MoveWindow::of(0, true, 0, 3);
+        assert_eq!((w.plies.count(), w.lines), (0, 0));
+    }
 }
