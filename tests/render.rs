@@ -358,7 +358,7 @@ fn endless_game(plies: usize) -> Game {
     let mut seen: HashMap<_, u32> = HashMap::new();
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;
     while game.ply() < plies {
-        let position = game.position().clone();
+        let position = *game.position();
         let mut moves: Vec<_> = position.legal_moves().iter().copied().collect();
         // A fixed shuffle (xorshift), so the test is the same on every run.
         for i in (1..moves.len()).rev() {

@@ -490,7 +490,7 @@ mod tests {
                 .wrapping_mul(6_364_136_223_846_793_005)
                 .wrapping_add(1);
             let pick = (state >> 33) as usize;
-            if game.outcome().is_some() || pick % 7 == 0 {
+            if game.outcome().is_some() || pick.is_multiple_of(7) {
                 // Step back a little, sometimes, and go on along another line.
                 for _ in 0..pick % 5 {
                     game.undo();
