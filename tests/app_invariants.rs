@@ -200,3 +200,169 @@ proptest! {
         }
     }
 }
+
+mod terminal_events {
+    //! The app and its screen under anything a terminal can send: random keys (bound or not, with any
+    //! modifiers), clicks and wheel turns anywhere, pastes of any text, resizes to any size, mixed with engine
+    //! answers and timers. Nothing may panic, and every frame is drawn.
+
+    use super::*;
+    use crossterm::event::{
+        Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
+        MouseEventKind,
+    };
+    use crowned::term::actions_for_event;
+    use crowned::ui::{self, Options};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+    use ratatui::layout::Rect;
+
+    #[derive(Clone, Debug)]
+    enum Input {
+        Terminal(TermEvent),
+        Engine(prop::sample::Index),
+        Timer(prop::sample::Index),
+    }
+
+    fn key() -> impl Strategy<Value = TermEvent> {
+        let code = prop_oneof![
+            4 => prop::char::range(' ', '~').prop_map(KeyCode::Char),
+            1 => any::<char>().prop_map(KeyCode::Char),
+            2 => prop::sample::select(vec![
+                KeyCode::Enter, KeyCode::Esc, KeyCode::Tab, KeyCode::BackTab, KeyCode::Backspace,
+                KeyCode::Delete, KeyCode::Home, KeyCode::End, KeyCode::PageUp, KeyCode::PageDown,
+                KeyCode::Up, KeyCode::Down, KeyCode::Left, KeyCode::Right, KeyCode::F(1), KeyCode::Insert,
+            ]),
+        ];
+        let modifiers = prop::sample::select(vec![
+            KeyModifiers::NONE,
+            KeyModifiers::SHIFT,
+            KeyModifiers::ALT,
+            KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+        ]);
+        let kind = prop::sample::select(vec![
+            KeyEventKind::Press,
+            KeyEventKind::Press,
+            KeyEventKind::Release,
+        ]);
+        (code, modifiers, kind).prop_map(|(code, modifiers, kind)| {
+            let mut key = KeyEvent::new(code, modifiers);
+            key.kind = kind;
+            TermEvent::Key(key)
+        })
+    }
+
+    fn event() -> impl Strategy<Value = TermEvent> {
+        prop_oneof![
+            12 => key(),
+            2 => (
+                prop::sample::select(vec![
+                    MouseEventKind::Down(MouseButton::Left),
+                    MouseEventKind::Up(MouseButton::Left),
+                    MouseEventKind::ScrollUp,
+                    MouseEventKind::ScrollDown,
+                    MouseEventKind::Moved,
+                ]),
+                0..300u16,
+                0..120u16,
+            )
+                .prop_map(|(kind, column, row)| TermEvent::Mouse(MouseEvent {
+                    kind,
+                    column,
+                    row,
+                    modifiers: KeyModifiers::NONE,
+                })),
+            1 => (1..260u16, 1..90u16).prop_map(|(w, h)| TermEvent::Resize(w, h)),
+            1 => prop_oneof![
+                ".{0,30}",
+                "[0-9x\\- :a-h]{0,30}",
+                (0..3000usize).prop_map(|n| "11-15 ".repeat(n)),
+            ]
+            .prop_map(TermEvent::Paste),
+        ]
+    }
+
+    fn input() -> impl Strategy<Value = Input> {
+        prop_oneof![
+            10 => event().prop_map(Input::Terminal),
+            2 => any::<prop::sample::Index>().prop_map(Input::Engine),
+            1 => any::<prop::sample::Index>().prop_map(Input::Timer),
+        ]
+    }
+
+    fn run(players: Players, inputs: Vec<Input>) {
+        let (mut app, effects) = App::new(players);
+        let mut front = Front::default();
+        front.carry_out(&mut app, effects);
+        let mut size = (80u16, 24u16);
+        let options = Options::default();
+        for input in inputs {
+            if front.quit {
+                break;
+            }
+            let effects: Vec<Effect> = match input {
+                Input::Terminal(event) => {
+                    if let TermEvent::Resize(w, h) = event {
+                        size = (w, h);
+                    }
+                    let area = Rect::new(0, 0, size.0, size.1);
+                    let mut effects = Vec::new();
+                    for action in actions_for_event(&app, area, event) {
+                        effects.extend(app.update(action));
+                    }
+                    effects
+                }
+                Input::Engine(choice) => match front.running.take() {
+                    Some((search, situation, true)) => {
+                        let moves = situation.position.legal_moves();
+                        let mv = (!moves.is_empty()).then(|| moves[choice.index(moves.len())]);
+                        app.update(Action::EngineMoved { search, mv })
+                    }
+                    Some((search, _, false)) => app.update(Action::EngineEvaluated {
+                        search,
+                        score: Score::Centi(choice.index(400) as i32 - 200),
+                    }),
+                    None => Vec::new(),
+                },
+                Input::Timer(choice) => {
+                    if front.timers.is_empty() {
+                        continue;
+                    }
+                    let timer = front.timers.remove(choice.index(front.timers.len()));
+                    app.update(Action::Timer(timer))
+                }
+            };
+            front.carry_out(&mut app, effects);
+            let mut terminal =
+                Terminal::new(TestBackend::new(size.0, size.1)).expect("test terminal");
+            terminal
+                .draw(|f| ui::draw(f, &app, &options))
+                .expect("drawn");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(120))]
+
+        #[test]
+        fn anything_a_terminal_sends_is_taken_without_a_panic(
+            players in players(),
+            inputs in prop::collection::vec(input(), 1..120),
+        ) {
+            run(players, inputs);
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+
+        #[test]
+        #[ignore = "deep run: cargo test --release -- --ignored"]
+        fn deep_anything_a_terminal_sends_is_taken_without_a_panic(
+            players in players(),
+            inputs in prop::collection::vec(input(), 1..400),
+        ) {
+            run(players, inputs);
+        }
+    }
+}
