@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use crate::app::{Player, Players};
 use crate::game::Game;
-use crate::game::pdn::{parse_games, replay_english, write_game};
+use crate::game::pdn::{clipped, parse_games, quoted, replay_english, write_game};
 
 mod library;
 
@@ -273,9 +273,11 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
     let mut game = replayed.game;
     let player = |tag: &str| -> Result<Player, String> {
         match game.tags().get(tag) {
-            Some(word) => word
-                .parse()
-                .map_err(|e: crate::engine::UnknownLevel| format!("tag {tag}: {e}")),
+            Some(word) => word.parse().map_err(|e: crate::engine::UnknownLevel| {
+                // The word is cut short: a huge tag value must not make a huge message.
+                let short = crate::engine::UnknownLevel(clipped(&e.0).to_string());
+                format!("tag {tag}: {short}")
+            }),
             None => Ok(Player::Human),
         }
     };
@@ -288,7 +290,7 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
             .parse::<usize>()
             .ok()
             .filter(|&n| n <= game.len())
-            .ok_or_else(|| format!("tag {PLY_TAG}: {n:?} is not a move of this game"))?,
+            .ok_or_else(|| format!("tag {PLY_TAG}: {} is not a move of this game", quoted(n)))?,
         None => game.len(),
     };
     game.go_to(ply);
