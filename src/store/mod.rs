@@ -233,11 +233,15 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
 pub fn to_pdn(saved: &SavedGame) -> String {
     let mut game = saved.game.clone();
     let tags = game.tags_mut();
-    for (tag, name_tag, player) in [
-        (BLACK_PLAYER_TAG, "Black", saved.players.black),
-        (WHITE_PLAYER_TAG, "White", saved.players.white),
+    // The program's own tags go last, after whatever the record gains, so that saving a game read back from
+    // its save writes the same text.
+    for tag in [BLACK_PLAYER_TAG, WHITE_PLAYER_TAG, PLY_TAG, FILE_TAG] {
+        tags.remove(tag);
+    }
+    for (name_tag, player) in [
+        ("Black", saved.players.black),
+        ("White", saved.players.white),
     ] {
-        tags.set(tag, &player_word(player));
         if tags.get(name_tag).is_none() {
             tags.set(name_tag, &player_name(player));
         }
@@ -251,12 +255,11 @@ pub fn to_pdn(saved: &SavedGame) -> String {
     if tags.get("Time").is_none() {
         tags.set("Time", &pdn_time(SystemTime::now()));
     }
+    tags.set(BLACK_PLAYER_TAG, &player_word(saved.players.black));
+    tags.set(WHITE_PLAYER_TAG, &player_word(saved.players.white));
     tags.set(PLY_TAG, &saved.game.ply().to_string());
-    match saved.file.as_deref().and_then(|f| f.file_name()) {
-        Some(name) => tags.set(FILE_TAG, &name.to_string_lossy()),
-        None => {
-            tags.remove(FILE_TAG);
-        }
+    if let Some(name) = saved.file.as_deref().and_then(|f| f.file_name()) {
+        tags.set(FILE_TAG, &name.to_string_lossy());
     }
     write_game(&game)
 }

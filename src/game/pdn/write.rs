@@ -96,26 +96,24 @@ fn move_tokens<R: RuleSet>(game: &Game<R>, result: &str) -> Vec<String> {
         if let Some(text) = game.move_text(ply, SquareStyle::Numbers) {
             words.push(text);
         }
-        let comment = game.comment(ply);
-        push_comment(&mut words, comment);
         // After a comment the next move carries its number again, as PDN writers do.
-        number_next = comment.is_some();
+        number_next = push_comment(&mut words, game.comment(ply));
     }
     words.push(result.to_string());
     words
 }
 
 /// Adds a comment as words, braces on the first and last; braces inside cannot be written and become
-/// parentheses.
-fn push_comment(words: &mut Vec<String>, comment: Option<&str>) {
+/// parentheses. Returns whether anything was written.
+fn push_comment(words: &mut Vec<String>, comment: Option<&str>) -> bool {
     let Some(comment) = comment else {
-        return;
+        return false;
     };
     let clean = comment.replace('{', "(").replace('}', ")");
     let parts: Vec<&str> = clean.split_whitespace().collect();
     match parts.as_slice() {
         // The reader drops an empty comment, so nothing is written for one.
-        [] => {}
+        [] => return false,
         [only] => words.push(format!("{{{only}}}")),
         [first, middle @ .., last] => {
             words.push(format!("{{{first}"));
@@ -123,6 +121,7 @@ fn push_comment(words: &mut Vec<String>, comment: Option<&str>) {
             words.push(format!("{last}}}"));
         }
     }
+    true
 }
 
 /// Lays words out in lines shorter than [`LINE_LIMIT`] (a single longer word gets a line of its own).
