@@ -19,7 +19,7 @@ pub use keys::{
     BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,
     UnknownContext, action_for_key, key_help,
 };
-pub use library::{AUTO_PLAY_STEPS, GameEntry, GameList, ListPurpose, Replay};
+pub use library::{AUTO_PLAY_STEPS, GameEntry, GameList, ListPurpose, ListedGame, Replay};
 pub use picking::{Pick, PickError, Picker};
 pub use preferences::{
     DEFAULT_ANIMATION_STEP, DEFAULT_PACE, Orientation, Preferences, UnknownOrientation,

@@ -46,6 +46,25 @@ impl Tags {
     }
 }
 
+/// Tags from pairs, as if each were [`set`](Tags::set) in turn (a repeated name keeps its first place and its
+/// last value), in time linear in the number of pairs.
+impl FromIterator<(String, String)> for Tags {
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(pairs: I) -> Tags {
+        let mut places: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut tags: Vec<(String, String)> = Vec::new();
+        for (name, value) in pairs {
+            match places.get(&name) {
+                Some(&i) => tags[i].1 = value,
+                None => {
+                    places.insert(name.clone(), tags.len());
+                    tags.push((name, value));
+                }
+            }
+        }
+        Tags(tags)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +85,19 @@ mod tests {
         assert_eq!(tags.remove("Event").as_deref(), Some("B"));
         assert_eq!(tags.remove("Event"), None);
         assert_eq!(tags.iter().count(), 1);
+    }
+
+    #[test]
+    fn collecting_pairs_is_setting_them_in_turn() {
+        let pairs = [("Event", "A"), ("White", "W"), ("Event", "B")];
+        let mut set = Tags::new();
+        for (n, v) in pairs {
+            set.set(n, v);
+        }
+        let collected: Tags = pairs
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(collected, set);
     }
 }

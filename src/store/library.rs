@@ -1,22 +1,22 @@
 //! Reading games to choose from: the saved games, and any PDN file.
 
 use std::fs;
+use std::io::{self, BufReader};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::{Store, StoreError, from_pdn, io_error};
-use crate::app::GameEntry;
+use crate::app::{GameEntry, ListedGame};
 use crate::game::Game;
-use crate::game::pdn::{GameText, Variant, parse_games, replay_english, variant_of};
+use crate::game::pdn::{GameSource, Piece, Pieces, open_english, parse_piece};
 
 /// Every game of a PDN file, each read as far as it can be. The file need not be UTF-8 (old archives are
-/// often Latin-1); bytes that are not are shown as replacement characters.
+/// often Latin-1); bytes that are not are shown as replacement characters. The file is read a piece at a time,
+/// and each game is kept as its text and what the list shows of it, not as the replayed game.
 pub fn read_games_file(path: &Path) -> Result<Vec<GameEntry>, StoreError> {
-    let bytes = fs::read(path).map_err(io_error(path))?;
-    Ok(games_in_text(
-        &String::from_utf8_lossy(&bytes),
-        &file_label(path),
-    ))
+    let file = fs::File::open(path).map_err(io_error(path))?;
+    games_in_pieces(Pieces::new(BufReader::new(file)), &file_label(path)).map_err(io_error(path))
 }
 
 /// A file's name as messages show it (the whole path when it has no name).
@@ -29,13 +29,34 @@ pub fn file_label(path: &Path) -> String {
 
 /// Every game of a PDN text; `name` says where it came from in messages.
 pub fn games_in_text(text: &str, name: &str) -> Vec<GameEntry> {
-    parse_games(text)
-        .into_iter()
-        .enumerate()
-        .map(|(i, parsed)| {
-            let source = format!("{name}, game {}", i + 1);
-            match parsed {
-                Ok(game_text) => entry_of(&game_text, source),
+    // Reading from memory cannot fail.
+    games_in_pieces(Pieces::new(text.as_bytes()), name).unwrap_or_default()
+}
+
+fn games_in_pieces(
+    pieces: impl Iterator<Item = io::Result<Piece<String>>>,
+    name: &str,
+) -> io::Result<Vec<GameEntry>> {
+    let mut entries = Vec::new();
+    for piece in pieces {
+        let piece = piece?;
+        let first = entries.len() + 1;
+        let text: Arc<str> = Arc::from(piece.text);
+        for parsed in parse_piece(&text, piece.line, first) {
+            let index = entries.len() + 1;
+            let source = format!("{name}, game {index}");
+            entries.push(match parsed {
+                Ok(game_text) => {
+                    let (game, error) = open_english(&game_text);
+                    let held = GameSource::new(text.clone(), piece.line, first, index);
+                    GameEntry {
+                        game: ListedGame::from_source(&game, held),
+                        players: None,
+                        error,
+                        source,
+                        file: None,
+                    }
+                }
                 Err(e) => {
                     let mut game = Game::new();
                     if let Some(event) = &e.event {
@@ -44,42 +65,10 @@ pub fn games_in_text(text: &str, name: &str) -> Vec<GameEntry> {
                     let error = format!("line {}, column {}: {}", e.line, e.column, e.message);
                     GameEntry::unreadable(game, error, source)
                 }
-            }
-        })
-        .collect()
-}
-
-/// One game replayed with the English rules, or, for a game of another variant, its record without moves and
-/// the reason.
-fn entry_of(text: &GameText, source: String) -> GameEntry {
-    let variant = variant_of(text);
-    let replayed = replay_english(text);
-    let error = match &variant {
-        Ok(Variant::English) => replayed.error.as_ref().map(ToString::to_string),
-        Ok(other) => Some(format!(
-            "a game of {}; crowned plays English draughts",
-            other.name()
-        )),
-        Err(e) => Some(e.to_string()),
-    };
-    let game = match variant {
-        Ok(Variant::English) => replayed.game,
-        // Moves of another variant replayed as English would be nonsense; the tags still say what it is.
-        _ => {
-            let mut game = Game::new();
-            for (name, value) in replayed.game.tags().iter() {
-                game.tags_mut().set(name, value);
-            }
-            game
+            });
         }
-    };
-    GameEntry {
-        game,
-        players: None,
-        error,
-        source,
-        file: None,
     }
+    Ok(entries)
 }
 
 impl Store {
@@ -120,7 +109,7 @@ fn saved_entry(path: &Path) -> GameEntry {
     };
     match from_pdn(&text) {
         Ok(saved) => GameEntry {
-            game: saved.game,
+            game: ListedGame::whole(saved.game),
             players: Some(saved.players),
             error: None,
             source,

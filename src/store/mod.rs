@@ -12,7 +12,7 @@ use thiserror::Error;
 
 use crate::app::{Player, Players};
 use crate::game::Game;
-use crate::game::pdn::{parse_games, replay_english, write_game};
+use crate::game::pdn::{clipped, parse_games, quoted, replay_english, write_game};
 
 mod autosave;
 mod files;
@@ -160,11 +160,15 @@ fn own_file_name(name: &str) -> Option<&str> {
 pub fn to_pdn(saved: &SavedGame) -> String {
     let mut game = saved.game.clone();
     let tags = game.tags_mut();
-    for (tag, name_tag, player) in [
-        (BLACK_PLAYER_TAG, "Black", saved.players.black),
-        (WHITE_PLAYER_TAG, "White", saved.players.white),
+    // The program's own tags go last, after whatever the record gains, so that saving a game read back from
+    // its save writes the same text.
+    for tag in [BLACK_PLAYER_TAG, WHITE_PLAYER_TAG, PLY_TAG, FILE_TAG] {
+        tags.remove(tag);
+    }
+    for (name_tag, player) in [
+        ("Black", saved.players.black),
+        ("White", saved.players.white),
     ] {
-        tags.set(tag, &player_word(player));
         if tags.get(name_tag).is_none() {
             tags.set(name_tag, &player_name(player));
         }
@@ -178,12 +182,11 @@ pub fn to_pdn(saved: &SavedGame) -> String {
     if tags.get("Time").is_none() {
         tags.set("Time", &pdn_time(SystemTime::now()));
     }
+    tags.set(BLACK_PLAYER_TAG, &player_word(saved.players.black));
+    tags.set(WHITE_PLAYER_TAG, &player_word(saved.players.white));
     tags.set(PLY_TAG, &saved.game.ply().to_string());
-    match saved.file.as_deref().and_then(|f| f.file_name()) {
-        Some(name) => tags.set(FILE_TAG, &name.to_string_lossy()),
-        None => {
-            tags.remove(FILE_TAG);
-        }
+    if let Some(name) = saved.file.as_deref().and_then(|f| f.file_name()) {
+        tags.set(FILE_TAG, &name.to_string_lossy());
     }
     write_game(&game)
 }
@@ -200,9 +203,11 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
     let mut game = replayed.game;
     let player = |tag: &str| -> Result<Player, String> {
         match game.tags().get(tag) {
-            Some(word) => word
-                .parse()
-                .map_err(|e: crate::engine::UnknownLevel| format!("tag {tag}: {e}")),
+            Some(word) => word.parse().map_err(|e: crate::engine::UnknownLevel| {
+                // The word is cut short: a huge tag value must not make a huge message.
+                let short = crate::engine::UnknownLevel(clipped(&e.0).to_string());
+                format!("tag {tag}: {short}")
+            }),
             None => Ok(Player::Human),
         }
     };
@@ -215,7 +220,7 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
             .parse::<usize>()
             .ok()
             .filter(|&n| n <= game.len())
-            .ok_or_else(|| format!("tag {PLY_TAG}: {n:?} is not a move of this game"))?,
+            .ok_or_else(|| format!("tag {PLY_TAG}: {} is not a move of this game", quoted(n)))?,
         None => game.len(),
     };
     game.go_to(ply);

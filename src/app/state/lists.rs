@@ -61,7 +61,7 @@ impl App {
             {
                 let source = entry.source.clone();
                 let file = entry.file.clone();
-                let mut effects = self.start_game(entry.game, players);
+                let mut effects = self.start_game(entry.game.into_game(), players);
                 self.saved_file = file;
                 // Opening a saved game is not a move: it goes into the autosave only when it changes.
                 effects.retain(|e| !matches!(e, Effect::GameChanged));
@@ -84,7 +84,7 @@ impl App {
     pub(super) fn open_replay(&mut self, entry: GameEntry) {
         let flipped = self.flipped;
         let replay = Replay::of(&entry);
-        let mut game = entry.game;
+        let mut game = entry.game.into_game();
         game.go_to(game.len());
         self.reset(game, self.players);
         self.flipped = flipped;

@@ -1,47 +1,24 @@
 //! PDN (Portable Draughts Notation 3.0): reading game files and writing games.
+//!
+//! Files are read a piece at a time ([`Pieces`]): each piece holds whole games and is parsed on its own, so a
+//! file of any size is read in memory proportional to its largest game.
 
+mod check;
+mod excerpt;
+mod open;
 mod parse;
 mod replay;
+mod scan;
+mod split;
 mod write;
 
-pub use parse::{GameText, MoveToken, PdnError, parse_games};
+pub use check::{GameCheck, Progress, check_games, check_reader};
+pub use excerpt::{EXCERPT_CHARS, Excerpt, clipped, quoted};
+pub use open::{GameSource, open_english};
+pub use parse::{GameText, MoveToken, PdnError, parse_games, parse_piece};
 pub use replay::{
     CheckError, MoveNumber, ReplayError, Replayed, Variant, VariantError, check, recorded_outcome,
     replay, replay_english, result_token, variant_of,
 };
+pub use split::{Piece, Pieces};
 pub use write::{write_game, write_games};
-
-/// What checking one game of a file found.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct GameCheck {
-    /// 1-based index of the game in the file.
-    pub index: usize,
-    /// The game's `Event` tag, or an empty string.
-    pub event: String,
-    /// What is wrong with it, if anything: a syntax error, a move that cannot be played, a bad set-up
-    /// position, or a variant this program does not play.
-    pub problem: Option<String>,
-}
-
-/// Reads every game of a PDN text and replays it with the rules of its variant.
-pub fn check_games(text: &str) -> Vec<GameCheck> {
-    parse_games(text)
-        .into_iter()
-        .enumerate()
-        .map(|(i, parsed)| match parsed {
-            Ok(game) => GameCheck {
-                index: game.index,
-                event: game.event().to_string(),
-                problem: check(&game).err().map(|e| e.to_string()),
-            },
-            Err(e) => GameCheck {
-                index: i + 1,
-                event: e.event.clone().unwrap_or_default(),
-                problem: Some(format!(
-                    "line {}, column {}: {}",
-                    e.line, e.column, e.message
-                )),
-            },
-        })
-        .collect()
-}

@@ -10,7 +10,10 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::super::tags::Tags;
+use super::excerpt::{clipped, quoted};
+use super::scan::{Failure, Mark, Scanner};
+use super::split::pieces_of_str;
+use crate::game::tags::Tags;
 
 /// A syntax error, with the game it belongs to and where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -30,7 +33,7 @@ pub struct PdnError {
 
 fn describe(event: &Option<String>) -> String {
     match event {
-        Some(e) => format!(" {e:?}"),
+        Some(e) => format!(" {}", quoted(e)),
         None => String::new(),
     }
 }
@@ -88,20 +91,35 @@ fn is_result_tag_value(value: &str) -> bool {
 /// Splits PDN text into games. A game with a syntax error is an `Err` naming where; reading goes on with the
 /// next game.
 pub fn parse_games(text: &str) -> Vec<Result<GameText, PdnError>> {
-    let mut scanner = Scanner::new(text.strip_prefix('\u{feff}').unwrap_or(text));
+    let mut games = Vec::new();
+    for piece in pieces_of_str(text) {
+        let first = games.len() + 1;
+        games.extend(parse_piece(piece.text, piece.line, first));
+    }
+    games
+}
+
+/// Parses a piece of a file that starts at the beginning of line `line` and whose first game is game `first`
+/// of the file (see [`Pieces`](super::Pieces) for reading a file piece by piece).
+pub fn parse_piece(text: &str, line: usize, first: usize) -> Vec<Result<GameText, PdnError>> {
+    let mut scanner = Scanner::new(text, line);
     let mut games = Vec::new();
     loop {
         scanner.skip_blanks();
         if scanner.peek().is_none() {
             break;
         }
-        let index = games.len() + 1;
+        let index = first + games.len();
         let mut game = GameText {
             index,
             line: scanner.line,
             ..GameText::default()
         };
-        match game_body(&mut scanner, &mut game) {
+        let mut tags = Vec::new();
+        let body = game_body(&mut scanner, &mut game, &mut tags);
+        // Gathered first and made into tags once: setting them one by one would search the list each time.
+        game.tags = tags.into_iter().collect();
+        match body {
             Ok(()) => games.push(Ok(game)),
             Err(failure) => {
                 games.push(Err(PdnError {
@@ -118,127 +136,17 @@ pub fn parse_games(text: &str) -> Vec<Result<GameText, PdnError>> {
     games
 }
 
-/// A syntax error before it is tied to its game.
-struct Failure {
-    line: usize,
-    column: usize,
-    message: String,
-}
-
-/// A place in the text, for errors.
-#[derive(Clone, Copy)]
-struct Mark {
-    line: usize,
-    column: usize,
-}
-
-impl Mark {
-    fn fail(self, message: impl Into<String>) -> Failure {
-        Failure {
-            line: self.line,
-            column: self.column,
-            message: message.into(),
-        }
-    }
-}
-
-struct Scanner<'a> {
-    text: &'a str,
-    pos: usize,
-    line: usize,
-    column: usize,
-}
-
-impl<'a> Scanner<'a> {
-    fn new(text: &'a str) -> Self {
-        Scanner {
-            text,
-            pos: 0,
-            line: 1,
-            column: 1,
-        }
-    }
-
-    fn peek(&self) -> Option<char> {
-        self.text[self.pos..].chars().next()
-    }
-
-    fn mark(&self) -> Mark {
-        Mark {
-            line: self.line,
-            column: self.column,
-        }
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek()?;
-        self.pos += c.len_utf8();
-        match c {
-            '\n' => {
-                self.line += 1;
-                self.column = 1;
-            }
-            // A carriage return is part of a CRLF line end, not a column.
-            '\r' => {}
-            _ => self.column += 1,
-        }
-        Some(c)
-    }
-
-    fn take_while(&mut self, keep: impl Fn(char) -> bool) -> &'a str {
-        let start = self.pos;
-        while self.peek().is_some_and(&keep) {
-            self.bump();
-        }
-        &self.text[start..self.pos]
-    }
-
-    /// Skips white space and `%` line comments (a `%` that starts a line hides the rest of it).
-    fn skip_blanks(&mut self) {
-        loop {
-            match self.peek() {
-                Some(c) if c.is_whitespace() => {
-                    self.bump();
-                }
-                Some('%') if self.column == 1 => {
-                    self.take_while(|c| c != '\n');
-                }
-                _ => return,
-            }
-        }
-    }
-
-    /// After an error: moves to the next line that opens a tag section (a line starting with `[` that does not
-    /// follow another tag line), or to the end.
-    fn skip_to_next_game(&mut self) {
-        let mut previous_was_tag = self.text[..self.pos]
-            .rsplit('\n')
-            .next()
-            .is_some_and(|l| l.trim_start().starts_with('['));
-        loop {
-            self.take_while(|c| c != '\n');
-            if self.bump().is_none() {
-                return;
-            }
-            let rest = &self.text[self.pos..];
-            let line = rest.split('\n').next().unwrap_or("");
-            let is_tag = line.trim_start().starts_with('[');
-            if is_tag && !previous_was_tag {
-                return;
-            }
-            previous_was_tag = is_tag;
-        }
-    }
-}
-
-fn game_body(s: &mut Scanner, game: &mut GameText) -> Result<(), Failure> {
+fn game_body(
+    s: &mut Scanner,
+    game: &mut GameText,
+    tags: &mut Vec<(String, String)>,
+) -> Result<(), Failure> {
     loop {
         s.skip_blanks();
         if s.peek() != Some('[') {
             break;
         }
-        let (name, value) = tag(s)?;
-        game.tags.set(&name, &value);
+        tags.push(tag(s)?);
     }
     game.result = elements(s, game, None, 0)?;
     Ok(())
@@ -263,26 +171,40 @@ fn tag(s: &mut Scanner) -> Result<(String, String), Failure> {
     let value_at = s.mark();
     if s.peek() != Some('"') {
         return Err(value_at.fail(format!(
-            "expected the quoted value of tag {name}, found {}",
+            "expected the quoted value of tag {}, found {}",
+            clipped(&name),
             found(s.peek())
         )));
     }
     s.bump();
     let mut value = String::new();
+    let never_ends = |at: Mark, why: &str| {
+        at.fail(format!(
+            "the value of tag {} never ends{why}",
+            clipped(&name)
+        ))
+    };
     loop {
         match s.bump() {
             Some('"') => break,
-            Some('\\') => match s.bump() {
-                Some(c @ ('"' | '\\')) => value.push(c),
-                Some(c) => {
-                    value.push('\\');
+            // PDN escapes only a quote and a backslash; any other backslash is kept as written (real files
+            // have paths like `C:\games`). A value cannot go on past its line, even after a backslash: no
+            // writer could give such a value back.
+            Some('\\') => match s.peek() {
+                Some(c @ ('"' | '\\')) => {
+                    s.bump();
                     value.push(c);
                 }
-                None => return Err(value_at.fail(format!("the value of tag {name} never ends"))),
+                Some('\n' | '\r') => {
+                    return Err(never_ends(
+                        value_at,
+                        ": a backslash cannot carry it on to the next line",
+                    ));
+                }
+                None => return Err(never_ends(value_at, "")),
+                Some(_) => value.push('\\'),
             },
-            Some('\n') | None => {
-                return Err(value_at.fail(format!("the value of tag {name} never ends")));
-            }
+            Some('\n') | None => return Err(never_ends(value_at, "")),
             Some(c) => value.push(c),
         }
     }
@@ -297,7 +219,8 @@ fn tag(s: &mut Scanner) -> Result<(String, String), Failure> {
     s.bump();
     if name == "Result" && !is_result_tag_value(&value) {
         return Err(value_at.fail(format!(
-            "the Result tag must be 1-0, 0-1, 1/2-1/2 or * (or 2-0, 0-2, 1-1), not {value:?}"
+            "the Result tag must be 1-0, 0-1, 1/2-1/2 or * (or 2-0, 0-2, 1-1), not {}",
+            quoted(&value)
         )));
     }
     Ok((name, value))
@@ -334,10 +257,15 @@ fn elements(
                         Some(m) => &mut m.comment,
                         None => &mut game.intro,
                     };
-                    *slot = Some(match slot.take() {
-                        Some(before) => format!("{before} {text}"),
-                        None => text,
-                    });
+                    // Appended in place: making a new string for each comment would copy all the earlier
+                    // ones again, which is quadratic for a move with many comments.
+                    match slot {
+                        Some(before) => {
+                            before.push(' ');
+                            before.push_str(&text);
+                        }
+                        None => *slot = Some(text),
+                    }
                 }
             }
             '(' => {
@@ -375,10 +303,11 @@ fn elements(
             '.' => {
                 let dots = s.take_while(|c| c == '.');
                 if dots.len() != 3 {
-                    return Err(at.fail(format!("expected a move, found {dots:?}")));
+                    return Err(at.fail(format!("expected a move, found {}", quoted(dots))));
                 }
             }
             c if c.is_ascii_alphanumeric() => {
+                let start = s.pos;
                 // A word of digits and separators (`22x15`, `1/2-1/2`) or of coordinates (`c3-d4`, `a3b4`).
                 let word = if c.is_ascii_digit() {
                     s.take_while(|c| c.is_ascii_digit() || matches!(c, '-' | 'x' | 'X' | ':' | '/'))
@@ -395,10 +324,10 @@ fn elements(
                     continue;
                 }
                 if !looks_like_move(word) {
-                    let rest = s.take_while(|c| c.is_alphanumeric());
+                    s.take_while(|c| c.is_alphanumeric());
                     return Err(at.fail(format!(
-                        "expected a move, a move number or a result, found {:?}",
-                        format!("{word}{rest}")
+                        "expected a move, a move number or a result, found {}",
+                        quoted(&s.text[start..s.pos])
                     )));
                 }
                 // Some files glue a remark to a move without braces (`8-11Redoverstepped...`): keep the remark
@@ -524,6 +453,8 @@ fn found(c: Option<char>) -> String {
     match c {
         None => "the end of the file".to_string(),
         Some('\n' | '\r') => "the end of the line".to_string(),
+        // Control characters are shown escaped, never sent to the terminal as they are.
+        Some(c) if c.is_control() => format!("'{}'", c.escape_debug()),
         Some(c) => format!("'{c}'"),
     }
 }
@@ -535,197 +466,5 @@ impl fmt::Display for MoveToken {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn one(text: &str) -> GameText {
-        let mut games = parse_games(text);
-        assert_eq!(games.len(), 1, "{games:?}");
-        games.remove(0).expect("parses")
-    }
-
-    fn moves(g: &GameText) -> Vec<&str> {
-        g.moves.iter().map(|m| m.text.as_str()).collect()
-    }
-
-    fn error(text: &str) -> String {
-        parse_games(text)
-            .into_iter()
-            .find_map(Result::err)
-            .map(|e| e.to_string())
-            .unwrap_or_else(|| panic!("{text:?} was accepted"))
-    }
-
-    #[test]
-    fn tags_moves_and_result() {
-        let g = one(
-            "[Event \"Test\"]\r\n[White \"A \\\"B\\\" C\"]\r\n\r\n1. 11-15 23-19 2. 8-11 22-17 1/2-1/2\r\n",
-        );
-        assert_eq!(g.tags.get("Event"), Some("Test"));
-        assert_eq!(g.tags.get("White"), Some("A \"B\" C"));
-        assert_eq!(moves(&g), ["11-15", "23-19", "8-11", "22-17"]);
-        assert_eq!(g.result.as_deref(), Some("1/2-1/2"));
-        assert_eq!((g.moves[2].line, g.moves[2].column), (4, 19));
-        assert_eq!(g.event(), "Test");
-    }
-
-    #[test]
-    fn move_numbers_in_every_form() {
-        for text in [
-            "1.11-15 23-19 2.8-11 *",
-            "01. 11-15 23-19 02. 8-11 *",
-            "1. 11-15 1... 23-19 2. 8-11 *",
-            "1. 11-15 1. ... 23-19 2. 8-11 *",
-            "11-15 23-19 8-11 *",
-            "1. 11-15 23-19 2. 8-11 …",
-        ] {
-            let g = one(text);
-            assert_eq!(moves(&g), ["11-15", "23-19", "8-11"], "{text}");
-        }
-    }
-
-    #[test]
-    fn comments_annotations_and_variations() {
-        let g = one(
-            "{intro} 1. 11-15 {first} {second} 23-19! 2. 8-11 $14 (2. 9-13 {side (line)} (2. 10-14)) 22-17 (!?) *",
-        );
-        assert_eq!(moves(&g), ["11-15", "23-19", "8-11", "22-17"]);
-        assert_eq!(g.intro.as_deref(), Some("intro"));
-        assert_eq!(g.moves[0].comment.as_deref(), Some("first second"));
-        assert_eq!(g.moves[1].annotations, ["!"]);
-        assert_eq!(g.moves[2].annotations, ["$14"]);
-        assert_eq!(g.moves[3].annotations, ["!?"]);
-    }
-
-    #[test]
-    fn several_games_and_line_comments() {
-        let games = parse_games(
-            "% a file\n[Event \"1\"]\n1. 11-15 *\n\n[Event \"2\"]\n1. 9-13 1-0\n1. 10-14\n",
-        );
-        assert_eq!(games.len(), 3);
-        assert!(games.iter().all(Result::is_ok));
-        let third = games[2].as_ref().expect("ok");
-        assert_eq!(third.result, None, "a file may end without a result");
-        assert_eq!(third.line, 7);
-    }
-
-    #[test]
-    fn a_game_without_result_ends_at_the_next_tags() {
-        let games = parse_games("[Event \"1\"]\n1. 11-15\n[Event \"2\"]\n1. 9-13 *");
-        assert_eq!(games.len(), 2);
-        assert_eq!(games[0].as_ref().map(|g| g.result.clone()), Ok(None));
-    }
-
-    #[test]
-    fn a_remark_glued_to_a_move_becomes_its_comment() {
-        let g = one("14. 10x19 24x15 15. 11x18x25 8-11Redoverstepped. 0-1");
-        assert_eq!(moves(&g), ["10x19", "24x15", "11x18x25", "8-11"]);
-        assert_eq!(g.moves[3].comment.as_deref(), Some("Redoverstepped."));
-        assert_eq!(g.result.as_deref(), Some("0-1"));
-    }
-
-    #[test]
-    fn coordinates_and_alphanumeric_moves() {
-        assert_eq!(
-            moves(&one("1.a3b4 c3-d4 c3xe5xg3 *")),
-            ["a3b4", "c3-d4", "c3xe5xg3"]
-        );
-    }
-
-    #[test]
-    fn errors_are_located() {
-        assert_eq!(
-            error("1. 33-29 19-23 2. 35-30 { nested { comment } }"),
-            "game 1: line 1, column 34: a comment cannot hold another '{' (the comment opened at line 1, column 25)"
-        );
-        assert_eq!(
-            error("[Event \"E\"]\n1. 11-15 . 1-0"),
-            "game 1 \"E\": line 2, column 10: expected a move, found \".\""
-        );
-        assert_eq!(
-            error("[Result \"4-6\"]\n1. 11-15 4-6"),
-            "game 1: line 1, column 9: the Result tag must be 1-0, 0-1, 1/2-1/2 or * (or 2-0, 0-2, 1-1), not \"4-6\""
-        );
-        assert_eq!(
-            error("1. 11-15 {open"),
-            "game 1: line 1, column 10: this comment never ends: expected '}'"
-        );
-        assert_eq!(
-            error("1. 11-15 (9-13"),
-            "game 1: line 1, column 10: this variation never ends: expected ')'"
-        );
-        assert_eq!(
-            error("1. 11-15 (9-13 1-0) *"),
-            "game 1: line 1, column 16: a result cannot stand inside the variation opened at line 1, column 10"
-        );
-        assert_eq!(
-            error("[Event"),
-            "game 1: line 1, column 7: expected the quoted value of tag Event, found the end of the file"
-        );
-        assert_eq!(
-            error("[\"x\"]"),
-            "game 1: line 1, column 2: expected a tag name after '[', found '\"'"
-        );
-        assert_eq!(
-            error("[Event \"x"),
-            "game 1: line 1, column 8: the value of tag Event never ends"
-        );
-        assert_eq!(
-            error("[Event \"x\"\n"),
-            "game 1: line 1, column 11: expected ']' to close the tag opened at column 1, found the end of the line"
-        );
-        assert_eq!(
-            error("1. 11-15 $ *"),
-            "game 1: line 1, column 10: expected a number after '$'"
-        );
-        assert_eq!(
-            error("1. Bianco *"),
-            "game 1: line 1, column 4: expected a move, a move number or a result, found \"Bianco\""
-        );
-        assert_eq!(
-            error("1. 11-15 ] *"),
-            "game 1: line 1, column 10: expected a move, a move number or a result, found ']'"
-        );
-        assert_eq!(
-            error("1. 11-15 12 *"),
-            "game 1: line 1, column 10: expected a move, a move number or a result, found \"12\""
-        );
-    }
-
-    #[test]
-    fn hostile_nesting_is_refused_without_harm() {
-        let deep = format!("1. 11-15 {} *", "(".repeat(100_000));
-        assert!(error(&deep).contains("variations are nested more than 64 deep"));
-        let fine = format!("1. 11-15 {}9-13{} *", "(".repeat(10), ")".repeat(10));
-        assert_eq!(moves(&one(&fine)), ["11-15"]);
-    }
-
-    #[test]
-    fn one_bad_game_does_not_stop_the_others() {
-        let games = parse_games(
-            "[Event \"good\"]\n1. 11-15 *\n\n[Event \"bad\"]\n[Site \"x\"]\n1. 11-15 . *\n\n[Event \"after\"]\n1. 9-13 *\n",
-        );
-        assert_eq!(games.len(), 3);
-        assert!(games[0].is_ok());
-        assert_eq!(games[1].as_ref().map_err(|e| e.game), Err(2));
-        assert_eq!(games[2].as_ref().map(|g| g.event()), Ok("after"));
-        // A bad tag skips the rest of that game's tags too.
-        let games = parse_games("[Event \"bad\" x]\n[Site \"s\"]\n1. 11-15 *\n[Event \"next\"]\n*");
-        assert_eq!(games.len(), 2);
-        assert_eq!(games[1].as_ref().map(|g| g.event()), Ok("next"));
-    }
-
-    #[test]
-    fn move_shapes() {
-        for ok in [
-            "11-15", "22x15", "15x24x31", "c3-d4", "c3xe5xg3", "a3b4", "5:14", "32X28",
-        ] {
-            assert!(looks_like_move(ok), "{ok}");
-        }
-        for bad in [
-            "11", "11-", "-15", "x", "11--15", "Bianco", "c-d", "11-15-", "1/2",
-        ] {
-            assert!(!looks_like_move(bad), "{bad}");
-        }
-    }
-}
+#[path = "parse_tests.rs"]
+mod tests;

@@ -14,6 +14,11 @@ const DERIVED: [&str; 4] = ["Result", "GameType", "SetUp", "FEN"];
 /// A game as PDN: the tags (the seven-tag roster first where known, the result always, `GameType`, and `SetUp`
 /// and `FEN` for a set-up start), then the moves with their numbers and comments, then the result, in lines
 /// shorter than 80 columns. Captures are written from start to end unless that would be ambiguous.
+///
+/// Whatever the reader gives, this writes so that reading it again gives the same game. What PDN cannot hold
+/// is written as near as it can be: a line end in a tag value as a space (values are one line), braces in a
+/// comment as parentheses, runs of white space in a comment as one space, an empty comment not at all, and a
+/// tag whose name is not letters, digits and `_` not at all.
 pub fn write_game<R: RuleSet>(game: &Game<R>) -> String {
     let mut out = String::new();
     let result = result_token::<R>(game.final_outcome());
@@ -33,7 +38,7 @@ pub fn write_game<R: RuleSet>(game: &Game<R>) -> String {
         push_tag(&mut out, "FEN", &to_fen(game.start()));
     }
     for (name, value) in game.tags().iter() {
-        if !ROSTER.contains(&name) && !DERIVED.contains(&name) {
+        if !ROSTER.contains(&name) && !DERIVED.contains(&name) && is_tag_name(name) {
             push_tag(&mut out, name, value);
         }
     }
@@ -47,9 +52,29 @@ pub fn write_games<R: RuleSet>(games: &[Game<R>]) -> String {
     games.iter().map(write_game).collect::<Vec<_>>().join("\n")
 }
 
+/// Whether the reader takes `name` as a tag name.
+fn is_tag_name(name: &str) -> bool {
+    !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Writes `[name "value"]`: a quote and a backslash are escaped (the only escapes PDN has), and a line end,
+/// which a value cannot hold, becomes a space. Every other character is written as it is, as the reader keeps
+/// it.
 fn push_tag(out: &mut String, name: &str, value: &str) {
-    let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-    out.push_str(&format!("[{name} \"{escaped}\"]\n"));
+    out.push('[');
+    out.push_str(name);
+    out.push_str(" \"");
+    for c in value.chars() {
+        match c {
+            '"' | '\\' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push_str("\"]\n");
 }
 
 /// The move text as words to be wrapped: numbers, moves, comment words and the result.
@@ -71,25 +96,24 @@ fn move_tokens<R: RuleSet>(game: &Game<R>, result: &str) -> Vec<String> {
         if let Some(text) = game.move_text(ply, SquareStyle::Numbers) {
             words.push(text);
         }
-        let comment = game.comment(ply);
-        push_comment(&mut words, comment);
         // After a comment the next move carries its number again, as PDN writers do.
-        number_next = comment.is_some();
+        number_next = push_comment(&mut words, game.comment(ply));
     }
     words.push(result.to_string());
     words
 }
 
 /// Adds a comment as words, braces on the first and last; braces inside cannot be written and become
-/// parentheses.
-fn push_comment(words: &mut Vec<String>, comment: Option<&str>) {
+/// parentheses. Returns whether anything was written.
+fn push_comment(words: &mut Vec<String>, comment: Option<&str>) -> bool {
     let Some(comment) = comment else {
-        return;
+        return false;
     };
     let clean = comment.replace('{', "(").replace('}', ")");
     let parts: Vec<&str> = clean.split_whitespace().collect();
     match parts.as_slice() {
-        [] => words.push("{}".to_string()),
+        // The reader drops an empty comment, so nothing is written for one.
+        [] => return false,
         [only] => words.push(format!("{{{only}}}")),
         [first, middle @ .., last] => {
             words.push(format!("{{{first}"));
@@ -97,23 +121,26 @@ fn push_comment(words: &mut Vec<String>, comment: Option<&str>) {
             words.push(format!("{last}}}"));
         }
     }
+    true
 }
 
 /// Lays words out in lines shorter than [`LINE_LIMIT`] (a single longer word gets a line of its own).
 fn wrap(words: &[String], out: &mut String) {
-    let mut line = String::new();
+    // The width of the line so far, in characters, kept as a count so that long lines are not counted again.
+    let mut width = 0;
     for word in words {
-        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() >= LINE_LIMIT {
-            out.push_str(&line);
+        let length = word.chars().count();
+        if width > 0 && width + 1 + length >= LINE_LIMIT {
             out.push('\n');
-            line.clear();
+            width = 0;
         }
-        if !line.is_empty() {
-            line.push(' ');
+        if width > 0 {
+            out.push(' ');
+            width += 1;
         }
-        line.push_str(word);
+        out.push_str(word);
+        width += length;
     }
-    out.push_str(&line);
     out.push('\n');
 }
 

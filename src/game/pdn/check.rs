@@ -1,0 +1,145 @@
+//! Checking every game of a PDN file: reading it, then replaying it with the rules of its variant.
+
+use std::io::{self, BufRead};
+
+use super::parse::{GameText, PdnError, parse_games, parse_piece};
+use super::replay::check;
+use super::split::Pieces;
+
+/// What checking one game of a file found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameCheck {
+    /// 1-based index of the game in the file.
+    pub index: usize,
+    /// The game's `Event` tag, or an empty string.
+    pub event: String,
+    /// What is wrong with it, if anything: a syntax error, a move that cannot be played, a bad set-up
+    /// position, or a variant this program does not play.
+    pub problem: Option<String>,
+}
+
+/// How far checking a stream has got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Progress {
+    /// Bytes read from the stream so far.
+    pub bytes_read: u64,
+    /// Games checked so far.
+    pub games_checked: usize,
+}
+
+/// Reads every game of a PDN text and replays it with the rules of its variant.
+pub fn check_games(text: &str) -> Vec<GameCheck> {
+    parse_games(text).into_iter().map(check_one).collect()
+}
+
+/// Checks the games of a PDN stream one at a time, holding only the game being checked: `report` is called
+/// after each game with what was found and how far the stream has been read. Returns the progress at the end,
+/// or the error that stopped reading (the games reported before it stand).
+pub fn check_reader<R: BufRead>(
+    reader: R,
+    mut report: impl FnMut(GameCheck, Progress),
+) -> io::Result<Progress> {
+    let mut progress = Progress::default();
+    for piece in Pieces::new(reader) {
+        let piece = piece?;
+        progress.bytes_read = piece.bytes_read;
+        for parsed in parse_piece(&piece.text, piece.line, progress.games_checked + 1) {
+            progress.games_checked += 1;
+            report(check_one(parsed), progress);
+        }
+    }
+    Ok(progress)
+}
+
+fn check_one(parsed: Result<GameText, PdnError>) -> GameCheck {
+    match parsed {
+        Ok(game) => GameCheck {
+            index: game.index,
+            event: game.event().to_string(),
+            problem: check(&game).err().map(|e| e.to_string()),
+        },
+        Err(e) => GameCheck {
+            index: e.game,
+            event: e.event.unwrap_or_default(),
+            problem: Some(format!(
+                "line {}, column {}: {}",
+                e.line, e.column, e.message
+            )),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+    use std::io::{BufReader, Read};
+
+    /// A stream of `games` short games, made as it is read, that counts the bytes taken from it.
+    struct Endless<'a> {
+        games: usize,
+        made: usize,
+        pending: Vec<u8>,
+        taken: &'a Cell<u64>,
+    }
+
+    impl Read for Endless<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            if self.pending.is_empty() && self.made < self.games {
+                self.made += 1;
+                self.pending =
+                    format!("[Event \"{}\"]\n1. 11-15 23-19 *\n\n", self.made).into_bytes();
+            }
+            let n = buf.len().min(self.pending.len());
+            buf[..n].copy_from_slice(&self.pending[..n]);
+            self.pending.drain(..n);
+            self.taken.set(self.taken.get() + n as u64);
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn games_are_reported_while_the_stream_is_read() {
+        let taken = Cell::new(0);
+        let stream = Endless {
+            games: 100_000,
+            made: 0,
+            pending: Vec::new(),
+            taken: &taken,
+        };
+        let mut first_report = None;
+        let mut last = Progress::default();
+        let end = check_reader(BufReader::new(stream), |game, progress| {
+            assert_eq!(game.problem, None);
+            assert_eq!(game.event, game.index.to_string());
+            assert!(progress.bytes_read <= taken.get());
+            assert_eq!(progress.games_checked, last.games_checked + 1);
+            first_report.get_or_insert(taken.get());
+            last = progress;
+        })
+        .expect("reads");
+        assert_eq!(end.games_checked, 100_000);
+        assert_eq!(end.bytes_read, taken.get());
+        // The first game was checked long before the stream's end: games are not all held at once.
+        assert!(
+            first_report.is_some_and(|t| t < 100_000),
+            "{first_report:?}"
+        );
+    }
+
+    #[test]
+    fn a_stream_reads_as_the_same_text_would() {
+        let text =
+            "[Event \"a\"]\n1. 11-15 *\n[Event \"b\"]\n1. 11-15 . *\n\n[Event \"c\"]\n1. 99-1 *\n";
+        let mut streamed = Vec::new();
+        check_reader(text.as_bytes(), |game, _| streamed.push(game)).expect("reads");
+        assert_eq!(streamed, check_games(text));
+        assert_eq!(streamed.len(), 3);
+        assert!(
+            streamed[1]
+                .problem
+                .as_deref()
+                .is_some_and(|p| p.starts_with("line 4, column 10"))
+        );
+    }
+}
