@@ -133,9 +133,13 @@ enum Command {
         /// Openings as JSON (`all`: name to FEN, `standard`: the deck); default: the built-in deck.
         #[arg(long, value_name = "FILE")]
         openings: Option<PathBuf>,
-        /// Write every game to this PDN file.
+        /// Write every game to this new PDN file, each as soon as it ends (an interrupted match keeps every
+        /// finished game). An existing file is refused unless --force is given.
         #[arg(long, value_name = "OUT")]
         pdn: Option<PathBuf>,
+        /// Replace the --pdn file if it exists.
+        #[arg(long, requires = "pdn")]
+        force: bool,
         /// Seed for the random choices of the weaker levels.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -275,6 +279,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             time,
             openings,
             pdn,
+            force,
             seed,
         }) => {
             let openings = match openings {
@@ -293,8 +298,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 games: games.map(|g| g as usize),
                 seed,
             };
-            commands::matches::run_match(&config, pdn.as_deref())?;
-            Ok(ExitCode::SUCCESS)
+            commands::matches::run_match(&config, pdn.as_deref(), force)
         }
         Some(Command::Show) => {
             commands::show::show(&position)?;
