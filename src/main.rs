@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand, error::ErrorKind};
 use crowned::app::{Orientation, Player};
 use crowned::config::{Overrides, Settings, SettingsError, check_seconds};
 use crowned::engine::{Level, Limits, MatchConfig, builtin_openings, openings_from_json};
-use crowned::rules::{Duplicates, English, Position, SquareStyle, parse_fen};
+use crowned::rules::{Duplicates, English, Position, SquareStyle, excerpt, parse_fen};
 use crowned::store::Store;
 use crowned::ui::{PieceStyle, ThemeName};
 
@@ -234,7 +234,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let position = match &cli.fen {
-        Some(text) => parse_fen::<English>(text).with_context(|| format!("bad FEN {text:?}"))?,
+        Some(text) => {
+            parse_fen::<English>(text).with_context(|| format!("bad FEN {:?}", excerpt(text)))?
+        }
         None => Position::start(),
     };
     match cli.command {

@@ -108,6 +108,25 @@ fn bad_input_gives_one_line_and_exit_code_2() {
         "the position is empty",
     );
     assert_one_line_error(&["--fen", "Q:W1"], "the side to move must be B or W");
+    // Every command that takes a position checks it the same way.
+    for command in ["perft --depth 2", "think --depth 2", "show"] {
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.extend(["--fen", "B:WK1-16:BK17-32"]);
+        assert_one_line_error(&args, "Black has 16 pieces; a side has at most 12");
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.extend(["--fen", "B:W1,21:B12"]);
+        assert_one_line_error(&args, "the White man on 1 stands on its crowning row");
+    }
+    // A long bad FEN is quoted short, and an overlong number is called too long.
+    let long = format!("B:W{}:B1", "9".repeat(100_000));
+    let out = crowned(&["show", "--fen", &long]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).len() < 300, "{}", stderr(&out).len());
+    assert!(
+        stderr(&out).contains("is too long to be a square number"),
+        "{}",
+        stderr(&out)
+    );
     assert_one_line_error(
         &["frobnicate"],
         "frobnicate: no such file, and not a command",

@@ -26,6 +26,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod checks;
+mod excerpt;
 mod fen;
 mod geometry;
 pub(crate) mod movegen;
@@ -37,6 +39,8 @@ mod replies;
 mod ruleset;
 mod square;
 
+pub use checks::{PositionError, check_playable, check_position, max_pieces};
+pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use fen::{FenError, parse_fen, to_fen};
 pub use geometry::{Direction, Geometry};
 pub use moves::{INLINE_MOVES, MAX_PATH, Move, MoveList};
