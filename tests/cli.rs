@@ -39,6 +39,40 @@ fn perft_prints_one_line_per_depth() {
 }
 
 #[test]
+fn perft_prints_each_depth_as_soon_as_it_is_known() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    // Depths 1-9 are known after a walk to depth 9, long before the walk to depth 11 ends.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args(["perft", "--depth", "11"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first: Vec<String> = lines.take(9).map(|l| l.expect("a line")).collect();
+    let still_running = child.try_wait().expect("status").is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        first,
+        [
+            "perft 1 7",
+            "perft 2 49",
+            "perft 3 302",
+            "perft 4 1469",
+            "perft 5 7361",
+            "perft 6 36768",
+            "perft 7 179740",
+            "perft 8 845931",
+            "perft 9 3963680"
+        ]
+    );
+    assert!(still_running, "the lines came only at the end");
+}
+
+#[test]
 fn perft_from_a_fen_with_divide_and_no_dup() {
     // A king that can circle four men either way: two routes, one move.
     let circling = [

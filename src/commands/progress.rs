@@ -61,6 +61,14 @@ impl Progress {
         }
     }
 
+    /// Runs `f` with the bar taken off the screen, for output to stdout that shares the terminal with it.
+    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+        match &self.bar {
+            Some(bar) => bar.suspend(f),
+            None => f(),
+        }
+    }
+
     /// Removes the bar from the screen.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {

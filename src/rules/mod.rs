@@ -48,7 +48,9 @@ pub use notation::{
     MoveError, MoveText, SquareStyle, Strictness, UnknownSquareStyle, Written, full_route,
     write_move,
 };
-pub use perft::{Duplicates, divide, perft, perft_by_depth, perft_by_playing};
+pub use perft::{
+    Duplicates, PerftReport, divide, perft, perft_by_depth, perft_by_playing, perft_reporting,
+};
 pub use position::Position;
 pub use ruleset::{Brazilian, CrowningInCapture, English, International, Pool, RuleSet, Russian};
 pub use square::{Color, Piece, Role, Square};
