@@ -137,7 +137,7 @@ enum Command {
         /// finished game). An existing file is refused unless --force is given.
         #[arg(long, value_name = "OUT")]
         pdn: Option<PathBuf>,
-        /// Replace the --pdn file if it exists.
+        /// Replace the --pdn file if it exists (the old file is gone as soon as the match starts).
         #[arg(long, requires = "pdn")]
         force: bool,
         /// Seed for the random choices of the weaker levels.
