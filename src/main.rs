@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand, error::ErrorKind};
 use crowned::app::{Orientation, Player};
 use crowned::config::{Overrides, Settings, SettingsError, check_seconds};
 use crowned::engine::{Level, Limits, MatchConfig, builtin_openings, openings_from_json};
-use crowned::rules::{Duplicates, English, Position, SquareStyle, parse_fen};
+use crowned::rules::{Duplicates, English, Position, SquareStyle, excerpt, parse_fen};
 use crowned::store::Store;
 use crowned::ui::{PieceStyle, ThemeName};
 
@@ -133,9 +133,13 @@ enum Command {
         /// Openings as JSON (`all`: name to FEN, `standard`: the deck); default: the built-in deck.
         #[arg(long, value_name = "FILE")]
         openings: Option<PathBuf>,
-        /// Write every game to this PDN file.
+        /// Write every game to this new PDN file, each as soon as it ends (an interrupted match keeps every
+        /// finished game). An existing file is refused unless --force is given.
         #[arg(long, value_name = "OUT")]
         pdn: Option<PathBuf>,
+        /// Replace the --pdn file if it exists (the old file is gone as soon as the match starts).
+        #[arg(long, requires = "pdn")]
+        force: bool,
         /// Seed for the random choices of the weaker levels.
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -230,7 +234,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let position = match &cli.fen {
-        Some(text) => parse_fen::<English>(text).with_context(|| format!("bad FEN {text:?}"))?,
+        Some(text) => {
+            parse_fen::<English>(text).with_context(|| format!("bad FEN {:?}", excerpt(text)))?
+        }
         None => Position::start(),
     };
     match cli.command {
@@ -275,6 +281,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             time,
             openings,
             pdn,
+            force,
             seed,
         }) => {
             let openings = match openings {
@@ -293,8 +300,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 games: games.map(|g| g as usize),
                 seed,
             };
-            commands::matches::run_match(&config, pdn.as_deref())?;
-            Ok(ExitCode::SUCCESS)
+            commands::matches::run_match(&config, pdn.as_deref(), force)
         }
         Some(Command::Show) => {
             commands::show::show(&position)?;

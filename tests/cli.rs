@@ -1,31 +1,11 @@
 //! The `crowned` binary: output formats, errors and exit codes.
 
-use std::path::{Path, PathBuf};
+mod cli_support;
+
+use std::path::PathBuf;
 use std::process::{Command, Output};
 
-/// Runs the binary with its files under a home that is never created, so the user's own settings and games are
-/// never read.
-fn crowned(args: &[&str]) -> Output {
-    let nowhere = std::env::temp_dir().join(format!("crowned-cli-nowhere-{}", std::process::id()));
-    crowned_in(&nowhere, args)
-}
-
-/// Runs the binary with its files under `home`.
-fn crowned_in(home: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_crowned"))
-        .args(args)
-        .env("CROWNED_HOME", home)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use cli_support::{TempFile, assert_one_line_error, crowned, crowned_in, stderr, stdout};
 
 #[test]
 fn perft_prints_one_line_per_depth() {
@@ -36,6 +16,42 @@ fn perft_prints_one_line_per_depth() {
         "perft 1 7\nperft 2 49\nperft 3 302\nperft 4 1469\nperft 5 7361\nperft 6 36768\n"
     );
     assert!(stderr(&out).contains("leaves/s"), "{}", stderr(&out));
+}
+
+#[test]
+fn perft_prints_each_depth_as_soon_as_it_is_known() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    // Depths 1-9 are known after a walk to depth 9, long before the walk to depth 11 ends; an optimised build
+    // is about fifty times faster, so it is given depth 14 (depths 1-12 first).
+    let depth = if cfg!(debug_assertions) { "11" } else { "14" };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args(["perft", "--depth", depth])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first: Vec<String> = lines.take(9).map(|l| l.expect("a line")).collect();
+    let still_running = child.try_wait().expect("status").is_none();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(
+        first,
+        [
+            "perft 1 7",
+            "perft 2 49",
+            "perft 3 302",
+            "perft 4 1469",
+            "perft 5 7361",
+            "perft 6 36768",
+            "perft 7 179740",
+            "perft 8 845931",
+            "perft 9 3963680"
+        ]
+    );
+    assert!(still_running, "the lines came only at the end");
 }
 
 #[test]
@@ -79,15 +95,6 @@ fn divide_lists_root_moves() {
     assert_eq!(sum, 302);
 }
 
-fn assert_one_line_error(args: &[&str], expected: &str) {
-    let out = crowned(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(stdout(&out).is_empty(), "{args:?}");
-    let err = stderr(&out);
-    assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
-    assert!(err.contains(expected), "{args:?}: {err}");
-}
-
 #[test]
 fn bad_input_gives_one_line_and_exit_code_2() {
     assert_one_line_error(&["perft", "--depth", "0"], "0 is not in 1..=28");
@@ -108,6 +115,25 @@ fn bad_input_gives_one_line_and_exit_code_2() {
         "the position is empty",
     );
     assert_one_line_error(&["--fen", "Q:W1"], "the side to move must be B or W");
+    // Every command that takes a position checks it the same way.
+    for command in ["perft --depth 2", "think --depth 2", "show"] {
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.extend(["--fen", "B:WK1-16:BK17-32"]);
+        assert_one_line_error(&args, "Black has 16 pieces; a side has at most 12");
+        let mut args: Vec<&str> = command.split(' ').collect();
+        args.extend(["--fen", "B:W1,21:B12"]);
+        assert_one_line_error(&args, "the White man on 1 stands on its crowning row");
+    }
+    // A long bad FEN is quoted short, and an overlong number is called too long.
+    let long = format!("B:W{}:B1", "9".repeat(100_000));
+    let out = crowned(&["show", "--fen", &long]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).len() < 300, "{}", stderr(&out).len());
+    assert!(
+        stderr(&out).contains("is too long to be a square number"),
+        "{}",
+        stderr(&out)
+    );
     assert_one_line_error(
         &["frobnicate"],
         "frobnicate: no such file, and not a command",
@@ -172,31 +198,6 @@ fn help_and_version_succeed() {
     let out = crowned(&["--version"]);
     assert!(out.status.success());
     assert!(stdout(&out).starts_with("crowned "));
-}
-
-/// A file in a fresh temporary folder, removed when dropped.
-struct TempFile(std::path::PathBuf);
-
-impl TempFile {
-    fn new(name: &str, contents: &str) -> TempFile {
-        let dir = std::env::temp_dir().join(format!("crowned-cli-{}-{name}", std::process::id()));
-        std::fs::create_dir_all(&dir).expect("temp dir");
-        let path = dir.join(name);
-        std::fs::write(&path, contents).expect("temp file");
-        TempFile(path)
-    }
-
-    fn path(&self) -> &str {
-        self.0.to_str().expect("UTF-8 temp path")
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if let Some(dir) = self.0.parent() {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-    }
 }
 
 #[test]
@@ -310,42 +311,6 @@ fn think_reports_wins_losses_and_no_move() {
         &["think", "--time", "1", "--depth", "3"],
         "cannot be used with",
     );
-}
-
-#[test]
-fn match_prints_the_tally_last_and_writes_pdn() {
-    let out_file = TempFile::new("match.pdn", "");
-    let out = crowned(&[
-        "match",
-        "--a",
-        "easy",
-        "--b",
-        "random",
-        "--games",
-        "2",
-        "--time",
-        "0.01",
-        "--pdn",
-        out_file.path(),
-    ]);
-    assert!(out.status.success(), "{}", stderr(&out));
-    let last = stdout(&out).lines().last().unwrap_or("").to_string();
-    let words: Vec<&str> = last.split(' ').collect();
-    assert_eq!(
-        (words[0], words[2], words[4]),
-        ("a", "b", "draws"),
-        "{last}"
-    );
-    let total: usize = [words[1], words[3], words[5]]
-        .iter()
-        .map(|n| n.parse::<usize>().expect("count"))
-        .sum();
-    assert_eq!(total, 2);
-    assert_eq!(stderr(&out).lines().count(), 2);
-    let pdn = std::fs::read_to_string(&out_file.0).expect("written");
-    let check = crowned(&["pdn", "check", out_file.path()]);
-    assert_eq!(stdout(&check), "games 2 ok 2 errors 0\n", "{pdn}");
-    assert!(pdn.contains("[Black \"crowned easy\"]"), "{pdn}");
 }
 
 /// A scratch home for the program's files, removed when dropped.

@@ -1,42 +1,24 @@
-//! Setting up a position by hand: the board being edited, the side to move and the players, and the checks a
-//! position must pass before a game can start from it.
+//! Setting up a position by hand: the board being edited, the side to move and the players. Whether a game can
+//! start from it is decided by the rules' position checks ([`crate::rules::check_playable`]), the same checks
+//! every FEN passes.
 
 use thiserror::Error;
 
 use super::dialog::PLAYER_CHOICES;
 use super::state::{Player, Players};
-use crate::rules::{Color, English, Piece, Position, Role, RuleSet, Square};
-
-const G: crate::rules::Geometry = English::GEOMETRY;
+use crate::rules::{
+    Color, English, Piece, Position, PositionError, Role, Square, check_playable, max_pieces,
+};
 
 /// The most pieces a side can have: the twelve it starts with (pieces are never added in a game).
-pub const MAX_PIECES: u32 = 12;
+pub const MAX_PIECES: u32 = max_pieces::<English>();
 
 /// Why a set-up position cannot be played, or a square cannot take a piece.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
 pub enum SetupError {
-    /// More pieces than a side starts with.
-    #[error("{color} has {count} pieces; a side has at most {MAX_PIECES}")]
-    TooManyPieces {
-        /// The side.
-        color: Color,
-        /// How many it has.
-        count: u32,
-    },
-    /// A man on the row where it would already have been crowned.
-    #[error("the {color} man on {square} stands on its crowning row: make it a king or move it")]
-    UncrownedMan {
-        /// Whose man.
-        color: Color,
-        /// Where it stands.
-        square: Square,
-    },
-    /// A side without pieces: the game would be over before it began.
-    #[error("{0} has no pieces")]
-    NoPieces(Color),
-    /// The side to move is blocked: the game would be over before it began.
-    #[error("{0} is to move but has no legal move")]
-    NoMoves(Color),
+    /// The position breaks a rule every position must keep, or no game can start from it.
+    #[error(transparent)]
+    Position(#[from] PositionError),
     /// Pieces stand only on the dark (playable) squares.
     #[error("pieces stand on the dark squares only")]
     LightSquare,
@@ -149,34 +131,10 @@ impl Setup {
     }
 }
 
-/// Whether a game can start from `position`: at most twelve pieces a side, no man on its crowning row, pieces on
-/// both sides, and a legal move for the side to move.
+/// Whether a game can start from `position`, by the checks of the rules ([`check_playable`]): at most twelve
+/// pieces a side, no man on its crowning row, pieces on both sides, and a legal move for the side to move.
 pub fn check_position(position: &Position) -> Result<(), SetupError> {
-    for color in Color::ALL {
-        let count = position.count(color, Role::Man) + position.count(color, Role::King);
-        if count > MAX_PIECES {
-            return Err(SetupError::TooManyPieces { color, count });
-        }
-    }
-    if let Some((square, piece)) = position.pieces().find(|(square, piece)| {
-        piece.role == Role::Man
-            && G.row_col(*square).0 == Position::<English>::crowning_row(piece.color)
-    }) {
-        return Err(SetupError::UncrownedMan {
-            color: piece.color,
-            square,
-        });
-    }
-    for color in Color::ALL {
-        if position.count(color, Role::Man) + position.count(color, Role::King) == 0 {
-            return Err(SetupError::NoPieces(color));
-        }
-    }
-    let side = position.side_to_move();
-    if position.legal_moves().is_empty() {
-        return Err(SetupError::NoMoves(side));
-    }
-    Ok(())
+    Ok(check_playable(position)?)
 }
 
 #[cfg(test)]
@@ -216,19 +174,23 @@ mod tests {
             .expect("a dark square");
         assert_eq!(
             s.check(),
-            Err(SetupError::TooManyPieces {
+            Err(SetupError::Position(PositionError::TooManyPieces {
                 color: Color::Black,
-                count: 13
-            })
+                count: 13,
+                most: MAX_PIECES
+            }))
         );
         // Kings count too.
-        let s = setup("B:W21-32,K17:B1-4");
+        s.remove(square(13)).expect("a dark square");
+        s.toggle(square(17), Piece::new(Color::White, Role::King))
+            .expect("a dark square");
         assert_eq!(
             s.check(),
-            Err(SetupError::TooManyPieces {
+            Err(SetupError::Position(PositionError::TooManyPieces {
                 color: Color::White,
-                count: 13
-            })
+                count: 13,
+                most: MAX_PIECES
+            }))
         );
     }
 
@@ -240,10 +202,10 @@ mod tests {
         let refused = s.check();
         assert_eq!(
             refused,
-            Err(SetupError::UncrownedMan {
+            Err(SetupError::Position(PositionError::UncrownedMan {
                 color: Color::Black,
                 square: square(30).expect("square 30")
-            })
+            }))
         );
         assert!(
             refused
@@ -259,10 +221,10 @@ mod tests {
             .expect("a dark square");
         assert!(matches!(
             s.check(),
-            Err(SetupError::UncrownedMan {
+            Err(SetupError::Position(PositionError::UncrownedMan {
                 color: Color::White,
                 ..
-            })
+            }))
         ));
     }
 
@@ -270,17 +232,26 @@ mod tests {
     fn a_side_without_pieces_is_refused() {
         let mut s = setup("B:W18:B14");
         s.clear();
-        assert_eq!(s.check(), Err(SetupError::NoPieces(Color::Black)));
+        assert_eq!(
+            s.check(),
+            Err(SetupError::Position(PositionError::NoPieces(Color::Black)))
+        );
         s.toggle(square(14), Piece::new(Color::Black, Role::Man))
             .expect("a dark square");
-        assert_eq!(s.check(), Err(SetupError::NoPieces(Color::White)));
+        assert_eq!(
+            s.check(),
+            Err(SetupError::Position(PositionError::NoPieces(Color::White)))
+        );
     }
 
     #[test]
     fn a_blocked_side_to_move_is_refused() {
         // The black man on 28 is blocked by the white man on 32 (it cannot move backwards); White could move.
         let s = setup("B:W32,K1:B28");
-        assert!(matches!(s.check(), Err(SetupError::NoMoves(Color::Black))));
+        assert!(matches!(
+            s.check(),
+            Err(SetupError::Position(PositionError::NoMoves(Color::Black)))
+        ));
         let mut s = s;
         s.switch_side();
         assert!(s.check().is_ok());

@@ -1,47 +1,183 @@
 //! `crowned match`: engine against engine over the ballot openings.
 
-use std::path::Path;
+use std::fs::{File, OpenOptions};
+use std::hash::{BuildHasher, RandomState};
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
-use anyhow::{Context, Result};
-use crowned::engine::{MatchConfig, play_match};
-use crowned::game::pdn::write_games;
+use anyhow::{Context, Result, bail};
+use crowned::engine::{MatchConfig, MatchResult, play_match};
+use crowned::game::pdn::write_game;
 
-/// `crowned match`: a line per game on stderr, the tally on stdout.
-pub fn run_match(config: &MatchConfig, pdn: Option<&Path>) -> Result<()> {
-    if let Some(path) = pdn {
-        // Find out now, not after an hour of games, that the file cannot be written.
-        write_atomically(path, "")?;
-    }
-    let mut games = Vec::new();
+use super::progress::Progress;
+
+/// The exit code of a match stopped by Ctrl-c, as shells report a process ended by SIGINT.
+const INTERRUPTED: u8 = 130;
+
+/// `crowned match`: a line per game on stderr (above a progress bar on a terminal), the tally on stdout.
+///
+/// With `pdn`, each game is appended to that file and synced to disk as soon as it ends, so an interrupted match
+/// keeps every finished game. An existing file is replaced only when `force` is given.
+pub fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Result<ExitCode> {
+    // Find out now, not after an hour of games, that the file cannot be written.
+    let mut file = pdn.map(|path| GameFile::create(path, force)).transpose()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    watch_interrupts(&stop)?;
     let total = config.games.unwrap_or(config.openings.len() * 2);
-    let result = play_match(config, &mut |g| {
-        let a_side = g.a_color;
-        eprintln!(
-            "game {}/{total} {} (a: {a_side}): {}",
-            g.number, g.opening, g.outcome
-        );
-        games.push(g.game.clone());
+    let progress = Progress::on_terminal(total as u64, "games");
+    let mut failure = None;
+    let result = play_match(config, &stop, &mut |g, so_far| {
+        // Saved first, so that a game reported is a game on disk.
+        if let Some(Err(e)) = file.as_mut().map(|f| f.append(&write_game(&g.game))) {
+            failure = Some(e);
+            return ControlFlow::Break(());
+        }
+        progress.line(&format!(
+            "game {}/{total} {} (a: {}): {}",
+            g.number, g.opening, g.a_color, g.outcome
+        ));
+        progress.set_done(g.number as u64);
+        progress.set_message(tally(so_far));
+        ControlFlow::Continue(())
     });
-    if let Some(path) = pdn {
-        write_atomically(path, &write_games(&games))?;
+    progress.finish();
+    if let Some(e) = failure {
+        return Err(e);
     }
-    println!(
+    println!("{}", tally(&result));
+    if result.stopped {
+        let kept = match pdn {
+            Some(path) => format!("; the finished games are in {}", path.display()),
+            None => String::new(),
+        };
+        eprintln!(
+            "crowned: interrupted after {} of {total} games{kept}",
+            result.games()
+        );
+        return Ok(ExitCode::from(INTERRUPTED));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `a <wins> b <wins> draws <draws>`.
+fn tally(result: &MatchResult) -> String {
+    format!(
         "a {} b {} draws {}",
         result.a_wins, result.b_wins, result.draws
-    );
+    )
+}
+
+/// Ctrl-c (and a polite kill) raises `stop`, which ends the match after saving what is finished; a second one
+/// ends the program at once, for when stopping takes too long. Finished games are on disk either way.
+fn watch_interrupts(stop: &Arc<AtomicBool>) -> Result<()> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    for signal in [SIGINT, SIGTERM] {
+        // The order matters: the exit is armed first, so it fires only when the flag was already raised.
+        flag::register_conditional_shutdown(signal, i32::from(INTERRUPTED), Arc::clone(stop))
+            .context("cannot watch for Ctrl-c")?;
+        flag::register(signal, Arc::clone(stop)).context("cannot watch for Ctrl-c")?;
+    }
     Ok(())
 }
 
-/// Writes `text` to a temporary file beside `path`, then renames it over `path`: a crash or a full disk never
-/// leaves a half-written file, and an old file is replaced only by a complete new one.
-fn write_atomically(path: &Path, text: &str) -> Result<()> {
-    let mut temporary = path.as_os_str().to_owned();
-    temporary.push(".tmp");
-    let temporary = Path::new(&temporary);
-    std::fs::write(temporary, text)
-        .with_context(|| format!("cannot write {}", temporary.display()))?;
-    std::fs::rename(temporary, path).with_context(|| {
-        let _ = std::fs::remove_file(temporary);
-        format!("cannot replace {}", path.display())
-    })
+/// The PDN file of a match, written one game at a time.
+struct GameFile {
+    file: File,
+    path: PathBuf,
+    games: usize,
+}
+
+impl GameFile {
+    /// Opens a new, empty file at `path`. An existing file (or anything else at `path`, a symlink included) is
+    /// refused unless `force` is given; then it is replaced by a new file, never written through.
+    fn create(path: &Path, force: bool) -> Result<GameFile> {
+        let file = if force {
+            replace(path)?
+        } else {
+            create_new(path).map_err(|e| match e.kind() {
+                io::ErrorKind::AlreadyExists => anyhow::anyhow!(
+                    "{} already exists; choose another file or add --force to replace it",
+                    path.display()
+                ),
+                _ => anyhow::Error::new(e).context(format!("cannot create {}", path.display())),
+            })?
+        };
+        Ok(GameFile {
+            file,
+            path: path.to_owned(),
+            games: 0,
+        })
+    }
+
+    /// Adds a game and waits until it is on disk: a crash or Ctrl-c after this loses nothing of it.
+    fn append(&mut self, game_text: &str) -> Result<()> {
+        let mut text = String::with_capacity(game_text.len() + 1);
+        // Games are separated by a blank line, as when a whole file is written at once.
+        if self.games > 0 {
+            text.push('\n');
+        }
+        text.push_str(game_text);
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.sync_data())
+            .with_context(|| format!("cannot write {}", self.path.display()))?;
+        self.games += 1;
+        Ok(())
+    }
+}
+
+/// Creates `path`, failing if anything is there already. `create_new` refuses symlinks too, dangling or not, so
+/// a link planted at `path` is never followed.
+fn create_new(path: &Path) -> io::Result<File> {
+    OpenOptions::new().write(true).create_new(true).open(path)
+}
+
+/// A new empty file in place of whatever is at `path`. The new file is made beside it under an unpredictable
+/// name, then renamed over `path`: a rename replaces a symlink rather than following it.
+fn replace(path: &Path) -> Result<File> {
+    let (temporary, file) = temporary_beside(path)?;
+    if let Err(e) = std::fs::rename(&temporary, path) {
+        let _ = std::fs::remove_file(&temporary);
+        return Err(e).with_context(|| format!("cannot replace {}", path.display()));
+    }
+    Ok(file)
+}
+
+/// A new file in the folder of `path`, named after it with random letters, created with `create_new` so that
+/// nothing already there (such as a symlink placed by someone guessing the name) is opened.
+fn temporary_beside(path: &Path) -> Result<(PathBuf, File)> {
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} is not a file name", path.display()))?;
+    let folder = path.parent().unwrap_or(Path::new(""));
+    let mut last_error = None;
+    for _ in 0..8 {
+        let mut temporary_name = std::ffi::OsString::from(".");
+        temporary_name.push(name);
+        temporary_name.push(format!(".{:016x}.tmp", random_u64()));
+        let temporary = folder.join(temporary_name);
+        match create_new(&temporary) {
+            Ok(file) => return Ok((temporary, file)),
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last_error = Some(e),
+            Err(e) => {
+                return Err(e).with_context(|| format!("cannot create {}", temporary.display()));
+            }
+        }
+    }
+    let error = last_error.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists));
+    bail!(
+        "cannot create a temporary file beside {}: {error}",
+        path.display()
+    )
+}
+
+/// 64 random bits. The standard library seeds each `RandomState` from the operating system's random source, so
+/// the hash of a fixed value under a fresh state cannot be guessed by another user.
+fn random_u64() -> u64 {
+    RandomState::new().hash_one(std::process::id())
 }

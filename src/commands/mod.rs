@@ -5,5 +5,6 @@ pub mod matches;
 pub mod pdn;
 pub mod perft;
 pub mod play;
+pub mod progress;
 pub mod show;
 pub mod think;

@@ -5,10 +5,14 @@ use std::time::Instant;
 
 use anyhow::Result;
 use crowned::rules::{
-    Duplicates, English, Move, Position, SquareStyle, divide, full_route, perft_by_depth,
+    Duplicates, English, Move, PerftReport, Position, SquareStyle, full_route, perft_reporting,
     write_move,
 };
 
+use super::progress::Progress;
+
+/// Prints `perft <depth> <nodes>` for each depth as soon as it is known, then with `split` each root move with
+/// its count at `depth`. On a terminal a bar on stderr shows the root moves done in the deepest walk.
 pub fn run_perft(
     position: &Position,
     depth: u32,
@@ -17,21 +21,53 @@ pub fn run_perft(
 ) -> Result<()> {
     let mut out = io::stdout().lock();
     let started = Instant::now();
-    let counts = perft_by_depth(position, depth, duplicates);
-    let seconds = started.elapsed().as_secs_f64();
-    for (d, nodes) in (1..).zip(&counts) {
-        writeln!(out, "perft {d} {nodes}")?;
+    let mut progress: Option<Progress> = None;
+    let mut root_counts: Vec<(Move, u64)> = Vec::new();
+    let mut leaves = 1;
+    // The first write error is kept and the rest of the count skipped: a closed pipe should end the command.
+    let mut failure: Option<io::Error> = None;
+    perft_reporting(position, depth, duplicates, &mut |report| {
+        if failure.is_some() {
+            return;
+        }
+        match report {
+            PerftReport::Depth { depth: d, nodes } => {
+                leaves = nodes;
+                let line = format!("perft {d} {nodes}");
+                let written = match &progress {
+                    Some(bar) => bar.suspend(|| writeln!(out, "{line}")),
+                    None => writeln!(out, "{line}"),
+                };
+                failure = written.and_then(|()| out.flush()).err();
+            }
+            PerftReport::DeepWalk { root_moves } => {
+                progress = Some(Progress::on_terminal(
+                    root_moves as u64,
+                    &format!("root moves at depth {depth}"),
+                ));
+            }
+            PerftReport::RootMove { done, mv, leaves } => {
+                if let Some(bar) = &progress {
+                    bar.set_done(done as u64);
+                }
+                root_counts.push((mv, leaves));
+            }
+        }
+    });
+    if let Some(bar) = &progress {
+        bar.finish();
     }
-    out.flush()?;
-    let leaves = counts.last().copied().unwrap_or(1);
+    if let Some(e) = failure {
+        return Err(e.into());
+    }
+    let seconds = started.elapsed().as_secs_f64();
     eprintln!(
-        "{seconds:.3} s, {:.1} M leaves/s at depth {depth} (every depth from one walk of the tree)",
+        "{seconds:.3} s, {:.1} M leaves/s at depth {depth}",
         leaves as f64 / seconds.max(1e-9) / 1e6
     );
     if split {
-        let moves = divide(position, depth, duplicates);
-        let all: Vec<Move> = moves.iter().map(|(m, _)| *m).collect();
-        for (m, count) in &moves {
+        let all: Vec<Move> = root_counts.iter().map(|(m, _)| *m).collect();
+        for (m, count) in &root_counts {
             writeln!(out, "{} {count}", root_move_text(position, m, &all))?;
         }
     }

@@ -1,5 +1,8 @@
 //! Engine against engine: two levels play every opening of a deck with both colours.
 
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use super::openings::Opening;
@@ -62,13 +65,31 @@ pub struct MatchResult {
     pub b_wins: usize,
     /// Drawn games.
     pub draws: usize,
+    /// Whether the match ended before its last game: the stop flag was raised or `on_game` asked to stop. A
+    /// game cut short by the stop flag is not counted.
+    pub stopped: bool,
 }
 
-/// Plays the match, telling `on_game` about each game as it ends.
-pub fn play_match(config: &MatchConfig, on_game: &mut dyn FnMut(&MatchGame)) -> MatchResult {
+impl MatchResult {
+    /// Games played to the end.
+    pub fn games(&self) -> usize {
+        self.a_wins + self.b_wins + self.draws
+    }
+}
+
+/// Plays the match, telling `on_game` about each game as it ends (after it is counted in the result).
+///
+/// Raising `stop` (from a signal handler or another thread) ends the match promptly: a search in progress stops,
+/// the unfinished game is dropped, and the result counts the finished games. `on_game` returning
+/// [`ControlFlow::Break`] ends the match after that game, for example when it could not be saved.
+pub fn play_match(
+    config: &MatchConfig,
+    stop: &Arc<AtomicBool>,
+    on_game: &mut dyn FnMut(&MatchGame, &MatchResult) -> ControlFlow<()>,
+) -> MatchResult {
     let mut result = MatchResult::default();
-    let mut engine_a = Engine::new();
-    let mut engine_b = Engine::new();
+    let mut engine_a = Engine::with_stop_flag(Arc::clone(stop));
+    let mut engine_b = Engine::with_stop_flag(Arc::clone(stop));
     let total = config.games.unwrap_or(config.openings.len() * 2);
     let pairs = config
         .openings
@@ -80,6 +101,9 @@ pub fn play_match(config: &MatchConfig, on_game: &mut dyn FnMut(&MatchGame)) -> 
         engine_a.clear();
         engine_b.clear();
         while game.outcome().is_none() && game.len() < MAX_PLIES {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
             let side = game.position().side_to_move();
             let (engine, level) = if side == a_color {
                 (&mut engine_a, config.a)
@@ -95,10 +119,18 @@ pub fn play_match(config: &MatchConfig, on_game: &mut dyn FnMut(&MatchGame)) -> 
                 seed,
                 &mut |_| {},
             );
+            // A search cut short by the stop flag may not have found the best move: the game is dropped.
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
             let Some(mv) = choice.best else { break };
             if game.play(&mv).is_err() {
                 break;
             }
+        }
+        if stop.load(Ordering::Relaxed) {
+            result.stopped = true;
+            return result;
         }
         let outcome = game.outcome().unwrap_or(Outcome::Draw {
             reason: DrawReason::Adjudicated,
@@ -132,7 +164,10 @@ pub fn play_match(config: &MatchConfig, on_game: &mut dyn FnMut(&MatchGame)) -> 
             -1 => result.b_wins += 1,
             _ => result.draws += 1,
         }
-        on_game(&played);
+        if on_game(&played, &result).is_break() {
+            result.stopped = number < total;
+            return result;
+        }
     }
     result
 }
@@ -169,17 +204,46 @@ mod tests {
             games: Some(3),
             seed: 1,
         };
+        let stop = Arc::new(AtomicBool::new(false));
         let mut seen = Vec::new();
-        let result = play_match(&config, &mut |g| {
-            seen.push((g.number, g.a_color, g.game.len()))
+        let result = play_match(&config, &stop, &mut |g, so_far| {
+            seen.push((g.number, g.a_color, g.game.len()));
+            assert_eq!(so_far.games(), g.number);
+            ControlFlow::Continue(())
         });
-        assert_eq!(result.a_wins + result.b_wins + result.draws, 3);
+        assert_eq!(result.games(), 3);
+        assert!(!result.stopped);
         assert_eq!(seen.len(), 3);
         assert_eq!(seen[0].1, Color::Black);
         assert_eq!(seen[1].1, Color::White);
         assert!(seen.iter().all(|(_, _, plies)| *plies >= 3));
         // The same seed plays the same games.
-        let again = play_match(&config, &mut |_| {});
+        let again = play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(()));
         assert_eq!(again, result);
+    }
+
+    #[test]
+    fn a_match_stops_when_asked() {
+        let config = MatchConfig {
+            a: Level::Random,
+            b: Level::Random,
+            time: Duration::from_millis(5),
+            openings: builtin_openings().into_iter().take(2).collect(),
+            games: None,
+            seed: 1,
+        };
+        let stop = Arc::new(AtomicBool::new(false));
+        let result = play_match(&config, &stop, &mut |_, _| ControlFlow::Break(()));
+        assert_eq!(result.games(), 1);
+        assert!(result.stopped);
+        // A raised flag stops before any game is finished.
+        stop.store(true, Ordering::Relaxed);
+        let mut calls = 0;
+        let result = play_match(&config, &stop, &mut |_, _| {
+            calls += 1;
+            ControlFlow::Continue(())
+        });
+        assert_eq!((result.games(), calls), (0, 0));
+        assert!(result.stopped);
     }
 }

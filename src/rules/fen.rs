@@ -6,16 +6,22 @@
 //! letters, a trailing `.`, surrounding quotes, a missing or empty list (a side with no pieces), and the
 //! move-clock fields `H<n>` and `F<n>` that some programs add. Writing is canonical: White's list first, one
 //! number per square, no ranges, no trailing dot.
+//!
+//! Every position read is checked with [`check_position`]: a FEN that places more pieces than a side starts with,
+//! or a man on its crowning row, is refused (see [the policy](super::checks)).
 
 use std::fmt::Write;
 
 use thiserror::Error;
 
+use super::checks::{PositionError, check_position};
+use super::excerpt::excerpt;
 use super::position::Position;
 use super::ruleset::RuleSet;
 use super::square::{Color, Piece, Role, Square};
 
-/// Why a FEN string was refused. Each message names the part that is wrong.
+/// Why a FEN string was refused. Each message names the part that is wrong, quoting at most a short excerpt of
+/// it.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {
     /// Nothing but spaces.
@@ -33,11 +39,19 @@ pub enum FenError {
     /// An entry that is not a square number or range.
     #[error("{0:?} is not a square number")]
     NotASquare(String),
+    /// A number with more digits than any square number has.
+    #[error("{digits:?} is too long to be a square number (squares are 1-{last})")]
+    TooLong {
+        /// The digits given (or their beginning).
+        digits: String,
+        /// The highest square number of the board.
+        last: u8,
+    },
     /// A square number outside the board.
     #[error("square {square} is off the board (squares are 1-{last})")]
     OffBoard {
         /// The number given.
-        square: u64,
+        square: u32,
         /// The highest square number of the board.
         last: u8,
     },
@@ -55,14 +69,9 @@ pub enum FenError {
         /// Whose list.
         color: Color,
     },
-    /// A man standing on the row where it would have been crowned.
-    #[error("a {} man on square {square} should have been crowned", .color.word())]
-    UncrownedMan {
-        /// Whose man.
-        color: Color,
-        /// Where it stands.
-        square: u32,
-    },
+    /// The pieces are read but the position is not legal.
+    #[error(transparent)]
+    Illegal(#[from] PositionError),
 }
 
 /// Reads a position in PDN FEN.
@@ -76,7 +85,7 @@ pub fn parse_fen<R: RuleSet>(text: &str) -> Result<Position<R>, FenError> {
     let side = match fields.next().unwrap_or_default() {
         "B" | "b" => Color::Black,
         "W" | "w" => Color::White,
-        other => return Err(FenError::SideToMove(other.to_string())),
+        other => return Err(FenError::SideToMove(excerpt(other))),
     };
     let mut pos = Position::<R>::empty(side);
     let mut seen = [false; 2];
@@ -86,7 +95,7 @@ pub fn parse_fen<R: RuleSet>(text: &str) -> Result<Position<R>, FenError> {
             Some('W') => Color::White,
             Some('B') => Color::Black,
             Some('H' | 'F') if !chars.as_str().is_empty() && is_digits(chars.as_str()) => continue,
-            _ => return Err(FenError::Section(field.to_string())),
+            _ => return Err(FenError::Section(excerpt(field))),
         };
         if std::mem::replace(&mut seen[color.index()], true) {
             return Err(FenError::RepeatedList(color));
@@ -95,6 +104,7 @@ pub fn parse_fen<R: RuleSet>(text: &str) -> Result<Position<R>, FenError> {
             read_entry(&mut pos, color, entry)?;
         }
     }
+    check_position(&pos)?;
     Ok(pos)
 }
 
@@ -130,15 +140,18 @@ fn read_entry<R: RuleSet>(
 
 fn square_number<R: RuleSet>(digits: &str, entry: &str) -> Result<u32, FenError> {
     if digits.is_empty() || !is_digits(digits) {
-        return Err(FenError::NotASquare(entry.to_string()));
+        return Err(FenError::NotASquare(excerpt(entry)));
     }
     let last = R::GEOMETRY.squares();
-    // Digits only, so the only possible failure is overflow: a number that large is off the board too.
-    let n: u64 = digits.parse().unwrap_or(u64::MAX);
-    if n == 0 || n > u64::from(last) {
+    // Digits only, so the only possible failure is overflow; checked parsing reports it instead of wrapping.
+    let n: u32 = digits.parse().map_err(|_| FenError::TooLong {
+        digits: excerpt(digits),
+        last,
+    })?;
+    if n == 0 || n > u32::from(last) {
         return Err(FenError::OffBoard { square: n, last });
     }
-    Ok(n as u32)
+    Ok(n)
 }
 
 fn place<R: RuleSet>(
@@ -149,7 +162,7 @@ fn place<R: RuleSet>(
 ) -> Result<(), FenError> {
     let g = R::GEOMETRY;
     let square = Square::from_number(number, g.squares()).ok_or(FenError::OffBoard {
-        square: u64::from(number),
+        square: number,
         last: g.squares(),
     })?;
     if let Some(existing) = pos.piece_at(square) {
@@ -160,12 +173,6 @@ fn place<R: RuleSet>(
             }
         } else {
             FenError::BothSides(number)
-        });
-    }
-    if role == Role::Man && g.row_col(square).0 == Position::<R>::crowning_row(color) {
-        return Err(FenError::UncrownedMan {
-            color,
-            square: number,
         });
     }
     pos.set_piece(square, Some(Piece::new(color, role)));
@@ -290,19 +297,56 @@ mod tests {
         );
         assert_eq!(
             err("B:W99999999999999999999999:B1"),
-            format!("square {} is off the board (squares are 1-32)", u64::MAX)
+            "\"99999999999999999999999\" is too long to be a square number (squares are 1-32)"
+        );
+        assert_eq!(
+            err("B:W4294967295:B1"),
+            "square 4294967295 is off the board (squares are 1-32)"
+        );
+        assert_eq!(
+            err("B:W4294967296:B1"),
+            "\"4294967296\" is too long to be a square number (squares are 1-32)"
         );
         assert_eq!(err("B:W12-5:B1"), "the range 12-5 runs backwards");
         assert_eq!(err("B:W5:B1-12"), "square 5 is given to both sides");
         assert_eq!(err("B:W5,K5:B1"), "square 5 is listed twice for White");
         assert_eq!(
             err("B:W1:B20"),
-            "a white man on square 1 should have been crowned"
+            "the White man on 1 stands on its crowning row: make it a king or move it"
         );
         assert_eq!(
             err("W:W20:B30"),
-            "a black man on square 30 should have been crowned"
+            "the Black man on 30 stands on its crowning row: make it a king or move it"
         );
+    }
+
+    #[test]
+    fn refusals_quote_only_an_excerpt_of_a_long_token() {
+        let huge = "7".repeat(10_000_000);
+        for text in [
+            format!("B:W{huge}:B1"),
+            format!("B:W1-{huge}:B1"),
+            format!("B:Wx{huge}:B1"),
+            format!("{huge}:W1:B2"),
+            format!("B:W21:Q{huge}"),
+        ] {
+            let message = err(&text);
+            assert!(message.len() < 120, "{}", message.len());
+            assert!(message.contains('…'), "{message}");
+        }
+    }
+
+    #[test]
+    fn more_pieces_than_a_side_starts_with_are_refused() {
+        assert_eq!(
+            err("B:WK1-16:BK17-32"),
+            "Black has 16 pieces; a side has at most 12"
+        );
+        assert_eq!(
+            err("B:W21-32,K17:B1-4"),
+            "White has 13 pieces; a side has at most 12"
+        );
+        assert!(parse("B:WK1-12:BK21-32").is_ok());
     }
 
     #[test]

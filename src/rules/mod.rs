@@ -26,6 +26,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod checks;
+mod excerpt;
 mod fen;
 mod geometry;
 pub(crate) mod movegen;
@@ -37,6 +39,8 @@ mod replies;
 mod ruleset;
 mod square;
 
+pub use checks::{PositionError, check_playable, check_position, max_pieces};
+pub use excerpt::{EXCERPT_CHARS, excerpt};
 pub use fen::{FenError, parse_fen, to_fen};
 pub use geometry::{Direction, Geometry};
 pub use moves::{INLINE_MOVES, MAX_PATH, Move, MoveList};
@@ -44,7 +48,9 @@ pub use notation::{
     MoveError, MoveText, SquareStyle, Strictness, UnknownSquareStyle, Written, full_route,
     write_move,
 };
-pub use perft::{Duplicates, divide, perft, perft_by_depth, perft_by_playing};
+pub use perft::{
+    Duplicates, PerftReport, divide, perft, perft_by_depth, perft_by_playing, perft_reporting,
+};
 pub use position::Position;
 pub use ruleset::{Brazilian, CrowningInCapture, English, International, Pool, RuleSet, Russian};
 pub use square::{Color, Piece, Role, Square};

@@ -8,15 +8,24 @@
 //! Reading happens in two steps: [`MoveText::parse`] checks the text alone, and [`MoveText::find`] finds the
 //! legal move it stands for in a position, or says why there is none.
 
-use std::fmt::{self, Write};
+mod error;
+mod write;
+
+use std::fmt;
 
 use thiserror::Error;
 
+use super::excerpt::excerpt;
 use super::geometry::Geometry;
 use super::moves::Move;
 use super::position::Position;
 use super::ruleset::RuleSet;
-use super::square::{Color, Square};
+use super::square::Square;
+
+pub use error::MoveError;
+pub(crate) use error::or_list;
+use write::square_text;
+pub use write::{full_route, write_move};
 
 /// How squares are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -59,7 +68,7 @@ impl std::str::FromStr for SquareStyle {
         SquareStyle::ALL
             .into_iter()
             .find(|style| style.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| UnknownSquareStyle(s.to_string()))
+            .ok_or_else(|| UnknownSquareStyle(excerpt(s)))
     }
 }
 
@@ -72,93 +81,6 @@ pub enum Strictness {
     /// The squares decide; the separator only breaks ties. Real game files often write `10x15` for a simple
     /// move.
     Squares,
-}
-
-/// What is wrong with a move, either as text or in the position it was meant for.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum MoveError {
-    /// Nothing was typed.
-    #[error("no move given")]
-    Empty,
-    /// A part that is neither a square number nor a coordinate.
-    #[error("{0:?} is not a square")]
-    NotASquare(String),
-    /// A square number or coordinate outside the board (or a light square).
-    #[error("{0:?} is not a playable square on this board")]
-    OffBoard(String),
-    /// Only one square.
-    #[error("a move needs at least two squares, like 11-15")]
-    OneSquare,
-    /// Both `-` and `x` in one move.
-    #[error("a move is joined by - or by x, not both")]
-    MixedSeparators,
-    /// `11-15-19`: simple moves have two squares.
-    #[error("a simple move has two squares; a capture is written with x, like 15x24x31")]
-    LongSimpleMove,
-    /// The side to move has nothing on the starting square.
-    #[error("there is no {side} piece on {square}", side = .side.word())]
-    NoPieceThere {
-        /// The side to move.
-        side: Color,
-        /// The starting square as typed.
-        square: String,
-    },
-    /// A capture is available, so a simple move is illegal.
-    #[error("a capture is compulsory: {} must take", or_list(.takers))]
-    CaptureRequired {
-        /// The squares of the pieces that can capture.
-        takers: Vec<String>,
-    },
-    /// The text names a simple move where only a capture fits.
-    #[error("{text} is not a capture; did you mean {suggestion}?")]
-    NotACapture {
-        /// The move as typed.
-        text: String,
-        /// The simple move with those squares.
-        suggestion: String,
-    },
-    /// The text names a capture where only a simple move fits.
-    #[error("{text} is a capture; write it as {suggestion}")]
-    IsACapture {
-        /// The move as typed.
-        text: String,
-        /// The capture with those squares.
-        suggestion: String,
-    },
-    /// No legal move fits.
-    #[error("{text} is not a legal move{}", hint(.legal_from))]
-    Illegal {
-        /// The move as typed.
-        text: String,
-        /// The legal moves of the piece on the starting square, if it has any.
-        legal_from: Vec<String>,
-    },
-    /// More than one legal move fits the short form.
-    #[error("{text} is ambiguous: it could be {}", or_list(.candidates))]
-    Ambiguous {
-        /// The move as typed.
-        text: String,
-        /// Every legal move that fits, written in full.
-        candidates: Vec<String>,
-    },
-}
-
-/// `a`, `a or b`, `a, b or c`: how refusals list the choices that were open.
-pub(crate) fn or_list<T: std::fmt::Display>(items: &[T]) -> String {
-    let names: Vec<String> = items.iter().map(T::to_string).collect();
-    match names.as_slice() {
-        [] => String::new(),
-        [one] => one.clone(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
-
-fn hint(legal_from: &[String]) -> String {
-    if legal_from.is_empty() {
-        String::new()
-    } else {
-        format!(" (this piece can play {})", or_list(legal_from))
-    }
 }
 
 /// Which kind of move the text says it is.
@@ -284,7 +206,7 @@ impl MoveText {
             [one] => Ok(*one),
             [] => Err(self.explain_no_fit(pos, &fitting)),
             many => Err(MoveError::Ambiguous {
-                text: self.text.clone(),
+                text: excerpt(&self.text),
                 candidates: many
                     .iter()
                     .map(|m| full_route(m, SquareStyle::Numbers, R::GEOMETRY))
@@ -300,12 +222,12 @@ impl MoveText {
             let suggestion = write_move(pos, other_kind, SquareStyle::Numbers);
             return if other_kind.is_capture() {
                 MoveError::IsACapture {
-                    text: self.text.clone(),
+                    text: excerpt(&self.text),
                     suggestion,
                 }
             } else {
                 MoveError::NotACapture {
-                    text: self.text.clone(),
+                    text: excerpt(&self.text),
                     suggestion,
                 }
             };
@@ -335,7 +257,7 @@ impl MoveText {
             };
         }
         MoveError::Illegal {
-            text: self.text.clone(),
+            text: excerpt(&self.text),
             legal_from: own,
         }
     }
@@ -374,7 +296,7 @@ fn joined_coordinates(text: &str, g: Geometry) -> Result<Vec<Square>, MoveError>
         });
         let part = match end {
             Some(end) if rest.starts_with(|c: char| c.is_ascii_alphabetic()) => &rest[..end],
-            _ => return Err(MoveError::NotASquare(text.to_string())),
+            _ => return Err(MoveError::NotASquare(excerpt(text))),
         };
         squares.push(parse_square(part, g)?);
         rest = &rest[part.len()..];
@@ -385,61 +307,32 @@ fn joined_coordinates(text: &str, g: Geometry) -> Result<Vec<Square>, MoveError>
 /// Reads one square: a number (`15`) or a coordinate (`c3`).
 fn parse_square(part: &str, g: Geometry) -> Result<Square, MoveError> {
     if part.is_empty() {
-        return Err(MoveError::NotASquare(part.to_string()));
+        return Err(MoveError::NotASquare(String::new()));
     }
     if part.bytes().all(|b| b.is_ascii_digit()) {
-        let n: u32 = part.parse().unwrap_or(u32::MAX);
+        let n = number(part)?;
         return Square::from_number(n, g.squares())
-            .ok_or_else(|| MoveError::OffBoard(part.to_string()));
+            .ok_or_else(|| MoveError::OffBoard(excerpt(part)));
     }
     let mut chars = part.chars();
     let file = chars.next().filter(char::is_ascii_alphabetic);
     let rank = chars.as_str();
     match file {
         Some(file) if !rank.is_empty() && rank.bytes().all(|b| b.is_ascii_digit()) => {
-            let rank: u32 = rank.parse().unwrap_or(u32::MAX);
+            let rank = number(rank).map_err(|_| MoveError::TooLong(excerpt(part)))?;
             g.from_coordinate(file, rank)
-                .ok_or_else(|| MoveError::OffBoard(part.to_string()))
+                .ok_or_else(|| MoveError::OffBoard(excerpt(part)))
         }
-        _ => Err(MoveError::NotASquare(part.to_string())),
+        _ => Err(MoveError::NotASquare(excerpt(part))),
     }
 }
 
-fn square_text(square: Square, style: SquareStyle, g: Geometry) -> String {
-    match style {
-        SquareStyle::Numbers => square.to_string(),
-        SquareStyle::Coordinates => g.coordinate(square),
-    }
-}
-
-/// A move with every landing square: `15x24x31`, or `11-15` for a simple move.
-pub fn full_route(mv: &Move, style: SquareStyle, g: Geometry) -> String {
-    let sep = if mv.is_capture() { 'x' } else { '-' };
-    let mut out = square_text(mv.from(), style, g);
-    for s in mv.path() {
-        out.push(sep);
-        out.push_str(&square_text(*s, style, g));
-    }
-    out
-}
-
-/// A legal move of `pos` in its shortest unambiguous form: start and end (`11-15`, `15x31`), or the whole
-/// route when another legal move with a different effect has the same start and end.
-pub fn write_move<R: RuleSet>(pos: &Position<R>, mv: &Move, style: SquareStyle) -> String {
-    let g = R::GEOMETRY;
-    let ambiguous = mv.path().len() > 1
-        && pos
-            .legal_moves()
-            .iter()
-            .any(|m| m.from() == mv.from() && m.to() == mv.to() && !m.same_effect(mv));
-    if ambiguous {
-        return full_route(mv, style, g);
-    }
-    let sep = if mv.is_capture() { 'x' } else { '-' };
-    let mut out = square_text(mv.from(), style, g);
-    // Writing to a String cannot fail.
-    let _ = write!(out, "{sep}{}", square_text(mv.to(), style, g));
-    out
+/// The value of a run of ASCII digits. Parsing is checked, so a number too big for any board is reported as too
+/// long rather than wrapped or clamped into a misleading square number.
+fn number(digits: &str) -> Result<u32, MoveError> {
+    digits
+        .parse::<u32>()
+        .map_err(|_| MoveError::TooLong(excerpt(digits)))
 }
 
 #[cfg(test)]
@@ -497,8 +390,16 @@ mod tests {
         assert_eq!(e("11-33"), "\"33\" is not a playable square on this board");
         assert_eq!(e("0-4"), "\"0\" is not a playable square on this board");
         assert_eq!(
-            e("99999999999-1"),
-            "\"99999999999\" is not a playable square on this board"
+            e("4294967296-1"),
+            "\"4294967296\" is too long to be a square"
+        );
+        assert_eq!(
+            e("4294967295-1"),
+            "\"4294967295\" is not a playable square on this board"
+        );
+        assert_eq!(
+            e("c99999999999-d4"),
+            "\"c99999999999\" is too long to be a square"
         );
         assert_eq!(e("b1-c2"), "\"b1\" is not a playable square on this board");
         assert_eq!(e("i1-c2"), "\"i1\" is not a playable square on this board");
@@ -510,6 +411,38 @@ mod tests {
         assert_eq!(e("c3d"), "\"c3d\" is not a square");
         assert_eq!(e("1115"), "\"1115\" is not a playable square on this board");
         assert_eq!(e("c3i9"), "\"i9\" is not a playable square on this board");
+    }
+
+    #[test]
+    fn refusals_quote_only_an_excerpt_of_a_long_token() {
+        let huge_number = "9".repeat(10_000_000);
+        let excerpt = format!("{}…", "9".repeat(23));
+        let message = MoveText::parse(&format!("{huge_number}-1"), G)
+            .expect_err("too long")
+            .to_string();
+        assert_eq!(message, format!("{excerpt:?} is too long to be a square"));
+        let junk = format!("11-{}", "z".repeat(10_000_000));
+        let message = MoveText::parse(&junk, G).expect_err("junk").to_string();
+        assert!(message.len() < 100, "{}", message.len());
+        assert!(message.ends_with("…\" is not a square"), "{message}");
+        let joined = format!("c3{}", "d".repeat(1_000));
+        let message = MoveText::parse(&joined, G).expect_err("joined").to_string();
+        assert!(message.len() < 100, "{message}");
+        // A long text that reads as squares but is no legal move is quoted short too.
+        let start: Position = Position::start();
+        let long_route = ["11"; 100_000].join("x");
+        let message = MoveText::parse(&long_route, G)
+            .and_then(|t| t.find(&start, Strictness::Exact))
+            .expect_err("illegal")
+            .to_string();
+        assert!(message.len() < 100, "{message}");
+        assert!(message.starts_with("11x11x11x11x11x11x11x11…"), "{message}");
+        let message = "x"
+            .repeat(1_000)
+            .parse::<SquareStyle>()
+            .expect_err("unknown")
+            .to_string();
+        assert!(message.len() < 120, "{message}");
     }
 
     #[test]

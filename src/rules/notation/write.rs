@@ -1,0 +1,48 @@
+//! Writing moves: the shortest unambiguous form, or the whole route.
+
+use std::fmt::Write;
+
+use super::SquareStyle;
+use crate::rules::geometry::Geometry;
+use crate::rules::moves::Move;
+use crate::rules::position::Position;
+use crate::rules::ruleset::RuleSet;
+use crate::rules::square::Square;
+
+/// One square in the given style.
+pub(super) fn square_text(square: Square, style: SquareStyle, g: Geometry) -> String {
+    match style {
+        SquareStyle::Numbers => square.to_string(),
+        SquareStyle::Coordinates => g.coordinate(square),
+    }
+}
+
+/// A move with every landing square: `15x24x31`, or `11-15` for a simple move.
+pub fn full_route(mv: &Move, style: SquareStyle, g: Geometry) -> String {
+    let sep = if mv.is_capture() { 'x' } else { '-' };
+    let mut out = square_text(mv.from(), style, g);
+    for s in mv.path() {
+        out.push(sep);
+        out.push_str(&square_text(*s, style, g));
+    }
+    out
+}
+
+/// A legal move of `pos` in its shortest unambiguous form: start and end (`11-15`, `15x31`), or the whole
+/// route when another legal move with a different effect has the same start and end.
+pub fn write_move<R: RuleSet>(pos: &Position<R>, mv: &Move, style: SquareStyle) -> String {
+    let g = R::GEOMETRY;
+    let ambiguous = mv.path().len() > 1
+        && pos
+            .legal_moves()
+            .iter()
+            .any(|m| m.from() == mv.from() && m.to() == mv.to() && !m.same_effect(mv));
+    if ambiguous {
+        return full_route(mv, style, g);
+    }
+    let sep = if mv.is_capture() { 'x' } else { '-' };
+    let mut out = square_text(mv.from(), style, g);
+    // Writing to a String cannot fail.
+    let _ = write!(out, "{sep}{}", square_text(mv.to(), style, g));
+    out
+}

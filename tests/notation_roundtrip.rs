@@ -1,0 +1,188 @@
+//! Write-then-read identities for FEN and move notation, and readers that never panic, checked on random
+//! positions and random text.
+//!
+//! The tests without `#[ignore]` run a modest number of cases for every build; the ignored ones run the same
+//! properties on many more cases: `cargo test --release --test notation_roundtrip -- --ignored`.
+
+mod common;
+
+use crowned::rules::{
+    Color, English, MoveText, Piece, Position, Role, Square, SquareStyle, Strictness,
+    check_position, full_route, max_pieces, parse_fen, to_fen, write_move,
+};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestCaseError, TestRunner};
+
+/// Cases for each property in an ordinary test run.
+const QUICK: u32 = 96;
+/// Cases for each property in the long, ignored run.
+const LONG: u32 = 50_000;
+
+const G: crowned::rules::Geometry = Position::<English>::GEOMETRY;
+
+/// Random legal English positions: up to twelve pieces a side, men and kings anywhere but men never on their
+/// crowning row, either side to move. Dense enough for long capture routes.
+fn legal_position() -> impl Strategy<Value = Position> {
+    (prop::collection::vec(0u8..7, 32), any::<bool>()).prop_map(|(cells, black)| {
+        let side = if black { Color::Black } else { Color::White };
+        let mut pos: Position = Position::empty(side);
+        let mut counts = [0u32; 2];
+        for (i, cell) in cells.into_iter().enumerate() {
+            let square = Square::from_index(i as u8);
+            let row = G.row_col(square).0;
+            let piece = match cell {
+                0 if row != Position::<English>::crowning_row(Color::Black) => {
+                    Piece::new(Color::Black, Role::Man)
+                }
+                1 if row != Position::<English>::crowning_row(Color::White) => {
+                    Piece::new(Color::White, Role::Man)
+                }
+                2 => Piece::new(Color::Black, Role::King),
+                3 => Piece::new(Color::White, Role::King),
+                _ => continue,
+            };
+            let count = &mut counts[piece.color.index()];
+            if *count < max_pieces::<English>() {
+                *count += 1;
+                pos.set_piece(square, Some(piece));
+            }
+        }
+        pos
+    })
+}
+
+/// Legal positions: set up at random, or reached by random play from the start.
+fn any_legal_position() -> impl Strategy<Value = Position> {
+    prop_oneof![legal_position(), common::played_position(120)]
+}
+
+/// Positions worth writing moves for: the legal ones, and crowded boards beyond the piece limit (which the move
+/// generator and the notation handle all the same) for long capture routes.
+fn any_position() -> impl Strategy<Value = Position> {
+    prop_oneof![any_legal_position(), common::arbitrary_position()]
+}
+
+fn run<S: Strategy>(cases: u32, strategy: S, test: impl Fn(S::Value) -> Result<(), TestCaseError>) {
+    let mut runner = TestRunner::new(Config::with_cases(cases));
+    if let Err(e) = runner.run(&strategy, test) {
+        panic!("{e}");
+    }
+}
+
+/// FEN written for a legal position reads back as the same position.
+fn fen_round_trip(cases: u32) {
+    run(cases, any_legal_position(), |pos| {
+        prop_assert_eq!(check_position(&pos), Ok(()));
+        let fen = to_fen(&pos);
+        prop_assert_eq!(parse_fen::<English>(&fen), Ok(pos), "{}", fen);
+        Ok(())
+    });
+}
+
+/// Text near FEN (its letters, digits and punctuation) and any text at all: reading never panics, and whatever
+/// is accepted is legal and writes back as a FEN that reads as the same position.
+fn fen_reader_is_total(cases: u32) {
+    let text = prop_oneof![
+        "[BWKbwkHF0-9,:. \"-]{0,40}",
+        "[BW]:[BW][K0-9,-]{0,30}:[BW][K0-9,-]{0,30}",
+        any::<String>(),
+    ];
+    run(cases, text, |text| {
+        if let Ok(pos) = parse_fen::<English>(&text) {
+            prop_assert_eq!(check_position(&pos), Ok(()));
+            prop_assert_eq!(parse_fen::<English>(&to_fen(&pos)), Ok(pos));
+        }
+        Ok(())
+    });
+}
+
+/// Every legal move of a position, written short or in full, in numbers or in coordinates, reads back as that
+/// move.
+fn move_round_trip(cases: u32) {
+    run(cases, any_position(), |pos| {
+        for mv in pos.legal_moves_with_duplicates() {
+            for style in SquareStyle::ALL {
+                // The whole route names that very route.
+                let route = full_route(&mv, style, G);
+                let found =
+                    MoveText::parse(&route, G).and_then(|t| t.find(&pos, Strictness::Exact));
+                prop_assert_eq!(found, Ok(mv), "{} in {:?}", route, pos);
+                // The short form names a move with the same effect (routes with one effect are one move).
+                let short = write_move(&pos, &mv, style);
+                let found = MoveText::parse(&short, G)
+                    .and_then(|t| t.find(&pos, Strictness::Exact))
+                    .map_err(|e| TestCaseError::fail(format!("{short} in {pos:?}: {e}")))?;
+                prop_assert!(found.same_effect(&mv), "{} in {:?}", short, pos);
+            }
+        }
+        Ok(())
+    });
+}
+
+/// Text near move notation and any text at all: reading and finding never panic, and a move found is legal.
+fn move_reader_is_total(cases: u32) {
+    let text = prop_oneof![
+        "[a-j0-9xX:\\- ]{0,24}",
+        "[0-9]{1,3}([-x][0-9]{1,3}){1,4}",
+        any::<String>(),
+    ];
+    run(cases, (text, any_position()), |(text, pos)| {
+        if let Ok(written) = MoveText::parse(&text, G) {
+            for strictness in [Strictness::Exact, Strictness::Squares] {
+                if let Ok(mv) = written.find(&pos, strictness) {
+                    prop_assert!(
+                        pos.legal_moves_with_duplicates().contains(&mv),
+                        "{} in {:?}",
+                        text,
+                        pos
+                    );
+                }
+            }
+        }
+        Ok(())
+    });
+}
+
+#[test]
+fn fen_written_reads_back() {
+    fen_round_trip(QUICK);
+}
+
+#[test]
+fn fen_reading_never_panics() {
+    fen_reader_is_total(QUICK * 4);
+}
+
+#[test]
+fn moves_written_read_back() {
+    move_round_trip(QUICK);
+}
+
+#[test]
+fn move_reading_never_panics() {
+    move_reader_is_total(QUICK * 4);
+}
+
+#[test]
+#[ignore = "long: run with --release -- --ignored"]
+fn fen_written_reads_back_long() {
+    fen_round_trip(LONG);
+}
+
+#[test]
+#[ignore = "long: run with --release -- --ignored"]
+fn fen_reading_never_panics_long() {
+    fen_reader_is_total(LONG * 4);
+}
+
+#[test]
+#[ignore = "long: run with --release -- --ignored"]
+fn moves_written_read_back_long() {
+    move_round_trip(LONG);
+}
+
+#[test]
+#[ignore = "long: run with --release -- --ignored"]
+fn move_reading_never_panics_long() {
+    move_reader_is_total(LONG * 4);
+}
