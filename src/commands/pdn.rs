@@ -8,12 +8,22 @@ use std::process::ExitCode;
 use anyhow::Result;
 use crowned::game::pdn::{check_reader, quoted};
 
+use super::progress::Progress;
+
 /// `crowned pdn check`: one line per problem game, then `games <total> ok <ok> errors <errors>`. Each file is
 /// read and checked a game at a time, so its size does not matter; bytes that are not UTF-8 are read as
-/// replacement characters (a stray byte should not hide the games around it).
+/// replacement characters (a stray byte should not hide the games around it). On a terminal a bar on stderr
+/// shows how much of the files has been read.
 pub fn check_files(files: &[PathBuf]) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     let (mut total, mut errors, mut unreadable) = (0, 0, false);
+    let size = files
+        .iter()
+        .filter_map(|path| std::fs::metadata(path).ok())
+        .map(|m| m.len())
+        .sum();
+    let bar = Progress::bytes_on_terminal(size);
+    let mut before = 0;
     for path in files {
         let prefix = if files.len() > 1 {
             format!("{}: ", path.display())
@@ -23,32 +33,41 @@ pub fn check_files(files: &[PathBuf]) -> Result<ExitCode> {
         let file = match File::open(path) {
             Ok(file) => file,
             Err(e) => {
-                eprintln!("crowned: cannot read {}: {e}", path.display());
+                bar.line(&format!("crowned: cannot read {}: {e}", path.display()));
                 unreadable = true;
                 continue;
             }
         };
         let mut written = Ok(());
-        let read = check_reader(BufReader::new(file), |game, _progress| {
+        let read = check_reader(BufReader::new(file), |game, progress| {
             total += 1;
+            bar.set_done(before + progress.bytes_read);
             if let Some(problem) = game.problem {
                 errors += 1;
                 if written.is_ok() {
-                    written = writeln!(
-                        out,
-                        "{prefix}game {} {}: {problem}",
-                        game.index,
-                        quoted(&game.event)
-                    );
+                    // The bar steps aside while a line goes to the terminal they may share.
+                    written = bar.suspend(|| {
+                        writeln!(
+                            out,
+                            "{prefix}game {} {}: {problem}",
+                            game.index,
+                            quoted(&game.event)
+                        )
+                    });
                 }
             }
+            bar.set_message(format!("{total} games, {errors} with errors"));
         });
         written?;
-        if let Err(e) = read {
-            eprintln!("crowned: cannot read {}: {e}", path.display());
-            unreadable = true;
+        match read {
+            Ok(progress) => before += progress.bytes_read,
+            Err(e) => {
+                bar.line(&format!("crowned: cannot read {}: {e}", path.display()));
+                unreadable = true;
+            }
         }
     }
+    bar.finish();
     writeln!(out, "games {total} ok {} errors {errors}", total - errors)?;
     Ok(if unreadable {
         ExitCode::from(2)

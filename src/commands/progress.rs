@@ -25,15 +25,32 @@ impl Progress {
         }
     }
 
+    /// A bar of `total` bytes (shown as `1.2 MiB/57.0 MiB`), on stderr if stderr is a terminal.
+    pub fn bytes_on_terminal(total: u64) -> Progress {
+        if std::io::stderr().is_terminal() {
+            Progress::drawn(
+                total,
+                "{elapsed_precise} [{wide_bar}] {binary_bytes}/{binary_total_bytes} {msg}".into(),
+            )
+        } else {
+            Progress { bar: None }
+        }
+    }
+
     /// A bar drawn on stderr whatever stderr is.
     fn shown(total: u64, what: &str) -> Progress {
+        Progress::drawn(
+            total,
+            format!("{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {what} {{msg}}"),
+        )
+    }
+
+    fn drawn(total: u64, template: String) -> Progress {
         // The template is a constant, so it always parses; should it not, a bar without a template is still
         // a bar.
-        let style = ProgressStyle::with_template(&format!(
-            "{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {what} {{msg}}"
-        ))
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> ");
+        let style = ProgressStyle::with_template(&template)
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("=> ");
         Progress {
             bar: Some(ProgressBar::new(total).with_style(style)),
         }
