@@ -360,6 +360,8 @@ fn a_killed_game_is_offered_again_and_resumes_every_move() {
     let mut s = Session::start_in(&home, &["--white", "human"]);
     s.wait_for("Resume?");
     s.send("n");
+    // Ctrl-c is acted on ahead of keys still waiting: the answer must have been taken first.
+    s.wait_gone("Resume?");
     s.wait_for("no moves yet");
     s.send("\x03");
     assert_eq!(s.wait_exit(), 0);
