@@ -3,22 +3,14 @@
 
 use std::path::Path;
 
-use crowned::app::{KEY_COMMANDS, KeyChord, Orientation, Player, Players};
+use crowned::app::{KEY_COMMANDS, KeyChord, Orientation, PLAYER_CHOICES, Player, Players};
 use crowned::config::Settings;
-use crowned::engine::Level;
 use crowned::rules::SquareStyle;
 use crowned::ui::{PieceStyle, ThemeName};
 use proptest::prelude::*;
 
 fn player() -> impl Strategy<Value = Player> {
-    prop::sample::select(vec![
-        Player::Human,
-        Player::Engine(Level::Random),
-        Player::Engine(Level::Easy),
-        Player::Engine(Level::Medium),
-        Player::Engine(Level::Hard),
-        Player::Engine(Level::Max),
-    ])
+    prop::sample::select(PLAYER_CHOICES.to_vec())
 }
 
 /// Keys as the settings file names them: letters, digits, punctuation, named keys, with modifiers.

@@ -40,7 +40,7 @@ mod ruleset;
 mod square;
 
 pub use checks::{PositionError, check_playable, check_position, max_pieces};
-pub use excerpt::{EXCERPT_CHARS, excerpt};
+pub use excerpt::{EXCERPT_CHARS, Excerpt, clipped, excerpt, quoted};
 pub use fen::{FenError, parse_fen, to_fen};
 pub use geometry::{Direction, Geometry};
 pub use moves::{INLINE_MOVES, MAX_PATH, Move, MoveList};

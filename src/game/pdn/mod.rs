@@ -4,7 +4,6 @@
 //! file of any size is read in memory proportional to its largest game.
 
 mod check;
-mod excerpt;
 mod open;
 mod parse;
 mod replay;
@@ -12,8 +11,8 @@ mod scan;
 mod split;
 mod write;
 
+pub use crate::rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use check::{GameCheck, Progress, check_games, check_reader};
-pub use excerpt::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use open::{GameSource, open_english};
 pub use parse::{GameText, MoveToken, PdnError, parse_games, parse_piece};
 pub use replay::{

@@ -10,10 +10,10 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::excerpt::{clipped, quoted};
 use super::scan::{Failure, Mark, Scanner};
 use super::split::pieces_of_str;
 use crate::game::tags::Tags;
+use crate::rules::{clipped, quoted};
 
 /// A syntax error, with the game it belongs to and where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]

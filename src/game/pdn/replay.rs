@@ -4,7 +4,6 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::excerpt::{clipped, quoted};
 use super::parse::GameText;
 use crate::game::outcome::{DrawReason, Outcome, WinReason};
 use crate::game::record::Game;
@@ -12,6 +11,7 @@ use crate::rules::{
     Brazilian, Color, English, FenError, International, MoveText, Pool, Position, RuleSet, Russian,
     Strictness, parse_fen,
 };
+use crate::rules::{clipped, quoted};
 
 /// The rule sets a PDN `GameType` can name that this program can replay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
