@@ -1,7 +1,6 @@
 //! `crowned match`: engine against engine over the ballot openings.
 
-use std::fs::{File, OpenOptions};
-use std::hash::{BuildHasher, RandomState};
+use std::fs::File;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -9,9 +8,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 use crowned::engine::{MatchConfig, MatchResult, play_match};
 use crowned::game::pdn::write_game;
+use crowned::store::{create_new, create_temporary};
 
 use super::progress::Progress;
 
@@ -131,53 +131,18 @@ impl GameFile {
     }
 }
 
-/// Creates `path`, failing if anything is there already. `create_new` refuses symlinks too, dangling or not, so
-/// a link planted at `path` is never followed.
-fn create_new(path: &Path) -> io::Result<File> {
-    OpenOptions::new().write(true).create_new(true).open(path)
-}
-
 /// A new empty file in place of whatever is at `path`. The new file is made beside it under an unpredictable
 /// name, then renamed over `path`: a rename replaces a symlink rather than following it.
 fn replace(path: &Path) -> Result<File> {
-    let (temporary, file) = temporary_beside(path)?;
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} is not a file name", path.display()))?;
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let (temporary, file) = create_temporary(folder.unwrap_or(Path::new(".")), name)
+        .with_context(|| format!("cannot create a temporary file beside {}", path.display()))?;
     if let Err(e) = std::fs::rename(&temporary, path) {
         let _ = std::fs::remove_file(&temporary);
         return Err(e).with_context(|| format!("cannot replace {}", path.display()));
     }
     Ok(file)
-}
-
-/// A new file in the folder of `path`, named after it with random letters, created with `create_new` so that
-/// nothing already there (such as a symlink placed by someone guessing the name) is opened.
-fn temporary_beside(path: &Path) -> Result<(PathBuf, File)> {
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file name", path.display()))?;
-    let folder = path.parent().unwrap_or(Path::new(""));
-    let mut last_error = None;
-    for _ in 0..8 {
-        let mut temporary_name = std::ffi::OsString::from(".");
-        temporary_name.push(name);
-        temporary_name.push(format!(".{:016x}.tmp", random_u64()));
-        let temporary = folder.join(temporary_name);
-        match create_new(&temporary) {
-            Ok(file) => return Ok((temporary, file)),
-            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last_error = Some(e),
-            Err(e) => {
-                return Err(e).with_context(|| format!("cannot create {}", temporary.display()));
-            }
-        }
-    }
-    let error = last_error.unwrap_or_else(|| io::Error::from(io::ErrorKind::AlreadyExists));
-    bail!(
-        "cannot create a temporary file beside {}: {error}",
-        path.display()
-    )
-}
-
-/// 64 random bits. The standard library seeds each `RandomState` from the operating system's random source, so
-/// the hash of a fixed value under a fresh state cannot be guessed by another user.
-fn random_u64() -> u64 {
-    RandomState::new().hash_one(std::process::id())
 }

@@ -136,8 +136,9 @@ fn write_temporary(dir: &Path, name: &OsStr, contents: &[u8]) -> io::Result<Path
     Ok(temp)
 }
 
-/// A new, empty temporary file in `dir` under a name that cannot be guessed.
-fn create_temporary(dir: &Path, name: &OsStr) -> io::Result<(PathBuf, File)> {
+/// A new, empty temporary file in `dir` under a name that cannot be guessed (`.NAME.<16 hex digits>.tmp`):
+/// nothing already there, a symlink planted by someone guessing included, is ever opened.
+pub fn create_temporary(dir: &Path, name: &OsStr) -> io::Result<(PathBuf, File)> {
     let mut last = None;
     // A clash is all but impossible; a few tries cover a name planted on purpose.
     for _ in 0..8 {
@@ -155,8 +156,9 @@ fn create_temporary(dir: &Path, name: &OsStr) -> io::Result<(PathBuf, File)> {
     Err(last.unwrap_or_else(|| io::Error::other("no temporary name was free")))
 }
 
-/// Creates `path`, failing if anything (a symlink included) is already there. The file is the user's alone.
-fn create_new(path: &Path) -> io::Result<File> {
+/// Creates `path`, failing if anything (a symlink included, dangling or not) is already there. The file is the
+/// user's alone.
+pub fn create_new(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]

@@ -19,7 +19,7 @@ mod files;
 mod library;
 
 pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
-pub use files::{rename_new, write_atomic, write_new};
+pub use files::{create_new, create_temporary, rename_new, write_atomic, write_new};
 pub use library::{file_label, games_in_text, read_games_file};
 
 /// The environment variable that moves every file of the program under one directory.
