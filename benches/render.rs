@@ -253,7 +253,7 @@ fn peak_memory() {
 fn game_in_progress() -> App {
     let (mut app, _) = App::new(HUMANS);
     for mv in "11-15 23-19 8-11 22-17 9-13 17-14 10x17 21x14 6-10".split_whitespace() {
-        app.update(Action::Submit(mv.into()));
+        let _ = app.update(Action::Submit(mv.into()));
     }
     app
 }
@@ -286,7 +286,7 @@ fn cursor_move_to_terminal(bencher: Bencher) {
     .expect("terminal");
     let mut right = true;
     bencher.bench_local(|| {
-        app.update(if right { Action::Right } else { Action::Left });
+        let _ = app.update(if right { Action::Right } else { Action::Left });
         right = !right;
         terminal
             .draw(|f| ui::draw(f, &app, &options))

@@ -183,6 +183,10 @@ impl SettingsError {
 }
 
 /// The built-in settings, read once.
+#[allow(
+    clippy::expect_used,
+    reason = "the one intended expect: the built-in file is part of the program, not input"
+)]
 static DEFAULTS: LazyLock<Settings> = LazyLock::new(|| {
     Settings::placeholder()
         .overlaid(DEFAULT_SETTINGS, Path::new(DEFAULT_SETTINGS_NAME))

@@ -1,7 +1,21 @@
 //! crowned: draughts (checkers) in the terminal.
 //!
-//! The library holds everything but the command line: [`rules`] is the pure rules core, [`game`] a game over
-//! time with its PDN record, [`engine`] the computer player, [`config`] the settings.
+//! The library holds everything but the command line. Dependencies point one way, from the pure core up:
+//! [`rules`] is the rules core (squares, positions, move generation, notation, FEN, position checks); [`game`]
+//! a game over time with its draw rules and PDN record; [`engine`] the computer player; [`app`] the application
+//! as a pure state machine; [`ui`] draws it with ratatui; [`term`] runs it on the local terminal. Beside them,
+//! [`store`] says where files live and writes them safely, and [`config`] reads the settings.
+//!
+//! House rules, checked by the compiler: every public item is documented, every `unsafe` block says why it is
+//! sound, and outside tests nothing calls `unwrap`, `expect` or `panic!` (the one intended `expect`, on the
+//! built-in settings, is marked where it stands).
+
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 pub mod app;
 pub mod config;

@@ -24,7 +24,7 @@ fn app_from(fen: &str, players: Players) -> App {
 fn type_moves(app: &mut App, moves: &str) {
     for text in moves.split_whitespace() {
         let before = app.game().len();
-        app.update(Action::Submit(text.to_string()));
+        let _ = app.update(Action::Submit(text.to_string()));
         assert!(
             app.input().value().is_empty() && (text.starts_with(':') || app.game().len() > before),
             "{text}: {}",
@@ -82,16 +82,16 @@ fn a_quick_win_by_cursor() {
     );
     // Walk the cursor to 23 (row 5, column 4) and pick it.
     while app.cursor().0 < 5 {
-        app.update(Action::Down);
+        let _ = app.update(Action::Down);
     }
     while app.cursor().1 < 4 {
-        app.update(Action::Right);
+        let _ = app.update(Action::Right);
     }
     while app.cursor().1 > 4 {
-        app.update(Action::Left);
+        let _ = app.update(Action::Left);
     }
     assert_eq!(app.cursor_square(), Some(sq(23)));
-    app.update(Action::PickAtCursor);
+    let _ = app.update(Action::PickAtCursor);
     assert_eq!(
         app.mode(),
         Mode::Over(Outcome::Win {
@@ -106,23 +106,23 @@ fn a_quick_win_by_cursor() {
         app.status()
     );
     // Nothing moves after the end.
-    app.update(Action::PickSquare(sq(23)));
+    let _ = app.update(Action::PickSquare(sq(23)));
     assert!(app.status().contains("n: new game"), "{}", app.status());
 }
 
 #[test]
 fn a_multi_jump_is_picked_jump_by_jump() {
     let mut app = app_from("B:W17,18,25,26,32:B14", HUMANS);
-    app.update(Action::PickSquare(sq(23)));
+    let _ = app.update(Action::PickSquare(sq(23)));
     assert_eq!(app.status(), "the capture goes on from 23");
     assert_eq!(
         app.game().len(),
         0,
         "nothing is played until the capture ends"
     );
-    app.update(Action::PickSquare(sq(9)));
+    let _ = app.update(Action::PickSquare(sq(9)));
     assert_eq!(app.status(), "the capture must go on from 23: 30 next");
-    app.update(Action::PickSquare(sq(30)));
+    let _ = app.update(Action::PickSquare(sq(30)));
     assert_eq!(app.game().len(), 1);
     assert_eq!(app.game().position().side_to_move(), Color::White);
 }
@@ -130,13 +130,13 @@ fn a_multi_jump_is_picked_jump_by_jump() {
 #[test]
 fn illegal_attempts_change_nothing_and_say_why() {
     let (mut app, _) = App::new(HUMANS);
-    app.update(Action::PickSquare(sq(22)));
+    let _ = app.update(Action::PickSquare(sq(22)));
     assert_eq!(app.status(), "there is no black piece on 22");
     let effects = app.update(Action::Submit("11-16x".into()));
     assert!(effects.is_empty(), "the text stays for correction");
     assert!(app.status().contains("not"), "{}", app.status());
     assert_eq!(app.game().len(), 0);
-    app.update(Action::Submit(":frobnicate".into()));
+    let _ = app.update(Action::Submit(":frobnicate".into()));
     assert!(app.status().starts_with("unknown command :frobnicate"));
 }
 
@@ -175,9 +175,9 @@ fn undo_and_redo_take_whole_turns_against_the_engine() {
         [Effect::StopThinking, Effect::GameChanged]
     ));
     assert_eq!(app.game().ply(), 2, "back to the human's turn");
-    app.update(Action::Undo);
+    let _ = app.update(Action::Undo);
     assert_eq!(app.game().ply(), 0);
-    app.update(Action::Redo);
+    let _ = app.update(Action::Redo);
     assert_eq!(app.game().ply(), 2);
     assert_eq!(app.game().position().side_to_move(), Color::Black);
     // A new move drops the redo line.
@@ -198,23 +198,23 @@ fn browsing_shows_earlier_positions_and_returns() {
     let (mut app, _) = App::new(HUMANS);
     type_moves(&mut app, "11-15 23-19 8-11");
     let live = *app.game().position();
-    app.update(Action::BrowseBack);
+    let _ = app.update(Action::BrowseBack);
     assert_eq!(app.mode(), Mode::Browsing { ply: 2 });
     assert_eq!(
         app.shown_position(),
         app.game().position_at(2).expect("ply 2")
     );
-    app.update(Action::BrowseFirst);
+    let _ = app.update(Action::BrowseFirst);
     assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
-    app.update(Action::PickSquare(sq(9)));
+    let _ = app.update(Action::PickSquare(sq(9)));
     assert!(app.status().starts_with("browsing"));
-    app.update(Action::BrowseForward);
+    let _ = app.update(Action::BrowseForward);
     assert_eq!(app.mode(), Mode::Browsing { ply: 1 });
-    app.update(Action::Cancel);
+    let _ = app.update(Action::Cancel);
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(*app.shown_position(), live);
-    app.update(Action::BrowseBack);
-    app.update(Action::BrowseLast);
+    let _ = app.update(Action::BrowseBack);
+    let _ = app.update(Action::BrowseLast);
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(app.game().len(), 3, "browsing never changes the game");
 }
@@ -229,12 +229,12 @@ fn quitting_a_game_in_progress_asks_first() {
     type_moves(&mut app, "11-15");
     assert!(app.update(Action::Quit).is_empty());
     assert!(app.status().contains("press q again"));
-    app.update(Action::Flip);
+    let _ = app.update(Action::Flip);
     assert!(
         app.update(Action::Quit).is_empty(),
         "another action cancels the question"
     );
-    app.update(Action::Quit);
+    let _ = app.update(Action::Quit);
     assert!(matches!(
         app.update(Action::Quit).as_slice(),
         [Effect::Quit]
@@ -248,14 +248,14 @@ fn commands() {
         white: Player::Engine(Level::Easy),
     };
     let (mut app, _) = App::new(players);
-    app.update(Action::Submit(":level hard".into()));
+    let _ = app.update(Action::Submit(":level hard".into()));
     assert_eq!(app.players().white, Player::Engine(Level::Hard));
-    app.update(Action::Submit(":level genius".into()));
+    let _ = app.update(Action::Submit(":level genius".into()));
     assert!(app.status().starts_with("unknown level"));
-    app.update(Action::Submit(":resign".into()));
+    let _ = app.update(Action::Submit(":resign".into()));
     assert_eq!(app.mode(), Mode::Play, "resigning asks first");
     assert!(app.status().contains("y: resign"), "{}", app.status());
-    app.update(Action::Answer(true));
+    let _ = app.update(Action::Answer(true));
     assert_eq!(
         app.mode(),
         Mode::Over(Outcome::Win {
@@ -263,14 +263,14 @@ fn commands() {
             reason: WinReason::Resignation
         })
     );
-    app.update(Action::Submit(":new".into()));
+    let _ = app.update(Action::Submit(":new".into()));
     let dialog = *app.dialog().expect(":new opens the new-game dialog");
     assert_eq!(dialog.players.white, Player::Engine(Level::Hard));
     // Black becomes the engine at random level, White the human; Enter starts.
-    app.update(Action::Left);
-    app.update(Action::Down);
-    app.update(Action::Right);
-    app.update(Action::Right);
+    let _ = app.update(Action::Left);
+    let _ = app.update(Action::Down);
+    let _ = app.update(Action::Right);
+    let _ = app.update(Action::Right);
     let effects = app.update(Action::PickAtCursor);
     assert!(app.dialog().is_none());
     assert_eq!(
@@ -286,9 +286,9 @@ fn commands() {
         effects.iter().any(|e| matches!(e, Effect::Think { .. })),
         "the engine has Black and moves first"
     );
-    app.update(Action::Submit(":help".into()));
+    let _ = app.update(Action::Submit(":help".into()));
     assert!(app.help_open());
-    app.update(Action::Cancel);
+    let _ = app.update(Action::Cancel);
     assert!(!app.help_open());
     // The engine has Black and judges the draw offer: level, so it accepts.
     let effects = app.update(Action::Submit(":draw".into()));
@@ -298,7 +298,7 @@ fn commands() {
     else {
         panic!("the engine is asked to judge: {effects:?}");
     };
-    app.update(Action::EngineEvaluated {
+    let _ = app.update(Action::EngineEvaluated {
         search: *search,
         score: crowned::engine::Score::Centi(0),
     });
@@ -388,10 +388,10 @@ fn undo_or_redo_with_nothing_to_do_leaves_the_engine_thinking() {
 #[test]
 fn undo_takes_back_a_resignation_and_the_mode_follows() {
     let (mut app, _) = App::new(HUMANS);
-    app.update(Action::Submit(":resign".into()));
-    app.update(Action::Answer(true));
+    let _ = app.update(Action::Submit(":resign".into()));
+    let _ = app.update(Action::Answer(true));
     assert!(matches!(app.mode(), Mode::Over(_)));
-    app.update(Action::Undo);
+    let _ = app.update(Action::Undo);
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(app.game().outcome(), None);
     assert!(app.status().starts_with("taken back"), "{}", app.status());
@@ -408,7 +408,7 @@ fn the_engine_declines_a_draw_when_it_sees_more_and_thinks_on() {
         white: Player::Engine(Level::Max),
     };
     let (mut app, _) = App::new(players);
-    app.update(Action::Submit("11-15".into()));
+    let _ = app.update(Action::Submit("11-15".into()));
     let effects = app.update(Action::Submit(":draw".into()));
     assert!(matches!(effects.first(), Some(Effect::StopThinking)));
     let Some(Effect::Evaluate { search, .. }) = effects.last() else {
@@ -433,7 +433,7 @@ fn the_engine_declines_a_draw_when_it_sees_more_and_thinks_on() {
     let Some(Effect::Evaluate { search, .. }) = effects.last() else {
         panic!("the engine is asked to judge: {effects:?}");
     };
-    app.update(Action::EngineEvaluated {
+    let _ = app.update(Action::EngineEvaluated {
         search: *search,
         score: crowned::engine::Score::Loss(5),
     });
@@ -444,22 +444,22 @@ fn the_engine_declines_a_draw_when_it_sees_more_and_thinks_on() {
 fn two_people_answer_each_others_draw_offers() {
     let (mut app, _) = App::new(HUMANS);
     type_moves(&mut app, "11-15");
-    app.update(Action::Submit(":draw".into()));
+    let _ = app.update(Action::Submit(":draw".into()));
     assert_eq!(
         app.question(),
         Some(crowned::app::Question::Draw { from: Color::White })
     );
     // Nothing else is played while the question is open.
-    app.update(Action::Submit("23-19".into()));
+    let _ = app.update(Action::Submit("23-19".into()));
     assert_eq!(app.game().len(), 1);
-    app.update(Action::Answer(false));
+    let _ = app.update(Action::Answer(false));
     assert!(
         app.status().starts_with("Black declines the draw"),
         "{}",
         app.status()
     );
-    app.update(Action::Submit(":draw".into()));
-    app.update(Action::Answer(true));
+    let _ = app.update(Action::Submit(":draw".into()));
+    let _ = app.update(Action::Answer(true));
     assert!(matches!(app.mode(), Mode::Over(Outcome::Draw { .. })));
 }
 
@@ -485,7 +485,7 @@ fn a_game_between_engines_keeps_its_pace_and_can_be_held() {
     };
     // Its move comes before the pace: it is held, not shown.
     let mv = situation.position.legal_moves().first().copied();
-    app.update(Action::EngineMoved {
+    let _ = app.update(Action::EngineMoved {
         search: *search,
         mv,
     });

@@ -47,9 +47,9 @@ fn screen(app: &App, width: u16, height: u16) -> String {
 
 /// Does `action`, then lets any move it starts showing step to its end (as the animation timer would).
 fn act(app: &mut App, action: Action) {
-    app.update(action);
+    let _ = app.update(action);
     while app.animation().is_some() {
-        app.update(Action::Timer(Timer::Animation));
+        let _ = app.update(Action::Timer(Timer::Animation));
     }
 }
 
@@ -91,15 +91,15 @@ fn multi_jump_continuation_120x40() {
         Game::from_fen("B:W17,18,25,26,32:B14").expect("test FEN"),
         HUMANS,
     );
-    app.update(Action::PickSquare(sq(23)));
+    let _ = app.update(Action::PickSquare(sq(23)));
     insta::assert_snapshot!(screen(&app, 120, 40));
 }
 
 #[test]
 fn browsing_80x24() {
     let mut app = played("11-15 23-19 8-11 22-17 9-13 17-14 10x17 21x14 6-10", HUMANS);
-    app.update(Action::BrowseBack);
-    app.update(Action::BrowseBack);
+    let _ = app.update(Action::BrowseBack);
+    let _ = app.update(Action::BrowseBack);
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
@@ -113,29 +113,29 @@ fn game_over_80x24() {
 #[test]
 fn help_80x24() {
     let (mut app, _) = App::new(VS_ENGINE);
-    app.update(Action::ToggleHelp);
+    let _ = app.update(Action::ToggleHelp);
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
 #[test]
 fn new_game_dialog_80x24() {
     let (mut app, _) = App::new(VS_ENGINE);
-    app.update(Action::NewGame);
-    app.update(Action::Down);
+    let _ = app.update(Action::NewGame);
+    let _ = app.update(Action::Down);
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
 #[test]
 fn typing_a_move_80x24() {
     let (mut app, _) = App::new(VS_ENGINE);
-    app.update(Action::Submit("11-16x".into()));
+    let _ = app.update(Action::Submit("11-16x".into()));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
 #[test]
 fn i_asks_for_a_move_in_coordinates() {
     let (mut app, _) = App::new(VS_ENGINE);
-    app.update(Action::StartTyping);
+    let _ = app.update(Action::StartTyping);
     let shown = screen(&app, 80, 24);
     assert!(shown.contains("a move in coordinates: c3-d4"), "{shown}");
 }
@@ -164,8 +164,8 @@ fn ascii_and_kings_at_the_minimum_size() {
 #[test]
 fn setting_up_80x24() {
     let (mut app, _) = App::new(VS_ENGINE);
-    app.update(Action::Setup(SetupAction::Open));
-    app.update(Action::Submit(":fen W:W18,K5,30:B14,K27".into()));
+    let _ = app.update(Action::Setup(SetupAction::Open));
+    let _ = app.update(Action::Submit(":fen W:W18,K5,30:B14,K27".into()));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
@@ -188,7 +188,7 @@ fn a_list_of_games_80x24() {
 fn replaying_a_broken_record_at_its_end_80x24() {
     let entry = games_in_text(TWO_GAMES, "club.pdn").remove(0);
     let mut app = App::replaying(entry, VS_ENGINE);
-    app.update(Action::BrowseLast);
+    let _ = app.update(Action::BrowseLast);
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
@@ -276,7 +276,7 @@ fn a_big_screen_gets_a_big_board_200x60() {
 #[test]
 fn a_long_status_wraps_onto_its_second_row_80x24() {
     let (mut app, _) = App::new(HUMANS);
-    app.update(Action::Submit(":frobnicate".into()));
+    let _ = app.update(Action::Submit(":frobnicate".into()));
     let shown = screen(&app, 80, 24);
     // Nothing is cut in the middle of a word at the window's edge.
     let status: Vec<&str> = shown.lines().skip(19).take(2).collect();
@@ -287,7 +287,7 @@ fn a_long_status_wraps_onto_its_second_row_80x24() {
 #[test]
 fn resigning_asks_in_a_box_over_the_board_80x24() {
     let mut app = played("11-15", HUMANS);
-    app.update(Action::Submit(":resign".into()));
+    let _ = app.update(Action::Submit(":resign".into()));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
@@ -412,7 +412,7 @@ fn the_move_list_follows_a_game_longer_than_sixteen_bits_count() {
     );
     // Browsing back keeps the shown move in view wherever it is.
     for _ in 0..1_000 {
-        app.update(Action::BrowseBack);
+        let _ = app.update(Action::BrowseBack);
     }
     let shown = screen(&app, 80, 24);
     assert!(shown.contains("69500. "), "{shown}");

@@ -49,7 +49,7 @@ fn a_file_of_several_games_opens_on_a_list_and_the_chosen_one_is_replayed() {
     // Nobody plays while choosing: the engine has not been asked to think.
     assert!(!app.is_thinking());
 
-    app.update(Action::Down);
+    let _ = app.update(Action::Down);
     let effects = app.update(Action::PickAtCursor);
     assert!(app.game_list().is_none());
     assert!(
@@ -63,11 +63,11 @@ fn a_file_of_several_games_opens_on_a_list_and_the_chosen_one_is_replayed() {
     assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
     assert_eq!(app.game().len(), 4);
     for ply in 1..=4 {
-        app.update(Action::BrowseForward);
+        let _ = app.update(Action::BrowseForward);
         assert_eq!(app.mode(), Mode::Browsing { ply });
     }
     // At the end it stays in the replay.
-    app.update(Action::BrowseForward);
+    let _ = app.update(Action::BrowseForward);
     assert_eq!(app.mode(), Mode::Browsing { ply: 4 });
     assert!(app.replay().is_some());
 }
@@ -87,7 +87,7 @@ fn a_record_with_an_illegal_move_opens_up_to_it_with_the_error_shown() {
     let mut app = App::replaying(entry, VS_ENGINE);
     assert_eq!(app.game().len(), 4, "the moves before the bad one");
     assert!(app.status().contains("12-16"), "{}", app.status());
-    app.update(Action::BrowseLast);
+    let _ = app.update(Action::BrowseLast);
     assert_eq!(app.mode(), Mode::Browsing { ply: 4 });
     assert!(
         app.status().contains("The record stops here"),
@@ -114,8 +114,8 @@ fn the_real_archive_with_a_broken_game_opens_it_up_to_the_bad_move() {
         GameList::new("tinsley.pdn", entries, ListPurpose::Replay),
         VS_ENGINE,
     );
-    app.update(Action::ListStep(540));
-    app.update(Action::PickAtCursor);
+    let _ = app.update(Action::ListStep(540));
+    let _ = app.update(Action::PickAtCursor);
     assert_eq!(app.game().len(), entry.game.len());
     assert!(app.status().contains("32-28"), "{}", app.status());
 }
@@ -166,13 +166,13 @@ fn a_replayed_game_is_continued_from_any_point_as_a_new_game() {
     let mut entries = games_in_text(TWO_GAMES, "two.pdn");
     let mut app = App::replaying(entries.remove(0), VS_ENGINE);
     // Nothing can be played into the record itself.
-    app.update(Action::Submit("11-15".into()));
+    let _ = app.update(Action::Submit("11-15".into()));
     assert_eq!(app.game().len(), 4);
-    app.update(Action::Undo);
+    let _ = app.update(Action::Undo);
     assert!(app.status().contains("c continues"), "{}", app.status());
 
-    app.update(Action::BrowseForward);
-    app.update(Action::BrowseForward);
+    let _ = app.update(Action::BrowseForward);
+    let _ = app.update(Action::BrowseForward);
     let effects = app.update(Action::Continue);
     assert!(app.replay().is_none());
     assert_eq!(app.mode(), Mode::Play);
@@ -190,7 +190,7 @@ fn a_replayed_game_is_continued_from_any_point_as_a_new_game() {
     assert!(!effects.iter().any(|e| matches!(e, Effect::Archive { .. })));
     assert!(effects.iter().any(|e| matches!(e, Effect::GameChanged)));
     // Black (human) is to move after 11-15 23-19.
-    app.update(Action::Submit("8-11".into()));
+    let _ = app.update(Action::Submit("8-11".into()));
     assert_eq!(app.game().len(), 3, "{}", app.status());
     assert!(app.is_thinking(), "the engine answers for White");
 }
@@ -246,10 +246,10 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
     assert!(garbage.error.is_some());
 
     let (mut app, _) = App::new(VS_ENGINE);
-    app.update(Action::Submit("9-13".into()));
+    let _ = app.update(Action::Submit("9-13".into()));
     let effects = app.update(Action::Submit(":load".into()));
     assert!(matches!(effects[..], [Effect::ListSaved]));
-    app.update(Action::ShowGames(Box::new(GameList::new(
+    let _ = app.update(Action::ShowGames(Box::new(GameList::new(
         "Saved games",
         entries.clone(),
         ListPurpose::Load,
@@ -258,7 +258,7 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
         .iter()
         .position(|e| e.source == "unfinished.pdn")
         .expect("listed");
-    app.update(Action::ListStep(at as isize));
+    let _ = app.update(Action::ListStep(at as isize));
     let effects = app.update(Action::PickAtCursor);
     // The game in progress is kept; the loaded one goes on where it stood, the engine to move for Black.
     assert!(
@@ -293,8 +293,8 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
     assert_eq!(app.saved_file(), None, "the new game is a new file's");
 
     // A finished game opens for replaying.
-    app.update(Action::Load);
-    app.update(Action::ShowGames(Box::new(GameList::new(
+    let _ = app.update(Action::Load);
+    let _ = app.update(Action::ShowGames(Box::new(GameList::new(
         "Saved games",
         entries.clone(),
         ListPurpose::Load,
@@ -303,8 +303,8 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
         .iter()
         .position(|e| e.source == "finished.pdn")
         .expect("listed");
-    app.update(Action::ListStep(at as isize));
-    app.update(Action::PickAtCursor);
+    let _ = app.update(Action::ListStep(at as isize));
+    let _ = app.update(Action::PickAtCursor);
     assert!(app.replay().is_some());
     assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
 }
@@ -312,16 +312,16 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
 #[test]
 fn an_empty_list_says_so_and_esc_closes_a_list() {
     let (mut app, _) = App::new(VS_ENGINE);
-    app.update(Action::ShowGames(Box::new(GameList::new(
+    let _ = app.update(Action::ShowGames(Box::new(GameList::new(
         "Saved games",
         Vec::new(),
         ListPurpose::Load,
     ))));
     assert!(app.game_list().is_none());
     assert!(app.status().starts_with("no saved games yet"));
-    app.update(Action::ShowGames(Box::new(list_of(TWO_GAMES))));
+    let _ = app.update(Action::ShowGames(Box::new(list_of(TWO_GAMES))));
     assert!(app.game_list().is_some());
-    app.update(Action::Cancel);
+    let _ = app.update(Action::Cancel);
     assert!(app.game_list().is_none());
     assert_eq!(app.mode(), Mode::Play);
 }
@@ -330,8 +330,8 @@ fn an_empty_list_says_so_and_esc_closes_a_list() {
 fn setting_up_from_a_replay_and_leaving_returns_to_the_record() {
     let mut entries = games_in_text(TWO_GAMES, "two.pdn");
     let mut app = App::replaying(entries.remove(0), VS_ENGINE);
-    app.update(Action::BrowseForward);
-    app.update(Action::Setup(crowned::app::SetupAction::Open));
+    let _ = app.update(Action::BrowseForward);
+    let _ = app.update(Action::Setup(crowned::app::SetupAction::Open));
     assert!(matches!(app.mode(), Mode::Setup(_)));
     let effects = app.update(Action::Cancel);
     assert!(

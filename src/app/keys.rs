@@ -1060,7 +1060,7 @@ mod tests {
         let mut release = key(KeyCode::Char('q'));
         release.kind = KeyEventKind::Release;
         assert_eq!(action_for_key(&app, release), None);
-        app.update(Action::ToggleHelp);
+        let _ = app.update(Action::ToggleHelp);
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(action_for_key(&app, ctrl_c), Some(Action::Interrupt));
         assert_eq!(
@@ -1073,7 +1073,7 @@ mod tests {
     #[test]
     fn while_typing_keys_edit_the_box() {
         let mut app = app();
-        app.update(Action::Edit(InputRequest::InsertChar('1')));
+        let _ = app.update(Action::Edit(InputRequest::InsertChar('1')));
         assert_eq!(app.focus(), Focus::Input);
         assert_eq!(
             action_for_key(&app, key(KeyCode::Char('q'))),
@@ -1096,7 +1096,7 @@ mod tests {
     #[test]
     fn history_focus_has_its_own_keys_and_falls_back_to_the_board() {
         let mut app = app();
-        app.update(Action::ToggleHistoryFocus);
+        let _ = app.update(Action::ToggleHistoryFocus);
         assert_eq!(
             action_for_key(&app, key(KeyCode::Char('g'))),
             Some(Action::BrowseFirst)
@@ -1121,7 +1121,7 @@ mod tests {
     #[test]
     fn the_dialog_has_its_own_keys() {
         let mut app = app();
-        app.update(Action::NewGame);
+        let _ = app.update(Action::NewGame);
         for (code, action) in [
             (KeyCode::Tab, Action::Down),
             (KeyCode::Char('q'), Action::Cancel),

@@ -1,8 +1,8 @@
 //! The application: a game, who plays it, and what the player is doing, changed only by [`Action`]s.
 //!
 //! `App::update` is the whole behaviour: it takes one action and returns the effects the outside world must
-//! carry out (start or stop the engine, clear the input box, quit). Nothing here touches a terminal, a thread or
-//! a file, so tests drive it directly.
+//! carry out (start, stop or hurry the engine, wake the app later, save or file the game, list the saved games,
+//! quit). Nothing here touches a terminal, a thread or a file, so tests drive it directly.
 
 mod commands;
 mod lists;
@@ -656,6 +656,7 @@ impl App {
     }
 
     /// Carries out one action; returns what the outside world must do.
+    #[must_use = "the effects must be carried out: a dropped effect is a stalled engine or an unsaved game"]
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         if action.from_player() && action != Action::Quit {
             self.quit_asked = false;
