@@ -25,6 +25,13 @@ pub use preferences::{
     DEFAULT_ANIMATION_STEP, DEFAULT_PACE, Orientation, Preferences, UnknownOrientation,
 };
 pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
+/// The rule set the app plays: English draughts, until the choice of variant reaches the app. Every place that
+/// assumes it names this alias or [`BOARD`], so that the compiler finds them all when it becomes a choice.
+pub type PlayedRules = crate::rules::English;
+
+/// The board of [`PlayedRules`].
+pub const BOARD: crate::rules::Geometry = <PlayedRules as crate::rules::RuleSet>::GEOMETRY;
+
 pub use state::{
     Action, App, COMMANDS, Effect, Focus, INPUT_LIMIT, Mode, Player, Players, Purpose, Question,
     SetupAction, Thinking, Timer,

@@ -281,11 +281,7 @@ mod tests {
             panic!("complete");
         };
         assert_eq!(
-            full_route(
-                &m,
-                SquareStyle::Numbers,
-                Position::<crate::rules::English>::GEOMETRY
-            ),
+            full_route(&m, SquareStyle::Numbers, crate::app::BOARD),
             "11-15"
         );
         assert_eq!(p.selected(), None);
@@ -364,11 +360,7 @@ mod tests {
             panic!("complete");
         };
         assert_eq!(
-            full_route(
-                &m,
-                SquareStyle::Numbers,
-                Position::<crate::rules::English>::GEOMETRY
-            ),
+            full_route(&m, SquareStyle::Numbers, crate::app::BOARD),
             "14x23x30"
         );
         assert!(m.crowns());

@@ -7,11 +7,11 @@ use thiserror::Error;
 use super::dialog::PLAYER_CHOICES;
 use super::state::{Player, Players};
 use crate::rules::{
-    Color, English, Piece, Position, PositionError, Role, Square, check_playable, max_pieces,
+    Color, Piece, Position, PositionError, Role, Square, check_playable, max_pieces,
 };
 
 /// The most pieces a side can have: the twelve it starts with (pieces are never added in a game).
-pub const MAX_PIECES: u32 = max_pieces::<English>();
+pub const MAX_PIECES: u32 = max_pieces::<super::PlayedRules>();
 
 /// Why a set-up position cannot be played, or a square cannot take a piece.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -155,7 +155,7 @@ mod tests {
     }
 
     fn setup(fen: &str) -> Setup {
-        let position = parse_fen::<English>(fen).expect("test FEN");
+        let position = parse_fen::<crate::app::PlayedRules>(fen).expect("test FEN");
         Setup::new(position, players())
     }
 

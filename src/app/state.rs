@@ -29,11 +29,10 @@ use super::library::{GameEntry, GameList, ListPurpose, Replay};
 use super::picking::{Pick, Picker};
 use super::preferences::Preferences;
 use super::setup::{Setup, check_position};
+use super::{BOARD, PlayedRules};
 use crate::engine::{Level, Score, Situation};
 use crate::game::{Game, GameError, Outcome};
-use crate::rules::{
-    Color, English, Move, MoveText, Piece, Position, RuleSet, Square, Strictness, parse_fen, to_fen,
-};
+use crate::rules::{Color, Move, MoveText, Piece, Position, Square, Strictness, parse_fen, to_fen};
 
 /// Who plays a side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -400,8 +399,6 @@ pub struct App {
     saved_file: Option<PathBuf>,
 }
 
-const G: crate::rules::Geometry = English::GEOMETRY;
-
 /// What a key pressed on a screen too small to show the game is told.
 const TOO_SMALL: &str = "the window is too small to play in: enlarge it to go on";
 
@@ -437,7 +434,7 @@ impl App {
             mode: Mode::Play,
             cursor: Cursor::on(
                 START_SQUARE,
-                G,
+                BOARD,
                 preferences.orientation.black_at_bottom(players),
             ),
             // White is at the bottom of the diagram unless the orientation chosen puts Black there.
@@ -518,7 +515,7 @@ impl App {
     pub fn set_preferences(&mut self, preferences: Preferences) {
         self.game.set_move_limit(preferences.move_limit);
         self.flipped = preferences.orientation.black_at_bottom(self.players);
-        self.cursor = self.cursor.turned(G, self.flipped);
+        self.cursor = self.cursor.turned(BOARD, self.flipped);
         if preferences.pace.is_none() {
             self.pace_wait = false;
         }
@@ -577,7 +574,7 @@ impl App {
 
     /// Cursor row and column on the diagram (row 0 at the top when not flipped).
     pub fn cursor(&self) -> (u32, u32) {
-        G.row_col(self.cursor.square())
+        BOARD.row_col(self.cursor.square())
     }
 
     /// Whether the board is turned round (Black at the bottom).
@@ -775,7 +772,7 @@ impl App {
             Action::Redo => self.step_forward(),
             Action::Flip => {
                 self.flipped = !self.flipped;
-                self.cursor = self.cursor.turned(G, self.flipped);
+                self.cursor = self.cursor.turned(BOARD, self.flipped);
                 Vec::new()
             }
             Action::BrowseBack => self.browse(|ply, _| ply.saturating_sub(1)),
@@ -1000,12 +997,12 @@ impl App {
             Action::Left => Step::Left,
             _ => Step::Right,
         };
-        self.cursor = self.cursor.step(step, G, self.flipped);
+        self.cursor = self.cursor.step(step, BOARD, self.flipped);
     }
 
     /// Puts the cursor on `square`.
     fn put_cursor(&mut self, square: Square) {
-        self.cursor = Cursor::on(square, G, self.flipped);
+        self.cursor = Cursor::on(square, BOARD, self.flipped);
     }
 
     /// Puts the cursor where the player is likely to want it: on the selected piece, or on the middle one of the

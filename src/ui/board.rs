@@ -7,11 +7,11 @@ use ratatui::widgets::{Block, Widget};
 
 use super::layout::{ScreenLayout, board_row_col};
 use super::{Options, pane_block};
-use crate::app::{App, Focus, Mode, Player};
-use crate::rules::{English, Piece, Position, RuleSet, Square};
+use crate::app::{App, BOARD, Focus, Mode, Player};
+use crate::rules::{Piece, Position, Square};
 
-const G: crate::rules::Geometry = English::GEOMETRY;
-const SIDE: u16 = G.width as u16;
+/// Squares along a side of the board.
+const SIDE: u16 = BOARD.width as u16;
 
 /// What is marked on the board, worked out once per frame.
 struct Marks {
@@ -145,7 +145,7 @@ pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Option
         for screen_col in 0..SIDE {
             let rect = layout.square_rect(screen_row, screen_col);
             let (row, col) = board_row_col(screen_row, screen_col, app.flipped());
-            match G.at(row.into(), col.into()) {
+            match BOARD.at(row.into(), col.into()) {
                 Some(square) => draw_square(buf, rect, square, position, &marks, options),
                 None => buf.set_style(rect, theme.light),
             }

@@ -3,7 +3,8 @@
 
 use ratatui::layout::Rect;
 
-use crate::rules::{English, RuleSet, Square};
+use crate::app::BOARD;
+use crate::rules::Square;
 
 /// The smallest screen the game is drawn on (the smallest squares beside the narrowest history); below it an
 /// "enlarge the window" screen is shown instead.
@@ -37,7 +38,7 @@ const RANK_LABEL_WIDTH: u16 = 2;
 /// Rows under the status line: the status line itself and the bordered input box.
 const BOTTOM_ROWS: u16 = 4;
 
-const SIDE: u16 = English::GEOMETRY.width as u16;
+const SIDE: u16 = BOARD.width as u16;
 
 /// The parts of the screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,7 +118,7 @@ impl ScreenLayout {
             return None;
         }
         let (row, col) = board_row_col(row, col, flipped);
-        English::GEOMETRY.at(row.into(), col.into())
+        BOARD.at(row.into(), col.into())
     }
 }
 
@@ -179,7 +180,7 @@ mod tests {
                 for col in 0..SIDE {
                     let rect = l.square_rect(row, col);
                     let (br, bc) = board_row_col(row, col, flipped);
-                    let expected = English::GEOMETRY.at(br.into(), bc.into());
+                    let expected = BOARD.at(br.into(), bc.into());
                     for (x, y) in [(rect.x, rect.y), (rect.right() - 1, rect.bottom() - 1)] {
                         assert_eq!(l.square_at(x, y, flipped), expected);
                     }

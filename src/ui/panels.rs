@@ -8,9 +8,9 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::theme::PieceStyle;
 use super::{Options, pane_block};
-use crate::app::{App, Context, Focus, Mode, Purpose, Setup, Thinking};
+use crate::app::{App, Context, Focus, Mode, PlayedRules, Purpose, Setup, Thinking};
 use crate::game::pdn::result_token;
-use crate::rules::{Color, English, Piece, Role};
+use crate::rules::{Color, Piece, Role};
 
 /// Width of a move's column in the history.
 const MOVE_WIDTH: usize = 9;
@@ -82,7 +82,7 @@ fn header_lines<'a>(app: &App, options: &Options) -> Vec<Line<'a>> {
             None => "drawn".to_string(),
         };
         lines.push(Line::styled(
-            format!(" {} · {result}", result_token::<English>(Some(outcome))),
+            format!(" {} · {result}", result_token::<PlayedRules>(Some(outcome))),
             options.theme.current,
         ));
     }

@@ -23,8 +23,8 @@ impl App {
             };
             return Vec::new();
         }
-        let found =
-            MoveText::parse(&text, G).and_then(|t| t.find(self.game.position(), Strictness::Exact));
+        let found = MoveText::parse(&text, BOARD)
+            .and_then(|t| t.find(self.game.position(), Strictness::Exact));
         match found {
             Ok(mv) => {
                 self.clear_input();

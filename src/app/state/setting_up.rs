@@ -143,7 +143,7 @@ impl App {
             self.status = format!("FEN: {}", to_fen(self.shown_position()));
             return Ok(Vec::new());
         };
-        let position = parse_fen::<English>(text).map_err(|e| format!("bad FEN: {e}"))?;
+        let position = parse_fen::<PlayedRules>(text).map_err(|e| format!("bad FEN: {e}"))?;
         if let Mode::Setup(mut setup) = self.mode {
             setup.set_position(position);
             self.mode = Mode::Setup(setup);

@@ -98,7 +98,7 @@ impl App {
             animation.then(before, mv);
             return None;
         }
-        self.animation = Animation::new(before, mv, seen, G);
+        self.animation = Animation::new(before, mv, seen, BOARD);
         self.animation_wake()
     }
 

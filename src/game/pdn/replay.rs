@@ -42,14 +42,16 @@ impl Variant {
 
     /// The variant of a PDN game type number.
     pub fn from_game_type(number: u32) -> Option<Variant> {
-        match number {
-            20 => Some(Variant::International),
-            21 => Some(Variant::English),
-            23 => Some(Variant::Pool),
-            25 => Some(Variant::Russian),
-            26 => Some(Variant::Brazilian),
-            _ => None,
-        }
+        // Each rule set knows its own number: one place says it.
+        [
+            (English::GAME_TYPE, Variant::English),
+            (International::GAME_TYPE, Variant::International),
+            (Russian::GAME_TYPE, Variant::Russian),
+            (Brazilian::GAME_TYPE, Variant::Brazilian),
+            (Pool::GAME_TYPE, Variant::Pool),
+        ]
+        .into_iter()
+        .find_map(|(game_type, variant)| (game_type == number).then_some(variant))
     }
 }
 
