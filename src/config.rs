@@ -519,8 +519,8 @@ impl Settings {
     pub fn to_toml(&self) -> String {
         let file = FileOut {
             players: PlayersOut {
-                black: player_word(self.players.black),
-                white: player_word(self.players.white),
+                black: self.players.black.word(),
+                white: self.players.white.word(),
             },
             engine: EngineOut {
                 time: self.engine_time,
@@ -618,13 +618,6 @@ fn parse_player(text: &str) -> Result<Player, String> {
             levels.join(", ")
         )
     })
-}
-
-fn player_word(player: Player) -> &'static str {
-    match player {
-        Player::Human => "human",
-        Player::Engine(level) => level.name(),
-    }
 }
 
 /// Reads the settings file; `None` if there is none.

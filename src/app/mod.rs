@@ -8,6 +8,7 @@ mod dialog;
 mod keys;
 mod library;
 mod picking;
+mod players;
 mod preferences;
 mod setup;
 mod state;
@@ -32,7 +33,8 @@ pub type PlayedRules = crate::rules::English;
 /// The board of [`PlayedRules`].
 pub const BOARD: crate::rules::Geometry = <PlayedRules as crate::rules::RuleSet>::GEOMETRY;
 
+pub use players::{Player, Players};
 pub use state::{
-    Action, App, COMMANDS, Effect, Focus, INPUT_LIMIT, Mode, Player, Players, Purpose, Question,
-    SetupAction, Thinking, Timer,
+    Action, App, COMMANDS, Effect, Focus, INPUT_LIMIT, Mode, Purpose, Question, SetupAction,
+    Thinking, Timer,
 };

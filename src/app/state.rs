@@ -16,7 +16,6 @@ pub use offers::Question;
 pub use timing::Timer;
 pub use typing::INPUT_LIMIT;
 
-use std::fmt;
 use std::path::PathBuf;
 
 use tui_input::{Input, InputRequest};
@@ -27,70 +26,13 @@ use super::dialog::NewGameDialog;
 use super::keys::Context;
 use super::library::{GameEntry, GameList, ListPurpose, Replay};
 use super::picking::{Pick, Picker};
+pub use super::players::{Player, Players};
 use super::preferences::Preferences;
 use super::setup::{Setup, check_position};
 use super::{BOARD, PlayedRules};
 use crate::engine::{Level, Score, Situation};
 use crate::game::{Game, GameError, Outcome};
 use crate::rules::{Color, Move, MoveText, Piece, Position, Square, Strictness, parse_fen, to_fen};
-
-/// Who plays a side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Player {
-    /// A person at the keyboard.
-    Human,
-    /// The engine at a level.
-    Engine(Level),
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Player::Human => f.write_str("human"),
-            Player::Engine(level) => write!(f, "engine ({level})"),
-        }
-    }
-}
-
-impl std::str::FromStr for Player {
-    type Err = crate::engine::UnknownLevel;
-
-    /// `human`, or an engine level name (`medium`).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        if s.trim().eq_ignore_ascii_case("human") {
-            Ok(Player::Human)
-        } else {
-            s.parse().map(Player::Engine)
-        }
-    }
-}
-
-/// Who plays each side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Players {
-    /// The side that moves first.
-    pub black: Player,
-    /// The other side.
-    pub white: Player,
-}
-
-impl Players {
-    /// The player of `color`.
-    pub fn of(&self, color: Color) -> Player {
-        match color {
-            Color::Black => self.black,
-            Color::White => self.white,
-        }
-    }
-
-    /// The same players with colours swapped.
-    pub fn swapped(self) -> Players {
-        Players {
-            black: self.white,
-            white: self.black,
-        }
-    }
-}
 
 /// Which pane the arrow keys act on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

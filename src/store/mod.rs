@@ -182,8 +182,8 @@ pub fn to_pdn(saved: &SavedGame) -> String {
     if tags.get("Time").is_none() {
         tags.set("Time", &pdn_time(SystemTime::now()));
     }
-    tags.set(BLACK_PLAYER_TAG, &player_word(saved.players.black));
-    tags.set(WHITE_PLAYER_TAG, &player_word(saved.players.white));
+    tags.set(BLACK_PLAYER_TAG, saved.players.black.word());
+    tags.set(WHITE_PLAYER_TAG, saved.players.white.word());
     tags.set(PLY_TAG, &saved.game.ply().to_string());
     if let Some(name) = saved.file.as_deref().and_then(|f| f.file_name()) {
         tags.set(FILE_TAG, &name.to_string_lossy());
@@ -235,13 +235,6 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
     })
 }
 
-fn player_word(player: Player) -> String {
-    match player {
-        Player::Human => "human".to_string(),
-        Player::Engine(level) => level.name().to_string(),
-    }
-}
-
 fn player_name(player: Player) -> String {
     match player {
         Player::Human => "Player".to_string(),
@@ -269,8 +262,8 @@ fn default_name(saved: &SavedGame, now: SystemTime) -> String {
     let (y, m, d, hh, mm) = civil(now);
     format!(
         "{y:04}-{m:02}-{d:02}-{hh:02}{mm:02}-{}-vs-{}",
-        player_word(saved.players.black),
-        player_word(saved.players.white)
+        saved.players.black.word(),
+        saved.players.white.word()
     )
 }
 
