@@ -1,24 +1,13 @@
 //! Whole games driven through the application state machine by actions, as the terminal will drive it.
 
 use crowned::app::{Action, App, Effect, Mode, Player, Players, Timer};
-use crowned::engine::{Engine, Level, Limits};
-use crowned::game::{DrawReason, Game, Outcome, WinReason};
-use crowned::rules::{Color, Square, SquareStyle, write_move};
+use crowned::engine::Level;
+use crowned::game::{DrawReason, Outcome, WinReason};
+use crowned::rules::{Color, SquareStyle, write_move};
 
-const HUMANS: Players = Players {
-    black: Player::Human,
-    white: Player::Human,
-};
+mod common;
 
-fn sq(n: u32) -> Square {
-    Square::from_number(n, 32).expect("test square")
-}
-
-fn app_from(fen: &str, players: Players) -> App {
-    let (app, effects) = App::with_game(Game::from_fen(fen).expect("test FEN"), players);
-    assert!(effects.is_empty());
-    app
-}
+use common::app::{HUMANS, answer, app_from, sq};
 
 /// Types each move into the input box and submits it; every move must be accepted.
 fn type_moves(app: &mut App, moves: &str) {
@@ -41,34 +30,6 @@ fn play_any(app: &mut App) -> Vec<Effect> {
     let effects = app.update(Action::Submit(text));
     assert!(app.input().value().is_empty(), "{}", app.status());
     effects
-}
-
-/// Carries out effects as a front end would, at once: runs the engine for each `Think` (depth 4) and feeds its
-/// answer back, and fires each timer asked for. Returns what is left (saves, archives, quitting), without the
-/// requests to save the game in progress that every change makes.
-fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
-    let mut queue: std::collections::VecDeque<Effect> = effects.into();
-    let mut left = Vec::new();
-    while let Some(effect) = queue.pop_front() {
-        match effect {
-            Effect::Think {
-                search,
-                situation,
-                level,
-            } => {
-                let result =
-                    Engine::new().think(&situation, level, &Limits::depth(4), 0, &mut |_| {});
-                queue.extend(app.update(Action::EngineMoved {
-                    search,
-                    mv: result.best,
-                }));
-            }
-            Effect::Wake { timer, .. } => queue.extend(app.update(Action::Timer(timer))),
-            Effect::GameChanged => {}
-            other => left.push(other),
-        }
-    }
-    left
 }
 
 #[test]

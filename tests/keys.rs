@@ -2,18 +2,17 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use crowned::app::{App, Effect, Mode, Player, Players, action_for_key};
-use crowned::engine::{Engine, Level, Limits};
+use crowned::engine::Level;
 use crowned::game::{DrawReason, Game, Outcome, WinReason};
 use crowned::rules::{Color, English, Piece, Position, Role, Square};
 
-const HUMANS: Players = Players {
-    black: Player::Human,
-    white: Player::Human,
-};
+mod common;
+
+use common::app::{HUMANS, answer, app_from};
 
 /// Presses keys written as a script: `<name>` for a special key (`<Up>`, `<Enter>`, `<Esc>`, `<Space>`,
 /// `<Tab>`, `<Home>`, `<End>`, `<C-r>`), any other character for itself. The engine's turns are answered at
-/// once (depth 3) so whole games run without threads.
+/// once (see `common::app::answer`) so whole games run without threads.
 fn press(app: &mut App, script: &str) -> Vec<Effect> {
     let mut effects = Vec::new();
     let mut rest = script;
@@ -55,34 +54,6 @@ fn named(name: &str) -> KeyEvent {
         other => panic!("unknown key <{other}>"),
     };
     KeyEvent::new(code, KeyModifiers::NONE)
-}
-
-/// Runs every engine turn the effects ask for; returns the effects that are left.
-fn answer(app: &mut App, mut effects: Vec<Effect>) -> Vec<Effect> {
-    while let Some(pos) = effects
-        .iter()
-        .position(|e| matches!(e, Effect::Think { .. }))
-    {
-        let Effect::Think {
-            search,
-            situation,
-            level,
-        } = effects.remove(pos)
-        else {
-            unreachable!("found above");
-        };
-        let result = Engine::new().think(&situation, level, &Limits::depth(3), 0, &mut |_| {});
-        let more = app.update(crowned::app::Action::EngineMoved {
-            search,
-            mv: result.best,
-        });
-        effects.extend(more);
-    }
-    effects
-}
-
-fn app_from(fen: &str, players: Players) -> App {
-    App::with_game(Game::from_fen(fen).expect("test FEN"), players).0
 }
 
 #[test]

@@ -10,10 +10,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 
-const HUMANS: Players = Players {
-    black: Player::Human,
-    white: Player::Human,
-};
+mod common;
+
+use common::app::{HUMANS, sq};
 
 const VS_ENGINE: Players = Players {
     black: Player::Human,
@@ -190,10 +189,6 @@ fn replaying_a_broken_record_at_its_end_80x24() {
     let mut app = App::replaying(entry, VS_ENGINE);
     let _ = app.update(Action::BrowseLast);
     insta::assert_snapshot!(screen(&app, 80, 24));
-}
-
-fn sq(n: u32) -> crowned::rules::Square {
-    crowned::rules::Square::from_number(n, 32).expect("test square")
 }
 
 /// The cell at the centre of a square's rectangle.

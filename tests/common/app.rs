@@ -1,0 +1,64 @@
+//! The app as a front end drives it, with no terminal: built from a position, its effects carried out at once.
+
+use std::collections::VecDeque;
+
+use crowned::app::{Action, App, Effect, Player, Players};
+use crowned::engine::{Engine, Limits};
+use crowned::game::Game;
+use crowned::rules::Square;
+
+/// Two people at one keyboard.
+pub const HUMANS: Players = Players {
+    black: Player::Human,
+    white: Player::Human,
+};
+
+/// The depth the engine searches when a test answers for it: deep enough to take what is offered, quick in a
+/// debug build.
+pub const ANSWER_DEPTH: u32 = 4;
+
+/// Square `n` of the 8x8 board (1-32).
+pub fn sq(n: u32) -> Square {
+    Square::from_number(n, 32).expect("test square")
+}
+
+/// An app playing from `fen` with these players; a game from a position asks for nothing at first.
+pub fn app_from(fen: &str, players: Players) -> App {
+    let (app, effects) = App::with_game(Game::from_fen(fen).expect("test FEN"), players);
+    assert!(effects.is_empty(), "{effects:?}");
+    app
+}
+
+/// Carries out effects as a front end would, at once: runs the engine for each `Think` (to
+/// [`ANSWER_DEPTH`]) and feeds its answer back, and fires each timer asked for. Returns what is left (saves,
+/// archives, quitting, draw judgements), without the requests to save the game in progress that every change
+/// makes.
+pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
+    let mut queue: VecDeque<Effect> = effects.into();
+    let mut left = Vec::new();
+    while let Some(effect) = queue.pop_front() {
+        match effect {
+            Effect::Think {
+                search,
+                situation,
+                level,
+            } => {
+                let result = Engine::new().think(
+                    &situation,
+                    level,
+                    &Limits::depth(ANSWER_DEPTH),
+                    0,
+                    &mut |_| {},
+                );
+                queue.extend(app.update(Action::EngineMoved {
+                    search,
+                    mv: result.best,
+                }));
+            }
+            Effect::Wake { timer, .. } => queue.extend(app.update(Action::Timer(timer))),
+            Effect::GameChanged => {}
+            other => left.push(other),
+        }
+    }
+    left
+}
