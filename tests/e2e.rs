@@ -111,9 +111,7 @@ fn sighup_and_sigterm_restore_the_terminal() {
 
     let mut s = Session::start(&["--white", "human"]);
     s.wait_for("Black to play");
-    let pid = s.child.process_id().expect("pid") as i32;
-    // SAFETY: kill(2) with a valid signal number has no memory effects.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    s.signal(libc::SIGTERM);
     assert_eq!(s.wait_exit(), 128 + 15);
     s.assert_restored();
 }
@@ -161,9 +159,7 @@ fn a_killed_game_is_offered_again_and_resumes_every_move() {
     s.send("u");
     s.wait_for("Black to play");
     assert!(home.join("data/autosave.pdn").exists());
-    let pid = s.child.process_id().expect("pid") as i32;
-    // SAFETY: kill(2) with a valid signal number has no memory effects.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+    s.signal(libc::SIGKILL);
     let _ = s.wait_exit();
 
     let mut s = Session::start_in(&home, &["--white", "human"]);

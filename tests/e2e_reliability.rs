@@ -26,23 +26,10 @@ fn paste_in_background(s: &mut Session, size: usize) -> thread::JoinHandle<Box<d
 
 /// Sends `signal` and returns how long the program took to end, with its exit code.
 fn time_to_end(s: &mut Session, signal: i32) -> (Duration, u32) {
-    let pid = s.child.process_id().expect("pid") as i32;
     let sent = Instant::now();
-    // SAFETY: kill(2) with a valid signal number has no memory effects.
-    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
-    let deadline = sent + Duration::from_secs(20);
-    while Instant::now() < deadline {
-        if let Some(status) = s.child.try_wait().expect("child status") {
-            let took = sent.elapsed();
-            thread::sleep(Duration::from_millis(100));
-            return (took, status.exit_code());
-        }
-        thread::sleep(Duration::from_millis(2));
-    }
-    panic!(
-        "crowned did not end after signal {signal}:\n{}",
-        s.contents()
-    );
+    s.signal(signal);
+    let (ended, code) = s.wait_end();
+    (ended - sent, code)
 }
 
 #[test]
@@ -90,9 +77,7 @@ fn two_programs_on_one_home_each_keep_their_own_game() {
     first.wait_for("1. 11-15     23-19");
 
     // The first dies without a word: its lock dies with it, and its game is offered to the next program.
-    let pid = first.child.process_id().expect("pid") as i32;
-    // SAFETY: kill(2) with a valid signal number has no memory effects.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0);
+    first.signal(libc::SIGKILL);
     let _ = first.wait_exit();
     let mut third = Session::start_in(&home, &["--white", "human"]);
     third.wait_for("Resume?");

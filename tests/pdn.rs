@@ -1,5 +1,7 @@
 //! PDN reading and writing against the real files in the shared reference data, and round trips.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use crowned::game::pdn::{
@@ -224,14 +226,7 @@ fn random_game() -> impl Strategy<Value = Game> {
             }
             game.tags_mut().set("Event", &event);
             game.tags_mut().set("White", "W \\ \"quoted\"");
-            if game.outcome().is_none() {
-                let side = game.position().side_to_move();
-                let _ = match ending {
-                    0 => game.resign(side),
-                    1 => game.agree_draw(),
-                    _ => Ok(()),
-                };
-            }
+            common::declare_ending(&mut game, ending);
             game
         })
 }

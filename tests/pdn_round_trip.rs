@@ -6,6 +6,8 @@
 //! The generated cases are few by default; `cargo test --release --test pdn_round_trip -- --ignored` runs
 //! the long mode with many more.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use crowned::app::{Player, Players};
@@ -94,14 +96,7 @@ fn random_game() -> impl Strategy<Value = Game> {
                 for (name, value) in &tags {
                     game.tags_mut().set(name, value);
                 }
-                if game.outcome().is_none() {
-                    let side = game.position().side_to_move();
-                    let _ = match ending {
-                        0 => game.resign(side),
-                        1 => game.agree_draw(),
-                        _ => Ok(()),
-                    };
-                }
+                common::declare_ending(&mut game, ending);
                 game.go_to(point.index(game.len() + 1));
                 game
             },

@@ -130,19 +130,32 @@ impl Session {
         thread::sleep(Duration::from_millis(150));
     }
 
-    /// Waits for the program to end; returns its exit code.
-    pub fn wait_exit(&mut self) -> u32 {
-        let deadline = Instant::now() + Duration::from_secs(10);
+    /// Sends `signal` to the program.
+    pub fn signal(&self, signal: i32) {
+        let pid = self.child.process_id().expect("pid") as i32;
+        // SAFETY: kill(2) with a valid signal number has no memory effects.
+        assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    }
+
+    /// Waits for the program to end; returns when it was seen to end and its exit code.
+    pub fn wait_end(&mut self) -> (Instant, u32) {
+        let deadline = Instant::now() + Duration::from_secs(20);
         while Instant::now() < deadline {
             if let Some(status) = self.child.try_wait().expect("child status") {
+                let ended = Instant::now();
                 // Let the reader take in the last bytes written.
                 thread::sleep(Duration::from_millis(100));
-                return status.exit_code();
+                return (ended, status.exit_code());
             }
-            thread::sleep(Duration::from_millis(20));
+            thread::sleep(Duration::from_millis(2));
         }
         let _ = self.child.kill();
         panic!("crowned did not end:\n{}", self.contents());
+    }
+
+    /// Waits for the program to end; returns its exit code.
+    pub fn wait_exit(&mut self) -> u32 {
+        self.wait_end().1
     }
 
     /// The terminal is as it was before the game: main screen, cursor shown, no mouse reports, no bracketed
