@@ -158,7 +158,11 @@ fn open_with_autosave(
         Ok(claim) => claim,
         Err(e) => {
             let (app, effects) = opening.app(players);
-            return (app, effects, vec![e.to_string()], None);
+            let notice = match e {
+                StoreError::AllSlotsTaken(_) => e.to_string(),
+                e => format!("this game is not saved automatically ({e}); :save still saves it"),
+            };
+            return (app, effects, vec![notice], None);
         }
     };
     let mut notices: Vec<String> = claim
@@ -168,10 +172,14 @@ fn open_with_autosave(
         .collect();
     match claim.open_elsewhere {
         0 => {}
-        1 => notices
-            .push("an unfinished game is open in another crowned; this game is saved apart".into()),
+        1 => notices.push(
+            "an unfinished game is open in another crowned (offered here once that one ends); \
+             this game is saved apart"
+                .into(),
+        ),
         n => notices.push(format!(
-            "{n} unfinished games are open in other crowned programs; this game is saved apart"
+            "{n} unfinished games are open in other crowned programs (offered here once they end); \
+             this game is saved apart"
         )),
     }
     let slot = claim.slot;

@@ -18,31 +18,27 @@ impl Progress {
     /// A bar of `total` steps labelled `what` (such as "games"), on stderr if stderr is a terminal; otherwise
     /// nothing is drawn.
     pub fn on_terminal(total: u64, what: &str) -> Progress {
-        if std::io::stderr().is_terminal() {
-            Progress::shown(total, what)
-        } else {
-            Progress { bar: None }
-        }
+        Progress::when_terminal(
+            total,
+            format!("{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {what} {{msg}}"),
+        )
     }
 
     /// A bar of `total` bytes (shown as `1.2 MiB/57.0 MiB`), on stderr if stderr is a terminal.
     pub fn bytes_on_terminal(total: u64) -> Progress {
+        Progress::when_terminal(
+            total,
+            "{elapsed_precise} [{wide_bar}] {binary_bytes}/{binary_total_bytes} {msg}".into(),
+        )
+    }
+
+    /// A bar in this template when stderr is a terminal; nothing otherwise.
+    fn when_terminal(total: u64, template: String) -> Progress {
         if std::io::stderr().is_terminal() {
-            Progress::drawn(
-                total,
-                "{elapsed_precise} [{wide_bar}] {binary_bytes}/{binary_total_bytes} {msg}".into(),
-            )
+            Progress::drawn(total, template)
         } else {
             Progress { bar: None }
         }
-    }
-
-    /// A bar drawn on stderr whatever stderr is.
-    fn shown(total: u64, what: &str) -> Progress {
-        Progress::drawn(
-            total,
-            format!("{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {what} {{msg}}"),
-        )
     }
 
     fn drawn(total: u64, template: String) -> Progress {

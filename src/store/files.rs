@@ -58,7 +58,7 @@ pub fn rename_new(from: &Path, stem: &str, ext: &str) -> io::Result<PathBuf> {
             }
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
             // A file system without links: a rename to a name checked free is the best that is left.
-            Err(_) if !candidate.exists() && candidate.symlink_metadata().is_err() => {
+            Err(_) if candidate.symlink_metadata().is_err() => {
                 fs::rename(from, &candidate)?;
                 sync_dir(dir);
                 return Ok(candidate);

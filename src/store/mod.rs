@@ -56,7 +56,8 @@ pub enum StoreError {
     },
     /// Every autosave slot is held by a running program.
     #[error(
-        "{0} other crowned programs are open on these files: this game is not saved automatically"
+        "{0} other crowned programs are open on these files: this game is not saved automatically \
+         (:save saves it; quitting one of the others frees a place)"
     )]
     AllSlotsTaken(usize),
 }
