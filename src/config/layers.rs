@@ -1,0 +1,163 @@
+//! The settings file's shape for serde: what is read (every setting optional, nothing unknown allowed) and
+//! what is written (every setting, in the order of `config/default.toml`).
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
+
+use crate::app::{Context, KeyChord, KeyMap};
+
+/// A settings file as written: every setting optional, nothing unknown allowed.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a table of settings")]
+pub(super) struct Layer {
+    pub(super) players: Option<PlayersLayer>,
+    pub(super) engine: Option<EngineLayer>,
+    pub(super) display: Option<DisplayLayer>,
+    pub(super) game: Option<GameLayer>,
+    /// Context name, then command name, then keys. Names are checked against the key table, which the types
+    /// here cannot know.
+    pub(super) keys: Option<BTreeMap<String, BTreeMap<String, KeyList>>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a table of settings")]
+pub(super) struct PlayersLayer {
+    pub(super) black: Option<String>,
+    pub(super) white: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields, expecting = "a table of settings")]
+pub(super) struct EngineLayer {
+    pub(super) time: Option<f64>,
+    pub(super) pace: Option<f64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a table of settings"
+)]
+pub(super) struct DisplayLayer {
+    pub(super) theme: Option<String>,
+    pub(super) pieces: Option<String>,
+    pub(super) square_numbers: Option<bool>,
+    pub(super) notation: Option<String>,
+    pub(super) orientation: Option<String>,
+    pub(super) legal_moves: Option<bool>,
+    pub(super) animation_step: Option<f64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a table of settings"
+)]
+pub(super) struct GameLayer {
+    pub(super) autosave: Option<bool>,
+    /// Wider than the setting, so that a negative number gets this program's message rather than serde's.
+    pub(super) move_limit: Option<i64>,
+}
+
+/// The keys of a command: a list of key names, or one name on its own.
+#[derive(Debug, Default)]
+pub(super) struct KeyList(pub(super) Vec<String>);
+
+impl<'de> Deserialize<'de> for KeyList {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<KeyList, D::Error> {
+        struct Keys;
+        impl<'de> Visitor<'de> for Keys {
+            type Value = KeyList;
+
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of key names such as [\"u\", \"Ctrl-r\"]")
+            }
+
+            fn visit_str<E: de::Error>(self, key: &str) -> Result<KeyList, E> {
+                Ok(KeyList(vec![key.to_string()]))
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<KeyList, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = seq.next_element::<String>()? {
+                    keys.push(key);
+                }
+                Ok(KeyList(keys))
+            }
+        }
+        deserializer.deserialize_any(Keys)
+    }
+}
+
+#[derive(Serialize)]
+pub(super) struct FileOut<'a> {
+    pub(super) players: PlayersOut,
+    pub(super) engine: EngineOut,
+    pub(super) display: DisplayOut,
+    pub(super) game: GameOut,
+    pub(super) keys: KeysOut<'a>,
+}
+
+#[derive(Serialize)]
+pub(super) struct PlayersOut {
+    pub(super) black: &'static str,
+    pub(super) white: &'static str,
+}
+
+#[derive(Serialize)]
+pub(super) struct EngineOut {
+    pub(super) time: f64,
+    pub(super) pace: f64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct DisplayOut {
+    pub(super) theme: &'static str,
+    pub(super) pieces: &'static str,
+    pub(super) square_numbers: bool,
+    pub(super) notation: &'static str,
+    pub(super) orientation: &'static str,
+    pub(super) legal_moves: bool,
+    pub(super) animation_step: f64,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct GameOut {
+    pub(super) autosave: bool,
+    pub(super) move_limit: u32,
+}
+
+/// The key map as tables of contexts, each listing its commands in the table's order.
+pub(super) struct KeysOut<'a>(pub(super) &'a KeyMap);
+
+pub(super) struct ContextOut<'a>(pub(super) &'a KeyMap, Context);
+
+impl Serialize for KeysOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(Context::ALL.len()))?;
+        for context in Context::ALL {
+            map.serialize_entry(context.name(), &ContextOut(self.0, context))?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for ContextOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let ContextOut(keys, context) = *self;
+        let mut map = serializer.serialize_map(None)?;
+        for (command, chords) in keys.bindings(context) {
+            let names: Vec<String> = chords.iter().map(KeyChord::to_string).collect();
+            map.serialize_entry(command.name, &names)?;
+        }
+        map.end()
+    }
+}

@@ -1,0 +1,357 @@
+//! Tests of reading, checking and printing settings.
+
+use super::*;
+use crate::app::KEY_COMMANDS;
+
+fn user(text: &str) -> Result<Settings, SettingsError> {
+    Settings::defaults().overlaid(text, Path::new("/home/u/config.toml"))
+}
+
+/// The line and setting of an error, and its message.
+fn refused(text: &str) -> (Option<usize>, Option<String>, String) {
+    match user(text) {
+        Err(SettingsError::Invalid {
+            line,
+            setting,
+            message,
+            ..
+        }) => (line, setting, message),
+        other => panic!("{text:?} should be refused, got {other:?}"),
+    }
+}
+
+#[test]
+fn the_built_in_file_parses_and_sets_everything() {
+    let layer: Layer = toml::from_str(DEFAULT_SETTINGS).expect("the built-in file is TOML");
+    let players = layer.players.expect("[players]");
+    assert!(players.black.is_some() && players.white.is_some());
+    assert!(layer.engine.expect("[engine]").time.is_some());
+    let d = layer.display.expect("[display]");
+    assert!(d.theme.is_some() && d.pieces.is_some() && d.square_numbers.is_some());
+    assert!(d.notation.is_some() && d.orientation.is_some() && d.legal_moves.is_some());
+    let g = layer.game.expect("[game]");
+    assert!(g.autosave.is_some() && g.move_limit.is_some());
+    let keys = layer.keys.expect("[keys]");
+    for command in KEY_COMMANDS {
+        assert!(
+            keys.get(command.context.name())
+                .is_some_and(|c| c.contains_key(command.name)),
+            "keys.{}.{} is in the built-in file",
+            command.context,
+            command.name
+        );
+    }
+    let defaults = Settings::defaults();
+    assert_eq!(
+        defaults.keys,
+        KeyMap::default(),
+        "the file and the key table agree"
+    );
+    assert_eq!(
+        defaults.players,
+        Players {
+            black: Player::Human,
+            white: Player::Engine(Level::Medium)
+        }
+    );
+    assert_eq!(defaults.preferences(), Preferences::default());
+    assert_eq!(defaults.options(false), Options::default());
+    assert_eq!(defaults.engine_time, 1.0);
+    assert!(defaults.autosave);
+}
+
+#[test]
+fn a_users_file_changes_only_what_it_names() {
+    let settings = user(
+        "[players]\nwhite = \"hard\"\n[display]\nnotation = \"coordinates\"\npieces = \"ASCII\"\n\
+         [game]\nmove-limit = 60\n[keys.board]\nundo = [\"z\", \"Ctrl-z\"]\nflip = \"F2\"\n",
+    )
+    .expect("valid");
+    let defaults = Settings::defaults();
+    assert_eq!(settings.players.white, Player::Engine(Level::Hard));
+    assert_eq!(settings.players.black, defaults.players.black);
+    assert_eq!(settings.notation, SquareStyle::Coordinates);
+    assert_eq!(settings.pieces, PieceStyle::Ascii);
+    assert_eq!(settings.move_limit, 60);
+    assert_eq!(settings.theme, defaults.theme);
+    let z: KeyChord = "z".parse().expect("key");
+    let f2: KeyChord = "F2".parse().expect("key");
+    assert_eq!(
+        settings.keys.keys(Context::Board, "undo").map(<[_]>::len),
+        Some(2)
+    );
+    assert_eq!(settings.keys.keys(Context::Board, "flip"), Some(&[f2][..]));
+    assert_eq!(
+        settings.keys.command_for(Context::Board, z).map(|c| c.name),
+        Some("undo")
+    );
+    assert_eq!(
+        settings.keys.keys(Context::Board, "redo"),
+        defaults.keys.keys(Context::Board, "redo"),
+        "other commands keep their keys"
+    );
+    // An empty file, or one of comments, is the defaults.
+    assert_eq!(user("").expect("valid"), defaults);
+    assert_eq!(user("# nothing\n\n").expect("valid"), defaults);
+    // An integer is a number of seconds too.
+    assert_eq!(user("[engine]\ntime = 3").expect("valid").engine_time, 3.0);
+}
+
+#[test]
+fn mistakes_name_the_line_and_the_setting() {
+    let cases: &[(&str, usize, &str, &str)] = &[
+        (
+            "[engine]\ntime = \"fast\"\n",
+            2,
+            "engine.time",
+            "invalid type",
+        ),
+        ("[engine]\n\ntime = -1\n", 3, "engine.time", "above 0"),
+        ("[engine]\ntime = nan\n", 2, "engine.time", "above 0"),
+        ("[engine]\ntime = inf\n", 2, "engine.time", "above 0"),
+        (
+            "[engine]\ntme = 2\n",
+            2,
+            "engine.tme",
+            "unknown setting `tme`",
+        ),
+        (
+            "[colours]\nboard = 1\n",
+            1,
+            "colours",
+            "unknown setting `colours`",
+        ),
+        (
+            "[players]\nblack = \"genius\"\n",
+            2,
+            "players.black",
+            "unknown player \"genius\"",
+        ),
+        ("[players]\nwhite = 3\n", 2, "players.white", "invalid type"),
+        (
+            "[display]\ntheme = \"neon\"\n",
+            2,
+            "display.theme",
+            "unknown theme",
+        ),
+        (
+            "[display]\npieces = \"emoji\"\n",
+            2,
+            "display.pieces",
+            "unknown piece style",
+        ),
+        (
+            "[display]\nnotation = \"algebraic\"\n",
+            2,
+            "display.notation",
+            "unknown notation",
+        ),
+        (
+            "[display]\norientation = \"up\"\n",
+            2,
+            "display.orientation",
+            "unknown orientation",
+        ),
+        (
+            "[display]\nlegal-moves = \"yes\"\n",
+            2,
+            "display.legal-moves",
+            "invalid type",
+        ),
+        (
+            "[game]\nmove-limit = 0\n",
+            2,
+            "game.move-limit",
+            "from 1 to 1000",
+        ),
+        ("[game]\nmove-limit = -5\n", 2, "game.move-limit", "not -5"),
+        (
+            "[game]\nmove-limit = 99999999999\n",
+            2,
+            "game.move-limit",
+            "from 1 to 1000",
+        ),
+        ("[game]\nautosave = 1\n", 2, "game.autosave", "invalid type"),
+        (
+            "[keys.board]\nundo = [\"Ctrl-\"]\n",
+            2,
+            "keys.board.undo",
+            "is not a key",
+        ),
+        (
+            "[keys.board]\nundo = [1]\n",
+            2,
+            "keys.board.undo",
+            "invalid type",
+        ),
+        (
+            "[keys.board]\nundoo = [\"x\"]\n",
+            2,
+            "keys.board.undoo",
+            "no board command \"undoo\"",
+        ),
+        (
+            "[keys.settings]\nclear = [\"c\"]\n",
+            1,
+            "keys.settings",
+            "no \"settings\" keys",
+        ),
+        (
+            "[keys.board]\nundo = [\"7\"]\n",
+            2,
+            "keys.board.undo",
+            "digits and :",
+        ),
+        (
+            "[keys.board]\nquit = [\"Ctrl-c\"]\n",
+            2,
+            "keys.board.quit",
+            "Ctrl-c",
+        ),
+        (
+            "[keys.board]\n# a comment\nredo = [\"u\"]\n",
+            3,
+            "keys.board.redo",
+            "u is bound to both undo and redo",
+        ),
+        ("[engine]\ntime = 1.0.0\n", 2, "engine.time", ""),
+        ("[players]\nblack = \"human\n", 2, "players.black", ""),
+        ("[engine\ntime = 1\n", 1, "engine", ""),
+        ("[engine]\ntime 2\n", 2, "engine.time", ""),
+        ("keys = 3\n", 1, "keys", "invalid type"),
+    ];
+    for &(text, line, setting, message) in cases {
+        let (l, s, m) = refused(text);
+        assert_eq!(l, Some(line), "{text:?}: {m}");
+        assert_eq!(s.as_deref(), Some(setting), "{text:?}: {m}");
+        assert!(m.contains(message), "{text:?}: {m}");
+        assert!(!m.contains('\n'), "{text:?}: {m}");
+    }
+}
+
+#[test]
+fn a_conflict_made_by_the_file_names_the_binding_it_made() {
+    // Flip is bound to u on line 3: undo keeps u from the defaults, so flip is the culprit.
+    let (line, setting, message) = refused("[keys.board]\nredo = [\"U\"]\nflip = [\"u\"]\n");
+    assert_eq!(
+        (line, setting.as_deref()),
+        (Some(3), Some("keys.board.flip"))
+    );
+    assert_eq!(
+        message,
+        "u is bound to both undo and flip in the board keys"
+    );
+    // Moving undo away first makes it fine.
+    user("[keys.board]\nundo = [\"x\"]\nflip = [\"u\"]\n").expect("valid");
+    // The same key in two contexts is fine.
+    user("[keys.dialog]\ncancel = [\"u\"]\n").expect("valid");
+}
+
+#[test]
+fn the_first_mistake_in_the_file_is_reported() {
+    let (line, setting, _) =
+        refused("[display]\ntheme = \"neon\"\n[players]\nblack = \"genius\"\n");
+    assert_eq!((line, setting.as_deref()), (Some(2), Some("display.theme")));
+}
+
+#[test]
+fn the_error_names_the_file() {
+    let error = user("[engine]\ntime = 0\n").expect_err("refused");
+    let text = error.to_string();
+    assert!(
+        text.starts_with("/home/u/config.toml: line 2: engine.time: "),
+        "{text}"
+    );
+    assert!(
+        error
+            .brief()
+            .starts_with("config.toml: line 2: engine.time: "),
+        "{}",
+        error.brief()
+    );
+    assert_eq!(error.line(), Some(2));
+    assert_eq!(error.setting(), Some("engine.time"));
+}
+
+#[test]
+fn printed_settings_read_back_the_same() {
+    let mut settings = user(
+        "[players]\nblack = \"max\"\n[engine]\ntime = 0.25\n[display]\norientation = \"white-bottom\"\n\
+         [keys.board]\nredo = [\"Ctrl-r\", \"Shift-F3\", \"Space\"]\npick = [\"Enter\"]\n",
+    )
+    .expect("valid");
+    settings.override_with(&Overrides {
+        legal_moves: Some(false),
+        autosave: Some(false),
+        ..Overrides::default()
+    });
+    let printed = settings.to_toml();
+    assert!(printed.contains("[keys.board]"), "{printed}");
+    assert!(printed.contains("move-limit = 40"), "{printed}");
+    let back = Settings::placeholder()
+        .overlaid(&printed, Path::new("printed"))
+        .expect("the printed settings are valid");
+    assert_eq!(back, settings);
+    assert_eq!(
+        Settings::defaults().to_toml(),
+        Settings::placeholder()
+            .overlaid(DEFAULT_SETTINGS, Path::new("d"))
+            .expect("valid")
+            .to_toml()
+    );
+}
+
+#[test]
+fn overrides_win() {
+    let mut settings = user("[engine]\ntime = 5\n[display]\ntheme = \"wood\"\n").expect("valid");
+    settings.override_with(&Overrides {
+        engine_time: Some(0.5),
+        black: Some(Player::Engine(Level::Easy)),
+        ..Overrides::default()
+    });
+    assert_eq!(settings.engine_time, 0.5);
+    assert_eq!(settings.theme, ThemeName::Wood);
+    assert_eq!(settings.players.black, Player::Engine(Level::Easy));
+    assert_eq!(settings.think_time(), Duration::from_millis(500));
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crowned-config-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn files_missing_unreadable_and_not_text() {
+    let dir = scratch("files");
+    let path = dir.join("config.toml");
+    assert_eq!(
+        Settings::load(&path).expect("missing is fine"),
+        Settings::defaults()
+    );
+
+    std::fs::create_dir(&path).expect("a directory in the file's place");
+    let (settings, error) = Settings::load_or_defaults(&path);
+    assert_eq!(settings, Settings::defaults());
+    assert!(
+        matches!(error, Some(SettingsError::Unreadable { .. })),
+        "{error:?}"
+    );
+    std::fs::remove_dir(&path).expect("removed");
+
+    std::fs::write(&path, b"[engine]\ntime = 2\n# caf\xe9\n").expect("written");
+    let error = Settings::load(&path).expect_err("not UTF-8");
+    assert!(
+        matches!(error, SettingsError::NotText { line: 3, .. }),
+        "{error:?}"
+    );
+
+    std::fs::write(&path, vec![b'#'; MAX_FILE_SIZE as usize + 1]).expect("written");
+    let error = Settings::load(&path).expect_err("too large");
+    assert!(matches!(error, SettingsError::TooLarge { .. }), "{error:?}");
+
+    std::fs::write(&path, "[engine]\ntime = 2\n").expect("written");
+    assert_eq!(Settings::load(&path).expect("valid").engine_time, 2.0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
