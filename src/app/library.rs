@@ -3,140 +3,7 @@
 
 use std::time::Duration;
 
-use super::state::Players;
-use crate::game::pdn::GameSource;
-use crate::game::{Game, Outcome, Tags};
-use crate::rules::Position;
-
-/// A game as a list holds it: what the list shows (its tags, start and length), and either the game or, for a
-/// game of a file, the text it is replayed from when it is chosen, so that a list of many games does not hold
-/// them all replayed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ListedGame {
-    tags: Tags,
-    start: Position,
-    len: usize,
-    outcome: Option<Outcome>,
-    held: Held,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Held {
-    Game(Box<Game>),
-    Text(GameSource),
-}
-
-impl ListedGame {
-    /// A game held whole.
-    pub fn whole(game: Game) -> ListedGame {
-        ListedGame {
-            tags: game.tags().clone(),
-            start: *game.start(),
-            len: game.len(),
-            outcome: game.outcome(),
-            held: Held::Game(Box::new(game)),
-        }
-    }
-
-    /// A game held as its text: `game` is what opening `source` gives, kept only for what the list shows.
-    pub fn from_source(game: &Game, source: GameSource) -> ListedGame {
-        ListedGame {
-            tags: game.tags().clone(),
-            start: *game.start(),
-            len: game.len(),
-            outcome: game.outcome(),
-            held: Held::Text(source),
-        }
-    }
-
-    /// The game's tags.
-    pub fn tags(&self) -> &Tags {
-        &self.tags
-    }
-
-    /// The position it starts from.
-    pub fn start(&self) -> &Position {
-        &self.start
-    }
-
-    /// How many moves it has (as far as it could be read).
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    /// Whether it has no moves.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// How it has ended at its current point, if it has.
-    pub fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    /// The game itself, replayed from its text if it is held as text.
-    pub fn into_game(self) -> Game {
-        match self.held {
-            Held::Game(game) => *game,
-            // The text was read when the game was listed and reads the same again; should it somehow not, the
-            // record's tags are still shown.
-            Held::Text(source) => source.open().map_or_else(
-                || {
-                    let mut game = Game::from_position(self.start);
-                    *game.tags_mut() = self.tags;
-                    game
-                },
-                |(game, _)| game,
-            ),
-        }
-    }
-}
-
-/// A game offered in a list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameEntry {
-    /// The game, as far as it could be read.
-    pub game: ListedGame,
-    /// Who played it, when it is one of the program's own saved games (they can be continued as they were).
-    pub players: Option<Players>,
-    /// Why the game could not be read to its end, if it could not.
-    pub error: Option<String>,
-    /// Where it came from, for messages: `tinsley.pdn, game 3`.
-    pub source: String,
-    /// The file of one of the program's own saved games, which continuing the game updates.
-    pub file: Option<std::path::PathBuf>,
-}
-
-impl GameEntry {
-    /// A game that could not be read: `game` holds what could be (its tags, say), `error` says why not.
-    pub fn unreadable(game: Game, error: String, source: String) -> GameEntry {
-        GameEntry {
-            game: ListedGame::whole(game),
-            players: None,
-            error: Some(error),
-            source,
-            file: None,
-        }
-    }
-
-    /// A tag of the game, or `?` when it is missing or empty (the PDN convention for unknown values).
-    pub fn tag(&self, name: &str) -> &str {
-        self.game
-            .tags()
-            .get(name)
-            .map(str::trim)
-            .filter(|v| !v.is_empty())
-            .unwrap_or("?")
-    }
-
-    /// The result as recorded: `1-0`, `0-1`, `1/2-1/2`, or `*` for a game without one.
-    pub fn result(&self) -> &str {
-        match self.tag("Result") {
-            "?" => "*",
-            result => result,
-        }
-    }
-}
+use crate::store::GameEntry;
 
 /// What choosing a game from a list does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,6 +112,8 @@ impl Replay {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
+    use crate::game::pdn::ListedGame;
 
     fn entry(tags: &[(&str, &str)]) -> GameEntry {
         let mut game = Game::new();

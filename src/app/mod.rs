@@ -8,7 +8,6 @@ mod dialog;
 mod keys;
 mod library;
 mod picking;
-mod players;
 mod preferences;
 mod setup;
 mod state;
@@ -20,7 +19,7 @@ pub use keys::{
     BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,
     UnknownContext, action_for_key, key_help,
 };
-pub use library::{AUTO_PLAY_STEPS, GameEntry, GameList, ListPurpose, ListedGame, Replay};
+pub use library::{AUTO_PLAY_STEPS, GameList, ListPurpose, Replay};
 pub use picking::{Pick, PickError, Picker};
 pub use preferences::{
     DEFAULT_ANIMATION_STEP, DEFAULT_PACE, Orientation, Preferences, UnknownOrientation,
@@ -33,7 +32,7 @@ pub type PlayedRules = crate::rules::English;
 /// The board of [`PlayedRules`].
 pub const BOARD: crate::rules::Geometry = <PlayedRules as crate::rules::RuleSet>::GEOMETRY;
 
-pub use players::{Player, Players};
+pub use crate::engine::{Player, Players};
 pub use state::{
     Action, App, COMMANDS, Effect, Focus, INPUT_LIMIT, Mode, Purpose, Question, SetupAction,
     Thinking, Timer,

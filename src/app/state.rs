@@ -24,15 +24,16 @@ use super::animation::Animation;
 use super::cursor::{Cursor, Step};
 use super::dialog::NewGameDialog;
 use super::keys::Context;
-use super::library::{GameEntry, GameList, ListPurpose, Replay};
+use super::library::{GameList, ListPurpose, Replay};
 use super::picking::{Pick, Picker};
-pub use super::players::{Player, Players};
 use super::preferences::Preferences;
 use super::setup::{Setup, check_position};
 use super::{BOARD, PlayedRules};
 use crate::engine::{Level, Score, Situation};
+pub use crate::engine::{Player, Players};
 use crate::game::{Game, GameError, Outcome};
 use crate::rules::{Color, Move, MoveText, Piece, Position, Square, Strictness, parse_fen, to_fen};
+use crate::store::GameEntry;
 
 /// Which pane the arrow keys act on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

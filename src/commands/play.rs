@@ -6,11 +6,13 @@ use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Result, anyhow, bail};
-use crowned::app::{Action, App, Effect, GameEntry, GameList, ListPurpose, Players};
+use crowned::app::{Action, App, Effect, GameList, ListPurpose, Players};
 use crowned::config::{Settings, SettingsError};
 use crowned::game::Game;
 use crowned::rules::Position;
-use crowned::store::{AutosaveSlot, Store, StoreError, file_label, read_games_file, rename_new};
+use crowned::store::{
+    AutosaveSlot, GameEntry, Store, StoreError, file_label, read_games_file, rename_new,
+};
 use crowned::term::{self, Ending, Saving};
 use crowned::ui::Theme;
 

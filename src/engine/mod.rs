@@ -7,6 +7,7 @@ mod eval;
 mod levels;
 mod matches;
 mod openings;
+mod players;
 mod rng;
 mod search;
 mod tt;
@@ -21,6 +22,7 @@ use std::time::Duration;
 pub use eval::{KING, MAN, evaluate, evaluate_for_black};
 pub use matches::{MatchConfig, MatchGame, MatchResult, play_match};
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
+pub use players::{Player, Players};
 pub use search::Situation;
 
 use crate::rules::Move;

@@ -200,7 +200,7 @@ fn read_slot(path: &Path, games_dir: &Path) -> Result<Option<SavedGame>, StoreEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{Player, Players};
+    use crate::engine::{Player, Players};
     use crate::game::Game;
 
     fn temp_home(name: &str) -> PathBuf {

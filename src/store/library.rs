@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::{Store, StoreError, from_pdn, io_error};
-use crate::app::{GameEntry, ListedGame};
+use crate::engine::Players;
 use crate::game::Game;
-use crate::game::pdn::{GameSource, Piece, Pieces, open_english, parse_piece};
+use crate::game::pdn::{GameSource, ListedGame, Piece, Pieces, open_english, parse_piece};
 
 /// Every game of a PDN file, each read as far as it can be. The file need not be UTF-8 (old archives are
 /// often Latin-1); bytes that are not are shown as replacement characters. The file is read a piece at a time,
@@ -121,6 +121,52 @@ fn saved_entry(path: &Path) -> GameEntry {
                 Some(entry) => GameEntry { source, ..entry },
                 None => GameEntry::unreadable(Game::new(), "no game in the file".into(), source),
             }
+        }
+    }
+}
+
+/// A game offered in a list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEntry {
+    /// The game, as far as it could be read.
+    pub game: ListedGame,
+    /// Who played it, when it is one of the program's own saved games (they can be continued as they were).
+    pub players: Option<Players>,
+    /// Why the game could not be read to its end, if it could not.
+    pub error: Option<String>,
+    /// Where it came from, for messages: `tinsley.pdn, game 3`.
+    pub source: String,
+    /// The file of one of the program's own saved games, which continuing the game updates.
+    pub file: Option<std::path::PathBuf>,
+}
+
+impl GameEntry {
+    /// A game that could not be read: `game` holds what could be (its tags, say), `error` says why not.
+    pub fn unreadable(game: Game, error: String, source: String) -> GameEntry {
+        GameEntry {
+            game: ListedGame::whole(game),
+            players: None,
+            error: Some(error),
+            source,
+            file: None,
+        }
+    }
+
+    /// A tag of the game, or `?` when it is missing or empty (the PDN convention for unknown values).
+    pub fn tag(&self, name: &str) -> &str {
+        self.game
+            .tags()
+            .get(name)
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .unwrap_or("?")
+    }
+
+    /// The result as recorded: `1-0`, `0-1`, `1/2-1/2`, or `*` for a game without one.
+    pub fn result(&self) -> &str {
+        match self.tag("Result") {
+            "?" => "*",
+            result => result,
         }
     }
 }

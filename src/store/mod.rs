@@ -10,7 +10,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use thiserror::Error;
 
-use crate::app::{Player, Players};
+use crate::engine::{Player, Players};
 use crate::game::Game;
 use crate::game::pdn::{clipped, parse_games, quoted, replay_english, write_game};
 
@@ -20,7 +20,7 @@ mod library;
 
 pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
 pub use files::{create_new, create_temporary, rename_new, write_atomic, write_new};
-pub use library::{file_label, games_in_text, read_games_file};
+pub use library::{GameEntry, file_label, games_in_text, read_games_file};
 
 /// The environment variable that moves every file of the program under one directory.
 pub const HOME_VARIABLE: &str = "CROWNED_HOME";

@@ -9,10 +9,11 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use super::Options;
 use super::layout::{MIN_HEIGHT, MIN_WIDTH};
 use crate::app::{
-    App, COMMANDS, Context, GameEntry, GameList, KeyMap, NewGameDialog, Players, Question, key_help,
+    App, COMMANDS, Context, GameList, KeyMap, NewGameDialog, Players, Question, key_help,
 };
 use crate::game::{Game, count};
 use crate::rules::Color;
+use crate::store::GameEntry;
 
 /// A rectangle of at most `width` x `height` in the middle of `area`.
 fn centred(area: Rect, width: u16, height: u16) -> Rect {

@@ -4,6 +4,7 @@
 //! file of any size is read in memory proportional to its largest game.
 
 mod check;
+mod listed;
 mod open;
 mod parse;
 mod replay;
@@ -13,6 +14,7 @@ mod write;
 
 pub use crate::rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use check::{GameCheck, Progress, check_games, check_reader};
+pub use listed::ListedGame;
 pub use open::{GameSource, open_english};
 pub use parse::{GameText, MoveToken, PdnError, parse_games, parse_piece};
 pub use replay::{

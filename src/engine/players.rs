@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::engine::{Level, UnknownLevel};
+use super::{Level, UnknownLevel};
 use crate::rules::Color;
 
 /// Who plays a side.
