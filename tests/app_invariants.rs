@@ -211,7 +211,8 @@ mod terminal_events {
         Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
         MouseEventKind,
     };
-    use crowned::term::actions_for_event;
+    use crowned::app::actions_for_input;
+    use crowned::term::convert;
     use crowned::ui::{self, Options};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
@@ -307,7 +308,8 @@ mod terminal_events {
                     }
                     let area = Rect::new(0, 0, size.0, size.1);
                     let mut effects = Vec::new();
-                    for action in actions_for_event(&app, area, event) {
+                    let actions = convert(event).map(|event| actions_for_input(&app, area, event));
+                    for action in actions.unwrap_or_default() {
                         effects.extend(app.update(action));
                     }
                     effects

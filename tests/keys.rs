@@ -1,7 +1,6 @@
 //! Whole games played with key presses through the key map and the app, as the terminal delivers them.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use crowned::app::{App, Effect, Mode, Player, Players, action_for_key};
+use crowned::app::{App, Effect, Key, KeyCode, Mode, Modifiers, Player, Players, action_for_key};
 use crowned::engine::Level;
 use crowned::game::{DrawReason, Game, Outcome, WinReason};
 use crowned::rules::{Color, English, Piece, Position, Role, Square};
@@ -21,10 +20,7 @@ fn press(app: &mut App, script: &str) -> Vec<Effect> {
             let end = rest.find('>').expect("closed key name");
             (named(&rest[1..end]), end + 1)
         } else {
-            (
-                KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE),
-                c.len_utf8(),
-            )
+            (Key::char(c), c.len_utf8())
         };
         rest = &rest[len..];
         if let Some(action) = action_for_key(app, key) {
@@ -35,7 +31,7 @@ fn press(app: &mut App, script: &str) -> Vec<Effect> {
     effects
 }
 
-fn named(name: &str) -> KeyEvent {
+fn named(name: &str) -> Key {
     let code = match name {
         "Up" => KeyCode::Up,
         "Down" => KeyCode::Down,
@@ -49,11 +45,11 @@ fn named(name: &str) -> KeyEvent {
         "End" => KeyCode::End,
         "Backspace" => KeyCode::Backspace,
         "Delete" => KeyCode::Delete,
-        "C-r" => return KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL),
-        "C-c" => return KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+        "C-r" => return Key::new(KeyCode::Char('r'), Modifiers::CONTROL),
+        "C-c" => return Key::new(KeyCode::Char('c'), Modifiers::CONTROL),
         other => panic!("unknown key <{other}>"),
     };
-    KeyEvent::new(code, KeyModifiers::NONE)
+    Key::new(code, Modifiers::NONE)
 }
 
 #[test]
@@ -285,7 +281,7 @@ fn a_remapped_key_works_and_the_old_one_no_longer_does() {
     press(&mut app, "f");
     assert_eq!(app.flipped(), flipped, "f is no longer flip");
     assert_eq!(
-        action_for_key(&app, KeyEvent::new(KeyCode::F(2), KeyModifiers::NONE)),
+        action_for_key(&app, Key::new(KeyCode::F(2), Modifiers::NONE)),
         Some(crowned::app::Action::Flip)
     );
     // The help shows the keys bound, not the built-in ones.

@@ -5,7 +5,9 @@
 mod animation;
 mod cursor;
 mod dialog;
+mod input;
 mod keys;
+mod layout;
 mod library;
 mod picking;
 mod preferences;
@@ -15,10 +17,14 @@ mod state;
 pub use animation::Animation;
 pub use cursor::{Cursor, Step};
 pub use dialog::{NewGameDialog, PLAYER_CHOICES};
+pub use input::{
+    InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind, actions_for_input, resized,
+};
 pub use keys::{
     BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,
     UnknownContext, action_for_key, key_help,
 };
+pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout, board_row_col};
 pub use library::{AUTO_PLAY_STEPS, GameList, ListPurpose, Replay};
 pub use picking::{Pick, PickError, Picker};
 pub use preferences::{

@@ -5,9 +5,11 @@
 //! waiting before drawing once, and ratatui sends only the cells that changed since the last frame.
 
 mod engine;
+mod input;
 mod screen;
 
 pub use engine::EngineThread;
+pub use input::convert;
 pub use screen::{ScreenGuard, restore};
 
 use std::io::{self, BufWriter, Write};
@@ -18,26 +20,24 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crossterm::event::{
-    Event as TermEvent, KeyCode, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
-    MouseEventKind,
-};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
-use ratatui::layout::Rect;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
 use signal_hook::iterator::Signals;
 
-use crate::app::{Action, App, Effect, GameList, ListPurpose, Players, Timer, action_for_key};
+use crate::app::{
+    Action, App, Effect, GameList, InputEvent, ListPurpose, Players, Timer, actions_for_input,
+    resized,
+};
 use crate::game::Game;
 use crate::store::{AutosaveSlot, SavedGame, Store, StoreError};
-use crate::ui::{self, Options, ScreenLayout};
+use crate::ui::{self, Options};
 
 /// Everything the event loop wakes up for.
 #[derive(Debug)]
 pub enum Event {
     /// A key, mouse, paste or resize event from the terminal.
-    Terminal(TermEvent),
+    Terminal(InputEvent),
     /// An action from elsewhere (the engine thread).
     App(Action),
     /// A signal asking the program to end (SIGTERM, SIGHUP, SIGINT, SIGQUIT).
@@ -211,7 +211,7 @@ pub fn event_loop<W: Write>(
                 return Ok(ending);
             }
             let actions = match event {
-                Event::Terminal(event) => actions_for_event(&app, area, event),
+                Event::Terminal(event) => actions_for_input(&app, area, event),
                 Event::App(action) => vec![action],
                 Event::Signal(signal) => return Ok(Ending::Signal(signal)),
                 Event::InputClosed => return Ok(Ending::InputClosed),
@@ -413,45 +413,9 @@ fn file_away(store: &Store, saved: &SavedGame) -> Result<(), StoreError> {
     }
 }
 
-/// What a screen of this size tells the app: whether the game fits on it.
-fn resized(width: u16, height: u16) -> Action {
-    Action::Resized {
-        fits: ScreenLayout::new(Rect::new(0, 0, width, height)).is_some(),
-    }
-}
-
 /// Tells the app something on its status line (which has no effects).
 fn notice(app: &mut App, text: String) {
     let _ = app.update(Action::Notice(text));
-}
-
-/// The actions a terminal event stands for on a screen of size `area`.
-pub fn actions_for_event(app: &App, area: Rect, event: TermEvent) -> Vec<Action> {
-    match event {
-        TermEvent::Key(key) => action_for_key(app, key).into_iter().collect(),
-        TermEvent::Mouse(mouse) => action_for_mouse(app, area, mouse).into_iter().collect(),
-        TermEvent::Resize(width, height) => vec![resized(width, height)],
-        TermEvent::Paste(text) => vec![Action::Paste(text)],
-        _ => Vec::new(),
-    }
-}
-
-/// Clicks on the board pick squares; the wheel over the move list steps through the game.
-fn action_for_mouse(app: &App, area: Rect, mouse: MouseEvent) -> Option<Action> {
-    if app.help_open() || app.dialog().is_some() {
-        return None;
-    }
-    let layout = ScreenLayout::new(area)?;
-    let (x, y) = (mouse.column, mouse.row);
-    let over_history = layout.history.contains((x, y).into());
-    match mouse.kind {
-        MouseEventKind::Down(MouseButton::Left) => layout
-            .square_at(x, y, app.flipped())
-            .map(Action::PickSquare),
-        MouseEventKind::ScrollUp if over_history => Some(Action::BrowseBack),
-        MouseEventKind::ScrollDown if over_history => Some(Action::BrowseForward),
-        _ => None,
-    }
 }
 
 fn spawn_input_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
@@ -459,9 +423,10 @@ fn spawn_input_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
         .name("input".into())
         .spawn(move || {
             loop {
-                let event = match crossterm::event::read() {
-                    Ok(event) => {
-                        if is_interrupt(&event) {
+                let event = match crossterm::event::read().map(convert) {
+                    Ok(None) => continue,
+                    Ok(Some(event)) => {
+                        if matches!(event, InputEvent::Key(key) if key.is_interrupt()) {
                             // Ctrl-c always quits at once: it does not wait for the input before it.
                             urgent.interrupt();
                         }
@@ -476,14 +441,6 @@ fn spawn_input_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
             }
         })
         .map(|_| ())
-}
-
-/// Whether a terminal event is the Ctrl-c key (raw mode turns Ctrl-c into a key, not a signal).
-fn is_interrupt(event: &TermEvent) -> bool {
-    matches!(event, TermEvent::Key(key)
-        if key.code == KeyCode::Char('c')
-            && key.modifiers.contains(KeyModifiers::CONTROL)
-            && key.kind != KeyEventKind::Release)
 }
 
 fn spawn_signal_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
@@ -505,65 +462,6 @@ fn spawn_signal_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::{Player, Players};
-    use crate::rules::Square;
-    use crossterm::event::KeyModifiers;
-
-    fn mouse(kind: MouseEventKind, column: u16, row: u16) -> TermEvent {
-        TermEvent::Mouse(MouseEvent {
-            kind,
-            column,
-            row,
-            modifiers: KeyModifiers::NONE,
-        })
-    }
-
-    #[test]
-    fn clicks_pick_squares_and_the_wheel_browses() {
-        let (app, _) = App::new(Players {
-            black: Player::Human,
-            white: Player::Human,
-        });
-        let area = Rect::new(0, 0, 80, 24);
-        let layout = ScreenLayout::new(area).expect("big enough");
-        // Square 11 is on row 2, column 5 of the diagram (not flipped: two humans see White at the bottom).
-        let rect = layout.square_rect(2, 5);
-        let click = mouse(MouseEventKind::Down(MouseButton::Left), rect.x, rect.y);
-        let eleven = Square::from_number(11, 32).expect("square 11");
-        assert_eq!(
-            actions_for_event(&app, area, click),
-            vec![Action::PickSquare(eleven)]
-        );
-        // A click on a light square or outside the board does nothing.
-        let light = layout.square_rect(0, 0);
-        let click = mouse(MouseEventKind::Down(MouseButton::Left), light.x, light.y);
-        assert!(actions_for_event(&app, area, click).is_empty());
-        let click = mouse(MouseEventKind::Down(MouseButton::Left), 79, 23);
-        assert!(actions_for_event(&app, area, click).is_empty());
-        let (x, y) = (layout.history.x + 2, layout.history.y + 2);
-        assert_eq!(
-            actions_for_event(&app, area, mouse(MouseEventKind::ScrollUp, x, y)),
-            vec![Action::BrowseBack]
-        );
-        // On a screen too small to draw, clicks mean nothing.
-        let tiny = Rect::new(0, 0, 20, 10);
-        let click = mouse(MouseEventKind::Down(MouseButton::Left), rect.x, rect.y);
-        assert!(actions_for_event(&app, tiny, click).is_empty());
-    }
-
-    #[test]
-    fn a_paste_is_one_action() {
-        let (app, _) = App::new(Players {
-            black: Player::Human,
-            white: Player::Human,
-        });
-        let actions = actions_for_event(
-            &app,
-            Rect::new(0, 0, 80, 24),
-            TermEvent::Paste("9-13\n".into()),
-        );
-        assert_eq!(actions, vec![Action::Paste("9-13\n".into())]);
-    }
 
     #[test]
     fn the_first_request_to_end_wins() {
@@ -576,20 +474,5 @@ mod tests {
         urgent.interrupt();
         urgent.signal(SIGHUP);
         assert_eq!(urgent.ending(), Some(Ending::Quit));
-    }
-
-    #[test]
-    fn ctrl_c_is_told_apart_from_c() {
-        use crossterm::event::KeyEvent;
-        let key = |code, modifiers| TermEvent::Key(KeyEvent::new(code, modifiers));
-        assert!(is_interrupt(&key(
-            KeyCode::Char('c'),
-            KeyModifiers::CONTROL
-        )));
-        assert!(!is_interrupt(&key(KeyCode::Char('c'), KeyModifiers::NONE)));
-        assert!(!is_interrupt(&key(
-            KeyCode::Char('d'),
-            KeyModifiers::CONTROL
-        )));
     }
 }

@@ -5,9 +5,9 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Widget};
 
-use super::layout::{ScreenLayout, board_row_col};
 use super::{Options, pane_block};
 use crate::app::{App, BOARD, Focus, Mode, Player};
+use crate::app::{ScreenLayout, board_row_col};
 use crate::rules::{Piece, Position, Square};
 
 /// Squares along a side of the board.

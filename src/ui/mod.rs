@@ -3,12 +3,11 @@
 
 mod board;
 mod game_over;
-mod layout;
 mod overlays;
 mod panels;
 mod theme;
 
-pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout};
+pub use crate::app::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout};
 pub use theme::{PieceStyle, Theme, ThemeName, UnknownPieceStyle, UnknownTheme};
 
 use ratatui::Frame;

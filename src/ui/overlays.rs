@@ -7,10 +7,10 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
-use super::layout::{MIN_HEIGHT, MIN_WIDTH};
 use crate::app::{
     App, COMMANDS, Context, GameList, KeyMap, NewGameDialog, Players, Question, key_help,
 };
+use crate::app::{MIN_HEIGHT, MIN_WIDTH};
 use crate::game::{Game, count};
 use crate::rules::Color;
 use crate::store::GameEntry;

@@ -4,8 +4,9 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use thiserror::Error;
+
+use crate::app::input::{Key, KeyCode, Modifiers};
 
 /// One key with its modifiers, as bound in the settings (`"u"`, `"Ctrl-r"`, `"PageUp"`, `"F1"`).
 ///
@@ -14,7 +15,7 @@ use thiserror::Error;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KeyChord {
     code: KeyCode,
-    modifiers: KeyModifiers,
+    modifiers: Modifiers,
 }
 
 /// Why a key name could not be read.
@@ -76,12 +77,10 @@ const MAX_F_KEY: u8 = 24;
 
 impl KeyChord {
     /// A key with modifiers, normalised as key presses are.
-    pub fn new(code: KeyCode, modifiers: KeyModifiers) -> KeyChord {
-        let mut modifiers =
-            modifiers.intersection(KeyModifiers::CONTROL | KeyModifiers::ALT | KeyModifiers::SHIFT);
+    pub fn new(code: KeyCode, mut modifiers: Modifiers) -> KeyChord {
         // Terminals differ on whether they report Shift with a character or BackTab; the key is the same.
         if matches!(code, KeyCode::Char(_) | KeyCode::BackTab) {
-            modifiers.remove(KeyModifiers::SHIFT);
+            modifiers.remove(Modifiers::SHIFT);
         }
         KeyChord { code, modifiers }
     }
@@ -92,13 +91,13 @@ impl KeyChord {
     }
 
     /// Its modifiers (Control, Alt, and Shift for keys that are not characters).
-    pub fn modifiers(self) -> KeyModifiers {
+    pub fn modifiers(self) -> Modifiers {
         self.modifiers
     }
 }
 
-impl From<KeyEvent> for KeyChord {
-    fn from(key: KeyEvent) -> KeyChord {
+impl From<Key> for KeyChord {
+    fn from(key: Key) -> KeyChord {
         KeyChord::new(key.code, key.modifiers)
     }
 }
@@ -110,14 +109,14 @@ impl FromStr for KeyChord {
         if text.is_empty() {
             return Err(BadKey::Empty);
         }
-        let mut modifiers = KeyModifiers::NONE;
+        let mut modifiers = Modifiers::NONE;
         let mut rest = text;
         // Modifiers come first; a lone "-" after them is the minus key ("Ctrl--").
         while let Some((word, after)) = rest.split_once('-') {
             let modifier = match word.to_ascii_lowercase().as_str() {
-                "ctrl" | "control" | "c" => KeyModifiers::CONTROL,
-                "alt" | "meta" | "m" => KeyModifiers::ALT,
-                "shift" | "s" => KeyModifiers::SHIFT,
+                "ctrl" | "control" | "c" => Modifiers::CONTROL,
+                "alt" | "meta" | "m" => Modifiers::ALT,
+                "shift" | "s" => Modifiers::SHIFT,
                 _ => break,
             };
             if after.is_empty() {
@@ -132,7 +131,7 @@ impl FromStr for KeyChord {
                 return Err(BadKey::ControlCharacter(text.to_string()));
             }
             (Some(c), None) => {
-                if modifiers.contains(KeyModifiers::SHIFT) {
+                if modifiers.contains(Modifiers::SHIFT) {
                     return Err(BadKey::ShiftedCharacter(text.to_string()));
                 }
                 KeyCode::Char(c)
@@ -141,7 +140,7 @@ impl FromStr for KeyChord {
         };
         // Shift-Tab is what terminals send as BackTab.
         let code = match code {
-            KeyCode::Tab if modifiers.contains(KeyModifiers::SHIFT) => KeyCode::BackTab,
+            KeyCode::Tab if modifiers.contains(Modifiers::SHIFT) => KeyCode::BackTab,
             other => other,
         };
         Ok(KeyChord::new(code, modifiers))
@@ -168,9 +167,9 @@ fn named_key(name: &str) -> Option<KeyCode> {
 impl fmt::Display for KeyChord {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (modifier, word) in [
-            (KeyModifiers::CONTROL, "Ctrl-"),
-            (KeyModifiers::ALT, "Alt-"),
-            (KeyModifiers::SHIFT, "Shift-"),
+            (Modifiers::CONTROL, "Ctrl-"),
+            (Modifiers::ALT, "Alt-"),
+            (Modifiers::SHIFT, "Shift-"),
         ] {
             if self.modifiers.contains(modifier) {
                 f.write_str(word)?;
@@ -182,9 +181,8 @@ impl fmt::Display for KeyChord {
         match self.code {
             KeyCode::Char(c) => write!(f, "{c}"),
             KeyCode::F(n) => write!(f, "F{n}"),
-            // Keys outside the named ones cannot be written in the settings, so cannot be bound; shown as crossterm
-            // names them all the same.
-            other => write!(f, "{other}"),
+            // Every other key is one of the named keys, found above.
+            other => write!(f, "{other:?}"),
         }
     }
 }

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crossterm::event::{KeyCode, KeyModifiers};
+use crate::app::input::{KeyCode, Modifiers};
 
 use super::KeyChord;
 
@@ -61,7 +61,7 @@ impl Context {
 
     /// Why `key` cannot be bound in this context, if it cannot.
     pub fn reserved(self, key: KeyChord) -> Option<&'static str> {
-        if key == KeyChord::new(KeyCode::Char('c'), KeyModifiers::CONTROL) {
+        if key == KeyChord::new(KeyCode::Char('c'), Modifiers::CONTROL) {
             return Some("Ctrl-c always quits at once");
         }
         match key.code() {

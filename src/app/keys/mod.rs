@@ -14,8 +14,8 @@
 //! A few keys are fixed on purpose and cannot be bound: digits and `:` start typing a move or a command, Ctrl-c
 //! leaves at once from anywhere, the resume question takes y / n, and the input box keeps its editing keys.
 //!
-//! Keys arrive as crossterm events, the form every input source here (a local terminal, tests, later an SSH
-//! channel) can produce.
+//! Keys arrive as the app's own [`Key`]s, which every front end (a local terminal, tests, later an SSH channel)
+//! converts its input into.
 
 mod chord;
 mod context;
@@ -27,19 +27,14 @@ pub use context::{Context, UnknownContext};
 pub use map::{KeyMap, KeyMapError, key_help};
 pub use table::{FIXED_KEYS, KEY_COMMANDS, KeyCommand};
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use tui_input::InputRequest;
-use tui_input::backend::crossterm::to_input_request;
 
+use super::input::{Key, KeyCode, Modifiers};
 use super::state::{Action, App, Focus, Mode};
 
 /// The action a key press stands for, or `None` if it means nothing here.
-pub fn action_for_key(app: &App, key: KeyEvent) -> Option<Action> {
-    if key.kind == KeyEventKind::Release {
-        return None;
-    }
-    let control = key.modifiers.contains(KeyModifiers::CONTROL);
-    if control && key.code == KeyCode::Char('c') {
+pub fn action_for_key(app: &App, key: Key) -> Option<Action> {
+    if key.is_interrupt() {
         return Some(Action::Interrupt);
     }
     if app.resume_offer().is_some() {
@@ -102,12 +97,12 @@ pub fn action_for_key(app: &App, key: KeyEvent) -> Option<Action> {
 }
 
 /// A plain character: no Control or Alt (Shift is part of the character).
-fn plain_char(key: KeyEvent) -> Option<char> {
+fn plain_char(key: Key) -> Option<char> {
     match key.code {
         KeyCode::Char(c)
             if !key
                 .modifiers
-                .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
+                .intersects(Modifiers::CONTROL | Modifiers::ALT) =>
         {
             Some(c)
         }
@@ -115,13 +110,41 @@ fn plain_char(key: KeyEvent) -> Option<char> {
     }
 }
 
-fn input_key(key: KeyEvent) -> Option<Action> {
+fn input_key(key: Key) -> Option<Action> {
     match key.code {
         KeyCode::Enter => Some(Action::SubmitInput),
         KeyCode::Esc => Some(Action::Cancel),
         KeyCode::Up | KeyCode::Down | KeyCode::Tab | KeyCode::BackTab => None,
-        _ => to_input_request(&Event::Key(key)).map(Action::Edit),
+        _ => edit_request(key).map(Action::Edit),
     }
+}
+
+/// How a key edits the input box: the usual line-editing keys, with the Emacs-style Control and Alt keys that
+/// shells understand.
+fn edit_request(key: Key) -> Option<InputRequest> {
+    use InputRequest::*;
+    const NONE: Modifiers = Modifiers::NONE;
+    const CONTROL: Modifiers = Modifiers::CONTROL;
+    const ALT: Modifiers = Modifiers::ALT;
+    Some(match (key.code, key.modifiers) {
+        (KeyCode::Backspace, NONE) | (KeyCode::Char('h'), CONTROL) => DeletePrevChar,
+        (KeyCode::Delete, NONE) => DeleteNextChar,
+        (KeyCode::Left, NONE) | (KeyCode::Char('b'), CONTROL) => GoToPrevChar,
+        (KeyCode::Left, CONTROL) => GoToPrevWord,
+        (KeyCode::Right, NONE) | (KeyCode::Char('f'), CONTROL) => GoToNextChar,
+        (KeyCode::Right, CONTROL) => GoToNextWord,
+        (KeyCode::Char('u'), CONTROL) => DeleteLine,
+        (KeyCode::Char('w'), CONTROL) | (KeyCode::Backspace, ALT) => DeletePrevWord,
+        (KeyCode::Delete, CONTROL) => DeleteNextWord,
+        (KeyCode::Char('k'), CONTROL) => DeleteTillEnd,
+        (KeyCode::Char('y'), CONTROL) => Yank,
+        (KeyCode::Char('a'), CONTROL) | (KeyCode::Home, NONE) => GoToStart,
+        (KeyCode::Char('e'), CONTROL) | (KeyCode::End, NONE) => GoToEnd,
+        (KeyCode::Char(c), m) if m == NONE || m == Modifiers::SHIFT || m == CONTROL | ALT => {
+            InsertChar(c)
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -131,8 +154,8 @@ mod tests {
     use crate::engine::Level;
     use Context::{Board, Dialog, History};
 
-    fn key(code: KeyCode) -> KeyEvent {
-        KeyEvent::new(code, KeyModifiers::NONE)
+    fn key(code: KeyCode) -> Key {
+        Key::new(code, Modifiers::NONE)
     }
 
     fn chord(text: &str) -> KeyChord {
@@ -164,34 +187,28 @@ mod tests {
             Some(Action::Edit(InputRequest::InsertChar('1')))
         );
         assert_eq!(
-            action_for_key(
-                &app,
-                KeyEvent::new(KeyCode::Char('r'), KeyModifiers::CONTROL)
-            ),
+            action_for_key(&app, Key::new(KeyCode::Char('r'), Modifiers::CONTROL)),
             Some(Action::Redo)
         );
         assert_eq!(
-            action_for_key(&app, KeyEvent::new(KeyCode::Char('U'), KeyModifiers::SHIFT)),
+            action_for_key(&app, Key::new(KeyCode::Char('U'), Modifiers::SHIFT)),
             Some(Action::Redo)
         );
         // A rematch needs the game to be over.
         assert_eq!(action_for_key(&app, key(KeyCode::Char('r'))), None);
         assert_eq!(action_for_key(&app, key(KeyCode::F(5))), None);
         assert_eq!(
-            action_for_key(&app, KeyEvent::new(KeyCode::Char('u'), KeyModifiers::ALT)),
+            action_for_key(&app, Key::new(KeyCode::Char('u'), Modifiers::ALT)),
             None,
             "Alt-u is not u"
         );
     }
 
     #[test]
-    fn releases_are_ignored_and_ctrl_c_always_interrupts() {
+    fn ctrl_c_always_interrupts() {
         let mut app = app();
-        let mut release = key(KeyCode::Char('q'));
-        release.kind = KeyEventKind::Release;
-        assert_eq!(action_for_key(&app, release), None);
         let _ = app.update(Action::ToggleHelp);
-        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        let ctrl_c = Key::new(KeyCode::Char('c'), Modifiers::CONTROL);
         assert_eq!(action_for_key(&app, ctrl_c), Some(Action::Interrupt));
         assert_eq!(
             action_for_key(&app, key(KeyCode::Char('x'))),
@@ -232,7 +249,7 @@ mod tests {
             Some(Action::BrowseFirst)
         );
         assert_eq!(
-            action_for_key(&app, KeyEvent::new(KeyCode::Char('G'), KeyModifiers::SHIFT)),
+            action_for_key(&app, Key::new(KeyCode::Char('G'), Modifiers::SHIFT)),
             Some(Action::BrowseLast)
         );
         assert_eq!(
@@ -271,49 +288,39 @@ mod tests {
     #[test]
     fn key_names_read_and_print_back() {
         for (text, code, modifiers, shown) in [
-            ("u", KeyCode::Char('u'), KeyModifiers::NONE, "u"),
-            ("U", KeyCode::Char('U'), KeyModifiers::NONE, "U"),
-            (
-                "ctrl-r",
-                KeyCode::Char('r'),
-                KeyModifiers::CONTROL,
-                "Ctrl-r",
-            ),
-            ("C-r", KeyCode::Char('r'), KeyModifiers::CONTROL, "Ctrl-r"),
+            ("u", KeyCode::Char('u'), Modifiers::NONE, "u"),
+            ("U", KeyCode::Char('U'), Modifiers::NONE, "U"),
+            ("ctrl-r", KeyCode::Char('r'), Modifiers::CONTROL, "Ctrl-r"),
+            ("C-r", KeyCode::Char('r'), Modifiers::CONTROL, "Ctrl-r"),
             (
                 "Ctrl-Alt-x",
                 KeyCode::Char('x'),
-                KeyModifiers::CONTROL | KeyModifiers::ALT,
+                Modifiers::CONTROL | Modifiers::ALT,
                 "Ctrl-Alt-x",
             ),
-            (
-                "Ctrl--",
-                KeyCode::Char('-'),
-                KeyModifiers::CONTROL,
-                "Ctrl--",
-            ),
-            ("-", KeyCode::Char('-'), KeyModifiers::NONE, "-"),
-            ("Space", KeyCode::Char(' '), KeyModifiers::NONE, "Space"),
-            (" ", KeyCode::Char(' '), KeyModifiers::NONE, "Space"),
-            ("enter", KeyCode::Enter, KeyModifiers::NONE, "Enter"),
-            ("Return", KeyCode::Enter, KeyModifiers::NONE, "Enter"),
-            ("ESC", KeyCode::Esc, KeyModifiers::NONE, "Esc"),
-            ("BackTab", KeyCode::BackTab, KeyModifiers::NONE, "BackTab"),
-            ("Shift-Tab", KeyCode::BackTab, KeyModifiers::NONE, "BackTab"),
-            ("Shift-Up", KeyCode::Up, KeyModifiers::SHIFT, "Shift-Up"),
-            ("PageUp", KeyCode::PageUp, KeyModifiers::NONE, "PageUp"),
-            ("pgdn", KeyCode::PageDown, KeyModifiers::NONE, "PageDown"),
-            ("Delete", KeyCode::Delete, KeyModifiers::NONE, "Delete"),
+            ("Ctrl--", KeyCode::Char('-'), Modifiers::CONTROL, "Ctrl--"),
+            ("-", KeyCode::Char('-'), Modifiers::NONE, "-"),
+            ("Space", KeyCode::Char(' '), Modifiers::NONE, "Space"),
+            (" ", KeyCode::Char(' '), Modifiers::NONE, "Space"),
+            ("enter", KeyCode::Enter, Modifiers::NONE, "Enter"),
+            ("Return", KeyCode::Enter, Modifiers::NONE, "Enter"),
+            ("ESC", KeyCode::Esc, Modifiers::NONE, "Esc"),
+            ("BackTab", KeyCode::BackTab, Modifiers::NONE, "BackTab"),
+            ("Shift-Tab", KeyCode::BackTab, Modifiers::NONE, "BackTab"),
+            ("Shift-Up", KeyCode::Up, Modifiers::SHIFT, "Shift-Up"),
+            ("PageUp", KeyCode::PageUp, Modifiers::NONE, "PageUp"),
+            ("pgdn", KeyCode::PageDown, Modifiers::NONE, "PageDown"),
+            ("Delete", KeyCode::Delete, Modifiers::NONE, "Delete"),
             (
                 "Backspace",
                 KeyCode::Backspace,
-                KeyModifiers::NONE,
+                Modifiers::NONE,
                 "Backspace",
             ),
-            ("F1", KeyCode::F(1), KeyModifiers::NONE, "F1"),
-            ("f12", KeyCode::F(12), KeyModifiers::NONE, "F12"),
-            ("alt-F5", KeyCode::F(5), KeyModifiers::ALT, "Alt-F5"),
-            ("é", KeyCode::Char('é'), KeyModifiers::NONE, "é"),
+            ("F1", KeyCode::F(1), Modifiers::NONE, "F1"),
+            ("f12", KeyCode::F(12), Modifiers::NONE, "F12"),
+            ("alt-F5", KeyCode::F(5), Modifiers::ALT, "Alt-F5"),
+            ("é", KeyCode::Char('é'), Modifiers::NONE, "é"),
         ] {
             let parsed = chord(text);
             assert_eq!(parsed, KeyChord::new(code, modifiers), "{text:?}");
@@ -347,15 +354,10 @@ mod tests {
 
     #[test]
     fn key_presses_are_normalised_like_the_names() {
-        let shifted = KeyEvent::new(KeyCode::Char('U'), KeyModifiers::SHIFT);
+        let shifted = Key::new(KeyCode::Char('U'), Modifiers::SHIFT);
         assert_eq!(KeyChord::from(shifted), chord("U"));
-        let back_tab = KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT);
+        let back_tab = Key::new(KeyCode::BackTab, Modifiers::SHIFT);
         assert_eq!(KeyChord::from(back_tab), chord("BackTab"));
-        let with_super = KeyEvent::new(
-            KeyCode::Char('r'),
-            KeyModifiers::CONTROL | KeyModifiers::SUPER,
-        );
-        assert_eq!(KeyChord::from(with_super), chord("Ctrl-r"));
     }
 
     #[test]

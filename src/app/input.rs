@@ -1,0 +1,270 @@
+//! What the player does at the keyboard and the mouse, in the app's own terms: every front end converts its input
+//! into [`InputEvent`]s (the local terminal from crossterm's events, an SSH session from the bytes of its channel),
+//! and [`actions_for_input`] turns them into [`Action`]s, keys, clicks and pastes alike.
+
+use bitflags::bitflags;
+use ratatui::layout::Rect;
+
+use super::keys::action_for_key;
+use super::layout::ScreenLayout;
+use super::state::{Action, App};
+
+/// One thing the player did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InputEvent {
+    /// A key was pressed (or repeats while held). Releases are not events: front ends drop them.
+    Key(Key),
+    /// The mouse was clicked or its wheel turned.
+    Mouse(Mouse),
+    /// Text was pasted (bracketed paste), as one piece however long.
+    Paste(String),
+    /// The screen is now this many columns and rows.
+    Resize {
+        /// Columns.
+        width: u16,
+        /// Rows.
+        height: u16,
+    },
+}
+
+/// A key with the modifiers held.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Key {
+    /// Which key.
+    pub code: KeyCode,
+    /// Control, Alt and Shift.
+    pub modifiers: Modifiers,
+}
+
+impl Key {
+    /// A key with these modifiers.
+    pub const fn new(code: KeyCode, modifiers: Modifiers) -> Key {
+        Key { code, modifiers }
+    }
+
+    /// A key with no modifiers.
+    pub const fn plain(code: KeyCode) -> Key {
+        Key::new(code, Modifiers::NONE)
+    }
+
+    /// A character typed with no modifiers.
+    pub const fn char(c: char) -> Key {
+        Key::plain(KeyCode::Char(c))
+    }
+
+    /// A character typed with Control held.
+    pub const fn ctrl(c: char) -> Key {
+        Key::new(KeyCode::Char(c), Modifiers::CONTROL)
+    }
+
+    /// Whether this is Ctrl-c, which always ends the program at once.
+    pub fn is_interrupt(self) -> bool {
+        self.code == KeyCode::Char('c') && self.modifiers.contains(Modifiers::CONTROL)
+    }
+}
+
+/// The keys the app knows. Keys a front end reads that are not here (media keys, Caps Lock) mean nothing and
+/// are not converted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyCode {
+    /// A character key (Space is `Char(' ')`); Shift is part of the character.
+    Char(char),
+    /// Enter (Return).
+    Enter,
+    /// Escape.
+    Esc,
+    /// Tab.
+    Tab,
+    /// Shift-Tab, as terminals send it.
+    BackTab,
+    /// Backspace.
+    Backspace,
+    /// Delete.
+    Delete,
+    /// Insert.
+    Insert,
+    /// Home.
+    Home,
+    /// End.
+    End,
+    /// Page Up.
+    PageUp,
+    /// Page Down.
+    PageDown,
+    /// Arrow up.
+    Up,
+    /// Arrow down.
+    Down,
+    /// Arrow left.
+    Left,
+    /// Arrow right.
+    Right,
+    /// A function key, F1 and up.
+    F(u8),
+}
+
+bitflags! {
+    /// The modifier keys held with a key.
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+    pub struct Modifiers: u8 {
+        /// Shift.
+        const SHIFT = 1;
+        /// Control.
+        const CONTROL = 1 << 1;
+        /// Alt (Meta, Option).
+        const ALT = 1 << 2;
+    }
+}
+
+impl Modifiers {
+    /// No modifier.
+    pub const NONE: Modifiers = Modifiers::empty();
+}
+
+/// A mouse event at a screen cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mouse {
+    /// What the mouse did.
+    pub kind: MouseKind,
+    /// The cell's column, from 0 at the left.
+    pub column: u16,
+    /// The cell's row, from 0 at the top.
+    pub row: u16,
+}
+
+/// What the mouse did. Other buttons, releases and drags mean nothing here and are not converted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MouseKind {
+    /// The left button went down.
+    Click,
+    /// The wheel turned away from the player.
+    ScrollUp,
+    /// The wheel turned toward the player.
+    ScrollDown,
+}
+
+/// The actions an input event stands for, on a screen of size `screen` (what the front end last drew on).
+pub fn actions_for_input(app: &App, screen: Rect, event: InputEvent) -> Vec<Action> {
+    match event {
+        InputEvent::Key(key) => action_for_key(app, key).into_iter().collect(),
+        InputEvent::Mouse(mouse) => action_for_mouse(app, screen, mouse).into_iter().collect(),
+        InputEvent::Paste(text) => vec![Action::Paste(text)],
+        InputEvent::Resize { width, height } => vec![resized(width, height)],
+    }
+}
+
+/// What a screen of this size tells the app: whether the game fits on it.
+pub fn resized(width: u16, height: u16) -> Action {
+    Action::Resized {
+        fits: ScreenLayout::new(Rect::new(0, 0, width, height)).is_some(),
+    }
+}
+
+/// Clicks on the board pick squares; the wheel over the move list steps through the game. Nothing under an
+/// overlay can be clicked.
+fn action_for_mouse(app: &App, screen: Rect, mouse: Mouse) -> Option<Action> {
+    if app.help_open() || app.dialog().is_some() {
+        return None;
+    }
+    let layout = ScreenLayout::new(screen)?;
+    let (x, y) = (mouse.column, mouse.row);
+    let over_history = layout.history.contains((x, y).into());
+    match mouse.kind {
+        MouseKind::Click => layout
+            .square_at(x, y, app.flipped())
+            .map(Action::PickSquare),
+        MouseKind::ScrollUp if over_history => Some(Action::BrowseBack),
+        MouseKind::ScrollDown if over_history => Some(Action::BrowseForward),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Player, Players};
+    use crate::rules::Square;
+
+    fn humans() -> App {
+        App::new(Players {
+            black: Player::Human,
+            white: Player::Human,
+        })
+        .0
+    }
+
+    fn mouse(kind: MouseKind, column: u16, row: u16) -> InputEvent {
+        InputEvent::Mouse(Mouse { kind, column, row })
+    }
+
+    #[test]
+    fn clicks_pick_squares_and_the_wheel_browses() {
+        let app = humans();
+        let area = Rect::new(0, 0, 80, 24);
+        let layout = ScreenLayout::new(area).expect("big enough");
+        // Square 11 is on row 2, column 5 of the diagram (not flipped: two humans see White at the bottom).
+        let rect = layout.square_rect(2, 5);
+        let eleven = Square::from_number(11, 32).expect("square 11");
+        assert_eq!(
+            actions_for_input(&app, area, mouse(MouseKind::Click, rect.x, rect.y)),
+            vec![Action::PickSquare(eleven)]
+        );
+        // A click on a light square or outside the board does nothing.
+        let light = layout.square_rect(0, 0);
+        assert!(
+            actions_for_input(&app, area, mouse(MouseKind::Click, light.x, light.y)).is_empty()
+        );
+        assert!(actions_for_input(&app, area, mouse(MouseKind::Click, 79, 23)).is_empty());
+        let (x, y) = (layout.history.x + 2, layout.history.y + 2);
+        assert_eq!(
+            actions_for_input(&app, area, mouse(MouseKind::ScrollUp, x, y)),
+            vec![Action::BrowseBack]
+        );
+        // The wheel over the board does nothing.
+        assert!(
+            actions_for_input(&app, area, mouse(MouseKind::ScrollUp, rect.x, rect.y)).is_empty()
+        );
+        // On a screen too small to draw, clicks mean nothing.
+        let tiny = Rect::new(0, 0, 20, 10);
+        assert!(actions_for_input(&app, tiny, mouse(MouseKind::Click, rect.x, rect.y)).is_empty());
+    }
+
+    #[test]
+    fn clicks_under_the_help_do_nothing() {
+        let mut app = humans();
+        let _ = app.update(Action::ToggleHelp);
+        let area = Rect::new(0, 0, 80, 24);
+        let rect = ScreenLayout::new(area)
+            .expect("big enough")
+            .square_rect(2, 5);
+        assert!(actions_for_input(&app, area, mouse(MouseKind::Click, rect.x, rect.y)).is_empty());
+    }
+
+    #[test]
+    fn a_paste_is_one_action_and_a_resize_says_whether_the_game_fits() {
+        let app = humans();
+        let area = Rect::new(0, 0, 80, 24);
+        assert_eq!(
+            actions_for_input(&app, area, InputEvent::Paste("9-13\n".into())),
+            vec![Action::Paste("9-13\n".into())]
+        );
+        let resize = |width, height| InputEvent::Resize { width, height };
+        assert_eq!(
+            actions_for_input(&app, area, resize(80, 24)),
+            vec![Action::Resized { fits: true }]
+        );
+        assert_eq!(
+            actions_for_input(&app, area, resize(20, 10)),
+            vec![Action::Resized { fits: false }]
+        );
+    }
+
+    #[test]
+    fn ctrl_c_is_told_apart_from_c() {
+        assert!(Key::ctrl('c').is_interrupt());
+        assert!(!Key::char('c').is_interrupt());
+        assert!(!Key::ctrl('d').is_interrupt());
+        let ctrl_alt_c = Key::new(KeyCode::Char('c'), Modifiers::CONTROL | Modifiers::ALT);
+        assert!(ctrl_alt_c.is_interrupt());
+    }
+}
