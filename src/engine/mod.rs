@@ -2,6 +2,7 @@
 //!
 //! [`Engine::think`] is the one entry point: it takes the game situation, a [`Level`], [`Limits`] and a seed, may
 //! report progress while it runs, and stops promptly when its stop flag is raised from another thread.
+//! [`service`] runs engines on a bounded pool of threads for the sessions that need a computer player.
 
 mod eval;
 mod levels;
@@ -9,6 +10,7 @@ mod matches;
 mod openings;
 mod rng;
 mod search;
+pub mod service;
 mod tt;
 mod zobrist;
 
@@ -22,6 +24,7 @@ pub use eval::{KING, MAN, evaluate, evaluate_for_black};
 pub use matches::{MatchConfig, MatchGame, MatchResult, play_match};
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use search::Situation;
+pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 
 use crate::rules::Move;
 
