@@ -2,6 +2,7 @@
 //!
 //! [`Engine::think`] is the one entry point: it takes the game situation, a [`Level`], [`Limits`] and a seed, may
 //! report progress while it runs, and stops promptly when its stop flag is raised from another thread.
+//! [`service`] runs engines on a bounded pool of threads for the sessions that need a computer player.
 
 mod eval;
 mod levels;
@@ -10,6 +11,7 @@ mod openings;
 mod players;
 mod rng;
 mod search;
+pub mod service;
 mod tt;
 mod zobrist;
 
@@ -24,6 +26,7 @@ pub use matches::{MatchConfig, MatchGame, MatchResult, play_match};
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};
 pub use search::Situation;
+pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 
 use crate::rules::Move;
 
@@ -229,9 +232,9 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
 }
 
-/// Memory for the transposition table. Small enough to stay mostly in the processor caches, which makes the
-/// search faster than a bigger table would at the thinking times of a game.
-const TABLE_MEGABYTES: usize = 16;
+/// Memory for the transposition table of one engine playing one game. Small enough to stay mostly in the
+/// processor caches, which makes the search faster than a bigger table would at the thinking times of a game.
+pub const TABLE_MEGABYTES: usize = 16;
 
 impl Default for Engine {
     fn default() -> Self {
@@ -247,8 +250,18 @@ impl Engine {
 
     /// An engine that stops whenever `stop` is raised (by any thread); lower it before the next search.
     pub fn with_stop_flag(stop: Arc<AtomicBool>) -> Engine {
+        Engine::built(TABLE_MEGABYTES, stop)
+    }
+
+    /// An engine with a fresh stop flag and a transposition table of at most `megabytes` (rounded down to a
+    /// power of two entries; at least one entry), for callers that share a memory budget among engines.
+    pub fn with_table_megabytes(megabytes: usize) -> Engine {
+        Engine::built(megabytes, Arc::new(AtomicBool::new(false)))
+    }
+
+    fn built(megabytes: usize, stop: Arc<AtomicBool>) -> Engine {
         Engine {
-            searcher: search::Searcher::new(TABLE_MEGABYTES, Arc::clone(&stop)),
+            searcher: search::Searcher::new(megabytes, Arc::clone(&stop)),
             stop,
         }
     }
@@ -256,6 +269,13 @@ impl Engine {
     /// The flag that stops a running search.
     pub fn stop_flag(&self) -> Arc<AtomicBool> {
         Arc::clone(&self.stop)
+    }
+
+    /// Makes `stop` the flag that stops this engine's searches from now on, so that each search can have a flag
+    /// of its own: raising an old flag no longer stops anything here. The tables are kept.
+    pub fn set_stop_flag(&mut self, stop: Arc<AtomicBool>) {
+        self.searcher.set_stop_flag(Arc::clone(&stop));
+        self.stop = stop;
     }
 
     /// Forgets everything learned in earlier searches, so that the next one depends only on its input.

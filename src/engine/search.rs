@@ -213,6 +213,12 @@ impl Searcher {
         }
     }
 
+    /// Replaces the flag that stops the search. The node loop reads the flag through the same field as before,
+    /// so a per-search flag costs nothing per node.
+    pub fn set_stop_flag(&mut self, stop: Arc<AtomicBool>) {
+        self.stop = stop;
+    }
+
     /// Forgets what earlier searches learned (for reproducible results).
     pub fn clear(&mut self) {
         self.tt.clear();
