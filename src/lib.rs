@@ -3,8 +3,9 @@
 //! The library holds everything but the command line. Dependencies point one way, from the pure core up:
 //! [`rules`] is the rules core (squares, positions, move generation, notation, FEN, position checks); [`game`]
 //! a game over time with its draw rules and PDN record; [`engine`] the computer player; [`app`] the application
-//! as a pure state machine; [`ui`] draws it with ratatui; [`term`] runs it on the local terminal. Beside them,
-//! [`store`] says where files live and writes them safely, and [`config`] reads the settings.
+//! as a pure state machine; [`ui`] draws it with ratatui; [`session`] is one player's session (the app, its
+//! files, its engine client) that any front end drives; [`term`] is the front end for the local terminal. Beside
+//! them, [`store`] says where files live and writes them safely, and [`config`] reads the settings.
 //!
 //! House rules, checked by the compiler: every public item is documented, every `unsafe` block says why it is
 //! sound, and outside tests nothing calls `unwrap`, `expect` or `panic!` (the one intended `expect`, on the
@@ -22,6 +23,7 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod rules;
+pub mod session;
 pub mod store;
 pub mod term;
 pub mod ui;

@@ -1,0 +1,319 @@
+//! One player's session: the app, where its games go, and its engine client, driven by input events, engine
+//! reports and timers, and drawn into any ratatui backend.
+//!
+//! A front end is thin: it turns what it reads into [`Event`]s (the local terminal from crossterm's events and
+//! signals; an SSH server from a channel's bytes), hands them to [`Session::handle`], fires the timers when
+//! [`Session::next_deadline`] comes, and calls [`Session::draw`] once the events waiting have been handled.
+//! Everything else happens here: the app's effects are carried out (searches started and stopped, games saved
+//! and filed, the saved games listed), and what re-enters the app as an action (the engine's answers, a list of
+//! games, a message about a file) goes through the same loop, so that no effect is dropped.
+//!
+//! [`run`] is that loop for a front end that reads its input on threads and sends it down a channel.
+
+mod opening;
+mod run;
+mod saving;
+mod timers;
+
+pub use opening::{Opened, Opening, open};
+pub use run::{Inbox, Urgent, run};
+pub use saving::Saving;
+pub use timers::Timers;
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use ratatui::layout::Rect;
+
+use crate::app::{Action, App, Effect, InputEvent, actions_for_input, resized};
+use crate::engine::{EngineClient, Level, Limits, Report, Request, SearchResult, Situation};
+use crate::store::SavedGame;
+use crate::ui::{self, Options};
+
+/// Everything a session wakes up for.
+#[derive(Debug)]
+pub enum Event {
+    /// The player pressed a key, clicked, pasted, or the screen changed size.
+    Input(InputEvent),
+    /// The engine reported on a search.
+    Engine(Report),
+    /// The front end was asked to end (a signal, a server shutting down): the number says why.
+    Signal(i32),
+    /// The player's input has gone (the terminal closed, the connection dropped).
+    InputClosed,
+}
+
+/// Why a session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ending {
+    /// The player quit.
+    Quit,
+    /// The front end was asked to end ([`Event::Signal`]).
+    Signal(i32),
+    /// The player's input went away.
+    InputClosed,
+    /// The engine failed on a search and cannot go on.
+    EngineFailed,
+}
+
+/// How a session plays and looks.
+#[derive(Clone, Copy, Debug)]
+pub struct Config {
+    /// How the screen looks.
+    pub options: Options,
+    /// The engine's thinking time per move.
+    pub think_time: Duration,
+    /// Varies the weaker levels' random choices from game to game.
+    pub seed: u64,
+}
+
+/// The longest a position is judged for a draw offer: long enough for a deep search, short enough that the
+/// answer feels immediate.
+const JUDGING_TIME: Duration = Duration::from_millis(500);
+
+/// One player's game: the app and everything it acts on.
+pub struct Session {
+    app: App,
+    saving: Saving,
+    engine: EngineClient,
+    timers: Timers,
+    config: Config,
+    /// The screen last drawn on, for mapping clicks to what was under them.
+    screen: Rect,
+    /// The last search asked for to judge a position rather than to choose a move.
+    judging: Option<u64>,
+    ending: Option<Ending>,
+}
+
+impl Session {
+    /// A session over `opened`, searching with `engine` (whose reports the front end passes to
+    /// [`Session::handle`] as [`Event::Engine`]). Nothing happens until [`Session::start`].
+    pub fn new(opened: Opened, config: Config, engine: EngineClient) -> (Session, Vec<Effect>) {
+        let Opened {
+            app,
+            effects,
+            notices,
+            saving,
+        } = opened;
+        let mut session = Session {
+            app,
+            saving,
+            engine,
+            timers: Timers::default(),
+            config,
+            screen: Rect::default(),
+            judging: None,
+            ending: None,
+        };
+        if !notices.is_empty() {
+            session.notice(notices.join(" · "));
+        }
+        (session, effects)
+    }
+
+    /// Starts the session on a screen of `width` x `height` cells: the app learns whether the game fits, and the
+    /// opening's effects (the engine's first move, say) are carried out. Returns how the session ended, if it
+    /// did at once.
+    #[must_use = "an ending must end the front end"]
+    pub fn start(&mut self, width: u16, height: u16, effects: Vec<Effect>) -> Option<Ending> {
+        self.screen = Rect::new(0, 0, width, height);
+        self.act(resized(width, height));
+        self.carry_out(effects);
+        self.ending
+    }
+
+    /// Handles one event; returns how the session ended, if it has.
+    #[must_use = "an ending must end the front end"]
+    pub fn handle(&mut self, event: Event) -> Option<Ending> {
+        if self.ending.is_some() {
+            return self.ending;
+        }
+        match event {
+            Event::Input(input) => {
+                if let InputEvent::Resize { width, height } = input {
+                    self.screen = Rect::new(0, 0, width, height);
+                }
+                for action in actions_for_input(&self.app, self.screen, input) {
+                    self.act(action);
+                }
+            }
+            Event::Engine(report) => self.engine_report(report),
+            Event::Signal(signal) => self.end(Ending::Signal(signal)),
+            Event::InputClosed => self.end(Ending::InputClosed),
+        }
+        self.ending
+    }
+
+    /// When the next timer comes due, if one is set.
+    pub fn next_deadline(&self) -> Option<Instant> {
+        self.timers.next_deadline()
+    }
+
+    /// Fires the timers due at `now`; returns how the session ended, if it has.
+    #[must_use = "an ending must end the front end"]
+    pub fn fire_timers(&mut self, now: Instant) -> Option<Ending> {
+        for timer in self.timers.take_due(now) {
+            if self.ending.is_some() {
+                break;
+            }
+            self.act(Action::Timer(timer));
+        }
+        self.ending
+    }
+
+    /// Ends the session at once (the game in progress is already saved: every change was); its search stops.
+    pub fn end(&mut self, ending: Ending) {
+        self.engine.cancel();
+        self.ending.get_or_insert(ending);
+    }
+
+    /// Draws the app on `terminal` (ratatui sends only the cells that changed since the last frame).
+    pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()> {
+        let frame = terminal
+            .draw(|f| ui::draw(f, &self.app, &self.config.options))
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        self.screen = frame.area;
+        Ok(())
+    }
+
+    /// The app, as it stands.
+    pub fn app(&self) -> &App {
+        &self.app
+    }
+
+    /// How the session ended, if it has.
+    pub fn ending(&self) -> Option<Ending> {
+        self.ending
+    }
+
+    /// Carries out one action and everything it leads to.
+    fn act(&mut self, action: Action) {
+        let effects = self.app.update(action);
+        self.carry_out(effects);
+    }
+
+    /// Tells the player something on the status line (which has no effects).
+    fn notice(&mut self, text: String) {
+        self.act(Action::Notice(text));
+    }
+
+    /// Carries out the app's effects. A file that cannot be written is told on the status line and the game
+    /// goes on.
+    fn carry_out(&mut self, effects: Vec<Effect>) {
+        for effect in effects {
+            if self.ending.is_some() {
+                return;
+            }
+            let saved = match effect {
+                Effect::Think {
+                    search,
+                    situation,
+                    level,
+                } => {
+                    let limits = Limits::time(self.config.think_time);
+                    self.search(search, situation, level, limits, false);
+                    Ok(())
+                }
+                Effect::Evaluate { search, situation } => {
+                    let limits = Limits::time(self.config.think_time.min(JUDGING_TIME));
+                    // A position is judged by a full-strength search, whatever level plays.
+                    self.search(search, situation, Level::Max, limits, true);
+                    Ok(())
+                }
+                Effect::StopThinking => {
+                    self.engine.cancel();
+                    Ok(())
+                }
+                Effect::MoveNow => {
+                    self.engine.move_now();
+                    Ok(())
+                }
+                Effect::Wake { timer, after } => {
+                    self.timers.set(timer, Instant::now(), after);
+                    Ok(())
+                }
+                Effect::Quit => {
+                    self.end(Ending::Quit);
+                    Ok(())
+                }
+                Effect::GameChanged => self.saving.save_progress(&self.app),
+                Effect::ListSaved => {
+                    match self.saving.saved_games() {
+                        Ok(list) => self.act(Action::ShowGames(Box::new(list))),
+                        Err(why) => self.notice(why),
+                    }
+                    Ok(())
+                }
+                Effect::Save {
+                    game,
+                    players,
+                    name,
+                } => {
+                    let said = self.saving.save_named(*game, players, name.as_deref());
+                    self.notice(said);
+                    Ok(())
+                }
+                Effect::Archive {
+                    game,
+                    players,
+                    file,
+                } => self.saving.archive(&SavedGame {
+                    game: *game,
+                    players,
+                    file,
+                }),
+            };
+            if let Err(e) = saved {
+                self.notice(format!("not saved: {e}"));
+            }
+        }
+    }
+
+    /// Starts a search (it replaces the one under way); `judging` when its answer is a judgement of the
+    /// position rather than a move.
+    fn search(
+        &mut self,
+        search: u64,
+        situation: Situation,
+        level: Level,
+        limits: Limits,
+        judging: bool,
+    ) {
+        self.judging = judging.then_some(search);
+        let request = Request {
+            search,
+            situation,
+            level,
+            limits,
+            seed: self.config.seed ^ search,
+        };
+        if self.engine.start(request).is_err() {
+            self.end(Ending::EngineFailed);
+        }
+    }
+
+    /// The engine's report, as the action it stands for.
+    fn engine_report(&mut self, report: Report) {
+        let action = match report {
+            Report::Progress { search, progress } => Action::EngineProgress {
+                search,
+                depth: progress.depth,
+                score: progress.score,
+            },
+            Report::Done {
+                search,
+                result: SearchResult { best, score, .. },
+            } => {
+                if self.judging == Some(search) {
+                    Action::EngineEvaluated { search, score }
+                } else {
+                    Action::EngineMoved { search, mv: best }
+                }
+            }
+            Report::Failed { .. } => return self.end(Ending::EngineFailed),
+        };
+        self.act(action);
+    }
+}

@@ -1,0 +1,185 @@
+//! How a session starts: the game asked for (the standard start, a position, the games of a file), this
+//! session's autosave slot, and the offer to resume an unfinished game left by a session that has ended.
+
+use crate::app::{App, Effect, GameList, ListPurpose, Players};
+use crate::game::Game;
+use crate::store::{GameEntry, Store, StoreError, rename_new};
+
+use super::Saving;
+
+/// What a session opens with.
+#[derive(Debug)]
+pub enum Opening {
+    /// A new game from the standard start (or the unfinished game, if the player resumes it).
+    Standard,
+    /// A new game from a given position.
+    Position(Game),
+    /// The games of a file, for replaying: one is opened at once, several are listed.
+    File {
+        /// The file's name, as the list's title.
+        name: String,
+        /// Its games.
+        games: Vec<GameEntry>,
+    },
+}
+
+impl Opening {
+    fn app(self, players: Players) -> (App, Vec<Effect>) {
+        match self {
+            Opening::Standard => App::new(players),
+            Opening::Position(game) => App::with_game(game, players),
+            Opening::File { name, mut games } => {
+                if games.len() == 1 {
+                    (App::replaying(games.remove(0), players), Vec::new())
+                } else {
+                    let list = GameList::new(name, games, ListPurpose::Replay);
+                    (App::choosing(list, players), Vec::new())
+                }
+            }
+        }
+    }
+}
+
+/// A session ready to start: the app, the effects to start it with (the engine's first move, say), what to tell
+/// the player on the status line, and where its games go.
+#[derive(Debug)]
+pub struct Opened {
+    /// The app.
+    pub app: App,
+    /// The effects to carry out first.
+    pub effects: Vec<Effect>,
+    /// What the player is told at once, in order.
+    pub notices: Vec<String>,
+    /// Where the session's games go.
+    pub saving: Saving,
+}
+
+/// Opens `opening` for `players` with the files of `store` (when there is a place for them). With `autosave`
+/// on, the session takes an autosave slot of its own and first offers to resume an unfinished game left by a
+/// session that has ended; without a place for files the game still runs, saving nothing, and says so.
+pub fn open(
+    store: Result<Store, StoreError>,
+    autosave: bool,
+    opening: Opening,
+    players: Players,
+) -> Opened {
+    match store {
+        Ok(store) if autosave => open_with_autosave(store, opening, players),
+        // Without autosave an earlier autosave is neither offered nor touched.
+        Ok(store) => {
+            let (app, effects) = opening.app(players);
+            let saving = Saving {
+                store: Some(store),
+                slot: None,
+                autosave,
+            };
+            opened(app, effects, Vec::new(), saving)
+        }
+        Err(e) => {
+            let (app, effects) = opening.app(players);
+            let notices = vec![format!("games are not saved: {e}")];
+            opened(app, effects, notices, Saving::nowhere())
+        }
+    }
+}
+
+fn opened(app: App, effects: Vec<Effect>, notices: Vec<String>, saving: Saving) -> Opened {
+    Opened {
+        app,
+        effects,
+        notices,
+        saving,
+    }
+}
+
+/// The app for `opening`, with this session's autosave slot, offering first to resume an unfinished game left
+/// by a session that has ended. When something else was asked for (a position, a file), that game is filed
+/// among the saved games instead, so that nothing replaces it. Games still open in other sessions are left to
+/// them; autosaves that cannot be read were moved aside (never overwritten). The notices say all of it. Without
+/// a slot the game is saved only when asked.
+fn open_with_autosave(store: Store, opening: Opening, players: Players) -> Opened {
+    let claim = match store.claim_autosave() {
+        Ok(claim) => claim,
+        Err(e) => {
+            let (app, effects) = opening.app(players);
+            let notice = match e {
+                StoreError::AllSlotsTaken(_) => e.to_string(),
+                e => format!("this game is not saved automatically ({e}); :save still saves it"),
+            };
+            let saving = Saving {
+                store: Some(store),
+                slot: None,
+                autosave: true,
+            };
+            return opened(app, effects, vec![notice], saving);
+        }
+    };
+    let mut notices: Vec<String> = claim
+        .set_aside
+        .iter()
+        .map(|(kept, why)| format!("{why}; the file was kept as {}", kept.display()))
+        .collect();
+    match claim.open_elsewhere {
+        0 => {}
+        1 => notices.push(
+            "an unfinished game is open in another crowned (offered here once that one ends); \
+             this game is saved apart"
+                .into(),
+        ),
+        n => notices.push(format!(
+            "{n} unfinished games are open in other crowned programs (offered here once they end); \
+             this game is saved apart"
+        )),
+    }
+    let slot = claim.slot;
+    let Some(saved) = claim.unfinished else {
+        let (app, effects) = opening.app(players);
+        let saving = Saving {
+            store: Some(store),
+            slot: Some(slot),
+            autosave: true,
+        };
+        return opened(app, effects, notices, saving);
+    };
+    if let Opening::Standard = opening {
+        let mut app = App::offering_resume(players, saved.game, saved.players);
+        // A game continued from the saved games goes back into its own file.
+        app.link_saved_file(saved.file);
+        let saving = Saving {
+            store: Some(store),
+            slot: Some(slot),
+            autosave: true,
+        };
+        return opened(app, Vec::new(), notices, saving);
+    }
+    let slot = match store.file_game(&saved, None).and_then(|_| slot.clear()) {
+        Ok(()) => {
+            notices.push("the unfinished game was kept in saved games (o opens it)".into());
+            Some(slot)
+        }
+        Err(e) => match rename_new(slot.file(), "autosave-unfiled", "pdn") {
+            Ok(kept) => {
+                notices.push(format!(
+                    "the unfinished game could not be filed ({e}); it was kept as {}",
+                    kept.display()
+                ));
+                Some(slot)
+            }
+            // The slot still holds the game: this session must not write it.
+            Err(_) => {
+                notices.push(format!(
+                    "this game is not saved automatically, so that the unfinished game in {} is not lost: {e}",
+                    slot.file().display()
+                ));
+                None
+            }
+        },
+    };
+    let (app, effects) = opening.app(players);
+    let saving = Saving {
+        store: Some(store),
+        slot,
+        autosave: true,
+    };
+    opened(app, effects, notices, saving)
+}

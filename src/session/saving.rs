@@ -1,0 +1,95 @@
+//! Where a session's games go, and the autosave policy: the game in progress is written after every change,
+//! filed among the saved games when it ends, and cleared when nothing is left to keep.
+
+use std::path::Path;
+
+use crate::app::{App, GameList, ListPurpose, Players};
+use crate::game::Game;
+use crate::store::{AutosaveSlot, SavedGame, Store, StoreError};
+
+/// A session's files: where `:save` and finished games go, and its own slot for the game in progress.
+#[derive(Debug, Default)]
+pub struct Saving {
+    /// The saved games; `None` when there is no place for files (the game still runs, saving nothing).
+    pub store: Option<Store>,
+    /// This session's slot for the game in progress, written after every change (when autosave is on and a
+    /// slot could be taken).
+    pub slot: Option<AutosaveSlot>,
+    /// Whether games are saved without being asked: the game in progress after every change, finished and
+    /// abandoned games among the saved games. When off, only `:save` writes a game.
+    pub autosave: bool,
+}
+
+impl Saving {
+    /// Saving nothing at all (`:save` says there is no place for files).
+    pub fn nowhere() -> Saving {
+        Saving::default()
+    }
+
+    /// The autosave follows the game: written while it is in progress, filed among the saved games and
+    /// cleared when it ends, cleared when a new game has no moves yet.
+    pub fn save_progress(&self, app: &App) -> Result<(), StoreError> {
+        let (Some(store), Some(slot), true) = (&self.store, &self.slot, self.autosave) else {
+            return Ok(());
+        };
+        let game = app.game();
+        // A game being replayed is a file's, not the player's: there is no game in progress to keep.
+        if game.is_empty() || app.replay().is_some() {
+            return slot.clear();
+        }
+        let saved = SavedGame {
+            game: game.clone(),
+            players: app.players(),
+            file: app.saved_file().map(Path::to_path_buf),
+        };
+        if game.outcome().is_some() {
+            file_away(store, &saved)?;
+            slot.clear()
+        } else {
+            slot.save(&saved)
+        }
+    }
+
+    /// Keeps a game being left unfinished among the saved games (when autosave is on).
+    pub fn archive(&self, saved: &SavedGame) -> Result<(), StoreError> {
+        match (&self.store, self.autosave) {
+            (Some(store), true) => file_away(store, saved),
+            _ => Ok(()),
+        }
+    }
+
+    /// `:save`: files the game under the name given; says where it went, or why it did not.
+    pub fn save_named(&self, game: Game, players: Players, name: Option<&str>) -> String {
+        let Some(store) = &self.store else {
+            return "not saved: there is no place for files".to_string();
+        };
+        let saved = SavedGame {
+            game,
+            players,
+            file: None,
+        };
+        match store.file_game(&saved, name) {
+            Ok(path) => format!("saved as {}", path.display()),
+            Err(e) => format!("not saved: {e}"),
+        }
+    }
+
+    /// The saved games as a list to load from, or what to tell the player when there is none.
+    pub fn saved_games(&self) -> Result<GameList, String> {
+        let Some(store) = &self.store else {
+            return Err("games are not saved on this machine: there are none to load".into());
+        };
+        store
+            .saved_games()
+            .map(|entries| GameList::new("Saved games", entries, ListPurpose::Load))
+            .map_err(|e| format!("cannot list the saved games: {e}"))
+    }
+}
+
+/// Files a game among the saved games: into the file it came from when it has one, else into a new file.
+fn file_away(store: &Store, saved: &SavedGame) -> Result<(), StoreError> {
+    match &saved.file {
+        Some(file) => store.refile_game(saved, file).map(|_| ()),
+        None => store.file_game(saved, None).map(|_| ()),
+    }
+}
