@@ -1,0 +1,224 @@
+//! A session with no terminal at all: events in, frames out on ratatui's `TestBackend`, the real engine service
+//! answering on its own thread, and the real store on disk. This is what every front end (the local terminal,
+//! an SSH server) drives.
+
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use crowned::app::{InputEvent, Key, KeyCode, Mode, Player, Players};
+use crowned::engine::{EngineService, Level};
+use crowned::rules::{SquareStyle, write_move};
+use crowned::session::{self, Ending, Event, Inbox, Opening, Session, Urgent};
+use crowned::store::Store;
+use crowned::ui::Options;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// The longest any single wait may take before the test fails rather than hangs.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A fresh home for the store, removed when dropped.
+struct Home(std::path::PathBuf);
+
+impl Home {
+    fn new(name: &str) -> Home {
+        let dir =
+            std::env::temp_dir().join(format!("crowned-session-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        Home(dir)
+    }
+}
+
+impl Drop for Home {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn config() -> session::Config {
+    session::Config {
+        options: Options::default(),
+        think_time: Duration::from_millis(20),
+        seed: 7,
+    }
+}
+
+/// A session over `opening` in `home`, with its engine reports arriving on the returned channel.
+fn session_in(
+    home: &Home,
+    players: Players,
+    engine: &EngineService,
+) -> (Session, Receiver<Event>, Vec<crowned::app::Effect>) {
+    let (events, inbox) = channel();
+    let opened = session::open(Ok(Store::under(&home.0)), true, Opening::Standard, players);
+    let client = engine.client(move |report| {
+        let _ = events.send(Event::Engine(report));
+    });
+    let (session, effects) = Session::new(opened, config(), client);
+    (session, inbox, effects)
+}
+
+fn key(code: KeyCode) -> Event {
+    Event::Input(InputEvent::Key(Key::plain(code)))
+}
+
+/// Types `text` and presses Enter, as a player would.
+fn type_line(session: &mut Session, text: &str) {
+    for c in text.chars() {
+        assert_eq!(session.handle(key(KeyCode::Char(c))), None);
+    }
+    assert_eq!(session.handle(key(KeyCode::Enter)), None);
+}
+
+/// Waits for the engine's next report or the next timer, whichever comes first, and hands it over.
+fn wait_once(session: &mut Session, reports: &Receiver<Event>) {
+    let limit = Instant::now() + PATIENCE;
+    let until = session.next_deadline().map_or(limit, |at| at.min(limit));
+    match reports.recv_timeout(until.saturating_duration_since(Instant::now())) {
+        Ok(event) => assert_eq!(session.handle(event), None),
+        Err(RecvTimeoutError::Timeout) => {
+            assert!(Instant::now() < limit, "nothing happened for {PATIENCE:?}");
+        }
+        Err(RecvTimeoutError::Disconnected) => panic!("the engine went away"),
+    }
+    assert_eq!(session.fire_timers(Instant::now()), None);
+}
+
+fn screen_text(terminal: &Terminal<TestBackend>) -> String {
+    let buffer = terminal.backend().buffer();
+    let width = buffer.area.width as usize;
+    let cells: Vec<&str> = buffer.content().iter().map(|c| c.symbol()).collect();
+    cells
+        .chunks(width)
+        .map(|row| row.concat())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_whole_game_against_the_engine_is_played_to_its_end_and_filed() {
+    let home = Home::new("game");
+    let engine = EngineService::local().expect("the engine starts");
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Max),
+    };
+    let (mut session, reports, effects) = session_in(&home, players, &engine);
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("a test terminal");
+    assert_eq!(session.start(100, 30, effects), None);
+    session.draw(&mut terminal).expect("drawn");
+    assert!(
+        screen_text(&terminal).contains("Black to"),
+        "{}",
+        screen_text(&terminal)
+    );
+
+    let mut frames = 1;
+    let mut typed = 0;
+    while !matches!(session.app().mode(), Mode::Over(_)) {
+        let app = session.app();
+        let human_to_move = app.players().of(app.game().position().side_to_move()) == Player::Human;
+        if human_to_move && !app.is_thinking() {
+            // The human plays the first legal move, typed in the game's notation.
+            let position = *app.game().position();
+            let moves = position.legal_moves();
+            let text = write_move(&position, &moves[0], SquareStyle::Numbers);
+            let before = app.game().ply();
+            type_line(&mut session, &text);
+            assert_eq!(session.app().game().ply(), before + 1, "{text} was played");
+            typed += 1;
+        } else {
+            wait_once(&mut session, &reports);
+        }
+        session.draw(&mut terminal).expect("drawn");
+        frames += 1;
+        assert!(frames < 10_000, "the game ends");
+    }
+    assert!(typed > 3, "the human played ({typed} moves)");
+    let shown = screen_text(&terminal);
+    assert!(shown.contains("wins") || shown.contains("drawn"), "{shown}");
+
+    // The finished game was filed among the saved games, and the autosave cleared.
+    let store = Store::under(&home.0);
+    let saved = store.saved_games().expect("the saved games list");
+    assert_eq!(saved.len(), 1, "one finished game");
+    assert_eq!(saved[0].game.len(), session.app().game().len());
+    assert!(saved[0].result() != "*", "it has its result");
+    let claim = store.claim_autosave().expect("a slot");
+    assert!(claim.unfinished.is_none(), "nothing left unfinished");
+    drop(claim);
+
+    // Quitting a finished game needs no confirmation.
+    assert_eq!(session.handle(key(KeyCode::Char('q'))), Some(Ending::Quit));
+}
+
+#[test]
+fn an_unfinished_game_is_offered_to_the_next_session_and_resumed() {
+    let home = Home::new("resume");
+    let engine = EngineService::local().expect("the engine starts");
+    let humans = Players {
+        black: Player::Human,
+        white: Player::Human,
+    };
+    {
+        let (mut session, _reports, effects) = session_in(&home, humans, &engine);
+        assert_eq!(session.start(80, 24, effects), None);
+        type_line(&mut session, "11-15");
+        type_line(&mut session, "23-19");
+        // Ctrl-c ends at once; the game is already saved.
+        let ctrl_c = Event::Input(InputEvent::Key(Key::ctrl('c')));
+        assert_eq!(session.handle(ctrl_c), Some(Ending::Quit));
+    }
+    let (mut session, _reports, effects) = session_in(&home, humans, &engine);
+    assert_eq!(session.start(80, 24, effects), None);
+    assert!(
+        session.app().resume_offer().is_some(),
+        "the game is offered"
+    );
+    assert_eq!(session.handle(key(KeyCode::Char('y'))), None);
+    assert_eq!(session.app().game().ply(), 2, "resumed where it stood");
+}
+
+#[test]
+fn the_loop_runs_a_session_until_a_signal_ends_it_however_much_input_waits() {
+    let home = Home::new("loop");
+    let engine = EngineService::local().expect("the engine starts");
+    let humans = Players {
+        black: Player::Human,
+        white: Player::Human,
+    };
+    let (events, inbox) = channel();
+    let opened = session::open(Ok(Store::under(&home.0)), true, Opening::Standard, humans);
+    let reports = events.clone();
+    let client = engine.client(move |report| {
+        let _ = reports.send(Event::Engine(report));
+    });
+    let (mut session, effects) = Session::new(opened, config(), client);
+    assert_eq!(session.start(80, 24, effects), None);
+    // A move, then a flood of keys; the signal raised while they wait goes ahead of them.
+    for c in "11-15".chars() {
+        events.send(key(KeyCode::Char(c))).expect("queued");
+    }
+    events.send(key(KeyCode::Enter)).expect("queued");
+    for _ in 0..10_000 {
+        events.send(key(KeyCode::Right)).expect("queued");
+    }
+    let urgent = Urgent::default();
+    urgent.signal(15);
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("a test terminal");
+    let ending = session::run(
+        &mut terminal,
+        &mut session,
+        Inbox {
+            events: &inbox,
+            urgent: &urgent,
+        },
+    )
+    .expect("the loop runs");
+    assert_eq!(ending, Ending::Signal(15));
+    assert_eq!(
+        session.app().game().ply(),
+        0,
+        "nothing queued was handled after the signal"
+    );
+}
