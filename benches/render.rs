@@ -3,6 +3,8 @@
 //! engine.
 //!
 //! `cargo bench --bench render` prints the byte, start-up and memory figures first, then divan's frame timings.
+//! With `CROWNED_COMPARE` set to another build of the binary (an earlier commit's, say), the start-up figure is
+//! measured for both, interleaved in the same run, and their ratio printed.
 
 use std::io::{self, Read, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -125,6 +127,11 @@ fn answer_with_capture(app: &mut App) -> Vec<crowned::app::Effect> {
 /// Starts the real binary in a pseudo-terminal and waits for `text` on its screen; returns the time it took
 /// and the running session (so that it can be measured further and ended).
 fn start_and_wait(args: &[&str], text: &str) -> (Duration, Session) {
+    start_binary_and_wait(env!("CARGO_BIN_EXE_crowned"), args, text)
+}
+
+/// As [`start_and_wait`], for the binary at `program`.
+fn start_binary_and_wait(program: &str, args: &[&str], text: &str) -> (Duration, Session) {
     let pair = native_pty_system()
         .openpty(PtySize {
             rows: 24,
@@ -133,7 +140,7 @@ fn start_and_wait(args: &[&str], text: &str) -> (Duration, Session) {
             pixel_height: 0,
         })
         .expect("pty");
-    let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_crowned"));
+    let mut command = CommandBuilder::new(program);
     command.args(args);
     command.env("TERM", "xterm-256color");
     // The program's files go to a scratch directory, never the user's own.
@@ -206,23 +213,40 @@ fn median(mut times: Vec<Duration>) -> Duration {
 }
 
 fn start_up_time() {
-    let mut first_frame = Vec::new();
+    let this = env!("CARGO_BIN_EXE_crowned").to_string();
+    let other = std::env::var("CROWNED_COMPARE").ok();
+    let programs: Vec<&str> = std::iter::once(this.as_str())
+        .chain(other.as_deref())
+        .collect();
+    let mut first_frame = vec![Vec::new(); programs.len()];
     let mut version = Vec::new();
     for _ in 0..15 {
-        let (t, session) = start_and_wait(&["--white", "human"], "Black to play");
-        session.quit();
-        first_frame.push(t);
+        // Interleaved, so that both builds see the same machine load.
+        for (times, program) in first_frame.iter_mut().zip(&programs) {
+            let (t, session) =
+                start_binary_and_wait(program, &["--white", "human"], "Black to play");
+            session.quit();
+            times.push(t);
+        }
         let (t, _) = start_and_wait(&["--version"], "crowned");
         version.push(t);
     }
-    let (frame, baseline) = (median(first_frame), median(version));
+    let baseline = median(version);
+    let frames: Vec<Duration> = first_frame.into_iter().map(median).collect();
     println!(
         "start to first frame: {:.1} ms (median of 15); `crowned --version` in the same pty: {:.1} ms; \
          ratio {:.2}",
-        frame.as_secs_f64() * 1e3,
+        frames[0].as_secs_f64() * 1e3,
         baseline.as_secs_f64() * 1e3,
-        frame.as_secs_f64() / baseline.as_secs_f64()
+        frames[0].as_secs_f64() / baseline.as_secs_f64()
     );
+    if let (Some(other), Some(theirs)) = (&other, frames.get(1)) {
+        println!(
+            "start to first frame of {other}: {:.1} ms (median of 15); this build / that build: {:.2}",
+            theirs.as_secs_f64() * 1e3,
+            frames[0].as_secs_f64() / theirs.as_secs_f64()
+        );
+    }
 }
 
 /// Peak resident memory (VmHWM) of a process, in kB, from /proc.
