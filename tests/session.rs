@@ -2,7 +2,7 @@
 //! answering on its own thread, and the real store on disk. This is what every front end (the local terminal,
 //! an SSH server) drives.
 
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
 use crowned::app::{InputEvent, Key, KeyCode, Mode, Player, Players};
@@ -43,19 +43,36 @@ fn config() -> session::Config {
     }
 }
 
-/// A session over `opening` in `home`, with its engine reports arriving on the returned channel.
-fn session_in(
-    home: &Home,
-    players: Players,
-    engine: &EngineService,
-) -> (Session, Receiver<Event>, Vec<crowned::app::Effect>) {
+/// A new session in `home`, with the queue its engine reports arrive on (a front end sends its input there too).
+struct Opened {
+    session: Session,
+    effects: Vec<crowned::app::Effect>,
+    events: Sender<Event>,
+    inbox: Receiver<Event>,
+}
+
+/// A session in `home`, started on a screen of `width` x `height`.
+fn started(home: &Home, players: Players, engine: &EngineService, size: (u16, u16)) -> Opened {
+    let mut opened = session_in(home, players, engine);
+    let effects = std::mem::take(&mut opened.effects);
+    assert_eq!(opened.session.start(size.0, size.1, effects), None);
+    opened
+}
+
+fn session_in(home: &Home, players: Players, engine: &EngineService) -> Opened {
     let (events, inbox) = channel();
     let opened = session::open(Ok(Store::under(&home.0)), true, Opening::Standard, players);
+    let reports = events.clone();
     let client = engine.client(move |report| {
-        let _ = events.send(Event::Engine(report));
+        let _ = reports.send(Event::Engine(report));
     });
     let (session, effects) = Session::new(opened, config(), client);
-    (session, inbox, effects)
+    Opened {
+        session,
+        effects,
+        events,
+        inbox,
+    }
 }
 
 fn key(code: KeyCode) -> Event {
@@ -103,9 +120,12 @@ fn a_whole_game_against_the_engine_is_played_to_its_end_and_filed() {
         black: Player::Human,
         white: Player::Engine(Level::Max),
     };
-    let (mut session, reports, effects) = session_in(&home, players, &engine);
+    let Opened {
+        mut session,
+        inbox: reports,
+        ..
+    } = started(&home, players, &engine, (100, 30));
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).expect("a test terminal");
-    assert_eq!(session.start(100, 30, effects), None);
     session.draw(&mut terminal).expect("drawn");
     assert!(
         screen_text(&terminal).contains("Black to"),
@@ -161,16 +181,14 @@ fn an_unfinished_game_is_offered_to_the_next_session_and_resumed() {
         white: Player::Human,
     };
     {
-        let (mut session, _reports, effects) = session_in(&home, humans, &engine);
-        assert_eq!(session.start(80, 24, effects), None);
+        let Opened { mut session, .. } = started(&home, humans, &engine, (80, 24));
         type_line(&mut session, "11-15");
         type_line(&mut session, "23-19");
         // Ctrl-c ends at once; the game is already saved.
         let ctrl_c = Event::Input(InputEvent::Key(Key::ctrl('c')));
         assert_eq!(session.handle(ctrl_c), Some(Ending::Quit));
     }
-    let (mut session, _reports, effects) = session_in(&home, humans, &engine);
-    assert_eq!(session.start(80, 24, effects), None);
+    let Opened { mut session, .. } = started(&home, humans, &engine, (80, 24));
     assert!(
         session.app().resume_offer().is_some(),
         "the game is offered"
@@ -187,14 +205,12 @@ fn the_loop_runs_a_session_until_a_signal_ends_it_however_much_input_waits() {
         black: Player::Human,
         white: Player::Human,
     };
-    let (events, inbox) = channel();
-    let opened = session::open(Ok(Store::under(&home.0)), true, Opening::Standard, humans);
-    let reports = events.clone();
-    let client = engine.client(move |report| {
-        let _ = reports.send(Event::Engine(report));
-    });
-    let (mut session, effects) = Session::new(opened, config(), client);
-    assert_eq!(session.start(80, 24, effects), None);
+    let Opened {
+        mut session,
+        events,
+        inbox,
+        ..
+    } = started(&home, humans, &engine, (80, 24));
     // A move, then a flood of keys; the signal raised while they wait goes ahead of them.
     for c in "11-15".chars() {
         events.send(key(KeyCode::Char(c))).expect("queued");

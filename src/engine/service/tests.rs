@@ -73,6 +73,15 @@ fn assert_legal(last: &Report) {
     assert!(start().position.legal_moves().contains(&mv), "{mv:?}");
 }
 
+/// Starts a short full-strength search numbered `search` and checks that it answers with a legal move.
+fn answers_legally(client: &EngineClient, reports: &Receiver<Report>, search: u64) {
+    client
+        .start(request(search, Level::Max, Limits::depth(3)))
+        .expect("running");
+    let (_, last) = answer(reports, search);
+    assert_legal(&last);
+}
+
 /// Waits for the first completed depth of `search`, so that it is known to be running.
 fn running(reports: &Receiver<Report>, search: u64) {
     let report = next(reports);
@@ -156,11 +165,7 @@ fn a_cancelled_search_never_answers() {
     while reports.try_recv().is_ok() {}
     quiet(&reports);
     // The worker is free again, and only the new search is heard.
-    client
-        .start(request(2, Level::Max, Limits::depth(2)))
-        .expect("running");
-    let (_, last) = answer(&reports, 2);
-    assert_legal(&last);
+    answers_legally(&client, &reports, 2);
 }
 
 #[test]
@@ -260,11 +265,7 @@ fn a_panicking_search_fails_alone_and_the_pool_serves_on() {
     let (_, last) = answer(&other_reports, 2);
     assert_legal(&last);
     // The same client and thread search again.
-    failing
-        .start(request(3, Level::Max, Limits::depth(3)))
-        .expect("running");
-    let (_, last) = answer(&failing_reports, 3);
-    assert_legal(&last);
+    answers_legally(&failing, &failing_reports, 3);
 }
 
 #[test]
@@ -276,11 +277,7 @@ fn dropping_a_client_cancels_its_search() {
     drop(gone);
     // With one thread, this answer comes only if the dropped client's search ended.
     let (client, reports) = listening(&service);
-    client
-        .start(request(2, Level::Max, Limits::depth(2)))
-        .expect("running");
-    let (_, last) = answer(&reports, 2);
-    assert_legal(&last);
+    answers_legally(&client, &reports, 2);
 }
 
 #[test]
