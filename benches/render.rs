@@ -6,9 +6,9 @@
 //! With `CROWNED_COMPARE` set to another build of the binary (an earlier commit's, say), the start-up figure is
 //! measured for both, interleaved in the same run, and their ratio printed.
 
-use std::io::{self, Read, Write};
+use std::io::{self, Write};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -17,9 +17,11 @@ use crowned::engine::Level;
 use crowned::game::Game;
 use crowned::ui::{self, Options};
 use divan::Bencher;
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 use ratatui::Terminal;
 use ratatui::backend::{CrosstermBackend, TestBackend};
+
+#[path = "../tests/pty/mod.rs"]
+mod pty;
 
 const HUMANS: Players = Players {
     black: Player::Human,
@@ -124,87 +126,27 @@ fn answer_with_capture(app: &mut App) -> Vec<crowned::app::Effect> {
     app.update(Action::EngineMoved { search, mv })
 }
 
-/// Starts the real binary in a pseudo-terminal and waits for `text` on its screen; returns the time it took
-/// and the running session (so that it can be measured further and ended).
-fn start_and_wait(args: &[&str], text: &str) -> (Duration, Session) {
+/// Starts the real binary in a pseudo-terminal (the end-to-end tests' harness) and waits for `text` on its
+/// screen; returns the time it took and the running program (so that it can be measured further and ended).
+fn start_and_wait(args: &[&str], text: &str) -> (Duration, pty::Session) {
     start_binary_and_wait(env!("CARGO_BIN_EXE_crowned"), args, text)
 }
 
 /// As [`start_and_wait`], for the binary at `program`.
-fn start_binary_and_wait(program: &str, args: &[&str], text: &str) -> (Duration, Session) {
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: 24,
-            cols: 80,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .expect("pty");
-    let mut command = CommandBuilder::new(program);
-    command.args(args);
-    command.env("TERM", "xterm-256color");
-    // The program's files go to a scratch directory, never the user's own.
-    command.env(
-        "CROWNED_HOME",
-        std::env::temp_dir().join(format!("crowned-bench-{}", std::process::id())),
-    );
+fn start_binary_and_wait(program: &str, args: &[&str], text: &str) -> (Duration, pty::Session) {
+    // The program's files go to a scratch directory, never the user's own; it is removed with the session.
+    let home = pty::temp_home("bench");
     let started = Instant::now();
-    let child = pair.slave.spawn_command(command).expect("spawn");
-    drop(pair.slave);
-    let mut reader = pair.master.try_clone_reader().expect("reader");
-    let rows = std::num::NonZeroU16::new(24).expect("rows");
-    let cols = std::num::NonZeroU16::new(80).expect("columns");
-    let seen = Arc::new(Mutex::new(vt100::Parser::new(rows, cols, 0)));
-    let (tx, rx) = std::sync::mpsc::channel();
-    let sink = Arc::clone(&seen);
-    thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().expect("lock").process(&buf[..n]);
-            let _ = tx.send(());
-        }
-    });
-    let text = text.to_string();
-    loop {
-        if seen
-            .lock()
-            .expect("lock")
-            .screen()
-            .contents()
-            .contains(&text)
-        {
-            break;
-        }
-        rx.recv_timeout(Duration::from_secs(10))
-            .expect("the screen appears");
-    }
-    let elapsed = started.elapsed();
-    let writer = pair.master.take_writer().expect("writer");
-    (
-        elapsed,
-        Session {
-            child,
-            writer,
-            _master: pair.master,
-        },
-    )
+    let mut session = pty::Session::start_program(program, &home, args);
+    session.own_home = Some(home);
+    session.wait_for(text);
+    (started.elapsed(), session)
 }
 
-struct Session {
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    writer: Box<dyn Write + Send>,
-    _master: Box<dyn portable_pty::MasterPty + Send>,
-}
-
-impl Session {
-    fn quit(mut self) {
-        let _ = self.writer.write_all(b"\x03");
-        let _ = self.writer.flush();
-        let _ = self.child.wait();
-    }
+/// Ends a program started here as the player's Ctrl-c does.
+fn quit(mut session: pty::Session) {
+    session.send("\x03");
+    session.wait_exit();
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {
@@ -225,7 +167,7 @@ fn start_up_time() {
         for (times, program) in first_frame.iter_mut().zip(&programs) {
             let (t, session) =
                 start_binary_and_wait(program, &["--white", "human"], "Black to play");
-            session.quit();
+            quit(session);
             times.push(t);
         }
         let (t, _) = start_and_wait(&["--version"], "crowned");
@@ -271,7 +213,7 @@ fn peak_memory() {
         ),
         None => println!("peak memory: /proc not readable here"),
     }
-    session.quit();
+    quit(session);
 }
 
 fn game_in_progress() -> App {

@@ -6,7 +6,7 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -15,11 +15,36 @@ use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system}
 pub const ROWS: u16 = 24;
 pub const COLS: u16 = 80;
 
+/// What the program has drawn, and a signal raised each time more of it arrives, so that waiting for a text
+/// returns as soon as it is shown (the start-up bench times with this).
+pub struct Screen {
+    parser: Mutex<vt100::Parser>,
+    changed: Condvar,
+}
+
+impl Screen {
+    fn new(rows: u16, cols: u16) -> Screen {
+        Screen {
+            parser: Mutex::new(vt100::Parser::new(nz(rows), nz(cols), 0)),
+            changed: Condvar::new(),
+        }
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, vt100::Parser> {
+        self.parser.lock().expect("screen lock")
+    }
+
+    fn process(&self, bytes: &[u8]) {
+        self.lock().process(bytes);
+        self.changed.notify_all();
+    }
+}
+
 /// A running `crowned` and the screen it has drawn.
 pub struct Session {
     pub child: Box<dyn Child + Send + Sync>,
     pub writer: Box<dyn Write + Send>,
-    pub screen: Arc<Mutex<vt100::Parser>>,
+    pub screen: Arc<Screen>,
     pub _master: Box<dyn MasterPty + Send>,
     /// A scratch home made for this session alone, removed with it.
     pub own_home: Option<PathBuf>,
@@ -52,6 +77,11 @@ impl Session {
     }
 
     pub fn start_in(home: &Path, args: &[&str]) -> Session {
+        Session::start_program(env!("CARGO_BIN_EXE_crowned"), home, args)
+    }
+
+    /// Starts the binary at `program` (another build of crowned) with its files in `home`.
+    pub fn start_program(program: &str, home: &Path, args: &[&str]) -> Session {
         let pair = native_pty_system()
             .openpty(PtySize {
                 rows: ROWS,
@@ -60,7 +90,7 @@ impl Session {
                 pixel_height: 0,
             })
             .expect("a pseudo-terminal");
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_crowned"));
+        let mut command = CommandBuilder::new(program);
         command.args(args);
         command.env("TERM", "xterm-256color");
         command.env_remove("NO_COLOR");
@@ -69,7 +99,7 @@ impl Session {
         drop(pair.slave);
         let mut reader = pair.master.try_clone_reader().expect("pty reader");
         let writer = pair.master.take_writer().expect("pty writer");
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(ROWS), nz(COLS), 0)));
+        let screen = Arc::new(Screen::new(ROWS, COLS));
         let feed = Arc::clone(&screen);
         thread::spawn(move || {
             let mut buf = [0u8; 8192];
@@ -77,7 +107,7 @@ impl Session {
                 if n == 0 {
                     break;
                 }
-                feed.lock().expect("screen lock").process(&buf[..n]);
+                feed.process(&buf[..n]);
             }
         });
         Session {
@@ -90,19 +120,28 @@ impl Session {
     }
 
     pub fn contents(&self) -> String {
-        self.screen.lock().expect("screen lock").screen().contents()
+        self.screen.lock().screen().contents()
     }
 
-    /// Waits until the screen shows `text`; fails the test with the screen after 20 seconds.
+    /// Waits until the screen shows `text`, returning as soon as it does; fails the test with the screen after
+    /// 20 seconds.
     pub fn wait_for(&self, text: &str) {
         let deadline = Instant::now() + Duration::from_secs(20);
-        while Instant::now() < deadline {
-            if self.contents().contains(text) {
-                return;
-            }
-            thread::sleep(Duration::from_millis(20));
+        let mut guard = self.screen.lock();
+        while !guard.screen().contents().contains(text) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(
+                !left.is_zero(),
+                "the screen never showed {text:?}:\n{}",
+                guard.screen().contents()
+            );
+            guard = self
+                .screen
+                .changed
+                .wait_timeout(guard, left)
+                .expect("screen lock")
+                .0;
         }
-        panic!("the screen never showed {text:?}:\n{}", self.contents());
     }
 
     /// Waits until `text` is no longer on the screen.
@@ -161,8 +200,8 @@ impl Session {
     /// The terminal is as it was before the game: main screen, cursor shown, no mouse reports, no bracketed
     /// paste.
     pub fn assert_restored(&self) {
-        let parser = self.screen.lock().expect("screen lock");
-        let screen = parser.screen();
+        let guard = self.screen.lock();
+        let screen = guard.screen();
         assert!(!screen.alternate_screen(), "still on the alternate screen");
         assert!(!screen.hide_cursor(), "the cursor is still hidden");
         assert_eq!(
@@ -181,10 +220,7 @@ pub fn nz(n: u16) -> std::num::NonZeroU16 {
 impl Session {
     /// Resizes the emulator and then the pty (which sends the program SIGWINCH).
     pub fn resize(&mut self, rows: u16, cols: u16) {
-        self.screen
-            .lock()
-            .expect("screen lock")
-            .set_size(nz(rows), nz(cols));
+        self.screen.lock().set_size(nz(rows), nz(cols));
         self._master
             .resize(PtySize {
                 rows,
