@@ -28,7 +28,8 @@ pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout, board_row_col};
 pub use library::{AUTO_PLAY_STEPS, GameList, ListPurpose, Replay};
 pub use picking::{Pick, PickError, Picker};
 pub use preferences::{
-    DEFAULT_ANIMATION_STEP, DEFAULT_PACE, Orientation, Preferences, UnknownOrientation,
+    DEFAULT_ANIMATION_STEP, DEFAULT_PACE, DEFAULT_THINK_TIME, Orientation, Preferences,
+    UnknownOrientation,
 };
 pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
 /// The rule set the app plays: English draughts, until the choice of variant reaches the app. Every place that
@@ -40,6 +41,6 @@ pub const BOARD: crate::rules::Geometry = <PlayedRules as crate::rules::RuleSet>
 
 pub use crate::engine::{Player, Players};
 pub use state::{
-    Action, App, COMMANDS, Effect, Focus, INPUT_LIMIT, Mode, Purpose, Question, SetupAction,
-    Thinking, Timer,
+    Action, App, COMMANDS, Effect, Focus, INPUT_LIMIT, JUDGING_TIME, Mode, Purpose, Question,
+    SetupAction, Thinking, Timer,
 };

@@ -12,7 +12,7 @@ mod setting_up;
 mod timing;
 mod typing;
 
-pub use offers::Question;
+pub use offers::{JUDGING_TIME, Question};
 pub use timing::Timer;
 pub use typing::INPUT_LIMIT;
 
@@ -29,7 +29,7 @@ use super::picking::{Pick, Picker};
 use super::preferences::Preferences;
 use super::setup::{Setup, check_position};
 use super::{BOARD, PlayedRules};
-use crate::engine::{Level, Score, Situation};
+use crate::engine::{Level, Limits, Score, Situation};
 pub use crate::engine::{Player, Players};
 use crate::game::{Game, GameError, Outcome};
 use crate::rules::{Color, Move, MoveText, Piece, Position, Square, Strictness, parse_fen, to_fen};
@@ -251,6 +251,8 @@ pub enum Effect {
         situation: Situation,
         /// The level to play at.
         level: Level,
+        /// What the search is given: the level's limits for the thinking time when it was asked for.
+        limits: Limits,
     },
     /// Judge this situation quickly (a short full-strength search); answer with [`Action::EngineEvaluated`] and
     /// this number.
@@ -259,6 +261,9 @@ pub enum Effect {
         search: u64,
         /// The position and its history.
         situation: Situation,
+        /// What the search is given: full strength for the thinking time, but never longer than
+        /// [`JUDGING_TIME`](crate::app::JUDGING_TIME).
+        limits: Limits,
     },
     /// Stop the running search; its answer will be stale.
     StopThinking,
@@ -1066,6 +1071,7 @@ impl App {
                     search,
                     situation: Situation::of_game(&self.game),
                     level,
+                    limits: level.limits(self.preferences.think_time),
                 }]
             }
         }

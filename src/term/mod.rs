@@ -275,7 +275,9 @@ impl Outside<'_> {
     ) -> Option<Ending> {
         for effect in effects {
             let saved = match effect {
-                Effect::Evaluate { search, situation } => {
+                Effect::Evaluate {
+                    search, situation, ..
+                } => {
                     self.engine.evaluate(search, situation);
                     Ok(())
                 }
@@ -287,6 +289,7 @@ impl Outside<'_> {
                     search,
                     situation,
                     level,
+                    ..
                 } => {
                     self.engine.think(search, situation, level);
                     Ok(())

@@ -3,12 +3,18 @@
 //! when it does not think itself better, and says why when it declines. Between two people the other side is
 //! asked.
 
+use std::time::Duration;
+
 use super::*;
 
 /// How much better, in hundredths of a man, the engine may judge its position and still accept a draw: a fifth
 /// of a man, well under any material edge, so that it takes a draw in a level position and declines when it
 /// has something real.
 pub const DRAW_MARGIN: i32 = 20;
+
+/// The longest the engine judges a position for a draw offer: long enough for a deep search, short enough that
+/// the answer feels immediate.
+pub const JUDGING_TIME: Duration = Duration::from_millis(500);
 
 /// A yes/no question waiting for the player's answer; nothing else is played until it is answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,9 +69,12 @@ impl App {
         // Against the engine: it judges the position with a short search of its own.
         let mut effects = self.stop_thinking();
         let search = self.begin_search(Purpose::DrawOffer);
+        // A position is judged at full strength, whatever level plays.
+        let time = self.preferences.think_time.min(JUDGING_TIME);
         effects.push(Effect::Evaluate {
             search,
             situation: Situation::of_game(&self.game),
+            limits: Level::Max.limits(time),
         });
         self.status = "you offer a draw: the engine considers it".into();
         effects
@@ -208,5 +217,57 @@ impl App {
                 Vec::new()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn preferences(think_time: Duration) -> Preferences {
+        Preferences {
+            think_time,
+            ..Preferences::default()
+        }
+    }
+
+    #[test]
+    fn every_search_carries_the_thinking_time_of_the_moment_it_is_asked_for() {
+        let players = Players {
+            black: Player::Human,
+            white: Player::Engine(Level::Hard),
+        };
+        let (mut app, _) = App::new(players);
+        app.set_preferences(preferences(Duration::from_secs(3)));
+        let _ = app.update(Action::Submit("11-15".into()));
+        let effects = app.update(Action::Undo);
+        assert!(effects.iter().all(|e| !matches!(e, Effect::Think { .. })));
+        let effects = app.update(Action::Submit("11-15".into()));
+        let limits = effects.iter().find_map(|e| match e {
+            Effect::Think { level, limits, .. } => Some((*level, *limits)),
+            _ => None,
+        });
+        let three = Duration::from_secs(3);
+        assert_eq!(limits, Some((Level::Hard, Level::Hard.limits(three))));
+
+        // A draw offer is judged at full strength, for at most the judging time.
+        let effects = app.update(Action::Submit(":draw".into()));
+        let judged = effects.iter().find_map(|e| match e {
+            Effect::Evaluate { limits, .. } => Some(*limits),
+            _ => None,
+        });
+        assert_eq!(judged, Some(Level::Max.limits(JUDGING_TIME)));
+
+        // A shorter thinking time shortens the judging too.
+        let short = Duration::from_millis(200);
+        let mut app = App::new(players).0;
+        app.set_preferences(preferences(short));
+        let _ = app.update(Action::Submit("11-15".into()));
+        let effects = app.update(Action::Submit(":draw".into()));
+        let judged = effects.iter().find_map(|e| match e {
+            Effect::Evaluate { limits, .. } => Some(*limits),
+            _ => None,
+        });
+        assert_eq!(judged, Some(Level::Max.limits(short)));
     }
 }
