@@ -7,8 +7,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::keys::KeyMap;
-use super::state::{Player, Players};
+use super::keymap::KeyMap;
+use crate::engine::{Player, Players};
 use crate::game::DEFAULT_MOVE_LIMIT;
 
 /// Which side is at the bottom of the board when a game starts.
