@@ -19,6 +19,7 @@ mod library;
 mod mode;
 mod overlay;
 mod picking;
+mod played;
 mod preferences;
 mod setup;
 mod state;
@@ -37,17 +38,12 @@ pub use keys::action_for_key;
 pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout, board_row_col};
 pub use library::{AUTO_PLAY_STEPS, GameList, ListPurpose, Replay};
 pub use picking::{Pick, PickError, Picker};
+pub use played::{BOARD, PlayedRules};
 pub use preferences::{
     DEFAULT_ANIMATION_STEP, DEFAULT_PACE, DEFAULT_THINK_TIME, Orientation, Preferences,
     UnknownOrientation,
 };
 pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
-/// The rule set the app plays: English draughts, until the choice of variant reaches the app. Every place that
-/// assumes it names this alias or [`BOARD`], so that the compiler finds them all when it becomes a choice.
-pub type PlayedRules = crate::rules::English;
-
-/// The board of [`PlayedRules`].
-pub const BOARD: crate::rules::Geometry = <PlayedRules as crate::rules::RuleSet>::GEOMETRY;
 
 pub use crate::engine::{Player, Players};
 pub use action::{Action, Effect, Purpose, SetupAction, Thinking, Timer};

@@ -12,7 +12,7 @@ use crate::rules::{
 };
 
 /// The most pieces a side can have: the twelve it starts with (pieces are never added in a game).
-pub const MAX_PIECES: u32 = max_pieces::<super::PlayedRules>();
+pub const MAX_PIECES: u32 = max_pieces::<super::played::PlayedRules>();
 
 /// Why a set-up position cannot be played, or a square cannot take a piece.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]

@@ -25,7 +25,6 @@ use std::path::PathBuf;
 
 use tui_input::Input;
 
-use super::BOARD;
 use super::action::{Action, Effect, Thinking};
 use super::animation::Animation;
 use super::cursor::Cursor;
@@ -34,6 +33,7 @@ use super::library::{GameList, Replay};
 use super::mode::{Focus, Mode};
 use super::overlay::{Help, Overlay, OverlaySlot, Question, ResumeOffer};
 use super::picking::Picker;
+use super::played::BOARD;
 use super::preferences::Preferences;
 use super::setup::Setup;
 use crate::engine::Players;

@@ -5,9 +5,9 @@
 //! command is adding a row.
 
 use super::App;
-use crate::app::BOARD;
 use crate::app::action::{Action, Effect, SetupAction};
 use crate::app::mode::{Focus, Mode};
+use crate::app::played::BOARD;
 use crate::engine::{Level, Player};
 use crate::rules::{Color, MoveText, Strictness};
 

@@ -4,13 +4,13 @@
 use tui_input::Input;
 
 use super::App;
-use crate::app::BOARD;
 use crate::app::action::{Action, Effect, Purpose, SetupAction, Thinking};
 use crate::app::cursor::{Cursor, Step};
 use crate::app::dialog::NewGameDialog;
 use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
 use crate::app::picking::{Pick, Picker};
+use crate::app::played::BOARD;
 use crate::engine::{Player, Players, Situation};
 use crate::game::Game;
 use crate::rules::{Move, Square};
@@ -179,7 +179,9 @@ impl App {
         self.fits = fits;
     }
 
-    pub(super) fn cancel(&mut self) {
+    /// Esc on the game: leaves typing, browsing or the move list, or drops the selection. A help open over
+    /// nothing closes too (the keys close it themselves; a cancel sent otherwise must not leave it behind).
+    fn cancel(&mut self) {
         self.overlay.close_help();
         if self.focus == Focus::Input {
             self.input.reset();
@@ -197,6 +199,7 @@ impl App {
         }
     }
 
+    /// Hurries the engine: a move held for the pace is shown now, a search under way answers with its best.
     pub(super) fn move_now(&mut self) -> Vec<Effect> {
         if self.held.is_some() {
             // A game between engines waiting for its pace: the move is shown now.
@@ -215,6 +218,7 @@ impl App {
         }
     }
 
+    /// Moves the board cursor one square the way `action` (an arrow) says, as the board is turned.
     pub(super) fn move_cursor(&mut self, action: &Action) {
         let step = match action {
             Action::Up => Step::Up,
@@ -248,10 +252,12 @@ impl App {
         }
     }
 
+    /// Whether a person is to move.
     pub(super) fn humans_turn(&self) -> bool {
         self.players.of(self.game.position().side_to_move()) == Player::Human
     }
 
+    /// Picks `square` for the move being made: selects a piece, goes on with a capture, or completes the move.
     pub(super) fn pick(&mut self, square: Square) -> Vec<Effect> {
         self.put_cursor(square);
         match self.mode {
@@ -294,12 +300,13 @@ impl App {
         }
     }
 
+    /// Plays `mv` and shows it stepping along its whole path.
     pub(super) fn play(&mut self, mv: Move) -> Vec<Effect> {
         self.play_shown_from(mv, 0)
     }
 
     /// Plays `mv`, and shows it stepping along its path from its landing number `seen`.
-    pub(super) fn play_shown_from(&mut self, mv: Move, seen: usize) -> Vec<Effect> {
+    fn play_shown_from(&mut self, mv: Move, seen: usize) -> Vec<Effect> {
         let before = *self.game.position();
         match self.game.play(&mv) {
             Ok(()) => {
@@ -366,6 +373,8 @@ impl App {
         self.searches
     }
 
+    /// Stops waiting for the engine: a move held for the pace is dropped, and a search under way is stopped (its
+    /// answer will be stale).
     pub(super) fn stop_thinking(&mut self) -> Vec<Effect> {
         self.held = None;
         match self.thinking.take() {
@@ -374,7 +383,8 @@ impl App {
         }
     }
 
-    pub(super) fn engine_moved(&mut self, search: u64, mv: Option<Move>) -> Vec<Effect> {
+    /// The engine answered search `search`: its move is played, held for the pace, or ignored when stale.
+    fn engine_moved(&mut self, search: u64, mv: Option<Move>) -> Vec<Effect> {
         let wanted = self
             .thinking
             .filter(|t| t.search == search && t.purpose == Purpose::Move);
@@ -443,11 +453,13 @@ impl App {
         effects
     }
 
+    /// Whether a person plays either side.
     pub(super) fn has_human(&self) -> bool {
         self.players.black == Player::Human || self.players.white == Player::Human
     }
 
-    pub(super) fn browse(&mut self, step: impl Fn(usize, usize) -> usize) -> Vec<Effect> {
+    /// Shows the position `step` gives from the one on show and the live ply; at the live ply browsing ends.
+    fn browse(&mut self, step: impl Fn(usize, usize) -> usize) -> Vec<Effect> {
         let live = self.game.ply();
         let from = match self.mode {
             Mode::Browsing { ply } => ply,
@@ -463,7 +475,8 @@ impl App {
         Vec::new()
     }
 
-    pub(super) fn leave_browsing(&mut self) {
+    /// Back to the live position, if browsing.
+    fn leave_browsing(&mut self) {
         if matches!(self.mode, Mode::Browsing { .. }) {
             self.mode = match self.game.outcome() {
                 Some(outcome) => Mode::Over(outcome),
@@ -473,7 +486,8 @@ impl App {
         }
     }
 
-    pub(super) fn quit(&mut self) -> Vec<Effect> {
+    /// Quits, asking first while a game is in progress.
+    fn quit(&mut self) -> Vec<Effect> {
         let in_progress = !self.game.is_empty() && self.game.outcome().is_none();
         if in_progress && !self.quit_asked {
             self.quit_asked = true;

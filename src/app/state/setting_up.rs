@@ -1,11 +1,11 @@
 //! Setting up a position by hand, and `:fen`.
 
 use super::App;
-use crate::app::PlayedRules;
 use crate::app::action::{Action, Effect, SetupAction};
 use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
 use crate::app::picking::Picker;
+use crate::app::played::PlayedRules;
 use crate::app::setup::{Setup, check_position};
 use crate::engine::Players;
 use crate::game::Game;

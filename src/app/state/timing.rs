@@ -6,11 +6,11 @@
 //! by hand.
 
 use super::App;
-use crate::app::BOARD;
 use crate::app::action::{Effect, Timer};
 use crate::app::animation::Animation;
 use crate::app::keymap::Context;
 use crate::app::mode::Mode;
+use crate::app::played::BOARD;
 use crate::engine::Player;
 use crate::rules::{Move, Position};
 
