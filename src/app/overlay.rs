@@ -154,12 +154,14 @@ impl OverlaySlot {
         self.open(Overlay::List(Box::new(list)));
     }
 
-    /// Opens `overlay` (never the help) in place of the one open, under the help when the help is open. An offer
-    /// to resume stays: it outranks everything, and nothing opens while it waits.
+    /// Opens `overlay` (never the help) in place of the one open, under the help when the help is open. The
+    /// resume offer outranks everything: nothing opens while it waits, and it opens over everything, the help
+    /// included.
     fn open(&mut self, overlay: Overlay) {
+        let resume = matches!(overlay, Overlay::Resume(_));
         match &mut self.0 {
             Some(Overlay::Resume(_)) => {}
-            Some(Overlay::Help(help)) => help.covers = Some(Box::new(overlay)),
+            Some(Overlay::Help(help)) if !resume => help.covers = Some(Box::new(overlay)),
             slot => *slot = Some(overlay),
         }
     }
@@ -218,6 +220,7 @@ impl OverlaySlot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::library::ListPurpose;
     use crate::engine::{Level, Player};
 
     fn dialog() -> NewGameDialog {
@@ -281,5 +284,11 @@ mod tests {
         assert!(slot.help().is_none());
         assert!(matches!(slot.close_panel(), Some(Overlay::Resume(_))));
         assert!(slot.top().is_none());
+
+        // Offered while the help is open, it takes the help's place rather than hide under it.
+        slot.open_list(GameList::new("t", Vec::new(), ListPurpose::Load));
+        slot.show_help();
+        slot.offer_resume(resume());
+        assert!(matches!(slot.top(), Some(Overlay::Resume(_))));
     }
 }

@@ -120,8 +120,11 @@ mod tests {
     use crate::app::input::{InputEvent, Key, KeyCode, Mouse, MouseKind, actions_for_input};
     use crate::app::keys::action_for_key;
     use crate::app::layout::ScreenLayout;
+    use crate::app::library::{GameList, ListPurpose};
     use crate::engine::{Level, Player, Players};
     use crate::game::Game;
+    use crate::game::pdn::ListedGame;
+    use crate::store::GameEntry;
 
     const SCREEN: Rect = Rect::new(0, 0, 80, 24);
 
@@ -232,6 +235,43 @@ mod tests {
             "y closed the help, not the question"
         );
         assert_eq!(press(&mut app, Key::char('n')), Some(Action::Answer(false)));
+        assert!(app.overlay().is_none());
+    }
+
+    #[test]
+    fn a_list_of_games_takes_the_keys_and_no_clicks() {
+        let entry = GameEntry {
+            game: ListedGame::whole(Game::new()),
+            players: None,
+            error: None,
+            source: "test".into(),
+            file: None,
+        };
+        let list = GameList::new("games", vec![entry.clone(), entry], ListPurpose::Replay);
+        let mut app = App::choosing(list, players());
+        assert!(matches!(app.overlay(), Some(Overlay::List(_))));
+        clicks_do_nothing(&app);
+        assert_eq!(
+            press(&mut app, Key::plain(KeyCode::Down)),
+            Some(Action::Down)
+        );
+        assert_eq!(app.game_list().map(|l| l.selected), Some(1));
+        assert_eq!(press(&mut app, Key::char('?')), None, "the list binds no ?");
+        let _ = app.update(Action::ToggleHelp);
+        assert_eq!(
+            press(&mut app, Key::plain(KeyCode::Up)),
+            Some(Action::ScrollHelp(-1))
+        );
+        assert_eq!(
+            app.game_list().map(|l| l.selected),
+            Some(1),
+            "the help took it"
+        );
+        let _ = app.update(Action::ToggleHelp);
+        assert_eq!(
+            press(&mut app, Key::plain(KeyCode::Esc)),
+            Some(Action::Cancel)
+        );
         assert!(app.overlay().is_none());
     }
 
