@@ -84,7 +84,9 @@ impl Front {
                 Effect::Think {
                     search, situation, ..
                 } => self.running = Some((search, situation, true)),
-                Effect::Evaluate { search, situation } => {
+                Effect::Evaluate {
+                    search, situation, ..
+                } => {
                     self.running = Some((search, situation, false));
                 }
                 Effect::Wake { timer, .. } if !self.timers.contains(&timer) => {

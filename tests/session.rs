@@ -5,7 +5,7 @@
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant};
 
-use crowned::app::{InputEvent, Key, KeyCode, Mode, Player, Players};
+use crowned::app::{InputEvent, Key, KeyCode, Mode, Player, Players, Preferences};
 use crowned::engine::{EngineService, Level};
 use crowned::rules::{SquareStyle, write_move};
 use crowned::session::{self, Ending, Event, Inbox, Opening, Session, Urgent};
@@ -38,7 +38,6 @@ impl Drop for Home {
 fn config() -> session::Config {
     session::Config {
         options: Options::default(),
-        think_time: Duration::from_millis(20),
         seed: 7,
     }
 }
@@ -61,7 +60,12 @@ fn started(home: &Home, players: Players, engine: &EngineService, size: (u16, u1
 
 fn session_in(home: &Home, players: Players, engine: &EngineService) -> Opened {
     let (events, inbox) = channel();
-    let opened = session::open(Ok(Store::under(&home.0)), true, Opening::Standard, players);
+    let mut opened = session::open(Ok(Store::under(&home.0)), true, Opening::Standard, players);
+    // Quick engine moves: the game is about the session, not the engine's strength.
+    opened.app.set_preferences(Preferences {
+        think_time: Duration::from_millis(20),
+        ..Preferences::default()
+    });
     let reports = events.clone();
     let client = engine.client(move |report| {
         let _ = reports.send(Event::Engine(report));

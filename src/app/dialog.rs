@@ -1,7 +1,7 @@
-//! The new-game dialog: who plays each side.
+//! The new-game dialog: who plays each side, and what the dialog makes of the player's actions.
 
-use super::state::{Player, Players};
-use crate::engine::Level;
+use super::action::{Action, SetupAction};
+use crate::engine::{Level, Player, Players};
 
 /// The choices for one side, in the order the dialog cycles through them.
 pub const PLAYER_CHOICES: [Player; 6] = [
@@ -46,6 +46,38 @@ impl NewGameDialog {
     }
 }
 
+/// What the dialog makes of an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum DialogStep {
+    /// It stays open, changed or not.
+    Stays,
+    /// Start a new game with these players.
+    Start(Players),
+    /// Set up a position first, for these players.
+    SetUp(Players),
+    /// Close it without a new game.
+    Cancel,
+}
+
+impl NewGameDialog {
+    /// Carries out one of the player's actions: the cursor keys choose, picking starts, Esc or quitting cancels,
+    /// anything else does nothing.
+    pub(super) fn act(&mut self, action: &Action) -> DialogStep {
+        match action {
+            Action::Up | Action::Down => self.switch_row(),
+            Action::Left => self.cycle(-1),
+            Action::Right => self.cycle(1),
+            Action::PickAtCursor | Action::SubmitInput | Action::NewGame => {
+                return DialogStep::Start(self.players);
+            }
+            Action::Setup(SetupAction::Open) => return DialogStep::SetUp(self.players),
+            Action::Cancel | Action::Quit => return DialogStep::Cancel,
+            _ => {}
+        }
+        DialogStep::Stays
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +96,27 @@ mod tests {
         dialog.cycle(1);
         assert_eq!(dialog.players.white, Player::Engine(Level::Hard));
         assert_eq!(dialog.players.black, Player::Human);
+    }
+
+    #[test]
+    fn the_dialog_starts_sets_up_or_cancels() {
+        let players = Players {
+            black: Player::Human,
+            white: Player::Engine(Level::Medium),
+        };
+        let mut dialog = NewGameDialog::new(players);
+        assert_eq!(dialog.act(&Action::Down), DialogStep::Stays);
+        assert_eq!(dialog.act(&Action::Right), DialogStep::Stays);
+        let chosen = Players {
+            white: Player::Engine(Level::Hard),
+            ..players
+        };
+        assert_eq!(dialog.act(&Action::PickAtCursor), DialogStep::Start(chosen));
+        assert_eq!(
+            dialog.act(&Action::Setup(SetupAction::Open)),
+            DialogStep::SetUp(chosen)
+        );
+        assert_eq!(dialog.act(&Action::Undo), DialogStep::Stays);
+        assert_eq!(dialog.act(&Action::Quit), DialogStep::Cancel);
     }
 }

@@ -5,9 +5,10 @@
 use bitflags::bitflags;
 use ratatui::layout::Rect;
 
+use super::action::Action;
 use super::keys::action_for_key;
 use super::layout::ScreenLayout;
-use super::state::{Action, App};
+use super::state::App;
 
 /// One thing the player did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,7 +164,7 @@ pub fn resized(width: u16, height: u16) -> Action {
 /// Clicks on the board pick squares; the wheel over the move list steps through the game. Nothing under an
 /// overlay can be clicked.
 fn action_for_mouse(app: &App, screen: Rect, mouse: Mouse) -> Option<Action> {
-    if app.help_open() || app.dialog().is_some() {
+    if app.overlay().is_some() {
         return None;
     }
     let layout = ScreenLayout::new(screen)?;

@@ -1,15 +1,25 @@
 //! The application state machine, independent of any terminal: the game, who plays it, the cursor and the move
-//! being picked, browsing, the input box and dialogs, the key map, and the effects (engine turns, quitting) the
-//! outside world carries out.
+//! being picked, browsing, the input box and what opens over the game, the key map, and the effects (engine
+//! turns, quitting) the outside world carries out.
+//!
+//! The modules build on one another from the bottom up, none importing one above it: the vocabulary of actions
+//! and effects (`action`), the parts of the state with their own rules (`cursor`, `picking`, `animation`,
+//! `setup`, `dialog`, `library`, `keymap`, `preferences`, `mode`, `overlay`), the state and its rooms (`state`),
+//! and what reads the state to turn input into actions (`keys`, `input`, `layout`).
 
+mod action;
 mod animation;
 mod cursor;
 mod dialog;
 mod input;
+mod keymap;
 mod keys;
 mod layout;
 mod library;
+mod mode;
+mod overlay;
 mod picking;
+mod played;
 mod preferences;
 mod setup;
 mod state;
@@ -20,26 +30,26 @@ pub use dialog::{NewGameDialog, PLAYER_CHOICES};
 pub use input::{
     InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind, actions_for_input, resized,
 };
-pub use keys::{
+pub use keymap::{
     BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,
-    UnknownContext, action_for_key, key_help,
+    UnknownContext, key_help,
 };
+pub use keys::action_for_key;
 pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout, board_row_col};
 pub use library::{AUTO_PLAY_STEPS, GameList, ListPurpose, Replay};
 pub use picking::{Pick, PickError, Picker};
+pub use played::{BOARD, PlayedRules};
 pub use preferences::{
-    DEFAULT_ANIMATION_STEP, DEFAULT_PACE, Orientation, Preferences, UnknownOrientation,
+    DEFAULT_ANIMATION_STEP, DEFAULT_PACE, DEFAULT_THINK_TIME, Orientation, Preferences,
+    UnknownOrientation,
 };
 pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
-/// The rule set the app plays: English draughts, until the choice of variant reaches the app. Every place that
-/// assumes it names this alias or [`BOARD`], so that the compiler finds them all when it becomes a choice.
-pub type PlayedRules = crate::rules::English;
-
-/// The board of [`PlayedRules`].
-pub const BOARD: crate::rules::Geometry = <PlayedRules as crate::rules::RuleSet>::GEOMETRY;
 
 pub use crate::engine::{Player, Players};
-pub use state::{
-    Action, App, COMMANDS, Effect, Focus, INPUT_LIMIT, Mode, Purpose, Question, SetupAction,
-    Thinking, Timer,
-};
+pub use action::{Action, Effect, Purpose, SetupAction, Thinking, Timer};
+pub use mode::{Focus, Mode};
+pub use overlay::{Help, Overlay, Question, ResumeOffer};
+pub use state::App;
+pub use state::commands::{TYPED_COMMANDS, TypedCommand, command_list};
+pub use state::offers::JUDGING_TIME;
+pub use state::typing::INPUT_LIMIT;

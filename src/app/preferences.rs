@@ -1,4 +1,5 @@
-//! What the settings change in the app: the keys, which way up the board starts, and the draw rule's length.
+//! What the settings change in the app: the keys, which way up the board starts, the draw rule's length, the
+//! pace of the screen, and how long the engine may think.
 
 use std::fmt;
 use std::str::FromStr;
@@ -6,8 +7,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::keys::KeyMap;
-use super::state::{Player, Players};
+use super::keymap::KeyMap;
+use crate::engine::{Player, Players};
 use crate::game::DEFAULT_MOVE_LIMIT;
 
 /// Which side is at the bottom of the board when a game starts.
@@ -85,10 +86,15 @@ pub struct Preferences {
     pub pace: Option<Duration>,
     /// How long each step of a move is shown as the piece moves along its path (`None`: moves appear at once).
     pub animation_step: Option<Duration>,
+    /// How long the engine may think about a move; every search the app asks for carries the limits it gives.
+    pub think_time: Duration,
 }
 
 /// The default pace of a game between engines: a move a second, slow enough to follow.
 pub const DEFAULT_PACE: Duration = Duration::from_secs(1);
+
+/// The default time the engine thinks about a move, as in the built-in settings.
+pub const DEFAULT_THINK_TIME: Duration = Duration::from_secs(1);
 
 /// The default time each step of a move is shown: quick enough never to feel like waiting.
 pub const DEFAULT_ANIMATION_STEP: Duration = Duration::from_millis(150);
@@ -101,6 +107,7 @@ impl Default for Preferences {
             move_limit: DEFAULT_MOVE_LIMIT,
             pace: Some(DEFAULT_PACE),
             animation_step: Some(DEFAULT_ANIMATION_STEP),
+            think_time: DEFAULT_THINK_TIME,
         }
     }
 }

@@ -4,14 +4,15 @@
 
 use thiserror::Error;
 
+use super::action::SetupAction;
 use super::dialog::PLAYER_CHOICES;
-use super::state::{Player, Players};
+use crate::engine::{Player, Players};
 use crate::rules::{
     Color, Piece, Position, PositionError, Role, Square, check_playable, max_pieces,
 };
 
 /// The most pieces a side can have: the twelve it starts with (pieces are never added in a game).
-pub const MAX_PIECES: u32 = max_pieces::<super::PlayedRules>();
+pub const MAX_PIECES: u32 = max_pieces::<super::played::PlayedRules>();
 
 /// Why a set-up position cannot be played, or a square cannot take a piece.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -128,6 +129,26 @@ impl Setup {
     /// Who plays `color`.
     pub fn player(&self, color: Color) -> Player {
         self.players.of(color)
+    }
+
+    /// Carries out one edit on the square under the cursor (`None` for a light square). Opening and starting
+    /// change nothing here: they are the app's to do.
+    pub(super) fn apply(
+        &mut self,
+        what: SetupAction,
+        square: Option<Square>,
+    ) -> Result<(), SetupError> {
+        match what {
+            SetupAction::Put(piece) => return self.toggle(square, piece),
+            SetupAction::Remove => return self.remove(square),
+            SetupAction::Cycle => return self.cycle(square),
+            SetupAction::Clear => self.clear(),
+            SetupAction::Standard => self.standard(),
+            SetupAction::SwitchSide => self.switch_side(),
+            SetupAction::CyclePlayer(color) => self.cycle_player(color),
+            SetupAction::Open | SetupAction::Start => {}
+        }
+        Ok(())
     }
 }
 

@@ -74,7 +74,6 @@ pub fn play(
         .map_or(0, |d| d.as_nanos() as u64);
     let config = session::Config {
         options: settings.options(Theme::no_color_from_env()),
-        think_time: settings.think_time(),
         seed,
     };
     let ending = term::run(opened, config)?;

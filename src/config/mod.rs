@@ -502,6 +502,7 @@ impl Settings {
             move_limit: self.move_limit,
             pace: seconds(self.pace),
             animation_step: seconds(self.animation_step),
+            think_time: self.think_time(),
         }
     }
 

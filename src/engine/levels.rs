@@ -1,18 +1,27 @@
 //! The playing levels below full strength, and the choice of what each level does.
 
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::eval::evaluate;
 use super::rng::Rng;
 use super::search::{MoveBuf, SearchMove, WIN, moves_of};
-use super::{Engine, Limits, Score, SearchResult};
+use super::{Engine, Level, Limits, Score, SearchResult};
 use crate::rules::{Move, Position, Role};
 
 /// The depth of the `medium` level's plain minimax.
 pub const MEDIUM_DEPTH: u32 = 5;
 /// The deepest the `hard` level searches.
 pub const HARD_DEPTH: u32 = 8;
+
+impl Level {
+    /// What a search at this level is given when a move may take `think_time`. Every level is given the time
+    /// as its limit: the weaker ones stop sooner of their own accord (`hard` at its depth, `medium` after its
+    /// fixed search), so the time only bounds them.
+    pub fn limits(self, think_time: Duration) -> Limits {
+        Limits::time(think_time)
+    }
+}
 
 /// A uniformly random legal move (`legal` is not empty).
 pub(super) fn random(legal: &[Move], rng: &mut Rng) -> SearchResult {
@@ -144,5 +153,18 @@ impl Plain<'_> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_level_is_given_the_time() {
+        let time = Duration::from_millis(750);
+        for level in Level::ALL {
+            assert_eq!(level.limits(time), Limits::time(time), "{level}");
+        }
     }
 }

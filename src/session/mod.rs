@@ -21,7 +21,7 @@ pub use saving::Saving;
 pub use timers::Timers;
 
 use std::io;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use ratatui::Terminal;
 use ratatui::backend::Backend;
@@ -63,15 +63,9 @@ pub enum Ending {
 pub struct Config {
     /// How the screen looks.
     pub options: Options,
-    /// The engine's thinking time per move.
-    pub think_time: Duration,
     /// Varies the weaker levels' random choices from game to game.
     pub seed: u64,
 }
-
-/// The longest a position is judged for a draw offer: long enough for a deep search, short enough that the
-/// answer feels immediate.
-const JUDGING_TIME: Duration = Duration::from_millis(500);
 
 /// One player's game: the app and everything it acts on.
 pub struct Session {
@@ -211,13 +205,16 @@ impl Session {
                     search,
                     situation,
                     level,
+                    limits,
                 } => {
-                    let limits = Limits::time(self.config.think_time);
                     self.search(search, situation, level, limits, false);
                     Ok(())
                 }
-                Effect::Evaluate { search, situation } => {
-                    let limits = Limits::time(self.config.think_time.min(JUDGING_TIME));
+                Effect::Evaluate {
+                    search,
+                    situation,
+                    limits,
+                } => {
                     // A position is judged by a full-strength search, whatever level plays.
                     self.search(search, situation, Level::Max, limits, true);
                     Ok(())

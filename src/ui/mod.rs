@@ -15,7 +15,7 @@ use ratatui::style::Style;
 use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType};
 
-use crate::app::App;
+use crate::app::{App, Overlay};
 use crate::rules::SquareStyle;
 
 /// How the screen looks.
@@ -50,9 +50,10 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     let area = frame.area();
     let Some(layout) = ScreenLayout::new(area) else {
         overlays::too_small(frame.buffer_mut(), area, app);
-        if app.help_open() {
+        // Only the help is drawn over it: nothing else can be answered unseen.
+        if let Some(Overlay::Help(help)) = app.overlay() {
             let keys = &app.preferences().keys;
-            overlays::help(frame.buffer_mut(), area, keys, app.help_scroll(), options);
+            overlays::help(frame.buffer_mut(), area, keys, help.scroll(), options);
         }
         return;
     };
@@ -66,22 +67,8 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     if let Some(cursor) = panels::input(buf, layout.input, app, options) {
         frame.set_cursor_position(cursor);
     }
-    let buf = frame.buffer_mut();
-    let keys = &app.preferences().keys;
-    if let Some(dialog) = app.dialog() {
-        overlays::new_game(buf, area, dialog, keys, options);
-    }
-    if let Some(list) = app.game_list() {
-        overlays::game_list(buf, area, list, &app.preferences().keys, options);
-    }
-    if let Some((game, players)) = app.resume_offer() {
-        overlays::resume(buf, area, game, players, options);
-    }
-    if let Some(question) = app.question() {
-        overlays::question(buf, layout.board_pane, question, options);
-    }
-    if app.help_open() {
-        overlays::help(buf, area, keys, app.help_scroll(), options);
+    if let Some(overlay) = app.overlay() {
+        overlays::draw(frame.buffer_mut(), area, &layout, overlay, app, options);
     }
 }
 

@@ -1,5 +1,5 @@
-//! What is drawn over or instead of the main screen: the help, the new-game dialog, and the "enlarge the
-//! window" screen.
+//! What is drawn over or instead of the main screen: the overlays (the resume offer, a question, the new-game
+//! dialog, a list of games, the help) and the "enlarge the window" screen.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
@@ -8,7 +8,8 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
 use crate::app::{
-    App, COMMANDS, Context, GameList, KeyMap, NewGameDialog, Players, Question, key_help,
+    App, Context, GameList, KeyMap, NewGameDialog, Overlay, Players, Question, ScreenLayout,
+    command_list, key_help,
 };
 use crate::app::{MIN_HEIGHT, MIN_WIDTH};
 use crate::game::{Game, count};
@@ -25,6 +26,31 @@ fn centred(area: Rect, width: u16, height: u16) -> Rect {
         width,
         height,
     )
+}
+
+/// Draws `overlay` over the screen `area` laid out as `layout`: the help over what it covers.
+pub fn draw(
+    buf: &mut Buffer,
+    area: Rect,
+    layout: &ScreenLayout,
+    overlay: &Overlay,
+    app: &App,
+    options: &Options,
+) {
+    let keys = &app.preferences().keys;
+    match overlay {
+        Overlay::Resume(offer) => resume(buf, area, &offer.game, offer.players, options),
+        // A question is about the game: it is asked over the board.
+        Overlay::Question(asked) => question(buf, layout.board_pane, *asked, options),
+        Overlay::Dialog(dialog) => new_game(buf, area, dialog, keys, options),
+        Overlay::List(list) => game_list(buf, area, list, keys, options),
+        Overlay::Help(help) => {
+            if let Some(under) = help.covers() {
+                draw(buf, area, layout, under, app, options);
+            }
+            self::help(buf, area, keys, help.scroll(), options);
+        }
+    }
 }
 
 /// The help overlay: every key bound and every command.
@@ -50,7 +76,7 @@ pub fn help(buf: &mut Buffer, area: Rect, keys: &KeyMap, scroll: usize, options:
         .map(|(keys, what)| Line::from(format!(" {keys:<keys_width$} {what}")))
         .collect();
     lines.push(Line::default());
-    let commands = format!("Commands: {COMMANDS}");
+    let commands = format!("Commands: {}", command_list());
     lines.extend(
         super::wrap_words(&commands, usize::from(width.saturating_sub(4)))
             .into_iter()

@@ -42,6 +42,7 @@ pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
                 search,
                 situation,
                 level,
+                ..
             } => {
                 let result = Engine::new().think(
                     &situation,

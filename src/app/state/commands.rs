@@ -1,12 +1,152 @@
-//! The input box: typed moves and `:commands`.
+//! The input box's text: a typed move, or a `:command` from the table of [`TYPED_COMMANDS`].
+//!
+//! Every command is one row: its name, the other names it answers to, the argument it takes, its line of help and
+//! what it does. The list of commands shown in messages and in the help overlay is made from the table, so adding a
+//! command is adding a row.
 
-use super::*;
+use super::App;
+use crate::app::action::{Action, Effect, SetupAction};
+use crate::app::mode::{Focus, Mode};
+use crate::app::played::BOARD;
+use crate::engine::{Level, Player};
+use crate::rules::{Color, MoveText, Strictness};
+
+/// A command typed in the input box after a colon: one row of [`TYPED_COMMANDS`].
+#[derive(Debug)]
+pub struct TypedCommand {
+    /// Its name: `undo` for `:undo`.
+    pub name: &'static str,
+    /// Other names it answers to.
+    pub aliases: &'static [&'static str],
+    /// What may follow the name, as the list of commands shows it (`L`, `[FEN]`: brackets when it may be left
+    /// out), or `None` when nothing does.
+    pub argument: Option<&'static str>,
+    /// What it does, in a line.
+    pub help: &'static str,
+    /// Carries it out, given the rest of the line (trimmed, `None` when there is none): the effects, or why it
+    /// was refused, for the status line (the text then stays in the box to be corrected).
+    run: fn(&mut App, Option<&str>) -> Result<Vec<Effect>, String>,
+}
+
+impl TypedCommand {
+    /// Whether `name` (typed without the colon) calls this command.
+    pub fn answers_to(&self, name: &str) -> bool {
+        self.name == name || self.aliases.contains(&name)
+    }
+
+    /// The command as the list shows it: `:level L`.
+    pub fn usage(&self) -> String {
+        match self.argument {
+            Some(argument) => format!(":{} {argument}", self.name),
+            None => format!(":{}", self.name),
+        }
+    }
+}
+
+const fn command(
+    name: &'static str,
+    argument: Option<&'static str>,
+    help: &'static str,
+    run: fn(&mut App, Option<&str>) -> Result<Vec<Effect>, String>,
+) -> TypedCommand {
+    TypedCommand {
+        name,
+        aliases: &[],
+        argument,
+        help,
+        run,
+    }
+}
+
+/// Every command the input box understands, in the order the list of commands shows them.
+pub static TYPED_COMMANDS: &[TypedCommand] = &[
+    command("new", None, "a new game: choose the players", |app, _| {
+        Ok(app.update(Action::NewGame))
+    }),
+    command(
+        "rematch",
+        None,
+        "a new game at once with the colours swapped",
+        |app, _| Ok(app.update(Action::Rematch)),
+    ),
+    command(
+        "undo",
+        None,
+        "take back a move (a whole turn against the engine)",
+        |app, _| Ok(app.take_back()),
+    ),
+    command("redo", None, "replay a move taken back", |app, _| {
+        Ok(app.step_forward())
+    }),
+    command("flip", None, "turn the board round", |app, _| {
+        Ok(app.update(Action::Flip))
+    }),
+    command("resign", None, "resign the game (asks first)", |app, _| {
+        Ok(app.ask_to_resign())
+    }),
+    command("draw", None, "offer a draw", |app, _| Ok(app.offer_draw())),
+    command("move", None, "make the engine move now", |app, _| {
+        Ok(app.move_now())
+    }),
+    command(
+        "pause",
+        None,
+        "hold the engine, or let it go on",
+        |app, _| Ok(app.toggle_pause()),
+    ),
+    command(
+        "level",
+        Some("L"),
+        "the engine's level from its next move: random, easy, medium, hard or max",
+        App::level_command,
+    ),
+    command("setup", None, "set up a position", |app, _| {
+        Ok(app.update(Action::Setup(SetupAction::Open)))
+    }),
+    command(
+        "fen",
+        Some("[FEN]"),
+        "show the position on show in FEN, or set one up",
+        App::fen_command,
+    ),
+    command(
+        "save",
+        Some("[name]"),
+        "save the game among the saved games, under a name if one is given",
+        |app, name| Ok(app.save(name)),
+    ),
+    command("load", None, "open a saved game", |_, _| {
+        Ok(vec![Effect::ListSaved])
+    }),
+    command(
+        "continue",
+        None,
+        "continue a replayed game from the move on show",
+        |app, _| Ok(app.update(Action::Continue)),
+    ),
+    command("help", None, "the keys and the commands", |app, _| {
+        app.overlay.show_help();
+        Ok(Vec::new())
+    }),
+    command("quit", None, "leave at once", |app, _| {
+        Ok(app.update(Action::Interrupt))
+    }),
+];
+
+/// The commands as messages and the help list them: `:new :rematch … :level L … :quit`.
+pub fn command_list() -> String {
+    TYPED_COMMANDS
+        .iter()
+        .map(TypedCommand::usage)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
 
 impl App {
     pub(super) fn submit_input(&mut self) -> Vec<Effect> {
         let text = self.input.value().trim().to_string();
         if let Some(command) = text.strip_prefix(':') {
-            return self.command(command.trim());
+            return self.run_command(command.trim());
         }
         if text.is_empty() {
             self.clear_input();
@@ -46,73 +186,52 @@ impl App {
         }
     }
 
-    pub(super) fn command(&mut self, command: &str) -> Vec<Effect> {
-        let mut words = command.split_whitespace();
-        let name = words.next().unwrap_or("");
-        let argument = words.next();
-        let effects = match name {
-            "new" => self.update(Action::NewGame),
-            "rematch" => self.update(Action::Rematch),
-            "undo" => self.take_back(),
-            "redo" => self.step_forward(),
-            "flip" => self.update(Action::Flip),
-            "help" => {
-                self.help = true;
-                self.help_scroll = 0;
+    /// Runs `command` (a `:command` without its colon, trimmed): its name, then the rest of the line for it. Done,
+    /// it empties the input box; refused, it leaves the text there for correction and says why.
+    pub(super) fn run_command(&mut self, command: &str) -> Vec<Effect> {
+        let (name, rest) = match command.split_once(char::is_whitespace) {
+            Some((name, rest)) => (name, Some(rest.trim())),
+            None => (command, None),
+        };
+        let outcome = match TYPED_COMMANDS.iter().find(|c| c.answers_to(name)) {
+            Some(found) => (found.run)(self, rest),
+            None => Err(format!(
+                "unknown command :{name} (commands: {})",
+                command_list()
+            )),
+        };
+        match outcome {
+            Ok(effects) => {
+                self.clear_input();
+                effects
+            }
+            Err(refusal) => {
+                self.focus = Focus::Input;
+                self.status = refusal;
                 Vec::new()
             }
-            "quit" => self.update(Action::Interrupt),
-            "move" => self.move_now(),
-            "save" => vec![Effect::Save {
-                game: Box::new(self.game.clone()),
-                players: self.players,
-                // The name is the rest of the line, spaces and all (the store makes it a safe file name).
-                name: command
-                    .split_once(char::is_whitespace)
-                    .map(|(_, rest)| rest.trim().to_string()),
-            }],
-            "resign" | "draw" => self.resign_or_offer_draw(name),
-            "pause" => self.toggle_pause(),
-            "setup" => self.update(Action::Setup(SetupAction::Open)),
-            "load" => vec![Effect::ListSaved],
-            "continue" => self.update(Action::Continue),
-            "fen" => {
-                let text = command
-                    .split_once(char::is_whitespace)
-                    .map(|(_, rest)| rest.trim());
-                match self.fen_command(text) {
-                    Ok(effects) => effects,
-                    Err(refusal) => {
-                        // The text stays in the box for correction.
-                        self.focus = Focus::Input;
-                        self.status = refusal;
-                        return Vec::new();
-                    }
-                }
+        }
+    }
+
+    /// `:save [name]`: the name is the rest of the line, spaces and all (the store makes it a safe file name).
+    fn save(&self, name: Option<&str>) -> Vec<Effect> {
+        vec![Effect::Save {
+            game: Box::new(self.game.clone()),
+            players: self.players,
+            name: name.map(str::to_string),
+        }]
+    }
+
+    /// `:level L`: the first word after the name is the level.
+    fn level_command(&mut self, rest: Option<&str>) -> Result<Vec<Effect>, String> {
+        match rest.and_then(|r| r.split_whitespace().next()) {
+            Some(word) => {
+                let level = word.parse::<Level>().map_err(|e| e.to_string())?;
+                self.set_engine_level(level);
+                Ok(Vec::new())
             }
-            "level" => match argument.map(str::parse::<Level>) {
-                Some(Ok(level)) => {
-                    self.set_engine_level(level);
-                    Vec::new()
-                }
-                refused => {
-                    self.focus = Focus::Input;
-                    self.status = match refused {
-                        Some(Err(e)) => e.to_string(),
-                        _ => "which level? random, easy, medium, hard or max".into(),
-                    };
-                    return Vec::new();
-                }
-            },
-            _ => {
-                // The text stays in the box for correction.
-                self.focus = Focus::Input;
-                self.status = format!("unknown command :{name} (commands: {COMMANDS})");
-                return Vec::new();
-            }
-        };
-        self.clear_input();
-        effects
+            None => Err("which level? random, easy, medium, hard or max".into()),
+        }
     }
 
     /// Every engine player plays at `level` from its next move.
@@ -130,5 +249,118 @@ impl App {
             Color::Black => self.players.black = player,
             Color::White => self.players.white = player,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Players;
+
+    /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
+    const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :pause :level L :setup \
+                          :fen [FEN] :save [name] :load :continue :help :quit";
+
+    fn app() -> App {
+        App::new(Players {
+            black: Player::Human,
+            white: Player::Engine(Level::Medium),
+        })
+        .0
+    }
+
+    #[test]
+    fn the_list_of_commands_is_made_from_the_table() {
+        assert_eq!(command_list(), LISTED);
+        let mut app = app();
+        let _ = app.update(Action::Submit(":frobnicate".into()));
+        assert_eq!(
+            app.status(),
+            format!("unknown command :frobnicate (commands: {LISTED})")
+        );
+        assert_eq!(app.focus(), Focus::Input, "the text stays to be corrected");
+    }
+
+    #[test]
+    fn every_row_is_named_once_and_documented() {
+        for row in TYPED_COMMANDS {
+            let names = TYPED_COMMANDS
+                .iter()
+                .filter(|other| {
+                    other.answers_to(row.name) || row.aliases.iter().any(|a| other.answers_to(a))
+                })
+                .count();
+            assert_eq!(names, 1, ":{} answers for one command", row.name);
+            assert!(!row.help.is_empty(), ":{} has its line of help", row.name);
+            assert!(
+                row.name.bytes().all(|b| b.is_ascii_lowercase()),
+                ":{}",
+                row.name
+            );
+        }
+    }
+
+    #[test]
+    fn every_rows_name_reaches_its_command() {
+        for row in TYPED_COMMANDS {
+            let found = TYPED_COMMANDS.iter().find(|c| c.answers_to(row.name));
+            assert!(
+                found.is_some_and(|c| std::ptr::eq(c, row)),
+                ":{} finds its own row",
+                row.name
+            );
+            let mut app = app();
+            let _ = app.update(Action::Submit(format!(":{}", row.name)));
+            assert!(
+                !app.status().starts_with("unknown command"),
+                ":{}: {}",
+                row.name,
+                app.status()
+            );
+        }
+    }
+
+    #[test]
+    fn commands_do_what_their_rows_say() {
+        let mut app = app();
+        let _ = app.update(Action::Submit(":help".into()));
+        assert!(app.help_open());
+        let _ = app.update(Action::ToggleHelp);
+        let effects = app.update(Action::Submit(":save  my game ".into()));
+        assert!(matches!(
+            effects.as_slice(),
+            [Effect::Save { name: Some(name), .. }] if name == "my game"
+        ));
+        let effects = app.update(Action::Submit(":save".into()));
+        assert!(matches!(
+            effects.as_slice(),
+            [Effect::Save { name: None, .. }]
+        ));
+        let _ = app.update(Action::Submit(":level hard now".into()));
+        assert_eq!(app.players().white, Player::Engine(Level::Hard));
+        let _ = app.update(Action::Submit(":level".into()));
+        assert_eq!(
+            app.status(),
+            "which level? random, easy, medium, hard or max"
+        );
+        assert_eq!(
+            app.input().value(),
+            ":level",
+            "a refused command stays in the box"
+        );
+        let _ = app.update(Action::Submit(":flip".into()));
+        assert!(
+            app.input().value().is_empty(),
+            "a command done empties the box"
+        );
+        assert!(matches!(
+            app.update(Action::Submit(":load".into())).as_slice(),
+            [Effect::ListSaved]
+        ));
+        assert!(
+            app.update(Action::Submit(":quit".into()))
+                .iter()
+                .any(|e| matches!(e, Effect::Quit))
+        );
     }
 }

@@ -1,7 +1,12 @@
 //! Lists of games (the saved games, the games of a file) and replaying a game from a file: stepping through it,
 //! playing it back on a timer, continuing it as a new game.
 
-use super::*;
+use super::App;
+use crate::app::action::{Action, Effect, Timer};
+use crate::app::keymap::Context;
+use crate::app::library::{GameList, ListPurpose, Replay};
+use crate::app::mode::{Focus, Mode};
+use crate::store::GameEntry;
 
 impl App {
     /// Opens `list` for choosing, or says there is nothing in it.
@@ -20,29 +25,29 @@ impl App {
             list.title,
             list.entries.len()
         );
-        self.list = Some(Box::new(list));
+        self.overlay.open_list(list);
     }
 
-    pub(super) fn list_action(&mut self, action: Action) -> Vec<Effect> {
-        let Some(list) = self.list.as_mut() else {
+    pub(super) fn list_action(&mut self, action: &Action) -> Vec<Effect> {
+        let Some(list) = self.overlay.list_mut() else {
             return Vec::new();
         };
         match action {
             Action::Up | Action::Left => list.step(-1),
             Action::Down | Action::Right => list.step(1),
-            Action::ListStep(step) => list.step(step),
+            Action::ListStep(step) => list.step(*step),
             Action::BrowseFirst => list.step(isize::MIN),
             Action::BrowseLast => list.step(isize::MAX),
             Action::PickAtCursor | Action::SubmitInput => {
                 let purpose = list.purpose;
                 let chosen = list.chosen().cloned();
-                self.list = None;
+                self.overlay.close_panel();
                 if let Some(entry) = chosen {
                     return self.open_entry(entry, purpose);
                 }
             }
             Action::Cancel | Action::Quit => {
-                self.list = None;
+                self.overlay.close_panel();
                 self.status = self.mode_message();
             }
             _ => {}

@@ -1,8 +1,11 @@
 //! What the status line says in each state, with the keys as bound.
 
-use super::*;
+use super::App;
+use crate::app::keymap::Context;
+use crate::app::mode::Mode;
+use crate::engine::Player;
 use crate::game::{count, moves_played};
-use crate::rules::SquareStyle;
+use crate::rules::{Square, SquareStyle};
 
 impl App {
     pub(super) fn resume_question(&self) -> String {

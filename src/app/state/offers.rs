@@ -3,69 +3,65 @@
 //! when it does not think itself better, and says why when it declines. Between two people the other side is
 //! asked.
 
-use super::*;
+use std::time::Duration;
+
+use super::App;
+use crate::app::action::{Action, Effect, Purpose};
+use crate::app::keymap::Context;
+use crate::app::mode::Mode;
+use crate::app::overlay::Question;
+use crate::engine::{Level, Player, Score, Situation};
+use crate::game::{Game, GameError};
+use crate::rules::Color;
 
 /// How much better, in hundredths of a man, the engine may judge its position and still accept a draw: a fifth
 /// of a man, well under any material edge, so that it takes a draw in a level position and declines when it
 /// has something real.
 pub const DRAW_MARGIN: i32 = 20;
 
-/// A yes/no question waiting for the player's answer; nothing else is played until it is answered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Question {
-    /// Does this side (the player's) resign?
-    Resign(Color),
-    /// `from` offers a draw: does the other side accept?
-    Draw {
-        /// The side offering.
-        from: Color,
-    },
-}
-
-impl Question {
-    /// The question in words, with the answers.
-    pub fn text(self) -> String {
-        match self {
-            Question::Resign(side) => {
-                format!("Resign the game for {side}? y: resign, n: play on")
-            }
-            Question::Draw { from } => format!(
-                "{from} offers a draw. {}, do you accept? y: accept, n: decline",
-                from.opponent()
-            ),
-        }
-    }
-}
+/// The longest the engine judges a position for a draw offer: long enough for a deep search, short enough that
+/// the answer feels immediate.
+pub const JUDGING_TIME: Duration = Duration::from_millis(500);
 
 impl App {
-    /// `:resign` and `:draw`.
-    pub(super) fn resign_or_offer_draw(&mut self, what: &str) -> Vec<Effect> {
+    /// `:resign`: asks first, so that a slip of the keyboard does not lose a game.
+    pub(super) fn ask_to_resign(&mut self) -> Vec<Effect> {
+        if let Some(refusal) = self.declaring_refusal() {
+            self.status = refusal;
+            return Vec::new();
+        }
+        let question = Question::Resign(self.player_at_keyboard());
+        self.overlay.ask(question);
+        self.status = question.text();
+        Vec::new()
+    }
+
+    /// `:draw`: the other person is asked, the engine judges, and with nobody at the board it is drawn at once.
+    pub(super) fn offer_draw(&mut self) -> Vec<Effect> {
         if let Some(refusal) = self.declaring_refusal() {
             self.status = refusal;
             return Vec::new();
         }
         let side = self.player_at_keyboard();
-        if what == "resign" {
-            self.question = Some(Question::Resign(side));
-            self.status = Question::Resign(side).text();
-            return Vec::new();
-        }
         if !self.has_human() {
             // Nobody plays: whoever watches may call the game a draw.
             return self.agree_draw();
         }
         if self.engine_side().is_none() {
             let question = Question::Draw { from: side };
-            self.question = Some(question);
+            self.overlay.ask(question);
             self.status = question.text();
             return Vec::new();
         }
         // Against the engine: it judges the position with a short search of its own.
         let mut effects = self.stop_thinking();
         let search = self.begin_search(Purpose::DrawOffer);
+        // A position is judged at full strength, whatever level plays.
+        let time = self.preferences.think_time.min(JUDGING_TIME);
         effects.push(Effect::Evaluate {
             search,
             situation: Situation::of_game(&self.game),
+            limits: Level::Max.limits(time),
         });
         self.status = "you offer a draw: the engine considers it".into();
         effects
@@ -113,8 +109,11 @@ impl App {
 
     /// While a question is open only its answers count (and help, Ctrl-C and what the engine and the outside
     /// world report); `None` for the actions that go on as usual.
-    pub(super) fn question_action(&mut self, action: &Action) -> Option<Vec<Effect>> {
-        let question = self.question?;
+    pub(super) fn question_action(
+        &mut self,
+        question: Question,
+        action: &Action,
+    ) -> Option<Vec<Effect>> {
         let answer = match action {
             Action::Answer(yes) => *yes,
             Action::Cancel => false,
@@ -127,7 +126,7 @@ impl App {
                 return Some(Vec::new());
             }
         };
-        self.question = None;
+        self.overlay.close_panel();
         Some(match (question, answer) {
             (Question::Resign(side), true) => {
                 let mut effects = self.stop_thinking();
@@ -208,5 +207,59 @@ impl App {
                 Vec::new()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::preferences::Preferences;
+    use crate::engine::Players;
+
+    fn preferences(think_time: Duration) -> Preferences {
+        Preferences {
+            think_time,
+            ..Preferences::default()
+        }
+    }
+
+    #[test]
+    fn every_search_carries_the_thinking_time_of_the_moment_it_is_asked_for() {
+        let players = Players {
+            black: Player::Human,
+            white: Player::Engine(Level::Hard),
+        };
+        let (mut app, _) = App::new(players);
+        app.set_preferences(preferences(Duration::from_secs(3)));
+        let _ = app.update(Action::Submit("11-15".into()));
+        let effects = app.update(Action::Undo);
+        assert!(effects.iter().all(|e| !matches!(e, Effect::Think { .. })));
+        let effects = app.update(Action::Submit("11-15".into()));
+        let limits = effects.iter().find_map(|e| match e {
+            Effect::Think { level, limits, .. } => Some((*level, *limits)),
+            _ => None,
+        });
+        let three = Duration::from_secs(3);
+        assert_eq!(limits, Some((Level::Hard, Level::Hard.limits(three))));
+
+        // A draw offer is judged at full strength, for at most the judging time.
+        let effects = app.update(Action::Submit(":draw".into()));
+        let judged = effects.iter().find_map(|e| match e {
+            Effect::Evaluate { limits, .. } => Some(*limits),
+            _ => None,
+        });
+        assert_eq!(judged, Some(Level::Max.limits(JUDGING_TIME)));
+
+        // A shorter thinking time shortens the judging too.
+        let short = Duration::from_millis(200);
+        let mut app = App::new(players).0;
+        app.set_preferences(preferences(short));
+        let _ = app.update(Action::Submit("11-15".into()));
+        let effects = app.update(Action::Submit(":draw".into()));
+        let judged = effects.iter().find_map(|e| match e {
+            Effect::Evaluate { limits, .. } => Some(*limits),
+            _ => None,
+        });
+        assert_eq!(judged, Some(Level::Max.limits(short)));
     }
 }

@@ -1,6 +1,15 @@
 //! Setting up a position by hand, and `:fen`.
 
-use super::*;
+use super::App;
+use crate::app::action::{Action, Effect, SetupAction};
+use crate::app::keymap::Context;
+use crate::app::mode::{Focus, Mode};
+use crate::app::picking::Picker;
+use crate::app::played::PlayedRules;
+use crate::app::setup::{Setup, check_position};
+use crate::engine::Players;
+use crate::game::Game;
+use crate::rules::{Position, parse_fen, to_fen};
 
 impl App {
     /// Starts setting up a position, from the one on show, for `players`. The engine stops; the game is kept
@@ -25,29 +34,8 @@ impl App {
         }
         let square = self.cursor_square();
         let done = match action {
-            Action::Setup(what) => match what {
-                SetupAction::Open => Ok(()),
-                SetupAction::Put(piece) => setup.toggle(square, *piece),
-                SetupAction::Remove => setup.remove(square),
-                SetupAction::Cycle => setup.cycle(square),
-                SetupAction::Clear => {
-                    setup.clear();
-                    Ok(())
-                }
-                SetupAction::Standard => {
-                    setup.standard();
-                    Ok(())
-                }
-                SetupAction::SwitchSide => {
-                    setup.switch_side();
-                    Ok(())
-                }
-                SetupAction::CyclePlayer(color) => {
-                    setup.cycle_player(*color);
-                    Ok(())
-                }
-                SetupAction::Start => return Some(self.start_setup(setup)),
-            },
+            Action::Setup(SetupAction::Start) => return Some(self.start_setup(setup)),
+            Action::Setup(what) => setup.apply(*what, square),
             Action::PickAtCursor => setup.cycle(square),
             Action::PickSquare(square) => {
                 self.put_cursor(*square);

@@ -5,18 +5,14 @@
 //! [`Action::Timer`] comes back; a timer that is no longer wanted when it comes does nothing. Tests fire timers
 //! by hand.
 
-use super::*;
-
-/// The timers the app asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Timer {
-    /// The next move of a replayed game being played back.
-    Replay,
-    /// The next move of a game between engines may be shown.
-    Pace,
-    /// The next step of a move being shown along its path.
-    Animation,
-}
+use super::App;
+use crate::app::action::{Effect, Timer};
+use crate::app::animation::Animation;
+use crate::app::keymap::Context;
+use crate::app::mode::Mode;
+use crate::app::played::BOARD;
+use crate::engine::Player;
+use crate::rules::{Move, Position};
 
 impl App {
     /// A timer came due.

@@ -4,7 +4,10 @@
 //! [`INPUT_LIMIT`] characters costs next to nothing, and a paste is checked against the limit before anything
 //! is copied, so a megabyte of pasted text is refused in one pass over it.
 
-use super::*;
+use tui_input::{Input, InputRequest};
+
+use super::App;
+use crate::app::mode::Focus;
 
 /// The most characters the input box holds. The longest useful line is a position (`:fen` with 24 pieces is
 /// about 100 characters, a 12x12 board's 60 pieces about 250); a file name for `:save` is shorter still.
@@ -70,6 +73,8 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::action::Action;
+    use crate::engine::{Player, Players};
 
     fn app() -> App {
         App::new(Players {

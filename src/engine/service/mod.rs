@@ -37,14 +37,9 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
 
 use super::{Level, Limits, Progress, SearchResult, Situation, TABLE_MEGABYTES};
 use pool::{Client, Job, Live, Shared, lock};
-
-/// The longest a position is judged for a draw offer: long enough for a deep search, short enough that the answer
-/// feels immediate.
-pub const JUDGING_TIME: Duration = Duration::from_millis(500);
 
 /// One search a client asks for.
 #[derive(Clone, Debug)]
@@ -61,20 +56,6 @@ pub struct Request {
     pub limits: Limits,
     /// Fixes the random choices of the weaker levels.
     pub seed: u64,
-}
-
-impl Request {
-    /// A request to judge `situation` (for a draw offer, say): a full-strength search, whatever level plays, for
-    /// at most `time` and never longer than [`JUDGING_TIME`]. The answer's score is the judgement.
-    pub fn judging(search: u64, situation: Situation, time: Duration, seed: u64) -> Request {
-        Request {
-            search,
-            situation,
-            level: Level::Max,
-            limits: Limits::time(time.min(JUDGING_TIME)),
-            seed,
-        }
-    }
 }
 
 /// What a client hears about its live request.

@@ -300,12 +300,3 @@ fn dropping_the_service_stops_a_running_search() {
     assert_eq!(waiting.start(endless(2)), Err(ServiceStopped));
     assert!(!waiting.is_busy());
 }
-
-#[test]
-fn a_judgement_is_a_short_full_strength_search() {
-    let judging = Request::judging(5, start(), Duration::from_secs(10), 0);
-    assert_eq!(judging.level, Level::Max);
-    assert_eq!(judging.limits, Limits::time(JUDGING_TIME));
-    let quick = Request::judging(5, start(), Duration::from_millis(100), 0);
-    assert_eq!(quick.limits, Limits::time(Duration::from_millis(100)));
-}

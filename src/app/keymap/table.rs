@@ -1,7 +1,7 @@
 //! The table of every command keys can be bound to, with its default keys and its line in the help.
 
 use super::Context;
-use crate::app::state::{Action, SetupAction};
+use crate::app::action::{Action, SetupAction};
 use crate::rules::{Color, Piece, Role};
 
 /// A command keys can be bound to: one row of [`KEY_COMMANDS`].

@@ -1,0 +1,264 @@
+//! The app's vocabulary: what can happen to it ([`Action`]), what it asks the outside world to do ([`Effect`]),
+//! the timers it asks for, and what it knows of a search under way. Plain data, known to every other part of the
+//! app and depending on none of them but the list of games an action can carry.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tui_input::InputRequest;
+
+use super::library::GameList;
+use crate::engine::{Level, Limits, Players, Score, Situation};
+use crate::game::Game;
+use crate::rules::{Color, Move, Piece, Square};
+
+/// What a search is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Choosing the engine's move.
+    Move,
+    /// Judging the position, to answer the player's draw offer.
+    DrawOffer,
+}
+
+/// What the engine has reported about the search under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Thinking {
+    /// The number of the search.
+    pub search: u64,
+    /// What it is for.
+    pub purpose: Purpose,
+    /// The deepest iteration completed, if any.
+    pub depth: Option<u32>,
+    /// Its score for the side to move.
+    pub score: Option<Score>,
+}
+
+/// What the player does to the position being set up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetupAction {
+    /// Start setting up, from the position on show.
+    Open,
+    /// Put this piece on the cursor's square, or take it off if it is already there.
+    Put(Piece),
+    /// Empty the cursor's square.
+    Remove,
+    /// Put the next piece (empty, black man, black king, white man, white king) on the cursor's square.
+    Cycle,
+    /// Take every piece off.
+    Clear,
+    /// The standard starting position.
+    Standard,
+    /// Give the move to the other side.
+    SwitchSide,
+    /// Change who plays this side.
+    CyclePlayer(Color),
+    /// Check the position and start a game from it.
+    Start,
+}
+
+/// Everything the player (or the engine thread) can do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Move the board cursor one square up the screen.
+    Up,
+    /// Down the screen.
+    Down,
+    /// Left on the screen.
+    Left,
+    /// Right on the screen.
+    Right,
+    /// Pick the square under the cursor (Space or Enter on the board).
+    PickAtCursor,
+    /// Pick a square directly (a mouse click).
+    PickSquare(Square),
+    /// Drop the selection, leave browsing, or dismiss a question (Esc).
+    Cancel,
+    /// Text entered in the input box: a move (`11-15`) or a command (`:undo`).
+    Submit(String),
+    /// Edit the input box (typing a digit or `:` on the board starts it).
+    Edit(InputRequest),
+    /// Text pasted into the terminal: it goes into the input box as if typed, line breaks dropped.
+    Paste(String),
+    /// Use the text in the input box (Enter while typing).
+    SubmitInput,
+    /// Start typing in the empty input box (for coordinate moves such as `c3-d4`).
+    StartTyping,
+    /// Move the focus between the board and the move history.
+    ToggleHistoryFocus,
+    /// Open or close the help overlay.
+    ToggleHelp,
+    /// Scroll the help overlay by this many lines.
+    ScrollHelp(isize),
+    /// Open the new-game dialog.
+    NewGame,
+    /// Start a new game at once with the colours swapped.
+    Rematch,
+    /// Ask the engine to play the best move it has found so far.
+    MoveNow,
+    /// The engine finished an iteration of the search numbered `search`.
+    EngineProgress {
+        /// The search reporting.
+        search: u64,
+        /// Depth completed.
+        depth: u32,
+        /// Score for the side to move.
+        score: Score,
+    },
+    /// Take back a move (a whole turn pair against the engine).
+    Undo,
+    /// Replay a taken-back move (a whole turn pair against the engine).
+    Redo,
+    /// Turn the board round.
+    Flip,
+    /// Show the position one move earlier.
+    BrowseBack,
+    /// One move later.
+    BrowseForward,
+    /// The start.
+    BrowseFirst,
+    /// The live position.
+    BrowseLast,
+    /// The engine chose a move, in the search numbered `search`.
+    EngineMoved {
+        /// The number of the search that chose it (stale answers are ignored).
+        search: u64,
+        /// The move, or `None` if it found none.
+        mv: Option<Move>,
+    },
+    /// Leave the program (asks first while a game is in progress).
+    Quit,
+    /// Leave the program at once (Ctrl-C, a signal).
+    Interrupt,
+    /// Go on with the unfinished game offered at start.
+    AcceptResume,
+    /// Start a new game instead (the unfinished one is archived).
+    DeclineResume,
+    /// Show a message from the outside world (a file that could not be saved, say) on the status line.
+    Notice(String),
+    /// Edit the position being set up.
+    Setup(SetupAction),
+    /// Ask for the list of saved games (`:load`).
+    Load,
+    /// Show a list of games to choose from (the saved games, the games of a file).
+    ShowGames(Box<GameList>),
+    /// Move the selection in a list of games by this many entries.
+    ListStep(isize),
+    /// Start or pause playing the replayed game back on a timer.
+    AutoPlay,
+    /// Play back faster (`true`) or slower.
+    Speed(bool),
+    /// A timer asked for with [`Effect::Wake`] is due.
+    Timer(Timer),
+    /// Continue the replayed game from the move on show as a new game.
+    Continue,
+    /// The answer to the question asked (yes: resign, accept the draw offer).
+    Answer(bool),
+    /// Hold the engine (it stops thinking and waits), or let it go on.
+    Pause,
+    /// Save the game among the saved games (`:save` without a name).
+    Save,
+    /// The screen changed size: whether the game fits on it. While it does not, the player's actions do
+    /// nothing but quit and help (the game is not on show to act on).
+    Resized {
+        /// Whether the screen is big enough to show the game.
+        fits: bool,
+    },
+    /// The engine judged a position, in the search numbered `search` (asked for with [`Effect::Evaluate`]).
+    EngineEvaluated {
+        /// The number of the search.
+        search: u64,
+        /// The score for the side to move.
+        score: Score,
+    },
+}
+
+impl Action {
+    /// Whether the player did this (a key, a click, a paste, a command), rather than the engine, a timer or the
+    /// outside world.
+    pub fn from_player(&self) -> bool {
+        !matches!(
+            self,
+            Action::EngineProgress { .. }
+                | Action::EngineMoved { .. }
+                | Action::EngineEvaluated { .. }
+                | Action::Timer(_)
+                | Action::Notice(_)
+                | Action::ShowGames(_)
+                | Action::Resized { .. }
+        )
+    }
+}
+
+/// What the outside world must do after an action.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    /// Start the engine on this situation at this level; answer with [`Action::EngineMoved`] and this number.
+    Think {
+        /// The number of this search.
+        search: u64,
+        /// The position and its history.
+        situation: Situation,
+        /// The level to play at.
+        level: Level,
+        /// What the search is given: the level's limits for the thinking time when it was asked for.
+        limits: Limits,
+    },
+    /// Judge this situation quickly (a short full-strength search); answer with [`Action::EngineEvaluated`] and
+    /// this number.
+    Evaluate {
+        /// The number of this search.
+        search: u64,
+        /// The position and its history.
+        situation: Situation,
+        /// What the search is given: full strength for the thinking time, but never longer than
+        /// [`JUDGING_TIME`](crate::app::JUDGING_TIME).
+        limits: Limits,
+    },
+    /// Stop the running search; its answer will be stale.
+    StopThinking,
+    /// Stop the running search and let it answer with the best move found so far.
+    MoveNow,
+    /// The game changed (a move, an undo, a new game): save the game in progress, or file it once it is over.
+    GameChanged,
+    /// Keep this game among the saved games: it is being left unfinished (a new game, a declined resume).
+    Archive {
+        /// The game.
+        game: Box<Game>,
+        /// Who played it.
+        players: Players,
+        /// The saved-games file it came from, to be updated instead of filing a second copy.
+        file: Option<PathBuf>,
+    },
+    /// Save this game among the saved games under a name the player chose (`:save`), and say where.
+    Save {
+        /// The game.
+        game: Box<Game>,
+        /// Who plays it.
+        players: Players,
+        /// The name typed, if any.
+        name: Option<String>,
+    },
+    /// List the saved games and answer with [`Action::ShowGames`].
+    ListSaved,
+    /// Send [`Action::Timer`] with this timer after this long, replacing any earlier request for it.
+    Wake {
+        /// Which timer.
+        timer: Timer,
+        /// How long from now.
+        after: Duration,
+    },
+    /// Leave the program.
+    Quit,
+}
+
+/// The timers the app asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Timer {
+    /// The next move of a replayed game being played back.
+    Replay,
+    /// The next move of a game between engines may be shown.
+    Pace,
+    /// The next step of a move being shown along its path.
+    Animation,
+}

@@ -1,0 +1,504 @@
+//! The play core: the game's own actions (the cursor, picking and typing moves, the engine's turns and answers,
+//! undo and redo, browsing the game, flipping, quitting) and starting or leaving a game.
+
+use tui_input::Input;
+
+use super::App;
+use crate::app::action::{Action, Effect, Purpose, SetupAction, Thinking};
+use crate::app::cursor::{Cursor, Step};
+use crate::app::dialog::NewGameDialog;
+use crate::app::keymap::Context;
+use crate::app::mode::{Focus, Mode};
+use crate::app::picking::{Pick, Picker};
+use crate::app::played::BOARD;
+use crate::engine::{Player, Players, Situation};
+use crate::game::Game;
+use crate::rules::{Move, Square};
+
+impl App {
+    /// What the game does with an action no overlay, setup or replay took.
+    pub(super) fn game_action(&mut self, action: Action) -> Vec<Effect> {
+        match action {
+            Action::Up | Action::Down | Action::Left | Action::Right => {
+                if self.focus == Focus::History {
+                    let back = matches!(action, Action::Up | Action::Left);
+                    return self.update(if back {
+                        Action::BrowseBack
+                    } else {
+                        Action::BrowseForward
+                    });
+                }
+                self.move_cursor(&action);
+                Vec::new()
+            }
+            Action::PickAtCursor => self.pick(self.cursor.square()),
+            Action::PickSquare(square) => self.pick(square),
+            Action::Cancel => {
+                self.cancel();
+                Vec::new()
+            }
+            Action::Submit(text) => {
+                self.input = Input::new(text);
+                self.submit_input()
+            }
+            Action::SubmitInput => self.submit_input(),
+            Action::Edit(request) => {
+                self.edit(request);
+                Vec::new()
+            }
+            Action::Paste(text) => {
+                self.paste(&text);
+                Vec::new()
+            }
+            Action::StartTyping => {
+                self.focus = Focus::Input;
+                Vec::new()
+            }
+            Action::ToggleHistoryFocus => {
+                self.focus = match self.focus {
+                    Focus::History => Focus::Board,
+                    _ => Focus::History,
+                };
+                if self.focus == Focus::History {
+                    self.status = format!(
+                        "history: arrows step through the game, Home/End, {} returns to the board",
+                        self.key(Context::Board, "history", "Tab")
+                    );
+                }
+                Vec::new()
+            }
+            Action::NewGame => {
+                self.overlay.open_dialog(NewGameDialog::new(self.players));
+                Vec::new()
+            }
+            Action::Rematch => self.start_new(self.players.swapped()),
+            Action::MoveNow => self.move_now(),
+            Action::Undo => self.take_back(),
+            Action::Redo => self.step_forward(),
+            Action::Flip => {
+                self.flipped = !self.flipped;
+                self.cursor = self.cursor.turned(BOARD, self.flipped);
+                Vec::new()
+            }
+            Action::BrowseBack => self.browse(|ply, _| ply.saturating_sub(1)),
+            Action::BrowseForward => self.browse(|ply, live| (ply + 1).min(live)),
+            Action::BrowseFirst => self.browse(|_, _| 0),
+            Action::BrowseLast => {
+                self.leave_browsing();
+                Vec::new()
+            }
+            Action::EngineEvaluated { search, score } => self.draw_offer_judged(search, score),
+            Action::Answer(_) => Vec::new(),
+            Action::Pause => self.toggle_pause(),
+            Action::Save => self.run_command("save"),
+            Action::Resized { .. } | Action::Timer(_) => Vec::new(),
+            Action::EngineProgress {
+                search,
+                depth,
+                score,
+            } => {
+                if let Some(thinking) = self.thinking.as_mut().filter(|t| t.search == search) {
+                    thinking.depth = Some(depth);
+                    thinking.score = Some(score);
+                }
+                Vec::new()
+            }
+            Action::EngineMoved { search, mv } => self.engine_moved(search, mv),
+            Action::Quit => self.quit(),
+            Action::Interrupt => {
+                let mut effects = self.stop_thinking();
+                effects.push(Effect::Quit);
+                effects
+            }
+            Action::Notice(text) => {
+                self.status = text;
+                Vec::new()
+            }
+            Action::Setup(SetupAction::Open) => self.open_setup(self.players),
+            Action::Load => vec![Effect::ListSaved],
+            Action::ShowGames(list) => {
+                self.show_games(*list);
+                Vec::new()
+            }
+            Action::AutoPlay | Action::Speed(_) | Action::Continue => {
+                self.status =
+                    "that works when replaying a game (:load, or crowned FILE.pdn)".into();
+                Vec::new()
+            }
+            // A list's keys with no list open.
+            Action::ListStep(_) => Vec::new(),
+            // Editing a position needs the setup to be open; answers to a question that is not being asked; the
+            // help's own actions, which the overlay takes before the game.
+            Action::Setup(_)
+            | Action::AcceptResume
+            | Action::DeclineResume
+            | Action::ToggleHelp
+            | Action::ScrollHelp(_) => Vec::new(),
+        }
+    }
+
+    /// Starts a new game from the standard start with `players`; an unfinished game is archived first.
+    pub(super) fn start_new(&mut self, players: Players) -> Vec<Effect> {
+        self.start_game(Game::new(), players)
+    }
+
+    /// Starts `game` with `players`; an unfinished game is archived first.
+    pub(super) fn start_game(&mut self, game: Game, players: Players) -> Vec<Effect> {
+        let mut effects = self.leave_game();
+        effects.extend(self.restart(game, players));
+        effects
+    }
+
+    /// Stops the engine and keeps the game being left when it is the player's own and unfinished (a game being
+    /// replayed belongs to its file).
+    pub(super) fn leave_game(&mut self) -> Vec<Effect> {
+        let mut effects = self.stop_thinking();
+        if self.replay.is_none() && !self.game.is_empty() && self.game.final_outcome().is_none() {
+            effects.push(Effect::Archive {
+                game: Box::new(self.game.clone()),
+                players: self.players,
+                file: self.saved_file.clone(),
+            });
+        }
+        effects
+    }
+
+    /// Replaces the game and players, everything else starting afresh, and starts the game going.
+    pub(super) fn restart(&mut self, game: Game, players: Players) -> Vec<Effect> {
+        self.reset(game, players);
+        self.after_change()
+    }
+
+    /// Replaces the game and players, everything else starting afresh but the preferences and the search
+    /// numbers: they go on rising, so that an answer from the old game is never taken for one in this game.
+    pub(super) fn reset(&mut self, game: Game, players: Players) {
+        let (searches, fits) = (self.searches, self.fits);
+        let preferences = std::mem::take(&mut self.preferences);
+        *self = App::fresh(game, players, preferences);
+        self.searches = searches;
+        self.fits = fits;
+    }
+
+    /// Esc on the game: leaves typing, browsing or the move list, or drops the selection. A help open over
+    /// nothing closes too (the keys close it themselves; a cancel sent otherwise must not leave it behind).
+    fn cancel(&mut self) {
+        self.overlay.close_help();
+        if self.focus == Focus::Input {
+            self.input.reset();
+            self.focus = Focus::Board;
+            self.status = self.mode_message();
+        } else if matches!(self.mode, Mode::Browsing { .. }) {
+            self.focus = Focus::Board;
+            self.leave_browsing();
+        } else if self.focus == Focus::History {
+            self.focus = Focus::Board;
+            self.status = self.mode_message();
+        } else {
+            self.picker.drop_selection();
+            self.status = self.mode_message();
+        }
+    }
+
+    /// Hurries the engine: a move held for the pace is shown now, a search under way answers with its best.
+    pub(super) fn move_now(&mut self) -> Vec<Effect> {
+        if self.held.is_some() {
+            // A game between engines waiting for its pace: the move is shown now.
+            self.pace_wait = false;
+            return self.show_held_move();
+        }
+        match self.thinking {
+            Some(_) => {
+                self.status = "the engine moves now".into();
+                vec![Effect::MoveNow]
+            }
+            None => {
+                self.status = "the engine is not thinking".into();
+                Vec::new()
+            }
+        }
+    }
+
+    /// Moves the board cursor one square the way `action` (an arrow) says, as the board is turned.
+    pub(super) fn move_cursor(&mut self, action: &Action) {
+        let step = match action {
+            Action::Up => Step::Up,
+            Action::Down => Step::Down,
+            Action::Left => Step::Left,
+            _ => Step::Right,
+        };
+        self.cursor = self.cursor.step(step, BOARD, self.flipped);
+    }
+
+    /// Puts the cursor on `square`.
+    pub(super) fn put_cursor(&mut self, square: Square) {
+        self.cursor = Cursor::on(square, BOARD, self.flipped);
+    }
+
+    /// Puts the cursor where the player is likely to want it: on the selected piece, or on the middle one of the
+    /// pieces that can move, when a human is to move and the cursor is not already on one of them.
+    pub(super) fn place_cursor(&mut self) {
+        if !self.humans_turn() {
+            return;
+        }
+        let movable = self.picker.movable();
+        let target = self.picker.selected().or_else(|| {
+            let on_movable = self.cursor_square().is_some_and(|s| movable.contains(&s));
+            (!on_movable)
+                .then(|| movable.get(movable.len() / 2).copied())
+                .flatten()
+        });
+        if let Some(square) = target {
+            self.put_cursor(square);
+        }
+    }
+
+    /// Whether a person is to move.
+    pub(super) fn humans_turn(&self) -> bool {
+        self.players.of(self.game.position().side_to_move()) == Player::Human
+    }
+
+    /// Picks `square` for the move being made: selects a piece, goes on with a capture, or completes the move.
+    pub(super) fn pick(&mut self, square: Square) -> Vec<Effect> {
+        self.put_cursor(square);
+        match self.mode {
+            // Setting up handles its own picks; this is only reached through a stale path.
+            Mode::Over(_) | Mode::Setup(_) => {
+                self.status = self.mode_message();
+                return Vec::new();
+            }
+            Mode::Browsing { .. } => {
+                self.status = self.browsing_refusal();
+                return Vec::new();
+            }
+            Mode::Play => {}
+        }
+        if !self.humans_turn() {
+            self.status = self.engine_refusal();
+            return Vec::new();
+        }
+        let position = *self.game.position();
+        // The jumps of a capture picked one by one have been seen: the animation shows the rest.
+        let seen = self.picker.taken_so_far(&position).len();
+        match self.picker.pick(&position, square) {
+            Ok(Pick::Complete(mv)) => self.play_shown_from(mv, seen),
+            Ok(Pick::Selected(s)) => {
+                self.status = format!("{s} selected");
+                Vec::new()
+            }
+            Ok(Pick::Continues { at }) => {
+                self.status = format!("the capture goes on from {at}");
+                Vec::new()
+            }
+            Ok(Pick::Dropped) => {
+                self.status = self.mode_message();
+                Vec::new()
+            }
+            Err(e) => {
+                self.status = e.to_string();
+                Vec::new()
+            }
+        }
+    }
+
+    /// Plays `mv` and shows it stepping along its whole path.
+    pub(super) fn play(&mut self, mv: Move) -> Vec<Effect> {
+        self.play_shown_from(mv, 0)
+    }
+
+    /// Plays `mv`, and shows it stepping along its path from its landing number `seen`.
+    fn play_shown_from(&mut self, mv: Move, seen: usize) -> Vec<Effect> {
+        let before = *self.game.position();
+        match self.game.play(&mv) {
+            Ok(()) => {
+                let mut effects = self.after_change();
+                effects.extend(self.animate(before, mv, seen));
+                effects
+            }
+            Err(e) => {
+                self.status = e.to_string();
+                Vec::new()
+            }
+        }
+    }
+
+    /// After the game changed: a new picker, the game's end if it came, the engine's turn if it is one.
+    pub(super) fn after_change(&mut self) -> Vec<Effect> {
+        self.picker = Picker::new(self.game.position());
+        self.place_cursor();
+        let mut effects = vec![Effect::GameChanged];
+        match self.game.outcome() {
+            Some(outcome) => {
+                self.mode = Mode::Over(outcome);
+                self.status = self.mode_message();
+            }
+            None => {
+                self.mode = Mode::Play;
+                self.status = self.mode_message();
+                effects.extend(self.start_pace());
+                effects.extend(self.next_turn());
+            }
+        }
+        effects
+    }
+
+    /// Starts the engine when it is to move (unless the player holds it).
+    pub(super) fn next_turn(&mut self) -> Vec<Effect> {
+        let side = self.game.position().side_to_move();
+        if self.paused {
+            return Vec::new();
+        }
+        match self.players.of(side) {
+            Player::Human => Vec::new(),
+            Player::Engine(level) => {
+                let search = self.begin_search(Purpose::Move);
+                vec![Effect::Think {
+                    search,
+                    situation: Situation::of_game(&self.game),
+                    level,
+                    limits: level.limits(self.preferences.think_time),
+                }]
+            }
+        }
+    }
+
+    /// Numbers a new search and waits for it; returns its number.
+    pub(super) fn begin_search(&mut self, purpose: Purpose) -> u64 {
+        self.searches += 1;
+        self.thinking = Some(Thinking {
+            search: self.searches,
+            purpose,
+            depth: None,
+            score: None,
+        });
+        self.searches
+    }
+
+    /// Stops waiting for the engine: a move held for the pace is dropped, and a search under way is stopped (its
+    /// answer will be stale).
+    pub(super) fn stop_thinking(&mut self) -> Vec<Effect> {
+        self.held = None;
+        match self.thinking.take() {
+            Some(_) => vec![Effect::StopThinking],
+            None => Vec::new(),
+        }
+    }
+
+    /// The engine answered search `search`: its move is played, held for the pace, or ignored when stale.
+    fn engine_moved(&mut self, search: u64, mv: Option<Move>) -> Vec<Effect> {
+        let wanted = self
+            .thinking
+            .filter(|t| t.search == search && t.purpose == Purpose::Move);
+        if wanted.is_none() || self.held.is_some() {
+            // An answer to a search that was stopped (by an undo, say): the game has moved on.
+            return Vec::new();
+        }
+        if self.pace_wait && mv.is_some() {
+            // A game between engines: the move is shown when the pace says.
+            self.held = mv;
+            return Vec::new();
+        }
+        self.deliver(mv)
+    }
+
+    /// Plays the engine's move (or, with none, lets the game end).
+    pub(super) fn deliver(&mut self, mv: Option<Move>) -> Vec<Effect> {
+        self.thinking = None;
+        self.held = None;
+        let browsing = self.mode;
+        let effects = match mv {
+            Some(mv) => self.play(mv),
+            None => self.after_change(),
+        };
+        // Someone looking back through the game stays where they are; the move shows in the history.
+        if let (Mode::Browsing { .. }, Mode::Play) = (browsing, self.mode) {
+            self.mode = browsing;
+            self.status = self.mode_message();
+        }
+        effects
+    }
+
+    /// Undo: a declared ending (a resignation, an agreed draw), or one move, or against the engine, back to the
+    /// human's previous turn. With nothing to take back nothing changes: a search under way goes on.
+    pub(super) fn take_back(&mut self) -> Vec<Effect> {
+        if self.game.outcome().is_some() && self.game.withdraw() {
+            let mut effects = self.stop_thinking();
+            effects.extend(self.after_change());
+            if matches!(self.mode, Mode::Play) {
+                self.status = format!("taken back: {}", self.mode_message());
+            }
+            return effects;
+        }
+        if self.game.ply() == 0 {
+            self.status = "nothing to undo".into();
+            return Vec::new();
+        }
+        let mut effects = self.stop_thinking();
+        self.game.undo();
+        while !self.humans_turn() && self.has_human() && self.game.undo() {}
+        effects.extend(self.after_change());
+        effects
+    }
+
+    /// Redo: one move, or against the engine, on to the human's next turn. With nothing to replay nothing
+    /// changes: a search under way goes on.
+    pub(super) fn step_forward(&mut self) -> Vec<Effect> {
+        if self.game.ply() == self.game.len() {
+            self.status = "nothing to redo".into();
+            return Vec::new();
+        }
+        let mut effects = self.stop_thinking();
+        self.game.redo();
+        while !self.humans_turn() && self.has_human() && self.game.redo() {}
+        effects.extend(self.after_change());
+        effects
+    }
+
+    /// Whether a person plays either side.
+    pub(super) fn has_human(&self) -> bool {
+        self.players.black == Player::Human || self.players.white == Player::Human
+    }
+
+    /// Shows the position `step` gives from the one on show and the live ply; at the live ply browsing ends.
+    fn browse(&mut self, step: impl Fn(usize, usize) -> usize) -> Vec<Effect> {
+        let live = self.game.ply();
+        let from = match self.mode {
+            Mode::Browsing { ply } => ply,
+            _ => live,
+        };
+        let ply = step(from, live);
+        if ply == live {
+            self.leave_browsing();
+        } else {
+            self.mode = Mode::Browsing { ply };
+            self.status = self.mode_message();
+        }
+        Vec::new()
+    }
+
+    /// Back to the live position, if browsing.
+    fn leave_browsing(&mut self) {
+        if matches!(self.mode, Mode::Browsing { .. }) {
+            self.mode = match self.game.outcome() {
+                Some(outcome) => Mode::Over(outcome),
+                None => Mode::Play,
+            };
+            self.status = self.mode_message();
+        }
+    }
+
+    /// Quits, asking first while a game is in progress.
+    fn quit(&mut self) -> Vec<Effect> {
+        let in_progress = !self.game.is_empty() && self.game.outcome().is_none();
+        if in_progress && !self.quit_asked {
+            self.quit_asked = true;
+            self.status = format!(
+                "a game is in progress: press {} again to quit, anything else to stay",
+                self.key(Context::Board, "quit", "it")
+            );
+            return Vec::new();
+        }
+        let mut effects = self.stop_thinking();
+        effects.push(Effect::Quit);
+        effects
+    }
+}
