@@ -1,148 +1,13 @@
-//! What the player does at the keyboard and the mouse, in the app's own terms: every front end converts its input
-//! into [`InputEvent`]s (the local terminal from crossterm's events, an SSH session from the bytes of its channel),
-//! and [`actions_for_input`] turns them into [`Action`]s, keys, clicks and pastes alike.
+//! What the player's input means: [`actions_for_input`] turns the app's [`InputEvent`]s into [`Action`]s, keys,
+//! clicks and pastes alike, given the app's state and the screen they happened on.
 
-use bitflags::bitflags;
 use ratatui::layout::Rect;
 
 use super::action::Action;
+use super::event::{InputEvent, Mouse, MouseKind};
 use super::keys::action_for_key;
 use super::layout::ScreenLayout;
 use super::state::App;
-
-/// One thing the player did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum InputEvent {
-    /// A key was pressed (or repeats while held). Releases are not events: front ends drop them.
-    Key(Key),
-    /// The mouse was clicked or its wheel turned.
-    Mouse(Mouse),
-    /// Text was pasted (bracketed paste), as one piece however long.
-    Paste(String),
-    /// The screen is now this many columns and rows.
-    Resize {
-        /// Columns.
-        width: u16,
-        /// Rows.
-        height: u16,
-    },
-}
-
-/// A key with the modifiers held.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Key {
-    /// Which key.
-    pub code: KeyCode,
-    /// Control, Alt and Shift.
-    pub modifiers: Modifiers,
-}
-
-impl Key {
-    /// A key with these modifiers.
-    pub const fn new(code: KeyCode, modifiers: Modifiers) -> Key {
-        Key { code, modifiers }
-    }
-
-    /// A key with no modifiers.
-    pub const fn plain(code: KeyCode) -> Key {
-        Key::new(code, Modifiers::NONE)
-    }
-
-    /// A character typed with no modifiers.
-    pub const fn char(c: char) -> Key {
-        Key::plain(KeyCode::Char(c))
-    }
-
-    /// A character typed with Control held.
-    pub const fn ctrl(c: char) -> Key {
-        Key::new(KeyCode::Char(c), Modifiers::CONTROL)
-    }
-
-    /// Whether this is Ctrl-c, which always ends the program at once.
-    pub fn is_interrupt(self) -> bool {
-        self.code == KeyCode::Char('c') && self.modifiers.contains(Modifiers::CONTROL)
-    }
-}
-
-/// The keys the app knows. Keys a front end reads that are not here (media keys, Caps Lock) mean nothing and
-/// are not converted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KeyCode {
-    /// A character key (Space is `Char(' ')`); Shift is part of the character.
-    Char(char),
-    /// Enter (Return).
-    Enter,
-    /// Escape.
-    Esc,
-    /// Tab.
-    Tab,
-    /// Shift-Tab, as terminals send it.
-    BackTab,
-    /// Backspace.
-    Backspace,
-    /// Delete.
-    Delete,
-    /// Insert.
-    Insert,
-    /// Home.
-    Home,
-    /// End.
-    End,
-    /// Page Up.
-    PageUp,
-    /// Page Down.
-    PageDown,
-    /// Arrow up.
-    Up,
-    /// Arrow down.
-    Down,
-    /// Arrow left.
-    Left,
-    /// Arrow right.
-    Right,
-    /// A function key, F1 and up.
-    F(u8),
-}
-
-bitflags! {
-    /// The modifier keys held with a key.
-    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-    pub struct Modifiers: u8 {
-        /// Shift.
-        const SHIFT = 1;
-        /// Control.
-        const CONTROL = 1 << 1;
-        /// Alt (Meta, Option).
-        const ALT = 1 << 2;
-    }
-}
-
-impl Modifiers {
-    /// No modifier.
-    pub const NONE: Modifiers = Modifiers::empty();
-}
-
-/// A mouse event at a screen cell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Mouse {
-    /// What the mouse did.
-    pub kind: MouseKind,
-    /// The cell's column, from 0 at the left.
-    pub column: u16,
-    /// The cell's row, from 0 at the top.
-    pub row: u16,
-}
-
-/// What the mouse did. Other buttons, releases and drags mean nothing here and are not converted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum MouseKind {
-    /// The left button went down.
-    Click,
-    /// The wheel turned away from the player.
-    ScrollUp,
-    /// The wheel turned toward the player.
-    ScrollDown,
-}
 
 /// The actions an input event stands for, on a screen of size `screen` (what the front end last drew on).
 pub fn actions_for_input(app: &App, screen: Rect, event: InputEvent) -> Vec<Action> {
@@ -258,14 +123,5 @@ mod tests {
             actions_for_input(&app, area, resize(20, 10)),
             vec![Action::Resized { fits: false }]
         );
-    }
-
-    #[test]
-    fn ctrl_c_is_told_apart_from_c() {
-        assert!(Key::ctrl('c').is_interrupt());
-        assert!(!Key::char('c').is_interrupt());
-        assert!(!Key::ctrl('d').is_interrupt());
-        let ctrl_alt_c = Key::new(KeyCode::Char('c'), Modifiers::CONTROL | Modifiers::ALT);
-        assert!(ctrl_alt_c.is_interrupt());
     }
 }

@@ -13,7 +13,7 @@
 use tui_input::InputRequest;
 
 use super::action::Action;
-use super::input::{Key, KeyCode, Modifiers};
+use super::event::{Key, KeyCode, Modifiers};
 use super::keymap::{Context, KeyChord};
 use super::mode::{Focus, Mode};
 use super::overlay::Overlay;

@@ -3,7 +3,7 @@
 
 use ratatui::layout::Rect;
 
-use crate::app::BOARD;
+use super::played::BOARD;
 use crate::rules::Square;
 
 /// The smallest screen the game is drawn on (the smallest squares beside the narrowest history); below it an

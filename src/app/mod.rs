@@ -11,6 +11,7 @@ mod action;
 mod animation;
 mod cursor;
 mod dialog;
+mod event;
 mod input;
 mod keymap;
 mod keys;
@@ -27,9 +28,8 @@ mod state;
 pub use animation::Animation;
 pub use cursor::{Cursor, Step};
 pub use dialog::{NewGameDialog, PLAYER_CHOICES};
-pub use input::{
-    InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind, actions_for_input, resized,
-};
+pub use event::{InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind};
+pub use input::{actions_for_input, resized};
 pub use keymap::{
     BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,
     UnknownContext, key_help,

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::app::input::{KeyCode, Modifiers};
+use crate::app::event::{KeyCode, Modifiers};
 
 use super::KeyChord;
 

@@ -25,7 +25,7 @@ pub use table::{FIXED_KEYS, KEY_COMMANDS, KeyCommand};
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::input::{Key, KeyCode, Modifiers};
+    use crate::app::event::{Key, KeyCode, Modifiers};
     use Context::{Board, Dialog, History};
 
     fn chord(text: &str) -> KeyChord {

@@ -117,7 +117,8 @@ mod tests {
 
     use super::*;
     use crate::app::action::SetupAction;
-    use crate::app::input::{InputEvent, Key, KeyCode, Mouse, MouseKind, actions_for_input};
+    use crate::app::event::{InputEvent, Key, KeyCode, Mouse, MouseKind};
+    use crate::app::input::actions_for_input;
     use crate::app::keys::action_for_key;
     use crate::app::layout::ScreenLayout;
     use crate::app::library::{GameList, ListPurpose};
