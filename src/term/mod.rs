@@ -13,6 +13,7 @@ pub use screen::{ScreenGuard, restore};
 use std::io::{self, BufWriter};
 use std::sync::mpsc::{Sender, channel};
 use std::thread;
+use std::time::Duration;
 
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
@@ -38,6 +39,9 @@ pub fn run(opened: Opened, config: session::Config) -> io::Result<Ending> {
     });
     let (mut session, effects) = Session::new(opened, config, client);
     let guard = ScreenGuard::enter()?;
+    // The first look at the input sets up crossterm's reader, which is what catches SIGWINCH. Done here, before
+    // the first frame, a window resized at once is never missed, however late the input thread starts to read.
+    crossterm::event::poll(Duration::ZERO)?;
     spawn_input_thread(events, urgent.clone())?;
     // One write per frame: a frame goes out as few packets over a slow link.
     let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
