@@ -1,8 +1,8 @@
 //! Where files live and how they are written: the settings file in the config directory, the autosave and the
 //! saved games in the data directory (from the `directories` crate, or all under `$CROWNED_HOME` when that is
 //! set). Every write goes to a temporary file of its own in the same directory, is flushed to disk, and is moved
-//! into place ([`files`]), so a file is never half-written, whatever happens to the process; each running program
-//! keeps its game in progress in an autosave slot of its own ([`autosave`]).
+//! into place ([`write_atomic`]), so a file is never half-written, whatever happens to the process; each running program
+//! keeps its game in progress in an autosave slot of its own ([`AutosaveSlot`], [`Store::claim_autosave`]).
 
 use std::io;
 use std::path::{Path, PathBuf};
