@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::app::KEY_COMMANDS;
+use std::path::PathBuf;
 
 fn user(text: &str) -> Result<Settings, SettingsError> {
     Settings::defaults().overlaid(text, Path::new("/home/u/config.toml"))
