@@ -45,7 +45,6 @@ fn config() -> session::Config {
 /// A new session in `home`, with the queue its engine reports arrive on (a front end sends its input there too).
 struct Opened {
     session: Session,
-    effects: Vec<crowned::app::Effect>,
     events: Sender<Event>,
     inbox: Receiver<Event>,
 }
@@ -53,8 +52,7 @@ struct Opened {
 /// A session in `home`, started on a screen of `width` x `height`.
 fn started(home: &Home, players: Players, engine: &EngineService, size: (u16, u16)) -> Opened {
     let mut opened = session_in(home, players, engine);
-    let effects = std::mem::take(&mut opened.effects);
-    assert_eq!(opened.session.start(size.0, size.1, effects), None);
+    assert_eq!(opened.session.start(size.0, size.1), None);
     opened
 }
 
@@ -70,10 +68,9 @@ fn session_in(home: &Home, players: Players, engine: &EngineService) -> Opened {
     let client = engine.client(move |report| {
         let _ = reports.send(Event::Engine(report));
     });
-    let (session, effects) = Session::new(opened, config(), client);
+    let session = Session::new(opened, config(), client);
     Opened {
         session,
-        effects,
         events,
         inbox,
     }

@@ -78,13 +78,15 @@ pub struct Session {
     screen: Rect,
     /// The last search asked for to judge a position rather than to choose a move.
     judging: Option<u64>,
+    /// The opening's effects, carried out when the session starts.
+    start_effects: Vec<Effect>,
     ending: Option<Ending>,
 }
 
 impl Session {
     /// A session over `opened`, searching with `engine` (whose reports the front end passes to
     /// [`Session::handle`] as [`Event::Engine`]). Nothing happens until [`Session::start`].
-    pub fn new(opened: Opened, config: Config, engine: EngineClient) -> (Session, Vec<Effect>) {
+    pub fn new(opened: Opened, config: Config, engine: EngineClient) -> Session {
         let Opened {
             app,
             effects,
@@ -99,21 +101,23 @@ impl Session {
             config,
             screen: Rect::default(),
             judging: None,
+            start_effects: effects,
             ending: None,
         };
         if !notices.is_empty() {
             session.notice(notices.join(" · "));
         }
-        (session, effects)
+        session
     }
 
     /// Starts the session on a screen of `width` x `height` cells: the app learns whether the game fits, and the
     /// opening's effects (the engine's first move, say) are carried out. Returns how the session ended, if it
     /// did at once.
     #[must_use = "an ending must end the front end"]
-    pub fn start(&mut self, width: u16, height: u16, effects: Vec<Effect>) -> Option<Ending> {
+    pub fn start(&mut self, width: u16, height: u16) -> Option<Ending> {
         self.screen = Rect::new(0, 0, width, height);
         self.act(resized(width, height));
+        let effects = std::mem::take(&mut self.start_effects);
         self.carry_out(effects);
         self.ending
     }

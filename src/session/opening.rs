@@ -68,11 +68,7 @@ pub fn open(
         // Without autosave an earlier autosave is neither offered nor touched.
         Ok(store) => {
             let (app, effects) = opening.app(players);
-            let saving = Saving {
-                store: Some(store),
-                slot: None,
-                autosave,
-            };
+            let saving = Saving::in_store(store, None, false);
             opened(app, effects, Vec::new(), saving)
         }
         Err(e) => {
@@ -106,11 +102,7 @@ fn open_with_autosave(store: Store, opening: Opening, players: Players) -> Opene
                 StoreError::AllSlotsTaken(_) => e.to_string(),
                 e => format!("this game is not saved automatically ({e}); :save still saves it"),
             };
-            let saving = Saving {
-                store: Some(store),
-                slot: None,
-                autosave: true,
-            };
+            let saving = Saving::in_store(store, None, true);
             return opened(app, effects, vec![notice], saving);
         }
     };
@@ -134,22 +126,14 @@ fn open_with_autosave(store: Store, opening: Opening, players: Players) -> Opene
     let slot = claim.slot;
     let Some(saved) = claim.unfinished else {
         let (app, effects) = opening.app(players);
-        let saving = Saving {
-            store: Some(store),
-            slot: Some(slot),
-            autosave: true,
-        };
+        let saving = Saving::in_store(store, Some(slot), true);
         return opened(app, effects, notices, saving);
     };
     if let Opening::Standard = opening {
         let mut app = App::offering_resume(players, saved.game, saved.players);
         // A game continued from the saved games goes back into its own file.
         app.link_saved_file(saved.file);
-        let saving = Saving {
-            store: Some(store),
-            slot: Some(slot),
-            autosave: true,
-        };
+        let saving = Saving::in_store(store, Some(slot), true);
         return opened(app, Vec::new(), notices, saving);
     }
     let slot = match store.file_game(&saved, None).and_then(|_| slot.clear()) {
@@ -176,10 +160,6 @@ fn open_with_autosave(store: Store, opening: Opening, players: Players) -> Opene
         },
     };
     let (app, effects) = opening.app(players);
-    let saving = Saving {
-        store: Some(store),
-        slot,
-        autosave: true,
-    };
+    let saving = Saving::in_store(store, slot, true);
     opened(app, effects, notices, saving)
 }

@@ -21,6 +21,15 @@ pub struct Saving {
 }
 
 impl Saving {
+    /// Saving into `store`, the game in progress into `slot` (when autosave is on).
+    pub fn in_store(store: Store, slot: Option<AutosaveSlot>, autosave: bool) -> Saving {
+        Saving {
+            store: Some(store),
+            slot,
+            autosave,
+        }
+    }
+
     /// Saving nothing at all (`:save` says there is no place for files).
     pub fn nowhere() -> Saving {
         Saving::default()

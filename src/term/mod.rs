@@ -37,7 +37,7 @@ pub fn run(opened: Opened, config: session::Config) -> io::Result<Ending> {
         // The loop has ended when nobody listens: the answer is not wanted.
         let _ = reports.send(Event::Engine(report));
     });
-    let (mut session, effects) = Session::new(opened, config, client);
+    let mut session = Session::new(opened, config, client);
     let guard = ScreenGuard::enter()?;
     // The first look at the input sets up crossterm's reader, which is what catches SIGWINCH. Done here, before
     // the first frame, a window resized at once is never missed, however late the input thread starts to read.
@@ -47,7 +47,7 @@ pub fn run(opened: Opened, config: session::Config) -> io::Result<Ending> {
     let backend = CrosstermBackend::new(BufWriter::with_capacity(1 << 16, io::stdout()));
     let mut terminal = Terminal::new(backend)?;
     let size = terminal.size()?;
-    let ending = match session.start(size.width, size.height, effects) {
+    let ending = match session.start(size.width, size.height) {
         Some(ending) => Ok(ending),
         None => session::run(
             &mut terminal,
