@@ -38,6 +38,7 @@ pub(crate) mod position;
 mod replies;
 mod ruleset;
 mod square;
+mod variant;
 
 pub use checks::{PositionError, check_playable, check_position, max_pieces};
 pub use excerpt::{EXCERPT_CHARS, Excerpt, clipped, excerpt, quoted};
@@ -54,3 +55,4 @@ pub use perft::{
 pub use position::Position;
 pub use ruleset::{Brazilian, CrowningInCapture, English, International, Pool, RuleSet, Russian};
 pub use square::{Color, Piece, Role, Square};
+pub use variant::{ENGLISH_SIZES, GameType, GameTypeError, UnknownVariant, Variant};

@@ -9,6 +9,7 @@ use std::hash::Hash;
 
 use super::geometry::Geometry;
 use super::square::Color;
+use super::variant::Variant;
 
 /// What happens when a man reaches the far row in the middle of a capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -24,10 +25,12 @@ pub enum CrowningInCapture {
 
 /// The board and rules of one draughts variant.
 pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
+    /// The variant these rules are, as a value.
+    const VARIANT: Variant;
     /// Human-readable name.
-    const NAME: &'static str;
+    const NAME: &'static str = Self::VARIANT.title();
     /// The PDN `GameType` number (20 international, 21 English, 23 pool, 25 Russian, 26 Brazilian, ...).
-    const GAME_TYPE: u32;
+    const GAME_TYPE: u32 = Self::VARIANT.game_type();
     /// The board.
     const GEOMETRY: Geometry;
     /// Rows of men each side starts with.
@@ -53,8 +56,7 @@ pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
 pub struct English;
 
 impl RuleSet for English {
-    const NAME: &'static str = "English draughts";
-    const GAME_TYPE: u32 = 21;
+    const VARIANT: Variant = Variant::English;
     const GEOMETRY: Geometry = Geometry::EIGHT;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::Black;
@@ -70,8 +72,7 @@ impl RuleSet for English {
 pub struct International;
 
 impl RuleSet for International {
-    const NAME: &'static str = "International draughts";
-    const GAME_TYPE: u32 = 20;
+    const VARIANT: Variant = Variant::International;
     const GEOMETRY: Geometry = Geometry::TEN;
     const START_ROWS: u32 = 4;
     const FIRST_TO_MOVE: Color = Color::White;
@@ -86,8 +87,7 @@ impl RuleSet for International {
 pub struct Brazilian;
 
 impl RuleSet for Brazilian {
-    const NAME: &'static str = "Brazilian draughts";
-    const GAME_TYPE: u32 = 26;
+    const VARIANT: Variant = Variant::Brazilian;
     const GEOMETRY: Geometry = Geometry::EIGHT;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::White;
@@ -103,8 +103,7 @@ impl RuleSet for Brazilian {
 pub struct Russian;
 
 impl RuleSet for Russian {
-    const NAME: &'static str = "Russian draughts";
-    const GAME_TYPE: u32 = 25;
+    const VARIANT: Variant = Variant::Russian;
     const GEOMETRY: Geometry = Geometry::EIGHT;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::White;
@@ -120,8 +119,7 @@ impl RuleSet for Russian {
 pub struct Pool;
 
 impl RuleSet for Pool {
-    const NAME: &'static str = "Pool checkers";
-    const GAME_TYPE: u32 = 23;
+    const VARIANT: Variant = Variant::Pool;
     const GEOMETRY: Geometry = Geometry::EIGHT;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::Black;

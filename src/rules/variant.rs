@@ -1,0 +1,355 @@
+//! The variants by name, as values: what the command line, the settings, PDN files and the app choose between.
+//!
+//! A [`RuleSet`](super::RuleSet) is a variant as a type, so that the move generator is compiled for it; a
+//! [`Variant`] is the same choice as a value, and a [`GameType`] adds the board size and rows of men that the
+//! English rules allow on other boards.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use super::square::Color;
+
+/// One of the draughts variants this program plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Variant {
+    /// English draughts / American checkers: short kings, men capture forwards only, free choice of capture.
+    English,
+    /// International draughts (FMJD), 10x10: flying kings, men capture backwards, majority capture.
+    International,
+    /// Russian draughts (shashki): flying kings, free choice, a man crowned in a capture goes on as a king.
+    Russian,
+    /// Brazilian draughts: the international rules on 8x8.
+    Brazilian,
+    /// Pool checkers (American pool): flying kings, men capture backwards, free choice, Black first.
+    Pool,
+    /// Italian draughts: mirrored board, short kings, men cannot take kings, the Italian capture precedence.
+    Italian,
+    /// Spanish draughts: mirrored board, flying kings, men capture forwards only, most pieces then most kings.
+    Spanish,
+    /// Czech draughts: flying kings, men capture forwards only, a king must capture when it can.
+    Czech,
+    /// Thai draughts (mak-hos): 8 men each, kings fly but land right behind the piece they take.
+    Thai,
+    /// Canadian draughts: the international rules on 12x12, 30 men each.
+    Canadian,
+}
+
+/// A name that is not one of the variants.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("unknown variant {name:?}; the variants are {}", Variant::names().join(", "))]
+pub struct UnknownVariant {
+    /// The name given.
+    pub name: String,
+}
+
+impl Variant {
+    /// Every variant, English first.
+    pub const ALL: [Variant; 10] = [
+        Variant::English,
+        Variant::International,
+        Variant::Russian,
+        Variant::Brazilian,
+        Variant::Pool,
+        Variant::Italian,
+        Variant::Spanish,
+        Variant::Czech,
+        Variant::Thai,
+        Variant::Canadian,
+    ];
+
+    /// The name used on the command line and in settings, such as `international`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::English => "english",
+            Variant::International => "international",
+            Variant::Russian => "russian",
+            Variant::Brazilian => "brazilian",
+            Variant::Pool => "pool",
+            Variant::Italian => "italian",
+            Variant::Spanish => "spanish",
+            Variant::Czech => "czech",
+            Variant::Thai => "thai",
+            Variant::Canadian => "canadian",
+        }
+    }
+
+    /// Every variant's [`name`](Variant::name).
+    pub fn names() -> Vec<&'static str> {
+        Variant::ALL.iter().map(|v| v.name()).collect()
+    }
+
+    /// The name for people, such as "International draughts".
+    pub const fn title(self) -> &'static str {
+        match self {
+            Variant::English => "English draughts",
+            Variant::International => "International draughts",
+            Variant::Russian => "Russian draughts",
+            Variant::Brazilian => "Brazilian draughts",
+            Variant::Pool => "Pool checkers",
+            Variant::Italian => "Italian draughts",
+            Variant::Spanish => "Spanish draughts",
+            Variant::Czech => "Czech draughts",
+            Variant::Thai => "Thai draughts",
+            Variant::Canadian => "Canadian draughts",
+        }
+    }
+
+    /// The PDN `GameType` number (PDN 3.0: 20 international, 21 English, 22 Italian, 23 pool, 24 Spanish,
+    /// 25 Russian, 26 Brazilian, 27 Canadian, 29 Czech, 31 Thai).
+    pub const fn game_type(self) -> u32 {
+        match self {
+            Variant::International => 20,
+            Variant::English => 21,
+            Variant::Italian => 22,
+            Variant::Pool => 23,
+            Variant::Spanish => 24,
+            Variant::Russian => 25,
+            Variant::Brazilian => 26,
+            Variant::Canadian => 27,
+            Variant::Czech => 29,
+            Variant::Thai => 31,
+        }
+    }
+
+    /// The variant of a PDN `GameType` number.
+    pub fn from_game_type(number: u32) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.game_type() == number)
+    }
+
+    /// The side of the board (8, 10 or 12) the variant is played on; English draughts also allows others (see
+    /// [`GameType`]).
+    pub const fn board_size(self) -> u8 {
+        match self {
+            Variant::International => 10,
+            Variant::Canadian => 12,
+            _ => 8,
+        }
+    }
+
+    /// Rows of men each side starts with.
+    pub const fn start_rows(self) -> u8 {
+        match self {
+            Variant::International => 4,
+            Variant::Canadian => 5,
+            Variant::Thai => 2,
+            _ => 3,
+        }
+    }
+
+    /// The side that makes the first move.
+    pub const fn first_to_move(self) -> Color {
+        match self {
+            Variant::English | Variant::Pool => Color::Black,
+            _ => Color::White,
+        }
+    }
+
+    /// Whether the board is turned a quarter so that each player has a light square in the near left corner
+    /// (Italian and Spanish). The rules are the same seen in a mirror, so only the display and the square names
+    /// change.
+    pub const fn is_mirrored(self) -> bool {
+        matches!(self, Variant::Italian | Variant::Spanish)
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Variant {
+    type Err = UnknownVariant;
+
+    /// Reads a variant name, in any case; `checkers` and `american` are English, `shashki` Russian.
+    fn from_str(text: &str) -> Result<Variant, UnknownVariant> {
+        let name = text.trim().to_ascii_lowercase();
+        let alias = match name.as_str() {
+            "checkers" | "american" => Some(Variant::English),
+            "shashki" => Some(Variant::Russian),
+            "mak-hos" | "makhos" => Some(Variant::Thai),
+            _ => None,
+        };
+        alias
+            .or_else(|| Variant::ALL.into_iter().find(|v| v.name() == name))
+            .ok_or_else(|| UnknownVariant {
+                name: super::excerpt::excerpt(text),
+            })
+    }
+}
+
+/// The board sizes English rules are played on here: every even size from 6 to 14 (a 14x14 board is the largest
+/// whose bit layout fits 128 bits).
+pub const ENGLISH_SIZES: [u8; 5] = [6, 8, 10, 12, 14];
+
+/// A variant with its board: what a game is played under, as PDN's `GameType` tag says it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GameType {
+    /// The rules.
+    pub variant: Variant,
+    /// Squares along each side of the board.
+    pub size: u8,
+    /// Rows of men each side starts with.
+    pub rows: u8,
+}
+
+/// Why a variant, size and rows do not make a game.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum GameTypeError {
+    /// A size the variant is not played on.
+    #[error("{variant} is played on {allowed}, not {size}x{size}")]
+    Size {
+        /// The variant.
+        variant: Variant,
+        /// The size asked for.
+        size: u8,
+        /// The sizes it is played on, in words.
+        allowed: String,
+    },
+    /// A number of rows that does not leave two empty rows between the sides.
+    #[error("a {size}x{size} board takes 1 to {most} rows of men each, not {rows}")]
+    Rows {
+        /// The size of the board.
+        size: u8,
+        /// The rows asked for.
+        rows: u8,
+        /// The most rows that board takes.
+        most: u8,
+    },
+}
+
+impl GameType {
+    /// A variant on its own board with its own rows of men.
+    pub const fn standard(variant: Variant) -> GameType {
+        GameType {
+            variant,
+            size: variant.board_size(),
+            rows: variant.start_rows(),
+        }
+    }
+
+    /// A variant with a board size and rows of men, checked: only English rules are played on other sizes, and
+    /// the sides must start at least two rows apart. `None` for either means the usual one (`size / 2 - 1`
+    /// rows on an English board of another size).
+    pub fn new(
+        variant: Variant,
+        size: Option<u8>,
+        rows: Option<u8>,
+    ) -> Result<GameType, GameTypeError> {
+        let size = size.unwrap_or(variant.board_size());
+        let sizes: &[u8] = if variant == Variant::English {
+            &ENGLISH_SIZES
+        } else {
+            &[variant.board_size()]
+        };
+        if !sizes.contains(&size) {
+            let allowed = match sizes {
+                [only] => format!("{only}x{only} only"),
+                _ => format!(
+                    "even sizes from {}x{} to {}x{}",
+                    sizes[0],
+                    sizes[0],
+                    sizes[sizes.len() - 1],
+                    sizes[sizes.len() - 1]
+                ),
+            };
+            return Err(GameTypeError::Size {
+                variant,
+                size,
+                allowed,
+            });
+        }
+        let most = size / 2 - 1;
+        let default_rows = if size == variant.board_size() {
+            variant.start_rows()
+        } else {
+            most
+        };
+        let rows = rows.unwrap_or(default_rows);
+        if rows == 0 || rows > most {
+            return Err(GameTypeError::Rows { size, rows, most });
+        }
+        Ok(GameType {
+            variant,
+            size,
+            rows,
+        })
+    }
+
+    /// Whether this is the variant on its own board with its own rows of men.
+    pub const fn is_standard(&self) -> bool {
+        self.size == self.variant.board_size() && self.rows == self.variant.start_rows()
+    }
+
+    /// How many squares the board has (`size * size / 2`).
+    pub const fn squares(&self) -> u32 {
+        self.size as u32 * self.size as u32 / 2
+    }
+}
+
+impl Default for GameType {
+    fn default() -> Self {
+        GameType::standard(Variant::English)
+    }
+}
+
+impl fmt::Display for GameType {
+    /// `english`, or `english 10x10` / `english 10x10, 3 rows` when the board is not the usual one.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.variant)?;
+        if self.size != self.variant.board_size() {
+            write!(f, " {}x{}", self.size, self.size)?;
+        }
+        if self.rows != self.size / 2 - 1 && !self.is_standard() {
+            write!(f, ", {} rows", self.rows)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_numbers_go_both_ways() {
+        for v in Variant::ALL {
+            assert_eq!(v.name().parse::<Variant>(), Ok(v));
+            assert_eq!(v.name().to_uppercase().parse::<Variant>(), Ok(v));
+            assert_eq!(Variant::from_game_type(v.game_type()), Some(v));
+        }
+        assert_eq!("checkers".parse::<Variant>(), Ok(Variant::English));
+        assert_eq!(Variant::from_game_type(28), None);
+        let err = "frisian".parse::<Variant>().expect_err("not played");
+        assert!(err.to_string().contains("international"), "{err}");
+    }
+
+    #[test]
+    fn sizes_and_rows_are_checked() {
+        let ten = GameType::new(Variant::English, Some(10), None).expect("english 10x10");
+        assert_eq!((ten.size, ten.rows), (10, 4));
+        assert_eq!(ten.to_string(), "english 10x10");
+        let three = GameType::new(Variant::English, Some(10), Some(3)).expect("3 rows");
+        assert_eq!(three.to_string(), "english 10x10, 3 rows");
+        assert_eq!(
+            GameType::new(Variant::English, None, None),
+            Ok(GameType::default())
+        );
+        assert!(GameType::new(Variant::English, Some(16), None).is_err());
+        assert!(GameType::new(Variant::English, Some(9), None).is_err());
+        assert!(GameType::new(Variant::English, Some(8), Some(4)).is_err());
+        assert!(GameType::new(Variant::English, Some(8), Some(0)).is_err());
+        let err = GameType::new(Variant::International, Some(8), None).expect_err("10x10 only");
+        assert!(err.to_string().contains("10x10 only"), "{err}");
+        let thai = GameType::new(Variant::Thai, None, None).expect("thai");
+        assert_eq!((thai.size, thai.rows), (8, 2));
+        assert!(thai.is_standard());
+        let canadian = GameType::standard(Variant::Canadian);
+        assert_eq!(
+            (canadian.size, canadian.rows, canadian.squares()),
+            (12, 5, 72)
+        );
+    }
+}
