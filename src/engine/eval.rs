@@ -157,7 +157,7 @@ fn side_score(us: Side, them: Side, total_pieces: i32) -> i32 {
 fn mobility(pos: &Position, color: Color) -> i32 {
     let g = English::GEOMETRY;
     let own = pos.pieces[color.index()];
-    let empty = g.board_mask() & !(pos.pieces[0] | pos.pieces[1]);
+    let empty = g.board_mask() as u64 & !(pos.pieces[0] | pos.pieces[1]);
     let kings = own & pos.kings;
     let (forward, backward): (&[i32; 2], &[i32; 2]) = match color {
         Color::Black => (&[4, 5], &[-4, -5]),

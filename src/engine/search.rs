@@ -72,7 +72,7 @@ impl SearchMove {
         pos.legal_moves().into_iter().find(|m| {
             g.bit(m.from()) == u32::from(self.from)
                 && g.bit(m.to()) == u32::from(self.to)
-                && m.captured().fold(0u64, |acc, s| acc | 1 << s.index()) == captured
+                && m.captured().fold(0u128, |acc, s| acc | 1 << s.index()) == captured
         })
     }
 }
@@ -88,7 +88,7 @@ struct Here {
 
 struct Collect<'a>(&'a mut MoveBuf);
 
-impl Sink for Collect<'_> {
+impl Sink<u64> for Collect<'_> {
     #[inline(always)]
     fn simple(&mut self, from: u64, to: u64, crowns: bool) {
         self.0.push(SearchMove {
@@ -100,7 +100,7 @@ impl Sink for Collect<'_> {
     }
 }
 
-impl CaptureSink for Collect<'_> {
+impl CaptureSink<u64> for Collect<'_> {
     #[inline(always)]
     fn capture(&mut self, from: u64, to: u64, captured: u64, _: &[u8], crowns: bool) {
         self.0.push(SearchMove {

@@ -7,7 +7,8 @@
 //! `+c` is down-left, `+c+1` down-right, `-c` up-right and `-c-1` up-left, where `c` is the number of squares per
 //! row. A step that would leave the board lands either on a ghost bit or outside the board mask, so masking
 //! with the empty squares removes it; no per-direction edge masks are needed. For 8x8 the layout uses 35 bits,
-//! for 10x10 54 bits; a 12x12 board (77 bits) needs a wider word.
+//! for 10x10 54 bits; a 12x12 board (77 bits) and a 14x14 board (104 bits) need a `u128` (see
+//! [`Bits`](super::Bits)). Masks are computed as `u128` at compile time and narrowed to the rule set's word.
 
 use super::square::Square;
 
@@ -56,6 +57,29 @@ impl Geometry {
         height: 10,
     };
 
+    /// The 12x12 board of Canadian draughts.
+    pub const TWELVE: Geometry = Geometry {
+        width: 12,
+        height: 12,
+    };
+
+    /// A square board of `size` by `size`.
+    pub const fn square(size: u8) -> Geometry {
+        Geometry {
+            width: size,
+            height: size,
+        }
+    }
+
+    /// How many bits the ghost-square layout of this board spans.
+    pub const fn layout_bits(self) -> u32 {
+        if self.squares() == 0 {
+            0
+        } else {
+            self.bit(Square::from_index(self.squares() - 1)) + 1
+        }
+    }
+
     /// Playable squares per row.
     #[inline]
     pub const fn per_row(self) -> u32 {
@@ -82,8 +106,8 @@ impl Geometry {
     }
 
     /// All bits that stand for playable squares.
-    pub const fn board_mask(self) -> u64 {
-        let mut mask = 0u64;
+    pub const fn board_mask(self) -> u128 {
+        let mut mask = 0u128;
         let mut i = 0;
         while i < self.squares() {
             mask |= 1 << self.bit(Square::from_index(i));
@@ -93,8 +117,8 @@ impl Geometry {
     }
 
     /// The bits of one row, 0 being the top row of the diagram.
-    pub const fn row_mask(self, row: u32) -> u64 {
-        let mut mask = 0u64;
+    pub const fn row_mask(self, row: u32) -> u128 {
+        let mut mask = 0u128;
         let mut col = 0;
         while col < self.per_row() {
             mask |= 1 << self.bit(Square::from_index((row * self.per_row() + col) as u8));
@@ -155,19 +179,10 @@ impl Geometry {
     }
 }
 
-/// Moves every bit of `bits` by `shift` places (left for positive, right for negative).
-#[inline(always)]
-pub(crate) const fn shift_bits(bits: u64, shift: i32) -> u64 {
-    if shift >= 0 {
-        bits << shift
-    } else {
-        bits >> -shift
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::bits::shift_bits;
 
     const G: Geometry = Geometry::EIGHT;
 
@@ -240,5 +255,33 @@ mod tests {
         assert_eq!(g.board_mask().count_ones(), 50);
         assert!(g.bit(Square::from_index(49)) < 64);
         assert_eq!(g.coordinate(Square::from_index(0)), "b10");
+    }
+
+    #[test]
+    fn the_largest_boards_fit_128_bits() {
+        assert_eq!(Geometry::EIGHT.layout_bits(), 35);
+        assert_eq!(Geometry::TEN.layout_bits(), 54);
+        assert_eq!(Geometry::TWELVE.layout_bits(), 77);
+        assert_eq!(Geometry::square(14).layout_bits(), 104);
+        for size in [6u8, 8, 10, 12, 14] {
+            let g = Geometry::square(size);
+            assert_eq!(g.board_mask().count_ones(), u32::from(g.squares()));
+            for i in 0..g.squares() {
+                let s = Square::from_index(i);
+                assert_eq!(g.square_of_bit(g.bit(s)), s);
+                let (row, col) = g.row_col(s);
+                for (dir, dr, dc) in [
+                    (Direction::UpLeft, -1, -1),
+                    (Direction::UpRight, -1, 1),
+                    (Direction::DownLeft, 1, -1),
+                    (Direction::DownRight, 1, 1),
+                ] {
+                    let expected = g.at((row as i32 + dr) as u32, (col as i32 + dc) as u32);
+                    let moved = shift_bits(1u128 << g.bit(s), g.shift(dir)) & g.board_mask();
+                    let got = (moved != 0).then(|| g.square_of_bit(moved.trailing_zeros()));
+                    assert_eq!(got, expected, "{size}x{size} square {s} direction {dir:?}");
+                }
+            }
+        }
     }
 }

@@ -26,6 +26,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod bits;
 mod checks;
 mod excerpt;
 mod fen;
@@ -40,6 +41,7 @@ mod ruleset;
 mod square;
 mod variant;
 
+pub use bits::Bits;
 pub use checks::{PositionError, check_playable, check_position, max_pieces};
 pub use excerpt::{EXCERPT_CHARS, Excerpt, clipped, excerpt, quoted};
 pub use fen::{FenError, parse_fen, to_fen};
@@ -53,6 +55,9 @@ pub use perft::{
     Duplicates, PerftReport, divide, perft, perft_by_depth, perft_by_playing, perft_reporting,
 };
 pub use position::Position;
-pub use ruleset::{Brazilian, CrowningInCapture, English, International, Pool, RuleSet, Russian};
+pub use ruleset::{
+    Brazilian, Canadian, CrowningInCapture, Czech, English, EnglishOn, EnglishSize, International,
+    Italian, Pool, Precedence, RuleSet, Russian, Size, Spanish, Thai,
+};
 pub use square::{Color, Piece, Role, Square};
 pub use variant::{ENGLISH_SIZES, GameType, GameTypeError, UnknownVariant, Variant};

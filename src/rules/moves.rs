@@ -2,11 +2,14 @@
 
 use smallvec::SmallVec;
 
+use super::bits::BitIter;
+
 use super::square::Square;
 
 /// The most landing squares a move can have. A capture takes one piece per landing, so this bounds the number
-/// of pieces one move can take; 20 covers every board up to 10x10 (a side has at most 20 pieces there).
-pub const MAX_PATH: usize = 21;
+/// of pieces one move can take: a side has at most 42 pieces (English rules on 14x14 with six rows), and a
+/// generator stops a route that would grow past this rather than overrun it.
+pub const MAX_PATH: usize = 48;
 
 /// How many moves a [`MoveList`] holds before it moves to the heap. Real English positions have at most a few
 /// dozen moves; artificial ones with many kings and many capture routes can have more, and still work.
@@ -18,8 +21,8 @@ pub const INLINE_MOVES: usize = 64;
 /// where the piece ends. Two moves are equal when they have the same start, path and captures.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
-    /// The captured squares, bit `i` standing for square index `i`.
-    captured: u64,
+    /// The captured squares, bit `i` standing for square index `i` (up to 98 squares on 14x14).
+    captured: u128,
     from: Square,
     len: u8,
     path: [Square; MAX_PATH],
@@ -43,7 +46,7 @@ impl Move {
 
     /// A capture along `path` (each landing square in order) taking the squares in `captured`.
     #[inline(always)]
-    pub(crate) fn capture(from: Square, path: &[Square], captured: u64, crowns: bool) -> Move {
+    pub(crate) fn capture(from: Square, path: &[Square], captured: u128, crowns: bool) -> Move {
         let mut full = [Square::from_index(0); MAX_PATH];
         full[..path.len()].copy_from_slice(path);
         Move {
@@ -98,7 +101,7 @@ impl Move {
 
     /// The captured squares as a set, bit `i` standing for square index `i`.
     #[inline]
-    pub(crate) fn captured_set(&self) -> u64 {
+    pub(crate) fn captured_set(&self) -> u128 {
         self.captured
     }
 
@@ -123,25 +126,6 @@ impl std::fmt::Debug for Move {
 
 /// A list of moves, held on the stack unless it grows past [`INLINE_MOVES`].
 pub type MoveList = SmallVec<[Move; INLINE_MOVES]>;
-
-/// Iterates over the set bits of a word, lowest first.
-#[derive(Clone, Copy)]
-pub(crate) struct BitIter(pub(crate) u64);
-
-impl Iterator for BitIter {
-    type Item = u32;
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<u32> {
-        if self.0 == 0 {
-            None
-        } else {
-            let bit = self.0.trailing_zeros();
-            self.0 &= self.0 - 1;
-            Some(bit)
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -178,11 +162,5 @@ mod tests {
         let b = Move::capture(sq(0), &[sq(9), sq(0), sq(9), sq(0)], 0b1111 << 4, false);
         assert!(a.same_effect(&b));
         assert_ne!(a, b);
-    }
-
-    #[test]
-    fn bit_iter_lists_bits() {
-        assert_eq!(BitIter(0b1010_0001).collect::<Vec<_>>(), vec![0, 5, 7]);
-        assert_eq!(BitIter(0).count(), 0);
     }
 }

@@ -2,6 +2,7 @@
 
 use std::marker::PhantomData;
 
+use super::bits::Bits;
 use super::movegen::{self, BlackMoves, CaptureSink, Mover, Sink, WhiteMoves};
 use super::moves::Move;
 use super::position::Position;
@@ -210,17 +211,17 @@ struct Subtrees<'a, R: RuleSet, S: Mover, const DUP: bool> {
     side: PhantomData<S>,
 }
 
-impl<R: RuleSet, S: Mover, const DUP: bool> Sink for Subtrees<'_, R, S, DUP> {
+impl<R: RuleSet, S: Mover, const DUP: bool> Sink<R::Bits> for Subtrees<'_, R, S, DUP> {
     #[inline(always)]
-    fn simple(&mut self, from: u64, to: u64, crowns: bool) {
-        let child = self.pos.after(S::COLOR, from, to, 0, crowns);
+    fn simple(&mut self, from: R::Bits, to: R::Bits, crowns: bool) {
+        let child = self.pos.after(S::COLOR, from, to, R::Bits::ZERO, crowns);
         self.total += count_tree::<R, S::Next, DUP>(&child, self.depth, self.levels);
     }
 }
 
-impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink for Subtrees<'_, R, S, DUP> {
+impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink<R::Bits> for Subtrees<'_, R, S, DUP> {
     #[inline(always)]
-    fn capture(&mut self, from: u64, to: u64, captured: u64, _: &[u8], crowns: bool) {
+    fn capture(&mut self, from: R::Bits, to: R::Bits, captured: R::Bits, _: &[u8], crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, captured, crowns);
         self.total += count_tree::<R, S::Next, DUP>(&child, self.depth, self.levels);
     }
@@ -234,18 +235,18 @@ struct Leaves<'a, R: RuleSet, S: Mover, const DUP: bool> {
     side: PhantomData<S>,
 }
 
-impl<R: RuleSet, S: Mover, const DUP: bool> Sink for Leaves<'_, R, S, DUP> {
+impl<R: RuleSet, S: Mover, const DUP: bool> Sink<R::Bits> for Leaves<'_, R, S, DUP> {
     #[inline(always)]
-    fn simple(&mut self, from: u64, to: u64, crowns: bool) {
-        let child = self.pos.after(S::COLOR, from, to, 0, crowns);
+    fn simple(&mut self, from: R::Bits, to: R::Bits, crowns: bool) {
+        let child = self.pos.after(S::COLOR, from, to, R::Bits::ZERO, crowns);
         self.moves += 1;
         self.total += movegen::count::<R, S::Next, DUP>(&child);
     }
 }
 
-impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink for Leaves<'_, R, S, DUP> {
+impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink<R::Bits> for Leaves<'_, R, S, DUP> {
     #[inline(always)]
-    fn capture(&mut self, from: u64, to: u64, captured: u64, _: &[u8], crowns: bool) {
+    fn capture(&mut self, from: R::Bits, to: R::Bits, captured: R::Bits, _: &[u8], crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, captured, crowns);
         self.moves += 1;
         self.total += movegen::count::<R, S::Next, DUP>(&child);

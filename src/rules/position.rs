@@ -3,6 +3,7 @@
 use std::fmt;
 use std::marker::PhantomData;
 
+use super::bits::Bits;
 use super::geometry::Geometry;
 use super::movegen;
 use super::moves::{Move, MoveList};
@@ -17,9 +18,9 @@ use super::square::{Color, Piece, Role, Square};
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Position<R: RuleSet = English> {
     /// Pieces of each colour, indexed by [`Color::index`], in the geometry's bit layout.
-    pub(crate) pieces: [u64; 2],
+    pub(crate) pieces: [R::Bits; 2],
     /// Kings of either colour, in the same layout.
-    pub(crate) kings: u64,
+    pub(crate) kings: R::Bits,
     side: Color,
     rules: PhantomData<R>,
 }
@@ -31,8 +32,8 @@ impl<R: RuleSet> Position<R> {
     /// An empty board with `side` to move.
     pub fn empty(side: Color) -> Self {
         Position {
-            pieces: [0, 0],
-            kings: 0,
+            pieces: [R::Bits::ZERO; 2],
+            kings: R::Bits::ZERO,
             side,
             rules: PhantomData,
         }
@@ -43,8 +44,9 @@ impl<R: RuleSet> Position<R> {
         let g = R::GEOMETRY;
         let mut pos = Self::empty(R::FIRST_TO_MOVE);
         for row in 0..R::START_ROWS {
-            pos.pieces[Color::Black.index()] |= g.row_mask(row);
-            pos.pieces[Color::White.index()] |= g.row_mask(g.height as u32 - 1 - row);
+            pos.pieces[Color::Black.index()] |= R::Bits::from_u128(g.row_mask(row));
+            pos.pieces[Color::White.index()] |=
+                R::Bits::from_u128(g.row_mask(g.height as u32 - 1 - row));
         }
         pos
     }
@@ -64,14 +66,14 @@ impl<R: RuleSet> Position<R> {
     /// The piece on `square`, if any. Squares off the board hold nothing.
     pub fn piece_at(&self, square: Square) -> Option<Piece> {
         let bit = self.bit_of(square)?;
-        let role = if self.kings & bit != 0 {
+        let role = if !(self.kings & bit).is_empty() {
             Role::King
         } else {
             Role::Man
         };
         Color::ALL
             .into_iter()
-            .find(|c| self.pieces[c.index()] & bit != 0)
+            .find(|c| !(self.pieces[c.index()] & bit).is_empty())
             .map(|color| Piece::new(color, role))
     }
 
@@ -146,15 +148,15 @@ impl<R: RuleSet> Position<R> {
     pub(crate) fn after(
         &self,
         mover: Color,
-        from: u64,
-        to: u64,
-        captured: u64,
+        from: R::Bits,
+        to: R::Bits,
+        captured: R::Bits,
         crowns: bool,
     ) -> Self {
         let us = mover.index();
         let mut next = *self;
         next.pieces[us] = (next.pieces[us] & !from) | to;
-        let was_king = self.kings & from != 0;
+        let was_king = !(self.kings & from).is_empty();
         next.kings &= !(from | captured);
         if was_king || crowns {
             next.kings |= to;
@@ -170,36 +172,37 @@ impl<R: RuleSet> Position<R> {
         let g = R::GEOMETRY;
         self.after(
             self.side,
-            1u64 << g.bit(mv.from()),
-            1u64 << g.bit(mv.to()),
+            R::Bits::bit(g.bit(mv.from())),
+            R::Bits::bit(g.bit(mv.to())),
             expand(g, mv.captured_set()),
             mv.crowns(),
         )
     }
 
     #[inline]
-    fn bit_of(&self, square: Square) -> Option<u64> {
-        (square.index() < R::GEOMETRY.squares()).then(|| 1u64 << R::GEOMETRY.bit(square))
+    fn bit_of(&self, square: Square) -> Option<R::Bits> {
+        (square.index() < R::GEOMETRY.squares()).then(|| R::Bits::bit(R::GEOMETRY.bit(square)))
     }
 }
 
 /// Converts a set of squares (bit `i` = square index `i`) to the geometry's bit layout.
 #[inline(always)]
-pub(crate) fn expand(g: Geometry, squares: u64) -> u64 {
+pub(crate) fn expand<B: Bits>(g: Geometry, squares: u128) -> B {
     let group = 2 * g.per_row();
     let groups = (g.squares() as u32).div_ceil(group);
-    let mut bits = 0;
+    let mut bits = 0u128;
     let mut k = 0;
     while k < groups {
         bits |= ((squares >> (k * group)) & ((1 << group) - 1)) << (k * (group + 1));
         k += 1;
     }
-    bits
+    B::from_u128(bits)
 }
 
 /// Converts bits in the geometry's layout to a set of squares (bit `i` = square index `i`).
 #[inline(always)]
-pub(crate) fn compress(g: Geometry, bits: u64) -> u64 {
+pub(crate) fn compress<B: Bits>(g: Geometry, bits: B) -> u128 {
+    let bits = bits.to_u128();
     let group = 2 * g.per_row();
     let groups = (g.squares() as u32).div_ceil(group);
     let mut squares = 0;
@@ -304,12 +307,16 @@ mod tests {
     #[test]
     fn expand_and_compress_are_inverse() {
         let g = Geometry::EIGHT;
-        assert_eq!(expand(g, 0xFFFF_FFFF), g.board_mask());
-        assert_eq!(compress(g, g.board_mask()), 0xFFFF_FFFF);
+        assert_eq!(expand::<u64>(g, 0xFFFF_FFFF), g.board_mask() as u64);
+        assert_eq!(compress(g, g.board_mask() as u64), 0xFFFF_FFFF);
         for i in 0..32 {
             let s = Square::from_index(i);
-            assert_eq!(expand(g, 1 << i), 1 << g.bit(s));
+            assert_eq!(expand::<u64>(g, 1 << i), 1 << g.bit(s));
         }
+        let g = Geometry::TWELVE;
+        let all = (1u128 << 72) - 1;
+        assert_eq!(expand::<u128>(g, all), g.board_mask());
+        assert_eq!(compress(g, g.board_mask()), all);
     }
 
     #[test]

@@ -11,9 +11,9 @@
 //! (which may be the square it came from), or by emptying a square an O piece can jump into over one of S's
 //! pieces. Those moves are found with bitboards too and counted one by one.
 
+use super::bits::{BitIter, Bits};
 use super::geometry::Direction;
 use super::movegen::{self, Mover, Sides, crowning_mask, jumpers, step, step_back};
-use super::moves::BitIter;
 use super::position::Position;
 use super::ruleset::RuleSet;
 
@@ -30,7 +30,7 @@ const fn reverse(dir: Direction) -> Direction {
 
 /// The pieces of the side `M` (whose pieces are `own`) that step in `dir`: all of them forwards, kings backwards.
 #[inline(always)]
-fn steppers<M: Mover>(own: u64, kings: u64, dir: Direction) -> u64 {
+fn steppers<M: Mover, B: Bits>(own: B, kings: B, dir: Direction) -> B {
     if dir == M::FORWARD[0] || dir == M::FORWARD[1] {
         own
     } else {
@@ -40,11 +40,11 @@ fn steppers<M: Mover>(own: u64, kings: u64, dir: Direction) -> u64 {
 
 /// The pieces of the side `M` that capture in `dir`.
 #[inline(always)]
-fn capturers<R: RuleSet, M: Mover>(own: u64, kings: u64, dir: Direction) -> u64 {
+fn capturers<R: RuleSet, M: Mover>(own: R::Bits, kings: R::Bits, dir: Direction) -> R::Bits {
     if R::MEN_CAPTURE_BACKWARDS {
         own
     } else {
-        steppers::<M>(own, kings, dir)
+        steppers::<M, R::Bits>(own, kings, dir)
     }
 }
 
@@ -64,7 +64,7 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(
 ) -> Option<Replies> {
     let s = Sides::of::<R, S>(pos);
     // Kings are rare in most of a game tree; with none, every king term folds away.
-    if s.kings == 0 {
+    if s.kings.is_empty() {
         replies_of::<R, S, DUP>(pos, &s.without_kings())
     } else if R::FLYING_KINGS {
         // A flying king's moves change along whole diagonals, not just next to the moved piece.
@@ -77,26 +77,26 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(
 #[inline(always)]
 fn replies_of<R: RuleSet, S: Mover, const DUP: bool>(
     pos: &Position<R>,
-    s: &Sides,
+    s: &Sides<R::Bits>,
 ) -> Option<Replies> {
     let s = *s;
-    if jumpers::<R, S>(&s) != 0 || jumpers::<R, S::Next>(&s.swapped()) != 0 {
+    if !jumpers::<R, S>(&s).is_empty() || !jumpers::<R, S::Next>(&s.swapped()).is_empty() {
         return None;
     }
     let dirs = Direction::ALL;
     // Squares O could step into in each direction, and the squares its pieces could jump over.
-    let mut step_into = [0u64; 4];
-    let mut jump_over = [0u64; 4];
+    let mut step_into = [R::Bits::ZERO; 4];
+    let mut jump_over = [R::Bits::ZERO; 4];
     for (i, dir) in dirs.into_iter().enumerate() {
-        step_into[i] = step::<R>(steppers::<S::Next>(s.them, s.kings, dir), dir);
+        step_into[i] = step::<R>(steppers::<S::Next, R::Bits>(s.them, s.kings, dir), dir);
         jump_over[i] = step::<R>(capturers::<R, S::Next>(s.them, s.kings, dir), dir);
     }
     let replies_here: u64 = step_into
         .iter()
-        .map(|t| u64::from((t & s.empty).count_ones()))
+        .map(|&t| u64::from((t & s.empty).count_ones()))
         .sum();
     // Squares that, once emptied, let O jump into them over one of S's pieces.
-    let mut opens_jump = 0;
+    let mut opens_jump = R::Bits::ZERO;
     for (i, dir) in dirs.into_iter().enumerate() {
         opens_jump |= step::<R>(jump_over[i] & s.us, dir);
     }
@@ -107,8 +107,9 @@ fn replies_of<R: RuleSet, S: Mover, const DUP: bool>(
     let mut one_by_one = 0u64;
     let mut unsafe_moves = 0u64;
     for move_dir in dirs {
-        let targets = step::<R>(steppers::<S>(s.us, s.kings, move_dir), move_dir) & s.empty;
-        if targets == 0 {
+        let targets =
+            step::<R>(steppers::<S, R::Bits>(s.us, s.kings, move_dir), move_dir) & s.empty;
+        if targets.is_empty() {
             continue;
         }
         // Targets where the moved piece could be taken, or whose move opens a jump.
@@ -129,9 +130,10 @@ fn replies_of<R: RuleSet, S: Mover, const DUP: bool>(
         }
         unsafe_moves += u64::from(unsafe_targets.count_ones());
         for bit in BitIter(unsafe_targets) {
-            let to = 1u64 << bit;
+            let to = R::Bits::bit(bit);
             let from = step_back::<R>(to, move_dir);
-            let child = pos.after(S::COLOR, from, to, 0, from & men != 0 && to & crowning != 0);
+            let crowns = !(from & men).is_empty() && !(to & crowning).is_empty();
+            let child = pos.after(S::COLOR, from, to, R::Bits::ZERO, crowns);
             one_by_one += movegen::count::<R, S::Next, DUP>(&child);
         }
     }

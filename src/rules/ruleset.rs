@@ -7,6 +7,7 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
+use super::bits::Bits;
 use super::geometry::Geometry;
 use super::square::Color;
 use super::variant::Variant;
@@ -23,8 +24,26 @@ pub enum CrowningInCapture {
     OnlyAtEnd,
 }
 
+/// Which captures are legal when several are possible.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Precedence {
+    /// Any capture may be chosen (English, Russian, pool, Thai).
+    Free,
+    /// When a king can capture, a king must (Czech).
+    KingsFirst,
+    /// The capture taking the most pieces (international, Brazilian, Canadian).
+    Majority,
+    /// The most pieces, then the most kings among them (Spanish).
+    MajorityThenKings,
+    /// The most pieces; then a capture by a king; then the most kings; then the capture that meets a king
+    /// first (Italian, FID technical rules art. 6.6-6.9).
+    Italian,
+}
+
 /// The board and rules of one draughts variant.
 pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
+    /// The word a set of squares of this board is stored in.
+    type Bits: Bits;
     /// The variant these rules are, as a value.
     const VARIANT: Variant;
     /// Human-readable name.
@@ -41,10 +60,18 @@ pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
     const MEN_CAPTURE_BACKWARDS: bool;
     /// Kings move and capture along a whole diagonal ("flying" kings) rather than one square at a time.
     const FLYING_KINGS: bool;
-    /// The player must choose a capture that takes the most pieces.
-    const MAJORITY_CAPTURE: bool;
+    /// Which of several captures may be chosen.
+    const PRECEDENCE: Precedence;
     /// What a man does on reaching the far row during a capture.
     const CROWNING_IN_CAPTURE: CrowningInCapture;
+    /// Whether a man may take a king (not in Italian draughts).
+    const MEN_CAPTURE_KINGS: bool = true;
+    /// Whether a flying king taking a piece must land on the square right behind it (Thai), rather than on
+    /// any empty square beyond.
+    const KING_LANDS_BEHIND: bool = false;
+    /// Whether each piece taken leaves the board at once (Thai), so that the capturing piece may pass its
+    /// square again, rather than at the end of the move.
+    const REMOVED_AT_ONCE: bool = false;
 }
 
 /// English draughts / American checkers (ACF rules), PDN game type 21.
@@ -56,13 +83,14 @@ pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
 pub struct English;
 
 impl RuleSet for English {
+    type Bits = u64;
     const VARIANT: Variant = Variant::English;
     const GEOMETRY: Geometry = Geometry::EIGHT;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::Black;
     const MEN_CAPTURE_BACKWARDS: bool = false;
     const FLYING_KINGS: bool = false;
-    const MAJORITY_CAPTURE: bool = false;
+    const PRECEDENCE: Precedence = Precedence::Free;
     const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::EndsMove;
 }
 
@@ -72,13 +100,14 @@ impl RuleSet for English {
 pub struct International;
 
 impl RuleSet for International {
+    type Bits = u64;
     const VARIANT: Variant = Variant::International;
     const GEOMETRY: Geometry = Geometry::TEN;
     const START_ROWS: u32 = 4;
     const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
-    const MAJORITY_CAPTURE: bool = true;
+    const PRECEDENCE: Precedence = Precedence::Majority;
     const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
 }
 
@@ -87,13 +116,14 @@ impl RuleSet for International {
 pub struct Brazilian;
 
 impl RuleSet for Brazilian {
+    type Bits = u64;
     const VARIANT: Variant = Variant::Brazilian;
     const GEOMETRY: Geometry = Geometry::EIGHT;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
-    const MAJORITY_CAPTURE: bool = true;
+    const PRECEDENCE: Precedence = Precedence::Majority;
     const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
 }
 
@@ -103,13 +133,14 @@ impl RuleSet for Brazilian {
 pub struct Russian;
 
 impl RuleSet for Russian {
+    type Bits = u64;
     const VARIANT: Variant = Variant::Russian;
     const GEOMETRY: Geometry = Geometry::EIGHT;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
-    const MAJORITY_CAPTURE: bool = false;
+    const PRECEDENCE: Precedence = Precedence::Free;
     const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::ContinuesAsKing;
 }
 
@@ -119,12 +150,147 @@ impl RuleSet for Russian {
 pub struct Pool;
 
 impl RuleSet for Pool {
+    type Bits = u64;
     const VARIANT: Variant = Variant::Pool;
     const GEOMETRY: Geometry = Geometry::EIGHT;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::Black;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
-    const MAJORITY_CAPTURE: bool = false;
+    const PRECEDENCE: Precedence = Precedence::Free;
     const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
+}
+
+/// Italian draughts, PDN game type 22: 8x8 (a light square in each player's near left corner), White first, men
+/// capture forwards only and never take kings, short kings, and the Italian capture precedence.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Italian;
+
+impl RuleSet for Italian {
+    type Bits = u64;
+    const VARIANT: Variant = Variant::Italian;
+    const GEOMETRY: Geometry = Geometry::EIGHT;
+    const START_ROWS: u32 = 3;
+    const FIRST_TO_MOVE: Color = Color::White;
+    const MEN_CAPTURE_BACKWARDS: bool = false;
+    const FLYING_KINGS: bool = false;
+    const PRECEDENCE: Precedence = Precedence::Italian;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::EndsMove;
+    const MEN_CAPTURE_KINGS: bool = false;
+}
+
+/// Spanish draughts, PDN game type 24: 8x8 (a light square in each player's near left corner), White first, men
+/// capture forwards only, flying kings, the capture taking the most pieces and then the most kings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Spanish;
+
+impl RuleSet for Spanish {
+    type Bits = u64;
+    const VARIANT: Variant = Variant::Spanish;
+    const GEOMETRY: Geometry = Geometry::EIGHT;
+    const START_ROWS: u32 = 3;
+    const FIRST_TO_MOVE: Color = Color::White;
+    const MEN_CAPTURE_BACKWARDS: bool = false;
+    const FLYING_KINGS: bool = true;
+    const PRECEDENCE: Precedence = Precedence::MajorityThenKings;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::EndsMove;
+}
+
+/// Czech draughts, PDN game type 29: 8x8, White first, men capture forwards only, flying kings, and a king must
+/// capture when one can.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Czech;
+
+impl RuleSet for Czech {
+    type Bits = u64;
+    const VARIANT: Variant = Variant::Czech;
+    const GEOMETRY: Geometry = Geometry::EIGHT;
+    const START_ROWS: u32 = 3;
+    const FIRST_TO_MOVE: Color = Color::White;
+    const MEN_CAPTURE_BACKWARDS: bool = false;
+    const FLYING_KINGS: bool = true;
+    const PRECEDENCE: Precedence = Precedence::KingsFirst;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::EndsMove;
+}
+
+/// Thai draughts (mak-hos), PDN game type 31: 8x8 with two rows of men each, White first, men capture forwards
+/// only, kings move any distance but land right behind each piece they take, pieces taken leave the board at
+/// once, free choice of capture.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Thai;
+
+impl RuleSet for Thai {
+    type Bits = u64;
+    const VARIANT: Variant = Variant::Thai;
+    const GEOMETRY: Geometry = Geometry::EIGHT;
+    const START_ROWS: u32 = 2;
+    const FIRST_TO_MOVE: Color = Color::White;
+    const MEN_CAPTURE_BACKWARDS: bool = false;
+    const FLYING_KINGS: bool = true;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::EndsMove;
+    const KING_LANDS_BEHIND: bool = true;
+    const REMOVED_AT_ONCE: bool = true;
+}
+
+/// Canadian draughts, PDN game type 27: the international rules on a 12x12 board, 30 men each.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Canadian;
+
+impl RuleSet for Canadian {
+    type Bits = u128;
+    const VARIANT: Variant = Variant::Canadian;
+    const GEOMETRY: Geometry = Geometry::TWELVE;
+    const START_ROWS: u32 = 5;
+    const FIRST_TO_MOVE: Color = Color::White;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const FLYING_KINGS: bool = true;
+    const PRECEDENCE: Precedence = Precedence::Majority;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
+}
+
+/// A board size the English rules are played on, with the word its squares fit in.
+pub trait EnglishSize {
+    /// `u64` up to 10x10, `u128` beyond.
+    type Bits: Bits;
+}
+
+/// A board size as a type, to choose the word for [`EnglishOn`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Size<const SIZE: u8>;
+
+impl EnglishSize for Size<6> {
+    type Bits = u64;
+}
+impl EnglishSize for Size<8> {
+    type Bits = u64;
+}
+impl EnglishSize for Size<10> {
+    type Bits = u64;
+}
+impl EnglishSize for Size<12> {
+    type Bits = u128;
+}
+impl EnglishSize for Size<14> {
+    type Bits = u128;
+}
+
+/// The English rules on a `SIZE` x `SIZE` board (6, 8, 10, 12 or 14), with `SIZE / 2 - 1` rows of men each.
+/// PDN game type 21 with the board in its long form (`21,B,10,10,N2,0`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct EnglishOn<const SIZE: u8>;
+
+impl<const SIZE: u8> RuleSet for EnglishOn<SIZE>
+where
+    Size<SIZE>: EnglishSize,
+{
+    type Bits = <Size<SIZE> as EnglishSize>::Bits;
+    const VARIANT: Variant = Variant::English;
+    const GEOMETRY: Geometry = Geometry::square(SIZE);
+    const START_ROWS: u32 = SIZE as u32 / 2 - 1;
+    const FIRST_TO_MOVE: Color = Color::Black;
+    const MEN_CAPTURE_BACKWARDS: bool = false;
+    const FLYING_KINGS: bool = false;
+    const PRECEDENCE: Precedence = Precedence::Free;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::EndsMove;
 }

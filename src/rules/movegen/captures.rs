@@ -1,52 +1,97 @@
 //! Capture generation: every complete capture route of the side to move.
 //!
 //! Captured pieces stay on the board until the move ends: they cannot be taken twice and a flying king cannot
-//! pass over them. The square the capturing piece left is empty, so a king may come back through it.
+//! pass over them (except in Thai draughts, where each leaves the board as it is taken). The square the capturing
+//! piece left is empty, so a king may come back through it.
 
 use std::marker::PhantomData;
 
 use smallvec::SmallVec;
 
+use super::super::bits::{BitIter, Bits};
 use super::super::geometry::Direction;
-use super::super::moves::{BitIter, MAX_PATH};
-use super::super::ruleset::{CrowningInCapture, RuleSet};
+use super::super::moves::MAX_PATH;
+use super::super::ruleset::{CrowningInCapture, Precedence, RuleSet};
 use super::{CaptureSink, Mover, Sides, crowning_mask, jumpers_in, step, step_back};
 
-/// Whether men capture forwards only and stop when crowned, as in English draughts. Then a man's captures can be
-/// found for all men at once, and two routes of one man never take the same pieces.
+/// Whether men capture forwards only, stop when crowned, take any piece and may choose freely among their
+/// captures, as in English draughts. Then a man's captures can be found for all men at once, and two routes of
+/// one man never take the same pieces. (Under [`Precedence::KingsFirst`] the men capture only when no king can,
+/// and then freely.)
 pub(crate) const fn forward_men<R: RuleSet>() -> bool {
-    !R::MEN_CAPTURE_BACKWARDS && matches!(R::CROWNING_IN_CAPTURE, CrowningInCapture::EndsMove)
+    !R::MEN_CAPTURE_BACKWARDS
+        && matches!(R::CROWNING_IN_CAPTURE, CrowningInCapture::EndsMove)
+        && matches!(R::PRECEDENCE, Precedence::Free | Precedence::KingsFirst)
+        && R::MEN_CAPTURE_KINGS
 }
 
-/// Passes every capture route of the pieces in `jumpers` to `sink` (under the majority rule, only those that
-/// take the most pieces). Without `DUP`, a route with the same effect as an earlier route of the same piece is
+/// Passes every capture route of the pieces in `jumpers` to `sink` (where the rules rank captures, only the
+/// routes ranked first). Without `DUP`, a route with the same effect as an earlier route of the same piece is
 /// left out.
 #[inline(always)]
-pub(crate) fn generate_captures<R: RuleSet, S: Mover, K: CaptureSink, const DUP: bool>(
-    s: &Sides,
-    jumpers: u64,
+pub(crate) fn generate_captures<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: bool>(
+    s: &Sides<R::Bits>,
+    jumpers: R::Bits,
     sink: &mut K,
 ) {
-    if R::MAJORITY_CAPTURE {
-        let mut found = Found::default();
-        search::<R, S, _, DUP>(s, jumpers, &mut found);
-        let most = found.0.iter().map(|c| c.captured.count_ones()).max();
-        for c in found
-            .0
-            .iter()
-            .filter(|c| Some(c.captured.count_ones()) == most)
-        {
-            sink.capture(c.from, c.to, c.captured, &c.path[..c.len], c.crowns);
-        }
-    } else {
+    if matches!(R::PRECEDENCE, Precedence::Free | Precedence::KingsFirst) {
         search::<R, S, K, DUP>(s, jumpers, sink);
+    } else {
+        generate_ranked::<R, S, K, DUP>(s, jumpers, sink);
+    }
+}
+
+/// The captures of `jumpers` that rank first. Kept out of line: the routes it holds until the best rank is
+/// known would otherwise take room on the stack of every caller.
+#[inline(never)]
+fn generate_ranked<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: bool>(
+    s: &Sides<R::Bits>,
+    jumpers: R::Bits,
+    sink: &mut K,
+) {
+    let mut found = Found::<R::Bits>::default();
+    search::<R, S, _, DUP>(s, jumpers, &mut found);
+    let best = found.0.iter().map(|c| rank::<R>(c, s.kings)).max();
+    for c in found
+        .0
+        .iter()
+        .filter(|c| Some(rank::<R>(c, s.kings)) == best)
+    {
+        sink.capture(c.from, c.to, c.captured, &c.path[..c.len], c.crowns);
+    }
+}
+
+/// How a capture ranks under the variant's precedence; the highest rank must be chosen. In order: pieces
+/// taken, whether a king takes them, kings taken, and how early the kings are taken (the first piece taken
+/// is the highest bit).
+#[inline(always)]
+fn rank<R: RuleSet>(c: &FoundCapture<R::Bits>, kings: R::Bits) -> (u32, bool, u32, u64) {
+    let count = c.captured.count_ones();
+    match R::PRECEDENCE {
+        Precedence::Free | Precedence::KingsFirst | Precedence::Majority => (count, false, 0, 0),
+        Precedence::MajorityThenKings => (count, false, (c.captured & kings).count_ones(), 0),
+        Precedence::Italian => {
+            let with_king = !(c.from & kings).is_empty();
+            let kings_taken = (c.captured & kings).count_ones();
+            // Italian kings and men move one square, so each piece taken lies halfway between two landings.
+            let mut at = c.from.trailing_zeros();
+            let mut early = 0u64;
+            for (i, &land) in c.path[..c.len].iter().enumerate().take(64) {
+                let over = (at + u32::from(land)) / 2;
+                if !(kings & R::Bits::bit(over)).is_empty() {
+                    early |= 1 << (63 - i);
+                }
+                at = u32::from(land);
+            }
+            (count, with_king, kings_taken, early)
+        }
     }
 }
 
 #[inline(always)]
-fn search<R: RuleSet, S: Mover, K: CaptureSink, const DUP: bool>(
-    s: &Sides,
-    jumpers: u64,
+fn search<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: bool>(
+    s: &Sides<R::Bits>,
+    jumpers: R::Bits,
     sink: &mut K,
 ) {
     let mut searched = jumpers;
@@ -55,8 +100,8 @@ fn search<R: RuleSet, S: Mover, K: CaptureSink, const DUP: bool>(
         searched = (jumpers & s.kings) | single_jumps::<R, S, K>(s, men, sink);
     }
     for bit in BitIter(searched) {
-        let at = 1u64 << bit;
-        let is_king = s.kings & at != 0;
+        let at = R::Bits::bit(bit);
+        let is_king = !(s.kings & at).is_empty();
         // Forward-only men cannot reach one end by two routes taking the same pieces: the piece taken on each
         // pair of rows fixes the route. Only kings (and men that turn back or become kings) need the check.
         let may_repeat = is_king || !forward_men::<R>();
@@ -66,6 +111,7 @@ fn search<R: RuleSet, S: Mover, K: CaptureSink, const DUP: bool>(
         let mut route = Route::<R, K> {
             from: at,
             them: s.them,
+            man_targets: s.men_targets::<R>(),
             empty: s.empty | at,
             crowning: crowning_mask::<R, S>(),
             path: [0; MAX_PATH],
@@ -74,10 +120,12 @@ fn search<R: RuleSet, S: Mover, K: CaptureSink, const DUP: bool>(
             by_order: DUP,
             rules: PhantomData,
         };
+        let none = R::Bits::ZERO;
+        let order = <R::Bits as Bits>::Order::default();
         if is_king {
-            route.king(at, 0, 0, 0, false);
+            route.king(at, none, order, 0, false);
         } else {
-            route.man::<S>(at, 0, 0, 0);
+            route.man::<S>(at, none, order, 0);
         }
     }
 }
@@ -85,10 +133,14 @@ fn search<R: RuleSet, S: Mover, K: CaptureSink, const DUP: bool>(
 /// Passes on the captures of forward-capturing `men` that are single jumps, for all men at once, and returns
 /// the men that have a landing square from which they can jump again (to be searched one by one).
 #[inline(always)]
-fn single_jumps<R: RuleSet, S: Mover, K: CaptureSink>(s: &Sides, men: u64, sink: &mut K) -> u64 {
+fn single_jumps<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>>(
+    s: &Sides<R::Bits>,
+    men: R::Bits,
+    sink: &mut K,
+) -> R::Bits {
     let crowning = crowning_mask::<R, S>();
-    let mut lands = [0u64; 2];
-    let mut again_from = 0;
+    let mut lands = [R::Bits::ZERO; 2];
+    let mut again_from = R::Bits::ZERO;
     for (i, dir) in S::FORWARD.into_iter().enumerate() {
         lands[i] = step::<R>(step::<R>(men, dir) & s.them, dir) & s.empty;
         let again = lands[i]
@@ -100,30 +152,35 @@ fn single_jumps<R: RuleSet, S: Mover, K: CaptureSink>(s: &Sides, men: u64, sink:
     for (i, dir) in S::FORWARD.into_iter().enumerate() {
         let single = lands[i] & !step::<R>(step::<R>(again_from, dir), dir);
         for bit in BitIter(single) {
-            let to = 1u64 << bit;
+            let to = R::Bits::bit(bit);
             let over = step_back::<R>(to, dir);
             let from = step_back::<R>(over, dir);
-            sink.capture(from, to, over, &[bit as u8], to & crowning != 0);
+            sink.capture(from, to, over, &[bit as u8], !(to & crowning).is_empty());
         }
     }
     again_from
 }
 
-/// One capture route found under the majority rule, kept until the longest is known.
-struct FoundCapture {
-    from: u64,
-    to: u64,
-    captured: u64,
+/// One capture route found where captures are ranked, kept until the best rank is known.
+struct FoundCapture<B> {
+    from: B,
+    to: B,
+    captured: B,
     crowns: bool,
     len: usize,
     path: [u8; MAX_PATH],
 }
 
-#[derive(Default)]
-struct Found(SmallVec<[FoundCapture; 16]>);
+struct Found<B>(SmallVec<[FoundCapture<B>; 16]>);
 
-impl CaptureSink for Found {
-    fn capture(&mut self, from: u64, to: u64, captured: u64, path: &[u8], crowns: bool) {
+impl<B> Default for Found<B> {
+    fn default() -> Self {
+        Found(SmallVec::new())
+    }
+}
+
+impl<B: Bits> CaptureSink<B> for Found<B> {
+    fn capture(&mut self, from: B, to: B, captured: B, path: &[u8], crowns: bool) {
         let mut full = [0; MAX_PATH];
         full[..path.len()].copy_from_slice(path);
         self.0.push(FoundCapture {
@@ -138,42 +195,46 @@ impl CaptureSink for Found {
 }
 
 /// The depth-first search of the capture routes of one piece.
-struct Route<'a, R: RuleSet, K: CaptureSink> {
-    from: u64,
+struct Route<'a, R: RuleSet, K: CaptureSink<R::Bits>> {
+    from: R::Bits,
     /// Enemy pieces, including those already taken on this route.
-    them: u64,
+    them: R::Bits,
+    /// The enemy pieces a man may take.
+    man_targets: R::Bits,
     /// Empty squares, including the square the capturing piece left.
-    empty: u64,
-    crowning: u64,
+    empty: R::Bits,
+    crowning: R::Bits,
     /// Bit indices of the landing squares so far.
     path: [u8; MAX_PATH],
     sink: &'a mut K,
     /// Keys of this piece's routes so far, when some routes are to be merged: (end, pieces taken) when routes
     /// with the same effect are one move, or (end, order of capture) when every order counts.
-    seen: Option<SmallVec<[(u64, u128); 8]>>,
+    seen: Option<SmallVec<[RouteKey<R::Bits>; 8]>>,
     /// Whether `seen` holds orders of capture rather than sets of pieces taken.
     by_order: bool,
     rules: PhantomData<R>,
 }
 
-/// Appends a captured piece (its bit index, below 64) to a packed order of capture: six bits a piece, so 21
-/// pieces fit.
+/// What makes two routes of one piece the same move: where it ends, and either the pieces taken or the order
+/// they were taken in.
+type RouteKey<B> = (B, B, <B as Bits>::Order);
+
+/// Appends a captured piece (one bit) as the `taken`-th of a packed order of capture.
 #[inline(always)]
-fn then_take(order: u128, over: u64) -> u128 {
-    (order << 6) | u128::from(over.trailing_zeros())
+fn then_take<B: Bits>(order: B::Order, over: B, taken: usize) -> B::Order {
+    B::then_take(order, over.trailing_zeros(), taken)
 }
 
-impl<R: RuleSet, K: CaptureSink> Route<'_, R, K> {
-    fn emit(&mut self, at: u64, len: usize, captured: u64, order: u128, crowns: bool) {
+type Order<R> = <<R as RuleSet>::Bits as Bits>::Order;
+
+impl<R: RuleSet, K: CaptureSink<R::Bits>> Route<'_, R, K> {
+    fn emit(&mut self, at: R::Bits, len: usize, captured: R::Bits, order: Order<R>, crowns: bool) {
         if let Some(seen) = &mut self.seen {
-            let key = (
-                at,
-                if self.by_order {
-                    order
-                } else {
-                    u128::from(captured)
-                },
-            );
+            let key = if self.by_order {
+                (at, R::Bits::ZERO, order)
+            } else {
+                (at, captured, Order::<R>::default())
+            };
             if seen.contains(&key) {
                 return;
             }
@@ -184,22 +245,27 @@ impl<R: RuleSet, K: CaptureSink> Route<'_, R, K> {
     }
 
     /// Continues a man's capture from `at` (one bit) after `len` landings that took `captured`.
-    fn man<S: Mover>(&mut self, at: u64, captured: u64, order: u128, len: usize) {
+    fn man<S: Mover>(&mut self, at: R::Bits, captured: R::Bits, order: Order<R>, len: usize) {
+        if len >= MAX_PATH {
+            // More pieces taken than a side can have: only a position no game reaches gets here.
+            self.emit(at, len, captured, order, false);
+            return;
+        }
         let mut extended = false;
         let dirs = S::FORWARD
             .into_iter()
             .chain(S::BACKWARD.into_iter().filter(|_| R::MEN_CAPTURE_BACKWARDS));
         for dir in dirs {
-            let over = step::<R>(at, dir) & self.them & !captured;
+            let over = step::<R>(at, dir) & self.man_targets & !captured;
             let land = step::<R>(over, dir) & self.empty;
-            if land == 0 {
+            if land.is_empty() {
                 continue;
             }
             extended = true;
             self.path[len] = land.trailing_zeros() as u8;
             let taken = captured | over;
-            let order = then_take(order, over);
-            if land & self.crowning == 0 {
+            let order = then_take(order, over, len);
+            if (land & self.crowning).is_empty() {
                 self.man::<S>(land, taken, order, len + 1);
             } else {
                 match R::CROWNING_IN_CAPTURE {
@@ -212,13 +278,18 @@ impl<R: RuleSet, K: CaptureSink> Route<'_, R, K> {
             }
         }
         if !extended && len > 0 {
-            self.emit(at, len, captured, order, at & self.crowning != 0);
+            self.emit(at, len, captured, order, !(at & self.crowning).is_empty());
         }
     }
 
     /// Continues a king's capture from `at` (one bit) after `len` landings that took `captured`. `crowned` is
     /// set when a man became this king during the move.
-    fn king(&mut self, at: u64, captured: u64, order: u128, len: usize, crowned: bool) {
+    fn king(&mut self, at: R::Bits, captured: R::Bits, order: Order<R>, len: usize, crowned: bool) {
+        if len >= MAX_PATH {
+            // More pieces taken than a side can have: only a position no game reaches gets here.
+            self.emit(at, len, captured, order, crowned);
+            return;
+        }
         let mut extended = false;
         for dir in Direction::ALL {
             let Some((over, landings)) = self.king_jump(at, dir, captured) else {
@@ -226,22 +297,22 @@ impl<R: RuleSet, K: CaptureSink> Route<'_, R, K> {
             };
             extended = true;
             let taken = captured | over;
-            let order = then_take(order, over);
+            let order = then_take(order, over, len);
             // A flying king that can go on capturing must stop where it can: if some landing square beyond the
             // piece allows another capture, only those squares are open to it.
             let mut open = landings;
             if R::FLYING_KINGS && landings.count_ones() > 1 {
-                let going_on: u64 = BitIter(landings)
-                    .map(|bit| 1u64 << bit)
+                let going_on = BitIter(landings)
+                    .map(R::Bits::bit)
                     .filter(|&land| self.king_can_take(land, taken))
-                    .fold(0, |acc, land| acc | land);
-                if going_on != 0 {
+                    .fold(R::Bits::ZERO, |acc, land| acc | land);
+                if !going_on.is_empty() {
                     open = going_on;
                 }
             }
             for bit in BitIter(open) {
                 self.path[len] = bit as u8;
-                self.king(1u64 << bit, taken, order, len + 1, crowned);
+                self.king(R::Bits::bit(bit), taken, order, len + 1, crowned);
             }
         }
         if !extended && len > 0 {
@@ -251,29 +322,40 @@ impl<R: RuleSet, K: CaptureSink> Route<'_, R, K> {
 
     /// The piece a king on `at` can take in `dir` (not one already taken) and the squares it may land on.
     #[inline(always)]
-    fn king_jump(&self, at: u64, dir: Direction, captured: u64) -> Option<(u64, u64)> {
+    fn king_jump(
+        &self,
+        at: R::Bits,
+        dir: Direction,
+        captured: R::Bits,
+    ) -> Option<(R::Bits, R::Bits)> {
+        // Where pieces leave the board as they are taken, their squares are open again.
+        let empty = if R::REMOVED_AT_ONCE {
+            self.empty | captured
+        } else {
+            self.empty
+        };
         let mut over = step::<R>(at, dir);
         if R::FLYING_KINGS {
-            while over & self.empty != 0 {
+            while !(over & empty).is_empty() {
                 over = step::<R>(over, dir);
             }
         }
         let over = over & self.them & !captured;
-        let mut land = step::<R>(over, dir) & self.empty;
-        let mut landings = 0;
-        while land != 0 {
+        let mut land = step::<R>(over, dir) & empty;
+        let mut landings = R::Bits::ZERO;
+        while !land.is_empty() {
             landings |= land;
-            land = if R::FLYING_KINGS {
-                step::<R>(land, dir) & self.empty
+            land = if R::FLYING_KINGS && !R::KING_LANDS_BEHIND {
+                step::<R>(land, dir) & empty
             } else {
-                0
+                R::Bits::ZERO
             };
         }
-        (landings != 0).then_some((over, landings))
+        (!landings.is_empty()).then_some((over, landings))
     }
 
     /// Whether a king on `at` can take another piece, having taken `captured`.
-    fn king_can_take(&self, at: u64, captured: u64) -> bool {
+    fn king_can_take(&self, at: R::Bits, captured: R::Bits) -> bool {
         Direction::ALL
             .into_iter()
             .any(|dir| self.king_jump(at, dir, captured).is_some())

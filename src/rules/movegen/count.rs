@@ -1,7 +1,7 @@
 //! Counting legal moves without visiting them, for the last ply of perft.
 
+use super::super::bits::{BitIter, Bits};
 use super::super::geometry::Direction;
-use super::super::moves::BitIter;
 use super::super::position::Position;
 use super::super::ruleset::RuleSet;
 use super::captures::forward_men;
@@ -13,9 +13,9 @@ use super::{
 /// Counts captures without keeping them.
 struct Tally(u64);
 
-impl CaptureSink for Tally {
+impl<B> CaptureSink<B> for Tally {
     #[inline(always)]
-    fn capture(&mut self, _: u64, _: u64, _: u64, _: &[u8], _: bool) {
+    fn capture(&mut self, _: B, _: B, _: B, _: &[u8], _: bool) {
         self.0 += 1;
     }
 }
@@ -25,7 +25,7 @@ impl CaptureSink for Tally {
 pub(crate) fn count<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>) -> u64 {
     let s = Sides::of::<R, S>(pos);
     // Kings are rare in most of a game tree; with none, every king term folds away.
-    if s.kings == 0 {
+    if s.kings.is_empty() {
         count_sides::<R, S, DUP>(&s.without_kings())
     } else {
         count_sides::<R, S, DUP>(&s)
@@ -33,9 +33,9 @@ pub(crate) fn count<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>) ->
 }
 
 #[inline(always)]
-fn count_sides<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides) -> u64 {
+fn count_sides<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides<R::Bits>) -> u64 {
     let jumpers = jumpers::<R, S>(s);
-    if jumpers != 0 {
+    if !jumpers.is_empty() {
         return count_captures::<R, S, DUP>(s, jumpers);
     }
     let own_kings = s.us & s.kings;
@@ -45,7 +45,7 @@ fn count_sides<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides) -> u64 {
         for dir in S::FORWARD {
             n += (step::<R>(men, dir) & s.empty).count_ones();
         }
-        if own_kings != 0 {
+        if !own_kings.is_empty() {
             for dir in Direction::ALL {
                 // Rays of different kings never overlap: the nearer king blocks the farther one's.
                 n += (ray::<R>(own_kings, dir, s.empty) & s.empty).count_ones();
@@ -64,7 +64,10 @@ fn count_sides<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides) -> u64 {
 
 /// The number of capture routes open to `jumpers`, counted without recording them.
 #[inline(always)]
-fn count_captures<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides, jumpers: u64) -> u64 {
+fn count_captures<R: RuleSet, S: Mover, const DUP: bool>(
+    s: &Sides<R::Bits>,
+    jumpers: R::Bits,
+) -> u64 {
     if !forward_men::<R>() {
         // Men that turn back or become kings, or the majority rule: the general search over all pieces.
         let mut tally = Tally(0);
@@ -83,13 +86,13 @@ fn count_captures<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides, jumpers: u64
             & (jumpers_in::<R>(land, s, S::FORWARD[0]) | jumpers_in::<R>(land, s, S::FORWARD[1]));
         n += u64::from((land & !again).count_ones());
         for bit in BitIter(again) {
-            let at = 1u64 << bit;
+            let at = R::Bits::bit(bit);
             let over = step_back::<R>(at, dir);
             n += man_routes::<R, S>(at, over, s.them, s.empty, crowning);
         }
     }
     let king_jumpers = jumpers & s.kings;
-    if king_jumpers != 0 {
+    if !king_jumpers.is_empty() {
         let mut tally = Tally(0);
         generate_captures::<R, S, _, DUP>(s, king_jumpers, &mut tally);
         n += tally.0;
@@ -100,18 +103,18 @@ fn count_captures<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides, jumpers: u64
 /// The number of complete capture routes of a forward-capturing man standing on `at` after taking `captured`.
 /// Returns 1 when it can take nothing more (the route ends here).
 fn man_routes<R: RuleSet, S: Mover>(
-    at: u64,
-    captured: u64,
-    them: u64,
-    empty: u64,
-    crowning: u64,
+    at: R::Bits,
+    captured: R::Bits,
+    them: R::Bits,
+    empty: R::Bits,
+    crowning: R::Bits,
 ) -> u64 {
     let mut n = 0;
     for dir in S::FORWARD {
         let over = step::<R>(at, dir) & them & !captured;
         let land = step::<R>(over, dir) & empty;
-        if land != 0 {
-            n += if land & crowning != 0 {
+        if !land.is_empty() {
+            n += if !(land & crowning).is_empty() {
                 1
             } else {
                 man_routes::<R, S>(land, captured | over, them, empty, crowning)

@@ -12,10 +12,11 @@ use std::marker::PhantomData;
 pub(crate) use captures::generate_captures;
 pub(crate) use count::count;
 
-use super::geometry::{Direction, shift_bits};
-use super::moves::{BitIter, MAX_PATH, Move, MoveList};
+use super::bits::{BitIter, Bits, shift_bits};
+use super::geometry::Direction;
+use super::moves::{MAX_PATH, Move, MoveList};
 use super::position::{Position, compress};
-use super::ruleset::RuleSet;
+use super::ruleset::{Precedence, RuleSet};
 use super::square::{Color, Square};
 
 /// The side to move, as a type: lets the generator fold "which way is forward" into constants.
@@ -48,16 +49,16 @@ impl Mover for WhiteMoves {
 
 /// The position seen from the side to move.
 #[derive(Clone, Copy)]
-pub(crate) struct Sides {
-    pub(crate) us: u64,
-    pub(crate) them: u64,
-    pub(crate) kings: u64,
-    pub(crate) empty: u64,
+pub(crate) struct Sides<B> {
+    pub(crate) us: B,
+    pub(crate) them: B,
+    pub(crate) kings: B,
+    pub(crate) empty: B,
 }
 
-impl Sides {
+impl<B: Bits> Sides<B> {
     #[inline(always)]
-    pub(crate) fn of<R: RuleSet, S: Mover>(pos: &Position<R>) -> Sides {
+    pub(crate) fn of<R: RuleSet<Bits = B>, S: Mover>(pos: &Position<R>) -> Sides<B> {
         let us = pos.pieces[S::COLOR.index()];
         let them = pos.pieces[S::COLOR.opponent().index()];
         Sides {
@@ -70,7 +71,7 @@ impl Sides {
 
     /// The same position seen from the other side.
     #[inline(always)]
-    pub(crate) fn swapped(&self) -> Sides {
+    pub(crate) fn swapped(&self) -> Sides<B> {
         Sides {
             us: self.them,
             them: self.us,
@@ -81,18 +82,31 @@ impl Sides {
     /// The same position with the kings forgotten, for positions known to have none: every king term of the
     /// code it is passed to then folds away.
     #[inline(always)]
-    pub(crate) fn without_kings(&self) -> Sides {
-        Sides { kings: 0, ..*self }
+    pub(crate) fn without_kings(&self) -> Sides<B> {
+        Sides {
+            kings: B::ZERO,
+            ..*self
+        }
+    }
+
+    /// The enemy pieces a man may take: all of them, or only men where men cannot take kings.
+    #[inline(always)]
+    pub(crate) fn men_targets<R: RuleSet>(&self) -> B {
+        if R::MEN_CAPTURE_KINGS {
+            self.them
+        } else {
+            self.them & !self.kings
+        }
     }
 }
 
 #[inline(always)]
-pub(crate) fn step<R: RuleSet>(bits: u64, dir: Direction) -> u64 {
+pub(crate) fn step<R: RuleSet>(bits: R::Bits, dir: Direction) -> R::Bits {
     shift_bits(bits, R::GEOMETRY.shift(dir))
 }
 
 #[inline(always)]
-pub(crate) fn step_back<R: RuleSet>(bits: u64, dir: Direction) -> u64 {
+pub(crate) fn step_back<R: RuleSet>(bits: R::Bits, dir: Direction) -> R::Bits {
     shift_bits(bits, -R::GEOMETRY.shift(dir))
 }
 
@@ -102,61 +116,97 @@ fn square_of<R: RuleSet>(bit: u32) -> Square {
 }
 
 #[inline(always)]
-pub(crate) fn board_mask<R: RuleSet>() -> u64 {
-    const { R::GEOMETRY.board_mask() }
+pub(crate) fn board_mask<R: RuleSet>() -> R::Bits {
+    R::Bits::from_u128(const { R::GEOMETRY.board_mask() })
 }
 
 #[inline(always)]
-pub(crate) fn crowning_mask<R: RuleSet, S: Mover>() -> u64 {
-    const { R::GEOMETRY.row_mask(Position::<R>::crowning_row(S::COLOR)) }
+pub(crate) fn crowning_mask<R: RuleSet, S: Mover>() -> R::Bits {
+    R::Bits::from_u128(const { R::GEOMETRY.row_mask(Position::<R>::crowning_row(S::COLOR)) })
 }
 
 /// The squares a flying king on `from` (one or more bits) passes in `dir` up to and including the first
 /// occupied square (or the edge).
 #[inline(always)]
-pub(crate) fn ray<R: RuleSet>(from: u64, dir: Direction, empty: u64) -> u64 {
-    let mut reach = 0;
+pub(crate) fn ray<R: RuleSet>(from: R::Bits, dir: Direction, empty: R::Bits) -> R::Bits {
+    let mut reach = R::Bits::ZERO;
     let mut next = step::<R>(from, dir) & board_mask::<R>();
-    while next != 0 {
+    while !next.is_empty() {
         reach |= next;
         next = step::<R>(next & empty, dir) & board_mask::<R>();
     }
     reach
 }
 
-/// Pieces among `pieces` that can capture in `dir`: an enemy piece next to them and an empty square beyond.
+/// Pieces among `pieces` that can capture in `dir`: one of `targets` next to them and an empty square beyond.
 #[inline(always)]
-pub(crate) fn jumpers_in<R: RuleSet>(pieces: u64, s: &Sides, dir: Direction) -> u64 {
-    step_back::<R>(step_back::<R>(s.empty, dir) & s.them, dir) & pieces
+pub(crate) fn jumpers_over<R: RuleSet>(
+    pieces: R::Bits,
+    targets: R::Bits,
+    empty: R::Bits,
+    dir: Direction,
+) -> R::Bits {
+    step_back::<R>(step_back::<R>(empty, dir) & targets, dir) & pieces
 }
 
-/// Every piece of the side to move that can start a capture.
+/// Men among `men` that can capture in `dir`.
 #[inline(always)]
-pub(crate) fn jumpers<R: RuleSet, S: Mover>(s: &Sides) -> u64 {
+pub(crate) fn jumpers_in<R: RuleSet>(men: R::Bits, s: &Sides<R::Bits>, dir: Direction) -> R::Bits {
+    jumpers_over::<R>(men, s.men_targets::<R>(), s.empty, dir)
+}
+
+/// Every piece of the side to move that may start a capture. Where a king must capture when one can (Czech),
+/// only the kings, if any of them can.
+#[inline(always)]
+pub(crate) fn jumpers<R: RuleSet, S: Mover>(s: &Sides<R::Bits>) -> R::Bits {
     let own_kings = s.us & s.kings;
-    let (short_kings, flying_kings) = if R::FLYING_KINGS {
-        (0, own_kings)
-    } else {
-        (own_kings, 0)
-    };
-    let backward = if R::MEN_CAPTURE_BACKWARDS {
-        s.us
-    } else {
-        short_kings
-    };
-    let mut found = jumpers_in::<R>(s.us, s, S::FORWARD[0])
-        | jumpers_in::<R>(s.us, s, S::FORWARD[1])
-        | jumpers_in::<R>(backward, s, S::BACKWARD[0])
-        | jumpers_in::<R>(backward, s, S::BACKWARD[1]);
-    for bit in BitIter(flying_kings) {
-        let king = 1u64 << bit;
-        let can_take = Direction::ALL.into_iter().any(|dir| {
-            let first = ray::<R>(king, dir, s.empty) & !s.empty;
-            step::<R>(first & s.them, dir) & s.empty != 0
-        });
-        if can_take {
-            found |= king;
+    let mut found = R::Bits::ZERO;
+    if R::FLYING_KINGS {
+        for bit in BitIter(own_kings) {
+            let king = R::Bits::bit(bit);
+            let can_take = Direction::ALL.into_iter().any(|dir| {
+                let first = ray::<R>(king, dir, s.empty) & !s.empty;
+                !(step::<R>(first & s.them, dir) & s.empty).is_empty()
+            });
+            if can_take {
+                found |= king;
+            }
         }
+        if matches!(R::PRECEDENCE, Precedence::KingsFirst) && !found.is_empty() {
+            return found;
+        }
+    }
+    let short_kings = if R::FLYING_KINGS {
+        R::Bits::ZERO
+    } else {
+        own_kings
+    };
+    if R::MEN_CAPTURE_KINGS {
+        // Men and short kings jump the same pieces: forwards all at once, backwards those that may.
+        let backward = if R::MEN_CAPTURE_BACKWARDS {
+            s.us
+        } else {
+            short_kings
+        };
+        found |= jumpers_over::<R>(s.us, s.them, s.empty, S::FORWARD[0])
+            | jumpers_over::<R>(s.us, s.them, s.empty, S::FORWARD[1])
+            | jumpers_over::<R>(backward, s.them, s.empty, S::BACKWARD[0])
+            | jumpers_over::<R>(backward, s.them, s.empty, S::BACKWARD[1]);
+    } else {
+        // Men take only men; kings take anything.
+        let men = s.us & !s.kings;
+        let backward_men = if R::MEN_CAPTURE_BACKWARDS {
+            men
+        } else {
+            R::Bits::ZERO
+        };
+        for dir in Direction::ALL {
+            found |= jumpers_over::<R>(short_kings, s.them, s.empty, dir);
+        }
+        found |= jumpers_in::<R>(men, s, S::FORWARD[0])
+            | jumpers_in::<R>(men, s, S::FORWARD[1])
+            | jumpers_in::<R>(backward_men, s, S::BACKWARD[0])
+            | jumpers_in::<R>(backward_men, s, S::BACKWARD[1]);
     }
     found
 }
@@ -164,22 +214,22 @@ pub(crate) fn jumpers<R: RuleSet, S: Mover>(s: &Sides) -> u64 {
 /// Whether the side to move has a capture (and so must take).
 pub(crate) fn has_capture<R: RuleSet>(pos: &Position<R>) -> bool {
     match pos.side_to_move() {
-        Color::Black => jumpers::<R, BlackMoves>(&Sides::of::<R, BlackMoves>(pos)) != 0,
-        Color::White => jumpers::<R, WhiteMoves>(&Sides::of::<R, WhiteMoves>(pos)) != 0,
+        Color::Black => !jumpers::<R, BlackMoves>(&Sides::of::<R, BlackMoves>(pos)).is_empty(),
+        Color::White => !jumpers::<R, WhiteMoves>(&Sides::of::<R, WhiteMoves>(pos)).is_empty(),
     }
 }
 
 /// Receives the captures a generator finds, as bits in the geometry's layout.
-pub(crate) trait CaptureSink {
+pub(crate) trait CaptureSink<B> {
     /// A capture from `from` ending on `to` (one bit each, possibly the same), landing on the bit indices of
     /// `path` in order and taking `captured`.
-    fn capture(&mut self, from: u64, to: u64, captured: u64, path: &[u8], crowns: bool);
+    fn capture(&mut self, from: B, to: B, captured: B, path: &[u8], crowns: bool);
 }
 
 /// Receives every move a generator finds.
-pub(crate) trait Sink: CaptureSink {
+pub(crate) trait Sink<B>: CaptureSink<B> {
     /// A simple move from `from` to `to` (one bit each).
-    fn simple(&mut self, from: u64, to: u64, crowns: bool);
+    fn simple(&mut self, from: B, to: B, crowns: bool);
 }
 
 /// Collects moves as [`Move`] values with squares.
@@ -188,8 +238,8 @@ struct Collect<'a, R: RuleSet> {
     rules: PhantomData<R>,
 }
 
-impl<R: RuleSet> Sink for Collect<'_, R> {
-    fn simple(&mut self, from: u64, to: u64, crowns: bool) {
+impl<R: RuleSet> Sink<R::Bits> for Collect<'_, R> {
+    fn simple(&mut self, from: R::Bits, to: R::Bits, crowns: bool) {
         self.list.push(Move::simple(
             square_of::<R>(from.trailing_zeros()),
             square_of::<R>(to.trailing_zeros()),
@@ -198,8 +248,15 @@ impl<R: RuleSet> Sink for Collect<'_, R> {
     }
 }
 
-impl<R: RuleSet> CaptureSink for Collect<'_, R> {
-    fn capture(&mut self, from: u64, _to: u64, captured: u64, path: &[u8], crowns: bool) {
+impl<R: RuleSet> CaptureSink<R::Bits> for Collect<'_, R> {
+    fn capture(
+        &mut self,
+        from: R::Bits,
+        _to: R::Bits,
+        captured: R::Bits,
+        path: &[u8],
+        crowns: bool,
+    ) {
         let mut squares = [Square::from_index(0); MAX_PATH];
         for (square, bit) in squares.iter_mut().zip(path) {
             *square = square_of::<R>(u32::from(*bit));
@@ -235,13 +292,13 @@ pub(crate) fn legal_moves<R: RuleSet>(pos: &Position<R>, keep_duplicates: bool) 
 /// Passes every legal move of `pos` (whose side to move must be `S`) to `sink`. Without `DUP`, capture routes
 /// with the same effect as an earlier route of the same piece are left out.
 #[inline(always)]
-pub(crate) fn generate<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(
+pub(crate) fn generate<R: RuleSet, S: Mover, K: Sink<R::Bits>, const DUP: bool>(
     pos: &Position<R>,
     sink: &mut K,
 ) {
     let s = Sides::of::<R, S>(pos);
     // Kings are rare in most of a game tree; with none, every king term folds away.
-    if s.kings == 0 {
+    if s.kings.is_empty() {
         generate_sides::<R, S, K, DUP>(&s.without_kings(), sink);
     } else {
         generate_sides::<R, S, K, DUP>(&s, sink);
@@ -249,9 +306,12 @@ pub(crate) fn generate<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(
 }
 
 #[inline(always)]
-fn generate_sides<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(s: &Sides, sink: &mut K) {
+fn generate_sides<R: RuleSet, S: Mover, K: Sink<R::Bits>, const DUP: bool>(
+    s: &Sides<R::Bits>,
+    sink: &mut K,
+) {
     let jumpers = jumpers::<R, S>(s);
-    if jumpers != 0 {
+    if !jumpers.is_empty() {
         generate_captures::<R, S, K, DUP>(s, jumpers, sink);
     } else {
         generate_simple::<R, S, K>(s, sink);
@@ -259,37 +319,38 @@ fn generate_sides<R: RuleSet, S: Mover, K: Sink, const DUP: bool>(s: &Sides, sin
 }
 
 #[inline(always)]
-fn generate_simple<R: RuleSet, S: Mover, K: Sink>(s: &Sides, sink: &mut K) {
+fn generate_simple<R: RuleSet, S: Mover, K: Sink<R::Bits>>(s: &Sides<R::Bits>, sink: &mut K) {
     let crowning = crowning_mask::<R, S>();
     let men = s.us & !s.kings;
     let own_kings = s.us & s.kings;
     // Short kings step like men, plus backwards; flying kings have their own loop below.
     let (forward_steppers, backward_steppers) = if R::FLYING_KINGS {
-        (men, 0)
+        (men, R::Bits::ZERO)
     } else {
         (s.us, own_kings)
     };
     for dir in S::FORWARD {
         let targets = step::<R>(forward_steppers, dir) & s.empty;
         for to in BitIter(targets) {
-            let to = 1u64 << to;
+            let to = R::Bits::bit(to);
             let from = step_back::<R>(to, dir);
-            sink.simple(from, to, from & men != 0 && to & crowning != 0);
+            let crowns = !(from & men).is_empty() && !(to & crowning).is_empty();
+            sink.simple(from, to, crowns);
         }
     }
     for dir in S::BACKWARD {
         let targets = step::<R>(backward_steppers, dir) & s.empty;
         for to in BitIter(targets) {
-            let to = 1u64 << to;
+            let to = R::Bits::bit(to);
             sink.simple(step_back::<R>(to, dir), to, false);
         }
     }
     if R::FLYING_KINGS {
         for bit in BitIter(own_kings) {
-            let from = 1u64 << bit;
+            let from = R::Bits::bit(bit);
             for dir in Direction::ALL {
                 for to in BitIter(ray::<R>(from, dir, s.empty) & s.empty) {
-                    sink.simple(from, 1u64 << to, false);
+                    sink.simple(from, R::Bits::bit(to), false);
                 }
             }
         }
