@@ -26,6 +26,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod any;
 mod bits;
 mod checks;
 mod excerpt;
@@ -41,6 +42,7 @@ mod ruleset;
 mod square;
 mod variant;
 
+pub use any::{AnyPosition, Playable, PositionVisitor, RulesVisitor};
 pub use bits::Bits;
 pub use checks::{PositionError, check_playable, check_position, max_pieces};
 pub use excerpt::{EXCERPT_CHARS, Excerpt, clipped, excerpt, quoted};

@@ -41,9 +41,15 @@ impl<R: RuleSet> Position<R> {
 
     /// The starting position of the rule set.
     pub fn start() -> Self {
+        Self::start_with_rows(R::START_ROWS)
+    }
+
+    /// The starting position with `rows` rows of men each (at most the rule set's own number; more are
+    /// treated as that number, so the sides never meet).
+    pub fn start_with_rows(rows: u32) -> Self {
         let g = R::GEOMETRY;
         let mut pos = Self::empty(R::FIRST_TO_MOVE);
-        for row in 0..R::START_ROWS {
+        for row in 0..rows.min(R::START_ROWS) {
             pos.pieces[Color::Black.index()] |= R::Bits::from_u128(g.row_mask(row));
             pos.pieces[Color::White.index()] |=
                 R::Bits::from_u128(g.row_mask(g.height as u32 - 1 - row));

@@ -1,0 +1,338 @@
+//! A position under any rule set, chosen at run time.
+//!
+//! The generator is compiled once per rule set ([`Position<R>`]); the app, the files and the command line choose
+//! the rules while running. [`AnyPosition`] is the bridge: one value for a position of any variant and board,
+//! whose methods pass to the compiled code of its rule set. Code that is itself generic over the rules reaches
+//! the typed position through [`AnyPosition::visit`] (and [`GameType::visit`] to start from nothing), so it is
+//! compiled per rule set too and pays for the choice once, not per node.
+
+use std::fmt;
+
+use super::fen::{FenError, parse_fen, to_fen};
+use super::geometry::Geometry;
+use super::moves::{Move, MoveList};
+use super::position::Position;
+use super::ruleset::{
+    Brazilian, Canadian, Czech, English, EnglishOn, International, Italian, Pool, RuleSet,
+    Russian, Spanish, Thai,
+};
+use super::square::{Color, Piece, Role, Square};
+use super::variant::{GameType, Variant};
+
+/// A rule set the program plays, with its place in [`AnyPosition`].
+pub trait Playable: RuleSet {
+    /// The position as a value of any rule set.
+    fn wrap(position: Position<Self>) -> AnyPosition;
+    /// The position, if it is one of this rule set.
+    fn unwrap(position: &AnyPosition) -> Option<Position<Self>>;
+}
+
+/// Code generic over the rule set, run on a position of the rule set chosen at run time.
+pub trait PositionVisitor {
+    /// What the code gives back.
+    type Output;
+    /// Runs the code on the typed position.
+    fn visit<R: Playable>(self, position: &Position<R>) -> Self::Output;
+}
+
+/// Code generic over the rule set, run for the rule set chosen at run time.
+pub trait RulesVisitor {
+    /// What the code gives back.
+    type Output;
+    /// Runs the code for the rule set `R`.
+    fn visit<R: Playable>(self) -> Self::Output;
+}
+
+macro_rules! any_position {
+    ($($name:ident => $rules:ty),* $(,)?) => {
+        /// A position under any of the rule sets this program plays.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        #[allow(missing_docs)]
+        pub enum AnyPosition {
+            $($name(Position<$rules>),)*
+        }
+
+        $(
+            impl Playable for $rules {
+                fn wrap(position: Position<Self>) -> AnyPosition {
+                    AnyPosition::$name(position)
+                }
+                fn unwrap(position: &AnyPosition) -> Option<Position<Self>> {
+                    match position {
+                        AnyPosition::$name(p) => Some(*p),
+                        #[allow(unreachable_patterns)]
+                        _ => None,
+                    }
+                }
+            }
+
+            impl From<Position<$rules>> for AnyPosition {
+                fn from(position: Position<$rules>) -> AnyPosition {
+                    AnyPosition::$name(position)
+                }
+            }
+        )*
+
+        impl AnyPosition {
+            /// Runs generic code on the typed position.
+            pub fn visit<V: PositionVisitor>(&self, visitor: V) -> V::Output {
+                match self {
+                    $(AnyPosition::$name(p) => visitor.visit(p),)*
+                }
+            }
+        }
+    };
+}
+
+any_position! {
+    English => English,
+    International => International,
+    Russian => Russian,
+    Brazilian => Brazilian,
+    Pool => Pool,
+    Italian => Italian,
+    Spanish => Spanish,
+    Czech => Czech,
+    Thai => Thai,
+    Canadian => Canadian,
+    English6 => EnglishOn<6>,
+    English10 => EnglishOn<10>,
+    English12 => EnglishOn<12>,
+    English14 => EnglishOn<14>,
+}
+
+impl GameType {
+    /// Runs generic code for the rule set of this game type (the board size decides among the English boards).
+    pub fn visit<V: RulesVisitor>(&self, visitor: V) -> V::Output {
+        match self.variant {
+            Variant::English => match self.size {
+                6 => visitor.visit::<EnglishOn<6>>(),
+                10 => visitor.visit::<EnglishOn<10>>(),
+                12 => visitor.visit::<EnglishOn<12>>(),
+                14 => visitor.visit::<EnglishOn<14>>(),
+                // A checked GameType has one of the sizes above or 8.
+                _ => visitor.visit::<English>(),
+            },
+            Variant::International => visitor.visit::<International>(),
+            Variant::Russian => visitor.visit::<Russian>(),
+            Variant::Brazilian => visitor.visit::<Brazilian>(),
+            Variant::Pool => visitor.visit::<Pool>(),
+            Variant::Italian => visitor.visit::<Italian>(),
+            Variant::Spanish => visitor.visit::<Spanish>(),
+            Variant::Czech => visitor.visit::<Czech>(),
+            Variant::Thai => visitor.visit::<Thai>(),
+            Variant::Canadian => visitor.visit::<Canadian>(),
+        }
+    }
+}
+
+/// Builds a visitor from a closure over the typed position. Closures cannot be generic, so each use names the
+/// generic function it calls; this keeps the forwarding methods below to one line each.
+macro_rules! forward {
+    ($self:expr, |$p:ident| $body:expr) => {
+        match $self {
+            AnyPosition::English($p) => $body,
+            AnyPosition::International($p) => $body,
+            AnyPosition::Russian($p) => $body,
+            AnyPosition::Brazilian($p) => $body,
+            AnyPosition::Pool($p) => $body,
+            AnyPosition::Italian($p) => $body,
+            AnyPosition::Spanish($p) => $body,
+            AnyPosition::Czech($p) => $body,
+            AnyPosition::Thai($p) => $body,
+            AnyPosition::Canadian($p) => $body,
+            AnyPosition::English6($p) => $body,
+            AnyPosition::English10($p) => $body,
+            AnyPosition::English12($p) => $body,
+            AnyPosition::English14($p) => $body,
+        }
+    };
+}
+
+struct Start {
+    rows: u32,
+}
+
+impl RulesVisitor for Start {
+    type Output = AnyPosition;
+    fn visit<R: Playable>(self) -> AnyPosition {
+        R::wrap(Position::<R>::start_with_rows(self.rows))
+    }
+}
+
+struct Empty(Color);
+
+impl RulesVisitor for Empty {
+    type Output = AnyPosition;
+    fn visit<R: Playable>(self) -> AnyPosition {
+        R::wrap(Position::<R>::empty(self.0))
+    }
+}
+
+struct Fen<'a>(&'a str);
+
+impl RulesVisitor for Fen<'_> {
+    type Output = Result<AnyPosition, FenError>;
+    fn visit<R: Playable>(self) -> Self::Output {
+        parse_fen::<R>(self.0).map(R::wrap)
+    }
+}
+
+impl AnyPosition {
+    /// The start position of a game type, with its rows of men.
+    pub fn start(game_type: GameType) -> AnyPosition {
+        game_type.visit(Start {
+            rows: u32::from(game_type.rows),
+        })
+    }
+
+    /// An empty board of a game type.
+    pub fn empty(game_type: GameType, side: Color) -> AnyPosition {
+        game_type.visit(Empty(side))
+    }
+
+    /// Reads a PDN FEN under a game type's rules.
+    pub fn from_fen(game_type: GameType, text: &str) -> Result<AnyPosition, FenError> {
+        game_type.visit(Fen(text))
+    }
+
+    /// The position as PDN FEN.
+    pub fn to_fen(&self) -> String {
+        forward!(self, |p| to_fen(p))
+    }
+
+    /// The variant of the rules.
+    pub fn variant(&self) -> Variant {
+        fn of<R: RuleSet>(_: &Position<R>) -> Variant {
+            R::VARIANT
+        }
+        forward!(self, |p| of(p))
+    }
+
+    /// The board.
+    pub fn geometry(&self) -> Geometry {
+        fn of<R: RuleSet>(_: &Position<R>) -> Geometry {
+            R::GEOMETRY
+        }
+        forward!(self, |p| of(p))
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> Color {
+        forward!(self, |p| p.side_to_move())
+    }
+
+    /// The same pieces with another side to move.
+    pub fn with_side_to_move(self, side: Color) -> AnyPosition {
+        forward!(self, |p| p.with_side_to_move(side).into())
+    }
+
+    /// The piece on a square, if any.
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        forward!(self, |p| p.piece_at(square))
+    }
+
+    /// Puts a piece on a square (or empties it); `false` if the square is not on this board.
+    pub fn set_piece(&mut self, square: Square, piece: Option<Piece>) -> bool {
+        forward!(self, |p| p.set_piece(square, piece))
+    }
+
+    /// Every occupied square with its piece, in square order.
+    pub fn pieces(&self) -> Vec<(Square, Piece)> {
+        forward!(self, |p| p.pieces().collect())
+    }
+
+    /// How many pieces of a colour and role are on the board.
+    pub fn count(&self, color: Color, role: Role) -> u32 {
+        forward!(self, |p| p.count(color, role))
+    }
+
+    /// Every legal move, routes with the same effect merged.
+    pub fn legal_moves(&self) -> MoveList {
+        forward!(self, |p| p.legal_moves())
+    }
+
+    /// Every legal move, one per order of capture.
+    pub fn legal_moves_with_duplicates(&self) -> MoveList {
+        forward!(self, |p| p.legal_moves_with_duplicates())
+    }
+
+    /// Whether the side to move must capture.
+    pub fn must_capture(&self) -> bool {
+        forward!(self, |p| p.must_capture())
+    }
+
+    /// Whether the side to move has lost: no pieces or no legal move.
+    pub fn is_lost(&self) -> bool {
+        forward!(self, |p| p.is_lost())
+    }
+
+    /// The position after a legal move.
+    pub fn play(&self, mv: &Move) -> AnyPosition {
+        forward!(self, |p| p.play(mv).into())
+    }
+}
+
+impl fmt::Debug for AnyPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        forward!(self, |p| fmt::Debug::fmt(p, f))
+    }
+}
+
+impl fmt::Display for AnyPosition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        forward!(self, |p| fmt::Display::fmt(p, f))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_game_type_starts_with_its_own_board_and_men() {
+        for variant in Variant::ALL {
+            let game_type = GameType::standard(variant);
+            let start = AnyPosition::start(game_type);
+            assert_eq!(start.variant(), variant);
+            assert_eq!(start.geometry().width, game_type.size);
+            assert_eq!(start.side_to_move(), variant.first_to_move());
+            let per_side = u32::from(game_type.rows) * u32::from(game_type.size) / 2;
+            assert_eq!(start.count(Color::White, Role::Man), per_side, "{variant}");
+            assert_eq!(start.count(Color::Black, Role::Man), per_side, "{variant}");
+            assert!(!start.legal_moves().is_empty());
+            let back = AnyPosition::from_fen(game_type, &start.to_fen()).expect("own FEN");
+            assert_eq!(back, start);
+        }
+        for size in crate::rules::ENGLISH_SIZES {
+            for rows in 1..size / 2 {
+                let game_type = GameType::new(Variant::English, Some(size), Some(rows)).expect("valid");
+                let start = AnyPosition::start(game_type);
+                assert_eq!(start.geometry().width, size);
+                assert_eq!(
+                    start.count(Color::Black, Role::Man),
+                    u32::from(rows) * u32::from(size) / 2
+                );
+                assert!(!start.legal_moves().is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn visiting_reaches_the_typed_position() {
+        struct Squares;
+        impl PositionVisitor for Squares {
+            type Output = u8;
+            fn visit<R: Playable>(self, _: &Position<R>) -> u8 {
+                R::GEOMETRY.squares()
+            }
+        }
+        let canadian = AnyPosition::start(GameType::standard(Variant::Canadian));
+        assert_eq!(canadian.visit(Squares), 72);
+        let first = canadian.legal_moves()[0];
+        let after = canadian.play(&first);
+        assert_eq!(after.side_to_move(), Color::Black);
+        assert_eq!(Canadian::unwrap(&after).map(|p| p.side_to_move()), Some(Color::Black));
+        assert_eq!(English::unwrap(&after), None);
+    }
+}
