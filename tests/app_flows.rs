@@ -108,7 +108,7 @@ fn a_draw_by_repetition() {
     assert_eq!(
         app.mode(),
         Mode::Over(Outcome::Draw {
-            reason: DrawReason::Repetition
+            reason: DrawReason::Repetition { times: 3 }
         })
     );
 }

@@ -97,7 +97,7 @@ fn a_draw_by_repetition_by_typed_moves() {
     assert_eq!(
         app.mode(),
         Mode::Over(Outcome::Draw {
-            reason: DrawReason::Repetition
+            reason: DrawReason::Repetition { times: 3 }
         })
     );
     assert!(app.status().contains("n: new game"));

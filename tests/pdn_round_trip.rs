@@ -14,9 +14,9 @@ use crowned::app::{Player, Players};
 use crowned::engine::Level;
 use crowned::game::Game;
 use crowned::game::pdn::{
-    GameText, Variant, parse_games, replay, replay_english, variant_of, write_game,
+    GameText, WithRules, game_type_of, parse_games, replay, with_rules, write_game,
 };
-use crowned::rules::{Brazilian, English, International, Pool, RuleSet, Russian};
+use crowned::rules::{English, RuleSet};
 use crowned::store::{SavedGame, from_pdn, to_pdn};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -299,25 +299,14 @@ fn file_round_trip(path: &Path) -> usize {
 
 /// Round-trips one game of a file under its variant's rules; `false` for a variant this program cannot play.
 fn game_round_trip(text: &GameText) -> bool {
-    match variant_of(text) {
-        Ok(Variant::English) => {
-            round_trip(&replay_english(text).game);
+    struct RoundTrip;
+    impl WithRules for RoundTrip {
+        type Output = ();
+        fn run<R: RuleSet>(self, text: &GameText) {
+            round_trip(&replay::<R>(text).game);
         }
-        Ok(Variant::International) => {
-            round_trip(&replay::<International>(text).game);
-        }
-        Ok(Variant::Pool) => {
-            round_trip(&replay::<Pool>(text).game);
-        }
-        Ok(Variant::Russian) => {
-            round_trip(&replay::<Russian>(text).game);
-        }
-        Ok(Variant::Brazilian) => {
-            round_trip(&replay::<Brazilian>(text).game);
-        }
-        Err(_) => return false,
     }
-    true
+    game_type_of(text).is_ok_and(|game_type| with_rules(game_type, text, RoundTrip).is_ok())
 }
 
 #[test]

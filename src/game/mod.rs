@@ -1,11 +1,16 @@
 //! A game over time: history, undo and redo, draw rules, outcomes, and PDN reading and writing.
 
+mod counts;
+#[cfg(test)]
+mod draw_tests;
+mod draws;
 mod numbering;
 mod outcome;
 pub mod pdn;
 mod record;
 mod tags;
 
+pub use draws::{Counting, DrawRules, Ending, EndingRule, MAX_ENDING_RULES};
 pub use numbering::{MoveNumber, count, moves_played};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use record::{DEFAULT_MOVE_LIMIT, Game, GameError};

@@ -2,6 +2,7 @@
 
 use std::fmt;
 
+use super::draws::{Ending, number};
 use crate::rules::Color;
 
 /// Why a game was won.
@@ -20,11 +21,21 @@ pub enum WinReason {
 /// Why a game was drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DrawReason {
-    /// The same position, with the same side to move, occurred for the third time.
-    Repetition,
-    /// Neither side captured or moved a man for the configured number of moves each (40 by default).
+    /// The same position, with the same side to move, stood on the board as often as the variant allows.
+    Repetition {
+        /// How many times it stood there (3; 4 in Italian draughts).
+        times: u32,
+    },
+    /// Neither side captured or moved a man for the variant's number of moves each (40 in English draughts).
     MoveLimit {
         /// The number of moves by each side.
+        moves: u32,
+    },
+    /// An ending the rules give a number of moves to win lasted that long without being won.
+    Ending {
+        /// The ending.
+        ending: Ending,
+        /// The number of moves by each side it may last.
         moves: u32,
     },
     /// The players agreed to a draw.
@@ -76,13 +87,18 @@ impl fmt::Display for Outcome {
                 }
             }
             Outcome::Draw { reason } => match reason {
-                DrawReason::Repetition => {
-                    f.write_str("Draw: the same position occurred three times")
-                }
+                DrawReason::Repetition { times } => write!(
+                    f,
+                    "Draw: the same position occurred {} times",
+                    number(times)
+                ),
                 DrawReason::MoveLimit { moves } => write!(
                     f,
                     "Draw: {moves} moves each without a capture or a man moving"
                 ),
+                DrawReason::Ending { ending, moves } => {
+                    write!(f, "Draw: {moves} moves each with {ending}")
+                }
                 DrawReason::Agreement => f.write_str("Draw by agreement"),
                 DrawReason::Recorded => f.write_str("Draw"),
                 DrawReason::Adjudicated => f.write_str("Draw: adjudicated after too many moves"),
@@ -123,10 +139,27 @@ mod tests {
         assert_eq!(limit.winner(), None);
         assert_eq!(
             Outcome::Draw {
-                reason: DrawReason::Repetition
+                reason: DrawReason::Repetition { times: 3 }
             }
             .to_string(),
             "Draw: the same position occurred three times"
+        );
+        assert_eq!(
+            Outcome::Draw {
+                reason: DrawReason::Repetition { times: 4 }
+            }
+            .to_string(),
+            "Draw: the same position occurred four times"
+        );
+        assert_eq!(
+            Outcome::Draw {
+                reason: DrawReason::Ending {
+                    ending: Ending::LoneKingAgainst { min: 1, max: 3 },
+                    moves: 16
+                }
+            }
+            .to_string(),
+            "Draw: 16 moves each with one to three pieces, a king among them, against a lone king"
         );
     }
 }

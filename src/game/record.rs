@@ -1,18 +1,18 @@
 //! A game over time: where it started, the moves played, the point the players are looking at, and its end.
 
-use std::collections::HashMap;
-
 use thiserror::Error;
 
+use super::counts::Counts;
+use super::draws::DrawRules;
 use super::outcome::{DrawReason, Outcome, WinReason};
 use super::tags::Tags;
 use crate::rules::{
     English, FenError, Move, MoveError, MoveText, Position, RuleSet, SquareStyle, Strictness,
-    parse_fen, write_move,
+    Variant, parse_fen, write_move,
 };
 
-/// The default length of the move-limit draw rule: 40 moves by each side.
-pub const DEFAULT_MOVE_LIMIT: u32 = 40;
+/// The length of English draughts' move-limit draw rule: 40 moves by each side.
+pub const DEFAULT_MOVE_LIMIT: u32 = DrawRules::of(Variant::English).quiet_moves;
 
 /// Why a game refused a request.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -34,30 +34,23 @@ pub enum GameError {
 /// A game: a start position, the moves played from it, and a current point that undo and redo move.
 ///
 /// The moves after the current point are the redo line: [`Game::redo`] replays them, and playing a different
-/// move at the current point drops them. Draws by repetition and by the move limit, and losses by having no
-/// piece or no move, follow from the moves; resignation and agreement are declared.
+/// move at the current point drops them. Draws under the variant's rules ([`DrawRules::of`] `R::VARIANT`: by
+/// repetition, by the move limit, by an ending not won in time) and losses by having no piece or no move follow
+/// from the moves; resignation and agreement are declared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game<R: RuleSet = English> {
     /// `positions[i]` is the position after `i` moves; `positions[0]` is the start.
     positions: Vec<Position<R>>,
     moves: Vec<Move>,
-    /// `quiet[i]` counts the moves before position `i` since the last capture or man move.
-    quiet: Vec<u32>,
-    /// `repeats[i]` counts the times position `i` has stood on the board since the last capture or man move,
-    /// itself included: kept as the game grows, so that the repetition rule costs the same however long the
-    /// game (a game without the move limit can go on for ever).
-    repeats: Vec<u32>,
-    /// `earlier[i]` is the last position before `i` equal to it, if any (to put `last_seen` back on truncating).
-    earlier: Vec<Option<usize>>,
-    /// Where each position stood last among `positions`.
-    last_seen: HashMap<Position<R>, usize>,
+    /// What the draw rules count at each point.
+    counts: Counts<R>,
     /// `comments[i]` is the comment after move `i` (`comments[0]` comes before the first move).
     comments: Vec<Option<String>>,
     cursor: usize,
     /// An ending declared at the end of the moves: a resignation, an agreement, a result from a record.
     declared: Option<Outcome>,
     tags: Tags,
-    move_limit: u32,
+    draws: DrawRules,
 }
 
 impl<R: RuleSet> Default for Game<R> {
@@ -77,15 +70,12 @@ impl<R: RuleSet> Game<R> {
         Game {
             positions: vec![start],
             moves: Vec::new(),
-            quiet: vec![0],
-            repeats: vec![1],
-            earlier: vec![None],
-            last_seen: HashMap::from([(start, 0)]),
+            counts: Counts::new(start),
             comments: vec![None],
             cursor: 0,
             declared: None,
             tags: Tags::new(),
-            move_limit: DEFAULT_MOVE_LIMIT,
+            draws: DrawRules::of(R::VARIANT),
         }
     }
 
@@ -94,14 +84,27 @@ impl<R: RuleSet> Game<R> {
         Ok(Self::from_position(parse_fen(fen)?))
     }
 
-    /// Sets the move-limit draw: `moves` moves by each side without a capture or a man move (0 turns it off).
+    /// Sets the move-limit draw: `moves` moves by each side without a capture or a man move (0 turns it off),
+    /// in place of the variant's own length.
     pub fn set_move_limit(&mut self, moves: u32) {
-        self.move_limit = moves;
+        self.draws.quiet_moves = moves;
     }
 
     /// The move-limit length in moves by each side.
     pub fn move_limit(&self) -> u32 {
-        self.move_limit
+        self.draws.quiet_moves
+    }
+
+    /// The draw rules the game is played under: its variant's, unless changed.
+    pub fn draw_rules(&self) -> DrawRules {
+        self.draws
+    }
+
+    /// Plays the game under other draw rules from now on, counting the moves already played under them.
+    pub fn set_draw_rules(&mut self, rules: DrawRules) {
+        self.draws = rules;
+        self.counts
+            .recount_endings(&self.positions, &self.moves, &self.draws);
     }
 
     /// The start position.
@@ -228,27 +231,10 @@ impl<R: RuleSet> Game<R> {
     pub(crate) fn push(&mut self, mv: Move) {
         self.truncate();
         let before = self.positions[self.cursor];
-        let man_moved = before
-            .piece_at(mv.from())
-            .is_some_and(|p| p.role == crate::rules::Role::Man);
-        let quiet = if mv.is_capture() || man_moved {
-            0
-        } else {
-            self.quiet[self.cursor] + 1
-        };
         let after = before.play(&mv);
-        let ply = self.positions.len();
-        let earlier = self.last_seen.insert(after, ply);
-        let repeats = match earlier {
-            // Only positions since the last capture or man move count.
-            Some(e) if e + quiet as usize >= ply => self.repeats[e] + 1,
-            _ => 1,
-        };
+        self.counts.push(&before, &mv, after, &self.draws);
         self.positions.push(after);
         self.moves.push(mv);
-        self.quiet.push(quiet);
-        self.repeats.push(repeats);
-        self.earlier.push(earlier);
         self.comments.push(None);
         self.cursor += 1;
     }
@@ -256,18 +242,9 @@ impl<R: RuleSet> Game<R> {
     /// Drops everything after the current point (the redo line and any declared ending): the game goes on
     /// from here.
     pub fn truncate(&mut self) {
-        for ply in (self.cursor + 1..self.positions.len()).rev() {
-            let position = self.positions[ply];
-            match self.earlier[ply] {
-                Some(e) => self.last_seen.insert(position, e),
-                None => self.last_seen.remove(&position),
-            };
-        }
-        self.repeats.truncate(self.cursor + 1);
-        self.earlier.truncate(self.cursor + 1);
+        self.counts.truncate(self.cursor + 1, &self.positions);
         self.moves.truncate(self.cursor);
         self.positions.truncate(self.cursor + 1);
-        self.quiet.truncate(self.cursor + 1);
         self.comments.truncate(self.cursor + 1);
         self.declared = None;
     }
@@ -322,7 +299,8 @@ impl<R: RuleSet> Game<R> {
         self.ruled_outcome(ply).or(declared)
     }
 
-    /// What the rules say at the point after `ply` moves: a loss for a side that cannot move, or a draw.
+    /// What the rules say at the point after `ply` moves: a loss for a side that cannot move (which comes first:
+    /// a move that wins is not drawn by the count it completes), or a draw.
     fn ruled_outcome(&self, ply: usize) -> Option<Outcome> {
         let pos = &self.positions[ply];
         let side = pos.side_to_move();
@@ -337,20 +315,9 @@ impl<R: RuleSet> Game<R> {
                 },
             });
         }
-        let quiet = self.quiet[ply] as usize;
-        if self.repeats[ply] >= 3 {
-            return Some(Outcome::Draw {
-                reason: DrawReason::Repetition,
-            });
-        }
-        if self.move_limit > 0 && quiet >= 2 * self.move_limit as usize {
-            return Some(Outcome::Draw {
-                reason: DrawReason::MoveLimit {
-                    moves: self.move_limit,
-                },
-            });
-        }
-        None
+        self.counts
+            .draw(ply, &self.draws)
+            .map(|reason| Outcome::Draw { reason })
     }
 
     /// The comment after move number `ply` (0: before the first move).
@@ -472,7 +439,7 @@ mod tests {
         assert_eq!(
             game.outcome(),
             Some(Outcome::Draw {
-                reason: DrawReason::Repetition
+                reason: DrawReason::Repetition { times: 3 }
             })
         );
         game.undo();
@@ -502,13 +469,13 @@ mod tests {
                 game.play(&mv).expect("legal");
             }
             for ply in 0..game.positions.len() {
-                let quiet = game.quiet[ply] as usize;
+                let quiet = game.counts.points[ply].quiet as usize;
                 let scanned = game.positions[ply - quiet..=ply]
                     .iter()
                     .filter(|p| **p == game.positions[ply])
                     .count();
                 assert_eq!(
-                    game.repeats[ply] as usize, scanned,
+                    game.counts.points[ply].repeats as usize, scanned,
                     "step {step}, ply {ply}"
                 );
             }

@@ -4,6 +4,7 @@
 //! file of any size is read in memory proportional to its largest game.
 
 mod check;
+mod game_type;
 mod listed;
 mod open;
 mod parse;
@@ -14,12 +15,16 @@ mod write;
 
 pub use crate::rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use check::{GameCheck, Progress, check_games, check_reader};
+pub use game_type::{
+    VariantError, WithRules, game_type_of, game_type_of_or, game_type_of_rules, game_type_tag,
+    parse_game_type, title, with_rules,
+};
 pub use listed::ListedGame;
 pub use open::{GameSource, open_english};
 pub use parse::{GameText, MoveToken, PdnError, parse_games, parse_piece};
 pub use replay::{
-    CheckError, MoveNumber, ReplayError, Replayed, Variant, VariantError, check, recorded_outcome,
-    replay, replay_english, result_token, variant_of,
+    CheckError, MoveNumber, ReplayError, Replayed, check, check_as, recorded_outcome, replay,
+    replay_english, result_token,
 };
 pub use split::{Piece, Pieces};
 pub use write::{write_game, write_games};

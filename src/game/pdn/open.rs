@@ -2,26 +2,29 @@
 
 use std::sync::Arc;
 
+use super::game_type::{game_type_of, title};
 use super::parse::{GameText, parse_piece};
-use super::replay::{Variant, replay_english, variant_of};
+use super::replay::replay_english;
 use crate::game::record::Game;
+use crate::rules::GameType;
 
 /// A game of a file as the program shows it: replayed with the English rules as far as it goes, or, for a game
 /// of another variant, its record without moves (moves of another variant replayed as English would be
 /// nonsense; the tags still say what it is). The second value says why it stops short, if it does.
 pub fn open_english(text: &GameText) -> (Game, Option<String>) {
-    let variant = variant_of(text);
+    let english = GameType::default();
+    let game_type = game_type_of(text);
     let replayed = replay_english(text);
-    let error = match &variant {
-        Ok(Variant::English) => replayed.error.as_ref().map(ToString::to_string),
+    let error = match &game_type {
+        Ok(g) if *g == english => replayed.error.as_ref().map(ToString::to_string),
         Ok(other) => Some(format!(
             "a game of {}; crowned plays English draughts",
-            other.name()
+            title(*other)
         )),
         Err(e) => Some(e.to_string()),
     };
-    let game = match variant {
-        Ok(Variant::English) => replayed.game,
+    let game = match game_type {
+        Ok(g) if g == english => replayed.game,
         _ => {
             let mut game = Game::new();
             *game.tags_mut() = replayed.game.tags().clone();

@@ -4,130 +4,17 @@ use std::fmt;
 
 use thiserror::Error;
 
+use super::game_type::{
+    VariantError, WithRules, game_type_of_or, needs_replay_to_guess, title, with_rules,
+};
 use super::parse::GameText;
 use crate::game::outcome::{DrawReason, Outcome, WinReason};
 use crate::game::record::Game;
 use crate::rules::{
-    Brazilian, Color, English, FenError, International, MoveText, Pool, Position, RuleSet, Russian,
-    Strictness, parse_fen,
+    Color, English, FenError, GameType, International, MoveText, Position, RuleSet, Strictness,
+    Variant, parse_fen,
 };
 use crate::rules::{clipped, quoted};
-
-/// The rule sets a PDN `GameType` can name that this program can replay.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Variant {
-    /// Game type 20.
-    International,
-    /// Game type 21.
-    English,
-    /// Game type 23.
-    Pool,
-    /// Game type 25.
-    Russian,
-    /// Game type 26.
-    Brazilian,
-}
-
-impl Variant {
-    /// The variant's name, such as "English draughts".
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::International => International::NAME,
-            Variant::English => English::NAME,
-            Variant::Pool => Pool::NAME,
-            Variant::Russian => Russian::NAME,
-            Variant::Brazilian => Brazilian::NAME,
-        }
-    }
-
-    /// The variant of a PDN game type number.
-    pub fn from_game_type(number: u32) -> Option<Variant> {
-        // Each rule set knows its own number: one place says it.
-        [
-            (English::GAME_TYPE, Variant::English),
-            (International::GAME_TYPE, Variant::International),
-            (Russian::GAME_TYPE, Variant::Russian),
-            (Brazilian::GAME_TYPE, Variant::Brazilian),
-            (Pool::GAME_TYPE, Variant::Pool),
-        ]
-        .into_iter()
-        .find_map(|(game_type, variant)| (game_type == number).then_some(variant))
-    }
-}
-
-/// Why a game's variant cannot be replayed.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum VariantError {
-    /// A game type this program does not play.
-    #[error("unsupported game type {0}{name}", name = named(*.0))]
-    Unsupported(u32),
-    /// A `GameType` tag that is not a number.
-    #[error("the GameType tag {} is not a game type number", quoted(.0))]
-    Unreadable(String),
-}
-
-fn named(number: u32) -> String {
-    game_type_name(number)
-        .map(|n| format!(" ({n})"))
-        .unwrap_or_default()
-}
-
-/// The names of the PDN game types (PDN 3.0).
-fn game_type_name(number: u32) -> Option<&'static str> {
-    Some(match number {
-        20 => "international draughts",
-        21 => "English draughts",
-        22 => "Italian draughts",
-        23 => "American pool checkers",
-        24 => "Spanish draughts",
-        25 => "Russian draughts",
-        26 => "Brazilian draughts",
-        27 => "Canadian draughts",
-        28 => "Portuguese draughts",
-        29 => "Czech draughts",
-        30 => "Turkish draughts",
-        31 => "Thai draughts",
-        _ => return None,
-    })
-}
-
-/// The variant a game is played under: its `GameType` tag (`21`, or the long form `21,B,8,8,N2,0`). Files
-/// often leave the tag out: then the game is English draughts, unless it names squares only a 10x10 board has
-/// or replays further as international draughts (the PDN standard's default).
-pub fn variant_of(game: &GameText) -> Result<Variant, VariantError> {
-    match game.tags.get("GameType") {
-        Some(value) => {
-            let number = value.split(',').next().unwrap_or("").trim();
-            let number: u32 = number
-                .parse()
-                .map_err(|_| VariantError::Unreadable(value.to_string()))?;
-            Variant::from_game_type(number).ok_or(VariantError::Unsupported(number))
-        }
-        None if names_squares_past(game, 32) => Ok(Variant::International),
-        None => {
-            let english = replay::<English>(game);
-            if english.error.is_none() {
-                return Ok(Variant::English);
-            }
-            let international = replay::<International>(game);
-            Ok(if international.game.len() > english.game.len() {
-                Variant::International
-            } else {
-                Variant::English
-            })
-        }
-    }
-}
-
-/// Whether the moves or the FEN of a game name a square number above `last`.
-fn names_squares_past(game: &GameText, last: u32) -> bool {
-    let numbers = |text: &str| {
-        text.split(|c: char| !c.is_ascii_digit())
-            .filter_map(|n| n.parse::<u32>().ok())
-            .any(|n| n > last)
-    };
-    game.moves.iter().any(|m| numbers(&m.text)) || game.tags.get("FEN").is_some_and(numbers)
-}
 
 /// Why a game could not be replayed to its end.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -314,20 +201,29 @@ pub fn replay_english(text: &GameText) -> Replayed<English> {
 /// Replays a game under the variant it is played under; returns the error that stopped it, if any (or the
 /// reason it could not be replayed at all).
 pub fn check(text: &GameText) -> Result<(), CheckError> {
+    check_as(text, None)
+}
+
+/// [`check`] for a game that, without a `GameType` tag, is of `default` when given (see [`game_type_of_or`]).
+pub fn check_as(text: &GameText, default: Option<GameType>) -> Result<(), CheckError> {
     let tagged = text.tags.get("GameType").is_some();
-    let (variant, error) = if tagged || names_squares_past(text, 32) {
-        let variant = variant_of(text)?;
-        (variant, replay_error(variant, text))
+    let (game_type, error) = if default.is_some() || !needs_replay_to_guess(text) {
+        let game_type = game_type_of_or(text, default)?;
+        (game_type, with_rules(game_type, text, ReplayErrorOf)?)
     } else {
-        // The same choice as `variant_of`, without replaying a game twice.
-        match replay_error(Variant::English, text) {
+        // The same choice as `game_type_of`, without replaying a game twice.
+        let english = GameType::standard(Variant::English);
+        match replay::<English>(text).error {
             None => return Ok(()),
-            Some(english) => {
+            Some(error) => {
                 let international = replay::<International>(text);
-                if international.game.len() > moves_before(&english) {
-                    (Variant::International, international.error)
+                if international.game.len() > moves_before(&error) {
+                    (
+                        GameType::standard(Variant::International),
+                        international.error,
+                    )
                 } else {
-                    (Variant::English, Some(english))
+                    (english, Some(error))
                 }
             }
         }
@@ -339,7 +235,7 @@ pub fn check(text: &GameText) -> Result<(), CheckError> {
             let at_first_move = matches!(&error, ReplayError::Move { ply: 0, .. });
             Err(CheckError::Replay {
                 error,
-                assumed: (!tagged && at_first_move).then_some(variant),
+                assumed: (!tagged && at_first_move).then_some(game_type),
             })
         }
     }
@@ -353,13 +249,13 @@ fn moves_before(error: &ReplayError) -> usize {
     }
 }
 
-fn replay_error(variant: Variant, text: &GameText) -> Option<ReplayError> {
-    match variant {
-        Variant::English => replay::<English>(text).error,
-        Variant::International => replay::<International>(text).error,
-        Variant::Pool => replay::<Pool>(text).error,
-        Variant::Russian => replay::<Russian>(text).error,
-        Variant::Brazilian => replay::<Brazilian>(text).error,
+/// What stopped a game's replay, if anything.
+struct ReplayErrorOf;
+
+impl WithRules for ReplayErrorOf {
+    type Output = Option<ReplayError>;
+    fn run<R: RuleSet>(self, game: &GameText) -> Option<ReplayError> {
+        replay::<R>(game).error
     }
 }
 
@@ -374,16 +270,16 @@ pub enum CheckError {
     Replay {
         /// What went wrong.
         error: ReplayError,
-        /// The variant the game was read as, when the game names none and failed at once.
-        assumed: Option<Variant>,
+        /// The game type the game was read as, when the game names none and failed at once.
+        assumed: Option<GameType>,
     },
 }
 
-fn assumed_note(assumed: Option<Variant>) -> String {
+fn assumed_note(assumed: Option<GameType>) -> String {
     match assumed {
-        Some(variant) => format!(
+        Some(game_type) => format!(
             " (the game has no GameType tag and was read as {})",
-            variant.name()
+            title(game_type)
         ),
         None => String::new(),
     }
@@ -468,42 +364,6 @@ mod tests {
         assert_eq!(MoveNumber::of_ply(2, Black, Black).to_string(), "2");
         assert_eq!(MoveNumber::of_ply(0, White, Black).to_string(), "1...");
         assert_eq!(MoveNumber::of_ply(1, White, Black).to_string(), "2");
-    }
-
-    #[test]
-    fn variants() {
-        assert_eq!(variant_of(&text("1. 11-15 *")), Ok(Variant::English));
-        assert_eq!(
-            variant_of(&text("1. 11-15 23-19 2. 11-16 *")),
-            Ok(Variant::English)
-        );
-        // 32-28 is no English opening but is international draughts' most common one.
-        assert_eq!(variant_of(&text("1. 32-28 *")), Ok(Variant::International));
-        assert_eq!(variant_of(&text("1. 33-28 *")), Ok(Variant::International));
-        assert_eq!(
-            variant_of(&text("[FEN \"W:W31-50:B1-20\"] *")),
-            Ok(Variant::International)
-        );
-        assert_eq!(
-            variant_of(&text("[GameType \"21,B,8,8,N2,0\"] *")),
-            Ok(Variant::English)
-        );
-        assert_eq!(
-            variant_of(&text("[GameType \"25\"] *")),
-            Ok(Variant::Russian)
-        );
-        assert_eq!(
-            variant_of(&text("[GameType \"22\"] *")).map_err(|e| e.to_string()),
-            Err("unsupported game type 22 (Italian draughts)".to_string())
-        );
-        assert_eq!(
-            variant_of(&text("[GameType \"99\"] *")).map_err(|e| e.to_string()),
-            Err("unsupported game type 99".to_string())
-        );
-        assert_eq!(
-            variant_of(&text("[GameType \"draughts\"] *")).map_err(|e| e.to_string()),
-            Err("the GameType tag \"draughts\" is not a game type number".to_string())
-        );
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! Writing games as canonical PDN 3.0.
 
+use super::game_type::{game_type_of_rules, game_type_tag};
 use super::replay::result_token;
 use crate::game::record::Game;
 use crate::game::tags::ROSTER;
@@ -32,7 +33,11 @@ pub fn write_game<R: RuleSet>(game: &Game<R>) -> String {
             push_tag(&mut out, name, value);
         }
     }
-    push_tag(&mut out, "GameType", &R::GAME_TYPE.to_string());
+    push_tag(
+        &mut out,
+        "GameType",
+        &game_type_tag(game_type_of_rules::<R>()),
+    );
     if game.is_set_up() {
         push_tag(&mut out, "SetUp", "1");
         push_tag(&mut out, "FEN", &to_fen(game.start()));
