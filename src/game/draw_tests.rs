@@ -1,7 +1,7 @@
 //! Each variant's draw rules at work in games played from constructed endings.
 //!
-//! The rule sets of Italian, Spanish, Czech, Thai and Canadian draughts come later; until then their draw rules
-//! are played here on a variant with the same kind of kings (their counting does not depend on how pieces move).
+//! Each variant's rules are played on its own board, and the Canadian ones also on the 10x10 board (their
+//! counting does not depend on the board).
 
 use std::collections::HashSet;
 
@@ -9,8 +9,8 @@ use super::draws::{Counting, DrawRules, Ending, EndingRule};
 use super::outcome::{DrawReason, Outcome};
 use super::record::Game;
 use crate::rules::{
-    Brazilian, Color, English, International, Move, Pool, Position, Role, RuleSet, Russian, Square,
-    Variant,
+    Brazilian, Canadian, Color, Czech, English, International, Italian, Move, Pool, Position, Role,
+    RuleSet, Russian, Spanish, Square, Thai, Variant,
 };
 
 /// Which moves a test lets a side play.
@@ -329,33 +329,33 @@ fn on_long_diagonal<R: RuleSet>(square: Square) -> bool {
     row + col + 1 == u32::from(R::GEOMETRY.width)
 }
 
-// Once the rule sets of the other variants exist, these play each on its own board:
-//
-// #[test]
-// fn italian_games_draw_on_the_fourth_occurrence() {
-//     let mut g: Game<Italian> = game("W:WK29:BK4");
-//     assert_eq!(g.draw_rules(), DrawRules::of(Variant::Italian));
-//     assert_eq!(g.move_limit(), 40);
-// }
-//
-// #[test]
-// fn czech_games_15_king_moves_each() {
-//     let mut g: Game<Czech> = game("W:WK29,K30:BK3,K4");
-//     drawn_after(&mut g, 30, any, DrawReason::MoveLimit { moves: 15 });
-// }
-//
-// #[test]
-// fn spanish_and_thai_games_40_king_moves_each() {
-//     let mut g: Game<Spanish> = game("W:WK29,K30:BK3,K4");
-//     drawn_after(&mut g, 80, any, DrawReason::MoveLimit { moves: 40 });
-//     let mut g: Game<Thai> = game("W:WK29,K30:BK3,K4");
-//     drawn_after(&mut g, 80, any, DrawReason::MoveLimit { moves: 40 });
-// }
-//
-// #[test]
-// fn canadian_games_16_and_5_moves_against_a_lone_king() {
-//     let mut g: Game<Canadian> = game("W:WK61,K62,K63:BK3");
-//     drawn_after(&mut g, 32, any, ending(Variant::Canadian, 0));
-//     let mut g: Game<Canadian> = game("W:WK61,K62:BK3");
-//     drawn_after(&mut g, 10, any, ending(Variant::Canadian, 1));
-// }
+// Each of the other variants on its own board.
+
+#[test]
+fn italian_games_draw_on_the_fourth_occurrence() {
+    let g: Game<Italian> = game("W:WK29:BK4");
+    assert_eq!(g.draw_rules(), DrawRules::of(Variant::Italian));
+    assert_eq!(g.move_limit(), 40);
+}
+
+#[test]
+fn czech_games_15_king_moves_each() {
+    let mut g: Game<Czech> = game("W:WK29,K30:BK3,K4");
+    drawn_after(&mut g, 30, any, DrawReason::MoveLimit { moves: 15 });
+}
+
+#[test]
+fn spanish_and_thai_games_40_king_moves_each() {
+    let mut g: Game<Spanish> = game("W:WK29,K30:BK3,K4");
+    drawn_after(&mut g, 80, any, DrawReason::MoveLimit { moves: 40 });
+    let mut g: Game<Thai> = game("W:WK29,K30:BK3,K4");
+    drawn_after(&mut g, 80, any, DrawReason::MoveLimit { moves: 40 });
+}
+
+#[test]
+fn canadian_games_16_and_5_moves_against_a_lone_king() {
+    let mut g: Game<Canadian> = game("W:WK61,K62,K63:BK3");
+    drawn_after(&mut g, 32, any, ending(Variant::Canadian, 0));
+    let mut g: Game<Canadian> = game("W:WK61,K62:BK3");
+    drawn_after(&mut g, 10, any, ending(Variant::Canadian, 1));
+}

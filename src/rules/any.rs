@@ -13,8 +13,8 @@ use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
 use super::position::Position;
 use super::ruleset::{
-    Brazilian, Canadian, Czech, English, EnglishOn, International, Italian, Pool, RuleSet,
-    Russian, Spanish, Thai,
+    Brazilian, Canadian, Czech, English, EnglishOn, International, Italian, Pool, RuleSet, Russian,
+    Spanish, Thai,
 };
 use super::square::{Color, Piece, Role, Square};
 use super::variant::{GameType, Variant};
@@ -306,7 +306,8 @@ mod tests {
         }
         for size in crate::rules::ENGLISH_SIZES {
             for rows in 1..size / 2 {
-                let game_type = GameType::new(Variant::English, Some(size), Some(rows)).expect("valid");
+                let game_type =
+                    GameType::new(Variant::English, Some(size), Some(rows)).expect("valid");
                 let start = AnyPosition::start(game_type);
                 assert_eq!(start.geometry().width, size);
                 assert_eq!(
@@ -332,7 +333,10 @@ mod tests {
         let first = canadian.legal_moves()[0];
         let after = canadian.play(&first);
         assert_eq!(after.side_to_move(), Color::Black);
-        assert_eq!(Canadian::unwrap(&after).map(|p| p.side_to_move()), Some(Color::Black));
+        assert_eq!(
+            Canadian::unwrap(&after).map(|p| p.side_to_move()),
+            Some(Color::Black)
+        );
         assert_eq!(English::unwrap(&after), None);
     }
 }
