@@ -11,7 +11,10 @@ use clap::{Parser, Subcommand, error::ErrorKind};
 use crowned::app::{Orientation, Player};
 use crowned::config::{Overrides, Settings, SettingsError, check_seconds};
 use crowned::engine::{Level, Limits, MatchConfig, builtin_openings, openings_from_json};
-use crowned::rules::{Duplicates, English, Position, SquareStyle, excerpt, parse_fen};
+use crowned::rules::{
+    AnyPosition, Duplicates, English, GameType, Playable, Position, PositionVisitor, SquareStyle,
+    Variant, excerpt,
+};
 use crowned::store::Store;
 use crowned::ui::{PieceStyle, ThemeName};
 
@@ -30,6 +33,19 @@ struct Cli {
     /// Start from this position (PDN FEN, e.g. "B:W21-32:B1-12") instead of the standard start.
     #[arg(long, global = true, value_name = "FEN")]
     fen: Option<String>,
+
+    /// The rules: english, international, russian, brazilian, pool, italian, spanish, czech, thai or canadian.
+    /// For PDN files, the variant of games without a GameType tag.
+    #[arg(long, global = true, value_name = "NAME")]
+    variant: Option<Variant>,
+
+    /// The size of the board for English rules: 6, 8, 10, 12 or 14.
+    #[arg(long, global = true, value_name = "N")]
+    size: Option<u8>,
+
+    /// Rows of men each side starts with (English rules; `size / 2 - 1` by default).
+    #[arg(long, global = true, value_name = "R")]
+    rows: Option<u8>,
 
     /// A PDN file to replay: its games are listed to choose from (a file of one game opens at once).
     #[arg(value_name = "FILE.pdn")]
@@ -233,29 +249,50 @@ fn run(cli: Cli) -> Result<ExitCode> {
         print!("{}", settings.to_toml());
         return Ok(ExitCode::SUCCESS);
     }
-    let position = match &cli.fen {
-        Some(text) => {
-            parse_fen::<English>(text).with_context(|| format!("bad FEN {:?}", excerpt(text)))?
-        }
-        None => Position::start(),
+    let chosen = cli.variant.is_some() || cli.size.is_some() || cli.rows.is_some();
+    let game_type = GameType::new(cli.variant.unwrap_or(Variant::English), cli.size, cli.rows)?;
+    let any_position = match &cli.fen {
+        Some(text) => AnyPosition::from_fen(game_type, text)
+            .with_context(|| format!("bad FEN {:?} for {game_type}", excerpt(text)))?,
+        None => AnyPosition::start(game_type),
     };
-    match cli.command {
+    match &cli.command {
         Some(Command::Perft {
             depth,
             divide: split,
             no_dup,
         }) => {
-            let duplicates = if no_dup {
+            let duplicates = if *no_dup {
                 Duplicates::Merge
             } else {
                 Duplicates::Keep
             };
-            commands::perft::run_perft(&position, depth, split, duplicates)?;
-            Ok(ExitCode::SUCCESS)
+            any_position.visit(Perft {
+                depth: *depth,
+                split: *split,
+                duplicates,
+            })?;
+            return Ok(ExitCode::SUCCESS);
+        }
+        Some(Command::Show) => {
+            any_position.visit(Show)?;
+            return Ok(ExitCode::SUCCESS);
         }
         Some(Command::Pdn {
             command: PdnCommand::Check { files },
-        }) => commands::pdn::check_files(&files),
+        }) => return commands::pdn::check_files(files, chosen.then_some(game_type)),
+        _ => {}
+    }
+    // The game, the engine and matches play English draughts for now.
+    let Some(position) = English::unwrap(&any_position) else {
+        anyhow::bail!(
+            "{} can be counted (perft), shown and checked in PDN files; playing it comes next",
+            game_type.variant.title()
+        );
+    };
+    match cli.command {
+        Some(Command::Perft { .. } | Command::Show) => Ok(ExitCode::SUCCESS),
+        Some(Command::Pdn { .. }) => Ok(ExitCode::SUCCESS),
         Some(Command::Bench { time }) => {
             commands::bench::bench(Duration::from_secs_f64(time))?;
             Ok(ExitCode::SUCCESS)
@@ -302,10 +339,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
             };
             commands::matches::run_match(&config, pdn.as_deref(), force)
         }
-        Some(Command::Show) => {
-            commands::show::show(&position)?;
-            Ok(ExitCode::SUCCESS)
-        }
         None => {
             let (settings, store, problem) = settings(&cli.play);
             commands::play::play(
@@ -316,6 +349,30 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 cli.file.as_deref(),
             )
         }
+    }
+}
+
+/// `crowned perft` under the rules of the position.
+struct Perft {
+    depth: u32,
+    split: bool,
+    duplicates: Duplicates,
+}
+
+impl PositionVisitor for Perft {
+    type Output = Result<()>;
+    fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
+        commands::perft::run_perft(position, self.depth, self.split, self.duplicates)
+    }
+}
+
+/// `crowned show` under the rules of the position.
+struct Show;
+
+impl PositionVisitor for Show {
+    type Output = Result<()>;
+    fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
+        commands::show::show(position)
     }
 }
 

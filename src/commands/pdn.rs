@@ -6,15 +6,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use crowned::game::pdn::{check_reader, quoted};
+use crowned::game::pdn::{check_reader_as, quoted};
+use crowned::rules::GameType;
 
 use super::progress::Progress;
 
 /// `crowned pdn check`: one line per problem game, then `games <total> ok <ok> errors <errors>`. Each file is
 /// read and checked a game at a time, so its size does not matter; bytes that are not UTF-8 are read as
 /// replacement characters (a stray byte should not hide the games around it). On a terminal a bar on stderr
-/// shows how much of the files has been read.
-pub fn check_files(files: &[PathBuf]) -> Result<ExitCode> {
+/// shows how much of the files has been read. Games without a `GameType` tag are of `default` when given.
+pub fn check_files(files: &[PathBuf], default: Option<GameType>) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     let (mut total, mut errors, mut unreadable) = (0, 0, false);
     let size = files
@@ -39,7 +40,7 @@ pub fn check_files(files: &[PathBuf]) -> Result<ExitCode> {
             }
         };
         let mut written = Ok(());
-        let read = check_reader(BufReader::new(file), |game, progress| {
+        let read = check_reader_as(BufReader::new(file), default, |game, progress| {
             total += 1;
             bar.set_done(before + progress.bytes_read);
             if let Some(problem) = game.problem {

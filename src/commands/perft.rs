@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use crowned::rules::{
-    Duplicates, English, Move, PerftReport, Position, SquareStyle, full_route, perft_reporting,
+    Duplicates, Move, PerftReport, Position, RuleSet, SquareStyle, full_route, perft_reporting,
     write_move,
 };
 
@@ -13,8 +13,8 @@ use super::progress::Progress;
 
 /// Prints `perft <depth> <nodes>` for each depth as soon as it is known, then with `split` each root move with
 /// its count at `depth`. On a terminal a bar on stderr shows the root moves done in the deepest walk.
-pub fn run_perft(
-    position: &Position,
+pub fn run_perft<R: RuleSet>(
+    position: &Position<R>,
     depth: u32,
     split: bool,
     duplicates: Duplicates,
@@ -76,12 +76,12 @@ pub fn run_perft(
 
 /// The shortest text that tells `m` apart from the other listed moves (which may include several routes with
 /// the same effect).
-fn root_move_text(position: &Position, m: &Move, listed: &[Move]) -> String {
+fn root_move_text<R: RuleSet>(position: &Position<R>, m: &Move, listed: &[Move]) -> String {
     let clash = listed
         .iter()
         .any(|o| o != m && o.from() == m.from() && o.to() == m.to());
     if clash {
-        full_route(m, SquareStyle::Numbers, Position::<English>::GEOMETRY)
+        full_route(m, SquareStyle::Numbers, R::GEOMETRY)
     } else {
         write_move(position, m, SquareStyle::Numbers)
     }

@@ -4,10 +4,10 @@
 use std::io::{self, Write};
 
 use anyhow::Result;
-use crowned::rules::{Position, SquareStyle, to_fen, write_move};
+use crowned::rules::{Position, RuleSet, SquareStyle, to_fen, write_move};
 
 /// Prints the position, its FEN and its legal moves.
-pub fn show(position: &Position) -> Result<()> {
+pub fn show<R: RuleSet>(position: &Position<R>) -> Result<()> {
     let mut out = io::stdout().lock();
     writeln!(out, "{position}")?;
     writeln!(out, "FEN {}", to_fen(position))?;

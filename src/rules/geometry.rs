@@ -19,6 +19,11 @@ pub struct Geometry {
     pub width: u8,
     /// Number of rows (ranks), 8 for English draughts.
     pub height: u8,
+    /// Whether the board is seen in a mirror: the near left corner of each player is a light square (Italian and
+    /// Spanish draughts). Squares are still numbered row by row from the top left as the players see the board,
+    /// so each row's squares are laid out in the word right to left; the rules are the same in a mirror, so only
+    /// names and pictures change.
+    pub mirrored: bool,
 }
 
 /// One of the four diagonal directions, as seen on the diagram with White at the bottom.
@@ -49,18 +54,28 @@ impl Geometry {
     pub const EIGHT: Geometry = Geometry {
         width: 8,
         height: 8,
+        mirrored: false,
+    };
+
+    /// The 8x8 board of Italian and Spanish draughts, with a light square in each player's near left corner.
+    pub const EIGHT_MIRRORED: Geometry = Geometry {
+        width: 8,
+        height: 8,
+        mirrored: true,
     };
 
     /// The 10x10 board of international draughts.
     pub const TEN: Geometry = Geometry {
         width: 10,
         height: 10,
+        mirrored: false,
     };
 
     /// The 12x12 board of Canadian draughts.
     pub const TWELVE: Geometry = Geometry {
         width: 12,
         height: 12,
+        mirrored: false,
     };
 
     /// A square board of `size` by `size`.
@@ -68,6 +83,7 @@ impl Geometry {
         Geometry {
             width: size,
             height: size,
+            mirrored: false,
         }
     }
 
@@ -92,17 +108,30 @@ impl Geometry {
         (self.per_row() * self.height as u32) as u8
     }
 
+    /// Where a square's index stands in the layout: the same, or on a mirrored board the same row read right
+    /// to left (the mapping is its own inverse).
+    #[inline(always)]
+    const fn layout_index(self, index: u32) -> u32 {
+        if self.mirrored {
+            let c = self.per_row();
+            let row = index / c;
+            row * c + (c - 1 - index % c)
+        } else {
+            index
+        }
+    }
+
     /// The bit that stands for `square` in the ghost-square layout.
     #[inline(always)]
     pub const fn bit(self, square: Square) -> u32 {
-        let i = square.index() as u32;
+        let i = self.layout_index(square.index() as u32);
         i + i / (2 * self.per_row())
     }
 
     /// The square a (non-ghost) bit stands for.
     #[inline(always)]
     pub const fn square_of_bit(self, bit: u32) -> Square {
-        Square::from_index((bit - bit / (2 * self.per_row() + 1)) as u8)
+        Square::from_index(self.layout_index(bit - bit / (2 * self.per_row() + 1)) as u8)
     }
 
     /// All bits that stand for playable squares.
@@ -131,6 +160,14 @@ impl Geometry {
     #[inline(always)]
     pub const fn shift(self, direction: Direction) -> i32 {
         let c = self.per_row() as i32;
+        // In a mirror, left and right change places.
+        let direction = match (self.mirrored, direction) {
+            (false, d) => d,
+            (true, Direction::UpLeft) => Direction::UpRight,
+            (true, Direction::UpRight) => Direction::UpLeft,
+            (true, Direction::DownLeft) => Direction::DownRight,
+            (true, Direction::DownRight) => Direction::DownLeft,
+        };
         match direction {
             Direction::UpLeft => -c - 1,
             Direction::UpRight => -c,
@@ -143,7 +180,9 @@ impl Geometry {
     pub const fn row_col(self, square: Square) -> (u32, u32) {
         let i = square.index() as u32;
         let row = i / self.per_row();
-        let col = 2 * (i % self.per_row()) + if row.is_multiple_of(2) { 1 } else { 0 };
+        // Dark squares: row and column of different parity, or of the same parity on a mirrored board.
+        let odd_first = row.is_multiple_of(2) != self.mirrored;
+        let col = 2 * (i % self.per_row()) + if odd_first { 1 } else { 0 };
         (row, col)
     }
 
@@ -152,8 +191,8 @@ impl Geometry {
         if row >= self.height as u32 || col >= self.width as u32 {
             return None;
         }
-        // Playable squares are those where row and column differ in parity.
-        if (row + col).is_multiple_of(2) {
+        // Playable squares are those where row and column differ in parity (agree, on a mirrored board).
+        if (row + col).is_multiple_of(2) != self.mirrored {
             return None;
         }
         Some(Square::from_index((row * self.per_row() + col / 2) as u8))
@@ -258,13 +297,29 @@ mod tests {
     }
 
     #[test]
+    fn mirrored_numbering_runs_left_to_right_as_seen() {
+        let g = Geometry::EIGHT_MIRRORED;
+        let sq = |n| Square::from_number(n, 32).expect("square");
+        // Italian files: White's 21-17 and Black's 12-15 open a game; a1 is light, h1 dark.
+        assert_eq!(g.coordinate(sq(1)), "a8");
+        assert_eq!(g.coordinate(sq(21)), "b3");
+        assert_eq!(g.coordinate(sq(17)), "a4");
+        assert_eq!(g.coordinate(sq(12)), "g6");
+        assert_eq!(g.coordinate(sq(15)), "f5");
+        assert_eq!(g.coordinate(sq(32)), "h1");
+        assert_eq!(g.from_coordinate('a', 1), None);
+        assert_eq!(g.board_mask(), Geometry::EIGHT.board_mask());
+    }
+
+    #[test]
     fn the_largest_boards_fit_128_bits() {
         assert_eq!(Geometry::EIGHT.layout_bits(), 35);
         assert_eq!(Geometry::TEN.layout_bits(), 54);
         assert_eq!(Geometry::TWELVE.layout_bits(), 77);
         assert_eq!(Geometry::square(14).layout_bits(), 104);
-        for size in [6u8, 8, 10, 12, 14] {
-            let g = Geometry::square(size);
+        let boards = [6u8, 8, 10, 12, 14].map(Geometry::square);
+        for g in boards.into_iter().chain([Geometry::EIGHT_MIRRORED]) {
+            let size = g.width;
             assert_eq!(g.board_mask().count_ones(), u32::from(g.squares()));
             for i in 0..g.squares() {
                 let s = Square::from_index(i);

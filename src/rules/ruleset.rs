@@ -169,7 +169,7 @@ pub struct Italian;
 impl RuleSet for Italian {
     type Bits = u64;
     const VARIANT: Variant = Variant::Italian;
-    const GEOMETRY: Geometry = Geometry::EIGHT;
+    const GEOMETRY: Geometry = Geometry::EIGHT_MIRRORED;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = false;
@@ -187,7 +187,7 @@ pub struct Spanish;
 impl RuleSet for Spanish {
     type Bits = u64;
     const VARIANT: Variant = Variant::Spanish;
-    const GEOMETRY: Geometry = Geometry::EIGHT;
+    const GEOMETRY: Geometry = Geometry::EIGHT_MIRRORED;
     const START_ROWS: u32 = 3;
     const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = false;

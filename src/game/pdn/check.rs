@@ -3,8 +3,9 @@
 use std::io::{self, BufRead};
 
 use super::parse::{GameText, PdnError, parse_games, parse_piece};
-use super::replay::check;
+use super::replay::check_as;
 use super::split::Pieces;
+use crate::rules::GameType;
 
 /// What checking one game of a file found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,7 +30,10 @@ pub struct Progress {
 
 /// Reads every game of a PDN text and replays it with the rules of its variant.
 pub fn check_games(text: &str) -> Vec<GameCheck> {
-    parse_games(text).into_iter().map(check_one).collect()
+    parse_games(text)
+        .into_iter()
+        .map(|parsed| check_one(parsed, None))
+        .collect()
 }
 
 /// Checks the games of a PDN stream one at a time, holding only the game being checked: `report` is called
@@ -37,6 +41,15 @@ pub fn check_games(text: &str) -> Vec<GameCheck> {
 /// or the error that stopped reading (the games reported before it stand).
 pub fn check_reader<R: BufRead>(
     reader: R,
+    report: impl FnMut(GameCheck, Progress),
+) -> io::Result<Progress> {
+    check_reader_as(reader, None, report)
+}
+
+/// [`check_reader`] where a game without a `GameType` tag is of `default` when given (`pdn check --variant`).
+pub fn check_reader_as<R: BufRead>(
+    reader: R,
+    default: Option<GameType>,
     mut report: impl FnMut(GameCheck, Progress),
 ) -> io::Result<Progress> {
     let mut progress = Progress::default();
@@ -45,18 +58,18 @@ pub fn check_reader<R: BufRead>(
         progress.bytes_read = piece.bytes_read;
         for parsed in parse_piece(&piece.text, piece.line, progress.games_checked + 1) {
             progress.games_checked += 1;
-            report(check_one(parsed), progress);
+            report(check_one(parsed, default), progress);
         }
     }
     Ok(progress)
 }
 
-fn check_one(parsed: Result<GameText, PdnError>) -> GameCheck {
+fn check_one(parsed: Result<GameText, PdnError>, default: Option<GameType>) -> GameCheck {
     match parsed {
         Ok(game) => GameCheck {
             index: game.index,
             event: game.event().to_string(),
-            problem: check(&game).err().map(|e| e.to_string()),
+            problem: check_as(&game, default).err().map(|e| e.to_string()),
         },
         Err(e) => GameCheck {
             index: e.game,

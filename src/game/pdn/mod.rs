@@ -14,7 +14,7 @@ mod split;
 mod write;
 
 pub use crate::rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
-pub use check::{GameCheck, Progress, check_games, check_reader};
+pub use check::{GameCheck, Progress, check_games, check_reader, check_reader_as};
 pub use game_type::{
     VariantError, WithRules, game_type_of, game_type_of_or, game_type_of_rules, game_type_tag,
     parse_game_type, title, with_rules,
