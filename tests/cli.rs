@@ -19,6 +19,63 @@ fn perft_prints_one_line_per_depth() {
 }
 
 #[test]
+fn perft_counts_every_variant_and_board() {
+    // Published start counts: international and Italian from the shared tables, Canadian from the FMJD forum
+    // (see tests/perft.rs); English 10x10 with three rows has no table, so only the shape is checked.
+    let cases: [(&[&str], &str); 5] = [
+        (
+            &["--variant", "international"],
+            "perft 1 9\nperft 2 81\nperft 3 658\nperft 4 4265\n",
+        ),
+        (
+            &["--variant", "russian"],
+            "perft 1 7\nperft 2 49\nperft 3 302\nperft 4 1469\n",
+        ),
+        (
+            &["--variant", "italian"],
+            "perft 1 7\nperft 2 49\nperft 3 302\nperft 4 1469\n",
+        ),
+        (
+            &["--variant", "canadian"],
+            "perft 1 11\nperft 2 121\nperft 3 1222\nperft 4 10053\n",
+        ),
+        (&["--variant", "english", "--size", "10", "--rows", "3"], ""),
+    ];
+    for (args, expected) in cases {
+        let mut all = vec!["perft", "--depth", "4"];
+        all.extend_from_slice(args);
+        let out = crowned(&all);
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(text.lines().count(), 4, "{args:?}: {text}");
+        if !expected.is_empty() {
+            assert_eq!(text, expected, "{args:?}");
+        }
+    }
+    assert_one_line_error(
+        &["perft", "--depth", "2", "--variant", "frisian"],
+        "unknown variant",
+    );
+    assert_one_line_error(
+        &[
+            "perft",
+            "--depth",
+            "2",
+            "--variant",
+            "international",
+            "--size",
+            "8",
+        ],
+        "10x10 only",
+    );
+    assert_one_line_error(&["perft", "--depth", "2", "--size", "16"], "not 16x16");
+    assert_one_line_error(
+        &["perft", "--depth", "2", "--size", "8", "--rows", "4"],
+        "1 to 3 rows",
+    );
+}
+
+#[test]
 fn perft_prints_each_depth_as_soon_as_it_is_known() {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;

@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use crowned::rules::{
-    Brazilian, Czech, Duplicates, English, International, Italian, Pool, Position, RuleSet,
-    Russian, Spanish, Thai, divide, parse_fen, perft, perft_by_depth, perft_by_playing,
+    Brazilian, Canadian, Czech, Duplicates, English, International, Italian, Pool, Position,
+    RuleSet, Russian, Spanish, Thai, divide, parse_fen, perft, perft_by_depth, perft_by_playing,
 };
 use proptest::prelude::*;
 
@@ -169,6 +169,37 @@ fn variant_tables_in_full() {
         + check_blocks::<Italian>(&blocks, "italian", 12, all)
         + check_blocks::<Thai>(&blocks, "thai", 12, all);
     assert!(checked >= 80, "only {checked} variant entries checked");
+}
+
+/// Canadian draughts from the start, routes with the same effect counted once: the counts of the "Perft on large
+/// boards" thread of the FMJD forum (laatste.info, topic 4563), as Rein Halbersma's dctl library tests them
+/// (`test/src/ai/traversal/initial/large.cpp`). Not in the shared tables, so quoted here with their source.
+const CANADIAN_START_NODUP: [u64; 10] = [
+    11,
+    121,
+    1_222,
+    10_053,
+    79_049,
+    584_100,
+    4_369_366,
+    31_839_056,
+    237_209_258,
+    1_761_652_936,
+];
+
+#[test]
+fn canadian_published_counts() {
+    let start: Position<Canadian> = Position::start();
+    let walked = perft_by_depth(&start, 7, Duplicates::Merge);
+    assert_eq!(walked, CANADIAN_START_NODUP[..7]);
+}
+
+#[test]
+#[ignore = "a minute in release; run with --ignored"]
+fn canadian_published_counts_in_full() {
+    let start: Position<Canadian> = Position::start();
+    let walked = perft_by_depth(&start, 9, Duplicates::Merge);
+    assert_eq!(walked, CANADIAN_START_NODUP[..9]);
 }
 
 #[test]
