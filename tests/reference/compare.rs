@@ -1,0 +1,133 @@
+//! The fast generator (`Position::legal_moves` and friends) against the reference, position by position.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Debug;
+
+use crowned::rules::{Move, Position, RuleSet, to_fen};
+
+use super::{Board, RefMove, RefRules, legal_routes};
+
+/// The fast move's route as square numbers: start and landing squares.
+fn route_of(m: &Move) -> (u32, Vec<u32>) {
+    (
+        m.from().number(),
+        m.path().iter().map(|s| s.number()).collect(),
+    )
+}
+
+/// Panics with what one side has and the other lacks, if the two sets differ.
+fn assert_same_keys<K: Ord + Debug>(
+    what: &str,
+    fen: &str,
+    reference: &BTreeSet<K>,
+    fast: &BTreeSet<K>,
+) {
+    if reference != fast {
+        let missing: Vec<&K> = reference.difference(fast).collect();
+        let extra: Vec<&K> = fast.difference(reference).collect();
+        panic!(
+            "{what} differ in {fen}\n  only in the reference: {missing:?}\n  only in the fast generator: {extra:?}"
+        );
+    }
+}
+
+/// Checks every move list of the fast generator for `pos` against the reference under `rules`:
+/// - `legal_moves_with_duplicates` has one move per (start, captured pieces in order, end), each listed once,
+///   and exactly the reference's;
+/// - `legal_moves` has one move per (start, set of captured pieces, end), exactly the reference's;
+/// - the route (`path`) of every fast move is one of the reference's routes, taking the same pieces, and its
+///   `crowns` flag is the reference's;
+/// - playing each merged move gives the board the reference's route leads to;
+/// - `must_capture` says whether the reference found a capture.
+///
+/// Panics with the FEN and the differences otherwise.
+pub fn check_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) {
+    let fen = to_fen(pos);
+    let board = Board::from_position(pos);
+    let routes = legal_routes(rules, &board);
+    let mut by_route: BTreeMap<(u32, Vec<u32>), &RefMove> = BTreeMap::new();
+    for r in &routes {
+        // A route (start and landing squares) determines the pieces taken, since between two landings a piece
+        // jumps exactly one piece; so no route can be found twice.
+        let previous = by_route.insert((r.from, r.path.clone()), r);
+        assert!(
+            previous.is_none(),
+            "the reference found a route twice in {fen}: {r:?}"
+        );
+    }
+    let find = |m: &Move| -> &RefMove {
+        let route = route_of(m);
+        let found = by_route.get(&route).unwrap_or_else(|| {
+            let all: Vec<String> = routes.iter().map(RefMove::text).collect();
+            panic!("the fast move {m:?} is not a legal route in {fen}; the reference has {all:?}")
+        });
+        let fast_captured: BTreeSet<u32> = m.captured().map(|s| s.number()).collect();
+        assert_eq!(
+            fast_captured,
+            found.captured.iter().copied().collect(),
+            "the fast move {m:?} takes other pieces than that route does in {fen}"
+        );
+        assert_eq!(
+            m.crowns(),
+            found.crowns,
+            "the fast move {m:?} crowns or not unlike the reference in {fen}"
+        );
+        found
+    };
+
+    let with_duplicates = pos.legal_moves_with_duplicates();
+    let mut fast_order = BTreeSet::new();
+    for m in &with_duplicates {
+        let key = find(m).order_key();
+        assert!(
+            fast_order.insert(key.clone()),
+            "the fast generator lists {key:?} twice (with duplicates) in {fen}"
+        );
+    }
+    let reference_order = routes.iter().map(RefMove::order_key).collect();
+    assert_same_keys(
+        "moves by order of capture",
+        &fen,
+        &reference_order,
+        &fast_order,
+    );
+
+    let merged = pos.legal_moves();
+    let mut fast_set = BTreeSet::new();
+    for m in &merged {
+        let route = find(m);
+        let key = route.set_key();
+        assert!(
+            fast_set.insert(key.clone()),
+            "the fast generator lists {key:?} twice (merged) in {fen}"
+        );
+        let played = Board::from_position(&pos.play(m));
+        assert_eq!(
+            played,
+            board.after(route),
+            "playing {m:?} in {fen} leads elsewhere than the reference's route"
+        );
+    }
+    let reference_set = routes.iter().map(RefMove::set_key).collect();
+    assert_same_keys("merged moves", &fen, &reference_set, &fast_set);
+
+    assert_eq!(
+        pos.must_capture(),
+        routes.iter().any(RefMove::is_capture),
+        "must_capture in {fen}"
+    );
+}
+
+/// Checks [`check_position`] at every node of the tree of merged legal moves from `pos` down to `depth` plies
+/// (the root and every leaf included). Returns the number of nodes checked.
+pub fn check_tree<R: RuleSet>(rules: &RefRules, pos: &Position<R>, depth: u32) -> u64 {
+    check_position(rules, pos);
+    if depth == 0 {
+        return 1;
+    }
+    1 + pos
+        .legal_moves()
+        .iter()
+        .map(|m| check_tree(rules, &pos.play(m), depth - 1))
+        .sum::<u64>()
+}
