@@ -5,7 +5,7 @@ use std::fmt::Debug;
 
 use crowned::rules::{Move, Position, RuleSet, to_fen};
 
-use super::{Board, RefMove, RefRules, legal_routes};
+use super::{Board, RefMove, RefRules, SetKey, legal_routes};
 
 /// The fast move's route as square numbers: start and landing squares.
 fn route_of(m: &Move) -> (u32, Vec<u32>) {
@@ -108,7 +108,21 @@ pub fn check_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) {
             "playing {m:?} in {fen} leads elsewhere than the reference's route"
         );
     }
-    let reference_set = routes.iter().map(RefMove::set_key).collect();
+    // Merging by (start, set, end) is only sound if every route in a group has the same effect; one that
+    // crowned on the way and one that did not would be two moves for a player.
+    let mut effects: BTreeMap<SetKey, &RefMove> = BTreeMap::new();
+    for r in &routes {
+        let first = *effects.entry(r.set_key()).or_insert(r);
+        assert_eq!(
+            first.crowns,
+            r.crowns,
+            "{} and {} take the same pieces to the same square in {fen}, but only one crowns: \
+             merging them loses a move",
+            first.text(),
+            r.text()
+        );
+    }
+    let reference_set = effects.into_keys().collect();
     assert_same_keys("merged moves", &fen, &reference_set, &fast_set);
 
     assert_eq!(
