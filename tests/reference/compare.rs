@@ -7,6 +7,15 @@ use crowned::rules::{Move, Position, RuleSet, to_fen};
 
 use super::{Board, RefMove, RefRules, SetKey, legal_routes};
 
+/// Returns `Err` with the formatted message from the enclosing function unless `cond` holds.
+macro_rules! ensure {
+    ($cond:expr, $($message:tt)+) => {
+        if !$cond {
+            return Err(format!($($message)+));
+        }
+    };
+}
+
 /// The fast move's route as square numbers: start and landing squares.
 fn route_of(m: &Move) -> (u32, Vec<u32>) {
     (
@@ -15,23 +24,23 @@ fn route_of(m: &Move) -> (u32, Vec<u32>) {
     )
 }
 
-/// Panics with what one side has and the other lacks, if the two sets differ.
-fn assert_same_keys<K: Ord + Debug>(
+/// What one side has and the other lacks, if the two sets differ.
+fn same_keys<K: Ord + Debug>(
     what: &str,
     fen: &str,
     reference: &BTreeSet<K>,
     fast: &BTreeSet<K>,
-) {
-    if reference != fast {
-        let missing: Vec<&K> = reference.difference(fast).collect();
-        let extra: Vec<&K> = fast.difference(reference).collect();
-        panic!(
-            "{what} differ in {fen}\n  only in the reference: {missing:?}\n  only in the fast generator: {extra:?}"
-        );
-    }
+) -> Result<(), String> {
+    let missing: Vec<&K> = reference.difference(fast).collect();
+    let extra: Vec<&K> = fast.difference(reference).collect();
+    ensure!(
+        missing.is_empty() && extra.is_empty(),
+        "{what} differ in {fen}\n  only in the reference: {missing:?}\n  only in the fast generator: {extra:?}"
+    );
+    Ok(())
 }
 
-/// Checks every move list of the fast generator for `pos` against the reference under `rules`:
+/// Compares every move list of the fast generator for `pos` with the reference under `rules`:
 /// - `legal_moves_with_duplicates` has one move per (start, captured pieces in order, end), each listed once,
 ///   and exactly the reference's;
 /// - `legal_moves` has one move per (start, set of captured pieces, end), exactly the reference's;
@@ -40,8 +49,8 @@ fn assert_same_keys<K: Ord + Debug>(
 /// - playing each merged move gives the board the reference's route leads to;
 /// - `must_capture` says whether the reference found a capture.
 ///
-/// Panics with the FEN and the differences otherwise.
-pub fn check_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) {
+/// Returns the first difference found, with the FEN.
+pub fn compare_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) -> Result<(), String> {
     let fen = to_fen(pos);
     let board = Board::from_position(pos);
     let routes = legal_routes(rules, &board);
@@ -50,61 +59,59 @@ pub fn check_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) {
         // A route (start and landing squares) determines the pieces taken, since between two landings a piece
         // jumps exactly one piece; so no route can be found twice.
         let previous = by_route.insert((r.from, r.path.clone()), r);
-        assert!(
+        ensure!(
             previous.is_none(),
             "the reference found a route twice in {fen}: {r:?}"
         );
     }
-    let find = |m: &Move| -> &RefMove {
-        let route = route_of(m);
-        let found = by_route.get(&route).unwrap_or_else(|| {
+    let find = |m: &Move| -> Result<&RefMove, String> {
+        let Some(found) = by_route.get(&route_of(m)) else {
             let all: Vec<String> = routes.iter().map(RefMove::text).collect();
-            panic!("the fast move {m:?} is not a legal route in {fen}; the reference has {all:?}")
-        });
+            return Err(format!(
+                "the fast move {m:?} is not a legal route in {fen}; the reference has {all:?}"
+            ));
+        };
         let fast_captured: BTreeSet<u32> = m.captured().map(|s| s.number()).collect();
-        assert_eq!(
-            fast_captured,
-            found.captured.iter().copied().collect(),
-            "the fast move {m:?} takes other pieces than that route does in {fen}"
+        let captured: BTreeSet<u32> = found.captured.iter().copied().collect();
+        ensure!(
+            fast_captured == captured,
+            "the fast move {m:?} takes {fast_captured:?} in {fen}, but that route takes {captured:?}"
         );
-        assert_eq!(
+        ensure!(
+            m.crowns() == found.crowns,
+            "the fast move {m:?} crowns: {}, in {fen}; the reference: {}",
             m.crowns(),
-            found.crowns,
-            "the fast move {m:?} crowns or not unlike the reference in {fen}"
+            found.crowns
         );
-        found
+        Ok(found)
     };
 
-    let with_duplicates = pos.legal_moves_with_duplicates();
     let mut fast_order = BTreeSet::new();
-    for m in &with_duplicates {
-        let key = find(m).order_key();
-        assert!(
+    for m in &pos.legal_moves_with_duplicates() {
+        let key = find(m)?.order_key();
+        ensure!(
             fast_order.insert(key.clone()),
             "the fast generator lists {key:?} twice (with duplicates) in {fen}"
         );
     }
     let reference_order = routes.iter().map(RefMove::order_key).collect();
-    assert_same_keys(
+    same_keys(
         "moves by order of capture",
         &fen,
         &reference_order,
         &fast_order,
-    );
+    )?;
 
-    let merged = pos.legal_moves();
     let mut fast_set = BTreeSet::new();
-    for m in &merged {
-        let route = find(m);
+    for m in &pos.legal_moves() {
+        let route = find(m)?;
         let key = route.set_key();
-        assert!(
+        ensure!(
             fast_set.insert(key.clone()),
             "the fast generator lists {key:?} twice (merged) in {fen}"
         );
-        let played = Board::from_position(&pos.play(m));
-        assert_eq!(
-            played,
-            board.after(route),
+        ensure!(
+            Board::from_position(&pos.play(m)) == board.after(route),
             "playing {m:?} in {fen} leads elsewhere than the reference's route"
         );
     }
@@ -113,9 +120,8 @@ pub fn check_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) {
     let mut effects: BTreeMap<SetKey, &RefMove> = BTreeMap::new();
     for r in &routes {
         let first = *effects.entry(r.set_key()).or_insert(r);
-        assert_eq!(
-            first.crowns,
-            r.crowns,
+        ensure!(
+            first.crowns == r.crowns,
             "{} and {} take the same pieces to the same square in {fen}, but only one crowns: \
              merging them loses a move",
             first.text(),
@@ -123,13 +129,24 @@ pub fn check_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) {
         );
     }
     let reference_set = effects.into_keys().collect();
-    assert_same_keys("merged moves", &fen, &reference_set, &fast_set);
+    same_keys("merged moves", &fen, &reference_set, &fast_set)?;
 
-    assert_eq!(
+    let capture = routes.iter().any(RefMove::is_capture);
+    ensure!(
+        pos.must_capture() == capture,
+        "must_capture is {} in {fen}; the reference finds {}",
         pos.must_capture(),
-        routes.iter().any(RefMove::is_capture),
-        "must_capture in {fen}"
+        if capture { "a capture" } else { "none" }
     );
+    Ok(())
+}
+
+/// [`compare_position`], panicking on a difference (which proptest then shrinks).
+#[track_caller]
+pub fn check_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) {
+    if let Err(difference) = compare_position(rules, pos) {
+        panic!("{difference}");
+    }
 }
 
 /// Checks [`check_position`] at every node of the tree of merged legal moves from `pos` down to `depth` plies
