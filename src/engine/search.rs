@@ -414,6 +414,9 @@ impl<R: RuleSet> Searcher<R> {
     }
 
     /// Ordering scores: the table's move, then captures taking most, crownings, killers, then by history.
+    // Inlined by hand: once the search became generic, the compiler stopped inlining this (and the collection
+    // inside it) into the node loop, which cost English about 3% of its instructions (callgrind, bench).
+    #[inline(always)]
     fn score_moves(
         &self,
         moves: &MoveBuf<R::Bits>,
@@ -421,28 +424,30 @@ impl<R: RuleSet> Searcher<R> {
         ply: usize,
     ) -> SmallVec<[i32; 32]> {
         let killers = self.killers[ply];
-        moves
-            .iter()
-            .map(|&m| {
-                if tt_move != 0 && m.fingerprint() == tt_move {
-                    1 << 30
-                } else if m.is_capture() {
-                    (1 << 28) + m.taken() as i32 * 1000 + i32::from(m.crowns) * 500
-                } else if m.crowns {
-                    1 << 27
-                } else if m == killers[0] {
-                    1 << 26
-                } else if m == killers[1] {
-                    (1 << 26) - 1
-                } else {
-                    self.history[m.from as usize][m.to as usize]
-                }
-            })
-            .collect()
+        // A plain loop rather than `collect`: the collection is not inlined in the generic search.
+        let mut scores = SmallVec::new();
+        for &m in moves {
+            scores.push(if tt_move != 0 && m.fingerprint() == tt_move {
+                1 << 30
+            } else if m.is_capture() {
+                (1 << 28) + m.taken() as i32 * 1000 + i32::from(m.crowns) * 500
+            } else if m.crowns {
+                1 << 27
+            } else if m == killers[0] {
+                1 << 26
+            } else if m == killers[1] {
+                (1 << 26) - 1
+            } else {
+                self.history[m.from as usize][m.to as usize]
+            });
+        }
+        scores
     }
 }
 
 /// Moves the best-scored move at or after `i` to `i`.
+// Inlined by hand for the same reason as `score_moves`.
+#[inline(always)]
 fn pick_next<B: Bits>(moves: &mut MoveBuf<B>, scores: &mut [i32], i: usize) {
     let best = (i..moves.len())
         .max_by_key(|&j| (scores[j], std::cmp::Reverse(j)))
