@@ -3,11 +3,12 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::eval::evaluate;
+use super::moves::{MoveBuf, SearchMove, moves_of};
 use super::rng::Rng;
-use super::search::{MoveBuf, SearchMove, WIN, moves_of};
+use super::search::WIN;
+use super::variants::{evaluate, king_value};
 use super::{Engine, Level, Limits, Score, SearchResult};
-use crate::rules::{Move, Position, Role};
+use crate::rules::{Move, Position, Role, RuleSet};
 
 /// The depth of the `medium` level's plain minimax.
 pub const MEDIUM_DEPTH: u32 = 5;
@@ -48,21 +49,29 @@ fn single(best: Move, score: Score, depth: u32, nodes: u64) -> SearchResult {
 
 /// A beginner's choice: take kings, crown, keep the back row, do not leave the moved piece to be taken;
 /// otherwise anything. One move deep, so it walks into shots.
-pub(super) fn easy(pos: &Position, legal: &[Move], rng: &mut Rng) -> SearchResult {
+pub(super) fn easy<R: RuleSet>(pos: &Position<R>, legal: &[Move], rng: &mut Rng) -> SearchResult {
     let side = pos.side_to_move();
-    let back_row = Position::<crate::rules::English>::crowning_row(side.opponent());
-    let g = Position::<crate::rules::English>::GEOMETRY;
+    let back_row = Position::<R>::crowning_row(side.opponent());
+    let g = R::GEOMETRY;
+    // A king taken is worth 300 and a crowning 150 where kings are short (as always in English); where they
+    // fly, the same ratios to the evaluation's value of a king.
+    let king = const { king_value::<R>() };
+    let (take_king, crown) = if R::FLYING_KINGS {
+        (king + 170, king)
+    } else {
+        (300, 150)
+    };
     let their_men = pos.count(side.opponent(), Role::Man);
     let scored = legal.iter().map(|m| {
         let mut score = 0;
         for square in m.captured() {
             score += match pos.piece_at(square).map(|p| p.role) {
-                Some(Role::King) => 300,
+                Some(Role::King) => take_king,
                 _ => 100,
             };
         }
         if m.crowns() {
-            score += 150;
+            score += crown;
         }
         let after = pos.play(m);
         let replies = after.legal_moves();
@@ -84,9 +93,9 @@ pub(super) fn easy(pos: &Position, legal: &[Move], rng: &mut Rng) -> SearchResul
 
 /// A plain fixed-depth minimax (with alpha-beta, which gives the same values) over the evaluation, every root
 /// move scored exactly, and a random choice among the best.
-pub(super) fn medium(
+pub(super) fn medium<R: RuleSet>(
     engine: &Engine,
-    pos: &Position,
+    pos: &Position<R>,
     limits: &Limits,
     rng: &mut Rng,
 ) -> SearchResult {
@@ -100,7 +109,7 @@ pub(super) fn medium(
     let mut root = MoveBuf::new();
     moves_of(pos, &mut root);
     let mut best_score = -WIN - 1;
-    let mut best: Vec<SearchMove> = Vec::new();
+    let mut best: Vec<SearchMove<R::Bits>> = Vec::new();
     for &m in &root {
         let score = -plain.negamax(&m.play(pos), depth as i32 - 1, 1, -WIN, WIN);
         if plain.stopped && !best.is_empty() {
@@ -127,7 +136,14 @@ struct Plain<'a> {
 }
 
 impl Plain<'_> {
-    fn negamax(&mut self, pos: &Position, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+    fn negamax<R: RuleSet>(
+        &mut self,
+        pos: &Position<R>,
+        depth: i32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.nodes & 1023 == 0
             && (self.stop.load(Ordering::Relaxed)

@@ -7,14 +7,20 @@
 mod eval;
 mod levels;
 mod matches;
+mod moves;
 mod openings;
 mod players;
 mod rng;
 mod search;
 pub mod service;
+mod situation;
 mod tt;
+mod variants;
+#[cfg(test)]
+mod variants_tests;
 mod zobrist;
 
+use std::any::Any;
 use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
@@ -25,10 +31,11 @@ pub use eval::{KING, MAN, evaluate, evaluate_for_black};
 pub use matches::{MatchConfig, MatchGame, MatchResult, play_match};
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};
-pub use search::Situation;
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
+pub use situation::Situation;
+pub use variants::{evaluate_rules, evaluate_rules_for_black};
 
-use crate::rules::Move;
+use crate::rules::{AnyPosition, English, Move, Playable, Position, PositionVisitor};
 
 /// How strongly the engine plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -227,8 +234,16 @@ pub struct SearchResult {
 }
 
 /// The engine: its search tables survive from move to move, as in a game.
+///
+/// It plays every rule set: [`Engine::think`] English draughts, [`Engine::think_as`] any rule set, and
+/// [`Engine::think_any`] a position whose rules are chosen at run time. One transposition table serves them all
+/// (the keys of each rule set differ); the ordering heuristics are kept for English and for the last other rule
+/// set played.
 pub struct Engine {
     searcher: search::Searcher,
+    /// The searcher of the last rule set other than English, as a `search::Searcher<R>`; it borrows the table of
+    /// `searcher` while it searches.
+    other: Option<Box<dyn Any + Send>>,
     stop: Arc<AtomicBool>,
 }
 
@@ -262,6 +277,7 @@ impl Engine {
     fn built(megabytes: usize, stop: Arc<AtomicBool>) -> Engine {
         Engine {
             searcher: search::Searcher::new(megabytes, Arc::clone(&stop)),
+            other: None,
             stop,
         }
     }
@@ -281,13 +297,27 @@ impl Engine {
     /// Forgets everything learned in earlier searches, so that the next one depends only on its input.
     pub fn clear(&mut self) {
         self.searcher.clear();
+        self.other = None;
     }
 
-    /// Chooses a move for the side to move of `situation` at `level`. `seed` fixes every random choice;
-    /// `progress` hears about each completed depth of the searching levels.
+    /// Chooses a move for the side to move of `situation` (English draughts) at `level`. `seed` fixes every
+    /// random choice; `progress` hears about each completed depth of the searching levels.
     pub fn think(
         &mut self,
         situation: &Situation,
+        level: Level,
+        limits: &Limits,
+        seed: u64,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        self.think_as(situation, level, limits, seed, progress)
+    }
+
+    /// Chooses a move for the side to move of `situation`, under any rule set, at `level`. `seed` fixes every
+    /// random choice; `progress` hears about each completed depth of the searching levels.
+    pub fn think_as<R: Playable>(
+        &mut self,
+        situation: &Situation<R>,
         level: Level,
         limits: &Limits,
         seed: u64,
@@ -309,11 +339,84 @@ impl Engine {
             Level::Random => levels::random(&legal, &mut rng),
             Level::Easy => levels::easy(&pos, &legal, &mut rng),
             Level::Medium => levels::medium(self, &pos, limits, &mut rng),
-            Level::Hard => self
-                .searcher
-                .search(situation, &levels::hard_limits(limits), progress),
-            Level::Max => self.searcher.search(situation, limits, progress),
+            Level::Hard => self.search(situation, &levels::hard_limits(limits), progress),
+            Level::Max => self.search(situation, limits, progress),
         }
+    }
+
+    /// Chooses a move for the side to move of `position`, under its own rules, with no history before it and
+    /// the default move limit.
+    pub fn think_any(
+        &mut self,
+        position: &AnyPosition,
+        level: Level,
+        limits: &Limits,
+        seed: u64,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        position.visit(ThinkAny {
+            engine: self,
+            level,
+            limits,
+            seed,
+            progress,
+        })
+    }
+
+    /// The full search under the rules `R`: English with its own searcher, any other rule set with the searcher
+    /// kept for it, lent the one table for the time of the search.
+    fn search<R: Playable>(
+        &mut self,
+        situation: &Situation<R>,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        // The rule set is known when this is compiled: for English the test folds away.
+        if let Some(english) = (situation as &dyn Any).downcast_ref::<Situation<English>>() {
+            return self.searcher.search(english, limits, progress);
+        }
+        let mut other = match self
+            .other
+            .take()
+            .and_then(|s| s.downcast::<search::Searcher<R>>().ok())
+        {
+            Some(searcher) => searcher,
+            // Another rule set than last time: its heuristics start afresh (the table is shared and kept).
+            None => Box::new(search::Searcher::<R>::with_table(
+                tt::Table::new(0),
+                Arc::clone(&self.stop),
+            )),
+        };
+        other.set_stop_flag(Arc::clone(&self.stop));
+        other.put_table(self.searcher.take_table());
+        let result = other.search(situation, limits, progress);
+        self.searcher.put_table(other.take_table());
+        self.other = Some(other);
+        result
+    }
+}
+
+/// [`Engine::think_as`] for the rule set of an [`AnyPosition`].
+struct ThinkAny<'a> {
+    engine: &'a mut Engine,
+    level: Level,
+    limits: &'a Limits,
+    seed: u64,
+    progress: &'a mut dyn FnMut(&Progress),
+}
+
+impl PositionVisitor for ThinkAny<'_> {
+    type Output = SearchResult;
+
+    fn visit<R: Playable>(self, position: &Position<R>) -> SearchResult {
+        let situation = Situation::at(*position);
+        self.engine.think_as(
+            &situation,
+            self.level,
+            self.limits,
+            self.seed,
+            self.progress,
+        )
     }
 }
 

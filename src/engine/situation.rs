@@ -1,0 +1,68 @@
+//! What a game looks like to the search: the position and the history that decides draws by repetition.
+
+use crate::game::Game;
+use crate::rules::{English, Position, Role, RuleSet};
+
+/// What a game looks like to the search: the position to search, and the positions before it since the last
+/// capture or man move (for repetitions and the move limit). `Situation` alone is one of English draughts.
+#[derive(Clone, Debug)]
+pub struct Situation<R: RuleSet = English> {
+    /// The position to move from.
+    pub position: Position<R>,
+    /// Earlier positions since the last capture or man move, oldest first (not including `position`).
+    pub earlier: Vec<Position<R>>,
+    /// Plies without capture or man move after which the game is drawn (80 for the 40-move rule; 0: never).
+    pub move_limit_plies: u32,
+}
+
+impl Situation {
+    /// An English position with no history.
+    pub fn new(position: Position) -> Situation {
+        Situation::at(position)
+    }
+
+    /// The situation at the current point of an English game.
+    pub fn of_game(game: &Game) -> Situation {
+        Situation::in_game(game)
+    }
+}
+
+impl<R: RuleSet> Situation<R> {
+    /// A position of any rule set with no history, and the default move limit.
+    pub fn at(position: Position<R>) -> Situation<R> {
+        Situation {
+            position,
+            earlier: Vec::new(),
+            move_limit_plies: 2 * crate::game::DEFAULT_MOVE_LIMIT,
+        }
+    }
+
+    /// The situation at the current point of a game of any rule set, with the game's own move limit.
+    pub fn in_game(game: &Game<R>) -> Situation<R> {
+        let ply = game.ply();
+        let mut earlier = Vec::new();
+        // Walk back while the moves were reversible (king moves without capture).
+        let mut i = ply;
+        while i > 0 {
+            let before = game.position_at(i - 1).copied();
+            let mv = game.moves()[i - 1];
+            let reversible = !mv.is_capture()
+                && before
+                    .and_then(|p| p.piece_at(mv.from()))
+                    .is_some_and(|p| p.role == Role::King);
+            if !reversible {
+                break;
+            }
+            if let Some(p) = before {
+                earlier.push(p);
+            }
+            i -= 1;
+        }
+        earlier.reverse();
+        Situation {
+            position: *game.position(),
+            earlier,
+            move_limit_plies: game.move_limit() * 2,
+        }
+    }
+}
