@@ -78,54 +78,59 @@ rule_set_tests!(brazilian, Brazilian, RefRules::brazilian(), tree: 8, positions:
 rule_set_tests!(pool, Pool, RefRules::pool(), tree: 8, positions: 20_000, games: 3000);
 rule_set_tests!(international, International, RefRules::international(), tree: 6, positions: 5000, games: 1000);
 
-// ------------------------------------------------------------------------------------------------------------
-// Rule sets the library does not have yet. Uncomment this block once `crowned::rules` exports these types (the
-// `use` line and the `rule_set_tests!` lines; nothing else needs to change). The Thai line compares with the
-// reference's default reading (a king may turn back after a capture); `thai_king_reversal_agreement` says which
-// of the two readings the fast generator follows.
-//
-// use crowned::rules::{Canadian, Czech, EnglishOn, Italian, Spanish, Thai};
-//
-// rule_set_tests!(italian, Italian, RefRules::italian(), tree: 8, positions: 20_000, games: 3000);
-// rule_set_tests!(spanish, Spanish, RefRules::spanish(), tree: 8, positions: 20_000, games: 3000);
-// rule_set_tests!(czech, Czech, RefRules::czech(), tree: 8, positions: 20_000, games: 3000);
-// rule_set_tests!(thai, Thai, RefRules::thai(), tree: 8, positions: 20_000, games: 3000);
-// rule_set_tests!(canadian, Canadian, RefRules::canadian(), tree: 5, positions: 2000, games: 300);
-// rule_set_tests!(english_6, EnglishOn<6>, RefRules::english(6), tree: 9, positions: 20_000, games: 3000);
-// rule_set_tests!(english_on_8, EnglishOn<8>, RefRules::english(8), tree: 6, positions: 2000, games: 300);
-// rule_set_tests!(english_10, EnglishOn<10>, RefRules::english(10), tree: 6, positions: 5000, games: 1000);
-// rule_set_tests!(english_12, EnglishOn<12>, RefRules::english(12), tree: 5, positions: 2000, games: 300);
-// rule_set_tests!(english_14, EnglishOn<14>, RefRules::english(14), tree: 5, positions: 2000, games: 300);
-//
-// /// Which reading of the Thai king (may it turn straight back after a capture?) the fast generator follows:
-// /// both are compared with it on the same random positions, and exactly one must agree on all of them (both
-// /// agreeing would mean the positions never told them apart). Run with `--nocapture` to see the counts.
-// #[test]
-// fn thai_king_reversal_agreement() {
-//     use proptest::strategy::ValueTree;
-//     use proptest::test_runner::TestRunner;
-//     let readings = [
-//         ("may turn back", RefRules::thai()),
-//         ("may not turn back", RefRules { king_may_reverse: false, ..RefRules::thai() }),
-//     ];
-//     let mut disagreements = [0u32; 2];
-//     let mut runner = TestRunner::deterministic();
-//     for _ in 0..5000 {
-//         let pos = random_position::<Thai>().new_tree(&mut runner).expect("a position").current();
-//         for (count, (_, rules)) in disagreements.iter_mut().zip(&readings) {
-//             *count += u32::from(compare_position(rules, &pos).is_err());
-//         }
-//     }
-//     for ((name, _), count) in readings.iter().zip(disagreements) {
-//         println!("Thai king {name}: differs from the fast generator on {count} of 5000 positions");
-//     }
-//     assert_eq!(
-//         disagreements.iter().filter(|&&n| n == 0).count(),
-//         1,
-//         "exactly one reading should agree everywhere: {disagreements:?}"
-//     );
-// }
-// ------------------------------------------------------------------------------------------------------------
+// The rule sets beyond the first five, and English rules on the other boards. The Thai line compares with
+// the reference's default reading (a king may turn back after a capture); `thai_king_reversal_agreement` says
+// which of the two readings the fast generator follows.
+use crowned::rules::{Canadian, Czech, EnglishOn, Italian, Spanish, Thai};
+
+rule_set_tests!(italian, Italian, RefRules::italian(), tree: 8, positions: 20_000, games: 3000);
+rule_set_tests!(spanish, Spanish, RefRules::spanish(), tree: 8, positions: 20_000, games: 3000);
+rule_set_tests!(czech, Czech, RefRules::czech(), tree: 8, positions: 20_000, games: 3000);
+rule_set_tests!(thai, Thai, RefRules::thai(), tree: 8, positions: 20_000, games: 3000);
+rule_set_tests!(canadian, Canadian, RefRules::canadian(), tree: 5, positions: 2000, games: 300);
+rule_set_tests!(english_6, EnglishOn<6>, RefRules::english(6), tree: 9, positions: 20_000, games: 3000);
+rule_set_tests!(english_on_8, EnglishOn<8>, RefRules::english(8), tree: 6, positions: 2000, games: 300);
+rule_set_tests!(english_10, EnglishOn<10>, RefRules::english(10), tree: 6, positions: 5000, games: 1000);
+rule_set_tests!(english_12, EnglishOn<12>, RefRules::english(12), tree: 5, positions: 2000, games: 300);
+rule_set_tests!(english_14, EnglishOn<14>, RefRules::english(14), tree: 5, positions: 2000, games: 300);
+
+/// Which reading of the Thai king (may it turn straight back after a capture?) the fast generator follows:
+/// both are compared with it on the same random positions, and exactly one must agree on all of them (both
+/// agreeing would mean the positions never told them apart). Run with `--nocapture` to see the counts.
+#[test]
+fn thai_king_reversal_agreement() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let readings = [
+        ("may turn back", RefRules::thai()),
+        (
+            "may not turn back",
+            RefRules {
+                king_may_reverse: false,
+                ..RefRules::thai()
+            },
+        ),
+    ];
+    let mut disagreements = [0u32; 2];
+    let mut runner = TestRunner::deterministic();
+    for _ in 0..5000 {
+        let pos = random_position::<Thai>()
+            .new_tree(&mut runner)
+            .expect("a position")
+            .current();
+        for (count, (_, rules)) in disagreements.iter_mut().zip(&readings) {
+            *count += u32::from(compare_position(rules, &pos).is_err());
+        }
+    }
+    for ((name, _), count) in readings.iter().zip(disagreements) {
+        println!("Thai king {name}: differs from the fast generator on {count} of 5000 positions");
+    }
+    assert_eq!(
+        disagreements.iter().filter(|&&n| n == 0).count(),
+        1,
+        "exactly one reading should agree everywhere: {disagreements:?}"
+    );
+}
 
 /// English positions denser than any game reaches (any number of pieces a side), kept from the first version
 /// of this test: the capture search must not depend on there being at most 12 pieces a side.

@@ -194,6 +194,17 @@ impl<R: RuleSet> Position<R> {
 /// Converts a set of squares (bit `i` = square index `i`) to the geometry's bit layout.
 #[inline(always)]
 pub(crate) fn expand<B: Bits>(g: Geometry, squares: u128) -> B {
+    if g.mirrored {
+        // Each row's squares are laid out right to left: square by square (Italian and Spanish only).
+        let mut bits = 0u128;
+        let mut rest = squares;
+        while rest != 0 {
+            let i = rest.trailing_zeros();
+            rest &= rest - 1;
+            bits |= 1 << g.bit(Square::from_index(i as u8));
+        }
+        return B::from_u128(bits);
+    }
     let group = 2 * g.per_row();
     let groups = (g.squares() as u32).div_ceil(group);
     let mut bits = 0u128;
@@ -209,6 +220,16 @@ pub(crate) fn expand<B: Bits>(g: Geometry, squares: u128) -> B {
 #[inline(always)]
 pub(crate) fn compress<B: Bits>(g: Geometry, bits: B) -> u128 {
     let bits = bits.to_u128();
+    if g.mirrored {
+        let mut squares = 0u128;
+        let mut rest = bits;
+        while rest != 0 {
+            let bit = rest.trailing_zeros();
+            rest &= rest - 1;
+            squares |= 1 << g.square_of_bit(bit).index();
+        }
+        return squares;
+    }
     let group = 2 * g.per_row();
     let groups = (g.squares() as u32).div_ceil(group);
     let mut squares = 0;
@@ -323,6 +344,12 @@ mod tests {
         let all = (1u128 << 72) - 1;
         assert_eq!(expand::<u128>(g, all), g.board_mask());
         assert_eq!(compress(g, g.board_mask()), all);
+        let g = Geometry::EIGHT_MIRRORED;
+        for i in 0..32 {
+            let s = Square::from_index(i);
+            assert_eq!(expand::<u64>(g, 1 << i), 1 << g.bit(s));
+            assert_eq!(compress(g, 1u64 << g.bit(s)), 1 << i);
+        }
     }
 
     #[test]

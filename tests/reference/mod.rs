@@ -61,6 +61,9 @@ pub struct RefRules {
     pub size: u8,
     /// Rows of men each side starts with.
     pub rows: u8,
+    /// Whether the board is seen in a mirror (Italian, Spanish): a1 light, squares numbered left to right as
+    /// the players see it. Only the start position's squares depend on it.
+    pub mirrored: bool,
     /// The side that makes the first move of a game.
     pub first: Color,
     /// Men capture backwards as well as forwards (they always move forwards only).
@@ -90,6 +93,7 @@ impl RefRules {
     pub const fn english(size: u8) -> RefRules {
         RefRules {
             size,
+            mirrored: false,
             rows: size / 2 - 1,
             first: Color::Black,
             men_capture_backwards: false,
@@ -108,6 +112,7 @@ impl RefRules {
     pub const fn international() -> RefRules {
         RefRules {
             size: 10,
+            mirrored: false,
             rows: 4,
             first: Color::White,
             men_capture_backwards: true,
@@ -122,6 +127,7 @@ impl RefRules {
     pub const fn brazilian() -> RefRules {
         RefRules {
             size: 8,
+            mirrored: false,
             rows: 3,
             ..RefRules::international()
         }
@@ -131,6 +137,7 @@ impl RefRules {
     pub const fn canadian() -> RefRules {
         RefRules {
             size: 12,
+            mirrored: false,
             rows: 5,
             ..RefRules::international()
         }
@@ -179,6 +186,7 @@ impl RefRules {
     pub const fn spanish() -> RefRules {
         RefRules {
             precedence: Precedence::MostPiecesThenKings,
+            mirrored: true,
             ..RefRules::flying_forward_only()
         }
     }
@@ -190,6 +198,7 @@ impl RefRules {
             first: Color::White,
             men_capture_kings: false,
             precedence: Precedence::Italian,
+            mirrored: true,
             ..RefRules::english(8)
         }
     }
@@ -252,19 +261,17 @@ impl Board {
 
     /// The board of a `size` x `size` game, numbered as [`Geometry::at`] numbers it.
     pub fn empty_of_size(size: u8, side: Color) -> Board {
-        Board::empty(
-            Geometry {
-                width: size,
-                height: size,
-            },
-            side,
-        )
+        Board::empty(Geometry::square(size), side)
     }
 
     /// The start of a game under `rules`, built from the rules alone: `rows` rows of black men at the top,
     /// as many white ones at the bottom, `first` to move.
     pub fn start(rules: &RefRules) -> Board {
-        let mut board = Board::empty_of_size(rules.size, rules.first);
+        let geometry = Geometry {
+            mirrored: rules.mirrored,
+            ..Geometry::square(rules.size)
+        };
+        let mut board = Board::empty(geometry, rules.first);
         for (row, col) in board.dark_squares() {
             if row < rules.rows as i32 {
                 board.set((row, col), Some(Piece::new(Color::Black, Role::Man)));

@@ -52,11 +52,20 @@ fn generate_ranked<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: boo
     let mut found = Found::<R::Bits>::default();
     search::<R, S, _, DUP>(s, jumpers, &mut found);
     let best = found.0.iter().map(|c| rank::<R>(c, s.kings)).max();
+    let mut kept: SmallVec<[&FoundCapture<R::Bits>; 16]> = SmallVec::new();
     for c in found
         .0
         .iter()
         .filter(|c| Some(rank::<R>(c, s.kings)) == best)
     {
+        // Without duplicates, the first of the best routes with one effect stands for them all.
+        let same = |k: &&FoundCapture<R::Bits>| {
+            k.from == c.from && k.to == c.to && k.captured == c.captured
+        };
+        if !DUP && kept.iter().any(same) {
+            continue;
+        }
+        kept.push(c);
         sink.capture(c.from, c.to, c.captured, &c.path[..c.len], c.crowns);
     }
 }
@@ -117,7 +126,9 @@ fn search<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: bool>(
             path: [0; MAX_PATH],
             sink,
             seen: merge.then(SmallVec::new),
-            by_order: DUP,
+            // Italian precedence ranks routes by the order they meet kings, so two routes taking the same pieces
+            // in another order may rank differently: they are told apart by order until ranked.
+            by_order: DUP || matches!(R::PRECEDENCE, Precedence::Italian),
             rules: PhantomData,
         };
         let none = R::Bits::ZERO;
