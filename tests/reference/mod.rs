@@ -205,8 +205,8 @@ impl RefRules {
 
     /// Thai draughts (8x8, 2 rows): men capture forwards only, kings fly when moving but land right behind the
     /// piece they take, captured pieces leave the board at once, free choice, White first. A king may turn back
-    /// after a capture (as in Halbersma's dctl, whose perft tables the tests check); see
-    /// [`RefRules::king_may_reverse`].
+    /// after a capture, as Halbersma's dctl reads the rules (its published perft counts do not tell the two
+    /// readings apart up to depth 11); see [`RefRules::king_may_reverse`].
     pub const fn thai() -> RefRules {
         RefRules {
             rows: 2,
