@@ -256,44 +256,43 @@ fn run(cli: Cli) -> Result<ExitCode> {
             .with_context(|| format!("bad FEN {:?} for {game_type}", excerpt(text)))?,
         None => AnyPosition::start(game_type),
     };
-    match &cli.command {
+    // The game, the engine and matches play English draughts for now.
+    let english_only = || -> Result<Position> {
+        English::unwrap(&any_position).ok_or_else(|| {
+            anyhow::anyhow!(
+                "{} can be counted (perft), shown and checked in PDN files, but not played yet; \
+                 leave out --variant (or give --variant english) to play",
+                game_type.variant.title()
+            )
+        })
+    };
+    match cli.command {
         Some(Command::Perft {
             depth,
             divide: split,
             no_dup,
         }) => {
-            let duplicates = if *no_dup {
+            let duplicates = if no_dup {
                 Duplicates::Merge
             } else {
                 Duplicates::Keep
             };
             any_position.visit(Perft {
-                depth: *depth,
-                split: *split,
+                depth,
+                split,
                 duplicates,
             })?;
-            return Ok(ExitCode::SUCCESS);
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Show) => {
             any_position.visit(Show)?;
-            return Ok(ExitCode::SUCCESS);
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Pdn {
             command: PdnCommand::Check { files },
-        }) => return commands::pdn::check_files(files, chosen.then_some(game_type)),
-        _ => {}
-    }
-    // The game, the engine and matches play English draughts for now.
-    let Some(position) = English::unwrap(&any_position) else {
-        anyhow::bail!(
-            "{} can be counted (perft), shown and checked in PDN files; playing it comes next",
-            game_type.variant.title()
-        );
-    };
-    match cli.command {
-        Some(Command::Perft { .. } | Command::Show) => Ok(ExitCode::SUCCESS),
-        Some(Command::Pdn { .. }) => Ok(ExitCode::SUCCESS),
+        }) => commands::pdn::check_files(&files, chosen.then_some(game_type)),
         Some(Command::Bench { time }) => {
+            english_only()?;
             commands::bench::bench(Duration::from_secs_f64(time))?;
             Ok(ExitCode::SUCCESS)
         }
@@ -308,7 +307,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (None, Some(d)) => Limits::depth(d),
                 (None, None) => Limits::time(Duration::from_secs(1)),
             };
-            commands::think::think(&position, level, &limits, seed)?;
+            commands::think::think(&english_only()?, level, &limits, seed)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Match {
@@ -337,9 +336,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 games: games.map(|g| g as usize),
                 seed,
             };
+            english_only()?;
             commands::matches::run_match(&config, pdn.as_deref(), force)
         }
         None => {
+            let position = english_only()?;
             let (settings, store, problem) = settings(&cli.play);
             commands::play::play(
                 position,

@@ -126,8 +126,8 @@ impl GameType {
     }
 }
 
-/// Builds a visitor from a closure over the typed position. Closures cannot be generic, so each use names the
-/// generic function it calls; this keeps the forwarding methods below to one line each.
+/// Runs one expression on the typed position inside, whatever its rule set: the expression is compiled once
+/// per arm, which keeps the forwarding methods below to one line each.
 macro_rules! forward {
     ($self:expr, |$p:ident| $body:expr) => {
         match $self {

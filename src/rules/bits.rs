@@ -33,8 +33,6 @@ pub trait Bits:
     const ZERO: Self;
     /// The set of bit 0 alone.
     const ONE: Self;
-    /// How many bits the word has.
-    const WIDTH: u32;
     /// The order in which a capture took its pieces, packed (see [`Bits::then_take`]).
     type Order: Copy + Debug + Default + Eq;
 
@@ -66,7 +64,6 @@ pub trait Bits:
 impl Bits for u64 {
     const ZERO: Self = 0;
     const ONE: Self = 1;
-    const WIDTH: u32 = 64;
     /// Six bits a piece: up to 21 pieces, more than a side has on any board that fits 64 bits.
     type Order = u128;
 
@@ -95,7 +92,6 @@ impl Bits for u64 {
 impl Bits for u128 {
     const ZERO: Self = 0;
     const ONE: Self = 1;
-    const WIDTH: u32 = 128;
     /// Seven bits a piece, 18 to a word: 54 pieces, more than [`MAX_PATH`](super::MAX_PATH).
     type Order = [u128; 3];
 

@@ -51,11 +51,15 @@ pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
     /// The PDN `GameType` number (20 international, 21 English, 23 pool, 25 Russian, 26 Brazilian, ...).
     const GAME_TYPE: u32 = Self::VARIANT.game_type();
     /// The board.
-    const GEOMETRY: Geometry;
+    const GEOMETRY: Geometry = Geometry {
+        width: Self::VARIANT.board_size(),
+        height: Self::VARIANT.board_size(),
+        mirrored: Self::VARIANT.is_mirrored(),
+    };
     /// Rows of men each side starts with.
-    const START_ROWS: u32;
+    const START_ROWS: u32 = Self::VARIANT.start_rows() as u32;
     /// The side that makes the first move of a game.
-    const FIRST_TO_MOVE: Color;
+    const FIRST_TO_MOVE: Color = Self::VARIANT.first_to_move();
     /// Men may capture backwards as well as forwards.
     const MEN_CAPTURE_BACKWARDS: bool;
     /// Kings move and capture along a whole diagonal ("flying" kings) rather than one square at a time.
@@ -85,9 +89,6 @@ pub struct English;
 impl RuleSet for English {
     type Bits = u64;
     const VARIANT: Variant = Variant::English;
-    const GEOMETRY: Geometry = Geometry::EIGHT;
-    const START_ROWS: u32 = 3;
-    const FIRST_TO_MOVE: Color = Color::Black;
     const MEN_CAPTURE_BACKWARDS: bool = false;
     const FLYING_KINGS: bool = false;
     const PRECEDENCE: Precedence = Precedence::Free;
@@ -102,9 +103,6 @@ pub struct International;
 impl RuleSet for International {
     type Bits = u64;
     const VARIANT: Variant = Variant::International;
-    const GEOMETRY: Geometry = Geometry::TEN;
-    const START_ROWS: u32 = 4;
-    const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
     const PRECEDENCE: Precedence = Precedence::Majority;
@@ -118,9 +116,6 @@ pub struct Brazilian;
 impl RuleSet for Brazilian {
     type Bits = u64;
     const VARIANT: Variant = Variant::Brazilian;
-    const GEOMETRY: Geometry = Geometry::EIGHT;
-    const START_ROWS: u32 = 3;
-    const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
     const PRECEDENCE: Precedence = Precedence::Majority;
@@ -135,9 +130,6 @@ pub struct Russian;
 impl RuleSet for Russian {
     type Bits = u64;
     const VARIANT: Variant = Variant::Russian;
-    const GEOMETRY: Geometry = Geometry::EIGHT;
-    const START_ROWS: u32 = 3;
-    const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
     const PRECEDENCE: Precedence = Precedence::Free;
@@ -152,9 +144,6 @@ pub struct Pool;
 impl RuleSet for Pool {
     type Bits = u64;
     const VARIANT: Variant = Variant::Pool;
-    const GEOMETRY: Geometry = Geometry::EIGHT;
-    const START_ROWS: u32 = 3;
-    const FIRST_TO_MOVE: Color = Color::Black;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
     const PRECEDENCE: Precedence = Precedence::Free;
@@ -169,9 +158,6 @@ pub struct Italian;
 impl RuleSet for Italian {
     type Bits = u64;
     const VARIANT: Variant = Variant::Italian;
-    const GEOMETRY: Geometry = Geometry::EIGHT_MIRRORED;
-    const START_ROWS: u32 = 3;
-    const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = false;
     const FLYING_KINGS: bool = false;
     const PRECEDENCE: Precedence = Precedence::Italian;
@@ -187,9 +173,6 @@ pub struct Spanish;
 impl RuleSet for Spanish {
     type Bits = u64;
     const VARIANT: Variant = Variant::Spanish;
-    const GEOMETRY: Geometry = Geometry::EIGHT_MIRRORED;
-    const START_ROWS: u32 = 3;
-    const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = false;
     const FLYING_KINGS: bool = true;
     const PRECEDENCE: Precedence = Precedence::MajorityThenKings;
@@ -204,9 +187,6 @@ pub struct Czech;
 impl RuleSet for Czech {
     type Bits = u64;
     const VARIANT: Variant = Variant::Czech;
-    const GEOMETRY: Geometry = Geometry::EIGHT;
-    const START_ROWS: u32 = 3;
-    const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = false;
     const FLYING_KINGS: bool = true;
     const PRECEDENCE: Precedence = Precedence::KingsFirst;
@@ -222,9 +202,6 @@ pub struct Thai;
 impl RuleSet for Thai {
     type Bits = u64;
     const VARIANT: Variant = Variant::Thai;
-    const GEOMETRY: Geometry = Geometry::EIGHT;
-    const START_ROWS: u32 = 2;
-    const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = false;
     const FLYING_KINGS: bool = true;
     const PRECEDENCE: Precedence = Precedence::Free;
@@ -240,9 +217,6 @@ pub struct Canadian;
 impl RuleSet for Canadian {
     type Bits = u128;
     const VARIANT: Variant = Variant::Canadian;
-    const GEOMETRY: Geometry = Geometry::TWELVE;
-    const START_ROWS: u32 = 5;
-    const FIRST_TO_MOVE: Color = Color::White;
     const MEN_CAPTURE_BACKWARDS: bool = true;
     const FLYING_KINGS: bool = true;
     const PRECEDENCE: Precedence = Precedence::Majority;
@@ -288,7 +262,6 @@ where
     const VARIANT: Variant = Variant::English;
     const GEOMETRY: Geometry = Geometry::square(SIZE);
     const START_ROWS: u32 = SIZE as u32 / 2 - 1;
-    const FIRST_TO_MOVE: Color = Color::Black;
     const MEN_CAPTURE_BACKWARDS: bool = false;
     const FLYING_KINGS: bool = false;
     const PRECEDENCE: Precedence = Precedence::Free;
