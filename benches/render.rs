@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use crowned::app::{Action, App, DEFAULT_ANIMATION_STEP, Player, Players, Preferences, Timer};
 use crowned::engine::Level;
 use crowned::game::Game;
+use crowned::rules::English;
 use crowned::ui::{self, Options};
 use divan::Bencher;
 use ratatui::Terminal;
@@ -101,12 +102,12 @@ fn bytes_per_change() {
 
 /// The engine (Black) to move with a double jump, 14x23x32, and White keeping pieces after it.
 fn engine_to_capture(animation_step: Option<Duration>) -> App {
-    let game = Game::from_fen("B:W18,27,29,30:B14,1").expect("FEN");
+    let game = Game::<English>::from_fen("B:W18,27,29,30:B14,1").expect("FEN");
     let players = Players {
         black: Player::Engine(Level::Max),
         white: Player::Human,
     };
-    let (mut app, _) = App::with_game(game, players);
+    let (mut app, _) = App::with_game(game.into(), players);
     app.set_preferences(Preferences {
         animation_step,
         ..Preferences::default()
@@ -117,7 +118,7 @@ fn engine_to_capture(animation_step: Option<Duration>) -> App {
 /// Answers the engine's search with the double jump.
 fn answer_with_capture(app: &mut App) -> Vec<crowned::app::Effect> {
     let search = app.thinking().map_or(0, |t| t.search);
-    let position = *app.game().position();
+    let position = app.game().position();
     let mv = position
         .legal_moves()
         .iter()

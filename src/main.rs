@@ -340,10 +340,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
             commands::matches::run_match(&config, pdn.as_deref(), force)
         }
         None => {
-            let position = english_only()?;
             let (settings, store, problem) = settings(&cli.play);
+            // The command line's variant, else the settings' (a FEN is read under the one chosen).
+            let game_type = if chosen {
+                game_type
+            } else {
+                settings.game_type
+            };
+            let start = match &cli.fen {
+                Some(text) => AnyPosition::from_fen(game_type, text)
+                    .with_context(|| format!("bad FEN {:?} for {game_type}", excerpt(text)))?,
+                None => AnyPosition::start(game_type),
+            };
             commands::play::play(
-                position,
+                start,
+                game_type,
+                chosen.then_some(game_type),
                 &settings,
                 problem.as_ref(),
                 store,

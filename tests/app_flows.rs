@@ -3,7 +3,7 @@
 use crowned::app::{Action, App, Effect, Mode, Player, Players, Timer};
 use crowned::engine::Level;
 use crowned::game::{DrawReason, Outcome, WinReason};
-use crowned::rules::{Color, SquareStyle, write_move};
+use crowned::rules::{Color, SquareStyle};
 
 mod common;
 
@@ -24,9 +24,9 @@ fn type_moves(app: &mut App, moves: &str) {
 
 /// Plays the first legal move by typing it; returns the effects.
 fn play_any(app: &mut App) -> Vec<Effect> {
-    let pos = *app.game().position();
+    let pos = app.game().position();
     let mv = pos.legal_moves()[0];
-    let text = write_move(&pos, &mv, SquareStyle::Numbers);
+    let text = pos.write_move(&mv, SquareStyle::Numbers);
     let effects = app.update(Action::Submit(text));
     assert!(app.input().value().is_empty(), "{}", app.status());
     effects
@@ -158,7 +158,7 @@ fn undo_and_redo_take_whole_turns_against_the_engine() {
 fn browsing_shows_earlier_positions_and_returns() {
     let (mut app, _) = App::new(HUMANS);
     type_moves(&mut app, "11-15 23-19 8-11");
-    let live = *app.game().position();
+    let live = app.game().position();
     let _ = app.update(Action::BrowseBack);
     assert_eq!(app.mode(), Mode::Browsing { ply: 2 });
     assert_eq!(
@@ -173,7 +173,7 @@ fn browsing_shows_earlier_positions_and_returns() {
     assert_eq!(app.mode(), Mode::Browsing { ply: 1 });
     let _ = app.update(Action::Cancel);
     assert_eq!(app.mode(), Mode::Play);
-    assert_eq!(*app.shown_position(), live);
+    assert_eq!(app.shown_position(), live);
     let _ = app.update(Action::BrowseBack);
     let _ = app.update(Action::BrowseLast);
     assert_eq!(app.mode(), Mode::Play);

@@ -3,8 +3,8 @@
 //! and answers it (with any legal move) when the test says so.
 
 use crowned::app::{Action, App, Effect, Mode, Player, Players, Timer};
-use crowned::engine::{Level, Score, Situation};
-use crowned::rules::{SquareStyle, write_move};
+use crowned::engine::{AnySituation, Level, Score};
+use crowned::rules::SquareStyle;
 use proptest::prelude::*;
 
 /// One thing that can happen next.
@@ -52,8 +52,8 @@ fn step() -> impl Strategy<Value = Step> {
             Action::Pause,
             Action::Answer(true),
             Action::Answer(false),
-            Action::Resized { fits: false },
-            Action::Resized { fits: true },
+            Action::Resized { width: 20, height: 10 },
+            Action::Resized { width: 80, height: 24 },
         ])
         .prop_map(Step::Do),
     ]
@@ -72,7 +72,7 @@ fn players() -> impl Strategy<Value = Players> {
 /// move or judges the position), and the timers asked for.
 #[derive(Default)]
 struct Front {
-    running: Option<(u64, Situation, bool)>,
+    running: Option<(u64, AnySituation, bool)>,
     timers: Vec<Timer>,
     quit: bool,
 }
@@ -166,12 +166,12 @@ proptest! {
             let effects = match step {
                 Step::Do(action) => app.update(action),
                 Step::Type(choice) => {
-                    let position = *app.game().position();
+                    let position = app.game().position();
                     let moves = position.legal_moves();
                     if moves.is_empty() {
                         continue;
                     }
-                    let text = write_move(&position, &moves[choice.index(moves.len())], SquareStyle::Numbers);
+                    let text = position.write_move(&moves[choice.index(moves.len())], SquareStyle::Numbers);
                     app.update(Action::Submit(text))
                 }
                 Step::EngineAnswers(choice) => {

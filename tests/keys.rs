@@ -147,7 +147,7 @@ fn undo_and_redo_against_the_engine_and_a_whole_game() {
         if matches!(app.mode(), Mode::Over(_)) {
             break;
         }
-        let pos = *app.game().position();
+        let pos = app.game().position();
         let mv = pos.legal_moves()[0];
         let effects = app.update(crowned::app::Action::PickSquare(mv.from()));
         assert!(effects.is_empty());
@@ -204,14 +204,14 @@ fn ctrl_c_quits_at_once_and_q_asks() {
 
 #[test]
 fn the_resume_question_takes_only_its_answers() {
-    let mut saved = Game::new();
+    let mut saved = Game::<English>::new();
     saved.play_text("11-15").expect("legal");
     saved.play_text("23-19").expect("legal");
     let saved_players = Players {
         black: Player::Human,
         white: Player::Engine(Level::Hard),
     };
-    let mut app = App::offering_resume(HUMANS, saved.clone(), saved_players);
+    let mut app = App::offering_resume(HUMANS, saved.clone().into(), saved_players);
     assert!(app.status().contains("Resume it?"));
     assert!(press(&mut app, "11-15qj").is_empty());
     assert!(
@@ -224,7 +224,7 @@ fn the_resume_question_takes_only_its_answers() {
     assert_eq!(app.game().moves(), saved.moves());
     assert_eq!(app.players(), saved_players);
 
-    let mut app = App::offering_resume(HUMANS, saved.clone(), saved_players);
+    let mut app = App::offering_resume(HUMANS, saved.clone().into(), saved_players);
     let effects = press(&mut app, "<Esc>");
     let archived = effects.iter().find_map(|e| match e {
         Effect::Archive { game, players, .. } => Some((game.moves().to_vec(), *players)),
@@ -410,10 +410,12 @@ fn a_position_set_up_by_keys_is_checked_then_played() {
     );
     press(&mut app, "2<Enter>");
     assert_eq!(app.mode(), Mode::Play, "{}", app.status());
-    let start = *app.game().start();
+    let start = app.game().start();
     assert_eq!(
         start,
-        crowned::rules::parse_fen::<English>("B:WK2,K18:B14").expect("FEN")
+        crowned::rules::parse_fen::<English>("B:WK2,K18:B14")
+            .expect("FEN")
+            .into()
     );
     assert_eq!(app.players().white, Player::Engine(Level::Random));
     assert!(app.game().is_empty());
@@ -432,7 +434,7 @@ fn setting_up_refuses_thirteen_pieces() {
     );
     press(&mut app, "<Delete><Enter>");
     assert_eq!(app.mode(), Mode::Play);
-    assert_eq!(*app.game().start(), Position::start());
+    assert_eq!(app.game().start(), Position::<English>::start().into());
     assert!(!app.game().is_set_up());
 }
 
@@ -446,7 +448,7 @@ fn esc_leaves_setting_up_with_the_game_as_it_was() {
     assert_eq!(app.game().len(), 2, "the engine answered");
     let before = app.game().clone();
     press(&mut app, "sc");
-    assert_eq!(app.shown_position().pieces().count(), 0);
+    assert_eq!(app.shown_position().pieces().len(), 0);
     press(&mut app, "<Esc>");
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(app.game().position(), before.position());
@@ -497,7 +499,7 @@ fn the_fen_command_shows_and_loads_positions() {
     // In setup, :fen fills the editor instead.
     press(&mut app, "s:fen B:W18,K5:B14<Enter>");
     assert!(matches!(app.mode(), Mode::Setup(_)));
-    assert_eq!(app.shown_position().pieces().count(), 3);
+    assert_eq!(app.shown_position().pieces().len(), 3);
     press(&mut app, ":fen<Enter>");
     assert_eq!(app.status(), "FEN: B:WK5,18:B14");
 }

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crowned::game::pdn::{open_english, parse_games};
+use crowned::game::pdn::{open_game, parse_games};
 use crowned::store::{games_in_text, read_games_file};
 
 #[test]
@@ -24,11 +24,11 @@ fn a_listed_game_opens_as_the_game_read_whole() {
             assert!(entry.error.is_some());
             continue;
         };
-        let (game, error) = open_english(&parsed);
+        let (game, error) = open_game(&parsed, None);
         assert_eq!(entry.error, error, "{}", entry.source);
         assert_eq!(entry.game.len(), game.len());
         assert_eq!(entry.game.tags(), game.tags());
-        assert_eq!(entry.game.start(), game.start());
+        assert_eq!(entry.game.start(), &game.start());
         let opened = entry.game.into_game();
         assert_eq!(opened.moves(), game.moves());
         assert_eq!(opened.ply(), game.ply());

@@ -3,46 +3,21 @@
 
 use crowned::app::{Action, App, GameList, ListPurpose, Player, Players, SetupAction, Timer};
 use crowned::engine::Level;
-use crowned::game::Game;
+use crowned::game::AnyGame;
+use crowned::rules::{GameType, Geometry};
 use crowned::store::games_in_text;
 use crowned::ui::{self, Options, PieceStyle, Theme, ThemeName};
-use ratatui::Terminal;
-use ratatui::backend::TestBackend;
 use ratatui::buffer::Buffer;
 
 mod common;
 
 use common::app::{HUMANS, sq};
+use common::screen::{render, screen, text};
 
 const VS_ENGINE: Players = Players {
     black: Player::Human,
     white: Player::Engine(Level::Medium),
 };
-
-fn render(app: &App, width: u16, height: u16, options: &Options) -> Buffer {
-    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
-    terminal
-        .draw(|frame| ui::draw(frame, app, options))
-        .expect("draw");
-    terminal.backend().buffer().clone()
-}
-
-/// The buffer as text, one line per row, trailing blanks kept so the frame's size shows.
-fn text(buf: &Buffer) -> String {
-    let area = buf.area;
-    let mut out = String::new();
-    for y in 0..area.height {
-        for x in 0..area.width {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
-}
-
-fn screen(app: &App, width: u16, height: u16) -> String {
-    text(&render(app, width, height, &Options::default()))
-}
 
 /// Does `action`, then lets any move it starts showing step to its end (as the animation timer would).
 fn act(app: &mut App, action: Action) {
@@ -77,7 +52,7 @@ fn start_120x40() {
 fn compulsory_capture_marked_80x24() {
     // Black's 14 and 15 can both take; White's last move, 22-18, is shown.
     let (mut app, _) = App::with_game(
-        Game::from_fen("W:W22,30:B14,15,1").expect("test FEN"),
+        AnyGame::from_fen(GameType::default(), "W:W22,30:B14,15,1").expect("test FEN"),
         HUMANS,
     );
     act(&mut app, Action::Submit("22-18".into()));
@@ -87,7 +62,7 @@ fn compulsory_capture_marked_80x24() {
 #[test]
 fn multi_jump_continuation_120x40() {
     let (mut app, _) = App::with_game(
-        Game::from_fen("B:W17,18,25,26,32:B14").expect("test FEN"),
+        AnyGame::from_fen(GameType::default(), "B:W17,18,25,26,32:B14").expect("test FEN"),
         HUMANS,
     );
     let _ = app.update(Action::PickSquare(sq(23)));
@@ -104,7 +79,10 @@ fn browsing_80x24() {
 
 #[test]
 fn game_over_80x24() {
-    let (mut app, _) = App::with_game(Game::from_fen("B:W18:B14").expect("test FEN"), HUMANS);
+    let (mut app, _) = App::with_game(
+        AnyGame::from_fen(GameType::default(), "B:W18:B14").expect("test FEN"),
+        HUMANS,
+    );
     act(&mut app, Action::Submit("14x23".into()));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
@@ -148,14 +126,19 @@ fn too_small_40x12() {
 #[test]
 fn ascii_and_kings_at_the_minimum_size() {
     let (app, _) = App::with_game(
-        Game::from_fen("W:WK10,18,24:B12,K15,22").expect("test FEN"),
+        AnyGame::from_fen(GameType::default(), "W:WK10,18,24:B12,K15,22").expect("test FEN"),
         HUMANS,
     );
     let options = Options {
         pieces: PieceStyle::Ascii,
         ..Options::default()
     };
-    let shown = text(&render(&app, ui::MIN_WIDTH, ui::MIN_HEIGHT, &options));
+    let shown = text(&render(
+        &app,
+        ui::min_size(Geometry::EIGHT).0,
+        ui::min_size(Geometry::EIGHT).1,
+        &options,
+    ));
     assert!(!shown.chars().any(|c| "●○♛♕".contains(c)));
     insta::assert_snapshot!(shown);
 }
@@ -193,7 +176,7 @@ fn replaying_a_broken_record_at_its_end_80x24() {
 
 /// The cell at the centre of a square's rectangle.
 fn centre_of(buf: &Buffer, app: &App, square: u32) -> ratatui::buffer::Cell {
-    let layout = ui::ScreenLayout::new(buf.area).expect("big enough");
+    let layout = ui::ScreenLayout::new(buf.area, Geometry::EIGHT).expect("big enough");
     for row in 0..8 {
         for col in 0..8 {
             let rect = layout.square_rect(row, col);
@@ -209,7 +192,10 @@ fn centre_of(buf: &Buffer, app: &App, square: u32) -> ratatui::buffer::Cell {
 #[test]
 fn highlights_have_colour_and_marks_and_no_color_keeps_the_marks() {
     // Black must capture with 14 (selected for the player); 23 is its destination.
-    let (app, _) = App::with_game(Game::from_fen("B:W18:B14,1").expect("test FEN"), HUMANS);
+    let (app, _) = App::with_game(
+        AnyGame::from_fen(GameType::default(), "B:W18:B14,1").expect("test FEN"),
+        HUMANS,
+    );
     for no_color in [false, true] {
         let options = Options {
             theme: Theme::new(ThemeName::Classic, no_color),
@@ -241,11 +227,11 @@ fn a_long_game_over_keeps_players_and_result_in_view_80x24() {
     // scrolls, its top and the panel stay.
     let (mut app, _) = App::new(HUMANS);
     for _ in 0..50 {
-        let position = *app.game().position();
+        let position = app.game().position();
         let Some(mv) = position.legal_moves().first().copied() else {
             break;
         };
-        let text = crowned::rules::write_move(&position, &mv, crowned::rules::SquareStyle::Numbers);
+        let text = position.write_move(&mv, crowned::rules::SquareStyle::Numbers);
         act(&mut app, Action::Submit(text));
     }
     assert!(app.game().len() > 30, "long enough to scroll");
@@ -263,7 +249,8 @@ fn a_long_game_over_keeps_players_and_result_in_view_80x24() {
 fn a_big_screen_gets_a_big_board_200x60() {
     let app = played("11-15 23-19 8-11 22-17", HUMANS);
     let shown = screen(&app, 200, 60);
-    let layout = ui::ScreenLayout::new(ratatui::layout::Rect::new(0, 0, 200, 60)).expect("fits");
+    let layout = ui::ScreenLayout::new(ratatui::layout::Rect::new(0, 0, 200, 60), Geometry::EIGHT)
+        .expect("fits");
     assert_eq!(layout.square_size, (12, 6));
     insta::assert_snapshot!(shown);
 }
@@ -311,7 +298,7 @@ fn the_last_move_is_marked_in_colour_and_without_it() {
         };
         assert_eq!(from.symbol(), dot);
         assert_eq!(taken.symbol(), cross);
-        let layout = ui::ScreenLayout::new(buf.area).expect("fits");
+        let layout = ui::ScreenLayout::new(buf.area, Geometry::EIGHT).expect("fits");
         let left_of_end = (0..8)
             .flat_map(|row| (0..8).map(move |col| (row, col)))
             .map(|(row, col)| layout.square_rect(row, col))
@@ -345,10 +332,10 @@ fn the_last_move_is_marked_in_colour_and_without_it() {
 
 /// A game far longer than 65,535 moves, with the draw rule off: three kings a side wander at random, never
 /// offering a capture and never coming back to a position twice when they can help it (a third time would draw).
-fn endless_game(plies: usize) -> Game {
+fn endless_game(plies: usize) -> AnyGame {
     use std::collections::HashMap;
     let start = crowned::rules::parse_fen("B:WK22,K31,K32:BK1,K2,K11").expect("a position");
-    let mut game = Game::from_position(start);
+    let mut game = crowned::game::Game::<crowned::rules::English>::from_position(start);
     game.set_move_limit(0);
     let mut seen: HashMap<_, u32> = HashMap::new();
     let mut state = 0x9e37_79b9_7f4a_7c15_u64;
@@ -392,7 +379,7 @@ fn endless_game(plies: usize) -> Game {
             game.len()
         );
     }
-    game
+    game.into()
 }
 
 #[test]

@@ -200,7 +200,7 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
     let home = std::env::temp_dir().join(format!("crowned-replay-test-{}", std::process::id()));
     let store = Store::under(&home);
     // An unfinished game against the engine, and a finished game between humans.
-    let mut unfinished = crowned::game::Game::new();
+    let mut unfinished = crowned::game::Game::<crowned::rules::English>::new();
     for mv in ["11-15", "23-19", "8-11"] {
         unfinished.play_text(mv).expect("legal");
     }
@@ -211,19 +211,20 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
     store
         .file_game(
             &SavedGame {
-                game: unfinished.clone(),
+                game: unfinished.clone().into(),
                 players,
                 file: None,
             },
             Some("unfinished"),
         )
         .expect("saved");
-    let mut finished = crowned::game::Game::from_fen("B:W18:B14").expect("FEN");
+    let mut finished =
+        crowned::game::Game::<crowned::rules::English>::from_fen("B:W18:B14").expect("FEN");
     finished.play_text("14x23").expect("legal");
     store
         .file_game(
             &SavedGame {
-                game: finished,
+                game: finished.into(),
                 players: VS_ENGINE,
                 file: None,
             },

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crowned::app::{InputEvent, Key, KeyCode, Mode, Player, Players, Preferences};
 use crowned::engine::{EngineService, Level};
-use crowned::rules::{SquareStyle, write_move};
+use crowned::rules::SquareStyle;
 use crowned::session::{self, Ending, Event, Inbox, Opening, Session, Urgent};
 use crowned::store::Store;
 use crowned::ui::Options;
@@ -58,7 +58,12 @@ fn started(home: &Home, players: Players, engine: &EngineService, size: (u16, u1
 
 fn session_in(home: &Home, players: Players, engine: &EngineService) -> Opened {
     let (events, inbox) = channel();
-    let mut opened = session::open(Ok(Store::under(&home.0)), true, Opening::Standard, players);
+    let mut opened = session::open(
+        Ok(Store::under(&home.0)),
+        true,
+        Opening::Standard(crowned::rules::GameType::default()),
+        players,
+    );
     // Quick engine moves: the game is about the session, not the engine's strength.
     opened.app.set_preferences(Preferences {
         think_time: Duration::from_millis(20),
@@ -141,9 +146,9 @@ fn a_whole_game_against_the_engine_is_played_to_its_end_and_filed() {
         let human_to_move = app.players().of(app.game().position().side_to_move()) == Player::Human;
         if human_to_move && !app.is_thinking() {
             // The human plays the first legal move, typed in the game's notation.
-            let position = *app.game().position();
+            let position = app.game().position();
             let moves = position.legal_moves();
-            let text = write_move(&position, &moves[0], SquareStyle::Numbers);
+            let text = position.write_move(&moves[0], SquareStyle::Numbers);
             let before = app.game().ply();
             type_line(&mut session, &text);
             assert_eq!(session.app().game().ply(), before + 1, "{text} was played");

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crowned::app::{KEY_COMMANDS, KeyChord, Orientation, PLAYER_CHOICES, Player, Players};
 use crowned::config::Settings;
-use crowned::rules::SquareStyle;
+use crowned::rules::{ENGLISH_SIZES, GameType, SquareStyle, Variant};
 use crowned::ui::{PieceStyle, ThemeName};
 use proptest::prelude::*;
 
@@ -58,7 +58,7 @@ fn settings() -> impl Strategy<Value = Settings> {
         (
             prop::sample::select(ThemeName::ALL.to_vec()),
             prop::sample::select(PieceStyle::ALL.to_vec()),
-            prop::sample::select(SquareStyle::ALL.to_vec()),
+            prop::option::of(prop::sample::select(SquareStyle::ALL.to_vec())),
             prop::sample::select(Orientation::ALL.to_vec()),
         ),
         (any::<bool>(), any::<bool>(), any::<bool>(), 1..=1000u32),
@@ -66,6 +66,7 @@ fn settings() -> impl Strategy<Value = Settings> {
             (0..KEY_COMMANDS.len(), prop::collection::vec(key(), 0..3)),
             0..6,
         ),
+        game_type(),
     )
         .prop_map(
             |(
@@ -74,6 +75,7 @@ fn settings() -> impl Strategy<Value = Settings> {
                 (theme, pieces, notation, orientation),
                 flags,
                 keys,
+                game_type,
             )| {
                 let mut s = Settings::defaults();
                 s.players = Players { black, white };
@@ -84,6 +86,7 @@ fn settings() -> impl Strategy<Value = Settings> {
                 s.pieces = pieces;
                 s.notation = notation;
                 s.orientation = orientation;
+                s.game_type = game_type;
                 (s.square_numbers, s.legal_moves, s.autosave, s.move_limit) = flags;
                 for (index, chords) in keys {
                     let command = &KEY_COMMANDS[index];
@@ -98,6 +101,21 @@ fn settings() -> impl Strategy<Value = Settings> {
                 s
             },
         )
+}
+
+/// Any variant on its own board, or English rules on any board, with any rows of men the board allows.
+fn game_type() -> impl Strategy<Value = GameType> {
+    let standard = prop::sample::select(Variant::ALL.to_vec()).prop_map(GameType::standard);
+    let english =
+        (prop::sample::select(ENGLISH_SIZES.to_vec()), 1..7u8).prop_map(|(size, rows)| {
+            GameType::new(
+                Variant::English,
+                Some(size),
+                Some(1 + rows % (size / 2 - 1)),
+            )
+            .expect("rows the board allows")
+        });
+    prop_oneof![standard, english]
 }
 
 fn round_trip(settings: &Settings) -> Result<(), TestCaseError> {

@@ -8,8 +8,8 @@ use std::time::Duration;
 use tui_input::InputRequest;
 
 use super::library::GameList;
-use crate::engine::{Level, Limits, Players, Score, Situation};
-use crate::game::Game;
+use crate::engine::{AnySituation, Level, Limits, Players, Score};
+use crate::game::AnyGame;
 use crate::rules::{Color, Move, Piece, Square};
 
 /// What a search is for.
@@ -158,11 +158,13 @@ pub enum Action {
     Pause,
     /// Save the game among the saved games (`:save` without a name).
     Save,
-    /// The screen changed size: whether the game fits on it. While it does not, the player's actions do
-    /// nothing but quit and help (the game is not on show to act on).
+    /// The screen changed size. While the game does not fit on it, the player's actions do nothing but quit
+    /// and help (the game is not on show to act on).
     Resized {
-        /// Whether the screen is big enough to show the game.
-        fits: bool,
+        /// Columns.
+        width: u16,
+        /// Rows.
+        height: u16,
     },
     /// The engine judged a position, in the search numbered `search` (asked for with [`Effect::Evaluate`]).
     EngineEvaluated {
@@ -198,7 +200,7 @@ pub enum Effect {
         /// The number of this search.
         search: u64,
         /// The position and its history.
-        situation: Situation,
+        situation: AnySituation,
         /// The level to play at.
         level: Level,
         /// What the search is given: the level's limits for the thinking time when it was asked for.
@@ -210,7 +212,7 @@ pub enum Effect {
         /// The number of this search.
         search: u64,
         /// The position and its history.
-        situation: Situation,
+        situation: AnySituation,
         /// What the search is given: full strength for the thinking time, but never longer than
         /// [`JUDGING_TIME`](crate::app::JUDGING_TIME).
         limits: Limits,
@@ -224,7 +226,7 @@ pub enum Effect {
     /// Keep this game among the saved games: it is being left unfinished (a new game, a declined resume).
     Archive {
         /// The game.
-        game: Box<Game>,
+        game: Box<AnyGame>,
         /// Who played it.
         players: Players,
         /// The saved-games file it came from, to be updated instead of filing a second copy.
@@ -233,7 +235,7 @@ pub enum Effect {
     /// Save this game among the saved games under a name the player chose (`:save`), and say where.
     Save {
         /// The game.
-        game: Box<Game>,
+        game: Box<AnyGame>,
         /// Who plays it.
         players: Players,
         /// The name typed, if any.

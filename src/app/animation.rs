@@ -4,12 +4,12 @@
 
 use std::collections::VecDeque;
 
-use crate::rules::{Geometry, Move, Position, Square};
+use crate::rules::{AnyPosition, Geometry, Move, Square};
 
 /// One move being shown: the position before it, the move, and how far along it the picture is.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Shown {
-    before: Position,
+    before: AnyPosition,
     mv: Move,
     /// The landings shown so far: 0 shows the piece on its starting square.
     frame: usize,
@@ -20,14 +20,19 @@ struct Shown {
 pub struct Animation {
     queue: VecDeque<Shown>,
     /// What the board shows now.
-    picture: Position,
+    picture: AnyPosition,
     geometry: Geometry,
 }
 
 impl Animation {
     /// Shows `mv` played from `before`, starting with `shown` landings already made (a capture picked jump by
     /// jump has shown its first jumps). `None` when there is nothing left to show.
-    pub fn new(before: Position, mv: Move, shown: usize, geometry: Geometry) -> Option<Animation> {
+    pub fn new(
+        before: AnyPosition,
+        mv: Move,
+        shown: usize,
+        geometry: Geometry,
+    ) -> Option<Animation> {
         let first = Shown {
             before,
             mv,
@@ -46,7 +51,7 @@ impl Animation {
 
     /// Shows `mv`, played from `before`, after the moves already waiting (an engine's quick answer to the
     /// player's move follows it instead of cutting it short).
-    pub fn then(&mut self, before: Position, mv: Move) {
+    pub fn then(&mut self, before: AnyPosition, mv: Move) {
         self.queue.push_back(Shown {
             before,
             mv,
@@ -55,7 +60,7 @@ impl Animation {
     }
 
     /// The position to draw.
-    pub fn picture(&self) -> &Position {
+    pub fn picture(&self) -> &AnyPosition {
         &self.picture
     }
 
@@ -95,7 +100,7 @@ impl Animation {
 
 /// The position `shown.frame` landings into the move: the piece (not yet crowned) on its latest landing, the
 /// pieces jumped so far gone.
-fn frame(shown: &Shown, geometry: Geometry) -> Position {
+fn frame(shown: &Shown, geometry: Geometry) -> AnyPosition {
     let mut picture = shown.before;
     let mv = &shown.mv;
     let piece = picture.piece_at(mv.from());
@@ -141,21 +146,23 @@ fn between_on_diagonal(geometry: Geometry, a: Square, b: Square, s: Square) -> b
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{English, MoveText, RuleSet, Strictness, parse_fen};
+    use crate::rules::Playable;
+    use crate::rules::{English, GameType, MoveText, RuleSet, Strictness};
 
     fn sq(n: u32) -> Square {
         Square::from_number(n, 32).expect("a square")
     }
 
-    fn find(position: &Position, text: &str) -> Move {
+    fn find(position: &AnyPosition, text: &str) -> Move {
+        let english = English::unwrap(position).expect("an English position");
         MoveText::parse(text, English::GEOMETRY)
-            .and_then(|t| t.find(position, Strictness::Exact))
+            .and_then(|t| t.find(&english, Strictness::Exact))
             .expect("a legal move")
     }
 
     #[test]
     fn a_double_jump_shows_each_landing_and_each_piece_vanishing() {
-        let before: Position = parse_fen("B:W18,27:B14").expect("valid");
+        let before = AnyPosition::from_fen(GameType::default(), "B:W18,27:B14").expect("valid");
         let mv = find(&before, "14x23x32");
         let mut animation =
             Animation::new(before, mv, 0, English::GEOMETRY).expect("something to show");
@@ -176,7 +183,7 @@ mod tests {
 
     #[test]
     fn moves_queue_behind_each_other() {
-        let start: Position = Position::start();
+        let start = AnyPosition::start(GameType::default());
         let first = find(&start, "11-15");
         let after = start.play(&first);
         let second = find(&after, "23-19");
@@ -190,7 +197,7 @@ mod tests {
 
     #[test]
     fn a_move_already_shown_needs_no_animation() {
-        let start: Position = Position::start();
+        let start = AnyPosition::start(GameType::default());
         let mv = find(&start, "11-15");
         assert!(Animation::new(start, mv, 1, English::GEOMETRY).is_none());
     }

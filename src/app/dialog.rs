@@ -1,7 +1,9 @@
-//! The new-game dialog: who plays each side, and what the dialog makes of the player's actions.
+//! The new-game dialog: the variant, the board and who plays each side, and what the dialog makes of the
+//! player's actions.
 
 use super::action::{Action, SetupAction};
 use crate::engine::{Level, Player, Players};
+use crate::rules::{ENGLISH_SIZES, GameType, Variant};
 
 /// The choices for one side, in the order the dialog cycles through them.
 pub const PLAYER_CHOICES: [Player; 6] = [
@@ -13,36 +15,112 @@ pub const PLAYER_CHOICES: [Player; 6] = [
     Player::Engine(Level::Max),
 ];
 
-/// The dialog's state: the players chosen so far and the row being changed.
+/// A line of the dialog, top to bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DialogRow {
+    /// The variant.
+    Variant,
+    /// The board size (English rules only: the other variants have their own board).
+    Board,
+    /// The rows of men each side starts with.
+    Rows,
+    /// Who plays Black.
+    Black,
+    /// Who plays White.
+    White,
+}
+
+impl DialogRow {
+    /// Every line, top to bottom.
+    pub const ALL: [DialogRow; 5] = [
+        DialogRow::Variant,
+        DialogRow::Board,
+        DialogRow::Rows,
+        DialogRow::Black,
+        DialogRow::White,
+    ];
+}
+
+/// The dialog's state: the game type and players chosen so far and the line being changed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NewGameDialog {
+    /// The variant, board and rows of men the new game will have.
+    pub game_type: GameType,
     /// The players the new game will have.
     pub players: Players,
-    /// 0 for Black's row, 1 for White's.
-    pub row: usize,
+    /// The line being changed.
+    pub row: DialogRow,
 }
 
 impl NewGameDialog {
-    /// A dialog that starts from the current players.
-    pub fn new(players: Players) -> NewGameDialog {
-        NewGameDialog { players, row: 0 }
+    /// A dialog that starts from the current game type and players, on Black's line.
+    pub fn new(game_type: GameType, players: Players) -> NewGameDialog {
+        NewGameDialog {
+            game_type,
+            players,
+            row: DialogRow::Black,
+        }
     }
 
-    /// Moves to the other row.
-    pub fn switch_row(&mut self) {
-        self.row = 1 - self.row;
+    /// The lines on show: the board size only for English rules.
+    pub fn rows(&self) -> Vec<DialogRow> {
+        DialogRow::ALL
+            .into_iter()
+            .filter(|r| *r != DialogRow::Board || self.game_type.variant == Variant::English)
+            .collect()
     }
 
-    /// Changes the chosen row's player to the next (`step` 1) or previous (`step` -1) choice, wrapping round.
+    /// Moves `step` lines down (negative: up), stopping at the ends.
+    pub fn move_row(&mut self, step: isize) {
+        let rows = self.rows();
+        let at = rows.iter().position(|r| *r == self.row).unwrap_or(0) as isize;
+        let next = (at + step).clamp(0, rows.len() as isize - 1) as usize;
+        self.row = rows[next];
+    }
+
+    /// Changes the chosen line to the next (`step` 1) or previous (`step` -1) choice, wrapping round. A new
+    /// variant comes with its own board and rows, a new board with its usual rows.
     pub fn cycle(&mut self, step: isize) {
-        let slot = if self.row == 0 {
-            &mut self.players.black
-        } else {
-            &mut self.players.white
-        };
-        let now = PLAYER_CHOICES.iter().position(|p| p == slot).unwrap_or(0);
-        let n = PLAYER_CHOICES.len() as isize;
-        *slot = PLAYER_CHOICES[(now as isize + step).rem_euclid(n) as usize];
+        let next = |len: usize, now: usize| (now as isize + step).rem_euclid(len as isize) as usize;
+        match self.row {
+            DialogRow::Variant => {
+                let now = Variant::ALL
+                    .iter()
+                    .position(|v| *v == self.game_type.variant)
+                    .unwrap_or(0);
+                let variant = Variant::ALL[next(Variant::ALL.len(), now)];
+                self.game_type = GameType::standard(variant);
+            }
+            DialogRow::Board => {
+                let now = ENGLISH_SIZES
+                    .iter()
+                    .position(|s| *s == self.game_type.size)
+                    .unwrap_or(0);
+                let size = ENGLISH_SIZES[next(ENGLISH_SIZES.len(), now)];
+                if let Ok(game_type) = GameType::new(self.game_type.variant, Some(size), None) {
+                    self.game_type = game_type;
+                }
+            }
+            DialogRow::Rows => {
+                // From one row to the most that leaves two empty rows between the sides.
+                let most = usize::from(self.game_type.size / 2 - 1);
+                let rows = next(most, usize::from(self.game_type.rows).saturating_sub(1)) + 1;
+                let rows = u8::try_from(rows).ok();
+                let game_type = self.game_type;
+                if let Ok(changed) = GameType::new(game_type.variant, Some(game_type.size), rows) {
+                    self.game_type = changed;
+                }
+            }
+            DialogRow::Black | DialogRow::White => {
+                let slot = if self.row == DialogRow::Black {
+                    &mut self.players.black
+                } else {
+                    &mut self.players.white
+                };
+                let now = PLAYER_CHOICES.iter().position(|p| p == slot).unwrap_or(0);
+                *slot = PLAYER_CHOICES[next(PLAYER_CHOICES.len(), now)];
+            }
+        }
     }
 }
 
@@ -51,10 +129,10 @@ impl NewGameDialog {
 pub(super) enum DialogStep {
     /// It stays open, changed or not.
     Stays,
-    /// Start a new game with these players.
-    Start(Players),
-    /// Set up a position first, for these players.
-    SetUp(Players),
+    /// Start a new game of this type with these players.
+    Start(GameType, Players),
+    /// Set up a position of this type first, for these players.
+    SetUp(GameType, Players),
     /// Close it without a new game.
     Cancel,
 }
@@ -64,13 +142,16 @@ impl NewGameDialog {
     /// anything else does nothing.
     pub(super) fn act(&mut self, action: &Action) -> DialogStep {
         match action {
-            Action::Up | Action::Down => self.switch_row(),
+            Action::Up => self.move_row(-1),
+            Action::Down => self.move_row(1),
             Action::Left => self.cycle(-1),
             Action::Right => self.cycle(1),
             Action::PickAtCursor | Action::SubmitInput | Action::NewGame => {
-                return DialogStep::Start(self.players);
+                return DialogStep::Start(self.game_type, self.players);
             }
-            Action::Setup(SetupAction::Open) => return DialogStep::SetUp(self.players),
+            Action::Setup(SetupAction::Open) => {
+                return DialogStep::SetUp(self.game_type, self.players);
+            }
             Action::Cancel | Action::Quit => return DialogStep::Cancel,
             _ => {}
         }
@@ -82,39 +163,80 @@ impl NewGameDialog {
 mod tests {
     use super::*;
 
-    #[test]
-    fn cycling_wraps_both_ways_and_touches_only_the_chosen_row() {
-        let mut dialog = NewGameDialog::new(Players {
+    fn players() -> Players {
+        Players {
             black: Player::Human,
             white: Player::Engine(Level::Medium),
-        });
+        }
+    }
+
+    #[test]
+    fn cycling_wraps_both_ways_and_touches_only_the_chosen_row() {
+        let mut dialog = NewGameDialog::new(GameType::default(), players());
         dialog.cycle(-1);
         assert_eq!(dialog.players.black, Player::Engine(Level::Max));
         dialog.cycle(1);
         assert_eq!(dialog.players.black, Player::Human);
-        dialog.switch_row();
+        dialog.move_row(1);
         dialog.cycle(1);
         assert_eq!(dialog.players.white, Player::Engine(Level::Hard));
         assert_eq!(dialog.players.black, Player::Human);
+        assert_eq!(dialog.game_type, GameType::default());
+    }
+
+    #[test]
+    fn the_variant_board_and_rows_are_chosen_above_the_players() {
+        let mut dialog = NewGameDialog::new(GameType::default(), players());
+        dialog.move_row(-1);
+        assert_eq!(dialog.row, DialogRow::Rows);
+        dialog.cycle(-1);
+        assert_eq!(dialog.game_type.rows, 2);
+        dialog.move_row(-1);
+        assert_eq!(dialog.row, DialogRow::Board);
+        dialog.cycle(1);
+        assert_eq!((dialog.game_type.size, dialog.game_type.rows), (10, 4));
+        dialog.move_row(-5);
+        assert_eq!(dialog.row, DialogRow::Variant);
+        dialog.cycle(1);
+        assert_eq!(dialog.game_type, GameType::standard(Variant::ALL[1]));
+        // Only English rules are played on other boards: the board line goes.
+        assert!(!dialog.rows().contains(&DialogRow::Board));
+        dialog.move_row(1);
+        assert_eq!(dialog.row, DialogRow::Rows);
+        for variant in Variant::ALL.into_iter().skip(2) {
+            dialog.row = DialogRow::Variant;
+            dialog.cycle(1);
+            assert_eq!(dialog.game_type, GameType::standard(variant));
+        }
+        dialog.cycle(1);
+        assert_eq!(dialog.game_type, GameType::default(), "round to English");
+        // The rows wrap round between one and the most the board allows.
+        dialog.row = DialogRow::Rows;
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            dialog.cycle(1);
+            seen.push(dialog.game_type.rows);
+        }
+        assert_eq!(seen, [1, 2, 3]);
     }
 
     #[test]
     fn the_dialog_starts_sets_up_or_cancels() {
-        let players = Players {
-            black: Player::Human,
-            white: Player::Engine(Level::Medium),
-        };
-        let mut dialog = NewGameDialog::new(players);
+        let mut dialog = NewGameDialog::new(GameType::default(), players());
         assert_eq!(dialog.act(&Action::Down), DialogStep::Stays);
         assert_eq!(dialog.act(&Action::Right), DialogStep::Stays);
         let chosen = Players {
             white: Player::Engine(Level::Hard),
-            ..players
+            ..players()
         };
-        assert_eq!(dialog.act(&Action::PickAtCursor), DialogStep::Start(chosen));
+        let english = GameType::default();
+        assert_eq!(
+            dialog.act(&Action::PickAtCursor),
+            DialogStep::Start(english, chosen)
+        );
         assert_eq!(
             dialog.act(&Action::Setup(SetupAction::Open)),
-            DialogStep::SetUp(chosen)
+            DialogStep::SetUp(english, chosen)
         );
         assert_eq!(dialog.act(&Action::Undo), DialogStep::Stays);
         assert_eq!(dialog.act(&Action::Quit), DialogStep::Cancel);

@@ -19,11 +19,9 @@ pub fn actions_for_input(app: &App, screen: Rect, event: InputEvent) -> Vec<Acti
     }
 }
 
-/// What a screen of this size tells the app: whether the game fits on it.
+/// What a screen of this size tells the app (which works out whether its board fits).
 pub fn resized(width: u16, height: u16) -> Action {
-    Action::Resized {
-        fits: ScreenLayout::new(Rect::new(0, 0, width, height)).is_some(),
-    }
+    Action::Resized { width, height }
 }
 
 /// Clicks on the board pick squares; the wheel over the move list steps through the game. Nothing under an
@@ -32,7 +30,7 @@ fn action_for_mouse(app: &App, screen: Rect, mouse: Mouse) -> Option<Action> {
     if app.overlay().is_some() {
         return None;
     }
-    let layout = ScreenLayout::new(screen)?;
+    let layout = ScreenLayout::new(screen, app.board())?;
     let (x, y) = (mouse.column, mouse.row);
     let over_history = layout.history.contains((x, y).into());
     match mouse.kind {
@@ -67,7 +65,7 @@ mod tests {
     fn clicks_pick_squares_and_the_wheel_browses() {
         let app = humans();
         let area = Rect::new(0, 0, 80, 24);
-        let layout = ScreenLayout::new(area).expect("big enough");
+        let layout = ScreenLayout::new(area, app.board()).expect("big enough");
         // Square 11 is on row 2, column 5 of the diagram (not flipped: two humans see White at the bottom).
         let rect = layout.square_rect(2, 5);
         let eleven = Square::from_number(11, 32).expect("square 11");
@@ -100,14 +98,14 @@ mod tests {
         let mut app = humans();
         let _ = app.update(Action::ToggleHelp);
         let area = Rect::new(0, 0, 80, 24);
-        let rect = ScreenLayout::new(area)
+        let rect = ScreenLayout::new(area, app.board())
             .expect("big enough")
             .square_rect(2, 5);
         assert!(actions_for_input(&app, area, mouse(MouseKind::Click, rect.x, rect.y)).is_empty());
     }
 
     #[test]
-    fn a_paste_is_one_action_and_a_resize_says_whether_the_game_fits() {
+    fn a_paste_is_one_action_and_a_resize_tells_the_app_whether_its_game_fits() {
         let app = humans();
         let area = Rect::new(0, 0, 80, 24);
         assert_eq!(
@@ -117,11 +115,17 @@ mod tests {
         let resize = |width, height| InputEvent::Resize { width, height };
         assert_eq!(
             actions_for_input(&app, area, resize(80, 24)),
-            vec![Action::Resized { fits: true }]
+            vec![Action::Resized {
+                width: 80,
+                height: 24
+            }]
         );
-        assert_eq!(
-            actions_for_input(&app, area, resize(20, 10)),
-            vec![Action::Resized { fits: false }]
-        );
+        let mut app = app;
+        assert!(app.fits());
+        let _ = app.update(Action::Resized {
+            width: 20,
+            height: 10,
+        });
+        assert!(!app.fits());
     }
 }

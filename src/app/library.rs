@@ -112,11 +112,11 @@ impl Replay {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Game;
+    use crate::game::AnyGame;
     use crate::game::pdn::ListedGame;
 
     fn entry(tags: &[(&str, &str)]) -> GameEntry {
-        let mut game = Game::new();
+        let mut game = AnyGame::default();
         for (name, value) in tags {
             game.tags_mut().set(name, value);
         }

@@ -20,14 +20,13 @@ mod library;
 mod mode;
 mod overlay;
 mod picking;
-mod played;
 mod preferences;
 mod setup;
 mod state;
 
 pub use animation::Animation;
 pub use cursor::{Cursor, Step};
-pub use dialog::{NewGameDialog, PLAYER_CHOICES};
+pub use dialog::{DialogRow, NewGameDialog, PLAYER_CHOICES};
 pub use event::{InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind};
 pub use input::{actions_for_input, resized};
 pub use keymap::{
@@ -35,15 +34,14 @@ pub use keymap::{
     UnknownContext, key_help,
 };
 pub use keys::action_for_key;
-pub use layout::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout, board_row_col};
+pub use layout::{ScreenLayout, min_size};
 pub use library::{AUTO_PLAY_STEPS, GameList, ListPurpose, Replay};
 pub use picking::{Pick, PickError, Picker};
-pub use played::{BOARD, PlayedRules};
 pub use preferences::{
     DEFAULT_ANIMATION_STEP, DEFAULT_PACE, DEFAULT_THINK_TIME, Orientation, Preferences,
     UnknownOrientation,
 };
-pub use setup::{MAX_PIECES, Setup, SetupError, check_position};
+pub use setup::{Setup, SetupError, check_position};
 
 pub use crate::engine::{Player, Players};
 pub use action::{Action, Effect, Purpose, SetupAction, Thinking, Timer};

@@ -9,14 +9,14 @@
 use super::dialog::NewGameDialog;
 use super::library::GameList;
 use crate::engine::Players;
-use crate::game::Game;
+use crate::game::AnyGame;
 use crate::rules::Color;
 
 /// An unfinished game found at start, offered for resuming.
 #[derive(Clone, Debug)]
 pub struct ResumeOffer {
     /// The game.
-    pub game: Game,
+    pub game: AnyGame,
     /// Who played it.
     pub players: Players,
 }
@@ -224,15 +224,18 @@ mod tests {
     use crate::engine::{Level, Player};
 
     fn dialog() -> NewGameDialog {
-        NewGameDialog::new(Players {
-            black: Player::Human,
-            white: Player::Engine(Level::Easy),
-        })
+        NewGameDialog::new(
+            crate::rules::GameType::default(),
+            Players {
+                black: Player::Human,
+                white: Player::Engine(Level::Easy),
+            },
+        )
     }
 
     fn resume() -> ResumeOffer {
         ResumeOffer {
-            game: Game::new(),
+            game: AnyGame::default(),
             players: Players {
                 black: Player::Human,
                 white: Player::Human,

@@ -8,7 +8,7 @@
 use thiserror::Error;
 
 use crate::rules::notation::or_list;
-use crate::rules::{Color, Move, MoveList, Position, Square};
+use crate::rules::{AnyPosition, Color, Move, MoveList, Square};
 
 /// What a pick did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub struct Picker {
 impl Picker {
     /// Picking in `pos`. When only one piece can move and it must capture, it starts selected, as players
     /// expect.
-    pub fn new<R: crate::rules::RuleSet>(pos: &Position<R>) -> Picker {
+    pub fn new(pos: &AnyPosition) -> Picker {
         let mut picker = Picker {
             side: pos.side_to_move(),
             routes: pos.legal_moves_with_duplicates(),
@@ -144,8 +144,8 @@ impl Picker {
     }
 
     /// The pieces the selected piece has taken along the path picked so far, in order.
-    pub fn taken_so_far<R: crate::rules::RuleSet>(&self, pos: &Position<R>) -> Vec<Square> {
-        let g = R::GEOMETRY;
+    pub fn taken_so_far(&self, pos: &AnyPosition) -> Vec<Square> {
+        let g = pos.geometry();
         let Some(route) = self.following().next() else {
             return Vec::new();
         };
@@ -185,11 +185,7 @@ impl Picker {
     }
 
     /// Picks `square`: a piece to move, or where the selected piece goes next.
-    pub fn pick<R: crate::rules::RuleSet>(
-        &mut self,
-        pos: &Position<R>,
-        square: Square,
-    ) -> Result<Pick, PickError> {
+    pub fn pick(&mut self, pos: &AnyPosition, square: Square) -> Result<Pick, PickError> {
         if let Some(from) = self.from {
             let destinations = self.destinations();
             if destinations.contains(&square) {
@@ -227,11 +223,7 @@ impl Picker {
         self.select(pos, square)
     }
 
-    fn select<R: crate::rules::RuleSet>(
-        &mut self,
-        pos: &Position<R>,
-        square: Square,
-    ) -> Result<Pick, PickError> {
+    fn select(&mut self, pos: &AnyPosition, square: Square) -> Result<Pick, PickError> {
         if pos.piece_at(square).is_none_or(|p| p.color != self.side) {
             return Err(PickError::NotYours {
                 side: self.side,
@@ -255,7 +247,7 @@ impl Picker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{SquareStyle, full_route, parse_fen};
+    use crate::rules::{GameType, Geometry, SquareStyle, Variant, full_route};
 
     fn sq(n: u32) -> Square {
         Square::from_number(n, 32).expect("test square")
@@ -265,13 +257,13 @@ mod tests {
         list.iter().map(|s| s.number()).collect()
     }
 
-    fn pos(fen: &str) -> Position {
-        parse_fen(fen).expect("test FEN")
+    fn pos(fen: &str) -> AnyPosition {
+        AnyPosition::from_fen(GameType::default(), fen).expect("test FEN")
     }
 
     #[test]
     fn a_simple_move_in_two_picks() {
-        let start: Position = Position::start();
+        let start = AnyPosition::start(GameType::default());
         let mut p = Picker::new(&start);
         assert_eq!(squares(&p.movable()), [9, 10, 11, 12]);
         assert_eq!(p.selected(), None);
@@ -281,7 +273,7 @@ mod tests {
             panic!("complete");
         };
         assert_eq!(
-            full_route(&m, SquareStyle::Numbers, crate::app::BOARD),
+            full_route(&m, SquareStyle::Numbers, Geometry::EIGHT),
             "11-15"
         );
         assert_eq!(p.selected(), None);
@@ -289,7 +281,7 @@ mod tests {
 
     #[test]
     fn refusals_say_why_and_change_nothing() {
-        let start: Position = Position::start();
+        let start = AnyPosition::start(GameType::default());
         let mut p = Picker::new(&start);
         assert_eq!(
             p.pick(&start, sq(22)).map_err(|e| e.to_string()),
@@ -360,7 +352,7 @@ mod tests {
             panic!("complete");
         };
         assert_eq!(
-            full_route(&m, SquareStyle::Numbers, crate::app::BOARD),
+            full_route(&m, SquareStyle::Numbers, Geometry::EIGHT),
             "14x23x30"
         );
         assert!(m.crowns());
@@ -401,11 +393,17 @@ mod tests {
     /// that move, and nothing completes early.
     #[test]
     fn every_route_can_be_picked() {
-        let mut game_pos: Position = Position::start();
+        for variant in Variant::ALL {
+            every_route_can_be_picked_in(GameType::standard(variant));
+        }
+    }
+
+    fn every_route_can_be_picked_in(game_type: GameType) {
+        let mut game_pos = AnyPosition::start(game_type);
         for step in 0..300 {
             let routes = game_pos.legal_moves_with_duplicates();
             if routes.is_empty() {
-                game_pos = Position::start();
+                game_pos = AnyPosition::start(game_type);
                 continue;
             }
             for route in &routes {

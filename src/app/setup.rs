@@ -7,12 +7,7 @@ use thiserror::Error;
 use super::action::SetupAction;
 use super::dialog::PLAYER_CHOICES;
 use crate::engine::{Player, Players};
-use crate::rules::{
-    Color, Piece, Position, PositionError, Role, Square, check_playable, max_pieces,
-};
-
-/// The most pieces a side can have: the twelve it starts with (pieces are never added in a game).
-pub const MAX_PIECES: u32 = max_pieces::<super::played::PlayedRules>();
+use crate::rules::{AnyPosition, Color, GameType, Piece, PositionError, Role, Square};
 
 /// Why a set-up position cannot be played, or a square cannot take a piece.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -29,7 +24,9 @@ pub enum SetupError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setup {
     /// The pieces and the side to move. Anything may be placed; [`Setup::check`] says whether it can be played.
-    position: Position,
+    position: AnyPosition,
+    /// The variant and board: what the standard start is.
+    game_type: GameType,
     /// Who will play each side.
     players: Players,
 }
@@ -44,14 +41,23 @@ const CYCLE: [Option<Piece>; 5] = [
 ];
 
 impl Setup {
-    /// Starts editing `position` for `players`.
-    pub fn new(position: Position, players: Players) -> Setup {
-        Setup { position, players }
+    /// Starts editing `position`, a position of `game_type`, for `players`.
+    pub fn new(position: AnyPosition, game_type: GameType, players: Players) -> Setup {
+        Setup {
+            position,
+            game_type,
+            players,
+        }
     }
 
     /// The position as it stands (not necessarily playable).
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &AnyPosition {
         &self.position
+    }
+
+    /// The variant and board being set up.
+    pub fn game_type(&self) -> GameType {
+        self.game_type
     }
 
     /// Who will play each side.
@@ -91,12 +97,12 @@ impl Setup {
 
     /// Takes every piece off.
     pub fn clear(&mut self) {
-        self.position = Position::empty(self.position.side_to_move());
+        self.position = AnyPosition::empty(self.game_type, self.position.side_to_move());
     }
 
-    /// The standard starting position, Black to move.
+    /// The variant's starting position, with its first side to move.
     pub fn standard(&mut self) {
-        self.position = Position::start();
+        self.position = AnyPosition::start(self.game_type);
     }
 
     /// Gives the move to the other side.
@@ -116,12 +122,12 @@ impl Setup {
     }
 
     /// Replaces the position (a FEN typed in setup), keeping the players.
-    pub fn set_position(&mut self, position: Position) {
+    pub fn set_position(&mut self, position: AnyPosition) {
         self.position = position;
     }
 
     /// The position if a game can start from it, or the first reason it cannot.
-    pub fn check(&self) -> Result<Position, SetupError> {
+    pub fn check(&self) -> Result<AnyPosition, SetupError> {
         check_position(&self.position)?;
         Ok(self.position)
     }
@@ -152,17 +158,20 @@ impl Setup {
     }
 }
 
-/// Whether a game can start from `position`, by the checks of the rules ([`check_playable`]): at most twelve
-/// pieces a side, no man on its crowning row, pieces on both sides, and a legal move for the side to move.
-pub fn check_position(position: &Position) -> Result<(), SetupError> {
-    Ok(check_playable(position)?)
+/// Whether a game can start from `position`, by the checks of its rules
+/// ([`check_playable`](crate::rules::check_playable)): at most as many pieces a side as the variant starts with,
+/// no man on its crowning row, pieces on both sides, and a legal move for the side to move.
+pub fn check_position(position: &AnyPosition) -> Result<(), SetupError> {
+    Ok(position.check_playable()?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::Level;
-    use crate::rules::parse_fen;
+    use crate::rules::Variant;
+
+    const MAX_PIECES: u32 = 12;
 
     fn players() -> Players {
         Players {
@@ -176,15 +185,63 @@ mod tests {
     }
 
     fn setup(fen: &str) -> Setup {
-        let position = parse_fen::<crate::app::PlayedRules>(fen).expect("test FEN");
-        Setup::new(position, players())
+        let position = AnyPosition::from_fen(GameType::default(), fen).expect("test FEN");
+        Setup::new(position, GameType::default(), players())
     }
 
     #[test]
     fn the_standard_start_is_playable() {
         let mut s = setup("W:W5:B26");
         s.standard();
-        assert_eq!(s.check(), Ok(Position::start()));
+        assert_eq!(s.check(), Ok(AnyPosition::start(GameType::default())));
+    }
+
+    #[test]
+    fn each_variant_keeps_its_own_limits_and_start() {
+        let international = GameType::standard(Variant::International);
+        let mut s = Setup::new(AnyPosition::start(international), international, players());
+        assert!(s.check().is_ok());
+        s.toggle(
+            Square::from_number(21, 50),
+            Piece::new(Color::Black, Role::Man),
+        )
+        .expect("a dark square");
+        assert_eq!(
+            s.check(),
+            Err(SetupError::Position(PositionError::TooManyPieces {
+                color: Color::Black,
+                count: 21,
+                most: 20
+            }))
+        );
+        s.clear();
+        assert_eq!(s.position().count(Color::Black, Role::Man), 0);
+        // White moves first in international draughts; a white man on Black's back row (1-5) is uncrowned.
+        s.toggle(
+            Square::from_number(3, 50),
+            Piece::new(Color::White, Role::Man),
+        )
+        .expect("a dark square");
+        s.toggle(
+            Square::from_number(48, 50),
+            Piece::new(Color::Black, Role::King),
+        )
+        .expect("a dark square");
+        assert!(matches!(
+            s.check(),
+            Err(SetupError::Position(PositionError::UncrownedMan {
+                color: Color::White,
+                ..
+            }))
+        ));
+        s.standard();
+        assert_eq!(s.position().side_to_move(), Color::White);
+        assert_eq!(s.position().count(Color::White, Role::Man), 20);
+        let canadian = GameType::standard(Variant::Canadian);
+        let mut s = Setup::new(AnyPosition::start(canadian), canadian, players());
+        s.clear();
+        s.standard();
+        assert_eq!(s.position().count(Color::Black, Role::Man), 30);
     }
 
     #[test]

@@ -33,18 +33,17 @@ use super::library::{GameList, Replay};
 use super::mode::{Focus, Mode};
 use super::overlay::{Help, Overlay, OverlaySlot, Question, ResumeOffer};
 use super::picking::Picker;
-use super::played::BOARD;
 use super::preferences::Preferences;
 use super::setup::Setup;
 use crate::engine::Players;
-use crate::game::Game;
-use crate::rules::{Move, Position, Square};
+use crate::game::AnyGame;
+use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
 use crate::store::GameEntry;
 
 /// The application state.
 #[derive(Clone, Debug)]
 pub struct App {
-    game: Game,
+    game: AnyGame,
     players: Players,
     mode: Mode,
     picker: Picker,
@@ -65,8 +64,8 @@ pub struct App {
     preferences: Preferences,
     /// Whether the player holds the engine.
     paused: bool,
-    /// Whether the screen is big enough to show the game.
-    fits: bool,
+    /// The screen's width and height, once the front end has said (until then the game is taken to fit).
+    screen: Option<(u16, u16)>,
     /// Moves being shown stepping along their path.
     animation: Option<Animation>,
     /// Whether a game between engines is waiting for its pace timer before it shows the next move.
@@ -81,18 +80,30 @@ pub struct App {
 /// What a key pressed on a screen too small to show the game is told.
 const TOO_SMALL: &str = "the window is too small to play in: enlarge it to go on";
 
-/// Where the cursor starts before a move places it: a3, square 21 (an index always on the board).
-const START_SQUARE: Square = Square::from_index(20);
+/// The move-limit setting is the English draw rule's length; the other variants keep their federations' rules
+/// (see the README's "Draw rules by variant").
+fn follow_move_limit(game: &mut AnyGame, preferences: &Preferences) {
+    if game.variant() == crate::rules::Variant::English {
+        game.set_move_limit(preferences.move_limit);
+    }
+}
+
+/// Where the cursor starts before a move places it: the first square of the second row below the middle (a3,
+/// square 21, on 8x8; square 31 on 10x10).
+fn start_square(board: Geometry) -> Square {
+    Square::from_index((board.height / 2 + 1) * (board.width / 2))
+}
 
 impl App {
-    /// A new game from the standard start with these players. Returns the app and the effects to start with
-    /// (the engine thinks at once if it has the first move).
+    /// A new game of English draughts from the standard start with these players. Returns the app and the
+    /// effects to start with (the engine thinks at once if it has the first move).
     pub fn new(players: Players) -> (App, Vec<Effect>) {
-        App::with_game(Game::new(), players)
+        App::with_game(AnyGame::default(), players)
     }
 
-    /// Goes on with `game` (a set-up position, a game read from a file) with these players.
-    pub fn with_game(game: Game, players: Players) -> (App, Vec<Effect>) {
+    /// Goes on with `game` (a new game of any variant, a set-up position, a game read from a file) with these
+    /// players.
+    pub fn with_game(game: AnyGame, players: Players) -> (App, Vec<Effect>) {
         let mut app = App::fresh(game, players, Preferences::default());
         let mut effects = app.after_change();
         // Opening a game is not a change to save: the file it came from, or the autosave, stays as it is.
@@ -100,16 +111,17 @@ impl App {
         (app, effects)
     }
 
-    fn fresh(mut game: Game, players: Players, preferences: Preferences) -> App {
-        game.set_move_limit(preferences.move_limit);
+    fn fresh(mut game: AnyGame, players: Players, preferences: Preferences) -> App {
+        follow_move_limit(&mut game, &preferences);
+        let board = game.geometry();
         App {
-            picker: Picker::new(game.position()),
+            picker: Picker::new(&game.position()),
             game,
             players,
             mode: Mode::Play,
             cursor: Cursor::on(
-                START_SQUARE,
-                BOARD,
+                start_square(board),
+                board,
                 preferences.orientation.black_at_bottom(players),
             ),
             // White is at the bottom of the diagram unless the orientation chosen puts Black there.
@@ -124,7 +136,7 @@ impl App {
             replay: None,
             preferences,
             paused: false,
-            fits: true,
+            screen: None,
             animation: None,
             pace_wait: false,
             held: None,
@@ -135,22 +147,32 @@ impl App {
     /// An app that opens on a list of games (the games of a file) to choose from; `players` play a game
     /// continued from one of them.
     pub fn choosing(list: GameList, players: Players) -> App {
-        let mut app = App::fresh(Game::new(), players, Preferences::default());
+        let mut app = App::fresh(AnyGame::default(), players, Preferences::default());
         app.show_games(list);
         app
     }
 
     /// An app replaying `entry` (a game read from a file) from its start; `players` play it if it is continued.
     pub fn replaying(entry: GameEntry, players: Players) -> App {
-        let mut app = App::fresh(Game::new(), players, Preferences::default());
+        let mut app = App::fresh(AnyGame::default(), players, Preferences::default());
         app.open_replay(entry);
         app
     }
 
     /// A new game with `players` that first offers to resume `game` (an unfinished game saved earlier, with its
     /// own players). Nothing starts, the engine included, until the player answers.
-    pub fn offering_resume(players: Players, game: Game, saved_players: Players) -> App {
-        let mut app = App::fresh(Game::new(), players, Preferences::default());
+    pub fn offering_resume(players: Players, game: AnyGame, saved_players: Players) -> App {
+        App::offering_resume_over(AnyGame::default(), players, game, saved_players)
+    }
+
+    /// [`App::offering_resume`] over `new`, the new game played if the player declines (of any variant).
+    pub fn offering_resume_over(
+        new: AnyGame,
+        players: Players,
+        game: AnyGame,
+        saved_players: Players,
+    ) -> App {
+        let mut app = App::fresh(new, players, Preferences::default());
         app.overlay.offer_resume(ResumeOffer {
             game,
             players: saved_players,
@@ -177,7 +199,7 @@ impl App {
     }
 
     /// The game offered for resuming, with its players.
-    pub fn resume_offer(&self) -> Option<(&Game, Players)> {
+    pub fn resume_offer(&self) -> Option<(&AnyGame, Players)> {
         match self.overlay.panel()? {
             Overlay::Resume(offer) => Some((&offer.game, offer.players)),
             _ => None,
@@ -193,9 +215,9 @@ impl App {
     /// game and every game after it. Meant for the start, before the first move; the end of a game already over
     /// is not looked at again.
     pub fn set_preferences(&mut self, preferences: Preferences) {
-        self.game.set_move_limit(preferences.move_limit);
+        follow_move_limit(&mut self.game, &preferences);
         self.flipped = preferences.orientation.black_at_bottom(self.players);
-        self.cursor = self.cursor.turned(BOARD, self.flipped);
+        self.cursor = self.cursor.turned(self.board(), self.flipped);
         if preferences.pace.is_none() {
             self.pace_wait = false;
         }
@@ -203,8 +225,45 @@ impl App {
     }
 
     /// The game.
-    pub fn game(&self) -> &Game {
+    pub fn game(&self) -> &AnyGame {
         &self.game
+    }
+
+    /// The variant and board of the game (or of the position being set up).
+    pub fn game_type(&self) -> GameType {
+        match &self.mode {
+            Mode::Setup(setup) => setup.game_type(),
+            _ => self.game.game_type(),
+        }
+    }
+
+    /// The board on show.
+    pub fn board(&self) -> Geometry {
+        match &self.mode {
+            Mode::Setup(setup) => setup.position().geometry(),
+            _ => self.game.geometry(),
+        }
+    }
+
+    /// Keeps the cursor on the board on show: after a change of board it starts again where a new game puts it.
+    fn fit_cursor(&mut self) {
+        let board = self.board();
+        if self.cursor.square().index() >= board.squares() {
+            self.cursor = Cursor::on(start_square(board), board, self.flipped);
+        } else {
+            self.cursor = self.cursor.turned(board, self.flipped);
+        }
+    }
+
+    /// Whether the game fits on the screen as the front end last said it is.
+    pub fn fits(&self) -> bool {
+        self.screen.is_none_or(|(width, height)| {
+            super::layout::ScreenLayout::new(
+                ratatui::layout::Rect::new(0, 0, width, height),
+                self.board(),
+            )
+            .is_some()
+        })
     }
 
     /// Who plays each side.
@@ -223,12 +282,15 @@ impl App {
     }
 
     /// The position on show: the live one, or the one being browsed.
-    pub fn shown_position(&self) -> &Position {
+    pub fn shown_position(&self) -> AnyPosition {
         match &self.mode {
-            Mode::Browsing { ply } => self.game.position_at(*ply).unwrap_or(self.game.position()),
-            Mode::Setup(setup) => setup.position(),
+            Mode::Browsing { ply } => self
+                .game
+                .position_at(*ply)
+                .unwrap_or_else(|| self.game.position()),
+            Mode::Setup(setup) => *setup.position(),
             _ => match &self.animation {
-                Some(animation) => animation.picture(),
+                Some(animation) => *animation.picture(),
                 None => self.game.position(),
             },
         }
@@ -254,7 +316,7 @@ impl App {
 
     /// Cursor row and column on the diagram (row 0 at the top when not flipped).
     pub fn cursor(&self) -> (u32, u32) {
-        BOARD.row_col(self.cursor.square())
+        self.board().row_col(self.cursor.square())
     }
 
     /// Whether the board is turned round (Black at the bottom).
@@ -348,14 +410,15 @@ impl App {
         if action.from_player() && action != Action::Quit {
             self.quit_asked = false;
         }
-        if let Action::Resized { fits } = action {
-            if fits && !self.fits && self.status == TOO_SMALL {
+        if let Action::Resized { width, height } = action {
+            let fitted = self.fits();
+            self.screen = Some((width, height));
+            if self.fits() && !fitted && self.status == TOO_SMALL {
                 self.status = self.mode_message();
             }
-            self.fits = fits;
             return Vec::new();
         }
-        if !self.fits
+        if !self.fits()
             && action.from_player()
             && !matches!(
                 action,

@@ -7,17 +7,21 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Result, anyhow, bail};
 use crowned::config::{Settings, SettingsError};
-use crowned::game::Game;
-use crowned::rules::Position;
+use crowned::game::AnyGame;
+use crowned::rules::{AnyPosition, GameType};
 use crowned::session::{self, Ending, Opening};
-use crowned::store::{GameEntry, Store, StoreError, file_label, read_games_file};
+use crowned::store::{GameEntry, Store, StoreError, file_label, read_games_file_as};
 use crowned::term;
 use crowned::ui::Theme;
 
 /// Opens the game on the terminal with these settings (or the games of `file`); returns when the player quits
-/// or a signal ends it. `problem` is why the settings file was not used, told on the status line at start.
+/// or a signal ends it. `start` is the position of a new game, under the rules of `game_type`; the games of a
+/// file without a `GameType` tag are read as `file_rules` when the player named a variant, else guessed.
+/// `problem` is why the settings file was not used, told on the status line at start.
 pub fn play(
-    start: Position,
+    start: AnyPosition,
+    game_type: GameType,
+    file_rules: Option<GameType>,
     settings: &Settings,
     problem: Option<&SettingsError>,
     store: Result<Store, StoreError>,
@@ -27,7 +31,7 @@ pub fn play(
     let opening = match file {
         Some(path) => {
             // The error names the file and says why; its source would only repeat the reason.
-            let games = read_games_file(path).map_err(|e| match e {
+            let games = read_games_file_as(path, file_rules).map_err(|e| match e {
                 StoreError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
                     // A mistyped command lands here too, so say what else the word could have been.
                     anyhow!(
@@ -51,8 +55,10 @@ pub fn play(
                 games,
             }
         }
-        None if start != Position::start() => Opening::Position(Game::from_position(start)),
-        None => Opening::Standard,
+        None if start != AnyPosition::start(game_type) => {
+            Opening::Position(AnyGame::from_position(start))
+        }
+        None => Opening::Standard(game_type),
     };
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!(

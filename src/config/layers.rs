@@ -63,6 +63,10 @@ pub(super) struct GameLayer {
     pub(super) autosave: Option<bool>,
     /// Wider than the setting, so that a negative number gets this program's message rather than serde's.
     pub(super) move_limit: Option<i64>,
+    pub(super) variant: Option<String>,
+    /// Wider than the settings, for the same reason.
+    pub(super) size: Option<i64>,
+    pub(super) rows: Option<i64>,
 }
 
 /// The keys of a command: a list of key names, or one name on its own.
@@ -133,6 +137,9 @@ pub(super) struct DisplayOut {
 pub(super) struct GameOut {
     pub(super) autosave: bool,
     pub(super) move_limit: u32,
+    pub(super) variant: &'static str,
+    pub(super) size: u8,
+    pub(super) rows: u8,
 }
 
 /// The key map as tables of contexts, each listing its commands in the table's order.

@@ -27,7 +27,7 @@ use locate::*;
 
 use crate::app::{Context, KeyChord, KeyMap, Orientation, Player, Players, Preferences};
 use crate::engine::Level;
-use crate::rules::SquareStyle;
+use crate::rules::{GameType, SquareStyle, Variant};
 use crate::ui::{Options, PieceStyle, Theme, ThemeName};
 
 /// The built-in settings file: every setting with its default, and a comment for each.
@@ -61,8 +61,8 @@ pub struct Settings {
     pub pieces: PieceStyle,
     /// Square numbers on the board (`display.square-numbers`).
     pub square_numbers: bool,
-    /// How the move list writes moves (`display.notation`).
-    pub notation: SquareStyle,
+    /// How the move list writes moves (`display.notation`); `None` ("auto") for each variant's own way.
+    pub notation: Option<SquareStyle>,
     /// Which side is at the bottom of the board (`display.orientation`).
     pub orientation: Orientation,
     /// Marks on the squares the selected piece can go to (`display.legal-moves`).
@@ -72,8 +72,11 @@ pub struct Settings {
     pub animation_step: f64,
     /// Saving the game in progress and filing games without being asked (`game.autosave`).
     pub autosave: bool,
-    /// Moves by each side without a capture or a man moving before a draw (`game.move-limit`).
+    /// Moves by each side without a capture or a man moving before a draw in English draughts
+    /// (`game.move-limit`); the other variants keep their own rules.
     pub move_limit: u32,
+    /// The variant, board and rows of men of a new game (`game.variant`, `game.size`, `game.rows`).
+    pub game_type: GameType,
     /// The keys bound to each command (`[keys.<context>]`).
     pub keys: KeyMap,
 }
@@ -123,6 +126,7 @@ impl Settings {
             animation_step: 0.0,
             autosave: true,
             move_limit: preferences.move_limit,
+            game_type: GameType::default(),
             keys: KeyMap::unbound(),
         }
     }
@@ -240,7 +244,11 @@ impl Settings {
                 Ok(())
             });
             parse("notation", display.notation, &mut |v| {
-                self.notation = v.parse().map_err(|e| format!("{e}"))?;
+                self.notation = if v.trim().eq_ignore_ascii_case("auto") {
+                    None
+                } else {
+                    Some(v.parse().map_err(|e| format!("{e} (or auto)"))?)
+                };
                 Ok(())
             });
             parse("orientation", display.orientation, &mut |v| {
@@ -280,9 +288,52 @@ impl Settings {
                     ),
                 }
             }
+            self.apply_game_type(&game, problems);
         }
         if let Some(keys) = layer.keys {
             self.apply_keys(keys, problems);
+        }
+    }
+
+    /// `game.variant`, `game.size` and `game.rows`, checked together: a size or row count only means something
+    /// for its variant. A variant given alone brings its own board and rows.
+    fn apply_game_type(&mut self, game: &GameLayer, problems: &mut Vec<(Vec<String>, String)>) {
+        if game.variant.is_none() && game.size.is_none() && game.rows.is_none() {
+            return;
+        }
+        let mut problem = |name: &str, message: String| {
+            problems.push((vec!["game".to_string(), name.to_string()], message));
+        };
+        let variant = match &game.variant {
+            Some(name) => match name.parse::<Variant>() {
+                Ok(variant) => variant,
+                Err(e) => return problem("variant", e.to_string()),
+            },
+            None => self.game_type.variant,
+        };
+        let small = |name: &str, value: Option<i64>| match value.map(u8::try_from) {
+            Some(Ok(n)) => Ok(Some(n)),
+            Some(Err(_)) => Err((
+                name.to_string(),
+                format!("{} is out of range", value.unwrap_or_default()),
+            )),
+            None => Ok(None),
+        };
+        let checked = small("size", game.size)
+            .and_then(|size| Ok((size, small("rows", game.rows)?)))
+            .and_then(|(size, rows)| {
+                GameType::new(variant, size, rows).map_err(|e| {
+                    let name = if game.rows.is_some() && game.size.is_none() {
+                        "rows"
+                    } else {
+                        "size"
+                    };
+                    (name.to_string(), e.to_string())
+                })
+            });
+        match checked {
+            Ok(game_type) => self.game_type = game_type,
+            Err((name, message)) => problem(&name, message),
         }
     }
 
@@ -367,7 +418,7 @@ impl Settings {
             self.square_numbers = on;
         }
         if let Some(notation) = o.notation {
-            self.notation = notation;
+            self.notation = Some(notation);
         }
         if let Some(orientation) = o.orientation {
             self.orientation = orientation;
@@ -427,7 +478,7 @@ impl Settings {
                 theme: self.theme.name(),
                 pieces: self.pieces.name(),
                 square_numbers: self.square_numbers,
-                notation: self.notation.name(),
+                notation: self.notation.map_or("auto", SquareStyle::name),
                 orientation: self.orientation.name(),
                 legal_moves: self.legal_moves,
                 animation_step: self.animation_step,
@@ -435,6 +486,9 @@ impl Settings {
             game: GameOut {
                 autosave: self.autosave,
                 move_limit: self.move_limit,
+                variant: self.game_type.variant.name(),
+                size: self.game_type.size,
+                rows: self.game_type.rows,
             },
             keys: KeysOut(&self.keys),
         };

@@ -32,6 +32,7 @@ fn the_built_in_file_parses_and_sets_everything() {
     assert!(d.notation.is_some() && d.orientation.is_some() && d.legal_moves.is_some());
     let g = layer.game.expect("[game]");
     assert!(g.autosave.is_some() && g.move_limit.is_some());
+    assert!(g.variant.is_some() && g.size.is_some() && g.rows.is_some());
     let keys = layer.keys.expect("[keys]");
     for command in KEY_COMMANDS {
         assert!(
@@ -71,7 +72,7 @@ fn a_users_file_changes_only_what_it_names() {
     let defaults = Settings::defaults();
     assert_eq!(settings.players.white, Player::Engine(Level::Hard));
     assert_eq!(settings.players.black, defaults.players.black);
-    assert_eq!(settings.notation, SquareStyle::Coordinates);
+    assert_eq!(settings.notation, Some(SquareStyle::Coordinates));
     assert_eq!(settings.pieces, PieceStyle::Ascii);
     assert_eq!(settings.move_limit, 60);
     assert_eq!(settings.theme, defaults.theme);
@@ -355,4 +356,35 @@ fn files_missing_unreadable_and_not_text() {
     std::fs::write(&path, "[engine]\ntime = 2\n").expect("written");
     assert_eq!(Settings::load(&path).expect("valid").engine_time, 2.0);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_variant_board_and_rows_are_read_together() {
+    let russian = user("[game]\nvariant = \"Russian\"\n").expect("valid");
+    assert_eq!(russian.game_type, GameType::standard(Variant::Russian));
+    let ten = user("[game]\nsize = 10\n").expect("valid");
+    assert_eq!(
+        ten.game_type,
+        GameType::new(Variant::English, Some(10), None).expect("valid")
+    );
+    assert_eq!(ten.game_type.rows, 4);
+    let two = user("[game]\nsize = 12\nrows = 2\n").expect("valid");
+    assert_eq!((two.game_type.size, two.game_type.rows), (12, 2));
+    for (text, setting, words) in [
+        ("[game]\nvariant = \"frisian\"\n", "game.variant", "frisian"),
+        ("[game]\nsize = 9\n", "game.size", "9"),
+        (
+            "[game]\nvariant = \"international\"\nsize = 8\n",
+            "game.size",
+            "8",
+        ),
+        ("[game]\nrows = 4\n", "game.rows", "4"),
+        ("[game]\nsize = -3\n", "game.size", "out of range"),
+    ] {
+        let (_, found, message) = refused(text);
+        assert_eq!(found.as_deref(), Some(setting), "{text}");
+        assert!(message.contains(words), "{text}: {message}");
+    }
+    let auto = user("[display]\nnotation = \"auto\"\n").expect("valid");
+    assert_eq!(auto.notation, None);
 }

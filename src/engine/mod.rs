@@ -32,7 +32,7 @@ pub use matches::{MatchConfig, MatchGame, MatchResult, play_match};
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
-pub use situation::Situation;
+pub use situation::{AnySituation, Situation};
 pub use variants::{evaluate_rules, evaluate_rules_for_black};
 
 use crate::rules::{AnyPosition, English, Move, Playable, Position, PositionVisitor};
@@ -356,6 +356,28 @@ impl Engine {
     ) -> SearchResult {
         position.visit(ThinkAny {
             engine: self,
+            earlier: &[],
+            move_limit_plies: 2 * crate::game::DEFAULT_MOVE_LIMIT,
+            level,
+            limits,
+            seed,
+            progress,
+        })
+    }
+
+    /// Chooses a move for the side to move of a situation of any rule set, at `level`.
+    pub fn think_situation(
+        &mut self,
+        situation: &AnySituation,
+        level: Level,
+        limits: &Limits,
+        seed: u64,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        situation.position.visit(ThinkAny {
+            engine: self,
+            earlier: &situation.earlier,
+            move_limit_plies: situation.move_limit_plies,
             level,
             limits,
             seed,
@@ -399,6 +421,8 @@ impl Engine {
 /// [`Engine::think_as`] for the rule set of an [`AnyPosition`].
 struct ThinkAny<'a> {
     engine: &'a mut Engine,
+    earlier: &'a [AnyPosition],
+    move_limit_plies: u32,
     level: Level,
     limits: &'a Limits,
     seed: u64,
@@ -409,7 +433,12 @@ impl PositionVisitor for ThinkAny<'_> {
     type Output = SearchResult;
 
     fn visit<R: Playable>(self, position: &Position<R>) -> SearchResult {
-        let situation = Situation::at(*position);
+        // Earlier positions of another rule set cannot repeat this one: they are left out.
+        let situation = Situation {
+            position: *position,
+            earlier: self.earlier.iter().filter_map(R::unwrap).collect(),
+            move_limit_plies: self.move_limit_plies,
+        };
         self.engine.think_as(
             &situation,
             self.level,

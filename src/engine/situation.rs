@@ -1,7 +1,7 @@
 //! What a game looks like to the search: the position and the history that decides draws by repetition.
 
-use crate::game::Game;
-use crate::rules::{English, Position, Role, RuleSet};
+use crate::game::{AnyGame, Game, GameVisitor};
+use crate::rules::{AnyPosition, English, Playable, Position, Role, RuleSet};
 
 /// What a game looks like to the search: the position to search, and the positions before it since the last
 /// capture or man move (for repetitions and the move limit). `Situation` alone is one of English draughts.
@@ -63,6 +63,63 @@ impl<R: RuleSet> Situation<R> {
             position: *game.position(),
             earlier,
             move_limit_plies: game.move_limit() * 2,
+        }
+    }
+}
+
+/// A situation of any rule set, chosen at run time: what the app and the engine service pass around.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnySituation {
+    /// The position to move from.
+    pub position: AnyPosition,
+    /// Earlier positions since the last capture or man move, oldest first (not including `position`).
+    pub earlier: Vec<AnyPosition>,
+    /// Plies without capture or man move after which the game is drawn (0: never).
+    pub move_limit_plies: u32,
+}
+
+impl AnySituation {
+    /// A position with no history, and the default move limit.
+    pub fn at(position: AnyPosition) -> AnySituation {
+        AnySituation {
+            position,
+            earlier: Vec::new(),
+            move_limit_plies: 2 * crate::game::DEFAULT_MOVE_LIMIT,
+        }
+    }
+
+    /// The situation at the current point of a game of any rule set.
+    pub fn of_game(game: &AnyGame) -> AnySituation {
+        struct Of;
+        impl GameVisitor for Of {
+            type Output = AnySituation;
+            fn visit<R: Playable>(self, game: &Game<R>) -> AnySituation {
+                AnySituation::from(Situation::in_game(game))
+            }
+        }
+        game.visit(Of)
+    }
+
+    /// The situation under its own rule set `R`; `None` when it is of another.
+    pub fn typed<R: Playable>(&self) -> Option<Situation<R>> {
+        Some(Situation {
+            position: R::unwrap(&self.position)?,
+            earlier: self
+                .earlier
+                .iter()
+                .map(R::unwrap)
+                .collect::<Option<Vec<_>>>()?,
+            move_limit_plies: self.move_limit_plies,
+        })
+    }
+}
+
+impl<R: Playable> From<Situation<R>> for AnySituation {
+    fn from(situation: Situation<R>) -> AnySituation {
+        AnySituation {
+            position: R::wrap(situation.position),
+            earlier: situation.earlier.into_iter().map(R::wrap).collect(),
+            move_limit_plies: situation.move_limit_plies,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! A game over time: history, undo and redo, draw rules, outcomes, and PDN reading and writing.
 
+mod any;
 mod counts;
 #[cfg(test)]
 mod draw_tests;
@@ -10,8 +11,9 @@ pub mod pdn;
 mod record;
 mod tags;
 
+pub use any::{AnyGame, GameVisitor, GameVisitorMut};
 pub use draws::{Counting, DrawRules, Ending, EndingRule, MAX_ENDING_RULES};
-pub use numbering::{MoveNumber, count, moves_played};
+pub use numbering::{MoveNumber, count, moves_played, moves_played_any};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use record::{DEFAULT_MOVE_LIMIT, Game, GameError};
 pub use tags::{ROSTER, Tags};

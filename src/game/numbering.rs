@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::rules::{Color, Position, RuleSet};
+use crate::rules::{AnyPosition, Color, Position, RuleSet};
 
 /// A turn as the record numbers it: the move number and the side that moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,8 +21,18 @@ impl MoveNumber {
     /// moves first in the variant opens each number; a game set up with the other side to move starts with
     /// `1...`.
     pub fn of_ply<R: RuleSet>(start: &Position<R>, plies: usize) -> MoveNumber {
-        let first = R::FIRST_TO_MOVE;
-        let offset = usize::from(start.side_to_move() != first);
+        MoveNumber::of_ply_from(start.side_to_move(), R::FIRST_TO_MOVE, plies)
+    }
+
+    /// [`MoveNumber::of_ply`] for a start position of any rule set.
+    pub fn of_ply_any(start: &AnyPosition, plies: usize) -> MoveNumber {
+        MoveNumber::of_ply_from(start.side_to_move(), start.variant().first_to_move(), plies)
+    }
+
+    /// The turn of a move after `plies` others, in a game whose start has `starter` to move under rules where
+    /// `first` moves first.
+    fn of_ply_from(starter: Color, first: Color, plies: usize) -> MoveNumber {
+        let offset = usize::from(starter != first);
         let slot = plies + offset;
         let second = slot % 2 == 1;
         MoveNumber {
@@ -48,6 +58,14 @@ impl fmt::Display for MoveNumber {
 pub fn moves_played<R: RuleSet>(start: &Position<R>, plies: usize) -> usize {
     match plies.checked_sub(1) {
         Some(last) => MoveNumber::of_ply(start, last).number,
+        None => 0,
+    }
+}
+
+/// [`moves_played`] for a start position of any rule set.
+pub fn moves_played_any(start: &AnyPosition, plies: usize) -> usize {
+    match plies.checked_sub(1) {
+        Some(last) => MoveNumber::of_ply_any(start, last).number,
         None => 0,
     }
 }

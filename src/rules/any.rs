@@ -8,9 +8,11 @@
 
 use std::fmt;
 
+use super::checks::{PositionError, check_playable, check_position, max_pieces};
 use super::fen::{FenError, parse_fen, to_fen};
 use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
+use super::notation::{MoveError, MoveText, SquareStyle, Strictness, write_move};
 use super::position::Position;
 use super::ruleset::{
     Brazilian, Canadian, Czech, English, EnglishOn, International, Italian, Pool, RuleSet, Russian,
@@ -270,6 +272,39 @@ impl AnyPosition {
     /// The position after a legal move.
     pub fn play(&self, mv: &Move) -> AnyPosition {
         forward!(self, |p| p.play(mv).into())
+    }
+
+    /// The legal move a move text stands for ([`MoveText::find`]).
+    pub fn find_move(&self, text: &MoveText, strictness: Strictness) -> Result<Move, MoveError> {
+        forward!(self, |p| text.find(p, strictness))
+    }
+
+    /// The legal move typed as `text` (`11-15`, `c3xe5`, a full or short capture route), read on this board.
+    pub fn parse_move(&self, text: &str, strictness: Strictness) -> Result<Move, MoveError> {
+        MoveText::parse(text, self.geometry()).and_then(|t| self.find_move(&t, strictness))
+    }
+
+    /// A legal move written as players write it ([`write_move`]).
+    pub fn write_move(&self, mv: &Move, style: SquareStyle) -> String {
+        forward!(self, |p| write_move(p, mv, style))
+    }
+
+    /// Whether the position is legal under its rules ([`check_position`]).
+    pub fn check(&self) -> Result<(), PositionError> {
+        forward!(self, |p| check_position(p))
+    }
+
+    /// Whether a game can start from the position ([`check_playable`]).
+    pub fn check_playable(&self) -> Result<(), PositionError> {
+        forward!(self, |p| check_playable(p))
+    }
+
+    /// The most pieces a side may have under its rules ([`max_pieces`]).
+    pub fn max_pieces(&self) -> u32 {
+        fn of<R: RuleSet>(_: &Position<R>) -> u32 {
+            max_pieces::<R>()
+        }
+        forward!(self, |p| of(p))
     }
 }
 

@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use super::notation::SquareStyle;
 use super::square::Color;
 
 /// One of the draughts variants this program plays.
@@ -143,6 +144,15 @@ impl Variant {
         match self {
             Variant::English | Variant::Pool => Color::Black,
             _ => Color::White,
+        }
+    }
+
+    /// How its players write moves: coordinates (`c3-d4`, `c3xe5`) in Russian and Brazilian draughts, square
+    /// numbers (`11-15`, `32-28`) elsewhere, as the variants' PDN files do. Both are always read.
+    pub const fn notation(self) -> SquareStyle {
+        match self {
+            Variant::Russian | Variant::Brazilian => SquareStyle::Coordinates,
+            _ => SquareStyle::Numbers,
         }
     }
 

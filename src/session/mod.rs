@@ -28,7 +28,7 @@ use ratatui::backend::Backend;
 use ratatui::layout::Rect;
 
 use crate::app::{Action, App, Effect, InputEvent, actions_for_input, resized};
-use crate::engine::{EngineClient, Level, Limits, Report, Request, SearchResult, Situation};
+use crate::engine::{AnySituation, EngineClient, Level, Limits, Report, Request, SearchResult};
 use crate::store::SavedGame;
 use crate::ui::{self, Options};
 
@@ -277,7 +277,7 @@ impl Session {
     fn search(
         &mut self,
         search: u64,
-        situation: Situation,
+        situation: AnySituation,
         level: Level,
         limits: Limits,
         judging: bool,

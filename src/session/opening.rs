@@ -2,7 +2,8 @@
 //! session's autosave slot, and the offer to resume an unfinished game left by a session that has ended.
 
 use crate::app::{App, Effect, GameList, ListPurpose, Players};
-use crate::game::Game;
+use crate::game::AnyGame;
+use crate::rules::GameType;
 use crate::store::{GameEntry, Store, StoreError, rename_new};
 
 use super::Saving;
@@ -10,10 +11,10 @@ use super::Saving;
 /// What a session opens with.
 #[derive(Debug)]
 pub enum Opening {
-    /// A new game from the standard start (or the unfinished game, if the player resumes it).
-    Standard,
+    /// A new game of this variant and board from its start (or the unfinished game, if the player resumes it).
+    Standard(GameType),
     /// A new game from a given position.
-    Position(Game),
+    Position(AnyGame),
     /// The games of a file, for replaying: one is opened at once, several are listed.
     File {
         /// The file's name, as the list's title.
@@ -26,7 +27,7 @@ pub enum Opening {
 impl Opening {
     fn app(self, players: Players) -> (App, Vec<Effect>) {
         match self {
-            Opening::Standard => App::new(players),
+            Opening::Standard(game_type) => App::with_game(AnyGame::new(game_type), players),
             Opening::Position(game) => App::with_game(game, players),
             Opening::File { name, mut games } => {
                 if games.len() == 1 {
@@ -129,8 +130,9 @@ fn open_with_autosave(store: Store, opening: Opening, players: Players) -> Opene
         let saving = Saving::in_store(store, Some(slot), true);
         return opened(app, effects, notices, saving);
     };
-    if let Opening::Standard = opening {
-        let mut app = App::offering_resume(players, saved.game, saved.players);
+    if let Opening::Standard(game_type) = opening {
+        let mut app =
+            App::offering_resume_over(AnyGame::new(game_type), players, saved.game, saved.players);
         // A game continued from the saved games goes back into its own file.
         app.link_saved_file(saved.file);
         let saving = Saving::in_store(store, Some(slot), true);

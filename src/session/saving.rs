@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::app::{App, GameList, ListPurpose, Players};
-use crate::game::Game;
+use crate::game::AnyGame;
 use crate::store::{AutosaveSlot, SavedGame, Store, StoreError};
 
 /// A session's files: where `:save` and finished games go, and its own slot for the game in progress.
@@ -68,7 +68,7 @@ impl Saving {
     }
 
     /// `:save`: files the game under the name given; says where it went, or why it did not.
-    pub fn save_named(&self, game: Game, players: Players, name: Option<&str>) -> String {
+    pub fn save_named(&self, game: AnyGame, players: Players, name: Option<&str>) -> String {
         let Some(store) = &self.store else {
             return "not saved: there is no place for files".to_string();
         };

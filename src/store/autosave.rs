@@ -201,7 +201,6 @@ fn read_slot(path: &Path, games_dir: &Path) -> Result<Option<SavedGame>, StoreEr
 mod tests {
     use super::*;
     use crate::engine::{Player, Players};
-    use crate::game::Game;
 
     fn temp_home(name: &str) -> PathBuf {
         let dir =
@@ -211,7 +210,7 @@ mod tests {
     }
 
     fn game(moves: &[&str]) -> SavedGame {
-        let mut game = Game::new();
+        let mut game = crate::game::AnyGame::default();
         for mv in moves {
             game.play_text(mv).expect("legal");
         }

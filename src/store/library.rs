@@ -8,15 +8,30 @@ use std::time::SystemTime;
 
 use super::{Store, StoreError, from_pdn, io_error};
 use crate::engine::Players;
-use crate::game::Game;
-use crate::game::pdn::{GameSource, ListedGame, Piece, Pieces, open_english, parse_piece};
+use crate::game::AnyGame;
+use crate::game::pdn::{GameSource, ListedGame, Piece, Pieces, open_game, parse_piece};
+use crate::rules::GameType;
 
 /// Every game of a PDN file, each read as far as it can be. The file need not be UTF-8 (old archives are
 /// often Latin-1); bytes that are not are shown as replacement characters. The file is read a piece at a time,
 /// and each game is kept as its text and what the list shows of it, not as the replayed game.
 pub fn read_games_file(path: &Path) -> Result<Vec<GameEntry>, StoreError> {
+    read_games_file_as(path, None)
+}
+
+/// Every game of a PDN file as [`read_games_file`] reads them, a game without a `GameType` tag read as
+/// `default` when given (the user says the file is Italian) rather than guessed.
+pub fn read_games_file_as(
+    path: &Path,
+    default: Option<GameType>,
+) -> Result<Vec<GameEntry>, StoreError> {
     let file = fs::File::open(path).map_err(io_error(path))?;
-    games_in_pieces(Pieces::new(BufReader::new(file)), &file_label(path)).map_err(io_error(path))
+    games_in_pieces(
+        Pieces::new(BufReader::new(file)),
+        &file_label(path),
+        default,
+    )
+    .map_err(io_error(path))
 }
 
 /// A file's name as messages show it (the whole path when it has no name).
@@ -30,12 +45,13 @@ pub fn file_label(path: &Path) -> String {
 /// Every game of a PDN text; `name` says where it came from in messages.
 pub fn games_in_text(text: &str, name: &str) -> Vec<GameEntry> {
     // Reading from memory cannot fail.
-    games_in_pieces(Pieces::new(text.as_bytes()), name).unwrap_or_default()
+    games_in_pieces(Pieces::new(text.as_bytes()), name, None).unwrap_or_default()
 }
 
 fn games_in_pieces(
     pieces: impl Iterator<Item = io::Result<Piece<String>>>,
     name: &str,
+    default: Option<GameType>,
 ) -> io::Result<Vec<GameEntry>> {
     let mut entries = Vec::new();
     for piece in pieces {
@@ -47,8 +63,9 @@ fn games_in_pieces(
             let source = format!("{name}, game {index}");
             entries.push(match parsed {
                 Ok(game_text) => {
-                    let (game, error) = open_english(&game_text);
-                    let held = GameSource::new(text.clone(), piece.line, first, index);
+                    let (game, error) = open_game(&game_text, default);
+                    let held = GameSource::new(text.clone(), piece.line, first, index)
+                        .with_default(default);
                     GameEntry {
                         game: ListedGame::from_source(&game, held),
                         players: None,
@@ -58,7 +75,7 @@ fn games_in_pieces(
                     }
                 }
                 Err(e) => {
-                    let mut game = Game::new();
+                    let mut game = AnyGame::default();
                     if let Some(event) = &e.event {
                         game.tags_mut().set("Event", event);
                     }
@@ -104,7 +121,11 @@ fn saved_entry(path: &Path) -> GameEntry {
     let text = match fs::read(path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
-            return GameEntry::unreadable(Game::new(), format!("cannot read it: {e}"), source);
+            return GameEntry::unreadable(
+                AnyGame::default(),
+                format!("cannot read it: {e}"),
+                source,
+            );
         }
     };
     match from_pdn(&text) {
@@ -119,7 +140,9 @@ fn saved_entry(path: &Path) -> GameEntry {
             // Not one of the program's own: whatever the first game of the file is, under the file's name.
             match games_in_text(&text, &source).into_iter().next() {
                 Some(entry) => GameEntry { source, ..entry },
-                None => GameEntry::unreadable(Game::new(), "no game in the file".into(), source),
+                None => {
+                    GameEntry::unreadable(AnyGame::default(), "no game in the file".into(), source)
+                }
             }
         }
     }
@@ -142,7 +165,7 @@ pub struct GameEntry {
 
 impl GameEntry {
     /// A game that could not be read: `game` holds what could be (its tags, say), `error` says why not.
-    pub fn unreadable(game: Game, error: String, source: String) -> GameEntry {
+    pub fn unreadable(game: AnyGame, error: String, source: String) -> GameEntry {
         GameEntry {
             game: ListedGame::whole(game),
             players: None,

@@ -11,8 +11,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
 use crate::engine::{Player, Players};
-use crate::game::Game;
-use crate::game::pdn::{clipped, parse_games, quoted, replay_english, write_game};
+use crate::game::AnyGame;
+use crate::game::pdn::{clipped, open_game, parse_games, quoted};
 
 mod autosave;
 mod files;
@@ -20,7 +20,7 @@ mod library;
 
 pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
 pub use files::{create_new, create_temporary, rename_new, write_atomic, write_new};
-pub use library::{GameEntry, file_label, games_in_text, read_games_file};
+pub use library::{GameEntry, file_label, games_in_text, read_games_file, read_games_file_as};
 
 /// The environment variable that moves every file of the program under one directory.
 pub const HOME_VARIABLE: &str = "CROWNED_HOME";
@@ -80,7 +80,7 @@ pub struct Store {
 #[derive(Clone, Debug)]
 pub struct SavedGame {
     /// The game, its current point included.
-    pub game: Game,
+    pub game: AnyGame,
     /// Who plays each side.
     pub players: Players,
     /// The saved-games file the game came from, updated when it is saved again.
@@ -189,19 +189,18 @@ pub fn to_pdn(saved: &SavedGame) -> String {
     if let Some(name) = saved.file.as_deref().and_then(|f| f.file_name()) {
         tags.set(FILE_TAG, &name.to_string_lossy());
     }
-    write_game(&game)
+    game.to_pdn()
 }
 
-/// Reads back what [`to_pdn`] wrote (or any single English game, played by two humans).
+/// Reads back what [`to_pdn`] wrote (or any single game of a variant the program plays, played by two humans).
 pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
     let games = parse_games(text);
     let first = games.into_iter().next().ok_or("no game in the file")?;
     let parsed = first.map_err(|e| e.to_string())?;
-    let replayed = replay_english(&parsed);
-    if let Some(error) = replayed.error {
-        return Err(error.to_string());
+    let (mut game, error) = open_game(&parsed, None);
+    if let Some(error) = error {
+        return Err(error);
     }
-    let mut game = replayed.game;
     let player = |tag: &str| -> Result<Player, String> {
         match game.tags().get(tag) {
             Some(word) => word.parse().map_err(|e: crate::engine::UnknownLevel| {
@@ -321,7 +320,7 @@ mod tests {
     }
 
     fn sample() -> SavedGame {
-        let mut game = Game::new();
+        let mut game = crate::game::AnyGame::default();
         for mv in ["11-15", "23-19", "8-11", "22-17"] {
             game.play_text(mv).expect("legal");
         }

@@ -6,12 +6,9 @@ use ratatui::style::Style;
 use ratatui::widgets::{Block, Widget};
 
 use super::{Options, pane_block};
-use crate::app::{App, BOARD, Focus, Mode, Player};
-use crate::app::{ScreenLayout, board_row_col};
-use crate::rules::{Piece, Position, Square};
-
-/// Squares along a side of the board.
-const SIDE: u16 = BOARD.width as u16;
+use crate::app::ScreenLayout;
+use crate::app::{App, Focus, Mode, Player};
+use crate::rules::{AnyPosition, Piece, Square};
 
 /// What is marked on the board, worked out once per frame.
 struct Marks {
@@ -90,7 +87,7 @@ impl Marks {
             },
             must_capture,
             taken: if humans_turn {
-                picker.taken_so_far(app.game().position())
+                picker.taken_so_far(&app.game().position())
             } else {
                 Vec::new()
             },
@@ -101,7 +98,7 @@ impl Marks {
     }
 
     /// The piece drawn on `square`: a capturing piece is shown where it has got to.
-    fn piece_on(&self, position: &Position, square: Square) -> Option<Piece> {
+    fn piece_on(&self, position: &AnyPosition, square: Square) -> Option<Piece> {
         match self.selected {
             Some((from, at)) if from != at => {
                 if square == at {
@@ -125,7 +122,8 @@ pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Option
         Mode::Browsing { ply } => {
             format!(
                 " Board · after {} ",
-                app.game().point_text(ply, options.notation)
+                app.game()
+                    .point_text(ply, options.notation_for(app.game().variant()))
             )
         }
         Mode::Over(_) => " Board · game over ".to_string(),
@@ -141,27 +139,29 @@ pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Option
         marks.destinations.clear();
     }
     let (w, h) = layout.square_size;
-    for screen_row in 0..SIDE {
-        for screen_col in 0..SIDE {
+    let board = layout.board;
+    let (width, height) = (u16::from(board.width), u16::from(board.height));
+    for screen_row in 0..height {
+        for screen_col in 0..width {
             let rect = layout.square_rect(screen_row, screen_col);
-            let (row, col) = board_row_col(screen_row, screen_col, app.flipped());
-            match BOARD.at(row.into(), col.into()) {
-                Some(square) => draw_square(buf, rect, square, position, &marks, options),
+            let (row, col) = layout.board_row_col(screen_row, screen_col, app.flipped());
+            match board.at(row.into(), col.into()) {
+                Some(square) => draw_square(buf, rect, square, &position, &marks, options),
                 None => buf.set_style(rect, theme.light),
             }
         }
     }
 
-    // Ranks 1-8 from the bottom of the board and files a-h from the left, as the board is turned.
-    for screen_row in 0..SIDE {
-        let (row, _) = board_row_col(screen_row, 0, app.flipped());
+    // Ranks from 1 at the bottom of the board and files from a at the left, as the board is turned.
+    for screen_row in 0..height {
+        let (row, _) = layout.board_row_col(screen_row, 0, app.flipped());
         let y = layout.squares_origin.1 + screen_row * h + h / 2;
-        let label = (SIDE - row).to_string();
+        let label = (height - row).to_string();
         buf.set_string(layout.board_pane.x + 1, y, label, theme.quiet);
     }
-    let labels_y = layout.squares_origin.1 + SIDE * h;
-    for screen_col in 0..SIDE {
-        let (_, col) = board_row_col(0, screen_col, app.flipped());
+    let labels_y = layout.squares_origin.1 + height * h;
+    for screen_col in 0..width {
+        let (_, col) = layout.board_row_col(0, screen_col, app.flipped());
         let x = layout.squares_origin.0 + screen_col * w + w / 2;
         let file = char::from(b'a' + col as u8).to_string();
         buf.set_string(x, labels_y, file, theme.quiet);
@@ -172,7 +172,7 @@ fn draw_square(
     buf: &mut Buffer,
     rect: Rect,
     square: Square,
-    position: &Position,
+    position: &AnyPosition,
     marks: &Marks,
     options: &Options,
 ) {

@@ -7,9 +7,8 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Paragraph, Widget, Wrap};
 
 use super::Options;
-use crate::app::{App, Context, Mode, PlayedRules};
+use crate::app::{App, Context, Mode};
 use crate::game::count;
-use crate::game::pdn::result_token;
 
 /// Rows of moves always left above the panel.
 const MOVES_KEPT: u16 = 2;
@@ -69,7 +68,7 @@ pub fn panel<'a>(app: &App, options: &Options) -> Panel<'a> {
     }
     lines.push(Line::from(format!(
         " {} after {}",
-        result_token::<PlayedRules>(Some(outcome)),
+        game.result_token(Some(outcome)),
         count(game.moves_played(), "move", "moves")
     )));
     lines.push(Line::styled(

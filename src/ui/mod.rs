@@ -7,7 +7,7 @@ mod overlays;
 mod panels;
 mod theme;
 
-pub use crate::app::{MIN_HEIGHT, MIN_WIDTH, ScreenLayout};
+pub use crate::app::{ScreenLayout, min_size};
 pub use theme::{PieceStyle, Theme, ThemeName, UnknownPieceStyle, UnknownTheme};
 
 use ratatui::Frame;
@@ -16,7 +16,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType};
 
 use crate::app::{App, Overlay};
-use crate::rules::SquareStyle;
+use crate::rules::{SquareStyle, Variant};
 
 /// How the screen looks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,8 +27,8 @@ pub struct Options {
     pub pieces: PieceStyle,
     /// Whether playable squares show their numbers (when they are big enough).
     pub square_numbers: bool,
-    /// How the move list writes moves.
-    pub notation: SquareStyle,
+    /// How the move list writes moves; `None` for each variant's own way ([`Variant::notation`]).
+    pub notation: Option<SquareStyle>,
     /// Whether the squares the selected piece can go to are marked.
     pub legal_moves: bool,
 }
@@ -39,16 +39,23 @@ impl Default for Options {
             theme: Theme::new(ThemeName::default(), false),
             pieces: PieceStyle::default(),
             square_numbers: true,
-            notation: SquareStyle::Numbers,
+            notation: None,
             legal_moves: true,
         }
+    }
+}
+
+impl Options {
+    /// How moves of a variant are written on screen.
+    pub fn notation_for(&self, variant: Variant) -> SquareStyle {
+        self.notation.unwrap_or(variant.notation())
     }
 }
 
 /// Draws the whole screen for `app`.
 pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     let area = frame.area();
-    let Some(layout) = ScreenLayout::new(area) else {
+    let Some(layout) = ScreenLayout::new(area, app.board()) else {
         overlays::too_small(frame.buffer_mut(), area, app);
         // Only the help is drawn over it: nothing else can be answered unseen.
         if let Some(Overlay::Help(help)) = app.overlay() {

@@ -7,12 +7,12 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
+use crate::app::min_size;
 use crate::app::{
-    App, Context, GameList, KeyMap, NewGameDialog, Overlay, Players, Question, ScreenLayout,
-    command_list, key_help,
+    App, Context, DialogRow, GameList, KeyMap, NewGameDialog, Overlay, Players, Question,
+    ScreenLayout, command_list, key_help,
 };
-use crate::app::{MIN_HEIGHT, MIN_WIDTH};
-use crate::game::{Game, count};
+use crate::game::{AnyGame, count};
 use crate::rules::Color;
 use crate::store::GameEntry;
 
@@ -113,7 +113,7 @@ fn boxed(buf: &mut Buffer, rect: Rect, title: &str, lines: Vec<Line>, options: &
         .render(rect, buf);
 }
 
-/// The new-game dialog: who plays each side.
+/// The new-game dialog: the variant, the board, and who plays each side.
 pub fn new_game(
     buf: &mut Buffer,
     area: Rect,
@@ -126,13 +126,17 @@ pub fn new_game(
             .map_or_else(|| "-".to_string(), |k| k.to_string())
     };
     let mut lines = vec![Line::default()];
-    for (row, color) in [Color::Black, Color::White].into_iter().enumerate() {
-        let player = dialog.players.of(color).to_string();
+    let game_type = dialog.game_type;
+    for row in dialog.rows() {
+        let (label, value) = match row {
+            DialogRow::Variant => ("Rules", game_type.variant.title().to_string()),
+            DialogRow::Board => ("Board", format!("{0}x{0}", game_type.size)),
+            DialogRow::Rows => ("Men", format!("{} rows", game_type.rows)),
+            DialogRow::Black => ("Black", dialog.players.of(Color::Black).to_string()),
+            DialogRow::White => ("White", dialog.players.of(Color::White).to_string()),
+        };
         let marker = if row == dialog.row { '>' } else { ' ' };
-        let line = Line::from(format!(
-            " {marker} {:<6} < {player:^16} >",
-            color.to_string()
-        ));
+        let line = Line::from(format!(" {marker} {label:<6} < {value:^22} >"));
         lines.push(if row == dialog.row {
             line.style(options.theme.current)
         } else {
@@ -142,7 +146,7 @@ pub fn new_game(
     lines.push(Line::default());
     lines.push(Line::styled(
         format!(
-            " {}/{}: side   {}/{}: player",
+            " {}/{}: line   {}/{}: choice",
             key("up"),
             key("down"),
             key("left"),
@@ -252,7 +256,7 @@ fn state(entry: &GameEntry) -> &str {
 
 /// The length of a game as records number it: a move is one by each side.
 fn moves_of(entry: &GameEntry) -> usize {
-    crate::game::moves_played(entry.game.start(), entry.game.len())
+    crate::game::moves_played_any(entry.game.start(), entry.game.len())
 }
 
 /// At most `width` characters of `text`.
@@ -276,8 +280,9 @@ pub fn too_small(buf: &mut Buffer, area: Rect, app: &App) {
         .keys
         .first_key(Context::Board, "quit")
         .map_or_else(|| "Ctrl-c".to_string(), |k| k.to_string());
+    let (min_width, min_height) = min_size(app.board());
     let mut text = format!(
-        "Enlarge the window to at least {MIN_WIDTH}x{MIN_HEIGHT} (it is {}x{}). The game goes on when it fits; \
+        "Enlarge the window to at least {min_width}x{min_height} (it is {}x{}). The game goes on when it fits; \
          {quit} quits.",
         area.width, area.height
     );
@@ -299,7 +304,7 @@ pub fn too_small(buf: &mut Buffer, area: Rect, app: &App) {
 }
 
 /// The question asked at start when an unfinished game was saved.
-pub fn resume(buf: &mut Buffer, area: Rect, game: &Game, players: Players, options: &Options) {
+pub fn resume(buf: &mut Buffer, area: Rect, game: &AnyGame, players: Players, options: &Options) {
     let date = game.tags().get("Date").unwrap_or("an earlier session");
     let lines = vec![
         Line::default(),

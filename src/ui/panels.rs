@@ -8,8 +8,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::theme::PieceStyle;
 use super::{Options, pane_block};
-use crate::app::{App, Context, Focus, Mode, PlayedRules, Purpose, Setup, Thinking};
-use crate::game::pdn::result_token;
+use crate::app::{App, Context, Focus, Mode, Purpose, Setup, Thinking};
 use crate::rules::{Color, Piece, Role};
 
 /// Width of a move's column in the history.
@@ -82,7 +81,7 @@ fn header_lines<'a>(app: &App, options: &Options) -> Vec<Line<'a>> {
             None => "drawn".to_string(),
         };
         lines.push(Line::styled(
-            format!(" {} · {result}", result_token::<PlayedRules>(Some(outcome))),
+            format!(" {} · {result}", app.game().result_token(Some(outcome))),
             options.theme.current,
         ));
     }
@@ -114,7 +113,9 @@ fn move_lines<'a>(app: &App, options: &Options, width: usize, height: usize) -> 
                 spans.push(Span::raw(format!("{:<MOVE_WIDTH$} ", "...")));
             }
         }
-        let text = game.move_text(ply, options.notation).unwrap_or_default();
+        let text = game
+            .move_text(ply, options.notation_for(game.variant()))
+            .unwrap_or_default();
         let style = if ply == shown {
             theme.current
         } else if ply > game.ply() {
@@ -164,7 +165,7 @@ struct MoveWindow {
 
 impl MoveWindow {
     /// The lines in view when `height` rows show a game of `game.len()` moves with move `shown` kept in view.
-    fn new(game: &crate::game::Game, shown: usize, height: usize) -> MoveWindow {
+    fn new(game: &crate::game::AnyGame, shown: usize, height: usize) -> MoveWindow {
         let first_is_second = game.move_number(1).is_some_and(|n| n.second);
         MoveWindow::of(game.len(), first_is_second, shown, height)
     }

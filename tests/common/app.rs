@@ -4,8 +4,8 @@ use std::collections::VecDeque;
 
 use crowned::app::{Action, App, Effect, Player, Players};
 use crowned::engine::{Engine, Limits};
-use crowned::game::Game;
-use crowned::rules::Square;
+use crowned::game::AnyGame;
+use crowned::rules::{GameType, Square};
 
 /// Two people at one keyboard.
 pub const HUMANS: Players = Players {
@@ -24,7 +24,13 @@ pub fn sq(n: u32) -> Square {
 
 /// An app playing from `fen` with these players; a game from a position asks for nothing at first.
 pub fn app_from(fen: &str, players: Players) -> App {
-    let (app, effects) = App::with_game(Game::from_fen(fen).expect("test FEN"), players);
+    app_of(GameType::default(), fen, players)
+}
+
+/// An app playing a game of `game_type` from `fen` with these players.
+pub fn app_of(game_type: GameType, fen: &str, players: Players) -> App {
+    let game = AnyGame::from_fen(game_type, fen).expect("test FEN");
+    let (app, effects) = App::with_game(game, players);
     assert!(effects.is_empty(), "{effects:?}");
     app
 }
@@ -44,7 +50,7 @@ pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
                 level,
                 ..
             } => {
-                let result = Engine::new().think(
+                let result = Engine::new().think_situation(
                     &situation,
                     level,
                     &Limits::depth(ANSWER_DEPTH),

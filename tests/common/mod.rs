@@ -5,6 +5,7 @@
 
 pub mod app;
 mod positions;
+pub mod screen;
 
 pub use positions::{arbitrary_position, played_position};
 

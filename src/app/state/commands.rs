@@ -7,9 +7,8 @@
 use super::App;
 use crate::app::action::{Action, Effect, SetupAction};
 use crate::app::mode::{Focus, Mode};
-use crate::app::played::BOARD;
 use crate::engine::{Level, Player};
-use crate::rules::{Color, MoveText, Strictness};
+use crate::rules::{Color, Strictness};
 
 /// A command typed in the input box after a colon: one row of [`TYPED_COMMANDS`].
 #[derive(Debug)]
@@ -163,8 +162,7 @@ impl App {
             };
             return Vec::new();
         }
-        let found = MoveText::parse(&text, BOARD)
-            .and_then(|t| t.find(self.game.position(), Strictness::Exact));
+        let found = self.game.position().parse_move(&text, Strictness::Exact);
         match found {
             Ok(mv) => {
                 self.clear_input();

@@ -4,8 +4,8 @@ use super::App;
 use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::engine::Player;
-use crate::game::{count, moves_played};
-use crate::rules::{Square, SquareStyle};
+use crate::game::{count, moves_played_any};
+use crate::rules::Square;
 
 impl App {
     pub(super) fn resume_question(&self) -> String {
@@ -57,7 +57,10 @@ impl App {
     pub(super) fn point(&self, ply: usize) -> String {
         match ply {
             0 => "the start".to_string(),
-            _ => format!("after {}", self.game.point_text(ply, SquareStyle::Numbers)),
+            _ => format!(
+                "after {}",
+                self.game.point_text(ply, self.game.variant().notation())
+            ),
         }
     }
 
@@ -117,7 +120,7 @@ impl App {
                         replay.source,
                         self.point(ply),
                         count(
-                            moves_played(self.game.start(), self.game.len()),
+                            moves_played_any(&self.game.start(), self.game.len()),
                             "move",
                             "moves"
                         ),

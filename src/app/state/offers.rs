@@ -10,8 +10,8 @@ use crate::app::action::{Action, Effect, Purpose};
 use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::app::overlay::Question;
-use crate::engine::{Level, Player, Score, Situation};
-use crate::game::{Game, GameError};
+use crate::engine::{AnySituation, Level, Player, Score};
+use crate::game::{AnyGame, GameError};
 use crate::rules::Color;
 
 /// How much better, in hundredths of a man, the engine may judge its position and still accept a draw: a fifth
@@ -60,7 +60,7 @@ impl App {
         let time = self.preferences.think_time.min(JUDGING_TIME);
         effects.push(Effect::Evaluate {
             search,
-            situation: Situation::of_game(&self.game),
+            situation: AnySituation::of_game(&self.game),
             limits: Level::Max.limits(time),
         });
         self.status = "you offer a draw: the engine considers it".into();
@@ -187,14 +187,14 @@ impl App {
 
     fn agree_draw(&mut self) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
-        effects.extend(self.end_with(Game::agree_draw));
+        effects.extend(self.end_with(AnyGame::agree_draw));
         effects
     }
 
     /// Ends the game as `declare` says, or says why it cannot end that way.
     fn end_with(
         &mut self,
-        declare: impl FnOnce(&mut Game) -> Result<(), GameError>,
+        declare: impl FnOnce(&mut AnyGame) -> Result<(), GameError>,
     ) -> Vec<Effect> {
         match declare(&mut self.game) {
             Ok(()) => self.after_change(),

@@ -8,6 +8,7 @@ use crate::app::dialog::DialogStep;
 use crate::app::keymap::key_help;
 use crate::app::mode::Mode;
 use crate::app::overlay::Overlay;
+use crate::game::AnyGame;
 
 impl App {
     /// Offers `action` to what is open over the game: `Ok` with the effects when an overlay took it, `Err` with the
@@ -94,13 +95,13 @@ impl App {
         };
         match dialog.act(action) {
             DialogStep::Stays => Vec::new(),
-            DialogStep::Start(players) => {
+            DialogStep::Start(game_type, players) => {
                 self.overlay.close_panel();
-                self.start_new(players)
+                self.start_game(AnyGame::new(game_type), players)
             }
-            DialogStep::SetUp(players) => {
+            DialogStep::SetUp(game_type, players) => {
                 self.overlay.close_panel();
-                self.open_setup(players)
+                self.open_setup_as(game_type, players)
             }
             DialogStep::Cancel => {
                 self.overlay.close_panel();
@@ -116,6 +117,7 @@ mod tests {
     use ratatui::layout::Rect;
 
     use super::*;
+    use crate::app::DialogRow;
     use crate::app::action::SetupAction;
     use crate::app::event::{InputEvent, Key, KeyCode, Mouse, MouseKind};
     use crate::app::input::actions_for_input;
@@ -123,7 +125,7 @@ mod tests {
     use crate::app::layout::ScreenLayout;
     use crate::app::library::{GameList, ListPurpose};
     use crate::engine::{Level, Player, Players};
-    use crate::game::Game;
+    use crate::game::AnyGame;
     use crate::game::pdn::ListedGame;
     use crate::store::GameEntry;
 
@@ -138,7 +140,7 @@ mod tests {
 
     /// A click on square 11 and a turn of the wheel over the move list.
     fn clicks() -> [InputEvent; 2] {
-        let layout = ScreenLayout::new(SCREEN).expect("big enough");
+        let layout = ScreenLayout::new(SCREEN, crate::rules::Geometry::EIGHT).expect("big enough");
         let square = layout.square_rect(2, 5);
         let mouse = |kind, column, row| InputEvent::Mouse(Mouse { kind, column, row });
         [
@@ -187,7 +189,7 @@ mod tests {
             Some(Action::ScrollHelp(1))
         );
         assert_eq!(app.help_scroll(), 1);
-        assert_eq!(app.dialog().map(|d| d.row), Some(0));
+        assert_eq!(app.dialog().map(|d| d.row), Some(DialogRow::Black));
         assert_eq!(
             press(&mut app, Key::char('q')),
             Some(Action::ToggleHelp),
@@ -200,7 +202,7 @@ mod tests {
             press(&mut app, Key::plain(KeyCode::Down)),
             Some(Action::Down)
         );
-        assert_eq!(app.dialog().map(|d| d.row), Some(1));
+        assert_eq!(app.dialog().map(|d| d.row), Some(DialogRow::White));
         assert_eq!(
             press(&mut app, Key::plain(KeyCode::Esc)),
             Some(Action::Cancel)
@@ -242,7 +244,7 @@ mod tests {
     #[test]
     fn a_list_of_games_takes_the_keys_and_no_clicks() {
         let entry = GameEntry {
-            game: ListedGame::whole(Game::new()),
+            game: ListedGame::whole(AnyGame::default()),
             players: None,
             error: None,
             source: "test".into(),
@@ -278,7 +280,7 @@ mod tests {
 
     #[test]
     fn the_resume_offer_outranks_everything() {
-        let mut app = App::offering_resume(players(), Game::new(), players());
+        let mut app = App::offering_resume(players(), AnyGame::default(), players());
         clicks_do_nothing(&app);
         assert_eq!(press(&mut app, Key::char('?')), None);
         for action in [

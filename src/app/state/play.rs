@@ -10,9 +10,8 @@ use crate::app::dialog::NewGameDialog;
 use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
 use crate::app::picking::{Pick, Picker};
-use crate::app::played::BOARD;
-use crate::engine::{Player, Players, Situation};
-use crate::game::Game;
+use crate::engine::{AnySituation, Player, Players};
+use crate::game::AnyGame;
 use crate::rules::{Move, Square};
 
 impl App {
@@ -68,7 +67,8 @@ impl App {
                 Vec::new()
             }
             Action::NewGame => {
-                self.overlay.open_dialog(NewGameDialog::new(self.players));
+                self.overlay
+                    .open_dialog(NewGameDialog::new(self.game_type(), self.players));
                 Vec::new()
             }
             Action::Rematch => self.start_new(self.players.swapped()),
@@ -77,7 +77,7 @@ impl App {
             Action::Redo => self.step_forward(),
             Action::Flip => {
                 self.flipped = !self.flipped;
-                self.cursor = self.cursor.turned(BOARD, self.flipped);
+                self.cursor = self.cursor.turned(self.board(), self.flipped);
                 Vec::new()
             }
             Action::BrowseBack => self.browse(|ply, _| ply.saturating_sub(1)),
@@ -137,13 +137,14 @@ impl App {
         }
     }
 
-    /// Starts a new game from the standard start with `players`; an unfinished game is archived first.
+    /// Starts a new game of the same variant and board from its start with `players`; an unfinished game is
+    /// archived first.
     pub(super) fn start_new(&mut self, players: Players) -> Vec<Effect> {
-        self.start_game(Game::new(), players)
+        self.start_game(AnyGame::new(self.game_type()), players)
     }
 
     /// Starts `game` with `players`; an unfinished game is archived first.
-    pub(super) fn start_game(&mut self, game: Game, players: Players) -> Vec<Effect> {
+    pub(super) fn start_game(&mut self, game: AnyGame, players: Players) -> Vec<Effect> {
         let mut effects = self.leave_game();
         effects.extend(self.restart(game, players));
         effects
@@ -164,19 +165,19 @@ impl App {
     }
 
     /// Replaces the game and players, everything else starting afresh, and starts the game going.
-    pub(super) fn restart(&mut self, game: Game, players: Players) -> Vec<Effect> {
+    pub(super) fn restart(&mut self, game: AnyGame, players: Players) -> Vec<Effect> {
         self.reset(game, players);
         self.after_change()
     }
 
     /// Replaces the game and players, everything else starting afresh but the preferences and the search
     /// numbers: they go on rising, so that an answer from the old game is never taken for one in this game.
-    pub(super) fn reset(&mut self, game: Game, players: Players) {
-        let (searches, fits) = (self.searches, self.fits);
+    pub(super) fn reset(&mut self, game: AnyGame, players: Players) {
+        let (searches, screen) = (self.searches, self.screen);
         let preferences = std::mem::take(&mut self.preferences);
         *self = App::fresh(game, players, preferences);
         self.searches = searches;
-        self.fits = fits;
+        self.screen = screen;
     }
 
     /// Esc on the game: leaves typing, browsing or the move list, or drops the selection. A help open over
@@ -226,12 +227,12 @@ impl App {
             Action::Left => Step::Left,
             _ => Step::Right,
         };
-        self.cursor = self.cursor.step(step, BOARD, self.flipped);
+        self.cursor = self.cursor.step(step, self.board(), self.flipped);
     }
 
     /// Puts the cursor on `square`.
     pub(super) fn put_cursor(&mut self, square: Square) {
-        self.cursor = Cursor::on(square, BOARD, self.flipped);
+        self.cursor = Cursor::on(square, self.board(), self.flipped);
     }
 
     /// Puts the cursor where the player is likely to want it: on the selected piece, or on the middle one of the
@@ -276,7 +277,7 @@ impl App {
             self.status = self.engine_refusal();
             return Vec::new();
         }
-        let position = *self.game.position();
+        let position = self.game.position();
         // The jumps of a capture picked one by one have been seen: the animation shows the rest.
         let seen = self.picker.taken_so_far(&position).len();
         match self.picker.pick(&position, square) {
@@ -307,7 +308,7 @@ impl App {
 
     /// Plays `mv`, and shows it stepping along its path from its landing number `seen`.
     fn play_shown_from(&mut self, mv: Move, seen: usize) -> Vec<Effect> {
-        let before = *self.game.position();
+        let before = self.game.position();
         match self.game.play(&mv) {
             Ok(()) => {
                 let mut effects = self.after_change();
@@ -323,7 +324,7 @@ impl App {
 
     /// After the game changed: a new picker, the game's end if it came, the engine's turn if it is one.
     pub(super) fn after_change(&mut self) -> Vec<Effect> {
-        self.picker = Picker::new(self.game.position());
+        self.picker = Picker::new(&self.game.position());
         self.place_cursor();
         let mut effects = vec![Effect::GameChanged];
         match self.game.outcome() {
@@ -353,7 +354,7 @@ impl App {
                 let search = self.begin_search(Purpose::Move);
                 vec![Effect::Think {
                     search,
-                    situation: Situation::of_game(&self.game),
+                    situation: AnySituation::of_game(&self.game),
                     level,
                     limits: level.limits(self.preferences.think_time),
                 }]

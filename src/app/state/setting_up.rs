@@ -5,18 +5,37 @@ use crate::app::action::{Action, Effect, SetupAction};
 use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
 use crate::app::picking::Picker;
-use crate::app::played::PlayedRules;
 use crate::app::setup::{Setup, check_position};
 use crate::engine::Players;
-use crate::game::Game;
-use crate::rules::{Position, parse_fen, to_fen};
+use crate::game::AnyGame;
+use crate::rules::{AnyPosition, GameType};
 
 impl App {
     /// Starts setting up a position, from the one on show, for `players`. The engine stops; the game is kept
     /// until a new one starts.
     pub(super) fn open_setup(&mut self, players: Players) -> Vec<Effect> {
+        let (position, game_type) = (self.shown_position(), self.game_type());
+        self.open_setup_from(position, game_type, players)
+    }
+
+    /// Starts setting up a position of another variant or board (chosen in the new-game dialog), from its
+    /// start.
+    pub(super) fn open_setup_as(&mut self, game_type: GameType, players: Players) -> Vec<Effect> {
+        if game_type == self.game_type() {
+            return self.open_setup(players);
+        }
+        self.open_setup_from(AnyPosition::start(game_type), game_type, players)
+    }
+
+    fn open_setup_from(
+        &mut self,
+        position: AnyPosition,
+        game_type: GameType,
+        players: Players,
+    ) -> Vec<Effect> {
         let effects = self.stop_thinking();
-        self.mode = Mode::Setup(Setup::new(*self.shown_position(), players));
+        self.mode = Mode::Setup(Setup::new(position, game_type, players));
+        self.fit_cursor();
         self.focus = Focus::Board;
         self.status = self.mode_message();
         effects
@@ -88,13 +107,9 @@ impl App {
         }
     }
 
-    /// A game from `position`: the standard start is recorded as an ordinary game, without a FEN.
-    pub(super) fn game_from(position: Position) -> Game {
-        if position == Position::start() {
-            Game::new()
-        } else {
-            Game::from_position(position)
-        }
+    /// A game from `position` (the standard start is recorded as an ordinary game, without a FEN).
+    pub(super) fn game_from(position: AnyPosition) -> AnyGame {
+        AnyGame::from_position(position)
     }
 
     /// Back to the game as it was, the engine thinking again if it is its turn.
@@ -117,7 +132,7 @@ impl App {
             }
             None => {
                 self.mode = Mode::Play;
-                self.picker = Picker::new(self.game.position());
+                self.picker = Picker::new(&self.game.position());
                 self.place_cursor();
                 self.status = self.mode_message();
                 self.next_turn()
@@ -128,10 +143,11 @@ impl App {
     /// `:fen` shows the position on show in FEN; `:fen <FEN>` sets it up, or in play starts a game from it.
     pub(super) fn fen_command(&mut self, text: Option<&str>) -> Result<Vec<Effect>, String> {
         let Some(text) = text.filter(|t| !t.is_empty()) else {
-            self.status = format!("FEN: {}", to_fen(self.shown_position()));
+            self.status = format!("FEN: {}", self.shown_position().to_fen());
             return Ok(Vec::new());
         };
-        let position = parse_fen::<PlayedRules>(text).map_err(|e| format!("bad FEN: {e}"))?;
+        let position = AnyPosition::from_fen(self.game_type(), text)
+            .map_err(|e| format!("bad FEN for {}: {e}", self.game_type()))?;
         if let Mode::Setup(mut setup) = self.mode {
             setup.set_position(position);
             self.mode = Mode::Setup(setup);

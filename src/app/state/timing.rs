@@ -10,9 +10,8 @@ use crate::app::action::{Effect, Timer};
 use crate::app::animation::Animation;
 use crate::app::keymap::Context;
 use crate::app::mode::Mode;
-use crate::app::played::BOARD;
 use crate::engine::Player;
-use crate::rules::{Move, Position};
+use crate::rules::{AnyPosition, Move};
 
 impl App {
     /// A timer came due.
@@ -83,7 +82,7 @@ impl App {
 
     /// Shows `mv`, just played from `before`, stepping along its path from landing `seen`; a move that comes
     /// while another is still being shown waits its turn.
-    pub(super) fn animate(&mut self, before: Position, mv: Move, seen: usize) -> Option<Effect> {
+    pub(super) fn animate(&mut self, before: AnyPosition, mv: Move, seen: usize) -> Option<Effect> {
         self.preferences.animation_step?;
         // Only the live position is drawn stepping: someone looking back through the game sees the move in the
         // move list.
@@ -94,7 +93,7 @@ impl App {
             animation.then(before, mv);
             return None;
         }
-        self.animation = Animation::new(before, mv, seen, BOARD);
+        self.animation = Animation::new(before, mv, seen, before.geometry());
         self.animation_wake()
     }
 

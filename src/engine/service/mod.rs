@@ -38,7 +38,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
-use super::{Level, Limits, Progress, SearchResult, Situation, TABLE_MEGABYTES};
+use super::{AnySituation, Level, Limits, Progress, SearchResult, TABLE_MEGABYTES};
 use pool::{Client, Job, Live, Shared, lock};
 
 /// One search a client asks for.
@@ -48,7 +48,7 @@ pub struct Request {
     /// answers with questions.
     pub search: u64,
     /// The position and its history.
-    pub situation: Situation,
+    pub situation: AnySituation,
     /// How strongly to play.
     pub level: Level,
     /// When to stop. Each request carries its own, so a change of level can bring its own thinking time; with no

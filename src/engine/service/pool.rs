@@ -195,7 +195,7 @@ fn search(engine: &mut Engine, job: &Job, shared: &Shared) {
     let request = &job.request;
     let search = request.search;
     engine.set_stop_flag(Arc::clone(&job.stop));
-    let result = engine.think(
+    let result = engine.think_situation(
         &request.situation,
         request.level,
         &request.limits,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::pool::PANICKING_SEARCH;
 use super::*;
-use crate::rules::{English, Position};
+use crate::rules::{AnyPosition, GameType};
 
 /// Far longer than any of these searches takes, even on a loaded machine.
 const PATIENCE: Duration = Duration::from_secs(60);
@@ -17,8 +17,8 @@ const QUIET: Duration = Duration::from_millis(200);
 /// Small tables: a debug build fills them slowly.
 const MEGABYTES: usize = 2;
 
-fn start() -> Situation {
-    Situation::new(Position::<English>::start())
+fn start() -> AnySituation {
+    AnySituation::at(AnyPosition::start(GameType::default()))
 }
 
 fn request(search: u64, level: Level, limits: Limits) -> Request {

@@ -1,8 +1,8 @@
 //! A game as a list of games holds it: what the list shows, and the game itself or the text it is read from.
 
 use super::GameSource;
-use crate::game::{Game, Outcome, Tags};
-use crate::rules::Position;
+use crate::game::{AnyGame, Outcome, Tags};
+use crate::rules::AnyPosition;
 
 /// A game as a list holds it: what the list shows (its tags, start and length), and either the game or, for a
 /// game of a file, the text it is replayed from when it is chosen, so that a list of many games does not hold
@@ -10,7 +10,7 @@ use crate::rules::Position;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListedGame {
     tags: Tags,
-    start: Position,
+    start: AnyPosition,
     len: usize,
     outcome: Option<Outcome>,
     held: Held,
@@ -18,16 +18,16 @@ pub struct ListedGame {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Held {
-    Game(Box<Game>),
+    Game(Box<AnyGame>),
     Text(GameSource),
 }
 
 impl ListedGame {
     /// A game held whole.
-    pub fn whole(game: Game) -> ListedGame {
+    pub fn whole(game: AnyGame) -> ListedGame {
         ListedGame {
             tags: game.tags().clone(),
-            start: *game.start(),
+            start: game.start(),
             len: game.len(),
             outcome: game.outcome(),
             held: Held::Game(Box::new(game)),
@@ -35,10 +35,10 @@ impl ListedGame {
     }
 
     /// A game held as its text: `game` is what opening `source` gives, kept only for what the list shows.
-    pub fn from_source(game: &Game, source: GameSource) -> ListedGame {
+    pub fn from_source(game: &AnyGame, source: GameSource) -> ListedGame {
         ListedGame {
             tags: game.tags().clone(),
-            start: *game.start(),
+            start: game.start(),
             len: game.len(),
             outcome: game.outcome(),
             held: Held::Text(source),
@@ -51,7 +51,7 @@ impl ListedGame {
     }
 
     /// The position it starts from.
-    pub fn start(&self) -> &Position {
+    pub fn start(&self) -> &AnyPosition {
         &self.start
     }
 
@@ -71,14 +71,14 @@ impl ListedGame {
     }
 
     /// The game itself, replayed from its text if it is held as text.
-    pub fn into_game(self) -> Game {
+    pub fn into_game(self) -> AnyGame {
         match self.held {
             Held::Game(game) => *game,
             // The text was read when the game was listed and reads the same again; should it somehow not, the
             // record's tags are still shown.
             Held::Text(source) => source.open().map_or_else(
                 || {
-                    let mut game = Game::from_position(self.start);
+                    let mut game = AnyGame::from_position(self.start);
                     *game.tags_mut() = self.tags;
                     game
                 },

@@ -20,7 +20,7 @@ pub use game_type::{
     parse_game_type, title, with_rules,
 };
 pub use listed::ListedGame;
-pub use open::{GameSource, open_english};
+pub use open::{GameSource, open_game};
 pub use parse::{GameText, MoveToken, PdnError, parse_games, parse_piece};
 pub use replay::{
     CheckError, MoveNumber, ReplayError, Replayed, check, check_as, recorded_outcome, replay,

@@ -2,36 +2,42 @@
 
 use std::sync::Arc;
 
-use super::game_type::{game_type_of, title};
+use super::game_type::game_type_of_or;
 use super::parse::{GameText, parse_piece};
-use super::replay::replay_english;
+use super::replay::replay;
+use crate::game::any::{AnyGame, GameVisitorMut};
 use crate::game::record::Game;
-use crate::rules::GameType;
+use crate::rules::{GameType, Playable};
 
-/// A game of a file as the program shows it: replayed with the English rules as far as it goes, or, for a game
-/// of another variant, its record without moves (moves of another variant replayed as English would be
-/// nonsense; the tags still say what it is). The second value says why it stops short, if it does.
-pub fn open_english(text: &GameText) -> (Game, Option<String>) {
-    let english = GameType::default();
-    let game_type = game_type_of(text);
-    let replayed = replay_english(text);
-    let error = match &game_type {
-        Ok(g) if *g == english => replayed.error.as_ref().map(ToString::to_string),
-        Ok(other) => Some(format!(
-            "a game of {}; crowned plays English draughts",
-            title(*other)
-        )),
-        Err(e) => Some(e.to_string()),
-    };
-    let game = match game_type {
-        Ok(g) if g == english => replayed.game,
-        _ => {
-            let mut game = Game::new();
-            *game.tags_mut() = replayed.game.tags().clone();
-            game
+/// A game of a file as the program shows it: replayed under the rules of its game type (its `GameType` tag;
+/// without one `default` when given, else a guess from its moves) as far as it goes. The second value says why
+/// it stops short, if it does. A game whose game type cannot be read is its record without moves, under English
+/// rules, so that its tags still show what it is.
+pub fn open_game(text: &GameText, default: Option<GameType>) -> (AnyGame, Option<String>) {
+    match game_type_of_or(text, default) {
+        Ok(game_type) => {
+            let mut game = AnyGame::new(game_type);
+            let error = game.visit_mut(Replay(text));
+            (game, error)
         }
-    };
-    (game, error)
+        Err(e) => {
+            let mut game = AnyGame::default();
+            *game.tags_mut() = text.tags.clone();
+            (game, Some(e.to_string()))
+        }
+    }
+}
+
+/// Replays a game's text into the typed game.
+struct Replay<'a>(&'a GameText);
+
+impl GameVisitorMut for Replay<'_> {
+    type Output = Option<String>;
+    fn visit<R: Playable>(self, game: &mut Game<R>) -> Option<String> {
+        let replayed = replay::<R>(self.0);
+        *game = replayed.game;
+        replayed.error.as_ref().map(ToString::to_string)
+    }
 }
 
 /// A game kept as the text of the file it came from, to be replayed only when it is wanted: a list of many
@@ -45,6 +51,8 @@ pub struct GameSource {
     /// The file's index of the piece's first game, and of this game.
     first: usize,
     index: usize,
+    /// The game type of a game without a `GameType` tag, when the user named one.
+    default: Option<GameType>,
 }
 
 impl GameSource {
@@ -56,15 +64,21 @@ impl GameSource {
             line,
             first,
             index,
+            default: None,
         }
     }
 
-    /// The game, read and opened as [`open_english`] does; `None` if the text does not hold it.
-    pub fn open(&self) -> Option<(Game, Option<String>)> {
+    /// The same game, read as `default` when it has no `GameType` tag.
+    pub fn with_default(self, default: Option<GameType>) -> GameSource {
+        GameSource { default, ..self }
+    }
+
+    /// The game, read and opened as [`open_game`] does; `None` if the text does not hold it.
+    pub fn open(&self) -> Option<(AnyGame, Option<String>)> {
         let parsed = parse_piece(&self.text, self.line, self.first)
             .into_iter()
             .nth(self.index.checked_sub(self.first)?)?;
-        parsed.ok().map(|text| open_english(&text))
+        parsed.ok().map(|text| open_game(&text, self.default))
     }
 }
 
@@ -85,8 +99,19 @@ mod tests {
         let (game, error) = GameSource::new(Arc::from("[GameType \"20\"] 1. 32-28 *"), 1, 1, 1)
             .open()
             .expect("there");
-        assert!(game.is_empty());
-        assert_eq!(game.tags().get("GameType"), Some("20"));
-        assert!(error.is_some_and(|e| e.contains("International")));
+        assert_eq!(game.len(), 1);
+        assert_eq!(game.variant(), crate::rules::Variant::International);
+        assert_eq!(error, None);
+        let untagged: Arc<str> = Arc::from("1. 22-18 *");
+        let (game, _) = GameSource::new(untagged.clone(), 1, 1, 1)
+            .open()
+            .expect("there");
+        assert_eq!(game.variant(), crate::rules::Variant::English);
+        let russian = GameType::standard(crate::rules::Variant::Russian);
+        let (game, _) = GameSource::new(untagged, 1, 1, 1)
+            .with_default(Some(russian))
+            .open()
+            .expect("there");
+        assert_eq!(game.variant(), crate::rules::Variant::Russian);
     }
 }

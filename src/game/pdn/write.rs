@@ -4,7 +4,7 @@ use super::game_type::{game_type_of_rules, game_type_tag};
 use super::replay::result_token;
 use crate::game::record::Game;
 use crate::game::tags::ROSTER;
-use crate::rules::{RuleSet, SquareStyle, to_fen};
+use crate::rules::{RuleSet, to_fen};
 
 /// Lines of move text stay shorter than this.
 const LINE_LIMIT: usize = 80;
@@ -98,7 +98,7 @@ fn move_tokens<R: RuleSet>(game: &Game<R>, result: &str) -> Vec<String> {
             words.push(format!("{number}..."));
         }
         // A move text exists for every recorded move.
-        if let Some(text) = game.move_text(ply, SquareStyle::Numbers) {
+        if let Some(text) = game.move_text(ply, R::VARIANT.notation()) {
             words.push(text);
         }
         // After a comment the next move carries its number again, as PDN writers do.

@@ -1,0 +1,100 @@
+//! Render snapshots of the other boards: 10x10 and 12x12 at 80x24 (the smallest usual terminal) and at 120x40,
+//! the mirrored Italian board, and Russian draughts' move list in coordinates.
+
+use crowned::app::{Action, App, Player, Players};
+use crowned::engine::Level;
+use crowned::game::AnyGame;
+use crowned::rules::{GameType, Variant};
+use crowned::ui;
+
+mod common;
+
+use common::screen::screen;
+
+const VS_ENGINE: Players = Players {
+    black: Player::Human,
+    white: Player::Engine(Level::Medium),
+};
+
+/// A game of `game_type` after the first `plies` legal moves (the first in the generator's order each time).
+fn opened(game_type: GameType, plies: usize) -> App {
+    let mut game = AnyGame::new(game_type);
+    for _ in 0..plies {
+        let mv = game.position().legal_moves()[0];
+        game.play(&mv).expect("legal");
+    }
+    let (mut app, _) = App::with_game(game, VS_ENGINE);
+    let _ = app.update(Action::Resized {
+        width: 80,
+        height: 24,
+    });
+    app
+}
+
+#[test]
+fn international_80x24() {
+    let app = opened(GameType::standard(Variant::International), 3);
+    insta::assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn international_120x40() {
+    let app = opened(GameType::standard(Variant::International), 3);
+    insta::assert_snapshot!(screen(&app, 120, 40));
+}
+
+#[test]
+fn canadian_80x24() {
+    let app = opened(GameType::standard(Variant::Canadian), 2);
+    insta::assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn canadian_120x40() {
+    let app = opened(GameType::standard(Variant::Canadian), 2);
+    insta::assert_snapshot!(screen(&app, 120, 40));
+}
+
+#[test]
+fn english_14x14_at_its_minimum_size() {
+    let game_type = GameType::new(Variant::English, Some(14), None).expect("a board");
+    let app = opened(game_type, 1);
+    let (width, height) = ui::min_size(app.board());
+    insta::assert_snapshot!(screen(&app, width, height));
+}
+
+#[test]
+fn russian_moves_in_coordinates_80x24() {
+    let app = opened(GameType::standard(Variant::Russian), 4);
+    let shown = screen(&app, 80, 24);
+    let first = app
+        .game()
+        .move_text(1, crowned::rules::SquareStyle::Coordinates)
+        .expect("a first move");
+    assert!(
+        first.starts_with(|c: char| c.is_ascii_lowercase()),
+        "{first}"
+    );
+    assert!(
+        shown.contains(&first),
+        "the move list is in coordinates:\n{shown}"
+    );
+    insta::assert_snapshot!(shown);
+}
+
+#[test]
+fn italian_mirrored_80x24() {
+    let app = opened(GameType::standard(Variant::Italian), 0);
+    insta::assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn a_big_board_on_a_small_screen_asks_for_its_own_size() {
+    let app = opened(GameType::standard(Variant::Canadian), 0);
+    let (width, height) = ui::min_size(app.board());
+    let shown = screen(&app, width - 1, height);
+    assert!(
+        shown.contains(&format!("at least {width}x{height}")),
+        "{shown}"
+    );
+}

@@ -1,0 +1,166 @@
+//! Every variant and board played through the app by keys: the cursor keys walk to each square and Space picks
+//! it, move after move, until the game ends by its own rules. Then the record goes to PDN and comes back.
+
+use crowned::app::{Action, App, Key, KeyCode, Mode, Modifiers, action_for_key};
+use crowned::game::AnyGame;
+use crowned::game::pdn::{open_game, parse_games};
+use crowned::rules::{ENGLISH_SIZES, GameType, Square, Variant};
+
+mod common;
+
+use common::app::HUMANS;
+
+/// Every game type the app offers: each variant on its own board, and English rules on each other board.
+fn game_types() -> Vec<GameType> {
+    let mut all: Vec<GameType> = Variant::ALL.into_iter().map(GameType::standard).collect();
+    for size in ENGLISH_SIZES.into_iter().filter(|&s| s != 8) {
+        all.push(GameType::new(Variant::English, Some(size), None).expect("an English board"));
+    }
+    all
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    let key = Key {
+        code,
+        modifiers: Modifiers::default(),
+    };
+    if let Some(action) = action_for_key(app, key) {
+        let _ = app.update(action);
+    }
+}
+
+/// Walks the cursor to `square` with the arrow keys: up or down a row at a time, then along the row.
+fn walk_to(app: &mut App, square: Square) {
+    let (row, col) = app.board().row_col(square);
+    for _ in 0..64 {
+        let (now_row, now_col) = app.cursor();
+        let code = if now_row > row {
+            KeyCode::Up
+        } else if now_row < row {
+            KeyCode::Down
+        } else if now_col > col {
+            KeyCode::Left
+        } else if now_col < col {
+            KeyCode::Right
+        } else {
+            return;
+        };
+        key(app, code);
+    }
+    panic!(
+        "the cursor did not reach {square} (it is at {:?})",
+        app.cursor()
+    );
+}
+
+/// Plays a whole game of `game_type` by keys, choosing moves by a fixed rule, and returns the game.
+fn play_by_keys(game_type: GameType, max_plies: usize) -> AnyGame {
+    let (mut app, _) = App::with_game(AnyGame::new(game_type), HUMANS);
+    let _ = app.update(Action::Resized {
+        width: 80,
+        height: 24,
+    });
+    assert!(app.fits(), "{game_type} fits 80x24");
+    for ply in 0..max_plies {
+        if app.game().outcome().is_some() {
+            break;
+        }
+        let position = app.game().position();
+        let moves = position.legal_moves();
+        let mv = moves[(ply * 7 + 3) % moves.len()];
+        let before = app.game().len();
+        // A piece already selected (the only capturing piece) is not picked again.
+        if app.picker().selected() != Some(mv.from()) {
+            walk_to(&mut app, mv.from());
+            key(&mut app, KeyCode::Char(' '));
+            assert_eq!(
+                app.picker().selected(),
+                Some(mv.from()),
+                "{game_type}: {}",
+                app.status()
+            );
+        }
+        for &land in mv.path() {
+            walk_to(&mut app, land);
+            key(&mut app, KeyCode::Char(' '));
+        }
+        assert_eq!(
+            app.game().len(),
+            before + 1,
+            "{game_type}: {}",
+            app.status()
+        );
+        assert!(app.game().moves()[before].same_effect(&mv));
+    }
+    app.game().clone()
+}
+
+#[test]
+fn every_variant_plays_by_keys_and_its_record_reads_back() {
+    for game_type in game_types() {
+        let game = play_by_keys(game_type, 400);
+        assert!(game.len() >= 10, "{game_type}: only {} moves", game.len());
+        assert!(game.outcome().is_some() || game.len() == 400, "{game_type}");
+        let text = game.to_pdn();
+        let parsed = parse_games(&text);
+        let read = parsed[0].as_ref().expect("its own PDN");
+        let (back, error) = open_game(read, None);
+        assert_eq!(error, None, "{game_type}:\n{text}");
+        assert_eq!(back.game_type(), game_type);
+        assert_eq!(back.moves(), game.moves(), "{game_type}");
+        assert_eq!(back.outcome(), game.outcome(), "{game_type}");
+    }
+}
+
+#[test]
+fn the_new_game_dialog_starts_each_variant() {
+    let (mut app, _) = App::new(HUMANS);
+    let _ = app.update(Action::NewGame);
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Up);
+    }
+    for variant in Variant::ALL.into_iter().skip(1) {
+        key(&mut app, KeyCode::Right);
+        assert_eq!(app.dialog().map(|d| d.game_type.variant), Some(variant));
+    }
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.game().variant(), Variant::Canadian);
+    assert_eq!(app.board().width, 12);
+    assert_eq!(app.mode(), Mode::Play);
+    // A rematch keeps the variant.
+    let _ = app.update(Action::Rematch);
+    assert_eq!(app.game().variant(), Variant::Canadian);
+    // Typed moves use the variant's squares: 1-72 on 12x12.
+    let _ = app.update(Action::Submit("32-37".into()));
+    assert_eq!(
+        app.game().len(),
+        0,
+        "not a move from the start: {}",
+        app.status()
+    );
+    let first = app.game().position().legal_moves()[0];
+    let text = app
+        .game()
+        .position()
+        .write_move(&first, crowned::rules::SquareStyle::Numbers);
+    let _ = app.update(Action::Submit(text.clone()));
+    assert_eq!(app.game().len(), 1, "{text}: {}", app.status());
+}
+
+#[test]
+fn setup_and_fen_follow_the_variant() {
+    let international = GameType::standard(Variant::International);
+    let (mut app, _) = App::with_game(AnyGame::new(international), HUMANS);
+    let _ = app.update(Action::Submit(":fen".into()));
+    assert!(
+        app.status().contains("W:W31-50") || app.status().contains("W:W31,"),
+        "{}",
+        app.status()
+    );
+    let _ = app.update(Action::Submit(":fen W:W45:B5".into()));
+    assert_eq!(app.game().variant(), Variant::International);
+    assert_eq!(app.game().position().pieces().len(), 2, "{}", app.status());
+    // A man of White on Black's back row cannot stand there.
+    let _ = app.update(Action::Submit(":fen W:W3:BK48".into()));
+    assert!(app.status().contains("crowning row"), "{}", app.status());
+}
