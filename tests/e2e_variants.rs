@@ -1,0 +1,94 @@
+//! The real binary in a pseudo-terminal playing the other variants: whole games between two engines in
+//! international, Russian and Canadian draughts and English rules on 10x10, and an international record opened
+//! from a file under its own rules.
+
+mod pty;
+
+use pty::{Session, temp_home};
+
+/// Plays a whole game between the random level on both sides, shown as fast as it comes, and quits.
+fn whole_game(args: &[&str], move_in_list: impl Fn(&str) -> bool) {
+    let mut all = args.to_vec();
+    all.extend([
+        "--black",
+        "random",
+        "--white",
+        "random",
+        "--pace",
+        "0",
+        "--no-animation",
+    ]);
+    let home = temp_home("variant");
+    let mut s = Session::start_in(&home, &all);
+    s.wait_for("Board · game over");
+    let screen = s.contents();
+    assert!(
+        screen.lines().any(|line| move_in_list(line)),
+        "the move list is in the variant's notation:\n{screen}"
+    );
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+    // The finished game was filed among the saved games with its game type.
+    let saved = std::fs::read_dir(home.join("data/games"))
+        .expect("saved games")
+        .filter_map(Result::ok)
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(saved.contains("[GameType"), "{saved}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The first move of a numbered line of the move list (`45. 37-32  8-13` gives `37-32`).
+fn first_move(line: &str) -> Option<&str> {
+    let (_, rest) = line.split_once("│ ")?.1.split_once(". ")?;
+    rest.split_whitespace().next()
+}
+
+/// Whether a line of the move list has a move written in numbers (`32-28`, `41x30`).
+fn numbered(line: &str) -> bool {
+    first_move(line).is_some_and(|w| w.starts_with(|c: char| c.is_ascii_digit()) && w.len() > 2)
+}
+
+#[test]
+fn international_draughts_is_played_to_the_end() {
+    whole_game(&["--variant", "international"], numbered);
+}
+
+#[test]
+fn russian_draughts_is_played_to_the_end_in_coordinates() {
+    whole_game(&["--variant", "russian"], |line| {
+        first_move(line).is_some_and(|w| w.starts_with(|c: char| ('a'..='h').contains(&c)))
+    });
+}
+
+#[test]
+fn canadian_draughts_is_played_to_the_end() {
+    whole_game(&["--variant", "canadian"], numbered);
+}
+
+#[test]
+fn english_rules_on_10x10_are_played_to_the_end() {
+    whole_game(&["--size", "10"], numbered);
+}
+
+#[test]
+fn an_international_record_opens_under_its_own_rules() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/pdn/conformance/succeed/wk2003.pdn"
+    );
+    let mut s = Session::start(&[file]);
+    s.wait_for("wk2003.pdn (");
+    s.send("\r");
+    s.wait_for("Moves · wk2003.pdn, game 1");
+    s.wait_for("1. 32-28");
+    // The whole record replays: its last move is in the list and nothing stops it short.
+    s.send("\x1b[F");
+    s.wait_for("23x12");
+    assert!(!s.contents().contains("stops"), "{}", s.contents());
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+}
