@@ -251,18 +251,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
     let chosen = cli.variant.is_some() || cli.size.is_some() || cli.rows.is_some();
     let game_type = GameType::new(cli.variant.unwrap_or(Variant::English), cli.size, cli.rows)?;
-    let any_position = match &cli.fen {
-        Some(text) => AnyPosition::from_fen(game_type, text)
-            .with_context(|| format!("bad FEN {:?} for {game_type}", excerpt(text)))?,
-        None => AnyPosition::start(game_type),
+    // Read when a command needs it: the game itself reads the FEN under the settings' variant when the command
+    // line names none.
+    let position_of = |game_type: GameType| -> Result<AnyPosition> {
+        Ok(match &cli.fen {
+            Some(text) => AnyPosition::from_fen(game_type, text)
+                .with_context(|| format!("bad FEN {:?} for {game_type}", excerpt(text)))?,
+            None => AnyPosition::start(game_type),
+        })
     };
-    // The game, the engine and matches play English draughts for now.
+    let any_position = || position_of(game_type);
+    // `think`, `match` and `bench` work on English draughts for now.
     let english_only = || -> Result<Position> {
-        English::unwrap(&any_position).ok_or_else(|| {
+        English::unwrap(&any_position()?).ok_or_else(|| {
             anyhow::anyhow!(
-                "{} can be counted (perft), shown and checked in PDN files, but not played yet; \
-                 leave out --variant (or give --variant english) to play",
-                game_type.variant.title()
+                "{} is played in the game (`crowned --variant {}`), counted, shown and checked, but this \
+                 command works on English draughts only for now",
+                game_type.variant.title(),
+                game_type.variant.name()
             )
         })
     };
@@ -277,7 +283,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 Duplicates::Keep
             };
-            any_position.visit(Perft {
+            any_position()?.visit(Perft {
                 depth,
                 split,
                 duplicates,
@@ -285,7 +291,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Show) => {
-            any_position.visit(Show)?;
+            any_position()?.visit(Show)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Pdn {
@@ -347,11 +353,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             } else {
                 settings.game_type
             };
-            let start = match &cli.fen {
-                Some(text) => AnyPosition::from_fen(game_type, text)
-                    .with_context(|| format!("bad FEN {:?} for {game_type}", excerpt(text)))?,
-                None => AnyPosition::start(game_type),
-            };
+            let start = position_of(game_type)?;
             commands::play::play(
                 start,
                 game_type,

@@ -23,7 +23,7 @@ fn whole_game(args: &[&str], move_in_list: impl Fn(&str) -> bool) {
     s.wait_for("Board · game over");
     let screen = s.contents();
     assert!(
-        screen.lines().any(|line| move_in_list(line)),
+        screen.lines().any(move_in_list),
         "the move list is in the variant's notation:\n{screen}"
     );
     s.send("\x03");
