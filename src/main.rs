@@ -10,10 +10,12 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, error::ErrorKind};
 use crowned::app::{Orientation, Player};
 use crowned::config::{Overrides, Settings, SettingsError, check_seconds};
-use crowned::engine::{Level, Limits, MatchConfig, builtin_openings, openings_from_json};
+use crowned::engine::{
+    Level, Limits, MatchConfig, MatchOpenings, builtin_openings, openings_from_json,
+};
 use crowned::rules::{
-    AnyPosition, Duplicates, English, GameType, Playable, Position, PositionVisitor, SquareStyle,
-    Variant, excerpt,
+    AnyPosition, Duplicates, GameType, Playable, Position, PositionVisitor, SquareStyle, Variant,
+    excerpt,
 };
 use crowned::store::Store;
 use crowned::ui::{PieceStyle, ThemeName};
@@ -131,8 +133,9 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
-    /// Play engine against engine over the 3-move ballot openings, each with both colours; the last line is
-    /// `a <wins> b <wins> draws <draws>`.
+    /// Play engine against engine, each opening with both colours: English over the 3-move ballot deck, the
+    /// other variants and boards over random openings drawn from --seed; the last line is `a <wins> b <wins>
+    /// draws <draws>`.
     Match {
         /// The first player's level.
         #[arg(long)]
@@ -140,13 +143,13 @@ enum Command {
         /// The second player's level.
         #[arg(long)]
         b: Level,
-        /// How many games (default: every opening twice).
+        /// How many games (default: every opening of the deck twice; 100 from random openings).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         games: Option<u64>,
         /// Seconds per move.
         #[arg(long, default_value = "0.1", value_parser = parse_seconds)]
         time: f64,
-        /// Openings as JSON (`all`: name to FEN, `standard`: the deck); default: the built-in deck.
+        /// English openings as JSON (`all`: name to FEN, `standard`: the deck); default: the built-in deck.
         #[arg(long, value_name = "FILE")]
         openings: Option<PathBuf>,
         /// Write every game to this new PDN file, each as soon as it ends (an interrupted match keeps every
@@ -156,7 +159,7 @@ enum Command {
         /// Replace the --pdn file if it exists (the old file is gone as soon as the match starts).
         #[arg(long, requires = "pdn")]
         force: bool,
-        /// Seed for the random choices of the weaker levels.
+        /// Seed for the random openings and the random choices of the weaker levels.
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
@@ -166,6 +169,9 @@ enum Command {
         /// Seconds for the depth test from the start position.
         #[arg(long, default_value = "1", value_parser = parse_seconds)]
         time: f64,
+        /// Plies each position is searched to (default: 14 for English 8x8, less on wider boards).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: Option<u32>,
     },
     /// Work with PDN game files.
     Pdn {
@@ -261,17 +267,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
         })
     };
     let any_position = || position_of(game_type);
-    // `think`, `match` and `bench` work on English draughts for now.
-    let english_only = || -> Result<Position> {
-        English::unwrap(&any_position()?).ok_or_else(|| {
-            anyhow::anyhow!(
-                "{} is played in the game (`crowned --variant {}`), counted, shown and checked, but this \
-                 command works on English draughts only for now",
-                game_type.variant.title(),
-                game_type.variant.name()
-            )
-        })
-    };
     match cli.command {
         Some(Command::Perft {
             depth,
@@ -297,9 +292,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Pdn {
             command: PdnCommand::Check { files },
         }) => commands::pdn::check_files(&files, chosen.then_some(game_type)),
-        Some(Command::Bench { time }) => {
-            english_only()?;
-            commands::bench::bench(Duration::from_secs_f64(time))?;
+        Some(Command::Bench { time, depth }) => {
+            game_type.visit(commands::bench::Bench {
+                game_type,
+                depth: depth.unwrap_or_else(|| commands::bench::default_depth(game_type)),
+                time: Duration::from_secs_f64(time),
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Think {
@@ -313,7 +311,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (None, Some(d)) => Limits::depth(d),
                 (None, None) => Limits::time(Duration::from_secs(1)),
             };
-            commands::think::think(&english_only()?, level, &limits, seed)?;
+            any_position()?.visit(commands::think::Think {
+                level,
+                limits: &limits,
+                seed,
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Match {
@@ -326,15 +328,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
             force,
             seed,
         }) => {
+            let english = game_type == GameType::standard(Variant::English);
             let openings = match openings {
-                Some(path) => {
+                Some(path) if english => {
                     let text = std::fs::read_to_string(&path)
                         .with_context(|| format!("cannot read {}", path.display()))?;
-                    openings_from_json(&text).with_context(|| format!("{}", path.display()))?
+                    MatchOpenings::Deck(
+                        openings_from_json(&text).with_context(|| format!("{}", path.display()))?,
+                    )
                 }
-                None => builtin_openings(),
+                Some(_) => anyhow::bail!(
+                    "--openings is a deck of English draughts openings; {game_type} matches start from random \
+                     openings drawn from --seed"
+                ),
+                None if english => MatchOpenings::Deck(builtin_openings()),
+                None => MatchOpenings::Random,
             };
             let config = MatchConfig {
+                game_type,
                 a,
                 b,
                 time: Duration::from_secs_f64(time),
@@ -342,7 +353,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 games: games.map(|g| g as usize),
                 seed,
             };
-            english_only()?;
             commands::matches::run_match(&config, pdn.as_deref(), force)
         }
         None => {

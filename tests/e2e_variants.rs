@@ -40,10 +40,18 @@ fn whole_game(args: &[&str], move_in_list: impl Fn(&str) -> bool) {
     let _ = std::fs::remove_dir_all(&home);
 }
 
-/// The first move of a numbered line of the move list (`45. 37-32  8-13` gives `37-32`).
+/// The first move of a numbered line of the move list (`45. 37-32  8-13` gives `37-32`; from move 100 on the
+/// number touches the pane's border, `│122. 37-31`).
 fn first_move(line: &str) -> Option<&str> {
-    let (_, rest) = line.split_once("│ ")?.1.split_once(". ")?;
-    rest.split_whitespace().next()
+    let mut words = line
+        .split(|c: char| c.is_whitespace() || c == '│' || c == '┃')
+        .filter(|w| !w.is_empty());
+    let is_number = |w: &str| {
+        w.strip_suffix('.')
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    words.find(|w| is_number(w))?;
+    words.next()
 }
 
 /// Whether a line of the move list has a move written in numbers (`32-28`, `41x30`).
@@ -91,4 +99,12 @@ fn an_international_record_opens_under_its_own_rules() {
     s.send("\x03");
     assert_eq!(s.wait_exit(), 0);
     s.assert_restored();
+}
+
+#[test]
+fn move_list_lines_are_read_at_any_move_number() {
+    assert_eq!(first_move("┃9   ┃│ 45. 37-32     8-13   │"), Some("37-32"));
+    assert_eq!(first_move("┃10  ┃│122. 37-31     3-8    │"), Some("37-31"));
+    assert_eq!(first_move("┃10  ┃│ ● Black engine (random)│"), None);
+    assert!(numbered("┃1   ┃│127. 17x8               │"));
 }

@@ -1,72 +1,110 @@
-//! `crowned bench`: the engine's speed and depth, measured on this machine.
+//! `crowned bench`: the engine's speed and depth, measured on this machine, under any rules.
 
 use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use crowned::engine::{Engine, Level, Limits, Situation, builtin_openings};
-use crowned::rules::Position;
+use crowned::engine::{Engine, Level, Limits, Situation, builtin_openings, random_openings};
+use crowned::rules::{AnyPosition, GameType, Playable, Position, RulesVisitor, Variant};
 
-/// The depth every benchmark position is searched to.
-const BENCH_DEPTH: u32 = 14;
+/// Positions besides the start: for English every tenth opening of the ballot deck, for the other game types
+/// as many random openings (drawn from a fixed seed, so every run searches the same positions).
+const OPENINGS: usize = 16;
 
-/// The start and every tenth opening of the built-in deck: quiet and sharp positions of the early middle game.
-fn positions() -> Vec<Position> {
-    let mut list = vec![Position::start()];
-    list.extend(builtin_openings().iter().step_by(10).map(|o| o.position));
+/// The depth every benchmark position is searched to when none is given: English 8x8 as deep as it has always
+/// been benched (so figures stay comparable), the other boards shallower as their trees are wider (each takes
+/// seconds, not minutes).
+pub fn default_depth(game_type: GameType) -> u32 {
+    match (game_type.variant, game_type.size) {
+        (Variant::English, 8) => 14,
+        (_, size) if size <= 8 => 12,
+        (_, 10) => 10,
+        _ => 9,
+    }
+}
+
+/// `crowned bench` for a game type: searches every position to `depth` with the full search and with the plain
+/// minimax of `medium` (as a baseline in the same run), then the start position for `time`.
+pub struct Bench {
+    /// The rules and board.
+    pub game_type: GameType,
+    /// The depth of the fixed-depth searches.
+    pub depth: u32,
+    /// The time of the search from the start.
+    pub time: Duration,
+}
+
+impl RulesVisitor for Bench {
+    type Output = Result<()>;
+
+    fn visit<R: Playable>(self) -> Result<()> {
+        let positions = positions::<R>(self.game_type);
+        let mut out = io::stdout().lock();
+        writeln!(out, "rules: {}", self.game_type)?;
+        let depth = self.depth;
+        let (full_nodes, full_time) = measure(&positions, Level::Max, depth);
+        let (plain_nodes, plain_time) = measure(&positions, Level::Medium, 5);
+        writeln!(
+            out,
+            "search: {} positions to depth {depth}: {full_nodes} nodes in {:.3} s, {:.2} M nodes/s",
+            positions.len(),
+            full_time.as_secs_f64(),
+            rate(full_nodes, full_time) / 1e6
+        )?;
+        writeln!(
+            out,
+            "reference, the plain minimax of medium on the same positions to depth 5: {plain_nodes} nodes in \
+             {:.3} s, {:.2} M nodes/s (it visits positions without tables, ordering or pruning)",
+            plain_time.as_secs_f64(),
+            rate(plain_nodes, plain_time) / 1e6,
+        )?;
+        let mut engine = Engine::new();
+        let result = engine.think_as(
+            &Situation::at(positions[0]),
+            Level::Max,
+            &Limits::time(self.time),
+            0,
+            &mut |_| {},
+        );
+        writeln!(
+            out,
+            "start position, {:.1} s: depth {} ({} nodes)",
+            self.time.as_secs_f64(),
+            result.depth,
+            result.nodes
+        )?;
+        Ok(())
+    }
+}
+
+/// The start of the game type, then the openings.
+fn positions<R: Playable>(game_type: GameType) -> Vec<Position<R>> {
+    let start = AnyPosition::start(game_type);
+    let mut list: Vec<Position<R>> = R::unwrap(&start).into_iter().collect();
+    if game_type == GameType::standard(Variant::English) {
+        let deck = builtin_openings();
+        let english = deck.iter().step_by(10).take(OPENINGS);
+        list.extend(english.filter_map(|o| R::unwrap(&o.position.into())));
+    } else {
+        let openings = random_openings::<R>(game_type, OPENINGS, 0);
+        list.extend(openings.into_iter().map(|o| o.position));
+    }
     list
 }
 
-/// Searches every position to a fixed depth with the full search and with the plain minimax of `medium` (as a
-/// baseline in the same run), then the start position for `time`.
-pub fn bench(time: Duration) -> Result<()> {
-    let mut out = io::stdout().lock();
-    let positions = positions();
-    let (full_nodes, full_time) = measure(&positions, Level::Max, BENCH_DEPTH);
-    let (plain_nodes, plain_time) = measure(&positions, Level::Medium, 5);
-    let full_rate = full_nodes as f64 / full_time.as_secs_f64().max(1e-9);
-    let plain_rate = plain_nodes as f64 / plain_time.as_secs_f64().max(1e-9);
-    writeln!(
-        out,
-        "search: {} positions to depth {BENCH_DEPTH}: {full_nodes} nodes in {:.3} s, {:.2} M nodes/s",
-        positions.len(),
-        full_time.as_secs_f64(),
-        full_rate / 1e6
-    )?;
-    writeln!(
-        out,
-        "reference, the plain minimax of medium on the same positions to depth 5: {plain_nodes} nodes in {:.3} \
-         s, {:.2} M nodes/s (it visits positions without tables, ordering or pruning)",
-        plain_time.as_secs_f64(),
-        plain_rate / 1e6,
-    )?;
-    let mut engine = Engine::new();
-    let result = engine.think(
-        &Situation::new(Position::start()),
-        Level::Max,
-        &Limits::time(time),
-        0,
-        &mut |_| {},
-    );
-    writeln!(
-        out,
-        "start position, {:.1} s: depth {} ({} nodes)",
-        time.as_secs_f64(),
-        result.depth,
-        result.nodes
-    )?;
-    Ok(())
+fn rate(nodes: u64, time: Duration) -> f64 {
+    nodes as f64 / time.as_secs_f64().max(1e-9)
 }
 
-fn measure(positions: &[Position], level: Level, depth: u32) -> (u64, Duration) {
+fn measure<R: Playable>(positions: &[Position<R>], level: Level, depth: u32) -> (u64, Duration) {
     let mut nodes = 0;
     let mut spent = Duration::ZERO;
     let mut engine = Engine::new();
     for pos in positions {
         engine.clear();
         let started = Instant::now();
-        let result = engine.think(
-            &Situation::new(*pos),
+        let result = engine.think_as(
+            &Situation::at(*pos),
             level,
             &Limits::depth(depth),
             0,

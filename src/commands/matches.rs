@@ -1,4 +1,4 @@
-//! `crowned match`: engine against engine over the ballot openings.
+//! `crowned match`: engine against engine over the ballot openings (English) or random openings (the variants).
 
 use std::fs::File;
 use std::io::{self, Write};
@@ -10,7 +10,6 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
 use crowned::engine::{MatchConfig, MatchResult, play_match};
-use crowned::game::pdn::write_game;
 use crowned::store::{create_new, create_temporary};
 
 use super::progress::Progress;
@@ -27,12 +26,12 @@ pub fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Resul
     let mut file = pdn.map(|path| GameFile::create(path, force)).transpose()?;
     let stop = Arc::new(AtomicBool::new(false));
     watch_interrupts(&stop)?;
-    let total = config.games.unwrap_or(config.openings.len() * 2);
+    let total = config.total_games();
     let progress = Progress::on_terminal(total as u64, "games");
     let mut failure = None;
     let result = play_match(config, &stop, &mut |g, so_far| {
         // Saved first, so that a game reported is a game on disk.
-        if let Some(Err(e)) = file.as_mut().map(|f| f.append(&write_game(&g.game))) {
+        if let Some(Err(e)) = file.as_mut().map(|f| f.append(&g.game.to_pdn())) {
             failure = Some(e);
             return ControlFlow::Break(());
         }
@@ -45,6 +44,7 @@ pub fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Resul
         ControlFlow::Continue(())
     });
     progress.finish();
+    let result = result?;
     if let Some(e) = failure {
         return Err(e);
     }

@@ -6,6 +6,7 @@
 
 mod eval;
 mod levels;
+mod match_openings;
 mod matches;
 mod moves;
 mod openings;
@@ -28,7 +29,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use eval::{KING, MAN, evaluate, evaluate_for_black};
-pub use matches::{MatchConfig, MatchGame, MatchResult, play_match};
+pub use match_openings::{MatchOpening, random_openings, random_plies};
+pub use matches::{
+    DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings, MatchResult,
+    play_match,
+};
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};

@@ -1,0 +1,180 @@
+//! `think`, `match` and `bench` under every variant's rules, in each variant's notation.
+
+mod cli_support;
+
+use cli_support::{TempFile, assert_one_line_error, crowned, stderr, stdout};
+
+/// The words of the `bestmove` line: move, score, depth, nodes.
+fn bestmove(args: &[&str]) -> (String, String) {
+    let out = crowned(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    let text = stdout(&out);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(words.len(), 8, "{args:?}: {text}");
+    assert_eq!(
+        (words[0], words[2], words[4], words[6]),
+        ("bestmove", "score", "depth", "nodes")
+    );
+    (words[1].to_string(), words[3].to_string())
+}
+
+#[test]
+fn think_answers_in_the_notation_of_each_variant() {
+    // International: White moves first, from 31-35, written in numbers.
+    let (mv, _) = bestmove(&["think", "--variant", "international", "--depth", "4"]);
+    let openers = [
+        "31-26", "31-27", "32-27", "32-28", "33-28", "33-29", "34-29", "34-30", "35-30",
+    ];
+    assert!(openers.contains(&mv.as_str()), "{mv}");
+    // Russian: coordinates, White first from the third row.
+    let (mv, _) = bestmove(&["think", "--variant", "russian", "--depth", "4"]);
+    let bytes = mv.as_bytes();
+    assert!(
+        mv.len() == 5 && bytes[1] == b'3' && bytes[2] == b'-' && bytes[4] == b'4',
+        "{mv}"
+    );
+    // A flying king takes the last man from across the board: a win in one.
+    let (mv, score) = bestmove(&[
+        "think",
+        "--variant",
+        "international",
+        "--fen",
+        "W:WK46:B28",
+        "--depth",
+        "3",
+    ]);
+    assert!(mv.starts_with("46x"), "{mv}");
+    assert_eq!(score, "win1");
+    // English on 10x10 and the 12x12 Canadian board, every level.
+    for level in ["random", "easy", "medium", "hard", "max"] {
+        for rules in [["--variant", "canadian"], ["--size", "10"]] {
+            let mut args = vec!["think", "--level", level, "--depth", "3"];
+            args.extend(rules);
+            let (mv, _) = bestmove(&args);
+            assert!(mv.contains('-') || mv.contains('x'), "{args:?}: {mv}");
+        }
+    }
+    // The principal variation on stderr is in the variant's notation too.
+    let out = crowned(&["think", "--variant", "brazilian", "--depth", "3"]);
+    let progress = stderr(&out);
+    let last = progress.lines().last().unwrap_or("");
+    let pv = last.split(" pv ").nth(1).unwrap_or("");
+    assert!(
+        !pv.is_empty() && pv.split(' ').all(|m| m.as_bytes()[0].is_ascii_lowercase()),
+        "{progress}"
+    );
+    assert_one_line_error(
+        &[
+            "think",
+            "--variant",
+            "thai",
+            "--fen",
+            "W:W99:B1",
+            "--depth",
+            "2",
+        ],
+        "bad FEN",
+    );
+}
+
+#[test]
+fn a_variant_match_starts_from_random_openings_and_files_its_games() {
+    let folder = TempFile::new("variant-match", "");
+    let out_path = folder.0.with_file_name("international.pdn");
+    let out_text = out_path.to_str().expect("UTF-8 temp path");
+    let args = [
+        "match",
+        "--variant",
+        "international",
+        "--a",
+        "easy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--time",
+        "0.01",
+        "--seed",
+        "5",
+        "--pdn",
+        out_text,
+    ];
+    let out = crowned(&args);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines: Vec<String> = stderr(&out).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    // One opening with both colours: four random plies on 10x10, in numbers.
+    let opening = |line: &str| line.split(" (a:").next().unwrap_or("").to_string();
+    assert_eq!(
+        opening(&lines[0]).replace("game 1/2 ", ""),
+        opening(&lines[1]).replace("game 2/2 ", "")
+    );
+    assert_eq!(opening(&lines[0]).split(' ').count(), 2 + 4, "{}", lines[0]);
+    let pdn = std::fs::read_to_string(&out_path).expect("written");
+    assert_eq!(pdn.matches("[GameType \"20\"]").count(), 2, "{pdn}");
+    assert!(
+        pdn.contains("[Event \"crowned match (international): easy against random\"]"),
+        "{pdn}"
+    );
+    // The file is read back under its own rules, with no --variant.
+    let check = crowned(&["pdn", "check", out_text]);
+    assert_eq!(stdout(&check), "games 2 ok 2 errors 0\n", "{pdn}");
+    // The same seed plays the same match.
+    let _ = std::fs::remove_file(&out_path);
+    let again = crowned(&args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(std::fs::read_to_string(&out_path).expect("written"), pdn);
+}
+
+#[test]
+fn english_on_another_board_plays_matches_too_and_the_deck_stays_english() {
+    let out = crowned(&[
+        "match", "--size", "10", "--a", "random", "--b", "random", "--games", "2", "--time", "0.01",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let tally = stdout(&out);
+    let words: Vec<&str> = tally.split_whitespace().collect();
+    assert_eq!(
+        (words[0], words[2], words[4]),
+        ("a", "b", "draws"),
+        "{tally}"
+    );
+    let deck = TempFile::new("deck.json", "{}");
+    assert_one_line_error(
+        &[
+            "match",
+            "--variant",
+            "russian",
+            "--a",
+            "easy",
+            "--b",
+            "random",
+            "--openings",
+            deck.path(),
+        ],
+        "random openings",
+    );
+}
+
+#[test]
+fn bench_measures_any_variant() {
+    for rules in [["--variant", "canadian"], ["--variant", "thai"]] {
+        let mut args = vec!["bench", "--depth", "3", "--time", "0.05"];
+        args.extend(rules);
+        let out = crowned(&args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let text = stdout(&out);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        assert_eq!(lines[0], format!("rules: {}", rules[1]));
+        // The start and sixteen openings.
+        assert!(
+            lines[1].starts_with("search: 17 positions to depth 3: "),
+            "{text}"
+        );
+        assert!(
+            lines[3].starts_with("start position, 0.1 s: depth "),
+            "{text}"
+        );
+    }
+}
