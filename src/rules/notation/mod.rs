@@ -209,7 +209,7 @@ impl MoveText {
                 text: excerpt(&self.text),
                 candidates: many
                     .iter()
-                    .map(|m| full_route(m, SquareStyle::Numbers, R::GEOMETRY))
+                    .map(|m| full_route(m, self.style(), R::GEOMETRY))
                     .collect(),
             }),
         }
@@ -219,7 +219,7 @@ impl MoveText {
     fn explain_no_fit<R: RuleSet>(&self, pos: &Position<R>, fitting: &[Move]) -> MoveError {
         let g = R::GEOMETRY;
         if let Some(other_kind) = fitting.first() {
-            let suggestion = write_move(pos, other_kind, SquareStyle::Numbers);
+            let suggestion = write_move(pos, other_kind, self.style());
             return if other_kind.is_capture() {
                 MoveError::IsACapture {
                     text: excerpt(&self.text),
@@ -262,6 +262,7 @@ impl MoveText {
         }
     }
 
+    /// The notation the player typed, in which refusals answer: coordinates when the text starts with a letter.
     fn style(&self) -> SquareStyle {
         if self.text.starts_with(|c: char| c.is_ascii_alphabetic()) {
             SquareStyle::Coordinates
@@ -509,6 +510,11 @@ mod tests {
             find(&p, "14-23"),
             Err("14-23 is a capture; write it as 14x23".into())
         );
+        // A refusal answers in the notation the move was typed in.
+        assert_eq!(
+            find(&p, "c5-e3"),
+            Err("c5-e3 is a capture; write it as c5xe3".into())
+        );
     }
 
     #[test]
@@ -518,6 +524,10 @@ mod tests {
         assert_eq!(
             find(&p, "14x30"),
             Err("14x30 is ambiguous: it could be 14x21x30 or 14x23x30".into())
+        );
+        assert_eq!(
+            find(&p, "c5xc1"),
+            Err("c5xc1 is ambiguous: it could be c5xa3xc1 or c5xe3xc1".into())
         );
         assert_eq!(find(&p, "14x21x30"), Ok("14x21x30".into()));
         assert_eq!(find(&p, "14x23x30"), Ok("14x23x30".into()));
