@@ -12,14 +12,14 @@ use crowned::rules::{AnyPosition, GameType, Playable, Position, RulesVisitor, Va
 const OPENINGS: usize = 16;
 
 /// The depth every benchmark position is searched to when none is given: English 8x8 as deep as it has always
-/// been benched (so figures stay comparable), the other boards shallower as their trees are wider (each takes
-/// seconds, not minutes).
+/// been benched (so figures stay comparable), the others to depths that take about as long here (a few tenths
+/// of a second on one core), shallower as the board widens.
 pub fn default_depth(game_type: GameType) -> u32 {
     match (game_type.variant, game_type.size) {
         (Variant::English, 8) => 14,
-        (_, size) if size <= 8 => 12,
-        (_, 10) => 10,
-        _ => 9,
+        (_, size) if size <= 8 => 16,
+        (_, 10) => 14,
+        _ => 13,
     }
 }
 
