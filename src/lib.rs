@@ -23,6 +23,7 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod rules;
+pub mod serve;
 pub mod session;
 pub mod store;
 pub mod term;

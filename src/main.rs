@@ -178,6 +178,31 @@ enum Command {
         #[command(subcommand)]
         command: PdnCommand,
     },
+    /// Serve the game over SSH: `ssh -p PORT host` and you are playing, nothing to install. Players are known
+    /// by their SSH key; each has their own settings, autosave and saved games on the server.
+    Serve {
+        /// Address and port to listen on; 0.0.0.0:2222 (or [::]:2222) serves other machines.
+        #[arg(long, default_value = crowned::serve::DEFAULT_LISTEN, value_parser = crowned::serve::parse_listen)]
+        listen: std::net::SocketAddr,
+        /// The host key (an OpenSSH private key); made on first start if missing [default: in the data folder].
+        #[arg(long, value_name = "FILE")]
+        host_key: Option<PathBuf>,
+        /// Connections held at once.
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        max_sessions: u64,
+        /// Connections held at once from one address.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+        max_per_address: u64,
+        /// Seconds a game may wait for a key before it ends (it is saved and offered on the next connection).
+        #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(10..=604_800))]
+        idle_timeout: u64,
+        /// Search threads shared by every game on the server.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
+        engine_threads: u64,
+        /// Transposition-table memory shared by every game, in megabytes.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
+        engine_megabytes: u64,
+    },
     /// Count the leaves of the legal-move tree to each depth from 1 to DEPTH (checks the move generator).
     Perft {
         /// How many plies deep to count.
@@ -354,6 +379,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 seed,
             };
             commands::matches::run_match(&config, pdn.as_deref(), force)
+        }
+        Some(Command::Serve {
+            listen,
+            host_key,
+            max_sessions,
+            max_per_address,
+            idle_timeout,
+            engine_threads,
+            engine_megabytes,
+        }) => {
+            commands::serve::run(commands::serve::ServeArgs {
+                listen,
+                host_key,
+                max_sessions: max_sessions as usize,
+                max_per_address: max_per_address as usize,
+                idle_timeout,
+                engine_threads: engine_threads as usize,
+                engine_megabytes: engine_megabytes as usize,
+            })?;
+            Ok(ExitCode::SUCCESS)
         }
         None => {
             let (settings, store, problem) = settings(&cli.play);

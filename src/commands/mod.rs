@@ -6,5 +6,6 @@ pub mod pdn;
 pub mod perft;
 pub mod play;
 pub mod progress;
+pub mod serve;
 pub mod show;
 pub mod think;

@@ -119,6 +119,11 @@ impl Store {
         self.data_dir.join("games")
     }
 
+    /// What `crowned serve` keeps: its host key, and a folder per player.
+    pub fn server_dir(&self) -> PathBuf {
+        self.data_dir.join("server")
+    }
+
     /// Files a game into the saved games as `name.pdn` (or a name made of the date and the players), never
     /// overwriting another file. Returns the file written.
     pub fn file_game(&self, saved: &SavedGame, name: Option<&str>) -> Result<PathBuf, StoreError> {

@@ -1,0 +1,388 @@
+//! One SSH connection: who it is, what it may ask for, and the game it plays.
+//!
+//! A connection signs in with a public key (or, when the server allows guests, without one), asks for a
+//! session channel with a pty and a shell, and gets the game. Everything else a client may ask for (a command
+//! to run, a subsystem such as sftp, port, agent or X11 forwarding, a second channel) is refused.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use russh::keys::PublicKey;
+use russh::server::{Auth, Msg, Session as SshSession};
+use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
+use tokio::sync::mpsc;
+
+use super::identity::Identity;
+use super::limits::Admission;
+use super::play::{Channels, Screen, ToGame, clamp_size, play};
+use super::{ServeError, Shared};
+use crate::config::Settings;
+use crate::session::{self, Ending, Opening, Session};
+use crate::store::Store;
+use crate::ui::Theme;
+
+/// How many messages from the client may wait for its game before reading from the connection pauses (the
+/// client then waits, not the server's memory).
+const INPUT_QUEUE: usize = 64;
+
+/// What a client without a key is told.
+const NO_KEY: &str = "crowned: this server knows players by their SSH key. Make one with `ssh-keygen -t ed25519` \
+                      (press Enter at every question) and connect again.\r\n";
+
+/// What a client that asks for no terminal is told.
+const NO_PTY: &str =
+    "crowned: the game needs a terminal; connect with `ssh -t` (and without a command).\r\n";
+
+/// One connection's state, as russh calls it.
+pub struct Connection {
+    shared: Arc<Shared>,
+    peer: SocketAddr,
+    /// Holds this connection's place in the limits while it lives.
+    _admission: Admission,
+    started: Instant,
+    identity: Option<Identity>,
+    /// Whether a client without a key has been told how to make one (once is enough).
+    explained: bool,
+    /// The one session channel, once opened.
+    channel: Option<ChannelId>,
+    /// The pty asked for: its size.
+    pty: Option<(u16, u16)>,
+    /// The running game's input, once it has started.
+    game: Option<mpsc::Sender<ToGame>>,
+}
+
+impl Connection {
+    /// A new connection from `peer`, holding `admission`.
+    pub fn new(shared: Arc<Shared>, peer: SocketAddr, admission: Admission) -> Connection {
+        Connection {
+            shared,
+            peer,
+            _admission: admission,
+            started: Instant::now(),
+            identity: None,
+            explained: false,
+            channel: None,
+            pty: None,
+            game: None,
+        }
+    }
+
+    fn who(&self) -> String {
+        match &self.identity {
+            Some(identity) => format!("{} ({})", identity.fingerprint, identity.name),
+            None => "unauthenticated".to_string(),
+        }
+    }
+
+    /// Starts the game on `channel`.
+    fn start_game(&mut self, channel: ChannelId, size: (u16, u16), session: &mut SshSession) {
+        let Some(identity) = self.identity.clone() else {
+            return;
+        };
+        let (input, input_rx) = mpsc::channel(INPUT_QUEUE);
+        let (engine_tx, engine_rx) = mpsc::unbounded_channel();
+        let client = self.shared.engine.client(move |report| {
+            // The game has ended when nobody listens: the report is not wanted.
+            let _ = engine_tx.send(report);
+        });
+        let game = open_game(&self.shared, &identity, client);
+        let channels = Channels {
+            input: input_rx,
+            engine: engine_rx,
+            shutdown: self.shared.shutdown.clone(),
+        };
+        let screen = Screen {
+            handle: session.handle(),
+            channel,
+        };
+        let idle = self.shared.config.idle_timeout;
+        let peer = self.peer;
+        let who = self.who();
+        tokio::spawn(async move {
+            // A panic in this game ends this task only: tokio catches it, the other games go on.
+            let ending = play(game, channels, screen, size, idle).await;
+            tracing::info!(peer = %peer, player = %who, ending = describe(ending), "game ended");
+        });
+        self.game = Some(input);
+    }
+}
+
+/// The game for `identity`: the player's own settings and saved games under the server's data folder, and the
+/// offer to resume an unfinished game, as locally.
+fn open_game(shared: &Shared, identity: &Identity, engine: crate::engine::EngineClient) -> Session {
+    let home = shared.config.players_dir.join(identity.folder_name());
+    let store = Store::under(&home);
+    let (settings, problem) = if store.settings_file().exists() {
+        Settings::load_or_defaults(&store.settings_file())
+    } else {
+        (Settings::defaults(), None)
+    };
+    let mut opened = session::open(
+        Ok(store),
+        settings.autosave,
+        Opening::Standard(settings.game_type),
+        settings.players,
+    );
+    opened.app.set_preferences(settings.preferences());
+    if let Some(problem) = problem {
+        opened.notices.insert(
+            0,
+            format!("{}; running on the default settings", problem.brief()),
+        );
+    }
+    let seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let config = session::Config {
+        options: settings.options(Theme::no_color_from_env()),
+        seed,
+    };
+    Session::new(opened, config, engine)
+}
+
+impl Drop for Connection {
+    fn drop(&mut self) {
+        tracing::info!(
+            peer = %self.peer,
+            player = %self.who(),
+            seconds = self.started.elapsed().as_secs_f64(),
+            "connection closed"
+        );
+    }
+}
+
+impl russh::server::Handler for Connection {
+    type Error = ServeError;
+
+    async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {
+        Ok(key_or_explanation())
+    }
+
+    async fn auth_password(&mut self, _user: &str, _password: &str) -> Result<Auth, Self::Error> {
+        Ok(key_or_explanation())
+    }
+
+    /// A client that has no key (or no key it will offer) comes here last: it is shown how to make one, then
+    /// refused.
+    async fn auth_keyboard_interactive<'a>(
+        &'a mut self,
+        _user: &str,
+        _submethods: &str,
+        response: Option<russh::server::Response<'a>>,
+    ) -> Result<Auth, Self::Error> {
+        Ok(match response {
+            None if !self.explained => Auth::Partial {
+                name: "crowned".into(),
+                instructions: NO_KEY.into(),
+                prompts: Vec::new().into(),
+            },
+            _ => {
+                self.explained = true;
+                Auth::Reject {
+                    proceed_with_methods: Some(MethodSet::from(&[MethodKind::PublicKey][..])),
+                    partial_success: false,
+                }
+            }
+        })
+    }
+
+    async fn auth_publickey(
+        &mut self,
+        user: &str,
+        key: russh::server::VerifiedPublicKey<'_>,
+    ) -> Result<Auth, Self::Error> {
+        let key: &PublicKey = key.public_key;
+        let identity = Identity::of_key(key, user);
+        tracing::info!(peer = %self.peer, player = %identity.fingerprint, name = %identity.name, "signed in");
+        self.identity = Some(identity);
+        Ok(Auth::Accept)
+    }
+
+    async fn channel_open_session(
+        &mut self,
+        channel: Channel<Msg>,
+        reply: russh::server::ChannelOpenHandle,
+        _session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        if self.channel.is_some() {
+            reply
+                .reject(russh::ChannelOpenFailure::AdministrativelyProhibited)
+                .await;
+            return Ok(());
+        }
+        self.channel = Some(channel.id());
+        reply.accept().await;
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn pty_request(
+        &mut self,
+        channel: ChannelId,
+        _term: &str,
+        width: u32,
+        height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _modes: &[(Pty, u32)],
+        session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        if self.channel != Some(channel) || self.game.is_some() {
+            session.channel_failure(channel)?;
+            return Ok(());
+        }
+        self.pty = Some(clamp_size(width, height));
+        session.channel_success(channel)?;
+        Ok(())
+    }
+
+    async fn shell_request(
+        &mut self,
+        channel: ChannelId,
+        session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        if self.channel != Some(channel) || self.game.is_some() {
+            session.channel_failure(channel)?;
+            return Ok(());
+        }
+        let Some(size) = self.pty else {
+            self.channel = None;
+            refuse(channel, session, NO_PTY)?;
+            return Ok(());
+        };
+        session.channel_success(channel)?;
+        self.start_game(channel, size, session);
+        Ok(())
+    }
+
+    async fn exec_request(
+        &mut self,
+        channel: ChannelId,
+        _data: &[u8],
+        session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        session.channel_success(channel)?;
+        if self.channel == Some(channel) && self.game.is_none() {
+            self.channel = None;
+        }
+        refuse(
+            channel,
+            session,
+            "crowned: this server runs no commands; connect with `ssh -t` and no command to play.\r\n",
+        )
+    }
+
+    async fn subsystem_request(
+        &mut self,
+        channel: ChannelId,
+        _name: &str,
+        session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)?;
+        if self.channel == Some(channel) && self.game.is_none() {
+            self.channel = None;
+            session.close(channel)?;
+        }
+        Ok(())
+    }
+
+    async fn data(
+        &mut self,
+        channel: ChannelId,
+        data: &[u8],
+        _session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        if self.channel == Some(channel)
+            && let Some(game) = &self.game
+        {
+            // Waiting here when the game is behind holds back reading from the client, not memory.
+            let _ = game.send(ToGame::Bytes(data.to_vec())).await;
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn window_change_request(
+        &mut self,
+        channel: ChannelId,
+        width: u32,
+        height: u32,
+        _pix_width: u32,
+        _pix_height: u32,
+        _session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        let (width, height) = clamp_size(width, height);
+        if self.channel != Some(channel) {
+            return Ok(());
+        }
+        match &self.game {
+            Some(game) => {
+                let _ = game.send(ToGame::Resize(width, height)).await;
+            }
+            None => self.pty = Some((width, height)),
+        }
+        Ok(())
+    }
+
+    async fn channel_eof(
+        &mut self,
+        channel: ChannelId,
+        _session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        self.close_game(channel).await;
+        Ok(())
+    }
+
+    async fn channel_close(
+        &mut self,
+        channel: ChannelId,
+        _session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        self.close_game(channel).await;
+        Ok(())
+    }
+}
+
+impl Connection {
+    /// The session channel closed: its game ends, and the connection may open another.
+    async fn close_game(&mut self, channel: ChannelId) {
+        if self.channel != Some(channel) {
+            return;
+        }
+        if let Some(game) = self.game.take() {
+            let _ = game.send(ToGame::Closed).await;
+        }
+        self.channel = None;
+        self.pty = None;
+    }
+}
+
+/// Tells the client `why` on its channel and closes it with a failing exit status.
+fn refuse(channel: ChannelId, session: &mut SshSession, why: &str) -> Result<(), ServeError> {
+    session.data(channel, why.as_bytes().to_vec())?;
+    session.exit_status_request(channel, 1)?;
+    session.eof(channel)?;
+    session.close(channel)?;
+    Ok(())
+}
+
+/// A refusal that leaves the client the two ways this server takes: a key, or being told how to make one.
+fn key_or_explanation() -> Auth {
+    Auth::Reject {
+        proceed_with_methods: Some(MethodSet::from(
+            &[MethodKind::PublicKey, MethodKind::KeyboardInteractive][..],
+        )),
+        partial_success: false,
+    }
+}
+
+/// How a game ended, for the log.
+fn describe(ending: Ending) -> &'static str {
+    match ending {
+        Ending::Quit => "quit",
+        Ending::Signal(_) => "server shutdown",
+        Ending::InputClosed => "connection closed",
+        Ending::EngineFailed => "engine failed",
+    }
+}

@@ -1,0 +1,101 @@
+//! Who a connection is: the fingerprint of the SSH key it signed in with, and the name it gave.
+
+use russh::keys::{HashAlg, PublicKey};
+
+/// The longest display name kept, in characters.
+pub const MAX_NAME: usize = 24;
+
+/// A player on this server.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    /// The SHA-256 fingerprint of the player's public key, as `ssh-keygen -l` prints it (`SHA256:...`).
+    pub fingerprint: String,
+    /// The SSH user name, made safe to show (see [`display_name`]).
+    pub name: String,
+}
+
+impl Identity {
+    /// The identity of a key, with the user name it came with.
+    pub fn of_key(key: &PublicKey, user: &str) -> Identity {
+        Identity {
+            fingerprint: key.fingerprint(HashAlg::Sha256).to_string(),
+            name: display_name(user),
+        }
+    }
+
+    /// A name for the player's folder: the fingerprint's base64 with the characters that cannot be in a file
+    /// name replaced (`/` by `_`, `+` by `-`, padding dropped). One key, one folder, on every file system.
+    pub fn folder_name(&self) -> String {
+        let hash = self
+            .fingerprint
+            .strip_prefix("SHA256:")
+            .unwrap_or(&self.fingerprint);
+        hash.chars()
+            .filter_map(|c| match c {
+                '/' => Some('_'),
+                '+' => Some('-'),
+                '=' => None,
+                c if c.is_ascii_alphanumeric() => Some(c),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// A user name as others may see it: control characters (and with them every escape sequence) and characters
+/// that change the text's direction or width removed, spaces collapsed, at most [`MAX_NAME`] characters; a
+/// name with nothing left is `player`.
+pub fn display_name(user: &str) -> String {
+    let mut name = String::new();
+    let mut last_space = true;
+    for c in user.chars() {
+        if name.chars().count() == MAX_NAME {
+            break;
+        }
+        if c.is_whitespace() {
+            if !last_space {
+                name.push(' ');
+            }
+            last_space = true;
+        } else if !c.is_control() && !is_format(c) {
+            name.push(c);
+            last_space = false;
+        }
+    }
+    let name = name.trim_end().to_string();
+    if name.is_empty() {
+        "player".to_string()
+    } else {
+        name
+    }
+}
+
+/// Invisible formatting characters that could reorder or hide what follows them on another screen: the
+/// bidirectional controls, zero-width characters and the byte-order mark.
+fn is_format(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_lose_control_characters_and_escape_sequences() {
+        assert_eq!(display_name("alice"), "alice");
+        assert_eq!(display_name("\x1b[31mred\x1b[0m"), "[31mred[0m");
+        assert_eq!(display_name("a\u{202e}b\u{200b}c\r\n"), "abc");
+        assert_eq!(display_name("  two   words "), "two words");
+        assert_eq!(display_name("\x07\x1b"), "player");
+        assert_eq!(display_name(&"x".repeat(1000)).chars().count(), MAX_NAME);
+    }
+
+    #[test]
+    fn folder_names_are_safe_file_names() {
+        let identity = Identity {
+            fingerprint: "SHA256:ab/cd+ef==".into(),
+            name: "x".into(),
+        };
+        assert_eq!(identity.folder_name(), "ab_cd-ef");
+    }
+}

@@ -1,0 +1,186 @@
+//! `crowned serve`: the game as an SSH server, one game per connection.
+//!
+//! Each connection is a [`Session`](crate::session::Session) like the local terminal's, with the SSH channel as
+//! its screen and keyboard: the channel's bytes go through a streaming input parser ([`input`]), frames are
+//! drawn with ratatui into the channel (only the cells that changed), and the window size comes from the pty and
+//! window-change requests. Players are known by their key's fingerprint; each has a folder of their own (settings,
+//! autosave, saved games) under the server's data folder. Every game's searches go to one engine service with a
+//! fixed number of threads and a fixed table memory, however many people play.
+//!
+//! Each game runs in a task of its own: a panic in one is caught by the runtime and ends that game alone.
+
+mod connection;
+mod host_key;
+mod identity;
+pub mod input;
+mod limits;
+mod play;
+
+pub use host_key::{HostKeyError, fingerprint, load_or_create};
+pub use identity::{Identity, display_name};
+pub use limits::{Admission, Limits, Refusal};
+pub use play::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use russh::keys::PrivateKey;
+use thiserror::Error;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::engine::EngineService;
+use connection::Connection;
+
+/// How a server runs.
+#[derive(Clone, Debug)]
+pub struct ServeConfig {
+    /// The host key.
+    pub host_key: PrivateKey,
+    /// Where each player's folder goes.
+    pub players_dir: PathBuf,
+    /// Connections held at once, in all.
+    pub max_sessions: usize,
+    /// Connections held at once from one address.
+    pub max_per_address: usize,
+    /// A game nobody types into for this long ends (its game is saved, as always).
+    pub idle_timeout: Duration,
+    /// Search threads shared by every game.
+    pub engine_threads: usize,
+    /// Transposition-table memory shared by every game, in megabytes.
+    pub engine_megabytes: usize,
+}
+
+/// What goes wrong in a server.
+#[derive(Debug, Error)]
+pub enum ServeError {
+    /// The SSH layer failed.
+    #[error("ssh: {0}")]
+    Ssh(#[from] russh::Error),
+    /// Something on this machine failed.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// What every connection shares.
+pub(crate) struct Shared {
+    config: ServeConfig,
+    engine: EngineService,
+    shutdown: watch::Receiver<bool>,
+}
+
+/// A running server's off switch: [`Shutdown::stop`] tells every game to end (each is saved) and the server to
+/// stop taking connections.
+#[derive(Clone, Debug)]
+pub struct Shutdown(Arc<watch::Sender<bool>>);
+
+impl Shutdown {
+    /// A switch, off.
+    pub fn new() -> Shutdown {
+        Shutdown(Arc::new(watch::channel(false).0))
+    }
+
+    /// Stops the server.
+    pub fn stop(&self) {
+        self.0.send_replace(true);
+    }
+
+    fn watch(&self) -> watch::Receiver<bool> {
+        self.0.subscribe()
+    }
+}
+
+impl Default for Shutdown {
+    fn default() -> Self {
+        Shutdown::new()
+    }
+}
+
+/// Serves games on `listener` until `shutdown` is stopped; then every game is told to end and the server waits
+/// up to `grace` for them to say goodbye.
+pub async fn serve(
+    listener: TcpListener,
+    config: ServeConfig,
+    shutdown: Shutdown,
+    grace: Duration,
+) -> Result<(), ServeError> {
+    let ssh = Arc::new(ssh_config(&config));
+    let limits = Limits::new(config.max_sessions, config.max_per_address);
+    let engine = EngineService::new(config.engine_threads, config.engine_megabytes)?;
+    let mut stop = shutdown.watch();
+    let shared = Arc::new(Shared {
+        config,
+        engine,
+        shutdown: shutdown.watch(),
+    });
+    loop {
+        let (socket, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    // Out of file descriptors, say: wait a moment rather than spin.
+                    tracing::warn!(error = %e, "cannot accept a connection");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            _ = stop.changed() => break,
+        };
+        let admission = match limits.admit(peer.ip()) {
+            Ok(admission) => admission,
+            Err(refusal) => {
+                tracing::warn!(peer = %peer, ?refusal, "connection refused");
+                drop(socket);
+                continue;
+            }
+        };
+        tracing::info!(peer = %peer, held = limits.held(), "connection");
+        let _ = socket.set_nodelay(true);
+        let handler = Connection::new(Arc::clone(&shared), peer, admission);
+        let ssh = Arc::clone(&ssh);
+        tokio::spawn(async move {
+            match russh::server::run_stream(ssh, socket, handler).await {
+                Ok(running) => {
+                    if let Err(e) = running.await {
+                        tracing::debug!(peer = %peer, error = %e, "connection ended with an error");
+                    }
+                }
+                Err(e) => tracing::debug!(peer = %peer, error = %e, "handshake failed"),
+            }
+        });
+    }
+    // Every game has been told (they watch the same switch); give them a moment to save and say goodbye.
+    let deadline = tokio::time::Instant::now() + grace;
+    while limits.held() > 0 && tokio::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(())
+}
+
+/// The SSH settings: the host key, slow refusals of failed sign-ins, and a connection dropped when it goes
+/// silent for longer than a game may idle.
+fn ssh_config(config: &ServeConfig) -> russh::server::Config {
+    russh::server::Config {
+        keys: vec![config.host_key.clone()],
+        // Every failed sign-in costs the client a second: guessing is slow, and a real user never notices.
+        auth_rejection_time: Duration::from_secs(1),
+        auth_rejection_time_initial: Some(Duration::ZERO),
+        max_auth_attempts: 6,
+        inactivity_timeout: Some(config.idle_timeout + Duration::from_secs(60)),
+        keepalive_interval: Some(Duration::from_secs(30)),
+        nodelay: true,
+        ..Default::default()
+    }
+}
+
+/// Where a server listens unless told otherwise: this machine only.
+pub const DEFAULT_LISTEN: &str = "127.0.0.1:2222";
+
+/// The address in `text`, for `--listen`.
+pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+    text.trim().parse().map_err(|_| {
+        format!("{text:?} is not an address and port like 127.0.0.1:2222 or [::1]:2222")
+    })
+}

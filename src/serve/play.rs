@@ -1,0 +1,279 @@
+//! One connection's game: a [`Session`] driven by the channel's bytes, window changes and engine reports, and
+//! drawn into the channel.
+
+use std::io::{self, Write};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use crossterm::cursor::{Hide, Show};
+use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
+use crossterm::queue;
+use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::{Terminal, TerminalOptions, Viewport};
+use russh::ChannelId;
+use russh::server::Handle;
+use tokio::sync::{mpsc, watch};
+use tokio::time::{Instant, sleep_until};
+
+use super::input::{ByteInput, ESC_TIMEOUT};
+use crate::app::InputEvent;
+use crate::engine::Report;
+use crate::session::{Ending, Event, Session};
+
+/// Mouse reports for clicks and the wheel only (no motion: that would be a report per cell the pointer
+/// crosses, over the network), in the SGR encoding, which has no limit on the column.
+const MOUSE_ON: &[u8] = b"\x1b[?1000h\x1b[?1006h";
+const MOUSE_OFF: &[u8] = b"\x1b[?1006l\x1b[?1000l";
+
+/// The largest window drawn: a client may claim any size, and a frame's memory grows with it.
+pub const MAX_WIDTH: u16 = 400;
+/// See [`MAX_WIDTH`].
+pub const MAX_HEIGHT: u16 = 200;
+
+/// A window size as drawn: within the limits above, and 80x24 for a client that says 0 (it does not know).
+pub fn clamp_size(width: u32, height: u32) -> (u16, u16) {
+    let clamp = |value: u32, fallback: u16, max: u16| match value {
+        0 => fallback,
+        v => v.min(u32::from(max)) as u16,
+    };
+    (clamp(width, 80, MAX_WIDTH), clamp(height, 24, MAX_HEIGHT))
+}
+
+/// What the connection tells its game.
+#[derive(Debug)]
+pub enum ToGame {
+    /// Bytes the player typed.
+    Bytes(Vec<u8>),
+    /// The window changed size (already clamped).
+    Resize(u16, u16),
+    /// The player's side of the channel closed.
+    Closed,
+}
+
+/// Where a game's frames go: the connection and its channel.
+pub struct Screen {
+    /// The connection.
+    pub handle: Handle,
+    /// The session channel.
+    pub channel: ChannelId,
+}
+
+impl Screen {
+    async fn send(&self, bytes: Vec<u8>) -> bool {
+        bytes.is_empty() || self.handle.data(self.channel, bytes).await.is_ok()
+    }
+}
+
+/// A frame's bytes, collected to go out as one message. The game keeps a second handle on the same buffer to
+/// take each frame from (ratatui's backend does not lend its writer).
+#[derive(Clone, Default)]
+struct FrameBytes(Arc<Mutex<Vec<u8>>>);
+
+impl FrameBytes {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(PoisonError::into_inner))
+    }
+}
+
+impl Write for FrameBytes {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+type SshTerminal = Terminal<CrosstermBackend<FrameBytes>>;
+
+/// What a game needs besides its session.
+pub struct Channels {
+    /// What the connection tells it.
+    pub input: mpsc::Receiver<ToGame>,
+    /// The engine's reports for this session.
+    pub engine: mpsc::UnboundedReceiver<Report>,
+    /// Raised when the server shuts down.
+    pub shutdown: watch::Receiver<bool>,
+}
+
+/// Plays `session` on a window of `size` until it ends; the player's screen is given back (main screen, cursor,
+/// no mouse reports) and the channel closed. `idle` ends a game nobody has typed into for that long.
+pub async fn play(
+    mut session: Session,
+    mut channels: Channels,
+    screen: Screen,
+    size: (u16, u16),
+    idle: Duration,
+) -> Ending {
+    let frames = FrameBytes::default();
+    let mut terminal = match new_terminal(&frames, size) {
+        Ok(terminal) => terminal,
+        Err(_) => return Ending::InputClosed,
+    };
+    let mut out = Output {
+        screen: &screen,
+        terminal: &mut terminal,
+        frames: &frames,
+    };
+    let ending = run(&mut session, &mut channels, &mut out, size, idle).await;
+    let mut bye = Vec::new();
+    let _ = queue!(bye, DisableBracketedPaste, LeaveAlternateScreen, Show);
+    bye.extend_from_slice(MOUSE_OFF);
+    if let Ending::Signal(_) = ending {
+        bye.extend_from_slice(b"crowned: the server is shutting down; your game is saved.\r\n");
+    }
+    if matches!(ending, Ending::Quit | Ending::Signal(_)) {
+        let _ = screen.send(bye).await;
+        let _ = screen.handle.exit_status_request(screen.channel, 0).await;
+        let _ = screen.handle.eof(screen.channel).await;
+        let _ = screen.handle.close(screen.channel).await;
+    }
+    ending
+}
+
+fn new_terminal(frames: &FrameBytes, (width, height): (u16, u16)) -> io::Result<SshTerminal> {
+    // A fixed viewport: the size comes from the channel, and nothing ever asks the client's terminal.
+    let options = TerminalOptions {
+        viewport: Viewport::Fixed(Rect::new(0, 0, width, height)),
+    };
+    Terminal::with_options(CrosstermBackend::new(frames.clone()), options)
+        .map_err(|e| io::Error::other(e.to_string()))
+}
+
+/// Where frames are drawn and sent.
+struct Output<'a> {
+    screen: &'a Screen,
+    terminal: &'a mut SshTerminal,
+    frames: &'a FrameBytes,
+}
+
+impl Output<'_> {
+    /// Draws the session and sends the changed cells; `false` when the connection is gone.
+    async fn draw(&mut self, session: &mut Session) -> bool {
+        if session.draw(self.terminal).is_err() {
+            return false;
+        }
+        self.screen.send(self.frames.take()).await
+    }
+}
+
+async fn run(
+    session: &mut Session,
+    channels: &mut Channels,
+    out: &mut Output<'_>,
+    (width, height): (u16, u16),
+    idle: Duration,
+) -> Ending {
+    let mut start = Vec::new();
+    let _ = queue!(start, EnterAlternateScreen, Hide, EnableBracketedPaste);
+    start.extend_from_slice(MOUSE_ON);
+    if !out.screen.send(start).await {
+        return Ending::InputClosed;
+    }
+    if let Some(ending) = session.start(width, height) {
+        return ending;
+    }
+    let mut input = ByteInput::default();
+    let mut events: Vec<InputEvent> = Vec::new();
+    let mut esc_due: Option<Instant> = None;
+    let mut last_input = Instant::now();
+    loop {
+        if !out.draw(session).await {
+            session.end(Ending::InputClosed);
+            return Ending::InputClosed;
+        }
+        let timer = session.next_deadline().map(Instant::from_std);
+        let wake = [timer, esc_due, Some(last_input + idle)]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or_else(|| last_input + idle);
+        tokio::select! {
+            message = channels.input.recv() => {
+                let mut next = message;
+                // Everything already waiting is handled before the next frame.
+                loop {
+                    match next {
+                        Some(ToGame::Bytes(bytes)) => {
+                            last_input = Instant::now();
+                            input.feed(&bytes, &mut events);
+                        }
+                        Some(ToGame::Resize(w, h)) => {
+                            if out.terminal.resize(Rect::new(0, 0, w, h)).is_err() {
+                                session.end(Ending::InputClosed);
+                                return Ending::InputClosed;
+                            }
+                            events.push(InputEvent::Resize { width: w, height: h });
+                        }
+                        Some(ToGame::Closed) | None => {
+                            session.end(Ending::InputClosed);
+                            return Ending::InputClosed;
+                        }
+                    }
+                    match channels.input.try_recv() {
+                        Ok(message) => next = Some(message),
+                        Err(_) => break,
+                    }
+                }
+                esc_due = input.is_pending().then(|| Instant::now() + ESC_TIMEOUT);
+            }
+            Some(report) = channels.engine.recv() => {
+                if let Some(ending) = session.handle(Event::Engine(report)) {
+                    return ending;
+                }
+            }
+            _ = channels.shutdown.changed() => {
+                const SIGTERM: i32 = 15;
+                session.end(Ending::Signal(SIGTERM));
+                return Ending::Signal(SIGTERM);
+            }
+            () = sleep_until(wake) => {
+                let now = Instant::now();
+                if esc_due.is_some_and(|due| due <= now) {
+                    input.flush(&mut events);
+                    esc_due = None;
+                }
+                if now >= last_input + idle {
+                    session.end(Ending::InputClosed);
+                    return Ending::InputClosed;
+                }
+                if let Some(ending) = session.fire_timers(now.into_std()) {
+                    return ending;
+                }
+            }
+        }
+        // Ctrl-c quits at once, whatever is queued before it.
+        if events
+            .iter()
+            .any(|e| matches!(e, InputEvent::Key(key) if key.is_interrupt()))
+        {
+            session.end(Ending::Quit);
+            return Ending::Quit;
+        }
+        for event in events.drain(..) {
+            if let Some(ending) = session.handle(Event::Input(event)) {
+                return ending;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn window_sizes_are_clamped() {
+        assert_eq!(clamp_size(0, 0), (80, 24));
+        assert_eq!(clamp_size(10_000, 10_000), (MAX_WIDTH, MAX_HEIGHT));
+        assert_eq!(clamp_size(1, 1), (1, 1));
+        assert_eq!(clamp_size(u32::MAX, 30), (MAX_WIDTH, 30));
+    }
+}

@@ -1,0 +1,403 @@
+//! `crowned serve` end to end: the real binary serving on a loopback port chosen at run time, driven by a real
+//! SSH client library (russh) inside the test, with the screen read through a terminal emulator (vt100).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use russh::client::{self, Handle};
+use russh::keys::{Algorithm, HashAlg, PrivateKey, PrivateKeyWithHashAlg};
+use russh::{ChannelMsg, client::Msg};
+use tokio::time::{Instant, timeout};
+
+/// How long anything may take before the test fails (the engine thinks for a second at most).
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// The server, stopped (and its folder removed) when dropped.
+struct Server {
+    child: Child,
+    port: u16,
+    fingerprint: String,
+    home: PathBuf,
+}
+
+impl Server {
+    fn start(name: &str) -> Server {
+        let home =
+            std::env::temp_dir().join(format!("crowned-serve-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
+            .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "600"])
+            .env("CROWNED_HOME", &home)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut first = String::new();
+        stdout
+            .read_line(&mut first)
+            .expect("the server says where it listens");
+        // The rest of what it prints is read (and dropped) as it comes, so that it never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+        // "crowned serve: listening on 127.0.0.1:PORT; host key SHA256:... (new) in ..."
+        let port = first
+            .split("127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split(';').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no port in {first:?}"));
+        let fingerprint = first
+            .split("host key ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("no fingerprint in {first:?}"))
+            .to_string();
+        Server {
+            child,
+            port,
+            fingerprint,
+            home,
+        }
+    }
+
+    fn player_dirs(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(self.home.join("data/server/players"))
+            .map(|dir| dir.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default()
+    }
+
+    fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.home);
+    }
+}
+
+/// Trusts the server only if its key is the one it printed.
+struct KnownHost(String);
+
+impl client::Handler for KnownHost {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        key: &russh::keys::PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        let russh::keys::PublicKeyOrCertificate::PublicKey { key, .. } = key else {
+            return Ok(false);
+        };
+        Ok(key.fingerprint(HashAlg::Sha256).to_string() == self.0)
+    }
+}
+
+fn new_key() -> Arc<PrivateKey> {
+    Arc::new(PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).expect("a key"))
+}
+
+async fn connect(server: &Server, key: &Arc<PrivateKey>, user: &str) -> Handle<KnownHost> {
+    let config = Arc::new(client::Config::default());
+    let mut handle = client::connect(
+        config,
+        ("127.0.0.1", server.port),
+        KnownHost(server.fingerprint.clone()),
+    )
+    .await
+    .expect("connects, and the host key is the one printed");
+    let auth = handle
+        .authenticate_publickey(user, PrivateKeyWithHashAlg::new(Arc::clone(key), None))
+        .await
+        .expect("authenticates");
+    assert!(auth.success());
+    handle
+}
+
+/// A player's terminal: the channel and what it shows.
+struct Terminal {
+    channel: russh::Channel<Msg>,
+    screen: vt100::Parser,
+    closed: bool,
+    exit_status: Option<u32>,
+}
+
+impl Terminal {
+    async fn open(handle: &Handle<KnownHost>, cols: u16, rows: u16) -> Terminal {
+        let channel = handle.channel_open_session().await.expect("a session");
+        channel
+            .request_pty(
+                true,
+                "xterm-256color",
+                u32::from(cols),
+                u32::from(rows),
+                0,
+                0,
+                &[],
+            )
+            .await
+            .expect("a pty");
+        channel.request_shell(true).await.expect("a shell");
+        Terminal {
+            channel,
+            screen: vt100::Parser::new(nz(rows), nz(cols), 0),
+            closed: false,
+            exit_status: None,
+        }
+    }
+
+    fn contents(&self) -> String {
+        self.screen.screen().contents()
+    }
+
+    /// Reads what comes until `done` holds of the screen; fails the test after [`PATIENCE`].
+    async fn until(&mut self, what: &str, done: impl Fn(&Terminal) -> bool) {
+        let deadline = Instant::now() + PATIENCE;
+        while !done(self) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match timeout(left, self.channel.wait()).await {
+                Ok(Some(ChannelMsg::Data { data })) => self.screen.process(&data),
+                Ok(Some(ChannelMsg::ExitStatus { exit_status })) => {
+                    self.exit_status = Some(exit_status)
+                }
+                Ok(Some(ChannelMsg::Eof | ChannelMsg::Close)) | Ok(None) => {
+                    self.closed = true;
+                    if !done(self) {
+                        panic!("the channel closed before {what}:\n{}", self.contents());
+                    }
+                }
+                Ok(Some(_)) => {}
+                Err(_) => panic!("no {what} after {PATIENCE:?}:\n{}", self.contents()),
+            }
+        }
+    }
+
+    async fn wait_for(&mut self, text: &str) {
+        self.until(text, |t| t.contents().contains(text)).await;
+    }
+
+    async fn send(&self, bytes: &[u8]) {
+        self.channel.data_bytes(bytes.to_vec()).await.expect("sent");
+    }
+
+    async fn resize(&mut self, cols: u16, rows: u16) {
+        self.channel
+            .window_change(u32::from(cols), u32::from(rows), 0, 0)
+            .await
+            .expect("resized");
+        self.screen.screen_mut().set_size(nz(rows), nz(cols));
+    }
+
+    async fn wait_closed(&mut self) {
+        self.until("the channel's end", |t| t.closed).await;
+    }
+}
+
+fn nz(n: u16) -> std::num::NonZeroU16 {
+    std::num::NonZeroU16::new(n).expect("a size above zero")
+}
+
+fn first_line_has_two_moves(screen: &str) -> bool {
+    screen
+        .lines()
+        .filter_map(|line| line.split("1. 11-15").nth(1))
+        .any(|rest| {
+            rest.split_whitespace()
+                .next()
+                .is_some_and(|w| w.contains('-'))
+        })
+}
+
+fn has_file(dir: &Path, name: &str) -> bool {
+    dir.join(name).exists()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_the_engine_resize_drop_and_resume() {
+    let server = Server::start("play");
+    let alice = new_key();
+    let handle = connect(&server, &alice, "alice").await;
+    let mut t = Terminal::open(&handle, 80, 24).await;
+    t.wait_for("Black to play").await;
+    // A typed move, and the engine's answer in the move list.
+    t.send(b"11-15\r").await;
+    t.wait_for("1. 11-15").await;
+    t.until("the engine's reply", |t| {
+        first_line_has_two_moves(&t.contents())
+    })
+    .await;
+    t.wait_for("Black to play").await;
+    // Too small a window gets the enlarge screen; a big one the game again, redrawn to its size.
+    t.resize(40, 12).await;
+    t.wait_for("nlarge").await;
+    t.resize(120, 40).await;
+    t.wait_for("Black to play").await;
+    assert!(t.contents().contains("1. 11-15"));
+    // The connection drops without a word: the game was saved as it went.
+    drop(t);
+    drop(handle);
+    let dirs = server.player_dirs();
+    assert_eq!(dirs.len(), 1, "one folder for alice: {dirs:?}");
+    let deadline = Instant::now() + PATIENCE;
+    while !has_file(&dirs[0].join("data"), "autosave.pdn") {
+        assert!(
+            Instant::now() < deadline,
+            "no autosave in {}",
+            dirs[0].display()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // The same key again: the unfinished game is offered, and resumes.
+    let handle = connect(&server, &alice, "alice").await;
+    let mut t = Terminal::open(&handle, 80, 24).await;
+    t.wait_for("Resume?").await;
+    t.send(b"y").await;
+    t.until("the resumed game", |t| {
+        first_line_has_two_moves(&t.contents())
+    })
+    .await;
+    // A second key gets a game of its own, with no offer, in a folder of its own.
+    let bob = new_key();
+    let other = connect(&server, &bob, "bob").await;
+    let mut b = Terminal::open(&other, 80, 24).await;
+    b.wait_for("Black to play").await;
+    assert!(!b.contents().contains("Resume?"));
+    assert!(b.contents().contains("no moves yet"), "{}", b.contents());
+    assert_eq!(server.player_dirs().len(), 2);
+    // Ctrl-c quits; the player's terminal is given back and the channel ends with status 0.
+    b.send(b"\x03").await;
+    b.wait_closed().await;
+    assert_eq!(b.exit_status, Some(0));
+    assert!(
+        !b.screen.screen().alternate_screen(),
+        "the main screen is back"
+    );
+    assert!(
+        !b.screen.screen().hide_cursor(),
+        "the cursor is shown again"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_without_a_terminal_are_refused_with_a_reason() {
+    let server = Server::start("refuse");
+    let key = new_key();
+    let handle = connect(&server, &key, "carol").await;
+    // A shell without a pty.
+    let mut channel = handle.channel_open_session().await.expect("a session");
+    channel.request_shell(true).await.expect("asked");
+    let said = read_all(&mut channel).await;
+    assert!(said.0.contains("needs a terminal"), "{said:?}");
+    assert_eq!(said.1, Some(1));
+    // A command.
+    let mut channel = handle.channel_open_session().await.expect("a session");
+    channel.exec(true, "ls -la").await.expect("asked");
+    let said = read_all(&mut channel).await;
+    assert!(said.0.contains("runs no commands"), "{said:?}");
+    // A subsystem (sftp) is refused outright.
+    let mut channel = handle.channel_open_session().await.expect("a session");
+    channel
+        .request_subsystem(true, "sftp")
+        .await
+        .expect("asked");
+    let refused = timeout(PATIENCE, channel.wait()).await.expect("an answer");
+    assert!(matches!(refused, Some(ChannelMsg::Failure)), "{refused:?}");
+    // No key at all: refused.
+    let config = Arc::new(client::Config::default());
+    let mut anonymous = client::connect(
+        config,
+        ("127.0.0.1", server.port),
+        KnownHost(server.fingerprint.clone()),
+    )
+    .await
+    .expect("connects");
+    let none = anonymous
+        .authenticate_none("mallory")
+        .await
+        .expect("answered");
+    assert!(!none.success());
+}
+
+/// Everything a channel says until it closes, and its exit status.
+async fn read_all(channel: &mut russh::Channel<Msg>) -> (String, Option<u32>) {
+    let mut text = Vec::new();
+    let mut status = None;
+    loop {
+        match timeout(PATIENCE, channel.wait())
+            .await
+            .expect("the channel ends")
+        {
+            Some(ChannelMsg::Data { data }) => text.extend_from_slice(&data),
+            Some(ChannelMsg::ExitStatus { exit_status }) => status = Some(exit_status),
+            Some(ChannelMsg::Close) | None => break,
+            Some(_) => {}
+        }
+    }
+    (String::from_utf8_lossy(&text).into_owned(), status)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn garbage_and_absurd_windows_do_not_hurt_and_sigterm_stops_cleanly() {
+    let mut server = Server::start("garbage");
+    let key = new_key();
+    let handle = connect(&server, &key, "\x1b[31mdave\x07").await;
+    let mut t = Terminal::open(&handle, 80, 24).await;
+    t.wait_for("Black to play").await;
+    // Invalid UTF-8, broken escape sequences, a paste that never ends, an endless CSI (what is dropped of them
+    // leaves digits, typed into the input box).
+    let mut junk: Vec<u8> = (0x80..=0xffu8).cycle().take(20_000).collect();
+    for broken in [
+        &b"\x1b[<"[..],
+        b"\x1b]",
+        b"\x1bP",
+        b"\x1b[1;",
+        b"\x1bO",
+        b"\xe2\x82",
+    ] {
+        junk.extend(broken.iter().cycle().take(3_000));
+    }
+    junk.extend(b"\x1b[200~");
+    junk.extend(std::iter::repeat_n(b'9', 100_000));
+    junk.extend(b"\x1b[");
+    junk.extend(std::iter::repeat_n(b'1', 100_000));
+    for chunk in junk.chunks(7_001) {
+        t.send(chunk).await;
+    }
+    t.channel.window_change(0, 0, 0, 0).await.expect("sent");
+    t.channel
+        .window_change(10_000, 10_000, 0, 0)
+        .await
+        .expect("sent");
+    // Back to a real size: the game is still there and answers keys (Esc, after its timeout, clears the
+    // input box; then the help).
+    t.resize(80, 24).await;
+    for key in [&b"\x1b"[..], b"\x1b", b"?"] {
+        t.send(key).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    t.wait_for("Up/Down scroll, other keys close").await;
+    assert!(server.is_running());
+    // Another player is served meanwhile.
+    let other = connect(&server, &new_key(), "erin").await;
+    let mut e = Terminal::open(&other, 80, 24).await;
+    e.wait_for("Black to play").await;
+    // SIGTERM: every game is told, and the server exits by itself.
+    // SAFETY: kill with a child's own pid only sends it a signal.
+    unsafe {
+        libc::kill(server.child.id() as i32, libc::SIGTERM);
+    }
+    e.wait_for("shutting down").await;
+    let deadline = Instant::now() + PATIENCE;
+    while server.is_running() {
+        assert!(Instant::now() < deadline, "the server did not stop");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(server.child.wait().expect("exited").success());
+}
