@@ -166,6 +166,9 @@ enum Command {
     /// Measure the engine: positions per second on a fixed set of positions, and the depth it reaches from the
     /// start in a given time.
     Bench {
+        /// What to measure instead of the engine.
+        #[command(subcommand)]
+        target: Option<BenchTarget>,
         /// Seconds for the depth test from the start position.
         #[arg(long, default_value = "1", value_parser = parse_seconds)]
         time: f64,
@@ -215,6 +218,27 @@ enum Command {
         /// every route).
         #[arg(long)]
         no_dup: bool,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+enum BenchTarget {
+    /// Start `crowned serve` on a loopback port of its own and play many players against it at once, each a
+    /// real SSH client pressing keys: reports the time from each key to its frame, and the server's memory
+    /// and processor time.
+    Serve {
+        /// Players connected at once.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        sessions: u64,
+        /// Keys each player presses once everyone is connected.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        keys: u64,
+        /// Milliseconds between one player's keys.
+        #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+        pause: u64,
+        /// One player in this many plays a move first, keeping the engine busy while keys are timed (0: none).
+        #[arg(long, default_value_t = 10)]
+        engine_every: u64,
     },
 }
 
@@ -317,7 +341,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Pdn {
             command: PdnCommand::Check { files },
         }) => commands::pdn::check_files(&files, chosen.then_some(game_type)),
-        Some(Command::Bench { time, depth }) => {
+        Some(Command::Bench {
+            target:
+                Some(BenchTarget::Serve {
+                    sessions,
+                    keys,
+                    pause,
+                    engine_every,
+                }),
+            ..
+        }) => {
+            commands::bench_serve::bench_serve(&commands::bench_serve::LoadArgs {
+                sessions: sessions as usize,
+                keys: keys as usize,
+                pause_ms: pause,
+                engine_every: engine_every as usize,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Bench {
+            target: None,
+            time,
+            depth,
+        }) => {
             game_type.visit(commands::bench::Bench {
                 game_type,
                 depth: depth.unwrap_or_else(|| commands::bench::default_depth(game_type)),

@@ -309,6 +309,25 @@ async fn requests_without_a_terminal_are_refused_with_a_reason() {
         .expect("asked");
     let refused = timeout(PATIENCE, channel.wait()).await.expect("an answer");
     assert!(matches!(refused, Some(ChannelMsg::Failure)), "{refused:?}");
+    // X11 and port forwarding.
+    let mut channel = handle.channel_open_session().await.expect("a session");
+    channel
+        .request_x11(true, false, "MIT-MAGIC-COOKIE-1", "00", 0)
+        .await
+        .expect("asked");
+    let refused = timeout(PATIENCE, channel.wait()).await.expect("an answer");
+    assert!(matches!(refused, Some(ChannelMsg::Failure)), "{refused:?}");
+    let forward = handle
+        .channel_open_direct_tcpip("127.0.0.1", 22, "127.0.0.1", 5555)
+        .await;
+    assert!(forward.is_err(), "port forwarding is refused");
+    assert!(
+        !handle
+            .tcpip_forward("127.0.0.1", 0)
+            .await
+            .is_ok_and(|port| port > 0),
+        "remote forwarding is refused"
+    );
     // No key at all: refused.
     let config = Arc::new(client::Config::default());
     let mut anonymous = client::connect(
@@ -400,4 +419,36 @@ async fn garbage_and_absurd_windows_do_not_hurt_and_sigterm_stops_cleanly() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(server.child.wait().expect("exited").success());
+}
+
+/// The load benchmark, tiny: a server of its own, sixteen players at once, every one served.
+#[test]
+fn the_load_benchmark_runs_small() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args([
+            "bench",
+            "serve",
+            "--sessions",
+            "16",
+            "--keys",
+            "3",
+            "--pause",
+            "20",
+            "--engine-every",
+            "4",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with("players: 16 asked, 16 completed, 0 failed\n"),
+        "{text}"
+    );
+    assert!(text.contains("key to frame (48 keys"), "{text}");
+    assert!(text.contains("MB per player"), "{text}");
 }

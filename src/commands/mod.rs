@@ -1,6 +1,7 @@
 //! The subcommands of the binary, one module each.
 
 pub mod bench;
+pub mod bench_serve;
 pub mod matches;
 pub mod pdn;
 pub mod perft;

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use crowned::serve::{ServeConfig, Shutdown, fingerprint, load_or_create, serve};
+use crowned::serve::{ServeConfig, Server, Shutdown, fingerprint, load_or_create};
 use crowned::store::Store;
 use tracing_subscriber::EnvFilter;
 
@@ -65,18 +65,21 @@ pub fn run(args: ServeArgs) -> Result<()> {
             .await
             .with_context(|| format!("cannot listen on {}", args.listen))?;
         let address = listener.local_addr()?;
+        let host_fingerprint = fingerprint(&config.host_key);
+        let shutdown = Shutdown::new();
+        // Everything is ready (the engine's threads and tables too) before the server says it listens.
+        let server = Server::new(config, shutdown.clone())?;
         let key_note = if made { " (new)" } else { "" };
         // Whoever started the server may have stopped reading its output: that must not stop the server.
         say(&format!(
             "crowned serve: listening on {address}; host key {}{key_note} in {}\nconnect with: ssh -p {} {}",
-            fingerprint(&config.host_key),
+            host_fingerprint,
             host_key_path.display(),
             address.port(),
             address.ip()
         ));
-        let shutdown = Shutdown::new();
-        watch_signals(shutdown.clone())?;
-        serve(listener, config, shutdown, GRACE).await?;
+        watch_signals(shutdown)?;
+        server.run(listener, GRACE).await;
         say("crowned serve: stopped");
         Ok(())
     })

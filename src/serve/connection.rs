@@ -287,6 +287,32 @@ impl russh::server::Handler for Connection {
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
+    async fn x11_request(
+        &mut self,
+        channel: ChannelId,
+        _single_connection: bool,
+        _protocol: &str,
+        _cookie: &str,
+        _screen: u32,
+        session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        session.channel_failure(channel)?;
+        Ok(())
+    }
+
+    async fn env_request(
+        &mut self,
+        channel: ChannelId,
+        _name: &str,
+        _value: &str,
+        session: &mut SshSession,
+    ) -> Result<(), Self::Error> {
+        // Nothing a client sets can change the game (or the server).
+        session.channel_failure(channel)?;
+        Ok(())
+    }
+
     async fn data(
         &mut self,
         channel: ChannelId,

@@ -14,10 +14,11 @@ mod host_key;
 mod identity;
 pub mod input;
 mod limits;
+pub mod load;
 mod play;
 
 pub use host_key::{HostKeyError, fingerprint, load_or_create};
-pub use identity::{Identity, display_name};
+pub use identity::{Identity, MAX_NAME, display_name};
 pub use limits::{Admission, Limits, Refusal};
 pub use play::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 
@@ -98,65 +99,86 @@ impl Default for Shutdown {
     }
 }
 
-/// Serves games on `listener` until `shutdown` is stopped; then every game is told to end and the server waits
-/// up to `grace` for them to say goodbye.
-pub async fn serve(
-    listener: TcpListener,
-    config: ServeConfig,
+/// A server ready to take connections: its engine service started (and its table memory taken), its limits
+/// set.
+pub struct Server {
+    shared: Arc<Shared>,
+    ssh: Arc<russh::server::Config>,
+    limits: Arc<Limits>,
     shutdown: Shutdown,
-    grace: Duration,
-) -> Result<(), ServeError> {
-    let ssh = Arc::new(ssh_config(&config));
-    let limits = Limits::new(config.max_sessions, config.max_per_address);
-    let engine = EngineService::new(config.engine_threads, config.engine_megabytes)?;
-    let mut stop = shutdown.watch();
-    let shared = Arc::new(Shared {
-        config,
-        engine,
-        shutdown: shutdown.watch(),
-    });
-    loop {
-        let (socket, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(e) => {
-                    // Out of file descriptors, say: wait a moment rather than spin.
-                    tracing::warn!(error = %e, "cannot accept a connection");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
+}
+
+impl Server {
+    /// A server with `config`, stopped by `shutdown`.
+    pub fn new(config: ServeConfig, shutdown: Shutdown) -> Result<Server, ServeError> {
+        let ssh = Arc::new(ssh_config(&config));
+        let limits = Limits::new(config.max_sessions, config.max_per_address);
+        let engine = EngineService::new(config.engine_threads, config.engine_megabytes)?;
+        let shared = Arc::new(Shared {
+            config,
+            engine,
+            shutdown: shutdown.watch(),
+        });
+        Ok(Server {
+            shared,
+            ssh,
+            limits,
+            shutdown,
+        })
+    }
+
+    /// Serves games on `listener` until the shutdown switch is thrown; then every game is told to end and the
+    /// server waits up to `grace` for them to say goodbye.
+    pub async fn run(self, listener: TcpListener, grace: Duration) {
+        let Server {
+            shared,
+            ssh,
+            limits,
+            shutdown,
+        } = self;
+        let mut stop = shutdown.watch();
+        loop {
+            let (socket, peer) = tokio::select! {
+                accepted = listener.accept() => match accepted {
+                    Ok(accepted) => accepted,
+                    Err(e) => {
+                        // Out of file descriptors, say: wait a moment rather than spin.
+                        tracing::warn!(error = %e, "cannot accept a connection");
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        continue;
+                    }
+                },
+                _ = stop.changed() => break,
+            };
+            let admission = match limits.admit(peer.ip()) {
+                Ok(admission) => admission,
+                Err(refusal) => {
+                    tracing::warn!(peer = %peer, ?refusal, "connection refused");
+                    drop(socket);
                     continue;
                 }
-            },
-            _ = stop.changed() => break,
-        };
-        let admission = match limits.admit(peer.ip()) {
-            Ok(admission) => admission,
-            Err(refusal) => {
-                tracing::warn!(peer = %peer, ?refusal, "connection refused");
-                drop(socket);
-                continue;
-            }
-        };
-        tracing::info!(peer = %peer, held = limits.held(), "connection");
-        let _ = socket.set_nodelay(true);
-        let handler = Connection::new(Arc::clone(&shared), peer, admission);
-        let ssh = Arc::clone(&ssh);
-        tokio::spawn(async move {
-            match russh::server::run_stream(ssh, socket, handler).await {
-                Ok(running) => {
-                    if let Err(e) = running.await {
-                        tracing::debug!(peer = %peer, error = %e, "connection ended with an error");
+            };
+            tracing::info!(peer = %peer, held = limits.held(), "connection");
+            let _ = socket.set_nodelay(true);
+            let handler = Connection::new(Arc::clone(&shared), peer, admission);
+            let ssh = Arc::clone(&ssh);
+            tokio::spawn(async move {
+                match russh::server::run_stream(ssh, socket, handler).await {
+                    Ok(running) => {
+                        if let Err(e) = running.await {
+                            tracing::debug!(peer = %peer, error = %e, "connection ended with an error");
+                        }
                     }
+                    Err(e) => tracing::debug!(peer = %peer, error = %e, "handshake failed"),
                 }
-                Err(e) => tracing::debug!(peer = %peer, error = %e, "handshake failed"),
-            }
-        });
+            });
+        }
+        // Every game has been told (they watch the same switch); give them a moment to save and say goodbye.
+        let deadline = tokio::time::Instant::now() + grace;
+        while limits.held() > 0 && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
-    // Every game has been told (they watch the same switch); give them a moment to save and say goodbye.
-    let deadline = tokio::time::Instant::now() + grace;
-    while limits.held() > 0 && tokio::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    Ok(())
 }
 
 /// The SSH settings: the host key, slow refusals of failed sign-ins, and a connection dropped when it goes

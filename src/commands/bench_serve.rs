@@ -1,0 +1,236 @@
+//! `crowned bench serve`: a server on this machine under many players at once.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use crowned::serve::load::{Checkpoints, LoadConfig, LoadReport, quantile, run_load};
+
+/// What the command line asks of the load.
+#[derive(Debug)]
+pub struct LoadArgs {
+    /// Players at once.
+    pub sessions: usize,
+    /// Keys each presses.
+    pub keys: usize,
+    /// Milliseconds between one player's keys.
+    pub pause_ms: u64,
+    /// One player in this many plays a move, keeping the engine busy.
+    pub engine_every: usize,
+}
+
+/// Starts `crowned serve` on a loopback port of its own (in a scratch folder), connects the players, measures
+/// the idle server, lets them press their keys, and reports.
+pub fn bench_serve(args: &LoadArgs) -> Result<()> {
+    let home = std::env::temp_dir().join(format!("crowned-bench-serve-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let mut server = Server::start(&home, args.sessions)?;
+    let result = measure(&server, args);
+    server.stop();
+    let _ = std::fs::remove_dir_all(&home);
+    result
+}
+
+fn measure(server: &Server, args: &LoadArgs) -> Result<()> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the load's threads")?;
+    let config = LoadConfig {
+        address: server.address,
+        host_key: server.fingerprint.clone(),
+        sessions: args.sessions,
+        keys: args.keys,
+        pause: Duration::from_millis(args.pause_ms),
+        engine_every: args.engine_every,
+        patience: Duration::from_secs(60),
+    };
+    let empty = server.settled_usage()?;
+    let checkpoints = Checkpoints::new(args.sessions);
+    let (report, idle, busy_cpu, wall) = runtime.block_on(async {
+        let connected = std::sync::Arc::clone(&checkpoints.connected);
+        let go = std::sync::Arc::clone(&checkpoints.go);
+        let load =
+            tokio::spawn(async move { run_load(config, &Checkpoints { connected, go }).await });
+        checkpoints.connected.wait().await;
+        // Let the last frames settle before the idle server is measured.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let idle = server.usage();
+        let started = Instant::now();
+        checkpoints.go.wait().await;
+        let report = load.await;
+        let after = server.usage();
+        (report, idle, after, started.elapsed())
+    });
+    let report: LoadReport = report.context("the load failed")?;
+    let (idle, busy) = (idle?, busy_cpu?);
+    print_report(args, &report, empty, idle, busy, wall);
+    if report.completed == 0 {
+        bail!(
+            "no player got through: {}",
+            report.failed.first().map_or("", String::as_str)
+        );
+    }
+    Ok(())
+}
+
+fn print_report(
+    args: &LoadArgs,
+    report: &LoadReport,
+    empty: Usage,
+    idle: Usage,
+    busy: Usage,
+    wall: Duration,
+) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "players: {} asked, {} completed, {} failed{}",
+        args.sessions,
+        report.completed,
+        report.failed.len(),
+        report
+            .failed
+            .first()
+            .map(|why| format!(" (first: {why})"))
+            .unwrap_or_default()
+    );
+    println!(
+        "connect to first frame: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        ms(quantile(&report.first_frame, 0.5)),
+        ms(quantile(&report.first_frame, 0.99)),
+        ms(quantile(&report.first_frame, 1.0))
+    );
+    let frame_bytes: usize = report.frame_bytes.iter().sum();
+    println!(
+        "key to frame ({} keys, one player in {} keeping the engine busy): p50 {:.1} ms, p99 {:.1} ms, max {:.1} \
+         ms; {:.0} bytes per frame",
+        report.key_to_frame.len(),
+        args.engine_every,
+        ms(quantile(&report.key_to_frame, 0.5)),
+        ms(quantile(&report.key_to_frame, 0.99)),
+        ms(quantile(&report.key_to_frame, 1.0)),
+        frame_bytes as f64 / report.frame_bytes.len().max(1) as f64
+    );
+    let held = report.completed.max(1) as f64;
+    println!(
+        "server memory: {:.1} MB with no player, {:.1} MB with {} idle players: {:.2} MB per player",
+        empty.rss_kb as f64 / 1024.0,
+        idle.rss_kb as f64 / 1024.0,
+        report.completed,
+        (idle.rss_kb.saturating_sub(empty.rss_kb)) as f64 / 1024.0 / held
+    );
+    let cpu = busy.cpu_seconds - idle.cpu_seconds;
+    println!(
+        "server CPU while keys were pressed: {cpu:.2} s in {:.2} s ({:.0}% of one core), {:.2} ms per key",
+        wall.as_secs_f64(),
+        100.0 * cpu / wall.as_secs_f64().max(1e-9),
+        1e3 * cpu / report.key_to_frame.len().max(1) as f64
+    );
+}
+
+/// A server process under measurement.
+struct Server {
+    child: Child,
+    address: std::net::SocketAddr,
+    fingerprint: String,
+}
+
+/// A process's resident memory and the processor time it has used.
+#[derive(Clone, Copy, Debug)]
+struct Usage {
+    rss_kb: u64,
+    cpu_seconds: f64,
+}
+
+impl Server {
+    fn start(home: &std::path::Path, sessions: usize) -> Result<Server> {
+        let room = (sessions + 8).to_string();
+        let mut child = Command::new(std::env::current_exe().context("cannot find this program")?)
+            .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "3600"])
+            .args(["--max-sessions", &room, "--max-per-address", &room])
+            .env("CROWNED_HOME", home)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .context("cannot start the server")?;
+        let mut stdout = BufReader::new(child.stdout.take().context("no output from the server")?);
+        let mut first = String::new();
+        stdout.read_line(&mut first)?;
+        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+        // "crowned serve: listening on ADDRESS; host key FINGERPRINT ..."
+        let address = first
+            .split("listening on ")
+            .nth(1)
+            .and_then(|rest| rest.split(';').next())
+            .and_then(|a| a.parse().ok());
+        let fingerprint = first
+            .split("host key ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next());
+        match (address, fingerprint) {
+            (Some(address), Some(fingerprint)) => Ok(Server {
+                child,
+                address,
+                fingerprint: fingerprint.to_string(),
+            }),
+            _ => {
+                let _ = child.kill();
+                bail!("the server did not say where it listens: {first:?}")
+            }
+        }
+    }
+
+    /// Resident memory from /proc/PID/status, processor time from /proc/PID/stat (in the kernel's clock ticks,
+    /// 100 a second on Linux).
+    fn usage(&self) -> Result<Usage> {
+        let pid = self.child.id();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+            .context("cannot read the server's memory (this needs Linux's /proc)")?;
+        let rss_kb = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.split_whitespace().next())
+            .and_then(|v| v.parse().ok())
+            .context("no VmRSS for the server")?;
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
+        // Fields after the command name, which is in parentheses and may hold spaces.
+        let fields: Vec<&str> = stat
+            .rsplit_once(')')
+            .map(|(_, rest)| rest.split_whitespace().collect())
+            .unwrap_or_default();
+        let ticks = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|v| v.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        // utime and stime are fields 14 and 15 of the line: 11 and 12 counting from 0 after the name.
+        let cpu_seconds = (ticks(11) + ticks(12)) as f64 / 100.0;
+        Ok(Usage {
+            rss_kb,
+            cpu_seconds,
+        })
+    }
+
+    /// The usage once the server's memory has stopped growing: its engine threads take their tables just after
+    /// it starts, and those are not the players' memory.
+    fn settled_usage(&self) -> Result<Usage> {
+        let mut last = self.usage()?;
+        for _ in 0..50 {
+            std::thread::sleep(Duration::from_millis(100));
+            let now = self.usage()?;
+            if now.rss_kb == last.rss_kb {
+                return Ok(now);
+            }
+            last = now;
+        }
+        Ok(last)
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,267 @@
+//! A load client for `crowned bench serve`: many players at once against one server, each a real SSH client
+//! pressing keys at a human pace, timing how long each key takes to come back as a frame.
+//!
+//! Loopback only: the caller gives the address of a server it started itself on this machine.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use russh::ChannelMsg;
+use russh::client::{self, Handle};
+use russh::keys::{Algorithm, HashAlg, PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
+use tokio::sync::Barrier;
+use tokio::time::{Instant, timeout};
+
+/// What the load is.
+#[derive(Clone, Debug)]
+pub struct LoadConfig {
+    /// The server (on this machine).
+    pub address: SocketAddr,
+    /// The fingerprint the server's key must have.
+    pub host_key: String,
+    /// Players connected at once.
+    pub sessions: usize,
+    /// Keys each player presses once everyone is connected.
+    pub keys: usize,
+    /// Time between one player's keys (each player waits a little more or less, so keys spread out).
+    pub pause: Duration,
+    /// One player in this many plays a move first, so that the engine is busy answering while keys are timed
+    /// (0: none).
+    pub engine_every: usize,
+    /// How long any one answer may take before the player counts as failed.
+    pub patience: Duration,
+}
+
+/// What the load measured.
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    /// Players that connected, got their first frame and pressed all their keys.
+    pub completed: usize,
+    /// Players that failed, with the first reason.
+    pub failed: Vec<String>,
+    /// From the start of each connection to its first frame.
+    pub first_frame: Vec<Duration>,
+    /// From each key sent to the first bytes of the frame that answers it.
+    pub key_to_frame: Vec<Duration>,
+    /// Bytes of each answering frame.
+    pub frame_bytes: Vec<usize>,
+}
+
+/// Where the load stands, for the caller to measure the server at the right moments.
+pub struct Checkpoints {
+    /// Everyone connected and idle: the caller measures, then waits here again to let the keys start.
+    pub connected: Arc<Barrier>,
+    /// The caller is done with the idle measurement.
+    pub go: Arc<Barrier>,
+}
+
+impl Checkpoints {
+    /// Checkpoints for `sessions` players and the caller.
+    pub fn new(sessions: usize) -> Checkpoints {
+        Checkpoints {
+            connected: Arc::new(Barrier::new(sessions + 1)),
+            go: Arc::new(Barrier::new(sessions + 1)),
+        }
+    }
+}
+
+/// Runs the load; the caller waits on both checkpoints once each (after everyone has connected, and when it
+/// has measured the idle server).
+pub async fn run_load(config: LoadConfig, checkpoints: &Checkpoints) -> LoadReport {
+    let mut tasks = Vec::with_capacity(config.sessions);
+    for index in 0..config.sessions {
+        let config = config.clone();
+        let connected = Arc::clone(&checkpoints.connected);
+        let go = Arc::clone(&checkpoints.go);
+        tasks.push(tokio::spawn(async move {
+            let mut player = None;
+            let mut failure = None;
+            match Player::connect(&config, index).await {
+                Ok(p) => player = Some(p),
+                Err(why) => failure = Some(why),
+            }
+            // Every player reaches both checkpoints, connected or not, so that nobody waits forever.
+            connected.wait().await;
+            go.wait().await;
+            match (player, failure) {
+                (Some(mut player), _) => player.press_keys(&config, index).await,
+                (None, why) => Err(why.unwrap_or_default()),
+            }
+        }));
+    }
+    let mut report = LoadReport::default();
+    for task in tasks {
+        match task.await {
+            Ok(Ok(measured)) => {
+                report.completed += 1;
+                report.first_frame.push(measured.first_frame);
+                report.key_to_frame.extend(measured.keys);
+                report.frame_bytes.extend(measured.bytes);
+            }
+            Ok(Err(why)) => report.failed.push(why),
+            Err(e) => report.failed.push(format!("a player's task failed: {e}")),
+        }
+    }
+    report
+}
+
+/// The `q`-th quantile of `values` (0.5 for the median), or zero when there are none.
+pub fn quantile(values: &[Duration], q: f64) -> Duration {
+    let mut sorted = values.to_vec();
+    sorted.sort_unstable();
+    if sorted.is_empty() {
+        return Duration::ZERO;
+    }
+    let rank = ((sorted.len() - 1) as f64 * q.clamp(0.0, 1.0)).round() as usize;
+    sorted[rank]
+}
+
+struct KnownHost(String);
+
+impl client::Handler for KnownHost {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        key: &PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        Ok(match key {
+            PublicKeyOrCertificate::PublicKey { key, .. } => {
+                key.fingerprint(HashAlg::Sha256).to_string() == self.0
+            }
+            PublicKeyOrCertificate::Certificate(_) => false,
+        })
+    }
+}
+
+struct Player {
+    // Kept so that the connection lives as long as the player.
+    _handle: Handle<KnownHost>,
+    channel: russh::Channel<client::Msg>,
+    first_frame: Duration,
+}
+
+struct Measured {
+    first_frame: Duration,
+    keys: Vec<Duration>,
+    bytes: Vec<usize>,
+}
+
+impl Player {
+    async fn connect(config: &LoadConfig, index: usize) -> Result<Player, String> {
+        let started = Instant::now();
+        let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
+            .map_err(|e| format!("no key: {e}"))?;
+        let ssh = Arc::new(client::Config::default());
+        let mut handle = timeout(
+            config.patience,
+            client::connect(ssh, config.address, KnownHost(config.host_key.clone())),
+        )
+        .await
+        .map_err(|_| "connecting took too long".to_string())?
+        .map_err(|e| format!("cannot connect: {e}"))?;
+        let auth = handle
+            .authenticate_publickey(
+                format!("load{index}"),
+                PrivateKeyWithHashAlg::new(Arc::new(key), None),
+            )
+            .await
+            .map_err(|e| format!("cannot sign in: {e}"))?;
+        if !auth.success() {
+            return Err("signing in was refused".into());
+        }
+        let channel = handle
+            .channel_open_session()
+            .await
+            .map_err(|e| format!("no session: {e}"))?;
+        let ask = async {
+            channel
+                .request_pty(false, "xterm-256color", 80, 24, 0, 0, &[])
+                .await?;
+            channel.request_shell(false).await
+        };
+        ask.await.map_err(|e| format!("no shell: {e}"))?;
+        let mut player = Player {
+            _handle: handle,
+            channel,
+            first_frame: Duration::ZERO,
+        };
+        // The first frame has come when its status line has ("Black to play", words placed one by one, as
+        // ratatui skips the blank cells between them).
+        let mut seen = Vec::new();
+        while !contains(&seen, b"play") {
+            let bytes = player.next_data(config.patience).await?;
+            seen.extend_from_slice(&bytes);
+        }
+        player.first_frame = started.elapsed();
+        Ok(player)
+    }
+
+    /// The next bytes the server sends, or why none came.
+    async fn next_data(&mut self, patience: Duration) -> Result<Vec<u8>, String> {
+        loop {
+            match timeout(patience, self.channel.wait()).await {
+                Ok(Some(ChannelMsg::Data { data })) => return Ok(data.to_vec()),
+                Ok(Some(ChannelMsg::Eof | ChannelMsg::Close)) | Ok(None) => {
+                    return Err("the server closed the channel".into());
+                }
+                Ok(Some(_)) => {}
+                Err(_) => return Err(format!("no frame within {patience:?}")),
+            }
+        }
+    }
+
+    async fn press_keys(&mut self, config: &LoadConfig, index: usize) -> Result<Measured, String> {
+        if config.engine_every > 0 && index.is_multiple_of(config.engine_every) {
+            self.send(b"11-15\r").await?;
+        }
+        // Spread the players' keys over the pause, so that they do not all press at the same instant.
+        let offset = config.pause.mul_f64((index % 97) as f64 / 97.0);
+        tokio::time::sleep(offset).await;
+        let mut keys = Vec::with_capacity(config.keys);
+        let mut bytes = Vec::with_capacity(config.keys);
+        for k in 0..config.keys {
+            // Anything already sent (the engine's move, say) is not an answer to the next key.
+            while let Ok(Some(_)) = timeout(Duration::ZERO, self.channel.wait()).await {}
+            let key: &[u8] = if k % 2 == 0 { b"\x1b[C" } else { b"\x1b[D" };
+            let sent = Instant::now();
+            self.send(key).await?;
+            let frame = self.next_data(config.patience).await?;
+            keys.push(sent.elapsed());
+            bytes.push(frame.len());
+            tokio::time::sleep(config.pause).await;
+        }
+        Ok(Measured {
+            first_frame: self.first_frame,
+            keys,
+            bytes,
+        })
+    }
+
+    async fn send(&self, bytes: &[u8]) -> Result<(), String> {
+        self.channel
+            .data_bytes(bytes.to_vec())
+            .await
+            .map_err(|e| format!("cannot send: {e}"))
+    }
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles() {
+        let ms = |n| Duration::from_millis(n);
+        let values: Vec<Duration> = (1..=100).map(ms).collect();
+        assert_eq!(quantile(&values, 0.5), ms(51));
+        assert_eq!(quantile(&values, 0.99), ms(99));
+        assert_eq!(quantile(&values, 1.0), ms(100));
+        assert_eq!(quantile(&[], 0.5), Duration::ZERO);
+    }
+}
