@@ -9,7 +9,10 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, error::ErrorKind};
 use crowned::app::{Orientation, Player};
-use crowned::config::{Overrides, Settings, SettingsError, check_seconds};
+use crowned::config::{
+    ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS, Overrides,
+    Settings, SettingsError, check_seconds, parse_listen,
+};
 use crowned::engine::{
     Level, Limits, MatchConfig, MatchOpenings, builtin_openings, openings_from_json,
 };
@@ -184,27 +187,31 @@ enum Command {
     /// Serve the game over SSH: `ssh -p PORT host` and you are playing, nothing to install. Players are known
     /// by their SSH key; each has their own settings, autosave and saved games on the server.
     Serve {
-        /// Address and port to listen on; 0.0.0.0:2222 (or [::]:2222) serves other machines.
-        #[arg(long, default_value = crowned::serve::DEFAULT_LISTEN, value_parser = crowned::serve::parse_listen)]
-        listen: std::net::SocketAddr,
-        /// The host key (an OpenSSH private key); made on first start if missing [default: in the data folder].
+        /// Address and port to listen on; 0.0.0.0:2222 (or [::]:2222) serves other machines [setting
+        /// server.listen, built in: 127.0.0.1:2222].
+        #[arg(long, value_name = "ADDR:PORT", value_parser = parse_listen)]
+        listen: Option<std::net::SocketAddr>,
+        /// The host key (an OpenSSH private key); made on first start if missing [setting server.host-key,
+        /// built in: server/host_key_ed25519 in the data folder].
         #[arg(long, value_name = "FILE")]
         host_key: Option<PathBuf>,
-        /// Connections held at once.
-        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-        max_sessions: u64,
-        /// Connections held at once from one address.
-        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-        max_per_address: u64,
-        /// Seconds a game may wait for a key before it ends (it is saved and offered on the next connection).
-        #[arg(long, default_value_t = 1800, value_parser = clap::value_parser!(u64).range(10..=604_800))]
-        idle_timeout: u64,
-        /// Search threads shared by every game on the server.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=256))]
-        engine_threads: u64,
-        /// Transposition-table memory shared by every game, in megabytes.
-        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=65_536))]
-        engine_megabytes: u64,
+        /// Connections held at once [setting server.max-sessions, built in: 500].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_SESSIONS))]
+        max_sessions: Option<u32>,
+        /// Connections held at once from one address [setting server.max-per-address, built in: 20].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_PER_ADDRESS))]
+        max_per_address: Option<u32>,
+        /// Seconds a game may wait for a key before it ends (it is saved and offered on the next connection)
+        /// [setting server.idle-timeout, built in: 1800].
+        #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(IDLE_TIMEOUT))]
+        idle_timeout: Option<u32>,
+        /// Search threads shared by every game on the server [setting server.engine-threads, built in: 1].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(ENGINE_THREADS))]
+        engine_threads: Option<u32>,
+        /// Transposition-table memory shared by every game, in megabytes [setting server.engine-megabytes,
+        /// built in: 64].
+        #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(ENGINE_MEGABYTES))]
+        engine_megabytes: Option<u32>,
     },
     /// Count the leaves of the legal-move tree to each depth from 1 to DEPTH (checks the move generator).
     Perft {
@@ -435,15 +442,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             engine_threads,
             engine_megabytes,
         }) => {
-            commands::serve::run(commands::serve::ServeArgs {
-                listen,
-                host_key,
-                max_sessions: max_sessions as usize,
-                max_per_address: max_per_address as usize,
-                idle_timeout,
-                engine_threads: engine_threads as usize,
-                engine_megabytes: engine_megabytes as usize,
-            })?;
+            let (settings, _, problem) = settings(&cli.play);
+            // A server does not start on settings it was not given.
+            if let Some(problem) = problem {
+                return Err(anyhow::Error::new(problem));
+            }
+            let mut server = settings.server;
+            server.listen = listen.unwrap_or(server.listen);
+            server.host_key = host_key.or(server.host_key);
+            server.max_sessions = max_sessions.unwrap_or(server.max_sessions);
+            server.max_per_address = max_per_address.unwrap_or(server.max_per_address);
+            server.idle_timeout = idle_timeout.unwrap_or(server.idle_timeout);
+            server.engine_threads = engine_threads.unwrap_or(server.engine_threads);
+            server.engine_megabytes = engine_megabytes.unwrap_or(server.engine_megabytes);
+            commands::serve::run(&server)?;
             Ok(ExitCode::SUCCESS)
         }
         None => {

@@ -25,9 +25,16 @@ struct Server {
 
 impl Server {
     fn start(name: &str) -> Server {
+        Server::start_with(name, "")
+    }
+
+    /// A server whose settings file holds `settings`.
+    fn start_with(name: &str, settings: &str) -> Server {
         let home =
             std::env::temp_dir().join(format!("crowned-serve-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(home.join("config")).expect("a config folder");
+        std::fs::write(home.join("config/config.toml"), settings).expect("settings written");
         let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
             .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "600"])
             .env("CROWNED_HOME", &home)
@@ -287,7 +294,8 @@ async fn play_the_engine_resize_drop_and_resume() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn requests_without_a_terminal_are_refused_with_a_reason() {
-    let server = Server::start("refuse");
+    // The settings file's [server] table is read: one connection per address.
+    let server = Server::start_with("refuse", "[server]\nmax-per-address = 1\n");
     let key = new_key();
     let handle = connect(&server, &key, "carol").await;
     // A shell without a pty.
@@ -328,15 +336,35 @@ async fn requests_without_a_terminal_are_refused_with_a_reason() {
             .is_ok_and(|port| port > 0),
         "remote forwarding is refused"
     );
-    // No key at all: refused.
+    // A second connection from the same address is over the limit the settings set.
     let config = Arc::new(client::Config::default());
-    let mut anonymous = client::connect(
-        config,
+    let second = client::connect(
+        Arc::clone(&config),
         ("127.0.0.1", server.port),
         KnownHost(server.fingerprint.clone()),
     )
-    .await
-    .expect("connects");
+    .await;
+    assert!(second.is_err(), "the second connection is turned away");
+    // Once the first has gone, there is room again.
+    handle
+        .disconnect(russh::Disconnect::ByApplication, "bye", "en")
+        .await
+        .expect("disconnected");
+    let deadline = Instant::now() + PATIENCE;
+    let mut anonymous = loop {
+        let again = client::connect(
+            Arc::clone(&config),
+            ("127.0.0.1", server.port),
+            KnownHost(server.fingerprint.clone()),
+        )
+        .await;
+        match again {
+            Ok(handle) => break handle,
+            Err(e) => assert!(Instant::now() < deadline, "never room again: {e}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    // No key at all: refused.
     let none = anonymous
         .authenticate_none("mallory")
         .await

@@ -1,11 +1,10 @@
 //! `crowned serve`: the game as an SSH server.
 
 use std::io::Write;
-use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
+use crowned::config::ServerSettings;
 use crowned::serve::{ServeConfig, Server, Shutdown, fingerprint, load_or_create};
 use crowned::store::Store;
 use tracing_subscriber::EnvFilter;
@@ -13,27 +12,8 @@ use tracing_subscriber::EnvFilter;
 /// How long a stopping server waits for its games to say goodbye.
 const GRACE: Duration = Duration::from_secs(3);
 
-/// What the command line says about the server.
-#[derive(Debug)]
-pub struct ServeArgs {
-    /// Where to listen.
-    pub listen: SocketAddr,
-    /// The host key file (default: in the data folder).
-    pub host_key: Option<PathBuf>,
-    /// Connections at once.
-    pub max_sessions: usize,
-    /// Connections at once from one address.
-    pub max_per_address: usize,
-    /// Seconds a game may go without a key.
-    pub idle_timeout: u64,
-    /// Search threads shared by all games.
-    pub engine_threads: usize,
-    /// Table memory shared by all games, in megabytes.
-    pub engine_megabytes: usize,
-}
-
 /// Runs the server until SIGTERM or SIGINT; logs go to stderr (`RUST_LOG` sets the level, `info` by default).
-pub fn run(args: ServeArgs) -> Result<()> {
+pub fn run(settings: &ServerSettings) -> Result<()> {
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
@@ -42,28 +22,30 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .with_target(false)
         .init();
     let store = Store::locate().context("no folder for the server's files")?;
-    let host_key_path = args
+    let host_key_path = settings
         .host_key
+        .clone()
         .unwrap_or_else(|| store.server_dir().join("host_key_ed25519"));
     let (host_key, made) = load_or_create(&host_key_path)?;
     let config = ServeConfig {
         host_key,
         players_dir: store.server_dir().join("players"),
-        max_sessions: args.max_sessions,
-        max_per_address: args.max_per_address,
-        idle_timeout: Duration::from_secs(args.idle_timeout),
-        engine_threads: args.engine_threads,
-        engine_megabytes: args.engine_megabytes,
+        max_sessions: settings.max_sessions as usize,
+        max_per_address: settings.max_per_address as usize,
+        idle_timeout: Duration::from_secs(u64::from(settings.idle_timeout)),
+        engine_threads: settings.engine_threads as usize,
+        engine_megabytes: settings.engine_megabytes as usize,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("serve")
         .build()
         .context("cannot start the server's threads")?;
+    let listen = settings.listen;
     runtime.block_on(async move {
-        let listener = tokio::net::TcpListener::bind(args.listen)
+        let listener = tokio::net::TcpListener::bind(listen)
             .await
-            .with_context(|| format!("cannot listen on {}", args.listen))?;
+            .with_context(|| format!("cannot listen on {listen}"))?;
         let address = listener.local_addr()?;
         let host_fingerprint = fingerprint(&config.host_key);
         let shutdown = Shutdown::new();

@@ -18,6 +18,7 @@ pub(super) struct Layer {
     pub(super) engine: Option<EngineLayer>,
     pub(super) display: Option<DisplayLayer>,
     pub(super) game: Option<GameLayer>,
+    pub(super) server: Option<super::server::ServerLayer>,
     /// Context name, then command name, then keys. Names are checked against the key table, which the types
     /// here cannot know.
     pub(super) keys: Option<BTreeMap<String, BTreeMap<String, KeyList>>>,
@@ -105,6 +106,7 @@ pub(super) struct FileOut<'a> {
     pub(super) engine: EngineOut,
     pub(super) display: DisplayOut,
     pub(super) game: GameOut,
+    pub(super) server: super::server::ServerOut,
     pub(super) keys: KeysOut<'a>,
 }
 

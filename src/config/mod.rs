@@ -19,8 +19,13 @@ use toml::de::DeTable;
 mod error;
 mod layers;
 mod locate;
+mod server;
 
 pub use error::SettingsError;
+pub use server::{
+    ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS, ServerSettings,
+    parse_listen,
+};
 
 use layers::*;
 use locate::*;
@@ -77,6 +82,8 @@ pub struct Settings {
     pub move_limit: u32,
     /// The variant, board and rows of men of a new game (`game.variant`, `game.size`, `game.rows`).
     pub game_type: GameType,
+    /// How `crowned serve` runs (`[server]`).
+    pub server: ServerSettings,
     /// The keys bound to each command (`[keys.<context>]`).
     pub keys: KeyMap,
 }
@@ -127,6 +134,7 @@ impl Settings {
             autosave: true,
             move_limit: preferences.move_limit,
             game_type: GameType::default(),
+            server: ServerSettings::default(),
             keys: KeyMap::unbound(),
         }
     }
@@ -289,6 +297,11 @@ impl Settings {
                 }
             }
             self.apply_game_type(&game, problems);
+        }
+        if let Some(server) = layer.server {
+            self.server.apply(server, &mut |name, message| {
+                problems.push((vec!["server".to_string(), name.to_string()], message));
+            });
         }
         if let Some(keys) = layer.keys {
             self.apply_keys(keys, problems);
@@ -490,6 +503,7 @@ impl Settings {
                 size: self.game_type.size,
                 rows: self.game_type.rows,
             },
+            server: self.server.out(),
             keys: KeysOut(&self.keys),
         };
         // Every value is a plain string, number, boolean or list of strings, which TOML can always write.

@@ -388,3 +388,70 @@ fn the_variant_board_and_rows_are_read_together() {
     let auto = user("[display]\nnotation = \"auto\"\n").expect("valid");
     assert_eq!(auto.notation, None);
 }
+
+#[test]
+fn the_server_table_is_read_checked_and_printed() {
+    let defaults = Settings::defaults().server;
+    assert_eq!(
+        defaults,
+        ServerSettings {
+            listen: "127.0.0.1:2222".parse().expect("address"),
+            host_key: None,
+            max_sessions: 500,
+            max_per_address: 20,
+            idle_timeout: 1800,
+            engine_threads: 1,
+            engine_megabytes: 64,
+        }
+    );
+    let mine = user(
+        "[server]\nlisten = \"[::1]:2022\"\nhost-key = \"/srv/crowned/key\"\nmax-sessions = 50\n\
+         engine-threads = 2\n",
+    )
+    .expect("valid");
+    assert_eq!(mine.server.listen, "[::1]:2022".parse().expect("address"));
+    assert_eq!(
+        mine.server.host_key,
+        Some(PathBuf::from("/srv/crowned/key"))
+    );
+    assert_eq!(
+        (mine.server.max_sessions, mine.server.engine_threads),
+        (50, 2)
+    );
+    assert_eq!(mine.server.max_per_address, 20);
+    let back = Settings::placeholder()
+        .overlaid(&mine.to_toml(), Path::new("printed"))
+        .expect("the printed settings are valid");
+    assert_eq!(back.server, mine.server);
+    for (text, setting, words) in [
+        (
+            "[server]\nlisten = \"everywhere\"\n",
+            "server.listen",
+            "not an address",
+        ),
+        (
+            "[server]\nmax-sessions = 0\n",
+            "server.max-sessions",
+            "from 1 to",
+        ),
+        (
+            "[server]\nidle-timeout = -5\n",
+            "server.idle-timeout",
+            "not -5",
+        ),
+        (
+            "[server]\nengine-megabytes = 100000000\n",
+            "server.engine-megabytes",
+            "65536",
+        ),
+        (
+            "[server]\nport = 22\n",
+            "server.port",
+            "unknown setting `port`",
+        ),
+    ] {
+        let (_, found, message) = refused(text);
+        assert_eq!(found.as_deref(), Some(setting), "{text}");
+        assert!(message.contains(words), "{text}: {message}");
+    }
+}

@@ -22,7 +22,6 @@ pub use identity::{Identity, MAX_NAME, display_name};
 pub use limits::{Admission, Limits, Refusal};
 pub use play::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -195,14 +194,4 @@ fn ssh_config(config: &ServeConfig) -> russh::server::Config {
         nodelay: true,
         ..Default::default()
     }
-}
-
-/// Where a server listens unless told otherwise: this machine only.
-pub const DEFAULT_LISTEN: &str = "127.0.0.1:2222";
-
-/// The address in `text`, for `--listen`.
-pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
-    text.trim().parse().map_err(|_| {
-        format!("{text:?} is not an address and port like 127.0.0.1:2222 or [::1]:2222")
-    })
 }

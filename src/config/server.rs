@@ -1,0 +1,167 @@
+//! The `[server]` table: how `crowned serve` runs when its command line does not say.
+
+use std::net::SocketAddr;
+use std::ops::RangeInclusive;
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// Connections a server may hold at once, in all.
+pub const MAX_SESSIONS: RangeInclusive<i64> = 1..=100_000;
+/// Connections from one address.
+pub const MAX_PER_ADDRESS: RangeInclusive<i64> = 1..=100_000;
+/// Seconds a game may wait for a key.
+pub const IDLE_TIMEOUT: RangeInclusive<i64> = 10..=604_800;
+/// Search threads shared by every game.
+pub const ENGINE_THREADS: RangeInclusive<i64> = 1..=256;
+/// Table memory shared by every game, in megabytes.
+pub const ENGINE_MEGABYTES: RangeInclusive<i64> = 1..=65_536;
+
+/// How `crowned serve` runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerSettings {
+    /// Address and port to listen on (`server.listen`).
+    pub listen: SocketAddr,
+    /// The host key file (`server.host-key`); `None` for the one in the data folder.
+    pub host_key: Option<PathBuf>,
+    /// Connections at once (`server.max-sessions`).
+    pub max_sessions: u32,
+    /// Connections at once from one address (`server.max-per-address`).
+    pub max_per_address: u32,
+    /// Seconds a game may wait for a key before it ends (`server.idle-timeout`).
+    pub idle_timeout: u32,
+    /// Search threads shared by every game (`server.engine-threads`).
+    pub engine_threads: u32,
+    /// Table memory shared by every game, in megabytes (`server.engine-megabytes`).
+    pub engine_megabytes: u32,
+}
+
+impl Default for ServerSettings {
+    /// Placeholders: the built-in file sets every one.
+    fn default() -> ServerSettings {
+        ServerSettings {
+            listen: SocketAddr::from(([127, 0, 0, 1], 2222)),
+            host_key: None,
+            max_sessions: 1,
+            max_per_address: 1,
+            idle_timeout: 60,
+            engine_threads: 1,
+            engine_megabytes: 1,
+        }
+    }
+}
+
+/// The `[server]` table as read: every setting optional; numbers wider than the settings, so that a negative
+/// one gets this program's message rather than serde's.
+#[derive(Debug, Default, Deserialize)]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a table of settings"
+)]
+pub(super) struct ServerLayer {
+    listen: Option<String>,
+    host_key: Option<String>,
+    max_sessions: Option<i64>,
+    max_per_address: Option<i64>,
+    idle_timeout: Option<i64>,
+    engine_threads: Option<i64>,
+    engine_megabytes: Option<i64>,
+}
+
+/// The `[server]` table as written.
+#[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(super) struct ServerOut {
+    listen: String,
+    host_key: String,
+    max_sessions: u32,
+    max_per_address: u32,
+    idle_timeout: u32,
+    engine_threads: u32,
+    engine_megabytes: u32,
+}
+
+impl ServerSettings {
+    /// Lays the table's values over these; each that cannot be used goes to `problem` with its name.
+    pub(super) fn apply(&mut self, layer: ServerLayer, problem: &mut dyn FnMut(&str, String)) {
+        if let Some(text) = layer.listen {
+            match parse_listen(&text) {
+                Ok(address) => self.listen = address,
+                Err(message) => problem("listen", message),
+            }
+        }
+        if let Some(path) = layer.host_key {
+            self.host_key = (!path.trim().is_empty()).then(|| PathBuf::from(path));
+        }
+        for (name, value, range, slot) in [
+            (
+                "max-sessions",
+                layer.max_sessions,
+                MAX_SESSIONS,
+                &mut self.max_sessions,
+            ),
+            (
+                "max-per-address",
+                layer.max_per_address,
+                MAX_PER_ADDRESS,
+                &mut self.max_per_address,
+            ),
+            (
+                "idle-timeout",
+                layer.idle_timeout,
+                IDLE_TIMEOUT,
+                &mut self.idle_timeout,
+            ),
+            (
+                "engine-threads",
+                layer.engine_threads,
+                ENGINE_THREADS,
+                &mut self.engine_threads,
+            ),
+            (
+                "engine-megabytes",
+                layer.engine_megabytes,
+                ENGINE_MEGABYTES,
+                &mut self.engine_megabytes,
+            ),
+        ] {
+            let Some(value) = value else { continue };
+            match u32::try_from(value).ok().filter(|_| range.contains(&value)) {
+                Some(value) => *slot = value,
+                None => problem(
+                    name,
+                    format!(
+                        "{name} is a number from {} to {}, not {value}",
+                        range.start(),
+                        range.end()
+                    ),
+                ),
+            }
+        }
+    }
+
+    /// The table to write.
+    pub(super) fn out(&self) -> ServerOut {
+        ServerOut {
+            listen: self.listen.to_string(),
+            host_key: self
+                .host_key
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            max_sessions: self.max_sessions,
+            max_per_address: self.max_per_address,
+            idle_timeout: self.idle_timeout,
+            engine_threads: self.engine_threads,
+            engine_megabytes: self.engine_megabytes,
+        }
+    }
+}
+
+/// An address and port to listen on, as `--listen` and `server.listen` take it.
+pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
+    text.trim().parse().map_err(|_| {
+        format!("{text:?} is not an address and port like 127.0.0.1:2222 or [::1]:2222")
+    })
+}
