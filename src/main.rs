@@ -195,6 +195,13 @@ enum Command {
         /// built in: server/host_key_ed25519 in the data folder].
         #[arg(long, value_name = "FILE")]
         host_key: Option<PathBuf>,
+        /// Only the keys of this OpenSSH authorized_keys file may connect [setting server.authorized-keys,
+        /// built in: every key may].
+        #[arg(long, value_name = "FILE")]
+        authorized_keys: Option<PathBuf>,
+        /// Let clients without a key play as guests, whose games are not kept [setting server.guests].
+        #[arg(long)]
+        guests: bool,
         /// Connections held at once [setting server.max-sessions, built in: 500].
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_SESSIONS))]
         max_sessions: Option<u32>,
@@ -436,6 +443,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Serve {
             listen,
             host_key,
+            authorized_keys,
+            guests,
             max_sessions,
             max_per_address,
             idle_timeout,
@@ -450,6 +459,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let mut server = settings.server;
             server.listen = listen.unwrap_or(server.listen);
             server.host_key = host_key.or(server.host_key);
+            server.authorized_keys = authorized_keys.or(server.authorized_keys);
+            server.guests |= guests;
             server.max_sessions = max_sessions.unwrap_or(server.max_sessions);
             server.max_per_address = max_per_address.unwrap_or(server.max_per_address);
             server.idle_timeout = idle_timeout.unwrap_or(server.idle_timeout);

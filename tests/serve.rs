@@ -480,3 +480,68 @@ fn the_load_benchmark_runs_small() {
     assert!(text.contains("key to frame (48 keys"), "{text}");
     assert!(text.contains("MB per player"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() {
+    let alice = new_key();
+    let folder = std::env::temp_dir().join(format!("crowned-serve-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).expect("a folder");
+    let keys = folder.join("authorized_keys");
+    let line = alice.public_key().to_openssh().expect("an OpenSSH line");
+    std::fs::write(&keys, format!("# who may play\n{line} alice@home\n")).expect("written");
+    let settings = format!(
+        "[server]\nauthorized-keys = \"{}\"\nguests = true\n",
+        keys.display()
+    );
+    let server = Server::start_with("authorized", &settings);
+    let handle = connect(&server, &alice, "alice").await;
+    let mut t = Terminal::open(&handle, 80, 24).await;
+    t.wait_for("Black to play").await;
+    // Another key is not let in.
+    let config = Arc::new(client::Config::default());
+    let mut other = client::connect(
+        Arc::clone(&config),
+        ("127.0.0.1", server.port),
+        KnownHost(server.fingerprint.clone()),
+    )
+    .await
+    .expect("connects");
+    let refused = other
+        .authenticate_publickey("bob", PrivateKeyWithHashAlg::new(new_key(), None))
+        .await
+        .expect("answered");
+    assert!(!refused.success());
+    // No key at all: a guest, told so, whose game is not kept.
+    let mut guest = client::connect(
+        Arc::clone(&config),
+        ("127.0.0.1", server.port),
+        KnownHost(server.fingerprint.clone()),
+    )
+    .await
+    .expect("connects");
+    let asked = guest
+        .authenticate_keyboard_interactive_start("visitor", None)
+        .await
+        .expect("answered");
+    let client::KeyboardInteractiveAuthResponse::InfoRequest { instructions, .. } = asked else {
+        panic!("a guest is told what a guest is: {asked:?}");
+    };
+    assert!(instructions.contains("guest"), "{instructions}");
+    let accepted = guest
+        .authenticate_keyboard_interactive_respond(Vec::new())
+        .await
+        .expect("answered");
+    assert!(matches!(
+        accepted,
+        client::KeyboardInteractiveAuthResponse::Success
+    ));
+    let mut g = Terminal::open(&guest, 80, 24).await;
+    g.wait_for("not kept").await;
+    g.send(b"11-15\r").await;
+    g.wait_for("1. 11-15").await;
+    g.send(b"\x03").await;
+    g.wait_closed().await;
+    // One folder: alice's. The guest left nothing behind.
+    assert_eq!(server.player_dirs().len(), 1, "{:?}", server.player_dirs());
+    let _ = std::fs::remove_dir_all(&folder);
+}

@@ -5,7 +5,9 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use crowned::config::ServerSettings;
-use crowned::serve::{ServeConfig, Server, Shutdown, fingerprint, load_or_create};
+use crowned::serve::{
+    ServeConfig, Server, Shutdown, fingerprint, load_authorized_keys, load_or_create,
+};
 use crowned::store::Store;
 use tracing_subscriber::EnvFilter;
 
@@ -27,9 +29,16 @@ pub fn run(settings: &ServerSettings) -> Result<()> {
         .clone()
         .unwrap_or_else(|| store.server_dir().join("host_key_ed25519"));
     let (host_key, made) = load_or_create(&host_key_path)?;
+    let authorized = settings
+        .authorized_keys
+        .as_deref()
+        .map(load_authorized_keys)
+        .transpose()?;
     let config = ServeConfig {
         host_key,
         players_dir: store.server_dir().join("players"),
+        authorized,
+        guests: settings.guests,
         max_sessions: settings.max_sessions as usize,
         max_per_address: settings.max_per_address as usize,
         idle_timeout: Duration::from_secs(u64::from(settings.idle_timeout)),

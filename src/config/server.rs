@@ -24,6 +24,11 @@ pub struct ServerSettings {
     pub listen: SocketAddr,
     /// The host key file (`server.host-key`); `None` for the one in the data folder.
     pub host_key: Option<PathBuf>,
+    /// The only keys that may connect (`server.authorized-keys`, an OpenSSH `authorized_keys` file); `None`
+    /// lets every key in.
+    pub authorized_keys: Option<PathBuf>,
+    /// Whether clients without a key play as guests, whose games are not kept (`server.guests`).
+    pub guests: bool,
     /// Connections at once (`server.max-sessions`).
     pub max_sessions: u32,
     /// Connections at once from one address (`server.max-per-address`).
@@ -42,6 +47,8 @@ impl Default for ServerSettings {
         ServerSettings {
             listen: SocketAddr::from(([127, 0, 0, 1], 2222)),
             host_key: None,
+            authorized_keys: None,
+            guests: false,
             max_sessions: 1,
             max_per_address: 1,
             idle_timeout: 60,
@@ -62,6 +69,8 @@ impl Default for ServerSettings {
 pub(super) struct ServerLayer {
     listen: Option<String>,
     host_key: Option<String>,
+    authorized_keys: Option<String>,
+    guests: Option<bool>,
     max_sessions: Option<i64>,
     max_per_address: Option<i64>,
     idle_timeout: Option<i64>,
@@ -75,6 +84,8 @@ pub(super) struct ServerLayer {
 pub(super) struct ServerOut {
     listen: String,
     host_key: String,
+    authorized_keys: String,
+    guests: bool,
     max_sessions: u32,
     max_per_address: u32,
     idle_timeout: u32,
@@ -93,6 +104,12 @@ impl ServerSettings {
         }
         if let Some(path) = layer.host_key {
             self.host_key = (!path.trim().is_empty()).then(|| PathBuf::from(path));
+        }
+        if let Some(path) = layer.authorized_keys {
+            self.authorized_keys = (!path.trim().is_empty()).then(|| PathBuf::from(path));
+        }
+        if let Some(on) = layer.guests {
+            self.guests = on;
         }
         for (name, value, range, slot) in [
             (
@@ -145,11 +162,9 @@ impl ServerSettings {
     pub(super) fn out(&self) -> ServerOut {
         ServerOut {
             listen: self.listen.to_string(),
-            host_key: self
-                .host_key
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
+            host_key: path_text(self.host_key.as_ref()),
+            authorized_keys: path_text(self.authorized_keys.as_ref()),
+            guests: self.guests,
             max_sessions: self.max_sessions,
             max_per_address: self.max_per_address,
             idle_timeout: self.idle_timeout,
@@ -157,6 +172,11 @@ impl ServerSettings {
             engine_megabytes: self.engine_megabytes,
         }
     }
+}
+
+/// A path as the file writes it: empty for none.
+fn path_text(path: Option<&PathBuf>) -> String {
+    path.map(|p| p.display().to_string()).unwrap_or_default()
 }
 
 /// An address and port to listen on, as `--listen` and `server.listen` take it.

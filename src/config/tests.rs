@@ -397,6 +397,8 @@ fn the_server_table_is_read_checked_and_printed() {
         ServerSettings {
             listen: "127.0.0.1:2222".parse().expect("address"),
             host_key: None,
+            authorized_keys: None,
+            guests: false,
             max_sessions: 500,
             max_per_address: 20,
             idle_timeout: 1800,
@@ -406,7 +408,7 @@ fn the_server_table_is_read_checked_and_printed() {
     );
     let mine = user(
         "[server]\nlisten = \"[::1]:2022\"\nhost-key = \"/srv/crowned/key\"\nmax-sessions = 50\n\
-         engine-threads = 2\n",
+         engine-threads = 2\nguests = true\nauthorized-keys = \"/srv/keys\"\n",
     )
     .expect("valid");
     assert_eq!(mine.server.listen, "[::1]:2022".parse().expect("address"));
@@ -419,6 +421,11 @@ fn the_server_table_is_read_checked_and_printed() {
         (50, 2)
     );
     assert_eq!(mine.server.max_per_address, 20);
+    assert!(mine.server.guests);
+    assert_eq!(
+        mine.server.authorized_keys,
+        Some(PathBuf::from("/srv/keys"))
+    );
     let back = Settings::placeholder()
         .overlaid(&mine.to_toml(), Path::new("printed"))
         .expect("the printed settings are valid");

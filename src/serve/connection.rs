@@ -19,7 +19,7 @@ use super::play::{Channels, Screen, ToGame, clamp_size, play};
 use super::{ServeError, Shared};
 use crate::config::Settings;
 use crate::session::{self, Ending, Opening, Session};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 use crate::ui::Theme;
 
 /// How many messages from the client may wait for its game before reading from the connection pauses (the
@@ -29,6 +29,10 @@ const INPUT_QUEUE: usize = 64;
 /// What a client without a key is told.
 const NO_KEY: &str = "crowned: this server knows players by their SSH key. Make one with `ssh-keygen -t ed25519` \
                       (press Enter at every question) and connect again.\r\n";
+
+/// What a guest is told.
+const GUEST: &str = "crowned: no SSH key offered, so you play as a guest and your games are not kept. \
+                     `ssh-keygen -t ed25519` makes a key.\r\n";
 
 /// What a client that asks for no terminal is told.
 const NO_PTY: &str =
@@ -111,15 +115,20 @@ impl Connection {
 /// The game for `identity`: the player's own settings and saved games under the server's data folder, and the
 /// offer to resume an unfinished game, as locally.
 fn open_game(shared: &Shared, identity: &Identity, engine: crate::engine::EngineClient) -> Session {
-    let home = shared.config.players_dir.join(identity.folder_name());
-    let store = Store::under(&home);
-    let (settings, problem) = if store.settings_file().exists() {
-        Settings::load_or_defaults(&store.settings_file())
-    } else {
-        (Settings::defaults(), None)
+    let store = match identity.is_guest() {
+        true => Err(StoreError::Guest),
+        false => Ok(Store::under(
+            &shared.config.players_dir.join(identity.folder_name()),
+        )),
+    };
+    let (settings, problem) = match &store {
+        Ok(store) if store.settings_file().exists() => {
+            Settings::load_or_defaults(&store.settings_file())
+        }
+        _ => (Settings::defaults(), None),
     };
     let mut opened = session::open(
-        Ok(store),
+        store,
         settings.autosave,
         Opening::Standard(settings.game_type),
         settings.players,
@@ -164,13 +173,28 @@ impl russh::server::Handler for Connection {
     }
 
     /// A client that has no key (or no key it will offer) comes here last: it is shown how to make one, then
-    /// refused.
+    /// refused, or let in as a guest when the server takes guests.
     async fn auth_keyboard_interactive<'a>(
         &'a mut self,
-        _user: &str,
+        user: &str,
         _submethods: &str,
         response: Option<russh::server::Response<'a>>,
     ) -> Result<Auth, Self::Error> {
+        if self.shared.config.guests {
+            return Ok(match response {
+                None => Auth::Partial {
+                    name: "crowned".into(),
+                    instructions: GUEST.into(),
+                    prompts: Vec::new().into(),
+                },
+                Some(_) => {
+                    let identity = Identity::guest(user);
+                    tracing::info!(peer = %self.peer, name = %identity.name, "guest signed in");
+                    self.identity = Some(identity);
+                    Auth::Accept
+                }
+            });
+        }
         Ok(match response {
             None if !self.explained => Auth::Partial {
                 name: "crowned".into(),
@@ -194,6 +218,15 @@ impl russh::server::Handler for Connection {
     ) -> Result<Auth, Self::Error> {
         let key: &PublicKey = key.public_key;
         let identity = Identity::of_key(key, user);
+        if let Some(authorized) = &self.shared.config.authorized
+            && !authorized.contains(&identity.fingerprint)
+        {
+            tracing::info!(peer = %self.peer, player = %identity.fingerprint, "key not authorized");
+            return Ok(Auth::Reject {
+                proceed_with_methods: None,
+                partial_success: false,
+            });
+        }
         tracing::info!(peer = %self.peer, player = %identity.fingerprint, name = %identity.name, "signed in");
         self.identity = Some(identity);
         Ok(Auth::Accept)

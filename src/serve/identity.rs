@@ -5,6 +5,9 @@ use russh::keys::{HashAlg, PublicKey};
 /// The longest display name kept, in characters.
 pub const MAX_NAME: usize = 24;
 
+/// The fingerprint of every guest (a real one always starts with the hash's name).
+const GUEST: &str = "guest";
+
 /// A player on this server.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
@@ -21,6 +24,19 @@ impl Identity {
             fingerprint: key.fingerprint(HashAlg::Sha256).to_string(),
             name: display_name(user),
         }
+    }
+
+    /// A guest: no key, so nothing to know them by again.
+    pub fn guest(user: &str) -> Identity {
+        Identity {
+            fingerprint: GUEST.to_string(),
+            name: display_name(user),
+        }
+    }
+
+    /// Whether this is a guest (whose games are not kept).
+    pub fn is_guest(&self) -> bool {
+        self.fingerprint == GUEST
     }
 
     /// A name for the player's folder: the fingerprint's base64 with the characters that cannot be in a file

@@ -9,6 +9,7 @@
 //!
 //! Each game runs in a task of its own: a panic in one is caught by the runtime and ends that game alone.
 
+mod authorized;
 mod connection;
 mod host_key;
 mod identity;
@@ -17,11 +18,13 @@ mod limits;
 pub mod load;
 mod play;
 
+pub use authorized::{AuthorizedKeysError, load_authorized_keys};
 pub use host_key::{HostKeyError, fingerprint, load_or_create};
 pub use identity::{Identity, MAX_NAME, display_name};
 pub use limits::{Admission, Limits, Refusal};
 pub use play::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,6 +44,10 @@ pub struct ServeConfig {
     pub host_key: PrivateKey,
     /// Where each player's folder goes.
     pub players_dir: PathBuf,
+    /// The fingerprints of the only keys that may connect; `None` lets every key in.
+    pub authorized: Option<HashSet<String>>,
+    /// Whether a client without a key may play as a guest (whose games are not kept).
+    pub guests: bool,
     /// Connections held at once, in all.
     pub max_sessions: usize,
     /// Connections held at once from one address.

@@ -38,6 +38,9 @@ pub enum StoreError {
     /// No home directory to put files in.
     #[error("no home directory was found; set {HOME_VARIABLE} to a directory for crowned's files")]
     NoHome,
+    /// A guest of a server, whose games are not kept.
+    #[error("a guest's games are not kept (connect with an SSH key to keep yours)")]
+    Guest,
     /// Reading or writing a file failed.
     #[error("{}: {source}", .path.display())]
     Io {
