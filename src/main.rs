@@ -253,6 +253,12 @@ enum BenchTarget {
         /// One player in this many plays a move first, keeping the engine busy while keys are timed (0: none).
         #[arg(long, default_value_t = 10)]
         engine_every: u64,
+        /// The level the engine answers those moves at.
+        #[arg(long, default_value = "medium")]
+        engine_level: Level,
+        /// Seconds the engine thinks per move.
+        #[arg(long, default_value = "1", value_parser = parse_seconds)]
+        engine_time: f64,
     },
 }
 
@@ -362,6 +368,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     keys,
                     pause,
                     engine_every,
+                    engine_level,
+                    engine_time,
                 }),
             ..
         }) => {
@@ -370,6 +378,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 keys: keys as usize,
                 pause_ms: pause,
                 engine_every: engine_every as usize,
+                engine_level,
+                engine_time,
             })?;
             Ok(ExitCode::SUCCESS)
         }

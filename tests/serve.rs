@@ -478,6 +478,10 @@ fn the_load_benchmark_runs_small() {
         "{text}"
     );
     assert!(text.contains("key to frame (48 keys"), "{text}");
+    assert!(
+        text.contains("engine answers (4 players asking at once"),
+        "{text}"
+    );
     assert!(text.contains("MB per player"), "{text}");
 }
 

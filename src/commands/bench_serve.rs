@@ -5,6 +5,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use crowned::engine::Level;
 use crowned::serve::load::{Checkpoints, LoadConfig, LoadReport, quantile, run_load};
 
 /// What the command line asks of the load.
@@ -18,6 +19,10 @@ pub struct LoadArgs {
     pub pause_ms: u64,
     /// One player in this many plays a move, keeping the engine busy.
     pub engine_every: usize,
+    /// The level the engine plays the players at.
+    pub engine_level: Level,
+    /// Seconds it thinks per move.
+    pub engine_time: f64,
 }
 
 /// Starts `crowned serve` on a loopback port of its own (in a scratch folder), connects the players, measures
@@ -26,13 +31,13 @@ pub fn bench_serve(args: &LoadArgs) -> Result<()> {
     let home = std::env::temp_dir().join(format!("crowned-bench-serve-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     let mut server = Server::start(&home, args.sessions)?;
-    let result = measure(&server, args);
+    let result = measure(&server, &home, args);
     server.stop();
     let _ = std::fs::remove_dir_all(&home);
     result
 }
 
-fn measure(server: &Server, args: &LoadArgs) -> Result<()> {
+fn measure(server: &Server, home: &std::path::Path, args: &LoadArgs) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -44,7 +49,14 @@ fn measure(server: &Server, args: &LoadArgs) -> Result<()> {
         keys: args.keys,
         pause: Duration::from_millis(args.pause_ms),
         engine_every: args.engine_every,
-        patience: Duration::from_secs(60),
+        patience: Duration::from_secs(600),
+        player_settings: Some((
+            home.join("data/server/players"),
+            format!(
+                "[players]\nwhite = \"{}\"\n[engine]\ntime = {}\n",
+                args.engine_level, args.engine_time
+            ),
+        )),
     };
     let empty = server.settled_usage()?;
     let checkpoints = Checkpoints::new(args.sessions);
@@ -112,6 +124,18 @@ fn print_report(
         ms(quantile(&report.key_to_frame, 1.0)),
         frame_bytes as f64 / report.frame_bytes.len().max(1) as f64
     );
+    if !report.engine_answer.is_empty() {
+        println!(
+            "engine answers ({} players asking at once, {} at {} s a move, one search thread): p50 {:.1} ms, \
+             p99 {:.1} ms, max {:.1} ms",
+            report.engine_answer.len(),
+            args.engine_level,
+            args.engine_time,
+            ms(quantile(&report.engine_answer, 0.5)),
+            ms(quantile(&report.engine_answer, 0.99)),
+            ms(quantile(&report.engine_answer, 1.0))
+        );
+    }
     let held = report.completed.max(1) as f64;
     println!(
         "server memory: {:.1} MB with no player, {:.1} MB with {} idle players: {:.2} MB per player",

@@ -4,6 +4,7 @@
 //! Loopback only: the caller gives the address of a server it started itself on this machine.
 
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,6 +13,8 @@ use russh::client::{self, Handle};
 use russh::keys::{Algorithm, HashAlg, PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
 use tokio::sync::Barrier;
 use tokio::time::{Instant, timeout};
+
+use super::identity::Identity;
 
 /// What the load is.
 #[derive(Clone, Debug)]
@@ -31,6 +34,9 @@ pub struct LoadConfig {
     pub engine_every: usize,
     /// How long any one answer may take before the player counts as failed.
     pub patience: Duration,
+    /// Settings written for every player before it connects (the server's players folder, and the settings
+    /// file's text), so that the load can choose, say, the engine's level and time.
+    pub player_settings: Option<(PathBuf, String)>,
 }
 
 /// What the load measured.
@@ -46,6 +52,8 @@ pub struct LoadReport {
     pub key_to_frame: Vec<Duration>,
     /// Bytes of each answering frame.
     pub frame_bytes: Vec<usize>,
+    /// From each engine player's move to the engine's answer on its screen.
+    pub engine_answer: Vec<Duration>,
 }
 
 /// Where the load stands, for the caller to measure the server at the right moments.
@@ -98,6 +106,7 @@ pub async fn run_load(config: LoadConfig, checkpoints: &Checkpoints) -> LoadRepo
                 report.first_frame.push(measured.first_frame);
                 report.key_to_frame.extend(measured.keys);
                 report.frame_bytes.extend(measured.bytes);
+                report.engine_answer.extend(measured.engine_answer);
             }
             Ok(Err(why)) => report.failed.push(why),
             Err(e) => report.failed.push(format!("a player's task failed: {e}")),
@@ -146,6 +155,7 @@ struct Measured {
     first_frame: Duration,
     keys: Vec<Duration>,
     bytes: Vec<usize>,
+    engine_answer: Option<Duration>,
 }
 
 impl Player {
@@ -153,6 +163,15 @@ impl Player {
         let started = Instant::now();
         let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
             .map_err(|e| format!("no key: {e}"))?;
+        if let Some((players, text)) = &config.player_settings {
+            let identity = Identity::of_key(key.public_key(), "load");
+            let file = players
+                .join(identity.folder_name())
+                .join("config/config.toml");
+            let written = std::fs::create_dir_all(file.parent().unwrap_or(players))
+                .and_then(|()| std::fs::write(&file, text));
+            written.map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        }
         let ssh = Arc::new(client::Config::default());
         let mut handle = timeout(
             config.patience,
@@ -213,8 +232,9 @@ impl Player {
     }
 
     async fn press_keys(&mut self, config: &LoadConfig, index: usize) -> Result<Measured, String> {
+        let mut engine_answer = None;
         if config.engine_every > 0 && index.is_multiple_of(config.engine_every) {
-            self.send(b"11-15\r").await?;
+            engine_answer = Some(self.play_the_engine(config.patience).await?);
         }
         // Spread the players' keys over the pause, so that they do not all press at the same instant.
         let offset = config.pause.mul_f64((index % 97) as f64 / 97.0);
@@ -236,7 +256,28 @@ impl Player {
             first_frame: self.first_frame,
             keys,
             bytes,
+            engine_answer,
         })
+    }
+
+    /// Plays a move and waits for the engine's answer: the status line says the engine is thinking, then
+    /// names Black, whose turn it is again.
+    async fn play_the_engine(&mut self, patience: Duration) -> Result<Duration, String> {
+        let sent = Instant::now();
+        self.send(b"11-15\r").await?;
+        let mut seen = Vec::new();
+        let mut thinking = None;
+        loop {
+            seen.extend_from_slice(&self.next_data(patience).await?);
+            if thinking.is_none() {
+                thinking = find(&seen, b"thinking");
+            }
+            if let Some(at) = thinking
+                && find(&seen[at..], b"Black").is_some()
+            {
+                return Ok(sent.elapsed());
+            }
+        }
     }
 
     async fn send(&self, bytes: &[u8]) -> Result<(), String> {
@@ -248,7 +289,11 @@ impl Player {
 }
 
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    haystack.windows(needle.len()).any(|w| w == needle)
+    find(haystack, needle).is_some()
+}
+
+fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 #[cfg(test)]
