@@ -3,7 +3,6 @@
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Result, anyhow, bail};
 use crowned::config::{Settings, SettingsError};
@@ -12,7 +11,6 @@ use crowned::rules::{AnyPosition, GameType};
 use crowned::session::{self, Ending, Opening};
 use crowned::store::{GameEntry, Store, StoreError, file_label, read_games_file_as};
 use crowned::term;
-use crowned::ui::Theme;
 
 /// Opens the game on the terminal with these settings (or the games of `file`); returns when the player quits
 /// or a signal ends it. `start` is the position of a new game, under the rules of `game_type`; the games of a
@@ -66,22 +64,7 @@ pub fn play(
              `crowned --help` lists the commands"
         );
     }
-    let mut opened = session::open(store, settings.autosave, opening, settings.players);
-    opened.app.set_preferences(settings.preferences());
-    if let Some(problem) = problem {
-        opened.notices.insert(
-            0,
-            format!("{}; running on the default settings", problem.brief()),
-        );
-    }
-    // The weaker levels choose at random among good moves: a new game each time.
-    let seed = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let config = session::Config {
-        options: settings.options(Theme::no_color_from_env()),
-        seed,
-    };
+    let (opened, config) = session::open_with_settings(store, opening, settings, problem);
     let ending = term::run(opened, config)?;
     Ok(match ending {
         Ending::Quit => ExitCode::SUCCESS,

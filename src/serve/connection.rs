@@ -6,7 +6,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use russh::keys::PublicKey;
 use russh::server::{Auth, Msg, Session as SshSession};
@@ -20,7 +20,6 @@ use super::{ServeError, Shared};
 use crate::config::Settings;
 use crate::session::{self, Ending, Opening, Session};
 use crate::store::{Store, StoreError};
-use crate::ui::Theme;
 
 /// How many messages from the client may wait for its game before reading from the connection pauses (the
 /// client then waits, not the server's memory).
@@ -127,26 +126,12 @@ fn open_game(shared: &Shared, identity: &Identity, engine: crate::engine::Engine
         }
         _ => (Settings::defaults(), None),
     };
-    let mut opened = session::open(
+    let (opened, config) = session::open_with_settings(
         store,
-        settings.autosave,
         Opening::Standard(settings.game_type),
-        settings.players,
+        &settings,
+        problem.as_ref(),
     );
-    opened.app.set_preferences(settings.preferences());
-    if let Some(problem) = problem {
-        opened.notices.insert(
-            0,
-            format!("{}; running on the default settings", problem.brief()),
-        );
-    }
-    let seed = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let config = session::Config {
-        options: settings.options(Theme::no_color_from_env()),
-        seed,
-    };
     Session::new(opened, config, engine)
 }
 

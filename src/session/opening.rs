@@ -6,7 +6,11 @@ use crate::game::AnyGame;
 use crate::rules::GameType;
 use crate::store::{GameEntry, Store, StoreError, rename_new};
 
-use super::Saving;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::{Config, Saving};
+use crate::config::{Settings, SettingsError};
+use crate::ui::Theme;
 
 /// What a session opens with.
 #[derive(Debug)]
@@ -78,6 +82,33 @@ pub fn open(
             opened(app, effects, notices, Saving::nowhere())
         }
     }
+}
+
+/// Opens `opening` as [`open`] does, for a player with `settings`: their players, autosave and preferences; the
+/// reason their settings file was not used, if it was not, is the first thing they are told. Also the session's
+/// look and a seed of its own, so that the weaker levels play a new game each time.
+pub fn open_with_settings(
+    store: Result<Store, StoreError>,
+    opening: Opening,
+    settings: &Settings,
+    problem: Option<&SettingsError>,
+) -> (Opened, Config) {
+    let mut opened = open(store, settings.autosave, opening, settings.players);
+    opened.app.set_preferences(settings.preferences());
+    if let Some(problem) = problem {
+        opened.notices.insert(
+            0,
+            format!("{}; running on the default settings", problem.brief()),
+        );
+    }
+    let seed = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64);
+    let config = Config {
+        options: settings.options(Theme::no_color_from_env()),
+        seed,
+    };
+    (opened, config)
 }
 
 fn opened(app: App, effects: Vec<Effect>, notices: Vec<String>, saving: Saving) -> Opened {
