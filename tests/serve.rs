@@ -138,7 +138,20 @@ struct Terminal {
 
 impl Terminal {
     async fn open(handle: &Handle<KnownHost>, cols: u16, rows: u16) -> Terminal {
+        Terminal::open_with(handle, cols, rows, &[]).await
+    }
+
+    /// A terminal that sends these environment variables first.
+    async fn open_with(
+        handle: &Handle<KnownHost>,
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+    ) -> Terminal {
         let channel = handle.channel_open_session().await.expect("a session");
+        for (name, value) in env {
+            channel.set_env(true, *name, *value).await.expect("sent");
+        }
         channel
             .request_pty(
                 true,
@@ -548,4 +561,30 @@ async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() 
     // One folder: alice's. The guest left nothing behind.
     assert_eq!(server.player_dirs().len(), 1, "{:?}", server.player_dirs());
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// Whether any cell on the screen has a colour.
+fn coloured(t: &Terminal) -> bool {
+    let screen = t.screen.screen();
+    let (rows, cols) = screen.size();
+    (0..rows.get()).any(|row| {
+        (0..cols.get()).any(|col| {
+            screen.cell(row, col).is_some_and(|cell| {
+                cell.fgcolor() != vt100::Color::Default || cell.bgcolor() != vt100::Color::Default
+            })
+        })
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_color_sent_by_the_client_is_honoured() {
+    let server = Server::start("no-color");
+    let handle = connect(&server, &new_key(), "frank").await;
+    let mut plain = Terminal::open_with(&handle, 80, 24, &[("NO_COLOR", "1")]).await;
+    plain.wait_for("Black to play").await;
+    assert!(!coloured(&plain), "{}", plain.contents());
+    let other = connect(&server, &new_key(), "grace").await;
+    let mut colourful = Terminal::open(&other, 80, 24).await;
+    colourful.wait_for("Black to play").await;
+    assert!(coloured(&colourful));
 }

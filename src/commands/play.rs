@@ -11,6 +11,7 @@ use crowned::rules::{AnyPosition, GameType};
 use crowned::session::{self, Ending, Opening};
 use crowned::store::{GameEntry, Store, StoreError, file_label, read_games_file_as};
 use crowned::term;
+use crowned::ui::Theme;
 
 /// Opens the game on the terminal with these settings (or the games of `file`); returns when the player quits
 /// or a signal ends it. `start` is the position of a new game, under the rules of `game_type`; the games of a
@@ -64,7 +65,13 @@ pub fn play(
              `crowned --help` lists the commands"
         );
     }
-    let (opened, config) = session::open_with_settings(store, opening, settings, problem);
+    let (opened, config) = session::open_with_settings(
+        store,
+        opening,
+        settings,
+        problem,
+        Theme::no_color_from_env(),
+    );
     let ending = term::run(opened, config)?;
     Ok(match ending {
         Ending::Quit => ExitCode::SUCCESS,

@@ -51,6 +51,8 @@ pub struct Connection {
     channel: Option<ChannelId>,
     /// The pty asked for: its size.
     pty: Option<(u16, u16)>,
+    /// Whether the player's terminal wants no colour: `TERM=dumb`, or `NO_COLOR` sent with `SetEnv`.
+    no_color: bool,
     /// The running game's input, once it has started.
     game: Option<mpsc::Sender<ToGame>>,
 }
@@ -67,6 +69,7 @@ impl Connection {
             explained: false,
             channel: None,
             pty: None,
+            no_color: false,
             game: None,
         }
     }
@@ -89,7 +92,7 @@ impl Connection {
             // The game has ended when nobody listens: the report is not wanted.
             let _ = engine_tx.send(report);
         });
-        let game = open_game(&self.shared, &identity, client);
+        let game = open_game(&self.shared, &identity, self.no_color, client);
         let channels = Channels {
             input: input_rx,
             engine: engine_rx,
@@ -113,7 +116,12 @@ impl Connection {
 
 /// The game for `identity`: the player's own settings and saved games under the server's data folder, and the
 /// offer to resume an unfinished game, as locally.
-fn open_game(shared: &Shared, identity: &Identity, engine: crate::engine::EngineClient) -> Session {
+fn open_game(
+    shared: &Shared,
+    identity: &Identity,
+    no_color: bool,
+    engine: crate::engine::EngineClient,
+) -> Session {
     let store = match identity.is_guest() {
         true => Err(StoreError::Guest),
         false => Ok(Store::under(
@@ -131,6 +139,7 @@ fn open_game(shared: &Shared, identity: &Identity, engine: crate::engine::Engine
         Opening::Standard(settings.game_type),
         &settings,
         problem.as_ref(),
+        no_color,
     );
     Session::new(opened, config, engine)
 }
@@ -238,7 +247,7 @@ impl russh::server::Handler for Connection {
     async fn pty_request(
         &mut self,
         channel: ChannelId,
-        _term: &str,
+        term: &str,
         width: u32,
         height: u32,
         _pix_width: u32,
@@ -251,6 +260,7 @@ impl russh::server::Handler for Connection {
             return Ok(());
         }
         self.pty = Some(clamp_size(width, height));
+        self.no_color |= term == "dumb";
         session.channel_success(channel)?;
         Ok(())
     }
@@ -322,12 +332,18 @@ impl russh::server::Handler for Connection {
     async fn env_request(
         &mut self,
         channel: ChannelId,
-        _name: &str,
-        _value: &str,
+        name: &str,
+        value: &str,
         session: &mut SshSession,
     ) -> Result<(), Self::Error> {
-        // Nothing a client sets can change the game (or the server).
-        session.channel_failure(channel)?;
+        // NO_COLOR (no-color.org: set and not empty) is the one variable the game listens to; nothing else a
+        // client sets changes anything.
+        if name == "NO_COLOR" && self.channel == Some(channel) && self.game.is_none() {
+            self.no_color = !value.is_empty();
+            session.channel_success(channel)?;
+        } else {
+            session.channel_failure(channel)?;
+        }
         Ok(())
     }
 

@@ -10,7 +10,6 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::{Config, Saving};
 use crate::config::{Settings, SettingsError};
-use crate::ui::Theme;
 
 /// What a session opens with.
 #[derive(Debug)]
@@ -86,12 +85,14 @@ pub fn open(
 
 /// Opens `opening` as [`open`] does, for a player with `settings`: their players, autosave and preferences; the
 /// reason their settings file was not used, if it was not, is the first thing they are told. Also the session's
-/// look and a seed of its own, so that the weaker levels play a new game each time.
+/// look (without colour when `no_color`, as `NO_COLOR` asks) and a seed of its own, so that the weaker levels
+/// play a new game each time.
 pub fn open_with_settings(
     store: Result<Store, StoreError>,
     opening: Opening,
     settings: &Settings,
     problem: Option<&SettingsError>,
+    no_color: bool,
 ) -> (Opened, Config) {
     let mut opened = open(store, settings.autosave, opening, settings.players);
     opened.app.set_preferences(settings.preferences());
@@ -105,7 +106,7 @@ pub fn open_with_settings(
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let config = Config {
-        options: settings.options(Theme::no_color_from_env()),
+        options: settings.options(no_color),
         seed,
     };
     (opened, config)
