@@ -29,6 +29,32 @@ const INPUT_QUEUE: usize = 64;
 const NO_KEY: &str = "crowned: this server knows players by their SSH key. Make one with `ssh-keygen -t ed25519` \
                       (press Enter at every question) and connect again.\r\n";
 
+/// What a player whose game failed is told (after the screen is given back as far as it can be).
+const CRASHED: &str = "\x1b[?1006l\x1b[?1000l\x1b[?2004l\x1b[?1049l\x1b[?25h\r\ncrowned: this game stopped on an \
+                       internal error; every move is saved, and connecting again offers to resume it.\r\n";
+
+/// Runs a game in a task of its own and hands `after` how it went: its ending, or the panic that stopped it.
+/// A panic ends that game alone; the connection, the server and every other game go on.
+pub(crate) async fn supervise<F, A, Fut>(game: F, after: A)
+where
+    F: Future<Output = Ending> + Send + 'static,
+    A: FnOnce(Result<Ending, String>) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let outcome = match tokio::spawn(game).await {
+        Ok(ending) => Ok(ending),
+        Err(e) => Err(match e.try_into_panic() {
+            Ok(panic) => panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string()),
+            Err(e) => e.to_string(),
+        }),
+    };
+    after(outcome).await;
+}
+
 /// What a guest is told.
 const GUEST: &str = "crowned: no SSH key offered, so you play as a guest and your games are not kept. \
                      `ssh-keygen -t ed25519` makes a key.\r\n";
@@ -98,18 +124,31 @@ impl Connection {
             engine: engine_rx,
             shutdown: self.shared.shutdown.clone(),
         };
+        let handle = session.handle();
         let screen = Screen {
-            handle: session.handle(),
+            handle: handle.clone(),
             channel,
         };
         let idle = self.shared.config.idle_timeout;
         let peer = self.peer;
         let who = self.who();
-        tokio::spawn(async move {
-            // A panic in this game ends this task only: tokio catches it, the other games go on.
-            let ending = play(game, channels, screen, size, idle).await;
-            tracing::info!(peer = %peer, player = %who, ending = describe(ending), "game ended");
-        });
+        tokio::spawn(supervise(
+            play(game, channels, screen, size, idle),
+            move |outcome| async move {
+                match outcome {
+                    Ok(ending) => {
+                        tracing::info!(peer = %peer, player = %who, ending = describe(ending), "game ended");
+                    }
+                    Err(why) => {
+                        tracing::error!(peer = %peer, player = %who, %why, "a game failed");
+                        // Its moves were saved as they were played; the player is told and may connect again.
+                        let _ = handle.data(channel, CRASHED.as_bytes().to_vec()).await;
+                        let _ = handle.exit_status_request(channel, 1).await;
+                        let _ = handle.close(channel).await;
+                    }
+                }
+            },
+        ));
         self.game = Some(input);
     }
 }
@@ -444,5 +483,42 @@ fn describe(ending: Ending) -> &'static str {
         Ending::Signal(_) => "server shutdown",
         Ending::InputClosed => "connection closed",
         Ending::EngineFailed => "engine failed",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_game_is_reported_and_the_others_go_on() {
+        let (told, mut heard) = mpsc::unbounded_channel();
+        let crash_told = told.clone();
+        let crashing = tokio::spawn(supervise(
+            async { panic!("a bug in one game") },
+            move |outcome| async move {
+                let _ = crash_told.send(outcome);
+            },
+        ));
+        let fine = tokio::spawn(supervise(
+            async { Ending::Quit },
+            move |outcome| async move {
+                let _ = told.send(outcome);
+            },
+        ));
+        crashing
+            .await
+            .expect("the supervisor itself does not panic");
+        fine.await
+            .expect("the other game's supervisor is untouched");
+        let mut outcomes = vec![
+            heard.recv().await.expect("told"),
+            heard.recv().await.expect("told"),
+        ];
+        outcomes.sort_by_key(|o| o.is_ok());
+        assert_eq!(
+            outcomes,
+            vec![Err("a bug in one game".to_string()), Ok(Ending::Quit)]
+        );
     }
 }
