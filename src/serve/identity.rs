@@ -2,6 +2,8 @@
 
 use russh::keys::{HashAlg, PublicKey};
 
+use super::text::clean_line;
+
 /// The longest display name kept, in characters.
 pub const MAX_NAME: usize = 24;
 
@@ -58,38 +60,15 @@ impl Identity {
     }
 }
 
-/// A user name as others may see it: control characters (and with them every escape sequence) and characters
-/// that change the text's direction or width removed, spaces collapsed, at most [`MAX_NAME`] characters; a
+/// A user name as others may see it: one clean line ([`clean_line`]) of at most [`MAX_NAME`] characters; a
 /// name with nothing left is `player`.
 pub fn display_name(user: &str) -> String {
-    let mut name = String::new();
-    let mut last_space = true;
-    for c in user.chars() {
-        if name.chars().count() == MAX_NAME {
-            break;
-        }
-        if c.is_whitespace() {
-            if !last_space {
-                name.push(' ');
-            }
-            last_space = true;
-        } else if !c.is_control() && !is_format(c) {
-            name.push(c);
-            last_space = false;
-        }
-    }
-    let name = name.trim_end().to_string();
+    let name = clean_line(user, MAX_NAME);
     if name.is_empty() {
         "player".to_string()
     } else {
         name
     }
-}
-
-/// Invisible formatting characters that could reorder or hide what follows them on another screen: the
-/// bidirectional controls, zero-width characters and the byte-order mark.
-fn is_format(c: char) -> bool {
-    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{206f}' | '\u{feff}')
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! Each game runs in a task of its own: a panic in one is caught by the runtime and ends that game alone.
 
 mod authorized;
+pub mod codes;
 mod connection;
 mod host_key;
 mod identity;
@@ -17,6 +18,8 @@ pub mod input;
 mod limits;
 pub mod load;
 mod play;
+pub mod rating;
+pub mod text;
 
 pub use authorized::{AuthorizedKeysError, load_authorized_keys};
 pub use host_key::{HostKeyError, fingerprint, load_or_create};

@@ -1,0 +1,69 @@
+//! Short codes for private games, easy to read aloud and to type: `K7QX`.
+//!
+//! The alphabet leaves out the characters people confuse when reading or hearing them (0 and O, 1, I and L, 2
+//! and Z, 5 and S, 8 and B, U and V): 23 characters, so four of them give 279,841 codes.
+
+use rand::RngExt;
+
+/// The characters of a code.
+pub const ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTWXY34679";
+
+/// Characters in a code.
+pub const LENGTH: usize = 4;
+
+/// A new code for which `taken` is false, or `None` when none was found in a fair number of tries (the server
+/// is then nearly full of private games).
+pub fn new_code(taken: impl Fn(&str) -> bool) -> Option<String> {
+    let mut rng = rand::rng();
+    for _ in 0..1000 {
+        let code: String = (0..LENGTH)
+            .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
+            .collect();
+        if !taken(&code) {
+            return Some(code);
+        }
+    }
+    None
+}
+
+/// A code as a player typed it: any case, spaces and dashes ignored (`k7 qx`, `K7-QX`). `None` when it cannot be
+/// a code.
+pub fn read_code(text: &str) -> Option<String> {
+    let code: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    let valid = code.len() == LENGTH && code.bytes().all(|b| ALPHABET.contains(&b));
+    valid.then_some(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_readable_and_read_back() {
+        for _ in 0..100 {
+            let code = new_code(|_| false).expect("a code");
+            assert_eq!(code.len(), LENGTH);
+            assert_eq!(read_code(&code.to_lowercase()), Some(code.clone()));
+            let spaced = format!(" {}-{} ", &code[..2], &code[2..]);
+            assert_eq!(read_code(&spaced), Some(code));
+        }
+        for confusable in "0O1IL2Z5S8BUV".chars() {
+            assert!(!ALPHABET.contains(&(confusable as u8)), "{confusable}");
+        }
+        assert_eq!(read_code("K7QX"), Some("K7QX".into()));
+        assert_eq!(read_code("K7Q"), None);
+        assert_eq!(read_code("K7QO"), None);
+        assert_eq!(read_code("\x1b[31m"), None);
+    }
+
+    #[test]
+    fn a_taken_code_is_never_given() {
+        let code = new_code(|c| c.starts_with('A')).expect("a code");
+        assert!(!code.starts_with('A'));
+        assert_eq!(new_code(|_| true), None);
+    }
+}
