@@ -19,6 +19,7 @@ mod limits;
 pub mod load;
 mod play;
 pub mod rating;
+pub mod records;
 pub mod text;
 
 pub use authorized::{AuthorizedKeysError, load_authorized_keys};

@@ -1,0 +1,444 @@
+//! The server's records in SQLite: who has played, the games they played, and their ratings.
+//!
+//! One file in the data folder, in write-ahead-log mode with full syncs: every change is a transaction, and a
+//! transaction that has returned is on disk, so a crash at any moment loses at most the change being written.
+//! The schema carries its version (`PRAGMA user_version`); opening a file of an older version applies the
+//! migrations after it, each in a transaction of its own, and a file of a newer version is refused rather than
+//! misread.
+//!
+//! The calls block on the disk: a server makes them from a thread of its own, never from its event loop.
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{Connection, OptionalExtension, params};
+use thiserror::Error;
+
+use super::identity::Identity;
+use super::rating::{Game as RatedGame, Rating};
+
+/// The schema, one migration per version: `MIGRATIONS[n]` takes a file from version `n` to `n + 1`.
+const MIGRATIONS: &[&str] = &[
+    // Version 1: players, games with their moves, ratings per variant.
+    "CREATE TABLE players (
+         fingerprint TEXT PRIMARY KEY,
+         name TEXT NOT NULL,
+         first_seen INTEGER NOT NULL,
+         last_seen INTEGER NOT NULL
+     );
+     CREATE TABLE games (
+         id INTEGER PRIMARY KEY,
+         variant TEXT NOT NULL,
+         black TEXT NOT NULL REFERENCES players(fingerprint),
+         white TEXT NOT NULL REFERENCES players(fingerprint),
+         rated INTEGER NOT NULL,
+         clock TEXT NOT NULL,
+         started INTEGER NOT NULL,
+         ended INTEGER,
+         result TEXT,
+         pdn TEXT
+     );
+     CREATE INDEX games_black ON games(black);
+     CREATE INDEX games_white ON games(white);
+     CREATE TABLE moves (
+         game INTEGER NOT NULL REFERENCES games(id),
+         ply INTEGER NOT NULL,
+         text TEXT NOT NULL,
+         PRIMARY KEY (game, ply)
+     );
+     CREATE TABLE ratings (
+         fingerprint TEXT NOT NULL REFERENCES players(fingerprint),
+         variant TEXT NOT NULL,
+         rating REAL NOT NULL,
+         deviation REAL NOT NULL,
+         volatility REAL NOT NULL,
+         games INTEGER NOT NULL,
+         PRIMARY KEY (fingerprint, variant)
+     );",
+];
+
+/// What goes wrong with the records.
+#[derive(Debug, Error)]
+pub enum RecordsError {
+    /// SQLite failed.
+    #[error("the server's records: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// The file was written by a newer program.
+    #[error(
+        "the server's records are of schema version {found}, newer than this program's {known}; run the newer program"
+    )]
+    TooNew {
+        /// The file's version.
+        found: i64,
+        /// The newest this program knows.
+        known: i64,
+    },
+    /// A game that is not in the records.
+    #[error("no game {0} in the records")]
+    NoGame(i64),
+}
+
+/// A game as it starts: who plays what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewGame<'a> {
+    /// The variant's name.
+    pub variant: &'a str,
+    /// Black's key fingerprint.
+    pub black: &'a str,
+    /// White's.
+    pub white: &'a str,
+    /// Whether the game changes ratings.
+    pub rated: bool,
+    /// The time control as written (`5+3`), empty for none.
+    pub clock: &'a str,
+}
+
+/// A player's line in the leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// Their display name.
+    pub name: String,
+    /// Their rating in the variant.
+    pub rating: Rating,
+    /// Rated games played in it.
+    pub games: i64,
+}
+
+/// The open records.
+pub struct Records {
+    db: Connection,
+}
+
+fn now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl Records {
+    /// Opens (or creates) the records at `path`, bringing an older schema up to date.
+    pub fn open(path: &Path) -> Result<Records, RecordsError> {
+        let db = Connection::open(path)?;
+        Records::set_up(db)
+    }
+
+    /// Records in memory, gone when dropped (for tests).
+    pub fn in_memory() -> Result<Records, RecordsError> {
+        Records::set_up(Connection::open_in_memory()?)
+    }
+
+    fn set_up(db: Connection) -> Result<Records, RecordsError> {
+        // WAL lets readers (a `games` listing) go on while a move is written; FULL makes each commit durable.
+        db.pragma_update(None, "journal_mode", "WAL")?;
+        db.pragma_update(None, "synchronous", "FULL")?;
+        db.pragma_update(None, "foreign_keys", "ON")?;
+        db.busy_timeout(std::time::Duration::from_secs(5))?;
+        let mut records = Records { db };
+        records.migrate()?;
+        Ok(records)
+    }
+
+    /// The schema version of the open file.
+    pub fn version(&self) -> Result<i64, RecordsError> {
+        Ok(self
+            .db
+            .pragma_query_value(None, "user_version", |row| row.get(0))?)
+    }
+
+    fn migrate(&mut self) -> Result<(), RecordsError> {
+        let known = MIGRATIONS.len() as i64;
+        let found = self.version()?;
+        if found > known {
+            return Err(RecordsError::TooNew { found, known });
+        }
+        for (version, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+            let tx = self.db.transaction()?;
+            tx.execute_batch(sql)?;
+            tx.pragma_update(None, "user_version", version as i64 + 1)?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    /// Notes that `identity` has connected (their latest name kept).
+    pub fn seen(&self, identity: &Identity) -> Result<(), RecordsError> {
+        let at = now();
+        self.db.execute(
+            "INSERT INTO players (fingerprint, name, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)
+             ON CONFLICT (fingerprint) DO UPDATE SET name = ?2, last_seen = ?3",
+            params![identity.fingerprint, identity.name, at],
+        )?;
+        Ok(())
+    }
+
+    /// Records a game that starts; its number.
+    pub fn start_game(&self, game: &NewGame) -> Result<i64, RecordsError> {
+        self.db.execute(
+            "INSERT INTO games (variant, black, white, rated, clock, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game.variant, game.black, game.white, game.rated, game.clock, now()],
+        )?;
+        Ok(self.db.last_insert_rowid())
+    }
+
+    /// Records the move at `ply` (from 0) of a game in progress.
+    pub fn add_move(&self, game: i64, ply: usize, text: &str) -> Result<(), RecordsError> {
+        self.db.execute(
+            "INSERT INTO moves (game, ply, text) VALUES (?1, ?2, ?3)",
+            params![game, ply as i64, text],
+        )?;
+        Ok(())
+    }
+
+    /// Takes back the moves from `ply` on (an agreed takeback).
+    pub fn take_back(&self, game: i64, ply: usize) -> Result<(), RecordsError> {
+        self.db.execute(
+            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+            params![game, ply as i64],
+        )?;
+        Ok(())
+    }
+
+    /// The moves of a game so far, in order: what a restarted server replays.
+    pub fn moves(&self, game: i64) -> Result<Vec<String>, RecordsError> {
+        let mut query = self
+            .db
+            .prepare_cached("SELECT text FROM moves WHERE game = ?1 ORDER BY ply")?;
+        let moves = query
+            .query_map(params![game], |row| row.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(moves)
+    }
+
+    /// The games that started and have not ended: those a restarted server resumes.
+    pub fn unfinished(&self) -> Result<Vec<i64>, RecordsError> {
+        let mut query = self
+            .db
+            .prepare_cached("SELECT id FROM games WHERE ended IS NULL ORDER BY id")?;
+        let ids = query
+            .query_map([], |row| row.get(0))?
+            .collect::<Result<Vec<i64>, _>>()?;
+        Ok(ids)
+    }
+
+    /// Ends a game with its result (`1-0`, `0-1`, `1/2-1/2` from Black's side... as the variant writes it), its
+    /// PDN, and Black's score (1, 0.5 or 0) for the ratings when the game is rated. One transaction: the result
+    /// and both ratings change together or not at all.
+    pub fn finish_game(
+        &mut self,
+        game: i64,
+        result: &str,
+        pdn: &str,
+        black_score: f64,
+    ) -> Result<(), RecordsError> {
+        let tx = self.db.transaction()?;
+        let row: Option<(String, String, String, bool)> = tx
+            .query_row(
+                "SELECT variant, black, white, rated FROM games WHERE id = ?1 AND ended IS NULL",
+                params![game],
+                |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?)),
+            )
+            .optional()?;
+        let Some((variant, black, white, rated)) = row else {
+            return Err(RecordsError::NoGame(game));
+        };
+        tx.execute(
+            "UPDATE games SET ended = ?2, result = ?3, pdn = ?4 WHERE id = ?1",
+            params![game, now(), result, pdn],
+        )?;
+        if rated && black != white {
+            let black_before = rating_in(&tx, &black, &variant)?;
+            let white_before = rating_in(&tx, &white, &variant)?;
+            let black_after = black_before.0.after(&[RatedGame {
+                opponent: white_before.0,
+                score: black_score,
+            }]);
+            let white_after = white_before.0.after(&[RatedGame {
+                opponent: black_before.0,
+                score: 1.0 - black_score,
+            }]);
+            store_rating(&tx, &black, &variant, black_after, black_before.1 + 1)?;
+            store_rating(&tx, &white, &variant, white_after, white_before.1 + 1)?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A player's rating in a variant (a new player's when they have none) and their rated games in it.
+    pub fn rating(&self, fingerprint: &str, variant: &str) -> Result<(Rating, i64), RecordsError> {
+        rating_in(&self.db, fingerprint, variant)
+    }
+
+    /// The best `count` players of a variant by rating.
+    pub fn leaderboard(&self, variant: &str, count: usize) -> Result<Vec<Standing>, RecordsError> {
+        let mut query = self.db.prepare_cached(
+            "SELECT players.name, rating, deviation, volatility, games FROM ratings
+             JOIN players USING (fingerprint) WHERE variant = ?1 ORDER BY rating DESC LIMIT ?2",
+        )?;
+        let rows = query
+            .query_map(params![variant, count as i64], |row| {
+                Ok(Standing {
+                    name: row.get(0)?,
+                    rating: Rating {
+                        rating: row.get(1)?,
+                        deviation: row.get(2)?,
+                        volatility: row.get(3)?,
+                    },
+                    games: row.get(4)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The finished games a player took part in, as PDN, oldest first.
+    pub fn games_of(&self, fingerprint: &str) -> Result<Vec<String>, RecordsError> {
+        let mut query = self.db.prepare_cached(
+            "SELECT pdn FROM games WHERE (black = ?1 OR white = ?1) AND ended IS NOT NULL ORDER BY id",
+        )?;
+        let games = query
+            .query_map(params![fingerprint], |row| row.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(games)
+    }
+}
+
+fn rating_in(
+    db: &Connection,
+    fingerprint: &str,
+    variant: &str,
+) -> Result<(Rating, i64), RecordsError> {
+    let row = db
+        .query_row(
+            "SELECT rating, deviation, volatility, games FROM ratings WHERE fingerprint = ?1 AND variant = ?2",
+            params![fingerprint, variant],
+            |row| {
+                Ok((
+                    Rating {
+                        rating: row.get(0)?,
+                        deviation: row.get(1)?,
+                        volatility: row.get(2)?,
+                    },
+                    row.get(3)?,
+                ))
+            },
+        )
+        .optional()?;
+    Ok(row.unwrap_or((Rating::default(), 0)))
+}
+
+fn store_rating(
+    db: &Connection,
+    fingerprint: &str,
+    variant: &str,
+    rating: Rating,
+    games: i64,
+) -> Result<(), RecordsError> {
+    db.execute(
+        "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (fingerprint, variant) DO UPDATE
+         SET rating = ?3, deviation = ?4, volatility = ?5, games = ?6",
+        params![
+            fingerprint,
+            variant,
+            rating.rating,
+            rating.deviation,
+            rating.volatility,
+            games
+        ],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn player(name: &str) -> Identity {
+        Identity {
+            fingerprint: format!("SHA256:{name}"),
+            name: name.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
+        let mut records = Records::in_memory().expect("opens");
+        assert_eq!(
+            records.version().expect("a version"),
+            MIGRATIONS.len() as i64
+        );
+        let (ann, bob) = (player("ann"), player("bob"));
+        records.seen(&ann).expect("seen");
+        records.seen(&bob).expect("seen");
+        let game = records
+            .start_game(&NewGame {
+                variant: "english",
+                black: &ann.fingerprint,
+                white: &bob.fingerprint,
+                rated: true,
+                clock: "5+3",
+            })
+            .expect("started");
+        for (ply, text) in ["11-15", "23-19", "8-11"].iter().enumerate() {
+            records.add_move(game, ply, text).expect("a move");
+        }
+        // A move written twice is refused: the owner of a game writes each ply once.
+        assert!(records.add_move(game, 1, "22-18").is_err());
+        records.take_back(game, 2).expect("taken back");
+        assert_eq!(records.moves(game).expect("moves"), ["11-15", "23-19"]);
+        assert_eq!(records.unfinished().expect("listed"), [game]);
+        records
+            .finish_game(game, "1-0", "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n", 1.0)
+            .expect("finished");
+        assert!(records.unfinished().expect("listed").is_empty());
+        let (ann_rating, ann_games) = records.rating(&ann.fingerprint, "english").expect("rated");
+        let (bob_rating, _) = records.rating(&bob.fingerprint, "english").expect("rated");
+        assert_eq!(ann_games, 1);
+        assert!(ann_rating.rating > 1500.0 && bob_rating.rating < 1500.0);
+        let board = records.leaderboard("english", 10).expect("a leaderboard");
+        assert_eq!(
+            board.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+            ["ann", "bob"]
+        );
+        assert_eq!(records.games_of(&bob.fingerprint).expect("games").len(), 1);
+        // A game ends once.
+        assert!(matches!(
+            records.finish_game(game, "0-1", "", 0.0),
+            Err(RecordsError::NoGame(_))
+        ));
+    }
+
+    #[test]
+    fn the_file_survives_reopening_and_a_newer_schema_is_refused() {
+        let dir = std::env::temp_dir().join(format!("crowned-records-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let path = dir.join("records.sqlite");
+        {
+            let records = Records::open(&path).expect("created");
+            records.seen(&player("cy")).expect("seen");
+            let mode: String = records
+                .db
+                .pragma_query_value(None, "journal_mode", |row| row.get(0))
+                .expect("a mode");
+            assert_eq!(mode.to_lowercase(), "wal");
+        }
+        let records = Records::open(&path).expect("reopened");
+        let name: String = records
+            .db
+            .query_row("SELECT name FROM players", [], |row| row.get(0))
+            .expect("kept");
+        assert_eq!(name, "cy");
+        records
+            .db
+            .pragma_update(None, "user_version", 99)
+            .expect("set");
+        drop(records);
+        assert!(matches!(
+            Records::open(&path),
+            Err(RecordsError::TooNew { found: 99, .. })
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
