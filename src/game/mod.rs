@@ -1,6 +1,7 @@
 //! A game over time: history, undo and redo, draw rules, outcomes, and PDN reading and writing.
 
 mod any;
+mod clock;
 mod counts;
 #[cfg(test)]
 mod draw_tests;
@@ -12,6 +13,7 @@ mod record;
 mod tags;
 
 pub use any::{AnyGame, GameVisitor, GameVisitorMut};
+pub use clock::{Clock, TimeControl, TimeControlError};
 pub use draws::{Counting, DrawRules, Ending, EndingRule, MAX_ENDING_RULES};
 pub use numbering::{MoveNumber, count, moves_played, moves_played_any};
 pub use outcome::{DrawReason, Outcome, WinReason};

@@ -1,0 +1,247 @@
+//! Game clocks: a time control (Fischer increment like `5+3`, or a fixed time per move) and the two clocks it
+//! runs. Pure: the caller says what time it is (any monotonic count, as a [`Duration`] since some start), so the
+//! same code serves a local game, a server's room and the tests.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::rules::Color;
+
+/// How much time each side has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// A starting time for the game and an increment added after each move (`5+3`: five minutes, three
+    /// seconds a move).
+    Fischer {
+        /// Each side's time at the start.
+        initial: Duration,
+        /// Added to a side's time after each of its moves.
+        increment: Duration,
+    },
+    /// A fixed time for every move, unused time not carried over (`30s`).
+    PerMove(Duration),
+}
+
+/// Why a time control could not be read.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error(
+    "{0:?} is not a time control: write minutes and an increment in seconds (5+3, 0.5+2) or seconds per move (30s)"
+)]
+pub struct TimeControlError(pub String);
+
+/// The longest starting time: a day.
+const MAX_INITIAL: Duration = Duration::from_secs(86_400);
+/// The longest increment or time per move: an hour.
+const MAX_STEP: Duration = Duration::from_secs(3_600);
+
+impl FromStr for TimeControl {
+    type Err = TimeControlError;
+
+    fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
+        let error = || TimeControlError(crate::rules::excerpt(text).to_string());
+        let number = |t: &str| -> Option<f64> {
+            t.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite() && *n >= 0.0)
+        };
+        let trimmed = text.trim();
+        if let Some(seconds) = trimmed.strip_suffix('s') {
+            let step = Duration::from_secs_f64(number(seconds).ok_or_else(error)?);
+            if step.is_zero() || step > MAX_STEP {
+                return Err(error());
+            }
+            return Ok(TimeControl::PerMove(step));
+        }
+        let (minutes, increment) = trimmed.split_once('+').ok_or_else(error)?;
+        let minutes = number(minutes).ok_or_else(error)?;
+        let increment = number(increment).ok_or_else(error)?;
+        if minutes * 60.0 > MAX_INITIAL.as_secs_f64() || increment > MAX_STEP.as_secs_f64() {
+            return Err(error());
+        }
+        let initial = Duration::from_secs_f64(minutes * 60.0);
+        let increment = Duration::from_secs_f64(increment);
+        if initial.is_zero() && increment.is_zero() {
+            return Err(error());
+        }
+        Ok(TimeControl::Fischer { initial, increment })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// `5+3` or `30s`, which read back the same.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::Fischer { initial, increment } => {
+                write!(
+                    f,
+                    "{}+{}",
+                    initial.as_secs_f64() / 60.0,
+                    increment.as_secs_f64()
+                )
+            }
+            TimeControl::PerMove(step) => write!(f, "{}s", step.as_secs_f64()),
+        }
+    }
+}
+
+/// The two clocks of a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Clock {
+    control: TimeControl,
+    /// Each side's time left, by [`Color::index`], as of when it last stopped.
+    left: [Duration; 2],
+    /// The side whose clock runs, and since when.
+    running: Option<(Color, Duration)>,
+}
+
+impl Clock {
+    /// Both clocks set for `control`, stopped.
+    pub fn new(control: TimeControl) -> Clock {
+        let full = match control {
+            TimeControl::Fischer { initial, .. } => initial,
+            TimeControl::PerMove(step) => step,
+        };
+        Clock {
+            control,
+            left: [full; 2],
+            running: None,
+        }
+    }
+
+    /// The time control.
+    pub fn control(&self) -> TimeControl {
+        self.control
+    }
+
+    /// The side whose clock runs, if one does.
+    pub fn running(&self) -> Option<Color> {
+        self.running.map(|(side, _)| side)
+    }
+
+    /// `side`'s time left at `now` (zero once it has run out).
+    pub fn left(&self, side: Color, now: Duration) -> Duration {
+        let stopped = self.left[side.index()];
+        match self.running {
+            Some((running, since)) if running == side => {
+                stopped.saturating_sub(now.saturating_sub(since))
+            }
+            _ => stopped,
+        }
+    }
+
+    /// Starts `side`'s clock at `now` (the other stops, keeping what it had).
+    pub fn start(&mut self, side: Color, now: Duration) {
+        self.stop(now);
+        self.running = Some((side, now));
+    }
+
+    /// Stops the running clock at `now`, keeping what it had left: a pause, agreed by both players.
+    pub fn stop(&mut self, now: Duration) {
+        if let Some((side, _)) = self.running {
+            self.left[side.index()] = self.left(side, now);
+            self.running = None;
+        }
+    }
+
+    /// The side whose time has run out at `now`, if one has.
+    pub fn flagged(&self, now: Duration) -> Option<Color> {
+        self.running
+            .map(|(side, _)| side)
+            .filter(|side| self.left(*side, now).is_zero())
+    }
+
+    /// How long until the running side's time runs out, for a timer.
+    pub fn until_flag(&self, now: Duration) -> Option<Duration> {
+        self.running.map(|(side, _)| self.left(side, now))
+    }
+
+    /// The running side has moved at `now`: its clock stops (with the increment added, or set back to the full
+    /// time per move) and the other side's starts. Returns the side that ran out of time instead, if it did
+    /// (its move came too late, and the clocks stay as they are).
+    pub fn press(&mut self, now: Duration) -> Result<(), Color> {
+        let Some((side, _)) = self.running else {
+            return Ok(());
+        };
+        if self.left(side, now).is_zero() {
+            return Err(side);
+        }
+        self.stop(now);
+        let slot = &mut self.left[side.index()];
+        *slot = match self.control {
+            TimeControl::Fischer { increment, .. } => *slot + increment,
+            TimeControl::PerMove(step) => step,
+        };
+        self.running = Some((side.opponent(), now));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(seconds: f64) -> Duration {
+        Duration::from_secs_f64(seconds)
+    }
+
+    #[test]
+    fn time_controls_read_write_and_refuse() {
+        let fischer: TimeControl = "5+3".parse().expect("valid");
+        assert_eq!(
+            fischer,
+            TimeControl::Fischer {
+                initial: s(300.0),
+                increment: s(3.0)
+            }
+        );
+        assert_eq!(fischer.to_string(), "5+3");
+        for text in ["0.5+2", "30s", "1+0", "0+5", " 15+10 "] {
+            let control: TimeControl = text.parse().expect(text);
+            assert_eq!(
+                control.to_string().parse::<TimeControl>(),
+                Ok(control),
+                "{text}"
+            );
+        }
+        for bad in [
+            "", "5", "+3", "5+", "0+0", "-1+2", "5+x", "0s", "NaN+1", "99999+1", "inf+0", "5+3+1",
+        ] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn fischer_clocks_run_add_the_increment_and_fall() {
+        let mut clock = Clock::new("1+2".parse().expect("valid"));
+        assert_eq!(clock.running(), None);
+        clock.start(Color::Black, s(0.0));
+        assert_eq!(clock.left(Color::Black, s(10.0)), s(50.0));
+        assert_eq!(clock.left(Color::White, s(10.0)), s(60.0));
+        assert_eq!(clock.press(s(10.0)), Ok(()));
+        assert_eq!(clock.left(Color::Black, s(99.0)), s(52.0));
+        assert_eq!(clock.running(), Some(Color::White));
+        // A pause keeps what each side has.
+        clock.stop(s(20.0));
+        assert_eq!(clock.left(Color::White, s(500.0)), s(50.0));
+        clock.start(Color::White, s(500.0));
+        assert_eq!(clock.until_flag(s(510.0)), Some(s(40.0)));
+        assert_eq!(clock.flagged(s(549.0)), None);
+        assert_eq!(clock.flagged(s(550.0)), Some(Color::White));
+        // A move after the fall does not save the game.
+        assert_eq!(clock.press(s(551.0)), Err(Color::White));
+    }
+
+    #[test]
+    fn time_per_move_is_not_carried_over() {
+        let mut clock = Clock::new("30s".parse().expect("valid"));
+        clock.start(Color::White, s(0.0));
+        assert_eq!(clock.press(s(5.0)), Ok(()));
+        assert_eq!(clock.left(Color::White, s(5.0)), s(30.0));
+        assert_eq!(clock.flagged(s(34.0)), None);
+        assert_eq!(clock.flagged(s(35.0)), Some(Color::Black));
+    }
+}
