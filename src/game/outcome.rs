@@ -16,6 +16,10 @@ pub enum WinReason {
     Resignation,
     /// A game record gives the result without saying why (the usual case in PDN files).
     Recorded,
+    /// The loser's time ran out.
+    Time,
+    /// The loser left the game and did not come back in time.
+    Abandoned,
 }
 
 /// Why a game was drawn.
@@ -84,6 +88,8 @@ impl fmt::Display for Outcome {
                     WinReason::NoMoves => write!(f, "{winner} wins: {loser} has no legal move"),
                     WinReason::Resignation => write!(f, "{winner} wins: {loser} resigned"),
                     WinReason::Recorded => write!(f, "{winner} wins"),
+                    WinReason::Time => write!(f, "{winner} wins on time"),
+                    WinReason::Abandoned => write!(f, "{winner} wins: {loser} left the game"),
                 }
             }
             Outcome::Draw { reason } => match reason {

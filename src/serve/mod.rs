@@ -20,6 +20,7 @@ pub mod load;
 mod play;
 pub mod rating;
 pub mod records;
+pub mod room;
 pub mod text;
 
 pub use authorized::{AuthorizedKeysError, load_authorized_keys};

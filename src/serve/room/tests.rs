@@ -1,0 +1,308 @@
+//! The room's rules, driven by commands as players' connections would send them.
+
+use super::*;
+use crate::rules::{Strictness, Variant};
+
+struct Person {
+    who: Identity,
+    updates: mpsc::UnboundedReceiver<Update>,
+}
+
+impl Person {
+    fn new(name: &str) -> (Person, Updates) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let who = Identity {
+            fingerprint: format!("SHA256:{name}"),
+            name: name.to_string(),
+        };
+        (Person { who, updates: rx }, tx)
+    }
+
+    fn id(&self) -> String {
+        self.who.fingerprint.clone()
+    }
+
+    /// The next update that `pick` takes, skipping others; fails after two seconds.
+    async fn next<T>(&mut self, pick: impl Fn(Update) -> Option<T>) -> T {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        loop {
+            let update = tokio::time::timeout_at(deadline, self.updates.recv())
+                .await
+                .expect("an update in time")
+                .expect("the room is there");
+            if let Some(found) = pick(update) {
+                return found;
+            }
+        }
+    }
+
+    async fn state(&mut self) -> Arc<Snapshot> {
+        self.next(|u| match u {
+            Update::State(s) => Some(s),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The first state for which `want` holds (earlier states, sent before the change waited for, skipped).
+    async fn state_until(&mut self, want: impl Fn(&Snapshot) -> bool) -> Arc<Snapshot> {
+        loop {
+            let state = self.state().await;
+            if want(&state) {
+                return state;
+            }
+        }
+    }
+
+    async fn refused(&mut self) -> String {
+        self.next(|u| match u {
+            Update::Refused(why) => Some(why),
+            _ => None,
+        })
+        .await
+    }
+}
+
+fn config(clock: Option<&str>, grace_ms: u64) -> RoomConfig {
+    RoomConfig {
+        game_type: GameType::standard(Variant::English),
+        clock: clock.map(|c| c.parse().expect("a time control")),
+        grace: Duration::from_millis(grace_ms),
+    }
+}
+
+async fn sit(room: &RoomHandle, person: &Person, updates: Updates, color: Option<Color>) -> Color {
+    let (reply, answer) = oneshot::channel();
+    assert!(
+        room.send(Command::Sit {
+            who: person.who.clone(),
+            color,
+            updates,
+            reply
+        })
+        .await
+    );
+    answer.await.expect("answered").expect("seated")
+}
+
+fn mv(state: &Snapshot, text: &str) -> Move {
+    state
+        .game
+        .position()
+        .parse_move(text, Strictness::Squares)
+        .expect("a legal move")
+}
+
+/// A room with Ann (Black) and Bob (White) seated.
+async fn two_players(config: RoomConfig) -> (RoomHandle, Person, Person) {
+    let room = open_room(config);
+    let (ann, ann_tx) = Person::new("ann");
+    let (bob, bob_tx) = Person::new("bob");
+    assert_eq!(sit(&room, &ann, ann_tx, None).await, Color::Black);
+    assert_eq!(sit(&room, &bob, bob_tx, None).await, Color::White);
+    (room, ann, bob)
+}
+
+async fn play(room: &RoomHandle, who: &Person, state: &Snapshot, text: &str) {
+    let mv = mv(state, text);
+    assert!(room.send(Command::Play { who: who.id(), mv }).await);
+}
+
+#[tokio::test]
+async fn players_alternate_legal_moves_and_watchers_see_them() {
+    let (room, mut ann, mut bob) = two_players(config(None, 1000)).await;
+    let (mut cy, cy_tx) = Person::new("cy");
+    room.send(Command::Watch {
+        who: cy.who.clone(),
+        updates: cy_tx,
+    })
+    .await;
+    // A third person cannot sit.
+    let (dan, dan_tx) = Person::new("dan");
+    let (reply, answer) = oneshot::channel();
+    room.send(Command::Sit {
+        who: dan.who.clone(),
+        color: None,
+        updates: dan_tx,
+        reply,
+    })
+    .await;
+    assert!(answer.await.expect("answered").is_err());
+    let start = AnyGame::new(GameType::standard(Variant::English));
+    let snapshot = Snapshot {
+        game: start,
+        seats: [None, None],
+        clocks: None,
+        running: None,
+        watchers: 0,
+    };
+    // White may not move first; a watcher may not move at all.
+    play(&room, &bob, &snapshot, "11-15").await;
+    assert_eq!(bob.refused().await, "it is not your turn");
+    play(&room, &cy, &snapshot, "11-15").await;
+    assert_eq!(cy.refused().await, "you are watching this game");
+    play(&room, &ann, &snapshot, "11-15").await;
+    let state = bob.state_until(|s| s.game.len() == 1).await;
+    assert_eq!(state.watchers, 1);
+    cy.state_until(|s| s.game.len() == 1).await;
+    // A move illegal where it is played is refused by the room, whatever the client thought.
+    let stale = mv(&snapshot, "9-13");
+    room.send(Command::Play {
+        who: bob.id(),
+        mv: stale,
+    })
+    .await;
+    assert!(!bob.refused().await.is_empty());
+    play(&room, &bob, &state, "23-19").await;
+    ann.state_until(|s| s.game.len() == 2).await;
+    // Resigning ends it.
+    room.send(Command::Resign { who: ann.id() }).await;
+    let over = bob.state_until(|s| s.game.outcome().is_some()).await;
+    assert_eq!(
+        over.game.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Resignation
+        })
+    );
+}
+
+#[tokio::test]
+async fn offers_are_answered_by_the_opponent_only() {
+    let (room, mut ann, mut bob) = two_players(config(None, 1000)).await;
+    let first = ann.state().await;
+    play(&room, &ann, &first, "11-15").await;
+    bob.state_until(|s| s.game.len() == 1).await;
+    // A takeback asked and refused, then asked and granted.
+    room.send(Command::Offer {
+        who: ann.id(),
+        kind: OfferKind::Takeback,
+    })
+    .await;
+    assert_eq!(
+        bob.next(|u| match u {
+            Update::Offer(k) => Some(k),
+            _ => None,
+        })
+        .await,
+        OfferKind::Takeback
+    );
+    room.send(Command::Answer {
+        who: ann.id(),
+        kind: OfferKind::Takeback,
+        accept: true,
+    })
+    .await;
+    assert_eq!(ann.refused().await, "there is nothing to answer");
+    room.send(Command::Answer {
+        who: bob.id(),
+        kind: OfferKind::Takeback,
+        accept: false,
+    })
+    .await;
+    assert_eq!(
+        ann.next(|u| match u {
+            Update::Declined(k) => Some(k),
+            _ => None,
+        })
+        .await,
+        OfferKind::Takeback
+    );
+    room.send(Command::Offer {
+        who: ann.id(),
+        kind: OfferKind::Takeback,
+    })
+    .await;
+    room.send(Command::Answer {
+        who: bob.id(),
+        kind: OfferKind::Takeback,
+        accept: true,
+    })
+    .await;
+    ann.state_until(|s| s.game.is_empty()).await;
+    // A draw offered and agreed.
+    play(&room, &ann, &first, "11-15").await;
+    room.send(Command::Offer {
+        who: bob.id(),
+        kind: OfferKind::Draw,
+    })
+    .await;
+    room.send(Command::Answer {
+        who: ann.id(),
+        kind: OfferKind::Draw,
+        accept: true,
+    })
+    .await;
+    let drawn = bob.state_until(|s| s.game.outcome().is_some()).await;
+    assert_eq!(
+        drawn.game.outcome(),
+        Some(Outcome::Draw {
+            reason: crate::game::DrawReason::Agreement
+        })
+    );
+}
+
+#[tokio::test]
+async fn the_clock_runs_out_and_an_absent_player_may_be_claimed_against() {
+    // 0.005 minutes: 0.3 s for the whole game.
+    let (_room, mut ann, _bob) = two_players(config(Some("0.005+0"), 1000)).await;
+    let over = ann.state_until(|s| s.game.outcome().is_some()).await;
+    assert_eq!(
+        over.game.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Time
+        })
+    );
+    assert_eq!(over.clocks.map(|c| c[0]), Some(Duration::ZERO));
+
+    let (room, mut ann, bob) = two_players(config(None, 150)).await;
+    room.send(Command::Leave { who: bob.id() }).await;
+    ann.state_until(|s| s.seats[1].as_ref().is_some_and(|s| s.away.is_some()))
+        .await;
+    room.send(Command::Claim { who: ann.id() }).await;
+    assert_eq!(ann.refused().await, "your opponent may still come back");
+    // Bob comes back within the grace period: his seat is his again.
+    let (bob_again, tx) = Person::new("bob");
+    assert_eq!(sit(&room, &bob_again, tx, None).await, Color::White);
+    room.send(Command::Leave { who: bob.id() }).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    room.send(Command::Claim { who: ann.id() }).await;
+    let claimed = ann.state_until(|s| s.game.outcome().is_some()).await;
+    assert_eq!(
+        claimed.game.outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::Abandoned
+        })
+    );
+}
+
+#[tokio::test]
+async fn chat_is_cleaned_and_limited() {
+    let (room, ann, mut bob) = two_players(config(None, 1000)).await;
+    room.send(Command::Chat {
+        who: ann.id(),
+        text: "\x1b[2J\x1b]0;owned\x07good luck".into(),
+    })
+    .await;
+    let (from, text) = bob
+        .next(|u| match u {
+            Update::Chat { from, text } => Some((from, text)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        (from.as_str(), text.as_str()),
+        ("ann", "[2J]0;ownedgood luck")
+    );
+    for _ in 0..10 {
+        room.send(Command::Chat {
+            who: ann.id(),
+            text: "spam".into(),
+        })
+        .await;
+    }
+    let mut ann = ann;
+    assert_eq!(ann.refused().await, "slow down: a few lines at a time");
+}
