@@ -37,6 +37,7 @@ pub fn run(settings: &ServerSettings) -> Result<()> {
     let config = ServeConfig {
         host_key,
         players_dir: store.server_dir().join("players"),
+        records: store.server_dir().join("records.sqlite"),
         authorized,
         guests: settings.guests,
         max_sessions: settings.max_sessions as usize,

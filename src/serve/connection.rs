@@ -261,6 +261,7 @@ impl russh::server::Handler for Connection {
             });
         }
         tracing::info!(peer = %self.peer, player = %identity.fingerprint, name = %identity.name, "signed in");
+        self.shared.note_seen(&identity);
         self.identity = Some(identity);
         Ok(Auth::Accept)
     }

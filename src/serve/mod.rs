@@ -31,7 +31,7 @@ pub use play::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use russh::keys::PrivateKey;
@@ -49,6 +49,8 @@ pub struct ServeConfig {
     pub host_key: PrivateKey,
     /// Where each player's folder goes.
     pub players_dir: PathBuf,
+    /// The server's records (who has played; games and ratings as people play each other).
+    pub records: PathBuf,
     /// The fingerprints of the only keys that may connect; `None` lets every key in.
     pub authorized: Option<HashSet<String>>,
     /// Whether a client without a key may play as a guest (whose games are not kept).
@@ -74,13 +76,33 @@ pub enum ServeError {
     /// Something on this machine failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The records cannot be used.
+    #[error("{0}")]
+    Records(#[from] records::RecordsError),
 }
 
 /// What every connection shares.
 pub(crate) struct Shared {
     config: ServeConfig,
     engine: EngineService,
+    /// Written from blocking tasks only: SQLite waits for the disk.
+    records: Arc<Mutex<records::Records>>,
     shutdown: watch::Receiver<bool>,
+}
+
+impl Shared {
+    /// Notes in the records that `identity` has connected, on a blocking thread; a failure is logged, and the
+    /// game goes on without it.
+    fn note_seen(&self, identity: &Identity) {
+        let records = Arc::clone(&self.records);
+        let identity = identity.clone();
+        tokio::task::spawn_blocking(move || {
+            let records = records.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Err(e) = records.seen(&identity) {
+                tracing::error!(player = %identity.fingerprint, error = %e, "cannot write the records");
+            }
+        });
+    }
 }
 
 /// A running server's off switch: [`Shutdown::stop`] tells every game to end (each is saved) and the server to
@@ -125,9 +147,14 @@ impl Server {
         let ssh = Arc::new(ssh_config(&config));
         let limits = Limits::new(config.max_sessions, config.max_per_address);
         let engine = EngineService::new(config.engine_threads, config.engine_megabytes)?;
+        if let Some(folder) = config.records.parent() {
+            std::fs::create_dir_all(folder)?;
+        }
+        let records = Arc::new(Mutex::new(records::Records::open(&config.records)?));
         let shared = Arc::new(Shared {
             config,
             engine,
+            records,
             shutdown: shutdown.watch(),
         });
         Ok(Server {

@@ -171,6 +171,17 @@ impl Records {
         Ok(())
     }
 
+    /// Everyone who has connected, by display name, with their key's fingerprint, first seen first.
+    pub fn players(&self) -> Result<Vec<(String, String)>, RecordsError> {
+        let mut query = self
+            .db
+            .prepare_cached("SELECT name, fingerprint FROM players ORDER BY first_seen, name")?;
+        let rows = query
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
     /// Records a game that starts; its number.
     pub fn start_game(&self, game: &NewGame) -> Result<i64, RecordsError> {
         self.db.execute(
@@ -371,6 +382,7 @@ mod tests {
         let (ann, bob) = (player("ann"), player("bob"));
         records.seen(&ann).expect("seen");
         records.seen(&bob).expect("seen");
+        assert_eq!(records.players().expect("listed").len(), 2);
         let game = records
             .start_game(&NewGame {
                 variant: "english",
