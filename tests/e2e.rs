@@ -1,11 +1,13 @@
 //! The real binary in a pseudo-terminal: keystrokes in, the screen read back through a terminal emulator
 //! (vt100), and the terminal checked to be restored however the program ends.
 
+mod common;
 mod pty;
 
 use std::thread;
 use std::time::{Duration, Instant};
 
+use common::screen::first_line_has_two_moves;
 use pty::{COLS, ROWS, Session, temp_home};
 
 const UP: &str = "\x1b[A";
@@ -43,17 +45,6 @@ impl Session {
             thread::sleep(Duration::from_millis(10));
         }
     }
-}
-
-fn first_line_has_two_moves(screen: &str) -> bool {
-    screen
-        .lines()
-        .filter_map(|line| line.split("1. 11-15").nth(1))
-        .any(|rest| {
-            rest.split_whitespace()
-                .next()
-                .is_some_and(|w| w.contains('-'))
-        })
 }
 
 #[test]

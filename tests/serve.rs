@@ -1,12 +1,15 @@
 //! `crowned serve` end to end: the real binary serving on a loopback port chosen at run time, driven by a real
 //! SSH client library (russh) inside the test, with the screen read through a terminal emulator (vt100).
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::Duration;
 
+use common::screen::first_line_has_two_moves;
 use russh::client::{self, Handle};
 use russh::keys::{Algorithm, HashAlg, PrivateKey, PrivateKeyWithHashAlg};
 use russh::{ChannelMsg, client::Msg};
@@ -222,17 +225,6 @@ impl Terminal {
 
 fn nz(n: u16) -> std::num::NonZeroU16 {
     std::num::NonZeroU16::new(n).expect("a size above zero")
-}
-
-fn first_line_has_two_moves(screen: &str) -> bool {
-    screen
-        .lines()
-        .filter_map(|line| line.split("1. 11-15").nth(1))
-        .any(|rest| {
-            rest.split_whitespace()
-                .next()
-                .is_some_and(|w| w.contains('-'))
-        })
 }
 
 fn has_file(dir: &Path, name: &str) -> bool {

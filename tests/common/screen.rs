@@ -32,3 +32,16 @@ pub fn text(buf: &Buffer) -> String {
 pub fn screen(app: &App, width: u16, height: u16) -> String {
     text(&render(app, width, height, &Options::default()))
 }
+
+/// Whether the move list's first line has Black's `11-15` and White's answer after it: the engine has replied
+/// to the opening move (whatever the screen, a test backend's or a terminal emulator's).
+pub fn first_line_has_two_moves(screen: &str) -> bool {
+    screen
+        .lines()
+        .filter_map(|line| line.split("1. 11-15").nth(1))
+        .any(|rest| {
+            rest.split_whitespace()
+                .next()
+                .is_some_and(|w| w.contains('-'))
+        })
+}
