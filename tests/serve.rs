@@ -313,7 +313,7 @@ async fn requests_without_a_terminal_are_refused_with_a_reason() {
     let mut channel = handle.channel_open_session().await.expect("a session");
     channel.exec(true, "ls -la").await.expect("asked");
     let said = read_all(&mut channel).await;
-    assert!(said.0.contains("runs no commands"), "{said:?}");
+    assert!(said.0.contains("the one command is `games`"), "{said:?}");
     // A subsystem (sftp) is refused outright.
     let mut channel = handle.channel_open_session().await.expect("a session");
     channel
@@ -579,4 +579,44 @@ async fn no_color_sent_by_the_client_is_honoured() {
     let mut colourful = Terminal::open(&other, 80, 24).await;
     colourful.wait_for("Black to play").await;
     assert!(coloured(&colourful));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_come_back_as_pdn_that_reads_back() {
+    let server = Server::start("games");
+    let alice = new_key();
+    let handle = connect(&server, &alice, "alice").await;
+    let mut t = Terminal::open(&handle, 80, 24).await;
+    t.wait_for("Black to play").await;
+    t.send(b"11-15\r").await;
+    t.until("the engine's reply", |t| {
+        first_line_has_two_moves(&t.contents())
+    })
+    .await;
+    t.send(b":save first game\r").await;
+    t.wait_for("saved as").await;
+    // `ssh -p PORT host games > mine.pdn`, from another connection with the same key.
+    let again = connect(&server, &alice, "alice").await;
+    let mut channel = again.channel_open_session().await.expect("a session");
+    channel.exec(true, "games").await.expect("asked");
+    let (pdn, status) = read_all(&mut channel).await;
+    assert_eq!(status, Some(0), "{pdn}");
+    assert!(pdn.contains("11-15"), "{pdn}");
+    let file = server.home.join("mine.pdn");
+    std::fs::write(&file, &pdn).expect("written");
+    let check = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args(["pdn", "check"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert_eq!(
+        String::from_utf8_lossy(&check.stdout),
+        "games 1 ok 1 errors 0\n",
+        "{pdn}"
+    );
+    // Another key has its own (empty) list.
+    let bob = connect(&server, &new_key(), "bob").await;
+    let mut channel = bob.channel_open_session().await.expect("a session");
+    channel.exec(true, "games").await.expect("asked");
+    assert_eq!(read_all(&mut channel).await, (String::new(), Some(0)));
 }

@@ -327,18 +327,31 @@ impl russh::server::Handler for Connection {
     async fn exec_request(
         &mut self,
         channel: ChannelId,
-        _data: &[u8],
+        data: &[u8],
         session: &mut SshSession,
     ) -> Result<(), Self::Error> {
         session.channel_success(channel)?;
         if self.channel == Some(channel) && self.game.is_none() {
             self.channel = None;
         }
-        refuse(
-            channel,
-            session,
-            "crowned: this server runs no commands; connect with `ssh -t` and no command to play.\r\n",
-        )
+        let command = String::from_utf8_lossy(data);
+        match (command.trim(), &self.identity) {
+            ("games", Some(identity)) if !identity.is_guest() => {
+                self.send_games(identity.clone(), channel, session);
+                Ok(())
+            }
+            ("games", _) => refuse(
+                channel,
+                session,
+                "crowned: a guest has no games kept; connect with an SSH key to keep yours.\r\n",
+            ),
+            _ => refuse(
+                channel,
+                session,
+                "crowned: the one command is `games` (your saved games as PDN); connect with `ssh -t` and no \
+                 command to play.\r\n",
+            ),
+        }
     }
 
     async fn subsystem_request(
@@ -445,6 +458,49 @@ impl russh::server::Handler for Connection {
 }
 
 impl Connection {
+    /// `ssh host games`: the player's saved and finished games as PDN on the channel (so that `ssh -p 2222 host games
+    /// > mine.pdn` keeps them), read on a blocking thread; the channel then closes with status 0.
+    fn send_games(&self, identity: Identity, channel: ChannelId, session: &mut SshSession) {
+        let store = Store::under(&self.shared.config.players_dir.join(identity.folder_name()));
+        let handle = session.handle();
+        tokio::spawn(async move {
+            let text = tokio::task::spawn_blocking(move || store.saved_games_pdn()).await;
+            // The games on stdout, anything to say about them on stderr (so that `> mine.pdn` is all PDN).
+            const STDERR: u32 = 1;
+            let status = match text {
+                Ok(Ok((text, left_out))) => {
+                    let _ = handle.data(channel, text.into_bytes()).await;
+                    if left_out > 0 {
+                        let note = format!(
+                            "crowned: {left_out} more games were left out: too much at once\r\n"
+                        );
+                        let _ = handle
+                            .extended_data(channel, STDERR, note.into_bytes())
+                            .await;
+                    }
+                    0
+                }
+                Ok(Err(e)) => {
+                    let why = format!("crowned: cannot read your games: {e}\r\n");
+                    let _ = handle
+                        .extended_data(channel, STDERR, why.into_bytes())
+                        .await;
+                    1
+                }
+                Err(e) => {
+                    let why = format!("crowned: cannot read your games: {e}\r\n");
+                    let _ = handle
+                        .extended_data(channel, STDERR, why.into_bytes())
+                        .await;
+                    1
+                }
+            };
+            let _ = handle.exit_status_request(channel, status).await;
+            let _ = handle.eof(channel).await;
+            let _ = handle.close(channel).await;
+        });
+    }
+
     /// The session channel closed: its game ends, and the connection may open another.
     async fn close_game(&mut self, channel: ChannelId) {
         if self.channel != Some(channel) {

@@ -115,6 +115,35 @@ impl Store {
     }
 }
 
+/// The most saved-games text one request returns: far more than anyone's games, little for a server to hold.
+pub const MAX_GAMES_TEXT: u64 = 64 << 20;
+
+impl Store {
+    /// Every saved game's file, oldest first, as one PDN text (games separated by blank lines), up to
+    /// [`MAX_GAMES_TEXT`] bytes; also how many files were left out for going past it.
+    pub fn saved_games_pdn(&self) -> Result<(String, usize), StoreError> {
+        let mut entries = self.saved_games()?;
+        entries.reverse();
+        let mut text = String::new();
+        let mut left_out = 0;
+        for path in entries.iter().filter_map(|e| e.file.as_deref()) {
+            let size = fs::metadata(path).map_or(0, |m| m.len());
+            if text.len() as u64 + size > MAX_GAMES_TEXT {
+                left_out += 1;
+                continue;
+            }
+            let Ok(bytes) = fs::read(path) else { continue };
+            let game = String::from_utf8_lossy(&bytes);
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(game.trim_end());
+            text.push('\n');
+        }
+        Ok((text, left_out))
+    }
+}
+
 /// A saved game with its players, or, when it is not one of the program's own, whatever the file holds.
 fn saved_entry(path: &Path) -> GameEntry {
     let source = file_label(path);
