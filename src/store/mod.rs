@@ -20,7 +20,9 @@ mod library;
 
 pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
 pub use files::{create_new, create_temporary, rename_new, write_atomic, write_new};
-pub use library::{GameEntry, file_label, games_in_text, read_games_file, read_games_file_as};
+pub use library::{
+    GameEntry, MAX_GAMES_TEXT, file_label, games_in_text, read_games_file, read_games_file_as,
+};
 
 /// The environment variable that moves every file of the program under one directory.
 pub const HOME_VARIABLE: &str = "CROWNED_HOME";
