@@ -28,7 +28,7 @@ struct Server {
 
 impl Server {
     fn start(name: &str) -> Server {
-        Server::start_with(name, "")
+        Server::start_with(name, "[server]\nidle-timeout = 600\n")
     }
 
     /// A server whose settings file holds `settings`.
@@ -39,7 +39,7 @@ impl Server {
         std::fs::create_dir_all(home.join("config")).expect("a config folder");
         std::fs::write(home.join("config/config.toml"), settings).expect("settings written");
         let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
-            .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "600"])
+            .args(["serve", "--listen", "127.0.0.1:0"])
             .env("CROWNED_HOME", &home)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
@@ -619,4 +619,22 @@ async fn games_come_back_as_pdn_that_reads_back() {
     let mut channel = bob.channel_open_session().await.expect("a session");
     channel.exec(true, "games").await.expect("asked");
     assert_eq!(read_all(&mut channel).await, (String::new(), Some(0)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_game_is_put_away_and_the_player_told() {
+    // The shortest idle timeout there is: ten seconds.
+    let server = Server::start_with("idle", "[server]\nidle-timeout = 10\n");
+    let handle = connect(&server, &new_key(), "hana").await;
+    let mut t = Terminal::open(&handle, 80, 24).await;
+    t.wait_for("Black to play").await;
+    t.send(b"11-15\r").await;
+    t.wait_for("1. 11-15").await;
+    // Then nothing: after ten seconds the game is put away, saved, and the terminal given back.
+    t.wait_for("the game was put away").await;
+    t.wait_closed().await;
+    assert_eq!(t.exit_status, Some(0));
+    assert!(!t.screen.screen().alternate_screen());
+    let dirs = server.player_dirs();
+    assert!(dirs[0].join("data/autosave.pdn").exists(), "{dirs:?}");
 }

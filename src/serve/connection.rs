@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 
 use super::identity::Identity;
 use super::limits::Admission;
-use super::play::{Channels, Screen, ToGame, clamp_size, play};
+use super::play::{Channels, GameEnd, Screen, ToGame, clamp_size, play};
 use super::{ServeError, Shared};
 use crate::config::Settings;
 use crate::session::{self, Ending, Opening, Session};
@@ -33,12 +33,12 @@ const NO_KEY: &str = "crowned: this server knows players by their SSH key. Make 
 const CRASHED: &str = "\x1b[?1006l\x1b[?1000l\x1b[?2004l\x1b[?1049l\x1b[?25h\r\ncrowned: this game stopped on an \
                        internal error; every move is saved, and connecting again offers to resume it.\r\n";
 
-/// Runs a game in a task of its own and hands `after` how it went: its ending, or the panic that stopped it.
+/// Runs a game in a task of its own and hands `after` how it went: its end, or the panic that stopped it.
 /// A panic ends that game alone; the connection, the server and every other game go on.
 pub(crate) async fn supervise<F, A, Fut>(game: F, after: A)
 where
-    F: Future<Output = Ending> + Send + 'static,
-    A: FnOnce(Result<Ending, String>) -> Fut,
+    F: Future<Output = GameEnd> + Send + 'static,
+    A: FnOnce(Result<GameEnd, String>) -> Fut,
     Fut: Future<Output = ()>,
 {
     let outcome = match tokio::spawn(game).await {
@@ -534,12 +534,13 @@ fn key_or_explanation() -> Auth {
 }
 
 /// How a game ended, for the log.
-fn describe(ending: Ending) -> &'static str {
-    match ending {
-        Ending::Quit => "quit",
-        Ending::Signal(_) => "server shutdown",
-        Ending::InputClosed => "connection closed",
-        Ending::EngineFailed => "engine failed",
+fn describe(end: GameEnd) -> &'static str {
+    match end {
+        GameEnd::Session(Ending::Quit) => "quit",
+        GameEnd::Session(Ending::Signal(_)) => "server shutdown",
+        GameEnd::Session(Ending::InputClosed) => "connection closed",
+        GameEnd::Session(Ending::EngineFailed) => "engine failed",
+        GameEnd::Idle => "idle",
     }
 }
 
@@ -558,7 +559,7 @@ mod tests {
             },
         ));
         let fine = tokio::spawn(supervise(
-            async { Ending::Quit },
+            async { GameEnd::Session(Ending::Quit) },
             move |outcome| async move {
                 let _ = told.send(outcome);
             },
@@ -575,7 +576,10 @@ mod tests {
         outcomes.sort_by_key(|o| o.is_ok());
         assert_eq!(
             outcomes,
-            vec![Err("a bug in one game".to_string()), Ok(Ending::Quit)]
+            vec![
+                Err("a bug in one game".to_string()),
+                Ok(GameEnd::Session(Ending::Quit))
+            ]
         );
     }
 }

@@ -103,6 +103,15 @@ pub struct Channels {
     pub shutdown: watch::Receiver<bool>,
 }
 
+/// How a game on a connection ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameEnd {
+    /// As the session ended: the player quit, the server stopped, the connection went, the engine failed.
+    Session(Ending),
+    /// Nobody typed for the idle timeout: the game is put away (saved, as always) and the channel closed.
+    Idle,
+}
+
 /// Plays `session` on a window of `size` until it ends; the player's screen is given back (main screen, cursor,
 /// no mouse reports) and the channel closed. `idle` ends a game nobody has typed into for that long.
 pub async fn play(
@@ -111,31 +120,48 @@ pub async fn play(
     screen: Screen,
     size: (u16, u16),
     idle: Duration,
-) -> Ending {
+) -> GameEnd {
     let frames = FrameBytes::default();
     let mut terminal = match new_terminal(&frames, size) {
         Ok(terminal) => terminal,
-        Err(_) => return Ending::InputClosed,
+        Err(_) => return GameEnd::Session(Ending::InputClosed),
     };
     let mut out = Output {
         screen: &screen,
         terminal: &mut terminal,
         frames: &frames,
     };
-    let ending = run(&mut session, &mut channels, &mut out, size, idle).await;
+    let end = run(&mut session, &mut channels, &mut out, size, idle).await;
+    let (farewell, status): (&str, u32) = match end {
+        // The connection has gone: there is nobody to tell.
+        GameEnd::Session(Ending::InputClosed) => return end,
+        GameEnd::Session(Ending::Quit) => ("", 0),
+        GameEnd::Session(Ending::Signal(_)) => (
+            "crowned: the server is shutting down; your game is saved.\r\n",
+            0,
+        ),
+        GameEnd::Session(Ending::EngineFailed) => (
+            "crowned: the engine stopped after an error; your game is saved, and connecting again offers it.\r\n",
+            1,
+        ),
+        GameEnd::Idle => (
+            "crowned: no key for a long while, so the game was put away; it is saved, and connecting again \
+             offers it.\r\n",
+            0,
+        ),
+    };
     let mut bye = Vec::new();
     let _ = queue!(bye, DisableBracketedPaste, LeaveAlternateScreen, Show);
     bye.extend_from_slice(MOUSE_OFF);
-    if let Ending::Signal(_) = ending {
-        bye.extend_from_slice(b"crowned: the server is shutting down; your game is saved.\r\n");
-    }
-    if matches!(ending, Ending::Quit | Ending::Signal(_)) {
-        let _ = screen.send(bye).await;
-        let _ = screen.handle.exit_status_request(screen.channel, 0).await;
-        let _ = screen.handle.eof(screen.channel).await;
-        let _ = screen.handle.close(screen.channel).await;
-    }
-    ending
+    bye.extend_from_slice(farewell.as_bytes());
+    let _ = screen.send(bye).await;
+    let _ = screen
+        .handle
+        .exit_status_request(screen.channel, status)
+        .await;
+    let _ = screen.handle.eof(screen.channel).await;
+    let _ = screen.handle.close(screen.channel).await;
+    end
 }
 
 fn new_terminal(frames: &FrameBytes, (width, height): (u16, u16)) -> io::Result<SshTerminal> {
@@ -170,15 +196,28 @@ async fn run(
     out: &mut Output<'_>,
     (width, height): (u16, u16),
     idle: Duration,
-) -> Ending {
+) -> GameEnd {
+    run_session(session, channels, out, (width, height), idle)
+        .await
+        .map_or(GameEnd::Idle, GameEnd::Session)
+}
+
+/// [`run`]: the session's ending, or `None` when it was put away for being idle.
+async fn run_session(
+    session: &mut Session,
+    channels: &mut Channels,
+    out: &mut Output<'_>,
+    (width, height): (u16, u16),
+    idle: Duration,
+) -> Option<Ending> {
     let mut start = Vec::new();
     let _ = queue!(start, EnterAlternateScreen, Hide, EnableBracketedPaste);
     start.extend_from_slice(MOUSE_ON);
     if !out.screen.send(start).await {
-        return Ending::InputClosed;
+        return Some(Ending::InputClosed);
     }
     if let Some(ending) = session.start(width, height) {
-        return ending;
+        return Some(ending);
     }
     let mut input = ByteInput::default();
     let mut events: Vec<InputEvent> = Vec::new();
@@ -187,7 +226,7 @@ async fn run(
     loop {
         if !out.draw(session).await {
             session.end(Ending::InputClosed);
-            return Ending::InputClosed;
+            return Some(Ending::InputClosed);
         }
         let timer = session.next_deadline().map(Instant::from_std);
         let wake = [timer, esc_due, Some(last_input + idle)]
@@ -208,13 +247,13 @@ async fn run(
                         Some(ToGame::Resize(w, h)) => {
                             if out.terminal.resize(Rect::new(0, 0, w, h)).is_err() {
                                 session.end(Ending::InputClosed);
-                                return Ending::InputClosed;
+                                return Some(Ending::InputClosed);
                             }
                             events.push(InputEvent::Resize { width: w, height: h });
                         }
                         Some(ToGame::Closed) | None => {
                             session.end(Ending::InputClosed);
-                            return Ending::InputClosed;
+                            return Some(Ending::InputClosed);
                         }
                     }
                     match channels.input.try_recv() {
@@ -226,13 +265,13 @@ async fn run(
             }
             Some(report) = channels.engine.recv() => {
                 if let Some(ending) = session.handle(Event::Engine(report)) {
-                    return ending;
+                    return Some(ending);
                 }
             }
             _ = channels.shutdown.changed() => {
                 const SIGTERM: i32 = 15;
                 session.end(Ending::Signal(SIGTERM));
-                return Ending::Signal(SIGTERM);
+                return Some(Ending::Signal(SIGTERM));
             }
             () = sleep_until(wake) => {
                 let now = Instant::now();
@@ -242,10 +281,10 @@ async fn run(
                 }
                 if now >= last_input + idle {
                     session.end(Ending::InputClosed);
-                    return Ending::InputClosed;
+                    return None;
                 }
                 if let Some(ending) = session.fire_timers(now.into_std()) {
-                    return ending;
+                    return Some(ending);
                 }
             }
         }
@@ -255,11 +294,11 @@ async fn run(
             .any(|e| matches!(e, InputEvent::Key(key) if key.is_interrupt()))
         {
             session.end(Ending::Quit);
-            return Ending::Quit;
+            return Some(Ending::Quit);
         }
         for event in events.drain(..) {
             if let Some(ending) = session.handle(Event::Input(event)) {
-                return ending;
+                return Some(ending);
             }
         }
     }
