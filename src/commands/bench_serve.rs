@@ -61,10 +61,8 @@ fn measure(server: &Server, home: &std::path::Path, args: &LoadArgs) -> Result<(
     let empty = server.settled_usage()?;
     let checkpoints = Checkpoints::new(args.sessions);
     let (report, idle, busy_cpu, wall) = runtime.block_on(async {
-        let connected = std::sync::Arc::clone(&checkpoints.connected);
-        let go = std::sync::Arc::clone(&checkpoints.go);
-        let load =
-            tokio::spawn(async move { run_load(config, &Checkpoints { connected, go }).await });
+        let theirs = checkpoints.clone();
+        let load = tokio::spawn(async move { run_load(config, &theirs).await });
         checkpoints.connected.wait().await;
         // Let the last frames settle before the idle server is measured.
         tokio::time::sleep(Duration::from_millis(500)).await;

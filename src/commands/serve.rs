@@ -55,7 +55,12 @@ pub fn run(settings: &ServerSettings) -> Result<()> {
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(listen)
             .await
-            .with_context(|| format!("cannot listen on {listen}"))?;
+            .with_context(|| {
+                format!(
+                    "cannot listen on {listen} (is another server there? --listen or server.listen chooses \
+                     another address)"
+                )
+            })?;
         let address = listener.local_addr()?;
         let host_fingerprint = fingerprint(&config.host_key);
         let shutdown = Shutdown::new();

@@ -8,7 +8,6 @@
 //! the error names the file, the line and the setting, the program runs on the defaults, and the file is never
 //! written.
 
-use std::collections::BTreeMap;
 use std::io::{self, Read};
 use std::path::Path;
 use std::sync::LazyLock;
@@ -17,6 +16,7 @@ use std::time::Duration;
 use toml::de::DeTable;
 
 mod error;
+mod keys;
 mod layers;
 mod locate;
 mod server;
@@ -30,7 +30,7 @@ pub use server::{
 use layers::*;
 use locate::*;
 
-use crate::app::{Context, KeyChord, KeyMap, Orientation, Player, Players, Preferences};
+use crate::app::{KeyMap, Orientation, Player, Players, Preferences};
 use crate::engine::Level;
 use crate::rules::{GameType, SquareStyle, Variant};
 use crate::ui::{Options, PieceStyle, Theme, ThemeName};
@@ -347,59 +347,6 @@ impl Settings {
         match checked {
             Ok(game_type) => self.game_type = game_type,
             Err((name, message)) => problem(&name, message),
-        }
-    }
-
-    fn apply_keys(
-        &mut self,
-        keys: BTreeMap<String, BTreeMap<String, KeyList>>,
-        problems: &mut Vec<(Vec<String>, String)>,
-    ) {
-        let path = |context: &str, name: Option<&str>| {
-            let mut path = vec!["keys".to_string(), context.to_string()];
-            path.extend(name.map(str::to_string));
-            path
-        };
-        let mut bound: Vec<(Context, &str)> = Vec::new();
-        for (context_name, commands) in &keys {
-            let context: Context = match context_name.parse() {
-                Ok(context) => context,
-                Err(e) => {
-                    problems.push((path(context_name, None), format!("{e}")));
-                    continue;
-                }
-            };
-            for (name, list) in commands {
-                let parsed: Result<Vec<KeyChord>, _> = list.0.iter().map(|k| k.parse()).collect();
-                let result = parsed.map_err(|e| format!("{e}")).and_then(|chords| {
-                    self.keys
-                        .bind(context, name, &chords)
-                        .map_err(|e| format!("{e}"))
-                });
-                match result {
-                    Ok(()) => bound.push((context, name)),
-                    Err(message) => problems.push((path(context_name, Some(name)), message)),
-                }
-            }
-        }
-        if let Err(e) = self.keys.check() {
-            let crate::app::KeyMapError::Conflict {
-                context,
-                first,
-                second,
-                ..
-            } = e
-            else {
-                problems.push((vec!["keys".to_string()], format!("{e}")));
-                return;
-            };
-            // The binding that made the conflict is the one this file made; if it made both, the later one counts
-            // (the problems are sorted by line, so the earlier line is reported only when it is the only one).
-            let culprit = [second, first]
-                .into_iter()
-                .find(|name| bound.contains(&(context, name)))
-                .unwrap_or(second);
-            problems.push((path(context.name(), Some(culprit)), format!("{e}")));
         }
     }
 

@@ -1,7 +1,7 @@
 //! Tests of reading, checking and printing settings.
 
 use super::*;
-use crate::app::KEY_COMMANDS;
+use crate::app::{Context, KEY_COMMANDS, KeyChord};
 use std::path::PathBuf;
 
 fn user(text: &str) -> Result<Settings, SettingsError> {

@@ -50,11 +50,12 @@ impl FromStr for TimeControl {
         };
         let trimmed = text.trim();
         if let Some(seconds) = trimmed.strip_suffix('s') {
-            let step = Duration::from_secs_f64(number(seconds).ok_or_else(error)?);
-            if step.is_zero() || step > MAX_STEP {
+            let seconds = number(seconds).ok_or_else(error)?;
+            // Checked before it becomes a Duration, which cannot hold every number.
+            if seconds == 0.0 || seconds > MAX_STEP.as_secs_f64() {
                 return Err(error());
             }
-            return Ok(TimeControl::PerMove(step));
+            return Ok(TimeControl::PerMove(Duration::from_secs_f64(seconds)));
         }
         let (minutes, increment) = trimmed.split_once('+').ok_or_else(error)?;
         let minutes = number(minutes).ok_or_else(error)?;
@@ -209,6 +210,7 @@ mod tests {
         }
         for bad in [
             "", "5", "+3", "5+", "0+0", "-1+2", "5+x", "0s", "NaN+1", "99999+1", "inf+0", "5+3+1",
+            "1e300s", "1e300+0", "0+1e300",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad:?}");
         }

@@ -1,8 +1,9 @@
 //! One SSH connection: who it is, what it may ask for, and the game it plays.
 //!
 //! A connection signs in with a public key (or, when the server allows guests, without one), asks for a
-//! session channel with a pty and a shell, and gets the game. Everything else a client may ask for (a command
-//! to run, a subsystem such as sftp, port, agent or X11 forwarding, a second channel) is refused.
+//! session channel with a pty and a shell, and gets the game; the one command it may run instead is `games`.
+//! Everything else a client may ask for (another command, a subsystem such as sftp, port, agent or X11
+//! forwarding, a second session channel while one is open) is refused.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -15,11 +16,11 @@ use tokio::sync::mpsc;
 
 use super::identity::Identity;
 use super::limits::Admission;
-use super::play::{Channels, GameEnd, Screen, ToGame, clamp_size, play};
+use super::play::{Channels, GameEnd, Screen, ToGame, clamp_size, farewell_bytes, play};
 use super::{ServeError, Shared};
 use crate::config::Settings;
 use crate::session::{self, Ending, Opening, Session};
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 
 /// How many messages from the client may wait for its game before reading from the connection pauses (the
 /// client then waits, not the server's memory).
@@ -29,9 +30,9 @@ const INPUT_QUEUE: usize = 64;
 const NO_KEY: &str = "crowned: this server knows players by their SSH key. Make one with `ssh-keygen -t ed25519` \
                       (press Enter at every question) and connect again.\r\n";
 
-/// What a player whose game failed is told (after the screen is given back as far as it can be).
-const CRASHED: &str = "\x1b[?1006l\x1b[?1000l\x1b[?2004l\x1b[?1049l\x1b[?25h\r\ncrowned: this game stopped on an \
-                       internal error; every move is saved, and connecting again offers to resume it.\r\n";
+/// What a player whose game failed is told (after their terminal is given back).
+const CRASHED: &str = "\r\ncrowned: this game stopped on an internal error; every move is saved, and connecting \
+                       again offers to resume it.\r\n";
 
 /// Runs a game in a task of its own and hands `after` how it went: its end, or the panic that stopped it.
 /// A panic ends that game alone; the connection, the server and every other game go on.
@@ -142,7 +143,7 @@ impl Connection {
                     Err(why) => {
                         tracing::error!(peer = %peer, player = %who, %why, "a game failed");
                         // Its moves were saved as they were played; the player is told and may connect again.
-                        let _ = handle.data(channel, CRASHED.as_bytes().to_vec()).await;
+                        let _ = handle.data(channel, farewell_bytes(CRASHED)).await;
                         let _ = handle.exit_status_request(channel, 1).await;
                         let _ = handle.close(channel).await;
                     }
@@ -163,15 +164,11 @@ fn open_game(
 ) -> Session {
     let store = match identity.is_guest() {
         true => Err(StoreError::Guest),
-        false => Ok(Store::under(
-            &shared.config.players_dir.join(identity.folder_name()),
-        )),
+        false => Ok(shared.store_of(identity)),
     };
     let (settings, problem) = match &store {
-        Ok(store) if store.settings_file().exists() => {
-            Settings::load_or_defaults(&store.settings_file())
-        }
-        _ => (Settings::defaults(), None),
+        Ok(store) => Settings::load_or_defaults(&store.settings_file()),
+        Err(_) => (Settings::defaults(), None),
     };
     let (opened, config) = session::open_with_settings(
         store,
@@ -461,7 +458,7 @@ impl Connection {
     /// `ssh host games`: the player's saved and finished games as PDN on the channel (so that `ssh -p 2222 host games
     /// > mine.pdn` keeps them), read on a blocking thread; the channel then closes with status 0.
     fn send_games(&self, identity: Identity, channel: ChannelId, session: &mut SshSession) {
-        let store = Store::under(&self.shared.config.players_dir.join(identity.folder_name()));
+        let store = self.shared.store_of(&identity);
         let handle = session.handle();
         tokio::spawn(async move {
             let text = tokio::task::spawn_blocking(move || store.saved_games_pdn()).await;

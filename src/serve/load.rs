@@ -57,6 +57,7 @@ pub struct LoadReport {
 }
 
 /// Where the load stands, for the caller to measure the server at the right moments.
+#[derive(Clone)]
 pub struct Checkpoints {
     /// Everyone connected and idle: the caller measures, then waits here again to let the keys start.
     pub connected: Arc<Barrier>,
@@ -80,22 +81,13 @@ pub async fn run_load(config: LoadConfig, checkpoints: &Checkpoints) -> LoadRepo
     let mut tasks = Vec::with_capacity(config.sessions);
     for index in 0..config.sessions {
         let config = config.clone();
-        let connected = Arc::clone(&checkpoints.connected);
-        let go = Arc::clone(&checkpoints.go);
+        let checkpoints = checkpoints.clone();
         tasks.push(tokio::spawn(async move {
-            let mut player = None;
-            let mut failure = None;
-            match Player::connect(&config, index).await {
-                Ok(p) => player = Some(p),
-                Err(why) => failure = Some(why),
-            }
+            let player = Player::connect(&config, index).await;
             // Every player reaches both checkpoints, connected or not, so that nobody waits forever.
-            connected.wait().await;
-            go.wait().await;
-            match (player, failure) {
-                (Some(mut player), _) => player.press_keys(&config, index).await,
-                (None, why) => Err(why.unwrap_or_default()),
-            }
+            checkpoints.connected.wait().await;
+            checkpoints.go.wait().await;
+            player?.press_keys(&config, index).await
         }));
     }
     let mut report = LoadReport::default();

@@ -91,6 +91,11 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
+    /// A keyed player's files: their folder under the server's players folder.
+    fn store_of(&self, identity: &Identity) -> crate::store::Store {
+        crate::store::Store::under(&self.config.players_dir.join(identity.folder_name()))
+    }
+
     /// Notes in the records that `identity` has connected, on a blocking thread; a failure is logged, and the
     /// game goes on without it.
     fn note_seen(&self, identity: &Identity) {

@@ -131,7 +131,9 @@ pub async fn play(
         terminal: &mut terminal,
         frames: &frames,
     };
-    let end = run(&mut session, &mut channels, &mut out, size, idle).await;
+    let end = run(&mut session, &mut channels, &mut out, size, idle)
+        .await
+        .map_or(GameEnd::Idle, GameEnd::Session);
     let (farewell, status): (&str, u32) = match end {
         // The connection has gone: there is nobody to tell.
         GameEnd::Session(Ending::InputClosed) => return end,
@@ -150,11 +152,7 @@ pub async fn play(
             0,
         ),
     };
-    let mut bye = Vec::new();
-    let _ = queue!(bye, DisableBracketedPaste, LeaveAlternateScreen, Show);
-    bye.extend_from_slice(MOUSE_OFF);
-    bye.extend_from_slice(farewell.as_bytes());
-    let _ = screen.send(bye).await;
+    let _ = screen.send(farewell_bytes(farewell)).await;
     let _ = screen
         .handle
         .exit_status_request(screen.channel, status)
@@ -162,6 +160,16 @@ pub async fn play(
     let _ = screen.handle.eof(screen.channel).await;
     let _ = screen.handle.close(screen.channel).await;
     end
+}
+
+/// What gives the player's terminal back (no paste brackets or mouse reports, the main screen, the cursor),
+/// then `message`.
+pub(super) fn farewell_bytes(message: &str) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    let _ = queue!(bytes, DisableBracketedPaste, LeaveAlternateScreen, Show);
+    bytes.extend_from_slice(MOUSE_OFF);
+    bytes.extend_from_slice(message.as_bytes());
+    bytes
 }
 
 fn new_terminal(frames: &FrameBytes, (width, height): (u16, u16)) -> io::Result<SshTerminal> {
@@ -190,20 +198,8 @@ impl Output<'_> {
     }
 }
 
+/// Runs the session until it ends: its ending, or `None` when it was put away for being idle.
 async fn run(
-    session: &mut Session,
-    channels: &mut Channels,
-    out: &mut Output<'_>,
-    (width, height): (u16, u16),
-    idle: Duration,
-) -> GameEnd {
-    run_session(session, channels, out, (width, height), idle)
-        .await
-        .map_or(GameEnd::Idle, GameEnd::Session)
-}
-
-/// [`run`]: the session's ending, or `None` when it was put away for being idle.
-async fn run_session(
     session: &mut Session,
     channels: &mut Channels,
     out: &mut Output<'_>,

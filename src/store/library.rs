@@ -92,6 +92,39 @@ impl Store {
     /// The saved games, newest first. A saved game that cannot be read is listed with the reason, so that it
     /// can still be looked at as far as it goes.
     pub fn saved_games(&self) -> Result<Vec<GameEntry>, StoreError> {
+        Ok(self
+            .saved_files()?
+            .iter()
+            .map(|path| saved_entry(path))
+            .collect())
+    }
+
+    /// Every saved game's file, oldest first, as one PDN text (games separated by blank lines), up to
+    /// [`MAX_GAMES_TEXT`] bytes; also how many files were left out for going past it. The files are read as
+    /// they are, not parsed.
+    pub fn saved_games_pdn(&self) -> Result<(String, usize), StoreError> {
+        let mut text = String::new();
+        let mut left_out = 0;
+        for path in self.saved_files()?.iter().rev() {
+            let size = fs::metadata(path).map_or(0, |m| m.len());
+            if text.len() as u64 + size > MAX_GAMES_TEXT {
+                left_out += 1;
+                continue;
+            }
+            let Ok(bytes) = fs::read(path) else { continue };
+            let game = String::from_utf8_lossy(&bytes);
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(game.trim_end());
+            text.push('\n');
+        }
+        Ok((text, left_out))
+    }
+
+    /// The saved games' files, newest first; the name breaks ties, so the order does not depend on the
+    /// directory's.
+    fn saved_files(&self) -> Result<Vec<std::path::PathBuf>, StoreError> {
         let dir = self.games_dir();
         let listing = match fs::read_dir(&dir) {
             Ok(listing) => listing,
@@ -109,40 +142,13 @@ impl Store {
                 (modified, path)
             })
             .collect();
-        // Newest first; the name breaks ties so the order does not depend on the directory's.
         files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
-        Ok(files.iter().map(|(_, path)| saved_entry(path)).collect())
+        Ok(files.into_iter().map(|(_, path)| path).collect())
     }
 }
 
 /// The most saved-games text one request returns: far more than anyone's games, little for a server to hold.
 pub const MAX_GAMES_TEXT: u64 = 64 << 20;
-
-impl Store {
-    /// Every saved game's file, oldest first, as one PDN text (games separated by blank lines), up to
-    /// [`MAX_GAMES_TEXT`] bytes; also how many files were left out for going past it.
-    pub fn saved_games_pdn(&self) -> Result<(String, usize), StoreError> {
-        let mut entries = self.saved_games()?;
-        entries.reverse();
-        let mut text = String::new();
-        let mut left_out = 0;
-        for path in entries.iter().filter_map(|e| e.file.as_deref()) {
-            let size = fs::metadata(path).map_or(0, |m| m.len());
-            if text.len() as u64 + size > MAX_GAMES_TEXT {
-                left_out += 1;
-                continue;
-            }
-            let Ok(bytes) = fs::read(path) else { continue };
-            let game = String::from_utf8_lossy(&bytes);
-            if !text.is_empty() {
-                text.push('\n');
-            }
-            text.push_str(game.trim_end());
-            text.push('\n');
-        }
-        Ok((text, left_out))
-    }
-}
 
 /// A saved game with its players, or, when it is not one of the program's own, whatever the file holds.
 fn saved_entry(path: &Path) -> GameEntry {
