@@ -8,6 +8,7 @@ use std::time::Duration;
 use tui_input::InputRequest;
 
 use super::library::GameList;
+use super::table::{TableEvent, TableRequest};
 use crate::engine::{AnySituation, Level, Limits, Players, Score};
 use crate::game::AnyGame;
 use crate::rules::{Color, Move, Piece, Square};
@@ -173,6 +174,8 @@ pub enum Action {
         /// The score for the side to move.
         score: Score,
     },
+    /// The table the game is played at (a room on a server) says something.
+    Table(TableEvent),
 }
 
 impl Action {
@@ -188,6 +191,7 @@ impl Action {
                 | Action::Notice(_)
                 | Action::ShowGames(_)
                 | Action::Resized { .. }
+                | Action::Table(_)
         )
     }
 }
@@ -250,6 +254,8 @@ pub enum Effect {
         /// How long from now.
         after: Duration,
     },
+    /// Ask the table the game is played at (a room on a server) for this.
+    Table(TableRequest),
     /// Leave the program.
     Quit,
 }

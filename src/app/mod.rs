@@ -23,6 +23,7 @@ mod picking;
 mod preferences;
 mod setup;
 mod state;
+mod table;
 
 pub use animation::Animation;
 pub use cursor::{Cursor, Step};
@@ -51,3 +52,6 @@ pub use state::App;
 pub use state::commands::{TYPED_COMMANDS, TypedCommand, command_list};
 pub use state::offers::JUDGING_TIME;
 pub use state::typing::INPUT_LIMIT;
+pub use table::{
+    CHAT_KEPT, OfferKind, SeatView, Table, TableEvent, TableRequest, TableState, clock_text,
+};

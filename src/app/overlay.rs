@@ -8,6 +8,7 @@
 
 use super::dialog::NewGameDialog;
 use super::library::GameList;
+use super::table::OfferKind;
 use crate::engine::Players;
 use crate::game::AnyGame;
 use crate::rules::Color;
@@ -31,6 +32,8 @@ pub enum Question {
         /// The side offering.
         from: Color,
     },
+    /// The opponent at a table offers something: does the player accept?
+    Offered(OfferKind),
 }
 
 impl Question {
@@ -44,6 +47,13 @@ impl Question {
                 "{from} offers a draw. {}, do you accept? y: accept, n: decline",
                 from.opponent()
             ),
+            Question::Offered(OfferKind::Draw) => {
+                "Your opponent offers a draw. Accept? y: accept, n: decline".into()
+            }
+            Question::Offered(OfferKind::Takeback) => {
+                "Your opponent asks to take back their last move. Allow it? y: allow, n: refuse"
+                    .into()
+            }
         }
     }
 }

@@ -11,6 +11,7 @@
 //! and replays), `setting_up`, `commands` (the input box's `:commands`), `typing`, `timing` and `messages`.
 //! The rooms use the state; the state uses none of them but by calling their methods.
 
+mod at_table;
 pub(super) mod commands;
 mod lists;
 mod messages;
@@ -35,6 +36,7 @@ use super::overlay::{Help, Overlay, OverlaySlot, Question, ResumeOffer};
 use super::picking::Picker;
 use super::preferences::Preferences;
 use super::setup::Setup;
+use super::table::Table;
 use crate::engine::Players;
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
@@ -75,6 +77,10 @@ pub struct App {
     /// The saved-games file the game in play (or offered for resuming) came from: finishing or leaving the
     /// game updates that file instead of filing a second copy.
     saved_file: Option<PathBuf>,
+    /// The table the game is played at, when it is played at one (a room on a server).
+    table: Option<Table>,
+    /// The player's move sent to the table and not yet seen in its state.
+    sent: Option<Move>,
 }
 
 /// What a key pressed on a screen too small to show the game is told.
@@ -141,6 +147,8 @@ impl App {
             pace_wait: false,
             held: None,
             saved_file: None,
+            table: None,
+            sent: None,
         }
     }
 
@@ -215,7 +223,10 @@ impl App {
     /// game and every game after it. Meant for the start, before the first move; the end of a game already over
     /// is not looked at again.
     pub fn set_preferences(&mut self, preferences: Preferences) {
-        follow_move_limit(&mut self.game, &preferences);
+        // A table's game follows the table's rules.
+        if self.table.is_none() {
+            follow_move_limit(&mut self.game, &preferences);
+        }
         self.flipped = preferences.orientation.black_at_bottom(self.players);
         self.cursor = self.cursor.turned(self.board(), self.flipped);
         if preferences.pace.is_none() {
@@ -441,6 +452,9 @@ impl App {
             Ok(effects) => return effects,
             Err(passed_on) => passed_on,
         };
+        if let Some(effects) = self.table_action(&action) {
+            return effects;
+        }
         // Setting up comes before replaying: it may have been opened from a replay.
         if let Mode::Setup(setup) = self.mode
             && let Some(effects) = self.setup_action(setup, &action)

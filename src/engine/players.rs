@@ -1,4 +1,5 @@
-//! Who plays each side: a person at the keyboard or the engine at a level, with the one word that names each.
+//! Who plays each side: a person at the keyboard, the engine at a level, or a person elsewhere, with the one word
+//! that names each.
 
 use std::fmt;
 
@@ -12,6 +13,8 @@ pub enum Player {
     Human,
     /// The engine at a level.
     Engine(Level),
+    /// A person somewhere else, whose moves come from a table (a server's room).
+    Remote,
 }
 
 impl Player {
@@ -21,6 +24,7 @@ impl Player {
         match self {
             Player::Human => "human",
             Player::Engine(level) => level.name(),
+            Player::Remote => "remote",
         }
     }
 }
@@ -30,6 +34,7 @@ impl fmt::Display for Player {
         match self {
             Player::Human => f.write_str("human"),
             Player::Engine(level) => write!(f, "engine ({level})"),
+            Player::Remote => f.write_str("the opponent"),
         }
     }
 }
@@ -37,7 +42,7 @@ impl fmt::Display for Player {
 impl std::str::FromStr for Player {
     type Err = UnknownLevel;
 
-    /// `human`, or an engine level name (`medium`).
+    /// `human`, or an engine level name (`medium`). `remote` is not read: a game from a file is played here.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         if s.trim().eq_ignore_ascii_case("human") {
             Ok(Player::Human)

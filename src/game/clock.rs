@@ -113,6 +113,15 @@ impl Clock {
         }
     }
 
+    /// Clocks for `control` with `left` on each (by [`Color::index`]), stopped: a game resumed where it stood.
+    pub fn resumed(control: TimeControl, left: [Duration; 2]) -> Clock {
+        Clock {
+            control,
+            left,
+            running: None,
+        }
+    }
+
     /// The time control.
     pub fn control(&self) -> TimeControl {
         self.control

@@ -124,6 +124,7 @@ impl Connection {
             input: input_rx,
             engine: engine_rx,
             shutdown: self.shared.shutdown.clone(),
+            table: None,
         };
         let handle = session.handle();
         let screen = Screen {

@@ -1,5 +1,7 @@
 //! Who a connection is: the fingerprint of the SSH key it signed in with, and the name it gave.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use russh::keys::{HashAlg, PublicKey};
 
 use super::text::clean_line;
@@ -7,7 +9,7 @@ use super::text::clean_line;
 /// The longest display name kept, in characters.
 pub const MAX_NAME: usize = 24;
 
-/// The fingerprint of every guest (a real one always starts with the hash's name).
+/// How every guest's fingerprint starts (a real one always starts with the hash's name).
 const GUEST: &str = "guest";
 
 /// A player on this server.
@@ -28,17 +30,19 @@ impl Identity {
         }
     }
 
-    /// A guest: no key, so nothing to know them by again.
+    /// A guest: no key, so nothing to know them by again. Each guest has a fingerprint of their own for as long
+    /// as they are connected (`guest-17`), so that two guests at one table are two players.
     pub fn guest(user: &str) -> Identity {
+        static GUESTS: AtomicU64 = AtomicU64::new(1);
         Identity {
-            fingerprint: GUEST.to_string(),
+            fingerprint: format!("{GUEST}-{}", GUESTS.fetch_add(1, Ordering::Relaxed)),
             name: display_name(user),
         }
     }
 
     /// Whether this is a guest (whose games are not kept).
     pub fn is_guest(&self) -> bool {
-        self.fingerprint == GUEST
+        self.fingerprint.starts_with(GUEST)
     }
 
     /// A name for the player's folder: the fingerprint's base64 with the characters that cannot be in a file

@@ -19,8 +19,10 @@ mod limits;
 pub mod load;
 mod play;
 pub mod rating;
+pub mod recorder;
 pub mod records;
 pub mod room;
+pub mod tables;
 pub mod text;
 
 pub use authorized::{AuthorizedKeysError, load_authorized_keys};

@@ -18,7 +18,8 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::input::{ByteInput, ESC_TIMEOUT};
-use crate::app::InputEvent;
+use super::room::{Command, RoomHandle};
+use crate::app::{InputEvent, TableEvent};
 use crate::engine::Report;
 use crate::session::{Ending, Event, Session};
 
@@ -101,6 +102,38 @@ pub struct Channels {
     pub engine: mpsc::UnboundedReceiver<Report>,
     /// Raised when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
+    /// The table the game is played at, for a game between people.
+    pub table: Option<TableLink>,
+}
+
+/// A game's line to its table: where the player's requests go and where the table's news comes from.
+pub struct TableLink {
+    /// The room.
+    pub room: RoomHandle,
+    /// The player, by key fingerprint.
+    pub who: String,
+    /// The room's updates for this player.
+    pub updates: mpsc::UnboundedReceiver<TableEvent>,
+}
+
+/// The table's next news, or never when the game is not at a table (or the room has gone).
+async fn table_news(table: &mut Option<TableLink>) -> Option<TableEvent> {
+    match table.as_mut() {
+        Some(link) => link.updates.recv().await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Channels {
+    /// Sends what the player asked of the table.
+    async fn send_requests(&self, session: &mut Session) {
+        let requests = session.take_requests();
+        if let Some(link) = &self.table {
+            for request in requests {
+                link.room.ask(&link.who, request).await;
+            }
+        }
+    }
 }
 
 /// How a game on a connection ended.
@@ -134,6 +167,14 @@ pub async fn play(
     let end = run(&mut session, &mut channels, &mut out, size, idle)
         .await
         .map_or(GameEnd::Idle, GameEnd::Session);
+    if let Some(link) = &channels.table {
+        // The player's seat is kept for the grace period; a watcher simply goes.
+        link.room
+            .send(Command::Leave {
+                who: link.who.clone(),
+            })
+            .await;
+    }
     let (farewell, status): (&str, u32) = match end {
         // The connection has gone: there is nobody to tell.
         GameEnd::Session(Ending::InputClosed) => return end,
@@ -259,6 +300,11 @@ async fn run(
                 }
                 esc_due = input.is_pending().then(|| Instant::now() + ESC_TIMEOUT);
             }
+            Some(news) = table_news(&mut channels.table) => {
+                if let Some(ending) = session.handle(Event::Table(news)) {
+                    return Some(ending);
+                }
+            }
             Some(report) = channels.engine.recv() => {
                 if let Some(ending) = session.handle(Event::Engine(report)) {
                     return Some(ending);
@@ -297,6 +343,7 @@ async fn run(
                 return Some(ending);
             }
         }
+        channels.send_requests(session).await;
     }
 }
 

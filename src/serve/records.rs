@@ -55,6 +55,11 @@ const MIGRATIONS: &[&str] = &[
          games INTEGER NOT NULL,
          PRIMARY KEY (fingerprint, variant)
      );",
+    // Version 2: the code a game is joined by, and both clocks after each move (a restarted server resumes
+    // the clocks where they stood).
+    "ALTER TABLE games ADD COLUMN code TEXT;
+     ALTER TABLE moves ADD COLUMN black_ms INTEGER;
+     ALTER TABLE moves ADD COLUMN white_ms INTEGER;",
 ];
 
 /// What goes wrong with the records.
@@ -91,6 +96,31 @@ pub struct NewGame<'a> {
     pub rated: bool,
     /// The time control as written (`5+3`), empty for none.
     pub clock: &'a str,
+    /// The code the game is joined by.
+    pub code: &'a str,
+}
+
+/// A game that started and has not ended, as a restarted server resumes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unfinished {
+    /// Its number in the records.
+    pub id: i64,
+    /// The variant's name.
+    pub variant: String,
+    /// Black's key fingerprint and name.
+    pub black: (String, String),
+    /// White's.
+    pub white: (String, String),
+    /// Whether it is rated.
+    pub rated: bool,
+    /// The time control as written, empty for none.
+    pub clock: String,
+    /// The code it was joined by.
+    pub code: Option<String>,
+    /// Its moves, in order.
+    pub moves: Vec<String>,
+    /// Black's and White's time left after the last move, in milliseconds, when the game has clocks and a move.
+    pub clocks: Option<[u64; 2]>,
 }
 
 /// A player's line in the leaderboard.
@@ -185,18 +215,87 @@ impl Records {
     /// Records a game that starts; its number.
     pub fn start_game(&self, game: &NewGame) -> Result<i64, RecordsError> {
         self.db.execute(
-            "INSERT INTO games (variant, black, white, rated, clock, started) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![game.variant, game.black, game.white, game.rated, game.clock, now()],
+            "INSERT INTO games (variant, black, white, rated, clock, started, code)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                game.variant,
+                game.black,
+                game.white,
+                game.rated,
+                game.clock,
+                now(),
+                game.code
+            ],
         )?;
         Ok(self.db.last_insert_rowid())
     }
 
-    /// Records the move at `ply` (from 0) of a game in progress.
-    pub fn add_move(&self, game: i64, ply: usize, text: &str) -> Result<(), RecordsError> {
+    /// Records the move at `ply` (from 0) of a game in progress, with both clocks after it (milliseconds, Black's
+    /// then White's) when the game has clocks.
+    pub fn add_move(
+        &self,
+        game: i64,
+        ply: usize,
+        text: &str,
+        clocks: Option<[u64; 2]>,
+    ) -> Result<(), RecordsError> {
+        let [black, white] = clocks.map_or([None, None], |[b, w]| [Some(b as i64), Some(w as i64)]);
         self.db.execute(
-            "INSERT INTO moves (game, ply, text) VALUES (?1, ?2, ?3)",
-            params![game, ply as i64, text],
+            "INSERT INTO moves (game, ply, text, black_ms, white_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game, ply as i64, text, black, white],
         )?;
+        Ok(())
+    }
+
+    /// Every game that started and has not ended, with what resuming it needs.
+    pub fn unfinished_games(&self) -> Result<Vec<Unfinished>, RecordsError> {
+        let mut query = self.db.prepare_cached(
+            "SELECT games.id, variant, black, b.name, white, w.name, rated, clock, code FROM games
+             JOIN players b ON b.fingerprint = black JOIN players w ON w.fingerprint = white
+             WHERE ended IS NULL ORDER BY games.id",
+        )?;
+        let mut games = query
+            .query_map([], |row| {
+                Ok(Unfinished {
+                    id: row.get(0)?,
+                    variant: row.get(1)?,
+                    black: (row.get(2)?, row.get(3)?),
+                    white: (row.get(4)?, row.get(5)?),
+                    rated: row.get(6)?,
+                    clock: row.get(7)?,
+                    code: row.get(8)?,
+                    moves: Vec::new(),
+                    clocks: None,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        for game in &mut games {
+            game.moves = self.moves(game.id)?;
+            game.clocks = self
+                .db
+                .query_row(
+                    "SELECT black_ms, white_ms FROM moves WHERE game = ?1 ORDER BY ply DESC LIMIT 1",
+                    params![game.id],
+                    |row| {
+                        let (b, w): (Option<i64>, Option<i64>) = (row.get(0)?, row.get(1)?);
+                        Ok(b.zip(w).map(|(b, w)| [b.max(0) as u64, w.max(0) as u64]))
+                    },
+                )
+                .optional()?
+                .flatten();
+        }
+        Ok(games)
+    }
+
+    /// Starts a transaction that the calls up to [`Records::commit`] join: many changes, one sync to the disk.
+    pub fn begin(&self) -> Result<(), RecordsError> {
+        self.db.execute_batch("BEGIN IMMEDIATE")?;
+        Ok(())
+    }
+
+    /// Commits the transaction [`Records::begin`] started.
+    pub fn commit(&self) -> Result<(), RecordsError> {
+        self.db.execute_batch("COMMIT")?;
         Ok(())
     }
 
@@ -241,7 +340,8 @@ impl Records {
         pdn: &str,
         black_score: f64,
     ) -> Result<(), RecordsError> {
-        let tx = self.db.transaction()?;
+        // A savepoint rather than a transaction: it nests inside a batch begun with `begin`.
+        let tx = self.db.savepoint()?;
         let row: Option<(String, String, String, bool)> = tx
             .query_row(
                 "SELECT variant, black, white, rated FROM games WHERE id = ?1 AND ended IS NULL",
@@ -390,16 +490,32 @@ mod tests {
                 white: &bob.fingerprint,
                 rated: true,
                 clock: "5+3",
+                code: "K7QX",
             })
             .expect("started");
         for (ply, text) in ["11-15", "23-19", "8-11"].iter().enumerate() {
-            records.add_move(game, ply, text).expect("a move");
+            let clocks = [300_000 - ply as u64, 299_000 - ply as u64];
+            records
+                .add_move(game, ply, text, Some(clocks))
+                .expect("a move");
         }
         // A move written twice is refused: the owner of a game writes each ply once.
-        assert!(records.add_move(game, 1, "22-18").is_err());
+        assert!(records.add_move(game, 1, "22-18", None).is_err());
         records.take_back(game, 2).expect("taken back");
         assert_eq!(records.moves(game).expect("moves"), ["11-15", "23-19"]);
         assert_eq!(records.unfinished().expect("listed"), [game]);
+        let unfinished = records.unfinished_games().expect("listed");
+        assert_eq!(unfinished.len(), 1);
+        let resumed = &unfinished[0];
+        assert_eq!(resumed.black, (ann.fingerprint.clone(), "ann".to_string()));
+        assert_eq!(resumed.code.as_deref(), Some("K7QX"));
+        assert_eq!(resumed.moves, ["11-15", "23-19"]);
+        assert_eq!(resumed.clocks, Some([299_999, 298_999]));
+        // Many changes in one transaction.
+        records.begin().expect("begun");
+        records.seen(&player("cy")).expect("seen");
+        records.commit().expect("committed");
+        assert_eq!(records.players().expect("listed").len(), 3);
         records
             .finish_game(game, "1-0", "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n", 1.0)
             .expect("finished");

@@ -7,14 +7,17 @@
 //! watcher gets an [`Update`].
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep_until};
 
 use super::identity::Identity;
+use super::recorder::{Job, RecordKey, Recorder};
+use super::tables::{Listing, Tables};
 use super::text::clean_line;
+use crate::app::{OfferKind, SeatView, TableEvent, TableRequest, TableState};
 use crate::game::{AnyGame, Clock, Outcome, TimeControl, WinReason};
 use crate::rules::{Color, GameType, Move};
 
@@ -34,65 +37,22 @@ pub struct RoomConfig {
     pub clock: Option<TimeControl>,
     /// How long a player who drops keeps their seat before the opponent may claim the game.
     pub grace: Duration,
-}
-
-/// Something offered to the opponent, who accepts or declines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OfferKind {
-    /// A draw.
-    Draw,
-    /// Taking back the asker's last move.
-    Takeback,
-}
-
-/// A seat as the people in the room see it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SeatView {
-    /// The player's display name.
-    pub name: String,
-    /// Whether they are connected; if not, how long they have left to come back.
-    pub away: Option<Duration>,
+    /// Whether the game changes the players' ratings.
+    pub rated: bool,
+    /// Whether the game is left out of the lobby's list (joined by its code only).
+    pub private: bool,
 }
 
 /// The room as it stands, after a change.
-#[derive(Clone, Debug)]
-pub struct Snapshot {
-    /// The game: its moves and, once over, its outcome.
-    pub game: AnyGame,
-    /// Black's and White's seats, by [`Color::index`].
-    pub seats: [Option<SeatView>; 2],
-    /// Each side's time left, when the game has clocks.
-    pub clocks: Option<[Duration; 2]>,
-    /// Whose clock runs.
-    pub running: Option<Color>,
-    /// People watching.
-    pub watchers: usize,
-}
+pub type Snapshot = TableState;
 
 /// What a room tells the people in it.
-#[derive(Clone, Debug)]
-pub enum Update {
-    /// The room after a change.
-    State(Arc<Snapshot>),
-    /// The opponent offers something.
-    Offer(OfferKind),
-    /// An offer of this person's was declined.
-    Declined(OfferKind),
-    /// A request of this person's was refused, and why.
-    Refused(String),
-    /// A chat line, cleaned.
-    Chat {
-        /// Who said it.
-        from: String,
-        /// What.
-        text: String,
-    },
-}
+pub type Update = TableEvent;
 
 /// Where a person's updates go.
 pub type Updates = mpsc::UnboundedSender<Update>;
 
-/// What a room is asked. `who` is the asker's key fingerprint.
+/// What a room is asked.
 #[derive(Debug)]
 pub enum Command {
     /// Take a seat (a colour, or the first free one), or take back one's own seat after a drop.
@@ -101,6 +61,8 @@ pub enum Command {
         who: Identity,
         /// The colour wanted, if any.
         color: Option<Color>,
+        /// Their rating in the variant, shown to the others in a rated game.
+        rating: Option<i32>,
         /// Where their updates go.
         updates: Updates,
         /// The colour they got, or why not.
@@ -113,45 +75,12 @@ pub enum Command {
         /// Where their updates go.
         updates: Updates,
     },
-    /// Play a move.
-    Play {
-        /// Who.
-        who: String,
-        /// The move.
-        mv: Move,
-    },
-    /// Offer the opponent a draw or ask for a takeback.
-    Offer {
-        /// Who.
+    /// A player (or watcher) asks something: a move, an offer or its answer, resigning, a chat line, a claim.
+    Ask {
+        /// Who, by key fingerprint.
         who: String,
         /// What.
-        kind: OfferKind,
-    },
-    /// Answer the opponent's offer.
-    Answer {
-        /// Who.
-        who: String,
-        /// Which offer.
-        kind: OfferKind,
-        /// Yes or no.
-        accept: bool,
-    },
-    /// Resign.
-    Resign {
-        /// Who.
-        who: String,
-    },
-    /// Say something to the room.
-    Chat {
-        /// Who.
-        who: String,
-        /// What, as typed.
-        text: String,
-    },
-    /// Claim the game when the opponent has been away longer than the grace period.
-    Claim {
-        /// Who.
-        who: String,
+        request: TableRequest,
     },
     /// A connection has gone: its player is away (their seat kept for the grace period), or it stops watching.
     Leave {
@@ -169,12 +98,51 @@ impl RoomHandle {
     pub async fn send(&self, command: Command) -> bool {
         self.0.send(command).await.is_ok()
     }
+
+    /// Sends `request` from `who`; `false` when the room has ended.
+    pub async fn ask(&self, who: &str, request: TableRequest) -> bool {
+        self.send(Command::Ask {
+            who: who.to_string(),
+            request,
+        })
+        .await
+    }
+}
+
+/// A game from the records, resumed after the server restarted: its players are away until they come back, and
+/// its clocks wait for both.
+#[derive(Clone, Debug)]
+pub struct Resumed {
+    /// The game so far.
+    pub game: AnyGame,
+    /// Black's and White's players.
+    pub seats: [Identity; 2],
+    /// Each side's time left after the last move, when the game has clocks.
+    pub clocks: Option<[Duration; 2]>,
+    /// The code it was joined by, kept when it is free.
+    pub code: Option<String>,
+    /// The room's key for it in the records (the recorder has been told its number).
+    pub record: RecordKey,
+}
+
+/// What a room is linked to besides its players: its code and the list it is listed in, where its game is
+/// recorded, and the game it resumes. The default is a room on its own (tests).
+#[derive(Default)]
+pub struct Links {
+    /// The code it is joined by.
+    pub code: String,
+    /// The server's list of rooms, kept up to date with the room's summary.
+    pub tables: Option<Weak<Tables>>,
+    /// Where its game is recorded.
+    pub recorder: Option<Recorder>,
+    /// The game it resumes.
+    pub resumed: Option<Resumed>,
 }
 
 /// Starts a room.
-pub fn open_room(config: RoomConfig) -> RoomHandle {
+pub fn open_room(config: RoomConfig, links: Links) -> RoomHandle {
     let (tx, rx) = mpsc::channel(256);
-    let room = Room::new(config);
+    let room = Room::new(config, links);
     tokio::spawn(room.run(rx));
     RoomHandle(tx)
 }
@@ -182,12 +150,14 @@ pub fn open_room(config: RoomConfig) -> RoomHandle {
 struct Seat {
     who: Identity,
     updates: Updates,
+    rating: Option<i32>,
     /// When the player went away; `None` while connected.
     away_since: Option<Instant>,
 }
 
 struct Room {
     config: RoomConfig,
+    code: String,
     game: AnyGame,
     seats: [Option<Seat>; 2],
     watchers: Vec<(String, Updates)>,
@@ -197,12 +167,25 @@ struct Room {
     offer: Option<(Color, OfferKind)>,
     /// When each person's recent chat lines were sent, for the rate limit.
     chat_times: HashMap<String, VecDeque<Instant>>,
+    tables: Option<Weak<Tables>>,
+    recorder: Option<Recorder>,
+    /// The game's key in the records, once it has started there.
+    record: Option<RecordKey>,
+    /// Whether the end of the game has been recorded.
+    ended: bool,
 }
 
 impl Room {
-    fn new(config: RoomConfig) -> Room {
-        Room {
+    fn new(config: RoomConfig, links: Links) -> Room {
+        let Links {
+            code,
+            tables,
+            recorder,
+            resumed,
+        } = links;
+        let mut room = Room {
             config,
+            code,
             game: AnyGame::new(config.game_type),
             seats: [None, None],
             watchers: Vec::new(),
@@ -210,24 +193,56 @@ impl Room {
             epoch: Instant::now(),
             offer: None,
             chat_times: HashMap::new(),
+            tables,
+            recorder,
+            record: None,
+            ended: false,
+        };
+        if let Some(resumed) = resumed {
+            room.game = resumed.game;
+            room.record = Some(resumed.record);
+            if let (Some(control), Some(left)) = (config.clock, resumed.clocks) {
+                room.clock = Some(Clock::resumed(control, left));
+            }
+            // Both players are away until they come back; nobody hears anything until then.
+            let away = Instant::now();
+            for (color, who) in [Color::Black, Color::White].into_iter().zip(resumed.seats) {
+                let (updates, _) = mpsc::unbounded_channel();
+                room.seats[color.index()] = Some(Seat {
+                    who,
+                    updates,
+                    rating: None,
+                    away_since: Some(away),
+                });
+            }
         }
+        room
     }
 
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         loop {
             let flag_at = self.flag_deadline();
+            let tick_at = self.tick_deadline();
             let command = tokio::select! {
                 command = commands.recv() => command,
                 () = sleep_until(flag_at.unwrap_or_else(far_future)), if flag_at.is_some() => {
                     self.check_flag();
                     continue;
                 }
+                () = sleep_until(tick_at.unwrap_or_else(far_future)), if tick_at.is_some() => {
+                    self.send_clocks();
+                    continue;
+                }
             };
             let Some(command) = command else { break };
             self.handle(command);
+            self.after_change();
             if self.finished() {
                 break;
             }
+        }
+        if let Some(tables) = self.tables.as_ref().and_then(Weak::upgrade) {
+            tables.remove(&self.code);
         }
     }
 
@@ -239,6 +254,19 @@ impl Room {
         let clock = self.clock.as_ref()?;
         let left = clock.until_flag(self.now())?;
         Some(Instant::now() + left)
+    }
+
+    /// When the running clock next shows a new second, for the clocks on everyone's screen.
+    fn tick_deadline(&self) -> Option<Instant> {
+        let clock = self.clock.as_ref()?;
+        let left = clock.until_flag(self.now())?;
+        let into_second = Duration::from_nanos(u64::from(left.subsec_nanos()));
+        let wait = if into_second.is_zero() {
+            Duration::from_secs(1)
+        } else {
+            into_second
+        };
+        Some(Instant::now() + wait + Duration::from_millis(1))
     }
 
     /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began.
@@ -273,44 +301,37 @@ impl Room {
             Command::Sit {
                 who,
                 color,
+                rating,
                 updates,
                 reply,
             } => {
-                let _ = reply.send(self.sit(who, color, updates));
+                let _ = reply.send(self.sit(who, color, rating, updates));
             }
             Command::Watch { who, updates } => {
                 self.watchers.push((who.fingerprint, updates));
             }
-            Command::Play { who, mv } => {
-                if let Err(why) = self.play(&who, &mv) {
-                    self.refuse(&who, &why);
-                    return;
-                }
-            }
-            Command::Offer { who, kind } => {
-                if let Err(why) = self.make_offer(&who, kind) {
-                    self.refuse(&who, &why);
-                }
-                return;
-            }
-            Command::Answer { who, kind, accept } => {
-                if let Err(why) = self.answer(&who, kind, accept) {
-                    self.refuse(&who, &why);
-                    return;
-                }
-            }
-            Command::Resign { who } => match self.seat_of(&who) {
-                Some(color) if self.game.outcome().is_none() => {
-                    let _ = self.game.resign(color);
-                    self.stop_clock();
-                }
-                _ => return self.refuse(&who, "there is no game of yours to resign"),
-            },
-            Command::Chat { who, text } => return self.chat(&who, &text),
-            Command::Claim { who } => {
-                if let Err(why) = self.claim(&who) {
-                    self.refuse(&who, &why);
-                    return;
+            Command::Ask { who, request } => {
+                let changed = match request {
+                    TableRequest::Play(mv) => self.play(&who, &mv),
+                    TableRequest::Offer(kind) => self.make_offer(&who, kind).map(|()| false),
+                    TableRequest::Answer { kind, accept } => self.answer(&who, kind, accept),
+                    TableRequest::Resign => self.resign(&who),
+                    TableRequest::Chat(text) => {
+                        self.chat(&who, &text);
+                        Ok(false)
+                    }
+                    TableRequest::Claim => self.claim(&who),
+                };
+                match changed {
+                    Ok(false) => return,
+                    Ok(true) => {}
+                    Err(why) => {
+                        self.refuse(&who, &why);
+                        // A refused move may still have changed the game: the mover's time ran out.
+                        if self.game.outcome().is_none() {
+                            return;
+                        }
+                    }
                 }
             }
             Command::Leave { who } => {
@@ -329,6 +350,7 @@ impl Room {
         &mut self,
         who: Identity,
         color: Option<Color>,
+        rating: Option<i32>,
         updates: Updates,
     ) -> Result<Color, String> {
         // Coming back to one's own seat.
@@ -336,8 +358,13 @@ impl Room {
             if let Some(seat) = self.seats[mine.index()].as_mut() {
                 seat.away_since = None;
                 seat.updates = updates;
+                seat.rating = rating.or(seat.rating);
             }
+            self.start_clock_when_both_are_here();
             return Ok(mine);
+        }
+        if self.game.outcome().is_some() {
+            return Err("the game is over; you may watch it".into());
         }
         let free = |c: &Color| self.seats[c.index()].is_none();
         let chosen = match color {
@@ -351,20 +378,35 @@ impl Room {
         self.seats[chosen.index()] = Some(Seat {
             who,
             updates,
+            rating,
             away_since: None,
         });
-        // Both seats taken: the game (and the first player's clock) starts.
         if self.seats.iter().all(Option::is_some) && self.game.is_empty() {
-            let first = self.game.position().side_to_move();
-            let now = self.now();
-            if let Some(clock) = self.clock.as_mut() {
-                clock.start(first, now);
-            }
+            self.record_start();
         }
+        self.start_clock_when_both_are_here();
         Ok(chosen)
     }
 
-    fn play(&mut self, who: &str, mv: &Move) -> Result<(), String> {
+    /// The clock of the side to move starts once both players are at the table: at the start, and in a game
+    /// resumed after a restart (whose clocks wait for both).
+    fn start_clock_when_both_are_here(&mut self) {
+        let both_here = self
+            .seats
+            .iter()
+            .all(|s| s.as_ref().is_some_and(|s| s.away_since.is_none()));
+        let waiting = self.clock.as_ref().is_some_and(|c| c.running().is_none());
+        if both_here && waiting && self.game.outcome().is_none() {
+            let to_move = self.game.position().side_to_move();
+            let now = self.now();
+            if let Some(clock) = self.clock.as_mut() {
+                clock.start(to_move, now);
+            }
+        }
+    }
+
+    /// Plays `who`'s move; whether the game changed, or why not.
+    fn play(&mut self, who: &str, mv: &Move) -> Result<bool, String> {
         let color = self.seat_of(who).ok_or("you are watching this game")?;
         if self.seats.iter().any(Option::is_none) {
             return Err("the game starts when the opponent sits down".into());
@@ -375,6 +417,12 @@ impl Room {
         if self.game.position().side_to_move() != color {
             return Err("it is not your turn".into());
         }
+        if self.clock.as_ref().is_some_and(|c| c.running().is_none()) {
+            return Err("the clocks start when both players are here".into());
+        }
+        // Checked before the clock is pressed: an illegal move costs no time.
+        let mut after = self.game.clone();
+        after.play(mv).map_err(|e| e.to_string())?;
         let now = self.now();
         if let Some(clock) = self.clock.as_mut()
             && let Err(flagged) = clock.press(now)
@@ -382,19 +430,23 @@ impl Room {
             self.lose_on_time(flagged);
             return Err("your time ran out".into());
         }
-        self.game.play(mv).map_err(|e| e.to_string())?;
+        self.game = after;
         // A move answers any offer still open.
         self.offer = None;
+        self.record_move();
         if self.game.outcome().is_some() {
             self.stop_clock();
         }
-        Ok(())
+        Ok(true)
     }
 
     fn make_offer(&mut self, who: &str, kind: OfferKind) -> Result<(), String> {
         let color = self.seat_of(who).ok_or("you are watching this game")?;
         if self.game.outcome().is_some() {
             return Err("the game is over".into());
+        }
+        if self.seats[color.opponent().index()].is_none() {
+            return Err("there is nobody to ask yet".into());
         }
         if kind == OfferKind::Takeback && self.plies_to_take_back(color) == 0 {
             return Err("you have no move to take back".into());
@@ -414,7 +466,7 @@ impl Room {
         if played >= wanted { wanted } else { 0 }
     }
 
-    fn answer(&mut self, who: &str, kind: OfferKind, accept: bool) -> Result<(), String> {
+    fn answer(&mut self, who: &str, kind: OfferKind, accept: bool) -> Result<bool, String> {
         let color = self.seat_of(who).ok_or("you are watching this game")?;
         let Some((from, offered)) = self.offer else {
             return Err("there is nothing to answer".into());
@@ -427,7 +479,7 @@ impl Room {
             if let Some(seat) = &self.seats[from.index()] {
                 let _ = seat.updates.send(Update::Declined(kind));
             }
-            return Ok(());
+            return Ok(false);
         }
         match kind {
             OfferKind::Draw => {
@@ -439,17 +491,34 @@ impl Room {
                     self.game.undo();
                 }
                 self.game.truncate();
+                self.record(|key, room| Job::TakeBack {
+                    key,
+                    ply: room.game.len(),
+                });
                 let now = self.now();
                 let to_move = self.game.position().side_to_move();
-                if let Some(clock) = self.clock.as_mut() {
+                if let Some(clock) = self.clock.as_mut()
+                    && clock.running().is_some()
+                {
                     clock.start(to_move, now);
                 }
             }
         }
-        Ok(())
+        Ok(true)
     }
 
-    fn claim(&mut self, who: &str) -> Result<(), String> {
+    fn resign(&mut self, who: &str) -> Result<bool, String> {
+        match self.seat_of(who) {
+            Some(color) if self.game.outcome().is_none() => {
+                let _ = self.game.resign(color);
+                self.stop_clock();
+                Ok(true)
+            }
+            _ => Err("there is no game of yours to resign".into()),
+        }
+    }
+
+    fn claim(&mut self, who: &str) -> Result<bool, String> {
         let color = self.seat_of(who).ok_or("you are watching this game")?;
         if self.game.outcome().is_some() {
             return Err("the game is over".into());
@@ -466,7 +535,7 @@ impl Room {
             reason: WinReason::Abandoned,
         });
         self.stop_clock();
-        Ok(())
+        Ok(true)
     }
 
     fn chat(&mut self, who: &str, text: &str) {
@@ -519,9 +588,13 @@ impl Room {
         {
             self.lose_on_time(flagged);
             self.broadcast_state();
+            self.after_change();
         }
     }
 
+    /// `flagged`'s time has run out: the opponent wins. The draughts federations' rules (FMJD, ACF) make a flag
+    /// fall a loss whatever is on the board: no material is too little to win with, since blocking the other
+    /// side's last pieces wins in every variant.
     fn lose_on_time(&mut self, flagged: Color) {
         let _ = self.game.declare(Outcome::Win {
             winner: flagged.opponent(),
@@ -537,10 +610,17 @@ impl Room {
         }
     }
 
-    fn snapshot(&self) -> Snapshot {
+    fn clocks_now(&self) -> Option<[Duration; 2]> {
         let now = self.now();
+        self.clock
+            .as_ref()
+            .map(|c| [c.left(Color::Black, now), c.left(Color::White, now)])
+    }
+
+    fn snapshot(&self) -> Snapshot {
         let seat_view = |seat: &Seat| SeatView {
             name: seat.who.name.clone(),
+            rating: seat.rating.filter(|_| self.config.rated),
             away: seat
                 .away_since
                 .map(|since| self.config.grace.saturating_sub(since.elapsed())),
@@ -551,13 +631,20 @@ impl Room {
                 self.seats[0].as_ref().map(seat_view),
                 self.seats[1].as_ref().map(seat_view),
             ],
-            clocks: self
-                .clock
-                .as_ref()
-                .map(|c| [c.left(Color::Black, now), c.left(Color::White, now)]),
+            clocks: self.clocks_now(),
             running: self.clock.as_ref().and_then(Clock::running),
             watchers: self.watchers.len(),
+            rated: self.config.rated,
         }
+    }
+
+    fn everyone(&self) -> impl Iterator<Item = &Updates> {
+        self.seats
+            .iter()
+            .flatten()
+            .filter(|s| s.away_since.is_none())
+            .map(|s| &s.updates)
+            .chain(self.watchers.iter().map(|(_, u)| u))
     }
 
     fn broadcast_state(&mut self) {
@@ -569,6 +656,14 @@ impl Room {
         self.watchers
             .retain(|(_, updates)| updates.send(state.clone()).is_ok());
     }
+
+    fn send_clocks(&self) {
+        if let Some(clocks) = self.clocks_now() {
+            for updates in self.everyone() {
+                let _ = updates.send(Update::Clocks(clocks));
+            }
+        }
+    }
 }
 
 /// A moment that never comes, for a timer that is off.
@@ -576,5 +671,6 @@ fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86_400 * 365)
 }
 
+mod recording;
 #[cfg(test)]
 mod tests;

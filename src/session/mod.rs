@@ -27,7 +27,9 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 use ratatui::layout::Rect;
 
-use crate::app::{Action, App, Effect, InputEvent, actions_for_input, resized};
+use crate::app::{
+    Action, App, Effect, InputEvent, TableEvent, TableRequest, actions_for_input, resized,
+};
 use crate::engine::{AnySituation, EngineClient, Level, Limits, Report, Request, SearchResult};
 use crate::store::SavedGame;
 use crate::ui::{self, Options};
@@ -43,6 +45,8 @@ pub enum Event {
     Signal(i32),
     /// The player's input has gone (the terminal closed, the connection dropped).
     InputClosed,
+    /// The table the game is played at (a room on a server) says something.
+    Table(TableEvent),
 }
 
 /// Why a session ended.
@@ -80,6 +84,8 @@ pub struct Session {
     judging: Option<u64>,
     /// The opening's effects, carried out when the session starts.
     start_effects: Vec<Effect>,
+    /// What the player asked of the table, for the front end to send ([`Session::take_requests`]).
+    requests: Vec<TableRequest>,
     ending: Option<Ending>,
 }
 
@@ -102,6 +108,7 @@ impl Session {
             screen: Rect::default(),
             judging: None,
             start_effects: effects,
+            requests: Vec::new(),
             ending: None,
         };
         if !notices.is_empty() {
@@ -140,8 +147,14 @@ impl Session {
             Event::Engine(report) => self.engine_report(report),
             Event::Signal(signal) => self.end(Ending::Signal(signal)),
             Event::InputClosed => self.end(Ending::InputClosed),
+            Event::Table(event) => self.act(Action::Table(event)),
         }
         self.ending
+    }
+
+    /// What the player has asked of the table since the last call, in order, for the front end to send.
+    pub fn take_requests(&mut self) -> Vec<TableRequest> {
+        std::mem::take(&mut self.requests)
     }
 
     /// When the next timer comes due, if one is set.
@@ -237,6 +250,10 @@ impl Session {
                 }
                 Effect::Quit => {
                     self.end(Ending::Quit);
+                    Ok(())
+                }
+                Effect::Table(request) => {
+                    self.requests.push(request);
                     Ok(())
                 }
                 Effect::GameChanged => self.saving.save_progress(&self.app),

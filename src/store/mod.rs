@@ -249,6 +249,7 @@ fn player_name(player: Player) -> String {
     match player {
         Player::Human => "Player".to_string(),
         Player::Engine(level) => format!("crowned ({level})"),
+        Player::Remote => "Opponent".to_string(),
     }
 }
 
@@ -277,7 +278,8 @@ fn default_name(saved: &SavedGame, now: SystemTime) -> String {
     )
 }
 
-fn pdn_date(now: SystemTime) -> String {
+/// The date of `now` in UTC as PDN's `Date` tag writes it: `2026.11.25`.
+pub fn pdn_date(now: SystemTime) -> String {
     let (y, m, d, _, _) = civil(now);
     format!("{y:04}.{m:02}.{d:02}")
 }

@@ -7,11 +7,11 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
-use crate::app::min_size;
 use crate::app::{
     App, Context, DialogRow, GameList, KeyMap, NewGameDialog, Overlay, Players, Question,
     ScreenLayout, command_list, key_help,
 };
+use crate::app::{OfferKind, min_size};
 use crate::game::{AnyGame, count};
 use crate::rules::Color;
 use crate::store::GameEntry;
@@ -327,7 +327,10 @@ pub fn resume(buf: &mut Buffer, area: Rect, game: &AnyGame, players: Players, op
 pub fn question(buf: &mut Buffer, board: Rect, question: Question, options: &Options) {
     let (title, text) = match question {
         Question::Resign(_) => (" Resign? ", question.text()),
-        Question::Draw { .. } => (" Draw offered ", question.text()),
+        Question::Draw { .. } | Question::Offered(OfferKind::Draw) => {
+            (" Draw offered ", question.text())
+        }
+        Question::Offered(OfferKind::Takeback) => (" Takeback asked ", question.text()),
     };
     let width = board.width.saturating_sub(2).clamp(20, 44);
     let lines: Vec<Line> = std::iter::once(Line::default())

@@ -8,7 +8,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::theme::PieceStyle;
 use super::{Options, pane_block};
-use crate::app::{App, Context, Focus, Mode, Purpose, Setup, Thinking};
+use crate::app::{App, Context, Focus, Mode, Purpose, Setup, Table, Thinking, clock_text};
 use crate::rules::{Color, Piece, Role};
 
 /// Width of a move's column in the history.
@@ -19,15 +19,22 @@ const MOVE_WIDTH: usize = 9;
 /// the game is over and on show, the game-over panel at the bottom.
 pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     let theme = &options.theme;
-    let title = match app.replay() {
-        Some(replay) => format!(" Moves · {} ", replay.source),
-        None => " Moves ".to_string(),
+    let title = match (app.replay(), app.table()) {
+        (Some(replay), _) => format!(" Moves · {} ", replay.source),
+        (None, Some(table)) => {
+            let watchers = table.state.as_ref().map_or(0, |s| s.watchers);
+            match watchers {
+                0 => format!(" Moves · table {} ", table.code),
+                n => format!(" Moves · table {} · {n} watching ", table.code),
+            }
+        }
+        (None, None) => " Moves ".to_string(),
     };
     let block = pane_block(title, app.focus() == Focus::History, theme);
     let mut inner = block.inner(area);
     block.render(area, buf);
 
-    let header = header_lines(app, options);
+    let header = header_lines(app, options, usize::from(inner.width));
     let header_height = u16::try_from(header.len())
         .unwrap_or(u16::MAX)
         .min(inner.height);
@@ -62,11 +69,14 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
 
 /// The lines that stay at the top of the move list: who plays (or played) each side, the result once there is
 /// one, then a blank line.
-fn header_lines<'a>(app: &App, options: &Options) -> Vec<Line<'a>> {
+fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>> {
     let mut lines: Vec<Line> = [Color::Black, Color::White]
         .into_iter()
         .map(|color| {
             let glyph = options.pieces.glyph(Piece::new(color, Role::Man));
+            if let Some(table) = app.table() {
+                return seat_line(table, color, glyph, width, options);
+            }
             // A replayed game shows who played it in the record; a game being played, who plays it here.
             let player = match app.replay() {
                 Some(replay) => replay.names[color.index()].clone(),
@@ -87,6 +97,51 @@ fn header_lines<'a>(app: &App, options: &Options) -> Vec<Line<'a>> {
     }
     lines.push(Line::default());
     lines
+}
+
+/// A seat at a table: the glyph, the player's name (`you` marked) and rating, and at the right their clock,
+/// marked while it runs, or how long they have left to come back when they have gone.
+fn seat_line<'a>(
+    table: &Table,
+    color: Color,
+    glyph: char,
+    width: usize,
+    options: &Options,
+) -> Line<'a> {
+    let seat = table.seat_view(color);
+    let mut name = match seat {
+        Some(seat) => match seat.rating {
+            Some(rating) => format!("{} ({rating})", seat.name),
+            None => seat.name.clone(),
+        },
+        None => "(free seat)".to_string(),
+    };
+    if table.seat == Some(color) {
+        name.push_str(" · you");
+    }
+    let running = table.state.as_ref().and_then(|s| s.running) == Some(color);
+    let right = match (seat.and_then(|s| s.away), table.clocks) {
+        (Some(left), _) => format!("away {}", clock_text(left)),
+        (None, Some(clocks)) => {
+            let mark = if running { ">" } else { " " };
+            format!("{mark}{}", clock_text(clocks[color.index()]))
+        }
+        (None, None) => String::new(),
+    };
+    let left = format!(" {glyph} {name}");
+    let room = width.saturating_sub(right.chars().count() + 1);
+    let left: String = left.chars().take(room).collect();
+    let gap = width.saturating_sub(left.chars().count() + right.chars().count() + 1);
+    let style = if running {
+        options.theme.current
+    } else {
+        Style::new()
+    };
+    Line::from(vec![
+        Span::raw(left),
+        Span::raw(" ".repeat(gap)),
+        Span::styled(right, style),
+    ])
 }
 
 /// The lines of the move list that fit in `height` rows: the moves two to a line (one line per move number),

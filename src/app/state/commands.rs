@@ -123,6 +123,18 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         "continue a replayed game from the move on show",
         |app, _| Ok(app.update(Action::Continue)),
     ),
+    command(
+        "say",
+        Some("TEXT"),
+        "a line of chat to the table (a game on a server)",
+        App::say,
+    ),
+    command(
+        "claim",
+        None,
+        "claim the game when the opponent has been away too long (a game on a server)",
+        |app, _| app.claim(),
+    ),
     command("help", None, "the keys and the commands", |app, _| {
         app.overlay.show_help();
         Ok(Vec::new())
@@ -192,7 +204,10 @@ impl App {
             None => (command, None),
         };
         let outcome = match TYPED_COMMANDS.iter().find(|c| c.answers_to(name)) {
-            Some(found) => (found.run)(self, rest),
+            Some(found) => match self.table_command(name, rest) {
+                Some(at_table) => at_table,
+                None => (found.run)(self, rest),
+            },
             None => Err(format!(
                 "unknown command :{name} (commands: {})",
                 command_list()
@@ -257,7 +272,7 @@ mod tests {
 
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
     const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :pause :level L :setup \
-                          :fen [FEN] :save [name] :load :continue :help :quit";
+                          :fen [FEN] :save [name] :load :continue :say TEXT :claim :help :quit";
 
     fn app() -> App {
         App::new(Players {

@@ -25,6 +25,9 @@ impl App {
             "move {}, {side} to play",
             self.game.next_move_number().number
         );
+        if let Some(table) = &self.table {
+            return self.table_turn_message(table, turn);
+        }
         if let Player::Engine(level) = self.players.of(side) {
             if self.paused {
                 return format!(
@@ -80,6 +83,9 @@ impl App {
     }
 
     pub(super) fn engine_refusal(&self) -> String {
+        if let Some(table) = &self.table {
+            return self.table_refusal(table);
+        }
         format!(
             "the engine is thinking ({}: move now)",
             self.key(Context::Board, "move-now", ":move")
@@ -90,6 +96,11 @@ impl App {
     pub(super) fn mode_message(&self) -> String {
         match self.mode {
             Mode::Play => self.turn_message(),
+            Mode::Over(outcome) if self.table.is_some() => format!(
+                "{outcome}. {}: browse the game, {}: leave",
+                self.key(Context::Board, "back", "Tab"),
+                self.key(Context::Board, "quit", ":quit")
+            ),
             Mode::Over(outcome) => {
                 format!(
                     "{outcome}. {}: new game, {}: rematch, {}: browse",

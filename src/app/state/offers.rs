@@ -30,6 +30,10 @@ impl App {
             self.status = refusal;
             return Vec::new();
         }
+        if let Some(Err(why)) = self.table.as_ref().map(|_| self.seated()) {
+            self.status = why;
+            return Vec::new();
+        }
         let question = Question::Resign(self.player_at_keyboard());
         self.overlay.ask(question);
         self.status = question.text();
@@ -41,6 +45,9 @@ impl App {
         if let Some(refusal) = self.declaring_refusal() {
             self.status = refusal;
             return Vec::new();
+        }
+        if self.table.is_some() {
+            return self.offer_draw_at_table();
         }
         let side = self.player_at_keyboard();
         if !self.has_human() {
@@ -92,6 +99,9 @@ impl App {
 
     /// The side of the person at the keyboard: the one human against the engine, else the side to move.
     fn player_at_keyboard(&self) -> Color {
+        if let Some(seat) = self.table.as_ref().and_then(|t| t.seat) {
+            return seat;
+        }
         match self.engine_side() {
             Some(engine) => engine.opponent(),
             None => self.game.position().side_to_move(),
@@ -128,6 +138,11 @@ impl App {
         };
         self.overlay.close_panel();
         Some(match (question, answer) {
+            (Question::Offered(kind), accept) => self.answer_offer(kind, accept),
+            (Question::Resign(_), true) if self.table.is_some() => {
+                self.status = "you resign".into();
+                vec![Effect::Table(crate::app::table::TableRequest::Resign)]
+            }
             (Question::Resign(side), true) => {
                 let mut effects = self.stop_thinking();
                 effects.extend(self.end_with(|game| game.resign(side)));

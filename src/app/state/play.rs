@@ -91,7 +91,8 @@ impl App {
             Action::Answer(_) => Vec::new(),
             Action::Pause => self.toggle_pause(),
             Action::Save => self.run_command("save"),
-            Action::Resized { .. } | Action::Timer(_) => Vec::new(),
+            // The table's news, with no table to hear it.
+            Action::Resized { .. } | Action::Timer(_) | Action::Table(_) => Vec::new(),
             Action::EngineProgress {
                 search,
                 depth,
@@ -253,9 +254,10 @@ impl App {
         }
     }
 
-    /// Whether a person is to move.
+    /// Whether the person at the keyboard is to move (at a table, once both seats are taken).
     pub(super) fn humans_turn(&self) -> bool {
         self.players.of(self.game.position().side_to_move()) == Player::Human
+            && self.table.as_ref().is_none_or(|t| t.full())
     }
 
     /// Picks `square` for the move being made: selects a piece, goes on with a capture, or completes the move.
@@ -309,9 +311,14 @@ impl App {
     /// Plays `mv`, and shows it stepping along its path from its landing number `seen`.
     fn play_shown_from(&mut self, mv: Move, seen: usize) -> Vec<Effect> {
         let before = self.game.position();
+        let players_own = self.players.of(before.side_to_move()) == Player::Human;
         match self.game.play(&mv) {
             Ok(()) => {
-                let mut effects = self.after_change();
+                let mut effects = Vec::new();
+                if players_own {
+                    self.send_move(&mut effects);
+                }
+                effects.extend(self.after_change());
                 effects.extend(self.animate(before, mv, seen));
                 effects
             }
@@ -349,7 +356,7 @@ impl App {
             return Vec::new();
         }
         match self.players.of(side) {
-            Player::Human => Vec::new(),
+            Player::Human | Player::Remote => Vec::new(),
             Player::Engine(level) => {
                 let search = self.begin_search(Purpose::Move);
                 vec![Effect::Think {
@@ -490,12 +497,20 @@ impl App {
     /// Quits, asking first while a game is in progress.
     fn quit(&mut self) -> Vec<Effect> {
         let in_progress = !self.game.is_empty() && self.game.outcome().is_none();
+        let seated = self.table.as_ref().is_some_and(|t| t.seat.is_some());
         if in_progress && !self.quit_asked {
             self.quit_asked = true;
-            self.status = format!(
-                "a game is in progress: press {} again to quit, anything else to stay",
-                self.key(Context::Board, "quit", "it")
-            );
+            let key = self.key(Context::Board, "quit", "it");
+            self.status = match (seated, self.table.as_ref()) {
+                (true, Some(table)) => format!(
+                    "a game is in progress: press {key} again to leave (your seat is kept a while; `join {}` \
+                     comes back), anything else to stay",
+                    table.code
+                ),
+                _ => format!(
+                    "a game is in progress: press {key} again to quit, anything else to stay"
+                ),
+            };
             return Vec::new();
         }
         let mut effects = self.stop_thinking();

@@ -68,6 +68,8 @@ fn config(clock: Option<&str>, grace_ms: u64) -> RoomConfig {
         game_type: GameType::standard(Variant::English),
         clock: clock.map(|c| c.parse().expect("a time control")),
         grace: Duration::from_millis(grace_ms),
+        rated: false,
+        private: true,
     }
 }
 
@@ -77,6 +79,7 @@ async fn sit(room: &RoomHandle, person: &Person, updates: Updates, color: Option
         room.send(Command::Sit {
             who: person.who.clone(),
             color,
+            rating: None,
             updates,
             reply
         })
@@ -95,7 +98,7 @@ fn mv(state: &Snapshot, text: &str) -> Move {
 
 /// A room with Ann (Black) and Bob (White) seated.
 async fn two_players(config: RoomConfig) -> (RoomHandle, Person, Person) {
-    let room = open_room(config);
+    let room = open_room(config, Links::default());
     let (ann, ann_tx) = Person::new("ann");
     let (bob, bob_tx) = Person::new("bob");
     assert_eq!(sit(&room, &ann, ann_tx, None).await, Color::Black);
@@ -105,7 +108,7 @@ async fn two_players(config: RoomConfig) -> (RoomHandle, Person, Person) {
 
 async fn play(room: &RoomHandle, who: &Person, state: &Snapshot, text: &str) {
     let mv = mv(state, text);
-    assert!(room.send(Command::Play { who: who.id(), mv }).await);
+    assert!(room.ask(&who.id(), TableRequest::Play(mv)).await);
 }
 
 #[tokio::test]
@@ -123,6 +126,7 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
     room.send(Command::Sit {
         who: dan.who.clone(),
         color: None,
+        rating: None,
         updates: dan_tx,
         reply,
     })
@@ -135,6 +139,7 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
         clocks: None,
         running: None,
         watchers: 0,
+        rated: false,
     };
     // White may not move first; a watcher may not move at all.
     play(&room, &bob, &snapshot, "11-15").await;
@@ -147,16 +152,12 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
     cy.state_until(|s| s.game.len() == 1).await;
     // A move illegal where it is played is refused by the room, whatever the client thought.
     let stale = mv(&snapshot, "9-13");
-    room.send(Command::Play {
-        who: bob.id(),
-        mv: stale,
-    })
-    .await;
+    room.ask(&bob.id(), TableRequest::Play(stale)).await;
     assert!(!bob.refused().await.is_empty());
     play(&room, &bob, &state, "23-19").await;
     ann.state_until(|s| s.game.len() == 2).await;
     // Resigning ends it.
-    room.send(Command::Resign { who: ann.id() }).await;
+    room.ask(&ann.id(), TableRequest::Resign).await;
     let over = bob.state_until(|s| s.game.outcome().is_some()).await;
     assert_eq!(
         over.game.outcome(),
@@ -174,11 +175,8 @@ async fn offers_are_answered_by_the_opponent_only() {
     play(&room, &ann, &first, "11-15").await;
     bob.state_until(|s| s.game.len() == 1).await;
     // A takeback asked and refused, then asked and granted.
-    room.send(Command::Offer {
-        who: ann.id(),
-        kind: OfferKind::Takeback,
-    })
-    .await;
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Takeback))
+        .await;
     assert_eq!(
         bob.next(|u| match u {
             Update::Offer(k) => Some(k),
@@ -187,18 +185,22 @@ async fn offers_are_answered_by_the_opponent_only() {
         .await,
         OfferKind::Takeback
     );
-    room.send(Command::Answer {
-        who: ann.id(),
-        kind: OfferKind::Takeback,
-        accept: true,
-    })
+    room.ask(
+        &ann.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Takeback,
+            accept: true,
+        },
+    )
     .await;
     assert_eq!(ann.refused().await, "there is nothing to answer");
-    room.send(Command::Answer {
-        who: bob.id(),
-        kind: OfferKind::Takeback,
-        accept: false,
-    })
+    room.ask(
+        &bob.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Takeback,
+            accept: false,
+        },
+    )
     .await;
     assert_eq!(
         ann.next(|u| match u {
@@ -208,30 +210,28 @@ async fn offers_are_answered_by_the_opponent_only() {
         .await,
         OfferKind::Takeback
     );
-    room.send(Command::Offer {
-        who: ann.id(),
-        kind: OfferKind::Takeback,
-    })
-    .await;
-    room.send(Command::Answer {
-        who: bob.id(),
-        kind: OfferKind::Takeback,
-        accept: true,
-    })
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Takeback))
+        .await;
+    room.ask(
+        &bob.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Takeback,
+            accept: true,
+        },
+    )
     .await;
     ann.state_until(|s| s.game.is_empty()).await;
     // A draw offered and agreed.
     play(&room, &ann, &first, "11-15").await;
-    room.send(Command::Offer {
-        who: bob.id(),
-        kind: OfferKind::Draw,
-    })
-    .await;
-    room.send(Command::Answer {
-        who: ann.id(),
-        kind: OfferKind::Draw,
-        accept: true,
-    })
+    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Draw))
+        .await;
+    room.ask(
+        &ann.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Draw,
+            accept: true,
+        },
+    )
     .await;
     let drawn = bob.state_until(|s| s.game.outcome().is_some()).await;
     assert_eq!(
@@ -260,14 +260,14 @@ async fn the_clock_runs_out_and_an_absent_player_may_be_claimed_against() {
     room.send(Command::Leave { who: bob.id() }).await;
     ann.state_until(|s| s.seats[1].as_ref().is_some_and(|s| s.away.is_some()))
         .await;
-    room.send(Command::Claim { who: ann.id() }).await;
+    room.ask(&ann.id(), TableRequest::Claim).await;
     assert_eq!(ann.refused().await, "your opponent may still come back");
     // Bob comes back within the grace period: his seat is his again.
     let (bob_again, tx) = Person::new("bob");
     assert_eq!(sit(&room, &bob_again, tx, None).await, Color::White);
     room.send(Command::Leave { who: bob.id() }).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
-    room.send(Command::Claim { who: ann.id() }).await;
+    room.ask(&ann.id(), TableRequest::Claim).await;
     let claimed = ann.state_until(|s| s.game.outcome().is_some()).await;
     assert_eq!(
         claimed.game.outcome(),
@@ -281,10 +281,10 @@ async fn the_clock_runs_out_and_an_absent_player_may_be_claimed_against() {
 #[tokio::test]
 async fn chat_is_cleaned_and_limited() {
     let (room, ann, mut bob) = two_players(config(None, 1000)).await;
-    room.send(Command::Chat {
-        who: ann.id(),
-        text: "\x1b[2J\x1b]0;owned\x07good luck".into(),
-    })
+    room.ask(
+        &ann.id(),
+        TableRequest::Chat("\x1b[2J\x1b]0;owned\x07good luck".into()),
+    )
     .await;
     let (from, text) = bob
         .next(|u| match u {
@@ -297,11 +297,7 @@ async fn chat_is_cleaned_and_limited() {
         ("ann", "[2J]0;ownedgood luck")
     );
     for _ in 0..10 {
-        room.send(Command::Chat {
-            who: ann.id(),
-            text: "spam".into(),
-        })
-        .await;
+        room.ask(&ann.id(), TableRequest::Chat("spam".into())).await;
     }
     let mut ann = ann;
     assert_eq!(ann.refused().await, "slow down: a few lines at a time");

@@ -1,0 +1,333 @@
+//! Playing at a table elsewhere (a room on a server): the player's moves are shown at once and sent, the table's
+//! states are followed, and what means something else between people at a table is turned into requests to it:
+//! undo asks the opponent for a takeback, a draw offer goes to the opponent, resigning is sent. A new game,
+//! setting up, loading or taking the engine's moves belong to games played here and are refused.
+
+use super::App;
+use crate::app::action::{Action, Effect, SetupAction};
+use crate::app::keymap::Context;
+use crate::app::mode::Mode;
+use crate::app::overlay::Question;
+use crate::app::preferences::Preferences;
+use crate::app::table::{OfferKind, Table, TableEvent, TableRequest, TableState, clock_text};
+use crate::engine::{Player, Players};
+use crate::game::AnyGame;
+use crate::rules::{Color, GameType};
+
+impl App {
+    /// An app at `table` (a room on a server) for a game of `game_type`, seated or watching: the player moves
+    /// their side; the other side's moves, and everything else about the game, come from the table as
+    /// [`Action::Table`].
+    pub fn at_table(table: Table, game_type: GameType) -> App {
+        let players = match table.seat {
+            Some(Color::Black) => Players {
+                black: Player::Human,
+                white: Player::Remote,
+            },
+            Some(Color::White) => Players {
+                black: Player::Remote,
+                white: Player::Human,
+            },
+            None => Players {
+                black: Player::Remote,
+                white: Player::Remote,
+            },
+        };
+        let mut app = App::fresh(AnyGame::new(game_type), players, Preferences::default());
+        app.table = Some(table);
+        app.status = app.mode_message();
+        app
+    }
+
+    /// The table the game is played at, when it is played at one.
+    pub fn table(&self) -> Option<&Table> {
+        self.table.as_ref()
+    }
+
+    /// What a table takes before the game: its own news, and the actions that mean something else at a table.
+    /// `None` when the action goes on as usual (or there is no table).
+    pub(super) fn table_action(&mut self, action: &Action) -> Option<Vec<Effect>> {
+        self.table.as_ref()?;
+        let refusal = match action {
+            Action::Table(event) => return Some(self.table_event(event.clone())),
+            Action::Undo => return Some(self.ask_takeback()),
+            Action::Redo => "a move taken back at a table stays taken back".to_string(),
+            Action::NewGame
+            | Action::Rematch
+            | Action::Setup(SetupAction::Open)
+            | Action::Load
+            | Action::Continue => self.leave_first(),
+            Action::MoveNow | Action::Pause => "no engine plays at this table".to_string(),
+            Action::Save => Self::kept_on_server(),
+            _ => return None,
+        };
+        self.status = refusal;
+        Some(Vec::new())
+    }
+
+    /// The typed commands that mean something else at a table: `None` for those that go on as usual.
+    pub(super) fn table_command(
+        &mut self,
+        name: &str,
+        rest: Option<&str>,
+    ) -> Option<Result<Vec<Effect>, String>> {
+        self.table.as_ref()?;
+        Some(match name {
+            "undo" => Ok(self.ask_takeback()),
+            "redo" => Err("a move taken back at a table stays taken back".into()),
+            "new" | "rematch" | "setup" | "load" | "continue" => Err(self.leave_first()),
+            "fen" if rest.is_some_and(|r| !r.is_empty()) => Err(self.leave_first()),
+            "move" | "pause" | "level" => Err("no engine plays at this table".into()),
+            "save" => Err(Self::kept_on_server()),
+            _ => return None,
+        })
+    }
+
+    fn leave_first(&self) -> String {
+        format!(
+            "this game is played at a table: {} leaves it first",
+            self.key(Context::Board, "quit", ":quit")
+        )
+    }
+
+    fn kept_on_server() -> String {
+        "games at a table are kept on the server: `ssh HOST games` prints yours as PDN".into()
+    }
+
+    /// The player's seat at the table, or why they cannot act as a player.
+    pub(super) fn seated(&self) -> Result<Color, String> {
+        let table = self.table.as_ref().ok_or("there is no table")?;
+        let seat = table.seat.ok_or("you are watching this game")?;
+        if let Some(outcome) = self.game.outcome() {
+            return Err(format!("{outcome} already"));
+        }
+        Ok(seat)
+    }
+
+    /// Undo at a table: the opponent is asked to let the player take back their last move.
+    fn ask_takeback(&mut self) -> Vec<Effect> {
+        match self.seated() {
+            Ok(_) => {
+                self.status = "you ask to take back your last move: waiting for the answer".into();
+                vec![Effect::Table(TableRequest::Offer(OfferKind::Takeback))]
+            }
+            Err(why) => {
+                self.status = why;
+                Vec::new()
+            }
+        }
+    }
+
+    /// `:draw` at a table: the offer goes to the opponent.
+    pub(super) fn offer_draw_at_table(&mut self) -> Vec<Effect> {
+        match self.seated() {
+            Ok(_) => {
+                self.status = "you offer a draw: waiting for the answer".into();
+                vec![Effect::Table(TableRequest::Offer(OfferKind::Draw))]
+            }
+            Err(why) => {
+                self.status = why;
+                Vec::new()
+            }
+        }
+    }
+
+    /// `:say TEXT`: a line to the table (players hear players; watchers hear everyone).
+    pub(super) fn say(&mut self, text: Option<&str>) -> Result<Vec<Effect>, String> {
+        if self.table.is_none() {
+            return Err("chat is for games at a table, on a server".into());
+        }
+        match text.map(str::trim).filter(|t| !t.is_empty()) {
+            Some(text) => Ok(vec![Effect::Table(TableRequest::Chat(text.to_string()))]),
+            None => Err("say what? :say and the line".into()),
+        }
+    }
+
+    /// `:claim`: the game, when the opponent has been away past the grace period.
+    pub(super) fn claim(&mut self) -> Result<Vec<Effect>, String> {
+        if self.table.is_none() {
+            return Err("claiming is for games at a table, when the opponent has gone".into());
+        }
+        self.seated()?;
+        Ok(vec![Effect::Table(TableRequest::Claim)])
+    }
+
+    /// A move the player made at a table: shown at once (the app has checked it), and sent.
+    pub(super) fn send_move(&mut self, effects: &mut Vec<Effect>) {
+        if self.table.is_none() {
+            return;
+        }
+        if let Some(mv) = self
+            .game
+            .moves()
+            .get(self.game.ply().wrapping_sub(1))
+            .cloned()
+        {
+            self.sent = Some(mv.clone());
+            effects.push(Effect::Table(TableRequest::Play(mv)));
+        }
+    }
+
+    /// The answer to the opponent's offer, sent to the table.
+    pub(super) fn answer_offer(&mut self, kind: OfferKind, accept: bool) -> Vec<Effect> {
+        self.status = match (kind, accept) {
+            (_, true) => format!("you accept {}", kind.words()),
+            (_, false) => format!("you decline {}. {}", kind.words(), self.mode_message()),
+        };
+        vec![Effect::Table(TableRequest::Answer { kind, accept })]
+    }
+
+    fn table_event(&mut self, event: TableEvent) -> Vec<Effect> {
+        let Some(table) = self.table.as_mut() else {
+            return Vec::new();
+        };
+        match event {
+            TableEvent::State(state) => {
+                table.clocks = state.clocks;
+                table.state = Some(state.clone());
+                self.follow(&state)
+            }
+            TableEvent::Clocks(clocks) => {
+                table.clocks = Some(clocks);
+                Vec::new()
+            }
+            TableEvent::Offer(kind) => {
+                let question = Question::Offered(kind);
+                self.overlay.ask(question);
+                self.status = question.text();
+                Vec::new()
+            }
+            TableEvent::Declined(kind) => {
+                self.status = format!(
+                    "your opponent declines {}. {}",
+                    kind.words(),
+                    self.mode_message()
+                );
+                Vec::new()
+            }
+            TableEvent::Refused(why) => {
+                // A move the table did not take is put back as the table has the game.
+                let effects = match (self.sent.take(), table.state.clone()) {
+                    (Some(_), Some(state)) => self.replace_game(&state),
+                    _ => Vec::new(),
+                };
+                self.status = why;
+                effects
+            }
+            TableEvent::Chat { from, text } => {
+                let line = format!("{from}: {text}");
+                table.hear(line.clone());
+                self.status = line;
+                Vec::new()
+            }
+        }
+    }
+
+    /// Brings the game to the table's: nothing when they agree (or the table has not yet seen the move the player
+    /// just sent), one move shown stepping along its path when the table is one move ahead, else the table's game.
+    fn follow(&mut self, state: &TableState) -> Vec<Effect> {
+        let (ours, theirs) = (self.game.moves(), state.game.moves());
+        let same = ours == theirs && self.game.outcome() == state.game.outcome();
+        if same {
+            if self.sent.take().is_some() || matches!(self.mode, Mode::Over(_)) {
+                return Vec::new();
+            }
+            // Seats and clocks changed: what the status line says may have.
+            if matches!(self.mode, Mode::Play) && self.overlay.panel().is_none() {
+                self.status = self.mode_message();
+            }
+            return Vec::new();
+        }
+        let awaiting_ours = self.sent.is_some()
+            && state.game.outcome().is_none()
+            && theirs.len() + 1 == ours.len()
+            && ours.starts_with(theirs);
+        if awaiting_ours {
+            return Vec::new();
+        }
+        self.sent = None;
+        let one_ahead = self.game.outcome().is_none()
+            && theirs.len() == ours.len() + 1
+            && theirs.starts_with(ours)
+            && self.game.ply() == ours.len();
+        if !one_ahead {
+            return self.replace_game(state);
+        }
+        let browsing = self.mode;
+        let mv = theirs[ours.len()].clone();
+        let effects = self.play(mv);
+        if self.game.outcome() != state.game.outcome() {
+            // The table ended the game otherwise (a flag fell as the move came): its word stands.
+            return self.replace_game(state);
+        }
+        // Someone looking back through the game stays where they are; the move shows in the history.
+        if let (Mode::Browsing { .. }, Mode::Play) = (browsing, self.mode) {
+            self.mode = browsing;
+            self.status = self.mode_message();
+        }
+        effects
+    }
+
+    /// Takes the table's game as it is (a takeback, an ending, a game joined part-way).
+    fn replace_game(&mut self, state: &TableState) -> Vec<Effect> {
+        let browsing = match self.mode {
+            Mode::Browsing { ply } if ply < state.game.ply() => Some(ply),
+            _ => None,
+        };
+        self.game = state.game.clone();
+        self.sent = None;
+        let effects = self.after_change();
+        if let (Some(ply), Mode::Play) = (browsing, self.mode) {
+            self.mode = Mode::Browsing { ply };
+            self.status = self.mode_message();
+        }
+        effects
+    }
+
+    /// What the status line says of the turn at a table: whose it is, who is missing, how to go on.
+    pub(super) fn table_turn_message(&self, table: &Table, turn: String) -> String {
+        let Some(state) = &table.state else {
+            return format!("{turn}: joining the table…");
+        };
+        let side = self.game.position().side_to_move();
+        if let Some(missing) = [Color::Black, Color::White]
+            .into_iter()
+            .find(|c| state.seats[c.index()].is_none())
+        {
+            return format!(
+                "waiting for an opponent to take {missing}: code {} (they connect with `join {}`)",
+                table.code, table.code
+            );
+        }
+        for color in [Color::Black, Color::White] {
+            if let Some(seat) = &state.seats[color.index()]
+                && let Some(left) = seat.away
+                && table.seat != Some(color)
+            {
+                let claim = match (left.is_zero(), table.seat.is_some()) {
+                    (true, true) => "; :claim wins the game".to_string(),
+                    (true, false) => String::new(),
+                    (false, _) => format!(" ({} left to come back)", clock_text(left)),
+                };
+                return format!("{turn}: waiting for {} to reconnect{claim}", seat.name);
+            }
+        }
+        match (table.seat, &state.seats[side.index()]) {
+            (Some(seat), _) if seat == side => format!("{turn}: your move"),
+            (_, Some(seat)) => format!("{turn}: {} is thinking", seat.name),
+            _ => turn,
+        }
+    }
+
+    /// Why the player may not move at a table now.
+    pub(super) fn table_refusal(&self, table: &Table) -> String {
+        match table.seat {
+            None => "you are watching this game".into(),
+            Some(_) if !table.full() => format!(
+                "the game starts when your opponent sits down (code {})",
+                table.code
+            ),
+            Some(_) => "it is your opponent's turn".into(),
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! A game played at a table somewhere else (a room on a server), between people: what the app is told about it
+//! ([`TableEvent`]) and what it asks of it ([`TableRequest`]).
+//!
+//! The table is the authority: the app shows its game, its seats and its clocks, and sends the player's moves,
+//! offers and answers. A move the player makes is shown at once and sent; the table's next state confirms it
+//! (or, if the table refused it, puts the game back as the table has it).
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::game::AnyGame;
+use crate::rules::{Color, Move};
+
+/// How many chat lines the app keeps to show.
+pub const CHAT_KEPT: usize = 50;
+
+/// Something offered to the opponent, who accepts or declines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    /// A draw.
+    Draw,
+    /// Taking back the asker's last move.
+    Takeback,
+}
+
+impl OfferKind {
+    /// The offer in words: `a draw`, `a takeback`.
+    pub fn words(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "a draw",
+            OfferKind::Takeback => "a takeback",
+        }
+    }
+}
+
+/// A seat as the people at the table see it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeatView {
+    /// The player's display name (already made safe to print).
+    pub name: String,
+    /// Their rating in this variant, when the game is rated.
+    pub rating: Option<i32>,
+    /// Whether they are connected; if not, how long they have left to come back.
+    pub away: Option<Duration>,
+}
+
+/// The table as it stands, after a change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableState {
+    /// The game: its moves and, once over, its outcome.
+    pub game: AnyGame,
+    /// Black's and White's seats, by [`Color::index`].
+    pub seats: [Option<SeatView>; 2],
+    /// Each side's time left, when the game has clocks, by [`Color::index`].
+    pub clocks: Option<[Duration; 2]>,
+    /// Whose clock runs.
+    pub running: Option<Color>,
+    /// People watching.
+    pub watchers: usize,
+    /// Whether the game is rated.
+    pub rated: bool,
+}
+
+/// What a table tells the people at it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableEvent {
+    /// The table after a change.
+    State(Arc<TableState>),
+    /// The clocks as they run (a few times a minute would do; the table sends one when a shown second changes).
+    Clocks([Duration; 2]),
+    /// The opponent offers something.
+    Offer(OfferKind),
+    /// An offer of this person's was declined.
+    Declined(OfferKind),
+    /// A request of this person's was refused, and why.
+    Refused(String),
+    /// A chat line, already cleaned.
+    Chat {
+        /// Who said it.
+        from: String,
+        /// What.
+        text: String,
+    },
+}
+
+/// What the player asks of the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableRequest {
+    /// Play a move.
+    Play(Move),
+    /// Offer the opponent a draw or ask for a takeback.
+    Offer(OfferKind),
+    /// Answer the opponent's offer.
+    Answer {
+        /// Which offer.
+        kind: OfferKind,
+        /// Yes or no.
+        accept: bool,
+    },
+    /// Resign.
+    Resign,
+    /// Say something to the table.
+    Chat(String),
+    /// Claim the game when the opponent has been away longer than the grace period.
+    Claim,
+}
+
+/// The app's side of a table: where the player sits and what the table last said.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Table {
+    /// The player's colour; `None` for a watcher.
+    pub seat: Option<Color>,
+    /// The code others join or watch the game by.
+    pub code: String,
+    /// The table as last told.
+    pub state: Option<Arc<TableState>>,
+    /// The clocks as last told.
+    pub clocks: Option<[Duration; 2]>,
+    /// The chat, oldest first, at most [`CHAT_KEPT`] lines.
+    pub chat: VecDeque<String>,
+}
+
+impl Table {
+    /// A table the player has just sat down at (or watches, with no seat), before it has said anything.
+    pub fn new(seat: Option<Color>, code: impl Into<String>) -> Table {
+        Table {
+            seat,
+            code: code.into(),
+            state: None,
+            clocks: None,
+            chat: VecDeque::new(),
+        }
+    }
+
+    /// The seat of `color`, as last told.
+    pub fn seat_view(&self, color: Color) -> Option<&SeatView> {
+        self.state.as_ref()?.seats[color.index()].as_ref()
+    }
+
+    /// Whether both seats are taken.
+    pub fn full(&self) -> bool {
+        self.state
+            .as_ref()
+            .is_some_and(|s| s.seats.iter().all(Option::is_some))
+    }
+
+    /// Keeps a chat line, dropping the oldest past [`CHAT_KEPT`].
+    pub fn hear(&mut self, line: String) {
+        if self.chat.len() == CHAT_KEPT {
+            self.chat.pop_front();
+        }
+        self.chat.push_back(line);
+    }
+}
+
+/// A clock's time as shown: `4:05`, `1:02:03` past an hour, and tenths under ten seconds (`9.4`).
+pub fn clock_text(left: Duration) -> String {
+    let tenths = left.as_millis() / 100;
+    let seconds = tenths / 10;
+    if seconds < 10 {
+        return format!("0:0{}.{}", seconds, tenths % 10);
+    }
+    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_read_as_a_player_expects() {
+        assert_eq!(clock_text(Duration::from_secs(300)), "5:00");
+        assert_eq!(clock_text(Duration::from_secs(65)), "1:05");
+        assert_eq!(clock_text(Duration::from_secs(3723)), "1:02:03");
+        assert_eq!(clock_text(Duration::from_millis(9_450)), "0:09.4");
+        assert_eq!(clock_text(Duration::ZERO), "0:00.0");
+        assert_eq!(clock_text(Duration::from_millis(10_000)), "0:10");
+    }
+
+    #[test]
+    fn the_chat_keeps_the_newest_lines() {
+        let mut table = Table::new(Some(Color::Black), "K7QX");
+        for n in 0..CHAT_KEPT + 5 {
+            table.hear(n.to_string());
+        }
+        assert_eq!(table.chat.len(), CHAT_KEPT);
+        assert_eq!(table.chat.front().map(String::as_str), Some("5"));
+    }
+}

@@ -1,0 +1,127 @@
+//! What a room tells the rest of the server after a change: the records (the game's start, each move with the
+//! clocks, takebacks, the end with its PDN) and the lobby's list (its summary).
+
+use super::{Job, Listing, RecordKey, Room, Weak};
+use std::time::SystemTime;
+
+use crate::game::Outcome;
+use crate::rules::Color;
+use crate::store::pdn_date;
+
+/// The event written in the PDN of every game played on the server.
+const EVENT: &str = "crowned server";
+
+impl Room {
+    /// Sends a job about this game to the recorder, when the game is recorded.
+    pub(super) fn record(&self, job: impl FnOnce(RecordKey, &Room) -> Job) {
+        if let (Some(recorder), Some(key)) = (&self.recorder, self.record) {
+            recorder.send(job(key, self));
+        }
+    }
+
+    /// Both seats are taken at the start: the game goes into the records (unless a guest plays: their games are
+    /// not kept).
+    pub(super) fn record_start(&mut self) {
+        let (Some(recorder), [Some(black), Some(white)]) = (&self.recorder, &self.seats) else {
+            return;
+        };
+        if black.who.is_guest() || white.who.is_guest() || self.record.is_some() {
+            return;
+        }
+        let key = RecordKey::fresh();
+        recorder.send(Job::Start {
+            key,
+            variant: self.config.game_type.to_string(),
+            black: black.who.fingerprint.clone(),
+            white: white.who.fingerprint.clone(),
+            rated: self.config.rated,
+            clock: self.config.clock.map(|c| c.to_string()).unwrap_or_default(),
+            code: self.code.clone(),
+        });
+        self.record = Some(key);
+    }
+
+    /// The last move goes into the records, with both clocks after it.
+    pub(super) fn record_move(&self) {
+        let ply = self.game.len().saturating_sub(1);
+        let Some(text) = self
+            .game
+            .move_text(ply, self.config.game_type.variant.notation())
+        else {
+            return;
+        };
+        let clocks = self
+            .clocks_now()
+            .map(|c| c.map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX)));
+        self.record(|key, _| Job::Move {
+            key,
+            ply,
+            text,
+            clocks,
+        });
+    }
+
+    /// After every change: the end of the game is recorded once, and the lobby's summary brought up to date.
+    pub(super) fn after_change(&mut self) {
+        if let Some(outcome) = self.game.outcome()
+            && !self.ended
+        {
+            self.ended = true;
+            let pdn = self.pdn();
+            let result = self.game.result_token(Some(outcome)).to_string();
+            let black_score = match outcome {
+                Outcome::Win { winner, .. } if winner == Color::Black => 1.0,
+                Outcome::Win { .. } => 0.0,
+                Outcome::Draw { .. } => 0.5,
+            };
+            self.record(|key, _| Job::Finish {
+                key,
+                result,
+                pdn,
+                black_score,
+            });
+        }
+        if let Some(tables) = self.tables.as_ref().and_then(Weak::upgrade) {
+            tables.update(self.listing());
+        }
+    }
+
+    /// The game as PDN, with the players, the date, the clock and the ratings they came with.
+    pub(super) fn pdn(&self) -> String {
+        let mut game = self.game.clone();
+        let tags = game.tags_mut();
+        tags.set("Event", EVENT);
+        tags.set("Site", &format!("table {}", self.code));
+        tags.set("Date", &pdn_date(SystemTime::now()));
+        for (color, (name_tag, rating_tag)) in [
+            (Color::Black, ("Black", "BlackRating")),
+            (Color::White, ("White", "WhiteRating")),
+        ] {
+            if let Some(seat) = &self.seats[color.index()] {
+                tags.set(name_tag, &seat.who.name);
+                if let Some(rating) = seat.rating.filter(|_| self.config.rated) {
+                    tags.set(rating_tag, &rating.to_string());
+                }
+            }
+        }
+        if let Some(clock) = self.config.clock {
+            tags.set("TimeControl", &clock.to_string());
+        }
+        game.to_pdn()
+    }
+
+    fn listing(&self) -> Listing {
+        Listing {
+            code: self.code.clone(),
+            config: self.config,
+            seats: [0, 1].map(|i| {
+                self.seats[i]
+                    .as_ref()
+                    .map(|s| (s.who.fingerprint.clone(), s.who.name.clone()))
+            }),
+            plies: self.game.len(),
+            over: self.game.outcome().is_some(),
+            watchers: self.watchers.len(),
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! The server's rooms by code: what the lobby lists, what `join` and `watch` find, and where a player who
+//! dropped finds their seat again.
+//!
+//! Each room owns its game; this list only knows how to reach it and a summary to show, which the room keeps up
+//! to date after each change and removes when it ends. The lock is held for a lookup or a copy, never across
+//! an await.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use super::codes::new_code;
+use super::recorder::Recorder;
+use super::room::{Links, Resumed, RoomConfig, RoomHandle, open_room};
+
+/// A room as the lobby lists it.
+#[derive(Clone, Debug)]
+pub struct Listing {
+    /// The code it is joined by.
+    pub code: String,
+    /// How it is played.
+    pub config: RoomConfig,
+    /// The seats: each player's fingerprint and name.
+    pub seats: [Option<(String, String)>; 2],
+    /// Moves played.
+    pub plies: usize,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// People watching.
+    pub watchers: usize,
+}
+
+impl Listing {
+    /// Whether someone may sit down: a seat is free and the game is not over.
+    pub fn open(&self) -> bool {
+        !self.over && self.seats.iter().any(Option::is_none)
+    }
+
+    /// Whether `fingerprint` has a seat in a game not over.
+    pub fn seats_player(&self, fingerprint: &str) -> bool {
+        !self.over
+            && self
+                .seats
+                .iter()
+                .flatten()
+                .any(|(seated, _)| seated == fingerprint)
+    }
+}
+
+struct Entry {
+    handle: RoomHandle,
+    listing: Listing,
+}
+
+/// Every room on the server, by code.
+#[derive(Default)]
+pub struct Tables {
+    rooms: Mutex<HashMap<String, Entry>>,
+    recorder: Option<Recorder>,
+}
+
+impl Tables {
+    /// An empty list whose rooms write their games through `recorder` (none: nothing is recorded).
+    pub fn new(recorder: Option<Recorder>) -> Tables {
+        Tables {
+            rooms: Mutex::default(),
+            recorder,
+        }
+    }
+
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+        self.rooms.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Opens a room under a new code (or, for a resumed game, its old code when it is free); its code and
+    /// handle, or `None` when no code is free.
+    pub fn open(
+        self: &Arc<Self>,
+        config: RoomConfig,
+        resumed: Option<Resumed>,
+    ) -> Option<(String, RoomHandle)> {
+        let mut rooms = self.rooms();
+        let wanted = resumed
+            .as_ref()
+            .and_then(|r| r.code.clone())
+            .filter(|code| !rooms.contains_key(code));
+        let code = match wanted {
+            Some(code) => code,
+            None => new_code(|code| rooms.contains_key(code))?,
+        };
+        let seats = resumed.as_ref().map_or([None, None], |r| {
+            r.seats
+                .clone()
+                .map(|id| Some((id.fingerprint.clone(), id.name.clone())))
+        });
+        let plies = resumed.as_ref().map_or(0, |r| r.game.len());
+        let links = Links {
+            code: code.clone(),
+            tables: Some(Arc::downgrade(self)),
+            recorder: self.recorder.clone(),
+            resumed,
+        };
+        let handle = open_room(config, links);
+        rooms.insert(
+            code.clone(),
+            Entry {
+                handle: handle.clone(),
+                listing: Listing {
+                    code: code.clone(),
+                    config,
+                    seats,
+                    plies,
+                    over: false,
+                    watchers: 0,
+                },
+            },
+        );
+        Some((code, handle))
+    }
+
+    /// The room with `code`, if it is open.
+    pub fn find(&self, code: &str) -> Option<(RoomHandle, Listing)> {
+        self.rooms()
+            .get(code)
+            .map(|e| (e.handle.clone(), e.listing.clone()))
+    }
+
+    /// A game not over where `fingerprint` has a seat: where a player who dropped goes back to.
+    pub fn seat_of(&self, fingerprint: &str) -> Option<(RoomHandle, Listing)> {
+        self.rooms()
+            .values()
+            .filter(|e| e.listing.seats_player(fingerprint))
+            .min_by(|a, b| a.listing.code.cmp(&b.listing.code))
+            .map(|e| (e.handle.clone(), e.listing.clone()))
+    }
+
+    /// Every room, sorted by code.
+    pub fn listings(&self) -> Vec<Listing> {
+        let mut listings: Vec<Listing> = self.rooms().values().map(|e| e.listing.clone()).collect();
+        listings.sort_by(|a, b| a.code.cmp(&b.code));
+        listings
+    }
+
+    /// How many rooms are open.
+    pub fn len(&self) -> usize {
+        self.rooms().len()
+    }
+
+    /// Whether no room is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The room's new summary (called by the room after a change).
+    pub(super) fn update(&self, listing: Listing) {
+        if let Some(entry) = self.rooms().get_mut(&listing.code) {
+            entry.listing = listing;
+        }
+    }
+
+    /// The room has ended (called by the room as it goes).
+    pub(super) fn remove(&self, code: &str) {
+        self.rooms().remove(code);
+    }
+}

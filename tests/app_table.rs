@@ -1,0 +1,194 @@
+//! The app at a table (a room on a server), driven by actions as a session would: the player's moves are shown
+//! and sent, the table's states followed, offers go to the table, and what belongs to local games is refused.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crowned::app::{
+    Action, App, Effect, Mode, OfferKind, Question, SeatView, Table, TableEvent, TableRequest,
+    TableState,
+};
+use crowned::game::AnyGame;
+use crowned::rules::{Color, GameType, Strictness};
+
+fn seat(name: &str) -> Option<SeatView> {
+    Some(SeatView {
+        name: name.into(),
+        rating: Some(1500),
+        away: None,
+    })
+}
+
+/// The table's state with `moves` played and both seats taken.
+fn state(moves: &[&str]) -> TableEvent {
+    let mut game = AnyGame::new(GameType::default());
+    for text in moves {
+        game.play_text(text).expect("a legal move");
+    }
+    TableEvent::State(Arc::new(TableState {
+        game,
+        seats: [seat("ann"), seat("bob")],
+        clocks: Some([Duration::from_secs(300), Duration::from_secs(297)]),
+        running: Some(Color::Black),
+        watchers: 1,
+        rated: true,
+    }))
+}
+
+fn requests(effects: &[Effect]) -> Vec<TableRequest> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Table(request) => Some(request.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn seated(color: Color) -> App {
+    let mut app = App::at_table(Table::new(Some(color), "K7QX"), GameType::default());
+    let _ = app.update(Action::Table(state(&[])));
+    app
+}
+
+#[test]
+fn a_move_is_shown_at_once_sent_and_confirmed_and_the_reply_follows() {
+    let mut app = seated(Color::Black);
+    assert_eq!(app.status(), "move 1, Black to play: your move");
+    let effects = app.update(Action::Submit("11-15".into()));
+    let mv = app.game().moves()[0].clone();
+    assert_eq!(requests(&effects), [TableRequest::Play(mv)]);
+    assert_eq!(app.game().len(), 1);
+    // A state sent before the table saw the move does not take it back.
+    let _ = app.update(Action::Table(state(&[])));
+    assert_eq!(app.game().len(), 1);
+    let _ = app.update(Action::Table(state(&["11-15"])));
+    assert!(app.status().contains("bob is thinking"), "{}", app.status());
+    // Not the player's turn: nothing is sent.
+    let effects = app.update(Action::Submit("9-13".into()));
+    assert!(requests(&effects).is_empty());
+    assert_eq!(app.status(), "it is your opponent's turn");
+    // The opponent's reply arrives and is played, and nothing is sent back.
+    let effects = app.update(Action::Table(state(&["11-15", "23-19"])));
+    assert!(requests(&effects).is_empty());
+    assert_eq!(app.game().len(), 2);
+    let view = app.table().expect("a table");
+    assert_eq!(view.clocks.map(|c| c[1]), Some(Duration::from_secs(297)));
+}
+
+#[test]
+fn a_refused_move_is_put_back_as_the_table_has_the_game() {
+    let mut app = seated(Color::Black);
+    let _ = app.update(Action::Submit("11-15".into()));
+    let _ = app.update(Action::Table(TableEvent::Refused(
+        "your time ran out".into(),
+    )));
+    assert_eq!(app.game().len(), 0);
+    assert_eq!(app.status(), "your time ran out");
+}
+
+#[test]
+fn undo_asks_for_a_takeback_and_offers_are_answered_through_the_table() {
+    let mut app = seated(Color::White);
+    let _ = app.update(Action::Table(state(&["11-15"])));
+    let _ = app.update(Action::Submit("23-19".into()));
+    assert_eq!(
+        requests(&app.update(Action::Undo)),
+        [TableRequest::Offer(OfferKind::Takeback)]
+    );
+    assert!(requests(&app.update(Action::Redo)).is_empty());
+    assert_eq!(
+        requests(&app.update(Action::Submit(":draw".into()))),
+        [TableRequest::Offer(OfferKind::Draw)]
+    );
+    // The opponent offers a draw: the player is asked, and the answer goes to the table.
+    let _ = app.update(Action::Table(TableEvent::Offer(OfferKind::Draw)));
+    assert_eq!(app.question(), Some(Question::Offered(OfferKind::Draw)));
+    assert_eq!(
+        requests(&app.update(Action::Answer(false))),
+        [TableRequest::Answer {
+            kind: OfferKind::Draw,
+            accept: false
+        }]
+    );
+    // Resigning asks first, then goes to the table; the game ends when the table says so.
+    let _ = app.update(Action::Submit(":resign".into()));
+    assert_eq!(
+        requests(&app.update(Action::Answer(true))),
+        [TableRequest::Resign]
+    );
+    assert_eq!(app.mode(), Mode::Play);
+    let mut over = AnyGame::new(GameType::default());
+    over.play_text("11-15").expect("legal");
+    over.play_text("23-19").expect("legal");
+    over.resign(Color::White).expect("resigned");
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game: over,
+        seats: [seat("ann"), seat("bob")],
+        clocks: None,
+        running: None,
+        watchers: 0,
+        rated: false,
+    }))));
+    assert!(matches!(app.mode(), Mode::Over(_)));
+}
+
+#[test]
+fn chat_is_sent_and_heard_and_local_games_are_refused() {
+    let mut app = seated(Color::Black);
+    assert_eq!(
+        requests(&app.update(Action::Submit(":say good luck".into()))),
+        [TableRequest::Chat("good luck".into())]
+    );
+    let _ = app.update(Action::Table(TableEvent::Chat {
+        from: "bob".into(),
+        text: "you too".into(),
+    }));
+    assert_eq!(app.status(), "bob: you too");
+    assert_eq!(
+        app.table().map(|t| t.chat.len()),
+        Some(1),
+        "the line is kept"
+    );
+    for refused in [":new", ":setup", ":load", ":level max", ":save"] {
+        let effects = app.update(Action::Submit(refused.into()));
+        assert!(effects.is_empty(), "{refused}: {effects:?}");
+        assert_eq!(app.game().len(), 0, "{refused}");
+    }
+    let effects = app.update(Action::NewGame);
+    assert!(effects.is_empty());
+    assert!(app.dialog().is_none());
+}
+
+#[test]
+fn a_watcher_sees_the_game_and_cannot_move_or_offer() {
+    let mut app = App::at_table(Table::new(None, "K7QX"), GameType::default());
+    let _ = app.update(Action::Table(state(&["11-15", "23-19"])));
+    assert_eq!(app.game().len(), 2);
+    let position = app.game().position();
+    assert!(position.parse_move("8-11", Strictness::Squares).is_ok());
+    let effects = app.update(Action::Submit("8-11".into()));
+    assert!(requests(&effects).is_empty());
+    assert_eq!(app.status(), "you are watching this game");
+    assert!(requests(&app.update(Action::Submit(":draw".into()))).is_empty());
+    assert!(requests(&app.update(Action::Undo)).is_empty());
+}
+
+#[test]
+fn a_seat_waiting_for_an_opponent_says_the_code() {
+    let mut app = App::at_table(Table::new(Some(Color::Black), "K7QX"), GameType::default());
+    let mut waiting = AnyGame::new(GameType::default());
+    waiting.truncate();
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game: waiting,
+        seats: [seat("ann"), None],
+        clocks: None,
+        running: None,
+        watchers: 0,
+        rated: false,
+    }))));
+    assert!(app.status().contains("code K7QX"), "{}", app.status());
+    let effects = app.update(Action::Submit("11-15".into()));
+    assert!(requests(&effects).is_empty());
+    assert_eq!(app.game().len(), 0);
+}
