@@ -11,7 +11,7 @@ use clap::{Parser, Subcommand, error::ErrorKind};
 use crowned::app::{Orientation, Player};
 use crowned::config::{
     ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS, Overrides,
-    Settings, SettingsError, check_seconds, parse_listen,
+    SEAT_GRACE, Settings, SettingsError, check_seconds, parse_listen,
 };
 use crowned::engine::{
     Level, Limits, MatchConfig, MatchOpenings, builtin_openings, openings_from_json,
@@ -212,6 +212,10 @@ enum Command {
         /// [setting server.idle-timeout, built in: 1800].
         #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(IDLE_TIMEOUT))]
         idle_timeout: Option<u32>,
+        /// Seconds a player who drops out of a game against a person keeps their seat (their clock runs on)
+        /// [setting server.seat-grace, built in: 180].
+        #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(SEAT_GRACE))]
+        seat_grace: Option<u32>,
         /// Search threads shared by every game on the server [setting server.engine-threads, built in: 1].
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(ENGINE_THREADS))]
         engine_threads: Option<u32>,
@@ -458,6 +462,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             max_sessions,
             max_per_address,
             idle_timeout,
+            seat_grace,
             engine_threads,
             engine_megabytes,
         }) => {
@@ -474,6 +479,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             server.max_sessions = max_sessions.unwrap_or(server.max_sessions);
             server.max_per_address = max_per_address.unwrap_or(server.max_per_address);
             server.idle_timeout = idle_timeout.unwrap_or(server.idle_timeout);
+            server.seat_grace = seat_grace.unwrap_or(server.seat_grace);
             server.engine_threads = engine_threads.unwrap_or(server.engine_threads);
             server.engine_megabytes = engine_megabytes.unwrap_or(server.engine_megabytes);
             commands::serve::run(&server)?;

@@ -56,7 +56,7 @@ fn a_move_is_shown_at_once_sent_and_confirmed_and_the_reply_follows() {
     let mut app = seated(Color::Black);
     assert_eq!(app.status(), "move 1, Black to play: your move");
     let effects = app.update(Action::Submit("11-15".into()));
-    let mv = app.game().moves()[0].clone();
+    let mv = app.game().moves()[0];
     assert_eq!(requests(&effects), [TableRequest::Play(mv)]);
     assert_eq!(app.game().len(), 1);
     // A state sent before the table saw the move does not take it back.

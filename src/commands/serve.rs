@@ -43,6 +43,7 @@ pub fn run(settings: &ServerSettings) -> Result<()> {
         max_sessions: settings.max_sessions as usize,
         max_per_address: settings.max_per_address as usize,
         idle_timeout: Duration::from_secs(u64::from(settings.idle_timeout)),
+        seat_grace: Duration::from_secs(u64::from(settings.seat_grace)),
         engine_threads: settings.engine_threads as usize,
         engine_megabytes: settings.engine_megabytes as usize,
     };

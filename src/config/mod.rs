@@ -23,8 +23,8 @@ mod server;
 
 pub use error::SettingsError;
 pub use server::{
-    ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS, ServerSettings,
-    parse_listen,
+    ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS, SEAT_GRACE,
+    ServerSettings, parse_listen,
 };
 
 use layers::*;

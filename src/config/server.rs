@@ -12,6 +12,8 @@ pub const MAX_SESSIONS: RangeInclusive<i64> = 1..=100_000;
 pub const MAX_PER_ADDRESS: RangeInclusive<i64> = 1..=100_000;
 /// Seconds a game may wait for a key.
 pub const IDLE_TIMEOUT: RangeInclusive<i64> = 10..=604_800;
+/// The range of `server.seat-grace`, in seconds: from five seconds to a day.
+pub const SEAT_GRACE: RangeInclusive<i64> = 5..=86_400;
 /// Search threads shared by every game.
 pub const ENGINE_THREADS: RangeInclusive<i64> = 1..=256;
 /// Table memory shared by every game, in megabytes.
@@ -35,6 +37,8 @@ pub struct ServerSettings {
     pub max_per_address: u32,
     /// Seconds a game may wait for a key before it ends (`server.idle-timeout`).
     pub idle_timeout: u32,
+    /// Seconds a player who dropped out of a game against a person keeps their seat (`server.seat-grace`).
+    pub seat_grace: u32,
     /// Search threads shared by every game (`server.engine-threads`).
     pub engine_threads: u32,
     /// Table memory shared by every game, in megabytes (`server.engine-megabytes`).
@@ -52,6 +56,7 @@ impl Default for ServerSettings {
             max_sessions: 1,
             max_per_address: 1,
             idle_timeout: 60,
+            seat_grace: 5,
             engine_threads: 1,
             engine_megabytes: 1,
         }
@@ -74,6 +79,7 @@ pub(super) struct ServerLayer {
     max_sessions: Option<i64>,
     max_per_address: Option<i64>,
     idle_timeout: Option<i64>,
+    seat_grace: Option<i64>,
     engine_threads: Option<i64>,
     engine_megabytes: Option<i64>,
 }
@@ -89,6 +95,7 @@ pub(super) struct ServerOut {
     max_sessions: u32,
     max_per_address: u32,
     idle_timeout: u32,
+    seat_grace: u32,
     engine_threads: u32,
     engine_megabytes: u32,
 }
@@ -131,6 +138,12 @@ impl ServerSettings {
                 &mut self.idle_timeout,
             ),
             (
+                "seat-grace",
+                layer.seat_grace,
+                SEAT_GRACE,
+                &mut self.seat_grace,
+            ),
+            (
                 "engine-threads",
                 layer.engine_threads,
                 ENGINE_THREADS,
@@ -168,6 +181,7 @@ impl ServerSettings {
             max_sessions: self.max_sessions,
             max_per_address: self.max_per_address,
             idle_timeout: self.idle_timeout,
+            seat_grace: self.seat_grace,
             engine_threads: self.engine_threads,
             engine_megabytes: self.engine_megabytes,
         }

@@ -402,6 +402,7 @@ fn the_server_table_is_read_checked_and_printed() {
             max_sessions: 500,
             max_per_address: 20,
             idle_timeout: 1800,
+            seat_grace: 180,
             engine_threads: 1,
             engine_megabytes: 64,
         }

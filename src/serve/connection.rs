@@ -16,9 +16,10 @@ use tokio::sync::mpsc;
 
 use super::identity::Identity;
 use super::limits::Admission;
-use super::play::{Channels, GameEnd, Screen, ToGame, clamp_size, farewell_bytes, play};
-use super::{ServeError, Shared};
-use crate::config::Settings;
+use super::play::{Channels, GameEnd, Screen, TableLink, ToGame, clamp_size, farewell_bytes, play};
+use super::{ServeError, Shared, seating};
+use crate::config::{Settings, SettingsError};
+use crate::engine::EngineClient;
 use crate::session::{self, Ending, Opening, Session};
 use crate::store::StoreError;
 
@@ -108,23 +109,74 @@ impl Connection {
         }
     }
 
-    /// Starts the game on `channel`.
-    fn start_game(&mut self, channel: ChannelId, size: (u16, u16), session: &mut SshSession) {
+    /// Starts the game on `channel`: back to a game against a person where the player still has a seat, else a
+    /// game against the engine (or the unfinished one, offered).
+    async fn start_game(&mut self, channel: ChannelId, size: (u16, u16), session: &mut SshSession) {
         let Some(identity) = self.identity.clone() else {
             return;
         };
+        if let Some(seated) = seating::rejoin(&self.shared, &identity).await {
+            match seated {
+                Ok(seated) => return self.play_at_table(channel, size, session, seated),
+                Err(why) => tracing::warn!(player = %identity.fingerprint, %why, "cannot rejoin"),
+            }
+        }
+        self.spawn_game(channel, size, session, None, |shared, no_color, client| {
+            open_game(shared, &identity, no_color, client)
+        });
+    }
+
+    /// Starts a game at a table on `channel`: the player's look and keys, the table's game.
+    fn play_at_table(
+        &mut self,
+        channel: ChannelId,
+        size: (u16, u16),
+        session: &mut SshSession,
+        seated: seating::Seated,
+    ) {
+        let Some(identity) = self.identity.clone() else {
+            return;
+        };
+        let seating::Seated {
+            table,
+            game_type,
+            link,
+        } = seated;
+        self.spawn_game(
+            channel,
+            size,
+            session,
+            Some(link),
+            |shared, no_color, client| {
+                let (settings, problem) = settings_of(shared, &identity);
+                let (opened, config) =
+                    session::open_table(table, game_type, &settings, problem.as_ref(), no_color);
+                Session::new(opened, config, client)
+            },
+        );
+    }
+
+    /// Runs the session `open` makes in a task of its own, reading the channel's input.
+    fn spawn_game(
+        &mut self,
+        channel: ChannelId,
+        size: (u16, u16),
+        session: &mut SshSession,
+        table: Option<TableLink>,
+        open: impl FnOnce(&Shared, bool, EngineClient) -> Session,
+    ) {
         let (input, input_rx) = mpsc::channel(INPUT_QUEUE);
         let (engine_tx, engine_rx) = mpsc::unbounded_channel();
         let client = self.shared.engine.client(move |report| {
             // The game has ended when nobody listens: the report is not wanted.
             let _ = engine_tx.send(report);
         });
-        let game = open_game(&self.shared, &identity, self.no_color, client);
+        let game = open(&self.shared, self.no_color, client);
         let channels = Channels {
             input: input_rx,
             engine: engine_rx,
             shutdown: self.shared.shutdown.clone(),
-            table: None,
+            table,
         };
         let handle = session.handle();
         let screen = Screen {
@@ -161,16 +213,13 @@ fn open_game(
     shared: &Shared,
     identity: &Identity,
     no_color: bool,
-    engine: crate::engine::EngineClient,
+    engine: EngineClient,
 ) -> Session {
     let store = match identity.is_guest() {
         true => Err(StoreError::Guest),
         false => Ok(shared.store_of(identity)),
     };
-    let (settings, problem) = match &store {
-        Ok(store) => Settings::load_or_defaults(&store.settings_file()),
-        Err(_) => (Settings::defaults(), None),
-    };
+    let (settings, problem) = settings_of(shared, identity);
     let (opened, config) = session::open_with_settings(
         store,
         Opening::Standard(settings.game_type),
@@ -179,6 +228,14 @@ fn open_game(
         no_color,
     );
     Session::new(opened, config, engine)
+}
+
+/// A player's settings (the defaults for a guest), and why their file was not used, if it was not.
+fn settings_of(shared: &Shared, identity: &Identity) -> (Settings, Option<SettingsError>) {
+    match identity.is_guest() {
+        true => (Settings::defaults(), None),
+        false => Settings::load_or_defaults(&shared.store_of(identity).settings_file()),
+    }
 }
 
 impl Drop for Connection {
@@ -318,7 +375,7 @@ impl russh::server::Handler for Connection {
             return Ok(());
         };
         session.channel_success(channel)?;
-        self.start_game(channel, size, session);
+        self.start_game(channel, size, session).await;
         Ok(())
     }
 
@@ -329,10 +386,14 @@ impl russh::server::Handler for Connection {
         session: &mut SshSession,
     ) -> Result<(), Self::Error> {
         session.channel_success(channel)?;
+        let command = String::from_utf8_lossy(data);
+        if let Some(ask) = seating::read_ask(&command) {
+            return self.exec_table(channel, session, ask).await;
+        }
+        // Any other command ends with its channel: the connection may open another.
         if self.channel == Some(channel) && self.game.is_none() {
             self.channel = None;
         }
-        let command = String::from_utf8_lossy(data);
         match (command.trim(), &self.identity) {
             ("games", Some(identity)) if !identity.is_guest() => {
                 self.send_games(identity.clone(), channel, session);
@@ -346,8 +407,7 @@ impl russh::server::Handler for Connection {
             _ => refuse(
                 channel,
                 session,
-                "crowned: the one command is `games` (your saved games as PDN); connect with `ssh -t` and no \
-                 command to play.\r\n",
+                &format!("crowned: {}.\r\n", seating::USAGE),
             ),
         }
     }
@@ -456,13 +516,70 @@ impl russh::server::Handler for Connection {
 }
 
 impl Connection {
+    /// `new`, `join CODE`, `watch CODE`: a game at a table on `channel`, or the reason why not.
+    async fn exec_table(
+        &mut self,
+        channel: ChannelId,
+        session: &mut SshSession,
+        ask: Result<seating::TableAsk, String>,
+    ) -> Result<(), ServeError> {
+        if self.channel != Some(channel) || self.game.is_some() {
+            return refuse(channel, session, "crowned: one game per connection.\r\n");
+        }
+        let (Some(identity), Some(size)) = (self.identity.clone(), self.pty) else {
+            self.channel = None;
+            return refuse(channel, session, NO_PTY);
+        };
+        let seated = match ask {
+            Ok(seating::TableAsk::New(new)) => {
+                seating::open_new(&self.shared, &identity, new).await
+            }
+            Ok(seating::TableAsk::Join(code)) => {
+                seating::join(&self.shared, &identity, &code).await
+            }
+            Ok(seating::TableAsk::Watch(code)) => {
+                seating::watch(&self.shared, &identity, &code).await
+            }
+            Err(why) => Err(why),
+        };
+        match seated {
+            Ok(seated) => {
+                self.play_at_table(channel, size, session, seated);
+                Ok(())
+            }
+            Err(why) => {
+                self.channel = None;
+                refuse(channel, session, &format!("crowned: {why}.\r\n"))
+            }
+        }
+    }
+
     /// `ssh host games`: the player's saved and finished games as PDN on the channel (so that `ssh -p 2222 host games
     /// > mine.pdn` keeps them), read on a blocking thread; the channel then closes with status 0.
     fn send_games(&self, identity: Identity, channel: ChannelId, session: &mut SshSession) {
         let store = self.shared.store_of(&identity);
         let handle = session.handle();
+        let shared = Arc::clone(&self.shared);
         tokio::spawn(async move {
-            let text = tokio::task::spawn_blocking(move || store.saved_games_pdn()).await;
+            let fingerprint = identity.fingerprint.clone();
+            let tables = shared
+                .read_records(move |records| records.games_of(&fingerprint))
+                .await
+                .unwrap_or_default();
+            let text = tokio::task::spawn_blocking(move || {
+                // The games against the engine and the saved ones, then the games against people.
+                store.saved_games_pdn().map(|(mut text, left_out)| {
+                    for game in tables {
+                        if !text.is_empty() {
+                            text.push('\n');
+                        }
+                        text.push_str(game.trim_end());
+                        text.push('\n');
+                    }
+                    (text, left_out)
+                })
+            })
+            .await;
             // The games on stdout, anything to say about them on stderr (so that `> mine.pdn` is all PDN).
             const STDERR: u32 = 1;
             let status = match text {

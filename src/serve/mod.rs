@@ -22,6 +22,7 @@ pub mod rating;
 pub mod recorder;
 pub mod records;
 pub mod room;
+mod seating;
 pub mod tables;
 pub mod text;
 
@@ -63,6 +64,8 @@ pub struct ServeConfig {
     pub max_per_address: usize,
     /// A game nobody types into for this long ends (its game is saved, as always).
     pub idle_timeout: Duration,
+    /// How long a player who drops out of a game against a person keeps their seat.
+    pub seat_grace: Duration,
     /// Search threads shared by every game.
     pub engine_threads: usize,
     /// Transposition-table memory shared by every game, in megabytes.
@@ -87,8 +90,11 @@ pub enum ServeError {
 pub(crate) struct Shared {
     config: ServeConfig,
     engine: EngineService,
-    /// Written from blocking tasks only: SQLite waits for the disk.
+    /// Read from blocking tasks only: SQLite waits for the disk. Every write goes through the recorder.
     records: Arc<Mutex<records::Records>>,
+    recorder: recorder::Recorder,
+    /// The rooms of games between people.
+    tables: Arc<tables::Tables>,
     shutdown: watch::Receiver<bool>,
 }
 
@@ -98,17 +104,33 @@ impl Shared {
         crate::store::Store::under(&self.config.players_dir.join(identity.folder_name()))
     }
 
-    /// Notes in the records that `identity` has connected, on a blocking thread; a failure is logged, and the
-    /// game goes on without it.
+    /// Notes in the records that `identity` has connected (the recorder logs a failure; the game goes on).
     fn note_seen(&self, identity: &Identity) {
+        self.recorder.send(recorder::Job::Seen(identity.clone()));
+    }
+
+    /// Reads the records on a blocking thread: `read`'s answer, or `None` (logged) when they cannot be read.
+    async fn read_records<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&records::Records) -> Result<T, records::RecordsError> + Send + 'static,
+    ) -> Option<T> {
         let records = Arc::clone(&self.records);
-        let identity = identity.clone();
-        tokio::task::spawn_blocking(move || {
+        let answer = tokio::task::spawn_blocking(move || {
             let records = records.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Err(e) = records.seen(&identity) {
-                tracing::error!(player = %identity.fingerprint, error = %e, "cannot write the records");
+            read(&records)
+        })
+        .await;
+        match answer {
+            Ok(Ok(value)) => Some(value),
+            Ok(Err(e)) => {
+                tracing::error!(error = %e, "cannot read the records");
+                None
             }
-        });
+            Err(e) => {
+                tracing::error!(error = %e, "cannot read the records");
+                None
+            }
+        }
     }
 }
 
@@ -157,11 +179,24 @@ impl Server {
         if let Some(folder) = config.records.parent() {
             std::fs::create_dir_all(folder)?;
         }
-        let records = Arc::new(Mutex::new(records::Records::open(&config.records)?));
+        let records = records::Records::open(&config.records)?;
+        let unfinished = records.unfinished_games()?;
+        let records = Arc::new(Mutex::new(records));
+        let recorder = recorder::Recorder::start(records::Records::open(&config.records)?)?;
+        let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
+        let resumed = resume_games(&tables, &recorder, unfinished, config.seat_grace);
+        if resumed > 0 {
+            tracing::info!(
+                games = resumed,
+                "games in progress resumed from the records"
+            );
+        }
         let shared = Arc::new(Shared {
             config,
             engine,
             records,
+            recorder,
+            tables,
             shutdown: shutdown.watch(),
         });
         Ok(Server {
@@ -224,6 +259,34 @@ impl Server {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+}
+
+/// Opens a room for each game the records hold as started and not ended (the server stopped during it): its
+/// players away until they come back, its clocks waiting for both. Returns how many were resumed; a game that
+/// cannot be read back is logged and left in the records as it is.
+fn resume_games(
+    tables: &Arc<tables::Tables>,
+    recorder: &recorder::Recorder,
+    unfinished: Vec<records::Unfinished>,
+    grace: Duration,
+) -> usize {
+    let mut resumed = 0;
+    for game in unfinished {
+        let id = game.id;
+        match room::resumed_from(game, grace) {
+            Ok((config, resumed_game)) => {
+                recorder.send(recorder::Job::Resume {
+                    key: resumed_game.record,
+                    id,
+                });
+                if tables.open(config, Some(resumed_game)).is_some() {
+                    resumed += 1;
+                }
+            }
+            Err(why) => tracing::error!(game = id, %why, "cannot resume a game from the records"),
+        }
+    }
+    resumed
 }
 
 /// The SSH settings: the host key, slow refusals of failed sign-ins, and a connection dropped when it goes

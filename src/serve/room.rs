@@ -672,5 +672,7 @@ fn far_future() -> Instant {
 }
 
 mod recording;
+
+pub use recording::resumed_from;
 #[cfg(test)]
 mod tests;

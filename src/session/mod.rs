@@ -15,7 +15,7 @@ mod run;
 mod saving;
 mod timers;
 
-pub use opening::{Opened, Opening, open, open_with_settings};
+pub use opening::{Opened, Opening, open, open_table, open_with_settings};
 pub use run::{Inbox, Urgent, run};
 pub use saving::Saving;
 pub use timers::Timers;

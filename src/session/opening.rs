@@ -1,7 +1,7 @@
 //! How a session starts: the game asked for (the standard start, a position, the games of a file), this
 //! session's autosave slot, and the offer to resume an unfinished game left by a session that has ended.
 
-use crate::app::{App, Effect, GameList, ListPurpose, Players};
+use crate::app::{App, Effect, GameList, ListPurpose, Players, Table};
 use crate::game::AnyGame;
 use crate::rules::GameType;
 use crate::store::{GameEntry, Store, StoreError, rename_new};
@@ -94,7 +94,32 @@ pub fn open_with_settings(
     problem: Option<&SettingsError>,
     no_color: bool,
 ) -> (Opened, Config) {
-    let mut opened = open(store, settings.autosave, opening, settings.players);
+    let opened = open(store, settings.autosave, opening, settings.players);
+    with_settings(opened, settings, problem, no_color)
+}
+
+/// Opens a game at `table` (a room on a server) of `game_type` for a player with `settings` (their look and
+/// keys), as [`open_with_settings`] does. The session saves nothing: the table keeps the game.
+pub fn open_table(
+    table: Table,
+    game_type: GameType,
+    settings: &Settings,
+    problem: Option<&SettingsError>,
+    no_color: bool,
+) -> (Opened, Config) {
+    let app = App::at_table(table, game_type);
+    let opened = opened(app, Vec::new(), Vec::new(), Saving::nowhere());
+    with_settings(opened, settings, problem, no_color)
+}
+
+/// The player's settings applied to `opened`, with the reason their file was not used first among its notices,
+/// and the session's look and seed.
+fn with_settings(
+    mut opened: Opened,
+    settings: &Settings,
+    problem: Option<&SettingsError>,
+    no_color: bool,
+) -> (Opened, Config) {
     opened.app.set_preferences(settings.preferences());
     if let Some(problem) = problem {
         opened.notices.insert(

@@ -71,22 +71,31 @@ pub fn panel<'a>(app: &App, options: &Options) -> Panel<'a> {
         game.result_token(Some(outcome)),
         count(game.moves_played(), "move", "moves")
     )));
-    lines.push(Line::styled(
-        format!(
-            " {} new game  {} rematch",
-            key("new-game", ":new"),
-            key("rematch", ":rematch")
-        ),
-        theme.quiet,
-    ));
-    lines.push(Line::styled(
-        format!(
-            " {} browse  {} save",
+    let hints = match app.table() {
+        // A game at a table was kept by the server; what is left is to look back at it, or leave.
+        Some(_) => vec![format!(
+            " {} browse  {} leave",
             key("back", "Tab"),
-            key("save", ":save")
-        ),
-        theme.quiet,
-    ));
+            key("quit", ":quit")
+        )],
+        None => vec![
+            format!(
+                " {} new game  {} rematch",
+                key("new-game", ":new"),
+                key("rematch", ":rematch")
+            ),
+            format!(
+                " {} browse  {} save",
+                key("back", "Tab"),
+                key("save", ":save")
+            ),
+        ],
+    };
+    lines.extend(
+        hints
+            .into_iter()
+            .map(|hint| Line::styled(hint, theme.quiet)),
+    );
     Panel {
         lines,
         border: theme.focus,

@@ -6,6 +6,7 @@
 pub mod app;
 mod positions;
 pub mod screen;
+pub mod ssh;
 
 pub use positions::{arbitrary_position, played_position};
 

@@ -163,7 +163,7 @@ impl App {
             .get(self.game.ply().wrapping_sub(1))
             .cloned()
         {
-            self.sent = Some(mv.clone());
+            self.sent = Some(mv);
             effects.push(Effect::Table(TableRequest::Play(mv)));
         }
     }
@@ -254,7 +254,7 @@ impl App {
             return self.replace_game(state);
         }
         let browsing = self.mode;
-        let mv = theirs[ours.len()].clone();
+        let mv = theirs[ours.len()];
         let effects = self.play(mv);
         if self.game.outcome() != state.game.outcome() {
             // The table ended the game otherwise (a flag fell as the move came): its word stands.

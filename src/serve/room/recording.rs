@@ -1,7 +1,12 @@
 //! What a room tells the rest of the server after a change: the records (the game's start, each move with the
 //! clocks, takebacks, the end with its PDN) and the lobby's list (its summary).
 
-use super::{Job, Listing, RecordKey, Room, Weak};
+use std::time::Duration;
+
+use super::{Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig, Weak};
+use crate::game::{AnyGame, TimeControl};
+use crate::rules::{GameType, Variant};
+use crate::serve::records::Unfinished;
 use std::time::SystemTime;
 
 use crate::game::Outcome;
@@ -43,13 +48,15 @@ impl Room {
 
     /// The last move goes into the records, with both clocks after it.
     pub(super) fn record_move(&self) {
-        let ply = self.game.len().saturating_sub(1);
+        // `move_text` counts moves from 1; the records count plies from 0.
+        let played = self.game.len();
         let Some(text) = self
             .game
-            .move_text(ply, self.config.game_type.variant.notation())
+            .move_text(played, self.config.game_type.variant.notation())
         else {
             return;
         };
+        let ply = played - 1;
         let clocks = self
             .clocks_now()
             .map(|c| c.map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX)));
@@ -70,7 +77,10 @@ impl Room {
             let pdn = self.pdn();
             let result = self.game.result_token(Some(outcome)).to_string();
             let black_score = match outcome {
-                Outcome::Win { winner, .. } if winner == Color::Black => 1.0,
+                Outcome::Win {
+                    winner: Color::Black,
+                    ..
+                } => 1.0,
                 Outcome::Win { .. } => 0.0,
                 Outcome::Draw { .. } => 0.5,
             };
@@ -124,4 +134,43 @@ impl Room {
             watchers: self.watchers.len(),
         }
     }
+}
+
+/// A game from the records as a room resumes it: its rules, clock and players, its moves played again (each
+/// checked), and its clocks where they stood after the last move. Why not, when the record cannot be read back.
+pub fn resumed_from(game: Unfinished, grace: Duration) -> Result<(RoomConfig, Resumed), String> {
+    let variant: Variant = game
+        .variant
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .parse()
+        .map_err(|e| format!("{e}"))?;
+    let game_type = GameType::standard(variant);
+    let clock = match game.clock.trim() {
+        "" => None,
+        text => Some(text.parse::<TimeControl>().map_err(|e| e.to_string())?),
+    };
+    let mut played = AnyGame::new(game_type);
+    for text in &game.moves {
+        played
+            .play_text(text)
+            .map_err(|e| format!("move {text}: {e}"))?;
+    }
+    let identity = |(fingerprint, name): (String, String)| Identity { fingerprint, name };
+    let config = RoomConfig {
+        game_type,
+        clock,
+        grace,
+        rated: game.rated,
+        private: true,
+    };
+    let resumed = Resumed {
+        game: played,
+        seats: [identity(game.black), identity(game.white)],
+        clocks: game.clocks.map(|c| c.map(Duration::from_millis)),
+        code: game.code,
+        record: RecordKey::fresh(),
+    };
+    Ok((config, resumed))
 }

@@ -302,3 +302,76 @@ async fn chat_is_cleaned_and_limited() {
     let mut ann = ann;
     assert_eq!(ann.refused().await, "slow down: a few lines at a time");
 }
+
+#[tokio::test]
+async fn the_clocks_tick_on_everyone_s_screen() {
+    let (room, mut ann, mut bob) = two_players(config(Some("10+5"), 1000)).await;
+    let first = ann.state().await;
+    play(&room, &ann, &first, "11-15").await;
+    for person in [&mut ann, &mut bob] {
+        let clocks = person
+            .next(|u| match u {
+                Update::Clocks(c) => Some(c),
+                _ => None,
+            })
+            .await;
+        assert!(clocks[1] < Duration::from_secs(600), "{clocks:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_listed_recorded_room_goes_on_after_a_player_drops_and_comes_back() {
+    use crate::serve::recorder::Recorder;
+    use crate::serve::records::Records;
+    use crate::serve::tables::Tables;
+    let dir = std::env::temp_dir().join(format!("crowned-room-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let records = Records::open(&dir.join("r.sqlite")).expect("opens");
+    let recorder = Recorder::start(records).expect("starts");
+    let tables = Arc::new(Tables::new(Some(recorder.clone())));
+    let mut config = config(Some("10+5"), 60_000);
+    config.rated = true;
+    let (_code, room) = tables.open(config, None).expect("a room");
+    let (mut ann, ann_tx) = Person::new("ann");
+    let (mut bob, bob_tx) = Person::new("bob");
+    recorder.send(crate::serve::recorder::Job::Seen(ann.who.clone()));
+    recorder.send(crate::serve::recorder::Job::Seen(bob.who.clone()));
+    assert_eq!(
+        sit(&room, &ann, ann_tx, Some(Color::Black)).await,
+        Color::Black
+    );
+    assert_eq!(sit(&room, &bob, bob_tx, None).await, Color::White);
+    let state = ann.state_until(|s| s.seats[1].is_some()).await;
+    play(&room, &ann, &state, "10-14").await;
+    let state = bob.state_until(|s| s.game.len() == 1).await;
+    play(&room, &bob, &state, "21-17").await;
+    let state = ann.state_until(|s| s.game.len() == 2).await;
+    room.send(Command::Leave { who: ann.id() }).await;
+    let (ann2, tx) = Person::new("ann");
+    let mut ann = Person {
+        who: ann2.who,
+        updates: {
+            drop(ann.updates);
+            ann2.updates
+        },
+    };
+    assert_eq!(sit(&room, &ann, tx, None).await, Color::Black);
+    play(&room, &ann, &state, "14x21").await;
+    let state = bob.state_until(|s| s.game.len() == 3).await;
+    play(&room, &bob, &state, "22-17").await;
+    ann.state_until(|s| s.game.len() == 4).await;
+    ann.next(|u| match u {
+        Update::Clocks(c) => Some(c),
+        _ => None,
+    })
+    .await;
+    tokio::task::spawn_blocking(move || recorder.flush())
+        .await
+        .expect("flushed");
+    let records = Records::open(&dir.join("r.sqlite")).expect("opens");
+    let unfinished = records.unfinished_games().expect("read");
+    assert_eq!(unfinished.len(), 1);
+    assert_eq!(unfinished[0].moves, ["10-14", "21-17", "14x21", "22-17"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,277 @@
+//! How a connection comes to a table: the commands that ask for one (`new`, `join CODE`, `watch CODE`), finding
+//! the room, taking a seat (or a place among the watchers), and the app's side of it.
+
+use rand::RngExt;
+use tokio::sync::{mpsc, oneshot};
+
+use super::Shared;
+use super::codes::read_code;
+use super::identity::Identity;
+use super::play::TableLink;
+use super::room::{Command, RoomConfig, RoomHandle};
+use super::tables::Listing;
+use super::text::clean_line;
+use crate::app::Table;
+use crate::game::TimeControl;
+use crate::rules::{Color, GameType, Variant};
+
+/// What a connection asks of the tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TableAsk {
+    /// A new game against a person, waiting for them.
+    New(NewTable),
+    /// A seat at the game with this code.
+    Join(String),
+    /// A place among the watchers of the game with this code.
+    Watch(String),
+}
+
+/// A new game as asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewTable {
+    /// The variant (on its usual board).
+    pub variant: Variant,
+    /// The time control, if any.
+    pub clock: Option<TimeControl>,
+    /// The colour wanted; `None` for either, chosen at random.
+    pub color: Option<Color>,
+    /// Whether it changes ratings.
+    pub rated: bool,
+    /// Whether it is left out of the lobby's list (joined by its code only).
+    pub private: bool,
+}
+
+impl Default for NewTable {
+    fn default() -> NewTable {
+        NewTable {
+            variant: Variant::English,
+            clock: None,
+            color: None,
+            rated: true,
+            private: true,
+        }
+    }
+}
+
+/// What the commands are, for a refusal.
+pub const USAGE: &str = "the commands: `new [VARIANT] [CLOCK] [black|white] [casual]` starts a game against a \
+                         person and shows its code (e.g. `new english 5+3`), `join CODE` plays it, `watch CODE` \
+                         watches it, `games` prints your games as PDN; with no command, the lobby";
+
+/// Reads a command asking for a table: `None` when it is not one of them (`games`, say).
+pub fn read_ask(command: &str) -> Option<Result<TableAsk, String>> {
+    let mut words = command.split_whitespace();
+    let first = words.next()?.to_ascii_lowercase();
+    let rest: Vec<&str> = words.collect();
+    let code = |rest: &[&str]| match rest {
+        [] => Err("which game? give its code, as in `join K7QX`".to_string()),
+        words => read_code(&words.concat()).ok_or_else(|| {
+            format!(
+                "`{}` is not a game's code",
+                clean_line(&words.join(" "), 24)
+            )
+        }),
+    };
+    Some(match first.as_str() {
+        "new" => read_new(&rest).map(TableAsk::New),
+        "join" | "play" => code(&rest).map(TableAsk::Join),
+        "watch" => code(&rest).map(TableAsk::Watch),
+        _ => return None,
+    })
+}
+
+/// `new`'s words, in any order: a variant, a clock (`5+3`, `30s`), a colour, `casual` or `rated`, `public` or
+/// `private`.
+fn read_new(words: &[&str]) -> Result<NewTable, String> {
+    let mut table = NewTable::default();
+    for word in words {
+        let lower = word.to_ascii_lowercase();
+        match lower.as_str() {
+            "black" => table.color = Some(Color::Black),
+            "white" => table.color = Some(Color::White),
+            "random" | "either" => table.color = None,
+            "casual" | "unrated" => table.rated = false,
+            "rated" => table.rated = true,
+            "public" | "open" => table.private = false,
+            "private" => table.private = true,
+            _ => {
+                if let Ok(variant) = lower.parse::<Variant>() {
+                    table.variant = variant;
+                } else if let Ok(clock) = lower.parse::<TimeControl>() {
+                    table.clock = Some(clock);
+                } else {
+                    return Err(format!(
+                        "`{}` is not a variant, a clock (5+3, 30s), a colour, casual or public",
+                        clean_line(word, 24)
+                    ));
+                }
+            }
+        }
+    }
+    Ok(table)
+}
+
+/// A seat (or a watcher's place) taken: the app's side of the table, its game's rules, and the line to it.
+pub struct Seated {
+    /// The app's side of the table.
+    pub table: Table,
+    /// The game's rules and board.
+    pub game_type: GameType,
+    /// The line to the room.
+    pub link: TableLink,
+}
+
+/// Opens a room for `new` and sits `identity` in it.
+pub async fn open_new(
+    shared: &Shared,
+    identity: &Identity,
+    new: NewTable,
+) -> Result<Seated, String> {
+    let config = RoomConfig {
+        game_type: GameType::standard(new.variant),
+        clock: new.clock,
+        grace: shared.config.seat_grace,
+        // A guest has no rating to change.
+        rated: new.rated && !identity.is_guest(),
+        private: new.private,
+    };
+    let (code, room) = shared
+        .tables
+        .open(config, None)
+        .ok_or("the server has no free game codes just now; try again soon")?;
+    let color = new.color.unwrap_or_else(|| {
+        if rand::rng().random_bool(0.5) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    });
+    let listing = Listing {
+        code,
+        config,
+        seats: [None, None],
+        plies: 0,
+        over: false,
+        watchers: 0,
+    };
+    sit(shared, identity, room, listing, Some(color)).await
+}
+
+/// Takes a seat at the game with `code` (or one's own seat again).
+pub async fn join(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, String> {
+    let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
+    sit(shared, identity, room, listing, None).await
+}
+
+/// Goes back to the game not over where `identity` has a seat, if there is one.
+pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, String>> {
+    let (room, listing) = shared.tables.seat_of(&identity.fingerprint)?;
+    Some(sit(shared, identity, room, listing, None).await)
+}
+
+/// Watches the game with `code`.
+pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, String> {
+    let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
+    let (updates, news) = mpsc::unbounded_channel();
+    let watching = room
+        .send(Command::Watch {
+            who: identity.clone(),
+            updates,
+        })
+        .await;
+    if !watching {
+        return Err(no_game(code));
+    }
+    Ok(Seated {
+        table: Table::new(None, listing.code.clone()),
+        game_type: listing.config.game_type,
+        link: TableLink {
+            room,
+            who: identity.fingerprint.clone(),
+            updates: news,
+        },
+    })
+}
+
+fn no_game(code: &str) -> String {
+    format!("there is no game {code} on this server (it may have ended)")
+}
+
+async fn sit(
+    shared: &Shared,
+    identity: &Identity,
+    room: RoomHandle,
+    listing: Listing,
+    color: Option<Color>,
+) -> Result<Seated, String> {
+    let rating = match (listing.config.rated, identity.is_guest()) {
+        (true, false) => {
+            let fingerprint = identity.fingerprint.clone();
+            let variant = listing.config.game_type.to_string();
+            shared
+                .read_records(move |records| records.rating(&fingerprint, &variant))
+                .await
+                .map(|(rating, _)| rating.rating.round() as i32)
+        }
+        _ => None,
+    };
+    let (updates, news) = mpsc::unbounded_channel();
+    let (reply, answer) = oneshot::channel();
+    let asked = room
+        .send(Command::Sit {
+            who: identity.clone(),
+            color,
+            rating,
+            updates,
+            reply,
+        })
+        .await;
+    if !asked {
+        return Err(no_game(&listing.code));
+    }
+    let seat = answer.await.map_err(|_| no_game(&listing.code))??;
+    Ok(Seated {
+        table: Table::new(Some(seat), listing.code.clone()),
+        game_type: listing.config.game_type,
+        link: TableLink {
+            room,
+            who: identity.fingerprint.clone(),
+            updates: news,
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_commands_are_read_with_reasons_for_bad_ones() {
+        assert_eq!(read_ask("games"), None);
+        assert_eq!(
+            read_ask("join k7-qx"),
+            Some(Ok(TableAsk::Join("K7QX".into())))
+        );
+        assert_eq!(
+            read_ask("watch K7QX"),
+            Some(Ok(TableAsk::Watch("K7QX".into())))
+        );
+        assert!(matches!(read_ask("join"), Some(Err(_))));
+        assert!(matches!(read_ask("join OOOO"), Some(Err(_))));
+        let Some(Ok(TableAsk::New(new))) = read_ask("new russian 5+3 white casual public") else {
+            panic!("a new game");
+        };
+        assert_eq!(new.variant, Variant::Russian);
+        assert_eq!(new.clock, "5+3".parse().ok());
+        assert_eq!(new.color, Some(Color::White));
+        assert!(!new.rated && !new.private);
+        assert_eq!(
+            read_ask("new"),
+            Some(Ok(TableAsk::New(NewTable::default())))
+        );
+        let Some(Err(why)) = read_ask("new \x1b[2Jfrobnicate") else {
+            panic!("refused");
+        };
+        assert!(why.contains("is not a variant"), "{why}");
+    }
+}

@@ -1,0 +1,288 @@
+//! A real `crowned serve` for end-to-end tests: the binary serving on a loopback port chosen at run time, and
+//! players driving it with a real SSH client library (russh), their screens read through a terminal emulator
+//! (vt100).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::Duration;
+
+use russh::client::{self, Handle};
+use russh::keys::{Algorithm, HashAlg, PrivateKey, PrivateKeyWithHashAlg};
+use russh::{ChannelMsg, client::Msg};
+use tokio::time::{Instant, timeout};
+
+/// How long anything may take before the test fails (the engine thinks for a second at most).
+pub const PATIENCE: Duration = Duration::from_secs(20);
+
+/// The server, stopped (and its folder removed) when dropped.
+pub struct Server {
+    pub child: Child,
+    pub port: u16,
+    pub fingerprint: String,
+    pub home: PathBuf,
+}
+
+impl Server {
+    pub fn start(name: &str) -> Server {
+        Server::start_with(name, "[server]\nidle-timeout = 600\n")
+    }
+
+    /// A server whose settings file holds `settings`.
+    pub fn start_with(name: &str, settings: &str) -> Server {
+        let home =
+            std::env::temp_dir().join(format!("crowned-serve-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(home.join("config")).expect("a config folder");
+        std::fs::write(home.join("config/config.toml"), settings).expect("settings written");
+        Server::start_in(home)
+    }
+
+    /// A server on the folder `home` as it is (its settings, host key and records).
+    fn start_in(home: PathBuf) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .env("CROWNED_HOME", &home)
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the server starts");
+        let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+        let mut first = String::new();
+        stdout
+            .read_line(&mut first)
+            .expect("the server says where it listens");
+        // The rest of what it prints is read (and dropped) as it comes, so that it never blocks on a full pipe.
+        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
+        // "crowned serve: listening on 127.0.0.1:PORT; host key SHA256:... (new) in ..."
+        let port = first
+            .split("127.0.0.1:")
+            .nth(1)
+            .and_then(|rest| rest.split(';').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no port in {first:?}"));
+        let fingerprint = first
+            .split("host key ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("no fingerprint in {first:?}"))
+            .to_string();
+        Server {
+            child,
+            port,
+            fingerprint,
+            home,
+        }
+    }
+
+    /// Kills the server without warning (as a crash or a power cut would) and starts it again on the same
+    /// folder; it listens on a new port.
+    pub fn crash_and_restart(mut self) -> Server {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let home = std::mem::take(&mut self.home);
+        // The folder is the new server's now: this one's drop must not remove it.
+        std::mem::forget(self);
+        Server::start_in(home)
+    }
+
+    pub fn player_dirs(&self) -> Vec<PathBuf> {
+        std::fs::read_dir(self.home.join("data/server/players"))
+            .map(|dir| dir.filter_map(Result::ok).map(|e| e.path()).collect())
+            .unwrap_or_default()
+    }
+
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.home);
+    }
+}
+
+/// Trusts the server only if its key is the one it printed.
+pub struct KnownHost(pub String);
+
+impl client::Handler for KnownHost {
+    type Error = russh::Error;
+
+    async fn check_server_key(
+        &mut self,
+        key: &russh::keys::PublicKeyOrCertificate,
+    ) -> Result<bool, Self::Error> {
+        let russh::keys::PublicKeyOrCertificate::PublicKey { key, .. } = key else {
+            return Ok(false);
+        };
+        Ok(key.fingerprint(HashAlg::Sha256).to_string() == self.0)
+    }
+}
+
+pub fn new_key() -> Arc<PrivateKey> {
+    Arc::new(PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).expect("a key"))
+}
+
+pub async fn connect(server: &Server, key: &Arc<PrivateKey>, user: &str) -> Handle<KnownHost> {
+    let config = Arc::new(client::Config::default());
+    let mut handle = client::connect(
+        config,
+        ("127.0.0.1", server.port),
+        KnownHost(server.fingerprint.clone()),
+    )
+    .await
+    .expect("connects, and the host key is the one printed");
+    let auth = handle
+        .authenticate_publickey(user, PrivateKeyWithHashAlg::new(Arc::clone(key), None))
+        .await
+        .expect("authenticates");
+    assert!(auth.success());
+    handle
+}
+
+/// A player's terminal: the channel and what it shows.
+pub struct Terminal {
+    pub channel: russh::Channel<Msg>,
+    pub screen: vt100::Parser,
+    pub closed: bool,
+    pub exit_status: Option<u32>,
+}
+
+impl Terminal {
+    pub async fn open(handle: &Handle<KnownHost>, cols: u16, rows: u16) -> Terminal {
+        Terminal::open_with(handle, cols, rows, &[]).await
+    }
+
+    /// A terminal that sends these environment variables first.
+    pub async fn open_with(
+        handle: &Handle<KnownHost>,
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+    ) -> Terminal {
+        let channel = handle.channel_open_session().await.expect("a session");
+        for (name, value) in env {
+            channel.set_env(true, *name, *value).await.expect("sent");
+        }
+        channel
+            .request_pty(
+                true,
+                "xterm-256color",
+                u32::from(cols),
+                u32::from(rows),
+                0,
+                0,
+                &[],
+            )
+            .await
+            .expect("a pty");
+        channel.request_shell(true).await.expect("a shell");
+        Terminal {
+            channel,
+            screen: vt100::Parser::new(nz(rows), nz(cols), 0),
+            closed: false,
+            exit_status: None,
+        }
+    }
+
+    /// A terminal that runs `command` (`join K7QX`) instead of a shell, with a pty as `ssh -t` asks.
+    pub async fn exec(handle: &Handle<KnownHost>, cols: u16, rows: u16, command: &str) -> Terminal {
+        let channel = handle.channel_open_session().await.expect("a session");
+        channel
+            .request_pty(
+                true,
+                "xterm-256color",
+                u32::from(cols),
+                u32::from(rows),
+                0,
+                0,
+                &[],
+            )
+            .await
+            .expect("a pty");
+        channel.exec(true, command).await.expect("a command");
+        Terminal {
+            channel,
+            screen: vt100::Parser::new(nz(rows), nz(cols), 0),
+            closed: false,
+            exit_status: None,
+        }
+    }
+
+    pub fn contents(&self) -> String {
+        self.screen.screen().contents()
+    }
+
+    /// Reads what comes until `done` holds of the screen; fails the test after [`PATIENCE`].
+    pub async fn until(&mut self, what: &str, done: impl Fn(&Terminal) -> bool) {
+        let deadline = Instant::now() + PATIENCE;
+        while !done(self) {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match timeout(left, self.channel.wait()).await {
+                Ok(Some(ChannelMsg::Data { data })) => self.screen.process(&data),
+                Ok(Some(ChannelMsg::ExitStatus { exit_status })) => {
+                    self.exit_status = Some(exit_status)
+                }
+                Ok(Some(ChannelMsg::Eof | ChannelMsg::Close)) | Ok(None) => {
+                    self.closed = true;
+                    if !done(self) {
+                        panic!("the channel closed before {what}:\n{}", self.contents());
+                    }
+                }
+                Ok(Some(_)) => {}
+                Err(_) => panic!("no {what} after {PATIENCE:?}:\n{}", self.contents()),
+            }
+        }
+    }
+
+    pub async fn wait_for(&mut self, text: &str) {
+        self.until(text, |t| t.contents().contains(text)).await;
+    }
+
+    pub async fn send(&self, bytes: &[u8]) {
+        self.channel.data_bytes(bytes.to_vec()).await.expect("sent");
+    }
+
+    pub async fn resize(&mut self, cols: u16, rows: u16) {
+        self.channel
+            .window_change(u32::from(cols), u32::from(rows), 0, 0)
+            .await
+            .expect("resized");
+        self.screen.screen_mut().set_size(nz(rows), nz(cols));
+    }
+
+    pub async fn wait_closed(&mut self) {
+        self.until("the channel's end", |t| t.closed).await;
+    }
+}
+
+pub fn nz(n: u16) -> std::num::NonZeroU16 {
+    std::num::NonZeroU16::new(n).expect("a size above zero")
+}
+
+pub fn has_file(dir: &Path, name: &str) -> bool {
+    dir.join(name).exists()
+}
+
+/// Everything a channel says until it closes, and its exit status.
+pub async fn read_all(channel: &mut russh::Channel<Msg>) -> (String, Option<u32>) {
+    let mut text = Vec::new();
+    let mut status = None;
+    loop {
+        match timeout(PATIENCE, channel.wait())
+            .await
+            .expect("the channel ends")
+        {
+            Some(ChannelMsg::Data { data }) => text.extend_from_slice(&data),
+            Some(ChannelMsg::ExitStatus { exit_status }) => status = Some(exit_status),
+            Some(ChannelMsg::Close) | None => break,
+            Some(_) => {}
+        }
+    }
+    (String::from_utf8_lossy(&text).into_owned(), status)
+}

@@ -1,0 +1,256 @@
+//! Games between people on `crowned serve`, end to end: real SSH clients (russh) on a real server, each
+//! player's and watcher's screen read through a terminal emulator.
+
+mod common;
+
+use std::process::Command;
+use std::time::Duration;
+
+use common::ssh::{Server, Terminal, connect, new_key, read_all};
+use crowned::game::AnyGame;
+use crowned::rules::{Color, GameType};
+
+/// The code on a screen at a table: the move pane's title says `table K7QX`.
+fn code_on(screen: &str) -> String {
+    screen
+        .split("table ")
+        .nth(1)
+        .map(|rest| rest.chars().take(4).collect())
+        .unwrap_or_else(|| panic!("no code on the screen:\n{screen}"))
+}
+
+/// A small random number generator, so that the game played is the same every run.
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// What the status line says when it is `game`'s side to move and it is this player's turn.
+fn your_move(game: &AnyGame) -> String {
+    format!(
+        "move {}, {} to play: your move",
+        game.next_move_number().number,
+        game.position().side_to_move()
+    )
+}
+
+/// Plays `plies` random legal moves (or to the end), each typed by the player to move once their screen says it
+/// is their turn; the game as played.
+async fn play_moves(
+    black: &mut Terminal,
+    white: &mut Terminal,
+    game: &mut AnyGame,
+    plies: usize,
+    dice: &mut Dice,
+) {
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return;
+        }
+        let position = game.position();
+        let moves = position.legal_moves();
+        let mv = moves[dice.below(moves.len())];
+        let text = position.write_move(&mv, game.variant().notation());
+        let mover = match position.side_to_move() {
+            Color::Black => &mut *black,
+            Color::White => &mut *white,
+        };
+        mover.wait_for(&your_move(game)).await;
+        mover.send(format!("{text}\r").as_bytes()).await;
+        game.play(&mv).expect("a legal move");
+        // The mover's screen shows the move at once (or the end it brought).
+        let shown = match game.outcome() {
+            Some(outcome) => outcome.to_string(),
+            None => format!(
+                "move {}, {} to play",
+                game.next_move_number().number,
+                game.position().side_to_move()
+            ),
+        };
+        mover.wait_for(&shown).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_keys_play_a_whole_game_while_a_third_watches() {
+    let server = Server::start("tables");
+    let (ann_key, bob_key, cy_key) = (new_key(), new_key(), new_key());
+    let ann = connect(&server, &ann_key, "ann").await;
+    let bob = connect(&server, &bob_key, "bob").await;
+    let cy = connect(&server, &cy_key, "cy").await;
+
+    // Ann starts a game as Black and waits; the screen shows its code.
+    let mut a = Terminal::exec(&ann, 100, 30, "new english black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    // A code that is no game is refused with a reason.
+    let lost = connect(&server, &bob_key, "bob").await;
+    let mut nobody = Terminal::exec(&lost, 100, 30, "join WWWW").await;
+    nobody.wait_closed().await;
+    assert!(
+        nobody.contents().contains("no game WWWW"),
+        "{}",
+        nobody.contents()
+    );
+    assert_eq!(nobody.exit_status, Some(1));
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut c = Terminal::exec(&cy, 100, 30, &format!("watch {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    a.wait_for(&your_move(&game)).await;
+    b.wait_for("bob (1500) · you").await;
+    c.wait_for("1 watching").await;
+    assert!(b.contents().contains("ann (1500)"), "{}", b.contents());
+
+    // A chat line carrying escape sequences (pasted, so that they are not read as keys) arrives as harmless
+    // text.
+    a.send(b":say ").await;
+    a.send(b"\x1b[200~\x1b[2J\x1b]0;owned\x07hello\x1b[201~")
+        .await;
+    a.send(b"\r").await;
+    b.wait_for("ann: [2J]0;ownedhello").await;
+    c.wait_for("ann: [2J]0;ownedhello").await;
+
+    let mut dice = Dice(7);
+    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+    // Ann asks to take back her move; Bob refuses.
+    a.wait_for(&your_move(&game)).await;
+    a.send(b"u").await;
+    b.wait_for("asks to take back").await;
+    b.send(b"n").await;
+    a.wait_for("declines a takeback").await;
+    // Bob offers a draw; Ann declines.
+    b.send(b":draw\r").await;
+    a.wait_for("offers a draw").await;
+    a.send(b"n").await;
+    b.wait_for("declines a draw").await;
+    // The watcher cannot move.
+    c.send(b"11-15\r").await;
+    c.wait_for("you are watching").await;
+
+    // Then the game is played to its end; everyone sees the result.
+    play_moves(&mut a, &mut b, &mut game, 400, &mut dice).await;
+    if game.outcome().is_none() {
+        let side = game.position().side_to_move();
+        let loser = if side == Color::Black { &mut a } else { &mut b };
+        loser.wait_for(&your_move(&game)).await;
+        loser.send(b":resign\r").await;
+        loser.send(b"y").await;
+        game.resign(side).expect("resigned");
+    }
+    let result = game.outcome().expect("over").to_string();
+    for t in [&mut a, &mut b, &mut c] {
+        t.wait_for(&result).await;
+    }
+    // A second game, on new connections: a draw offered and accepted.
+    drop((a, b, ann, bob));
+    let ann = connect(&server, &ann_key, "ann").await;
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut a2 = Terminal::exec(&ann, 100, 30, "new english white casual").await;
+    a2.wait_for("waiting for an opponent").await;
+    let code2 = code_on(&a2.contents());
+    let mut b2 = Terminal::exec(&bob, 100, 30, &format!("join {code2}")).await;
+    b2.wait_for("your move").await;
+    b2.send(b"11-15\r").await;
+    a2.wait_for("your move").await;
+    a2.send(b":draw\r").await;
+    b2.wait_for("offers a draw").await;
+    b2.send(b"y").await;
+    a2.wait_for("Draw by agreement").await;
+
+    // Both games are in Ann's records, as PDN that crowned reads back.
+    drop((a2, ann));
+    let ann = connect(&server, &ann_key, "ann").await;
+    let (text, status) = {
+        let mut channel = ann.channel_open_session().await.expect("a session");
+        channel.exec(true, "games").await.expect("a command");
+        read_all(&mut channel).await
+    };
+    assert_eq!(status, Some(0), "{text}");
+    assert!(
+        text.contains("[Black \"ann\"]") && text.contains("[White \"bob\"]"),
+        "{text}"
+    );
+    assert!(text.contains("[Result \"1/2-1/2\"]"), "{text}");
+    let file = server.home.join("ann.pdn");
+    std::fs::write(&file, &text).expect("written");
+    let check = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args(["pdn", "check"])
+        .arg(&file)
+        .output()
+        .expect("runs");
+    assert!(
+        check.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&check.stdout),
+        String::from_utf8_lossy(&check.stderr)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flag_falls_a_dropped_player_rejoins_and_a_restart_resumes_the_game() {
+    let server = Server::start_with(
+        "tables-clock",
+        "[server]\nidle-timeout = 600\nseat-grace = 60\n",
+    );
+    let (ann_key, bob_key) = (new_key(), new_key());
+    let ann = connect(&server, &ann_key, "ann").await;
+    let bob = connect(&server, &bob_key, "bob").await;
+
+    // 0.02 minutes each: Black's 1.2 seconds run out before a move.
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 0.02+0 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    b.wait_for("White wins on time").await;
+    a.wait_for("White wins on time").await;
+    drop((a, b, ann, bob));
+
+    // A game with a long clock: a move each, then Ann drops.
+    let ann = connect(&server, &ann_key, "ann").await;
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 10+5 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    let mut dice = Dice(11);
+    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+    drop(a);
+    drop(ann);
+    b.wait_for("waiting for ann to reconnect").await;
+    // Ann connects again with the same key, and no command: she is back at the game as it stands.
+    let ann = connect(&server, &ann_key, "ann").await;
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    a.wait_for(&your_move(&game)).await;
+    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+
+    // The server dies mid-game and starts again: both players come back to the game where it stood. (A crash
+    // may lose the move being written: the last one is given a moment to reach the disk.)
+    a.wait_for(&your_move(&game)).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    drop((a, b, ann, bob));
+    let server = server.crash_and_restart();
+    let ann = connect(&server, &ann_key, "ann").await;
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    let mut b = Terminal::open(&bob, 100, 30).await;
+    a.wait_for(&your_move(&game)).await;
+    assert!(
+        a.contents().contains(&code),
+        "the same code:\n{}",
+        a.contents()
+    );
+    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+    assert!(
+        b.contents().contains("ann (1338)") || b.contents().contains("ann ("),
+        "{}",
+        b.contents()
+    );
+}
