@@ -18,7 +18,7 @@ async fn play_the_engine_resize_drop_and_resume() {
     let server = Server::start("play");
     let alice = new_key();
     let handle = connect(&server, &alice, "alice").await;
-    let mut t = Terminal::open(&handle, 80, 24).await;
+    let mut t = Terminal::to_engine(&handle, 80, 24).await;
     t.wait_for("Black to play").await;
     // A typed move, and the engine's answer in the move list.
     t.send(b"11-15\r").await;
@@ -50,7 +50,7 @@ async fn play_the_engine_resize_drop_and_resume() {
     }
     // The same key again: the unfinished game is offered, and resumes.
     let handle = connect(&server, &alice, "alice").await;
-    let mut t = Terminal::open(&handle, 80, 24).await;
+    let mut t = Terminal::to_engine(&handle, 80, 24).await;
     t.wait_for("Resume?").await;
     t.send(b"y").await;
     t.until("the resumed game", |t| {
@@ -60,7 +60,7 @@ async fn play_the_engine_resize_drop_and_resume() {
     // A second key gets a game of its own, with no offer, in a folder of its own.
     let bob = new_key();
     let other = connect(&server, &bob, "bob").await;
-    let mut b = Terminal::open(&other, 80, 24).await;
+    let mut b = Terminal::to_engine(&other, 80, 24).await;
     b.wait_for("Black to play").await;
     assert!(!b.contents().contains("Resume?"));
     assert!(b.contents().contains("no moves yet"), "{}", b.contents());
@@ -95,7 +95,12 @@ async fn requests_without_a_terminal_are_refused_with_a_reason() {
     let mut channel = handle.channel_open_session().await.expect("a session");
     channel.exec(true, "ls -la").await.expect("asked");
     let said = read_all(&mut channel).await;
-    assert!(said.0.contains("the one command is `games`"), "{said:?}");
+    assert!(said.0.contains("`join CODE` plays it"), "{said:?}");
+    // A table command without a terminal.
+    let mut channel = handle.channel_open_session().await.expect("a session");
+    channel.exec(true, "join K7QX").await.expect("asked");
+    let said = read_all(&mut channel).await;
+    assert!(said.0.contains("needs a terminal"), "{said:?}");
     // A subsystem (sftp) is refused outright.
     let mut channel = handle.channel_open_session().await.expect("a session");
     channel
@@ -164,7 +169,7 @@ async fn garbage_and_absurd_windows_do_not_hurt_and_sigterm_stops_cleanly() {
     let mut server = Server::start("garbage");
     let key = new_key();
     let handle = connect(&server, &key, "\x1b[31mdave\x07").await;
-    let mut t = Terminal::open(&handle, 80, 24).await;
+    let mut t = Terminal::to_engine(&handle, 80, 24).await;
     t.wait_for("Black to play").await;
     // Invalid UTF-8, broken escape sequences, a paste that never ends, an endless CSI (what is dropped of them
     // leaves digits, typed into the input box).
@@ -202,7 +207,7 @@ async fn garbage_and_absurd_windows_do_not_hurt_and_sigterm_stops_cleanly() {
     assert!(server.is_running());
     // Another player is served meanwhile.
     let other = connect(&server, &new_key(), "erin").await;
-    let mut e = Terminal::open(&other, 80, 24).await;
+    let mut e = Terminal::to_engine(&other, 80, 24).await;
     e.wait_for("Black to play").await;
     // SIGTERM: every game is told, and the server exits by itself.
     // SAFETY: kill with a child's own pid only sends it a signal.
@@ -268,7 +273,7 @@ async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() 
     );
     let server = Server::start_with("authorized", &settings);
     let handle = connect(&server, &alice, "alice").await;
-    let mut t = Terminal::open(&handle, 80, 24).await;
+    let mut t = Terminal::to_engine(&handle, 80, 24).await;
     t.wait_for("Black to play").await;
     // Another key is not let in.
     let config = Arc::new(client::Config::default());
@@ -308,7 +313,7 @@ async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() 
         accepted,
         client::KeyboardInteractiveAuthResponse::Success
     ));
-    let mut g = Terminal::open(&guest, 80, 24).await;
+    let mut g = Terminal::to_engine(&guest, 80, 24).await;
     g.wait_for("not kept").await;
     g.send(b"11-15\r").await;
     g.wait_for("1. 11-15").await;
@@ -336,11 +341,11 @@ fn coloured(t: &Terminal) -> bool {
 async fn no_color_sent_by_the_client_is_honoured() {
     let server = Server::start("no-color");
     let handle = connect(&server, &new_key(), "frank").await;
-    let mut plain = Terminal::open_with(&handle, 80, 24, &[("NO_COLOR", "1")]).await;
+    let mut plain = Terminal::to_engine_with(&handle, 80, 24, &[("NO_COLOR", "1")]).await;
     plain.wait_for("Black to play").await;
     assert!(!coloured(&plain), "{}", plain.contents());
     let other = connect(&server, &new_key(), "grace").await;
-    let mut colourful = Terminal::open(&other, 80, 24).await;
+    let mut colourful = Terminal::to_engine(&other, 80, 24).await;
     colourful.wait_for("Black to play").await;
     assert!(coloured(&colourful));
 }
@@ -350,7 +355,7 @@ async fn games_come_back_as_pdn_that_reads_back() {
     let server = Server::start("games");
     let alice = new_key();
     let handle = connect(&server, &alice, "alice").await;
-    let mut t = Terminal::open(&handle, 80, 24).await;
+    let mut t = Terminal::to_engine(&handle, 80, 24).await;
     t.wait_for("Black to play").await;
     t.send(b"11-15\r").await;
     t.until("the engine's reply", |t| {
@@ -390,7 +395,7 @@ async fn an_idle_game_is_put_away_and_the_player_told() {
     // The shortest idle timeout there is: ten seconds.
     let server = Server::start_with("idle", "[server]\nidle-timeout = 10\n");
     let handle = connect(&server, &new_key(), "hana").await;
-    let mut t = Terminal::open(&handle, 80, 24).await;
+    let mut t = Terminal::to_engine(&handle, 80, 24).await;
     t.wait_for("Black to play").await;
     t.send(b"11-15\r").await;
     t.wait_for("1. 11-15").await;

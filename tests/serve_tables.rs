@@ -254,3 +254,50 @@ async fn a_flag_falls_a_dropped_player_rejoins_and_a_restart_resumes_the_game() 
         b.contents()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_to_it() {
+    let server = Server::start("tables-lobby");
+    let ann = connect(&server, &new_key(), "ann").await;
+    let bob = connect(&server, &new_key(), "bob").await;
+    let cy = connect(&server, &new_key(), "cy").await;
+
+    // Ann opens a game from the lobby's form: English, Black, no clock, listed for anyone.
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    a.wait_for("crowned · lobby · ann").await;
+    a.send(b"n").await;
+    a.wait_for("A game against a person").await;
+    // Colour: Black; clock: back to none.
+    a.send(b"\x1b[B\x1b[C\x1b[B\x1b[D\x1b[D\x1b[D").await;
+    a.wait_for("no clock").await;
+    a.send(b"\r").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+
+    // Bob sees it waiting for an opponent, and joins it with Enter.
+    let mut b = Terminal::open(&bob, 100, 30).await;
+    b.wait_for(&format!("{code}  ann – (free)")).await;
+    b.send(b"\x1b[B\x1b[B\x1b[B").await;
+    b.send(b"\r").await;
+    b.wait_for("bob (1500) · you").await;
+    a.wait_for("move 1, Black to play: your move").await;
+
+    // Cy sees it being played, and watches it.
+    let mut c = Terminal::open(&cy, 100, 30).await;
+    c.wait_for(&format!("{code}  ann – bob")).await;
+    c.send(b"\x1b[B\x1b[B\x1b[B\r").await;
+    c.wait_for("1 watching").await;
+    a.send(b"11-15\r").await;
+    c.wait_for("1. 11-15").await;
+
+    // Ann leaves (asked first): back in the lobby, her game listed as hers, her seat kept.
+    a.send(b"q").await;
+    a.wait_for("press q again to leave").await;
+    a.send(b"q").await;
+    a.wait_for("Your games in progress").await;
+    b.wait_for("waiting for ann to reconnect").await;
+    // Enter takes her back to it.
+    a.send(b"\x1b[B\x1b[B\x1b[B\r").await;
+    a.wait_for("bob is thinking").await;
+    b.wait_for("your move").await;
+}

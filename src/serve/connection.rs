@@ -16,12 +16,10 @@ use tokio::sync::mpsc;
 
 use super::identity::Identity;
 use super::limits::Admission;
-use super::play::{Channels, GameEnd, Screen, TableLink, ToGame, clamp_size, farewell_bytes, play};
+use super::play::{GameEnd, Screen, ToGame, clamp_size, farewell_bytes};
+use super::player::{self, Player, Start};
 use super::{ServeError, Shared, seating};
-use crate::config::{Settings, SettingsError};
-use crate::engine::EngineClient;
-use crate::session::{self, Ending, Opening, Session};
-use crate::store::StoreError;
+use crate::session::Ending;
 
 /// How many messages from the client may wait for its game before reading from the connection pauses (the
 /// client then waits, not the server's memory).
@@ -109,85 +107,51 @@ impl Connection {
         }
     }
 
-    /// Starts the game on `channel`: back to a game against a person where the player still has a seat, else a
-    /// game against the engine (or the unfinished one, offered).
+    /// Starts the player on `channel`: back at their seat in a game against a person if they have one, else
+    /// in the lobby.
     async fn start_game(&mut self, channel: ChannelId, size: (u16, u16), session: &mut SshSession) {
         let Some(identity) = self.identity.clone() else {
             return;
         };
-        if let Some(seated) = seating::rejoin(&self.shared, &identity).await {
-            match seated {
-                Ok(seated) => return self.play_at_table(channel, size, session, seated),
-                Err(why) => tracing::warn!(player = %identity.fingerprint, %why, "cannot rejoin"),
+        let start = match seating::rejoin(&self.shared, &identity).await {
+            Some(Ok(seated)) => Start::Table(seated),
+            Some(Err(why)) => {
+                tracing::warn!(player = %identity.fingerprint, %why, "cannot rejoin");
+                Start::Lobby
             }
-        }
-        self.spawn_game(channel, size, session, None, |shared, no_color, client| {
-            open_game(shared, &identity, no_color, client)
-        });
+            None => Start::Lobby,
+        };
+        self.spawn_player(channel, size, session, start, true);
     }
 
-    /// Starts a game at a table on `channel`: the player's look and keys, the table's game.
-    fn play_at_table(
+    /// Serves the player on `channel` from `start` in a task of its own, reading the channel's input; with
+    /// `lobby_after`, leaving a game goes back to the lobby.
+    fn spawn_player(
         &mut self,
         channel: ChannelId,
         size: (u16, u16),
         session: &mut SshSession,
-        seated: seating::Seated,
+        start: Start,
+        lobby_after: bool,
     ) {
         let Some(identity) = self.identity.clone() else {
             return;
         };
-        let seating::Seated {
-            table,
-            game_type,
-            link,
-        } = seated;
-        self.spawn_game(
-            channel,
-            size,
-            session,
-            Some(link),
-            |shared, no_color, client| {
-                let (settings, problem) = settings_of(shared, &identity);
-                let (opened, config) =
-                    session::open_table(table, game_type, &settings, problem.as_ref(), no_color);
-                Session::new(opened, config, client)
-            },
-        );
-    }
-
-    /// Runs the session `open` makes in a task of its own, reading the channel's input.
-    fn spawn_game(
-        &mut self,
-        channel: ChannelId,
-        size: (u16, u16),
-        session: &mut SshSession,
-        table: Option<TableLink>,
-        open: impl FnOnce(&Shared, bool, EngineClient) -> Session,
-    ) {
         let (input, input_rx) = mpsc::channel(INPUT_QUEUE);
-        let (engine_tx, engine_rx) = mpsc::unbounded_channel();
-        let client = self.shared.engine.client(move |report| {
-            // The game has ended when nobody listens: the report is not wanted.
-            let _ = engine_tx.send(report);
-        });
-        let game = open(&self.shared, self.no_color, client);
-        let channels = Channels {
-            input: input_rx,
-            engine: engine_rx,
-            shutdown: self.shared.shutdown.clone(),
-            table,
-        };
         let handle = session.handle();
         let screen = Screen {
             handle: handle.clone(),
             channel,
         };
-        let idle = self.shared.config.idle_timeout;
+        let player = Player {
+            shared: Arc::clone(&self.shared),
+            identity,
+            no_color: self.no_color,
+        };
         let peer = self.peer;
         let who = self.who();
         tokio::spawn(supervise(
-            play(game, channels, screen, size, idle),
+            player::serve(player, screen, input_rx, size, start, lobby_after),
             move |outcome| async move {
                 match outcome {
                     Ok(ending) => {
@@ -204,37 +168,6 @@ impl Connection {
             },
         ));
         self.game = Some(input);
-    }
-}
-
-/// The game for `identity`: the player's own settings and saved games under the server's data folder, and the
-/// offer to resume an unfinished game, as locally.
-fn open_game(
-    shared: &Shared,
-    identity: &Identity,
-    no_color: bool,
-    engine: EngineClient,
-) -> Session {
-    let store = match identity.is_guest() {
-        true => Err(StoreError::Guest),
-        false => Ok(shared.store_of(identity)),
-    };
-    let (settings, problem) = settings_of(shared, identity);
-    let (opened, config) = session::open_with_settings(
-        store,
-        Opening::Standard(settings.game_type),
-        &settings,
-        problem.as_ref(),
-        no_color,
-    );
-    Session::new(opened, config, engine)
-}
-
-/// A player's settings (the defaults for a guest), and why their file was not used, if it was not.
-fn settings_of(shared: &Shared, identity: &Identity) -> (Settings, Option<SettingsError>) {
-    match identity.is_guest() {
-        true => (Settings::defaults(), None),
-        false => Settings::load_or_defaults(&shared.store_of(identity).settings_file()),
     }
 }
 
@@ -544,7 +477,7 @@ impl Connection {
         };
         match seated {
             Ok(seated) => {
-                self.play_at_table(channel, size, session, seated);
+                self.spawn_player(channel, size, session, Start::Table(seated), false);
                 Ok(())
             }
             Err(why) => {

@@ -198,14 +198,21 @@ impl Player {
             channel,
             first_frame: Duration::ZERO,
         };
-        // The first frame has come when its status line has ("Black to play", words placed one by one, as
-        // ratatui skips the blank cells between them).
+        // The first frame is the lobby's; `e` starts a game against the engine, whose first frame has come when
+        // its status line has ("Black to play", words placed one by one, as ratatui skips the blank cells between
+        // them).
         let mut seen = Vec::new();
-        while !contains(&seen, b"play") {
+        while !contains(&seen, b"lobby") {
             let bytes = player.next_data(config.patience).await?;
             seen.extend_from_slice(&bytes);
         }
         player.first_frame = started.elapsed();
+        player.send(b"e").await?;
+        seen.clear();
+        while !contains(&seen, b"play") {
+            let bytes = player.next_data(config.patience).await?;
+            seen.extend_from_slice(&bytes);
+        }
         Ok(player)
     }
 

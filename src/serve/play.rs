@@ -145,40 +145,18 @@ pub enum GameEnd {
     Idle,
 }
 
-/// Plays `session` on a window of `size` until it ends; the player's screen is given back (main screen, cursor,
-/// no mouse reports) and the channel closed. `idle` ends a game nobody has typed into for that long.
-pub async fn play(
-    mut session: Session,
-    mut channels: Channels,
-    screen: Screen,
-    size: (u16, u16),
-    idle: Duration,
-) -> GameEnd {
-    let frames = FrameBytes::default();
-    let mut terminal = match new_terminal(&frames, size) {
-        Ok(terminal) => terminal,
-        Err(_) => return GameEnd::Session(Ending::InputClosed),
-    };
-    let mut out = Output {
-        screen: &screen,
-        terminal: &mut terminal,
-        frames: &frames,
-    };
-    let end = run(&mut session, &mut channels, &mut out, size, idle)
-        .await
-        .map_or(GameEnd::Idle, GameEnd::Session);
-    if let Some(link) = &channels.table {
-        // The player's seat is kept for the grace period; a watcher simply goes.
-        link.room
-            .send(Command::Leave {
-                who: link.who.clone(),
-            })
-            .await;
-    }
+/// The interrupt signal's number: Ctrl-c ends the connection at once, wherever the player is.
+pub const SIGINT: i32 = 2;
+/// The termination signal's number: the server is shutting down.
+const SIGTERM: i32 = 15;
+
+/// Says goodbye as `end` calls for, gives the player's screen back (main screen, cursor, no mouse reports) and
+/// closes the channel.
+pub async fn farewell(screen: &Screen, end: GameEnd) {
     let (farewell, status): (&str, u32) = match end {
         // The connection has gone: there is nobody to tell.
-        GameEnd::Session(Ending::InputClosed) => return end,
-        GameEnd::Session(Ending::Quit) => ("", 0),
+        GameEnd::Session(Ending::InputClosed) => return,
+        GameEnd::Session(Ending::Quit | Ending::Signal(SIGINT)) => ("", 0),
         GameEnd::Session(Ending::Signal(_)) => (
             "crowned: the server is shutting down; your game is saved.\r\n",
             0,
@@ -200,7 +178,6 @@ pub async fn play(
         .await;
     let _ = screen.handle.eof(screen.channel).await;
     let _ = screen.handle.close(screen.channel).await;
-    end
 }
 
 /// What gives the player's terminal back (no paste brackets or mouse reports, the main screen, the cursor),
@@ -213,92 +190,184 @@ pub(super) fn farewell_bytes(message: &str) -> Vec<u8> {
     bytes
 }
 
-fn new_terminal(frames: &FrameBytes, (width, height): (u16, u16)) -> io::Result<SshTerminal> {
-    // A fixed viewport: the size comes from the channel, and nothing ever asks the client's terminal.
-    let options = TerminalOptions {
-        viewport: Viewport::Fixed(Rect::new(0, 0, width, height)),
-    };
-    Terminal::with_options(CrosstermBackend::new(frames.clone()), options)
-        .map_err(|e| io::Error::other(e.to_string()))
+/// Where frames are drawn and sent: the player's screen as ratatui sees it, and the channel.
+pub struct Output {
+    /// The channel.
+    pub screen: Screen,
+    terminal: SshTerminal,
+    frames: FrameBytes,
 }
 
-/// Where frames are drawn and sent.
-struct Output<'a> {
-    screen: &'a Screen,
-    terminal: &'a mut SshTerminal,
-    frames: &'a FrameBytes,
-}
+impl Output {
+    /// An output on `screen` of `width` x `height` cells.
+    pub fn new(screen: Screen, (width, height): (u16, u16)) -> io::Result<Output> {
+        let frames = FrameBytes::default();
+        // A fixed viewport: the size comes from the channel, and nothing ever asks the client's terminal.
+        let options = TerminalOptions {
+            viewport: Viewport::Fixed(Rect::new(0, 0, width, height)),
+        };
+        let terminal = Terminal::with_options(CrosstermBackend::new(frames.clone()), options)
+            .map_err(|e| io::Error::other(e.to_string()))?;
+        Ok(Output {
+            screen,
+            terminal,
+            frames,
+        })
+    }
 
-impl Output<'_> {
+    /// Switches the player's terminal to the game's screen (alternate screen, no cursor, paste brackets and
+    /// mouse reports); `false` when the connection is gone.
+    pub async fn start(&self) -> bool {
+        let mut start = Vec::new();
+        let _ = queue!(start, EnterAlternateScreen, Hide, EnableBracketedPaste);
+        start.extend_from_slice(MOUSE_ON);
+        self.screen.send(start).await
+    }
+
+    /// The size drawn at.
+    pub fn size(&mut self) -> (u16, u16) {
+        let area = self.terminal.get_frame().area();
+        (area.width, area.height)
+    }
+
     /// Draws the session and sends the changed cells; `false` when the connection is gone.
     async fn draw(&mut self, session: &mut Session) -> bool {
-        if session.draw(self.terminal).is_err() {
+        if session.draw(&mut self.terminal).is_err() {
+            return false;
+        }
+        self.screen.send(self.frames.take()).await
+    }
+
+    /// Draws with `draw` and sends the changed cells; `false` when the connection is gone.
+    pub async fn draw_with(&mut self, draw: impl FnOnce(&mut ratatui::Frame)) -> bool {
+        if self.terminal.draw(draw).is_err() {
             return false;
         }
         self.screen.send(self.frames.take()).await
     }
 }
 
-/// Runs the session until it ends: its ending, or `None` when it was put away for being idle.
-async fn run(
+/// The player's typing, as it comes: bytes parsed into events, an escape waiting to be told from the start of a
+/// sequence, and when they last typed.
+pub struct Typing {
+    input: ByteInput,
+    /// When a lone escape counts as the Esc key, if one waits.
+    pub esc_due: Option<Instant>,
+    /// When the player last typed.
+    pub last_input: Instant,
+}
+
+impl Default for Typing {
+    fn default() -> Self {
+        Typing {
+            input: ByteInput::default(),
+            esc_due: None,
+            last_input: Instant::now(),
+        }
+    }
+}
+
+impl Typing {
+    /// Takes `first` and everything else already waiting from the connection into `events` (window changes
+    /// resize `out`); `false` when the connection has gone.
+    pub fn take(
+        &mut self,
+        first: Option<ToGame>,
+        input: &mut mpsc::Receiver<ToGame>,
+        out: &mut Output,
+        events: &mut Vec<InputEvent>,
+    ) -> bool {
+        let mut next = first;
+        loop {
+            match next {
+                Some(ToGame::Bytes(bytes)) => {
+                    self.last_input = Instant::now();
+                    self.input.feed(&bytes, events);
+                }
+                Some(ToGame::Resize(w, h)) => {
+                    if out.terminal.resize(Rect::new(0, 0, w, h)).is_err() {
+                        return false;
+                    }
+                    events.push(InputEvent::Resize {
+                        width: w,
+                        height: h,
+                    });
+                }
+                Some(ToGame::Closed) | None => return false,
+            }
+            match input.try_recv() {
+                Ok(message) => next = Some(message),
+                Err(_) => break,
+            }
+        }
+        self.esc_due = self
+            .input
+            .is_pending()
+            .then(|| Instant::now() + ESC_TIMEOUT);
+        true
+    }
+
+    /// At `now`: a lone escape whose time has come becomes the Esc key.
+    pub fn settle(&mut self, now: Instant, events: &mut Vec<InputEvent>) {
+        if self.esc_due.is_some_and(|due| due <= now) {
+            self.input.flush(events);
+            self.esc_due = None;
+        }
+    }
+}
+
+/// Whether `events` hold a Ctrl-c, which ends the connection at once whatever is queued before it.
+pub fn interrupted(events: &[InputEvent]) -> bool {
+    events
+        .iter()
+        .any(|e| matches!(e, InputEvent::Key(key) if key.is_interrupt()))
+}
+
+/// Runs the session until it ends: its ending, or `None` when it was put away for being idle. A game at a
+/// table is left (the seat kept for the grace period) as it ends.
+pub async fn run(
     session: &mut Session,
     channels: &mut Channels,
-    out: &mut Output<'_>,
-    (width, height): (u16, u16),
+    out: &mut Output,
     idle: Duration,
 ) -> Option<Ending> {
-    let mut start = Vec::new();
-    let _ = queue!(start, EnterAlternateScreen, Hide, EnableBracketedPaste);
-    start.extend_from_slice(MOUSE_ON);
-    if !out.screen.send(start).await {
-        return Some(Ending::InputClosed);
+    let ending = run_session(session, channels, out, idle).await;
+    if let Some(link) = channels.table.take() {
+        link.room.send(Command::Leave { who: link.who }).await;
     }
+    ending
+}
+
+async fn run_session(
+    session: &mut Session,
+    channels: &mut Channels,
+    out: &mut Output,
+    idle: Duration,
+) -> Option<Ending> {
+    let (width, height) = out.size();
     if let Some(ending) = session.start(width, height) {
         return Some(ending);
     }
-    let mut input = ByteInput::default();
+    let mut typing = Typing::default();
     let mut events: Vec<InputEvent> = Vec::new();
-    let mut esc_due: Option<Instant> = None;
-    let mut last_input = Instant::now();
     loop {
         if !out.draw(session).await {
             session.end(Ending::InputClosed);
             return Some(Ending::InputClosed);
         }
         let timer = session.next_deadline().map(Instant::from_std);
-        let wake = [timer, esc_due, Some(last_input + idle)]
+        let idle_at = typing.last_input + idle;
+        let wake = [timer, typing.esc_due, Some(idle_at)]
             .into_iter()
             .flatten()
             .min()
-            .unwrap_or_else(|| last_input + idle);
+            .unwrap_or(idle_at);
         tokio::select! {
             message = channels.input.recv() => {
-                let mut next = message;
-                // Everything already waiting is handled before the next frame.
-                loop {
-                    match next {
-                        Some(ToGame::Bytes(bytes)) => {
-                            last_input = Instant::now();
-                            input.feed(&bytes, &mut events);
-                        }
-                        Some(ToGame::Resize(w, h)) => {
-                            if out.terminal.resize(Rect::new(0, 0, w, h)).is_err() {
-                                session.end(Ending::InputClosed);
-                                return Some(Ending::InputClosed);
-                            }
-                            events.push(InputEvent::Resize { width: w, height: h });
-                        }
-                        Some(ToGame::Closed) | None => {
-                            session.end(Ending::InputClosed);
-                            return Some(Ending::InputClosed);
-                        }
-                    }
-                    match channels.input.try_recv() {
-                        Ok(message) => next = Some(message),
-                        Err(_) => break,
-                    }
+                if !typing.take(message, &mut channels.input, out, &mut events) {
+                    session.end(Ending::InputClosed);
+                    return Some(Ending::InputClosed);
                 }
-                esc_due = input.is_pending().then(|| Instant::now() + ESC_TIMEOUT);
             }
             Some(news) = table_news(&mut channels.table) => {
                 if let Some(ending) = session.handle(Event::Table(news)) {
@@ -311,17 +380,13 @@ async fn run(
                 }
             }
             _ = channels.shutdown.changed() => {
-                const SIGTERM: i32 = 15;
                 session.end(Ending::Signal(SIGTERM));
                 return Some(Ending::Signal(SIGTERM));
             }
             () = sleep_until(wake) => {
                 let now = Instant::now();
-                if esc_due.is_some_and(|due| due <= now) {
-                    input.flush(&mut events);
-                    esc_due = None;
-                }
-                if now >= last_input + idle {
+                typing.settle(now, &mut events);
+                if now >= typing.last_input + idle {
                     session.end(Ending::InputClosed);
                     return None;
                 }
@@ -330,13 +395,9 @@ async fn run(
                 }
             }
         }
-        // Ctrl-c quits at once, whatever is queued before it.
-        if events
-            .iter()
-            .any(|e| matches!(e, InputEvent::Key(key) if key.is_interrupt()))
-        {
-            session.end(Ending::Quit);
-            return Some(Ending::Quit);
+        if interrupted(&events) {
+            session.end(Ending::Signal(SIGINT));
+            return Some(Ending::Signal(SIGINT));
         }
         for event in events.drain(..) {
             if let Some(ending) = session.handle(Event::Input(event)) {

@@ -29,7 +29,7 @@ const CHAT_LINES: usize = 5;
 const CHAT_WINDOW: Duration = Duration::from_secs(10);
 
 /// How a room's game is played.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoomConfig {
     /// The rules and board.
     pub game_type: GameType,

@@ -121,6 +121,15 @@ pub struct Seated {
     pub link: TableLink,
 }
 
+/// Does what `ask` asks: a new game, a seat at one, or a place among its watchers.
+pub async fn take(shared: &Shared, identity: &Identity, ask: TableAsk) -> Result<Seated, String> {
+    match ask {
+        TableAsk::New(new) => open_new(shared, identity, new).await,
+        TableAsk::Join(code) => join(shared, identity, &code).await,
+        TableAsk::Watch(code) => watch(shared, identity, &code).await,
+    }
+}
+
 /// Opens a room for `new` and sits `identity` in it.
 pub async fn open_new(
     shared: &Shared,

@@ -13,7 +13,7 @@ use super::recorder::Recorder;
 use super::room::{Links, Resumed, RoomConfig, RoomHandle, open_room};
 
 /// A room as the lobby lists it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing {
     /// The code it is joined by.
     pub code: String,

@@ -214,6 +214,24 @@ impl Terminal {
         }
     }
 
+    /// A terminal at a game against the engine: a shell, the lobby, and `e`.
+    pub async fn to_engine(handle: &Handle<KnownHost>, cols: u16, rows: u16) -> Terminal {
+        Terminal::to_engine_with(handle, cols, rows, &[]).await
+    }
+
+    /// [`Terminal::to_engine`] sending these environment variables first.
+    pub async fn to_engine_with(
+        handle: &Handle<KnownHost>,
+        cols: u16,
+        rows: u16,
+        env: &[(&str, &str)],
+    ) -> Terminal {
+        let mut terminal = Terminal::open_with(handle, cols, rows, env).await;
+        terminal.wait_for("lobby").await;
+        terminal.send(b"e").await;
+        terminal
+    }
+
     pub fn contents(&self) -> String {
         self.screen.screen().contents()
     }

@@ -1,0 +1,231 @@
+//! Drawing the lobby: the player and their rating at the top, the list (what to do, their games, open games,
+//! games to watch) with the cursor, the leaderboard beside it when the screen is wide enough, the form, the
+//! code being typed or the keys over it, and the status line.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget};
+
+use super::{FORM_ROWS, Item, Lobby, Panel};
+use crate::serve::tables::Listing;
+
+/// The lobby's keys, for the help.
+const KEYS: [(&str, &str); 9] = [
+    ("↑ ↓  j k", "move the cursor"),
+    ("Enter", "play, join or watch what the cursor is on"),
+    ("e", "play the engine"),
+    ("n", "a new game against a person"),
+    ("c", "join a game by its code"),
+    ("←→ in the form", "change the row"),
+    ("Esc", "back"),
+    ("q", "leave"),
+    ("Ctrl-c", "leave at once"),
+];
+
+/// Draws the lobby on the whole frame.
+pub fn draw(frame: &mut Frame, lobby: &Lobby) {
+    let area = frame.area();
+    let [main, status] = Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    let wide = main.width >= 100;
+    let [list_area, side] = if wide {
+        Layout::horizontal([Constraint::Min(60), Constraint::Length(34)]).areas(main)
+    } else {
+        [main, Rect::default()]
+    };
+    let buf = frame.buffer_mut();
+    let title = format!(" crowned · lobby · {} ", lobby.name);
+    let block = Block::bordered().title(title);
+    let inner = block.inner(list_area);
+    block.render(list_area, buf);
+    Paragraph::new(list_lines(
+        lobby,
+        usize::from(inner.width),
+        usize::from(inner.height),
+    ))
+    .render(inner, buf);
+    if wide {
+        leaderboard(buf, side, lobby);
+    }
+    Paragraph::new(Line::from(format!(" {}", lobby.message))).render(status, buf);
+    match &lobby.panel {
+        Some(Panel::Form(form)) => {
+            let values = form.values();
+            let mut lines = vec![Line::default()];
+            for (row, (name, value)) in FORM_ROWS.iter().zip(values).enumerate() {
+                let text = format!(" {name:<13} ‹ {value} ›");
+                lines.push(if row == form.row {
+                    Line::styled(text, Style::new().add_modifier(Modifier::REVERSED))
+                } else {
+                    Line::from(text)
+                });
+            }
+            lines.push(Line::default());
+            lines.push(Line::from(
+                " Enter opens the game and shows its code; Esc goes back",
+            ));
+            overlay(buf, area, " A game against a person ", lines);
+        }
+        Some(Panel::Code(code)) => {
+            let lines = vec![
+                Line::default(),
+                Line::from(format!(" Code: {code}_")),
+                Line::default(),
+                Line::from(" Enter joins, Esc goes back"),
+            ];
+            overlay(buf, area, " Join by code ", lines);
+        }
+        Some(Panel::Help) => {
+            let mut lines = vec![Line::default()];
+            lines.extend(
+                KEYS.iter()
+                    .map(|(key, what)| Line::from(format!(" {key:<16}{what}"))),
+            );
+            lines.push(Line::default());
+            lines.push(Line::from(
+                " In a game, ? lists the game's keys. Any key closes this.",
+            ));
+            overlay(buf, area, " Lobby keys ", lines);
+        }
+        None => {}
+    }
+}
+
+/// The list's lines that fit: a heading over each group, the cursor's line reversed, scrolled to keep it in
+/// view.
+fn list_lines(lobby: &Lobby, width: usize, height: usize) -> Vec<Line<'static>> {
+    let rating = match (lobby.guest, lobby.rating) {
+        (true, _) => "a guest: your games are not kept".to_string(),
+        (false, Some((rating, games))) => {
+            format!("English rating {rating} after {games} rated games")
+        }
+        (false, None) => "English rating: none yet".to_string(),
+    };
+    let mut lines: Vec<(Option<usize>, Line<'static>)> = vec![
+        (None, Line::from(format!(" {rating}"))),
+        (None, Line::default()),
+    ];
+    let mut heading = "";
+    for (index, item) in lobby.items.iter().enumerate() {
+        let group = match item {
+            Item::Mine(_) => "Your games in progress",
+            Item::Open(_) => "Waiting for an opponent",
+            Item::Live(_) => "Being played (Enter watches)",
+            _ => "",
+        };
+        if group != heading {
+            lines.push((None, Line::default()));
+            if !group.is_empty() {
+                lines.push((
+                    None,
+                    Line::styled(
+                        format!(" {group}"),
+                        Style::new().add_modifier(Modifier::BOLD),
+                    ),
+                ));
+            }
+            heading = group;
+        }
+        let text = format!("  {}", item_text(item));
+        let text: String = text.chars().take(width).collect();
+        let line = if index == lobby.cursor {
+            Line::from(Span::styled(
+                format!("{text:<width$}"),
+                Style::new().add_modifier(Modifier::REVERSED),
+            ))
+        } else {
+            Line::from(text)
+        };
+        lines.push((Some(index), line));
+    }
+    let at = lines
+        .iter()
+        .position(|(index, _)| *index == Some(lobby.cursor))
+        .unwrap_or(0);
+    let skip = (at + 1).saturating_sub(height);
+    lines.into_iter().skip(skip).map(|(_, line)| line).collect()
+}
+
+fn item_text(item: &Item) -> String {
+    match item {
+        Item::Engine => "Play the engine (e)".into(),
+        Item::NewGame => "A new game against a person… (n)".into(),
+        Item::JoinByCode => "Join a game by its code… (c)".into(),
+        Item::Quit => "Leave (q)".into(),
+        Item::Mine(listing) | Item::Open(listing) | Item::Live(listing) => listing_text(listing),
+    }
+}
+
+/// A game in a list: `K7QX  ann – bob  english  5+3  rated  move 12  2 watching`.
+fn listing_text(listing: &Listing) -> String {
+    let name = |i: usize| {
+        listing.seats[i]
+            .as_ref()
+            .map_or_else(|| "(free)".to_string(), |(_, name)| name.clone())
+    };
+    let clock = listing
+        .config
+        .clock
+        .map_or_else(|| "no clock".to_string(), |c| c.to_string());
+    let mut text = format!(
+        "{}  {} – {}  {}  {}  {}",
+        listing.code,
+        name(0),
+        name(1),
+        listing.config.game_type,
+        clock,
+        if listing.config.rated {
+            "rated"
+        } else {
+            "casual"
+        }
+    );
+    if listing.plies > 0 {
+        text.push_str(&format!("  {} plies", listing.plies));
+    }
+    if listing.watchers > 0 {
+        text.push_str(&format!("  {} watching", listing.watchers));
+    }
+    text
+}
+
+fn leaderboard(buf: &mut ratatui::buffer::Buffer, area: Rect, lobby: &Lobby) {
+    let block = Block::bordered().title(" Best English players ");
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let lines: Vec<Line> = match lobby.leaders.is_empty() {
+        true => vec![Line::from(" no rated games yet")],
+        false => lobby
+            .leaders
+            .iter()
+            .enumerate()
+            .map(|(rank, s)| {
+                let name: String = s.name.chars().take(18).collect();
+                Line::from(format!(
+                    "{:>3}. {name:<18} {:>5.0}",
+                    rank + 1,
+                    s.rating.rating
+                ))
+            })
+            .collect(),
+    };
+    Paragraph::new(lines).render(inner, buf);
+}
+
+/// A bordered box in the middle of `area` holding `lines`.
+fn overlay(buf: &mut ratatui::buffer::Buffer, area: Rect, title: &str, lines: Vec<Line>) {
+    let width = (lines.iter().map(Line::width).max().unwrap_or(20) as u16 + 4).min(area.width);
+    let height = (lines.len() as u16 + 2).min(area.height);
+    let rect = Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    );
+    Clear.render(rect, buf);
+    let block = Block::bordered().title(title.to_string());
+    let inner = block.inner(rect);
+    block.render(rect, buf);
+    Paragraph::new(lines).render(inner, buf);
+}

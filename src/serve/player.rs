@@ -1,0 +1,262 @@
+//! One player's connection from its first frame to its last: the lobby, the game chosen there (against the
+//! engine, or at a table with people), and back to the lobby when they leave a game; or, for `join CODE` and the
+//! like, the one game asked for.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio::time::{Instant, sleep_until};
+
+use super::Shared;
+use super::identity::Identity;
+use super::lobby::{Choice, Lobby, view};
+use super::play::{
+    Channels, GameEnd, Output, SIGINT, Screen, ToGame, Typing, farewell, interrupted, run,
+};
+use super::seating::{self, Seated, TableAsk};
+use crate::app::InputEvent;
+use crate::config::{Settings, SettingsError};
+use crate::engine::EngineClient;
+use crate::session::{self, Ending, Opening, Session};
+use crate::store::StoreError;
+
+/// How often the lobby's lists are brought up to date.
+const LOBBY_REFRESH: Duration = Duration::from_secs(2);
+
+/// Who is playing, and how their screen looks.
+pub struct Player {
+    /// What every connection shares.
+    pub shared: Arc<Shared>,
+    /// Who.
+    pub identity: Identity,
+    /// Whether their terminal wants no colour.
+    pub no_color: bool,
+}
+
+/// Where a player starts.
+pub enum Start {
+    /// In the lobby.
+    Lobby,
+    /// At a table already taken.
+    Table(Seated),
+}
+
+/// What comes next on the connection.
+enum Step {
+    Lobby(Option<String>),
+    Engine,
+    Table(Seated),
+    Ask(TableAsk),
+}
+
+/// Serves `player` on `screen` from `start` until they leave (or the connection, the server or the idle timeout
+/// ends it); with `lobby_after`, leaving a game goes back to the lobby. The player's terminal is given back and
+/// the channel closed at the end.
+pub async fn serve(
+    player: Player,
+    screen: Screen,
+    input: mpsc::Receiver<ToGame>,
+    size: (u16, u16),
+    start: Start,
+    lobby_after: bool,
+) -> GameEnd {
+    let Ok(mut out) = Output::new(screen, size) else {
+        return GameEnd::Session(Ending::InputClosed);
+    };
+    let end = drive(&player, &mut out, input, start, lobby_after).await;
+    farewell(&out.screen, end).await;
+    end
+}
+
+async fn drive(
+    player: &Player,
+    out: &mut Output,
+    input: mpsc::Receiver<ToGame>,
+    start: Start,
+    lobby_after: bool,
+) -> GameEnd {
+    if !out.start().await {
+        return GameEnd::Session(Ending::InputClosed);
+    }
+    let idle = player.shared.config.idle_timeout;
+    let mut channels = Channels {
+        input,
+        engine: mpsc::unbounded_channel().1,
+        shutdown: player.shared.shutdown.clone(),
+        table: None,
+    };
+    let mut lobby = Lobby::new(
+        &player.identity.name,
+        &player.identity.fingerprint,
+        player.identity.is_guest(),
+    );
+    let mut next = match start {
+        Start::Lobby => Step::Lobby(None),
+        Start::Table(seated) => Step::Table(seated),
+    };
+    loop {
+        let mut session = match next {
+            Step::Lobby(message) => {
+                if let Some(message) = message {
+                    lobby.message = message;
+                }
+                next = match run_lobby(player, &mut lobby, &mut channels, out, idle).await {
+                    Ok(Choice::Engine) => Step::Engine,
+                    Ok(Choice::New(new)) => Step::Ask(TableAsk::New(new)),
+                    Ok(Choice::Join(code)) => Step::Ask(TableAsk::Join(code)),
+                    Ok(Choice::Watch(code)) => Step::Ask(TableAsk::Watch(code)),
+                    Ok(Choice::Quit) => return GameEnd::Session(Ending::Quit),
+                    Err(end) => return end,
+                };
+                continue;
+            }
+            Step::Ask(ask) => {
+                next = match seating::take(&player.shared, &player.identity, ask).await {
+                    Ok(seated) => Step::Table(seated),
+                    Err(why) => Step::Lobby(Some(why)),
+                };
+                continue;
+            }
+            Step::Engine => {
+                let client = engine_client(player, &mut channels);
+                engine_session(player, client)
+            }
+            Step::Table(seated) => {
+                let client = engine_client(player, &mut channels);
+                let Seated {
+                    table,
+                    game_type,
+                    link,
+                } = seated;
+                channels.table = Some(link);
+                let (settings, problem) = settings_of(&player.shared, &player.identity);
+                let (opened, config) = session::open_table(
+                    table,
+                    game_type,
+                    &settings,
+                    problem.as_ref(),
+                    player.no_color,
+                );
+                Session::new(opened, config, client)
+            }
+        };
+        next = match run(&mut session, &mut channels, out, idle).await {
+            Some(Ending::Quit) if lobby_after => Step::Lobby(None),
+            Some(ending) => return GameEnd::Session(ending),
+            None => return GameEnd::Idle,
+        };
+    }
+}
+
+/// A new engine client for the next session, its reports coming to `channels` (a session's search numbers
+/// start again at one: the last session's late reports must not reach the next).
+fn engine_client(player: &Player, channels: &mut Channels) -> EngineClient {
+    let (engine_tx, engine_rx) = mpsc::unbounded_channel();
+    channels.engine = engine_rx;
+    player.shared.engine.client(move |report| {
+        // The game has ended when nobody listens: the report is not wanted.
+        let _ = engine_tx.send(report);
+    })
+}
+
+/// A game against the engine for `player`: their own settings and saved games under the server's data folder,
+/// and the offer to resume an unfinished game, as locally.
+fn engine_session(player: &Player, engine: EngineClient) -> Session {
+    let (shared, identity) = (&player.shared, &player.identity);
+    let store = match identity.is_guest() {
+        true => Err(StoreError::Guest),
+        false => Ok(shared.store_of(identity)),
+    };
+    let (settings, problem) = settings_of(shared, identity);
+    let (opened, config) = session::open_with_settings(
+        store,
+        Opening::Standard(settings.game_type),
+        &settings,
+        problem.as_ref(),
+        player.no_color,
+    );
+    Session::new(opened, config, engine)
+}
+
+/// A player's settings (the defaults for a guest), and why their file was not used, if it was not.
+fn settings_of(shared: &Shared, identity: &Identity) -> (Settings, Option<SettingsError>) {
+    match identity.is_guest() {
+        true => (Settings::defaults(), None),
+        false => Settings::load_or_defaults(&shared.store_of(identity).settings_file()),
+    }
+}
+
+/// Runs the lobby until the player chooses, or the connection, the server or the idle timeout ends it.
+async fn run_lobby(
+    player: &Player,
+    lobby: &mut Lobby,
+    channels: &mut Channels,
+    out: &mut Output,
+    idle: Duration,
+) -> Result<Choice, GameEnd> {
+    let mut typing = Typing::default();
+    let mut events: Vec<InputEvent> = Vec::new();
+    let mut refresh_at = Instant::now();
+    loop {
+        if Instant::now() >= refresh_at {
+            refresh(player, lobby).await;
+            refresh_at = Instant::now() + LOBBY_REFRESH;
+        }
+        if !out.draw_with(|frame| view::draw(frame, lobby)).await {
+            return Err(GameEnd::Session(Ending::InputClosed));
+        }
+        let idle_at = typing.last_input + idle;
+        let wake = [Some(refresh_at), typing.esc_due, Some(idle_at)]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(idle_at);
+        tokio::select! {
+            message = channels.input.recv() => {
+                if !typing.take(message, &mut channels.input, out, &mut events) {
+                    return Err(GameEnd::Session(Ending::InputClosed));
+                }
+            }
+            _ = channels.shutdown.changed() => return Err(GameEnd::Session(Ending::Signal(15))),
+            () = sleep_until(wake) => {
+                let now = Instant::now();
+                typing.settle(now, &mut events);
+                if now >= typing.last_input + idle {
+                    return Err(GameEnd::Idle);
+                }
+            }
+        }
+        if interrupted(&events) {
+            return Err(GameEnd::Session(Ending::Signal(SIGINT)));
+        }
+        for event in events.drain(..) {
+            if let InputEvent::Key(key) = event
+                && let Some(choice) = lobby.key(key)
+            {
+                return Ok(choice);
+            }
+        }
+    }
+}
+
+/// Brings the lobby's lists, the player's rating and the leaderboard up to date.
+async fn refresh(player: &Player, lobby: &mut Lobby) {
+    lobby.refresh(player.shared.tables.listings());
+    if lobby.guest {
+        return;
+    }
+    let fingerprint = player.identity.fingerprint.clone();
+    let standing = player
+        .shared
+        .read_records(move |records| {
+            let (rating, games) = records.rating(&fingerprint, "english")?;
+            let leaders = records.leaderboard("english", 10)?;
+            Ok(((rating.rating.round() as i32, games), leaders))
+        })
+        .await;
+    if let Some(((rating, games), leaders)) = standing {
+        lobby.rating = (games > 0).then_some((rating, games));
+        lobby.leaders = leaders;
+    }
+}
