@@ -264,6 +264,27 @@ enum BenchTarget {
         #[arg(long, default_value = "1", value_parser = parse_seconds)]
         engine_time: f64,
     },
+    /// Start `crowned serve` on a loopback port of its own and play many games between scripted people on it
+    /// at once, with watchers, each a real SSH client: reports the time from each move to the other screens,
+    /// the server's processor time and memory, and the size of its records, then checks that every game that
+    /// ended is in the records and replays to its result.
+    Tables {
+        /// Games at once (two players each).
+        #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=2_000))]
+        games: u64,
+        /// Watchers, one to a game.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=2_000))]
+        watchers: u64,
+        /// One game in this many has a 5+3 clock (0: none).
+        #[arg(long, default_value_t = 3)]
+        clock_every: u64,
+        /// Plies at most per game; a game still going then ends by resignation.
+        #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+        plies: u64,
+        /// Milliseconds a player pauses before each move (each a little more or less).
+        #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+        think: u64,
+    },
 }
 
 #[derive(Subcommand, Debug)]
@@ -384,6 +405,26 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 engine_every: engine_every as usize,
                 engine_level,
                 engine_time,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Bench {
+            target:
+                Some(BenchTarget::Tables {
+                    games,
+                    watchers,
+                    clock_every,
+                    plies,
+                    think,
+                }),
+            ..
+        }) => {
+            commands::bench_tables::bench_tables(&commands::bench_tables::TablesArgs {
+                games: games as usize,
+                watchers: watchers as usize,
+                clock_every: clock_every as usize,
+                plies: plies as usize,
+                think_ms: think,
             })?;
             Ok(ExitCode::SUCCESS)
         }

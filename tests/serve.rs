@@ -407,3 +407,43 @@ async fn an_idle_game_is_put_away_and_the_player_told() {
     let dirs = server.player_dirs();
     assert!(dirs[0].join("data/autosave.pdn").exists(), "{dirs:?}");
 }
+
+/// The load benchmark of games between people, tiny: four games with two watchers, played to their end, and
+/// every one found in the records afterwards.
+#[test]
+fn the_tables_benchmark_runs_small() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args([
+            "bench",
+            "tables",
+            "--games",
+            "4",
+            "--watchers",
+            "2",
+            "--plies",
+            "16",
+            "--think",
+            "10",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.starts_with("games: 4 asked, 4 finished, 0 failed\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("move to the opponent's screen (64 moves)"),
+        "{text}"
+    );
+    assert!(text.contains("records: 4 games kept"), "{text}");
+    assert!(
+        text.contains("0 of 4 finished games missing or wrong"),
+        "{text}"
+    );
+}

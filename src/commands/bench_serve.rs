@@ -152,21 +152,21 @@ fn print_report(
 }
 
 /// A server process under measurement.
-struct Server {
-    child: Child,
-    address: std::net::SocketAddr,
-    fingerprint: String,
+pub(super) struct Server {
+    pub(super) child: Child,
+    pub(super) address: std::net::SocketAddr,
+    pub(super) fingerprint: String,
 }
 
 /// A process's resident memory and the processor time it has used.
 #[derive(Clone, Copy, Debug)]
-struct Usage {
-    rss_kb: u64,
-    cpu_seconds: f64,
+pub(super) struct Usage {
+    pub(super) rss_kb: u64,
+    pub(super) cpu_seconds: f64,
 }
 
 impl Server {
-    fn start(home: &std::path::Path, sessions: usize) -> Result<Server> {
+    pub(super) fn start(home: &std::path::Path, sessions: usize) -> Result<Server> {
         let room = (sessions + 8).to_string();
         let mut child = Command::new(std::env::current_exe().context("cannot find this program")?)
             .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "3600"])
@@ -206,7 +206,7 @@ impl Server {
 
     /// Resident memory from /proc/PID/status, processor time from /proc/PID/stat (in the kernel's clock ticks,
     /// 100 a second on Linux).
-    fn usage(&self) -> Result<Usage> {
+    pub(super) fn usage(&self) -> Result<Usage> {
         let pid = self.child.id();
         let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
             .context("cannot read the server's memory (this needs Linux's /proc)")?;
@@ -238,7 +238,7 @@ impl Server {
 
     /// The usage once the server's memory has stopped growing: its engine threads take their tables just after
     /// it starts, and those are not the players' memory.
-    fn settled_usage(&self) -> Result<Usage> {
+    pub(super) fn settled_usage(&self) -> Result<Usage> {
         let mut last = self.usage()?;
         for _ in 0..50 {
             std::thread::sleep(Duration::from_millis(100));
@@ -251,7 +251,7 @@ impl Server {
         Ok(last)
     }
 
-    fn stop(&mut self) {
+    pub(super) fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

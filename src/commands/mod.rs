@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod bench_serve;
+pub mod bench_tables;
 pub mod matches;
 pub mod pdn;
 pub mod perft;

@@ -118,7 +118,8 @@ pub fn quantile(values: &[Duration], q: f64) -> Duration {
     sorted[rank]
 }
 
-struct KnownHost(String);
+/// Trusts the server only if its key has the fingerprint given.
+pub(super) struct KnownHost(String);
 
 impl client::Handler for KnownHost {
     type Error = russh::Error;
@@ -164,35 +165,16 @@ impl Player {
                 .and_then(|()| std::fs::write(&file, text));
             written.map_err(|e| format!("cannot write {}: {e}", file.display()))?;
         }
-        let ssh = Arc::new(client::Config::default());
-        let mut handle = timeout(
+        let (handle, channel) = open_terminal(
+            config.address,
+            &config.host_key,
             config.patience,
-            client::connect(ssh, config.address, KnownHost(config.host_key.clone())),
+            &format!("load{index}"),
+            key,
+            None,
+            (80, 24),
         )
-        .await
-        .map_err(|_| "connecting took too long".to_string())?
-        .map_err(|e| format!("cannot connect: {e}"))?;
-        let auth = handle
-            .authenticate_publickey(
-                format!("load{index}"),
-                PrivateKeyWithHashAlg::new(Arc::new(key), None),
-            )
-            .await
-            .map_err(|e| format!("cannot sign in: {e}"))?;
-        if !auth.success() {
-            return Err("signing in was refused".into());
-        }
-        let channel = handle
-            .channel_open_session()
-            .await
-            .map_err(|e| format!("no session: {e}"))?;
-        let ask = async {
-            channel
-                .request_pty(false, "xterm-256color", 80, 24, 0, 0, &[])
-                .await?;
-            channel.request_shell(false).await
-        };
-        ask.await.map_err(|e| format!("no shell: {e}"))?;
+        .await?;
         let mut player = Player {
             _handle: handle,
             channel,
@@ -287,11 +269,56 @@ impl Player {
     }
 }
 
-fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+/// Connects to the server at `address` (whose key must have the fingerprint `host_key`) as `user` with `key`,
+/// and opens a terminal of `size` running `command` (a shell when `None`).
+pub(super) async fn open_terminal(
+    address: SocketAddr,
+    host_key: &str,
+    patience: Duration,
+    user: &str,
+    key: PrivateKey,
+    command: Option<&str>,
+    (cols, rows): (u32, u32),
+) -> Result<(Handle<KnownHost>, russh::Channel<client::Msg>), String> {
+    let ssh = Arc::new(client::Config::default());
+    let mut handle = timeout(
+        patience,
+        client::connect(ssh, address, KnownHost(host_key.to_string())),
+    )
+    .await
+    .map_err(|_| "connecting took too long".to_string())?
+    .map_err(|e| format!("cannot connect: {e}"))?;
+    let auth = handle
+        .authenticate_publickey(user, PrivateKeyWithHashAlg::new(Arc::new(key), None))
+        .await
+        .map_err(|e| format!("cannot sign in: {e}"))?;
+    if !auth.success() {
+        return Err("signing in was refused".into());
+    }
+    let channel = handle
+        .channel_open_session()
+        .await
+        .map_err(|e| format!("no session: {e}"))?;
+    let ask = async {
+        channel
+            .request_pty(false, "xterm-256color", cols, rows, 0, 0, &[])
+            .await?;
+        match command {
+            Some(command) => channel.exec(false, command).await,
+            None => channel.request_shell(false).await,
+        }
+    };
+    ask.await.map_err(|e| format!("no terminal: {e}"))?;
+    Ok((handle, channel))
+}
+
+/// Whether `needle` occurs in `haystack`.
+pub(super) fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     find(haystack, needle).is_some()
 }
 
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+/// Where `needle` first occurs in `haystack`.
+pub(super) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 

@@ -17,6 +17,7 @@ mod identity;
 pub mod input;
 mod limits;
 pub mod load;
+pub mod load_tables;
 mod lobby;
 mod play;
 mod player;
@@ -260,6 +261,9 @@ impl Server {
         while limits.held() > 0 && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        // Everything the rooms sent the records is on disk before the server goes.
+        let recorder = shared.recorder.clone();
+        let _ = tokio::task::spawn_blocking(move || recorder.flush()).await;
     }
 }
 

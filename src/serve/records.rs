@@ -401,6 +401,17 @@ impl Records {
         Ok(rows)
     }
 
+    /// Every finished game's result and PDN, oldest first.
+    pub fn finished_games(&self) -> Result<Vec<(String, String)>, RecordsError> {
+        let mut query = self
+            .db
+            .prepare_cached("SELECT result, pdn FROM games WHERE ended IS NOT NULL ORDER BY id")?;
+        let games = query
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<Result<Vec<(String, String)>, _>>()?;
+        Ok(games)
+    }
+
     /// The finished games a player took part in, as PDN, oldest first.
     pub fn games_of(&self, fingerprint: &str) -> Result<Vec<String>, RecordsError> {
         let mut query = self.db.prepare_cached(
