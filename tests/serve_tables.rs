@@ -167,10 +167,17 @@ async fn two_keys_play_a_whole_game_while_a_third_watches() {
     // Both games are in Ann's records, as PDN that crowned reads back.
     drop((a2, ann));
     let ann = connect(&server, &ann_key, "ann").await;
-    let (text, status) = {
+    // (Each is filed as it ends, by the records' thread: asked again until both are there.)
+    let mut tries = 0;
+    let (text, status) = loop {
         let mut channel = ann.channel_open_session().await.expect("a session");
         channel.exec(true, "games").await.expect("a command");
-        read_all(&mut channel).await
+        let (text, status) = read_all(&mut channel).await;
+        tries += 1;
+        if text.matches("[Event ").count() >= 2 || tries == 50 {
+            break (text, status);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(status, Some(0), "{text}");
     assert!(

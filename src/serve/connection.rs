@@ -492,27 +492,9 @@ impl Connection {
     fn send_games(&self, identity: Identity, channel: ChannelId, session: &mut SshSession) {
         let store = self.shared.store_of(&identity);
         let handle = session.handle();
-        let shared = Arc::clone(&self.shared);
         tokio::spawn(async move {
-            let fingerprint = identity.fingerprint.clone();
-            let tables = shared
-                .read_records(move |records| records.games_of(&fingerprint))
-                .await
-                .unwrap_or_default();
-            let text = tokio::task::spawn_blocking(move || {
-                // The games against the engine and the saved ones, then the games against people.
-                store.saved_games_pdn().map(|(mut text, left_out)| {
-                    for game in tables {
-                        if !text.is_empty() {
-                            text.push('\n');
-                        }
-                        text.push_str(game.trim_end());
-                        text.push('\n');
-                    }
-                    (text, left_out)
-                })
-            })
-            .await;
+            // The saved games hold the games against people too: each is filed there as it ends.
+            let text = tokio::task::spawn_blocking(move || store.saved_games_pdn()).await;
             // The games on stdout, anything to say about them on stderr (so that `> mine.pdn` is all PDN).
             const STDERR: u32 = 1;
             let status = match text {

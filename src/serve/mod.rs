@@ -185,7 +185,10 @@ impl Server {
         let records = records::Records::open(&config.records)?;
         let unfinished = records.unfinished_games()?;
         let records = Arc::new(Mutex::new(records));
-        let recorder = recorder::Recorder::start(records::Records::open(&config.records)?)?;
+        let recorder = recorder::Recorder::start(
+            records::Records::open(&config.records)?,
+            Some(config.players_dir.clone()),
+        )?;
         let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
         let resumed = resume_games(&tables, &recorder, unfinished, config.seat_grace);
         if resumed > 0 {

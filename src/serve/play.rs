@@ -323,15 +323,17 @@ pub fn interrupted(events: &[InputEvent]) -> bool {
         .any(|e| matches!(e, InputEvent::Key(key) if key.is_interrupt()))
 }
 
-/// Runs the session until it ends: its ending, or `None` when it was put away for being idle. A game at a
-/// table is left (the seat kept for the grace period) as it ends.
+/// Runs the session until it ends: its ending, or `None` when it was put away for being idle. `typed_ahead`
+/// (keys that came after the one that opened the game) go to it first. A game at a table is left (the seat kept
+/// for the grace period) as it ends.
 pub async fn run(
     session: &mut Session,
     channels: &mut Channels,
     out: &mut Output,
     idle: Duration,
+    typed_ahead: Vec<InputEvent>,
 ) -> Option<Ending> {
-    let ending = run_session(session, channels, out, idle).await;
+    let ending = run_session(session, channels, out, idle, typed_ahead).await;
     if let Some(link) = channels.table.take() {
         link.room.send(Command::Leave { who: link.who }).await;
     }
@@ -343,11 +345,18 @@ async fn run_session(
     channels: &mut Channels,
     out: &mut Output,
     idle: Duration,
+    typed_ahead: Vec<InputEvent>,
 ) -> Option<Ending> {
     let (width, height) = out.size();
     if let Some(ending) = session.start(width, height) {
         return Some(ending);
     }
+    for event in typed_ahead {
+        if let Some(ending) = session.handle(Event::Input(event)) {
+            return Some(ending);
+        }
+    }
+    channels.send_requests(session).await;
     let mut typing = Typing::default();
     let mut events: Vec<InputEvent> = Vec::new();
     loop {

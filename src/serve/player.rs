@@ -95,19 +95,27 @@ async fn drive(
         Start::Lobby => Step::Lobby(None),
         Start::Table(seated) => Step::Table(seated),
     };
+    // Keys typed after the one that chose a game, for that game.
+    let mut typed_ahead = Vec::new();
     loop {
         let mut session = match next {
             Step::Lobby(message) => {
                 if let Some(message) = message {
                     lobby.message = message;
                 }
-                next = match run_lobby(player, &mut lobby, &mut channels, out, idle).await {
-                    Ok(Choice::Engine) => Step::Engine,
-                    Ok(Choice::New(new)) => Step::Ask(TableAsk::New(new)),
-                    Ok(Choice::Join(code)) => Step::Ask(TableAsk::Join(code)),
-                    Ok(Choice::Watch(code)) => Step::Ask(TableAsk::Watch(code)),
-                    Ok(Choice::Quit) => return GameEnd::Session(Ending::Quit),
+                let choice = match run_lobby(player, &mut lobby, &mut channels, out, idle).await {
+                    Ok((choice, ahead)) => {
+                        typed_ahead = ahead;
+                        choice
+                    }
                     Err(end) => return end,
+                };
+                next = match choice {
+                    Choice::Engine => Step::Engine,
+                    Choice::New(new) => Step::Ask(TableAsk::New(new)),
+                    Choice::Join(code) => Step::Ask(TableAsk::Join(code)),
+                    Choice::Watch(code) => Step::Ask(TableAsk::Watch(code)),
+                    Choice::Quit => return GameEnd::Session(Ending::Quit),
                 };
                 continue;
             }
@@ -141,7 +149,8 @@ async fn drive(
                 Session::new(opened, config, client)
             }
         };
-        next = match run(&mut session, &mut channels, out, idle).await {
+        let ahead = std::mem::take(&mut typed_ahead);
+        next = match run(&mut session, &mut channels, out, idle, ahead).await {
             Some(Ending::Quit) if lobby_after => Step::Lobby(None),
             Some(ending) => return GameEnd::Session(ending),
             None => return GameEnd::Idle,
@@ -187,14 +196,15 @@ fn settings_of(shared: &Shared, identity: &Identity) -> (Settings, Option<Settin
     }
 }
 
-/// Runs the lobby until the player chooses, or the connection, the server or the idle timeout ends it.
+/// Runs the lobby until the player chooses (their choice, and the keys they typed after it), or the
+/// connection, the server or the idle timeout ends it.
 async fn run_lobby(
     player: &Player,
     lobby: &mut Lobby,
     channels: &mut Channels,
     out: &mut Output,
     idle: Duration,
-) -> Result<Choice, GameEnd> {
+) -> Result<(Choice, Vec<InputEvent>), GameEnd> {
     let mut typing = Typing::default();
     let mut events: Vec<InputEvent> = Vec::new();
     let mut refresh_at = Instant::now();
@@ -230,11 +240,12 @@ async fn run_lobby(
         if interrupted(&events) {
             return Err(GameEnd::Session(Ending::Signal(SIGINT)));
         }
-        for event in events.drain(..) {
+        let mut pending = events.drain(..);
+        while let Some(event) = pending.next() {
             if let InputEvent::Key(key) = event
                 && let Some(choice) = lobby.key(key)
             {
-                return Ok(choice);
+                return Ok((choice, pending.collect()));
             }
         }
     }

@@ -6,12 +6,16 @@
 //! records when the game starts (or, for a game resumed after a restart, is told the number).
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
 
 use super::identity::Identity;
 use super::records::{NewGame, Records};
+use crate::engine::{Player, Players};
+use crate::game::AnyGame;
+use crate::store::{SavedGame, Store};
 
 /// How many jobs at most go into one transaction.
 const BATCH: usize = 512;
@@ -86,6 +90,15 @@ pub enum Job {
         /// Black's score, for the ratings.
         black_score: f64,
     },
+    /// A finished game goes among these players' saved games too, so that `:load` finds it.
+    File {
+        /// The players (guests have no folder and are left out).
+        players: Vec<Identity>,
+        /// The game, with its tags.
+        game: Box<AnyGame>,
+        /// The file's name (made safe by the store).
+        name: String,
+    },
     /// Answer once everything sent before has been written (for tests and a clean shutdown).
     Flush(std::sync::mpsc::Sender<()>),
 }
@@ -95,12 +108,13 @@ pub enum Job {
 pub struct Recorder(mpsc::Sender<Job>);
 
 impl Recorder {
-    /// Starts the thread, writing into `records`.
-    pub fn start(records: Records) -> std::io::Result<Recorder> {
+    /// Starts the thread, writing into `records`, and finished games into the folders under `players` (each
+    /// player's, by their key) when given.
+    pub fn start(records: Records, players: Option<PathBuf>) -> std::io::Result<Recorder> {
         let (tx, rx) = mpsc::channel();
         thread::Builder::new()
             .name("crowned-records".into())
-            .spawn(move || write_jobs(records, &rx))?;
+            .spawn(move || write_jobs(records, players.as_deref(), &rx))?;
         Ok(Recorder(tx))
     }
 
@@ -119,7 +133,7 @@ impl Recorder {
     }
 }
 
-fn write_jobs(mut records: Records, jobs: &mpsc::Receiver<Job>) {
+fn write_jobs(mut records: Records, players: Option<&Path>, jobs: &mpsc::Receiver<Job>) {
     let mut games: HashMap<RecordKey, i64> = HashMap::new();
     while let Ok(first) = jobs.recv() {
         let mut batch = vec![first];
@@ -135,9 +149,20 @@ fn write_jobs(mut records: Records, jobs: &mpsc::Receiver<Job>) {
         }
         let mut flushed = Vec::new();
         for job in batch {
-            if let Job::Flush(done) = job {
-                flushed.push(done);
-                continue;
+            match job {
+                Job::Flush(done) => {
+                    flushed.push(done);
+                    continue;
+                }
+                Job::File {
+                    players: people,
+                    game,
+                    name,
+                } => {
+                    file_for_players(players, &people, *game, &name);
+                    continue;
+                }
+                _ => {}
             }
             if let Err(e) = write(&mut records, &mut games, &job) {
                 tracing::error!(error = %e, ?job, "cannot write the records");
@@ -208,7 +233,27 @@ fn write(
             games.remove(key);
             records.finish_game(game, result, pdn, *black_score)
         }
-        Job::Flush(_) => Ok(()),
+        Job::Flush(_) | Job::File { .. } => Ok(()),
+    }
+}
+
+/// Files `game` among the saved games of each of `people` (under `players`); a failure is logged.
+fn file_for_players(players: Option<&Path>, people: &[Identity], game: AnyGame, name: &str) {
+    let Some(players) = players else { return };
+    let saved = SavedGame {
+        game,
+        // Both sides were people; read back, the game is one to browse or continue at one keyboard.
+        players: Players {
+            black: Player::Human,
+            white: Player::Human,
+        },
+        file: None,
+    };
+    for person in people.iter().filter(|p| !p.is_guest()) {
+        let store = Store::under(&players.join(person.folder_name()));
+        if let Err(e) = store.file_game(&saved, Some(name)) {
+            tracing::error!(player = %person.fingerprint, error = %e, "cannot file a finished game");
+        }
     }
 }
 
@@ -222,7 +267,11 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a folder");
         let path = dir.join("records.sqlite");
-        let recorder = Recorder::start(Records::open(&path).expect("opens")).expect("started");
+        let recorder = Recorder::start(
+            Records::open(&path).expect("opens"),
+            Some(dir.join("players")),
+        )
+        .expect("started");
         let player = |name: &str| Identity {
             fingerprint: format!("SHA256:{name}"),
             name: name.into(),
@@ -258,9 +307,19 @@ mod tests {
             pdn: "1. 11-15 23-19 1-0".into(),
             black_score: 1.0,
         });
+        let mut game = AnyGame::default();
+        game.tags_mut().set("Black", "ann");
+        recorder.send(Job::File {
+            players: vec![player("ann")],
+            game: Box::new(game),
+            name: "table K7QX ann vs bob".into(),
+        });
         recorder.flush();
         assert!(records.unfinished().expect("listed").is_empty());
         assert_eq!(records.games_of("SHA256:bob").expect("games").len(), 1);
+        let ann = Store::under(&dir.join("players").join(player("ann").folder_name()));
+        let (text, _) = ann.saved_games_pdn().expect("filed");
+        assert!(text.contains("[Black \"ann\"]"), "{text}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -229,6 +229,7 @@ impl Terminal {
         let mut terminal = Terminal::open_with(handle, cols, rows, env).await;
         terminal.wait_for("lobby").await;
         terminal.send(b"e").await;
+        terminal.wait_for("Moves").await;
         terminal
     }
 

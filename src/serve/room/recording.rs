@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::{Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig, Weak};
 use crate::game::{AnyGame, TimeControl};
+
 use crate::rules::{GameType, Variant};
 use crate::serve::records::Unfinished;
 use std::time::SystemTime;
@@ -90,6 +91,21 @@ impl Room {
                 pdn,
                 black_score,
             });
+            // Each player's own saved games keep it too, for `:load`.
+            if let (Some(recorder), Some(_)) = (&self.recorder, self.record) {
+                let players = self.seats.iter().flatten().map(|s| s.who.clone()).collect();
+                let names: Vec<&str> = self
+                    .seats
+                    .iter()
+                    .flatten()
+                    .map(|s| s.who.name.as_str())
+                    .collect();
+                recorder.send(Job::File {
+                    players,
+                    game: Box::new(self.tagged_game()),
+                    name: format!("table {} {}", self.code, names.join(" vs ")),
+                });
+            }
         }
         if let Some(tables) = self.tables.as_ref().and_then(Weak::upgrade) {
             tables.update(self.listing());
@@ -98,6 +114,11 @@ impl Room {
 
     /// The game as PDN, with the players, the date, the clock and the ratings they came with.
     pub(super) fn pdn(&self) -> String {
+        self.tagged_game().to_pdn()
+    }
+
+    /// The game with its tags: the players, the date, the clock and the ratings they came with.
+    fn tagged_game(&self) -> AnyGame {
         let mut game = self.game.clone();
         let tags = game.tags_mut();
         tags.set("Event", EVENT);
@@ -117,7 +138,7 @@ impl Room {
         if let Some(clock) = self.config.clock {
             tags.set("TimeControl", &clock.to_string());
         }
-        game.to_pdn()
+        game
     }
 
     fn listing(&self) -> Listing {

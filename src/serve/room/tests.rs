@@ -328,7 +328,7 @@ async fn a_listed_recorded_room_goes_on_after_a_player_drops_and_comes_back() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");
     let records = Records::open(&dir.join("r.sqlite")).expect("opens");
-    let recorder = Recorder::start(records).expect("starts");
+    let recorder = Recorder::start(records, None).expect("starts");
     let tables = Arc::new(Tables::new(Some(recorder.clone())));
     let mut config = config(Some("10+5"), 60_000);
     config.rated = true;
