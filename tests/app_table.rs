@@ -25,11 +25,12 @@ fn state(moves: &[&str]) -> TableEvent {
     for text in moves {
         game.play_text(text).expect("a legal move");
     }
+    let side = game.position().side_to_move();
     TableEvent::State(Arc::new(TableState {
         game,
         seats: [seat("ann"), seat("bob")],
         clocks: Some([Duration::from_secs(300), Duration::from_secs(297)]),
-        running: Some(Color::Black),
+        running: Some(side),
         watchers: 1,
         rated: true,
     }))
@@ -191,4 +192,39 @@ fn a_seat_waiting_for_an_opponent_says_the_code() {
     let effects = app.update(Action::Submit("11-15".into()));
     assert!(requests(&effects).is_empty());
     assert_eq!(app.game().len(), 0);
+}
+
+mod common;
+
+/// A game at a table on an 80x24 screen: the seats with names, ratings and clocks (the running one marked), the
+/// code and the watchers in the move pane's title, and whose turn it is.
+#[test]
+fn a_table_on_screen_80x24() {
+    let mut app = seated(Color::White);
+    let _ = app.update(Action::Table(state(&["11-15", "23-19", "8-11"])));
+    let _ = app.update(Action::Table(TableEvent::Clocks([
+        Duration::from_secs(287),
+        Duration::from_millis(9_400),
+    ])));
+    insta::assert_snapshot!(common::screen::screen(&app, 80, 24));
+}
+
+/// The same game over, seen by a watcher: the result, and the keys that are left (browse, leave).
+#[test]
+fn a_table_game_over_for_a_watcher_80x24() {
+    let mut app = App::at_table(Table::new(None, "K7QX"), GameType::default());
+    let mut over = AnyGame::new(GameType::default());
+    for text in ["11-15", "23-19"] {
+        over.play_text(text).expect("legal");
+    }
+    over.resign(Color::Black).expect("resigned");
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game: over,
+        seats: [seat("ann"), seat("bob")],
+        clocks: None,
+        running: None,
+        watchers: 3,
+        rated: true,
+    }))));
+    insta::assert_snapshot!(common::screen::screen(&app, 80, 24));
 }

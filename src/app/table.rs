@@ -154,13 +154,10 @@ impl Table {
     }
 }
 
-/// A clock's time as shown: `4:05`, `1:02:03` past an hour, and tenths under ten seconds (`9.4`).
+/// A clock's time as shown: `4:05`, and `1:02:03` past an hour. Seconds are shown whole (a part-second left
+/// counts as a second, so that `0:00` means the time is up): the table sends the clocks as each second changes.
 pub fn clock_text(left: Duration) -> String {
-    let tenths = left.as_millis() / 100;
-    let seconds = tenths / 10;
-    if seconds < 10 {
-        return format!("0:0{}.{}", seconds, tenths % 10);
-    }
+    let seconds = left.as_millis().div_ceil(1000);
     let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
     if hours > 0 {
         format!("{hours}:{minutes:02}:{seconds:02}")
@@ -178,9 +175,9 @@ mod tests {
         assert_eq!(clock_text(Duration::from_secs(300)), "5:00");
         assert_eq!(clock_text(Duration::from_secs(65)), "1:05");
         assert_eq!(clock_text(Duration::from_secs(3723)), "1:02:03");
-        assert_eq!(clock_text(Duration::from_millis(9_450)), "0:09.4");
-        assert_eq!(clock_text(Duration::ZERO), "0:00.0");
-        assert_eq!(clock_text(Duration::from_millis(10_000)), "0:10");
+        assert_eq!(clock_text(Duration::from_millis(9_450)), "0:10");
+        assert_eq!(clock_text(Duration::from_millis(1)), "0:01");
+        assert_eq!(clock_text(Duration::ZERO), "0:00");
     }
 
     #[test]

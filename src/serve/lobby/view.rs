@@ -229,3 +229,83 @@ fn overlay(buf: &mut ratatui::buffer::Buffer, area: Rect, title: &str, lines: Ve
     block.render(rect, buf);
     Paragraph::new(lines).render(inner, buf);
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::*;
+    use crate::app::{Key, KeyCode};
+    use crate::rules::{GameType, Variant};
+    use crate::serve::rating::Rating;
+    use crate::serve::records::Standing;
+    use crate::serve::room::RoomConfig;
+
+    fn listing(code: &str, seats: [Option<&str>; 2], plies: usize, watchers: usize) -> Listing {
+        Listing {
+            code: code.into(),
+            config: RoomConfig {
+                game_type: GameType::standard(Variant::English),
+                clock: "5+3".parse().ok(),
+                grace: Duration::from_secs(180),
+                rated: true,
+                private: false,
+            },
+            seats: seats.map(|s| s.map(|name| (format!("SHA256:{name}"), name.to_string()))),
+            plies,
+            over: false,
+            watchers,
+        }
+    }
+
+    fn drawn(lobby: &Lobby, width: u16, height: u16) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("a terminal");
+        terminal.draw(|frame| draw(frame, lobby)).expect("drawn");
+        let buffer = terminal.backend().buffer();
+        (0..height)
+            .map(|y| {
+                (0..width)
+                    .map(|x| buffer[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    fn lobby() -> Lobby {
+        let mut lobby = Lobby::new("ann", "SHA256:ann", false);
+        lobby.rating = Some((1512, 4));
+        lobby.leaders = vec![Standing {
+            name: "bob".into(),
+            rating: Rating {
+                rating: 1620.4,
+                ..Rating::default()
+            },
+            games: 9,
+        }];
+        lobby.refresh(vec![
+            listing("K7QX", [Some("ann"), Some("bob")], 12, 0),
+            listing("M4TR", [Some("cy"), None], 0, 0),
+            listing("W9HD", [Some("dan"), Some("eve")], 31, 2),
+        ]);
+        lobby
+    }
+
+    #[test]
+    fn the_lobby_80x24() {
+        insta::assert_snapshot!(drawn(&lobby(), 80, 24));
+    }
+
+    #[test]
+    fn the_lobby_with_its_leaderboard_and_the_form_120x30() {
+        let mut lobby = lobby();
+        let _ = lobby.key(Key::char('n'));
+        let _ = lobby.key(Key::plain(KeyCode::Down));
+        insta::assert_snapshot!(drawn(&lobby, 120, 30));
+    }
+}
