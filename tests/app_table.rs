@@ -33,6 +33,7 @@ fn state(moves: &[&str]) -> TableEvent {
         running: Some(side),
         watchers: 1,
         rated: true,
+        paused: false,
     }))
 }
 
@@ -130,6 +131,7 @@ fn undo_asks_for_a_takeback_and_offers_are_answered_through_the_table() {
         running: None,
         watchers: 0,
         rated: false,
+        paused: false,
     }))));
     assert!(matches!(app.mode(), Mode::Over(_)));
 }
@@ -187,6 +189,7 @@ fn a_seat_waiting_for_an_opponent_says_the_code() {
         running: None,
         watchers: 0,
         rated: false,
+        paused: false,
     }))));
     assert!(app.status().contains("code K7QX"), "{}", app.status());
     let effects = app.update(Action::Submit("11-15".into()));
@@ -225,6 +228,33 @@ fn a_table_game_over_for_a_watcher_80x24() {
         running: None,
         watchers: 3,
         rated: true,
+        paused: false,
     }))));
     insta::assert_snapshot!(common::screen::screen(&app, 80, 24));
+}
+
+#[test]
+fn pause_asks_the_opponent_and_starts_the_clocks_again_once_stopped() {
+    let mut app = seated(Color::Black);
+    assert_eq!(
+        requests(&app.update(Action::Submit(":pause".into()))),
+        [TableRequest::Offer(OfferKind::Pause)]
+    );
+    let mut game = AnyGame::new(GameType::default());
+    game.truncate();
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game,
+        seats: [seat("ann"), seat("bob")],
+        clocks: Some([Duration::from_secs(300); 2]),
+        running: None,
+        watchers: 0,
+        rated: true,
+        paused: true,
+    }))));
+    assert!(
+        app.status().contains("stopped by agreement"),
+        "{}",
+        app.status()
+    );
+    assert_eq!(requests(&app.update(Action::Pause)), [TableRequest::Resume]);
 }

@@ -50,6 +50,10 @@ impl Question {
             Question::Offered(OfferKind::Draw) => {
                 "Your opponent offers a draw. Accept? y: accept, n: decline".into()
             }
+            Question::Offered(OfferKind::Pause) => {
+                "Your opponent asks to stop the clocks for a while. Agree? y: agree, n: refuse"
+                    .into()
+            }
             Question::Offered(OfferKind::Takeback) => {
                 "Your opponent asks to take back their last move. Allow it? y: allow, n: refuse"
                     .into()

@@ -22,6 +22,8 @@ pub enum OfferKind {
     Draw,
     /// Taking back the asker's last move.
     Takeback,
+    /// Stopping both clocks (a move, or either player's word, starts them again).
+    Pause,
 }
 
 impl OfferKind {
@@ -30,6 +32,7 @@ impl OfferKind {
         match self {
             OfferKind::Draw => "a draw",
             OfferKind::Takeback => "a takeback",
+            OfferKind::Pause => "a pause of the clocks",
         }
     }
 }
@@ -60,6 +63,8 @@ pub struct TableState {
     pub watchers: usize,
     /// Whether the game is rated.
     pub rated: bool,
+    /// Whether the clocks are stopped by the players' agreement.
+    pub paused: bool,
 }
 
 /// What a table tells the people at it.
@@ -104,6 +109,8 @@ pub enum TableRequest {
     Chat(String),
     /// Claim the game when the opponent has been away longer than the grace period.
     Claim,
+    /// Start the clocks again after an agreed pause.
+    Resume,
 }
 
 /// The app's side of a table: where the player sits and what the table last said.

@@ -173,6 +173,8 @@ struct Room {
     record: Option<RecordKey>,
     /// Whether the end of the game has been recorded.
     ended: bool,
+    /// Whether the clocks are stopped by the players' agreement.
+    paused: bool,
 }
 
 impl Room {
@@ -197,6 +199,7 @@ impl Room {
             recorder,
             record: None,
             ended: false,
+            paused: false,
         };
         if let Some(resumed) = resumed {
             room.game = resumed.game;
@@ -321,6 +324,7 @@ impl Room {
                         Ok(false)
                     }
                     TableRequest::Claim => self.claim(&who),
+                    TableRequest::Resume => self.resume(&who),
                 };
                 match changed {
                     Ok(false) => return,
@@ -396,7 +400,7 @@ impl Room {
             .iter()
             .all(|s| s.as_ref().is_some_and(|s| s.away_since.is_none()));
         let waiting = self.clock.as_ref().is_some_and(|c| c.running().is_none());
-        if both_here && waiting && self.game.outcome().is_none() {
+        if both_here && waiting && !self.paused && self.game.outcome().is_none() {
             let to_move = self.game.position().side_to_move();
             let now = self.now();
             if let Some(clock) = self.clock.as_mut() {
@@ -416,6 +420,10 @@ impl Room {
         }
         if self.game.position().side_to_move() != color {
             return Err("it is not your turn".into());
+        }
+        if self.paused {
+            // A move after an agreed pause starts the clocks again, the mover's first.
+            self.resume(who)?;
         }
         if self.clock.as_ref().is_some_and(|c| c.running().is_none()) {
             return Err("the clocks start when both players are here".into());
@@ -450,6 +458,9 @@ impl Room {
         }
         if kind == OfferKind::Takeback && self.plies_to_take_back(color) == 0 {
             return Err("you have no move to take back".into());
+        }
+        if kind == OfferKind::Pause && self.clock.as_ref().is_none_or(|c| c.running().is_none()) {
+            return Err("the clocks are not running".into());
         }
         self.offer = Some((color, kind));
         if let Some(seat) = &self.seats[color.opponent().index()] {
@@ -486,6 +497,10 @@ impl Room {
                 let _ = self.game.agree_draw();
                 self.stop_clock();
             }
+            OfferKind::Pause => {
+                self.stop_clock();
+                self.paused = true;
+            }
             OfferKind::Takeback => {
                 for _ in 0..self.plies_to_take_back(from) {
                     self.game.undo();
@@ -503,6 +518,21 @@ impl Room {
                     clock.start(to_move, now);
                 }
             }
+        }
+        Ok(true)
+    }
+
+    /// Starts the clocks again after an agreed pause (either player may), the side to move's first.
+    fn resume(&mut self, who: &str) -> Result<bool, String> {
+        self.seat_of(who).ok_or("you are watching this game")?;
+        if !self.paused {
+            return Err("the clocks are not stopped".into());
+        }
+        self.paused = false;
+        let to_move = self.game.position().side_to_move();
+        let now = self.now();
+        if let Some(clock) = self.clock.as_mut() {
+            clock.start(to_move, now);
         }
         Ok(true)
     }
@@ -635,6 +665,7 @@ impl Room {
             running: self.clock.as_ref().and_then(Clock::running),
             watchers: self.watchers.len(),
             rated: self.config.rated,
+            paused: self.paused,
         }
     }
 

@@ -331,6 +331,7 @@ pub fn question(buf: &mut Buffer, board: Rect, question: Question, options: &Opt
             (" Draw offered ", question.text())
         }
         Question::Offered(OfferKind::Takeback) => (" Takeback asked ", question.text()),
+        Question::Offered(OfferKind::Pause) => (" Pause asked ", question.text()),
     };
     let width = board.width.saturating_sub(2).clamp(20, 44);
     let lines: Vec<Line> = std::iter::once(Line::default())

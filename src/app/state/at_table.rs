@@ -57,7 +57,8 @@ impl App {
             | Action::Setup(SetupAction::Open)
             | Action::Load
             | Action::Continue => self.leave_first(),
-            Action::MoveNow | Action::Pause => "no engine plays at this table".to_string(),
+            Action::Pause => return Some(self.pause_or_resume()),
+            Action::MoveNow => "no engine plays at this table".to_string(),
             Action::Save => Self::kept_on_server(),
             _ => return None,
         };
@@ -77,7 +78,8 @@ impl App {
             "redo" => Err("a move taken back at a table stays taken back".into()),
             "new" | "rematch" | "setup" | "load" | "continue" => Err(self.leave_first()),
             "fen" if rest.is_some_and(|r| !r.is_empty()) => Err(self.leave_first()),
-            "move" | "pause" | "level" => Err("no engine plays at this table".into()),
+            "pause" => Ok(self.pause_or_resume()),
+            "move" | "level" => Err("no engine plays at this table".into()),
             "save" => Err(Self::kept_on_server()),
             _ => return None,
         })
@@ -127,6 +129,30 @@ impl App {
             }
             Err(why) => {
                 self.status = why;
+                Vec::new()
+            }
+        }
+    }
+
+    /// `:pause` (or its key) at a table: asks the opponent to stop the clocks, or starts them again after an
+    /// agreed pause.
+    fn pause_or_resume(&mut self) -> Vec<Effect> {
+        if let Err(why) = self.seated() {
+            self.status = why;
+            return Vec::new();
+        }
+        let state = self.table.as_ref().and_then(|t| t.state.clone());
+        match state {
+            Some(state) if state.paused => {
+                self.status = "you start the clocks again".into();
+                vec![Effect::Table(TableRequest::Resume)]
+            }
+            Some(state) if state.clocks.is_some() => {
+                self.status = "you ask to stop the clocks: waiting for the answer".into();
+                vec![Effect::Table(TableRequest::Offer(OfferKind::Pause))]
+            }
+            _ => {
+                self.status = "this game has no clocks to stop".into();
                 Vec::new()
             }
         }
@@ -311,6 +337,12 @@ impl App {
                 };
                 return format!("{turn}: waiting for {} to reconnect{claim}", seat.name);
             }
+        }
+        if state.paused {
+            return format!(
+                "{turn}: the clocks are stopped by agreement (a move, or {}, starts them)",
+                self.key(Context::Board, "pause", ":pause")
+            );
         }
         match (table.seat, &state.seats[side.index()]) {
             (Some(seat), _) if seat == side => format!("{turn}: your move"),

@@ -140,6 +140,7 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
         running: None,
         watchers: 0,
         rated: false,
+        paused: false,
     };
     // White may not move first; a watcher may not move at all.
     play(&room, &bob, &snapshot, "11-15").await;
@@ -374,4 +375,47 @@ async fn a_listed_recorded_room_goes_on_after_a_player_drops_and_comes_back() {
     assert_eq!(unfinished.len(), 1);
     assert_eq!(unfinished[0].moves, ["10-14", "21-17", "14x21", "22-17"]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn the_clocks_pause_only_by_agreement_and_a_move_starts_them_again() {
+    let (room, mut ann, mut bob) = two_players(config(Some("10+5"), 1000)).await;
+    let first = ann.state().await;
+    // Nothing to pause until the clocks run... they run from the start: Black's.
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Pause))
+        .await;
+    assert_eq!(
+        bob.next(|u| match u {
+            Update::Offer(k) => Some(k),
+            _ => None,
+        })
+        .await,
+        OfferKind::Pause
+    );
+    room.ask(
+        &bob.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Pause,
+            accept: true,
+        },
+    )
+    .await;
+    let paused = ann.state_until(|s| s.paused).await;
+    assert_eq!(paused.running, None);
+    let left = paused.clocks.expect("clocks")[0];
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Stopped: a second ask to pause is refused, and no time has gone.
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Pause))
+        .await;
+    assert_eq!(ann.refused().await, "the clocks are not running");
+    // Ann's move starts them again: hers stops (with the increment), Bob's runs.
+    play(&room, &ann, &first, "11-15").await;
+    let going = bob.state_until(|s| s.game.len() == 1).await;
+    assert!(!going.paused);
+    assert_eq!(going.running, Some(Color::White));
+    let after = going.clocks.expect("clocks")[0];
+    assert!(
+        after >= left + Duration::from_secs(4),
+        "{left:?} then {after:?}"
+    );
 }
