@@ -21,6 +21,8 @@ use super::player::{self, Player, Start};
 use super::{ServeError, Shared, seating};
 use crate::session::Ending;
 
+mod commands;
+
 /// How many messages from the client may wait for its game before reading from the connection pauses (the
 /// client then waits, not the server's memory).
 const INPUT_QUEUE: usize = 64;
@@ -449,88 +451,6 @@ impl russh::server::Handler for Connection {
 }
 
 impl Connection {
-    /// `new`, `join CODE`, `watch CODE`: a game at a table on `channel`, or the reason why not.
-    async fn exec_table(
-        &mut self,
-        channel: ChannelId,
-        session: &mut SshSession,
-        ask: Result<seating::TableAsk, String>,
-    ) -> Result<(), ServeError> {
-        if self.channel != Some(channel) || self.game.is_some() {
-            return refuse(channel, session, "crowned: one game per connection.\r\n");
-        }
-        let (Some(identity), Some(size)) = (self.identity.clone(), self.pty) else {
-            self.channel = None;
-            return refuse(channel, session, NO_PTY);
-        };
-        let seated = match ask {
-            Ok(seating::TableAsk::New(new)) => {
-                seating::open_new(&self.shared, &identity, new).await
-            }
-            Ok(seating::TableAsk::Join(code)) => {
-                seating::join(&self.shared, &identity, &code).await
-            }
-            Ok(seating::TableAsk::Watch(code)) => {
-                seating::watch(&self.shared, &identity, &code).await
-            }
-            Err(why) => Err(why),
-        };
-        match seated {
-            Ok(seated) => {
-                self.spawn_player(channel, size, session, Start::Table(seated), false);
-                Ok(())
-            }
-            Err(why) => {
-                self.channel = None;
-                refuse(channel, session, &format!("crowned: {why}.\r\n"))
-            }
-        }
-    }
-
-    /// `ssh host games`: the player's saved and finished games as PDN on the channel (so that `ssh -p 2222 host games
-    /// > mine.pdn` keeps them), read on a blocking thread; the channel then closes with status 0.
-    fn send_games(&self, identity: Identity, channel: ChannelId, session: &mut SshSession) {
-        let store = self.shared.store_of(&identity);
-        let handle = session.handle();
-        tokio::spawn(async move {
-            // The saved games hold the games against people too: each is filed there as it ends.
-            let text = tokio::task::spawn_blocking(move || store.saved_games_pdn()).await;
-            // The games on stdout, anything to say about them on stderr (so that `> mine.pdn` is all PDN).
-            const STDERR: u32 = 1;
-            let status = match text {
-                Ok(Ok((text, left_out))) => {
-                    let _ = handle.data(channel, text.into_bytes()).await;
-                    if left_out > 0 {
-                        let note = format!(
-                            "crowned: {left_out} more games were left out: too much at once\r\n"
-                        );
-                        let _ = handle
-                            .extended_data(channel, STDERR, note.into_bytes())
-                            .await;
-                    }
-                    0
-                }
-                Ok(Err(e)) => {
-                    let why = format!("crowned: cannot read your games: {e}\r\n");
-                    let _ = handle
-                        .extended_data(channel, STDERR, why.into_bytes())
-                        .await;
-                    1
-                }
-                Err(e) => {
-                    let why = format!("crowned: cannot read your games: {e}\r\n");
-                    let _ = handle
-                        .extended_data(channel, STDERR, why.into_bytes())
-                        .await;
-                    1
-                }
-            };
-            let _ = handle.exit_status_request(channel, status).await;
-            let _ = handle.eof(channel).await;
-            let _ = handle.close(channel).await;
-        });
-    }
-
     /// The session channel closed: its game ends, and the connection may open another.
     async fn close_game(&mut self, channel: ChannelId) {
         if self.channel != Some(channel) {
@@ -545,7 +465,11 @@ impl Connection {
 }
 
 /// Tells the client `why` on its channel and closes it with a failing exit status.
-fn refuse(channel: ChannelId, session: &mut SshSession, why: &str) -> Result<(), ServeError> {
+pub(super) fn refuse(
+    channel: ChannelId,
+    session: &mut SshSession,
+    why: &str,
+) -> Result<(), ServeError> {
     session.data(channel, why.as_bytes().to_vec())?;
     session.exit_status_request(channel, 1)?;
     session.eof(channel)?;

@@ -16,10 +16,9 @@ use tokio::time::{Instant, sleep_until};
 use super::identity::Identity;
 use super::recorder::{Job, RecordKey, Recorder};
 use super::tables::{Listing, Tables};
-use super::text::clean_line;
 use crate::app::{OfferKind, SeatView, TableEvent, TableRequest, TableState};
 use crate::game::{AnyGame, Clock, Outcome, TimeControl, WinReason};
-use crate::rules::{Color, GameType, Move};
+use crate::rules::{Color, GameType};
 
 /// The longest chat line kept, in characters.
 pub const MAX_CHAT: usize = 200;
@@ -409,208 +408,6 @@ impl Room {
         }
     }
 
-    /// Plays `who`'s move; whether the game changed, or why not.
-    fn play(&mut self, who: &str, mv: &Move) -> Result<bool, String> {
-        let color = self.seat_of(who).ok_or("you are watching this game")?;
-        if self.seats.iter().any(Option::is_none) {
-            return Err("the game starts when the opponent sits down".into());
-        }
-        if let Some(outcome) = self.game.outcome() {
-            return Err(format!("the game is over: {outcome}"));
-        }
-        if self.game.position().side_to_move() != color {
-            return Err("it is not your turn".into());
-        }
-        if self.paused {
-            // A move after an agreed pause starts the clocks again, the mover's first.
-            self.resume(who)?;
-        }
-        if self.clock.as_ref().is_some_and(|c| c.running().is_none()) {
-            return Err("the clocks start when both players are here".into());
-        }
-        // Checked before the clock is pressed: an illegal move costs no time.
-        let mut after = self.game.clone();
-        after.play(mv).map_err(|e| e.to_string())?;
-        let now = self.now();
-        if let Some(clock) = self.clock.as_mut()
-            && let Err(flagged) = clock.press(now)
-        {
-            self.lose_on_time(flagged);
-            return Err("your time ran out".into());
-        }
-        self.game = after;
-        // A move answers any offer still open.
-        self.offer = None;
-        self.record_move();
-        if self.game.outcome().is_some() {
-            self.stop_clock();
-        }
-        Ok(true)
-    }
-
-    fn make_offer(&mut self, who: &str, kind: OfferKind) -> Result<(), String> {
-        let color = self.seat_of(who).ok_or("you are watching this game")?;
-        if self.game.outcome().is_some() {
-            return Err("the game is over".into());
-        }
-        if self.seats[color.opponent().index()].is_none() {
-            return Err("there is nobody to ask yet".into());
-        }
-        if kind == OfferKind::Takeback && self.plies_to_take_back(color) == 0 {
-            return Err("you have no move to take back".into());
-        }
-        if kind == OfferKind::Pause && self.clock.as_ref().is_none_or(|c| c.running().is_none()) {
-            return Err("the clocks are not running".into());
-        }
-        self.offer = Some((color, kind));
-        if let Some(seat) = &self.seats[color.opponent().index()] {
-            let _ = seat.updates.send(Update::Offer(kind));
-        }
-        Ok(())
-    }
-
-    /// Plies undone when `color` takes back its last move: one if the opponent is to move, two if it is.
-    fn plies_to_take_back(&self, color: Color) -> usize {
-        let played = self.game.len();
-        let to_move = self.game.position().side_to_move();
-        let wanted = if to_move == color { 2 } else { 1 };
-        if played >= wanted { wanted } else { 0 }
-    }
-
-    fn answer(&mut self, who: &str, kind: OfferKind, accept: bool) -> Result<bool, String> {
-        let color = self.seat_of(who).ok_or("you are watching this game")?;
-        let Some((from, offered)) = self.offer else {
-            return Err("there is nothing to answer".into());
-        };
-        if from == color || offered != kind {
-            return Err("there is nothing to answer".into());
-        }
-        self.offer = None;
-        if !accept {
-            if let Some(seat) = &self.seats[from.index()] {
-                let _ = seat.updates.send(Update::Declined(kind));
-            }
-            return Ok(false);
-        }
-        match kind {
-            OfferKind::Draw => {
-                let _ = self.game.agree_draw();
-                self.stop_clock();
-            }
-            OfferKind::Pause => {
-                self.stop_clock();
-                self.paused = true;
-            }
-            OfferKind::Takeback => {
-                for _ in 0..self.plies_to_take_back(from) {
-                    self.game.undo();
-                }
-                self.game.truncate();
-                self.record(|key, room| Job::TakeBack {
-                    key,
-                    ply: room.game.len(),
-                });
-                let now = self.now();
-                let to_move = self.game.position().side_to_move();
-                if let Some(clock) = self.clock.as_mut()
-                    && clock.running().is_some()
-                {
-                    clock.start(to_move, now);
-                }
-            }
-        }
-        Ok(true)
-    }
-
-    /// Starts the clocks again after an agreed pause (either player may), the side to move's first.
-    fn resume(&mut self, who: &str) -> Result<bool, String> {
-        self.seat_of(who).ok_or("you are watching this game")?;
-        if !self.paused {
-            return Err("the clocks are not stopped".into());
-        }
-        self.paused = false;
-        let to_move = self.game.position().side_to_move();
-        let now = self.now();
-        if let Some(clock) = self.clock.as_mut() {
-            clock.start(to_move, now);
-        }
-        Ok(true)
-    }
-
-    fn resign(&mut self, who: &str) -> Result<bool, String> {
-        match self.seat_of(who) {
-            Some(color) if self.game.outcome().is_none() => {
-                let _ = self.game.resign(color);
-                self.stop_clock();
-                Ok(true)
-            }
-            _ => Err("there is no game of yours to resign".into()),
-        }
-    }
-
-    fn claim(&mut self, who: &str) -> Result<bool, String> {
-        let color = self.seat_of(who).ok_or("you are watching this game")?;
-        if self.game.outcome().is_some() {
-            return Err("the game is over".into());
-        }
-        let away = self.seats[color.opponent().index()]
-            .as_ref()
-            .and_then(|s| s.away_since)
-            .ok_or("your opponent is here")?;
-        if away.elapsed() < self.config.grace {
-            return Err("your opponent may still come back".into());
-        }
-        let _ = self.game.declare(Outcome::Win {
-            winner: color,
-            reason: WinReason::Abandoned,
-        });
-        self.stop_clock();
-        Ok(true)
-    }
-
-    fn chat(&mut self, who: &str, text: &str) {
-        let Some(name) = self.name_of(who) else {
-            return;
-        };
-        let now = Instant::now();
-        let times = self.chat_times.entry(who.to_string()).or_default();
-        while times
-            .front()
-            .is_some_and(|t| now.duration_since(*t) > CHAT_WINDOW)
-        {
-            times.pop_front();
-        }
-        if times.len() >= CHAT_LINES {
-            return self.refuse(who, "slow down: a few lines at a time");
-        }
-        times.push_back(now);
-        let text = clean_line(text, MAX_CHAT);
-        if text.is_empty() {
-            return;
-        }
-        // Players and watchers talk among themselves: players see players' lines, watchers everyone's.
-        let from_player = self.seat_of(who).is_some();
-        let update = Update::Chat { from: name, text };
-        for seat in self.seats.iter().flatten().filter(|_| from_player) {
-            let _ = seat.updates.send(update.clone());
-        }
-        for (_, updates) in &self.watchers {
-            let _ = updates.send(update.clone());
-        }
-    }
-
-    fn name_of(&self, who: &str) -> Option<String> {
-        if let Some(color) = self.seat_of(who) {
-            return self.seats[color.index()]
-                .as_ref()
-                .map(|s| s.who.name.clone());
-        }
-        self.watchers
-            .iter()
-            .any(|(w, _)| w == who)
-            .then(|| "a watcher".to_string())
-    }
-
     fn check_flag(&mut self) {
         let now = self.now();
         if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now))
@@ -703,6 +500,7 @@ fn far_future() -> Instant {
 }
 
 mod recording;
+mod requests;
 
 pub use recording::resumed_from;
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The room's rules, driven by commands as players' connections would send them.
 
 use super::*;
-use crate::rules::{Strictness, Variant};
+use crate::rules::{Move, Strictness, Variant};
 
 struct Person {
     who: Identity,
