@@ -226,27 +226,17 @@ async fn garbage_and_absurd_windows_do_not_hurt_and_sigterm_stops_cleanly() {
 /// The load benchmark, tiny: a server of its own, sixteen players at once, every one served.
 #[test]
 fn the_load_benchmark_runs_small() {
-    let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
-        .args([
-            "bench",
-            "serve",
-            "--sessions",
-            "16",
-            "--keys",
-            "3",
-            "--pause",
-            "20",
-            "--engine-every",
-            "4",
-        ])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = bench(&[
+        "serve",
+        "--sessions",
+        "16",
+        "--keys",
+        "3",
+        "--pause",
+        "20",
+        "--engine-every",
+        "4",
+    ]);
     assert!(
         text.starts_with("players: 16 asked, 16 completed, 0 failed\n"),
         "{text}"
@@ -446,4 +436,20 @@ fn the_tables_benchmark_runs_small() {
         text.contains("0 of 4 finished games missing or wrong"),
         "{text}"
     );
+}
+
+/// `crowned bench ARGS`, which must succeed: what it printed.
+fn bench(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .arg("bench")
+        .args(args)
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    text
 }

@@ -99,11 +99,7 @@ fn print_report(
         args.sessions,
         report.completed,
         report.failed.len(),
-        report
-            .failed
-            .first()
-            .map(|why| format!(" (first: {why})"))
-            .unwrap_or_default()
+        first_failure(&report.failed)
     );
     println!(
         "connect to first frame: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
@@ -255,4 +251,12 @@ impl Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// ` (first: WHY)` for the first of `failed`, or nothing when nothing failed.
+pub(super) fn first_failure(failed: &[String]) -> String {
+    failed
+        .first()
+        .map(|why| format!(" (first: {why})"))
+        .unwrap_or_default()
 }

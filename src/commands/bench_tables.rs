@@ -13,7 +13,7 @@ use crowned::serve::load::quantile;
 use crowned::serve::load_tables::{TableLoadConfig, TableLoadReport, run_table_load};
 use crowned::serve::records::Records;
 
-use super::bench_serve::{Server, Usage};
+use super::bench_serve::{Server, Usage, first_failure};
 
 /// What the command line asks of the load.
 #[derive(Debug)]
@@ -115,11 +115,7 @@ fn print_load(
         args.games,
         report.finished,
         report.failed.len(),
-        report
-            .failed
-            .first()
-            .map(|why| format!(" (first: {why})"))
-            .unwrap_or_default()
+        first_failure(&report.failed)
     );
     println!(
         "players: {} at once, {} watchers; one game in {} with a 5+3 clock; up to {} plies, {} ms to think",

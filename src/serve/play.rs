@@ -307,6 +307,17 @@ impl Typing {
         true
     }
 
+    /// When to wake up: at `timer` if one is set, when a lone escape becomes the Esc key, or when the player
+    /// has been idle for `idle`, whichever comes first.
+    pub fn wake(&self, timer: Option<Instant>, idle: Duration) -> Instant {
+        let idle_at = self.last_input + idle;
+        [timer, self.esc_due, Some(idle_at)]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(idle_at)
+    }
+
     /// At `now`: a lone escape whose time has come becomes the Esc key.
     pub fn settle(&mut self, now: Instant, events: &mut Vec<InputEvent>) {
         if self.esc_due.is_some_and(|due| due <= now) {
@@ -314,6 +325,16 @@ impl Typing {
             self.esc_due = None;
         }
     }
+}
+
+/// Hands the session `events` in order; how it ended, if one of them ended it.
+fn handle_all(
+    session: &mut Session,
+    events: impl IntoIterator<Item = InputEvent>,
+) -> Option<Ending> {
+    events
+        .into_iter()
+        .find_map(|event| session.handle(Event::Input(event)))
 }
 
 /// Whether `events` hold a Ctrl-c, which ends the connection at once whatever is queued before it.
@@ -351,10 +372,8 @@ async fn run_session(
     if let Some(ending) = session.start(width, height) {
         return Some(ending);
     }
-    for event in typed_ahead {
-        if let Some(ending) = session.handle(Event::Input(event)) {
-            return Some(ending);
-        }
+    if let Some(ending) = handle_all(session, typed_ahead) {
+        return Some(ending);
     }
     channels.send_requests(session).await;
     let mut typing = Typing::default();
@@ -364,13 +383,7 @@ async fn run_session(
             session.end(Ending::InputClosed);
             return Some(Ending::InputClosed);
         }
-        let timer = session.next_deadline().map(Instant::from_std);
-        let idle_at = typing.last_input + idle;
-        let wake = [timer, typing.esc_due, Some(idle_at)]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(idle_at);
+        let wake = typing.wake(session.next_deadline().map(Instant::from_std), idle);
         tokio::select! {
             message = channels.input.recv() => {
                 if !typing.take(message, &mut channels.input, out, &mut events) {
@@ -408,10 +421,8 @@ async fn run_session(
             session.end(Ending::Signal(SIGINT));
             return Some(Ending::Signal(SIGINT));
         }
-        for event in events.drain(..) {
-            if let Some(ending) = session.handle(Event::Input(event)) {
-                return Some(ending);
-            }
+        if let Some(ending) = handle_all(session, events.drain(..)) {
+            return Some(ending);
         }
         channels.send_requests(session).await;
     }

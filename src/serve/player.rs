@@ -216,12 +216,7 @@ async fn run_lobby(
         if !out.draw_with(|frame| view::draw(frame, lobby)).await {
             return Err(GameEnd::Session(Ending::InputClosed));
         }
-        let idle_at = typing.last_input + idle;
-        let wake = [Some(refresh_at), typing.esc_due, Some(idle_at)]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(idle_at);
+        let wake = typing.wake(Some(refresh_at), idle);
         tokio::select! {
             message = channels.input.recv() => {
                 if !typing.take(message, &mut channels.input, out, &mut events) {

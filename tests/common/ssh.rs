@@ -165,6 +165,21 @@ impl Terminal {
         rows: u16,
         env: &[(&str, &str)],
     ) -> Terminal {
+        Terminal::start(handle, (cols, rows), env, None).await
+    }
+
+    /// A terminal that runs `command` (`join K7QX`) instead of a shell, with a pty as `ssh -t` asks.
+    pub async fn exec(handle: &Handle<KnownHost>, cols: u16, rows: u16, command: &str) -> Terminal {
+        Terminal::start(handle, (cols, rows), &[], Some(command)).await
+    }
+
+    /// A session channel with a pty of `cols` x `rows`, the environment `env`, and a shell or `command`.
+    async fn start(
+        handle: &Handle<KnownHost>,
+        (cols, rows): (u16, u16),
+        env: &[(&str, &str)],
+        command: Option<&str>,
+    ) -> Terminal {
         let channel = handle.channel_open_session().await.expect("a session");
         for (name, value) in env {
             channel.set_env(true, *name, *value).await.expect("sent");
@@ -181,31 +196,10 @@ impl Terminal {
             )
             .await
             .expect("a pty");
-        channel.request_shell(true).await.expect("a shell");
-        Terminal {
-            channel,
-            screen: vt100::Parser::new(nz(rows), nz(cols), 0),
-            closed: false,
-            exit_status: None,
+        match command {
+            Some(command) => channel.exec(true, command).await.expect("a command"),
+            None => channel.request_shell(true).await.expect("a shell"),
         }
-    }
-
-    /// A terminal that runs `command` (`join K7QX`) instead of a shell, with a pty as `ssh -t` asks.
-    pub async fn exec(handle: &Handle<KnownHost>, cols: u16, rows: u16, command: &str) -> Terminal {
-        let channel = handle.channel_open_session().await.expect("a session");
-        channel
-            .request_pty(
-                true,
-                "xterm-256color",
-                u32::from(cols),
-                u32::from(rows),
-                0,
-                0,
-                &[],
-            )
-            .await
-            .expect("a pty");
-        channel.exec(true, command).await.expect("a command");
         Terminal {
             channel,
             screen: vt100::Parser::new(nz(rows), nz(cols), 0),

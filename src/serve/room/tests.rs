@@ -54,6 +54,14 @@ impl Person {
         }
     }
 
+    async fn offered(&mut self) -> OfferKind {
+        self.next(|u| match u {
+            Update::Offer(k) => Some(k),
+            _ => None,
+        })
+        .await
+    }
+
     async fn refused(&mut self) -> String {
         self.next(|u| match u {
             Update::Refused(why) => Some(why),
@@ -178,14 +186,7 @@ async fn offers_are_answered_by_the_opponent_only() {
     // A takeback asked and refused, then asked and granted.
     room.ask(&ann.id(), TableRequest::Offer(OfferKind::Takeback))
         .await;
-    assert_eq!(
-        bob.next(|u| match u {
-            Update::Offer(k) => Some(k),
-            _ => None,
-        })
-        .await,
-        OfferKind::Takeback
-    );
+    assert_eq!(bob.offered().await, OfferKind::Takeback);
     room.ask(
         &ann.id(),
         TableRequest::Answer {
@@ -384,14 +385,7 @@ async fn the_clocks_pause_only_by_agreement_and_a_move_starts_them_again() {
     // Nothing to pause until the clocks run... they run from the start: Black's.
     room.ask(&ann.id(), TableRequest::Offer(OfferKind::Pause))
         .await;
-    assert_eq!(
-        bob.next(|u| match u {
-            Update::Offer(k) => Some(k),
-            _ => None,
-        })
-        .await,
-        OfferKind::Pause
-    );
+    assert_eq!(bob.offered().await, OfferKind::Pause);
     room.ask(
         &bob.id(),
         TableRequest::Answer {
