@@ -200,7 +200,7 @@ fn a_seat_waiting_for_an_opponent_says_the_code() {
 mod common;
 
 /// A game at a table on an 80x24 screen: the seats with names, ratings and clocks (the running one marked), the
-/// code and the watchers in the move pane's title, and whose turn it is.
+/// code and the watchers in the move pane's title, the chat under the moves, and whose turn it is.
 #[test]
 fn a_table_on_screen_80x24() {
     let mut app = seated(Color::White);
@@ -209,6 +209,10 @@ fn a_table_on_screen_80x24() {
         Duration::from_secs(287),
         Duration::from_millis(9_400),
     ])));
+    let _ = app.update(Action::Table(TableEvent::Chat {
+        from: "ann".into(),
+        text: "good luck!".into(),
+    }));
     insta::assert_snapshot!(common::screen::screen(&app, 80, 24));
 }
 

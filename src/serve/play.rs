@@ -392,6 +392,10 @@ async fn run_session(
                 }
             }
             Some(news) = table_news(&mut channels.table) => {
+                // A game that moves is not idle: a watcher, or a player waiting for a move, stays.
+                if matches!(news, TableEvent::State(_)) {
+                    typing.last_input = Instant::now();
+                }
                 if let Some(ending) = session.handle(Event::Table(news)) {
                     return Some(ending);
                 }

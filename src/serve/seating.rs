@@ -130,12 +130,26 @@ pub async fn take(shared: &Shared, identity: &Identity, ask: TableAsk) -> Result
     }
 }
 
+/// Games in progress one player may have at once: each holds a room until it ends.
+pub const MAX_GAMES_EACH: usize = 10;
+
 /// Opens a room for `new` and sits `identity` in it.
 pub async fn open_new(
     shared: &Shared,
     identity: &Identity,
     new: NewTable,
 ) -> Result<Seated, String> {
+    let mine = shared
+        .tables
+        .listings()
+        .iter()
+        .filter(|l| l.seats_player(&identity.fingerprint))
+        .count();
+    if mine >= MAX_GAMES_EACH {
+        return Err(format!(
+            "you have {mine} games in progress, the most one player may have: finish one (or resign) first"
+        ));
+    }
     let config = RoomConfig {
         game_type: GameType::standard(new.variant),
         clock: new.clock,

@@ -11,6 +11,9 @@ use super::{Options, pane_block};
 use crate::app::{App, Context, Focus, Mode, Purpose, Setup, Table, Thinking, clock_text};
 use crate::rules::{Color, Piece, Role};
 
+/// Chat lines shown at most under the moves of a game at a table.
+const CHAT_ROWS: usize = 3;
+
 /// Width of a move's column in the history.
 const MOVE_WIDTH: usize = 9;
 
@@ -47,6 +50,31 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     );
     inner.y += header_height;
     inner.height -= header_height;
+
+    // At a table, the latest chat lines at the bottom, when there is room for the moves as well.
+    if let Some(table) = app.table() {
+        let rows = table
+            .chat
+            .len()
+            .min(CHAT_ROWS)
+            .min(usize::from(inner.height / 4));
+        if rows > 0 {
+            let width = usize::from(inner.width);
+            let lines: Vec<Line> = table
+                .chat
+                .iter()
+                .skip(table.chat.len() - rows)
+                .map(|line| {
+                    let text: String = format!(" {line}").chars().take(width).collect();
+                    Line::styled(text, theme.quiet)
+                })
+                .collect();
+            let height = rows as u16;
+            let rect = Rect::new(inner.x, inner.bottom() - height, inner.width, height);
+            Paragraph::new(lines).render(rect, buf);
+            inner.height -= height;
+        }
+    }
 
     if matches!(app.mode(), Mode::Over(_)) && app.replay().is_none() {
         let panel = super::game_over::panel(app, options);
