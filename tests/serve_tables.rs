@@ -284,7 +284,7 @@ async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_t
     // Bob sees it waiting for an opponent, and joins it with Enter.
     let mut b = Terminal::open(&bob, 100, 30).await;
     b.wait_for(&format!("{code}  ann – (free)")).await;
-    b.send(b"\x1b[B\x1b[B\x1b[B").await;
+    b.send(b"\x1b[B\x1b[B\x1b[B\x1b[B").await;
     b.send(b"\r").await;
     b.wait_for("bob (1500) · you").await;
     a.wait_for("move 1, Black to play: your move").await;
@@ -292,7 +292,7 @@ async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_t
     // Cy sees it being played, and watches it.
     let mut c = Terminal::open(&cy, 100, 30).await;
     c.wait_for(&format!("{code}  ann – bob")).await;
-    c.send(b"\x1b[B\x1b[B\x1b[B\r").await;
+    c.send(b"\x1b[B\x1b[B\x1b[B\x1b[B\r").await;
     c.wait_for("1 watching").await;
     a.send(b"11-15\r").await;
     c.wait_for("1. 11-15").await;
@@ -304,7 +304,7 @@ async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_t
     a.wait_for("Your games in progress").await;
     b.wait_for("waiting for ann to reconnect").await;
     // Enter takes her back to it.
-    a.send(b"\x1b[B\x1b[B\x1b[B\r").await;
+    a.send(b"\x1b[B\x1b[B\x1b[B\x1b[B\r").await;
     a.wait_for("bob is thinking").await;
     b.wait_for("your move").await;
 }

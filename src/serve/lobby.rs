@@ -23,6 +23,8 @@ pub const CLOCKS: [&str; 8] = ["none", "1+0", "3+2", "5+3", "10+5", "15+10", "30
 pub enum Choice {
     /// A game against the engine (or the unfinished one, offered).
     Engine,
+    /// The player's saved games (against the engine and against people), to open one.
+    SavedGames,
     /// A new game against a person.
     New(NewTable),
     /// A seat at the game with this code.
@@ -38,6 +40,8 @@ pub enum Choice {
 pub enum Item {
     /// Play the engine.
     Engine,
+    /// The player's saved games.
+    SavedGames,
     /// Open the form for a new game against a person.
     NewGame,
     /// Type a code to join.
@@ -190,6 +194,9 @@ impl Lobby {
     pub fn refresh(&mut self, listings: Vec<Listing>) {
         let current = self.items.get(self.cursor).cloned();
         let mut items = vec![Item::Engine, Item::NewGame, Item::JoinByCode];
+        if !self.guest {
+            items.push(Item::SavedGames);
+        }
         let (mut mine, mut open, mut live) = (Vec::new(), Vec::new(), Vec::new());
         for listing in listings {
             if listing.seats_player(&self.fingerprint) {
@@ -237,6 +244,7 @@ impl Lobby {
             KeyCode::Char('?') => self.panel = Some(Panel::Help),
             KeyCode::Char('q') | KeyCode::Esc => return Some(Choice::Quit),
             KeyCode::Char('e') => return Some(Choice::Engine),
+            KeyCode::Char('o') if !self.guest => return Some(Choice::SavedGames),
             KeyCode::Char('n') => self.open_form(),
             KeyCode::Char('c') => self.panel = Some(Panel::Code(String::new())),
             KeyCode::Enter | KeyCode::Char(' ') => return self.choose(),
@@ -255,6 +263,7 @@ impl Lobby {
     fn choose(&mut self) -> Option<Choice> {
         match self.items.get(self.cursor)? {
             Item::Engine => Some(Choice::Engine),
+            Item::SavedGames => Some(Choice::SavedGames),
             Item::NewGame => {
                 self.open_form();
                 None
@@ -387,6 +396,7 @@ mod tests {
                 "Engine",
                 "NewGame",
                 "JoinByCode",
+                "SavedGames",
                 "mine MMMM",
                 "open AAAA",
                 "live DDDD",
@@ -397,9 +407,14 @@ mod tests {
         lobby.cursor = 3;
         assert_eq!(
             lobby.key(Key::plain(KeyCode::Enter)),
+            Some(Choice::SavedGames)
+        );
+        lobby.cursor = 4;
+        assert_eq!(
+            lobby.key(Key::plain(KeyCode::Enter)),
             Some(Choice::Join("MMMM".into()))
         );
-        lobby.cursor = 5;
+        lobby.cursor = 6;
         assert_eq!(
             lobby.key(Key::plain(KeyCode::Enter)),
             Some(Choice::Watch("DDDD".into()))

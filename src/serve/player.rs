@@ -45,7 +45,8 @@ pub enum Start {
 /// What comes next on the connection.
 enum Step {
     Lobby(Option<String>),
-    Engine,
+    /// A game against the engine; `true` to open the list of saved games first.
+    Engine(bool),
     Table(Seated),
     Ask(TableAsk),
 }
@@ -111,7 +112,8 @@ async fn drive(
                     Err(end) => return end,
                 };
                 next = match choice {
-                    Choice::Engine => Step::Engine,
+                    Choice::Engine => Step::Engine(false),
+                    Choice::SavedGames => Step::Engine(true),
                     Choice::New(new) => Step::Ask(TableAsk::New(new)),
                     Choice::Join(code) => Step::Ask(TableAsk::Join(code)),
                     Choice::Watch(code) => Step::Ask(TableAsk::Watch(code)),
@@ -126,9 +128,13 @@ async fn drive(
                 };
                 continue;
             }
-            Step::Engine => {
+            Step::Engine(saved_games) => {
                 let client = engine_client(player, &mut channels);
-                engine_session(player, client)
+                let mut session = engine_session(player, client);
+                if saved_games {
+                    session.list_saved_games();
+                }
+                session
             }
             Step::Table(seated) => {
                 let client = engine_client(player, &mut channels);

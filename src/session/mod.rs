@@ -157,6 +157,12 @@ impl Session {
         std::mem::take(&mut self.requests)
     }
 
+    /// Opens the list of saved games when the session starts, as `:load` does (the player chose it before the
+    /// game was on screen).
+    pub fn list_saved_games(&mut self) {
+        self.start_effects.push(Effect::ListSaved);
+    }
+
     /// When the next timer comes due, if one is set.
     pub fn next_deadline(&self) -> Option<Instant> {
         self.timers.next_deadline()

@@ -12,12 +12,13 @@ use super::{FORM_ROWS, Item, Lobby, Panel};
 use crate::serve::tables::Listing;
 
 /// The lobby's keys, for the help.
-const KEYS: [(&str, &str); 9] = [
+const KEYS: [(&str, &str); 10] = [
     ("↑ ↓  j k", "move the cursor"),
     ("Enter", "play, join or watch what the cursor is on"),
     ("e", "play the engine"),
     ("n", "a new game against a person"),
     ("c", "join a game by its code"),
+    ("o", "your saved games"),
     ("←→ in the form", "change the row"),
     ("Esc", "back"),
     ("q", "leave"),
@@ -150,6 +151,7 @@ fn list_lines(lobby: &Lobby, width: usize, height: usize) -> Vec<Line<'static>> 
 fn item_text(item: &Item) -> String {
     match item {
         Item::Engine => "Play the engine (e)".into(),
+        Item::SavedGames => "Your saved games, to replay or go on with (o)".into(),
         Item::NewGame => "A new game against a person… (n)".into(),
         Item::JoinByCode => "Join a game by its code… (c)".into(),
         Item::Quit => "Leave (q)".into(),
