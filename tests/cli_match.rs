@@ -148,7 +148,8 @@ fn ctrl_c_during_a_match_keeps_every_finished_game() {
         "{rest:?}"
     );
     // The tally counts the finished games, and the file holds exactly those, complete and readable.
-    let tally = stdout(&out);
+    let printed = stdout(&out);
+    let tally = printed.lines().last().unwrap_or("");
     let counts: usize = tally
         .split_whitespace()
         .filter_map(|w| w.parse::<usize>().ok())

@@ -132,12 +132,13 @@ fn english_on_another_board_plays_matches_too_and_the_deck_stays_english() {
         "match", "--size", "10", "--a", "random", "--b", "random", "--games", "2", "--time", "0.01",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let tally = stdout(&out);
+    let printed = stdout(&out);
+    let tally = printed.lines().last().unwrap_or("");
     let words: Vec<&str> = tally.split_whitespace().collect();
     assert_eq!(
         (words[0], words[2], words[4]),
         ("a", "b", "draws"),
-        "{tally}"
+        "{printed}"
     );
     let deck = TempFile::new("deck.json", "{}");
     assert_one_line_error(

@@ -3,7 +3,7 @@
 use std::ops::ControlFlow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
@@ -95,6 +95,33 @@ impl MatchGame {
     }
 }
 
+/// How one player used its time over a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimeUse {
+    /// Moves it searched.
+    pub moves: usize,
+    /// Time it took for them, in all.
+    pub total: Duration,
+    /// The longest it took for one.
+    pub longest: Duration,
+}
+
+impl TimeUse {
+    fn add(&mut self, took: Duration) {
+        self.moves += 1;
+        self.total += took;
+        self.longest = self.longest.max(took);
+    }
+
+    /// The time per move on average (zero before any move).
+    pub fn average(&self) -> Duration {
+        match u32::try_from(self.moves) {
+            Ok(0) | Err(_) => Duration::ZERO,
+            Ok(moves) => self.total / moves,
+        }
+    }
+}
+
 /// The tally of a match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MatchResult {
@@ -107,6 +134,8 @@ pub struct MatchResult {
     /// Whether the match ended before its last game: the stop flag was raised or `on_game` asked to stop. A
     /// game cut short by the stop flag is not counted.
     pub stopped: bool,
+    /// How the first and the second player used their time, in the games counted.
+    pub time_use: [TimeUse; 2],
 }
 
 impl MatchResult {
@@ -167,11 +196,20 @@ impl RulesVisitor for Run<'_> {
             .flat_map(|o| [(o, Color::Black), (o, Color::White)]);
         for (index, (opening, a_color)) in pairs.take(total).enumerate() {
             let number = index + 1;
-            let Some(mut game) = play_game(config, opening, a_color, number, &mut engines, stop)
-            else {
+            let mut time_use = result.time_use;
+            let Some(mut game) = play_game(
+                config,
+                opening,
+                a_color,
+                number,
+                &mut engines,
+                stop,
+                &mut time_use,
+            ) else {
                 result.stopped = true;
                 return Ok(result);
             };
+            result.time_use = time_use;
             let outcome = game.outcome().unwrap_or(Outcome::Draw {
                 reason: DrawReason::Adjudicated,
             });
@@ -211,6 +249,7 @@ fn play_game<R: Playable>(
     number: usize,
     engines: &mut [Engine; 2],
     stop: &AtomicBool,
+    time_use: &mut [TimeUse; 2],
 ) -> Option<AnyGame> {
     let mut game = AnyGame::from_position(R::wrap(start_of::<R>(config.game_type)));
     for mv in &opening.moves {
@@ -225,19 +264,18 @@ fn play_game<R: Playable>(
             return None;
         }
         let side = game.position().side_to_move();
-        let (engine, level) = if side == a_color {
-            (&mut engines[0], config.a)
-        } else {
-            (&mut engines[1], config.b)
-        };
+        let player = usize::from(side != a_color);
+        let level = [config.a, config.b][player];
         let seed = config.seed ^ (number as u64) << 32 ^ game.len() as u64;
-        let choice = engine.think_situation(
+        let asked = Instant::now();
+        let choice = engines[player].think_situation(
             &AnySituation::of_game(&game),
             level,
             &Limits::time(config.time),
             seed,
             &mut |_| {},
         );
+        time_use[player].add(asked.elapsed());
         // A search cut short by the stop flag may not have found the best move: the game is dropped.
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -305,7 +343,16 @@ mod tests {
         // The same seed plays the same games.
         let again =
             play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(())).expect("plays");
-        assert_eq!(again, result);
+        let tally = |r: &MatchResult| (r.a_wins, r.b_wins, r.draws, r.time_use.map(|t| t.moves));
+        assert_eq!(tally(&again), tally(&result));
+        // Every move searched is counted, and no search took longer than the longest.
+        let searched: usize = result.time_use.iter().map(|t| t.moves).sum();
+        let opening_plies: usize = seen.iter().map(|_| 3).sum();
+        let played: usize = seen.iter().map(|(_, _, plies)| plies).sum();
+        assert_eq!(searched, played - opening_plies);
+        for used in result.time_use {
+            assert!(used.average() <= used.longest);
+        }
     }
 
     #[test]

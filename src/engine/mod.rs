@@ -32,7 +32,7 @@ pub use eval::{KING, MAN, evaluate, evaluate_for_black};
 pub use match_openings::{MatchOpening, random_openings, random_plies};
 pub use matches::{
     DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings, MatchResult,
-    play_match,
+    TimeUse, play_match,
 };
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};

@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use smallvec::SmallVec;
 
@@ -115,7 +115,11 @@ impl<R: RuleSet> Searcher<R> {
         let started = Instant::now();
         self.nodes = 0;
         self.stopped = false;
-        self.deadline = limits.time.map(|t| started + t);
+        // The whole time is used (a fixed time per move is a budget to spend), less a margin for what happens
+        // after the search stops: returning the move, and the time check's own granularity.
+        self.deadline = limits
+            .time
+            .map(|t| started + t.saturating_sub(time_margin(t)));
         self.node_limit = limits.nodes;
         self.move_limit = situation.move_limit_plies;
         self.tt.new_search();
@@ -199,12 +203,6 @@ impl<R: RuleSet> Searcher<R> {
             if score.abs() >= WIN - depth as i32 {
                 // A forced result within the horizon: deeper search cannot change it.
                 break;
-            }
-            if let Some(time) = limits.time {
-                // The next depth takes several times as long as this one: do not start what cannot finish.
-                if started.elapsed() > time.mul_f32(0.45) {
-                    break;
-                }
             }
         }
         result.nodes = self.nodes;
@@ -494,4 +492,11 @@ fn from_table(score: i16, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// What is kept back from a time budget so that the answer comes within it: 2% of it, between 1 and 20 ms.
+fn time_margin(budget: Duration) -> Duration {
+    (budget / 50)
+        .clamp(Duration::from_millis(1), Duration::from_millis(20))
+        .min(budget)
 }
