@@ -71,10 +71,11 @@ fn time_use(result: &MatchResult, config: &MatchConfig) -> String {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     let side = |name: &str, used: &crowned::engine::TimeUse| {
         format!(
-            "{name} average {:.1} ms, longest {:.1} ms over {} moves",
+            "{name} average {:.1} ms, longest {:.1} ms over {} moves (and {} forced)",
             ms(used.average()),
             ms(used.longest),
-            used.moves
+            used.moves,
+            used.forced
         )
     };
     format!(

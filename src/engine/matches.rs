@@ -98,8 +98,10 @@ impl MatchGame {
 /// How one player used its time over a match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TimeUse {
-    /// Moves it searched.
+    /// Moves it searched, with a choice of moves (a forced move is played at once and counted apart).
     pub moves: usize,
+    /// Forced moves: the only legal move, played without a search.
+    pub forced: usize,
     /// Time it took for them, in all.
     pub total: Duration,
     /// The longest it took for one.
@@ -267,6 +269,7 @@ fn play_game<R: Playable>(
         let player = usize::from(side != a_color);
         let level = [config.a, config.b][player];
         let seed = config.seed ^ (number as u64) << 32 ^ game.len() as u64;
+        let forced = game.position().legal_moves().len() == 1;
         let asked = Instant::now();
         let choice = engines[player].think_situation(
             &AnySituation::of_game(&game),
@@ -275,7 +278,10 @@ fn play_game<R: Playable>(
             seed,
             &mut |_| {},
         );
-        time_use[player].add(asked.elapsed());
+        match forced {
+            true => time_use[player].forced += 1,
+            false => time_use[player].add(asked.elapsed()),
+        }
         // A search cut short by the stop flag may not have found the best move: the game is dropped.
         if stop.load(Ordering::Relaxed) {
             return None;
@@ -343,10 +349,13 @@ mod tests {
         // The same seed plays the same games.
         let again =
             play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(())).expect("plays");
-        let tally = |r: &MatchResult| (r.a_wins, r.b_wins, r.draws, r.time_use.map(|t| t.moves));
+        let tally = |r: &MatchResult| {
+            let moves = r.time_use.map(|t| (t.moves, t.forced));
+            (r.a_wins, r.b_wins, r.draws, moves)
+        };
         assert_eq!(tally(&again), tally(&result));
-        // Every move searched is counted, and no search took longer than the longest.
-        let searched: usize = result.time_use.iter().map(|t| t.moves).sum();
+        // Every move is counted, searched or forced, and no search took longer than the longest.
+        let searched: usize = result.time_use.iter().map(|t| t.moves + t.forced).sum();
         let opening_plies: usize = seen.iter().map(|_| 3).sum();
         let played: usize = seen.iter().map(|(_, _, plies)| plies).sum();
         assert_eq!(searched, played - opening_plies);
