@@ -225,6 +225,7 @@ impl Room {
         loop {
             let flag_at = self.flag_deadline();
             let tick_at = self.tick_deadline();
+            let away_at = self.away_deadline();
             let command = tokio::select! {
                 command = commands.recv() => command,
                 () = sleep_until(flag_at.unwrap_or_else(far_future)), if flag_at.is_some() => {
@@ -233,6 +234,11 @@ impl Room {
                 }
                 () = sleep_until(tick_at.unwrap_or_else(far_future)), if tick_at.is_some() => {
                     self.send_clocks();
+                    continue;
+                }
+                () = sleep_until(away_at.unwrap_or_else(far_future)), if away_at.is_some() => {
+                    // The time left to come back, counting down on the others' screens.
+                    self.broadcast_state();
                     continue;
                 }
             };
@@ -269,6 +275,18 @@ impl Room {
             into_second
         };
         Some(Instant::now() + wait + Duration::from_millis(1))
+    }
+
+    /// While a player is away from an unfinished game and someone is here to see it, a second from now: the
+    /// time they have left to come back is shown counting down.
+    fn away_deadline(&self) -> Option<Instant> {
+        let someone_away = self.seats.iter().flatten().any(|s| {
+            s.away_since
+                .is_some_and(|since| since.elapsed() < self.config.grace + Duration::from_secs(1))
+        });
+        let someone_here = self.everyone().next().is_some();
+        (someone_away && someone_here && self.game.outcome().is_none())
+            .then(|| Instant::now() + Duration::from_secs(1))
     }
 
     /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began.

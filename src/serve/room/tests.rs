@@ -413,3 +413,16 @@ async fn the_clocks_pause_only_by_agreement_and_a_move_starts_them_again() {
         "{left:?} then {after:?}"
     );
 }
+
+#[tokio::test]
+async fn the_time_to_come_back_counts_down_on_the_opponent_s_screen() {
+    let (room, mut ann, bob) = two_players(config(None, 5_000)).await;
+    room.send(Command::Leave { who: bob.id() }).await;
+    let away = |s: &Snapshot| s.seats[1].as_ref().and_then(|s| s.away);
+    let first = ann.state_until(|s| away(s).is_some()).await;
+    // A state a second later says less time is left, with nothing else happening.
+    let later = ann
+        .state_until(|s| away(s).is_some_and(|left| Some(left) < away(&first)))
+        .await;
+    assert!(away(&later) < away(&first));
+}
