@@ -82,7 +82,12 @@ fn a_move_is_shown_at_once_sent_and_confirmed_and_the_reply_follows() {
 fn a_refused_move_is_put_back_as_the_table_has_the_game() {
     let mut app = seated(Color::Black);
     let _ = app.update(Action::Submit("11-15".into()));
+    // A refusal of something else leaves the move as it is.
     let _ = app.update(Action::Table(TableEvent::Refused(
+        "slow down: a few lines at a time".into(),
+    )));
+    assert_eq!(app.game().len(), 1);
+    let _ = app.update(Action::Table(TableEvent::MoveRefused(
         "your time ran out".into(),
     )));
     assert_eq!(app.game().len(), 0);

@@ -80,6 +80,8 @@ pub enum TableEvent {
     Declined(OfferKind),
     /// A request of this person's was refused, and why.
     Refused(String),
+    /// This person's move was refused, and why: the game is as the table last said.
+    MoveRefused(String),
     /// A chat line, already cleaned.
     Chat {
         /// Who said it.

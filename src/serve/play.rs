@@ -148,7 +148,7 @@ pub enum GameEnd {
 /// The interrupt signal's number: Ctrl-c ends the connection at once, wherever the player is.
 pub const SIGINT: i32 = 2;
 /// The termination signal's number: the server is shutting down.
-const SIGTERM: i32 = 15;
+pub const SIGTERM: i32 = 15;
 
 /// Says goodbye as `end` calls for, gives the player's screen back (main screen, cursor, no mouse reports) and
 /// closes the channel.

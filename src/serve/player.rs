@@ -12,17 +12,21 @@ use super::Shared;
 use super::identity::Identity;
 use super::lobby::{Choice, Lobby, view};
 use super::play::{
-    Channels, GameEnd, Output, SIGINT, Screen, ToGame, Typing, farewell, interrupted, run,
+    Channels, GameEnd, Output, SIGINT, SIGTERM, Screen, ToGame, Typing, farewell, interrupted, run,
 };
 use super::seating::{self, Seated, TableAsk};
 use crate::app::InputEvent;
 use crate::config::{Settings, SettingsError};
 use crate::engine::EngineClient;
+use crate::rules::{GameType, Variant};
 use crate::session::{self, Ending, Opening, Session};
 use crate::store::StoreError;
 
 /// How often the lobby's lists are brought up to date.
 const LOBBY_REFRESH: Duration = Duration::from_secs(2);
+/// How often the lobby reads the player's rating and the leaderboard again (they change only as rated games
+/// end): every this many refreshes.
+const STANDINGS_EVERY: u32 = 10;
 
 /// Who is playing, and how their screen looks.
 pub struct Player {
@@ -214,9 +218,14 @@ async fn run_lobby(
     let mut typing = Typing::default();
     let mut events: Vec<InputEvent> = Vec::new();
     let mut refresh_at = Instant::now();
+    let mut refreshes = 0;
     loop {
         if Instant::now() >= refresh_at {
-            refresh(player, lobby).await;
+            lobby.refresh(player.shared.tables.listings());
+            if refreshes % STANDINGS_EVERY == 0 {
+                read_standings(player, lobby).await;
+            }
+            refreshes += 1;
             refresh_at = Instant::now() + LOBBY_REFRESH;
         }
         if !out.draw_with(|frame| view::draw(frame, lobby)).await {
@@ -229,7 +238,7 @@ async fn run_lobby(
                     return Err(GameEnd::Session(Ending::InputClosed));
                 }
             }
-            _ = channels.shutdown.changed() => return Err(GameEnd::Session(Ending::Signal(15))),
+            _ = channels.shutdown.changed() => return Err(GameEnd::Session(Ending::Signal(SIGTERM))),
             () = sleep_until(wake) => {
                 let now = Instant::now();
                 typing.settle(now, &mut events);
@@ -252,18 +261,19 @@ async fn run_lobby(
     }
 }
 
-/// Brings the lobby's lists, the player's rating and the leaderboard up to date.
-async fn refresh(player: &Player, lobby: &mut Lobby) {
-    lobby.refresh(player.shared.tables.listings());
+/// Reads the player's English rating and the English leaderboard into the lobby.
+async fn read_standings(player: &Player, lobby: &mut Lobby) {
     if lobby.guest {
         return;
     }
     let fingerprint = player.identity.fingerprint.clone();
+    // The records name a variant as its game type is written, as the rooms record it.
+    let english = GameType::standard(Variant::English).to_string();
     let standing = player
         .shared
         .read_records(move |records| {
-            let (rating, games) = records.rating(&fingerprint, "english")?;
-            let leaders = records.leaderboard("english", 10)?;
+            let (rating, games) = records.rating(&fingerprint, &english)?;
+            let leaders = records.leaderboard(&english, 10)?;
             Ok(((rating.rating.round() as i32, games), leaders))
         })
         .await;

@@ -305,6 +305,11 @@ impl Room {
     }
 
     fn refuse(&self, who: &str, why: &str) {
+        self.tell(who, Update::Refused(why.to_string()));
+    }
+
+    /// Sends `update` to `who` alone (wherever they sit or watch from).
+    fn tell(&self, who: &str, update: Update) {
         let to = self
             .seats
             .iter()
@@ -312,7 +317,7 @@ impl Room {
             .map(|s| (&s.who.fingerprint, &s.updates));
         let watchers = self.watchers.iter().map(|(w, u)| (w, u));
         for (_, updates) in to.chain(watchers).filter(|(w, _)| w.as_str() == who) {
-            let _ = updates.send(Update::Refused(why.to_string()));
+            let _ = updates.send(update.clone());
         }
     }
 
@@ -331,6 +336,10 @@ impl Room {
                 self.watchers.push((who.fingerprint, updates));
             }
             Command::Ask { who, request } => {
+                let request_kind = match request {
+                    TableRequest::Play(_) => RequestKind::Move,
+                    _ => RequestKind::Other,
+                };
                 let changed = match request {
                     TableRequest::Play(mv) => self.play(&who, &mv),
                     TableRequest::Offer(kind) => self.make_offer(&who, kind).map(|()| false),
@@ -346,6 +355,13 @@ impl Room {
                 match changed {
                     Ok(false) => return,
                     Ok(true) => {}
+                    Err(why) if matches!(request_kind, RequestKind::Move) => {
+                        self.tell(&who, Update::MoveRefused(why));
+                        // A refused move may still have changed the game: the mover's time ran out.
+                        if self.game.outcome().is_none() {
+                            return;
+                        }
+                    }
                     Err(why) => {
                         self.refuse(&who, &why);
                         // A refused move may still have changed the game: the mover's time ran out.
@@ -510,6 +526,12 @@ impl Room {
             }
         }
     }
+}
+
+/// Whether a request was a move: a refused move puts the mover's game back, anything else is only told.
+enum RequestKind {
+    Move,
+    Other,
 }
 
 /// A moment that never comes, for a timer that is off.

@@ -232,7 +232,11 @@ impl App {
                 Vec::new()
             }
             TableEvent::Refused(why) => {
-                // A move the table did not take is put back as the table has the game.
+                self.status = why;
+                Vec::new()
+            }
+            TableEvent::MoveRefused(why) => {
+                // The move the table did not take is put back as the table has the game.
                 let effects = match (self.sent.take(), table.state.clone()) {
                     (Some(_), Some(state)) => self.replace_game(&state),
                     _ => Vec::new(),

@@ -64,7 +64,7 @@ impl Person {
 
     async fn refused(&mut self) -> String {
         self.next(|u| match u {
-            Update::Refused(why) => Some(why),
+            Update::Refused(why) | Update::MoveRefused(why) => Some(why),
             _ => None,
         })
         .await
