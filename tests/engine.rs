@@ -33,7 +33,7 @@ proptest! {
         seed in any::<u64>(),
     ) {
         let mut engine = Engine::new();
-        let limits = Limits { depth: Some(depth), nodes: Some(nodes), time: Some(Duration::from_millis(50)) };
+        let limits = Limits { depth: Some(depth), nodes: Some(nodes), time: Some(Duration::from_millis(50)), clock: None };
         let result = engine.think(&Situation::new(pos), level, &limits, seed, &mut |_| {});
         let legal = pos.legal_moves();
         match result.best {

@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::{Context, Result};
+use crowned::engine::sprt::{Sprt, Verdict};
 use crowned::engine::{MatchConfig, MatchResult, play_match};
 use crowned::store::{create_new, create_temporary};
 
@@ -40,7 +41,10 @@ pub fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Resul
             g.number, g.opening, g.a_color, g.outcome
         ));
         progress.set_done(g.number as u64);
-        progress.set_message(tally(so_far));
+        progress.set_message(match config.sprt {
+            Some(test) => format!("{} LLR {:.2}", tally(so_far), test.llr(&so_far.pairs)),
+            None => tally(so_far),
+        });
         ControlFlow::Continue(())
     });
     progress.finish();
@@ -50,6 +54,16 @@ pub fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Resul
     }
     // The tally last: scripts read the last line.
     println!("{}", time_use(&result, config));
+    println!("a: {}; b: {}", result.names[0], result.names[1]);
+    if let Some(elo) = result.pairs.elo() {
+        println!(
+            "a against b: {elo} over {} pairs of games",
+            result.pairs.count()
+        );
+    }
+    if let Some(test) = config.sprt {
+        println!("{}", sprt_line(&test, &result));
+    }
     println!("{}", tally(&result));
     if result.stopped {
         let kept = match pdn {
@@ -83,6 +97,23 @@ fn time_use(result: &MatchResult, config: &MatchConfig) -> String {
         ms(config.time),
         side("a", &result.time_use[0]),
         side("b", &result.time_use[1])
+    )
+}
+
+/// What the test decided: `SPRT (elo0 0, elo1 10): a is at least 10 Elo stronger (LLR 2.96, bounds -2.94 and
+/// 2.94)`, or that it is undecided.
+fn sprt_line(test: &Sprt, result: &MatchResult) -> String {
+    let (lower, upper) = test.bounds();
+    let decision = match result.verdict {
+        Some(Verdict::Elo1) => format!("a is at least {} Elo stronger", test.elo1),
+        Some(Verdict::Elo0) => format!("a is not more than {} Elo stronger", test.elo0),
+        None => "undecided".to_string(),
+    };
+    format!(
+        "SPRT (elo0 {}, elo1 {}): {decision} (LLR {:.2}, bounds {lower:.2} and {upper:.2})",
+        test.elo0,
+        test.elo1,
+        test.llr(&result.pairs)
     )
 }
 

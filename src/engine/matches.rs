@@ -1,4 +1,5 @@
-//! Engine against engine: two levels play every opening of a deck with both colours.
+//! Engine against engine: two players (crowned's levels, or other engines through the Hub protocol) play every
+//! opening of a deck with both colours, for a number of games or until a sequential test decides.
 
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -7,8 +8,10 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+use super::hub::{HubEngine, HubError};
 use super::match_openings::{MatchOpening, deck_under, random_openings, start_of};
 use super::openings::Opening;
+use super::sprt::{Pairs, Sprt, Verdict};
 use super::{AnySituation, Engine, Level, Limits};
 use crate::game::{AnyGame, DrawReason, Outcome};
 use crate::rules::{Color, GameType, Playable, RulesVisitor, Variant};
@@ -19,6 +22,29 @@ pub const MAX_PLIES: usize = 600;
 /// Random openings a match of a variant without a deck plays when it is not told how many games: each is
 /// played twice, so this makes a match of a hundred games.
 pub const DEFAULT_RANDOM_OPENINGS: usize = 50;
+
+/// The most games a match decided by an SPRT plays when it is not told how many: the deck is played again
+/// and again until the test decides or this many games are played.
+pub const SPRT_MAX_GAMES: usize = 20_000;
+
+/// One side of a match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Contender {
+    /// crowned's own engine at a level.
+    Level(Level),
+    /// Another engine speaking the Hub protocol: the program to start and its arguments (another build of
+    /// crowned is `path/to/crowned hub`).
+    Hub(Vec<String>),
+}
+
+impl std::fmt::Display for Contender {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Contender::Level(level) => write!(f, "{level}"),
+            Contender::Hub(command) => write!(f, "hub engine `{}`", command.join(" ")),
+        }
+    }
+}
 
 /// Where the games of a match start.
 #[derive(Clone, Debug)]
@@ -35,10 +61,10 @@ pub enum MatchOpenings {
 pub struct MatchConfig {
     /// The rules and board of every game.
     pub game_type: GameType,
-    /// The first player's level.
-    pub a: Level,
-    /// The second player's level.
-    pub b: Level,
+    /// The first player.
+    pub a: Contender,
+    /// The second player.
+    pub b: Contender,
     /// Time per move for both.
     pub time: Duration,
     /// The openings, each played twice with colours swapped.
@@ -47,11 +73,17 @@ pub struct MatchConfig {
     pub games: Option<usize>,
     /// Fixes the random openings and every random choice of the weaker levels.
     pub seed: u64,
+    /// Stop when this test decides (the openings are then played again as often as needed, up to `games` or
+    /// [`SPRT_MAX_GAMES`]).
+    pub sprt: Option<Sprt>,
 }
 
 impl MatchConfig {
     /// How many games the match plays if it is not stopped.
     pub fn total_games(&self) -> usize {
+        if self.sprt.is_some() {
+            return self.games.unwrap_or(SPRT_MAX_GAMES);
+        }
         match &self.openings {
             MatchOpenings::Deck(deck) => self.games.unwrap_or(usize::MAX).min(deck.len() * 2),
             MatchOpenings::Random => self.games.unwrap_or(DEFAULT_RANDOM_OPENINGS * 2),
@@ -67,6 +99,9 @@ pub enum MatchError {
         "the openings deck is English draughts from the standard start; {0} matches start from random openings"
     )]
     DeckDoesNotFit(GameType),
+    /// An external engine failed: it could not be started, stopped answering, or played an illegal move.
+    #[error("{0}")]
+    Hub(#[from] HubError),
 }
 
 /// One finished game of a match.
@@ -125,7 +160,7 @@ impl TimeUse {
 }
 
 /// The tally of a match.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct MatchResult {
     /// Games the first player won.
     pub a_wins: usize,
@@ -138,6 +173,12 @@ pub struct MatchResult {
     pub stopped: bool,
     /// How the first and the second player used their time, in the games counted.
     pub time_use: [TimeUse; 2],
+    /// The finished pairs of games (one opening with both colours) by the first player's points.
+    pub pairs: Pairs,
+    /// What the SPRT decided, if the match had one and it decided.
+    pub verdict: Option<Verdict>,
+    /// The players' names: a level, or the name an external engine gave.
+    pub names: [String; 2],
 }
 
 impl MatchResult {
@@ -188,15 +229,24 @@ impl RulesVisitor for Run<'_> {
                 random_openings(config.game_type, total.div_ceil(2), config.seed)
             }
         };
-        let mut result = MatchResult::default();
-        let mut engines = [
-            Engine::with_stop_flag(Arc::clone(stop)),
-            Engine::with_stop_flag(Arc::clone(stop)),
+        let mut seats = [
+            Seat::new(&config.a, config.game_type, stop)?,
+            Seat::new(&config.b, config.game_type, stop)?,
         ];
+        let mut result = MatchResult {
+            names: [seats[0].name(), seats[1].name()],
+            ..MatchResult::default()
+        };
         let pairs = openings
             .iter()
             .flat_map(|o| [(o, Color::Black), (o, Color::White)]);
-        for (index, (opening, a_color)) in pairs.take(total).enumerate() {
+        // A test plays the openings again until it decides; a plain match plays them once.
+        let schedule: Box<dyn Iterator<Item = _>> = match config.sprt {
+            Some(_) => Box::new(pairs.cycle().take(total)),
+            None => Box::new(pairs.take(total)),
+        };
+        let mut first_of_pair = 0;
+        for (index, (opening, a_color)) in schedule.enumerate() {
             let number = index + 1;
             let mut time_use = result.time_use;
             let Some(mut game) = play_game(
@@ -204,10 +254,11 @@ impl RulesVisitor for Run<'_> {
                 opening,
                 a_color,
                 number,
-                &mut engines,
+                &mut seats,
                 stop,
                 &mut time_use,
-            ) else {
+            )?
+            else {
                 result.stopped = true;
                 return Ok(result);
             };
@@ -218,7 +269,14 @@ impl RulesVisitor for Run<'_> {
             if game.outcome().is_none() {
                 let _ = game.declare(outcome);
             }
-            tag(&mut game, config, a_color, number, &opening.name);
+            tag(
+                &mut game,
+                config,
+                &result.names,
+                a_color,
+                number,
+                &opening.name,
+            );
             let played = MatchGame {
                 number,
                 opening: opening.name.clone(),
@@ -226,13 +284,24 @@ impl RulesVisitor for Run<'_> {
                 game,
                 outcome,
             };
+            let half_points = (played.a_points() + 1) as usize;
             match played.a_points() {
                 1 => result.a_wins += 1,
                 -1 => result.b_wins += 1,
                 _ => result.draws += 1,
             }
+            // Games come in pairs, the second with the colours swapped.
+            if number % 2 == 0 {
+                result.pairs.add(first_of_pair + half_points);
+                result.verdict = config.sprt.and_then(|t| t.verdict(&result.pairs));
+            } else {
+                first_of_pair = half_points;
+            }
             if on_game(&played, &result).is_break() {
                 result.stopped = number < total;
+                return Ok(result);
+            }
+            if result.verdict.is_some() {
                 return Ok(result);
             }
         }
@@ -240,7 +309,70 @@ impl RulesVisitor for Run<'_> {
     }
 }
 
-/// One game from `opening`, the first player (`engines[0]`) with `a_color`; `None` if the stop flag ended it.
+/// A player's seat at the match: crowned's engine at a level, or an external engine.
+enum Seat {
+    Own(Box<Engine>, Level),
+    Hub(Box<HubEngine>),
+}
+
+impl Seat {
+    fn new(
+        contender: &Contender,
+        game_type: GameType,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Seat, MatchError> {
+        Ok(match contender {
+            Contender::Level(level) => {
+                Seat::Own(Box::new(Engine::with_stop_flag(Arc::clone(stop))), *level)
+            }
+            Contender::Hub(command) => Seat::Hub(Box::new(HubEngine::start(command, game_type)?)),
+        })
+    }
+
+    fn name(&self) -> String {
+        match self {
+            Seat::Own(_, level) => format!("crowned {level}"),
+            Seat::Hub(engine) => engine.name().to_string(),
+        }
+    }
+
+    fn new_game(&mut self) -> Result<(), MatchError> {
+        match self {
+            Seat::Own(engine, _) => engine.clear(),
+            Seat::Hub(engine) => engine.new_game()?,
+        }
+        Ok(())
+    }
+
+    /// The move chosen at the current point of `game`; `None` if the stop flag ended the search.
+    fn choose(
+        &mut self,
+        game: &AnyGame,
+        time: Duration,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> Result<Option<crate::rules::Move>, MatchError> {
+        match self {
+            Seat::Own(engine, level) => {
+                let choice = engine.think_situation(
+                    &AnySituation::of_game(game),
+                    *level,
+                    &Limits::time(time),
+                    seed,
+                    &mut |_| {},
+                );
+                Ok(choice.best)
+            }
+            Seat::Hub(engine) => match engine.play(game, time, stop) {
+                Ok(mv) => Ok(Some(mv)),
+                Err(HubError::Stopped) => Ok(None),
+                Err(e) => Err(e.into()),
+            },
+        }
+    }
+}
+
+/// One game from `opening`, the first player (`seats[0]`) with `a_color`; `None` if the stop flag ended it.
 ///
 /// The game is kept as an [`AnyGame`] (what the match reports); each search passes to the engine's code for
 /// `R` once per move, which costs nothing beside the search.
@@ -249,57 +381,57 @@ fn play_game<R: Playable>(
     opening: &MatchOpening<R>,
     a_color: Color,
     number: usize,
-    engines: &mut [Engine; 2],
+    seats: &mut [Seat; 2],
     stop: &AtomicBool,
     time_use: &mut [TimeUse; 2],
-) -> Option<AnyGame> {
+) -> Result<Option<AnyGame>, MatchError> {
     let mut game = AnyGame::from_position(R::wrap(start_of::<R>(config.game_type)));
     for mv in &opening.moves {
         // The opening's moves were found legal in these very positions.
         let _ = game.play(mv);
     }
-    for engine in engines.iter_mut() {
-        engine.clear();
+    for seat in seats.iter_mut() {
+        seat.new_game()?;
     }
     while game.outcome().is_none() && game.len() < MAX_PLIES {
         if stop.load(Ordering::Relaxed) {
-            return None;
+            return Ok(None);
         }
         let side = game.position().side_to_move();
         let player = usize::from(side != a_color);
-        let level = [config.a, config.b][player];
         let seed = config.seed ^ (number as u64) << 32 ^ game.len() as u64;
         let forced = game.position().legal_moves().len() == 1;
         let asked = Instant::now();
-        let choice = engines[player].think_situation(
-            &AnySituation::of_game(&game),
-            level,
-            &Limits::time(config.time),
-            seed,
-            &mut |_| {},
-        );
+        let choice = seats[player].choose(&game, config.time, seed, stop)?;
         match forced {
             true => time_use[player].forced += 1,
             false => time_use[player].add(asked.elapsed()),
         }
         // A search cut short by the stop flag may not have found the best move: the game is dropped.
         if stop.load(Ordering::Relaxed) {
-            return None;
+            return Ok(None);
         }
-        let Some(mv) = choice.best else { break };
+        let Some(mv) = choice else { break };
         if game.play(&mv).is_err() {
             break;
         }
     }
-    (!stop.load(Ordering::Relaxed)).then_some(game)
+    Ok((!stop.load(Ordering::Relaxed)).then_some(game))
 }
 
 /// The tags of a match game: event, round, players and opening (the game type is written with the game).
-fn tag(game: &mut AnyGame, config: &MatchConfig, a_color: Color, number: usize, opening: &str) {
+fn tag(
+    game: &mut AnyGame,
+    config: &MatchConfig,
+    names: &[String; 2],
+    a_color: Color,
+    number: usize,
+    opening: &str,
+) {
     let (black, white) = if a_color == Color::Black {
-        (config.a, config.b)
+        (&names[0], &names[1])
     } else {
-        (config.b, config.a)
+        (&names[1], &names[0])
     };
     let rules = match config.game_type.variant {
         Variant::English if config.game_type.is_standard() => String::new(),
@@ -308,11 +440,11 @@ fn tag(game: &mut AnyGame, config: &MatchConfig, a_color: Color, number: usize, 
     let tags = game.tags_mut();
     tags.set(
         "Event",
-        &format!("crowned match{rules}: {} against {}", config.a, config.b),
+        &format!("crowned match{rules}: {} against {}", names[0], names[1]),
     );
     tags.set("Round", &number.to_string());
-    tags.set("Black", &format!("crowned {black}"));
-    tags.set("White", &format!("crowned {white}"));
+    tags.set("Black", black);
+    tags.set("White", white);
     tags.set("Opening", opening);
 }
 
@@ -325,12 +457,13 @@ mod tests {
     fn a_short_match_between_random_players_adds_up() {
         let config = MatchConfig {
             game_type: GameType::standard(Variant::English),
-            a: Level::Random,
-            b: Level::Random,
+            a: Contender::Level(Level::Random),
+            b: Contender::Level(Level::Random),
             time: Duration::from_millis(5),
             openings: MatchOpenings::Deck(builtin_openings().into_iter().take(2).collect()),
             games: Some(3),
             seed: 1,
+            sprt: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
         let mut seen = Vec::new();
@@ -368,12 +501,13 @@ mod tests {
     fn a_match_stops_when_asked() {
         let config = MatchConfig {
             game_type: GameType::standard(Variant::English),
-            a: Level::Random,
-            b: Level::Random,
+            a: Contender::Level(Level::Random),
+            b: Contender::Level(Level::Random),
             time: Duration::from_millis(5),
             openings: MatchOpenings::Deck(builtin_openings().into_iter().take(2).collect()),
             games: None,
             seed: 1,
+            sprt: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
         let result = play_match(&config, &stop, &mut |_, _| ControlFlow::Break(())).expect("plays");
@@ -394,12 +528,13 @@ mod tests {
     fn quick(game_type: GameType, openings: MatchOpenings, games: usize) -> MatchConfig {
         MatchConfig {
             game_type,
-            a: Level::Easy,
-            b: Level::Random,
+            a: Contender::Level(Level::Easy),
+            b: Contender::Level(Level::Random),
             time: Duration::from_millis(5),
             openings,
             games: Some(games),
             seed: 3,
+            sprt: None,
         }
     }
 

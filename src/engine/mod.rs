@@ -5,6 +5,7 @@
 //! [`service`] runs engines on a bounded pool of threads for the sessions that need a computer player.
 
 mod eval;
+pub mod hub;
 mod levels;
 mod match_openings;
 mod matches;
@@ -15,6 +16,8 @@ mod rng;
 mod search;
 pub mod service;
 mod situation;
+pub mod sprt;
+mod time_plan;
 mod tt;
 mod variants;
 #[cfg(test)]
@@ -31,13 +34,14 @@ use std::time::Duration;
 pub use eval::{KING, MAN, evaluate, evaluate_for_black};
 pub use match_openings::{MatchOpening, random_openings, random_plies};
 pub use matches::{
-    DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings, MatchResult,
-    TimeUse, play_match,
+    Contender, DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings,
+    MatchResult, SPRT_MAX_GAMES, TimeUse, play_match,
 };
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 pub use situation::{AnySituation, Situation};
+pub use time_plan::Clock;
 pub use variants::{evaluate_rules, evaluate_rules_for_black};
 
 use crate::rules::{AnyPosition, English, Move, Playable, Position, PositionVisitor};
@@ -110,8 +114,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Most positions to visit.
     pub nodes: Option<u64>,
-    /// Longest time to think.
+    /// Longest time to think (all of it is used, unless the result is proven or the move forced).
     pub time: Option<Duration>,
+    /// The game clock: time is then spent where the position is unclear and saved where it is not.
+    pub clock: Option<Clock>,
 }
 
 impl Limits {

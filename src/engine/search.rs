@@ -3,12 +3,13 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use smallvec::SmallVec;
 
 use super::moves::{MoveBuf, SearchMove, moves_of};
 use super::situation::Situation;
+use super::time_plan::{TimePlan, Unrest};
 use super::tt::{Bound, Table};
 use super::variants::evaluate;
 use super::zobrist;
@@ -115,11 +116,11 @@ impl<R: RuleSet> Searcher<R> {
         let started = Instant::now();
         self.nodes = 0;
         self.stopped = false;
-        // The whole time is used (a fixed time per move is a budget to spend), less a margin for what happens
-        // after the search stops: returning the move, and the time check's own granularity.
-        self.deadline = limits
-            .time
-            .map(|t| started + t.saturating_sub(time_margin(t)));
+        // A fixed time per move is a budget to spend whole, less a margin for what happens after the search
+        // stops (returning the move, the time check's own granularity); a clock's time is planned move by move.
+        let plan = TimePlan::new(limits);
+        self.deadline = plan.map(|p| started + p.hard);
+        let mut unrest = Unrest::default();
         self.node_limit = limits.nodes;
         self.move_limit = situation.move_limit_plies;
         self.tt.new_search();
@@ -181,8 +182,10 @@ impl<R: RuleSet> Searcher<R> {
             if self.stopped && depth > 1 {
                 break;
             }
+            let score_fall = previous - score;
             previous = score;
             let pv: Vec<Move> = self.principal_variation(&root);
+            let best_changed = depth > 1 && pv.first().copied() != result.best;
             result = SearchResult {
                 best: pv.first().copied().or(result.best),
                 score: Score::from_internal(score),
@@ -202,6 +205,10 @@ impl<R: RuleSet> Searcher<R> {
             }
             if score.abs() >= WIN - depth as i32 {
                 // A forced result within the horizon: deeper search cannot change it.
+                break;
+            }
+            let stretch = unrest.after_iteration(best_changed, score_fall);
+            if plan.is_some_and(|p| !p.go_on(started.elapsed(), stretch)) {
                 break;
             }
         }
@@ -492,11 +499,4 @@ fn from_table(score: i16, ply: usize) -> i32 {
     } else {
         score
     }
-}
-
-/// What is kept back from a time budget so that the answer comes within it: 2% of it, between 1 and 20 ms.
-fn time_margin(budget: Duration) -> Duration {
-    (budget / 50)
-        .clamp(Duration::from_millis(1), Duration::from_millis(20))
-        .min(budget)
 }

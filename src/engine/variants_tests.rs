@@ -19,6 +19,7 @@ fn limits() -> Limits {
         depth: Some(3),
         nodes: Some(3_000),
         time: Some(Duration::from_secs(2)),
+        clock: None,
     }
 }
 

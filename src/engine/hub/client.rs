@@ -1,0 +1,291 @@
+//! Another engine driven through the Hub protocol: a program started with its standard input and output as the
+//! conversation, kept running from move to move (so its tables last the game), for matches between builds or
+//! against other programs.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+use super::notation::{find_move, move_text, position_text};
+use super::syntax::Line;
+use crate::game::AnyGame;
+use crate::rules::{GameType, Move, Role, Variant};
+
+/// How long an engine may take to introduce itself and to initialise (loading databases, say).
+const START_TIME: Duration = Duration::from_secs(60);
+/// How long past its time an engine may take to answer before it is given up on: process scheduling, a slow
+/// machine.
+const GRACE: Duration = Duration::from_secs(5);
+/// How often a wait for the engine looks at the caller's stop flag.
+const POLL: Duration = Duration::from_millis(50);
+
+/// Why an external engine could not be used.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum HubError {
+    /// An empty command line.
+    #[error("no engine command given")]
+    NoCommand,
+    /// The program could not be started.
+    #[error("cannot start {command}: {reason}")]
+    Start {
+        /// The command line.
+        command: String,
+        /// What the system said.
+        reason: String,
+    },
+    /// Writing to the engine failed, or it closed its output: it has quit or crashed.
+    #[error("{engine} quit (its output closed) while crowned was waiting for {waiting_for}")]
+    Closed {
+        /// The engine's name.
+        engine: String,
+        /// What was expected.
+        waiting_for: String,
+    },
+    /// No answer in time.
+    #[error("{engine} did not send {waiting_for} within {} s", .waited.as_secs_f64())]
+    Timeout {
+        /// The engine's name.
+        engine: String,
+        /// What was expected.
+        waiting_for: String,
+        /// How long crowned waited.
+        waited: Duration,
+    },
+    /// The engine reported an error.
+    #[error("{engine} said: {message}")]
+    Refused {
+        /// The engine's name.
+        engine: String,
+        /// Its message.
+        message: String,
+    },
+    /// The engine's move is not legal in the position.
+    #[error("{engine} played {text:?}, which is not legal here: {reason}")]
+    IllegalMove {
+        /// The engine's name.
+        engine: String,
+        /// The move as sent.
+        text: String,
+        /// Why it is refused.
+        reason: String,
+    },
+    /// The wait was given up because the caller's stop flag was raised.
+    #[error("stopped")]
+    Stopped,
+}
+
+/// A running Hub engine.
+pub struct HubEngine {
+    name: String,
+    child: Child,
+    input: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl HubEngine {
+    /// Starts `command` (a program and its arguments), introduces itself, sets the engine's `variant` for
+    /// `game_type` and waits until it is ready.
+    pub fn start(command: &[String], game_type: GameType) -> Result<HubEngine, HubError> {
+        let (program, args) = command.split_first().ok_or(HubError::NoCommand)?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| HubError::Start {
+                command: command.join(" "),
+                reason: e.to_string(),
+            })?;
+        let (Some(input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+            let _ = child.kill();
+            return Err(HubError::Start {
+                command: command.join(" "),
+                reason: "its standard input and output could not be connected".into(),
+            });
+        };
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(output).lines() {
+                let Ok(line) = line else { break };
+                if sender.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let name = std::path::Path::new(program)
+            .file_name()
+            .map_or_else(|| program.clone(), |n| n.to_string_lossy().into_owned());
+        let mut engine = HubEngine {
+            name,
+            child,
+            input,
+            lines,
+        };
+        engine.send(&Line::new("hub"), "its introduction")?;
+        let never = AtomicBool::new(false);
+        let introduction = engine.wait_for(&["wait"], START_TIME, "wait", &never)?;
+        for line in &introduction {
+            if line.command == "id"
+                && let Some(name) = line.get("name").filter(|n| !n.is_empty())
+            {
+                engine.name = match line.get("version") {
+                    Some(version) if !version.is_empty() => format!("{name} {version}"),
+                    _ => name.to_string(),
+                };
+            }
+        }
+        let variant = match game_type.variant {
+            // The name Scan and the Hub GUI use.
+            Variant::International => "normal",
+            other => other.name(),
+        };
+        let set = Line::new("set-param")
+            .arg("name", "variant")
+            .arg("value", variant);
+        engine.send(&set, "ready")?;
+        engine.send(&Line::new("init"), "ready")?;
+        engine.wait_for(&["ready"], START_TIME, "ready", &never)?;
+        Ok(engine)
+    }
+
+    /// The engine's name, as it gave it (or its program's file name).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Tells the engine that a new game starts.
+    pub fn new_game(&mut self) -> Result<(), HubError> {
+        self.send(&Line::new("new-game"), "the next position")
+    }
+
+    /// The engine's move at the current point of `game`, thinking for `time`. The position is sent as it was
+    /// after the last capture or man move, with the moves since, so that the engine sees repetitions. `stop`
+    /// raised by another thread asks the engine to stop and gives up the wait.
+    pub fn play(
+        &mut self,
+        game: &AnyGame,
+        time: Duration,
+        stop: &AtomicBool,
+    ) -> Result<Move, HubError> {
+        let ply = game.ply();
+        let moves = &game.moves()[..ply];
+        // The moves since the last one that cannot be undone on the board (a capture or a man's move).
+        let mut since = ply;
+        while since > 0 {
+            let mv = moves[since - 1];
+            let reversible = !mv.is_capture()
+                && game
+                    .position_at(since - 1)
+                    .and_then(|p| p.piece_at(mv.from()))
+                    .is_some_and(|p| p.role == Role::King);
+            if !reversible {
+                break;
+            }
+            since -= 1;
+        }
+        let base = game.position_at(since).unwrap_or_else(|| game.position());
+        let written: Vec<String> = moves[since..].iter().map(move_text).collect();
+        let mut pos = Line::new("pos").arg("pos", position_text(&base));
+        if !written.is_empty() {
+            pos = pos.arg("moves", written.join(" "));
+        }
+        self.send(&pos, "done")?;
+        let level = Line::new("level").arg("move-time", format!("{:.3}", time.as_secs_f64()));
+        self.send(&level, "done")?;
+        self.send(&Line::new("go").flag("think"), "done")?;
+        let lines = self.wait_for(&["done"], time + GRACE, "done", stop)?;
+        let done = lines.last().cloned().unwrap_or_default();
+        let text = done.get("move").unwrap_or_default().to_string();
+        find_move(&game.position(), &text).map_err(|e| HubError::IllegalMove {
+            engine: self.name.clone(),
+            text,
+            reason: e.to_string(),
+        })
+    }
+
+    fn send(&mut self, line: &Line, waiting_for: &str) -> Result<(), HubError> {
+        writeln!(self.input, "{line}")
+            .and_then(|()| self.input.flush())
+            .map_err(|_| HubError::Closed {
+                engine: self.name.clone(),
+                waiting_for: waiting_for.to_string(),
+            })
+    }
+
+    /// Reads lines until one whose command is in `ends`, returning every line read (that one last). An `error`
+    /// line from the engine ends the wait with its message.
+    fn wait_for(
+        &mut self,
+        ends: &[&str],
+        within: Duration,
+        waiting_for: &str,
+        stop: &AtomicBool,
+    ) -> Result<Vec<Line>, HubError> {
+        let deadline = Instant::now() + within;
+        let mut read = Vec::new();
+        let mut asked_to_stop = false;
+        loop {
+            if stop.load(Ordering::Relaxed) && !asked_to_stop {
+                asked_to_stop = true;
+                let _ = self.send(&Line::new("stop"), waiting_for);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(HubError::Timeout {
+                    engine: self.name.clone(),
+                    waiting_for: waiting_for.to_string(),
+                    waited: within,
+                });
+            }
+            let text = match self.lines.recv_timeout(POLL.min(deadline - now)) {
+                Ok(text) => text,
+                Err(RecvTimeoutError::Timeout) => continue,
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(HubError::Closed {
+                        engine: self.name.clone(),
+                        waiting_for: waiting_for.to_string(),
+                    });
+                }
+            };
+            let Some(line) = Line::parse(&text) else {
+                continue;
+            };
+            if line.command == "error" {
+                return Err(HubError::Refused {
+                    engine: self.name.clone(),
+                    message: line.get("message").unwrap_or_default().to_string(),
+                });
+            }
+            let end = ends.contains(&line.command.as_str());
+            read.push(line);
+            if end {
+                if asked_to_stop {
+                    return Err(HubError::Stopped);
+                }
+                return Ok(read);
+            }
+        }
+    }
+}
+
+impl Drop for HubEngine {
+    /// Asks the engine to quit, and makes sure it does.
+    fn drop(&mut self) {
+        let _ = writeln!(self.input, "quit").and_then(|()| self.input.flush());
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

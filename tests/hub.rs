@@ -1,0 +1,214 @@
+//! `crowned hub` as another program sees it: started as a process and driven through the Hub protocol by the
+//! library's client, in games, in matches (one player a Hub engine), in an SPRT match, and against engines that
+//! misbehave.
+
+mod cli_support;
+
+use std::ops::ControlFlow;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use cli_support::{TempFile, assert_one_line_error, crowned, stdout};
+use crowned::engine::hub::{HubEngine, HubError};
+use crowned::engine::sprt::{Sprt, Verdict};
+use crowned::engine::{
+    Contender, Level, MatchConfig, MatchError, MatchOpenings, builtin_openings, play_match,
+};
+use crowned::game::AnyGame;
+use crowned::rules::{GameType, Variant};
+
+fn hub_command() -> Vec<String> {
+    vec![env!("CARGO_BIN_EXE_crowned").to_string(), "hub".to_string()]
+}
+
+fn english() -> GameType {
+    GameType::standard(Variant::English)
+}
+
+#[test]
+fn a_game_against_the_hub_engine_stays_legal_and_sees_repetitions() {
+    let never = AtomicBool::new(false);
+    for game_type in [
+        english(),
+        GameType::standard(Variant::International),
+        GameType::standard(Variant::Thai),
+    ] {
+        let mut engine = HubEngine::start(&hub_command(), game_type).expect("starts");
+        assert!(engine.name().starts_with("crowned"), "{}", engine.name());
+        engine.new_game().expect("new game");
+        let mut game = AnyGame::new(game_type);
+        while game.outcome().is_none() && game.len() < 40 {
+            let mv = engine
+                .play(&game, Duration::from_millis(20), &never)
+                .expect("a legal move in time");
+            game.play(&mv).expect("the client checked it");
+        }
+        assert!(game.len() >= 10 || game.outcome().is_some(), "{game_type}");
+    }
+    // Kings shuffling: the position is sent from the last man move with the king moves since.
+    let mut game = AnyGame::from_fen(english(), "W:WK30,K32:BK1,K3").expect("valid");
+    let mut engine = HubEngine::start(&hub_command(), english()).expect("starts");
+    for _ in 0..12 {
+        if game.outcome().is_some() {
+            break;
+        }
+        let mv = engine
+            .play(&game, Duration::from_millis(10), &never)
+            .expect("a move");
+        game.play(&mv).expect("legal");
+    }
+}
+
+#[test]
+fn a_match_with_a_hub_engine_and_its_tags() {
+    let config = MatchConfig {
+        game_type: english(),
+        a: Contender::Level(Level::Easy),
+        b: Contender::Hub(hub_command()),
+        time: Duration::from_millis(10),
+        openings: MatchOpenings::Deck(builtin_openings().into_iter().take(1).collect()),
+        games: Some(2),
+        seed: 1,
+        sprt: None,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut tags = Vec::new();
+    let result = play_match(&config, &stop, &mut |g, _| {
+        tags.push(g.game.tags().get("White").map(str::to_string));
+        ControlFlow::Continue(())
+    })
+    .expect("plays");
+    assert_eq!(result.games(), 2);
+    assert_eq!(result.pairs.count(), 1);
+    assert_eq!(result.names[0], "crowned easy");
+    assert!(
+        result.names[1].starts_with("crowned 0."),
+        "{:?}",
+        result.names
+    );
+    // The first game has the Hub engine as White, the second crowned easy.
+    assert_eq!(tags[1].as_deref(), Some("crowned easy"));
+}
+
+#[test]
+fn an_sprt_match_stops_when_it_decides() {
+    let config = MatchConfig {
+        game_type: english(),
+        a: Contender::Hub(hub_command()),
+        b: Contender::Level(Level::Random),
+        time: Duration::from_millis(5),
+        // Two openings only, played again and again: the test decides long before the cap.
+        openings: MatchOpenings::Deck(builtin_openings().into_iter().take(2).collect()),
+        games: Some(400),
+        seed: 2,
+        sprt: Some(Sprt::new(0.0, 100.0).expect("valid")),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let result = play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(())).expect("plays");
+    assert_eq!(result.verdict, Some(Verdict::Elo1), "{result:?}");
+    assert!(!result.stopped);
+    assert!(
+        result.games() < 400 && result.games().is_multiple_of(2),
+        "{}",
+        result.games()
+    );
+    assert!(
+        result.pairs.elo().is_some_and(|e| e.low > 100.0),
+        "{result:?}"
+    );
+}
+
+#[test]
+fn engines_that_misbehave_are_reported_not_waited_on_forever() {
+    let sh = |script: &str| vec!["sh".to_string(), "-c".to_string(), script.to_string()];
+    // Not a program at all.
+    let missing = HubEngine::start(&["/nonexistent/engine".to_string()], english());
+    assert!(matches!(missing, Err(HubError::Start { .. })));
+    assert!(matches!(
+        HubEngine::start(&[], english()),
+        Err(HubError::NoCommand)
+    ));
+    // Quits at once.
+    assert!(matches!(
+        HubEngine::start(&sh("exit 0"), english()),
+        Err(HubError::Closed { .. })
+    ));
+    // Introduces itself, then answers every search with an illegal move.
+    let liar = sh(
+        "read l; echo 'id name=liar'; echo wait; read l; read l; echo ready; \
+         while read l; do case \"$l\" in go*) echo 'done move=11-18';; esac; done",
+    );
+    let mut engine = HubEngine::start(&liar, english()).expect("it introduces itself");
+    assert_eq!(engine.name(), "liar");
+    let never = AtomicBool::new(false);
+    let game = AnyGame::new(english());
+    let refused = engine.play(&game, Duration::from_millis(10), &never);
+    assert!(
+        matches!(refused, Err(HubError::IllegalMove { ref text, .. }) if text == "11-18"),
+        "{refused:?}"
+    );
+    // Reports an error: the match ends with the engine's message.
+    let complaining = sh("read l; echo wait; read l; read l; echo ready; \
+         while read l; do case \"$l\" in go*) echo 'error message=\"out of memory\"';; esac; done");
+    let config = MatchConfig {
+        game_type: english(),
+        a: Contender::Level(Level::Random),
+        b: Contender::Hub(complaining),
+        time: Duration::from_millis(5),
+        openings: MatchOpenings::Deck(builtin_openings().into_iter().take(1).collect()),
+        games: Some(2),
+        seed: 1,
+        sprt: None,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let failed = play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(()));
+    match failed {
+        Err(MatchError::Hub(HubError::Refused { message, .. })) => {
+            assert_eq!(message, "out of memory")
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn the_command_line_runs_an_sprt_match_against_a_hub_engine() {
+    let hub = format!("{} hub", env!("CARGO_BIN_EXE_crowned"));
+    // An old file in the way, replaced as asked.
+    let file = TempFile::new("hub-match.pdn", "old");
+    let pdn_text = file.path();
+    let out = crowned(&[
+        "match", "--pdn", pdn_text, "--force", "--a-hub", &hub, "--b", "random", "--time", "0.005",
+        "--sprt", "0,150", "--games", "200",
+    ]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("SPRT (elo0 0, elo1 150): a is at least 150 Elo stronger")),
+        "{text}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("a against b: +")),
+        "{text}"
+    );
+    assert!(lines.last().is_some_and(|l| l.starts_with("a ")), "{text}");
+    // Every game is in the file, with the engine's own name for its side, and replays.
+    let games = std::fs::read_to_string(&file.0).expect("written");
+    assert!(games.contains("[Black \"crowned 0."), "{games}");
+    let check = crowned(&["pdn", "check", pdn_text]);
+    assert!(stdout(&check).contains("errors 0"), "{}", stdout(&check));
+    // Bad bounds, and a player given twice, are refused by the command line.
+    assert_one_line_error(
+        &["match", "--a", "max", "--b", "random", "--sprt", "10,0"],
+        "the first below the second",
+    );
+    assert_one_line_error(
+        &["match", "--a", "max", "--b", "random", "--sprt", "ten"],
+        "give two Elo differences",
+    );
+    let two = crowned(&["match", "--a", "max", "--a-hub", "x", "--b", "random"]);
+    assert_eq!(two.status.code(), Some(2));
+}
