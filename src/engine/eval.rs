@@ -3,16 +3,129 @@
 //! Each side is scored from its own point of view with the same function: White's pieces are turned half a
 //! circle first, so that both sides' men run towards the high square indices and both back rows are squares
 //! 1-4. That makes the evaluation symmetric by construction; a test checks it.
+//!
+//! The score is linear in its weights: every term is a whole-number count of something on the board (a
+//! [`Term`]) times its weight, summed in 64ths of a hundredth of a man. [`evaluate`] sums them with the weights
+//! compiled in ([`super::eval_weights`]); [`features`] returns the counts themselves, which is what tuning the
+//! weights on game results needs (`crowned tune`).
 
+use super::eval_weights::WEIGHTS;
 use crate::rules::position::compress;
 use crate::rules::{Color, English, Position, RuleSet};
 
 /// A man, the unit of every score.
 pub const MAN: i32 = 100;
-/// A king in the middle game; kings gain a little as the board empties.
+/// A king in the middle game, as the weaker levels and the other variants count it.
 pub const KING: i32 = 130;
 
+/// The weights are in 64ths of the score's unit, so that small effects (a fraction of a hundredth per piece)
+/// can be weighed in whole numbers.
+pub const SCALE: i32 = 64;
+
 const SQUARES: usize = 32;
+
+/// The terms of the evaluation, by index into the weights. Counts are for one side in its own frame; the score
+/// is Black's terms less White's.
+pub mod terms {
+    /// Men: fixed at one hundred hundredths (the unit), never tuned.
+    pub const MEN: usize = 0;
+    /// Kings.
+    pub const KINGS: usize = 1;
+    /// Kings times the pieces gone from the board (past 24 less the pieces left): kings gain as it empties.
+    pub const KINGS_LATE: usize = 2;
+    /// A man on each back-row square 1-4, times the other side's men (at most 6): guards against crowning.
+    pub const BACK_ROW: usize = 3;
+    /// The rows men have advanced, times the pieces gone from the board.
+    pub const ADVANCE_LATE: usize = 7;
+    /// Men that nothing can stop from crowning while the other side has no king.
+    pub const RUNAWAY: usize = 8;
+    /// Rows such men still have to go.
+    pub const RUNAWAY_TO_GO: usize = 9;
+    /// Men that nothing can stop but a king.
+    pub const RUNAWAY_KINGS: usize = 10;
+    /// Rows such men still have to go.
+    pub const RUNAWAY_KINGS_TO_GO: usize = 11;
+    /// Kings' distance from the edge (0 to 3 each).
+    pub const KING_CENTRE: usize = 12;
+    /// When ahead in material, each king's distance to the nearest piece of the other side.
+    pub const KING_CHASE: usize = 13;
+    /// When behind in material, kings in a double corner.
+    pub const KING_CORNERED: usize = 14;
+    /// When ahead, the material lead times the pieces gone, in eighths: trading down when ahead.
+    pub const TRADE_DOWN: usize = 15;
+    /// Simple moves available.
+    pub const MOBILITY: usize = 16;
+    /// Being the side to move.
+    pub const TEMPO: usize = 17;
+    /// A man on each square, in the side's own frame (index 0 is its own back row's first square).
+    pub const MAN_SQUARE: usize = 18;
+    /// How many terms there are.
+    pub const COUNT: usize = MAN_SQUARE + 32;
+}
+
+/// The number of weights.
+pub const TERMS: usize = terms::COUNT;
+
+/// A short name for each term, for the tuner's report and the weights file.
+pub fn term_name(term: usize) -> String {
+    use terms::*;
+    match term {
+        MEN => "men".into(),
+        KINGS => "kings".into(),
+        KINGS_LATE => "kings late".into(),
+        t if (BACK_ROW..BACK_ROW + 4).contains(&t) => format!("back row {}", t - BACK_ROW + 1),
+        ADVANCE_LATE => "advance late".into(),
+        RUNAWAY => "runaway".into(),
+        RUNAWAY_TO_GO => "runaway to go".into(),
+        RUNAWAY_KINGS => "runaway (kings)".into(),
+        RUNAWAY_KINGS_TO_GO => "runaway (kings) to go".into(),
+        KING_CENTRE => "king centre".into(),
+        KING_CHASE => "king chase".into(),
+        KING_CORNERED => "king cornered".into(),
+        TRADE_DOWN => "trade down".into(),
+        MOBILITY => "mobility".into(),
+        TEMPO => "tempo".into(),
+        t if (MAN_SQUARE..COUNT).contains(&t) => format!("man on {}", t - MAN_SQUARE + 1),
+        t => format!("term {t}"),
+    }
+}
+
+/// Where the terms go: summed with weights for play, or kept as counts for tuning.
+trait Sink {
+    fn add(&mut self, term: usize, count: i32);
+}
+
+/// The weighted sum, for play.
+struct Weighted<'a> {
+    weights: &'a [i32; TERMS],
+    total: i32,
+}
+
+impl Sink for Weighted<'_> {
+    #[inline(always)]
+    fn add(&mut self, term: usize, count: i32) {
+        self.total += self.weights[term] * count;
+    }
+}
+
+/// The counts, for tuning.
+struct Counted([i32; TERMS]);
+
+impl Sink for Counted {
+    fn add(&mut self, term: usize, count: i32) {
+        self.0[term] += count;
+    }
+}
+
+/// The same sink, with every count negated: the other side's terms.
+struct Negated<'a, S: Sink>(&'a mut S);
+
+impl<S: Sink> Sink for Negated<'_, S> {
+    #[inline(always)]
+    fn add(&mut self, term: usize, count: i32) {
+        self.0.add(term, -count);
+    }
+}
 
 /// Row (0: the side's own back row) and column (0 = a-file, as seen by Black) of each square index.
 const fn row_col(i: usize) -> (i32, i32) {
@@ -61,10 +174,6 @@ const fn centrality() -> [i32; SQUARES] {
 
 static CENTRALITY: [i32; SQUARES] = centrality();
 
-/// Squares 1-4: the back row that keeps the other side's men from crowning. 1 and 3 (the bridge) matter most.
-const BACK_ROW_WEIGHTS: [i32; 4] = [9, 5, 9, 3];
-/// Squares 14, 15, 18, 19: the centre.
-const CENTRE: u32 = (1 << 13) | (1 << 14) | (1 << 17) | (1 << 18);
 /// The double corner (squares 1 and 5 from Black's side), where a lone king holds out longest.
 const DOUBLE_CORNER: u32 = (1 << 0) | (1 << 4);
 
@@ -94,63 +203,71 @@ fn bits(mut set: u32) -> impl Iterator<Item = usize> {
     })
 }
 
-/// The score of `us` against `them` (both in `us`'s frame), from `us`'s point of view, for one half of the
-/// symmetric evaluation.
-fn side_score(us: Side, them: Side, total_pieces: i32) -> i32 {
+/// The terms of `us` against `them` (both in `us`'s frame).
+#[inline(always)]
+fn side_terms(us: Side, them: Side, total_pieces: i32, sink: &mut impl Sink) {
+    use terms::*;
     let men = us.men.count_ones() as i32;
     let kings = us.kings.count_ones() as i32;
-    // Kings are worth more as the board empties and they have room.
-    let king_value = KING + (24 - total_pieces).max(0);
-    let mut score = men * MAN + kings * king_value;
+    let gone = (24 - total_pieces).max(0);
+    sink.add(MEN, men);
+    sink.add(KINGS, kings);
+    sink.add(KINGS_LATE, kings * gone);
 
     // Back row: guards against the other side's men while it still has men to crown.
     let their_men = them.men.count_ones() as i32;
     if their_men > 0 {
-        let guard: i32 = (0..4)
-            .filter(|i| us.men & (1 << i) != 0)
-            .map(|i| BACK_ROW_WEIGHTS[i])
-            .sum();
-        score += guard * their_men.min(6) / 6;
+        let guards = their_men.min(6);
+        for i in bits(us.men & 0xf) {
+            sink.add(BACK_ROW + i, guards);
+        }
     }
 
-    // Centre and advancement: the later the game, the more a man's progress towards the crown counts.
-    score += 4 * (us.men & CENTRE).count_ones() as i32;
-    let endgame = (24 - total_pieces).max(0);
+    let mut advance = 0;
+    let (mut runaways, mut to_go) = (0, 0);
     for i in bits(us.men) {
         let row = i as i32 / 4;
-        score += row * endgame / 5;
+        advance += row;
+        sink.add(MAN_SQUARE + i, 1);
         // A runaway: nothing of the other side can meet it on its way to the crown.
-        let cone = CONES[i];
-        if cone & (them.men | them.kings) == 0 && row >= 2 {
-            let to_go = 7 - row;
-            let bonus = 48 - 7 * to_go;
-            score += if them.kings == 0 { bonus } else { bonus / 2 };
+        if CONES[i] & (them.men | them.kings) == 0 && row >= 2 {
+            runaways += 1;
+            to_go += 7 - row;
         }
+    }
+    sink.add(ADVANCE_LATE, advance * gone);
+    if them.kings == 0 {
+        sink.add(RUNAWAY, runaways);
+        sink.add(RUNAWAY_TO_GO, to_go);
+    } else {
+        sink.add(RUNAWAY_KINGS, runaways);
+        sink.add(RUNAWAY_KINGS_TO_GO, to_go);
     }
 
     // Kings: centralised, and in the ending, closing in when ahead or sitting in a double corner when behind.
     let material = men * MAN + kings * KING;
     let their_material = their_men * MAN + them.kings.count_ones() as i32 * KING;
+    let mut centre = 0;
+    let mut chase = 0;
     for k in bits(us.kings) {
-        score += 3 * CENTRALITY[k];
+        centre += CENTRALITY[k];
         if material > their_material {
             let targets = them.men | them.kings;
-            let nearest = bits(targets).map(|t| distance(k, t)).min().unwrap_or(0);
-            score -= 2 * nearest;
+            chase += bits(targets).map(|t| distance(k, t)).min().unwrap_or(0);
         }
     }
+    sink.add(KING_CENTRE, centre);
+    sink.add(KING_CHASE, chase);
     if material < their_material {
         let cornered =
             (us.kings & (DOUBLE_CORNER | DOUBLE_CORNER.reverse_bits())).count_ones() as i32;
-        score += 6 * cornered;
+        sink.add(KING_CORNERED, cornered);
     }
-
     // Trading down when ahead brings the win closer.
     if material > their_material {
-        score += (material - their_material) * (24 - total_pieces).max(0) / 48;
+        sink.add(TRADE_DOWN, (material - their_material) * gone / 8);
     }
-
-    score + 2 * us.mobility
+    sink.add(MOBILITY, us.mobility);
 }
 
 /// Simple moves available to `color` (each man step forward, each king step anywhere), counted on the board.
@@ -179,8 +296,9 @@ fn squares(bits: u64) -> u32 {
     compress(English::GEOMETRY, bits) as u32
 }
 
-/// The evaluation from Black's point of view (positive: Black is better).
-pub fn evaluate_for_black(pos: &Position) -> i32 {
+/// Every term for Black less every term for White.
+#[inline(always)]
+fn all_terms(pos: &Position, sink: &mut impl Sink) {
     let black = pos.pieces[Color::Black.index()];
     let white = pos.pieces[Color::White.index()];
     let black_side = Side {
@@ -201,8 +319,34 @@ pub fn evaluate_for_black(pos: &Position) -> i32 {
         kings: s.kings.reverse_bits(),
         ..s
     };
-    side_score(black_side, turned(white_side), total)
-        - side_score(white_side, turned(black_side), total)
+    side_terms(black_side, turned(white_side), total, sink);
+    side_terms(white_side, turned(black_side), total, &mut Negated(sink));
+    let tempo = match pos.side_to_move() {
+        Color::Black => 1,
+        Color::White => -1,
+    };
+    sink.add(terms::TEMPO, tempo);
+}
+
+/// The evaluation from Black's point of view (positive: Black is better).
+pub fn evaluate_for_black(pos: &Position) -> i32 {
+    evaluate_with(pos, &WEIGHTS)
+}
+
+/// The evaluation from Black's point of view with other weights (in 64ths, [`SCALE`]).
+pub fn evaluate_with(pos: &Position, weights: &[i32; TERMS]) -> i32 {
+    let mut sum = Weighted { weights, total: 0 };
+    all_terms(pos, &mut sum);
+    // Truncating towards zero keeps the score antisymmetric: a mirrored position scores exactly the negative.
+    sum.total / SCALE
+}
+
+/// The terms' counts, Black's less White's: `evaluate_with(pos, w)` is the sum of `w[i] * features(pos)[i]`
+/// divided by [`SCALE`].
+pub fn features(pos: &Position) -> [i32; TERMS] {
+    let mut counted = Counted([0; TERMS]);
+    all_terms(pos, &mut counted);
+    counted.0
 }
 
 /// The evaluation from the side to move's point of view.
@@ -229,10 +373,26 @@ mod tests {
         out
     }
 
+    fn positions() -> Vec<Position> {
+        let mut out = Vec::new();
+        let mut pos: Position = Position::start();
+        for step in 0..120 {
+            out.push(pos);
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[(step * 5 + 3) % moves.len()]);
+        }
+        out
+    }
+
     #[test]
-    fn the_start_is_even() {
+    fn the_start_is_nearly_even() {
         let start: Position = Position::start();
-        assert_eq!(evaluate_for_black(&start), 0);
+        // Only the tempo of the side to move separates the sides.
+        let tempo = WEIGHTS[terms::TEMPO] / SCALE;
+        assert_eq!(evaluate_for_black(&start), tempo);
     }
 
     #[test]
@@ -252,16 +412,32 @@ mod tests {
 
     #[test]
     fn mirrored_positions_score_the_same_for_the_side_to_move() {
-        let mut pos: Position = Position::start();
-        for step in 0..120 {
+        for pos in positions() {
             let m = mirror(&pos);
             assert_eq!(evaluate(&m), evaluate(&pos), "{pos:?}");
             assert_eq!(evaluate_for_black(&m), -evaluate_for_black(&pos), "{pos:?}");
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos = pos.play(&moves[(step * 5 + 3) % moves.len()]);
+            let negated: Vec<i32> = features(&pos).iter().map(|c| -c).collect();
+            assert_eq!(features(&m).to_vec(), negated);
         }
+    }
+
+    #[test]
+    fn the_score_is_the_weighted_sum_of_the_features() {
+        for pos in positions() {
+            let counts = features(&pos);
+            let sum: i32 = counts.iter().zip(WEIGHTS.iter()).map(|(c, w)| c * w).sum();
+            assert_eq!(evaluate_for_black(&pos), sum / SCALE);
+            // Other weights too: one term alone.
+            let mut only_kings = [0; TERMS];
+            only_kings[terms::KINGS] = SCALE;
+            assert_eq!(evaluate_with(&pos, &only_kings), counts[terms::KINGS]);
+        }
+    }
+
+    #[test]
+    fn every_term_has_a_name() {
+        let names: std::collections::HashSet<String> = (0..TERMS).map(term_name).collect();
+        assert_eq!(names.len(), TERMS);
+        assert!(names.iter().all(|n| !n.starts_with("term ")));
     }
 }

@@ -5,6 +5,7 @@
 //! [`service`] runs engines on a bounded pool of threads for the sessions that need a computer player.
 
 mod eval;
+mod eval_weights;
 pub mod hub;
 mod levels;
 mod match_openings;
