@@ -226,6 +226,12 @@ pub(crate) enum Command {
         #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(ENGINE_MEGABYTES))]
         engine_megabytes: Option<u32>,
     },
+    /// Tune the evaluation's weights on game results: make positions by self-play, then fit the weights to
+    /// them and to master games.
+    Tune {
+        #[command(subcommand)]
+        step: TuneStep,
+    },
     /// Speak the Hub protocol on standard input and output: the engine protocol of Scan, which draughts GUIs
     /// and tools such as pydraughts use (set-param name=variant value=english|normal|russian|...).
     Hub,
@@ -289,6 +295,44 @@ pub(crate) enum BenchTarget {
         /// Milliseconds a player pauses before each move (each a little more or less).
         #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=60_000))]
         think: u64,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum TuneStep {
+    /// Play self-play games (ballot openings chosen by --seed, the full search at a fixed depth on both sides,
+    /// a random move now and then early on) and write their quiet positions with each game's result to OUT,
+    /// one `FEN;result` line each (result for Black: 1, 0.5 or 0).
+    Data {
+        /// Games to play.
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        games: u64,
+        /// Plies each move is searched to.
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// Seed of the openings and the random moves: the same seed makes the same file.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads to play on (default: every core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: Option<u64>,
+        /// The new file to write (an existing file is refused).
+        #[arg(long, value_name = "OUT")]
+        out: PathBuf,
+    },
+    /// Fit the weights to positions: files written by `tune data`, and PDN files of finished English games
+    /// (by their .pdn extension), starting from the weights compiled in. Writes the Rust source of
+    /// src/engine/eval_weights.rs to --out, or to standard output.
+    Fit {
+        /// Samples files and PDN files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Passes of gradient descent.
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        epochs: u64,
+        /// Where to write the weights' source (replaced if it exists).
+        #[arg(long, value_name = "OUT")]
+        out: Option<PathBuf>,
     },
 }
 

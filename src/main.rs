@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Parser, error::ErrorKind};
-use cli::{BenchTarget, Cli, Command, PdnCommand, PlayArgs};
+use cli::{BenchTarget, Cli, Command, PdnCommand, PlayArgs, TuneStep};
 use crowned::config::{Settings, SettingsError};
 use crowned::engine::{
     Contender, Level, Limits, MatchConfig, MatchOpenings, builtin_openings, openings_from_json,
@@ -176,6 +176,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 limits: &limits,
                 seed,
             })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Tune { step }) => {
+            match step {
+                TuneStep::Data {
+                    games,
+                    depth,
+                    seed,
+                    threads,
+                    out,
+                } => {
+                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    let threads = threads.map_or(cores, |t| t as usize);
+                    commands::tune::data(games as usize, depth, seed, threads, &out)?;
+                }
+                TuneStep::Fit { files, epochs, out } => {
+                    commands::tune::fit(&files, epochs as usize, out.as_deref())?;
+                }
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Hub) => {

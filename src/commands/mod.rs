@@ -11,3 +11,4 @@ pub mod progress;
 pub mod serve;
 pub mod show;
 pub mod think;
+pub mod tune;

@@ -20,6 +20,7 @@ mod situation;
 pub mod sprt;
 mod time_plan;
 mod tt;
+pub mod tune;
 mod variants;
 #[cfg(test)]
 mod variants_tests;
@@ -32,7 +33,8 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-pub use eval::{KING, MAN, evaluate, evaluate_for_black};
+pub use eval::{KING, MAN, SCALE, TERMS, evaluate, evaluate_for_black, evaluate_with};
+pub use eval_weights::WEIGHTS as EVAL_WEIGHTS;
 pub use match_openings::{MatchOpening, random_openings, random_plies};
 pub use matches::{
     Contender, DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings,

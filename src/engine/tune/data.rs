@@ -1,0 +1,262 @@
+//! Positions labelled with game results: made by self-play, read from PDN, written to and read from a file of
+//! one `FEN;result` line each.
+
+use std::fmt::Write as _;
+
+use thiserror::Error;
+
+use crate::engine::rng::Rng;
+use crate::engine::{Engine, Level, Limits, Situation, builtin_openings};
+use crate::game::{AnyGame, Game};
+use crate::rules::{Color, English, GameType, Position, Variant, parse_fen, to_fen};
+
+/// A game still going after this many plies is scored a draw.
+const MAX_PLIES: usize = 300;
+/// In the first plies of a self-play game, the chance in a hundred of a random move, so that games differ.
+const RANDOM_PERCENT: u64 = 10;
+/// Plies at the start of a game in which random moves may be played.
+const RANDOM_PLIES: usize = 20;
+
+/// A position and the result of its game for Black: 1 a win, 0.5 a draw, 0 a loss.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sample {
+    /// The position (English draughts).
+    pub position: Position,
+    /// Black's score in the game it came from.
+    pub result: f32,
+}
+
+/// A samples file that cannot be read.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[error("line {line}: {reason}")]
+pub struct SampleError {
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// The quiet positions of a finished game (no capture to make: a capture's score is the search's business, not
+/// the evaluation's), labelled with its result; nothing for a game without one.
+fn samples_of(game: &Game<English>, result: Option<Color>, finished: bool, out: &mut Vec<Sample>) {
+    if !finished {
+        return;
+    }
+    let label = match result {
+        Some(Color::Black) => 1.0,
+        Some(Color::White) => 0.0,
+        None => 0.5,
+    };
+    for ply in 0..=game.len() {
+        let Some(position) = game.position_at(ply).copied() else {
+            continue;
+        };
+        if !position.must_capture() && !position.legal_moves().is_empty() {
+            out.push(Sample {
+                position,
+                result: label,
+            });
+        }
+    }
+}
+
+/// Self-play games: each starts from a ballot opening chosen by the seed, the full search plays both sides to
+/// `depth` plies (with an occasional random move early on, so that games differ), and its quiet positions are
+/// labelled with the result. Games are shared among `threads`; the samples are the same for the same seed
+/// whatever the number of threads. `progress` hears the number of games finished.
+pub fn self_play(
+    games: usize,
+    depth: u32,
+    seed: u64,
+    threads: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Vec<Sample> {
+    let threads = threads.clamp(1, 64);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let mut per_game: Vec<(usize, Vec<Sample>)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let done = &done;
+                scope.spawn(move || {
+                    let mut engine = Engine::with_table_megabytes(8);
+                    let mut out = Vec::new();
+                    for g in (t..games).step_by(threads) {
+                        out.push((
+                            g,
+                            one_game(
+                                &mut engine,
+                                depth,
+                                seed ^ (g as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                            ),
+                        ));
+                        let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                        progress(finished);
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect()
+    });
+    per_game.sort_by_key(|(g, _)| *g);
+    per_game.into_iter().flat_map(|(_, s)| s).collect()
+}
+
+fn one_game(engine: &mut Engine, depth: u32, seed: u64) -> Vec<Sample> {
+    let mut rng = Rng::new(seed);
+    let deck = builtin_openings();
+    let mut game: Game<English> = Game::new();
+    if !deck.is_empty() {
+        let opening = &deck[rng.below(deck.len())];
+        for text in &opening.moves {
+            if game.play_text(text).is_err() {
+                break;
+            }
+        }
+    }
+    engine.clear();
+    while game.outcome().is_none() && game.len() < MAX_PLIES {
+        let moves = game.position().legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let random = game.len() < RANDOM_PLIES && rng.below(100) < RANDOM_PERCENT as usize;
+        let mv = if random {
+            moves[rng.below(moves.len())]
+        } else {
+            let result = engine.think(
+                &Situation::of_game(&game),
+                Level::Max,
+                &Limits::depth(depth),
+                0,
+                &mut |_| {},
+            );
+            match result.best {
+                Some(mv) => mv,
+                None => break,
+            }
+        };
+        if game.play(&mv).is_err() {
+            break;
+        }
+    }
+    let winner = game.outcome().and_then(|o| o.winner());
+    let mut out = Vec::new();
+    // A game cut off at the limit counts as a draw.
+    samples_of(&game, winner, true, &mut out);
+    out
+}
+
+/// The quiet positions of every finished English game in a PDN text, labelled with its result.
+pub fn from_pdn(text: &str) -> Vec<Sample> {
+    let mut out = Vec::new();
+    let english = GameType::standard(Variant::English);
+    for parsed in crate::game::pdn::parse_games(text) {
+        let Ok(game_text) = parsed else { continue };
+        let (game, error): (AnyGame, _) = crate::game::pdn::open_game(&game_text, Some(english));
+        if error.is_some() || game.game_type() != english {
+            continue;
+        }
+        let Some(outcome) = game.final_outcome() else {
+            continue;
+        };
+        let mut english_game: Game<English> = Game::new();
+        let mut replayed = true;
+        for ply in 0..game.len() {
+            let Some(mv) = game.moves().get(ply) else {
+                break;
+            };
+            if english_game.play(mv).is_err() {
+                replayed = false;
+                break;
+            }
+        }
+        if replayed && !game.is_set_up() {
+            samples_of(&english_game, outcome.winner(), true, &mut out);
+        }
+    }
+    out
+}
+
+/// The samples as text: one `FEN;result` line each.
+pub fn write_samples(samples: &[Sample]) -> String {
+    let mut text = String::with_capacity(samples.len() * 48);
+    for s in samples {
+        let _ = writeln!(text, "{};{}", to_fen(&s.position), s.result);
+    }
+    text
+}
+
+/// Reads what [`write_samples`] wrote; blank lines are skipped, anything else wrong is refused with its line.
+pub fn read_samples(text: &str) -> Result<Vec<Sample>, SampleError> {
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let error = |reason: String| SampleError {
+            line: i + 1,
+            reason,
+        };
+        let (fen, result) = line
+            .split_once(';')
+            .ok_or_else(|| error("expected FEN;result".into()))?;
+        let position = parse_fen(fen).map_err(|e| error(e.to_string()))?;
+        let result: f32 = result
+            .trim()
+            .parse()
+            .ok()
+            .filter(|r| [0.0, 0.5, 1.0].contains(r))
+            .ok_or_else(|| error(format!("the result is 0, 0.5 or 1, not {result:?}")))?;
+        out.push(Sample { position, result });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn self_play_is_reproducible_and_labelled() {
+        let one = self_play(3, 2, 7, 1, &|_| {});
+        let two = self_play(3, 2, 7, 2, &|_| {});
+        assert_eq!(
+            one, two,
+            "the same seed gives the same samples whatever the threads"
+        );
+        assert!(one.len() > 30, "{}", one.len());
+        assert!(one.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
+        assert!(one.iter().all(|s| !s.position.must_capture()));
+        assert_ne!(self_play(3, 2, 8, 1, &|_| {}), one);
+    }
+
+    #[test]
+    fn samples_are_written_and_read_back() {
+        let samples = self_play(1, 2, 1, 1, &|_| {});
+        let text = write_samples(&samples);
+        assert_eq!(read_samples(&text), Ok(samples));
+        for (bad, line) in [
+            ("B:W21-32:B1-12;1\nnonsense", 2),
+            ("B:W21-32:B1-12;2", 1),
+            ("B:W21-32:B1-12", 1),
+            ("\n\nX:Wzz;1", 3),
+        ] {
+            assert_eq!(read_samples(bad).map_err(|e| e.line), Err(line), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn master_games_are_read_with_their_results() {
+        let pdn = "[Result \"1-0\"]\n1. 11-15 23-19 2. 8-11 22-17 1-0\n\n[Result \"*\"]\n1. 11-15 *\n\n\
+                   [Result \"0-1\"]\n1. 11-15 99-98 0-1\n";
+        let samples = from_pdn(pdn);
+        // Only the first game: the second is unfinished, the third does not replay.
+        assert_eq!(samples.len(), 5);
+        assert!(samples.iter().all(|s| s.result == 1.0));
+    }
+}
