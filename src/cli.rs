@@ -125,6 +125,9 @@ pub(crate) enum Command {
         /// Seed for the random choices of the weaker levels.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Search threads at full strength (default: every core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: Option<u64>,
     },
     /// Play engine against engine, each opening with both colours: English over the 3-move ballot deck, the
     /// other variants and boards over random openings drawn from --seed; the last line is `a <wins> b <wins>

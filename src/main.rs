@@ -165,7 +165,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             depth,
             level,
             seed,
+            threads,
         }) => {
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let threads = threads.map_or(cores, |t| t as usize);
             let limits = match (time, depth) {
                 (Some(t), _) => Limits::time(Duration::from_secs_f64(t)),
                 (None, Some(d)) => Limits::depth(d),
@@ -175,6 +178,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 level,
                 limits: &limits,
                 seed,
+                threads,
             })?;
             Ok(ExitCode::SUCCESS)
         }

@@ -75,10 +75,22 @@ fn each_answer_is_the_only_winning_move() {
 
 #[test]
 fn the_engine_finds_every_shot() {
+    finds_every_shot(1);
+}
+
+#[test]
+fn the_engine_finds_every_shot_on_several_threads() {
+    // The helpers share the table: whatever they store must not lead the main search astray.
+    finds_every_shot(3);
+}
+
+fn finds_every_shot(threads: usize) {
     let mut missed = Vec::new();
     for (fen, answer) in SHOTS {
         let pos: Position = parse_fen(fen).expect("suite FEN");
         let mut engine = Engine::new();
+        engine.set_threads(threads);
+        assert_eq!(engine.threads(), threads);
         let result = engine.think(
             &Situation::new(pos),
             Level::Max,

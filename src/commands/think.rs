@@ -15,6 +15,8 @@ pub struct Think<'a> {
     pub limits: &'a Limits,
     /// Fixes the random choices of the weaker levels.
     pub seed: u64,
+    /// Threads of a full-strength search.
+    pub threads: usize,
 }
 
 impl PositionVisitor for Think<'_> {
@@ -23,6 +25,7 @@ impl PositionVisitor for Think<'_> {
     fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
         let style = R::VARIANT.notation();
         let mut engine = Engine::new();
+        engine.set_threads(self.threads);
         let situation = Situation::at(*position);
         let result = engine.think_as(&situation, self.level, self.limits, self.seed, &mut |p| {
             let line = pv_text(position, &p.pv, style);

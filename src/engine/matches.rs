@@ -419,6 +419,14 @@ fn play_game<R: Playable>(
     Ok((!stop.load(Ordering::Relaxed)).then_some(game))
 }
 
+/// A player as the event's name says it: a level by its name, another engine by the name it gave.
+fn label(contender: &Contender, name: &str) -> String {
+    match contender {
+        Contender::Level(level) => level.to_string(),
+        Contender::Hub(_) => name.to_string(),
+    }
+}
+
 /// The tags of a match game: event, round, players and opening (the game type is written with the game).
 fn tag(
     game: &mut AnyGame,
@@ -440,7 +448,11 @@ fn tag(
     let tags = game.tags_mut();
     tags.set(
         "Event",
-        &format!("crowned match{rules}: {} against {}", names[0], names[1]),
+        &format!(
+            "crowned match{rules}: {} against {}",
+            label(&config.a, &names[0]),
+            label(&config.b, &names[1])
+        ),
     );
     tags.set("Round", &number.to_string());
     tags.set("Black", black);

@@ -255,6 +255,8 @@ pub struct SearchResult {
 /// set played.
 pub struct Engine {
     searcher: search::Searcher,
+    /// The helper threads' searchers (English), sharing the main searcher's table; empty for one thread.
+    helpers: Vec<search::Searcher>,
     /// The searcher of the last rule set other than English, as a `search::Searcher<R>`; it borrows the table of
     /// `searcher` while it searches.
     other: Option<Box<dyn Any + Send>>,
@@ -264,6 +266,9 @@ pub struct Engine {
 /// Memory for the transposition table of one engine playing one game. Small enough to stay mostly in the
 /// processor caches, which makes the search faster than a bigger table would at the thinking times of a game.
 pub const TABLE_MEGABYTES: usize = 16;
+
+/// The most threads one search uses.
+pub const MAX_THREADS: usize = 64;
 
 impl Default for Engine {
     fn default() -> Self {
@@ -291,9 +296,31 @@ impl Engine {
     fn built(megabytes: usize, stop: Arc<AtomicBool>) -> Engine {
         Engine {
             searcher: search::Searcher::new(megabytes, Arc::clone(&stop)),
+            helpers: Vec::new(),
             other: None,
             stop,
         }
+    }
+
+    /// Searches at full strength (English draughts) on `threads` threads from now on: the main one and helpers
+    /// sharing its table (Lazy SMP). Other rule sets and the weaker levels search on one.
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.clamp(1, MAX_THREADS) - 1;
+        self.helpers.truncate(helpers);
+        while self.helpers.len() < helpers {
+            let mut helper = search::Searcher::with_table(
+                self.searcher.table(),
+                Arc::new(AtomicBool::new(false)),
+            );
+            // Half the helpers one ply ahead of the main search, so that they reach different depths first.
+            helper.make_helper(u32::from(self.helpers.len() % 2 == 0));
+            self.helpers.push(helper);
+        }
+    }
+
+    /// The threads a full-strength search uses.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
     }
 
     /// The flag that stops a running search.
@@ -311,6 +338,9 @@ impl Engine {
     /// Forgets everything learned in earlier searches, so that the next one depends only on its input.
     pub fn clear(&mut self) {
         self.searcher.clear();
+        for helper in &mut self.helpers {
+            helper.clear();
+        }
         self.other = None;
     }
 
@@ -353,7 +383,13 @@ impl Engine {
             Level::Random => levels::random(&legal, &mut rng),
             Level::Easy => levels::easy(&pos, &legal, &mut rng),
             Level::Medium => levels::medium(self, &pos, limits, &mut rng),
-            Level::Hard => self.search(situation, &levels::hard_limits(limits), progress),
+            // Only full strength takes more than one thread.
+            Level::Hard => {
+                let helpers = std::mem::take(&mut self.helpers);
+                let result = self.search(situation, &levels::hard_limits(limits), progress);
+                self.helpers = helpers;
+                result
+            }
             Level::Max => self.search(situation, limits, progress),
         }
     }
@@ -409,7 +445,7 @@ impl Engine {
     ) -> SearchResult {
         // The rule set is known when this is compiled: for English the test folds away.
         if let Some(english) = (situation as &dyn Any).downcast_ref::<Situation<English>>() {
-            return self.searcher.search(english, limits, progress);
+            return self.search_english(english, limits, progress);
         }
         let mut other = match self
             .other
@@ -419,16 +455,46 @@ impl Engine {
             Some(searcher) => searcher,
             // Another rule set than last time: its heuristics start afresh (the table is shared and kept).
             None => Box::new(search::Searcher::<R>::with_table(
-                tt::Table::new(0),
+                self.searcher.table(),
                 Arc::clone(&self.stop),
             )),
         };
         other.set_stop_flag(Arc::clone(&self.stop));
-        other.put_table(self.searcher.take_table());
+        other.set_table(self.searcher.table());
         let result = other.search(situation, limits, progress);
-        self.searcher.put_table(other.take_table());
         self.other = Some(other);
         result
+    }
+
+    /// The English search, on the helper threads too when there are any: they search the same position into
+    /// the shared table until the main search ends, which then stops them.
+    fn search_english(
+        &mut self,
+        situation: &Situation,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        if self.helpers.is_empty() {
+            return self.searcher.search(situation, limits, progress);
+        }
+        let helpers_stop = Arc::new(AtomicBool::new(false));
+        let main = &mut self.searcher;
+        let helpers = &mut self.helpers;
+        std::thread::scope(|scope| {
+            let running: Vec<_> = helpers
+                .iter_mut()
+                .map(|helper| {
+                    helper.set_stop_flag(Arc::clone(&helpers_stop));
+                    scope.spawn(move || helper.search(situation, limits, &mut |_| {}).nodes)
+                })
+                .collect();
+            let mut result = main.search(situation, limits, progress);
+            helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            for helper in running {
+                result.nodes += helper.join().unwrap_or(0);
+            }
+            result
+        })
     }
 }
 

@@ -33,9 +33,9 @@ struct Here<R: RuleSet> {
 /// The search state kept between searches: the transposition table and the ordering heuristics.
 ///
 /// The state is typed by the rule set, as its moves are words of the rule set's board; the table is not, and
-/// [`Searcher::take_table`] and [`Searcher::put_table`] let the searchers of several rule sets share one.
+/// is shared: by the searchers of several rule sets, and by the threads of one search.
 pub struct Searcher<R: RuleSet = English> {
-    tt: Table,
+    tt: Arc<Table>,
     /// Cutoff counts by the layout bits of a quiet move's squares. 128 covers the widest layout (104 bits); an
     /// 8x8 board uses the first 36 of each row, so the cache lines it touches are the ones a 64-wide table had.
     history: Box<[[i32; HISTORY_BITS]; HISTORY_BITS]>,
@@ -52,6 +52,11 @@ pub struct Searcher<R: RuleSet = English> {
     deadline: Option<Instant>,
     node_limit: Option<u64>,
     stopped: bool,
+    /// Plies added to every iteration's depth: the helper threads of a parallel search search a little
+    /// deeper than the main one, so that they do not all do the same work.
+    depth_offset: u32,
+    /// A helper leaves the table's generation to the main searcher.
+    helper: bool,
 }
 
 /// Rows and columns of the history table: bits of the widest board layout.
@@ -60,11 +65,11 @@ const HISTORY_BITS: usize = 128;
 impl<R: RuleSet> Searcher<R> {
     /// A searcher with a transposition table of about `megabytes`.
     pub fn new(megabytes: usize, stop: Arc<AtomicBool>) -> Searcher<R> {
-        Searcher::with_table(Table::new(megabytes), stop)
+        Searcher::with_table(Arc::new(Table::new(megabytes)), stop)
     }
 
     /// A searcher using `tt` as its transposition table.
-    pub fn with_table(tt: Table, stop: Arc<AtomicBool>) -> Searcher<R> {
+    pub fn with_table(tt: Arc<Table>, stop: Arc<AtomicBool>) -> Searcher<R> {
         Searcher {
             tt,
             history: Box::new([[0; HISTORY_BITS]; HISTORY_BITS]),
@@ -79,7 +84,15 @@ impl<R: RuleSet> Searcher<R> {
             deadline: None,
             node_limit: None,
             stopped: false,
+            depth_offset: 0,
+            helper: false,
         }
+    }
+
+    /// Makes this searcher a helper of a parallel search, searching `plies` deeper at each iteration.
+    pub fn make_helper(&mut self, plies: u32) {
+        self.depth_offset = plies;
+        self.helper = true;
     }
 
     /// Replaces the flag that stops the search. The node loop reads the flag through the same field as before,
@@ -88,14 +101,13 @@ impl<R: RuleSet> Searcher<R> {
         self.stop = stop;
     }
 
-    /// Takes the transposition table away, leaving a one-bucket table in its place until
-    /// [`Searcher::put_table`] gives one back.
-    pub fn take_table(&mut self) -> Table {
-        std::mem::replace(&mut self.tt, Table::new(0))
+    /// The transposition table, to share.
+    pub fn table(&self) -> Arc<Table> {
+        Arc::clone(&self.tt)
     }
 
     /// Gives the searcher `tt` as its transposition table.
-    pub fn put_table(&mut self, tt: Table) {
+    pub fn set_table(&mut self, tt: Arc<Table>) {
         self.tt = tt;
     }
 
@@ -123,7 +135,9 @@ impl<R: RuleSet> Searcher<R> {
         let mut unrest = Unrest::default();
         self.node_limit = limits.nodes;
         self.move_limit = situation.move_limit_plies;
-        self.tt.new_search();
+        if !self.helper {
+            self.tt.new_search();
+        }
         self.history.iter_mut().flatten().for_each(|h| *h /= 8);
 
         let root = situation.position;
@@ -157,7 +171,8 @@ impl<R: RuleSet> Searcher<R> {
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut previous: i32 = 0;
-        for depth in 1..=max_depth {
+        let first = (1 + self.depth_offset).min(max_depth);
+        for depth in first..=max_depth {
             let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < WIN - MAX_PLY as i32 {
                 (previous - 40, previous + 40)
             } else {
@@ -179,7 +194,7 @@ impl<R: RuleSet> Searcher<R> {
                     break self.node(&here, depth as i32, 0, alpha, beta);
                 }
             };
-            if self.stopped && depth > 1 {
+            if self.stopped && depth > first {
                 break;
             }
             let score_fall = previous - score;

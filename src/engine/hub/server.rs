@@ -25,6 +25,8 @@ use crate::rules::{AnyPosition, GameType, Variant};
 const MAX_LINE: usize = 64 * 1024;
 /// The largest transposition table the `hash` parameter accepts, in megabytes.
 const MAX_HASH_MEGABYTES: usize = 4096;
+/// The most search threads the `threads` parameter accepts.
+const MAX_THREADS: usize = crate::engine::MAX_THREADS;
 
 /// What the loop hears about.
 enum Event {
@@ -106,6 +108,7 @@ struct Server {
     game_type: GameType,
     level: Level,
     hash_megabytes: usize,
+    threads: usize,
     /// The engine between searches (a search has it on its thread).
     engine: Option<Engine>,
     situation: Option<AnySituation>,
@@ -131,6 +134,7 @@ impl Server {
             game_type: GameType::standard(Variant::English),
             level: Level::Max,
             hash_megabytes: TABLE_MEGABYTES,
+            threads: 1,
             engine: None,
             situation: None,
             limits: Limits::default(),
@@ -250,6 +254,12 @@ impl Server {
                 .arg("type", "int")
                 .arg("min", 1)
                 .arg("max", MAX_HASH_MEGABYTES),
+            Line::new("param")
+                .arg("name", "threads")
+                .arg("value", self.threads)
+                .arg("type", "int")
+                .arg("min", 1)
+                .arg("max", MAX_THREADS),
             Line::new("wait"),
         ]
     }
@@ -286,6 +296,20 @@ impl Server {
                     self.engine = None;
                 }
             }
+            "threads" => {
+                self.threads = value
+                    .parse()
+                    .ok()
+                    .filter(|t| (1..=MAX_THREADS).contains(t))
+                    .ok_or_else(|| {
+                        error(format!(
+                            "threads is a whole number from 1 to {MAX_THREADS}, not {value:?}"
+                        ))
+                    })?;
+                if let Some(engine) = &mut self.engine {
+                    engine.set_threads(self.threads);
+                }
+            }
             other => return Err(error(format!("there is no parameter called {other:?}"))),
         }
         Ok(())
@@ -293,9 +317,12 @@ impl Server {
 
     /// The engine, made on first use with the table size asked for.
     fn engine(&mut self) -> &mut Engine {
-        let megabytes = self.hash_megabytes;
-        self.engine
-            .get_or_insert_with(|| Engine::with_table_megabytes(megabytes))
+        let (megabytes, threads) = (self.hash_megabytes, self.threads);
+        self.engine.get_or_insert_with(|| {
+            let mut engine = Engine::with_table_megabytes(megabytes);
+            engine.set_threads(threads);
+            engine
+        })
     }
 
     fn position(&mut self, line: &Line) -> Result<(), Line> {
@@ -366,10 +393,10 @@ impl Server {
             self.limits
         };
         let stop = Arc::new(AtomicBool::new(false));
-        let mut engine = self
-            .engine
-            .take()
-            .unwrap_or_else(|| Engine::with_table_megabytes(self.hash_megabytes));
+        self.engine();
+        let Some(mut engine) = self.engine.take() else {
+            return Err(error("the engine could not be made"));
+        };
         engine.set_stop_flag(Arc::clone(&stop));
         let level = self.level;
         self.searches += 1;

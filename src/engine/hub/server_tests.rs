@@ -303,3 +303,26 @@ fn a_clock_is_planned_not_spent_at_once() {
     );
     assert!(gui.ends());
 }
+
+#[test]
+fn threads_are_a_parameter() {
+    let gui = Gui::start();
+    gui.send("hub");
+    let intro = gui.until("wait");
+    assert!(intro.iter().any(|l| l.get("name") == Some("threads")));
+    gui.send("set-param name=threads value=2");
+    gui.send("init");
+    gui.until("ready");
+    gui.send("pos");
+    gui.send("level depth=8");
+    gui.send("go think");
+    let done = gui.until("done");
+    assert!(done.last().and_then(|d| d.get("move")).is_some());
+    gui.send("set-param name=threads value=0");
+    assert!(
+        gui.until("error")[0]
+            .get("message")
+            .is_some_and(|m| m.contains("threads"))
+    );
+    assert!(gui.ends());
+}
