@@ -313,7 +313,7 @@ impl Engine {
                 Arc::new(AtomicBool::new(false)),
             );
             // Half the helpers one ply ahead of the main search, so that they reach different depths first.
-            helper.make_helper(u32::from(self.helpers.len() % 2 == 0));
+            helper.make_helper(u32::from(self.helpers.len().is_multiple_of(2)));
             self.helpers.push(helper);
         }
     }
