@@ -108,6 +108,16 @@ impl EngineService {
     /// Starts `threads` search threads (at least one) whose transposition tables together take at most
     /// `table_megabytes`. Fails when a thread cannot be started; the threads already started are then stopped.
     pub fn new(threads: usize, table_megabytes: usize) -> io::Result<EngineService> {
+        EngineService::with_search_threads(threads, table_megabytes, 1)
+    }
+
+    /// As [`EngineService::new`], each worker searching at full strength on `search_threads` threads (the
+    /// others help it; the weaker levels use one).
+    pub fn with_search_threads(
+        threads: usize,
+        table_megabytes: usize,
+        search_threads: usize,
+    ) -> io::Result<EngineService> {
         let threads = threads.max(1);
         let megabytes = table_megabytes / threads;
         let mut service = EngineService {
@@ -119,15 +129,17 @@ impl EngineService {
             // On failure, dropping `service` stops and joins the threads already started.
             let worker = thread::Builder::new()
                 .name(format!("engine-{index}"))
-                .spawn(move || pool::work(&shared, index, megabytes))?;
+                .spawn(move || pool::work(&shared, index, megabytes, search_threads))?;
             service.workers.push(worker);
         }
         Ok(service)
     }
 
-    /// The service for one local game, as the terminal plays it: one thread, the table size of a lone engine.
+    /// The service for one local game, as the terminal plays it: one worker, the table size of a lone engine,
+    /// and every core for a full-strength search (a local game is the machine's only search).
     pub fn local() -> io::Result<EngineService> {
-        EngineService::new(1, TABLE_MEGABYTES)
+        let cores = thread::available_parallelism().map_or(1, |n| n.get());
+        EngineService::with_search_threads(1, TABLE_MEGABYTES, cores)
     }
 
     /// The number of search threads.

@@ -165,16 +165,21 @@ impl Shared {
 }
 
 /// The life of worker `index`: serve requests until the service stops, with an engine whose table takes
-/// `megabytes`.
-pub(super) fn work(shared: &Shared, index: usize, megabytes: usize) {
-    let mut engine = Engine::with_table_megabytes(megabytes);
+/// `megabytes` and whose full-strength searches use `search_threads`.
+pub(super) fn work(shared: &Shared, index: usize, megabytes: usize, search_threads: usize) {
+    let fresh = || {
+        let mut engine = Engine::with_table_megabytes(megabytes);
+        engine.set_threads(search_threads);
+        engine
+    };
+    let mut engine = fresh();
     while let Some(job) = shared.next_job(index) {
         // A request superseded or cancelled while it waited is not worth starting.
         if job.client.holds(job.ticket) {
             let searched = catch_unwind(AssertUnwindSafe(|| search(&mut engine, &job, shared)));
             if searched.is_err() {
                 // The engine may have been left half-way through a search: start again from a fresh one.
-                engine = Engine::with_table_megabytes(megabytes);
+                engine = fresh();
                 let failed = Report::Failed {
                     search: job.request.search,
                 };
