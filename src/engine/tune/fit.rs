@@ -75,34 +75,78 @@ impl Table {
     }
 
     fn loss(&self, weights: &[f64; TERMS], scale: f64) -> f64 {
-        let n = self.len().max(1) as f64;
-        (0..self.len())
-            .map(|i| (sigmoid(scale * self.score(i, weights)) - self.results[i]).powi(2))
-            .sum::<f64>()
-            / n
+        self.gradient_of(weights, scale, false).0
     }
 
     /// The loss and its gradient with respect to each weight.
     fn gradient(&self, weights: &[f64; TERMS], scale: f64) -> (f64, [f64; TERMS]) {
-        let mut gradient = [0.0; TERMS];
-        let mut loss = 0.0;
-        for i in 0..self.len() {
-            let p = sigmoid(scale * self.score(i, weights));
-            let error = p - self.results[i];
-            loss += error * error;
-            let common = 2.0 * error * p * (1.0 - p) * scale / f64::from(SCALE);
-            for (g, &f) in gradient
-                .iter_mut()
-                .zip(&self.rows[i * TERMS..(i + 1) * TERMS])
-            {
-                *g += common * f64::from(f);
+        self.gradient_of(weights, scale, true)
+    }
+
+    /// The loss, and the gradient if asked, over the samples in [`CHUNKS`] fixed parts shared among the cores.
+    /// The parts are added up in order, so the result does not depend on the number of cores.
+    fn gradient_of(
+        &self,
+        weights: &[f64; TERMS],
+        scale: f64,
+        with_gradient: bool,
+    ) -> (f64, [f64; TERMS]) {
+        let n = self.len();
+        let part = n.div_ceil(CHUNKS).max(1);
+        let chunk = |c: usize| {
+            let mut gradient = [0.0; TERMS];
+            let mut loss = 0.0;
+            for i in (c * part).min(n)..((c + 1) * part).min(n) {
+                let p = sigmoid(scale * self.score(i, weights));
+                let error = p - self.results[i];
+                loss += error * error;
+                if with_gradient {
+                    let common = 2.0 * error * p * (1.0 - p) * scale / f64::from(SCALE);
+                    for (g, &f) in gradient
+                        .iter_mut()
+                        .zip(&self.rows[i * TERMS..(i + 1) * TERMS])
+                    {
+                        *g += common * f64::from(f);
+                    }
+                }
             }
+            (loss, gradient)
+        };
+        let cores = std::thread::available_parallelism()
+            .map_or(1, |c| c.get())
+            .min(CHUNKS);
+        let mut parts: Vec<(usize, (f64, [f64; TERMS]))> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..cores)
+                .map(|w| {
+                    let chunk = &chunk;
+                    scope.spawn(move || {
+                        (w..CHUNKS)
+                            .step_by(cores)
+                            .map(|c| (c, chunk(c)))
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| w.join().unwrap_or_default())
+                .collect()
+        });
+        parts.sort_by_key(|(c, _)| *c);
+        let mut loss = 0.0;
+        let mut gradient = [0.0; TERMS];
+        for (_, (l, g)) in parts {
+            loss += l;
+            gradient.iter_mut().zip(g).for_each(|(a, b)| *a += b);
         }
-        let n = self.len().max(1) as f64;
+        let n = n.max(1) as f64;
         gradient.iter_mut().for_each(|g| *g /= n);
         (loss / n, gradient)
     }
 }
+
+/// The fixed parts the samples are cut into for the cores.
+const CHUNKS: usize = 16;
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -112,7 +156,7 @@ fn sigmoid(x: f64) -> f64 {
 fn best_scale(table: &Table, weights: &[f64; TERMS]) -> f64 {
     let (mut low, mut high) = (1e-4, 0.1);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
+    for _ in 0..40 {
         let a = high - ratio * (high - low);
         let b = low + ratio * (high - low);
         if table.loss(weights, a) < table.loss(weights, b) {
