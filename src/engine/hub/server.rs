@@ -284,28 +284,14 @@ impl Server {
                     .map_err(|e: crate::engine::UnknownLevel| error(e.to_string()))?
             }
             "hash" => {
-                let megabytes: usize = value
-                    .parse()
-                    .ok()
-                    .filter(|m| (1..=MAX_HASH_MEGABYTES).contains(m))
-                    .ok_or_else(|| {
-                        error(format!("hash is a whole number of megabytes from 1 to {MAX_HASH_MEGABYTES}, not {value:?}"))
-                    })?;
+                let megabytes = whole_in(value, "hash", MAX_HASH_MEGABYTES)?;
                 if megabytes != self.hash_megabytes {
                     self.hash_megabytes = megabytes;
                     self.engine = None;
                 }
             }
             "threads" => {
-                self.threads = value
-                    .parse()
-                    .ok()
-                    .filter(|t| (1..=MAX_THREADS).contains(t))
-                    .ok_or_else(|| {
-                        error(format!(
-                            "threads is a whole number from 1 to {MAX_THREADS}, not {value:?}"
-                        ))
-                    })?;
+                self.threads = whole_in(value, "threads", MAX_THREADS)?;
                 if let Some(engine) = &mut self.engine {
                     engine.set_threads(self.threads);
                 }
@@ -433,6 +419,19 @@ impl Server {
             stop.store(true, Ordering::Relaxed);
         });
     }
+}
+
+/// A parameter's value that must be a whole number from 1 to `most`.
+fn whole_in(value: &str, name: &str, most: usize) -> Result<usize, Line> {
+    value
+        .parse()
+        .ok()
+        .filter(|n| (1..=most).contains(n))
+        .ok_or_else(|| {
+            error(format!(
+                "{name} is a whole number from 1 to {most}, not {value:?}"
+            ))
+        })
 }
 
 /// Writes one line and flushes it: the GUI reads line by line.
