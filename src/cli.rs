@@ -157,6 +157,10 @@ pub(crate) enum Command {
         /// Seconds per move.
         #[arg(long, default_value = "0.1", value_parser = parse_seconds)]
         time: f64,
+        /// A clock for each side instead of a time per move: minutes and an increment in seconds (1+0.1), or
+        /// seconds per move (0.5s); a side whose time runs out loses.
+        #[arg(long, value_name = "CONTROL", conflicts_with = "time")]
+        clock: Option<crowned::game::TimeControl>,
         /// English openings as JSON (`all`: name to FEN, `standard`: the deck); default: the built-in deck.
         #[arg(long, value_name = "FILE")]
         openings: Option<PathBuf>,

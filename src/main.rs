@@ -13,6 +13,7 @@ use crowned::config::{Settings, SettingsError};
 use crowned::engine::{
     Contender, Level, Limits, MatchConfig, MatchOpenings, builtin_openings, openings_from_json,
 };
+use crowned::game::TimeControl;
 use crowned::rules::{
     AnyPosition, Duplicates, GameType, Playable, Position, PositionVisitor, Variant, excerpt,
 };
@@ -212,6 +213,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             a_hub,
             b_hub,
             sprt,
+            clock,
             games,
             time,
             openings,
@@ -250,7 +252,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 a: contender(a, a_hub)?,
                 b: contender(b, b_hub)?,
                 sprt,
-                time: Duration::from_secs_f64(time),
+                time: match clock {
+                    Some(TimeControl::PerMove(step)) => step,
+                    _ => Duration::from_secs_f64(time),
+                },
+                clock: match clock {
+                    Some(TimeControl::Fischer { initial, increment }) => Some((initial, increment)),
+                    _ => None,
+                },
                 openings,
                 games: games.map(|g| g as usize),
                 seed,

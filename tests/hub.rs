@@ -13,7 +13,7 @@ use cli_support::{TempFile, assert_one_line_error, crowned, stdout};
 use crowned::engine::hub::{HubEngine, HubError};
 use crowned::engine::sprt::{Sprt, Verdict};
 use crowned::engine::{
-    Contender, Level, MatchConfig, MatchError, MatchOpenings, builtin_openings, play_match,
+    Contender, Level, Limits, MatchConfig, MatchError, MatchOpenings, builtin_openings, play_match,
 };
 use crowned::game::AnyGame;
 use crowned::rules::{GameType, Variant};
@@ -40,7 +40,7 @@ fn a_game_against_the_hub_engine_stays_legal_and_sees_repetitions() {
         let mut game = AnyGame::new(game_type);
         while game.outcome().is_none() && game.len() < 40 {
             let mv = engine
-                .play(&game, Duration::from_millis(20), &never)
+                .play(&game, &Limits::time(Duration::from_millis(20)), &never)
                 .expect("a legal move in time");
             game.play(&mv).expect("the client checked it");
         }
@@ -54,7 +54,7 @@ fn a_game_against_the_hub_engine_stays_legal_and_sees_repetitions() {
             break;
         }
         let mv = engine
-            .play(&game, Duration::from_millis(10), &never)
+            .play(&game, &Limits::time(Duration::from_millis(10)), &never)
             .expect("a move");
         game.play(&mv).expect("legal");
     }
@@ -71,6 +71,7 @@ fn a_match_with_a_hub_engine_and_its_tags() {
         games: Some(2),
         seed: 1,
         sprt: None,
+        clock: None,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let mut tags = Vec::new();
@@ -103,6 +104,7 @@ fn an_sprt_match_stops_when_it_decides() {
         games: Some(400),
         seed: 2,
         sprt: Some(Sprt::new(0.0, 100.0).expect("valid")),
+        clock: None,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let result = play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(())).expect("plays");
@@ -143,7 +145,7 @@ fn engines_that_misbehave_are_reported_not_waited_on_forever() {
     assert_eq!(engine.name(), "liar");
     let never = AtomicBool::new(false);
     let game = AnyGame::new(english());
-    let refused = engine.play(&game, Duration::from_millis(10), &never);
+    let refused = engine.play(&game, &Limits::time(Duration::from_millis(10)), &never);
     assert!(
         matches!(refused, Err(HubError::IllegalMove { ref text, .. }) if text == "11-18"),
         "{refused:?}"
@@ -160,6 +162,7 @@ fn engines_that_misbehave_are_reported_not_waited_on_forever() {
         games: Some(2),
         seed: 1,
         sprt: None,
+        clock: None,
     };
     let stop = Arc::new(AtomicBool::new(false));
     let failed = play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(()));
@@ -211,4 +214,60 @@ fn the_command_line_runs_an_sprt_match_against_a_hub_engine() {
     );
     let two = crowned(&["match", "--a", "max", "--a-hub", "x", "--b", "random"]);
     assert_eq!(two.status.code(), Some(2));
+}
+
+#[test]
+fn a_clocked_match_plans_its_time_and_a_flag_falls_for_an_engine_that_ignores_it() {
+    let clocked = |b: Contender, initial_ms: u64| MatchConfig {
+        game_type: english(),
+        a: Contender::Hub(hub_command()),
+        b,
+        time: Duration::from_millis(100),
+        openings: MatchOpenings::Deck(builtin_openings().into_iter().take(1).collect()),
+        games: Some(2),
+        seed: 1,
+        sprt: None,
+        clock: Some((Duration::from_millis(initial_ms), Duration::from_millis(20))),
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    // Two seconds and 20 ms a move for each: both sides finish with time left.
+    let result = play_match(
+        &clocked(Contender::Level(Level::Max), 2000),
+        &stop,
+        &mut |g, _| {
+            assert!(!g.outcome.to_string().contains("on time"), "{}", g.outcome);
+            ControlFlow::Continue(())
+        },
+    )
+    .expect("plays");
+    for used in &result.time_use {
+        assert_eq!(used.flag_falls, 0);
+        assert!(
+            used.least_left.is_some_and(|l| l > Duration::ZERO),
+            "{used:?}"
+        );
+    }
+    // An engine told to search without end (its level lines rewritten) is stopped when its time is up and
+    // loses on time.
+    let ignoring = vec![
+        "sh".to_string(),
+        "-c".to_string(),
+        format!(
+            "sed -u 's/^level.*/level infinite/' | {} hub",
+            env!("CARGO_BIN_EXE_crowned")
+        ),
+    ];
+    let mut endings = Vec::new();
+    let result = play_match(
+        &clocked(Contender::Hub(ignoring), 300),
+        &stop,
+        &mut |g, _| {
+            endings.push(g.outcome.to_string());
+            ControlFlow::Continue(())
+        },
+    )
+    .expect("plays");
+    assert_eq!(result.time_use[1].flag_falls, 2, "{endings:?}");
+    assert_eq!(result.a_wins, 2);
+    assert!(endings.iter().all(|e| e.contains("on time")), "{endings:?}");
 }

@@ -84,17 +84,32 @@ pub fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Resul
 fn time_use(result: &MatchResult, config: &MatchConfig) -> String {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
     let side = |name: &str, used: &crowned::engine::TimeUse| {
+        let clock = match used.least_left {
+            Some(least) if config.clock.is_some() => format!(
+                ", least left {:.1} ms, {} lost on time",
+                ms(least),
+                used.flag_falls
+            ),
+            _ => String::new(),
+        };
         format!(
-            "{name} average {:.1} ms, longest {:.1} ms over {} moves (and {} forced)",
+            "{name} average {:.1} ms, longest {:.1} ms over {} moves (and {} forced){clock}",
             ms(used.average()),
             ms(used.longest),
             used.moves,
             used.forced
         )
     };
+    let budget = match config.clock {
+        Some((initial, increment)) => format!(
+            "clock {:.1} s + {:.1} ms a move",
+            initial.as_secs_f64(),
+            ms(increment)
+        ),
+        None => format!("budget {:.1} ms", ms(config.time)),
+    };
     format!(
-        "time per move (budget {:.1} ms): {}; {}",
-        ms(config.time),
+        "time per move ({budget}): {}; {}",
         side("a", &result.time_use[0]),
         side("b", &result.time_use[1])
     )

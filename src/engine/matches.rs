@@ -12,8 +12,8 @@ use super::hub::{HubEngine, HubError};
 use super::match_openings::{MatchOpening, deck_under, random_openings, start_of};
 use super::openings::Opening;
 use super::sprt::{Pairs, Sprt, Verdict};
-use super::{AnySituation, Engine, Level, Limits};
-use crate::game::{AnyGame, DrawReason, Outcome};
+use super::{AnySituation, Clock, Engine, Level, Limits};
+use crate::game::{AnyGame, DrawReason, Outcome, WinReason};
 use crate::rules::{Color, GameType, Playable, RulesVisitor, Variant};
 
 /// A game longer than this many plies is adjudicated a draw. The draw rules end real games long before.
@@ -65,8 +65,11 @@ pub struct MatchConfig {
     pub a: Contender,
     /// The second player.
     pub b: Contender,
-    /// Time per move for both.
+    /// Time per move for both (when there is no clock).
     pub time: Duration,
+    /// A game clock for each side instead: the initial time and the increment, added before each move (as the
+    /// Hub protocol counts it). A side whose time runs out loses.
+    pub clock: Option<(Duration, Duration)>,
     /// The openings, each played twice with colours swapped.
     pub openings: MatchOpenings,
     /// Stop after this many games (the whole deck twice, or [`DEFAULT_RANDOM_OPENINGS`] twice, when `None`).
@@ -141,6 +144,10 @@ pub struct TimeUse {
     pub total: Duration,
     /// The longest it took for one.
     pub longest: Duration,
+    /// With a clock: the least time it had left after a move.
+    pub least_left: Option<Duration>,
+    /// With a clock: games it lost on time.
+    pub flag_falls: usize,
 }
 
 impl TimeUse {
@@ -348,7 +355,7 @@ impl Seat {
     fn choose(
         &mut self,
         game: &AnyGame,
-        time: Duration,
+        limits: &Limits,
         seed: u64,
         stop: &AtomicBool,
     ) -> Result<Option<crate::rules::Move>, MatchError> {
@@ -357,13 +364,13 @@ impl Seat {
                 let choice = engine.think_situation(
                     &AnySituation::of_game(game),
                     *level,
-                    &Limits::time(time),
+                    limits,
                     seed,
                     &mut |_| {},
                 );
                 Ok(choice.best)
             }
-            Seat::Hub(engine) => match engine.play(game, time, stop) {
+            Seat::Hub(engine) => match engine.play(game, limits, stop) {
                 Ok(mv) => Ok(Some(mv)),
                 Err(HubError::Stopped) => Ok(None),
                 Err(e) => Err(e.into()),
@@ -393,6 +400,7 @@ fn play_game<R: Playable>(
     for seat in seats.iter_mut() {
         seat.new_game()?;
     }
+    let mut left = [config.clock.map_or(Duration::ZERO, |(initial, _)| initial); 2];
     while game.outcome().is_none() && game.len() < MAX_PLIES {
         if stop.load(Ordering::Relaxed) {
             return Ok(None);
@@ -401,11 +409,39 @@ fn play_game<R: Playable>(
         let player = usize::from(side != a_color);
         let seed = config.seed ^ (number as u64) << 32 ^ game.len() as u64;
         let forced = game.position().legal_moves().len() == 1;
+        let limits = match config.clock {
+            Some((_, increment)) => {
+                left[player] += increment;
+                Limits {
+                    clock: Some(Clock {
+                        remaining: left[player],
+                        increment,
+                        moves_to_go: None,
+                    }),
+                    ..Limits::default()
+                }
+            }
+            None => Limits::time(config.time),
+        };
         let asked = Instant::now();
-        let choice = seats[player].choose(&game, config.time, seed, stop)?;
+        let choice = seats[player].choose(&game, &limits, seed, stop)?;
+        let took = asked.elapsed();
         match forced {
             true => time_use[player].forced += 1,
-            false => time_use[player].add(asked.elapsed()),
+            false => time_use[player].add(took),
+        }
+        if config.clock.is_some() {
+            let Some(now_left) = left[player].checked_sub(took) else {
+                time_use[player].flag_falls += 1;
+                let _ = game.declare(Outcome::Win {
+                    winner: side.opponent(),
+                    reason: WinReason::Time,
+                });
+                break;
+            };
+            left[player] = now_left;
+            let least = time_use[player].least_left.get_or_insert(now_left);
+            *least = (*least).min(now_left);
         }
         // A search cut short by the stop flag may not have found the best move: the game is dropped.
         if stop.load(Ordering::Relaxed) {
@@ -476,6 +512,7 @@ mod tests {
             games: Some(3),
             seed: 1,
             sprt: None,
+            clock: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
         let mut seen = Vec::new();
@@ -520,6 +557,7 @@ mod tests {
             games: None,
             seed: 1,
             sprt: None,
+            clock: None,
         };
         let stop = Arc::new(AtomicBool::new(false));
         let result = play_match(&config, &stop, &mut |_, _| ControlFlow::Break(())).expect("plays");
@@ -547,6 +585,7 @@ mod tests {
             games: Some(games),
             seed: 3,
             sprt: None,
+            clock: None,
         }
     }
 

@@ -13,6 +13,7 @@ use thiserror::Error;
 
 use super::notation::{find_move, move_text, position_text};
 use super::syntax::Line;
+use crate::engine::Limits;
 use crate::game::AnyGame;
 use crate::rules::{GameType, Move, Role, Variant};
 
@@ -164,13 +165,14 @@ impl HubEngine {
         self.send(&Line::new("new-game"), "the next position")
     }
 
-    /// The engine's move at the current point of `game`, thinking for `time`. The position is sent as it was
+    /// The engine's move at the current point of `game`, within `limits` (a time per move, a clock, or a depth).
+    /// The position is sent as it was
     /// after the last capture or man move, with the moves since, so that the engine sees repetitions. `stop`
     /// raised by another thread asks the engine to stop and gives up the wait.
     pub fn play(
         &mut self,
         game: &AnyGame,
-        time: Duration,
+        limits: &Limits,
         stop: &AtomicBool,
     ) -> Result<Move, HubError> {
         let ply = game.ply();
@@ -196,10 +198,24 @@ impl HubEngine {
             pos = pos.arg("moves", written.join(" "));
         }
         self.send(&pos, "done")?;
-        let level = Line::new("level").arg("move-time", format!("{:.3}", time.as_secs_f64()));
+        let seconds = |d: Duration| format!("{:.3}", d.as_secs_f64());
+        let (level, time) = match (limits.clock, limits.time, limits.depth) {
+            (Some(clock), _, _) => {
+                let mut level = Line::new("level")
+                    .arg("time", seconds(clock.remaining))
+                    .arg("inc", seconds(clock.increment));
+                if let Some(moves) = clock.moves_to_go {
+                    level = level.arg("moves", moves);
+                }
+                (level, clock.remaining)
+            }
+            (None, Some(time), _) => (Line::new("level").arg("move-time", seconds(time)), time),
+            (None, None, Some(depth)) => (Line::new("level").arg("depth", depth), START_TIME),
+            (None, None, None) => (Line::new("level").flag("infinite"), START_TIME),
+        };
         self.send(&level, "done")?;
         self.send(&Line::new("go").flag("think"), "done")?;
-        let lines = self.wait_for(&["done"], time + GRACE, "done", stop)?;
+        let lines = self.wait_for(&["done"], time, "done", stop)?;
         let done = lines.last().cloned().unwrap_or_default();
         let text = done.get("move").unwrap_or_default().to_string();
         find_move(&game.position(), &text).map_err(|e| HubError::IllegalMove {
@@ -220,19 +236,26 @@ impl HubEngine {
 
     /// Reads lines until one whose command is in `ends`, returning every line read (that one last). An `error`
     /// line from the engine ends the wait with its message.
+    ///
+    /// Past `time` (the engine's budget), the engine is told to stop; past `time` and [`GRACE`] it is given up
+    /// on.
     fn wait_for(
         &mut self,
         ends: &[&str],
-        within: Duration,
+        time: Duration,
         waiting_for: &str,
         stop: &AtomicBool,
     ) -> Result<Vec<Line>, HubError> {
-        let deadline = Instant::now() + within;
+        let started = Instant::now();
+        let within = time + GRACE;
+        let deadline = started + within;
         let mut read = Vec::new();
-        let mut asked_to_stop = false;
+        let mut told_to_stop = false;
+        let mut caller_stopped = false;
         loop {
-            if stop.load(Ordering::Relaxed) && !asked_to_stop {
-                asked_to_stop = true;
+            caller_stopped |= stop.load(Ordering::Relaxed);
+            if (caller_stopped || started.elapsed() >= time) && !told_to_stop {
+                told_to_stop = true;
                 let _ = self.send(&Line::new("stop"), waiting_for);
             }
             let now = Instant::now();
@@ -265,7 +288,7 @@ impl HubEngine {
             let end = ends.contains(&line.command.as_str());
             read.push(line);
             if end {
-                if asked_to_stop {
+                if caller_stopped {
                     return Err(HubError::Stopped);
                 }
                 return Ok(read);

@@ -2,7 +2,7 @@
 //! game they came from, and the weights that make `sigmoid(c * score)` predict those results best.
 //!
 //! [`data`] makes the positions, from self-play at a fixed depth (reproducible from a seed) and from master
-//! games in PDN; [`fit`] finds the weights by gradient descent (Adam) on the mean squared error, and writes them
+//! games in PDN; [`mod@fit`] finds the weights by gradient descent (Adam) on the mean squared error, and writes them
 //! as the Rust source of `src/engine/eval_weights.rs`, which is compiled in.
 
 pub mod data;
