@@ -241,7 +241,11 @@ pub(crate) enum Command {
     },
     /// Speak the Hub protocol on standard input and output: the engine protocol of Scan, which draughts GUIs
     /// and tools such as pydraughts use (set-param name=variant value=english|normal|russian|...).
-    Hub,
+    Hub {
+        /// Search threads until the GUI sets the threads parameter [default: 1].
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: Option<u64>,
+    },
     /// Count the leaves of the legal-move tree to each depth from 1 to DEPTH (checks the move generator).
     Perft {
         /// How many plies deep to count.

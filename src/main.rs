@@ -202,8 +202,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Hub) => {
-            crowned::engine::hub::serve(std::io::stdin(), std::io::stdout().lock())
+        Some(Command::Hub { threads }) => {
+            let threads = threads.map_or(1, |t| t as usize);
+            crowned::engine::hub::serve_with(std::io::stdin(), std::io::stdout().lock(), threads)
                 .context("the conversation with the GUI failed")?;
             Ok(ExitCode::SUCCESS)
         }

@@ -271,3 +271,24 @@ fn a_clocked_match_plans_its_time_and_a_flag_falls_for_an_engine_that_ignores_it
     assert_eq!(result.a_wins, 2);
     assert!(endings.iter().all(|e| e.contains("on time")), "{endings:?}");
 }
+
+#[test]
+fn the_hub_engine_searches_on_the_threads_it_is_given() {
+    let command = vec![
+        env!("CARGO_BIN_EXE_crowned").to_string(),
+        "hub".to_string(),
+        "--threads".to_string(),
+        "2".to_string(),
+    ];
+    let never = AtomicBool::new(false);
+    let mut engine = HubEngine::start(&command, english()).expect("starts");
+    let mut game = AnyGame::new(english());
+    for _ in 0..6 {
+        let mv = engine
+            .play(&game, &Limits::time(Duration::from_millis(30)), &never)
+            .expect("a legal move");
+        game.play(&mv).expect("legal");
+    }
+    let refused = crowned(&["hub", "--threads", "0"]);
+    assert_eq!(refused.status.code(), Some(2));
+}

@@ -43,11 +43,21 @@ enum Event {
 }
 
 /// Speaks the Hub protocol on `input` and `output` until `quit` or the end of the input.
-pub fn serve(input: impl Read + Send + 'static, mut output: impl Write) -> io::Result<()> {
+pub fn serve(input: impl Read + Send + 'static, output: impl Write) -> io::Result<()> {
+    serve_with(input, output, 1)
+}
+
+/// As [`serve`], searching on `threads` threads until the GUI sets the `threads` parameter.
+pub fn serve_with(
+    input: impl Read + Send + 'static,
+    mut output: impl Write,
+    threads: usize,
+) -> io::Result<()> {
     let (events, inbox) = mpsc::channel();
     let reader_events = events.clone();
     thread::spawn(move || read_lines(io::BufReader::new(input), &reader_events));
     let mut server = Server::new(events);
+    server.threads = threads.clamp(1, MAX_THREADS);
     server.run(&inbox, &mut output)
 }
 
