@@ -13,18 +13,25 @@ use super::progress::Progress;
 /// `crowned tune data`: plays `games` self-play games at `depth` and writes their quiet positions to the new
 /// file `out` (an existing file is refused: it may be hours of work).
 pub fn data(games: usize, depth: u32, seed: u64, threads: usize, out: &Path) -> Result<()> {
-    let mut file = create_new(out).with_context(|| {
-        format!(
-            "cannot create {} (an existing file is never replaced)",
-            out.display()
-        )
-    })?;
+    // Refused now rather than after the games; the file itself is made only when the games are done, so an
+    // interrupted run leaves nothing behind.
+    anyhow::ensure!(
+        !out.exists(),
+        "{} already exists; choose another file (an existing file is never replaced)",
+        out.display()
+    );
     let progress = Progress::on_terminal(games as u64, "games");
     let started = std::time::Instant::now();
     let samples = tune::self_play(games, depth, seed, threads, &|done| {
         progress.set_done(done as u64)
     });
     progress.finish();
+    let mut file = create_new(out).with_context(|| {
+        format!(
+            "cannot create {} (an existing file is never replaced)",
+            out.display()
+        )
+    })?;
     file.write_all(tune::write_samples(&samples).as_bytes())
         .and_then(|()| file.sync_all())
         .with_context(|| format!("cannot write {}", out.display()))?;

@@ -8,11 +8,12 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::hub::{HubEngine, HubError};
+use super::hub::HubError;
 use super::match_openings::{MatchOpening, deck_under, random_openings, start_of};
+use super::match_seats::Seat;
 use super::openings::Opening;
 use super::sprt::{Pairs, Sprt, Verdict};
-use super::{AnySituation, Clock, Engine, Level, Limits};
+use super::{Clock, Level, Limits};
 use crate::game::{AnyGame, DrawReason, Outcome, WinReason};
 use crate::rules::{Color, GameType, Playable, RulesVisitor, Variant};
 
@@ -313,69 +314,6 @@ impl RulesVisitor for Run<'_> {
             }
         }
         Ok(result)
-    }
-}
-
-/// A player's seat at the match: crowned's engine at a level, or an external engine.
-enum Seat {
-    Own(Box<Engine>, Level),
-    Hub(Box<HubEngine>),
-}
-
-impl Seat {
-    fn new(
-        contender: &Contender,
-        game_type: GameType,
-        stop: &Arc<AtomicBool>,
-    ) -> Result<Seat, MatchError> {
-        Ok(match contender {
-            Contender::Level(level) => {
-                Seat::Own(Box::new(Engine::with_stop_flag(Arc::clone(stop))), *level)
-            }
-            Contender::Hub(command) => Seat::Hub(Box::new(HubEngine::start(command, game_type)?)),
-        })
-    }
-
-    fn name(&self) -> String {
-        match self {
-            Seat::Own(_, level) => format!("crowned {level}"),
-            Seat::Hub(engine) => engine.name().to_string(),
-        }
-    }
-
-    fn new_game(&mut self) -> Result<(), MatchError> {
-        match self {
-            Seat::Own(engine, _) => engine.clear(),
-            Seat::Hub(engine) => engine.new_game()?,
-        }
-        Ok(())
-    }
-
-    /// The move chosen at the current point of `game`; `None` if the stop flag ended the search.
-    fn choose(
-        &mut self,
-        game: &AnyGame,
-        limits: &Limits,
-        seed: u64,
-        stop: &AtomicBool,
-    ) -> Result<Option<crate::rules::Move>, MatchError> {
-        match self {
-            Seat::Own(engine, level) => {
-                let choice = engine.think_situation(
-                    &AnySituation::of_game(game),
-                    *level,
-                    limits,
-                    seed,
-                    &mut |_| {},
-                );
-                Ok(choice.best)
-            }
-            Seat::Hub(engine) => match engine.play(game, limits, stop) {
-                Ok(mv) => Ok(Some(mv)),
-                Err(HubError::Stopped) => Ok(None),
-                Err(e) => Err(e.into()),
-            },
-        }
     }
 }
 

@@ -9,6 +9,7 @@ mod eval_weights;
 pub mod hub;
 mod levels;
 mod match_openings;
+mod match_seats;
 mod matches;
 mod moves;
 mod openings;

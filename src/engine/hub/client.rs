@@ -13,9 +13,9 @@ use thiserror::Error;
 
 use super::notation::{find_move, move_text, position_text};
 use super::syntax::Line;
-use crate::engine::Limits;
+use crate::engine::{AnySituation, Limits};
 use crate::game::AnyGame;
-use crate::rules::{GameType, Move, Role, Variant};
+use crate::rules::{GameType, Move, Variant};
 
 /// How long an engine may take to introduce itself and to initialise (loading databases, say).
 const START_TIME: Duration = Duration::from_secs(60);
@@ -177,20 +177,9 @@ impl HubEngine {
     ) -> Result<Move, HubError> {
         let ply = game.ply();
         let moves = &game.moves()[..ply];
-        // The moves since the last one that cannot be undone on the board (a capture or a man's move).
-        let mut since = ply;
-        while since > 0 {
-            let mv = moves[since - 1];
-            let reversible = !mv.is_capture()
-                && game
-                    .position_at(since - 1)
-                    .and_then(|p| p.piece_at(mv.from()))
-                    .is_some_and(|p| p.role == Role::King);
-            if !reversible {
-                break;
-            }
-            since -= 1;
-        }
+        // The moves since the last one that cannot be undone on the board (a capture or a man's move): the
+        // positions the search's own situation keeps for repetitions.
+        let since = ply - AnySituation::of_game(game).earlier.len();
         let base = game.position_at(since).unwrap_or_else(|| game.position());
         let written: Vec<String> = moves[since..].iter().map(move_text).collect();
         let mut pos = Line::new("pos").arg("pos", position_text(&base));

@@ -1,0 +1,74 @@
+//! The players of a match: crowned's engine at a level, or another engine through the Hub protocol, behind one
+//! interface.
+
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+use super::hub::{HubEngine, HubError};
+use super::matches::{Contender, MatchError};
+use super::{AnySituation, Engine, Level, Limits};
+use crate::game::AnyGame;
+use crate::rules::GameType;
+
+/// A player's seat at the match: crowned's engine at a level, or an external engine.
+pub(super) enum Seat {
+    Own(Box<Engine>, Level),
+    Hub(Box<HubEngine>),
+}
+
+impl Seat {
+    pub(super) fn new(
+        contender: &Contender,
+        game_type: GameType,
+        stop: &Arc<AtomicBool>,
+    ) -> Result<Seat, MatchError> {
+        Ok(match contender {
+            Contender::Level(level) => {
+                Seat::Own(Box::new(Engine::with_stop_flag(Arc::clone(stop))), *level)
+            }
+            Contender::Hub(command) => Seat::Hub(Box::new(HubEngine::start(command, game_type)?)),
+        })
+    }
+
+    pub(super) fn name(&self) -> String {
+        match self {
+            Seat::Own(_, level) => format!("crowned {level}"),
+            Seat::Hub(engine) => engine.name().to_string(),
+        }
+    }
+
+    pub(super) fn new_game(&mut self) -> Result<(), MatchError> {
+        match self {
+            Seat::Own(engine, _) => engine.clear(),
+            Seat::Hub(engine) => engine.new_game()?,
+        }
+        Ok(())
+    }
+
+    /// The move chosen at the current point of `game`; `None` if the stop flag ended the search.
+    pub(super) fn choose(
+        &mut self,
+        game: &AnyGame,
+        limits: &Limits,
+        seed: u64,
+        stop: &AtomicBool,
+    ) -> Result<Option<crate::rules::Move>, MatchError> {
+        match self {
+            Seat::Own(engine, level) => {
+                let choice = engine.think_situation(
+                    &AnySituation::of_game(game),
+                    *level,
+                    limits,
+                    seed,
+                    &mut |_| {},
+                );
+                Ok(choice.best)
+            }
+            Seat::Hub(engine) => match engine.play(game, limits, stop) {
+                Ok(mv) => Ok(Some(mv)),
+                Err(HubError::Stopped) => Ok(None),
+                Err(e) => Err(e.into()),
+            },
+        }
+    }
+}
