@@ -239,6 +239,11 @@ pub(crate) enum Command {
         #[command(subcommand)]
         step: TuneStep,
     },
+    /// Endgame databases for English draughts: build them, see what is there, look a position up.
+    Egdb {
+        #[command(subcommand)]
+        step: EgdbStep,
+    },
     /// Speak the Hub protocol on standard input and output: the engine protocol of Scan, which draughts GUIs
     /// and tools such as pydraughts use (set-param name=variant value=english|normal|russian|...).
     Hub {
@@ -306,6 +311,39 @@ pub(crate) enum BenchTarget {
         /// Milliseconds a player pauses before each move (each a little more or less).
         #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=60_000))]
         think: u64,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub(crate) enum EgdbStep {
+    /// Build the win/draw/loss tables (with the distance to the next capture or crowning) of every position with
+    /// up to N pieces, by retrograde analysis, into the data directory. An interrupted build goes on where it
+    /// stopped when run again.
+    Build {
+        /// The most pieces on the board (6 takes about half an hour on two cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=crowned::engine::egdb::MAX_PIECES as i64))]
+        pieces: u32,
+        /// Threads to build on (default: every core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: Option<u64>,
+        /// Build here rather than in the data directory (the engine only looks in the data directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Say which tables there are and how large they are.
+    Info {
+        /// Look here rather than in the data directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Look positions up (PDN FEN, English): the result with the distance to conversion, and the best moves.
+    Probe {
+        /// Positions, such as `W:WK10,K14:BK32`.
+        #[arg(required = true, value_name = "FEN")]
+        positions: Vec<String>,
+        /// Look here rather than in the data directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
     },
 }
 

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Parser, error::ErrorKind};
-use cli::{BenchTarget, Cli, Command, PdnCommand, PlayArgs, TuneStep};
+use cli::{BenchTarget, Cli, Command, EgdbStep, PdnCommand, PlayArgs, TuneStep};
 use crowned::config::{Settings, SettingsError};
 use crowned::engine::{
     Contender, Level, Limits, MatchConfig, MatchOpenings, builtin_openings, openings_from_json,
@@ -51,6 +51,10 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    // Every engine of this process finds the endgame databases here, if they were built (opened on first use).
+    if let Ok(store) = Store::locate() {
+        crowned::engine::egdb::look_in(store.egdb_dir());
+    }
     if cli.print_config {
         let (settings, store, problem) = settings(&cli.play);
         if let Some(problem) = &problem {
@@ -199,6 +203,22 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 TuneStep::Fit { files, epochs, out } => {
                     commands::tune::fit(&files, epochs as usize, out.as_deref())?;
                 }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Egdb { step }) => {
+            match step {
+                EgdbStep::Build {
+                    pieces,
+                    threads,
+                    dir,
+                } => {
+                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    let threads = threads.map_or(cores, |t| t as usize);
+                    commands::egdb::build(dir, pieces, threads)?;
+                }
+                EgdbStep::Info { dir } => commands::egdb::info(dir)?,
+                EgdbStep::Probe { positions, dir } => commands::egdb::probe(dir, &positions)?,
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod bench_serve;
 pub mod bench_tables;
+pub mod egdb;
 pub mod matches;
 pub mod pdn;
 pub mod perft;

@@ -4,6 +4,7 @@
 //! report progress while it runs, and stops promptly when its stop flag is raised from another thread.
 //! [`service`] runs engines on a bounded pool of threads for the sessions that need a computer player.
 
+pub mod egdb;
 mod eval;
 mod eval_weights;
 pub mod hub;
@@ -151,15 +152,24 @@ pub enum Score {
     Win(u32),
     /// A forced loss in this many moves of the side to move.
     Loss(u32),
+    /// A win the endgame databases prove.
+    DatabaseWin,
+    /// A loss the endgame databases prove.
+    DatabaseLoss,
 }
 
 impl Score {
     fn from_internal(score: i32) -> Score {
         let bound = search::WIN - search::MAX_PLY as i32;
+        let database = search::DB_WIN - search::MAX_PLY as i32;
         if score > bound {
             Score::Win(((search::WIN - score) as u32).div_ceil(2))
         } else if score < -bound {
             Score::Loss(((search::WIN + score) as u32).div_ceil(2))
+        } else if score > database {
+            Score::DatabaseWin
+        } else if score < -database {
+            Score::DatabaseLoss
         } else {
             Score::Centi(score)
         }
@@ -173,6 +183,8 @@ impl Score {
             Score::Centi(c) => Score::Centi(-c),
             Score::Win(n) => Score::Loss(n),
             Score::Loss(n) => Score::Win(n),
+            Score::DatabaseWin => Score::DatabaseLoss,
+            Score::DatabaseLoss => Score::DatabaseWin,
         }
     }
 
@@ -191,17 +203,21 @@ impl Score {
             }
             Score::Win(n) => format!("{side} wins in {}", moves(n)),
             Score::Loss(n) => format!("{} wins in {}", side.opponent(), moves(n)),
+            Score::DatabaseWin => format!("database win for {side}"),
+            Score::DatabaseLoss => format!("database win for {}", side.opponent()),
         }
     }
 }
 
 impl fmt::Display for Score {
-    /// `35`, `-120`, `win3`, `loss2`: the form `crowned think` prints.
+    /// `35`, `-120`, `win3`, `loss2`, `dbwin`: the form `crowned think` prints.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Score::Centi(c) => write!(f, "{c}"),
             Score::Win(n) => write!(f, "win{n}"),
             Score::Loss(n) => write!(f, "loss{n}"),
+            Score::DatabaseWin => write!(f, "dbwin"),
+            Score::DatabaseLoss => write!(f, "dbloss"),
         }
     }
 }
@@ -262,6 +278,8 @@ pub struct Engine {
     /// `searcher` while it searches.
     other: Option<Box<dyn Any + Send>>,
     stop: Arc<AtomicBool>,
+    /// The endgame databases (English), if there are any.
+    egdb: Option<Arc<egdb::Egdb>>,
 }
 
 /// Memory for the transposition table of one engine playing one game. Small enough to stay mostly in the
@@ -295,12 +313,25 @@ impl Engine {
     }
 
     fn built(megabytes: usize, stop: Arc<AtomicBool>) -> Engine {
-        Engine {
+        let mut engine = Engine {
             searcher: search::Searcher::new(megabytes, Arc::clone(&stop)),
             helpers: Vec::new(),
             other: None,
             stop,
+            egdb: None,
+        };
+        engine.set_egdb(egdb::shared());
+        engine
+    }
+
+    /// Uses `db` (or no database) from now on: probed in the search, and a won or lost ending is played from
+    /// it at the root (a win by the shortest way to each conversion, a loss by the longest).
+    pub fn set_egdb(&mut self, db: Option<Arc<egdb::Egdb>>) {
+        self.searcher.set_egdb(db.clone());
+        for helper in &mut self.helpers {
+            helper.set_egdb(db.clone());
         }
+        self.egdb = db;
     }
 
     /// Searches at full strength (English draughts) on `threads` threads from now on: the main one and helpers
@@ -315,6 +346,7 @@ impl Engine {
             );
             // Half the helpers one ply ahead of the main search, so that they reach different depths first.
             helper.make_helper(u32::from(self.helpers.len().is_multiple_of(2)));
+            helper.set_egdb(self.egdb.clone());
             self.helpers.push(helper);
         }
     }
@@ -475,6 +507,18 @@ impl Engine {
         limits: &Limits,
         progress: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
+        if let Some(db) = &self.egdb
+            && let Some(result) = database_move(db, &situation.position)
+        {
+            progress(&Progress {
+                depth: 0,
+                score: result.score,
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                pv: result.pv.clone(),
+            });
+            return result;
+        }
         if self.helpers.is_empty() {
             return self.searcher.search(situation, limits, progress);
         }
@@ -497,6 +541,24 @@ impl Engine {
             result
         })
     }
+}
+
+/// The move the databases choose in a won or lost position (a drawn one is left to the search, which keeps the
+/// draw and looks for the opponent's mistakes).
+fn database_move(db: &egdb::Egdb, pos: &Position) -> Option<SearchResult> {
+    let (best, value) = db.best_move(pos)?;
+    let score = match value {
+        egdb::DbValue::Win(_) => Score::DatabaseWin,
+        egdb::DbValue::Loss(_) => Score::DatabaseLoss,
+        egdb::DbValue::Draw => return None,
+    };
+    Some(SearchResult {
+        best: Some(best),
+        score,
+        depth: 0,
+        nodes: 0,
+        pv: db.line(pos, 24),
+    })
 }
 
 /// [`Engine::think_as`] for the rule set of an [`AnyPosition`].
@@ -570,5 +632,18 @@ mod tests {
         assert_eq!(Score::from_internal(search::WIN - 1).to_string(), "win1");
         assert_eq!(Score::from_internal(search::WIN - 5).to_string(), "win3");
         assert_eq!(Score::from_internal(-search::WIN + 4).to_string(), "loss2");
+        assert_eq!(
+            Score::from_internal(search::DB_WIN - 7).to_string(),
+            "dbwin"
+        );
+        assert_eq!(
+            Score::from_internal(-search::DB_WIN + 2),
+            Score::DatabaseLoss
+        );
+        assert_eq!(Score::DatabaseWin.flipped(), Score::DatabaseLoss);
+        assert_eq!(
+            Score::DatabaseLoss.describe(crate::rules::Color::Black),
+            "database win for White"
+        );
     }
 }

@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use smallvec::SmallVec;
 
+use super::egdb::{DbValue, Egdb};
 use super::moves::{MoveBuf, SearchMove, moves_of};
 use super::situation::Situation;
 use super::time_plan::{TimePlan, Unrest};
@@ -18,6 +19,9 @@ use crate::rules::{Bits, English, Move, Position, RuleSet};
 
 /// Scores at or beyond this are wins found by the search.
 pub(crate) const WIN: i32 = 30_000;
+/// Scores at or beyond this (less the ply) are wins the endgame databases know: above any evaluation, below
+/// any win the search sees to the end.
+pub(crate) const DB_WIN: i32 = 20_000;
 /// The deepest the search goes along any line (captures are followed past the nominal depth).
 pub(crate) const MAX_PLY: usize = 128;
 /// The deepest iteration the search starts.
@@ -57,6 +61,8 @@ pub struct Searcher<R: RuleSet = English> {
     depth_offset: u32,
     /// A helper leaves the table's generation to the main searcher.
     helper: bool,
+    /// The endgame databases, probed in English positions with few enough pieces.
+    egdb: Option<Arc<Egdb>>,
 }
 
 /// Rows and columns of the history table: bits of the widest board layout.
@@ -86,7 +92,13 @@ impl<R: RuleSet> Searcher<R> {
             stopped: false,
             depth_offset: 0,
             helper: false,
+            egdb: None,
         }
+    }
+
+    /// Probes `egdb` in the search from now on (English only; other rule sets ignore it).
+    pub fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>) {
+        self.egdb = egdb;
     }
 
     /// Makes this searcher a helper of a parallel search, searching `plies` deeper at each iteration.
@@ -296,6 +308,16 @@ impl<R: RuleSet> Searcher<R> {
             return -WIN + ply as i32;
         }
         let forced_capture = moves[0].is_capture();
+        if ply > 0
+            && !forced_capture
+            && let Some(value) = self.probe(pos)
+        {
+            return match value {
+                DbValue::Win(_) => DB_WIN - ply as i32,
+                DbValue::Draw => 0,
+                DbValue::Loss(_) => -DB_WIN + ply as i32,
+            };
+        }
         if (depth <= 0 && !forced_capture) || ply >= MAX_PLY - 1 {
             return evaluate(pos);
         }
@@ -421,6 +443,18 @@ impl<R: RuleSet> Searcher<R> {
             bound,
         );
         best_score
+    }
+
+    /// The databases' value of a position without captures, if it is English and has few enough pieces.
+    #[inline]
+    fn probe(&self, pos: &Position<R>) -> Option<DbValue> {
+        let db = self.egdb.as_ref()?;
+        if (pos.pieces[0] | pos.pieces[1]).count_ones() > db.pieces() {
+            return None;
+        }
+        // The rule set is known when this is compiled: for other rule sets this is `None`.
+        let english = (pos as &dyn std::any::Any).downcast_ref::<Position<English>>()?;
+        db.probe_quiet(english)
     }
 
     fn remember_cutoff(&mut self, m: SearchMove<R::Bits>, ply: usize, depth: i32) {

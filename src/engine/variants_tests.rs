@@ -95,8 +95,8 @@ fn best<R: Playable>(fen: &str, depth: u32) -> (String, Score) {
 fn ahead(score: Score, men: i32) -> bool {
     match score {
         Score::Centi(c) => c >= 100 * men,
-        Score::Win(_) => true,
-        Score::Loss(_) => false,
+        Score::Win(_) | Score::DatabaseWin => true,
+        Score::Loss(_) | Score::DatabaseLoss => false,
     }
 }
 

@@ -124,6 +124,11 @@ impl Store {
         self.data_dir.join("games")
     }
 
+    /// The English endgame databases built by `crowned egdb build`, found there by the engine.
+    pub fn egdb_dir(&self) -> PathBuf {
+        self.data_dir.join("egdb").join("english")
+    }
+
     /// What `crowned serve` keeps: its host key, and a folder per player.
     pub fn server_dir(&self) -> PathBuf {
         self.data_dir.join("server")

@@ -180,8 +180,8 @@ impl App {
             score.flipped()
         };
         let accepts = match for_engine {
-            Score::Loss(_) => true,
-            Score::Win(_) => false,
+            Score::Loss(_) | Score::DatabaseLoss => true,
+            Score::Win(_) | Score::DatabaseWin => false,
             Score::Centi(c) => c <= DRAW_MARGIN,
         };
         if accepts {

@@ -461,6 +461,9 @@ fn score_in_men(score: Score) -> String {
         Score::Centi(c) => format!("{:.2}", f64::from(c) / 100.0),
         Score::Win(n) => format!("{:.2}", 100.0 - f64::from(n.min(99)) / 100.0),
         Score::Loss(n) => format!("{:.2}", -100.0 + f64::from(n.min(99)) / 100.0),
+        // Above any evaluation, below the forced wins the search sees to the end.
+        Score::DatabaseWin => "90.00".to_string(),
+        Score::DatabaseLoss => "-90.00".to_string(),
     }
 }
 

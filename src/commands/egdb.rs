@@ -1,0 +1,132 @@
+//! `crowned egdb`: build the endgame databases, list them, look positions up.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+use crowned::engine::egdb::{self, DbValue, Egdb, Material, TableReport};
+use crowned::rules::{English, Position, SquareStyle, parse_fen, to_fen, write_move};
+use crowned::store::Store;
+
+use super::progress::Progress;
+
+/// The directory asked for, or the data directory's.
+fn dir_or_default(dir: Option<PathBuf>) -> Result<PathBuf> {
+    match dir {
+        Some(dir) => Ok(dir),
+        None => Ok(Store::locate()
+            .context("cannot find the data directory")?
+            .egdb_dir()),
+    }
+}
+
+/// `crowned egdb build`.
+pub fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
+    let dir = dir_or_default(dir)?;
+    let total = egdb::positions_up_to(pieces);
+    eprintln!(
+        "building the tables of up to {pieces} pieces ({total} positions) in {} on {threads} threads",
+        dir.display()
+    );
+    let progress = Progress::on_terminal(total, "positions");
+    let done = AtomicU64::new(0);
+    let started = Instant::now();
+    let mut per_pieces = [(0u64, 0u64, 0u16); egdb::MAX_PIECES as usize + 1];
+    let mut report = |t: &TableReport| {
+        let entry = &mut per_pieces[t.material.pieces() as usize];
+        entry.0 += t.positions;
+        entry.1 += t.bytes;
+        entry.2 = entry.2.max(t.longest);
+        let [w, d, l] = t.counts;
+        progress.line(&if t.resumed {
+            format!("{:>10} {:>13} positions, already built", t.material.name(), t.positions)
+        } else {
+            format!(
+                "{:>10} {:>13} positions: {w} wins, {d} draws, {l} losses; longest {} plies; {} bytes; {:.1} s",
+                t.material.name(),
+                t.positions,
+                t.longest,
+                t.bytes,
+                t.time.as_secs_f64()
+            )
+        });
+    };
+    egdb::build(
+        &dir,
+        pieces,
+        threads,
+        &|n| progress.set_done(done.fetch_add(n, Ordering::Relaxed) + n),
+        &mut report,
+    )
+    .with_context(|| format!("the build in {} stopped", dir.display()))?;
+    progress.finish();
+    for (n, (positions, bytes, longest)) in per_pieces.iter().enumerate().skip(2) {
+        if *positions > 0 {
+            eprintln!(
+                "{n} pieces: {positions} positions, {bytes} bytes on disk ({:.3} bits a position), longest conversion {longest} plies",
+                *bytes as f64 * 8.0 / *positions as f64
+            );
+        }
+    }
+    eprintln!("done in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// `crowned egdb info`.
+pub fn info(dir: Option<PathBuf>) -> Result<()> {
+    let dir = dir_or_default(dir)?;
+    let db =
+        Egdb::open(&dir).with_context(|| format!("no usable database in {}", dir.display()))?;
+    println!(
+        "{}: every position with up to {} pieces",
+        dir.display(),
+        db.pieces()
+    );
+    let mut positions = 0;
+    let mut bytes = 0;
+    for m in Material::all_up_to(db.pieces()) {
+        positions += egdb::Layout::new(m).size();
+        bytes += std::fs::metadata(dir.join(format!("{}.egdb", m.name()))).map_or(0, |md| md.len());
+    }
+    println!("{positions} positions in {bytes} bytes");
+    Ok(())
+}
+
+/// `crowned egdb probe`.
+pub fn probe(dir: Option<PathBuf>, positions: &[String]) -> Result<()> {
+    let dir = dir_or_default(dir)?;
+    let db =
+        Egdb::open(&dir).with_context(|| format!("no usable database in {}", dir.display()))?;
+    for text in positions {
+        let pos: Position<English> =
+            parse_fen(text).with_context(|| format!("not a position: {text}"))?;
+        let started = Instant::now();
+        let value = db.probe(&pos);
+        let took = started.elapsed();
+        let side = pos.side_to_move();
+        let said = match value {
+            None => format!("not in the database (more than {} pieces)", db.pieces()),
+            Some(DbValue::Draw) => "draw".to_string(),
+            Some(DbValue::Win(d)) => format!("{side} wins; the next conversion in {d} plies"),
+            Some(DbValue::Loss(d)) => {
+                format!("{} wins; the next conversion in {d} plies", side.opponent())
+            }
+        };
+        let mut at = pos;
+        let line: Vec<String> = db
+            .line(&pos, 12)
+            .iter()
+            .map(|m| {
+                let text = write_move(&at, m, SquareStyle::Numbers);
+                at = at.play(m);
+                text
+            })
+            .collect();
+        println!("{}: {said} ({} µs)", to_fen(&pos), took.as_micros());
+        if !line.is_empty() {
+            println!("  {}", line.join(" "));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,220 @@
+//! Reading the databases while playing: a position's value, and the move that keeps it.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use super::file::{TableFile, value_in};
+use super::index::{Layout, Material, Squares};
+use super::values::DbValue;
+use super::{EgdbError, MAX_PIECES};
+use crate::engine::moves::{MoveBuf, moves_of};
+use crate::rules::{English, Move, Position};
+
+/// Unpacked blocks kept: 2,048 blocks of 8 KiB, 16 MiB.
+const CACHE_SLOTS: usize = 2048;
+
+/// An open endgame database: every table of up to [`Egdb::pieces`] pieces.
+pub struct Egdb {
+    dir: PathBuf,
+    pieces: u32,
+    /// Tables by signature slot.
+    tables: Vec<Option<(TableFile, Layout)>>,
+    cache: Vec<Mutex<Slot>>,
+}
+
+/// A cached block: which table and block (`u64::MAX` for none) and its bytes.
+#[derive(Default)]
+struct Slot {
+    key: u64,
+    bytes: Arc<[u8]>,
+}
+
+fn slot_of(m: Material) -> usize {
+    ((usize::from(m.our_men) * 10 + usize::from(m.our_kings)) * 10 + usize::from(m.their_men)) * 10
+        + usize::from(m.their_kings)
+}
+
+impl Egdb {
+    /// Opens the database in `dir`: the largest piece count whose tables are all there (tables of a build still
+    /// going on are left aside).
+    pub fn open(dir: &Path) -> Result<Egdb, EgdbError> {
+        let entries = std::fs::read_dir(dir).map_err(|e| EgdbError::io(dir, e))?;
+        let mut tables: Vec<Option<(TableFile, Layout)>> = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let Some(material) = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .and_then(|n| n.strip_suffix(".egdb"))
+                .and_then(Material::from_name)
+            else {
+                continue;
+            };
+            let table = TableFile::open(&path)?;
+            let layout = Layout::new(material);
+            if table.material() != material || table.positions() != layout.size() {
+                return Err(EgdbError::Corrupt(
+                    path,
+                    "not the table its name says".into(),
+                ));
+            }
+            let s = slot_of(material);
+            if tables.len() <= s {
+                tables.resize_with(s + 1, || None);
+            }
+            tables[s] = Some((table, layout));
+        }
+        let has = |m: Material| tables.get(slot_of(m)).is_some_and(Option::is_some);
+        let pieces = (1..=MAX_PIECES)
+            .take_while(|&n| {
+                Material::all_up_to(n)
+                    .into_iter()
+                    .filter(|m| m.pieces() == n)
+                    .all(has)
+            })
+            .last()
+            .unwrap_or(0);
+        if pieces < 2 {
+            return Err(EgdbError::Empty(dir.to_path_buf()));
+        }
+        Ok(Egdb {
+            dir: dir.to_path_buf(),
+            pieces,
+            tables,
+            cache: (0..CACHE_SLOTS)
+                .map(|_| {
+                    Mutex::new(Slot {
+                        key: u64::MAX,
+                        bytes: Arc::from(Vec::new()),
+                    })
+                })
+                .collect(),
+        })
+    }
+
+    /// The most pieces a position may have to be in the database.
+    pub fn pieces(&self) -> u32 {
+        self.pieces
+    }
+
+    /// Where the tables are.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The value of `pos` for its side to move, if it has few enough pieces. A table that cannot be read
+    /// answers nothing (the search goes on without it).
+    pub fn probe(&self, pos: &Position<English>) -> Option<DbValue> {
+        let sq = Squares::of(pos);
+        if sq.occupied().count_ones() > self.pieces || sq.their_men | sq.their_kings == 0 {
+            return None;
+        }
+        if sq.our_men | sq.our_kings == 0 {
+            return Some(DbValue::Loss(0));
+        }
+        if pos.must_capture() {
+            // Tables do not keep these (their bytes are left to the compressor): look one capture ahead.
+            let mut buf = MoveBuf::new();
+            moves_of(pos, &mut buf);
+            let mut best = DbValue::Loss(1);
+            for m in &buf {
+                match self.probe(&m.play(pos))? {
+                    DbValue::Loss(_) => return Some(DbValue::Win(1)),
+                    DbValue::Draw => best = DbValue::Draw,
+                    DbValue::Win(_) => {}
+                }
+            }
+            return Some(best);
+        }
+        self.lookup(sq)
+    }
+
+    /// The value of a position whose side to move has no capture (the caller knows; the search does).
+    #[inline]
+    pub(crate) fn probe_quiet(&self, pos: &Position<English>) -> Option<DbValue> {
+        let sq = Squares::of(pos);
+        if sq.occupied().count_ones() > self.pieces || sq.their_men | sq.their_kings == 0 {
+            return None;
+        }
+        if sq.our_men | sq.our_kings == 0 {
+            return Some(DbValue::Loss(0));
+        }
+        self.lookup(sq)
+    }
+
+    fn lookup(&self, sq: Squares) -> Option<DbValue> {
+        let s = slot_of(sq.material());
+        let (table, layout) = self.tables.get(s)?.as_ref()?;
+        let index = layout.index(sq);
+        let block = index / table.block_len();
+        let key = (s as u64) << 40 | block;
+        let cached =
+            &self.cache[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 53) as usize % CACHE_SLOTS];
+        let within = (index % table.block_len()) as usize;
+        {
+            let slot = cached.lock().ok()?;
+            if slot.key == key {
+                return value_in(&slot.bytes, table.width(), within);
+            }
+        }
+        let bytes: Arc<[u8]> = match table.block(block) {
+            Ok(bytes) => Arc::from(bytes),
+            Err(e) => {
+                tracing::warn!("endgame database: {e}");
+                return None;
+            }
+        };
+        let value = value_in(&bytes, table.width(), within);
+        if let Ok(mut slot) = cached.lock() {
+            *slot = Slot { key, bytes };
+        }
+        value
+    }
+
+    /// The move that keeps the value of `pos` best: a win by the shortest way to a conversion, a loss by the
+    /// longest, else a draw. `None` if the position is not in the database or has no move.
+    pub fn best_move(&self, pos: &Position<English>) -> Option<(Move, DbValue)> {
+        let mut best: Option<(Move, DbValue)> = None;
+        for m in pos.legal_moves() {
+            let child = self.probe(&pos.play(&m))?;
+            let converts = m.is_capture() || m.crowns();
+            let after = |d: u16| if converts { 1 } else { d.saturating_add(1) };
+            let value = match child {
+                DbValue::Loss(d) => DbValue::Win(after(d)),
+                DbValue::Win(d) => DbValue::Loss(after(d)),
+                DbValue::Draw => DbValue::Draw,
+            };
+            if best.is_none_or(|(_, b)| better(value, b)) {
+                best = Some((m, value));
+            }
+        }
+        best
+    }
+
+    /// The line of best moves from `pos` through the database, up to `plies` moves.
+    pub fn line(&self, pos: &Position<English>, plies: usize) -> Vec<Move> {
+        let mut line = Vec::new();
+        let mut pos = *pos;
+        while line.len() < plies {
+            let Some((m, value)) = self.best_move(&pos) else {
+                break;
+            };
+            if value == DbValue::Draw {
+                break;
+            }
+            line.push(m);
+            pos = pos.play(&m);
+        }
+        line
+    }
+}
+
+/// Whether `a` is better than `b` for the side choosing.
+fn better(a: DbValue, b: DbValue) -> bool {
+    let rank = |v: DbValue| match v {
+        DbValue::Win(d) => 1000 - i32::from(d),
+        DbValue::Draw => 0,
+        DbValue::Loss(d) => -1000 + i32::from(d),
+    };
+    rank(a) > rank(b)
+}
