@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 pub use index::{Layout, Material, Squares};
 pub use probe::Egdb;
-pub use values::{DbValue, MAX_DISTANCE, Outcome, Outcomes};
+pub use values::{DbValue, MAX_DISTANCE, MAX_NARROW_DISTANCE, Outcome, Outcomes};
 
 use build::{Solved, outcomes_of_stored, solve_pair};
 use file::{TableFile, file_name, write_table};
