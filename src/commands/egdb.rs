@@ -21,6 +21,18 @@ fn dir_or_default(dir: Option<PathBuf>) -> Result<PathBuf> {
     }
 }
 
+/// The database in `dir`, or why there is none.
+fn open(dir: &std::path::Path) -> Result<Egdb> {
+    Egdb::open(dir).map_err(|e| match e {
+        egdb::EgdbError::Io { .. } | egdb::EgdbError::Empty(_) => anyhow::anyhow!(
+            "no endgame database in {} (crowned egdb build --pieces 6 makes one)",
+            dir.display()
+        ),
+        other => anyhow::Error::new(other)
+            .context(format!("the database in {} is damaged", dir.display())),
+    })
+}
+
 /// `crowned egdb build`.
 pub fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
     let dir = dir_or_default(dir)?;
@@ -76,8 +88,7 @@ pub fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
 /// `crowned egdb info`.
 pub fn info(dir: Option<PathBuf>) -> Result<()> {
     let dir = dir_or_default(dir)?;
-    let db =
-        Egdb::open(&dir).with_context(|| format!("no usable database in {}", dir.display()))?;
+    let db = open(&dir)?;
     println!(
         "{}: every position with up to {} pieces",
         dir.display(),
@@ -89,15 +100,53 @@ pub fn info(dir: Option<PathBuf>) -> Result<()> {
         positions += egdb::Layout::new(m).size();
         bytes += std::fs::metadata(dir.join(format!("{}.egdb", m.name()))).map_or(0, |md| md.len());
     }
-    println!("{positions} positions in {bytes} bytes");
+    println!(
+        "{positions} positions in {bytes} bytes ({:.3} bits a position)",
+        bytes as f64 * 8.0 / positions as f64
+    );
+    probe_cost(&db);
     Ok(())
+}
+
+/// Times probes of random positions with the most pieces: the first time each (blocks read and unpacked), then
+/// again (blocks in the cache as far as it holds them).
+fn probe_cost(db: &Egdb) {
+    const PROBES: usize = 20_000;
+    let tables: Vec<egdb::Layout> = Material::all_up_to(db.pieces())
+        .into_iter()
+        .filter(|m| m.pieces() == db.pieces())
+        .map(egdb::Layout::new)
+        .collect();
+    // A fixed xorshift sequence: the same positions every run.
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let positions: Vec<Position<English>> = (0..PROBES)
+        .map(|_| {
+            let layout = &tables[next() as usize % tables.len()];
+            layout.squares(next() % layout.size()).position()
+        })
+        .collect();
+    for pass in ["first", "again"] {
+        let started = Instant::now();
+        let known = positions.iter().filter(|p| db.probe(p).is_some()).count();
+        let each = started.elapsed().as_secs_f64() / PROBES as f64;
+        println!(
+            "probe, {pass}: {:.2} µs each over {PROBES} random {}-piece positions ({known} answered)",
+            each * 1e6,
+            db.pieces()
+        );
+    }
 }
 
 /// `crowned egdb probe`.
 pub fn probe(dir: Option<PathBuf>, positions: &[String]) -> Result<()> {
     let dir = dir_or_default(dir)?;
-    let db =
-        Egdb::open(&dir).with_context(|| format!("no usable database in {}", dir.display()))?;
+    let db = open(&dir)?;
     for text in positions {
         let pos: Position<English> =
             parse_fen(text).with_context(|| format!("not a position: {text}"))?;

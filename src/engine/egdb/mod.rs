@@ -29,12 +29,12 @@ use file::{TableFile, file_name, write_table};
 #[derive(Debug, thiserror::Error)]
 pub enum EgdbError {
     /// A file could not be read or written.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {cause}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
-        /// What the system said.
-        source: std::io::Error,
+        /// What the system said (in the message, so not repeated as a source).
+        cause: std::io::Error,
     },
     /// A table file is damaged or not a table.
     #[error("{path}: {1}", path = .0.display())]
@@ -54,10 +54,10 @@ pub enum EgdbError {
 }
 
 impl EgdbError {
-    fn io(path: &Path, source: std::io::Error) -> EgdbError {
+    fn io(path: &Path, cause: std::io::Error) -> EgdbError {
         EgdbError::Io {
             path: path.to_path_buf(),
-            source,
+            cause,
         }
     }
 }

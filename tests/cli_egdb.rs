@@ -1,0 +1,62 @@
+//! `crowned egdb`: a small build into the data directory, resumed, listed and probed, and the engine of the
+//! same home finding it.
+
+mod cli_support;
+
+use cli_support::{crowned_in, stderr, stdout};
+
+#[test]
+fn a_small_database_is_built_found_probed_and_used_by_think() {
+    let home = std::env::temp_dir().join(format!("crowned-cli-egdb-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+
+    // Before any build the engine plays on without tables, and saying so is an error for `info` alone.
+    let none = crowned_in(&home, &["egdb", "info"]);
+    assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));
+    assert!(
+        stderr(&none).contains("no endgame database in"),
+        "{}",
+        stderr(&none)
+    );
+    assert_eq!(stderr(&none).lines().count(), 1, "{}", stderr(&none));
+
+    let built = crowned_in(&home, &["egdb", "build", "--pieces", "3", "--threads", "2"]);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let log = stderr(&built);
+    assert!(log.contains("3 pieces: 196032 positions"), "{log}");
+    assert!(log.contains("0m1k-0m1k"), "{log}");
+
+    // Run again: every table is already there.
+    let again = crowned_in(&home, &["egdb", "build", "--pieces", "3"]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stderr(&again).contains("already built"),
+        "{}",
+        stderr(&again)
+    );
+    assert!(!stderr(&again).contains("wins,"), "{}", stderr(&again));
+
+    let info = crowned_in(&home, &["egdb", "info"]);
+    assert!(
+        stdout(&info).contains("up to 3 pieces"),
+        "{}",
+        stdout(&info)
+    );
+
+    let probe = crowned_in(&home, &["egdb", "probe", "B:WK32:BK1,K5", "W:W18:BK1,K14"]);
+    assert!(probe.status.success(), "{}", stderr(&probe));
+    let said = stdout(&probe);
+    assert!(
+        said.contains("B:WK32:BK1,K5: Black wins; the next conversion in 31 plies"),
+        "{said}"
+    );
+    assert!(said.contains("W:W18:BK1,K14: draw"), "{said}");
+    let bad = crowned_in(&home, &["egdb", "probe", "B:W99:B1"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("not a position"), "{}", stderr(&bad));
+
+    // The engine of this home plays the won ending from the tables.
+    let think = crowned_in(&home, &["think", "--fen", "B:WK32:BK1,K5", "--depth", "6"]);
+    assert!(stdout(&think).contains("score dbwin"), "{}", stdout(&think));
+    let _ = std::fs::remove_dir_all(&home);
+}
