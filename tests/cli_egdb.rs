@@ -3,12 +3,20 @@
 
 mod cli_support;
 
-use cli_support::{crowned_in, stderr, stdout};
+use cli_support::{TempFile, assert_one_line_error, crowned, crowned_in, stderr, stdout};
+
+#[test]
+fn builds_beyond_the_supported_sizes_are_refused() {
+    assert_one_line_error(&["egdb", "build", "--pieces", "1"], "--pieces");
+    assert_one_line_error(&["egdb", "build", "--pieces", "9"], "--pieces");
+    let out = crowned(&["egdb", "probe"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
 
 #[test]
 fn a_small_database_is_built_found_probed_and_used_by_think() {
-    let home = std::env::temp_dir().join(format!("crowned-cli-egdb-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
+    let marker = TempFile::new("egdb-home", "");
+    let home = marker.0.with_file_name("home");
 
     // Before any build the engine plays on without tables, and saying so is an error for `info` alone.
     let none = crowned_in(&home, &["egdb", "info"]);
@@ -59,4 +67,5 @@ fn a_small_database_is_built_found_probed_and_used_by_think() {
     let think = crowned_in(&home, &["think", "--fen", "B:WK32:BK1,K5", "--depth", "6"]);
     assert!(stdout(&think).contains("score dbwin"), "{}", stdout(&think));
     let _ = std::fs::remove_dir_all(&home);
+    assert!(std::path::Path::new(marker.path()).exists());
 }
