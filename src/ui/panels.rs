@@ -9,6 +9,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::theme::PieceStyle;
 use super::{Options, pane_block};
 use crate::app::{App, Context, Focus, Mode, Purpose, Setup, Table, Thinking, clock_text};
+use crate::engine::Score;
 use crate::rules::{Color, Piece, Role};
 
 /// Chat lines shown at most under the moves of a game at a table.
@@ -356,6 +357,10 @@ pub fn status(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
 /// How far the search has got and how the engine sees the game, naming the side it favours.
 fn thinking_text(thinking: Thinking, side_to_move: Color) -> String {
     match (thinking.depth, thinking.score) {
+        // The endgame databases answer without a search: no depth to speak of.
+        (_, Some(score @ (Score::DatabaseWin | Score::DatabaseLoss))) => {
+            format!(" · {}", score.describe(side_to_move))
+        }
         (Some(depth), Some(score)) => {
             format!(" · depth {depth}, {}", score.describe(side_to_move))
         }
@@ -408,7 +413,32 @@ pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Opti
 
 #[cfg(test)]
 mod tests {
-    use super::MoveWindow;
+    use super::{MoveWindow, thinking_text};
+    use crate::app::{Purpose, Thinking};
+    use crate::engine::Score;
+    use crate::rules::Color;
+
+    #[test]
+    fn the_thinking_line_names_database_results_without_a_depth() {
+        let thinking = |depth, score| Thinking {
+            search: 1,
+            purpose: Purpose::Move,
+            depth,
+            score: Some(score),
+        };
+        assert_eq!(
+            thinking_text(thinking(Some(0), Score::DatabaseWin), Color::White),
+            " · database win for White"
+        );
+        assert_eq!(
+            thinking_text(thinking(Some(9), Score::DatabaseLoss), Color::White),
+            " · database win for Black"
+        );
+        assert_eq!(
+            thinking_text(thinking(Some(9), Score::Centi(50)), Color::Black),
+            " · depth 9, +0.50 for Black"
+        );
+    }
 
     #[test]
     fn the_window_follows_the_shown_move_in_games_of_any_length() {
