@@ -19,7 +19,7 @@ const MAGIC: &[u8; 8] = b"CRWNEGDB";
 const VERSION: u16 = 1;
 const HEADER: usize = 32;
 /// Positions per block: small enough that a probe unpacks little, large enough for the compressor.
-pub const BLOCK: usize = 8192;
+pub const BLOCK: usize = 2048;
 /// The zstd level: about as small as the slow levels on these tables, at a fraction of their time.
 const LEVEL: i32 = 9;
 
@@ -249,7 +249,22 @@ impl TableFile {
         }
         let expected =
             self.width * self.block_len.min(self.positions - n * self.block_len) as usize;
-        let bytes = zstd::bulk::decompress(&packed, expected)
+        // One decompression context per thread, kept: making one costs more than unpacking a block.
+        thread_local! {
+            static UNPACKER: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        let bytes = UNPACKER
+            .with(|cell| {
+                let mut cell = cell.borrow_mut();
+                if cell.is_none() {
+                    *cell = Some(zstd::bulk::Decompressor::new()?);
+                }
+                match cell.as_mut() {
+                    Some(unpacker) => unpacker.decompress(&packed, expected),
+                    None => Err(std::io::Error::other("no decompressor")),
+                }
+            })
             .map_err(|_| corrupt("a block does not unpack"))?;
         if bytes.len() != expected {
             return Err(corrupt("a block unpacks to the wrong length"));
