@@ -336,6 +336,19 @@ pub(crate) enum EgdbStep {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+    /// Check random positions of the largest tables against their moves: each value must be the best of the
+    /// values after its moves, distances included.
+    Verify {
+        /// How many positions.
+        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+        positions: u64,
+        /// Seed of the random choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Look here rather than in the data directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     /// Look positions up (PDN FEN, English): the result with the distance to conversion, and the best moves.
     Probe {
         /// Positions, such as `W:WK10,K14:BK32`.

@@ -218,6 +218,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     commands::egdb::build(dir, pieces, threads)?;
                 }
                 EgdbStep::Info { dir } => commands::egdb::info(dir)?,
+                EgdbStep::Verify {
+                    positions,
+                    seed,
+                    dir,
+                } => commands::egdb::verify(dir, positions, seed)?,
                 EgdbStep::Probe { positions, dir } => commands::egdb::probe(dir, &positions)?,
             }
             Ok(ExitCode::SUCCESS)

@@ -63,6 +63,13 @@ fn a_small_database_is_built_found_probed_and_used_by_think() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(stderr(&bad).contains("not a position"), "{}", stderr(&bad));
 
+    let verify = crowned_in(&home, &["egdb", "verify", "--positions", "2000"]);
+    assert!(
+        stdout(&verify).starts_with("2000 random 3-piece positions agree with their moves"),
+        "{}",
+        stdout(&verify)
+    );
+
     // The engine of this home plays the won ending from the tables.
     let think = crowned_in(&home, &["think", "--fen", "B:WK32:BK1,K5", "--depth", "6"]);
     assert!(stdout(&think).contains("score dbwin"), "{}", stdout(&think));

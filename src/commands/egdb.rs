@@ -143,6 +143,27 @@ fn probe_cost(db: &Egdb) {
     }
 }
 
+/// `crowned egdb verify`.
+pub fn verify(dir: Option<PathBuf>, positions: u64, seed: u64) -> Result<()> {
+    let dir = dir_or_default(dir)?;
+    let db = open(&dir)?;
+    let progress = Progress::on_terminal(positions, "positions");
+    let done = AtomicU64::new(0);
+    let started = Instant::now();
+    let checked = db
+        .verify(positions, seed, &|n| {
+            progress.set_done(done.fetch_add(n, Ordering::Relaxed) + n)
+        })
+        .context("the database is wrong")?;
+    progress.finish();
+    println!(
+        "{checked} random {}-piece positions agree with their moves ({:.1} s)",
+        db.pieces(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 /// `crowned egdb probe`.
 pub fn probe(dir: Option<PathBuf>, positions: &[String]) -> Result<()> {
     let dir = dir_or_default(dir)?;

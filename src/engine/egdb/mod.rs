@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 pub use index::{Layout, Material, Squares};
-pub use probe::Egdb;
+pub use probe::{Egdb, Mismatch};
 pub use values::{DbValue, MAX_DISTANCE, MAX_NARROW_DISTANCE, Outcome, Outcomes};
 
 use build::{Solved, outcomes_of_stored, solve_pair};

@@ -209,6 +209,54 @@ impl Egdb {
     }
 }
 
+/// A position whose value in the tables is not the one its moves give.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{fen}: the table says {stored:?}, its moves give {from_moves:?}")]
+pub struct Mismatch {
+    /// The position.
+    pub fen: String,
+    /// What the tables say.
+    pub stored: Option<DbValue>,
+    /// What the values after each move give.
+    pub from_moves: Option<DbValue>,
+}
+
+impl Egdb {
+    /// Checks `count` positions drawn at random (by `seed`) from the tables with the most pieces: each value
+    /// must be the one its moves give from the values after them (the best for the side to move, distances
+    /// included). Returns how many were checked.
+    pub fn verify(&self, count: u64, seed: u64, advance: &dyn Fn(u64)) -> Result<u64, Mismatch> {
+        let tables: Vec<Layout> = Material::all_up_to(self.pieces)
+            .into_iter()
+            .filter(|m| m.pieces() == self.pieces)
+            .map(Layout::new)
+            .collect();
+        let mut rng = crate::engine::rng::Rng::new(seed);
+        for done in 0..count {
+            let layout = &tables[rng.below(tables.len())];
+            let index = rng.next_u64() % layout.size().max(1);
+            let pos = layout.squares(index).position();
+            let stored = self.probe(&pos);
+            let from_moves = if pos.legal_moves().is_empty() {
+                Some(DbValue::Loss(0))
+            } else {
+                self.best_move(&pos).map(|(_, v)| v)
+            };
+            if stored != from_moves || stored.is_none() {
+                return Err(Mismatch {
+                    fen: crate::rules::to_fen(&pos),
+                    stored,
+                    from_moves,
+                });
+            }
+            if done % 1024 == 1023 {
+                advance(1024);
+            }
+        }
+        Ok(count)
+    }
+}
+
 /// Whether `a` is better than `b` for the side choosing.
 fn better(a: DbValue, b: DbValue) -> bool {
     let rank = |v: DbValue| match v {

@@ -369,3 +369,29 @@ fn the_engine_plays_won_endings_from_the_database_and_sees_them_in_search() {
         blind.score
     );
 }
+
+#[test]
+fn verify_finds_a_table_that_disagrees_with_its_moves() {
+    let dir = scratch("tampered");
+    build(&dir, 3, 2, &|_| {}, &mut |_| {}).expect("built");
+    let db = Egdb::open(&dir).expect("opens");
+    assert_eq!(db.verify(3000, 5, &|_| {}), Ok(3000));
+    drop(db);
+    // Every win of one table one ply longer than it is: a copy damaged in a way no checksum of the file sees.
+    let m = Material::from_name("2m0k-1m0k").expect("name");
+    let path = dir.join(file::file_name(m));
+    let table = file::TableFile::open(&path).expect("opens");
+    let stored = table.read_all().expect("reads");
+    let codes: Vec<u16> = (0..stored.len())
+        .map(|i| match stored.value(i) {
+            DbValue::Win(d) => DbValue::Win(d + 1).code(),
+            other => other.code(),
+        })
+        .collect();
+    drop(table);
+    file::write_table(&path, m, &file::Stored::new(codes, 100)).expect("written");
+    let db = Egdb::open(&dir).expect("opens");
+    let found = db.verify(3000, 5, &|_| {});
+    assert!(found.is_err(), "{found:?}");
+    let _ = std::fs::remove_dir_all(dir);
+}
