@@ -29,16 +29,10 @@ pub struct Solved {
     tables: Vec<Option<(Layout, Outcomes)>>,
 }
 
-/// The slot of a signature among at most 9 pieces of each kind.
-fn slot(m: Material) -> usize {
-    ((usize::from(m.our_men) * 10 + usize::from(m.our_kings)) * 10 + usize::from(m.their_men)) * 10
-        + usize::from(m.their_kings)
-}
-
 impl Solved {
     /// Keeps a finished table.
     pub fn insert(&mut self, layout: Layout, outcomes: Outcomes) {
-        let s = slot(layout.material());
+        let s = layout.material().slot();
         if self.tables.len() <= s {
             self.tables.resize_with(s + 1, || None);
         }
@@ -52,7 +46,7 @@ impl Solved {
             return Ok(Outcome::Loss);
         }
         let m = sq.material();
-        match self.tables.get(slot(m)) {
+        match self.tables.get(m.slot()) {
             Some(Some((layout, outcomes))) => Ok(outcomes.get(layout.index(sq))),
             _ => Err(EgdbError::Missing(m.name())),
         }
@@ -289,28 +283,24 @@ fn settle(state: &AtomicU8, lost: bool, distance: u16) -> Option<DbValue> {
 /// does not crown, normalised for that side to move.
 pub(crate) fn predecessors(sq: Squares) -> impl Iterator<Item = Squares> {
     let empty = !sq.occupied();
-    let kings = bits(sq.their_kings).flat_map(move |s| {
-        NEIGHBOURS[s as usize]
-            .iter()
-            .filter_map(move |&t| Some((s, t?)))
-            .filter(move |&(_, t)| empty & (1 << t) != 0)
-            .map(move |(s, t)| Squares {
-                their_kings: sq.their_kings ^ (1 << s) ^ (1 << t),
-                ..sq
-            })
-    });
+    let kings = steps_back(sq.their_kings, empty, 0..4)
+        .map(move |their_kings| Squares { their_kings, ..sq });
     // Their men move up the board (to lower squares), so they came from below.
-    let men = bits(sq.their_men).flat_map(move |s| {
-        NEIGHBOURS[s as usize][2..]
-            .iter()
-            .filter_map(move |&t| Some((s, t?)))
-            .filter(move |&(_, t)| empty & (1 << t) != 0)
-            .map(move |(s, t)| Squares {
-                their_men: sq.their_men ^ (1 << s) ^ (1 << t),
-                ..sq
-            })
-    });
+    let men =
+        steps_back(sq.their_men, empty, 2..4).map(move |their_men| Squares { their_men, ..sq });
     kings.chain(men).map(Squares::flipped)
+}
+
+/// `set` before one of its pieces stepped from an empty neighbour in one of `directions` (columns of
+/// [`NEIGHBOURS`]), for each such step.
+fn steps_back(set: u32, empty: u32, directions: Range<usize>) -> impl Iterator<Item = u32> {
+    bits(set).flat_map(move |s| {
+        NEIGHBOURS[s as usize][directions.clone()]
+            .iter()
+            .flatten()
+            .filter(move |&&t| empty & (1 << t) != 0)
+            .map(move |&t| set ^ (1 << s) ^ (1 << t))
+    })
 }
 
 /// The members of a set of squares.

@@ -31,16 +31,22 @@ pub fn file_name(m: Material) -> String {
 /// A table's values as they are written: one byte a position when every distance fits in one, else two.
 pub struct Stored {
     codes: Vec<u16>,
-    wide: bool,
+    longest: u16,
 }
 
 impl Stored {
     /// Values (as [`DbValue::code`] words) whose longest distance is `longest`.
     pub fn new(codes: Vec<u16>, longest: u16) -> Stored {
-        Stored {
-            codes,
-            wide: longest > MAX_NARROW_DISTANCE,
-        }
+        Stored { codes, longest }
+    }
+
+    /// The longest distance to conversion.
+    pub fn longest(&self) -> u16 {
+        self.longest
+    }
+
+    fn wide(&self) -> bool {
+        self.longest > MAX_NARROW_DISTANCE
     }
 
     /// How many positions.
@@ -54,11 +60,11 @@ impl Stored {
     }
 
     fn width(&self) -> usize {
-        if self.wide { 2 } else { 1 }
+        if self.wide() { 2 } else { 1 }
     }
 
     fn bytes(&self) -> Vec<u8> {
-        if self.wide {
+        if self.wide() {
             self.codes.iter().flat_map(|c| c.to_le_bytes()).collect()
         } else {
             self.codes
@@ -356,7 +362,7 @@ mod tests {
         let mut bad = good.clone();
         let last = bad.len() - 2;
         bad[last] ^= 0xFF;
-        bad[HEADER + 16] ^= 0x55;
+        bad[HEADER + 8 * (5000usize.div_ceil(BLOCK) + 1)] ^= 0x55;
         std::fs::write(&path, &bad).expect("write");
         let table = TableFile::open(&path).expect("the header is whole");
         assert!(matches!(table.read_all(), Err(EgdbError::Corrupt(..))));

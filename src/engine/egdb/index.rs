@@ -136,6 +136,14 @@ impl Material {
         }
     }
 
+    /// A dense number for tables indexed by signature (at most 9 of each kind).
+    pub(crate) fn slot(self) -> usize {
+        ((usize::from(self.our_men) * 10 + usize::from(self.our_kings)) * 10
+            + usize::from(self.their_men))
+            * 10
+            + usize::from(self.their_kings)
+    }
+
     /// A short name: `2m1k-1m2k` is two men and a king to move against a man and two kings.
     pub fn name(self) -> String {
         format!(

@@ -196,14 +196,7 @@ fn load_pair(
             let layout = Layout::new(table.material());
             let stored = table.read_all()?;
             let outcomes = outcomes_of_stored(&layout, &stored, solved, threads)?;
-            let longest = (0..stored.len())
-                .filter_map(|i| match stored.value(i) {
-                    DbValue::Win(d) | DbValue::Loss(d) => Some(d),
-                    DbValue::Draw => None,
-                })
-                .max()
-                .unwrap_or(0);
-            Ok((layout, outcomes, longest))
+            Ok((layout, outcomes, stored.longest()))
         })
         .collect()
 }

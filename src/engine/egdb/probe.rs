@@ -29,11 +29,6 @@ struct Slot {
     bytes: Arc<[u8]>,
 }
 
-fn slot_of(m: Material) -> usize {
-    ((usize::from(m.our_men) * 10 + usize::from(m.our_kings)) * 10 + usize::from(m.their_men)) * 10
-        + usize::from(m.their_kings)
-}
-
 impl Egdb {
     /// Opens the database in `dir`: the largest piece count whose tables are all there (tables of a build still
     /// going on are left aside).
@@ -58,13 +53,13 @@ impl Egdb {
                     "not the table its name says".into(),
                 ));
             }
-            let s = slot_of(material);
+            let s = material.slot();
             if tables.len() <= s {
                 tables.resize_with(s + 1, || None);
             }
             tables[s] = Some((table, layout));
         }
-        let has = |m: Material| tables.get(slot_of(m)).is_some_and(Option::is_some);
+        let has = |m: Material| tables.get(m.slot()).is_some_and(Option::is_some);
         let pieces = (1..=MAX_PIECES)
             .take_while(|&n| {
                 Material::all_up_to(n)
@@ -143,7 +138,7 @@ impl Egdb {
     }
 
     fn lookup(&self, sq: Squares) -> Option<DbValue> {
-        let s = slot_of(sq.material());
+        let s = sq.material().slot();
         let (table, layout) = self.tables.get(s)?.as_ref()?;
         let index = layout.index(sq);
         let block = index / table.block_len();

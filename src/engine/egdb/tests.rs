@@ -301,19 +301,28 @@ fn a_won_ending_is_played_out_to_the_win() {
     // Two kings against one (a long win: the lone king runs for the double corner).
     let start: Position<English> = crate::rules::parse_fen("B:WK32:BK1,K5").expect("fen");
     assert!(matches!(db.probe(&start), Some(DbValue::Win(_))));
-    let mut pos = start;
-    let mut plies = 0;
-    while !pos.is_lost() {
-        let (m, _) = db.best_move(&pos).expect("a move");
-        pos = pos.play(&m);
-        plies += 1;
-        assert!(plies < 200, "no progress from {start}");
-    }
+    let end = play_out(start, |pos, _| db.best_move(pos).expect("a move").0);
     assert_eq!(
-        pos.side_to_move(),
+        end.side_to_move(),
         Color::White,
         "White is left without a move"
     );
+}
+
+/// Plays `choose`'s moves (given the position and the ply) from `start` until the side to move has lost; at
+/// most 200 plies.
+fn play_out(
+    start: Position<English>,
+    mut choose: impl FnMut(&Position<English>, usize) -> crate::rules::Move,
+) -> Position<English> {
+    let mut pos = start;
+    let mut plies = 0;
+    while !pos.is_lost() {
+        pos = pos.play(&choose(&pos, plies));
+        plies += 1;
+        assert!(plies < 200, "no progress from {start}");
+    }
+    pos
 }
 
 #[test]
@@ -331,11 +340,9 @@ fn the_engine_plays_won_endings_from_the_database_and_sees_them_in_search() {
         &mut |_| {},
     );
     assert_eq!(seen.score, Score::DatabaseWin);
-    let mut pos = start;
-    let mut plies = 0;
-    while !pos.is_lost() {
+    let end = play_out(start, |pos, plies| {
         let result = engine.think(
-            &Situation::new(pos),
+            &Situation::new(*pos),
             Level::Max,
             &Limits::depth(6),
             1,
@@ -345,12 +352,10 @@ fn the_engine_plays_won_endings_from_the_database_and_sees_them_in_search() {
             assert_eq!(result.score, Score::DatabaseWin, "{pos}");
             assert_eq!(result.depth, 0, "played from the tables, no search");
         }
-        pos = pos.play(&result.best.expect("a move"));
-        plies += 1;
-        assert!(plies < 200, "no progress from {start}");
-    }
+        result.best.expect("a move")
+    });
     assert_eq!(
-        pos.side_to_move(),
+        end.side_to_move(),
         Color::White,
         "White is left without a move"
     );
