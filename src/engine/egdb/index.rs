@@ -463,6 +463,32 @@ mod tests {
     }
 
     #[test]
+    fn sizes_match_a_closed_form_count_up_to_seven_pieces() {
+        // Counted another way: by how many of our men (k) stand on the 24 squares their men may also use.
+        let closed = |m: Material| {
+            let (om, ok, tm, tk) = (
+                u32::from(m.our_men),
+                u32::from(m.our_kings),
+                u32::from(m.their_men),
+                u32::from(m.their_kings),
+            );
+            let men: u64 = (0..=om)
+                .map(|k| choose(24, k) * choose(4, om - k) * choose(28 - k, tm))
+                .sum();
+            let empty = 32 - om - tm;
+            men * choose(empty, ok) * choose(empty - ok, tk)
+        };
+        let mut by_pieces = [0u64; 8];
+        for m in Material::all_up_to(7) {
+            assert_eq!(Layout::new(m).size(), closed(m), "{}", m.name());
+            by_pieces[m.pieces() as usize] += closed(m);
+        }
+        // Every position with both sides on the board and a side to move, by pieces: six pieces as the build of
+        // the six-piece tables enumerated them.
+        assert_eq!(by_pieces[6], 2_426_085_676);
+    }
+
+    #[test]
     fn names_round_trip_and_bad_names_are_refused() {
         let m = Material::from_name("2m1k-1m2k").expect("parses");
         assert_eq!(m.name(), "2m1k-1m2k");
