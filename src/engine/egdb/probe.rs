@@ -10,8 +10,10 @@ use super::{EgdbError, MAX_PIECES};
 use crate::engine::moves::{MoveBuf, moves_of};
 use crate::rules::{English, Move, Position};
 
-/// Unpacked blocks kept: 2,048 blocks of 8 KiB, 16 MiB.
-const CACHE_SLOTS: usize = 2048;
+/// Unpacked blocks kept: 8,192 blocks of 2,048 positions, 16 MiB (32 MiB for the rare tables of two bytes a
+/// position).
+const CACHE_SLOTS: usize = 8192;
+const _: () = assert!(CACHE_SLOTS.is_power_of_two());
 
 /// An open endgame database: every table of up to [`Egdb::pieces`] pieces.
 pub struct Egdb {
@@ -143,8 +145,8 @@ impl Egdb {
         let index = layout.index(sq);
         let block = index / table.block_len();
         let key = (s as u64) << 40 | block;
-        let cached =
-            &self.cache[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 53) as usize % CACHE_SLOTS];
+        let cached = &self.cache[(key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            >> (64 - CACHE_SLOTS.trailing_zeros())) as usize];
         let within = (index % table.block_len()) as usize;
         {
             let slot = cached.lock().ok()?;
