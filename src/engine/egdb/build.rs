@@ -186,27 +186,25 @@ pub fn solve_pair(
             let len = range.end - range.start;
             for i in range {
                 let e = exits(w.layout.squares(i), solved, &mut buf)?;
-                let (state, value) = if e.win {
-                    (DECIDED, Some(DbValue::Win(1)))
+                let value = if e.win {
+                    Some(DbValue::Win(1))
                 } else if !e.any {
-                    (DECIDED, Some(DbValue::Loss(0)))
+                    Some(DbValue::Loss(0))
                 } else if e.inside == 0 {
-                    let value = if e.draw {
+                    Some(if e.draw {
                         DbValue::Draw
                     } else {
                         DbValue::Loss(1)
-                    };
-                    (
-                        if e.capture { DECIDED_CAPTURE } else { DECIDED },
-                        Some(value),
-                    )
+                    })
                 } else {
-                    (e.inside | if e.draw { DRAWING_EXIT } else { 0 }, None)
+                    None
                 };
-                let state = if e.capture && state == DECIDED {
-                    DECIDED_CAPTURE
-                } else {
-                    state
+                // At most 8 pieces, so at most 32 quiet moves: the count fits its six bits.
+                debug_assert!(e.inside <= COUNT);
+                let state = match value {
+                    Some(_) if e.capture => DECIDED_CAPTURE,
+                    Some(_) => DECIDED,
+                    None => e.inside | if e.draw { DRAWING_EXIT } else { 0 },
                 };
                 w.state[i as usize].store(state, Ordering::Relaxed);
                 if let Some(v) = value {
