@@ -250,6 +250,10 @@ pub(crate) enum Command {
         /// Search threads until the GUI sets the threads parameter [default: 1].
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
         threads: Option<u64>,
+        /// The evaluation of English positions until the GUI sets the eval parameter: the network compiled in,
+        /// or the tuned hand-written one (to measure one against the other).
+        #[arg(long, value_parser = ["network", "classic"])]
+        eval: Option<String>,
     },
     /// Count the leaves of the legal-move tree to each depth from 1 to DEPTH (checks the move generator).
     Perft {
@@ -395,6 +399,28 @@ pub(crate) enum TuneStep {
         /// Where to write the weights' source (replaced if it exists).
         #[arg(long, value_name = "OUT")]
         out: Option<PathBuf>,
+    },
+    /// Train the network evaluation on positions (files written by `tune data`, and PDN files of finished
+    /// English games) and write the network file compiled in as src/engine/nnue/weights.nnue to --out.
+    Net {
+        /// Samples files and PDN files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Passes over the samples.
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        epochs: u64,
+        /// Weight of the hand-written evaluation's prediction in the target, from 0 (the results alone) to 1.
+        #[arg(long, default_value_t = 0.0)]
+        lambda: f32,
+        /// Seed of the starting weights and of the order of samples: the same seed makes the same network.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads computing gradients (default: every core; the network does not depend on it).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: Option<u64>,
+        /// Where to write the network (replaced if it exists).
+        #[arg(long, value_name = "OUT")]
+        out: PathBuf,
     },
 }
 

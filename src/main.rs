@@ -203,6 +203,28 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 TuneStep::Fit { files, epochs, out } => {
                     commands::tune::fit(&files, epochs as usize, out.as_deref())?;
                 }
+                TuneStep::Net {
+                    files,
+                    epochs,
+                    lambda,
+                    seed,
+                    threads,
+                    out,
+                } => {
+                    anyhow::ensure!(
+                        (0.0..=1.0).contains(&lambda),
+                        "--lambda must be from 0 to 1"
+                    );
+                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+                    let config = crowned::engine::tune::NetConfig {
+                        epochs: epochs as usize,
+                        lambda,
+                        seed,
+                        threads: threads.map_or(cores, |t| t as usize),
+                        ..Default::default()
+                    };
+                    commands::tune::net(&files, config, &out)?;
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -227,9 +249,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Hub { threads }) => {
-            let threads = threads.map_or(1, |t| t as usize);
-            crowned::engine::hub::serve_with(std::io::stdin(), std::io::stdout().lock(), threads)
+        Some(Command::Hub { threads, eval }) => {
+            let options = crowned::engine::hub::HubOptions {
+                threads: threads.map_or(1, |t| t as usize),
+                evaluation: eval
+                    .as_deref()
+                    .and_then(crowned::engine::Evaluation::from_name)
+                    .unwrap_or_default(),
+            };
+            crowned::engine::hub::serve_with(std::io::stdin(), std::io::stdout().lock(), options)
                 .context("the conversation with the GUI failed")?;
             Ok(ExitCode::SUCCESS)
         }

@@ -4,7 +4,9 @@ use std::io::{self, Write};
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
-use crowned::engine::{Engine, Level, Limits, Situation, builtin_openings, random_openings};
+use crowned::engine::{
+    Engine, Evaluation, Level, Limits, Situation, builtin_openings, random_openings,
+};
 use crowned::rules::{AnyPosition, GameType, Playable, Position, RulesVisitor, Variant};
 
 /// Positions besides the start: for English every tenth opening of the ballot deck, for the other game types
@@ -42,8 +44,8 @@ impl RulesVisitor for Bench {
         let mut out = io::stdout().lock();
         writeln!(out, "rules: {}", self.game_type)?;
         let depth = self.depth;
-        let (full_nodes, full_time) = measure(&positions, Level::Max, depth);
-        let (plain_nodes, plain_time) = measure(&positions, Level::Medium, 5);
+        let (full_nodes, full_time) = measure(&positions, Level::Max, depth, Evaluation::Network);
+        let (plain_nodes, plain_time) = measure(&positions, Level::Medium, 5, Evaluation::Network);
         writeln!(
             out,
             "search: {} positions to depth {depth}: {full_nodes} nodes in {:.3} s, {:.2} M nodes/s",
@@ -58,6 +60,17 @@ impl RulesVisitor for Bench {
             plain_time.as_secs_f64(),
             rate(plain_nodes, plain_time) / 1e6,
         )?;
+        if self.game_type == GameType::standard(Variant::English) {
+            let (nodes, time) = measure(&positions, Level::Max, depth, Evaluation::Classic);
+            writeln!(
+                out,
+                "the same search with the hand-written evaluation instead of the network: {nodes} nodes in \
+                 {:.3} s, {:.2} M nodes/s ({:.2}x the network's speed)",
+                time.as_secs_f64(),
+                rate(nodes, time) / 1e6,
+                rate(nodes, time) / rate(full_nodes, full_time)
+            )?;
+        }
         let mut engine = Engine::new();
         let result = engine.think_as(
             &Situation::at(positions[0]),
@@ -96,10 +109,16 @@ fn rate(nodes: u64, time: Duration) -> f64 {
     nodes as f64 / time.as_secs_f64().max(1e-9)
 }
 
-fn measure<R: Playable>(positions: &[Position<R>], level: Level, depth: u32) -> (u64, Duration) {
+fn measure<R: Playable>(
+    positions: &[Position<R>],
+    level: Level,
+    depth: u32,
+    evaluation: Evaluation,
+) -> (u64, Duration) {
     let mut nodes = 0;
     let mut spent = Duration::ZERO;
     let mut engine = Engine::new();
+    engine.set_evaluation(evaluation);
     for pos in positions {
         engine.clear();
         let started = Instant::now();

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use crowned::engine::EVAL_WEIGHTS;
-use crowned::engine::tune::{self, FitConfig, Sample};
+use crowned::engine::tune::{self, FitConfig, NetConfig, Sample};
 use crowned::store::create_new;
 
 use super::progress::Progress;
@@ -43,9 +43,8 @@ pub fn data(games: usize, depth: u32, seed: u64, threads: usize, out: &Path) -> 
     Ok(())
 }
 
-/// `crowned tune fit`: reads samples files and PDN files (by extension), fits the weights from the ones compiled
-/// in, and writes the weights' source to `out` (or stdout).
-pub fn fit(inputs: &[PathBuf], epochs: usize, out: Option<&Path>) -> Result<()> {
+/// Every position of samples files and PDN files (told apart by extension).
+fn read_inputs(inputs: &[PathBuf]) -> Result<Vec<Sample>> {
     let mut samples: Vec<Sample> = Vec::new();
     for path in inputs {
         let text = std::fs::read_to_string(path)
@@ -61,6 +60,13 @@ pub fn fit(inputs: &[PathBuf], epochs: usize, out: Option<&Path>) -> Result<()> 
         eprintln!("{}: {} positions", path.display(), read.len());
         samples.extend(read);
     }
+    Ok(samples)
+}
+
+/// `crowned tune fit`: reads samples files and PDN files (by extension), fits the weights from the ones compiled
+/// in, and writes the weights' source to `out` (or stdout).
+pub fn fit(inputs: &[PathBuf], epochs: usize, out: Option<&Path>) -> Result<()> {
+    let samples = read_inputs(inputs)?;
     anyhow::ensure!(
         !samples.is_empty(),
         "no positions to fit: give samples files or PDN files of finished games"
@@ -100,6 +106,45 @@ pub fn fit(inputs: &[PathBuf], epochs: usize, out: Option<&Path>) -> Result<()> 
     eprintln!(
         "{} positions: loss {:.6} before, {:.6} after (scale {:.5})",
         fit.samples, fit.loss_before, fit.loss_after, fit.scale
+    );
+    Ok(())
+}
+
+/// `crowned tune net`: reads samples files and PDN files, trains the network evaluation on them and writes the
+/// network file to `out`, with how well it and the hand-written evaluation predict the held-out results.
+pub fn net(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Result<()> {
+    let samples = read_inputs(inputs)?;
+    anyhow::ensure!(
+        !samples.is_empty(),
+        "no positions to train on: give samples files or PDN files of finished games"
+    );
+    let progress = Progress::on_terminal(config.epochs as u64, "epochs");
+    let started = std::time::Instant::now();
+    let trained = tune::train_net(&samples, config, &mut |report| {
+        progress.set_done(report.epoch as u64);
+        progress.set_message(format!(
+            "training {:.6}, held out {:.6}",
+            report.training, report.validation
+        ));
+        progress.line(&format!(
+            "epoch {:>3}: training {:.6}, held out {:.6}",
+            report.epoch, report.training, report.validation
+        ));
+    });
+    progress.finish();
+    crowned::store::write_atomic(out, &trained.network.to_bytes())
+        .with_context(|| format!("cannot write {}", out.display()))?;
+    eprintln!(
+        "{} positions trained on, {} held out; {} epochs in {:.1} s\n\
+         held-out mean squared error against the results: network {:.6} (as trained {:.6}), hand-written \
+         evaluation {:.6}",
+        trained.training_samples,
+        trained.validation_samples,
+        config.epochs,
+        started.elapsed().as_secs_f64(),
+        trained.validation_integer,
+        trained.validation_float,
+        trained.validation_classic,
     );
     Ok(())
 }

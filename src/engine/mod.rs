@@ -13,6 +13,7 @@ mod match_openings;
 mod match_seats;
 mod matches;
 mod moves;
+pub mod nnue;
 mod openings;
 mod players;
 mod rng;
@@ -43,6 +44,7 @@ pub use matches::{
     Contender, DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings,
     MatchResult, SPRT_MAX_GAMES, TimeUse, play_match,
 };
+pub use nnue::Evaluation;
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};
 pub use score::Score;
@@ -203,6 +205,8 @@ pub struct Engine {
     stop: Arc<AtomicBool>,
     /// The endgame databases (English), if there are any.
     egdb: Option<Arc<egdb::Egdb>>,
+    /// The full search's evaluation of English positions.
+    evaluation: Evaluation,
 }
 
 /// Memory for the transposition table of one engine playing one game. Small enough to stay mostly in the
@@ -242,6 +246,7 @@ impl Engine {
             other: None,
             stop,
             egdb: None,
+            evaluation: Evaluation::default(),
         };
         engine.set_egdb(egdb::shared());
         engine
@@ -257,6 +262,20 @@ impl Engine {
         self.egdb = db;
     }
 
+    /// Evaluates English positions in the full search with `evaluation` from now on.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        self.searcher.set_evaluation(evaluation);
+        for helper in &mut self.helpers {
+            helper.set_evaluation(evaluation);
+        }
+        self.evaluation = evaluation;
+    }
+
+    /// The full search's evaluation of English positions.
+    pub fn evaluation(&self) -> Evaluation {
+        self.evaluation
+    }
+
     /// Searches at full strength (English draughts) on `threads` threads from now on: the main one and helpers
     /// sharing its table (Lazy SMP). Other rule sets and the weaker levels search on one.
     pub fn set_threads(&mut self, threads: usize) {
@@ -270,6 +289,7 @@ impl Engine {
             // Half the helpers one ply ahead of the main search, so that they reach different depths first.
             helper.make_helper(u32::from(self.helpers.len().is_multiple_of(2)));
             helper.set_egdb(self.egdb.clone());
+            helper.set_evaluation(self.evaluation);
             self.helpers.push(helper);
         }
     }

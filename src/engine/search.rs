@@ -9,12 +9,13 @@ use smallvec::SmallVec;
 
 use super::egdb::{DbValue, Egdb};
 use super::moves::{MoveBuf, SearchMove, moves_of};
+use super::nnue::{self, NetCache};
 use super::situation::Situation;
 use super::time_plan::{TimePlan, Unrest};
 use super::tt::{Bound, Table};
 use super::variants::evaluate;
 use super::zobrist;
-use super::{Limits, Progress, Score, SearchResult};
+use super::{Evaluation, Limits, Progress, Score, SearchResult};
 use crate::rules::{Bits, English, Move, Position, RuleSet};
 
 /// Scores at or beyond this are wins found by the search.
@@ -22,6 +23,8 @@ pub(crate) const WIN: i32 = 30_000;
 /// Scores at or beyond this (less the ply) are wins the endgame databases know: above any evaluation, below
 /// any win the search sees to the end.
 pub(crate) const DB_WIN: i32 = 20_000;
+/// The largest static score the network may give: far from the databases' scores.
+const EVAL_LIMIT: i32 = DB_WIN / 4;
 /// The deepest the search goes along any line (captures are followed past the nominal depth).
 pub(crate) const MAX_PLY: usize = 128;
 /// The deepest iteration the search starts.
@@ -63,6 +66,8 @@ pub struct Searcher<R: RuleSet = English> {
     helper: bool,
     /// The endgame databases, probed in English positions with few enough pieces.
     egdb: Option<Arc<Egdb>>,
+    /// The network evaluation's accumulators, when English positions are evaluated by the network.
+    net: Option<Box<NetCache>>,
 }
 
 /// Rows and columns of the history table: bits of the widest board layout.
@@ -93,7 +98,26 @@ impl<R: RuleSet> Searcher<R> {
             depth_offset: 0,
             helper: false,
             egdb: None,
+            net: None,
         }
+        .with_evaluation(Evaluation::default())
+    }
+
+    /// This searcher, evaluating English positions with `evaluation` (other rule sets have one evaluation).
+    fn with_evaluation(mut self, evaluation: Evaluation) -> Searcher<R> {
+        self.set_evaluation(evaluation);
+        self
+    }
+
+    /// Evaluates English positions with `evaluation` from now on.
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
+        let english = std::any::TypeId::of::<R>() == std::any::TypeId::of::<English>();
+        self.net = match (evaluation, nnue::builtin()) {
+            (Evaluation::Network, Some(net)) if english => {
+                Some(Box::new(NetCache::new(net, MAX_PLY)))
+            }
+            _ => None,
+        };
     }
 
     /// Probes `egdb` in the search from now on (English only; other rule sets ignore it).
@@ -319,7 +343,7 @@ impl<R: RuleSet> Searcher<R> {
             };
         }
         if (depth <= 0 && !forced_capture) || ply >= MAX_PLY - 1 {
-            return evaluate(pos);
+            return self.evaluate(pos, ply);
         }
 
         let pv_node = beta - alpha > 1;
@@ -343,7 +367,7 @@ impl<R: RuleSet> Searcher<R> {
         // beta the opponent will not allow this line; far below alpha, quiet moves will not rescue it.
         let mut prune_quiet = false;
         if !pv_node && !forced_capture && depth <= 4 && ply > 0 {
-            let standing = evaluate(pos);
+            let standing = self.evaluate(pos, ply);
             if standing.abs() < WIN - MAX_PLY as i32 {
                 if standing - 60 * depth >= beta {
                     return standing;
@@ -443,6 +467,19 @@ impl<R: RuleSet> Searcher<R> {
             bound,
         );
         best_score
+    }
+
+    /// The static score of `pos` at `ply` for the side to move: the network's for English when it is in use,
+    /// kept well below the databases' and the search's proven results.
+    #[inline]
+    fn evaluate(&mut self, pos: &Position<R>, ply: usize) -> i32 {
+        if let Some(cache) = self.net.as_deref_mut()
+            // The rule set is known when this is compiled: for other rule sets this is `None`.
+            && let Some(english) = (pos as &dyn std::any::Any).downcast_ref::<Position<English>>()
+        {
+            return cache.evaluate(english, ply).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        evaluate(pos)
     }
 
     /// The databases' value of a position without captures, if it is English and has few enough pieces.

@@ -13,5 +13,5 @@ mod syntax;
 
 pub use client::{HubEngine, HubError};
 pub use notation::HubNotationError;
-pub use server::{serve, serve_with};
+pub use server::{HubOptions, serve, serve_with};
 pub use syntax::Line;

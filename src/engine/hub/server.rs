@@ -16,7 +16,8 @@ use super::notation::{find_move, move_text, parse_position};
 use super::syntax::Line;
 use crate::engine::time_plan::TimePlan;
 use crate::engine::{
-    AnySituation, Clock, Engine, Level, Limits, Progress, Score, SearchResult, TABLE_MEGABYTES,
+    AnySituation, Clock, Engine, Evaluation, Level, Limits, Progress, Score, SearchResult,
+    TABLE_MEGABYTES,
 };
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Variant};
@@ -42,22 +43,41 @@ enum Event {
     Done(Box<(Engine, SearchResult)>),
 }
 
-/// Speaks the Hub protocol on `input` and `output` until `quit` or the end of the input.
-pub fn serve(input: impl Read + Send + 'static, output: impl Write) -> io::Result<()> {
-    serve_with(input, output, 1)
+/// The engine's settings before the GUI sets any parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HubOptions {
+    /// Search threads (the `threads` parameter).
+    pub threads: usize,
+    /// The evaluation of English positions (the `eval` parameter).
+    pub evaluation: Evaluation,
 }
 
-/// As [`serve`], searching on `threads` threads until the GUI sets the `threads` parameter.
+impl Default for HubOptions {
+    fn default() -> Self {
+        HubOptions {
+            threads: 1,
+            evaluation: Evaluation::default(),
+        }
+    }
+}
+
+/// Speaks the Hub protocol on `input` and `output` until `quit` or the end of the input.
+pub fn serve(input: impl Read + Send + 'static, output: impl Write) -> io::Result<()> {
+    serve_with(input, output, HubOptions::default())
+}
+
+/// As [`serve`], starting from `options` until the GUI sets the parameters.
 pub fn serve_with(
     input: impl Read + Send + 'static,
     mut output: impl Write,
-    threads: usize,
+    options: HubOptions,
 ) -> io::Result<()> {
     let (events, inbox) = mpsc::channel();
     let reader_events = events.clone();
     thread::spawn(move || read_lines(io::BufReader::new(input), &reader_events));
     let mut server = Server::new(events);
-    server.threads = threads.clamp(1, MAX_THREADS);
+    server.threads = options.threads.clamp(1, MAX_THREADS);
+    server.evaluation = options.evaluation;
     server.run(&inbox, &mut output)
 }
 
@@ -119,6 +139,7 @@ struct Server {
     level: Level,
     hash_megabytes: usize,
     threads: usize,
+    evaluation: Evaluation,
     /// The engine between searches (a search has it on its thread).
     engine: Option<Engine>,
     situation: Option<AnySituation>,
@@ -145,6 +166,7 @@ impl Server {
             level: Level::Max,
             hash_megabytes: TABLE_MEGABYTES,
             threads: 1,
+            evaluation: Evaluation::default(),
             engine: None,
             situation: None,
             limits: Limits::default(),
@@ -270,6 +292,11 @@ impl Server {
                 .arg("type", "int")
                 .arg("min", 1)
                 .arg("max", MAX_THREADS),
+            Line::new("param")
+                .arg("name", "eval")
+                .arg("value", self.evaluation.name())
+                .arg("type", "enum")
+                .arg("values", "network classic"),
             Line::new("wait"),
         ]
     }
@@ -306,6 +333,13 @@ impl Server {
                     engine.set_threads(self.threads);
                 }
             }
+            "eval" => {
+                self.evaluation = Evaluation::from_name(value)
+                    .ok_or_else(|| error(format!("eval is network or classic, not {value:?}")))?;
+                if let Some(engine) = &mut self.engine {
+                    engine.set_evaluation(self.evaluation);
+                }
+            }
             other => return Err(error(format!("there is no parameter called {other:?}"))),
         }
         Ok(())
@@ -313,10 +347,11 @@ impl Server {
 
     /// The engine, made on first use with the table size asked for.
     fn engine(&mut self) -> &mut Engine {
-        let (megabytes, threads) = (self.hash_megabytes, self.threads);
+        let (megabytes, threads, evaluation) = (self.hash_megabytes, self.threads, self.evaluation);
         self.engine.get_or_insert_with(|| {
             let mut engine = Engine::with_table_megabytes(megabytes);
             engine.set_threads(threads);
+            engine.set_evaluation(evaluation);
             engine
         })
     }

@@ -326,3 +326,34 @@ fn threads_are_a_parameter() {
     );
     assert!(gui.ends());
 }
+
+#[test]
+fn the_evaluation_is_a_parameter() {
+    let gui = Gui::start();
+    gui.send("hub");
+    let intro = gui.until("wait");
+    let param = intro
+        .iter()
+        .find(|l| l.get("name") == Some("eval"))
+        .expect("an eval parameter");
+    assert_eq!(param.get("value"), Some("network"));
+    // Each evaluation searches and answers; a search after switching uses the new one.
+    for eval in ["classic", "network"] {
+        gui.send(&format!("set-param name=eval value={eval}"));
+        gui.send("init");
+        gui.until("ready");
+        let start = position_text(&AnyPosition::start(english()));
+        gui.send(&format!("pos pos={start}"));
+        gui.send("level depth=6");
+        gui.send("go think");
+        let done = gui.until("done");
+        assert!(done.last().and_then(|d| d.get("move")).is_some(), "{eval}");
+    }
+    gui.send("set-param name=eval value=oracle");
+    assert!(
+        gui.until("error")[0]
+            .get("message")
+            .is_some_and(|m| m.contains("network or classic"))
+    );
+    assert!(gui.ends());
+}

@@ -7,6 +7,10 @@
 
 pub mod data;
 pub mod fit;
+pub mod net;
+mod net_model;
 
 pub use data::{Sample, SampleError, from_pdn, read_samples, self_play, write_samples};
 pub use fit::{Fit, FitConfig, fit, weights_source};
+pub use net::{EpochReport, NetConfig, NetTraining, train as train_net};
+pub use net_model::{FloatNet, SLOPE};

@@ -1,0 +1,90 @@
+//! The accumulators of a search, one slot per ply, each brought up to date from whichever kept one is nearest.
+
+use super::{Accumulator, Network, Pieces};
+use crate::rules::{English, Position};
+
+/// One ply's accumulator and the pieces it is for.
+#[derive(Clone)]
+struct Slot {
+    pieces: Pieces,
+    acc: Accumulator,
+    filled: bool,
+}
+
+/// Accumulators kept by ply for a search.
+///
+/// The search copies positions rather than making and unmaking moves, so instead of following each move the
+/// cache keeps, for every ply, the last position evaluated there. A position at ply `p` is reached from the
+/// nearer (in pieces changed) of that slot, usually a sibling a move or two away, and the slot of ply `p - 1`,
+/// usually its parent; from nothing if both are further than rebuilding. Any kept accumulator gives the exact
+/// sums once the differences are applied, so the choice costs speed, never correctness.
+pub struct NetCache {
+    net: &'static Network,
+    slots: Vec<Slot>,
+    /// Accumulators built from nothing and brought up to date, for `crowned bench` and tests.
+    refreshes: u64,
+    updates: u64,
+}
+
+impl NetCache {
+    /// A cache for searches up to `plies` deep, evaluating with `net`.
+    pub fn new(net: &'static Network, plies: usize) -> NetCache {
+        let empty = Slot {
+            pieces: Pieces::default(),
+            acc: Accumulator::new(net, &Pieces::default()),
+            filled: false,
+        };
+        NetCache {
+            net,
+            slots: vec![empty; plies.max(1)],
+            refreshes: 0,
+            updates: 0,
+        }
+    }
+
+    /// Forgets every slot (they stay correct for their positions; this only spares a stale comparison).
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| s.filled = false);
+    }
+
+    /// The network's score of `pos`, reached at `ply`, in hundredths of a man for the side to move.
+    #[inline]
+    pub fn evaluate(&mut self, pos: &Position<English>, ply: usize) -> i32 {
+        let ply = ply.min(self.slots.len() - 1);
+        let pieces = Pieces::of(pos);
+        let rebuild = pieces.count();
+        let own = &self.slots[ply];
+        let own_cost = if own.filled {
+            own.pieces.distance(&pieces)
+        } else {
+            u32::MAX
+        };
+        let parent_cost = match ply.checked_sub(1).map(|p| &self.slots[p]) {
+            Some(parent) if parent.filled => parent.pieces.distance(&pieces),
+            _ => u32::MAX,
+        };
+        if own_cost.min(parent_cost) >= rebuild {
+            self.refreshes += 1;
+            self.slots[ply].acc = Accumulator::new(self.net, &pieces);
+        } else {
+            self.updates += 1;
+            if parent_cost < own_cost {
+                let (before, after) = self.slots.split_at_mut(ply);
+                let parent = &before[ply - 1];
+                after[0].acc.clone_from(&parent.acc);
+                after[0].pieces = parent.pieces;
+            }
+            let slot = &mut self.slots[ply];
+            slot.acc.update(self.net, &slot.pieces, &pieces);
+        }
+        let slot = &mut self.slots[ply];
+        slot.pieces = pieces;
+        slot.filled = true;
+        self.net.evaluate(&slot.acc, pos.side_to_move())
+    }
+
+    /// Accumulators built from nothing and brought up to date so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.refreshes, self.updates)
+    }
+}

@@ -1,0 +1,71 @@
+//! A small neural-network evaluation of English draughts positions, updated incrementally (the NNUE design).
+//!
+//! The input is the board seen from each side in turn: for the side whose view it is, its own men, its own
+//! kings, the other side's men and kings, each on 32 squares ([`INPUTS`] features, a few dozen set at most).
+//! White's view is the board turned half round, so one set of first-layer weights serves both sides. The first
+//! layer's sums (the *accumulator*, [`HIDDEN`] numbers a view) change by a column of weights for each piece that
+//! appears or disappears, so a move costs a few vector additions instead of a full layer. The side to move's
+//! view and the other's, clipped to 0..1, feed a small dense layer ([`LAYER2`] units, clipped again) and one
+//! output: the score in hundredths of a man for the side to move.
+//!
+//! Inference is integers only (16-bit accumulators and weights, 32-bit dot products, written so that the
+//! compiler turns them into SIMD multiply-adds); the floating-point model it comes from is trained by
+//! `crowned tune net` ([`crate::engine::tune::net`]), which writes the file compiled in here.
+
+mod accumulator;
+mod cache;
+mod network;
+
+pub use accumulator::{Accumulator, Pieces, feature};
+pub use cache::NetCache;
+pub use network::{Network, NetworkError, builtin};
+
+/// Which evaluation the full-strength search uses for English draughts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The network compiled in.
+    #[default]
+    Network,
+    /// The hand-written evaluation with its tuned weights.
+    Classic,
+}
+
+impl Evaluation {
+    /// The name used by settings and the Hub protocol.
+    pub fn name(self) -> &'static str {
+        match self {
+            Evaluation::Network => "network",
+            Evaluation::Classic => "classic",
+        }
+    }
+
+    /// The evaluation called `name`.
+    pub fn from_name(name: &str) -> Option<Evaluation> {
+        [Evaluation::Network, Evaluation::Classic]
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(name))
+    }
+}
+
+/// Features of one view: four kinds of piece (own men, own kings, the other side's men and kings) on 32 squares.
+pub const INPUTS: usize = 4 * 32;
+/// First-layer units of each view.
+pub const HIDDEN: usize = 128;
+/// Units of the second layer, which sees both views.
+pub const LAYER2: usize = 16;
+
+/// The first layer's activations, clipped to 0..1 in training, are whole numbers 0..=127 here.
+pub const ACTIVATION_ONE: i32 = 127;
+/// Second-layer weights are stored times this (a power of two: its division is a shift).
+pub const LAYER2_SCALE: i32 = 256;
+/// The output layer's weights are stored times this.
+pub const OUTPUT_SCALE: i32 = 256;
+/// Bits of the second layer's scale, to shift its sums back to activations.
+const LAYER2_SHIFT: u32 = LAYER2_SCALE.trailing_zeros();
+
+/// The largest first-layer weight or bias, in men-of-activation: keeps every accumulator (a bias and at most
+/// 24 pieces) inside 16 bits after quantisation.
+pub const FIRST_LAYER_LIMIT: f32 = 8.0;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,260 @@
+//! The network's integer weights: read from (and written to) the file format, and the layers after the first.
+
+use std::sync::LazyLock;
+
+use thiserror::Error;
+
+use super::{ACTIVATION_ONE, Accumulator, HIDDEN, INPUTS, LAYER2, LAYER2_SHIFT, OUTPUT_SCALE};
+use crate::rules::Color;
+
+/// The file's first bytes.
+const MAGIC: &[u8; 8] = b"CRWNNNUE";
+/// The format's version.
+const VERSION: u32 = 1;
+
+/// A network file that cannot be used.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NetworkError {
+    /// Not a network file, or one of a version this build does not read.
+    #[error("not a crowned network file (version {VERSION})")]
+    NotANetwork,
+    /// A network of other dimensions than this build's.
+    #[error(
+        "the network is {inputs}x{hidden}x{layer2}; this build reads {INPUTS}x{HIDDEN}x{LAYER2}"
+    )]
+    Dimensions {
+        /// Inputs of the file's network.
+        inputs: u32,
+        /// First-layer units.
+        hidden: u32,
+        /// Second-layer units.
+        layer2: u32,
+    },
+    /// Shorter or longer than its dimensions say.
+    #[error("the network file is {found} bytes long; {expected} expected")]
+    Length {
+        /// Bytes found.
+        found: usize,
+        /// Bytes its dimensions need.
+        expected: usize,
+    },
+    /// The checksum does not match: the file is damaged.
+    #[error("the network file is damaged (checksum mismatch)")]
+    Checksum,
+}
+
+/// A trained network, in the integers inference uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Network {
+    /// First layer: a column of [`HIDDEN`] weights for each feature, times [`ACTIVATION_ONE`].
+    pub(crate) first: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// First layer's biases, times [`ACTIVATION_ONE`].
+    pub(crate) first_bias: [i16; HIDDEN],
+    /// Second layer: for each unit, a weight for each of the side to move's activations then the other side's,
+    /// times [`super::LAYER2_SCALE`].
+    pub(crate) second: Box<[[i16; 2 * HIDDEN]; LAYER2]>,
+    /// Second layer's biases, times `ACTIVATION_ONE * LAYER2_SCALE`.
+    pub(crate) second_bias: [i32; LAYER2],
+    /// Output weights, times [`OUTPUT_SCALE`].
+    pub(crate) output: [i32; LAYER2],
+    /// Output bias, times `ACTIVATION_ONE * OUTPUT_SCALE`.
+    pub(crate) output_bias: i32,
+}
+
+/// The bytes of the network compiled in.
+static BUILTIN_BYTES: &[u8] = include_bytes!("weights.nnue");
+
+static BUILTIN: LazyLock<Option<Network>> =
+    LazyLock::new(|| Network::from_bytes(BUILTIN_BYTES).ok());
+
+/// The network compiled into the program (`None` only if its file were damaged, which a test rules out).
+pub fn builtin() -> Option<&'static Network> {
+    BUILTIN.as_ref()
+}
+
+impl Network {
+    /// A network of zeros (scores every position 0), the starting point for building one by hand in tests.
+    pub fn zeroed() -> Network {
+        Network {
+            first: Box::new([[0; HIDDEN]; INPUTS]),
+            first_bias: [0; HIDDEN],
+            second: Box::new([[0; 2 * HIDDEN]; LAYER2]),
+            second_bias: [0; LAYER2],
+            output: [0; LAYER2],
+            output_bias: 0,
+        }
+    }
+
+    /// The first-layer column of `feature`.
+    #[inline(always)]
+    pub(crate) fn column(&self, feature: usize) -> &[i16; HIDDEN] {
+        &self.first[feature]
+    }
+
+    /// The score of the position whose sums are `acc`, in hundredths of a man for `side_to_move`.
+    #[inline]
+    pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has just been found to support AVX2, the only requirement of the function.
+                return unsafe { self.evaluate_avx2(acc, side_to_move) };
+            }
+        }
+        self.evaluate_portable(acc, side_to_move)
+    }
+
+    /// [`Network::evaluate`] compiled for any CPU of the target (SSE2 on x86-64).
+    pub(crate) fn evaluate_portable(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        self.forward(acc, side_to_move)
+    }
+
+    /// The same code compiled with AVX2, whose multiply-adds take 16 pairs at a time instead of 8.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn evaluate_avx2(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        self.forward(acc, side_to_move)
+    }
+
+    #[inline(always)]
+    fn forward(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        // The side to move's view first, then the other side's, clipped to 0..=127.
+        let mut input = [0i16; 2 * HIDDEN];
+        let views = [side_to_move.index(), side_to_move.opponent().index()];
+        for (half, view) in input.chunks_exact_mut(HIDDEN).zip(views) {
+            for (x, &s) in half.iter_mut().zip(&acc.views[view]) {
+                *x = s.clamp(0, ACTIVATION_ONE as i16);
+            }
+        }
+        let mut out = self.output_bias;
+        for ((weights, &bias), &w) in self.second.iter().zip(&self.second_bias).zip(&self.output) {
+            let sum: i32 = input
+                .iter()
+                .zip(weights)
+                .map(|(&x, &w)| i32::from(x) * i32::from(w))
+                .sum();
+            let activation = ((sum + bias) >> LAYER2_SHIFT).clamp(0, ACTIVATION_ONE);
+            out += activation * w;
+        }
+        // From 127 x 256 per man to hundredths of a man, rounded towards zero.
+        out * 100 / (ACTIVATION_ONE * OUTPUT_SCALE)
+    }
+
+    /// Reads a network file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        let header = MAGIC.len() + 4 * 4;
+        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(NetworkError::NotANetwork);
+        }
+        let mut reader = Reader {
+            bytes,
+            at: MAGIC.len(),
+        };
+        if reader.u32() != VERSION {
+            return Err(NetworkError::NotANetwork);
+        }
+        let (inputs, hidden, layer2) = (reader.u32(), reader.u32(), reader.u32());
+        if (inputs, hidden, layer2) != (INPUTS as u32, HIDDEN as u32, LAYER2 as u32) {
+            return Err(NetworkError::Dimensions {
+                inputs,
+                hidden,
+                layer2,
+            });
+        }
+        let expected = Network::file_len();
+        if bytes.len() != expected {
+            return Err(NetworkError::Length {
+                found: bytes.len(),
+                expected,
+            });
+        }
+        let payload_end = expected - 8;
+        if checksum(&bytes[..payload_end]) != u64::from_le_bytes(bytes_8(&bytes[payload_end..])) {
+            return Err(NetworkError::Checksum);
+        }
+        let mut net = Network::zeroed();
+        net.first
+            .iter_mut()
+            .flatten()
+            .for_each(|w| *w = reader.i16());
+        net.first_bias.iter_mut().for_each(|w| *w = reader.i16());
+        net.second
+            .iter_mut()
+            .flatten()
+            .for_each(|w| *w = reader.i16());
+        net.second_bias.iter_mut().for_each(|w| *w = reader.i32());
+        net.output.iter_mut().for_each(|w| *w = reader.i32());
+        net.output_bias = reader.i32();
+        Ok(net)
+    }
+
+    /// The network as a file.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(Network::file_len());
+        out.extend_from_slice(MAGIC);
+        for n in [VERSION, INPUTS as u32, HIDDEN as u32, LAYER2 as u32] {
+            out.extend_from_slice(&n.to_le_bytes());
+        }
+        for w in self.first.iter().flatten().chain(&self.first_bias) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for w in self.second.iter().flatten() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for w in self.second_bias.iter().chain(&self.output) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&self.output_bias.to_le_bytes());
+        let sum = checksum(&out);
+        out.extend_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Bytes of a network file of this build's dimensions.
+    const fn file_len() -> usize {
+        let header = MAGIC.len() + 4 * 4;
+        let sixteen = INPUTS * HIDDEN + HIDDEN + LAYER2 * 2 * HIDDEN;
+        let thirty_two = 2 * LAYER2 + 1;
+        header + 2 * sixteen + 4 * thirty_two + 8
+    }
+}
+
+/// 64-bit FNV-1a: enough to tell a damaged file, which is all it is for.
+fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+fn bytes_8(bytes: &[u8]) -> [u8; 8] {
+    let mut out = [0; 8];
+    out.copy_from_slice(&bytes[..8]);
+    out
+}
+
+/// Little-endian numbers read in turn; the length has been checked before any is read.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0; N];
+        out.copy_from_slice(&self.bytes[self.at..self.at + N]);
+        self.at += N;
+        out
+    }
+
+    fn u32(&mut self) -> u32 {
+        u32::from_le_bytes(self.take())
+    }
+
+    fn i16(&mut self) -> i16 {
+        i16::from_le_bytes(self.take())
+    }
+
+    fn i32(&mut self) -> i32 {
+        i32::from_le_bytes(self.take())
+    }
+}

@@ -1,0 +1,220 @@
+use super::*;
+use crate::engine::rng::Rng;
+use crate::rules::{Color, English, Piece, Position, Square, parse_fen};
+
+/// A network with random weights in the ranges a trained one has.
+fn random_network(seed: u64) -> Network {
+    let mut rng = Rng::new(seed);
+    let mut small = |spread: i32| rng.below(2 * spread as usize + 1) as i32 - spread;
+    let mut net = Network::zeroed();
+    net.first
+        .iter_mut()
+        .flatten()
+        .for_each(|w| *w = small(60) as i16);
+    net.first_bias
+        .iter_mut()
+        .for_each(|w| *w = small(60) as i16);
+    net.second
+        .iter_mut()
+        .flatten()
+        .for_each(|w| *w = small(200) as i16);
+    net.second_bias.iter_mut().for_each(|w| *w = small(20_000));
+    net.output.iter_mut().for_each(|w| *w = small(2000));
+    net.output_bias = small(50_000);
+    net
+}
+
+/// Positions along a pseudo-random game from the start, captures and crownings included.
+fn walk(seed: u64, plies: usize) -> Vec<Position<English>> {
+    let mut rng = Rng::new(seed);
+    let mut pos: Position<English> = Position::start();
+    let mut out = vec![pos];
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos = pos.play(&moves[rng.below(moves.len())]);
+        out.push(pos);
+    }
+    out
+}
+
+/// The same position with the board turned and the colours swapped.
+fn mirror(pos: &Position<English>) -> Position<English> {
+    let mut out: Position<English> = Position::empty(pos.side_to_move().opponent());
+    for (square, piece) in pos.pieces() {
+        let turned = Square::from_index(31 - square.index());
+        out.set_piece(turned, Some(Piece::new(piece.color.opponent(), piece.role)));
+    }
+    out
+}
+
+fn leaked(net: Network) -> &'static Network {
+    Box::leak(Box::new(net))
+}
+
+#[test]
+fn the_builtin_network_is_there_and_reads_back_byte_for_byte() {
+    let net = builtin().expect("the network compiled in reads");
+    assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(net));
+    assert_ne!(net, &Network::zeroed(), "a trained network, not zeros");
+}
+
+#[test]
+fn a_network_file_round_trips_and_damage_is_refused() {
+    let net = random_network(3);
+    let bytes = net.to_bytes();
+    assert_eq!(Network::from_bytes(&bytes), Ok(net));
+    assert_eq!(Network::from_bytes(b""), Err(NetworkError::NotANetwork));
+    assert_eq!(
+        Network::from_bytes(b"CRWNEGDB and then some more bytes"),
+        Err(NetworkError::NotANetwork)
+    );
+    let mut version = bytes.clone();
+    version[8] = 9;
+    assert_eq!(
+        Network::from_bytes(&version),
+        Err(NetworkError::NotANetwork)
+    );
+    let mut dims = bytes.clone();
+    dims[16] = 64;
+    assert!(matches!(
+        Network::from_bytes(&dims),
+        Err(NetworkError::Dimensions { hidden: 64, .. })
+    ));
+    for cut in [bytes.len() - 1, bytes.len() / 2, 30] {
+        assert!(matches!(
+            Network::from_bytes(&bytes[..cut]),
+            Err(NetworkError::Length { .. })
+        ));
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Network::from_bytes(&longer),
+        Err(NetworkError::Length { .. })
+    ));
+    // Every single flipped bit past the header is caught.
+    for at in (24..bytes.len()).step_by(997) {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 0x10;
+        assert_eq!(
+            Network::from_bytes(&damaged),
+            Err(NetworkError::Checksum),
+            "byte {at}"
+        );
+    }
+}
+
+#[test]
+fn updated_accumulators_equal_ones_built_from_nothing() {
+    let net = random_network(5);
+    for seed in 0..20 {
+        let positions = walk(seed, 150);
+        let mut acc = Accumulator::new(&net, &Pieces::of(&positions[0]));
+        for pair in positions.windows(2) {
+            let (from, to) = (Pieces::of(&pair[0]), Pieces::of(&pair[1]));
+            acc.update(&net, &from, &to);
+            assert_eq!(acc, Accumulator::new(&net, &to), "seed {seed}");
+        }
+        // From any position to any other, not only along a move.
+        let (first, last) = (&positions[0], &positions[positions.len() - 1]);
+        let mut jump = Accumulator::new(&net, &Pieces::of(last));
+        jump.update(&net, &Pieces::of(last), &Pieces::of(first));
+        assert_eq!(jump, Accumulator::new(&net, &Pieces::of(first)));
+    }
+}
+
+#[test]
+fn the_cache_scores_every_position_as_a_fresh_evaluation_does() {
+    let net = leaked(random_network(7));
+    let mut cache = NetCache::new(net, 64);
+    let fresh = |pos: &Position<English>| {
+        net.evaluate(&Accumulator::new(net, &Pieces::of(pos)), pos.side_to_move())
+    };
+    for seed in 0..10 {
+        // As a search visits them: down a line, and at each step every child (siblings of one another).
+        for (ply, pos) in walk(seed, 60).iter().enumerate() {
+            assert_eq!(
+                cache.evaluate(pos, ply),
+                fresh(pos),
+                "seed {seed}, ply {ply}"
+            );
+            for m in pos.legal_moves() {
+                let child = pos.play(&m);
+                assert_eq!(cache.evaluate(&child, ply + 1), fresh(&child));
+            }
+        }
+    }
+    let (refreshes, updates) = cache.counts();
+    assert!(
+        updates > 20 * refreshes,
+        "{updates} updates, {refreshes} refreshes"
+    );
+}
+
+#[test]
+fn both_colours_see_the_same_position_the_same_way() {
+    for net in [leaked(random_network(13)), builtin().expect("builtin")] {
+        for pos in walk(17, 200) {
+            let turned = mirror(&pos);
+            let score = |p: &Position<English>| {
+                net.evaluate(&Accumulator::new(net, &Pieces::of(p)), p.side_to_move())
+            };
+            assert_eq!(score(&pos), score(&turned));
+        }
+    }
+}
+
+#[test]
+fn the_vector_paths_agree_with_the_portable_one() {
+    let net = random_network(19);
+    for pos in walk(23, 150) {
+        let acc = Accumulator::new(&net, &Pieces::of(&pos));
+        let side = pos.side_to_move();
+        assert_eq!(net.evaluate(&acc, side), net.evaluate_portable(&acc, side));
+    }
+}
+
+#[test]
+fn features_are_each_piece_once_in_each_view() {
+    let pos: Position<English> = parse_fen("W:W18,K27,32:B1,K10,12").expect("fen");
+    let pieces = Pieces::of(&pos);
+    assert_eq!(pieces.count(), 6);
+    let black: Vec<usize> = pieces.features(Color::Black).collect();
+    let white: Vec<usize> = pieces.features(Color::White).collect();
+    // Black's view: its men on 1 and 12, its king on 10, White's men on 18 and 32, its king on 27.
+    assert_eq!(black, vec![0, 11, 32 + 9, 64 + 17, 64 + 31, 96 + 26]);
+    // White's view: the board turned (square s is 33 - s), White's pieces first.
+    let mut expected = vec![
+        64 + 31,
+        64 + 31 - 11,
+        96 + 31 - 9,
+        31 - 17,
+        31 - 31,
+        32 + 31 - 26,
+    ];
+    expected.sort_unstable();
+    let mut white_sorted = white.clone();
+    white_sorted.sort_unstable();
+    assert_eq!(white_sorted, expected);
+    assert_eq!(feature(Color::White, 0, 0), 64 + 31);
+}
+
+#[test]
+fn the_builtin_network_knows_material() {
+    let net = builtin().expect("builtin");
+    let score = |fen: &str| {
+        let pos: Position<English> = parse_fen(fen).expect("fen");
+        net.evaluate(
+            &Accumulator::new(net, &Pieces::of(&pos)),
+            pos.side_to_move(),
+        )
+    };
+    let start = score("B:W21-32:B1-12");
+    assert!(start.abs() < 40, "the start scores {start}");
+    // A man up in the opening, either side to move.
+    assert!(score("B:W22-32:B1-12") - start > 40);
+    assert!(score("W:W22-32:B1-12") < -40);
+}
