@@ -1,0 +1,107 @@
+//! `crowned tune`: a tiny self-play run, the weights fitted to it, and a network trained on it that the library
+//! reads back.
+
+mod cli_support;
+
+use cli_support::{TempFile, assert_one_line_error, crowned, stderr};
+use crowned::engine::nnue::Network;
+
+#[test]
+fn self_play_then_a_fit_and_a_network_trained_on_it() {
+    let marker = TempFile::new("tune-dir", "");
+    let dir = marker.0.with_extension("d");
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let samples = dir.join("samples.txt");
+    let samples_arg = samples.to_string_lossy().into_owned();
+
+    let data = crowned(&[
+        "tune",
+        "data",
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--seed",
+        "3",
+        "--out",
+        &samples_arg,
+    ]);
+    assert!(data.status.success(), "{}", stderr(&data));
+    let text = std::fs::read_to_string(&samples).expect("the samples");
+    assert!(text.lines().count() > 100, "{} lines", text.lines().count());
+
+    // An existing file is never replaced by self-play.
+    let again = crowned(&["tune", "data", "--games", "1", "--out", &samples_arg]);
+    assert_eq!(again.status.code(), Some(2), "{}", stderr(&again));
+    assert_eq!(std::fs::read_to_string(&samples).expect("kept"), text);
+
+    let fit = crowned(&["tune", "fit", &samples_arg, "--epochs", "5"]);
+    assert!(fit.status.success(), "{}", stderr(&fit));
+    assert!(String::from_utf8_lossy(&fit.stdout).contains("pub const WEIGHTS"));
+
+    let net_path = dir.join("net.nnue");
+    let net_arg = net_path.to_string_lossy().into_owned();
+    let net = crowned(&[
+        "tune",
+        "net",
+        &samples_arg,
+        "--epochs",
+        "2",
+        "--threads",
+        "2",
+        "--out",
+        &net_arg,
+    ]);
+    assert!(net.status.success(), "{}", stderr(&net));
+    let log = stderr(&net);
+    assert!(log.contains("epoch   2:"), "{log}");
+    assert!(log.contains("held-out mean squared error"), "{log}");
+    let bytes = std::fs::read(&net_path).expect("the network file");
+    let network = Network::from_bytes(&bytes).expect("a network the engine reads");
+    assert_ne!(network, Network::zeroed());
+
+    // The same seed makes the same network.
+    let second_path = dir.join("net2.nnue");
+    let second_arg = second_path.to_string_lossy().into_owned();
+    let second = crowned(&[
+        "tune",
+        "net",
+        &samples_arg,
+        "--epochs",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+        &second_arg,
+    ]);
+    assert!(second.status.success(), "{}", stderr(&second));
+    assert_eq!(std::fs::read(&second_path).expect("second"), bytes);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn bad_training_input_is_a_clear_error() {
+    let bad = TempFile::new("tune-bad.txt", "B:W21-32:B1-12;0.5\nnot a position;1\n");
+    assert_one_line_error(&["tune", "net", bad.path(), "--out", "/dev/null"], "line 2");
+    let empty = TempFile::new("tune-empty.txt", "");
+    let out = crowned(&["tune", "net", empty.path(), "--out", "/dev/null"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no positions to train on"),
+        "{}",
+        stderr(&out)
+    );
+    let sample = TempFile::new("tune-one.txt", "B:W21-32:B1-12;0.5\n");
+    assert_one_line_error(
+        &[
+            "tune",
+            "net",
+            sample.path(),
+            "--lambda",
+            "2",
+            "--out",
+            "/dev/null",
+        ],
+        "--lambda",
+    );
+}
