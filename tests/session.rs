@@ -244,3 +244,136 @@ fn the_loop_runs_a_session_until_a_signal_ends_it_however_much_input_waits() {
         "nothing queued was handled after the signal"
     );
 }
+
+/// A writer that keeps what is written, to be taken by the test.
+#[derive(Clone, Default)]
+struct Wire(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Wire {
+    fn take(&self) -> Vec<u8> {
+        std::mem::take(&mut *self.0.lock().expect("not poisoned"))
+    }
+}
+
+impl std::io::Write for Wire {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0
+            .lock()
+            .expect("not poisoned")
+            .extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn the_analysis_panel_sends_a_few_small_updates_a_second() {
+    use ratatui::backend::CrosstermBackend;
+
+    let home = Home::new("analysis");
+    let engine = EngineService::local().expect("the engine starts");
+    let humans = Players {
+        black: Player::Human,
+        white: Player::Human,
+    };
+    let Opened {
+        mut session,
+        inbox: reports,
+        ..
+    } = started(&home, humans, &engine, (80, 24));
+    // The bytes a terminal would receive, as over an SSH channel.
+    let wire = Wire::default();
+    let mut terminal =
+        Terminal::new(CrosstermBackend::new(wire.clone())).expect("a terminal on a buffer");
+    terminal
+        .resize(ratatui::layout::Rect::new(0, 0, 80, 24))
+        .expect("sized");
+    session.draw(&mut terminal).expect("drawn");
+    // What a frame with no change costs (ratatui resets the colours and hides the cursor every time).
+    let _ = wire.take();
+    session.draw(&mut terminal).expect("drawn");
+    let unchanged = wire.take().len();
+    assert_eq!(session.handle(key(KeyCode::Char('a'))), None);
+    session.draw(&mut terminal).expect("drawn");
+    let _ = wire.take();
+
+    // Two seconds of analysis, a frame after every event as the front ends draw.
+    let watch = Duration::from_secs(2);
+    let start = Instant::now();
+    let mut updates = Vec::new();
+    while start.elapsed() < watch {
+        let until = session
+            .next_deadline()
+            .map_or(start + watch, |at| at.min(start + watch));
+        if let Ok(event) = reports.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            assert_eq!(session.handle(event), None);
+        }
+        assert_eq!(session.fire_timers(Instant::now()), None);
+        session.draw(&mut terminal).expect("drawn");
+        let sent = wire.take();
+        if sent.len() > unchanged {
+            updates.push(sent.len());
+        }
+    }
+    let shown = match session.app().analysis_view() {
+        Some(crowned::app::AnalysisView::Line(line)) => line.depth,
+        other => panic!("no analysis shown: {other:?}"),
+    };
+    assert!(shown >= 6, "depth {shown} after {watch:?}");
+    // At most one change per refresh period, and the first at once.
+    let most = (watch.as_millis() / crowned::app::ANALYSIS_REFRESH.as_millis()) as usize + 2;
+    assert!(
+        (1..=most).contains(&updates.len()),
+        "{} updates in {watch:?}: {updates:?}",
+        updates.len()
+    );
+    let total: usize = updates.iter().sum();
+    println!(
+        "analysis panel: {} updates in {watch:?} (depth {shown}), {} bytes each on average, {} at most; \
+         {unchanged} bytes for a frame that changes nothing",
+        updates.len(),
+        total / updates.len(),
+        updates.iter().max().copied().unwrap_or(0)
+    );
+    assert!(updates.iter().all(|&bytes| bytes < 2_000), "{updates:?}");
+}
+
+#[test]
+fn a_hint_comes_from_the_real_engine_without_a_move() {
+    let home = Home::new("hint");
+    let engine = EngineService::local().expect("the engine starts");
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Medium),
+    };
+    let Opened {
+        mut session,
+        inbox: reports,
+        ..
+    } = started(&home, players, &engine, (80, 24));
+    let asked = Instant::now();
+    assert_eq!(session.handle(key(KeyCode::Char('H'))), None);
+    while session.app().hint().is_none() {
+        wait_once(&mut session, &reports);
+    }
+    let took = asked.elapsed();
+    let hint = session.app().hint().expect("a hint");
+    assert!(
+        session
+            .app()
+            .game()
+            .position()
+            .legal_moves()
+            .contains(&hint.mv)
+    );
+    assert!(hint.score.is_some(), "the search's judgement comes with it");
+    assert_eq!(session.app().game().len(), 0, "nothing was played");
+    println!(
+        "hint in {:.0} ms (the hint time is {:?})",
+        took.as_secs_f64() * 1000.0,
+        session.app().preferences().hint_time
+    );
+}

@@ -20,6 +20,8 @@ pub enum Purpose {
     Move,
     /// Judging the position, to answer the player's draw offer.
     DrawOffer,
+    /// Finding a move to suggest to the player.
+    Hint,
 }
 
 /// What the engine has reported about the search under way.
@@ -97,6 +99,8 @@ pub enum Action {
     Rematch,
     /// Ask the engine to play the best move it has found so far.
     MoveNow,
+    /// Ask the engine for a move to suggest to the player to move (at the hint level of the settings).
+    Hint,
     /// The engine finished an iteration of the search numbered `search`.
     EngineProgress {
         /// The search reporting.
@@ -105,7 +109,11 @@ pub enum Action {
         depth: u32,
         /// Score for the side to move.
         score: Score,
+        /// The expected line of play.
+        pv: Vec<Move>,
     },
+    /// Show or hide the analysis panel: the engine's live judgement of the position on show.
+    ToggleAnalysis,
     /// Take back a move (a whole turn pair against the engine).
     Undo,
     /// Replay a taken-back move (a whole turn pair against the engine).
@@ -269,4 +277,6 @@ pub enum Timer {
     Pace,
     /// The next step of a move being shown along its path.
     Animation,
+    /// The analysis panel may show the engine's latest report.
+    Analysis,
 }

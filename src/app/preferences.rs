@@ -1,5 +1,5 @@
 //! What the settings change in the app: the keys, which way up the board starts, the draw rule's length, the
-//! pace of the screen, and how long the engine may think.
+//! pace of the screen, how long the engine may think, and how hints are found.
 
 use std::fmt;
 use std::str::FromStr;
@@ -8,7 +8,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::keymap::KeyMap;
-use crate::engine::{Player, Players};
+use crate::engine::{Level, Player, Players};
 use crate::game::DEFAULT_MOVE_LIMIT;
 
 /// Which side is at the bottom of the board when a game starts.
@@ -88,6 +88,12 @@ pub struct Preferences {
     pub animation_step: Option<Duration>,
     /// How long the engine may think about a move; every search the app asks for carries the limits it gives.
     pub think_time: Duration,
+    /// The level that suggests a move when the player asks for a hint.
+    pub hint_level: Level,
+    /// How long it looks for one.
+    pub hint_time: Duration,
+    /// How long the analysis panel's search looks at one position.
+    pub analysis_time: Duration,
 }
 
 /// The default pace of a game between engines: a move a second, slow enough to follow.
@@ -95,6 +101,14 @@ pub const DEFAULT_PACE: Duration = Duration::from_secs(1);
 
 /// The default time the engine thinks about a move, as in the built-in settings.
 pub const DEFAULT_THINK_TIME: Duration = Duration::from_secs(1);
+
+/// The default time a hint is looked for: short enough to wait for, long enough for a full-strength search to
+/// see the tactics of the position.
+pub const DEFAULT_HINT_TIME: Duration = Duration::from_millis(500);
+
+/// The default time the analysis panel's search looks at one position: deep enough for anything a player wants
+/// to see, and bounded so that an engine shared with others is never held for good.
+pub const DEFAULT_ANALYSIS_TIME: Duration = Duration::from_secs(60);
 
 /// The default time each step of a move is shown: quick enough never to feel like waiting.
 pub const DEFAULT_ANIMATION_STEP: Duration = Duration::from_millis(150);
@@ -108,6 +122,9 @@ impl Default for Preferences {
             pace: Some(DEFAULT_PACE),
             animation_step: Some(DEFAULT_ANIMATION_STEP),
             think_time: DEFAULT_THINK_TIME,
+            hint_level: Level::Max,
+            hint_time: DEFAULT_HINT_TIME,
+            analysis_time: DEFAULT_ANALYSIS_TIME,
         }
     }
 }

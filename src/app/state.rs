@@ -11,8 +11,10 @@
 //! and replays), `setting_up`, `commands` (the input box's `:commands`), `typing`, `timing` and `messages`.
 //! The rooms use the state; the state uses none of them but by calling their methods.
 
+pub(super) mod analysis;
 mod at_table;
 pub(super) mod commands;
+pub(super) mod hints;
 mod lists;
 mod messages;
 pub(super) mod offers;
@@ -41,6 +43,8 @@ use crate::engine::Players;
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
 use crate::store::GameEntry;
+use analysis::Analysis;
+use hints::Hint;
 
 /// The application state.
 #[derive(Clone, Debug)]
@@ -81,6 +85,10 @@ pub struct App {
     table: Option<Table>,
     /// The player's move sent to the table and not yet seen in its state.
     sent: Option<Move>,
+    /// The last move the engine suggested, shown while its position is in play.
+    hint: Option<Hint>,
+    /// The analysis panel.
+    analysis: Analysis,
 }
 
 /// What a key pressed on a screen too small to show the game is told.
@@ -149,6 +157,8 @@ impl App {
             saved_file: None,
             table: None,
             sent: None,
+            hint: None,
+            analysis: Analysis::default(),
         }
     }
 
@@ -418,6 +428,13 @@ impl App {
     /// Carries out one action; returns what the outside world must do.
     #[must_use = "the effects must be carried out: a dropped effect is a stalled engine or an unsaved game"]
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let mut effects = self.dispatch(action);
+        self.sync_analysis(&mut effects);
+        effects
+    }
+
+    /// Offers `action` to the parts of the app in turn (see the module's documentation).
+    fn dispatch(&mut self, action: Action) -> Vec<Effect> {
         if action.from_player() && action != Action::Quit {
             self.quit_asked = false;
         }

@@ -36,6 +36,10 @@ pub(super) struct PlayersLayer {
 pub(super) struct EngineLayer {
     pub(super) time: Option<f64>,
     pub(super) pace: Option<f64>,
+    #[serde(rename = "hint-level")]
+    pub(super) hint_level: Option<String>,
+    #[serde(rename = "hint-time")]
+    pub(super) hint_time: Option<f64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -117,9 +121,12 @@ pub(super) struct PlayersOut {
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub(super) struct EngineOut {
     pub(super) time: f64,
     pub(super) pace: f64,
+    pub(super) hint_level: &'static str,
+    pub(super) hint_time: f64,
 }
 
 #[derive(Serialize)]

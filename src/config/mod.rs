@@ -60,6 +60,10 @@ pub struct Settings {
     /// Seconds each move of a game between engines stays on the board before the next is shown (`engine.pace`);
     /// 0 shows them as fast as they come.
     pub pace: f64,
+    /// The level that suggests a move when the player asks for a hint (`engine.hint-level`).
+    pub hint_level: Level,
+    /// Seconds it looks for one (`engine.hint-time`): positive and finite.
+    pub hint_time: f64,
     /// Colours (`display.theme`).
     pub theme: ThemeName,
     /// Piece glyphs (`display.pieces`).
@@ -124,6 +128,8 @@ impl Settings {
             },
             engine_time: 1.0,
             pace: 0.0,
+            hint_level: Level::Random,
+            hint_time: 1.0,
             theme: ThemeName::default(),
             pieces: options.pieces,
             square_numbers: options.square_numbers,
@@ -229,6 +235,18 @@ impl Settings {
                 match check_interval(pace, MAX_PACE) {
                     Ok(pace) => self.pace = pace,
                     Err(message) => problem(&["engine", "pace"], message),
+                }
+            }
+            if let Some(level) = engine.hint_level {
+                match level.parse::<Level>() {
+                    Ok(level) => self.hint_level = level,
+                    Err(e) => problem(&["engine", "hint-level"], e.to_string()),
+                }
+            }
+            if let Some(time) = engine.hint_time {
+                match check_seconds(time) {
+                    Ok(time) => self.hint_time = time,
+                    Err(message) => problem(&["engine", "hint-time"], message),
                 }
             }
         }
@@ -408,6 +426,9 @@ impl Settings {
             pace: seconds(self.pace),
             animation_step: seconds(self.animation_step),
             think_time: self.think_time(),
+            hint_level: self.hint_level,
+            hint_time: Duration::from_secs_f64(self.hint_time),
+            ..Preferences::default()
         }
     }
 
@@ -433,6 +454,8 @@ impl Settings {
             engine: EngineOut {
                 time: self.engine_time,
                 pace: self.pace,
+                hint_level: self.hint_level.name(),
+                hint_time: self.hint_time,
             },
             display: DisplayOut {
                 theme: self.theme.name(),

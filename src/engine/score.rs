@@ -50,6 +50,19 @@ impl Score {
         }
     }
 
+    /// The share of the points the side it belongs to can expect, 0 to 1: certain for a forced or database
+    /// result, and for an estimate the win probability the evaluation is fitted to (`sigmoid(SLOPE * men)`).
+    pub fn expectation(self) -> f64 {
+        match self {
+            Score::Win(_) | Score::DatabaseWin => 1.0,
+            Score::Loss(_) | Score::DatabaseLoss => 0.0,
+            Score::Centi(c) => {
+                let men = f64::from(c) / f64::from(MAN);
+                1.0 / (1.0 + (-f64::from(super::tune::SLOPE) * men).exp())
+            }
+        }
+    }
+
     /// The score in words that say whose view it is, for `side`, the side it belongs to: `+0.40 for White`
     /// (always naming the side that is better), `level`, `White wins in 3 moves`.
     pub fn describe(self, side: crate::rules::Color) -> String {
@@ -87,6 +100,24 @@ impl fmt::Display for Score {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn expectations_rise_with_the_score_and_mirror() {
+        assert_eq!(Score::Centi(0).expectation(), 0.5);
+        assert_eq!(Score::Win(3).expectation(), 1.0);
+        assert_eq!(Score::DatabaseLoss.expectation(), 0.0);
+        let scores = [-400, -100, -10, 0, 10, 100, 400].map(Score::Centi);
+        for pair in scores.windows(2) {
+            assert!(pair[0].expectation() < pair[1].expectation(), "{pair:?}");
+        }
+        for score in scores {
+            let sum = score.expectation() + score.flipped().expectation();
+            assert!((sum - 1.0).abs() < 1e-12, "{score:?}");
+        }
+        // A man up is about a 64% share.
+        let man = Score::Centi(MAN).expectation();
+        assert!((0.63..0.65).contains(&man), "{man}");
+    }
 
     #[test]
     fn scores_in_words_name_the_side() {

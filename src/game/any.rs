@@ -5,6 +5,7 @@
 //! whose methods pass to the typed game inside. Generic code reaches the typed game through [`AnyGame::visit`]
 //! and [`AnyGame::visit_mut`].
 
+use super::marks::MoveMark;
 use super::numbering::MoveNumber;
 use super::outcome::Outcome;
 use super::pdn::{game_type_of_rules, result_token, write_game};
@@ -289,6 +290,16 @@ impl AnyGame {
     /// Sets or clears the comment after move number `ply`. Returns `false` past the end.
     pub fn set_comment(&mut self, ply: usize, comment: Option<String>) -> bool {
         forward!(self, |g| g.set_comment(ply, comment))
+    }
+
+    /// The mark of move number `ply`, if it has one.
+    pub fn mark(&self, ply: usize) -> Option<MoveMark> {
+        forward!(self, |g| g.mark(ply))
+    }
+
+    /// Sets or clears the mark of move number `ply` (1 or more); `false` when there is no such move.
+    pub fn set_mark(&mut self, ply: usize, mark: Option<MoveMark>) -> bool {
+        forward!(self, |g| g.set_mark(ply, mark))
     }
 
     /// The tag pairs.

@@ -6,6 +6,7 @@ mod counts;
 #[cfg(test)]
 mod draw_tests;
 mod draws;
+mod marks;
 mod numbering;
 mod outcome;
 pub mod pdn;
@@ -15,6 +16,7 @@ mod tags;
 pub use any::{AnyGame, GameVisitor, GameVisitorMut};
 pub use clock::{Clock, TimeControl, TimeControlError};
 pub use draws::{Counting, DrawRules, Ending, EndingRule, MAX_ENDING_RULES};
+pub use marks::MoveMark;
 pub use numbering::{MoveNumber, count, moves_played, moves_played_any};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use record::{DEFAULT_MOVE_LIMIT, Game, GameError};

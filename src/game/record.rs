@@ -4,6 +4,7 @@ use thiserror::Error;
 
 use super::counts::Counts;
 use super::draws::DrawRules;
+use super::marks::MoveMark;
 use super::outcome::{DrawReason, Outcome, WinReason};
 use super::tags::Tags;
 use crate::rules::{
@@ -46,6 +47,8 @@ pub struct Game<R: RuleSet = English> {
     counts: Counts<R>,
     /// `comments[i]` is the comment after move `i` (`comments[0]` comes before the first move).
     comments: Vec<Option<String>>,
+    /// `marks[i]` is the mark of move `i` (`marks[0]`, before any move, stays empty).
+    marks: Vec<Option<MoveMark>>,
     cursor: usize,
     /// An ending declared at the end of the moves: a resignation, an agreement, a result from a record.
     declared: Option<Outcome>,
@@ -72,6 +75,7 @@ impl<R: RuleSet> Game<R> {
             moves: Vec::new(),
             counts: Counts::new(start),
             comments: vec![None],
+            marks: vec![None],
             cursor: 0,
             declared: None,
             tags: Tags::new(),
@@ -236,6 +240,7 @@ impl<R: RuleSet> Game<R> {
         self.positions.push(after);
         self.moves.push(mv);
         self.comments.push(None);
+        self.marks.push(None);
         self.cursor += 1;
     }
 
@@ -246,6 +251,7 @@ impl<R: RuleSet> Game<R> {
         self.moves.truncate(self.cursor);
         self.positions.truncate(self.cursor + 1);
         self.comments.truncate(self.cursor + 1);
+        self.marks.truncate(self.cursor + 1);
         self.declared = None;
     }
 
@@ -331,6 +337,22 @@ impl<R: RuleSet> Game<R> {
         match self.comments.get_mut(ply) {
             Some(slot) => {
                 *slot = comment;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The mark of move number `ply` (`?`, `!?`...), if it has one.
+    pub fn mark(&self, ply: usize) -> Option<MoveMark> {
+        self.marks.get(ply).copied().flatten()
+    }
+
+    /// Sets or clears the mark of move number `ply` (1 or more). Returns `false` when there is no such move.
+    pub fn set_mark(&mut self, ply: usize, mark: Option<MoveMark>) -> bool {
+        match self.marks.get_mut(ply).filter(|_| ply > 0) {
+            Some(slot) => {
+                *slot = mark;
                 true
             }
             None => false,

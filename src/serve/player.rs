@@ -168,6 +168,9 @@ async fn drive(
     }
 }
 
+/// The longest the analysis panel searches one position on the server.
+const SERVER_ANALYSIS_TIME: Duration = Duration::from_secs(3);
+
 /// A new engine client for the next session, its reports coming to `channels` (a session's search numbers
 /// start again at one: the last session's late reports must not reach the next).
 fn engine_client(player: &Player, channels: &mut Channels) -> EngineClient {
@@ -188,13 +191,18 @@ fn engine_session(player: &Player, engine: EngineClient) -> Session {
         false => Ok(shared.store_of(identity)),
     };
     let (settings, problem) = settings_of(shared, identity);
-    let (opened, config) = session::open_with_settings(
+    let (mut opened, config) = session::open_with_settings(
         store,
         Opening::Standard(settings.game_type),
         &settings,
         problem.as_ref(),
         player.no_color,
     );
+    // The engine's threads are shared by every game on the server: the analysis panel takes its turn in the
+    // queue a position at a time, briefly.
+    let mut preferences = opened.app.preferences().clone();
+    preferences.analysis_time = preferences.analysis_time.min(SERVER_ANALYSIS_TIME);
+    opened.app.set_preferences(preferences);
     Session::new(opened, config, engine)
 }
 

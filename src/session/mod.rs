@@ -30,7 +30,7 @@ use ratatui::layout::Rect;
 use crate::app::{
     Action, App, Effect, InputEvent, TableEvent, TableRequest, actions_for_input, resized,
 };
-use crate::engine::{AnySituation, EngineClient, Level, Limits, Report, Request, SearchResult};
+use crate::engine::{AnySituation, EngineClient, Level, Limits, Report, Request};
 use crate::store::SavedGame;
 use crate::ui::{self, Options};
 
@@ -325,15 +325,27 @@ impl Session {
                 search,
                 depth: progress.depth,
                 score: progress.score,
+                pv: progress.pv,
             },
-            Report::Done {
-                search,
-                result: SearchResult { best, score, .. },
-            } => {
+            Report::Done { search, result } => {
+                // The final word on the position, for those who show it (a search that ends at once, on a forced
+                // move or a database position, reports nothing else).
+                self.act(Action::EngineProgress {
+                    search,
+                    depth: result.depth,
+                    score: result.score,
+                    pv: result.pv,
+                });
                 if self.judging == Some(search) {
-                    Action::EngineEvaluated { search, score }
+                    Action::EngineEvaluated {
+                        search,
+                        score: result.score,
+                    }
                 } else {
-                    Action::EngineMoved { search, mv: best }
+                    Action::EngineMoved {
+                        search,
+                        mv: result.best,
+                    }
                 }
             }
             Report::Failed { .. } => return self.end(Ending::EngineFailed),

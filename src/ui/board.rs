@@ -23,6 +23,8 @@ struct Marks {
     last_from: Option<Square>,
     last_to: Option<Square>,
     last_taken: Vec<Square>,
+    /// Where the engine's suggested move starts and ends, while one is on show.
+    hint: Vec<Square>,
 }
 
 impl Marks {
@@ -94,6 +96,10 @@ impl Marks {
             last_from,
             last_to,
             last_taken,
+            hint: app
+                .hint()
+                .map(|hint| vec![hint.mv.from(), hint.mv.to()])
+                .unwrap_or_default(),
         }
     }
 
@@ -183,6 +189,7 @@ fn draw_square(
         .is_some_and(|(from, at)| square == from || square == at);
     let is_destination = marks.destinations.contains(&square);
     let must_capture = marks.must_capture.contains(&square);
+    let is_hint = marks.hint.contains(&square);
     let background = if is_cursor {
         theme.cursor
     } else if is_selected {
@@ -191,6 +198,8 @@ fn draw_square(
         theme.destination
     } else if must_capture {
         theme.must_capture
+    } else if is_hint {
+        theme.hint
     } else if marks.last_from == Some(square)
         || marks.last_to == Some(square)
         || marks.last_taken.contains(&square)
@@ -240,6 +249,8 @@ fn draw_square(
         Some(('(', ')'))
     } else if must_capture {
         Some(('!', '!'))
+    } else if is_hint {
+        Some(('{', '}'))
     } else if marks.last_to == Some(square) {
         Some(options.pieces.arrived())
     } else {

@@ -1,6 +1,7 @@
 //! Pure rendering: the app's state drawn into a ratatui frame. Nothing here changes state or touches a terminal,
 //! so the same code draws to a local terminal, a test buffer or (later) an SSH channel.
 
+mod analysis;
 mod board;
 mod game_over;
 mod overlays;
@@ -68,7 +69,13 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     board::draw(buf, &layout, app, options);
     match app.setup() {
         Some(setup) => panels::setup(buf, layout.history, app, setup, options),
-        None => panels::history(buf, layout.history, app, options),
+        None => {
+            let (list, panel) = analysis::split(layout.history, app);
+            panels::history(buf, list, app, options);
+            if let Some(panel) = panel {
+                analysis::draw(buf, panel, app, options);
+            }
+        }
     }
     panels::status(buf, layout.status, app, options);
     if let Some(cursor) = panels::input(buf, layout.input, app, options) {

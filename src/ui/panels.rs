@@ -338,9 +338,20 @@ pub fn setup(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup, options: &O
 /// a word boundary with an ellipsis when even that is not enough.
 pub fn status(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     let mut text = app.status().to_string();
-    if let Some(thinking) = app.thinking().filter(|t| t.purpose == Purpose::Move) {
-        let side = app.game().position().side_to_move();
+    let side = app.game().position().side_to_move();
+    if let Some(thinking) = app
+        .thinking()
+        .filter(|t| matches!(t.purpose, Purpose::Move | Purpose::Hint))
+    {
         text.push_str(&thinking_text(thinking, side));
+    }
+    if let Some(hint) = app.hint() {
+        let notation = options.notation_for(app.game().variant());
+        let mv = app.game().position().write_move(&hint.mv, notation);
+        text.push_str(&format!(" · hint: {mv}"));
+        if let Some(score) = hint.score {
+            text.push_str(&format!(" ({})", score.describe(side)));
+        }
     }
     let ellipsis = match options.pieces {
         PieceStyle::Unicode => "…",

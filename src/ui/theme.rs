@@ -172,6 +172,8 @@ pub struct Theme {
     pub must_capture: Style,
     /// The squares of the last move.
     pub last_move: Style,
+    /// Where the engine's suggested move starts and ends.
+    pub hint: Style,
     /// Square numbers inside the squares.
     pub number: Style,
     /// Edge labels, hints and other quiet text.
@@ -209,6 +211,7 @@ impl Theme {
             destination: bg(Tint::Cyan),
             must_capture: bg(Tint::Red),
             last_move: bg(Tint::DarkGray),
+            hint: bg(Tint::Magenta),
             number: Style::new().fg(Tint::LightGreen),
             quiet: Style::new().fg(Tint::DarkGray),
             focus: Style::new().fg(Tint::Yellow).add_modifier(Modifier::BOLD),
@@ -230,6 +233,7 @@ impl Theme {
             destination: bg(110, 150, 90),
             must_capture: bg(190, 60, 50),
             last_move: bg(120, 120, 90),
+            hint: bg(150, 90, 150),
             number: Style::new().fg(Tint::Rgb(205, 170, 130)),
             quiet: Style::new().fg(Tint::Rgb(140, 140, 140)),
             focus: Style::new()
@@ -251,6 +255,7 @@ impl Theme {
             destination: plain,
             must_capture: plain.add_modifier(Modifier::BOLD),
             last_move: plain.add_modifier(Modifier::UNDERLINED),
+            hint: plain.add_modifier(Modifier::BOLD),
             number: plain,
             quiet: plain,
             focus: plain.add_modifier(Modifier::BOLD),

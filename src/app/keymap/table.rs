@@ -138,6 +138,20 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         &["m"],
         "make the engine move now",
     ),
+    command(
+        Board,
+        "hint",
+        Action::Hint,
+        &["H"],
+        "hint: the engine suggests a move",
+    ),
+    command(
+        Board,
+        "analysis",
+        Action::ToggleAnalysis,
+        &["a"],
+        "show / hide the analysis panel",
+    ),
     command(Board, "flip", Action::Flip, &["f"], "flip the board"),
     command(
         Board,

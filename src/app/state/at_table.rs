@@ -14,6 +14,9 @@ use crate::engine::{Player, Players};
 use crate::game::AnyGame;
 use crate::rules::{Color, GameType};
 
+/// Why a game at a table gives no hints: its players are people, and the engine must not play for one of them.
+const NO_HINTS_AT_TABLES: &str = "no hints in a game between people";
+
 impl App {
     /// An app at `table` (a room on a server) for a game of `game_type`, seated or watching: the player moves
     /// their side; the other side's moves, and everything else about the game, come from the table as
@@ -59,6 +62,7 @@ impl App {
             | Action::Continue => self.leave_first(),
             Action::Pause => return Some(self.pause_or_resume()),
             Action::MoveNow => "no engine plays at this table".to_string(),
+            Action::Hint => NO_HINTS_AT_TABLES.to_string(),
             Action::Save => Self::kept_on_server(),
             _ => return None,
         };
@@ -76,6 +80,7 @@ impl App {
         Some(match name {
             "undo" => Ok(self.ask_takeback()),
             "redo" => Err("a move taken back at a table stays taken back".into()),
+            "hint" => Err(NO_HINTS_AT_TABLES.into()),
             "new" | "rematch" | "setup" | "load" | "continue" => Err(self.leave_first()),
             "fen" if rest.is_some_and(|r| !r.is_empty()) => Err(self.leave_first()),
             "pause" => Ok(self.pause_or_resume()),

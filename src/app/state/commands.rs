@@ -88,6 +88,18 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         Ok(app.move_now())
     }),
     command(
+        "hint",
+        Some("[L]"),
+        "the engine suggests a move (at the settings' hint level, or level L)",
+        App::hint_command,
+    ),
+    command(
+        "analysis",
+        None,
+        "show or hide the analysis panel (the engine's view of the position on show)",
+        |app, _| Ok(app.update(Action::ToggleAnalysis)),
+    ),
+    command(
         "pause",
         None,
         "hold the engine, or let it go on",
@@ -271,7 +283,7 @@ mod tests {
     use crate::engine::Players;
 
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
-    const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :pause :level L :setup \
+    const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analysis :pause :level L :setup \
                           :fen [FEN] :save [name] :load :continue :say TEXT :claim :help :quit";
 
     fn app() -> App {

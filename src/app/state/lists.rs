@@ -171,6 +171,7 @@ impl App {
             | Action::Undo
             | Action::Redo
             | Action::MoveNow
+            | Action::Hint
             | Action::Rematch => {
                 let source = replay.source.clone();
                 self.status = format!(

@@ -32,10 +32,7 @@ impl App {
             }
             Action::PickAtCursor => self.pick(self.cursor.square()),
             Action::PickSquare(square) => self.pick(square),
-            Action::Cancel => {
-                self.cancel();
-                Vec::new()
-            }
+            Action::Cancel => self.cancel(),
             Action::Submit(text) => {
                 self.input = Input::new(text);
                 self.submit_input()
@@ -73,6 +70,7 @@ impl App {
             }
             Action::Rematch => self.start_new(self.players.swapped()),
             Action::MoveNow => self.move_now(),
+            Action::Hint => self.ask_hint(None),
             Action::Undo => self.take_back(),
             Action::Redo => self.step_forward(),
             Action::Flip => {
@@ -97,13 +95,15 @@ impl App {
                 search,
                 depth,
                 score,
+                pv,
             } => {
                 if let Some(thinking) = self.thinking.as_mut().filter(|t| t.search == search) {
                     thinking.depth = Some(depth);
                     thinking.score = Some(score);
                 }
-                Vec::new()
+                self.analysis_report(search, depth, score, pv)
             }
+            Action::ToggleAnalysis => self.toggle_analysis(),
             Action::EngineMoved { search, mv } => self.engine_moved(search, mv),
             Action::Quit => self.quit(),
             Action::Interrupt => {
@@ -181,9 +181,9 @@ impl App {
         self.screen = screen;
     }
 
-    /// Esc on the game: leaves typing, browsing or the move list, or drops the selection. A help open over
+    /// Esc on the game: leaves typing, browsing or the move list, or drops the selection and the hint. A help open over
     /// nothing closes too (the keys close it themselves; a cancel sent otherwise must not leave it behind).
-    fn cancel(&mut self) {
+    fn cancel(&mut self) -> Vec<Effect> {
         self.overlay.close_help();
         if self.focus == Focus::Input {
             self.input.reset();
@@ -197,8 +197,14 @@ impl App {
             self.status = self.mode_message();
         } else {
             self.picker.drop_selection();
+            // The hint goes too, and the search for one.
+            self.hint = None;
             self.status = self.mode_message();
+            if self.finding_hint() {
+                return self.stop_thinking();
+            }
         }
+        Vec::new()
     }
 
     /// Hurries the engine: a move held for the pace is shown now, a search under way answers with its best.
@@ -209,8 +215,11 @@ impl App {
             return self.show_held_move();
         }
         match self.thinking {
-            Some(_) => {
-                self.status = "the engine moves now".into();
+            Some(thinking) => {
+                self.status = match thinking.purpose {
+                    Purpose::Hint => "the best move found so far:".into(),
+                    _ => "the engine moves now".into(),
+                };
                 vec![Effect::MoveNow]
             }
             None => {
@@ -334,6 +343,10 @@ impl App {
         self.picker = Picker::new(&self.game.position());
         self.place_cursor();
         let mut effects = vec![Effect::GameChanged];
+        if self.finding_hint() {
+            // The hint was for the position before: nobody needs it now.
+            effects.extend(self.stop_thinking());
+        }
         match self.game.outcome() {
             Some(outcome) => {
                 self.mode = Mode::Over(outcome);
@@ -393,6 +406,13 @@ impl App {
 
     /// The engine answered search `search`: its move is played, held for the pace, or ignored when stale.
     fn engine_moved(&mut self, search: u64, mv: Option<Move>) -> Vec<Effect> {
+        if self
+            .thinking
+            .is_some_and(|t| t.search == search && t.purpose == Purpose::Hint)
+        {
+            self.hint_found(mv);
+            return Vec::new();
+        }
         let wanted = self
             .thinking
             .filter(|t| t.search == search && t.purpose == Purpose::Move);

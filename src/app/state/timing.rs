@@ -18,6 +18,7 @@ impl App {
     pub(super) fn timer(&mut self, timer: Timer) -> Vec<Effect> {
         match timer {
             Timer::Replay => self.replay_tick(),
+            Timer::Analysis => self.analysis_refresh(),
             Timer::Pace => {
                 self.pace_wait = false;
                 self.show_held_move()

@@ -8,6 +8,7 @@ use super::game_type::{
     VariantError, WithRules, game_type_of_or, needs_replay_to_guess, title, with_rules,
 };
 use super::parse::GameText;
+use crate::game::marks::MoveMark;
 use crate::game::outcome::{DrawReason, Outcome, WinReason};
 use crate::game::record::Game;
 use crate::rules::{
@@ -109,6 +110,12 @@ pub fn replay<R: RuleSet>(text: &GameText) -> Replayed<R> {
             Ok(mv) => {
                 game.push(mv);
                 game.set_comment(ply + 1, token.comment.clone());
+                // The first annotation that marks a move; NAGs about positions are not kept.
+                let mark = token
+                    .annotations
+                    .iter()
+                    .find_map(|a| MoveMark::from_annotation(a));
+                game.set_mark(ply + 1, mark);
             }
             Err(reason) => {
                 let number = MoveNumber::of_ply(ply, start.side_to_move(), R::FIRST_TO_MOVE);
@@ -292,6 +299,37 @@ mod tests {
 
     fn text(pdn: &str) -> GameText {
         parse_games(pdn).remove(0).expect("parses")
+    }
+
+    #[test]
+    fn marks_are_read_from_symbols_and_nags_and_written_back() {
+        let t = text("1. 11-15! 23-19 $2 2. 8-11 $14 $6 22-17?? {a blunder} 3. 9-13 !? *");
+        let r = replay_english(&t);
+        assert_eq!(r.error, None);
+        let marks: Vec<_> = (0..=5).map(|ply| r.game.mark(ply)).collect();
+        assert_eq!(
+            marks,
+            [
+                None,
+                Some(MoveMark::Good),
+                Some(MoveMark::Mistake),
+                Some(MoveMark::Dubious),
+                Some(MoveMark::Blunder),
+                Some(MoveMark::Interesting)
+            ]
+        );
+        assert_eq!(r.game.comment(4), Some("a blunder"));
+        let written = crate::game::AnyGame::English(r.game.clone()).to_pdn();
+        assert!(
+            written.contains("1. 11-15! 23-19? 2. 8-11?! 22-17?? {a blunder}"),
+            "{written}"
+        );
+        let again = replay_english(&text(&written));
+        for ply in 0..=5 {
+            assert_eq!(again.game.mark(ply), r.game.mark(ply));
+            assert_eq!(again.game.comment(ply), r.game.comment(ply));
+        }
+        assert_eq!(again.game.moves(), r.game.moves());
     }
 
     #[test]

@@ -99,7 +99,11 @@ fn move_tokens<R: RuleSet>(game: &Game<R>, result: &str) -> Vec<String> {
         }
         // A move text exists for every recorded move.
         if let Some(text) = game.move_text(ply, R::VARIANT.notation()) {
-            words.push(text);
+            // A mark is written on the move, as annotators write it: `11-15?!`.
+            match game.mark(ply) {
+                Some(mark) => words.push(format!("{text}{mark}")),
+                None => words.push(text),
+            }
         }
         // After a comment the next move carries its number again, as PDN writers do.
         number_next = push_comment(&mut words, game.comment(ply));
