@@ -114,6 +114,10 @@ pub enum Action {
     },
     /// Show or hide the analysis panel: the engine's live judgement of the position on show.
     ToggleAnalysis,
+    /// Analyse every move of the game on show, and mark the costly ones.
+    AnalyseGame,
+    /// Show the next (`true`) or previous marked move of the game.
+    JumpToMark(bool),
     /// Take back a move (a whole turn pair against the engine).
     Undo,
     /// Replay a taken-back move (a whole turn pair against the engine).

@@ -53,6 +53,7 @@ pub use state::analysis::{ANALYSIS_REFRESH, AnalysisLine, AnalysisView};
 pub use state::commands::{TYPED_COMMANDS, TypedCommand, command_list};
 pub use state::hints::Hint;
 pub use state::offers::JUDGING_TIME;
+pub use state::review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
 pub use state::typing::INPUT_LIMIT;
 pub use table::{
     CHAT_KEPT, OfferKind, SeatView, Table, TableEvent, TableRequest, TableState, clock_text,

@@ -20,6 +20,7 @@ mod messages;
 pub(super) mod offers;
 mod overlays;
 mod play;
+pub(super) mod review;
 mod setting_up;
 mod timing;
 pub(super) mod typing;
@@ -45,6 +46,7 @@ use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
 use crate::store::GameEntry;
 use analysis::Analysis;
 use hints::Hint;
+use review::Review;
 
 /// The application state.
 #[derive(Clone, Debug)]
@@ -89,6 +91,8 @@ pub struct App {
     hint: Option<Hint>,
     /// The analysis panel.
     analysis: Analysis,
+    /// The analysis of the whole game, while it runs and once it is done.
+    review: Option<Review>,
 }
 
 /// What a key pressed on a screen too small to show the game is told.
@@ -159,6 +163,7 @@ impl App {
             sent: None,
             hint: None,
             analysis: Analysis::default(),
+            review: None,
         }
     }
 

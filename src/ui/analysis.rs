@@ -12,28 +12,32 @@ use crate::app::{AnalysisLine, AnalysisView, App};
 use crate::engine::Score;
 use crate::rules::{Color, SquareStyle};
 
-/// The rows the panel takes under the move list: its border, the bar, and the line of play.
-pub fn height(pane_height: u16) -> u16 {
+/// The rows a panel under the move list takes: its border and four rows, six on a tall screen.
+fn panel_height(pane_height: u16) -> u16 {
     if pane_height >= 30 { 8 } else { 6 }
 }
 
-/// The move list's area and the panel's, when the panel is open and the pane is tall enough for both.
-pub fn split(area: Rect, app: &App) -> (Rect, Option<Rect>) {
-    let rows = height(area.height);
-    // The move list keeps its players, a few moves and its border.
-    if !app.analysis_open() || area.height < rows + 8 {
-        return (area, None);
-    }
-    let list = Rect {
-        height: area.height - rows,
-        ..area
+/// The areas of the move list's pane: the move list, then under it the review panel while a game is analysed
+/// or has been, then the analysis panel while it is open; a panel is left out when the move list would keep
+/// fewer than eight rows.
+pub fn split(area: Rect, app: &App) -> (Rect, Option<Rect>, Option<Rect>) {
+    let rows = panel_height(area.height);
+    let mut list = area;
+    let mut take = |wanted: bool| {
+        if !wanted || list.height < rows + 8 {
+            return None;
+        }
+        list.height -= rows;
+        Some(Rect {
+            y: list.y + list.height,
+            height: rows,
+            ..list
+        })
     };
-    let panel = Rect {
-        y: area.y + list.height,
-        height: rows,
-        ..area
-    };
-    (list, Some(panel))
+    // The analysis panel goes at the bottom, so it is taken first.
+    let analysis = take(app.analysis_open());
+    let review = take(app.review_view().is_some());
+    (list, review, analysis)
 }
 
 /// Draws the panel.

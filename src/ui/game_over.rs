@@ -89,6 +89,7 @@ pub fn panel<'a>(app: &App, options: &Options) -> Panel<'a> {
                 key("back", "Tab"),
                 key("save", ":save")
             ),
+            format!(" {} analyse the game", key("analyse-game", ":analyse")),
         ],
     };
     lines.extend(

@@ -6,6 +6,7 @@ mod board;
 mod game_over;
 mod overlays;
 mod panels;
+mod review;
 mod theme;
 
 pub use crate::app::{ScreenLayout, min_size};
@@ -70,9 +71,12 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     match app.setup() {
         Some(setup) => panels::setup(buf, layout.history, app, setup, options),
         None => {
-            let (list, panel) = analysis::split(layout.history, app);
+            let (list, review_panel, analysis_panel) = analysis::split(layout.history, app);
             panels::history(buf, list, app, options);
-            if let Some(panel) = panel {
+            if let Some(panel) = review_panel {
+                review::draw(buf, panel, app, options);
+            }
+            if let Some(panel) = analysis_panel {
                 analysis::draw(buf, panel, app, options);
             }
         }

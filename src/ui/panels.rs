@@ -197,9 +197,12 @@ fn move_lines<'a>(app: &App, options: &Options, width: usize, height: usize) -> 
                 spans.push(Span::raw(format!("{:<MOVE_WIDTH$} ", "...")));
             }
         }
-        let text = game
+        let mut text = game
             .move_text(ply, options.notation_for(game.variant()))
             .unwrap_or_default();
+        if let Some(mark) = game.mark(ply) {
+            text.push_str(mark.symbol());
+        }
         let style = if ply == shown {
             theme.current
         } else if ply > game.ply() {

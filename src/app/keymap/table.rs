@@ -152,6 +152,27 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         &["a"],
         "show / hide the analysis panel",
     ),
+    command(
+        Board,
+        "analyse-game",
+        Action::AnalyseGame,
+        &["A"],
+        "analyse the whole game, marking costly moves",
+    ),
+    command(
+        Board,
+        "next-mark",
+        Action::JumpToMark(true),
+        &["."],
+        "the next / previous marked move",
+    ),
+    command(
+        Board,
+        "previous-mark",
+        Action::JumpToMark(false),
+        &[","],
+        "the next / previous marked move",
+    ),
     command(Board, "flip", Action::Flip, &["f"], "flip the board"),
     command(
         Board,

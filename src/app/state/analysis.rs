@@ -84,7 +84,7 @@ impl App {
         }
         Some(match self.analysis_refusal() {
             Some(why) => AnalysisView::Idle(why),
-            None if self.thinking.is_some() => {
+            None if self.thinking.is_some() || self.review_running().is_some() => {
                 AnalysisView::Idle("the engine is busy: analysis resumes when it is free".into())
             }
             None => AnalysisView::Starting,
@@ -151,16 +151,31 @@ impl App {
     /// Starts, replaces or stops the panel's search so that it fits the state after an action. `effects` are
     /// the action's: a search they start replaces the panel's on the engine.
     pub(super) fn sync_analysis(&mut self, effects: &mut Vec<Effect>) {
-        let running = self.analysis.running.map(|(search, _)| search);
+        let ours = [
+            self.analysis.running.map(|(search, _)| search),
+            self.review_running(),
+        ];
         let replaced = effects.iter().any(|effect| match effect {
             Effect::Think { search, .. } | Effect::Evaluate { search, .. } => {
-                Some(*search) != running
+                !ours.contains(&Some(*search))
             }
             Effect::StopThinking => true,
             _ => false,
         });
         if replaced {
             self.analysis.running = None;
+            self.review_search_replaced();
+        }
+        self.drop_stale_review();
+        // A game being analysed comes before the panel.
+        if self.thinking.is_none() && self.fits() {
+            while let Some(ply) = self.review_wants() {
+                // The review's search replaces the panel's on the engine.
+                self.analysis.running = None;
+                if self.review_search(ply, effects) {
+                    return;
+                }
+            }
         }
         let wanted = self.analysis.open
             && self.thinking.is_none()
@@ -255,7 +270,7 @@ impl App {
 
 /// The situation after `ply` moves of `game`: the position, and the positions since the last capture or man
 /// move.
-fn situation_at(game: &AnyGame, ply: usize) -> AnySituation {
+pub(super) fn situation_at(game: &AnyGame, ply: usize) -> AnySituation {
     let live = AnySituation::of_game(game);
     let Some(position) = game.position_at(ply) else {
         return live;

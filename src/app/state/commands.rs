@@ -93,6 +93,13 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         "the engine suggests a move (at the settings' hint level, or level L)",
         App::hint_command,
     ),
+    TypedCommand {
+        name: "analyse",
+        aliases: &["analyze"],
+        argument: None,
+        help: "analyse every move of the game and mark the costly ones (?!, ?, ??)",
+        run: |app, _| Ok(app.update(Action::AnalyseGame)),
+    },
     command(
         "analysis",
         None,
@@ -283,7 +290,7 @@ mod tests {
     use crate::engine::Players;
 
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
-    const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analysis :pause :level L :setup \
+    const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse :analysis :pause :level L :setup \
                           :fen [FEN] :save [name] :load :continue :say TEXT :claim :help :quit";
 
     fn app() -> App {

@@ -85,6 +85,10 @@ impl App {
                 self.leave_browsing();
                 Vec::new()
             }
+            Action::EngineEvaluated { search, score } if self.is_review_search(search) => {
+                self.review_answer(search, score);
+                Vec::new()
+            }
             Action::EngineEvaluated { search, score } => self.draw_offer_judged(search, score),
             Action::Answer(_) => Vec::new(),
             Action::Pause => self.toggle_pause(),
@@ -101,8 +105,11 @@ impl App {
                     thinking.depth = Some(depth);
                     thinking.score = Some(score);
                 }
+                self.review_progress(search, &pv);
                 self.analysis_report(search, depth, score, pv)
             }
+            Action::AnalyseGame => self.start_review(),
+            Action::JumpToMark(forward) => self.jump_to_mark(forward),
             Action::ToggleAnalysis => self.toggle_analysis(),
             Action::EngineMoved { search, mv } => self.engine_moved(search, mv),
             Action::Quit => self.quit(),
@@ -504,7 +511,7 @@ impl App {
     }
 
     /// Back to the live position, if browsing.
-    fn leave_browsing(&mut self) {
+    pub(super) fn leave_browsing(&mut self) {
         if matches!(self.mode, Mode::Browsing { .. }) {
             self.mode = match self.game.outcome() {
                 Some(outcome) => Mode::Over(outcome),

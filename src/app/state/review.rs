@@ -1,0 +1,333 @@
+//! Analysing a whole game (`:analyse`): the engine judges every position of the game in turn, in the
+//! background, then the moves that threw away the most are marked in the record (`?!`, `?`, `??`), with the
+//! engine's judgement as their comment, and the evaluation over the game is drawn as a graph.
+//!
+//! A move is judged by what it cost its player: the share of the points they could expect before it less the share
+//! they can expect after it, each from a search of [`REVIEW_DEPTH`] plies (a share is the score's
+//! [`expectation`](crate::engine::Score::expectation): a man up from a level position is about 0.64). A cost of
+//! [`DUBIOUS`] or more is `?!`, [`MISTAKE`] `?`, and [`BLUNDER`] `??`: from a level position, about half a man,
+//! one man and two men, and throwing a won game away is always `??`. Forced moves are never marked, and marks
+//! already in the record (an annotator's) are kept.
+//!
+//! The review's searches wait for the game's own (a move, a draw offer, a hint) and come before the analysis
+//! panel's; they are started by [`App::sync_analysis`].
+
+use super::App;
+use crate::app::action::Effect;
+use crate::app::keymap::Context;
+use crate::app::mode::Mode;
+use crate::engine::{Limits, Score};
+use crate::game::MoveMark;
+use crate::rules::{AnyPosition, Color, Move};
+
+/// The depth every position is searched to: a few seconds for a whole game on two cores, deep enough to see the
+/// tactics that decide games between people.
+pub const REVIEW_DEPTH: u32 = 16;
+
+/// The cost, in expected share of the points, from which a move is dubious (`?!`).
+pub const DUBIOUS: f64 = 0.06;
+/// A mistake (`?`).
+pub const MISTAKE: f64 = 0.12;
+/// A blunder (`??`).
+pub const BLUNDER: f64 = 0.25;
+
+/// A game being analysed, or analysed.
+#[derive(Clone, Debug)]
+pub(in crate::app) struct Review {
+    /// The positions of the game analysed, the start first.
+    positions: Vec<AnyPosition>,
+    /// The engine's judgement of each, for its side to move, and its best move, once searched.
+    judged: Vec<Option<(Score, Option<Move>)>>,
+    /// The search under way: its number and the ply it judges.
+    running: Option<(u64, usize)>,
+    /// The best move the search under way has reported.
+    best: Option<Move>,
+}
+
+/// What the review panel shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewView {
+    /// Positions judged so far, and in all.
+    pub done: usize,
+    /// Positions in all.
+    pub total: usize,
+    /// The expected share of the points of `viewer` after each ply judged so far (0 to 1).
+    pub curve: Vec<f64>,
+    /// The side whose share the curve shows.
+    pub viewer: Color,
+    /// How many moves of each side were marked `?!`, `?` and `??` (once the review is over).
+    pub counts: [(Color, [usize; 3]); 2],
+}
+
+impl App {
+    /// `:analyse`: starts analysing the game on show (again, if it was).
+    pub(super) fn start_review(&mut self) -> Vec<Effect> {
+        if matches!(self.mode, Mode::Setup(_)) {
+            self.status = "setting up: there is no game to analyse yet".into();
+            return Vec::new();
+        }
+        if self.table.as_ref().is_some_and(|t| t.seat.is_some()) && self.game.outcome().is_none() {
+            self.status = "no analysis while you play a person at a table".into();
+            return Vec::new();
+        }
+        if self.game.is_empty() {
+            self.status = "no moves to analyse yet".into();
+            return Vec::new();
+        }
+        let positions: Vec<AnyPosition> = (0..=self.game.len())
+            .filter_map(|ply| self.game.position_at(ply))
+            .collect();
+        self.review = Some(Review {
+            judged: vec![None; positions.len()],
+            positions,
+            running: None,
+            best: None,
+        });
+        self.status = format!(
+            "analysing the game: {} moves, {REVIEW_DEPTH} plies each",
+            self.game.len()
+        );
+        Vec::new()
+    }
+
+    /// What the review panel shows, while a review is under way or done.
+    pub fn review_view(&self) -> Option<ReviewView> {
+        let review = self.review.as_ref()?;
+        let viewer = self.viewpoint();
+        let curve = review
+            .judged
+            .iter()
+            .zip(&review.positions)
+            .map_while(|(judged, position)| {
+                let (score, _) = (*judged)?;
+                let share = score.expectation();
+                Some(if position.side_to_move() == viewer {
+                    share
+                } else {
+                    1.0 - share
+                })
+            })
+            .collect::<Vec<_>>();
+        let counts = [Color::Black, Color::White].map(|side| {
+            let mut counts = [0; 3];
+            for ply in 1..review.positions.len() {
+                if review.positions[ply - 1].side_to_move() != side {
+                    continue;
+                }
+                match self.game.mark(ply) {
+                    Some(MoveMark::Dubious) => counts[0] += 1,
+                    Some(MoveMark::Mistake) => counts[1] += 1,
+                    Some(MoveMark::Blunder) => counts[2] += 1,
+                    _ => {}
+                }
+            }
+            (side, counts)
+        });
+        Some(ReviewView {
+            done: review.judged.iter().filter(|j| j.is_some()).count(),
+            total: review.positions.len(),
+            curve,
+            viewer,
+            counts,
+        })
+    }
+
+    /// Whether the review wants the engine now: the next position to judge, and its situation.
+    pub(super) fn review_wants(&self) -> Option<usize> {
+        let review = self.review.as_ref()?;
+        review.judged.iter().position(Option::is_none)
+    }
+
+    /// Judges position `ply` of the review (the caller checked that the engine is free): `true` when a search
+    /// for it runs, `false` when it needed none.
+    pub(super) fn review_search(&mut self, ply: usize, effects: &mut Vec<Effect>) -> bool {
+        let Some(review) = self.review.as_ref() else {
+            return false;
+        };
+        if review.running.is_some_and(|(_, running)| running == ply) {
+            return true;
+        }
+        let position = review.positions[ply];
+        if position.legal_moves().is_empty() {
+            // The side to move has lost: nothing to search.
+            self.review_judged(ply, Score::Loss(0));
+            return false;
+        }
+        self.searches += 1;
+        let search = self.searches;
+        let situation = super::analysis::situation_at(&self.game, ply);
+        if let Some(review) = self.review.as_mut() {
+            review.running = Some((search, ply));
+            review.best = None;
+        }
+        effects.push(Effect::Evaluate {
+            search,
+            situation,
+            limits: Limits::depth(REVIEW_DEPTH),
+        });
+        true
+    }
+
+    /// Drops the review when the game it analysed has changed under it (a move taken back and another played,
+    /// a new game): its judgements no longer belong to these moves. Moves played after it keep it.
+    pub(super) fn drop_stale_review(&mut self) {
+        let stale = self.review.as_ref().is_some_and(|review| {
+            review.positions.len() > self.game.len() + 1
+                || review
+                    .positions
+                    .iter()
+                    .enumerate()
+                    .any(|(ply, position)| self.game.position_at(ply) != Some(*position))
+        });
+        if stale {
+            self.review = None;
+        }
+    }
+
+    /// The review's search under way, if any.
+    pub(super) fn review_running(&self) -> Option<u64> {
+        self.review.as_ref()?.running.map(|(search, _)| search)
+    }
+
+    /// Whether `search` is the review's search under way.
+    pub(super) fn is_review_search(&self, search: u64) -> bool {
+        self.review
+            .as_ref()
+            .and_then(|r| r.running)
+            .is_some_and(|(running, _)| running == search)
+    }
+
+    /// Forgets the review's search under way (replaced on the engine by another).
+    pub(super) fn review_search_replaced(&mut self) {
+        if let Some(review) = self.review.as_mut() {
+            review.running = None;
+        }
+    }
+
+    /// A report of the review's search: its best move so far.
+    pub(super) fn review_progress(&mut self, search: u64, pv: &[Move]) {
+        if self.is_review_search(search)
+            && let Some(review) = self.review.as_mut()
+        {
+            review.best = pv.first().copied().or(review.best);
+        }
+    }
+
+    /// The review's search judged its position.
+    pub(super) fn review_answer(&mut self, search: u64, score: Score) {
+        let Some((_, ply)) = self.review.as_ref().and_then(|r| r.running) else {
+            return;
+        };
+        if self.is_review_search(search) {
+            self.review_judged(ply, score);
+        }
+    }
+
+    fn review_judged(&mut self, ply: usize, score: Score) {
+        let Some(review) = self.review.as_mut() else {
+            return;
+        };
+        review.judged[ply] = Some((score, review.best.take()));
+        review.running = None;
+        if review.judged.iter().all(Option::is_some) {
+            self.finish_review();
+        }
+    }
+
+    /// Marks the moves that cost the most, with the engine's view as their comment.
+    fn finish_review(&mut self) {
+        let Some(review) = self.review.as_ref() else {
+            return;
+        };
+        let notation = self.game.variant().notation();
+        let mut marks = Vec::new();
+        for ply in 1..review.positions.len() {
+            let before = review.positions[ply - 1];
+            let (Some((score_before, best)), Some((score_after, _))) =
+                (review.judged[ply - 1], review.judged[ply])
+            else {
+                continue;
+            };
+            if before.legal_moves().len() < 2 {
+                continue;
+            }
+            // Both from the mover's side: the position after the move is judged for the opponent.
+            let after = score_after.flipped();
+            let cost = score_before.expectation() - after.expectation();
+            let mark = if cost >= BLUNDER {
+                MoveMark::Blunder
+            } else if cost >= MISTAKE {
+                MoveMark::Mistake
+            } else if cost >= DUBIOUS {
+                MoveMark::Dubious
+            } else {
+                continue;
+            };
+            let played = self.game.moves().get(ply - 1).copied();
+            let better = best
+                .filter(|b| Some(*b) != played)
+                .map(|b| format!("{} was better: ", before.write_move(&b, notation)))
+                .unwrap_or_default();
+            let side = before.side_to_move();
+            let comment = format!(
+                "{better}{} before, {} after",
+                score_before.describe(side),
+                after.describe(side)
+            );
+            marks.push((ply, mark, comment));
+        }
+        let mut marked = 0;
+        for (ply, mark, comment) in marks {
+            if self.game.mark(ply).is_none() {
+                self.game.set_mark(ply, Some(mark));
+                if self.game.comment(ply).is_none() {
+                    self.game.set_comment(ply, Some(comment));
+                }
+                marked += 1;
+            }
+        }
+        self.status = format!(
+            "analysed: {} marked ({} and {} jump between the marked moves)",
+            crate::game::count(marked, "move", "moves"),
+            self.key(Context::Board, "next-mark", "-"),
+            self.key(Context::Board, "previous-mark", "-")
+        );
+    }
+
+    /// Shows the next (or previous) marked move of the game.
+    pub(super) fn jump_to_mark(&mut self, forward: bool) -> Vec<Effect> {
+        // In a game, the moves taken back are not browsed; in a replay every move is.
+        let len = match self.replay {
+            Some(_) => self.game.len(),
+            None => self.game.ply(),
+        };
+        let shown = match self.mode {
+            Mode::Browsing { ply } => ply,
+            _ => self.game.ply(),
+        };
+        let marked = |ply: &usize| self.game.mark(*ply).is_some();
+        let target = if forward {
+            (shown + 1..=len).find(marked)
+        } else {
+            (1..shown).rev().find(marked)
+        };
+        let Some(ply) = target else {
+            self.status = if (1..=len).any(|p| self.game.mark(p).is_some()) {
+                format!(
+                    "no marked move {} this one",
+                    if forward { "after" } else { "before" }
+                )
+            } else {
+                "no marked moves: :analyse marks the costly ones".into()
+            };
+            return Vec::new();
+        };
+        if self.replay.is_none() && ply == len {
+            self.leave_browsing();
+        } else {
+            self.mode = Mode::Browsing { ply };
+            self.status = self.mode_message();
+        }
+        Vec::new()
+    }
+}

@@ -1,0 +1,303 @@
+//! Analysing a whole game, driven through the app by actions: one search a position, the costly moves marked in
+//! the record with the engine's view as their comment, the marks jumped between, written to PDN, and the review
+//! dropped when the game it judged changes.
+
+use crowned::app::{Action, App, Effect, Mode, Player, Players, REVIEW_DEPTH, ReviewView, Timer};
+use crowned::engine::{Level, Limits, Score};
+use crowned::game::{AnyGame, MoveMark};
+use crowned::rules::Color;
+
+mod common;
+
+use common::app::HUMANS;
+use common::screen::screen;
+
+/// The position searches the effects ask for: search number and the FEN of its position.
+fn evaluations(effects: &[Effect]) -> Vec<(u64, String, Limits)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Evaluate {
+                search,
+                situation,
+                limits,
+            } => Some((*search, situation.position.to_fen(), *limits)),
+            _ => None,
+        })
+        .collect()
+}
+
+fn played(moves: &str) -> App {
+    let (mut app, _) = App::new(HUMANS);
+    for mv in moves.split_whitespace() {
+        let _ = app.update(Action::Submit(mv.into()));
+        assert!(app.input().value().is_empty(), "{mv}: {}", app.status());
+    }
+    while app.animation().is_some() {
+        let _ = app.update(Action::Timer(Timer::Animation));
+    }
+    app
+}
+
+/// Answers the review's searches in turn with `scores` (centi-men for the side to move at each ply); returns
+/// the effects of the last answer.
+fn answer_review(app: &mut App, first: Vec<Effect>, scores: &[i32]) -> Vec<Effect> {
+    let mut effects = first;
+    for (ply, &score) in scores.iter().enumerate() {
+        let asked = evaluations(&effects);
+        assert_eq!(asked.len(), 1, "ply {ply}: {effects:?}");
+        let (search, fen, limits) = asked[0].clone();
+        assert_eq!(fen, app.game().position_at(ply).expect("a ply").to_fen());
+        assert_eq!(limits, Limits::depth(REVIEW_DEPTH));
+        effects = app.update(Action::EngineEvaluated {
+            search,
+            score: Score::Centi(score),
+        });
+    }
+    effects
+}
+
+/// Six moves, and the score of each position for its side to move. Judged from the mover's side, 8-11 (ply 3)
+/// goes from level to a man down (a mistake), 22-17 from a man up to two down (a blunder), 9-13 from two men up
+/// to 1.3 (dubious) and 17-14 from 1.3 down to 3 down (a mistake).
+const GAME: &str = "11-15 23-19 8-11 22-17 9-13 17-14";
+const SCORES: [i32; 7] = [0, 0, 0, 100, 200, -130, 300];
+
+#[test]
+fn every_position_is_judged_and_the_costly_moves_marked() {
+    let mut app = played(GAME);
+    let first = app.update(Action::AnalyseGame);
+    assert!(
+        app.status().starts_with("analysing the game"),
+        "{}",
+        app.status()
+    );
+    let view = app.review_view().expect("a review");
+    assert_eq!((view.done, view.total), (0, 7));
+    let _ = answer_review(&mut app, first, &SCORES);
+
+    let marks: Vec<_> = (1..=6).map(|ply| app.game().mark(ply)).collect();
+    assert_eq!(
+        marks,
+        [
+            None,
+            None,
+            Some(MoveMark::Mistake),
+            Some(MoveMark::Blunder),
+            Some(MoveMark::Dubious),
+            Some(MoveMark::Mistake)
+        ]
+    );
+    let comment = app.game().comment(4).expect("a comment on the blunder");
+    assert!(
+        comment.contains("before") && comment.contains("after"),
+        "{comment}"
+    );
+    assert!(
+        app.status().starts_with("analysed: 4 moves marked"),
+        "{}",
+        app.status()
+    );
+
+    let ReviewView {
+        done,
+        total,
+        curve,
+        viewer,
+        counts,
+    } = app.review_view().expect("the review stays");
+    assert_eq!((done, total), (7, 7));
+    assert_eq!(viewer, Color::White, "two people: the side at the bottom");
+    assert_eq!(curve.len(), 7);
+    assert!(curve[4] < 0.5 && curve[3] > 0.5, "{curve:?}");
+    assert_eq!(counts[0], (Color::Black, [1, 1, 0]));
+    assert_eq!(counts[1], (Color::White, [0, 1, 1]));
+
+    // The marks and comments go to PDN, and come back.
+    let pdn = app.game().to_pdn();
+    assert!(pdn.contains("22-17??"), "{pdn}");
+    assert!(pdn.contains("9-13?!"), "{pdn}");
+}
+
+#[test]
+fn the_marked_moves_are_jumped_between() {
+    let mut app = played(GAME);
+    let first = app.update(Action::AnalyseGame);
+    let _ = answer_review(&mut app, first, &SCORES);
+    let _ = app.update(Action::BrowseFirst);
+    for ply in 3..=5 {
+        let _ = app.update(Action::JumpToMark(true));
+        assert_eq!(app.mode(), Mode::Browsing { ply });
+    }
+    let _ = app.update(Action::JumpToMark(true));
+    assert_eq!(
+        app.mode(),
+        Mode::Play,
+        "the last marked move is the live one"
+    );
+    let _ = app.update(Action::JumpToMark(true));
+    assert!(
+        app.status().contains("no marked move after"),
+        "{}",
+        app.status()
+    );
+    let _ = app.update(Action::JumpToMark(false));
+    assert_eq!(app.mode(), Mode::Browsing { ply: 5 });
+}
+
+#[test]
+fn forced_moves_and_an_annotators_marks_are_left_alone() {
+    // Black's 14x23 is the only move: however it is judged, it is not marked.
+    let mut game = AnyGame::from_fen(Default::default(), "B:W18,30:B14,1").expect("FEN");
+    game.play_text("14x23").expect("legal");
+    assert!(game.set_mark(1, Some(MoveMark::Interesting)));
+    let (mut app, _) = App::with_game(game, HUMANS);
+    let first = app.update(Action::AnalyseGame);
+    let _ = answer_review(&mut app, first, &[500, 300]);
+    assert_eq!(app.game().mark(1), Some(MoveMark::Interesting));
+}
+
+#[test]
+fn a_game_changed_under_the_review_drops_it() {
+    let mut app = played(GAME);
+    let first = app.update(Action::AnalyseGame);
+    let (search, ..) = evaluations(&first)[0].clone();
+    let _ = app.update(Action::Undo);
+    let position = app.game().position();
+    let other = position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| position.write_move(&mv, crowned::rules::SquareStyle::Numbers))
+        .find(|text| text != "17-14")
+        .expect("another move");
+    let effects = app.update(Action::Submit(other));
+    assert!(app.review_view().is_none(), "{}", app.status());
+    assert!(evaluations(&effects).is_empty());
+    // Its late answer changes nothing.
+    let _ = app.update(Action::EngineEvaluated {
+        search,
+        score: Score::Centi(0),
+    });
+    assert!((1..=app.game().len()).all(|ply| app.game().mark(ply).is_none()));
+}
+
+#[test]
+fn the_game_s_own_search_comes_first_and_the_review_resumes() {
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Medium),
+    };
+    let (mut app, _) = App::new(players);
+    let effects = app.update(Action::Submit("11-15".into()));
+    // The engine thinks about White's move; the review waits for it.
+    let thinking = effects
+        .iter()
+        .find_map(|e| match e {
+            Effect::Think { search, .. } => Some(*search),
+            _ => None,
+        })
+        .expect("the engine thinks");
+    let effects = app.update(Action::AnalyseGame);
+    assert!(evaluations(&effects).is_empty(), "{effects:?}");
+    let mv = app.game().position().legal_moves()[0];
+    let effects = app.update(Action::EngineMoved {
+        search: thinking,
+        mv: Some(mv),
+    });
+    assert_eq!(evaluations(&effects).len(), 1, "{effects:?}");
+}
+
+#[test]
+fn nothing_to_analyse_is_said() {
+    let (mut app, _) = App::new(HUMANS);
+    assert!(app.update(Action::AnalyseGame).is_empty());
+    assert_eq!(app.status(), "no moves to analyse yet");
+    assert!(app.review_view().is_none());
+    let _ = app.update(Action::JumpToMark(true));
+    assert!(app.status().contains("no marked moves"), "{}", app.status());
+}
+
+/// The game analysed, the panel drawn after it.
+fn reviewed(width: u16, height: u16) -> String {
+    let mut app = played(GAME);
+    let first = app.update(Action::Submit(":analyse".into()));
+    let _ = answer_review(&mut app, first, &SCORES);
+    screen(&app, width, height)
+}
+
+#[test]
+fn analysed_game_80x24() {
+    insta::assert_snapshot!(reviewed(80, 24));
+}
+
+#[test]
+fn analysed_game_120x40() {
+    insta::assert_snapshot!(reviewed(120, 40));
+}
+
+#[test]
+fn analysing_80x24() {
+    let mut app = played(GAME);
+    let first = app.update(Action::AnalyseGame);
+    let _ = answer_review(&mut app, first, &SCORES[..3]);
+    insta::assert_snapshot!(screen(&app, 80, 24));
+}
+
+#[test]
+fn marks_in_a_record_show_in_the_replayed_move_list() {
+    let text = "[Event \"club\"]\n1. 11-15! 23-19 $2 2. 8-11 22-17?? *";
+    let entry = crowned::store::games_in_text(text, "club.pdn").remove(0);
+    let mut app = App::replaying(entry, HUMANS);
+    let _ = app.update(Action::BrowseLast);
+    let shown = screen(&app, 80, 24);
+    for written in ["11-15!", "23-19?", "22-17??"] {
+        assert!(shown.contains(written), "{written}: {shown}");
+    }
+    // In a replay every move can be jumped to.
+    let _ = app.update(Action::BrowseFirst);
+    let _ = app.update(Action::JumpToMark(true));
+    assert_eq!(app.mode(), Mode::Browsing { ply: 1 });
+}
+
+/// How long the default analysis of a 60-move master game takes with one search thread (the local game's engine
+/// uses every core). Run with `cargo test --release --test app_review -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement: seconds in release"]
+fn analysing_a_sixty_move_game_takes() {
+    let text =
+        std::fs::read_to_string("../shared/data/pdn/tinsley.pdn").expect("the reference games");
+    let entry = crowned::store::games_in_text(&text, "tinsley.pdn")
+        .into_iter()
+        .find(|entry| entry.error.is_none() && (120..=126).contains(&entry.game.len()))
+        .expect("a game of 60 moves");
+    let mut app = App::replaying(entry, HUMANS);
+    let plies = app.game().len();
+    let mut engine = crowned::engine::Engine::new();
+    let started = std::time::Instant::now();
+    let mut effects = app.update(Action::AnalyseGame);
+    let mut searches = 0;
+    while let Some((search, situation, limits)) = effects.iter().find_map(|e| match e {
+        Effect::Evaluate {
+            search,
+            situation,
+            limits,
+        } => Some((*search, situation.clone(), *limits)),
+        _ => None,
+    }) {
+        let result = engine.think_situation(&situation, Level::Max, &limits, 0, &mut |_| {});
+        searches += 1;
+        effects = app.update(Action::EngineEvaluated {
+            search,
+            score: result.score,
+        });
+    }
+    let took = started.elapsed();
+    let view = app.review_view().expect("a review");
+    assert_eq!(view.done, view.total);
+    println!(
+        "analysed {plies} plies ({searches} searches to depth {REVIEW_DEPTH}) in {:.2} s, {:.0} ms a position; marks: {:?}",
+        took.as_secs_f64(),
+        took.as_secs_f64() * 1000.0 / searches.max(1) as f64,
+        view.counts
+    );
+}
