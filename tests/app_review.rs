@@ -301,3 +301,50 @@ fn analysing_a_sixty_move_game_takes() {
         view.counts
     );
 }
+
+#[test]
+fn a_comment_is_added_to_the_move_on_show_and_shown() {
+    let mut app = played("11-15 23-19 8-11");
+    let effects = app.update(Action::Submit(":comment the Old Faithful".into()));
+    assert!(effects.iter().any(|e| matches!(e, Effect::GameChanged)));
+    assert_eq!(app.game().comment(3), Some("the Old Faithful"));
+    assert!(
+        app.status().starts_with("comment added to 8-11"),
+        "{}",
+        app.status()
+    );
+    assert!(screen(&app, 80, 24).contains("the Old Faithful"));
+    // On a move browsed back to.
+    let _ = app.update(Action::BrowseBack);
+    let _ = app.update(Action::Submit(":comment a solid reply".into()));
+    assert_eq!(app.game().comment(2), Some("a solid reply"));
+    let shown = screen(&app, 80, 24);
+    assert!(
+        shown.contains("a solid reply") && !shown.contains("Old Faithful"),
+        "{shown}"
+    );
+    // Removed.
+    let _ = app.update(Action::Submit(":comment".into()));
+    assert_eq!(app.game().comment(2), None);
+    assert!(app.game().to_pdn().contains("{the Old Faithful}"));
+}
+
+#[test]
+fn a_long_comment_wraps_and_a_replayed_record_keeps_its_own() {
+    let long = "a very long comment ".repeat(30);
+    let text = format!("1. 11-15 {{{long}}} 23-19 *");
+    let entry = crowned::store::games_in_text(&text, "club.pdn").remove(0);
+    let mut app = App::replaying(entry, HUMANS);
+    let _ = app.update(Action::BrowseFirst);
+    let _ = app.update(Action::BrowseForward);
+    assert!(app.game().comment(1).is_some(), "{:?}", app.game().to_pdn());
+    let shown = screen(&app, 80, 24);
+    assert!(shown.matches("long comment").count() >= 3, "{shown}");
+    assert!(
+        shown.contains('…'),
+        "cut at a word with an ellipsis: {shown}"
+    );
+    let effects = app.update(Action::Submit(":comment mine".into()));
+    assert!(effects.is_empty());
+    assert!(app.status().contains("not changed"), "{}", app.status());
+}

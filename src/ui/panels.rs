@@ -15,6 +15,9 @@ use crate::rules::{Color, Piece, Role};
 /// Chat lines shown at most under the moves of a game at a table.
 const CHAT_ROWS: usize = 3;
 
+/// Rows the comment on the move on show takes at most under the moves.
+const COMMENT_ROWS: usize = 4;
+
 /// Width of a move's column in the history.
 const MOVE_WIDTH: usize = 9;
 
@@ -71,6 +74,30 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
                 })
                 .collect();
             let height = rows as u16;
+            let rect = Rect::new(inner.x, inner.bottom() - height, inner.width, height);
+            Paragraph::new(lines).render(rect, buf);
+            inner.height -= height;
+        }
+    }
+
+    // The comment on the move on show, at the bottom (a game from a file, an analysed game, the player's own).
+    let shown = match app.mode() {
+        Mode::Browsing { ply } => ply,
+        _ => app.game().ply(),
+    };
+    if let Some(comment) = app.game().comment(shown) {
+        let rows = usize::from(inner.height / 4).min(COMMENT_ROWS);
+        let ellipsis = match options.pieces {
+            PieceStyle::Unicode => "…",
+            PieceStyle::Ascii => "...",
+        };
+        let width = usize::from(inner.width).saturating_sub(3);
+        let lines: Vec<Line> = super::fit_words(comment, width, rows, ellipsis)
+            .into_iter()
+            .map(|line| Line::styled(format!("  {line}"), theme.quiet))
+            .collect();
+        if !lines.is_empty() {
+            let height = lines.len() as u16;
             let rect = Rect::new(inner.x, inner.bottom() - height, inner.width, height);
             Paragraph::new(lines).render(rect, buf);
             inner.height -= height;

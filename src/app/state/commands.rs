@@ -101,6 +101,12 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         run: |app, _| Ok(app.update(Action::AnalyseGame)),
     },
     command(
+        "comment",
+        Some("[TEXT]"),
+        "a comment on the move on show (saved in the PDN); :comment alone removes it",
+        App::comment_command,
+    ),
+    command(
         "analysis",
         None,
         "show or hide the analysis panel (the engine's view of the position on show)",
@@ -290,7 +296,7 @@ mod tests {
     use crate::engine::Players;
 
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
-    const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse :analysis :pause :level L :setup \
+    const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse :comment [TEXT] :analysis :pause :level L :setup \
                           :fen [FEN] :save [name] :load :continue :say TEXT :claim :help :quit";
 
     fn app() -> App {

@@ -294,6 +294,40 @@ impl App {
         );
     }
 
+    /// `:comment TEXT`: the comment on the move on show of the player's own game (`:comment` alone removes it).
+    pub(super) fn comment_command(&mut self, text: Option<&str>) -> Result<Vec<Effect>, String> {
+        if self.replay.is_some() {
+            return Err(format!(
+                "a record being replayed is not changed: {} continues it as a game of your own",
+                self.key(Context::Replay, "continue", ":continue")
+            ));
+        }
+        if self.table.is_some() {
+            return Err("the table keeps the game: comments are for your own games".into());
+        }
+        if let Mode::Setup(_) = self.mode {
+            return Err("setting up: there is no move to comment on".into());
+        }
+        let ply = match self.mode {
+            Mode::Browsing { ply } => ply,
+            _ => self.game.ply(),
+        };
+        let text = text.map(str::trim).filter(|t| !t.is_empty());
+        self.game.set_comment(ply, text.map(str::to_string));
+        let what = match ply {
+            0 => "the start".to_string(),
+            _ => self
+                .game
+                .move_text(ply, self.game.variant().notation())
+                .unwrap_or_default(),
+        };
+        self.status = match text {
+            Some(_) => format!("comment added to {what}"),
+            None => format!("comment on {what} removed"),
+        };
+        Ok(vec![Effect::GameChanged])
+    }
+
     /// Shows the next (or previous) marked move of the game.
     pub(super) fn jump_to_mark(&mut self, forward: bool) -> Vec<Effect> {
         // In a game, the moves taken back are not browsed; in a replay every move is.
