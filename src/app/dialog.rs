@@ -2,6 +2,7 @@
 //! player's actions.
 
 use super::action::{Action, SetupAction};
+use super::ballot::OpeningChoice;
 use crate::engine::{Level, Player, Players};
 use crate::rules::{ENGLISH_SIZES, GameType, Variant};
 
@@ -24,6 +25,8 @@ pub enum DialogRow {
     Board,
     /// The rows of men each side starts with.
     Rows,
+    /// How the game starts: the standard position or a ballot (English 8x8 only).
+    Opening,
     /// Who plays Black.
     Black,
     /// Who plays White.
@@ -32,10 +35,11 @@ pub enum DialogRow {
 
 impl DialogRow {
     /// Every line, top to bottom.
-    pub const ALL: [DialogRow; 5] = [
+    pub const ALL: [DialogRow; 6] = [
         DialogRow::Variant,
         DialogRow::Board,
         DialogRow::Rows,
+        DialogRow::Opening,
         DialogRow::Black,
         DialogRow::White,
     ];
@@ -48,6 +52,8 @@ pub struct NewGameDialog {
     pub game_type: GameType,
     /// The players the new game will have.
     pub players: Players,
+    /// How it starts.
+    pub opening: OpeningChoice,
     /// The line being changed.
     pub row: DialogRow,
 }
@@ -58,16 +64,30 @@ impl NewGameDialog {
         NewGameDialog {
             game_type,
             players,
+            opening: OpeningChoice::Standard,
             row: DialogRow::Black,
         }
     }
 
-    /// The lines on show: the board size only for English rules.
+    /// The lines on show: the board size only for English rules, the opening only for English draughts on its
+    /// own board (the ballots are its openings).
     pub fn rows(&self) -> Vec<DialogRow> {
         DialogRow::ALL
             .into_iter()
-            .filter(|r| *r != DialogRow::Board || self.game_type.variant == Variant::English)
+            .filter(|r| match r {
+                DialogRow::Board => self.game_type.variant == Variant::English,
+                DialogRow::Opening => self.game_type == GameType::default(),
+                _ => true,
+            })
             .collect()
+    }
+
+    /// How the chosen game starts: a ballot only where the ballots are openings.
+    pub fn opening(&self) -> OpeningChoice {
+        match self.game_type == GameType::default() {
+            true => self.opening,
+            false => OpeningChoice::Standard,
+        }
     }
 
     /// Moves `step` lines down (negative: up), stopping at the ends.
@@ -111,6 +131,7 @@ impl NewGameDialog {
                     self.game_type = changed;
                 }
             }
+            DialogRow::Opening => self.opening = self.opening.cycled(step),
             DialogRow::Black | DialogRow::White => {
                 let slot = if self.row == DialogRow::Black {
                     &mut self.players.black
@@ -129,8 +150,8 @@ impl NewGameDialog {
 pub(super) enum DialogStep {
     /// It stays open, changed or not.
     Stays,
-    /// Start a new game of this type with these players.
-    Start(GameType, Players),
+    /// Start a new game of this type with these players, from this opening.
+    Start(GameType, Players, OpeningChoice),
     /// Set up a position of this type first, for these players.
     SetUp(GameType, Players),
     /// Close it without a new game.
@@ -147,7 +168,7 @@ impl NewGameDialog {
             Action::Left => self.cycle(-1),
             Action::Right => self.cycle(1),
             Action::PickAtCursor | Action::SubmitInput | Action::NewGame => {
-                return DialogStep::Start(self.game_type, self.players);
+                return DialogStep::Start(self.game_type, self.players, self.opening());
             }
             Action::Setup(SetupAction::Open) => {
                 return DialogStep::SetUp(self.game_type, self.players);
@@ -188,14 +209,23 @@ mod tests {
     fn the_variant_board_and_rows_are_chosen_above_the_players() {
         let mut dialog = NewGameDialog::new(GameType::default(), players());
         dialog.move_row(-1);
+        assert_eq!(dialog.row, DialogRow::Opening);
+        dialog.cycle(1);
+        assert_eq!(dialog.opening(), OpeningChoice::RandomBallot);
+        dialog.move_row(-1);
         assert_eq!(dialog.row, DialogRow::Rows);
         dialog.cycle(-1);
         assert_eq!(dialog.game_type.rows, 2);
+        assert!(
+            !dialog.rows().contains(&DialogRow::Opening),
+            "no ballots on other boards"
+        );
+        assert_eq!(dialog.opening(), OpeningChoice::Standard);
         dialog.move_row(-1);
         assert_eq!(dialog.row, DialogRow::Board);
         dialog.cycle(1);
         assert_eq!((dialog.game_type.size, dialog.game_type.rows), (10, 4));
-        dialog.move_row(-5);
+        dialog.move_row(-6);
         assert_eq!(dialog.row, DialogRow::Variant);
         dialog.cycle(1);
         assert_eq!(dialog.game_type, GameType::standard(Variant::ALL[1]));
@@ -232,7 +262,7 @@ mod tests {
         let english = GameType::default();
         assert_eq!(
             dialog.act(&Action::PickAtCursor),
-            DialogStep::Start(english, chosen)
+            DialogStep::Start(english, chosen, OpeningChoice::Standard)
         );
         assert_eq!(
             dialog.act(&Action::Setup(SetupAction::Open)),

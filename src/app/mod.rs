@@ -9,6 +9,7 @@
 
 mod action;
 mod animation;
+mod ballot;
 mod cursor;
 mod dialog;
 mod event;
@@ -26,6 +27,7 @@ mod state;
 mod table;
 
 pub use animation::Animation;
+pub use ballot::{OPENING_TAG, OpeningChoice, ballot_game, deck_size};
 pub use cursor::{Cursor, Step};
 pub use dialog::{DialogRow, NewGameDialog, PLAYER_CHOICES};
 pub use event::{InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind};

@@ -93,6 +93,12 @@ pub struct App {
     analysis: Analysis,
     /// The analysis of the whole game, while it runs and once it is done.
     review: Option<Review>,
+    /// The ballot the game started from, played again by a rematch.
+    ballot: Option<usize>,
+    /// Varies the ballots drawn at random (the session's seed).
+    seed: u64,
+    /// Ballots drawn so far.
+    draws: u64,
 }
 
 /// What a key pressed on a screen too small to show the game is told.
@@ -164,6 +170,9 @@ impl App {
             hint: None,
             analysis: Analysis::default(),
             review: None,
+            ballot: None,
+            seed: 0,
+            draws: 0,
         }
     }
 
@@ -227,6 +236,11 @@ impl App {
             Overlay::Resume(offer) => Some((&offer.game, offer.players)),
             _ => None,
         }
+    }
+
+    /// Varies what is drawn at random from game to game (the ballots of new games): the session's seed.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
     }
 
     /// The settings the app follows.

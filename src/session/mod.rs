@@ -94,11 +94,12 @@ impl Session {
     /// [`Session::handle`] as [`Event::Engine`]). Nothing happens until [`Session::start`].
     pub fn new(opened: Opened, config: Config, engine: EngineClient) -> Session {
         let Opened {
-            app,
+            mut app,
             effects,
             notices,
             saving,
         } = opened;
+        app.set_seed(config.seed);
         let mut session = Session {
             app,
             saving,

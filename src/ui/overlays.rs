@@ -132,6 +132,7 @@ pub fn new_game(
             DialogRow::Variant => ("Rules", game_type.variant.title().to_string()),
             DialogRow::Board => ("Board", format!("{0}x{0}", game_type.size)),
             DialogRow::Rows => ("Men", format!("{} rows", game_type.rows)),
+            DialogRow::Opening => ("Start", dialog.opening.label()),
             DialogRow::Black => ("Black", dialog.players.of(Color::Black).to_string()),
             DialogRow::White => ("White", dialog.players.of(Color::White).to_string()),
         };

@@ -141,6 +141,10 @@ fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>>
             Line::from(format!(" {glyph} {:<6}{player}", color.to_string()))
         })
         .collect();
+    if let Some(opening) = app.game().tags().get(crate::app::OPENING_TAG) {
+        let text: String = format!(" {opening}").chars().take(width).collect();
+        lines.push(Line::styled(text, options.theme.quiet));
+    }
     if let Some(outcome) = app.game().final_outcome() {
         let result = match outcome.winner() {
             Some(winner) => format!("{winner} wins"),

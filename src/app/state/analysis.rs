@@ -62,6 +62,16 @@ pub enum AnalysisView<'a> {
     Idle(String),
 }
 
+impl Analysis {
+    /// The panel as a new game finds it: open or closed as it was, with nothing searched yet.
+    pub(in crate::app) fn kept(&self) -> Analysis {
+        Analysis {
+            open: self.open,
+            ..Analysis::default()
+        }
+    }
+}
+
 impl App {
     /// Whether the analysis panel is open.
     pub fn analysis_open(&self) -> bool {

@@ -8,7 +8,6 @@ use crate::app::dialog::DialogStep;
 use crate::app::keymap::key_help;
 use crate::app::mode::Mode;
 use crate::app::overlay::Overlay;
-use crate::game::AnyGame;
 
 impl App {
     /// Offers `action` to what is open over the game: `Ok` with the effects when an overlay took it, `Err` with the
@@ -95,9 +94,9 @@ impl App {
         };
         match dialog.act(action) {
             DialogStep::Stays => Vec::new(),
-            DialogStep::Start(game_type, players) => {
+            DialogStep::Start(game_type, players, opening) => {
                 self.overlay.close_panel();
-                self.start_game(AnyGame::new(game_type), players)
+                self.start_with_opening(game_type, players, opening)
             }
             DialogStep::SetUp(game_type, players) => {
                 self.overlay.close_panel();
