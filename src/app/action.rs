@@ -157,6 +157,12 @@ pub enum Action {
     ShowGames(Box<GameList>),
     /// Move the selection in a list of games by this many entries.
     ListStep(isize),
+    /// Type a filter for a list of games (`/`).
+    ListFilter,
+    /// Sort a list of games by its next column.
+    ListSort,
+    /// Reverse the order of a list of games.
+    ListReverse,
     /// Start or pause playing the replayed game back on a timer.
     AutoPlay,
     /// Play back faster (`true`) or slower.

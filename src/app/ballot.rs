@@ -94,7 +94,10 @@ mod tests {
         for (n, opening) in DECK.iter().enumerate() {
             let game = ballot_game(n).expect("a legal ballot");
             assert_eq!(game.len(), 3);
-            assert_eq!(game.position(), crate::rules::AnyPosition::English(opening.position));
+            assert_eq!(
+                game.position(),
+                crate::rules::AnyPosition::English(opening.position)
+            );
             let tag = game.tags().get(OPENING_TAG).expect("named");
             assert!(
                 tag.starts_with(&format!("3-move ballot {}: ", n + 1)),

@@ -30,6 +30,7 @@ pub fn action_for_key(app: &App, key: Key) -> Option<Action> {
         Some(Overlay::Help(_)) => return Some(help_key(key)),
         Some(Overlay::Question(_)) => return question_key(key),
         Some(Overlay::Dialog(_)) => &[Context::Dialog],
+        Some(Overlay::List(list)) if list.view.typing => return list_filter_key(key),
         Some(Overlay::List(_)) => &[Context::List],
         None => {
             let replay = app.replay().is_some();
@@ -60,6 +61,21 @@ pub fn action_for_key(app: &App, key: Key) -> Option<Action> {
         }
     }
     None
+}
+
+/// A list's filter being typed: characters and Backspace edit it, Enter opens the game selected, Esc clears
+/// the filter, and the arrows still choose.
+fn list_filter_key(key: Key) -> Option<Action> {
+    match key.code {
+        KeyCode::Enter => Some(Action::PickAtCursor),
+        KeyCode::Esc => Some(Action::Cancel),
+        KeyCode::Backspace => Some(Action::Edit(InputRequest::DeletePrevChar)),
+        KeyCode::Up => Some(Action::Up),
+        KeyCode::Down => Some(Action::Down),
+        KeyCode::PageUp => Some(Action::ListStep(-10)),
+        KeyCode::PageDown => Some(Action::ListStep(10)),
+        _ => plain_char(key).map(|c| Action::Edit(InputRequest::InsertChar(c))),
+    }
 }
 
 /// The resume offer: y, Space or Enter resumes, n or Esc starts a new game.

@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use super::list_view::ListView;
 use crate::store::GameEntry;
 
 /// What choosing a game from a list does.
@@ -21,10 +22,12 @@ pub struct GameList {
     pub title: String,
     /// The games.
     pub entries: Vec<GameEntry>,
-    /// The selected entry.
+    /// The selected entry, counted among those shown.
     pub selected: usize,
     /// What choosing does.
     pub purpose: ListPurpose,
+    /// Which entries are shown, and in what order.
+    pub view: ListView,
 }
 
 impl GameList {
@@ -36,6 +39,7 @@ impl GameList {
     ) -> GameList {
         GameList {
             title: title.into(),
+            view: ListView::new(&entries),
             entries,
             selected: 0,
             purpose,
@@ -44,13 +48,39 @@ impl GameList {
 
     /// Moves the selection by `step` entries, stopping at either end.
     pub fn step(&mut self, step: isize) {
-        let last = self.entries.len().saturating_sub(1);
+        let last = self.view.shown.len().saturating_sub(1);
         self.selected = self.selected.saturating_add_signed(step).min(last);
     }
 
     /// The selected entry.
     pub fn chosen(&self) -> Option<&GameEntry> {
-        self.entries.get(self.selected)
+        self.entries.get(*self.view.shown.get(self.selected)?)
+    }
+
+    /// The entries shown, in order, with their place among all the entries.
+    pub fn shown(&self) -> impl Iterator<Item = (usize, &GameEntry)> {
+        self.view
+            .shown
+            .iter()
+            .filter_map(|&i| Some((i, self.entries.get(i)?)))
+    }
+
+    /// The filter changed: the entries shown again, the first selected.
+    pub fn filter_changed(&mut self) {
+        self.view.refresh(&self.entries);
+        self.selected = 0;
+    }
+
+    /// Sorts by the next column.
+    pub fn next_sort(&mut self) {
+        self.view.next_sort(&self.entries);
+        self.selected = 0;
+    }
+
+    /// Reverses the order.
+    pub fn reverse(&mut self) {
+        self.view.reverse(&self.entries);
+        self.selected = 0;
     }
 }
 

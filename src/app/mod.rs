@@ -18,6 +18,7 @@ mod keymap;
 mod keys;
 mod layout;
 mod library;
+mod list_view;
 mod mode;
 mod overlay;
 mod picking;
@@ -39,6 +40,7 @@ pub use keymap::{
 pub use keys::action_for_key;
 pub use layout::{ScreenLayout, min_size};
 pub use library::{AUTO_PLAY_STEPS, GameList, ListPurpose, Replay};
+pub use list_view::{ListView, SortKey};
 pub use picking::{Pick, PickError, Picker};
 pub use preferences::{
     DEFAULT_ANIMATION_STEP, DEFAULT_PACE, DEFAULT_THINK_TIME, Orientation, Preferences,

@@ -11,7 +11,7 @@ use crate::app::{
     App, Context, DialogRow, GameList, KeyMap, NewGameDialog, Overlay, Players, Question,
     ScreenLayout, command_list, key_help,
 };
-use crate::app::{OfferKind, min_size};
+use crate::app::{OfferKind, SortKey, min_size};
 use crate::game::{AnyGame, count};
 use crate::rules::Color;
 use crate::store::GameEntry;
@@ -181,17 +181,31 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
     let rows = usize::from(rect.height.saturating_sub(5)).max(1);
     let first = list.selected.saturating_sub(rows - 1);
     let width = usize::from(rect.width.saturating_sub(2));
+    let (up, down) = match options.pieces {
+        crate::ui::PieceStyle::Unicode => ('▲', '▼'),
+        crate::ui::PieceStyle::Ascii => ('^', 'v'),
+    };
+    let arrow = if list.view.descending { down } else { up };
+    // The sorted column's name carries the arrow.
+    let column = |key: SortKey, name: &str| match list.view.sort == key {
+        true => format!("{name}{arrow}"),
+        false => name.to_string(),
+    };
     let mut lines = vec![Line::styled(
         fit(
             format!(
                 "   {:<16} {:<17} {:<17} {:<10} {:>5}",
-                "Date", "Black", "White", "Result", "Moves"
+                column(SortKey::Date, "Date"),
+                column(SortKey::Black, "Black"),
+                column(SortKey::White, "White"),
+                column(SortKey::Result, "Result"),
+                column(SortKey::Moves, "Moves")
             ),
             width,
         ),
         options.theme.quiet,
     )];
-    for (i, entry) in list.entries.iter().enumerate().skip(first).take(rows) {
+    for (i, (_, entry)) in list.shown().enumerate().skip(first).take(rows) {
         let marker = if i == list.selected { '>' } else { ' ' };
         let flag = if entry.error.is_some() { '!' } else { ' ' };
         let text = fit(
@@ -211,6 +225,12 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
             Line::from(text)
         });
     }
+    if list.view.shown.is_empty() {
+        lines.push(Line::styled(
+            format!("   no game has all of: {}", list.view.filter),
+            options.theme.quiet,
+        ));
+    }
     while lines.len() < rows + 1 {
         lines.push(Line::default());
     }
@@ -220,21 +240,32 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
         None => chosen.map_or_else(String::new, |e| format!("   {}", e.tag("Event"))),
     };
     lines.push(Line::from(fit(about, width)));
-    lines.push(Line::styled(
+    let keys_line = if list.view.typing {
         format!(
-            " {}: open   {}/{}, {}/{}, {}/{}: choose   {}: close",
+            " find: {}_   Enter: open   Esc: clear   Up/Down: choose",
+            list.view.filter
+        )
+    } else {
+        format!(
+            " {}: open   {}: find   {}/{}: sort ({})   {}: close",
             key("open"),
-            key("up"),
-            key("down"),
-            key("page-up"),
-            key("page-down"),
-            key("first"),
-            key("last"),
+            key("filter"),
+            key("sort"),
+            key("reverse"),
+            list.view.sort.name(),
             key("cancel")
+        )
+    };
+    lines.push(Line::styled(fit(keys_line, width), options.theme.quiet));
+    let title = match (list.view.shown.len(), list.entries.len()) {
+        (shown, all) if shown == all && list.view.filter.is_empty() => {
+            format!(" {} ({all} games) ", list.title)
+        }
+        (shown, all) => format!(
+            " {} ({shown} of {all} games: {}) ",
+            list.title, list.view.filter
         ),
-        options.theme.quiet,
-    ));
-    let title = format!(" {} ({} games) ", list.title, list.entries.len());
+    };
     boxed(buf, rect, &title, lines, options);
 }
 

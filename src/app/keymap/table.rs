@@ -366,6 +366,27 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
     command(List, "open", Action::PickAtCursor, &["Enter", "Space"], ""),
     command(List, "cancel", Action::Cancel, &["Esc", "q"], ""),
     command(
+        List,
+        "filter",
+        Action::ListFilter,
+        &["/"],
+        "in a list of games: find (type words; Esc clears)",
+    ),
+    command(
+        List,
+        "sort",
+        Action::ListSort,
+        &["s"],
+        "in a list of games: sort by the next column / reverse",
+    ),
+    command(
+        List,
+        "reverse",
+        Action::ListReverse,
+        &["r"],
+        "in a list of games: sort by the next column / reverse",
+    ),
+    command(
         Replay,
         "play",
         Action::AutoPlay,

@@ -7,6 +7,10 @@ use crate::app::keymap::Context;
 use crate::app::library::{GameList, ListPurpose, Replay};
 use crate::app::mode::{Focus, Mode};
 use crate::store::GameEntry;
+use tui_input::InputRequest;
+
+/// The longest filter a list takes: longer text finds nothing more.
+const FILTER_LIMIT: usize = 100;
 
 impl App {
     /// Opens `list` for choosing, or says there is nothing in it.
@@ -21,18 +25,47 @@ impl App {
             return;
         }
         self.status = format!(
-            "{}: {} games. Enter opens the selected one, Esc closes the list",
+            "{}: {} games. Enter opens the selected one, / finds, s sorts, Esc closes the list",
             list.title,
             list.entries.len()
         );
         self.overlay.open_list(list);
     }
 
+    /// What a list of games does with an action: choose, filter (keys go to the filter while it is typed),
+    /// sort, open, close.
     pub(super) fn list_action(&mut self, action: &Action) -> Vec<Effect> {
         let Some(list) = self.overlay.list_mut() else {
             return Vec::new();
         };
+        if list.view.typing {
+            match action {
+                Action::Edit(InputRequest::InsertChar(c)) => {
+                    if list.view.filter.chars().count() < FILTER_LIMIT {
+                        list.view.filter.push(*c);
+                        list.filter_changed();
+                    }
+                    return Vec::new();
+                }
+                Action::Edit(InputRequest::DeletePrevChar) => {
+                    list.view.filter.pop();
+                    list.filter_changed();
+                    return Vec::new();
+                }
+                // Esc while typing clears the filter; Enter opens the game selected, as it does otherwise.
+                Action::Cancel => {
+                    list.view.typing = false;
+                    list.view.filter.clear();
+                    list.filter_changed();
+                    return Vec::new();
+                }
+                _ => {}
+            }
+        }
         match action {
+            Action::ListFilter => list.view.typing = true,
+            Action::ListSort => list.next_sort(),
+            Action::ListReverse => list.reverse(),
             Action::Up | Action::Left => list.step(-1),
             Action::Down | Action::Right => list.step(1),
             Action::ListStep(step) => list.step(*step),
@@ -40,11 +73,13 @@ impl App {
             Action::BrowseLast => list.step(isize::MAX),
             Action::PickAtCursor | Action::SubmitInput => {
                 let purpose = list.purpose;
-                let chosen = list.chosen().cloned();
+                let Some(entry) = list.chosen().cloned() else {
+                    // A filter that finds nothing: there is nothing to open.
+                    self.status = "no game found: Esc clears the filter".into();
+                    return Vec::new();
+                };
                 self.overlay.close_panel();
-                if let Some(entry) = chosen {
-                    return self.open_entry(entry, purpose);
-                }
+                return self.open_entry(entry, purpose);
             }
             Action::Cancel | Action::Quit => {
                 self.overlay.close_panel();

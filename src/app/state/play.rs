@@ -135,7 +135,9 @@ impl App {
                 Vec::new()
             }
             // A list's keys with no list open.
-            Action::ListStep(_) => Vec::new(),
+            Action::ListStep(_) | Action::ListFilter | Action::ListSort | Action::ListReverse => {
+                Vec::new()
+            }
             // Editing a position needs the setup to be open; answers to a question that is not being asked; the
             // help's own actions, which the overlay takes before the game.
             Action::Setup(_)
