@@ -56,6 +56,15 @@ fn started(home: &Home, players: Players, engine: &EngineService, size: (u16, u1
     opened
 }
 
+/// A session of its own, in a fresh home named `name`, with its own engine service, started on a screen of
+/// `size`. (Bound in this order, the session is dropped before its engine and the engine before the home.)
+fn session_alone(name: &str, players: Players, size: (u16, u16)) -> (Home, EngineService, Opened) {
+    let home = Home::new(name);
+    let engine = EngineService::local().expect("the engine starts");
+    let opened = started(&home, players, &engine, size);
+    (home, engine, opened)
+}
+
 fn session_in(home: &Home, players: Players, engine: &EngineService) -> Opened {
     let (events, inbox) = channel();
     let mut opened = session::open(
@@ -273,17 +282,16 @@ impl std::io::Write for Wire {
 fn the_analysis_panel_sends_a_few_small_updates_a_second() {
     use ratatui::backend::CrosstermBackend;
 
-    let home = Home::new("analysis");
-    let engine = EngineService::local().expect("the engine starts");
     let humans = Players {
         black: Player::Human,
         white: Player::Human,
     };
+    let (_home, _engine, opened) = session_alone("analysis", humans, (80, 24));
     let Opened {
         mut session,
         inbox: reports,
         ..
-    } = started(&home, humans, &engine, (80, 24));
+    } = opened;
     // The bytes a terminal would receive, as over an SSH channel.
     let wire = Wire::default();
     let mut terminal =
@@ -343,17 +351,16 @@ fn the_analysis_panel_sends_a_few_small_updates_a_second() {
 
 #[test]
 fn a_hint_comes_from_the_real_engine_without_a_move() {
-    let home = Home::new("hint");
-    let engine = EngineService::local().expect("the engine starts");
     let players = Players {
         black: Player::Human,
         white: Player::Engine(Level::Medium),
     };
+    let (_home, _engine, opened) = session_alone("hint", players, (80, 24));
     let Opened {
         mut session,
         inbox: reports,
         ..
-    } = started(&home, players, &engine, (80, 24));
+    } = opened;
     let asked = Instant::now();
     assert_eq!(session.handle(key(KeyCode::Char('H'))), None);
     while session.app().hint().is_none() {

@@ -139,24 +139,28 @@ impl Replay {
     }
 }
 
+/// A listed game of English draughts with no moves and these tags, for tests.
+#[cfg(test)]
+pub(super) fn entry_with_tags(tags: &[(&str, &str)]) -> GameEntry {
+    let mut game = crate::game::AnyGame::default();
+    for (name, value) in tags {
+        game.tags_mut().set(name, value);
+    }
+    GameEntry {
+        game: crate::game::pdn::ListedGame::whole(game),
+        players: None,
+        error: None,
+        source: "test".into(),
+        file: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::AnyGame;
-    use crate::game::pdn::ListedGame;
 
     fn entry(tags: &[(&str, &str)]) -> GameEntry {
-        let mut game = AnyGame::default();
-        for (name, value) in tags {
-            game.tags_mut().set(name, value);
-        }
-        GameEntry {
-            game: ListedGame::whole(game),
-            players: None,
-            error: None,
-            source: "test".into(),
-            file: None,
-        }
+        entry_with_tags(tags)
     }
 
     #[test]

@@ -150,26 +150,15 @@ fn haystack(entry: &GameEntry) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::AnyGame;
-    use crate::game::pdn::ListedGame;
+    use crate::app::library::entry_with_tags;
 
     fn entry(black: &str, white: &str, date: &str, result: &str) -> GameEntry {
-        let mut game = AnyGame::default();
-        for (name, value) in [
+        entry_with_tags(&[
             ("Black", black),
             ("White", white),
             ("Date", date),
             ("Result", result),
-        ] {
-            game.tags_mut().set(name, value);
-        }
-        GameEntry {
-            game: ListedGame::whole(game),
-            players: None,
-            error: None,
-            source: "test".into(),
-            file: None,
-        }
+        ])
     }
 
     fn games() -> Vec<GameEntry> {
