@@ -128,3 +128,28 @@ fn new_game_dialog_with_a_ballot_80x24() {
     }
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
+
+#[test]
+fn the_ballot_command_starts_a_chosen_or_drawn_ballot() {
+    let (mut app, _) = App::new(HUMANS);
+    let _ = app.update(Action::Submit(":ballot 17".into()));
+    assert_eq!(
+        app.game().tags().get(OPENING_TAG),
+        Some("3-move ballot 17: 9-13 23-19 6-9")
+    );
+    let _ = app.update(Action::Submit(":ballot".into()));
+    assert!(
+        app.game()
+            .tags()
+            .get(OPENING_TAG)
+            .is_some_and(|name| name.starts_with("3-move ballot "))
+    );
+    for bad in [":ballot 0", ":ballot 158", ":ballot x"] {
+        let _ = app.update(Action::Submit(bad.into()));
+        assert!(
+            app.status().contains("from 1 to 157"),
+            "{bad}: {}",
+            app.status()
+        );
+    }
+}

@@ -81,7 +81,7 @@ impl App {
             "undo" => Ok(self.ask_takeback()),
             "redo" => Err("a move taken back at a table stays taken back".into()),
             "hint" => Err(NO_HINTS_AT_TABLES.into()),
-            "new" | "rematch" | "setup" | "load" | "continue" => Err(self.leave_first()),
+            "new" | "rematch" | "setup" | "load" | "continue" | "ballot" => Err(self.leave_first()),
             "fen" if rest.is_some_and(|r| !r.is_empty()) => Err(self.leave_first()),
             "pause" => Ok(self.pause_or_resume()),
             "move" | "level" => Err("no engine plays at this table".into()),

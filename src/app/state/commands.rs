@@ -124,6 +124,12 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         "the engine's level from its next move: random, easy, medium, hard or max",
         App::level_command,
     ),
+    command(
+        "ballot",
+        Some("[N]"),
+        "a new game of English draughts from 3-move ballot N (1-157), or one drawn at random",
+        App::ballot_command,
+    ),
     command("setup", None, "set up a position", |app, _| {
         Ok(app.update(Action::Setup(SetupAction::Open)))
     }),
@@ -296,8 +302,9 @@ mod tests {
     use crate::engine::Players;
 
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
-    const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse :comment [TEXT] :analysis :pause :level L :setup \
-                          :fen [FEN] :save [name] :load :continue :say TEXT :claim :help :quit";
+    const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse \
+                          :comment [TEXT] :analysis :pause :level L :ballot [N] :setup :fen [FEN] \
+                          :save [name] :load :continue :say TEXT :claim :help :quit";
 
     fn app() -> App {
         App::new(Players {

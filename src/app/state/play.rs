@@ -179,6 +179,20 @@ impl App {
         effects
     }
 
+    /// `:ballot [N]`: a new game from ballot `N` of the deck (counted from 1), or from one drawn at random, with
+    /// the same players.
+    pub(super) fn ballot_command(&mut self, argument: Option<&str>) -> Result<Vec<Effect>, String> {
+        let size = crate::app::ballot::deck_size();
+        let opening = match argument.map(str::trim).filter(|a| !a.is_empty()) {
+            None => OpeningChoice::RandomBallot,
+            Some(text) => match text.parse::<usize>() {
+                Ok(n) if (1..=size).contains(&n) => OpeningChoice::Ballot(n - 1),
+                _ => return Err(format!("which ballot? a number from 1 to {size}")),
+            },
+        };
+        Ok(self.start_with_opening(GameType::default(), self.players, opening))
+    }
+
     /// A number below `size` for a ballot drawn at random: from the session's seed, different for each draw.
     fn draw_ballot(&mut self, size: usize) -> usize {
         self.draws += 1;
