@@ -7,10 +7,8 @@ use crowned::app::{
 use crowned::engine::{Level, Limits, Score};
 use crowned::rules::Move;
 
-mod common;
-
-use common::app::{HUMANS, answer, app_from};
-use common::screen::screen;
+use crate::common::app::{HUMANS, answer, app_from};
+use crate::common::screen::screen;
 
 const VS_ENGINE: Players = Players {
     black: Player::Human,

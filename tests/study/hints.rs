@@ -7,10 +7,8 @@ use crowned::app::{Action, App, Effect, Mode, Player, Players, Preferences};
 use crowned::engine::{Level, Limits};
 use crowned::rules::SquareStyle;
 
-mod common;
-
-use common::app::{HUMANS, answer, app_from, sq};
-use common::screen::screen;
+use crate::common::app::{HUMANS, answer, app_from, sq};
+use crate::common::screen::screen;
 
 const VS_ENGINE: Players = Players {
     black: Player::Human,

@@ -4,10 +4,8 @@
 use crowned::app::{Action, App, OPENING_TAG, Player, Players, Timer, deck_size};
 use crowned::engine::Level;
 
-mod common;
-
-use common::app::HUMANS;
-use common::screen::screen;
+use crate::common::app::HUMANS;
+use crate::common::screen::screen;
 
 /// Opens the dialog, goes up to the opening line and steps right `steps` times, then starts.
 fn start_from_dialog(app: &mut App, steps: usize) {

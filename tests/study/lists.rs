@@ -9,9 +9,7 @@ use crowned::engine::Level;
 use crowned::store::games_in_text;
 use tui_input::InputRequest;
 
-mod common;
-
-use common::screen::screen;
+use crate::common::screen::screen;
 
 const VS_ENGINE: Players = Players {
     black: Player::Human,
