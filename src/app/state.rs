@@ -18,6 +18,7 @@ pub(super) mod hints;
 mod lists;
 mod messages;
 pub(super) mod offers;
+mod openings;
 mod overlays;
 mod play;
 pub(super) mod review;

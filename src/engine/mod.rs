@@ -47,6 +47,7 @@ pub use matches::{
 pub use nnue::Evaluation;
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};
+pub(crate) use rng::Rng;
 pub use score::Score;
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 pub use situation::{AnySituation, Situation};

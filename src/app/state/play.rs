@@ -5,7 +5,7 @@ use tui_input::Input;
 
 use super::App;
 use crate::app::action::{Action, Effect, Purpose, SetupAction, Thinking};
-use crate::app::ballot::{OPENING_TAG, OpeningChoice, ballot_game};
+use crate::app::ballot::OpeningChoice;
 use crate::app::cursor::{Cursor, Step};
 use crate::app::dialog::NewGameDialog;
 use crate::app::keymap::Context;
@@ -13,7 +13,7 @@ use crate::app::mode::{Focus, Mode};
 use crate::app::picking::{Pick, Picker};
 use crate::engine::{AnySituation, Player, Players};
 use crate::game::AnyGame;
-use crate::rules::{GameType, Move, Square};
+use crate::rules::{Move, Square};
 
 impl App {
     /// What the game does with an action no overlay, setup or replay took.
@@ -157,51 +157,6 @@ impl App {
             None => OpeningChoice::Standard,
         };
         self.start_with_opening(self.game_type(), players, opening)
-    }
-
-    /// Starts a new game of `game_type` with `players` from `opening`: a ballot's moves are played for them.
-    pub(super) fn start_with_opening(
-        &mut self,
-        game_type: GameType,
-        players: Players,
-        opening: OpeningChoice,
-    ) -> Vec<Effect> {
-        let ballot = opening.ballot(|size| self.draw_ballot(size));
-        let Some((n, game)) = ballot.and_then(|n| Some((n, ballot_game(n)?))) else {
-            return self.start_game(AnyGame::new(game_type), players);
-        };
-        let name = game.tags().get(OPENING_TAG).unwrap_or_default().to_string();
-        let effects = self.start_game(game, players);
-        self.ballot = Some(n);
-        if self.thinking.is_none() {
-            self.status = format!("{name}; {}", self.mode_message());
-        }
-        effects
-    }
-
-    /// `:ballot [N]`: a new game from ballot `N` of the deck (counted from 1), or from one drawn at random, with
-    /// the same players.
-    pub(super) fn ballot_command(&mut self, argument: Option<&str>) -> Result<Vec<Effect>, String> {
-        let size = crate::app::ballot::deck_size();
-        let opening = match argument.map(str::trim).filter(|a| !a.is_empty()) {
-            None => OpeningChoice::RandomBallot,
-            Some(text) => match text.parse::<usize>() {
-                Ok(n) if (1..=size).contains(&n) => OpeningChoice::Ballot(n - 1),
-                _ => return Err(format!("which ballot? a number from 1 to {size}")),
-            },
-        };
-        Ok(self.start_with_opening(GameType::default(), self.players, opening))
-    }
-
-    /// A number below `size` for a ballot drawn at random: from the session's seed, different for each draw.
-    fn draw_ballot(&mut self, size: usize) -> usize {
-        self.draws += 1;
-        let mut x = self.seed ^ self.draws.wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        // splitmix64's finaliser: every bit of the seed and the count stirs every bit of the result.
-        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        x ^= x >> 31;
-        (x % size.max(1) as u64) as usize
     }
 
     /// Starts `game` with `players`; an unfinished game is archived first.

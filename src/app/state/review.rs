@@ -132,7 +132,7 @@ impl App {
         })
     }
 
-    /// Whether the review wants the engine now: the next position to judge, and its situation.
+    /// The next position the review has to judge, if any.
     pub(super) fn review_wants(&self) -> Option<usize> {
         let review = self.review.as_ref()?;
         review.judged.iter().position(Option::is_none)

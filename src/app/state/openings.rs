@@ -1,0 +1,51 @@
+//! How a new game starts: from the standard position or from a 3-move ballot (chosen in the new-game dialog,
+//! with `:ballot`, or again by a rematch), a ballot drawn at random following the session's seed.
+
+use super::App;
+use crate::app::action::Effect;
+use crate::app::ballot::{OPENING_TAG, OpeningChoice, ballot_game, deck_size};
+use crate::engine::{Players, Rng};
+use crate::game::AnyGame;
+use crate::rules::GameType;
+
+impl App {
+    /// Starts a new game of `game_type` with `players` from `opening`: a ballot's moves are played for them.
+    pub(super) fn start_with_opening(
+        &mut self,
+        game_type: GameType,
+        players: Players,
+        opening: OpeningChoice,
+    ) -> Vec<Effect> {
+        let ballot = opening.ballot(|size| self.draw_ballot(size));
+        let Some((n, game)) = ballot.and_then(|n| Some((n, ballot_game(n)?))) else {
+            return self.start_game(AnyGame::new(game_type), players);
+        };
+        let name = game.tags().get(OPENING_TAG).unwrap_or_default().to_string();
+        let effects = self.start_game(game, players);
+        self.ballot = Some(n);
+        if self.thinking.is_none() {
+            self.status = format!("{name}; {}", self.mode_message());
+        }
+        effects
+    }
+
+    /// `:ballot [N]`: a new game from ballot `N` of the deck (counted from 1), or from one drawn at random, with
+    /// the same players.
+    pub(super) fn ballot_command(&mut self, argument: Option<&str>) -> Result<Vec<Effect>, String> {
+        let size = deck_size();
+        let opening = match argument.map(str::trim).filter(|a| !a.is_empty()) {
+            None => OpeningChoice::RandomBallot,
+            Some(text) => match text.parse::<usize>() {
+                Ok(n) if (1..=size).contains(&n) => OpeningChoice::Ballot(n - 1),
+                _ => return Err(format!("which ballot? a number from 1 to {size}")),
+            },
+        };
+        Ok(self.start_with_opening(GameType::default(), self.players, opening))
+    }
+
+    /// A number below `size` for a ballot drawn at random: from the session's seed, different for each draw.
+    fn draw_ballot(&mut self, size: usize) -> usize {
+        self.draws += 1;
+        Rng::new(self.seed.wrapping_add(self.draws)).below(size)
+    }
+}
