@@ -10,6 +10,7 @@ use crowned::config::{
 };
 use crowned::engine::Level;
 use crowned::engine::sprt::Sprt;
+use crowned::game::TimeControl;
 use crowned::rules::{SquareStyle, Variant};
 use crowned::ui::{PieceStyle, ThemeName};
 
@@ -105,6 +106,19 @@ pub(crate) struct PlayArgs {
     /// game.move-limit, built in: 40].
     #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub(crate) move_limit: Option<u32>,
+    /// Clocks for a new game: minutes and an increment in seconds (5+3), seconds for every move (30s), or none; a
+    /// side whose time runs out loses [setting game.clock, built in: none].
+    #[arg(long, value_name = "CONTROL", value_parser = parse_clock_arg)]
+    pub(crate) clock: Option<ClockArg>,
+}
+
+/// `--clock`'s value: a time control, or none. (A type of its own: clap would take an `Option` in an `Option` for
+/// an option whose value may be left out.)
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ClockArg(Option<TimeControl>);
+
+fn parse_clock_arg(text: &str) -> Result<ClockArg, String> {
+    crowned::config::parse_clock(text).map(ClockArg)
 }
 
 #[derive(Subcommand, Debug)]
@@ -452,6 +466,7 @@ impl PlayArgs {
             orientation: self.orientation,
             legal_moves: off(self.no_legal_moves),
             autosave: off(self.no_autosave),
+            clock: self.clock.map(|ClockArg(clock)| clock),
             move_limit: self.move_limit,
         }
     }

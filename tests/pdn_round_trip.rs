@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 
 use crowned::app::{Player, Players};
 use crowned::engine::Level;
-use crowned::game::Game;
 use crowned::game::pdn::{
     GameText, WithRules, game_type_of, parse_games, replay, with_rules, write_game,
 };
+use crowned::game::{ClockState, Game};
 use crowned::rules::{English, RuleSet};
 use crowned::store::{SavedGame, from_pdn, to_pdn};
 use proptest::prelude::*;
@@ -186,17 +186,26 @@ fn random_players() -> impl Strategy<Value = Players> {
     (player.clone(), player).prop_map(|(black, white)| Players { black, white })
 }
 
-/// The autosave format: the game, its current point, its players and its file come back.
+/// The autosave format: the game, its current point, its players, its file and its clocks come back.
 fn saved_round_trip(game: Game, players: Players, named: bool) {
+    let clock = named.then(|| ClockState {
+        control: "3+2".parse().expect("valid"),
+        left: [
+            std::time::Duration::from_millis(game.len() as u64 * 1_234 + 7),
+            std::time::Duration::from_millis(98_765),
+        ],
+    });
     let saved = SavedGame {
         game: game.into(),
         players,
         file: named.then(|| PathBuf::from("club-night.pdn")),
+        clock,
     };
     let written = to_pdn(&saved);
     let back = from_pdn(&written).unwrap_or_else(|e| panic!("{e}\n{written}"));
     assert_eq!(back.players, saved.players);
     assert_eq!(back.file, saved.file);
+    assert_eq!(back.clock, saved.clock);
     assert_eq!(back.game.ply(), saved.game.ply(), "the current point");
     assert_eq!(back.game.start(), saved.game.start());
     assert_eq!(back.game.moves(), saved.game.moves());

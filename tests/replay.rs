@@ -214,6 +214,7 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
                 game: unfinished.clone().into(),
                 players,
                 file: None,
+                clock: None,
             },
             Some("unfinished"),
         )
@@ -227,6 +228,7 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
                 game: finished.into(),
                 players: VS_ENGINE,
                 file: None,
+                clock: None,
             },
             Some("finished"),
         )

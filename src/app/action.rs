@@ -10,7 +10,7 @@ use tui_input::InputRequest;
 use super::library::GameList;
 use super::table::{TableEvent, TableRequest};
 use crate::engine::{AnySituation, Level, Limits, Players, Score};
-use crate::game::AnyGame;
+use crate::game::{AnyGame, ClockState};
 use crate::rules::{Color, Move, Piece, Square};
 
 /// What a search is for.
@@ -253,6 +253,8 @@ pub enum Effect {
         players: Players,
         /// The saved-games file it came from, to be updated instead of filing a second copy.
         file: Option<PathBuf>,
+        /// Its clocks as they stand, when it has them.
+        clock: Option<ClockState>,
     },
     /// Save this game among the saved games under a name the player chose (`:save`), and say where.
     Save {
@@ -260,6 +262,8 @@ pub enum Effect {
         game: Box<AnyGame>,
         /// Who plays it.
         players: Players,
+        /// Its clocks as they stand, when it has them.
+        clock: Option<ClockState>,
         /// The name typed, if any.
         name: Option<String>,
     },
@@ -289,4 +293,6 @@ pub enum Timer {
     Animation,
     /// The analysis panel may show the engine's latest report.
     Analysis,
+    /// The running clock shows a new second, or has run out.
+    Clock,
 }

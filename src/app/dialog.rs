@@ -4,6 +4,7 @@
 use super::action::{Action, SetupAction};
 use super::ballot::OpeningChoice;
 use crate::engine::{Level, Player, Players};
+use crate::game::{TIME_CONTROL_CHOICES, TimeControl};
 use crate::rules::{ENGLISH_SIZES, GameType, Variant};
 
 /// The choices for one side, in the order the dialog cycles through them.
@@ -31,17 +32,20 @@ pub enum DialogRow {
     Black,
     /// Who plays White.
     White,
+    /// The clocks.
+    Clock,
 }
 
 impl DialogRow {
     /// Every line, top to bottom.
-    pub const ALL: [DialogRow; 6] = [
+    pub const ALL: [DialogRow; 7] = [
         DialogRow::Variant,
         DialogRow::Board,
         DialogRow::Rows,
         DialogRow::Opening,
         DialogRow::Black,
         DialogRow::White,
+        DialogRow::Clock,
     ];
 }
 
@@ -54,19 +58,27 @@ pub struct NewGameDialog {
     pub players: Players,
     /// How it starts.
     pub opening: OpeningChoice,
+    /// Its clocks (`None`: none).
+    pub clock: Option<TimeControl>,
     /// The line being changed.
     pub row: DialogRow,
 }
 
 impl NewGameDialog {
-    /// A dialog that starts from the current game type and players, on Black's line.
+    /// A dialog that starts from the current game type and players, without clocks, on Black's line.
     pub fn new(game_type: GameType, players: Players) -> NewGameDialog {
         NewGameDialog {
             game_type,
             players,
             opening: OpeningChoice::Standard,
+            clock: None,
             row: DialogRow::Black,
         }
+    }
+
+    /// The dialog with `clock` chosen.
+    pub fn with_clock(self, clock: Option<TimeControl>) -> NewGameDialog {
+        NewGameDialog { clock, ..self }
     }
 
     /// The lines on show: the board size only for English rules, the opening only for English draughts on its
@@ -132,6 +144,18 @@ impl NewGameDialog {
                 }
             }
             DialogRow::Opening => self.opening = self.opening.cycled(step),
+            DialogRow::Clock => {
+                let choices: Vec<Option<TimeControl>> = TIME_CONTROL_CHOICES
+                    .iter()
+                    .map(|text| text.parse().ok())
+                    .collect();
+                // A control of the settings' own that is not in the list is left for the list's first.
+                let now = choices.iter().position(|c| *c == self.clock);
+                self.clock = match now {
+                    Some(now) => choices[next(choices.len(), now)],
+                    None => choices[0],
+                };
+            }
             DialogRow::Black | DialogRow::White => {
                 let slot = if self.row == DialogRow::Black {
                     &mut self.players.black
@@ -150,10 +174,10 @@ impl NewGameDialog {
 pub(super) enum DialogStep {
     /// It stays open, changed or not.
     Stays,
-    /// Start a new game of this type with these players, from this opening.
-    Start(GameType, Players, OpeningChoice),
-    /// Set up a position of this type first, for these players.
-    SetUp(GameType, Players),
+    /// Start a new game of this type with these players, from this opening, with these clocks.
+    Start(GameType, Players, OpeningChoice, Option<TimeControl>),
+    /// Set up a position of this type first, for these players and clocks.
+    SetUp(GameType, Players, Option<TimeControl>),
     /// Close it without a new game.
     Cancel,
 }
@@ -168,10 +192,10 @@ impl NewGameDialog {
             Action::Left => self.cycle(-1),
             Action::Right => self.cycle(1),
             Action::PickAtCursor | Action::SubmitInput | Action::NewGame => {
-                return DialogStep::Start(self.game_type, self.players, self.opening());
+                return DialogStep::Start(self.game_type, self.players, self.opening(), self.clock);
             }
             Action::Setup(SetupAction::Open) => {
-                return DialogStep::SetUp(self.game_type, self.players);
+                return DialogStep::SetUp(self.game_type, self.players, self.clock);
             }
             Action::Cancel | Action::Quit => return DialogStep::Cancel,
             _ => {}
@@ -225,7 +249,7 @@ mod tests {
         assert_eq!(dialog.row, DialogRow::Board);
         dialog.cycle(1);
         assert_eq!((dialog.game_type.size, dialog.game_type.rows), (10, 4));
-        dialog.move_row(-6);
+        dialog.move_row(-7);
         assert_eq!(dialog.row, DialogRow::Variant);
         dialog.cycle(1);
         assert_eq!(dialog.game_type, GameType::standard(Variant::ALL[1]));
@@ -251,6 +275,37 @@ mod tests {
     }
 
     #[test]
+    fn the_clock_line_cycles_through_the_controls_and_round() {
+        let five: TimeControl = "5+3".parse().expect("valid");
+        let mut dialog = NewGameDialog::new(GameType::default(), players()).with_clock(Some(five));
+        dialog.move_row(9);
+        assert_eq!(dialog.row, DialogRow::Clock, "the last line");
+        let mut seen = vec![dialog.clock];
+        for _ in 0..TIME_CONTROL_CHOICES.len() {
+            dialog.cycle(1);
+            seen.push(dialog.clock);
+        }
+        assert_eq!(seen.first(), seen.last(), "round to where it began");
+        assert!(seen.contains(&None), "no clocks is a choice");
+        assert!(seen.contains(&Some("30s".parse().expect("valid"))));
+        dialog.cycle(-1);
+        assert_eq!(dialog.clock, seen[TIME_CONTROL_CHOICES.len() - 1]);
+        // A control not in the list (from the settings) goes on to the list's first.
+        let mut odd = dialog.with_clock(Some("7+7".parse().expect("valid")));
+        odd.cycle(1);
+        assert_eq!(odd.clock, None);
+        assert_eq!(
+            odd.act(&Action::PickAtCursor),
+            DialogStep::Start(
+                GameType::default(),
+                players(),
+                OpeningChoice::Standard,
+                None
+            )
+        );
+    }
+
+    #[test]
     fn the_dialog_starts_sets_up_or_cancels() {
         let mut dialog = NewGameDialog::new(GameType::default(), players());
         assert_eq!(dialog.act(&Action::Down), DialogStep::Stays);
@@ -262,11 +317,11 @@ mod tests {
         let english = GameType::default();
         assert_eq!(
             dialog.act(&Action::PickAtCursor),
-            DialogStep::Start(english, chosen, OpeningChoice::Standard)
+            DialogStep::Start(english, chosen, OpeningChoice::Standard, None)
         );
         assert_eq!(
             dialog.act(&Action::Setup(SetupAction::Open)),
-            DialogStep::SetUp(english, chosen)
+            DialogStep::SetUp(english, chosen, None)
         );
         assert_eq!(dialog.act(&Action::Undo), DialogStep::Stays);
         assert_eq!(dialog.act(&Action::Quit), DialogStep::Cancel);

@@ -54,6 +54,7 @@ pub use mode::{Focus, Mode};
 pub use overlay::{Help, Overlay, Question, ResumeOffer};
 pub use state::App;
 pub use state::analysis::{ANALYSIS_REFRESH, AnalysisLine, AnalysisView};
+pub use state::clocks::ClockView;
 pub use state::commands::{TYPED_COMMANDS, TypedCommand, command_list};
 pub use state::hints::Hint;
 pub use state::offers::JUDGING_TIME;

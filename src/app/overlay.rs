@@ -10,7 +10,7 @@ use super::dialog::NewGameDialog;
 use super::library::GameList;
 use super::table::OfferKind;
 use crate::engine::Players;
-use crate::game::AnyGame;
+use crate::game::{AnyGame, ClockState};
 use crate::rules::Color;
 
 /// An unfinished game found at start, offered for resuming.
@@ -20,6 +20,8 @@ pub struct ResumeOffer {
     pub game: AnyGame,
     /// Who played it.
     pub players: Players,
+    /// Its clocks as they stood, when it has them.
+    pub clock: Option<ClockState>,
 }
 
 /// A yes/no question waiting for the player's answer; nothing else is played until it is answered.
@@ -254,6 +256,7 @@ mod tests {
                 black: Player::Human,
                 white: Player::Human,
             },
+            clock: None,
         }
     }
 

@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use super::keymap::KeyMap;
 use crate::engine::{Level, Player, Players};
-use crate::game::DEFAULT_MOVE_LIMIT;
+use crate::game::{DEFAULT_MOVE_LIMIT, TimeControl};
 
 /// Which side is at the bottom of the board when a game starts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -94,6 +94,8 @@ pub struct Preferences {
     pub hint_time: Duration,
     /// How long the analysis panel's search looks at one position.
     pub analysis_time: Duration,
+    /// The time control of new games (`None`: no clocks).
+    pub clock: Option<TimeControl>,
 }
 
 /// The default pace of a game between engines: a move a second, slow enough to follow.
@@ -125,6 +127,7 @@ impl Default for Preferences {
             hint_level: Level::Max,
             hint_time: DEFAULT_HINT_TIME,
             analysis_time: DEFAULT_ANALYSIS_TIME,
+            clock: None,
         }
     }
 }

@@ -13,6 +13,7 @@
 
 pub(super) mod analysis;
 mod at_table;
+pub(super) mod clocks;
 pub(super) mod commands;
 pub(super) mod hints;
 mod lists;
@@ -27,6 +28,7 @@ mod timing;
 pub(super) mod typing;
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use tui_input::Input;
 
@@ -42,9 +44,9 @@ use super::preferences::Preferences;
 use super::setup::Setup;
 use super::table::Table;
 use crate::engine::Players;
-use crate::game::AnyGame;
+use crate::game::{AnyGame, Clock, TimeControl};
 use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
-use crate::store::GameEntry;
+use crate::store::{GameEntry, SavedGame};
 use analysis::Analysis;
 use hints::Hint;
 use review::Review;
@@ -100,6 +102,12 @@ pub struct App {
     seed: u64,
     /// Ballots drawn so far.
     draws: u64,
+    /// The time control new games get (`None`: no clocks).
+    time_control: Option<TimeControl>,
+    /// The clocks of the game in play, when it has them.
+    clock: Option<Clock>,
+    /// The front end's time as it last said ([`App::set_time`]).
+    now: Duration,
 }
 
 /// What a key pressed on a screen too small to show the game is told.
@@ -139,6 +147,7 @@ impl App {
     fn fresh(mut game: AnyGame, players: Players, preferences: Preferences) -> App {
         follow_move_limit(&mut game, &preferences);
         let board = game.geometry();
+        let time_control = preferences.clock;
         App {
             picker: Picker::new(&game.position()),
             game,
@@ -174,6 +183,9 @@ impl App {
             ballot: None,
             seed: 0,
             draws: 0,
+            clock: time_control.map(Clock::new),
+            time_control,
+            now: Duration::ZERO,
         }
     }
 
@@ -195,21 +207,29 @@ impl App {
     /// A new game with `players` that first offers to resume `game` (an unfinished game saved earlier, with its
     /// own players). Nothing starts, the engine included, until the player answers.
     pub fn offering_resume(players: Players, game: AnyGame, saved_players: Players) -> App {
-        App::offering_resume_over(AnyGame::default(), players, game, saved_players)
+        App::offering_resume_over(
+            AnyGame::default(),
+            players,
+            SavedGame {
+                game,
+                players: saved_players,
+                file: None,
+                clock: None,
+            },
+        )
     }
 
-    /// [`App::offering_resume`] over `new`, the new game played if the player declines (of any variant).
-    pub fn offering_resume_over(
-        new: AnyGame,
-        players: Players,
-        game: AnyGame,
-        saved_players: Players,
-    ) -> App {
+    /// [`App::offering_resume`] over `new`, the new game played if the player declines (of any variant), for
+    /// a game `saved` with its players and clocks; it goes back into the saved-games file it came from, if it
+    /// came from one.
+    pub fn offering_resume_over(new: AnyGame, players: Players, saved: SavedGame) -> App {
         let mut app = App::fresh(new, players, Preferences::default());
         app.overlay.offer_resume(ResumeOffer {
-            game,
-            players: saved_players,
+            game: saved.game,
+            players: saved.players,
+            clock: saved.clock,
         });
+        app.saved_file = saved.file;
         app.status = app.resume_question();
         app
     }
@@ -261,6 +281,11 @@ impl App {
         self.cursor = self.cursor.turned(self.board(), self.flipped);
         if preferences.pace.is_none() {
             self.pace_wait = false;
+        }
+        self.time_control = preferences.clock;
+        // A game not begun takes the clocks of the settings.
+        if self.game.is_empty() && self.table.is_none() && self.replay.is_none() {
+            self.set_fresh_clock();
         }
         self.preferences = preferences;
     }
@@ -449,6 +474,7 @@ impl App {
     #[must_use = "the effects must be carried out: a dropped effect is a stalled engine or an unsaved game"]
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         let mut effects = self.dispatch(action);
+        self.sync_clock(&mut effects);
         self.sync_analysis(&mut effects);
         effects
     }

@@ -72,6 +72,7 @@ pub(super) struct GameLayer {
     /// Wider than the settings, for the same reason.
     pub(super) size: Option<i64>,
     pub(super) rows: Option<i64>,
+    pub(super) clock: Option<String>,
 }
 
 /// The keys of a command: a list of key names, or one name on its own.
@@ -149,6 +150,7 @@ pub(super) struct GameOut {
     pub(super) variant: &'static str,
     pub(super) size: u8,
     pub(super) rows: u8,
+    pub(super) clock: String,
 }
 
 /// The key map as tables of contexts, each listing its commands in the table's order.

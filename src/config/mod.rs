@@ -32,6 +32,7 @@ use locate::*;
 
 use crate::app::{KeyMap, Orientation, Player, Players, Preferences};
 use crate::engine::Level;
+use crate::game::{TimeControl, TimeControlError};
 use crate::rules::{GameType, SquareStyle, Variant};
 use crate::ui::{Options, PieceStyle, Theme, ThemeName};
 
@@ -86,6 +87,8 @@ pub struct Settings {
     pub move_limit: u32,
     /// The variant, board and rows of men of a new game (`game.variant`, `game.size`, `game.rows`).
     pub game_type: GameType,
+    /// The clocks of a new game (`game.clock`): `None` for none.
+    pub clock: Option<TimeControl>,
     /// How `crowned serve` runs (`[server]`).
     pub server: ServerSettings,
     /// The keys bound to each command (`[keys.<context>]`).
@@ -140,6 +143,7 @@ impl Settings {
             autosave: true,
             move_limit: preferences.move_limit,
             game_type: GameType::default(),
+            clock: None,
             server: ServerSettings::default(),
             keys: KeyMap::unbound(),
         }
@@ -314,6 +318,12 @@ impl Settings {
                     ),
                 }
             }
+            if let Some(clock) = &game.clock {
+                match parse_clock(clock) {
+                    Ok(clock) => self.clock = clock,
+                    Err(message) => problem(&["game", "clock"], message),
+                }
+            }
             self.apply_game_type(&game, problems);
         }
         if let Some(server) = layer.server {
@@ -410,6 +420,9 @@ impl Settings {
         if let Some(limit) = o.move_limit {
             self.move_limit = limit;
         }
+        if let Some(clock) = o.clock {
+            self.clock = clock;
+        }
     }
 
     /// The engine's time per move.
@@ -428,6 +441,7 @@ impl Settings {
             think_time: self.think_time(),
             hint_level: self.hint_level,
             hint_time: Duration::from_secs_f64(self.hint_time),
+            clock: self.clock,
             ..Preferences::default()
         }
     }
@@ -472,6 +486,9 @@ impl Settings {
                 variant: self.game_type.variant.name(),
                 size: self.game_type.size,
                 rows: self.game_type.rows,
+                clock: self
+                    .clock
+                    .map_or_else(|| "none".to_string(), |c| c.to_string()),
             },
             server: self.server.out(),
             keys: KeysOut(&self.keys),
@@ -510,6 +527,8 @@ pub struct Overrides {
     pub autosave: Option<bool>,
     /// `--move-limit`.
     pub move_limit: Option<u32>,
+    /// `--clock` (`Some(None)`: `--clock none`).
+    pub clock: Option<Option<TimeControl>>,
 }
 
 /// A number of seconds per move, as the settings and the command line accept it.
@@ -553,6 +572,16 @@ fn parse_player(text: &str) -> Result<Player, String> {
             levels.join(", ")
         )
     })
+}
+
+/// A time control as the settings and the command line write it: `none`, or one [`TimeControl`] reads.
+pub fn parse_clock(text: &str) -> Result<Option<TimeControl>, String> {
+    if text.trim().eq_ignore_ascii_case("none") {
+        return Ok(None);
+    }
+    text.parse()
+        .map(Some)
+        .map_err(|e: TimeControlError| format!("{e}, or none"))
 }
 
 /// Reads the settings file; `None` if there is none.

@@ -8,7 +8,24 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use super::{Outcome, WinReason};
 use crate::rules::Color;
+
+/// The time controls offered where one is chosen from a list (the new-game dialog, the server's lobby), in
+/// the order they are cycled through: none, then the usual Fischer controls from bullet to slow, then a fixed
+/// time per move.
+pub const TIME_CONTROL_CHOICES: [&str; 8] =
+    ["none", "1+0", "3+2", "5+3", "10+5", "15+10", "30+20", "30s"];
+
+/// The end of a game whose `flagged` side ran out of time: the other side wins. The draughts federations'
+/// rules (FMJD, ACF) make a flag fall a loss whatever is on the board: no material is too little to win with,
+/// since blocking the other side's last pieces wins in every variant.
+pub fn lost_on_time(flagged: Color) -> Outcome {
+    Outcome::Win {
+        winner: flagged.opponent(),
+        reason: WinReason::Time,
+    }
+}
 
 /// How much time each side has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,6 +106,49 @@ impl fmt::Display for TimeControl {
     }
 }
 
+/// A game's clocks as they stand, stopped: what is saved with a game in progress and resumed with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockState {
+    /// The time control.
+    pub control: TimeControl,
+    /// Each side's time left, by [`Color::index`].
+    pub left: [Duration; 2],
+}
+
+/// Why a saved clock state could not be read.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[error("{0:?} is not two times left in seconds (Black's, then White's)")]
+pub struct ClockStateError(pub String);
+
+impl ClockState {
+    /// Each side's time left as written with a game: Black's then White's seconds, to the millisecond
+    /// (`245.300 198.000`).
+    pub fn left_text(&self) -> String {
+        let [black, white] = self.left.map(|d| d.as_secs_f64());
+        format!("{black:.3} {white:.3}")
+    }
+
+    /// Reads back [`ClockState::left_text`] for `control`. A time longer than the control could ever give is
+    /// refused, as is anything but two numbers.
+    pub fn read(control: TimeControl, left: &str) -> Result<ClockState, ClockStateError> {
+        let error = || ClockStateError(crate::rules::excerpt(left).to_string());
+        let most = (MAX_INITIAL + MAX_STEP).as_secs_f64();
+        let mut times = left.split_whitespace().map(|t| {
+            t.parse::<f64>()
+                .ok()
+                .filter(|n| n.is_finite() && (0.0..=most).contains(n))
+                .map(Duration::from_secs_f64)
+        });
+        match (times.next(), times.next(), times.next()) {
+            (Some(Some(black)), Some(Some(white)), None) => Ok(ClockState {
+                control,
+                left: [black, white],
+            }),
+            _ => Err(error()),
+        }
+    }
+}
+
 /// The two clocks of a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Clock {
@@ -119,6 +179,19 @@ impl Clock {
             control,
             left,
             running: None,
+        }
+    }
+
+    /// Clocks resumed from a saved `state`, stopped.
+    pub fn from_state(state: ClockState) -> Clock {
+        Clock::resumed(state.control, state.left)
+    }
+
+    /// The clocks as they stand at `now`, stopped, for saving.
+    pub fn state(&self, now: Duration) -> ClockState {
+        ClockState {
+            control: self.control,
+            left: [Color::Black, Color::White].map(|side| self.left(side, now)),
         }
     }
 
@@ -244,6 +317,30 @@ mod tests {
         assert_eq!(clock.flagged(s(550.0)), Some(Color::White));
         // A move after the fall does not save the game.
         assert_eq!(clock.press(s(551.0)), Err(Color::White));
+    }
+
+    #[test]
+    fn a_saved_state_reads_back_and_nonsense_is_refused() {
+        let mut clock = Clock::new("5+3".parse().expect("valid"));
+        clock.start(Color::Black, s(0.0));
+        let state = clock.state(s(54.6999));
+        assert_eq!(state.left_text(), "245.300 300.000");
+        let read = ClockState::read(state.control, &state.left_text()).expect("reads back");
+        assert_eq!(read.left, [s(245.3), s(300.0)]);
+        let resumed = Clock::from_state(read);
+        assert_eq!(
+            resumed.running(),
+            None,
+            "a resumed clock waits to be started"
+        );
+        for bad in [
+            "", "1", "1 2 3", "x 2", "-1 2", "NaN 2", "inf 1", "1e300 1", "1,5 2",
+        ] {
+            assert!(ClockState::read(state.control, bad).is_err(), "{bad:?}");
+        }
+        for choice in TIME_CONTROL_CHOICES.iter().skip(1) {
+            assert!(choice.parse::<TimeControl>().is_ok(), "{choice}");
+        }
     }
 
     #[test]

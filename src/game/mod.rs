@@ -14,7 +14,10 @@ mod record;
 mod tags;
 
 pub use any::{AnyGame, GameVisitor, GameVisitorMut};
-pub use clock::{Clock, TimeControl, TimeControlError};
+pub use clock::{
+    Clock, ClockState, ClockStateError, TIME_CONTROL_CHOICES, TimeControl, TimeControlError,
+    lost_on_time,
+};
 pub use draws::{Counting, DrawRules, Ending, EndingRule, MAX_ENDING_RULES};
 pub use marks::MoveMark;
 pub use numbering::{MoveNumber, count, moves_played, moves_played_any};

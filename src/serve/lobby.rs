@@ -15,8 +15,8 @@ use crate::app::{Key, KeyCode};
 use crate::game::TimeControl;
 use crate::rules::{Color, Variant};
 
-/// The clocks the form offers, as written.
-pub const CLOCKS: [&str; 8] = ["none", "1+0", "3+2", "5+3", "10+5", "15+10", "30+20", "30s"];
+/// The clocks a table can have: the same list as the new-game dialog's.
+pub use crate::game::TIME_CONTROL_CHOICES as CLOCKS;
 
 /// What the player chose.
 #[derive(Clone, Debug, PartialEq, Eq)]

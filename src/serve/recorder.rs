@@ -248,6 +248,7 @@ fn file_for_players(players: Option<&Path>, people: &[Identity], game: AnyGame, 
             white: Player::Human,
         },
         file: None,
+        clock: None,
     };
     for person in people.iter().filter(|p| !p.is_guest()) {
         let store = Store::under(&players.join(person.folder_name()));

@@ -17,7 +17,7 @@ use super::identity::Identity;
 use super::recorder::{Job, RecordKey, Recorder};
 use super::tables::{Listing, Tables};
 use crate::app::{OfferKind, SeatView, TableEvent, TableRequest, TableState};
-use crate::game::{AnyGame, Clock, Outcome, TimeControl, WinReason};
+use crate::game::{AnyGame, Clock, TimeControl, lost_on_time};
 use crate::rules::{Color, GameType};
 
 /// The longest chat line kept, in characters.
@@ -453,14 +453,9 @@ impl Room {
         }
     }
 
-    /// `flagged`'s time has run out: the opponent wins. The draughts federations' rules (FMJD, ACF) make a flag
-    /// fall a loss whatever is on the board: no material is too little to win with, since blocking the other
-    /// side's last pieces wins in every variant.
+    /// `flagged`'s time has run out: the opponent wins ([`lost_on_time`]).
     fn lose_on_time(&mut self, flagged: Color) {
-        let _ = self.game.declare(Outcome::Win {
-            winner: flagged.opponent(),
-            reason: WinReason::Time,
-        });
+        let _ = self.game.declare(lost_on_time(flagged));
         self.stop_clock();
     }
 

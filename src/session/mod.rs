@@ -87,6 +87,8 @@ pub struct Session {
     /// What the player asked of the table, for the front end to send ([`Session::take_requests`]).
     requests: Vec<TableRequest>,
     ending: Option<Ending>,
+    /// When the session began: the app's clocks count from here.
+    epoch: Instant,
 }
 
 impl Session {
@@ -111,6 +113,7 @@ impl Session {
             start_effects: effects,
             requests: Vec::new(),
             ending: None,
+            epoch: Instant::now(),
         };
         if !notices.is_empty() {
             session.notice(notices.join(" · "));
@@ -208,6 +211,7 @@ impl Session {
 
     /// Carries out one action and everything it leads to.
     fn act(&mut self, action: Action) {
+        self.app.set_time(self.epoch.elapsed());
         let effects = self.app.update(action);
         self.carry_out(effects);
     }
@@ -274,9 +278,12 @@ impl Session {
                 Effect::Save {
                     game,
                     players,
+                    clock,
                     name,
                 } => {
-                    let said = self.saving.save_named(*game, players, name.as_deref());
+                    let said = self
+                        .saving
+                        .save_named(*game, players, clock, name.as_deref());
                     self.notice(said);
                     Ok(())
                 }
@@ -284,10 +291,12 @@ impl Session {
                     game,
                     players,
                     file,
+                    clock,
                 } => self.saving.archive(&SavedGame {
                     game: *game,
                     players,
                     file,
+                    clock,
                 }),
             };
             if let Err(e) = saved {

@@ -121,6 +121,19 @@ fn with_settings(
     no_color: bool,
 ) -> (Opened, Config) {
     opened.app.set_preferences(settings.preferences());
+    // The engine's first move was asked for before the settings were known: it is asked for again, with their
+    // time to think or their clocks.
+    if opened
+        .effects
+        .iter()
+        .any(|e| matches!(e, Effect::Think { .. }))
+    {
+        opened
+            .effects
+            .retain(|e| !matches!(e, Effect::Think { .. }));
+        let again = opened.app.renew_engine_turn();
+        opened.effects.extend(again);
+    }
     if let Some(problem) = problem {
         opened.notices.insert(
             0,
@@ -188,10 +201,7 @@ fn open_with_autosave(store: Store, opening: Opening, players: Players) -> Opene
         return opened(app, effects, notices, saving);
     };
     if let Opening::Standard(game_type) = opening {
-        let mut app =
-            App::offering_resume_over(AnyGame::new(game_type), players, saved.game, saved.players);
-        // A game continued from the saved games goes back into its own file.
-        app.link_saved_file(saved.file);
+        let app = App::offering_resume_over(AnyGame::new(game_type), players, saved);
         let saving = Saving::in_store(store, Some(slot), true);
         return opened(app, Vec::new(), notices, saving);
     }

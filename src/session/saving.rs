@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::app::{App, GameList, ListPurpose, Players};
-use crate::game::AnyGame;
+use crate::game::{AnyGame, ClockState};
 use crate::store::{AutosaveSlot, SavedGame, Store, StoreError};
 
 /// A session's files: where `:save` and finished games go, and its own slot for the game in progress.
@@ -50,6 +50,7 @@ impl Saving {
             game: game.clone(),
             players: app.players(),
             file: app.saved_file().map(Path::to_path_buf),
+            clock: app.clock_state(),
         };
         if game.outcome().is_some() {
             file_away(store, &saved)?;
@@ -68,7 +69,13 @@ impl Saving {
     }
 
     /// `:save`: files the game under the name given; says where it went, or why it did not.
-    pub fn save_named(&self, game: AnyGame, players: Players, name: Option<&str>) -> String {
+    pub fn save_named(
+        &self,
+        game: AnyGame,
+        players: Players,
+        clock: Option<ClockState>,
+        name: Option<&str>,
+    ) -> String {
         let Some(store) = &self.store else {
             return "not saved: there is no place for files".to_string();
         };
@@ -76,6 +83,7 @@ impl Saving {
             game,
             players,
             file: None,
+            clock,
         };
         match store.file_game(&saved, name) {
             Ok(path) => format!("saved as {}", path.display()),

@@ -221,6 +221,7 @@ mod tests {
                 white: Player::Human,
             },
             file: None,
+            clock: None,
         }
     }
 

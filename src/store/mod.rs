@@ -11,8 +11,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use thiserror::Error;
 
 use crate::engine::{Player, Players};
-use crate::game::AnyGame;
 use crate::game::pdn::{clipped, open_game, parse_games, quoted};
+use crate::game::{AnyGame, ClockState, TimeControl};
 
 mod autosave;
 mod files;
@@ -33,6 +33,10 @@ const WHITE_PLAYER_TAG: &str = "CrownedWhite";
 const PLY_TAG: &str = "CrownedPly";
 /// The saved-games file an unfinished game in the autosave came from (its name in the games directory).
 const FILE_TAG: &str = "CrownedFile";
+/// Each side's time left on the clocks when the game was saved (the control is in `TimeControl`).
+const CLOCKS_TAG: &str = "CrownedClocks";
+/// The time control of a game with clocks, as the server's records also write it (`5+3`, `30s`).
+const TIME_CONTROL_TAG: &str = "TimeControl";
 
 /// What can go wrong with the program's files.
 #[derive(Debug, Error)]
@@ -90,6 +94,8 @@ pub struct SavedGame {
     pub players: Players,
     /// The saved-games file the game came from, updated when it is saved again.
     pub file: Option<PathBuf>,
+    /// The clocks as they stood, when the game has them.
+    pub clock: Option<ClockState>,
 }
 
 impl Store {
@@ -178,7 +184,13 @@ pub fn to_pdn(saved: &SavedGame) -> String {
     let tags = game.tags_mut();
     // The program's own tags go last, after whatever the record gains, so that saving a game read back from
     // its save writes the same text.
-    for tag in [BLACK_PLAYER_TAG, WHITE_PLAYER_TAG, PLY_TAG, FILE_TAG] {
+    for tag in [
+        BLACK_PLAYER_TAG,
+        WHITE_PLAYER_TAG,
+        PLY_TAG,
+        FILE_TAG,
+        CLOCKS_TAG,
+    ] {
         tags.remove(tag);
     }
     for (name_tag, player) in [
@@ -197,6 +209,11 @@ pub fn to_pdn(saved: &SavedGame) -> String {
     }
     if tags.get("Time").is_none() {
         tags.set("Time", &pdn_time(SystemTime::now()));
+    }
+    // After the tags written once, so that the text is the same each time the game is saved.
+    if let Some(clock) = &saved.clock {
+        tags.set(TIME_CONTROL_TAG, &clock.control.to_string());
+        tags.set(CLOCKS_TAG, &clock.left_text());
     }
     tags.set(BLACK_PLAYER_TAG, saved.players.black.word());
     tags.set(WHITE_PLAYER_TAG, saved.players.white.word());
@@ -240,13 +257,34 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
     };
     game.go_to(ply);
     let file = game.tags().get(FILE_TAG).map(PathBuf::from);
-    for tag in [BLACK_PLAYER_TAG, WHITE_PLAYER_TAG, PLY_TAG, FILE_TAG] {
+    let clock = match (
+        game.tags().get(TIME_CONTROL_TAG),
+        game.tags().get(CLOCKS_TAG),
+    ) {
+        (Some(control), Some(left)) => {
+            let control: TimeControl = control
+                .parse()
+                .map_err(|e| format!("tag {TIME_CONTROL_TAG}: {e}"))?;
+            Some(ClockState::read(control, left).map_err(|e| format!("tag {CLOCKS_TAG}: {e}"))?)
+        }
+        // A record's time control without times left (a finished game from a server) is not a clock to go on
+        // with.
+        _ => None,
+    };
+    for tag in [
+        BLACK_PLAYER_TAG,
+        WHITE_PLAYER_TAG,
+        PLY_TAG,
+        FILE_TAG,
+        CLOCKS_TAG,
+    ] {
         game.tags_mut().remove(tag);
     }
     Ok(SavedGame {
         game,
         players,
         file,
+        clock,
     })
 }
 
@@ -349,6 +387,17 @@ mod tests {
                 white: Player::Engine(Level::Hard),
             },
             file: None,
+            clock: None,
+        }
+    }
+
+    fn clocked() -> SavedGame {
+        SavedGame {
+            clock: Some(ClockState {
+                control: "5+3".parse().expect("valid"),
+                left: [Duration::from_millis(245_300), Duration::from_secs(301)],
+            }),
+            ..sample()
         }
     }
 
@@ -365,6 +414,14 @@ mod tests {
         assert_eq!(back.game.ply(), 3, "and so is the current point");
         assert!(back.game.tags().get(PLY_TAG).is_none());
         assert_eq!(back.game.tags().get("White"), Some("crowned (hard)"));
+        assert_eq!(back.clock, None);
+        // The clocks come back to the millisecond, and the control stays in the record for anyone to read.
+        let text = to_pdn(&clocked());
+        assert!(text.contains("[TimeControl \"5+3\"]"), "{text}");
+        let back = from_pdn(&text).expect("reads back");
+        assert_eq!(back.clock, clocked().clock);
+        assert!(back.game.tags().get(CLOCKS_TAG).is_none());
+        assert_eq!(to_pdn(&back), text, "written again the same");
     }
 
     #[test]
@@ -378,6 +435,19 @@ mod tests {
             (text.replace("\"hard\"", "\"genius\""), "unknown level"),
             (text.replace("22-17", "22-16"), "22-16"),
             (String::new(), "no game"),
+        ] {
+            let error = from_pdn(&bad).expect_err("refused");
+            assert!(error.contains(expected), "{error}");
+        }
+        let text = to_pdn(&clocked());
+        for (bad, expected) in [
+            (text.replace("\"5+3\"", "\"5+\""), "TimeControl"),
+            (text.replace("245.300", "-1"), "CrownedClocks"),
+            (text.replace("245.300 301.000", "1e99 0"), "CrownedClocks"),
+            (
+                text.replace("245.300 301.000", &"9".repeat(100_000)),
+                "CrownedClocks",
+            ),
         ] {
             let error = from_pdn(&bad).expect_err("refused");
             assert!(error.contains(expected), "{error}");

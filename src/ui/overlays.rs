@@ -12,7 +12,7 @@ use crate::app::{
     ScreenLayout, command_list, key_help,
 };
 use crate::app::{OfferKind, SortKey, min_size};
-use crate::game::{AnyGame, count};
+use crate::game::{AnyGame, TimeControl, count};
 use crate::rules::Color;
 use crate::store::GameEntry;
 
@@ -113,7 +113,22 @@ fn boxed(buf: &mut Buffer, rect: Rect, title: &str, lines: Vec<Line>, options: &
         .render(rect, buf);
 }
 
-/// The new-game dialog: the variant, the board, and who plays each side.
+/// A time control as the dialog names it: `none`, `5 min + 3 s`, `1 min`, `30 s a move`.
+fn clock_label(clock: Option<TimeControl>) -> String {
+    match clock {
+        None => "none".to_string(),
+        Some(TimeControl::Fischer { initial, increment }) => {
+            let minutes = initial.as_secs_f64() / 60.0;
+            match increment.is_zero() {
+                true => format!("{minutes} min"),
+                false => format!("{minutes} min + {} s", increment.as_secs_f64()),
+            }
+        }
+        Some(TimeControl::PerMove(step)) => format!("{} s a move", step.as_secs_f64()),
+    }
+}
+
+/// The new-game dialog: the variant, the board, who plays each side, and the clocks.
 pub fn new_game(
     buf: &mut Buffer,
     area: Rect,
@@ -135,6 +150,7 @@ pub fn new_game(
             DialogRow::Opening => ("Start", dialog.opening.label()),
             DialogRow::Black => ("Black", dialog.players.of(Color::Black).to_string()),
             DialogRow::White => ("White", dialog.players.of(Color::White).to_string()),
+            DialogRow::Clock => ("Clock", clock_label(dialog.clock)),
         };
         let marker = if row == dialog.row { '>' } else { ' ' };
         let line = Line::from(format!(" {marker} {label:<6} < {value:^22} >"));

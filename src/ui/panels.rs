@@ -1,5 +1,7 @@
 //! The move history, the status line and the input box.
 
+use std::time::Duration;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position as Cell, Rect};
 use ratatui::style::Style;
@@ -138,7 +140,20 @@ fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>>
                 Some(replay) => replay.names[color.index()].clone(),
                 None => app.players().of(color).to_string(),
             };
-            Line::from(format!(" {glyph} {:<6}{player}", color.to_string()))
+            let left = format!(" {glyph} {:<6}{player}", color.to_string());
+            match app.clocks() {
+                Some(clocks) => {
+                    let running = clocks.running == Some(color);
+                    name_and_clock(
+                        left,
+                        clock_label(clocks.left[color.index()], running),
+                        running,
+                        width,
+                        options,
+                    )
+                }
+                None => Line::from(left),
+            }
         })
         .collect();
     if let Some(opening) = app.game().tags().get(crate::app::OPENING_TAG) {
@@ -182,13 +197,26 @@ fn seat_line<'a>(
     let running = table.state.as_ref().and_then(|s| s.running) == Some(color);
     let right = match (seat.and_then(|s| s.away), table.clocks) {
         (Some(left), _) => format!("away {}", clock_text(left)),
-        (None, Some(clocks)) => {
-            let mark = if running { ">" } else { " " };
-            format!("{mark}{}", clock_text(clocks[color.index()]))
-        }
+        (None, Some(clocks)) => clock_label(clocks[color.index()], running),
         (None, None) => String::new(),
     };
-    let left = format!(" {glyph} {name}");
+    name_and_clock(format!(" {glyph} {name}"), right, running, width, options)
+}
+
+/// A clock as the player list shows it: marked `>` while it runs.
+fn clock_label(left: Duration, running: bool) -> String {
+    let mark = if running { ">" } else { " " };
+    format!("{mark}{}", clock_text(left))
+}
+
+/// A player's line: the name at the left (cut to leave room), the clock at the right, picked out while it runs.
+fn name_and_clock<'a>(
+    left: String,
+    right: String,
+    running: bool,
+    width: usize,
+    options: &Options,
+) -> Line<'a> {
     let room = width.saturating_sub(right.chars().count() + 1);
     let left: String = left.chars().take(room).collect();
     let gap = width.saturating_sub(left.chars().count() + right.chars().count() + 1);

@@ -262,6 +262,7 @@ impl App {
         vec![Effect::Save {
             game: Box::new(self.game.clone()),
             players: self.players,
+            clock: self.clock_state(),
             name: name.map(str::to_string),
         }]
     }

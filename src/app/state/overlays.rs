@@ -55,7 +55,7 @@ impl App {
                     return Vec::new();
                 };
                 let file = self.saved_file.take();
-                let mut effects = self.restart(offer.game, offer.players);
+                let mut effects = self.resume_game(offer.game, offer.players, offer.clock);
                 self.saved_file = file;
                 // The game is as it was saved: nothing to save again.
                 effects.retain(|e| !matches!(e, Effect::GameChanged));
@@ -72,6 +72,7 @@ impl App {
                     game: Box::new(offer.game),
                     players: offer.players,
                     file: self.saved_file.take(),
+                    clock: offer.clock,
                 }];
                 effects.extend(self.start_new(self.players));
                 effects
@@ -94,12 +95,14 @@ impl App {
         };
         match dialog.act(action) {
             DialogStep::Stays => Vec::new(),
-            DialogStep::Start(game_type, players, opening) => {
+            DialogStep::Start(game_type, players, opening, clock) => {
                 self.overlay.close_panel();
+                self.time_control = clock;
                 self.start_with_opening(game_type, players, opening)
             }
-            DialogStep::SetUp(game_type, players) => {
+            DialogStep::SetUp(game_type, players, clock) => {
                 self.overlay.close_panel();
+                self.time_control = clock;
                 self.open_setup_as(game_type, players)
             }
             DialogStep::Cancel => {

@@ -65,8 +65,10 @@ impl App {
                 Vec::new()
             }
             Action::NewGame => {
-                self.overlay
-                    .open_dialog(NewGameDialog::new(self.game_type(), self.players));
+                self.overlay.open_dialog(
+                    NewGameDialog::new(self.game_type(), self.players)
+                        .with_clock(self.time_control),
+                );
                 Vec::new()
             }
             Action::Rematch => self.start_new(self.players.swapped()),
@@ -175,6 +177,7 @@ impl App {
                 game: Box::new(self.game.clone()),
                 players: self.players,
                 file: self.saved_file.clone(),
+                clock: self.clock_state(),
             });
         }
         effects
@@ -191,12 +194,15 @@ impl App {
     pub(super) fn reset(&mut self, game: AnyGame, players: Players) {
         let (searches, screen) = (self.searches, self.screen);
         let (seed, draws) = (self.seed, self.draws);
+        let (time_control, now) = (self.time_control, self.now);
         let analysis = self.analysis.kept();
         let preferences = std::mem::take(&mut self.preferences);
         *self = App::fresh(game, players, preferences);
         self.searches = searches;
         self.screen = screen;
         (self.seed, self.draws) = (seed, draws);
+        (self.time_control, self.now) = (time_control, now);
+        self.set_fresh_clock();
         self.analysis = analysis;
     }
 
@@ -340,8 +346,13 @@ impl App {
     fn play_shown_from(&mut self, mv: Move, seen: usize) -> Vec<Effect> {
         let before = self.game.position();
         let players_own = self.players.of(before.side_to_move()) == Player::Human;
+        if let Some(effects) = self.flag_before_move() {
+            // Too late: the time ran out before the move came.
+            return effects;
+        }
         match self.game.play(&mv) {
             Ok(()) => {
+                self.press_clock();
                 let mut effects = Vec::new();
                 if players_own {
                     self.send_move(&mut effects);
@@ -395,9 +406,22 @@ impl App {
                     search,
                     situation: AnySituation::of_game(&self.game),
                     level,
-                    limits: level.limits(self.preferences.think_time),
+                    limits: self.move_limits(level, side),
                 }]
             }
+        }
+    }
+
+    /// Asks again for the engine's move, with the settings now in force (their time to think, their clocks),
+    /// when one was asked for: for a front end that gives the settings after opening the game, and drops the
+    /// search first asked for without starting it.
+    pub fn renew_engine_turn(&mut self) -> Vec<Effect> {
+        match self.thinking {
+            Some(thinking) if thinking.purpose == Purpose::Move => {
+                self.thinking = None;
+                self.next_turn()
+            }
+            _ => Vec::new(),
         }
     }
 

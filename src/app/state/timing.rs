@@ -19,6 +19,7 @@ impl App {
         match timer {
             Timer::Replay => self.replay_tick(),
             Timer::Analysis => self.analysis_refresh(),
+            Timer::Clock => self.clock_tick(),
             Timer::Pace => {
                 self.pace_wait = false;
                 self.show_held_move()
@@ -38,7 +39,11 @@ impl App {
     /// meanwhile, and a move found sooner is held until then.
     pub(super) fn start_pace(&mut self) -> Option<Effect> {
         self.pace_wait = false;
-        let pace = self.preferences.pace.filter(|_| !self.has_human())?;
+        // With clocks, the clocks set the pace.
+        let pace = self
+            .preferences
+            .pace
+            .filter(|_| !self.has_human() && self.clock.is_none())?;
         self.pace_wait = true;
         Some(Effect::Wake {
             timer: Timer::Pace,

@@ -1,6 +1,7 @@
 //! The room's rules, driven by commands as players' connections would send them.
 
 use super::*;
+use crate::game::{Outcome, WinReason};
 use crate::rules::{Move, Strictness, Variant};
 
 struct Person {

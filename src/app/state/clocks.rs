@@ -1,0 +1,275 @@
+//! The clocks of a local game: which side's runs, pressing it when a move is played, the flag falling, what
+//! the engine is given to think with, and the clocks as the screen shows them.
+//!
+//! The app has no time source of its own: the front end says what time it is ([`App::set_time`]) before each
+//! action, as a count since any start, and the app asks to be woken ([`Timer::Clock`]) when a clock shows a new
+//! second or runs out. Which clock runs is worked out again after every action ([`App::sync_clock`]), from
+//! the game and what the player is doing, so that no path (a move, an undo, a pause, browsing, a new game)
+//! can leave a clock running that should not, or stopped that should run.
+
+use std::time::Duration;
+
+use super::App;
+use crate::app::action::{Effect, Timer};
+use crate::app::mode::Mode;
+use crate::app::overlay::Overlay;
+use crate::engine::{self, Level, Limits, Player};
+use crate::game::{AnyGame, Clock, ClockState, TimeControl, lost_on_time};
+use crate::rules::Color;
+
+/// The clocks as the screen shows them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockView {
+    /// Each side's time left, by [`Color::index`].
+    pub left: [Duration; 2],
+    /// The side whose clock runs, if one does.
+    pub running: Option<Color>,
+}
+
+/// Wakes come this long after the moment a clock shows a new second, so that the frame drawn then shows it.
+const PAST_THE_SECOND: Duration = Duration::from_millis(5);
+
+impl App {
+    /// The front end's time, as a count since any start it likes (it only has to go forward). Told before each
+    /// action: the clocks run by it.
+    pub fn set_time(&mut self, now: Duration) {
+        self.now = self.now.max(now);
+    }
+
+    /// The time control of the game in play, if it has clocks.
+    pub fn time_control(&self) -> Option<TimeControl> {
+        self.clock.as_ref().map(Clock::control)
+    }
+
+    /// The time control new games get (the settings', or the one last chosen in the new-game dialog).
+    pub fn new_games_time_control(&self) -> Option<TimeControl> {
+        self.time_control
+    }
+
+    /// The clocks of the game on show, as they stand: `None` for a game without clocks, a replayed record or a
+    /// game at a table (whose clocks are the table's).
+    pub fn clocks(&self) -> Option<ClockView> {
+        if self.replay.is_some() || self.table.is_some() {
+            return None;
+        }
+        let clock = self.clock.as_ref()?;
+        Some(ClockView {
+            left: [Color::Black, Color::White].map(|side| clock.left(side, self.now)),
+            running: clock.running(),
+        })
+    }
+
+    /// The clocks of the player's own game as they stand, for saving with it (a replayed record and a table's
+    /// game have none of the app's).
+    pub fn clock_state(&self) -> Option<ClockState> {
+        if self.replay.is_some() || self.table.is_some() {
+            return None;
+        }
+        self.clock.as_ref().map(|clock| clock.state(self.now))
+    }
+
+    /// Fresh clocks for a new game, from the time control new games get.
+    pub(super) fn set_fresh_clock(&mut self) {
+        self.clock = self.time_control.map(Clock::new);
+    }
+
+    /// Goes on with `game` and its clocks as they were saved (stopped until the game is in play again).
+    pub(super) fn resume_game(
+        &mut self,
+        game: AnyGame,
+        players: crate::engine::Players,
+        clock: Option<ClockState>,
+    ) -> Vec<Effect> {
+        self.reset(game, players);
+        if let Some(state) = clock {
+            self.time_control = Some(state.control);
+        }
+        self.clock = clock.map(Clock::from_state);
+        self.after_change()
+    }
+
+    /// Whether the clock of the side to move should be running now: in a game with clocks that is in play
+    /// (not over, not a replay or a table's, not being set up or offered for resuming), unless the player holds
+    /// the engine, or looks back through a game between people (a game against the engine goes on meanwhile,
+    /// so its clocks do too).
+    fn clock_should_run(&self) -> bool {
+        if self.replay.is_some() || self.table.is_some() || self.paused {
+            return false;
+        }
+        if matches!(self.overlay.panel(), Some(Overlay::Resume(_))) {
+            return false;
+        }
+        match self.mode {
+            Mode::Play => self.game.outcome().is_none(),
+            Mode::Browsing { .. } => self.game.outcome().is_none() && self.engine_plays(),
+            Mode::Over(_) | Mode::Setup(_) => false,
+        }
+    }
+
+    fn engine_plays(&self) -> bool {
+        matches!(self.players.black, Player::Engine(_))
+            || matches!(self.players.white, Player::Engine(_))
+    }
+
+    /// Starts, stops or hands over the clocks as the game now stands, after every action; asks to be woken
+    /// when the running clock next shows a new second (or runs out) if anything changed.
+    pub(super) fn sync_clock(&mut self, effects: &mut Vec<Effect>) {
+        let should_run = self.clock_should_run();
+        let side = self.game.position().side_to_move();
+        let now = self.now;
+        let Some(clock) = self.clock.as_mut() else {
+            return;
+        };
+        let wanted = should_run.then_some(side);
+        if clock.running() == wanted {
+            return;
+        }
+        match wanted {
+            // A side that is to move without having been handed the clock by a move (after an undo, a resumed
+            // game, the start) starts from what it had.
+            Some(side) => clock.start(side, now),
+            None => clock.stop(now),
+        }
+        effects.extend(self.clock_wake());
+    }
+
+    /// The wake-up for the running clock's next new second, or its fall.
+    fn clock_wake(&self) -> Option<Effect> {
+        let left = self.clock.as_ref()?.until_flag(self.now)?;
+        let into_second = Duration::from_nanos((left.as_nanos() % 1_000_000_000) as u64);
+        let after = if into_second.is_zero() {
+            Duration::from_secs(1).min(left)
+        } else {
+            into_second
+        };
+        Some(Effect::Wake {
+            timer: Timer::Clock,
+            after: after + PAST_THE_SECOND,
+        })
+    }
+
+    /// The clock timer came: the running side's time has run out, or its clock shows a new second.
+    pub(super) fn clock_tick(&mut self) -> Vec<Effect> {
+        match self.clock.as_ref().and_then(|c| c.flagged(self.now)) {
+            Some(flagged) => self.flag_fell(flagged),
+            None => self.clock_wake().into_iter().collect(),
+        }
+    }
+
+    /// Before a move is played: if the running clock has run out, the move comes too late and the game is lost
+    /// on time instead; the effects of that are returned.
+    pub(super) fn flag_before_move(&mut self) -> Option<Vec<Effect>> {
+        let flagged = self.clock.as_ref()?.flagged(self.now)?;
+        Some(self.flag_fell(flagged))
+    }
+
+    /// A move was played: the mover's clock stops (with its increment) and the other side's starts.
+    pub(super) fn press_clock(&mut self) {
+        let now = self.now;
+        if let Some(clock) = self.clock.as_mut() {
+            // The fall was looked for just before the move ([`App::flag_before_move`]) at the same time.
+            let _ = clock.press(now);
+        }
+    }
+
+    /// `flagged`'s time ran out: the game is lost on time, and the search for the move stops.
+    fn flag_fell(&mut self, flagged: Color) -> Vec<Effect> {
+        if self.game.outcome().is_some() || self.game.declare(lost_on_time(flagged)).is_err() {
+            return Vec::new();
+        }
+        if let Some(clock) = self.clock.as_mut() {
+            clock.stop(self.now);
+        }
+        let browsing = self.mode;
+        let mut effects = self.stop_thinking();
+        self.hint = None;
+        effects.extend(self.after_change());
+        // Someone looking back through the game stays where they are; the result shows in the move list.
+        if let Mode::Browsing { .. } = browsing {
+            self.mode = browsing;
+            self.status = format!("{}. {}", lost_on_time(flagged), self.mode_message());
+        }
+        effects
+    }
+
+    /// What the engine playing `side` at `level` is given to think with: its clock when the game has clocks
+    /// (the time it has left, spent by the engine's time management), else the settings' time per move.
+    pub(super) fn move_limits(&self, level: Level, side: Color) -> Limits {
+        let Some(clock) = self.clock.as_ref() else {
+            return level.limits(self.preferences.think_time);
+        };
+        let remaining = clock.left(side, self.now);
+        match clock.control() {
+            TimeControl::Fischer { increment, .. } => Limits {
+                clock: Some(engine::Clock {
+                    remaining,
+                    increment,
+                    moves_to_go: None,
+                }),
+                ..Limits::default()
+            },
+            // A fixed time per move is the move's whole budget, less the engine's margin.
+            TimeControl::PerMove(_) => Limits::time(remaining),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Action, App};
+    use crate::engine::Players;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn humans_with(control: &str) -> App {
+        let players = Players {
+            black: Player::Human,
+            white: Player::Human,
+        };
+        let (mut app, _) = App::new(players);
+        let mut preferences = app.preferences().clone();
+        preferences.clock = Some(control.parse().expect("valid"));
+        app.set_preferences(preferences);
+        let _ = app.update(Action::Rematch);
+        app
+    }
+
+    #[test]
+    fn the_wake_comes_just_after_the_next_second_shows() {
+        let mut app = humans_with("1+0");
+        app.set_time(ms(250));
+        let _ = app.update(Action::Notice(String::new()));
+        // Started at 0 by the rematch: 59.75 s left, so 59 shows in 0.75 s.
+        assert_eq!(
+            app.clock_wake().map(|e| match e {
+                Effect::Wake { after, .. } => after,
+                _ => Duration::ZERO,
+            }),
+            Some(ms(750) + PAST_THE_SECOND)
+        );
+    }
+
+    #[test]
+    fn the_engine_gets_its_clock_or_its_time_per_move() {
+        let mut app = humans_with("5+3");
+        app.set_time(ms(10_000));
+        let limits = app.move_limits(Level::Max, Color::Black);
+        assert_eq!(
+            limits.clock,
+            Some(engine::Clock {
+                remaining: ms(290_000),
+                increment: ms(3_000),
+                moves_to_go: None
+            })
+        );
+        assert_eq!(limits.time, None);
+        let app = humans_with("30s");
+        assert_eq!(
+            app.move_limits(Level::Max, Color::White),
+            Limits::time(ms(30_000))
+        );
+    }
+}
