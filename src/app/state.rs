@@ -108,6 +108,9 @@ pub struct App {
     clock: Option<Clock>,
     /// The front end's time as it last said ([`App::set_time`]).
     now: Duration,
+    /// Whether a move pressed the clock since the clocks were last looked at (the other side's clock needs its
+    /// wake-up).
+    clock_pressed: bool,
 }
 
 /// What a key pressed on a screen too small to show the game is told.
@@ -186,6 +189,7 @@ impl App {
             clock: time_control.map(Clock::new),
             time_control,
             now: Duration::ZERO,
+            clock_pressed: false,
         }
     }
 
@@ -283,9 +287,13 @@ impl App {
             self.pace_wait = false;
         }
         self.time_control = preferences.clock;
-        // A game not begun takes the clocks of the settings.
+        // A game not begun takes the clocks of the settings; with clocks, they set the pace of a game between
+        // engines.
         if self.game.is_empty() && self.table.is_none() && self.replay.is_none() {
             self.set_fresh_clock();
+            if self.clock.is_some() {
+                self.pace_wait = false;
+            }
         }
         self.preferences = preferences;
     }

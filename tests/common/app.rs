@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use crowned::app::{Action, App, Effect, Player, Players};
+use crowned::app::{Action, App, Effect, Player, Players, Timer};
 use crowned::engine::{Engine, Limits};
 use crowned::game::AnyGame;
 use crowned::rules::{GameType, Square};
@@ -35,10 +35,10 @@ pub fn app_of(game_type: GameType, fen: &str, players: Players) -> App {
     app
 }
 
-/// Carries out effects as a front end would, at once: runs the engine for each `Think` (to
-/// [`ANSWER_DEPTH`]) and feeds its answer back, and fires each timer asked for. Returns what is left (saves,
-/// archives, quitting, draw judgements), without the requests to save the game in progress that every change
-/// makes.
+/// Carries out effects as a front end would, at once: runs the engine for each `Think` (to [`ANSWER_DEPTH`])
+/// and feeds its answer back, and fires each timer asked for but the clocks' (no time passes here). Returns what
+/// is left (saves, archives, quitting, draw judgements), without the requests to save the game in progress that
+/// every change makes.
 pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
     let mut queue: VecDeque<Effect> = effects.into();
     let mut left = Vec::new();
@@ -62,6 +62,11 @@ pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
                     mv: result.best,
                 }));
             }
+            // No time passes here: a clock's wake-up would only ask again for the next second.
+            Effect::Wake {
+                timer: Timer::Clock,
+                ..
+            } => {}
             Effect::Wake { timer, .. } => queue.extend(app.update(Action::Timer(timer))),
             Effect::GameChanged => {}
             other => left.push(other),

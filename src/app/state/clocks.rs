@@ -121,10 +121,12 @@ impl App {
             return;
         };
         let wanted = should_run.then_some(side);
-        if clock.running() == wanted {
+        let pressed = std::mem::take(&mut self.clock_pressed);
+        if clock.running() == wanted && !pressed {
             return;
         }
         match wanted {
+            _ if clock.running() == wanted => {}
             // A side that is to move without having been handed the clock by a move (after an undo, a resumed
             // game, the start) starts from what it had.
             Some(side) => clock.start(side, now),
@@ -169,6 +171,7 @@ impl App {
         if let Some(clock) = self.clock.as_mut() {
             // The fall was looked for just before the move ([`App::flag_before_move`]) at the same time.
             let _ = clock.press(now);
+            self.clock_pressed = true;
         }
     }
 
