@@ -229,6 +229,8 @@ fn the_game_without_a_terminal_says_so_instead_of_drawing() {
     );
     assert_one_line_error(&["--white", "genius"], "unknown level");
     assert_one_line_error(&["--theme", "neon"], "unknown theme");
+    assert_one_line_error(&["--clock", "5 minutes"], "not a time control");
+    assert_one_line_error(&["--clock"], "--clock");
 }
 
 #[test]
@@ -445,6 +447,8 @@ fn print_config_lays_the_file_over_the_defaults_and_the_options_over_both() {
         "--ascii",
         "--orientation",
         "white-bottom",
+        "--clock",
+        "30s",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stderr(&out).is_empty(), "{}", stderr(&out));
@@ -465,6 +469,7 @@ fn print_config_lays_the_file_over_the_defaults_and_the_options_over_both() {
     set("display", "orientation", "white-bottom".into());
     set("game", "move-limit", 25.into());
     set("game", "autosave", false.into());
+    set("game", "clock", "30s".into());
     let undo: toml::Value = vec!["z", "Ctrl-z"].into();
     if let Some(board) = expected
         .get_mut("keys")

@@ -140,6 +140,72 @@ fn clicking_with_the_mouse_plays_a_move() {
 }
 
 #[test]
+fn a_clocked_game_runs_both_clocks_and_is_lost_when_a_flag_falls() {
+    let home = temp_home("clock");
+    // Three seconds each and a second back for each move.
+    let args = ["--black", "human", "--white", "human", "--clock", "0.05+1"];
+    let mut s = Session::start_in(&home, &args);
+    s.wait_for("Black to play");
+    // Black's clock runs (marked), White's waits at its full time.
+    s.wait_for(">0:0");
+    assert!(s.contents().contains(" 0:03"), "{}", s.contents());
+    s.send("11-15\r");
+    s.wait_for("1. 11-15");
+    // White does not move: its clock runs down, and the game ends on time without a key being pressed.
+    s.wait_for("Black wins on time");
+    let screen = s.contents();
+    assert!(screen.contains(" 0:00"), "{screen}");
+    assert!(
+        !screen.contains(">0:"),
+        "no clock runs after the fall: {screen}"
+    );
+    s.send("q");
+    assert_eq!(s.wait_exit(), 0, "a finished game quits at once");
+    s.assert_restored();
+    // The finished game is filed with its time control and result.
+    let filed: Vec<_> = std::fs::read_dir(home.join("data/games"))
+        .expect("games filed")
+        .filter_map(Result::ok)
+        .collect();
+    assert_eq!(filed.len(), 1);
+    let text = std::fs::read_to_string(filed[0].path()).expect("readable");
+    assert!(text.contains("[TimeControl \"0.05+1\"]"), "{text}");
+    assert!(text.contains("[Result \"1-0\"]"), "{text}");
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_clocked_game_killed_is_resumed_with_its_clocks() {
+    let home = temp_home("clock-resume");
+    let args = ["--white", "human", "--clock", "10+0"];
+    let mut s = Session::start_in(&home, &args);
+    s.wait_for("Black to play");
+    thread::sleep(Duration::from_millis(1_200));
+    s.send("11-15\r");
+    s.wait_for("1. 11-15");
+    s.wait_for(">10:00");
+    s.signal(libc::SIGKILL);
+    let _ = s.wait_exit();
+
+    let mut s = Session::start_in(&home, &args);
+    s.wait_for("Resume?");
+    s.send("y");
+    s.wait_gone("Resume?");
+    s.wait_for("White to play");
+    // Black's time spent before the move stays spent; White's clock runs again from its full time.
+    s.wait_for(" 9:5");
+    assert!(!s.contents().contains(" 10:00"), "{}", s.contents());
+    assert!(
+        s.contents().contains(">10:00") || s.contents().contains(">9:59"),
+        "{}",
+        s.contents()
+    );
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
 fn a_killed_game_is_offered_again_and_resumes_every_move() {
     let home = temp_home("resume");
     let mut s = Session::start_in(&home, &["--white", "human"]);

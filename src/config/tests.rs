@@ -66,9 +66,16 @@ fn the_built_in_file_parses_and_sets_everything() {
 fn a_users_file_changes_only_what_it_names() {
     let settings = user(
         "[players]\nwhite = \"hard\"\n[display]\nnotation = \"coordinates\"\npieces = \"ASCII\"\n\
-         [game]\nmove-limit = 60\n[keys.board]\nundo = [\"z\", \"Ctrl-z\"]\nflip = \"F2\"\n",
+         [game]\nmove-limit = 60\nclock = \"5+3\"\n[keys.board]\nundo = [\"z\", \"Ctrl-z\"]\nflip = \"F2\"\n",
     )
     .expect("valid");
+    assert_eq!(settings.clock, "5+3".parse().ok());
+    assert_eq!(settings.preferences().clock, settings.clock);
+    assert_eq!(
+        Settings::defaults().clock,
+        None,
+        "no clocks unless asked for"
+    );
     let defaults = Settings::defaults();
     assert_eq!(settings.players.white, Player::Engine(Level::Hard));
     assert_eq!(settings.players.black, defaults.players.black);
@@ -174,6 +181,14 @@ fn mistakes_name_the_line_and_the_setting() {
             "from 1 to 1000",
         ),
         ("[game]\nautosave = 1\n", 2, "game.autosave", "invalid type"),
+        ("[game]\nclock = \"5\"\n", 2, "game.clock", "or none"),
+        (
+            "[game]\nclock = \"0+0\"\n",
+            2,
+            "game.clock",
+            "not a time control",
+        ),
+        ("[game]\nclock = 5\n", 2, "game.clock", "invalid type"),
         (
             "[keys.board]\nundo = [\"Ctrl-\"]\n",
             2,

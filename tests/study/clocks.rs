@@ -112,7 +112,11 @@ fn the_flag_falls_on_the_timer_and_the_game_is_lost_on_time() {
         effects.iter().any(|e| matches!(e, Effect::GameChanged)),
         "the finished game is filed"
     );
-    assert!(app.status().contains("Black wins on time"), "{}", app.status());
+    assert!(
+        app.status().contains("Black wins on time"),
+        "{}",
+        app.status()
+    );
     assert_eq!(view(&app).running, None, "the clocks stop");
     assert_eq!(view(&app).left[1], Duration::ZERO);
     // Nothing more is played.
@@ -124,7 +128,11 @@ fn the_flag_falls_on_the_timer_and_the_game_is_lost_on_time() {
 fn a_move_that_comes_after_the_flag_is_not_played() {
     let (mut app, _) = clocked(HUMANS, "30s");
     play_at(&mut app, 29.0, "11-15");
-    assert_eq!(view(&app).left, [s(30.0), s(30.0)], "time per move is not carried over");
+    assert_eq!(
+        view(&app).left,
+        [s(30.0), s(30.0)],
+        "time per move is not carried over"
+    );
     // White moves at 60.5 s, before the timer was seen: too late.
     play_at(&mut app, 60.5, "23-19");
     assert_eq!(won_on_time(&app), Some(Color::Black));
@@ -137,7 +145,11 @@ fn browsing_stops_the_clocks_between_people_but_not_against_the_engine() {
     play_at(&mut app, 5.0, "11-15");
     app.set_time(s(6.0));
     let _ = app.update(Action::BrowseBack);
-    assert_eq!(view(&app).running, None, "people looking back stop their clocks");
+    assert_eq!(
+        view(&app).running,
+        None,
+        "people looking back stop their clocks"
+    );
     app.set_time(s(100.0));
     let _ = app.update(Action::BrowseLast);
     assert_eq!(view(&app).running, Some(Color::White));
@@ -191,7 +203,11 @@ fn the_engine_thinks_on_its_clock_and_pausing_stops_the_clocks() {
         Effect::Think { limits, .. } => limits.clock,
         _ => None,
     });
-    assert_eq!(limits.map(|c| c.remaining), Some(s(176.0)), "what it has left");
+    assert_eq!(
+        limits.map(|c| c.remaining),
+        Some(s(176.0)),
+        "what it has left"
+    );
 }
 
 #[test]
@@ -202,7 +218,11 @@ fn an_undo_hands_the_clock_back_without_the_time() {
     app.set_time(s(20.0));
     let _ = app.update(Action::Undo);
     assert_eq!(view(&app).running, Some(Color::White));
-    assert_eq!(view(&app).left, [s(45.0), s(55.0)], "the time spent stays spent");
+    assert_eq!(
+        view(&app).left,
+        [s(45.0), s(55.0)],
+        "the time spent stays spent"
+    );
 }
 
 #[test]
@@ -224,7 +244,11 @@ fn the_dialog_chooses_the_clocks_and_a_rematch_keeps_them() {
     assert_eq!(view(&app).left, [s(300.0), s(300.0)]);
     play_at(&mut app, 3.0, "11-15");
     let _ = app.update(Action::Rematch);
-    assert_eq!(app.time_control(), Some(control("5+3")), "a rematch has the same clocks");
+    assert_eq!(
+        app.time_control(),
+        Some(control("5+3")),
+        "a rematch has the same clocks"
+    );
     assert_eq!(view(&app).left, [s(300.0), s(300.0)], "fresh ones");
 }
 
@@ -254,11 +278,19 @@ fn a_resumed_game_goes_on_with_its_clocks() {
         clock: Some(state),
     };
     let mut app = App::offering_resume_over(Default::default(), HUMANS, saved);
-    assert_eq!(app.clocks(), None, "the game behind the offer has no clocks");
+    assert_eq!(
+        app.clocks(),
+        None,
+        "the game behind the offer has no clocks"
+    );
     app.set_time(s(1_000.0));
     let effects = app.update(Action::AcceptResume);
     assert_eq!(view(&app).left, [s(563.0), s(600.0)]);
-    assert_eq!(view(&app).running, Some(Color::White), "the engine's clock runs again");
+    assert_eq!(
+        view(&app).running,
+        Some(Color::White),
+        "the engine's clock runs again"
+    );
     let remaining = effects.iter().find_map(|e| match e {
         Effect::Think { limits, .. } => limits.clock.map(|c| c.remaining),
         _ => None,
