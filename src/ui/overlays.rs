@@ -8,11 +8,11 @@ use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
 use crate::app::{
-    App, Context, DialogRow, GameList, KeyMap, NewGameDialog, Overlay, Players, Question,
-    ScreenLayout, command_list, key_help,
+    App, Context, DialogRow, GameList, KeyMap, NewGameDialog, Overlay, Question, ScreenLayout,
+    command_list, key_help,
 };
-use crate::app::{OfferKind, SortKey, min_size};
-use crate::game::{AnyGame, TimeControl, count};
+use crate::app::{OfferKind, ResumeOffer, SortKey, clock_text, min_size};
+use crate::game::{TimeControl, count};
 use crate::rules::Color;
 use crate::store::GameEntry;
 
@@ -39,7 +39,7 @@ pub fn draw(
 ) {
     let keys = &app.preferences().keys;
     match overlay {
-        Overlay::Resume(offer) => resume(buf, area, &offer.game, offer.players, options),
+        Overlay::Resume(offer) => resume(buf, area, offer, options),
         // A question is about the game: it is asked over the board.
         Overlay::Question(asked) => question(buf, layout.board_pane, *asked, options),
         Overlay::Dialog(dialog) => new_game(buf, area, dialog, keys, options),
@@ -352,9 +352,10 @@ pub fn too_small(buf: &mut Buffer, area: Rect, app: &App) {
 }
 
 /// The question asked at start when an unfinished game was saved.
-pub fn resume(buf: &mut Buffer, area: Rect, game: &AnyGame, players: Players, options: &Options) {
+pub fn resume(buf: &mut Buffer, area: Rect, offer: &ResumeOffer, options: &Options) {
+    let (game, players) = (&offer.game, offer.players);
     let date = game.tags().get("Date").unwrap_or("an earlier session");
-    let lines = vec![
+    let mut lines = vec![
         Line::default(),
         Line::from(format!(" An unfinished game from {date}:")),
         Line::from(format!(
@@ -363,10 +364,20 @@ pub fn resume(buf: &mut Buffer, area: Rect, game: &AnyGame, players: Players, op
             players.white,
             count(game.moves_played(), "move", "moves")
         )),
+    ];
+    if let Some(clock) = &offer.clock {
+        lines.push(Line::from(format!(
+            " Clocks {}: Black {}, White {}.",
+            clock.control,
+            clock_text(clock.left[Color::Black.index()]),
+            clock_text(clock.left[Color::White.index()])
+        )));
+    }
+    lines.extend([
         Line::default(),
         Line::from(" y, Enter: resume it"),
         Line::from(" n, Esc:   new game (it is kept in saved games)"),
-    ];
+    ]);
     let height = lines.len() as u16 + 2;
     boxed(buf, centred(area, 60, height), " Resume? ", lines, options);
 }
