@@ -283,6 +283,11 @@ fn a_resumed_game_goes_on_with_its_clocks() {
         None,
         "the game behind the offer has no clocks"
     );
+    let shown = screen(&app, 80, 24);
+    assert!(
+        shown.contains("Clocks 10+5: Black 9:23, White 10:00."),
+        "{shown}"
+    );
     app.set_time(s(1_000.0));
     let effects = app.update(Action::AcceptResume);
     assert_eq!(view(&app).left, [s(563.0), s(600.0)]);
