@@ -185,8 +185,18 @@ impl Session {
     }
 
     /// Ends the session at once (the game in progress is already saved: every change was); its search stops.
+    /// A game with clocks is saved once more, so that the time spent on the move under way is not given back
+    /// when it is resumed.
     pub fn end(&mut self, ending: Ending) {
         self.engine.cancel();
+        if self.ending.is_none()
+            && self.app.clocks().is_some()
+            && self.app.game().outcome().is_none()
+        {
+            self.app.set_time(self.epoch.elapsed());
+            // Nothing can be told any more: the save after the last move stands if this one fails.
+            let _ = self.saving.save_progress(&self.app);
+        }
         self.ending.get_or_insert(ending);
     }
 
