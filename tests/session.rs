@@ -384,3 +384,60 @@ fn a_hint_comes_from_the_real_engine_without_a_move() {
         session.app().preferences().hint_time
     );
 }
+
+#[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "a debug build's engine spends more than the increment outside its search; run with --release"
+)]
+fn engines_on_a_short_clock_play_a_whole_game_without_a_flag_falling() {
+    let home = Home::new("clock");
+    let engine = EngineService::local().expect("the engine starts");
+    let players = Players {
+        black: Player::Engine(Level::Max),
+        white: Player::Engine(Level::Max),
+    };
+    let (events, reports) = channel();
+    let mut opened = session::open(
+        Ok(Store::under(&home.0)),
+        true,
+        Opening::Standard(crowned::rules::GameType::default()),
+        players,
+    );
+    // Six seconds each and a tenth of a second a move: the engine must spread its time over the game.
+    opened.app.set_preferences(Preferences {
+        clock: Some("0.1+0.1".parse().expect("valid")),
+        animation_step: None,
+        ..Preferences::default()
+    });
+    opened
+        .effects
+        .retain(|e| !matches!(e, crowned::app::Effect::Think { .. }));
+    let again = opened.app.renew_engine_turn();
+    opened.effects.extend(again);
+    let client = engine.client(move |report| {
+        let _ = events.send(Event::Engine(report));
+    });
+    let mut session = Session::new(opened, config(), client);
+    assert_eq!(session.start(80, 24), None);
+    let started = Instant::now();
+    let mut least = Duration::MAX;
+    while !matches!(session.app().mode(), Mode::Over(_)) {
+        wait_once(&mut session, &reports);
+        let clocks = session.app().clocks().expect("the game has clocks");
+        least = least.min(clocks.left[0]).min(clocks.left[1]);
+    }
+    let Mode::Over(outcome) = session.app().mode() else {
+        unreachable!("the loop ends on a game over")
+    };
+    let plies = session.app().game().len();
+    println!(
+        "{plies} plies in {:.1} s, {outcome}; the least either clock showed: {} ms",
+        started.elapsed().as_secs_f64(),
+        least.as_millis()
+    );
+    assert!(
+        !outcome.to_string().contains("on time"),
+        "the engine lost on time: {outcome}"
+    );
+}

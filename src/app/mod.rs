@@ -28,7 +28,7 @@ mod state;
 mod table;
 
 pub use animation::Animation;
-pub use ballot::{OPENING_TAG, OpeningChoice, ballot_game, deck_size};
+pub use ballot::{OPENING_TAG, OpeningChoice, ballot_game, deck_size, eleven_man_game};
 pub use cursor::{Cursor, Step};
 pub use dialog::{DialogRow, NewGameDialog, PLAYER_CHOICES};
 pub use event::{InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind};

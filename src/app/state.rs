@@ -34,6 +34,7 @@ use tui_input::Input;
 
 use super::action::{Action, Effect, Thinking};
 use super::animation::Animation;
+use super::ballot::OpeningChoice;
 use super::cursor::Cursor;
 use super::dialog::NewGameDialog;
 use super::library::{GameList, Replay};
@@ -96,8 +97,8 @@ pub struct App {
     analysis: Analysis,
     /// The analysis of the whole game, while it runs and once it is done.
     review: Option<Review>,
-    /// The ballot the game started from, played again by a rematch.
-    ballot: Option<usize>,
+    /// The ballot the game started from (3-move or 11-man), played again by a rematch.
+    ballot: Option<OpeningChoice>,
     /// Varies the ballots drawn at random (the session's seed).
     seed: u64,
     /// Ballots drawn so far.

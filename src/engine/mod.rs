@@ -5,6 +5,7 @@
 //! [`service`] runs engines on a bounded pool of threads for the sessions that need a computer player.
 
 pub mod egdb;
+mod eleven_man;
 mod eval;
 mod eval_weights;
 pub mod hub;
@@ -37,6 +38,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
+pub use eleven_man::{ElevenMan, HalfBallot, eleven_man_ballots};
 pub use eval::{KING, MAN, SCALE, TERMS, evaluate, evaluate_for_black, evaluate_with};
 pub use eval_weights::WEIGHTS as EVAL_WEIGHTS;
 pub use match_openings::{MatchOpening, random_openings, random_plies};

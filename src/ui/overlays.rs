@@ -159,6 +159,13 @@ pub fn new_game(
         } else {
             line
         });
+        // An 11-man ballot's number alone says little: its men and moves go under it.
+        if let (DialogRow::Opening, Some(detail)) = (row, dialog.opening.detail()) {
+            lines.push(Line::styled(
+                format!("{:11}{detail}", ""),
+                options.theme.quiet,
+            ));
+        }
     }
     lines.push(Line::default());
     lines.push(Line::styled(

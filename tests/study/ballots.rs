@@ -2,7 +2,7 @@
 //! their moves played, their name in the move list and the PDN, and played again with the colours swapped.
 
 use crowned::app::{Action, App, OPENING_TAG, Player, Players, Timer, deck_size};
-use crowned::engine::Level;
+use crowned::engine::{Level, eleven_man_ballots};
 
 use crate::common::app::HUMANS;
 use crate::common::screen::screen;
@@ -146,6 +146,68 @@ fn the_ballot_command_starts_a_chosen_or_drawn_ballot() {
         let _ = app.update(Action::Submit(bad.into()));
         assert!(
             app.status().contains("from 1 to 157"),
+            "{bad}: {}",
+            app.status()
+        );
+    }
+}
+
+#[test]
+fn an_eleven_man_ballot_is_played_named_and_played_again_by_a_rematch() {
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Random),
+    };
+    let (mut app, _) = App::new(players);
+    // Standard, a 3-move ballot drawn, the 3-move deck, an 11-man ballot drawn, then 11-man ballot 1.
+    let _ = app.update(Action::NewGame);
+    let _ = app.update(Action::Up);
+    for _ in 0..deck_size() + 3 {
+        let _ = app.update(Action::Right);
+    }
+    insta::assert_snapshot!(
+        "new_game_dialog_with_an_eleven_man_ballot_80x24",
+        screen(&app, 80, 24)
+    );
+    let _ = app.update(Action::PickAtCursor);
+    while app.animation().is_some() {
+        let _ = app.update(Action::Timer(Timer::Animation));
+    }
+    let first = &eleven_man_ballots()[0];
+    assert_eq!(moves(&app), first.moves());
+    assert_eq!(app.game().start().to_fen(), first.start_fen());
+    assert_eq!(
+        app.game().tags().get(OPENING_TAG),
+        Some(first.name().as_str())
+    );
+    assert!(screen(&app, 80, 24).contains("11-man ballot 1: 5 and 21 off"));
+    // A rematch: the same opening, the colours swapped.
+    let _ = app.update(Action::Rematch);
+    assert_eq!(app.players(), players.swapped());
+    assert_eq!(
+        app.game().tags().get(OPENING_TAG),
+        Some(first.name().as_str())
+    );
+    assert_eq!(app.game().start().to_fen(), first.start_fen());
+}
+
+#[test]
+fn the_eleven_command_starts_a_chosen_or_drawn_eleven_man_ballot() {
+    let (mut app, _) = App::new(HUMANS);
+    let _ = app.update(Action::Submit(":eleven 137".into()));
+    let chosen = &eleven_man_ballots()[136];
+    assert_eq!(
+        app.game().tags().get(OPENING_TAG),
+        Some(chosen.name().as_str())
+    );
+    assert_eq!(app.game().len(), 2);
+    let _ = app.update(Action::Submit(":eleven".into()));
+    let drawn = app.game().tags().get(OPENING_TAG).unwrap_or_default();
+    assert!(drawn.starts_with("11-man ballot "), "{drawn}");
+    for bad in ["0", "2501", "x"] {
+        let _ = app.update(Action::Submit(format!(":eleven {bad}")));
+        assert!(
+            app.status().contains("a number from 1 to 2500"),
             "{bad}: {}",
             app.status()
         );

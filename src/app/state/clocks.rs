@@ -26,6 +26,10 @@ pub struct ClockView {
     pub running: Option<Color>,
 }
 
+/// What the engine is not given of its clock, for the time a move spends outside its search: asking for the
+/// search, the answer coming back, the move being played and the clock pressed.
+const MOVE_OVERHEAD: Duration = Duration::from_millis(10);
+
 /// Wakes come this long after the moment a clock shows a new second, so that the frame drawn then shows it.
 const PAST_THE_SECOND: Duration = Duration::from_millis(5);
 
@@ -201,7 +205,7 @@ impl App {
         let Some(clock) = self.clock.as_ref() else {
             return level.limits(self.preferences.think_time);
         };
-        let remaining = clock.left(side, self.now);
+        let remaining = clock.left(side, self.now).saturating_sub(MOVE_OVERHEAD);
         match clock.control() {
             TimeControl::Fischer { increment, .. } => Limits {
                 clock: Some(engine::Clock {
@@ -263,7 +267,7 @@ mod tests {
         assert_eq!(
             limits.clock,
             Some(engine::Clock {
-                remaining: ms(290_000),
+                remaining: ms(290_000) - MOVE_OVERHEAD,
                 increment: ms(3_000),
                 moves_to_go: None
             })
@@ -272,7 +276,7 @@ mod tests {
         let app = humans_with("30s");
         assert_eq!(
             app.move_limits(Level::Max, Color::White),
-            Limits::time(ms(30_000))
+            Limits::time(ms(30_000) - MOVE_OVERHEAD)
         );
     }
 }

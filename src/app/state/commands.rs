@@ -130,6 +130,12 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         "a new game of English draughts from 3-move ballot N (1-157), or one drawn at random",
         App::ballot_command,
     ),
+    command(
+        "eleven",
+        Some("[N]"),
+        "a new game of English draughts from 11-man ballot N (1-2500), or one drawn at random",
+        App::eleven_command,
+    ),
     command("setup", None, "set up a position", |app, _| {
         Ok(app.update(Action::Setup(SetupAction::Open)))
     }),
@@ -304,7 +310,7 @@ mod tests {
 
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
     const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse \
-                          :comment [TEXT] :analysis :pause :level L :ballot [N] :setup :fen [FEN] \
+                          :comment [TEXT] :analysis :pause :level L :ballot [N] :eleven [N] :setup :fen [FEN] \
                           :save [name] :load :continue :say TEXT :claim :help :quit";
 
     fn app() -> App {

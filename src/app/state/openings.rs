@@ -1,10 +1,11 @@
-//! How a new game starts: from the standard position or from a 3-move ballot (chosen in the new-game dialog,
-//! with `:ballot`, or again by a rematch), a ballot drawn at random following the session's seed.
+//! How a new game starts: from the standard position, a 3-move ballot or an 11-man ballot (chosen in the new-game
+//! dialog, with `:ballot` or `:eleven`, or again by a rematch), a ballot drawn at random following the session's
+//! seed.
 
 use super::App;
 use crate::app::action::Effect;
-use crate::app::ballot::{OPENING_TAG, OpeningChoice, ballot_game, deck_size};
-use crate::engine::{Players, Rng};
+use crate::app::ballot::{OPENING_TAG, OpeningChoice, deck_size};
+use crate::engine::{Players, Rng, eleven_man_ballots};
 use crate::game::AnyGame;
 use crate::rules::GameType;
 
@@ -16,13 +17,13 @@ impl App {
         players: Players,
         opening: OpeningChoice,
     ) -> Vec<Effect> {
-        let ballot = opening.ballot(|size| self.draw_ballot(size));
-        let Some((n, game)) = ballot.and_then(|n| Some((n, ballot_game(n)?))) else {
+        let ballot = opening.resolved(|size| self.draw_ballot(size));
+        let Some((ballot, game)) = ballot.and_then(|b| Some((b, b.game()?))) else {
             return self.start_game(AnyGame::new(game_type), players);
         };
         let name = game.tags().get(OPENING_TAG).unwrap_or_default().to_string();
         let effects = self.start_game(game, players);
-        self.ballot = Some(n);
+        self.ballot = Some(ballot);
         if self.thinking.is_none() {
             self.status = format!("{name}; {}", self.mode_message());
         }
@@ -38,6 +39,20 @@ impl App {
             Some(text) => match text.parse::<usize>() {
                 Ok(n) if (1..=size).contains(&n) => OpeningChoice::Ballot(n - 1),
                 _ => return Err(format!("which ballot? a number from 1 to {size}")),
+            },
+        };
+        Ok(self.start_with_opening(GameType::default(), self.players, opening))
+    }
+
+    /// `:eleven [N]`: a new game from 11-man ballot `N` (counted from 1), or from one drawn at random, with the
+    /// same players.
+    pub(super) fn eleven_command(&mut self, argument: Option<&str>) -> Result<Vec<Effect>, String> {
+        let size = eleven_man_ballots().len();
+        let opening = match argument.map(str::trim).filter(|a| !a.is_empty()) {
+            None => OpeningChoice::RandomEleven,
+            Some(text) => match text.parse::<usize>() {
+                Ok(n) if (1..=size).contains(&n) => OpeningChoice::Eleven(n - 1),
+                _ => return Err(format!("which 11-man ballot? a number from 1 to {size}")),
             },
         };
         Ok(self.start_with_opening(GameType::default(), self.players, opening))

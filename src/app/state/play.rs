@@ -154,10 +154,7 @@ impl App {
     /// archived first.
     pub(super) fn start_new(&mut self, players: Players) -> Vec<Effect> {
         // A game from a ballot is played again from the same ballot (a rematch plays it with the colours swapped).
-        let opening = match self.ballot {
-            Some(n) => OpeningChoice::Ballot(n),
-            None => OpeningChoice::Standard,
-        };
+        let opening = self.ballot.unwrap_or(OpeningChoice::Standard);
         self.start_with_opening(self.game_type(), players, opening)
     }
 
