@@ -152,6 +152,7 @@ pub(super) fn entry_with_tags(tags: &[(&str, &str)]) -> GameEntry {
         error: None,
         source: "test".into(),
         file: None,
+        clock: None,
     }
 }
 

@@ -72,6 +72,7 @@ fn games_in_pieces(
                         error,
                         source,
                         file: None,
+                        clock: None,
                     }
                 }
                 Err(e) => {
@@ -170,6 +171,7 @@ fn saved_entry(path: &Path) -> GameEntry {
             error: None,
             source,
             file: Some(path.to_path_buf()),
+            clock: saved.clock,
         },
         Err(_) => {
             // Not one of the program's own: whatever the first game of the file is, under the file's name.
@@ -196,6 +198,8 @@ pub struct GameEntry {
     pub source: String,
     /// The file of one of the program's own saved games, which continuing the game updates.
     pub file: Option<std::path::PathBuf>,
+    /// The clocks of one of the program's own saved games, as they stood when it was saved.
+    pub clock: Option<crate::game::ClockState>,
 }
 
 impl GameEntry {
@@ -207,6 +211,7 @@ impl GameEntry {
             error: Some(error),
             source,
             file: None,
+            clock: None,
         }
     }
 

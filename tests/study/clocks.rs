@@ -5,12 +5,14 @@
 use std::time::Duration;
 
 use crowned::app::{
-    Action, App, ClockView, DialogRow, Effect, Mode, Player, Players, Preferences, Timer,
+    Action, App, ClockView, DialogRow, Effect, GameList, ListPurpose, Mode, Player, Players,
+    Preferences, Timer,
 };
 use crowned::engine::{Level, Limits};
+use crowned::game::pdn::ListedGame;
 use crowned::game::{ClockState, Outcome, TimeControl, WinReason};
 use crowned::rules::Color;
-use crowned::store::SavedGame;
+use crowned::store::{GameEntry, SavedGame};
 
 use crate::common::app::{HUMANS, answer};
 use crate::common::screen::screen;
@@ -335,5 +337,28 @@ fn a_game_between_engines_on_a_clock_is_not_held_for_the_pace() {
     app.set_time(s(0.2));
     let _ = app.update(Action::EngineMoved { search, mv });
     assert_eq!(app.game().len(), 1, "shown at once");
+    assert_eq!(view(&app).running, Some(Color::White));
+}
+
+#[test]
+fn a_saved_game_loaded_from_the_list_goes_on_with_its_clocks() {
+    let (mut played, _) = clocked(HUMANS, "3+2");
+    play_at(&mut played, 20.0, "11-15");
+    let entry = GameEntry {
+        game: ListedGame::whole(played.game().clone()),
+        players: Some(HUMANS),
+        error: None,
+        source: "my-game.pdn".into(),
+        file: None,
+        clock: played.clock_state(),
+    };
+    let (mut app, _) = App::new(HUMANS);
+    let list = GameList::new("saved games", vec![entry], ListPurpose::Load);
+    let _ = app.update(Action::ShowGames(Box::new(list)));
+    app.set_time(s(500.0));
+    let _ = app.update(Action::PickAtCursor);
+    assert_eq!(app.game().len(), 1);
+    assert_eq!(app.time_control(), Some(control("3+2")));
+    assert_eq!(view(&app).left, [s(162.0), s(180.0)]);
     assert_eq!(view(&app).running, Some(Color::White));
 }

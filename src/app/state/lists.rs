@@ -101,7 +101,8 @@ impl App {
             {
                 let source = entry.source.clone();
                 let file = entry.file.clone();
-                let mut effects = self.start_game(entry.game.into_game(), players);
+                let mut effects = self.leave_game();
+                effects.extend(self.resume_game(entry.game.into_game(), players, entry.clock));
                 self.saved_file = file;
                 // Opening a saved game is not a move: it goes into the autosave only when it changes.
                 effects.retain(|e| !matches!(e, Effect::GameChanged));

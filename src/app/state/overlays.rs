@@ -251,6 +251,7 @@ mod tests {
             error: None,
             source: "test".into(),
             file: None,
+            clock: None,
         };
         let list = GameList::new("games", vec![entry.clone(), entry], ListPurpose::Replay);
         let mut app = App::choosing(list, players());
