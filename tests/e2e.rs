@@ -139,6 +139,16 @@ fn clicking_with_the_mouse_plays_a_move() {
     s.assert_restored();
 }
 
+/// The text of the one game filed among the saved games of `home`.
+fn the_game_filed(home: &std::path::Path) -> String {
+    let filed: Vec<_> = std::fs::read_dir(home.join("data/games"))
+        .expect("games filed")
+        .filter_map(Result::ok)
+        .collect();
+    assert_eq!(filed.len(), 1);
+    std::fs::read_to_string(filed[0].path()).expect("readable")
+}
+
 #[test]
 fn a_clocked_game_runs_both_clocks_and_is_lost_when_a_flag_falls() {
     let home = temp_home("clock");
@@ -163,12 +173,7 @@ fn a_clocked_game_runs_both_clocks_and_is_lost_when_a_flag_falls() {
     assert_eq!(s.wait_exit(), 0, "a finished game quits at once");
     s.assert_restored();
     // The finished game is filed with its time control and result.
-    let filed: Vec<_> = std::fs::read_dir(home.join("data/games"))
-        .expect("games filed")
-        .filter_map(Result::ok)
-        .collect();
-    assert_eq!(filed.len(), 1);
-    let text = std::fs::read_to_string(filed[0].path()).expect("readable");
+    let text = the_game_filed(&home);
     assert!(text.contains("[TimeControl \"0.05+1\"]"), "{text}");
     assert!(text.contains("[Result \"1-0\"]"), "{text}");
     let _ = std::fs::remove_dir_all(&home);
@@ -245,12 +250,7 @@ fn a_killed_game_is_offered_again_and_resumes_every_move() {
     s.wait_for("no moves yet");
     s.send("\x03");
     assert_eq!(s.wait_exit(), 0);
-    let filed: Vec<_> = std::fs::read_dir(home.join("data/games"))
-        .expect("games filed")
-        .filter_map(Result::ok)
-        .collect();
-    assert_eq!(filed.len(), 1);
-    let text = std::fs::read_to_string(filed[0].path()).expect("readable");
+    let text = the_game_filed(&home);
     assert!(text.contains("11-15 23-19 2. 8-11"), "{text}");
     assert!(
         !home.join("data/autosave.pdn").exists(),

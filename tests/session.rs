@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 
 use crowned::app::{InputEvent, Key, KeyCode, Mode, Player, Players, Preferences};
 use crowned::engine::{EngineService, Level};
+use crowned::game::{Outcome, WinReason};
 use crowned::rules::SquareStyle;
 use crowned::session::{self, Ending, Event, Inbox, Opening, Session, Urgent};
 use crowned::store::Store;
@@ -66,6 +67,22 @@ fn session_alone(name: &str, players: Players, size: (u16, u16)) -> (Home, Engin
 }
 
 fn session_in(home: &Home, players: Players, engine: &EngineService) -> Opened {
+    // Quick engine moves: the game is about the session, not the engine's strength.
+    let preferences = Preferences {
+        think_time: Duration::from_millis(20),
+        ..Preferences::default()
+    };
+    session_with(home, players, engine, preferences)
+}
+
+/// A session in `home` following `preferences`, given after the game was opened as a front end gives the
+/// settings (the engine's first move is asked for again under them).
+fn session_with(
+    home: &Home,
+    players: Players,
+    engine: &EngineService,
+    preferences: Preferences,
+) -> Opened {
     let (events, inbox) = channel();
     let mut opened = session::open(
         Ok(Store::under(&home.0)),
@@ -73,11 +90,12 @@ fn session_in(home: &Home, players: Players, engine: &EngineService) -> Opened {
         Opening::Standard(crowned::rules::GameType::default()),
         players,
     );
-    // Quick engine moves: the game is about the session, not the engine's strength.
-    opened.app.set_preferences(Preferences {
-        think_time: Duration::from_millis(20),
-        ..Preferences::default()
-    });
+    opened.app.set_preferences(preferences);
+    opened
+        .effects
+        .retain(|e| !matches!(e, crowned::app::Effect::Think { .. }));
+    let again = opened.app.renew_engine_turn();
+    opened.effects.extend(again);
     let reports = events.clone();
     let client = engine.client(move |report| {
         let _ = reports.send(Event::Engine(report));
@@ -397,28 +415,17 @@ fn engines_on_a_short_clock_play_a_whole_game_without_a_flag_falling() {
         black: Player::Engine(Level::Max),
         white: Player::Engine(Level::Max),
     };
-    let (events, reports) = channel();
-    let mut opened = session::open(
-        Ok(Store::under(&home.0)),
-        true,
-        Opening::Standard(crowned::rules::GameType::default()),
-        players,
-    );
     // Six seconds each and a tenth of a second a move: the engine must spread its time over the game.
-    opened.app.set_preferences(Preferences {
+    let preferences = Preferences {
         clock: Some("0.1+0.1".parse().expect("valid")),
         animation_step: None,
         ..Preferences::default()
-    });
-    opened
-        .effects
-        .retain(|e| !matches!(e, crowned::app::Effect::Think { .. }));
-    let again = opened.app.renew_engine_turn();
-    opened.effects.extend(again);
-    let client = engine.client(move |report| {
-        let _ = events.send(Event::Engine(report));
-    });
-    let mut session = Session::new(opened, config(), client);
+    };
+    let Opened {
+        mut session,
+        inbox: reports,
+        ..
+    } = session_with(&home, players, &engine, preferences);
     assert_eq!(session.start(80, 24), None);
     let started = Instant::now();
     let mut least = Duration::MAX;
@@ -437,7 +444,13 @@ fn engines_on_a_short_clock_play_a_whole_game_without_a_flag_falling() {
         least.as_millis()
     );
     assert!(
-        !outcome.to_string().contains("on time"),
+        !matches!(
+            outcome,
+            Outcome::Win {
+                reason: WinReason::Time,
+                ..
+            }
+        ),
         "the engine lost on time: {outcome}"
     );
 }

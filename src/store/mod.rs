@@ -35,6 +35,14 @@ const PLY_TAG: &str = "CrownedPly";
 const FILE_TAG: &str = "CrownedFile";
 /// Each side's time left on the clocks when the game was saved (the control is in `TimeControl`).
 const CLOCKS_TAG: &str = "CrownedClocks";
+/// The tags of the program's own, read from its saves and taken out of the game.
+const OWN_TAGS: [&str; 5] = [
+    BLACK_PLAYER_TAG,
+    WHITE_PLAYER_TAG,
+    PLY_TAG,
+    FILE_TAG,
+    CLOCKS_TAG,
+];
 /// The time control of a game with clocks, as the server's records also write it (`5+3`, `30s`).
 const TIME_CONTROL_TAG: &str = "TimeControl";
 
@@ -184,13 +192,7 @@ pub fn to_pdn(saved: &SavedGame) -> String {
     let tags = game.tags_mut();
     // The program's own tags go last, after whatever the record gains, so that saving a game read back from
     // its save writes the same text.
-    for tag in [
-        BLACK_PLAYER_TAG,
-        WHITE_PLAYER_TAG,
-        PLY_TAG,
-        FILE_TAG,
-        CLOCKS_TAG,
-    ] {
+    for tag in OWN_TAGS {
         tags.remove(tag);
     }
     for (name_tag, player) in [
@@ -271,13 +273,7 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
         // with.
         _ => None,
     };
-    for tag in [
-        BLACK_PLAYER_TAG,
-        WHITE_PLAYER_TAG,
-        PLY_TAG,
-        FILE_TAG,
-        CLOCKS_TAG,
-    ] {
+    for tag in OWN_TAGS {
         game.tags_mut().remove(tag);
     }
     Ok(SavedGame {
