@@ -33,26 +33,33 @@ impl App {
     /// `:ballot [N]`: a new game from ballot `N` of the deck (counted from 1), or from one drawn at random, with
     /// the same players.
     pub(super) fn ballot_command(&mut self, argument: Option<&str>) -> Result<Vec<Effect>, String> {
-        let size = deck_size();
-        let opening = match argument.map(str::trim).filter(|a| !a.is_empty()) {
-            None => OpeningChoice::RandomBallot,
-            Some(text) => match text.parse::<usize>() {
-                Ok(n) if (1..=size).contains(&n) => OpeningChoice::Ballot(n - 1),
-                _ => return Err(format!("which ballot? a number from 1 to {size}")),
-            },
-        };
-        Ok(self.start_with_opening(GameType::default(), self.players, opening))
+        let (random, chosen) = (OpeningChoice::RandomBallot, OpeningChoice::Ballot);
+        self.start_ballot(argument, "ballot", deck_size(), random, chosen)
     }
 
     /// `:eleven [N]`: a new game from 11-man ballot `N` (counted from 1), or from one drawn at random, with the
     /// same players.
     pub(super) fn eleven_command(&mut self, argument: Option<&str>) -> Result<Vec<Effect>, String> {
+        let (random, chosen) = (OpeningChoice::RandomEleven, OpeningChoice::Eleven);
         let size = eleven_man_ballots().len();
+        self.start_ballot(argument, "11-man ballot", size, random, chosen)
+    }
+
+    /// A new game of English draughts with the same players from the ballot numbered (from 1) by `argument` in
+    /// a deck of `size` called `deck`, or from `random` without one.
+    fn start_ballot(
+        &mut self,
+        argument: Option<&str>,
+        deck: &str,
+        size: usize,
+        random: OpeningChoice,
+        chosen: fn(usize) -> OpeningChoice,
+    ) -> Result<Vec<Effect>, String> {
         let opening = match argument.map(str::trim).filter(|a| !a.is_empty()) {
-            None => OpeningChoice::RandomEleven,
+            None => random,
             Some(text) => match text.parse::<usize>() {
-                Ok(n) if (1..=size).contains(&n) => OpeningChoice::Eleven(n - 1),
-                _ => return Err(format!("which 11-man ballot? a number from 1 to {size}")),
+                Ok(n) if (1..=size).contains(&n) => chosen(n - 1),
+                _ => return Err(format!("which {deck}? a number from 1 to {size}")),
             },
         };
         Ok(self.start_with_opening(GameType::default(), self.players, opening))
