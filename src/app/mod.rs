@@ -62,4 +62,5 @@ pub use state::review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
 pub use state::typing::INPUT_LIMIT;
 pub use table::{
     CHAT_KEPT, OfferKind, SeatView, Table, TableEvent, TableRequest, TableState, clock_text,
+    clock_text_fine,
 };

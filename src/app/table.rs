@@ -175,9 +175,33 @@ pub fn clock_text(left: Duration) -> String {
     }
 }
 
+/// Below this a local game's clocks show tenths of a second: the last seconds of a fast game are counted closely.
+pub const TENTHS_BELOW: Duration = Duration::from_secs(10);
+
+/// A local game's clock as shown: as [`clock_text`], but with tenths in the last ten seconds (`0:09.4`, a part
+/// of a tenth left counting as a tenth).
+pub fn clock_text_fine(left: Duration) -> String {
+    let tenths = left.as_millis().div_ceil(100);
+    match left < TENTHS_BELOW && tenths < 100 {
+        true => format!("0:{:02}.{}", tenths / 10, tenths % 10),
+        false => clock_text(left),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_last_ten_seconds_show_tenths() {
+        assert_eq!(clock_text_fine(Duration::from_secs(10)), "0:10");
+        assert_eq!(clock_text_fine(Duration::from_millis(9_950)), "0:10");
+        assert_eq!(clock_text_fine(Duration::from_millis(9_900)), "0:09.9");
+        assert_eq!(clock_text_fine(Duration::from_millis(9_401)), "0:09.5");
+        assert_eq!(clock_text_fine(Duration::from_millis(50)), "0:00.1");
+        assert_eq!(clock_text_fine(Duration::ZERO), "0:00.0");
+        assert_eq!(clock_text_fine(Duration::from_secs(300)), "5:00");
+    }
 
     #[test]
     fn clocks_read_as_a_player_expects() {

@@ -1,7 +1,5 @@
 //! The move history, the status line and the input box.
 
-use std::time::Duration;
-
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Position as Cell, Rect};
 use ratatui::style::Style;
@@ -10,7 +8,9 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::theme::PieceStyle;
 use super::{Options, pane_block};
-use crate::app::{App, Context, Focus, Mode, Purpose, Setup, Table, Thinking, clock_text};
+use crate::app::{
+    App, Context, Focus, Mode, Purpose, Setup, Table, Thinking, clock_text, clock_text_fine,
+};
 use crate::engine::Score;
 use crate::rules::{Color, Piece, Role};
 
@@ -146,7 +146,7 @@ fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>>
                     let running = clocks.running == Some(color);
                     name_and_clock(
                         left,
-                        clock_label(clocks.left[color.index()], running),
+                        clock_label(clock_text_fine(clocks.left[color.index()]), running),
                         running,
                         width,
                         options,
@@ -197,16 +197,16 @@ fn seat_line<'a>(
     let running = table.state.as_ref().and_then(|s| s.running) == Some(color);
     let right = match (seat.and_then(|s| s.away), table.clocks) {
         (Some(left), _) => format!("away {}", clock_text(left)),
-        (None, Some(clocks)) => clock_label(clocks[color.index()], running),
+        (None, Some(clocks)) => clock_label(clock_text(clocks[color.index()]), running),
         (None, None) => String::new(),
     };
     name_and_clock(format!(" {glyph} {name}"), right, running, width, options)
 }
 
 /// A clock as the player list shows it: marked `>` while it runs.
-fn clock_label(left: Duration, running: bool) -> String {
+fn clock_label(text: String, running: bool) -> String {
     let mark = if running { ">" } else { " " };
-    format!("{mark}{}", clock_text(left))
+    format!("{mark}{text}")
 }
 
 /// A player's line: the name at the left (cut to leave room), the clock at the right, picked out while it runs.

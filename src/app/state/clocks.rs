@@ -13,6 +13,7 @@ use super::App;
 use crate::app::action::{Effect, Timer};
 use crate::app::mode::Mode;
 use crate::app::overlay::Overlay;
+use crate::app::table::TENTHS_BELOW;
 use crate::engine::{self, Level, Limits, Player};
 use crate::game::{AnyGame, Clock, ClockState, TimeControl, lost_on_time};
 use crate::rules::Color;
@@ -139,14 +140,18 @@ impl App {
         effects.extend(self.clock_wake());
     }
 
-    /// The wake-up for the running clock's next new second, or its fall.
+    /// The wake-up for the running clock's next new figure (second, or tenth in the last seconds), or its fall.
     fn clock_wake(&self) -> Option<Effect> {
         let left = self.clock.as_ref()?.until_flag(self.now)?;
-        let into_second = Duration::from_nanos((left.as_nanos() % 1_000_000_000) as u64);
-        let after = if into_second.is_zero() {
-            Duration::from_secs(1).min(left)
+        let step = match left <= TENTHS_BELOW {
+            true => Duration::from_millis(100),
+            false => Duration::from_secs(1),
+        };
+        let into_step = Duration::from_nanos((left.as_nanos() % step.as_nanos()) as u64);
+        let after = if into_step.is_zero() {
+            step.min(left)
         } else {
-            into_second
+            into_step
         };
         Some(Effect::Wake {
             timer: Timer::Clock,
@@ -256,6 +261,20 @@ mod tests {
                 _ => Duration::ZERO,
             }),
             Some(ms(750) + PAST_THE_SECOND)
+        );
+    }
+
+    #[test]
+    fn in_the_last_ten_seconds_the_wake_comes_each_tenth() {
+        let mut app = humans_with("1+0");
+        app.set_time(ms(50_250));
+        // 9.75 s left: 9.7 shows in 0.05 s.
+        assert_eq!(
+            app.clock_wake().map(|e| match e {
+                Effect::Wake { after, .. } => after,
+                _ => Duration::ZERO,
+            }),
+            Some(ms(50) + PAST_THE_SECOND)
         );
     }
 
