@@ -282,6 +282,19 @@ impl Wire {
     }
 }
 
+impl Wire {
+    /// A terminal of 80x24 whose bytes go to a new wire, as a terminal over an SSH channel would get them.
+    fn terminal() -> (Wire, Terminal<ratatui::backend::CrosstermBackend<Wire>>) {
+        let wire = Wire::default();
+        let mut terminal = Terminal::new(ratatui::backend::CrosstermBackend::new(wire.clone()))
+            .expect("a terminal on a buffer");
+        terminal
+            .resize(ratatui::layout::Rect::new(0, 0, 80, 24))
+            .expect("sized");
+        (wire, terminal)
+    }
+}
+
 impl std::io::Write for Wire {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         self.0
@@ -298,8 +311,6 @@ impl std::io::Write for Wire {
 
 #[test]
 fn the_analysis_panel_sends_a_few_small_updates_a_second() {
-    use ratatui::backend::CrosstermBackend;
-
     let humans = Players {
         black: Player::Human,
         white: Player::Human,
@@ -311,12 +322,7 @@ fn the_analysis_panel_sends_a_few_small_updates_a_second() {
         ..
     } = opened;
     // The bytes a terminal would receive, as over an SSH channel.
-    let wire = Wire::default();
-    let mut terminal =
-        Terminal::new(CrosstermBackend::new(wire.clone())).expect("a terminal on a buffer");
-    terminal
-        .resize(ratatui::layout::Rect::new(0, 0, 80, 24))
-        .expect("sized");
+    let (wire, mut terminal) = Wire::terminal();
     session.draw(&mut terminal).expect("drawn");
     // What a frame with no change costs (ratatui resets the colours and hides the cursor every time).
     let _ = wire.take();
@@ -401,6 +407,64 @@ fn a_hint_comes_from_the_real_engine_without_a_move() {
         took.as_secs_f64() * 1000.0,
         session.app().preferences().hint_time
     );
+}
+
+#[test]
+fn a_running_clock_sends_a_few_bytes_a_second() {
+    let home = Home::new("clock-wire");
+    let engine = EngineService::local().expect("the engine starts");
+    let humans = Players {
+        black: Player::Human,
+        white: Player::Human,
+    };
+    let preferences = Preferences {
+        clock: Some("5+3".parse().expect("valid")),
+        ..Preferences::default()
+    };
+    let Opened {
+        mut session,
+        inbox: reports,
+        ..
+    } = session_with(&home, humans, &engine, preferences);
+    assert_eq!(session.start(80, 24), None);
+    let (wire, mut terminal) = Wire::terminal();
+    session.draw(&mut terminal).expect("drawn");
+    let _ = wire.take();
+    // Three seconds of Black's clock running, a frame after every event and timer as the front ends draw.
+    let watch = Duration::from_millis(3_000);
+    let start = Instant::now();
+    let mut frames = Vec::new();
+    while start.elapsed() < watch {
+        let until = session
+            .next_deadline()
+            .map_or(start + watch, |at| at.min(start + watch));
+        if let Ok(event) = reports.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            assert_eq!(session.handle(event), None);
+        }
+        assert_eq!(session.fire_timers(Instant::now()), None);
+        session.draw(&mut terminal).expect("drawn");
+        frames.push(wire.take().len());
+    }
+    let shown = screen_text(&terminal_text(&mut session));
+    assert!(
+        shown.contains(">4:57") || shown.contains(">4:56"),
+        "{shown}"
+    );
+    // A frame a second, each a few cells.
+    assert!((3..=5).contains(&frames.len()), "{frames:?}");
+    println!(
+        "a running clock: {} frames in {watch:?}, {} bytes each at most",
+        frames.len(),
+        frames.iter().max().copied().unwrap_or(0)
+    );
+    assert!(frames.iter().all(|&bytes| bytes < 200), "{frames:?}");
+}
+
+/// The screen as a test backend draws it.
+fn terminal_text(session: &mut Session) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).expect("a test terminal");
+    session.draw(&mut terminal).expect("drawn");
+    terminal
 }
 
 #[test]
