@@ -215,8 +215,9 @@ fn saved_round_trip(game: Game, players: Players, named: bool) {
             back.game.comment(ply).map(str::to_string)
         );
     }
-    // The saved record gains the names, event, date and time it lacked; the rest comes back as written.
-    let gained = ["Event", "Date", "Time", "Black", "White"];
+    // The saved record gains the names, event, date and time it lacked, and the time control of its clocks; the
+    // rest comes back as written.
+    let gained = ["Event", "Date", "Time", "Black", "White", "TimeControl"];
     let kept = |tags: Vec<(String, String)>| -> Vec<(String, String)> {
         tags.into_iter()
             .filter(|(n, _)| !gained.contains(&n.as_str()) && !n.starts_with("Crowned"))
