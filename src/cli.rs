@@ -475,7 +475,7 @@ impl PlayArgs {
 /// The pace of a game between engines: seconds from 0 to 600.
 pub(crate) fn parse_pace(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(s) => crowned::config::check_interval(s, 600.0),
+        Ok(s) => crowned::config::check_interval(s, crowned::config::MAX_PACE),
         Err(_) => Err(format!("{text:?} is not a number of seconds")),
     }
 }

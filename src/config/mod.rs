@@ -20,6 +20,7 @@ mod keys;
 mod layers;
 mod locate;
 mod server;
+mod values;
 
 pub use error::SettingsError;
 pub use server::{
@@ -29,10 +30,12 @@ pub use server::{
 
 use layers::*;
 use locate::*;
+use values::{MAX_ANIMATION_STEP, parse_player, seconds};
+pub use values::{MAX_PACE, check_interval, check_seconds, parse_clock};
 
 use crate::app::{KeyMap, Orientation, Player, Players, Preferences};
 use crate::engine::Level;
-use crate::game::{TimeControl, TimeControlError};
+use crate::game::TimeControl;
 use crate::rules::{GameType, SquareStyle, Variant};
 use crate::ui::{Options, PieceStyle, Theme, ThemeName};
 
@@ -44,9 +47,6 @@ const DEFAULT_SETTINGS_NAME: &str = "the built-in default.toml";
 
 /// A settings file larger than this is not read: it cannot be a settings file, and reading it could take long.
 const MAX_FILE_SIZE: u64 = 1 << 20;
-
-/// The longest time per move, in seconds: a day.
-const MAX_SECONDS: f64 = 86_400.0;
 
 /// The range of the move limit of the draw rule.
 const MOVE_LIMITS: std::ops::RangeInclusive<i64> = 1..=1000;
@@ -529,59 +529,6 @@ pub struct Overrides {
     pub move_limit: Option<u32>,
     /// `--clock` (`Some(None)`: `--clock none`).
     pub clock: Option<Option<TimeControl>>,
-}
-
-/// A number of seconds per move, as the settings and the command line accept it.
-pub fn check_seconds(seconds: f64) -> Result<f64, String> {
-    if seconds.is_finite() && seconds > 0.0 && seconds <= MAX_SECONDS {
-        Ok(seconds)
-    } else {
-        Err(format!(
-            "the time is a number of seconds above 0 and at most {MAX_SECONDS}, not {seconds}"
-        ))
-    }
-}
-
-/// The longest pace a game between engines may be given: ten minutes a move.
-const MAX_PACE: f64 = 600.0;
-
-/// The longest step of a move's animation: a second (longer would only be waiting).
-const MAX_ANIMATION_STEP: f64 = 1.0;
-
-/// A number of seconds from 0 (off) to `max`, as the settings and the command line accept it.
-pub fn check_interval(seconds: f64, max: f64) -> Result<f64, String> {
-    if seconds.is_finite() && (0.0..=max).contains(&seconds) {
-        Ok(seconds)
-    } else {
-        Err(format!(
-            "the time is a number of seconds from 0 (off) to {max}, not {seconds}"
-        ))
-    }
-}
-
-/// A time in seconds, `None` for 0 (off).
-fn seconds(seconds: f64) -> Option<Duration> {
-    (seconds > 0.0).then(|| Duration::from_secs_f64(seconds))
-}
-
-fn parse_player(text: &str) -> Result<Player, String> {
-    text.parse().map_err(|_| {
-        let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
-        format!(
-            "unknown player {text:?}: a player is \"human\" or an engine level ({})",
-            levels.join(", ")
-        )
-    })
-}
-
-/// A time control as the settings and the command line write it: `none`, or one [`TimeControl`] reads.
-pub fn parse_clock(text: &str) -> Result<Option<TimeControl>, String> {
-    if text.trim().eq_ignore_ascii_case("none") {
-        return Ok(None);
-    }
-    text.parse()
-        .map(Some)
-        .map_err(|e: TimeControlError| format!("{e}, or none"))
 }
 
 /// Reads the settings file; `None` if there is none.
