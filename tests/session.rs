@@ -295,6 +295,31 @@ impl Wire {
     }
 }
 
+/// Runs `session` for `watch` as the front ends do (its engine's reports and timers handled as they come, a
+/// frame drawn after each); returns the bytes each frame sent down `wire`.
+fn watch_the_wire(
+    session: &mut Session,
+    reports: &Receiver<Event>,
+    terminal: &mut Terminal<ratatui::backend::CrosstermBackend<Wire>>,
+    wire: &Wire,
+    watch: Duration,
+) -> Vec<usize> {
+    let start = Instant::now();
+    let mut frames = Vec::new();
+    while start.elapsed() < watch {
+        let until = session
+            .next_deadline()
+            .map_or(start + watch, |at| at.min(start + watch));
+        if let Ok(event) = reports.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            assert_eq!(session.handle(event), None);
+        }
+        assert_eq!(session.fire_timers(Instant::now()), None);
+        session.draw(terminal).expect("drawn");
+        frames.push(wire.take().len());
+    }
+    frames
+}
+
 impl std::io::Write for Wire {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         self.0
@@ -334,22 +359,10 @@ fn the_analysis_panel_sends_a_few_small_updates_a_second() {
 
     // Two seconds of analysis, a frame after every event as the front ends draw.
     let watch = Duration::from_secs(2);
-    let start = Instant::now();
-    let mut updates = Vec::new();
-    while start.elapsed() < watch {
-        let until = session
-            .next_deadline()
-            .map_or(start + watch, |at| at.min(start + watch));
-        if let Ok(event) = reports.recv_timeout(until.saturating_duration_since(Instant::now())) {
-            assert_eq!(session.handle(event), None);
-        }
-        assert_eq!(session.fire_timers(Instant::now()), None);
-        session.draw(&mut terminal).expect("drawn");
-        let sent = wire.take();
-        if sent.len() > unchanged {
-            updates.push(sent.len());
-        }
-    }
+    let updates: Vec<usize> = watch_the_wire(&mut session, &reports, &mut terminal, &wire, watch)
+        .into_iter()
+        .filter(|&sent| sent > unchanged)
+        .collect();
     let shown = match session.app().analysis_view() {
         Some(crowned::app::AnalysisView::Line(line)) => line.depth,
         other => panic!("no analysis shown: {other:?}"),
@@ -432,19 +445,7 @@ fn a_running_clock_sends_a_few_bytes_a_second() {
     let _ = wire.take();
     // Three seconds of Black's clock running, a frame after every event and timer as the front ends draw.
     let watch = Duration::from_millis(3_000);
-    let start = Instant::now();
-    let mut frames = Vec::new();
-    while start.elapsed() < watch {
-        let until = session
-            .next_deadline()
-            .map_or(start + watch, |at| at.min(start + watch));
-        if let Ok(event) = reports.recv_timeout(until.saturating_duration_since(Instant::now())) {
-            assert_eq!(session.handle(event), None);
-        }
-        assert_eq!(session.fire_timers(Instant::now()), None);
-        session.draw(&mut terminal).expect("drawn");
-        frames.push(wire.take().len());
-    }
+    let frames = watch_the_wire(&mut session, &reports, &mut terminal, &wire, watch);
     let shown = screen_text(&terminal_text(&mut session));
     assert!(
         shown.contains(">4:57") || shown.contains(">4:56"),

@@ -126,22 +126,31 @@ impl App {
             return;
         };
         let wanted = should_run.then_some(side);
+        // A move hands the clock over itself (`press_clock`); the wake-up for the other side's clock is still due.
         let pressed = std::mem::take(&mut self.clock_pressed);
-        if clock.running() == wanted && !pressed {
+        if clock.running() != wanted {
+            match wanted {
+                // A side that is to move without having been handed the clock by a move (after an undo, a
+                // resumed game, the start) starts from what it had.
+                Some(side) => clock.start(side, now),
+                None => clock.stop(now),
+            }
+        } else if !pressed {
             return;
-        }
-        match wanted {
-            _ if clock.running() == wanted => {}
-            // A side that is to move without having been handed the clock by a move (after an undo, a resumed
-            // game, the start) starts from what it had.
-            Some(side) => clock.start(side, now),
-            None => clock.stop(now),
         }
         effects.extend(self.clock_wake());
     }
 
     /// The wake-up for the running clock's next new figure (second, or tenth in the last seconds), or its fall.
     fn clock_wake(&self) -> Option<Effect> {
+        self.clock_wake_after().map(|after| Effect::Wake {
+            timer: Timer::Clock,
+            after,
+        })
+    }
+
+    /// How long until the running clock shows its next new figure (just after it), or falls.
+    fn clock_wake_after(&self) -> Option<Duration> {
         let left = self.clock.as_ref()?.until_flag(self.now)?;
         let step = match left <= TENTHS_BELOW {
             true => Duration::from_millis(100),
@@ -153,10 +162,7 @@ impl App {
         } else {
             into_step
         };
-        Some(Effect::Wake {
-            timer: Timer::Clock,
-            after: after + PAST_THE_SECOND,
-        })
+        Some(after + PAST_THE_SECOND)
     }
 
     /// The clock timer came: the running side's time has run out, or its clock shows a new second.
@@ -255,13 +261,7 @@ mod tests {
         app.set_time(ms(250));
         let _ = app.update(Action::Notice(String::new()));
         // Started at 0 by the rematch: 59.75 s left, so 59 shows in 0.75 s.
-        assert_eq!(
-            app.clock_wake().map(|e| match e {
-                Effect::Wake { after, .. } => after,
-                _ => Duration::ZERO,
-            }),
-            Some(ms(750) + PAST_THE_SECOND)
-        );
+        assert_eq!(app.clock_wake_after(), Some(ms(750) + PAST_THE_SECOND));
     }
 
     #[test]
@@ -269,13 +269,7 @@ mod tests {
         let mut app = humans_with("1+0");
         app.set_time(ms(50_250));
         // 9.75 s left: 9.7 shows in 0.05 s.
-        assert_eq!(
-            app.clock_wake().map(|e| match e {
-                Effect::Wake { after, .. } => after,
-                _ => Duration::ZERO,
-            }),
-            Some(ms(50) + PAST_THE_SECOND)
-        );
+        assert_eq!(app.clock_wake_after(), Some(ms(50) + PAST_THE_SECOND));
     }
 
     #[test]
