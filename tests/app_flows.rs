@@ -189,13 +189,16 @@ fn quitting_a_game_in_progress_asks_first() {
     ));
     type_moves(&mut app, "11-15");
     assert!(app.update(Action::Quit).is_empty());
-    assert!(app.status().contains("press q again"));
+    assert!(app.question().is_some(), "{}", app.status());
+    // Other actions leave the question asked: the board is not flipped under it.
+    let flipped = app.flipped();
     let _ = app.update(Action::Flip);
-    assert!(
-        app.update(Action::Quit).is_empty(),
-        "another action cancels the question"
-    );
-    let _ = app.update(Action::Quit);
+    assert_eq!(app.flipped(), flipped);
+    assert!(app.question().is_some());
+    // No plays on; asked again, quitting again confirms.
+    assert!(app.update(Action::Answer(false)).is_empty());
+    assert!(app.question().is_none());
+    assert!(app.update(Action::Quit).is_empty());
     assert!(matches!(
         app.update(Action::Quit).as_slice(),
         [Effect::Quit]

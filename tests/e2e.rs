@@ -23,10 +23,10 @@ fn play_against_the_engine_and_quit_cleanly() {
     s.wait_for("1. 11-15");
     s.wait_for_reply();
     s.wait_for("Black to play");
-    // Quitting a game in progress asks first.
+    // Quitting a game in progress asks first, a yes/no question like the others: y quits.
     s.send("q");
-    s.wait_for("press q again");
-    s.send("q");
+    s.wait_for("Quit? y: quit, n: play on");
+    s.send("y");
     assert_eq!(s.wait_exit(), 0);
     s.assert_restored();
 }
@@ -85,7 +85,8 @@ fn move_by_cursor_browse_and_read_the_help() {
     s.send("x");
     s.wait_gone("other keys close");
     s.send("q");
-    s.wait_for("press q again");
+    s.wait_for("Quit? y: quit, n: play on");
+    // The quit key confirms too.
     s.send("q");
     assert_eq!(s.wait_exit(), 0);
     s.assert_restored();

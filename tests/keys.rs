@@ -1,6 +1,8 @@
 //! Whole games played with key presses through the key map and the app, as the terminal delivers them.
 
-use crowned::app::{App, Effect, Key, KeyCode, Mode, Modifiers, Player, Players, action_for_key};
+use crowned::app::{
+    App, Effect, Key, KeyCode, Mode, Modifiers, Player, Players, Question, action_for_key,
+};
 use crowned::engine::Level;
 use crowned::game::{DrawReason, Game, Outcome, WinReason};
 use crowned::rules::{Color, English, Piece, Position, Role, Square};
@@ -55,10 +57,10 @@ fn named(name: &str) -> Key {
 #[test]
 fn a_quick_win_with_the_cursor() {
     // The only capturer, 14 (c5), is selected for the player; its landing square 23 (e3) is two rows down and
-    // two columns right (White at the bottom: rows go down the screen as the numbers rise). The cursor keeps to
-    // dark squares: Down goes to d4 (towards the middle), Down again back to the c-file, Right jumps to e3.
+    // two columns right (White at the bottom: rows go down the screen as the numbers rise). The cursor goes along
+    // diagonals, as the pieces do: Down goes to d4 (towards the middle), Down again on along it to e3.
     let mut app = app_from("B:W18:B14", HUMANS);
-    press(&mut app, "<Down><Down><Right><Space>");
+    press(&mut app, "<Down><Down><Space>");
     assert_eq!(
         app.mode(),
         Mode::Over(Outcome::Win {
@@ -74,15 +76,19 @@ fn a_quick_win_with_the_cursor() {
 fn a_multi_jump_step_by_step_with_hjkl() {
     // 14 jumps 18 to 23, then 26 to 30: two steps of the same capture, with the turn held in between.
     let mut app = app_from("B:W17,18,25,26,32:B14", HUMANS);
-    press(&mut app, "jjl ");
+    // Down twice along the diagonal (towards the middle first) lands on 23.
+    press(&mut app, "jj ");
     assert_eq!(app.status(), "the capture goes on from 23");
     assert!(app.picker().is_continuing());
     assert_eq!(app.game().len(), 0);
-    // Nothing but the next landing square is accepted: only 30 is offered, not 25.
-    press(&mut app, "jh ");
-    assert_eq!(app.cursor_square(), Square::from_number(25, 32));
-    assert_eq!(app.status(), "the capture must go on from 23: 30 next");
+    // Nothing but the next landing square is accepted: only 30 is offered, not 27.
     press(&mut app, "j ");
+    assert_eq!(app.cursor_square(), Square::from_number(27, 32));
+    assert_eq!(app.status(), "the capture must go on from 23: 30 next");
+    // Up comes back to 23; Left and Right lean the diagonal right, and Down Down runs along it to 30.
+    press(&mut app, "k");
+    assert_eq!(app.cursor_square(), Square::from_number(23, 32));
+    press(&mut app, "hljj ");
     assert_eq!(app.game().len(), 1, "{}", app.status());
     assert_eq!(app.game().position().side_to_move(), Color::White);
 }
@@ -197,9 +203,71 @@ fn ctrl_c_quits_at_once_and_q_asks() {
     let (mut app, _) = App::new(HUMANS);
     press(&mut app, "11-15<Enter>");
     assert!(press(&mut app, "q").is_empty());
-    assert!(app.status().contains("press q again"));
+    assert_eq!(app.question(), Some(Question::Quit { leaving: false }));
     let effects = press(&mut app, "<C-c>");
     assert!(matches!(effects.last(), Some(Effect::Quit)));
+}
+
+#[test]
+fn the_quit_question_is_answered_by_y_or_n_like_every_other() {
+    let quits = |effects: &[Effect]| matches!(effects.last(), Some(Effect::Quit));
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "11-15<Enter>");
+    // y quits: a player who answers as every other question is answered is not left in the game.
+    press(&mut app, "q");
+    assert!(app.status().contains("y or q: quit"), "{}", app.status());
+    assert!(quits(&press(&mut app, "y")));
+    // n stays, and nothing typed after it reaches the game by surprise.
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "11-15<Enter>q");
+    assert!(!quits(&press(&mut app, "n")));
+    assert_eq!(app.question(), None);
+    assert_eq!(app.game().len(), 1);
+    // Other keys leave the question asked: the game does not move under it.
+    press(&mut app, "q");
+    assert!(press(&mut app, "23-19<Enter>").is_empty());
+    assert_eq!(app.game().len(), 1, "no move is played under the question");
+    assert_eq!(app.question(), Some(Question::Quit { leaving: false }));
+    // The quit key again confirms; Esc would have said no.
+    assert!(quits(&press(&mut app, "q")));
+    // A finished or empty game quits at once.
+    let (mut app, _) = App::new(HUMANS);
+    assert!(quits(&press(&mut app, "q")));
+}
+
+#[test]
+fn a_refused_move_does_not_eat_the_next_command_keys() {
+    let (mut app, _) = App::new(HUMANS);
+    press(&mut app, "12-17<Enter>");
+    assert!(app.status().contains("12-17"), "{}", app.status());
+    // The text is held for a look, the board has the keys back.
+    assert_eq!(app.input().value(), "12-17");
+    assert!(app.input_held());
+    assert_eq!(app.focus(), crowned::app::Focus::Board);
+    // The next command key is a command: n opens the new-game dialog, and the refused text is let go.
+    press(&mut app, "n");
+    assert!(
+        matches!(app.overlay(), Some(crowned::app::Overlay::Dialog(_))),
+        "{:?}",
+        app.overlay()
+    );
+    assert_eq!(app.input().value(), "");
+    press(&mut app, "<Esc>");
+    // A move typed after a refusal replaces the refused text instead of being added to it.
+    press(&mut app, "12-17<Enter>9-13<Enter>");
+    assert_eq!(app.game().len(), 1, "{}", app.status());
+    assert_eq!(app.input().value(), "");
+    // A refused :command too.
+    let flipped = app.flipped();
+    press(&mut app, ":levl<Enter>");
+    assert_eq!(app.input().value(), ":levl");
+    press(&mut app, "f");
+    assert_ne!(app.flipped(), flipped, "f flipped the board");
+    assert_eq!(
+        app.input().value(),
+        "",
+        "instead of being typed after the refused text"
+    );
 }
 
 #[test]
@@ -544,4 +612,121 @@ fn messages_name_the_keys_as_bound() {
         "{}",
         app.status()
     );
+}
+
+/// The arrow keys the app answers to on the board.
+const ARROWS: [(&str, KeyCode); 4] = [
+    ("<Up>", KeyCode::Up),
+    ("<Down>", KeyCode::Down),
+    ("<Left>", KeyCode::Left),
+    ("<Right>", KeyCode::Right),
+];
+
+/// The fewest arrow keys that take the cursor to `target`, found by a breadth-first search over the app's own
+/// answers to the keys (so the same search measures any cursor). States are told apart by the square and by
+/// where each arrow would go next, which is all a player can see of what the cursor remembers.
+fn arrows_to(app: &App, target: Square) -> String {
+    use std::collections::{HashSet, VecDeque};
+    let step = |app: &App, code: KeyCode| {
+        let mut next = app.clone();
+        if let Some(action) = action_for_key(&next, Key::new(code, Modifiers::NONE)) {
+            let _ = next.update(action);
+        }
+        next
+    };
+    let signature = |app: &App| {
+        let mut sig = vec![app.cursor_square()];
+        sig.extend(
+            ARROWS
+                .iter()
+                .map(|&(_, code)| step(app, code).cursor_square()),
+        );
+        sig
+    };
+    let mut seen = HashSet::from([signature(app)]);
+    let mut queue = VecDeque::from([(app.clone(), String::new())]);
+    while let Some((state, keys)) = queue.pop_front() {
+        if state.cursor_square() == Some(target) {
+            return keys;
+        }
+        for (name, code) in ARROWS {
+            let next = step(&state, code);
+            if seen.insert(signature(&next)) {
+                queue.push_back((next, format!("{keys}{name}")));
+            }
+        }
+    }
+    panic!("the cursor never reaches {}", target.number());
+}
+
+/// Keys pressed (arrows and Space) to play `plies` moves of a real game by cursor alone, each move reached by the
+/// fewest arrows the cursor allows.
+fn cursor_keys_for_a_real_game(plies: usize) -> Option<usize> {
+    let path =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pdn/sample.pdn");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        eprintln!("skipped: {} is missing", path.display());
+        return None;
+    };
+    let entry = crowned::store::games_in_text(&text, "sample.pdn")
+        .into_iter()
+        .next()
+        .expect("a game");
+    let game = entry.game.into_game();
+    let (mut app, _) = App::new(HUMANS);
+    let mut keys = 0;
+    for mv in game.moves().iter().take(plies) {
+        for square in std::iter::once(mv.from()).chain(mv.path().iter().copied()) {
+            let arrows = arrows_to(&app, square);
+            let script = format!("{arrows}<Space>");
+            keys += script.matches('<').count();
+            press(&mut app, &script);
+        }
+        assert_eq!(app.game().moves().last(), Some(mv), "{}", app.status());
+    }
+    Some(keys)
+}
+
+#[test]
+fn the_first_twenty_moves_of_a_real_game_by_cursor() {
+    // Twenty moves each (forty plies) of the sample game, played by arrows and Space alone. The figure is printed
+    // for the README; a man's step is one arrow from its square and a jump one arrow a row, so the whole is
+    // bounded well below what a zigzag cursor needed.
+    let Some(keys) = cursor_keys_for_a_real_game(40) else {
+        return;
+    };
+    println!("keys to play 40 plies by cursor: {keys}");
+    assert!(keys < 40 * 6, "{keys} keys");
+}
+
+#[test]
+fn a_step_along_a_diagonal_is_one_key_and_up_then_down_comes_back() {
+    let (mut app, _) = App::new(HUMANS);
+    // 11 and its moves to 15 and 16: select it, then one arrow reaches one of them and Left or Right the other.
+    let eleven = common::app::sq(11);
+    let script = format!("{}<Space>", arrows_to(&app, eleven));
+    press(&mut app, &script);
+    assert_eq!(app.picker().selected(), Some(eleven));
+    let first = arrows_to(&app, common::app::sq(15));
+    let second = arrows_to(&app, common::app::sq(16));
+    assert!(
+        first.matches('<').count() + second.matches('<').count() <= 3,
+        "{first} {second}"
+    );
+    // Up then Down comes back to the square it left, whichever way the board is turned.
+    for flip in ["", "f"] {
+        let (mut app, _) = App::new(HUMANS);
+        press(&mut app, flip);
+        for start in 1..=32 {
+            let square = common::app::sq(start);
+            let script = arrows_to(&app, square);
+            press(&mut app, &script);
+            let mut moved = app.clone();
+            press(&mut moved, "<Up>");
+            if moved.cursor_square() != Some(square) {
+                press(&mut moved, "<Down>");
+                assert_eq!(moved.cursor_square(), Some(square), "from {start}");
+            }
+        }
+    }
 }

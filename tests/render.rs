@@ -115,6 +115,11 @@ fn i_asks_for_a_move_in_coordinates() {
     let _ = app.update(Action::StartTyping);
     let shown = screen(&app, 80, 24);
     assert!(shown.contains("a move in coordinates: c3-d4"), "{shown}");
+    // The box says that it has the keys.
+    assert!(
+        shown.contains("Typing · Enter plays, Esc cancels"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -221,6 +226,76 @@ fn highlights_have_colour_and_marks_and_no_color_keeps_the_marks() {
     }
 }
 
+/// The text of the row of `square`'s centre, from two cells left of the centre to two right.
+fn around(buf: &Buffer, app: &App, geometry: Geometry, square: u32) -> String {
+    let layout = ui::ScreenLayout::new(buf.area, geometry).expect("big enough");
+    let number =
+        u8::try_from(u32::from(geometry.width) * u32::from(geometry.height) / 2).expect("a size");
+    let target = crowned::rules::Square::from_number(square, number).expect("a square");
+    for row in 0..u16::from(geometry.height) {
+        for col in 0..u16::from(geometry.width) {
+            let rect = layout.square_rect(row, col);
+            let (x, y) = (rect.x + rect.width / 2, rect.y + rect.height / 2);
+            if layout.square_at(x, y, app.flipped()) == Some(target) {
+                return (x - 2..=x + 2).map(|x| buf[(x, y)].symbol()).collect();
+            }
+        }
+    }
+    panic!("square {square} not drawn");
+}
+
+#[test]
+fn the_cursor_on_the_selected_piece_shows_both_marks() {
+    // 14 is the only capturer, selected for the player; the cursor is put on it.
+    let (app, _) = App::with_game(
+        AnyGame::from_fen(GameType::default(), "B:W18:B14,1").expect("test FEN"),
+        HUMANS,
+    );
+    assert_eq!(app.cursor_square(), Some(sq(14)));
+    for (pieces, wide) in [(PieceStyle::Unicode, "[(●)]"), (PieceStyle::Ascii, "[(b)]")] {
+        let options = Options {
+            pieces,
+            ..Options::default()
+        };
+        let buf = render(&app, 80, 24, &options);
+        assert_eq!(around(&buf, &app, Geometry::EIGHT, 14), wide);
+    }
+    // The cursor moved off it: the selection's own marks, and the cursor's elsewhere.
+    let mut app = app;
+    let _ = app.update(Action::Right);
+    let buf = render(&app, 80, 24, &Options::default());
+    assert_eq!(around(&buf, &app, Geometry::EIGHT, 14), " (●) ");
+    // On a board whose squares are three cells wide there is room for one mark a side: a mark of their own.
+    let (app, _) = App::with_game(
+        AnyGame::from_fen(
+            GameType::standard(crowned::rules::Variant::International),
+            "W:W28:B23,1",
+        )
+        .expect("test FEN"),
+        HUMANS,
+    );
+    let selected = app
+        .picker()
+        .selected()
+        .expect("the only capturer is selected");
+    assert_eq!(app.cursor_square(), Some(selected));
+    let buf = render(&app, 80, 24, &Options::default());
+    let marks: String = around(&buf, &app, Geometry::TEN, selected.number())
+        .chars()
+        .skip(1)
+        .take(3)
+        .collect();
+    assert_eq!(marks, "»○«");
+}
+
+#[test]
+fn landing_squares_and_the_last_move_start_are_told_apart() {
+    for pieces in [PieceStyle::Unicode, PieceStyle::Ascii] {
+        assert_ne!(pieces.destination(), pieces.departed());
+        assert_ne!(pieces.destination(), pieces.taken());
+    }
+}
+
 #[test]
 fn a_long_game_over_keeps_players_and_result_in_view_80x24() {
     // A long game (the first legal move each time, 50 single moves) drawn by agreement: the move list
@@ -291,9 +366,9 @@ fn the_last_move_is_marked_in_colour_and_without_it() {
             centre_of(&buf, &app, 17),
             centre_of(&buf, &app, 13),
         );
-        // Marks that need no colour: a dot where it started, the taken piece crossed out, brackets at the end.
+        // Marks that need no colour: a ring (unlike a landing square's dot) where it started, the taken piece crossed out, brackets at the end.
         let (dot, cross) = match pieces {
-            PieceStyle::Unicode => ("·", "×"),
+            PieceStyle::Unicode => ("◌", "×"),
             PieceStyle::Ascii => (".", "x"),
         };
         assert_eq!(from.symbol(), dot);

@@ -98,3 +98,48 @@ fn a_big_board_on_a_small_screen_asks_for_its_own_size() {
         "{shown}"
     );
 }
+
+#[test]
+fn big_boards_at_80x24_number_their_edge_squares_and_hints_follow_the_variant() {
+    let game_types = [
+        GameType::standard(Variant::International),
+        GameType::standard(Variant::Canadian),
+        GameType::new(Variant::English, Some(14), None).expect("a board"),
+    ];
+    for game_type in game_types {
+        let app = opened(game_type, 0);
+        let shown = screen(&app, 80, 24);
+        let side = u32::from(app.board().width);
+        let per_row = side / 2;
+        // Every row begins with the number of its first square on screen (turned round, the row's highest).
+        let numbers: Vec<u32> = shown
+            .lines()
+            .filter_map(|line| line.strip_prefix('┃'))
+            .filter_map(|rest| rest.get(..2).and_then(|label| label.trim().parse().ok()))
+            .collect();
+        assert_eq!(
+            numbers.len() as u32,
+            side,
+            "{game_type}: a number a row\n{shown}"
+        );
+        assert!(
+            numbers
+                .iter()
+                .all(|n| (n - 1) % per_row == 0 || n % per_row == 0),
+            "{game_type}: each is a row's first or last square {numbers:?}"
+        );
+        // The input box's example is a move of this game, written as it writes moves.
+        let example = shown
+            .split("type a move (")
+            .nth(1)
+            .and_then(|rest| rest.split(',').next())
+            .expect("an example");
+        assert!(
+            app.game()
+                .position()
+                .parse_move(example, crowned::rules::Strictness::Exact)
+                .is_ok(),
+            "{game_type}: {example}"
+        );
+    }
+}

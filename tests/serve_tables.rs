@@ -299,7 +299,7 @@ async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_t
 
     // Ann leaves (asked first): back in the lobby, her game listed as hers, her seat kept.
     a.send(b"q").await;
-    a.wait_for("press q again to leave").await;
+    a.wait_for("Leave the table?").await;
     a.send(b"q").await;
     a.wait_for("Your games in progress").await;
     b.wait_for("waiting for ann to reconnect").await;

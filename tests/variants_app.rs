@@ -164,3 +164,80 @@ fn setup_and_fen_follow_the_variant() {
     let _ = app.update(Action::Submit(":fen W:W3:BK48".into()));
     assert!(app.status().contains("crowning row"), "{}", app.status());
 }
+
+/// Presses each character of `text` as a key, Enter for `\n`.
+fn type_keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key(
+            app,
+            if c == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            },
+        );
+    }
+}
+
+#[test]
+fn coordinates_are_typed_with_no_prefix_where_letters_are_also_keys() {
+    for variant in [Variant::Russian, Variant::Brazilian, Variant::English] {
+        let (mut app, _) = App::with_game(AnyGame::new(GameType::standard(variant)), HUMANS);
+        // c is no key at all, h moves the cursor, a opens the analysis panel, f flips the board: followed by a
+        // digit, each is the start of a square instead, and what it did alone is taken back.
+        let first = app.game().position().legal_moves()[0];
+        let g = app.board();
+        let written = format!(
+            "{}-{}",
+            g.coordinate(first.from()),
+            g.coordinate(first.to())
+        );
+        type_keys(&mut app, &format!("{written}\n"));
+        assert_eq!(
+            app.game().len(),
+            1,
+            "{variant}: {written}: {}",
+            app.status()
+        );
+        let (cursor, flipped, panel) = (app.cursor_square(), app.flipped(), app.analysis_open());
+        for letter in ['h', 'a', 'f', 'c'] {
+            type_keys(&mut app, &format!("{letter}9"));
+            assert_eq!(app.input().value(), format!("{letter}9"), "{variant}");
+            assert_eq!(
+                (app.cursor_square(), app.flipped(), app.analysis_open()),
+                (cursor, flipped, panel),
+                "{variant}: {letter} was taken back"
+            );
+            key(&mut app, KeyCode::Esc);
+        }
+        // Alone, the keys keep their meaning.
+        type_keys(&mut app, "f");
+        assert_ne!(app.flipped(), flipped, "{variant}: f alone flips");
+    }
+}
+
+#[test]
+fn messages_name_squares_in_the_game_s_notation() {
+    // Russian, White to move: c3-d4 f6-e5 leaves d4 to take e5.
+    let (mut app, _) = App::with_game(AnyGame::new(GameType::standard(Variant::Russian)), HUMANS);
+    type_keys(&mut app, "c3-d4\nf6-e5\n");
+    assert_eq!(app.game().len(), 2, "{}", app.status());
+    assert!(
+        app.status()
+            .contains("a capture is compulsory (d4 can take)"),
+        "{}",
+        app.status()
+    );
+    // The only capturer is selected; picking it again says why it stays, in coordinates.
+    let d4 = app
+        .picker()
+        .selected()
+        .expect("d4 is selected for the player");
+    let _ = app.update(Action::PickSquare(d4));
+    assert!(
+        app.status().contains("the piece on d4 is the only one"),
+        "{}",
+        app.status()
+    );
+    assert!(app.status().contains("(f6)"), "{}", app.status());
+}

@@ -194,6 +194,15 @@ pub enum Action {
     },
     /// The table the game is played at (a room on a server) says something.
     Table(TableEvent),
+    /// A letter that names a file of the board, pressed on the board: `then` (what the key means alone, if
+    /// anything) is done at once, and a digit straight after it takes that back and starts a move typed in
+    /// coordinates (`h6-g5`), with no key to open the box first.
+    FileLetter {
+        /// The letter.
+        letter: char,
+        /// What the key does alone: a step of the cursor, a flip, the analysis panel, or nothing.
+        then: Option<Box<Action>>,
+    },
 }
 
 impl Action {

@@ -16,7 +16,7 @@ use super::action::Action;
 use super::event::{Key, KeyCode, Modifiers};
 use super::keymap::{Context, KeyChord};
 use super::mode::{Focus, Mode};
-use super::overlay::Overlay;
+use super::overlay::{Overlay, Question};
 use super::state::App;
 
 /// The action a key press stands for, or `None` if it means nothing here.
@@ -28,10 +28,14 @@ pub fn action_for_key(app: &App, key: Key) -> Option<Action> {
     let contexts: &[Context] = match app.overlay() {
         Some(Overlay::Resume(_)) => return resume_key(key),
         Some(Overlay::Help(_)) => return Some(help_key(key)),
-        Some(Overlay::Question(_)) => return question_key(key),
+        Some(Overlay::Question(question)) => return question_key(app, *question, key),
         Some(Overlay::Dialog(_)) => &[Context::Dialog],
         Some(Overlay::List(list)) if list.view.typing => return list_filter_key(key),
         Some(Overlay::List(_)) => &[Context::List],
+        None if app.input_held() && key.code == KeyCode::Backspace => {
+            // Refused text held in the box is taken up for editing.
+            return Some(Action::Edit(InputRequest::DeletePrevChar));
+        }
         None => {
             let replay = app.replay().is_some();
             match (app.focus(), app.mode()) {
@@ -46,6 +50,19 @@ pub fn action_for_key(app: &App, key: Key) -> Option<Action> {
             }
         }
     };
+    let bound = bound_action(app, contexts, key);
+    match plain_char(key).filter(|&c| names_a_file(app, contexts, c)) {
+        // A letter that could start a square typed in coordinates, if what it does alone can be taken back.
+        Some(letter) if bound.as_ref().is_none_or(can_be_taken_back) => Some(Action::FileLetter {
+            letter,
+            then: bound.map(Box::new),
+        }),
+        _ => bound,
+    }
+}
+
+/// What `key` is bound to in the first of `contexts` that binds it (digits and `:` type).
+fn bound_action(app: &App, contexts: &[Context], key: Key) -> Option<Action> {
     let keys = &app.preferences().keys;
     let chord = KeyChord::from(key);
     for &context in contexts {
@@ -61,6 +78,30 @@ pub fn action_for_key(app: &App, key: Key) -> Option<Action> {
         }
     }
     None
+}
+
+/// Whether `c` is the letter of one of the board's files, pressed where moves are typed (not while setting up,
+/// whose letters place pieces).
+fn names_a_file(app: &App, contexts: &[Context], c: char) -> bool {
+    let files = u32::from(app.board().width);
+    !contexts.contains(&Context::Setup)
+        && c.is_ascii_lowercase()
+        && u32::from(c) - u32::from('a') < files
+}
+
+/// Whether an action done by a file's letter can be taken back unseen when a digit follows: it only moves the
+/// cursor, turns the board, shows or hides the analysis, or opens the input box.
+fn can_be_taken_back(action: &Action) -> bool {
+    matches!(
+        action,
+        Action::Up
+            | Action::Down
+            | Action::Left
+            | Action::Right
+            | Action::Flip
+            | Action::ToggleAnalysis
+            | Action::StartTyping
+    )
 }
 
 /// A list's filter being typed: characters and Backspace edit it, Enter opens the game selected, Esc clears
@@ -98,8 +139,17 @@ fn help_key(key: Key) -> Action {
     }
 }
 
-/// A yes/no question: y or n (Esc is no); help still opens, other keys leave the question on screen.
-fn question_key(key: Key) -> Option<Action> {
+/// A yes/no question: y or n (Esc is no); the quit key confirms quitting too; help still opens, other keys
+/// leave the question on screen.
+fn question_key(app: &App, question: Question, key: Key) -> Option<Action> {
+    let quit_key = app
+        .preferences()
+        .keys
+        .command_for(Context::Board, KeyChord::from(key))
+        .is_some_and(|command| command.action == Action::Quit);
+    if matches!(question, Question::Quit { .. }) && quit_key {
+        return Some(Action::Answer(true));
+    }
     match (key.code, plain_char(key)) {
         (_, Some('y' | 'Y')) => Some(Action::Answer(true)),
         (KeyCode::Esc, _) | (_, Some('n' | 'N')) => Some(Action::Answer(false)),

@@ -36,6 +36,11 @@ pub enum Question {
     },
     /// The opponent at a table offers something: does the player accept?
     Offered(OfferKind),
+    /// A game is in progress: does the player quit (or, at a table, leave it)?
+    Quit {
+        /// Whether the player is leaving a seat at a table (kept for them a while) rather than quitting.
+        leaving: bool,
+    },
 }
 
 impl Question {
@@ -59,6 +64,13 @@ impl Question {
             Question::Offered(OfferKind::Takeback) => {
                 "Your opponent asks to take back their last move. Allow it? y: allow, n: refuse"
                     .into()
+            }
+            Question::Quit { leaving: true } => {
+                "A game is in progress. Leave the table? Your seat is kept a while. y: leave, n: stay"
+                    .into()
+            }
+            Question::Quit { leaving: false } => {
+                "A game is in progress. Quit? y: quit, n: play on".into()
             }
         }
     }

@@ -8,7 +8,7 @@
 use thiserror::Error;
 
 use crate::rules::notation::or_list;
-use crate::rules::{AnyPosition, Color, Move, MoveList, Square};
+use crate::rules::{AnyPosition, Color, Move, MoveList, Square, SquareName};
 
 /// What a pick did.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,35 +35,43 @@ pub enum PickError {
         /// The side to move.
         side: Color,
         /// The square picked.
-        square: Square,
+        square: SquareName,
     },
     /// The piece has no legal move.
     #[error("the piece on {0} cannot move")]
-    Stuck(Square),
+    Stuck(SquareName),
     /// Another piece must capture.
     #[error("a capture is compulsory: {} must take", or_list(.0))]
-    CaptureRequired(Vec<Square>),
+    CaptureRequired(Vec<SquareName>),
     /// The selected piece cannot go there next.
     #[error("the piece on {from} cannot go to {square}{}", hint(.options))]
     NotADestination {
         /// Where the piece stands.
-        from: Square,
+        from: SquareName,
         /// The square picked.
-        square: Square,
+        square: SquareName,
         /// Where it can go.
-        options: Vec<Square>,
+        options: Vec<SquareName>,
+    },
+    /// The selected piece is the only one that can take: it stays selected.
+    #[error("the piece on {at} is the only one that can take: pick where it lands ({})", or_list(.options))]
+    OnlyCapturer {
+        /// Where it stands.
+        at: SquareName,
+        /// Where it can land.
+        options: Vec<SquareName>,
     },
     /// The capture must go on: nothing else can be picked until it ends.
     #[error("the capture must go on from {at}: {} next", or_list(.options))]
     MustContinue {
         /// Where the capturing piece stands.
-        at: Square,
+        at: SquareName,
         /// Its next landing squares.
-        options: Vec<Square>,
+        options: Vec<SquareName>,
     },
 }
 
-fn hint(options: &[Square]) -> String {
+fn hint(options: &[SquareName]) -> String {
     if options.is_empty() {
         String::new()
     } else {
@@ -92,11 +100,15 @@ impl Picker {
             from: None,
             path: Vec::new(),
         };
-        let movers = picker.movable();
-        if picker.must_capture() && movers.len() == 1 {
-            picker.from = movers.first().copied();
+        if picker.is_forced() {
+            picker.from = picker.movable().first().copied();
         }
         picker
+    }
+
+    /// Whether the selection is forced: one piece alone can move, and it must capture (it starts selected).
+    pub fn is_forced(&self) -> bool {
+        self.must_capture() && self.movable().len() == 1
     }
 
     /// Whether the side to move must capture.
@@ -186,6 +198,8 @@ impl Picker {
 
     /// Picks `square`: a piece to move, or where the selected piece goes next.
     pub fn pick(&mut self, pos: &AnyPosition, square: Square) -> Result<Pick, PickError> {
+        let name = |square: Square| pos.square_name(square);
+        let names = |squares: Vec<Square>| squares.into_iter().map(name).collect::<Vec<_>>();
         if let Some(from) = self.from {
             let destinations = self.destinations();
             if destinations.contains(&square) {
@@ -203,8 +217,15 @@ impl Picker {
             }
             if self.is_continuing() {
                 return Err(PickError::MustContinue {
-                    at: self.at().unwrap_or(from),
-                    options: destinations,
+                    at: name(self.at().unwrap_or(from)),
+                    options: names(destinations),
+                });
+            }
+            if square == from && self.is_forced() {
+                // Dropping it would only leave nothing selected with nothing else to pick.
+                return Err(PickError::OnlyCapturer {
+                    at: name(from),
+                    options: names(destinations),
                 });
             }
             if square == from {
@@ -214,9 +235,9 @@ impl Picker {
             let own = pos.piece_at(square).is_some_and(|p| p.color == self.side);
             if !own {
                 return Err(PickError::NotADestination {
-                    from,
-                    square,
-                    options: destinations,
+                    from: name(from),
+                    square: name(square),
+                    options: names(destinations),
                 });
             }
         }
@@ -227,15 +248,17 @@ impl Picker {
         if pos.piece_at(square).is_none_or(|p| p.color != self.side) {
             return Err(PickError::NotYours {
                 side: self.side,
-                square,
+                square: pos.square_name(square),
             });
         }
         let movable = self.movable();
         if !movable.contains(&square) {
             return Err(if self.must_capture() {
-                PickError::CaptureRequired(movable)
+                PickError::CaptureRequired(
+                    movable.into_iter().map(|s| pos.square_name(s)).collect(),
+                )
             } else {
-                PickError::Stuck(square)
+                PickError::Stuck(pos.square_name(square))
             });
         }
         self.from = Some(square);
@@ -327,9 +350,15 @@ mod tests {
         );
         // With a single capturing piece it starts selected.
         let single = pos("B:W18,30:B9,14");
-        let p = Picker::new(&single);
+        let mut p = Picker::new(&single);
         assert_eq!(p.selected(), Some(sq(14)));
         assert_eq!(squares(&p.destinations()), [23]);
+        // Picking it again does not drop it without a word: nothing else could be picked.
+        assert_eq!(
+            p.pick(&single, sq(14)).map_err(|e| e.to_string()),
+            Err("the piece on 14 is the only one that can take: pick where it lands (23)".into())
+        );
+        assert_eq!(p.selected(), Some(sq(14)));
     }
 
     #[test]

@@ -66,11 +66,15 @@ pub struct App {
     /// The search the app is waiting for.
     thinking: Option<Thinking>,
     searches: u64,
-    quit_asked: bool,
     /// What is open over the game: the resume offer, a question, the dialog, a list, the help.
     overlay: OverlaySlot,
     focus: Focus,
     input: Input,
+    /// Whether the text in the input box was refused and is held there: the board has the keys again, typing
+    /// replaces the text and Backspace takes it up for editing.
+    input_held: bool,
+    /// A file's letter just pressed on the board, and what its key changed, in case a digit follows.
+    letter: Option<typing::LetterPressed>,
     /// The game from a file being replayed, when the game on show is one.
     replay: Option<Replay>,
     preferences: Preferences,
@@ -167,10 +171,11 @@ impl App {
             status: String::new(),
             thinking: None,
             searches: 0,
-            quit_asked: false,
             overlay: OverlaySlot::default(),
             focus: Focus::Board,
             input: Input::default(),
+            input_held: false,
+            letter: None,
             replay: None,
             preferences,
             paused: false,
@@ -424,6 +429,12 @@ impl App {
         &self.input
     }
 
+    /// Whether the input box holds refused text while the board has the keys (typing replaces it, Backspace
+    /// edits it, any other key lets it go).
+    pub fn input_held(&self) -> bool {
+        self.input_held
+    }
+
     /// The new-game dialog, when it is open (the help may be over it).
     pub fn dialog(&self) -> Option<&NewGameDialog> {
         match self.overlay.panel()? {
@@ -463,11 +474,6 @@ impl App {
         self.paused
     }
 
-    /// Whether quitting waits for the key to be pressed again.
-    pub fn quit_asked(&self) -> bool {
-        self.quit_asked
-    }
-
     /// Whether the help overlay is open.
     pub fn help_open(&self) -> bool {
         self.overlay.help().is_some()
@@ -490,8 +496,27 @@ impl App {
 
     /// Offers `action` to the parts of the app in turn (see the module's documentation).
     fn dispatch(&mut self, action: Action) -> Vec<Effect> {
-        if action.from_player() && action != Action::Quit {
-            self.quit_asked = false;
+        if action.from_player() {
+            // A file's letter waits for one key only: a digit makes it the start of a typed square.
+            if let Some(letter) = self.letter.take()
+                && let Action::Edit(tui_input::InputRequest::InsertChar(digit)) = action
+                && digit.is_ascii_digit()
+            {
+                return self.type_square(letter, digit);
+            }
+        }
+        if let Action::FileLetter { letter, then } = action {
+            return self.file_letter(letter, then.map(|then| *then));
+        }
+        if self.input_held
+            && action.from_player()
+            && !matches!(
+                action,
+                Action::Edit(_) | Action::Paste(_) | Action::ToggleHelp | Action::ScrollHelp(_)
+            )
+        {
+            // Refused text is let go by the first key that is not typing: that key means what it always means.
+            self.clear_input();
         }
         if let Action::Resized { width, height } = action {
             let fitted = self.fits();
@@ -501,12 +526,16 @@ impl App {
             }
             return Vec::new();
         }
+        // The answer to the quit question is taken unseen: the question is on the enlarge screen.
+        let answers_quit = matches!(action, Action::Answer(_) | Action::Cancel)
+            && matches!(self.question(), Some(Question::Quit { .. }));
         if !self.fits()
             && action.from_player()
             && !matches!(
                 action,
                 Action::Quit | Action::Interrupt | Action::ToggleHelp | Action::ScrollHelp(_)
             )
+            && !answers_quit
         {
             // The game is not on show: nothing may change it unseen.
             self.status = TOO_SMALL.into();

@@ -211,6 +211,11 @@ impl AnyPosition {
         forward!(self, |p| of(p))
     }
 
+    /// `square` as the variant's own notation names it (`16` in English, `c3` in Russian).
+    pub fn square_name(&self, square: Square) -> crate::rules::SquareName {
+        crate::rules::SquareName::new(square, self.variant().notation(), self.geometry())
+    }
+
     /// The board.
     pub fn geometry(&self) -> Geometry {
         fn of<R: RuleSet>(_: &Position<R>) -> Geometry {

@@ -50,8 +50,8 @@ pub use fen::{FenError, parse_fen, to_fen};
 pub use geometry::{Direction, Geometry};
 pub use moves::{INLINE_MOVES, MAX_PATH, Move, MoveList};
 pub use notation::{
-    MoveError, MoveText, SquareStyle, Strictness, UnknownSquareStyle, Written, full_route,
-    write_move,
+    MoveError, MoveText, SquareName, SquareStyle, Strictness, UnknownSquareStyle, Written,
+    full_route, write_move,
 };
 pub use perft::{
     Duplicates, PerftReport, divide, perft, perft_by_depth, perft_by_playing, perft_reporting,

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Widget};
 use super::{Options, pane_block};
 use crate::app::ScreenLayout;
 use crate::app::{App, Focus, Mode, Player};
-use crate::rules::{AnyPosition, Piece, Square};
+use crate::rules::{AnyPosition, Piece, Square, SquareStyle};
 
 /// What is marked on the board, worked out once per frame.
 struct Marks {
@@ -140,11 +140,16 @@ pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Option
     block.render(layout.board_pane, buf);
 
     let position = app.shown_position();
+    let (w, h) = layout.square_size;
+    // Square numbers are written only where the game is written in numbers: in the squares when they have room,
+    // else at the board's edge (each row's first square, beside it), as lidraughts numbers small boards.
+    let numbers = options.square_numbers
+        && options.notation_for(app.game().variant()) == SquareStyle::Numbers;
+    let numbers_inside = numbers && w >= 4 && h >= 2;
     let mut marks = Marks::of(app);
     if !options.legal_moves {
         marks.destinations.clear();
     }
-    let (w, h) = layout.square_size;
     let board = layout.board;
     let (width, height) = (u16::from(board.width), u16::from(board.height));
     for screen_row in 0..height {
@@ -152,18 +157,36 @@ pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Option
             let rect = layout.square_rect(screen_row, screen_col);
             let (row, col) = layout.board_row_col(screen_row, screen_col, app.flipped());
             match board.at(row.into(), col.into()) {
-                Some(square) => draw_square(buf, rect, square, &position, &marks, options),
+                Some(square) => draw_square(
+                    buf,
+                    rect,
+                    square,
+                    &position,
+                    &marks,
+                    numbers_inside,
+                    options,
+                ),
                 None => buf.set_style(rect, theme.light),
             }
         }
     }
 
-    // Ranks from 1 at the bottom of the board and files from a at the left, as the board is turned.
+    // Ranks from 1 at the bottom of the board and files from a at the left, as the board is turned; or, when
+    // the squares are numbered but too small to show it, the number of each row's first square on screen.
     for screen_row in 0..height {
         let (row, _) = layout.board_row_col(screen_row, 0, app.flipped());
         let y = layout.squares_origin.1 + screen_row * h + h / 2;
-        let label = (height - row).to_string();
-        buf.set_string(layout.board_pane.x + 1, y, label, theme.quiet);
+        let first_square = (0..width).find_map(|screen_col| {
+            let (row, col) = layout.board_row_col(screen_row, screen_col, app.flipped());
+            board.at(row.into(), col.into())
+        });
+        let (label, style) = match first_square {
+            Some(square) if numbers && !numbers_inside => {
+                (square.number().to_string(), theme.quiet.patch(theme.number))
+            }
+            _ => ((height - row).to_string(), theme.quiet),
+        };
+        buf.set_string(layout.board_pane.x + 1, y, label, style);
     }
     let labels_y = layout.squares_origin.1 + height * h;
     for screen_col in 0..width {
@@ -180,6 +203,7 @@ fn draw_square(
     square: Square,
     position: &AnyPosition,
     marks: &Marks,
+    numbered: bool,
     options: &Options,
 ) {
     let theme = &options.theme;
@@ -212,7 +236,7 @@ fn draw_square(
 
     let centre_x = rect.x + rect.width / 2;
     let centre_y = rect.y + rect.height / 2;
-    if rect.width >= 4 && rect.height >= 2 && options.square_numbers {
+    if numbered {
         buf.set_string(
             rect.x,
             rect.y,
@@ -243,7 +267,18 @@ fn draw_square(
         background.patch(style),
     );
     // Marks beside the piece, so that nothing is told by colour alone.
-    let sides = if is_cursor {
+    if is_cursor && is_selected {
+        // The cursor on the selected piece shows both: its brackets around the selection's, or where the square
+        // is too narrow for four marks, a mark of their own.
+        if rect.width >= 5 {
+            buf.set_string(centre_x - 2, centre_y, "[(", background);
+            buf.set_string(centre_x + 1, centre_y, ")]", background);
+            return;
+        }
+    }
+    let sides = if is_cursor && is_selected {
+        Some(options.pieces.held())
+    } else if is_cursor {
         Some(('[', ']'))
     } else if is_selected {
         Some(('(', ')'))

@@ -341,9 +341,9 @@ pub fn too_small(buf: &mut Buffer, area: Rect, app: &App) {
          {quit} quits.",
         area.width, area.height
     );
-    if app.quit_asked() {
-        // The question asked on the status line, which is not on show.
-        text = format!("{} {text}", app.status());
+    if let Some(asked @ Question::Quit { .. }) = app.question() {
+        // The question is asked over the board, which is not on show.
+        text = format!("{} {text}", asked.text());
     }
     let height = 4.min(area.height);
     let rect = Rect::new(
@@ -398,6 +398,8 @@ pub fn question(buf: &mut Buffer, board: Rect, question: Question, options: &Opt
         }
         Question::Offered(OfferKind::Takeback) => (" Takeback asked ", question.text()),
         Question::Offered(OfferKind::Pause) => (" Pause asked ", question.text()),
+        Question::Quit { leaving: true } => (" Leave? ", question.text()),
+        Question::Quit { leaving: false } => (" Quit? ", question.text()),
     };
     let width = board.width.saturating_sub(2).clamp(20, 44);
     let lines: Vec<Line> = std::iter::once(Line::default())

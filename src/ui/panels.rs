@@ -12,7 +12,7 @@ use crate::app::{
     App, Context, Focus, Mode, Purpose, Setup, Table, Thinking, clock_text, clock_text_fine,
 };
 use crate::engine::Score;
-use crate::rules::{Color, Piece, Role};
+use crate::rules::{AnyPosition, Color, Piece, Role, SquareName};
 
 /// Chat lines shown at most under the moves of a game at a table.
 const CHAT_ROWS: usize = 3;
@@ -441,14 +441,62 @@ fn thinking_text(thinking: Thinking, side_to_move: Color) -> String {
     }
 }
 
+/// Examples of a move and a capture as this game writes them (`11-15, 11x18` in English, `c3-d4, c3xe5` in
+/// Russian): one of the first moves of the variant, and a jump on along the same diagonal.
+fn move_examples(app: &App, options: &Options) -> String {
+    let game_type = app.game().game_type();
+    let style = options.notation_for(game_type.variant);
+    let start = AnyPosition::start(game_type);
+    let moves = start.legal_moves();
+    // The middle of the first moves (11-15 of English's seven).
+    let Some(mv) = moves.get(moves.len().div_ceil(2).min(moves.len().saturating_sub(1))) else {
+        return ":help lists the commands".into();
+    };
+    let g = start.geometry();
+    let name = |square| SquareName::new(square, style, g).to_string();
+    let ((r0, c0), (r1, c1)) = (g.row_col(mv.from()), g.row_col(mv.to()));
+    let beyond = (2 * r1)
+        .checked_sub(r0)
+        .zip((2 * c1).checked_sub(c0))
+        .and_then(|(row, col)| g.at(row, col));
+    match beyond {
+        Some(landing) => format!(
+            "{}-{}, {}x{}",
+            name(mv.from()),
+            name(mv.to()),
+            name(mv.from()),
+            name(landing)
+        ),
+        None => format!("{}-{}", name(mv.from()), name(mv.to())),
+    }
+}
+
 /// Draws the input box; returns where the terminal cursor goes when the box has the keys.
 pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Option<Cell> {
     let theme = &options.theme;
     let focused = app.focus() == Focus::Input;
-    let block = pane_block(" Move or :command ", focused, theme);
+    // The title says who has the keys: the box while typing, the board otherwise.
+    let title = if focused {
+        " Typing · Enter plays, Esc cancels "
+    } else {
+        " Move or :command "
+    };
+    let block = pane_block(title, focused, theme);
     let inner = block.inner(area);
     block.render(area, buf);
     let input = app.input();
+    if app.input_held() {
+        // Refused text, kept to be looked at; the board has the keys.
+        let line = Line::from(vec![
+            Span::styled(input.value().to_string(), theme.quiet.crossed_out()),
+            Span::styled(
+                "  refused: type again, Backspace edits it, Esc clears",
+                theme.quiet,
+            ),
+        ]);
+        Paragraph::new(line).render(inner, buf);
+        return None;
+    }
     if input.value().is_empty() && !focused {
         let help = match app.preferences().keys.first_key(Context::Board, "help") {
             Some(key) => format!("{key} lists every key"),
@@ -457,7 +505,10 @@ pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Opti
         let hint = if app.setup().is_some() {
             format!("type :fen <FEN> to load a position, :fen to show this one; {help}")
         } else {
-            format!("type a move (11-15, 22x15) or a :command; {help}")
+            format!(
+                "type a move ({}) or a :command; {help}",
+                move_examples(app, options)
+            )
         };
         Paragraph::new(Line::styled(hint, theme.quiet)).render(inner, buf);
         return None;

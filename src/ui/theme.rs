@@ -55,11 +55,21 @@ impl PieceStyle {
         }
     }
 
-    /// The mark on the empty square the last move started from.
+    /// The mark on the empty square the last move started from: a ring where the piece was, unlike the
+    /// landing squares' dot.
     pub fn departed(self) -> char {
         match self {
-            PieceStyle::Unicode => '·',
+            PieceStyle::Unicode => '◌',
             PieceStyle::Ascii => '.',
+        }
+    }
+
+    /// The marks either side of the selected piece when the cursor is on it and the square is too narrow for
+    /// the cursor's brackets around the selection's.
+    pub fn held(self) -> (char, char) {
+        match self {
+            PieceStyle::Unicode => ('»', '«'),
+            PieceStyle::Ascii => ('>', '<'),
         }
     }
 

@@ -201,7 +201,7 @@ impl App {
             return Vec::new();
         }
         if !matches!(self.mode, Mode::Play) || !self.humans_turn() {
-            self.status = match self.mode {
+            let refusal = match self.mode {
                 Mode::Over(_) => self.mode_message(),
                 Mode::Browsing { .. } => self.browsing_refusal(),
                 Mode::Play => self.engine_refusal(),
@@ -209,6 +209,7 @@ impl App {
                     "setting up: moves are played once the game starts (Enter)".into()
                 }
             };
+            self.refuse_input(refusal);
             return Vec::new();
         }
         let found = self.game.position().parse_move(&text, Strictness::Exact);
@@ -218,15 +219,15 @@ impl App {
                 self.play(mv)
             }
             Err(e) => {
-                // The text stays in the box for correction.
-                self.focus = Focus::Input;
-                self.status = e.to_string();
+                self.refuse_input(e.to_string());
                 Vec::new()
             }
         }
     }
 
+    /// Empties the input box (refused text held there included) and gives the keys back to the board.
     pub(super) fn clear_input(&mut self) {
+        self.input_held = false;
         self.input.reset();
         if self.focus == Focus::Input {
             self.focus = Focus::Board;
@@ -256,8 +257,7 @@ impl App {
                 effects
             }
             Err(refusal) => {
-                self.focus = Focus::Input;
-                self.status = refusal;
+                self.refuse_input(refusal);
                 Vec::new()
             }
         }
@@ -330,7 +330,13 @@ mod tests {
             app.status(),
             format!("unknown command :frobnicate (commands: {LISTED})")
         );
-        assert_eq!(app.focus(), Focus::Input, "the text stays to be corrected");
+        assert_eq!(
+            app.input().value(),
+            ":frobnicate",
+            "the text stays to be corrected"
+        );
+        assert!(app.input_held());
+        assert_eq!(app.focus(), Focus::Board, "and the board has the keys");
     }
 
     #[test]

@@ -5,7 +5,6 @@ use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::engine::Player;
 use crate::game::{count, moves_played_any};
-use crate::rules::Square;
 
 impl App {
     pub(super) fn resume_question(&self) -> String {
@@ -41,11 +40,12 @@ impl App {
             );
         }
         if self.picker.must_capture() {
+            let position = self.game.position();
             let takers: Vec<String> = self
                 .picker
                 .movable()
-                .iter()
-                .map(Square::to_string)
+                .into_iter()
+                .map(|square| position.square_name(square).to_string())
                 .collect();
             format!(
                 "{turn}: a capture is compulsory ({} can take)",

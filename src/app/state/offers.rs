@@ -153,6 +153,11 @@ impl App {
                 self.status = format!("playing on. {}", self.mode_message());
                 Vec::new()
             }
+            (Question::Quit { .. }, true) => self.quit_now(),
+            (Question::Quit { .. }, false) => {
+                self.status = format!("playing on. {}", self.mode_message());
+                Vec::new()
+            }
             (Question::Draw { from }, false) => {
                 self.status = format!(
                     "{} declines the draw. {}",

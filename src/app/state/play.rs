@@ -10,6 +10,7 @@ use crate::app::cursor::{Cursor, Step};
 use crate::app::dialog::NewGameDialog;
 use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
+use crate::app::overlay::Question;
 use crate::app::picking::{Pick, Picker};
 use crate::engine::{AnySituation, Player, Players};
 use crate::game::AnyGame;
@@ -116,11 +117,7 @@ impl App {
             Action::ToggleAnalysis => self.toggle_analysis(),
             Action::EngineMoved { search, mv } => self.engine_moved(search, mv),
             Action::Quit => self.quit(),
-            Action::Interrupt => {
-                let mut effects = self.stop_thinking();
-                effects.push(Effect::Quit);
-                effects
-            }
+            Action::Interrupt => self.quit_now(),
             Action::Notice(text) => {
                 self.status = text;
                 Vec::new()
@@ -142,7 +139,9 @@ impl App {
             }
             // Editing a position needs the setup to be open; answers to a question that is not being asked; the
             // help's own actions, which the overlay takes before the game.
-            Action::Setup(_)
+            // A file's letter is taken before the parts of the app are offered anything.
+            Action::FileLetter { .. }
+            | Action::Setup(_)
             | Action::AcceptResume
             | Action::DeclineResume
             | Action::ToggleHelp
@@ -264,6 +263,10 @@ impl App {
 
     /// Puts the cursor on `square`.
     pub(super) fn put_cursor(&mut self, square: Square) {
+        if self.cursor.square() == square {
+            // Picking the square under the cursor keeps the diagonal it came along.
+            return;
+        }
         self.cursor = Cursor::on(square, self.board(), self.flipped);
     }
 
@@ -316,11 +319,11 @@ impl App {
         match self.picker.pick(&position, square) {
             Ok(Pick::Complete(mv)) => self.play_shown_from(mv, seen),
             Ok(Pick::Selected(s)) => {
-                self.status = format!("{s} selected");
+                self.status = format!("{} selected", position.square_name(s));
                 Vec::new()
             }
             Ok(Pick::Continues { at }) => {
-                self.status = format!("the capture goes on from {at}");
+                self.status = format!("the capture goes on from {}", position.square_name(at));
                 Vec::new()
             }
             Ok(Pick::Dropped) => {
@@ -554,25 +557,41 @@ impl App {
         }
     }
 
-    /// Quits, asking first while a game is in progress.
+    /// Quits, asking first (a yes/no question) while a game is in progress; the key again confirms.
     fn quit(&mut self) -> Vec<Effect> {
         let in_progress = !self.game.is_empty() && self.game.outcome().is_none();
-        let seated = self.table.as_ref().is_some_and(|t| t.seat.is_some());
-        if in_progress && !self.quit_asked {
-            self.quit_asked = true;
-            let key = self.key(Context::Board, "quit", "it");
-            self.status = match (seated, self.table.as_ref()) {
-                (true, Some(table)) => format!(
-                    "a game is in progress: press {key} again to leave (your seat is kept a while; `join {}` \
-                     comes back), anything else to stay",
-                    table.code
-                ),
-                _ => format!(
-                    "a game is in progress: press {key} again to quit, anything else to stay"
-                ),
-            };
-            return Vec::new();
+        match self.question() {
+            Some(Question::Quit { .. }) => {
+                self.overlay.close_panel();
+                return self.quit_now();
+            }
+            Some(_) => {
+                // Another question waits: it is answered first, so that an offer is never left unanswered.
+                self.status = "answer the question first: y or n (Ctrl-c quits at once)".into();
+                return Vec::new();
+            }
+            None => {}
         }
+        if !in_progress {
+            return self.quit_now();
+        }
+        let seat = self.table.as_ref().filter(|t| t.seat.is_some());
+        self.overlay.ask(Question::Quit {
+            leaving: seat.is_some(),
+        });
+        let key = self.key(Context::Board, "quit", "y");
+        self.status = match seat {
+            Some(table) => format!(
+                "leave the table? y or {key}: leave (`join {}` comes back to your seat), n: stay",
+                table.code
+            ),
+            None => format!("quit? y or {key}: quit, n: play on"),
+        };
+        Vec::new()
+    }
+
+    /// Stops the engine and quits.
+    pub(super) fn quit_now(&mut self) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
         effects.push(Effect::Quit);
         effects

@@ -7,7 +7,21 @@
 use tui_input::{Input, InputRequest};
 
 use super::App;
+use crate::app::action::{Action, Effect};
+use crate::app::cursor::Cursor;
 use crate::app::mode::Focus;
+
+/// A file's letter pressed on the board, with what its key changed as it was done, to take back if a digit
+/// follows and the letter turns out to start a square (`h6-g5`).
+#[derive(Clone, Debug)]
+pub(in crate::app) struct LetterPressed {
+    letter: char,
+    cursor: Cursor,
+    flipped: bool,
+    analysis_open: bool,
+    focus: Focus,
+    status: String,
+}
 
 /// The most characters the input box holds. The longest useful line is a position (`:fen` with 24 pieces is
 /// about 100 characters, a 12x12 board's 60 pieces about 250); a file name for `:save` is shorter still.
@@ -16,6 +30,10 @@ pub const INPUT_LIMIT: usize = 1024;
 impl App {
     /// One editing request from a key. Typing into a full box is refused with a message.
     pub(super) fn edit(&mut self, request: InputRequest) {
+        if std::mem::take(&mut self.input_held) && matches!(request, InputRequest::InsertChar(_)) {
+            // Refused text is replaced by what is typed next, as selected text is; other edits work on it.
+            self.input.reset();
+        }
         if matches!(request, InputRequest::InsertChar(_))
             && self.input.value().chars().count() >= INPUT_LIMIT
         {
@@ -29,6 +47,9 @@ impl App {
     /// Pasted text goes in at the cursor as if typed, without its line breaks and other control characters.
     /// Text that would overflow the box is refused whole, with a message, so that nothing is cut silently.
     pub(super) fn paste(&mut self, text: &str) {
+        if std::mem::take(&mut self.input_held) {
+            self.input.reset();
+        }
         // One pass over the paste, stopping as soon as it is known to be too long: the time depends on the
         // limit, not on the size of the paste.
         let room = INPUT_LIMIT.saturating_sub(self.input.value().chars().count());
@@ -57,6 +78,56 @@ impl App {
         let cursor = cursor + pasted.chars().count();
         self.input = Input::new(joined).with_cursor(cursor);
         self.follow_input();
+    }
+
+    /// A file's letter pressed on the board: what its key does alone is done now, and the letter is kept for the
+    /// next key.
+    pub(super) fn file_letter(&mut self, letter: char, then: Option<Action>) -> Vec<Effect> {
+        let pressed = LetterPressed {
+            letter,
+            cursor: self.cursor,
+            flipped: self.flipped,
+            analysis_open: self.analysis_open(),
+            focus: self.focus,
+            status: self.status.clone(),
+        };
+        let effects = match then {
+            Some(action) => self.dispatch(action),
+            None => {
+                self.status =
+                    format!("{letter} and a digit start a move in coordinates ({letter}3-…)");
+                Vec::new()
+            }
+        };
+        self.letter = Some(pressed);
+        effects
+    }
+
+    /// A digit straight after a file's letter: what the letter's key did is taken back, and the two start a move
+    /// typed in coordinates.
+    pub(super) fn type_square(&mut self, pressed: LetterPressed, digit: char) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if self.analysis_open() != pressed.analysis_open {
+            effects.extend(self.toggle_analysis());
+        }
+        self.cursor = pressed.cursor;
+        self.flipped = pressed.flipped;
+        self.focus = pressed.focus;
+        self.status = pressed.status;
+        self.clear_input();
+        self.edit(InputRequest::InsertChar(pressed.letter));
+        self.edit(InputRequest::InsertChar(digit));
+        effects
+    }
+
+    /// The input box's text was refused for `reason`: it is held in the box, shown as refused, and the board gets
+    /// the keys back, so that the next command key is a command and the next move typed replaces the text.
+    pub(super) fn refuse_input(&mut self, reason: String) {
+        self.status = reason;
+        if !self.input.value().is_empty() {
+            self.input_held = true;
+            self.focus = Focus::Board;
+        }
     }
 
     /// The focus follows the box: typing starts on the first character, and emptying the box gives the keys

@@ -25,7 +25,7 @@ use super::square::Square;
 pub use error::MoveError;
 pub(crate) use error::or_list;
 use write::square_text;
-pub use write::{full_route, write_move};
+pub use write::{SquareName, full_route, write_move};
 
 /// How squares are written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]

@@ -17,6 +17,33 @@ pub(super) fn square_text(square: Square, style: SquareStyle, g: Geometry) -> St
     }
 }
 
+/// A square as a notation names it, `16` or `c3`: shown by its `Display`, so that messages name squares as the
+/// game writes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SquareName {
+    /// The square named.
+    pub square: Square,
+    style: SquareStyle,
+    geometry: Geometry,
+}
+
+impl SquareName {
+    /// `square` of a board of `geometry`, named in `style`.
+    pub fn new(square: Square, style: SquareStyle, geometry: Geometry) -> SquareName {
+        SquareName {
+            square,
+            style,
+            geometry,
+        }
+    }
+}
+
+impl std::fmt::Display for SquareName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&square_text(self.square, self.style, self.geometry))
+    }
+}
+
 /// A move with every landing square: `15x24x31`, or `11-15` for a simple move.
 pub fn full_route(mv: &Move, style: SquareStyle, g: Geometry) -> String {
     let sep = if mv.is_capture() { 'x' } else { '-' };
