@@ -297,6 +297,45 @@ fn landing_squares_and_the_last_move_start_are_told_apart() {
 }
 
 #[test]
+fn a_game_over_panel_with_a_long_reason_keeps_its_keys_and_its_indent_80x24() {
+    // Kings going back and forth: a draw by repetition, whose reason takes two lines of the panel.
+    let (mut app, _) = App::with_game(
+        AnyGame::from_fen(GameType::default(), "B:WK32:BK1").expect("test FEN"),
+        HUMANS,
+    );
+    for mv in "1-6 32-27 6-1 27-32 1-6 32-27 6-1 27-32".split_whitespace() {
+        act(&mut app, Action::Submit(mv.into()));
+    }
+    let shown = screen(&app, 80, 24);
+    let panel: Vec<&str> = shown
+        .lines()
+        .filter_map(|line| line.split_once("││").map(|(_, panel)| panel))
+        .collect();
+    assert!(panel.iter().any(|l| l.contains("A analyse")), "{shown}");
+    assert!(panel.iter().any(|l| l.contains("S save")), "{shown}");
+    // Every line of text starts one space in, the reason's second line too.
+    let reason: Vec<&&str> = panel
+        .iter()
+        .filter(|l| l.contains("position") || l.contains("times"))
+        .collect();
+    assert_eq!(
+        reason.len(),
+        2,
+        "the reason wraps onto a second line\n{shown}"
+    );
+    for line in panel
+        .iter()
+        .filter(|l| !l.trim_end_matches('│').trim().is_empty())
+    {
+        assert!(
+            line.starts_with(' ') && !line.starts_with("  "),
+            "{line:?}\n{shown}"
+        );
+    }
+    insta::assert_snapshot!(shown);
+}
+
+#[test]
 fn a_long_game_over_keeps_players_and_result_in_view_80x24() {
     // A long game (the first legal move each time, 50 single moves) drawn by agreement: the move list
     // scrolls, its top and the panel stay.
