@@ -25,7 +25,7 @@ fn play_against_the_engine_and_quit_cleanly() {
     s.wait_for("Black to play");
     // Quitting a game in progress asks first, a yes/no question like the others: y quits.
     s.send("q");
-    s.wait_for("Quit? y: quit, n: play on");
+    s.wait_for("y or q: quit, n: play on");
     s.send("y");
     assert_eq!(s.wait_exit(), 0);
     s.assert_restored();
@@ -85,7 +85,7 @@ fn move_by_cursor_browse_and_read_the_help() {
     s.send("x");
     s.wait_gone("other keys close");
     s.send("q");
-    s.wait_for("Quit? y: quit, n: play on");
+    s.wait_for("y or q: quit, n: play on");
     // The quit key confirms too.
     s.send("q");
     assert_eq!(s.wait_exit(), 0);
@@ -157,11 +157,17 @@ fn a_clocked_game_runs_both_clocks_and_is_lost_when_a_flag_falls() {
     let args = ["--black", "human", "--white", "human", "--clock", "0.05+1"];
     let mut s = Session::start_in(&home, &args);
     s.wait_for("Black to play");
-    // Black's clock runs (marked), White's waits at its full time.
-    s.wait_for(">0:0");
-    assert!(s.contents().contains(" 0:03"), "{}", s.contents());
+    // No clock runs before each side has made its first move, which is not timed.
+    s.wait_for(" 0:03");
+    assert!(!s.contents().contains(">0:"), "{}", s.contents());
     s.send("11-15\r");
     s.wait_for("1. 11-15");
+    s.send("23-19\r");
+    s.wait_for("23-19");
+    // From Black's second move, Black's clock runs (marked), White's waits at its full time.
+    s.wait_for(">0:0");
+    s.send("8-11\r");
+    s.wait_for("2. 8-11");
     // White does not move: its clock runs down, and the game ends on time without a key being pressed.
     s.wait_for("Black wins on time");
     let screen = s.contents();
@@ -186,9 +192,12 @@ fn a_clocked_game_left_is_resumed_with_its_clocks() {
     let args = ["--white", "human", "--clock", "10+0"];
     let mut s = Session::start_in(&home, &args);
     s.wait_for("Black to play");
+    // Each side's first move is not timed; Black then spends a second on its second move.
+    s.send("11-15\r23-19\r");
+    s.wait_for("1. 11-15     23-19");
     thread::sleep(Duration::from_millis(1_200));
-    s.send("11-15\r");
-    s.wait_for("1. 11-15");
+    s.send("8-11\r");
+    s.wait_for("2. 8-11");
     s.wait_for(">10:00");
     // White thinks a while before the game is left: that time is kept too.
     s.wait_for(">9:5");

@@ -440,6 +440,9 @@ fn a_running_clock_sends_a_few_bytes_a_second() {
         ..
     } = session_with(&home, humans, &engine, preferences);
     assert_eq!(session.start(80, 24), None);
+    // Each side's first move is not timed: the clocks run from Black's second.
+    type_line(&mut session, "11-15");
+    type_line(&mut session, "23-19");
     let (wire, mut terminal) = Wire::terminal();
     session.draw(&mut terminal).expect("drawn");
     let _ = wire.take();

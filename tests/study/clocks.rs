@@ -30,21 +30,39 @@ fn control(text: &str) -> TimeControl {
     text.parse().expect("a valid time control")
 }
 
-/// A new game between `players` with `clock` from the settings, at time 0, its first action done.
+/// The moves a clocked game starts with here: each side's first move is not timed, so the clocks run from the
+/// third.
+const UNTIMED: [&str; 2] = ["12-16", "21-17"];
+
+/// A game between `players` with `clock` from the settings, at time 0, after each side's untimed first move
+/// (resumed there with its clocks full), its first action done.
 fn clocked(players: Players, clock: &str) -> (App, Vec<Effect>) {
-    let (mut app, _) = App::new(players);
+    let mut game = crowned::game::AnyGame::default();
+    for text in UNTIMED {
+        let mv = game
+            .position()
+            .parse_move(text, crowned::rules::Strictness::Exact)
+            .expect("legal");
+        game.play(&mv).expect("legal");
+    }
+    let saved = SavedGame {
+        game,
+        players,
+        file: None,
+        clock: Some(crowned::game::Clock::new(control(clock)).state(Duration::ZERO)),
+    };
+    let mut app = App::offering_resume_over(Default::default(), players, saved);
     app.set_preferences(Preferences {
         clock: Some(control(clock)),
         // The board as it stands after each move, for the pictures.
         animation_step: None,
         ..Preferences::default()
     });
-    let effects = app.renew_engine_turn();
     let mut first = app.update(Action::Resized {
         width: 80,
         height: 24,
     });
-    first.extend(effects);
+    first.extend(app.update(Action::AcceptResume));
     (app, first)
 }
 
@@ -99,6 +117,40 @@ fn a_move_hands_the_clock_over_with_the_increment() {
 }
 
 #[test]
+fn each_side_s_first_move_is_not_timed() {
+    let (mut app, _) = App::new(HUMANS);
+    app.set_preferences(Preferences {
+        clock: Some(control("1+2")),
+        ..Preferences::default()
+    });
+    let _ = app.update(Action::Resized {
+        width: 80,
+        height: 24,
+    });
+    assert_eq!(
+        view(&app).running,
+        None,
+        "no clock runs before the first move"
+    );
+    play_at(&mut app, 10.0, "11-15");
+    assert_eq!(view(&app).running, None, "nor before White's first move");
+    play_at(&mut app, 25.0, "23-19");
+    assert_eq!(view(&app).left, [s(60.0), s(60.0)], "neither was timed");
+    assert_eq!(
+        view(&app).running,
+        Some(Color::Black),
+        "from Black's second move on"
+    );
+    play_at(&mut app, 30.0, "8-11");
+    assert_eq!(view(&app).left, [s(57.0), s(60.0)], "5 s spent, 2 s added");
+    // Taken back to the start, the clocks stop again.
+    app.set_time(s(31.0));
+    let _ = app.update(Action::Undo);
+    let _ = app.update(Action::Undo);
+    assert_eq!(view(&app).running, None);
+}
+
+#[test]
 fn the_flag_falls_on_the_timer_and_the_game_is_lost_on_time() {
     let (mut app, _) = clocked(HUMANS, "0.5+0");
     play_at(&mut app, 1.0, "11-15");
@@ -123,7 +175,7 @@ fn the_flag_falls_on_the_timer_and_the_game_is_lost_on_time() {
     assert_eq!(view(&app).left[1], Duration::ZERO);
     // Nothing more is played.
     play_at(&mut app, 32.0, "22-18");
-    assert_eq!(app.game().len(), 1);
+    assert_eq!(app.game().len(), 3);
 }
 
 #[test]
@@ -138,7 +190,7 @@ fn a_move_that_comes_after_the_flag_is_not_played() {
     // White moves at 60.5 s, before the timer was seen: too late.
     play_at(&mut app, 60.5, "23-19");
     assert_eq!(won_on_time(&app), Some(Color::Black));
-    assert_eq!(app.game().len(), 1, "the late move is not in the game");
+    assert_eq!(app.game().len(), 3, "the late move is not in the game");
 }
 
 #[test]
@@ -171,7 +223,7 @@ fn browsing_stops_the_clocks_between_people_but_not_against_the_engine() {
     // Its move comes while the player looks back: the player's clock runs on.
     app.set_time(s(8.0));
     let _ = answer(&mut app, effects);
-    assert_eq!(app.game().len(), 2);
+    assert_eq!(app.game().len(), 4);
     assert!(matches!(app.mode(), Mode::Browsing { .. }));
     assert_eq!(view(&app).running, Some(Color::Black));
     assert_eq!(view(&app).left[1], s(297.0));
@@ -336,7 +388,7 @@ fn a_game_between_engines_on_a_clock_is_not_held_for_the_pace() {
     let mv = app.game().position().legal_moves().first().copied();
     app.set_time(s(0.2));
     let _ = app.update(Action::EngineMoved { search, mv });
-    assert_eq!(app.game().len(), 1, "shown at once");
+    assert_eq!(app.game().len(), 3, "shown at once");
     assert_eq!(view(&app).running, Some(Color::White));
 }
 
@@ -357,7 +409,7 @@ fn a_saved_game_loaded_from_the_list_goes_on_with_its_clocks() {
     let _ = app.update(Action::ShowGames(Box::new(list)));
     app.set_time(s(500.0));
     let _ = app.update(Action::PickAtCursor);
-    assert_eq!(app.game().len(), 1);
+    assert_eq!(app.game().len(), 3);
     assert_eq!(app.time_control(), Some(control("3+2")));
     assert_eq!(view(&app).left, [s(162.0), s(180.0)]);
     assert_eq!(view(&app).running, Some(Color::White));

@@ -94,11 +94,16 @@ impl App {
     }
 
     /// Whether the clock of the side to move should be running now: in a game with clocks that is in play
-    /// (not over, not a replay or a table's, not being set up or offered for resuming), unless the player holds
-    /// the engine, or looks back through a game between people (a game against the engine goes on meanwhile,
-    /// so its clocks do too).
+    /// (not over, not a replay or a table's, not being set up or offered for resuming), once each side has made
+    /// its first move (as lichess and lidraughts time games: a side's first move is not timed), unless the player
+    /// holds the engine, or looks back through a game between people (a game against the engine goes on
+    /// meanwhile, so its clocks do too).
     fn clock_should_run(&self) -> bool {
         if self.replay.is_some() || self.table.is_some() || self.paused {
+            return false;
+        }
+        if self.game.ply() < 2 {
+            // The side to move has not moved yet.
             return false;
         }
         if matches!(self.overlay.panel(), Some(Overlay::Resume(_))) {
