@@ -84,10 +84,11 @@ pub(crate) struct PlayArgs {
     /// Hide the square numbers inside the squares [setting display.square-numbers].
     #[arg(long)]
     pub(crate) no_numbers: bool,
-    /// How the move list writes moves: numbers (11-15) or coordinates (c3-d4) [setting display.notation, built
-    /// in: numbers].
-    #[arg(long)]
-    pub(crate) notation: Option<SquareStyle>,
+    /// How the move list writes moves: auto (each variant as its players write it: coordinates in Russian and
+    /// Brazilian, numbers elsewhere), numbers (11-15) or coordinates (c3-d4) [setting display.notation, built in:
+    /// auto].
+    #[arg(long, value_name = "NOTATION", value_parser = parse_notation_arg)]
+    pub(crate) notation: Option<NotationArg>,
     /// Which side is at the bottom: auto (Black when one person plays Black against the engine), black-bottom
     /// or white-bottom [setting display.orientation, built in: auto].
     #[arg(long)]
@@ -119,6 +120,14 @@ pub(crate) struct ClockArg(Option<TimeControl>);
 
 fn parse_clock_arg(text: &str) -> Result<ClockArg, String> {
     crowned::config::parse_clock(text).map(ClockArg)
+}
+
+/// `--notation`'s value: a notation, or `auto` for each variant's own (a type of its own, as `--clock`'s).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NotationArg(Option<SquareStyle>);
+
+fn parse_notation_arg(text: &str) -> Result<NotationArg, String> {
+    crowned::config::parse_notation(text).map(NotationArg)
 }
 
 #[derive(Subcommand, Debug)]
@@ -462,7 +471,7 @@ impl PlayArgs {
             theme: self.theme,
             pieces: self.ascii.then_some(PieceStyle::Ascii),
             square_numbers: off(self.no_numbers),
-            notation: self.notation,
+            notation: self.notation.map(|NotationArg(notation)| notation),
             orientation: self.orientation,
             legal_moves: off(self.no_legal_moves),
             autosave: off(self.no_autosave),

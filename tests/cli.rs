@@ -260,6 +260,51 @@ fn help_and_version_succeed() {
 }
 
 #[test]
+fn every_default_the_help_names_is_the_default_in_effect() {
+    let help = stdout(&crowned(&["--help"]));
+    let printed = stdout(&crowned(&["--print-config"]));
+    // `[setting display.notation, built in: auto]`, wherever clap broke the line.
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut checked = 0;
+    for part in help.split("[setting ").skip(1) {
+        let Some((setting, rest)) = part.split_once(", built in: ") else {
+            continue;
+        };
+        let Some((value, _)) = rest.split_once(']') else {
+            continue;
+        };
+        let Some((section, key)) = setting.split_once('.') else {
+            panic!("{setting} names no section");
+        };
+        // The value under its section in the settings in effect, quotes taken off.
+        let in_effect = printed
+            .split(&format!("[{section}]"))
+            .nth(1)
+            .and_then(|rest| {
+                rest.lines()
+                    .find_map(|line| line.strip_prefix(&format!("{key} = ")))
+            })
+            .map(|v| v.trim_matches('"').to_string());
+        let Some(in_effect) = in_effect else {
+            continue;
+        };
+        // Numbers print as 1.0 where the help says 1.
+        let same = in_effect == value
+            || in_effect
+                .parse::<f64>()
+                .ok()
+                .zip(value.parse::<f64>().ok())
+                .is_some_and(|(a, b)| a == b);
+        assert!(
+            same,
+            "--help says {setting} is {value}, but it is {in_effect}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 6, "{checked} defaults checked");
+}
+
+#[test]
 fn pdn_check_reports_problem_games_and_a_summary() {
     let good = TempFile::new("good.pdn", "[Event \"fine\"]\n1. 11-15 23-19 *\n");
     let out = crowned(&["pdn", "check", good.path()]);

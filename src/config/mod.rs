@@ -31,7 +31,7 @@ pub use server::{
 use layers::*;
 use locate::*;
 use values::{MAX_ANIMATION_STEP, parse_player, seconds};
-pub use values::{MAX_PACE, check_interval, check_seconds, parse_clock};
+pub use values::{MAX_PACE, check_interval, check_seconds, parse_clock, parse_notation};
 
 use crate::app::{KeyMap, Orientation, Player, Players, Preferences};
 use crate::engine::Level;
@@ -274,11 +274,7 @@ impl Settings {
                 Ok(())
             });
             parse("notation", display.notation, &mut |v| {
-                self.notation = if v.trim().eq_ignore_ascii_case("auto") {
-                    None
-                } else {
-                    Some(v.parse().map_err(|e| format!("{e} (or auto)"))?)
-                };
+                self.notation = values::parse_notation(v)?;
                 Ok(())
             });
             parse("orientation", display.orientation, &mut |v| {
@@ -406,7 +402,7 @@ impl Settings {
             self.square_numbers = on;
         }
         if let Some(notation) = o.notation {
-            self.notation = Some(notation);
+            self.notation = notation;
         }
         if let Some(orientation) = o.orientation {
             self.orientation = orientation;
@@ -517,8 +513,8 @@ pub struct Overrides {
     pub pieces: Option<PieceStyle>,
     /// `--no-numbers`.
     pub square_numbers: Option<bool>,
-    /// `--notation`.
-    pub notation: Option<SquareStyle>,
+    /// `--notation`: `Some(None)` is `auto`, each variant's own.
+    pub notation: Option<Option<SquareStyle>>,
     /// `--orientation`.
     pub orientation: Option<Orientation>,
     /// `--no-legal-moves`.

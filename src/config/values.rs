@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::app::Player;
 use crate::engine::Level;
 use crate::game::{TimeControl, TimeControlError};
+use crate::rules::SquareStyle;
 
 /// The longest time per move, in seconds: a day.
 const MAX_SECONDS: f64 = 86_400.0;
@@ -61,4 +62,14 @@ pub fn parse_clock(text: &str) -> Result<Option<TimeControl>, String> {
     text.parse()
         .map(Some)
         .map_err(|e: TimeControlError| format!("{e}, or none"))
+}
+
+/// A notation as the settings and the command line name it: `auto` (`None`: each variant's own), `numbers` or
+/// `coordinates`.
+pub fn parse_notation(text: &str) -> Result<Option<SquareStyle>, String> {
+    if text.trim().eq_ignore_ascii_case("auto") {
+        Ok(None)
+    } else {
+        text.parse().map(Some).map_err(|e| format!("{e} (or auto)"))
+    }
 }
