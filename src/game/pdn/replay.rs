@@ -170,10 +170,11 @@ pub fn recorded_outcome<R: RuleSet>(result: &str) -> Option<Outcome> {
     }
 }
 
-/// The result token for an outcome (`*` for none): `1-0`, `0-1`, `1/2-1/2` on 8x8 boards; `2-0`, `0-2`, `1-1`
-/// on larger ones, as their files write them.
+/// The result token for an outcome (`*` for none): `2-0`, `0-2`, `1-1` in the variants played on 10x10 and
+/// larger boards under the FMJD's two-point scoring (international, Canadian); `1-0`, `0-1`, `1/2-1/2` in the
+/// others, English rules included on every board size, as their files write them.
 pub fn result_token<R: RuleSet>(outcome: Option<Outcome>) -> &'static str {
-    let large = R::GEOMETRY.width > 8;
+    let large = R::GEOMETRY.width > 8 && R::VARIANT != crate::rules::Variant::English;
     match outcome {
         None => "*",
         Some(Outcome::Draw { .. }) => {
@@ -415,6 +416,18 @@ mod tests {
         for token in ["2-0", "0-2", "1-1"] {
             assert_eq!(
                 result_token::<International>(recorded_outcome::<International>(token)),
+                token
+            );
+        }
+        // English rules keep one-point scoring on every board.
+        use crate::rules::EnglishOn;
+        for token in ["1-0", "0-1", "1/2-1/2"] {
+            assert_eq!(
+                result_token::<EnglishOn<10>>(recorded_outcome::<EnglishOn<10>>(token)),
+                token
+            );
+            assert_eq!(
+                result_token::<EnglishOn<14>>(recorded_outcome::<EnglishOn<14>>(token)),
                 token
             );
         }
