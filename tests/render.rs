@@ -370,6 +370,68 @@ fn a_big_screen_gets_a_big_board_200x60() {
 }
 
 #[test]
+fn big_squares_draw_big_pieces_told_apart_without_colour() {
+    let (app, _) = App::with_game(
+        AnyGame::from_fen(GameType::default(), "W:WK22,30:BK11,3").expect("test FEN"),
+        HUMANS,
+    );
+    let options = Options {
+        theme: Theme::new(ThemeName::Classic, true),
+        ..Options::default()
+    };
+    let buf = render(&app, 200, 60, &options);
+    let row_of = |square: u32, dy: i32| {
+        let centre = {
+            let layout = ui::ScreenLayout::new(buf.area, Geometry::EIGHT).expect("fits");
+            (0..8u16)
+                .flat_map(|r| (0..8u16).map(move |c| (r, c)))
+                .map(|(r, c)| layout.square_rect(r, c))
+                .map(|r| (r.x + r.width / 2, r.y + r.height / 2))
+                .find(|&(x, y)| layout.square_at(x, y, app.flipped()) == Some(sq(square)))
+                .expect("drawn")
+        };
+        let y = (i32::from(centre.1) + dy) as u16;
+        (centre.0 - 2..=centre.0 + 2)
+            .map(|x| buf[(x, y)].symbol())
+            .collect::<String>()
+    };
+    // Black's pieces are filled discs, White's outlines; a king wears its crown in the middle.
+    assert_eq!(row_of(3, 0), "█████");
+    assert_eq!(row_of(11, 0), "██♛██");
+    assert_eq!(row_of(30, -1), "╭───╮");
+    assert_eq!(row_of(22, 0), "│ ♕ │");
+    // On 80x24 the squares are small: one glyph a piece.
+    let small = render(&app, 80, 24, &options);
+    assert!(text(&small).contains('♛') && !text(&small).contains('█'));
+}
+
+#[test]
+fn a_wide_move_list_lays_its_moves_out_in_columns_200x60() {
+    let (app, _) = App::with_game(endless_game(200), HUMANS);
+    let shown = screen(&app, 200, 60);
+    // The list is wide enough for three columns of moves: all hundred numbers are on screen.
+    for number in [1, 50, 51, 100] {
+        assert!(
+            shown.contains(&format!(" {number}. ")),
+            "move {number}\n{shown}"
+        );
+    }
+    let widest = shown
+        .lines()
+        .map(|line| line.matches(". ").count())
+        .max()
+        .unwrap_or(0);
+    assert!(widest >= 3, "three moves side by side on a line\n{shown}");
+    // On 80x24 the list keeps its single column, ending at the last move.
+    let narrow = screen(&app, 80, 24);
+    assert!(narrow.contains("100. "), "{narrow}");
+    assert!(
+        narrow.lines().all(|line| line.matches(". ").count() <= 1),
+        "{narrow}"
+    );
+}
+
+#[test]
 fn a_long_status_wraps_onto_its_second_row_80x24() {
     let (mut app, _) = App::new(HUMANS);
     let _ = app.update(Action::Submit(":frobnicate".into()));

@@ -2,13 +2,14 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Widget};
 
+use super::theme::PieceStyle;
 use super::{Options, pane_block};
 use crate::app::ScreenLayout;
 use crate::app::{App, Focus, Mode, Player};
-use crate::rules::{AnyPosition, Piece, Square, SquareStyle};
+use crate::rules::{AnyPosition, Color, Piece, Role, Square, SquareStyle};
 
 /// What is marked on the board, worked out once per frame.
 struct Marks {
@@ -260,19 +261,29 @@ fn draw_square(
         None if marks.last_from == Some(square) => (options.pieces.departed(), theme.quiet),
         None => (' ', Style::new()),
     };
-    buf.set_string(
-        centre_x,
-        centre_y,
-        glyph.to_string(),
-        background.patch(style),
-    );
+    // On big squares a piece is drawn big; its marks stand just outside it.
+    let big = piece
+        .filter(|_| !marks.taken.contains(&square))
+        .filter(|_| options.pieces == PieceStyle::Unicode && rect.width >= 10 && rect.height >= 5);
+    let reach = match big {
+        Some(piece) => draw_big_piece(buf, rect, piece, background.patch(style)),
+        None => {
+            buf.set_string(
+                centre_x,
+                centre_y,
+                glyph.to_string(),
+                background.patch(style),
+            );
+            0
+        }
+    };
     // Marks beside the piece, so that nothing is told by colour alone.
     if is_cursor && is_selected {
         // The cursor on the selected piece shows both: its brackets around the selection's, or where the square
         // is too narrow for four marks, a mark of their own.
-        if rect.width >= 5 {
-            buf.set_string(centre_x - 2, centre_y, "[(", background);
-            buf.set_string(centre_x + 1, centre_y, ")]", background);
+        if rect.width >= 5 + 2 * reach {
+            buf.set_string(centre_x - reach - 2, centre_y, "[(", background);
+            buf.set_string(centre_x + reach + 1, centre_y, ")]", background);
             return;
         }
     }
@@ -292,7 +303,46 @@ fn draw_square(
         None
     };
     if let Some((left, right)) = sides.filter(|_| rect.width >= 3) {
-        buf.set_string(centre_x - 1, centre_y, left.to_string(), background);
-        buf.set_string(centre_x + 1, centre_y, right.to_string(), background);
+        buf.set_string(centre_x - reach - 1, centre_y, left.to_string(), background);
+        buf.set_string(
+            centre_x + reach + 1,
+            centre_y,
+            right.to_string(),
+            background,
+        );
     }
+}
+
+/// Draws `piece` large in the middle of its square (at least 10x5 cells): a disc three rows tall, filled for
+/// Black and drawn as an outline for White, as the small glyphs are, so that the sides differ without colour; a
+/// king wears its crown in the middle. Returns how many cells the disc reaches either side of the centre.
+fn draw_big_piece(buf: &mut Buffer, rect: Rect, piece: Piece, style: Style) -> u16 {
+    let reach: u16 = if rect.width >= 14 { 3 } else { 2 };
+    let inner = usize::from(2 * reach - 1);
+    let rows = match piece.color {
+        Color::Black => [
+            format!(" {} ", "▄".repeat(inner)),
+            "█".repeat(inner + 2),
+            format!(" {} ", "▀".repeat(inner)),
+        ],
+        Color::White => [
+            format!("╭{}╮", "─".repeat(inner)),
+            format!("│{}│", " ".repeat(inner)),
+            format!("╰{}╯", "─".repeat(inner)),
+        ],
+    };
+    let (centre_x, centre_y) = (rect.x + rect.width / 2, rect.y + rect.height / 2);
+    for (row, text) in (centre_y - 1..).zip(rows) {
+        buf.set_string(centre_x - reach, row, text, style);
+    }
+    if piece.role == Role::King {
+        let crown = PieceStyle::Unicode.glyph(piece);
+        // On the filled disc the crown is cut out of it: the square's colour on the piece's.
+        let crown_style = match piece.color {
+            Color::Black => style.add_modifier(Modifier::REVERSED),
+            Color::White => style,
+        };
+        buf.set_string(centre_x, centre_y, crown.to_string(), crown_style);
+    }
+    reach
 }

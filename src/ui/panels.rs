@@ -116,14 +116,41 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         }
     }
 
+    // A wide list lays its moves out in columns, read down then across, instead of leaving the width empty.
+    let columns = (inner.width / MOVE_COLUMN_WIDTH).clamp(1, MAX_MOVE_COLUMNS);
+    let column_width = if columns > 1 {
+        MOVE_COLUMN_WIDTH
+    } else {
+        inner.width
+    };
+    let rows = usize::from(inner.height);
     let lines = move_lines(
         app,
         options,
-        usize::from(inner.width),
-        usize::from(inner.height),
+        usize::from(column_width),
+        rows * usize::from(columns),
     );
-    Paragraph::new(lines).render(inner, buf);
+    let mut lines = lines.into_iter();
+    for column in 0..columns {
+        let rect = Rect::new(
+            inner.x + column * column_width,
+            inner.y,
+            column_width.min(inner.width),
+            inner.height,
+        );
+        let part: Vec<Line> = lines.by_ref().take(rows.max(1)).collect();
+        if part.is_empty() {
+            break;
+        }
+        Paragraph::new(part).render(rect, buf);
+    }
 }
+
+/// The width a column of moves takes in a wide move list: the move number, two moves and a gap.
+const MOVE_COLUMN_WIDTH: u16 = 5 + 2 * (MOVE_WIDTH as u16 + 1) + 3;
+
+/// The most columns of moves side by side.
+const MAX_MOVE_COLUMNS: u16 = 4;
 
 /// The lines that stay at the top of the move list: who plays (or played) each side, the result once there is
 /// one, then a blank line.
