@@ -146,6 +146,9 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     }
 }
 
+/// The most lines the opening's name takes at the top of the move list.
+const OPENING_ROWS: usize = 2;
+
 /// The width a column of moves takes in a wide move list: the move number, two moves and a gap.
 const MOVE_COLUMN_WIDTH: u16 = 5 + 2 * (MOVE_WIDTH as u16 + 1) + 3;
 
@@ -184,8 +187,21 @@ fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>>
         })
         .collect();
     if let Some(opening) = app.game().tags().get(crate::app::OPENING_TAG) {
-        let text: String = format!(" {opening}").chars().take(width).collect();
-        lines.push(Line::styled(text, options.theme.quiet));
+        // A ballot's name and moves wrap onto a second line rather than being cut.
+        let ellipsis = match options.pieces {
+            PieceStyle::Unicode => "…",
+            PieceStyle::Ascii => "...",
+        };
+        lines.extend(
+            super::fit_words(
+                opening,
+                width.saturating_sub(1).max(1),
+                OPENING_ROWS,
+                ellipsis,
+            )
+            .into_iter()
+            .map(|line| Line::styled(format!(" {line}"), options.theme.quiet)),
+        );
     }
     if let Some(outcome) = app.game().final_outcome() {
         let result = match outcome.winner() {

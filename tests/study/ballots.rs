@@ -180,7 +180,11 @@ fn an_eleven_man_ballot_is_played_named_and_played_again_by_a_rematch() {
         app.game().tags().get(OPENING_TAG),
         Some(first.name().as_str())
     );
-    assert!(screen(&app, 80, 24).contains("11-man ballot 1: 5 and 21 off"));
+    // The whole name is on screen at 80x24, its moves wrapped onto a second line.
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("11-man ballot 1: 5 and 21 off"), "{shown}");
+    let [black, white] = first.moves();
+    assert!(shown.contains(&format!("{black} {white}")), "{shown}");
     // A rematch: the same opening, the colours swapped.
     let _ = app.update(Action::Rematch);
     assert_eq!(app.players(), players.swapped());
