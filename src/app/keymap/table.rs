@@ -419,6 +419,7 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
 /// Keys that cannot be bound, as the help lists them after the bound ones.
 pub const FIXED_KEYS: &[(&str, &str)] = &[
     ("0-9, :", "type a move (11-15, 22x15) or a :command"),
+    ("a-h + digit", "type a move in coordinates (h6-g5)"),
     ("Ctrl-c", "quit at once"),
     ("mouse", "click a piece, then its destination"),
 ];
