@@ -84,7 +84,10 @@ fn bound_action(app: &App, contexts: &[Context], key: Key) -> Option<Action> {
 /// whose letters place pieces).
 fn names_a_file(app: &App, contexts: &[Context], c: char) -> bool {
     let files = u32::from(app.board().width);
-    !contexts.contains(&Context::Setup)
+    matches!(
+        contexts.first(),
+        Some(Context::Board | Context::History | Context::Replay)
+    ) && !contexts.contains(&Context::Setup)
         && c.is_ascii_lowercase()
         && u32::from(c) - u32::from('a') < files
 }
@@ -323,8 +326,11 @@ mod tests {
         assert_eq!(action_for_key(&app, key(KeyCode::Up)), Some(Action::Up));
         assert_eq!(
             action_for_key(&app, key(KeyCode::Char('f'))),
-            Some(Action::Flip),
-            "other keys keep their board meaning"
+            Some(Action::FileLetter {
+                letter: 'f',
+                then: Some(Box::new(Action::Flip))
+            }),
+            "other keys keep their board meaning (a file's letter may start a square too)"
         );
     }
 

@@ -257,6 +257,10 @@ mod tests {
         preferences.clock = Some(control.parse().expect("valid"));
         app.set_preferences(preferences);
         let _ = app.update(Action::Rematch);
+        // Each side's first move is not timed: the clocks run from here, at time 0.
+        for text in ["11-15", "23-19"] {
+            let _ = app.update(Action::Submit(text.into()));
+        }
         app
     }
 
