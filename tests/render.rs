@@ -11,7 +11,7 @@ use ratatui::buffer::Buffer;
 
 mod common;
 
-use common::app::{HUMANS, sq};
+use common::app::{HUMANS, app_from, sq};
 use common::screen::{render, screen, text};
 
 const VS_ENGINE: Players = Players {
@@ -179,19 +179,30 @@ fn replaying_a_broken_record_at_its_end_80x24() {
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
-/// The cell at the centre of a square's rectangle.
+/// Where the centre of `square`'s rectangle is drawn on a board of `geometry`.
+fn centre_xy(buf: &Buffer, app: &App, geometry: Geometry, square: u32) -> (u16, u16) {
+    let layout = ui::ScreenLayout::new(buf.area, geometry).expect("big enough");
+    let number =
+        u8::try_from(u32::from(geometry.width) * u32::from(geometry.height) / 2).expect("a size");
+    let target = crowned::rules::Square::from_number(square, number).expect("a square");
+    (0..u16::from(geometry.height))
+        .flat_map(|row| (0..u16::from(geometry.width)).map(move |col| (row, col)))
+        .map(|(row, col)| layout.square_rect(row, col))
+        .map(|rect| (rect.x + rect.width / 2, rect.y + rect.height / 2))
+        .find(|&(x, y)| layout.square_at(x, y, app.flipped()) == Some(target))
+        .unwrap_or_else(|| panic!("square {square} not drawn"))
+}
+
+/// The cell at the centre of a square's rectangle on the 8x8 board.
 fn centre_of(buf: &Buffer, app: &App, square: u32) -> ratatui::buffer::Cell {
-    let layout = ui::ScreenLayout::new(buf.area, Geometry::EIGHT).expect("big enough");
-    for row in 0..8 {
-        for col in 0..8 {
-            let rect = layout.square_rect(row, col);
-            let (x, y) = (rect.x + rect.width / 2, rect.y + rect.height / 2);
-            if layout.square_at(x, y, app.flipped()) == Some(sq(square)) {
-                return buf[(x, y)].clone();
-            }
-        }
-    }
-    panic!("square {square} not drawn");
+    buf[centre_xy(buf, app, Geometry::EIGHT, square)].clone()
+}
+
+/// The text from two cells left of `square`'s centre to two right, `dy` rows below the centre.
+fn around(buf: &Buffer, app: &App, geometry: Geometry, square: u32, dy: i16) -> String {
+    let (x, y) = centre_xy(buf, app, geometry, square);
+    let y = y.saturating_add_signed(dy);
+    (x - 2..=x + 2).map(|x| buf[(x, y)].symbol()).collect()
 }
 
 #[test]
@@ -226,24 +237,6 @@ fn highlights_have_colour_and_marks_and_no_color_keeps_the_marks() {
     }
 }
 
-/// The text of the row of `square`'s centre, from two cells left of the centre to two right.
-fn around(buf: &Buffer, app: &App, geometry: Geometry, square: u32) -> String {
-    let layout = ui::ScreenLayout::new(buf.area, geometry).expect("big enough");
-    let number =
-        u8::try_from(u32::from(geometry.width) * u32::from(geometry.height) / 2).expect("a size");
-    let target = crowned::rules::Square::from_number(square, number).expect("a square");
-    for row in 0..u16::from(geometry.height) {
-        for col in 0..u16::from(geometry.width) {
-            let rect = layout.square_rect(row, col);
-            let (x, y) = (rect.x + rect.width / 2, rect.y + rect.height / 2);
-            if layout.square_at(x, y, app.flipped()) == Some(target) {
-                return (x - 2..=x + 2).map(|x| buf[(x, y)].symbol()).collect();
-            }
-        }
-    }
-    panic!("square {square} not drawn");
-}
-
 #[test]
 fn the_cursor_on_the_selected_piece_shows_both_marks() {
     // 14 is the only capturer, selected for the player; the cursor is put on it.
@@ -258,13 +251,13 @@ fn the_cursor_on_the_selected_piece_shows_both_marks() {
             ..Options::default()
         };
         let buf = render(&app, 80, 24, &options);
-        assert_eq!(around(&buf, &app, Geometry::EIGHT, 14), wide);
+        assert_eq!(around(&buf, &app, Geometry::EIGHT, 14, 0), wide);
     }
     // The cursor moved off it: the selection's own marks, and the cursor's elsewhere.
     let mut app = app;
     let _ = app.update(Action::Right);
     let buf = render(&app, 80, 24, &Options::default());
-    assert_eq!(around(&buf, &app, Geometry::EIGHT, 14), " (●) ");
+    assert_eq!(around(&buf, &app, Geometry::EIGHT, 14, 0), " (●) ");
     // On a board whose squares are three cells wide there is room for one mark a side: a mark of their own.
     let (app, _) = App::with_game(
         AnyGame::from_fen(
@@ -280,7 +273,7 @@ fn the_cursor_on_the_selected_piece_shows_both_marks() {
         .expect("the only capturer is selected");
     assert_eq!(app.cursor_square(), Some(selected));
     let buf = render(&app, 80, 24, &Options::default());
-    let marks: String = around(&buf, &app, Geometry::TEN, selected.number())
+    let marks: String = around(&buf, &app, Geometry::TEN, selected.number(), 0)
         .chars()
         .skip(1)
         .take(3)
@@ -299,10 +292,7 @@ fn landing_squares_and_the_last_move_start_are_told_apart() {
 #[test]
 fn a_game_over_panel_with_a_long_reason_keeps_its_keys_and_its_indent_80x24() {
     // Kings going back and forth: a draw by repetition, whose reason takes two lines of the panel.
-    let (mut app, _) = App::with_game(
-        AnyGame::from_fen(GameType::default(), "B:WK32:BK1").expect("test FEN"),
-        HUMANS,
-    );
+    let mut app = app_from("B:WK32:BK1", HUMANS);
     for mv in "1-6 32-27 6-1 27-32 1-6 32-27 6-1 27-32".split_whitespace() {
         act(&mut app, Action::Submit(mv.into()));
     }
@@ -371,30 +361,13 @@ fn a_big_screen_gets_a_big_board_200x60() {
 
 #[test]
 fn big_squares_draw_big_pieces_told_apart_without_colour() {
-    let (app, _) = App::with_game(
-        AnyGame::from_fen(GameType::default(), "W:WK22,30:BK11,3").expect("test FEN"),
-        HUMANS,
-    );
+    let app = app_from("W:WK22,30:BK11,3", HUMANS);
     let options = Options {
         theme: Theme::new(ThemeName::Classic, true),
         ..Options::default()
     };
     let buf = render(&app, 200, 60, &options);
-    let row_of = |square: u32, dy: i32| {
-        let centre = {
-            let layout = ui::ScreenLayout::new(buf.area, Geometry::EIGHT).expect("fits");
-            (0..8u16)
-                .flat_map(|r| (0..8u16).map(move |c| (r, c)))
-                .map(|(r, c)| layout.square_rect(r, c))
-                .map(|r| (r.x + r.width / 2, r.y + r.height / 2))
-                .find(|&(x, y)| layout.square_at(x, y, app.flipped()) == Some(sq(square)))
-                .expect("drawn")
-        };
-        let y = (i32::from(centre.1) + dy) as u16;
-        (centre.0 - 2..=centre.0 + 2)
-            .map(|x| buf[(x, y)].symbol())
-            .collect::<String>()
-    };
+    let row_of = |square: u32, dy: i16| around(&buf, &app, Geometry::EIGHT, square, dy);
     // Black's pieces are filled discs, White's outlines; a king wears its crown in the middle.
     assert_eq!(row_of(3, 0), "█████");
     assert_eq!(row_of(11, 0), "██♛██");
