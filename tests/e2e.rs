@@ -81,6 +81,8 @@ fn move_by_cursor_browse_and_read_the_help() {
     s.wait_for("move the cursor");
     s.send("\x1b[6~");
     s.wait_gone("move the cursor");
+    // Page by page to the list of commands at the end.
+    s.send("\x1b[6~\x1b[6~");
     s.wait_for("Commands:");
     s.send("x");
     s.wait_gone("other keys close");
