@@ -174,7 +174,7 @@ fn a_clocked_game_runs_both_clocks_and_is_lost_when_a_flag_falls() {
     s.assert_restored();
     // The finished game is filed with its time control and result.
     let text = the_game_filed(&home);
-    assert!(text.contains("[TimeControl \"0.05+1\"]"), "{text}");
+    assert!(text.contains("[TimeControl \"3+1\"]"), "in seconds: {text}");
     assert!(text.contains("[Result \"1-0\"]"), "{text}");
     let _ = std::fs::remove_dir_all(&home);
 }
