@@ -160,7 +160,13 @@ fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>>
         let text: String = format!(" {opening}").chars().take(width).collect();
         lines.push(Line::styled(text, options.theme.quiet));
     }
-    if let Some(outcome) = app.game().final_outcome() {
+    // A replayed record shows how it ended; a game of one's own, how it stands at its current point: moves taken
+    // back take their result with them (they wait to be redone, they are not the game).
+    let outcome = match app.replay() {
+        Some(_) => app.game().final_outcome(),
+        None => app.game().outcome(),
+    };
+    if let Some(outcome) = outcome {
         let result = match outcome.winner() {
             Some(winner) => format!("{winner} wins"),
             None => "drawn".to_string(),
