@@ -37,16 +37,45 @@ fn played(moves: &str) -> App {
     app
 }
 
-/// Answers the review's searches in turn with `scores` (centi-men for the side to move at each ply); returns
-/// the effects of the last answer.
+/// Answers the review's searches in turn with `scores` (centi-men for the side to move at each ply), each search
+/// preferring another move than the one played next; returns the effects of the last answer.
 fn answer_review(app: &mut App, first: Vec<Effect>, scores: &[i32]) -> Vec<Effect> {
+    answer_review_choosing(app, first, scores, &[])
+}
+
+/// As [`answer_review`], but the search of each ply in `engine_s_choice` chooses the move that was played there
+/// (the engine would have played it).
+fn answer_review_choosing(
+    app: &mut App,
+    first: Vec<Effect>,
+    scores: &[i32],
+    engine_s_choice: &[usize],
+) -> Vec<Effect> {
     let mut effects = first;
     for (ply, &score) in scores.iter().enumerate() {
         let asked = evaluations(&effects);
         assert_eq!(asked.len(), 1, "ply {ply}: {effects:?}");
         let (search, fen, limits) = asked[0].clone();
-        assert_eq!(fen, app.game().position_at(ply).expect("a ply").to_fen());
+        let position = app.game().position_at(ply).expect("a ply");
+        assert_eq!(fen, position.to_fen());
         assert_eq!(limits, Limits::depth(REVIEW_DEPTH));
+        let played = app.game().moves().get(ply).copied();
+        let best = if engine_s_choice.contains(&ply) {
+            played.expect("a move played there")
+        } else {
+            let moves = position.legal_moves();
+            moves
+                .iter()
+                .copied()
+                .find(|mv| Some(*mv) != played)
+                .unwrap_or(moves[0])
+        };
+        let _ = app.update(Action::EngineProgress {
+            search,
+            depth: REVIEW_DEPTH,
+            score: Score::Centi(score),
+            pv: vec![best],
+        });
         effects = app.update(Action::EngineEvaluated {
             search,
             score: Score::Centi(score),
@@ -86,10 +115,18 @@ fn every_position_is_judged_and_the_costly_moves_marked() {
             Some(MoveMark::Mistake)
         ]
     );
+    // The comment names the move the engine preferred, with what it promised, and what the move played gave.
     let comment = app.game().comment(4).expect("a comment on the blunder");
-    assert!(
-        comment.contains("before") && comment.contains("after"),
-        "{comment}"
+    let before = app.game().position_at(3).expect("a ply");
+    let preferred = before
+        .legal_moves()
+        .into_iter()
+        .find(|mv| Some(mv) != app.game().moves().get(3))
+        .expect("another move");
+    let preferred = before.write_move(&preferred, crowned::rules::SquareStyle::Numbers);
+    assert_eq!(
+        comment,
+        format!("best was {preferred}: +1.00 for White, not +2.00 for Black")
     );
     assert!(
         app.status().starts_with("analysed: 4 moves marked"),
@@ -115,6 +152,46 @@ fn every_position_is_judged_and_the_costly_moves_marked() {
     let pdn = app.game().to_pdn();
     assert!(pdn.contains("22-17??"), "{pdn}");
     assert!(pdn.contains("9-13?!"), "{pdn}");
+}
+
+#[test]
+fn the_engine_s_own_choice_is_never_marked_whatever_the_scores() {
+    // The searches before and after 22-17 (ply 4) and 9-13 (ply 5) disagree by far more than the margin, but the
+    // search before each chose the move played: neither is marked, and the others still are.
+    let mut app = played(GAME);
+    let first = app.update(Action::AnalyseGame);
+    let _ = answer_review_choosing(&mut app, first, &SCORES, &[3, 4]);
+    let marks: Vec<_> = (1..=6).map(|ply| app.game().mark(ply)).collect();
+    assert_eq!(
+        marks,
+        [
+            None,
+            None,
+            Some(MoveMark::Mistake),
+            None,
+            None,
+            Some(MoveMark::Mistake)
+        ]
+    );
+    assert_eq!(app.game().comment(4), None);
+    assert!(
+        app.status().starts_with("analysed: 2 moves marked"),
+        "{}",
+        app.status()
+    );
+}
+
+#[test]
+fn the_analysis_counts_moves_and_positions_rightly() {
+    let mut app = played(GAME);
+    let _ = app.update(Action::AnalyseGame);
+    // Six plies are three moves by each side, and seven positions (the start among them).
+    assert!(
+        app.status()
+            .starts_with("analysing the game: 3 moves (7 positions, each searched"),
+        "{}",
+        app.status()
+    );
 }
 
 #[test]

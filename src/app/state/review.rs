@@ -83,9 +83,12 @@ impl App {
             running: None,
             best: None,
         });
+        // Moves as the move list numbers them (one by each side), and the positions actually searched.
+        let moves = crate::game::moves_played_any(&self.game.start(), self.game.len());
         self.status = format!(
-            "analysing the game: {} moves, {REVIEW_DEPTH} plies each",
-            self.game.len()
+            "analysing the game: {} ({} positions, each searched {REVIEW_DEPTH} plies deep)",
+            crate::game::count(moves, "move", "moves"),
+            self.game.len() + 1
         );
         Vec::new()
     }
@@ -251,6 +254,12 @@ impl App {
             if before.legal_moves().len() < 2 {
                 continue;
             }
+            // Only a move the engine's search of the position before did not choose can be marked: that search
+            // names the better move, and its score is the better move's worth.
+            let played = self.game.moves().get(ply - 1).copied();
+            let Some(best) = best.filter(|b| played.is_some_and(|p| !b.same_effect(&p))) else {
+                continue;
+            };
             // Both from the mover's side: the position after the move is judged for the opponent.
             let after = score_after.flipped();
             let cost = score_before.expectation() - after.expectation();
@@ -263,14 +272,12 @@ impl App {
             } else {
                 continue;
             };
-            let played = self.game.moves().get(ply - 1).copied();
-            let better = best
-                .filter(|b| Some(*b) != played)
-                .map(|b| format!("{} was better: ", before.write_move(&b, notation)))
-                .unwrap_or_default();
             let side = before.side_to_move();
+            // Short enough for two lines of the move list at 80x24: the better move and its worth, then what the
+            // move played left.
             let comment = format!(
-                "{better}{} before, {} after",
+                "best was {}: {}, not {}",
+                before.write_move(&best, notation),
                 score_before.describe(side),
                 after.describe(side)
             );
