@@ -214,6 +214,10 @@ impl Action {
     }
 }
 
+/// The most text [`Effect::Copy`] carries: 48 KiB, which the clipboard sequence makes 64 KiB, within what
+/// terminals take in one piece (some refuse a sequence of 100 000 bytes or more).
+pub const MAX_COPY_BYTES: usize = 48 * 1024;
+
 /// What the outside world must do after an action.
 #[derive(Clone, Debug)]
 pub enum Effect {
@@ -269,6 +273,8 @@ pub enum Effect {
     },
     /// List the saved games and answer with [`Action::ShowGames`].
     ListSaved,
+    /// Put this text (at most [`MAX_COPY_BYTES`]) on the player's clipboard, through their terminal.
+    Copy(String),
     /// Send [`Action::Timer`] with this timer after this long, replacing any earlier request for it.
     Wake {
         /// Which timer.
