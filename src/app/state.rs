@@ -48,7 +48,7 @@ use super::table::Table;
 use crate::engine::Players;
 use crate::game::{AnyGame, Clock, TimeControl};
 use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
-use crate::store::{GameEntry, SavedGame};
+use crate::store::{Filed, GAME_ID_TAG, GameEntry, NAME_TAG, SavedGame};
 use analysis::Analysis;
 use hints::Hint;
 use review::Review;
@@ -244,6 +244,20 @@ impl App {
     /// then updated as the game goes on instead of a second copy being filed.
     pub fn link_saved_file(&mut self, file: Option<PathBuf>) {
         self.saved_file = file;
+    }
+
+    /// The game was filed: later saves of it go to the same file, and it keeps the identity and name it was
+    /// filed under. (A replayed record is a file's, not the player's: it is never filed.)
+    fn filed(&mut self, filed: Filed) {
+        if self.replay.is_some() {
+            return;
+        }
+        self.saved_file = Some(filed.path);
+        let tags = self.game.tags_mut();
+        tags.set(GAME_ID_TAG, &filed.id);
+        if let Some(name) = &filed.name {
+            tags.set(NAME_TAG, name);
+        }
     }
 
     /// The saved-games file the game in play came from, if it did.
@@ -519,6 +533,10 @@ impl App {
         }
         if let Action::Timer(timer) = action {
             return self.timer(timer);
+        }
+        if let Action::Filed(filed) = action {
+            self.filed(filed);
+            return Vec::new();
         }
         // The parts of the app, first to last: each takes the action or passes it on.
         let action = match self.overlay_action(action) {

@@ -286,7 +286,14 @@ impl Session {
                     self.requests.push(request);
                     Ok(())
                 }
-                Effect::GameChanged => self.saving.save_progress(&self.app),
+                Effect::GameChanged => match self.saving.save_progress(&self.app) {
+                    Ok(Some(filed)) => {
+                        self.act(Action::Filed(filed));
+                        Ok(())
+                    }
+                    Ok(None) => Ok(()),
+                    Err(e) => Err(e),
+                },
                 Effect::ListSaved => {
                     match self.saving.saved_games() {
                         Ok(list) => self.act(Action::ShowGames(Box::new(list))),
@@ -305,12 +312,16 @@ impl Session {
                 Effect::Save {
                     game,
                     players,
+                    file,
                     clock,
                     name,
                 } => {
-                    let said = self
-                        .saving
-                        .save_named(*game, players, clock, name.as_deref());
+                    let (said, filed) =
+                        self.saving
+                            .save_named(*game, players, file, clock, name.as_deref());
+                    if let Some(filed) = filed {
+                        self.act(Action::Filed(filed));
+                    }
                     self.notice(said);
                     Ok(())
                 }

@@ -16,10 +16,12 @@ use crate::game::{AnyGame, ClockState, TimeControl};
 
 mod autosave;
 mod files;
+mod filing;
 mod library;
 
 pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
 pub use files::{create_new, create_temporary, rename_new, write_atomic, write_new};
+pub use filing::{Filed, GAME_ID_TAG, NAME_TAG};
 pub use library::{
     GameEntry, MAX_GAMES_TEXT, file_label, games_in_text, read_games_file, read_games_file_as,
 };
@@ -152,36 +154,6 @@ impl Store {
     /// What `crowned serve` keeps: its host key, and a folder per player.
     pub fn server_dir(&self) -> PathBuf {
         self.data_dir.join("server")
-    }
-
-    /// Files a game into the saved games as `name.pdn` (or a name made of the date and the players), never
-    /// overwriting another file. Returns the file written.
-    pub fn file_game(&self, saved: &SavedGame, name: Option<&str>) -> Result<PathBuf, StoreError> {
-        let dir = self.games_dir();
-        let stem = match name.map(safe_name).filter(|n| !n.is_empty()) {
-            Some(name) => name,
-            None => default_name(saved, SystemTime::now()),
-        };
-        write_new(&dir, &stem, "pdn", to_pdn(saved).as_bytes()).map_err(io_error(&dir))
-    }
-
-    /// Saves a game again into the saved-games file it came from (`file`), replacing it; a path that is not
-    /// one of the saved games' files is never written, and the game is filed anew instead. Returns the file
-    /// written.
-    pub fn refile_game(&self, saved: &SavedGame, file: &Path) -> Result<PathBuf, StoreError> {
-        let inside = file.parent() == Some(self.games_dir().as_path());
-        let name = file
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(own_file_name);
-        match name.filter(|_| inside) {
-            Some(name) => {
-                let path = self.games_dir().join(name);
-                write_atomic(&path, to_pdn(saved).as_bytes()).map_err(io_error(&path))?;
-                Ok(path)
-            }
-            None => self.file_game(saved, None),
-        }
     }
 }
 
@@ -412,27 +384,6 @@ mod tests {
     }
 
     #[test]
-    fn an_earlier_save_with_the_control_in_minutes_still_resumes() {
-        let text = to_pdn(&clocked())
-            .replace("[TimeControl \"300+3\"]", "[TimeControl \"5+3\"]")
-            .replace(CLOCKS_TAG, OLD_CLOCKS_TAG);
-        assert!(
-            text.contains("[CrownedClocks \"245.300 301.000\"]"),
-            "{text}"
-        );
-        let back = from_pdn(&text).expect("an earlier save reads");
-        assert_eq!(
-            back.clock,
-            clocked().clock,
-            "five minutes, not five seconds"
-        );
-        assert!(back.game.tags().get(OLD_CLOCKS_TAG).is_none());
-        let again = to_pdn(&back);
-        assert!(again.contains("[TimeControl \"300+3\"]"), "{again}");
-        assert!(!again.contains(OLD_CLOCKS_TAG), "{again}");
-    }
-
-    #[test]
     fn a_saved_game_comes_back_exactly() {
         let saved = sample();
         let back = from_pdn(&to_pdn(&saved)).expect("reads back");
@@ -453,6 +404,27 @@ mod tests {
         assert_eq!(back.clock, clocked().clock);
         assert!(back.game.tags().get(CLOCKS_TAG).is_none());
         assert_eq!(to_pdn(&back), text, "written again the same");
+    }
+
+    #[test]
+    fn an_earlier_save_with_the_control_in_minutes_still_resumes() {
+        let text = to_pdn(&clocked())
+            .replace("[TimeControl \"300+3\"]", "[TimeControl \"5+3\"]")
+            .replace(CLOCKS_TAG, OLD_CLOCKS_TAG);
+        assert!(
+            text.contains("[CrownedClocks \"245.300 301.000\"]"),
+            "{text}"
+        );
+        let back = from_pdn(&text).expect("an earlier save reads");
+        assert_eq!(
+            back.clock,
+            clocked().clock,
+            "five minutes, not five seconds"
+        );
+        assert!(back.game.tags().get(OLD_CLOCKS_TAG).is_none());
+        let again = to_pdn(&back);
+        assert!(again.contains("[TimeControl \"300+3\"]"), "{again}");
+        assert!(!again.contains(OLD_CLOCKS_TAG), "{again}");
     }
 
     #[test]
@@ -495,8 +467,8 @@ mod tests {
         slot.save(&sample()).expect("saved");
         let back = slot.load().expect("readable").expect("present");
         assert_eq!(back.game.ply(), 3);
-        let first = store.file_game(&back, Some("my game")).expect("filed");
-        let second = store.file_game(&back, Some("my game")).expect("filed");
+        let first = store.file_game(&back, Some("my game")).expect("filed").path;
+        let second = store.file_game(&back, Some("my game")).expect("filed").path;
         assert_eq!(
             first.file_name().and_then(|n| n.to_str()),
             Some("my-game.pdn")
@@ -505,7 +477,10 @@ mod tests {
             second.file_name().and_then(|n| n.to_str()),
             Some("my-game-2.pdn")
         );
-        let escape = store.file_game(&back, Some("../../etc/x")).expect("filed");
+        let escape = store
+            .file_game(&back, Some("../../etc/x"))
+            .expect("filed")
+            .path;
         assert!(
             escape.starts_with(store.games_dir()),
             "{}",
@@ -529,9 +504,12 @@ mod tests {
         let home = temp_home("refile");
         let store = Store::under(&home);
         let mut saved = sample();
-        let first = store.file_game(&saved, Some("club")).expect("filed");
+        let filed = store.file_game(&saved, Some("club")).expect("filed");
+        let first = filed.path.clone();
+        // The app keeps the identity it was filed under.
+        saved.game.tags_mut().set(GAME_ID_TAG, &filed.id);
         saved.game.redo();
-        let again = store.refile_game(&saved, &first).expect("filed again");
+        let again = store.refile_game(&saved, &first).expect("filed again").path;
         assert_eq!(again, first, "the same file");
         let count = fs::read_dir(store.games_dir()).expect("games dir").count();
         assert_eq!(count, 1, "no second copy");
@@ -547,7 +525,7 @@ mod tests {
         );
         // A path outside the saved games is never written: the game is filed anew.
         let outside = home.join("elsewhere.pdn");
-        let filed = store.refile_game(&saved, &outside).expect("filed");
+        let filed = store.refile_game(&saved, &outside).expect("filed").path;
         assert!(filed.starts_with(store.games_dir()));
         assert!(!outside.exists());
         // Nor does a tag naming a file elsewhere survive reading.

@@ -274,6 +274,7 @@ impl App {
         vec![Effect::Save {
             game: Box::new(self.game.clone()),
             players: self.players,
+            file: self.saved_file.clone(),
             clock: self.clock_state(),
             name: name.map(str::to_string),
         }]

@@ -6,7 +6,7 @@ use crate::app::action::{Action, Effect, Timer};
 use crate::app::keymap::Context;
 use crate::app::library::{GameList, ListPurpose, Replay};
 use crate::app::mode::{Focus, Mode};
-use crate::store::GameEntry;
+use crate::store::{GAME_ID_TAG, GameEntry, NAME_TAG};
 use tui_input::InputRequest;
 
 /// The longest filter a list takes: longer text finds nothing more.
@@ -248,8 +248,11 @@ impl App {
         let mut game = self.game.clone();
         game.go_to(ply);
         game.truncate();
-        // The record's result belongs to the game as it was played.
-        game.tags_mut().remove("Result");
+        // The record's result belongs to the game as it was played, and so do its identity and name among the
+        // saved games: the game continued from it is a new one, filed apart.
+        for tag in ["Result", GAME_ID_TAG, NAME_TAG] {
+            game.tags_mut().remove(tag);
+        }
         let source = self.replay_source().to_string();
         let effects = self.start_game(game, self.players);
         if matches!(self.mode, Mode::Play) {

@@ -131,6 +131,8 @@ impl App {
                 self.show_games(*list);
                 Vec::new()
             }
+            // Taken before any part of the app is offered an action: it concerns the game in any mode.
+            Action::Filed(_) => Vec::new(),
             Action::AutoPlay | Action::Speed(_) | Action::Continue => {
                 self.status =
                     "that works when replaying a game (:load, or crowned FILE.pdn)".into();
