@@ -181,6 +181,51 @@ fn the_engine_s_own_choice_is_never_marked_whatever_the_scores() {
     );
 }
 
+/// The mark of Black's 11-15 when the search of the position after it scores it `one_short` (for White) one ply
+/// short of the full depth and +3.00 for White at it, the search of the start having chosen another move at
+/// level.
+fn mark_of_a_move_seen_deeper(one_short: i32) -> Option<MoveMark> {
+    let mut app = played("11-15 23-19");
+    let mut effects = app.update(Action::AnalyseGame);
+    for (ply, (short, full)) in [(None, 0), (Some(one_short), 300), (None, 0)]
+        .into_iter()
+        .enumerate()
+    {
+        let (search, ..) = evaluations(&effects)[0].clone();
+        let position = app.game().position_at(ply).expect("a ply");
+        let played = app.game().moves().get(ply).copied();
+        let best = position
+            .legal_moves()
+            .into_iter()
+            .find(|mv| Some(*mv) != played)
+            .expect("another move");
+        for (depth, score) in [(REVIEW_DEPTH - 1, short), (REVIEW_DEPTH, Some(full))] {
+            if let Some(score) = score {
+                let _ = app.update(Action::EngineProgress {
+                    search,
+                    depth,
+                    score: Score::Centi(score),
+                    pv: vec![best],
+                });
+            }
+        }
+        effects = app.update(Action::EngineEvaluated {
+            search,
+            score: Score::Centi(full),
+        });
+    }
+    assert!(app.status().starts_with("analysed"), "{}", app.status());
+    app.game().mark(1)
+}
+
+#[test]
+fn a_move_is_judged_as_deep_as_the_search_before_saw_its_own_choice() {
+    // The start's search of 16 plies saw its move to 15 plies after it; the move played is judged to the same
+    // depth. The one ply more that the full search of the position after sees is not the player's mistake.
+    assert_eq!(mark_of_a_move_seen_deeper(0), None);
+    assert_eq!(mark_of_a_move_seen_deeper(300), Some(MoveMark::Blunder));
+}
+
 #[test]
 fn the_analysis_counts_moves_and_positions_rightly() {
     let mut app = played(GAME);
@@ -361,7 +406,20 @@ fn analysing_a_sixty_move_game_takes() {
         } => Some((*search, situation.clone(), *limits)),
         _ => None,
     }) {
-        let result = engine.think_situation(&situation, Level::Max, &limits, 0, &mut |_| {});
+        // The reports go to the app as the session sends them: each depth, then the final word.
+        let mut reports = Vec::new();
+        let result = engine.think_situation(&situation, Level::Max, &limits, 0, &mut |p| {
+            reports.push((p.depth, p.score, p.pv.clone()));
+        });
+        reports.push((result.depth, result.score, result.pv.clone()));
+        for (depth, score, pv) in reports {
+            let _ = app.update(Action::EngineProgress {
+                search,
+                depth,
+                score,
+                pv,
+            });
+        }
         searches += 1;
         effects = app.update(Action::EngineEvaluated {
             search,
@@ -377,6 +435,15 @@ fn analysing_a_sixty_move_game_takes() {
         took.as_secs_f64() * 1000.0 / searches.max(1) as f64,
         view.counts
     );
+    let notation = app.game().variant().notation();
+    for ply in (1..=plies).filter(|&ply| app.game().mark(ply).is_some()) {
+        println!(
+            "  {} {:?}: {}",
+            app.game().move_text(ply, notation).unwrap_or_default(),
+            app.game().mark(ply),
+            app.game().comment(ply).unwrap_or_default()
+        );
+    }
 }
 
 #[test]

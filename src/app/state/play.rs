@@ -108,7 +108,7 @@ impl App {
                     thinking.depth = Some(depth);
                     thinking.score = Some(score);
                 }
-                self.review_progress(search, &pv);
+                self.review_progress(search, depth, score, &pv);
                 self.analysis_report(search, depth, score, pv)
             }
             Action::AnalyseGame => self.start_review(),
