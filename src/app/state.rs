@@ -246,12 +246,10 @@ impl App {
         self.saved_file = file;
     }
 
-    /// The game was filed: later saves of it go to the same file, and it keeps the identity and name it was
-    /// filed under. (A replayed record is a file's, not the player's: it is never filed.)
+    /// The game on show was filed (`:save`, or its end): later saves of it go to the same file, and it keeps
+    /// the identity and name it was filed under. A record being replayed is one too once saved: saved again, it
+    /// updates its copy.
     fn filed(&mut self, filed: Filed) {
-        if self.replay.is_some() {
-            return;
-        }
         self.saved_file = Some(filed.path);
         let tags = self.game.tags_mut();
         tags.set(GAME_ID_TAG, &filed.id);

@@ -86,6 +86,11 @@ fn one_game_is_one_file_through_undo_redo_and_a_name() {
         shown.contains("Name") && shown.contains("firstgame"),
         "{shown}"
     );
+    // Opened from the list (finished, so replayed) and saved again: still its one file.
+    assert_eq!(session.handle(key(KeyCode::Enter)), None);
+    assert!(session.app().replay().is_some());
+    type_line(&mut session, ":save");
+    assert_eq!(saved_files(&home), ["firstgame.pdn"]);
 }
 
 #[test]

@@ -125,9 +125,12 @@ impl App {
     pub(super) fn open_replay(&mut self, entry: GameEntry) {
         let flipped = self.flipped;
         let replay = Replay::of(&entry);
+        let file = entry.file.clone();
         let mut game = entry.game.into_game();
         game.go_to(game.len());
         self.reset(game, self.players);
+        // One of the player's own saved games, replayed: `:save` updates its file rather than copying it.
+        self.saved_file = file;
         self.flipped = flipped;
         self.replay = Some(replay);
         self.mode = Mode::Browsing { ply: 0 };
