@@ -122,3 +122,31 @@ fn a_file_that_changed_hands_is_never_written_over() {
     assert_eq!(saved_files(&home), expected);
     assert_eq!(std::fs::read_to_string(&path).expect("there"), other);
 }
+
+#[test]
+fn a_game_saved_with_its_clock_in_minutes_resumes_with_minutes() {
+    let home = Home::new("old-clock");
+    let engine = EngineService::local().expect("the engine starts");
+    // An autosave as earlier versions wrote it: the control in minutes beside CrownedClocks.
+    let data = home.0.join("data");
+    std::fs::create_dir_all(&data).expect("a data dir");
+    let old = "[Event \"crowned game\"]\n[Black \"Player\"]\n[White \"Player\"]\n[Result \"*\"]\n\
+               [TimeControl \"5+3\"]\n[CrownedClocks \"245.300 301.000\"]\n[CrownedBlack \"human\"]\n\
+               [CrownedWhite \"human\"]\n[CrownedPly \"1\"]\n1. 11-15 *\n";
+    std::fs::write(data.join("autosave.pdn"), old).expect("written");
+    let humans = Players {
+        black: Player::Human,
+        white: Player::Human,
+    };
+    let Opened { mut session, .. } = started(&home, humans, &engine, (80, 24));
+    assert!(
+        session.app().resume_offer().is_some(),
+        "the game is offered"
+    );
+    assert_eq!(session.handle(key(KeyCode::Char('y'))), None);
+    assert_eq!(session.app().game().ply(), 1);
+    let clocks = session.app().clocks().expect("clocks");
+    // Black's 4:05 left and White's 5:01: five minutes a side, not five seconds.
+    assert_eq!(clocks.left[0], Duration::from_millis(245_300));
+    assert!(clocks.left[1] > Duration::from_secs(300), "{clocks:?}");
+}
