@@ -8,8 +8,8 @@
 //! the overlay on top, setting up, replaying, then the game. Each part is a room of its own below, working on the
 //! same state: `play` (moves, engine turns, undo and redo, browsing), `overlays` (the resume offer, the new-game
 //! dialog, the help, and which of them takes an action), `offers` (resigning and draws), `lists` (lists of games
-//! and replays), `setting_up`, `commands` (the input box's `:commands`), `copying` (`:copy`), `typing`, `timing` and `messages`.
-//! The rooms use the state; the state uses none of them but by calling their methods.
+//! and replays), `setting_up`, `commands` (the input box's `:commands`), `copying` (`:copy`), `typing`, `timing`
+//! and `messages`. The rooms use the state; the state uses none of them but by calling their methods.
 
 pub(super) mod analysis;
 mod at_table;
