@@ -398,6 +398,8 @@ fn analysing_a_sixty_move_game_takes() {
     let started = std::time::Instant::now();
     let mut effects = app.update(Action::AnalyseGame);
     let mut searches = 0;
+    // Each position's final score and chosen move, for the earlier rule's marks below.
+    let mut judged = Vec::new();
     while let Some((search, situation, limits)) = effects.iter().find_map(|e| match e {
         Effect::Evaluate {
             search,
@@ -412,6 +414,7 @@ fn analysing_a_sixty_move_game_takes() {
             reports.push((p.depth, p.score, p.pv.clone()));
         });
         reports.push((result.depth, result.score, result.pv.clone()));
+        judged.push((result.score, result.best));
         for (depth, score, pv) in reports {
             let _ = app.update(Action::EngineProgress {
                 search,
@@ -434,6 +437,27 @@ fn analysing_a_sixty_move_game_takes() {
         took.as_secs_f64(),
         took.as_secs_f64() * 1000.0 / searches.max(1) as f64,
         view.counts
+    );
+    // The earlier rule, for comparison: the full-depth scores of the positions before and after a move, whatever
+    // the search before chose.
+    let (mut earlier, mut own_choice) = (0, 0);
+    for ply in 1..judged.len() {
+        let before = app.game().position_at(ply - 1).expect("a ply");
+        if before.legal_moves().len() < 2 {
+            continue;
+        }
+        let cost = judged[ply - 1].0.expectation() - judged[ply].0.flipped().expectation();
+        if cost >= crowned::app::DUBIOUS {
+            earlier += 1;
+            let played = app.game().moves()[ply - 1];
+            own_choice += usize::from(judged[ply - 1].1.is_some_and(|b| b.same_effect(&played)));
+        }
+    }
+    println!(
+        "the earlier rule marked {earlier} moves, {own_choice} of them the engine's own choice; now marked: {}",
+        (1..=plies)
+            .filter(|&ply| app.game().mark(ply).is_some())
+            .count()
     );
     let notation = app.game().variant().notation();
     for ply in (1..=plies).filter(|&ply| app.game().mark(ply).is_some()) {
