@@ -243,7 +243,7 @@ fn a_finished_game_stays_one_file_through_undo_redo_and_a_name() {
     assert_eq!(saved_names(&home), ["firstgame.pdn"]);
     // The list of saved games shows the name.
     s.send("o");
-    s.wait_for("Saved games (1 games)");
+    s.wait_for("Saved games (1 game)");
     assert!(s.contents().contains("firstgame"), "{}", s.contents());
     s.send("\x03");
     assert_eq!(s.wait_exit(), 0);

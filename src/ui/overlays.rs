@@ -291,7 +291,7 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
     lines.push(Line::styled(fit(keys_line, width), options.theme.quiet));
     let title = match (list.view.shown.len(), list.entries.len()) {
         (shown, all) if shown == all && list.view.filter.is_empty() => {
-            format!(" {} ({all} games) ", list.title)
+            format!(" {} ({}) ", list.title, count(all, "game", "games"))
         }
         (shown, all) => format!(
             " {} ({shown} of {all} games: {}) ",
