@@ -516,3 +516,31 @@ fn a_long_comment_wraps_and_a_replayed_record_keeps_its_own() {
     assert!(effects.is_empty());
     assert!(app.status().contains("not changed"), "{}", app.status());
 }
+
+#[test]
+fn a_marked_move_s_comment_has_two_lines_at_80x24_under_the_game_over_panel() {
+    let mut app = played(GAME);
+    let _ = app.update(Action::Submit(":resign".into()));
+    let _ = app.update(Action::Answer(true));
+    assert!(matches!(app.mode(), Mode::Over(_)), "{:?}", app.mode());
+    let first = app.update(Action::AnalyseGame);
+    let _ = answer_review(&mut app, first, &SCORES);
+    let comment = app.game().comment(6).expect("the last move is marked");
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Game over"), "{shown}");
+    // The whole comment, over two lines: the better move and what it promised, then what the move played left.
+    let lines: Vec<&str> = shown
+        .lines()
+        .filter_map(|row| row.split('│').nth(1))
+        .map(str::trim)
+        .collect();
+    let at = lines
+        .iter()
+        .position(|line| line.starts_with("best was"))
+        .unwrap_or_else(|| panic!("no comment: {shown}"));
+    assert_eq!(
+        format!("{} {}", lines[at], lines[at + 1]),
+        comment,
+        "{shown}"
+    );
+}
