@@ -38,10 +38,14 @@ impl App {
         Ok(vec![Effect::Copy(text)])
     }
 
-    /// The game's PDN as it goes to others: without the tags the saved games keep for themselves (its
+    /// The game's PDN as it goes to others: a game being played as it stands (moves taken back are not part of
+    /// it), a record being replayed whole, and without the tags the saved games keep for themselves (its
     /// identity and name among them), which mean nothing elsewhere.
     fn game_for_others(&self) -> String {
         let mut game = self.game.clone();
+        if self.replay.is_none() {
+            game.truncate();
+        }
         for tag in [GAME_ID_TAG, NAME_TAG] {
             game.tags_mut().remove(tag);
         }
@@ -82,9 +86,16 @@ mod tests {
             name: Some("club".into()),
         }));
         assert_eq!(app.game().tags().get(GAME_ID_TAG), Some("00000000000000aa"));
+        let _ = app.update(Action::Submit("23-19".into()));
+        let _ = app.update(Action::Undo);
         let effects = app.update(Action::Submit(":copy".into()));
         let pdn = copied(&effects).expect("the PDN");
         assert!(pdn.contains("1. 11-15"), "{pdn}");
+        assert!(
+            !pdn.contains("23-19"),
+            "a move taken back is not the game's: {pdn}"
+        );
+        assert_eq!(app.game().len(), 2, "the game itself keeps it to redo");
         assert!(
             !pdn.contains(GAME_ID_TAG) && !pdn.contains(NAME_TAG),
             "{pdn}"
