@@ -425,6 +425,13 @@ mod tests {
         let again = to_pdn(&back);
         assert!(again.contains("[TimeControl \"300+3\"]"), "{again}");
         assert!(!again.contains(OLD_CLOCKS_TAG), "{again}");
+        // Handed on as it is (the PDN of the saved games sent to a player), it is put in the same form.
+        assert_eq!(library::in_current_form(&text), again);
+        assert_eq!(
+            library::in_current_form(&again),
+            again,
+            "a save of now is left alone"
+        );
     }
 
     #[test]
