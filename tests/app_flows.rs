@@ -8,6 +8,7 @@ use crowned::rules::{Color, SquareStyle};
 mod common;
 
 use common::app::{HUMANS, answer, app_from, sq};
+use common::screen::screen;
 
 /// Types each move into the input box and submits it; every move must be accepted.
 fn type_moves(app: &mut App, moves: &str) {
@@ -111,6 +112,35 @@ fn a_draw_by_repetition() {
             reason: DrawReason::Repetition { times: 3 }
         })
     );
+}
+
+#[test]
+fn the_move_list_s_result_follows_the_game_through_undo_and_redo() {
+    let mut app = app_from("B:WK32:BK1", HUMANS);
+    type_moves(&mut app, "1-6 32-27 6-1 27-32 1-6 32-27 6-1 27-32");
+    let result = " 1/2-1/2 · drawn";
+    assert!(screen(&app, 80, 24).contains(result), "the game is drawn");
+    // Browsing the finished game back is looking at it: it is still drawn.
+    let _ = app.update(Action::BrowseFirst);
+    assert!(matches!(app.mode(), Mode::Browsing { .. }));
+    assert!(
+        screen(&app, 80, 24).contains(result),
+        "browsing keeps the result"
+    );
+    let _ = app.update(Action::Cancel);
+    for _ in 0..8 {
+        let _ = app.update(Action::Undo);
+    }
+    assert_eq!(app.game().ply(), 0, "back at the start");
+    let shown = screen(&app, 80, 24);
+    assert!(
+        !shown.contains("1/2-1/2") && !shown.contains("drawn"),
+        "{shown}"
+    );
+    for _ in 0..8 {
+        let _ = app.update(Action::Redo);
+    }
+    assert!(screen(&app, 80, 24).contains(result), "redone, drawn again");
 }
 
 #[test]

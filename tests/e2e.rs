@@ -183,7 +183,7 @@ fn a_clocked_game_runs_both_clocks_and_is_lost_when_a_flag_falls() {
     s.assert_restored();
     // The finished game is filed with its time control and result.
     let text = the_game_filed(&home);
-    assert!(text.contains("[TimeControl \"0.05+1\"]"), "{text}");
+    assert!(text.contains("[TimeControl \"3+1\"]"), "in seconds: {text}");
     assert!(text.contains("[Result \"1-0\"]"), "{text}");
     let _ = std::fs::remove_dir_all(&home);
 }
@@ -216,6 +216,47 @@ fn a_clocked_game_left_is_resumed_with_its_clocks() {
     assert!(!s.contents().contains("10:00"), "{}", s.contents());
     assert!(s.contents().contains(" 9:5"), "{}", s.contents());
     s.wait_for(">9:5");
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+/// The names of the saved games' files under `home`, sorted.
+fn saved_names(home: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(home.join("data/games"))
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    names.sort();
+    names
+}
+
+#[test]
+fn a_finished_game_stays_one_file_through_undo_redo_and_a_name() {
+    let home = temp_home("one-file");
+    let args = ["--black", "human", "--white", "human", "--fen", "B:W18:B14"];
+    let mut s = Session::start_in(&home, &args);
+    s.wait_for("Black to play");
+    s.send("14x23\r");
+    s.wait_for("Black wins");
+    let filed = saved_names(&home);
+    assert_eq!(filed.len(), 1, "{filed:?}");
+    // Taken back: the move list no longer says how it ended. Played again: the same file.
+    s.send("u");
+    s.wait_gone("Black wins");
+    s.send("\x12");
+    s.wait_for("Black wins");
+    assert_eq!(saved_names(&home), filed);
+    s.send(":save firstgame\r");
+    s.wait_for("firstgame.pdn");
+    assert_eq!(saved_names(&home), ["firstgame.pdn"]);
+    // The list of saved games shows the name.
+    s.send("o");
+    s.wait_for("Saved games (1 game)");
+    assert!(s.contents().contains("firstgame"), "{}", s.contents());
     s.send("\x03");
     assert_eq!(s.wait_exit(), 0);
     let _ = std::fs::remove_dir_all(&home);

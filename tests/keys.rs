@@ -537,10 +537,7 @@ fn esc_leaves_setting_up_with_the_game_as_it_was() {
 fn the_fen_command_shows_and_loads_positions() {
     let (mut app, _) = App::new(HUMANS);
     press(&mut app, ":fen<Enter>");
-    assert_eq!(
-        app.status(),
-        "FEN: B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
-    );
+    assert_eq!(app.status(), "FEN (:copy fen copies it): B:W21-32:B1-12");
     press(&mut app, "11-15<Enter>");
     // A bad FEN stays in the box with the reason.
     press(&mut app, ":fen B:W18:B99<Enter>");
@@ -569,7 +566,7 @@ fn the_fen_command_shows_and_loads_positions() {
     assert!(matches!(app.mode(), Mode::Setup(_)));
     assert_eq!(app.shown_position().pieces().len(), 3);
     press(&mut app, ":fen<Enter>");
-    assert_eq!(app.status(), "FEN: B:WK5,18:B14");
+    assert_eq!(app.status(), "FEN (:copy fen copies it): B:WK5,18:B14");
 }
 
 #[test]

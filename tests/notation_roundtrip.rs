@@ -7,8 +7,9 @@
 mod common;
 
 use crowned::rules::{
-    Color, English, MoveText, Piece, Position, Role, Square, SquareStyle, Strictness,
-    check_position, full_route, max_pieces, parse_fen, to_fen, write_move,
+    Canadian, Color, English, International, MoveText, Piece, Position, Role, RuleSet, Russian,
+    Square, SquareStyle, Strictness, check_position, full_route, max_pieces, parse_fen, to_fen,
+    write_move,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -73,10 +74,99 @@ fn run<S: Strategy>(cases: u32, strategy: S, test: impl Fn(S::Value) -> Result<(
 fn fen_round_trip(cases: u32) {
     run(cases, any_legal_position(), |pos| {
         prop_assert_eq!(check_position(&pos), Ok(()));
-        let fen = to_fen(&pos);
-        prop_assert_eq!(parse_fen::<English>(&fen), Ok(pos), "{}", fen);
-        Ok(())
+        written_fen_reads_back(&pos)
     });
+}
+
+/// FEN written for positions of the larger boards (10x10, 12x12) and another 8x8 rule set, reached by random
+/// play from their starts, reads back as the same position.
+fn fen_round_trip_on_other_boards(cases: u32) {
+    run(cases, played_of::<International>(160), |pos| {
+        written_fen_reads_back(&pos)
+    });
+    run(cases, played_of::<Canadian>(200), |pos| {
+        written_fen_reads_back(&pos)
+    });
+    run(cases, played_of::<Russian>(120), |pos| {
+        written_fen_reads_back(&pos)
+    });
+}
+
+/// Positions of `R` reached by random play from its start: runs of men early, scattered men and kings later.
+fn played_of<R: RuleSet>(max_plies: usize) -> impl Strategy<Value = Position<R>> {
+    prop::collection::vec(any::<prop::sample::Index>(), 0..max_plies).prop_map(|choices| {
+        let mut pos = Position::<R>::start();
+        for choice in choices {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[choice.index(moves.len())]);
+        }
+        pos
+    })
+}
+
+/// The FEN written for `pos` reads back as `pos`, is never longer than the squares listed one by one, and writes
+/// every run of three or more squares of one kind of piece as one range.
+fn written_fen_reads_back<R: RuleSet>(pos: &Position<R>) -> Result<(), TestCaseError> {
+    let fen = to_fen(pos);
+    prop_assert_eq!(parse_fen::<R>(&fen), Ok(*pos), "{}", fen);
+    let one_by_one = square_by_square(pos);
+    prop_assert_eq!(parse_fen::<R>(&one_by_one), Ok(*pos), "{}", one_by_one);
+    prop_assert!(fen.len() <= one_by_one.len(), "{} {}", fen, one_by_one);
+    for list in fen.split(':').skip(1) {
+        let entries: Vec<(bool, u32, u32)> = list[1..]
+            .split(',')
+            .filter(|e| !e.is_empty())
+            .map(|entry| {
+                let king = entry.starts_with('K');
+                let numbers = entry.trim_start_matches('K');
+                let (first, last) = numbers.split_once('-').unwrap_or((numbers, numbers));
+                (king, first.parse().unwrap_or(0), last.parse().unwrap_or(0))
+            })
+            .collect();
+        for pair in entries.windows(2) {
+            let ((king_a, first_a, last_a), (king_b, first_b, last_b)) = (pair[0], pair[1]);
+            if king_a == king_b && last_a + 1 == first_b {
+                // Only two single squares in a row may stand apart (a range would be no shorter).
+                prop_assert!(
+                    first_a == last_a && first_b == last_b,
+                    "{} in {}",
+                    list,
+                    fen
+                );
+            }
+        }
+        for triple in entries.windows(3) {
+            let continues = |a: (bool, u32, u32), b: (bool, u32, u32)| a.0 == b.0 && a.2 + 1 == b.1;
+            prop_assert!(
+                !(continues(triple[0], triple[1]) && continues(triple[1], triple[2])),
+                "three in a row unranged: {}",
+                fen
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `pos` in FEN with every square listed on its own, as the canonical form once was.
+fn square_by_square<R: RuleSet>(pos: &Position<R>) -> String {
+    let mut out = pos.side_to_move().letter().to_string();
+    for color in [Color::White, Color::Black] {
+        out.push(':');
+        out.push(color.letter());
+        let squares: Vec<String> = pos
+            .pieces()
+            .filter(|(_, p)| p.color == color)
+            .map(|(square, p)| match p.role {
+                Role::King => format!("K{square}"),
+                Role::Man => square.to_string(),
+            })
+            .collect();
+        out.push_str(&squares.join(","));
+    }
+    out
 }
 
 /// Text near FEN (its letters, digits and punctuation) and any text at all: reading never panics, and whatever
@@ -149,6 +239,11 @@ fn fen_written_reads_back() {
 }
 
 #[test]
+fn fen_written_reads_back_on_the_larger_boards() {
+    fen_round_trip_on_other_boards(QUICK / 2);
+}
+
+#[test]
 fn fen_reading_never_panics() {
     fen_reader_is_total(QUICK * 4);
 }
@@ -167,6 +262,12 @@ fn move_reading_never_panics() {
 #[ignore = "long: run with --release -- --ignored"]
 fn fen_written_reads_back_long() {
     fen_round_trip(LONG);
+}
+
+#[test]
+#[ignore = "long: run with --release -- --ignored"]
+fn fen_written_reads_back_on_the_larger_boards_long() {
+    fen_round_trip_on_other_boards(LONG / 10);
 }
 
 #[test]

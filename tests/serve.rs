@@ -341,6 +341,35 @@ async fn no_color_sent_by_the_client_is_honoured() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_copy_reaches_the_ssh_client_s_terminal_as_its_clipboard_sequence() {
+    let server = Server::start("copy");
+    let handle = connect(&server, &new_key(), "hana").await;
+    let mut t = Terminal::to_engine(&handle, 80, 24).await;
+    t.wait_for("Black to play").await;
+    t.send(b":copy fen\r").await;
+    // The bytes as they arrive, looked at raw: the terminal emulator does not keep the sequence.
+    let wanted = crowned::session::clipboard_sequence("B:W21-32:B1-12").expect("short");
+    let mut seen = Vec::new();
+    let deadline = Instant::now() + PATIENCE;
+    while !seen.windows(wanted.len()).any(|w| w == wanted.as_slice()) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match timeout(left, t.channel.wait()).await {
+            Ok(Some(ChannelMsg::Data { data })) => {
+                t.screen.process(&data);
+                seen.extend_from_slice(&data);
+            }
+            Ok(Some(_)) => {}
+            Ok(None) | Err(_) => panic!(
+                "no clipboard sequence: {:?}\n{}",
+                String::from_utf8_lossy(&seen),
+                t.contents()
+            ),
+        }
+    }
+    t.wait_for("sent to your terminal's clipboard").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn games_come_back_as_pdn_that_reads_back() {
     let server = Server::start("games");
     let alice = new_key();

@@ -15,6 +15,10 @@ use crowned::ui::Options;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
+// Where games go: one file a game, whatever happens to it.
+#[path = "session/saving.rs"]
+mod saving;
+
 /// The longest any single wait may take before the test fails rather than hangs.
 const PATIENCE: Duration = Duration::from_secs(60);
 
@@ -521,4 +525,45 @@ fn engines_on_a_short_clock_play_a_whole_game_without_a_flag_falling() {
         ),
         "the engine lost on time: {outcome}"
     );
+}
+
+#[test]
+fn a_copy_reaches_the_terminal_as_its_clipboard_sequence_after_the_frame() {
+    let humans = Players {
+        black: Player::Human,
+        white: Player::Human,
+    };
+    let (_home, _engine, Opened { mut session, .. }) = session_alone("copy", humans, (80, 24));
+    let (wire, mut terminal) = Wire::terminal();
+    session.draw(&mut terminal).expect("drawn");
+    let _ = wire.take();
+    type_line(&mut session, "11-15");
+    type_line(&mut session, ":copy fen");
+    session.draw(&mut terminal).expect("drawn");
+    let sent = wire.take();
+    let fen = session.app().game().position().to_fen();
+    let sequence = session::clipboard_sequence(&fen).expect("a short text");
+    let at = sent
+        .windows(sequence.len())
+        .position(|w| w == sequence.as_slice())
+        .unwrap_or_else(|| {
+            panic!(
+                "no clipboard sequence in {:?}",
+                String::from_utf8_lossy(&sent)
+            )
+        });
+    assert_eq!(
+        at + sequence.len(),
+        sent.len(),
+        "it follows the frame's cells"
+    );
+    // Sent once: the next frame carries none.
+    session.draw(&mut terminal).expect("drawn");
+    assert!(!wire.take().windows(5).any(|w| w == b"\x1b]52;"));
+    // The game's PDN goes the same way.
+    type_line(&mut session, ":copy");
+    session.draw(&mut terminal).expect("drawn");
+    let pdn = session.app().game().to_pdn();
+    let sequence = session::clipboard_sequence(&pdn).expect("a short game");
+    assert!(wire.take().ends_with(&sequence));
 }

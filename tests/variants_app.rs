@@ -241,3 +241,72 @@ fn messages_name_squares_in_the_game_s_notation() {
     );
     assert!(app.status().contains("(f6)"), "{}", app.status());
 }
+
+/// The status line's rows at `width` x `height` (the two rows above the input box), without their margin.
+fn status_rows(app: &App, width: u16, height: u16) -> Vec<String> {
+    let shown = common::screen::screen(app, width, height);
+    let rows: Vec<&str> = shown.lines().collect();
+    rows[rows.len() - 5..rows.len() - 3]
+        .iter()
+        .map(|row| row.trim().to_string())
+        .filter(|row| !row.is_empty())
+        .collect()
+}
+
+#[test]
+fn a_fen_on_the_status_line_is_whole_or_marked_as_cut_on_every_board() {
+    // A 10x10 game after some moves: its FEN wraps onto the second row, whole.
+    let mut game = AnyGame::new(GameType::standard(Variant::International));
+    for _ in 0..12 {
+        let mv = game.position().legal_moves()[0];
+        game.play(&mv).expect("legal");
+    }
+    let fen = game.position().to_fen();
+    let (mut app, _) = App::with_game(game, HUMANS);
+    let _ = app.update(Action::Resized {
+        width: 80,
+        height: 24,
+    });
+    let _ = app.update(Action::Submit(":fen".into()));
+    let rows = status_rows(&app, 80, 24);
+    let joined: String = rows.concat().replace(' ', "");
+    assert!(joined.ends_with(&fen.replace(' ', "")), "{fen} in {rows:?}");
+    // A 12x12 position with every man apart: too long for two rows at 80 columns, so it ends with an
+    // ellipsis, and what is shown is the FEN's beginning.
+    let white: Vec<String> = (8..=66).step_by(2).map(|s| s.to_string()).collect();
+    let black: Vec<String> = (1..=59).step_by(2).map(|s| s.to_string()).collect();
+    let scattered = format!("W:W{}:B{}", white.join(","), black.join(","));
+    let canadian = GameType::standard(Variant::Canadian);
+    let (mut app, _) = App::with_game(AnyGame::new(canadian), HUMANS);
+    let _ = app.update(Action::Resized {
+        width: 80,
+        height: 24,
+    });
+    let _ = app.update(Action::Submit(format!(":fen {scattered}")));
+    assert_eq!(
+        app.game().position().to_fen(),
+        scattered,
+        "{}",
+        app.status()
+    );
+    let _ = app.update(Action::Submit(":fen".into()));
+    let rows = status_rows(&app, 80, 24);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    let last = rows[1].strip_suffix('…').expect("marked as cut").trim_end();
+    let shown = format!("{}{last}", rows[0])
+        .trim_start_matches("FEN (:copy fen copies it):")
+        .trim()
+        .to_string();
+    assert!(
+        shown.len() > 100 && scattered.starts_with(&shown),
+        "{shown}"
+    );
+    // The whole of it is one :copy away.
+    let effects = app.update(Action::Submit(":copy fen".into()));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, crowned::app::Effect::Copy(text) if *text == scattered)),
+        "{effects:?}"
+    );
+}

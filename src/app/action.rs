@@ -12,6 +12,7 @@ use super::table::{TableEvent, TableRequest};
 use crate::engine::{AnySituation, Level, Limits, Players, Score};
 use crate::game::{AnyGame, ClockState};
 use crate::rules::{Color, Move, Piece, Square};
+use crate::store::Filed;
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,6 +156,9 @@ pub enum Action {
     Load,
     /// Show a list of games to choose from (the saved games, the games of a file).
     ShowGames(Box<GameList>),
+    /// The game on show was filed among the saved games: its file, identity and name, for later saves to
+    /// update the same file.
+    Filed(Filed),
     /// Move the selection in a list of games by this many entries.
     ListStep(isize),
     /// Type a filter for a list of games (`/`).
@@ -217,11 +221,16 @@ impl Action {
                 | Action::Timer(_)
                 | Action::Notice(_)
                 | Action::ShowGames(_)
+                | Action::Filed(_)
                 | Action::Resized { .. }
                 | Action::Table(_)
         )
     }
 }
+
+/// The most text [`Effect::Copy`] carries: 48 KiB, which the clipboard sequence makes 64 KiB, within what
+/// terminals take in one piece (some refuse a sequence of 100 000 bytes or more).
+pub const MAX_COPY_BYTES: usize = 48 * 1024;
 
 /// What the outside world must do after an action.
 #[derive(Clone, Debug)]
@@ -252,7 +261,8 @@ pub enum Effect {
     StopThinking,
     /// Stop the running search and let it answer with the best move found so far.
     MoveNow,
-    /// The game changed (a move, an undo, a new game): save the game in progress, or file it once it is over.
+    /// The game changed (a move, an undo, a new game): save the game in progress, or file it once it is over
+    /// (and answer with [`Action::Filed`]).
     GameChanged,
     /// Keep this game among the saved games: it is being left unfinished (a new game, a declined resume).
     Archive {
@@ -265,12 +275,15 @@ pub enum Effect {
         /// Its clocks as they stand, when it has them.
         clock: Option<ClockState>,
     },
-    /// Save this game among the saved games under a name the player chose (`:save`), and say where.
+    /// Save this game among the saved games (`:save`), under a name the player chose if any, and say where;
+    /// answer with [`Action::Filed`].
     Save {
         /// The game.
         game: Box<AnyGame>,
         /// Who plays it.
         players: Players,
+        /// The saved-games file it already has, to be updated instead of filing a second copy.
+        file: Option<PathBuf>,
         /// Its clocks as they stand, when it has them.
         clock: Option<ClockState>,
         /// The name typed, if any.
@@ -278,6 +291,8 @@ pub enum Effect {
     },
     /// List the saved games and answer with [`Action::ShowGames`].
     ListSaved,
+    /// Put this text (at most [`MAX_COPY_BYTES`]) on the player's clipboard, through their terminal.
+    Copy(String),
     /// Send [`Action::Timer`] with this timer after this long, replacing any earlier request for it.
     Wake {
         /// Which timer.

@@ -8,13 +8,14 @@
 //! the overlay on top, setting up, replaying, then the game. Each part is a room of its own below, working on the
 //! same state: `play` (moves, engine turns, undo and redo, browsing), `overlays` (the resume offer, the new-game
 //! dialog, the help, and which of them takes an action), `offers` (resigning and draws), `lists` (lists of games
-//! and replays), `setting_up`, `commands` (the input box's `:commands`), `typing`, `timing` and `messages`.
-//! The rooms use the state; the state uses none of them but by calling their methods.
+//! and replays), `setting_up`, `commands` (the input box's `:commands`), `copying` (`:copy`), `typing`, `timing`
+//! and `messages`. The rooms use the state; the state uses none of them but by calling their methods.
 
 pub(super) mod analysis;
 mod at_table;
 pub(super) mod clocks;
 pub(super) mod commands;
+mod copying;
 pub(super) mod hints;
 mod lists;
 mod messages;
@@ -47,7 +48,7 @@ use super::table::Table;
 use crate::engine::Players;
 use crate::game::{AnyGame, Clock, TimeControl};
 use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
-use crate::store::{GameEntry, SavedGame};
+use crate::store::{Filed, GAME_ID_TAG, GameEntry, NAME_TAG, SavedGame};
 use analysis::Analysis;
 use hints::Hint;
 use review::Review;
@@ -248,6 +249,18 @@ impl App {
     /// then updated as the game goes on instead of a second copy being filed.
     pub fn link_saved_file(&mut self, file: Option<PathBuf>) {
         self.saved_file = file;
+    }
+
+    /// The game on show was filed (`:save`, or its end): later saves of it go to the same file, and it keeps
+    /// the identity and name it was filed under. A record being replayed is one too once saved: saved again, it
+    /// updates its copy.
+    fn filed(&mut self, filed: Filed) {
+        self.saved_file = Some(filed.path);
+        let tags = self.game.tags_mut();
+        tags.set(GAME_ID_TAG, &filed.id);
+        if let Some(name) = &filed.name {
+            tags.set(NAME_TAG, name);
+        }
     }
 
     /// The saved-games file the game in play came from, if it did.
@@ -547,6 +560,10 @@ impl App {
         }
         if let Action::Timer(timer) = action {
             return self.timer(timer);
+        }
+        if let Action::Filed(filed) = action {
+            self.filed(filed);
+            return Vec::new();
         }
         // The parts of the app, first to last: each takes the action or passes it on.
         let action = match self.overlay_action(action) {

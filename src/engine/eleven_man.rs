@@ -12,7 +12,7 @@
 
 use std::sync::LazyLock;
 
-use crate::rules::{Geometry, Square};
+use crate::rules::{English, Geometry, Position, Square, to_fen};
 
 /// Black's first moves, as drawn.
 const BLACK_MOVES: [(u32, u32); 7] = [
@@ -73,20 +73,17 @@ pub struct ElevenMan {
 
 impl ElevenMan {
     /// The position the game starts from, before the two moves: the standard start without the two men taken
-    /// off, Black to move, as PDN FEN.
+    /// off, Black to move, as canonical PDN FEN (the form the game's `[FEN]` tag is written in).
     pub fn start_fen(&self) -> String {
-        let side = |range: std::ops::RangeInclusive<u32>, removed: u32| -> String {
-            range
-                .filter(|&s| s != removed)
-                .map(|s| s.to_string())
-                .collect::<Vec<_>>()
-                .join(",")
-        };
-        format!(
-            "B:W{}:B{}",
-            side(21..=32, self.white.removed),
-            side(1..=12, self.black.removed)
-        )
+        let mut start = Position::<English>::start();
+        for removed in [self.black.removed, self.white.removed] {
+            if let Some(square) =
+                Square::from_number(removed, Position::<English>::GEOMETRY.squares())
+            {
+                start.set_piece(square, None);
+            }
+        }
+        to_fen(&start)
     }
 
     /// The two moves played, as text (`8-11`, `24-20`).

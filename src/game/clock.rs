@@ -57,40 +57,81 @@ const MAX_STEP: Duration = Duration::from_secs(3_600);
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 
+    /// Reads the form players type: minutes and an increment in seconds (`5+3`, `0.5+2`), or seconds per move
+    /// (`30s`).
     fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let error = || TimeControlError(crate::rules::excerpt(text).to_string());
-        let number = |t: &str| -> Option<f64> {
-            t.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|n| n.is_finite() && *n >= 0.0)
-        };
         let trimmed = text.trim();
         if let Some(seconds) = trimmed.strip_suffix('s') {
-            let seconds = number(seconds).ok_or_else(error)?;
-            // Checked before it becomes a Duration, which cannot hold every number.
-            if seconds == 0.0 || seconds > MAX_STEP.as_secs_f64() {
-                return Err(error());
-            }
-            return Ok(TimeControl::PerMove(Duration::from_secs_f64(seconds)));
+            return per_move(number(seconds).ok_or_else(error)?).ok_or_else(error);
         }
         let (minutes, increment) = trimmed.split_once('+').ok_or_else(error)?;
         let minutes = number(minutes).ok_or_else(error)?;
         let increment = number(increment).ok_or_else(error)?;
-        if minutes * 60.0 > MAX_INITIAL.as_secs_f64() || increment > MAX_STEP.as_secs_f64() {
-            return Err(error());
-        }
-        let initial = Duration::from_secs_f64(minutes * 60.0);
-        let increment = Duration::from_secs_f64(increment);
-        if initial.is_zero() && increment.is_zero() {
-            return Err(error());
-        }
-        Ok(TimeControl::Fischer { initial, increment })
+        fischer(minutes * 60.0, increment).ok_or_else(error)
     }
 }
 
+impl TimeControl {
+    /// The control as PDN's and PGN's `TimeControl` tag writes it, in seconds: `300+3` for five minutes and
+    /// three seconds a move, `1/30` for thirty seconds a move. [`TimeControl::from_pdn_text`] reads it back.
+    pub fn pdn_text(&self) -> String {
+        match self {
+            TimeControl::Fischer { initial, increment } => {
+                format!("{}+{}", initial.as_secs_f64(), increment.as_secs_f64())
+            }
+            TimeControl::PerMove(step) => format!("1/{}", step.as_secs_f64()),
+        }
+    }
+
+    /// Reads a `TimeControl` tag in the standard forms, in seconds: `300+3` (a starting time and an increment),
+    /// `300` (a starting time alone) and `1/30` (one move in thirty seconds). `?` (unknown) and `-` (no clock)
+    /// are refused, as are periods of several moves, which the program's clocks do not run.
+    pub fn from_pdn_text(text: &str) -> Result<TimeControl, TimeControlError> {
+        let error = || TimeControlError(crate::rules::excerpt(text).to_string());
+        let trimmed = text.trim();
+        if let Some((moves, seconds)) = trimmed.split_once('/') {
+            if moves.trim() != "1" {
+                return Err(error());
+            }
+            return per_move(number(seconds).ok_or_else(error)?).ok_or_else(error);
+        }
+        let (initial, increment) = trimmed.split_once('+').unwrap_or((trimmed, "0"));
+        let initial = number(initial).ok_or_else(error)?;
+        let increment = number(increment).ok_or_else(error)?;
+        fischer(initial, increment).ok_or_else(error)
+    }
+}
+
+/// A finite number of zero or more, as a time control writes it.
+fn number(text: &str) -> Option<f64> {
+    text.trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|n| n.is_finite() && *n >= 0.0)
+}
+
+/// A Fischer control of `initial` and `increment` seconds, when both are within bounds and not both zero.
+fn fischer(initial: f64, increment: f64) -> Option<TimeControl> {
+    // Checked before they become Durations, which cannot hold every number.
+    if initial > MAX_INITIAL.as_secs_f64() || increment > MAX_STEP.as_secs_f64() {
+        return None;
+    }
+    let initial = Duration::from_secs_f64(initial);
+    let increment = Duration::from_secs_f64(increment);
+    (!(initial.is_zero() && increment.is_zero()))
+        .then_some(TimeControl::Fischer { initial, increment })
+}
+
+/// A fixed time of `seconds` a move, when it is within bounds and not zero.
+fn per_move(seconds: f64) -> Option<TimeControl> {
+    (seconds > 0.0 && seconds <= MAX_STEP.as_secs_f64())
+        .then(|| TimeControl::PerMove(Duration::from_secs_f64(seconds)))
+}
+
 impl fmt::Display for TimeControl {
-    /// `5+3` or `30s`, which read back the same.
+    /// `5+3` or `30s`, as players type them (which read back the same); records use
+    /// [`TimeControl::pdn_text`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TimeControl::Fischer { initial, increment } => {
@@ -295,6 +336,39 @@ mod tests {
             "1e300s", "1e300+0", "0+1e300",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn records_write_seconds_and_read_them_back() {
+        let fischer: TimeControl = "5+3".parse().expect("valid");
+        assert_eq!(fischer.pdn_text(), "300+3");
+        assert_eq!(TimeControl::from_pdn_text("300+3"), Ok(fischer));
+        let per_move: TimeControl = "30s".parse().expect("valid");
+        assert_eq!(per_move.pdn_text(), "1/30");
+        assert_eq!(TimeControl::from_pdn_text("1/30"), Ok(per_move));
+        assert_eq!(
+            TimeControl::from_pdn_text(" 600 "),
+            Ok(TimeControl::Fischer {
+                initial: s(600.0),
+                increment: s(0.0)
+            }),
+            "a starting time alone"
+        );
+        for choice in TIME_CONTROL_CHOICES.iter().skip(1) {
+            let control: TimeControl = choice.parse().expect(choice);
+            assert_eq!(
+                TimeControl::from_pdn_text(&control.pdn_text()),
+                Ok(control),
+                "{choice} as {}",
+                control.pdn_text()
+            );
+        }
+        for bad in [
+            "", "?", "-", "+3", "300+", "0+0", "0", "40/9000", "1/0", "1/", "/30", "-1+2", "300+x",
+            "NaN", "inf+0", "1e300", "0+1e300", "1/1e300", "300+3+1", "1/30/2",
+        ] {
+            assert!(TimeControl::from_pdn_text(bad).is_err(), "{bad:?}");
         }
     }
 

@@ -4,8 +4,8 @@
 //! separated by colons. A list holds square numbers separated by commas; `K` in front of a number marks a king,
 //! and `a-b` stands for every square from a to b. Reading accepts either list first, spaces anywhere, lower-case
 //! letters, a trailing `.`, surrounding quotes, a missing or empty list (a side with no pieces), and the
-//! move-clock fields `H<n>` and `F<n>` that some programs add. Writing is canonical: White's list first, one
-//! number per square, no ranges, no trailing dot.
+//! move-clock fields `H<n>` and `F<n>` that some programs add. Writing is canonical: White's list first, squares
+//! in increasing order, three or more in a row of the same kind written as a range (`21-32`), no trailing dot.
 //!
 //! Every position read is checked with [`check_position`]: a FEN that places more pieces than a side starts with,
 //! or a man on its crowning row, is refused (see [the policy](super::checks)).
@@ -179,27 +179,52 @@ fn place<R: RuleSet>(
     Ok(())
 }
 
-/// Writes a position in canonical PDN FEN: `B:W21,22,...:B1,2,...`, kings marked `K`.
+/// Writes a position in canonical PDN FEN: `B:W21-32:B1-12`, White's list first, kings marked `K`, and three
+/// or more squares in a row of the same kind of piece written as a range (`W:W18,K22-24,31-50:B1-5`), which
+/// every PDN reader understands and is shorter than the squares one by one.
 pub fn to_fen<R: RuleSet>(pos: &Position<R>) -> String {
     let mut out = String::new();
     out.push(pos.side_to_move().letter());
     for color in [Color::White, Color::Black] {
         out.push(':');
         out.push(color.letter());
-        let mut first = true;
-        for (square, piece) in pos.pieces().filter(|(_, p)| p.color == color) {
-            if !first {
+        let squares = pos
+            .pieces()
+            .filter(|(_, p)| p.color == color)
+            .map(|(square, piece)| (square.number(), piece.role));
+        for (i, (first, last, role)) in runs(squares).into_iter().enumerate() {
+            if i > 0 {
                 out.push(',');
             }
-            first = false;
-            if piece.role == Role::King {
+            if role == Role::King {
                 out.push('K');
             }
             // Writing to a String cannot fail.
-            let _ = write!(out, "{square}");
+            let _ = match last - first {
+                0 => write!(out, "{first}"),
+                1 => write!(
+                    out,
+                    "{first},{}{last}",
+                    if role == Role::King { "K" } else { "" }
+                ),
+                _ => write!(out, "{first}-{last}"),
+            };
         }
     }
     out
+}
+
+/// The squares (numbers in increasing order, with the kind of piece on each) as runs of consecutive numbers
+/// holding the same kind of piece: first, last, kind.
+fn runs(squares: impl Iterator<Item = (u32, Role)>) -> Vec<(u32, u32, Role)> {
+    let mut runs: Vec<(u32, u32, Role)> = Vec::new();
+    for (number, role) in squares {
+        match runs.last_mut() {
+            Some((_, last, kind)) if *kind == role && *last + 1 == number => *last = number,
+            _ => runs.push((number, number, role)),
+        }
+    }
+    runs
 }
 
 #[cfg(test)]
@@ -222,12 +247,31 @@ mod tests {
     fn start_position_round_trip() {
         let start: Position = Position::start();
         let fen = to_fen(&start);
-        assert_eq!(
-            fen,
-            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
-        );
+        assert_eq!(fen, "B:W21-32:B1-12");
         assert_eq!(parse(&fen), Ok(start));
-        assert_eq!(parse("B:W21-32:B1-12"), Ok(start));
+        assert_eq!(
+            parse("B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"),
+            Ok(start)
+        );
+    }
+
+    #[test]
+    fn runs_of_three_or_more_of_a_kind_are_written_as_ranges() {
+        for (given, written) in [
+            // Two in a row gain nothing from a range; three do.
+            ("W:W21,22,24,25,26:B1,2", "W:W21,22,24-26:B1,2"),
+            // Men and kings are runs of their own.
+            ("B:W30,31,K32:BK1,K2,K3,4,5,6", "B:W30,31,K32:BK1-3,4-6"),
+            ("B:W29,K30,K31:B9,11,13", "B:W29,K30,K31:B9,11,13"),
+            ("W:WK20-23:B", "W:WK20-23:B"),
+            ("W:W:B", "W:W:B"),
+        ] {
+            let pos = parse(given).expect(given);
+            assert_eq!(to_fen(&pos), written, "{given}");
+            assert_eq!(parse(written), Ok(pos), "{written} reads back");
+        }
+        let international = crate::rules::Position::<crate::rules::International>::start();
+        assert_eq!(to_fen(&international), "W:W31-50:B1-20");
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! let text = MoveText::parse("11-15", Position::<crowned::rules::English>::GEOMETRY)?;
 //! let mv = text.find(&start, Strictness::Exact)?;
 //! let next = start.play(&mv);
-//! assert_eq!(to_fen(&next), "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15");
+//! assert_eq!(to_fen(&next), "W:W21-32:B1-10,12,15");
 //!
 //! // Captures are compulsory; the only legal moves here are the two ways to take 18.
 //! let pos: Position = parse_fen("B:W18,30:B9,14,15")?;

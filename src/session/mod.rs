@@ -10,11 +10,13 @@
 //!
 //! [`run`] is that loop for a front end that reads its input on threads and sends it down a channel.
 
+mod clipboard;
 mod opening;
 mod run;
 mod saving;
 mod timers;
 
+pub use clipboard::{Passthrough, clipboard_sequence};
 pub use opening::{Opened, Opening, open, open_table, open_with_settings};
 pub use run::{Inbox, Urgent, run};
 pub use saving::Saving;
@@ -89,6 +91,8 @@ pub struct Session {
     ending: Option<Ending>,
     /// When the session began: the app's clocks count from here.
     epoch: Instant,
+    /// The clipboard sequence to send with the next frame (only the latest copy asked for is kept).
+    clipboard: Option<Vec<u8>>,
 }
 
 impl Session {
@@ -114,6 +118,7 @@ impl Session {
             requests: Vec::new(),
             ending: None,
             epoch: Instant::now(),
+            clipboard: None,
         };
         if !notices.is_empty() {
             session.notice(notices.join(" · "));
@@ -200,12 +205,16 @@ impl Session {
         self.ending.get_or_insert(ending);
     }
 
-    /// Draws the app on `terminal` (ratatui sends only the cells that changed since the last frame).
-    pub fn draw<B: Backend>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()> {
+    /// Draws the app on `terminal` (ratatui sends only the cells that changed since the last frame), followed by
+    /// the clipboard sequence of a copy asked for since the last frame.
+    pub fn draw<B: Backend + Passthrough>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()> {
         let frame = terminal
             .draw(|f| ui::draw(f, &self.app, &self.config.options))
             .map_err(|e| io::Error::other(e.to_string()))?;
         self.screen = frame.area;
+        if let Some(sequence) = self.clipboard.take() {
+            terminal.backend_mut().pass_through(&sequence)?;
+        }
         Ok(())
     }
 
@@ -277,7 +286,14 @@ impl Session {
                     self.requests.push(request);
                     Ok(())
                 }
-                Effect::GameChanged => self.saving.save_progress(&self.app),
+                Effect::GameChanged => match self.saving.save_progress(&self.app) {
+                    Ok(Some(filed)) => {
+                        self.act(Action::Filed(filed));
+                        Ok(())
+                    }
+                    Ok(None) => Ok(()),
+                    Err(e) => Err(e),
+                },
                 Effect::ListSaved => {
                     match self.saving.saved_games() {
                         Ok(list) => self.act(Action::ShowGames(Box::new(list))),
@@ -285,15 +301,27 @@ impl Session {
                     }
                     Ok(())
                 }
+                Effect::Copy(text) => {
+                    // Sent with the next frame, after its cells, so that it cannot split a frame's sequences.
+                    match clipboard_sequence(&text) {
+                        Some(sequence) => self.clipboard = Some(sequence),
+                        None => self.notice("too long for the clipboard: not copied".into()),
+                    }
+                    Ok(())
+                }
                 Effect::Save {
                     game,
                     players,
+                    file,
                     clock,
                     name,
                 } => {
-                    let said = self
-                        .saving
-                        .save_named(*game, players, clock, name.as_deref());
+                    let (said, filed) =
+                        self.saving
+                            .save_named(*game, players, file, clock, name.as_deref());
+                    if let Some(filed) = filed {
+                        self.act(Action::Filed(filed));
+                    }
                     self.notice(said);
                     Ok(())
                 }

@@ -205,7 +205,7 @@ fn open_with_autosave(store: Store, opening: Opening, players: Players) -> Opene
         let saving = Saving::in_store(store, Some(slot), true);
         return opened(app, Vec::new(), notices, saving);
     }
-    let slot = match store.file_game(&saved, None).and_then(|_| slot.clear()) {
+    let slot = match store.keep(&saved).and_then(|_| slot.clear()) {
         Ok(()) => {
             notices.push("the unfinished game was kept in saved games (o opens it)".into());
             Some(slot)

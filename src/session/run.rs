@@ -15,7 +15,7 @@ use std::time::Instant;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 
-use super::{Ending, Event, Session};
+use super::{Ending, Event, Passthrough, Session};
 
 /// A request to end that must not wait behind queued input: a signal, or Ctrl-c read from the terminal. The
 /// thread that sees it raises it at once; the loop looks before every event it handles, so the session ends
@@ -64,7 +64,7 @@ pub struct Inbox<'a> {
 
 /// Runs a started session until it ends, drawing on `terminal`. With every sender of the queue gone the session
 /// ends as if its input had closed.
-pub fn run<B: Backend>(
+pub fn run<B: Backend + Passthrough>(
     terminal: &mut Terminal<B>,
     session: &mut Session,
     inbox: Inbox,

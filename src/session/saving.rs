@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::app::{App, GameList, ListPurpose, Players};
 use crate::game::{AnyGame, ClockState};
-use crate::store::{AutosaveSlot, SavedGame, Store, StoreError};
+use crate::store::{AutosaveSlot, Filed, SavedGame, Store, StoreError};
 
 /// A session's files: where `:save` and finished games go, and its own slot for the game in progress.
 #[derive(Debug, Default)]
@@ -36,15 +36,16 @@ impl Saving {
     }
 
     /// The autosave follows the game: written while it is in progress, filed among the saved games and
-    /// cleared when it ends, cleared when a new game has no moves yet.
-    pub fn save_progress(&self, app: &App) -> Result<(), StoreError> {
+    /// cleared when it ends, cleared when a new game has no moves yet. Returns where the game was filed, when
+    /// it was (the app then knows its file, so that a later save updates it).
+    pub fn save_progress(&self, app: &App) -> Result<Option<Filed>, StoreError> {
         let (Some(store), Some(slot), true) = (&self.store, &self.slot, self.autosave) else {
-            return Ok(());
+            return Ok(None);
         };
         let game = app.game();
         // A game being replayed is a file's, not the player's: there is no game in progress to keep.
         if game.is_empty() || app.replay().is_some() {
-            return slot.clear();
+            return slot.clear().map(|()| None);
         }
         let saved = SavedGame {
             game: game.clone(),
@@ -53,41 +54,45 @@ impl Saving {
             clock: app.clock_state(),
         };
         if game.outcome().is_some() {
-            file_away(store, &saved)?;
-            slot.clear()
+            let filed = store.keep(&saved)?;
+            slot.clear()?;
+            Ok(Some(filed))
         } else {
-            slot.save(&saved)
+            slot.save(&saved).map(|()| None)
         }
     }
 
-    /// Keeps a game being left unfinished among the saved games (when autosave is on).
+    /// Keeps a game being left unfinished among the saved games (when autosave is on), in its own file when it
+    /// has one.
     pub fn archive(&self, saved: &SavedGame) -> Result<(), StoreError> {
         match (&self.store, self.autosave) {
-            (Some(store), true) => file_away(store, saved),
+            (Some(store), true) => store.keep(saved).map(|_| ()),
             _ => Ok(()),
         }
     }
 
-    /// `:save`: files the game under the name given; says where it went, or why it did not.
+    /// `:save`: saves the game (into its own file when it has one, under the name given if any); says where it
+    /// went, or why it did not, and where it was filed when it was.
     pub fn save_named(
         &self,
         game: AnyGame,
         players: Players,
+        file: Option<std::path::PathBuf>,
         clock: Option<ClockState>,
         name: Option<&str>,
-    ) -> String {
+    ) -> (String, Option<Filed>) {
         let Some(store) = &self.store else {
-            return "not saved: there is no place for files".to_string();
+            return ("not saved: there is no place for files".to_string(), None);
         };
         let saved = SavedGame {
             game,
             players,
-            file: None,
+            file,
             clock,
         };
-        match store.file_game(&saved, name) {
-            Ok(path) => format!("saved as {}", path.display()),
-            Err(e) => format!("not saved: {e}"),
+        match store.save_as(&saved, name) {
+            Ok(filed) => (format!("saved as {}", filed.path.display()), Some(filed)),
+            Err(e) => (format!("not saved: {e}"), None),
         }
     }
 
@@ -100,13 +105,5 @@ impl Saving {
             .saved_games()
             .map(|entries| GameList::new("Saved games", entries, ListPurpose::Load))
             .map_err(|e| format!("cannot list the saved games: {e}"))
-    }
-}
-
-/// Files a game among the saved games: into the file it came from when it has one, else into a new file.
-fn file_away(store: &Store, saved: &SavedGame) -> Result<(), StoreError> {
-    match &saved.file {
-        Some(file) => store.refile_game(saved, file).map(|_| ()),
-        None => store.file_game(saved, None).map(|_| ()),
     }
 }

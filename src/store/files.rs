@@ -170,7 +170,7 @@ pub fn create_new(path: &Path) -> io::Result<File> {
 }
 
 /// 64 bits nobody else can predict: the standard library seeds its hashers from the system's random source.
-fn unguessable() -> u64 {
+pub(super) fn unguessable() -> u64 {
     static COUNT: AtomicU64 = AtomicU64::new(0);
     let nanos = SystemTime::now()
         .duration_since(UNIX_EPOCH)

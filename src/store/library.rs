@@ -1,15 +1,16 @@
 //! Reading games to choose from: the saved games, and any PDN file.
 
+use std::borrow::Cow;
 use std::fs;
 use std::io::{self, BufReader};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use super::{Store, StoreError, from_pdn, io_error};
+use super::{CLOCKS_TAG, OLD_CLOCKS_TAG, Store, StoreError, TIME_CONTROL_TAG, from_pdn, io_error};
 use crate::engine::Players;
-use crate::game::AnyGame;
 use crate::game::pdn::{GameSource, ListedGame, Piece, Pieces, open_game, parse_piece};
+use crate::game::{AnyGame, TimeControl};
 use crate::rules::GameType;
 
 /// Every game of a PDN file, each read as far as it can be. The file need not be UTF-8 (old archives are
@@ -102,7 +103,7 @@ impl Store {
 
     /// Every saved game's file, oldest first, as one PDN text (games separated by blank lines), up to
     /// [`MAX_GAMES_TEXT`] bytes; also how many files were left out for going past it. The files are read as
-    /// they are, not parsed.
+    /// they are, not parsed (a save from before the time control was written in seconds gets it in seconds).
     pub fn saved_games_pdn(&self) -> Result<(String, usize), StoreError> {
         let mut text = String::new();
         let mut left_out = 0;
@@ -113,7 +114,8 @@ impl Store {
                 continue;
             }
             let Ok(bytes) = fs::read(path) else { continue };
-            let game = String::from_utf8_lossy(&bytes);
+            let read = String::from_utf8_lossy(&bytes);
+            let game = in_current_form(&read);
             if !text.is_empty() {
                 text.push('\n');
             }
@@ -146,6 +148,32 @@ impl Store {
         files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| b.1.cmp(&a.1)));
         Ok(files.into_iter().map(|(_, path)| path).collect())
     }
+}
+
+/// A saved game's text as saving it again would write its clocks: a save from before the time control was
+/// written in seconds (its time left under [`OLD_CLOCKS_TAG`], the control in minutes) gets the control in
+/// seconds and the time left under [`CLOCKS_TAG`], so that whoever reads it (crowned too) reads the same clocks.
+/// Any other text comes back as it is.
+pub(super) fn in_current_form(text: &str) -> Cow<'_, str> {
+    let old_left = format!("[{OLD_CLOCKS_TAG} \"");
+    let control = format!("[{TIME_CONTROL_TAG} \"");
+    let (Some(_), Some(at)) = (text.find(&old_left), text.find(&control)) else {
+        return Cow::Borrowed(text);
+    };
+    let start = at + control.len();
+    let Some(length) = text[start..].find('"') else {
+        return Cow::Borrowed(text);
+    };
+    let Ok(minutes) = text[start..start + length].parse::<TimeControl>() else {
+        return Cow::Borrowed(text);
+    };
+    let rewritten = format!(
+        "{}{}{}",
+        &text[..start],
+        minutes.pdn_text(),
+        &text[start + length..]
+    );
+    Cow::Owned(rewritten.replacen(&old_left, &format!("[{CLOCKS_TAG} \""), 1))
 }
 
 /// The most saved-games text one request returns: far more than anyone's games, little for a server to hold.

@@ -16,10 +16,12 @@ use crate::game::{AnyGame, ClockState, TimeControl};
 
 mod autosave;
 mod files;
+mod filing;
 mod library;
 
 pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
 pub use files::{create_new, create_temporary, rename_new, write_atomic, write_new};
+pub use filing::{Filed, GAME_ID_TAG, NAME_TAG};
 pub use library::{
     GameEntry, MAX_GAMES_TEXT, file_label, games_in_text, read_games_file, read_games_file_as,
 };
@@ -33,17 +35,23 @@ const WHITE_PLAYER_TAG: &str = "CrownedWhite";
 const PLY_TAG: &str = "CrownedPly";
 /// The saved-games file an unfinished game in the autosave came from (its name in the games directory).
 const FILE_TAG: &str = "CrownedFile";
-/// Each side's time left on the clocks when the game was saved (the control is in `TimeControl`).
-const CLOCKS_TAG: &str = "CrownedClocks";
+/// Each side's time left on the clocks when the game was saved; the control is in `TimeControl`, in seconds as
+/// PDN writes it (`300+3`).
+const CLOCKS_TAG: &str = "CrownedTimeLeft";
+/// What earlier saves called [`CLOCKS_TAG`]: with it, `TimeControl` is in the form players type (`5+3`, minutes
+/// and seconds), which those saves wrote; it is still read, never written.
+const OLD_CLOCKS_TAG: &str = "CrownedClocks";
 /// The tags of the program's own, read from its saves and taken out of the game.
-const OWN_TAGS: [&str; 5] = [
+const OWN_TAGS: [&str; 6] = [
     BLACK_PLAYER_TAG,
     WHITE_PLAYER_TAG,
     PLY_TAG,
     FILE_TAG,
     CLOCKS_TAG,
+    OLD_CLOCKS_TAG,
 ];
-/// The time control of a game with clocks, as the server's records also write it (`5+3`, `30s`).
+/// The time control of a game with clocks, in seconds as PDN and PGN write it (`300+3`, `1/30`); the server's
+/// records write it the same way.
 const TIME_CONTROL_TAG: &str = "TimeControl";
 
 /// What can go wrong with the program's files.
@@ -147,36 +155,6 @@ impl Store {
     pub fn server_dir(&self) -> PathBuf {
         self.data_dir.join("server")
     }
-
-    /// Files a game into the saved games as `name.pdn` (or a name made of the date and the players), never
-    /// overwriting another file. Returns the file written.
-    pub fn file_game(&self, saved: &SavedGame, name: Option<&str>) -> Result<PathBuf, StoreError> {
-        let dir = self.games_dir();
-        let stem = match name.map(safe_name).filter(|n| !n.is_empty()) {
-            Some(name) => name,
-            None => default_name(saved, SystemTime::now()),
-        };
-        write_new(&dir, &stem, "pdn", to_pdn(saved).as_bytes()).map_err(io_error(&dir))
-    }
-
-    /// Saves a game again into the saved-games file it came from (`file`), replacing it; a path that is not
-    /// one of the saved games' files is never written, and the game is filed anew instead. Returns the file
-    /// written.
-    pub fn refile_game(&self, saved: &SavedGame, file: &Path) -> Result<PathBuf, StoreError> {
-        let inside = file.parent() == Some(self.games_dir().as_path());
-        let name = file
-            .file_name()
-            .and_then(|n| n.to_str())
-            .and_then(own_file_name);
-        match name.filter(|_| inside) {
-            Some(name) => {
-                let path = self.games_dir().join(name);
-                write_atomic(&path, to_pdn(saved).as_bytes()).map_err(io_error(&path))?;
-                Ok(path)
-            }
-            None => self.file_game(saved, None),
-        }
-    }
 }
 
 /// `name` when it can be the name of one of the saved games' files: a `.pdn` name of safe characters, with no
@@ -214,7 +192,7 @@ pub fn to_pdn(saved: &SavedGame) -> String {
     }
     // After the tags written once, so that the text is the same each time the game is saved.
     if let Some(clock) = &saved.clock {
-        tags.set(TIME_CONTROL_TAG, &clock.control.to_string());
+        tags.set(TIME_CONTROL_TAG, &clock.control.pdn_text());
         tags.set(CLOCKS_TAG, &clock.left_text());
     }
     tags.set(BLACK_PLAYER_TAG, saved.players.black.word());
@@ -259,20 +237,7 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
     };
     game.go_to(ply);
     let file = game.tags().get(FILE_TAG).map(PathBuf::from);
-    let clock = match (
-        game.tags().get(TIME_CONTROL_TAG),
-        game.tags().get(CLOCKS_TAG),
-    ) {
-        (Some(control), Some(left)) => {
-            let control: TimeControl = control
-                .parse()
-                .map_err(|e| format!("tag {TIME_CONTROL_TAG}: {e}"))?;
-            Some(ClockState::read(control, left).map_err(|e| format!("tag {CLOCKS_TAG}: {e}"))?)
-        }
-        // A record's time control without times left (a finished game from a server) is not a clock to go on
-        // with.
-        _ => None,
-    };
+    let clock = read_clocks(&game)?;
     for tag in OWN_TAGS {
         game.tags_mut().remove(tag);
     }
@@ -282,6 +247,27 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
         file,
         clock,
     })
+}
+
+/// The clocks saved with a game, if it has them: the time control and each side's time left. Earlier saves
+/// wrote the control in minutes (`5+3`) beside [`OLD_CLOCKS_TAG`]; the tag tells which form to read.
+fn read_clocks(game: &AnyGame) -> Result<Option<ClockState>, String> {
+    let tags = game.tags();
+    let (left_tag, left, read): (_, _, fn(&str) -> Result<TimeControl, _>) =
+        match (tags.get(CLOCKS_TAG), tags.get(OLD_CLOCKS_TAG)) {
+            (Some(left), _) => (CLOCKS_TAG, left, TimeControl::from_pdn_text),
+            (None, Some(left)) => (OLD_CLOCKS_TAG, left, str::parse),
+            // A record's time control without times left (a finished game from a server) is not a clock to go
+            // on with.
+            (None, None) => return Ok(None),
+        };
+    let Some(control) = tags.get(TIME_CONTROL_TAG) else {
+        return Ok(None);
+    };
+    let control = read(control).map_err(|e| format!("tag {TIME_CONTROL_TAG}: {e}"))?;
+    ClockState::read(control, left)
+        .map(Some)
+        .map_err(|e| format!("tag {left_tag}: {e}"))
 }
 
 fn player_name(player: Player) -> String {
@@ -413,11 +399,39 @@ mod tests {
         assert_eq!(back.clock, None);
         // The clocks come back to the millisecond, and the control stays in the record for anyone to read.
         let text = to_pdn(&clocked());
-        assert!(text.contains("[TimeControl \"5+3\"]"), "{text}");
+        assert!(text.contains("[TimeControl \"300+3\"]"), "{text}");
         let back = from_pdn(&text).expect("reads back");
         assert_eq!(back.clock, clocked().clock);
         assert!(back.game.tags().get(CLOCKS_TAG).is_none());
         assert_eq!(to_pdn(&back), text, "written again the same");
+    }
+
+    #[test]
+    fn an_earlier_save_with_the_control_in_minutes_still_resumes() {
+        let text = to_pdn(&clocked())
+            .replace("[TimeControl \"300+3\"]", "[TimeControl \"5+3\"]")
+            .replace(CLOCKS_TAG, OLD_CLOCKS_TAG);
+        assert!(
+            text.contains("[CrownedClocks \"245.300 301.000\"]"),
+            "{text}"
+        );
+        let back = from_pdn(&text).expect("an earlier save reads");
+        assert_eq!(
+            back.clock,
+            clocked().clock,
+            "five minutes, not five seconds"
+        );
+        assert!(back.game.tags().get(OLD_CLOCKS_TAG).is_none());
+        let again = to_pdn(&back);
+        assert!(again.contains("[TimeControl \"300+3\"]"), "{again}");
+        assert!(!again.contains(OLD_CLOCKS_TAG), "{again}");
+        // Handed on as it is (the PDN of the saved games sent to a player), it is put in the same form.
+        assert_eq!(library::in_current_form(&text), again);
+        assert_eq!(
+            library::in_current_form(&again),
+            again,
+            "a save of now is left alone"
+        );
     }
 
     #[test]
@@ -437,12 +451,13 @@ mod tests {
         }
         let text = to_pdn(&clocked());
         for (bad, expected) in [
-            (text.replace("\"5+3\"", "\"5+\""), "TimeControl"),
-            (text.replace("245.300", "-1"), "CrownedClocks"),
-            (text.replace("245.300 301.000", "1e99 0"), "CrownedClocks"),
+            (text.replace("\"300+3\"", "\"300+\""), "TimeControl"),
+            (text.replace("\"300+3\"", "\"40/9000\""), "TimeControl"),
+            (text.replace("245.300", "-1"), CLOCKS_TAG),
+            (text.replace("245.300 301.000", "1e99 0"), CLOCKS_TAG),
             (
                 text.replace("245.300 301.000", &"9".repeat(100_000)),
-                "CrownedClocks",
+                CLOCKS_TAG,
             ),
         ] {
             let error = from_pdn(&bad).expect_err("refused");
@@ -459,8 +474,8 @@ mod tests {
         slot.save(&sample()).expect("saved");
         let back = slot.load().expect("readable").expect("present");
         assert_eq!(back.game.ply(), 3);
-        let first = store.file_game(&back, Some("my game")).expect("filed");
-        let second = store.file_game(&back, Some("my game")).expect("filed");
+        let first = store.file_game(&back, Some("my game")).expect("filed").path;
+        let second = store.file_game(&back, Some("my game")).expect("filed").path;
         assert_eq!(
             first.file_name().and_then(|n| n.to_str()),
             Some("my-game.pdn")
@@ -469,7 +484,10 @@ mod tests {
             second.file_name().and_then(|n| n.to_str()),
             Some("my-game-2.pdn")
         );
-        let escape = store.file_game(&back, Some("../../etc/x")).expect("filed");
+        let escape = store
+            .file_game(&back, Some("../../etc/x"))
+            .expect("filed")
+            .path;
         assert!(
             escape.starts_with(store.games_dir()),
             "{}",
@@ -493,9 +511,12 @@ mod tests {
         let home = temp_home("refile");
         let store = Store::under(&home);
         let mut saved = sample();
-        let first = store.file_game(&saved, Some("club")).expect("filed");
+        let filed = store.file_game(&saved, Some("club")).expect("filed");
+        let first = filed.path.clone();
+        // The app keeps the identity it was filed under.
+        saved.game.tags_mut().set(GAME_ID_TAG, &filed.id);
         saved.game.redo();
-        let again = store.refile_game(&saved, &first).expect("filed again");
+        let again = store.refile_game(&saved, &first).expect("filed again").path;
         assert_eq!(again, first, "the same file");
         let count = fs::read_dir(store.games_dir()).expect("games dir").count();
         assert_eq!(count, 1, "no second copy");
@@ -511,7 +532,7 @@ mod tests {
         );
         // A path outside the saved games is never written: the game is filed anew.
         let outside = home.join("elsewhere.pdn");
-        let filed = store.refile_game(&saved, &outside).expect("filed");
+        let filed = store.refile_game(&saved, &outside).expect("filed").path;
         assert!(filed.starts_with(store.games_dir()));
         assert!(!outside.exists());
         // Nor does a tag naming a file elsewhere survive reading.

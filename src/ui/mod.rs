@@ -103,7 +103,7 @@ fn pane_block<'a>(title: impl Into<Line<'a>>, focused: bool, theme: &Theme) -> B
 }
 
 /// `text` in at most `rows` lines of at most `width` characters, broken between words; when it does not fit,
-/// the last line ends at a word boundary with `ellipsis` (a word longer than a line is cut).
+/// the last line ends at a word boundary with `ellipsis` (a word longer than a line is broken across lines).
 fn fit_words(text: &str, width: usize, rows: usize, ellipsis: &str) -> Vec<String> {
     let mut lines = wrap_words(text, width);
     if lines.len() <= rows {
@@ -129,24 +129,69 @@ fn fit_words(text: &str, width: usize, rows: usize, ellipsis: &str) -> Vec<Strin
     lines
 }
 
-/// `text` in lines of at most `width` characters, broken between words (a longer word is cut).
+/// `text` in lines of at most `width` characters, broken between words. A word longer than a line (a position in
+/// FEN, a long line of play) is broken across lines, after a comma or colon where one comes late enough, and
+/// never cut.
 fn wrap_words(text: &str, width: usize) -> Vec<String> {
     let mut lines = Vec::new();
+    if width == 0 {
+        return lines;
+    }
     let mut line = String::new();
     for word in text.split_whitespace() {
-        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if needed > width && !line.is_empty() {
-            lines.push(std::mem::take(&mut line));
+        let used = line.chars().count() + usize::from(!line.is_empty());
+        let length = word.chars().count();
+        if used + length <= width || length <= width {
+            if used + length > width {
+                lines.push(std::mem::take(&mut line));
+            } else if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+            continue;
         }
-        if !line.is_empty() {
+        // The long word starts on this line when a fair part of it fits there.
+        let mut room = width.saturating_sub(used);
+        if room < width / 4 || room == 0 {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            room = width;
+        } else if !line.is_empty() {
             line.push(' ');
         }
-        line.extend(word.chars().take(width));
+        let mut rest = word;
+        loop {
+            let (head, tail) = break_word(rest, room);
+            line.push_str(head);
+            if tail.is_empty() {
+                break;
+            }
+            lines.push(std::mem::take(&mut line));
+            rest = tail;
+            room = width;
+        }
     }
     if !line.is_empty() {
         lines.push(line);
     }
     lines
+}
+
+/// `word` split into a first part of at most `room` characters (at least one) and the rest: after the last comma
+/// or colon in the second half of the room when there is one, else at the room's end.
+fn break_word(word: &str, room: usize) -> (&str, &str) {
+    let room = room.max(1);
+    let Some((cut, _)) = word.char_indices().nth(room) else {
+        return (word, "");
+    };
+    let head = &word[..cut];
+    let at = head
+        .char_indices()
+        .rev()
+        .find(|&(i, c)| matches!(c, ',' | ':') && head[..i].chars().count() >= room / 2)
+        .map_or(cut, |(i, c)| i + c.len_utf8());
+    word.split_at(at)
 }
 
 #[cfg(test)]
@@ -171,5 +216,33 @@ mod tests {
             }
         }
         assert!(fit_words("", 10, 1, "…").is_empty());
+    }
+
+    #[test]
+    fn a_word_longer_than_a_line_is_broken_across_lines_never_cut() {
+        let fen = "W:W1,3,5,7,9,12,14,16,18,20:B31,33,35,37,39,42,44,46,48,50";
+        let lines = wrap_words(&format!("FEN: {fen}"), 30);
+        assert_eq!(
+            lines,
+            [
+                "FEN: W:W1,3,5,7,9,12,14,16,18,",
+                "20:B31,33,35,37,39,42,44,46,",
+                "48,50"
+            ]
+        );
+        assert_eq!(lines.concat(), format!("FEN: {fen}"));
+        // Too long for the rows there are: the end is marked, not silently dropped.
+        let fitted = fit_words(&format!("FEN: {fen}"), 30, 2, "…");
+        assert_eq!(fitted.len(), 2);
+        assert!(fitted[1].ends_with(" …"), "{fitted:?}");
+        for width in 1..70 {
+            let lines = wrap_words(fen, width);
+            assert_eq!(lines.concat(), fen, "{width}");
+            assert!(
+                lines.iter().all(|l| l.chars().count() <= width),
+                "{width}: {lines:?}"
+            );
+        }
+        assert!(wrap_words(fen, 0).is_empty());
     }
 }

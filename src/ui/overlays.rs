@@ -190,8 +190,8 @@ pub fn new_game(
     boxed(buf, centred(area, 40, height), " New game ", lines, options);
 }
 
-/// The list of games to choose from: date, players, result and length, the selected one marked and kept in
-/// view, and its problem (if it has one) below.
+/// The list of games to choose from: date, the name a game was saved under (when any has one), players, result
+/// and length, the selected one marked and kept in view, and its problem (if it has one) below.
 pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, options: &Options) {
     let key = |name: &str| {
         keys.first_key(Context::List, name)
@@ -214,11 +214,19 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
         true => format!("{name}{arrow}"),
         false => name.to_string(),
     };
+    // Games saved under a name show it in a column of its own, which the players' columns make room for.
+    let named = list.entries.iter().any(|e| name_of(e).is_some());
+    let (name_width, player_width) = if named { (12, 12) } else { (0, 17) };
+    let name_column = |name: &str| match named {
+        true => format!("{:<name_width$} ", clip(name, name_width)),
+        false => String::new(),
+    };
     let mut lines = vec![Line::styled(
         fit(
             format!(
-                "   {:<16} {:<17} {:<17} {:<10} {:>5}",
+                "   {:<16} {}{:<player_width$} {:<player_width$} {:<10} {:>5}",
                 column(SortKey::Date, "Date"),
+                name_column("Name"),
                 column(SortKey::Black, "Black"),
                 column(SortKey::White, "White"),
                 column(SortKey::Result, "Result"),
@@ -233,10 +241,11 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
         let flag = if entry.error.is_some() { '!' } else { ' ' };
         let text = fit(
             format!(
-                " {marker}{flag}{:<16} {:<17} {:<17} {:<10} {:>5}",
+                " {marker}{flag}{:<16} {}{:<player_width$} {:<player_width$} {:<10} {:>5}",
                 when(entry),
-                clip(entry.tag("Black"), 17),
-                clip(entry.tag("White"), 17),
+                name_column(name_of(entry).unwrap_or("")),
+                clip(entry.tag("Black"), player_width),
+                clip(entry.tag("White"), player_width),
                 clip(state(entry), 10),
                 moves_of(entry)
             ),
@@ -282,7 +291,7 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
     lines.push(Line::styled(fit(keys_line, width), options.theme.quiet));
     let title = match (list.view.shown.len(), list.entries.len()) {
         (shown, all) if shown == all && list.view.filter.is_empty() => {
-            format!(" {} ({all} games) ", list.title)
+            format!(" {} ({}) ", list.title, count(all, "game", "games"))
         }
         (shown, all) => format!(
             " {} ({shown} of {all} games: {}) ",
@@ -290,6 +299,16 @@ pub fn game_list(buf: &mut Buffer, area: Rect, list: &GameList, keys: &KeyMap, o
         ),
     };
     boxed(buf, rect, &title, lines, options);
+}
+
+/// The name a saved game was saved under (`:save NAME`), if it was.
+fn name_of(entry: &GameEntry) -> Option<&str> {
+    entry
+        .game
+        .tags()
+        .get(crate::store::NAME_TAG)
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
 }
 
 /// When the game was played: `2026-11-23 14:05` (the time when the record has one).

@@ -19,6 +19,10 @@ const CHAT_ROWS: usize = 3;
 
 /// Rows the comment on the move on show takes at most under the moves.
 const COMMENT_ROWS: usize = 4;
+/// The comment takes a quarter of the rows below the header, but two once there are this many: an analysis
+/// comment (the better move, what it promised, what the move played left) needs two lines at 80x24, even with
+/// the game-over panel under the moves.
+const ROWS_FOR_A_TWO_LINE_COMMENT: u16 = 6;
 
 /// Width of a move's column in the history.
 const MOVE_WIDTH: usize = 9;
@@ -88,7 +92,12 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         _ => app.game().ply(),
     };
     if let Some(comment) = app.game().comment(shown) {
-        let rows = usize::from(inner.height / 4).min(COMMENT_ROWS);
+        let quarter = inner.height / 4;
+        let rows = match inner.height >= ROWS_FOR_A_TWO_LINE_COMMENT {
+            true => usize::from(quarter.max(2)),
+            false => usize::from(quarter),
+        }
+        .min(COMMENT_ROWS);
         let ellipsis = match options.pieces {
             PieceStyle::Unicode => "…",
             PieceStyle::Ascii => "...",
@@ -203,7 +212,13 @@ fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>>
             .map(|line| Line::styled(format!(" {line}"), options.theme.quiet)),
         );
     }
-    if let Some(outcome) = app.game().final_outcome() {
+    // A replayed record shows how it ended; a game of one's own, how it stands at its current point: moves taken
+    // back take their result with them (they wait to be redone, they are not the game).
+    let outcome = match app.replay() {
+        Some(_) => app.game().final_outcome(),
+        None => app.game().outcome(),
+    };
+    if let Some(outcome) = outcome {
         let result = match outcome.winner() {
             Some(winner) => format!("{winner} wins"),
             None => "drawn".to_string(),

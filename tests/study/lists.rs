@@ -164,3 +164,45 @@ fn a_list_of_twenty_thousand_games_is_filtered_at_each_key() {
             .is_some_and(|l| l.selected == 10.min(found - 1))
     );
 }
+
+/// Saved games, one of them saved under a name (as the program's own files carry it).
+const SAVED: &str = r#"[Event "crowned game"]
+[Date "2026.11.26"]
+[Time "07:01:12"]
+[Black "Player"]
+[White "crowned (medium)"]
+[Result "1-0"]
+[CrownedGame "00000000000000aa"]
+[CrownedName "firstgame"]
+1. 11-15 23-19 1-0
+
+[Event "crowned game"]
+[Date "2026.11.25"]
+[Time "21:40:00"]
+[Black "Player"]
+[White "Player"]
+[Result "*"]
+[CrownedGame "00000000000000bb"]
+1. 9-13 *
+"#;
+
+#[test]
+fn saved_games_show_the_name_they_were_saved_under_80x24() {
+    let (mut app, _) = App::new(VS_ENGINE);
+    let list = GameList::new(
+        "Saved games",
+        games_in_text(SAVED, "saved"),
+        ListPurpose::Load,
+    );
+    let _ = app.update(Action::ShowGames(Box::new(list)));
+    let shown = screen(&app, 80, 24);
+    assert!(
+        shown.contains("Name") && shown.contains("firstgame"),
+        "{shown}"
+    );
+    insta::assert_snapshot!(shown);
+    // The name finds the game.
+    type_keys(&mut app, "/first");
+    assert_eq!(black_players(&app), ["Player"]);
+    assert_eq!(app.game_list().expect("the list").view.shown, [0]);
+}

@@ -37,16 +37,45 @@ fn played(moves: &str) -> App {
     app
 }
 
-/// Answers the review's searches in turn with `scores` (centi-men for the side to move at each ply); returns
-/// the effects of the last answer.
+/// Answers the review's searches in turn with `scores` (centi-men for the side to move at each ply), each search
+/// preferring another move than the one played next; returns the effects of the last answer.
 fn answer_review(app: &mut App, first: Vec<Effect>, scores: &[i32]) -> Vec<Effect> {
+    answer_review_choosing(app, first, scores, &[])
+}
+
+/// As [`answer_review`], but the search of each ply in `engine_s_choice` chooses the move that was played there
+/// (the engine would have played it).
+fn answer_review_choosing(
+    app: &mut App,
+    first: Vec<Effect>,
+    scores: &[i32],
+    engine_s_choice: &[usize],
+) -> Vec<Effect> {
     let mut effects = first;
     for (ply, &score) in scores.iter().enumerate() {
         let asked = evaluations(&effects);
         assert_eq!(asked.len(), 1, "ply {ply}: {effects:?}");
         let (search, fen, limits) = asked[0].clone();
-        assert_eq!(fen, app.game().position_at(ply).expect("a ply").to_fen());
+        let position = app.game().position_at(ply).expect("a ply");
+        assert_eq!(fen, position.to_fen());
         assert_eq!(limits, Limits::depth(REVIEW_DEPTH));
+        let played = app.game().moves().get(ply).copied();
+        let best = if engine_s_choice.contains(&ply) {
+            played.expect("a move played there")
+        } else {
+            let moves = position.legal_moves();
+            moves
+                .iter()
+                .copied()
+                .find(|mv| Some(*mv) != played)
+                .unwrap_or(moves[0])
+        };
+        let _ = app.update(Action::EngineProgress {
+            search,
+            depth: REVIEW_DEPTH,
+            score: Score::Centi(score),
+            pv: vec![best],
+        });
         effects = app.update(Action::EngineEvaluated {
             search,
             score: Score::Centi(score),
@@ -86,10 +115,18 @@ fn every_position_is_judged_and_the_costly_moves_marked() {
             Some(MoveMark::Mistake)
         ]
     );
+    // The comment names the move the engine preferred, with what it promised, and what the move played gave.
     let comment = app.game().comment(4).expect("a comment on the blunder");
-    assert!(
-        comment.contains("before") && comment.contains("after"),
-        "{comment}"
+    let before = app.game().position_at(3).expect("a ply");
+    let preferred = before
+        .legal_moves()
+        .into_iter()
+        .find(|mv| Some(mv) != app.game().moves().get(3))
+        .expect("another move");
+    let preferred = before.write_move(&preferred, crowned::rules::SquareStyle::Numbers);
+    assert_eq!(
+        comment,
+        format!("best was {preferred}: +1.00 for White, not +2.00 for Black")
     );
     assert!(
         app.status().starts_with("analysed: 4 moves marked"),
@@ -115,6 +152,91 @@ fn every_position_is_judged_and_the_costly_moves_marked() {
     let pdn = app.game().to_pdn();
     assert!(pdn.contains("22-17??"), "{pdn}");
     assert!(pdn.contains("9-13?!"), "{pdn}");
+}
+
+#[test]
+fn the_engine_s_own_choice_is_never_marked_whatever_the_scores() {
+    // The searches before and after 22-17 (ply 4) and 9-13 (ply 5) disagree by far more than the margin, but the
+    // search before each chose the move played: neither is marked, and the others still are.
+    let mut app = played(GAME);
+    let first = app.update(Action::AnalyseGame);
+    let _ = answer_review_choosing(&mut app, first, &SCORES, &[3, 4]);
+    let marks: Vec<_> = (1..=6).map(|ply| app.game().mark(ply)).collect();
+    assert_eq!(
+        marks,
+        [
+            None,
+            None,
+            Some(MoveMark::Mistake),
+            None,
+            None,
+            Some(MoveMark::Mistake)
+        ]
+    );
+    assert_eq!(app.game().comment(4), None);
+    assert!(
+        app.status().starts_with("analysed: 2 moves marked"),
+        "{}",
+        app.status()
+    );
+}
+
+/// The mark of Black's 11-15 when the search of the position after it scores it `one_short` (for White) one ply
+/// short of the full depth and +3.00 for White at it, the search of the start having chosen another move at
+/// level.
+fn mark_of_a_move_seen_deeper(one_short: i32) -> Option<MoveMark> {
+    let mut app = played("11-15 23-19");
+    let mut effects = app.update(Action::AnalyseGame);
+    for (ply, (short, full)) in [(None, 0), (Some(one_short), 300), (None, 0)]
+        .into_iter()
+        .enumerate()
+    {
+        let (search, ..) = evaluations(&effects)[0].clone();
+        let position = app.game().position_at(ply).expect("a ply");
+        let played = app.game().moves().get(ply).copied();
+        let best = position
+            .legal_moves()
+            .into_iter()
+            .find(|mv| Some(*mv) != played)
+            .expect("another move");
+        for (depth, score) in [(REVIEW_DEPTH - 1, short), (REVIEW_DEPTH, Some(full))] {
+            if let Some(score) = score {
+                let _ = app.update(Action::EngineProgress {
+                    search,
+                    depth,
+                    score: Score::Centi(score),
+                    pv: vec![best],
+                });
+            }
+        }
+        effects = app.update(Action::EngineEvaluated {
+            search,
+            score: Score::Centi(full),
+        });
+    }
+    assert!(app.status().starts_with("analysed"), "{}", app.status());
+    app.game().mark(1)
+}
+
+#[test]
+fn a_move_is_judged_as_deep_as_the_search_before_saw_its_own_choice() {
+    // The start's search of 16 plies saw its move to 15 plies after it; the move played is judged to the same
+    // depth. The one ply more that the full search of the position after sees is not the player's mistake.
+    assert_eq!(mark_of_a_move_seen_deeper(0), None);
+    assert_eq!(mark_of_a_move_seen_deeper(300), Some(MoveMark::Blunder));
+}
+
+#[test]
+fn the_analysis_counts_moves_and_positions_rightly() {
+    let mut app = played(GAME);
+    let _ = app.update(Action::AnalyseGame);
+    // Six plies are three moves by each side, and seven positions (the start among them).
+    assert!(
+        app.status()
+            .starts_with("analysing the game: 3 moves (7 positions, each searched"),
+        "{}",
+        app.status()
+    );
 }
 
 #[test]
@@ -276,6 +398,8 @@ fn analysing_a_sixty_move_game_takes() {
     let started = std::time::Instant::now();
     let mut effects = app.update(Action::AnalyseGame);
     let mut searches = 0;
+    // Each position's final score and chosen move, for the earlier rule's marks below.
+    let mut judged = Vec::new();
     while let Some((search, situation, limits)) = effects.iter().find_map(|e| match e {
         Effect::Evaluate {
             search,
@@ -284,7 +408,21 @@ fn analysing_a_sixty_move_game_takes() {
         } => Some((*search, situation.clone(), *limits)),
         _ => None,
     }) {
-        let result = engine.think_situation(&situation, Level::Max, &limits, 0, &mut |_| {});
+        // The reports go to the app as the session sends them: each depth, then the final word.
+        let mut reports = Vec::new();
+        let result = engine.think_situation(&situation, Level::Max, &limits, 0, &mut |p| {
+            reports.push((p.depth, p.score, p.pv.clone()));
+        });
+        reports.push((result.depth, result.score, result.pv.clone()));
+        judged.push((result.score, result.best));
+        for (depth, score, pv) in reports {
+            let _ = app.update(Action::EngineProgress {
+                search,
+                depth,
+                score,
+                pv,
+            });
+        }
         searches += 1;
         effects = app.update(Action::EngineEvaluated {
             search,
@@ -300,6 +438,36 @@ fn analysing_a_sixty_move_game_takes() {
         took.as_secs_f64() * 1000.0 / searches.max(1) as f64,
         view.counts
     );
+    // The earlier rule, for comparison: the full-depth scores of the positions before and after a move, whatever
+    // the search before chose.
+    let (mut earlier, mut own_choice) = (0, 0);
+    for ply in 1..judged.len() {
+        let before = app.game().position_at(ply - 1).expect("a ply");
+        if before.legal_moves().len() < 2 {
+            continue;
+        }
+        let cost = judged[ply - 1].0.expectation() - judged[ply].0.flipped().expectation();
+        if cost >= crowned::app::DUBIOUS {
+            earlier += 1;
+            let played = app.game().moves()[ply - 1];
+            own_choice += usize::from(judged[ply - 1].1.is_some_and(|b| b.same_effect(&played)));
+        }
+    }
+    println!(
+        "the earlier rule marked {earlier} moves, {own_choice} of them the engine's own choice; now marked: {}",
+        (1..=plies)
+            .filter(|&ply| app.game().mark(ply).is_some())
+            .count()
+    );
+    let notation = app.game().variant().notation();
+    for ply in (1..=plies).filter(|&ply| app.game().mark(ply).is_some()) {
+        println!(
+            "  {} {:?}: {}",
+            app.game().move_text(ply, notation).unwrap_or_default(),
+            app.game().mark(ply),
+            app.game().comment(ply).unwrap_or_default()
+        );
+    }
 }
 
 #[test]
@@ -347,4 +515,32 @@ fn a_long_comment_wraps_and_a_replayed_record_keeps_its_own() {
     let effects = app.update(Action::Submit(":comment mine".into()));
     assert!(effects.is_empty());
     assert!(app.status().contains("not changed"), "{}", app.status());
+}
+
+#[test]
+fn a_marked_move_s_comment_has_two_lines_at_80x24_under_the_game_over_panel() {
+    let mut app = played(GAME);
+    let _ = app.update(Action::Submit(":resign".into()));
+    let _ = app.update(Action::Answer(true));
+    assert!(matches!(app.mode(), Mode::Over(_)), "{:?}", app.mode());
+    let first = app.update(Action::AnalyseGame);
+    let _ = answer_review(&mut app, first, &SCORES);
+    let comment = app.game().comment(6).expect("the last move is marked");
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Game over"), "{shown}");
+    // The whole comment, over two lines: the better move and what it promised, then what the move played left.
+    let lines: Vec<&str> = shown
+        .lines()
+        .filter_map(|row| row.split('│').nth(1))
+        .map(str::trim)
+        .collect();
+    let at = lines
+        .iter()
+        .position(|line| line.starts_with("best was"))
+        .unwrap_or_else(|| panic!("no comment: {shown}"));
+    assert_eq!(
+        format!("{} {}", lines[at], lines[at + 1]),
+        comment,
+        "{shown}"
+    );
 }

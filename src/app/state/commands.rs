@@ -146,6 +146,12 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         App::fen_command,
     ),
     command(
+        "copy",
+        Some("[fen|pdn]"),
+        "put the game's PDN, or the position on show in FEN, on your terminal's clipboard",
+        App::copy_command,
+    ),
+    command(
         "save",
         Some("[name]"),
         "save the game among the saved games, under a name if one is given",
@@ -268,6 +274,7 @@ impl App {
         vec![Effect::Save {
             game: Box::new(self.game.clone()),
             players: self.players,
+            file: self.saved_file.clone(),
             clock: self.clock_state(),
             name: name.map(str::to_string),
         }]
@@ -311,7 +318,7 @@ mod tests {
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
     const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse \
                           :comment [TEXT] :analysis :pause :level L :ballot [N] :eleven [N] :setup :fen [FEN] \
-                          :save [name] :load :continue :say TEXT :claim :help :quit";
+                          :copy [fen|pdn] :save [name] :load :continue :say TEXT :claim :help :quit";
 
     fn app() -> App {
         App::new(Players {

@@ -6,7 +6,7 @@ use crate::app::action::{Action, Effect, Timer};
 use crate::app::keymap::Context;
 use crate::app::library::{GameList, ListPurpose, Replay};
 use crate::app::mode::{Focus, Mode};
-use crate::store::GameEntry;
+use crate::store::{GAME_ID_TAG, GameEntry, NAME_TAG};
 use tui_input::InputRequest;
 
 /// The longest filter a list takes: longer text finds nothing more.
@@ -125,9 +125,12 @@ impl App {
     pub(super) fn open_replay(&mut self, entry: GameEntry) {
         let flipped = self.flipped;
         let replay = Replay::of(&entry);
+        let file = entry.file.clone();
         let mut game = entry.game.into_game();
         game.go_to(game.len());
         self.reset(game, self.players);
+        // One of the player's own saved games, replayed: `:save` updates its file rather than copying it.
+        self.saved_file = file;
         self.flipped = flipped;
         self.replay = Some(replay);
         self.mode = Mode::Browsing { ply: 0 };
@@ -248,8 +251,11 @@ impl App {
         let mut game = self.game.clone();
         game.go_to(ply);
         game.truncate();
-        // The record's result belongs to the game as it was played.
-        game.tags_mut().remove("Result");
+        // The record's result belongs to the game as it was played, and so do its identity and name among the
+        // saved games: the game continued from it is a new one, filed apart.
+        for tag in ["Result", GAME_ID_TAG, NAME_TAG] {
+            game.tags_mut().remove(tag);
+        }
         let source = self.replay_source().to_string();
         let effects = self.start_game(game, self.players);
         if matches!(self.mode, Mode::Play) {

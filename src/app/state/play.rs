@@ -109,7 +109,7 @@ impl App {
                     thinking.depth = Some(depth);
                     thinking.score = Some(score);
                 }
-                self.review_progress(search, &pv);
+                self.review_progress(search, depth, score, &pv);
                 self.analysis_report(search, depth, score, pv)
             }
             Action::AnalyseGame => self.start_review(),
@@ -128,6 +128,8 @@ impl App {
                 self.show_games(*list);
                 Vec::new()
             }
+            // Taken before any part of the app is offered an action: it concerns the game in any mode.
+            Action::Filed(_) => Vec::new(),
             Action::AutoPlay | Action::Speed(_) | Action::Continue => {
                 self.status =
                     "that works when replaying a game (:load, or crowned FILE.pdn)".into();

@@ -2,12 +2,15 @@
 //! background, then the moves that threw away the most are marked in the record (`?!`, `?`, `??`), with the
 //! engine's judgement as their comment, and the evaluation over the game is drawn as a graph.
 //!
-//! A move is judged by what it cost its player: the share of the points they could expect before it less the share
-//! they can expect after it, each from a search of [`REVIEW_DEPTH`] plies (a share is the score's
-//! [`expectation`](crate::engine::Score::expectation): a man up from a level position is about 0.64). A cost of
+//! A move is marked only when the engine's search of the position before it (to [`REVIEW_DEPTH`] plies) chose
+//! another move, and by what playing it instead cost its player: the share of the points the chosen move
+//! promised less the share the move played leaves, seen as deep (the search of the position after it, one ply
+//! short of the full depth: what the search before saw of its best move). A share is the score's
+//! [`expectation`](crate::engine::Score::expectation): a man up from a level position is about 0.64. A cost of
 //! [`DUBIOUS`] or more is `?!`, [`MISTAKE`] `?`, and [`BLUNDER`] `??`: from a level position, about half a man,
-//! one man and two men, and throwing a won game away is always `??`. Forced moves are never marked, and marks
-//! already in the record (an annotator's) are kept.
+//! one man and two men, and throwing a won game away is always `??`. The comment names the better move, as
+//! `best was 9-14: +0.20 for Black, not +1.10 for White`. The engine's own choice is never marked; forced moves
+//! are never marked, and marks already in the record (an annotator's) are kept.
 //!
 //! The review's searches wait for the game's own (a move, a draw offer, a hint) and come before the analysis
 //! panel's; they are started by [`App::sync_analysis`].
@@ -36,12 +39,28 @@ pub const BLUNDER: f64 = 0.25;
 pub(in crate::app) struct Review {
     /// The positions of the game analysed, the start first.
     positions: Vec<AnyPosition>,
-    /// The engine's judgement of each, for its side to move, and its best move, once searched.
-    judged: Vec<Option<(Score, Option<Move>)>>,
+    /// The engine's judgement of each, once searched.
+    judged: Vec<Option<Judged>>,
     /// The search under way: its number and the ply it judges.
     running: Option<(u64, usize)>,
     /// The best move the search under way has reported.
     best: Option<Move>,
+    /// The score the search under way reported one ply short of [`REVIEW_DEPTH`].
+    one_short: Option<Score>,
+}
+
+/// What the review's search of one position found, each score for the side to move there.
+#[derive(Clone, Copy, Debug)]
+struct Judged {
+    /// The score at [`REVIEW_DEPTH`]: what the position is worth, and what its best move promises.
+    score: Score,
+    /// The move the search chose, when it reported one.
+    best: Option<Move>,
+    /// The score one ply short of [`REVIEW_DEPTH`] (the deeper one when the search ended sooner): what the
+    /// move that led here is worth from the position before, seen as deep as that position's own search
+    /// saw its best move. Comparing it with the deeper score would count the horizon's effect (draughts
+    /// searches of odd and even depths differ) as the player's mistake.
+    one_short: Score,
 }
 
 /// What the review panel shows.
@@ -82,10 +101,14 @@ impl App {
             positions,
             running: None,
             best: None,
+            one_short: None,
         });
+        // Moves as the move list numbers them (one by each side), and the positions actually searched.
+        let moves = crate::game::moves_played_any(&self.game.start(), self.game.len());
         self.status = format!(
-            "analysing the game: {} moves, {REVIEW_DEPTH} plies each",
-            self.game.len()
+            "analysing the game: {} ({} positions, each searched {REVIEW_DEPTH} plies deep)",
+            crate::game::count(moves, "move", "moves"),
+            self.game.len() + 1
         );
         Vec::new()
     }
@@ -99,7 +122,7 @@ impl App {
             .iter()
             .zip(&review.positions)
             .map_while(|(judged, position)| {
-                let (score, _) = (*judged)?;
+                let score = judged.as_ref()?.score;
                 let share = score.expectation();
                 Some(if position.side_to_move() == viewer {
                     share
@@ -159,6 +182,7 @@ impl App {
         if let Some(review) = self.review.as_mut() {
             review.running = Some((search, ply));
             review.best = None;
+            review.one_short = None;
         }
         effects.push(Effect::Evaluate {
             search,
@@ -204,12 +228,15 @@ impl App {
         }
     }
 
-    /// A report of the review's search: its best move so far.
-    pub(super) fn review_progress(&mut self, search: u64, pv: &[Move]) {
+    /// A report of the review's search: its best move so far, and its score one ply short of the full depth.
+    pub(super) fn review_progress(&mut self, search: u64, depth: u32, score: Score, pv: &[Move]) {
         if self.is_review_search(search)
             && let Some(review) = self.review.as_mut()
         {
             review.best = pv.first().copied().or(review.best);
+            if depth + 1 == REVIEW_DEPTH {
+                review.one_short = Some(score);
+            }
         }
     }
 
@@ -227,7 +254,11 @@ impl App {
         let Some(review) = self.review.as_mut() else {
             return;
         };
-        review.judged[ply] = Some((score, review.best.take()));
+        review.judged[ply] = Some(Judged {
+            score,
+            best: review.best.take(),
+            one_short: review.one_short.take().unwrap_or(score),
+        });
         review.running = None;
         if review.judged.iter().all(Option::is_some) {
             self.finish_review();
@@ -243,16 +274,24 @@ impl App {
         let mut marks = Vec::new();
         for ply in 1..review.positions.len() {
             let before = review.positions[ply - 1];
-            let (Some((score_before, best)), Some((score_after, _))) =
+            let (Some(judged_before), Some(judged_after)) =
                 (review.judged[ply - 1], review.judged[ply])
             else {
                 continue;
             };
+            let (score_before, best) = (judged_before.score, judged_before.best);
             if before.legal_moves().len() < 2 {
                 continue;
             }
-            // Both from the mover's side: the position after the move is judged for the opponent.
-            let after = score_after.flipped();
+            // Only a move the engine's search of the position before did not choose can be marked: that search
+            // names the better move, and its score is the better move's worth.
+            let played = self.game.moves().get(ply - 1).copied();
+            let Some(best) = best.filter(|b| played.is_some_and(|p| !b.same_effect(&p))) else {
+                continue;
+            };
+            // Both from the mover's side: the position after the move is judged for the opponent, one ply short
+            // of the full depth, as deep as the search before saw its own best move.
+            let after = judged_after.one_short.flipped();
             let cost = score_before.expectation() - after.expectation();
             let mark = if cost >= BLUNDER {
                 MoveMark::Blunder
@@ -263,14 +302,12 @@ impl App {
             } else {
                 continue;
             };
-            let played = self.game.moves().get(ply - 1).copied();
-            let better = best
-                .filter(|b| Some(*b) != played)
-                .map(|b| format!("{} was better: ", before.write_move(&b, notation)))
-                .unwrap_or_default();
             let side = before.side_to_move();
+            // Short enough for two lines of the move list at 80x24: the better move and its worth, then what the
+            // move played left.
             let comment = format!(
-                "{better}{} before, {} after",
+                "best was {}: {}, not {}",
+                before.write_move(&best, notation),
                 score_before.describe(side),
                 after.describe(side)
             );

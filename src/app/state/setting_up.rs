@@ -143,7 +143,12 @@ impl App {
     /// `:fen` shows the position on show in FEN; `:fen <FEN>` sets it up, or in play starts a game from it.
     pub(super) fn fen_command(&mut self, text: Option<&str>) -> Result<Vec<Effect>, String> {
         let Some(text) = text.filter(|t| !t.is_empty()) else {
-            self.status = format!("FEN: {}", self.shown_position().to_fen());
+            // The FEN comes last, whole (a long one wraps, and is marked if the status line cannot hold it):
+            // the way to copy it comes first, where it is always seen.
+            self.status = format!(
+                "FEN (:copy fen copies it): {}",
+                self.shown_position().to_fen()
+            );
             return Ok(Vec::new());
         };
         let position = AnyPosition::from_fen(self.game_type(), text)

@@ -136,7 +136,7 @@ impl Room {
             }
         }
         if let Some(clock) = self.config.clock {
-            tags.set("TimeControl", &clock.to_string());
+            tags.set("TimeControl", &clock.pdn_text());
         }
         game
     }
@@ -194,4 +194,35 @@ pub fn resumed_from(game: Unfinished, grace: Duration) -> Result<(RoomConfig, Re
         record: RecordKey::fresh(),
     };
     Ok((config, resumed))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Links;
+    use super::*;
+
+    #[test]
+    fn the_record_s_time_control_is_in_seconds() {
+        let config = RoomConfig {
+            game_type: GameType::standard(Variant::English),
+            clock: Some("5+3".parse().expect("a time control")),
+            grace: Duration::from_secs(60),
+            rated: false,
+            private: true,
+        };
+        let pdn = Room::new(config, Links::default()).pdn();
+        assert!(pdn.contains("[TimeControl \"300+3\"]"), "{pdn}");
+        let read = crate::game::pdn::parse_games(&pdn)
+            .into_iter()
+            .next()
+            .expect("a game")
+            .expect("it reads");
+        let (game, error) = crate::game::pdn::open_game(&read, None);
+        assert_eq!(error, None);
+        let control = game.tags().get("TimeControl").expect("the tag");
+        assert_eq!(
+            TimeControl::from_pdn_text(control),
+            Ok(config.clock.expect("a clock"))
+        );
+    }
 }
