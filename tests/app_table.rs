@@ -267,3 +267,77 @@ fn pause_asks_the_opponent_and_starts_the_clocks_again_once_stopped() {
     );
     assert_eq!(requests(&app.update(Action::Pause)), [TableRequest::Resume]);
 }
+
+/// The table's state with Bob (White, to move) away for `left` more to come back, his clock at 4:31 running.
+fn bob_away(left: Duration) -> TableEvent {
+    let mut game = AnyGame::new(GameType::default());
+    game.play_text("11-15").expect("a legal move");
+    let mut bob = seat("bob");
+    if let Some(bob) = bob.as_mut() {
+        bob.away = Some(left);
+    }
+    TableEvent::State(Arc::new(TableState {
+        game,
+        seats: [seat("ann"), bob],
+        clocks: Some([Duration::from_secs(300), Duration::from_secs(271)]),
+        running: Some(Color::White),
+        watchers: 1,
+        rated: true,
+        paused: false,
+    }))
+}
+
+#[test]
+fn the_time_to_come_back_ticks_and_its_end_offers_the_claims() {
+    let mut ann = seated(Color::Black);
+    let mut watcher = App::at_table(Table::new(None, "K7QX"), GameType::default());
+    let _ = ann.update(Action::Table(state(&["11-15"])));
+    for app in [&mut ann, &mut watcher] {
+        let _ = app.update(Action::Table(bob_away(Duration::from_secs(15))));
+        assert!(app.status().contains("0:15 left"), "{}", app.status());
+        // A second later the state says so, and so does the status line.
+        let _ = app.update(Action::Table(bob_away(Duration::from_secs(14))));
+        assert!(app.status().contains("0:14 left"), "{}", app.status());
+        // The header keeps the absent player's running clock beside the countdown.
+        let screen = common::screen::screen(app, 80, 24);
+        assert!(screen.contains("away 0:14 >4:31"), "{screen}");
+    }
+    // A chat line is not wiped by the next tick.
+    let _ = ann.update(Action::Table(TableEvent::Chat {
+        from: "cy".into(),
+        text: "he will be back".into(),
+    }));
+    let _ = ann.update(Action::Table(bob_away(Duration::from_secs(13))));
+    assert_eq!(ann.status(), "cy: he will be back");
+    // The grace is over: the status line says so, whatever it showed, with the commands that end the game.
+    for app in [&mut ann, &mut watcher] {
+        let _ = app.update(Action::Table(bob_away(Duration::ZERO)));
+        assert!(
+            app.status().contains("bob has not come back"),
+            "{}",
+            app.status()
+        );
+        let screen = common::screen::screen(app, 80, 24);
+        assert!(screen.contains("gone >4:31"), "{screen}");
+    }
+    assert!(
+        ann.status().contains(":claim wins the game"),
+        "{}",
+        ann.status()
+    );
+    assert!(
+        ann.status().contains(":claim draw calls it a draw"),
+        "{}",
+        ann.status()
+    );
+    assert!(!watcher.status().contains(":claim"), "{}", watcher.status());
+    assert_eq!(
+        requests(&ann.update(Action::Submit(":claim draw".into()))),
+        [TableRequest::ClaimDraw]
+    );
+    assert_eq!(
+        requests(&ann.update(Action::Submit(":claim".into()))),
+        [TableRequest::Claim]
+    );
+    assert!(requests(&watcher.update(Action::Submit(":claim".into()))).is_empty());
+}

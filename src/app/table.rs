@@ -111,6 +111,9 @@ pub enum TableRequest {
     Chat(String),
     /// Claim the game when the opponent has been away longer than the grace period.
     Claim,
+    /// Call the game a draw when the opponent has been away longer than the grace period (the player who stays
+    /// may prefer it to a win: in a lost position, say).
+    ClaimDraw,
     /// Start the clocks again after an agreed pause.
     Resume,
 }

@@ -277,16 +277,27 @@ impl Room {
         Some(Instant::now() + wait + Duration::from_millis(1))
     }
 
-    /// While a player is away from an unfinished game and someone is here to see it, a second from now: the
-    /// time they have left to come back is shown counting down.
+    /// While a player is away from an unfinished game and someone is here to see it: when the time they have
+    /// left to come back next shows a new second, or runs out. The moment is fixed by when they left, not by
+    /// when the room last woke, so that the clocks' own ticks never put it off.
     fn away_deadline(&self) -> Option<Instant> {
-        let someone_away = self.seats.iter().flatten().any(|s| {
-            s.away_since
-                .is_some_and(|since| since.elapsed() < self.config.grace + Duration::from_secs(1))
-        });
-        let someone_here = self.everyone().next().is_some();
-        (someone_away && someone_here && self.game.outcome().is_none())
-            .then(|| Instant::now() + Duration::from_secs(1))
+        if self.game.outcome().is_some() || self.everyone().next().is_none() {
+            return None;
+        }
+        let now = Instant::now();
+        self.seats
+            .iter()
+            .flatten()
+            .filter_map(|s| s.away_since)
+            .filter_map(|since| {
+                let ends = since + self.config.grace;
+                if now >= ends {
+                    return None;
+                }
+                let next = since + Duration::from_secs(now.duration_since(since).as_secs() + 1);
+                Some(next.min(ends))
+            })
+            .min()
     }
 
     /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began.
@@ -349,7 +360,8 @@ impl Room {
                         self.chat(&who, &text);
                         Ok(false)
                     }
-                    TableRequest::Claim => self.claim(&who),
+                    TableRequest::Claim => self.claim(&who, false),
+                    TableRequest::ClaimDraw => self.claim(&who, true),
                     TableRequest::Resume => self.resume(&who),
                 };
                 match changed {

@@ -3,6 +3,9 @@
 //! undo asks the opponent for a takeback, a draw offer goes to the opponent, resigning is sent. A new game,
 //! setting up, loading or taking the engine's moves belong to games played here and are refused.
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use super::App;
 use crate::app::action::{Action, Effect, SetupAction};
 use crate::app::keymap::Context;
@@ -174,13 +177,17 @@ impl App {
         }
     }
 
-    /// `:claim`: the game, when the opponent has been away past the grace period.
-    pub(super) fn claim(&mut self) -> Result<Vec<Effect>, String> {
+    /// `:claim`: the win, or with `draw` a draw, when the opponent has been away past the grace period.
+    pub(super) fn claim(&mut self, rest: Option<&str>) -> Result<Vec<Effect>, String> {
         if self.table.is_none() {
             return Err("claiming is for games at a table, when the opponent has gone".into());
         }
         self.seated()?;
-        Ok(vec![Effect::Table(TableRequest::Claim)])
+        match rest.map(str::trim).unwrap_or_default() {
+            "" | "win" => Ok(vec![Effect::Table(TableRequest::Claim)]),
+            "draw" => Ok(vec![Effect::Table(TableRequest::ClaimDraw)]),
+            _ => Err("`:claim` claims the win, `:claim draw` calls it a draw".into()),
+        }
     }
 
     /// A move the player made at a table: shown at once (the app has checked it), and sent.
@@ -209,15 +216,14 @@ impl App {
     }
 
     fn table_event(&mut self, event: TableEvent) -> Vec<Effect> {
+        if let TableEvent::State(state) = event {
+            return self.table_state(state);
+        }
         let Some(table) = self.table.as_mut() else {
             return Vec::new();
         };
         match event {
-            TableEvent::State(state) => {
-                table.clocks = state.clocks;
-                table.state = Some(state.clone());
-                self.follow(&state)
-            }
+            TableEvent::State(_) => Vec::new(),
             TableEvent::Clocks(clocks) => {
                 table.clocks = Some(clocks);
                 Vec::new()
@@ -258,19 +264,36 @@ impl App {
         }
     }
 
+    /// The table's new state: the game brought to it, and the status line with it. A state that only ticks (a
+    /// countdown, the clocks) brings the status line up to date only while it says what the table last said, so
+    /// that a chat line or a refusal is not wiped a second later; any other change is told.
+    fn table_state(&mut self, state: Arc<TableState>) -> Vec<Effect> {
+        let said = self.mode_message();
+        let Some(table) = self.table.as_mut() else {
+            return Vec::new();
+        };
+        let ticked_only = table
+            .state
+            .as_deref()
+            .is_some_and(|before| Gist::of(before) == Gist::of(&state));
+        table.clocks = state.clocks;
+        table.state = Some(state.clone());
+        let effects = self.follow(&state);
+        let quiet = matches!(self.mode, Mode::Play) && self.overlay.panel().is_none();
+        if quiet && (self.status == said || !ticked_only) {
+            self.status = self.mode_message();
+        }
+        effects
+    }
+
     /// Brings the game to the table's: nothing when they agree (or the table has not yet seen the move the player
     /// just sent), one move shown stepping along its path when the table is one move ahead, else the table's game.
     fn follow(&mut self, state: &TableState) -> Vec<Effect> {
         let (ours, theirs) = (self.game.moves(), state.game.moves());
         let same = ours == theirs && self.game.outcome() == state.game.outcome();
         if same {
-            if self.sent.take().is_some() || matches!(self.mode, Mode::Over(_)) {
-                return Vec::new();
-            }
-            // Seats and clocks changed: what the status line says may have.
-            if matches!(self.mode, Mode::Play) && self.overlay.panel().is_none() {
-                self.status = self.mode_message();
-            }
+            // Seats and clocks changed, not the game: the caller brings the status line up to date.
+            self.sent = None;
             return Vec::new();
         }
         let awaiting_ours = self.sent.is_some()
@@ -339,12 +362,7 @@ impl App {
                 && let Some(left) = seat.away
                 && table.seat != Some(color)
             {
-                let claim = match (left.is_zero(), table.seat.is_some()) {
-                    (true, true) => "; :claim wins the game".to_string(),
-                    (true, false) => String::new(),
-                    (false, _) => format!(" ({} left to come back)", clock_text(left)),
-                };
-                return format!("{turn}: waiting for {} to reconnect{claim}", seat.name);
+                return away_message(&turn, &seat.name, left, table.seat.is_some());
             }
         }
         if state.paused {
@@ -369,6 +387,53 @@ impl App {
                 table.code
             ),
             Some(_) => "it is your opponent's turn".into(),
+        }
+    }
+}
+
+/// What the status line says while `name` is away: how long they have left to come back, then (once that is
+/// over) what the player who stayed may do, or for a watcher that the game may be claimed.
+fn away_message(turn: &str, name: &str, left: Duration, seated: bool) -> String {
+    match (left.is_zero(), seated) {
+        (false, true) => format!(
+            "{turn}: waiting for {name} to reconnect ({} left; then you may claim the game)",
+            clock_text(left)
+        ),
+        (false, false) => format!(
+            "{turn}: waiting for {name} to reconnect ({} left to come back)",
+            clock_text(left)
+        ),
+        (true, true) => format!(
+            "{turn}: {name} has not come back: :claim wins the game, :claim draw calls it a draw, or wait"
+        ),
+        (true, false) => {
+            format!("{turn}: {name} has not come back; the other player may claim the game or wait")
+        }
+    }
+}
+
+/// What a table's state says apart from its ticking (the clocks, the time left to come back): two states with
+/// the same gist differ only by the passing of time.
+#[derive(PartialEq)]
+struct Gist<'a> {
+    game: &'a AnyGame,
+    /// Each seat's name, and whether its player is away, and past their grace.
+    seats: [Option<(&'a str, Option<bool>)>; 2],
+    running: Option<Color>,
+    paused: bool,
+}
+
+impl Gist<'_> {
+    fn of(state: &TableState) -> Gist<'_> {
+        Gist {
+            game: &state.game,
+            seats: [0, 1].map(|i| {
+                state.seats[i]
+                    .as_ref()
+                    .map(|s| (s.name.as_str(), s.away.map(|left| left.is_zero())))
+            }),
+            running: state.running,
+            paused: state.paused,
         }
     }
 }

@@ -6,7 +6,7 @@ use tokio::time::Instant;
 
 use super::{CHAT_LINES, CHAT_WINDOW, Job, MAX_CHAT, Room, Update};
 use crate::app::OfferKind;
-use crate::game::{Outcome, WinReason};
+use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::{Color, Move};
 use crate::serve::text::clean_line;
 
@@ -155,7 +155,8 @@ impl Room {
         }
     }
 
-    pub(super) fn claim(&mut self, who: &str) -> Result<bool, String> {
+    /// The game, or a draw when `draw`, to `who` whose opponent has been away past the grace period.
+    pub(super) fn claim(&mut self, who: &str, draw: bool) -> Result<bool, String> {
         let color = self.seat_of(who).ok_or("you are watching this game")?;
         if self.game.outcome().is_some() {
             return Err("the game is over".into());
@@ -167,10 +168,16 @@ impl Room {
         if away.elapsed() < self.config.grace {
             return Err("your opponent may still come back".into());
         }
-        let _ = self.game.declare(Outcome::Win {
-            winner: color,
-            reason: WinReason::Abandoned,
-        });
+        let outcome = match draw {
+            true => Outcome::Draw {
+                reason: DrawReason::Abandoned,
+            },
+            false => Outcome::Win {
+                winner: color,
+                reason: WinReason::Abandoned,
+            },
+        };
+        let _ = self.game.declare(outcome);
         self.stop_clock();
         Ok(true)
     }

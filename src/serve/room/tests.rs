@@ -427,3 +427,37 @@ async fn the_time_to_come_back_counts_down_on_the_opponent_s_screen() {
         .await;
     assert!(away(&later) < away(&first));
 }
+
+#[tokio::test]
+async fn the_time_to_come_back_counts_down_beside_a_running_clock_and_its_end_is_told() {
+    let (room, mut ann, bob) = two_players(config(Some("5+3"), 2_500)).await;
+    let first = ann.state().await;
+    play(&room, &ann, &first, "11-15").await;
+    ann.state_until(|s| s.game.len() == 1).await;
+    // Bob, to move, drops: his clock goes on running while the time he has to come back counts down.
+    room.send(Command::Leave { who: bob.id() }).await;
+    let away = |s: &Snapshot| s.seats[1].as_ref().and_then(|s| s.away);
+    let left = ann.state_until(|s| away(s).is_some()).await.seats[1]
+        .as_ref()
+        .and_then(|s| s.away)
+        .expect("away");
+    // The clocks tick every second too; the countdown is not put off by them.
+    let ticked = ann
+        .state_until(|s| away(s).is_some_and(|now| now + Duration::from_millis(500) < left))
+        .await;
+    assert_eq!(ticked.running, Some(Color::White));
+    // When the grace is over, a state says so (nothing left), with Bob's clock still running.
+    let over = ann.state_until(|s| away(s) == Some(Duration::ZERO)).await;
+    assert_eq!(over.running, Some(Color::White));
+    let bob_left = over.clocks.expect("clocks")[1];
+    assert!(bob_left < Duration::from_secs(300), "{bob_left:?}");
+    // Ann calls it a draw rather than claiming the win.
+    room.ask(&ann.id(), TableRequest::ClaimDraw).await;
+    let drawn = ann.state_until(|s| s.game.outcome().is_some()).await;
+    assert_eq!(
+        drawn.game.outcome(),
+        Some(Outcome::Draw {
+            reason: crate::game::DrawReason::Abandoned
+        })
+    );
+}
