@@ -308,3 +308,92 @@ async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_t
     a.wait_for("bob is thinking").await;
     b.wait_for("your move").await;
 }
+
+/// The clock at the right of the seat line holding `who` on a screen at a table (`>4:56`, `away 0:59 5:02`), in
+/// seconds.
+fn seconds_left(screen: &str, who: &str) -> u64 {
+    let line = screen
+        .lines()
+        .find(|l| l.contains(who))
+        .unwrap_or_else(|| panic!("no {who} on the screen:\n{screen}"));
+    let clock = line
+        .split_whitespace()
+        .rfind(|w| w.contains(':'))
+        .unwrap_or_else(|| panic!("no clock in {line:?}"));
+    let clock = clock.trim_start_matches('>');
+    let (minutes, seconds) = clock.split_once(':').expect("m:ss");
+    let minutes: u64 = minutes
+        .trim_matches(|c: char| !c.is_ascii_digit())
+        .parse()
+        .expect("minutes");
+    minutes * 60 + seconds.parse::<u64>().expect("seconds")
+}
+
+/// Waits until `terminal` shows `who`'s clock at `seconds` or less; what it shows then.
+async fn clock_down_to(terminal: &mut Terminal, who: &str, seconds: u64) -> u64 {
+    terminal
+        .until(&format!("{who}'s clock at {seconds}s"), |t| {
+            let screen = t.contents();
+            screen.contains(who) && seconds_left(&screen, who) <= seconds
+        })
+        .await;
+    seconds_left(&terminal.contents(), who)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_keeps_the_clocks_as_they_stood_and_both_ratings() {
+    let server = Server::start_with(
+        "tables-restart",
+        "[server]\nidle-timeout = 600\nseat-grace = 60\n",
+    );
+    let (ann_key, bob_key) = (new_key(), new_key());
+    let ann = connect(&server, &ann_key, "ann").await;
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    let mut dice = Dice(5);
+    play_moves(&mut a, &mut b, &mut game, 1, &mut dice).await;
+    // Bob thinks: his clock runs down from 5:00.
+    let before = clock_down_to(&mut b, "bob (1500) · you", 296).await;
+
+    // SIGTERM, and the server starts again: Bob's clock goes on from where it stood, not from the last move.
+    drop((a, b, ann, bob));
+    let server = server.stop_and_restart();
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut b = Terminal::open(&bob, 100, 30).await;
+    b.wait_for("waiting for ann to reconnect").await;
+    let screen = b.contents();
+    let after = seconds_left(&screen, "bob (1500) · you");
+    assert!(
+        after <= before,
+        "{before}s before the restart, {after}s after:\n{screen}"
+    );
+    // The opponent still away has her rating in the header.
+    let ann_line = screen
+        .lines()
+        .find(|l| l.contains("away"))
+        .expect("ann away");
+    assert!(ann_line.contains("ann (1500)"), "{screen}");
+
+    // Ann is back: the clocks run again, Bob's. Then the server dies without warning: what it costs Bob's clock
+    // is bounded by how often the running clock is noted (two seconds), and a second for the shown rounding.
+    let ann = connect(&server, &ann_key, "ann").await;
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    a.wait_for("bob is thinking").await;
+    let before = clock_down_to(&mut b, "bob (1500) · you", after - 4).await;
+    drop((a, b, ann, bob));
+    let server = server.crash_and_restart();
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut b = Terminal::open(&bob, 100, 30).await;
+    b.wait_for("waiting for ann to reconnect").await;
+    let after = seconds_left(&b.contents(), "bob (1500) · you");
+    assert!(
+        after <= before + 3,
+        "{before}s before the crash, {after}s after:\n{}",
+        b.contents()
+    );
+    drop(server);
+}

@@ -27,6 +27,10 @@ const CHAT_LINES: usize = 5;
 /// See [`CHAT_LINES`].
 const CHAT_WINDOW: Duration = Duration::from_secs(10);
 
+/// How often a running clock is noted in the records: a crash costs the running side at most this much of the
+/// time it used since (a stop, with SIGTERM, notes the clocks as they stand).
+pub const NOTE_CLOCKS_EVERY: Duration = Duration::from_secs(2);
+
 /// How a room's game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RoomConfig {
@@ -86,6 +90,11 @@ pub enum Command {
         /// Who.
         who: String,
     },
+    /// The server is stopping: the clocks as they stand go to the records, then `done` is answered.
+    NoteClocks {
+        /// Answered once the clocks are sent to the recorder.
+        done: oneshot::Sender<()>,
+    },
 }
 
 /// A way to talk to a room; the room's task ends when the game is over and everyone has gone.
@@ -116,8 +125,10 @@ pub struct Resumed {
     pub game: AnyGame,
     /// Black's and White's players.
     pub seats: [Identity; 2],
-    /// Each side's time left after the last move, when the game has clocks.
+    /// Each side's time left when the game was last recorded, when it has clocks.
     pub clocks: Option<[Duration; 2]>,
+    /// Black's and White's ratings in the variant, when the game is rated and they could be read.
+    pub ratings: [Option<i32>; 2],
     /// The code it was joined by, kept when it is free.
     pub code: Option<String>,
     /// The room's key for it in the records (the recorder has been told its number).
@@ -208,12 +219,13 @@ impl Room {
             }
             // Both players are away until they come back; nobody hears anything until then.
             let away = Instant::now();
-            for (color, who) in [Color::Black, Color::White].into_iter().zip(resumed.seats) {
+            let seats = resumed.seats.into_iter().zip(resumed.ratings);
+            for (color, (who, rating)) in [Color::Black, Color::White].into_iter().zip(seats) {
                 let (updates, _) = mpsc::unbounded_channel();
                 room.seats[color.index()] = Some(Seat {
                     who,
                     updates,
-                    rating: None,
+                    rating,
                     away_since: Some(away),
                 });
             }
@@ -226,6 +238,7 @@ impl Room {
             let flag_at = self.flag_deadline();
             let tick_at = self.tick_deadline();
             let away_at = self.away_deadline();
+            let note_at = self.note_deadline();
             let command = tokio::select! {
                 command = commands.recv() => command,
                 () = sleep_until(flag_at.unwrap_or_else(far_future)), if flag_at.is_some() => {
@@ -241,8 +254,17 @@ impl Room {
                     self.broadcast_state();
                     continue;
                 }
+                () = sleep_until(note_at.unwrap_or_else(far_future)), if note_at.is_some() => {
+                    self.note_clocks();
+                    continue;
+                }
             };
             let Some(command) = command else { break };
+            if let Command::NoteClocks { done } = command {
+                self.note_clocks();
+                let _ = done.send(());
+                continue;
+            }
             self.handle(command);
             self.after_change();
             if self.finished() {
@@ -256,48 +278,6 @@ impl Room {
 
     fn now(&self) -> Duration {
         self.epoch.elapsed()
-    }
-
-    fn flag_deadline(&self) -> Option<Instant> {
-        let clock = self.clock.as_ref()?;
-        let left = clock.until_flag(self.now())?;
-        Some(Instant::now() + left)
-    }
-
-    /// When the running clock next shows a new second, for the clocks on everyone's screen.
-    fn tick_deadline(&self) -> Option<Instant> {
-        let clock = self.clock.as_ref()?;
-        let left = clock.until_flag(self.now())?;
-        let into_second = Duration::from_nanos(u64::from(left.subsec_nanos()));
-        let wait = if into_second.is_zero() {
-            Duration::from_secs(1)
-        } else {
-            into_second
-        };
-        Some(Instant::now() + wait + Duration::from_millis(1))
-    }
-
-    /// While a player is away from an unfinished game and someone is here to see it: when the time they have
-    /// left to come back next shows a new second, or runs out. The moment is fixed by when they left, not by
-    /// when the room last woke, so that the clocks' own ticks never put it off.
-    fn away_deadline(&self) -> Option<Instant> {
-        if self.game.outcome().is_some() || self.everyone().next().is_none() {
-            return None;
-        }
-        let now = Instant::now();
-        self.seats
-            .iter()
-            .flatten()
-            .filter_map(|s| s.away_since)
-            .filter_map(|since| {
-                let ends = since + self.config.grace;
-                if now >= ends {
-                    return None;
-                }
-                let next = since + Duration::from_secs(now.duration_since(since).as_secs() + 1);
-                Some(next.min(ends))
-            })
-            .min()
     }
 
     /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began.
@@ -342,6 +322,11 @@ impl Room {
                 reply,
             } => {
                 let _ = reply.send(self.sit(who, color, rating, updates));
+            }
+            // Answered in the room's loop, before a command is handled.
+            Command::NoteClocks { done } => {
+                let _ = done.send(());
+                return;
             }
             Command::Watch { who, updates } => {
                 self.watchers.push((who.fingerprint, updates));
@@ -548,6 +533,7 @@ fn far_future() -> Instant {
 
 mod recording;
 mod requests;
+mod timers;
 
 pub use recording::resumed_from;
 #[cfg(test)]

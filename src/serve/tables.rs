@@ -140,6 +140,11 @@ impl Tables {
         listings
     }
 
+    /// Every room's handle (to tell each the server is stopping).
+    pub fn handles(&self) -> Vec<RoomHandle> {
+        self.rooms().values().map(|e| e.handle.clone()).collect()
+    }
+
     /// How many rooms are open.
     pub fn len(&self) -> usize {
         self.rooms().len()
