@@ -341,3 +341,42 @@ fn the_time_to_come_back_ticks_and_its_end_offers_the_claims() {
     );
     assert!(requests(&watcher.update(Action::Submit(":claim".into()))).is_empty());
 }
+
+#[test]
+fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
+    let mut app = seated(Color::White);
+    let _ = app.update(Action::Table(TableEvent::Offer(OfferKind::Draw)));
+    assert_eq!(
+        app.status(),
+        "ann offers a draw. Accept? y: accept, n: decline"
+    );
+    let screen = common::screen::screen(&app, 80, 24);
+    assert!(screen.contains("ann offers a draw"), "{screen}");
+    let _ = app.update(Action::Answer(false));
+    let _ = app.update(Action::Table(TableEvent::Declined(OfferKind::Takeback)));
+    assert!(
+        app.status().starts_with("ann declines a takeback."),
+        "{}",
+        app.status()
+    );
+
+    // Waiting for an opponent: the code, and the whole command a friend types to join.
+    let mut table = Table::new(Some(Color::Black), "9WXJ");
+    table.reached_by = Some("ssh -t -p 2222 192.0.2.7".into());
+    let mut app = App::at_table(table, GameType::default());
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game: AnyGame::new(GameType::default()),
+        seats: [seat("ann"), None],
+        clocks: None,
+        running: None,
+        watchers: 0,
+        rated: false,
+        paused: false,
+    }))));
+    assert!(
+        app.status()
+            .contains("a friend types `ssh -t -p 2222 192.0.2.7 join 9WXJ`"),
+        "{}",
+        app.status()
+    );
+}

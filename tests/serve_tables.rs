@@ -397,3 +397,54 @@ async fn a_restart_keeps_the_clocks_as_they_stood_and_both_ratings() {
     );
     drop(server);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_code_comes_with_the_whole_command_and_a_shutdown_tells_each_what_is_kept() {
+    let server = Server::start("tables-words");
+    let ann = connect(&server, &new_key(), "ann").await;
+    let bob = connect(&server, &new_key(), "bob").await;
+    let cy = connect(&server, &new_key(), "cy").await;
+    let mut a = Terminal::exec(&ann, 160, 30, "new english black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    // The whole command a friend types, with the address and port this server was reached on.
+    a.wait_for(&format!(
+        "`ssh -t -p {} 127.0.0.1 join {code}`",
+        server.port
+    ))
+    .await;
+    let mut b = Terminal::exec(&bob, 160, 30, &format!("join {code}")).await;
+    let mut c = Terminal::exec(&cy, 160, 30, &format!("watch {code}")).await;
+    c.wait_for("1 watching").await;
+    // A watcher's input box invites a chat line, not a move.
+    assert!(
+        c.contents().contains("you are watching: :say TEXT"),
+        "{}",
+        c.contents()
+    );
+    b.wait_for("ann is thinking").await;
+
+    // SAFETY: kill with a child's own pid only sends it a signal.
+    unsafe {
+        libc::kill(server.child.id() as i32, libc::SIGTERM);
+    }
+    for t in [&mut a, &mut b, &mut c] {
+        t.wait_for("shutting down").await;
+    }
+    assert!(
+        a.contents().contains("your game is kept"),
+        "{}",
+        a.contents()
+    );
+    assert!(
+        b.contents().contains("your game is kept"),
+        "{}",
+        b.contents()
+    );
+    assert!(
+        c.contents().contains("the game you watched is kept"),
+        "{}",
+        c.contents()
+    );
+    assert!(!c.contents().contains("your game"), "{}", c.contents());
+}

@@ -131,6 +131,8 @@ pub struct Table {
     pub clocks: Option<[Duration; 2]>,
     /// The chat, oldest first, at most [`CHAT_KEPT`] lines.
     pub chat: VecDeque<String>,
+    /// How a friend reaches the server, as the player did (`ssh -t -p 2222 192.0.2.7`), when known.
+    pub reached_by: Option<String>,
 }
 
 impl Table {
@@ -142,7 +144,23 @@ impl Table {
             state: None,
             clocks: None,
             chat: VecDeque::new(),
+            reached_by: None,
         }
+    }
+
+    /// The whole command a friend types to join the game: `ssh -t -p 2222 192.0.2.7 join K7QX` (or `join K7QX`
+    /// when it is not known how the server was reached).
+    pub fn join_command(&self) -> String {
+        match &self.reached_by {
+            Some(ssh) => format!("{ssh} join {}", self.code),
+            None => format!("join {}", self.code),
+        }
+    }
+
+    /// The opponent's name, for a player seated at a full table.
+    pub fn opponent_name(&self) -> Option<&str> {
+        let seat = self.seat?;
+        self.seat_view(seat.opponent()).map(|s| s.name.as_str())
     }
 
     /// The seat of `color`, as last told.

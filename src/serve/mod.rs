@@ -246,7 +246,9 @@ impl Server {
             };
             tracing::info!(peer = %peer, held = limits.held(), "connection");
             let _ = socket.set_nodelay(true);
-            let handler = Connection::new(Arc::clone(&shared), peer, admission);
+            // The address the client reached, for the command a friend types to join its games.
+            let reached = socket.local_addr().ok();
+            let handler = Connection::new(Arc::clone(&shared), peer, reached, admission);
             let ssh = Arc::clone(&ssh);
             tokio::spawn(async move {
                 match russh::server::run_stream(ssh, socket, handler).await {

@@ -150,17 +150,50 @@ pub const SIGINT: i32 = 2;
 /// The termination signal's number: the server is shutting down.
 pub const SIGTERM: i32 = 15;
 
-/// Says goodbye as `end` calls for, gives the player's screen back (main screen, cursor, no mouse reports) and
-/// closes the channel.
-pub async fn farewell(screen: &Screen, end: GameEnd) {
+/// What a player was doing when their connection ended: what the goodbye says is kept depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Doing {
+    /// In the lobby: no game.
+    Lobby,
+    /// Playing the engine; a guest's games are not kept.
+    Engine {
+        /// Whether the player is a guest.
+        guest: bool,
+    },
+    /// Seated at a table.
+    Playing,
+    /// Watching a table.
+    Watching,
+}
+
+/// What the server says as it shuts down to someone `doing` this.
+fn shutting_down(doing: Doing) -> &'static str {
+    match doing {
+        Doing::Lobby => "crowned: the server is shutting down.\r\n",
+        Doing::Engine { guest: false } => {
+            "crowned: the server is shutting down; your game is saved.\r\n"
+        }
+        Doing::Engine { guest: true } => {
+            "crowned: the server is shutting down; a guest's games are not kept.\r\n"
+        }
+        Doing::Playing => {
+            "crowned: the server is shutting down; your game is kept, clocks and all, and connecting again \
+             when it is back takes you to it.\r\n"
+        }
+        Doing::Watching => {
+            "crowned: the server is shutting down; the game you watched is kept and goes on when it is back.\r\n"
+        }
+    }
+}
+
+/// Says goodbye as `end` calls for to someone `doing` this, gives the player's screen back (main screen,
+/// cursor, no mouse reports) and closes the channel.
+pub async fn farewell(screen: &Screen, end: GameEnd, doing: Doing) {
     let (farewell, status): (&str, u32) = match end {
         // The connection has gone: there is nobody to tell.
         GameEnd::Session(Ending::InputClosed) => return,
         GameEnd::Session(Ending::Quit | Ending::Signal(SIGINT)) => ("", 0),
-        GameEnd::Session(Ending::Signal(_)) => (
-            "crowned: the server is shutting down; your game is saved.\r\n",
-            0,
-        ),
+        GameEnd::Session(Ending::Signal(_)) => (shutting_down(doing), 0),
         GameEnd::Session(Ending::EngineFailed) => (
             "crowned: the engine stopped after an error; your game is saved, and connecting again offers it.\r\n",
             1,

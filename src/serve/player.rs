@@ -12,7 +12,8 @@ use super::Shared;
 use super::identity::Identity;
 use super::lobby::{Choice, Lobby, view};
 use super::play::{
-    Channels, GameEnd, Output, SIGINT, SIGTERM, Screen, ToGame, Typing, farewell, interrupted, run,
+    Channels, Doing, GameEnd, Output, SIGINT, SIGTERM, Screen, ToGame, Typing, farewell,
+    interrupted, run,
 };
 use super::seating::{self, Seated, TableAsk};
 use crate::app::InputEvent;
@@ -36,6 +37,8 @@ pub struct Player {
     pub identity: Identity,
     /// Whether their terminal wants no colour.
     pub no_color: bool,
+    /// How they reached the server (`ssh -t -p 2222 192.0.2.7`), for the command a friend types to join.
+    pub reached_by: Option<String>,
 }
 
 /// Where a player starts.
@@ -69,8 +72,9 @@ pub async fn serve(
     let Ok(mut out) = Output::new(screen, size) else {
         return GameEnd::Session(Ending::InputClosed);
     };
-    let end = drive(&player, &mut out, input, start, lobby_after).await;
-    farewell(&out.screen, end).await;
+    let mut doing = Doing::Lobby;
+    let end = drive(&player, &mut out, input, start, lobby_after, &mut doing).await;
+    farewell(&out.screen, end, doing).await;
     end
 }
 
@@ -80,6 +84,7 @@ async fn drive(
     input: mpsc::Receiver<ToGame>,
     start: Start,
     lobby_after: bool,
+    doing: &mut Doing,
 ) -> GameEnd {
     if !out.start().await {
         return GameEnd::Session(Ending::InputClosed);
@@ -103,6 +108,14 @@ async fn drive(
     // Keys typed after the one that chose a game, for that game.
     let mut typed_ahead = Vec::new();
     loop {
+        *doing = match &next {
+            Step::Lobby(_) | Step::Ask(_) => Doing::Lobby,
+            Step::Engine(_) => Doing::Engine {
+                guest: player.identity.is_guest(),
+            },
+            Step::Table(seated) if seated.table.seat.is_some() => Doing::Playing,
+            Step::Table(_) => Doing::Watching,
+        };
         let mut session = match next {
             Step::Lobby(message) => {
                 if let Some(message) = message {
@@ -143,10 +156,11 @@ async fn drive(
             Step::Table(seated) => {
                 let client = engine_client(player, &mut channels);
                 let Seated {
-                    table,
+                    mut table,
                     game_type,
                     link,
                 } = seated;
+                table.reached_by = player.reached_by.clone();
                 channels.table = Some(link);
                 let (settings, problem) = settings_of(&player.shared, &player.identity);
                 let (opened, config) = session::open_table(

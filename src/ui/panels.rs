@@ -463,8 +463,12 @@ pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Opti
             Some(key) => format!("{key} lists every key"),
             None => ":help lists every key".to_string(),
         };
+        let watching = app.table().is_some_and(|t| t.seat.is_none());
         let hint = if app.setup().is_some() {
             format!("type :fen <FEN> to load a position, :fen to show this one; {help}")
+        } else if watching {
+            // A watcher has no move to type: what they may type is a chat line.
+            format!("you are watching: :say TEXT talks to the table; {help}")
         } else {
             format!("type a move (11-15, 22x15) or a :command; {help}")
         };

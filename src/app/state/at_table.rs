@@ -231,15 +231,12 @@ impl App {
             TableEvent::Offer(kind) => {
                 let question = Question::Offered(kind);
                 self.overlay.ask(question);
-                self.status = question.text();
+                self.status = question.text_from(table.opponent_name());
                 Vec::new()
             }
             TableEvent::Declined(kind) => {
-                self.status = format!(
-                    "your opponent declines {}. {}",
-                    kind.words(),
-                    self.mode_message()
-                );
+                let who = table.opponent_name().unwrap_or("Your opponent").to_string();
+                self.status = format!("{who} declines {}. {}", kind.words(), self.mode_message());
                 Vec::new()
             }
             TableEvent::Refused(why) => {
@@ -353,8 +350,9 @@ impl App {
             .find(|c| state.seats[c.index()].is_none())
         {
             return format!(
-                "waiting for an opponent to take {missing}: code {} (they connect with `join {}`)",
-                table.code, table.code
+                "waiting for an opponent to take {missing}: code {} (a friend types `{}`)",
+                table.code,
+                table.join_command()
             );
         }
         for color in [Color::Black, Color::White] {
