@@ -380,3 +380,68 @@ fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
         app.status()
     );
 }
+
+/// A game at a table over after Black resigned, as the player in seat `mine` (or a watcher) sees it.
+fn over_at_table(mine: Option<Color>) -> App {
+    let mut app = App::at_table(Table::new(mine, "K7QX"), GameType::default());
+    let mut over = AnyGame::new(GameType::default());
+    for text in ["11-15", "23-19"] {
+        over.play_text(text).expect("legal");
+    }
+    over.resign(Color::Black).expect("resigned");
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game: over,
+        seats: [seat("ann"), seat("bob")],
+        clocks: None,
+        running: None,
+        watchers: 3,
+        rated: true,
+        paused: false,
+    }))));
+    app
+}
+
+/// The game over for a player: the result, then a rematch offered first, browsing, and the way back to the
+/// lobby.
+#[test]
+fn a_table_game_over_for_a_player_80x24() {
+    let app = over_at_table(Some(Color::White));
+    insta::assert_snapshot!(common::screen::screen(&app, 80, 24));
+}
+
+#[test]
+fn a_rematch_is_offered_after_the_game_and_answered_by_the_other() {
+    // Not before the game is over.
+    let mut playing = seated(Color::Black);
+    assert!(requests(&playing.update(Action::Submit(":rematch".into()))).is_empty());
+    assert_eq!(playing.status(), "a rematch is for after the game");
+    // A watcher has no rematch to offer.
+    let mut watcher = over_at_table(None);
+    assert!(requests(&watcher.update(Action::Submit(":rematch".into()))).is_empty());
+    assert_eq!(watcher.status(), "you are watching this game");
+    // Bob offers one with the rematch key; Ann is asked, by his name, and her answer goes to the table.
+    let mut bob = over_at_table(Some(Color::White));
+    assert_eq!(
+        requests(&bob.update(Action::Rematch)),
+        [TableRequest::Offer(OfferKind::Rematch)]
+    );
+    let mut ann = over_at_table(Some(Color::Black));
+    let _ = ann.update(Action::Table(TableEvent::Offer(OfferKind::Rematch)));
+    assert_eq!(ann.question(), Some(Question::Offered(OfferKind::Rematch)));
+    assert!(
+        ann.status()
+            .starts_with("bob offers a rematch, colours swapped"),
+        "{}",
+        ann.status()
+    );
+    assert_eq!(
+        requests(&ann.update(Action::Answer(true))),
+        [TableRequest::Answer {
+            kind: OfferKind::Rematch,
+            accept: true
+        }]
+    );
+    // The table says where the rematch is; the front end takes everyone there.
+    let _ = ann.update(Action::Table(TableEvent::Rematch("M4TR".into())));
+    assert!(ann.status().contains("M4TR"), "{}", ann.status());
+}

@@ -448,3 +448,53 @@ async fn the_code_comes_with_the_whole_command_and_a_shutdown_tells_each_what_is
     );
     assert!(!c.contents().contains("your game"), "{}", c.contents());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_swaps_the_colours_and_leaving_goes_back_to_the_lobby() {
+    let server = Server::start("tables-rematch");
+    let ann = connect(&server, &new_key(), "ann").await;
+    let bob = connect(&server, &new_key(), "bob").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    let mut dice = Dice(3);
+    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+    a.wait_for(&your_move(&game)).await;
+    a.send(b":resign\r").await;
+    a.send(b"y").await;
+    b.wait_for("White wins: Black resigned").await;
+    // Bob offers a rematch from the game-over panel; Ann is asked by his name and accepts.
+    b.wait_for("rematch (colours swapped)").await;
+    b.send(b"r").await;
+    a.wait_for("bob offers a rematch").await;
+    a.send(b"y").await;
+    // Both are at a new table: Bob has Black and moves first, Ann has White, the clocks are full again.
+    let fresh = AnyGame::new(GameType::default());
+    b.wait_for(&your_move(&fresh)).await;
+    a.wait_for("bob is thinking").await;
+    let new_code = code_on(&a.contents());
+    assert_ne!(new_code, code);
+    assert_eq!(code_on(&b.contents()), new_code);
+    // Ann's own seat is now White's (the second line), with her rating after the first game.
+    let mine = a
+        .contents()
+        .lines()
+        .find(|l| l.contains("· you"))
+        .map(str::to_string);
+    assert!(
+        mine.as_deref().is_some_and(|l| l.contains("○ ann (")),
+        "{}",
+        a.contents()
+    );
+    assert!(b.contents().contains("5:00"), "{}", b.contents());
+
+    // Bob resigns this one; Ann goes back to the lobby from the game-over panel.
+    b.send(b":resign\r").await;
+    b.send(b"y").await;
+    a.wait_for("White wins: Black resigned").await;
+    a.wait_for("back to the lobby").await;
+    a.send(b"q").await;
+    a.wait_for("crowned · lobby · ann").await;
+}

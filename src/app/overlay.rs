@@ -55,6 +55,9 @@ impl Question {
                 OfferKind::Takeback => format!(
                     "{name} asks to take back their last move. Allow it? y: allow, n: refuse"
                 ),
+                OfferKind::Rematch => format!(
+                    "{name} offers a rematch, colours swapped, same clock. Accept? y: accept, n: decline"
+                ),
             };
         }
         match self {
@@ -70,6 +73,10 @@ impl Question {
             }
             Question::Offered(OfferKind::Pause) => {
                 "Your opponent asks to stop the clocks for a while. Agree? y: agree, n: refuse"
+                    .into()
+            }
+            Question::Offered(OfferKind::Rematch) => {
+                "Your opponent offers a rematch, colours swapped, same clock. Accept? y: accept, n: decline"
                     .into()
             }
             Question::Offered(OfferKind::Takeback) => {

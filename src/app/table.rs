@@ -24,6 +24,8 @@ pub enum OfferKind {
     Takeback,
     /// Stopping both clocks (a move, or either player's word, starts them again).
     Pause,
+    /// After the game: another, colours swapped, same clock, at a new table both players are taken to.
+    Rematch,
 }
 
 impl OfferKind {
@@ -33,6 +35,7 @@ impl OfferKind {
             OfferKind::Draw => "a draw",
             OfferKind::Takeback => "a takeback",
             OfferKind::Pause => "a pause of the clocks",
+            OfferKind::Rematch => "a rematch",
         }
     }
 }
@@ -82,6 +85,8 @@ pub enum TableEvent {
     Refused(String),
     /// This person's move was refused, and why: the game is as the table last said.
     MoveRefused(String),
+    /// A rematch was agreed: its table has this code, and the players (and watchers) go there.
+    Rematch(String),
     /// A chat line, already cleaned.
     Chat {
         /// Who said it.

@@ -128,18 +128,16 @@ impl Connection {
             }
             None => Start::Lobby,
         };
-        self.spawn_player(channel, size, session, start, true);
+        self.spawn_player(channel, size, session, start);
     }
 
-    /// Serves the player on `channel` from `start` in a task of its own, reading the channel's input; with
-    /// `lobby_after`, leaving a game goes back to the lobby.
+    /// Serves the player on `channel` from `start` in a task of its own, reading the channel's input.
     fn spawn_player(
         &mut self,
         channel: ChannelId,
         size: (u16, u16),
         session: &mut SshSession,
         start: Start,
-        lobby_after: bool,
     ) {
         let Some(identity) = self.identity.clone() else {
             return;
@@ -159,7 +157,7 @@ impl Connection {
         let peer = self.peer;
         let who = self.who();
         tokio::spawn(supervise(
-            player::serve(player, screen, input_rx, size, start, lobby_after),
+            player::serve(player, screen, input_rx, size, start),
             move |outcome| async move {
                 match outcome {
                     Ok(ending) => {

@@ -104,6 +104,9 @@ pub struct Channels {
     pub shutdown: watch::Receiver<bool>,
     /// The table the game is played at, for a game between people.
     pub table: Option<TableLink>,
+    /// The code of the rematch the table's players and watchers were sent to, once one is agreed: the session
+    /// at the old table ends, and the connection goes on to the new one.
+    pub rematch: Option<String>,
 }
 
 /// A game's line to its table: where the player's requests go and where the table's news comes from.
@@ -425,6 +428,11 @@ async fn run_session(
                 }
             }
             Some(news) = table_news(&mut channels.table) => {
+                if let TableEvent::Rematch(code) = &news {
+                    channels.rematch = Some(code.clone());
+                    session.end(Ending::Quit);
+                    return Some(Ending::Quit);
+                }
                 // A game that moves is not idle: a watcher, or a player waiting for a move, stays.
                 if matches!(news, TableEvent::State(_)) {
                     typing.last_input = Instant::now();

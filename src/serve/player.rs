@@ -1,6 +1,6 @@
 //! One player's connection from its first frame to its last: the lobby, the game chosen there (against the
-//! engine, or at a table with people), and back to the lobby when they leave a game; or, for `join CODE` and the
-//! like, the one game asked for.
+//! engine, or at a table with people) or asked for by a command (`join CODE` and the like), the rematch a table
+//! sends them to, and back to the lobby when they leave a game.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -59,21 +59,21 @@ enum Step {
 }
 
 /// Serves `player` on `screen` from `start` until they leave (or the connection, the server or the idle timeout
-/// ends it); with `lobby_after`, leaving a game goes back to the lobby. The player's terminal is given back and
-/// the channel closed at the end.
+/// ends it); leaving a game goes back to the lobby, whether it was chosen there or asked for by a command (`join
+/// K7QX`), and the player leaves from there. The player's terminal is given back and the channel closed at the
+/// end.
 pub async fn serve(
     player: Player,
     screen: Screen,
     input: mpsc::Receiver<ToGame>,
     size: (u16, u16),
     start: Start,
-    lobby_after: bool,
 ) -> GameEnd {
     let Ok(mut out) = Output::new(screen, size) else {
         return GameEnd::Session(Ending::InputClosed);
     };
     let mut doing = Doing::Lobby;
-    let end = drive(&player, &mut out, input, start, lobby_after, &mut doing).await;
+    let end = drive(&player, &mut out, input, start, &mut doing).await;
     farewell(&out.screen, end, doing).await;
     end
 }
@@ -83,7 +83,6 @@ async fn drive(
     out: &mut Output,
     input: mpsc::Receiver<ToGame>,
     start: Start,
-    lobby_after: bool,
     doing: &mut Doing,
 ) -> GameEnd {
     if !out.start().await {
@@ -95,6 +94,7 @@ async fn drive(
         engine: mpsc::unbounded_channel().1,
         shutdown: player.shared.shutdown.clone(),
         table: None,
+        rematch: None,
     };
     let mut lobby = Lobby::new(
         &player.identity.name,
@@ -174,8 +174,17 @@ async fn drive(
             }
         };
         let ahead = std::mem::take(&mut typed_ahead);
-        next = match run(&mut session, &mut channels, out, idle, ahead).await {
-            Some(Ending::Quit) if lobby_after => Step::Lobby(None),
+        let ending = run(&mut session, &mut channels, out, idle, ahead).await;
+        if let (Some(Ending::Quit), Some(code)) = (ending, channels.rematch.take()) {
+            // A rematch was agreed: players take their seats at its table, watchers watch it.
+            next = Step::Ask(match doing {
+                Doing::Watching => TableAsk::Watch(code),
+                _ => TableAsk::Join(code),
+            });
+            continue;
+        }
+        next = match ending {
+            Some(Ending::Quit) => Step::Lobby(None),
             Some(ending) => return GameEnd::Session(ending),
             None => return GameEnd::Idle,
         };

@@ -147,6 +147,8 @@ pub struct Links {
     pub recorder: Option<Recorder>,
     /// The game it resumes.
     pub resumed: Option<Resumed>,
+    /// The players it is a rematch for.
+    pub rematch: Option<Rematch>,
 }
 
 /// Starts a room.
@@ -194,6 +196,7 @@ impl Room {
             tables,
             recorder,
             resumed,
+            rematch,
         } = links;
         let mut room = Room {
             config,
@@ -211,6 +214,10 @@ impl Room {
             ended: false,
             paused: false,
         };
+        if let Some(rematch) = rematch {
+            // Both players are on their way from the last game: away until each arrives.
+            room.seat_away([Color::Black, Color::White].map(|c| rematch.seats[c.index()].clone()));
+        }
         if let Some(resumed) = resumed {
             room.game = resumed.game;
             room.record = Some(resumed.record);
@@ -218,19 +225,25 @@ impl Room {
                 room.clock = Some(Clock::resumed(control, left));
             }
             // Both players are away until they come back; nobody hears anything until then.
-            let away = Instant::now();
-            let seats = resumed.seats.into_iter().zip(resumed.ratings);
-            for (color, (who, rating)) in [Color::Black, Color::White].into_iter().zip(seats) {
-                let (updates, _) = mpsc::unbounded_channel();
-                room.seats[color.index()] = Some(Seat {
-                    who,
-                    updates,
-                    rating,
-                    away_since: Some(away),
-                });
-            }
+            let [black, white] = resumed.seats;
+            let [black_rating, white_rating] = resumed.ratings;
+            room.seat_away([(black, black_rating), (white, white_rating)]);
         }
         room
+    }
+
+    /// Seats Black's and White's players (with their ratings), both away until they arrive.
+    fn seat_away(&mut self, players: [(Identity, Option<i32>); 2]) {
+        let away = Instant::now();
+        for (color, (who, rating)) in [Color::Black, Color::White].into_iter().zip(players) {
+            let (updates, _) = mpsc::unbounded_channel();
+            self.seats[color.index()] = Some(Seat {
+                who,
+                updates,
+                rating,
+                away_since: Some(away),
+            });
+        }
     }
 
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
@@ -369,6 +382,7 @@ impl Room {
                 }
             }
             Command::Leave { who } => {
+                self.rematch_off(&who);
                 self.watchers.retain(|(w, _)| *w != who);
                 if let Some(color) = self.seat_of(&who)
                     && let Some(seat) = self.seats[color.index()].as_mut()
@@ -393,6 +407,10 @@ impl Room {
                 seat.away_since = None;
                 seat.updates = updates;
                 seat.rating = rating.or(seat.rating);
+            }
+            // A rematch's players were seated before they arrived: its record starts with the first.
+            if self.seats.iter().all(Option::is_some) && self.game.is_empty() {
+                self.record_start();
             }
             self.start_clock_when_both_are_here();
             return Ok(mine);
@@ -532,9 +550,11 @@ fn far_future() -> Instant {
 }
 
 mod recording;
+mod rematch;
 mod requests;
 mod timers;
 
 pub use recording::resumed_from;
+pub use rematch::Rematch;
 #[cfg(test)]
 mod tests;

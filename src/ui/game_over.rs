@@ -72,12 +72,20 @@ pub fn panel<'a>(app: &App, options: &Options) -> Panel<'a> {
         count(game.moves_played(), "move", "moves")
     )));
     let hints = match app.table() {
-        // A game at a table was kept by the server; what is left is to look back at it, or leave.
-        Some(_) => vec![format!(
-            " {} browse  {} leave",
-            key("back", "Tab"),
-            key("quit", ":quit")
-        )],
+        // A game at a table was kept by the server: a player may offer a rematch; anyone may look back at it, or
+        // go back to the lobby.
+        Some(table) => {
+            let mut hints = Vec::new();
+            if table.seat.is_some() {
+                hints.push(format!(
+                    " {} rematch (colours swapped)",
+                    key("rematch", ":rematch")
+                ));
+            }
+            hints.push(format!(" {} browse", key("back", "Tab")));
+            hints.push(format!(" {} back to the lobby", key("quit", ":quit")));
+            hints
+        }
         None => vec![
             format!(
                 " {} new game  {} rematch",

@@ -406,6 +406,7 @@ pub fn question(
         Question::Draw { .. } | Question::Offered(OfferKind::Draw) => " Draw offered ",
         Question::Offered(OfferKind::Takeback) => " Takeback asked ",
         Question::Offered(OfferKind::Pause) => " Pause asked ",
+        Question::Offered(OfferKind::Rematch) => " Rematch offered ",
     };
     let width = board.width.saturating_sub(2).clamp(20, 44);
     let lines: Vec<Line> = std::iter::once(Line::default())

@@ -58,8 +58,8 @@ impl App {
             Action::Table(event) => return Some(self.table_event(event.clone())),
             Action::Undo => return Some(self.ask_takeback()),
             Action::Redo => "a move taken back at a table stays taken back".to_string(),
+            Action::Rematch => return Some(self.offer_rematch()),
             Action::NewGame
-            | Action::Rematch
             | Action::Setup(SetupAction::Open)
             | Action::Load
             | Action::Continue => self.leave_first(),
@@ -84,7 +84,8 @@ impl App {
             "undo" => Ok(self.ask_takeback()),
             "redo" => Err("a move taken back at a table stays taken back".into()),
             "hint" => Err(NO_HINTS_AT_TABLES.into()),
-            "new" | "rematch" | "setup" | "load" | "continue" | "ballot" => Err(self.leave_first()),
+            "rematch" => Ok(self.offer_rematch()),
+            "new" | "setup" | "load" | "continue" | "ballot" => Err(self.leave_first()),
             "fen" if rest.is_some_and(|r| !r.is_empty()) => Err(self.leave_first()),
             "pause" => Ok(self.pause_or_resume()),
             "move" | "level" => Err("no engine plays at this table".into()),
@@ -140,6 +141,23 @@ impl App {
                 Vec::new()
             }
         }
+    }
+
+    /// The rematch key (or `:rematch`) at a table once the game is over: the opponent is asked for another
+    /// game, colours swapped, same clock.
+    fn offer_rematch(&mut self) -> Vec<Effect> {
+        let seat = self.table.as_ref().and_then(|t| t.seat);
+        self.status = match (seat, self.game.outcome()) {
+            (None, _) => "you are watching this game".into(),
+            (Some(_), None) => "a rematch is for after the game".into(),
+            (Some(_), Some(_)) => {
+                self.status =
+                    "you offer a rematch, colours swapped, same clock: waiting for the answer"
+                        .into();
+                return vec![Effect::Table(TableRequest::Offer(OfferKind::Rematch))];
+            }
+        };
+        Vec::new()
     }
 
     /// `:pause` (or its key) at a table: asks the opponent to stop the clocks, or starts them again after an
@@ -237,6 +255,11 @@ impl App {
             TableEvent::Declined(kind) => {
                 let who = table.opponent_name().unwrap_or("Your opponent").to_string();
                 self.status = format!("{who} declines {}. {}", kind.words(), self.mode_message());
+                Vec::new()
+            }
+            TableEvent::Rematch(code) => {
+                // The front end takes the player to the new table; until then, say where they are going.
+                self.status = format!("to the rematch: table {code}…");
                 Vec::new()
             }
             TableEvent::Refused(why) => {

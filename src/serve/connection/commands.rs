@@ -40,7 +40,7 @@ impl Connection {
         };
         match seated {
             Ok(seated) => {
-                self.spawn_player(channel, size, session, Start::Table(seated), false);
+                self.spawn_player(channel, size, session, Start::Table(seated));
                 Ok(())
             }
             Err(why) => {

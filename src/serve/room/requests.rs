@@ -52,6 +52,9 @@ impl Room {
 
     pub(super) fn make_offer(&mut self, who: &str, kind: OfferKind) -> Result<(), String> {
         let color = self.seat_of(who).ok_or("you are watching this game")?;
+        if kind == OfferKind::Rematch {
+            return self.offer_rematch(color);
+        }
         if self.game.outcome().is_some() {
             return Err("the game is over".into());
         }
@@ -108,6 +111,7 @@ impl Room {
                 self.stop_clock();
                 self.paused = true;
             }
+            OfferKind::Rematch => return self.open_rematch(),
             OfferKind::Takeback => {
                 for _ in 0..self.plies_to_take_back(from) {
                     self.game.undo();
