@@ -498,3 +498,50 @@ async fn a_rematch_swaps_the_colours_and_leaving_goes_back_to_the_lobby() {
     a.send(b"q").await;
     a.wait_for("crowned · lobby · ann").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_to_come_back_ticks_for_the_player_and_the_watchers_and_its_end_offers_the_claim()
+{
+    let server = Server::start_with(
+        "tables-countdown",
+        "[server]\nidle-timeout = 600\nseat-grace = 5\n",
+    );
+    let ann = connect(&server, &new_key(), "ann").await;
+    let bob = connect(&server, &new_key(), "bob").await;
+    let cy = connect(&server, &new_key(), "cy").await;
+    let mut a = Terminal::exec(&ann, 120, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 120, 30, &format!("join {code}")).await;
+    let mut c = Terminal::exec(&cy, 120, 30, &format!("watch {code}")).await;
+    c.wait_for("1 watching").await;
+    let mut game = AnyGame::new(GameType::default());
+    let mut dice = Dice(9);
+    play_moves(&mut a, &mut b, &mut game, 1, &mut dice).await;
+    b.wait_for(&your_move(&game)).await;
+    // Bob, to move, drops; his clock runs on.
+    drop((b, bob));
+    // Each second shows on Ann's screen and the watcher's, clocks running all the while.
+    for t in [&mut a, &mut c] {
+        for left in (1..=3).rev() {
+            t.wait_for(&format!("waiting for bob to reconnect (0:0{left} left"))
+                .await;
+        }
+    }
+    let bob_line = a
+        .contents()
+        .lines()
+        .find(|l| l.contains("bob ("))
+        .map(str::to_string)
+        .unwrap_or_default();
+    assert!(bob_line.contains("away 0:01 >"), "{}", a.contents());
+    // The grace is over: Ann is told what she may do, the watcher what may happen.
+    a.wait_for("bob has not come back: :claim wins the game, :claim draw calls it a draw")
+        .await;
+    c.wait_for("bob has not come back; the other player may claim the game")
+        .await;
+    a.send(b":claim\r").await;
+    for t in [&mut a, &mut c] {
+        t.wait_for("Black wins: White left the game").await;
+    }
+}
