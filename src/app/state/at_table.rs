@@ -298,9 +298,12 @@ impl App {
             .is_some_and(|before| Gist::of(before) == Gist::of(&state));
         table.clocks = state.clocks;
         table.state = Some(state.clone());
+        let before = self.status.clone();
         let effects = self.follow(&state);
+        // A move played or taken back has said so already.
+        let followed = self.status != before;
         let quiet = matches!(self.mode, Mode::Play) && self.overlay.panel().is_none();
-        if quiet && (self.status == said || !ticked_only) {
+        if quiet && !followed && (self.status == said || !ticked_only) {
             self.status = self.mode_message();
         }
         effects
