@@ -180,8 +180,8 @@ fn shutting_down(doing: Doing) -> &'static str {
             "crowned: the server is shutting down; a guest's games are not kept.\r\n"
         }
         Doing::Playing => {
-            "crowned: the server is shutting down; your game is kept, clocks and all, and connecting again \
-             when it is back takes you to it.\r\n"
+            "crowned: the server is shutting down; your game is kept, clocks and all: connect again when it \
+             is back.\r\n"
         }
         Doing::Watching => {
             "crowned: the server is shutting down; the game you watched is kept and goes on when it is back.\r\n"

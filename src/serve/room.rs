@@ -216,7 +216,7 @@ impl Room {
         };
         if let Some(rematch) = rematch {
             // Both players are on their way from the last game: away until each arrives.
-            room.seat_away([Color::Black, Color::White].map(|c| rematch.seats[c.index()].clone()));
+            room.seat_away(rematch.seats);
         }
         if let Some(resumed) = resumed {
             room.game = resumed.game;
@@ -273,11 +273,6 @@ impl Room {
                 }
             };
             let Some(command) = command else { break };
-            if let Command::NoteClocks { done } = command {
-                self.note_clocks();
-                let _ = done.send(());
-                continue;
-            }
             self.handle(command);
             self.after_change();
             if self.finished() {
@@ -336,8 +331,9 @@ impl Room {
             } => {
                 let _ = reply.send(self.sit(who, color, rating, updates));
             }
-            // Answered in the room's loop, before a command is handled.
+            // Nothing changes for the people here: nobody hears of it.
             Command::NoteClocks { done } => {
+                self.note_clocks();
                 let _ = done.send(());
                 return;
             }
