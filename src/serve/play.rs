@@ -116,7 +116,7 @@ pub struct TableLink {
     /// The player, by key fingerprint.
     pub who: String,
     /// The room's updates for this player.
-    pub updates: mpsc::UnboundedReceiver<TableEvent>,
+    pub updates: mpsc::Receiver<TableEvent>,
 }
 
 /// The table's next news, or never when the game is not at a table (or the room has gone).

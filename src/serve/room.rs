@@ -6,8 +6,8 @@
 //! if it is legal and its player's turn, and time is the room's own. After each change every player and
 //! watcher gets an [`Update`].
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Weak};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Weak;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -52,8 +52,12 @@ pub type Snapshot = TableState;
 /// What a room tells the people in it.
 pub type Update = TableEvent;
 
-/// Where a person's updates go.
-pub type Updates = mpsc::UnboundedSender<Update>;
+/// Where a person's updates go: a bounded queue (see [`UPDATES_QUEUE`]).
+pub type Updates = mpsc::Sender<Update>;
+
+/// How many updates may wait for one person. A connection that falls this far behind misses what comes next
+/// until it has caught up, and then gets the newest state ([`Room::catch_up`]): it never holds memory that grows.
+pub const UPDATES_QUEUE: usize = 64;
 
 /// What a room is asked.
 #[derive(Debug)]
@@ -187,6 +191,10 @@ struct Room {
     ended: bool,
     /// Whether the clocks are stopped by the players' agreement.
     paused: bool,
+    /// Who (by fingerprint) missed a state because their queue was full: they get the newest when it has room.
+    behind: HashSet<String>,
+    /// When to try again to bring those behind up to date.
+    catch_up_at: Option<Instant>,
 }
 
 impl Room {
@@ -213,6 +221,8 @@ impl Room {
             record: None,
             ended: false,
             paused: false,
+            behind: HashSet::new(),
+            catch_up_at: None,
         };
         if let Some(rematch) = rematch {
             // Both players are on their way from the last game: away until each arrives.
@@ -236,7 +246,7 @@ impl Room {
     fn seat_away(&mut self, players: [(Identity, Option<i32>); 2]) {
         let away = Instant::now();
         for (color, (who, rating)) in [Color::Black, Color::White].into_iter().zip(players) {
-            let (updates, _) = mpsc::unbounded_channel();
+            let (updates, _) = mpsc::channel(1);
             self.seats[color.index()] = Some(Seat {
                 who,
                 updates,
@@ -252,6 +262,7 @@ impl Room {
             let tick_at = self.tick_deadline();
             let away_at = self.away_deadline();
             let note_at = self.note_deadline();
+            let catch_up_at = self.catch_up_deadline();
             let command = tokio::select! {
                 command = commands.recv() => command,
                 () = sleep_until(flag_at.unwrap_or_else(far_future)), if flag_at.is_some() => {
@@ -269,6 +280,10 @@ impl Room {
                 }
                 () = sleep_until(note_at.unwrap_or_else(far_future)), if note_at.is_some() => {
                     self.note_clocks();
+                    continue;
+                }
+                () = sleep_until(catch_up_at.unwrap_or_else(far_future)), if catch_up_at.is_some() => {
+                    self.catch_up();
                     continue;
                 }
             };
@@ -305,19 +320,6 @@ impl Room {
 
     fn refuse(&self, who: &str, why: &str) {
         self.tell(who, Update::Refused(why.to_string()));
-    }
-
-    /// Sends `update` to `who` alone (wherever they sit or watch from).
-    fn tell(&self, who: &str, update: Update) {
-        let to = self
-            .seats
-            .iter()
-            .flatten()
-            .map(|s| (&s.who.fingerprint, &s.updates));
-        let watchers = self.watchers.iter().map(|(w, u)| (w, u));
-        for (_, updates) in to.chain(watchers).filter(|(w, _)| w.as_str() == who) {
-            let _ = updates.send(update.clone());
-        }
     }
 
     fn handle(&mut self, command: Command) {
@@ -505,33 +507,6 @@ impl Room {
             paused: self.paused,
         }
     }
-
-    fn everyone(&self) -> impl Iterator<Item = &Updates> {
-        self.seats
-            .iter()
-            .flatten()
-            .filter(|s| s.away_since.is_none())
-            .map(|s| &s.updates)
-            .chain(self.watchers.iter().map(|(_, u)| u))
-    }
-
-    fn broadcast_state(&mut self) {
-        let state = Update::State(Arc::new(self.snapshot()));
-        for seat in self.seats.iter().flatten() {
-            let _ = seat.updates.send(state.clone());
-        }
-        // Watchers whose connection has gone are forgotten.
-        self.watchers
-            .retain(|(_, updates)| updates.send(state.clone()).is_ok());
-    }
-
-    fn send_clocks(&self) {
-        if let Some(clocks) = self.clocks_now() {
-            for updates in self.everyone() {
-                let _ = updates.send(Update::Clocks(clocks));
-            }
-        }
-    }
 }
 
 /// Whether a request was a move: a refused move puts the mover's game back, anything else is only told.
@@ -545,6 +520,7 @@ fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86_400 * 365)
 }
 
+mod delivery;
 mod recording;
 mod rematch;
 mod requests;

@@ -8,7 +8,7 @@ use super::Shared;
 use super::codes::read_code;
 use super::identity::Identity;
 use super::play::TableLink;
-use super::room::{Command, RoomConfig, RoomHandle};
+use super::room::{Command, RoomConfig, RoomHandle, UPDATES_QUEUE};
 use super::tables::Listing;
 use super::text::clean_line;
 use crate::app::Table;
@@ -197,7 +197,7 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
 /// Watches the game with `code`.
 pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, String> {
     let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
-    let (updates, news) = mpsc::unbounded_channel();
+    let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let watching = room
         .send(Command::Watch {
             who: identity.clone(),
@@ -240,7 +240,7 @@ async fn sit(
         }
         _ => None,
     };
-    let (updates, news) = mpsc::unbounded_channel();
+    let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let (reply, answer) = oneshot::channel();
     let asked = room
         .send(Command::Sit {

@@ -28,7 +28,7 @@ impl Room {
             return self.open_rematch().map(|_| ());
         }
         self.offer = Some((color, OfferKind::Rematch));
-        let _ = opponent.updates.send(Update::Offer(OfferKind::Rematch));
+        let _ = opponent.updates.try_send(Update::Offer(OfferKind::Rematch));
         Ok(())
     }
 
@@ -52,10 +52,7 @@ impl Room {
         let (code, _) = tables
             .open_rematch(self.config, Rematch { seats })
             .ok_or("the server has no free game codes just now; try again soon")?;
-        let news = Update::Rematch(code);
-        for updates in self.everyone() {
-            let _ = updates.send(news.clone());
-        }
+        self.tell_everyone(&Update::Rematch(code));
         Ok(false)
     }
 
@@ -78,7 +75,7 @@ impl Room {
 
     fn tell_seat(&self, color: Color, update: Update) {
         if let Some(seat) = &self.seats[color.index()] {
-            let _ = seat.updates.send(update);
+            let _ = seat.updates.try_send(update);
         }
     }
 }

@@ -69,7 +69,7 @@ impl Room {
         }
         self.offer = Some((color, kind));
         if let Some(seat) = &self.seats[color.opponent().index()] {
-            let _ = seat.updates.send(Update::Offer(kind));
+            let _ = seat.updates.try_send(Update::Offer(kind));
         }
         Ok(())
     }
@@ -98,7 +98,7 @@ impl Room {
         self.offer = None;
         if !accept {
             if let Some(seat) = &self.seats[from.index()] {
-                let _ = seat.updates.send(Update::Declined(kind));
+                let _ = seat.updates.try_send(Update::Declined(kind));
             }
             return Ok(false);
         }
@@ -210,10 +210,10 @@ impl Room {
         let from_player = self.seat_of(who).is_some();
         let update = Update::Chat { from: name, text };
         for seat in self.seats.iter().flatten().filter(|_| from_player) {
-            let _ = seat.updates.send(update.clone());
+            let _ = seat.updates.try_send(update.clone());
         }
         for (_, updates) in &self.watchers {
-            let _ = updates.send(update.clone());
+            let _ = updates.try_send(update.clone());
         }
     }
 

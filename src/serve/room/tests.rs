@@ -1,17 +1,19 @@
 //! The room's rules, driven by commands as players' connections would send them.
 
+use std::sync::Arc;
+
 use super::*;
 use crate::game::{Outcome, WinReason};
 use crate::rules::{Move, Strictness, Variant};
 
 struct Person {
     who: Identity,
-    updates: mpsc::UnboundedReceiver<Update>,
+    updates: mpsc::Receiver<Update>,
 }
 
 impl Person {
     fn new(name: &str) -> (Person, Updates) {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::channel(UPDATES_QUEUE);
         let who = Identity {
             fingerprint: format!("SHA256:{name}"),
             name: name.to_string(),
@@ -545,4 +547,54 @@ async fn a_rematch_offered_to_someone_who_leaves_is_called_off() {
     room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     assert_eq!(ann.refused().await, "bob has left the table");
+}
+
+#[tokio::test]
+async fn a_watcher_who_never_reads_holds_a_bounded_queue_and_then_gets_the_newest_state() {
+    let (room, mut ann, mut bob) = two_players(config(None, 60_000)).await;
+    let (mut cy, cy_tx) = Person::new("cy");
+    room.send(Command::Watch {
+        who: cy.who.clone(),
+        updates: cy_tx,
+    })
+    .await;
+    // Many moves (and takebacks, each a change), while Cy reads nothing.
+    let mut state = ann.state_until(|s| s.watchers == 1).await;
+    for _ in 0..UPDATES_QUEUE {
+        play(&room, &ann, &state, "11-15").await;
+        bob.state_until(|s| s.game.len() == 1).await;
+        room.ask(&ann.id(), TableRequest::Offer(OfferKind::Takeback))
+            .await;
+        bob.offered().await;
+        room.ask(
+            &bob.id(),
+            TableRequest::Answer {
+                kind: OfferKind::Takeback,
+                accept: true,
+            },
+        )
+        .await;
+        state = ann.state_until(|s| s.game.is_empty()).await;
+    }
+    // Then a position the game never had before: two moves played.
+    play(&room, &ann, &state, "11-15").await;
+    let state = bob.state_until(|s| s.game.len() == 1).await;
+    play(&room, &bob, &state, "23-19").await;
+    ann.state_until(|s| s.game.len() == 2).await;
+    assert!(cy.updates.len() <= UPDATES_QUEUE, "{}", cy.updates.len());
+    // Cy reads again: the states he missed are made good by the newest, as the game stands.
+    let newest = cy.state_until(|s| s.game.len() == 2).await;
+    assert_eq!(
+        newest.game.moves(),
+        state_after(&["11-15", "23-19"]).moves()
+    );
+}
+
+/// The game after `moves`, for comparing with a room's.
+fn state_after(moves: &[&str]) -> AnyGame {
+    let mut game = AnyGame::new(GameType::standard(Variant::English));
+    for text in moves {
+        game.play_text(text).expect("a legal move");
+    }
+    game
 }
