@@ -5,7 +5,7 @@
 use tokio::time::Instant;
 
 use super::{CHAT_LINES, CHAT_WINDOW, Job, MAX_CHAT, Room, Update};
-use crate::app::OfferKind;
+use crate::app::{OfferKind, clock_text};
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::{Color, Move};
 use crate::serve::text::clean_line;
@@ -165,12 +165,19 @@ impl Room {
         if self.game.outcome().is_some() {
             return Err("the game is over".into());
         }
-        let away = self.seats[color.opponent().index()]
+        let opponent = self.seats[color.opponent().index()]
             .as_ref()
-            .and_then(|s| s.away_since)
-            .ok_or("your opponent is here")?;
-        if away.elapsed() < self.config.grace {
-            return Err("your opponent may still come back".into());
+            .ok_or("there is nobody to claim against")?;
+        let away = opponent
+            .away_since
+            .ok_or_else(|| format!("{} is here", opponent.who.name))?;
+        let left = self.config.grace.saturating_sub(away.elapsed());
+        if !left.is_zero() {
+            return Err(format!(
+                "{} may still come back ({} left)",
+                opponent.who.name,
+                clock_text(left)
+            ));
         }
         let outcome = match draw {
             true => Outcome::Draw {

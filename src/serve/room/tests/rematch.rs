@@ -86,3 +86,27 @@ async fn a_rematch_offered_to_someone_who_leaves_is_called_off() {
         .await;
     assert_eq!(ann.refused().await, "bob has left the table");
 }
+
+#[tokio::test]
+async fn rematches_offered_by_both_are_agreed_without_a_question() {
+    use crate::serve::tables::Tables;
+    let tables = Arc::new(Tables::new(None));
+    let (_, room) = tables.open(config(None, 60_000), None).expect("a room");
+    let (mut ann, ann_tx) = Person::new("ann");
+    let (mut bob, bob_tx) = Person::new("bob");
+    sit(&room, &ann, ann_tx, None).await;
+    sit(&room, &bob, bob_tx, None).await;
+    room.ask(&bob.id(), TableRequest::Resign).await;
+    ann.state_until(|s| s.game.outcome().is_some()).await;
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    let rematch = |u| match u {
+        Update::Rematch(code) => Some(code),
+        _ => None,
+    };
+    let code = ann.next(rematch).await;
+    assert_eq!(bob.next(rematch).await, code);
+    assert!(tables.find(&code).is_some());
+}
