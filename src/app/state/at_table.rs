@@ -147,9 +147,9 @@ impl App {
     /// game, colours swapped, same clock.
     fn offer_rematch(&mut self) -> Vec<Effect> {
         let seat = self.table.as_ref().and_then(|t| t.seat);
-        self.status = match (seat, self.game.outcome()) {
-            (None, _) => "you are watching this game".into(),
-            (Some(_), None) => "a rematch is for after the game".into(),
+        let refusal = match (seat, self.game.outcome()) {
+            (None, _) => "you are watching this game",
+            (Some(_), None) => "a rematch is for after the game",
             (Some(_), Some(_)) => {
                 self.status =
                     "you offer a rematch, colours swapped, same clock: waiting for the answer"
@@ -157,6 +157,7 @@ impl App {
                 return vec![Effect::Table(TableRequest::Offer(OfferKind::Rematch))];
             }
         };
+        self.status = refusal.into();
         Vec::new()
     }
 
