@@ -263,33 +263,30 @@ impl Room {
             let away_at = self.away_deadline();
             let note_at = self.note_deadline();
             let catch_up_at = self.catch_up_deadline();
-            let command = tokio::select! {
-                command = commands.recv() => command,
+            tokio::select! {
+                command = commands.recv() => {
+                    let Some(command) = command else { break };
+                    self.handle(command);
+                    self.after_change();
+                }
                 () = sleep_until(flag_at.unwrap_or_else(far_future)), if flag_at.is_some() => {
                     self.check_flag();
-                    continue;
                 }
                 () = sleep_until(tick_at.unwrap_or_else(far_future)), if tick_at.is_some() => {
                     self.send_clocks();
-                    continue;
                 }
                 () = sleep_until(away_at.unwrap_or_else(far_future)), if away_at.is_some() => {
                     // The time left to come back, counting down on the others' screens.
                     self.broadcast_state();
-                    continue;
                 }
                 () = sleep_until(note_at.unwrap_or_else(far_future)), if note_at.is_some() => {
                     self.note_clocks();
-                    continue;
                 }
                 () = sleep_until(catch_up_at.unwrap_or_else(far_future)), if catch_up_at.is_some() => {
                     self.catch_up();
-                    continue;
                 }
-            };
-            let Some(command) = command else { break };
-            self.handle(command);
-            self.after_change();
+            }
+            // Checked after a clock's wake-up too: a flag that falls in an empty room ends it.
             if self.finished() {
                 break;
             }
@@ -303,11 +300,13 @@ impl Room {
         self.epoch.elapsed()
     }
 
-    /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began.
+    /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began (a
+    /// game in the records has begun, moves or not: it stays for its players, and a restart resumes it).
     fn finished(&self) -> bool {
         let nobody =
             self.seats.iter().flatten().all(|s| s.away_since.is_some()) && self.watchers.is_empty();
-        nobody && (self.game.outcome().is_some() || self.game.is_empty())
+        let never_began = self.game.is_empty() && self.record.is_none();
+        nobody && (self.game.outcome().is_some() || never_began)
     }
 
     fn seat_of(&self, who: &str) -> Option<Color> {

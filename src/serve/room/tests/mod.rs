@@ -519,3 +519,42 @@ fn state_after(moves: &[&str]) -> AnyGame {
     }
     game
 }
+
+#[tokio::test]
+async fn a_recorded_game_stays_when_its_players_leave_before_a_move_and_ends_when_its_flag_falls() {
+    use crate::serve::recorder::Recorder;
+    use crate::serve::records::Records;
+    use crate::serve::tables::Tables;
+    let dir = std::env::temp_dir().join(format!("crowned-room-empty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let recorder = Recorder::start(Records::open(&dir.join("r.sqlite")).expect("opens"), None)
+        .expect("starts");
+    let tables = Arc::new(Tables::new(Some(recorder.clone())));
+    // 0.02 minutes: Black's 1.2 seconds run out while nobody is there.
+    let (code, room) = tables
+        .open(config(Some("0.02+0"), 60_000), None)
+        .expect("a room");
+    let (ann, ann_tx) = Person::new("ann");
+    let (bob, bob_tx) = Person::new("bob");
+    for person in [&ann, &bob] {
+        recorder.send(crate::serve::recorder::Job::Seen(person.who.clone()));
+    }
+    sit(&room, &ann, ann_tx, None).await;
+    sit(&room, &bob, bob_tx, None).await;
+    // Both leave before a move (as they do when the server stops): the game is in the records, so the room
+    // stays for them, and notes its clocks when asked.
+    room.send(Command::Leave { who: ann.id() }).await;
+    room.send(Command::Leave { who: bob.id() }).await;
+    let (done, noted) = oneshot::channel();
+    assert!(room.send(Command::NoteClocks { done }).await);
+    noted.await.expect("the clocks noted");
+    assert!(tables.find(&code).is_some());
+    // Black's flag falls with nobody there: the game is over, and the room goes.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while tables.find(&code).is_some() {
+        assert!(Instant::now() < deadline, "the room is still there");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
