@@ -169,6 +169,9 @@ struct Seat {
     rating: Option<i32>,
     /// When the player went away; `None` while connected.
     away_since: Option<Instant>,
+    /// Whether everyone here has been told that the player's time to come back is over (the last step of the
+    /// countdown, which must not be lost when another wake-up comes at the same moment).
+    told_gone: bool,
 }
 
 struct Room {
@@ -252,6 +255,7 @@ impl Room {
                 updates,
                 rating,
                 away_since: Some(away),
+                told_gone: false,
             });
         }
     }
@@ -385,6 +389,7 @@ impl Room {
                     && let Some(seat) = self.seats[color.index()].as_mut()
                 {
                     seat.away_since = Some(Instant::now());
+                    seat.told_gone = false;
                 }
             }
         }
@@ -429,6 +434,7 @@ impl Room {
             updates,
             rating,
             away_since: None,
+            told_gone: false,
         });
         if self.seats.iter().all(Option::is_some) && self.game.is_empty() {
             self.record_start();

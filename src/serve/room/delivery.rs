@@ -79,6 +79,16 @@ impl Room {
             !gone
         });
         self.behind = behind;
+        // A player whose time to come back is over has now been told of, to everyone here.
+        let grace = self.config.grace;
+        for seat in self.seats.iter_mut().flatten() {
+            if seat
+                .away_since
+                .is_some_and(|since| since.elapsed() >= grace)
+            {
+                seat.told_gone = true;
+            }
+        }
     }
 
     /// The clocks as they run, to everyone here (a state, which holds them, makes good a missed one).

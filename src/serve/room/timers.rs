@@ -39,11 +39,12 @@ impl Room {
         self.seats
             .iter()
             .flatten()
-            .filter_map(|s| s.away_since)
-            .filter_map(|since| {
+            .filter_map(|s| Some((s.away_since?, s.told_gone)))
+            .filter_map(|(since, told_gone)| {
                 let ends = since + self.config.grace;
                 if now >= ends {
-                    return None;
+                    // Over: due at once until it has been told.
+                    return (!told_gone).then_some(ends);
                 }
                 let next = since + Duration::from_secs(now.duration_since(since).as_secs() + 1);
                 Some(next.min(ends))
