@@ -267,3 +267,181 @@ fn pause_asks_the_opponent_and_starts_the_clocks_again_once_stopped() {
     );
     assert_eq!(requests(&app.update(Action::Pause)), [TableRequest::Resume]);
 }
+
+/// The table's state with Bob (White, to move) away for `left` more to come back, his clock at 4:31 running.
+fn bob_away(left: Duration) -> TableEvent {
+    let mut game = AnyGame::new(GameType::default());
+    game.play_text("11-15").expect("a legal move");
+    let mut bob = seat("bob");
+    if let Some(bob) = bob.as_mut() {
+        bob.away = Some(left);
+    }
+    TableEvent::State(Arc::new(TableState {
+        game,
+        seats: [seat("ann"), bob],
+        clocks: Some([Duration::from_secs(300), Duration::from_secs(271)]),
+        running: Some(Color::White),
+        watchers: 1,
+        rated: true,
+        paused: false,
+    }))
+}
+
+#[test]
+fn the_time_to_come_back_ticks_and_its_end_offers_the_claims() {
+    let mut ann = seated(Color::Black);
+    let mut watcher = App::at_table(Table::new(None, "K7QX"), GameType::default());
+    let _ = ann.update(Action::Table(state(&["11-15"])));
+    for app in [&mut ann, &mut watcher] {
+        let _ = app.update(Action::Table(bob_away(Duration::from_secs(15))));
+        assert!(app.status().contains("0:15 left"), "{}", app.status());
+        // A second later the state says so, and so does the status line.
+        let _ = app.update(Action::Table(bob_away(Duration::from_secs(14))));
+        assert!(app.status().contains("0:14 left"), "{}", app.status());
+        // The header keeps the absent player's running clock beside the countdown.
+        let screen = common::screen::screen(app, 80, 24);
+        assert!(screen.contains("away 0:14 >4:31"), "{screen}");
+    }
+    // A chat line is not wiped by the next tick.
+    let _ = ann.update(Action::Table(TableEvent::Chat {
+        from: "cy".into(),
+        text: "he will be back".into(),
+    }));
+    let _ = ann.update(Action::Table(bob_away(Duration::from_secs(13))));
+    assert_eq!(ann.status(), "cy: he will be back");
+    // The grace is over: the status line says so, whatever it showed, with the commands that end the game.
+    for app in [&mut ann, &mut watcher] {
+        let _ = app.update(Action::Table(bob_away(Duration::ZERO)));
+        assert!(
+            app.status().contains("bob has not come back"),
+            "{}",
+            app.status()
+        );
+        let screen = common::screen::screen(app, 80, 24);
+        assert!(screen.contains("gone >4:31"), "{screen}");
+    }
+    assert!(
+        ann.status().contains(":claim wins the game"),
+        "{}",
+        ann.status()
+    );
+    assert!(
+        ann.status().contains(":claim draw calls it a draw"),
+        "{}",
+        ann.status()
+    );
+    assert!(!watcher.status().contains(":claim"), "{}", watcher.status());
+    assert_eq!(
+        requests(&ann.update(Action::Submit(":claim draw".into()))),
+        [TableRequest::ClaimDraw]
+    );
+    assert_eq!(
+        requests(&ann.update(Action::Submit(":claim".into()))),
+        [TableRequest::Claim]
+    );
+    assert!(requests(&watcher.update(Action::Submit(":claim".into()))).is_empty());
+}
+
+#[test]
+fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
+    let mut app = seated(Color::White);
+    let _ = app.update(Action::Table(TableEvent::Offer(OfferKind::Draw)));
+    assert_eq!(
+        app.status(),
+        "ann offers a draw. Accept? y: accept, n: decline"
+    );
+    let screen = common::screen::screen(&app, 80, 24);
+    assert!(screen.contains("ann offers a draw"), "{screen}");
+    let _ = app.update(Action::Answer(false));
+    let _ = app.update(Action::Table(TableEvent::Declined(OfferKind::Takeback)));
+    assert!(
+        app.status().starts_with("ann declines a takeback."),
+        "{}",
+        app.status()
+    );
+
+    // Waiting for an opponent: the code, and the whole command a friend types to join.
+    let mut table = Table::new(Some(Color::Black), "9WXJ");
+    table.reached_by = Some("ssh -t -p 2222 192.0.2.7".into());
+    let mut app = App::at_table(table, GameType::default());
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game: AnyGame::new(GameType::default()),
+        seats: [seat("ann"), None],
+        clocks: None,
+        running: None,
+        watchers: 0,
+        rated: false,
+        paused: false,
+    }))));
+    assert!(
+        app.status()
+            .contains("a friend types `ssh -t -p 2222 192.0.2.7 join 9WXJ`"),
+        "{}",
+        app.status()
+    );
+}
+
+/// A game at a table over after Black resigned, as the player in seat `mine` (or a watcher) sees it.
+fn over_at_table(mine: Option<Color>) -> App {
+    let mut app = App::at_table(Table::new(mine, "K7QX"), GameType::default());
+    let mut over = AnyGame::new(GameType::default());
+    for text in ["11-15", "23-19"] {
+        over.play_text(text).expect("legal");
+    }
+    over.resign(Color::Black).expect("resigned");
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game: over,
+        seats: [seat("ann"), seat("bob")],
+        clocks: None,
+        running: None,
+        watchers: 3,
+        rated: true,
+        paused: false,
+    }))));
+    app
+}
+
+/// The game over for a player: the result, then a rematch offered first, browsing, and the way back to the
+/// lobby.
+#[test]
+fn a_table_game_over_for_a_player_80x24() {
+    let app = over_at_table(Some(Color::White));
+    insta::assert_snapshot!(common::screen::screen(&app, 80, 24));
+}
+
+#[test]
+fn a_rematch_is_offered_after_the_game_and_answered_by_the_other() {
+    // Not before the game is over.
+    let mut playing = seated(Color::Black);
+    assert!(requests(&playing.update(Action::Submit(":rematch".into()))).is_empty());
+    assert_eq!(playing.status(), "a rematch is for after the game");
+    // A watcher has no rematch to offer.
+    let mut watcher = over_at_table(None);
+    assert!(requests(&watcher.update(Action::Submit(":rematch".into()))).is_empty());
+    assert_eq!(watcher.status(), "you are watching this game");
+    // Bob offers one with the rematch key; Ann is asked, by his name, and her answer goes to the table.
+    let mut bob = over_at_table(Some(Color::White));
+    assert_eq!(
+        requests(&bob.update(Action::Rematch)),
+        [TableRequest::Offer(OfferKind::Rematch)]
+    );
+    let mut ann = over_at_table(Some(Color::Black));
+    let _ = ann.update(Action::Table(TableEvent::Offer(OfferKind::Rematch)));
+    assert_eq!(ann.question(), Some(Question::Offered(OfferKind::Rematch)));
+    assert!(
+        ann.status()
+            .starts_with("bob offers a rematch, colours swapped"),
+        "{}",
+        ann.status()
+    );
+    assert_eq!(
+        requests(&ann.update(Action::Answer(true))),
+        [TableRequest::Answer {
+            kind: OfferKind::Rematch,
+            accept: true
+        }]
+    );
+    // The table says where the rematch is; the front end takes everyone there.
+    let _ = ann.update(Action::Table(TableEvent::Rematch("M4TR".into())));
+    assert!(ann.status().contains("M4TR"), "{}", ann.status());
+}

@@ -89,18 +89,33 @@ async fn requests_without_a_terminal_are_refused_with_a_reason() {
     let mut channel = handle.channel_open_session().await.expect("a session");
     channel.request_shell(true).await.expect("asked");
     let said = read_all(&mut channel).await;
-    assert!(said.0.contains("needs a terminal"), "{said:?}");
+    let port = server.port;
+    assert!(
+        said.0.contains(&format!(
+            "needs a terminal; connect with `ssh -t -p {port} 127.0.0.1`"
+        )),
+        "{said:?}"
+    );
     assert_eq!(said.1, Some(1));
     // A command.
     let mut channel = handle.channel_open_session().await.expect("a session");
     channel.exec(true, "ls -la").await.expect("asked");
     let said = read_all(&mut channel).await;
     assert!(said.0.contains("`join CODE` plays it"), "{said:?}");
+    // The help names every word `new` takes.
+    assert!(said.0.contains("[private|public]"), "{said:?}");
     // A table command without a terminal.
     let mut channel = handle.channel_open_session().await.expect("a session");
     channel.exec(true, "join K7QX").await.expect("asked");
     let said = read_all(&mut channel).await;
-    assert!(said.0.contains("needs a terminal"), "{said:?}");
+    // Told how to ask for one with the command it ran, not to leave the command out.
+    assert!(
+        said.0.contains(&format!(
+            "`join K7QX` needs a terminal; ask ssh for one with -t: `ssh -t -p {port} 127.0.0.1 join K7QX`"
+        )),
+        "{said:?}"
+    );
+    assert!(!said.0.contains("without a command"), "{said:?}");
     // A subsystem (sftp) is refused outright.
     let mut channel = handle.channel_open_session().await.expect("a session");
     channel

@@ -308,3 +308,258 @@ async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_t
     a.wait_for("bob is thinking").await;
     b.wait_for("your move").await;
 }
+
+/// The clock at the right of the seat line holding `who` on a screen at a table (`>4:56`, `away 0:59 5:02`), in
+/// seconds.
+fn seconds_left(screen: &str, who: &str) -> u64 {
+    let line = screen
+        .lines()
+        .find(|l| l.contains(who))
+        .unwrap_or_else(|| panic!("no {who} on the screen:\n{screen}"));
+    let clock = line
+        .split_whitespace()
+        .rfind(|w| w.contains(':'))
+        .unwrap_or_else(|| panic!("no clock in {line:?}"));
+    let clock = clock.trim_start_matches('>');
+    let (minutes, seconds) = clock.split_once(':').expect("m:ss");
+    let minutes: u64 = minutes
+        .trim_matches(|c: char| !c.is_ascii_digit())
+        .parse()
+        .expect("minutes");
+    minutes * 60 + seconds.parse::<u64>().expect("seconds")
+}
+
+/// Waits until `terminal` shows `who`'s clock at `seconds` or less; what it shows then.
+async fn clock_down_to(terminal: &mut Terminal, who: &str, seconds: u64) -> u64 {
+    terminal
+        .until(&format!("{who}'s clock at {seconds}s"), |t| {
+            let screen = t.contents();
+            screen.contains(who) && seconds_left(&screen, who) <= seconds
+        })
+        .await;
+    seconds_left(&terminal.contents(), who)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_keeps_the_clocks_as_they_stood_and_both_ratings() {
+    let server = Server::start_with(
+        "tables-restart",
+        "[server]\nidle-timeout = 600\nseat-grace = 60\n",
+    );
+    let (ann_key, bob_key) = (new_key(), new_key());
+    let ann = connect(&server, &ann_key, "ann").await;
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    let mut dice = Dice(5);
+    play_moves(&mut a, &mut b, &mut game, 1, &mut dice).await;
+    // Bob thinks: his clock runs down from 5:00.
+    let before = clock_down_to(&mut b, "bob (1500) · you", 296).await;
+
+    // SIGTERM, and the server starts again: Bob's clock goes on from where it stood, not from the last move.
+    drop((a, b, ann, bob));
+    let server = server.stop_and_restart();
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut b = Terminal::open(&bob, 100, 30).await;
+    b.wait_for("waiting for ann to reconnect").await;
+    let screen = b.contents();
+    let after = seconds_left(&screen, "bob (1500) · you");
+    assert!(
+        after <= before,
+        "{before}s before the restart, {after}s after:\n{screen}"
+    );
+    // The opponent still away has her rating in the header.
+    let ann_line = screen
+        .lines()
+        .find(|l| l.contains("away"))
+        .expect("ann away");
+    assert!(ann_line.contains("ann (1500)"), "{screen}");
+
+    // Ann is back: the clocks run again, Bob's. Then the server dies without warning: what it costs Bob's clock
+    // is bounded by how often the running clock is noted (two seconds), and a second for the shown rounding.
+    let ann = connect(&server, &ann_key, "ann").await;
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    a.wait_for("bob is thinking").await;
+    let before = clock_down_to(&mut b, "bob (1500) · you", after - 4).await;
+    drop((a, b, ann, bob));
+    let server = server.crash_and_restart();
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut b = Terminal::open(&bob, 100, 30).await;
+    b.wait_for("waiting for ann to reconnect").await;
+    let after = seconds_left(&b.contents(), "bob (1500) · you");
+    assert!(
+        after <= before + 3,
+        "{before}s before the crash, {after}s after:\n{}",
+        b.contents()
+    );
+    drop(server);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_code_comes_with_the_whole_command_and_a_shutdown_tells_each_what_is_kept() {
+    let server = Server::start("tables-words");
+    let ann = connect(&server, &new_key(), "ann").await;
+    let bob = connect(&server, &new_key(), "bob").await;
+    let cy = connect(&server, &new_key(), "cy").await;
+    let mut a = Terminal::exec(&ann, 160, 30, "new english black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    // The whole command a friend types, with the address and port this server was reached on.
+    a.wait_for(&format!(
+        "`ssh -t -p {} 127.0.0.1 join {code}`",
+        server.port
+    ))
+    .await;
+    let mut b = Terminal::exec(&bob, 160, 30, &format!("join {code}")).await;
+    let mut c = Terminal::exec(&cy, 160, 30, &format!("watch {code}")).await;
+    c.wait_for("1 watching").await;
+    // A watcher's input box invites a chat line, not a move.
+    assert!(
+        c.contents().contains("you are watching: :say TEXT"),
+        "{}",
+        c.contents()
+    );
+    b.wait_for("ann is thinking").await;
+
+    // SAFETY: kill with a child's own pid only sends it a signal.
+    unsafe {
+        libc::kill(server.child.id() as i32, libc::SIGTERM);
+    }
+    for t in [&mut a, &mut b, &mut c] {
+        t.wait_for("shutting down").await;
+    }
+    assert!(
+        a.contents().contains("your game is kept"),
+        "{}",
+        a.contents()
+    );
+    assert!(
+        b.contents().contains("your game is kept"),
+        "{}",
+        b.contents()
+    );
+    assert!(
+        c.contents().contains("the game you watched is kept"),
+        "{}",
+        c.contents()
+    );
+    assert!(!c.contents().contains("your game"), "{}", c.contents());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_swaps_the_colours_and_leaving_goes_back_to_the_lobby() {
+    let server = Server::start("tables-rematch");
+    let ann = connect(&server, &new_key(), "ann").await;
+    let bob = connect(&server, &new_key(), "bob").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    let mut dice = Dice(3);
+    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+    a.wait_for(&your_move(&game)).await;
+    a.send(b":resign\r").await;
+    a.send(b"y").await;
+    b.wait_for("White wins: Black resigned").await;
+    // Bob offers a rematch from the game-over panel; Ann is asked by his name and accepts.
+    b.wait_for("rematch (colours swapped)").await;
+    b.send(b"r").await;
+    a.wait_for("bob offers a rematch").await;
+    a.send(b"y").await;
+    // Both are at a new table: Bob has Black and moves first, Ann has White, the clocks are full again.
+    let fresh = AnyGame::new(GameType::default());
+    b.wait_for(&your_move(&fresh)).await;
+    a.wait_for("bob is thinking").await;
+    let new_code = code_on(&a.contents());
+    assert_ne!(new_code, code);
+    assert_eq!(code_on(&b.contents()), new_code);
+    // Ann's own seat is now White's (the second line), with her rating after the first game.
+    let mine = a
+        .contents()
+        .lines()
+        .find(|l| l.contains("· you"))
+        .map(str::to_string);
+    assert!(
+        mine.as_deref().is_some_and(|l| l.contains("○ ann (")),
+        "{}",
+        a.contents()
+    );
+    assert!(b.contents().contains("5:00"), "{}", b.contents());
+
+    // Bob resigns this one; Ann goes back to the lobby from the game-over panel.
+    b.send(b":resign\r").await;
+    b.send(b"y").await;
+    a.wait_for("White wins: Black resigned").await;
+    a.wait_for("back to the lobby").await;
+    a.send(b"q").await;
+    a.wait_for("crowned · lobby · ann").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_to_come_back_ticks_for_the_player_and_the_watchers_and_its_end_offers_the_claim()
+{
+    let server = Server::start_with(
+        "tables-countdown",
+        "[server]\nidle-timeout = 600\nseat-grace = 5\n",
+    );
+    let ann = connect(&server, &new_key(), "ann").await;
+    let bob = connect(&server, &new_key(), "bob").await;
+    let cy = connect(&server, &new_key(), "cy").await;
+    let mut a = Terminal::exec(&ann, 120, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 120, 30, &format!("join {code}")).await;
+    let mut c = Terminal::exec(&cy, 120, 30, &format!("watch {code}")).await;
+    c.wait_for("1 watching").await;
+    let mut game = AnyGame::new(GameType::default());
+    let mut dice = Dice(9);
+    play_moves(&mut a, &mut b, &mut game, 1, &mut dice).await;
+    b.wait_for(&your_move(&game)).await;
+    // Bob, to move, drops; his clock runs on.
+    drop((b, bob));
+    // The countdown ticks on Ann's screen and the watcher's, clocks running all the while. (On a loaded machine
+    // a second may be drawn late and the next shown instead: what counts is that it goes down by itself.)
+    for t in [&mut a, &mut c] {
+        t.until("a countdown", |t| {
+            left_to_come_back(&t.contents()).is_some()
+        })
+        .await;
+        let first = left_to_come_back(&t.contents()).unwrap_or_default();
+        t.until("the countdown going down", |t| {
+            left_to_come_back(&t.contents()).is_some_and(|left| left < first)
+        })
+        .await;
+    }
+    let bob_line = a
+        .contents()
+        .lines()
+        .find(|l| l.contains("bob ("))
+        .map(str::to_string)
+        .unwrap_or_default();
+    assert!(
+        bob_line.contains("away 0:0") && bob_line.contains(" >"),
+        "{}",
+        a.contents()
+    );
+    // The grace is over: Ann is told what she may do, the watcher what may happen.
+    a.wait_for("bob has not come back: :claim wins the game, :claim draw calls it a draw")
+        .await;
+    c.wait_for("bob has not come back; the other player may claim the game")
+        .await;
+    a.send(b":claim\r").await;
+    for t in [&mut a, &mut c] {
+        t.wait_for("Black wins: White left the game").await;
+    }
+}
+
+/// The seconds the status line says an absent player has left to come back (`… reconnect (0:04 left …`).
+fn left_to_come_back(screen: &str) -> Option<u64> {
+    let rest = screen.split("to reconnect (").nth(1)?;
+    let (clock, _) = rest.split_once(" left")?;
+    let (minutes, seconds) = clock.split_once(':')?;
+    Some(minutes.parse::<u64>().ok()? * 60 + seconds.parse::<u64>().ok()?)
+}

@@ -46,6 +46,25 @@ pub enum Question {
 impl Question {
     /// The question in words, with the answers.
     pub fn text(self) -> String {
+        self.text_from(None)
+    }
+
+    /// The question in words, naming the opponent at a table who asks (`bob offers a draw…`) when known.
+    pub fn text_from(self, opponent: Option<&str>) -> String {
+        if let (Question::Offered(kind), Some(name)) = (self, opponent) {
+            return match kind {
+                OfferKind::Draw => format!("{name} offers a draw. Accept? y: accept, n: decline"),
+                OfferKind::Pause => format!(
+                    "{name} asks to stop the clocks for a while. Agree? y: agree, n: refuse"
+                ),
+                OfferKind::Takeback => format!(
+                    "{name} asks to take back their last move. Allow it? y: allow, n: refuse"
+                ),
+                OfferKind::Rematch => format!(
+                    "{name} offers a rematch, colours swapped, same clock. Accept? y: accept, n: decline"
+                ),
+            };
+        }
         match self {
             Question::Resign(side) => {
                 format!("Resign the game for {side}? y: resign, n: play on")
@@ -59,6 +78,10 @@ impl Question {
             }
             Question::Offered(OfferKind::Pause) => {
                 "Your opponent asks to stop the clocks for a while. Agree? y: agree, n: refuse"
+                    .into()
+            }
+            Question::Offered(OfferKind::Rematch) => {
+                "Your opponent offers a rematch, colours swapped, same clock. Accept? y: accept, n: decline"
                     .into()
             }
             Question::Offered(OfferKind::Takeback) => {

@@ -24,6 +24,8 @@ pub enum OfferKind {
     Takeback,
     /// Stopping both clocks (a move, or either player's word, starts them again).
     Pause,
+    /// After the game: another, colours swapped, same clock, at a new table both players are taken to.
+    Rematch,
 }
 
 impl OfferKind {
@@ -33,6 +35,7 @@ impl OfferKind {
             OfferKind::Draw => "a draw",
             OfferKind::Takeback => "a takeback",
             OfferKind::Pause => "a pause of the clocks",
+            OfferKind::Rematch => "a rematch",
         }
     }
 }
@@ -82,6 +85,8 @@ pub enum TableEvent {
     Refused(String),
     /// This person's move was refused, and why: the game is as the table last said.
     MoveRefused(String),
+    /// A rematch was agreed: its table has this code, and the players (and watchers) go there.
+    Rematch(String),
     /// A chat line, already cleaned.
     Chat {
         /// Who said it.
@@ -111,6 +116,9 @@ pub enum TableRequest {
     Chat(String),
     /// Claim the game when the opponent has been away longer than the grace period.
     Claim,
+    /// Call the game a draw when the opponent has been away longer than the grace period (the player who stays
+    /// may prefer it to a win: in a lost position, say).
+    ClaimDraw,
     /// Start the clocks again after an agreed pause.
     Resume,
 }
@@ -128,6 +136,8 @@ pub struct Table {
     pub clocks: Option<[Duration; 2]>,
     /// The chat, oldest first, at most [`CHAT_KEPT`] lines.
     pub chat: VecDeque<String>,
+    /// How a friend reaches the server, as the player did (`ssh -t -p 2222 192.0.2.7`), when known.
+    pub reached_by: Option<String>,
 }
 
 impl Table {
@@ -139,7 +149,23 @@ impl Table {
             state: None,
             clocks: None,
             chat: VecDeque::new(),
+            reached_by: None,
         }
+    }
+
+    /// The whole command a friend types to join the game: `ssh -t -p 2222 192.0.2.7 join K7QX` (or `join K7QX`
+    /// when it is not known how the server was reached).
+    pub fn join_command(&self) -> String {
+        match &self.reached_by {
+            Some(ssh) => format!("{ssh} join {}", self.code),
+            None => format!("join {}", self.code),
+        }
+    }
+
+    /// The opponent's name, for a player seated at a full table.
+    pub fn opponent_name(&self) -> Option<&str> {
+        let seat = self.seat?;
+        self.seat_view(seat.opponent()).map(|s| s.name.as_str())
     }
 
     /// The seat of `color`, as last told.

@@ -48,6 +48,8 @@ pub enum DrawReason {
     Recorded,
     /// An engine match stopped a game that went on too long and scored it a draw.
     Adjudicated,
+    /// A player left a game between people and did not come back in time; the one who stayed called it a draw.
+    Abandoned,
 }
 
 /// The end of a game.
@@ -108,6 +110,7 @@ impl fmt::Display for Outcome {
                 DrawReason::Agreement => f.write_str("Draw by agreement"),
                 DrawReason::Recorded => f.write_str("Draw"),
                 DrawReason::Adjudicated => f.write_str("Draw: adjudicated after too many moves"),
+                DrawReason::Abandoned => f.write_str("Draw: a player left the game"),
             },
         }
     }

@@ -18,6 +18,7 @@ use super::identity::Identity;
 use super::limits::Admission;
 use super::play::{GameEnd, Screen, ToGame, clamp_size, farewell_bytes};
 use super::player::{self, Player, Start};
+use super::text::clean_line;
 use super::{ServeError, Shared, seating};
 use crate::session::Ending;
 
@@ -61,14 +62,12 @@ where
 const GUEST: &str = "crowned: no SSH key offered, so you play as a guest and your games are not kept. \
                      `ssh-keygen -t ed25519` makes a key.\r\n";
 
-/// What a client that asks for no terminal is told.
-const NO_PTY: &str =
-    "crowned: the game needs a terminal; connect with `ssh -t` (and without a command).\r\n";
-
 /// One connection's state, as russh calls it.
 pub struct Connection {
     shared: Arc<Shared>,
     peer: SocketAddr,
+    /// The server's address as the client reached it, when known.
+    reached: Option<SocketAddr>,
     /// Holds this connection's place in the limits while it lives.
     _admission: Admission,
     started: Instant,
@@ -86,11 +85,17 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// A new connection from `peer`, holding `admission`.
-    pub fn new(shared: Arc<Shared>, peer: SocketAddr, admission: Admission) -> Connection {
+    /// A new connection from `peer` to the server's address `reached`, holding `admission`.
+    pub fn new(
+        shared: Arc<Shared>,
+        peer: SocketAddr,
+        reached: Option<SocketAddr>,
+        admission: Admission,
+    ) -> Connection {
         Connection {
             shared,
             peer,
+            reached,
             _admission: admission,
             started: Instant::now(),
             identity: None,
@@ -123,18 +128,16 @@ impl Connection {
             }
             None => Start::Lobby,
         };
-        self.spawn_player(channel, size, session, start, true);
+        self.spawn_player(channel, size, session, start);
     }
 
-    /// Serves the player on `channel` from `start` in a task of its own, reading the channel's input; with
-    /// `lobby_after`, leaving a game goes back to the lobby.
+    /// Serves the player on `channel` from `start` in a task of its own, reading the channel's input.
     fn spawn_player(
         &mut self,
         channel: ChannelId,
         size: (u16, u16),
         session: &mut SshSession,
         start: Start,
-        lobby_after: bool,
     ) {
         let Some(identity) = self.identity.clone() else {
             return;
@@ -149,11 +152,12 @@ impl Connection {
             shared: Arc::clone(&self.shared),
             identity,
             no_color: self.no_color,
+            reached_by: self.reached.map(ssh_command),
         };
         let peer = self.peer;
         let who = self.who();
         tokio::spawn(supervise(
-            player::serve(player, screen, input_rx, size, start, lobby_after),
+            player::serve(player, screen, input_rx, size, start),
             move |outcome| async move {
                 match outcome {
                     Ok(ending) => {
@@ -306,7 +310,7 @@ impl russh::server::Handler for Connection {
         }
         let Some(size) = self.pty else {
             self.channel = None;
-            refuse(channel, session, NO_PTY)?;
+            refuse(channel, session, &self.no_terminal(None))?;
             return Ok(());
         };
         session.channel_success(channel)?;
@@ -323,7 +327,7 @@ impl russh::server::Handler for Connection {
         session.channel_success(channel)?;
         let command = String::from_utf8_lossy(data);
         if let Some(ask) = seating::read_ask(&command) {
-            return self.exec_table(channel, session, ask).await;
+            return self.exec_table(channel, session, &command, ask).await;
         }
         // Any other command ends with its channel: the connection may open another.
         if self.channel == Some(channel) && self.game.is_none() {
@@ -475,6 +479,33 @@ pub(super) fn refuse(
     session.eof(channel)?;
     session.close(channel)?;
     Ok(())
+}
+
+impl Connection {
+    /// What a client that asked for no terminal is told: the command that gets one, with `command` (`join K7QX`)
+    /// when it ran one.
+    fn no_terminal(&self, command: Option<&str>) -> String {
+        let ssh = self
+            .reached
+            .map_or_else(|| "ssh -t -p PORT HOST".to_string(), ssh_command);
+        let command = command.map(|c| clean_line(c, 40));
+        match command.as_deref() {
+            Some(command) => format!(
+                "crowned: `{command}` needs a terminal; ask ssh for one with -t: `{ssh} {command}`.\r\n"
+            ),
+            None => format!("crowned: the game needs a terminal; connect with `{ssh}`.\r\n"),
+        }
+    }
+}
+
+/// The command that reaches the server at `address` with a terminal: `ssh -t -p 2222 192.0.2.7` (no `-p` for
+/// SSH's own port).
+pub(super) fn ssh_command(address: SocketAddr) -> String {
+    let host = address.ip().to_canonical();
+    match address.port() {
+        22 => format!("ssh -t {host}"),
+        port => format!("ssh -t -p {port} {host}"),
+    }
 }
 
 /// A refusal that leaves the client the two ways this server takes: a key, or being told how to make one.

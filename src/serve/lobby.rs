@@ -84,7 +84,8 @@ impl Form {
             color: 0,
             clock: 3,
             rated: true,
-            public: true,
+            // The same default as `new`: one rule for both ways of opening a game.
+            public: !NewTable::default().private,
         }
     }
 
@@ -454,6 +455,18 @@ mod tests {
         assert_eq!(table.color, Some(Color::White));
         assert_eq!(table.clock, "10+5".parse().ok());
         assert!(!table.rated && table.private);
+    }
+
+    #[test]
+    fn the_form_and_new_open_games_listed_alike() {
+        let Some(Ok(crate::serve::seating::TableAsk::New(typed))) =
+            crate::serve::seating::read_ask("new")
+        else {
+            panic!("a new game");
+        };
+        // Listed for anyone by default both ways; `private` (or the form's last row) keeps it to the code.
+        assert!(!typed.private);
+        assert_eq!(Form::new().table().private, typed.private);
     }
 
     #[test]

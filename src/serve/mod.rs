@@ -184,13 +184,13 @@ impl Server {
         }
         let records = records::Records::open(&config.records)?;
         let unfinished = records.unfinished_games()?;
-        let records = Arc::new(Mutex::new(records));
         let recorder = recorder::Recorder::start(
             records::Records::open(&config.records)?,
             Some(config.players_dir.clone()),
         )?;
         let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
-        let resumed = resume_games(&tables, &recorder, unfinished, config.seat_grace);
+        let resumed = resume_games(&tables, &recorder, &records, unfinished, config.seat_grace);
+        let records = Arc::new(Mutex::new(records));
         if resumed > 0 {
             tracing::info!(
                 games = resumed,
@@ -246,7 +246,9 @@ impl Server {
             };
             tracing::info!(peer = %peer, held = limits.held(), "connection");
             let _ = socket.set_nodelay(true);
-            let handler = Connection::new(Arc::clone(&shared), peer, admission);
+            // The address the client reached, for the command a friend types to join its games.
+            let reached = socket.local_addr().ok();
+            let handler = Connection::new(Arc::clone(&shared), peer, reached, admission);
             let ssh = Arc::clone(&ssh);
             tokio::spawn(async move {
                 match russh::server::run_stream(ssh, socket, handler).await {
@@ -264,9 +266,33 @@ impl Server {
         while limits.held() > 0 && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
+        // Each room's clocks as they stand go to the records: a restart goes on from them, not from the last move.
+        note_every_clock(&shared.tables).await;
         // Everything the rooms sent the records is on disk before the server goes.
         let recorder = shared.recorder.clone();
         let _ = tokio::task::spawn_blocking(move || recorder.flush()).await;
+    }
+}
+
+/// How long a stopping server waits for its rooms to note their clocks (each does so at once; a room that does
+/// not answer in this time is left, its clocks as last noted).
+const NOTE_CLOCKS_PATIENCE: Duration = Duration::from_secs(2);
+
+/// Asks every room to send its clocks to the records, and waits until each has (or [`NOTE_CLOCKS_PATIENCE`]).
+async fn note_every_clock(tables: &tables::Tables) {
+    let deadline = tokio::time::Instant::now() + NOTE_CLOCKS_PATIENCE;
+    let mut answers = Vec::new();
+    for room in tables.handles() {
+        let (done, noted) = tokio::sync::oneshot::channel();
+        let asked =
+            tokio::time::timeout_at(deadline, room.send(room::Command::NoteClocks { done }));
+        if matches!(asked.await, Ok(true)) {
+            answers.push(noted);
+        }
+    }
+    // All asked first, then all waited for: the rooms note their clocks side by side.
+    for noted in answers {
+        let _ = tokio::time::timeout_at(deadline, noted).await;
     }
 }
 
@@ -276,6 +302,7 @@ impl Server {
 fn resume_games(
     tables: &Arc<tables::Tables>,
     recorder: &recorder::Recorder,
+    records: &records::Records,
     unfinished: Vec<records::Unfinished>,
     grace: Duration,
 ) -> usize {
@@ -283,7 +310,20 @@ fn resume_games(
     for game in unfinished {
         let id = game.id;
         match room::resumed_from(game, grace) {
-            Ok((config, resumed_game)) => {
+            Ok((config, mut resumed_game)) => {
+                // Both players' ratings, shown to the first back while the other is still away.
+                if config.rated {
+                    let variant = config.game_type.to_string();
+                    resumed_game.ratings = resumed_game.seats.clone().map(|seat| {
+                        match records.rating(&seat.fingerprint, &variant) {
+                            Ok((rating, _)) => Some(rating.rating.round() as i32),
+                            Err(e) => {
+                                tracing::warn!(game = id, error = %e, "cannot read a rating");
+                                None
+                            }
+                        }
+                    });
+                }
                 recorder.send(recorder::Job::Resume {
                     key: resumed_game.record,
                     id,

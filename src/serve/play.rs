@@ -104,6 +104,9 @@ pub struct Channels {
     pub shutdown: watch::Receiver<bool>,
     /// The table the game is played at, for a game between people.
     pub table: Option<TableLink>,
+    /// The code of the rematch the table's players and watchers were sent to, once one is agreed: the session
+    /// at the old table ends, and the connection goes on to the new one.
+    pub rematch: Option<String>,
 }
 
 /// A game's line to its table: where the player's requests go and where the table's news comes from.
@@ -113,7 +116,7 @@ pub struct TableLink {
     /// The player, by key fingerprint.
     pub who: String,
     /// The room's updates for this player.
-    pub updates: mpsc::UnboundedReceiver<TableEvent>,
+    pub updates: mpsc::Receiver<TableEvent>,
 }
 
 /// The table's next news, or never when the game is not at a table (or the room has gone).
@@ -150,17 +153,50 @@ pub const SIGINT: i32 = 2;
 /// The termination signal's number: the server is shutting down.
 pub const SIGTERM: i32 = 15;
 
-/// Says goodbye as `end` calls for, gives the player's screen back (main screen, cursor, no mouse reports) and
-/// closes the channel.
-pub async fn farewell(screen: &Screen, end: GameEnd) {
+/// What a player was doing when their connection ended: what the goodbye says is kept depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Doing {
+    /// In the lobby: no game.
+    Lobby,
+    /// Playing the engine; a guest's games are not kept.
+    Engine {
+        /// Whether the player is a guest.
+        guest: bool,
+    },
+    /// Seated at a table.
+    Playing,
+    /// Watching a table.
+    Watching,
+}
+
+/// What the server says as it shuts down to someone `doing` this.
+fn shutting_down(doing: Doing) -> &'static str {
+    match doing {
+        Doing::Lobby => "crowned: the server is shutting down.\r\n",
+        Doing::Engine { guest: false } => {
+            "crowned: the server is shutting down; your game is saved.\r\n"
+        }
+        Doing::Engine { guest: true } => {
+            "crowned: the server is shutting down; a guest's games are not kept.\r\n"
+        }
+        Doing::Playing => {
+            "crowned: the server is shutting down; your game is kept, clocks and all: connect again when it \
+             is back.\r\n"
+        }
+        Doing::Watching => {
+            "crowned: the server is shutting down; the game you watched is kept and goes on when it is back.\r\n"
+        }
+    }
+}
+
+/// Says goodbye as `end` calls for to someone `doing` this, gives the player's screen back (main screen,
+/// cursor, no mouse reports) and closes the channel.
+pub async fn farewell(screen: &Screen, end: GameEnd, doing: Doing) {
     let (farewell, status): (&str, u32) = match end {
         // The connection has gone: there is nobody to tell.
         GameEnd::Session(Ending::InputClosed) => return,
         GameEnd::Session(Ending::Quit | Ending::Signal(SIGINT)) => ("", 0),
-        GameEnd::Session(Ending::Signal(_)) => (
-            "crowned: the server is shutting down; your game is saved.\r\n",
-            0,
-        ),
+        GameEnd::Session(Ending::Signal(_)) => (shutting_down(doing), 0),
         GameEnd::Session(Ending::EngineFailed) => (
             "crowned: the engine stopped after an error; your game is saved, and connecting again offers it.\r\n",
             1,
@@ -392,6 +428,11 @@ async fn run_session(
                 }
             }
             Some(news) = table_news(&mut channels.table) => {
+                if let TableEvent::Rematch(code) = &news {
+                    channels.rematch = Some(code.clone());
+                    session.end(Ending::Quit);
+                    return Some(Ending::Quit);
+                }
                 // A game that moves is not idle: a watcher, or a player waiting for a move, stays.
                 if matches!(news, TableEvent::State(_)) {
                     typing.last_input = Instant::now();

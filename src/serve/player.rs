@@ -1,6 +1,6 @@
 //! One player's connection from its first frame to its last: the lobby, the game chosen there (against the
-//! engine, or at a table with people), and back to the lobby when they leave a game; or, for `join CODE` and the
-//! like, the one game asked for.
+//! engine, or at a table with people) or asked for by a command (`join CODE` and the like), the rematch a table
+//! sends them to, and back to the lobby when they leave a game.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,7 +12,8 @@ use super::Shared;
 use super::identity::Identity;
 use super::lobby::{Choice, Lobby, view};
 use super::play::{
-    Channels, GameEnd, Output, SIGINT, SIGTERM, Screen, ToGame, Typing, farewell, interrupted, run,
+    Channels, Doing, GameEnd, Output, SIGINT, SIGTERM, Screen, ToGame, Typing, farewell,
+    interrupted, run,
 };
 use super::seating::{self, Seated, TableAsk};
 use crate::app::InputEvent;
@@ -36,6 +37,8 @@ pub struct Player {
     pub identity: Identity,
     /// Whether their terminal wants no colour.
     pub no_color: bool,
+    /// How they reached the server (`ssh -t -p 2222 192.0.2.7`), for the command a friend types to join.
+    pub reached_by: Option<String>,
 }
 
 /// Where a player starts.
@@ -56,21 +59,22 @@ enum Step {
 }
 
 /// Serves `player` on `screen` from `start` until they leave (or the connection, the server or the idle timeout
-/// ends it); with `lobby_after`, leaving a game goes back to the lobby. The player's terminal is given back and
-/// the channel closed at the end.
+/// ends it); leaving a game goes back to the lobby, whether it was chosen there or asked for by a command (`join
+/// K7QX`), and the player leaves from there. The player's terminal is given back and the channel closed at the
+/// end.
 pub async fn serve(
     player: Player,
     screen: Screen,
     input: mpsc::Receiver<ToGame>,
     size: (u16, u16),
     start: Start,
-    lobby_after: bool,
 ) -> GameEnd {
     let Ok(mut out) = Output::new(screen, size) else {
         return GameEnd::Session(Ending::InputClosed);
     };
-    let end = drive(&player, &mut out, input, start, lobby_after).await;
-    farewell(&out.screen, end).await;
+    let mut doing = Doing::Lobby;
+    let end = drive(&player, &mut out, input, start, &mut doing).await;
+    farewell(&out.screen, end, doing).await;
     end
 }
 
@@ -79,7 +83,7 @@ async fn drive(
     out: &mut Output,
     input: mpsc::Receiver<ToGame>,
     start: Start,
-    lobby_after: bool,
+    doing: &mut Doing,
 ) -> GameEnd {
     if !out.start().await {
         return GameEnd::Session(Ending::InputClosed);
@@ -90,6 +94,7 @@ async fn drive(
         engine: mpsc::unbounded_channel().1,
         shutdown: player.shared.shutdown.clone(),
         table: None,
+        rematch: None,
     };
     let mut lobby = Lobby::new(
         &player.identity.name,
@@ -103,6 +108,14 @@ async fn drive(
     // Keys typed after the one that chose a game, for that game.
     let mut typed_ahead = Vec::new();
     loop {
+        *doing = match &next {
+            Step::Lobby(_) | Step::Ask(_) => Doing::Lobby,
+            Step::Engine(_) => Doing::Engine {
+                guest: player.identity.is_guest(),
+            },
+            Step::Table(seated) if seated.table.seat.is_some() => Doing::Playing,
+            Step::Table(_) => Doing::Watching,
+        };
         let mut session = match next {
             Step::Lobby(message) => {
                 if let Some(message) = message {
@@ -143,10 +156,11 @@ async fn drive(
             Step::Table(seated) => {
                 let client = engine_client(player, &mut channels);
                 let Seated {
-                    table,
+                    mut table,
                     game_type,
                     link,
                 } = seated;
+                table.reached_by = player.reached_by.clone();
                 channels.table = Some(link);
                 let (settings, problem) = settings_of(&player.shared, &player.identity);
                 let (opened, config) = session::open_table(
@@ -160,8 +174,17 @@ async fn drive(
             }
         };
         let ahead = std::mem::take(&mut typed_ahead);
-        next = match run(&mut session, &mut channels, out, idle, ahead).await {
-            Some(Ending::Quit) if lobby_after => Step::Lobby(None),
+        let ending = run(&mut session, &mut channels, out, idle, ahead).await;
+        if let (Some(Ending::Quit), Some(code)) = (ending, channels.rematch.take()) {
+            // A rematch was agreed: players take their seats at its table, watchers watch it.
+            next = Step::Ask(match doing {
+                Doing::Watching => TableAsk::Watch(code),
+                _ => TableAsk::Join(code),
+            });
+            continue;
+        }
+        next = match ending {
+            Some(Ending::Quit) => Step::Lobby(None),
             Some(ending) => return GameEnd::Session(ending),
             None => return GameEnd::Idle,
         };

@@ -72,6 +72,16 @@ pub enum Job {
         /// Both clocks after it, in milliseconds.
         clocks: Option<[u64; 2]>,
     },
+    /// Both clocks as they stand after `ply` moves (noted every few seconds while one runs, and as the server
+    /// stops).
+    Clocks {
+        /// The game.
+        key: RecordKey,
+        /// Moves played.
+        ply: usize,
+        /// Black's and White's time left, in milliseconds.
+        clocks: [u64; 2],
+    },
     /// The moves from `ply` on were taken back.
     TakeBack {
         /// The game.
@@ -222,6 +232,7 @@ fn write(
             text,
             clocks,
         } => records.add_move(id(key)?, *ply, text, *clocks),
+        Job::Clocks { key, ply, clocks } => records.note_clocks(id(key)?, *ply, *clocks),
         Job::TakeBack { key, ply } => records.take_back(id(key)?, *ply),
         Job::Finish {
             key,

@@ -60,6 +60,14 @@ const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN code TEXT;
      ALTER TABLE moves ADD COLUMN black_ms INTEGER;
      ALTER TABLE moves ADD COLUMN white_ms INTEGER;",
+    // Version 3: both clocks as they stood a moment ago (every few seconds while one runs, and as the server
+    // stops), after `ply` moves: a restart goes on from them rather than from the last move's.
+    "CREATE TABLE clocks (
+         game INTEGER PRIMARY KEY REFERENCES games(id),
+         ply INTEGER NOT NULL,
+         black_ms INTEGER NOT NULL,
+         white_ms INTEGER NOT NULL
+     );",
 ];
 
 /// What goes wrong with the records.
@@ -119,7 +127,8 @@ pub struct Unfinished {
     pub code: Option<String>,
     /// Its moves, in order.
     pub moves: Vec<String>,
-    /// Black's and White's time left after the last move, in milliseconds, when the game has clocks and a move.
+    /// Black's and White's time left in milliseconds, when the game has clocks: as they stood when last noted
+    /// ([`Records::note_clocks`]) if that was after the last move, else after the last move (if there is one).
     pub clocks: Option<[u64; 2]>,
 }
 
@@ -271,7 +280,7 @@ impl Records {
             .collect::<Result<Vec<_>, _>>()?;
         for game in &mut games {
             game.moves = self.moves(game.id)?;
-            game.clocks = self
+            let after_move = self
                 .db
                 .query_row(
                     "SELECT black_ms, white_ms FROM moves WHERE game = ?1 ORDER BY ply DESC LIMIT 1",
@@ -283,8 +292,34 @@ impl Records {
                 )
                 .optional()?
                 .flatten();
+            // Noted after the last move (not before a move or a takeback since): the later of the two.
+            let noted = self
+                .db
+                .query_row(
+                    "SELECT black_ms, white_ms FROM clocks WHERE game = ?1 AND ply = ?2",
+                    params![game.id, game.moves.len() as i64],
+                    |row| {
+                        let (b, w): (i64, i64) = (row.get(0)?, row.get(1)?);
+                        Ok([b.max(0) as u64, w.max(0) as u64])
+                    },
+                )
+                .optional()?;
+            game.clocks = noted.or(after_move);
         }
         Ok(games)
+    }
+
+    /// Notes both clocks of a game in progress as they stand after `ply` moves (milliseconds, Black's then
+    /// White's), replacing the last note: what a restart goes on from, so that time used since the last move is
+    /// not given back.
+    pub fn note_clocks(&self, game: i64, ply: usize, clocks: [u64; 2]) -> Result<(), RecordsError> {
+        let [black, white] = clocks.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX));
+        self.db.execute(
+            "INSERT INTO clocks (game, ply, black_ms, white_ms) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (game) DO UPDATE SET ply = ?2, black_ms = ?3, white_ms = ?4",
+            params![game, ply as i64, black, white],
+        )?;
+        Ok(())
     }
 
     /// Starts a transaction that the calls up to [`Records::commit`] join: many changes, one sync to the disk.
@@ -303,6 +338,11 @@ impl Records {
     pub fn take_back(&self, game: i64, ply: usize) -> Result<(), RecordsError> {
         self.db.execute(
             "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+            params![game, ply as i64],
+        )?;
+        // Clocks noted at a move no longer played are of no use.
+        self.db.execute(
+            "DELETE FROM clocks WHERE game = ?1 AND ply >= ?2",
             params![game, ply as i64],
         )?;
         Ok(())
@@ -473,111 +513,4 @@ fn store_rating(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn player(name: &str) -> Identity {
-        Identity {
-            fingerprint: format!("SHA256:{name}"),
-            name: name.to_string(),
-        }
-    }
-
-    #[test]
-    fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
-        let mut records = Records::in_memory().expect("opens");
-        assert_eq!(
-            records.version().expect("a version"),
-            MIGRATIONS.len() as i64
-        );
-        let (ann, bob) = (player("ann"), player("bob"));
-        records.seen(&ann).expect("seen");
-        records.seen(&bob).expect("seen");
-        assert_eq!(records.players().expect("listed").len(), 2);
-        let game = records
-            .start_game(&NewGame {
-                variant: "english",
-                black: &ann.fingerprint,
-                white: &bob.fingerprint,
-                rated: true,
-                clock: "5+3",
-                code: "K7QX",
-            })
-            .expect("started");
-        for (ply, text) in ["11-15", "23-19", "8-11"].iter().enumerate() {
-            let clocks = [300_000 - ply as u64, 299_000 - ply as u64];
-            records
-                .add_move(game, ply, text, Some(clocks))
-                .expect("a move");
-        }
-        // A move written twice is refused: the owner of a game writes each ply once.
-        assert!(records.add_move(game, 1, "22-18", None).is_err());
-        records.take_back(game, 2).expect("taken back");
-        assert_eq!(records.moves(game).expect("moves"), ["11-15", "23-19"]);
-        assert_eq!(records.unfinished().expect("listed"), [game]);
-        let unfinished = records.unfinished_games().expect("listed");
-        assert_eq!(unfinished.len(), 1);
-        let resumed = &unfinished[0];
-        assert_eq!(resumed.black, (ann.fingerprint.clone(), "ann".to_string()));
-        assert_eq!(resumed.code.as_deref(), Some("K7QX"));
-        assert_eq!(resumed.moves, ["11-15", "23-19"]);
-        assert_eq!(resumed.clocks, Some([299_999, 298_999]));
-        // Many changes in one transaction.
-        records.begin().expect("begun");
-        records.seen(&player("cy")).expect("seen");
-        records.commit().expect("committed");
-        assert_eq!(records.players().expect("listed").len(), 3);
-        records
-            .finish_game(game, "1-0", "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n", 1.0)
-            .expect("finished");
-        assert!(records.unfinished().expect("listed").is_empty());
-        let (ann_rating, ann_games) = records.rating(&ann.fingerprint, "english").expect("rated");
-        let (bob_rating, _) = records.rating(&bob.fingerprint, "english").expect("rated");
-        assert_eq!(ann_games, 1);
-        assert!(ann_rating.rating > 1500.0 && bob_rating.rating < 1500.0);
-        let board = records.leaderboard("english", 10).expect("a leaderboard");
-        assert_eq!(
-            board.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
-            ["ann", "bob"]
-        );
-        assert_eq!(records.games_of(&bob.fingerprint).expect("games").len(), 1);
-        // A game ends once.
-        assert!(matches!(
-            records.finish_game(game, "0-1", "", 0.0),
-            Err(RecordsError::NoGame(_))
-        ));
-    }
-
-    #[test]
-    fn the_file_survives_reopening_and_a_newer_schema_is_refused() {
-        let dir = std::env::temp_dir().join(format!("crowned-records-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("a folder");
-        let path = dir.join("records.sqlite");
-        {
-            let records = Records::open(&path).expect("created");
-            records.seen(&player("cy")).expect("seen");
-            let mode: String = records
-                .db
-                .pragma_query_value(None, "journal_mode", |row| row.get(0))
-                .expect("a mode");
-            assert_eq!(mode.to_lowercase(), "wal");
-        }
-        let records = Records::open(&path).expect("reopened");
-        let name: String = records
-            .db
-            .query_row("SELECT name FROM players", [], |row| row.get(0))
-            .expect("kept");
-        assert_eq!(name, "cy");
-        records
-            .db
-            .pragma_update(None, "user_version", 99)
-            .expect("set");
-        drop(records);
-        assert!(matches!(
-            Records::open(&path),
-            Err(RecordsError::TooNew { found: 99, .. })
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-    }
-}
+mod tests;

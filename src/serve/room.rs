@@ -6,8 +6,8 @@
 //! if it is legal and its player's turn, and time is the room's own. After each change every player and
 //! watcher gets an [`Update`].
 
-use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Weak};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Weak;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -26,6 +26,10 @@ pub const MAX_CHAT: usize = 200;
 const CHAT_LINES: usize = 5;
 /// See [`CHAT_LINES`].
 const CHAT_WINDOW: Duration = Duration::from_secs(10);
+
+/// How often a running clock is noted in the records: a crash costs the running side at most this much of the
+/// time it used since (a stop, with SIGTERM, notes the clocks as they stand).
+pub const NOTE_CLOCKS_EVERY: Duration = Duration::from_secs(2);
 
 /// How a room's game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,8 +52,12 @@ pub type Snapshot = TableState;
 /// What a room tells the people in it.
 pub type Update = TableEvent;
 
-/// Where a person's updates go.
-pub type Updates = mpsc::UnboundedSender<Update>;
+/// Where a person's updates go: a bounded queue (see [`UPDATES_QUEUE`]).
+pub type Updates = mpsc::Sender<Update>;
+
+/// How many updates may wait for one person. A connection that falls this far behind misses what comes next
+/// until it has caught up, and then gets the newest state ([`Room::catch_up`]): it never holds memory that grows.
+pub const UPDATES_QUEUE: usize = 64;
 
 /// What a room is asked.
 #[derive(Debug)]
@@ -86,6 +94,11 @@ pub enum Command {
         /// Who.
         who: String,
     },
+    /// The server is stopping: the clocks as they stand go to the records, then `done` is answered.
+    NoteClocks {
+        /// Answered once the clocks are sent to the recorder.
+        done: oneshot::Sender<()>,
+    },
 }
 
 /// A way to talk to a room; the room's task ends when the game is over and everyone has gone.
@@ -116,8 +129,10 @@ pub struct Resumed {
     pub game: AnyGame,
     /// Black's and White's players.
     pub seats: [Identity; 2],
-    /// Each side's time left after the last move, when the game has clocks.
+    /// Each side's time left when the game was last recorded, when it has clocks.
     pub clocks: Option<[Duration; 2]>,
+    /// Black's and White's ratings in the variant, when the game is rated and they could be read.
+    pub ratings: [Option<i32>; 2],
     /// The code it was joined by, kept when it is free.
     pub code: Option<String>,
     /// The room's key for it in the records (the recorder has been told its number).
@@ -136,6 +151,8 @@ pub struct Links {
     pub recorder: Option<Recorder>,
     /// The game it resumes.
     pub resumed: Option<Resumed>,
+    /// The players it is a rematch for.
+    pub rematch: Option<Rematch>,
 }
 
 /// Starts a room.
@@ -152,6 +169,9 @@ struct Seat {
     rating: Option<i32>,
     /// When the player went away; `None` while connected.
     away_since: Option<Instant>,
+    /// Whether everyone here has been told that the player's time to come back is over (the last step of the
+    /// countdown, which must not be lost when another wake-up comes at the same moment).
+    told_gone: bool,
 }
 
 struct Room {
@@ -174,6 +194,10 @@ struct Room {
     ended: bool,
     /// Whether the clocks are stopped by the players' agreement.
     paused: bool,
+    /// Who (by fingerprint) missed a state because their queue was full: they get the newest when it has room.
+    behind: HashSet<String>,
+    /// When to try again to bring those behind up to date.
+    catch_up_at: Option<Instant>,
 }
 
 impl Room {
@@ -183,6 +207,7 @@ impl Room {
             tables,
             recorder,
             resumed,
+            rematch,
         } = links;
         let mut room = Room {
             config,
@@ -199,7 +224,13 @@ impl Room {
             record: None,
             ended: false,
             paused: false,
+            behind: HashSet::new(),
+            catch_up_at: None,
         };
+        if let Some(rematch) = rematch {
+            // Both players are on their way from the last game: away until each arrives.
+            room.seat_away(rematch.seats);
+        }
         if let Some(resumed) = resumed {
             room.game = resumed.game;
             room.record = Some(resumed.record);
@@ -207,18 +238,26 @@ impl Room {
                 room.clock = Some(Clock::resumed(control, left));
             }
             // Both players are away until they come back; nobody hears anything until then.
-            let away = Instant::now();
-            for (color, who) in [Color::Black, Color::White].into_iter().zip(resumed.seats) {
-                let (updates, _) = mpsc::unbounded_channel();
-                room.seats[color.index()] = Some(Seat {
-                    who,
-                    updates,
-                    rating: None,
-                    away_since: Some(away),
-                });
-            }
+            let [black, white] = resumed.seats;
+            let [black_rating, white_rating] = resumed.ratings;
+            room.seat_away([(black, black_rating), (white, white_rating)]);
         }
         room
+    }
+
+    /// Seats Black's and White's players (with their ratings), both away until they arrive.
+    fn seat_away(&mut self, players: [(Identity, Option<i32>); 2]) {
+        let away = Instant::now();
+        for (color, (who, rating)) in [Color::Black, Color::White].into_iter().zip(players) {
+            let (updates, _) = mpsc::channel(1);
+            self.seats[color.index()] = Some(Seat {
+                who,
+                updates,
+                rating,
+                away_since: Some(away),
+                told_gone: false,
+            });
+        }
     }
 
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
@@ -226,25 +265,32 @@ impl Room {
             let flag_at = self.flag_deadline();
             let tick_at = self.tick_deadline();
             let away_at = self.away_deadline();
-            let command = tokio::select! {
-                command = commands.recv() => command,
+            let note_at = self.note_deadline();
+            let catch_up_at = self.catch_up_deadline();
+            tokio::select! {
+                command = commands.recv() => {
+                    let Some(command) = command else { break };
+                    self.handle(command);
+                    self.after_change();
+                }
                 () = sleep_until(flag_at.unwrap_or_else(far_future)), if flag_at.is_some() => {
                     self.check_flag();
-                    continue;
                 }
                 () = sleep_until(tick_at.unwrap_or_else(far_future)), if tick_at.is_some() => {
                     self.send_clocks();
-                    continue;
                 }
                 () = sleep_until(away_at.unwrap_or_else(far_future)), if away_at.is_some() => {
                     // The time left to come back, counting down on the others' screens.
                     self.broadcast_state();
-                    continue;
                 }
-            };
-            let Some(command) = command else { break };
-            self.handle(command);
-            self.after_change();
+                () = sleep_until(note_at.unwrap_or_else(far_future)), if note_at.is_some() => {
+                    self.note_clocks();
+                }
+                () = sleep_until(catch_up_at.unwrap_or_else(far_future)), if catch_up_at.is_some() => {
+                    self.catch_up();
+                }
+            }
+            // Checked after a clock's wake-up too: a flag that falls in an empty room ends it.
             if self.finished() {
                 break;
             }
@@ -258,42 +304,13 @@ impl Room {
         self.epoch.elapsed()
     }
 
-    fn flag_deadline(&self) -> Option<Instant> {
-        let clock = self.clock.as_ref()?;
-        let left = clock.until_flag(self.now())?;
-        Some(Instant::now() + left)
-    }
-
-    /// When the running clock next shows a new second, for the clocks on everyone's screen.
-    fn tick_deadline(&self) -> Option<Instant> {
-        let clock = self.clock.as_ref()?;
-        let left = clock.until_flag(self.now())?;
-        let into_second = Duration::from_nanos(u64::from(left.subsec_nanos()));
-        let wait = if into_second.is_zero() {
-            Duration::from_secs(1)
-        } else {
-            into_second
-        };
-        Some(Instant::now() + wait + Duration::from_millis(1))
-    }
-
-    /// While a player is away from an unfinished game and someone is here to see it, a second from now: the
-    /// time they have left to come back is shown counting down.
-    fn away_deadline(&self) -> Option<Instant> {
-        let someone_away = self.seats.iter().flatten().any(|s| {
-            s.away_since
-                .is_some_and(|since| since.elapsed() < self.config.grace + Duration::from_secs(1))
-        });
-        let someone_here = self.everyone().next().is_some();
-        (someone_away && someone_here && self.game.outcome().is_none())
-            .then(|| Instant::now() + Duration::from_secs(1))
-    }
-
-    /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began.
+    /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began (a
+    /// game in the records has begun, moves or not: it stays for its players, and a restart resumes it).
     fn finished(&self) -> bool {
         let nobody =
             self.seats.iter().flatten().all(|s| s.away_since.is_some()) && self.watchers.is_empty();
-        nobody && (self.game.outcome().is_some() || self.game.is_empty())
+        let never_began = self.game.is_empty() && self.record.is_none();
+        nobody && (self.game.outcome().is_some() || never_began)
     }
 
     fn seat_of(&self, who: &str) -> Option<Color> {
@@ -308,19 +325,6 @@ impl Room {
         self.tell(who, Update::Refused(why.to_string()));
     }
 
-    /// Sends `update` to `who` alone (wherever they sit or watch from).
-    fn tell(&self, who: &str, update: Update) {
-        let to = self
-            .seats
-            .iter()
-            .flatten()
-            .map(|s| (&s.who.fingerprint, &s.updates));
-        let watchers = self.watchers.iter().map(|(w, u)| (w, u));
-        for (_, updates) in to.chain(watchers).filter(|(w, _)| w.as_str() == who) {
-            let _ = updates.send(update.clone());
-        }
-    }
-
     fn handle(&mut self, command: Command) {
         match command {
             Command::Sit {
@@ -331,6 +335,12 @@ impl Room {
                 reply,
             } => {
                 let _ = reply.send(self.sit(who, color, rating, updates));
+            }
+            // Nothing changes for the people here: nobody hears of it.
+            Command::NoteClocks { done } => {
+                self.note_clocks();
+                let _ = done.send(());
+                return;
             }
             Command::Watch { who, updates } => {
                 self.watchers.push((who.fingerprint, updates));
@@ -349,7 +359,8 @@ impl Room {
                         self.chat(&who, &text);
                         Ok(false)
                     }
-                    TableRequest::Claim => self.claim(&who),
+                    TableRequest::Claim => self.claim(&who, false),
+                    TableRequest::ClaimDraw => self.claim(&who, true),
                     TableRequest::Resume => self.resume(&who),
                 };
                 match changed {
@@ -372,11 +383,13 @@ impl Room {
                 }
             }
             Command::Leave { who } => {
+                self.rematch_off(&who);
                 self.watchers.retain(|(w, _)| *w != who);
                 if let Some(color) = self.seat_of(&who)
                     && let Some(seat) = self.seats[color.index()].as_mut()
                 {
                     seat.away_since = Some(Instant::now());
+                    seat.told_gone = false;
                 }
             }
         }
@@ -396,6 +409,10 @@ impl Room {
                 seat.away_since = None;
                 seat.updates = updates;
                 seat.rating = rating.or(seat.rating);
+            }
+            // A rematch's players were seated before they arrived: its record starts with the first.
+            if self.seats.iter().all(Option::is_some) && self.game.is_empty() {
+                self.record_start();
             }
             self.start_clock_when_both_are_here();
             return Ok(mine);
@@ -417,6 +434,7 @@ impl Room {
             updates,
             rating,
             away_since: None,
+            told_gone: false,
         });
         if self.seats.iter().all(Option::is_some) && self.game.is_empty() {
             self.record_start();
@@ -494,33 +512,6 @@ impl Room {
             paused: self.paused,
         }
     }
-
-    fn everyone(&self) -> impl Iterator<Item = &Updates> {
-        self.seats
-            .iter()
-            .flatten()
-            .filter(|s| s.away_since.is_none())
-            .map(|s| &s.updates)
-            .chain(self.watchers.iter().map(|(_, u)| u))
-    }
-
-    fn broadcast_state(&mut self) {
-        let state = Update::State(Arc::new(self.snapshot()));
-        for seat in self.seats.iter().flatten() {
-            let _ = seat.updates.send(state.clone());
-        }
-        // Watchers whose connection has gone are forgotten.
-        self.watchers
-            .retain(|(_, updates)| updates.send(state.clone()).is_ok());
-    }
-
-    fn send_clocks(&self) {
-        if let Some(clocks) = self.clocks_now() {
-            for updates in self.everyone() {
-                let _ = updates.send(Update::Clocks(clocks));
-            }
-        }
-    }
 }
 
 /// Whether a request was a move: a refused move puts the mover's game back, anything else is only told.
@@ -534,9 +525,13 @@ fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86_400 * 365)
 }
 
+mod delivery;
 mod recording;
+mod rematch;
 mod requests;
+mod timers;
 
 pub use recording::resumed_from;
+pub use rematch::Rematch;
 #[cfg(test)]
 mod tests;

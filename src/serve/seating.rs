@@ -8,7 +8,7 @@ use super::Shared;
 use super::codes::read_code;
 use super::identity::Identity;
 use super::play::TableLink;
-use super::room::{Command, RoomConfig, RoomHandle};
+use super::room::{Command, RoomConfig, RoomHandle, UPDATES_QUEUE};
 use super::tables::Listing;
 use super::text::clean_line;
 use crate::app::Table;
@@ -37,7 +37,8 @@ pub struct NewTable {
     pub color: Option<Color>,
     /// Whether it changes ratings.
     pub rated: bool,
-    /// Whether it is left out of the lobby's list (joined by its code only).
+    /// Whether it is left out of the lobby's list (joined by its code only). Games are listed unless asked
+    /// otherwise, whether opened with `new` or from the lobby's form.
     pub private: bool,
 }
 
@@ -48,15 +49,16 @@ impl Default for NewTable {
             clock: None,
             color: None,
             rated: true,
-            private: true,
+            private: false,
         }
     }
 }
 
 /// What the commands are, for a refusal.
-pub const USAGE: &str = "the commands: `new [VARIANT] [CLOCK] [black|white] [casual]` starts a game against a \
-                         person and shows its code (e.g. `new english 5+3`), `join CODE` plays it, `watch CODE` \
-                         watches it, `games` prints your games as PDN; with no command, the lobby";
+pub const USAGE: &str = "the commands: `new [VARIANT] [CLOCK] [black|white] [casual] [private|public]` starts a \
+                         game against a person and shows its code (e.g. `new english 5+3`; listed in the lobby \
+                         for anyone to join unless `private`), `join CODE` plays it, `watch CODE` watches it, \
+                         `games` prints your games as PDN; with no command, the lobby";
 
 /// Reads a command asking for a table: `None` when it is not one of them (`games`, say).
 pub fn read_ask(command: &str) -> Option<Result<TableAsk, String>> {
@@ -101,7 +103,7 @@ fn read_new(words: &[&str]) -> Result<NewTable, String> {
                     table.clock = Some(clock);
                 } else {
                     return Err(format!(
-                        "`{}` is not a variant, a clock (5+3, 30s), a colour, casual or public",
+                        "`{}` is not a variant, a clock (5+3, 30s), a colour, casual, private or public",
                         clean_line(word, 24)
                     ));
                 }
@@ -195,7 +197,7 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
 /// Watches the game with `code`.
 pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, String> {
     let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
-    let (updates, news) = mpsc::unbounded_channel();
+    let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let watching = room
         .send(Command::Watch {
             who: identity.clone(),
@@ -238,7 +240,7 @@ async fn sit(
         }
         _ => None,
     };
-    let (updates, news) = mpsc::unbounded_channel();
+    let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let (reply, answer) = oneshot::channel();
     let asked = room
         .send(Command::Sit {

@@ -9,8 +9,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use super::codes::new_code;
+use super::identity::Identity;
 use super::recorder::Recorder;
-use super::room::{Links, Resumed, RoomConfig, RoomHandle, open_room};
+use super::room::{Links, Rematch, Resumed, RoomConfig, RoomHandle, open_room};
 
 /// A room as the lobby lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,8 +79,46 @@ impl Tables {
         config: RoomConfig,
         resumed: Option<Resumed>,
     ) -> Option<(String, RoomHandle)> {
+        let seats = resumed.as_ref().map(|r| r.seats.clone());
+        self.open_with(
+            config,
+            Links {
+                resumed,
+                ..Links::default()
+            },
+            seats,
+        )
+    }
+
+    /// Opens a room for a rematch, its seats taken by `rematch`'s players; its code and handle, or `None` when
+    /// no code is free.
+    pub fn open_rematch(
+        self: &Arc<Self>,
+        config: RoomConfig,
+        rematch: Rematch,
+    ) -> Option<(String, RoomHandle)> {
+        let seats = rematch.seats.clone().map(|(who, _)| who);
+        self.open_with(
+            config,
+            Links {
+                rematch: Some(rematch),
+                ..Links::default()
+            },
+            Some(seats),
+        )
+    }
+
+    /// Opens a room linked as `links` says (its code, list and recorder filled in here) with these players
+    /// seated, if any.
+    fn open_with(
+        self: &Arc<Self>,
+        config: RoomConfig,
+        links: Links,
+        seated: Option<[Identity; 2]>,
+    ) -> Option<(String, RoomHandle)> {
         let mut rooms = self.rooms();
-        let wanted = resumed
+        let wanted = links
+            .resumed
             .as_ref()
             .and_then(|r| r.code.clone())
             .filter(|code| !rooms.contains_key(code));
@@ -87,17 +126,15 @@ impl Tables {
             Some(code) => code,
             None => new_code(|code| rooms.contains_key(code))?,
         };
-        let seats = resumed.as_ref().map_or([None, None], |r| {
-            r.seats
-                .clone()
-                .map(|id| Some((id.fingerprint.clone(), id.name.clone())))
+        let seats = seated.map_or([None, None], |seats| {
+            seats.map(|id| Some((id.fingerprint, id.name)))
         });
-        let plies = resumed.as_ref().map_or(0, |r| r.game.len());
+        let plies = links.resumed.as_ref().map_or(0, |r| r.game.len());
         let links = Links {
             code: code.clone(),
             tables: Some(Arc::downgrade(self)),
             recorder: self.recorder.clone(),
-            resumed,
+            ..links
         };
         let handle = open_room(config, links);
         rooms.insert(
@@ -138,6 +175,11 @@ impl Tables {
         let mut listings: Vec<Listing> = self.rooms().values().map(|e| e.listing.clone()).collect();
         listings.sort_by(|a, b| a.code.cmp(&b.code));
         listings
+    }
+
+    /// Every room's handle (to tell each the server is stopping).
+    pub fn handles(&self) -> Vec<RoomHandle> {
+        self.rooms().values().map(|e| e.handle.clone()).collect()
     }
 
     /// How many rooms are open.

@@ -125,11 +125,20 @@ pub fn panel(app: &App, options: &Options) -> Panel {
         count(game.moves_played(), "move", "moves")
     ));
     panel.keys = match app.table() {
-        // A game at a table was kept by the server; what is left is to look back at it, or leave.
-        Some(_) => vec![
-            format!("{} browse", key("back", "Tab")),
-            format!("{} leave", key("quit", ":quit")),
-        ],
+        // A game at a table was kept by the server: a player may offer a rematch; anyone may look back at it, or
+        // go back to the lobby.
+        Some(table) => {
+            let mut keys = Vec::new();
+            if table.seat.is_some() {
+                keys.push(format!(
+                    "{} rematch (colours swapped)",
+                    key("rematch", ":rematch")
+                ));
+            }
+            keys.push(format!("{} browse", key("back", "Tab")));
+            keys.push(format!("{} back to the lobby", key("quit", ":quit")));
+            keys
+        }
         None => vec![
             format!("{} new game", key("new-game", ":new")),
             format!("{} rematch", key("rematch", ":rematch")),

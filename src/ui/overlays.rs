@@ -41,7 +41,10 @@ pub fn draw(
     match overlay {
         Overlay::Resume(offer) => resume(buf, area, offer, options),
         // A question is about the game: it is asked over the board.
-        Overlay::Question(asked) => question(buf, layout.board_pane, *asked, options),
+        Overlay::Question(asked) => {
+            let opponent = app.table().and_then(|t| t.opponent_name());
+            question(buf, layout.board_pane, *asked, opponent, options)
+        }
         Overlay::Dialog(dialog) => new_game(buf, area, dialog, keys, options),
         Overlay::List(list) => game_list(buf, area, list, keys, options),
         Overlay::Help(help) => {
@@ -408,17 +411,23 @@ pub fn resume(buf: &mut Buffer, area: Rect, offer: &ResumeOffer, options: &Optio
     boxed(buf, centred(area, 60, height), " Resume? ", lines, options);
 }
 
-/// A yes/no question, over the middle of the board.
-pub fn question(buf: &mut Buffer, board: Rect, question: Question, options: &Options) {
-    let (title, text) = match question {
-        Question::Resign(_) => (" Resign? ", question.text()),
-        Question::Draw { .. } | Question::Offered(OfferKind::Draw) => {
-            (" Draw offered ", question.text())
-        }
-        Question::Offered(OfferKind::Takeback) => (" Takeback asked ", question.text()),
-        Question::Offered(OfferKind::Pause) => (" Pause asked ", question.text()),
-        Question::Quit { leaving: true } => (" Leave? ", question.text()),
-        Question::Quit { leaving: false } => (" Quit? ", question.text()),
+/// A yes/no question, over the middle of the board; an offer at a table names the `opponent` who makes it.
+pub fn question(
+    buf: &mut Buffer,
+    board: Rect,
+    question: Question,
+    opponent: Option<&str>,
+    options: &Options,
+) {
+    let text = question.text_from(opponent);
+    let title = match question {
+        Question::Resign(_) => " Resign? ",
+        Question::Draw { .. } | Question::Offered(OfferKind::Draw) => " Draw offered ",
+        Question::Offered(OfferKind::Takeback) => " Takeback asked ",
+        Question::Offered(OfferKind::Pause) => " Pause asked ",
+        Question::Offered(OfferKind::Rematch) => " Rematch offered ",
+        Question::Quit { leaving: true } => " Leave? ",
+        Question::Quit { leaving: false } => " Quit? ",
     };
     let width = board.width.saturating_sub(2).clamp(20, 44);
     let lines: Vec<Line> = std::iter::once(Line::default())

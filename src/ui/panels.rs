@@ -233,7 +233,8 @@ fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>>
 }
 
 /// A seat at a table: the glyph, the player's name (`you` marked) and rating, and at the right their clock,
-/// marked while it runs, or how long they have left to come back when they have gone.
+/// marked while it runs, after how long they have left to come back when they have gone (`gone` once that is
+/// over).
 fn seat_line<'a>(
     table: &Table,
     color: Color,
@@ -253,10 +254,18 @@ fn seat_line<'a>(
         name.push_str(" · you");
     }
     let running = table.state.as_ref().and_then(|s| s.running) == Some(color);
-    let right = match (seat.and_then(|s| s.away), table.clocks) {
-        (Some(left), _) => format!("away {}", clock_text(left)),
-        (None, Some(clocks)) => clock_label(clock_text(clocks[color.index()]), running),
-        (None, None) => String::new(),
+    let clock = table
+        .clocks
+        .map(|clocks| clock_label(clock_text(clocks[color.index()]), running));
+    // An absent player's clock stays in view beside the time they have left to come back: it may be running.
+    let away = seat.and_then(|s| s.away).map(|left| match left.is_zero() {
+        true => "gone".to_string(),
+        false => format!("away {}", clock_text(left)),
+    });
+    let right = match (away, clock) {
+        (Some(away), Some(clock)) => format!("{away} {clock}"),
+        (Some(away), None) => away,
+        (None, clock) => clock.unwrap_or_default(),
     };
     name_and_clock(format!(" {glyph} {name}"), right, running, width, options)
 }
@@ -560,8 +569,12 @@ pub fn input(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Opti
             Some(key) => format!("{key} lists every key"),
             None => ":help lists every key".to_string(),
         };
+        let watching = app.table().is_some_and(|t| t.seat.is_none());
         let hint = if app.setup().is_some() {
             format!("type :fen <FEN> to load a position, :fen to show this one; {help}")
+        } else if watching {
+            // A watcher has no move to type: what they may type is a chat line.
+            format!("you are watching: :say TEXT talks to the table; {help}")
         } else {
             format!(
                 "type a move ({}) or a :command; {help}",

@@ -88,6 +88,20 @@ impl Server {
         Server::start_in(home)
     }
 
+    /// Stops the server with SIGTERM (as a service manager would), waits for it to exit, and starts it again
+    /// on the same folder; it listens on a new port.
+    pub fn stop_and_restart(mut self) -> Server {
+        // SAFETY: kill with a child's own pid only sends it a signal.
+        unsafe {
+            libc::kill(self.child.id() as i32, libc::SIGTERM);
+        }
+        let status = self.child.wait().expect("the server exits");
+        assert!(status.success(), "the server stopped with {status}");
+        let home = std::mem::take(&mut self.home);
+        std::mem::forget(self);
+        Server::start_in(home)
+    }
+
     pub fn player_dirs(&self) -> Vec<PathBuf> {
         std::fs::read_dir(self.home.join("data/server/players"))
             .map(|dir| dir.filter_map(Result::ok).map(|e| e.path()).collect())

@@ -3,6 +3,9 @@
 //! undo asks the opponent for a takeback, a draw offer goes to the opponent, resigning is sent. A new game,
 //! setting up, loading or taking the engine's moves belong to games played here and are refused.
 
+use std::sync::Arc;
+use std::time::Duration;
+
 use super::App;
 use crate::app::action::{Action, Effect, SetupAction};
 use crate::app::keymap::Context;
@@ -55,8 +58,8 @@ impl App {
             Action::Table(event) => return Some(self.table_event(event.clone())),
             Action::Undo => return Some(self.ask_takeback()),
             Action::Redo => "a move taken back at a table stays taken back".to_string(),
+            Action::Rematch => return Some(self.offer_rematch()),
             Action::NewGame
-            | Action::Rematch
             | Action::Setup(SetupAction::Open)
             | Action::Load
             | Action::Continue => self.leave_first(),
@@ -81,7 +84,8 @@ impl App {
             "undo" => Ok(self.ask_takeback()),
             "redo" => Err("a move taken back at a table stays taken back".into()),
             "hint" => Err(NO_HINTS_AT_TABLES.into()),
-            "new" | "rematch" | "setup" | "load" | "continue" | "ballot" => Err(self.leave_first()),
+            "rematch" => Ok(self.offer_rematch()),
+            "new" | "setup" | "load" | "continue" | "ballot" => Err(self.leave_first()),
             "fen" if rest.is_some_and(|r| !r.is_empty()) => Err(self.leave_first()),
             "pause" => Ok(self.pause_or_resume()),
             "move" | "level" => Err("no engine plays at this table".into()),
@@ -139,6 +143,24 @@ impl App {
         }
     }
 
+    /// The rematch key (or `:rematch`) at a table once the game is over: the opponent is asked for another
+    /// game, colours swapped, same clock.
+    fn offer_rematch(&mut self) -> Vec<Effect> {
+        let seat = self.table.as_ref().and_then(|t| t.seat);
+        let refusal = match (seat, self.game.outcome()) {
+            (None, _) => "you are watching this game",
+            (Some(_), None) => "a rematch is for after the game",
+            (Some(_), Some(_)) => {
+                self.status =
+                    "you offer a rematch, colours swapped, same clock: waiting for the answer"
+                        .into();
+                return vec![Effect::Table(TableRequest::Offer(OfferKind::Rematch))];
+            }
+        };
+        self.status = refusal.into();
+        Vec::new()
+    }
+
     /// `:pause` (or its key) at a table: asks the opponent to stop the clocks, or starts them again after an
     /// agreed pause.
     fn pause_or_resume(&mut self) -> Vec<Effect> {
@@ -174,13 +196,17 @@ impl App {
         }
     }
 
-    /// `:claim`: the game, when the opponent has been away past the grace period.
-    pub(super) fn claim(&mut self) -> Result<Vec<Effect>, String> {
+    /// `:claim`: the win, or with `draw` a draw, when the opponent has been away past the grace period.
+    pub(super) fn claim(&mut self, rest: Option<&str>) -> Result<Vec<Effect>, String> {
         if self.table.is_none() {
             return Err("claiming is for games at a table, when the opponent has gone".into());
         }
         self.seated()?;
-        Ok(vec![Effect::Table(TableRequest::Claim)])
+        match rest.map(str::trim).unwrap_or_default() {
+            "" | "win" => Ok(vec![Effect::Table(TableRequest::Claim)]),
+            "draw" => Ok(vec![Effect::Table(TableRequest::ClaimDraw)]),
+            _ => Err("`:claim` claims the win, `:claim draw` calls it a draw".into()),
+        }
     }
 
     /// A move the player made at a table: shown at once (the app has checked it), and sent.
@@ -209,15 +235,14 @@ impl App {
     }
 
     fn table_event(&mut self, event: TableEvent) -> Vec<Effect> {
+        if let TableEvent::State(state) = event {
+            return self.table_state(state);
+        }
         let Some(table) = self.table.as_mut() else {
             return Vec::new();
         };
         match event {
-            TableEvent::State(state) => {
-                table.clocks = state.clocks;
-                table.state = Some(state.clone());
-                self.follow(&state)
-            }
+            TableEvent::State(_) => Vec::new(),
             TableEvent::Clocks(clocks) => {
                 table.clocks = Some(clocks);
                 Vec::new()
@@ -225,15 +250,17 @@ impl App {
             TableEvent::Offer(kind) => {
                 let question = Question::Offered(kind);
                 self.overlay.ask(question);
-                self.status = question.text();
+                self.status = question.text_from(table.opponent_name());
                 Vec::new()
             }
             TableEvent::Declined(kind) => {
-                self.status = format!(
-                    "your opponent declines {}. {}",
-                    kind.words(),
-                    self.mode_message()
-                );
+                let who = table.opponent_name().unwrap_or("Your opponent").to_string();
+                self.status = format!("{who} declines {}. {}", kind.words(), self.mode_message());
+                Vec::new()
+            }
+            TableEvent::Rematch(code) => {
+                // The front end takes the player to the new table; until then, say where they are going.
+                self.status = format!("to the rematch: table {code}…");
                 Vec::new()
             }
             TableEvent::Refused(why) => {
@@ -258,19 +285,39 @@ impl App {
         }
     }
 
+    /// The table's new state: the game brought to it, and the status line with it. A state that only ticks (a
+    /// countdown, the clocks) brings the status line up to date only while it says what the table last said, so
+    /// that a chat line or a refusal is not wiped a second later; any other change is told.
+    fn table_state(&mut self, state: Arc<TableState>) -> Vec<Effect> {
+        let said = self.mode_message();
+        let Some(table) = self.table.as_mut() else {
+            return Vec::new();
+        };
+        let ticked_only = table
+            .state
+            .as_deref()
+            .is_some_and(|before| Gist::of(before) == Gist::of(&state));
+        table.clocks = state.clocks;
+        table.state = Some(state.clone());
+        let before = self.status.clone();
+        let effects = self.follow(&state);
+        // A move played or taken back has said so already.
+        let followed = self.status != before;
+        let quiet = matches!(self.mode, Mode::Play) && self.overlay.panel().is_none();
+        if quiet && !followed && (self.status == said || !ticked_only) {
+            self.status = self.mode_message();
+        }
+        effects
+    }
+
     /// Brings the game to the table's: nothing when they agree (or the table has not yet seen the move the player
     /// just sent), one move shown stepping along its path when the table is one move ahead, else the table's game.
     fn follow(&mut self, state: &TableState) -> Vec<Effect> {
         let (ours, theirs) = (self.game.moves(), state.game.moves());
         let same = ours == theirs && self.game.outcome() == state.game.outcome();
         if same {
-            if self.sent.take().is_some() || matches!(self.mode, Mode::Over(_)) {
-                return Vec::new();
-            }
-            // Seats and clocks changed: what the status line says may have.
-            if matches!(self.mode, Mode::Play) && self.overlay.panel().is_none() {
-                self.status = self.mode_message();
-            }
+            // Seats and clocks changed, not the game: the caller brings the status line up to date.
+            self.sent = None;
             return Vec::new();
         }
         let awaiting_ours = self.sent.is_some()
@@ -330,8 +377,9 @@ impl App {
             .find(|c| state.seats[c.index()].is_none())
         {
             return format!(
-                "waiting for an opponent to take {missing}: code {} (they connect with `join {}`)",
-                table.code, table.code
+                "waiting for an opponent to take {missing}: code {} (a friend types `{}`)",
+                table.code,
+                table.join_command()
             );
         }
         for color in [Color::Black, Color::White] {
@@ -339,12 +387,7 @@ impl App {
                 && let Some(left) = seat.away
                 && table.seat != Some(color)
             {
-                let claim = match (left.is_zero(), table.seat.is_some()) {
-                    (true, true) => "; :claim wins the game".to_string(),
-                    (true, false) => String::new(),
-                    (false, _) => format!(" ({} left to come back)", clock_text(left)),
-                };
-                return format!("{turn}: waiting for {} to reconnect{claim}", seat.name);
+                return away_message(&turn, &seat.name, left, table.seat.is_some());
             }
         }
         if state.paused {
@@ -369,6 +412,53 @@ impl App {
                 table.code
             ),
             Some(_) => "it is your opponent's turn".into(),
+        }
+    }
+}
+
+/// What the status line says while `name` is away: how long they have left to come back, then (once that is
+/// over) what the player who stayed may do, or for a watcher that the game may be claimed.
+fn away_message(turn: &str, name: &str, left: Duration, seated: bool) -> String {
+    match (left.is_zero(), seated) {
+        (false, true) => format!(
+            "{turn}: waiting for {name} to reconnect ({} left; then you may claim the game)",
+            clock_text(left)
+        ),
+        (false, false) => format!(
+            "{turn}: waiting for {name} to reconnect ({} left to come back)",
+            clock_text(left)
+        ),
+        (true, true) => format!(
+            "{turn}: {name} has not come back: :claim wins the game, :claim draw calls it a draw, or wait"
+        ),
+        (true, false) => {
+            format!("{turn}: {name} has not come back; the other player may claim the game or wait")
+        }
+    }
+}
+
+/// What a table's state says apart from its ticking (the clocks, the time left to come back): two states with
+/// the same gist differ only by the passing of time.
+#[derive(PartialEq)]
+struct Gist<'a> {
+    game: &'a AnyGame,
+    /// Each seat's name, and whether its player is away, and past their grace.
+    seats: [Option<(&'a str, Option<bool>)>; 2],
+    running: Option<Color>,
+    paused: bool,
+}
+
+impl Gist<'_> {
+    fn of(state: &TableState) -> Gist<'_> {
+        Gist {
+            game: &state.game,
+            seats: [0, 1].map(|i| {
+                state.seats[i]
+                    .as_ref()
+                    .map(|s| (s.name.as_str(), s.away.map(|left| left.is_zero())))
+            }),
+            running: state.running,
+            paused: state.paused,
         }
     }
 }

@@ -174,9 +174,9 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
     ),
     command(
         "claim",
-        None,
-        "claim the game when the opponent has been away too long (a game on a server)",
-        |app, _| app.claim(),
+        Some("[draw]"),
+        "claim the win (or call it a draw) when the opponent has been away too long (a game on a server)",
+        App::claim,
     ),
     command("help", None, "the keys and the commands", |app, _| {
         app.overlay.show_help();
@@ -318,7 +318,7 @@ mod tests {
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
     const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse \
                           :comment [TEXT] :analysis :pause :level L :ballot [N] :eleven [N] :setup :fen [FEN] \
-                          :copy [fen|pdn] :save [name] :load :continue :say TEXT :claim :help :quit";
+                          :copy [fen|pdn] :save [name] :load :continue :say TEXT :claim [draw] :help :quit";
 
     fn app() -> App {
         App::new(Players {

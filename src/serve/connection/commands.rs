@@ -4,17 +4,19 @@
 use russh::ChannelId;
 use russh::server::Session as SshSession;
 
-use super::{Connection, NO_PTY, refuse};
+use super::{Connection, refuse};
 use crate::serve::identity::Identity;
 use crate::serve::player::Start;
 use crate::serve::{ServeError, seating};
 
 impl Connection {
-    /// `new`, `join CODE`, `watch CODE`: a game at a table on `channel`, or the reason why not.
+    /// `new`, `join CODE`, `watch CODE` (the client's `command`): a game at a table on `channel`, or the reason
+    /// why not.
     pub(super) async fn exec_table(
         &mut self,
         channel: ChannelId,
         session: &mut SshSession,
+        command: &str,
         ask: Result<seating::TableAsk, String>,
     ) -> Result<(), ServeError> {
         if self.channel != Some(channel) || self.game.is_some() {
@@ -22,7 +24,7 @@ impl Connection {
         }
         let (Some(identity), Some(size)) = (self.identity.clone(), self.pty) else {
             self.channel = None;
-            return refuse(channel, session, NO_PTY);
+            return refuse(channel, session, &self.no_terminal(Some(command.trim())));
         };
         let seated = match ask {
             Ok(seating::TableAsk::New(new)) => {
@@ -38,7 +40,7 @@ impl Connection {
         };
         match seated {
             Ok(seated) => {
-                self.spawn_player(channel, size, session, Start::Table(seated), false);
+                self.spawn_player(channel, size, session, Start::Table(seated));
                 Ok(())
             }
             Err(why) => {

@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
 use super::{FORM_ROWS, Item, Lobby, Panel};
+use crate::game::count;
 use crate::serve::tables::Listing;
 
 /// The lobby's keys, for the help.
@@ -99,7 +100,14 @@ fn list_lines(lobby: &Lobby, width: usize, height: usize) -> Vec<Line<'static>> 
     let rating = match (lobby.guest, lobby.rating) {
         (true, _) => "a guest: your games are not kept".to_string(),
         (false, Some((rating, games))) => {
-            format!("English rating {rating} after {games} rated games")
+            format!(
+                "English rating {rating} after {}",
+                count(
+                    usize::try_from(games).unwrap_or(0),
+                    "rated game",
+                    "rated games"
+                )
+            )
         }
         (false, None) => "English rating: none yet".to_string(),
     };
@@ -301,6 +309,15 @@ mod tests {
     #[test]
     fn the_lobby_80x24() {
         insta::assert_snapshot!(drawn(&lobby(), 80, 24));
+    }
+
+    #[test]
+    fn one_rated_game_is_one_game() {
+        let mut lobby = lobby();
+        lobby.rating = Some((1516, 1));
+        let screen = drawn(&lobby, 80, 24);
+        assert!(screen.contains("after 1 rated game"), "{screen}");
+        assert!(!screen.contains("1 rated games"), "{screen}");
     }
 
     #[test]

@@ -69,6 +69,22 @@ impl Room {
         });
     }
 
+    /// Both clocks as they stand go into the records (when the game is recorded, has clocks and is not over).
+    pub(super) fn note_clocks(&self) {
+        if self.game.outcome().is_some() {
+            return;
+        }
+        let Some(clocks) = self.clocks_now() else {
+            return;
+        };
+        let clocks = clocks.map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX));
+        self.record(|key, room| Job::Clocks {
+            key,
+            ply: room.game.len(),
+            clocks,
+        });
+    }
+
     /// After every change: the end of the game is recorded once, and the lobby's summary brought up to date.
     pub(super) fn after_change(&mut self) {
         if let Some(outcome) = self.game.outcome()
@@ -190,6 +206,8 @@ pub fn resumed_from(game: Unfinished, grace: Duration) -> Result<(RoomConfig, Re
         game: played,
         seats: [identity(game.black), identity(game.white)],
         clocks: game.clocks.map(|c| c.map(Duration::from_millis)),
+        // Read by the server, which has the records at hand.
+        ratings: [None, None],
         code: game.code,
         record: RecordKey::fresh(),
     };

@@ -5,8 +5,8 @@
 use tokio::time::Instant;
 
 use super::{CHAT_LINES, CHAT_WINDOW, Job, MAX_CHAT, Room, Update};
-use crate::app::OfferKind;
-use crate::game::{Outcome, WinReason};
+use crate::app::{OfferKind, clock_text};
+use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::{Color, Move};
 use crate::serve::text::clean_line;
 
@@ -52,6 +52,9 @@ impl Room {
 
     pub(super) fn make_offer(&mut self, who: &str, kind: OfferKind) -> Result<(), String> {
         let color = self.seat_of(who).ok_or("you are watching this game")?;
+        if kind == OfferKind::Rematch {
+            return self.offer_rematch(color);
+        }
         if self.game.outcome().is_some() {
             return Err("the game is over".into());
         }
@@ -66,7 +69,7 @@ impl Room {
         }
         self.offer = Some((color, kind));
         if let Some(seat) = &self.seats[color.opponent().index()] {
-            let _ = seat.updates.send(Update::Offer(kind));
+            let _ = seat.updates.try_send(Update::Offer(kind));
         }
         Ok(())
     }
@@ -95,7 +98,7 @@ impl Room {
         self.offer = None;
         if !accept {
             if let Some(seat) = &self.seats[from.index()] {
-                let _ = seat.updates.send(Update::Declined(kind));
+                let _ = seat.updates.try_send(Update::Declined(kind));
             }
             return Ok(false);
         }
@@ -108,6 +111,7 @@ impl Room {
                 self.stop_clock();
                 self.paused = true;
             }
+            OfferKind::Rematch => return self.open_rematch(),
             OfferKind::Takeback => {
                 for _ in 0..self.plies_to_take_back(from) {
                     self.game.undo();
@@ -155,22 +159,36 @@ impl Room {
         }
     }
 
-    pub(super) fn claim(&mut self, who: &str) -> Result<bool, String> {
+    /// The game, or a draw when `draw`, to `who` whose opponent has been away past the grace period.
+    pub(super) fn claim(&mut self, who: &str, draw: bool) -> Result<bool, String> {
         let color = self.seat_of(who).ok_or("you are watching this game")?;
         if self.game.outcome().is_some() {
             return Err("the game is over".into());
         }
-        let away = self.seats[color.opponent().index()]
+        let opponent = self.seats[color.opponent().index()]
             .as_ref()
-            .and_then(|s| s.away_since)
-            .ok_or("your opponent is here")?;
-        if away.elapsed() < self.config.grace {
-            return Err("your opponent may still come back".into());
+            .ok_or("there is nobody to claim against")?;
+        let away = opponent
+            .away_since
+            .ok_or_else(|| format!("{} is here", opponent.who.name))?;
+        let left = self.config.grace.saturating_sub(away.elapsed());
+        if !left.is_zero() {
+            return Err(format!(
+                "{} may still come back ({} left)",
+                opponent.who.name,
+                clock_text(left)
+            ));
         }
-        let _ = self.game.declare(Outcome::Win {
-            winner: color,
-            reason: WinReason::Abandoned,
-        });
+        let outcome = match draw {
+            true => Outcome::Draw {
+                reason: DrawReason::Abandoned,
+            },
+            false => Outcome::Win {
+                winner: color,
+                reason: WinReason::Abandoned,
+            },
+        };
+        let _ = self.game.declare(outcome);
         self.stop_clock();
         Ok(true)
     }
@@ -199,10 +217,10 @@ impl Room {
         let from_player = self.seat_of(who).is_some();
         let update = Update::Chat { from: name, text };
         for seat in self.seats.iter().flatten().filter(|_| from_player) {
-            let _ = seat.updates.send(update.clone());
+            let _ = seat.updates.try_send(update.clone());
         }
         for (_, updates) in &self.watchers {
-            let _ = updates.send(update.clone());
+            let _ = updates.try_send(update.clone());
         }
     }
 

@@ -1,17 +1,21 @@
 //! The room's rules, driven by commands as players' connections would send them.
 
+use std::sync::Arc;
+
 use super::*;
+
+mod rematch;
 use crate::game::{Outcome, WinReason};
 use crate::rules::{Move, Strictness, Variant};
 
 struct Person {
     who: Identity,
-    updates: mpsc::UnboundedReceiver<Update>,
+    updates: mpsc::Receiver<Update>,
 }
 
 impl Person {
     fn new(name: &str) -> (Person, Updates) {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = mpsc::channel(UPDATES_QUEUE);
         let who = Identity {
             fingerprint: format!("SHA256:{name}"),
             name: name.to_string(),
@@ -264,7 +268,11 @@ async fn the_clock_runs_out_and_an_absent_player_may_be_claimed_against() {
     ann.state_until(|s| s.seats[1].as_ref().is_some_and(|s| s.away.is_some()))
         .await;
     room.ask(&ann.id(), TableRequest::Claim).await;
-    assert_eq!(ann.refused().await, "your opponent may still come back");
+    let refused = ann.refused().await;
+    assert!(
+        refused.starts_with("bob may still come back ("),
+        "{refused}"
+    );
     // Bob comes back within the grace period: his seat is his again.
     let (bob_again, tx) = Person::new("bob");
     assert_eq!(sit(&room, &bob_again, tx, None).await, Color::White);
@@ -426,4 +434,127 @@ async fn the_time_to_come_back_counts_down_on_the_opponent_s_screen() {
         .state_until(|s| away(s).is_some_and(|left| Some(left) < away(&first)))
         .await;
     assert!(away(&later) < away(&first));
+}
+
+#[tokio::test]
+async fn the_time_to_come_back_counts_down_beside_a_running_clock_and_its_end_is_told() {
+    let (room, mut ann, bob) = two_players(config(Some("5+3"), 2_500)).await;
+    let first = ann.state().await;
+    play(&room, &ann, &first, "11-15").await;
+    ann.state_until(|s| s.game.len() == 1).await;
+    // Bob, to move, drops: his clock goes on running while the time he has to come back counts down.
+    room.send(Command::Leave { who: bob.id() }).await;
+    let away = |s: &Snapshot| s.seats[1].as_ref().and_then(|s| s.away);
+    let left = ann.state_until(|s| away(s).is_some()).await.seats[1]
+        .as_ref()
+        .and_then(|s| s.away)
+        .expect("away");
+    // The clocks tick every second too; the countdown is not put off by them.
+    let ticked = ann
+        .state_until(|s| away(s).is_some_and(|now| now + Duration::from_millis(500) < left))
+        .await;
+    assert_eq!(ticked.running, Some(Color::White));
+    // When the grace is over, a state says so (nothing left), with Bob's clock still running.
+    let over = ann.state_until(|s| away(s) == Some(Duration::ZERO)).await;
+    assert_eq!(over.running, Some(Color::White));
+    let bob_left = over.clocks.expect("clocks")[1];
+    assert!(bob_left < Duration::from_secs(300), "{bob_left:?}");
+    // Ann calls it a draw rather than claiming the win.
+    room.ask(&ann.id(), TableRequest::ClaimDraw).await;
+    let drawn = ann.state_until(|s| s.game.outcome().is_some()).await;
+    assert_eq!(
+        drawn.game.outcome(),
+        Some(Outcome::Draw {
+            reason: crate::game::DrawReason::Abandoned
+        })
+    );
+}
+
+#[tokio::test]
+async fn a_watcher_who_never_reads_holds_a_bounded_queue_and_then_gets_the_newest_state() {
+    let (room, mut ann, mut bob) = two_players(config(None, 60_000)).await;
+    let (mut cy, cy_tx) = Person::new("cy");
+    room.send(Command::Watch {
+        who: cy.who.clone(),
+        updates: cy_tx,
+    })
+    .await;
+    // Many moves (and takebacks, each a change), while Cy reads nothing.
+    let mut state = ann.state_until(|s| s.watchers == 1).await;
+    for _ in 0..UPDATES_QUEUE {
+        play(&room, &ann, &state, "11-15").await;
+        bob.state_until(|s| s.game.len() == 1).await;
+        room.ask(&ann.id(), TableRequest::Offer(OfferKind::Takeback))
+            .await;
+        bob.offered().await;
+        room.ask(
+            &bob.id(),
+            TableRequest::Answer {
+                kind: OfferKind::Takeback,
+                accept: true,
+            },
+        )
+        .await;
+        state = ann.state_until(|s| s.game.is_empty()).await;
+    }
+    // Then a position the game never had before: two moves played.
+    play(&room, &ann, &state, "11-15").await;
+    let state = bob.state_until(|s| s.game.len() == 1).await;
+    play(&room, &bob, &state, "23-19").await;
+    ann.state_until(|s| s.game.len() == 2).await;
+    assert!(cy.updates.len() <= UPDATES_QUEUE, "{}", cy.updates.len());
+    // Cy reads again: the states he missed are made good by the newest, as the game stands.
+    let newest = cy.state_until(|s| s.game.len() == 2).await;
+    assert_eq!(
+        newest.game.moves(),
+        state_after(&["11-15", "23-19"]).moves()
+    );
+}
+
+/// The game after `moves`, for comparing with a room's.
+fn state_after(moves: &[&str]) -> AnyGame {
+    let mut game = AnyGame::new(GameType::standard(Variant::English));
+    for text in moves {
+        game.play_text(text).expect("a legal move");
+    }
+    game
+}
+
+#[tokio::test]
+async fn a_recorded_game_stays_when_its_players_leave_before_a_move_and_ends_when_its_flag_falls() {
+    use crate::serve::recorder::Recorder;
+    use crate::serve::records::Records;
+    use crate::serve::tables::Tables;
+    let dir = std::env::temp_dir().join(format!("crowned-room-empty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let recorder = Recorder::start(Records::open(&dir.join("r.sqlite")).expect("opens"), None)
+        .expect("starts");
+    let tables = Arc::new(Tables::new(Some(recorder.clone())));
+    // 0.02 minutes: Black's 1.2 seconds run out while nobody is there.
+    let (code, room) = tables
+        .open(config(Some("0.02+0"), 60_000), None)
+        .expect("a room");
+    let (ann, ann_tx) = Person::new("ann");
+    let (bob, bob_tx) = Person::new("bob");
+    for person in [&ann, &bob] {
+        recorder.send(crate::serve::recorder::Job::Seen(person.who.clone()));
+    }
+    sit(&room, &ann, ann_tx, None).await;
+    sit(&room, &bob, bob_tx, None).await;
+    // Both leave before a move (as they do when the server stops): the game is in the records, so the room
+    // stays for them, and notes its clocks when asked.
+    room.send(Command::Leave { who: ann.id() }).await;
+    room.send(Command::Leave { who: bob.id() }).await;
+    let (done, noted) = oneshot::channel();
+    assert!(room.send(Command::NoteClocks { done }).await);
+    noted.await.expect("the clocks noted");
+    assert!(tables.find(&code).is_some());
+    // Black's flag falls with nobody there: the game is over, and the room goes.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while tables.find(&code).is_some() {
+        assert!(Instant::now() < deadline, "the room is still there");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

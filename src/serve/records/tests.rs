@@ -1,0 +1,145 @@
+//! The records: games with their moves and clocks, ratings, the schema's versions.
+
+use super::*;
+
+fn player(name: &str) -> Identity {
+    Identity {
+        fingerprint: format!("SHA256:{name}"),
+        name: name.to_string(),
+    }
+}
+
+#[test]
+fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
+    let mut records = Records::in_memory().expect("opens");
+    assert_eq!(
+        records.version().expect("a version"),
+        MIGRATIONS.len() as i64
+    );
+    let (ann, bob) = (player("ann"), player("bob"));
+    records.seen(&ann).expect("seen");
+    records.seen(&bob).expect("seen");
+    assert_eq!(records.players().expect("listed").len(), 2);
+    let game = records
+        .start_game(&NewGame {
+            variant: "english",
+            black: &ann.fingerprint,
+            white: &bob.fingerprint,
+            rated: true,
+            clock: "5+3",
+            code: "K7QX",
+        })
+        .expect("started");
+    for (ply, text) in ["11-15", "23-19", "8-11"].iter().enumerate() {
+        let clocks = [300_000 - ply as u64, 299_000 - ply as u64];
+        records
+            .add_move(game, ply, text, Some(clocks))
+            .expect("a move");
+    }
+    // A move written twice is refused: the owner of a game writes each ply once.
+    assert!(records.add_move(game, 1, "22-18", None).is_err());
+    records.take_back(game, 2).expect("taken back");
+    assert_eq!(records.moves(game).expect("moves"), ["11-15", "23-19"]);
+    assert_eq!(records.unfinished().expect("listed"), [game]);
+    let unfinished = records.unfinished_games().expect("listed");
+    assert_eq!(unfinished.len(), 1);
+    let resumed = &unfinished[0];
+    assert_eq!(resumed.black, (ann.fingerprint.clone(), "ann".to_string()));
+    assert_eq!(resumed.code.as_deref(), Some("K7QX"));
+    assert_eq!(resumed.moves, ["11-15", "23-19"]);
+    assert_eq!(resumed.clocks, Some([299_999, 298_999]));
+    // Many changes in one transaction.
+    records.begin().expect("begun");
+    records.seen(&player("cy")).expect("seen");
+    records.commit().expect("committed");
+    assert_eq!(records.players().expect("listed").len(), 3);
+    records
+        .finish_game(game, "1-0", "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n", 1.0)
+        .expect("finished");
+    assert!(records.unfinished().expect("listed").is_empty());
+    let (ann_rating, ann_games) = records.rating(&ann.fingerprint, "english").expect("rated");
+    let (bob_rating, _) = records.rating(&bob.fingerprint, "english").expect("rated");
+    assert_eq!(ann_games, 1);
+    assert!(ann_rating.rating > 1500.0 && bob_rating.rating < 1500.0);
+    let board = records.leaderboard("english", 10).expect("a leaderboard");
+    assert_eq!(
+        board.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["ann", "bob"]
+    );
+    assert_eq!(records.games_of(&bob.fingerprint).expect("games").len(), 1);
+    // A game ends once.
+    assert!(matches!(
+        records.finish_game(game, "0-1", "", 0.0),
+        Err(RecordsError::NoGame(_))
+    ));
+}
+
+#[test]
+fn the_file_survives_reopening_and_a_newer_schema_is_refused() {
+    let dir = std::env::temp_dir().join(format!("crowned-records-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("records.sqlite");
+    {
+        let records = Records::open(&path).expect("created");
+        records.seen(&player("cy")).expect("seen");
+        let mode: String = records
+            .db
+            .pragma_query_value(None, "journal_mode", |row| row.get(0))
+            .expect("a mode");
+        assert_eq!(mode.to_lowercase(), "wal");
+    }
+    let records = Records::open(&path).expect("reopened");
+    let name: String = records
+        .db
+        .query_row("SELECT name FROM players", [], |row| row.get(0))
+        .expect("kept");
+    assert_eq!(name, "cy");
+    records
+        .db
+        .pragma_update(None, "user_version", 99)
+        .expect("set");
+    drop(records);
+    assert!(matches!(
+        Records::open(&path),
+        Err(RecordsError::TooNew { found: 99, .. })
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from() {
+    let records = Records::in_memory().expect("opens");
+    let (ann, bob) = (player("ann"), player("bob"));
+    records.seen(&ann).expect("seen");
+    records.seen(&bob).expect("seen");
+    let game = records
+        .start_game(&NewGame {
+            variant: "english",
+            black: &ann.fingerprint,
+            white: &bob.fingerprint,
+            rated: false,
+            clock: "5+3",
+            code: "K7QX",
+        })
+        .expect("started");
+    let clocks = |records: &Records| records.unfinished_games().expect("listed")[0].clocks;
+    // Before any move and any note: no clocks to go on from (they start full).
+    assert_eq!(clocks(&records), None);
+    records
+        .note_clocks(game, 0, [290_000, 300_000])
+        .expect("noted");
+    assert_eq!(clocks(&records), Some([290_000, 300_000]));
+    records
+        .add_move(game, 0, "11-15", Some([293_000, 300_000]))
+        .expect("a move");
+    // A note from before the last move is left aside: the move's clocks are later.
+    assert_eq!(clocks(&records), Some([293_000, 300_000]));
+    records
+        .note_clocks(game, 1, [293_000, 212_000])
+        .expect("noted");
+    assert_eq!(clocks(&records), Some([293_000, 212_000]));
+    // Taken back: the note was of a move no longer played.
+    records.take_back(game, 0).expect("taken back");
+    assert_eq!(clocks(&records), None);
+}

@@ -1,0 +1,81 @@
+//! Another game between the same two players once one is over, as on lichess: offered by one, accepted by the
+//! other (or offered by both), played at a new table with the colours swapped and the same clock. Both players
+//! and the watchers are told its code and taken there by their connections.
+
+use super::{Color, Identity, OfferKind, Room, Update, Weak};
+
+/// The players of a rematch, seated in its room before their connections arrive.
+#[derive(Clone, Debug)]
+pub struct Rematch {
+    /// Black's and White's players, with the ratings they were shown with.
+    pub seats: [(Identity, Option<i32>); 2],
+}
+
+impl Room {
+    /// `color` offers a rematch: the opponent is asked, or, if they offered one already, it is agreed.
+    pub(super) fn offer_rematch(&mut self, color: Color) -> Result<(), String> {
+        if self.game.outcome().is_none() {
+            return Err("a rematch is for after the game".into());
+        }
+        let opponent = self.seats[color.opponent().index()]
+            .as_ref()
+            .ok_or("there is nobody to play")?;
+        if opponent.away_since.is_some() {
+            return Err(format!("{} has left the table", opponent.who.name));
+        }
+        if self.offer == Some((color.opponent(), OfferKind::Rematch)) {
+            // Both asked: nobody need answer.
+            return self.open_rematch().map(|_| ());
+        }
+        self.offer = Some((color, OfferKind::Rematch));
+        let _ = opponent.updates.try_send(Update::Offer(OfferKind::Rematch));
+        Ok(())
+    }
+
+    /// The rematch agreed: a new room with the same settings, its seats taken by the same players with the
+    /// colours swapped, and everyone here told its code. Nothing changes here.
+    pub(super) fn open_rematch(&mut self) -> Result<bool, String> {
+        self.offer = None;
+        let tables = self
+            .tables
+            .as_ref()
+            .and_then(Weak::upgrade)
+            .ok_or("this table cannot open another")?;
+        let [Some(black), Some(white)] = &self.seats else {
+            return Err("there is nobody to play".into());
+        };
+        // Colours swapped: last game's White plays Black.
+        let seats = [
+            (white.who.clone(), white.rating),
+            (black.who.clone(), black.rating),
+        ];
+        let (code, _) = tables
+            .open_rematch(self.config, Rematch { seats })
+            .ok_or("the server has no free game codes just now; try again soon")?;
+        self.tell_everyone(&Update::Rematch(code));
+        Ok(false)
+    }
+
+    /// `who` has left the table: a rematch they offered or were offered is off, and the other is told.
+    pub(super) fn rematch_off(&mut self, who: &str) {
+        let Some(leaving) = self.seat_of(who) else {
+            return;
+        };
+        if let Some((from, OfferKind::Rematch)) = self.offer {
+            self.offer = None;
+            let name = self.name_of(who).unwrap_or_default();
+            if from != leaving {
+                self.tell_seat(
+                    from,
+                    Update::Refused(format!("{name} has left the table: no rematch")),
+                );
+            }
+        }
+    }
+
+    fn tell_seat(&self, color: Color, update: Update) {
+        if let Some(seat) = &self.seats[color.index()] {
+            let _ = seat.updates.try_send(update);
+        }
+    }
+}

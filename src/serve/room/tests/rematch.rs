@@ -1,0 +1,112 @@
+//! Rematches: offered after the game, agreed, and the players seated at a new table.
+
+use super::*;
+
+#[tokio::test]
+async fn a_rematch_agreed_after_the_game_seats_both_at_a_new_table_colours_swapped() {
+    use crate::serve::tables::Tables;
+    let tables = Arc::new(Tables::new(None));
+    let config = config(Some("5+3"), 60_000);
+    let (code, room) = tables.open(config, None).expect("a room");
+    let (mut ann, ann_tx) = Person::new("ann");
+    let (mut bob, bob_tx) = Person::new("bob");
+    let (mut cy, cy_tx) = Person::new("cy");
+    assert_eq!(sit(&room, &ann, ann_tx, None).await, Color::Black);
+    assert_eq!(sit(&room, &bob, bob_tx, None).await, Color::White);
+    room.send(Command::Watch {
+        who: cy.who.clone(),
+        updates: cy_tx,
+    })
+    .await;
+    // Not while the game goes on.
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    assert_eq!(ann.refused().await, "a rematch is for after the game");
+    room.ask(&ann.id(), TableRequest::Resign).await;
+    bob.state_until(|s| s.game.outcome().is_some()).await;
+    // A watcher cannot offer one; Bob offers, Ann declines; Bob offers again and Ann accepts.
+    room.ask(&cy.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    assert_eq!(cy.refused().await, "you are watching this game");
+    let answer = |accept| TableRequest::Answer {
+        kind: OfferKind::Rematch,
+        accept,
+    };
+    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    assert_eq!(ann.offered().await, OfferKind::Rematch);
+    room.ask(&ann.id(), answer(false)).await;
+    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    assert_eq!(ann.offered().await, OfferKind::Rematch);
+    room.ask(&ann.id(), answer(true)).await;
+    let rematch = |u| match u {
+        Update::Rematch(code) => Some(code),
+        _ => None,
+    };
+    let new_code = ann.next(rematch).await;
+    assert_eq!(bob.next(rematch).await, new_code);
+    assert_eq!(cy.next(rematch).await, new_code);
+    assert_ne!(new_code, code);
+    // The new table: the same clock and settings, Bob seated as Black and Ann as White before they arrive.
+    let (new_room, listing) = tables.find(&new_code).expect("the rematch's room");
+    assert_eq!(listing.config, config);
+    assert_eq!(
+        listing.seats.clone().map(|s| s.map(|(_, name)| name)),
+        [Some("bob".to_string()), Some("ann".to_string())]
+    );
+    let (bob2, tx) = Person::new("bob");
+    let mut bob = Person {
+        who: bob2.who,
+        updates: bob2.updates,
+    };
+    assert_eq!(sit(&new_room, &bob, tx, None).await, Color::Black);
+    let (ann2, tx) = Person::new("ann");
+    assert_eq!(sit(&new_room, &ann2, tx, None).await, Color::White);
+    // Both there: a fresh game with full clocks, Black's running.
+    let fresh = bob
+        .state_until(|s| s.seats.iter().flatten().all(|s| s.away.is_none()))
+        .await;
+    assert!(fresh.game.is_empty());
+    assert_eq!(fresh.running, Some(Color::Black));
+    assert_eq!(fresh.clocks.map(|c| c[1]), Some(Duration::from_secs(300)));
+    drop(ann);
+}
+
+#[tokio::test]
+async fn a_rematch_offered_to_someone_who_leaves_is_called_off() {
+    let (room, mut ann, bob) = two_players(config(None, 60_000)).await;
+    room.ask(&ann.id(), TableRequest::Resign).await;
+    ann.state_until(|s| s.game.outcome().is_some()).await;
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    room.send(Command::Leave { who: bob.id() }).await;
+    assert_eq!(ann.refused().await, "bob has left the table: no rematch");
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    assert_eq!(ann.refused().await, "bob has left the table");
+}
+
+#[tokio::test]
+async fn rematches_offered_by_both_are_agreed_without_a_question() {
+    use crate::serve::tables::Tables;
+    let tables = Arc::new(Tables::new(None));
+    let (_, room) = tables.open(config(None, 60_000), None).expect("a room");
+    let (mut ann, ann_tx) = Person::new("ann");
+    let (mut bob, bob_tx) = Person::new("bob");
+    sit(&room, &ann, ann_tx, None).await;
+    sit(&room, &bob, bob_tx, None).await;
+    room.ask(&bob.id(), TableRequest::Resign).await;
+    ann.state_until(|s| s.game.outcome().is_some()).await;
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    let rematch = |u| match u {
+        Update::Rematch(code) => Some(code),
+        _ => None,
+    };
+    let code = ann.next(rematch).await;
+    assert_eq!(bob.next(rematch).await, code);
+    assert!(tables.find(&code).is_some());
+}
