@@ -504,7 +504,7 @@ async fn the_time_to_come_back_ticks_for_the_player_and_the_watchers_and_its_end
 {
     let server = Server::start_with(
         "tables-countdown",
-        "[server]\nidle-timeout = 600\nseat-grace = 5\n",
+        "[server]\nidle-timeout = 600\nseat-grace = 8\n",
     );
     let ann = connect(&server, &new_key(), "ann").await;
     let bob = connect(&server, &new_key(), "bob").await;
@@ -523,17 +523,11 @@ async fn the_time_to_come_back_ticks_for_the_player_and_the_watchers_and_its_end
     drop((b, bob));
     // The countdown ticks on Ann's screen and the watcher's, clocks running all the while. (On a loaded machine
     // a second may be drawn late and the next shown instead: what counts is that it goes down by itself.)
-    for t in [&mut a, &mut c] {
-        t.until("a countdown", |t| {
-            left_to_come_back(&t.contents()).is_some()
-        })
-        .await;
-        let first = left_to_come_back(&t.contents()).unwrap_or_default();
-        t.until("the countdown going down", |t| {
-            left_to_come_back(&t.contents()).is_some_and(|left| left < first)
-        })
-        .await;
-    }
+    // Both screens are watched at once, so that the second is not looked at only once the grace is over.
+    tokio::join!(
+        sees_the_countdown_go_down(&mut a),
+        sees_the_countdown_go_down(&mut c)
+    );
     let bob_line = a
         .contents()
         .lines()
@@ -554,6 +548,19 @@ async fn the_time_to_come_back_ticks_for_the_player_and_the_watchers_and_its_end
     for t in [&mut a, &mut c] {
         t.wait_for("Black wins: White left the game").await;
     }
+}
+
+/// Waits until `t` shows the time to come back, then a smaller one.
+async fn sees_the_countdown_go_down(t: &mut Terminal) {
+    t.until("a countdown", |t| {
+        left_to_come_back(&t.contents()).is_some()
+    })
+    .await;
+    let first = left_to_come_back(&t.contents()).unwrap_or_default();
+    t.until("the countdown going down", |t| {
+        left_to_come_back(&t.contents()).is_some_and(|left| left < first)
+    })
+    .await;
 }
 
 /// The seconds the status line says an absent player has left to come back (`… reconnect (0:04 left …`).

@@ -4,6 +4,7 @@
 mod analysis;
 mod board;
 mod game_over;
+mod input_box;
 mod overlays;
 mod panels;
 mod review;
@@ -82,7 +83,7 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
         }
     }
     panels::status(buf, layout.status, app, options);
-    if let Some(cursor) = panels::input(buf, layout.input, app, options) {
+    if let Some(cursor) = input_box::draw(buf, layout.input, app, options) {
         frame.set_cursor_position(cursor);
     }
     if let Some(overlay) = app.overlay() {

@@ -1,5 +1,5 @@
 //! Ending a game by the players' word: resigning (after a question, so that a slip of the keyboard does not lose
-//! a game) and offering a draw. Against the engine a draw offer is judged by a short search: the engine accepts
+//! a game), quitting a game in progress (asked the same way) and offering a draw. Against the engine a draw offer is judged by a short search: the engine accepts
 //! when it does not think itself better, and says why when it declines. Between two people the other side is
 //! asked.
 
@@ -24,6 +24,46 @@ pub const DRAW_MARGIN: i32 = 20;
 pub const JUDGING_TIME: Duration = Duration::from_millis(500);
 
 impl App {
+    /// Quits, asking first (a yes/no question) while a game is in progress; the key again confirms.
+    pub(super) fn quit(&mut self) -> Vec<Effect> {
+        let in_progress = !self.game.is_empty() && self.game.outcome().is_none();
+        match self.question() {
+            Some(Question::Quit { .. }) => {
+                self.overlay.close_panel();
+                return self.quit_now();
+            }
+            Some(_) => {
+                // Another question waits: it is answered first, so that an offer is never left unanswered.
+                self.status = "answer the question first: y or n (Ctrl-c quits at once)".into();
+                return Vec::new();
+            }
+            None => {}
+        }
+        if !in_progress {
+            return self.quit_now();
+        }
+        let seat = self.table.as_ref().filter(|t| t.seat.is_some());
+        self.overlay.ask(Question::Quit {
+            leaving: seat.is_some(),
+        });
+        let key = self.key(Context::Board, "quit", "y");
+        self.status = match seat {
+            Some(table) => format!(
+                "leave the table? y or {key}: leave (`join {}` comes back to your seat), n: stay",
+                table.code
+            ),
+            None => format!("quit? y or {key}: quit, n: play on"),
+        };
+        Vec::new()
+    }
+
+    /// Stops the engine and quits.
+    pub(super) fn quit_now(&mut self) -> Vec<Effect> {
+        let mut effects = self.stop_thinking();
+        effects.push(Effect::Quit);
+        effects
+    }
+
     /// `:resign`: asks first, so that a slip of the keyboard does not lose a game.
     pub(super) fn ask_to_resign(&mut self) -> Vec<Effect> {
         if let Some(refusal) = self.declaring_refusal() {

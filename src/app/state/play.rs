@@ -10,7 +10,6 @@ use crate::app::cursor::{Cursor, Step};
 use crate::app::dialog::NewGameDialog;
 use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
-use crate::app::overlay::Question;
 use crate::app::picking::{Pick, Picker};
 use crate::engine::{AnySituation, Player, Players};
 use crate::game::AnyGame;
@@ -557,45 +556,5 @@ impl App {
             };
             self.status = self.mode_message();
         }
-    }
-
-    /// Quits, asking first (a yes/no question) while a game is in progress; the key again confirms.
-    fn quit(&mut self) -> Vec<Effect> {
-        let in_progress = !self.game.is_empty() && self.game.outcome().is_none();
-        match self.question() {
-            Some(Question::Quit { .. }) => {
-                self.overlay.close_panel();
-                return self.quit_now();
-            }
-            Some(_) => {
-                // Another question waits: it is answered first, so that an offer is never left unanswered.
-                self.status = "answer the question first: y or n (Ctrl-c quits at once)".into();
-                return Vec::new();
-            }
-            None => {}
-        }
-        if !in_progress {
-            return self.quit_now();
-        }
-        let seat = self.table.as_ref().filter(|t| t.seat.is_some());
-        self.overlay.ask(Question::Quit {
-            leaving: seat.is_some(),
-        });
-        let key = self.key(Context::Board, "quit", "y");
-        self.status = match seat {
-            Some(table) => format!(
-                "leave the table? y or {key}: leave (`join {}` comes back to your seat), n: stay",
-                table.code
-            ),
-            None => format!("quit? y or {key}: quit, n: play on"),
-        };
-        Vec::new()
-    }
-
-    /// Stops the engine and quits.
-    pub(super) fn quit_now(&mut self) -> Vec<Effect> {
-        let mut effects = self.stop_thinking();
-        effects.push(Effect::Quit);
-        effects
     }
 }
