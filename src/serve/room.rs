@@ -56,7 +56,7 @@ pub type Update = TableEvent;
 pub type Updates = mpsc::Sender<Update>;
 
 /// How many updates may wait for one person. A connection that falls this far behind misses what comes next
-/// until it has caught up, and then gets the newest state ([`Room::catch_up`]): it never holds memory that grows.
+/// until it has caught up, and then the room sends it the newest state: it never holds memory that grows.
 pub const UPDATES_QUEUE: usize = 64;
 
 /// What a room is asked.
