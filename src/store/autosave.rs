@@ -200,29 +200,14 @@ fn read_slot(path: &Path, games_dir: &Path) -> Result<Option<SavedGame>, StoreEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Player, Players};
+    use crate::store::test_support;
 
     fn temp_home(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("crowned-autosave-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir
+        test_support::temp_home("autosave", name)
     }
 
     fn game(moves: &[&str]) -> SavedGame {
-        let mut game = crate::game::AnyGame::default();
-        for mv in moves {
-            game.play_text(mv).expect("legal");
-        }
-        SavedGame {
-            game,
-            players: Players {
-                black: Player::Human,
-                white: Player::Human,
-            },
-            file: None,
-            clock: None,
-        }
+        test_support::played(moves)
     }
 
     #[test]

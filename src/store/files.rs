@@ -201,13 +201,7 @@ mod tests {
     }
 
     fn entries(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .expect("listed")
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+        crate::store::test_support::file_names(dir)
     }
 
     #[test]

@@ -162,30 +162,14 @@ fn holder(path: &Path) -> Holder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Player, Players};
-    use crate::game::AnyGame;
+    use crate::store::test_support;
 
     fn temp_home(name: &str) -> PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("crowned-filing-{name}-{}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        dir
+        test_support::temp_home("filing", name)
     }
 
     fn saved(moves: &[&str]) -> SavedGame {
-        let mut game = AnyGame::default();
-        for mv in moves {
-            game.play_text(mv).expect("legal");
-        }
-        SavedGame {
-            game,
-            players: Players {
-                black: Player::Human,
-                white: Player::Human,
-            },
-            file: None,
-            clock: None,
-        }
+        test_support::played(moves)
     }
 
     /// `saved` as the app holds it once it was filed as `filed`.
@@ -199,13 +183,7 @@ mod tests {
     }
 
     fn files(store: &Store) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(store.games_dir())
-            .expect("the games")
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+        test_support::file_names(&store.games_dir())
     }
 
     #[test]

@@ -18,6 +18,8 @@ mod autosave;
 mod files;
 mod filing;
 mod library;
+#[cfg(test)]
+mod test_support;
 
 pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
 pub use files::{create_new, create_temporary, rename_new, write_atomic, write_new};
