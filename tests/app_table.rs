@@ -445,3 +445,30 @@ fn a_rematch_is_offered_after_the_game_and_answered_by_the_other() {
     let _ = ann.update(Action::Table(TableEvent::Rematch("M4TR".into())));
     assert!(ann.status().contains("M4TR"), "{}", ann.status());
 }
+
+#[test]
+fn an_offer_waiting_when_the_game_ends_is_no_longer_asked() {
+    let mut app = seated(Color::White);
+    let _ = app.update(Action::Table(state(&["11-15"])));
+    let _ = app.update(Action::Table(TableEvent::Offer(OfferKind::Takeback)));
+    assert_eq!(app.question(), Some(Question::Offered(OfferKind::Takeback)));
+    // White's flag falls while the question is open.
+    let mut over = AnyGame::new(GameType::default());
+    over.play_text("11-15").expect("legal");
+    over.declare(crowned::game::lost_on_time(Color::White))
+        .expect("declared");
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game: over,
+        seats: [seat("ann"), seat("bob")],
+        clocks: Some([Duration::from_secs(290), Duration::ZERO]),
+        running: None,
+        watchers: 0,
+        rated: true,
+        paused: false,
+    }))));
+    assert_eq!(app.question(), None, "nothing is left to answer");
+    assert!(matches!(app.mode(), Mode::Over(_)));
+    // y now means nothing to the table.
+    let effects = app.update(Action::Answer(true));
+    assert!(requests(&effects).is_empty(), "{effects:?}");
+}

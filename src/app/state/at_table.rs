@@ -299,6 +299,12 @@ impl App {
             .is_some_and(|before| Gist::of(before) == Gist::of(&state));
         table.clocks = state.clocks;
         table.state = Some(state.clone());
+        if state.game.outcome().is_some()
+            && matches!(self.question(), Some(Question::Offered(kind)) if kind != OfferKind::Rematch)
+        {
+            // The game ended while an offer waited: there is nothing left to answer.
+            self.overlay.close_panel();
+        }
         let before = self.status.clone();
         let effects = self.follow(&state);
         // A move played or taken back has said so already.

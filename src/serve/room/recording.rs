@@ -91,6 +91,9 @@ impl Room {
             && !self.ended
         {
             self.ended = true;
+            // The end of the game ends every offer made during it: a takeback or a draw accepted now would
+            // bring back or change a game the records have closed.
+            self.offer = None;
             let pdn = self.pdn();
             let result = self.game.result_token(Some(outcome)).to_string();
             let black_score = match outcome {

@@ -89,6 +89,12 @@ impl Room {
         accept: bool,
     ) -> Result<bool, String> {
         let color = self.seat_of(who).ok_or("you are watching this game")?;
+        if kind != OfferKind::Rematch && self.game.outcome().is_some() {
+            return Err(format!(
+                "the game is over: {} offered during it ended with it",
+                kind.words()
+            ));
+        }
         let Some((from, offered)) = self.offer else {
             return Err("there is nothing to answer".into());
         };

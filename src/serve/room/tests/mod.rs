@@ -558,3 +558,41 @@ async fn a_recorded_game_stays_when_its_players_leave_before_a_move_and_ends_whe
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn an_ended_game_ends_every_offer_made_during_it() {
+    for kind in [OfferKind::Draw, OfferKind::Takeback] {
+        // 0.01 minutes: 0.6 s each.
+        let (room, mut ann, mut bob) = two_players(config(Some("0.01+0"), 60_000)).await;
+        let start = ann.state().await;
+        play(&room, &ann, &start, "11-15").await;
+        ann.state_until(|s| s.game.len() == 1).await;
+        room.ask(&ann.id(), TableRequest::Offer(kind)).await;
+        assert_eq!(bob.offered().await, kind);
+        // Bob thinks too long: his flag falls with the offer open.
+        let over = bob.state_until(|s| s.game.outcome().is_some()).await;
+        let lost = Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::Time,
+        });
+        assert_eq!(over.game.outcome(), lost);
+        // Accepting it now is refused, and changes nothing.
+        room.ask(&bob.id(), TableRequest::Answer { kind, accept: true })
+            .await;
+        let refused = bob.refused().await;
+        assert!(
+            refused.starts_with("the game is over"),
+            "{kind:?}: {refused}"
+        );
+        // Someone who comes to watch now sees the game as the records have it.
+        let (mut cy, cy_tx) = Person::new("cy");
+        room.send(Command::Watch {
+            who: cy.who.clone(),
+            updates: cy_tx,
+        })
+        .await;
+        let after = cy.state().await;
+        assert_eq!(after.game.outcome(), lost, "{kind:?}");
+        assert_eq!(after.game.len(), 1, "{kind:?}: nothing taken back");
+    }
+}
