@@ -231,7 +231,8 @@ pub(crate) enum Command {
         /// built in: every key may].
         #[arg(long, value_name = "FILE")]
         authorized_keys: Option<PathBuf>,
-        /// Let clients without a key play as guests, whose games are not kept [setting server.guests].
+        /// Let clients without a key play as guests, whose games are not kept; not with --authorized-keys
+        /// [setting server.guests].
         #[arg(long)]
         guests: bool,
         /// Connections held at once [setting server.max-sessions, built in: 500].

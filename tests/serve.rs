@@ -272,15 +272,33 @@ async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() 
     let keys = folder.join("authorized_keys");
     let line = alice.public_key().to_openssh().expect("an OpenSSH line");
     std::fs::write(&keys, format!("# who may play\n{line} alice@home\n")).expect("written");
-    let settings = format!(
+
+    // With an allow-list and guests both asked for, the server does not start: guests would walk past the list.
+    let both = format!(
         "[server]\nauthorized-keys = \"{}\"\nguests = true\n",
         keys.display()
     );
+    let home = folder.join("both");
+    std::fs::create_dir_all(home.join("config")).expect("a config folder");
+    std::fs::write(home.join("config/config.toml"), both).expect("settings written");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .env("CROWNED_HOME", &home)
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("choose one (--authorized-keys or --guests)"),
+        "{said}"
+    );
+
+    let settings = format!("[server]\nauthorized-keys = \"{}\"\n", keys.display());
     let server = Server::start_with("authorized", &settings);
     let handle = connect(&server, &alice, "alice").await;
     let mut t = Terminal::to_engine(&handle, 80, 24).await;
     t.wait_for("Black to play").await;
-    // Another key is not let in.
+    // Another key is not let in, nor a client without a key.
     let config = Arc::new(client::Config::default());
     let mut other = client::connect(
         Arc::clone(&config),
@@ -294,11 +312,35 @@ async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() 
         .await
         .expect("answered");
     assert!(!refused.success());
-    // No key at all: a guest, told so, whose game is not kept.
-    let mut guest = client::connect(
+    let mut stranger = client::connect(
         Arc::clone(&config),
         ("127.0.0.1", server.port),
         KnownHost(server.fingerprint.clone()),
+    )
+    .await
+    .expect("connects");
+    let asked = stranger
+        .authenticate_keyboard_interactive_start("visitor", None)
+        .await
+        .expect("answered");
+    let answered = match asked {
+        client::KeyboardInteractiveAuthResponse::InfoRequest { .. } => stranger
+            .authenticate_keyboard_interactive_respond(Vec::new())
+            .await
+            .expect("answered"),
+        other => other,
+    };
+    assert!(
+        !matches!(answered, client::KeyboardInteractiveAuthResponse::Success),
+        "a client without a key stays out of an allow-listed server"
+    );
+
+    // A server open to guests: no key at all plays as a guest, told so, whose game is not kept.
+    let guests = Server::start_with("guests", "[server]\nguests = true\n");
+    let mut guest = client::connect(
+        Arc::clone(&config),
+        ("127.0.0.1", guests.port),
+        KnownHost(guests.fingerprint.clone()),
     )
     .await
     .expect("connects");
@@ -324,8 +366,13 @@ async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() 
     g.wait_for("1. 11-15").await;
     g.send(b"\x03").await;
     g.wait_closed().await;
-    // One folder: alice's. The guest left nothing behind.
-    assert_eq!(server.player_dirs().len(), 1, "{:?}", server.player_dirs());
+    // The guest left nothing behind.
+    assert!(
+        guests.player_dirs().is_empty(),
+        "{:?}",
+        guests.player_dirs()
+    );
+    assert_eq!(server.player_dirs().len(), 1, "alice's folder");
     let _ = std::fs::remove_dir_all(&folder);
 }
 

@@ -16,6 +16,9 @@ const GRACE: Duration = Duration::from_secs(3);
 
 /// Runs the server until SIGTERM or SIGINT; logs go to stderr (`RUST_LOG` sets the level, `info` by default).
 pub fn run(settings: &ServerSettings) -> Result<()> {
+    if let Some(why) = settings.contradiction() {
+        anyhow::bail!(why);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),

@@ -101,6 +101,20 @@ pub(super) struct ServerOut {
 }
 
 impl ServerSettings {
+    /// Why these settings cannot serve as they stand, if they cannot: an allow-list of keys is there to keep
+    /// strangers out, and guests are exactly the strangers without a key, so the two together would let anyone
+    /// in past the list. The server refuses to start rather than guess which the operator meant.
+    pub fn contradiction(&self) -> Option<String> {
+        let keys = self.authorized_keys.as_ref()?;
+        self.guests.then(|| {
+            format!(
+                "server.authorized-keys ({}) lets only its keys in, and server.guests would let in anyone \
+                 without a key: choose one (--authorized-keys or --guests)",
+                keys.display()
+            )
+        })
+    }
+
     /// Lays the table's values over these; each that cannot be used goes to `problem` with its name.
     pub(super) fn apply(&mut self, layer: ServerLayer, problem: &mut dyn FnMut(&str, String)) {
         if let Some(text) = layer.listen {
