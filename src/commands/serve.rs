@@ -27,6 +27,8 @@ pub fn run(settings: &ServerSettings) -> Result<()> {
         .with_target(false)
         .init();
     let store = Store::locate().context("no folder for the server's files")?;
+    // Held until the server stops: a second server on these records would serve the same games twice.
+    let _only_server = store.claim_server()?;
     let host_key_path = settings
         .host_key
         .clone()

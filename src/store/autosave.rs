@@ -8,11 +8,12 @@
 //! when its process ends in any way, a crash or `kill -9` included, so a game left behind by a program that
 //! is gone is free to be resumed by the next one, while a game that is still open elsewhere is not offered.
 
-use std::fs::{self, File, OpenOptions, TryLockError};
+use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 
 use super::files::{rename_new, write_atomic};
+use super::locks::try_lock;
 use super::{SavedGame, Store, StoreError, from_pdn, io_error, own_file_name, to_pdn};
 
 /// The most programs that can keep a game in progress at once on one set of files.
@@ -155,23 +156,6 @@ impl AutosaveSlot {
 /// Whether a saved game is one to go on with.
 fn unfinished(saved: &SavedGame) -> bool {
     saved.game.outcome().is_none() && !saved.game.is_empty()
-}
-
-/// Opens (creating it if needed) and locks a slot's lock file; `None` when another program holds it.
-fn try_lock(path: &Path) -> Result<Option<File>, StoreError> {
-    let mut options = OpenOptions::new();
-    options.read(true).write(true).create(true).truncate(false);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let file = options.open(path).map_err(io_error(path))?;
-    match file.try_lock() {
-        Ok(()) => Ok(Some(file)),
-        Err(TryLockError::WouldBlock) => Ok(None),
-        Err(TryLockError::Error(e)) => Err(io_error(path)(e)),
-    }
 }
 
 /// Reads an autosave. Bytes that are not UTF-8 make it unreadable (not an I/O error), like any other damage.

@@ -18,6 +18,7 @@ mod autosave;
 mod files;
 mod filing;
 mod library;
+mod locks;
 #[cfg(test)]
 mod test_support;
 
@@ -27,6 +28,7 @@ pub use filing::{Filed, GAME_ID_TAG, NAME_TAG};
 pub use library::{
     GameEntry, MAX_GAMES_TEXT, file_label, games_in_text, read_games_file, read_games_file_as,
 };
+pub use locks::ServerLock;
 
 /// The environment variable that moves every file of the program under one directory.
 pub const HOME_VARIABLE: &str = "CROWNED_HOME";
@@ -87,6 +89,13 @@ pub enum StoreError {
          (:save saves it; quitting one of the others frees a place)"
     )]
     AllSlotsTaken(usize),
+    /// Another server runs on the same folder.
+    #[error(
+        "another crowned serve is running on {} (its records, players and games): stop it first, or give this \
+         one a folder of its own with CROWNED_HOME",
+        .0.display()
+    )]
+    ServerRunning(PathBuf),
 }
 
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
