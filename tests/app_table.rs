@@ -37,6 +37,19 @@ fn state(moves: &[&str]) -> TableEvent {
     }))
 }
 
+/// The table's state once `game` has ended, both seats taken, the clocks stopped as given.
+fn ended(game: AnyGame, clocks: Option<[Duration; 2]>, watchers: usize) -> TableEvent {
+    TableEvent::State(Arc::new(TableState {
+        game,
+        seats: [seat("ann"), seat("bob")],
+        clocks,
+        running: None,
+        watchers,
+        rated: true,
+        paused: false,
+    }))
+}
+
 fn requests(effects: &[Effect]) -> Vec<TableRequest> {
     effects
         .iter()
@@ -224,21 +237,7 @@ fn a_table_on_screen_80x24() {
 /// The same game over, seen by a watcher: the result, and the keys that are left (browse, leave).
 #[test]
 fn a_table_game_over_for_a_watcher_80x24() {
-    let mut app = App::at_table(Table::new(None, "K7QX"), GameType::default());
-    let mut over = AnyGame::new(GameType::default());
-    for text in ["11-15", "23-19"] {
-        over.play_text(text).expect("legal");
-    }
-    over.resign(Color::Black).expect("resigned");
-    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
-        game: over,
-        seats: [seat("ann"), seat("bob")],
-        clocks: None,
-        running: None,
-        watchers: 3,
-        rated: true,
-        paused: false,
-    }))));
+    let app = over_at_table(None);
     insta::assert_snapshot!(common::screen::screen(&app, 80, 24));
 }
 
@@ -389,15 +388,7 @@ fn over_at_table(mine: Option<Color>) -> App {
         over.play_text(text).expect("legal");
     }
     over.resign(Color::Black).expect("resigned");
-    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
-        game: over,
-        seats: [seat("ann"), seat("bob")],
-        clocks: None,
-        running: None,
-        watchers: 3,
-        rated: true,
-        paused: false,
-    }))));
+    let _ = app.update(Action::Table(ended(over, None, 3)));
     app
 }
 
@@ -457,15 +448,8 @@ fn an_offer_waiting_when_the_game_ends_is_no_longer_asked() {
     over.play_text("11-15").expect("legal");
     over.declare(crowned::game::lost_on_time(Color::White))
         .expect("declared");
-    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
-        game: over,
-        seats: [seat("ann"), seat("bob")],
-        clocks: Some([Duration::from_secs(290), Duration::ZERO]),
-        running: None,
-        watchers: 0,
-        rated: true,
-        paused: false,
-    }))));
+    let clocks = Some([Duration::from_secs(290), Duration::ZERO]);
+    let _ = app.update(Action::Table(ended(over, clocks, 0)));
     assert_eq!(app.question(), None, "nothing is left to answer");
     assert!(matches!(app.mode(), Mode::Over(_)));
     // y now means nothing to the table.
