@@ -200,6 +200,9 @@ pub struct Clock {
     running: Option<(Color, Duration)>,
 }
 
+/// The least a takeback leaves on a clock it takes an increment back from.
+const TAKEN_BACK_FLOOR: Duration = Duration::from_millis(100);
+
 impl Clock {
     /// Both clocks set for `control`, stopped.
     pub fn new(control: TimeControl) -> Clock {
@@ -254,6 +257,24 @@ impl Clock {
                 stopped.saturating_sub(now.saturating_sub(since))
             }
             _ => stopped,
+        }
+    }
+
+    /// A move of `side` is taken back: the Fischer increment it earned goes with it (the time it spent stays
+    /// spent), so that taking moves back and playing them again never adds time. At least a tenth of a second
+    /// is left, so that a takeback never makes a flag fall by itself.
+    pub fn take_back(&mut self, side: Color, now: Duration) {
+        let TimeControl::Fischer { increment, .. } = self.control else {
+            return;
+        };
+        let running = self.running;
+        self.stop(now);
+        let slot = &mut self.left[side.index()];
+        *slot = slot
+            .saturating_sub(increment)
+            .max((*slot).min(TAKEN_BACK_FLOOR));
+        if let Some((running, _)) = running {
+            self.running = Some((running, now));
         }
     }
 
@@ -425,5 +446,33 @@ mod tests {
         assert_eq!(clock.left(Color::White, s(5.0)), s(30.0));
         assert_eq!(clock.flagged(s(34.0)), None);
         assert_eq!(clock.flagged(s(35.0)), Some(Color::Black));
+    }
+
+    #[test]
+    fn a_takeback_takes_an_increment_back_and_never_flags() {
+        let second = Duration::from_secs(1);
+        let mut clock = Clock::new("1+3".parse().expect("valid"));
+        clock.start(Color::Black, Duration::ZERO);
+        clock.press(5 * second).expect("in time");
+        assert_eq!(clock.left(Color::Black, 5 * second), 58 * second);
+        clock.take_back(Color::Black, 6 * second);
+        assert_eq!(clock.left(Color::Black, 6 * second), 55 * second);
+        assert_eq!(
+            clock.running(),
+            Some(Color::White),
+            "the running clock runs on"
+        );
+        assert_eq!(clock.left(Color::White, 6 * second), 59 * second);
+        // Nearly out of time: a tenth of a second stays.
+        let mut low = Clock::resumed("1+3".parse().expect("valid"), [second, second]);
+        low.take_back(Color::White, Duration::ZERO);
+        assert_eq!(
+            low.left(Color::White, Duration::ZERO),
+            Duration::from_millis(100)
+        );
+        // A time per move has no increment to take back.
+        let mut per_move = Clock::new("30s".parse().expect("valid"));
+        per_move.take_back(Color::Black, Duration::ZERO);
+        assert_eq!(per_move.left(Color::Black, Duration::ZERO), 30 * second);
     }
 }

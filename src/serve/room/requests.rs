@@ -119,15 +119,20 @@ impl Room {
             }
             OfferKind::Rematch => return self.open_rematch(),
             OfferKind::Takeback => {
+                let now = self.now();
                 for _ in 0..self.plies_to_take_back(from) {
                     self.game.undo();
+                    // The side to move again is the one whose move went: its increment goes too.
+                    let mover = self.game.position().side_to_move();
+                    if let Some(clock) = self.clock.as_mut() {
+                        clock.take_back(mover, now);
+                    }
                 }
                 self.game.truncate();
                 self.record(|key, room| Job::TakeBack {
                     key,
                     ply: room.game.len(),
                 });
-                let now = self.now();
                 let to_move = self.game.position().side_to_move();
                 if let Some(clock) = self.clock.as_mut()
                     && clock.running().is_some()

@@ -596,3 +596,33 @@ async fn an_ended_game_ends_every_offer_made_during_it() {
         assert_eq!(after.game.len(), 1, "{kind:?}: nothing taken back");
     }
 }
+
+#[tokio::test]
+async fn a_takeback_takes_the_increment_of_the_moves_it_takes_back() {
+    // A minute each and ten seconds a move.
+    let (room, mut ann, mut bob) = two_players(config(Some("1+10"), 60_000)).await;
+    let start = ann.state().await;
+    play(&room, &ann, &start, "11-15").await;
+    let moved = ann.state_until(|s| s.game.len() == 1).await;
+    let with_increment = moved.clocks.expect("clocks")[0];
+    assert!(
+        with_increment > Duration::from_secs(65),
+        "{with_increment:?}"
+    );
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Takeback))
+        .await;
+    assert_eq!(bob.offered().await, OfferKind::Takeback);
+    room.ask(
+        &bob.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Takeback,
+            accept: true,
+        },
+    )
+    .await;
+    let back = ann.state_until(|s| s.game.is_empty()).await;
+    let left = back.clocks.expect("clocks")[0];
+    // The ten seconds went with the move; the time spent on it stays spent.
+    assert!(left <= Duration::from_secs(60), "{left:?}");
+    assert!(left > Duration::from_secs(55), "{left:?}");
+}
