@@ -110,6 +110,63 @@ fn match_never_writes_through_a_symlink() {
 
 #[cfg(unix)]
 #[test]
+fn force_replaces_the_old_file_only_once_a_game_is_written() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    let old = "[Event \"precious\"]\n1. 11-15 *\n";
+    let existing = TempFile::new("replaced-late.pdn", old);
+    let nowhere = std::env::temp_dir().join(format!("crowned-cli-late-{}", std::process::id()));
+    // Games long enough to stop the match during the first.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args([
+            "match", "--a", "max", "--b", "max", "--time", "2", "--games", "2",
+        ])
+        .args(["--force", "--pdn", existing.path()])
+        .env("CROWNED_HOME", nowhere)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    std::thread::sleep(std::time::Duration::from_millis(1_500));
+    assert_eq!(
+        std::fs::read_to_string(&existing.0).expect("still there"),
+        old,
+        "the old file is whole while no game is finished"
+    );
+    // SAFETY: kill only sends a signal to the child started above.
+    let sent = unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(sent, 0);
+    let said: Vec<String> = BufReader::new(child.stderr.take().expect("stderr"))
+        .lines()
+        .map_while(Result::ok)
+        .collect();
+    let out = child.wait_with_output().expect("the match ends");
+    assert_eq!(out.status.code(), Some(130), "{said:?}");
+    assert_eq!(
+        std::fs::read_to_string(&existing.0).expect("kept"),
+        old,
+        "stopped before a game ended, the match leaves the old file as it was: {said:?}"
+    );
+    // Its new file went with it.
+    let folder = existing.0.parent().expect("folder");
+    let stem = existing
+        .0
+        .file_name()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let left: Vec<String> = std::fs::read_dir(folder)
+        .expect("folder")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&format!(".{stem}")))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+#[cfg(unix)]
+#[test]
 fn ctrl_c_during_a_match_keeps_every_finished_game() {
     use std::io::{BufRead, BufReader};
     use std::process::Stdio;

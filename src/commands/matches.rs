@@ -159,27 +159,34 @@ struct GameFile {
     file: File,
     path: PathBuf,
     games: usize,
+    /// With `--force`, the new file's temporary name beside the old one: the old file stays whole until the
+    /// first game is on disk, then the new file takes its place.
+    replacing: Option<PathBuf>,
 }
 
 impl GameFile {
     /// Opens a new, empty file at `path`. An existing file (or anything else at `path`, a symlink included) is
-    /// refused unless `force` is given; then it is replaced by a new file, never written through.
+    /// refused unless `force` is given; then the new file takes its place once the first game is on disk (never
+    /// writing through it), so a match stopped before any game ends leaves it as it was.
     fn create(path: &Path, force: bool) -> Result<GameFile> {
-        let file = if force {
-            replace(path)?
+        let (file, replacing) = if force {
+            let (temporary, file) = beside(path)?;
+            (file, Some(temporary))
         } else {
-            create_new(path).map_err(|e| match e.kind() {
+            let file = create_new(path).map_err(|e| match e.kind() {
                 io::ErrorKind::AlreadyExists => anyhow::anyhow!(
                     "{} already exists; choose another file or add --force to replace it",
                     path.display()
                 ),
                 _ => anyhow::Error::new(e).context(format!("cannot create {}", path.display())),
-            })?
+            })?;
+            (file, None)
         };
         Ok(GameFile {
             file,
             path: path.to_owned(),
             games: 0,
+            replacing,
         })
     }
 
@@ -196,22 +203,30 @@ impl GameFile {
             .and_then(|()| self.file.sync_data())
             .with_context(|| format!("cannot write {}", self.path.display()))?;
         self.games += 1;
+        if let Some(temporary) = self.replacing.take() {
+            // A rename replaces a symlink at `path` rather than following it.
+            std::fs::rename(&temporary, &self.path)
+                .with_context(|| format!("cannot replace {}", self.path.display()))?;
+        }
         Ok(())
     }
 }
 
-/// A new empty file in place of whatever is at `path`. The new file is made beside it under an unpredictable
-/// name, then renamed over `path`: a rename replaces a symlink rather than following it.
-fn replace(path: &Path) -> Result<File> {
+impl Drop for GameFile {
+    fn drop(&mut self) {
+        // No game was finished: the old file stays as it was, and the new one goes.
+        if let Some(temporary) = self.replacing.take() {
+            let _ = std::fs::remove_file(temporary);
+        }
+    }
+}
+
+/// A new empty file beside `path`, under an unpredictable name, to be renamed over it later.
+fn beside(path: &Path) -> Result<(PathBuf, File)> {
     let name = path
         .file_name()
         .with_context(|| format!("{} is not a file name", path.display()))?;
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let (temporary, file) = create_temporary(folder.unwrap_or(Path::new(".")), name)
-        .with_context(|| format!("cannot create a temporary file beside {}", path.display()))?;
-    if let Err(e) = std::fs::rename(&temporary, path) {
-        let _ = std::fs::remove_file(&temporary);
-        return Err(e).with_context(|| format!("cannot replace {}", path.display()));
-    }
-    Ok(file)
+    create_temporary(folder.unwrap_or(Path::new(".")), name)
+        .with_context(|| format!("cannot create a temporary file beside {}", path.display()))
 }
