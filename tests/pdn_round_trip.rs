@@ -103,10 +103,10 @@ fn random_game() -> impl Strategy<Value = Game> {
         )
 }
 
-/// A comment as PDN can hold it: braces become parentheses, white space runs one space, empty is none.
+/// A comment as PDN can hold it: braces and all (a `;` comment holds them), white space runs one space, empty
+/// is none.
 fn written_comment(comment: Option<&str>) -> Option<String> {
-    let words = comment?.replace('{', "(").replace('}', ")");
-    let words: Vec<&str> = words.split_whitespace().collect();
+    let words: Vec<&str> = comment?.split_whitespace().collect();
     (!words.is_empty()).then(|| words.join(" "))
 }
 

@@ -250,8 +250,12 @@ fn elements(
                 s.bump();
                 return Ok(None);
             }
-            '{' => {
-                let text = comment(s)?;
+            '{' | ';' => {
+                let text = if c == '{' {
+                    comment(s)?
+                } else {
+                    line_comment(s)
+                };
                 if main_line && !text.is_empty() {
                     let slot = match game.moves.last_mut() {
                         Some(m) => &mut m.comment,
@@ -397,6 +401,21 @@ fn comment(s: &mut Scanner) -> Result<String, Failure> {
         }
     }
     Ok(text.split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+/// Reads a `;` comment, which runs to the end of its line and may hold braces; returns its text with white
+/// space runs made single spaces.
+fn line_comment(s: &mut Scanner) -> String {
+    s.bump();
+    let mut text = String::new();
+    while let Some(c) = s.peek() {
+        if c == '\n' {
+            break;
+        }
+        text.push(c);
+        s.bump();
+    }
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Reads a move strength in brackets, like `(!?)`, if that is what comes next; otherwise reads nothing.

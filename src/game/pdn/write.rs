@@ -17,9 +17,9 @@ const DERIVED: [&str; 4] = ["Result", "GameType", "SetUp", "FEN"];
 /// shorter than 80 columns. Captures are written from start to end unless that would be ambiguous.
 ///
 /// Whatever the reader gives, this writes so that reading it again gives the same game. What PDN cannot hold
-/// is written as near as it can be: a line end in a tag value as a space (values are one line), braces in a
-/// comment as parentheses, runs of white space in a comment as one space, an empty comment not at all, and a
-/// tag whose name is not letters, digits and `_` not at all.
+/// is written as near as it can be: a line end in a tag value as a space (values are one line), runs of white
+/// space in a comment as one space, an empty comment not at all, and a tag whose name is not letters, digits
+/// and `_` not at all. A comment holding a brace is written as a `;` comment, which runs to the end of its line.
 pub fn write_game<R: RuleSet>(game: &Game<R>) -> String {
     let mut out = String::new();
     let result = result_token::<R>(game.final_outcome());
@@ -112,14 +112,18 @@ fn move_tokens<R: RuleSet>(game: &Game<R>, result: &str) -> Vec<String> {
     words
 }
 
-/// Adds a comment as words, braces on the first and last; braces inside cannot be written and become
-/// parentheses. Returns whether anything was written.
+/// Adds a comment as words, braces on the first and last. A comment holding a brace, which a `{}` comment
+/// cannot, is written as PDN's other kind, a `;` comment to the end of the line, in one piece. Returns whether
+/// anything was written.
 fn push_comment(words: &mut Vec<String>, comment: Option<&str>) -> bool {
     let Some(comment) = comment else {
         return false;
     };
-    let clean = comment.replace('{', "(").replace('}', ")");
-    let parts: Vec<&str> = clean.split_whitespace().collect();
+    let parts: Vec<&str> = comment.split_whitespace().collect();
+    if comment.contains(['{', '}']) && !parts.is_empty() {
+        words.push(format!("; {}", parts.join(" ")));
+        return true;
+    }
     match parts.as_slice() {
         // The reader drops an empty comment, so nothing is written for one.
         [] => return false,
@@ -149,8 +153,15 @@ fn wrap(words: &[String], out: &mut String) {
         }
         out.push_str(word);
         width += length;
+        if word.starts_with(';') {
+            // A `;` comment runs to the end of its line: nothing more may follow it there.
+            out.push('\n');
+            width = 0;
+        }
     }
-    out.push('\n');
+    if width > 0 || words.is_empty() {
+        out.push('\n');
+    }
 }
 
 #[cfg(test)]
@@ -228,10 +239,14 @@ mod tests {
         g.set_comment(1, Some("book".into()));
         g.set_comment(0, Some("{start}".into()));
         let text = write_game(&g);
+        // A comment holding braces is a `;` comment, to the end of its line.
         assert!(
-            text.ends_with("\n{(start)} 1. 11-15 {book} 1... 23-19 2. 8-11 *\n"),
+            text.ends_with("\n; {start}\n1. 11-15 {book} 1... 23-19 2. 8-11 *\n"),
             "{text}"
         );
+        let back = replay_english(&parse_games(&text)[0].clone().expect("parses")).game;
+        assert_eq!(back.comment(0), Some("{start}"));
+        assert_eq!(back.comment(1), Some("book"));
     }
 
     #[test]
