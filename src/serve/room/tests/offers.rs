@@ -1,0 +1,138 @@
+//! Offers at a table: answered by the opponent only, ended with the game, and a takeback's effect on the clocks.
+
+use super::*;
+
+#[tokio::test]
+async fn offers_are_answered_by_the_opponent_only() {
+    let (room, mut ann, mut bob) = two_players(config(None, 1000)).await;
+    let first = ann.state().await;
+    play(&room, &ann, &first, "11-15").await;
+    bob.state_until(|s| s.game.len() == 1).await;
+    // A takeback asked and refused, then asked and granted.
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Takeback))
+        .await;
+    assert_eq!(bob.offered().await, OfferKind::Takeback);
+    room.ask(
+        &ann.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Takeback,
+            accept: true,
+        },
+    )
+    .await;
+    assert_eq!(ann.refused().await, "there is nothing to answer");
+    room.ask(
+        &bob.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Takeback,
+            accept: false,
+        },
+    )
+    .await;
+    assert_eq!(
+        ann.next(|u| match u {
+            Update::Declined(k) => Some(k),
+            _ => None,
+        })
+        .await,
+        OfferKind::Takeback
+    );
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Takeback))
+        .await;
+    room.ask(
+        &bob.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Takeback,
+            accept: true,
+        },
+    )
+    .await;
+    ann.state_until(|s| s.game.is_empty()).await;
+    // A draw offered and agreed.
+    play(&room, &ann, &first, "11-15").await;
+    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Draw))
+        .await;
+    room.ask(
+        &ann.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Draw,
+            accept: true,
+        },
+    )
+    .await;
+    let drawn = bob.state_until(|s| s.game.outcome().is_some()).await;
+    assert_eq!(
+        drawn.game.outcome(),
+        Some(Outcome::Draw {
+            reason: crate::game::DrawReason::Agreement
+        })
+    );
+}
+
+#[tokio::test]
+async fn an_ended_game_ends_every_offer_made_during_it() {
+    for kind in [OfferKind::Draw, OfferKind::Takeback] {
+        // 0.01 minutes: 0.6 s each.
+        let (room, mut ann, mut bob) = two_players(config(Some("0.01+0"), 60_000)).await;
+        let start = ann.state().await;
+        play(&room, &ann, &start, "11-15").await;
+        ann.state_until(|s| s.game.len() == 1).await;
+        room.ask(&ann.id(), TableRequest::Offer(kind)).await;
+        assert_eq!(bob.offered().await, kind);
+        // Bob thinks too long: his flag falls with the offer open.
+        let over = bob.state_until(|s| s.game.outcome().is_some()).await;
+        let lost = Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::Time,
+        });
+        assert_eq!(over.game.outcome(), lost);
+        // Accepting it now is refused, and changes nothing.
+        room.ask(&bob.id(), TableRequest::Answer { kind, accept: true })
+            .await;
+        let refused = bob.refused().await;
+        assert!(
+            refused.starts_with("the game is over"),
+            "{kind:?}: {refused}"
+        );
+        // Someone who comes to watch now sees the game as the records have it.
+        let (mut cy, cy_tx) = Person::new("cy");
+        room.send(Command::Watch {
+            who: cy.who.clone(),
+            updates: cy_tx,
+        })
+        .await;
+        let after = cy.state().await;
+        assert_eq!(after.game.outcome(), lost, "{kind:?}");
+        assert_eq!(after.game.len(), 1, "{kind:?}: nothing taken back");
+    }
+}
+
+#[tokio::test]
+async fn a_takeback_takes_the_increment_of_the_moves_it_takes_back() {
+    // A minute each and ten seconds a move.
+    let (room, mut ann, mut bob) = two_players(config(Some("1+10"), 60_000)).await;
+    let start = ann.state().await;
+    play(&room, &ann, &start, "11-15").await;
+    let moved = ann.state_until(|s| s.game.len() == 1).await;
+    let with_increment = moved.clocks.expect("clocks")[0];
+    assert!(
+        with_increment > Duration::from_secs(65),
+        "{with_increment:?}"
+    );
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Takeback))
+        .await;
+    assert_eq!(bob.offered().await, OfferKind::Takeback);
+    room.ask(
+        &bob.id(),
+        TableRequest::Answer {
+            kind: OfferKind::Takeback,
+            accept: true,
+        },
+    )
+    .await;
+    let back = ann.state_until(|s| s.game.is_empty()).await;
+    let left = back.clocks.expect("clocks")[0];
+    // The ten seconds went with the move; the time spent on it stays spent.
+    assert!(left <= Duration::from_secs(60), "{left:?}");
+    assert!(left > Duration::from_secs(55), "{left:?}");
+}
