@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use crowned::app::{Orientation, Player};
 use crowned::config::{
-    ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS, Overrides,
-    SEAT_GRACE, check_seconds, parse_listen,
+    ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS, MAX_STRANGERS,
+    Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, check_seconds, parse_listen,
 };
 use crowned::engine::Level;
 use crowned::engine::sprt::Sprt;
@@ -241,6 +241,17 @@ pub(crate) enum Command {
         /// Connections held at once from one address [setting server.max-per-address, built in: 20].
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_PER_ADDRESS))]
         max_per_address: Option<u32>,
+        /// Connections at once that have not signed in yet, in their own places that never take a player's
+        /// [setting server.max-strangers, built in: 100].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_STRANGERS))]
+        max_strangers: Option<u32>,
+        /// Of those, from one address [setting server.max-strangers-per-address, built in: 10].
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_STRANGERS))]
+        max_strangers_per_address: Option<u32>,
+        /// Seconds a connection has to sign in before it is cut off [setting server.sign-in-deadline, built in:
+        /// 20].
+        #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(SIGN_IN_DEADLINE))]
+        sign_in_deadline: Option<u32>,
         /// Seconds a game may wait for a key before it ends (it is saved and offered on the next connection)
         /// [setting server.idle-timeout, built in: 1800].
         #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(IDLE_TIMEOUT))]

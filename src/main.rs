@@ -327,6 +327,9 @@ fn run(cli: Cli) -> Result<ExitCode> {
             guests,
             max_sessions,
             max_per_address,
+            max_strangers,
+            max_strangers_per_address,
+            sign_in_deadline,
             idle_timeout,
             seat_grace,
             engine_threads,
@@ -344,6 +347,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             server.guests |= guests;
             server.max_sessions = max_sessions.unwrap_or(server.max_sessions);
             server.max_per_address = max_per_address.unwrap_or(server.max_per_address);
+            server.max_strangers = max_strangers.unwrap_or(server.max_strangers);
+            server.max_strangers_per_address =
+                max_strangers_per_address.unwrap_or(server.max_strangers_per_address);
+            server.sign_in_deadline = sign_in_deadline.unwrap_or(server.sign_in_deadline);
             server.idle_timeout = idle_timeout.unwrap_or(server.idle_timeout);
             server.seat_grace = seat_grace.unwrap_or(server.seat_grace);
             server.engine_threads = engine_threads.unwrap_or(server.engine_threads);

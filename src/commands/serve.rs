@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use crowned::config::ServerSettings;
 use crowned::serve::{
-    ServeConfig, Server, Shutdown, fingerprint, load_authorized_keys, load_or_create,
+    Quota, ServeConfig, Server, Shutdown, fingerprint, load_authorized_keys, load_or_create,
 };
 use crowned::store::Store;
 use tracing_subscriber::EnvFilter;
@@ -45,8 +45,15 @@ pub fn run(settings: &ServerSettings) -> Result<()> {
         records: store.server_dir().join("records.sqlite"),
         authorized,
         guests: settings.guests,
-        max_sessions: settings.max_sessions as usize,
-        max_per_address: settings.max_per_address as usize,
+        players: Quota {
+            total: settings.max_sessions as usize,
+            per_address: settings.max_per_address as usize,
+        },
+        strangers: Quota {
+            total: settings.max_strangers as usize,
+            per_address: settings.max_strangers_per_address as usize,
+        },
+        sign_in_deadline: Duration::from_secs(u64::from(settings.sign_in_deadline)),
         idle_timeout: Duration::from_secs(u64::from(settings.idle_timeout)),
         seat_grace: Duration::from_secs(u64::from(settings.seat_grace)),
         engine_threads: settings.engine_threads as usize,

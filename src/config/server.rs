@@ -10,6 +10,10 @@ use serde::{Deserialize, Serialize};
 pub const MAX_SESSIONS: RangeInclusive<i64> = 1..=100_000;
 /// Connections from one address.
 pub const MAX_PER_ADDRESS: RangeInclusive<i64> = 1..=100_000;
+/// Connections that have not signed in yet, in all and from one address.
+pub const MAX_STRANGERS: RangeInclusive<i64> = 1..=100_000;
+/// Seconds a connection has to sign in.
+pub const SIGN_IN_DEADLINE: RangeInclusive<i64> = 1..=600;
 /// Seconds a game may wait for a key.
 pub const IDLE_TIMEOUT: RangeInclusive<i64> = 10..=604_800;
 /// The range of `server.seat-grace`, in seconds: from five seconds to a day.
@@ -35,6 +39,13 @@ pub struct ServerSettings {
     pub max_sessions: u32,
     /// Connections at once from one address (`server.max-per-address`).
     pub max_per_address: u32,
+    /// Connections at once that have not signed in yet (`server.max-strangers`): a pool of their own, which
+    /// never takes a signed-in player's place.
+    pub max_strangers: u32,
+    /// Connections at once from one address that have not signed in yet (`server.max-strangers-per-address`).
+    pub max_strangers_per_address: u32,
+    /// Seconds a connection has from its first byte to sign in before it is cut off (`server.sign-in-deadline`).
+    pub sign_in_deadline: u32,
     /// Seconds a game may wait for a key before it ends (`server.idle-timeout`).
     pub idle_timeout: u32,
     /// Seconds a player who dropped out of a game against a person keeps their seat (`server.seat-grace`).
@@ -55,6 +66,9 @@ impl Default for ServerSettings {
             guests: false,
             max_sessions: 1,
             max_per_address: 1,
+            max_strangers: 1,
+            max_strangers_per_address: 1,
+            sign_in_deadline: 1,
             idle_timeout: 60,
             seat_grace: 5,
             engine_threads: 1,
@@ -78,6 +92,9 @@ pub(super) struct ServerLayer {
     guests: Option<bool>,
     max_sessions: Option<i64>,
     max_per_address: Option<i64>,
+    max_strangers: Option<i64>,
+    max_strangers_per_address: Option<i64>,
+    sign_in_deadline: Option<i64>,
     idle_timeout: Option<i64>,
     seat_grace: Option<i64>,
     engine_threads: Option<i64>,
@@ -94,6 +111,9 @@ pub(super) struct ServerOut {
     guests: bool,
     max_sessions: u32,
     max_per_address: u32,
+    max_strangers: u32,
+    max_strangers_per_address: u32,
+    sign_in_deadline: u32,
     idle_timeout: u32,
     seat_grace: u32,
     engine_threads: u32,
@@ -146,6 +166,24 @@ impl ServerSettings {
                 &mut self.max_per_address,
             ),
             (
+                "max-strangers",
+                layer.max_strangers,
+                MAX_STRANGERS,
+                &mut self.max_strangers,
+            ),
+            (
+                "max-strangers-per-address",
+                layer.max_strangers_per_address,
+                MAX_STRANGERS,
+                &mut self.max_strangers_per_address,
+            ),
+            (
+                "sign-in-deadline",
+                layer.sign_in_deadline,
+                SIGN_IN_DEADLINE,
+                &mut self.sign_in_deadline,
+            ),
+            (
                 "idle-timeout",
                 layer.idle_timeout,
                 IDLE_TIMEOUT,
@@ -194,6 +232,9 @@ impl ServerSettings {
             guests: self.guests,
             max_sessions: self.max_sessions,
             max_per_address: self.max_per_address,
+            max_strangers: self.max_strangers,
+            max_strangers_per_address: self.max_strangers_per_address,
+            sign_in_deadline: self.sign_in_deadline,
             idle_timeout: self.idle_timeout,
             seat_grace: self.seat_grace,
             engine_threads: self.engine_threads,

@@ -15,7 +15,7 @@ use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::mpsc;
 
 use super::identity::Identity;
-use super::limits::Admission;
+use super::limits::{Admission, Refusal};
 use super::play::{GameEnd, Screen, ToGame, clamp_size, farewell_bytes};
 use super::player::{self, Player, Start};
 use super::text::clean_line;
@@ -68,8 +68,10 @@ pub struct Connection {
     peer: SocketAddr,
     /// The server's address as the client reached it, when known.
     reached: Option<SocketAddr>,
-    /// Holds this connection's place in the limits while it lives.
-    _admission: Admission,
+    /// Holds this connection's place in the limits while it lives: a stranger's until it signs in.
+    admission: Admission,
+    /// Why a client that signed in may not play: the players' places are full.
+    turned_away: Option<Refusal>,
     started: Instant,
     identity: Option<Identity>,
     /// Whether a client without a key has been told how to make one (once is enough).
@@ -96,7 +98,8 @@ impl Connection {
             shared,
             peer,
             reached,
-            _admission: admission,
+            admission,
+            turned_away: None,
             started: Instant::now(),
             identity: None,
             explained: false,
@@ -105,6 +108,16 @@ impl Connection {
             no_color: false,
             game: None,
         }
+    }
+
+    /// `identity` has signed in: the connection takes a player's place, or is told on its channel that there is
+    /// none (and stays a stranger, cut off at its deadline).
+    fn signed_in(&mut self, identity: Identity) {
+        if let Err(refusal) = self.admission.sign_in() {
+            tracing::warn!(peer = %self.peer, ?refusal, "signed in, but no player's place is free");
+            self.turned_away = Some(refusal);
+        }
+        self.identity = Some(identity);
     }
 
     fn who(&self) -> String {
@@ -147,6 +160,7 @@ impl Connection {
         let screen = Screen {
             handle: handle.clone(),
             channel,
+            cut: self.admission.cut(),
         };
         let player = Player {
             shared: Arc::clone(&self.shared),
@@ -217,7 +231,7 @@ impl russh::server::Handler for Connection {
                 Some(_) => {
                     let identity = Identity::guest(user);
                     tracing::info!(peer = %self.peer, name = %identity.name, "guest signed in");
-                    self.identity = Some(identity);
+                    self.signed_in(identity);
                     Auth::Accept
                 }
             });
@@ -256,7 +270,7 @@ impl russh::server::Handler for Connection {
         }
         tracing::info!(peer = %self.peer, player = %identity.fingerprint, name = %identity.name, "signed in");
         self.shared.note_seen(&identity);
-        self.identity = Some(identity);
+        self.signed_in(identity);
         Ok(Auth::Accept)
     }
 
@@ -308,6 +322,10 @@ impl russh::server::Handler for Connection {
             session.channel_failure(channel)?;
             return Ok(());
         }
+        if let Some(refusal) = self.turned_away {
+            self.channel = None;
+            return refuse(channel, session, turned_away(refusal));
+        }
         let Some(size) = self.pty else {
             self.channel = None;
             refuse(channel, session, &self.no_terminal(None))?;
@@ -325,6 +343,12 @@ impl russh::server::Handler for Connection {
         session: &mut SshSession,
     ) -> Result<(), Self::Error> {
         session.channel_success(channel)?;
+        if let Some(refusal) = self.turned_away {
+            if self.channel == Some(channel) {
+                self.channel = None;
+            }
+            return refuse(channel, session, turned_away(refusal));
+        }
         let command = String::from_utf8_lossy(data);
         if let Some(ask) = seating::read_ask(&command) {
             return self.exec_table(channel, session, &command, ask).await;
@@ -505,6 +529,19 @@ pub(super) fn ssh_command(address: SocketAddr) -> String {
     match address.port() {
         22 => format!("ssh -t {host}"),
         port => format!("ssh -t -p {port} {host}"),
+    }
+}
+
+/// What a client that signed in is told when there is no player's place for it.
+fn turned_away(refusal: Refusal) -> &'static str {
+    match refusal {
+        Refusal::Full => {
+            "crowned: the server is full: every player's place is taken. Try again in a few minutes.\r\n"
+        }
+        Refusal::TooManyFromAddress => {
+            "crowned: your address already holds as many games as one address may here; close one and connect \
+             again.\r\n"
+        }
     }
 }
 

@@ -12,6 +12,7 @@
 mod authorized;
 pub mod codes;
 mod connection;
+mod cut;
 mod host_key;
 mod identity;
 pub mod input;
@@ -32,7 +33,7 @@ pub mod text;
 pub use authorized::{AuthorizedKeysError, load_authorized_keys};
 pub use host_key::{HostKeyError, fingerprint, load_or_create};
 pub use identity::{Identity, MAX_NAME, display_name};
-pub use limits::{Admission, Limits, Refusal};
+pub use limits::{Admission, Limits, Quota, Refusal};
 pub use play::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 
 use std::collections::HashSet;
@@ -61,10 +62,12 @@ pub struct ServeConfig {
     pub authorized: Option<HashSet<String>>,
     /// Whether a client without a key may play as a guest (whose games are not kept).
     pub guests: bool,
-    /// Connections held at once, in all.
-    pub max_sessions: usize,
-    /// Connections held at once from one address.
-    pub max_per_address: usize,
+    /// Connections of signed-in players held at once, in all and from one address.
+    pub players: Quota,
+    /// Connections not signed in yet held at once, in all and from one address.
+    pub strangers: Quota,
+    /// How long a connection has to sign in.
+    pub sign_in_deadline: Duration,
     /// A game nobody types into for this long ends (its game is saved, as always).
     pub idle_timeout: Duration,
     /// How long a player who drops out of a game against a person keeps their seat.
@@ -177,7 +180,7 @@ impl Server {
     /// A server with `config`, stopped by `shutdown`.
     pub fn new(config: ServeConfig, shutdown: Shutdown) -> Result<Server, ServeError> {
         let ssh = Arc::new(ssh_config(&config));
-        let limits = Limits::new(config.max_sessions, config.max_per_address);
+        let limits = Limits::new(config.players, config.strangers, config.sign_in_deadline);
         let engine = EngineService::new(config.engine_threads, config.engine_megabytes)?;
         if let Some(folder) = config.records.parent() {
             std::fs::create_dir_all(folder)?;
@@ -244,10 +247,17 @@ impl Server {
                     continue;
                 }
             };
-            tracing::info!(peer = %peer, held = limits.held(), "connection");
+            tracing::info!(
+                peer = %peer,
+                held = limits.held(),
+                strangers = limits.strangers(),
+                "connection"
+            );
             let _ = socket.set_nodelay(true);
             // The address the client reached, for the command a friend types to join its games.
             let reached = socket.local_addr().ok();
+            tokio::spawn(admission.deadline());
+            let socket = cut::CutStream::new(socket, admission.cut());
             let handler = Connection::new(Arc::clone(&shared), peer, reached, admission);
             let ssh = Arc::clone(&ssh);
             tokio::spawn(async move {

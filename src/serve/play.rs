@@ -17,6 +17,7 @@ use russh::server::Handle;
 use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep_until};
 
+use super::cut::Cut;
 use super::input::{ByteInput, ESC_TIMEOUT};
 use super::room::{Command, RoomHandle};
 use crate::app::{InputEvent, TableEvent};
@@ -53,17 +54,36 @@ pub enum ToGame {
     Closed,
 }
 
+/// How long a frame may wait for the client to make room for it (an SSH client that stops reading its
+/// channel stops making room, though it may still answer keepalives). Longer than any real link needs for a
+/// frame; past it the connection is cut off, so that it holds neither a place nor the memory of what it missed.
+pub const STALLED_WRITE: Duration = Duration::from_secs(60);
+
 /// Where a game's frames go: the connection and its channel.
 pub struct Screen {
     /// The connection.
     pub handle: Handle,
     /// The session channel.
     pub channel: ChannelId,
+    /// Cuts the connection off when a frame stalls.
+    pub cut: Arc<Cut>,
 }
 
 impl Screen {
+    /// Sends `bytes`; `false` when the connection has gone, or has been cut off for not taking them within
+    /// [`STALLED_WRITE`].
     async fn send(&self, bytes: Vec<u8>) -> bool {
-        bytes.is_empty() || self.handle.data(self.channel, bytes).await.is_ok()
+        if bytes.is_empty() {
+            return true;
+        }
+        match tokio::time::timeout(STALLED_WRITE, self.handle.data(self.channel, bytes)).await {
+            Ok(sent) => sent.is_ok(),
+            Err(_) => {
+                tracing::info!("the client took no frame for a minute: connection cut off");
+                self.cut.make();
+                false
+            }
+        }
     }
 }
 
