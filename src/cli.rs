@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand};
 use crowned::app::{Orientation, Player};
 use crowned::config::{
-    ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS, MAX_STRANGERS,
-    Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, check_seconds, parse_listen,
+    CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS,
+    MAX_STRANGERS, Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, check_seconds, parse_listen,
 };
 use crowned::engine::Level;
 use crowned::engine::sprt::Sprt;
@@ -252,6 +252,10 @@ pub(crate) enum Command {
         /// 20].
         #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(SIGN_IN_DEADLINE))]
         sign_in_deadline: Option<u32>,
+        /// Seconds a client may leave a frame waiting (it stopped reading) before it is cut off [setting
+        /// server.client-stall, built in: 60].
+        #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(CLIENT_STALL))]
+        client_stall: Option<u32>,
         /// Seconds a game may wait for a key before it ends (it is saved and offered on the next connection)
         /// [setting server.idle-timeout, built in: 1800].
         #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(IDLE_TIMEOUT))]

@@ -330,6 +330,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             max_strangers,
             max_strangers_per_address,
             sign_in_deadline,
+            client_stall,
             idle_timeout,
             seat_grace,
             engine_threads,
@@ -351,6 +352,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             server.max_strangers_per_address =
                 max_strangers_per_address.unwrap_or(server.max_strangers_per_address);
             server.sign_in_deadline = sign_in_deadline.unwrap_or(server.sign_in_deadline);
+            server.client_stall = client_stall.unwrap_or(server.client_stall);
             server.idle_timeout = idle_timeout.unwrap_or(server.idle_timeout);
             server.seat_grace = seat_grace.unwrap_or(server.seat_grace);
             server.engine_threads = engine_threads.unwrap_or(server.engine_threads);

@@ -2,6 +2,8 @@
 //! SSH client library (russh) inside the test, with the screen read through a terminal emulator (vt100).
 
 mod common;
+#[path = "serve/stalled.rs"]
+mod stalled;
 #[path = "serve/strangers.rs"]
 mod strangers;
 

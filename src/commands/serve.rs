@@ -54,6 +54,7 @@ pub fn run(settings: &ServerSettings) -> Result<()> {
             per_address: settings.max_strangers_per_address as usize,
         },
         sign_in_deadline: Duration::from_secs(u64::from(settings.sign_in_deadline)),
+        client_stall: Duration::from_secs(u64::from(settings.client_stall)),
         idle_timeout: Duration::from_secs(u64::from(settings.idle_timeout)),
         seat_grace: Duration::from_secs(u64::from(settings.seat_grace)),
         engine_threads: settings.engine_threads as usize,

@@ -24,8 +24,8 @@ mod values;
 
 pub use error::SettingsError;
 pub use server::{
-    ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS, MAX_STRANGERS,
-    SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings, parse_listen,
+    CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS,
+    MAX_STRANGERS, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings, parse_listen,
 };
 
 use layers::*;

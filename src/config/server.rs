@@ -14,6 +14,8 @@ pub const MAX_PER_ADDRESS: RangeInclusive<i64> = 1..=100_000;
 pub const MAX_STRANGERS: RangeInclusive<i64> = 1..=100_000;
 /// Seconds a connection has to sign in.
 pub const SIGN_IN_DEADLINE: RangeInclusive<i64> = 1..=600;
+/// Seconds a client may leave a frame waiting.
+pub const CLIENT_STALL: RangeInclusive<i64> = 1..=3_600;
 /// Seconds a game may wait for a key.
 pub const IDLE_TIMEOUT: RangeInclusive<i64> = 10..=604_800;
 /// The range of `server.seat-grace`, in seconds: from five seconds to a day.
@@ -46,6 +48,9 @@ pub struct ServerSettings {
     pub max_strangers_per_address: u32,
     /// Seconds a connection has from its first byte to sign in before it is cut off (`server.sign-in-deadline`).
     pub sign_in_deadline: u32,
+    /// Seconds a client may leave a frame waiting (it has stopped reading) before it is cut off
+    /// (`server.client-stall`).
+    pub client_stall: u32,
     /// Seconds a game may wait for a key before it ends (`server.idle-timeout`).
     pub idle_timeout: u32,
     /// Seconds a player who dropped out of a game against a person keeps their seat (`server.seat-grace`).
@@ -69,6 +74,7 @@ impl Default for ServerSettings {
             max_strangers: 1,
             max_strangers_per_address: 1,
             sign_in_deadline: 1,
+            client_stall: 1,
             idle_timeout: 60,
             seat_grace: 5,
             engine_threads: 1,
@@ -95,6 +101,7 @@ pub(super) struct ServerLayer {
     max_strangers: Option<i64>,
     max_strangers_per_address: Option<i64>,
     sign_in_deadline: Option<i64>,
+    client_stall: Option<i64>,
     idle_timeout: Option<i64>,
     seat_grace: Option<i64>,
     engine_threads: Option<i64>,
@@ -114,6 +121,7 @@ pub(super) struct ServerOut {
     max_strangers: u32,
     max_strangers_per_address: u32,
     sign_in_deadline: u32,
+    client_stall: u32,
     idle_timeout: u32,
     seat_grace: u32,
     engine_threads: u32,
@@ -184,6 +192,12 @@ impl ServerSettings {
                 &mut self.sign_in_deadline,
             ),
             (
+                "client-stall",
+                layer.client_stall,
+                CLIENT_STALL,
+                &mut self.client_stall,
+            ),
+            (
                 "idle-timeout",
                 layer.idle_timeout,
                 IDLE_TIMEOUT,
@@ -235,6 +249,7 @@ impl ServerSettings {
             max_strangers: self.max_strangers,
             max_strangers_per_address: self.max_strangers_per_address,
             sign_in_deadline: self.sign_in_deadline,
+            client_stall: self.client_stall,
             idle_timeout: self.idle_timeout,
             seat_grace: self.seat_grace,
             engine_threads: self.engine_threads,

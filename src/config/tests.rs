@@ -419,6 +419,7 @@ fn the_server_table_is_read_checked_and_printed() {
             max_strangers: 100,
             max_strangers_per_address: 10,
             sign_in_deadline: 20,
+            client_stall: 60,
             idle_timeout: 1800,
             seat_grace: 180,
             engine_threads: 1,

@@ -161,6 +161,7 @@ impl Connection {
             handle: handle.clone(),
             channel,
             cut: self.admission.cut(),
+            stall: self.shared.config.client_stall,
         };
         let player = Player {
             shared: Arc::clone(&self.shared),

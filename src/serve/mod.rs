@@ -68,6 +68,8 @@ pub struct ServeConfig {
     pub strangers: Quota,
     /// How long a connection has to sign in.
     pub sign_in_deadline: Duration,
+    /// How long a client may leave a frame waiting before it is cut off.
+    pub client_stall: Duration,
     /// A game nobody types into for this long ends (its game is saved, as always).
     pub idle_timeout: Duration,
     /// How long a player who drops out of a game against a person keeps their seat.

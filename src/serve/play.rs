@@ -54,11 +54,6 @@ pub enum ToGame {
     Closed,
 }
 
-/// How long a frame may wait for the client to make room for it (an SSH client that stops reading its
-/// channel stops making room, though it may still answer keepalives). Longer than any real link needs for a
-/// frame; past it the connection is cut off, so that it holds neither a place nor the memory of what it missed.
-pub const STALLED_WRITE: Duration = Duration::from_secs(60);
-
 /// Where a game's frames go: the connection and its channel.
 pub struct Screen {
     /// The connection.
@@ -67,19 +62,27 @@ pub struct Screen {
     pub channel: ChannelId,
     /// Cuts the connection off when a frame stalls.
     pub cut: Arc<Cut>,
+    /// How long a frame may wait for the client to make room for it (an SSH client that stops reading its
+    /// channel stops making room, though it may still answer keepalives). Longer than any real link needs for
+    /// a frame; past it the connection is cut off, so that it holds neither a place nor the memory of what it
+    /// missed.
+    pub stall: Duration,
 }
 
 impl Screen {
     /// Sends `bytes`; `false` when the connection has gone, or has been cut off for not taking them within
-    /// [`STALLED_WRITE`].
+    /// its stall limit.
     async fn send(&self, bytes: Vec<u8>) -> bool {
         if bytes.is_empty() {
             return true;
         }
-        match tokio::time::timeout(STALLED_WRITE, self.handle.data(self.channel, bytes)).await {
+        match tokio::time::timeout(self.stall, self.handle.data(self.channel, bytes)).await {
             Ok(sent) => sent.is_ok(),
             Err(_) => {
-                tracing::info!("the client took no frame for a minute: connection cut off");
+                tracing::info!(
+                    seconds = self.stall.as_secs(),
+                    "the client took no frame: connection cut off"
+                );
                 self.cut.make();
                 false
             }

@@ -143,7 +143,17 @@ pub fn new_key() -> Arc<PrivateKey> {
 }
 
 pub async fn connect(server: &Server, key: &Arc<PrivateKey>, user: &str) -> Handle<KnownHost> {
-    let config = Arc::new(client::Config::default());
+    connect_with(server, key, user, client::Config::default()).await
+}
+
+/// [`connect`] with the client's own settings (its window, its buffers).
+pub async fn connect_with(
+    server: &Server,
+    key: &Arc<PrivateKey>,
+    user: &str,
+    config: client::Config,
+) -> Handle<KnownHost> {
+    let config = Arc::new(config);
     let mut handle = client::connect(
         config,
         ("127.0.0.1", server.port),
