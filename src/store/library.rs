@@ -59,13 +59,13 @@ fn games_in_pieces(
         let piece = piece?;
         let first = entries.len() + 1;
         let text: Arc<str> = Arc::from(piece.text);
-        for parsed in parse_piece(&text, piece.line, first) {
+        for parsed in parse_piece(&text, piece.line, 1, first) {
             let index = entries.len() + 1;
             let source = format!("{name}, game {index}");
             entries.push(match parsed {
                 Ok(game_text) => {
                     let (game, error) = open_game(&game_text, default);
-                    let held = GameSource::new(text.clone(), piece.line, first, index)
+                    let held = GameSource::new(text.clone(), piece.line, 1, first, index)
                         .with_default(default);
                     GameEntry {
                         game: ListedGame::from_source(&game, held),

@@ -56,7 +56,7 @@ pub fn check_reader_as<R: BufRead>(
     for piece in Pieces::new(reader) {
         let piece = piece?;
         progress.bytes_read = piece.bytes_read;
-        for parsed in parse_piece(&piece.text, piece.line, progress.games_checked + 1) {
+        for parsed in parse_piece(&piece.text, piece.line, 1, progress.games_checked + 1) {
             progress.games_checked += 1;
             report(check_one(parsed, default), progress);
         }

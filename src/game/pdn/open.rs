@@ -46,8 +46,9 @@ impl GameVisitorMut for Replay<'_> {
 pub struct GameSource {
     /// The piece of the file holding the game (shared by the games of one piece).
     text: Arc<str>,
-    /// The line of the file where the piece starts.
+    /// The line and column of the file where the piece starts.
     line: usize,
+    column: usize,
     /// The file's index of the piece's first game, and of this game.
     first: usize,
     index: usize,
@@ -56,12 +57,19 @@ pub struct GameSource {
 }
 
 impl GameSource {
-    /// Game `index` of a file, found in `text`, a piece of it that starts at line `line` with game `first`
-    /// (as [`parse_piece`] takes them).
-    pub fn new(text: Arc<str>, line: usize, first: usize, index: usize) -> GameSource {
+    /// Game `index` of a file, found in `text`, a piece of it that starts at line `line`, column `column` with
+    /// game `first` (as [`parse_piece`] takes them).
+    pub fn new(
+        text: Arc<str>,
+        line: usize,
+        column: usize,
+        first: usize,
+        index: usize,
+    ) -> GameSource {
         GameSource {
             text,
             line,
+            column,
             first,
             index,
             default: None,
@@ -75,7 +83,7 @@ impl GameSource {
 
     /// The game, read and opened as [`open_game`] does; `None` if the text does not hold it.
     pub fn open(&self) -> Option<(AnyGame, Option<String>)> {
-        let parsed = parse_piece(&self.text, self.line, self.first)
+        let parsed = parse_piece(&self.text, self.line, self.column, self.first)
             .into_iter()
             .nth(self.index.checked_sub(self.first)?)?;
         parsed.ok().map(|text| open_game(&text, self.default))
@@ -90,25 +98,25 @@ mod tests {
     fn a_kept_game_opens_as_it_was_listed() {
         let text: Arc<str> =
             Arc::from("[Event \"a\"]\n1. 11-15 * [Event \"b\"]\n1. 11-15 23-19 2. 8-11 22-19 *\n");
-        let second = GameSource::new(text.clone(), 5, 3, 4);
+        let second = GameSource::new(text.clone(), 5, 1, 3, 4);
         let (game, error) = second.open().expect("the game is there");
         assert_eq!(game.len(), 3);
         assert_eq!(game.tags().get("Event"), Some("b"));
         assert!(error.is_some_and(|e| e.contains("22-19")));
-        assert!(GameSource::new(text, 5, 3, 9).open().is_none());
-        let (game, error) = GameSource::new(Arc::from("[GameType \"20\"] 1. 32-28 *"), 1, 1, 1)
+        assert!(GameSource::new(text, 5, 1, 3, 9).open().is_none());
+        let (game, error) = GameSource::new(Arc::from("[GameType \"20\"] 1. 32-28 *"), 1, 1, 1, 1)
             .open()
             .expect("there");
         assert_eq!(game.len(), 1);
         assert_eq!(game.variant(), crate::rules::Variant::International);
         assert_eq!(error, None);
         let untagged: Arc<str> = Arc::from("1. 22-18 *");
-        let (game, _) = GameSource::new(untagged.clone(), 1, 1, 1)
+        let (game, _) = GameSource::new(untagged.clone(), 1, 1, 1, 1)
             .open()
             .expect("there");
         assert_eq!(game.variant(), crate::rules::Variant::English);
         let russian = GameType::standard(crate::rules::Variant::Russian);
-        let (game, _) = GameSource::new(untagged, 1, 1, 1)
+        let (game, _) = GameSource::new(untagged, 1, 1, 1, 1)
             .with_default(Some(russian))
             .open()
             .expect("there");

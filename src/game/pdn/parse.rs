@@ -94,15 +94,21 @@ pub fn parse_games(text: &str) -> Vec<Result<GameText, PdnError>> {
     let mut games = Vec::new();
     for piece in pieces_of_str(text) {
         let first = games.len() + 1;
-        games.extend(parse_piece(piece.text, piece.line, first));
+        games.extend(parse_piece(piece.text, piece.line, 1, first));
     }
     games
 }
 
-/// Parses a piece of a file that starts at the beginning of line `line` and whose first game is game `first`
-/// of the file (see [`Pieces`](super::Pieces) for reading a file piece by piece).
-pub fn parse_piece(text: &str, line: usize, first: usize) -> Vec<Result<GameText, PdnError>> {
-    let mut scanner = Scanner::new(text, line);
+/// Parses a piece of a file that starts at line `line`, column `column` (a piece may start where a game ended
+/// in the middle of a line), and whose first game is game `first` of the file (see [`Pieces`](super::Pieces)
+/// for reading a file piece by piece).
+pub fn parse_piece(
+    text: &str,
+    line: usize,
+    column: usize,
+    first: usize,
+) -> Vec<Result<GameText, PdnError>> {
+    let mut scanner = Scanner::new(text, line, column);
     let mut games = Vec::new();
     loop {
         scanner.skip_blanks();

@@ -32,13 +32,14 @@ pub(super) struct Scanner<'a> {
 }
 
 impl<'a> Scanner<'a> {
-    /// A scanner at the start of `text`, which starts at line `line` of its file (and at a line's start).
-    pub(super) fn new(text: &'a str, line: usize) -> Self {
+    /// A scanner at the start of `text`, which starts at line `line`, column `column` of its file. The column
+    /// matters beyond messages: only a `%` in the first column starts an escape line.
+    pub(super) fn new(text: &'a str, line: usize, column: usize) -> Self {
         Scanner {
             text,
             pos: 0,
             line,
-            column: 1,
+            column,
         }
     }
 
