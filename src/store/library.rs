@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use super::{CLOCKS_TAG, OLD_CLOCKS_TAG, Store, StoreError, TIME_CONTROL_TAG, from_pdn, io_error};
 use crate::engine::Players;
-use crate::game::pdn::{GameSource, ListedGame, Piece, Pieces, open_game, parse_piece};
+use crate::game::pdn::{GameSource, ListedGame, Piece, Pieces, open_game};
 use crate::game::{AnyGame, TimeControl};
 use crate::rules::GameType;
 
@@ -58,15 +58,17 @@ fn games_in_pieces(
     for piece in pieces {
         let piece = piece?;
         let first = entries.len() + 1;
+        let games = piece.games(first);
         let text: Arc<str> = Arc::from(piece.text);
-        for parsed in parse_piece(&text, piece.line, 1, first) {
+        for parsed in games {
             let index = entries.len() + 1;
             let source = format!("{name}, game {index}");
             entries.push(match parsed {
                 Ok(game_text) => {
                     let (game, error) = open_game(&game_text, default);
-                    let held = GameSource::new(text.clone(), piece.line, 1, first, index)
-                        .with_default(default);
+                    let held =
+                        GameSource::new(text.clone(), piece.line, piece.column, first, index)
+                            .with_default(default);
                     GameEntry {
                         game: ListedGame::from_source(&game, held),
                         players: None,

@@ -2,7 +2,7 @@
 
 use std::io::{self, BufRead};
 
-use super::parse::{GameText, PdnError, parse_games, parse_piece};
+use super::parse::{GameText, PdnError, parse_games};
 use super::replay::check_as;
 use super::split::Pieces;
 use crate::rules::GameType;
@@ -56,7 +56,7 @@ pub fn check_reader_as<R: BufRead>(
     for piece in Pieces::new(reader) {
         let piece = piece?;
         progress.bytes_read = piece.bytes_read;
-        for parsed in parse_piece(&piece.text, piece.line, 1, progress.games_checked + 1) {
+        for parsed in piece.games(progress.games_checked + 1) {
             progress.games_checked += 1;
             report(check_one(parsed, default), progress);
         }

@@ -1,7 +1,8 @@
 //! PDN (Portable Draughts Notation 3.0): reading game files and writing games.
 //!
-//! Files are read a piece at a time ([`Pieces`]): each piece holds whole games and is parsed on its own, so a
-//! file of any size is read in memory proportional to its largest game.
+//! Files are read a piece at a time ([`Pieces`]): each piece holds whole games (one, unless a syntax error hides
+//! where a game ends) and is parsed on its own, so a file of any size and layout is read in memory proportional
+//! to its largest game.
 
 mod check;
 mod game_type;
@@ -26,5 +27,5 @@ pub use replay::{
     CheckError, MoveNumber, ReplayError, Replayed, check, check_as, recorded_outcome, replay,
     replay_english, result_token,
 };
-pub use split::{Piece, Pieces};
+pub use split::{CHUNK_BYTES, Piece, Pieces};
 pub use write::{write_game, write_games};

@@ -80,8 +80,8 @@ impl GameText {
 /// How deep variations may nest; deeper is refused rather than risking the reader's stack.
 const MAX_VARIATION_DEPTH: usize = 64;
 
-/// Result tokens that end a game's move text.
-const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
+/// Result tokens that end a game's move text (the splitter cuts files into games after the same ones).
+pub(super) const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
 
 /// Values the `Result` tag may have: a result, or unknown.
 fn is_result_tag_value(value: &str) -> bool {
@@ -94,7 +94,7 @@ pub fn parse_games(text: &str) -> Vec<Result<GameText, PdnError>> {
     let mut games = Vec::new();
     for piece in pieces_of_str(text) {
         let first = games.len() + 1;
-        games.extend(parse_piece(piece.text, piece.line, 1, first));
+        games.extend(piece.games(first));
     }
     games
 }
