@@ -2,7 +2,7 @@
 //!
 //! Files are read a piece at a time ([`Pieces`]): each piece holds whole games (one, unless a syntax error hides
 //! where a game ends) and is parsed on its own, so a file of any size and layout is read in memory proportional
-//! to its largest game.
+//! to its largest game, and a game that runs past [`MAX_PIECE_BYTES`] without ending is refused, not held.
 
 mod check;
 mod game_type;
@@ -27,5 +27,5 @@ pub use replay::{
     CheckError, MoveNumber, ReplayError, Replayed, check, check_as, recorded_outcome, replay,
     replay_english, result_token,
 };
-pub use split::{CHUNK_BYTES, Piece, Pieces};
+pub use split::{CHUNK_BYTES, MAX_PIECE_BYTES, Piece, Pieces};
 pub use write::{write_game, write_games};

@@ -20,13 +20,19 @@
 //!
 //! Each piece is then parsed on its own. A file of games that all end with a result or start with tags is read
 //! in memory proportional to its largest game, however it is laid out: [`Pieces`] reads the stream in chunks
-//! of a line or at most [`CHUNK_BYTES`], so even one enormous line of many games is never held whole.
+//! of a line or at most [`CHUNK_BYTES`], so even one enormous line of many games is never held whole, and a
+//! piece that grows past [`MAX_PIECE_BYTES`] without its game ending is let go as it is read and stands for one
+//! game that cannot be read.
 
 use super::parse::{GameText, PdnError, RESULTS, parse_piece};
 use std::io::{self, BufRead};
 
 /// How much of a line [`Pieces`] reads at once; a longer line is read in parts.
 pub const CHUNK_BYTES: usize = 64 * 1024;
+
+/// How long a piece may grow before its game has ended: far more than any real game (a long annotated game is
+/// tens of kilobytes), little enough that holding and parsing it costs little.
+pub const MAX_PIECE_BYTES: usize = 1024 * 1024;
 
 /// The longest result token, `1/2-1/2`.
 const LONGEST_RESULT: usize = 7;
@@ -246,16 +252,34 @@ pub struct Piece<T> {
     pub column: usize,
     /// How many bytes of the file have been read once this piece is complete.
     pub bytes_read: u64,
+    /// The piece went on past [`MAX_PIECE_BYTES`] without its game ending, so its text was let go as it was read
+    /// and `text` is empty: it stands for one game that cannot be read.
+    pub too_long: bool,
 }
 
 impl<T: AsRef<str>> Piece<T> {
-    /// The piece's games, parsed, the first being game `first` of the file.
+    /// The piece's games, parsed, the first being game `first` of the file; a piece that was too long is one
+    /// game that is an error.
     pub fn games(&self, first: usize) -> Vec<Result<GameText, PdnError>> {
+        if self.too_long {
+            return vec![Err(PdnError {
+                game: first,
+                event: None,
+                line: self.line,
+                column: self.column,
+                message: format!(
+                    "the game starting here runs on for more than {} MiB without a result or the next \
+                     game's tags; it is skipped",
+                    MAX_PIECE_BYTES >> 20
+                ),
+            })];
+        }
         parse_piece(self.text.as_ref(), self.line, self.column, first)
     }
 }
 
-/// The pieces of a text, borrowed from it. A byte-order mark at the start is left out.
+/// The pieces of a text, borrowed from it. A byte-order mark at the start is left out. The text is already in
+/// memory, so no piece is too long here.
 pub(super) fn pieces_of_str(text: &str) -> impl Iterator<Item = Piece<&str>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut splitter = Splitter::default();
@@ -272,6 +296,7 @@ pub(super) fn pieces_of_str(text: &str) -> impl Iterator<Item = Piece<&str>> {
             line,
             column,
             bytes_read: end as u64,
+            too_long: false,
         };
         (line, column) = splitter.position();
         start = end;
@@ -287,10 +312,11 @@ pub struct Pieces<R> {
     splitter: Splitter,
     /// The most a chunk holds.
     chunk_limit: usize,
-    /// The piece being gathered, and where it starts.
+    /// The piece being gathered, where it starts, and whether it grew too long to keep.
     text: String,
     line: usize,
     column: usize,
+    too_long: bool,
     /// The bytes of the last chunk read: the first `decoded` of them are decoded into `chunk`, the rest are the
     /// start of a character the chunk limit cut in two, kept for the next chunk.
     raw: Vec<u8>,
@@ -322,6 +348,7 @@ impl<R: BufRead> Pieces<R> {
             text: String::new(),
             line: 1,
             column: 1,
+            too_long: false,
             raw: Vec::new(),
             decoded: 0,
             chunk: String::new(),
@@ -382,6 +409,19 @@ impl<R: BufRead> Pieces<R> {
         self.before_chunk + (raw_at + at - chunk_at) as u64
     }
 
+    /// Adds `chunk[from..to]` to the piece, or lets it go if the piece has grown too long.
+    fn keep(&mut self, from: usize, to: usize) {
+        if self.too_long {
+            return;
+        }
+        if self.text.len() + (to - from) > MAX_PIECE_BYTES {
+            self.too_long = true;
+            self.text = String::new();
+            return;
+        }
+        self.text.push_str(&self.chunk[from..to]);
+    }
+
     /// The piece gathered so far, complete once `bytes_read` bytes of the stream are read; the next one starts
     /// where the splitter stands.
     fn complete(&mut self, bytes_read: u64) -> Piece<String> {
@@ -390,6 +430,7 @@ impl<R: BufRead> Pieces<R> {
             line: self.line,
             column: self.column,
             bytes_read,
+            too_long: std::mem::take(&mut self.too_long),
         };
         (self.line, self.column) = self.splitter.position();
         piece
@@ -406,7 +447,7 @@ impl<R: BufRead> Iterator for Pieces<R> {
                     Ok(true) => continue,
                     Ok(false) => {
                         self.done = true;
-                        let any = !self.text.is_empty();
+                        let any = !self.text.is_empty() || self.too_long;
                         return any.then(|| Ok(self.complete(self.bytes_read)));
                     }
                     Err(e) => {
@@ -418,7 +459,7 @@ impl<R: BufRead> Iterator for Pieces<R> {
             let from = self.taken;
             let cut = self.splitter.next_cut(&self.chunk[from..]);
             self.taken = cut.map_or(self.chunk.len(), |cut| from + cut);
-            self.text.push_str(&self.chunk[from..self.taken]);
+            self.keep(from, self.taken);
             if cut.is_some() {
                 return Some(Ok(self.complete(self.stream_offset(self.taken))));
             }

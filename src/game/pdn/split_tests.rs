@@ -278,3 +278,26 @@ fn one_long_line_of_games_is_read_a_game_at_a_time() {
     assert!(pieces.iter().all(|p| p.text == game));
     assert_eq!(pieces[9_999].column, 9_999 * game.len() + 1);
 }
+
+#[test]
+fn a_piece_that_never_ends_is_let_go_as_it_is_read() {
+    let endless = "11-15 23-19 ".repeat(MAX_PIECE_BYTES / 12 + 1);
+    let text = format!("[Event \"a\"]\n1. {endless}*\n\n[Event \"b\"]\n1. 9-13 *\n");
+    let pieces = streamed(text.as_bytes(), CHUNK_BYTES);
+    assert_eq!(pieces.len(), 2);
+    assert!(pieces[0].too_long);
+    assert!(pieces[0].text.is_empty());
+    let games = pieces[0].games(1);
+    assert_eq!(games.len(), 1);
+    let error = games[0].as_ref().expect_err("too long");
+    assert_eq!((error.game, error.line, error.column), (1, 1, 1));
+    assert!(error.message.contains("more than 1 MiB"), "{error}");
+    assert!(!pieces[1].too_long);
+    let after: Vec<_> = pieces[1].games(2).into_iter().flatten().collect();
+    assert_eq!(after.len(), 1);
+    assert_eq!(
+        (after[0].index, after[0].line, after[0].event()),
+        (2, 4, "b")
+    );
+    assert_eq!(pieces[1].bytes_read, text.len() as u64);
+}
