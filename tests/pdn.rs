@@ -1,6 +1,8 @@
 //! PDN reading and writing against the real files in the shared reference data, and round trips.
 
 mod common;
+#[path = "pdn/pieces.rs"]
+mod pieces;
 
 use std::path::{Path, PathBuf};
 
