@@ -333,6 +333,10 @@ pub(crate) enum BenchTarget {
         /// Seconds the engine thinks per move.
         #[arg(long, default_value = "1", value_parser = parse_seconds)]
         engine_time: f64,
+        /// Connections that flood the server with keys as fast as it takes them while the players press their
+        /// keys a second time: reports that round's times beside the first's (0: one round, no flood).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000))]
+        flood: u64,
     },
     /// Start `crowned serve` on a loopback port of its own and play many games between scripted people on it
     /// at once, with watchers, each a real SSH client: reports the time from each move to the other screens,

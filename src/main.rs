@@ -120,10 +120,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     engine_every,
                     engine_level,
                     engine_time,
+                    flood,
                 }),
             ..
         }) => {
             commands::bench_serve::bench_serve(&commands::bench_serve::LoadArgs {
+                flooders: flood as usize,
                 sessions: sessions as usize,
                 keys: keys as usize,
                 pause_ms: pause,

@@ -253,12 +253,18 @@ fn the_load_benchmark_runs_small() {
         "20",
         "--engine-every",
         "4",
+        "--flood",
+        "1",
     ]);
     assert!(
         text.starts_with("players: 16 asked, 16 completed, 0 failed\n"),
         "{text}"
     );
     assert!(text.contains("key to frame (48 keys"), "{text}");
+    assert!(
+        text.contains("key to frame while 1 connections flooded"),
+        "{text}"
+    );
     assert!(
         text.contains("engine answers (4 players asking at once"),
         "{text}"

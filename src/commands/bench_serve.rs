@@ -23,6 +23,8 @@ pub struct LoadArgs {
     pub engine_level: Level,
     /// Seconds it thinks per move.
     pub engine_time: f64,
+    /// Connections that flood the server with keys while the players press theirs a second time.
+    pub flooders: usize,
 }
 
 /// Starts `crowned serve` on a loopback port of its own (in a scratch folder), connects the players, measures
@@ -30,7 +32,7 @@ pub struct LoadArgs {
 pub fn bench_serve(args: &LoadArgs) -> Result<()> {
     let home = std::env::temp_dir().join(format!("crowned-bench-serve-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
-    let mut server = Server::start(&home, args.sessions)?;
+    let mut server = Server::start(&home, args.sessions + args.flooders)?;
     let result = measure(&server, &home, args);
     server.stop();
     let _ = std::fs::remove_dir_all(&home);
@@ -50,6 +52,7 @@ fn measure(server: &Server, home: &std::path::Path, args: &LoadArgs) -> Result<(
         pause: Duration::from_millis(args.pause_ms),
         engine_every: args.engine_every,
         patience: Duration::from_secs(600),
+        flooders: args.flooders,
         player_settings: Some((
             home.join("data/server/players"),
             format!(
@@ -59,7 +62,7 @@ fn measure(server: &Server, home: &std::path::Path, args: &LoadArgs) -> Result<(
         )),
     };
     let empty = server.settled_usage()?;
-    let checkpoints = Checkpoints::new(args.sessions);
+    let checkpoints = Checkpoints::new(args.sessions + args.flooders);
     let (report, idle, busy_cpu, wall) = runtime.block_on(async {
         let theirs = checkpoints.clone();
         let load = tokio::spawn(async move { run_load(config, &theirs).await });
@@ -130,6 +133,25 @@ fn print_report(
             ms(quantile(&report.engine_answer, 1.0))
         );
     }
+    if args.flooders > 0 {
+        let (bytes, typing) = report.flooded;
+        let (calm, flooded) = (
+            quantile(&report.key_to_frame, 0.99),
+            quantile(&report.flooded_key_to_frame, 0.99),
+        );
+        println!(
+            "key to frame while {} connections flooded ({:.1} MB handed to their clients in {:.1} s, {:.0} KB/s): \
+             p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; p99 {:.2}x the first round's",
+            args.flooders,
+            bytes as f64 / 1e6,
+            typing.as_secs_f64(),
+            bytes as f64 / 1e3 / typing.as_secs_f64().max(1e-9),
+            ms(quantile(&report.flooded_key_to_frame, 0.5)),
+            ms(flooded),
+            ms(quantile(&report.flooded_key_to_frame, 1.0)),
+            flooded.as_secs_f64() / calm.as_secs_f64().max(1e-9)
+        );
+    }
     let held = report.completed.max(1) as f64;
     println!(
         "server memory: {:.1} MB with no player, {:.1} MB with {} idle players: {:.2} MB per player",
@@ -167,6 +189,13 @@ impl Server {
         let mut child = Command::new(std::env::current_exe().context("cannot find this program")?)
             .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "3600"])
             .args(["--max-sessions", &room, "--max-per-address", &room])
+            // Every load client comes from this machine's one address, all signing in at once.
+            .args([
+                "--max-strangers",
+                &room,
+                "--max-strangers-per-address",
+                &room,
+            ])
             .env("CROWNED_HOME", home)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())

@@ -14,6 +14,7 @@ use russh::server::{Auth, Msg, Session as SshSession};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::mpsc;
 
+use super::budget::InputBudget;
 use super::identity::Identity;
 use super::limits::{Admission, Refusal};
 use super::play::{GameEnd, Screen, ToGame, clamp_size, farewell_bytes};
@@ -84,6 +85,8 @@ pub struct Connection {
     no_color: bool,
     /// The running game's input, once it has started.
     game: Option<mpsc::Sender<ToGame>>,
+    /// How fast the client may type.
+    budget: InputBudget,
 }
 
 impl Connection {
@@ -107,6 +110,7 @@ impl Connection {
             pty: None,
             no_color: false,
             game: None,
+            budget: InputBudget::default(),
         }
     }
 
@@ -431,6 +435,10 @@ impl russh::server::Handler for Connection {
         if self.channel == Some(channel)
             && let Some(game) = &self.game
         {
+            // A client typing past its budget is not read until the budget allows: it waits, nobody else does.
+            if let Some(wait) = self.budget.spend(data.len(), tokio::time::Instant::now()) {
+                tokio::time::sleep(wait).await;
+            }
             // Waiting here when the game is behind holds back reading from the client, not memory.
             let _ = game.send(ToGame::Bytes(data.to_vec())).await;
         }

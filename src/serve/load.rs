@@ -6,15 +6,20 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use russh::ChannelMsg;
 use russh::client::{self, Handle};
 use russh::keys::{Algorithm, HashAlg, PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
-use tokio::sync::Barrier;
+use tokio::io::AsyncWriteExt;
+use tokio::sync::{Barrier, watch};
 use tokio::time::{Instant, timeout};
 
 use super::identity::Identity;
+
+/// Bytes a flooder sends at a time.
+const FLOOD_BURST: usize = 4096;
 
 /// What the load is.
 #[derive(Clone, Debug)]
@@ -37,6 +42,10 @@ pub struct LoadConfig {
     /// Settings written for every player before it connects (the server's players folder, and the settings
     /// file's text), so that the load can choose, say, the engine's level and time.
     pub player_settings: Option<(PathBuf, String)>,
+    /// Connections (besides `sessions`) that flood: once the players have pressed their keys, these type as
+    /// fast as the server takes their bytes while the players press their keys a second time (0: no second
+    /// round).
+    pub flooders: usize,
 }
 
 /// What the load measured.
@@ -54,6 +63,10 @@ pub struct LoadReport {
     pub frame_bytes: Vec<usize>,
     /// From each engine player's move to the engine's answer on its screen.
     pub engine_answer: Vec<Duration>,
+    /// From each key sent to its frame in the second round, while the flooders typed.
+    pub flooded_key_to_frame: Vec<Duration>,
+    /// Bytes the flooders got the server to take, and for how long they typed.
+    pub flooded: (u64, Duration),
 }
 
 /// Where the load stands, for the caller to measure the server at the right moments.
@@ -66,7 +79,7 @@ pub struct Checkpoints {
 }
 
 impl Checkpoints {
-    /// Checkpoints for `sessions` players and the caller.
+    /// Checkpoints for `sessions` connections (players and flooders) and the caller.
     pub fn new(sessions: usize) -> Checkpoints {
         Checkpoints {
             connected: Arc::new(Barrier::new(sessions + 1)),
@@ -78,30 +91,73 @@ impl Checkpoints {
 /// Runs the load; the caller waits on both checkpoints once each (after everyone has connected, and when it
 /// has measured the idle server).
 pub async fn run_load(config: LoadConfig, checkpoints: &Checkpoints) -> LoadReport {
+    let (stop_flood, flood_stopped) = watch::channel(false);
+    // Players and flooders meet here once the players' first round is over.
+    let second_round = Arc::new(Barrier::new(config.sessions + config.flooders));
     let mut tasks = Vec::with_capacity(config.sessions);
     for index in 0..config.sessions {
         let config = config.clone();
         let checkpoints = checkpoints.clone();
+        let second_round = Arc::clone(&second_round);
         tasks.push(tokio::spawn(async move {
             let player = Player::connect(&config, index).await;
-            // Every player reaches both checkpoints, connected or not, so that nobody waits forever.
+            // Every player reaches every checkpoint, connected or not, so that nobody waits forever.
             checkpoints.connected.wait().await;
             checkpoints.go.wait().await;
-            player?.press_keys(&config, index).await
+            let first = match player {
+                Ok(mut player) => {
+                    let measured = player.press_keys(&config, index, true).await;
+                    measured.map(|m| (player, m))
+                }
+                Err(why) => Err(why),
+            };
+            if config.flooders == 0 {
+                return first.map(|(_, measured)| (measured, Vec::new()));
+            }
+            second_round.wait().await;
+            let (mut player, measured) = first?;
+            let flooded = player.press_keys(&config, index, false).await?;
+            Ok((measured, flooded.keys))
+        }));
+    }
+    let mut floods = Vec::with_capacity(config.flooders);
+    for index in config.sessions..config.sessions + config.flooders {
+        let config = config.clone();
+        let checkpoints = checkpoints.clone();
+        let second_round = Arc::clone(&second_round);
+        let stop = flood_stopped.clone();
+        floods.push(tokio::spawn(async move {
+            let player = Player::connect(&config, index).await;
+            checkpoints.connected.wait().await;
+            checkpoints.go.wait().await;
+            second_round.wait().await;
+            player?.flood(stop).await
         }));
     }
     let mut report = LoadReport::default();
     for task in tasks {
         match task.await {
-            Ok(Ok(measured)) => {
+            Ok(Ok((measured, flooded))) => {
                 report.completed += 1;
                 report.first_frame.push(measured.first_frame);
                 report.key_to_frame.extend(measured.keys);
                 report.frame_bytes.extend(measured.bytes);
                 report.engine_answer.extend(measured.engine_answer);
+                report.flooded_key_to_frame.extend(flooded);
             }
             Ok(Err(why)) => report.failed.push(why),
             Err(e) => report.failed.push(format!("a player's task failed: {e}")),
+        }
+    }
+    stop_flood.send_replace(true);
+    for flood in floods {
+        match flood.await {
+            Ok(Ok((bytes, took))) => {
+                report.flooded.0 += bytes;
+                report.flooded.1 = report.flooded.1.max(took);
+            }
+            Ok(Err(why)) => report.failed.push(format!("a flooder: {why}")),
+            Err(e) => report.failed.push(format!("a flooder's task failed: {e}")),
         }
     }
     report
@@ -212,9 +268,16 @@ impl Player {
         }
     }
 
-    async fn press_keys(&mut self, config: &LoadConfig, index: usize) -> Result<Measured, String> {
+    /// Presses the player's keys, timing each; in the `first` round one player in `engine_every` first plays a
+    /// move the engine answers.
+    async fn press_keys(
+        &mut self,
+        config: &LoadConfig,
+        index: usize,
+        first: bool,
+    ) -> Result<Measured, String> {
         let mut engine_answer = None;
-        if config.engine_every > 0 && index.is_multiple_of(config.engine_every) {
+        if first && config.engine_every > 0 && index.is_multiple_of(config.engine_every) {
             engine_answer = Some(self.play_the_engine(config.patience).await?);
         }
         // Spread the players' keys over the pause, so that they do not all press at the same instant.
@@ -259,6 +322,41 @@ impl Player {
                 return Ok(sent.elapsed());
             }
         }
+    }
+
+    /// Types arrow keys as fast as the server takes them (reading every frame it sends back, as a terminal
+    /// would) until `stop`; the bytes taken and for how long.
+    async fn flood(mut self, mut stop: watch::Receiver<bool>) -> Result<(u64, Duration), String> {
+        let started = Instant::now();
+        let typed = Arc::new(AtomicU64::new(0));
+        let mut writer = self.channel.make_writer();
+        let count = Arc::clone(&typed);
+        let mut typing_stopped = stop.clone();
+        let typing = tokio::spawn(async move {
+            let burst = b"\x1b[C\x1b[D".repeat(FLOOD_BURST / 6);
+            loop {
+                tokio::select! {
+                    _ = typing_stopped.wait_for(|stopped| *stopped) => return,
+                    written = writer.write_all(&burst) => {
+                        if written.is_err() {
+                            return;
+                        }
+                        count.fetch_add(burst.len() as u64, Ordering::Relaxed);
+                    }
+                }
+            }
+        });
+        loop {
+            tokio::select! {
+                _ = stop.wait_for(|stopped| *stopped) => break,
+                message = self.channel.wait() => match message {
+                    Some(ChannelMsg::Eof | ChannelMsg::Close) | None => break,
+                    Some(_) => {}
+                },
+            }
+        }
+        let _ = typing.await;
+        Ok((typed.load(Ordering::Relaxed), started.elapsed()))
     }
 
     async fn send(&self, bytes: &[u8]) -> Result<(), String> {
