@@ -34,6 +34,7 @@ fn state(moves: &[&str]) -> TableEvent {
         watchers: 1,
         rated: true,
         paused: false,
+        unrecorded: false,
     }))
 }
 
@@ -47,6 +48,7 @@ fn ended(game: AnyGame, clocks: Option<[Duration; 2]>, watchers: usize) -> Table
         watchers,
         rated: true,
         paused: false,
+        unrecorded: false,
     }))
 }
 
@@ -150,6 +152,7 @@ fn undo_asks_for_a_takeback_and_offers_are_answered_through_the_table() {
         watchers: 0,
         rated: false,
         paused: false,
+        unrecorded: false,
     }))));
     assert!(matches!(app.mode(), Mode::Over(_)));
 }
@@ -208,6 +211,7 @@ fn a_seat_waiting_for_an_opponent_says_the_code() {
         watchers: 0,
         rated: false,
         paused: false,
+        unrecorded: false,
     }))));
     assert!(app.status().contains("code K7QX"), "{}", app.status());
     let effects = app.update(Action::Submit("11-15".into()));
@@ -258,6 +262,7 @@ fn pause_asks_the_opponent_and_starts_the_clocks_again_once_stopped() {
         watchers: 0,
         rated: true,
         paused: true,
+        unrecorded: false,
     }))));
     assert!(
         app.status().contains("stopped by agreement"),
@@ -283,6 +288,7 @@ fn bob_away(left: Duration) -> TableEvent {
         watchers: 1,
         rated: true,
         paused: false,
+        unrecorded: false,
     }))
 }
 
@@ -371,6 +377,7 @@ fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
         watchers: 0,
         rated: false,
         paused: false,
+        unrecorded: false,
     }))));
     assert!(
         app.status()
@@ -455,4 +462,26 @@ fn an_offer_waiting_when_the_game_ends_is_no_longer_asked() {
     // y now means nothing to the table.
     let effects = app.update(Action::Answer(true));
     assert!(requests(&effects).is_empty(), "{effects:?}");
+}
+
+#[test]
+fn the_players_are_told_while_the_server_cannot_save_and_when_it_can_again() {
+    let mut app = seated(Color::Black);
+    let unsaved = |unrecorded| {
+        let TableEvent::State(state) = state(&[]) else {
+            unreachable!("a state")
+        };
+        TableEvent::State(Arc::new(TableState {
+            unrecorded,
+            ..(*state).clone()
+        }))
+    };
+    let _ = app.update(Action::Table(unsaved(true)));
+    assert_eq!(
+        app.status(),
+        "move 1, Black to play: your move · the server cannot save games just now: every move is kept and saved \
+         when it can"
+    );
+    let _ = app.update(Action::Table(unsaved(false)));
+    assert_eq!(app.status(), "move 1, Black to play: your move");
 }

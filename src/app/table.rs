@@ -68,6 +68,9 @@ pub struct TableState {
     pub rated: bool,
     /// Whether the clocks are stopped by the players' agreement.
     pub paused: bool,
+    /// Whether the server cannot write its records just now (a full disk, say): the moves are kept in its
+    /// memory and written when it can.
+    pub unrecorded: bool,
 }
 
 /// What a table tells the people at it.

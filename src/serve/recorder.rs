@@ -4,12 +4,21 @@
 //!
 //! A room knows its game by a key of its own ([`RecordKey`]); the recorder maps it to the game's number in the
 //! records when the game starts (or, for a game resumed after a restart, is told the number).
+//!
+//! When the disk cannot take a batch (full, read-only, failing), the batch is rolled back and kept, in order,
+//! with everything that comes after it, and tried again every few seconds until it is written: nothing is lost
+//! while the server runs, and nothing is written twice. Whether the records are being written is there for the
+//! rooms to watch ([`Recorder::writing`]), so that the people at a table are told.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
+use std::time::Duration;
+
+use rusqlite::ErrorCode;
+use tokio::sync::watch;
 
 use super::identity::Identity;
 use super::records::{NewGame, Records};
@@ -19,6 +28,14 @@ use crate::store::{SavedGame, Store};
 
 /// How many jobs at most go into one transaction.
 const BATCH: usize = 512;
+
+/// How often jobs the disk could not take are tried again.
+const RETRY_EVERY: Duration = Duration::from_secs(5);
+
+/// Jobs kept for writing past which the ones that can be done without (who was seen, clocks noted between
+/// moves) are let go rather than kept: a disk full for days must not fill the memory too. Moves, starts and
+/// results are always kept.
+const MAX_WAITING: usize = 100_000;
 
 /// A room's name for its game in the records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -109,30 +126,51 @@ pub enum Job {
         /// The file's name (made safe by the store).
         name: String,
     },
-    /// Answer once everything sent before has been written (for tests and a clean shutdown).
+    /// Answer once everything sent before has been written, or kept to be tried again when the disk cannot
+    /// take it (for tests and a clean shutdown).
     Flush(std::sync::mpsc::Sender<()>),
+    /// Runs on the records as they are (a test's way to make the disk fail, or mend it).
+    #[cfg(test)]
+    Tamper(fn(&Records)),
+}
+
+impl Job {
+    /// Whether the job may be let go when too many wait: the next connection or clock note makes it good.
+    fn can_wait_out(&self) -> bool {
+        matches!(self, Job::Seen(_) | Job::Clocks { .. })
+    }
 }
 
 /// Where jobs go. Cloning it is cheap; the thread ends when the last one is dropped.
 #[derive(Clone, Debug)]
-pub struct Recorder(mpsc::Sender<Job>);
+pub struct Recorder {
+    jobs: mpsc::Sender<Job>,
+    writing: watch::Receiver<bool>,
+}
 
 impl Recorder {
     /// Starts the thread, writing into `records`, and finished games into the folders under `players` (each
     /// player's, by their key) when given.
     pub fn start(records: Records, players: Option<PathBuf>) -> std::io::Result<Recorder> {
         let (tx, rx) = mpsc::channel();
+        let (health, writing) = watch::channel(true);
         thread::Builder::new()
             .name("crowned-records".into())
-            .spawn(move || write_jobs(records, players.as_deref(), &rx))?;
-        Ok(Recorder(tx))
+            .spawn(move || write_jobs(records, players.as_deref(), &rx, &health))?;
+        Ok(Recorder { jobs: tx, writing })
     }
 
     /// Sends a job; if the thread has gone (it never stops while a sender lives) the job is logged and dropped.
     pub fn send(&self, job: Job) {
-        if let Err(e) = self.0.send(job) {
+        if let Err(e) = self.jobs.send(job) {
             tracing::error!(job = ?e.0, "the records thread has gone");
         }
+    }
+
+    /// Whether the records are being written (`false` while the disk cannot take them, and jobs wait in memory
+    /// to be tried again), to watch for changes.
+    pub fn writing(&self) -> watch::Receiver<bool> {
+        self.writing.clone()
     }
 
     /// Waits until everything sent before has been written (on a blocking thread: it waits for the disk).
@@ -143,50 +181,183 @@ impl Recorder {
     }
 }
 
-fn write_jobs(mut records: Records, players: Option<&Path>, jobs: &mpsc::Receiver<Job>) {
+/// Writes jobs as they come, in batches, until every sender has gone; jobs the disk cannot take wait, in
+/// order, and are tried again every [`RETRY_EVERY`].
+fn write_jobs(
+    mut records: Records,
+    players: Option<&Path>,
+    jobs: &mpsc::Receiver<Job>,
+    health: &watch::Sender<bool>,
+) {
     let mut games: HashMap<RecordKey, i64> = HashMap::new();
-    while let Ok(first) = jobs.recv() {
-        let mut batch = vec![first];
-        while batch.len() < BATCH {
-            match jobs.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
+    // Jobs to write, oldest first: those received, after those the disk could not take yet.
+    let mut waiting: VecDeque<Job> = VecDeque::new();
+    let mut open = true;
+    while open || !waiting.is_empty() {
+        let next = if waiting.is_empty() {
+            jobs.recv().map_err(|_| RecvTimeoutError::Disconnected)
+        } else if *health.borrow() {
+            Err(RecvTimeoutError::Timeout)
+        } else {
+            jobs.recv_timeout(RETRY_EVERY)
+        };
+        match next {
+            #[cfg(test)]
+            Ok(Job::Tamper(tamper)) => tamper(&records),
+            Ok(job) => keep(&mut waiting, job),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => {
+                // The server has stopped: one last try for what waits.
+                if !open {
+                    let lost = waiting.len();
+                    tracing::error!(
+                        jobs = lost,
+                        "the records could not be written before the server stopped"
+                    );
+                    break;
+                }
+                open = false;
             }
         }
-        let begun = records.begin();
-        if let Err(e) = &begun {
-            tracing::error!(error = %e, "cannot begin writing the records");
+        while let Ok(job) = jobs.try_recv() {
+            #[cfg(test)]
+            if let Job::Tamper(tamper) = job {
+                tamper(&records);
+                continue;
+            }
+            keep(&mut waiting, job);
         }
-        let mut flushed = Vec::new();
-        for job in batch {
-            match job {
+        let take = waiting.len().min(BATCH);
+        let batch: Vec<Job> = waiting.drain(..take).collect();
+        let (unwritten, mut flushed) = write_batch(&mut records, &mut games, players, batch);
+        let written = unwritten.is_empty();
+        for job in unwritten.into_iter().rev() {
+            waiting.push_front(job);
+        }
+        if !written {
+            // Nothing more can be written for now: whoever waits for a flush (a stopping server) is answered,
+            // with the jobs kept.
+            waiting.retain(|job| match job {
                 Job::Flush(done) => {
-                    flushed.push(done);
-                    continue;
+                    flushed.push(done.clone());
+                    false
                 }
-                Job::File {
-                    players: people,
-                    game,
-                    name,
-                } => {
-                    file_for_players(players, &people, *game, &name);
-                    continue;
-                }
-                _ => {}
-            }
-            if let Err(e) = write(&mut records, &mut games, &job) {
-                tracing::error!(error = %e, ?job, "cannot write the records");
-            }
+                _ => true,
+            });
         }
-        if begun.is_ok()
-            && let Err(e) = records.commit()
-        {
-            tracing::error!(error = %e, "cannot commit the records");
-        }
+        health.send_if_modified(|was| {
+            let changed = *was != written;
+            if changed && written {
+                tracing::info!("the records are written again");
+            } else if changed {
+                tracing::error!(
+                    jobs = waiting.len(),
+                    "the records cannot be written; what comes is kept in memory and tried again every 5 s"
+                );
+            }
+            *was = written;
+            changed
+        });
+        // Answered once the rooms can see how the writing went.
         for done in flushed {
             let _ = done.send(());
         }
     }
+}
+
+/// Adds `job` to those waiting, unless too many wait and it is one that can be let go.
+fn keep(waiting: &mut VecDeque<Job>, job: Job) {
+    if waiting.len() >= MAX_WAITING && job.can_wait_out() {
+        return;
+    }
+    waiting.push_back(job);
+}
+
+/// Writes `batch` in one transaction; the jobs the disk could not take (all of the batch's records jobs, when
+/// it fails, as its transaction is rolled back, and the filings that failed), to be tried again in order, and
+/// the flushes to answer. A job that can never be written (a move of a game the records do not know) is logged
+/// and let go.
+fn write_batch(
+    records: &mut Records,
+    games: &mut HashMap<RecordKey, i64>,
+    players: Option<&Path>,
+    batch: Vec<Job>,
+) -> (Vec<Job>, Vec<mpsc::Sender<()>>) {
+    let before = games.clone();
+    let mut failed = records.begin().err();
+    let mut flushed = Vec::new();
+    let mut kept: Vec<Job> = Vec::new();
+    let mut filings_left: Vec<Job> = Vec::new();
+    for job in batch {
+        match job {
+            Job::Flush(done) => {
+                flushed.push(done);
+                continue;
+            }
+            Job::File {
+                players: people,
+                game,
+                name,
+            } => {
+                let left = file_for_players(players, &people, &game, &name);
+                if !left.is_empty() {
+                    filings_left.push(Job::File {
+                        players: left,
+                        game,
+                        name,
+                    });
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if failed.is_none() {
+            match write(records, games, &job) {
+                Ok(()) => {}
+                Err(e) if is_storage(&e) => failed = Some(e),
+                Err(e) => {
+                    tracing::error!(error = %e, ?job, "cannot write the records");
+                    continue;
+                }
+            }
+        }
+        kept.push(job);
+    }
+    if failed.is_none()
+        && let Err(e) = records.commit()
+    {
+        failed = Some(e);
+    }
+    let unwritten = match failed {
+        None => Vec::new(),
+        Some(e) => {
+            tracing::debug!(error = %e, "a batch of the records is kept to be tried again");
+            records.roll_back();
+            *games = before;
+            // The players' folders are on the same disk: their filings wait with the records. (When the records
+            // are written and a filing alone fails, that folder's own trouble is logged and not tried again.)
+            kept.into_iter().chain(filings_left).collect()
+        }
+    };
+    (unwritten, flushed)
+}
+
+/// Whether `error` is the disk's (full, read-only, failing, busy): worth trying again later.
+fn is_storage(error: &super::records::RecordsError) -> bool {
+    let super::records::RecordsError::Sqlite(rusqlite::Error::SqliteFailure(failure, _)) = error
+    else {
+        return false;
+    };
+    matches!(
+        failure.code,
+        ErrorCode::DiskFull
+            | ErrorCode::SystemIoFailure
+            | ErrorCode::ReadOnly
+            | ErrorCode::DatabaseBusy
+            | ErrorCode::DatabaseLocked
+            | ErrorCode::CannotOpen
+            | ErrorCode::OutOfMemory
+    )
 }
 
 fn write(
@@ -245,14 +416,24 @@ fn write(
             records.finish_game(game, result, pdn, *black_score)
         }
         Job::Flush(_) | Job::File { .. } => Ok(()),
+        #[cfg(test)]
+        Job::Tamper(_) => Ok(()),
     }
 }
 
-/// Files `game` among the saved games of each of `people` (under `players`); a failure is logged.
-fn file_for_players(players: Option<&Path>, people: &[Identity], game: AnyGame, name: &str) {
-    let Some(players) = players else { return };
+/// Files `game` among the saved games of each of `people` (under `players`); those it could not file for (a
+/// failure is logged), to try again.
+fn file_for_players(
+    players: Option<&Path>,
+    people: &[Identity],
+    game: &AnyGame,
+    name: &str,
+) -> Vec<Identity> {
+    let Some(players) = players else {
+        return Vec::new();
+    };
     let saved = SavedGame {
-        game,
+        game: game.clone(),
         // Both sides were people; read back, the game is one to browse or continue at one keyboard.
         players: Players {
             black: Player::Human,
@@ -261,12 +442,15 @@ fn file_for_players(players: Option<&Path>, people: &[Identity], game: AnyGame, 
         file: None,
         clock: None,
     };
+    let mut left = Vec::new();
     for person in people.iter().filter(|p| !p.is_guest()) {
         let store = Store::under(&players.join(person.folder_name()));
         if let Err(e) = store.file_game(&saved, Some(name)) {
             tracing::error!(player = %person.fingerprint, error = %e, "cannot file a finished game");
+            left.push(person.clone());
         }
     }
+    left
 }
 
 #[cfg(test)]
@@ -332,6 +516,87 @@ mod tests {
         let ann = Store::under(&dir.join("players").join(player("ann").folder_name()));
         let (text, _) = ann.saved_games_pdn().expect("filed");
         assert!(text.contains("[Black \"ann\"]"), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
+        let dir =
+            std::env::temp_dir().join(format!("crowned-recorder-full-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a folder");
+        let path = dir.join("records.sqlite");
+        let recorder =
+            Recorder::start(Records::open(&path).expect("opens"), None).expect("started");
+        let writing = recorder.writing();
+        for name in ["ann", "bob"] {
+            recorder.send(Job::Seen(Identity {
+                fingerprint: format!("SHA256:{name}"),
+                name: name.into(),
+            }));
+        }
+        let key = RecordKey::fresh();
+        recorder.send(Job::Start {
+            key,
+            variant: "english".into(),
+            black: "SHA256:ann".into(),
+            white: "SHA256:bob".into(),
+            rated: true,
+            clock: String::new(),
+            code: "FULL".into(),
+        });
+        let moves = |plies: std::ops::Range<usize>| {
+            for ply in plies {
+                recorder.send(Job::Move {
+                    key,
+                    ply,
+                    text: format!("move {ply} of a game long enough to need new pages"),
+                    clocks: Some([1000, 1000]),
+                });
+            }
+        };
+        moves(0..1);
+        recorder.flush();
+        assert!(*writing.borrow());
+        // The disk fills: the file may not grow by a page.
+        recorder.send(Job::Tamper(|records| {
+            records.limit_pages(Some(records.pages()))
+        }));
+        moves(1..3000);
+        recorder.flush();
+        assert!(!*writing.borrow(), "the rooms are told");
+        let records = Records::open(&path).expect("reopens");
+        let stored = |records: &Records| {
+            let unfinished = records.unfinished_games().expect("listed");
+            assert_eq!(unfinished.len(), 1);
+            unfinished[0].moves.clone()
+        };
+        assert!(
+            stored(&records).len() < 3000,
+            "the full disk took every move"
+        );
+        // Room is made: everything kept is written, in order, once.
+        recorder.send(Job::Tamper(|records| records.limit_pages(None)));
+        let deadline = std::time::Instant::now() + 4 * RETRY_EVERY;
+        while !*writing.borrow() && std::time::Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        recorder.flush();
+        assert!(*writing.borrow());
+        let expected: Vec<String> = (0..3000)
+            .map(|ply| format!("move {ply} of a game long enough to need new pages"))
+            .collect();
+        assert_eq!(stored(&records), expected);
+        recorder.send(Job::Finish {
+            key,
+            result: "1-0".into(),
+            pdn: "1. 11-15 1-0".into(),
+            black_score: 1.0,
+        });
+        recorder.flush();
+        assert_eq!(records.games_of("SHA256:ann").expect("games").len(), 1);
+        let (_, games) = records.rating("SHA256:ann", "english").expect("rated");
+        assert_eq!(games, 1, "the result counted once");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -334,6 +334,44 @@ impl Records {
         Ok(())
     }
 
+    /// Lets the file grow to at most `pages` pages (SQLite then answers as on a full disk), or as far as SQLite
+    /// allows with `None`: a test's full disk.
+    #[cfg(test)]
+    pub(crate) fn limit_pages(&self, pages: Option<u64>) {
+        let pages = match pages {
+            Some(pages) => pages,
+            None => u64::from(u32::MAX - 1),
+        };
+        let _ = self
+            .db
+            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |_| Ok(()));
+    }
+
+    /// Refuses every write from now on (SQLite answers as on a read-only disk), or takes them again: a test's
+    /// failing disk.
+    #[cfg(test)]
+    pub(crate) fn refuse_writes(&self, refuse: bool) {
+        let _ = self
+            .db
+            .execute_batch(&format!("PRAGMA query_only = {}", u8::from(refuse)));
+    }
+
+    /// The file's size in pages now.
+    #[cfg(test)]
+    pub(crate) fn pages(&self) -> u64 {
+        self.db
+            .query_row("PRAGMA page_count", [], |row| row.get::<_, i64>(0))
+            .map_or(0, |pages| pages.unsigned_abs())
+    }
+
+    /// Undoes the transaction [`Records::begin`] started, if one is open (SQLite may have ended it itself on a
+    /// full disk; then there is nothing to undo).
+    pub fn roll_back(&self) {
+        if !self.db.is_autocommit() {
+            let _ = self.db.execute_batch("ROLLBACK");
+        }
+    }
+
     /// Takes back the moves from `ply` on (an agreed takeback).
     pub fn take_back(&self, game: i64, ply: usize) -> Result<(), RecordsError> {
         self.db.execute(

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Weak;
 use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::identity::Identity;
@@ -261,6 +261,8 @@ impl Room {
     }
 
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        // Whether the records are written, watched so that everyone here is told when that changes.
+        let mut writing = self.recorder.as_ref().map(Recorder::writing);
         loop {
             let flag_at = self.flag_deadline();
             let tick_at = self.tick_deadline();
@@ -288,6 +290,13 @@ impl Room {
                 }
                 () = sleep_until(catch_up_at.unwrap_or_else(far_future)), if catch_up_at.is_some() => {
                     self.catch_up();
+                }
+                changed = records_changed(&mut writing) => {
+                    if changed.is_err() {
+                        // The recorder has gone (the server is stopping): nothing more to hear from it.
+                        writing = None;
+                    }
+                    self.broadcast_state();
                 }
             }
             // Checked after a clock's wake-up too: a flag that falls in an empty room ends it.
@@ -510,6 +519,10 @@ impl Room {
             watchers: self.watchers.len(),
             rated: self.config.rated,
             paused: self.paused,
+            unrecorded: self
+                .recorder
+                .as_ref()
+                .is_some_and(|recorder| !*recorder.writing().borrow()),
         }
     }
 }
@@ -518,6 +531,16 @@ impl Room {
 enum RequestKind {
     Move,
     Other,
+}
+
+/// Waits for a change in whether the records are written; never, without a recorder.
+async fn records_changed(
+    writing: &mut Option<watch::Receiver<bool>>,
+) -> Result<(), watch::error::RecvError> {
+    match writing {
+        Some(writing) => writing.changed().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// A moment that never comes, for a timer that is off.

@@ -36,10 +36,16 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         (Some(replay), _) => format!(" Moves · {} ", replay.source),
         (None, Some(table)) => {
             let watchers = table.state.as_ref().map_or(0, |s| s.watchers);
-            match watchers {
-                0 => format!(" Moves · table {} ", table.code),
-                n => format!(" Moves · table {} · {n} watching ", table.code),
+            let unsaved = table.state.as_ref().is_some_and(|s| s.unrecorded);
+            let mut title = format!(" Moves · table {} ", table.code);
+            if watchers > 0 {
+                title.push_str(&format!("· {watchers} watching "));
             }
+            if unsaved {
+                // Short, to fit beside the rest: the status line says the whole.
+                title.push_str("· not saved yet ");
+            }
+            title
         }
         (None, None) => " Moves ".to_string(),
     };

@@ -372,11 +372,23 @@ impl App {
         effects
     }
 
-    /// What the status line says of the turn at a table: whose it is, who is missing, how to go on.
+    /// What the status line says of the turn at a table: whose it is, who is missing, how to go on; and, while
+    /// the server cannot write its records, that the moves are kept.
     pub(super) fn table_turn_message(&self, table: &Table, turn: String) -> String {
         let Some(state) = &table.state else {
             return format!("{turn}: joining the table…");
         };
+        let message = self.table_turn(table, state, turn);
+        if state.unrecorded {
+            format!(
+                "{message} · the server cannot save games just now: every move is kept and saved when it can"
+            )
+        } else {
+            message
+        }
+    }
+
+    fn table_turn(&self, table: &Table, state: &TableState, turn: String) -> String {
         let side = self.game.position().side_to_move();
         if let Some(missing) = [Color::Black, Color::White]
             .into_iter()
@@ -452,6 +464,7 @@ struct Gist<'a> {
     seats: [Option<(&'a str, Option<bool>)>; 2],
     running: Option<Color>,
     paused: bool,
+    unrecorded: bool,
 }
 
 impl Gist<'_> {
@@ -465,6 +478,7 @@ impl Gist<'_> {
             }),
             running: state.running,
             paused: state.paused,
+            unrecorded: state.unrecorded,
         }
     }
 }

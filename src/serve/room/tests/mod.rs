@@ -6,6 +6,7 @@ use super::*;
 
 mod offers;
 mod rematch;
+mod unsaved;
 use crate::game::{Outcome, WinReason};
 use crate::rules::{Move, Strictness, Variant};
 
@@ -155,6 +156,7 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
         watchers: 0,
         rated: false,
         paused: false,
+        unrecorded: false,
     };
     // White may not move first; a watcher may not move at all.
     play(&room, &bob, &snapshot, "11-15").await;
