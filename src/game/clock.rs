@@ -278,6 +278,14 @@ impl Clock {
         }
     }
 
+    /// A move of `side` that was taken back is played again from the redo line: the Fischer increment it
+    /// earned comes back with it (the inverse of [`Clock::take_back`]).
+    pub fn replay(&mut self, side: Color) {
+        if let TimeControl::Fischer { increment, .. } = self.control {
+            self.left[side.index()] += increment;
+        }
+    }
+
     /// Starts `side`'s clock at `now` (the other stops, keeping what it had).
     pub fn start(&mut self, side: Color, now: Duration) {
         self.stop(now);

@@ -281,6 +281,31 @@ fn an_undo_hands_the_clock_back_without_the_time() {
 }
 
 #[test]
+fn an_undo_takes_the_increment_back_and_a_redo_returns_it() {
+    let (mut app, _) = clocked(HUMANS, "1+5");
+    play_at(&mut app, 10.0, "11-15");
+    play_at(&mut app, 15.0, "23-19");
+    assert_eq!(view(&app).left, [s(55.0), s(60.0)], "each earned 5 s");
+    app.set_time(s(20.0));
+    let _ = app.update(Action::Undo);
+    assert_eq!(
+        view(&app).left,
+        [s(50.0), s(55.0)],
+        "White's move is gone, and the 5 s it earned with it (Black's 5 s of thought stay spent)"
+    );
+    let _ = app.update(Action::Redo);
+    assert_eq!(view(&app).left, [s(50.0), s(60.0)]);
+    // Taking moves back and playing them again, over and over, never adds time.
+    for _ in 0..5 {
+        let _ = app.update(Action::Undo);
+        let _ = app.update(Action::Undo);
+        play_at(&mut app, 20.0, "11-15");
+        play_at(&mut app, 20.0, "23-19");
+    }
+    assert_eq!(view(&app).left, [s(50.0), s(60.0)]);
+}
+
+#[test]
 fn the_dialog_chooses_the_clocks_and_a_rematch_keeps_them() {
     let (mut app, _) = App::new(HUMANS);
     let _ = app.update(Action::NewGame);

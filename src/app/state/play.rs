@@ -505,10 +505,36 @@ impl App {
             return Vec::new();
         }
         let mut effects = self.stop_thinking();
-        self.game.undo();
-        while !self.humans_turn() && self.has_human() && self.game.undo() {}
+        self.undo_move();
+        while !self.humans_turn() && self.has_human() && self.undo_move() {}
         effects.extend(self.after_change());
         effects
+    }
+
+    /// Takes back one move, and the increment its mover's clock earned for it (the first move of each side is
+    /// not timed, so earned none); `false` with nothing to take back.
+    fn undo_move(&mut self) -> bool {
+        if !self.game.undo() {
+            return false;
+        }
+        let (ply, mover) = (self.game.ply(), self.game.position().side_to_move());
+        if let Some(clock) = self.clock.as_mut().filter(|_| ply >= 2) {
+            clock.take_back(mover, self.now);
+        }
+        true
+    }
+
+    /// Plays one move of the redo line again, and gives its mover back the increment [`App::undo_move`] took;
+    /// `false` with nothing to replay.
+    fn redo_move(&mut self) -> bool {
+        let (ply, mover) = (self.game.ply(), self.game.position().side_to_move());
+        if !self.game.redo() {
+            return false;
+        }
+        if let Some(clock) = self.clock.as_mut().filter(|_| ply >= 2) {
+            clock.replay(mover);
+        }
+        true
     }
 
     /// Redo: one move, or against the engine, on to the human's next turn. With nothing to replay nothing
@@ -519,8 +545,8 @@ impl App {
             return Vec::new();
         }
         let mut effects = self.stop_thinking();
-        self.game.redo();
-        while !self.humans_turn() && self.has_human() && self.game.redo() {}
+        self.redo_move();
+        while !self.humans_turn() && self.has_human() && self.redo_move() {}
         effects.extend(self.after_change());
         effects
     }
