@@ -2,6 +2,8 @@
 //! player's and watcher's screen read through a terminal emulator.
 
 mod common;
+#[path = "serve_tables/soak.rs"]
+mod soak;
 
 use std::process::Command;
 use std::time::Duration;

@@ -281,6 +281,19 @@ impl Terminal {
         self.until(text, |t| t.contents().contains(text)).await;
     }
 
+    /// Takes in what has come already, without waiting: a russh client whose channel is left unread stops
+    /// sending too once its buffer is full.
+    pub async fn drain(&mut self) {
+        while let Ok(Some(message)) = timeout(Duration::ZERO, self.channel.wait()).await {
+            match message {
+                ChannelMsg::Data { data } => self.screen.process(&data),
+                ChannelMsg::ExitStatus { exit_status } => self.exit_status = Some(exit_status),
+                ChannelMsg::Eof | ChannelMsg::Close => self.closed = true,
+                _ => {}
+            }
+        }
+    }
+
     pub async fn send(&self, bytes: &[u8]) {
         self.channel.data_bytes(bytes.to_vec()).await.expect("sent");
     }
