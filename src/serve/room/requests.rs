@@ -147,6 +147,12 @@ impl Room {
     /// Starts the clocks again after an agreed pause (either player may), the side to move's first.
     pub(super) fn resume(&mut self, who: &str) -> Result<bool, String> {
         self.seat_of(who).ok_or("you are watching this game")?;
+        // A game may end while its clocks are stopped (a draw agreed, a resignation): they stay stopped. Started
+        // again, a clock would run on a finished game until its flag fell, and then wake the room at once, again
+        // and again, for as long as anyone stayed at the table.
+        if let Some(outcome) = self.game.outcome() {
+            return Err(format!("the game is over: {outcome}"));
+        }
         if !self.paused {
             return Err("the clocks are not stopped".into());
         }

@@ -1,4 +1,5 @@
-//! Offers at a table: answered by the opponent only, ended with the game, and a takeback's effect on the clocks.
+//! Offers at a table: answered by the opponent only, ended with the game (a pause agreed during it too), and a
+//! takeback's effect on the clocks.
 
 use super::*;
 
@@ -135,4 +136,36 @@ async fn a_takeback_takes_the_increment_of_the_moves_it_takes_back() {
     // The ten seconds went with the move; the time spent on it stays spent.
     assert!(left <= Duration::from_secs(60), "{left:?}");
     assert!(left > Duration::from_secs(55), "{left:?}");
+}
+
+#[tokio::test]
+async fn clocks_stopped_by_agreement_stay_stopped_when_the_game_ends() {
+    let (room, mut ann, mut bob) = two_players(config(Some("0.05+0"), 60_000)).await;
+    let answer = |kind| TableRequest::Answer { kind, accept: true };
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Pause))
+        .await;
+    assert_eq!(bob.offered().await, OfferKind::Pause);
+    room.ask(&bob.id(), answer(OfferKind::Pause)).await;
+    ann.state_until(|s| s.paused).await;
+    // A draw agreed while the clocks are stopped, and Ann's resume pressed as it was: too late.
+    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Draw))
+        .await;
+    assert_eq!(ann.offered().await, OfferKind::Draw);
+    room.ask(&ann.id(), answer(OfferKind::Draw)).await;
+    room.ask(&ann.id(), TableRequest::Resume).await;
+    let refused = ann.refused().await;
+    assert_eq!(refused, "the game is over: Draw by agreement");
+    // Someone who comes to watch sees the game drawn, its clocks stopped.
+    let (mut cy, cy_tx) = Person::new("cy");
+    room.send(Command::Watch {
+        who: cy.who.clone(),
+        updates: cy_tx,
+    })
+    .await;
+    let after = cy.state().await;
+    let drawn = Outcome::Draw {
+        reason: crate::game::DrawReason::Agreement,
+    };
+    assert_eq!(after.game.outcome(), Some(drawn));
+    assert_eq!(after.running, None);
 }
