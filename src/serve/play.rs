@@ -19,7 +19,7 @@ use tokio::time::{Instant, sleep_until};
 
 use super::cut::Cut;
 use super::input::{ByteInput, ESC_TIMEOUT};
-use super::room::{Command, RoomHandle};
+use super::room::{Command, Line, RoomHandle};
 use crate::app::{InputEvent, TableEvent};
 use crate::engine::Report;
 use crate::session::{Ending, Event, Session};
@@ -140,6 +140,8 @@ pub struct TableLink {
     pub who: String,
     /// The room's updates for this player.
     pub updates: mpsc::Receiver<TableEvent>,
+    /// The same updates as the room knows them, to say which connection leaves.
+    pub line: Line,
 }
 
 /// The table's next news, or never when the game is not at a table (or the room has gone).
@@ -415,7 +417,11 @@ pub async fn run(
 ) -> Option<Ending> {
     let ending = run_session(session, channels, out, idle, typed_ahead).await;
     if let Some(link) = channels.table.take() {
-        link.room.send(Command::Leave { who: link.who }).await;
+        let leave = Command::Leave {
+            who: link.who,
+            line: link.line,
+        };
+        link.room.send(leave).await;
     }
     ending
 }

@@ -55,6 +55,10 @@ pub type Update = TableEvent;
 /// Where a person's updates go: a bounded queue (see [`UPDATES_QUEUE`]).
 pub type Updates = mpsc::Sender<Update>;
 
+/// A connection's [`Updates`], known without holding them open ([`mpsc::Sender::downgrade`]): which of a person's
+/// connections has gone, when they have more than one (the room holds the only [`Updates`] of each).
+pub type Line = mpsc::WeakSender<Update>;
+
 /// How many updates may wait for one person. A connection that falls this far behind misses what comes next
 /// until it has caught up, and then the room sends it the newest state: it never holds memory that grows.
 pub const UPDATES_QUEUE: usize = 64;
@@ -93,6 +97,8 @@ pub enum Command {
     Leave {
         /// Who.
         who: String,
+        /// The connection, by the updates it was sent.
+        line: Line,
     },
     /// The server is stopping: the clocks as they stand go to the records, then `done` is answered.
     NoteClocks {
@@ -391,14 +397,25 @@ impl Room {
                     }
                 }
             }
-            Command::Leave { who } => {
-                self.rematch_off(&who);
-                self.watchers.retain(|(w, _)| *w != who);
-                if let Some(color) = self.seat_of(&who)
-                    && let Some(seat) = self.seats[color.index()].as_mut()
-                {
-                    seat.away_since = Some(Instant::now());
-                    seat.told_gone = false;
+            Command::Leave { who, line } => {
+                // Only the connection that has gone leaves. A player may come back on a new connection before
+                // the server finds the old one gone (a network that stopped answering): they are still here when
+                // it does, and the opponent may not claim the game. Someone may watch on two connections too.
+                let gone =
+                    |updates: &Updates| line.upgrade().is_some_and(|l| l.same_channel(updates));
+                self.watchers
+                    .retain(|(w, updates)| *w != who || !gone(updates));
+                let seated = self.seat_of(&who).filter(|color| {
+                    self.seats[color.index()]
+                        .as_ref()
+                        .is_some_and(|seat| gone(&seat.updates))
+                });
+                if let Some(color) = seated {
+                    self.rematch_off(&who);
+                    if let Some(seat) = self.seats[color.index()].as_mut() {
+                        seat.away_since = Some(Instant::now());
+                        seat.told_gone = false;
+                    }
                 }
             }
         }

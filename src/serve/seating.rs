@@ -198,6 +198,7 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
 pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, String> {
     let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
     let (updates, news) = mpsc::channel(UPDATES_QUEUE);
+    let line = updates.downgrade();
     let watching = room
         .send(Command::Watch {
             who: identity.clone(),
@@ -214,6 +215,7 @@ pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<S
             room,
             who: identity.fingerprint.clone(),
             updates: news,
+            line,
         },
     })
 }
@@ -241,6 +243,7 @@ async fn sit(
         _ => None,
     };
     let (updates, news) = mpsc::channel(UPDATES_QUEUE);
+    let line = updates.downgrade();
     let (reply, answer) = oneshot::channel();
     let asked = room
         .send(Command::Sit {
@@ -262,6 +265,7 @@ async fn sit(
             room,
             who: identity.fingerprint.clone(),
             updates: news,
+            line,
         },
     })
 }

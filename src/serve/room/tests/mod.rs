@@ -13,6 +13,8 @@ use crate::rules::{Move, Strictness, Variant};
 struct Person {
     who: Identity,
     updates: mpsc::Receiver<Update>,
+    /// Which connection this is, for leaving.
+    line: Line,
 }
 
 impl Person {
@@ -22,11 +24,27 @@ impl Person {
             fingerprint: format!("SHA256:{name}"),
             name: name.to_string(),
         };
-        (Person { who, updates: rx }, tx)
+        let line = tx.downgrade();
+        (
+            Person {
+                who,
+                updates: rx,
+                line,
+            },
+            tx,
+        )
     }
 
     fn id(&self) -> String {
         self.who.fingerprint.clone()
+    }
+
+    /// This connection goes.
+    fn leave(&self) -> Command {
+        Command::Leave {
+            who: self.id(),
+            line: self.line.clone(),
+        }
     }
 
     /// The next update that `pick` takes, skipping others; fails after two seconds.
@@ -200,7 +218,7 @@ async fn the_clock_runs_out_and_an_absent_player_may_be_claimed_against() {
     assert_eq!(over.clocks.map(|c| c[0]), Some(Duration::ZERO));
 
     let (room, mut ann, bob) = two_players(config(None, 150)).await;
-    room.send(Command::Leave { who: bob.id() }).await;
+    room.send(bob.leave()).await;
     ann.state_until(|s| s.seats[1].as_ref().is_some_and(|s| s.away.is_some()))
         .await;
     room.ask(&ann.id(), TableRequest::Claim).await;
@@ -212,7 +230,7 @@ async fn the_clock_runs_out_and_an_absent_player_may_be_claimed_against() {
     // Bob comes back within the grace period: his seat is his again.
     let (bob_again, tx) = Person::new("bob");
     assert_eq!(sit(&room, &bob_again, tx, None).await, Color::White);
-    room.send(Command::Leave { who: bob.id() }).await;
+    room.send(bob_again.leave()).await;
     tokio::time::sleep(Duration::from_millis(200)).await;
     room.ask(&ann.id(), TableRequest::Claim).await;
     let claimed = ann.state_until(|s| s.game.outcome().is_some()).await;
@@ -223,6 +241,43 @@ async fn the_clock_runs_out_and_an_absent_player_may_be_claimed_against() {
             reason: WinReason::Abandoned
         })
     );
+}
+
+#[tokio::test]
+async fn a_player_back_on_a_new_connection_is_here_when_the_old_one_is_found_gone() {
+    let (room, mut ann, bob) = two_players(config(None, 150)).await;
+    // Bob's network stops answering, and he connects again before the server notices.
+    let (bob_again, tx) = Person::new("bob");
+    assert_eq!(sit(&room, &bob_again, tx, None).await, Color::White);
+    // Then the server finds his first connection gone: he is still here, past the grace period too.
+    room.send(bob.leave()).await;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    room.ask(&ann.id(), TableRequest::Claim).await;
+    assert_eq!(ann.refused().await, "bob is here");
+    let (mut cy, cy_tx) = Person::new("cy");
+    room.send(Command::Watch {
+        who: cy.who.clone(),
+        updates: cy_tx,
+    })
+    .await;
+    let seen = cy.state().await;
+    assert_eq!(seen.seats[1].as_ref().map(|s| s.away), Some(None));
+}
+
+#[tokio::test]
+async fn someone_watching_on_two_connections_watches_on_one_when_the_other_goes() {
+    let (room, ann, mut bob) = two_players(config(None, 60_000)).await;
+    let (cy, cy_tx) = Person::new("cy");
+    let (mut cy_again, cy_again_tx) = Person::new("cy");
+    for (who, updates) in [(&cy, cy_tx), (&cy_again, cy_again_tx)] {
+        let who = who.who.clone();
+        room.send(Command::Watch { who, updates }).await;
+    }
+    let first = bob.state_until(|s| s.watchers == 2).await;
+    room.send(cy.leave()).await;
+    assert_eq!(bob.state().await.watchers, 1);
+    play(&room, &ann, &first, "11-15").await;
+    cy_again.state_until(|s| s.game.len() == 1).await;
 }
 
 #[tokio::test]
@@ -294,7 +349,7 @@ async fn a_listed_recorded_room_goes_on_after_a_player_drops_and_comes_back() {
     let state = bob.state_until(|s| s.game.len() == 1).await;
     play(&room, &bob, &state, "21-17").await;
     let state = ann.state_until(|s| s.game.len() == 2).await;
-    room.send(Command::Leave { who: ann.id() }).await;
+    room.send(ann.leave()).await;
     let (ann2, tx) = Person::new("ann");
     let mut ann = Person {
         who: ann2.who,
@@ -302,6 +357,7 @@ async fn a_listed_recorded_room_goes_on_after_a_player_drops_and_comes_back() {
             drop(ann.updates);
             ann2.updates
         },
+        line: ann2.line,
     };
     assert_eq!(sit(&room, &ann, tx, None).await, Color::Black);
     play(&room, &ann, &state, "14x21").await;
@@ -362,7 +418,7 @@ async fn the_clocks_pause_only_by_agreement_and_a_move_starts_them_again() {
 #[tokio::test]
 async fn the_time_to_come_back_counts_down_on_the_opponent_s_screen() {
     let (room, mut ann, bob) = two_players(config(None, 5_000)).await;
-    room.send(Command::Leave { who: bob.id() }).await;
+    room.send(bob.leave()).await;
     let away = |s: &Snapshot| s.seats[1].as_ref().and_then(|s| s.away);
     let first = ann.state_until(|s| away(s).is_some()).await;
     // A state a second later says less time is left, with nothing else happening.
@@ -379,7 +435,7 @@ async fn the_time_to_come_back_counts_down_beside_a_running_clock_and_its_end_is
     play(&room, &ann, &first, "11-15").await;
     ann.state_until(|s| s.game.len() == 1).await;
     // Bob, to move, drops: his clock goes on running while the time he has to come back counts down.
-    room.send(Command::Leave { who: bob.id() }).await;
+    room.send(bob.leave()).await;
     let away = |s: &Snapshot| s.seats[1].as_ref().and_then(|s| s.away);
     let left = ann.state_until(|s| away(s).is_some()).await.seats[1]
         .as_ref()
@@ -480,8 +536,8 @@ async fn a_recorded_game_stays_when_its_players_leave_before_a_move_and_ends_whe
     sit(&room, &bob, bob_tx, None).await;
     // Both leave before a move (as they do when the server stops): the game is in the records, so the room
     // stays for them, and notes its clocks when asked.
-    room.send(Command::Leave { who: ann.id() }).await;
-    room.send(Command::Leave { who: bob.id() }).await;
+    room.send(ann.leave()).await;
+    room.send(bob.leave()).await;
     let (done, noted) = oneshot::channel();
     assert!(room.send(Command::NoteClocks { done }).await);
     noted.await.expect("the clocks noted");

@@ -59,6 +59,7 @@ async fn a_rematch_agreed_after_the_game_seats_both_at_a_new_table_colours_swapp
     let mut bob = Person {
         who: bob2.who,
         updates: bob2.updates,
+        line: bob2.line,
     };
     assert_eq!(sit(&new_room, &bob, tx, None).await, Color::Black);
     let (ann2, tx) = Person::new("ann");
@@ -80,7 +81,7 @@ async fn a_rematch_offered_to_someone_who_leaves_is_called_off() {
     ann.state_until(|s| s.game.outcome().is_some()).await;
     room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
-    room.send(Command::Leave { who: bob.id() }).await;
+    room.send(bob.leave()).await;
     assert_eq!(ann.refused().await, "bob has left the table: no rematch");
     room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
