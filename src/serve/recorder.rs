@@ -181,6 +181,17 @@ impl Recorder {
     }
 }
 
+#[cfg(test)]
+impl Recorder {
+    /// A recorder that writes nothing: what is sent to it comes out of the receiver, for a test to read as the
+    /// records would take it.
+    pub(crate) fn capture() -> (Recorder, mpsc::Receiver<Job>) {
+        let (tx, rx) = mpsc::channel();
+        let (_, writing) = watch::channel(true);
+        (Recorder { jobs: tx, writing }, rx)
+    }
+}
+
 /// Writes jobs as they come, in batches, until every sender has gone; jobs the disk cannot take wait, in
 /// order, and are tried again every [`RETRY_EVERY`].
 fn write_jobs(

@@ -4,9 +4,12 @@ use std::sync::Arc;
 
 use super::*;
 
+mod interleavings;
 mod offers;
+mod recorded;
 mod rematch;
 mod unsaved;
+mod witness;
 use crate::game::{Outcome, WinReason};
 use crate::rules::{Move, Strictness, Variant};
 
