@@ -1,0 +1,144 @@
+//! The recorder's tests: jobs written in order, and kept while the disk cannot take them.
+
+use super::*;
+
+#[test]
+fn jobs_are_written_in_order_and_games_known_by_their_keys() {
+    let dir = std::env::temp_dir().join(format!("crowned-recorder-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("records.sqlite");
+    let recorder = Recorder::start(
+        Records::open(&path).expect("opens"),
+        Some(dir.join("players")),
+    )
+    .expect("started");
+    let player = |name: &str| Identity {
+        fingerprint: format!("SHA256:{name}"),
+        name: name.into(),
+    };
+    recorder.send(Job::Seen(player("ann")));
+    recorder.send(Job::Seen(player("bob")));
+    let key = RecordKey::fresh();
+    recorder.send(Job::Start {
+        key,
+        variant: "english".into(),
+        black: "SHA256:ann".into(),
+        white: "SHA256:bob".into(),
+        rated: true,
+        clock: String::new(),
+        code: "K7QX".into(),
+    });
+    for (ply, text) in ["11-15", "23-19"].into_iter().enumerate() {
+        recorder.send(Job::Move {
+            key,
+            ply,
+            text: text.into(),
+            clocks: None,
+        });
+    }
+    recorder.flush();
+    let records = Records::open(&path).expect("reopens");
+    let unfinished = records.unfinished_games().expect("listed");
+    assert_eq!(unfinished.len(), 1);
+    assert_eq!(unfinished[0].moves, ["11-15", "23-19"]);
+    recorder.send(Job::Finish {
+        key,
+        result: "1-0".into(),
+        pdn: "1. 11-15 23-19 1-0".into(),
+        black_score: 1.0,
+    });
+    let mut game = AnyGame::default();
+    game.tags_mut().set("Black", "ann");
+    recorder.send(Job::File {
+        players: vec![player("ann")],
+        game: Box::new(game),
+        name: "table K7QX ann vs bob".into(),
+    });
+    recorder.flush();
+    assert!(records.unfinished().expect("listed").is_empty());
+    assert_eq!(records.games_of("SHA256:bob").expect("games").len(), 1);
+    let ann = Store::under(&dir.join("players").join(player("ann").folder_name()));
+    let (text, _) = ann.saved_games_pdn().expect("filed");
+    assert!(text.contains("[Black \"ann\"]"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
+    let dir = std::env::temp_dir().join(format!("crowned-recorder-full-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("records.sqlite");
+    let recorder = Recorder::start(Records::open(&path).expect("opens"), None).expect("started");
+    let writing = recorder.writing();
+    for name in ["ann", "bob"] {
+        recorder.send(Job::Seen(Identity {
+            fingerprint: format!("SHA256:{name}"),
+            name: name.into(),
+        }));
+    }
+    let key = RecordKey::fresh();
+    recorder.send(Job::Start {
+        key,
+        variant: "english".into(),
+        black: "SHA256:ann".into(),
+        white: "SHA256:bob".into(),
+        rated: true,
+        clock: String::new(),
+        code: "FULL".into(),
+    });
+    let moves = |plies: std::ops::Range<usize>| {
+        for ply in plies {
+            recorder.send(Job::Move {
+                key,
+                ply,
+                text: format!("move {ply} of a game long enough to need new pages"),
+                clocks: Some([1000, 1000]),
+            });
+        }
+    };
+    moves(0..1);
+    recorder.flush();
+    assert!(*writing.borrow());
+    // The disk fills: the file may not grow by a page.
+    recorder.send(Job::Tamper(|records| {
+        records.limit_pages(Some(records.pages()))
+    }));
+    moves(1..3000);
+    recorder.flush();
+    assert!(!*writing.borrow(), "the rooms are told");
+    let records = Records::open(&path).expect("reopens");
+    let stored = |records: &Records| {
+        let unfinished = records.unfinished_games().expect("listed");
+        assert_eq!(unfinished.len(), 1);
+        unfinished[0].moves.clone()
+    };
+    assert!(
+        stored(&records).len() < 3000,
+        "the full disk took every move"
+    );
+    // Room is made: everything kept is written, in order, once.
+    recorder.send(Job::Tamper(|records| records.limit_pages(None)));
+    let deadline = std::time::Instant::now() + 4 * RETRY_EVERY;
+    while !*writing.borrow() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    recorder.flush();
+    assert!(*writing.borrow());
+    let expected: Vec<String> = (0..3000)
+        .map(|ply| format!("move {ply} of a game long enough to need new pages"))
+        .collect();
+    assert_eq!(stored(&records), expected);
+    recorder.send(Job::Finish {
+        key,
+        result: "1-0".into(),
+        pdn: "1. 11-15 1-0".into(),
+        black_score: 1.0,
+    });
+    recorder.flush();
+    assert_eq!(records.games_of("SHA256:ann").expect("games").len(), 1);
+    let (_, games) = records.rating("SHA256:ann", "english").expect("rated");
+    assert_eq!(games, 1, "the result counted once");
+    let _ = std::fs::remove_dir_all(&dir);
+}
