@@ -5,7 +5,7 @@ use crowned::engine::Level;
 use crowned::game::{DrawReason, Outcome, WinReason};
 use crowned::rules::{Color, SquareStyle};
 
-mod common;
+use crate::common;
 
 use common::app::{HUMANS, answer, app_from, sq};
 use common::screen::screen;

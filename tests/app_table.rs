@@ -219,7 +219,7 @@ fn a_seat_waiting_for_an_opponent_says_the_code() {
     assert_eq!(app.game().len(), 0);
 }
 
-mod common;
+use crate::common;
 
 /// A game at a table on an 80x24 screen: the seats with names, ratings and clocks (the running one marked), the
 /// code and the watchers in the move pane's title, the chat under the moves, and whose turn it is.

@@ -1,6 +1,6 @@
 //! The `crowned` binary: output formats, errors and exit codes.
 
-mod cli_support;
+use crate::cli_support;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

@@ -1,7 +1,7 @@
 //! `crowned egdb`: a small build into the data directory, resumed, listed and probed, and the engine of the
 //! same home finding it.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::{TempFile, assert_one_line_error, crowned, crowned_in, stderr, stdout};
 

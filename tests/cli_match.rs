@@ -1,6 +1,6 @@
 //! `crowned match`: the tally, the PDN file written game by game, and what an existing file or Ctrl-c does to it.
 
-mod cli_support;
+use crate::cli_support;
 
 use std::process::Command;
 

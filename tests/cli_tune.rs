@@ -1,7 +1,7 @@
 //! `crowned tune`: a tiny self-play run, the weights fitted to it, and a network trained on it that the library
 //! reads back.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::{TempFile, assert_one_line_error, crowned, stderr};
 use crowned::engine::nnue::Network;

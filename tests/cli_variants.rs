@@ -1,6 +1,6 @@
 //! `think`, `match` and `bench` under every variant's rules, in each variant's notation.
 
-mod cli_support;
+use crate::cli_support;
 
 use cli_support::{TempFile, assert_one_line_error, crowned, stderr, stdout};
 

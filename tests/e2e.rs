@@ -1,8 +1,8 @@
 //! The real binary in a pseudo-terminal: keystrokes in, the screen read back through a terminal emulator
 //! (vt100), and the terminal checked to be restored however the program ends.
 
-mod common;
-mod pty;
+use crate::common;
+use crate::pty;
 
 use std::thread;
 use std::time::{Duration, Instant};

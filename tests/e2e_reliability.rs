@@ -1,7 +1,7 @@
 //! Reliability in a pseudo-terminal: a megabyte pasted and a signal on top of it, two programs on one set of
 //! files, an autosave that cannot be read.
 
-mod pty;
+use crate::pty;
 
 use std::io::Write;
 use std::thread;

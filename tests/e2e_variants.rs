@@ -2,7 +2,7 @@
 //! international, Russian and Canadian draughts and English rules on 10x10, and an international record opened
 //! from a file under its own rules.
 
-mod pty;
+use crate::pty;
 
 use pty::{Session, temp_home};
 

@@ -9,7 +9,7 @@ use crowned::game::Game;
 use crowned::rules::{Position, SquareStyle, parse_fen, write_move};
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::{arbitrary_position, played_position};
 
 fn think(fen: &str, level: Level, limits: Limits) -> (String, Score) {

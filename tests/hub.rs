@@ -2,7 +2,7 @@
 //! library's client, in games, in matches (one player a Hub engine), in an SPRT match, and against engines that
 //! misbehave.
 
-mod cli_support;
+use crate::cli_support;
 
 use std::ops::ControlFlow;
 use std::sync::Arc;

@@ -7,7 +7,7 @@ use crowned::engine::Level;
 use crowned::game::{DrawReason, Game, Outcome, WinReason};
 use crowned::rules::{Color, English, Piece, Position, Role, Square};
 
-mod common;
+use crate::common;
 #[path = "keys/cursor.rs"]
 mod cursor;
 

@@ -2,9 +2,9 @@
 //! positions and random text.
 //!
 //! The tests without `#[ignore]` run a modest number of cases for every build; the ignored ones run the same
-//! properties on many more cases: `cargo test --release --test notation_roundtrip -- --ignored`.
+//! properties on many more cases: `cargo test --release --test rules notation_roundtrip -- --ignored`.
 
-mod common;
+use crate::common;
 
 use crowned::rules::{
     Canadian, Color, English, International, MoveText, Piece, Position, Role, RuleSet, Russian,

@@ -1,6 +1,6 @@
 //! PDN reading and writing against the real files in the shared reference data, and round trips.
 
-mod common;
+use crate::common;
 #[path = "pdn/pieces.rs"]
 mod pieces;
 

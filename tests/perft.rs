@@ -8,7 +8,7 @@ use crowned::rules::{
 };
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 use common::{arbitrary_position, played_position};
 
 /// The deepest published depth checked in the normal test run (depth 12 is in the benchmark).

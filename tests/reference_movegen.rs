@@ -14,7 +14,7 @@ use crowned::rules::{
 };
 use proptest::prelude::*;
 
-mod common;
+use crate::common;
 mod reference;
 
 use reference::compare::{check_position, check_tree, compare_position};

@@ -9,7 +9,7 @@ use crowned::store::games_in_text;
 use crowned::ui::{self, Options, PieceStyle, Theme, ThemeName};
 use ratatui::buffer::Buffer;
 
-mod common;
+use crate::common;
 
 use common::app::{HUMANS, app_from, sq};
 use common::screen::{render, screen, text};

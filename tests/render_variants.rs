@@ -7,7 +7,7 @@ use crowned::game::AnyGame;
 use crowned::rules::{GameType, Variant};
 use crowned::ui;
 
-mod common;
+use crate::common;
 
 use common::screen::screen;
 

@@ -1,7 +1,7 @@
 //! `crowned serve` end to end: the real binary serving on a loopback port chosen at run time, driven by a real
 //! SSH client library (russh) inside the test, with the screen read through a terminal emulator (vt100).
 
-mod common;
+use crate::common;
 #[path = "serve/stalled.rs"]
 mod stalled;
 #[path = "serve/strangers.rs"]

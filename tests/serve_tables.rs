@@ -1,7 +1,7 @@
 //! Games between people on `crowned serve`, end to end: real SSH clients (russh) on a real server, each
 //! player's and watcher's screen read through a terminal emulator.
 
-mod common;
+use crate::common;
 #[path = "serve_tables/soak.rs"]
 mod soak;
 

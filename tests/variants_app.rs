@@ -6,7 +6,7 @@ use crowned::game::AnyGame;
 use crowned::game::pdn::{open_game, parse_games};
 use crowned::rules::{ENGLISH_SIZES, GameType, Square, Variant};
 
-mod common;
+use crate::common;
 
 use common::app::HUMANS;
 

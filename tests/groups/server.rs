@@ -1,0 +1,10 @@
+//! `crowned serve` end to end: the real binary on a loopback port, real SSH clients.
+//!
+//! One test program for the layer: each file below is a module of it (one link instead of one a file).
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../serve.rs"]
+mod serve;
+#[path = "../serve_tables.rs"]
+mod serve_tables;
