@@ -174,8 +174,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
             threads,
         }) => {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-            let threads = threads.map_or(cores, |t| t as usize);
+            let threads = threads.map_or_else(commands::cores, |t| t as usize);
             let limits = match (time, depth) {
                 (Some(t), _) => Limits::time(Duration::from_secs_f64(t)),
                 (None, Some(d)) => Limits::depth(d),
@@ -198,8 +197,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     threads,
                     out,
                 } => {
-                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-                    let threads = threads.map_or(cores, |t| t as usize);
+                    let threads = threads.map_or_else(commands::cores, |t| t as usize);
                     commands::tune::data(games as usize, depth, seed, threads, &out)?;
                 }
                 TuneStep::Fit { files, epochs, out } => {
@@ -217,12 +215,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         (0.0..=1.0).contains(&lambda),
                         "--lambda must be from 0 to 1"
                     );
-                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
                     let config = crowned::engine::tune::NetConfig {
                         epochs: epochs as usize,
                         lambda,
                         seed,
-                        threads: threads.map_or(cores, |t| t as usize),
+                        threads: threads.map_or_else(commands::cores, |t| t as usize),
                         ..Default::default()
                     };
                     commands::tune::net(&files, config, &out)?;
@@ -237,8 +234,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     threads,
                     dir,
                 } => {
-                    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-                    let threads = threads.map_or(cores, |t| t as usize);
+                    let threads = threads.map_or_else(commands::cores, |t| t as usize);
                     commands::egdb::build(dir, pieces, threads)?;
                 }
                 EgdbStep::Info { dir } => commands::egdb::info(dir)?,

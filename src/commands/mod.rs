@@ -13,3 +13,9 @@ pub mod serve;
 pub mod show;
 pub mod think;
 pub mod tune;
+
+/// The cores this process may run on, the threads a command uses when its `--threads` is not given (1 when the
+/// system cannot tell).
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
