@@ -1,13 +1,64 @@
 //! `crowned bench`: the engine's speed and depth, measured on this machine, under any rules.
 
 use std::io::{self, Write};
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Result;
+use clap::Subcommand;
 use crowned::engine::{
     Engine, Evaluation, Level, Limits, Situation, builtin_openings, random_openings,
 };
 use crowned::rules::{AnyPosition, GameType, Playable, Position, RulesVisitor, Variant};
+
+use super::bench_serve::{self, BenchServeArgs};
+use super::bench_tables::{self, BenchTablesArgs};
+use super::{Board, parse_seconds};
+
+/// `crowned bench`'s options: the engine's measure, or another target.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// What to measure instead of the engine.
+    #[command(subcommand)]
+    target: Option<BenchTarget>,
+    /// Seconds for the depth test from the start position.
+    #[arg(long, default_value = "1", value_parser = parse_seconds)]
+    time: f64,
+    /// Plies each position is searched to (default: 14 for English 8x8, less on wider boards).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=40))]
+    depth: Option<u32>,
+}
+
+/// What `crowned bench` can measure besides the engine.
+#[derive(Subcommand, Debug)]
+pub enum BenchTarget {
+    /// Start `crowned serve` on a loopback port of its own and play many players against it at once, each a
+    /// real SSH client pressing keys: reports the time from each key to its frame, and the server's memory
+    /// and processor time.
+    Serve(BenchServeArgs),
+    /// Start `crowned serve` on a loopback port of its own and play many games between scripted people on it
+    /// at once, with watchers, each a real SSH client: reports the time from each move to the other screens,
+    /// the server's processor time and memory, and the size of its records, then checks that every game that
+    /// ended is in the records and replays to its result.
+    Tables(BenchTablesArgs),
+}
+
+/// `crowned bench`: the engine under the rules of the command line, or the target named.
+pub fn run(args: BenchArgs, board: &Board) -> Result<ExitCode> {
+    match args.target {
+        Some(BenchTarget::Serve(load)) => bench_serve::run(&load)?,
+        Some(BenchTarget::Tables(load)) => bench_tables::run(&load)?,
+        None => {
+            let game_type = board.game_type;
+            game_type.visit(Bench {
+                game_type,
+                depth: args.depth.unwrap_or_else(|| default_depth(game_type)),
+                time: Duration::from_secs_f64(args.time),
+            })?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 /// Positions besides the start: for English every tenth opening of the ballot deck, for the other game types
 /// as many random openings (drawn from a fixed seed, so every run searches the same positions).
@@ -16,7 +67,7 @@ const OPENINGS: usize = 16;
 /// The depth every benchmark position is searched to when none is given: English 8x8 as deep as it has always
 /// been benched (so figures stay comparable), the others to depths that take about as long here (a few tenths
 /// of a second on one core), shallower as the board widens.
-pub fn default_depth(game_type: GameType) -> u32 {
+fn default_depth(game_type: GameType) -> u32 {
     match (game_type.variant, game_type.size) {
         (Variant::English, 8) => 14,
         (_, size) if size <= 8 => 16,
@@ -27,13 +78,13 @@ pub fn default_depth(game_type: GameType) -> u32 {
 
 /// `crowned bench` for a game type: searches every position to `depth` with the full search and with the plain
 /// minimax of `medium` (as a baseline in the same run), then the start position for `time`.
-pub struct Bench {
+struct Bench {
     /// The rules and board.
-    pub game_type: GameType,
+    game_type: GameType,
     /// The depth of the fixed-depth searches.
-    pub depth: u32,
+    depth: u32,
     /// The time of the search from the start.
-    pub time: Duration,
+    time: Duration,
 }
 
 impl RulesVisitor for Bench {

@@ -8,28 +8,70 @@ use anyhow::{Context, Result, bail};
 use crowned::engine::Level;
 use crowned::serve::load::{Checkpoints, LoadConfig, LoadReport, quantile, run_load};
 
-/// What the command line asks of the load.
-#[derive(Debug)]
-pub struct LoadArgs {
-    /// Players at once.
-    pub sessions: usize,
-    /// Keys each presses.
-    pub keys: usize,
+use super::parse_seconds;
+
+/// `crowned bench serve`'s options: the players and what they do.
+#[derive(clap::Args, Debug)]
+pub struct BenchServeArgs {
+    /// Players connected at once.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    sessions: u64,
+    /// Keys each player presses once everyone is connected.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    keys: u64,
     /// Milliseconds between one player's keys.
-    pub pause_ms: u64,
+    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pause: u64,
+    /// One player in this many plays a move first, keeping the engine busy while keys are timed (0: none).
+    #[arg(long, default_value_t = 10)]
+    engine_every: u64,
+    /// The level the engine answers those moves at.
+    #[arg(long, default_value = "medium")]
+    engine_level: Level,
+    /// Seconds the engine thinks per move.
+    #[arg(long, default_value = "1", value_parser = parse_seconds)]
+    engine_time: f64,
+    /// Connections that flood the server with keys as fast as it takes them while the players press their
+    /// keys a second time: reports that round's times beside the first's (0: one round, no flood).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000))]
+    flood: u64,
+}
+
+/// `crowned bench serve`.
+pub fn run(args: &BenchServeArgs) -> Result<()> {
+    bench_serve(&LoadArgs {
+        flooders: args.flood as usize,
+        sessions: args.sessions as usize,
+        keys: args.keys as usize,
+        pause_ms: args.pause,
+        engine_every: args.engine_every as usize,
+        engine_level: args.engine_level,
+        engine_time: args.engine_time,
+    })
+}
+
+/// What the command line asks of the load, in the units the load counts in.
+#[derive(Debug)]
+struct LoadArgs {
+    /// Players at once.
+    sessions: usize,
+    /// Keys each presses.
+    keys: usize,
+    /// Milliseconds between one player's keys.
+    pause_ms: u64,
     /// One player in this many plays a move, keeping the engine busy.
-    pub engine_every: usize,
+    engine_every: usize,
     /// The level the engine plays the players at.
-    pub engine_level: Level,
+    engine_level: Level,
     /// Seconds it thinks per move.
-    pub engine_time: f64,
+    engine_time: f64,
     /// Connections that flood the server with keys while the players press theirs a second time.
-    pub flooders: usize,
+    flooders: usize,
 }
 
 /// Starts `crowned serve` on a loopback port of its own (in a scratch folder), connects the players, measures
 /// the idle server, lets them press their keys, and reports.
-pub fn bench_serve(args: &LoadArgs) -> Result<()> {
+fn bench_serve(args: &LoadArgs) -> Result<()> {
     let home = std::env::temp_dir().join(format!("crowned-bench-serve-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     let mut server = Server::start(&home, args.sessions + args.flooders)?;

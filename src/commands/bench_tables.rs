@@ -15,24 +15,55 @@ use crowned::serve::records::Records;
 
 use super::bench_serve::{Server, Usage, first_failure};
 
-/// What the command line asks of the load.
-#[derive(Debug)]
-pub struct TablesArgs {
-    /// Games at once.
-    pub games: usize,
+/// `crowned bench tables`' options: the games, their watchers and their pace.
+#[derive(clap::Args, Debug)]
+pub struct BenchTablesArgs {
+    /// Games at once (two players each).
+    #[arg(long, default_value_t = 250, value_parser = clap::value_parser!(u64).range(1..=2_000))]
+    games: u64,
     /// Watchers, one to a game.
-    pub watchers: usize,
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(0..=2_000))]
+    watchers: u64,
+    /// One game in this many has a 5+3 clock (0: none).
+    #[arg(long, default_value_t = 3)]
+    clock_every: u64,
+    /// Plies at most per game; a game still going then ends by resignation.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    plies: u64,
+    /// Milliseconds a player pauses before each move (each a little more or less).
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    think: u64,
+}
+
+/// `crowned bench tables`.
+pub fn run(args: &BenchTablesArgs) -> Result<()> {
+    bench_tables(&TablesArgs {
+        games: args.games as usize,
+        watchers: args.watchers as usize,
+        clock_every: args.clock_every as usize,
+        plies: args.plies as usize,
+        think_ms: args.think,
+    })
+}
+
+/// What the command line asks of the load, in the units the load counts in.
+#[derive(Debug)]
+struct TablesArgs {
+    /// Games at once.
+    games: usize,
+    /// Watchers, one to a game.
+    watchers: usize,
     /// One game in this many has a clock.
-    pub clock_every: usize,
+    clock_every: usize,
     /// Plies at most per game.
-    pub plies: usize,
+    plies: usize,
     /// Milliseconds a player pauses before each move.
-    pub think_ms: u64,
+    think_ms: u64,
 }
 
 /// Starts `crowned serve` on a loopback port of its own (in a scratch folder), plays the games, stops the
 /// server, checks its records and reports.
-pub fn bench_tables(args: &TablesArgs) -> Result<()> {
+fn bench_tables(args: &TablesArgs) -> Result<()> {
     let home = std::env::temp_dir().join(format!("crowned-bench-tables-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     let connections = args.games * 2 + args.watchers.min(args.games);

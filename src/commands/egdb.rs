@@ -1,15 +1,91 @@
 //! `crowned egdb`: build the endgame databases, list them, look positions up.
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
+use clap::Subcommand;
 use crowned::engine::egdb::{self, DbValue, Egdb, Material, TableReport};
 use crowned::rules::{English, Position, SquareStyle, parse_fen, to_fen, write_move};
 use crowned::store::Store;
 
+use super::cores;
 use super::progress::Progress;
+
+/// `crowned egdb`'s options: the step to take.
+#[derive(clap::Args, Debug)]
+pub struct EgdbArgs {
+    #[command(subcommand)]
+    step: EgdbStep,
+}
+
+/// What `crowned egdb` does.
+#[derive(Subcommand, Debug)]
+pub enum EgdbStep {
+    /// Build the win/draw/loss tables (with the distance to the next capture or crowning) of every position with
+    /// up to N pieces, by retrograde analysis, into the data directory. An interrupted build goes on where it
+    /// stopped when run again.
+    Build {
+        /// The most pieces on the board (6 takes about half an hour on two cores).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=egdb::MAX_PIECES as i64))]
+        pieces: u32,
+        /// Threads to build on (default: every core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: Option<u64>,
+        /// Build here rather than in the data directory (the engine only looks in the data directory).
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Say which tables there are and how large they are.
+    Info {
+        /// Look here rather than in the data directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Check random positions of the largest tables against their moves: each value must be the best of the
+    /// values after its moves, distances included.
+    Verify {
+        /// How many positions.
+        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+        positions: u64,
+        /// Seed of the random choice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Look here rather than in the data directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+    /// Look positions up (PDN FEN, English): the result with the distance to conversion, and the best moves.
+    Probe {
+        /// Positions, such as `W:WK10,K14:BK32`.
+        #[arg(required = true, value_name = "FEN")]
+        positions: Vec<String>,
+        /// Look here rather than in the data directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
+}
+
+/// `crowned egdb`: the step asked for.
+pub fn run(args: EgdbArgs) -> Result<ExitCode> {
+    match args.step {
+        EgdbStep::Build {
+            pieces,
+            threads,
+            dir,
+        } => build(dir, pieces, threads.map_or_else(cores, |t| t as usize))?,
+        EgdbStep::Info { dir } => info(dir)?,
+        EgdbStep::Verify {
+            positions,
+            seed,
+            dir,
+        } => verify(dir, positions, seed)?,
+        EgdbStep::Probe { positions, dir } => probe(dir, &positions)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 /// The directory asked for, or the data directory's.
 fn dir_or_default(dir: Option<PathBuf>) -> Result<PathBuf> {
@@ -34,7 +110,7 @@ fn open(dir: &std::path::Path) -> Result<Egdb> {
 }
 
 /// `crowned egdb build`.
-pub fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
+fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
     let dir = dir_or_default(dir)?;
     let total = egdb::positions_up_to(pieces);
     eprintln!(
@@ -86,7 +162,7 @@ pub fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
 }
 
 /// `crowned egdb info`.
-pub fn info(dir: Option<PathBuf>) -> Result<()> {
+fn info(dir: Option<PathBuf>) -> Result<()> {
     let dir = dir_or_default(dir)?;
     let db = open(&dir)?;
     println!(
@@ -144,7 +220,7 @@ fn probe_cost(db: &Egdb) {
 }
 
 /// `crowned egdb verify`.
-pub fn verify(dir: Option<PathBuf>, positions: u64, seed: u64) -> Result<()> {
+fn verify(dir: Option<PathBuf>, positions: u64, seed: u64) -> Result<()> {
     let dir = dir_or_default(dir)?;
     let db = open(&dir)?;
     let progress = Progress::on_terminal(positions, "positions");
@@ -165,7 +241,7 @@ pub fn verify(dir: Option<PathBuf>, positions: u64, seed: u64) -> Result<()> {
 }
 
 /// `crowned egdb probe`.
-pub fn probe(dir: Option<PathBuf>, positions: &[String]) -> Result<()> {
+fn probe(dir: Option<PathBuf>, positions: &[String]) -> Result<()> {
     let dir = dir_or_default(dir)?;
     let db = open(&dir)?;
     for text in positions {

@@ -8,21 +8,147 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use std::time::Duration;
+
 use anyhow::{Context, Result};
 use crowned::engine::sprt::{Sprt, Verdict};
-use crowned::engine::{MatchConfig, MatchResult, play_match};
+use crowned::engine::{
+    Contender, Level, MatchConfig, MatchOpenings, MatchResult, builtin_openings,
+    openings_from_json, play_match,
+};
+use crowned::game::TimeControl;
+use crowned::rules::{GameType, Variant};
 use crowned::store::{create_new, create_temporary};
 
 use super::progress::Progress;
+use super::{Board, parse_seconds};
 
 /// The exit code of a match stopped by Ctrl-c, as shells report a process ended by SIGINT.
 const INTERRUPTED: u8 = 130;
 
-/// `crowned match`: a line per game on stderr (above a progress bar on a terminal), the tally on stdout.
+/// `crowned match`'s options: the two players and how they meet.
+#[derive(clap::Args, Debug)]
+pub struct MatchArgs {
+    /// The first player's level (or --a-hub).
+    #[arg(long, required_unless_present = "a_hub")]
+    a: Option<Level>,
+    /// The second player's level (or --b-hub).
+    #[arg(long, required_unless_present = "b_hub")]
+    b: Option<Level>,
+    /// Another engine as the first player: a program that speaks the Hub protocol, with its arguments
+    /// (another build of crowned: "path/to/crowned hub").
+    #[arg(long, value_name = "COMMAND", conflicts_with = "a")]
+    a_hub: Option<String>,
+    /// Another engine as the second player (see --a-hub).
+    #[arg(long, value_name = "COMMAND", conflicts_with = "b")]
+    b_hub: Option<String>,
+    /// Play until a sequential probability ratio test decides whether the first player is ELO1 or more
+    /// stronger or no more than ELO0 (such as 0,10), 5% error either way, counting pairs of games; the
+    /// openings are played again as needed, up to --games (default 20000).
+    #[arg(long, value_name = "ELO0,ELO1", value_parser = parse_sprt, allow_hyphen_values = true)]
+    sprt: Option<Sprt>,
+    /// How many games (default: every opening of the deck twice; 100 from random openings).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    games: Option<u64>,
+    /// Seconds per move.
+    #[arg(long, default_value = "0.1", value_parser = parse_seconds)]
+    time: f64,
+    /// A clock for each side instead of a time per move: minutes and an increment in seconds (1+0.1), or
+    /// seconds per move (0.5s); a side whose time runs out loses.
+    #[arg(long, value_name = "CONTROL", conflicts_with = "time")]
+    clock: Option<TimeControl>,
+    /// English openings as JSON (`all`: name to FEN, `standard`: the deck); default: the built-in deck.
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Write every game to this new PDN file, each as soon as it ends (an interrupted match keeps every
+    /// finished game). An existing file is refused unless --force is given.
+    #[arg(long, value_name = "OUT")]
+    pdn: Option<PathBuf>,
+    /// Replace the --pdn file if it exists (the old file is gone as soon as the match starts).
+    #[arg(long, requires = "pdn")]
+    force: bool,
+    /// Seed for the random openings and the random choices of the weaker levels.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+/// The bounds of an SPRT: two Elo differences, `ELO0,ELO1`.
+fn parse_sprt(text: &str) -> Result<Sprt, String> {
+    let (low, high) = text
+        .split_once(',')
+        .ok_or_else(|| format!("{text:?}: give two Elo differences, such as 0,10"))?;
+    let number = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .map_err(|_| format!("{t:?} is not an Elo difference"))
+    };
+    Sprt::new(number(low)?, number(high)?).map_err(|e| e.to_string())
+}
+
+/// `crowned match` under the rules of the command line.
+pub fn run(args: MatchArgs, board: &Board) -> Result<ExitCode> {
+    let game_type = board.game_type;
+    let openings = openings(args.openings, game_type)?;
+    let config = MatchConfig {
+        game_type,
+        a: contender(args.a, args.a_hub)?,
+        b: contender(args.b, args.b_hub)?,
+        sprt: args.sprt,
+        time: match args.clock {
+            Some(TimeControl::PerMove(step)) => step,
+            _ => Duration::from_secs_f64(args.time),
+        },
+        clock: match args.clock {
+            Some(TimeControl::Fischer { initial, increment }) => Some((initial, increment)),
+            _ => None,
+        },
+        openings,
+        games: args.games.map(|g| g as usize),
+        seed: args.seed,
+    };
+    run_match(&config, args.pdn.as_deref(), args.force)
+}
+
+/// The openings of a match: a deck for English 8x8 (the file's, else the built-in one), random ones for the
+/// rest.
+fn openings(file: Option<PathBuf>, game_type: GameType) -> Result<MatchOpenings> {
+    let english = game_type == GameType::standard(Variant::English);
+    Ok(match file {
+        Some(path) if english => {
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("cannot read {}", path.display()))?;
+            MatchOpenings::Deck(
+                openings_from_json(&text).with_context(|| format!("{}", path.display()))?,
+            )
+        }
+        Some(_) => anyhow::bail!(
+            "--openings is a deck of English draughts openings; {game_type} matches start from random \
+             openings drawn from --seed"
+        ),
+        None if english => MatchOpenings::Deck(builtin_openings()),
+        None => MatchOpenings::Random,
+    })
+}
+
+/// A player: a level of this engine, or another engine's command.
+fn contender(level: Option<Level>, hub: Option<String>) -> Result<Contender> {
+    match (level, hub) {
+        (Some(level), _) => Ok(Contender::Level(level)),
+        (None, Some(command)) if !command.trim().is_empty() => Ok(Contender::Hub(
+            command.split_whitespace().map(str::to_string).collect(),
+        )),
+        // clap requires one of the two.
+        _ => Err(anyhow::anyhow!(
+            "give a level or a Hub engine's command for each player"
+        )),
+    }
+}
+
+/// A line per game on stderr (above a progress bar on a terminal), the tally on stdout.
 ///
 /// With `pdn`, each game is appended to that file and synced to disk as soon as it ends, so an interrupted match
 /// keeps every finished game. An existing file is replaced only when `force` is given.
-pub fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Result<ExitCode> {
+fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Result<ExitCode> {
     // Find out now, not after an hour of games, that the file cannot be written.
     let mut file = pdn.map(|path| GameFile::create(path, force)).transpose()?;
     let stop = Arc::new(AtomicBool::new(false));

@@ -1,21 +1,83 @@
-//! The subcommands of the binary, one module each.
+//! The subcommands of the binary, one module each: its arguments and its run. Here, what several share.
+
+use anyhow::{Context, Result};
+use crowned::config::check_seconds;
+use crowned::rules::{AnyPosition, GameType, Variant, excerpt};
 
 pub mod bench;
 pub mod bench_serve;
 pub mod bench_tables;
 pub mod egdb;
+pub mod hub;
 pub mod matches;
 pub mod pdn;
 pub mod perft;
 pub mod play;
 pub mod progress;
 pub mod serve;
+pub mod settings;
 pub mod show;
 pub mod think;
 pub mod tune;
+
+/// The rules and the position that the global options set up (`--variant`, `--size`, `--rows`, `--fen`), for
+/// the commands that work under rules or on a position.
+#[derive(Debug)]
+pub struct Board {
+    /// The rules and board the command line names; English 8x8 when it names none.
+    pub game_type: GameType,
+    /// Whether the command line named a variant, a size or rows.
+    named: bool,
+    /// `--fen`, read only when a command asks for the position: the game reads it under the settings' variant
+    /// when the command line names none.
+    fen: Option<String>,
+}
+
+impl Board {
+    /// Checks the rules the options name; the FEN waits until a command asks for the position.
+    pub fn new(
+        variant: Option<Variant>,
+        size: Option<u8>,
+        rows: Option<u8>,
+        fen: Option<String>,
+    ) -> Result<Board> {
+        Ok(Board {
+            game_type: GameType::new(variant.unwrap_or(Variant::English), size, rows)?,
+            named: variant.is_some() || size.is_some() || rows.is_some(),
+            fen,
+        })
+    }
+
+    /// The rules the command line named, if it named any.
+    pub fn named(&self) -> Option<GameType> {
+        self.named.then_some(self.game_type)
+    }
+
+    /// The position of `--fen` (or the start) under the rules of the command line.
+    pub fn position(&self) -> Result<AnyPosition> {
+        self.position_as(self.game_type)
+    }
+
+    /// The position of `--fen` (or the start) under `game_type`.
+    pub fn position_as(&self, game_type: GameType) -> Result<AnyPosition> {
+        Ok(match &self.fen {
+            Some(text) => AnyPosition::from_fen(game_type, text)
+                .with_context(|| format!("bad FEN {:?} for {game_type}", excerpt(text)))?,
+            None => AnyPosition::start(game_type),
+        })
+    }
+}
 
 /// The cores this process may run on, the threads a command uses when its `--threads` is not given (1 when the
 /// system cannot tell).
 pub fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// A number of seconds: positive and finite.
+pub fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) => check_seconds(s),
+        Err(_) => Err(format!("{text:?} is not a number of seconds")),
+    }
 }

@@ -6,16 +6,45 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use clap::Subcommand;
 use crowned::game::pdn::{check_reader_as, quoted};
 use crowned::rules::GameType;
 
+use super::Board;
 use super::progress::Progress;
+
+/// `crowned pdn`'s options: what to do with the files.
+#[derive(clap::Args, Debug)]
+pub struct PdnArgs {
+    #[command(subcommand)]
+    command: PdnCommand,
+}
+
+/// What `crowned pdn` does.
+#[derive(Subcommand, Debug)]
+pub enum PdnCommand {
+    /// Replay every game of the files with the rules and report the games that fail. Exit code 0 when all
+    /// games are fine, 1 when some are not, 2 when a file cannot be read.
+    Check {
+        /// PDN files to check.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+    },
+}
+
+/// `crowned pdn`: games without a `GameType` tag are read under the rules of the command line when it names
+/// any.
+pub fn run(args: PdnArgs, board: &Board) -> Result<ExitCode> {
+    match args.command {
+        PdnCommand::Check { files } => check_files(&files, board.named()),
+    }
+}
 
 /// `crowned pdn check`: one line per problem game, then `games <total> ok <ok> errors <errors>`. Each file is
 /// read and checked a game at a time, so its size does not matter; bytes that are not UTF-8 are read as
 /// replacement characters (a stray byte should not hide the games around it). On a terminal a bar on stderr
 /// shows how much of the files has been read. Games without a `GameType` tag are of `default` when given.
-pub fn check_files(files: &[PathBuf], default: Option<GameType>) -> Result<ExitCode> {
+fn check_files(files: &[PathBuf], default: Option<GameType>) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     let (mut total, mut errors, mut unreadable) = (0, 0, false);
     let size = files

@@ -1,15 +1,61 @@
 //! `crowned perft`: count the leaves of the legal-move tree.
 
 use std::io::{self, Write};
+use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Result;
 use crowned::rules::{
-    Duplicates, Move, PerftReport, Position, RuleSet, SquareStyle, full_route, perft_reporting,
-    write_move,
+    Duplicates, Move, PerftReport, Playable, Position, PositionVisitor, RuleSet, SquareStyle,
+    full_route, perft_reporting, write_move,
 };
 
+use super::Board;
 use super::progress::Progress;
+
+/// `crowned perft`'s options.
+#[derive(clap::Args, Debug)]
+pub struct PerftArgs {
+    /// How many plies deep to count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=28))]
+    depth: u32,
+    /// Also list each move of the starting position with the count below it at DEPTH.
+    #[arg(long)]
+    divide: bool,
+    /// Count capture routes that take the same pieces to the same square once (published tables count
+    /// every route).
+    #[arg(long)]
+    no_dup: bool,
+}
+
+/// `crowned perft`: counts from the position of the command line, under its rules.
+pub fn run(args: PerftArgs, board: &Board) -> Result<ExitCode> {
+    let duplicates = if args.no_dup {
+        Duplicates::Merge
+    } else {
+        Duplicates::Keep
+    };
+    board.position()?.visit(Perft {
+        depth: args.depth,
+        split: args.divide,
+        duplicates,
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `crowned perft` under the rules of the position.
+struct Perft {
+    depth: u32,
+    split: bool,
+    duplicates: Duplicates,
+}
+
+impl PositionVisitor for Perft {
+    type Output = Result<()>;
+    fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
+        run_perft(position, self.depth, self.split, self.duplicates)
+    }
+}
 
 /// Prints `perft <depth> <nodes>` for each depth as soon as it is known, then with `split` each root move with
 /// its count at `depth`. On a terminal a bar on stderr shows the root moves done in the deepest walk.

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Result, anyhow, bail};
-use crowned::config::{Settings, SettingsError};
+use crowned::config::{Overrides, Settings, SettingsError};
 use crowned::game::AnyGame;
 use crowned::rules::{AnyPosition, GameType};
 use crowned::session::{self, Ending, Opening};
@@ -13,11 +13,31 @@ use crowned::store::{GameEntry, Store, StoreError, file_label, read_games_file_a
 use crowned::term;
 use crowned::ui::Theme;
 
+use super::{Board, settings};
+
+/// `crowned` with no command: the game with the command line's options over the settings, under the rules the
+/// command line names, else the settings'.
+pub fn run(overrides: &Overrides, board: &Board, file: Option<&Path>) -> Result<ExitCode> {
+    let (settings, store, problem) = settings::load(overrides);
+    // A FEN is read under the rules chosen.
+    let game_type = board.named().unwrap_or(settings.game_type);
+    let start = board.position_as(game_type)?;
+    play(
+        start,
+        game_type,
+        board.named(),
+        &settings,
+        problem.as_ref(),
+        store,
+        file,
+    )
+}
+
 /// Opens the game on the terminal with these settings (or the games of `file`); returns when the player quits
 /// or a signal ends it. `start` is the position of a new game, under the rules of `game_type`; the games of a
 /// file without a `GameType` tag are read as `file_rules` when the player named a variant, else guessed.
 /// `problem` is why the settings file was not used, told on the status line at start.
-pub fn play(
+fn play(
     start: AnyPosition,
     game_type: GameType,
     file_rules: Option<GameType>,

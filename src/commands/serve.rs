@@ -1,10 +1,16 @@
 //! `crowned serve`: the game as an SSH server.
 
 use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use crowned::config::ServerSettings;
+use crowned::config::{
+    CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS,
+    MAX_STRANGERS, Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings, parse_listen,
+};
 use crowned::serve::{
     Quota, ServeConfig, Server, Shutdown, fingerprint, load_authorized_keys, load_or_create,
 };
@@ -14,8 +20,106 @@ use tracing_subscriber::EnvFilter;
 /// How long a stopping server waits for its games to say goodbye.
 const GRACE: Duration = Duration::from_secs(3);
 
+/// `crowned serve`'s options: each overrides its setting of the `[server]` table.
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Address and port to listen on; 0.0.0.0:2222 (or [::]:2222) serves other machines [setting
+    /// server.listen, built in: 127.0.0.1:2222].
+    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_listen)]
+    listen: Option<SocketAddr>,
+    /// The host key (an OpenSSH private key); made on first start if missing [setting server.host-key,
+    /// built in: server/host_key_ed25519 in the data folder].
+    #[arg(long, value_name = "FILE")]
+    host_key: Option<PathBuf>,
+    /// Only the keys of this OpenSSH authorized_keys file may connect [setting server.authorized-keys,
+    /// built in: every key may].
+    #[arg(long, value_name = "FILE")]
+    authorized_keys: Option<PathBuf>,
+    /// Let clients without a key play as guests, whose games are not kept; not with --authorized-keys
+    /// [setting server.guests].
+    #[arg(long)]
+    guests: bool,
+    /// Connections held at once [setting server.max-sessions, built in: 500].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_SESSIONS))]
+    max_sessions: Option<u32>,
+    /// Connections held at once from one address [setting server.max-per-address, built in: 20].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_PER_ADDRESS))]
+    max_per_address: Option<u32>,
+    /// Connections at once that have not signed in yet, in their own places that never take a player's
+    /// [setting server.max-strangers, built in: 100].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_STRANGERS))]
+    max_strangers: Option<u32>,
+    /// Of those, from one address [setting server.max-strangers-per-address, built in: 10].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_STRANGERS))]
+    max_strangers_per_address: Option<u32>,
+    /// Seconds a connection has to sign in before it is cut off [setting server.sign-in-deadline, built in:
+    /// 20].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(SIGN_IN_DEADLINE))]
+    sign_in_deadline: Option<u32>,
+    /// Seconds a client may leave a frame waiting (it stopped reading) before it is cut off [setting
+    /// server.client-stall, built in: 60].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(CLIENT_STALL))]
+    client_stall: Option<u32>,
+    /// Seconds a game may wait for a key before it ends (it is saved and offered on the next connection)
+    /// [setting server.idle-timeout, built in: 1800].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(IDLE_TIMEOUT))]
+    idle_timeout: Option<u32>,
+    /// Seconds a player who drops out of a game against a person keeps their seat (their clock runs on)
+    /// [setting server.seat-grace, built in: 180].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(SEAT_GRACE))]
+    seat_grace: Option<u32>,
+    /// Search threads shared by every game on the server [setting server.engine-threads, built in: 1].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(ENGINE_THREADS))]
+    engine_threads: Option<u32>,
+    /// Transposition-table memory shared by every game, in megabytes [setting server.engine-megabytes,
+    /// built in: 64].
+    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(ENGINE_MEGABYTES))]
+    engine_megabytes: Option<u32>,
+}
+
+impl ServeArgs {
+    /// The settings with each option given laid over its setting; an option not given leaves its setting alone.
+    pub fn over(self, settings: ServerSettings) -> ServerSettings {
+        let s = settings;
+        // Every field named, none taken with `..`: a new setting does not compile until it is decided here
+        // whether the command line can set it.
+        ServerSettings {
+            listen: self.listen.unwrap_or(s.listen),
+            host_key: self.host_key.or(s.host_key),
+            authorized_keys: self.authorized_keys.or(s.authorized_keys),
+            // A switch can only turn guests on; off is the settings file's to say.
+            guests: self.guests || s.guests,
+            max_sessions: self.max_sessions.unwrap_or(s.max_sessions),
+            max_per_address: self.max_per_address.unwrap_or(s.max_per_address),
+            max_strangers: self.max_strangers.unwrap_or(s.max_strangers),
+            max_strangers_per_address: self
+                .max_strangers_per_address
+                .unwrap_or(s.max_strangers_per_address),
+            sign_in_deadline: self.sign_in_deadline.unwrap_or(s.sign_in_deadline),
+            client_stall: self.client_stall.unwrap_or(s.client_stall),
+            idle_timeout: self.idle_timeout.unwrap_or(s.idle_timeout),
+            seat_grace: self.seat_grace.unwrap_or(s.seat_grace),
+            engine_threads: self.engine_threads.unwrap_or(s.engine_threads),
+            engine_megabytes: self.engine_megabytes.unwrap_or(s.engine_megabytes),
+        }
+    }
+}
+
+/// `crowned serve`: the `[server]` settings of the settings file, with the command line over them.
+pub fn run(args: ServeArgs) -> Result<ExitCode> {
+    // The game's options cannot be given with a command, so there is nothing to lay over the file's settings
+    // but this command's own options.
+    let (settings, _, problem) = super::settings::load(&Overrides::default());
+    // A server does not start on settings it was not given.
+    if let Some(problem) = problem {
+        return Err(anyhow::Error::new(problem));
+    }
+    serve(&args.over(settings.server))?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// Runs the server until SIGTERM or SIGINT; logs go to stderr (`RUST_LOG` sets the level, `info` by default).
-pub fn run(settings: &ServerSettings) -> Result<()> {
+fn serve(settings: &ServerSettings) -> Result<()> {
     if let Some(why) = settings.contradiction() {
         anyhow::bail!(why);
     }

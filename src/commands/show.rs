@@ -2,9 +2,30 @@
 //! full-screen game.
 
 use std::io::{self, Write};
+use std::process::ExitCode;
 
 use anyhow::Result;
-use crowned::rules::{Position, RuleSet, SquareStyle, to_fen, write_move};
+use crowned::rules::{
+    Playable, Position, PositionVisitor, RuleSet, SquareStyle, to_fen, write_move,
+};
+
+use super::Board;
+
+/// `crowned show`: the position of the command line, under its rules.
+pub fn run(board: &Board) -> Result<ExitCode> {
+    board.position()?.visit(Show)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `crowned show` under the rules of the position.
+struct Show;
+
+impl PositionVisitor for Show {
+    type Output = Result<()>;
+    fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
+        show(position)
+    }
+}
 
 /// Prints the position, its FEN and its legal moves.
 pub fn show<R: RuleSet>(position: &Position<R>) -> Result<()> {

@@ -1,22 +1,63 @@
 //! `crowned think`: let the engine choose a move.
 
 use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::Result;
 use crowned::engine::{Engine, Level, Limits, Situation};
 use crowned::rules::{Move, Playable, Position, PositionVisitor, SquareStyle, write_move};
 
+use super::{Board, cores, parse_seconds};
+
+/// `crowned think`'s options.
+#[derive(clap::Args, Debug)]
+pub struct ThinkArgs {
+    /// Seconds to think.
+    #[arg(long, value_name = "SECONDS", conflicts_with = "depth", value_parser = parse_seconds)]
+    time: Option<f64>,
+    /// Plies to search.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=96))]
+    depth: Option<u32>,
+    /// Playing level: random, easy, medium, hard or max.
+    #[arg(long, default_value = "max")]
+    level: Level,
+    /// Seed for the random choices of the weaker levels.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Search threads at full strength (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: Option<u64>,
+}
+
+/// `crowned think`: the engine's move in the position of the command line; a second when neither a time nor a
+/// depth is given.
+pub fn run(args: ThinkArgs, board: &Board) -> Result<ExitCode> {
+    let limits = match (args.time, args.depth) {
+        (Some(t), _) => Limits::time(Duration::from_secs_f64(t)),
+        (None, Some(d)) => Limits::depth(d),
+        (None, None) => Limits::time(Duration::from_secs(1)),
+    };
+    board.position()?.visit(Think {
+        level: args.level,
+        limits: &limits,
+        seed: args.seed,
+        threads: args.threads.map_or_else(cores, |t| t as usize),
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `crowned think` under the rules of the position: progress on stderr, the decision on stdout, moves in the
 /// variant's notation.
-pub struct Think<'a> {
+struct Think<'a> {
     /// The playing level.
-    pub level: Level,
+    level: Level,
     /// When to stop.
-    pub limits: &'a Limits,
+    limits: &'a Limits,
     /// Fixes the random choices of the weaker levels.
-    pub seed: u64,
+    seed: u64,
     /// Threads of a full-strength search.
-    pub threads: usize,
+    threads: usize,
 }
 
 impl PositionVisitor for Think<'_> {

@@ -2,17 +2,128 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+use clap::Subcommand;
 use crowned::engine::EVAL_WEIGHTS;
 use crowned::engine::tune::{self, FitConfig, NetConfig, Sample};
 use crowned::store::create_new;
 
+use super::cores;
 use super::progress::Progress;
+
+/// `crowned tune`'s options: the step to take.
+#[derive(clap::Args, Debug)]
+pub struct TuneArgs {
+    #[command(subcommand)]
+    step: TuneStep,
+}
+
+/// The steps of `crowned tune`.
+#[derive(Subcommand, Debug)]
+pub enum TuneStep {
+    /// Play self-play games (ballot openings chosen by --seed, the full search at a fixed depth on both sides,
+    /// a random move now and then early on) and write their quiet positions with each game's result to OUT,
+    /// one `FEN;result` line each (result for Black: 1, 0.5 or 0).
+    Data {
+        /// Games to play.
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+        games: u64,
+        /// Plies each move is searched to.
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+        /// Seed of the openings and the random moves: the same seed makes the same file.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads to play on (default: every core).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: Option<u64>,
+        /// The new file to write (an existing file is refused).
+        #[arg(long, value_name = "OUT")]
+        out: PathBuf,
+    },
+    /// Fit the weights to positions: files written by `tune data`, and PDN files of finished English games
+    /// (by their .pdn extension), starting from the weights compiled in. Writes the Rust source of
+    /// src/engine/eval_weights.rs to --out, or to standard output.
+    Fit {
+        /// Samples files and PDN files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Passes of gradient descent.
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        epochs: u64,
+        /// Where to write the weights' source (replaced if it exists).
+        #[arg(long, value_name = "OUT")]
+        out: Option<PathBuf>,
+    },
+    /// Train the network evaluation on positions (files written by `tune data`, and PDN files of finished
+    /// English games) and write the network file compiled in as src/engine/nnue/weights.nnue to --out.
+    Net {
+        /// Samples files and PDN files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        /// Passes over the samples.
+        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        epochs: u64,
+        /// Weight of the hand-written evaluation's prediction in the target, from 0 (the results alone) to 1.
+        #[arg(long, default_value_t = 0.0)]
+        lambda: f32,
+        /// Seed of the starting weights and of the order of samples: the same seed makes the same network.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads computing gradients (default: every core; the network does not depend on it).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: Option<u64>,
+        /// Where to write the network (replaced if it exists).
+        #[arg(long, value_name = "OUT")]
+        out: PathBuf,
+    },
+}
+
+/// `crowned tune`: the step asked for.
+pub fn run(args: TuneArgs) -> Result<ExitCode> {
+    match args.step {
+        TuneStep::Data {
+            games,
+            depth,
+            seed,
+            threads,
+            out,
+        } => {
+            let threads = threads.map_or_else(cores, |t| t as usize);
+            data(games as usize, depth, seed, threads, &out)?;
+        }
+        TuneStep::Fit { files, epochs, out } => fit(&files, epochs as usize, out.as_deref())?,
+        TuneStep::Net {
+            files,
+            epochs,
+            lambda,
+            seed,
+            threads,
+            out,
+        } => {
+            // Checked here rather than by clap, whose range checks are for integers.
+            anyhow::ensure!(
+                (0.0..=1.0).contains(&lambda),
+                "--lambda must be from 0 to 1"
+            );
+            let config = NetConfig {
+                epochs: epochs as usize,
+                lambda,
+                seed,
+                threads: threads.map_or_else(cores, |t| t as usize),
+                ..Default::default()
+            };
+            net(&files, config, &out)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 /// `crowned tune data`: plays `games` self-play games at `depth` and writes their quiet positions to the new
 /// file `out` (an existing file is refused: it may be hours of work).
-pub fn data(games: usize, depth: u32, seed: u64, threads: usize, out: &Path) -> Result<()> {
+fn data(games: usize, depth: u32, seed: u64, threads: usize, out: &Path) -> Result<()> {
     // Refused now rather than after the games; the file itself is made only when the games are done, so an
     // interrupted run leaves nothing behind.
     anyhow::ensure!(
@@ -65,7 +176,7 @@ fn read_inputs(inputs: &[PathBuf]) -> Result<Vec<Sample>> {
 
 /// `crowned tune fit`: reads samples files and PDN files (by extension), fits the weights from the ones compiled
 /// in, and writes the weights' source to `out` (or stdout).
-pub fn fit(inputs: &[PathBuf], epochs: usize, out: Option<&Path>) -> Result<()> {
+fn fit(inputs: &[PathBuf], epochs: usize, out: Option<&Path>) -> Result<()> {
     let samples = read_inputs(inputs)?;
     anyhow::ensure!(
         !samples.is_empty(),
@@ -112,7 +223,7 @@ pub fn fit(inputs: &[PathBuf], epochs: usize, out: Option<&Path>) -> Result<()> 
 
 /// `crowned tune net`: reads samples files and PDN files, trains the network evaluation on them and writes the
 /// network file to `out`, with how well it and the hand-written evaluation predict the held-out results.
-pub fn net(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Result<()> {
+fn net(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Result<()> {
     let samples = read_inputs(inputs)?;
     anyhow::ensure!(
         !samples.is_empty(),

@@ -1,0 +1,34 @@
+//! `crowned hub`: the engine behind the Hub protocol, for draughts GUIs and tools.
+
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use crowned::engine::Evaluation;
+use crowned::engine::hub::{self, HubOptions};
+
+/// `crowned hub`'s options: what the engine starts with until the GUI sets its parameters.
+#[derive(clap::Args, Debug)]
+pub struct HubArgs {
+    /// Search threads until the GUI sets the threads parameter [default: 1].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: Option<u64>,
+    /// The evaluation of English positions until the GUI sets the eval parameter: the network compiled in,
+    /// or the tuned hand-written one (to measure one against the other).
+    #[arg(long, value_parser = ["network", "classic"])]
+    eval: Option<String>,
+}
+
+/// `crowned hub`: speaks the protocol on standard input and output until the GUI quits.
+pub fn run(args: HubArgs) -> Result<ExitCode> {
+    let options = HubOptions {
+        threads: args.threads.map_or(1, |t| t as usize),
+        evaluation: args
+            .eval
+            .as_deref()
+            .and_then(Evaluation::from_name)
+            .unwrap_or_default(),
+    };
+    hub::serve_with(std::io::stdin(), std::io::stdout().lock(), options)
+        .context("the conversation with the GUI failed")?;
+    Ok(ExitCode::SUCCESS)
+}
