@@ -4,8 +4,9 @@
 //! [`rules`] is the rules core (squares, positions, move generation, notation, FEN, position checks); [`game`]
 //! a game over time with its draw rules and PDN record; [`engine`] the computer player; [`app`] the application
 //! as a pure state machine; [`ui`] draws it with ratatui; [`session`] is one player's session (the app, its
-//! files, its engine client) that any front end drives; [`term`] is the front end for the local terminal. Beside
-//! them, [`store`] says where files live and writes them safely, and [`config`] reads the settings.
+//! files, its engine client) that any front end drives; [`term`] is the front end for the local terminal, and
+//! [`serve`] the SSH server that runs a session for each connection. Beside them, [`store`] says where files live
+//! and writes them safely, and [`config`] reads the settings.
 //!
 //! House rules, checked by the compiler: every public item is documented, every `unsafe` block says why it is
 //! sound, and outside tests nothing calls `unwrap`, `expect` or `panic!` (the one intended `expect`, on the

@@ -7,7 +7,7 @@
 //! context can lend the keys it does not bind itself to another (the move list keeps the board's). The keys bound
 //! to each context's commands are the key map's ([`super::keymap`]).
 //!
-//! Keys arrive as the app's own [`Key`]s, which every front end (a local terminal, tests, later an SSH channel)
+//! Keys arrive as the app's own [`Key`]s, which every front end (the local terminal, the SSH server, tests)
 //! converts its input into.
 
 use tui_input::InputRequest;

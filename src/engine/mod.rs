@@ -1,8 +1,14 @@
-//! The computer player: a strong alpha-beta search, a hand-tuned evaluation, and weaker levels for beginners.
+//! The computer player: a strong alpha-beta search, its evaluation, and weaker levels for beginners.
 //!
-//! [`Engine::think`] is the one entry point: it takes the game situation, a [`Level`], [`Limits`] and a seed, may
-//! report progress while it runs, and stops promptly when its stop flag is raised from another thread.
-//! [`service`] runs engines on a bounded pool of threads for the sessions that need a computer player.
+//! English draughts is evaluated by a network compiled in ([`nnue`]), or on request by the hand-written
+//! evaluation with tuned weights ([`Evaluation`] chooses); the other rule sets share one hand-written evaluation
+//! told what differs between them. [`egdb`] holds the endgame databases of English draughts, and [`tune`] fits
+//! the weights and trains the network.
+//!
+//! [`Engine::think`] and its kin for the other rule sets are the entry points: they take the game situation, a
+//! [`Level`], [`Limits`] and a seed, may report progress while they run, and stop promptly when the stop flag is
+//! raised from another thread. [`service`] runs engines on a bounded pool of threads for the sessions that need
+//! a computer player; [`hub`] speaks the Hub protocol for other programs.
 
 pub mod egdb;
 mod eleven_man;

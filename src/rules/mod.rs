@@ -1,7 +1,8 @@
 //! The rules of draughts: squares, positions, move generation, notation and FEN. Pure: no I/O.
 //!
-//! English draughts is the game; the generator is generic over [`RuleSet`], so other variants are additions
-//! (international, Russian, Brazilian and pool rule sets exist already).
+//! The generator is generic over [`RuleSet`], and each of the ten [`Variant`]s is a rule set: English draughts
+//! (on 8x8, or on any even board from 6x6 to 14x14), international, Russian, Brazilian, pool, Italian, Spanish,
+//! Czech, Thai and Canadian.
 //!
 //! ```
 //! use crowned::rules::{MoveText, Position, SquareStyle, Strictness, parse_fen, to_fen, write_move};

@@ -1,5 +1,5 @@
 //! Pure rendering: the app's state drawn into a ratatui frame. Nothing here changes state or touches a terminal,
-//! so the same code draws to a local terminal, a test buffer or (later) an SSH channel.
+//! so the same code draws to a local terminal, a test buffer or an SSH channel.
 
 mod analysis;
 mod board;
