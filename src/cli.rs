@@ -1,4 +1,5 @@
-//! The command line's grammar: every subcommand and option, as clap reads them.
+//! The command line's grammar as clap reads it: the global options, the game's options, and the commands, each
+//! of which declares its own options in its module of `commands`.
 
 use std::path::PathBuf;
 
