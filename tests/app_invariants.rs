@@ -361,7 +361,7 @@ mod terminal_events {
         #![proptest_config(ProptestConfig::with_cases(20_000))]
 
         #[test]
-        #[ignore = "deep run: cargo test --release -- --ignored"]
+        #[ignore = "deep run: cargo test --profile fast -- --ignored"]
         fn deep_anything_a_terminal_sends_is_taken_without_a_panic(
             players in players(),
             inputs in prop::collection::vec(input(), 1..400),

@@ -2,7 +2,7 @@
 //! positions and random text.
 //!
 //! The tests without `#[ignore]` run a modest number of cases for every build; the ignored ones run the same
-//! properties on many more cases: `cargo test --release --test rules notation_roundtrip -- --ignored`.
+//! properties on many more cases: `cargo test --profile fast --test rules notation_roundtrip -- --ignored`.
 
 use crate::common;
 

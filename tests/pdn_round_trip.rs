@@ -3,7 +3,7 @@
 //! a set-up position, with tags and comments full of characters PDN treats specially), on the program's own
 //! saved-game format, and on every game of the shared reference files.
 //!
-//! The generated cases are few by default; `cargo test --release --test records pdn_round_trip -- --ignored` runs
+//! The generated cases are few by default; `cargo test --profile fast --test records pdn_round_trip -- --ignored` runs
 //! the long mode with many more.
 
 use crate::common;
@@ -260,13 +260,13 @@ proptest! {
     #![proptest_config(generated_cases(20_000))]
 
     #[test]
-    #[ignore = "long mode: cargo test --release --test records pdn_round_trip -- --ignored"]
+    #[ignore = "long mode: cargo test --profile fast --test records pdn_round_trip -- --ignored"]
     fn generated_games_round_trip_long(game in random_game()) {
         round_trip(&game);
     }
 
     #[test]
-    #[ignore = "long mode: cargo test --release --test records pdn_round_trip -- --ignored"]
+    #[ignore = "long mode: cargo test --profile fast --test records pdn_round_trip -- --ignored"]
     fn generated_saved_games_round_trip_long(
         game in random_game(),
         players in random_players(),

@@ -1,5 +1,5 @@
 //! Settings written out read back the same, whatever they are; and no settings text, however broken, panics
-//! the reader. A quick run in every `cargo test`, a deep one with `cargo test --release -- --ignored`.
+//! the reader. A quick run in every `cargo test`, a deep one with `cargo test --profile fast -- --ignored`.
 
 use std::path::Path;
 
@@ -205,13 +205,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(50_000))]
 
     #[test]
-    #[ignore = "deep run: cargo test --release -- --ignored"]
+    #[ignore = "deep run: cargo test --profile fast -- --ignored"]
     fn deep_settings_print_and_read_back_the_same(s in settings()) {
         round_trip(&s)?;
     }
 
     #[test]
-    #[ignore = "deep run: cargo test --release -- --ignored"]
+    #[ignore = "deep run: cargo test --profile fast -- --ignored"]
     fn deep_no_settings_text_panics_the_reader(text in settings_text()) {
         never_panics(&text);
     }

@@ -154,7 +154,7 @@ async fn a_player_past_the_players_places_is_told_why() {
 }
 
 /// The audit's other case, with the built-in limits: 25 addresses of 20 silent sockets each. Run by hand for
-/// the figure: `cargo test --release --test server -- --ignored --nocapture the_built_in_limits`.
+/// the figure: `cargo test --profile fast --test server -- --ignored --nocapture the_built_in_limits`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: 500 sockets"]
 async fn the_built_in_limits_hold_five_hundred_silent_sockets_off() {

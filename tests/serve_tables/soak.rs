@@ -1,5 +1,5 @@
 //! Memory under watchers who never read: the figure for the README, run by hand (ten minutes by default):
-//! `CROWNED_SOAK_SECONDS=600 cargo test --release --test server -- --ignored --nocapture never_reading`
+//! `CROWNED_SOAK_SECONDS=600 cargo test --profile fast --test server -- --ignored --nocapture never_reading`
 //! (`CROWNED_SOAK_STALL=3600` to keep the watchers for the whole run instead of cutting them off after a minute).
 //!
 //! Two players cycle takebacks on a long game (each cycle a move, a takeback asked and accepted: three states

@@ -380,7 +380,7 @@ fn marks_in_a_record_show_in_the_replayed_move_list() {
 }
 
 /// How long the default analysis of a 60-move master game takes with one search thread (the local game's engine
-/// uses every core). Run with `cargo test --release --test study -- --ignored --nocapture`.
+/// uses every core). Run with `cargo test --profile fast --test study -- --ignored --nocapture`.
 #[test]
 #[ignore = "a measurement: seconds in release"]
 fn analysing_a_sixty_move_game_takes() {
