@@ -21,6 +21,15 @@ fn code_on(screen: &str) -> String {
         .unwrap_or_else(|| panic!("no code on the screen:\n{screen}"))
 }
 
+/// The moves of the one unfinished game in the records at `path` (read beside the running server).
+fn recorded_moves(path: &std::path::Path) -> usize {
+    crowned::serve::records::Records::open(path)
+        .and_then(|records| records.unfinished_games())
+        .ok()
+        .and_then(|games| games.first().map(|game| game.moves.len()))
+        .unwrap_or(0)
+}
+
 /// A small random number generator, so that the game played is the same every run.
 struct Dice(u64);
 
@@ -241,9 +250,17 @@ async fn a_flag_falls_a_dropped_player_rejoins_and_a_restart_resumes_the_game() 
     play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
 
     // The server dies mid-game and starts again: both players come back to the game where it stood. (A crash
-    // may lose the move being written: the last one is given a moment to reach the disk.)
+    // may lose the move being written: the records are read until the last one is there.)
     a.wait_for(&your_move(&game)).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    let records = server.home.join("data/server/records.sqlite");
+    let deadline = std::time::Instant::now() + common::ssh::PATIENCE;
+    while recorded_moves(&records) < game.len() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the moves never reached the records"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     drop((a, b, ann, bob));
     let server = server.crash_and_restart();
     let ann = connect(&server, &ann_key, "ann").await;
