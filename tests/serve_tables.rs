@@ -8,18 +8,9 @@ mod soak;
 use std::process::Command;
 use std::time::Duration;
 
-use common::ssh::{Server, Terminal, connect, new_key, read_all};
+use common::ssh::{Server, Terminal, code_on, connect, new_key, read_all};
 use crowned::game::AnyGame;
 use crowned::rules::{Color, GameType};
-
-/// The code on a screen at a table: the move pane's title says `table K7QX`.
-fn code_on(screen: &str) -> String {
-    screen
-        .split("table ")
-        .nth(1)
-        .map(|rest| rest.chars().take(4).collect())
-        .unwrap_or_else(|| panic!("no code on the screen:\n{screen}"))
-}
 
 /// The moves of the one unfinished game in the records at `path` (read beside the running server).
 fn recorded_moves(path: &std::path::Path) -> usize {

@@ -2,6 +2,30 @@
 
 use super::*;
 
+fn player(name: &str) -> Identity {
+    Identity {
+        fingerprint: format!("SHA256:{name}"),
+        name: name.into(),
+    }
+}
+
+/// Ann and Bob seen, and a rated English game between them (Ann Black) started under `code`: its key.
+fn start_rated_game(recorder: &Recorder, code: &str) -> RecordKey {
+    recorder.send(Job::Seen(player("ann")));
+    recorder.send(Job::Seen(player("bob")));
+    let key = RecordKey::fresh();
+    recorder.send(Job::Start {
+        key,
+        variant: "english".into(),
+        black: "SHA256:ann".into(),
+        white: "SHA256:bob".into(),
+        rated: true,
+        clock: String::new(),
+        code: code.into(),
+    });
+    key
+}
+
 #[test]
 fn jobs_are_written_in_order_and_games_known_by_their_keys() {
     let dir = std::env::temp_dir().join(format!("crowned-recorder-{}", std::process::id()));
@@ -13,22 +37,7 @@ fn jobs_are_written_in_order_and_games_known_by_their_keys() {
         Some(dir.join("players")),
     )
     .expect("started");
-    let player = |name: &str| Identity {
-        fingerprint: format!("SHA256:{name}"),
-        name: name.into(),
-    };
-    recorder.send(Job::Seen(player("ann")));
-    recorder.send(Job::Seen(player("bob")));
-    let key = RecordKey::fresh();
-    recorder.send(Job::Start {
-        key,
-        variant: "english".into(),
-        black: "SHA256:ann".into(),
-        white: "SHA256:bob".into(),
-        rated: true,
-        clock: String::new(),
-        code: "K7QX".into(),
-    });
+    let key = start_rated_game(&recorder, "K7QX");
     for (ply, text) in ["11-15", "23-19"].into_iter().enumerate() {
         recorder.send(Job::Move {
             key,
@@ -72,22 +81,7 @@ fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
     let path = dir.join("records.sqlite");
     let recorder = Recorder::start(Records::open(&path).expect("opens"), None).expect("started");
     let writing = recorder.writing();
-    for name in ["ann", "bob"] {
-        recorder.send(Job::Seen(Identity {
-            fingerprint: format!("SHA256:{name}"),
-            name: name.into(),
-        }));
-    }
-    let key = RecordKey::fresh();
-    recorder.send(Job::Start {
-        key,
-        variant: "english".into(),
-        black: "SHA256:ann".into(),
-        white: "SHA256:bob".into(),
-        rated: true,
-        clock: String::new(),
-        code: "FULL".into(),
-    });
+    let key = start_rated_game(&recorder, "FULL");
     let moves = |plies: std::ops::Range<usize>| {
         for ply in plies {
             recorder.send(Job::Move {

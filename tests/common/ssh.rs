@@ -311,6 +311,15 @@ impl Terminal {
     }
 }
 
+/// The code on a screen at a table: the move pane's title says `table K7QX`.
+pub fn code_on(screen: &str) -> String {
+    screen
+        .split("table ")
+        .nth(1)
+        .map(|rest| rest.chars().take(4).collect())
+        .unwrap_or_else(|| panic!("no code on the screen:\n{screen}"))
+}
+
 pub fn nz(n: u16) -> std::num::NonZeroU16 {
     std::num::NonZeroU16::new(n).expect("a size above zero")
 }

@@ -6,16 +6,7 @@ use std::time::Duration;
 use russh::client;
 use tokio::time::Instant;
 
-use crate::common::ssh::{PATIENCE, Server, Terminal, connect, connect_with, new_key};
-
-/// The code on a screen at a table: the move pane's title says `table K7QX`.
-fn code_on(screen: &str) -> String {
-    screen
-        .split("table ")
-        .nth(1)
-        .map(|rest| rest.chars().take(4).collect())
-        .unwrap_or_else(|| panic!("no code on the screen:\n{screen}"))
-}
+use crate::common::ssh::{PATIENCE, Server, Terminal, code_on, connect, connect_with, new_key};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watcher_who_stops_reading_is_cut_off_and_the_game_goes_on() {
