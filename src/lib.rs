@@ -6,7 +6,8 @@
 //! as a pure state machine; [`ui`] draws it with ratatui; [`session`] is one player's session (the app, its
 //! files, its engine client) that any front end drives; [`term`] is the front end for the local terminal, and
 //! [`serve`] the SSH server that runs a session for each connection. Beside them, [`store`] says where files live
-//! and writes them safely, and [`config`] reads the settings.
+//! and writes them safely, and [`config`] reads the settings. [`lab`] holds the tools around the engine (matches,
+//! tuning, database builds, load clients), which depend on it and which nothing that plays depends on.
 //!
 //! House rules, checked by the compiler: every public item is documented, every `unsafe` block says why it is
 //! sound, and outside tests nothing calls `unwrap`, `expect` or `panic!` (the one intended `expect`, on the
@@ -23,6 +24,7 @@ pub mod app;
 pub mod config;
 pub mod engine;
 pub mod game;
+pub mod lab;
 pub mod rules;
 pub mod serve;
 pub mod session;

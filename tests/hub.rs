@@ -10,12 +10,12 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cli_support::{TempFile, assert_one_line_error, crowned, stdout};
-use crowned::engine::hub::{HubEngine, HubError};
-use crowned::engine::sprt::{Sprt, Verdict};
-use crowned::engine::{
-    Contender, Level, Limits, MatchConfig, MatchError, MatchOpenings, builtin_openings, play_match,
-};
+use crowned::engine::{Level, Limits, builtin_openings};
 use crowned::game::AnyGame;
+use crowned::lab::sprt::{Sprt, Verdict};
+use crowned::lab::{
+    Contender, HubEngine, HubError, MatchConfig, MatchError, MatchOpenings, play_match,
+};
 use crowned::rules::{GameType, Variant};
 
 fn hub_command() -> Vec<String> {

@@ -6,9 +6,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Subcommand;
-use crowned::engine::{
-    Engine, Evaluation, Level, Limits, Situation, builtin_openings, random_openings,
-};
+use crowned::engine::{Engine, Evaluation, Level, Limits, Situation, builtin_openings};
+use crowned::lab::random_openings;
 use crowned::rules::{AnyPosition, GameType, Playable, Position, RulesVisitor, Variant};
 
 use super::bench_serve::{self, BenchServeArgs};

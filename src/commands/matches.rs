@@ -11,12 +11,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use crowned::engine::sprt::{Sprt, Verdict};
-use crowned::engine::{
-    Contender, Level, MatchConfig, MatchOpenings, MatchResult, builtin_openings,
-    openings_from_json, play_match,
-};
+use crowned::engine::{Level, builtin_openings, openings_from_json};
 use crowned::game::TimeControl;
+use crowned::lab::sprt::{Sprt, Verdict};
+use crowned::lab::{Contender, MatchConfig, MatchOpenings, MatchResult, play_match};
 use crowned::rules::{GameType, Variant};
 use crowned::store::{create_new, create_temporary};
 
@@ -209,7 +207,7 @@ fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Result<Ex
 /// longest 98.0 ms; b ...`.
 fn time_use(result: &MatchResult, config: &MatchConfig) -> String {
     let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
-    let side = |name: &str, used: &crowned::engine::TimeUse| {
+    let side = |name: &str, used: &crowned::lab::TimeUse| {
         let clock = match used.least_left {
             Some(least) if config.clock.is_some() => format!(
                 ", least left {:.1} ms, {} lost on time",

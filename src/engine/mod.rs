@@ -16,9 +16,6 @@ mod eval;
 mod eval_weights;
 pub mod hub;
 mod levels;
-mod match_openings;
-mod match_seats;
-mod matches;
 mod moves;
 pub mod nnue;
 mod openings;
@@ -28,7 +25,6 @@ mod score;
 mod search;
 pub mod service;
 mod situation;
-pub mod sprt;
 mod time_plan;
 mod tt;
 pub mod tune;
@@ -47,11 +43,6 @@ use std::time::Duration;
 pub use eleven_man::{ElevenMan, HalfBallot, eleven_man_ballots};
 pub use eval::{KING, MAN, SCALE, TERMS, evaluate, evaluate_for_black, evaluate_with};
 pub use eval_weights::WEIGHTS as EVAL_WEIGHTS;
-pub use match_openings::{MatchOpening, random_openings, random_plies};
-pub use matches::{
-    Contender, DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings,
-    MatchResult, SPRT_MAX_GAMES, TimeUse, play_match,
-};
 pub use nnue::Evaluation;
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};

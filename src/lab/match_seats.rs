@@ -4,9 +4,9 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::hub::{HubEngine, HubError};
+use super::hub_client::{HubEngine, HubError};
 use super::matches::{Contender, MatchError};
-use super::{AnySituation, Engine, Level, Limits};
+use crate::engine::{AnySituation, Engine, Level, Limits};
 use crate::game::AnyGame;
 use crate::rules::GameType;
 

@@ -6,8 +6,7 @@
 
 use std::collections::HashSet;
 
-use super::openings::Opening;
-use super::rng::Rng;
+use crate::engine::{Opening, Rng};
 use crate::rules::{
     AnyPosition, Color, GameType, Move, MoveText, Playable, Position, Role, Strictness, write_move,
 };

@@ -8,12 +8,11 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::hub::HubError;
+use super::hub_client::HubError;
 use super::match_openings::{MatchOpening, deck_under, random_openings, start_of};
 use super::match_seats::Seat;
-use super::openings::Opening;
 use super::sprt::{Pairs, Sprt, Verdict};
-use super::{Clock, Level, Limits};
+use crate::engine::{Clock, Level, Limits, Opening};
 use crate::game::{AnyGame, DrawReason, Outcome, WinReason};
 use crate::rules::{Color, GameType, Playable, RulesVisitor, Variant};
 

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::notation::{find_move, move_text, position_text};
-use super::syntax::Line;
+use crate::engine::hub::Line;
+use crate::engine::hub::notation::{find_move, move_text, position_text};
 use crate::engine::{AnySituation, Limits};
 use crate::game::AnyGame;
 use crate::rules::{GameType, Move, Variant};

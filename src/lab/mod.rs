@@ -1,0 +1,21 @@
+//! Tools around the engine, for whoever works on it rather than plays it: matches between engines and the
+//! sequential test that decides them, tuning and training of the evaluation, and the client that drives another
+//! engine through the Hub protocol.
+//!
+//! [`play_match`] plays a match between two [`Contender`]s (levels of this engine, or other programs through
+//! [`HubEngine`]) from openings of the match's rules, stopping early when [`sprt`] has a verdict.
+//!
+//! Nothing here is needed to play: the lab depends on [`engine`](crate::engine), never the other way round.
+
+mod hub_client;
+mod match_openings;
+mod match_seats;
+mod matches;
+pub mod sprt;
+
+pub use hub_client::{HubEngine, HubError};
+pub use match_openings::{MatchOpening, random_openings, random_plies};
+pub use matches::{
+    Contender, DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings,
+    MatchResult, SPRT_MAX_GAMES, TimeUse, play_match,
+};
