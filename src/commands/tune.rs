@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use crowned::engine::EVAL_WEIGHTS;
-use crowned::engine::tune::{self, FitConfig, NetConfig, Sample};
+use crowned::lab::tune::{self, FitConfig, NetConfig, Sample};
 use crowned::store::create_new;
 
 use super::cores;

@@ -2,8 +2,7 @@
 //!
 //! English draughts is evaluated by a network compiled in ([`nnue`]), or on request by the hand-written
 //! evaluation with tuned weights ([`Evaluation`] chooses); the other rule sets share one hand-written evaluation
-//! told what differs between them. [`egdb`] holds the endgame databases of English draughts, and [`tune`] fits
-//! the weights and trains the network.
+//! told what differs between them; [`egdb`] holds the endgame databases of English draughts.
 //!
 //! [`Engine::think`] and its kin for the other rule sets are the entry points: they take the game situation, a
 //! [`Level`], [`Limits`] and a seed, may report progress while they run, and stop promptly when the stop flag is
@@ -12,7 +11,7 @@
 
 pub mod egdb;
 mod eleven_man;
-mod eval;
+pub(crate) mod eval;
 mod eval_weights;
 pub mod hub;
 mod levels;
@@ -27,7 +26,6 @@ pub mod service;
 mod situation;
 mod time_plan;
 mod tt;
-pub mod tune;
 mod variants;
 #[cfg(test)]
 mod variants_tests;
@@ -47,7 +45,7 @@ pub use nnue::Evaluation;
 pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json};
 pub use players::{Player, Players};
 pub(crate) use rng::Rng;
-pub use score::Score;
+pub use score::{SLOPE, Score};
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 pub use situation::{AnySituation, Situation};
 pub use time_plan::Clock;

@@ -4,6 +4,10 @@ use std::fmt;
 
 use super::{MAN, search};
 
+/// The slope of the win probability: `sigmoid(SLOPE * score in men)`. The tuned hand-written evaluation's
+/// fitted scale (0.00569 per hundredth of a man), so that the network's scores are in the same units.
+pub const SLOPE: f32 = 0.569;
+
 /// A score from the point of view of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
@@ -58,7 +62,7 @@ impl Score {
             Score::Loss(_) | Score::DatabaseLoss => 0.0,
             Score::Centi(c) => {
                 let men = f64::from(c) / f64::from(MAN);
-                1.0 / (1.0 + (-f64::from(super::tune::SLOPE) * men).exp())
+                1.0 / (1.0 + (-f64::from(SLOPE) * men).exp())
             }
         }
     }

@@ -4,6 +4,7 @@
 //!
 //! [`play_match`] plays a match between two [`Contender`]s (levels of this engine, or other programs through
 //! [`HubEngine`]) from openings of the match's rules, stopping early when [`sprt`] has a verdict.
+//! [`tune`] fits the hand-written evaluation's weights and trains the network from labelled positions.
 //!
 //! Nothing here is needed to play: the lab depends on [`engine`](crate::engine), never the other way round.
 
@@ -12,6 +13,7 @@ mod match_openings;
 mod match_seats;
 mod matches;
 pub mod sprt;
+pub mod tune;
 
 pub use hub_client::{HubEngine, HubError};
 pub use match_openings::{MatchOpening, random_openings, random_plies};

@@ -10,7 +10,7 @@
 //!
 //! Inference is integers only (16-bit accumulators and weights, 32-bit dot products, written so that the
 //! compiler turns them into SIMD multiply-adds); the floating-point model it comes from is trained by
-//! `crowned tune net` ([`crate::engine::tune::net`]), which writes the file compiled in here.
+//! `crowned tune net` (`lab::tune::net`), which writes the file compiled in here.
 
 mod accumulator;
 mod cache;

@@ -1,10 +1,10 @@
 //! The network in floating point, as it is trained: one forward and backward pass a sample, and the rounding to
 //! the integers of [`crate::engine::nnue::Network`].
 
+use crate::engine::Rng;
 use crate::engine::nnue::{
     ACTIVATION_ONE, FIRST_LAYER_LIMIT, HIDDEN, INPUTS, LAYER2, LAYER2_SCALE, Network, OUTPUT_SCALE,
 };
-use crate::engine::rng::Rng;
 
 /// Where each layer's parameters start in the flat parameter vector.
 pub(crate) mod offsets {
@@ -29,9 +29,7 @@ pub struct FloatNet {
     pub(crate) params: Vec<f32>,
 }
 
-/// The slope of the win probability: `sigmoid(SLOPE * score in men)`. The tuned hand-written evaluation's
-/// fitted scale (0.00569 per hundredth of a man), so that the network's scores are in the same units.
-pub const SLOPE: f32 = 0.569;
+pub use crate::engine::SLOPE;
 
 pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())

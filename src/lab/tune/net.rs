@@ -12,9 +12,9 @@
 
 use super::data::Sample;
 use super::net_model::{FloatNet, Pass, SLOPE, Views, offsets, sigmoid};
+use crate::engine::Rng;
 use crate::engine::eval;
 use crate::engine::nnue::{Accumulator, Network, Pieces};
-use crate::engine::rng::Rng;
 use crate::rules::Color;
 
 /// How a training run goes.
@@ -315,7 +315,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::tune::data::self_play;
+    use crate::lab::tune::data::self_play;
 
     fn samples() -> Vec<Sample> {
         self_play(24, 2, 5, 2, &|_| {})

@@ -5,8 +5,7 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use crate::engine::rng::Rng;
-use crate::engine::{Engine, Level, Limits, Situation, builtin_openings};
+use crate::engine::{Engine, Level, Limits, Rng, Situation, builtin_openings};
 use crate::game::{AnyGame, Game};
 use crate::rules::{Color, English, GameType, Position, Variant, parse_fen, to_fen};
 

@@ -230,8 +230,8 @@ pub fn weights_source(weights: &[i32; TERMS], provenance: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::eval_weights::WEIGHTS;
-    use crate::engine::tune::self_play;
+    use crate::engine::EVAL_WEIGHTS as WEIGHTS;
+    use crate::lab::tune::self_play;
 
     #[test]
     fn a_tiny_fit_lowers_the_loss_and_keeps_men_fixed() {
