@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use crowned::game::pdn::check_games;
-use crowned::serve::load::quantile;
-use crowned::serve::load_tables::{TableLoadConfig, TableLoadReport, run_table_load};
+use crowned::lab::load::quantile;
+use crowned::lab::load_tables::{TableLoadConfig, TableLoadReport, run_table_load};
 use crowned::serve::records::Records;
 
 use super::bench_serve::{Server, Usage, first_failure};

@@ -6,9 +6,15 @@
 //! [`HubEngine`]) from openings of the match's rules, stopping early when [`sprt`] has a verdict.
 //! [`tune`] fits the hand-written evaluation's weights and trains the network from labelled positions.
 //!
-//! Nothing here is needed to play: the lab depends on [`engine`](crate::engine), never the other way round.
+//! [`load`] and [`load_tables`] are load clients for the SSH server: many players at once, each a real SSH client,
+//! timing how the server answers (`crowned bench serve`, `crowned bench tables`).
+//!
+//! Nothing here is needed to play: the lab depends on [`engine`](crate::engine) (and the load clients on
+//! [`serve`](crate::serve)), never the other way round.
 
 mod hub_client;
+pub mod load;
+pub mod load_tables;
 mod match_openings;
 mod match_seats;
 mod matches;

@@ -18,8 +18,6 @@ mod host_key;
 mod identity;
 pub mod input;
 mod limits;
-pub mod load;
-pub mod load_tables;
 mod lobby;
 mod play;
 mod player;

@@ -16,7 +16,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::sync::{Barrier, watch};
 use tokio::time::{Instant, timeout};
 
-use super::identity::Identity;
+use crate::serve::Identity;
 
 /// Bytes a flooder sends at a time.
 const FLOOD_BURST: usize = 4096;

@@ -17,10 +17,10 @@ use russh::keys::{Algorithm, PrivateKey};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, timeout};
 
-use super::codes::ALPHABET;
 use super::load::{find, open_terminal};
 use crate::game::AnyGame;
 use crate::rules::GameType;
+use crate::serve::codes::ALPHABET;
 
 /// The players' terminals: wide enough for the move pane, tall enough that a game's moves never scroll.
 const SIZE: (u32, u32) = (100, 60);
