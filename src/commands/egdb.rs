@@ -7,7 +7,8 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
-use crowned::engine::egdb::{self, DbValue, Egdb, Material, TableReport};
+use crowned::engine::egdb::{self, DbValue, Egdb, Material};
+use crowned::lab::egdb_build::{self, TableReport};
 use crowned::rules::{English, Position, SquareStyle, parse_fen, to_fen, write_move};
 use crowned::store::Store;
 
@@ -112,7 +113,7 @@ fn open(dir: &std::path::Path) -> Result<Egdb> {
 /// `crowned egdb build`.
 fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
     let dir = dir_or_default(dir)?;
-    let total = egdb::positions_up_to(pieces);
+    let total = egdb_build::positions_up_to(pieces);
     eprintln!(
         "building the tables of up to {pieces} pieces ({total} positions) in {} on {threads} threads",
         dir.display()
@@ -140,7 +141,7 @@ fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
             )
         });
     };
-    egdb::build(
+    egdb_build::build(
         &dir,
         pieces,
         threads,

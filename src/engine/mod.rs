@@ -15,7 +15,7 @@ pub(crate) mod eval;
 mod eval_weights;
 pub mod hub;
 mod levels;
-mod moves;
+pub(crate) mod moves;
 pub mod nnue;
 mod openings;
 mod players;

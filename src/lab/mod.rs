@@ -1,10 +1,11 @@
 //! Tools around the engine, for whoever works on it rather than plays it: matches between engines and the
-//! sequential test that decides them, tuning and training of the evaluation, and the client that drives another
-//! engine through the Hub protocol.
+//! sequential test that decides them, the client that drives another engine through the Hub protocol, tuning and
+//! training of the evaluation, the endgame database build, and load clients for the server.
 //!
 //! [`play_match`] plays a match between two [`Contender`]s (levels of this engine, or other programs through
 //! [`HubEngine`]) from openings of the match's rules, stopping early when [`sprt`] has a verdict.
 //! [`tune`] fits the hand-written evaluation's weights and trains the network from labelled positions.
+//! [`egdb_build`] builds the endgame databases the engine probes ([`egdb`](crate::engine::egdb)).
 //!
 //! [`load`] and [`load_tables`] are load clients for the SSH server: many players at once, each a real SSH client,
 //! timing how the server answers (`crowned bench serve`, `crowned bench tables`).
@@ -12,6 +13,9 @@
 //! Nothing here is needed to play: the lab depends on [`engine`](crate::engine) (and the load clients on
 //! [`serve`](crate::serve)), never the other way round.
 
+pub mod egdb_build;
+#[cfg(test)]
+mod egdb_tests;
 mod hub_client;
 pub mod load;
 pub mod load_tables;

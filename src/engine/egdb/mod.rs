@@ -1,5 +1,5 @@
 //! Endgame databases for English draughts: the exact result of every position with few pieces, with the
-//! distance to the next conversion, built by retrograde analysis ([`build()`]) and probed by the search
+//! distance to the next conversion, built by retrograde analysis (`lab::egdb_build`) and probed by the search
 //! ([`Egdb`]).
 //!
 //! A database is a directory of table files, one per *signature* (how many men and kings each side has, the
@@ -7,23 +7,17 @@
 //! The tables are optional: without them the engine plays as before; with them it knows endings exactly and
 //! converts a won one into a won game (each move takes the shortest way to the next capture or crowning).
 
-mod build;
-mod file;
+pub(crate) mod file;
 mod index;
 mod probe;
 mod values;
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
 
 pub use index::{Layout, Material, Squares};
 pub use probe::{Egdb, Mismatch};
 pub use values::{DbValue, MAX_DISTANCE, MAX_NARROW_DISTANCE, Outcome, Outcomes};
-
-use build::{Solved, outcomes_of_stored, solve_pair};
-use file::{TableFile, file_name, write_table};
 
 /// What can go wrong building or reading the databases.
 #[derive(Debug, thiserror::Error)]
@@ -54,7 +48,7 @@ pub enum EgdbError {
 }
 
 impl EgdbError {
-    fn io(path: &Path, cause: std::io::Error) -> EgdbError {
+    pub(crate) fn io(path: &Path, cause: std::io::Error) -> EgdbError {
         EgdbError::Io {
             path: path.to_path_buf(),
             cause,
@@ -94,123 +88,3 @@ pub fn shared() -> Option<Arc<Egdb>> {
 /// The most pieces a build may ask for: the tables' numbering holds up to 9 of a kind, and 8 pieces are already
 /// far beyond a day's build on a small machine.
 pub const MAX_PIECES: u32 = 8;
-
-/// One table, built or found on disk, as the build reports it.
-#[derive(Clone, Debug)]
-pub struct TableReport {
-    /// Its signature.
-    pub material: Material,
-    /// Positions in it.
-    pub positions: u64,
-    /// Wins, draws and losses for the side to move (zero when read from disk).
-    pub counts: [u64; 3],
-    /// The longest distance to conversion.
-    pub longest: u16,
-    /// The file's size.
-    pub bytes: u64,
-    /// Time spent on it.
-    pub time: Duration,
-    /// Whether it was already on disk (an earlier, interrupted build).
-    pub resumed: bool,
-}
-
-/// How many positions the tables of up to `pieces` pieces hold.
-pub fn positions_up_to(pieces: u32) -> u64 {
-    Material::all_up_to(pieces)
-        .into_iter()
-        .map(|m| Layout::new(m).size())
-        .sum()
-}
-
-/// Builds every table of up to `pieces` pieces into `dir`, on `threads` threads, keeping the tables already
-/// there (a build that was interrupted goes on where it stopped; a damaged table is built again).
-/// `advance` is told of positions as they are done; `report` of each table as it is finished.
-pub fn build(
-    dir: &Path,
-    pieces: u32,
-    threads: usize,
-    advance: &(dyn Fn(u64) + Sync),
-    report: &mut dyn FnMut(&TableReport),
-) -> Result<(), EgdbError> {
-    std::fs::create_dir_all(dir).map_err(|e| EgdbError::io(dir, e))?;
-    let mut solved = Solved::default();
-    let mut done = HashSet::new();
-    for m in Material::all_up_to(pieces.min(MAX_PIECES)) {
-        if !done.insert(m) {
-            continue;
-        }
-        let pair: Vec<Material> = if m.swapped() == m {
-            vec![m]
-        } else {
-            done.insert(m.swapped());
-            vec![m, m.swapped()]
-        };
-        let started = Instant::now();
-        if let Some(tables) = read_pair(dir, &pair) {
-            // A table that does not read back whole is built again with its pair.
-            if let Ok(loaded) = load_pair(&tables, &solved, threads) {
-                for (layout, outcomes, longest) in loaded {
-                    advance(layout.size());
-                    report(&TableReport {
-                        material: layout.material(),
-                        positions: layout.size(),
-                        counts: [0; 3],
-                        longest,
-                        bytes: std::fs::metadata(dir.join(file_name(layout.material())))
-                            .map_or(0, |md| md.len()),
-                        time: started.elapsed(),
-                        resumed: true,
-                    });
-                    solved.insert(layout, outcomes);
-                }
-                continue;
-            }
-        }
-        for solution in solve_pair(&pair, &solved, threads, advance)? {
-            let material = solution.layout.material();
-            let bytes = write_table(&dir.join(file_name(material)), material, &solution.stored)?;
-            report(&TableReport {
-                material,
-                positions: solution.layout.size(),
-                counts: solution.counts,
-                longest: solution.longest,
-                bytes,
-                time: started.elapsed(),
-                resumed: false,
-            });
-            solved.insert(solution.layout, solution.outcomes);
-        }
-    }
-    Ok(())
-}
-
-/// The exact outcomes of tables on disk, with their longest distances.
-fn load_pair(
-    tables: &[TableFile],
-    solved: &Solved,
-    threads: usize,
-) -> Result<Vec<(Layout, Outcomes, u16)>, EgdbError> {
-    tables
-        .iter()
-        .map(|table| {
-            let layout = Layout::new(table.material());
-            let stored = table.read_all()?;
-            let outcomes = outcomes_of_stored(&layout, &stored, solved, threads)?;
-            Ok((layout, outcomes, stored.longest()))
-        })
-        .collect()
-}
-
-/// The tables of `pair` if both are on disk and whole.
-fn read_pair(dir: &Path, pair: &[Material]) -> Option<Vec<TableFile>> {
-    pair.iter()
-        .map(|&m| {
-            let table = TableFile::open(&dir.join(file_name(m))).ok()?;
-            let size = Layout::new(m).size();
-            (table.material() == m && table.positions() == size).then_some(table)
-        })
-        .collect()
-}
-
-#[cfg(test)]
-mod tests;

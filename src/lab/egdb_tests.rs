@@ -6,8 +6,9 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
-use super::*;
-use crate::engine::rng::Rng;
+use super::egdb_build::*;
+use crate::engine::Rng;
+use crate::engine::egdb::*;
 use crate::rules::{Color, English, Piece, Position, Role, Square};
 
 fn scratch(name: &str) -> PathBuf {

@@ -1,4 +1,5 @@
-//! Retrograde analysis: solving the tables of a signature and its swap together.
+//! Building the endgame databases ([`build()`]) by retrograde analysis: solving the tables of a signature and its
+//! swap together, in an order where every capture and crowning leads into a table already built.
 //!
 //! A signature's positions only lead, by quiet moves, to positions of its swap (the same pieces, the other side
 //! to move); captures and crownings *convert* into signatures solved before (fewer pieces, or one man fewer).
@@ -14,14 +15,134 @@
 //!
 //! Both steps run on every thread over chunks of positions, with atomic bytes per position.
 
+use std::collections::HashSet;
 use std::ops::Range;
+use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
-use super::EgdbError;
-use super::file::Stored;
-use super::index::{Layout, Material, Squares};
-use super::values::{DbValue, MAX_DISTANCE, Outcome, Outcomes};
+use crate::engine::egdb::file::{Stored, TableFile, file_name, write_table};
+use crate::engine::egdb::{
+    DbValue, EgdbError, Layout, MAX_DISTANCE, MAX_PIECES, Material, Outcome, Outcomes, Squares,
+};
 use crate::engine::moves::{MoveBuf, moves_of};
+
+/// One table, built or found on disk, as the build reports it.
+#[derive(Clone, Debug)]
+pub struct TableReport {
+    /// Its signature.
+    pub material: Material,
+    /// Positions in it.
+    pub positions: u64,
+    /// Wins, draws and losses for the side to move (zero when read from disk).
+    pub counts: [u64; 3],
+    /// The longest distance to conversion.
+    pub longest: u16,
+    /// The file's size.
+    pub bytes: u64,
+    /// Time spent on it.
+    pub time: Duration,
+    /// Whether it was already on disk (an earlier, interrupted build).
+    pub resumed: bool,
+}
+
+/// How many positions the tables of up to `pieces` pieces hold.
+pub fn positions_up_to(pieces: u32) -> u64 {
+    Material::all_up_to(pieces)
+        .into_iter()
+        .map(|m| Layout::new(m).size())
+        .sum()
+}
+
+/// Builds every table of up to `pieces` pieces into `dir`, on `threads` threads, keeping the tables already
+/// there (a build that was interrupted goes on where it stopped; a damaged table is built again).
+/// `advance` is told of positions as they are done; `report` of each table as it is finished.
+pub fn build(
+    dir: &Path,
+    pieces: u32,
+    threads: usize,
+    advance: &(dyn Fn(u64) + Sync),
+    report: &mut dyn FnMut(&TableReport),
+) -> Result<(), EgdbError> {
+    std::fs::create_dir_all(dir).map_err(|e| EgdbError::io(dir, e))?;
+    let mut solved = Solved::default();
+    let mut done = HashSet::new();
+    for m in Material::all_up_to(pieces.min(MAX_PIECES)) {
+        if !done.insert(m) {
+            continue;
+        }
+        let pair: Vec<Material> = if m.swapped() == m {
+            vec![m]
+        } else {
+            done.insert(m.swapped());
+            vec![m, m.swapped()]
+        };
+        let started = Instant::now();
+        if let Some(tables) = read_pair(dir, &pair) {
+            // A table that does not read back whole is built again with its pair.
+            if let Ok(loaded) = load_pair(&tables, &solved, threads) {
+                for (layout, outcomes, longest) in loaded {
+                    advance(layout.size());
+                    report(&TableReport {
+                        material: layout.material(),
+                        positions: layout.size(),
+                        counts: [0; 3],
+                        longest,
+                        bytes: std::fs::metadata(dir.join(file_name(layout.material())))
+                            .map_or(0, |md| md.len()),
+                        time: started.elapsed(),
+                        resumed: true,
+                    });
+                    solved.insert(layout, outcomes);
+                }
+                continue;
+            }
+        }
+        for solution in solve_pair(&pair, &solved, threads, advance)? {
+            let material = solution.layout.material();
+            let bytes = write_table(&dir.join(file_name(material)), material, &solution.stored)?;
+            report(&TableReport {
+                material,
+                positions: solution.layout.size(),
+                counts: solution.counts,
+                longest: solution.longest,
+                bytes,
+                time: started.elapsed(),
+                resumed: false,
+            });
+            solved.insert(solution.layout, solution.outcomes);
+        }
+    }
+    Ok(())
+}
+
+/// The exact outcomes of tables on disk, with their longest distances.
+fn load_pair(
+    tables: &[TableFile],
+    solved: &Solved,
+    threads: usize,
+) -> Result<Vec<(Layout, Outcomes, u16)>, EgdbError> {
+    tables
+        .iter()
+        .map(|table| {
+            let layout = Layout::new(table.material());
+            let stored = table.read_all()?;
+            let outcomes = outcomes_of_stored(&layout, &stored, solved, threads)?;
+            Ok((layout, outcomes, stored.longest()))
+        })
+        .collect()
+}
+
+/// The tables of `pair` if both are on disk and whole.
+fn read_pair(dir: &Path, pair: &[Material]) -> Option<Vec<TableFile>> {
+    pair.iter()
+        .map(|&m| {
+            let table = TableFile::open(&dir.join(file_name(m))).ok()?;
+            let size = Layout::new(m).size();
+            (table.material() == m && table.positions() == size).then_some(table)
+        })
+        .collect()
+}
 
 /// Finished tables, by signature, as outcomes.
 #[derive(Default)]
