@@ -2,12 +2,15 @@
 //!
 //! English draughts is evaluated by a network compiled in ([`nnue`]), or on request by the hand-written
 //! evaluation with tuned weights ([`Evaluation`] chooses); the other rule sets share one hand-written evaluation
-//! told what differs between them; [`egdb`] holds the endgame databases of English draughts.
+//! told what differs between them; [`egdb`] reads and probes the endgame databases of English draughts.
 //!
 //! [`Engine::think`] and its kin for the other rule sets are the entry points: they take the game situation, a
 //! [`Level`], [`Limits`] and a seed, may report progress while they run, and stop promptly when the stop flag is
 //! raised from another thread. [`service`] runs engines on a bounded pool of threads for the sessions that need
 //! a computer player; [`hub`] speaks the Hub protocol for other programs.
+//!
+//! This module holds what plays. The tools around it (matches and their SPRT, tuning and training, the endgame
+//! database build, the Hub client) are in `lab`, which depends on the engine and never the other way round.
 
 pub mod egdb;
 mod eleven_man;
