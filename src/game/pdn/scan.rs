@@ -57,15 +57,7 @@ impl<'a> Scanner<'a> {
     pub(super) fn bump(&mut self) -> Option<char> {
         let c = self.peek()?;
         self.pos += c.len_utf8();
-        match c {
-            '\n' => {
-                self.line += 1;
-                self.column = 1;
-            }
-            // A carriage return is part of a CRLF line end, not a column.
-            '\r' => {}
-            _ => self.column += 1,
-        }
+        advance(&mut self.line, &mut self.column, c);
         Some(c)
     }
 
@@ -112,5 +104,18 @@ impl<'a> Scanner<'a> {
             }
             previous_was_tag = is_tag;
         }
+    }
+}
+
+/// Moves a line and column past `c`: a line end starts the next line; a carriage return is part of a CRLF line
+/// end, not a column.
+pub(super) fn advance(line: &mut usize, column: &mut usize, c: char) {
+    match c {
+        '\n' => {
+            *line += 1;
+            *column = 1;
+        }
+        '\r' => {}
+        _ => *column += 1,
     }
 }

@@ -198,15 +198,7 @@ impl Splitter {
             (State::Value, '"') => State::Tag,
             (State::Value | State::Escape, _) => State::Value,
         };
-        match c {
-            '\n' => {
-                self.line += 1;
-                self.column = 1;
-            }
-            // A carriage return is part of a CRLF line end, not a column.
-            '\r' => {}
-            _ => self.column += 1,
-        }
+        super::scan::advance(&mut self.line, &mut self.column, c);
     }
 
     /// The state after `c`, read between words of move text.
