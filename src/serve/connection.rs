@@ -24,6 +24,9 @@ use super::{ServeError, Shared, seating};
 use crate::session::Ending;
 
 mod commands;
+mod supervise;
+
+pub(crate) use supervise::supervise;
 
 /// How many messages from the client may wait for its game before reading from the connection pauses (the
 /// client then waits, not the server's memory).
@@ -36,28 +39,6 @@ const NO_KEY: &str = "crowned: this server knows players by their SSH key. Make 
 /// What a player whose game failed is told (after their terminal is given back).
 const CRASHED: &str = "\r\ncrowned: this game stopped on an internal error; every move is saved, and connecting \
                        again offers to resume it.\r\n";
-
-/// Runs a game in a task of its own and hands `after` how it went: its end, or the panic that stopped it.
-/// A panic ends that game alone; the connection, the server and every other game go on.
-pub(crate) async fn supervise<F, A, Fut>(game: F, after: A)
-where
-    F: Future<Output = GameEnd> + Send + 'static,
-    A: FnOnce(Result<GameEnd, String>) -> Fut,
-    Fut: Future<Output = ()>,
-{
-    let outcome = match tokio::spawn(game).await {
-        Ok(ending) => Ok(ending),
-        Err(e) => Err(match e.try_into_panic() {
-            Ok(panic) => panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".to_string()),
-            Err(e) => e.to_string(),
-        }),
-    };
-    after(outcome).await;
-}
 
 /// What a guest is told.
 const GUEST: &str = "crowned: no SSH key offered, so you play as a guest and your games are not kept. \
@@ -572,45 +553,5 @@ fn describe(end: GameEnd) -> &'static str {
         GameEnd::Session(Ending::InputClosed) => "connection closed",
         GameEnd::Session(Ending::EngineFailed) => "engine failed",
         GameEnd::Idle => "idle",
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_panicking_game_is_reported_and_the_others_go_on() {
-        let (told, mut heard) = mpsc::unbounded_channel();
-        let crash_told = told.clone();
-        let crashing = tokio::spawn(supervise(
-            async { panic!("a bug in one game") },
-            move |outcome| async move {
-                let _ = crash_told.send(outcome);
-            },
-        ));
-        let fine = tokio::spawn(supervise(
-            async { GameEnd::Session(Ending::Quit) },
-            move |outcome| async move {
-                let _ = told.send(outcome);
-            },
-        ));
-        crashing
-            .await
-            .expect("the supervisor itself does not panic");
-        fine.await
-            .expect("the other game's supervisor is untouched");
-        let mut outcomes = vec![
-            heard.recv().await.expect("told"),
-            heard.recv().await.expect("told"),
-        ];
-        outcomes.sort_by_key(|o| o.is_ok());
-        assert_eq!(
-            outcomes,
-            vec![
-                Err("a bug in one game".to_string()),
-                Ok(GameEnd::Session(Ending::Quit))
-            ]
-        );
     }
 }

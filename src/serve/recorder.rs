@@ -167,6 +167,11 @@ impl Recorder {
         }
     }
 
+    /// Whether the records are being written now (`false` while the disk cannot take them).
+    pub fn is_writing(&self) -> bool {
+        *self.writing.borrow()
+    }
+
     /// Whether the records are being written (`false` while the disk cannot take them, and jobs wait in memory
     /// to be tried again), to watch for changes.
     pub fn writing(&self) -> watch::Receiver<bool> {

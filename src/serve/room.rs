@@ -539,7 +539,7 @@ impl Room {
             unrecorded: self
                 .recorder
                 .as_ref()
-                .is_some_and(|recorder| !*recorder.writing().borrow()),
+                .is_some_and(|recorder| !recorder.is_writing()),
         }
     }
 }

@@ -1,0 +1,67 @@
+//! A game run under supervision: a panic in one game ends that game alone, and its connection is told.
+
+use crate::serve::play::GameEnd;
+
+/// Runs a game in a task of its own and hands `after` how it went: its end, or the panic that stopped it.
+/// A panic ends that game alone; the connection, the server and every other game go on.
+pub(crate) async fn supervise<F, A, Fut>(game: F, after: A)
+where
+    F: Future<Output = GameEnd> + Send + 'static,
+    A: FnOnce(Result<GameEnd, String>) -> Fut,
+    Fut: Future<Output = ()>,
+{
+    let outcome = match tokio::spawn(game).await {
+        Ok(ending) => Ok(ending),
+        Err(e) => Err(match e.try_into_panic() {
+            Ok(panic) => panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic".to_string()),
+            Err(e) => e.to_string(),
+        }),
+    };
+    after(outcome).await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Ending;
+    use tokio::sync::mpsc;
+
+    #[tokio::test]
+    async fn a_panicking_game_is_reported_and_the_others_go_on() {
+        let (told, mut heard) = mpsc::unbounded_channel();
+        let crash_told = told.clone();
+        let crashing = tokio::spawn(supervise(
+            async { panic!("a bug in one game") },
+            move |outcome| async move {
+                let _ = crash_told.send(outcome);
+            },
+        ));
+        let fine = tokio::spawn(supervise(
+            async { GameEnd::Session(Ending::Quit) },
+            move |outcome| async move {
+                let _ = told.send(outcome);
+            },
+        ));
+        crashing
+            .await
+            .expect("the supervisor itself does not panic");
+        fine.await
+            .expect("the other game's supervisor is untouched");
+        let mut outcomes = vec![
+            heard.recv().await.expect("told"),
+            heard.recv().await.expect("told"),
+        ];
+        outcomes.sort_by_key(|o| o.is_ok());
+        assert_eq!(
+            outcomes,
+            vec![
+                Err("a bug in one game".to_string()),
+                Ok(GameEnd::Session(Ending::Quit))
+            ]
+        );
+    }
+}
