@@ -174,11 +174,6 @@ impl Admission {
         Arc::clone(&self.cut)
     }
 
-    /// Whether this connection has signed in.
-    pub fn is_signed_in(&self) -> bool {
-        self.signed_in
-    }
-
     /// Moves this connection from the strangers to the players, if the players' pool has room for it. A
     /// connection cut off meanwhile (its deadline passed, or a newcomer took its place) stays out.
     pub fn sign_in(&mut self) -> Result<(), Refusal> {
