@@ -163,7 +163,7 @@ fn undo_and_redo_take_whole_turns_against_the_engine() {
     let effects = app.update(Action::Undo);
     assert!(matches!(
         effects.as_slice(),
-        [Effect::StopThinking, Effect::GameChanged]
+        [Effect::StopThinking, Effect::GameChanged(_)]
     ));
     assert_eq!(app.game().ply(), 2, "back to the human's turn");
     let _ = app.update(Action::Undo);

@@ -188,7 +188,11 @@ fn a_replayed_game_is_continued_from_any_point_as_a_new_game() {
     );
     // The record's game is not the player's: it is not archived; the new game is saved as it goes.
     assert!(!effects.iter().any(|e| matches!(e, Effect::Archive { .. })));
-    assert!(effects.iter().any(|e| matches!(e, Effect::GameChanged)));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::GameChanged(crowned::app::Keep::InProgress(_))))
+    );
     // Black (human) is to move after 11-15 23-19.
     let _ = app.update(Action::Submit("8-11".into()));
     assert_eq!(app.game().len(), 3, "{}", app.status());

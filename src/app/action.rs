@@ -12,7 +12,7 @@ use super::table::{TableEvent, TableRequest};
 use crate::engine::{AnySituation, Level, Limits, Players, Score};
 use crate::game::{AnyGame, ClockState};
 use crate::rules::{Color, Move, Piece, Square};
-use crate::store::Filed;
+use crate::store::{Filed, SavedGame};
 
 /// What a search is for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +133,17 @@ pub enum Action {
     BrowseFirst,
     /// The live position.
     BrowseLast,
+    /// The engine finished the search numbered `search` (asked for with [`Effect::Think`] or
+    /// [`Effect::Evaluate`]): the app knows which it asked for, and takes the answer as a move
+    /// ([`Action::EngineMoved`]) or a judgement ([`Action::EngineEvaluated`]).
+    EngineDone {
+        /// The number of the search.
+        search: u64,
+        /// Its best move, or `None` if it found none.
+        best: Option<Move>,
+        /// Its score for the side to move.
+        score: Score,
+    },
     /// The engine chose a move, in the search numbered `search`.
     EngineMoved {
         /// The number of the search that chose it (stale answers are ignored).
@@ -216,6 +227,7 @@ impl Action {
         !matches!(
             self,
             Action::EngineProgress { .. }
+                | Action::EngineDone { .. }
                 | Action::EngineMoved { .. }
                 | Action::EngineEvaluated { .. }
                 | Action::Timer(_)
@@ -235,7 +247,7 @@ pub const MAX_COPY_BYTES: usize = 48 * 1024;
 /// What the outside world must do after an action.
 #[derive(Clone, Debug)]
 pub enum Effect {
-    /// Start the engine on this situation at this level; answer with [`Action::EngineMoved`] and this number.
+    /// Start the engine on this situation at this level; answer with [`Action::EngineDone`] and this number.
     Think {
         /// The number of this search.
         search: u64,
@@ -246,8 +258,8 @@ pub enum Effect {
         /// What the search is given: the level's limits for the thinking time when it was asked for.
         limits: Limits,
     },
-    /// Judge this situation quickly (a short full-strength search); answer with [`Action::EngineEvaluated`] and
-    /// this number.
+    /// Judge this situation quickly (a short full-strength search); answer with [`Action::EngineDone`] and this
+    /// number.
     Evaluate {
         /// The number of this search.
         search: u64,
@@ -261,9 +273,8 @@ pub enum Effect {
     StopThinking,
     /// Stop the running search and let it answer with the best move found so far.
     MoveNow,
-    /// The game changed (a move, an undo, a new game): save the game in progress, or file it once it is over
-    /// (and answer with [`Action::Filed`]).
-    GameChanged,
+    /// The game changed (a move, an undo, a new game): keep it as it stands after the action.
+    GameChanged(Keep),
     /// Keep this game among the saved games: it is being left unfinished (a new game, a declined resume).
     Archive {
         /// The game.
@@ -304,6 +315,19 @@ pub enum Effect {
     Table(TableRequest),
     /// Leave the program.
     Quit,
+}
+
+/// What a change of the game asks to keep, as the game stands once the action is done.
+#[derive(Clone, Debug)]
+pub enum Keep {
+    /// Nothing is in progress (a game with no moves yet, or a file's game being replayed): the game in progress
+    /// kept earlier is let go.
+    Nothing,
+    /// The game in progress, kept in case the program stops before it ends.
+    InProgress(Box<SavedGame>),
+    /// The game, just ended: filed among the saved games (answer with [`Action::Filed`]), and no longer kept as
+    /// in progress.
+    Finished(Box<SavedGame>),
 }
 
 /// The timers the app asks for.

@@ -49,7 +49,7 @@ pub use preferences::{
 pub use setup::{Setup, SetupError, check_position};
 
 pub use crate::engine::{Player, Players};
-pub use action::{Action, Effect, MAX_COPY_BYTES, Purpose, SetupAction, Thinking, Timer};
+pub use action::{Action, Effect, Keep, MAX_COPY_BYTES, Purpose, SetupAction, Thinking, Timer};
 pub use mode::{Focus, Mode};
 pub use overlay::{Help, Overlay, Question, ResumeOffer};
 pub use state::App;

@@ -33,7 +33,7 @@ use std::time::Duration;
 
 use tui_input::Input;
 
-use super::action::{Action, Effect, Thinking};
+use super::action::{Action, Effect, Keep, Thinking};
 use super::animation::Animation;
 use super::ballot::OpeningChoice;
 use super::cursor::Cursor;
@@ -117,6 +117,9 @@ pub struct App {
     /// Whether a move pressed the clock since the clocks were last looked at (the other side's clock needs its
     /// wake-up).
     clock_pressed: bool,
+    /// Whether the action being carried out changed the game: [`App::update`] then asks for it to be kept as it
+    /// stands at the end.
+    game_changed: bool,
 }
 
 /// What a key pressed on a screen too small to show the game is told.
@@ -147,9 +150,9 @@ impl App {
     /// players.
     pub fn with_game(game: AnyGame, players: Players) -> (App, Vec<Effect>) {
         let mut app = App::fresh(game, players, Preferences::default());
-        let mut effects = app.after_change();
+        let effects = app.after_change();
         // Opening a game is not a change to save: the file it came from, or the autosave, stays as it is.
-        effects.retain(|e| !matches!(e, Effect::GameChanged));
+        app.game_changed = false;
         (app, effects)
     }
 
@@ -197,6 +200,7 @@ impl App {
             time_control,
             now: Duration::ZERO,
             clock_pressed: false,
+            game_changed: false,
         }
     }
 
@@ -504,7 +508,48 @@ impl App {
         let mut effects = self.dispatch(action);
         self.sync_clock(&mut effects);
         self.sync_analysis(&mut effects);
+        if std::mem::take(&mut self.game_changed) {
+            effects.push(Effect::GameChanged(self.keep()));
+        }
         effects
+    }
+
+    /// What the game on show asks to keep: nothing while it has no moves or is a file's game being replayed;
+    /// else the game with its players, its file and its clocks, in progress or ended.
+    pub fn keep(&self) -> Keep {
+        if self.game.is_empty() || self.replay.is_some() {
+            return Keep::Nothing;
+        }
+        let saved = Box::new(SavedGame {
+            game: self.game.clone(),
+            players: self.players,
+            file: self.saved_file.clone(),
+            clock: self.clock_state(),
+        });
+        if self.game.outcome().is_some() {
+            Keep::Finished(saved)
+        } else {
+            Keep::InProgress(saved)
+        }
+    }
+
+    /// A finished search's answer as what it was asked for: a judgement of the position (a draw offer, the
+    /// review of a game) or a move (to play, or to suggest).
+    fn engine_answer(
+        &self,
+        search: u64,
+        best: Option<Move>,
+        score: crate::engine::Score,
+    ) -> Action {
+        let judged = self.is_review_search(search)
+            || self.thinking.is_some_and(|t| {
+                t.search == search && t.purpose == super::action::Purpose::DrawOffer
+            });
+        if judged {
+            Action::EngineEvaluated { search, score }
+        } else {
+            Action::EngineMoved { search, mv: best }
+        }
     }
 
     /// Offers `action` to the parts of the app in turn (see the module's documentation).
@@ -518,6 +563,14 @@ impl App {
                 return self.type_square(letter, digit);
             }
         }
+        let action = match action {
+            Action::EngineDone {
+                search,
+                best,
+                score,
+            } => self.engine_answer(search, best, score),
+            action => action,
+        };
         if let Action::FileLetter { letter, then } = action {
             return self.file_letter(letter, then.map(|then| *then));
         }

@@ -82,8 +82,6 @@ pub struct Session {
     config: Config,
     /// The screen last drawn on, for mapping clicks to what was under them.
     screen: Rect,
-    /// The last search asked for to judge a position rather than to choose a move.
-    judging: Option<u64>,
     /// The opening's effects, carried out when the session starts.
     start_effects: Vec<Effect>,
     /// What the player asked of the table, for the front end to send ([`Session::take_requests`]).
@@ -113,7 +111,6 @@ impl Session {
             timers: Timers::default(),
             config,
             screen: Rect::default(),
-            judging: None,
             start_effects: effects,
             requests: Vec::new(),
             ending: None,
@@ -200,7 +197,7 @@ impl Session {
         {
             self.app.set_time(self.epoch.elapsed());
             // Nothing can be told any more: the save after the last move stands if this one fails.
-            let _ = self.saving.save_progress(&self.app);
+            let _ = self.saving.save_progress(self.app.keep());
         }
         self.ending.get_or_insert(ending);
     }
@@ -254,7 +251,7 @@ impl Session {
                     level,
                     limits,
                 } => {
-                    self.search(search, situation, level, limits, false);
+                    self.search(search, situation, level, limits);
                     Ok(())
                 }
                 Effect::Evaluate {
@@ -263,7 +260,7 @@ impl Session {
                     limits,
                 } => {
                     // A position is judged by a full-strength search, whatever level plays.
-                    self.search(search, situation, Level::Max, limits, true);
+                    self.search(search, situation, Level::Max, limits);
                     Ok(())
                 }
                 Effect::StopThinking => {
@@ -286,7 +283,7 @@ impl Session {
                     self.requests.push(request);
                     Ok(())
                 }
-                Effect::GameChanged => match self.saving.save_progress(&self.app) {
+                Effect::GameChanged(keep) => match self.saving.save_progress(keep) {
                     Ok(Some(filed)) => {
                         self.act(Action::Filed(filed));
                         Ok(())
@@ -343,17 +340,8 @@ impl Session {
         }
     }
 
-    /// Starts a search (it replaces the one under way); `judging` when its answer is a judgement of the
-    /// position rather than a move.
-    fn search(
-        &mut self,
-        search: u64,
-        situation: AnySituation,
-        level: Level,
-        limits: Limits,
-        judging: bool,
-    ) {
-        self.judging = judging.then_some(search);
+    /// Starts a search (it replaces the one under way).
+    fn search(&mut self, search: u64, situation: AnySituation, level: Level, limits: Limits) {
         let request = Request {
             search,
             situation,
@@ -384,16 +372,10 @@ impl Session {
                     score: result.score,
                     pv: result.pv,
                 });
-                if self.judging == Some(search) {
-                    Action::EngineEvaluated {
-                        search,
-                        score: result.score,
-                    }
-                } else {
-                    Action::EngineMoved {
-                        search,
-                        mv: result.best,
-                    }
+                Action::EngineDone {
+                    search,
+                    best: result.best,
+                    score: result.score,
                 }
             }
             Report::Failed { .. } => return self.end(Ending::EngineFailed),

@@ -1,9 +1,7 @@
 //! Where a session's games go, and the autosave policy: the game in progress is written after every change,
 //! filed among the saved games when it ends, and cleared when nothing is left to keep.
 
-use std::path::Path;
-
-use crate::app::{App, GameList, ListPurpose, Players};
+use crate::app::{GameList, Keep, ListPurpose, Players};
 use crate::game::{AnyGame, ClockState};
 use crate::store::{AutosaveSlot, Filed, SavedGame, Store, StoreError};
 
@@ -36,29 +34,20 @@ impl Saving {
     }
 
     /// The autosave follows the game: written while it is in progress, filed among the saved games and
-    /// cleared when it ends, cleared when a new game has no moves yet. Returns where the game was filed, when
-    /// it was (the app then knows its file, so that a later save updates it).
-    pub fn save_progress(&self, app: &App) -> Result<Option<Filed>, StoreError> {
+    /// cleared when it ends, cleared when nothing is in progress. Returns where the game was filed, when it was
+    /// (the app then knows its file, so that a later save updates it).
+    pub fn save_progress(&self, keep: Keep) -> Result<Option<Filed>, StoreError> {
         let (Some(store), Some(slot), true) = (&self.store, &self.slot, self.autosave) else {
             return Ok(None);
         };
-        let game = app.game();
-        // A game being replayed is a file's, not the player's: there is no game in progress to keep.
-        if game.is_empty() || app.replay().is_some() {
-            return slot.clear().map(|()| None);
-        }
-        let saved = SavedGame {
-            game: game.clone(),
-            players: app.players(),
-            file: app.saved_file().map(Path::to_path_buf),
-            clock: app.clock_state(),
-        };
-        if game.outcome().is_some() {
-            let filed = store.keep(&saved)?;
-            slot.clear()?;
-            Ok(Some(filed))
-        } else {
-            slot.save(&saved).map(|()| None)
+        match keep {
+            Keep::Nothing => slot.clear().map(|()| None),
+            Keep::InProgress(saved) => slot.save(&saved).map(|()| None),
+            Keep::Finished(saved) => {
+                let filed = store.keep(&saved)?;
+                slot.clear()?;
+                Ok(Some(filed))
+            }
         }
     }
 

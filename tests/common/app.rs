@@ -68,7 +68,7 @@ pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
                 ..
             } => {}
             Effect::Wake { timer, .. } => queue.extend(app.update(Action::Timer(timer))),
-            Effect::GameChanged => {}
+            Effect::GameChanged(_) => {}
             other => left.push(other),
         }
     }

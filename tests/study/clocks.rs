@@ -163,7 +163,9 @@ fn the_flag_falls_on_the_timer_and_the_game_is_lost_on_time() {
     let effects = app.update(Action::Timer(Timer::Clock));
     assert_eq!(won_on_time(&app), Some(Color::Black));
     assert!(
-        effects.iter().any(|e| matches!(e, Effect::GameChanged)),
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::GameChanged(crowned::app::Keep::Finished(_)))),
         "the finished game is filed"
     );
     assert!(

@@ -474,7 +474,7 @@ fn analysing_a_sixty_move_game_takes() {
 fn a_comment_is_added_to_the_move_on_show_and_shown() {
     let mut app = played("11-15 23-19 8-11");
     let effects = app.update(Action::Submit(":comment the Old Faithful".into()));
-    assert!(effects.iter().any(|e| matches!(e, Effect::GameChanged)));
+    assert!(effects.iter().any(|e| matches!(e, Effect::GameChanged(_))));
     assert_eq!(app.game().comment(3), Some("the Old Faithful"));
     assert!(
         app.status().starts_with("comment added to 8-11"),

@@ -105,17 +105,17 @@ impl App {
                 effects.extend(self.resume_game(entry.game.into_game(), players, entry.clock));
                 self.saved_file = file;
                 // Opening a saved game is not a move: it goes into the autosave only when it changes.
-                effects.retain(|e| !matches!(e, Effect::GameChanged));
+                self.game_changed = false;
                 if matches!(self.mode, Mode::Play) {
                     self.status = format!("{source}: {}", self.mode_message());
                 }
                 effects
             }
             _ => {
-                let mut effects = self.leave_game();
+                let effects = self.leave_game();
                 self.open_replay(entry);
                 // The player's game has been filed: the autosave must not offer it again.
-                effects.push(Effect::GameChanged);
+                self.game_changed = true;
                 effects
             }
         }

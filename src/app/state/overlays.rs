@@ -55,10 +55,10 @@ impl App {
                     return Vec::new();
                 };
                 let file = self.saved_file.take();
-                let mut effects = self.resume_game(offer.game, offer.players, offer.clock);
+                let effects = self.resume_game(offer.game, offer.players, offer.clock);
                 self.saved_file = file;
                 // The game is as it was saved: nothing to save again.
-                effects.retain(|e| !matches!(e, Effect::GameChanged));
+                self.game_changed = false;
                 if matches!(self.mode, Mode::Play) {
                     self.status = format!("Resumed. {}", self.mode_message());
                 }

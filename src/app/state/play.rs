@@ -93,7 +93,8 @@ impl App {
                 Vec::new()
             }
             Action::EngineEvaluated { search, score } => self.draw_offer_judged(search, score),
-            Action::Answer(_) => Vec::new(),
+            // Taken as a move or a judgement before the parts of the app see it.
+            Action::Answer(_) | Action::EngineDone { .. } => Vec::new(),
             Action::Pause => self.toggle_pause(),
             Action::Save => self.run_command("save"),
             // The table's news, with no table to hear it.
@@ -373,7 +374,8 @@ impl App {
     pub(super) fn after_change(&mut self) -> Vec<Effect> {
         self.picker = Picker::new(&self.game.position());
         self.place_cursor();
-        let mut effects = vec![Effect::GameChanged];
+        self.game_changed = true;
+        let mut effects = Vec::new();
         if self.finding_hint() {
             // The hint was for the position before: nobody needs it now.
             effects.extend(self.stop_thinking());

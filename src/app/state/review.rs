@@ -362,7 +362,8 @@ impl App {
             Some(_) => format!("comment added to {what}"),
             None => format!("comment on {what} removed"),
         };
-        Ok(vec![Effect::GameChanged])
+        self.game_changed = true;
+        Ok(Vec::new())
     }
 
     /// Shows the next (or previous) marked move of the game.
