@@ -22,9 +22,9 @@ pub struct TypedCommand {
     pub argument: Option<&'static str>,
     /// What it does, in a line.
     pub help: &'static str,
-    /// Carries it out, given the rest of the line (trimmed, `None` when there is none): the effects, or why it
-    /// was refused, for the status line (the text then stays in the box to be corrected).
-    run: fn(&mut App, Option<&str>) -> Result<Vec<Effect>, String>,
+    /// Carries it out, given the rest of the line (trimmed, `None` when there is none): what it did or asks
+    /// for, or why it was refused, for the status line (the text then stays in the box to be corrected).
+    run: fn(&mut App, Option<&str>) -> Result<Ran, String>,
 }
 
 impl TypedCommand {
@@ -46,7 +46,7 @@ const fn command(
     name: &'static str,
     argument: Option<&'static str>,
     help: &'static str,
-    run: fn(&mut App, Option<&str>) -> Result<Vec<Effect>, String>,
+    run: fn(&mut App, Option<&str>) -> Result<Ran, String>,
 ) -> TypedCommand {
     TypedCommand {
         name,
@@ -57,133 +57,143 @@ const fn command(
     }
 }
 
+/// What an accepted command comes to.
+pub(super) enum Ran {
+    /// It did its work: these effects follow.
+    Done(Vec<Effect>),
+    /// It means this action, carried out as if its key had been pressed.
+    Then(Action),
+}
+
 /// Every command the input box understands, in the order the list of commands shows them.
 pub static TYPED_COMMANDS: &[TypedCommand] = &[
-    command("new", None, "a new game: choose the players", |app, _| {
-        Ok(app.update(Action::NewGame))
+    command("new", None, "a new game: choose the players", |_, _| {
+        Ok(Ran::Then(Action::NewGame))
     }),
     command(
         "rematch",
         None,
         "a new game at once with the colours swapped",
-        |app, _| Ok(app.update(Action::Rematch)),
+        |_, _| Ok(Ran::Then(Action::Rematch)),
     ),
     command(
         "undo",
         None,
         "take back a move (a whole turn against the engine)",
-        |app, _| Ok(app.take_back()),
+        |app, _| Ok(Ran::Done(app.take_back())),
     ),
     command("redo", None, "replay a move taken back", |app, _| {
-        Ok(app.step_forward())
+        Ok(Ran::Done(app.step_forward()))
     }),
-    command("flip", None, "turn the board round", |app, _| {
-        Ok(app.update(Action::Flip))
+    command("flip", None, "turn the board round", |_, _| {
+        Ok(Ran::Then(Action::Flip))
     }),
     command("resign", None, "resign the game (asks first)", |app, _| {
-        Ok(app.ask_to_resign())
+        Ok(Ran::Done(app.ask_to_resign()))
     }),
-    command("draw", None, "offer a draw", |app, _| Ok(app.offer_draw())),
+    command("draw", None, "offer a draw", |app, _| {
+        Ok(Ran::Done(app.offer_draw()))
+    }),
     command("move", None, "make the engine move now", |app, _| {
-        Ok(app.move_now())
+        Ok(Ran::Done(app.move_now()))
     }),
     command(
         "hint",
         Some("[L]"),
         "the engine suggests a move (at the settings' hint level, or level L)",
-        App::hint_command,
+        |app, rest| app.hint_command(rest).map(Ran::Done),
     ),
     TypedCommand {
         name: "analyse",
         aliases: &["analyze"],
         argument: None,
         help: "analyse every move of the game and mark the costly ones (?!, ?, ??)",
-        run: |app, _| Ok(app.update(Action::AnalyseGame)),
+        run: |_, _| Ok(Ran::Then(Action::AnalyseGame)),
     },
     command(
         "comment",
         Some("[TEXT]"),
         "a comment on the move on show (saved in the PDN); :comment alone removes it",
-        App::comment_command,
+        |app, rest| app.comment_command(rest).map(Ran::Done),
     ),
     command(
         "analysis",
         None,
         "show or hide the analysis panel (the engine's view of the position on show)",
-        |app, _| Ok(app.update(Action::ToggleAnalysis)),
+        |_, _| Ok(Ran::Then(Action::ToggleAnalysis)),
     ),
     command(
         "pause",
         None,
         "hold the engine, or let it go on",
-        |app, _| Ok(app.toggle_pause()),
+        |app, _| Ok(Ran::Done(app.toggle_pause())),
     ),
     command(
         "level",
         Some("L"),
         "the engine's level from its next move: random, easy, medium, hard or max",
-        App::level_command,
+        |app, rest| app.level_command(rest).map(Ran::Done),
     ),
     command(
         "ballot",
         Some("[N]"),
         "a new game of English draughts from 3-move ballot N (1-157), or one drawn at random",
-        App::ballot_command,
+        |app, rest| app.ballot_command(rest).map(Ran::Done),
     ),
     command(
         "eleven",
         Some("[N]"),
         "a new game of English draughts from 11-man ballot N (1-2500), or one drawn at random",
-        App::eleven_command,
+        |app, rest| app.eleven_command(rest).map(Ran::Done),
     ),
-    command("setup", None, "set up a position", |app, _| {
-        Ok(app.update(Action::Setup(SetupAction::Open)))
+    command("setup", None, "set up a position", |_, _| {
+        Ok(Ran::Then(Action::Setup(SetupAction::Open)))
     }),
     command(
         "fen",
         Some("[FEN]"),
         "show the position on show in FEN, or set one up",
-        App::fen_command,
+        |app, rest| app.fen_command(rest).map(Ran::Done),
     ),
     command(
         "copy",
         Some("[fen|pdn]"),
         "put the game's PDN, or the position on show in FEN, on your terminal's clipboard",
-        App::copy_command,
+        |app, rest| app.copy_command(rest).map(Ran::Done),
     ),
     command(
         "save",
         Some("[name]"),
         "save the game among the saved games, under a name if one is given",
-        |app, name| Ok(app.save(name)),
+        |app, name| Ok(Ran::Done(app.save(name))),
     ),
     command("load", None, "open a saved game", |_, _| {
-        Ok(vec![Effect::ListSaved])
+        Ok(Ran::Then(Action::Load))
     }),
     command(
         "continue",
         None,
         "continue a replayed game from the move on show",
-        |app, _| Ok(app.update(Action::Continue)),
+        |_, _| Ok(Ran::Then(Action::Continue)),
     ),
     command(
         "say",
         Some("TEXT"),
         "a line of chat to the table (a game on a server)",
-        App::say,
+        |app, rest| app.say(rest).map(Ran::Done),
     ),
     command(
         "claim",
         Some("[draw]"),
         "claim the win (or call it a draw) when the opponent has been away too long (a game on a server)",
-        App::claim,
+        |app, rest| app.claim(rest).map(Ran::Done),
     ),
     command("help", None, "the keys and the commands", |app, _| {
         app.overlay.show_help();
-        Ok(Vec::new())
+        Ok(Ran::Done(Vec::new()))
     }),
-    command("quit", None, "leave at once", |app, _| {
-        Ok(app.update(Action::Interrupt))
+    command("quit", None, "leave at once", |_, _| {
+        Ok(Ran::Then(Action::Interrupt))
     }),
 ];
 
@@ -249,7 +259,7 @@ impl App {
         };
         let outcome = match TYPED_COMMANDS.iter().find(|c| c.answers_to(name)) {
             Some(found) => match self.table_command(name, rest) {
-                Some(at_table) => at_table,
+                Some(at_table) => at_table.map(Ran::Done),
                 None => (found.run)(self, rest),
             },
             None => Err(format!(
@@ -258,9 +268,13 @@ impl App {
             )),
         };
         match outcome {
-            Ok(effects) => {
+            Ok(Ran::Done(effects)) => {
                 self.clear_input();
                 effects
+            }
+            Ok(Ran::Then(action)) => {
+                self.clear_input();
+                self.dispatch(action)
             }
             Err(refusal) => {
                 self.refuse_input(refusal);

@@ -22,7 +22,7 @@ impl App {
             Action::Up | Action::Down | Action::Left | Action::Right => {
                 if self.focus == Focus::History {
                     let back = matches!(action, Action::Up | Action::Left);
-                    return self.update(if back {
+                    return self.dispatch(if back {
                         Action::BrowseBack
                     } else {
                         Action::BrowseForward
