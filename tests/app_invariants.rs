@@ -213,12 +213,11 @@ mod terminal_events {
         Event as TermEvent, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
         MouseEventKind,
     };
-    use crowned::app::actions_for_input;
+    use crowned::app::{actions_for_input, resized};
     use crowned::term::convert;
     use crowned::ui::{self, Options};
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
-    use ratatui::layout::Rect;
 
     #[derive(Clone, Debug)]
     enum Input {
@@ -298,6 +297,8 @@ mod terminal_events {
         let mut front = Front::default();
         front.carry_out(&mut app, effects);
         let mut size = (80u16, 24u16);
+        let effects = app.update(resized(size.0, size.1));
+        front.carry_out(&mut app, effects);
         let options = Options::default();
         for input in inputs {
             if front.quit {
@@ -308,9 +309,8 @@ mod terminal_events {
                     if let TermEvent::Resize(w, h) = event {
                         size = (w, h);
                     }
-                    let area = Rect::new(0, 0, size.0, size.1);
                     let mut effects = Vec::new();
-                    let actions = convert(event).map(|event| actions_for_input(&app, area, event));
+                    let actions = convert(event).map(|event| actions_for_input(&app, event));
                     for action in actions.unwrap_or_default() {
                         effects.extend(app.update(action));
                     }

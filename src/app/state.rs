@@ -352,15 +352,16 @@ impl App {
         }
     }
 
+    /// The screen as the front end last said it is ([`Action::Resized`]), once it has.
+    pub fn screen(&self) -> Option<ratatui::layout::Rect> {
+        self.screen
+            .map(|(width, height)| ratatui::layout::Rect::new(0, 0, width, height))
+    }
+
     /// Whether the game fits on the screen as the front end last said it is.
     pub fn fits(&self) -> bool {
-        self.screen.is_none_or(|(width, height)| {
-            super::layout::ScreenLayout::new(
-                ratatui::layout::Rect::new(0, 0, width, height),
-                self.board(),
-            )
-            .is_some()
-        })
+        self.screen()
+            .is_none_or(|screen| super::layout::ScreenLayout::new(screen, self.board()).is_some())
     }
 
     /// Who plays each side.

@@ -27,7 +27,6 @@ use std::time::Instant;
 
 use ratatui::Terminal;
 use ratatui::backend::Backend;
-use ratatui::layout::Rect;
 
 use crate::app::{
     Action, App, Effect, InputEvent, TableEvent, TableRequest, actions_for_input, resized,
@@ -80,8 +79,6 @@ pub struct Session {
     engine: EngineClient,
     timers: Timers,
     config: Config,
-    /// The screen last drawn on, for mapping clicks to what was under them.
-    screen: Rect,
     /// The opening's effects, carried out when the session starts.
     start_effects: Vec<Effect>,
     /// What the player asked of the table, for the front end to send ([`Session::take_requests`]).
@@ -110,7 +107,6 @@ impl Session {
             engine,
             timers: Timers::default(),
             config,
-            screen: Rect::default(),
             start_effects: effects,
             requests: Vec::new(),
             ending: None,
@@ -128,7 +124,6 @@ impl Session {
     /// did at once.
     #[must_use = "an ending must end the front end"]
     pub fn start(&mut self, width: u16, height: u16) -> Option<Ending> {
-        self.screen = Rect::new(0, 0, width, height);
         self.act(resized(width, height));
         let effects = std::mem::take(&mut self.start_effects);
         self.carry_out(effects);
@@ -143,10 +138,7 @@ impl Session {
         }
         match event {
             Event::Input(input) => {
-                if let InputEvent::Resize { width, height } = input {
-                    self.screen = Rect::new(0, 0, width, height);
-                }
-                for action in actions_for_input(&self.app, self.screen, input) {
+                for action in actions_for_input(&self.app, input) {
                     self.act(action);
                 }
             }
@@ -205,10 +197,9 @@ impl Session {
     /// Draws the app on `terminal` (ratatui sends only the cells that changed since the last frame), followed by
     /// the clipboard sequence of a copy asked for since the last frame.
     pub fn draw<B: Backend + Passthrough>(&mut self, terminal: &mut Terminal<B>) -> io::Result<()> {
-        let frame = terminal
+        terminal
             .draw(|f| ui::draw(f, &self.app, &self.config.options))
             .map_err(|e| io::Error::other(e.to_string()))?;
-        self.screen = frame.area;
         if let Some(sequence) = self.clipboard.take() {
             terminal.backend_mut().pass_through(&sequence)?;
         }
