@@ -13,7 +13,9 @@ mod ballot;
 mod cursor;
 mod dialog;
 mod event;
+mod in_play;
 mod input;
+mod input_box;
 mod keymap;
 mod keys;
 mod layout;
@@ -50,6 +52,7 @@ pub use setup::{Setup, SetupError, check_position};
 
 pub use crate::engine::{Player, Players};
 pub use action::{Action, Effect, Keep, MAX_COPY_BYTES, Purpose, SetupAction, Thinking, Timer};
+pub use input_box::INPUT_LIMIT;
 pub use mode::{Focus, Mode};
 pub use overlay::{Help, Overlay, Question, ResumeOffer};
 pub use state::App;
@@ -59,7 +62,6 @@ pub use state::commands::{TYPED_COMMANDS, TypedCommand, command_list};
 pub use state::hints::Hint;
 pub use state::offers::JUDGING_TIME;
 pub use state::review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
-pub use state::typing::INPUT_LIMIT;
 pub use table::{
     CHAT_KEPT, OfferKind, SeatView, Table, TableEvent, TableRequest, TableState, clock_text,
     clock_text_fine,

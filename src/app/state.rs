@@ -29,15 +29,15 @@ mod timing;
 pub(super) mod typing;
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use tui_input::Input;
 
 use super::action::{Action, Effect, Keep, Thinking};
 use super::animation::Animation;
 use super::ballot::OpeningChoice;
-use super::cursor::Cursor;
 use super::dialog::NewGameDialog;
+use super::in_play::InPlay;
+use super::input_box::InputBox;
 use super::library::{GameList, Replay};
 use super::mode::{Focus, Mode};
 use super::overlay::{Help, Overlay, OverlaySlot, Question, ResumeOffer};
@@ -46,7 +46,7 @@ use super::preferences::Preferences;
 use super::setup::Setup;
 use super::table::Table;
 use crate::engine::Players;
-use crate::game::{AnyGame, Clock, TimeControl};
+use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
 use crate::store::{Filed, GAME_ID_TAG, GameEntry, NAME_TAG, SavedGame};
 use analysis::Analysis;
@@ -56,26 +56,17 @@ use review::Review;
 /// The application state.
 #[derive(Clone, Debug)]
 pub struct App {
-    game: AnyGame,
+    /// The game in play, with its picker, cursor, searches, pace, animation and clocks.
+    play: InPlay,
     players: Players,
     mode: Mode,
-    picker: Picker,
-    /// The board cursor, always on a playable square.
-    cursor: Cursor,
     flipped: bool,
     status: String,
-    /// The search the app is waiting for.
-    thinking: Option<Thinking>,
-    searches: u64,
     /// What is open over the game: the resume offer, a question, the dialog, a list, the help.
     overlay: OverlaySlot,
     focus: Focus,
-    input: Input,
-    /// Whether the text in the input box was refused and is held there: the board has the keys again, typing
-    /// replaces the text and Backspace takes it up for editing.
-    input_held: bool,
-    /// A file's letter just pressed on the board, and what its key changed, in case a digit follows.
-    letter: Option<typing::LetterPressed>,
+    /// The input box.
+    input: InputBox,
     /// The game from a file being replayed, when the game on show is one.
     replay: Option<Replay>,
     preferences: Preferences,
@@ -83,12 +74,6 @@ pub struct App {
     paused: bool,
     /// The screen's width and height, once the front end has said (until then the game is taken to fit).
     screen: Option<(u16, u16)>,
-    /// Moves being shown stepping along their path.
-    animation: Option<Animation>,
-    /// Whether a game between engines is waiting for its pace timer before it shows the next move.
-    pace_wait: bool,
-    /// An engine's move that came before the pace timer, shown when it is due.
-    held: Option<Move>,
     /// The saved-games file the game in play (or offered for resuming) came from: finishing or leaving the
     /// game updates that file instead of filing a second copy.
     saved_file: Option<PathBuf>,
@@ -108,15 +93,6 @@ pub struct App {
     seed: u64,
     /// Ballots drawn so far.
     draws: u64,
-    /// The time control new games get (`None`: no clocks).
-    time_control: Option<TimeControl>,
-    /// The clocks of the game in play, when it has them.
-    clock: Option<Clock>,
-    /// The front end's time as it last said ([`App::set_time`]).
-    now: Duration,
-    /// Whether a move pressed the clock since the clocks were last looked at (the other side's clock needs its
-    /// wake-up).
-    clock_pressed: bool,
     /// Whether the action being carried out changed the game: [`App::update`] then asks for it to be kept as it
     /// stands at the end.
     game_changed: bool,
@@ -131,12 +107,6 @@ fn follow_move_limit(game: &mut AnyGame, preferences: &Preferences) {
     if game.variant() == crate::rules::Variant::English {
         game.set_move_limit(preferences.move_limit);
     }
-}
-
-/// Where the cursor starts before a move places it: the first square of the second row below the middle (a3,
-/// square 21, on 8x8; square 31 on 10x10).
-fn start_square(board: Geometry) -> Square {
-    Square::from_index((board.height / 2 + 1) * (board.width / 2))
 }
 
 impl App {
@@ -158,35 +128,21 @@ impl App {
 
     fn fresh(mut game: AnyGame, players: Players, preferences: Preferences) -> App {
         follow_move_limit(&mut game, &preferences);
-        let board = game.geometry();
-        let time_control = preferences.clock;
+        // White is at the bottom of the diagram unless the orientation chosen puts Black there.
+        let flipped = preferences.orientation.black_at_bottom(players);
         App {
-            picker: Picker::new(&game.position()),
-            game,
+            play: InPlay::new(game, flipped, preferences.clock),
             players,
             mode: Mode::Play,
-            cursor: Cursor::on(
-                start_square(board),
-                board,
-                preferences.orientation.black_at_bottom(players),
-            ),
-            // White is at the bottom of the diagram unless the orientation chosen puts Black there.
-            flipped: preferences.orientation.black_at_bottom(players),
+            flipped,
             status: String::new(),
-            thinking: None,
-            searches: 0,
             overlay: OverlaySlot::default(),
             focus: Focus::Board,
-            input: Input::default(),
-            input_held: false,
-            letter: None,
+            input: InputBox::default(),
             replay: None,
             preferences,
             paused: false,
             screen: None,
-            animation: None,
-            pace_wait: false,
-            held: None,
             saved_file: None,
             table: None,
             sent: None,
@@ -196,10 +152,6 @@ impl App {
             ballot: None,
             seed: 0,
             draws: 0,
-            clock: time_control.map(Clock::new),
-            time_control,
-            now: Duration::ZERO,
-            clock_pressed: false,
             game_changed: false,
         }
     }
@@ -260,7 +212,7 @@ impl App {
     /// updates its copy.
     fn filed(&mut self, filed: Filed) {
         self.saved_file = Some(filed.path);
-        let tags = self.game.tags_mut();
+        let tags = self.play.game.tags_mut();
         tags.set(GAME_ID_TAG, &filed.id);
         if let Some(name) = &filed.name {
             tags.set(NAME_TAG, name);
@@ -302,20 +254,20 @@ impl App {
     pub fn set_preferences(&mut self, preferences: Preferences) {
         // A table's game follows the table's rules.
         if self.table.is_none() {
-            follow_move_limit(&mut self.game, &preferences);
+            follow_move_limit(&mut self.play.game, &preferences);
         }
         self.flipped = preferences.orientation.black_at_bottom(self.players);
-        self.cursor = self.cursor.turned(self.board(), self.flipped);
+        self.play.cursor = self.play.cursor.turned(self.board(), self.flipped);
         if preferences.pace.is_none() {
-            self.pace_wait = false;
+            self.play.pace_wait = false;
         }
-        self.time_control = preferences.clock;
+        self.play.time_control = preferences.clock;
         // A game not begun takes the clocks of the settings; with clocks, they set the pace of a game between
         // engines.
-        if self.game.is_empty() && self.table.is_none() && self.replay.is_none() {
+        if self.play.game.is_empty() && self.table.is_none() && self.replay.is_none() {
             self.set_fresh_clock();
-            if self.clock.is_some() {
-                self.pace_wait = false;
+            if self.play.clock.is_some() {
+                self.play.pace_wait = false;
             }
         }
         self.preferences = preferences;
@@ -323,14 +275,14 @@ impl App {
 
     /// The game.
     pub fn game(&self) -> &AnyGame {
-        &self.game
+        &self.play.game
     }
 
     /// The variant and board of the game (or of the position being set up).
     pub fn game_type(&self) -> GameType {
         match &self.mode {
             Mode::Setup(setup) => setup.game_type(),
-            _ => self.game.game_type(),
+            _ => self.play.game.game_type(),
         }
     }
 
@@ -338,18 +290,13 @@ impl App {
     pub fn board(&self) -> Geometry {
         match &self.mode {
             Mode::Setup(setup) => setup.position().geometry(),
-            _ => self.game.geometry(),
+            _ => self.play.game.geometry(),
         }
     }
 
     /// Keeps the cursor on the board on show: after a change of board it starts again where a new game puts it.
     fn fit_cursor(&mut self) {
-        let board = self.board();
-        if self.cursor.square().index() >= board.squares() {
-            self.cursor = Cursor::on(start_square(board), board, self.flipped);
-        } else {
-            self.cursor = self.cursor.turned(board, self.flipped);
-        }
+        self.play.fit_cursor(self.board(), self.flipped);
     }
 
     /// The screen as the front end last said it is ([`Action::Resized`]), once it has.
@@ -376,27 +323,25 @@ impl App {
 
     /// The move picker of the live position.
     pub fn picker(&self) -> &Picker {
-        &self.picker
+        &self.play.picker
     }
 
     /// The position on show: the live one, or the one being browsed.
     pub fn shown_position(&self) -> AnyPosition {
         match &self.mode {
             Mode::Browsing { ply } => self
+                .play
                 .game
                 .position_at(*ply)
-                .unwrap_or_else(|| self.game.position()),
+                .unwrap_or_else(|| self.play.game.position()),
             Mode::Setup(setup) => *setup.position(),
-            _ => match &self.animation {
-                Some(animation) => *animation.picture(),
-                None => self.game.position(),
-            },
+            _ => self.play.live_picture(),
         }
     }
 
     /// The moves being shown stepping along their path, if any.
     pub fn animation(&self) -> Option<&Animation> {
-        self.animation.as_ref()
+        self.play.animation.as_ref()
     }
 
     /// The position being set up, when setting up.
@@ -409,12 +354,12 @@ impl App {
 
     /// The square under the cursor (always a playable square).
     pub fn cursor_square(&self) -> Option<Square> {
-        Some(self.cursor.square())
+        Some(self.play.cursor.square())
     }
 
     /// Cursor row and column on the diagram (row 0 at the top when not flipped).
     pub fn cursor(&self) -> (u32, u32) {
-        self.board().row_col(self.cursor.square())
+        self.board().row_col(self.play.cursor.square())
     }
 
     /// Whether the board is turned round (Black at the bottom).
@@ -429,12 +374,12 @@ impl App {
 
     /// Whether the engine is thinking.
     pub fn is_thinking(&self) -> bool {
-        self.thinking.is_some()
+        self.play.thinking.is_some()
     }
 
     /// What the engine has reported of the search under way.
     pub fn thinking(&self) -> Option<Thinking> {
-        self.thinking
+        self.play.thinking
     }
 
     /// Which pane has the keys.
@@ -444,13 +389,13 @@ impl App {
 
     /// The input box.
     pub fn input(&self) -> &Input {
-        &self.input
+        self.input.input()
     }
 
     /// Whether the input box holds refused text while the board has the keys (typing replaces it, Backspace
     /// edits it, any other key lets it go).
     pub fn input_held(&self) -> bool {
-        self.input_held
+        self.input.is_held()
     }
 
     /// The new-game dialog, when it is open (the help may be over it).
@@ -484,7 +429,7 @@ impl App {
 
     /// Whether the engine's move has been found and waits for the pace of a game between engines.
     pub fn move_waiting(&self) -> bool {
-        self.held.is_some()
+        self.play.held.is_some()
     }
 
     /// Whether the player holds the engine ([`Action::Pause`]).
@@ -518,16 +463,16 @@ impl App {
     /// What the game on show asks to keep: nothing while it has no moves or is a file's game being replayed;
     /// else the game with its players, its file and its clocks, in progress or ended.
     pub fn keep(&self) -> Keep {
-        if self.game.is_empty() || self.replay.is_some() {
+        if self.play.game.is_empty() || self.replay.is_some() {
             return Keep::Nothing;
         }
         let saved = Box::new(SavedGame {
-            game: self.game.clone(),
+            game: self.play.game.clone(),
             players: self.players,
             file: self.saved_file.clone(),
             clock: self.clock_state(),
         });
-        if self.game.outcome().is_some() {
+        if self.play.game.outcome().is_some() {
             Keep::Finished(saved)
         } else {
             Keep::InProgress(saved)
@@ -543,7 +488,7 @@ impl App {
         score: crate::engine::Score,
     ) -> Action {
         let judged = self.is_review_search(search)
-            || self.thinking.is_some_and(|t| {
+            || self.play.thinking.is_some_and(|t| {
                 t.search == search && t.purpose == super::action::Purpose::DrawOffer
             });
         if judged {
@@ -557,7 +502,7 @@ impl App {
     fn dispatch(&mut self, action: Action) -> Vec<Effect> {
         if action.from_player() {
             // A file's letter waits for one key only: a digit makes it the start of a typed square.
-            if let Some(letter) = self.letter.take()
+            if let Some(letter) = self.input.take_letter()
                 && let Action::Edit(tui_input::InputRequest::InsertChar(digit)) = action
                 && digit.is_ascii_digit()
             {
@@ -575,7 +520,7 @@ impl App {
         if let Action::FileLetter { letter, then } = action {
             return self.file_letter(letter, then.map(|then| *then));
         }
-        if self.input_held
+        if self.input.is_held()
             && action.from_player()
             && !matches!(
                 action,
@@ -610,7 +555,7 @@ impl App {
         }
         if action.from_player() && !matches!(action, Action::ToggleHelp | Action::ScrollHelp(_)) {
             // Any key shows the game as it stands at once.
-            self.animation = None;
+            self.play.animation = None;
         }
         if let Action::Timer(timer) = action {
             return self.timer(timer);

@@ -94,7 +94,7 @@ impl App {
         }
         Some(match self.analysis_refusal() {
             Some(why) => AnalysisView::Idle(why),
-            None if self.thinking.is_some() || self.review_running().is_some() => {
+            None if self.play.thinking.is_some() || self.review_running().is_some() => {
                 AnalysisView::Idle("the engine is busy: analysis resumes when it is free".into())
             }
             None => AnalysisView::Starting,
@@ -153,8 +153,10 @@ impl App {
     /// repetitions a move would make.
     fn shown_situation(&self) -> AnySituation {
         match self.mode {
-            Mode::Browsing { ply } if ply < self.game.ply() => situation_at(&self.game, ply),
-            _ => AnySituation::of_game(&self.game),
+            Mode::Browsing { ply } if ply < self.play.game.ply() => {
+                situation_at(&self.play.game, ply)
+            }
+            _ => AnySituation::of_game(&self.play.game),
         }
     }
 
@@ -178,7 +180,7 @@ impl App {
         }
         self.drop_stale_review();
         // A game being analysed comes before the panel.
-        if self.thinking.is_none() && self.fits() {
+        if self.play.thinking.is_none() && self.fits() {
             while let Some(ply) = self.review_wants() {
                 // The review's search replaces the panel's on the engine.
                 self.analysis.running = None;
@@ -188,7 +190,7 @@ impl App {
             }
         }
         let wanted = self.analysis.open
-            && self.thinking.is_none()
+            && self.play.thinking.is_none()
             && self.analysis_refusal().is_none()
             && self.fits();
         if !wanted {
@@ -205,8 +207,7 @@ impl App {
         {
             return;
         }
-        self.searches += 1;
-        let search = self.searches;
+        let search = self.play.next_search_number();
         self.analysis.running = Some((search, position));
         effects.push(Effect::Think {
             search,
@@ -230,9 +231,9 @@ impl App {
             Some((own, position)) if own == search => position,
             _ if self.analysis.open
                 && !pv.is_empty()
-                && self.thinking.is_some_and(|t| t.search == search) =>
+                && self.play.thinking.is_some_and(|t| t.search == search) =>
             {
-                self.game.position()
+                self.play.game.position()
             }
             _ => return Vec::new(),
         };

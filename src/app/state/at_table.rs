@@ -109,7 +109,7 @@ impl App {
     pub(super) fn seated(&self) -> Result<Color, String> {
         let table = self.table.as_ref().ok_or("there is no table")?;
         let seat = table.seat.ok_or("you are watching this game")?;
-        if let Some(outcome) = self.game.outcome() {
+        if let Some(outcome) = self.play.game.outcome() {
             return Err(format!("{outcome} already"));
         }
         Ok(seat)
@@ -147,7 +147,7 @@ impl App {
     /// game, colours swapped, same clock.
     fn offer_rematch(&mut self) -> Vec<Effect> {
         let seat = self.table.as_ref().and_then(|t| t.seat);
-        let refusal = match (seat, self.game.outcome()) {
+        let refusal = match (seat, self.play.game.outcome()) {
             (None, _) => "you are watching this game",
             (Some(_), None) => "a rematch is for after the game",
             (Some(_), Some(_)) => {
@@ -215,9 +215,10 @@ impl App {
             return;
         }
         if let Some(mv) = self
+            .play
             .game
             .moves()
-            .get(self.game.ply().wrapping_sub(1))
+            .get(self.play.game.ply().wrapping_sub(1))
             .cloned()
         {
             self.sent = Some(mv);
@@ -319,8 +320,8 @@ impl App {
     /// Brings the game to the table's: nothing when they agree (or the table has not yet seen the move the player
     /// just sent), one move shown stepping along its path when the table is one move ahead, else the table's game.
     fn follow(&mut self, state: &TableState) -> Vec<Effect> {
-        let (ours, theirs) = (self.game.moves(), state.game.moves());
-        let same = ours == theirs && self.game.outcome() == state.game.outcome();
+        let (ours, theirs) = (self.play.game.moves(), state.game.moves());
+        let same = ours == theirs && self.play.game.outcome() == state.game.outcome();
         if same {
             // Seats and clocks changed, not the game: the caller brings the status line up to date.
             self.sent = None;
@@ -334,17 +335,17 @@ impl App {
             return Vec::new();
         }
         self.sent = None;
-        let one_ahead = self.game.outcome().is_none()
+        let one_ahead = self.play.game.outcome().is_none()
             && theirs.len() == ours.len() + 1
             && theirs.starts_with(ours)
-            && self.game.ply() == ours.len();
+            && self.play.game.ply() == ours.len();
         if !one_ahead {
             return self.replace_game(state);
         }
         let browsing = self.mode;
         let mv = theirs[ours.len()];
         let effects = self.play(mv);
-        if self.game.outcome() != state.game.outcome() {
+        if self.play.game.outcome() != state.game.outcome() {
             // The table ended the game otherwise (a flag fell as the move came): its word stands.
             return self.replace_game(state);
         }
@@ -362,7 +363,7 @@ impl App {
             Mode::Browsing { ply } if ply < state.game.ply() => Some(ply),
             _ => None,
         };
-        self.game = state.game.clone();
+        self.play.game = state.game.clone();
         self.sent = None;
         let effects = self.after_change();
         if let (Some(ply), Mode::Play) = (browsing, self.mode) {
@@ -389,7 +390,7 @@ impl App {
     }
 
     fn table_turn(&self, table: &Table, state: &TableState, turn: String) -> String {
-        let side = self.game.position().side_to_move();
+        let side = self.play.game.position().side_to_move();
         if let Some(missing) = [Color::Black, Color::White]
             .into_iter()
             .find(|c| state.seats[c.index()].is_none())

@@ -38,17 +38,17 @@ impl App {
     /// The front end's time, as a count since any start it likes (it only has to go forward). Told before each
     /// action: the clocks run by it.
     pub fn set_time(&mut self, now: Duration) {
-        self.now = self.now.max(now);
+        self.play.now = self.play.now.max(now);
     }
 
     /// The time control of the game in play, if it has clocks.
     pub fn time_control(&self) -> Option<TimeControl> {
-        self.clock.as_ref().map(Clock::control)
+        self.play.clock.as_ref().map(Clock::control)
     }
 
     /// The time control new games get (the settings', or the one last chosen in the new-game dialog).
     pub fn new_games_time_control(&self) -> Option<TimeControl> {
-        self.time_control
+        self.play.time_control
     }
 
     /// The clocks of the game on show, as they stand: `None` for a game without clocks, a replayed record or a
@@ -57,9 +57,9 @@ impl App {
         if self.replay.is_some() || self.table.is_some() {
             return None;
         }
-        let clock = self.clock.as_ref()?;
+        let clock = self.play.clock.as_ref()?;
         Some(ClockView {
-            left: [Color::Black, Color::White].map(|side| clock.left(side, self.now)),
+            left: [Color::Black, Color::White].map(|side| clock.left(side, self.play.now)),
             running: clock.running(),
         })
     }
@@ -70,12 +70,15 @@ impl App {
         if self.replay.is_some() || self.table.is_some() {
             return None;
         }
-        self.clock.as_ref().map(|clock| clock.state(self.now))
+        self.play
+            .clock
+            .as_ref()
+            .map(|clock| clock.state(self.play.now))
     }
 
     /// Fresh clocks for a new game, from the time control new games get.
     pub(super) fn set_fresh_clock(&mut self) {
-        self.clock = self.time_control.map(Clock::new);
+        self.play.clock = self.play.time_control.map(Clock::new);
     }
 
     /// Goes on with `game` and its clocks as they were saved (stopped until the game is in play again).
@@ -87,9 +90,9 @@ impl App {
     ) -> Vec<Effect> {
         self.reset(game, players);
         if let Some(state) = clock {
-            self.time_control = Some(state.control);
+            self.play.time_control = Some(state.control);
         }
-        self.clock = clock.map(Clock::from_state);
+        self.play.clock = clock.map(Clock::from_state);
         self.after_change()
     }
 
@@ -102,7 +105,7 @@ impl App {
         if self.replay.is_some() || self.table.is_some() || self.paused {
             return false;
         }
-        if self.game.ply() < 2 {
+        if self.play.game.ply() < 2 {
             // The side to move has not moved yet.
             return false;
         }
@@ -110,8 +113,8 @@ impl App {
             return false;
         }
         match self.mode {
-            Mode::Play => self.game.outcome().is_none(),
-            Mode::Browsing { .. } => self.game.outcome().is_none() && self.engine_plays(),
+            Mode::Play => self.play.game.outcome().is_none(),
+            Mode::Browsing { .. } => self.play.game.outcome().is_none() && self.engine_plays(),
             Mode::Over(_) | Mode::Setup(_) => false,
         }
     }
@@ -125,14 +128,14 @@ impl App {
     /// when the running clock next shows a new second (or runs out) if anything changed.
     pub(super) fn sync_clock(&mut self, effects: &mut Vec<Effect>) {
         let should_run = self.clock_should_run();
-        let side = self.game.position().side_to_move();
-        let now = self.now;
-        let Some(clock) = self.clock.as_mut() else {
+        let side = self.play.game.position().side_to_move();
+        let now = self.play.now;
+        let Some(clock) = self.play.clock.as_mut() else {
             return;
         };
         let wanted = should_run.then_some(side);
         // A move hands the clock over itself (`press_clock`); the wake-up for the other side's clock is still due.
-        let pressed = std::mem::take(&mut self.clock_pressed);
+        let pressed = std::mem::take(&mut self.play.clock_pressed);
         if clock.running() != wanted {
             match wanted {
                 // A side that is to move without having been handed the clock by a move (after an undo, a
@@ -156,7 +159,7 @@ impl App {
 
     /// How long until the running clock shows its next new figure (just after it), or falls.
     fn clock_wake_after(&self) -> Option<Duration> {
-        let left = self.clock.as_ref()?.until_flag(self.now)?;
+        let left = self.play.clock.as_ref()?.until_flag(self.play.now)?;
         let step = match left <= TENTHS_BELOW {
             true => Duration::from_millis(100),
             false => Duration::from_secs(1),
@@ -172,7 +175,12 @@ impl App {
 
     /// The clock timer came: the running side's time has run out, or its clock shows a new second.
     pub(super) fn clock_tick(&mut self) -> Vec<Effect> {
-        match self.clock.as_ref().and_then(|c| c.flagged(self.now)) {
+        match self
+            .play
+            .clock
+            .as_ref()
+            .and_then(|c| c.flagged(self.play.now))
+        {
             Some(flagged) => self.flag_fell(flagged),
             None => self.clock_wake().into_iter().collect(),
         }
@@ -181,27 +189,29 @@ impl App {
     /// Before a move is played: if the running clock has run out, the move comes too late and the game is lost
     /// on time instead; the effects of that are returned.
     pub(super) fn flag_before_move(&mut self) -> Option<Vec<Effect>> {
-        let flagged = self.clock.as_ref()?.flagged(self.now)?;
+        let flagged = self.play.clock.as_ref()?.flagged(self.play.now)?;
         Some(self.flag_fell(flagged))
     }
 
     /// A move was played: the mover's clock stops (with its increment) and the other side's starts.
     pub(super) fn press_clock(&mut self) {
-        let now = self.now;
-        if let Some(clock) = self.clock.as_mut() {
+        let now = self.play.now;
+        if let Some(clock) = self.play.clock.as_mut() {
             // The fall was looked for just before the move ([`App::flag_before_move`]) at the same time.
             let _ = clock.press(now);
-            self.clock_pressed = true;
+            self.play.clock_pressed = true;
         }
     }
 
     /// `flagged`'s time ran out: the game is lost on time, and the search for the move stops.
     fn flag_fell(&mut self, flagged: Color) -> Vec<Effect> {
-        if self.game.outcome().is_some() || self.game.declare(lost_on_time(flagged)).is_err() {
+        if self.play.game.outcome().is_some()
+            || self.play.game.declare(lost_on_time(flagged)).is_err()
+        {
             return Vec::new();
         }
-        if let Some(clock) = self.clock.as_mut() {
-            clock.stop(self.now);
+        if let Some(clock) = self.play.clock.as_mut() {
+            clock.stop(self.play.now);
         }
         let browsing = self.mode;
         let mut effects = self.stop_thinking();
@@ -218,10 +228,12 @@ impl App {
     /// What the engine playing `side` at `level` is given to think with: its clock when the game has clocks
     /// (the time it has left, spent by the engine's time management), else the settings' time per move.
     pub(super) fn move_limits(&self, level: Level, side: Color) -> Limits {
-        let Some(clock) = self.clock.as_ref() else {
+        let Some(clock) = self.play.clock.as_ref() else {
             return level.limits(self.preferences.think_time);
         };
-        let remaining = clock.left(side, self.now).saturating_sub(MOVE_OVERHEAD);
+        let remaining = clock
+            .left(side, self.play.now)
+            .saturating_sub(MOVE_OVERHEAD);
         match clock.control() {
             TimeControl::Fischer { increment, .. } => Limits {
                 clock: Some(engine::Clock {

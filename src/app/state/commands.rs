@@ -228,7 +228,11 @@ impl App {
             self.refuse_input(refusal);
             return Vec::new();
         }
-        let found = self.game.position().parse_move(&text, Strictness::Exact);
+        let found = self
+            .play
+            .game
+            .position()
+            .parse_move(&text, Strictness::Exact);
         match found {
             Ok(mv) => {
                 self.clear_input();
@@ -243,8 +247,7 @@ impl App {
 
     /// Empties the input box (refused text held there included) and gives the keys back to the board.
     pub(super) fn clear_input(&mut self) {
-        self.input_held = false;
-        self.input.reset();
+        self.input.clear();
         if self.focus == Focus::Input {
             self.focus = Focus::Board;
         }
@@ -286,7 +289,7 @@ impl App {
     /// `:save [name]`: the name is the rest of the line, spaces and all (the store makes it a safe file name).
     fn save(&self, name: Option<&str>) -> Vec<Effect> {
         vec![Effect::Save {
-            game: Box::new(self.game.clone()),
+            game: Box::new(self.play.game.clone()),
             players: self.players,
             file: self.saved_file.clone(),
             clock: self.clock_state(),

@@ -19,10 +19,10 @@ impl App {
 
     /// "move 12, White to play", and what the player can do about it.
     pub(super) fn turn_message(&self) -> String {
-        let side = self.game.position().side_to_move();
+        let side = self.play.game.position().side_to_move();
         let turn = format!(
             "move {}, {side} to play",
-            self.game.next_move_number().number
+            self.play.game.next_move_number().number
         );
         if let Some(table) = &self.table {
             return self.table_turn_message(table, turn);
@@ -39,9 +39,10 @@ impl App {
                 self.key(Context::Board, "move-now", ":move")
             );
         }
-        if self.picker.must_capture() {
-            let position = self.game.position();
+        if self.play.picker.must_capture() {
+            let position = self.play.game.position();
             let takers: Vec<String> = self
+                .play
                 .picker
                 .movable()
                 .into_iter()
@@ -62,7 +63,9 @@ impl App {
             0 => "the start".to_string(),
             _ => format!(
                 "after {}",
-                self.game.point_text(ply, self.game.variant().notation())
+                self.play
+                    .game
+                    .point_text(ply, self.play.game.variant().notation())
             ),
         }
     }
@@ -130,7 +133,7 @@ impl App {
                     } else {
                         format!("{} plays back", self.key(Context::Replay, "play", "-"))
                     };
-                    let end = match (&replay.error, ply == self.game.len()) {
+                    let end = match (&replay.error, ply == self.play.game.len()) {
                         (Some(error), true) => format!(" The record stops here: {error}."),
                         _ => String::new(),
                     };
@@ -139,7 +142,7 @@ impl App {
                         replay.source,
                         self.point(ply),
                         count(
-                            moves_played_any(&self.game.start(), self.game.len()),
+                            moves_played_any(&self.play.game.start(), self.play.game.len()),
                             "move",
                             "moves"
                         ),
@@ -149,7 +152,7 @@ impl App {
                 None => format!(
                     "browsing: {}, {} played ({} returns to the game)",
                     self.point(ply),
-                    count(self.game.moves_played(), "move", "moves"),
+                    count(self.play.game.moves_played(), "move", "moves"),
                     self.key(Context::Board, "cancel", "Esc")
                 ),
             },

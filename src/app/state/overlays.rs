@@ -97,12 +97,12 @@ impl App {
             DialogStep::Stays => Vec::new(),
             DialogStep::Start(game_type, players, opening, clock) => {
                 self.overlay.close_panel();
-                self.time_control = clock;
+                self.play.time_control = clock;
                 self.start_with_opening(game_type, players, opening)
             }
             DialogStep::SetUp(game_type, players, clock) => {
                 self.overlay.close_panel();
-                self.time_control = clock;
+                self.play.time_control = clock;
                 self.open_setup_as(game_type, players)
             }
             DialogStep::Cancel => {

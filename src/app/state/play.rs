@@ -1,16 +1,14 @@
 //! The play core: the game's own actions (the cursor, picking and typing moves, the engine's turns and answers,
 //! undo and redo, browsing the game, flipping, quitting) and starting or leaving a game.
 
-use tui_input::Input;
-
 use super::App;
-use crate::app::action::{Action, Effect, Purpose, SetupAction, Thinking};
+use crate::app::action::{Action, Effect, Purpose, SetupAction};
 use crate::app::ballot::OpeningChoice;
 use crate::app::cursor::{Cursor, Step};
 use crate::app::dialog::NewGameDialog;
 use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
-use crate::app::picking::{Pick, Picker};
+use crate::app::picking::Pick;
 use crate::engine::{AnySituation, Player, Players};
 use crate::game::AnyGame;
 use crate::rules::{Move, Square};
@@ -31,11 +29,11 @@ impl App {
                 self.move_cursor(&action);
                 Vec::new()
             }
-            Action::PickAtCursor => self.pick(self.cursor.square()),
+            Action::PickAtCursor => self.pick(self.play.cursor.square()),
             Action::PickSquare(square) => self.pick(square),
             Action::Cancel => self.cancel(),
             Action::Submit(text) => {
-                self.input = Input::new(text);
+                self.input.set(text);
                 self.submit_input()
             }
             Action::SubmitInput => self.submit_input(),
@@ -67,7 +65,7 @@ impl App {
             Action::NewGame => {
                 self.overlay.open_dialog(
                     NewGameDialog::new(self.game_type(), self.players)
-                        .with_clock(self.time_control),
+                        .with_clock(self.play.time_control),
                 );
                 Vec::new()
             }
@@ -78,7 +76,7 @@ impl App {
             Action::Redo => self.step_forward(),
             Action::Flip => {
                 self.flipped = !self.flipped;
-                self.cursor = self.cursor.turned(self.board(), self.flipped);
+                self.play.cursor = self.play.cursor.turned(self.board(), self.flipped);
                 Vec::new()
             }
             Action::BrowseBack => self.browse(|ply, _| ply.saturating_sub(1)),
@@ -105,7 +103,7 @@ impl App {
                 score,
                 pv,
             } => {
-                if let Some(thinking) = self.thinking.as_mut().filter(|t| t.search == search) {
+                if let Some(thinking) = self.play.thinking.as_mut().filter(|t| t.search == search) {
                     thinking.depth = Some(depth);
                     thinking.score = Some(score);
                 }
@@ -170,9 +168,12 @@ impl App {
     /// replayed belongs to its file).
     pub(super) fn leave_game(&mut self) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
-        if self.replay.is_none() && !self.game.is_empty() && self.game.final_outcome().is_none() {
+        if self.replay.is_none()
+            && !self.play.game.is_empty()
+            && self.play.game.final_outcome().is_none()
+        {
             effects.push(Effect::Archive {
-                game: Box::new(self.game.clone()),
+                game: Box::new(self.play.game.clone()),
                 players: self.players,
                 file: self.saved_file.clone(),
                 clock: self.clock_state(),
@@ -190,18 +191,12 @@ impl App {
     /// Replaces the game and players, everything else starting afresh but the preferences and the search
     /// numbers: they go on rising, so that an answer from the old game is never taken for one in this game.
     pub(super) fn reset(&mut self, game: AnyGame, players: Players) {
-        let (searches, screen) = (self.searches, self.screen);
-        let (seed, draws) = (self.seed, self.draws);
-        let (time_control, now) = (self.time_control, self.now);
-        let analysis = self.analysis.kept();
-        let preferences = std::mem::take(&mut self.preferences);
-        *self = App::fresh(game, players, preferences);
-        self.searches = searches;
-        self.screen = screen;
-        (self.seed, self.draws) = (seed, draws);
-        (self.time_control, self.now) = (time_control, now);
-        self.set_fresh_clock();
-        self.analysis = analysis;
+        let mut fresh = App::fresh(game, players, std::mem::take(&mut self.preferences));
+        fresh.play.carry_over(&self.play);
+        fresh.screen = self.screen;
+        (fresh.seed, fresh.draws) = (self.seed, self.draws);
+        fresh.analysis = self.analysis.kept();
+        *self = fresh;
     }
 
     /// Esc on the game: leaves typing, browsing or the move list, or drops the selection and the hint. A help open over
@@ -209,7 +204,7 @@ impl App {
     fn cancel(&mut self) -> Vec<Effect> {
         self.overlay.close_help();
         if self.focus == Focus::Input {
-            self.input.reset();
+            self.input.clear();
             self.focus = Focus::Board;
             self.status = self.mode_message();
         } else if matches!(self.mode, Mode::Browsing { .. }) {
@@ -219,7 +214,7 @@ impl App {
             self.focus = Focus::Board;
             self.status = self.mode_message();
         } else {
-            self.picker.drop_selection();
+            self.play.picker.drop_selection();
             // The hint goes too, and the search for one.
             self.hint = None;
             self.status = self.mode_message();
@@ -232,12 +227,12 @@ impl App {
 
     /// Hurries the engine: a move held for the pace is shown now, a search under way answers with its best.
     pub(super) fn move_now(&mut self) -> Vec<Effect> {
-        if self.held.is_some() {
+        if self.play.held.is_some() {
             // A game between engines waiting for its pace: the move is shown now.
-            self.pace_wait = false;
+            self.play.pace_wait = false;
             return self.show_held_move();
         }
-        match self.thinking {
+        match self.play.thinking {
             Some(thinking) => {
                 self.status = match thinking.purpose {
                     Purpose::Hint => "the best move found so far:".into(),
@@ -260,16 +255,16 @@ impl App {
             Action::Left => Step::Left,
             _ => Step::Right,
         };
-        self.cursor = self.cursor.step(step, self.board(), self.flipped);
+        self.play.cursor = self.play.cursor.step(step, self.board(), self.flipped);
     }
 
     /// Puts the cursor on `square`.
     pub(super) fn put_cursor(&mut self, square: Square) {
-        if self.cursor.square() == square {
+        if self.play.cursor.square() == square {
             // Picking the square under the cursor keeps the diagonal it came along.
             return;
         }
-        self.cursor = Cursor::on(square, self.board(), self.flipped);
+        self.play.cursor = Cursor::on(square, self.board(), self.flipped);
     }
 
     /// Puts the cursor where the player is likely to want it: on the selected piece, or on the middle one of the
@@ -278,8 +273,8 @@ impl App {
         if !self.humans_turn() {
             return;
         }
-        let movable = self.picker.movable();
-        let target = self.picker.selected().or_else(|| {
+        let movable = self.play.picker.movable();
+        let target = self.play.picker.selected().or_else(|| {
             let on_movable = self.cursor_square().is_some_and(|s| movable.contains(&s));
             (!on_movable)
                 .then(|| movable.get(movable.len() / 2).copied())
@@ -292,7 +287,7 @@ impl App {
 
     /// Whether the person at the keyboard is to move (at a table, once both seats are taken).
     pub(super) fn humans_turn(&self) -> bool {
-        self.players.of(self.game.position().side_to_move()) == Player::Human
+        self.players.of(self.play.game.position().side_to_move()) == Player::Human
             && self.table.as_ref().is_none_or(|t| t.full())
     }
 
@@ -315,10 +310,10 @@ impl App {
             self.status = self.engine_refusal();
             return Vec::new();
         }
-        let position = self.game.position();
+        let position = self.play.game.position();
         // The jumps of a capture picked one by one have been seen: the animation shows the rest.
-        let seen = self.picker.taken_so_far(&position).len();
-        match self.picker.pick(&position, square) {
+        let seen = self.play.picker.taken_so_far(&position).len();
+        match self.play.picker.pick(&position, square) {
             Ok(Pick::Complete(mv)) => self.play_shown_from(mv, seen),
             Ok(Pick::Selected(s)) => {
                 self.status = format!("{} selected", position.square_name(s));
@@ -346,13 +341,13 @@ impl App {
 
     /// Plays `mv`, and shows it stepping along its path from its landing number `seen`.
     fn play_shown_from(&mut self, mv: Move, seen: usize) -> Vec<Effect> {
-        let before = self.game.position();
+        let before = self.play.game.position();
         let players_own = self.players.of(before.side_to_move()) == Player::Human;
         if let Some(effects) = self.flag_before_move() {
             // Too late: the time ran out before the move came.
             return effects;
         }
-        match self.game.play(&mv) {
+        match self.play.game.play(&mv) {
             Ok(()) => {
                 self.press_clock();
                 let mut effects = Vec::new();
@@ -372,7 +367,7 @@ impl App {
 
     /// After the game changed: a new picker, the game's end if it came, the engine's turn if it is one.
     pub(super) fn after_change(&mut self) -> Vec<Effect> {
-        self.picker = Picker::new(&self.game.position());
+        self.play.refresh_picker();
         self.place_cursor();
         self.game_changed = true;
         let mut effects = Vec::new();
@@ -380,7 +375,7 @@ impl App {
             // The hint was for the position before: nobody needs it now.
             effects.extend(self.stop_thinking());
         }
-        match self.game.outcome() {
+        match self.play.game.outcome() {
             Some(outcome) => {
                 self.mode = Mode::Over(outcome);
                 self.status = self.mode_message();
@@ -397,17 +392,17 @@ impl App {
 
     /// Starts the engine when it is to move (unless the player holds it).
     pub(super) fn next_turn(&mut self) -> Vec<Effect> {
-        let side = self.game.position().side_to_move();
+        let side = self.play.game.position().side_to_move();
         if self.paused {
             return Vec::new();
         }
         match self.players.of(side) {
             Player::Human | Player::Remote => Vec::new(),
             Player::Engine(level) => {
-                let search = self.begin_search(Purpose::Move);
+                let search = self.play.begin_search(Purpose::Move);
                 vec![Effect::Think {
                     search,
-                    situation: AnySituation::of_game(&self.game),
+                    situation: AnySituation::of_game(&self.play.game),
                     level,
                     limits: self.move_limits(level, side),
                 }]
@@ -419,32 +414,20 @@ impl App {
     /// when one was asked for: for a front end that gives the settings after opening the game, and drops the
     /// search first asked for without starting it.
     pub fn renew_engine_turn(&mut self) -> Vec<Effect> {
-        match self.thinking {
+        match self.play.thinking {
             Some(thinking) if thinking.purpose == Purpose::Move => {
-                self.thinking = None;
+                self.play.thinking = None;
                 self.next_turn()
             }
             _ => Vec::new(),
         }
     }
 
-    /// Numbers a new search and waits for it; returns its number.
-    pub(super) fn begin_search(&mut self, purpose: Purpose) -> u64 {
-        self.searches += 1;
-        self.thinking = Some(Thinking {
-            search: self.searches,
-            purpose,
-            depth: None,
-            score: None,
-        });
-        self.searches
-    }
-
     /// Stops waiting for the engine: a move held for the pace is dropped, and a search under way is stopped (its
     /// answer will be stale).
     pub(super) fn stop_thinking(&mut self) -> Vec<Effect> {
-        self.held = None;
-        match self.thinking.take() {
+        self.play.held = None;
+        match self.play.thinking.take() {
             Some(_) => vec![Effect::StopThinking],
             None => Vec::new(),
         }
@@ -453,6 +436,7 @@ impl App {
     /// The engine answered search `search`: its move is played, held for the pace, or ignored when stale.
     fn engine_moved(&mut self, search: u64, mv: Option<Move>) -> Vec<Effect> {
         if self
+            .play
             .thinking
             .is_some_and(|t| t.search == search && t.purpose == Purpose::Hint)
         {
@@ -460,15 +444,16 @@ impl App {
             return Vec::new();
         }
         let wanted = self
+            .play
             .thinking
             .filter(|t| t.search == search && t.purpose == Purpose::Move);
-        if wanted.is_none() || self.held.is_some() {
+        if wanted.is_none() || self.play.held.is_some() {
             // An answer to a search that was stopped (by an undo, say): the game has moved on.
             return Vec::new();
         }
-        if self.pace_wait && mv.is_some() {
+        if self.play.pace_wait && mv.is_some() {
             // A game between engines: the move is shown when the pace says.
-            self.held = mv;
+            self.play.held = mv;
             return Vec::new();
         }
         self.deliver(mv)
@@ -476,8 +461,8 @@ impl App {
 
     /// Plays the engine's move (or, with none, lets the game end).
     pub(super) fn deliver(&mut self, mv: Option<Move>) -> Vec<Effect> {
-        self.thinking = None;
-        self.held = None;
+        self.play.thinking = None;
+        self.play.held = None;
         let browsing = self.mode;
         let effects = match mv {
             Some(mv) => self.play(mv),
@@ -494,7 +479,7 @@ impl App {
     /// Undo: a declared ending (a resignation, an agreed draw), or one move, or against the engine, back to the
     /// human's previous turn. With nothing to take back nothing changes: a search under way goes on.
     pub(super) fn take_back(&mut self) -> Vec<Effect> {
-        if self.game.outcome().is_some() && self.game.withdraw() {
+        if self.play.game.outcome().is_some() && self.play.game.withdraw() {
             let mut effects = self.stop_thinking();
             effects.extend(self.after_change());
             if matches!(self.mode, Mode::Play) {
@@ -502,7 +487,7 @@ impl App {
             }
             return effects;
         }
-        if self.game.ply() == 0 {
+        if self.play.game.ply() == 0 {
             self.status = "nothing to undo".into();
             return Vec::new();
         }
@@ -516,12 +501,15 @@ impl App {
     /// Takes back one move, and the increment its mover's clock earned for it (the first move of each side is
     /// not timed, so earned none); `false` with nothing to take back.
     fn undo_move(&mut self) -> bool {
-        if !self.game.undo() {
+        if !self.play.game.undo() {
             return false;
         }
-        let (ply, mover) = (self.game.ply(), self.game.position().side_to_move());
-        if let Some(clock) = self.clock.as_mut().filter(|_| ply >= 2) {
-            clock.take_back(mover, self.now);
+        let (ply, mover) = (
+            self.play.game.ply(),
+            self.play.game.position().side_to_move(),
+        );
+        if let Some(clock) = self.play.clock.as_mut().filter(|_| ply >= 2) {
+            clock.take_back(mover, self.play.now);
         }
         true
     }
@@ -529,11 +517,14 @@ impl App {
     /// Plays one move of the redo line again, and gives its mover back the increment [`App::undo_move`] took;
     /// `false` with nothing to replay.
     fn redo_move(&mut self) -> bool {
-        let (ply, mover) = (self.game.ply(), self.game.position().side_to_move());
-        if !self.game.redo() {
+        let (ply, mover) = (
+            self.play.game.ply(),
+            self.play.game.position().side_to_move(),
+        );
+        if !self.play.game.redo() {
             return false;
         }
-        if let Some(clock) = self.clock.as_mut().filter(|_| ply >= 2) {
+        if let Some(clock) = self.play.clock.as_mut().filter(|_| ply >= 2) {
             clock.replay(mover);
         }
         true
@@ -542,7 +533,7 @@ impl App {
     /// Redo: one move, or against the engine, on to the human's next turn. With nothing to replay nothing
     /// changes: a search under way goes on.
     pub(super) fn step_forward(&mut self) -> Vec<Effect> {
-        if self.game.ply() == self.game.len() {
+        if self.play.game.ply() == self.play.game.len() {
             self.status = "nothing to redo".into();
             return Vec::new();
         }
@@ -560,7 +551,7 @@ impl App {
 
     /// Shows the position `step` gives from the one on show and the live ply; at the live ply browsing ends.
     fn browse(&mut self, step: impl Fn(usize, usize) -> usize) -> Vec<Effect> {
-        let live = self.game.ply();
+        let live = self.play.game.ply();
         let from = match self.mode {
             Mode::Browsing { ply } => ply,
             _ => live,
@@ -578,7 +569,7 @@ impl App {
     /// Back to the live position, if browsing.
     pub(super) fn leave_browsing(&mut self) {
         if matches!(self.mode, Mode::Browsing { .. }) {
-            self.mode = match self.game.outcome() {
+            self.mode = match self.play.game.outcome() {
                 Some(outcome) => Mode::Over(outcome),
                 None => Mode::Play,
             };

@@ -85,16 +85,18 @@ impl App {
             self.status = "setting up: there is no game to analyse yet".into();
             return Vec::new();
         }
-        if self.table.as_ref().is_some_and(|t| t.seat.is_some()) && self.game.outcome().is_none() {
+        if self.table.as_ref().is_some_and(|t| t.seat.is_some())
+            && self.play.game.outcome().is_none()
+        {
             self.status = "no analysis while you play a person at a table".into();
             return Vec::new();
         }
-        if self.game.is_empty() {
+        if self.play.game.is_empty() {
             self.status = "no moves to analyse yet".into();
             return Vec::new();
         }
-        let positions: Vec<AnyPosition> = (0..=self.game.len())
-            .filter_map(|ply| self.game.position_at(ply))
+        let positions: Vec<AnyPosition> = (0..=self.play.game.len())
+            .filter_map(|ply| self.play.game.position_at(ply))
             .collect();
         self.review = Some(Review {
             judged: vec![None; positions.len()],
@@ -104,11 +106,11 @@ impl App {
             one_short: None,
         });
         // Moves as the move list numbers them (one by each side), and the positions actually searched.
-        let moves = crate::game::moves_played_any(&self.game.start(), self.game.len());
+        let moves = crate::game::moves_played_any(&self.play.game.start(), self.play.game.len());
         self.status = format!(
             "analysing the game: {} ({} positions, each searched {REVIEW_DEPTH} plies deep)",
             crate::game::count(moves, "move", "moves"),
-            self.game.len() + 1
+            self.play.game.len() + 1
         );
         Vec::new()
     }
@@ -137,7 +139,7 @@ impl App {
                 if review.positions[ply - 1].side_to_move() != side {
                     continue;
                 }
-                match self.game.mark(ply) {
+                match self.play.game.mark(ply) {
                     Some(MoveMark::Dubious) => counts[0] += 1,
                     Some(MoveMark::Mistake) => counts[1] += 1,
                     Some(MoveMark::Blunder) => counts[2] += 1,
@@ -176,9 +178,8 @@ impl App {
             self.review_judged(ply, Score::Loss(0));
             return false;
         }
-        self.searches += 1;
-        let search = self.searches;
-        let situation = super::analysis::situation_at(&self.game, ply);
+        let search = self.play.next_search_number();
+        let situation = super::analysis::situation_at(&self.play.game, ply);
         if let Some(review) = self.review.as_mut() {
             review.running = Some((search, ply));
             review.best = None;
@@ -196,12 +197,12 @@ impl App {
     /// a new game): its judgements no longer belong to these moves. Moves played after it keep it.
     pub(super) fn drop_stale_review(&mut self) {
         let stale = self.review.as_ref().is_some_and(|review| {
-            review.positions.len() > self.game.len() + 1
+            review.positions.len() > self.play.game.len() + 1
                 || review
                     .positions
                     .iter()
                     .enumerate()
-                    .any(|(ply, position)| self.game.position_at(ply) != Some(*position))
+                    .any(|(ply, position)| self.play.game.position_at(ply) != Some(*position))
         });
         if stale {
             self.review = None;
@@ -270,7 +271,7 @@ impl App {
         let Some(review) = self.review.as_ref() else {
             return;
         };
-        let notation = self.game.variant().notation();
+        let notation = self.play.game.variant().notation();
         let mut marks = Vec::new();
         for ply in 1..review.positions.len() {
             let before = review.positions[ply - 1];
@@ -285,7 +286,7 @@ impl App {
             }
             // Only a move the engine's search of the position before did not choose can be marked: that search
             // names the better move, and its score is the better move's worth.
-            let played = self.game.moves().get(ply - 1).copied();
+            let played = self.play.game.moves().get(ply - 1).copied();
             let Some(best) = best.filter(|b| played.is_some_and(|p| !b.same_effect(&p))) else {
                 continue;
             };
@@ -315,10 +316,10 @@ impl App {
         }
         let mut marked = 0;
         for (ply, mark, comment) in marks {
-            if self.game.mark(ply).is_none() {
-                self.game.set_mark(ply, Some(mark));
-                if self.game.comment(ply).is_none() {
-                    self.game.set_comment(ply, Some(comment));
+            if self.play.game.mark(ply).is_none() {
+                self.play.game.set_mark(ply, Some(mark));
+                if self.play.game.comment(ply).is_none() {
+                    self.play.game.set_comment(ply, Some(comment));
                 }
                 marked += 1;
             }
@@ -347,15 +348,16 @@ impl App {
         }
         let ply = match self.mode {
             Mode::Browsing { ply } => ply,
-            _ => self.game.ply(),
+            _ => self.play.game.ply(),
         };
         let text = text.map(str::trim).filter(|t| !t.is_empty());
-        self.game.set_comment(ply, text.map(str::to_string));
+        self.play.game.set_comment(ply, text.map(str::to_string));
         let what = match ply {
             0 => "the start".to_string(),
             _ => self
+                .play
                 .game
-                .move_text(ply, self.game.variant().notation())
+                .move_text(ply, self.play.game.variant().notation())
                 .unwrap_or_default(),
         };
         self.status = match text {
@@ -370,21 +372,21 @@ impl App {
     pub(super) fn jump_to_mark(&mut self, forward: bool) -> Vec<Effect> {
         // In a game, the moves taken back are not browsed; in a replay every move is.
         let len = match self.replay {
-            Some(_) => self.game.len(),
-            None => self.game.ply(),
+            Some(_) => self.play.game.len(),
+            None => self.play.game.ply(),
         };
         let shown = match self.mode {
             Mode::Browsing { ply } => ply,
-            _ => self.game.ply(),
+            _ => self.play.game.ply(),
         };
-        let marked = |ply: &usize| self.game.mark(*ply).is_some();
+        let marked = |ply: &usize| self.play.game.mark(*ply).is_some();
         let target = if forward {
             (shown + 1..=len).find(marked)
         } else {
             (1..shown).rev().find(marked)
         };
         let Some(ply) = target else {
-            self.status = if (1..=len).any(|p| self.game.mark(p).is_some()) {
+            self.status = if (1..=len).any(|p| self.play.game.mark(p).is_some()) {
                 format!(
                     "no marked move {} this one",
                     if forward { "after" } else { "before" }

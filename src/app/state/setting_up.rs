@@ -4,7 +4,6 @@ use super::App;
 use crate::app::action::{Action, Effect, SetupAction};
 use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
-use crate::app::picking::Picker;
 use crate::app::setup::{Setup, check_position};
 use crate::engine::Players;
 use crate::game::AnyGame;
@@ -118,13 +117,13 @@ impl App {
         if self.replay.is_some() {
             // Back to the record (at its end): nobody plays a replayed game.
             self.mode = Mode::Browsing {
-                ply: self.game.len(),
+                ply: self.play.game.len(),
             };
             self.focus = Focus::History;
             self.status = self.mode_message();
             return Vec::new();
         }
-        match self.game.outcome() {
+        match self.play.game.outcome() {
             Some(outcome) => {
                 self.mode = Mode::Over(outcome);
                 self.status = self.mode_message();
@@ -132,7 +131,7 @@ impl App {
             }
             None => {
                 self.mode = Mode::Play;
-                self.picker = Picker::new(&self.game.position());
+                self.play.refresh_picker();
                 self.place_cursor();
                 self.status = self.mode_message();
                 self.next_turn()

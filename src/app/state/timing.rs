@@ -21,13 +21,13 @@ impl App {
             Timer::Analysis => self.analysis_refresh(),
             Timer::Clock => self.clock_tick(),
             Timer::Pace => {
-                self.pace_wait = false;
+                self.play.pace_wait = false;
                 self.show_held_move()
             }
             Timer::Animation => {
-                let still = self.animation.as_mut().is_some_and(Animation::advance);
+                let still = self.play.animation.as_mut().is_some_and(Animation::advance);
                 if !still {
-                    self.animation = None;
+                    self.play.animation = None;
                     return Vec::new();
                 }
                 self.animation_wake().into_iter().collect()
@@ -38,13 +38,13 @@ impl App {
     /// In a game with nobody at the board, the time the next move waits before it is shown: the engine thinks
     /// meanwhile, and a move found sooner is held until then.
     pub(super) fn start_pace(&mut self) -> Option<Effect> {
-        self.pace_wait = false;
+        self.play.pace_wait = false;
         // With clocks, the clocks set the pace.
         let pace = self
             .preferences
             .pace
-            .filter(|_| !self.has_human() && self.clock.is_none())?;
-        self.pace_wait = true;
+            .filter(|_| !self.has_human() && self.play.clock.is_none())?;
+        self.play.pace_wait = true;
         Some(Effect::Wake {
             timer: Timer::Pace,
             after: pace,
@@ -53,7 +53,7 @@ impl App {
 
     /// Shows the engine's move that waited for the pace, if one did.
     pub(super) fn show_held_move(&mut self) -> Vec<Effect> {
-        match self.held.take() {
+        match self.play.held.take() {
             Some(mv) => self.deliver(Some(mv)),
             None => Vec::new(),
         }
@@ -77,7 +77,7 @@ impl App {
             return effects;
         }
         let live = matches!(self.mode, Mode::Play | Mode::Browsing { .. });
-        let effects = if live && self.game.outcome().is_none() && self.replay.is_none() {
+        let effects = if live && self.play.game.outcome().is_none() && self.replay.is_none() {
             self.next_turn()
         } else {
             Vec::new()
@@ -95,17 +95,17 @@ impl App {
         if !matches!(self.mode, Mode::Play | Mode::Over(_)) {
             return None;
         }
-        if let Some(animation) = self.animation.as_mut() {
+        if let Some(animation) = self.play.animation.as_mut() {
             animation.then(before, mv);
             return None;
         }
-        self.animation = Animation::new(before, mv, seen, before.geometry());
+        self.play.animation = Animation::new(before, mv, seen, before.geometry());
         self.animation_wake()
     }
 
     fn animation_wake(&self) -> Option<Effect> {
         let step = self.preferences.animation_step?;
-        self.animation.as_ref().map(|_| Effect::Wake {
+        self.play.animation.as_ref().map(|_| Effect::Wake {
             timer: Timer::Animation,
             after: step,
         })

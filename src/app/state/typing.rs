@@ -1,10 +1,8 @@
-//! The input box: typing and pasting, with a length limit.
-//!
-//! The limit keeps every keystroke and every paste cheap whatever arrives: editing a line of at most
-//! [`INPUT_LIMIT`] characters costs next to nothing, and a paste is checked against the limit before anything
-//! is copied, so a megabyte of pasted text is refused in one pass over it.
+//! Typing on the board and in the input box: what the app does around the box's own rules
+//! ([`InputBox`](crate::app::input_box::InputBox)): the keys' focus, the status line, and a file's letter that may
+//! start a move typed in coordinates.
 
-use tui_input::{Input, InputRequest};
+use tui_input::InputRequest;
 
 use super::App;
 use crate::app::action::{Action, Effect};
@@ -23,61 +21,23 @@ pub(in crate::app) struct LetterPressed {
     status: String,
 }
 
-/// The most characters the input box holds. The longest useful line is a position (`:fen` with 24 pieces is
-/// about 100 characters, a 12x12 board's 60 pieces about 250); a file name for `:save` is shorter still.
-pub const INPUT_LIMIT: usize = 1024;
-
 impl App {
     /// One editing request from a key. Typing into a full box is refused with a message.
     pub(super) fn edit(&mut self, request: InputRequest) {
-        if std::mem::take(&mut self.input_held) && matches!(request, InputRequest::InsertChar(_)) {
-            // Refused text is replaced by what is typed next, as selected text is; other edits work on it.
-            self.input.reset();
+        match self.input.edit(request) {
+            Ok(()) => self.follow_input(),
+            Err(refused) => self.status = refused.to_string(),
         }
-        if matches!(request, InputRequest::InsertChar(_))
-            && self.input.value().chars().count() >= INPUT_LIMIT
-        {
-            self.status = format!("the input box is full ({INPUT_LIMIT} characters)");
-            return;
-        }
-        self.input.handle(request);
-        self.follow_input();
     }
 
     /// Pasted text goes in at the cursor as if typed, without its line breaks and other control characters.
     /// Text that would overflow the box is refused whole, with a message, so that nothing is cut silently.
     pub(super) fn paste(&mut self, text: &str) {
-        if std::mem::take(&mut self.input_held) {
-            self.input.reset();
+        match self.input.paste(text) {
+            Ok(true) => self.follow_input(),
+            Ok(false) => {}
+            Err(refused) => self.status = refused.to_string(),
         }
-        // One pass over the paste, stopping as soon as it is known to be too long: the time depends on the
-        // limit, not on the size of the paste.
-        let room = INPUT_LIMIT.saturating_sub(self.input.value().chars().count());
-        let mut pasted = String::new();
-        let mut typed = text.chars().filter(|c| !c.is_control());
-        for c in typed.by_ref().take(room) {
-            pasted.push(c);
-        }
-        if typed.next().is_some() {
-            let size = text.chars().count();
-            self.status = format!(
-                "paste refused: {size} characters is more than the input box holds ({INPUT_LIMIT})"
-            );
-            return;
-        }
-        if pasted.is_empty() {
-            return;
-        }
-        let value = self.input.value();
-        let cursor = self.input.cursor();
-        let split = value
-            .char_indices()
-            .nth(cursor)
-            .map_or(value.len(), |(i, _)| i);
-        let joined = format!("{}{pasted}{}", &value[..split], &value[split..]);
-        let cursor = cursor + pasted.chars().count();
-        self.input = Input::new(joined).with_cursor(cursor);
-        self.follow_input();
     }
 
     /// A file's letter pressed on the board: what its key does alone is done now, and the letter is kept for the
@@ -85,7 +45,7 @@ impl App {
     pub(super) fn file_letter(&mut self, letter: char, then: Option<Action>) -> Vec<Effect> {
         let pressed = LetterPressed {
             letter,
-            cursor: self.cursor,
+            cursor: self.play.cursor,
             flipped: self.flipped,
             analysis_open: self.analysis_open(),
             focus: self.focus,
@@ -99,7 +59,7 @@ impl App {
                 Vec::new()
             }
         };
-        self.letter = Some(pressed);
+        self.input.press_letter(pressed);
         effects
     }
 
@@ -110,7 +70,7 @@ impl App {
         if self.analysis_open() != pressed.analysis_open {
             effects.extend(self.toggle_analysis());
         }
-        self.cursor = pressed.cursor;
+        self.play.cursor = pressed.cursor;
         self.flipped = pressed.flipped;
         self.focus = pressed.focus;
         self.status = pressed.status;
@@ -124,8 +84,7 @@ impl App {
     /// the keys back, so that the next command key is a command and the next move typed replaces the text.
     pub(super) fn refuse_input(&mut self, reason: String) {
         self.status = reason;
-        if !self.input.value().is_empty() {
-            self.input_held = true;
+        if self.input.hold() {
             self.focus = Focus::Board;
         }
     }
@@ -144,6 +103,7 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::INPUT_LIMIT;
     use crate::app::action::Action;
     use crate::engine::{Player, Players};
 

@@ -1,0 +1,121 @@
+//! The game in play and what goes with it: the moves it allows, the board cursor, the engine's searches, the
+//! pace of a game between engines, the move being shown along its path, and the clocks. The app owns one and
+//! lends it to its parts; everything here is about the game itself, nothing about what is open over it.
+
+use std::time::Duration;
+
+use super::action::{Purpose, Thinking};
+use super::animation::Animation;
+use super::cursor::Cursor;
+use super::picking::Picker;
+use crate::game::{AnyGame, Clock, TimeControl};
+use crate::rules::{AnyPosition, Geometry, Move, Square};
+
+/// The game in play and its moving parts.
+#[derive(Clone, Debug)]
+pub(super) struct InPlay {
+    pub(super) game: AnyGame,
+    /// The moves of the live position, and the one being picked.
+    pub(super) picker: Picker,
+    /// The board cursor, always on a playable square.
+    pub(super) cursor: Cursor,
+    /// The search the app is waiting for.
+    pub(super) thinking: Option<Thinking>,
+    /// Searches asked for so far: each has its own number, so that a late answer is never taken for another's.
+    pub(super) searches: u64,
+    /// Moves being shown stepping along their path.
+    pub(super) animation: Option<Animation>,
+    /// Whether a game between engines is waiting for its pace timer before it shows the next move.
+    pub(super) pace_wait: bool,
+    /// An engine's move that came before the pace timer, shown when it is due.
+    pub(super) held: Option<Move>,
+    /// The time control new games get (`None`: no clocks).
+    pub(super) time_control: Option<TimeControl>,
+    /// The clocks of the game in play, when it has them.
+    pub(super) clock: Option<Clock>,
+    /// The front end's time as it last said ([`App::set_time`](super::App::set_time)).
+    pub(super) now: Duration,
+    /// Whether a move pressed the clock since the clocks were last looked at (the other side's clock needs its
+    /// wake-up).
+    pub(super) clock_pressed: bool,
+}
+
+impl InPlay {
+    /// `game` from its position as it stands, the cursor where a new game puts it on a board seen from this
+    /// side (`flipped`: Black at the bottom), fresh clocks of `time_control`.
+    pub(super) fn new(game: AnyGame, flipped: bool, time_control: Option<TimeControl>) -> InPlay {
+        let board = game.geometry();
+        InPlay {
+            picker: Picker::new(&game.position()),
+            cursor: Cursor::on(start_square(board), board, flipped),
+            game,
+            thinking: None,
+            searches: 0,
+            animation: None,
+            pace_wait: false,
+            held: None,
+            clock: time_control.map(Clock::new),
+            time_control,
+            now: Duration::ZERO,
+            clock_pressed: false,
+        }
+    }
+
+    /// Takes over from `old`, the game this one replaces, what outlives a game: the search numbers (they go on
+    /// rising, so that an answer from the old game is never taken for one in the new), the time control (with
+    /// fresh clocks of it) and the front end's time.
+    pub(super) fn carry_over(&mut self, old: &InPlay) {
+        self.searches = old.searches;
+        self.now = old.now;
+        self.time_control = old.time_control;
+        self.clock = self.time_control.map(Clock::new);
+    }
+
+    /// A new search for `purpose`, now the one waited for; its number.
+    pub(super) fn begin_search(&mut self, purpose: Purpose) -> u64 {
+        let search = self.next_search_number();
+        self.thinking = Some(Thinking {
+            search,
+            purpose,
+            depth: None,
+            score: None,
+        });
+        search
+    }
+
+    /// The number of a new search that is not the one the game waits for (the analysis, a review).
+    pub(super) fn next_search_number(&mut self) -> u64 {
+        self.searches += 1;
+        self.searches
+    }
+
+    /// After the game changed: the moves of the new live position.
+    pub(super) fn refresh_picker(&mut self) {
+        self.picker = Picker::new(&self.game.position());
+    }
+
+    /// The position on show when nothing is browsed or set up: the step of a move being shown along its path, or
+    /// the live position.
+    pub(super) fn live_picture(&self) -> AnyPosition {
+        match &self.animation {
+            Some(animation) => *animation.picture(),
+            None => self.game.position(),
+        }
+    }
+
+    /// Keeps the cursor on `board` seen from this side: after a change of board it starts again where a new
+    /// game puts it.
+    pub(super) fn fit_cursor(&mut self, board: Geometry, flipped: bool) {
+        if self.cursor.square().index() >= board.squares() {
+            self.cursor = Cursor::on(start_square(board), board, flipped);
+        } else {
+            self.cursor = self.cursor.turned(board, flipped);
+        }
+    }
+}
+
+/// Where the cursor starts before a move places it: the first square of the second row below the middle (a3,
+/// square 21, on 8x8; square 31 on 10x10).
+pub(super) fn start_square(board: Geometry) -> Square {
+    Square::from_index((board.height / 2 + 1) * (board.width / 2))
+}
