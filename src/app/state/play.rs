@@ -6,7 +6,6 @@ use crate::app::action::{Action, Effect, Purpose, SetupAction};
 use crate::app::ballot::OpeningChoice;
 use crate::app::cursor::{Cursor, Step};
 use crate::app::dialog::NewGameDialog;
-use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
 use crate::app::picking::Pick;
 use crate::engine::{AnySituation, Player, Players};
@@ -32,36 +31,12 @@ impl App {
             Action::PickAtCursor => self.pick(self.play.cursor.square()),
             Action::PickSquare(square) => self.pick(square),
             Action::Cancel => self.cancel(),
-            Action::Submit(text) => {
-                self.input.set(text);
-                self.submit_input()
-            }
-            Action::SubmitInput => self.submit_input(),
-            Action::Edit(request) => {
-                self.edit(request);
-                Vec::new()
-            }
-            Action::Paste(text) => {
-                self.paste(&text);
-                Vec::new()
-            }
-            Action::StartTyping => {
-                self.focus = Focus::Input;
-                Vec::new()
-            }
-            Action::ToggleHistoryFocus => {
-                self.focus = match self.focus {
-                    Focus::History => Focus::Board,
-                    _ => Focus::History,
-                };
-                if self.focus == Focus::History {
-                    self.status = format!(
-                        "history: arrows step through the game, Home/End, {} returns to the board",
-                        self.key(Context::Board, "history", "Tab")
-                    );
-                }
-                Vec::new()
-            }
+            Action::Submit(_)
+            | Action::SubmitInput
+            | Action::Edit(_)
+            | Action::Paste(_)
+            | Action::StartTyping
+            | Action::ToggleHistoryFocus => self.typing_action(action),
             Action::NewGame => {
                 self.overlay.open_dialog(
                     NewGameDialog::new(self.game_type(), self.players)
@@ -86,34 +61,18 @@ impl App {
                 self.leave_browsing();
                 Vec::new()
             }
-            Action::EngineEvaluated { search, score } if self.is_review_search(search) => {
-                self.review_answer(search, score);
-                Vec::new()
-            }
-            Action::EngineEvaluated { search, score } => self.draw_offer_judged(search, score),
+            Action::EngineProgress { .. }
+            | Action::EngineMoved { .. }
+            | Action::EngineEvaluated { .. } => self.engine_report(action),
             // Taken as a move or a judgement before the parts of the app see it.
             Action::Answer(_) | Action::EngineDone { .. } => Vec::new(),
             Action::Pause => self.toggle_pause(),
             Action::Save => self.run_command("save"),
             // The table's news, with no table to hear it.
             Action::Resized { .. } | Action::Timer(_) | Action::Table(_) => Vec::new(),
-            Action::EngineProgress {
-                search,
-                depth,
-                score,
-                pv,
-            } => {
-                if let Some(thinking) = self.play.thinking.as_mut().filter(|t| t.search == search) {
-                    thinking.depth = Some(depth);
-                    thinking.score = Some(score);
-                }
-                self.review_progress(search, depth, score, &pv);
-                self.analysis_report(search, depth, score, pv)
-            }
             Action::AnalyseGame => self.start_review(),
             Action::JumpToMark(forward) => self.jump_to_mark(forward),
             Action::ToggleAnalysis => self.toggle_analysis(),
-            Action::EngineMoved { search, mv } => self.engine_moved(search, mv),
             Action::Quit => self.quit(),
             Action::Interrupt => self.quit_now(),
             Action::Notice(text) => {
@@ -146,6 +105,32 @@ impl App {
             | Action::DeclineResume
             | Action::ToggleHelp
             | Action::ScrollHelp(_) => Vec::new(),
+        }
+    }
+
+    /// What the engine says of a search: how far it has gone, the move it chose, its judgement of a position.
+    fn engine_report(&mut self, report: Action) -> Vec<Effect> {
+        match report {
+            Action::EngineProgress {
+                search,
+                depth,
+                score,
+                pv,
+            } => {
+                if let Some(thinking) = self.play.thinking.as_mut().filter(|t| t.search == search) {
+                    thinking.depth = Some(depth);
+                    thinking.score = Some(score);
+                }
+                self.review_progress(search, depth, score, &pv);
+                self.analysis_report(search, depth, score, pv)
+            }
+            Action::EngineMoved { search, mv } => self.engine_moved(search, mv),
+            Action::EngineEvaluated { search, score } if self.is_review_search(search) => {
+                self.review_answer(search, score);
+                Vec::new()
+            }
+            Action::EngineEvaluated { search, score } => self.draw_offer_judged(search, score),
+            _ => Vec::new(),
         }
     }
 

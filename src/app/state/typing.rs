@@ -7,6 +7,7 @@ use tui_input::InputRequest;
 use super::App;
 use crate::app::action::{Action, Effect};
 use crate::app::cursor::Cursor;
+use crate::app::keymap::Context;
 use crate::app::mode::Focus;
 
 /// A file's letter pressed on the board, with what its key changed as it was done, to take back if a digit
@@ -22,6 +23,34 @@ pub(in crate::app) struct LetterPressed {
 }
 
 impl App {
+    /// The input box's actions, and the keys' moves between the board, the box and the move history.
+    pub(super) fn typing_action(&mut self, action: Action) -> Vec<Effect> {
+        match action {
+            Action::Submit(text) => {
+                self.input.set(text);
+                return self.submit_input();
+            }
+            Action::SubmitInput => return self.submit_input(),
+            Action::Edit(request) => self.edit(request),
+            Action::Paste(text) => self.paste(&text),
+            Action::StartTyping => self.focus = Focus::Input,
+            Action::ToggleHistoryFocus => {
+                self.focus = match self.focus {
+                    Focus::History => Focus::Board,
+                    _ => Focus::History,
+                };
+                if self.focus == Focus::History {
+                    self.status = format!(
+                        "history: arrows step through the game, Home/End, {} returns to the board",
+                        self.key(Context::Board, "history", "Tab")
+                    );
+                }
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
     /// One editing request from a key. Typing into a full box is refused with a message.
     pub(super) fn edit(&mut self, request: InputRequest) {
         match self.input.edit(request) {
