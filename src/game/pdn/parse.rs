@@ -262,20 +262,8 @@ fn elements(
                 } else {
                     line_comment(s)
                 };
-                if main_line && !text.is_empty() {
-                    let slot = match game.moves.last_mut() {
-                        Some(m) => &mut m.comment,
-                        None => &mut game.intro,
-                    };
-                    // Appended in place: making a new string for each comment would copy all the earlier
-                    // ones again, which is quadratic for a move with many comments.
-                    match slot {
-                        Some(before) => {
-                            before.push(' ');
-                            before.push_str(&text);
-                        }
-                        None => *slot = Some(text),
-                    }
+                if main_line {
+                    add_comment(game, text);
                 }
             }
             '(' => {
@@ -316,50 +304,15 @@ fn elements(
                     return Err(at.fail(format!("expected a move, found {}", quoted(dots))));
                 }
             }
-            c if c.is_ascii_alphanumeric() => {
-                let start = s.pos;
-                // A word of digits and separators (`22x15`, `1/2-1/2`) or of coordinates (`c3-d4`, `a3b4`).
-                let word = if c.is_ascii_digit() {
-                    s.take_while(|c| c.is_ascii_digit() || matches!(c, '-' | 'x' | 'X' | ':' | '/'))
-                } else {
-                    s.take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | ':'))
-                };
-                if RESULTS.contains(&word) {
-                    return finish(at, close, word.to_string());
+            c if c.is_ascii_alphanumeric() => match word(s, at)? {
+                Word::Result(result) => return finish(at, close, result),
+                Word::MoveNumber => {}
+                Word::Move(token) => {
+                    if main_line {
+                        game.moves.push(token);
+                    }
                 }
-                if word.bytes().all(|b| b.is_ascii_digit()) && matches!(s.peek(), Some('.' | '…'))
-                {
-                    // A move number: 1. 1... 01. 12.
-                    s.take_while(|c| c == '.' || c == '…');
-                    continue;
-                }
-                if !looks_like_move(word) {
-                    s.take_while(|c| c.is_alphanumeric());
-                    return Err(at.fail(format!(
-                        "expected a move, a move number or a result, found {}",
-                        quoted(&s.text[start..s.pos])
-                    )));
-                }
-                // Some files glue a remark to a move without braces (`8-11Redoverstepped...`): keep the remark
-                // as the move's comment.
-                let remark = if s.peek().is_some_and(char::is_alphabetic) {
-                    Some(
-                        s.take_while(|c| !c.is_whitespace() && !"{}()[]".contains(c))
-                            .to_string(),
-                    )
-                } else {
-                    None
-                };
-                if main_line {
-                    game.moves.push(MoveToken {
-                        text: word.to_string(),
-                        line: at.line,
-                        column: at.column,
-                        comment: remark,
-                        annotations: Vec::new(),
-                    });
-                }
-            }
+            },
             other => {
                 return Err(at.fail(format!(
                     "expected a move, a move number or a result, found {}",
@@ -367,6 +320,79 @@ fn elements(
                 )));
             }
         }
+    }
+}
+
+/// A word of move text.
+enum Word {
+    /// A result: `1-0`, `*`...
+    Result(String),
+    /// A move number: `1.`, `1...`, `12.`.
+    MoveNumber,
+    /// A move, with a remark glued to it if there was one.
+    Move(MoveToken),
+}
+
+/// Reads a word of digits and separators (`22x15`, `1/2-1/2`) or of coordinates (`c3-d4`, `a3b4`) starting at
+/// `at`, and what follows it that belongs to it (a move number's dots, a remark glued to a move).
+fn word(s: &mut Scanner, at: Mark) -> Result<Word, Failure> {
+    let start = s.pos;
+    let word = if s.peek().is_some_and(|c| c.is_ascii_digit()) {
+        s.take_while(|c| c.is_ascii_digit() || matches!(c, '-' | 'x' | 'X' | ':' | '/'))
+    } else {
+        s.take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | ':'))
+    };
+    if RESULTS.contains(&word) {
+        return Ok(Word::Result(word.to_string()));
+    }
+    if word.bytes().all(|b| b.is_ascii_digit()) && matches!(s.peek(), Some('.' | '…')) {
+        s.take_while(|c| c == '.' || c == '…');
+        return Ok(Word::MoveNumber);
+    }
+    if !looks_like_move(word) {
+        s.take_while(|c| c.is_alphanumeric());
+        return Err(at.fail(format!(
+            "expected a move, a move number or a result, found {}",
+            quoted(&s.text[start..s.pos])
+        )));
+    }
+    let text = word.to_string();
+    // Some files glue a remark to a move without braces (`8-11Redoverstepped...`): keep the remark as the
+    // move's comment.
+    let comment = if s.peek().is_some_and(char::is_alphabetic) {
+        Some(
+            s.take_while(|c| !c.is_whitespace() && !"{}()[]".contains(c))
+                .to_string(),
+        )
+    } else {
+        None
+    };
+    Ok(Word::Move(MoveToken {
+        text,
+        line: at.line,
+        column: at.column,
+        comment,
+        annotations: Vec::new(),
+    }))
+}
+
+/// A comment on the main line goes with the move before it, or before the first move.
+fn add_comment(game: &mut GameText, text: String) {
+    if text.is_empty() {
+        return;
+    }
+    let slot = match game.moves.last_mut() {
+        Some(m) => &mut m.comment,
+        None => &mut game.intro,
+    };
+    // Appended in place: making a new string for each comment would copy all the earlier ones again, which is
+    // quadratic for a move with many comments.
+    match slot {
+        Some(before) => {
+            before.push(' ');
+            before.push_str(&text);
+        }
+        None => *slot = Some(text),
     }
 }
 
