@@ -1,5 +1,7 @@
 //! The move history, the setup panel and the status line.
 
+use std::collections::VecDeque;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -31,25 +33,11 @@ const MOVE_WIDTH: usize = 9;
 /// line, the shown move highlighted and kept in view, moves that were taken back (the redo line) dimmed; when
 /// the game is over and on show, the game-over panel at the bottom.
 pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
-    let theme = &options.theme;
-    let title = match (app.replay(), app.table()) {
-        (Some(replay), _) => format!(" Moves · {} ", replay.source),
-        (None, Some(table)) => {
-            let watchers = table.state.as_ref().map_or(0, |s| s.watchers);
-            let unsaved = table.state.as_ref().is_some_and(|s| s.unrecorded);
-            let mut title = format!(" Moves · table {} ", table.code);
-            if watchers > 0 {
-                title.push_str(&format!("· {watchers} watching "));
-            }
-            if unsaved {
-                // Short, to fit beside the rest: the status line says the whole.
-                title.push_str("· not saved yet ");
-            }
-            title
-        }
-        (None, None) => " Moves ".to_string(),
-    };
-    let block = pane_block(title, app.focus() == Focus::History, theme);
+    let block = pane_block(
+        history_title(app),
+        app.focus() == Focus::History,
+        &options.theme,
+    );
     let mut inner = block.inner(area);
     block.render(area, buf);
 
@@ -67,78 +55,109 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     inner.y += header_height;
     inner.height -= header_height;
 
-    // At a table, the latest chat lines at the bottom, when there is room for the moves as well.
+    // From the bottom up: the table's chat, the comment on the move on show, the game-over panel; the moves
+    // get what is left.
     if let Some(table) = app.table() {
-        let rows = table
-            .chat
-            .len()
-            .min(CHAT_ROWS)
-            .min(usize::from(inner.height / 4));
-        if rows > 0 {
-            let width = usize::from(inner.width);
-            let lines: Vec<Line> = table
-                .chat
-                .iter()
-                .skip(table.chat.len() - rows)
-                .map(|line| {
-                    let text: String = format!(" {line}").chars().take(width).collect();
-                    Line::styled(text, theme.quiet)
-                })
-                .collect();
-            let height = rows as u16;
-            let rect = Rect::new(inner.x, inner.bottom() - height, inner.width, height);
-            Paragraph::new(lines).render(rect, buf);
-            inner.height -= height;
-        }
+        chat(buf, &mut inner, &table.chat, options);
     }
-
-    // The comment on the move on show, at the bottom (a game from a file, an analysed game, the player's own).
-    let shown = match app.mode() {
-        Mode::Browsing { ply } => ply,
-        _ => app.game().ply(),
-    };
-    if let Some(comment) = app.game().comment(shown) {
-        let quarter = inner.height / 4;
-        let rows = match inner.height >= ROWS_FOR_A_TWO_LINE_COMMENT {
-            true => usize::from(quarter.max(2)),
-            false => usize::from(quarter),
-        }
-        .min(COMMENT_ROWS);
-        let ellipsis = match options.pieces {
-            PieceStyle::Unicode => "…",
-            PieceStyle::Ascii => "...",
-        };
-        let width = usize::from(inner.width).saturating_sub(3);
-        let lines: Vec<Line> = super::fit_words(comment, width, rows, ellipsis)
-            .into_iter()
-            .map(|line| Line::styled(format!("  {line}"), theme.quiet))
-            .collect();
-        if !lines.is_empty() {
-            let height = lines.len() as u16;
-            let rect = Rect::new(inner.x, inner.bottom() - height, inner.width, height);
-            Paragraph::new(lines).render(rect, buf);
-            inner.height -= height;
-        }
-    }
-
+    comment(buf, &mut inner, app, options);
     if matches!(app.mode(), Mode::Over(_)) && app.replay().is_none() {
         let panel = super::game_over::panel(app, options);
         let height = panel.height(inner);
         if height > 0 {
-            let rect = Rect::new(inner.x, inner.bottom() - height, inner.width, height);
-            panel.render(rect, buf);
-            inner.height -= height;
+            panel.render(take_bottom(&mut inner, height), buf);
         }
     }
+    move_columns(buf, inner, app, options);
+}
 
-    // A wide list lays its moves out in columns, read down then across, instead of leaving the width empty.
-    let columns = (inner.width / MOVE_COLUMN_WIDTH).clamp(1, MAX_MOVE_COLUMNS);
+/// The history's title: the file being replayed, or the table with its watchers and whether its records wait.
+fn history_title(app: &App) -> String {
+    match (app.replay(), app.table()) {
+        (Some(replay), _) => format!(" Moves · {} ", replay.source),
+        (None, Some(table)) => {
+            let watchers = table.state.as_ref().map_or(0, |s| s.watchers);
+            let unsaved = table.state.as_ref().is_some_and(|s| s.unrecorded);
+            let mut title = format!(" Moves · table {} ", table.code);
+            if watchers > 0 {
+                title.push_str(&format!("· {watchers} watching "));
+            }
+            if unsaved {
+                // Short, to fit beside the rest: the status line says the whole.
+                title.push_str("· not saved yet ");
+            }
+            title
+        }
+        (None, None) => " Moves ".to_string(),
+    }
+}
+
+/// The bottom `height` rows of `area`, taken from it.
+fn take_bottom(area: &mut Rect, height: u16) -> Rect {
+    let height = height.min(area.height);
+    area.height -= height;
+    Rect::new(area.x, area.bottom(), area.width, height)
+}
+
+/// At a table, the latest chat lines at the bottom, when there is room for the moves as well.
+fn chat(buf: &mut Buffer, area: &mut Rect, chat: &VecDeque<String>, options: &Options) {
+    let rows = chat.len().min(CHAT_ROWS).min(usize::from(area.height / 4));
+    if rows == 0 {
+        return;
+    }
+    let width = usize::from(area.width);
+    let lines: Vec<Line> = chat
+        .iter()
+        .skip(chat.len() - rows)
+        .map(|line| {
+            let text: String = format!(" {line}").chars().take(width).collect();
+            Line::styled(text, options.theme.quiet)
+        })
+        .collect();
+    let rect = take_bottom(area, rows as u16);
+    Paragraph::new(lines).render(rect, buf);
+}
+
+/// The comment on the move on show, at the bottom (a game from a file, an analysed game, the player's own).
+fn comment(buf: &mut Buffer, area: &mut Rect, app: &App, options: &Options) {
+    let shown = match app.mode() {
+        Mode::Browsing { ply } => ply,
+        _ => app.game().ply(),
+    };
+    let Some(comment) = app.game().comment(shown) else {
+        return;
+    };
+    let quarter = area.height / 4;
+    let rows = match area.height >= ROWS_FOR_A_TWO_LINE_COMMENT {
+        true => usize::from(quarter.max(2)),
+        false => usize::from(quarter),
+    }
+    .min(COMMENT_ROWS);
+    let ellipsis = match options.pieces {
+        PieceStyle::Unicode => "…",
+        PieceStyle::Ascii => "...",
+    };
+    let width = usize::from(area.width).saturating_sub(3);
+    let lines: Vec<Line> = super::fit_words(comment, width, rows, ellipsis)
+        .into_iter()
+        .map(|line| Line::styled(format!("  {line}"), options.theme.quiet))
+        .collect();
+    if !lines.is_empty() {
+        let rect = take_bottom(area, lines.len() as u16);
+        Paragraph::new(lines).render(rect, buf);
+    }
+}
+
+/// The moves in `area`: two to a line, and a wide list in columns, read down then across, instead of leaving
+/// the width empty.
+fn move_columns(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
+    let columns = (area.width / MOVE_COLUMN_WIDTH).clamp(1, MAX_MOVE_COLUMNS);
     let column_width = if columns > 1 {
         MOVE_COLUMN_WIDTH
     } else {
-        inner.width
+        area.width
     };
-    let rows = usize::from(inner.height);
+    let rows = usize::from(area.height);
     let lines = move_lines(
         app,
         options,
@@ -148,10 +167,10 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     let mut lines = lines.into_iter();
     for column in 0..columns {
         let rect = Rect::new(
-            inner.x + column * column_width,
-            inner.y,
-            column_width.min(inner.width),
-            inner.height,
+            area.x + column * column_width,
+            area.y,
+            column_width.min(area.width),
+            area.height,
         );
         let part: Vec<Line> = lines.by_ref().take(rows.max(1)).collect();
         if part.is_empty() {
