@@ -208,31 +208,8 @@ fn draw_square(
     options: &Options,
 ) {
     let theme = &options.theme;
-    let is_cursor = marks.cursor == Some(square);
-    let is_selected = marks
-        .selected
-        .is_some_and(|(from, at)| square == from || square == at);
-    let is_destination = marks.destinations.contains(&square);
-    let must_capture = marks.must_capture.contains(&square);
-    let is_hint = marks.hint.contains(&square);
-    let background = if is_cursor {
-        theme.cursor
-    } else if is_selected {
-        theme.selected
-    } else if is_destination {
-        theme.destination
-    } else if must_capture {
-        theme.must_capture
-    } else if is_hint {
-        theme.hint
-    } else if marks.last_from == Some(square)
-        || marks.last_to == Some(square)
-        || marks.last_taken.contains(&square)
-    {
-        theme.dark.patch(theme.last_move)
-    } else {
-        theme.dark
-    };
+    let look = Look::of(square, marks);
+    let background = look.background(theme);
     buf.set_style(rect, background);
 
     let centre_x = rect.x + rect.width / 2;
@@ -246,8 +223,9 @@ fn draw_square(
         );
     }
     let piece = marks.piece_on(position, square);
+    let taken = marks.taken.contains(&square);
     let (glyph, style) = match piece {
-        Some(_) if marks.taken.contains(&square) => (options.pieces.taken(), theme.quiet),
+        Some(_) if taken => (options.pieces.taken(), theme.quiet),
         Some(piece) => (
             options.pieces.glyph(piece),
             match piece.color {
@@ -255,7 +233,7 @@ fn draw_square(
                 crate::rules::Color::White => theme.white,
             },
         ),
-        None if is_destination => (options.pieces.destination(), Style::new()),
+        None if look.destination => (options.pieces.destination(), Style::new()),
         // The last move's trail, told by marks as well as by colour: where it started, what it took.
         None if marks.last_taken.contains(&square) => (options.pieces.taken(), theme.quiet),
         None if marks.last_from == Some(square) => (options.pieces.departed(), theme.quiet),
@@ -263,7 +241,7 @@ fn draw_square(
     };
     // On big squares a piece is drawn big; its marks stand just outside it.
     let big = piece
-        .filter(|_| !marks.taken.contains(&square))
+        .filter(|_| !taken)
         .filter(|_| options.pieces == PieceStyle::Unicode && rect.width >= 10 && rect.height >= 5);
     let reach = match big {
         Some(piece) => draw_big_piece(buf, rect, piece, background.patch(style)),
@@ -278,31 +256,14 @@ fn draw_square(
         }
     };
     // Marks beside the piece, so that nothing is told by colour alone.
-    if is_cursor && is_selected {
+    if look.cursor && look.selected && rect.width >= 5 + 2 * reach {
         // The cursor on the selected piece shows both: its brackets around the selection's, or where the square
         // is too narrow for four marks, a mark of their own.
-        if rect.width >= 5 + 2 * reach {
-            buf.set_string(centre_x - reach - 2, centre_y, "[(", background);
-            buf.set_string(centre_x + reach + 1, centre_y, ")]", background);
-            return;
-        }
+        buf.set_string(centre_x - reach - 2, centre_y, "[(", background);
+        buf.set_string(centre_x + reach + 1, centre_y, ")]", background);
+        return;
     }
-    let sides = if is_cursor && is_selected {
-        Some(options.pieces.held())
-    } else if is_cursor {
-        Some(('[', ']'))
-    } else if is_selected {
-        Some(('(', ')'))
-    } else if must_capture {
-        Some(('!', '!'))
-    } else if is_hint {
-        Some(('{', '}'))
-    } else if marks.last_to == Some(square) {
-        Some(options.pieces.arrived())
-    } else {
-        None
-    };
-    if let Some((left, right)) = sides.filter(|_| rect.width >= 3) {
+    if let Some((left, right)) = look.sides(options.pieces).filter(|_| rect.width >= 3) {
         buf.set_string(centre_x - reach - 1, centre_y, left.to_string(), background);
         buf.set_string(
             centre_x + reach + 1,
@@ -310,6 +271,75 @@ fn draw_square(
             right.to_string(),
             background,
         );
+    }
+}
+
+/// The marks on one square that set its colour and the brackets beside its piece.
+struct Look {
+    cursor: bool,
+    selected: bool,
+    destination: bool,
+    must_capture: bool,
+    hint: bool,
+    /// Where the last move started, ended, or took a piece.
+    last_move: bool,
+    /// Where the last move ended.
+    arrived: bool,
+}
+
+impl Look {
+    fn of(square: Square, marks: &Marks) -> Look {
+        Look {
+            cursor: marks.cursor == Some(square),
+            selected: marks
+                .selected
+                .is_some_and(|(from, at)| square == from || square == at),
+            destination: marks.destinations.contains(&square),
+            must_capture: marks.must_capture.contains(&square),
+            hint: marks.hint.contains(&square),
+            last_move: marks.last_from == Some(square)
+                || marks.last_to == Some(square)
+                || marks.last_taken.contains(&square),
+            arrived: marks.last_to == Some(square),
+        }
+    }
+
+    /// The square's colour: the most telling of its marks.
+    fn background(&self, theme: &super::theme::Theme) -> Style {
+        if self.cursor {
+            theme.cursor
+        } else if self.selected {
+            theme.selected
+        } else if self.destination {
+            theme.destination
+        } else if self.must_capture {
+            theme.must_capture
+        } else if self.hint {
+            theme.hint
+        } else if self.last_move {
+            theme.dark.patch(theme.last_move)
+        } else {
+            theme.dark
+        }
+    }
+
+    /// The marks either side of the piece, the most telling of them.
+    fn sides(&self, pieces: PieceStyle) -> Option<(char, char)> {
+        if self.cursor && self.selected {
+            Some(pieces.held())
+        } else if self.cursor {
+            Some(('[', ']'))
+        } else if self.selected {
+            Some(('(', ')'))
+        } else if self.must_capture {
+            Some(('!', '!'))
+        } else if self.hint {
+            Some(('{', '}'))
+        } else if self.arrived {
+            Some(pieces.arrived())
+        } else {
+            None
+        }
     }
 }
 
