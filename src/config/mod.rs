@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use toml::de::DeTable;
 
+mod apply;
 mod error;
 mod keys;
 mod layers;
@@ -30,13 +31,13 @@ pub use server::{
 
 use layers::*;
 use locate::*;
-use values::{MAX_ANIMATION_STEP, parse_player, seconds};
+use values::seconds;
 pub use values::{MAX_PACE, check_interval, check_seconds, parse_clock, parse_notation};
 
 use crate::app::{KeyMap, Orientation, Player, Players, Preferences};
 use crate::engine::Level;
 use crate::game::TimeControl;
-use crate::rules::{GameType, SquareStyle, Variant};
+use crate::rules::{GameType, SquareStyle};
 use crate::ui::{Options, PieceStyle, Theme, ThemeName};
 
 /// The built-in settings file: every setting with its default, and a comment for each.
@@ -206,171 +207,6 @@ impl Settings {
         match first {
             Some((line, setting, message)) => Err(invalid(line, Some(setting.join(".")), message)),
             None => Ok(settings),
-        }
-    }
-
-    /// Lays a layer's values over these settings; each value that cannot be used is added to `problems` with
-    /// its setting's path.
-    fn apply(&mut self, layer: Layer, problems: &mut Vec<(Vec<String>, String)>) {
-        let mut problem = |path: &[&str], message: String| {
-            problems.push((path.iter().map(|s| s.to_string()).collect(), message));
-        };
-        if let Some(players) = layer.players {
-            for (name, value, slot) in [
-                ("black", players.black, &mut self.players.black),
-                ("white", players.white, &mut self.players.white),
-            ] {
-                if let Some(value) = value {
-                    match parse_player(&value) {
-                        Ok(player) => *slot = player,
-                        Err(message) => problem(&["players", name], message),
-                    }
-                }
-            }
-        }
-        if let Some(engine) = layer.engine {
-            if let Some(time) = engine.time {
-                match check_seconds(time) {
-                    Ok(time) => self.engine_time = time,
-                    Err(message) => problem(&["engine", "time"], message),
-                }
-            }
-            if let Some(pace) = engine.pace {
-                match check_interval(pace, MAX_PACE) {
-                    Ok(pace) => self.pace = pace,
-                    Err(message) => problem(&["engine", "pace"], message),
-                }
-            }
-            if let Some(level) = engine.hint_level {
-                match level.parse::<Level>() {
-                    Ok(level) => self.hint_level = level,
-                    Err(e) => problem(&["engine", "hint-level"], e.to_string()),
-                }
-            }
-            if let Some(time) = engine.hint_time {
-                match check_seconds(time) {
-                    Ok(time) => self.hint_time = time,
-                    Err(message) => problem(&["engine", "hint-time"], message),
-                }
-            }
-        }
-        if let Some(display) = layer.display {
-            let mut parse =
-                |name: &str,
-                 value: Option<String>,
-                 apply: &mut dyn FnMut(&str) -> Result<(), String>| {
-                    if let Some(value) = value
-                        && let Err(message) = apply(&value)
-                    {
-                        problem(&["display", name], message);
-                    }
-                };
-            parse("theme", display.theme, &mut |v| {
-                self.theme = v.parse().map_err(|e| format!("{e}"))?;
-                Ok(())
-            });
-            parse("pieces", display.pieces, &mut |v| {
-                self.pieces = v.parse().map_err(|e| format!("{e}"))?;
-                Ok(())
-            });
-            parse("notation", display.notation, &mut |v| {
-                self.notation = values::parse_notation(v)?;
-                Ok(())
-            });
-            parse("orientation", display.orientation, &mut |v| {
-                self.orientation = v.parse().map_err(|e| format!("{e}"))?;
-                Ok(())
-            });
-            if let Some(on) = display.square_numbers {
-                self.square_numbers = on;
-            }
-            if let Some(on) = display.legal_moves {
-                self.legal_moves = on;
-            }
-            if let Some(step) = display.animation_step {
-                match check_interval(step, MAX_ANIMATION_STEP) {
-                    Ok(step) => self.animation_step = step,
-                    Err(message) => problem(&["display", "animation-step"], message),
-                }
-            }
-        }
-        if let Some(game) = layer.game {
-            if let Some(on) = game.autosave {
-                self.autosave = on;
-            }
-            if let Some(limit) = game.move_limit {
-                match u32::try_from(limit)
-                    .ok()
-                    .filter(|_| MOVE_LIMITS.contains(&limit))
-                {
-                    Some(limit) => self.move_limit = limit,
-                    None => problem(
-                        &["game", "move-limit"],
-                        format!(
-                            "the move limit is a number of moves from {} to {}, not {limit}",
-                            MOVE_LIMITS.start(),
-                            MOVE_LIMITS.end()
-                        ),
-                    ),
-                }
-            }
-            if let Some(clock) = &game.clock {
-                match parse_clock(clock) {
-                    Ok(clock) => self.clock = clock,
-                    Err(message) => problem(&["game", "clock"], message),
-                }
-            }
-            self.apply_game_type(&game, problems);
-        }
-        if let Some(server) = layer.server {
-            self.server.apply(server, &mut |name, message| {
-                problems.push((vec!["server".to_string(), name.to_string()], message));
-            });
-        }
-        if let Some(keys) = layer.keys {
-            self.apply_keys(keys, problems);
-        }
-    }
-
-    /// `game.variant`, `game.size` and `game.rows`, checked together: a size or row count only means something
-    /// for its variant. A variant given alone brings its own board and rows.
-    fn apply_game_type(&mut self, game: &GameLayer, problems: &mut Vec<(Vec<String>, String)>) {
-        if game.variant.is_none() && game.size.is_none() && game.rows.is_none() {
-            return;
-        }
-        let mut problem = |name: &str, message: String| {
-            problems.push((vec!["game".to_string(), name.to_string()], message));
-        };
-        let variant = match &game.variant {
-            Some(name) => match name.parse::<Variant>() {
-                Ok(variant) => variant,
-                Err(e) => return problem("variant", e.to_string()),
-            },
-            None => self.game_type.variant,
-        };
-        let small = |name: &str, value: Option<i64>| match value.map(u8::try_from) {
-            Some(Ok(n)) => Ok(Some(n)),
-            Some(Err(_)) => Err((
-                name.to_string(),
-                format!("{} is out of range", value.unwrap_or_default()),
-            )),
-            None => Ok(None),
-        };
-        let checked = small("size", game.size)
-            .and_then(|size| Ok((size, small("rows", game.rows)?)))
-            .and_then(|(size, rows)| {
-                GameType::new(variant, size, rows).map_err(|e| {
-                    let name = if game.rows.is_some() && game.size.is_none() {
-                        "rows"
-                    } else {
-                        "size"
-                    };
-                    (name.to_string(), e.to_string())
-                })
-            });
-        match checked {
-            Ok(game_type) => self.game_type = game_type,
-            Err((name, message)) => problem(&name, message),
         }
     }
 

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::app::{Context, KEY_COMMANDS, KeyChord};
+use crate::rules::Variant;
 use std::path::PathBuf;
 
 fn user(text: &str) -> Result<Settings, SettingsError> {
