@@ -141,7 +141,7 @@ async fn drive(
             Step::Ask(ask) => {
                 next = match seating::take(&player.shared, &player.identity, ask).await {
                     Ok(seated) => Step::Table(seated),
-                    Err(why) => Step::Lobby(Some(why)),
+                    Err(why) => Step::Lobby(Some(why.to_string())),
                 };
                 continue;
             }

@@ -77,7 +77,7 @@ pub enum Command {
         /// Where their updates go.
         updates: Updates,
         /// The colour they got, or why not.
-        reply: oneshot::Sender<Result<Color, String>>,
+        reply: oneshot::Sender<Result<Color, RoomError>>,
     },
     /// Watch.
     Watch {
@@ -336,7 +336,7 @@ impl Room {
         })
     }
 
-    fn refuse(&self, who: &str, why: &str) {
+    fn refuse(&self, who: &str, why: &RoomError) {
         self.tell(who, Update::Refused(why.to_string()));
     }
 
@@ -382,7 +382,7 @@ impl Room {
                     Ok(false) => return,
                     Ok(true) => {}
                     Err(why) if matches!(request_kind, RequestKind::Move) => {
-                        self.tell(&who, Update::MoveRefused(why));
+                        self.tell(&who, Update::MoveRefused(why.to_string()));
                         // A refused move may still have changed the game: the mover's time ran out.
                         if self.game.outcome().is_none() {
                             return;
@@ -428,7 +428,7 @@ impl Room {
         color: Option<Color>,
         rating: Option<i32>,
         updates: Updates,
-    ) -> Result<Color, String> {
+    ) -> Result<Color, RoomError> {
         // Coming back to one's own seat.
         if let Some(mine) = self.seat_of(&who.fingerprint) {
             if let Some(seat) = self.seats[mine.index()].as_mut() {
@@ -444,16 +444,16 @@ impl Room {
             return Ok(mine);
         }
         if self.game.outcome().is_some() {
-            return Err("the game is over; you may watch it".into());
+            return Err(RoomError::OverMayWatch);
         }
         let free = |c: &Color| self.seats[c.index()].is_none();
         let chosen = match color {
             Some(c) if free(&c) => c,
-            Some(c) => return Err(format!("{} is taken", c.word())),
+            Some(c) => return Err(RoomError::SeatTaken(c)),
             None => [Color::Black, Color::White]
                 .into_iter()
                 .find(free)
-                .ok_or_else(|| "the game has two players already; you may watch it".to_string())?,
+                .ok_or(RoomError::Full)?,
         };
         self.seats[chosen.index()] = Some(Seat {
             who,
@@ -566,11 +566,13 @@ fn far_future() -> Instant {
 }
 
 mod delivery;
+mod error;
 mod recording;
 mod rematch;
 mod requests;
 mod timers;
 
+pub use error::RoomError;
 pub use recording::resumed_from;
 pub use rematch::Rematch;
 #[cfg(test)]

@@ -2,13 +2,14 @@
 //! the room, taking a seat (or a place among the watchers), and the app's side of it.
 
 use rand::RngExt;
+use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
 
 use super::Shared;
 use super::codes::read_code;
 use super::identity::Identity;
 use super::play::TableLink;
-use super::room::{Command, RoomConfig, RoomHandle, UPDATES_QUEUE};
+use super::room::{Command, RoomConfig, RoomError, RoomHandle, UPDATES_QUEUE};
 use super::tables::Listing;
 use super::text::clean_line;
 use crate::app::Table;
@@ -60,19 +61,29 @@ pub const USAGE: &str = "the commands: `new [VARIANT] [CLOCK] [black|white] [cas
                          for anyone to join unless `private`), `join CODE` plays it, `watch CODE` watches it, \
                          `games` prints your games as PDN; with no command, the lobby";
 
+/// Why a command asking for a table cannot be read; the text is what the player is shown.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum AskError {
+    /// `join` or `watch` without a code.
+    #[error("which game? give its code, as in `join K7QX`")]
+    NoCode,
+    /// Words that are not a game's code (as given, made safe to show).
+    #[error("`{0}` is not a game's code")]
+    NotACode(String),
+    /// A word of `new` that means nothing to it (as given, made safe to show).
+    #[error("`{0}` is not a variant, a clock (5+3, 30s), a colour, casual, private or public")]
+    NotAWord(String),
+}
+
 /// Reads a command asking for a table: `None` when it is not one of them (`games`, say).
-pub fn read_ask(command: &str) -> Option<Result<TableAsk, String>> {
+pub fn read_ask(command: &str) -> Option<Result<TableAsk, AskError>> {
     let mut words = command.split_whitespace();
     let first = words.next()?.to_ascii_lowercase();
     let rest: Vec<&str> = words.collect();
     let code = |rest: &[&str]| match rest {
-        [] => Err("which game? give its code, as in `join K7QX`".to_string()),
-        words => read_code(&words.concat()).ok_or_else(|| {
-            format!(
-                "`{}` is not a game's code",
-                clean_line(&words.join(" "), 24)
-            )
-        }),
+        [] => Err(AskError::NoCode),
+        words => read_code(&words.concat())
+            .ok_or_else(|| AskError::NotACode(clean_line(&words.join(" "), 24))),
     };
     Some(match first.as_str() {
         "new" => read_new(&rest).map(TableAsk::New),
@@ -84,7 +95,7 @@ pub fn read_ask(command: &str) -> Option<Result<TableAsk, String>> {
 
 /// `new`'s words, in any order: a variant, a clock (`5+3`, `30s`), a colour, `casual` or `rated`, `public` or
 /// `private`.
-fn read_new(words: &[&str]) -> Result<NewTable, String> {
+fn read_new(words: &[&str]) -> Result<NewTable, AskError> {
     let mut table = NewTable::default();
     for word in words {
         let lower = word.to_ascii_lowercase();
@@ -102,10 +113,7 @@ fn read_new(words: &[&str]) -> Result<NewTable, String> {
                 } else if let Ok(clock) = lower.parse::<TimeControl>() {
                     table.clock = Some(clock);
                 } else {
-                    return Err(format!(
-                        "`{}` is not a variant, a clock (5+3, 30s), a colour, casual, private or public",
-                        clean_line(word, 24)
-                    ));
+                    return Err(AskError::NotAWord(clean_line(word, 24)));
                 }
             }
         }
@@ -124,7 +132,11 @@ pub struct Seated {
 }
 
 /// Does what `ask` asks: a new game, a seat at one, or a place among its watchers.
-pub async fn take(shared: &Shared, identity: &Identity, ask: TableAsk) -> Result<Seated, String> {
+pub async fn take(
+    shared: &Shared,
+    identity: &Identity,
+    ask: TableAsk,
+) -> Result<Seated, RoomError> {
     match ask {
         TableAsk::New(new) => open_new(shared, identity, new).await,
         TableAsk::Join(code) => join(shared, identity, &code).await,
@@ -140,7 +152,7 @@ pub async fn open_new(
     shared: &Shared,
     identity: &Identity,
     new: NewTable,
-) -> Result<Seated, String> {
+) -> Result<Seated, RoomError> {
     let mine = shared
         .tables
         .listings()
@@ -148,9 +160,7 @@ pub async fn open_new(
         .filter(|l| l.seats_player(&identity.fingerprint))
         .count();
     if mine >= MAX_GAMES_EACH {
-        return Err(format!(
-            "you have {mine} games in progress, the most one player may have: finish one (or resign) first"
-        ));
+        return Err(RoomError::TooManyGames(mine));
     }
     let config = RoomConfig {
         game_type: GameType::standard(new.variant),
@@ -163,7 +173,7 @@ pub async fn open_new(
     let (code, room) = shared
         .tables
         .open(config, None)
-        .ok_or("the server has no free game codes just now; try again soon")?;
+        .ok_or(RoomError::NoFreeCodes)?;
     let color = new.color.unwrap_or_else(|| {
         if rand::rng().random_bool(0.5) {
             Color::Black
@@ -183,19 +193,19 @@ pub async fn open_new(
 }
 
 /// Takes a seat at the game with `code` (or one's own seat again).
-pub async fn join(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, String> {
+pub async fn join(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, RoomError> {
     let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
     sit(shared, identity, room, listing, None).await
 }
 
 /// Goes back to the game not over where `identity` has a seat, if there is one.
-pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, String>> {
+pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, RoomError>> {
     let (room, listing) = shared.tables.seat_of(&identity.fingerprint)?;
     Some(sit(shared, identity, room, listing, None).await)
 }
 
 /// Watches the game with `code`.
-pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, String> {
+pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, RoomError> {
     let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
     let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let line = updates.downgrade();
@@ -220,8 +230,8 @@ pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<S
     })
 }
 
-fn no_game(code: &str) -> String {
-    format!("there is no game {code} on this server (it may have ended)")
+fn no_game(code: &str) -> RoomError {
+    RoomError::NoGame(code.to_string())
 }
 
 async fn sit(
@@ -230,7 +240,7 @@ async fn sit(
     room: RoomHandle,
     listing: Listing,
     color: Option<Color>,
-) -> Result<Seated, String> {
+) -> Result<Seated, RoomError> {
     let rating = match (listing.config.rated, identity.is_guest()) {
         (true, false) => {
             let fingerprint = identity.fingerprint.clone();
@@ -301,6 +311,7 @@ mod tests {
         let Some(Err(why)) = read_ask("new \x1b[2Jfrobnicate") else {
             panic!("refused");
         };
-        assert!(why.contains("is not a variant"), "{why}");
+        assert_eq!(why, AskError::NotAWord("[2Jfrobnicate".into()));
+        assert!(why.to_string().contains("is not a variant"), "{why}");
     }
 }

@@ -17,7 +17,7 @@ impl Connection {
         channel: ChannelId,
         session: &mut SshSession,
         command: &str,
-        ask: Result<seating::TableAsk, String>,
+        ask: Result<seating::TableAsk, seating::AskError>,
     ) -> Result<(), ServeError> {
         if self.channel != Some(channel) || self.game.is_some() {
             return refuse(channel, session, "crowned: one game per connection.\r\n");
@@ -27,16 +27,10 @@ impl Connection {
             return refuse(channel, session, &self.no_terminal(Some(command.trim())));
         };
         let seated = match ask {
-            Ok(seating::TableAsk::New(new)) => {
-                seating::open_new(&self.shared, &identity, new).await
-            }
-            Ok(seating::TableAsk::Join(code)) => {
-                seating::join(&self.shared, &identity, &code).await
-            }
-            Ok(seating::TableAsk::Watch(code)) => {
-                seating::watch(&self.shared, &identity, &code).await
-            }
-            Err(why) => Err(why),
+            Ok(ask) => seating::take(&self.shared, &identity, ask)
+                .await
+                .map_err(|why| why.to_string()),
+            Err(why) => Err(why.to_string()),
         };
         match seated {
             Ok(seated) => {

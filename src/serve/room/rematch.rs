@@ -2,7 +2,7 @@
 //! other (or offered by both), played at a new table with the colours swapped and the same clock. Both players
 //! and the watchers are told its code and taken there by their connections.
 
-use super::{Color, Identity, OfferKind, Room, Update, Weak};
+use super::{Color, Identity, OfferKind, Room, RoomError, Update, Weak};
 
 /// The players of a rematch, seated in its room before their connections arrive.
 #[derive(Clone, Debug)]
@@ -13,15 +13,15 @@ pub struct Rematch {
 
 impl Room {
     /// `color` offers a rematch: the opponent is asked, or, if they offered one already, it is agreed.
-    pub(super) fn offer_rematch(&mut self, color: Color) -> Result<(), String> {
+    pub(super) fn offer_rematch(&mut self, color: Color) -> Result<(), RoomError> {
         if self.game.outcome().is_none() {
-            return Err("a rematch is for after the game".into());
+            return Err(RoomError::RematchTooSoon);
         }
         let opponent = self.seats[color.opponent().index()]
             .as_ref()
-            .ok_or("there is nobody to play")?;
+            .ok_or(RoomError::NobodyToPlay)?;
         if opponent.away_since.is_some() {
-            return Err(format!("{} has left the table", opponent.who.name));
+            return Err(RoomError::OpponentLeft(opponent.who.name.clone()));
         }
         if self.offer == Some((color.opponent(), OfferKind::Rematch)) {
             // Both asked: nobody need answer.
@@ -34,15 +34,15 @@ impl Room {
 
     /// The rematch agreed: a new room with the same settings, its seats taken by the same players with the
     /// colours swapped, and everyone here told its code. Nothing changes here.
-    pub(super) fn open_rematch(&mut self) -> Result<bool, String> {
+    pub(super) fn open_rematch(&mut self) -> Result<bool, RoomError> {
         self.offer = None;
         let tables = self
             .tables
             .as_ref()
             .and_then(Weak::upgrade)
-            .ok_or("this table cannot open another")?;
+            .ok_or(RoomError::CannotOpenAnother)?;
         let [Some(black), Some(white)] = &self.seats else {
-            return Err("there is nobody to play".into());
+            return Err(RoomError::NobodyToPlay);
         };
         // Colours swapped: last game's White plays Black.
         let seats = [
@@ -51,7 +51,7 @@ impl Room {
         ];
         let (code, _) = tables
             .open_rematch(self.config, Rematch { seats })
-            .ok_or("the server has no free game codes just now; try again soon")?;
+            .ok_or(RoomError::NoFreeCodes)?;
         self.tell_everyone(&Update::Rematch(code));
         Ok(false)
     }
@@ -67,7 +67,7 @@ impl Room {
             if from != leaving {
                 self.tell_seat(
                     from,
-                    Update::Refused(format!("{name} has left the table: no rematch")),
+                    Update::Refused(RoomError::RematchOff(name).to_string()),
                 );
             }
         }

@@ -4,41 +4,41 @@
 
 use tokio::time::Instant;
 
-use super::{CHAT_LINES, CHAT_WINDOW, Job, MAX_CHAT, Room, Update};
-use crate::app::{OfferKind, clock_text};
+use super::{CHAT_LINES, CHAT_WINDOW, Job, MAX_CHAT, Room, RoomError, Update};
+use crate::app::OfferKind;
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::{Color, Move};
 use crate::serve::text::clean_line;
 
 impl Room {
     /// Plays `who`'s move; whether the game changed, or why not.
-    pub(super) fn play(&mut self, who: &str, mv: &Move) -> Result<bool, String> {
-        let color = self.seat_of(who).ok_or("you are watching this game")?;
+    pub(super) fn play(&mut self, who: &str, mv: &Move) -> Result<bool, RoomError> {
+        let color = self.seat_of(who).ok_or(RoomError::Watching)?;
         if self.seats.iter().any(Option::is_none) {
-            return Err("the game starts when the opponent sits down".into());
+            return Err(RoomError::NoOpponentYet);
         }
         if let Some(outcome) = self.game.outcome() {
-            return Err(format!("the game is over: {outcome}"));
+            return Err(RoomError::OverAs(outcome));
         }
         if self.game.position().side_to_move() != color {
-            return Err("it is not your turn".into());
+            return Err(RoomError::NotYourTurn);
         }
         if self.paused {
             // A move after an agreed pause starts the clocks again, the mover's first.
             self.resume(who)?;
         }
         if self.clock.as_ref().is_some_and(|c| c.running().is_none()) {
-            return Err("the clocks start when both players are here".into());
+            return Err(RoomError::ClocksWaiting);
         }
         // Checked before the clock is pressed: an illegal move costs no time.
         let mut after = self.game.clone();
-        after.play(mv).map_err(|e| e.to_string())?;
+        after.play(mv)?;
         let now = self.now();
         if let Some(clock) = self.clock.as_mut()
             && let Err(flagged) = clock.press(now)
         {
             self.lose_on_time(flagged);
-            return Err("your time ran out".into());
+            return Err(RoomError::TimeRanOut);
         }
         self.game = after;
         // A move answers any offer still open.
@@ -50,22 +50,22 @@ impl Room {
         Ok(true)
     }
 
-    pub(super) fn make_offer(&mut self, who: &str, kind: OfferKind) -> Result<(), String> {
-        let color = self.seat_of(who).ok_or("you are watching this game")?;
+    pub(super) fn make_offer(&mut self, who: &str, kind: OfferKind) -> Result<(), RoomError> {
+        let color = self.seat_of(who).ok_or(RoomError::Watching)?;
         if kind == OfferKind::Rematch {
             return self.offer_rematch(color);
         }
         if self.game.outcome().is_some() {
-            return Err("the game is over".into());
+            return Err(RoomError::Over);
         }
         if self.seats[color.opponent().index()].is_none() {
-            return Err("there is nobody to ask yet".into());
+            return Err(RoomError::NobodyToAsk);
         }
         if kind == OfferKind::Takeback && self.plies_to_take_back(color) == 0 {
-            return Err("you have no move to take back".into());
+            return Err(RoomError::NoMoveToTakeBack);
         }
         if kind == OfferKind::Pause && self.clock.as_ref().is_none_or(|c| c.running().is_none()) {
-            return Err("the clocks are not running".into());
+            return Err(RoomError::ClocksNotRunning);
         }
         self.offer = Some((color, kind));
         if let Some(seat) = &self.seats[color.opponent().index()] {
@@ -87,19 +87,16 @@ impl Room {
         who: &str,
         kind: OfferKind,
         accept: bool,
-    ) -> Result<bool, String> {
-        let color = self.seat_of(who).ok_or("you are watching this game")?;
+    ) -> Result<bool, RoomError> {
+        let color = self.seat_of(who).ok_or(RoomError::Watching)?;
         if kind != OfferKind::Rematch && self.game.outcome().is_some() {
-            return Err(format!(
-                "the game is over: {} offered during it ended with it",
-                kind.words()
-            ));
+            return Err(RoomError::OfferEnded(kind));
         }
         let Some((from, offered)) = self.offer else {
-            return Err("there is nothing to answer".into());
+            return Err(RoomError::NothingToAnswer);
         };
         if from == color || offered != kind {
-            return Err("there is nothing to answer".into());
+            return Err(RoomError::NothingToAnswer);
         }
         self.offer = None;
         if !accept {
@@ -145,16 +142,16 @@ impl Room {
     }
 
     /// Starts the clocks again after an agreed pause (either player may), the side to move's first.
-    pub(super) fn resume(&mut self, who: &str) -> Result<bool, String> {
-        self.seat_of(who).ok_or("you are watching this game")?;
+    pub(super) fn resume(&mut self, who: &str) -> Result<bool, RoomError> {
+        self.seat_of(who).ok_or(RoomError::Watching)?;
         // A game may end while its clocks are stopped (a draw agreed, a resignation): they stay stopped. Started
         // again, a clock would run on a finished game until its flag fell, and then wake the room at once, again
         // and again, for as long as anyone stayed at the table.
         if let Some(outcome) = self.game.outcome() {
-            return Err(format!("the game is over: {outcome}"));
+            return Err(RoomError::OverAs(outcome));
         }
         if !self.paused {
-            return Err("the clocks are not stopped".into());
+            return Err(RoomError::ClocksNotStopped);
         }
         self.paused = false;
         let to_move = self.game.position().side_to_move();
@@ -165,36 +162,35 @@ impl Room {
         Ok(true)
     }
 
-    pub(super) fn resign(&mut self, who: &str) -> Result<bool, String> {
+    pub(super) fn resign(&mut self, who: &str) -> Result<bool, RoomError> {
         match self.seat_of(who) {
             Some(color) if self.game.outcome().is_none() => {
                 let _ = self.game.resign(color);
                 self.stop_clock();
                 Ok(true)
             }
-            _ => Err("there is no game of yours to resign".into()),
+            _ => Err(RoomError::NothingToResign),
         }
     }
 
     /// The game, or a draw when `draw`, to `who` whose opponent has been away past the grace period.
-    pub(super) fn claim(&mut self, who: &str, draw: bool) -> Result<bool, String> {
-        let color = self.seat_of(who).ok_or("you are watching this game")?;
+    pub(super) fn claim(&mut self, who: &str, draw: bool) -> Result<bool, RoomError> {
+        let color = self.seat_of(who).ok_or(RoomError::Watching)?;
         if self.game.outcome().is_some() {
-            return Err("the game is over".into());
+            return Err(RoomError::Over);
         }
         let opponent = self.seats[color.opponent().index()]
             .as_ref()
-            .ok_or("there is nobody to claim against")?;
+            .ok_or(RoomError::NobodyToClaimAgainst)?;
         let away = opponent
             .away_since
-            .ok_or_else(|| format!("{} is here", opponent.who.name))?;
+            .ok_or_else(|| RoomError::OpponentHere(opponent.who.name.clone()))?;
         let left = self.config.grace.saturating_sub(away.elapsed());
         if !left.is_zero() {
-            return Err(format!(
-                "{} may still come back ({} left)",
-                opponent.who.name,
-                clock_text(left)
-            ));
+            return Err(RoomError::MayComeBack {
+                name: opponent.who.name.clone(),
+                left,
+            });
         }
         let outcome = match draw {
             true => Outcome::Draw {
@@ -223,7 +219,7 @@ impl Room {
             times.pop_front();
         }
         if times.len() >= CHAT_LINES {
-            return self.refuse(who, "slow down: a few lines at a time");
+            return self.refuse(who, &RoomError::SlowDown);
         }
         times.push_back(now);
         let text = clean_line(text, MAX_CHAT);
