@@ -5,6 +5,8 @@
 
 use rand::RngExt;
 
+use super::RoomCode;
+
 /// The characters of a code.
 pub const ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTWXY34679";
 
@@ -13,12 +15,14 @@ pub const LENGTH: usize = 4;
 
 /// A new code for which `taken` is false, or `None` when none was found in a fair number of tries (the server
 /// is then nearly full of private games).
-pub fn new_code(taken: impl Fn(&str) -> bool) -> Option<String> {
+pub fn new_code(taken: impl Fn(&RoomCode) -> bool) -> Option<RoomCode> {
     let mut rng = rand::rng();
     for _ in 0..1000 {
-        let code: String = (0..LENGTH)
-            .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
-            .collect();
+        let code = RoomCode::new(
+            (0..LENGTH)
+                .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
+                .collect::<String>(),
+        );
         if !taken(&code) {
             return Some(code);
         }
@@ -28,14 +32,14 @@ pub fn new_code(taken: impl Fn(&str) -> bool) -> Option<String> {
 
 /// A code as a player typed it: any case, spaces and dashes ignored (`k7 qx`, `K7-QX`). `None` when it cannot be
 /// a code.
-pub fn read_code(text: &str) -> Option<String> {
+pub fn read_code(text: &str) -> Option<RoomCode> {
     let code: String = text
         .chars()
         .filter(|c| !c.is_whitespace() && *c != '-')
         .map(|c| c.to_ascii_uppercase())
         .collect();
     let valid = code.len() == LENGTH && code.bytes().all(|b| ALPHABET.contains(&b));
-    valid.then_some(code)
+    valid.then(|| RoomCode::new(code))
 }
 
 #[cfg(test)]
@@ -46,9 +50,10 @@ mod tests {
     fn codes_are_readable_and_read_back() {
         for _ in 0..100 {
             let code = new_code(|_| false).expect("a code");
-            assert_eq!(code.len(), LENGTH);
-            assert_eq!(read_code(&code.to_lowercase()), Some(code.clone()));
-            let spaced = format!(" {}-{} ", &code[..2], &code[2..]);
+            let text = code.as_str();
+            assert_eq!(text.len(), LENGTH);
+            assert_eq!(read_code(&text.to_lowercase()), Some(code.clone()));
+            let spaced = format!(" {}-{} ", &text[..2], &text[2..]);
             assert_eq!(read_code(&spaced), Some(code));
         }
         for confusable in "0O1IL2Z5S8BUV".chars() {
@@ -62,8 +67,8 @@ mod tests {
 
     #[test]
     fn a_taken_code_is_never_given() {
-        let code = new_code(|c| c.starts_with('A')).expect("a code");
-        assert!(!code.starts_with('A'));
+        let code = new_code(|c| c.as_str().starts_with('A')).expect("a code");
+        assert!(!code.as_str().starts_with('A'));
         assert_eq!(new_code(|_| true), None);
     }
 }

@@ -246,7 +246,7 @@ impl russh::server::Handler for Connection {
         let key: &PublicKey = key.public_key;
         let identity = Identity::of_key(key, user);
         if let Some(authorized) = &self.shared.config.authorized
-            && !authorized.contains(&identity.fingerprint)
+            && !authorized.contains(identity.fingerprint.as_str())
         {
             tracing::info!(peer = %self.peer, player = %identity.fingerprint, "key not authorized");
             return Ok(Auth::Reject {

@@ -4,6 +4,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use russh::keys::{HashAlg, PublicKey};
 
+use super::Fingerprint;
 use super::text::clean_line;
 
 /// The longest display name kept, in characters.
@@ -16,7 +17,7 @@ const GUEST: &str = "guest";
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identity {
     /// The SHA-256 fingerprint of the player's public key, as `ssh-keygen -l` prints it (`SHA256:...`).
-    pub fingerprint: String,
+    pub fingerprint: Fingerprint,
     /// The SSH user name, made safe to show (see [`display_name`]).
     pub name: String,
 }
@@ -25,7 +26,7 @@ impl Identity {
     /// The identity of a key, with the user name it came with.
     pub fn of_key(key: &PublicKey, user: &str) -> Identity {
         Identity {
-            fingerprint: key.fingerprint(HashAlg::Sha256).to_string(),
+            fingerprint: Fingerprint::new(key.fingerprint(HashAlg::Sha256).to_string()),
             name: display_name(user),
         }
     }
@@ -35,23 +36,24 @@ impl Identity {
     pub fn guest(user: &str) -> Identity {
         static GUESTS: AtomicU64 = AtomicU64::new(1);
         Identity {
-            fingerprint: format!("{GUEST}-{}", GUESTS.fetch_add(1, Ordering::Relaxed)),
+            fingerprint: Fingerprint::new(format!(
+                "{GUEST}-{}",
+                GUESTS.fetch_add(1, Ordering::Relaxed)
+            )),
             name: display_name(user),
         }
     }
 
     /// Whether this is a guest (whose games are not kept).
     pub fn is_guest(&self) -> bool {
-        self.fingerprint.starts_with(GUEST)
+        self.fingerprint.as_str().starts_with(GUEST)
     }
 
     /// A name for the player's folder: the fingerprint's base64 with the characters that cannot be in a file
     /// name replaced (`/` by `_`, `+` by `-`, padding dropped). One key, one folder, on every file system.
     pub fn folder_name(&self) -> String {
-        let hash = self
-            .fingerprint
-            .strip_prefix("SHA256:")
-            .unwrap_or(&self.fingerprint);
+        let fingerprint = self.fingerprint.as_str();
+        let hash = fingerprint.strip_prefix("SHA256:").unwrap_or(fingerprint);
         hash.chars()
             .filter_map(|c| match c {
                 '/' => Some('_'),

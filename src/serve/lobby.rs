@@ -8,6 +8,7 @@
 pub mod view;
 
 use super::codes::read_code;
+use super::ids::{Fingerprint, RoomCode};
 use super::records::Standing;
 use super::seating::NewTable;
 use super::tables::Listing;
@@ -28,9 +29,9 @@ pub enum Choice {
     /// A new game against a person.
     New(NewTable),
     /// A seat at the game with this code.
-    Join(String),
+    Join(RoomCode),
     /// Watching the game with this code.
-    Watch(String),
+    Watch(RoomCode),
     /// Leaving.
     Quit,
 }
@@ -156,7 +157,7 @@ pub struct Lobby {
     /// The player's name.
     pub name: String,
     /// Their key's fingerprint (their games are found by it).
-    pub fingerprint: String,
+    pub fingerprint: Fingerprint,
     /// Whether they are a guest (no rated games, nothing kept).
     pub guest: bool,
     /// Their English rating and rated games, when known.
@@ -175,10 +176,10 @@ pub struct Lobby {
 
 impl Lobby {
     /// The lobby of the player `name` with key `fingerprint`.
-    pub fn new(name: &str, fingerprint: &str, guest: bool) -> Lobby {
+    pub fn new(name: &str, fingerprint: &Fingerprint, guest: bool) -> Lobby {
         let mut lobby = Lobby {
             name: name.to_string(),
-            fingerprint: fingerprint.to_string(),
+            fingerprint: fingerprint.clone(),
             guest,
             rating: None,
             leaders: Vec::new(),
@@ -365,7 +366,7 @@ mod tests {
                 rated: true,
                 private,
             },
-            seats: seats.map(|s| s.map(|name| (format!("SHA256:{name}"), name.to_string()))),
+            seats: seats.map(|s| s.map(|name| (format!("SHA256:{name}").into(), name.to_string()))),
             plies: 0,
             over: false,
             watchers: 0,
@@ -374,7 +375,7 @@ mod tests {
 
     #[test]
     fn the_lists_show_mine_open_and_live_games_and_hide_private_ones() {
-        let mut lobby = Lobby::new("ann", "SHA256:ann", false);
+        let mut lobby = Lobby::new("ann", &"SHA256:ann".into(), false);
         lobby.refresh(vec![
             listing("AAAA", [Some("bob"), None], false),
             listing("CCCC", [Some("cy"), None], true),
@@ -430,7 +431,7 @@ mod tests {
 
     #[test]
     fn the_form_makes_the_game_asked_for() {
-        let mut lobby = Lobby::new("ann", "SHA256:ann", false);
+        let mut lobby = Lobby::new("ann", &"SHA256:ann".into(), false);
         lobby.cursor = 1;
         assert_eq!(lobby.key(Key::plain(KeyCode::Enter)), None);
         // Russian, White, 10+5, casual, by code.
@@ -471,7 +472,7 @@ mod tests {
 
     #[test]
     fn a_code_is_typed_checked_and_joined() {
-        let mut lobby = Lobby::new("ann", "SHA256:ann", true);
+        let mut lobby = Lobby::new("ann", &"SHA256:ann".into(), true);
         assert_eq!(lobby.key(Key::char('c')), None);
         for c in "k7q".chars() {
             assert_eq!(lobby.key(Key::char(c)), None);

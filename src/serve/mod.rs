@@ -16,6 +16,7 @@ mod connection;
 mod cut;
 mod host_key;
 mod identity;
+mod ids;
 pub mod input;
 mod limits;
 mod lobby;
@@ -32,6 +33,7 @@ pub mod text;
 pub use authorized::{AuthorizedKeysError, load_authorized_keys};
 pub use host_key::{HostKeyError, fingerprint, load_or_create};
 pub use identity::{Identity, MAX_NAME, display_name};
+pub use ids::{Fingerprint, GameId, RoomCode};
 pub use limits::{Admission, Limits, Quota, Refusal};
 pub use play::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 
@@ -329,7 +331,7 @@ fn resume_games(
                         match records.rating(&seat.fingerprint, &variant) {
                             Ok((rating, _)) => Some(rating.rating.round() as i32),
                             Err(e) => {
-                                tracing::warn!(game = id, error = %e, "cannot read a rating");
+                                tracing::warn!(game = %id, error = %e, "cannot read a rating");
                                 None
                             }
                         }
@@ -343,7 +345,7 @@ fn resume_games(
                     resumed += 1;
                 }
             }
-            Err(why) => tracing::error!(game = id, %why, "cannot resume a game from the records"),
+            Err(why) => tracing::error!(game = %id, %why, "cannot resume a game from the records"),
         }
     }
     resumed

@@ -18,6 +18,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::cut::Cut;
+use super::ids::{Fingerprint, RoomCode};
 use super::input::{ByteInput, ESC_TIMEOUT};
 use super::room::{Command, Line, RoomHandle};
 use crate::app::{InputEvent, TableEvent};
@@ -129,7 +130,7 @@ pub struct Channels {
     pub table: Option<TableLink>,
     /// The code of the rematch the table's players and watchers were sent to, once one is agreed: the session
     /// at the old table ends, and the connection goes on to the new one.
-    pub rematch: Option<String>,
+    pub rematch: Option<RoomCode>,
 }
 
 /// A game's line to its table: where the player's requests go and where the table's news comes from.
@@ -137,7 +138,7 @@ pub struct TableLink {
     /// The room.
     pub room: RoomHandle,
     /// The player, by key fingerprint.
-    pub who: String,
+    pub who: Fingerprint,
     /// The room's updates for this player.
     pub updates: mpsc::Receiver<TableEvent>,
     /// The same updates as the room knows them, to say which connection leaves.
@@ -458,7 +459,7 @@ async fn run_session(
             }
             Some(news) = table_news(&mut channels.table) => {
                 if let TableEvent::Rematch(code) = &news {
-                    channels.rematch = Some(code.clone());
+                    channels.rematch = Some(RoomCode::new(code.as_str()));
                     session.end(Ending::Quit);
                     return Some(Ending::Quit);
                 }

@@ -21,6 +21,7 @@ use rusqlite::ErrorCode;
 use tokio::sync::watch;
 
 use super::identity::Identity;
+use super::ids::{Fingerprint, GameId, RoomCode};
 use super::records::{NewGame, Records};
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
@@ -61,22 +62,22 @@ pub enum Job {
         /// The variant's name.
         variant: String,
         /// Black's fingerprint.
-        black: String,
+        black: Fingerprint,
         /// White's.
-        white: String,
+        white: Fingerprint,
         /// Whether it changes ratings.
         rated: bool,
         /// The time control as written, empty for none.
         clock: String,
         /// The code it is joined by.
-        code: String,
+        code: RoomCode,
     },
     /// A game in the records, resumed after a restart under this key.
     Resume {
         /// The room's key for it.
         key: RecordKey,
         /// Its number in the records.
-        id: i64,
+        id: GameId,
     },
     /// A move was played.
     Move {
@@ -205,7 +206,7 @@ fn write_jobs(
     jobs: &mpsc::Receiver<Job>,
     health: &watch::Sender<bool>,
 ) {
-    let mut games: HashMap<RecordKey, i64> = HashMap::new();
+    let mut games: HashMap<RecordKey, GameId> = HashMap::new();
     // Jobs to write, oldest first: those received, after those the disk could not take yet.
     let mut waiting: VecDeque<Job> = VecDeque::new();
     let mut open = true;
@@ -295,7 +296,7 @@ fn keep(waiting: &mut VecDeque<Job>, job: Job) {
 /// and let go.
 fn write_batch(
     records: &mut Records,
-    games: &mut HashMap<RecordKey, i64>,
+    games: &mut HashMap<RecordKey, GameId>,
     players: Option<&Path>,
     batch: Vec<Job>,
 ) -> (Vec<Job>, Vec<mpsc::Sender<()>>) {
@@ -378,14 +379,14 @@ fn is_storage(error: &super::records::RecordsError) -> bool {
 
 fn write(
     records: &mut Records,
-    games: &mut HashMap<RecordKey, i64>,
+    games: &mut HashMap<RecordKey, GameId>,
     job: &Job,
 ) -> Result<(), super::records::RecordsError> {
     let id = |key: &RecordKey| {
         games
             .get(key)
             .copied()
-            .ok_or(super::records::RecordsError::NoGame(-1))
+            .ok_or(super::records::RecordsError::NoGame(GameId::new(-1)))
     };
     match job {
         Job::Seen(identity) => records.seen(identity),

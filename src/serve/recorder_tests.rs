@@ -4,7 +4,7 @@ use super::*;
 
 fn player(name: &str) -> Identity {
     Identity {
-        fingerprint: format!("SHA256:{name}"),
+        fingerprint: format!("SHA256:{name}").into(),
         name: name.into(),
     }
 }
@@ -66,7 +66,10 @@ fn jobs_are_written_in_order_and_games_known_by_their_keys() {
     });
     recorder.flush();
     assert!(records.unfinished().expect("listed").is_empty());
-    assert_eq!(records.games_of("SHA256:bob").expect("games").len(), 1);
+    assert_eq!(
+        records.games_of(&"SHA256:bob".into()).expect("games").len(),
+        1
+    );
     let ann = Store::under(&dir.join("players").join(player("ann").folder_name()));
     let (text, _) = ann.saved_games_pdn().expect("filed");
     assert!(text.contains("[Black \"ann\"]"), "{text}");
@@ -131,8 +134,13 @@ fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
         black_score: 1.0,
     });
     recorder.flush();
-    assert_eq!(records.games_of("SHA256:ann").expect("games").len(), 1);
-    let (_, games) = records.rating("SHA256:ann", "english").expect("rated");
+    assert_eq!(
+        records.games_of(&"SHA256:ann".into()).expect("games").len(),
+        1
+    );
+    let (_, games) = records
+        .rating(&"SHA256:ann".into(), "english")
+        .expect("rated");
     assert_eq!(games, 1, "the result counted once");
     let _ = std::fs::remove_dir_all(&dir);
 }

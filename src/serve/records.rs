@@ -15,6 +15,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use thiserror::Error;
 
 use super::identity::Identity;
+use super::ids::{Fingerprint, GameId, RoomCode};
 use super::rating::{Game as RatedGame, Rating};
 
 /// The schema, one migration per version: `MIGRATIONS[n]` takes a file from version `n` to `n + 1`.
@@ -88,7 +89,7 @@ pub enum RecordsError {
     },
     /// A game that is not in the records.
     #[error("no game {0} in the records")]
-    NoGame(i64),
+    NoGame(GameId),
 }
 
 /// A game as it starts: who plays what.
@@ -97,34 +98,34 @@ pub struct NewGame<'a> {
     /// The variant's name.
     pub variant: &'a str,
     /// Black's key fingerprint.
-    pub black: &'a str,
+    pub black: &'a Fingerprint,
     /// White's.
-    pub white: &'a str,
+    pub white: &'a Fingerprint,
     /// Whether the game changes ratings.
     pub rated: bool,
     /// The time control as written (`5+3`), empty for none.
     pub clock: &'a str,
     /// The code the game is joined by.
-    pub code: &'a str,
+    pub code: &'a RoomCode,
 }
 
 /// A game that started and has not ended, as a restarted server resumes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Unfinished {
     /// Its number in the records.
-    pub id: i64,
+    pub id: GameId,
     /// The variant's name.
     pub variant: String,
     /// Black's key fingerprint and name.
-    pub black: (String, String),
+    pub black: (Fingerprint, String),
     /// White's.
-    pub white: (String, String),
+    pub white: (Fingerprint, String),
     /// Whether it is rated.
     pub rated: bool,
     /// The time control as written, empty for none.
     pub clock: String,
     /// The code it was joined by.
-    pub code: Option<String>,
+    pub code: Option<RoomCode>,
     /// Its moves, in order.
     pub moves: Vec<String>,
     /// Black's and White's time left in milliseconds, when the game has clocks: as they stood when last noted
@@ -211,7 +212,7 @@ impl Records {
     }
 
     /// Everyone who has connected, by display name, with their key's fingerprint, first seen first.
-    pub fn players(&self) -> Result<Vec<(String, String)>, RecordsError> {
+    pub fn players(&self) -> Result<Vec<(String, Fingerprint)>, RecordsError> {
         let mut query = self
             .db
             .prepare_cached("SELECT name, fingerprint FROM players ORDER BY first_seen, name")?;
@@ -222,7 +223,7 @@ impl Records {
     }
 
     /// Records a game that starts; its number.
-    pub fn start_game(&self, game: &NewGame) -> Result<i64, RecordsError> {
+    pub fn start_game(&self, game: &NewGame) -> Result<GameId, RecordsError> {
         self.db.execute(
             "INSERT INTO games (variant, black, white, rated, clock, started, code)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -236,14 +237,14 @@ impl Records {
                 game.code
             ],
         )?;
-        Ok(self.db.last_insert_rowid())
+        Ok(GameId::new(self.db.last_insert_rowid()))
     }
 
     /// Records the move at `ply` (from 0) of a game in progress, with both clocks after it (milliseconds, Black's
     /// then White's) when the game has clocks.
     pub fn add_move(
         &self,
-        game: i64,
+        game: GameId,
         ply: usize,
         text: &str,
         clocks: Option<[u64; 2]>,
@@ -312,7 +313,12 @@ impl Records {
     /// Notes both clocks of a game in progress as they stand after `ply` moves (milliseconds, Black's then
     /// White's), replacing the last note: what a restart goes on from, so that time used since the last move is
     /// not given back.
-    pub fn note_clocks(&self, game: i64, ply: usize, clocks: [u64; 2]) -> Result<(), RecordsError> {
+    pub fn note_clocks(
+        &self,
+        game: GameId,
+        ply: usize,
+        clocks: [u64; 2],
+    ) -> Result<(), RecordsError> {
         let [black, white] = clocks.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX));
         self.db.execute(
             "INSERT INTO clocks (game, ply, black_ms, white_ms) VALUES (?1, ?2, ?3, ?4)
@@ -373,7 +379,7 @@ impl Records {
     }
 
     /// Takes back the moves from `ply` on (an agreed takeback).
-    pub fn take_back(&self, game: i64, ply: usize) -> Result<(), RecordsError> {
+    pub fn take_back(&self, game: GameId, ply: usize) -> Result<(), RecordsError> {
         self.db.execute(
             "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
             params![game, ply as i64],
@@ -387,7 +393,7 @@ impl Records {
     }
 
     /// The moves of a game so far, in order: what a restarted server replays.
-    pub fn moves(&self, game: i64) -> Result<Vec<String>, RecordsError> {
+    pub fn moves(&self, game: GameId) -> Result<Vec<String>, RecordsError> {
         let mut query = self
             .db
             .prepare_cached("SELECT text FROM moves WHERE game = ?1 ORDER BY ply")?;
@@ -398,13 +404,13 @@ impl Records {
     }
 
     /// The games that started and have not ended: those a restarted server resumes.
-    pub fn unfinished(&self) -> Result<Vec<i64>, RecordsError> {
+    pub fn unfinished(&self) -> Result<Vec<GameId>, RecordsError> {
         let mut query = self
             .db
             .prepare_cached("SELECT id FROM games WHERE ended IS NULL ORDER BY id")?;
         let ids = query
             .query_map([], |row| row.get(0))?
-            .collect::<Result<Vec<i64>, _>>()?;
+            .collect::<Result<Vec<GameId>, _>>()?;
         Ok(ids)
     }
 
@@ -413,14 +419,14 @@ impl Records {
     /// and both ratings change together or not at all.
     pub fn finish_game(
         &mut self,
-        game: i64,
+        game: GameId,
         result: &str,
         pdn: &str,
         black_score: f64,
     ) -> Result<(), RecordsError> {
         // A savepoint rather than a transaction: it nests inside a batch begun with `begin`.
         let tx = self.db.savepoint()?;
-        let row: Option<(String, String, String, bool)> = tx
+        let row: Option<(String, Fingerprint, Fingerprint, bool)> = tx
             .query_row(
                 "SELECT variant, black, white, rated FROM games WHERE id = ?1 AND ended IS NULL",
                 params![game],
@@ -453,7 +459,11 @@ impl Records {
     }
 
     /// A player's rating in a variant (a new player's when they have none) and their rated games in it.
-    pub fn rating(&self, fingerprint: &str, variant: &str) -> Result<(Rating, i64), RecordsError> {
+    pub fn rating(
+        &self,
+        fingerprint: &Fingerprint,
+        variant: &str,
+    ) -> Result<(Rating, i64), RecordsError> {
         rating_in(&self.db, fingerprint, variant)
     }
 
@@ -491,7 +501,7 @@ impl Records {
     }
 
     /// The finished games a player took part in, as PDN, oldest first.
-    pub fn games_of(&self, fingerprint: &str) -> Result<Vec<String>, RecordsError> {
+    pub fn games_of(&self, fingerprint: &Fingerprint) -> Result<Vec<String>, RecordsError> {
         let mut query = self.db.prepare_cached(
             "SELECT pdn FROM games WHERE (black = ?1 OR white = ?1) AND ended IS NOT NULL ORDER BY id",
         )?;
@@ -504,7 +514,7 @@ impl Records {
 
 fn rating_in(
     db: &Connection,
-    fingerprint: &str,
+    fingerprint: &Fingerprint,
     variant: &str,
 ) -> Result<(Rating, i64), RecordsError> {
     let row = db
@@ -528,7 +538,7 @@ fn rating_in(
 
 fn store_rating(
     db: &Connection,
-    fingerprint: &str,
+    fingerprint: &Fingerprint,
     variant: &str,
     rating: Rating,
     games: i64,

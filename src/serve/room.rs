@@ -14,6 +14,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::identity::Identity;
+use super::ids::{Fingerprint, RoomCode};
 use super::recorder::{Job, RecordKey, Recorder};
 use super::tables::{Listing, Tables};
 use crate::app::{OfferKind, SeatView, TableEvent, TableRequest, TableState};
@@ -88,15 +89,15 @@ pub enum Command {
     },
     /// A player (or watcher) asks something: a move, an offer or its answer, resigning, a chat line, a claim.
     Ask {
-        /// Who, by key fingerprint.
-        who: String,
+        /// Who.
+        who: Fingerprint,
         /// What.
         request: TableRequest,
     },
     /// A connection has gone: its player is away (their seat kept for the grace period), or it stops watching.
     Leave {
         /// Who.
-        who: String,
+        who: Fingerprint,
         /// The connection, by the updates it was sent.
         line: Line,
     },
@@ -118,9 +119,9 @@ impl RoomHandle {
     }
 
     /// Sends `request` from `who`; `false` when the room has ended.
-    pub async fn ask(&self, who: &str, request: TableRequest) -> bool {
+    pub async fn ask(&self, who: &Fingerprint, request: TableRequest) -> bool {
         self.send(Command::Ask {
-            who: who.to_string(),
+            who: who.clone(),
             request,
         })
         .await
@@ -140,7 +141,7 @@ pub struct Resumed {
     /// Black's and White's ratings in the variant, when the game is rated and they could be read.
     pub ratings: [Option<i32>; 2],
     /// The code it was joined by, kept when it is free.
-    pub code: Option<String>,
+    pub code: Option<RoomCode>,
     /// The room's key for it in the records (the recorder has been told its number).
     pub record: RecordKey,
 }
@@ -150,7 +151,7 @@ pub struct Resumed {
 #[derive(Default)]
 pub struct Links {
     /// The code it is joined by.
-    pub code: String,
+    pub code: RoomCode,
     /// The server's list of rooms, kept up to date with the room's summary.
     pub tables: Option<Weak<Tables>>,
     /// Where its game is recorded.
@@ -182,16 +183,16 @@ struct Seat {
 
 struct Room {
     config: RoomConfig,
-    code: String,
+    code: RoomCode,
     game: AnyGame,
     seats: [Option<Seat>; 2],
-    watchers: Vec<(String, Updates)>,
+    watchers: Vec<(Fingerprint, Updates)>,
     clock: Option<Clock>,
     /// The room's own time starts here.
     epoch: Instant,
     offer: Option<(Color, OfferKind)>,
     /// When each person's recent chat lines were sent, for the rate limit.
-    chat_times: HashMap<String, VecDeque<Instant>>,
+    chat_times: HashMap<Fingerprint, VecDeque<Instant>>,
     tables: Option<Weak<Tables>>,
     recorder: Option<Recorder>,
     /// The game's key in the records, once it has started there.
@@ -201,7 +202,7 @@ struct Room {
     /// Whether the clocks are stopped by the players' agreement.
     paused: bool,
     /// Who (by fingerprint) missed a state because their queue was full: they get the newest when it has room.
-    behind: HashSet<String>,
+    behind: HashSet<Fingerprint>,
     /// When to try again to bring those behind up to date.
     catch_up_at: Option<Instant>,
 }
@@ -328,15 +329,15 @@ impl Room {
         nobody && (self.game.outcome().is_some() || never_began)
     }
 
-    fn seat_of(&self, who: &str) -> Option<Color> {
+    fn seat_of(&self, who: &Fingerprint) -> Option<Color> {
         [Color::Black, Color::White].into_iter().find(|c| {
             self.seats[c.index()]
                 .as_ref()
-                .is_some_and(|s| s.who.fingerprint == who)
+                .is_some_and(|s| s.who.fingerprint == *who)
         })
     }
 
-    fn refuse(&self, who: &str, why: &RoomError) {
+    fn refuse(&self, who: &Fingerprint, why: &RoomError) {
         self.tell(who, Update::Refused(why.to_string()));
     }
 

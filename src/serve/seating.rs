@@ -8,6 +8,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::Shared;
 use super::codes::read_code;
 use super::identity::Identity;
+use super::ids::RoomCode;
 use super::play::TableLink;
 use super::room::{Command, RoomConfig, RoomError, RoomHandle, UPDATES_QUEUE};
 use super::tables::Listing;
@@ -22,9 +23,9 @@ pub enum TableAsk {
     /// A new game against a person, waiting for them.
     New(NewTable),
     /// A seat at the game with this code.
-    Join(String),
+    Join(RoomCode),
     /// A place among the watchers of the game with this code.
-    Watch(String),
+    Watch(RoomCode),
 }
 
 /// A new game as asked for.
@@ -193,7 +194,11 @@ pub async fn open_new(
 }
 
 /// Takes a seat at the game with `code` (or one's own seat again).
-pub async fn join(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, RoomError> {
+pub async fn join(
+    shared: &Shared,
+    identity: &Identity,
+    code: &RoomCode,
+) -> Result<Seated, RoomError> {
     let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
     sit(shared, identity, room, listing, None).await
 }
@@ -205,7 +210,11 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
 }
 
 /// Watches the game with `code`.
-pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<Seated, RoomError> {
+pub async fn watch(
+    shared: &Shared,
+    identity: &Identity,
+    code: &RoomCode,
+) -> Result<Seated, RoomError> {
     let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
     let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let line = updates.downgrade();
@@ -219,7 +228,7 @@ pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<S
         return Err(no_game(code));
     }
     Ok(Seated {
-        table: Table::new(None, listing.code.clone()),
+        table: Table::new(None, listing.code.to_string()),
         game_type: listing.config.game_type,
         link: TableLink {
             room,
@@ -230,8 +239,8 @@ pub async fn watch(shared: &Shared, identity: &Identity, code: &str) -> Result<S
     })
 }
 
-fn no_game(code: &str) -> RoomError {
-    RoomError::NoGame(code.to_string())
+fn no_game(code: &RoomCode) -> RoomError {
+    RoomError::NoGame(code.clone())
 }
 
 async fn sit(
@@ -269,7 +278,7 @@ async fn sit(
     }
     let seat = answer.await.map_err(|_| no_game(&listing.code))??;
     Ok(Seated {
-        table: Table::new(Some(seat), listing.code.clone()),
+        table: Table::new(Some(seat), listing.code.to_string()),
         game_type: listing.config.game_type,
         link: TableLink {
             room,

@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::codes::new_code;
 use super::identity::Identity;
+use super::ids::{Fingerprint, RoomCode};
 use super::recorder::Recorder;
 use super::room::{Links, Rematch, Resumed, RoomConfig, RoomHandle, open_room};
 
@@ -17,11 +18,11 @@ use super::room::{Links, Rematch, Resumed, RoomConfig, RoomHandle, open_room};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing {
     /// The code it is joined by.
-    pub code: String,
+    pub code: RoomCode,
     /// How it is played.
     pub config: RoomConfig,
     /// The seats: each player's fingerprint and name.
-    pub seats: [Option<(String, String)>; 2],
+    pub seats: [Option<(Fingerprint, String)>; 2],
     /// Moves played.
     pub plies: usize,
     /// Whether the game has ended.
@@ -37,7 +38,7 @@ impl Listing {
     }
 
     /// Whether `fingerprint` has a seat in a game not over.
-    pub fn seats_player(&self, fingerprint: &str) -> bool {
+    pub fn seats_player(&self, fingerprint: &Fingerprint) -> bool {
         !self.over
             && self
                 .seats
@@ -55,7 +56,7 @@ struct Entry {
 /// Every room on the server, by code.
 #[derive(Default)]
 pub struct Tables {
-    rooms: Mutex<HashMap<String, Entry>>,
+    rooms: Mutex<HashMap<RoomCode, Entry>>,
     recorder: Option<Recorder>,
 }
 
@@ -68,7 +69,7 @@ impl Tables {
         }
     }
 
-    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<RoomCode, Entry>> {
         self.rooms.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -78,7 +79,7 @@ impl Tables {
         self: &Arc<Self>,
         config: RoomConfig,
         resumed: Option<Resumed>,
-    ) -> Option<(String, RoomHandle)> {
+    ) -> Option<(RoomCode, RoomHandle)> {
         let seats = resumed.as_ref().map(|r| r.seats.clone());
         self.open_with(
             config,
@@ -96,7 +97,7 @@ impl Tables {
         self: &Arc<Self>,
         config: RoomConfig,
         rematch: Rematch,
-    ) -> Option<(String, RoomHandle)> {
+    ) -> Option<(RoomCode, RoomHandle)> {
         let seats = rematch.seats.clone().map(|(who, _)| who);
         self.open_with(
             config,
@@ -115,7 +116,7 @@ impl Tables {
         config: RoomConfig,
         links: Links,
         seated: Option<[Identity; 2]>,
-    ) -> Option<(String, RoomHandle)> {
+    ) -> Option<(RoomCode, RoomHandle)> {
         let mut rooms = self.rooms();
         let wanted = links
             .resumed
@@ -155,14 +156,14 @@ impl Tables {
     }
 
     /// The room with `code`, if it is open.
-    pub fn find(&self, code: &str) -> Option<(RoomHandle, Listing)> {
+    pub fn find(&self, code: &RoomCode) -> Option<(RoomHandle, Listing)> {
         self.rooms()
             .get(code)
             .map(|e| (e.handle.clone(), e.listing.clone()))
     }
 
     /// A game not over where `fingerprint` has a seat: where a player who dropped goes back to.
-    pub fn seat_of(&self, fingerprint: &str) -> Option<(RoomHandle, Listing)> {
+    pub fn seat_of(&self, fingerprint: &Fingerprint) -> Option<(RoomHandle, Listing)> {
         self.rooms()
             .values()
             .filter(|e| e.listing.seats_player(fingerprint))
@@ -200,7 +201,7 @@ impl Tables {
     }
 
     /// The room has ended (called by the room as it goes).
-    pub(super) fn remove(&self, code: &str) {
+    pub(super) fn remove(&self, code: &RoomCode) {
         self.rooms().remove(code);
     }
 }

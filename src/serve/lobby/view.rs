@@ -264,7 +264,7 @@ mod tests {
                 rated: true,
                 private: false,
             },
-            seats: seats.map(|s| s.map(|name| (format!("SHA256:{name}"), name.to_string()))),
+            seats: seats.map(|s| s.map(|name| (format!("SHA256:{name}").into(), name.to_string()))),
             plies,
             over: false,
             watchers,
@@ -288,7 +288,7 @@ mod tests {
     }
 
     fn lobby() -> Lobby {
-        let mut lobby = Lobby::new("ann", "SHA256:ann", false);
+        let mut lobby = Lobby::new("ann", &"SHA256:ann".into(), false);
         lobby.rating = Some((1512, 4));
         lobby.leaders = vec![Standing {
             name: "bob".into(),

@@ -4,7 +4,7 @@ use super::*;
 
 fn player(name: &str) -> Identity {
     Identity {
-        fingerprint: format!("SHA256:{name}"),
+        fingerprint: format!("SHA256:{name}").into(),
         name: name.to_string(),
     }
 }
@@ -27,7 +27,7 @@ fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
             white: &bob.fingerprint,
             rated: true,
             clock: "5+3",
-            code: "K7QX",
+            code: &"K7QX".into(),
         })
         .expect("started");
     for (ply, text) in ["11-15", "23-19", "8-11"].iter().enumerate() {
@@ -45,7 +45,7 @@ fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
     assert_eq!(unfinished.len(), 1);
     let resumed = &unfinished[0];
     assert_eq!(resumed.black, (ann.fingerprint.clone(), "ann".to_string()));
-    assert_eq!(resumed.code.as_deref(), Some("K7QX"));
+    assert_eq!(resumed.code, Some("K7QX".into()));
     assert_eq!(resumed.moves, ["11-15", "23-19"]);
     assert_eq!(resumed.clocks, Some([299_999, 298_999]));
     // Many changes in one transaction.
@@ -120,7 +120,7 @@ fn clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from() {
             white: &bob.fingerprint,
             rated: false,
             clock: "5+3",
-            code: "K7QX",
+            code: &"K7QX".into(),
         })
         .expect("started");
     let clocks = |records: &Records| records.unfinished_games().expect("listed")[0].clocks;

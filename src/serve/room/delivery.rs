@@ -2,13 +2,14 @@
 //! reading costs a fixed amount of memory. What cannot wait is dropped for that person alone; a state they miss
 //! is made good by the newest one once their queue has room, so that they never stay on an old one.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::time::Instant;
 
-use super::{Room, Update, Updates};
+use super::{Fingerprint, Room, Update, Updates};
 
 /// How often a room tries again to bring someone who fell behind up to date.
 const CATCH_UP_EVERY: Duration = Duration::from_millis(500);
@@ -32,20 +33,20 @@ fn deliver(updates: &Updates, update: Update) -> Delivery {
 
 impl Room {
     /// Sends `update` to `who` alone (wherever they sit or watch from).
-    pub(super) fn tell(&self, who: &str, update: Update) {
+    pub(super) fn tell(&self, who: &Fingerprint, update: Update) {
         let seats = self
             .seats
             .iter()
             .flatten()
             .map(|s| (&s.who.fingerprint, &s.updates));
         let watchers = self.watchers.iter().map(|(w, u)| (w, u));
-        for (_, updates) in seats.chain(watchers).filter(|(w, _)| w.as_str() == who) {
+        for (_, updates) in seats.chain(watchers).filter(|(w, _)| *w == who) {
             let _ = deliver(updates, update.clone());
         }
     }
 
     /// The players here and the watchers, by fingerprint, with where their updates go.
-    pub(super) fn everyone(&self) -> impl Iterator<Item = (&String, &Updates)> {
+    pub(super) fn everyone(&self) -> impl Iterator<Item = (&Fingerprint, &Updates)> {
         self.seats
             .iter()
             .flatten()
@@ -121,7 +122,7 @@ impl Room {
         self.catch_up_at = None;
         let state = Update::State(Arc::new(self.snapshot()));
         let mut behind = std::mem::take(&mut self.behind);
-        let people: Vec<(String, Updates)> = self
+        let people: Vec<(Fingerprint, Updates)> = self
             .seats
             .iter()
             .flatten()
@@ -138,10 +139,10 @@ impl Room {
 }
 
 /// Keeps `who` among those `behind` when a state could not reach them, and takes them out once one has.
-fn note(behind: &mut std::collections::HashSet<String>, who: &str, delivery: Delivery) {
+fn note(behind: &mut HashSet<Fingerprint>, who: &Fingerprint, delivery: Delivery) {
     match delivery {
         Delivery::Full => {
-            behind.insert(who.to_string());
+            behind.insert(who.clone());
         }
         Delivery::Sent | Delivery::Gone => {
             behind.remove(who);

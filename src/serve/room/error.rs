@@ -8,6 +8,7 @@ use thiserror::Error;
 use crate::app::{OfferKind, clock_text};
 use crate::game::{GameError, Outcome};
 use crate::rules::Color;
+use crate::serve::RoomCode;
 
 /// A request the room (or the list of rooms) refused, and why; its text is what the asker is shown.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -103,7 +104,7 @@ pub enum RoomError {
     Full,
     /// No game has this code (the code, as asked).
     #[error("there is no game {0} on this server (it may have ended)")]
-    NoGame(String),
+    NoGame(RoomCode),
     /// A player with as many games in progress as one may have (how many).
     #[error(
         "you have {0} games in progress, the most one player may have: finish one (or resign) first"

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::{Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig, Weak};
+use super::{Fingerprint, Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig, Weak};
 use crate::game::{AnyGame, TimeControl};
 
 use crate::rules::{GameType, Variant};
@@ -197,7 +197,7 @@ pub fn resumed_from(game: Unfinished, grace: Duration) -> Result<(RoomConfig, Re
             .play_text(text)
             .map_err(|e| format!("move {text}: {e}"))?;
     }
-    let identity = |(fingerprint, name): (String, String)| Identity { fingerprint, name };
+    let identity = |(fingerprint, name): (Fingerprint, String)| Identity { fingerprint, name };
     let config = RoomConfig {
         game_type,
         clock,

@@ -2,7 +2,7 @@
 //! other (or offered by both), played at a new table with the colours swapped and the same clock. Both players
 //! and the watchers are told its code and taken there by their connections.
 
-use super::{Color, Identity, OfferKind, Room, RoomError, Update, Weak};
+use super::{Color, Fingerprint, Identity, OfferKind, Room, RoomError, Update, Weak};
 
 /// The players of a rematch, seated in its room before their connections arrive.
 #[derive(Clone, Debug)]
@@ -52,12 +52,12 @@ impl Room {
         let (code, _) = tables
             .open_rematch(self.config, Rematch { seats })
             .ok_or(RoomError::NoFreeCodes)?;
-        self.tell_everyone(&Update::Rematch(code));
+        self.tell_everyone(&Update::Rematch(code.to_string()));
         Ok(false)
     }
 
     /// `who` has left the table: a rematch they offered or were offered is off, and the other is told.
-    pub(super) fn rematch_off(&mut self, who: &str) {
+    pub(super) fn rematch_off(&mut self, who: &Fingerprint) {
         let Some(leaving) = self.seat_of(who) else {
             return;
         };

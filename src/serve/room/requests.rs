@@ -4,7 +4,7 @@
 
 use tokio::time::Instant;
 
-use super::{CHAT_LINES, CHAT_WINDOW, Job, MAX_CHAT, Room, RoomError, Update};
+use super::{CHAT_LINES, CHAT_WINDOW, Fingerprint, Job, MAX_CHAT, Room, RoomError, Update};
 use crate::app::OfferKind;
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::{Color, Move};
@@ -12,7 +12,7 @@ use crate::serve::text::clean_line;
 
 impl Room {
     /// Plays `who`'s move; whether the game changed, or why not.
-    pub(super) fn play(&mut self, who: &str, mv: &Move) -> Result<bool, RoomError> {
+    pub(super) fn play(&mut self, who: &Fingerprint, mv: &Move) -> Result<bool, RoomError> {
         let color = self.seat_of(who).ok_or(RoomError::Watching)?;
         if self.seats.iter().any(Option::is_none) {
             return Err(RoomError::NoOpponentYet);
@@ -50,7 +50,11 @@ impl Room {
         Ok(true)
     }
 
-    pub(super) fn make_offer(&mut self, who: &str, kind: OfferKind) -> Result<(), RoomError> {
+    pub(super) fn make_offer(
+        &mut self,
+        who: &Fingerprint,
+        kind: OfferKind,
+    ) -> Result<(), RoomError> {
         let color = self.seat_of(who).ok_or(RoomError::Watching)?;
         if kind == OfferKind::Rematch {
             return self.offer_rematch(color);
@@ -84,7 +88,7 @@ impl Room {
 
     pub(super) fn answer(
         &mut self,
-        who: &str,
+        who: &Fingerprint,
         kind: OfferKind,
         accept: bool,
     ) -> Result<bool, RoomError> {
@@ -142,7 +146,7 @@ impl Room {
     }
 
     /// Starts the clocks again after an agreed pause (either player may), the side to move's first.
-    pub(super) fn resume(&mut self, who: &str) -> Result<bool, RoomError> {
+    pub(super) fn resume(&mut self, who: &Fingerprint) -> Result<bool, RoomError> {
         self.seat_of(who).ok_or(RoomError::Watching)?;
         // A game may end while its clocks are stopped (a draw agreed, a resignation): they stay stopped. Started
         // again, a clock would run on a finished game until its flag fell, and then wake the room at once, again
@@ -162,7 +166,7 @@ impl Room {
         Ok(true)
     }
 
-    pub(super) fn resign(&mut self, who: &str) -> Result<bool, RoomError> {
+    pub(super) fn resign(&mut self, who: &Fingerprint) -> Result<bool, RoomError> {
         match self.seat_of(who) {
             Some(color) if self.game.outcome().is_none() => {
                 let _ = self.game.resign(color);
@@ -174,7 +178,7 @@ impl Room {
     }
 
     /// The game, or a draw when `draw`, to `who` whose opponent has been away past the grace period.
-    pub(super) fn claim(&mut self, who: &str, draw: bool) -> Result<bool, RoomError> {
+    pub(super) fn claim(&mut self, who: &Fingerprint, draw: bool) -> Result<bool, RoomError> {
         let color = self.seat_of(who).ok_or(RoomError::Watching)?;
         if self.game.outcome().is_some() {
             return Err(RoomError::Over);
@@ -206,12 +210,12 @@ impl Room {
         Ok(true)
     }
 
-    pub(super) fn chat(&mut self, who: &str, text: &str) {
+    pub(super) fn chat(&mut self, who: &Fingerprint, text: &str) {
         let Some(name) = self.name_of(who) else {
             return;
         };
         let now = Instant::now();
-        let times = self.chat_times.entry(who.to_string()).or_default();
+        let times = self.chat_times.entry(who.clone()).or_default();
         while times
             .front()
             .is_some_and(|t| now.duration_since(*t) > CHAT_WINDOW)
@@ -237,7 +241,7 @@ impl Room {
         }
     }
 
-    pub(super) fn name_of(&self, who: &str) -> Option<String> {
+    pub(super) fn name_of(&self, who: &Fingerprint) -> Option<String> {
         if let Some(color) = self.seat_of(who) {
             return self.seats[color.index()]
                 .as_ref()

@@ -24,7 +24,7 @@ impl Person {
     fn new(name: &str) -> (Person, Updates) {
         let (tx, rx) = mpsc::channel(UPDATES_QUEUE);
         let who = Identity {
-            fingerprint: format!("SHA256:{name}"),
+            fingerprint: format!("SHA256:{name}").into(),
             name: name.to_string(),
         };
         let line = tx.downgrade();
@@ -38,7 +38,7 @@ impl Person {
         )
     }
 
-    fn id(&self) -> String {
+    fn id(&self) -> Fingerprint {
         self.who.fingerprint.clone()
     }
 

@@ -41,7 +41,7 @@ async fn a_rematch_agreed_after_the_game_seats_both_at_a_new_table_colours_swapp
     assert_eq!(ann.offered().await, OfferKind::Rematch);
     room.ask(&ann.id(), answer(true)).await;
     let rematch = |u| match u {
-        Update::Rematch(code) => Some(code),
+        Update::Rematch(code) => Some(RoomCode::new(code)),
         _ => None,
     };
     let new_code = ann.next(rematch).await;
@@ -104,7 +104,7 @@ async fn rematches_offered_by_both_are_agreed_without_a_question() {
     room.ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     let rematch = |u| match u {
-        Update::Rematch(code) => Some(code),
+        Update::Rematch(code) => Some(RoomCode::new(code)),
         _ => None,
     };
     let code = ann.next(rematch).await;

@@ -73,7 +73,7 @@ impl Witness {
     ) -> Witness {
         let (recorder, jobs) = Recorder::capture();
         let person = |name: &str| Identity {
-            fingerprint: format!("SHA256:{name}"),
+            fingerprint: format!("SHA256:{name}").into(),
             name: name.to_string(),
         };
         let bob = if guest {
@@ -91,7 +91,7 @@ impl Witness {
                 seats: [person("ann"), bob.clone()],
                 clocks,
                 ratings: [None, None],
-                code: Some(CODE.to_string()),
+                code: Some(CODE.into()),
                 record,
             }
         });
@@ -102,7 +102,7 @@ impl Witness {
         people.extend((0..watchers).map(|i| Screen::new(person(&format!("cy{i}")), None)));
         let fresh = resumed.is_none();
         let links = Links {
-            code: CODE.to_string(),
+            code: CODE.into(),
             recorder: Some(recorder),
             resumed,
             ..Links::default()
