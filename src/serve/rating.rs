@@ -89,6 +89,21 @@ impl Rating {
     }
 }
 
+/// Both players' ratings after one rated game between them, each game a rating period of its own: Black's and
+/// White's ratings before it, and Black's score (1 for a win, 0.5 for a draw, 0 for a loss). A pure function:
+/// the records read the ratings before and store the ratings after in one change, whatever keeps them.
+pub fn after_game(black: Rating, white: Rating, black_score: f64) -> [Rating; 2] {
+    let black_after = black.after(&[Game {
+        opponent: white,
+        score: black_score,
+    }]);
+    let white_after = white.after(&[Game {
+        opponent: black,
+        score: 1.0 - black_score,
+    }]);
+    [black_after, white_after]
+}
+
 /// Step 5 of the system: the new volatility, by the Illinois variant of regula falsi.
 fn new_volatility(delta: f64, phi: f64, v: f64, sigma: f64) -> f64 {
     let a = (sigma * sigma).ln();
@@ -192,5 +207,30 @@ mod tests {
         assert!(won.rating > 1500.0 && lost.rating < 1500.0);
         assert!(close(drawn.rating, 1500.0, 1e-9));
         assert!(won.deviation < player.deviation);
+    }
+
+    #[test]
+    fn one_game_moves_both_ratings_as_each_side_sees_it() {
+        let strong = Rating {
+            rating: 1700.0,
+            ..Rating::default()
+        };
+        let weak = Rating::default();
+        let [black, white] = after_game(strong, weak, 0.0);
+        assert_eq!(
+            black,
+            strong.after(&[Game {
+                opponent: weak,
+                score: 0.0
+            }])
+        );
+        assert_eq!(
+            white,
+            weak.after(&[Game {
+                opponent: strong,
+                score: 1.0
+            }])
+        );
+        assert!(black.rating < strong.rating && white.rating > weak.rating);
     }
 }
