@@ -14,8 +14,9 @@ use crowned::rules::{Color, GameType};
 
 /// The moves of the one unfinished game in the records at `path` (read beside the running server).
 fn recorded_moves(path: &std::path::Path) -> usize {
-    crowned::serve::records::Records::open(path)
-        .and_then(|records| records.unfinished_games())
+    use crowned::serve::records::{Records as _, SqliteRecords};
+    SqliteRecords::open(path)
+        .and_then(|mut records| records.unfinished_games())
         .ok()
         .and_then(|games| games.first().map(|game| game.moves.len()))
         .unwrap_or(0)

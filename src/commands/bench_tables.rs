@@ -11,7 +11,7 @@ use anyhow::{Context, Result, bail};
 use crowned::game::pdn::check_games;
 use crowned::lab::load::quantile;
 use crowned::lab::load_tables::{TableLoadConfig, TableLoadReport, run_table_load};
-use crowned::serve::records::Records;
+use crowned::serve::records::{Records as _, SqliteRecords};
 
 use super::bench_serve::{Server, Usage, first_failure};
 
@@ -190,7 +190,7 @@ fn check_records(home: &Path, report: &TableLoadReport) -> Result<()> {
         .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", file.display())).ok())
         .map(|m| m.len())
         .sum();
-    let records = Records::open(&file).context("cannot open the records")?;
+    let mut records = SqliteRecords::open(&file).context("cannot open the records")?;
     let kept = records
         .finished_games()
         .context("cannot read the records")?;

@@ -49,6 +49,7 @@ use tokio::sync::watch;
 
 use crate::engine::EngineService;
 use connection::Connection;
+use records::Records as _;
 
 /// How a server runs.
 #[derive(Clone, Debug)]
@@ -99,8 +100,8 @@ pub enum ServeError {
 pub(crate) struct Shared {
     config: ServeConfig,
     engine: EngineService,
-    /// Read from blocking tasks only: SQLite waits for the disk. Every write goes through the recorder.
-    records: Arc<Mutex<records::Records>>,
+    /// Read from blocking tasks only: the records wait for the disk. Every write goes through the recorder.
+    records: Arc<Mutex<dyn records::Records>>,
     recorder: recorder::Recorder,
     /// The rooms of games between people.
     tables: Arc<tables::Tables>,
@@ -121,12 +122,14 @@ impl Shared {
     /// Reads the records on a blocking thread: `read`'s answer, or `None` (logged) when they cannot be read.
     async fn read_records<T: Send + 'static>(
         &self,
-        read: impl FnOnce(&records::Records) -> Result<T, records::RecordsError> + Send + 'static,
+        read: impl FnOnce(&mut dyn records::Records) -> Result<T, records::RecordsError>
+        + Send
+        + 'static,
     ) -> Option<T> {
         let records = Arc::clone(&self.records);
         let answer = tokio::task::spawn_blocking(move || {
-            let records = records.lock().unwrap_or_else(PoisonError::into_inner);
-            read(&records)
+            let mut records = records.lock().unwrap_or_else(PoisonError::into_inner);
+            read(&mut *records)
         })
         .await;
         match answer {
@@ -188,15 +191,21 @@ impl Server {
         if let Some(folder) = config.records.parent() {
             std::fs::create_dir_all(folder)?;
         }
-        let records = records::Records::open(&config.records)?;
+        let mut records = records::SqliteRecords::open(&config.records)?;
         let unfinished = records.unfinished_games()?;
         let recorder = recorder::Recorder::start(
-            records::Records::open(&config.records)?,
+            records::SqliteRecords::open(&config.records)?,
             Some(config.players_dir.clone()),
         )?;
         let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
-        let resumed = resume_games(&tables, &recorder, &records, unfinished, config.seat_grace);
-        let records = Arc::new(Mutex::new(records));
+        let resumed = resume_games(
+            &tables,
+            &recorder,
+            &mut records,
+            unfinished,
+            config.seat_grace,
+        );
+        let records: Arc<Mutex<dyn records::Records>> = Arc::new(Mutex::new(records));
         if resumed > 0 {
             tracing::info!(
                 games = resumed,
@@ -315,7 +324,7 @@ async fn note_every_clock(tables: &tables::Tables) {
 fn resume_games(
     tables: &Arc<tables::Tables>,
     recorder: &recorder::Recorder,
-    records: &records::Records,
+    records: &mut dyn records::Records,
     unfinished: Vec<records::Unfinished>,
     grace: Duration,
 ) -> usize {

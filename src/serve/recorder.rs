@@ -17,12 +17,14 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::thread;
 use std::time::Duration;
 
-use rusqlite::ErrorCode;
+use thiserror::Error;
 use tokio::sync::watch;
 
 use super::identity::Identity;
 use super::ids::{Fingerprint, GameId, RoomCode};
-use super::records::{NewGame, Records};
+#[cfg(test)]
+use super::records::SqliteRecords;
+use super::records::{GameResult, NewGame, Records, RecordsError};
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
 use crate::store::{SavedGame, Store};
@@ -132,7 +134,7 @@ pub enum Job {
     Flush(std::sync::mpsc::Sender<()>),
     /// Runs on the records as they are (a test's way to make the disk fail, or mend it).
     #[cfg(test)]
-    Tamper(fn(&Records)),
+    Tamper(fn(&SqliteRecords)),
 }
 
 impl Job {
@@ -152,7 +154,10 @@ pub struct Recorder {
 impl Recorder {
     /// Starts the thread, writing into `records`, and finished games into the folders under `players` (each
     /// player's, by their key) when given.
-    pub fn start(records: Records, players: Option<PathBuf>) -> std::io::Result<Recorder> {
+    pub fn start<R: Records + 'static>(
+        records: R,
+        players: Option<PathBuf>,
+    ) -> std::io::Result<Recorder> {
         let (tx, rx) = mpsc::channel();
         let (health, writing) = watch::channel(true);
         thread::Builder::new()
@@ -200,8 +205,8 @@ impl Recorder {
 
 /// Writes jobs as they come, in batches, until every sender has gone; jobs the disk cannot take wait, in
 /// order, and are tried again every [`RETRY_EVERY`].
-fn write_jobs(
-    mut records: Records,
+fn write_jobs<R: Records + 'static>(
+    mut records: R,
     players: Option<&Path>,
     jobs: &mpsc::Receiver<Job>,
     health: &watch::Sender<bool>,
@@ -220,7 +225,7 @@ fn write_jobs(
         };
         match next {
             #[cfg(test)]
-            Ok(Job::Tamper(tamper)) => tamper(&records),
+            Ok(Job::Tamper(tamper)) => tamper_with(&mut records, tamper),
             Ok(job) => keep(&mut waiting, job),
             Err(RecvTimeoutError::Timeout) => {}
             Err(RecvTimeoutError::Disconnected) => {
@@ -239,7 +244,7 @@ fn write_jobs(
         while let Ok(job) = jobs.try_recv() {
             #[cfg(test)]
             if let Job::Tamper(tamper) = job {
-                tamper(&records);
+                tamper_with(&mut records, tamper);
                 continue;
             }
             keep(&mut waiting, job);
@@ -295,22 +300,18 @@ fn keep(waiting: &mut VecDeque<Job>, job: Job) {
 /// the flushes to answer. A job that can never be written (a move of a game the records do not know) is logged
 /// and let go.
 fn write_batch(
-    records: &mut Records,
+    records: &mut dyn Records,
     games: &mut HashMap<RecordKey, GameId>,
     players: Option<&Path>,
     batch: Vec<Job>,
 ) -> (Vec<Job>, Vec<mpsc::Sender<()>>) {
     let before = games.clone();
-    let mut failed = records.begin().err();
     let mut flushed = Vec::new();
-    let mut kept: Vec<Job> = Vec::new();
+    let mut writes: Vec<Job> = Vec::new();
     let mut filings_left: Vec<Job> = Vec::new();
     for job in batch {
         match job {
-            Job::Flush(done) => {
-                flushed.push(done);
-                continue;
-            }
+            Job::Flush(done) => flushed.push(done),
             Job::File {
                 players: people,
                 game,
@@ -324,72 +325,64 @@ fn write_batch(
                         name,
                     });
                 }
-                continue;
             }
-            _ => {}
+            job => writes.push(job),
         }
-        if failed.is_none() {
-            match write(records, games, &job) {
+    }
+    // Which jobs can never be written (each logged as it fails): let go rather than tried again.
+    let mut hopeless = vec![false; writes.len()];
+    let done = records.all_or_nothing(&mut |records| {
+        for (job, hopeless) in writes.iter().zip(hopeless.iter_mut()) {
+            match write(records, games, job) {
                 Ok(()) => {}
-                Err(e) if is_storage(&e) => failed = Some(e),
+                // The disk's trouble: the whole batch waits, and is tried again.
+                Err(WriteError::Records(e)) if e.is_storage() => return Err(e),
                 Err(e) => {
                     tracing::error!(error = %e, ?job, "cannot write the records");
-                    continue;
+                    *hopeless = true;
                 }
             }
         }
-        kept.push(job);
-    }
-    if failed.is_none()
-        && let Err(e) = records.commit()
-    {
-        failed = Some(e);
-    }
-    let unwritten = match failed {
-        None => Vec::new(),
-        Some(e) => {
+        Ok(())
+    });
+    let unwritten = match done {
+        Ok(()) => Vec::new(),
+        Err(e) => {
             tracing::debug!(error = %e, "a batch of the records is kept to be tried again");
-            records.roll_back();
             *games = before;
             // The players' folders are on the same disk: their filings wait with the records. (When the records
             // are written and a filing alone fails, that folder's own trouble is logged and not tried again.)
-            kept.into_iter().chain(filings_left).collect()
+            writes
+                .into_iter()
+                .zip(hopeless)
+                .filter(|(_, hopeless)| !hopeless)
+                .map(|(job, _)| job)
+                .chain(filings_left)
+                .collect()
         }
     };
     (unwritten, flushed)
 }
 
-/// Whether `error` is the disk's (full, read-only, failing, busy): worth trying again later.
-fn is_storage(error: &super::records::RecordsError) -> bool {
-    let super::records::RecordsError::Sqlite(rusqlite::Error::SqliteFailure(failure, _)) = error
-    else {
-        return false;
-    };
-    matches!(
-        failure.code,
-        ErrorCode::DiskFull
-            | ErrorCode::SystemIoFailure
-            | ErrorCode::ReadOnly
-            | ErrorCode::DatabaseBusy
-            | ErrorCode::DatabaseLocked
-            | ErrorCode::CannotOpen
-            | ErrorCode::OutOfMemory
-    )
+/// Why a job was not written.
+#[derive(Debug, Error)]
+enum WriteError {
+    /// The records could not take it.
+    #[error(transparent)]
+    Records(#[from] RecordsError),
+    /// A job about a game the records were never told of.
+    #[error("a game the records were not told of")]
+    UnknownGame,
 }
 
 fn write(
-    records: &mut Records,
+    records: &mut dyn Records,
     games: &mut HashMap<RecordKey, GameId>,
     job: &Job,
-) -> Result<(), super::records::RecordsError> {
-    let id = |key: &RecordKey| {
-        games
-            .get(key)
-            .copied()
-            .ok_or(super::records::RecordsError::NoGame(GameId::new(-1)))
-    };
+) -> Result<(), WriteError> {
+    let id = |key: &RecordKey| games.get(key).copied().ok_or(WriteError::UnknownGame);
     match job {
-        Job::Seen(identity) => records.seen(identity),
+        Job::Seen(identity) => records.seen(identity)?,
         Job::Start {
             key,
             variant,
@@ -408,20 +401,18 @@ fn write(
                 code,
             })?;
             games.insert(*key, id);
-            Ok(())
         }
         Job::Resume { key, id } => {
             games.insert(*key, *id);
-            Ok(())
         }
         Job::Move {
             key,
             ply,
             text,
             clocks,
-        } => records.add_move(id(key)?, *ply, text, *clocks),
-        Job::Clocks { key, ply, clocks } => records.note_clocks(id(key)?, *ply, *clocks),
-        Job::TakeBack { key, ply } => records.take_back(id(key)?, *ply),
+        } => records.add_move(id(key)?, *ply, text, *clocks)?,
+        Job::Clocks { key, ply, clocks } => records.note_clocks(id(key)?, *ply, *clocks)?,
+        Job::TakeBack { key, ply } => records.take_back(id(key)?, *ply)?,
         Job::Finish {
             key,
             result,
@@ -430,11 +421,27 @@ fn write(
         } => {
             let game = id(key)?;
             games.remove(key);
-            records.finish_game(game, result, pdn, *black_score)
+            records.record_result(
+                game,
+                &GameResult {
+                    result,
+                    pdn,
+                    black_score: *black_score,
+                },
+            )?;
         }
-        Job::Flush(_) | Job::File { .. } => Ok(()),
+        Job::Flush(_) | Job::File { .. } => {}
         #[cfg(test)]
-        Job::Tamper(_) => Ok(()),
+        Job::Tamper(_) => {}
+    }
+    Ok(())
+}
+
+/// Runs a test's `tamper` on the records, when they are SQLite's (the only ones a test fails on purpose).
+#[cfg(test)]
+fn tamper_with(records: &mut dyn std::any::Any, tamper: fn(&SqliteRecords)) {
+    if let Some(sqlite) = records.downcast_mut::<SqliteRecords>() {
+        tamper(sqlite);
     }
 }
 

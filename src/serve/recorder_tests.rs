@@ -33,7 +33,7 @@ fn jobs_are_written_in_order_and_games_known_by_their_keys() {
     std::fs::create_dir_all(&dir).expect("a folder");
     let path = dir.join("records.sqlite");
     let recorder = Recorder::start(
-        Records::open(&path).expect("opens"),
+        SqliteRecords::open(&path).expect("opens"),
         Some(dir.join("players")),
     )
     .expect("started");
@@ -47,7 +47,7 @@ fn jobs_are_written_in_order_and_games_known_by_their_keys() {
         });
     }
     recorder.flush();
-    let records = Records::open(&path).expect("reopens");
+    let mut records = SqliteRecords::open(&path).expect("reopens");
     let unfinished = records.unfinished_games().expect("listed");
     assert_eq!(unfinished.len(), 1);
     assert_eq!(unfinished[0].moves, ["11-15", "23-19"]);
@@ -82,7 +82,8 @@ fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");
     let path = dir.join("records.sqlite");
-    let recorder = Recorder::start(Records::open(&path).expect("opens"), None).expect("started");
+    let recorder =
+        Recorder::start(SqliteRecords::open(&path).expect("opens"), None).expect("started");
     let writing = recorder.writing();
     let key = start_rated_game(&recorder, "FULL");
     let moves = |plies: std::ops::Range<usize>| {
@@ -105,14 +106,14 @@ fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
     moves(1..3000);
     recorder.flush();
     assert!(!*writing.borrow(), "the rooms are told");
-    let records = Records::open(&path).expect("reopens");
-    let stored = |records: &Records| {
+    let mut records = SqliteRecords::open(&path).expect("reopens");
+    let stored = |records: &mut SqliteRecords| {
         let unfinished = records.unfinished_games().expect("listed");
         assert_eq!(unfinished.len(), 1);
         unfinished[0].moves.clone()
     };
     assert!(
-        stored(&records).len() < 3000,
+        stored(&mut records).len() < 3000,
         "the full disk took every move"
     );
     // Room is made: everything kept is written, in order, once.
@@ -126,7 +127,7 @@ fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
     let expected: Vec<String> = (0..3000)
         .map(|ply| format!("move {ply} of a game long enough to need new pages"))
         .collect();
-    assert_eq!(stored(&records), expected);
+    assert_eq!(stored(&mut records), expected);
     recorder.send(Job::Finish {
         key,
         result: "1-0".into(),

@@ -1,5 +1,6 @@
 //! The records: games with their moves and clocks, ratings, the schema's versions.
 
+use super::sqlite::MIGRATIONS;
 use super::*;
 
 fn player(name: &str) -> Identity {
@@ -11,7 +12,7 @@ fn player(name: &str) -> Identity {
 
 #[test]
 fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
-    let mut records = Records::in_memory().expect("opens");
+    let mut records = SqliteRecords::in_memory().expect("opens");
     assert_eq!(
         records.version().expect("a version"),
         MIGRATIONS.len() as i64
@@ -48,14 +49,24 @@ fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
     assert_eq!(resumed.code, Some("K7QX".into()));
     assert_eq!(resumed.moves, ["11-15", "23-19"]);
     assert_eq!(resumed.clocks, Some([299_999, 298_999]));
-    // Many changes in one transaction.
-    records.begin().expect("begun");
-    records.seen(&player("cy")).expect("seen");
-    records.commit().expect("committed");
-    assert_eq!(records.players().expect("listed").len(), 3);
+    // Many changes as one: kept together, or none of them when one fails.
     records
-        .finish_game(game, "1-0", "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n", 1.0)
-        .expect("finished");
+        .all_or_nothing(&mut |records| records.seen(&player("cy")))
+        .expect("kept");
+    assert_eq!(records.players().expect("listed").len(), 3);
+    let failed = records.all_or_nothing(&mut |records| {
+        records.seen(&player("dan"))?;
+        // Ply 0 is written already: refused, and Dan goes with it.
+        records.add_move(game, 0, "9-13", None)
+    });
+    assert!(failed.is_err());
+    assert_eq!(records.players().expect("listed").len(), 3);
+    let won = GameResult {
+        result: "1-0",
+        pdn: "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n",
+        black_score: 1.0,
+    };
+    records.record_result(game, &won).expect("finished");
     assert!(records.unfinished().expect("listed").is_empty());
     let (ann_rating, ann_games) = records.rating(&ann.fingerprint, "english").expect("rated");
     let (bob_rating, _) = records.rating(&bob.fingerprint, "english").expect("rated");
@@ -69,7 +80,14 @@ fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
     assert_eq!(records.games_of(&bob.fingerprint).expect("games").len(), 1);
     // A game ends once.
     assert!(matches!(
-        records.finish_game(game, "0-1", "", 0.0),
+        records.record_result(
+            game,
+            &GameResult {
+                result: "0-1",
+                pdn: "",
+                black_score: 0.0
+            }
+        ),
         Err(RecordsError::NoGame(_))
     ));
 }
@@ -81,7 +99,7 @@ fn the_file_survives_reopening_and_a_newer_schema_is_refused() {
     std::fs::create_dir_all(&dir).expect("a folder");
     let path = dir.join("records.sqlite");
     {
-        let records = Records::open(&path).expect("created");
+        let mut records = SqliteRecords::open(&path).expect("created");
         records.seen(&player("cy")).expect("seen");
         let mode: String = records
             .db
@@ -89,7 +107,7 @@ fn the_file_survives_reopening_and_a_newer_schema_is_refused() {
             .expect("a mode");
         assert_eq!(mode.to_lowercase(), "wal");
     }
-    let records = Records::open(&path).expect("reopened");
+    let records = SqliteRecords::open(&path).expect("reopened");
     let name: String = records
         .db
         .query_row("SELECT name FROM players", [], |row| row.get(0))
@@ -101,7 +119,7 @@ fn the_file_survives_reopening_and_a_newer_schema_is_refused() {
         .expect("set");
     drop(records);
     assert!(matches!(
-        Records::open(&path),
+        SqliteRecords::open(&path),
         Err(RecordsError::TooNew { found: 99, .. })
     ));
     let _ = std::fs::remove_dir_all(&dir);
@@ -109,7 +127,7 @@ fn the_file_survives_reopening_and_a_newer_schema_is_refused() {
 
 #[test]
 fn clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from() {
-    let records = Records::in_memory().expect("opens");
+    let mut records = SqliteRecords::in_memory().expect("opens");
     let (ann, bob) = (player("ann"), player("bob"));
     records.seen(&ann).expect("seen");
     records.seen(&bob).expect("seen");
@@ -123,23 +141,24 @@ fn clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from() {
             code: &"K7QX".into(),
         })
         .expect("started");
-    let clocks = |records: &Records| records.unfinished_games().expect("listed")[0].clocks;
+    let clocks =
+        |records: &mut SqliteRecords| records.unfinished_games().expect("listed")[0].clocks;
     // Before any move and any note: no clocks to go on from (they start full).
-    assert_eq!(clocks(&records), None);
+    assert_eq!(clocks(&mut records), None);
     records
         .note_clocks(game, 0, [290_000, 300_000])
         .expect("noted");
-    assert_eq!(clocks(&records), Some([290_000, 300_000]));
+    assert_eq!(clocks(&mut records), Some([290_000, 300_000]));
     records
         .add_move(game, 0, "11-15", Some([293_000, 300_000]))
         .expect("a move");
     // A note from before the last move is left aside: the move's clocks are later.
-    assert_eq!(clocks(&records), Some([293_000, 300_000]));
+    assert_eq!(clocks(&mut records), Some([293_000, 300_000]));
     records
         .note_clocks(game, 1, [293_000, 212_000])
         .expect("noted");
-    assert_eq!(clocks(&records), Some([293_000, 212_000]));
+    assert_eq!(clocks(&mut records), Some([293_000, 212_000]));
     // Taken back: the note was of a move no longer played.
     records.take_back(game, 0).expect("taken back");
-    assert_eq!(clocks(&records), None);
+    assert_eq!(clocks(&mut records), None);
 }

@@ -327,12 +327,12 @@ async fn the_clocks_tick_on_everyone_s_screen() {
 #[tokio::test]
 async fn a_listed_recorded_room_goes_on_after_a_player_drops_and_comes_back() {
     use crate::serve::recorder::Recorder;
-    use crate::serve::records::Records;
+    use crate::serve::records::{Records as _, SqliteRecords};
     use crate::serve::tables::Tables;
     let dir = std::env::temp_dir().join(format!("crowned-room-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");
-    let records = Records::open(&dir.join("r.sqlite")).expect("opens");
+    let records = SqliteRecords::open(&dir.join("r.sqlite")).expect("opens");
     let recorder = Recorder::start(records, None).expect("starts");
     let tables = Arc::new(Tables::new(Some(recorder.clone())));
     let mut config = config(Some("10+5"), 60_000);
@@ -375,7 +375,7 @@ async fn a_listed_recorded_room_goes_on_after_a_player_drops_and_comes_back() {
     tokio::task::spawn_blocking(move || recorder.flush())
         .await
         .expect("flushed");
-    let records = Records::open(&dir.join("r.sqlite")).expect("opens");
+    let mut records = SqliteRecords::open(&dir.join("r.sqlite")).expect("opens");
     let unfinished = records.unfinished_games().expect("read");
     assert_eq!(unfinished.len(), 1);
     assert_eq!(unfinished[0].moves, ["10-14", "21-17", "14x21", "22-17"]);
@@ -520,13 +520,16 @@ fn state_after(moves: &[&str]) -> AnyGame {
 #[tokio::test]
 async fn a_recorded_game_stays_when_its_players_leave_before_a_move_and_ends_when_its_flag_falls() {
     use crate::serve::recorder::Recorder;
-    use crate::serve::records::Records;
+    use crate::serve::records::SqliteRecords;
     use crate::serve::tables::Tables;
     let dir = std::env::temp_dir().join(format!("crowned-room-empty-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");
-    let recorder = Recorder::start(Records::open(&dir.join("r.sqlite")).expect("opens"), None)
-        .expect("starts");
+    let recorder = Recorder::start(
+        SqliteRecords::open(&dir.join("r.sqlite")).expect("opens"),
+        None,
+    )
+    .expect("starts");
     let tables = Arc::new(Tables::new(Some(recorder.clone())));
     // 0.02 minutes: Black's 1.2 seconds run out while nobody is there.
     let (code, room) = tables

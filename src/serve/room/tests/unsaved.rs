@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::serve::recorder::{Job, Recorder};
-use crate::serve::records::Records;
+use crate::serve::records::{Records as _, SqliteRecords};
 use crate::serve::tables::Tables;
 
 #[tokio::test]
@@ -11,8 +11,11 @@ async fn a_failing_disk_is_told_at_the_table_and_the_moves_are_written_once_it_m
     let dir = std::env::temp_dir().join(format!("crowned-room-unsaved-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");
-    let recorder = Recorder::start(Records::open(&dir.join("r.sqlite")).expect("opens"), None)
-        .expect("starts");
+    let recorder = Recorder::start(
+        SqliteRecords::open(&dir.join("r.sqlite")).expect("opens"),
+        None,
+    )
+    .expect("starts");
     let tables = Arc::new(Tables::new(Some(recorder.clone())));
     let (_code, room) = tables.open(config(None, 60_000), None).expect("a room");
     let (mut ann, ann_tx) = Person::new("ann");
@@ -53,7 +56,7 @@ async fn a_failing_disk_is_told_at_the_table_and_the_moves_are_written_once_it_m
     tokio::task::spawn_blocking(move || flushing.flush())
         .await
         .expect("flushed");
-    let records = Records::open(&dir.join("r.sqlite")).expect("opens");
+    let mut records = SqliteRecords::open(&dir.join("r.sqlite")).expect("opens");
     let unfinished = records.unfinished_games().expect("read");
     assert_eq!(unfinished.len(), 1);
     assert_eq!(unfinished[0].moves, ["11-15", "23-19", "8-11"]);
