@@ -574,7 +574,7 @@ mod requests;
 mod timers;
 
 pub use error::RoomError;
-pub use recording::resumed_from;
+pub use recording::{ResumeError, resumed_from};
 pub use rematch::Rematch;
 #[cfg(test)]
 mod tests;

@@ -1,24 +1,39 @@
 //! A game run under supervision: a panic in one game ends that game alone, and its connection is told.
 
+use thiserror::Error;
+
 use crate::serve::play::GameEnd;
+
+/// Why a game stopped before its end.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub(crate) enum GameFailed {
+    /// It panicked, with the panic's message.
+    #[error("{0}")]
+    Panicked(String),
+    /// Its task was stopped from outside (the runtime going away), as the runtime says.
+    #[error("{0}")]
+    Stopped(String),
+}
 
 /// Runs a game in a task of its own and hands `after` how it went: its end, or the panic that stopped it.
 /// A panic ends that game alone; the connection, the server and every other game go on.
 pub(crate) async fn supervise<F, A, Fut>(game: F, after: A)
 where
     F: Future<Output = GameEnd> + Send + 'static,
-    A: FnOnce(Result<GameEnd, String>) -> Fut,
+    A: FnOnce(Result<GameEnd, GameFailed>) -> Fut,
     Fut: Future<Output = ()>,
 {
     let outcome = match tokio::spawn(game).await {
         Ok(ending) => Ok(ending),
         Err(e) => Err(match e.try_into_panic() {
-            Ok(panic) => panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "a panic".to_string()),
-            Err(e) => e.to_string(),
+            Ok(panic) => GameFailed::Panicked(
+                panic
+                    .downcast_ref::<&str>()
+                    .map(|s| s.to_string())
+                    .or_else(|| panic.downcast_ref::<String>().cloned())
+                    .unwrap_or_else(|| "a panic".to_string()),
+            ),
+            Err(e) => GameFailed::Stopped(e.to_string()),
         }),
     };
     after(outcome).await;
@@ -59,7 +74,7 @@ mod tests {
         assert_eq!(
             outcomes,
             vec![
-                Err("a bug in one game".to_string()),
+                Err(GameFailed::Panicked("a bug in one game".to_string())),
                 Ok(GameEnd::Session(Ending::Quit))
             ]
         );

@@ -3,10 +3,12 @@
 
 use std::time::Duration;
 
-use super::{Fingerprint, Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig, Weak};
-use crate::game::{AnyGame, TimeControl};
+use thiserror::Error;
 
-use crate::rules::{GameType, Variant};
+use super::{Fingerprint, Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig, Weak};
+use crate::game::{AnyGame, GameError, TimeControl, TimeControlError};
+
+use crate::rules::{GameType, UnknownVariant, Variant};
 use crate::serve::records::Unfinished;
 use std::time::SystemTime;
 
@@ -176,26 +178,48 @@ impl Room {
     }
 }
 
+/// Why a game in the records cannot be resumed: what was recorded does not read back.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ResumeError {
+    /// Its variant is not one this program knows.
+    #[error("{0}")]
+    Variant(#[from] UnknownVariant),
+    /// Its time control does not read.
+    #[error("{0}")]
+    Clock(#[from] TimeControlError),
+    /// A move that does not read, or is not legal where it was played.
+    #[error("move {text}: {error}")]
+    Move {
+        /// The move as recorded.
+        text: String,
+        /// What is wrong with it.
+        error: GameError,
+    },
+}
+
 /// A game from the records as a room resumes it: its rules, clock and players, its moves played again (each
 /// checked), and its clocks where they stood after the last move. Why not, when the record cannot be read back.
-pub fn resumed_from(game: Unfinished, grace: Duration) -> Result<(RoomConfig, Resumed), String> {
+pub fn resumed_from(
+    game: Unfinished,
+    grace: Duration,
+) -> Result<(RoomConfig, Resumed), ResumeError> {
     let variant: Variant = game
         .variant
         .split_whitespace()
         .next()
         .unwrap_or_default()
-        .parse()
-        .map_err(|e| format!("{e}"))?;
+        .parse()?;
     let game_type = GameType::standard(variant);
     let clock = match game.clock.trim() {
         "" => None,
-        text => Some(text.parse::<TimeControl>().map_err(|e| e.to_string())?),
+        text => Some(text.parse::<TimeControl>()?),
     };
     let mut played = AnyGame::new(game_type);
     for text in &game.moves {
-        played
-            .play_text(text)
-            .map_err(|e| format!("move {text}: {e}"))?;
+        played.play_text(text).map_err(|error| ResumeError::Move {
+            text: text.clone(),
+            error,
+        })?;
     }
     let identity = |(fingerprint, name): (Fingerprint, String)| Identity { fingerprint, name };
     let config = RoomConfig {
