@@ -16,7 +16,76 @@ use tokio::io::AsyncWriteExt;
 use tokio::sync::{Barrier, watch};
 use tokio::time::{Instant, timeout};
 
+use thiserror::Error;
+
+use crate::game::GameError;
 use crate::serve::Identity;
+
+/// Why a load client failed; the text goes into the report.
+#[derive(Debug, Error)]
+pub(super) enum LoadError {
+    /// No key could be made for the client.
+    #[error("no key: {0}")]
+    NoKey(russh::keys::ssh_key::Error),
+    /// The player's settings could not be written before they connected.
+    #[error("cannot write {}: {error}", path.display())]
+    CannotWrite {
+        /// The settings file.
+        path: PathBuf,
+        /// Why not.
+        error: std::io::Error,
+    },
+    /// The server did not answer the connection in time.
+    #[error("connecting took too long")]
+    ConnectTimeout,
+    /// The connection failed.
+    #[error("cannot connect: {0}")]
+    CannotConnect(russh::Error),
+    /// Signing in failed.
+    #[error("cannot sign in: {0}")]
+    CannotSignIn(russh::Error),
+    /// The server refused the key.
+    #[error("signing in was refused")]
+    SignInRefused,
+    /// No session channel.
+    #[error("no session: {0}")]
+    NoSession(russh::Error),
+    /// No terminal on the channel.
+    #[error("no terminal: {0}")]
+    NoTerminal(russh::Error),
+    /// Bytes could not be sent.
+    #[error("cannot send: {0}")]
+    CannotSend(russh::Error),
+    /// The server closed the channel while a frame was awaited.
+    #[error("the server closed the channel")]
+    Closed,
+    /// No frame came in time.
+    #[error("no frame within {0:?}")]
+    NoFrame(Duration),
+    /// The channel closed before `text` was on the screen.
+    #[error("the channel closed before {0}")]
+    ClosedBefore(String),
+    /// `text` was not on the screen in time.
+    #[error("no {text} within {patience:?}")]
+    NotShown {
+        /// What was awaited.
+        text: String,
+        /// How long.
+        patience: Duration,
+    },
+    /// The table's code never came on the screen.
+    #[error("no code on the screen")]
+    NoCode,
+    /// The channel closed while the code was awaited.
+    #[error("the channel closed")]
+    ChannelClosed,
+    /// The client's own copy of the game refused a move (a bug of the load, not of the server).
+    #[error("{0}")]
+    Game(#[from] GameError),
+    /// A move played has no text to look for.
+    #[error("a move with no text")]
+    NoMoveText,
+}
 
 /// Bytes a flooder sends at a time.
 const FLOOD_BURST: usize = 4096;
@@ -145,7 +214,7 @@ pub async fn run_load(config: LoadConfig, checkpoints: &Checkpoints) -> LoadRepo
                 report.engine_answer.extend(measured.engine_answer);
                 report.flooded_key_to_frame.extend(flooded);
             }
-            Ok(Err(why)) => report.failed.push(why),
+            Ok(Err(why)) => report.failed.push(why.to_string()),
             Err(e) => report.failed.push(format!("a player's task failed: {e}")),
         }
     }
@@ -208,10 +277,10 @@ struct Measured {
 }
 
 impl Player {
-    async fn connect(config: &LoadConfig, index: usize) -> Result<Player, String> {
+    async fn connect(config: &LoadConfig, index: usize) -> Result<Player, LoadError> {
         let started = Instant::now();
-        let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
-            .map_err(|e| format!("no key: {e}"))?;
+        let key =
+            PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey)?;
         if let Some((players, text)) = &config.player_settings {
             let identity = Identity::of_key(key.public_key(), "load");
             let file = players
@@ -219,7 +288,7 @@ impl Player {
                 .join("config/config.toml");
             let written = std::fs::create_dir_all(file.parent().unwrap_or(players))
                 .and_then(|()| std::fs::write(&file, text));
-            written.map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+            written.map_err(|error| LoadError::CannotWrite { path: file, error })?;
         }
         let (handle, channel) = open_terminal(
             config.address,
@@ -255,15 +324,15 @@ impl Player {
     }
 
     /// The next bytes the server sends, or why none came.
-    async fn next_data(&mut self, patience: Duration) -> Result<Vec<u8>, String> {
+    async fn next_data(&mut self, patience: Duration) -> Result<Vec<u8>, LoadError> {
         loop {
             match timeout(patience, self.channel.wait()).await {
                 Ok(Some(ChannelMsg::Data { data })) => return Ok(data.to_vec()),
                 Ok(Some(ChannelMsg::Eof | ChannelMsg::Close)) | Ok(None) => {
-                    return Err("the server closed the channel".into());
+                    return Err(LoadError::Closed);
                 }
                 Ok(Some(_)) => {}
-                Err(_) => return Err(format!("no frame within {patience:?}")),
+                Err(_) => return Err(LoadError::NoFrame(patience)),
             }
         }
     }
@@ -275,7 +344,7 @@ impl Player {
         config: &LoadConfig,
         index: usize,
         first: bool,
-    ) -> Result<Measured, String> {
+    ) -> Result<Measured, LoadError> {
         let mut engine_answer = None;
         if first && config.engine_every > 0 && index.is_multiple_of(config.engine_every) {
             engine_answer = Some(self.play_the_engine(config.patience).await?);
@@ -306,7 +375,7 @@ impl Player {
 
     /// Plays a move and waits for the engine's answer: the status line says the engine is thinking, then
     /// names Black, whose turn it is again.
-    async fn play_the_engine(&mut self, patience: Duration) -> Result<Duration, String> {
+    async fn play_the_engine(&mut self, patience: Duration) -> Result<Duration, LoadError> {
         let sent = Instant::now();
         self.send(b"11-15\r").await?;
         let mut seen = Vec::new();
@@ -326,7 +395,10 @@ impl Player {
 
     /// Types arrow keys as fast as the server takes them (reading every frame it sends back, as a terminal
     /// would) until `stop`; the bytes taken and for how long.
-    async fn flood(mut self, mut stop: watch::Receiver<bool>) -> Result<(u64, Duration), String> {
+    async fn flood(
+        mut self,
+        mut stop: watch::Receiver<bool>,
+    ) -> Result<(u64, Duration), LoadError> {
         let started = Instant::now();
         let typed = Arc::new(AtomicU64::new(0));
         let mut writer = self.channel.make_writer();
@@ -359,11 +431,11 @@ impl Player {
         Ok((typed.load(Ordering::Relaxed), started.elapsed()))
     }
 
-    async fn send(&self, bytes: &[u8]) -> Result<(), String> {
+    async fn send(&self, bytes: &[u8]) -> Result<(), LoadError> {
         self.channel
             .data_bytes(bytes.to_vec())
             .await
-            .map_err(|e| format!("cannot send: {e}"))
+            .map_err(LoadError::CannotSend)
     }
 }
 
@@ -377,26 +449,26 @@ pub(super) async fn open_terminal(
     key: PrivateKey,
     command: Option<&str>,
     (cols, rows): (u32, u32),
-) -> Result<(Handle<KnownHost>, russh::Channel<client::Msg>), String> {
+) -> Result<(Handle<KnownHost>, russh::Channel<client::Msg>), LoadError> {
     let ssh = Arc::new(client::Config::default());
     let mut handle = timeout(
         patience,
         client::connect(ssh, address, KnownHost(host_key.to_string())),
     )
     .await
-    .map_err(|_| "connecting took too long".to_string())?
-    .map_err(|e| format!("cannot connect: {e}"))?;
+    .map_err(|_| LoadError::ConnectTimeout)?
+    .map_err(LoadError::CannotConnect)?;
     let auth = handle
         .authenticate_publickey(user, PrivateKeyWithHashAlg::new(Arc::new(key), None))
         .await
-        .map_err(|e| format!("cannot sign in: {e}"))?;
+        .map_err(LoadError::CannotSignIn)?;
     if !auth.success() {
-        return Err("signing in was refused".into());
+        return Err(LoadError::SignInRefused);
     }
     let channel = handle
         .channel_open_session()
         .await
-        .map_err(|e| format!("no session: {e}"))?;
+        .map_err(LoadError::NoSession)?;
     let ask = async {
         channel
             .request_pty(false, "xterm-256color", cols, rows, 0, 0, &[])
@@ -406,7 +478,7 @@ pub(super) async fn open_terminal(
             None => channel.request_shell(false).await,
         }
     };
-    ask.await.map_err(|e| format!("no terminal: {e}"))?;
+    ask.await.map_err(LoadError::NoTerminal)?;
     Ok((handle, channel))
 }
 

@@ -17,7 +17,7 @@ use russh::keys::{Algorithm, PrivateKey};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, timeout};
 
-use super::load::{find, open_terminal};
+use super::load::{LoadError, find, open_terminal};
 use crate::game::AnyGame;
 use crate::rules::GameType;
 use crate::serve::codes::ALPHABET;
@@ -81,7 +81,7 @@ pub async fn run_table_load(config: TableLoadConfig) -> TableLoadReport {
                 report.to_watchers.extend(game.to_watchers);
                 report.results.push((game.code, game.result));
             }
-            Ok(Err(why)) => report.failed.push(why),
+            Ok(Err(why)) => report.failed.push(why.to_string()),
             Err(e) => report.failed.push(format!("a game's task failed: {e}")),
         }
     }
@@ -100,9 +100,13 @@ struct Screen {
 }
 
 impl Screen {
-    async fn open(config: &TableLoadConfig, user: &str, command: &str) -> Result<Screen, String> {
-        let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
-            .map_err(|e| format!("no key: {e}"))?;
+    async fn open(
+        config: &TableLoadConfig,
+        user: &str,
+        command: &str,
+    ) -> Result<Screen, LoadError> {
+        let key =
+            PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey)?;
         let (handle, channel) = open_terminal(
             config.address,
             &config.host_key,
@@ -138,7 +142,7 @@ impl Screen {
 
     /// Waits for `text` in the bytes since the last [`Screen::forget`]; when the piece that completed it
     /// arrived.
-    async fn wait_for(&mut self, text: &[u8], patience: Duration) -> Result<Instant, String> {
+    async fn wait_for(&mut self, text: &[u8], patience: Duration) -> Result<Instant, LoadError> {
         let deadline = Instant::now() + patience;
         loop {
             if let Some(at) = find(&self.seen, text) {
@@ -161,16 +165,15 @@ impl Screen {
                     self.stamps.push((self.seen.len(), when));
                 }
                 Ok(None) => {
-                    return Err(format!(
-                        "the channel closed before {}",
-                        String::from_utf8_lossy(text)
+                    return Err(LoadError::ClosedBefore(
+                        String::from_utf8_lossy(text).into_owned(),
                     ));
                 }
                 Err(_) => {
-                    return Err(format!(
-                        "no {} within {patience:?}",
-                        String::from_utf8_lossy(text)
-                    ));
+                    return Err(LoadError::NotShown {
+                        text: String::from_utf8_lossy(text).into_owned(),
+                        patience,
+                    });
                 }
             }
         }
@@ -182,16 +185,13 @@ impl Screen {
         self.stamps.clear();
     }
 
-    async fn send(&self, bytes: &[u8]) -> Result<(), String> {
-        self.writer
-            .data(bytes)
-            .await
-            .map_err(|e| format!("cannot send: {e}"))
+    async fn send(&self, bytes: &[u8]) -> Result<(), LoadError> {
+        self.writer.data(bytes).await.map_err(LoadError::CannotSend)
     }
 
     /// The code in the title of the move pane (`table K7QX`). The first frame is drawn over blank cells, which
     /// ratatui skips: the code comes after a cursor move, not after a space.
-    async fn code(&mut self, patience: Duration) -> Result<String, String> {
+    async fn code(&mut self, patience: Duration) -> Result<String, LoadError> {
         self.wait_for(b"table", patience).await?;
         loop {
             if let Some(code) =
@@ -201,8 +201,8 @@ impl Screen {
             }
             let (when, bytes) = timeout(patience, self.arrivals.recv())
                 .await
-                .map_err(|_| "no code on the screen".to_string())?
-                .ok_or("the channel closed")?;
+                .map_err(|_| LoadError::NoCode)?
+                .ok_or(LoadError::ChannelClosed)?;
             self.seen.extend_from_slice(&bytes);
             self.stamps.push((self.seen.len(), when));
         }
@@ -235,7 +235,7 @@ struct Played {
     to_watchers: Vec<Duration>,
 }
 
-async fn play_game(config: &TableLoadConfig, index: usize) -> Result<Played, String> {
+async fn play_game(config: &TableLoadConfig, index: usize) -> Result<Played, LoadError> {
     let patience = config.patience;
     let clocked = config.clock_every > 0 && index.is_multiple_of(config.clock_every);
     let command = format!(
@@ -279,10 +279,10 @@ async fn play_game(config: &TableLoadConfig, index: usize) -> Result<Played, Str
         let moves = position.legal_moves();
         let mv = moves[rng.random_range(0..moves.len())];
         let typed = position.write_move(&mv, notation);
-        game.play(&mv).map_err(|e| e.to_string())?;
+        game.play(&mv)?;
         let shown = game
             .move_text(game.len(), notation)
-            .ok_or("a move with no text")?;
+            .ok_or(LoadError::NoMoveText)?;
         let black_moved = game.len() % 2 == 1;
         let (mover, other) = match black_moved {
             true => (&mut black, &mut white),
@@ -318,7 +318,7 @@ async fn play_game(config: &TableLoadConfig, index: usize) -> Result<Played, Str
         loser.send(b":resign\r").await?;
         sleep(Duration::from_millis(50)).await;
         loser.send(b"y").await?;
-        game.resign(side).map_err(|e| e.to_string())?;
+        game.resign(side)?;
     }
     // The game-over panel's title ("Game over", its two words placed apart).
     for screen in [&mut black, &mut white] {
