@@ -61,6 +61,33 @@ pub enum SetupAction {
     Start,
 }
 
+/// What the player does in the lobby of a server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LobbyAction {
+    /// The cursor one line up.
+    Up,
+    /// One line down.
+    Down,
+    /// To the first line.
+    First,
+    /// To the last line.
+    Last,
+    /// What the cursor is on: play, join, watch, or open.
+    Choose,
+    /// Play the engine.
+    Engine,
+    /// The player's saved games.
+    SavedGames,
+    /// The form for a new game against a person.
+    NewGame,
+    /// Type a game's code to join it.
+    JoinByCode,
+    /// The lobby's keys.
+    Help,
+    /// Leave.
+    Quit,
+}
+
 /// Everything the player (or the engine thread) can do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -209,6 +236,8 @@ pub enum Action {
     },
     /// The table the game is played at (a room on a server) says something.
     Table(TableEvent),
+    /// A key of the lobby of a server (the lobby takes it; the game never sees it).
+    Lobby(LobbyAction),
     /// A letter that names a file of the board, pressed on the board: `then` (what the key means alone, if
     /// anything) is done at once, and a digit straight after it takes that back and starts a move typed in
     /// coordinates (`h6-g5`), with no key to open the box first.

@@ -21,6 +21,7 @@ mod keys;
 mod layout;
 mod library;
 mod list_view;
+pub mod lobby;
 mod mode;
 mod overlay;
 mod picking;
@@ -51,7 +52,9 @@ pub use preferences::{
 pub use setup::{Setup, SetupError, check_position};
 
 pub use crate::engine::{Player, Players};
-pub use action::{Action, Effect, Keep, MAX_COPY_BYTES, Purpose, SetupAction, Thinking, Timer};
+pub use action::{
+    Action, Effect, Keep, LobbyAction, MAX_COPY_BYTES, Purpose, SetupAction, Thinking, Timer,
+};
 pub use input_box::INPUT_LIMIT;
 pub use mode::{Focus, Mode};
 pub use overlay::{Help, Overlay, Question, ResumeOffer};
@@ -63,6 +66,6 @@ pub use state::hints::Hint;
 pub use state::offers::JUDGING_TIME;
 pub use state::review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
 pub use table::{
-    CHAT_KEPT, OfferKind, SeatView, Table, TableEvent, TableRequest, TableState, clock_text,
-    clock_text_fine,
+    CHAT_KEPT, CODE_ALPHABET, CODE_LENGTH, NewTable, OfferKind, SeatView, Table, TableEvent,
+    TableRequest, TableState, clock_text, clock_text_fine, read_table_code,
 };

@@ -9,11 +9,59 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::game::AnyGame;
-use crate::rules::{Color, Move};
+use crate::game::{AnyGame, TimeControl};
+use crate::rules::{Color, Move, Variant};
 
 /// How many chat lines the app keeps to show.
 pub const CHAT_KEPT: usize = 50;
+
+/// A new game as asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewTable {
+    /// The variant (on its usual board).
+    pub variant: Variant,
+    /// The time control, if any.
+    pub clock: Option<TimeControl>,
+    /// The colour wanted; `None` for either, chosen at random.
+    pub color: Option<Color>,
+    /// Whether it changes ratings.
+    pub rated: bool,
+    /// Whether it is left out of the lobby's list (joined by its code only). Games are listed unless asked
+    /// otherwise, whether opened with `new` or from the lobby's form.
+    pub private: bool,
+}
+
+impl Default for NewTable {
+    fn default() -> NewTable {
+        NewTable {
+            variant: Variant::English,
+            clock: None,
+            color: None,
+            rated: true,
+            private: false,
+        }
+    }
+}
+
+/// The characters of a table's code (`K7QX`): the alphabet leaves out the characters people confuse when
+/// reading or hearing them (0 and O, 1, I and L, 2 and Z, 5 and S, 8 and B, U and V): 23 characters, so four of
+/// them give 279,841 codes.
+pub const CODE_ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTWXY34679";
+
+/// Characters in a table's code.
+pub const CODE_LENGTH: usize = 4;
+
+/// A table's code as a player typed it: any case, spaces and dashes ignored (`k7 qx`, `K7-QX`); `None` when it
+/// cannot be a code.
+pub fn read_table_code(text: &str) -> Option<String> {
+    let code: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    let valid = code.len() == CODE_LENGTH && code.bytes().all(|b| CODE_ALPHABET.contains(&b));
+    valid.then_some(code)
+}
 
 /// Something offered to the opponent, who accepts or declines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,17 +1,10 @@
-//! Short codes for private games, easy to read aloud and to type: `K7QX`.
-//!
-//! The alphabet leaves out the characters people confuse when reading or hearing them (0 and O, 1, I and L, 2
-//! and Z, 5 and S, 8 and B, U and V): 23 characters, so four of them give 279,841 codes.
+//! Short codes for games, easy to read aloud and to type: `K7QX` (their alphabet is the app's,
+//! [`CODE_ALPHABET`], which reads what players type).
 
 use rand::RngExt;
 
 use super::RoomCode;
-
-/// The characters of a code.
-pub const ALPHABET: &[u8] = b"ACDEFGHJKMNPQRTWXY34679";
-
-/// Characters in a code.
-pub const LENGTH: usize = 4;
+pub use crate::app::{CODE_ALPHABET as ALPHABET, CODE_LENGTH as LENGTH};
 
 /// A new code for which `taken` is false, or `None` when none was found in a fair number of tries (the server
 /// is then nearly full of private games).
@@ -33,13 +26,7 @@ pub fn new_code(taken: impl Fn(&RoomCode) -> bool) -> Option<RoomCode> {
 /// A code as a player typed it: any case, spaces and dashes ignored (`k7 qx`, `K7-QX`). `None` when it cannot be
 /// a code.
 pub fn read_code(text: &str) -> Option<RoomCode> {
-    let code: String = text
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != '-')
-        .map(|c| c.to_ascii_uppercase())
-        .collect();
-    let valid = code.len() == LENGTH && code.bytes().all(|b| ALPHABET.contains(&b));
-    valid.then(|| RoomCode::new(code))
+    crate::app::read_table_code(text).map(RoomCode::new)
 }
 
 #[cfg(test)]

@@ -19,7 +19,6 @@ mod identity;
 mod ids;
 pub mod input;
 mod limits;
-mod lobby;
 mod play;
 mod player;
 pub mod rating;

@@ -10,18 +10,21 @@ use tokio::time::{Instant, sleep_until};
 
 use super::Shared;
 use super::identity::Identity;
-use super::lobby::{Choice, Lobby, view};
+use super::ids::RoomCode;
 use super::play::{
     Channels, Doing, GameEnd, Output, SIGINT, SIGTERM, Screen, ToGame, Typing, farewell,
     interrupted, run,
 };
 use super::seating::{self, Seated, TableAsk};
+use super::tables::Listing;
 use crate::app::InputEvent;
+use crate::app::lobby::{Choice, Leader, Lobby, LobbyGame};
 use crate::config::{Settings, SettingsError};
 use crate::engine::EngineClient;
 use crate::rules::{GameType, Variant};
 use crate::session::{self, Ending, Opening, Session};
 use crate::store::StoreError;
+use crate::ui;
 
 /// How often the lobby's lists are brought up to date.
 const LOBBY_REFRESH: Duration = Duration::from_secs(2);
@@ -96,11 +99,9 @@ async fn drive(
         table: None,
         rematch: None,
     };
-    let mut lobby = Lobby::new(
-        &player.identity.name,
-        &player.identity.fingerprint,
-        player.identity.is_guest(),
-    );
+    // The lobby follows the player's keys, as their games do.
+    let keys = settings_of(&player.shared, &player.identity).0.keys;
+    let mut lobby = Lobby::new(&player.identity.name, player.identity.is_guest(), keys);
     let mut next = match start {
         Start::Lobby => Step::Lobby(None),
         Start::Table(seated) => Step::Table(seated),
@@ -132,8 +133,9 @@ async fn drive(
                     Choice::Engine => Step::Engine(false),
                     Choice::SavedGames => Step::Engine(true),
                     Choice::New(new) => Step::Ask(TableAsk::New(new)),
-                    Choice::Join(code) => Step::Ask(TableAsk::Join(code)),
-                    Choice::Watch(code) => Step::Ask(TableAsk::Watch(code)),
+                    // The codes come from the server's own list, or were read as codes as they were typed.
+                    Choice::Join(code) => Step::Ask(TableAsk::Join(RoomCode::new(code))),
+                    Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
                     Choice::Quit => return GameEnd::Session(Ending::Quit),
                 };
                 continue;
@@ -252,14 +254,15 @@ async fn run_lobby(
     let mut refreshes = 0;
     loop {
         if Instant::now() >= refresh_at {
-            lobby.refresh(player.shared.tables.listings());
+            let games = player.shared.tables.listings().into_iter();
+            lobby.refresh(games.map(|l| lobby_game(l, player)).collect());
             if refreshes % STANDINGS_EVERY == 0 {
                 read_standings(player, lobby).await;
             }
             refreshes += 1;
             refresh_at = Instant::now() + LOBBY_REFRESH;
         }
-        if !out.draw_with(|frame| view::draw(frame, lobby)).await {
+        if !out.draw_with(|frame| ui::lobby::draw(frame, lobby)).await {
             return Err(GameEnd::Session(Ending::InputClosed));
         }
         let wake = typing.wake(Some(refresh_at), idle);
@@ -310,6 +313,29 @@ async fn read_standings(player: &Player, lobby: &mut Lobby) {
         .await;
     if let Some(((rating, games), leaders)) = standing {
         lobby.rating = (games > 0).then_some((rating, games));
-        lobby.leaders = leaders;
+        lobby.leaders = leaders
+            .into_iter()
+            .map(|s| Leader {
+                name: s.name,
+                rating: s.rating.rating,
+                games: s.games,
+            })
+            .collect();
+    }
+}
+
+/// A room's listing as `player`'s lobby shows it.
+fn lobby_game(listing: Listing, player: &Player) -> LobbyGame {
+    LobbyGame {
+        mine: listing.seats_player(&player.identity.fingerprint),
+        code: listing.code.to_string(),
+        game_type: listing.config.game_type,
+        clock: listing.config.clock,
+        rated: listing.config.rated,
+        private: listing.config.private,
+        players: listing.seats.map(|seat| seat.map(|(_, name)| name)),
+        plies: listing.plies,
+        over: listing.over,
+        watchers: listing.watchers,
     }
 }

@@ -13,7 +13,7 @@ use super::play::TableLink;
 use super::room::{Command, RoomConfig, RoomError, RoomHandle, UPDATES_QUEUE};
 use super::tables::Listing;
 use super::text::clean_line;
-use crate::app::Table;
+use crate::app::{NewTable, Table};
 use crate::game::TimeControl;
 use crate::rules::{Color, GameType, Variant};
 
@@ -26,34 +26,6 @@ pub enum TableAsk {
     Join(RoomCode),
     /// A place among the watchers of the game with this code.
     Watch(RoomCode),
-}
-
-/// A new game as asked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NewTable {
-    /// The variant (on its usual board).
-    pub variant: Variant,
-    /// The time control, if any.
-    pub clock: Option<TimeControl>,
-    /// The colour wanted; `None` for either, chosen at random.
-    pub color: Option<Color>,
-    /// Whether it changes ratings.
-    pub rated: bool,
-    /// Whether it is left out of the lobby's list (joined by its code only). Games are listed unless asked
-    /// otherwise, whether opened with `new` or from the lobby's form.
-    pub private: bool,
-}
-
-impl Default for NewTable {
-    fn default() -> NewTable {
-        NewTable {
-            variant: Variant::English,
-            clock: None,
-            color: None,
-            rated: true,
-            private: false,
-        }
-    }
 }
 
 /// What the commands are, for a refusal.

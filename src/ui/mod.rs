@@ -5,6 +5,7 @@ mod analysis;
 mod board;
 mod game_over;
 mod input_box;
+pub mod lobby;
 mod overlays;
 mod panels;
 mod review;

@@ -24,17 +24,20 @@ pub enum Context {
     List,
     /// A game from a file is being replayed; keys it does not bind keep their board or move-list meaning.
     Replay,
+    /// The lobby of a server: what to play, join or watch.
+    Lobby,
 }
 
 impl Context {
     /// Every context, in the order the settings list them.
-    pub const ALL: [Context; 6] = [
+    pub const ALL: [Context; 7] = [
         Context::Board,
         Context::History,
         Context::Dialog,
         Context::Setup,
         Context::List,
         Context::Replay,
+        Context::Lobby,
     ];
 
     /// The name in the settings (`[keys.board]`).
@@ -46,6 +49,7 @@ impl Context {
             Context::Setup => "setup",
             Context::List => "list",
             Context::Replay => "replay",
+            Context::Lobby => "lobby",
         }
     }
 
@@ -55,7 +59,7 @@ impl Context {
         match self {
             Context::Board | Context::History | Context::Replay => starts_typing(c),
             Context::Setup => c == ':',
-            Context::Dialog | Context::List => false,
+            Context::Dialog | Context::List | Context::Lobby => false,
         }
     }
 
@@ -93,7 +97,8 @@ impl FromStr for Context {
 /// A context name that is not one of the contexts.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error(
-    "there are no {0:?} keys: the key contexts are board, history, dialog, setup, list and replay"
+    "there are no {0:?} keys: the key contexts are board, history, dialog, setup, list, replay and \
+     lobby"
 )]
 pub struct UnknownContext(pub String);
 

@@ -1,7 +1,7 @@
 //! The table of every command keys can be bound to, with its default keys and its line in the help.
 
 use super::Context;
-use crate::app::action::{Action, SetupAction};
+use crate::app::action::{Action, LobbyAction, SetupAction};
 use crate::rules::{Color, Piece, Role};
 
 /// A command keys can be bound to: one row of [`KEY_COMMANDS`].
@@ -36,7 +36,7 @@ const fn command(
     }
 }
 
-use Context::{Board, Dialog, History, List, Replay, Setup};
+use Context::{Board, Dialog, History, List, Lobby, Replay, Setup};
 
 const fn put(color: Color, role: Role) -> Action {
     Action::Setup(SetupAction::Put(Piece::new(color, role)))
@@ -413,6 +413,83 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         Action::Continue,
         &["c"],
         "replaying: continue from here as a new game",
+    ),
+    command(
+        Lobby,
+        "up",
+        Action::Lobby(LobbyAction::Up),
+        &["Up", "k"],
+        "move the cursor",
+    ),
+    command(
+        Lobby,
+        "down",
+        Action::Lobby(LobbyAction::Down),
+        &["Down", "j"],
+        "move the cursor",
+    ),
+    command(
+        Lobby,
+        "first",
+        Action::Lobby(LobbyAction::First),
+        &["Home"],
+        "the first line / the last",
+    ),
+    command(
+        Lobby,
+        "last",
+        Action::Lobby(LobbyAction::Last),
+        &["End"],
+        "the first line / the last",
+    ),
+    command(
+        Lobby,
+        "choose",
+        Action::Lobby(LobbyAction::Choose),
+        &["Enter", "Space"],
+        "play, join or watch what the cursor is on",
+    ),
+    command(
+        Lobby,
+        "engine",
+        Action::Lobby(LobbyAction::Engine),
+        &["e"],
+        "play the engine",
+    ),
+    command(
+        Lobby,
+        "new",
+        Action::Lobby(LobbyAction::NewGame),
+        &["n"],
+        "a new game against a person",
+    ),
+    command(
+        Lobby,
+        "code",
+        Action::Lobby(LobbyAction::JoinByCode),
+        &["c"],
+        "join a game by its code",
+    ),
+    command(
+        Lobby,
+        "saved",
+        Action::Lobby(LobbyAction::SavedGames),
+        &["o"],
+        "your saved games",
+    ),
+    command(
+        Lobby,
+        "help",
+        Action::Lobby(LobbyAction::Help),
+        &["?"],
+        "these keys",
+    ),
+    command(
+        Lobby,
+        "quit",
+        Action::Lobby(LobbyAction::Quit),
+        &["q", "Esc"],
+        "leave",
     ),
 ];
 

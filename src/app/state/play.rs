@@ -92,10 +92,12 @@ impl App {
                     "that works when replaying a game (:load, or crowned FILE.pdn)".into();
                 Vec::new()
             }
-            // A list's keys with no list open.
-            Action::ListStep(_) | Action::ListFilter | Action::ListSort | Action::ListReverse => {
-                Vec::new()
-            }
+            // A list's keys with no list open; the lobby's, with no lobby.
+            Action::ListStep(_)
+            | Action::ListFilter
+            | Action::ListSort
+            | Action::ListReverse
+            | Action::Lobby(_) => Vec::new(),
             // Editing a position needs the setup to be open; answers to a question that is not being asked; the
             // help's own actions, which the overlay takes before the game.
             // A file's letter is taken before the parts of the app are offered anything.

@@ -1,6 +1,6 @@
-//! Drawing the lobby: the player and their rating at the top, the list (what to do, their games, open games,
-//! games to watch) with the cursor, the leaderboard beside it when the screen is wide enough, the form, the
-//! code being typed or the keys over it, and the status line.
+//! Drawing the lobby of a server ([`crate::app::lobby`]): the player and their rating at the top, the list (what
+//! to do, their games, open games, games to watch) with the cursor, the leaderboard beside it when the screen is
+//! wide enough, the form, the code being typed or the keys over it, and the status line.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -8,23 +8,28 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use super::{FORM_ROWS, Item, Lobby, Panel};
+use crate::app::Context;
+use crate::app::lobby::{FORM_ROWS, Item, Lobby, LobbyGame, Panel};
 use crate::game::count;
-use crate::serve::tables::Listing;
 
-/// The lobby's keys, for the help.
-const KEYS: [(&str, &str); 10] = [
-    ("↑ ↓  j k", "move the cursor"),
-    ("Enter", "play, join or watch what the cursor is on"),
-    ("e", "play the engine"),
-    ("n", "a new game against a person"),
-    ("c", "join a game by its code"),
-    ("o", "your saved games"),
-    ("←→ in the form", "change the row"),
-    ("Esc", "back"),
-    ("q", "leave"),
-    ("Ctrl-c", "leave at once"),
-];
+/// The lobby's help: its own keys, the form's (the new-game dialog's), and Ctrl-c.
+fn key_help(lobby: &Lobby) -> Vec<(String, &'static str)> {
+    let keys = lobby.keys();
+    let dialog = |names: &[&str]| {
+        names
+            .iter()
+            .filter_map(|name| keys.first_key(Context::Dialog, name))
+            .map(|key| key.to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let mut lines = keys.help(Context::Lobby);
+    lines.push((dialog(&["up", "down"]), "in the form: choose a row"));
+    lines.push((dialog(&["left", "right"]), "in the form: change it"));
+    lines.push((dialog(&["pick"]), "in the form: open the game"));
+    lines.push(("Ctrl-c".to_string(), "leave at once"));
+    lines
+}
 
 /// Draws the lobby on the whole frame.
 pub fn draw(frame: &mut Frame, lobby: &Lobby) {
@@ -81,8 +86,9 @@ pub fn draw(frame: &mut Frame, lobby: &Lobby) {
         Some(Panel::Help) => {
             let mut lines = vec![Line::default()];
             lines.extend(
-                KEYS.iter()
-                    .map(|(key, what)| Line::from(format!(" {key:<16}{what}"))),
+                key_help(lobby)
+                    .into_iter()
+                    .map(|(keys, what)| Line::from(format!(" {keys:<18}{what}"))),
             );
             lines.push(Line::default());
             lines.push(Line::from(
@@ -163,39 +169,34 @@ fn item_text(item: &Item) -> String {
         Item::NewGame => "A new game against a person… (n)".into(),
         Item::JoinByCode => "Join a game by its code… (c)".into(),
         Item::Quit => "Leave (q)".into(),
-        Item::Mine(listing) | Item::Open(listing) | Item::Live(listing) => listing_text(listing),
+        Item::Mine(game) | Item::Open(game) | Item::Live(game) => game_text(game),
     }
 }
 
-/// A game in a list: `K7QX  ann – bob  english  5+3  rated  move 12  2 watching`.
-fn listing_text(listing: &Listing) -> String {
+/// A game in a list: `K7QX  ann – bob  english  5+3  rated  12 plies  2 watching`.
+fn game_text(game: &LobbyGame) -> String {
     let name = |i: usize| {
-        listing.seats[i]
-            .as_ref()
-            .map_or_else(|| "(free)".to_string(), |(_, name)| name.clone())
+        game.players[i]
+            .clone()
+            .unwrap_or_else(|| "(free)".to_string())
     };
-    let clock = listing
-        .config
+    let clock = game
         .clock
         .map_or_else(|| "no clock".to_string(), |c| c.to_string());
     let mut text = format!(
         "{}  {} – {}  {}  {}  {}",
-        listing.code,
+        game.code,
         name(0),
         name(1),
-        listing.config.game_type,
+        game.game_type,
         clock,
-        if listing.config.rated {
-            "rated"
-        } else {
-            "casual"
-        }
+        if game.rated { "rated" } else { "casual" }
     );
-    if listing.plies > 0 {
-        text.push_str(&format!("  {} plies", listing.plies));
+    if game.plies > 0 {
+        text.push_str(&format!("  {} plies", game.plies));
     }
-    if listing.watchers > 0 {
-        text.push_str(&format!("  {} watching", listing.watchers));
+    if game.watchers > 0 {
+        text.push_str(&format!("  {} watching", game.watchers));
     }
     text
 }
@@ -212,11 +213,7 @@ fn leaderboard(buf: &mut ratatui::buffer::Buffer, area: Rect, lobby: &Lobby) {
             .enumerate()
             .map(|(rank, s)| {
                 let name: String = s.name.chars().take(18).collect();
-                Line::from(format!(
-                    "{:>3}. {name:<18} {:>5.0}",
-                    rank + 1,
-                    s.rating.rating
-                ))
+                Line::from(format!("{:>3}. {name:<18} {:>5.0}", rank + 1, s.rating))
             })
             .collect(),
     };
@@ -242,29 +239,23 @@ fn overlay(buf: &mut ratatui::buffer::Buffer, area: Rect, title: &str, lines: Ve
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
     use super::*;
-    use crate::app::{Key, KeyCode};
+    use crate::app::lobby::Leader;
+    use crate::app::{Key, KeyCode, KeyMap};
     use crate::rules::{GameType, Variant};
-    use crate::serve::rating::Rating;
-    use crate::serve::records::Standing;
-    use crate::serve::room::RoomConfig;
 
-    fn listing(code: &str, seats: [Option<&str>; 2], plies: usize, watchers: usize) -> Listing {
-        Listing {
+    fn game(code: &str, players: [Option<&str>; 2], plies: usize, watchers: usize) -> LobbyGame {
+        LobbyGame {
             code: code.into(),
-            config: RoomConfig {
-                game_type: GameType::standard(Variant::English),
-                clock: "5+3".parse().ok(),
-                grace: Duration::from_secs(180),
-                rated: true,
-                private: false,
-            },
-            seats: seats.map(|s| s.map(|name| (format!("SHA256:{name}").into(), name.to_string()))),
+            game_type: GameType::standard(Variant::English),
+            clock: "5+3".parse().ok(),
+            rated: true,
+            private: false,
+            players: players.map(|p| p.map(str::to_string)),
+            mine: players.contains(&Some("ann")),
             plies,
             over: false,
             watchers,
@@ -288,20 +279,17 @@ mod tests {
     }
 
     fn lobby() -> Lobby {
-        let mut lobby = Lobby::new("ann", &"SHA256:ann".into(), false);
+        let mut lobby = Lobby::new("ann", false, KeyMap::default());
         lobby.rating = Some((1512, 4));
-        lobby.leaders = vec![Standing {
+        lobby.leaders = vec![Leader {
             name: "bob".into(),
-            rating: Rating {
-                rating: 1620.4,
-                ..Rating::default()
-            },
+            rating: 1620.4,
             games: 9,
         }];
         lobby.refresh(vec![
-            listing("K7QX", [Some("ann"), Some("bob")], 12, 0),
-            listing("M4TR", [Some("cy"), None], 0, 0),
-            listing("W9HD", [Some("dan"), Some("eve")], 31, 2),
+            game("K7QX", [Some("ann"), Some("bob")], 12, 0),
+            game("M4TR", [Some("cy"), None], 0, 0),
+            game("W9HD", [Some("dan"), Some("eve")], 31, 2),
         ]);
         lobby
     }
@@ -326,5 +314,12 @@ mod tests {
         let _ = lobby.key(Key::char('n'));
         let _ = lobby.key(Key::plain(KeyCode::Down));
         insta::assert_snapshot!(drawn(&lobby, 120, 30));
+    }
+
+    #[test]
+    fn the_lobby_s_keys_80x24() {
+        let mut lobby = lobby();
+        let _ = lobby.key(Key::char('?'));
+        insta::assert_snapshot!(drawn(&lobby, 80, 24));
     }
 }

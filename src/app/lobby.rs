@@ -1,0 +1,354 @@
+//! The lobby of a server: what a player sees after connecting. From here they play the engine, open a game
+//! against a person (the form: variant, colour, clock, rated or not, open to anyone or by code), join an open
+//! game or one by its code, watch a game in progress, or go back to a game of theirs; their rating and the
+//! leaderboard are shown.
+//!
+//! A pure state machine like the app: keys in (looked up in the key map, [`Context::Lobby`], the form taking the
+//! new-game dialog's keys), a [`Choice`] out when the player has chosen. The front end brings the lists up to
+//! date ([`Lobby::refresh`]) and draws it with [`crate::ui::lobby`].
+
+mod form;
+
+pub use form::{FORM_ROWS, Form};
+
+use super::action::{Action, LobbyAction};
+use super::event::{Key, KeyCode};
+use super::keymap::{Context, KeyChord, KeyMap};
+use super::table::{NewTable, read_table_code};
+use crate::game::TimeControl;
+use crate::rules::GameType;
+
+/// A game the lobby lists, as the server describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LobbyGame {
+    /// The code it is joined by.
+    pub code: String,
+    /// Its variant and board.
+    pub game_type: GameType,
+    /// Its time control, if it has clocks.
+    pub clock: Option<TimeControl>,
+    /// Whether it changes ratings.
+    pub rated: bool,
+    /// Whether it is joined by its code only.
+    pub private: bool,
+    /// The players' names, Black's then White's (`None`: a free seat).
+    pub players: [Option<String>; 2],
+    /// Whether the player of this lobby has a seat at it.
+    pub mine: bool,
+    /// Moves played.
+    pub plies: usize,
+    /// Whether it has ended.
+    pub over: bool,
+    /// People watching.
+    pub watchers: usize,
+}
+
+impl LobbyGame {
+    /// Whether someone may sit down: a seat is free and the game is not over.
+    pub fn open(&self) -> bool {
+        !self.over && self.players.iter().any(Option::is_none)
+    }
+}
+
+/// A line of the leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Leader {
+    /// The player's name.
+    pub name: String,
+    /// Their rating.
+    pub rating: f64,
+    /// Their rated games.
+    pub games: i64,
+}
+
+/// What the player chose.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// A game against the engine (or the unfinished one, offered).
+    Engine,
+    /// The player's saved games (against the engine and against people), to open one.
+    SavedGames,
+    /// A new game against a person.
+    New(NewTable),
+    /// A seat at the game with this code.
+    Join(String),
+    /// Watching the game with this code.
+    Watch(String),
+    /// Leaving.
+    Quit,
+}
+
+/// One line of the lobby that Enter acts on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Item {
+    /// Play the engine.
+    Engine,
+    /// The player's saved games.
+    SavedGames,
+    /// Open the form for a new game against a person.
+    NewGame,
+    /// Type a code to join.
+    JoinByCode,
+    /// A game of the player's own, not over: back to their seat.
+    Mine(LobbyGame),
+    /// A game waiting for an opponent, open to anyone.
+    Open(LobbyGame),
+    /// A game in progress, to watch.
+    Live(LobbyGame),
+    /// Leave.
+    Quit,
+}
+
+/// What the lobby shows over its list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Panel {
+    /// The form for a new game.
+    Form(Form),
+    /// The code being typed.
+    Code(String),
+    /// The keys.
+    Help,
+}
+
+/// The most characters of a code being typed (a code has four; spaces and dashes are not kept).
+const CODE_TYPED_LIMIT: usize = 8;
+
+/// The lobby's state.
+#[derive(Clone, Debug)]
+pub struct Lobby {
+    /// The player's name.
+    pub name: String,
+    /// Whether they are a guest (no rated games, nothing kept).
+    pub guest: bool,
+    /// Their English rating and rated games, when known.
+    pub rating: Option<(i32, i64)>,
+    /// The best English players.
+    pub leaders: Vec<Leader>,
+    /// The lines Enter acts on.
+    pub items: Vec<Item>,
+    /// The line with the cursor.
+    pub cursor: usize,
+    /// What is open over the list.
+    pub panel: Option<Panel>,
+    /// What the status line says.
+    pub message: String,
+    /// The player's keys.
+    keys: KeyMap,
+}
+
+impl Lobby {
+    /// The lobby of the player `name`, with their keys.
+    pub fn new(name: &str, guest: bool, keys: KeyMap) -> Lobby {
+        let mut lobby = Lobby {
+            name: name.to_string(),
+            guest,
+            rating: None,
+            leaders: Vec::new(),
+            items: Vec::new(),
+            cursor: 0,
+            panel: None,
+            message: String::new(),
+            keys,
+        };
+        lobby.message = lobby.list_message();
+        lobby.refresh(Vec::new());
+        lobby
+    }
+
+    /// The player's keys.
+    pub fn keys(&self) -> &KeyMap {
+        &self.keys
+    }
+
+    /// What the status line says over the list: the keys that matter most, as the player has them.
+    pub fn list_message(&self) -> String {
+        format!(
+            "↑↓ choose, {} goes; {} the keys; {} leaves",
+            self.key_name(Context::Lobby, "choose", "Enter"),
+            self.key_name(Context::Lobby, "help", "?"),
+            self.key_name(Context::Lobby, "quit", "Ctrl-c"),
+        )
+    }
+
+    /// The first key bound to a command, as the help writes it, or `fallback` when none is.
+    fn key_name(&self, context: Context, command: &str, fallback: &str) -> String {
+        self.keys
+            .first_key(context, command)
+            .map_or_else(|| fallback.to_string(), |key| key.to_string())
+    }
+
+    /// Brings the lists up to date with the server's games; the cursor stays on the same line where it can.
+    pub fn refresh(&mut self, games: Vec<LobbyGame>) {
+        let current = self.items.get(self.cursor).cloned();
+        let mut items = vec![Item::Engine, Item::NewGame, Item::JoinByCode];
+        if !self.guest {
+            items.push(Item::SavedGames);
+        }
+        let (mut mine, mut open, mut live) = (Vec::new(), Vec::new(), Vec::new());
+        for game in games {
+            if game.mine && !game.over {
+                mine.push(Item::Mine(game));
+            } else if game.open() && !game.private {
+                open.push(Item::Open(game));
+            } else if !game.over && !game.open() && !game.private {
+                live.push(Item::Live(game));
+            }
+        }
+        items.extend(mine);
+        items.extend(open);
+        items.extend(live);
+        items.push(Item::Quit);
+        self.cursor = current
+            .and_then(|c| items.iter().position(|i| same_line(i, &c)))
+            .unwrap_or(self.cursor.min(items.len() - 1));
+        self.items = items;
+    }
+
+    /// Handles a key; the player's choice, once made.
+    pub fn key(&mut self, key: Key) -> Option<Choice> {
+        if key.is_interrupt() {
+            return Some(Choice::Quit);
+        }
+        match self.panel.clone() {
+            Some(Panel::Help) => {
+                self.panel = None;
+                None
+            }
+            Some(Panel::Form(form)) => self.form_key(form, key),
+            Some(Panel::Code(code)) => self.code_key(code, key),
+            None => self.list_key(key),
+        }
+    }
+
+    fn list_key(&mut self, key: Key) -> Option<Choice> {
+        let Some(Action::Lobby(action)) = self
+            .keys
+            .command_for(Context::Lobby, KeyChord::from(key))
+            .map(|c| c.action.clone())
+        else {
+            return None;
+        };
+        let last = self.items.len() - 1;
+        match action {
+            LobbyAction::Up => self.cursor = self.cursor.saturating_sub(1),
+            LobbyAction::Down => self.cursor = (self.cursor + 1).min(last),
+            LobbyAction::First => self.cursor = 0,
+            LobbyAction::Last => self.cursor = last,
+            LobbyAction::Help => self.panel = Some(Panel::Help),
+            LobbyAction::Quit => return Some(Choice::Quit),
+            LobbyAction::Engine => return Some(Choice::Engine),
+            LobbyAction::SavedGames if !self.guest => return Some(Choice::SavedGames),
+            LobbyAction::SavedGames => {}
+            LobbyAction::NewGame => self.open_form(),
+            LobbyAction::JoinByCode => self.open_code(),
+            LobbyAction::Choose => return self.choose(),
+        }
+        None
+    }
+
+    fn open_form(&mut self) {
+        let mut form = Form::new();
+        form.rated = !self.guest;
+        self.panel = Some(Panel::Form(form));
+        self.message = "↑↓ a row, ←→ change it, Enter opens the game, Esc goes back".into();
+    }
+
+    fn open_code(&mut self) {
+        self.panel = Some(Panel::Code(String::new()));
+        self.message = "type the game's code (four letters and digits), Enter joins".into();
+    }
+
+    fn choose(&mut self) -> Option<Choice> {
+        match self.items.get(self.cursor)? {
+            Item::Engine => Some(Choice::Engine),
+            Item::SavedGames => Some(Choice::SavedGames),
+            Item::NewGame => {
+                self.open_form();
+                None
+            }
+            Item::JoinByCode => {
+                self.open_code();
+                None
+            }
+            Item::Mine(game) | Item::Open(game) => Some(Choice::Join(game.code.clone())),
+            Item::Live(game) => Some(Choice::Watch(game.code.clone())),
+            Item::Quit => Some(Choice::Quit),
+        }
+    }
+
+    /// The form takes the new-game dialog's keys: it is the same kind of form.
+    fn form_key(&mut self, mut form: Form, key: Key) -> Option<Choice> {
+        let action = self
+            .keys
+            .command_for(Context::Dialog, KeyChord::from(key))
+            .map(|c| c.action.clone());
+        match action {
+            Some(Action::Cancel) => {
+                self.panel = None;
+                self.message = self.list_message();
+                return None;
+            }
+            Some(Action::PickAtCursor) => {
+                if form.rated && self.guest {
+                    self.message =
+                        "a guest's games are not rated: connect with a key to be rated".into();
+                    form.rated = false;
+                    self.panel = Some(Panel::Form(form));
+                    return None;
+                }
+                self.panel = None;
+                return Some(Choice::New(form.table()));
+            }
+            Some(Action::Up) => form.move_row(true),
+            Some(Action::Down) => form.move_row(false),
+            Some(Action::Left) => form.step(false),
+            Some(Action::Right) => form.step(true),
+            _ => {}
+        }
+        self.panel = Some(Panel::Form(form));
+        None
+    }
+
+    /// A code is typed, not looked up in the key map: letters and digits go in, Backspace, Enter and Esc edit,
+    /// join and go back.
+    fn code_key(&mut self, mut code: String, key: Key) -> Option<Choice> {
+        match key.code {
+            KeyCode::Esc => {
+                self.panel = None;
+                self.message = self.list_message();
+                return None;
+            }
+            KeyCode::Backspace => {
+                code.pop();
+            }
+            KeyCode::Enter => match read_table_code(&code) {
+                Some(code) => {
+                    self.panel = None;
+                    return Some(Choice::Join(code));
+                }
+                None => {
+                    self.message = format!("`{code}` is not a game's code: four letters and digits")
+                }
+            },
+            KeyCode::Char(c) if c.is_ascii_alphanumeric() && code.len() < CODE_TYPED_LIMIT => {
+                code.push(c.to_ascii_uppercase())
+            }
+            _ => {}
+        }
+        self.panel = Some(Panel::Code(code));
+        None
+    }
+}
+
+/// Whether two lines are the same line of the list (a game by its code, however its summary changed).
+fn same_line(a: &Item, b: &Item) -> bool {
+    match (a, b) {
+        (Item::Mine(x), Item::Mine(y))
+        | (Item::Open(x), Item::Open(y))
+        | (Item::Live(x), Item::Live(y)) => x.code == y.code,
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,173 @@
+//! The lobby's lists, keys, form and code.
+
+use super::*;
+use crate::rules::{Color, Variant};
+
+fn game(code: &str, players: [Option<&str>; 2], private: bool) -> LobbyGame {
+    LobbyGame {
+        code: code.into(),
+        game_type: GameType::standard(Variant::English),
+        clock: None,
+        rated: true,
+        private,
+        players: players.map(|p| p.map(str::to_string)),
+        mine: players.contains(&Some("ann")),
+        plies: 0,
+        over: false,
+        watchers: 0,
+    }
+}
+
+fn lobby(guest: bool) -> Lobby {
+    Lobby::new("ann", guest, KeyMap::default())
+}
+
+#[test]
+fn the_lists_show_mine_open_and_live_games_and_hide_private_ones() {
+    let mut lobby = lobby(false);
+    lobby.refresh(vec![
+        game("AAAA", [Some("bob"), None], false),
+        game("CCCC", [Some("cy"), None], true),
+        game("DDDD", [Some("dan"), Some("eve")], false),
+        game("MMMM", [Some("ann"), Some("bob")], true),
+    ]);
+    let kinds: Vec<String> = lobby
+        .items
+        .iter()
+        .map(|i| match i {
+            Item::Mine(g) => format!("mine {}", g.code),
+            Item::Open(g) => format!("open {}", g.code),
+            Item::Live(g) => format!("live {}", g.code),
+            other => format!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "Engine",
+            "NewGame",
+            "JoinByCode",
+            "SavedGames",
+            "mine MMMM",
+            "open AAAA",
+            "live DDDD",
+            "Quit"
+        ]
+    );
+    // Enter on each line.
+    lobby.cursor = 3;
+    assert_eq!(
+        lobby.key(Key::plain(KeyCode::Enter)),
+        Some(Choice::SavedGames)
+    );
+    lobby.cursor = 4;
+    assert_eq!(
+        lobby.key(Key::plain(KeyCode::Enter)),
+        Some(Choice::Join("MMMM".into()))
+    );
+    lobby.cursor = 6;
+    assert_eq!(
+        lobby.key(Key::plain(KeyCode::Enter)),
+        Some(Choice::Watch("DDDD".into()))
+    );
+    // The cursor stays on its game when the list changes around it.
+    lobby.refresh(vec![
+        game("BBBB", [Some("cy"), None], false),
+        game("DDDD", [Some("dan"), Some("eve")], false),
+    ]);
+    assert!(matches!(&lobby.items[lobby.cursor], Item::Live(g) if g.code == "DDDD"));
+}
+
+#[test]
+fn the_form_makes_the_game_asked_for() {
+    let mut lobby = lobby(false);
+    lobby.cursor = 1;
+    assert_eq!(lobby.key(Key::plain(KeyCode::Enter)), None);
+    // Russian, White, 10+5, casual, by code.
+    for key in [
+        KeyCode::Right,
+        KeyCode::Right,
+        KeyCode::Down,
+        KeyCode::Left,
+        KeyCode::Tab,
+        KeyCode::Right,
+        KeyCode::Down,
+        KeyCode::Right,
+        KeyCode::Down,
+        KeyCode::Right,
+    ] {
+        assert_eq!(lobby.key(Key::plain(key)), None);
+    }
+    let Some(Choice::New(table)) = lobby.key(Key::plain(KeyCode::Enter)) else {
+        panic!("a new game");
+    };
+    assert_eq!(table.variant, Variant::ALL[2]);
+    assert_eq!(table.color, Some(Color::White));
+    assert_eq!(table.clock, "10+5".parse().ok());
+    assert!(!table.rated && table.private);
+}
+
+#[test]
+fn a_guest_s_form_is_not_rated_and_esc_goes_back_to_the_list() {
+    let mut lobby = lobby(true);
+    assert_eq!(lobby.key(Key::char('n')), None);
+    let Some(Panel::Form(form)) = &lobby.panel else {
+        panic!("the form");
+    };
+    assert!(!form.rated, "a guest's form starts casual");
+    // Rated asked for by hand: refused with the reason, and made casual.
+    for key in [KeyCode::Down, KeyCode::Down, KeyCode::Down, KeyCode::Right] {
+        assert_eq!(lobby.key(Key::plain(key)), None);
+    }
+    assert_eq!(lobby.key(Key::plain(KeyCode::Enter)), None);
+    assert!(lobby.message.contains("not rated"), "{}", lobby.message);
+    assert_eq!(lobby.key(Key::plain(KeyCode::Esc)), None);
+    assert_eq!(lobby.panel, None);
+    assert_eq!(lobby.message, "↑↓ choose, Enter goes; ? the keys; q leaves");
+    // A guest has no saved games to open.
+    assert_eq!(lobby.key(Key::char('o')), None);
+}
+
+#[test]
+fn the_form_and_new_open_games_listed_alike() {
+    // Listed for anyone by default both ways; `private` (or the form's last row) keeps it to the code.
+    assert_eq!(Form::new().table().private, NewTable::default().private);
+    assert!(!Form::new().table().private);
+}
+
+#[test]
+fn a_code_is_typed_checked_and_joined() {
+    let mut lobby = lobby(true);
+    assert_eq!(lobby.key(Key::char('c')), None);
+    for c in "k7q".chars() {
+        assert_eq!(lobby.key(Key::char(c)), None);
+    }
+    assert_eq!(lobby.key(Key::plain(KeyCode::Enter)), None);
+    assert!(
+        lobby.message.contains("is not a game's code"),
+        "{}",
+        lobby.message
+    );
+    assert_eq!(lobby.key(Key::char('x')), None);
+    assert_eq!(
+        lobby.key(Key::plain(KeyCode::Enter)),
+        Some(Choice::Join("K7QX".into()))
+    );
+    assert_eq!(lobby.key(Key::ctrl('c')), Some(Choice::Quit));
+}
+
+#[test]
+fn the_lobby_follows_the_player_s_keys() {
+    let mut keys = KeyMap::default();
+    let chord = |text: &str| text.parse::<KeyChord>().expect("a key");
+    keys.bind(Context::Lobby, "engine", &[chord("p")])
+        .expect("bound");
+    keys.bind(Context::Lobby, "quit", &[chord("x")])
+        .expect("bound");
+    let mut lobby = Lobby::new("ann", false, keys);
+    assert_eq!(lobby.message, "↑↓ choose, Enter goes; ? the keys; x leaves");
+    assert_eq!(lobby.key(Key::char('e')), None, "e is no longer bound");
+    assert_eq!(lobby.key(Key::char('q')), None);
+    assert_eq!(lobby.key(Key::char('p')), Some(Choice::Engine));
+    assert_eq!(lobby.key(Key::char('x')), Some(Choice::Quit));
+}
