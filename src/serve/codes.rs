@@ -1,5 +1,5 @@
 //! Short codes for games, easy to read aloud and to type: `K7QX` (their alphabet is the app's,
-//! [`CODE_ALPHABET`], which reads what players type).
+//! [`CODE_ALPHABET`](crate::app::CODE_ALPHABET), which reads what players type).
 
 use rand::RngExt;
 

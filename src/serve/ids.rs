@@ -5,64 +5,88 @@ use std::fmt;
 
 use rusqlite::types::{FromSql, FromSqlResult, ToSql, ToSqlOutput, ValueRef};
 
-/// A player, by the SHA-256 fingerprint of their key as `ssh-keygen -l` prints it (`SHA256:...`), or a guest's
-/// own for as long as they are connected (`guest-17`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Fingerprint(String);
+/// A name made of text: built from text as it is, compared with text, shown and stored as the text.
+macro_rules! text_id {
+    ($(#[$doc:meta])* $name:ident, $(#[$derive:meta])*) => {
+        $(#[$doc])*
+        $(#[$derive])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(String);
 
-impl Fingerprint {
-    /// The fingerprint written as `text`.
-    pub fn new(text: impl Into<String>) -> Fingerprint {
-        Fingerprint(text.into())
-    }
+        impl $name {
+            /// The name written as `text`, taken as it is.
+            pub fn new(text: impl Into<String>) -> $name {
+                $name(text.into())
+            }
 
-    /// As written.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
+            /// As written.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(text: &str) -> $name {
+                $name::new(text)
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(text: String) -> $name {
+                $name(text)
+            }
+        }
+
+        impl From<$name> for String {
+            fn from(name: $name) -> String {
+                name.0
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl ToSql for $name {
+            fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+                self.0.to_sql()
+            }
+        }
+
+        impl FromSql for $name {
+            fn column_result(value: ValueRef<'_>) -> FromSqlResult<$name> {
+                String::column_result(value).map($name)
+            }
+        }
+    };
 }
 
-impl fmt::Display for Fingerprint {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
+text_id!(
+    /// A player, by the SHA-256 fingerprint of their key as `ssh-keygen -l` prints it (`SHA256:...`), or a
+    /// guest's own for as long as they are connected (`guest-17`).
+    Fingerprint,
+);
 
-impl From<&str> for Fingerprint {
-    fn from(text: &str) -> Fingerprint {
-        Fingerprint::new(text)
-    }
-}
-
-impl From<String> for Fingerprint {
-    fn from(text: String) -> Fingerprint {
-        Fingerprint(text)
-    }
-}
-
-impl PartialEq<str> for Fingerprint {
-    fn eq(&self, other: &str) -> bool {
-        self.0 == other
-    }
-}
-
-impl PartialEq<&str> for Fingerprint {
-    fn eq(&self, other: &&str) -> bool {
-        self.0 == *other
-    }
-}
-
-impl ToSql for Fingerprint {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        self.0.to_sql()
-    }
-}
-
-impl FromSql for Fingerprint {
-    fn column_result(value: ValueRef<'_>) -> FromSqlResult<Fingerprint> {
-        String::column_result(value).map(Fingerprint)
-    }
-}
+text_id!(
+    /// A room, by the short code it is joined by (`K7QX`, see [`super::codes`]; a code typed by a player is read
+    /// with [`super::codes::read_code`]); empty for a room on its own (tests).
+    RoomCode,
+    #[derive(Default)]
+);
 
 /// A game in the server's records, by its number there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -95,64 +119,5 @@ impl ToSql for GameId {
 impl FromSql for GameId {
     fn column_result(value: ValueRef<'_>) -> FromSqlResult<GameId> {
         i64::column_result(value).map(GameId)
-    }
-}
-
-/// A room, by the short code it is joined by (`K7QX`, see [`super::codes`]); empty for a room on its own (tests).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct RoomCode(String);
-
-impl RoomCode {
-    /// The code written as `text`, taken as it is: a code typed by a player is read with
-    /// [`super::codes::read_code`].
-    pub fn new(text: impl Into<String>) -> RoomCode {
-        RoomCode(text.into())
-    }
-
-    /// As written.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Display for RoomCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl From<&str> for RoomCode {
-    fn from(text: &str) -> RoomCode {
-        RoomCode::new(text)
-    }
-}
-
-impl From<RoomCode> for String {
-    fn from(code: RoomCode) -> String {
-        code.0
-    }
-}
-
-impl PartialEq<str> for RoomCode {
-    fn eq(&self, other: &str) -> bool {
-        self.0 == other
-    }
-}
-
-impl PartialEq<&str> for RoomCode {
-    fn eq(&self, other: &&str) -> bool {
-        self.0 == *other
-    }
-}
-
-impl ToSql for RoomCode {
-    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
-        self.0.to_sql()
-    }
-}
-
-impl FromSql for RoomCode {
-    fn column_result(value: ValueRef<'_>) -> FromSqlResult<RoomCode> {
-        String::column_result(value).map(RoomCode)
     }
 }
