@@ -15,7 +15,7 @@ use common::{arbitrary_position, played_position};
 fn think(fen: &str, level: Level, limits: Limits) -> (String, Score) {
     let pos: Position = parse_fen(fen).expect("test FEN");
     let mut engine = Engine::new();
-    let result = engine.think(&Situation::new(pos), level, &limits, 1, &mut |_| {});
+    let result = engine.think(&Situation::new(pos).into(), level, &limits, 1, &mut |_| {});
     let best = result.best.expect("a legal move exists");
     (write_move(&pos, &best, SquareStyle::Numbers), result.score)
 }
@@ -34,7 +34,7 @@ proptest! {
     ) {
         let mut engine = Engine::new();
         let limits = Limits { depth: Some(depth), nodes: Some(nodes), time: Some(Duration::from_millis(50)), clock: None };
-        let result = engine.think(&Situation::new(pos), level, &limits, seed, &mut |_| {});
+        let result = engine.think(&Situation::new(pos).into(), level, &limits, seed, &mut |_| {});
         let legal = pos.legal_moves();
         match result.best {
             None => prop_assert!(legal.is_empty()),
@@ -48,7 +48,7 @@ fn no_legal_move_means_no_best_move() {
     let pos: Position = parse_fen("W:W29:B25,22,18").expect("valid");
     for level in Level::ALL {
         let result = Engine::new().think(
-            &Situation::new(pos),
+            &Situation::new(pos).into(),
             level,
             &Limits::depth(4),
             0,
@@ -96,7 +96,7 @@ fn a_stop_request_ends_the_search_promptly() {
     let searching = thread::spawn(move || {
         let started = Instant::now();
         let result = engine.think(
-            &Situation::new(pos),
+            &Situation::new(pos).into(),
             Level::Max,
             &Limits::default(),
             0,
@@ -121,7 +121,7 @@ fn a_stop_request_ends_the_search_promptly() {
 #[test]
 fn a_fixed_seed_and_depth_give_the_same_result() {
     let pos = Game::<crowned::rules::English>::new();
-    let situation = Situation::of_game(&pos);
+    let situation = Situation::of_game(&pos).into();
     for level in Level::ALL {
         let limits = Limits::depth(if level == Level::Max { 9 } else { 5 });
         let mut a = Engine::new();
@@ -141,7 +141,7 @@ fn a_fixed_seed_and_depth_give_the_same_result() {
 
 #[test]
 fn random_levels_vary_with_the_seed() {
-    let situation = Situation::new(Position::start());
+    let situation = Situation::new(Position::start()).into();
     let moves: std::collections::HashSet<String> = (0..40)
         .map(|seed| {
             let r = Engine::new().think(
@@ -161,7 +161,7 @@ fn random_levels_vary_with_the_seed() {
 fn progress_is_reported_for_each_depth() {
     let mut depths = Vec::new();
     let result = Engine::new().think(
-        &Situation::new(Position::start()),
+        &Situation::new(Position::start()).into(),
         Level::Max,
         &Limits::depth(7),
         0,
@@ -187,7 +187,7 @@ fn repetitions_in_the_game_count_as_draws() {
             break;
         }
     }
-    let situation = Situation::of_game(&game);
+    let situation = Situation::of_game(&game).into();
     let result = Engine::new().think(&situation, Level::Max, &Limits::depth(12), 0, &mut |_| {});
     assert!(result.best.is_some());
 }

@@ -92,7 +92,7 @@ fn finds_every_shot(threads: usize) {
         engine.set_threads(threads);
         assert_eq!(engine.threads(), threads);
         let result = engine.think(
-            &Situation::new(pos),
+            &Situation::new(pos).into(),
             Level::Max,
             &Limits::depth(10),
             0,
@@ -117,7 +117,7 @@ fn weak_levels_miss_some_shots() {
         .filter(|(fen, answer)| {
             let pos: Position = parse_fen(fen).expect("suite FEN");
             let result = Engine::new().think(
-                &Situation::new(pos),
+                &Situation::new(pos).into(),
                 Level::Easy,
                 &Limits::default(),
                 3,

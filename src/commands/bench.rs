@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use clap::Subcommand;
-use crowned::engine::{Engine, Evaluation, Level, Limits, Situation, builtin_openings};
+use crowned::engine::{
+    Engine, EngineConfig, Evaluation, Level, Limits, Situation, builtin_openings, egdb,
+};
 use crowned::lab::random_openings;
 use crowned::rules::{AnyPosition, GameType, Playable, Position, RulesVisitor, Variant};
 
@@ -121,9 +123,9 @@ impl RulesVisitor for Bench {
                 rate(nodes, time) / rate(full_nodes, full_time)
             )?;
         }
-        let mut engine = Engine::new();
-        let result = engine.think_as(
-            &Situation::at(positions[0]),
+        let mut engine = Engine::with_config(EngineConfig::default().with_egdb(egdb::shared()));
+        let result = engine.think(
+            &Situation::at(positions[0]).into(),
             Level::Max,
             &Limits::time(self.time),
             0,
@@ -167,18 +169,15 @@ fn measure<R: Playable>(
 ) -> (u64, Duration) {
     let mut nodes = 0;
     let mut spent = Duration::ZERO;
-    let mut engine = Engine::new();
-    engine.set_evaluation(evaluation);
+    let config = EngineConfig::default()
+        .with_evaluation(evaluation)
+        .with_egdb(egdb::shared());
+    let mut engine = Engine::with_config(config);
     for pos in positions {
         engine.clear();
+        let situation = Situation::at(*pos).into();
         let started = Instant::now();
-        let result = engine.think_as(
-            &Situation::at(*pos),
-            level,
-            &Limits::depth(depth),
-            0,
-            &mut |_| {},
-        );
+        let result = engine.think(&situation, level, &Limits::depth(depth), 0, &mut |_| {});
         spent += started.elapsed();
         nodes += result.nodes;
     }

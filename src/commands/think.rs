@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use crowned::engine::{Engine, Level, Limits, Situation};
+use crowned::engine::{Engine, EngineConfig, Level, Limits, Situation, egdb};
 use crowned::rules::{Move, Playable, Position, PositionVisitor, SquareStyle, write_move};
 
 use super::{Board, cores, parse_seconds};
@@ -65,10 +65,12 @@ impl PositionVisitor for Think<'_> {
 
     fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
         let style = R::VARIANT.notation();
-        let mut engine = Engine::new();
-        engine.set_threads(self.threads);
-        let situation = Situation::at(*position);
-        let result = engine.think_as(&situation, self.level, self.limits, self.seed, &mut |p| {
+        let config = EngineConfig::default()
+            .with_threads(self.threads)
+            .with_egdb(egdb::shared());
+        let mut engine = Engine::with_config(config);
+        let situation = Situation::at(*position).into();
+        let result = engine.think(&situation, self.level, self.limits, self.seed, &mut |p| {
             let line = pv_text(position, &p.pv, style);
             eprintln!(
                 "depth {} score {} nodes {} nps {} time {:.3} pv {line}",

@@ -3,6 +3,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+use super::engine_rules::EngineRules;
 use super::moves::{MoveBuf, SearchMove, moves_of};
 use super::rng::Rng;
 use super::search::WIN;
@@ -93,7 +94,7 @@ pub(super) fn easy<R: RuleSet>(pos: &Position<R>, legal: &[Move], rng: &mut Rng)
 
 /// A plain fixed-depth minimax (with alpha-beta, which gives the same values) over the evaluation, every root
 /// move scored exactly, and a random choice among the best.
-pub(super) fn medium<R: RuleSet>(
+pub(super) fn medium<R: EngineRules>(
     engine: &Engine,
     pos: &Position<R>,
     limits: &Limits,
@@ -102,7 +103,7 @@ pub(super) fn medium<R: RuleSet>(
     let depth = limits.depth.unwrap_or(MEDIUM_DEPTH).clamp(1, MEDIUM_DEPTH);
     let mut plain = Plain {
         nodes: 0,
-        stop: &engine.stop,
+        stop: engine.stop(),
         deadline: limits.time.map(|t| Instant::now() + t),
         stopped: false,
     };
@@ -136,7 +137,7 @@ struct Plain<'a> {
 }
 
 impl Plain<'_> {
-    fn negamax<R: RuleSet>(
+    fn negamax<R: EngineRules>(
         &mut self,
         pos: &Position<R>,
         depth: i32,

@@ -1,30 +1,29 @@
 //! The full-strength search: iterative deepening principal variation search with a transposition table, move
 //! ordering by hash move, killers and history, and captures searched out to quiet positions.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use smallvec::SmallVec;
 
 use super::egdb::{DbValue, Egdb};
+use super::engine_rules::EngineRules;
 use super::moves::{MoveBuf, SearchMove, moves_of};
-use super::nnue::{self, NetCache};
+use super::nnue::NetCache;
+use super::search_params::{Reductions, SearchParams};
 use super::situation::Situation;
 use super::time_plan::{TimePlan, Unrest};
 use super::tt::{Bound, Table};
-use super::variants::evaluate;
 use super::zobrist;
-use super::{Evaluation, Limits, Progress, Score, SearchResult};
-use crate::rules::{Bits, English, Move, Position, RuleSet};
+use super::{EngineConfig, Evaluation, Limits, Progress, Score, SearchResult};
+use crate::rules::{Bits, Move, Position, RuleSet};
 
 /// Scores at or beyond this are wins found by the search.
 pub(crate) const WIN: i32 = 30_000;
 /// Scores at or beyond this (less the ply) are wins the endgame databases know: above any evaluation, below
 /// any win the search sees to the end.
 pub(crate) const DB_WIN: i32 = 20_000;
-/// The largest static score the network may give: far from the databases' scores.
-const EVAL_LIMIT: i32 = DB_WIN / 4;
 /// The deepest the search goes along any line (captures are followed past the nominal depth).
 pub(crate) const MAX_PLY: usize = 128;
 /// The deepest iteration the search starts.
@@ -41,7 +40,7 @@ struct Here<R: RuleSet> {
 ///
 /// The state is typed by the rule set, as its moves are words of the rule set's board; the table is not, and
 /// is shared: by the searchers of several rule sets, and by the threads of one search.
-pub struct Searcher<R: RuleSet = English> {
+pub struct Searcher<R: RuleSet> {
     tt: Arc<Table>,
     /// Cutoff counts by the layout bits of a quiet move's squares. 128 covers the widest layout (104 bits); an
     /// 8x8 board uses the first 36 of each row, so the cache lines it touches are the ones a 64-wide table had.
@@ -64,24 +63,24 @@ pub struct Searcher<R: RuleSet = English> {
     depth_offset: u32,
     /// A helper leaves the table's generation to the main searcher.
     helper: bool,
-    /// The endgame databases, probed in English positions with few enough pieces.
+    /// The endgame databases, probed where the rule set has them ([`EngineRules::probe`]).
     egdb: Option<Arc<Egdb>>,
-    /// The network evaluation's accumulators, when English positions are evaluated by the network.
+    /// The evaluation asked for, and the network's accumulators when the rule set has a network for it.
+    evaluation: Evaluation,
     net: Option<Box<NetCache>>,
+    /// The margins and reductions, and the reductions' table computed from them.
+    params: SearchParams,
+    reductions: Reductions,
 }
 
 /// Rows and columns of the history table: bits of the widest board layout.
 const HISTORY_BITS: usize = 128;
 
-impl<R: RuleSet> Searcher<R> {
-    /// A searcher with a transposition table of about `megabytes`.
-    pub fn new(megabytes: usize, stop: Arc<AtomicBool>) -> Searcher<R> {
-        Searcher::with_table(Arc::new(Table::new(megabytes)), stop)
-    }
-
-    /// A searcher using `tt` as its transposition table.
-    pub fn with_table(tt: Arc<Table>, stop: Arc<AtomicBool>) -> Searcher<R> {
-        Searcher {
+impl<R: EngineRules> Searcher<R> {
+    /// A searcher using `tt` as its transposition table, set up as `config` says.
+    pub fn with_table(tt: Arc<Table>, stop: Arc<AtomicBool>, config: &EngineConfig) -> Searcher<R> {
+        let params = SearchParams::default();
+        let mut searcher = Searcher {
             tt,
             history: Box::new([[0; HISTORY_BITS]; HISTORY_BITS]),
             killers: [[SearchMove::default(); 2]; MAX_PLY],
@@ -98,31 +97,27 @@ impl<R: RuleSet> Searcher<R> {
             depth_offset: 0,
             helper: false,
             egdb: None,
-            net: None,
-        }
-        .with_evaluation(Evaluation::default())
-    }
-
-    /// This searcher, evaluating English positions with `evaluation` (other rule sets have one evaluation).
-    fn with_evaluation(mut self, evaluation: Evaluation) -> Searcher<R> {
-        self.set_evaluation(evaluation);
-        self
-    }
-
-    /// Evaluates English positions with `evaluation` from now on.
-    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
-        let english = std::any::TypeId::of::<R>() == std::any::TypeId::of::<English>();
-        self.net = match (evaluation, nnue::builtin()) {
-            (Evaluation::Network, Some(net)) if english => {
-                Some(Box::new(NetCache::new(net, MAX_PLY)))
-            }
-            _ => None,
+            evaluation: config.evaluation,
+            net: R::network(config.evaluation),
+            params,
+            reductions: Reductions::new(&params),
         };
+        searcher.configure(config);
+        searcher
     }
 
-    /// Probes `egdb` in the search from now on (English only; other rule sets ignore it).
-    pub fn set_egdb(&mut self, egdb: Option<Arc<Egdb>>) {
-        self.egdb = egdb;
+    /// Follows `config` from now on: its databases, evaluation and search parameters. The network's
+    /// accumulators are made again only when the evaluation changes.
+    pub fn configure(&mut self, config: &EngineConfig) {
+        self.egdb = config.egdb.clone();
+        if config.evaluation != self.evaluation {
+            self.evaluation = config.evaluation;
+            self.net = R::network(config.evaluation);
+        }
+        if config.params != self.params {
+            self.params = config.params;
+            self.reductions = Reductions::new(&config.params);
+        }
     }
 
     /// Makes this searcher a helper of a parallel search, searching `plies` deeper at each iteration.
@@ -135,16 +130,6 @@ impl<R: RuleSet> Searcher<R> {
     /// so a per-search flag costs nothing per node.
     pub fn set_stop_flag(&mut self, stop: Arc<AtomicBool>) {
         self.stop = stop;
-    }
-
-    /// The transposition table, to share.
-    pub fn table(&self) -> Arc<Table> {
-        Arc::clone(&self.tt)
-    }
-
-    /// Gives the searcher `tt` as its transposition table.
-    pub fn set_table(&mut self, tt: Arc<Table>) {
-        self.tt = tt;
     }
 
     /// Forgets what earlier searches learned (for reproducible results).
@@ -209,8 +194,11 @@ impl<R: RuleSet> Searcher<R> {
         let mut previous: i32 = 0;
         let first = (1 + self.depth_offset).min(max_depth);
         for depth in first..=max_depth {
-            let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < WIN - MAX_PLY as i32 {
-                (previous - 40, previous + 40)
+            let window = self.params.aspiration_window;
+            let (mut alpha, mut beta) = if depth as i32 >= self.params.aspiration_depth
+                && previous.abs() < WIN - MAX_PLY as i32
+            {
+                (previous - window, previous + window)
             } else {
                 (-WIN, WIN)
             };
@@ -220,9 +208,9 @@ impl<R: RuleSet> Searcher<R> {
                     break score;
                 }
                 if score <= alpha {
-                    alpha = (alpha - 200).max(-WIN);
+                    alpha = (alpha - self.params.aspiration_widen).max(-WIN);
                 } else if score >= beta {
-                    beta = (beta + 200).min(WIN);
+                    beta = (beta + self.params.aspiration_widen).min(WIN);
                 } else {
                     break score;
                 }
@@ -366,15 +354,21 @@ impl<R: RuleSet> Searcher<R> {
         // Near the horizon, with nothing to capture, the static score decides what is worth a look: far above
         // beta the opponent will not allow this line; far below alpha, quiet moves will not rescue it.
         let mut prune_quiet = false;
-        if !pv_node && !forced_capture && depth <= 4 && ply > 0 {
+        let params = &self.params;
+        if !pv_node && !forced_capture && depth <= params.futility_depth && ply > 0 {
+            let (quiet_depth, quiet_margin) = (params.quiet_prune_depth, params.quiet_prune_margin);
+            let futility_margin = params.futility_margin;
             let standing = self.evaluate(pos, ply);
             if standing.abs() < WIN - MAX_PLY as i32 {
-                if standing - 60 * depth >= beta {
+                if standing - futility_margin * depth >= beta {
                     return standing;
                 }
-                prune_quiet = depth <= 3 && standing + 90 * depth <= alpha;
+                prune_quiet = depth <= quiet_depth && standing + quiet_margin * depth <= alpha;
             }
         }
+        let late_moves = (!pv_node && depth <= self.params.late_move_depth).then(|| {
+            self.params.late_move_base + self.params.late_move_per_ply * depth.max(0) as usize
+        });
 
         let mut scores = self.score_moves(&moves, tt_move, ply);
         // A forced move costs no depth: it is not a choice.
@@ -389,10 +383,7 @@ impl<R: RuleSet> Searcher<R> {
             pick_next(&mut moves, &mut scores, i);
             let m = moves[i];
             let quiet_move = !m.is_capture() && !m.crowns && !forced_capture;
-            if i > 0
-                && quiet_move
-                && (prune_quiet || (!pv_node && depth <= 3 && i >= 3 + 2 * depth as usize))
-            {
+            if i > 0 && quiet_move && (prune_quiet || late_moves.is_some_and(|late| i >= late)) {
                 continue;
             }
             let irreversible =
@@ -409,13 +400,14 @@ impl<R: RuleSet> Searcher<R> {
             } else {
                 // Late quiet moves are searched less deeply first; anything promising is searched again.
                 let killer = m == self.killers[ply][0] || m == self.killers[ply][1];
-                let reduce = if depth >= 3 && i >= 1 && quiet_move && !killer {
-                    (reduction(depth, i) + i32::from(!pv_node) - i32::from(pv_node))
-                        .min(new_depth - 1)
-                        .max(0)
-                } else {
-                    0
-                };
+                let reduce =
+                    if depth >= self.params.reduction_depth && i >= 1 && quiet_move && !killer {
+                        (self.reductions.get(depth, i) + i32::from(!pv_node) - i32::from(pv_node))
+                            .min(new_depth - 1)
+                            .max(0)
+                    } else {
+                        0
+                    };
                 let mut s = -self.node(&child, new_depth - reduce, ply + 1, -alpha - 1, -alpha);
                 if s > alpha && reduce > 0 {
                     s = -self.node(&child, new_depth, ply + 1, -alpha - 1, -alpha);
@@ -469,29 +461,20 @@ impl<R: RuleSet> Searcher<R> {
         best_score
     }
 
-    /// The static score of `pos` at `ply` for the side to move: the network's for English when it is in use,
-    /// kept well below the databases' and the search's proven results.
+    /// The static score of `pos` at `ply` for the side to move: the network's where the rule set has one in
+    /// use, else its evaluation. The hooks are chosen when this is compiled for the rule set.
     #[inline]
     fn evaluate(&mut self, pos: &Position<R>, ply: usize) -> i32 {
-        if let Some(cache) = self.net.as_deref_mut()
-            // The rule set is known when this is compiled: for other rule sets this is `None`.
-            && let Some(english) = (pos as &dyn std::any::Any).downcast_ref::<Position<English>>()
-        {
-            return cache.evaluate(english, ply).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        if let Some(score) = R::network_evaluate(&mut self.net, pos, ply) {
+            return score;
         }
-        evaluate(pos)
+        R::evaluate(pos)
     }
 
-    /// The databases' value of a position without captures, if it is English and has few enough pieces.
+    /// The databases' value of a position without captures, where the rule set has databases that hold it.
     #[inline]
     fn probe(&self, pos: &Position<R>) -> Option<DbValue> {
-        let db = self.egdb.as_ref()?;
-        if (pos.pieces[0] | pos.pieces[1]).count_ones() > db.pieces() {
-            return None;
-        }
-        // The rule set is known when this is compiled: for other rule sets this is `None`.
-        let english = (pos as &dyn std::any::Any).downcast_ref::<Position<English>>()?;
-        db.probe_quiet(english)
+        R::probe(self.egdb.as_deref(), pos)
     }
 
     fn remember_cutoff(&mut self, m: SearchMove<R::Bits>, ply: usize, depth: i32) {
@@ -545,23 +528,6 @@ fn pick_next<B: Bits>(moves: &mut MoveBuf<B>, scores: &mut [i32], i: usize) {
         .unwrap_or(i);
     moves.swap(i, best);
     scores.swap(i, best);
-}
-
-/// How many plies to take off a late quiet move: more for later moves and deeper searches (it grows with the
-/// logarithms of both).
-fn reduction(depth: i32, index: usize) -> i32 {
-    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        let mut table = [[0u8; 64]; 64];
-        for (d, row) in table.iter_mut().enumerate().skip(1) {
-            for (i, r) in row.iter_mut().enumerate() {
-                let value = 0.5 + (d as f32).ln() * (i as f32 + 1.0).ln() / 1.6;
-                *r = value as u8;
-            }
-        }
-        table
-    });
-    i32::from(table[(depth as usize).min(63)][index.min(63)])
 }
 
 /// Win scores are stored relative to the node, so that they stay right wherever the position is met again.

@@ -6,11 +6,10 @@
 //! one, it scores each side from its own point of view with the same terms, so it is symmetric by
 //! construction (a test checks it on every board).
 
-use std::any::Any;
-
-use super::eval::{self, MAN};
+use super::engine_rules::EngineRules;
+use super::eval::MAN;
 use crate::rules::movegen::{board_mask, step};
-use crate::rules::{Bits, Color, Direction, English, Geometry, Position, RuleSet};
+use crate::rules::{Bits, Color, Direction, Geometry, Position, RuleSet};
 
 /// The most rows a board has (14x14).
 const MAX_ROWS: usize = 14;
@@ -200,7 +199,7 @@ fn mobility<R: RuleSet>(pos: &Position<R>, color: Color) -> i32 {
 }
 
 /// The generic evaluation from Black's point of view (positive: Black is better).
-fn generic_for_black<R: RuleSet>(pos: &Position<R>) -> i32 {
+pub(super) fn generic_for_black<R: RuleSet>(pos: &Position<R>) -> i32 {
     let side = |color: Color| {
         let own = pos.pieces[color.index()];
         Side {
@@ -215,21 +214,8 @@ fn generic_for_black<R: RuleSet>(pos: &Position<R>) -> i32 {
     side_score::<R>(black, white, total) - side_score::<R>(white, black, total)
 }
 
-/// The evaluation of a position of any rule set from Black's point of view, in hundredths of a man: English
-/// draughts on 8x8 by its own function ([`eval::evaluate_for_black`]), every other rule set by the generic one.
-pub fn evaluate_rules_for_black<R: RuleSet>(pos: &Position<R>) -> i32 {
-    // The rule set is known when this is compiled, so the test folds away and English pays nothing for it.
-    if let Some(english) = (pos as &dyn Any).downcast_ref::<Position<English>>() {
-        return eval::evaluate_for_black(english);
-    }
-    generic_for_black(pos)
-}
-
-/// The evaluation of a position of any rule set from the side to move's point of view.
-pub fn evaluate_rules<R: RuleSet>(pos: &Position<R>) -> i32 {
-    if let Some(english) = (pos as &dyn Any).downcast_ref::<Position<English>>() {
-        return eval::evaluate(english);
-    }
+/// The generic evaluation from the side to move's point of view.
+pub(super) fn generic<R: RuleSet>(pos: &Position<R>) -> i32 {
     let score = generic_for_black(pos);
     match pos.side_to_move() {
         Color::Black => score,
@@ -237,11 +223,24 @@ pub fn evaluate_rules<R: RuleSet>(pos: &Position<R>) -> i32 {
     }
 }
 
+/// The evaluation of a position of any rule set from Black's point of view, in hundredths of a man: English
+/// draughts on 8x8 by its own function ([`super::eval::evaluate_for_black`]), every other rule set by the
+/// generic one ([`EngineRules::evaluate_for_black`] chooses).
+pub fn evaluate_rules_for_black<R: EngineRules>(pos: &Position<R>) -> i32 {
+    R::evaluate_for_black(pos)
+}
+
+/// The evaluation of a position of any rule set from the side to move's point of view.
+pub fn evaluate_rules<R: EngineRules>(pos: &Position<R>) -> i32 {
+    R::evaluate(pos)
+}
+
 pub(crate) use evaluate_rules as evaluate;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::eval;
     use crate::rules::{
         Brazilian, Canadian, Czech, EnglishOn, International, Italian, Piece, Pool, Role, Russian,
         Spanish, Square, Thai,
@@ -258,7 +257,7 @@ mod tests {
         out
     }
 
-    fn symmetric_along_a_game<R: RuleSet>() {
+    fn symmetric_along_a_game<R: EngineRules>() {
         let start = Position::<R>::start();
         assert_eq!(evaluate_rules_for_black(&start), 0, "{}", R::NAME);
         let mut pos = start;

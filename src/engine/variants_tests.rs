@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::{Engine, Level, Limits, Progress, Score, Situation};
+use super::{AnySituation, Engine, Level, Limits, Progress, Score, Situation};
 use crate::rules::{
     AnyPosition, Brazilian, Canadian, Czech, English, EnglishOn, GameType, International, Italian,
     Playable, Pool, Position, Russian, Spanish, Thai, Variant, parse_fen,
@@ -36,7 +36,13 @@ fn every_level_plays_legal_moves<R: Playable>() -> usize {
                 let seed = game * 1000 + ply as u64;
                 // One move in five at random, as a weaker player would, to spread the games out.
                 let playing = if ply % 5 == 4 { Level::Random } else { level };
-                let result = engine.think_as(&situation, playing, &limits(), seed, &mut |_| {});
+                let result = engine.think(
+                    &situation.clone().into(),
+                    playing,
+                    &limits(),
+                    seed,
+                    &mut |_| {},
+                );
                 let Some(best) = result.best else {
                     assert!(legal.is_empty(), "{}: no move with moves", R::NAME);
                     break;
@@ -79,8 +85,8 @@ fn every_level_plays_legal_moves_under_every_rule_set() {
 /// The full search's move in `fen` under the rules `R`, written as the rules write it, and its score.
 fn best<R: Playable>(fen: &str, depth: u32) -> (String, Score) {
     let pos: Position<R> = parse_fen(fen).expect("valid FEN");
-    let result = Engine::new().think_as(
-        &Situation::at(pos),
+    let result = Engine::new().think(
+        &Situation::at(pos).into(),
         Level::Max,
         &Limits::depth(depth),
         0,
@@ -125,8 +131,8 @@ fn any_position_reaches_the_engine_of_its_rules() {
     for variant in Variant::ALL {
         let start = AnyPosition::start(GameType::standard(variant));
         let mut depths = Vec::new();
-        let result = engine.think_any(
-            &start,
+        let result = engine.think(
+            &AnySituation::at(start),
             Level::Max,
             &Limits::depth(3),
             0,
@@ -139,17 +145,22 @@ fn any_position_reaches_the_engine_of_its_rules() {
 }
 
 #[test]
-fn english_searches_are_the_same_through_either_entry() {
-    // `think` is `think_as::<English>`; a variant searched in between must not disturb the English result.
-    let situation = Situation::new(Position::start());
+fn english_searches_are_not_disturbed_by_another_rule_set() {
+    // A variant searched in between must not disturb the English result.
+    let situation = Situation::new(Position::start()).into();
     let mut engine = Engine::new();
     let first = engine.think(&situation, Level::Max, &Limits::depth(8), 0, &mut |_| {});
     engine.clear();
     let russian = Situation::<Russian>::at(Position::start());
-    engine.think_as(&russian, Level::Max, &Limits::depth(4), 0, &mut |_| {});
+    engine.think(
+        &russian.into(),
+        Level::Max,
+        &Limits::depth(4),
+        0,
+        &mut |_| {},
+    );
     engine.clear();
-    let again =
-        engine.think_as::<English>(&situation, Level::Max, &Limits::depth(8), 0, &mut |_| {});
+    let again = engine.think(&situation, Level::Max, &Limits::depth(8), 0, &mut |_| {});
     assert_eq!(first, again);
     assert!(first.nodes > 0);
 }

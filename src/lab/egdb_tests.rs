@@ -208,7 +208,7 @@ fn the_search_never_contradicts_the_database() {
             .position();
         let value = db.probe(&pos).expect("in the database");
         engine.clear();
-        let situation = crate::engine::Situation::new(pos);
+        let situation = crate::engine::Situation::new(pos).into();
         let found = engine.think(
             &situation,
             crate::engine::Level::Max,
@@ -334,7 +334,7 @@ fn the_engine_plays_won_endings_from_the_database_and_sees_them_in_search() {
     // Five pieces: not in the tables, but Black's forced capture leaves three kings against one.
     let start: Position<English> = crate::rules::parse_fen("B:WK32,K23:BK1,K5,K19").expect("fen");
     let seen = engine.think(
-        &Situation::new(start),
+        &Situation::new(start).into(),
         Level::Max,
         &Limits::depth(4),
         1,
@@ -343,7 +343,7 @@ fn the_engine_plays_won_endings_from_the_database_and_sees_them_in_search() {
     assert_eq!(seen.score, Score::DatabaseWin);
     let end = play_out(start, |pos, plies| {
         let result = engine.think(
-            &Situation::new(*pos),
+            &Situation::new(*pos).into(),
             Level::Max,
             &Limits::depth(6),
             1,
@@ -363,7 +363,7 @@ fn the_engine_plays_won_endings_from_the_database_and_sees_them_in_search() {
     // Without the database the same search sees only a large advantage.
     engine.set_egdb(None);
     let blind = engine.think(
-        &Situation::new(start),
+        &Situation::new(start).into(),
         Level::Max,
         &Limits::depth(4),
         1,

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 
 use super::hub_client::{HubEngine, HubError};
 use super::matches::{Contender, MatchError};
-use crate::engine::{AnySituation, Engine, Level, Limits};
+use crate::engine::{AnySituation, Engine, EngineConfig, Level, Limits};
 use crate::game::AnyGame;
 use crate::rules::GameType;
 
@@ -24,7 +24,10 @@ impl Seat {
     ) -> Result<Seat, MatchError> {
         Ok(match contender {
             Contender::Level(level) => {
-                Seat::Own(Box::new(Engine::with_stop_flag(Arc::clone(stop))), *level)
+                let config = EngineConfig::default().with_egdb(crate::engine::egdb::shared());
+                let mut engine = Engine::with_config(config);
+                engine.set_stop_flag(Arc::clone(stop));
+                Seat::Own(Box::new(engine), *level)
             }
             Contender::Hub(command) => Seat::Hub(Box::new(HubEngine::start(command, game_type)?)),
         })
@@ -55,7 +58,7 @@ impl Seat {
     ) -> Result<Option<crate::rules::Move>, MatchError> {
         match self {
             Seat::Own(engine, level) => {
-                let choice = engine.think_situation(
+                let choice = engine.think(
                     &AnySituation::of_game(game),
                     *level,
                     limits,

@@ -86,22 +86,32 @@ macro_rules! any_position {
     };
 }
 
-any_position! {
-    English => English,
-    International => International,
-    Russian => Russian,
-    Brazilian => Brazilian,
-    Pool => Pool,
-    Italian => Italian,
-    Spanish => Spanish,
-    Czech => Czech,
-    Thai => Thai,
-    Canadian => Canadian,
-    English6 => EnglishOn<6>,
-    English10 => EnglishOn<10>,
-    English12 => EnglishOn<12>,
-    English14 => EnglishOn<14>,
+/// Calls the macro `$callback` with every rule set this program plays, as `Name => Type` pairs: the one list
+/// from which [`AnyPosition`] here and the engine's searchers are built, so that a rule set added here reaches
+/// both.
+macro_rules! playable_rule_sets {
+    ($callback:ident) => {
+        $callback! {
+            English => $crate::rules::English,
+            International => $crate::rules::International,
+            Russian => $crate::rules::Russian,
+            Brazilian => $crate::rules::Brazilian,
+            Pool => $crate::rules::Pool,
+            Italian => $crate::rules::Italian,
+            Spanish => $crate::rules::Spanish,
+            Czech => $crate::rules::Czech,
+            Thai => $crate::rules::Thai,
+            Canadian => $crate::rules::Canadian,
+            English6 => $crate::rules::EnglishOn<6>,
+            English10 => $crate::rules::EnglishOn<10>,
+            English12 => $crate::rules::EnglishOn<12>,
+            English14 => $crate::rules::EnglishOn<14>,
+        }
+    };
 }
+pub(crate) use playable_rule_sets;
+
+playable_rule_sets!(any_position);
 
 impl GameType {
     /// Runs generic code for the rule set of this game type (the board size decides among the English boards).

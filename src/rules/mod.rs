@@ -43,6 +43,7 @@ mod ruleset;
 mod square;
 mod variant;
 
+pub(crate) use any::playable_rule_sets;
 pub use any::{AnyPosition, Playable, PositionVisitor, RulesVisitor};
 pub use bits::Bits;
 pub use checks::{PositionError, check_playable, check_position, max_pieces};

@@ -50,7 +50,7 @@ pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
                 level,
                 ..
             } => {
-                let result = Engine::new().think_situation(
+                let result = Engine::new().think(
                     &situation,
                     level,
                     &Limits::depth(ANSWER_DEPTH),

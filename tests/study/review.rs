@@ -410,7 +410,7 @@ fn analysing_a_sixty_move_game_takes() {
     }) {
         // The reports go to the app as the session sends them: each depth, then the final word.
         let mut reports = Vec::new();
-        let result = engine.think_situation(&situation, Level::Max, &limits, 0, &mut |p| {
+        let result = engine.think(&situation, Level::Max, &limits, 0, &mut |p| {
             reports.push((p.depth, p.score, p.pv.clone()));
         });
         reports.push((result.depth, result.score, result.pv.clone()));

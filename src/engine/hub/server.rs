@@ -16,8 +16,8 @@ use super::notation::{find_move, move_text, parse_position};
 use super::syntax::Line;
 use crate::engine::time_plan::TimePlan;
 use crate::engine::{
-    AnySituation, Clock, Engine, Evaluation, Level, Limits, Progress, Score, SearchResult,
-    TABLE_MEGABYTES,
+    AnySituation, Clock, Engine, EngineConfig, Evaluation, Level, Limits, Progress, Score,
+    SearchResult, TABLE_MEGABYTES,
 };
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Variant};
@@ -349,10 +349,13 @@ impl Server {
     fn engine(&mut self) -> &mut Engine {
         let (megabytes, threads, evaluation) = (self.hash_megabytes, self.threads, self.evaluation);
         self.engine.get_or_insert_with(|| {
-            let mut engine = Engine::with_table_megabytes(megabytes);
-            engine.set_threads(threads);
-            engine.set_evaluation(evaluation);
-            engine
+            Engine::with_config(
+                EngineConfig::default()
+                    .with_table_megabytes(megabytes)
+                    .with_threads(threads)
+                    .with_evaluation(evaluation)
+                    .with_egdb(crate::engine::egdb::shared()),
+            )
         })
     }
 
@@ -435,7 +438,7 @@ impl Server {
         let events = self.events.clone();
         thread::spawn(move || {
             let progress_events = events.clone();
-            let result = engine.think_situation(&situation, level, &limits, seed, &mut |p| {
+            let result = engine.think(&situation, level, &limits, seed, &mut |p| {
                 let _ = progress_events.send(Event::Progress(p.clone()));
             });
             let _ = events.send(Event::Done(Box::new((engine, result))));

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::{Report, Request};
-use crate::engine::Engine;
+use crate::engine::{Engine, EngineConfig};
 
 /// In test builds, a request with this search number panics inside the engine, after its first depth.
 #[cfg(test)]
@@ -168,9 +168,12 @@ impl Shared {
 /// `megabytes` and whose full-strength searches use `search_threads`.
 pub(super) fn work(shared: &Shared, index: usize, megabytes: usize, search_threads: usize) {
     let fresh = || {
-        let mut engine = Engine::with_table_megabytes(megabytes);
-        engine.set_threads(search_threads);
-        engine
+        Engine::with_config(
+            EngineConfig::default()
+                .with_table_megabytes(megabytes)
+                .with_threads(search_threads)
+                .with_egdb(crate::engine::egdb::shared()),
+        )
     };
     let mut engine = fresh();
     while let Some(job) = shared.next_job(index) {
@@ -200,7 +203,7 @@ fn search(engine: &mut Engine, job: &Job, shared: &Shared) {
     let request = &job.request;
     let search = request.search;
     engine.set_stop_flag(Arc::clone(&job.stop));
-    let result = engine.think_situation(
+    let result = engine.think(
         &request.situation,
         request.level,
         &request.limits,

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use thiserror::Error;
 
-use crate::engine::{Engine, Level, Limits, Rng, Situation, builtin_openings};
+use crate::engine::{Engine, EngineConfig, Level, Limits, Rng, Situation, builtin_openings};
 use crate::game::{AnyGame, Game};
 use crate::rules::{Color, English, GameType, Position, Variant, parse_fen, to_fen};
 
@@ -77,7 +77,11 @@ pub fn self_play(
             .map(|t| {
                 let done = &done;
                 scope.spawn(move || {
-                    let mut engine = Engine::with_table_megabytes(8);
+                    let mut engine = Engine::with_config(
+                        EngineConfig::default()
+                            .with_table_megabytes(8)
+                            .with_egdb(crate::engine::egdb::shared()),
+                    );
                     let mut out = Vec::new();
                     for g in (t..games).step_by(threads) {
                         out.push((
@@ -127,7 +131,7 @@ fn one_game(engine: &mut Engine, depth: u32, seed: u64) -> Vec<Sample> {
             moves[rng.below(moves.len())]
         } else {
             let result = engine.think(
-                &Situation::of_game(&game),
+                &Situation::of_game(&game).into(),
                 Level::Max,
                 &Limits::depth(depth),
                 0,

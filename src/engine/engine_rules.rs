@@ -1,0 +1,147 @@
+//! What the engine does differently under one rule set: the hooks a rule set overrides, with defaults that suit
+//! the rule sets that have nothing of their own.
+//!
+//! English draughts has a network evaluation, a hand-tuned evaluation, endgame databases and a search tuned to
+//! run on several threads; the other rule sets share the generic evaluation of [`super::variants`] and search on
+//! one thread. The choice is made when the code is compiled for each rule set, so the search pays nothing for it.
+
+use super::egdb::{DbValue, Egdb};
+use super::nnue::{self, Evaluation, NetCache};
+use super::search::{DB_WIN, MAX_PLY};
+use super::variants::{generic, generic_for_black};
+use super::{Score, SearchResult, eval};
+use crate::rules::{
+    Brazilian, Canadian, Czech, English, EnglishOn, International, Italian, Playable, Pool,
+    Position, Russian, Spanish, Thai,
+};
+
+/// The largest static score the network may give: far from the databases' scores.
+const EVAL_LIMIT: i32 = DB_WIN / 4;
+
+/// A rule set as the engine plays it. Every hook has a default for a rule set without anything of its own.
+pub trait EngineRules: Playable {
+    /// Whether a full-strength search also runs on the engine's helper threads (Lazy SMP). Only the rule set
+    /// whose search was tuned and tested on several threads says so; the others search on one.
+    const PARALLEL: bool = false;
+
+    /// The static score of `pos` for the side to move, in hundredths of a man.
+    fn evaluate(pos: &Position<Self>) -> i32 {
+        generic(pos)
+    }
+
+    /// The static score of `pos` from Black's point of view (positive: Black is better).
+    fn evaluate_for_black(pos: &Position<Self>) -> i32 {
+        generic_for_black(pos)
+    }
+
+    /// The accumulators of the network that evaluates this rule set in the full search, when `evaluation`
+    /// asks for it and there is a network; `None` where there is none.
+    fn network(evaluation: Evaluation) -> Option<Box<NetCache>> {
+        let _ = evaluation;
+        None
+    }
+
+    /// The network's score of `pos` at `ply` when `net` holds its accumulators, kept well below the
+    /// databases' and the search's proven results; `None` to use [`EngineRules::evaluate`].
+    #[inline]
+    fn network_evaluate(
+        net: &mut Option<Box<NetCache>>,
+        pos: &Position<Self>,
+        ply: usize,
+    ) -> Option<i32> {
+        let _ = (net, pos, ply);
+        None
+    }
+
+    /// The endgame databases' value of `pos`, whose side to move has no capture, if they hold it.
+    #[inline]
+    fn probe(db: Option<&Egdb>, pos: &Position<Self>) -> Option<DbValue> {
+        let _ = (db, pos);
+        None
+    }
+
+    /// The move the databases choose at the root in a won or lost position; a drawn one is left to the
+    /// search, which keeps the draw and looks for the opponent's mistakes.
+    fn database_move(db: Option<&Egdb>, pos: &Position<Self>) -> Option<SearchResult> {
+        let _ = (db, pos);
+        None
+    }
+}
+
+impl EngineRules for English {
+    const PARALLEL: bool = true;
+
+    fn evaluate(pos: &Position) -> i32 {
+        eval::evaluate(pos)
+    }
+
+    fn evaluate_for_black(pos: &Position) -> i32 {
+        eval::evaluate_for_black(pos)
+    }
+
+    fn network(evaluation: Evaluation) -> Option<Box<NetCache>> {
+        match (evaluation, nnue::builtin()) {
+            (Evaluation::Network, Some(net)) => Some(Box::new(NetCache::new(net, MAX_PLY))),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn network_evaluate(
+        net: &mut Option<Box<NetCache>>,
+        pos: &Position,
+        ply: usize,
+    ) -> Option<i32> {
+        let cache = net.as_deref_mut()?;
+        Some(cache.evaluate(pos, ply).clamp(-EVAL_LIMIT, EVAL_LIMIT))
+    }
+
+    #[inline]
+    fn probe(db: Option<&Egdb>, pos: &Position) -> Option<DbValue> {
+        let db = db?;
+        if (pos.pieces[0] | pos.pieces[1]).count_ones() > db.pieces() {
+            return None;
+        }
+        db.probe_quiet(pos)
+    }
+
+    fn database_move(db: Option<&Egdb>, pos: &Position) -> Option<SearchResult> {
+        let db = db?;
+        let (best, value) = db.best_move(pos)?;
+        let score = match value {
+            DbValue::Win(_) => Score::DatabaseWin,
+            DbValue::Loss(_) => Score::DatabaseLoss,
+            DbValue::Draw => return None,
+        };
+        Some(SearchResult {
+            best: Some(best),
+            score,
+            depth: 0,
+            nodes: 0,
+            pv: db.line(pos, 24),
+        })
+    }
+}
+
+/// The rule sets with nothing of their own: the defaults serve them.
+macro_rules! defaults {
+    ($($rules:ty),* $(,)?) => {
+        $(impl EngineRules for $rules {})*
+    };
+}
+
+defaults!(
+    International,
+    Russian,
+    Brazilian,
+    Pool,
+    Italian,
+    Spanish,
+    Czech,
+    Thai,
+    Canadian,
+    EnglishOn<6>,
+    EnglishOn<10>,
+    EnglishOn<12>,
+    EnglishOn<14>,
+);
