@@ -10,7 +10,6 @@ use anyhow::Result;
 use clap::{Parser, error::ErrorKind};
 use cli::{Cli, Command};
 use commands::Board;
-use crowned::store::Store;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -44,10 +43,6 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
-    // Every engine of this process finds the endgame databases here, if they were built (opened on first use).
-    if let Ok(store) = Store::locate() {
-        crowned::engine::egdb::look_in(store.egdb_dir());
-    }
     if cli.print_config {
         return commands::settings::print(&cli.play.overrides());
     }

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cli_support::{TempFile, assert_one_line_error, crowned, stdout};
-use crowned::engine::{Level, Limits, builtin_openings};
+use crowned::engine::{EngineConfig, Level, Limits, builtin_openings};
 use crowned::game::AnyGame;
 use crowned::lab::sprt::{Sprt, Verdict};
 use crowned::lab::{
@@ -70,6 +70,7 @@ fn a_match_with_a_hub_engine_and_its_tags() {
         openings: MatchOpenings::Deck(builtin_openings().into_iter().take(1).collect()),
         games: Some(2),
         seed: 1,
+        engine: EngineConfig::default(),
         sprt: None,
         clock: None,
     };
@@ -103,6 +104,7 @@ fn an_sprt_match_stops_when_it_decides() {
         openings: MatchOpenings::Deck(builtin_openings().into_iter().take(2).collect()),
         games: Some(400),
         seed: 2,
+        engine: EngineConfig::default(),
         sprt: Some(Sprt::new(0.0, 100.0).expect("valid")),
         clock: None,
     };
@@ -161,6 +163,7 @@ fn engines_that_misbehave_are_reported_not_waited_on_forever() {
         openings: MatchOpenings::Deck(builtin_openings().into_iter().take(1).collect()),
         games: Some(2),
         seed: 1,
+        engine: EngineConfig::default(),
         sprt: None,
         clock: None,
     };
@@ -226,6 +229,7 @@ fn a_clocked_match_plans_its_time_and_a_flag_falls_for_an_engine_that_ignores_it
         openings: MatchOpenings::Deck(builtin_openings().into_iter().take(1).collect()),
         games: Some(2),
         seed: 1,
+        engine: EngineConfig::default(),
         sprt: None,
         clock: Some((Duration::from_millis(initial_ms), Duration::from_millis(20))),
     };

@@ -65,7 +65,7 @@ fn started(home: &Home, players: Players, engine: &EngineService, size: (u16, u1
 /// `size`. (Bound in this order, the session is dropped before its engine and the engine before the home.)
 fn session_alone(name: &str, players: Players, size: (u16, u16)) -> (Home, EngineService, Opened) {
     let home = Home::new(name);
-    let engine = EngineService::local().expect("the engine starts");
+    let engine = EngineService::local(None).expect("the engine starts");
     let opened = started(&home, players, &engine, size);
     (home, engine, opened)
 }
@@ -152,7 +152,7 @@ fn screen_text(terminal: &Terminal<TestBackend>) -> String {
 #[test]
 fn a_whole_game_against_the_engine_is_played_to_its_end_and_filed() {
     let home = Home::new("game");
-    let engine = EngineService::local().expect("the engine starts");
+    let engine = EngineService::local(None).expect("the engine starts");
     let players = Players {
         black: Player::Human,
         white: Player::Engine(Level::Max),
@@ -212,7 +212,7 @@ fn a_whole_game_against_the_engine_is_played_to_its_end_and_filed() {
 #[test]
 fn an_unfinished_game_is_offered_to_the_next_session_and_resumed() {
     let home = Home::new("resume");
-    let engine = EngineService::local().expect("the engine starts");
+    let engine = EngineService::local(None).expect("the engine starts");
     let humans = Players {
         black: Player::Human,
         white: Player::Human,
@@ -237,7 +237,7 @@ fn an_unfinished_game_is_offered_to_the_next_session_and_resumed() {
 #[test]
 fn the_loop_runs_a_session_until_a_signal_ends_it_however_much_input_waits() {
     let home = Home::new("loop");
-    let engine = EngineService::local().expect("the engine starts");
+    let engine = EngineService::local(None).expect("the engine starts");
     let humans = Players {
         black: Player::Human,
         white: Player::Human,
@@ -429,7 +429,7 @@ fn a_hint_comes_from_the_real_engine_without_a_move() {
 #[test]
 fn a_running_clock_sends_a_few_bytes_a_second() {
     let home = Home::new("clock-wire");
-    let engine = EngineService::local().expect("the engine starts");
+    let engine = EngineService::local(None).expect("the engine starts");
     let humans = Players {
         black: Player::Human,
         white: Player::Human,
@@ -482,7 +482,7 @@ fn terminal_text(session: &mut Session) -> Terminal<TestBackend> {
 )]
 fn engines_on_a_short_clock_play_a_whole_game_without_a_flag_falling() {
     let home = Home::new("clock");
-    let engine = EngineService::local().expect("the engine starts");
+    let engine = EngineService::local(None).expect("the engine starts");
     let players = Players {
         black: Player::Engine(Level::Max),
         white: Player::Engine(Level::Max),

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use clap::Subcommand;
 use crowned::engine::{
-    Engine, EngineConfig, Evaluation, Level, Limits, Situation, builtin_openings, egdb,
+    Engine, EngineConfig, Evaluation, Level, Limits, Situation, builtin_openings,
 };
 use crowned::lab::random_openings;
 use crowned::rules::{AnyPosition, GameType, Playable, Position, RulesVisitor, Variant};
@@ -55,6 +55,7 @@ pub fn run(args: BenchArgs, board: &Board) -> Result<ExitCode> {
                 game_type,
                 depth: args.depth.unwrap_or_else(|| default_depth(game_type)),
                 time: Duration::from_secs_f64(args.time),
+                engine: EngineConfig::default().with_egdb(super::databases()),
             })?;
         }
     }
@@ -86,6 +87,8 @@ struct Bench {
     depth: u32,
     /// The time of the search from the start.
     time: Duration,
+    /// The engines' setup: the databases, if there are any.
+    engine: EngineConfig,
 }
 
 impl RulesVisitor for Bench {
@@ -96,8 +99,20 @@ impl RulesVisitor for Bench {
         let mut out = io::stdout().lock();
         writeln!(out, "rules: {}", self.game_type)?;
         let depth = self.depth;
-        let (full_nodes, full_time) = measure(&positions, Level::Max, depth, Evaluation::Network);
-        let (plain_nodes, plain_time) = measure(&positions, Level::Medium, 5, Evaluation::Network);
+        let (full_nodes, full_time) = measure(
+            &positions,
+            Level::Max,
+            depth,
+            &self.engine,
+            Evaluation::Network,
+        );
+        let (plain_nodes, plain_time) = measure(
+            &positions,
+            Level::Medium,
+            5,
+            &self.engine,
+            Evaluation::Network,
+        );
         writeln!(
             out,
             "search: {} positions to depth {depth}: {full_nodes} nodes in {:.3} s, {:.2} M nodes/s",
@@ -113,7 +128,13 @@ impl RulesVisitor for Bench {
             rate(plain_nodes, plain_time) / 1e6,
         )?;
         if self.game_type == GameType::standard(Variant::English) {
-            let (nodes, time) = measure(&positions, Level::Max, depth, Evaluation::Classic);
+            let (nodes, time) = measure(
+                &positions,
+                Level::Max,
+                depth,
+                &self.engine,
+                Evaluation::Classic,
+            );
             writeln!(
                 out,
                 "the same search with the hand-written evaluation instead of the network: {nodes} nodes in \
@@ -123,7 +144,7 @@ impl RulesVisitor for Bench {
                 rate(nodes, time) / rate(full_nodes, full_time)
             )?;
         }
-        let mut engine = Engine::with_config(EngineConfig::default().with_egdb(egdb::shared()));
+        let mut engine = Engine::with_config(self.engine.clone());
         let result = engine.think(
             &Situation::at(positions[0]).into(),
             Level::Max,
@@ -165,14 +186,12 @@ fn measure<R: Playable>(
     positions: &[Position<R>],
     level: Level,
     depth: u32,
+    engine: &EngineConfig,
     evaluation: Evaluation,
 ) -> (u64, Duration) {
     let mut nodes = 0;
     let mut spent = Duration::ZERO;
-    let config = EngineConfig::default()
-        .with_evaluation(evaluation)
-        .with_egdb(egdb::shared());
-    let mut engine = Engine::with_config(config);
+    let mut engine = Engine::with_config(engine.clone().with_evaluation(evaluation));
     for pos in positions {
         engine.clear();
         let situation = Situation::at(*pos).into();

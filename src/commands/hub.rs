@@ -27,6 +27,7 @@ pub fn run(args: HubArgs) -> Result<ExitCode> {
             .as_deref()
             .and_then(Evaluation::from_name)
             .unwrap_or_default(),
+        egdb: super::databases(),
     };
     hub::serve_with(std::io::stdin(), std::io::stdout().lock(), options)
         .context("the conversation with the GUI failed")?;

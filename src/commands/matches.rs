@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use crowned::engine::{Level, builtin_openings, openings_from_json};
+use crowned::engine::{EngineConfig, Level, builtin_openings, openings_from_json};
 use crowned::game::TimeControl;
 use crowned::lab::sprt::{Sprt, Verdict};
 use crowned::lab::{Contender, MatchConfig, MatchOpenings, MatchResult, play_match};
@@ -103,6 +103,7 @@ pub fn run(args: MatchArgs, board: &Board) -> Result<ExitCode> {
         openings,
         games: args.games.map(|g| g as usize),
         seed: args.seed,
+        engine: EngineConfig::default().with_egdb(super::databases()),
     };
     run_match(&config, args.pdn.as_deref(), args.force)
 }

@@ -1,8 +1,12 @@
 //! The subcommands of the binary, one module each: its arguments and its run. Here, what several share.
 
 use anyhow::{Context, Result};
+use std::sync::Arc;
+
 use crowned::config::check_seconds;
+use crowned::engine::egdb::Egdb;
 use crowned::rules::{AnyPosition, GameType, Variant, excerpt};
+use crowned::store::Store;
 
 pub mod bench;
 pub mod bench_serve;
@@ -66,6 +70,13 @@ impl Board {
             None => AnyPosition::start(game_type),
         })
     }
+}
+
+/// The endgame databases of this user's store, if they were built: what the engines of every command that
+/// plays probe. A missing store or database means none.
+pub fn databases() -> Option<Arc<Egdb>> {
+    let store = Store::locate().ok()?;
+    crowned::engine::egdb::open_in(&store.egdb_dir())
 }
 
 /// The cores this process may run on, the threads a command uses when its `--threads` is not given (1 when the

@@ -92,7 +92,7 @@ fn play(
         problem,
         Theme::no_color_from_env(),
     );
-    let ending = term::run(opened, config)?;
+    let ending = term::run(opened, config, super::databases())?;
     Ok(match ending {
         Ending::Quit => ExitCode::SUCCESS,
         // The shell's convention for a process ended by a signal.

@@ -163,6 +163,7 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         seat_grace: Duration::from_secs(u64::from(settings.seat_grace)),
         engine_threads: settings.engine_threads as usize,
         engine_megabytes: settings.engine_megabytes as usize,
+        egdb: super::databases(),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

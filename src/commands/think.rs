@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use crowned::engine::{Engine, EngineConfig, Level, Limits, Situation, egdb};
+use crowned::engine::{Engine, EngineConfig, Level, Limits, Situation};
 use crowned::rules::{Move, Playable, Position, PositionVisitor, SquareStyle, write_move};
 
 use super::{Board, cores, parse_seconds};
@@ -67,7 +67,7 @@ impl PositionVisitor for Think<'_> {
         let style = R::VARIANT.notation();
         let config = EngineConfig::default()
             .with_threads(self.threads)
-            .with_egdb(egdb::shared());
+            .with_egdb(super::databases());
         let mut engine = Engine::with_config(config);
         let situation = Situation::at(*position).into();
         let result = engine.think(&situation, self.level, self.limits, self.seed, &mut |p| {

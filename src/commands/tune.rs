@@ -133,7 +133,7 @@ fn data(games: usize, depth: u32, seed: u64, threads: usize, out: &Path) -> Resu
     );
     let progress = Progress::on_terminal(games as u64, "games");
     let started = std::time::Instant::now();
-    let samples = tune::self_play(games, depth, seed, threads, &|done| {
+    let samples = tune::self_play(games, depth, seed, threads, super::databases(), &|done| {
         progress.set_done(done as u64)
     });
     progress.finish();

@@ -1,7 +1,6 @@
 //! How an engine is set up: what its owner decides once and passes in, rather than what the engine would look up
 //! for itself.
 
-use std::fmt;
 use std::sync::Arc;
 
 use super::egdb::Egdb;
@@ -17,7 +16,7 @@ pub const MAX_THREADS: usize = 64;
 
 /// An engine's setup. The default is what a game needs: a table of [`TABLE_MEGABYTES`], one thread, no endgame
 /// databases, the network evaluation and the search parameters the engine plays with.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct EngineConfig {
     /// Memory for the transposition table (rounded down to a power of two entries; at least one entry).
     pub table_megabytes: usize,
@@ -67,17 +66,5 @@ impl EngineConfig {
     /// This setup evaluating with `evaluation`.
     pub fn with_evaluation(self, evaluation: Evaluation) -> EngineConfig {
         EngineConfig { evaluation, ..self }
-    }
-}
-
-impl fmt::Debug for EngineConfig {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("EngineConfig")
-            .field("table_megabytes", &self.table_megabytes)
-            .field("threads", &self.threads)
-            .field("egdb", &self.egdb.as_ref().map(|db| db.pieces()))
-            .field("evaluation", &self.evaluation)
-            .field("params", &self.params)
-            .finish()
     }
 }

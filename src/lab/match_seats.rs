@@ -20,12 +20,12 @@ impl Seat {
     pub(super) fn new(
         contender: &Contender,
         game_type: GameType,
+        engine: &EngineConfig,
         stop: &Arc<AtomicBool>,
     ) -> Result<Seat, MatchError> {
         Ok(match contender {
             Contender::Level(level) => {
-                let config = EngineConfig::default().with_egdb(crate::engine::egdb::shared());
-                let mut engine = Engine::with_config(config);
+                let mut engine = Engine::with_config(engine.clone());
                 engine.set_stop_flag(Arc::clone(stop));
                 Seat::Own(Box::new(engine), *level)
             }

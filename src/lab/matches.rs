@@ -12,7 +12,7 @@ use super::hub_client::HubError;
 use super::match_openings::{MatchOpening, deck_under, random_openings, start_of};
 use super::match_seats::Seat;
 use super::sprt::{Pairs, Sprt, Verdict};
-use crate::engine::{Clock, Level, Limits, Opening};
+use crate::engine::{Clock, EngineConfig, Level, Limits, Opening};
 use crate::game::{AnyGame, DrawReason, Outcome, WinReason};
 use crate::rules::{Color, GameType, Playable, RulesVisitor, Variant};
 
@@ -79,6 +79,9 @@ pub struct MatchConfig {
     /// Stop when this test decides (the openings are then played again as often as needed, up to `games` or
     /// [`SPRT_MAX_GAMES`]).
     pub sprt: Option<Sprt>,
+    /// How the program's own players' engines are set up (the databases, the evaluation, the search
+    /// parameters; the table and threads as for one game unless told otherwise).
+    pub engine: EngineConfig,
 }
 
 impl MatchConfig {
@@ -237,8 +240,8 @@ impl RulesVisitor for Run<'_> {
             }
         };
         let mut seats = [
-            Seat::new(&config.a, config.game_type, stop)?,
-            Seat::new(&config.b, config.game_type, stop)?,
+            Seat::new(&config.a, config.game_type, &config.engine, stop)?,
+            Seat::new(&config.b, config.game_type, &config.engine, stop)?,
         ];
         let mut result = MatchResult {
             names: [seats[0].name(), seats[1].name()],
@@ -448,6 +451,7 @@ mod tests {
             openings: MatchOpenings::Deck(builtin_openings().into_iter().take(2).collect()),
             games: Some(3),
             seed: 1,
+            engine: EngineConfig::default(),
             sprt: None,
             clock: None,
         };
@@ -493,6 +497,7 @@ mod tests {
             openings: MatchOpenings::Deck(builtin_openings().into_iter().take(2).collect()),
             games: None,
             seed: 1,
+            engine: EngineConfig::default(),
             sprt: None,
             clock: None,
         };
@@ -521,6 +526,7 @@ mod tests {
             openings,
             games: Some(games),
             seed: 3,
+            engine: EngineConfig::default(),
             sprt: None,
             clock: None,
         }

@@ -46,7 +46,8 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-use crate::engine::EngineService;
+use crate::engine::egdb::Egdb;
+use crate::engine::{EngineConfig, EngineService};
 use connection::Connection;
 use records::Records as _;
 
@@ -79,6 +80,8 @@ pub struct ServeConfig {
     pub engine_threads: usize,
     /// Transposition-table memory shared by every game, in megabytes.
     pub engine_megabytes: usize,
+    /// The endgame databases every game's engine probes, if any.
+    pub egdb: Option<Arc<Egdb>>,
 }
 
 /// What goes wrong in a server.
@@ -186,7 +189,10 @@ impl Server {
     pub fn new(config: ServeConfig, shutdown: Shutdown) -> Result<Server, ServeError> {
         let ssh = Arc::new(ssh_config(&config));
         let limits = Limits::new(config.players, config.strangers, config.sign_in_deadline);
-        let engine = EngineService::new(config.engine_threads, config.engine_megabytes)?;
+        let engine_config = EngineConfig::default()
+            .with_table_megabytes(config.engine_megabytes)
+            .with_egdb(config.egdb.clone());
+        let engine = EngineService::new(config.engine_threads, engine_config)?;
         if let Some(folder) = config.records.parent() {
             std::fs::create_dir_all(folder)?;
         }

@@ -11,6 +11,7 @@ pub use input::convert;
 pub use screen::{ScreenGuard, restore};
 
 use std::io::{self, BufWriter};
+use std::sync::Arc;
 use std::sync::mpsc::{Sender, channel};
 use std::thread;
 use std::time::Duration;
@@ -22,16 +23,18 @@ use signal_hook::iterator::Signals;
 
 use crate::app::InputEvent;
 use crate::engine::EngineService;
+use crate::engine::egdb::Egdb;
 use crate::session::{self, Ending, Event, Inbox, Opened, Session, Urgent};
 
 /// Runs the opened session on the local terminal until the player quits or a signal comes; the terminal is
 /// restored however it ends.
-pub fn run(opened: Opened, config: session::Config) -> io::Result<Ending> {
+/// The computer player probes `egdb` if there are databases.
+pub fn run(opened: Opened, config: session::Config, egdb: Option<Arc<Egdb>>) -> io::Result<Ending> {
     let (events, inbox) = channel();
     let urgent = Urgent::default();
     spawn_signal_thread(events.clone(), urgent.clone())?;
     // One search thread with today's table: a local game has the machine to itself.
-    let engine = EngineService::local()?;
+    let engine = EngineService::local(egdb)?;
     let reports = events.clone();
     let client = engine.client(move |report| {
         // The loop has ended when nobody listens: the answer is not wanted.

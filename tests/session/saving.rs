@@ -42,7 +42,7 @@ fn saved_files(home: &Home) -> Vec<String> {
 #[test]
 fn one_game_is_one_file_through_undo_redo_and_a_name() {
     let home = Home::new("one-file");
-    let engine = EngineService::local().expect("the engine starts");
+    let engine = EngineService::local(None).expect("the engine starts");
     let humans = Players {
         black: Player::Human,
         white: Player::Human,
@@ -96,7 +96,7 @@ fn one_game_is_one_file_through_undo_redo_and_a_name() {
 #[test]
 fn a_file_that_changed_hands_is_never_written_over() {
     let home = Home::new("changed-hands");
-    let engine = EngineService::local().expect("the engine starts");
+    let engine = EngineService::local(None).expect("the engine starts");
     let humans = Players {
         black: Player::Human,
         white: Player::Human,
@@ -126,7 +126,7 @@ fn a_file_that_changed_hands_is_never_written_over() {
 #[test]
 fn a_game_saved_with_its_clock_in_minutes_resumes_with_minutes() {
     let home = Home::new("old-clock");
-    let engine = EngineService::local().expect("the engine starts");
+    let engine = EngineService::local(None).expect("the engine starts");
     // An autosave as earlier versions wrote it: the control in minutes beside CrownedClocks.
     let data = home.0.join("data");
     std::fs::create_dir_all(&data).expect("a data dir");

@@ -13,7 +13,7 @@ mod probe;
 mod values;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 pub use index::{Layout, Material, Squares};
 pub use probe::{Egdb, Mismatch};
@@ -56,33 +56,17 @@ impl EgdbError {
     }
 }
 
-/// Where the engines of this process look for the database (set once, by the program at start).
-static DEFAULT_DIR: OnceLock<PathBuf> = OnceLock::new();
-/// The database found there, opened by the first engine that asks.
-static SHARED: OnceLock<Option<Arc<Egdb>>> = OnceLock::new();
-
-/// Makes `dir` the place every engine of this process looks for the database. Without it (as in tests)
-/// engines play without one. Only the first call counts.
-pub fn look_in(dir: PathBuf) {
-    let _ = DEFAULT_DIR.set(dir);
-}
-
-/// The database every engine of this process uses, if [`look_in`] named a directory holding one. It is opened
-/// once; a missing or damaged database means none (the engine plays on without it).
-pub fn shared() -> Option<Arc<Egdb>> {
-    SHARED
-        .get_or_init(|| {
-            let dir = DEFAULT_DIR.get()?;
-            match Egdb::open(dir) {
-                Ok(db) => Some(Arc::new(db)),
-                Err(EgdbError::Io { .. }) => None,
-                Err(e) => {
-                    tracing::warn!("endgame database not used: {e}");
-                    None
-                }
-            }
-        })
-        .clone()
+/// The databases in `dir`, opened for every engine given them. A missing database means none, silently; a
+/// damaged one means none too, with a warning: the engine plays on without it.
+pub fn open_in(dir: &Path) -> Option<Arc<Egdb>> {
+    match Egdb::open(dir) {
+        Ok(db) => Some(Arc::new(db)),
+        Err(EgdbError::Io { .. }) => None,
+        Err(e) => {
+            tracing::warn!("endgame database not used: {e}");
+            None
+        }
+    }
 }
 
 /// The most pieces a build may ask for: the tables' numbering holds up to 9 of a kind, and 8 pieces are already

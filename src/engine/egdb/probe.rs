@@ -31,6 +31,15 @@ struct Slot {
     bytes: Arc<[u8]>,
 }
 
+impl std::fmt::Debug for Egdb {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Egdb")
+            .field("dir", &self.dir)
+            .field("pieces", &self.pieces)
+            .finish_non_exhaustive()
+    }
+}
+
 impl Egdb {
     /// Opens the database in `dir`: the largest piece count whose tables are all there (tables of a build still
     /// going on are left aside).

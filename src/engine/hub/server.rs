@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use super::notation::{find_move, move_text, parse_position};
 use super::syntax::Line;
+use crate::engine::egdb::Egdb;
 use crate::engine::time_plan::TimePlan;
 use crate::engine::{
     AnySituation, Clock, Engine, EngineConfig, Evaluation, Level, Limits, Progress, Score,
@@ -44,12 +45,14 @@ enum Event {
 }
 
 /// The engine's settings before the GUI sets any parameter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct HubOptions {
     /// Search threads (the `threads` parameter).
     pub threads: usize,
     /// The evaluation of English positions (the `eval` parameter).
     pub evaluation: Evaluation,
+    /// The endgame databases the engine probes, if any.
+    pub egdb: Option<Arc<Egdb>>,
 }
 
 impl Default for HubOptions {
@@ -57,6 +60,7 @@ impl Default for HubOptions {
         HubOptions {
             threads: 1,
             evaluation: Evaluation::default(),
+            egdb: None,
         }
     }
 }
@@ -78,6 +82,7 @@ pub fn serve_with(
     let mut server = Server::new(events);
     server.threads = options.threads.clamp(1, MAX_THREADS);
     server.evaluation = options.evaluation;
+    server.egdb = options.egdb;
     server.run(&inbox, &mut output)
 }
 
@@ -140,6 +145,7 @@ struct Server {
     hash_megabytes: usize,
     threads: usize,
     evaluation: Evaluation,
+    egdb: Option<Arc<Egdb>>,
     /// The engine between searches (a search has it on its thread).
     engine: Option<Engine>,
     situation: Option<AnySituation>,
@@ -167,6 +173,7 @@ impl Server {
             hash_megabytes: TABLE_MEGABYTES,
             threads: 1,
             evaluation: Evaluation::default(),
+            egdb: None,
             engine: None,
             situation: None,
             limits: Limits::default(),
@@ -348,13 +355,14 @@ impl Server {
     /// The engine, made on first use with the table size asked for.
     fn engine(&mut self) -> &mut Engine {
         let (megabytes, threads, evaluation) = (self.hash_megabytes, self.threads, self.evaluation);
+        let egdb = self.egdb.clone();
         self.engine.get_or_insert_with(|| {
             Engine::with_config(
                 EngineConfig::default()
                     .with_table_megabytes(megabytes)
                     .with_threads(threads)
                     .with_evaluation(evaluation)
-                    .with_egdb(crate::engine::egdb::shared()),
+                    .with_egdb(egdb),
             )
         })
     }

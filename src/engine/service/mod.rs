@@ -38,7 +38,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
-use super::{AnySituation, Level, Limits, Progress, SearchResult, TABLE_MEGABYTES};
+use super::egdb::Egdb;
+use super::{AnySituation, EngineConfig, Level, Limits, Progress, SearchResult};
 use pool::{Client, Job, Live, Shared, lock};
 
 /// One search a client asks for.
@@ -105,41 +106,39 @@ pub struct EngineService {
 }
 
 impl EngineService {
-    /// Starts `threads` search threads (at least one) whose transposition tables together take at most
-    /// `table_megabytes`. Fails when a thread cannot be started; the threads already started are then stopped.
-    pub fn new(threads: usize, table_megabytes: usize) -> io::Result<EngineService> {
-        EngineService::with_search_threads(threads, table_megabytes, 1)
-    }
-
-    /// As [`EngineService::new`], each worker searching at full strength on `search_threads` threads (the
-    /// others help it; the weaker levels use one).
-    pub fn with_search_threads(
-        threads: usize,
-        table_megabytes: usize,
-        search_threads: usize,
-    ) -> io::Result<EngineService> {
+    /// Starts `threads` worker threads (at least one), each with an engine set up by `config`, except that
+    /// their transposition tables together take at most `config.table_megabytes`; a worker's full-strength
+    /// search runs on `config.threads` threads. Fails when a thread cannot be started; the threads already
+    /// started are then stopped.
+    pub fn new(threads: usize, config: EngineConfig) -> io::Result<EngineService> {
         let threads = threads.max(1);
-        let megabytes = table_megabytes / threads;
+        let config = EngineConfig {
+            table_megabytes: config.table_megabytes / threads,
+            ..config
+        };
         let mut service = EngineService {
             shared: Arc::new(Shared::new(threads)),
             workers: Vec::with_capacity(threads),
         };
         for index in 0..threads {
             let shared = Arc::clone(&service.shared);
+            let config = config.clone();
             // On failure, dropping `service` stops and joins the threads already started.
             let worker = thread::Builder::new()
                 .name(format!("engine-{index}"))
-                .spawn(move || pool::work(&shared, index, megabytes, search_threads))?;
+                .spawn(move || pool::work(&shared, index, &config))?;
             service.workers.push(worker);
         }
         Ok(service)
     }
 
     /// The service for one local game, as the terminal plays it: one worker, the table size of a lone engine,
-    /// and every core for a full-strength search (a local game is the machine's only search).
-    pub fn local() -> io::Result<EngineService> {
+    /// and every core for a full-strength search (a local game is the machine's only search), probing `egdb`
+    /// if there are databases.
+    pub fn local(egdb: Option<Arc<Egdb>>) -> io::Result<EngineService> {
         let cores = thread::available_parallelism().map_or(1, |n| n.get());
-        EngineService::with_search_threads(1, TABLE_MEGABYTES, cores)
+        let config = EngineConfig::default().with_threads(cores).with_egdb(egdb);
+        EngineService::new(1, config)
     }
 
     /// The number of search threads.

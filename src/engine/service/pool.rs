@@ -164,17 +164,9 @@ impl Shared {
     }
 }
 
-/// The life of worker `index`: serve requests until the service stops, with an engine whose table takes
-/// `megabytes` and whose full-strength searches use `search_threads`.
-pub(super) fn work(shared: &Shared, index: usize, megabytes: usize, search_threads: usize) {
-    let fresh = || {
-        Engine::with_config(
-            EngineConfig::default()
-                .with_table_megabytes(megabytes)
-                .with_threads(search_threads)
-                .with_egdb(crate::engine::egdb::shared()),
-        )
-    };
+/// The life of worker `index`: serve requests until the service stops, with an engine set up by `config`.
+pub(super) fn work(shared: &Shared, index: usize, config: &EngineConfig) {
+    let fresh = || Engine::with_config(config.clone());
     let mut engine = fresh();
     while let Some(job) = shared.next_job(index) {
         // A request superseded or cancelled while it waited is not worth starting.

@@ -99,7 +99,8 @@ fn quiet(reports: &Receiver<Report>) {
 
 #[test]
 fn a_search_reports_its_depths_then_a_legal_move() {
-    let service = EngineService::new(1, MEGABYTES).expect("threads");
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (client, reports) = listening(&service);
     client
         .start(request(1, Level::Max, Limits::depth(4)))
@@ -114,7 +115,8 @@ fn a_search_reports_its_depths_then_a_legal_move() {
 
 #[test]
 fn a_new_request_supersedes_the_old_one() {
-    let service = EngineService::new(1, MEGABYTES).expect("threads");
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (client, reports) = listening(&service);
     client.start(endless(1)).expect("running");
     running(&reports, 1);
@@ -136,7 +138,8 @@ fn a_new_request_supersedes_the_old_one() {
 
 #[test]
 fn a_superseded_request_leaves_the_queue() {
-    let service = EngineService::new(1, MEGABYTES).expect("threads");
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (busy, busy_reports) = listening(&service);
     busy.start(endless(1)).expect("running");
     running(&busy_reports, 1);
@@ -155,7 +158,8 @@ fn a_superseded_request_leaves_the_queue() {
 
 #[test]
 fn a_cancelled_search_never_answers() {
-    let service = EngineService::new(1, MEGABYTES).expect("threads");
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (client, reports) = listening(&service);
     client.start(endless(1)).expect("running");
     running(&reports, 1);
@@ -170,7 +174,8 @@ fn a_cancelled_search_never_answers() {
 
 #[test]
 fn moving_now_answers_a_search_without_limits() {
-    let service = EngineService::new(1, MEGABYTES).expect("threads");
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (client, reports) = listening(&service);
     client.start(endless(1)).expect("running");
     running(&reports, 1);
@@ -182,7 +187,8 @@ fn moving_now_answers_a_search_without_limits() {
 
 #[test]
 fn moving_now_answers_a_queued_search() {
-    let service = EngineService::new(1, MEGABYTES).expect("threads");
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (busy, busy_reports) = listening(&service);
     busy.start(endless(1)).expect("running");
     running(&busy_reports, 1);
@@ -196,7 +202,8 @@ fn moving_now_answers_a_queued_search() {
 
 #[test]
 fn two_clients_search_at_once_and_one_cancel_spares_the_other() {
-    let service = EngineService::new(2, MEGABYTES).expect("threads");
+    let service = EngineService::new(2, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (a, a_reports) = listening(&service);
     let (b, b_reports) = listening(&service);
     a.start(endless(1)).expect("running");
@@ -219,7 +226,8 @@ fn two_clients_search_at_once_and_one_cancel_spares_the_other() {
 
 #[test]
 fn requests_are_served_in_the_order_they_were_made() {
-    let service = EngineService::new(1, MEGABYTES).expect("threads");
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (busy, busy_reports) = listening(&service);
     busy.start(endless(1)).expect("running");
     running(&busy_reports, 1);
@@ -245,7 +253,8 @@ fn requests_are_served_in_the_order_they_were_made() {
 
 #[test]
 fn a_panicking_search_fails_alone_and_the_pool_serves_on() {
-    let service = EngineService::new(1, MEGABYTES).expect("threads");
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (failing, failing_reports) = listening(&service);
     let (other, other_reports) = listening(&service);
     failing
@@ -270,7 +279,8 @@ fn a_panicking_search_fails_alone_and_the_pool_serves_on() {
 
 #[test]
 fn dropping_a_client_cancels_its_search() {
-    let service = EngineService::new(1, MEGABYTES).expect("threads");
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (gone, gone_reports) = listening(&service);
     gone.start(endless(1)).expect("running");
     running(&gone_reports, 1);
@@ -282,7 +292,8 @@ fn dropping_a_client_cancels_its_search() {
 
 #[test]
 fn dropping_the_service_stops_a_running_search() {
-    let service = EngineService::new(2, MEGABYTES).expect("threads");
+    let service = EngineService::new(2, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("threads");
     let (client, reports) = listening(&service);
     let (waiting, _waiting_reports) = listening(&service);
     client.start(endless(1)).expect("running");

@@ -2,9 +2,11 @@
 //! one `FEN;result` line each.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use thiserror::Error;
 
+use crate::engine::egdb::Egdb;
 use crate::engine::{Engine, EngineConfig, Level, Limits, Rng, Situation, builtin_openings};
 use crate::game::{AnyGame, Game};
 use crate::rules::{Color, English, GameType, Position, Variant, parse_fen, to_fen};
@@ -62,12 +64,13 @@ fn samples_of(game: &Game<English>, result: Option<Color>, finished: bool, out: 
 /// Self-play games: each starts from a ballot opening chosen by the seed, the full search plays both sides to
 /// `depth` plies (with an occasional random move early on, so that games differ), and its quiet positions are
 /// labelled with the result. Games are shared among `threads`; the samples are the same for the same seed
-/// whatever the number of threads. `progress` hears the number of games finished.
+/// whatever the number of threads. The search probes `egdb` if there are databases. `progress` hears the number of games finished.
 pub fn self_play(
     games: usize,
     depth: u32,
     seed: u64,
     threads: usize,
+    egdb: Option<Arc<Egdb>>,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Vec<Sample> {
     let threads = threads.clamp(1, 64);
@@ -76,11 +79,12 @@ pub fn self_play(
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 let done = &done;
+                let egdb = egdb.clone();
                 scope.spawn(move || {
                     let mut engine = Engine::with_config(
                         EngineConfig::default()
                             .with_table_megabytes(8)
-                            .with_egdb(crate::engine::egdb::shared()),
+                            .with_egdb(egdb),
                     );
                     let mut out = Vec::new();
                     for g in (t..games).step_by(threads) {
@@ -226,8 +230,8 @@ mod tests {
 
     #[test]
     fn self_play_is_reproducible_and_labelled() {
-        let one = self_play(3, 2, 7, 1, &|_| {});
-        let two = self_play(3, 2, 7, 2, &|_| {});
+        let one = self_play(3, 2, 7, 1, None, &|_| {});
+        let two = self_play(3, 2, 7, 2, None, &|_| {});
         assert_eq!(
             one, two,
             "the same seed gives the same samples whatever the threads"
@@ -235,12 +239,12 @@ mod tests {
         assert!(one.len() > 30, "{}", one.len());
         assert!(one.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
         assert!(one.iter().all(|s| !s.position.must_capture()));
-        assert_ne!(self_play(3, 2, 8, 1, &|_| {}), one);
+        assert_ne!(self_play(3, 2, 8, 1, None, &|_| {}), one);
     }
 
     #[test]
     fn samples_are_written_and_read_back() {
-        let samples = self_play(1, 2, 1, 1, &|_| {});
+        let samples = self_play(1, 2, 1, 1, None, &|_| {});
         let text = write_samples(&samples);
         assert_eq!(read_samples(&text), Ok(samples));
         for (bad, line) in [

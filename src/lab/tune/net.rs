@@ -318,7 +318,7 @@ mod tests {
     use crate::lab::tune::data::self_play;
 
     fn samples() -> Vec<Sample> {
-        self_play(24, 2, 5, 2, &|_| {})
+        self_play(24, 2, 5, 2, None, &|_| {})
     }
 
     #[test]
