@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use super::{AnySituation, Engine, Level, Limits, Progress, Score, Situation};
+use super::{
+    AnySituation, Engine, EngineConfig, Level, Limits, Progress, Score, SearchParams, Situation,
+};
 use crate::rules::{
     AnyPosition, Brazilian, Canadian, Czech, English, EnglishOn, GameType, International, Italian,
     Playable, Pool, Position, Russian, Spanish, Thai, Variant, parse_fen,
@@ -163,4 +165,25 @@ fn english_searches_are_not_disturbed_by_another_rule_set() {
     let again = engine.think(&situation, Level::Max, &Limits::depth(8), 0, &mut |_| {});
     assert_eq!(first, again);
     assert!(first.nodes > 0);
+}
+
+#[test]
+fn the_search_reads_its_parameters_from_the_configuration() {
+    let situation = Situation::new(Position::start()).into();
+    let nodes = |params: SearchParams| {
+        let mut engine = Engine::with_config(EngineConfig {
+            params,
+            ..EngineConfig::default()
+        });
+        engine
+            .think(&situation, Level::Max, &Limits::depth(8), 0, &mut |_| {})
+            .nodes
+    };
+    let default = nodes(SearchParams::default());
+    assert_eq!(nodes(SearchParams::default()), default);
+    let no_reductions = SearchParams {
+        reduction_depth: i32::MAX,
+        ..SearchParams::default()
+    };
+    assert!(nodes(no_reductions) > default);
 }
