@@ -3,8 +3,8 @@
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use crowned::engine::Evaluation;
 use crowned::engine::hub::{self, HubOptions};
+use crowned::engine::{Evaluation, SearchParams};
 
 /// `crowned hub`'s options: what the engine starts with until the GUI sets its parameters.
 #[derive(clap::Args, Debug)]
@@ -16,10 +16,19 @@ pub struct HubArgs {
     /// or the tuned hand-written one (to measure one against the other).
     #[arg(long, value_parser = ["network", "classic"])]
     eval: Option<String>,
+    /// A search parameter changed from the engine's own value, as NAME=VALUE (futility-margin=70; repeat for
+    /// more), so that a match can measure one setting against another: `crowned match --a-hub "crowned hub
+    /// --param futility-margin=70" --b-hub "crowned hub" --sprt ...`.
+    #[arg(long = "param", value_name = "NAME=VALUE")]
+    params: Vec<String>,
 }
 
 /// `crowned hub`: speaks the protocol on standard input and output until the GUI quits.
 pub fn run(args: HubArgs) -> Result<ExitCode> {
+    let mut params = SearchParams::default();
+    for assignment in &args.params {
+        params.assign(assignment)?;
+    }
     let options = HubOptions {
         threads: args.threads.map_or(1, |t| t as usize),
         evaluation: args
@@ -28,6 +37,7 @@ pub fn run(args: HubArgs) -> Result<ExitCode> {
             .and_then(Evaluation::from_name)
             .unwrap_or_default(),
         egdb: super::databases(),
+        params,
     };
     hub::serve_with(std::io::stdin(), std::io::stdout().lock(), options)
         .context("the conversation with the GUI failed")?;

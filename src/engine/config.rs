@@ -67,4 +67,9 @@ impl EngineConfig {
     pub fn with_evaluation(self, evaluation: Evaluation) -> EngineConfig {
         EngineConfig { evaluation, ..self }
     }
+
+    /// This setup searching with `params`.
+    pub fn with_params(self, params: SearchParams) -> EngineConfig {
+        EngineConfig { params, ..self }
+    }
 }

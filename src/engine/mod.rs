@@ -55,7 +55,7 @@ pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json}
 pub use players::{Player, Players};
 pub(crate) use rng::Rng;
 pub use score::{SLOPE, Score};
-pub use search_params::SearchParams;
+pub use search_params::{ParamError, SearchParams};
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 pub use situation::{AnySituation, Situation};
 pub use thinking::Engine;

@@ -1,6 +1,10 @@
 //! The numbers that shape the full search: its window, pruning margins and reductions, gathered in one value so
 //! that a match can compare two settings of one of them without editing the search.
 
+use std::str::FromStr;
+
+use thiserror::Error;
+
 /// The search's margins and reductions. [`SearchParams::default`] holds the values the engine plays with.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SearchParams {
@@ -52,6 +56,94 @@ impl Default for SearchParams {
     }
 }
 
+/// Why a search parameter cannot be set as asked.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParamError {
+    /// No parameter has that name.
+    #[error("there is no search parameter called {0:?} (there are {names})", names = SearchParams::NAMES.join(", "))]
+    Unknown(String),
+    /// The value is not a number of the parameter's kind.
+    #[error("{name} is {kind}, not {value:?}")]
+    BadValue {
+        /// The parameter.
+        name: &'static str,
+        /// What it takes.
+        kind: &'static str,
+        /// The value given.
+        value: String,
+    },
+    /// Not written `name=value`.
+    #[error("a search parameter is set as name=value (futility-margin=70), not {0:?}")]
+    NotAnAssignment(String),
+}
+
+/// Reads `value` as the number `name` takes, described as `kind` when it is not one.
+fn number<T: FromStr>(
+    name: &'static str,
+    kind: &'static str,
+    value: &str,
+) -> Result<T, ParamError> {
+    value.trim().parse().map_err(|_| ParamError::BadValue {
+        name,
+        kind,
+        value: value.to_string(),
+    })
+}
+
+impl SearchParams {
+    /// The parameters' names, as [`SearchParams::set`] takes them.
+    pub const NAMES: [&'static str; 13] = [
+        "aspiration-depth",
+        "aspiration-window",
+        "aspiration-widen",
+        "futility-depth",
+        "futility-margin",
+        "quiet-prune-depth",
+        "quiet-prune-margin",
+        "late-move-depth",
+        "late-move-base",
+        "late-move-per-ply",
+        "reduction-depth",
+        "reduction-base",
+        "reduction-divisor",
+    ];
+
+    /// Sets the parameter `name` to `value`, so that a match can set one from outside (`crowned hub --param`,
+    /// the Hub protocol's `set-param`) and compare two values without an edit of the search.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        const WHOLE: &str = "a whole number";
+        const COUNT: &str = "a whole number from 0";
+        const REAL: &str = "a number";
+        let Some(&name) = SearchParams::NAMES.iter().find(|&&n| n == name) else {
+            return Err(ParamError::Unknown(name.to_string()));
+        };
+        match name {
+            "aspiration-depth" => self.aspiration_depth = number(name, WHOLE, value)?,
+            "aspiration-window" => self.aspiration_window = number(name, WHOLE, value)?,
+            "aspiration-widen" => self.aspiration_widen = number(name, WHOLE, value)?,
+            "futility-depth" => self.futility_depth = number(name, WHOLE, value)?,
+            "futility-margin" => self.futility_margin = number(name, WHOLE, value)?,
+            "quiet-prune-depth" => self.quiet_prune_depth = number(name, WHOLE, value)?,
+            "quiet-prune-margin" => self.quiet_prune_margin = number(name, WHOLE, value)?,
+            "late-move-depth" => self.late_move_depth = number(name, WHOLE, value)?,
+            "late-move-base" => self.late_move_base = number(name, COUNT, value)?,
+            "late-move-per-ply" => self.late_move_per_ply = number(name, COUNT, value)?,
+            "reduction-depth" => self.reduction_depth = number(name, WHOLE, value)?,
+            "reduction-base" => self.reduction_base = number(name, REAL, value)?,
+            _ => self.reduction_divisor = number(name, REAL, value)?,
+        }
+        Ok(())
+    }
+
+    /// Sets a parameter written `name=value`.
+    pub fn assign(&mut self, assignment: &str) -> Result<(), ParamError> {
+        let (name, value) = assignment
+            .split_once('=')
+            .ok_or_else(|| ParamError::NotAnAssignment(assignment.to_string()))?;
+        self.set(name.trim(), value)
+    }
+}
+
 /// The depths and move numbers a reduction is looked up by (beyond, the last row or column serves).
 const REDUCTION_INDEX: usize = 64;
 
@@ -95,5 +187,44 @@ mod tests {
         assert!(table.get(8, 10) > table.get(4, 10));
         assert!(table.get(8, 20) >= table.get(8, 10));
         assert_eq!(table.get(200, 200), table.get(63, 63));
+    }
+
+    #[test]
+    fn every_parameter_is_set_by_its_name_and_a_bad_one_says_why() {
+        for name in SearchParams::NAMES {
+            let mut params = SearchParams::default();
+            params.set(name, "7").expect("a number");
+            assert_ne!(params, SearchParams::default(), "{name} changes nothing");
+        }
+        let mut params = SearchParams::default();
+        params
+            .assign("futility-margin = 70")
+            .expect("an assignment");
+        assert_eq!(params.futility_margin, 70);
+        params.assign("reduction-divisor=1.75").expect("a real");
+        assert_eq!(params.reduction_divisor, 1.75);
+        assert!(matches!(
+            params.assign("futility-margins=70"),
+            Err(ParamError::Unknown(name)) if name == "futility-margins"
+        ));
+        assert!(matches!(
+            params.set("late-move-base", "-1"),
+            Err(ParamError::BadValue {
+                name: "late-move-base",
+                ..
+            })
+        ));
+        assert!(matches!(
+            params.assign("futility-margin"),
+            Err(ParamError::NotAnAssignment(_))
+        ));
+        assert_eq!(
+            params.futility_margin, 70,
+            "a refused value changes nothing"
+        );
+        // Whatever the values, the reductions are made without a panic.
+        params.set("reduction-divisor", "0").expect("a real");
+        params.set("reduction-base", "-1e30").expect("a real");
+        let _ = Reductions::new(&params);
     }
 }

@@ -18,7 +18,7 @@ use crate::engine::egdb::Egdb;
 use crate::engine::time_plan::TimePlan;
 use crate::engine::{
     AnySituation, Clock, Engine, EngineConfig, Evaluation, Level, Limits, Progress, Score,
-    SearchResult, TABLE_MEGABYTES,
+    SearchParams, SearchResult, TABLE_MEGABYTES,
 };
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Variant};
@@ -53,6 +53,8 @@ pub struct HubOptions {
     pub evaluation: Evaluation,
     /// The endgame databases the engine probes, if any.
     pub egdb: Option<Arc<Egdb>>,
+    /// The search's parameters (each also set by its name with `set-param`).
+    pub params: SearchParams,
 }
 
 impl Default for HubOptions {
@@ -61,6 +63,7 @@ impl Default for HubOptions {
             threads: 1,
             evaluation: Evaluation::default(),
             egdb: None,
+            params: SearchParams::default(),
         }
     }
 }
@@ -83,6 +86,7 @@ pub fn serve_with(
     server.threads = options.threads.clamp(1, MAX_THREADS);
     server.evaluation = options.evaluation;
     server.egdb = options.egdb;
+    server.params = options.params;
     server.run(&inbox, &mut output)
 }
 
@@ -146,6 +150,7 @@ struct Server {
     threads: usize,
     evaluation: Evaluation,
     egdb: Option<Arc<Egdb>>,
+    params: SearchParams,
     /// The engine between searches (a search has it on its thread).
     engine: Option<Engine>,
     situation: Option<AnySituation>,
@@ -174,6 +179,7 @@ impl Server {
             threads: 1,
             evaluation: Evaluation::default(),
             egdb: None,
+            params: SearchParams::default(),
             engine: None,
             situation: None,
             limits: Limits::default(),
@@ -347,6 +353,17 @@ impl Server {
                     engine.set_evaluation(self.evaluation);
                 }
             }
+            // The search's own parameters, by name: not listed at the start, as a GUI has nothing to show
+            // of them, but a match can compare two settings of one.
+            name if SearchParams::NAMES.contains(&name) => {
+                self.params
+                    .set(name, value)
+                    .map_err(|e| error(e.to_string()))?;
+                let params = self.params;
+                if let Some(engine) = &mut self.engine {
+                    engine.set_params(params);
+                }
+            }
             other => return Err(error(format!("there is no parameter called {other:?}"))),
         }
         Ok(())
@@ -355,6 +372,7 @@ impl Server {
     /// The engine, made on first use with the table size asked for.
     fn engine(&mut self) -> &mut Engine {
         let (megabytes, threads, evaluation) = (self.hash_megabytes, self.threads, self.evaluation);
+        let params = self.params;
         let egdb = self.egdb.clone();
         self.engine.get_or_insert_with(|| {
             Engine::with_config(
@@ -362,6 +380,7 @@ impl Server {
                     .with_table_megabytes(megabytes)
                     .with_threads(threads)
                     .with_evaluation(evaluation)
+                    .with_params(params)
                     .with_egdb(egdb),
             )
         })

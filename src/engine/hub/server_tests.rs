@@ -248,6 +248,30 @@ fn variants_by_name_and_scan_s_name_for_international() {
 }
 
 #[test]
+fn a_search_parameter_is_set_by_its_name_and_the_engine_plays_with_it() {
+    let gui = Gui::start();
+    gui.send("set-param name=futility-margin value=75");
+    gui.send("set-param name=reduction-divisor value=1.8");
+    gui.send("ping");
+    let answer = gui.until("pong");
+    assert!(
+        answer.iter().all(|line| line.command != "error"),
+        "{answer:?}"
+    );
+    let start = position_text(&AnyPosition::start(english()));
+    gui.send(&format!("pos pos={start}"));
+    gui.send("level depth=4");
+    gui.send("go think");
+    assert!(
+        gui.until("done")
+            .last()
+            .and_then(|d| d.get("move"))
+            .is_some()
+    );
+    assert!(gui.ends());
+}
+
+#[test]
 fn bad_input_gets_an_error_and_the_engine_carries_on() {
     let gui = Gui::start();
     let refused = [
@@ -255,6 +279,8 @@ fn bad_input_gets_an_error_and_the_engine_carries_on() {
         "set-param name=hash value=0",
         "set-param name=level value=grandmaster",
         "set-param name=colour value=red",
+        "set-param name=futility-margin value=wide",
+        "set-param name=late-move-base value=-2",
         "pos pos=Wxyz",
         "pos moves=\"11-15 11-15\"",
         "level move-time=-1",
