@@ -37,8 +37,8 @@ pub(crate) struct Cli {
     #[arg(long, global = true, value_name = "FEN")]
     pub(crate) fen: Option<String>,
 
-    /// The rules: english, international, russian, brazilian, pool, italian, spanish, czech, thai or canadian.
-    /// For PDN files, the variant of games without a GameType tag.
+    /// The rules: english, international, russian, brazilian, pool, italian, spanish, czech, thai, canadian,
+    /// antidraughts or breakthrough. For PDN files, the variant of games without a GameType tag.
     #[arg(long, global = true, value_name = "NAME")]
     pub(crate) variant: Option<Variant>,
 

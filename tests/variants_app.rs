@@ -123,6 +123,13 @@ fn the_new_game_dialog_starts_each_variant() {
         key(&mut app, KeyCode::Right);
         assert_eq!(app.dialog().map(|d| d.game_type.variant), Some(variant));
     }
+    // Back to Canadian draughts, the largest board.
+    for _ in 0..Variant::ALL.len() {
+        if app.dialog().map(|d| d.game_type.variant) == Some(Variant::Canadian) {
+            break;
+        }
+        key(&mut app, KeyCode::Left);
+    }
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.game().variant(), Variant::Canadian);
     assert_eq!(app.board().width, 12);

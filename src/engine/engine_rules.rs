@@ -11,8 +11,8 @@ use super::search::{DB_WIN, MAX_PLY};
 use super::variants::{generic, generic_for_black};
 use super::{Score, SearchResult, eval};
 use crate::rules::{
-    Brazilian, Canadian, Czech, English, EnglishOn, International, Italian, Playable, Pool,
-    Position, Russian, Spanish, Thai,
+    Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn, International,
+    Italian, Playable, Pool, Position, Russian, Spanish, Thai,
 };
 
 /// The largest static score the network may give: far from the databases' scores.
@@ -123,6 +123,18 @@ impl EngineRules for English {
     }
 }
 
+/// Antidraughts is won by running out of moves: what the generic evaluation counts for a side (material,
+/// mobility, men near crowning) counts against it here, and the search finds the tactics of giving pieces away.
+impl EngineRules for Antidraughts {
+    fn evaluate(pos: &Position<Self>) -> i32 {
+        -generic(pos)
+    }
+
+    fn evaluate_for_black(pos: &Position<Self>) -> i32 {
+        -generic_for_black(pos)
+    }
+}
+
 /// The rule sets with nothing of their own: the defaults serve them.
 macro_rules! defaults {
     ($($rules:ty),* $(,)?) => {
@@ -131,6 +143,7 @@ macro_rules! defaults {
 }
 
 defaults!(
+    Breakthrough,
     International,
     Russian,
     Brazilian,

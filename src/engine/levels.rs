@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::engine_rules::EngineRules;
 use super::moves::{MoveBuf, SearchMove, moves_of};
 use super::rng::Rng;
-use super::search::WIN;
+use super::search::{WIN, terminal_score};
 use super::variants::{evaluate, king_value};
 use super::{Engine, Level, Limits, Score, SearchResult};
 use crate::rules::{Move, Position, Role, RuleSet};
@@ -152,10 +152,16 @@ impl Plain<'_> {
         {
             self.stopped = true;
         }
+        if let Some(winner) = pos.crowned_winner() {
+            return terminal_score(winner == pos.side_to_move(), ply as usize);
+        }
         let mut moves = MoveBuf::new();
         moves_of(pos, &mut moves);
         if moves.is_empty() {
-            return -WIN + ply;
+            return terminal_score(
+                pos.winner_without_moves() == pos.side_to_move(),
+                ply as usize,
+            );
         }
         if depth <= 0 || self.stopped {
             return evaluate(pos);

@@ -21,6 +21,16 @@ use crate::rules::{Bits, Move, Position, RuleSet};
 
 /// Scores at or beyond this are wins found by the search.
 pub(crate) const WIN: i32 = 30_000;
+
+/// The score of a game over at `ply`, for the side to move: won (sooner is better) or lost (later is better).
+#[inline]
+pub(crate) fn terminal_score(won: bool, ply: usize) -> i32 {
+    if won {
+        WIN - ply as i32
+    } else {
+        -WIN + ply as i32
+    }
+}
 /// Scores at or beyond this (less the ply) are wins the endgame databases know: above any evaluation, below
 /// any win the search sees to the end.
 pub(crate) const DB_WIN: i32 = 20_000;
@@ -314,10 +324,13 @@ impl<R: EngineRules> Searcher<R> {
                 return alpha;
             }
         }
+        if let Some(winner) = pos.crowned_winner() {
+            return terminal_score(winner == pos.side_to_move(), ply);
+        }
         let mut moves = MoveBuf::new();
         moves_of(pos, &mut moves);
         if moves.is_empty() {
-            return -WIN + ply as i32;
+            return terminal_score(pos.winner_without_moves() == pos.side_to_move(), ply);
         }
         let forced_capture = moves[0].is_capture();
         if ply > 0

@@ -12,9 +12,9 @@ use super::pdn::{game_type_of_rules, result_token, write_game};
 use super::record::{Game, GameError};
 use super::tags::Tags;
 use crate::rules::{
-    AnyPosition, Brazilian, Canadian, Czech, English, EnglishOn, FenError, GameType, Geometry,
-    International, Italian, Move, Playable, Pool, RuleSet, Russian, Spanish, SquareStyle, Thai,
-    Variant,
+    Antidraughts, AnyPosition, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn,
+    FenError, GameType, Geometry, International, Italian, Move, Playable, Pool, RuleSet, Russian,
+    Spanish, SquareStyle, Thai, Variant,
 };
 
 /// Code generic over the rule set, run on a game of the rule set chosen at run time.
@@ -95,6 +95,8 @@ any_game! {
     Czech => Czech,
     Thai => Thai,
     Canadian => Canadian,
+    Antidraughts => Antidraughts,
+    Breakthrough => Breakthrough,
     English6 => EnglishOn<6>,
     English10 => EnglishOn<10>,
     English12 => EnglishOn<12>,

@@ -257,6 +257,11 @@ impl DrawRules {
             Variant::Italian => (4, 40, &[]),
             Variant::Czech => (3, 15, &[]),
             Variant::Spanish | Variant::Thai => (3, 40, &[]),
+            // lidraughts: the international rules but the endings with few pieces, which a side that wants to
+            // lose has no reason to play out.
+            Variant::Antidraughts => (3, 25, &[]),
+            // lidraughts: "there are no draws in breakthrough".
+            Variant::Breakthrough => (0, 0, &[]),
         };
         DrawRules {
             repetitions,
@@ -305,6 +310,8 @@ mod tests {
                 (Variant::Czech, 3, 15),
                 (Variant::Thai, 3, 40),
                 (Variant::Canadian, 3, 25),
+                (Variant::Antidraughts, 3, 25),
+                (Variant::Breakthrough, 0, 0),
             ]
         );
         let moves = |v| -> Vec<u32> { DrawRules::of(v).endings.iter().map(|e| e.moves).collect() };
@@ -317,6 +324,8 @@ mod tests {
             Variant::Spanish,
             Variant::Czech,
             Variant::Thai,
+            Variant::Antidraughts,
+            Variant::Breakthrough,
         ] {
             assert!(DrawRules::of(plain).endings.is_empty(), "{plain}");
         }

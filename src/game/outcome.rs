@@ -18,6 +18,12 @@ pub enum WinReason {
     Recorded,
     /// The loser's time ran out.
     Time,
+    /// The winner crowned a king first (breakthrough).
+    CrownedFirst,
+    /// The winner has no pieces left (antidraughts, where that is the aim).
+    GaveAllAway,
+    /// The winner, to move, has no legal move (antidraughts, where that is the aim).
+    Blocked,
     /// The loser left the game and did not come back in time.
     Abandoned,
 }
@@ -92,6 +98,13 @@ impl fmt::Display for Outcome {
                     WinReason::Recorded => write!(f, "{winner} wins"),
                     WinReason::Time => write!(f, "{winner} wins on time"),
                     WinReason::Abandoned => write!(f, "{winner} wins: {loser} left the game"),
+                    WinReason::CrownedFirst => {
+                        write!(f, "{winner} wins: {winner} crowned a king first")
+                    }
+                    WinReason::GaveAllAway => {
+                        write!(f, "{winner} wins: {winner} has no pieces left")
+                    }
+                    WinReason::Blocked => write!(f, "{winner} wins: {winner} has no legal move"),
                 }
             }
             Outcome::Draw { reason } => match reason {

@@ -310,16 +310,22 @@ impl<R: RuleSet> Game<R> {
     fn ruled_outcome(&self, ply: usize) -> Option<Outcome> {
         let pos = &self.positions[ply];
         let side = pos.side_to_move();
+        if let Some(winner) = pos.crowned_winner() {
+            return Some(Outcome::Win {
+                winner,
+                reason: WinReason::CrownedFirst,
+            });
+        }
         if pos.legal_moves().is_empty() {
             let no_pieces = pos.pieces().all(|(_, p)| p.color != side);
-            return Some(Outcome::Win {
-                winner: side.opponent(),
-                reason: if no_pieces {
-                    WinReason::NoPieces
-                } else {
-                    WinReason::NoMoves
-                },
-            });
+            let winner = pos.winner_without_moves();
+            let reason = match (winner == side, no_pieces) {
+                (false, true) => WinReason::NoPieces,
+                (false, false) => WinReason::NoMoves,
+                (true, true) => WinReason::GaveAllAway,
+                (true, false) => WinReason::Blocked,
+            };
+            return Some(Outcome::Win { winner, reason });
         }
         self.counts
             .draw(ply, &self.draws)

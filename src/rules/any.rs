@@ -15,8 +15,8 @@ use super::moves::{Move, MoveList};
 use super::notation::{MoveError, MoveText, SquareStyle, Strictness, write_move};
 use super::position::Position;
 use super::ruleset::{
-    Brazilian, Canadian, Czech, English, EnglishOn, International, Italian, Pool, RuleSet, Russian,
-    Spanish, Thai,
+    Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn, International,
+    Italian, Pool, RuleSet, Russian, Spanish, Thai,
 };
 use super::square::{Color, Piece, Role, Square};
 use super::variant::{GameType, Variant};
@@ -102,6 +102,8 @@ macro_rules! playable_rule_sets {
             Czech => $crate::rules::Czech,
             Thai => $crate::rules::Thai,
             Canadian => $crate::rules::Canadian,
+            Antidraughts => $crate::rules::Antidraughts,
+            Breakthrough => $crate::rules::Breakthrough,
             English6 => $crate::rules::EnglishOn<6>,
             English10 => $crate::rules::EnglishOn<10>,
             English12 => $crate::rules::EnglishOn<12>,
@@ -134,6 +136,8 @@ impl GameType {
             Variant::Czech => visitor.visit::<Czech>(),
             Variant::Thai => visitor.visit::<Thai>(),
             Variant::Canadian => visitor.visit::<Canadian>(),
+            Variant::Antidraughts => visitor.visit::<Antidraughts>(),
+            Variant::Breakthrough => visitor.visit::<Breakthrough>(),
         }
     }
 }
@@ -153,6 +157,8 @@ macro_rules! forward {
             AnyPosition::Czech($p) => $body,
             AnyPosition::Thai($p) => $body,
             AnyPosition::Canadian($p) => $body,
+            AnyPosition::Antidraughts($p) => $body,
+            AnyPosition::Breakthrough($p) => $body,
             AnyPosition::English6($p) => $body,
             AnyPosition::English10($p) => $body,
             AnyPosition::English12($p) => $body,

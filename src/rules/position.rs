@@ -63,6 +63,33 @@ impl<R: RuleSet> Position<R> {
         self.side
     }
 
+    /// Whether `color` has a king on the board.
+    #[inline]
+    pub fn has_king(&self, color: Color) -> bool {
+        !(self.kings & self.pieces[color.index()]).is_empty()
+    }
+
+    /// The winner the rules name before any move is looked for: in breakthrough, the side that has crowned a
+    /// king (the side that just moved, in a game; in a set-up position with kings of both sides, the side not to
+    /// move, which crowned last). `None` under the other goals, and while nobody has a king.
+    #[inline]
+    pub fn crowned_winner(&self) -> Option<Color> {
+        if R::GOAL != super::Goal::FirstKingWins || self.kings.is_empty() {
+            return None;
+        }
+        let mover = self.side.opponent();
+        [mover, self.side].into_iter().find(|&c| self.has_king(c))
+    }
+
+    /// Who wins when the side to move has no legal move: the other side, or in antidraughts itself.
+    #[inline]
+    pub fn winner_without_moves(&self) -> Color {
+        match R::GOAL {
+            super::Goal::NoMoveWins => self.side,
+            _ => self.side.opponent(),
+        }
+    }
+
     /// The same pieces with another side to move.
     pub fn with_side_to_move(mut self, side: Color) -> Self {
         self.side = side;

@@ -10,7 +10,7 @@ use std::hash::Hash;
 use super::bits::Bits;
 use super::geometry::Geometry;
 use super::square::Color;
-use super::variant::Variant;
+use super::variant::{Goal, Variant};
 
 /// What happens when a man reaches the far row in the middle of a capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -60,6 +60,8 @@ pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
     const START_ROWS: u32 = Self::VARIANT.start_rows() as u32;
     /// The side that makes the first move of a game.
     const FIRST_TO_MOVE: Color = Self::VARIANT.first_to_move();
+    /// How a game is won.
+    const GOAL: Goal = Self::VARIANT.goal();
     /// Men may capture backwards as well as forwards.
     const MEN_CAPTURE_BACKWARDS: bool;
     /// Kings move and capture along a whole diagonal ("flying" kings) rather than one square at a time.
@@ -266,4 +268,32 @@ where
     const FLYING_KINGS: bool = false;
     const PRECEDENCE: Precedence = Precedence::Free;
     const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::EndsMove;
+}
+
+/// Antidraughts (lidraughts's rules), PDN game type 98 as lidraughts writes it: the international rules, but the
+/// side that cannot move (no pieces left, or all blocked) wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Antidraughts;
+
+impl RuleSet for Antidraughts {
+    type Bits = u64;
+    const VARIANT: Variant = Variant::Antidraughts;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const FLYING_KINGS: bool = true;
+    const PRECEDENCE: Precedence = Precedence::Majority;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
+}
+
+/// Breakthrough (lidraughts's rules), PDN game type 96 as lidraughts writes it: the international rules, and
+/// the first side to crown a king (a man ending its move on the far row) wins.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Breakthrough;
+
+impl RuleSet for Breakthrough {
+    type Bits = u64;
+    const VARIANT: Variant = Variant::Breakthrough;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const FLYING_KINGS: bool = true;
+    const PRECEDENCE: Precedence = Precedence::Majority;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
 }

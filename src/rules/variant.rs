@@ -35,6 +35,22 @@ pub enum Variant {
     Thai,
     /// Canadian draughts: the international rules on 12x12, 30 men each.
     Canadian,
+    /// Antidraughts: the international rules, but a side that cannot move (no pieces left, or all blocked)
+    /// wins.
+    Antidraughts,
+    /// Breakthrough: the international rules, and the first side to crown a king wins.
+    Breakthrough,
+}
+
+/// How a game of a variant is won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Goal {
+    /// A side that cannot move (no pieces, or all blocked) loses.
+    NoMoveLoses,
+    /// A side that cannot move wins (antidraughts).
+    NoMoveWins,
+    /// The first side to crown a king wins; a side that cannot move loses (breakthrough).
+    FirstKingWins,
 }
 
 /// A name that is not one of the variants.
@@ -47,7 +63,7 @@ pub struct UnknownVariant {
 
 impl Variant {
     /// Every variant, English first.
-    pub const ALL: [Variant; 10] = [
+    pub const ALL: [Variant; 12] = [
         Variant::English,
         Variant::International,
         Variant::Russian,
@@ -58,6 +74,8 @@ impl Variant {
         Variant::Czech,
         Variant::Thai,
         Variant::Canadian,
+        Variant::Antidraughts,
+        Variant::Breakthrough,
     ];
 
     /// The name used on the command line and in settings, such as `international`.
@@ -73,6 +91,8 @@ impl Variant {
             Variant::Czech => "czech",
             Variant::Thai => "thai",
             Variant::Canadian => "canadian",
+            Variant::Antidraughts => "antidraughts",
+            Variant::Breakthrough => "breakthrough",
         }
     }
 
@@ -94,11 +114,14 @@ impl Variant {
             Variant::Czech => "Czech draughts",
             Variant::Thai => "Thai draughts",
             Variant::Canadian => "Canadian draughts",
+            Variant::Antidraughts => "Antidraughts",
+            Variant::Breakthrough => "Breakthrough draughts",
         }
     }
 
     /// The PDN `GameType` number (PDN 3.0: 20 international, 21 English, 22 Italian, 23 pool, 24 Spanish,
-    /// 25 Russian, 26 Brazilian, 27 Canadian, 29 Czech, 31 Thai).
+    /// 25 Russian, 26 Brazilian, 27 Canadian, 29 Czech, 31 Thai). PDN 3.0 has none for antidraughts and
+    /// breakthrough: theirs are the numbers lidraughts writes in its files, 98 and 96.
     pub const fn game_type(self) -> u32 {
         match self {
             Variant::International => 20,
@@ -111,6 +134,8 @@ impl Variant {
             Variant::Canadian => 27,
             Variant::Czech => 29,
             Variant::Thai => 31,
+            Variant::Antidraughts => 98,
+            Variant::Breakthrough => 96,
         }
     }
 
@@ -123,7 +148,7 @@ impl Variant {
     /// [`GameType`]).
     pub const fn board_size(self) -> u8 {
         match self {
-            Variant::International => 10,
+            Variant::International | Variant::Antidraughts | Variant::Breakthrough => 10,
             Variant::Canadian => 12,
             _ => 8,
         }
@@ -132,7 +157,7 @@ impl Variant {
     /// Rows of men each side starts with.
     pub const fn start_rows(self) -> u8 {
         match self {
-            Variant::International => 4,
+            Variant::International | Variant::Antidraughts | Variant::Breakthrough => 4,
             Variant::Canadian => 5,
             Variant::Thai => 2,
             _ => 3,
@@ -144,6 +169,15 @@ impl Variant {
         match self {
             Variant::English | Variant::Pool => Color::Black,
             _ => Color::White,
+        }
+    }
+
+    /// How a game is won.
+    pub const fn goal(self) -> Goal {
+        match self {
+            Variant::Antidraughts => Goal::NoMoveWins,
+            Variant::Breakthrough => Goal::FirstKingWins,
+            _ => Goal::NoMoveLoses,
         }
     }
 
@@ -180,6 +214,7 @@ impl FromStr for Variant {
             "checkers" | "american" => Some(Variant::English),
             "shashki" => Some(Variant::Russian),
             "mak-hos" | "makhos" => Some(Variant::Thai),
+            "anti" => Some(Variant::Antidraughts),
             _ => None,
         };
         alias

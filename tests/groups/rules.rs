@@ -4,6 +4,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../goals.rs"]
+mod goals;
 #[path = "../notation_roundtrip.rs"]
 mod notation_roundtrip;
 #[path = "../perft.rs"]

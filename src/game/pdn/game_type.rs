@@ -138,7 +138,12 @@ fn is_notation(text: &str) -> bool {
 fn notation(variant: Variant) -> &'static str {
     match variant {
         Variant::English | Variant::Pool | Variant::Spanish => "N1",
-        Variant::International | Variant::Italian | Variant::Canadian | Variant::Thai => "N2",
+        Variant::International
+        | Variant::Italian
+        | Variant::Canadian
+        | Variant::Thai
+        | Variant::Antidraughts
+        | Variant::Breakthrough => "N2",
         Variant::Russian | Variant::Brazilian | Variant::Czech => "A0",
     }
 }
