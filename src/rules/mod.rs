@@ -30,6 +30,7 @@
 mod any;
 mod bits;
 mod checks;
+pub mod defined;
 mod excerpt;
 mod fen;
 mod geometry;

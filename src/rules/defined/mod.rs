@@ -1,0 +1,61 @@
+//! Variants as data: a draughts variant written as a TOML definition, and one general move generator that
+//! plays any of them.
+//!
+//! The built-in variants have fast generators of their own ([`RuleSet`](super::RuleSet)); here each of them is
+//! also written as a definition ([`BUILTINS`]), so that the two generators check each other, and new variants
+//! (other boards, holes, pieces that move in new ways) need no new code. The general generator works on a
+//! plain board of cells ([`DefinedPosition`]) and is written for clarity, not speed.
+//!
+//! ```
+//! use crowned::rules::defined::{DefinedPosition, builtin, perft};
+//!
+//! let english = builtin("english")?;
+//! assert_eq!(perft(&english, &DefinedPosition::start(&english), 3), 302);
+//! # Ok::<(), crowned::rules::defined::DefinitionError>(())
+//! ```
+
+mod error;
+mod format;
+mod generate;
+mod position;
+mod rules;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::DefinitionError;
+pub use format::{
+    BoardDefinition, CaptureDefinition, CaptureRange, Capturing, CrowningRule, DirectionSet,
+    EndDefinition, Landing, Leap, Movement, NoMoves, PieceDefinition, PlacedPieces, Playable,
+    PrecedenceRule, Promotion, Range, Removal, Side, StartDefinition, VariantDefinition,
+};
+pub use generate::legal_moves;
+pub use position::{DefinedMove, DefinedPosition, Occupant, perft};
+pub use rules::{Cell, DefinedRules, Kind, MAX_KINDS, MAX_SIDE, Step};
+
+/// The built-in variants as definitions: a short name and the TOML text.
+pub const BUILTINS: &[(&str, &str)] = &[
+    ("english", include_str!("builtin/english.toml")),
+    ("english-6", include_str!("builtin/english-6.toml")),
+    ("english-10", include_str!("builtin/english-10.toml")),
+    ("english-12", include_str!("builtin/english-12.toml")),
+    ("english-14", include_str!("builtin/english-14.toml")),
+    ("international", include_str!("builtin/international.toml")),
+    ("brazilian", include_str!("builtin/brazilian.toml")),
+    ("canadian", include_str!("builtin/canadian.toml")),
+    ("russian", include_str!("builtin/russian.toml")),
+    ("pool", include_str!("builtin/pool.toml")),
+    ("czech", include_str!("builtin/czech.toml")),
+    ("spanish", include_str!("builtin/spanish.toml")),
+    ("italian", include_str!("builtin/italian.toml")),
+    ("thai", include_str!("builtin/thai.toml")),
+];
+
+/// The built-in variant with this short name, read and checked.
+pub fn builtin(name: &str) -> Result<DefinedRules, DefinitionError> {
+    let (_, text) = BUILTINS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .ok_or_else(|| DefinitionError::invalid("name", format!("no built-in variant {name:?}")))?;
+    DefinedRules::from_toml(text)
+}

@@ -1,0 +1,128 @@
+//! A position of a defined variant on a plain mailbox board, and playing moves on it.
+
+use super::format::NoMoves;
+use super::generate::legal_moves;
+use super::rules::{Cell, DefinedRules};
+use crate::rules::Color;
+
+/// What stands on a cell: a side and a kind (an index into [`DefinedRules::kinds`]).
+pub type Occupant = (Color, usize);
+
+/// A move as a route: where the piece starts, every cell it lands on, and the pieces it takes in order.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DefinedMove {
+    /// The cell it starts from.
+    pub from: Cell,
+    /// Every cell it lands on in order; one for a quiet move, one per piece taken for a capture.
+    pub path: Vec<Cell>,
+    /// The cells of the pieces taken, in the order they were taken.
+    pub captured: Vec<Cell>,
+    /// The kind the piece is when the move ends (another than it began as if it was promoted).
+    pub becomes: usize,
+}
+
+impl DefinedMove {
+    /// The cell it ends on.
+    pub fn to(&self) -> Cell {
+        self.path.last().copied().unwrap_or(self.from)
+    }
+}
+
+/// The pieces on a board of a defined variant, and whose turn it is.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DefinedPosition {
+    /// What stands on each cell (row-major, row 0 at the top); always `None` on cells that are not playable.
+    pub cells: Vec<Option<Occupant>>,
+    /// The side to move.
+    pub side: Color,
+}
+
+impl DefinedPosition {
+    /// The start of a game.
+    pub fn start(rules: &DefinedRules) -> DefinedPosition {
+        DefinedPosition {
+            cells: rules.start.clone(),
+            side: rules.first,
+        }
+    }
+
+    /// An empty board with `side` to move.
+    pub fn empty(rules: &DefinedRules, side: Color) -> DefinedPosition {
+        DefinedPosition {
+            cells: vec![None; rules.width * rules.height],
+            side,
+        }
+    }
+
+    /// The position after `mv`, one of this position's legal moves.
+    pub fn play(&self, mv: &DefinedMove) -> DefinedPosition {
+        let mut next = self.clone();
+        // The start is cleared first: a route may end where it began.
+        let Some(Some((color, _))) = next.cells.get(mv.from).copied() else {
+            return next;
+        };
+        next.cells[mv.from] = None;
+        for &cell in &mv.captured {
+            if let Some(slot) = next.cells.get_mut(cell) {
+                *slot = None;
+            }
+        }
+        if let Some(slot) = next.cells.get_mut(mv.to()) {
+            *slot = Some((color, mv.becomes));
+        }
+        next.side = self.side.opponent();
+        next
+    }
+
+    /// The winner, if the game is over: the side to move has no legal move.
+    pub fn winner(&self, rules: &DefinedRules) -> Option<Color> {
+        if !legal_moves(rules, self).is_empty() {
+            return None;
+        }
+        Some(match rules.no_moves {
+            NoMoves::Loses => self.side.opponent(),
+            NoMoves::Wins => self.side,
+        })
+    }
+
+    /// A diagram: each piece's ASCII letter (upper case for White, lower for Black), `.` for an empty playable
+    /// cell, blank otherwise; row 0 first.
+    pub fn diagram(&self, rules: &DefinedRules) -> String {
+        let mut text = String::new();
+        for (cell, occupant) in self.cells.iter().enumerate() {
+            let c = match occupant {
+                _ if !rules.playable[cell] => ' ',
+                None => '.',
+                Some((color, kind)) => {
+                    let letter = rules.kinds.get(*kind).map_or('?', |k| k.letter);
+                    match color {
+                        Color::White => letter.to_ascii_uppercase(),
+                        Color::Black => letter.to_ascii_lowercase(),
+                    }
+                }
+            };
+            text.push(c);
+            if cell % rules.width == rules.width - 1 {
+                text.push('\n');
+            }
+        }
+        text
+    }
+}
+
+/// The number of move sequences `depth` plies deep from `pos`, counting moves as published perft tables do: one
+/// per start, order of pieces taken and end (routes that differ only in where a flying piece stopped between two
+/// captures are one). Depth 0 counts the position itself.
+pub fn perft(rules: &DefinedRules, pos: &DefinedPosition, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = legal_moves(rules, pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|mv| perft(rules, &pos.play(mv), depth - 1))
+        .sum()
+}

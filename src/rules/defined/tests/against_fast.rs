@@ -1,0 +1,179 @@
+//! The general generator against the fast one, on every built-in variant: the two share no code, so agreement
+//! checks both.
+
+use super::from_fast;
+use crate::rules::defined::{BUILTINS, DefinedPosition, builtin, perft};
+use crate::rules::{
+    Brazilian, Canadian, Czech, Duplicates, English, EnglishOn, International, Italian, Pool,
+    Position, RuleSet, Russian, Spanish, Thai, perft as fast_perft,
+};
+
+/// A small fixed-seed generator, so that the random games are the same on every run.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// The start positions agree, perft from the start agrees to `depth`, and along a few random games every
+/// position's perft agrees to depth 2 (with the positions converted from the fast board).
+fn agrees<R: RuleSet>(name: &str, depth: u32) {
+    let rules = builtin(name).expect("a built-in definition");
+    let start = Position::<R>::start();
+    assert_eq!(
+        from_fast(&rules, &start),
+        DefinedPosition::start(&rules),
+        "{name} start"
+    );
+    let ours = DefinedPosition::start(&rules);
+    for d in 1..=depth {
+        assert_eq!(
+            perft(&rules, &ours, d),
+            fast_perft(&start, d, Duplicates::Keep),
+            "{name} perft {d} from the start"
+        );
+    }
+    let mut rng = Lcg(0x5eed ^ name.len() as u64);
+    for game in 0..4 {
+        let mut pos = start;
+        for ply in 0..120 {
+            let defined = from_fast(&rules, &pos);
+            assert_eq!(
+                perft(&rules, &defined, 2),
+                fast_perft(&pos, 2, Duplicates::Keep),
+                "{name} game {game} ply {ply}: {pos:?}"
+            );
+            let moves = pos.legal_moves_with_duplicates();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[rng.below(moves.len())]);
+        }
+    }
+}
+
+#[test]
+fn english() {
+    agrees::<English>("english", 5);
+}
+
+#[test]
+fn english_on_other_boards() {
+    agrees::<EnglishOn<6>>("english-6", 5);
+    agrees::<EnglishOn<10>>("english-10", 4);
+    agrees::<EnglishOn<12>>("english-12", 3);
+    agrees::<EnglishOn<14>>("english-14", 3);
+}
+
+#[test]
+fn international() {
+    agrees::<International>("international", 4);
+}
+
+#[test]
+fn brazilian() {
+    agrees::<Brazilian>("brazilian", 5);
+}
+
+#[test]
+fn canadian() {
+    agrees::<Canadian>("canadian", 3);
+}
+
+#[test]
+fn russian() {
+    agrees::<Russian>("russian", 5);
+}
+
+#[test]
+fn pool() {
+    agrees::<Pool>("pool", 5);
+}
+
+#[test]
+fn czech() {
+    agrees::<Czech>("czech", 5);
+}
+
+#[test]
+fn spanish() {
+    agrees::<Spanish>("spanish", 5);
+}
+
+#[test]
+fn italian() {
+    agrees::<Italian>("italian", 5);
+}
+
+#[test]
+fn thai() {
+    agrees::<Thai>("thai", 5);
+}
+
+/// The published counts the project holds (the shared perft tables), at small depths.
+#[test]
+fn published_counts() {
+    let table: &[(&str, &[u64])] = &[
+        ("english", &[7, 49, 302, 1469, 7361]),
+        ("international", &[9, 81, 658, 4265]),
+        ("russian", &[7, 49, 302, 1469, 7482]),
+        ("brazilian", &[7, 49, 302, 1469, 7473]),
+        ("pool", &[7, 49, 302, 1469, 7482]),
+    ];
+    for (name, counts) in table {
+        let rules = builtin(name).expect("a built-in definition");
+        let start = DefinedPosition::start(&rules);
+        for (depth, expected) in (1..).zip(counts.iter()) {
+            assert_eq!(
+                perft(&rules, &start, depth),
+                *expected,
+                "{name} perft {depth}"
+            );
+        }
+    }
+    // Czech, Spanish and Italian are published from depth 5.
+    for (name, expected) in [("czech", 7361), ("spanish", 7361), ("italian", 7361)] {
+        let rules = builtin(name).expect("a built-in definition");
+        assert_eq!(
+            perft(&rules, &DefinedPosition::start(&rules), 5),
+            expected,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn every_builtin_reads() {
+    for (name, _) in BUILTINS {
+        builtin(name).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// The two generators' speed on the same count, for the record: `cargo test --profile fast --lib
+/// rules::defined::tests::against_fast::speed -- --ignored --nocapture`.
+#[test]
+#[ignore = "a timing, not a check"]
+fn speed() {
+    fn time<R: RuleSet>(name: &str, depth: u32) {
+        let rules = builtin(name).expect("a built-in definition");
+        let start = std::time::Instant::now();
+        let ours = perft(&rules, &DefinedPosition::start(&rules), depth);
+        let general = start.elapsed();
+        let start = std::time::Instant::now();
+        let fast = fast_perft(&Position::<R>::start(), depth, Duplicates::Keep);
+        let bitboard = start.elapsed();
+        assert_eq!(ours, fast);
+        println!(
+            "{name} perft {depth} = {ours}: general {general:?}, fast {bitboard:?}, ratio {:.0}",
+            general.as_secs_f64() / bitboard.as_secs_f64().max(1e-9)
+        );
+    }
+    time::<English>("english", 9);
+    time::<International>("international", 6);
+}

@@ -1,0 +1,78 @@
+//! Variants no fast generator plays: the examples shipped in `variants/`, with perft counted by hand.
+
+use crate::rules::Color;
+use crate::rules::defined::{DefinedPosition, DefinedRules, legal_moves, perft};
+
+const LEAPERS: &str = include_str!("../../../../variants/leapers.toml");
+const HOLES: &str = include_str!("../../../../variants/holes.toml");
+
+/// White a1 b1 b2 against Black d4 d5 e5, frogs leaping over their own pieces. White: a1 over b1 to c1, b1 over
+/// b2 to b3 (2). Black, either way: e5 over d5 to c5, d5 over d4 to d3 (4). White then has b1-b3, b1-d1 and
+/// c1-a1 after a1-c1, or b2-b4 and b3-b1 after b1-b3, and no capture in any line (3+3+2+2 = 10).
+#[test]
+fn leapers_by_hand() {
+    let rules = DefinedRules::from_toml(LEAPERS).expect("the example reads");
+    let start = DefinedPosition::start(&rules);
+    let counts: Vec<u64> = (1..=3).map(|d| perft(&rules, &start, d)).collect();
+    assert_eq!(counts, [2, 4, 10], "\n{}", start.diagram(&rules));
+}
+
+/// A frog takes like a man, and leaps only over its own pieces, never an opponent's.
+#[test]
+fn a_leaper_jumps_its_own_and_takes_the_others() {
+    let rules = DefinedRules::from_toml(LEAPERS).expect("the example reads");
+    let frog = rules.kind_index("frog").expect("frog");
+    let at = |name: &str| rules.cell_named("test", name).expect("a square");
+    let mut pos = DefinedPosition::empty(&rules, Color::White);
+    pos.cells[at("b2")] = Some((Color::White, frog));
+    pos.cells[at("c2")] = Some((Color::Black, frog));
+    let moves = legal_moves(&rules, &pos);
+    assert!(
+        moves.is_empty(),
+        "an opponent's piece is not leapt: {moves:?}"
+    );
+    pos.cells[at("c3")] = Some((Color::Black, frog));
+    let moves = legal_moves(&rules, &pos);
+    assert_eq!(moves.len(), 1);
+    assert_eq!(moves[0].captured, [at("c3")]);
+    assert_eq!(moves[0].to(), at("d4"));
+    let after = pos.play(&moves[0]);
+    assert_eq!(after.cells[at("c3")], None);
+    // Black's frog on c2 has nothing to take and no piece of its own to leap over.
+    assert_eq!(after.winner(&rules), Some(Color::White));
+}
+
+/// English rules on 6x6 without d4 and c3. Black: a5-b4, c5-b4, e5-f4 (3); White: b2-a3, d2-e3, f2-e3 (3, 9).
+/// Black's third ply: after a5-b4, 2 (b2-a3) or 3; after c5-b4, 3 or 4 or 4; after e5-f4, 5, 1 (f4xe3 after
+/// d2-e3) or 4 (29).
+#[test]
+fn holes_by_hand() {
+    let rules = DefinedRules::from_toml(HOLES).expect("the example reads");
+    let start = DefinedPosition::start(&rules);
+    let counts: Vec<u64> = (1..=3).map(|d| perft(&rules, &start, d)).collect();
+    assert_eq!(counts, [3, 9, 29], "\n{}", start.diagram(&rules));
+}
+
+/// Nothing stands on a hole and nothing crosses one.
+#[test]
+fn holes_are_not_squares() {
+    let rules = DefinedRules::from_toml(HOLES).expect("the example reads");
+    assert!(rules.cell_named("test", "d4").is_err());
+    let start = DefinedPosition::start(&rules);
+    let d4 = 2 * rules.width + 3;
+    assert!(!rules.playable[d4]);
+    for mv in legal_moves(&rules, &start) {
+        assert!(!mv.path.contains(&d4));
+    }
+}
+
+/// A player with no move loses, or wins if the definition says so.
+#[test]
+fn the_end_follows_the_definition() {
+    let rules = DefinedRules::from_toml(HOLES).expect("the example reads");
+    let lost = DefinedPosition::empty(&rules, Color::White);
+    assert_eq!(lost.winner(&rules), Some(Color::Black));
+    let giveaway = HOLES.replace("no_moves = \"loses\"", "no_moves = \"wins\"");
+    let rules = DefinedRules::from_toml(&giveaway).expect("the variant reads");
+    assert_eq!(lost.winner(&rules), Some(Color::White));
+}
