@@ -5,7 +5,7 @@ use super::from_fast;
 use crate::rules::defined::{BUILTINS, DefinedPosition, builtin, perft};
 use crate::rules::{
     Brazilian, Canadian, Czech, Duplicates, English, EnglishOn, International, Italian, Pool,
-    Position, RuleSet, Russian, Spanish, Thai, perft as fast_perft,
+    Position, Role, RuleSet, Russian, Spanish, Thai, perft as fast_perft,
 };
 
 /// A small fixed-seed generator, so that the random games are the same on every run.
@@ -40,22 +40,32 @@ fn agrees<R: RuleSet>(name: &str, depth: u32) {
         );
     }
     let mut rng = Lcg(0x5eed ^ name.len() as u64);
+    let (mut kings, mut captures) = (0, 0);
     for game in 0..4 {
         let mut pos = start;
         for ply in 0..120 {
             let defined = from_fast(&rules, &pos);
+            // Deeper now and then: the third ply is where most rule differences would show.
+            let deep = if ply % 10 == 5 { 3 } else { 2 };
             assert_eq!(
-                perft(&rules, &defined, 2),
-                fast_perft(&pos, 2, Duplicates::Keep),
+                perft(&rules, &defined, deep),
+                fast_perft(&pos, deep, Duplicates::Keep),
                 "{name} game {game} ply {ply}: {pos:?}"
             );
             let moves = pos.legal_moves_with_duplicates();
             if moves.is_empty() {
                 break;
             }
+            kings += usize::from(pos.pieces().any(|(_, p)| p.role == Role::King));
+            captures += usize::from(moves[0].is_capture());
             pos = pos.play(&moves[rng.below(moves.len())]);
         }
     }
+    // The games reach the parts of the rules the start does not: kings and captures.
+    assert!(
+        kings > 10 && captures > 10,
+        "{name}: {kings} plies with kings, {captures} with captures"
+    );
 }
 
 #[test]
