@@ -76,3 +76,56 @@ fn the_end_follows_the_definition() {
     let rules = DefinedRules::from_toml(&giveaway).expect("the variant reads");
     assert_eq!(lost.winner(&rules), Some(Color::White));
 }
+
+/// A Thai king on c3 between men on d4 and b2: taken pieces leave at once, so after taking one it can turn
+/// straight back over the square it came from and take the other, unless the definition forbids the turn.
+#[test]
+fn turning_back_between_captures_follows_the_definition() {
+    const THAI: &str = include_str!("../builtin/thai.toml");
+    for (text, taken) in [
+        (THAI.to_string(), 2),
+        (
+            THAI.replace(
+                "removal = \"at-once\"",
+                "removal = \"at-once\"\nmay_reverse = false",
+            ),
+            1,
+        ),
+    ] {
+        let rules = DefinedRules::from_toml(&text).expect("the variant reads");
+        let (man, king) = (rules.kind_index("man"), rules.kind_index("king"));
+        let (Some(man), Some(king)) = (man, king) else {
+            panic!("Thai has men and kings");
+        };
+        let at = |name: &str| rules.cell_named("test", name).expect("a square");
+        let mut pos = DefinedPosition::empty(&rules, Color::White);
+        pos.cells[at("c3")] = Some((Color::White, king));
+        pos.cells[at("d4")] = Some((Color::Black, man));
+        pos.cells[at("b2")] = Some((Color::Black, man));
+        let moves = legal_moves(&rules, &pos);
+        assert_eq!(moves.len(), 2, "{moves:?}");
+        assert!(moves.iter().all(|m| m.captured.len() == taken), "{moves:?}");
+    }
+}
+
+/// The `value` precedence takes the most value, not the most pieces.
+#[test]
+fn the_value_precedence_weighs_the_pieces() {
+    let text = include_str!("../builtin/english.toml")
+        .replace("precedence = \"free\"", "precedence = \"value\"")
+        .replace("letter = 'k'", "letter = 'k'\nvalue = 3");
+    let rules = DefinedRules::from_toml(&text).expect("the variant reads");
+    let (Some(man), Some(king)) = (rules.kind_index("man"), rules.kind_index("king")) else {
+        panic!("English has men and kings");
+    };
+    let at = |name: &str| rules.cell_named("test", name).expect("a square");
+    // White's man on d2 can take two men (c3, then c5) or one king (e3).
+    let mut pos = DefinedPosition::empty(&rules, Color::White);
+    pos.cells[at("d2")] = Some((Color::White, man));
+    pos.cells[at("c3")] = Some((Color::Black, man));
+    pos.cells[at("c5")] = Some((Color::Black, man));
+    pos.cells[at("e3")] = Some((Color::Black, king));
+    let moves = legal_moves(&rules, &pos);
+    assert_eq!(moves.len(), 1, "{moves:?}");
+    assert_eq!(moves[0].captured, [at("e3")]);
+}
