@@ -13,8 +13,11 @@ use crate::rules::Color;
 
 /// Every legal move of the side to move. Capture routes are listed once per start, order of pieces taken and
 /// end; of routes that differ only in where a flying piece stopped between captures, the first found stands
-/// for them all.
+/// for them all. A position that does not fit the rules' board ([`DefinedPosition::fits`]) has no moves.
 pub fn legal_moves(rules: &DefinedRules, pos: &DefinedPosition) -> Vec<DefinedMove> {
+    if !pos.fits(rules) {
+        return Vec::new();
+    }
     let mut captures = Vec::new();
     for (from, kind) in own_pieces(pos) {
         Search::new(rules, pos, from, kind).run(&mut captures);

@@ -54,6 +54,20 @@ impl DefinedPosition {
         }
     }
 
+    /// Whether this position can stand on the board of `rules`: one entry per cell, pieces only on playable
+    /// cells, and every kind one of the rules' kinds. The generator finds no move in a position that does not.
+    pub fn fits(&self, rules: &DefinedRules) -> bool {
+        self.cells.len() == rules.width * rules.height
+            && self
+                .cells
+                .iter()
+                .zip(&rules.playable)
+                .all(|(o, &playable)| match o {
+                    None => true,
+                    Some((_, kind)) => playable && *kind < rules.kinds.len(),
+                })
+    }
+
     /// The position after `mv`, one of this position's legal moves.
     pub fn play(&self, mv: &DefinedMove) -> DefinedPosition {
         let mut next = self.clone();
@@ -91,7 +105,7 @@ impl DefinedPosition {
         let mut text = String::new();
         for (cell, occupant) in self.cells.iter().enumerate() {
             let c = match occupant {
-                _ if !rules.playable[cell] => ' ',
+                _ if !rules.playable.get(cell).copied().unwrap_or(false) => ' ',
                 None => '.',
                 Some((color, kind)) => {
                     let letter = rules.kinds.get(*kind).map_or('?', |k| k.letter);
@@ -102,7 +116,7 @@ impl DefinedPosition {
                 }
             };
             text.push(c);
-            if cell % rules.width == rules.width - 1 {
+            if cell % rules.width.max(1) == rules.width.saturating_sub(1) {
                 text.push('\n');
             }
         }

@@ -280,6 +280,12 @@ fn kinds(def: &VariantDefinition, height: u32) -> Result<Vec<Kind>, DefinitionEr
     let mut kinds = Vec::with_capacity(def.pieces.len());
     for (i, piece) in def.pieces.iter().enumerate() {
         let field = format!("pieces[{i}]");
+        if piece.glyph.is_empty() {
+            return Err(DefinitionError::invalid(
+                format!("{field}.glyph"),
+                "is empty",
+            ));
+        }
         if !piece.letter.is_ascii_alphabetic() {
             return Err(DefinitionError::invalid(
                 format!("{field}.letter"),

@@ -129,3 +129,22 @@ fn the_value_precedence_weighs_the_pieces() {
     assert_eq!(moves.len(), 1, "{moves:?}");
     assert_eq!(moves[0].captured, [at("e3")]);
 }
+
+/// A position that does not fit the board, built by hand, has no moves rather than a panic.
+#[test]
+fn a_position_off_the_board_has_no_moves() {
+    let rules = DefinedRules::from_toml(HOLES).expect("the example reads");
+    let mut short = DefinedPosition::start(&rules);
+    short.cells.truncate(5);
+    let mut unknown_kind = DefinedPosition::start(&rules);
+    let mut on_a_hole = DefinedPosition::start(&rules);
+    let b4 = rules.cell_named("test", "b4").expect("a square");
+    unknown_kind.cells[b4] = Some((Color::Black, 99));
+    on_a_hole.cells[2 * rules.width + 3] = Some((Color::Black, 0));
+    for pos in [short, unknown_kind, on_a_hole] {
+        assert!(!pos.fits(&rules));
+        assert!(legal_moves(&rules, &pos).is_empty());
+        assert_eq!(perft(&rules, &pos, 2), 0);
+        let _ = pos.diagram(&rules);
+    }
+}
