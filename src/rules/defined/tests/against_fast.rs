@@ -4,8 +4,8 @@
 use super::from_fast;
 use crate::rules::defined::{BUILTINS, DefinedPosition, builtin, perft};
 use crate::rules::{
-    Brazilian, Canadian, Czech, Duplicates, English, EnglishOn, International, Italian, Pool,
-    Position, Role, RuleSet, Russian, Spanish, Thai, perft as fast_perft,
+    Brazilian, Canadian, Color, Czech, Duplicates, English, EnglishOn, International, Italian,
+    Piece, Pool, Position, Role, RuleSet, Russian, Spanish, Square, Thai, perft as fast_perft,
 };
 
 /// A small fixed-seed generator, so that the random games are the same on every run.
@@ -66,6 +66,57 @@ fn agrees<R: RuleSet>(name: &str, depth: u32) {
         kings > 10 && captures > 10,
         "{name}: {kings} plies with kings, {captures} with captures"
     );
+}
+
+/// Positions of scattered men and kings, crowded enough for long capture routes: perft 2 agrees on each. Men
+/// are kept off the row they would be crowned on, where no game puts them.
+fn agrees_on_scattered_pieces<R: RuleSet>(name: &str, positions: usize) {
+    let rules = builtin(name).expect("a built-in definition");
+    let g = R::GEOMETRY;
+    let mut rng = Lcg(0xb0a2d ^ name.len() as u64);
+    for n in 0..positions {
+        let side = if n % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let mut pos = Position::<R>::empty(side);
+        for _ in 0..4 + rng.below(14) {
+            let square = Square::from_index(rng.below(g.squares() as usize) as u8);
+            let color = if rng.below(2) == 0 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let on_far_row = g.row_col(square).0 == Position::<R>::crowning_row(color);
+            let role = if on_far_row || rng.below(3) == 0 {
+                Role::King
+            } else {
+                Role::Man
+            };
+            pos.set_piece(square, Some(Piece::new(color, role)));
+        }
+        assert_eq!(
+            perft(&rules, &from_fast(&rules, &pos), 2),
+            fast_perft(&pos, 2, Duplicates::Keep),
+            "{name}: {pos:?}"
+        );
+    }
+}
+
+#[test]
+fn scattered_pieces() {
+    agrees_on_scattered_pieces::<English>("english", 300);
+    agrees_on_scattered_pieces::<International>("international", 300);
+    agrees_on_scattered_pieces::<Brazilian>("brazilian", 300);
+    agrees_on_scattered_pieces::<Canadian>("canadian", 200);
+    agrees_on_scattered_pieces::<Russian>("russian", 300);
+    agrees_on_scattered_pieces::<Pool>("pool", 300);
+    agrees_on_scattered_pieces::<Czech>("czech", 300);
+    agrees_on_scattered_pieces::<Spanish>("spanish", 300);
+    agrees_on_scattered_pieces::<Italian>("italian", 300);
+    agrees_on_scattered_pieces::<Thai>("thai", 300);
+    agrees_on_scattered_pieces::<EnglishOn<10>>("english-10", 200);
 }
 
 #[test]
