@@ -297,6 +297,9 @@ pub struct EndDefinition {
     /// What happens to a player with no legal move.
     #[serde(default)]
     pub no_moves: NoMoves,
+    /// Whether the first player to promote a piece wins at once (breakthrough).
+    #[serde(default)]
+    pub promotion_wins: bool,
 }
 
 /// The result for a player who cannot move.

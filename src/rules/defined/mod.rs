@@ -49,6 +49,8 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("spanish", include_str!("builtin/spanish.toml")),
     ("italian", include_str!("builtin/italian.toml")),
     ("thai", include_str!("builtin/thai.toml")),
+    ("antidraughts", include_str!("builtin/antidraughts.toml")),
+    ("breakthrough", include_str!("builtin/breakthrough.toml")),
 ];
 
 /// The built-in variant with this short name, read and checked.

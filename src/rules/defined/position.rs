@@ -90,6 +90,21 @@ impl DefinedPosition {
 
     /// The winner, if the game is over: the side to move has no legal move.
     pub fn winner(&self, rules: &DefinedRules) -> Option<Color> {
+        if rules.promotion_wins {
+            // The side that just moved promoted last, if both sides hold a promoted piece (a set-up position).
+            let promoted = |side: Color| {
+                self.cells
+                    .iter()
+                    .flatten()
+                    .any(|&(color, kind)| color == side && rules.kinds[kind].is_king)
+            };
+            if let Some(side) = [self.side.opponent(), self.side]
+                .into_iter()
+                .find(|&side| promoted(side))
+            {
+                return Some(side);
+            }
+        }
         if !legal_moves(rules, self).is_empty() {
             return None;
         }

@@ -79,6 +79,8 @@ pub struct DefinedRules {
     pub crowning: CrowningRule,
     /// What a player with no move gets.
     pub no_moves: NoMoves,
+    /// Whether the first player to promote a piece wins.
+    pub promotion_wins: bool,
 }
 
 impl DefinedRules {
@@ -123,6 +125,7 @@ impl DefinedRules {
             may_reverse: def.capture.may_reverse,
             crowning: def.capture.crowning,
             no_moves: def.end.no_moves,
+            promotion_wins: def.end.promotion_wins,
         };
         for (i, name) in def.board.holes.iter().enumerate() {
             let cell = rules.cell_named(&format!("board.holes[{i}]"), name)?;

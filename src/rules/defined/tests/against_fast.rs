@@ -138,6 +138,29 @@ fn international() {
 }
 
 #[test]
+fn antidraughts_and_breakthrough_move_as_international_and_end_by_their_goals() {
+    use crate::rules::{Antidraughts, Breakthrough, parse_fen};
+    agrees::<Antidraughts>("antidraughts", 3);
+    agrees::<Breakthrough>("breakthrough", 3);
+    // The winners the definitions name are the fast rules' (checked by the game record in tests/goals.rs).
+    let anti = builtin("antidraughts").expect("built in");
+    let blocked: Position<Antidraughts> = parse_fen("W:W6:B1").expect("FEN");
+    assert_eq!(from_fast(&anti, &blocked).winner(&anti), Some(Color::White));
+    let breakthrough = builtin("breakthrough").expect("built in");
+    let crowned: Position<Breakthrough> = parse_fen("B:WK1:B45").expect("FEN");
+    assert_eq!(
+        from_fast(&breakthrough, &crowned).winner(&breakthrough),
+        Some(Color::White)
+    );
+    let international = builtin("international").expect("built in");
+    let plain: Position<International> = parse_fen("B:WK1:B45").expect("FEN");
+    assert_eq!(
+        from_fast(&international, &plain).winner(&international),
+        None
+    );
+}
+
+#[test]
 fn brazilian() {
     agrees::<Brazilian>("brazilian", 5);
 }
