@@ -20,6 +20,7 @@ use crate::commands::perft::PerftArgs;
 use crate::commands::serve::ServeArgs;
 use crate::commands::think::ThinkArgs;
 use crate::commands::tune::TuneArgs;
+use crate::commands::variant::VariantArgs;
 
 /// Draughts (checkers) in the terminal.
 #[derive(Parser, Debug)]
@@ -166,6 +167,9 @@ pub(crate) enum Command {
     Hub(HubArgs),
     /// Count the leaves of the legal-move tree to each depth from 1 to DEPTH (checks the move generator).
     Perft(PerftArgs),
+    /// Variants written as definitions (TOML): check one, count its moves with the general generator, list the
+    /// built-in ones.
+    Variant(VariantArgs),
 }
 
 impl PlayArgs {

@@ -60,5 +60,6 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Egdb(args)) => commands::egdb::run(args),
         Some(Command::Hub(args)) => commands::hub::run(args),
         Some(Command::Perft(args)) => commands::perft::run(args, &board),
+        Some(Command::Variant(args)) => commands::variant::run(args),
     }
 }

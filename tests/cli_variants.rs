@@ -179,3 +179,41 @@ fn bench_measures_any_variant() {
         );
     }
 }
+
+#[test]
+fn a_variant_definition_is_checked_counted_and_its_mistakes_named() {
+    // The examples shipped beside the program, read by the same command a player uses on their own.
+    let root = env!("CARGO_MANIFEST_DIR");
+    let holes = format!("{root}/variants/holes.toml");
+    let out = crowned(&["variant", "check", &holes]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("16 squares to play on"),
+        "{}",
+        stdout(&out)
+    );
+    let leapers = format!("{root}/variants/leapers.toml");
+    let out = crowned(&["variant", "perft", &leapers, "--depth", "3"]);
+    let counts: Vec<String> = stdout(&out)
+        .lines()
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .collect();
+    assert_eq!(counts, ["perft 1 2", "perft 2 4", "perft 3 10"]);
+    // A built-in by name: the general generator counts English as the published table does.
+    let out = crowned(&["variant", "perft", "english", "--depth", "4"]);
+    assert!(stdout(&out).contains("perft 4 1469"), "{}", stdout(&out));
+    let listed = stdout(&crowned(&["variant", "list"]));
+    assert!(listed.contains("antidraughts") && listed.contains("breakthrough"));
+    // Mistakes: one line naming the file and the line or field.
+    let missing = TempFile::new("missing.toml", "name = \"x\"\n[board]\nwidth = 8\n");
+    assert_one_line_error(
+        &["variant", "check", missing.path()],
+        "line 2: missing field `height`",
+    );
+    let unclosed = TempFile::new("unclosed.toml", "name = \"x\"\n[board\n");
+    assert_one_line_error(&["variant", "check", unclosed.path()], "line 2:");
+    assert_one_line_error(
+        &["variant", "check", "no-such-file.toml"],
+        "no such definition file",
+    );
+}

@@ -23,6 +23,7 @@ pub mod settings;
 pub mod show;
 pub mod think;
 pub mod tune;
+pub mod variant;
 
 /// The rules and the position that the global options set up (`--variant`, `--size`, `--rows`, `--fen`), for
 /// the commands that work under rules or on a position.
