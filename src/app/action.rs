@@ -142,6 +142,8 @@ pub enum Action {
     },
     /// Show or hide the analysis panel: the engine's live judgement of the position on show.
     ToggleAnalysis,
+    /// Turn the capture effect on or off for the session.
+    ToggleCaptureEffect,
     /// Analyse every move of the game on show, and mark the costly ones.
     AnalyseGame,
     /// Show the next (`true`) or previous marked move of the game.
@@ -368,6 +370,8 @@ pub enum Timer {
     Pace,
     /// The next step of a move being shown along its path.
     Animation,
+    /// The next frame of the capture effect's bursts.
+    Burst,
     /// The analysis panel may show the engine's latest report.
     Analysis,
     /// The running clock shows a new second, or has run out.

@@ -79,6 +79,26 @@ impl Animation {
         trail
     }
 
+    /// The pieces the next step takes off the board: the one it jumps, or on the move's last landing, when
+    /// the picture becomes the game itself, any the move has taken that are still drawn.
+    pub fn taken_next(&self) -> Vec<Square> {
+        let Some(shown) = self.queue.front() else {
+            return Vec::new();
+        };
+        let before = taken_by_jumps(&shown.mv, self.geometry, shown.frame);
+        if shown.frame + 1 >= shown.mv.path().len() {
+            return shown
+                .mv
+                .captured()
+                .filter(|s| !before.contains(s))
+                .collect();
+        }
+        taken_by_jumps(&shown.mv, self.geometry, shown.frame + 1)
+            .into_iter()
+            .filter(|s| !before.contains(s))
+            .collect()
+    }
+
     /// One step on. Returns `false` once everything has been shown (the board then shows the game itself).
     pub fn advance(&mut self) -> bool {
         let Some(shown) = self.queue.front_mut() else {

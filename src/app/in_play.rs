@@ -1,11 +1,13 @@
 //! The game in play and what goes with it: the moves it allows, the board cursor, the engine's searches, the
-//! pace of a game between engines, the move being shown along its path, and the clocks. The app owns one and
-//! lends it to its parts; everything here is about the game itself, nothing about what is open over it.
+//! pace of a game between engines, the move being shown along its path and its bursts, and the clocks. The app
+//! owns one and lends it to its parts; everything here is about the game itself, nothing about what is open over
+//! it.
 
 use std::time::Duration;
 
 use super::action::{Purpose, Thinking};
 use super::animation::Animation;
+use super::burst::Burst;
 use super::cursor::Cursor;
 use super::picking::Picker;
 use crate::game::{AnyGame, Clock, TimeControl};
@@ -25,6 +27,8 @@ pub(super) struct InPlay {
     pub(super) searches: u64,
     /// Moves being shown stepping along their path.
     pub(super) animation: Option<Animation>,
+    /// The capture effect's bursts on show (empty when it is off or nothing was taken lately).
+    pub(super) burst: Burst,
     /// Whether a game between engines is waiting for its pace timer before it shows the next move.
     pub(super) pace_wait: bool,
     /// An engine's move that came before the pace timer, shown when it is due.
@@ -52,6 +56,7 @@ impl InPlay {
             thinking: None,
             searches: 0,
             animation: None,
+            burst: Burst::default(),
             pace_wait: false,
             held: None,
             clock: time_control.map(Clock::new),

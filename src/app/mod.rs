@@ -4,12 +4,13 @@
 //!
 //! The modules build on one another from the bottom up, none importing one above it: the vocabulary of actions
 //! and effects (`action`), the parts of the state with their own rules (`cursor`, `picking`, `animation`,
-//! `setup`, `dialog`, `library`, `keymap`, `preferences`, `mode`, `overlay`), the state and its rooms (`state`),
-//! and what reads the state to turn input into actions (`keys`, `input`, `layout`).
+//! `burst`, `setup`, `dialog`, `library`, `keymap`, `preferences`, `mode`, `overlay`), the state and its rooms
+//! (`state`), and what reads the state to turn input into actions (`keys`, `input`, `layout`).
 
 mod action;
 mod animation;
 mod ballot;
+mod burst;
 mod cursor;
 mod dialog;
 mod event;
@@ -32,6 +33,7 @@ mod table;
 
 pub use animation::Animation;
 pub use ballot::{OPENING_TAG, OpeningChoice, ballot_game, deck_size, eleven_man_game};
+pub use burst::{BURST_FRAME, BURST_FRAMES, Burst, CaptureEffect, UnknownCaptureEffect};
 pub use cursor::{Cursor, Step};
 pub use dialog::{DialogRow, NewGameDialog, PLAYER_CHOICES};
 pub use event::{InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind};

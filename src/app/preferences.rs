@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use super::burst::CaptureEffect;
 use super::keymap::KeyMap;
 use crate::engine::{Level, Player, Players};
 use crate::game::{DEFAULT_MOVE_LIMIT, TimeControl};
@@ -86,6 +87,8 @@ pub struct Preferences {
     pub pace: Option<Duration>,
     /// How long each step of a move is shown as the piece moves along its path (`None`: moves appear at once).
     pub animation_step: Option<Duration>,
+    /// What is drawn over a piece as it is taken.
+    pub capture_effect: CaptureEffect,
     /// How long the engine may think about a move; every search the app asks for carries the limits it gives.
     pub think_time: Duration,
     /// The level that suggests a move when the player asks for a hint.
@@ -123,6 +126,7 @@ impl Default for Preferences {
             move_limit: DEFAULT_MOVE_LIMIT,
             pace: Some(DEFAULT_PACE),
             animation_step: Some(DEFAULT_ANIMATION_STEP),
+            capture_effect: CaptureEffect::None,
             think_time: DEFAULT_THINK_TIME,
             hint_level: Level::Max,
             hint_time: DEFAULT_HINT_TIME,

@@ -35,6 +35,7 @@ use tui_input::Input;
 use super::action::{Action, Effect, Keep, Thinking};
 use super::animation::Animation;
 use super::ballot::OpeningChoice;
+use super::burst::Burst;
 use super::dialog::NewGameDialog;
 use super::in_play::InPlay;
 use super::input_box::InputBox;
@@ -344,6 +345,11 @@ impl App {
         self.play.animation.as_ref()
     }
 
+    /// The capture effect's bursts on show (empty when there are none).
+    pub fn burst(&self) -> &Burst {
+        &self.play.burst
+    }
+
     /// The position being set up, when setting up.
     pub fn setup(&self) -> Option<&Setup> {
         match &self.mode {
@@ -554,8 +560,9 @@ impl App {
             return Vec::new();
         }
         if action.from_player() && !matches!(action, Action::ToggleHelp | Action::ScrollHelp(_)) {
-            // Any key shows the game as it stands at once.
+            // Any key shows the game as it stands at once, bursts ended.
             self.play.animation = None;
+            self.play.burst = Burst::default();
         }
         if let Action::Timer(timer) = action {
             return self.timer(timer);

@@ -112,6 +112,10 @@ impl Settings {
             self.orientation = v.parse().map_err(|e| format!("{e}"))?;
             Ok(())
         });
+        parse("capture-effect", display.capture_effect, &mut |v| {
+            self.capture_effect = v.parse().map_err(|e| format!("{e}"))?;
+            Ok(())
+        });
         if let Some(on) = display.square_numbers {
             self.square_numbers = on;
         }

@@ -56,6 +56,7 @@ pub(super) struct DisplayLayer {
     pub(super) orientation: Option<String>,
     pub(super) legal_moves: Option<bool>,
     pub(super) animation_step: Option<f64>,
+    pub(super) capture_effect: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -140,6 +141,7 @@ pub(super) struct DisplayOut {
     pub(super) orientation: &'static str,
     pub(super) legal_moves: bool,
     pub(super) animation_step: f64,
+    pub(super) capture_effect: &'static str,
 }
 
 #[derive(Serialize)]

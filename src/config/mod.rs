@@ -34,7 +34,7 @@ use locate::*;
 use values::seconds;
 pub use values::{MAX_PACE, check_interval, check_seconds, parse_clock, parse_notation};
 
-use crate::app::{KeyMap, Orientation, Player, Players, Preferences};
+use crate::app::{CaptureEffect, KeyMap, Orientation, Player, Players, Preferences};
 use crate::engine::Level;
 use crate::game::TimeControl;
 use crate::rules::{GameType, SquareStyle};
@@ -81,6 +81,8 @@ pub struct Settings {
     /// Seconds each step of a move is shown as the piece moves along its path (`display.animation-step`); 0
     /// shows moves at once.
     pub animation_step: f64,
+    /// What is drawn over a piece as it is taken (`display.capture-effect`).
+    pub capture_effect: CaptureEffect,
     /// Saving the game in progress and filing games without being asked (`game.autosave`).
     pub autosave: bool,
     /// Moves by each side without a capture or a man moving before a draw in English draughts
@@ -141,6 +143,7 @@ impl Settings {
             orientation: preferences.orientation,
             legal_moves: options.legal_moves,
             animation_step: 0.0,
+            capture_effect: preferences.capture_effect,
             autosave: true,
             move_limit: preferences.move_limit,
             game_type: GameType::default(),
@@ -270,6 +273,7 @@ impl Settings {
             move_limit: self.move_limit,
             pace: seconds(self.pace),
             animation_step: seconds(self.animation_step),
+            capture_effect: self.capture_effect,
             think_time: self.think_time(),
             hint_level: self.hint_level,
             hint_time: Duration::from_secs_f64(self.hint_time),
@@ -311,6 +315,7 @@ impl Settings {
                 orientation: self.orientation.name(),
                 legal_moves: self.legal_moves,
                 animation_step: self.animation_step,
+                capture_effect: self.capture_effect.name(),
             },
             game: GameOut {
                 autosave: self.autosave,

@@ -31,6 +31,7 @@ fn the_built_in_file_parses_and_sets_everything() {
     let d = layer.display.expect("[display]");
     assert!(d.theme.is_some() && d.pieces.is_some() && d.square_numbers.is_some());
     assert!(d.notation.is_some() && d.orientation.is_some() && d.legal_moves.is_some());
+    assert!(d.animation_step.is_some() && d.capture_effect.is_some());
     let g = layer.game.expect("[game]");
     assert!(g.autosave.is_some() && g.move_limit.is_some());
     assert!(g.variant.is_some() && g.size.is_some() && g.rows.is_some());
@@ -105,6 +106,29 @@ fn a_users_file_changes_only_what_it_names() {
     assert_eq!(user("# nothing\n\n").expect("valid"), defaults);
     // An integer is a number of seconds too.
     assert_eq!(user("[engine]\ntime = 3").expect("valid").engine_time, 3.0);
+}
+
+#[test]
+fn the_capture_effect_is_read_and_a_bad_one_refused_with_its_line() {
+    assert_eq!(Settings::defaults().capture_effect, CaptureEffect::None);
+    let settings = user("[display]\ncapture-effect = \"explode\"\n").expect("valid");
+    assert_eq!(settings.capture_effect, CaptureEffect::Explode);
+    assert_eq!(
+        settings.preferences().capture_effect,
+        CaptureEffect::Explode
+    );
+    assert!(
+        settings.to_toml().contains("capture-effect = \"explode\""),
+        "--print-config shows it"
+    );
+    let (line, setting, message) =
+        refused("[display]\ntheme = \"classic\"\n\ncapture-effect = \"fireworks\"\n");
+    assert_eq!(line, Some(4));
+    assert_eq!(setting.as_deref(), Some("display.capture-effect"));
+    assert!(message.contains("none and explode"), "{message}");
+    let (line, _, message) = refused("[display]\ncapture-effect = true\n");
+    assert_eq!(line, Some(2));
+    assert!(message.contains("invalid type"), "{message}");
 }
 
 #[test]

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Widget};
 use super::theme::PieceStyle;
 use super::{Options, pane_block};
 use crate::app::ScreenLayout;
-use crate::app::{App, Focus, Mode, Player};
+use crate::app::{App, BURST_FRAMES, Focus, Mode, Player};
 use crate::rules::{AnyPosition, Color, Piece, Role, Square, SquareStyle};
 
 /// What is marked on the board, worked out once per frame.
@@ -26,6 +26,8 @@ struct Marks {
     last_taken: Vec<Square>,
     /// Where the engine's suggested move starts and ends, while one is on show.
     hint: Vec<Square>,
+    /// The capture effect's bursts on the live position: each square with its frame.
+    burst: Vec<(Square, usize)>,
 }
 
 impl Marks {
@@ -55,9 +57,8 @@ impl Marks {
             Mode::Setup(_) => None,
             _ => Some(app.game().ply()),
         };
-        let animation = app
-            .animation()
-            .filter(|_| matches!(app.mode(), Mode::Play | Mode::Over(_)));
+        let live_picture = matches!(app.mode(), Mode::Play | Mode::Over(_));
+        let animation = app.animation().filter(|_| live_picture);
         let (last_from, last_to, last_taken) = match animation {
             // A move being shown leaves a trail: where it started and what it has taken so far.
             Some(animation) => {
@@ -101,6 +102,11 @@ impl Marks {
                 .hint()
                 .map(|hint| vec![hint.mv.from(), hint.mv.to()])
                 .unwrap_or_default(),
+            burst: if live_picture {
+                app.burst().sparks().to_vec()
+            } else {
+                Vec::new()
+            },
         }
     }
 
@@ -238,6 +244,19 @@ fn draw_square(
         None if marks.last_taken.contains(&square) => (options.pieces.taken(), theme.quiet),
         None if marks.last_from == Some(square) => (options.pieces.departed(), theme.quiet),
         None => (' ', Style::new()),
+    };
+    // A burst is drawn where the taken piece was, over any mark of the square, never over a piece.
+    let burst = marks
+        .burst
+        .iter()
+        .find(|&&(s, _)| s == square)
+        .filter(|_| piece.is_none());
+    let (glyph, style) = match burst {
+        Some(&(_, frame)) if frame + 1 >= BURST_FRAMES => {
+            (options.pieces.burst(frame), theme.quiet)
+        }
+        Some(&(_, frame)) => (options.pieces.burst(frame), theme.burst),
+        None => (glyph, style),
     };
     // On big squares a piece is drawn big; its marks stand just outside it.
     let big = piece

@@ -81,6 +81,18 @@ impl PieceStyle {
         }
     }
 
+    /// The capture effect's frame `frame` over a piece being taken: a flash, a ring, dust (`display.capture-effect
+    /// = "explode"`). A frame past the last shows the last.
+    pub fn burst(self, frame: usize) -> char {
+        const UNICODE: [char; 3] = ['✸', '✺', '·'];
+        const ASCII: [char; 3] = ['*', '+', '.'];
+        let frames = match self {
+            PieceStyle::Unicode => UNICODE,
+            PieceStyle::Ascii => ASCII,
+        };
+        frames[frame.min(frames.len() - 1)]
+    }
+
     /// The mark on a piece captured so far in a capture being picked, and on the squares of the pieces the last
     /// move took.
     pub fn taken(self) -> char {
@@ -192,6 +204,8 @@ pub struct Theme {
     pub focus: Style,
     /// The current move in the history.
     pub current: Style,
+    /// The capture effect's burst (foreground only: drawn over the square); its last frame, the dust, is quiet.
+    pub burst: Style,
 }
 
 impl Theme {
@@ -226,6 +240,9 @@ impl Theme {
             quiet: Style::new().fg(Tint::DarkGray),
             focus: Style::new().fg(Tint::Yellow).add_modifier(Modifier::BOLD),
             current: Style::new().add_modifier(Modifier::REVERSED),
+            burst: Style::new()
+                .fg(Tint::LightYellow)
+                .add_modifier(Modifier::BOLD),
         }
     }
 
@@ -250,6 +267,9 @@ impl Theme {
                 .fg(Tint::Rgb(214, 170, 40))
                 .add_modifier(Modifier::BOLD),
             current: Style::new().add_modifier(Modifier::REVERSED),
+            burst: Style::new()
+                .fg(Tint::Rgb(255, 170, 40))
+                .add_modifier(Modifier::BOLD),
         }
     }
 
@@ -270,6 +290,8 @@ impl Theme {
             quiet: plain,
             focus: plain.add_modifier(Modifier::BOLD),
             current: plain.add_modifier(Modifier::REVERSED),
+            // Without colour the burst is its glyphs alone.
+            burst: plain,
         }
     }
 }
@@ -283,7 +305,13 @@ mod tests {
         for name in ThemeName::ALL {
             let theme = Theme::new(name, true);
             assert_eq!(theme, Theme::mono());
-            for style in [theme.light, theme.dark, theme.cursor, theme.black] {
+            for style in [
+                theme.light,
+                theme.dark,
+                theme.cursor,
+                theme.black,
+                theme.burst,
+            ] {
                 assert_eq!((style.fg, style.bg), (None, None));
             }
         }
@@ -308,6 +336,16 @@ mod tests {
                 .glyph(Piece::new(Color::White, Role::King))
                 .is_ascii()
         );
+    }
+
+    #[test]
+    fn bursts_have_three_frames_in_each_style_and_ascii_stays_ascii() {
+        for style in PieceStyle::ALL {
+            let frames: Vec<char> = (0..3).map(|f| style.burst(f)).collect();
+            assert_eq!(style.burst(7), frames[2], "past the end shows the last");
+            assert!(frames[0] != frames[1] && frames[1] != frames[2]);
+        }
+        assert!((0..3).all(|f| PieceStyle::Ascii.burst(f).is_ascii()));
     }
 
     #[test]

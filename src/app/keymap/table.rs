@@ -216,6 +216,13 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         &["S"],
         "save the game (:save [name] names it)",
     ),
+    command(
+        Board,
+        "capture-effect",
+        Action::ToggleCaptureEffect,
+        &["X"],
+        "turn the capture effect on / off",
+    ),
     command(Board, "help", Action::ToggleHelp, &["?"], "this help"),
     command(
         Board,

@@ -188,6 +188,13 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         "claim the win (or call it a draw) when the opponent has been away too long (a game on a server)",
         |app, rest| app.claim(rest).map(Ran::Done),
     ),
+    TypedCommand {
+        name: "explode",
+        aliases: &["effect"],
+        argument: None,
+        help: "turn the capture effect (a burst over each taken piece) on or off",
+        run: |_, _| Ok(Ran::Then(Action::ToggleCaptureEffect)),
+    },
     command("help", None, "the keys and the commands", |app, _| {
         app.overlay.show_help();
         Ok(Ran::Done(Vec::new()))
@@ -335,7 +342,7 @@ mod tests {
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
     const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse \
                           :comment [TEXT] :analysis :pause :level L :ballot [N] :eleven [N] :setup :fen [FEN] \
-                          :copy [fen|pdn] :save [name] :load :continue :say TEXT :claim [draw] :help :quit";
+                          :copy [fen|pdn] :save [name] :load :continue :say TEXT :claim [draw] :explode :help :quit";
 
     fn app() -> App {
         App::new(Players {

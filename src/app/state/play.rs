@@ -73,6 +73,7 @@ impl App {
             Action::AnalyseGame => self.start_review(),
             Action::JumpToMark(forward) => self.jump_to_mark(forward),
             Action::ToggleAnalysis => self.toggle_analysis(),
+            Action::ToggleCaptureEffect => self.toggle_capture_effect(),
             Action::Quit => self.quit(),
             Action::Interrupt => self.quit_now(),
             Action::Notice(text) => {

@@ -1,5 +1,5 @@
 //! Everything that happens on a timer: playing a replayed game back, the steady pace of a game between engines,
-//! moves stepping along their path, and the player holding the engine.
+//! moves stepping along their path and the bursts of the pieces they take, and the player holding the engine.
 //!
 //! The app has no clock. It asks the front end for a wake-up with [`Effect::Wake`] and acts when
 //! [`Action::Timer`] comes back; a timer that is no longer wanted when it comes does nothing. Tests fire timers
@@ -8,10 +8,11 @@
 use super::App;
 use crate::app::action::{Effect, Timer};
 use crate::app::animation::Animation;
+use crate::app::burst::{BURST_FRAME, Burst, CaptureEffect};
 use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::engine::Player;
-use crate::rules::{AnyPosition, Move};
+use crate::rules::{AnyPosition, Move, Square};
 
 impl App {
     /// A timer came due.
@@ -25,14 +26,52 @@ impl App {
                 self.show_held_move()
             }
             Timer::Animation => {
-                let still = self.play.animation.as_mut().is_some_and(Animation::advance);
-                if !still {
-                    self.play.animation = None;
+                let Some(animation) = self.play.animation.as_mut() else {
                     return Vec::new();
+                };
+                // The pieces this step takes off the board burst as they go.
+                let taken = animation.taken_next();
+                let still = animation.advance();
+                let mut effects: Vec<Effect> = self.start_burst(taken).into_iter().collect();
+                if still {
+                    effects.extend(self.animation_wake());
+                } else {
+                    self.play.animation = None;
                 }
-                self.animation_wake().into_iter().collect()
+                effects
+            }
+            Timer::Burst => {
+                if self.play.burst.advance() {
+                    vec![burst_wake()]
+                } else {
+                    Vec::new()
+                }
             }
         }
+    }
+
+    /// Starts the capture effect's burst on each of `squares`, pieces just taken, when the effect is on. The
+    /// timer is asked for only when no burst was running: one already running carries the new ones along.
+    fn start_burst(&mut self, squares: Vec<Square>) -> Option<Effect> {
+        if self.preferences.capture_effect != CaptureEffect::Explode {
+            return None;
+        }
+        self.play.burst.add(squares).then(burst_wake)
+    }
+
+    /// Turns the capture effect on or off for the session, saying so on the status line.
+    pub(super) fn toggle_capture_effect(&mut self) -> Vec<Effect> {
+        let effect = self.preferences.capture_effect.toggled();
+        self.preferences.capture_effect = effect;
+        self.play.burst = Burst::default();
+        let again = self.key(Context::Board, "capture-effect", ":explode");
+        self.status = match effect {
+            CaptureEffect::Explode => {
+                format!("capture effect on: taken pieces burst ({again} turns it off)")
+            }
+            CaptureEffect::None => format!("capture effect off ({again} turns it on)"),
+        };
+        Vec::new()
     }
 
     /// In a game with nobody at the board, the time the next move waits before it is shown: the engine thinks
@@ -88,26 +127,51 @@ impl App {
 
     /// Shows `mv`, just played from `before`, stepping along its path from landing `seen`; a move that comes
     /// while another is still being shown waits its turn.
-    pub(super) fn animate(&mut self, before: AnyPosition, mv: Move, seen: usize) -> Option<Effect> {
-        self.preferences.animation_step?;
-        // Only the live position is drawn stepping: someone looking back through the game sees the move in the
-        // move list.
+    ///
+    /// With the capture effect on, the pieces the move takes burst: each as it is jumped while the move steps
+    /// along its path, or all at once when the move appears at once.
+    pub(super) fn animate(&mut self, before: AnyPosition, mv: Move, seen: usize) -> Vec<Effect> {
+        // Only the live position is drawn stepping or bursting: someone looking back through the game sees the
+        // move in the move list.
         if !matches!(self.mode, Mode::Play | Mode::Over(_)) {
-            return None;
+            return Vec::new();
+        }
+        if self.preferences.animation_step.is_none() {
+            return self
+                .start_burst(mv.captured().collect())
+                .into_iter()
+                .collect();
         }
         if let Some(animation) = self.play.animation.as_mut() {
             animation.then(before, mv);
-            return None;
+            return Vec::new();
         }
         self.play.animation = Animation::new(before, mv, seen, before.geometry());
-        self.animation_wake()
+        // The jumps already seen (a capture picked jump by jump) took their pieces just now; a move with nothing
+        // left to show took all of them.
+        let taken: Vec<Square> = match &self.play.animation {
+            Some(animation) => animation.trail().into_iter().skip(1).collect(),
+            None => mv.captured().collect(),
+        };
+        let mut effects: Vec<Effect> = self.start_burst(taken).into_iter().collect();
+        effects.extend(self.animation_wake());
+        effects
     }
 
+    /// The wake-up for the next step of the animation, while there is one.
     fn animation_wake(&self) -> Option<Effect> {
         let step = self.preferences.animation_step?;
         self.play.animation.as_ref().map(|_| Effect::Wake {
             timer: Timer::Animation,
             after: step,
         })
+    }
+}
+
+/// The wake-up for the bursts' next frame.
+fn burst_wake() -> Effect {
+    Effect::Wake {
+        timer: Timer::Burst,
+        after: BURST_FRAME,
     }
 }

@@ -1,0 +1,155 @@
+//! The optional capture effect (`display.capture-effect`): a short burst drawn over each taken piece as it leaves
+//! the board, a few frames on the app's own timer.
+//!
+//! Like the animation, a burst is only a picture: the game has already changed when it starts, any key ends it at
+//! once, and nothing waits for it. It keeps its own timer rather than the animation's so that it runs the same
+//! whether moves step along their path or appear at once (`display.animation-step = 0`).
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use thiserror::Error;
+
+use crate::rules::Square;
+
+/// What is drawn when a piece is taken.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CaptureEffect {
+    /// Nothing beyond the taken piece's mark.
+    #[default]
+    None,
+    /// A short burst over each taken piece's square.
+    Explode,
+}
+
+impl CaptureEffect {
+    /// Every effect.
+    pub const ALL: [CaptureEffect; 2] = [CaptureEffect::None, CaptureEffect::Explode];
+
+    /// The name in the settings.
+    pub fn name(self) -> &'static str {
+        match self {
+            CaptureEffect::None => "none",
+            CaptureEffect::Explode => "explode",
+        }
+    }
+
+    /// The other one: what the toggle key switches to.
+    pub fn toggled(self) -> CaptureEffect {
+        match self {
+            CaptureEffect::None => CaptureEffect::Explode,
+            CaptureEffect::Explode => CaptureEffect::None,
+        }
+    }
+}
+
+impl fmt::Display for CaptureEffect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A name that is not a capture effect.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown capture effect {0:?}: the effects are none and explode")]
+pub struct UnknownCaptureEffect(pub String);
+
+impl FromStr for CaptureEffect {
+    type Err = UnknownCaptureEffect;
+
+    fn from_str(s: &str) -> Result<CaptureEffect, UnknownCaptureEffect> {
+        CaptureEffect::ALL
+            .into_iter()
+            .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| UnknownCaptureEffect(s.to_string()))
+    }
+}
+
+/// How many frames a burst has: the flash, the ring, the dust.
+pub const BURST_FRAMES: usize = 3;
+
+/// How long each frame of a burst is shown: the whole burst (a quarter of a second) is over before a player
+/// would think of pressing a key, and is short enough to cost little over a slow link.
+pub const BURST_FRAME: Duration = Duration::from_millis(80);
+
+/// The bursts on show: each taken square with the frame it has reached.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Burst {
+    sparks: Vec<(Square, usize)>,
+}
+
+impl Burst {
+    /// Starts a burst on each of `squares` at its first frame (a square already bursting starts again). Returns
+    /// whether the bursts were idle before, and so need the timer started.
+    pub fn add(&mut self, squares: impl IntoIterator<Item = Square>) -> bool {
+        let idle = self.sparks.is_empty();
+        for square in squares {
+            self.sparks.retain(|&(s, _)| s != square);
+            self.sparks.push((square, 0));
+        }
+        idle && !self.sparks.is_empty()
+    }
+
+    /// One frame on; the bursts past their last frame end. Returns whether any is still on show.
+    pub fn advance(&mut self) -> bool {
+        for (_, frame) in &mut self.sparks {
+            *frame += 1;
+        }
+        self.sparks.retain(|&(_, frame)| frame < BURST_FRAMES);
+        !self.sparks.is_empty()
+    }
+
+    /// The frame on show on `square`, if it is bursting.
+    pub fn frame_at(&self, square: Square) -> Option<usize> {
+        self.sparks
+            .iter()
+            .find(|&&(s, _)| s == square)
+            .map(|&(_, frame)| frame)
+    }
+
+    /// The squares bursting, with their frames.
+    pub fn sparks(&self) -> &[(Square, usize)] {
+        &self.sparks
+    }
+
+    /// Whether nothing is bursting.
+    pub fn is_empty(&self) -> bool {
+        self.sparks.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(n: u32) -> Square {
+        Square::from_number(n, 32).expect("a square")
+    }
+
+    #[test]
+    fn a_burst_runs_its_frames_and_ends() {
+        let mut burst = Burst::default();
+        assert!(burst.add([sq(18)]), "the first burst starts the timer");
+        assert_eq!(burst.frame_at(sq(18)), Some(0));
+        assert!(burst.advance());
+        assert!(!burst.add([sq(27)]), "a second joins the running timer");
+        assert_eq!(burst.sparks(), &[(sq(18), 1), (sq(27), 0)]);
+        assert!(burst.advance());
+        assert!(burst.advance(), "27 still on its last frame");
+        assert_eq!(burst.sparks(), &[(sq(27), 2)]);
+        assert!(!burst.advance());
+        assert!(burst.is_empty());
+        assert!(!burst.add([]), "nothing to show starts nothing");
+    }
+
+    #[test]
+    fn effects_read_and_toggle() {
+        for effect in CaptureEffect::ALL {
+            assert_eq!(effect.name().parse(), Ok(effect));
+            assert_eq!(effect.toggled().toggled(), effect);
+        }
+        assert_eq!(" Explode ".parse(), Ok(CaptureEffect::Explode));
+        assert!("fireworks".parse::<CaptureEffect>().is_err());
+    }
+}
