@@ -8,6 +8,8 @@ mod app_flows;
 mod app_invariants;
 #[path = "../app_table.rs"]
 mod app_table;
+#[path = "../capture_effect.rs"]
+mod capture_effect;
 #[path = "../common/mod.rs"]
 mod common;
 #[path = "../keys.rs"]
