@@ -192,6 +192,8 @@ fn a_variant_definition_is_checked_counted_and_its_mistakes_named() {
         "{}",
         stdout(&out)
     );
+    // The holes are drawn as holes, not as squares no one plays on.
+    assert!(stdout(&out).contains('#'), "{}", stdout(&out));
     let leapers = format!("{root}/variants/leapers.toml");
     let out = crowned(&["variant", "perft", &leapers, "--depth", "3"]);
     let counts: Vec<String> = stdout(&out)

@@ -115,11 +115,12 @@ impl DefinedPosition {
     }
 
     /// A diagram: each piece's ASCII letter (upper case for White, lower for Black), `.` for an empty playable
-    /// cell, blank otherwise; row 0 first.
+    /// cell, `#` for a hole, blank otherwise; row 0 first.
     pub fn diagram(&self, rules: &DefinedRules) -> String {
         let mut text = String::new();
         for (cell, occupant) in self.cells.iter().enumerate() {
             let c = match occupant {
+                _ if rules.holes.contains(&cell) => '#',
                 _ if !rules.playable.get(cell).copied().unwrap_or(false) => ' ',
                 None => '.',
                 Some((color, kind)) => {

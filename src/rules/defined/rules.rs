@@ -61,6 +61,8 @@ pub struct DefinedRules {
     pub height: usize,
     /// For each cell, whether pieces may stand on it.
     pub playable: Vec<bool>,
+    /// The cells the definition takes out of the board (holes), which would otherwise be played on.
+    pub holes: Vec<Cell>,
     /// The pieces at the start, by cell: side and kind.
     pub start: Vec<Option<(Color, usize)>>,
     /// Who moves first.
@@ -116,6 +118,7 @@ impl DefinedRules {
                     }
                 })
                 .collect(),
+            holes: Vec::new(),
             start: vec![None; width * height],
             first: color(def.first),
             kinds: Vec::new(),
@@ -130,6 +133,7 @@ impl DefinedRules {
         for (i, name) in def.board.holes.iter().enumerate() {
             let cell = rules.cell_named(&format!("board.holes[{i}]"), name)?;
             rules.playable[cell] = false;
+            rules.holes.push(cell);
         }
         rules.kinds = kinds(def, height as u32)?;
         rules.place_start(def)?;
