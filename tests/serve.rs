@@ -302,6 +302,28 @@ async fn a_second_server_on_the_same_folder_is_refused_while_the_first_runs() {
     t.wait_for("Black to play").await;
 }
 
+#[test]
+fn a_missing_authorized_keys_file_is_named_with_the_system_s_reason_once() {
+    let home = std::env::temp_dir().join(format!("crowned-serve-nokeys-{}", std::process::id()));
+    let missing = home.join("no-such-authorized-keys");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--authorized-keys"])
+        .arg(&missing)
+        .env("CROWNED_HOME", &home)
+        .output()
+        .expect("runs");
+    let _ = std::fs::remove_dir_all(&home);
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains(&missing.display().to_string()), "{said}");
+    // The system's words for a missing file on Linux, said once (the error and its cause used to say it twice).
+    assert_eq!(
+        said.matches("No such file or directory").count(),
+        1,
+        "the reason once: {said}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() {
     let alice = new_key();

@@ -51,7 +51,7 @@ fn play(
         Some(path) => {
             // The error names the file and says why; its source would only repeat the reason.
             let games = read_games_file_as(path, file_rules).map_err(|e| match e {
-                StoreError::Io { source, .. } if source.kind() == std::io::ErrorKind::NotFound => {
+                StoreError::Io { cause, .. } if cause.kind() == std::io::ErrorKind::NotFound => {
                     // A mistyped command lands here too, so say what else the word could have been.
                     anyhow!(
                         "{}: no such file, and not a command (`crowned --help` lists the commands)",

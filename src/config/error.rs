@@ -13,12 +13,12 @@ use crate::store::file_label;
 #[derive(Debug, Error)]
 pub enum SettingsError {
     /// The file exists but cannot be read: permissions, a directory in its place, a read error.
-    #[error("{}: cannot be read: {source}", .path.display())]
+    #[error("{}: cannot be read: {cause}", .path.display())]
     Unreadable {
         /// The file.
         path: PathBuf,
         /// What the system said.
-        source: io::Error,
+        cause: io::Error,
     },
     /// The file is far too large to be a settings file.
     #[error("{}: the file is larger than {MAX_FILE_SIZE} bytes", .path.display())]
@@ -96,7 +96,9 @@ impl SettingsError {
     pub fn brief(&self) -> String {
         let name = file_label(self.path());
         match self {
-            SettingsError::Unreadable { source, .. } => format!("{name}: cannot be read: {source}"),
+            SettingsError::Unreadable { cause: source, .. } => {
+                format!("{name}: cannot be read: {source}")
+            }
             SettingsError::TooLarge { .. } => {
                 format!("{name}: the file is larger than {MAX_FILE_SIZE} bytes")
             }

@@ -372,7 +372,7 @@ pub struct Overrides {
 fn read_settings_file(path: &Path) -> Result<Option<String>, SettingsError> {
     let unreadable = |source| SettingsError::Unreadable {
         path: path.to_path_buf(),
-        source,
+        cause: source,
     };
     let file = match std::fs::File::open(path) {
         Ok(file) => file,

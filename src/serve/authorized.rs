@@ -12,12 +12,12 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum AuthorizedKeysError {
     /// The file cannot be read.
-    #[error("cannot read the authorized keys {}: {source}", path.display())]
+    #[error("cannot read the authorized keys {}: {cause}", path.display())]
     Read {
         /// The file.
         path: PathBuf,
         /// Why.
-        source: io::Error,
+        cause: io::Error,
     },
     /// A line is not a key.
     #[error("{}: line {line} is not an OpenSSH public key ({why})", path.display())]
@@ -42,7 +42,7 @@ pub enum AuthorizedKeysError {
 pub fn load_authorized_keys(path: &Path) -> Result<HashSet<String>, AuthorizedKeysError> {
     let text = std::fs::read_to_string(path).map_err(|source| AuthorizedKeysError::Read {
         path: path.to_owned(),
-        source,
+        cause: source,
     })?;
     authorized_fingerprints(&text)
         .map_err(|(line, why)| AuthorizedKeysError::Line {

@@ -13,12 +13,12 @@ use crate::store::write_atomic;
 #[derive(Debug, Error)]
 pub enum HostKeyError {
     /// The file exists but cannot be read.
-    #[error("cannot read the host key {}: {source}", path.display())]
+    #[error("cannot read the host key {}: {cause}", path.display())]
     Read {
         /// The key file.
         path: PathBuf,
         /// Why.
-        source: io::Error,
+        cause: io::Error,
     },
     /// The file is not an OpenSSH private key this server can use.
     #[error(
@@ -32,12 +32,12 @@ pub enum HostKeyError {
         why: String,
     },
     /// A new key could not be written.
-    #[error("cannot write a new host key to {}: {source}", path.display())]
+    #[error("cannot write a new host key to {}: {cause}", path.display())]
     Write {
         /// The key file.
         path: PathBuf,
         /// Why.
-        source: io::Error,
+        cause: io::Error,
     },
 }
 
@@ -63,7 +63,7 @@ pub fn load_or_create(path: &Path) -> Result<(PrivateKey, bool), HostKeyError> {
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let write = |source| HostKeyError::Write {
                 path: path.to_owned(),
-                source,
+                cause: source,
             };
             let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
                 .map_err(|e| write(io::Error::other(e.to_string())))?;
@@ -75,7 +75,7 @@ pub fn load_or_create(path: &Path) -> Result<(PrivateKey, bool), HostKeyError> {
         }
         Err(source) => Err(HostKeyError::Read {
             path: path.to_owned(),
-            source,
+            cause: source,
         }),
     }
 }

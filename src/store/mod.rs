@@ -68,12 +68,12 @@ pub enum StoreError {
     #[error("a guest's games are not kept (connect with an SSH key to keep yours)")]
     Guest,
     /// Reading or writing a file failed.
-    #[error("{}: {source}", .path.display())]
+    #[error("{}: {cause}", .path.display())]
     Io {
         /// The file.
         path: PathBuf,
         /// What the system said.
-        source: io::Error,
+        cause: io::Error,
     },
     /// A saved game could not be read back.
     #[error("{}: {reason}", .path.display())]
@@ -101,7 +101,7 @@ pub enum StoreError {
 fn io_error(path: &Path) -> impl FnOnce(io::Error) -> StoreError + '_ {
     move |source| StoreError::Io {
         path: path.to_path_buf(),
-        source,
+        cause: source,
     }
 }
 
