@@ -5,6 +5,8 @@
 
 use std::io::{self, Write};
 
+use base64ct::{Base64, Encoding};
+
 use ratatui::backend::{CrosstermBackend, TestBackend};
 
 use crate::app::MAX_COPY_BYTES;
@@ -44,24 +46,7 @@ pub fn clipboard_sequence(text: &str) -> Option<Vec<u8>> {
 
 /// `bytes` in standard base64, padded (RFC 4648), as OSC 52 carries them.
 fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            chunk.get(1).copied().unwrap_or(0),
-            chunk.get(2).copied().unwrap_or(0),
-        ];
-        let group = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(char::from(ALPHABET[(group >> (18 - 6 * i) & 63) as usize]));
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
+    Base64::encode_string(bytes)
 }
 
 #[cfg(test)]
