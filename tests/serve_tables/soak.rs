@@ -150,8 +150,28 @@ async fn never_reading_watchers_leave_the_server_s_memory_flat() {
         mover.send(format!("{text}\r").as_bytes()).await;
         let mut after = game.clone();
         after.play(&mv).expect("a legal move");
-        other.wait_for(&your_move(&after)).await;
-        mover.drain().await;
+        let expected = your_move(&after);
+        if tokio::time::timeout(Duration::from_secs(15), other.wait_for(&expected))
+            .await
+            .is_err()
+        {
+            mover.drain().await;
+            panic!(
+                "after {cycles} cycles, {text} by the mover did not reach the other in 15 s.\n\
+                 The mover's screen:\n{}\nThe other's:\n{}",
+                mover.contents(),
+                other.contents()
+            );
+        }
+        // The mover's own screen must have moved on too: a screen still showing "your move" from before would
+        // let the next cycle's move go out before the takeback is through, to be refused as out of turn.
+        let (number, side) = (
+            after.next_move_number().number,
+            after.position().side_to_move(),
+        );
+        mover
+            .wait_for(&format!("move {number}, {side} to play:"))
+            .await;
         mover.send(b"u").await;
         other.wait_for("asks to take back").await;
         other.drain().await;
