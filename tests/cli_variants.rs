@@ -204,8 +204,15 @@ fn a_variant_definition_is_checked_counted_and_its_mistakes_named() {
     // A built-in by name: the general generator counts English as the published table does.
     let out = crowned(&["variant", "perft", "english", "--depth", "4"]);
     assert!(stdout(&out).contains("perft 4 1469"), "{}", stdout(&out));
+    // And checked by name: Turkish plays every square, and has 8 first moves (pydraughts' count).
+    let out = crowned(&["variant", "check", "turkish"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    assert!(shown.contains("64 squares to play on"), "{shown}");
+    assert!(shown.contains("White to move, 8 legal moves"), "{shown}");
     let listed = stdout(&crowned(&["variant", "list"]));
     assert!(listed.contains("antidraughts") && listed.contains("breakthrough"));
+    assert!(listed.contains("turkish"), "{listed}");
     // Mistakes: one line naming the file and the line or field.
     let missing = TempFile::new("missing.toml", "name = \"x\"\n[board]\nwidth = 8\n");
     assert_one_line_error(

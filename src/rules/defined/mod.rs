@@ -51,6 +51,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("thai", include_str!("builtin/thai.toml")),
     ("antidraughts", include_str!("builtin/antidraughts.toml")),
     ("breakthrough", include_str!("builtin/breakthrough.toml")),
+    ("turkish", include_str!("builtin/turkish.toml")),
 ];
 
 /// The built-in variant with this short name, read and checked.
