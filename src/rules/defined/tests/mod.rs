@@ -3,6 +3,7 @@
 mod against_fast;
 mod fairy;
 mod malformed;
+mod reference;
 mod turkish;
 
 use super::{DefinedPosition, DefinedRules};
