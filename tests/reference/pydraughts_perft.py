@@ -18,7 +18,7 @@ How to run:
     python3 -m venv /tmp/pyref && /tmp/pyref/bin/pip install pydraughts==0.6.7
     /tmp/pyref/bin/python tests/reference/pydraughts_perft.py > pydraughts-perft.txt
 
-It takes about 8 minutes on one core (most of it Turkish depth 5, English, Italian and Russian depth 6).
+It takes about 5 minutes on one core (most of it Turkish depth 5, English, Italian and Russian depth 6).
 """
 
 import time
@@ -50,6 +50,10 @@ POSITIONS = [
      4, "a white man that reaches the far row in the middle of a capture and could go on along it"),
     ("turkish", "B:WK29,K40,50,51,53:BK20,27,38,43,K9",
      4, "kings on both sides, Black to move"),
+    ("turkish", "W:WK41,51:B43,45,28,18,33,13",
+     4, "a king that must cross the square of a piece it took (c3) to take the most"),
+    ("turkish", "W:WK36,55:B20,52,22,15",
+     4, "a king between two men on its file: no turning straight back"),
     # International (pydraughts' "standard"), 50 squares.
     ("standard", "W:WK46,28,33,34,39:B9,12,17,19,22,23,K45",
      4, "flying kings and a majority capture"),
