@@ -39,7 +39,7 @@ pub(crate) struct Cli {
     pub(crate) fen: Option<String>,
 
     /// The rules: english, international, russian, brazilian, pool, italian, spanish, czech, thai, canadian,
-    /// antidraughts or breakthrough. For PDN files, the variant of games without a GameType tag.
+    /// antidraughts, breakthrough, frisian or frysk. For PDN files, the variant of games without a GameType tag.
     #[arg(long, global = true, value_name = "NAME")]
     pub(crate) variant: Option<Variant>,
 

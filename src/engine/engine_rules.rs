@@ -11,8 +11,8 @@ use super::search::{DB_WIN, MAX_PLY};
 use super::variants::{generic, generic_for_black};
 use super::{Score, SearchResult, eval};
 use crate::rules::{
-    Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn, International,
-    Italian, Playable, Pool, Position, Russian, Spanish, Thai,
+    Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn, Frisian, Frysk,
+    International, Italian, Playable, Pool, Position, Russian, Spanish, Thai,
 };
 
 /// The largest static score the network may give: far from the databases' scores.
@@ -144,6 +144,8 @@ macro_rules! defaults {
 
 defaults!(
     Breakthrough,
+    Frisian,
+    Frysk,
     International,
     Russian,
     Brazilian,

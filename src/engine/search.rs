@@ -186,6 +186,11 @@ impl<R: EngineRules> Searcher<R> {
 
         let mut root_moves = MoveBuf::new();
         moves_of(&root, &mut root_moves);
+        if let Some(king) = situation.barred_king {
+            // Frisian: a king that has made three quiet moves in a row may only capture.
+            let bit = R::GEOMETRY.bit(king);
+            root_moves.retain(|m| m.is_capture() || u32::from(m.from) != bit);
+        }
         let mut result = SearchResult {
             best: None,
             score: Score::Loss(0),

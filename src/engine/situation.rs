@@ -1,7 +1,7 @@
 //! What a game looks like to the search: the position and the history that decides draws by repetition.
 
 use crate::game::{AnyGame, Game, GameVisitor};
-use crate::rules::{AnyPosition, English, Playable, Position, Role, RuleSet};
+use crate::rules::{AnyPosition, English, Playable, Position, Role, RuleSet, Square};
 
 /// What a game looks like to the search: the position to search, and the positions before it since the last
 /// capture or man move (for repetitions and the move limit). `Situation` alone is one of English draughts.
@@ -13,6 +13,8 @@ pub struct Situation<R: RuleSet = English> {
     pub earlier: Vec<Position<R>>,
     /// Plies without capture or man move after which the game is drawn (80 for the 40-move rule; 0: never).
     pub move_limit_plies: u32,
+    /// A king of the side to move that may not make another quiet move (Frisian: it has made three in a row).
+    pub barred_king: Option<Square>,
 }
 
 impl Situation {
@@ -34,6 +36,7 @@ impl<R: RuleSet> Situation<R> {
             position,
             earlier: Vec::new(),
             move_limit_plies: 2 * crate::game::DEFAULT_MOVE_LIMIT,
+            barred_king: None,
         }
     }
 
@@ -63,6 +66,7 @@ impl<R: RuleSet> Situation<R> {
             position: *game.position(),
             earlier,
             move_limit_plies: game.move_limit() * 2,
+            barred_king: game.barred_king(),
         }
     }
 }
@@ -76,6 +80,8 @@ pub struct AnySituation {
     pub earlier: Vec<AnyPosition>,
     /// Plies without capture or man move after which the game is drawn (0: never).
     pub move_limit_plies: u32,
+    /// A king of the side to move that may not make another quiet move (Frisian: it has made three in a row).
+    pub barred_king: Option<Square>,
 }
 
 impl AnySituation {
@@ -85,6 +91,7 @@ impl AnySituation {
             position,
             earlier: Vec::new(),
             move_limit_plies: 2 * crate::game::DEFAULT_MOVE_LIMIT,
+            barred_king: None,
         }
     }
 
@@ -110,6 +117,7 @@ impl AnySituation {
                 .map(R::unwrap)
                 .collect::<Option<Vec<_>>>()?,
             move_limit_plies: self.move_limit_plies,
+            barred_king: self.barred_king,
         })
     }
 }
@@ -120,6 +128,7 @@ impl<R: Playable> From<Situation<R>> for AnySituation {
             position: R::wrap(situation.position),
             earlier: situation.earlier.into_iter().map(R::wrap).collect(),
             move_limit_plies: situation.move_limit_plies,
+            barred_king: situation.barred_king,
         }
     }
 }

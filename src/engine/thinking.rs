@@ -163,7 +163,8 @@ impl Engine {
         progress: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
         let pos = situation.position;
-        let legal = pos.legal_moves();
+        let mut legal = pos.legal_moves();
+        legal.retain(|m| !barred(situation.barred_king, m));
         if legal.is_empty() {
             return SearchResult {
                 best: None,
@@ -174,14 +175,24 @@ impl Engine {
             };
         }
         let mut rng = rng::Rng::new(seed);
-        match level {
+        let mut result = match level {
             Level::Random => levels::random(&legal, &mut rng),
             Level::Easy => levels::easy(&pos, &legal, &mut rng),
             Level::Medium => levels::medium(self, &pos, limits, &mut rng),
             // Only full strength takes more than one thread.
             Level::Hard => self.search(situation, &levels::hard_limits(limits), false, progress),
             Level::Max => self.search(situation, limits, true, progress),
+        };
+        // The searches leave a barred king's quiet moves out at the root; a level that looks at the position
+        // alone may still choose one, and then plays the first move the rules allow instead.
+        if result
+            .best
+            .is_some_and(|m| barred(situation.barred_king, &m))
+        {
+            result.best = legal.first().copied();
+            result.pv = result.best.into_iter().collect();
         }
+        result
     }
 
     /// The full search under the rules `R`, on the helper threads too when `parallel` and the rule set searches
@@ -236,6 +247,11 @@ impl Engine {
         *slot = Some(R::wrap_searcher(main));
         result
     }
+}
+
+/// Whether `mv` is a quiet move of the king that may not make another (Frisian).
+fn barred(king: Option<crate::rules::Square>, mv: &crate::rules::Move) -> bool {
+    king.is_some_and(|k| !mv.is_capture() && mv.from() == k)
 }
 
 /// A searcher for helper thread `index` of a parallel search, sharing `table`.
@@ -302,6 +318,7 @@ impl EngineVisitor for Think<'_> {
                 .filter_map(<R as Playable>::unwrap)
                 .collect(),
             move_limit_plies: self.situation.move_limit_plies,
+            barred_king: self.situation.barred_king,
         };
         self.engine.think_typed(
             &situation,

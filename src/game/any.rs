@@ -13,8 +13,8 @@ use super::record::{Game, GameError};
 use super::tags::Tags;
 use crate::rules::{
     Antidraughts, AnyPosition, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn,
-    FenError, GameType, Geometry, International, Italian, Move, Playable, Pool, RuleSet, Russian,
-    Spanish, SquareStyle, Thai, Variant,
+    FenError, Frisian, Frysk, GameType, Geometry, International, Italian, Move, Playable, Pool,
+    RuleSet, Russian, Spanish, SquareStyle, Thai, Variant,
 };
 
 /// Code generic over the rule set, run on a game of the rule set chosen at run time.
@@ -97,6 +97,8 @@ any_game! {
     Canadian => Canadian,
     Antidraughts => Antidraughts,
     Breakthrough => Breakthrough,
+    Frisian => Frisian,
+    Frysk => Frysk,
     English6 => EnglishOn<6>,
     English10 => EnglishOn<10>,
     English12 => EnglishOn<12>,

@@ -68,6 +68,11 @@ pub enum Ending {
         /// The fewest kings of the stronger side.
         min: u8,
     },
+    /// Exactly `kings` kings and no men against a lone king (Frisian).
+    KingsAgainstLoneKing {
+        /// The kings of the stronger side.
+        kings: u8,
+    },
     /// Both sides have a king, and there are `min` to `max` pieces on the board in all.
     KingsOnBothSides {
         /// The fewest pieces on the board.
@@ -132,6 +137,9 @@ impl Ending {
             Ending::LoneKingAgainstKings { min } => {
                 strong.men == 0 && strong.kings >= u32::from(min)
             }
+            Ending::KingsAgainstLoneKing { kings } => {
+                strong.men == 0 && strong.kings == u32::from(kings)
+            }
             Ending::KingsOnBothSides { .. } => false,
         }
     }
@@ -185,6 +193,14 @@ impl fmt::Display for Ending {
                     number(min.into())
                 )
             }
+            Ending::KingsAgainstLoneKing { kings: 1 } => {
+                write!(f, "a lone king against a lone king")
+            }
+            Ending::KingsAgainstLoneKing { kings } => write!(
+                f,
+                "{} kings and no men against a lone king",
+                number(kings.into())
+            ),
             Ending::KingsOnBothSides { min, max } => write!(
                 f,
                 "kings on both sides and {} pieces on the board, without a capture or a crowning",
@@ -238,6 +254,22 @@ const DRAUGHTS_64_ENDINGS: [EndingRule; 5] = [
     },
 ];
 
+/// Frisian draughts and Frysk!, as lidraughts plays the Frisian federation's rules: two kings against one
+/// must win within seven moves each; a king against a king is drawn, and lidraughts, which cannot tell the
+/// positions where one king takes the other by force, leaves two moves each for that.
+const FRISIAN_ENDINGS: [EndingRule; 2] = [
+    EndingRule {
+        ending: Ending::KingsAgainstLoneKing { kings: 2 },
+        moves: 7,
+        counting: Counting::FromReached,
+    },
+    EndingRule {
+        ending: Ending::KingsAgainstLoneKing { kings: 1 },
+        moves: 2,
+        counting: Counting::FromReached,
+    },
+];
+
 /// Pool checkers, APCA rules: three kings against one must win within thirteen moves.
 const POOL_ENDINGS: [EndingRule; 1] = [EndingRule {
     ending: Ending::LoneKingAgainstKings { min: 3 },
@@ -262,6 +294,9 @@ impl DrawRules {
             Variant::Antidraughts => (3, 25, &[]),
             // lidraughts: "there are no draws in breakthrough".
             Variant::Breakthrough => (0, 0, &[]),
+            // lidraughts: threefold repetition and the king endings, but no limit on moves without progress
+            // (the limit on a king's quiet moves in a row keeps the kings from wandering while men are left).
+            Variant::Frisian | Variant::Frysk => (3, 0, &FRISIAN_ENDINGS),
         };
         DrawRules {
             repetitions,
@@ -312,12 +347,19 @@ mod tests {
                 (Variant::Canadian, 3, 25),
                 (Variant::Antidraughts, 3, 25),
                 (Variant::Breakthrough, 0, 0),
+                (Variant::Frisian, 3, 0),
+                (Variant::Frysk, 3, 0),
             ]
         );
         let moves = |v| -> Vec<u32> { DrawRules::of(v).endings.iter().map(|e| e.moves).collect() };
         assert_eq!(moves(Variant::International), [16, 5]);
         assert_eq!(moves(Variant::Russian), [15, 30, 60, 5, 5]);
         assert_eq!(moves(Variant::Pool), [13]);
+        assert_eq!(moves(Variant::Frisian), [7, 2]);
+        assert_eq!(
+            DrawRules::of(Variant::Frysk),
+            DrawRules::of(Variant::Frisian)
+        );
         for plain in [
             Variant::English,
             Variant::Italian,

@@ -6,6 +6,7 @@ mod counts;
 #[cfg(test)]
 mod draw_tests;
 mod draws;
+mod king_moves;
 mod marks;
 mod numbering;
 mod outcome;

@@ -4,12 +4,13 @@ use thiserror::Error;
 
 use super::counts::Counts;
 use super::draws::DrawRules;
+use super::king_moves;
 use super::marks::MoveMark;
 use super::outcome::{DrawReason, Outcome, WinReason};
 use super::tags::Tags;
 use crate::rules::{
-    English, FenError, Move, MoveError, MoveText, Position, RuleSet, SquareStyle, Strictness,
-    Variant, parse_fen, write_move,
+    English, FenError, Move, MoveError, MoveList, MoveText, Position, RuleSet, Square, SquareStyle,
+    Strictness, Variant, parse_fen, write_move,
 };
 
 /// The length of English draughts' move-limit draw rule: 40 moves by each side.
@@ -203,17 +204,28 @@ impl<R: RuleSet> Game<R> {
         Some(write_move(before, mv, style))
     }
 
+    /// The king of the side to move that may not make another quiet move at the current point (Frisian: three
+    /// in a row while its side has men), if there is one.
+    pub fn barred_king(&self) -> Option<Square> {
+        self.barred_king_at(self.cursor)
+    }
+
+    fn barred_king_at(&self, ply: usize) -> Option<Square> {
+        king_moves::barred_king(&self.positions[..=ply], &self.moves[..ply])
+    }
+
+    /// The legal moves at the current point: the position's, less the quiet moves of a king that has made as
+    /// many in a row as the rules allow.
+    pub fn legal_moves(&self) -> MoveList {
+        king_moves::allowed(self.position(), self.barred_king())
+    }
+
     /// Plays `mv` at the current point, dropping the redo line.
     pub fn play(&mut self, mv: &Move) -> Result<(), GameError> {
         if let Some(outcome) = self.outcome() {
             return Err(GameError::Over(outcome));
         }
-        if !self
-            .position()
-            .legal_moves()
-            .iter()
-            .any(|m| m.same_effect(mv))
-        {
+        if !self.legal_moves().iter().any(|m| m.same_effect(mv)) {
             return Err(GameError::NotLegal);
         }
         self.push(*mv);
@@ -226,6 +238,9 @@ impl<R: RuleSet> Game<R> {
             return Err(GameError::Over(outcome));
         }
         let mv = MoveText::parse(text, R::GEOMETRY)?.find(self.position(), Strictness::Exact)?;
+        if king_moves::is_barred(self.barred_king(), &mv) {
+            return Err(GameError::NotLegal);
+        }
         self.push(mv);
         Ok(mv)
     }
@@ -316,7 +331,7 @@ impl<R: RuleSet> Game<R> {
                 reason: WinReason::CrownedFirst,
             });
         }
-        if pos.legal_moves().is_empty() {
+        if king_moves::allowed(pos, self.barred_king_at(ply)).is_empty() {
             let no_pieces = pos.pieces().all(|(_, p)| p.color != side);
             let winner = pos.winner_without_moves();
             let reason = match (winner == side, no_pieces) {

@@ -15,8 +15,8 @@ use super::moves::{Move, MoveList};
 use super::notation::{MoveError, MoveText, SquareStyle, Strictness, write_move};
 use super::position::Position;
 use super::ruleset::{
-    Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn, International,
-    Italian, Pool, RuleSet, Russian, Spanish, Thai,
+    Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn, Frisian, Frysk,
+    International, Italian, Pool, RuleSet, Russian, Spanish, Thai,
 };
 use super::square::{Color, Piece, Role, Square};
 use super::variant::{GameType, Variant};
@@ -104,6 +104,8 @@ macro_rules! playable_rule_sets {
             Canadian => $crate::rules::Canadian,
             Antidraughts => $crate::rules::Antidraughts,
             Breakthrough => $crate::rules::Breakthrough,
+            Frisian => $crate::rules::Frisian,
+            Frysk => $crate::rules::Frysk,
             English6 => $crate::rules::EnglishOn<6>,
             English10 => $crate::rules::EnglishOn<10>,
             English12 => $crate::rules::EnglishOn<12>,
@@ -138,6 +140,8 @@ impl GameType {
             Variant::Canadian => visitor.visit::<Canadian>(),
             Variant::Antidraughts => visitor.visit::<Antidraughts>(),
             Variant::Breakthrough => visitor.visit::<Breakthrough>(),
+            Variant::Frisian => visitor.visit::<Frisian>(),
+            Variant::Frysk => visitor.visit::<Frysk>(),
         }
     }
 }
@@ -159,6 +163,8 @@ macro_rules! forward {
             AnyPosition::Canadian($p) => $body,
             AnyPosition::Antidraughts($p) => $body,
             AnyPosition::Breakthrough($p) => $body,
+            AnyPosition::Frisian($p) => $body,
+            AnyPosition::Frysk($p) => $body,
             AnyPosition::English6($p) => $body,
             AnyPosition::English10($p) => $body,
             AnyPosition::English12($p) => $body,

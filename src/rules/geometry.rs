@@ -49,6 +49,26 @@ impl Direction {
     ];
 }
 
+/// One of the four straight directions along files and ranks, as seen on the diagram with White at the bottom
+/// (Frisian captures). On the dark squares a straight step goes to the next dark square along the line: two
+/// rows up or down, or two columns left or right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Line {
+    /// Two rows towards the top (lower square numbers).
+    Up,
+    /// Two rows towards the bottom.
+    Down,
+    /// Two columns to the left.
+    Left,
+    /// Two columns to the right.
+    Right,
+}
+
+impl Line {
+    /// All four straight directions.
+    pub const ALL: [Line; 4] = [Line::Up, Line::Down, Line::Left, Line::Right];
+}
+
 impl Geometry {
     /// The 8x8 board of English draughts, Russian, Brazilian, pool and others.
     pub const EIGHT: Geometry = Geometry {
@@ -174,6 +194,43 @@ impl Geometry {
             Direction::DownLeft => c,
             Direction::DownRight => c + 1,
         }
+    }
+
+    /// The shift for one straight step along `line`. Two rows apart is a whole pair of rows and its ghost bit
+    /// (`2c + 1`); two columns apart is the neighbouring bit of the same row, which only [`Geometry::line_from`]
+    /// keeps from running into the next row.
+    #[inline(always)]
+    pub const fn line_shift(self, line: Line) -> i32 {
+        let pair = 2 * self.per_row() as i32 + 1;
+        // In a mirror, a row's squares run right to left in the layout.
+        let right = if self.mirrored { -1 } else { 1 };
+        match line {
+            Line::Up => -pair,
+            Line::Down => pair,
+            Line::Left => -right,
+            Line::Right => right,
+        }
+    }
+
+    /// The squares a straight step along `line` may start from without leaving the board: for a step along
+    /// the rank, all but the row ends it would cross (where the next bit is the next row's first square); for a
+    /// step along the file, every square (a step off the top or bottom leaves the board mask by itself).
+    pub const fn line_from(self, line: Line) -> u128 {
+        let mut mask = 0u128;
+        let mut i = 0;
+        while i < self.squares() as u32 {
+            let (_, col) = self.row_col(Square::from_index(i as u8));
+            let blocked = match line {
+                Line::Up | Line::Down => false,
+                Line::Left => col < 2,
+                Line::Right => col + 2 >= self.width as u32,
+            };
+            if !blocked {
+                mask |= 1 << self.bit(Square::from_index(i as u8));
+            }
+            i += 1;
+        }
+        mask
     }
 
     /// Row (0 = top of the diagram) and column (0 = left, the a-file) of a square.

@@ -62,7 +62,8 @@ pub use perft::{
 pub use position::Position;
 pub use ruleset::{
     Antidraughts, Brazilian, Breakthrough, Canadian, CrowningInCapture, Czech, English, EnglishOn,
-    EnglishSize, International, Italian, Pool, Precedence, RuleSet, Russian, Size, Spanish, Thai,
+    EnglishSize, Frisian, Frysk, International, Italian, Pool, Precedence, RuleSet, Russian, Size,
+    Spanish, Thai,
 };
 pub use square::{Color, Piece, Role, Square};
 pub use variant::{ENGLISH_SIZES, GameType, GameTypeError, Goal, UnknownVariant, Variant};

@@ -63,6 +63,10 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(
     pos: &Position<R>,
 ) -> Option<Replies> {
     let s = Sides::of::<R, S>(pos);
+    // Only diagonal jumps are accounted for below.
+    if R::ORTHOGONAL_CAPTURES {
+        return None;
+    }
     // Kings are rare in most of a game tree; with none, every king term folds away.
     if s.kings.is_empty() {
         replies_of::<R, S, DUP>(pos, &s.without_kings())

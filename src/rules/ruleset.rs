@@ -38,6 +38,9 @@ pub enum Precedence {
     /// The most pieces; then a capture by a king; then the most kings; then the capture that meets a king
     /// first (Italian, FID technical rules art. 6.6-6.9).
     Italian,
+    /// The highest value, a king counting for less than two men and more than one; on equal value, a capture
+    /// by a king (Frisian).
+    Value,
 }
 
 /// The board and rules of one draughts variant.
@@ -78,6 +81,9 @@ pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
     /// Whether each piece taken leaves the board at once (Thai), so that the capturing piece may pass its
     /// square again, rather than at the end of the move.
     const REMOVED_AT_ONCE: bool = false;
+    /// Whether men and kings also capture straight along files and ranks (Frisian): on the dark squares the
+    /// piece taken stands two rows or two columns away, and the taker lands two further on.
+    const ORTHOGONAL_CAPTURES: bool = false;
 }
 
 /// English draughts / American checkers (ACF rules), PDN game type 21.
@@ -296,4 +302,36 @@ impl RuleSet for Breakthrough {
     const FLYING_KINGS: bool = true;
     const PRECEDENCE: Precedence = Precedence::Majority;
     const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
+}
+
+/// Frisian draughts (the rules of the Frisian federation as lidraughts plays them), PDN game type 40: the
+/// international board and men, but men and kings also capture along files and ranks, and the capture of the
+/// highest value is compulsory. The limit on a king's quiet moves and the Frisian draws are the game's
+/// ([`crate::game`]): they depend on the moves before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Frisian;
+
+impl RuleSet for Frisian {
+    type Bits = u64;
+    const VARIANT: Variant = Variant::Frisian;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const FLYING_KINGS: bool = true;
+    const PRECEDENCE: Precedence = Precedence::Value;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
+    const ORTHOGONAL_CAPTURES: bool = true;
+}
+
+/// Frysk! (lidraughts), PDN game type 97 as lidraughts writes it: the Frisian rules from five men each on the
+/// back row.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Frysk;
+
+impl RuleSet for Frysk {
+    type Bits = u64;
+    const VARIANT: Variant = Variant::Frysk;
+    const MEN_CAPTURE_BACKWARDS: bool = true;
+    const FLYING_KINGS: bool = true;
+    const PRECEDENCE: Precedence = Precedence::Value;
+    const CROWNING_IN_CAPTURE: CrowningInCapture = CrowningInCapture::OnlyAtEnd;
+    const ORTHOGONAL_CAPTURES: bool = true;
 }

@@ -40,6 +40,11 @@ pub enum Variant {
     Antidraughts,
     /// Breakthrough: the international rules, and the first side to crown a king wins.
     Breakthrough,
+    /// Frisian draughts (Fries dammen), 10x10: men and kings also capture straight along files and ranks,
+    /// flying kings, the capture of the highest value (a king counting less than two men) is compulsory.
+    Frisian,
+    /// Frysk!: the Frisian rules from five men each on the back row.
+    Frysk,
 }
 
 /// How a game of a variant is won.
@@ -63,7 +68,7 @@ pub struct UnknownVariant {
 
 impl Variant {
     /// Every variant, English first.
-    pub const ALL: [Variant; 12] = [
+    pub const ALL: [Variant; 14] = [
         Variant::English,
         Variant::International,
         Variant::Russian,
@@ -76,6 +81,8 @@ impl Variant {
         Variant::Canadian,
         Variant::Antidraughts,
         Variant::Breakthrough,
+        Variant::Frisian,
+        Variant::Frysk,
     ];
 
     /// The name used on the command line and in settings, such as `international`.
@@ -93,6 +100,8 @@ impl Variant {
             Variant::Canadian => "canadian",
             Variant::Antidraughts => "antidraughts",
             Variant::Breakthrough => "breakthrough",
+            Variant::Frisian => "frisian",
+            Variant::Frysk => "frysk",
         }
     }
 
@@ -116,12 +125,15 @@ impl Variant {
             Variant::Canadian => "Canadian draughts",
             Variant::Antidraughts => "Antidraughts",
             Variant::Breakthrough => "Breakthrough draughts",
+            Variant::Frisian => "Frisian draughts",
+            Variant::Frysk => "Frysk!",
         }
     }
 
     /// The PDN `GameType` number (PDN 3.0: 20 international, 21 English, 22 Italian, 23 pool, 24 Spanish,
     /// 25 Russian, 26 Brazilian, 27 Canadian, 29 Czech, 31 Thai). PDN 3.0 has none for antidraughts and
-    /// breakthrough: theirs are the numbers lidraughts writes in its files, 98 and 96.
+    /// breakthrough: theirs are the numbers lidraughts writes in its files, 98 and 96. Frisian is 40 (PDN 3.0's
+    /// list, as lidraughts writes it too); Frysk! has none there and lidraughts writes 97.
     pub const fn game_type(self) -> u32 {
         match self {
             Variant::International => 20,
@@ -136,6 +148,8 @@ impl Variant {
             Variant::Thai => 31,
             Variant::Antidraughts => 98,
             Variant::Breakthrough => 96,
+            Variant::Frisian => 40,
+            Variant::Frysk => 97,
         }
     }
 
@@ -148,7 +162,11 @@ impl Variant {
     /// [`GameType`]).
     pub const fn board_size(self) -> u8 {
         match self {
-            Variant::International | Variant::Antidraughts | Variant::Breakthrough => 10,
+            Variant::International
+            | Variant::Antidraughts
+            | Variant::Breakthrough
+            | Variant::Frisian
+            | Variant::Frysk => 10,
             Variant::Canadian => 12,
             _ => 8,
         }
@@ -157,8 +175,13 @@ impl Variant {
     /// Rows of men each side starts with.
     pub const fn start_rows(self) -> u8 {
         match self {
-            Variant::International | Variant::Antidraughts | Variant::Breakthrough => 4,
+            Variant::International
+            | Variant::Antidraughts
+            | Variant::Breakthrough
+            | Variant::Frisian => 4,
             Variant::Canadian => 5,
+            // lidraughts' Frysk! start: W:W46,47,48,49,50:B1,2,3,4,5, the back rows only.
+            Variant::Frysk => 1,
             Variant::Thai => 2,
             _ => 3,
         }
@@ -178,6 +201,15 @@ impl Variant {
             Variant::Antidraughts => Goal::NoMoveWins,
             Variant::Breakthrough => Goal::FirstKingWins,
             _ => Goal::NoMoveLoses,
+        }
+    }
+
+    /// How many quiet moves in a row one king may make while its side still has men (Frisian and Frysk!: three,
+    /// after which that king may only capture); 0 for no limit.
+    pub const fn king_moves_in_a_row(self) -> u32 {
+        match self {
+            Variant::Frisian | Variant::Frysk => 3,
+            _ => 0,
         }
     }
 
@@ -215,6 +247,7 @@ impl FromStr for Variant {
             "shashki" => Some(Variant::Russian),
             "mak-hos" | "makhos" => Some(Variant::Thai),
             "anti" => Some(Variant::Antidraughts),
+            "frysk!" => Some(Variant::Frysk),
             _ => None,
         };
         alias
@@ -367,7 +400,8 @@ mod tests {
         }
         assert_eq!("checkers".parse::<Variant>(), Ok(Variant::English));
         assert_eq!(Variant::from_game_type(28), None);
-        let err = "frisian".parse::<Variant>().expect_err("not played");
+        assert_eq!("Frysk!".parse::<Variant>(), Ok(Variant::Frysk));
+        let err = "shogi".parse::<Variant>().expect_err("not played");
         assert!(err.to_string().contains("international"), "{err}");
     }
 

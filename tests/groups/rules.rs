@@ -4,6 +4,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../frisian.rs"]
+mod frisian;
 #[path = "../goals.rs"]
 mod goals;
 #[path = "../notation_roundtrip.rs"]

@@ -304,5 +304,6 @@ pub(super) fn situation_at(game: &AnyGame, ply: usize) -> AnySituation {
         position,
         earlier,
         move_limit_plies: live.move_limit_plies,
+        barred_king: None,
     }
 }

@@ -143,7 +143,9 @@ fn notation(variant: Variant) -> &'static str {
         | Variant::Canadian
         | Variant::Thai
         | Variant::Antidraughts
-        | Variant::Breakthrough => "N2",
+        | Variant::Breakthrough
+        | Variant::Frisian
+        | Variant::Frysk => "N2",
         Variant::Russian | Variant::Brazilian | Variant::Czech => "A0",
     }
 }

@@ -201,7 +201,9 @@ pub enum DirectionSet {
     ForwardDiagonal,
     /// The two diagonals towards the own side.
     BackwardDiagonal,
-    /// Up, down, left and right.
+    /// Up, down, left and right. On a board played on the dark squares, a straight step goes to the next dark
+    /// square along the line, two rows or two columns away, passing the light square between (Frisian
+    /// captures); on a board where every square is played, to the square next to it.
     Orthogonal,
     /// Straight towards the opponent.
     Forward,
@@ -257,6 +259,8 @@ pub enum PrecedenceRule {
     Majority,
     /// Those taking the most value (each kind's `value`).
     Value,
+    /// Those taking the most value; of those, the captures by a promoted piece, if there are any (Frisian).
+    ValueThenKing,
     /// When a promoted piece can take, one must.
     KingsFirst,
     /// The most pieces, then the most promoted pieces among them.

@@ -105,16 +105,19 @@ fn preferred(
     let kind_at = |cell: Cell| pos.cells[cell].map(|(_, k)| k);
     let is_king = |cell: Cell| kind_at(cell).is_some_and(|k| rules.kinds[k].is_king);
     let kings_taken = |m: &DefinedMove| m.captured.iter().filter(|&&c| is_king(c)).count();
+    let value = |m: &DefinedMove| {
+        m.captured
+            .iter()
+            .filter_map(|&c| kind_at(c))
+            .map(|k| u64::from(rules.kinds[k].value))
+            .sum::<u64>()
+    };
     match rules.precedence {
         PrecedenceRule::Free => captures,
         PrecedenceRule::Majority => keep_best(captures, |m| m.captured.len()),
-        PrecedenceRule::Value => keep_best(captures, |m| {
-            m.captured
-                .iter()
-                .filter_map(|&c| kind_at(c))
-                .map(|k| u64::from(rules.kinds[k].value))
-                .sum::<u64>()
-        }),
+        PrecedenceRule::Value => keep_best(captures, value),
+        // Frisian: the most value, then a capture by a king (`true > false`).
+        PrecedenceRule::ValueThenKing => keep_best(captures, |m| (value(m), is_king(m.from))),
         PrecedenceRule::KingsFirst => {
             if captures.iter().any(|m| is_king(m.from)) {
                 captures.into_iter().filter(|m| is_king(m.from)).collect()

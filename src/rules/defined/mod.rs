@@ -52,6 +52,8 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("antidraughts", include_str!("builtin/antidraughts.toml")),
     ("breakthrough", include_str!("builtin/breakthrough.toml")),
     ("turkish", include_str!("builtin/turkish.toml")),
+    ("frisian", include_str!("builtin/frisian.toml")),
+    ("frysk", include_str!("builtin/frysk.toml")),
 ];
 
 /// The built-in variant with this short name, read and checked.

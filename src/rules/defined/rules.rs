@@ -61,6 +61,9 @@ pub struct DefinedRules {
     pub height: usize,
     /// For each cell, whether pieces may stand on it.
     pub playable: Vec<bool>,
+    /// Whether the board is played on its dark squares only: then a straight step goes two cells, to the next
+    /// dark square along the line.
+    pub dark_squares: bool,
     /// The cells the definition takes out of the board (holes), which would otherwise be played on.
     pub holes: Vec<Cell>,
     /// The pieces at the start, by cell: side and kind.
@@ -118,6 +121,7 @@ impl DefinedRules {
                     }
                 })
                 .collect(),
+            dark_squares: def.board.playable == Playable::Dark,
             holes: Vec::new(),
             start: vec![None; width * height],
             first: color(def.first),
@@ -175,8 +179,15 @@ impl DefinedRules {
         self.kinds.iter().position(|k| k.name == name)
     }
 
-    /// The cell one `step` from `cell` for a piece of `color`, if it is on the board and playable.
+    /// The cell one `step` from `cell` for a piece of `color`, if it is on the board and playable. On a board of
+    /// dark squares a straight step (along a file or a rank) goes on to the next dark square, two cells away.
     pub fn step(&self, cell: Cell, color: Color, (forward, side): Step) -> Option<Cell> {
+        let stride = if self.dark_squares && (forward == 0 || side == 0) {
+            2
+        } else {
+            1
+        };
+        let (forward, side) = (forward * stride, side * stride);
         let down = match color {
             Color::Black => forward,
             Color::White => -forward,

@@ -9,10 +9,10 @@ use std::marker::PhantomData;
 use smallvec::SmallVec;
 
 use super::super::bits::{BitIter, Bits};
-use super::super::geometry::Direction;
+use super::super::geometry::{Direction, Line};
 use super::super::moves::MAX_PATH;
 use super::super::ruleset::{CrowningInCapture, Precedence, RuleSet};
-use super::{CaptureSink, Mover, Sides, crowning_mask, jumpers_in, step, step_back};
+use super::{CaptureSink, Mover, Sides, crowning_mask, jumpers_in, line_step, step, step_back};
 
 /// Whether men capture forwards only, stop when crowned, take any piece and may choose freely among their
 /// captures, as in English draughts. Then a man's captures can be found for all men at once, and two routes of
@@ -79,6 +79,13 @@ fn rank<R: RuleSet>(c: &FoundCapture<R::Bits>, kings: R::Bits) -> (u32, bool, u3
     match R::PRECEDENCE {
         Precedence::Free | Precedence::KingsFirst | Precedence::Majority => (count, false, 0, 0),
         Precedence::MajorityThenKings => (count, false, (c.captured & kings).count_ones(), 0),
+        Precedence::Value => {
+            // lidraughts counts a man 100 and a king 199: a king is worth more than a man and less than two,
+            // as the Frisian rules say; then, on equal value, the capture by a king goes first.
+            let kings_taken = (c.captured & kings).count_ones();
+            let value = 100 * (count - kings_taken) + 199 * kings_taken;
+            (value, !(c.from & kings).is_empty(), 0, 0)
+        }
         Precedence::Italian => {
             let with_king = !(c.from & kings).is_empty();
             let kings_taken = (c.captured & kings).count_ones();
@@ -269,28 +276,47 @@ impl<R: RuleSet, K: CaptureSink<R::Bits>> Route<'_, R, K> {
         for dir in dirs {
             let over = step::<R>(at, dir) & self.man_targets & !captured;
             let land = step::<R>(over, dir) & self.empty;
-            if land.is_empty() {
-                continue;
-            }
-            extended = true;
-            self.path[len] = land.trailing_zeros() as u8;
-            let taken = captured | over;
-            let order = then_take(order, over, len);
-            if (land & self.crowning).is_empty() {
-                self.man::<S>(land, taken, order, len + 1);
-            } else {
-                match R::CROWNING_IN_CAPTURE {
-                    CrowningInCapture::EndsMove => self.emit(land, len + 1, taken, order, true),
-                    CrowningInCapture::ContinuesAsKing => {
-                        self.king(land, taken, order, len + 1, true)
-                    }
-                    CrowningInCapture::OnlyAtEnd => self.man::<S>(land, taken, order, len + 1),
-                }
+            extended |= self.man_jump::<S>(over, land, captured, order, len);
+        }
+        if R::ORTHOGONAL_CAPTURES {
+            for line in Line::ALL {
+                let over = line_step::<R>(at, line) & self.man_targets & !captured;
+                let land = line_step::<R>(over, line) & self.empty;
+                extended |= self.man_jump::<S>(over, land, captured, order, len);
             }
         }
         if !extended && len > 0 {
             self.emit(at, len, captured, order, !(at & self.crowning).is_empty());
         }
+    }
+
+    /// A man's jump over `over` to `land` (one bit each, or `land` empty when there is no such jump), and the
+    /// rest of its capture from there. Whether there was a jump.
+    #[inline(always)]
+    fn man_jump<S: Mover>(
+        &mut self,
+        over: R::Bits,
+        land: R::Bits,
+        captured: R::Bits,
+        order: Order<R>,
+        len: usize,
+    ) -> bool {
+        if land.is_empty() {
+            return false;
+        }
+        self.path[len] = land.trailing_zeros() as u8;
+        let taken = captured | over;
+        let order = then_take(order, over, len);
+        if (land & self.crowning).is_empty() {
+            self.man::<S>(land, taken, order, len + 1);
+        } else {
+            match R::CROWNING_IN_CAPTURE {
+                CrowningInCapture::EndsMove => self.emit(land, len + 1, taken, order, true),
+                CrowningInCapture::ContinuesAsKing => self.king(land, taken, order, len + 1, true),
+                CrowningInCapture::OnlyAtEnd => self.man::<S>(land, taken, order, len + 1),
+            }
+        }
+        true
     }
 
     /// Continues a king's capture from `at` (one bit) after `len` landings that took `captured`. `crowned` is
@@ -303,27 +329,18 @@ impl<R: RuleSet, K: CaptureSink<R::Bits>> Route<'_, R, K> {
         }
         let mut extended = false;
         for dir in Direction::ALL {
-            let Some((over, landings)) = self.king_jump(at, dir, captured) else {
-                continue;
-            };
-            extended = true;
-            let taken = captured | over;
-            let order = then_take(order, over, len);
-            // A flying king that can go on capturing must stop where it can: if some landing square beyond the
-            // piece allows another capture, only those squares are open to it.
-            let mut open = landings;
-            if R::FLYING_KINGS && landings.count_ones() > 1 {
-                let going_on = BitIter(landings)
-                    .map(R::Bits::bit)
-                    .filter(|&land| self.king_can_take(land, taken))
-                    .fold(R::Bits::ZERO, |acc, land| acc | land);
-                if !going_on.is_empty() {
-                    open = going_on;
-                }
+            if let Some((over, landings)) = self.king_jump(at, captured, |b| step::<R>(b, dir)) {
+                extended = true;
+                self.king_land(over, landings, captured, order, len, crowned);
             }
-            for bit in BitIter(open) {
-                self.path[len] = bit as u8;
-                self.king(R::Bits::bit(bit), taken, order, len + 1, crowned);
+        }
+        if R::ORTHOGONAL_CAPTURES {
+            for line in Line::ALL {
+                let next = |b| line_step::<R>(b, line);
+                if let Some((over, landings)) = self.king_jump(at, captured, next) {
+                    extended = true;
+                    self.king_land(over, landings, captured, order, len, crowned);
+                }
             }
         }
         if !extended && len > 0 {
@@ -331,13 +348,45 @@ impl<R: RuleSet, K: CaptureSink<R::Bits>> Route<'_, R, K> {
         }
     }
 
-    /// The piece a king on `at` can take in `dir` (not one already taken) and the squares it may land on.
+    /// Goes on with a king's capture that takes `over` and may land on `landings`.
+    #[inline(always)]
+    fn king_land(
+        &mut self,
+        over: R::Bits,
+        landings: R::Bits,
+        captured: R::Bits,
+        order: Order<R>,
+        len: usize,
+        crowned: bool,
+    ) {
+        let taken = captured | over;
+        let order = then_take(order, over, len);
+        // A flying king that can go on capturing must stop where it can: if some landing square beyond the
+        // piece allows another capture, only those squares are open to it.
+        let mut open = landings;
+        if R::FLYING_KINGS && landings.count_ones() > 1 {
+            let going_on = BitIter(landings)
+                .map(R::Bits::bit)
+                .filter(|&land| self.king_can_take(land, taken))
+                .fold(R::Bits::ZERO, |acc, land| acc | land);
+            if !going_on.is_empty() {
+                open = going_on;
+            }
+        }
+        for bit in BitIter(open) {
+            self.path[len] = bit as u8;
+            self.king(R::Bits::bit(bit), taken, order, len + 1, crowned);
+        }
+    }
+
+    /// The piece a king on `at` can take going the way `next` steps (not one already taken) and the squares it
+    /// may land on.
     #[inline(always)]
     fn king_jump(
         &self,
         at: R::Bits,
-        dir: Direction,
         captured: R::Bits,
+        next: impl Fn(R::Bits) -> R::Bits,
     ) -> Option<(R::Bits, R::Bits)> {
         // Where pieces leave the board as they are taken, their squares are open again.
         let empty = if R::REMOVED_AT_ONCE {
@@ -345,19 +394,19 @@ impl<R: RuleSet, K: CaptureSink<R::Bits>> Route<'_, R, K> {
         } else {
             self.empty
         };
-        let mut over = step::<R>(at, dir);
+        let mut over = next(at);
         if R::FLYING_KINGS {
             while !(over & empty).is_empty() {
-                over = step::<R>(over, dir);
+                over = next(over);
             }
         }
         let over = over & self.them & !captured;
-        let mut land = step::<R>(over, dir) & empty;
+        let mut land = next(over) & empty;
         let mut landings = R::Bits::ZERO;
         while !land.is_empty() {
             landings |= land;
             land = if R::FLYING_KINGS && !R::KING_LANDS_BEHIND {
-                step::<R>(land, dir) & empty
+                next(land) & empty
             } else {
                 R::Bits::ZERO
             };
@@ -367,8 +416,13 @@ impl<R: RuleSet, K: CaptureSink<R::Bits>> Route<'_, R, K> {
 
     /// Whether a king on `at` can take another piece, having taken `captured`.
     fn king_can_take(&self, at: R::Bits, captured: R::Bits) -> bool {
-        Direction::ALL
-            .into_iter()
-            .any(|dir| self.king_jump(at, dir, captured).is_some())
+        Direction::ALL.into_iter().any(|dir| {
+            self.king_jump(at, captured, |b| step::<R>(b, dir))
+                .is_some()
+        }) || (R::ORTHOGONAL_CAPTURES
+            && Line::ALL.into_iter().any(|line| {
+                self.king_jump(at, captured, |b| line_step::<R>(b, line))
+                    .is_some()
+            }))
     }
 }

@@ -13,7 +13,7 @@ pub(crate) use captures::generate_captures;
 pub(crate) use count::count;
 
 use super::bits::{BitIter, Bits, shift_bits};
-use super::geometry::Direction;
+use super::geometry::{Direction, Line};
 use super::moves::{MAX_PATH, Move, MoveList};
 use super::position::{Position, compress};
 use super::ruleset::{Precedence, RuleSet};
@@ -108,6 +108,73 @@ pub(crate) fn step<R: RuleSet>(bits: R::Bits, dir: Direction) -> R::Bits {
 #[inline(always)]
 pub(crate) fn step_back<R: RuleSet>(bits: R::Bits, dir: Direction) -> R::Bits {
     shift_bits(bits, -R::GEOMETRY.shift(dir))
+}
+
+/// The squares that a straight step along `line` (two rows or two columns: the next dark square) reaches from
+/// `bits`, on the board.
+#[inline(always)]
+pub(crate) fn line_step<R: RuleSet>(bits: R::Bits, line: Line) -> R::Bits {
+    shift_bits(bits & line_from::<R>(line), R::GEOMETRY.line_shift(line)) & board_mask::<R>()
+}
+
+/// The squares from which a straight step along `line` reaches `bits`.
+#[inline(always)]
+pub(crate) fn line_step_back<R: RuleSet>(bits: R::Bits, line: Line) -> R::Bits {
+    shift_bits(bits, -R::GEOMETRY.line_shift(line)) & line_from::<R>(line)
+}
+
+/// The squares a straight step along `line` may start from (see [`super::Geometry::line_from`]).
+#[inline(always)]
+fn line_from<R: RuleSet>(line: Line) -> R::Bits {
+    let mask = match line {
+        Line::Up => const { R::GEOMETRY.line_from(Line::Up) },
+        Line::Down => const { R::GEOMETRY.line_from(Line::Down) },
+        Line::Left => const { R::GEOMETRY.line_from(Line::Left) },
+        Line::Right => const { R::GEOMETRY.line_from(Line::Right) },
+    };
+    R::Bits::from_u128(mask)
+}
+
+/// The squares a flying king on `from` (one or more bits) passes along `line` up to and including the first
+/// occupied square (or the edge), stepping from dark square to dark square.
+#[inline(always)]
+pub(crate) fn line_ray<R: RuleSet>(from: R::Bits, line: Line, empty: R::Bits) -> R::Bits {
+    let mut reach = R::Bits::ZERO;
+    let mut next = line_step::<R>(from, line);
+    while !next.is_empty() {
+        reach |= next;
+        next = line_step::<R>(next & empty, line);
+    }
+    reach
+}
+
+/// The pieces that can start a straight capture (Frisian): men, and kings that move one square, with an enemy
+/// piece on the next dark square along a line and an empty one beyond; flying kings with an enemy piece
+/// anywhere along a line past empty squares and an empty square beyond it.
+#[inline(always)]
+fn line_jumpers<R: RuleSet>(s: &Sides<R::Bits>) -> R::Bits {
+    let own_kings = s.us & s.kings;
+    let men = s.us & !s.kings;
+    let short_kings = if R::FLYING_KINGS {
+        R::Bits::ZERO
+    } else {
+        own_kings
+    };
+    let mut found = R::Bits::ZERO;
+    for line in Line::ALL {
+        let landing_next = line_step_back::<R>(s.empty, line);
+        found |= line_step_back::<R>(landing_next & s.men_targets::<R>(), line) & men;
+        found |= line_step_back::<R>(landing_next & s.them, line) & short_kings;
+        if R::FLYING_KINGS && !own_kings.is_empty() {
+            for bit in BitIter(own_kings) {
+                let king = R::Bits::bit(bit);
+                if !(line_ray::<R>(king, line, s.empty) & s.them & landing_next).is_empty() {
+                    found |= king;
+                }
+            }
+        }
+    }
+    found
 }
 
 #[inline(always)]
@@ -207,6 +274,9 @@ pub(crate) fn jumpers<R: RuleSet, S: Mover>(s: &Sides<R::Bits>) -> R::Bits {
             | jumpers_in::<R>(men, s, S::FORWARD[1])
             | jumpers_in::<R>(backward_men, s, S::BACKWARD[0])
             | jumpers_in::<R>(backward_men, s, S::BACKWARD[1]);
+    }
+    if R::ORTHOGONAL_CAPTURES {
+        found |= line_jumpers::<R>(s);
     }
     found
 }

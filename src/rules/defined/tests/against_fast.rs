@@ -160,6 +160,26 @@ fn antidraughts_and_breakthrough_move_as_international_and_end_by_their_goals() 
     );
 }
 
+/// Frisian captures along files and ranks and its value precedence, in both generators; Frysk! is the same
+/// rules from another start.
+#[test]
+fn frisian_and_frysk() {
+    use crate::rules::{Frisian, Frysk};
+    agrees::<Frisian>("frisian", 4);
+    agrees_on_scattered_pieces::<Frisian>("frisian", 400);
+    // Frysk!'s random games are over (all taken) before they make kings: its start and tree only.
+    let frysk = builtin("frysk").expect("a built-in definition");
+    let start = Position::<Frysk>::start();
+    assert_eq!(from_fast(&frysk, &start), DefinedPosition::start(&frysk));
+    for d in 1..=7 {
+        assert_eq!(
+            perft(&frysk, &DefinedPosition::start(&frysk), d),
+            fast_perft(&start, d, Duplicates::Keep),
+            "frysk perft {d} from the start"
+        );
+    }
+}
+
 #[test]
 fn brazilian() {
     agrees::<Brazilian>("brazilian", 5);
