@@ -443,3 +443,27 @@ fn games_are_read_back_from_pdn_with_their_game_types() {
         assert_eq!(read.moves(), original.moves(), "{text}");
     }
 }
+
+/// Every level of the engine leaves a barred king alone, even where moving it looks best.
+#[test]
+fn the_engine_keeps_to_the_king_move_limit() {
+    use crowned::engine::{AnySituation, Engine, Level, Limits};
+    use crowned::game::AnyGame;
+    let mut g = game("W:WK46,50:BK3,1");
+    play_all(&mut g, &["46-41", "3-9", "41-46", "9-3", "46-41", "3-9"]);
+    let any = AnyGame::from(g);
+    let situation = AnySituation::of_game(&any);
+    assert_eq!(situation.barred_king.map(|s| s.number()), Some(41));
+    let mut engine = Engine::new();
+    for level in [
+        Level::Random,
+        Level::Easy,
+        Level::Medium,
+        Level::Hard,
+        Level::Max,
+    ] {
+        let result = engine.think(&situation, level, &Limits::depth(4), 3, &mut |_| {});
+        let best = result.best.expect("a move");
+        assert_eq!(best.from().number(), 50, "{level:?} moved {best:?}");
+    }
+}
