@@ -107,7 +107,15 @@ fn every_variant_plays_by_keys_and_its_record_reads_back() {
         let (back, error) = open_game(read, None);
         assert_eq!(error, None, "{game_type}:\n{text}");
         assert_eq!(back.game_type(), game_type);
-        assert_eq!(back.moves(), game.moves(), "{game_type}");
+        // Routes that take the same pieces to the same square are one move (a Frisian man can go round a ring
+        // of pieces either way): the record keeps the move, not necessarily the route.
+        assert_eq!(back.moves().len(), game.moves().len(), "{game_type}");
+        for (read, played) in back.moves().iter().zip(game.moves()) {
+            assert!(
+                read.same_effect(played),
+                "{game_type}: {read:?} for {played:?}"
+            );
+        }
         assert_eq!(back.outcome(), game.outcome(), "{game_type}");
     }
 }
