@@ -21,8 +21,9 @@ fn perft_prints_one_line_per_depth() {
 #[test]
 fn perft_counts_every_variant_and_board() {
     // Published start counts: international and Italian from the shared tables, Canadian from the FMJD forum
-    // (see tests/perft.rs); English 10x10 with three rows has no table, so only the shape is checked.
-    let cases: [(&[&str], &str); 5] = [
+    // (see tests/perft.rs), Frisian as given for dctl (see tests/frisian.rs); English 10x10 with three rows has no
+    // table, so only the shape is checked.
+    let cases: [(&[&str], &str); 6] = [
         (
             &["--variant", "international"],
             "perft 1 9\nperft 2 81\nperft 3 658\nperft 4 4265\n",
@@ -39,6 +40,10 @@ fn perft_counts_every_variant_and_board() {
             &["--variant", "canadian"],
             "perft 1 11\nperft 2 121\nperft 3 1222\nperft 4 10053\n",
         ),
+        (
+            &["--variant", "frisian"],
+            "perft 1 9\nperft 2 81\nperft 3 658\nperft 4 3880\n",
+        ),
         (&["--variant", "english", "--size", "10", "--rows", "3"], ""),
     ];
     for (args, expected) in cases {
@@ -53,7 +58,7 @@ fn perft_counts_every_variant_and_board() {
         }
     }
     assert_one_line_error(
-        &["perft", "--depth", "2", "--variant", "frisian"],
+        &["perft", "--depth", "2", "--variant", "shogi"],
         "unknown variant",
     );
     assert_one_line_error(

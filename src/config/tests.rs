@@ -411,7 +411,7 @@ fn the_variant_board_and_rows_are_read_together() {
     let two = user("[game]\nsize = 12\nrows = 2\n").expect("valid");
     assert_eq!((two.game_type.size, two.game_type.rows), (12, 2));
     for (text, setting, words) in [
-        ("[game]\nvariant = \"frisian\"\n", "game.variant", "frisian"),
+        ("[game]\nvariant = \"shogi\"\n", "game.variant", "shogi"),
         ("[game]\nsize = 9\n", "game.size", "9"),
         (
             "[game]\nvariant = \"international\"\nsize = 8\n",
