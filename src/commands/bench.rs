@@ -94,6 +94,10 @@ struct Bench {
 impl RulesVisitor for Bench {
     type Output = Result<()>;
 
+    fn defined(self, _: crowned::rules::defined::DefinedId) -> Result<()> {
+        anyhow::bail!("crowned bench measures the built-in variants only")
+    }
+
     fn visit<R: Playable>(self) -> Result<()> {
         let positions = positions::<R>(self.game_type);
         let mut out = io::stdout().lock();

@@ -55,6 +55,21 @@ impl PositionVisitor for Perft {
     fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
         run_perft(position, self.depth, self.split, self.duplicates)
     }
+
+    fn defined(self, board: &crowned::rules::defined::DefinedBoard) -> Result<()> {
+        // The general generator counts one move per route, as `crowned variant perft` does.
+        let mut out = io::stdout().lock();
+        for depth in 1..=self.depth {
+            writeln!(out, "perft {depth} {}", board.perft(depth))?;
+        }
+        if self.split {
+            for (mv, _) in board.moves_with_routes() {
+                let count = board.play(&mv).perft(self.depth.saturating_sub(1));
+                writeln!(out, "{} {count}", board.write_move(&mv))?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Prints `perft <depth> <nodes>` for each depth as soon as it is known, then with `split` each root move with

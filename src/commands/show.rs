@@ -25,6 +25,23 @@ impl PositionVisitor for Show {
     fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
         show(position)
     }
+
+    fn defined(self, board: &crowned::rules::defined::DefinedBoard) -> Result<()> {
+        let mut out = io::stdout().lock();
+        write!(out, "{board}")?;
+        writeln!(out, "FEN {}", crowned::rules::defined::to_fen(board))?;
+        let texts: Vec<String> = board
+            .legal_moves()
+            .iter()
+            .map(|m| board.write_move(m))
+            .collect();
+        if texts.is_empty() {
+            writeln!(out, "{} has no legal move.", board.side_to_move())?;
+        } else {
+            writeln!(out, "Legal moves: {}", texts.join(" "))?;
+        }
+        Ok(())
+    }
 }
 
 /// Prints the position, its FEN and its legal moves.

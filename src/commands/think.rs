@@ -63,6 +63,34 @@ struct Think<'a> {
 impl PositionVisitor for Think<'_> {
     type Output = Result<()>;
 
+    fn defined(self, board: &crowned::rules::defined::DefinedBoard) -> Result<()> {
+        let mut engine = Engine::with_config(EngineConfig::default());
+        let situation = crowned::engine::AnySituation::at((*board).into());
+        let result = engine.think(&situation, self.level, self.limits, self.seed, &mut |p| {
+            let line: Vec<String> = p.pv.iter().map(|m| board.write_move(m)).collect();
+            eprintln!(
+                "depth {} score {} nodes {} pv {}",
+                p.depth,
+                p.score,
+                p.nodes,
+                line.join(" ")
+            );
+        });
+        let mut out = io::stdout().lock();
+        match result.best {
+            None => writeln!(out, "bestmove none")?,
+            Some(mv) => writeln!(
+                out,
+                "bestmove {} score {} depth {} nodes {}",
+                board.write_move(&mv),
+                result.score,
+                result.depth,
+                result.nodes
+            )?,
+        }
+        Ok(())
+    }
+
     fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
         let style = R::VARIANT.notation();
         let config = EngineConfig::default()

@@ -15,6 +15,7 @@
 //! database build, the Hub client) are in `lab`, which depends on the engine and never the other way round.
 
 mod config;
+mod defined;
 pub mod egdb;
 mod eleven_man;
 mod engine_rules;

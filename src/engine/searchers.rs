@@ -5,6 +5,7 @@
 use super::EngineConfig;
 use super::engine_rules::EngineRules;
 use super::search::Searcher;
+use crate::rules::defined::DefinedBoard;
 use crate::rules::{AnyPosition, Position, playable_rule_sets};
 
 /// A rule set's place in [`AnySearcher`].
@@ -24,6 +25,9 @@ pub(crate) trait EngineVisitor {
     type Output;
     /// Runs the code on the typed position.
     fn visit<R: SearcherSlot>(self, position: &Position<R>) -> Self::Output;
+    /// Runs the code on a position of a defined variant, which the plain searcher of
+    /// [`defined`](super::defined) plays.
+    fn defined(self, board: &DefinedBoard) -> Self::Output;
 }
 
 macro_rules! any_searcher {
@@ -72,6 +76,7 @@ macro_rules! any_searcher {
         pub(crate) fn visit<V: EngineVisitor>(position: &AnyPosition, visitor: V) -> V::Output {
             match position {
                 $(AnyPosition::$name(p) => visitor.visit(p),)*
+                AnyPosition::Defined(board) => visitor.defined(board),
             }
         }
     };

@@ -1,6 +1,6 @@
 //! What a game looks like to the search: the position and the history that decides draws by repetition.
 
-use crate::game::{AnyGame, Game, GameVisitor};
+use crate::game::{AnyGame, DefinedGame, Game, GameVisitor};
 use crate::rules::{AnyPosition, English, Playable, Position, Role, RuleSet, Square};
 
 /// What a game looks like to the search: the position to search, and the positions before it since the last
@@ -102,6 +102,32 @@ impl AnySituation {
             type Output = AnySituation;
             fn visit<R: Playable>(self, game: &Game<R>) -> AnySituation {
                 AnySituation::from(Situation::in_game(game))
+            }
+            fn defined(self, game: &DefinedGame) -> AnySituation {
+                // Earlier positions back to the last capture or move of a piece that could still promote.
+                let ply = game.ply();
+                let mut earlier = Vec::new();
+                for i in (0..ply).rev() {
+                    let (Some(before), Some(mv)) = (game.position_at(i), game.moves().get(i))
+                    else {
+                        break;
+                    };
+                    let rules = &before.entry().rules;
+                    let promotes = before
+                        .occupant(mv.from())
+                        .is_some_and(|(_, k)| rules.kinds[k].promotion.is_some());
+                    if mv.is_capture() || promotes {
+                        break;
+                    }
+                    earlier.push(AnyPosition::Defined(*before));
+                }
+                earlier.reverse();
+                AnySituation {
+                    position: (*game.position()).into(),
+                    earlier,
+                    move_limit_plies: game.move_limit() * 2,
+                    barred_king: None,
+                }
             }
         }
         game.visit(Of)

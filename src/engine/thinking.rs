@@ -13,6 +13,7 @@ use super::searchers::{self, AnySearcher, EngineVisitor, SearcherSlot};
 use super::situation::{AnySituation, Situation};
 use super::tt::Table;
 use super::{Level, Limits, Progress, Score, SearchResult, levels, rng};
+use crate::rules::defined::DefinedBoard;
 use crate::rules::{English, Playable, Position};
 
 /// The engine: its search tables survive from move to move, as in a game.
@@ -325,6 +326,24 @@ impl EngineVisitor for Think<'_> {
             self.level,
             self.limits,
             self.seed,
+            self.progress,
+        )
+    }
+
+    fn defined(self, board: &DefinedBoard) -> SearchResult {
+        let earlier: Vec<DefinedBoard> = self
+            .situation
+            .earlier
+            .iter()
+            .filter_map(|p| p.defined().copied())
+            .collect();
+        super::defined::think(
+            board,
+            &earlier,
+            self.level,
+            self.limits,
+            self.seed,
+            &self.engine.stop,
             self.progress,
         )
     }

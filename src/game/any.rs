@@ -5,10 +5,11 @@
 //! whose methods pass to the typed game inside. Generic code reaches the typed game through [`AnyGame::visit`]
 //! and [`AnyGame::visit_mut`].
 
+use super::defined::DefinedGame;
 use super::marks::MoveMark;
 use super::numbering::MoveNumber;
 use super::outcome::Outcome;
-use super::pdn::{game_type_of_rules, result_token, write_game};
+use super::pdn::{game_type_of_rules, result_token, write_defined, write_game};
 use super::record::{Game, GameError};
 use super::tags::Tags;
 use crate::rules::{
@@ -23,6 +24,8 @@ pub trait GameVisitor {
     type Output;
     /// Runs the code on the typed game.
     fn visit<R: Playable>(self, game: &Game<R>) -> Self::Output;
+    /// Runs the code on a game of a defined variant, which has no compiled rule set.
+    fn defined(self, game: &DefinedGame) -> Self::Output;
 }
 
 /// Code generic over the rule set that changes a game of the rule set chosen at run time.
@@ -31,6 +34,8 @@ pub trait GameVisitorMut {
     type Output;
     /// Runs the code on the typed game.
     fn visit<R: Playable>(self, game: &mut Game<R>) -> Self::Output;
+    /// Runs the code on a game of a defined variant, which has no compiled rule set.
+    fn defined(self, game: &mut DefinedGame) -> Self::Output;
 }
 
 macro_rules! any_game {
@@ -40,6 +45,8 @@ macro_rules! any_game {
         #[allow(missing_docs)]
         pub enum AnyGame {
             $($name(Game<$rules>),)*
+            /// A game of a variant defined by its players.
+            Defined(DefinedGame),
         }
 
         $(
@@ -55,6 +62,7 @@ macro_rules! any_game {
             pub fn from_position(start: AnyPosition) -> AnyGame {
                 match start {
                     $(AnyPosition::$name(p) => AnyGame::$name(Game::from_position(p)),)*
+                    AnyPosition::Defined(board) => AnyGame::Defined(DefinedGame::from_position(board)),
                 }
             }
 
@@ -62,6 +70,7 @@ macro_rules! any_game {
             pub fn visit<V: GameVisitor>(&self, visitor: V) -> V::Output {
                 match self {
                     $(AnyGame::$name(g) => visitor.visit(g),)*
+                    AnyGame::Defined(g) => visitor.defined(g),
                 }
             }
 
@@ -69,15 +78,17 @@ macro_rules! any_game {
             pub fn visit_mut<V: GameVisitorMut>(&mut self, visitor: V) -> V::Output {
                 match self {
                     $(AnyGame::$name(g) => visitor.visit(g),)*
+                    AnyGame::Defined(g) => visitor.defined(g),
                 }
             }
         }
 
-        /// Runs one expression on the typed game inside, whatever its rule set.
+        /// Runs one expression on the typed game inside, whatever its rule set; the second on a defined game.
         macro_rules! forward {
-            ($self:expr, |$g:ident| $body:expr) => {
+            ($self:expr, |$g:ident| $body:expr, |$d:ident| $defined:expr) => {
                 match $self {
                     $(AnyGame::$name($g) => $body,)*
+                    AnyGame::Defined($d) => $defined,
                 }
             };
         }
@@ -129,18 +140,23 @@ impl AnyGame {
 
     /// The variant of the rules.
     pub fn variant(&self) -> Variant {
-        forward!(self, |g| rules_of(g).0)
+        forward!(self, |g| rules_of(g).0, |d| Variant::Defined(d.id()))
     }
 
     /// The board.
     pub fn geometry(&self) -> Geometry {
-        forward!(self, |g| rules_of(g).1)
+        forward!(self, |g| rules_of(g).1, |d| AnyPosition::Defined(
+            *d.start()
+        )
+        .geometry())
     }
 
     /// The game type: the rules, and the rows of men of the start the game comes from (the variant's own rows
     /// when it starts from a set-up position).
     pub fn game_type(&self) -> GameType {
-        let standard = forward!(self, |g| rules_of(g).2);
+        let standard = forward!(self, |g| rules_of(g).2, |d| GameType::standard(
+            Variant::Defined(d.id())
+        ));
         if !self.is_set_up() {
             return standard;
         }
@@ -153,167 +169,171 @@ impl AnyGame {
 
     /// The start position.
     pub fn start(&self) -> AnyPosition {
-        forward!(self, |g| (*g.start()).into())
+        forward!(self, |g| (*g.start()).into(), |d| (*d.start()).into())
     }
 
     /// Whether the game starts from a set-up position rather than the standard start.
     pub fn is_set_up(&self) -> bool {
-        forward!(self, |g| g.is_set_up())
+        forward!(self, |g| g.is_set_up(), |d| d.is_set_up())
     }
 
     /// The position at the current point.
     pub fn position(&self) -> AnyPosition {
-        forward!(self, |g| (*g.position()).into())
+        forward!(self, |g| (*g.position()).into(), |d| (*d.position()).into())
     }
 
     /// The position after `ply` moves, if the game is that long.
     pub fn position_at(&self, ply: usize) -> Option<AnyPosition> {
-        forward!(self, |g| g.position_at(ply).map(|p| (*p).into()))
+        forward!(self, |g| g.position_at(ply).map(|p| (*p).into()), |d| d
+            .position_at(ply)
+            .map(|p| (*p).into()))
     }
 
     /// Every move recorded, including the redo line after the current point.
     pub fn moves(&self) -> &[Move] {
-        forward!(self, |g| g.moves())
+        forward!(self, |g| g.moves(), |d| d.moves())
     }
 
     /// How many moves have been played up to the current point.
     pub fn ply(&self) -> usize {
-        forward!(self, |g| g.ply())
+        forward!(self, |g| g.ply(), |d| d.ply())
     }
 
     /// How many moves are recorded, including the redo line.
     pub fn len(&self) -> usize {
-        forward!(self, |g| g.len())
+        forward!(self, |g| g.len(), |d| d.len())
     }
 
     /// Whether no move is recorded.
     pub fn is_empty(&self) -> bool {
-        forward!(self, |g| g.is_empty())
+        forward!(self, |g| g.is_empty(), |d| d.is_empty())
     }
 
     /// The record's number of move number `ply` (1-based).
     pub fn move_number(&self, ply: usize) -> Option<MoveNumber> {
-        forward!(self, |g| g.move_number(ply))
+        forward!(self, |g| g.move_number(ply), |d| d.move_number(ply))
     }
 
     /// How many numbered moves have been played up to the current point.
     pub fn moves_played(&self) -> usize {
-        forward!(self, |g| g.moves_played())
+        forward!(self, |g| g.moves_played(), |d| d.moves_played())
     }
 
     /// The number of the move to be played next.
     pub fn next_move_number(&self) -> MoveNumber {
-        forward!(self, |g| g.next_move_number())
+        forward!(self, |g| g.next_move_number(), |d| d.next_move_number())
     }
 
     /// The point after `ply` moves as players say it.
     pub fn point_text(&self, ply: usize, style: SquareStyle) -> String {
-        forward!(self, |g| g.point_text(ply, style))
+        forward!(self, |g| g.point_text(ply, style), |d| d.point_text(ply))
     }
 
     /// The move text of move number `ply` (1-based).
     pub fn move_text(&self, ply: usize, style: SquareStyle) -> Option<String> {
-        forward!(self, |g| g.move_text(ply, style))
+        forward!(self, |g| g.move_text(ply, style), |d| d.move_text(ply))
     }
 
     /// Moves the current point one move back. Returns `false` at the start.
     pub fn undo(&mut self) -> bool {
-        forward!(self, |g| g.undo())
+        forward!(self, |g| g.undo(), |d| d.undo())
     }
 
     /// Moves the current point one move forward along the redo line. Returns `false` at its end.
     pub fn redo(&mut self) -> bool {
-        forward!(self, |g| g.redo())
+        forward!(self, |g| g.redo(), |d| d.redo())
     }
 
     /// Moves the current point to just after `ply` moves. Returns `false`, changing nothing, past the end.
     pub fn go_to(&mut self, ply: usize) -> bool {
-        forward!(self, |g| g.go_to(ply))
+        forward!(self, |g| g.go_to(ply), |d| d.go_to(ply))
     }
 
     /// Plays `mv` at the current point, dropping the redo line.
     pub fn play(&mut self, mv: &Move) -> Result<(), GameError> {
-        forward!(self, |g| g.play(mv))
+        forward!(self, |g| g.play(mv), |d| d.play(mv))
     }
 
     /// Plays a move given as text, dropping the redo line. Returns the move played.
     pub fn play_text(&mut self, text: &str) -> Result<Move, GameError> {
-        forward!(self, |g| g.play_text(text))
+        forward!(self, |g| g.play_text(text), |d| d.play_text(text))
     }
 
     /// Drops everything after the current point.
     pub fn truncate(&mut self) {
-        forward!(self, |g| g.truncate())
+        forward!(self, |g| g.truncate(), |d| d.truncate())
     }
 
     /// `loser` resigns at the current point.
     pub fn resign(&mut self, loser: crate::rules::Color) -> Result<(), GameError> {
-        forward!(self, |g| g.resign(loser))
+        forward!(self, |g| g.resign(loser), |d| d.resign(loser))
     }
 
     /// The players agree a draw at the current point.
     pub fn agree_draw(&mut self) -> Result<(), GameError> {
-        forward!(self, |g| g.agree_draw())
+        forward!(self, |g| g.agree_draw(), |d| d.agree_draw())
     }
 
     /// Ends the game at the current point with an outcome decided outside the rules.
     pub fn declare(&mut self, outcome: Outcome) -> Result<(), GameError> {
-        forward!(self, |g| g.declare(outcome))
+        forward!(self, |g| g.declare(outcome), |d| d.declare(outcome))
     }
 
     /// Takes back an ending declared at the current point.
     pub fn withdraw(&mut self) -> bool {
-        forward!(self, |g| g.withdraw())
+        forward!(self, |g| g.withdraw(), |d| d.withdraw())
     }
 
     /// How the game has ended at the current point, if it has.
     pub fn outcome(&self) -> Option<Outcome> {
-        forward!(self, |g| g.outcome())
+        forward!(self, |g| g.outcome(), |d| d.outcome())
     }
 
     /// How the game ends after all its recorded moves, if it does.
     pub fn final_outcome(&self) -> Option<Outcome> {
-        forward!(self, |g| g.final_outcome())
+        forward!(self, |g| g.final_outcome(), |d| d.final_outcome())
     }
 
     /// Sets the move-limit draw in moves by each side (0 turns it off).
     pub fn set_move_limit(&mut self, moves: u32) {
-        forward!(self, |g| g.set_move_limit(moves))
+        forward!(self, |g| g.set_move_limit(moves), |d| d
+            .set_move_limit(moves))
     }
 
     /// The move-limit length in moves by each side.
     pub fn move_limit(&self) -> u32 {
-        forward!(self, |g| g.move_limit())
+        forward!(self, |g| g.move_limit(), |d| d.move_limit())
     }
 
     /// The comment after move number `ply` (0: before the first move).
     pub fn comment(&self, ply: usize) -> Option<&str> {
-        forward!(self, |g| g.comment(ply))
+        forward!(self, |g| g.comment(ply), |d| d.comment(ply))
     }
 
     /// Sets or clears the comment after move number `ply`. Returns `false` past the end.
     pub fn set_comment(&mut self, ply: usize, comment: Option<String>) -> bool {
-        forward!(self, |g| g.set_comment(ply, comment))
+        forward!(self, |g| g.set_comment(ply, comment), |d| d
+            .set_comment(ply, comment))
     }
 
     /// The mark of move number `ply`, if it has one.
     pub fn mark(&self, ply: usize) -> Option<MoveMark> {
-        forward!(self, |g| g.mark(ply))
+        forward!(self, |g| g.mark(ply), |d| d.mark(ply))
     }
 
     /// Sets or clears the mark of move number `ply` (1 or more); `false` when there is no such move.
     pub fn set_mark(&mut self, ply: usize, mark: Option<MoveMark>) -> bool {
-        forward!(self, |g| g.set_mark(ply, mark))
+        forward!(self, |g| g.set_mark(ply, mark), |d| d.set_mark(ply, mark))
     }
 
     /// The tag pairs.
     pub fn tags(&self) -> &Tags {
-        forward!(self, |g| g.tags())
+        forward!(self, |g| g.tags(), |d| d.tags())
     }
 
     /// The tag pairs, to change.
     pub fn tags_mut(&mut self) -> &mut Tags {
-        forward!(self, |g| g.tags_mut())
+        forward!(self, |g| g.tags_mut(), |d| d.tags_mut())
     }
 
     /// The result token for an outcome (`1-0`, `2-0`, `1/2-1/2`, `*`...), by the variant's conventions.
@@ -321,12 +341,12 @@ impl AnyGame {
         fn token<R: RuleSet>(_: &Game<R>, outcome: Option<Outcome>) -> &'static str {
             result_token::<R>(outcome)
         }
-        forward!(self, |g| token(g, outcome))
+        forward!(self, |g| token(g, outcome), |d| d.result_token(outcome))
     }
 
     /// The game as PDN, with its `GameType` tag.
     pub fn to_pdn(&self) -> String {
-        forward!(self, |g| write_game(g))
+        forward!(self, |g| write_game(g), |d| write_defined(d))
     }
 }
 

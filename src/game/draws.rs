@@ -297,6 +297,8 @@ impl DrawRules {
             // lidraughts: threefold repetition and the king endings, but no limit on moves without progress
             // (the limit on a king's quiet moves in a row keeps the kings from wandering while men are left).
             Variant::Frisian | Variant::Frysk => (3, 0, &FRISIAN_ENDINGS),
+            // A defined variant's own limit is its definition's `end.quiet_moves` (DefinedGame reads it).
+            Variant::Defined(_) => (3, 40, &[]),
         };
         DrawRules {
             repetitions,

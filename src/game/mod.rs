@@ -3,6 +3,7 @@
 mod any;
 mod clock;
 mod counts;
+mod defined;
 #[cfg(test)]
 mod draw_tests;
 mod draws;
@@ -19,6 +20,7 @@ pub use clock::{
     Clock, ClockState, ClockStateError, TIME_CONTROL_CHOICES, TimeControl, TimeControlError,
     lost_on_time,
 };
+pub use defined::{DEFINED_REPETITIONS, DefinedGame};
 pub use draws::{Counting, DrawRules, Ending, EndingRule, MAX_ENDING_RULES};
 pub use marks::MoveMark;
 pub use numbering::{MoveNumber, count, moves_played, moves_played_any};

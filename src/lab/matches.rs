@@ -108,6 +108,9 @@ pub enum MatchError {
     /// An external engine failed: it could not be started, stopped answering, or played an illegal move.
     #[error("{0}")]
     Hub(#[from] HubError),
+    /// Matches are played under the built-in rule sets only, whose engines can be compared.
+    #[error("matches are played in the built-in variants only, not in variants defined in files")]
+    DefinedVariant,
 }
 
 /// One finished game of a match.
@@ -224,6 +227,10 @@ struct Run<'a> {
 
 impl RulesVisitor for Run<'_> {
     type Output = Result<MatchResult, MatchError>;
+
+    fn defined(self, _: crate::rules::defined::DefinedId) -> Self::Output {
+        Err(MatchError::DefinedVariant)
+    }
 
     fn visit<R: Playable>(self) -> Self::Output {
         let Run {

@@ -9,6 +9,7 @@
 use std::fmt;
 
 use super::checks::{PositionError, check_playable, check_position, max_pieces};
+use super::defined::{self, DefinedBoard, DefinedId};
 use super::fen::{FenError, parse_fen, to_fen};
 use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
@@ -35,6 +36,8 @@ pub trait PositionVisitor {
     type Output;
     /// Runs the code on the typed position.
     fn visit<R: Playable>(self, position: &Position<R>) -> Self::Output;
+    /// Runs the code on a position of a defined variant, which has no compiled rule set.
+    fn defined(self, board: &DefinedBoard) -> Self::Output;
 }
 
 /// Code generic over the rule set, run for the rule set chosen at run time.
@@ -43,6 +46,8 @@ pub trait RulesVisitor {
     type Output;
     /// Runs the code for the rule set `R`.
     fn visit<R: Playable>(self) -> Self::Output;
+    /// Runs the code for a defined variant, which has no compiled rule set.
+    fn defined(self, id: DefinedId) -> Self::Output;
 }
 
 macro_rules! any_position {
@@ -52,6 +57,8 @@ macro_rules! any_position {
         #[allow(missing_docs)]
         pub enum AnyPosition {
             $($name(Position<$rules>),)*
+            /// A position of a variant defined by its players, played by the general generator.
+            Defined(DefinedBoard),
         }
 
         $(
@@ -62,7 +69,6 @@ macro_rules! any_position {
                 fn unwrap(position: &AnyPosition) -> Option<Position<Self>> {
                     match position {
                         AnyPosition::$name(p) => Some(*p),
-                        #[allow(unreachable_patterns)]
                         _ => None,
                     }
                 }
@@ -80,6 +86,7 @@ macro_rules! any_position {
             pub fn visit<V: PositionVisitor>(&self, visitor: V) -> V::Output {
                 match self {
                     $(AnyPosition::$name(p) => visitor.visit(p),)*
+                    AnyPosition::Defined(board) => visitor.defined(board),
                 }
             }
         }
@@ -142,6 +149,7 @@ impl GameType {
             Variant::Breakthrough => visitor.visit::<Breakthrough>(),
             Variant::Frisian => visitor.visit::<Frisian>(),
             Variant::Frysk => visitor.visit::<Frysk>(),
+            Variant::Defined(id) => visitor.defined(id),
         }
     }
 }
@@ -149,7 +157,7 @@ impl GameType {
 /// Runs one expression on the typed position inside, whatever its rule set: the expression is compiled once
 /// per arm, which keeps the forwarding methods below to one line each.
 macro_rules! forward {
-    ($self:expr, |$p:ident| $body:expr) => {
+    ($self:expr, |$p:ident| $body:expr, |$d:ident| $defined:expr) => {
         match $self {
             AnyPosition::English($p) => $body,
             AnyPosition::International($p) => $body,
@@ -169,6 +177,7 @@ macro_rules! forward {
             AnyPosition::English10($p) => $body,
             AnyPosition::English12($p) => $body,
             AnyPosition::English14($p) => $body,
+            AnyPosition::Defined($d) => $defined,
         }
     };
 }
@@ -182,6 +191,9 @@ impl RulesVisitor for Start {
     fn visit<R: Playable>(self) -> AnyPosition {
         R::wrap(Position::<R>::start_with_rows(self.rows))
     }
+    fn defined(self, id: DefinedId) -> AnyPosition {
+        AnyPosition::Defined(DefinedBoard::start(id))
+    }
 }
 
 struct Empty(Color);
@@ -190,6 +202,9 @@ impl RulesVisitor for Empty {
     type Output = AnyPosition;
     fn visit<R: Playable>(self) -> AnyPosition {
         R::wrap(Position::<R>::empty(self.0))
+    }
+    fn defined(self, id: DefinedId) -> AnyPosition {
+        AnyPosition::Defined(DefinedBoard::empty(id, self.0))
     }
 }
 
@@ -200,11 +215,17 @@ impl RulesVisitor for Fen<'_> {
     fn visit<R: Playable>(self) -> Self::Output {
         parse_fen::<R>(self.0).map(R::wrap)
     }
+    fn defined(self, id: DefinedId) -> Self::Output {
+        defined::from_fen(id, self.0).map(AnyPosition::Defined)
+    }
 }
 
 impl AnyPosition {
     /// The start position of a game type, with its rows of men.
     pub fn start(game_type: GameType) -> AnyPosition {
+        if let Variant::Defined(id) = game_type.variant {
+            return AnyPosition::Defined(DefinedBoard::start(id));
+        }
         game_type.visit(Start {
             rows: u32::from(game_type.rows),
         })
@@ -212,17 +233,23 @@ impl AnyPosition {
 
     /// An empty board of a game type.
     pub fn empty(game_type: GameType, side: Color) -> AnyPosition {
+        if let Variant::Defined(id) = game_type.variant {
+            return AnyPosition::Defined(DefinedBoard::empty(id, side));
+        }
         game_type.visit(Empty(side))
     }
 
     /// Reads a PDN FEN under a game type's rules.
     pub fn from_fen(game_type: GameType, text: &str) -> Result<AnyPosition, FenError> {
+        if let Variant::Defined(id) = game_type.variant {
+            return defined::from_fen(id, text).map(AnyPosition::Defined);
+        }
         game_type.visit(Fen(text))
     }
 
     /// The position as PDN FEN.
     pub fn to_fen(&self) -> String {
-        forward!(self, |p| to_fen(p))
+        forward!(self, |p| to_fen(p), |d| defined::to_fen(d))
     }
 
     /// The variant of the rules.
@@ -230,100 +257,158 @@ impl AnyPosition {
         fn of<R: RuleSet>(_: &Position<R>) -> Variant {
             R::VARIANT
         }
-        forward!(self, |p| of(p))
+        forward!(self, |p| of(p), |d| Variant::Defined(d.id()))
+    }
+
+    /// The position of a defined variant, if it is one.
+    pub fn defined(&self) -> Option<&DefinedBoard> {
+        match self {
+            AnyPosition::Defined(board) => Some(board),
+            _ => None,
+        }
     }
 
     /// `square` as the variant's own notation names it (`16` in English, `c3` in Russian).
     pub fn square_name(&self, square: Square) -> crate::rules::SquareName {
-        crate::rules::SquareName::new(square, self.variant().notation(), self.geometry())
+        match self {
+            AnyPosition::Defined(d) => crate::rules::SquareName::defined(square, d.id()),
+            _ => crate::rules::SquareName::new(square, self.variant().notation(), self.geometry()),
+        }
     }
 
-    /// The board.
+    /// The board. A defined variant's board has its width and height here, but its squares are its own
+    /// ([`DefinedBoard`]): code that maps squares to cells asks it, not the geometry.
     pub fn geometry(&self) -> Geometry {
         fn of<R: RuleSet>(_: &Position<R>) -> Geometry {
             R::GEOMETRY
         }
-        forward!(self, |p| of(p))
+        forward!(self, |p| of(p), |d| {
+            let rules = &d.entry().rules;
+            Geometry {
+                width: rules.width as u8,
+                height: rules.height as u8,
+                mirrored: false,
+            }
+        })
     }
 
     /// The side to move.
     pub fn side_to_move(&self) -> Color {
-        forward!(self, |p| p.side_to_move())
+        forward!(self, |p| p.side_to_move(), |d| d.side_to_move())
     }
 
     /// The same pieces with another side to move.
     pub fn with_side_to_move(self, side: Color) -> AnyPosition {
-        forward!(self, |p| p.with_side_to_move(side).into())
+        forward!(self, |p| p.with_side_to_move(side).into(), |d| {
+            AnyPosition::Defined(d.with_side_to_move(side))
+        })
     }
 
-    /// The piece on a square, if any.
+    /// The piece on a square, if any. A defined variant's kinds are men, or kings when some kind promotes to
+    /// them; [`DefinedBoard::occupant`] tells the kind itself.
     pub fn piece_at(&self, square: Square) -> Option<Piece> {
-        forward!(self, |p| p.piece_at(square))
+        forward!(self, |p| p.piece_at(square), |d| d
+            .occupant(square)
+            .map(|o| defined_piece(d, o)))
     }
 
-    /// Puts a piece on a square (or empties it); `false` if the square is not on this board.
+    /// Puts a piece on a square (or empties it); `false` if the square is not on this board. On a defined
+    /// variant's board a man is its first kind and a king the first kind that others promote to.
     pub fn set_piece(&mut self, square: Square, piece: Option<Piece>) -> bool {
-        forward!(self, |p| p.set_piece(square, piece))
+        forward!(self, |p| p.set_piece(square, piece), |d| {
+            let kinds = &d.entry().rules.kinds;
+            let occupant = match piece {
+                None => None,
+                Some(Piece {
+                    color,
+                    role: Role::Man,
+                }) => Some((color, 0)),
+                Some(Piece {
+                    color,
+                    role: Role::King,
+                }) => match kinds.iter().position(|k| k.is_king) {
+                    Some(kind) => Some((color, kind)),
+                    None => return false,
+                },
+            };
+            d.set_occupant(square, occupant)
+        })
     }
 
     /// Every occupied square with its piece, in square order.
     pub fn pieces(&self) -> Vec<(Square, Piece)> {
-        forward!(self, |p| p.pieces().collect())
+        forward!(self, |p| p.pieces().collect(), |d| d
+            .occupants()
+            .map(|(s, o)| (s, defined_piece(d, o)))
+            .collect())
     }
 
     /// How many pieces of a colour and role are on the board.
     pub fn count(&self, color: Color, role: Role) -> u32 {
-        forward!(self, |p| p.count(color, role))
+        forward!(self, |p| p.count(color, role), |d| d
+            .occupants()
+            .filter(|&(_, o)| defined_piece(d, o) == Piece { color, role })
+            .count()
+            as u32)
     }
 
     /// Every legal move, routes with the same effect merged.
     pub fn legal_moves(&self) -> MoveList {
-        forward!(self, |p| p.legal_moves())
+        forward!(self, |p| p.legal_moves(), |d| d.legal_moves())
     }
 
     /// Every legal move, one per order of capture.
     pub fn legal_moves_with_duplicates(&self) -> MoveList {
-        forward!(self, |p| p.legal_moves_with_duplicates())
+        forward!(self, |p| p.legal_moves_with_duplicates(), |d| d
+            .legal_moves())
     }
 
     /// Whether the side to move must capture.
     pub fn must_capture(&self) -> bool {
-        forward!(self, |p| p.must_capture())
+        forward!(self, |p| p.must_capture(), |d| d.must_capture())
     }
 
     /// Whether the side to move has lost: no pieces or no legal move.
     pub fn is_lost(&self) -> bool {
-        forward!(self, |p| p.is_lost())
+        forward!(self, |p| p.is_lost(), |d| d.legal_moves().is_empty())
     }
 
     /// The position after a legal move.
     pub fn play(&self, mv: &Move) -> AnyPosition {
-        forward!(self, |p| p.play(mv).into())
+        forward!(self, |p| p.play(mv).into(), |d| AnyPosition::Defined(
+            d.play(mv)
+        ))
     }
 
     /// The legal move a move text stands for ([`MoveText::find`]).
     pub fn find_move(&self, text: &MoveText, strictness: Strictness) -> Result<Move, MoveError> {
-        forward!(self, |p| text.find(p, strictness))
+        forward!(self, |p| text.find(p, strictness), |d| {
+            defined::parse_move(d, text.text())
+        })
     }
 
     /// The legal move typed as `text` (`11-15`, `c3xe5`, a full or short capture route), read on this board.
     pub fn parse_move(&self, text: &str, strictness: Strictness) -> Result<Move, MoveError> {
+        if let AnyPosition::Defined(d) = self {
+            return defined::parse_move(d, text);
+        }
         MoveText::parse(text, self.geometry()).and_then(|t| self.find_move(&t, strictness))
     }
 
     /// A legal move written as players write it ([`write_move`]).
     pub fn write_move(&self, mv: &Move, style: SquareStyle) -> String {
-        forward!(self, |p| write_move(p, mv, style))
+        forward!(self, |p| write_move(p, mv, style), |d| d.write_move(mv))
     }
 
-    /// Whether the position is legal under its rules ([`check_position`]).
+    /// Whether the position is legal under its rules ([`check_position`]). Any placement of a defined
+    /// variant's pieces on its squares is.
     pub fn check(&self) -> Result<(), PositionError> {
-        forward!(self, |p| check_position(p))
+        forward!(self, |p| check_position(p), |_d| Ok(()))
     }
 
     /// Whether a game can start from the position ([`check_playable`]).
     pub fn check_playable(&self) -> Result<(), PositionError> {
-        forward!(self, |p| check_playable(p))
+        forward!(self, |p| check_playable(p), |_d| Ok(()))
     }
 
     /// The most pieces a side may have under its rules ([`max_pieces`]).
@@ -331,19 +416,38 @@ impl AnyPosition {
         fn of<R: RuleSet>(_: &Position<R>) -> u32 {
             max_pieces::<R>()
         }
-        forward!(self, |p| of(p))
+        forward!(self, |p| of(p), |d| d.entry().square_count() as u32)
+    }
+}
+
+/// A defined variant's occupant as a man or king: a king when some kind promotes to its kind.
+fn defined_piece(board: &DefinedBoard, (color, kind): (Color, usize)) -> Piece {
+    let king = board
+        .entry()
+        .rules
+        .kinds
+        .get(kind)
+        .is_some_and(|k| k.is_king);
+    Piece::new(color, if king { Role::King } else { Role::Man })
+}
+
+impl From<DefinedBoard> for AnyPosition {
+    fn from(board: DefinedBoard) -> AnyPosition {
+        AnyPosition::Defined(board)
     }
 }
 
 impl fmt::Debug for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        forward!(self, |p| fmt::Debug::fmt(p, f))
+        forward!(self, |p| fmt::Debug::fmt(p, f), |d| fmt::Debug::fmt(d, f))
     }
 }
 
 impl fmt::Display for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        forward!(self, |p| fmt::Display::fmt(p, f))
+        forward!(self, |p| fmt::Display::fmt(p, f), |d| fmt::Display::fmt(
+            d, f
+        ))
     }
 }
 
@@ -388,6 +492,9 @@ mod tests {
             type Output = u8;
             fn visit<R: Playable>(self, _: &Position<R>) -> u8 {
                 R::GEOMETRY.squares()
+            }
+            fn defined(self, board: &DefinedBoard) -> u8 {
+                board.entry().square_count() as u8
             }
         }
         let canadian = AnyPosition::start(GameType::standard(Variant::Canadian));

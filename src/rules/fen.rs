@@ -72,6 +72,15 @@ pub enum FenError {
     /// The pieces are read but the position is not legal.
     #[error(transparent)]
     Illegal(#[from] PositionError),
+    /// A piece of a defined variant whose letter is not one of its kinds'.
+    #[error("{0:?} is not a piece of this variant: no kind has that letter")]
+    UnknownKind(String),
+    /// A piece of a defined variant on something that is not one of its squares.
+    #[error("{0:?} is not a piece on a square of this board (squares are written like c3)")]
+    NotACoordinate(String),
+    /// Two pieces of a defined variant on one square.
+    #[error("square {0} is given twice")]
+    Occupied(String),
 }
 
 /// Reads a position in PDN FEN.

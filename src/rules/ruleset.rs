@@ -50,21 +50,21 @@ pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
     /// The variant these rules are, as a value.
     const VARIANT: Variant;
     /// Human-readable name.
-    const NAME: &'static str = Self::VARIANT.title();
+    const NAME: &'static str = Self::VARIANT.builtin_title();
     /// The PDN `GameType` number (20 international, 21 English, 23 pool, 25 Russian, 26 Brazilian, ...).
     const GAME_TYPE: u32 = Self::VARIANT.game_type();
     /// The board.
     const GEOMETRY: Geometry = Geometry {
-        width: Self::VARIANT.board_size(),
-        height: Self::VARIANT.board_size(),
+        width: Self::VARIANT.builtin_board_size(),
+        height: Self::VARIANT.builtin_board_size(),
         mirrored: Self::VARIANT.is_mirrored(),
     };
     /// Rows of men each side starts with.
     const START_ROWS: u32 = Self::VARIANT.start_rows() as u32;
     /// The side that makes the first move of a game.
-    const FIRST_TO_MOVE: Color = Self::VARIANT.first_to_move();
+    const FIRST_TO_MOVE: Color = Self::VARIANT.builtin_first_to_move();
     /// How a game is won.
-    const GOAL: Goal = Self::VARIANT.goal();
+    const GOAL: Goal = Self::VARIANT.builtin_goal();
     /// Men may capture backwards as well as forwards.
     const MEN_CAPTURE_BACKWARDS: bool;
     /// Kings move and capture along a whole diagonal ("flying" kings) rather than one square at a time.

@@ -9,6 +9,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use super::defined::{DefinedId, NoMoves};
 use super::notation::SquareStyle;
 use super::square::Color;
 
@@ -45,6 +46,8 @@ pub enum Variant {
     Frisian,
     /// Frysk!: the Frisian rules from five men each on the back row.
     Frysk,
+    /// A variant defined by its players in a TOML file, loaded into the [registry](super::defined::registry).
+    Defined(DefinedId),
 }
 
 /// How a game of a variant is won.
@@ -86,8 +89,9 @@ impl Variant {
     ];
 
     /// The name used on the command line and in settings, such as `international`.
-    pub const fn name(self) -> &'static str {
+    pub fn name(self) -> &'static str {
         match self {
+            Variant::Defined(id) => &id.get().rules.name,
             Variant::English => "english",
             Variant::International => "international",
             Variant::Russian => "russian",
@@ -111,8 +115,18 @@ impl Variant {
     }
 
     /// The name for people, such as "International draughts".
-    pub const fn title(self) -> &'static str {
+    pub fn title(self) -> &'static str {
         match self {
+            Variant::Defined(id) => &id.get().rules.name,
+            builtin => builtin.builtin_title(),
+        }
+    }
+
+    /// [`title`](Variant::title) for the built-ins, usable in constants (a rule set's name); empty for a defined
+    /// variant, whose name only the registry knows.
+    pub(crate) const fn builtin_title(self) -> &'static str {
+        match self {
+            Variant::Defined(_) => "",
             Variant::English => "English draughts",
             Variant::International => "International draughts",
             Variant::Russian => "Russian draughts",
@@ -150,6 +164,8 @@ impl Variant {
             Variant::Breakthrough => 96,
             Variant::Frisian => 40,
             Variant::Frysk => 97,
+            // PDN has no number for a variant defined by its players: its games carry the definition instead.
+            Variant::Defined(_) => 0,
         }
     }
 
@@ -160,8 +176,17 @@ impl Variant {
 
     /// The side of the board (8, 10 or 12) the variant is played on; English draughts also allows others (see
     /// [`GameType`]).
-    pub const fn board_size(self) -> u8 {
+    pub fn board_size(self) -> u8 {
         match self {
+            Variant::Defined(id) => id.get().rules.width as u8,
+            builtin => builtin.builtin_board_size(),
+        }
+    }
+
+    /// [`board_size`](Variant::board_size) for the built-ins, usable in constants; 0 for a defined variant.
+    pub(crate) const fn builtin_board_size(self) -> u8 {
+        match self {
+            Variant::Defined(_) => 0,
             Variant::International
             | Variant::Antidraughts
             | Variant::Breakthrough
@@ -183,12 +208,21 @@ impl Variant {
             // lidraughts' Frysk! start: W:W46,47,48,49,50:B1,2,3,4,5, the back rows only.
             Variant::Frysk => 1,
             Variant::Thai => 2,
+            Variant::Defined(_) => 0,
             _ => 3,
         }
     }
 
     /// The side that makes the first move.
-    pub const fn first_to_move(self) -> Color {
+    pub fn first_to_move(self) -> Color {
+        match self {
+            Variant::Defined(id) => id.get().rules.first,
+            builtin => builtin.builtin_first_to_move(),
+        }
+    }
+
+    /// [`first_to_move`](Variant::first_to_move) for the built-ins, usable in constants.
+    pub(crate) const fn builtin_first_to_move(self) -> Color {
         match self {
             Variant::English | Variant::Pool => Color::Black,
             _ => Color::White,
@@ -196,7 +230,22 @@ impl Variant {
     }
 
     /// How a game is won.
-    pub const fn goal(self) -> Goal {
+    pub fn goal(self) -> Goal {
+        match self {
+            Variant::Defined(id) => {
+                let rules = &id.get().rules;
+                match (rules.no_moves, rules.promotion_wins) {
+                    (_, true) => Goal::FirstKingWins,
+                    (NoMoves::Wins, false) => Goal::NoMoveWins,
+                    (NoMoves::Loses, false) => Goal::NoMoveLoses,
+                }
+            }
+            builtin => builtin.builtin_goal(),
+        }
+    }
+
+    /// [`goal`](Variant::goal) for the built-ins, usable in constants.
+    pub(crate) const fn builtin_goal(self) -> Goal {
         match self {
             Variant::Antidraughts => Goal::NoMoveWins,
             Variant::Breakthrough => Goal::FirstKingWins,
@@ -217,7 +266,7 @@ impl Variant {
     /// numbers (`11-15`, `32-28`) elsewhere, as the variants' PDN files do. Both are always read.
     pub const fn notation(self) -> SquareStyle {
         match self {
-            Variant::Russian | Variant::Brazilian => SquareStyle::Coordinates,
+            Variant::Russian | Variant::Brazilian | Variant::Defined(_) => SquareStyle::Coordinates,
             _ => SquareStyle::Numbers,
         }
     }
@@ -300,7 +349,7 @@ pub enum GameTypeError {
 
 impl GameType {
     /// A variant on its own board with its own rows of men.
-    pub const fn standard(variant: Variant) -> GameType {
+    pub fn standard(variant: Variant) -> GameType {
         GameType {
             variant,
             size: variant.board_size(),
@@ -357,7 +406,7 @@ impl GameType {
     }
 
     /// Whether this is the variant on its own board with its own rows of men.
-    pub const fn is_standard(&self) -> bool {
+    pub fn is_standard(&self) -> bool {
         self.size == self.variant.board_size() && self.rows == self.variant.start_rows()
     }
 

@@ -146,7 +146,7 @@ fn notation(variant: Variant) -> &'static str {
         | Variant::Breakthrough
         | Variant::Frisian
         | Variant::Frysk => "N2",
-        Variant::Russian | Variant::Brazilian | Variant::Czech => "A0",
+        Variant::Russian | Variant::Brazilian | Variant::Czech | Variant::Defined(_) => "A0",
     }
 }
 
@@ -259,6 +259,9 @@ pub fn with_rules<W: WithRules>(
     game: &GameText,
     work: W,
 ) -> Result<W::Output, VariantError> {
+    if matches!(game_type.variant, Variant::Defined(_)) {
+        return Err(VariantError::NotPlayable(game_type));
+    }
     Ok(game_type.visit(RunWith { work, game }))
 }
 
@@ -272,6 +275,11 @@ impl<W: WithRules> RulesVisitor for RunWith<'_, W> {
     type Output = W::Output;
     fn visit<R: Playable>(self) -> W::Output {
         self.work.run::<R>(self.game)
+    }
+
+    fn defined(self, _: crate::rules::defined::DefinedId) -> W::Output {
+        // `with_rules` refuses defined game types before visiting.
+        unreachable!("with_rules visits built-in rule sets only")
     }
 }
 

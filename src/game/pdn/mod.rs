@@ -5,6 +5,7 @@
 //! to its largest game, and a game that runs past [`MAX_PIECE_BYTES`] without ending is refused, not held.
 
 mod check;
+mod defined;
 mod game_type;
 mod listed;
 mod open;
@@ -16,6 +17,10 @@ mod write;
 
 pub use crate::rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use check::{GameCheck, Progress, check_games, check_reader, check_reader_as};
+pub use defined::{
+    DEFINITION_TAG, VARIANT_TAG, decode_definition, definition_of, encode_definition,
+    replay_defined, write_defined,
+};
 pub use game_type::{
     VariantError, WithRules, game_type_of, game_type_of_or, game_type_of_rules, game_type_tag,
     parse_game_type, title, with_rules,

@@ -2,9 +2,11 @@
 
 use std::sync::Arc;
 
+use super::defined::{definition_of, replay_defined};
 use super::game_type::game_type_of_or;
 use super::parse::{GameText, parse_piece};
 use super::replay::replay;
+use crate::game::DefinedGame;
 use crate::game::any::{AnyGame, GameVisitorMut};
 use crate::game::record::Game;
 use crate::rules::{GameType, Playable};
@@ -14,6 +16,20 @@ use crate::rules::{GameType, Playable};
 /// it stops short, if it does. A game whose game type cannot be read is its record without moves, under English
 /// rules, so that its tags still show what it is.
 pub fn open_game(text: &GameText, default: Option<GameType>) -> (AnyGame, Option<String>) {
+    // A game that carries its variant's definition is played under it, whatever else its tags say.
+    match definition_of(text) {
+        Some(Ok(id)) => {
+            let (game, error) = replay_defined(text, id);
+            return (AnyGame::Defined(game), error.map(|e| e.to_string()));
+        }
+        Some(Err(e)) => {
+            let mut game = AnyGame::default();
+            *game.tags_mut() = text.tags.clone();
+            let message = format!("the game's variant definition cannot be played: {e}");
+            return (game, Some(message));
+        }
+        None => {}
+    }
     match game_type_of_or(text, default) {
         Ok(game_type) => {
             let mut game = AnyGame::new(game_type);
@@ -37,6 +53,12 @@ impl GameVisitorMut for Replay<'_> {
         let replayed = replay::<R>(self.0);
         *game = replayed.game;
         replayed.error.as_ref().map(ToString::to_string)
+    }
+
+    fn defined(self, game: &mut DefinedGame) -> Option<String> {
+        let (replayed, error) = replay_defined(self.0, game.id());
+        *game = replayed;
+        error.map(|e| e.to_string())
     }
 }
 

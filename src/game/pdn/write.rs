@@ -10,7 +10,7 @@ use crate::rules::{RuleSet, to_fen};
 const LINE_LIMIT: usize = 80;
 
 /// Tags the writer produces itself, from the game rather than from its tag list.
-const DERIVED: [&str; 4] = ["Result", "GameType", "SetUp", "FEN"];
+pub(super) const DERIVED: [&str; 4] = ["Result", "GameType", "SetUp", "FEN"];
 
 /// A game as PDN: the tags (the seven-tag roster first where known, the result always, `GameType`, and `SetUp`
 /// and `FEN` for a set-up start), then the moves with their numbers and comments, then the result, in lines
@@ -58,14 +58,14 @@ pub fn write_games<R: RuleSet>(games: &[Game<R>]) -> String {
 }
 
 /// Whether the reader takes `name` as a tag name.
-fn is_tag_name(name: &str) -> bool {
+pub(super) fn is_tag_name(name: &str) -> bool {
     !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// Writes `[name "value"]`: a quote and a backslash are escaped (the only escapes PDN has), and a line end,
 /// which a value cannot hold, becomes a space. Every other character is written as it is, as the reader keeps
 /// it.
-fn push_tag(out: &mut String, name: &str, value: &str) {
+pub(super) fn push_tag(out: &mut String, name: &str, value: &str) {
     out.push('[');
     out.push_str(name);
     out.push_str(" \"");
@@ -115,7 +115,7 @@ fn move_tokens<R: RuleSet>(game: &Game<R>, result: &str) -> Vec<String> {
 /// Adds a comment as words, braces on the first and last. A comment holding a brace, which a `{}` comment
 /// cannot, is written as PDN's other kind, a `;` comment to the end of the line, in one piece. Returns whether
 /// anything was written.
-fn push_comment(words: &mut Vec<String>, comment: Option<&str>) -> bool {
+pub(super) fn push_comment(words: &mut Vec<String>, comment: Option<&str>) -> bool {
     let Some(comment) = comment else {
         return false;
     };
@@ -138,7 +138,7 @@ fn push_comment(words: &mut Vec<String>, comment: Option<&str>) -> bool {
 }
 
 /// Lays words out in lines shorter than [`LINE_LIMIT`] (a single longer word gets a line of its own).
-fn wrap(words: &[String], out: &mut String) {
+pub(super) fn wrap(words: &[String], out: &mut String) {
     // The width of the line so far, in characters, kept as a count so that long lines are not counted again.
     let mut width = 0;
     for word in words {

@@ -295,7 +295,7 @@ pub enum CrowningRule {
 }
 
 /// How the game ends.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct EndDefinition {
     /// What happens to a player with no legal move.
@@ -304,6 +304,24 @@ pub struct EndDefinition {
     /// Whether the first player to promote a piece wins at once (breakthrough).
     #[serde(default)]
     pub promotion_wins: bool,
+    /// A game is drawn after this many moves by each side in which nothing is taken and no piece that could
+    /// still be promoted moves (0: never). Games are also drawn when a position comes back a third time.
+    #[serde(default = "forty")]
+    pub quiet_moves: u32,
+}
+
+impl Default for EndDefinition {
+    fn default() -> Self {
+        EndDefinition {
+            no_moves: NoMoves::default(),
+            promotion_wins: false,
+            quiet_moves: forty(),
+        }
+    }
+}
+
+fn forty() -> u32 {
+    40
 }
 
 /// The result for a player who cannot move.

@@ -14,16 +14,21 @@
 //! # Ok::<(), crowned::rules::defined::DefinitionError>(())
 //! ```
 
+mod board;
 mod error;
+mod fen;
 mod format;
 mod generate;
 mod position;
+pub mod registry;
 mod rules;
 
 #[cfg(test)]
 mod tests;
 
+pub use board::DefinedBoard;
 pub use error::DefinitionError;
+pub use fen::{from_fen, parse_move, to_fen};
 pub use format::{
     BoardDefinition, CaptureDefinition, CaptureRange, Capturing, CrowningRule, DirectionSet,
     EndDefinition, Landing, Leap, Movement, NoMoves, PieceDefinition, PlacedPieces, Playable,
@@ -31,6 +36,7 @@ pub use format::{
 };
 pub use generate::legal_moves;
 pub use position::{DefinedMove, DefinedPosition, Occupant, perft};
+pub use registry::{DefinedId, RegistryError, register};
 pub use rules::{Cell, DefinedRules, Kind, MAX_KINDS, MAX_SIDE, Step};
 
 /// The built-in variants as definitions: a short name and the TOML text.

@@ -86,6 +86,9 @@ pub struct DefinedRules {
     pub no_moves: NoMoves,
     /// Whether the first player to promote a piece wins.
     pub promotion_wins: bool,
+    /// Moves by each side without a capture or a move of a piece that could still be promoted, after which the
+    /// game is drawn (0: never).
+    pub quiet_moves: u32,
 }
 
 impl DefinedRules {
@@ -133,6 +136,7 @@ impl DefinedRules {
             crowning: def.capture.crowning,
             no_moves: def.end.no_moves,
             promotion_wins: def.end.promotion_wins,
+            quiet_moves: def.end.quiet_moves,
         };
         for (i, name) in def.board.holes.iter().enumerate() {
             let cell = rules.cell_named(&format!("board.holes[{i}]"), name)?;

@@ -103,6 +103,11 @@ pub struct MoveText {
 }
 
 impl MoveText {
+    /// The text as written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
     /// Reads move text for a board of the given geometry.
     pub fn parse(text: &str, geometry: Geometry) -> Result<MoveText, MoveError> {
         let text = text.trim();

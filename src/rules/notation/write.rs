@@ -25,6 +25,8 @@ pub struct SquareName {
     pub square: Square,
     style: SquareStyle,
     geometry: Geometry,
+    /// The definition whose board names the square, for a defined variant (its squares are not the geometry's).
+    defined: Option<crate::rules::defined::DefinedId>,
 }
 
 impl SquareName {
@@ -34,13 +36,27 @@ impl SquareName {
             square,
             style,
             geometry,
+            defined: None,
+        }
+    }
+
+    /// `square` of a defined variant's board, named by its coordinate.
+    pub fn defined(square: Square, id: crate::rules::defined::DefinedId) -> SquareName {
+        SquareName {
+            square,
+            style: SquareStyle::Coordinates,
+            geometry: Geometry::EIGHT,
+            defined: Some(id),
         }
     }
 }
 
 impl std::fmt::Display for SquareName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&square_text(self.square, self.style, self.geometry))
+        match self.defined {
+            Some(id) => f.write_str(&id.get().square_name(self.square.index())),
+            None => f.write_str(&square_text(self.square, self.style, self.geometry)),
+        }
     }
 }
 

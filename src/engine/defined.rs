@@ -1,0 +1,404 @@
+//! The engine for variants defined by their players: a plain alpha-beta search over the general generator,
+//! with an evaluation read off the definition.
+//!
+//! The built-in rule sets have tuned searchers compiled for them; a definition has only its data, so this is the
+//! textbook search: negamax alpha-beta with iterative deepening, a small transposition table, captures searched
+//! one ply deeper at the horizon, the stop flag and time limits checked every few nodes. The evaluation is
+//! material by each kind's `value` (scaled to centipawns), a bonus for each step forward of a piece that can
+//! still promote, and the definition's goal: no move loses (or wins, in the give-away game), promoting wins
+//! where that is the rule.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::rng::Rng;
+use super::time_plan::TimePlan;
+use super::{Level, Limits, Progress, Score, SearchResult};
+use crate::rules::defined::{DefinedBoard, DefinedMove, DefinedPosition, DefinedRules, NoMoves};
+use crate::rules::{Color, Move};
+
+/// A won position's score; a win found `n` plies deep scores `WIN - n`.
+const WIN: i32 = 1_000_000;
+/// The deepest search.
+const MAX_DEPTH: u32 = 64;
+/// The depth of the `medium` level, and of `hard`.
+const MEDIUM_DEPTH: u32 = 3;
+const HARD_DEPTH: u32 = 6;
+/// Entries the transposition table keeps before it starts afresh.
+const TABLE_ENTRIES: usize = 1 << 16;
+/// Extra plies of captures at the horizon.
+const CAPTURE_PLIES: u32 = 6;
+
+/// What the table knows of a position.
+#[derive(Clone, Copy)]
+struct Entry {
+    depth: u32,
+    score: i32,
+    bound: Bound,
+    best: Option<usize>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bound {
+    Exact,
+    Lower,
+    Upper,
+}
+
+struct Search<'a> {
+    rules: &'a DefinedRules,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    nodes: u64,
+    node_limit: Option<u64>,
+    stopped: bool,
+    table: HashMap<u64, Entry>,
+    /// Repetitions: the positions of the game since the last irreversible move, then those of the line.
+    line: Vec<u64>,
+    hasher: BuildHasherDefault<DefaultHasher>,
+}
+
+/// Chooses a move in a defined variant at `level`.
+pub(super) fn think(
+    board: &DefinedBoard,
+    earlier: &[DefinedBoard],
+    level: Level,
+    limits: &Limits,
+    seed: u64,
+    stop: &AtomicBool,
+    progress: &mut dyn FnMut(&Progress),
+) -> SearchResult {
+    let moves = board.moves_with_routes();
+    let mut rng = Rng::new(seed);
+    let Some(&(first, _)) = moves.first() else {
+        return SearchResult {
+            best: None,
+            score: Score::Loss(0),
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+    };
+    let pick = |rng: &mut Rng| moves[rng.below(moves.len())].0;
+    let depth_cap = match level {
+        Level::Random => return single(pick(&mut rng)),
+        // The weak level looks one move ahead and sometimes plays at random, as a beginner would.
+        Level::Easy if rng.below(3) == 0 => return single(pick(&mut rng)),
+        Level::Easy => 1,
+        Level::Medium => MEDIUM_DEPTH,
+        Level::Hard => HARD_DEPTH,
+        Level::Max => MAX_DEPTH,
+    };
+    let entry = board.entry();
+    let plan = TimePlan::new(limits);
+    let started = Instant::now();
+    let mut search = Search {
+        rules: &entry.rules,
+        stop,
+        deadline: plan.map(|p| started + p.hard),
+        nodes: 0,
+        node_limit: limits.nodes,
+        stopped: false,
+        table: HashMap::new(),
+        line: Vec::new(),
+        hasher: BuildHasherDefault::default(),
+    };
+    let root = board.to_position();
+    search.line = earlier
+        .iter()
+        .map(|b| search.key(&b.to_position()))
+        .collect();
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, depth_cap);
+    let mut result = SearchResult {
+        best: Some(first),
+        score: Score::Centi(0),
+        depth: 0,
+        nodes: 0,
+        pv: vec![first],
+    };
+    for depth in 1..=max_depth {
+        let (score, best) = search.root(&root, &moves, depth);
+        if search.stopped && depth > 1 {
+            break;
+        }
+        let best = best.unwrap_or(0);
+        result = SearchResult {
+            best: Some(moves[best].0),
+            score: to_score(score),
+            depth,
+            nodes: search.nodes,
+            pv: vec![moves[best].0],
+        };
+        progress(&Progress {
+            depth,
+            score: result.score,
+            nodes: search.nodes,
+            elapsed: started.elapsed(),
+            pv: result.pv.clone(),
+        });
+        let decided = score.abs() > WIN - MAX_DEPTH as i32 * 2;
+        let on_time = plan.is_none_or(|p| p.go_on(started.elapsed(), 1.0));
+        if search.stopped || decided || !on_time {
+            break;
+        }
+    }
+    result.nodes = search.nodes;
+    result
+}
+
+fn single(best: Move) -> SearchResult {
+    SearchResult {
+        best: Some(best),
+        score: Score::Centi(0),
+        depth: 0,
+        nodes: 0,
+        pv: vec![best],
+    }
+}
+
+fn to_score(score: i32) -> Score {
+    let bound = WIN - 2 * MAX_DEPTH as i32 - 2 * CAPTURE_PLIES as i32;
+    if score > bound {
+        Score::Win(((WIN - score) as u32).div_ceil(2))
+    } else if score < -bound {
+        Score::Loss(((WIN + score) as u32).div_ceil(2))
+    } else {
+        Score::Centi(score)
+    }
+}
+
+/// The score of a side that has no move, or has lost to a promotion, `ply` plies from the root.
+fn no_move_score(rules: &DefinedRules, ply: u32) -> i32 {
+    match rules.no_moves {
+        NoMoves::Loses => -(WIN - ply as i32),
+        NoMoves::Wins => WIN - ply as i32,
+    }
+}
+
+/// The evaluation for the side to move: material, and how far pieces that promote have come.
+pub(crate) fn evaluate(rules: &DefinedRules, pos: &DefinedPosition) -> i32 {
+    let mut score = 0;
+    for (cell, occupant) in pos.cells.iter().enumerate() {
+        let Some((color, kind)) = *occupant else {
+            continue;
+        };
+        let k = &rules.kinds[kind];
+        let mut value = 100 * k.value as i32;
+        if let Some((_, row)) = k.promotion {
+            let advanced = rules.row_from_own_side(cell, color).min(row) as i32;
+            value += 6 * advanced;
+        }
+        score += if color == pos.side { value } else { -value };
+    }
+    // In the give-away game material is a burden.
+    match rules.no_moves {
+        NoMoves::Loses => score,
+        NoMoves::Wins => -score,
+    }
+}
+
+impl Search<'_> {
+    fn key(&self, pos: &DefinedPosition) -> u64 {
+        self.hasher.hash_one(pos)
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if self.nodes.is_multiple_of(256) {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            let too_many = self.node_limit.is_some_and(|n| self.nodes >= n);
+            if late || too_many || self.stop.load(Ordering::Relaxed) {
+                self.stopped = true;
+            }
+        }
+        self.stopped
+    }
+
+    fn root(
+        &mut self,
+        pos: &DefinedPosition,
+        moves: &[(Move, DefinedMove)],
+        depth: u32,
+    ) -> (i32, Option<usize>) {
+        let key = self.key(pos);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        if let Some(best) = self.table.get(&key).and_then(|e| e.best) {
+            order.retain(|&i| i != best);
+            order.insert(0, best);
+        }
+        let (mut alpha, beta) = (-WIN - 1, WIN + 1);
+        let mut best = None;
+        self.line.push(key);
+        for i in order {
+            let next = pos.play(&moves[i].1);
+            let score = -self.negamax(&next, depth - 1, 1, -beta, -alpha);
+            if self.stopped {
+                break;
+            }
+            if score > alpha || best.is_none() {
+                alpha = score;
+                best = Some(i);
+            }
+        }
+        self.line.pop();
+        if !self.stopped {
+            self.store(key, depth, alpha, Bound::Exact, best);
+        }
+        (alpha, best)
+    }
+
+    fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, best: Option<usize>) {
+        if self.table.len() >= TABLE_ENTRIES {
+            self.table.clear();
+        }
+        self.table.insert(
+            key,
+            Entry {
+                depth,
+                score,
+                bound,
+                best,
+            },
+        );
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &DefinedPosition,
+        depth: u32,
+        ply: u32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        let rules = self.rules;
+        if rules.promotion_wins && promoted_piece(rules, pos, pos.side.opponent()) {
+            return -(WIN - ply as i32);
+        }
+        let key = self.key(pos);
+        // A position seen before on the line or in the game: a draw by repetition is near enough.
+        if self.line.contains(&key) {
+            return 0;
+        }
+        let moves = crate::rules::defined::legal_moves(rules, pos);
+        if moves.is_empty() {
+            return no_move_score(rules, ply);
+        }
+        let captures = moves.iter().any(|m| !m.captured.is_empty());
+        if depth == 0 && (!captures || ply >= MAX_DEPTH + CAPTURE_PLIES) {
+            return evaluate(rules, pos);
+        }
+        let mut first = None;
+        if let Some(e) = self.table.get(&key).copied() {
+            if e.depth >= depth {
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => e.score >= beta,
+                    Bound::Upper => e.score <= alpha,
+                };
+                if usable {
+                    return e.score;
+                }
+            }
+            first = e.best.filter(|&b| b < moves.len());
+        }
+        // At the horizon only captures go on, one ply at a time.
+        let next_depth = depth.saturating_sub(1);
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(moves[i].captured.len()));
+        if let Some(b) = first {
+            order.retain(|&i| i != b);
+            order.insert(0, b);
+        }
+        let original = alpha;
+        let mut best_score = -WIN - 1;
+        let mut best = None;
+        self.line.push(key);
+        for i in order {
+            let score = -self.negamax(&pos.play(&moves[i]), next_depth, ply + 1, -beta, -alpha);
+            if self.stopped {
+                self.line.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best = Some(i);
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                break;
+            }
+        }
+        self.line.pop();
+        let bound = if best_score <= original {
+            Bound::Upper
+        } else if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(key, depth, best_score, bound, best);
+        best_score
+    }
+}
+
+/// Whether `side` has a piece of a promoted kind: where the first promotion wins, that side has won.
+fn promoted_piece(rules: &DefinedRules, pos: &DefinedPosition, side: Color) -> bool {
+    pos.cells
+        .iter()
+        .flatten()
+        .any(|&(c, kind)| c == side && rules.kinds[kind].is_king)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::defined::register;
+    use std::time::Duration;
+
+    fn leapers() -> DefinedBoard {
+        let id = register(include_str!("../../variants/leapers.toml")).expect("loads");
+        DefinedBoard::start(id)
+    }
+
+    #[test]
+    fn every_level_plays_a_legal_move_and_the_search_sees_a_free_piece() {
+        let board = leapers();
+        let stop = AtomicBool::new(false);
+        for level in Level::ALL {
+            let result = think(&board, &[], level, &Limits::depth(3), 7, &stop, &mut |_| {});
+            let best = result.best.expect("a move");
+            assert!(board.legal_moves().contains(&best), "{level:?}");
+        }
+        // White to move takes Black's last piece, and sees that it wins.
+        let id = board.id();
+        let pos = crate::rules::defined::from_fen(id, "W:Wa1,b2:Bc3").expect("fen");
+        let result = think(
+            &pos,
+            &[],
+            Level::Max,
+            &Limits::depth(4),
+            1,
+            &stop,
+            &mut |_| {},
+        );
+        let best = result.best.expect("a move");
+        assert!(best.is_capture(), "{best:?}");
+        assert_eq!(result.score, Score::Win(1));
+    }
+
+    #[test]
+    fn a_raised_stop_flag_ends_the_search_with_a_legal_move() {
+        let board = leapers();
+        let stop = AtomicBool::new(true);
+        let limits = Limits::time(Duration::from_secs(30));
+        let started = Instant::now();
+        let result = think(&board, &[], Level::Max, &limits, 1, &stop, &mut |_| {});
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(board.legal_moves().contains(&result.best.expect("a move")));
+    }
+}

@@ -1,0 +1,266 @@
+//! The definitions loaded for play in this process, each behind a small `Copy` id.
+//!
+//! Positions, moves and variant names are copied everywhere (the app, the engine, the files), so they cannot
+//! carry a definition by value. Loading a definition here checks that it can be played, keeps it for the life of
+//! the process and hands back a [`DefinedId`]; everything else carries the id. Loading the same text again gives
+//! the same id, and the registry holds at most [`MAX_DEFINITIONS`] definitions of at most
+//! [`MAX_DEFINITION_BYTES`] each, so no input (a PDN file full of definitions, a client of the server) can make
+//! it grow without bound. Because of that bound, entries are leaked on purpose: a `&'static` entry is what lets a
+//! defined variant's name be a `&'static str` like every built-in's.
+
+use std::sync::{Mutex, OnceLock};
+
+use thiserror::Error;
+
+use super::error::DefinitionError;
+use super::rules::{Cell, DefinedRules};
+use crate::rules::MAX_PATH;
+
+/// The most definitions one process loads.
+pub const MAX_DEFINITIONS: usize = 256;
+/// The longest definition text accepted, in bytes (the examples are about 2 000).
+pub const MAX_DEFINITION_BYTES: usize = 64 * 1024;
+/// The most playable squares a definition played here may have: a move names squares by one byte and its
+/// captures by a 128-bit set.
+pub const MAX_PLAY_SQUARES: usize = 128;
+
+/// A definition loaded for play: an index into the registry, valid for the life of the process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DefinedId(u16);
+
+/// Why a definition cannot be loaded for play.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum RegistryError {
+    /// The definition itself is wrong.
+    #[error(transparent)]
+    Definition(#[from] DefinitionError),
+    /// The text is longer than any definition needs to be.
+    #[error("the definition is {bytes} bytes long; at most {MAX_DEFINITION_BYTES} are allowed")]
+    TooLong {
+        /// Its length.
+        bytes: usize,
+    },
+    /// More playable squares than a move can name.
+    #[error(
+        "the board has {squares} playable squares; games are played on at most {MAX_PLAY_SQUARES} \
+         (`crowned variant` still checks and counts it)"
+    )]
+    TooManySquares {
+        /// Its playable squares.
+        squares: usize,
+    },
+    /// More pieces on one side than one move can take.
+    #[error("a side starts with {pieces} pieces; games are played with at most {MAX_PATH} each")]
+    TooManyPieces {
+        /// The larger side's pieces.
+        pieces: usize,
+    },
+    /// Two kinds drawn with the same letter, which FEN and plain text could not tell apart.
+    #[error("pieces {first:?} and {second:?} share the letter {letter:?}; each kind needs its own")]
+    SharedLetter {
+        /// One kind.
+        first: String,
+        /// The other.
+        second: String,
+        /// Their letter.
+        letter: char,
+    },
+    /// The registry is full.
+    #[error("{MAX_DEFINITIONS} variant definitions are loaded already; no more can be")]
+    Full,
+}
+
+/// A definition as loaded for play: its rules, its text, and how squares map to cells.
+#[derive(Debug)]
+pub struct Registered {
+    /// The rules.
+    pub rules: DefinedRules,
+    /// The text it was read from (line ends made `\n`), which PDN files carry with a game.
+    pub text: String,
+    /// The cell of each square: squares number the playable cells row by row from the top left.
+    pub cells: Vec<Cell>,
+    /// The square of each cell, for playable cells.
+    pub squares: Vec<Option<u8>>,
+    /// The id it is known by.
+    pub id: DefinedId,
+}
+
+impl Registered {
+    /// How many squares the board has.
+    pub fn square_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// The coordinate name of a square (`c3`), or `?` for one off the board.
+    pub fn square_name(&self, square: u8) -> String {
+        self.cells
+            .get(usize::from(square))
+            .map_or_else(|| "?".to_string(), |&cell| self.rules.name_of(cell))
+    }
+
+    /// The square a coordinate names, if it is a playable square of this board.
+    pub fn square_named(&self, name: &str) -> Option<u8> {
+        let cell = self.rules.cell_named("", name).ok()?;
+        self.squares.get(cell).copied().flatten()
+    }
+}
+
+static SLOTS: [OnceLock<&'static Registered>; MAX_DEFINITIONS] =
+    [const { OnceLock::new() }; MAX_DEFINITIONS];
+/// The texts loaded so far, in id order; held while loading so that two threads loading one text agree.
+static TEXTS: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+
+/// The text as the registry keys it: line ends made `\n`, trailing blanks and lines trimmed.
+fn canonical(text: &str) -> String {
+    let mut out: String = text
+        .lines()
+        .map(str::trim_end)
+        .collect::<Vec<_>>()
+        .join("\n");
+    out.truncate(out.trim_end().len());
+    out.push('\n');
+    out
+}
+
+/// Reads, checks and loads a definition for play; the same text gives the same id.
+pub fn register(text: &str) -> Result<DefinedId, RegistryError> {
+    if text.len() > MAX_DEFINITION_BYTES {
+        return Err(RegistryError::TooLong { bytes: text.len() });
+    }
+    let text = canonical(text);
+    // Poisoning only means another thread panicked mid-load; the list itself is always whole.
+    let mut texts = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(i) = texts.iter().position(|t| *t == text) {
+        return Ok(DefinedId(i as u16));
+    }
+    let rules = DefinedRules::from_toml(&text)?;
+    check_playable(&rules)?;
+    if texts.len() >= MAX_DEFINITIONS {
+        return Err(RegistryError::Full);
+    }
+    let id = DefinedId(texts.len() as u16);
+    let cells: Vec<Cell> = (0..rules.playable.len())
+        .filter(|&c| rules.playable[c])
+        .collect();
+    let mut squares = vec![None; rules.playable.len()];
+    for (square, &cell) in cells.iter().enumerate() {
+        squares[cell] = Some(square as u8);
+    }
+    let entry: &'static Registered = Box::leak(Box::new(Registered {
+        rules,
+        text,
+        cells,
+        squares,
+        id,
+    }));
+    texts.push(&entry.text);
+    // The slot is new: nothing else sets it, as ids are handed out under the lock.
+    let _ = SLOTS[usize::from(id.0)].set(entry);
+    Ok(id)
+}
+
+/// What keeps a checked definition from being played here.
+fn check_playable(rules: &DefinedRules) -> Result<(), RegistryError> {
+    let squares = rules.playable.iter().filter(|&&p| p).count();
+    if squares > MAX_PLAY_SQUARES {
+        return Err(RegistryError::TooManySquares { squares });
+    }
+    for side in [crate::rules::Color::Black, crate::rules::Color::White] {
+        let pieces = rules
+            .start
+            .iter()
+            .flatten()
+            .filter(|(c, _)| *c == side)
+            .count();
+        if pieces > MAX_PATH {
+            return Err(RegistryError::TooManyPieces { pieces });
+        }
+    }
+    for (i, a) in rules.kinds.iter().enumerate() {
+        if let Some(b) = rules.kinds[..i]
+            .iter()
+            .find(|b| b.letter.eq_ignore_ascii_case(&a.letter))
+        {
+            return Err(RegistryError::SharedLetter {
+                first: b.name.clone(),
+                second: a.name.clone(),
+                letter: a.letter,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The definition behind an id.
+pub fn get(id: DefinedId) -> &'static Registered {
+    // Ids are only made by `register`, which fills the slot before handing the id out.
+    SLOTS[usize::from(id.0)]
+        .get()
+        .copied()
+        .expect("a DefinedId always names a loaded definition")
+}
+
+/// Every definition loaded so far, in the order they were loaded.
+pub fn loaded() -> Vec<&'static Registered> {
+    SLOTS.iter().map_while(|slot| slot.get().copied()).collect()
+}
+
+/// The loaded definition whose name is `name` (in any case), the first loaded when several are.
+pub fn find_by_name(name: &str) -> Option<DefinedId> {
+    loaded()
+        .into_iter()
+        .find(|r| r.rules.name.eq_ignore_ascii_case(name.trim()))
+        .map(|r| r.id)
+}
+
+impl DefinedId {
+    /// The definition behind the id.
+    pub fn get(self) -> &'static Registered {
+        get(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LEAPERS: &str = include_str!("../../../variants/leapers.toml");
+
+    #[test]
+    fn the_same_text_gives_the_same_id_and_squares_follow_the_rows() {
+        let a = register(LEAPERS).expect("leapers load");
+        let b = register(&LEAPERS.replace('\n', "\r\n")).expect("with CRLF");
+        assert_eq!(a, b);
+        let entry = get(a);
+        assert_eq!(entry.square_count(), 25);
+        assert_eq!(entry.square_name(0), "a5");
+        assert_eq!(entry.square_name(24), "e1");
+        assert_eq!(entry.square_named("e1"), Some(24));
+        assert_eq!(entry.square_named("f1"), None);
+        assert_eq!(find_by_name("LEAPERS"), Some(a));
+    }
+
+    #[test]
+    fn definitions_that_cannot_be_played_are_refused() {
+        let big = LEAPERS
+            .replace("width = 5", "width = 16")
+            .replace("height = 5", "height = 16");
+        assert!(matches!(
+            register(&big),
+            Err(RegistryError::TooManySquares { squares: 256 })
+        ));
+        let shared =
+            include_str!("../../../variants/holes.toml").replace("letter = 'k'", "letter = 'M'");
+        let err = register(&shared).expect_err("two kinds drawn as m");
+        assert!(err.to_string().contains("share the letter"), "{err}");
+        assert!(matches!(
+            register("name = 1"),
+            Err(RegistryError::Definition(_))
+        ));
+        let long = format!("# {}\n{LEAPERS}", "x".repeat(MAX_DEFINITION_BYTES));
+        assert!(matches!(
+            register(&long),
+            Err(RegistryError::TooLong { .. })
+        ));
+    }
+}
