@@ -6,6 +6,8 @@
 mod common;
 #[path = "../pdn.rs"]
 mod pdn;
+#[path = "../pdn_defined.rs"]
+mod pdn_defined;
 #[path = "../pdn_listing.rs"]
 mod pdn_listing;
 #[path = "../pdn_round_trip.rs"]
