@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use crowned::app::{Orientation, Player};
 use crowned::config::Overrides;
 use crowned::game::TimeControl;
-use crowned::rules::{SquareStyle, Variant};
+use crowned::rules::SquareStyle;
 use crowned::ui::{PieceStyle, ThemeName};
 
 use crate::commands::bench::BenchArgs;
@@ -39,9 +39,14 @@ pub(crate) struct Cli {
     pub(crate) fen: Option<String>,
 
     /// The rules: english, international, russian, brazilian, pool, italian, spanish, czech, thai, canadian,
-    /// antidraughts, breakthrough, frisian or frysk. For PDN files, the variant of games without a GameType tag.
+    /// antidraughts, breakthrough, frisian or frysk, or the name of a definition NAME.toml in the variants folder
+    /// beside the settings file. For PDN files, the variant of games without a GameType tag.
     #[arg(long, global = true, value_name = "NAME")]
-    pub(crate) variant: Option<Variant>,
+    pub(crate) variant: Option<String>,
+
+    /// Play the variant defined in this TOML file (see `crowned variant check`).
+    #[arg(long, global = true, value_name = "FILE", conflicts_with = "variant")]
+    pub(crate) variant_file: Option<PathBuf>,
 
     /// The size of the board for English rules: 6, 8, 10, 12 or 14.
     #[arg(long, global = true, value_name = "N")]

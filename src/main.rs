@@ -47,7 +47,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         return commands::settings::print(&cli.play.overrides());
     }
     // Checked for every command, even those that take no rules, as the options are global.
-    let board = Board::new(cli.variant, cli.size, cli.rows, cli.fen)?;
+    let variant = commands::variant_named(cli.variant.as_deref(), cli.variant_file.as_deref())?;
+    let board = Board::new(variant, cli.size, cli.rows, cli.fen)?;
     match cli.command {
         None => commands::play::run(&cli.play.overrides(), &board, cli.file.as_deref()),
         Some(Command::Show) => commands::show::run(&board),

@@ -226,3 +226,43 @@ fn a_variant_definition_is_checked_counted_and_its_mistakes_named() {
         "no such definition file",
     );
 }
+
+#[test]
+fn a_defined_variant_is_played_from_its_file_or_by_name_from_the_variants_folder() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let steps = format!("{root}/variants/first-steps.toml");
+    let out = crowned(&["show", "--variant-file", &steps]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    assert!(
+        shown.contains("FEN B:Wb2,d2,f2,a1,c1,e1:Bb6,d6,f6,a5,c5,e5"),
+        "{shown}"
+    );
+    assert!(shown.contains("a5-b4"), "{shown}");
+    // The engine answers in coordinates.
+    let out = crowned(&["think", "--variant-file", &steps, "--depth", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("bestmove "), "{}", stdout(&out));
+    // By name, from the folder beside the settings file.
+    let home = std::env::temp_dir().join(format!("crowned-defined-cli-{}", std::process::id()));
+    let folder = home.join("config").join("variants");
+    std::fs::create_dir_all(&folder).expect("a folder");
+    std::fs::copy(&steps, folder.join("steps.toml")).expect("copied");
+    let out = cli_support::crowned_in(&home, &["perft", "--variant", "steps", "--depth", "2"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("perft 1 5"), "{}", stdout(&out));
+    // A broken file is named with its line.
+    let broken = TempFile::new(
+        "broken.toml",
+        &std::fs::read_to_string(&steps)
+            .expect("read")
+            .replace("to = \"king\"", "to = \"kng\""),
+    );
+    assert_one_line_error(
+        &["show", "--variant-file", broken.path()],
+        "no piece kind is named \"kng\"",
+    );
+    let out = crowned(&["show", "--variant-file", broken.path()]);
+    assert!(stderr(&out).contains("broken.toml:"), "{}", stderr(&out));
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -154,13 +154,17 @@ fn taken_by_jumps(mv: &Move, geometry: Geometry, jumps: usize) -> Vec<Square> {
     taken
 }
 
-/// Whether `s` lies strictly between `a` and `b` on the diagonal joining them.
+/// Whether `s` lies strictly between `a` and `b` on the diagonal joining them (or the row or column, where a
+/// defined variant's pieces take straight).
 fn between_on_diagonal(geometry: Geometry, a: Square, b: Square, s: Square) -> bool {
     let (ar, ac) = geometry.row_col(a);
     let (br, bc) = geometry.row_col(b);
     let (sr, sc) = geometry.row_col(s);
     let within = |x: u32, p: u32, q: u32| p.min(q) < x && x < p.max(q);
-    within(sr, ar, br) && within(sc, ac, bc) && ar.abs_diff(sr) == ac.abs_diff(sc)
+    let diagonal = within(sr, ar, br) && within(sc, ac, bc) && ar.abs_diff(sr) == ac.abs_diff(sc);
+    let straight = (ar == br && sr == ar && within(sc, ac, bc))
+        || (ac == bc && sc == ac && within(sr, ar, br));
+    diagonal || (geometry.defined.is_some() && straight)
 }
 
 #[cfg(test)]

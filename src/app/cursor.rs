@@ -77,6 +77,9 @@ impl Cursor {
 
     /// The cursor one step along on a board shown `flipped` or not; at the edge it stays where it is.
     pub fn step(self, step: Step, geometry: Geometry, flipped: bool) -> Cursor {
+        if geometry.defined.is_some() {
+            return self.step_straight(step, geometry, flipped);
+        }
         let (row, col) = screen(geometry, geometry.row_col(self.square), flipped);
         let (width, height) = (i64::from(geometry.width), i64::from(geometry.height));
         // The dark square at a screen row and column, if there is one.
@@ -134,6 +137,41 @@ impl Cursor {
                     None => self,
                 }
             }
+        }
+    }
+}
+
+impl Cursor {
+    /// A step on a defined variant's board, whose squares need not alternate (every cell may be one, and holes
+    /// leave gaps): left and right to the next square of the row, up and down to the nearest square of the next
+    /// row that has one.
+    fn step_straight(self, step: Step, geometry: Geometry, flipped: bool) -> Cursor {
+        let (row, col) = screen(geometry, geometry.row_col(self.square), flipped);
+        let (width, height) = (u32::from(geometry.width), u32::from(geometry.height));
+        let at = |row: u32, col: u32| {
+            let board = screen(geometry, (row, col), flipped);
+            geometry.at(board.0, board.1)
+        };
+        let found = match step {
+            Step::Left => (0..col).rev().find_map(|c| at(row, c)),
+            Step::Right => (col + 1..width).find_map(|c| at(row, c)),
+            Step::Up | Step::Down => {
+                let rows: Box<dyn Iterator<Item = u32>> = if step == Step::Up {
+                    Box::new((0..row).rev())
+                } else {
+                    Box::new(row + 1..height)
+                };
+                rows.into_iter().find_map(|r| {
+                    (0..width)
+                        .filter_map(|c| at(r, c).map(|s| (c.abs_diff(col), s)))
+                        .min_by_key(|&(distance, _)| distance)
+                        .map(|(_, s)| s)
+                })
+            }
+        };
+        Cursor {
+            square: found.unwrap_or(self.square),
+            lean: None,
         }
     }
 }

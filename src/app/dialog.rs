@@ -5,6 +5,7 @@ use super::action::{Action, SetupAction};
 use super::ballot::OpeningChoice;
 use crate::engine::{Level, Player, Players};
 use crate::game::{TIME_CONTROL_CHOICES, TimeControl};
+use crate::rules::defined::registry::loaded;
 use crate::rules::{ENGLISH_SIZES, GameType, Variant};
 
 /// The choices for one side, in the order the dialog cycles through them.
@@ -88,6 +89,8 @@ impl NewGameDialog {
             .into_iter()
             .filter(|r| match r {
                 DialogRow::Board => self.game_type.variant == Variant::English,
+                // A definition fixes its own start.
+                DialogRow::Rows => !matches!(self.game_type.variant, Variant::Defined(_)),
                 DialogRow::Opening => self.game_type == GameType::default(),
                 _ => true,
             })
@@ -116,11 +119,16 @@ impl NewGameDialog {
         let next = |len: usize, now: usize| (now as isize + step).rem_euclid(len as isize) as usize;
         match self.row {
             DialogRow::Variant => {
-                let now = Variant::ALL
+                // The built-ins, then every definition loaded (from the variants folder, a file or a game).
+                let choices: Vec<Variant> = Variant::ALL
+                    .into_iter()
+                    .chain(loaded().into_iter().map(|r| Variant::Defined(r.id)))
+                    .collect();
+                let now = choices
                     .iter()
                     .position(|v| *v == self.game_type.variant)
                     .unwrap_or(0);
-                let variant = Variant::ALL[next(Variant::ALL.len(), now)];
+                let variant = choices[next(choices.len(), now)];
                 self.game_type = GameType::standard(variant);
             }
             DialogRow::Board => {

@@ -122,5 +122,8 @@ impl InPlay {
 /// Where the cursor starts before a move places it: the first square of the second row below the middle (a3,
 /// square 21, on 8x8; square 31 on 10x10).
 pub(super) fn start_square(board: Geometry) -> Square {
-    Square::from_index((board.height / 2 + 1) * (board.width / 2))
+    // Kept on the board: a defined board may have fewer squares than its size suggests.
+    Square::from_index(
+        ((board.height / 2 + 1) * (board.width / 2)).min(board.squares().saturating_sub(1)),
+    )
 }

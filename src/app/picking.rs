@@ -165,17 +165,19 @@ impl Picker {
         let mut taken = Vec::new();
         let mut from = route.from();
         for &land in &self.path {
-            // The piece taken on a jump is the one of the route's captures on the diagonal between its ends.
+            // The piece taken on a jump is the one of the route's captures on the line between its ends.
             let (r0, c0) = g.row_col(from);
             let (r1, c1) = g.row_col(land);
             let on_the_way = captured.iter().copied().find(|&c| {
                 let (r, col) = g.row_col(c);
                 let (dr, dc) = (r as i32 - r0 as i32, col as i32 - c0 as i32);
                 let (er, ec) = (r1 as i32 - r0 as i32, c1 as i32 - c0 as i32);
-                dr.abs() == dc.abs()
+                // On the line of the jump (a diagonal, or a row or column on a defined board), short of
+                // its end.
+                dr * ec == dc * er
                     && dr.signum() == er.signum()
                     && dc.signum() == ec.signum()
-                    && dr.abs() < er.abs()
+                    && dr.abs().max(dc.abs()) < er.abs().max(ec.abs())
             });
             taken.extend(on_the_way.filter(|c| pos.piece_at(*c).is_some()));
             from = land;

@@ -1,10 +1,12 @@
 //! The subcommands of the binary, one module each: its arguments and its run. Here, what several share.
 
 use anyhow::{Context, Result};
+use std::path::Path;
 use std::sync::Arc;
 
 use crowned::config::check_seconds;
 use crowned::engine::egdb::Egdb;
+use crowned::rules::defined::{find_in_folder, load_file};
 use crowned::rules::{AnyPosition, GameType, Variant, excerpt};
 use crowned::store::Store;
 
@@ -70,6 +72,37 @@ impl Board {
                 .with_context(|| format!("bad FEN {:?} for {game_type}", excerpt(text)))?,
             None => AnyPosition::start(game_type),
         })
+    }
+}
+
+/// The variant the command line names: `--variant-file`'s definition, a built-in `--variant`, or a definition
+/// `NAME.toml` in the variants folder beside the settings file. A definition that does not load is an error
+/// naming its file and line.
+pub fn variant_named(name: Option<&str>, file: Option<&Path>) -> Result<Option<Variant>> {
+    if let Some(file) = file {
+        return Ok(Some(Variant::Defined(load_file(file)?)));
+    }
+    let Some(name) = name else {
+        return Ok(None);
+    };
+    match name.parse::<Variant>() {
+        Ok(variant) => Ok(Some(variant)),
+        Err(unknown) => {
+            let folder = Store::locate().ok().map(|s| s.variants_dir());
+            match folder
+                .as_deref()
+                .and_then(|dir| find_in_folder(dir, name.trim()))
+            {
+                Some(found) => Ok(Some(Variant::Defined(found?))),
+                None => Err(anyhow::anyhow!(
+                    "{unknown}, or a definition NAME.toml in {}",
+                    folder.map_or_else(
+                        || "the variants folder".to_string(),
+                        |d| d.display().to_string()
+                    )
+                )),
+            }
+        }
     }
 }
 

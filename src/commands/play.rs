@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Result, anyhow, bail};
 use crowned::config::{Overrides, Settings, SettingsError};
 use crowned::game::AnyGame;
+use crowned::rules::defined::load_folder;
 use crowned::rules::{AnyPosition, GameType};
 use crowned::session::{self, Ending, Opening};
 use crowned::store::{GameEntry, Store, StoreError, file_label, read_games_file_as};
@@ -85,13 +86,21 @@ fn play(
              `crowned --help` lists the commands"
         );
     }
-    let (opened, config) = session::open_with_settings(
+    // The player's own variants, for the new-game dialog; a file that does not load is told, never fatal.
+    let found = store
+        .as_ref()
+        .map(|s| load_folder(&s.variants_dir()))
+        .unwrap_or_default();
+    let (mut opened, config) = session::open_with_settings(
         store,
         opening,
         settings,
         problem,
         Theme::no_color_from_env(),
     );
+    opened
+        .notices
+        .extend(found.1.iter().map(|e| format!("variant not loaded: {e}")));
     let ending = term::run(opened, config, super::databases())?;
     Ok(match ending {
         Ending::Quit => ExitCode::SUCCESS,

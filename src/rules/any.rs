@@ -288,6 +288,7 @@ impl AnyPosition {
                 width: rules.width as u8,
                 height: rules.height as u8,
                 mirrored: false,
+                defined: Some(d.entry().shape),
             }
         })
     }

@@ -24,6 +24,20 @@ pub struct Geometry {
     /// so each row's squares are laid out in the word right to left; the rules are the same in a mirror, so only
     /// names and pictures change.
     pub mirrored: bool,
+    /// For a defined variant's board: which cells are its squares. Its squares are numbered row by row over every
+    /// playable cell, not only dark ones, and some cells may be holes. `None` for every built-in board.
+    pub defined: Option<&'static DefinedShape>,
+}
+
+/// The squares of a defined variant's board, for the code that draws and names them.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct DefinedShape {
+    /// For each cell (row by row, row 0 at the top), its square if it is one.
+    pub squares: &'static [Option<u8>],
+    /// For each square, its row and column.
+    pub cells: &'static [(u8, u8)],
+    /// For each cell, whether it is a hole (a square taken out of the board, drawn unlike a light square).
+    pub holes: &'static [bool],
 }
 
 /// One of the four diagonal directions, as seen on the diagram with White at the bottom.
@@ -75,6 +89,7 @@ impl Geometry {
         width: 8,
         height: 8,
         mirrored: false,
+        defined: None,
     };
 
     /// The 8x8 board of Italian and Spanish draughts, with a light square in each player's near left corner.
@@ -82,6 +97,7 @@ impl Geometry {
         width: 8,
         height: 8,
         mirrored: true,
+        defined: None,
     };
 
     /// The 10x10 board of international draughts.
@@ -89,6 +105,7 @@ impl Geometry {
         width: 10,
         height: 10,
         mirrored: false,
+        defined: None,
     };
 
     /// The 12x12 board of Canadian draughts.
@@ -96,6 +113,7 @@ impl Geometry {
         width: 12,
         height: 12,
         mirrored: false,
+        defined: None,
     };
 
     /// A square board of `size` by `size`.
@@ -104,6 +122,7 @@ impl Geometry {
             width: size,
             height: size,
             mirrored: false,
+            defined: None,
         }
     }
 
@@ -125,6 +144,9 @@ impl Geometry {
     /// Number of playable squares (32 on 8x8).
     #[inline]
     pub const fn squares(self) -> u8 {
+        if let Some(shape) = self.defined {
+            return shape.cells.len() as u8;
+        }
         (self.per_row() * self.height as u32) as u8
     }
 
@@ -235,6 +257,13 @@ impl Geometry {
 
     /// Row (0 = top of the diagram) and column (0 = left, the a-file) of a square.
     pub const fn row_col(self, square: Square) -> (u32, u32) {
+        if let Some(shape) = self.defined {
+            let i = square.index() as usize;
+            if i >= shape.cells.len() {
+                return (self.height as u32, 0);
+            }
+            return (shape.cells[i].0 as u32, shape.cells[i].1 as u32);
+        }
         let i = square.index() as u32;
         let row = i / self.per_row();
         // Dark squares: row and column of different parity, or of the same parity on a mirrored board.
@@ -248,11 +277,27 @@ impl Geometry {
         if row >= self.height as u32 || col >= self.width as u32 {
             return None;
         }
+        if let Some(shape) = self.defined {
+            return match shape.squares[(row * self.width as u32 + col) as usize] {
+                Some(index) => Some(Square::from_index(index)),
+                None => None,
+            };
+        }
         // Playable squares are those where row and column differ in parity (agree, on a mirrored board).
         if (row + col).is_multiple_of(2) != self.mirrored {
             return None;
         }
         Some(Square::from_index((row * self.per_row() + col / 2) as u8))
+    }
+
+    /// Whether the cell at a row and column is a hole of a defined board.
+    pub const fn is_hole(self, row: u32, col: u32) -> bool {
+        match self.defined {
+            Some(shape) if row < self.height as u32 && col < self.width as u32 => {
+                shape.holes[(row * self.width as u32 + col) as usize]
+            }
+            _ => false,
+        }
     }
 
     /// The coordinate name of a square, such as `c3`, with files a.. from the left and ranks 1.. from the bottom.

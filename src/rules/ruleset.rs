@@ -58,6 +58,7 @@ pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
         width: Self::VARIANT.builtin_board_size(),
         height: Self::VARIANT.builtin_board_size(),
         mirrored: Self::VARIANT.is_mirrored(),
+        defined: None,
     };
     /// Rows of men each side starts with.
     const START_ROWS: u32 = Self::VARIANT.start_rows() as u32;

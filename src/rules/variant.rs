@@ -335,6 +335,14 @@ pub enum GameTypeError {
         /// The sizes it is played on, in words.
         allowed: String,
     },
+    /// A size or rows for a variant defined in a file, whose definition fixes both.
+    #[error(
+        "{variant} is played on the board its definition gives; --size and --rows do not apply"
+    )]
+    Defined {
+        /// The variant.
+        variant: Variant,
+    },
     /// A number of rows that does not leave two empty rows between the sides.
     #[error("a {size}x{size} board takes 1 to {most} rows of men each, not {rows}")]
     Rows {
@@ -365,6 +373,13 @@ impl GameType {
         size: Option<u8>,
         rows: Option<u8>,
     ) -> Result<GameType, GameTypeError> {
+        if let Variant::Defined(_) = variant {
+            // A definition fixes its own board and start.
+            return match (size, rows) {
+                (None, None) => Ok(GameType::standard(variant)),
+                _ => Err(GameTypeError::Defined { variant }),
+            };
+        }
         let size = size.unwrap_or(variant.board_size());
         let sizes: &[u8] = if variant == Variant::English {
             &ENGLISH_SIZES
@@ -410,9 +425,12 @@ impl GameType {
         self.size == self.variant.board_size() && self.rows == self.variant.start_rows()
     }
 
-    /// How many squares the board has (`size * size / 2`).
-    pub const fn squares(&self) -> u32 {
-        self.size as u32 * self.size as u32 / 2
+    /// How many squares the board has (`size * size / 2`, or a definition's playable squares).
+    pub fn squares(&self) -> u32 {
+        match self.variant {
+            Variant::Defined(id) => id.get().square_count() as u32,
+            _ => self.size as u32 * self.size as u32 / 2,
+        }
     }
 }
 

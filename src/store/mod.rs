@@ -152,6 +152,11 @@ impl Store {
         self.config_dir.join("config.toml")
     }
 
+    /// Where variant definitions of the user's own are found (`*.toml`): beside the settings file.
+    pub fn variants_dir(&self) -> PathBuf {
+        self.config_dir.join("variants")
+    }
+
     /// Where finished and saved games go.
     pub fn games_dir(&self) -> PathBuf {
         self.data_dir.join("games")

@@ -9,6 +9,7 @@ use super::theme::PieceStyle;
 use super::{Options, pane_block};
 use crate::app::ScreenLayout;
 use crate::app::{App, BURST_FRAMES, Focus, Mode, Player};
+use crate::rules::defined::DefinedBoard;
 use crate::rules::{AnyPosition, Color, Piece, Role, Square, SquareStyle};
 
 /// What is marked on the board, worked out once per frame.
@@ -112,17 +113,15 @@ impl Marks {
 
     /// The piece drawn on `square`: a capturing piece is shown where it has got to.
     fn piece_on(&self, position: &AnyPosition, square: Square) -> Option<Piece> {
+        self.shown_from(square).and_then(|s| position.piece_at(s))
+    }
+
+    /// The square whose piece is drawn on `square`, if any: itself, or the start of a capture that has got there.
+    fn shown_from(&self, square: Square) -> Option<Square> {
         match self.selected {
-            Some((from, at)) if from != at => {
-                if square == at {
-                    position.piece_at(from)
-                } else if square == from {
-                    None
-                } else {
-                    position.piece_at(square)
-                }
-            }
-            _ => position.piece_at(square),
+            Some((from, at)) if from != at && square == at => Some(from),
+            Some((from, at)) if from != at && square == from => None,
+            _ => Some(square),
         }
     }
 }
@@ -173,6 +172,7 @@ pub fn draw(buf: &mut Buffer, layout: &ScreenLayout, app: &App, options: &Option
                     numbers_inside,
                     options,
                 ),
+                None if board.is_hole(row.into(), col.into()) => draw_hole(buf, rect, options),
                 None => buf.set_style(rect, theme.light),
             }
         }
@@ -258,19 +258,21 @@ fn draw_square(
         Some(&(_, frame)) => (options.pieces.burst(frame), theme.burst),
         None => (glyph, style),
     };
+    // A defined variant's pieces are drawn as its definition draws them.
+    let label = match (position.defined(), marks.shown_from(square)) {
+        (Some(board), Some(from)) if piece.is_some() && !taken && burst.is_none() => {
+            defined_label(board, from, options.pieces).unwrap_or_else(|| glyph.to_string())
+        }
+        _ => glyph.to_string(),
+    };
     // On big squares a piece is drawn big; its marks stand just outside it.
     let big = piece
-        .filter(|_| !taken)
+        .filter(|_| !taken && position.defined().is_none())
         .filter(|_| options.pieces == PieceStyle::Unicode && rect.width >= 10 && rect.height >= 5);
     let reach = match big {
         Some(piece) => draw_big_piece(buf, rect, piece, background.patch(style)),
         None => {
-            buf.set_string(
-                centre_x,
-                centre_y,
-                glyph.to_string(),
-                background.patch(style),
-            );
+            buf.set_string(centre_x, centre_y, label, background.patch(style));
             0
         }
     };
@@ -290,6 +292,44 @@ fn draw_square(
             right.to_string(),
             background,
         );
+    }
+}
+
+/// A hole of a defined board: no square at all, so drawn in the terminal's own colours and filled with a pattern
+/// (`░` in Unicode, `#` in ASCII) that tells it from a light square without colour.
+fn draw_hole(buf: &mut Buffer, rect: Rect, options: &Options) {
+    let fill = match options.pieces {
+        PieceStyle::Unicode => "░",
+        PieceStyle::Ascii => "#",
+    };
+    for y in rect.top()..rect.bottom() {
+        for x in rect.left()..rect.right() {
+            buf.set_string(x, y, fill, Style::new());
+        }
+    }
+}
+
+/// How a defined variant's piece on `square` is drawn: its kind's glyph (Unicode), with the dark form of a
+/// draughts or chess glyph for Black; or its letter (ASCII), upper case for White and lower for Black.
+fn defined_label(board: &DefinedBoard, square: Square, style: PieceStyle) -> Option<String> {
+    let (color, kind) = board.occupant(square)?;
+    let kind = board.entry().rules.kinds.get(kind)?;
+    Some(match (style, color) {
+        (PieceStyle::Ascii, Color::White) => kind.letter.to_ascii_uppercase().to_string(),
+        (PieceStyle::Ascii, Color::Black) => kind.letter.to_ascii_lowercase().to_string(),
+        (PieceStyle::Unicode, Color::White) => kind.glyph.clone(),
+        (PieceStyle::Unicode, Color::Black) => kind.glyph.chars().map(dark_form).collect(),
+    })
+}
+
+/// The dark form of a light draughts or chess glyph (`⛀` is `⛂` for Black); any other glyph as it is.
+fn dark_form(c: char) -> char {
+    match c {
+        '⛀' => '⛂',
+        '⛁' => '⛃',
+        '○' => '●',
+        '♔'..='♙' => char::from_u32(c as u32 + 6).unwrap_or(c),
+        other => other,
     }
 }
 

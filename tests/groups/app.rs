@@ -12,6 +12,8 @@ mod app_table;
 mod capture_effect;
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../defined_app.rs"]
+mod defined_app;
 #[path = "../keys.rs"]
 mod keys;
 #[path = "../render.rs"]

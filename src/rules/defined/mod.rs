@@ -17,6 +17,7 @@
 mod board;
 mod error;
 mod fen;
+mod files;
 mod format;
 mod generate;
 mod position;
@@ -29,6 +30,9 @@ mod tests;
 pub use board::DefinedBoard;
 pub use error::DefinitionError;
 pub use fen::{from_fen, parse_move, to_fen};
+pub use files::{
+    LoadError, LoadProblem, MAX_FOLDER_FILES, find_in_folder, line_of, load_file, load_folder,
+};
 pub use format::{
     BoardDefinition, CaptureDefinition, CaptureRange, Capturing, CrowningRule, DirectionSet,
     EndDefinition, Landing, Leap, Movement, NoMoves, PieceDefinition, PlacedPieces, Playable,

@@ -14,7 +14,7 @@ use thiserror::Error;
 
 use super::error::DefinitionError;
 use super::rules::{Cell, DefinedRules};
-use crate::rules::MAX_PATH;
+use crate::rules::{DefinedShape, MAX_PATH};
 
 /// The most definitions one process loads.
 pub const MAX_DEFINITIONS: usize = 256;
@@ -83,6 +83,8 @@ pub struct Registered {
     pub squares: Vec<Option<u8>>,
     /// The id it is known by.
     pub id: DefinedId,
+    /// Its squares as the board code sees them.
+    pub shape: &'static DefinedShape,
 }
 
 impl Registered {
@@ -146,12 +148,30 @@ pub fn register(text: &str) -> Result<DefinedId, RegistryError> {
     for (square, &cell) in cells.iter().enumerate() {
         squares[cell] = Some(square as u8);
     }
+    let width = rules.width;
+    let shape: &'static DefinedShape = Box::leak(Box::new(DefinedShape {
+        squares: Box::leak(squares.clone().into_boxed_slice()),
+        cells: Box::leak(
+            cells
+                .iter()
+                .map(|&c| ((c / width) as u8, (c % width) as u8))
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        ),
+        holes: Box::leak(
+            (0..rules.playable.len())
+                .map(|c| rules.holes.contains(&c))
+                .collect::<Vec<_>>()
+                .into_boxed_slice(),
+        ),
+    }));
     let entry: &'static Registered = Box::leak(Box::new(Registered {
         rules,
         text,
         cells,
         squares,
         id,
+        shape,
     }));
     texts.push(&entry.text);
     // The slot is new: nothing else sets it, as ids are handed out under the lock.
