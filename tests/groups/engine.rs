@@ -6,6 +6,8 @@
 mod cli_support;
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../engine_defined.rs"]
+mod engine_defined;
 #[path = "../hub.rs"]
 mod hub;
 #[path = "../engine.rs"]
