@@ -94,7 +94,7 @@ fn a_defined_game_is_drawn_by_repetition() {
     let mut game = AnyGame::from_position(start);
     for text in ["f6-e5", "a1-b2", "e5-f6", "b2-a1"].repeat(2) {
         assert_eq!(game.outcome(), None);
-        game.play_text(&text).expect("legal");
+        game.play_text(text).expect("legal");
     }
     assert_eq!(
         game.outcome(),

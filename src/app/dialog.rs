@@ -122,7 +122,7 @@ impl NewGameDialog {
                 // The built-ins, then every definition loaded (from the variants folder, a file or a game).
                 let choices: Vec<Variant> = Variant::ALL
                     .into_iter()
-                    .chain(loaded().into_iter().map(|r| Variant::Defined(r.id)))
+                    .chain(loaded().into_iter().map(Variant::Defined))
                     .collect();
                 let now = choices
                     .iter()

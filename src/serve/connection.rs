@@ -119,7 +119,7 @@ impl Connection {
             return;
         };
         let start = match seating::rejoin(&self.shared, &identity).await {
-            Some(Ok(seated)) => Start::Table(seated),
+            Some(Ok(seated)) => Start::Table(Box::new(seated)),
             Some(Err(why)) => {
                 tracing::warn!(player = %identity.fingerprint, %why, "cannot rejoin");
                 Start::Lobby

@@ -49,7 +49,7 @@ pub enum Start {
     /// In the lobby.
     Lobby,
     /// At a table already taken.
-    Table(Seated),
+    Table(Box<Seated>),
 }
 
 /// What comes next on the connection.
@@ -104,7 +104,7 @@ async fn drive(
     let mut lobby = Lobby::new(&player.identity.name, player.identity.is_guest(), keys);
     let mut next = match start {
         Start::Lobby => Step::Lobby(None),
-        Start::Table(seated) => Step::Table(seated),
+        Start::Table(seated) => Step::Table(*seated),
     };
     // Keys typed after the one that chose a game, for that game.
     let mut typed_ahead = Vec::new();

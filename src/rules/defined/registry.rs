@@ -8,7 +8,7 @@
 //! it grow without bound. Because of that bound, entries are leaked on purpose: a `&'static` entry is what lets a
 //! defined variant's name be a `&'static str` like every built-in's.
 
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 
 use thiserror::Error;
 
@@ -24,9 +24,45 @@ pub const MAX_DEFINITION_BYTES: usize = 64 * 1024;
 /// captures by a 128-bit set.
 pub const MAX_PLAY_SQUARES: usize = 128;
 
-/// A definition loaded for play: an index into the registry, valid for the life of the process.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct DefinedId(u16);
+/// A definition loaded for play: its place in the registry, and the definition itself (kept for the life of
+/// the process), so that reaching it takes no lookup. Two ids are equal when they name the same place.
+#[derive(Clone, Copy)]
+pub struct DefinedId {
+    index: u16,
+    entry: &'static Registered,
+}
+
+impl PartialEq for DefinedId {
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl Eq for DefinedId {}
+
+impl std::hash::Hash for DefinedId {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.index.hash(state);
+    }
+}
+
+impl PartialOrd for DefinedId {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for DefinedId {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.index.cmp(&other.index)
+    }
+}
+
+impl std::fmt::Debug for DefinedId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DefinedId({} {:?})", self.index, self.entry.rules.name)
+    }
+}
 
 /// Why a definition cannot be loaded for play.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -81,10 +117,10 @@ pub struct Registered {
     pub cells: Vec<Cell>,
     /// The square of each cell, for playable cells.
     pub squares: Vec<Option<u8>>,
-    /// The id it is known by.
-    pub id: DefinedId,
     /// Its squares as the board code sees them.
     pub shape: &'static DefinedShape,
+    /// Its place in the registry.
+    index: u16,
 }
 
 impl Registered {
@@ -107,10 +143,8 @@ impl Registered {
     }
 }
 
-static SLOTS: [OnceLock<&'static Registered>; MAX_DEFINITIONS] =
-    [const { OnceLock::new() }; MAX_DEFINITIONS];
-/// The texts loaded so far, in id order; held while loading so that two threads loading one text agree.
-static TEXTS: Mutex<Vec<&'static str>> = Mutex::new(Vec::new());
+/// The definitions loaded so far, in load order; held while loading so that two threads loading one text agree.
+static LOADED: Mutex<Vec<&'static Registered>> = Mutex::new(Vec::new());
 
 /// The text as the registry keys it: line ends made `\n`, trailing blanks and lines trimmed.
 fn canonical(text: &str) -> String {
@@ -131,16 +165,15 @@ pub fn register(text: &str) -> Result<DefinedId, RegistryError> {
     }
     let text = canonical(text);
     // Poisoning only means another thread panicked mid-load; the list itself is always whole.
-    let mut texts = TEXTS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(i) = texts.iter().position(|t| *t == text) {
-        return Ok(DefinedId(i as u16));
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(entry) = loaded.iter().find(|r| r.text == text) {
+        return Ok(entry.id());
     }
     let rules = DefinedRules::from_toml(&text)?;
     check_playable(&rules)?;
-    if texts.len() >= MAX_DEFINITIONS {
+    if loaded.len() >= MAX_DEFINITIONS {
         return Err(RegistryError::Full);
     }
-    let id = DefinedId(texts.len() as u16);
     let cells: Vec<Cell> = (0..rules.playable.len())
         .filter(|&c| rules.playable[c])
         .collect();
@@ -170,13 +203,11 @@ pub fn register(text: &str) -> Result<DefinedId, RegistryError> {
         text,
         cells,
         squares,
-        id,
         shape,
+        index: loaded.len() as u16,
     }));
-    texts.push(&entry.text);
-    // The slot is new: nothing else sets it, as ids are handed out under the lock.
-    let _ = SLOTS[usize::from(id.0)].set(entry);
-    Ok(id)
+    loaded.push(entry);
+    Ok(entry.id())
 }
 
 /// What keeps a checked definition from being played here.
@@ -211,32 +242,33 @@ fn check_playable(rules: &DefinedRules) -> Result<(), RegistryError> {
     Ok(())
 }
 
-/// The definition behind an id.
-pub fn get(id: DefinedId) -> &'static Registered {
-    // Ids are only made by `register`, which fills the slot before handing the id out.
-    SLOTS[usize::from(id.0)]
-        .get()
-        .copied()
-        .expect("a DefinedId always names a loaded definition")
+impl Registered {
+    /// The id it is known by.
+    pub fn id(&'static self) -> DefinedId {
+        DefinedId {
+            index: self.index,
+            entry: self,
+        }
+    }
 }
 
 /// Every definition loaded so far, in the order they were loaded.
-pub fn loaded() -> Vec<&'static Registered> {
-    SLOTS.iter().map_while(|slot| slot.get().copied()).collect()
+pub fn loaded() -> Vec<DefinedId> {
+    let loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    loaded.iter().map(|r| r.id()).collect()
 }
 
 /// The loaded definition whose name is `name` (in any case), the first loaded when several are.
 pub fn find_by_name(name: &str) -> Option<DefinedId> {
     loaded()
         .into_iter()
-        .find(|r| r.rules.name.eq_ignore_ascii_case(name.trim()))
-        .map(|r| r.id)
+        .find(|id| id.get().rules.name.eq_ignore_ascii_case(name.trim()))
 }
 
 impl DefinedId {
     /// The definition behind the id.
     pub fn get(self) -> &'static Registered {
-        get(self)
+        self.entry
     }
 }
 
@@ -251,7 +283,7 @@ mod tests {
         let a = register(LEAPERS).expect("leapers load");
         let b = register(&LEAPERS.replace('\n', "\r\n")).expect("with CRLF");
         assert_eq!(a, b);
-        let entry = get(a);
+        let entry = a.get();
         assert_eq!(entry.square_count(), 25);
         assert_eq!(entry.square_name(0), "a5");
         assert_eq!(entry.square_name(24), "e1");

@@ -34,7 +34,7 @@ impl Connection {
         };
         match seated {
             Ok(seated) => {
-                self.spawn_player(channel, size, session, Start::Table(seated));
+                self.spawn_player(channel, size, session, Start::Table(Box::new(seated)));
                 Ok(())
             }
             Err(why) => {
