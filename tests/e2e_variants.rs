@@ -108,3 +108,49 @@ fn move_list_lines_are_read_at_any_move_number() {
     assert_eq!(first_move("┃10  ┃│ ● Black engine (random)│"), None);
     assert!(numbered("┃1   ┃│127. 17x8               │"));
 }
+
+#[test]
+fn a_variant_from_a_file_is_played_to_the_end_and_saved_with_its_definition() {
+    let steps = format!("{}/variants/first-steps.toml", env!("CARGO_MANIFEST_DIR"));
+    let home = temp_home("defined");
+    let mut s = Session::start_in(
+        &home,
+        &[
+            "--variant-file",
+            &steps,
+            "--black",
+            "random",
+            "--white",
+            "random",
+            "--pace",
+            "0",
+            "--no-animation",
+        ],
+    );
+    s.wait_for("Board · game over");
+    let screen = s.contents();
+    // Moves by coordinates, as the definition's squares are named.
+    assert!(
+        screen
+            .lines()
+            .any(|l| first_move(l).is_some_and(|w| w.starts_with(|c: char| c.is_ascii_lowercase()))),
+        "{screen}"
+    );
+    s.send("\x03");
+    assert_eq!(s.wait_exit(), 0);
+    s.assert_restored();
+    let saved = std::fs::read_dir(home.join("data/games"))
+        .expect("saved games")
+        .filter_map(Result::ok)
+        .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(saved.contains("[Variant \"First steps\"]"), "{saved}");
+    assert!(saved.contains("[VariantDefinition \""), "{saved}");
+    // The saved file replays with nothing else at hand.
+    let games = crowned::game::pdn::parse_games(&saved);
+    let (game, error) = crowned::game::pdn::open_game(games[0].as_ref().expect("parses"), None);
+    assert_eq!(error, None);
+    assert!(game.outcome().is_some());
+    let _ = std::fs::remove_dir_all(&home);
+}
