@@ -3,6 +3,7 @@
 //! shares: a position back for the third time, or the definition's quiet-move limit.
 
 use super::marks::MoveMark;
+use super::notes::Notes;
 use super::numbering::MoveNumber;
 use super::outcome::{DrawReason, Outcome, WinReason};
 use super::record::GameError;
@@ -21,8 +22,8 @@ pub struct DefinedGame {
     moves: Vec<Move>,
     /// `quiet[i]`: moves before point `i` since the last capture or move of a piece that could still promote.
     quiet: Vec<u32>,
-    comments: Vec<Option<String>>,
-    marks: Vec<Option<MoveMark>>,
+    /// The comments and marks.
+    notes: Notes,
     cursor: usize,
     declared: Option<Outcome>,
     tags: Tags,
@@ -37,8 +38,7 @@ impl DefinedGame {
             positions: vec![start],
             moves: Vec::new(),
             quiet: vec![0],
-            comments: vec![None],
-            marks: vec![None],
+            notes: Notes::new(),
             cursor: 0,
             declared: None,
             tags: Tags::new(),
@@ -188,8 +188,7 @@ impl DefinedGame {
         self.positions.push(after);
         self.moves.push(mv);
         self.quiet.push(quiet);
-        self.comments.push(None);
-        self.marks.push(None);
+        self.notes.push();
         self.cursor += 1;
     }
 
@@ -199,8 +198,7 @@ impl DefinedGame {
         self.moves.truncate(self.cursor);
         self.positions.truncate(keep);
         self.quiet.truncate(keep);
-        self.comments.truncate(keep);
-        self.marks.truncate(keep);
+        self.notes.truncate(keep);
         self.declared = None;
     }
 
@@ -297,34 +295,22 @@ impl DefinedGame {
 
     /// The comment after move number `ply`.
     pub fn comment(&self, ply: usize) -> Option<&str> {
-        self.comments.get(ply)?.as_deref()
+        self.notes.comment(ply)
     }
 
     /// Sets or clears a comment; `false` past the end.
     pub fn set_comment(&mut self, ply: usize, comment: Option<String>) -> bool {
-        match self.comments.get_mut(ply) {
-            Some(slot) => {
-                *slot = comment;
-                true
-            }
-            None => false,
-        }
+        self.notes.set_comment(ply, comment)
     }
 
     /// The mark of move number `ply`.
     pub fn mark(&self, ply: usize) -> Option<MoveMark> {
-        self.marks.get(ply).copied().flatten()
+        self.notes.mark(ply)
     }
 
     /// Sets or clears the mark of move `ply` (1 or more).
     pub fn set_mark(&mut self, ply: usize, mark: Option<MoveMark>) -> bool {
-        match self.marks.get_mut(ply).filter(|_| ply > 0) {
-            Some(slot) => {
-                *slot = mark;
-                true
-            }
-            None => false,
-        }
+        self.notes.set_mark(ply, mark)
     }
 
     /// The tag pairs.

@@ -9,6 +9,7 @@ mod draw_tests;
 mod draws;
 mod king_moves;
 mod marks;
+mod notes;
 mod numbering;
 mod outcome;
 pub mod pdn;

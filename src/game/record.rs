@@ -6,6 +6,7 @@ use super::counts::Counts;
 use super::draws::DrawRules;
 use super::king_moves;
 use super::marks::MoveMark;
+use super::notes::Notes;
 use super::outcome::{DrawReason, Outcome, WinReason};
 use super::tags::Tags;
 use crate::rules::{
@@ -46,10 +47,8 @@ pub struct Game<R: RuleSet = English> {
     moves: Vec<Move>,
     /// What the draw rules count at each point.
     counts: Counts<R>,
-    /// `comments[i]` is the comment after move `i` (`comments[0]` comes before the first move).
-    comments: Vec<Option<String>>,
-    /// `marks[i]` is the mark of move `i` (`marks[0]`, before any move, stays empty).
-    marks: Vec<Option<MoveMark>>,
+    /// The comments and marks.
+    notes: Notes,
     cursor: usize,
     /// An ending declared at the end of the moves: a resignation, an agreement, a result from a record.
     declared: Option<Outcome>,
@@ -75,8 +74,7 @@ impl<R: RuleSet> Game<R> {
             positions: vec![start],
             moves: Vec::new(),
             counts: Counts::new(start),
-            comments: vec![None],
-            marks: vec![None],
+            notes: Notes::new(),
             cursor: 0,
             declared: None,
             tags: Tags::new(),
@@ -254,8 +252,7 @@ impl<R: RuleSet> Game<R> {
         self.counts.push(&before, &mv, after, &self.draws);
         self.positions.push(after);
         self.moves.push(mv);
-        self.comments.push(None);
-        self.marks.push(None);
+        self.notes.push();
         self.cursor += 1;
     }
 
@@ -265,8 +262,7 @@ impl<R: RuleSet> Game<R> {
         self.counts.truncate(self.cursor + 1, &self.positions);
         self.moves.truncate(self.cursor);
         self.positions.truncate(self.cursor + 1);
-        self.comments.truncate(self.cursor + 1);
-        self.marks.truncate(self.cursor + 1);
+        self.notes.truncate(self.cursor + 1);
         self.declared = None;
     }
 
@@ -349,35 +345,23 @@ impl<R: RuleSet> Game<R> {
 
     /// The comment after move number `ply` (0: before the first move).
     pub fn comment(&self, ply: usize) -> Option<&str> {
-        self.comments.get(ply)?.as_deref()
+        self.notes.comment(ply)
     }
 
     /// Sets or clears the comment after move number `ply` (0: before the first move). Returns `false` past the
     /// end.
     pub fn set_comment(&mut self, ply: usize, comment: Option<String>) -> bool {
-        match self.comments.get_mut(ply) {
-            Some(slot) => {
-                *slot = comment;
-                true
-            }
-            None => false,
-        }
+        self.notes.set_comment(ply, comment)
     }
 
     /// The mark of move number `ply` (`?`, `!?`...), if it has one.
     pub fn mark(&self, ply: usize) -> Option<MoveMark> {
-        self.marks.get(ply).copied().flatten()
+        self.notes.mark(ply)
     }
 
     /// Sets or clears the mark of move number `ply` (1 or more). Returns `false` when there is no such move.
     pub fn set_mark(&mut self, ply: usize, mark: Option<MoveMark>) -> bool {
-        match self.marks.get_mut(ply).filter(|_| ply > 0) {
-            Some(slot) => {
-                *slot = mark;
-                true
-            }
-            None => false,
-        }
+        self.notes.set_mark(ply, mark)
     }
 
     /// The tag pairs (players, event, date...).
