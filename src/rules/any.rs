@@ -487,6 +487,20 @@ mod tests {
     }
 
     #[test]
+    fn a_position_stays_small_enough_to_copy() {
+        // A defined board is one byte per square for up to 128 squares, plus its id: the largest arm. Positions
+        // are copied everywhere, so their size is held here.
+        let size = std::mem::size_of::<AnyPosition>();
+        println!(
+            "AnyPosition: {size} bytes, DefinedBoard: {}, the largest built-in position: {}",
+            std::mem::size_of::<DefinedBoard>(),
+            std::mem::size_of::<Position<EnglishOn<14>>>()
+        );
+        assert!(size <= 160, "{size} bytes");
+        assert!(std::mem::size_of::<Variant>() <= 16);
+    }
+
+    #[test]
     fn visiting_reaches_the_typed_position() {
         struct Squares;
         impl PositionVisitor for Squares {

@@ -28,13 +28,12 @@ pub const MAX_PLAY_SQUARES: usize = 128;
 /// the process), so that reaching it takes no lookup. Two ids are equal when they name the same place.
 #[derive(Clone, Copy)]
 pub struct DefinedId {
-    index: u16,
     entry: &'static Registered,
 }
 
 impl PartialEq for DefinedId {
     fn eq(&self, other: &Self) -> bool {
-        self.index == other.index
+        self.entry.index == other.entry.index
     }
 }
 
@@ -42,7 +41,7 @@ impl Eq for DefinedId {}
 
 impl std::hash::Hash for DefinedId {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.index.hash(state);
+        self.entry.index.hash(state);
     }
 }
 
@@ -54,13 +53,17 @@ impl PartialOrd for DefinedId {
 
 impl Ord for DefinedId {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.index.cmp(&other.index)
+        self.entry.index.cmp(&other.entry.index)
     }
 }
 
 impl std::fmt::Debug for DefinedId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DefinedId({} {:?})", self.index, self.entry.rules.name)
+        write!(
+            f,
+            "DefinedId({} {:?})",
+            self.entry.index, self.entry.rules.name
+        )
     }
 }
 
@@ -245,10 +248,7 @@ fn check_playable(rules: &DefinedRules) -> Result<(), RegistryError> {
 impl Registered {
     /// The id it is known by.
     pub fn id(&'static self) -> DefinedId {
-        DefinedId {
-            index: self.index,
-            entry: self,
-        }
+        DefinedId { entry: self }
     }
 }
 
