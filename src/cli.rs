@@ -39,7 +39,7 @@ pub(crate) struct Cli {
     pub(crate) fen: Option<String>,
 
     /// The rules: english, international, russian, brazilian, pool, italian, spanish, czech, thai, canadian,
-    /// antidraughts, breakthrough, frisian or frysk, or the name of a definition NAME.toml in the variants folder
+    /// antidraughts, breakthrough, frisian, frysk or turkish, or the name of a definition NAME.toml in the variants folder
     /// beside the settings file. For PDN files, the variant of games without a GameType tag.
     #[arg(long, global = true, value_name = "NAME")]
     pub(crate) variant: Option<String>,

@@ -266,3 +266,14 @@ fn a_defined_variant_is_played_from_its_file_or_by_name_from_the_variants_folder
     assert!(stderr(&out).contains("broken.toml:"), "{}", stderr(&out));
     let _ = std::fs::remove_dir_all(&home);
 }
+
+#[test]
+fn turkish_is_played_by_name_from_its_built_in_definition() {
+    // White moves first: a man from the third row steps forward (to the fourth) or sideways (along the third).
+    let (mv, _) = bestmove(&["think", "--variant", "turkish", "--depth", "3"]);
+    let bytes = mv.as_bytes();
+    assert!(
+        mv.len() == 5 && bytes[1] == b'3' && bytes[2] == b'-' && matches!(bytes[4], b'3' | b'4'),
+        "{mv}"
+    );
+}

@@ -75,8 +75,8 @@ impl Board {
     }
 }
 
-/// The variant the command line names: `--variant-file`'s definition, a built-in `--variant`, or a definition
-/// `NAME.toml` in the variants folder beside the settings file. A definition that does not load is an error
+/// The variant the command line names: `--variant-file`'s definition, a built-in `--variant` (Turkish among
+/// them, played from its definition), or a definition `NAME.toml` in the variants folder beside the settings file. A definition that does not load is an error
 /// naming its file and line.
 pub fn variant_named(name: Option<&str>, file: Option<&Path>) -> Result<Option<Variant>> {
     if let Some(file) = file {
@@ -89,13 +89,16 @@ pub fn variant_named(name: Option<&str>, file: Option<&Path>) -> Result<Option<V
         Ok(variant) => Ok(Some(variant)),
         Err(unknown) => {
             let folder = Store::locate().ok().map(|s| s.variants_dir());
+            if let Some(builtin) = crowned::rules::defined::load_builtin(name.trim()) {
+                return Ok(Some(Variant::Defined(builtin?)));
+            }
             match folder
                 .as_deref()
                 .and_then(|dir| find_in_folder(dir, name.trim()))
             {
                 Some(found) => Ok(Some(Variant::Defined(found?))),
                 None => Err(anyhow::anyhow!(
-                    "{unknown}, or a definition NAME.toml in {}",
+                    "{unknown}, turkish, or a definition NAME.toml in {}",
                     folder.map_or_else(
                         || "the variants folder".to_string(),
                         |d| d.display().to_string()

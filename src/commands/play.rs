@@ -86,7 +86,13 @@ fn play(
              `crowned --help` lists the commands"
         );
     }
-    // The player's own variants, for the new-game dialog; a file that does not load is told, never fatal.
+    // The built-ins played from their definitions (Turkish), then the player's own variants, for the new-game
+    // dialog; a file that does not load is told, never fatal.
+    for (name, _) in crowned::rules::defined::definition_only_builtins() {
+        if let Some(Err(e)) = crowned::rules::defined::load_builtin(name) {
+            tracing::warn!("the built-in definition {name} does not load: {e}");
+        }
+    }
     let found = store
         .as_ref()
         .map(|s| load_folder(&s.variants_dir()))

@@ -66,6 +66,22 @@ pub const BUILTINS: &[(&str, &str)] = &[
     ("frysk", include_str!("builtin/frysk.toml")),
 ];
 
+/// The built-in definitions that have no fast generator of their own (Turkish draughts): they are played as
+/// defined variants, by their short name.
+pub fn definition_only_builtins() -> impl Iterator<Item = (&'static str, &'static str)> {
+    BUILTINS
+        .iter()
+        .copied()
+        .filter(|(name, _)| name.parse::<crate::rules::Variant>().is_err())
+}
+
+/// Loads the built-in definition-only variant with this short name for play; `None` when there is none.
+pub fn load_builtin(name: &str) -> Option<Result<DefinedId, RegistryError>> {
+    definition_only_builtins()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| register(text))
+}
+
 /// The built-in variant with this short name, read and checked.
 pub fn builtin(name: &str) -> Result<DefinedRules, DefinitionError> {
     let (_, text) = BUILTINS
