@@ -50,7 +50,7 @@ impl InPlay {
     pub(super) fn new(game: AnyGame, flipped: bool, time_control: Option<TimeControl>) -> InPlay {
         let board = game.geometry();
         InPlay {
-            picker: Picker::new(&game.position()),
+            picker: Picker::for_game(&game),
             cursor: Cursor::on(start_square(board), board, flipped),
             game,
             thinking: None,
@@ -96,7 +96,7 @@ impl InPlay {
 
     /// After the game changed: the moves of the new live position.
     pub(super) fn refresh_picker(&mut self) {
-        self.picker = Picker::new(&self.game.position());
+        self.picker = Picker::for_game(&self.game);
     }
 
     /// The position on show when nothing is browsed or set up: the step of a move being shown along its path, or

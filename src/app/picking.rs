@@ -7,6 +7,7 @@
 
 use thiserror::Error;
 
+use crate::game::AnyGame;
 use crate::rules::notation::or_list;
 use crate::rules::{AnyPosition, Color, Move, MoveList, Square, SquareName};
 
@@ -102,6 +103,17 @@ impl Picker {
         };
         if picker.is_forced() {
             picker.from = picker.movable().first().copied();
+        }
+        picker
+    }
+
+    /// Picking at the current point of `game`: the position's routes, less the quiet moves of a king the rules
+    /// bar from moving again (Frisian: a king that has made three quiet moves in a row while its side has men),
+    /// so that the board never offers a move the game would refuse.
+    pub fn for_game(game: &AnyGame) -> Picker {
+        let mut picker = Picker::new(&game.position());
+        if let Some(king) = game.barred_king() {
+            picker.routes.retain(|m| m.is_capture() || m.from() != king);
         }
         picker
     }
@@ -468,5 +480,21 @@ mod tests {
         assert_eq!(p.selected(), None);
         assert!(p.path().is_empty());
         assert_eq!(p.pick(&p0, sq(14)), Ok(Pick::Selected(sq(14))));
+    }
+
+    #[test]
+    fn a_king_barred_from_another_quiet_move_is_not_offered() {
+        // Frisian: White's king on 46 and Black's on 3 go back and forth three times each; White's king may not
+        // make a fourth quiet move while White has a man, so only the man on 50 can be picked.
+        let game_type = GameType::standard(Variant::Frisian);
+        let mut game = AnyGame::from_fen(game_type, "W:WK46,50:BK3,1").expect("a Frisian FEN");
+        for text in ["46-41", "3-9", "41-46", "9-3", "46-41", "3-9"] {
+            game.play_text(text).expect("a legal move");
+        }
+        let open = Picker::new(&game.position());
+        assert!(open.movable().iter().any(|s| s.number() == 41));
+        let picker = Picker::for_game(&game);
+        let movable: Vec<u32> = picker.movable().iter().map(|s| s.number()).collect();
+        assert_eq!(movable, vec![50]);
     }
 }

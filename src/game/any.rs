@@ -300,6 +300,12 @@ impl AnyGame {
             .set_move_limit(moves))
     }
 
+    /// The king of the side to move that may not make another quiet move at the current point (Frisian: three
+    /// in a row while its side has men), if there is one.
+    pub fn barred_king(&self) -> Option<crate::rules::Square> {
+        forward!(self, |g| g.barred_king(), |_d| None)
+    }
+
     /// The move-limit length in moves by each side.
     pub fn move_limit(&self) -> u32 {
         forward!(self, |g| g.move_limit(), |d| d.move_limit())
