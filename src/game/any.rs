@@ -306,6 +306,11 @@ impl AnyGame {
         forward!(self, |g| g.barred_king(), |_d| None)
     }
 
+    /// [`barred_king`](AnyGame::barred_king) after `ply` moves; `None` past the moves played.
+    pub fn barred_king_at(&self, ply: usize) -> Option<crate::rules::Square> {
+        forward!(self, |g| g.barred_king_at(ply), |_d| None)
+    }
+
     /// The move-limit length in moves by each side.
     pub fn move_limit(&self) -> u32 {
         forward!(self, |g| g.move_limit(), |d| d.move_limit())

@@ -208,7 +208,11 @@ impl<R: RuleSet> Game<R> {
         self.barred_king_at(self.cursor)
     }
 
-    fn barred_king_at(&self, ply: usize) -> Option<Square> {
+    /// [`barred_king`](Game::barred_king) after `ply` moves; `None` past the moves played.
+    pub fn barred_king_at(&self, ply: usize) -> Option<Square> {
+        if ply >= self.positions.len() {
+            return None;
+        }
         king_moves::barred_king(&self.positions[..=ply], &self.moves[..ply])
     }
 

@@ -304,6 +304,26 @@ pub(super) fn situation_at(game: &AnyGame, ply: usize) -> AnySituation {
         position,
         earlier,
         move_limit_plies: live.move_limit_plies,
-        barred_king: None,
+        barred_king: game.barred_king_at(ply),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{GameType, Variant};
+
+    #[test]
+    fn a_position_browsed_back_to_keeps_its_barred_king() {
+        // Frisian: after three quiet moves each, White's king on 41 may not make a fourth; the game then goes on
+        // with the man, and the analysis of the position browsed back to must still know the king is barred.
+        let game_type = GameType::standard(Variant::Frisian);
+        let mut game = AnyGame::from_fen(game_type, "W:WK46,50:BK3,1").expect("a Frisian FEN");
+        for text in ["46-41", "3-9", "41-46", "9-3", "46-41", "3-9", "50-44"] {
+            game.play_text(text).expect("a legal move");
+        }
+        let browsed = situation_at(&game, 6);
+        assert_eq!(browsed.barred_king.map(|s| s.number()), Some(41));
+        assert_eq!(situation_at(&game, 2).barred_king, None);
     }
 }
