@@ -306,6 +306,12 @@ impl AnyGame {
         forward!(self, |g| g.barred_king(), |_d| None)
     }
 
+    /// The legal moves at the current point: the position's, less those the game's own rules bar (the quiet
+    /// moves of a Frisian king that has made three in a row).
+    pub fn legal_moves(&self) -> crate::rules::MoveList {
+        forward!(self, |g| g.legal_moves(), |d| d.position().legal_moves())
+    }
+
     /// [`barred_king`](AnyGame::barred_king) after `ply` moves; `None` past the moves played.
     pub fn barred_king_at(&self, ply: usize) -> Option<crate::rules::Square> {
         forward!(self, |g| g.barred_king_at(ply), |_d| None)

@@ -126,7 +126,7 @@ fn one_game(engine: &mut Engine, depth: u32, seed: u64) -> Vec<Sample> {
     }
     engine.clear();
     while game.outcome().is_none() && game.len() < MAX_PLIES {
-        let moves = game.position().legal_moves();
+        let moves = game.legal_moves();
         if moves.is_empty() {
             break;
         }

@@ -152,7 +152,7 @@ impl Setup {
         let (picks, left) = self.resumes.as_ref()?;
         let mut game = AnyGame::new(self.config.game_type);
         for pick in picks {
-            let moves = game.position().legal_moves();
+            let moves = game.legal_moves();
             let mv = moves[pick.index(moves.len())];
             let mut after = game.clone();
             after.play(&mv).expect("a legal move");
@@ -247,8 +247,9 @@ async fn play(setup: &Setup, steps: &[Step]) {
 /// The side to move's player, and the move `pick` chooses among its legal moves, as written.
 fn to_move(table: &Witness, pick: &Index) -> Option<(usize, Move, String)> {
     let mover = table.seen()?.position().side_to_move().index();
-    let position = table.seen_by(mover)?.position();
-    let moves = position.legal_moves();
+    let seen = table.seen_by(mover)?;
+    let position = seen.position();
+    let moves = seen.legal_moves();
     if moves.is_empty() {
         return None;
     }
