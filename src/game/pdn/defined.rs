@@ -11,7 +11,6 @@ use super::replay::{MoveNumber, ReplayError};
 use super::write::{DERIVED, is_tag_name, push_comment, push_tag, wrap};
 use crate::game::defined::DefinedGame;
 use crate::game::marks::MoveMark;
-use crate::game::outcome::{DrawReason, Outcome, WinReason};
 use crate::game::tags::ROSTER;
 use crate::rules::defined::{DefinedId, RegistryError, from_fen, parse_move, register, to_fen};
 
@@ -162,26 +161,13 @@ pub fn replay_defined(text: &GameText, id: DefinedId) -> (DefinedGame, Option<Re
     game.go_to(game.len());
     if error.is_none()
         && game.final_outcome().is_none()
-        && let Some(outcome) = text.result.as_deref().and_then(|r| recorded(r, first))
+        && let Some(outcome) = text
+            .result
+            .as_deref()
+            .and_then(|r| super::replay::outcome_of_result(r, first))
     {
         // Declaring at the end of a game the rules have not ended cannot fail.
         let _ = game.declare(outcome);
     }
     (game, error)
-}
-
-/// The outcome a result token records, `1-0` being a win of the side that moves first.
-fn recorded(result: &str, first: crate::rules::Color) -> Option<Outcome> {
-    let win = |winner| Outcome::Win {
-        winner,
-        reason: WinReason::Recorded,
-    };
-    match result {
-        "1-0" | "2-0" => Some(win(first)),
-        "0-1" | "0-2" => Some(win(first.opponent())),
-        "1/2-1/2" | "1-1" => Some(Outcome::Draw {
-            reason: DrawReason::Recorded,
-        }),
-        _ => None,
-    }
 }

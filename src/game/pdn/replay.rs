@@ -155,7 +155,11 @@ fn with_record<R: RuleSet>(mut game: Game<R>, text: &GameText) -> Game<R> {
 /// The outcome a result token records, in the convention of draughts PDN: the first number is the score of the
 /// side that moves first in the variant.
 pub fn recorded_outcome<R: RuleSet>(result: &str) -> Option<Outcome> {
-    let first = R::FIRST_TO_MOVE;
+    outcome_of_result(result, R::FIRST_TO_MOVE)
+}
+
+/// [`recorded_outcome`] for rules chosen at run time, given the side that moves first.
+pub(crate) fn outcome_of_result(result: &str, first: crate::rules::Color) -> Option<Outcome> {
     let win = |winner| Outcome::Win {
         winner,
         reason: WinReason::Recorded,
