@@ -309,28 +309,15 @@ fn draw_hole(buf: &mut Buffer, rect: Rect, options: &Options) {
     }
 }
 
-/// How a defined variant's piece on `square` is drawn: its kind's glyph (Unicode), with the dark form of a
-/// draughts or chess glyph for Black; or its letter (ASCII), upper case for White and lower for Black.
+/// How a defined variant's piece on `square` is drawn: its kind's glyph for its side (Unicode), or its letter,
+/// upper case for White and lower for Black (ASCII).
 fn defined_label(board: &DefinedBoard, square: Square, style: PieceStyle) -> Option<String> {
     let (color, kind) = board.occupant(square)?;
     let kind = board.entry().rules.kinds.get(kind)?;
-    Some(match (style, color) {
-        (PieceStyle::Ascii, Color::White) => kind.letter.to_ascii_uppercase().to_string(),
-        (PieceStyle::Ascii, Color::Black) => kind.letter.to_ascii_lowercase().to_string(),
-        (PieceStyle::Unicode, Color::White) => kind.glyph.clone(),
-        (PieceStyle::Unicode, Color::Black) => kind.glyph.chars().map(dark_form).collect(),
+    Some(match style {
+        PieceStyle::Ascii => kind.letter_of(color).to_string(),
+        PieceStyle::Unicode => kind.glyph_of(color).to_string(),
     })
-}
-
-/// The dark form of a light draughts or chess glyph (`⛀` is `⛂` for Black); any other glyph as it is.
-fn dark_form(c: char) -> char {
-    match c {
-        '⛀' => '⛂',
-        '⛁' => '⛃',
-        '○' => '●',
-        '♔'..='♙' => char::from_u32(c as u32 + 6).unwrap_or(c),
-        other => other,
-    }
 }
 
 /// The marks on one square that set its colour and the brackets beside its piece.

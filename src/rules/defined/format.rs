@@ -100,8 +100,11 @@ pub struct PlacedPieces {
 pub struct PieceDefinition {
     /// Its name, by which other fields refer to it.
     pub name: String,
-    /// How it is drawn.
+    /// How it is drawn (White's; Black's too, in its dark form, when it has one).
     pub glyph: String,
+    /// How Black's are drawn, for a glyph without a dark form of its own (`⛀` has `⛂`; `🐸` has none).
+    #[serde(default)]
+    pub black_glyph: Option<String>,
     /// One ASCII letter for it, for plain text.
     pub letter: char,
     /// What it is worth to the `value` capture precedence.

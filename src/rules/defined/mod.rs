@@ -20,6 +20,7 @@ mod fen;
 mod files;
 mod format;
 mod generate;
+mod glyphs;
 mod position;
 pub mod registry;
 mod rules;

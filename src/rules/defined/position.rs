@@ -123,13 +123,7 @@ impl DefinedPosition {
                 _ if rules.holes.contains(&cell) => '#',
                 _ if !rules.playable.get(cell).copied().unwrap_or(false) => ' ',
                 None => '.',
-                Some((color, kind)) => {
-                    let letter = rules.kinds.get(*kind).map_or('?', |k| k.letter);
-                    match color {
-                        Color::White => letter.to_ascii_uppercase(),
-                        Color::Black => letter.to_ascii_lowercase(),
-                    }
-                }
+                Some((color, kind)) => rules.kinds.get(*kind).map_or('?', |k| k.letter_of(*color)),
             };
             text.push(c);
             if cell % rules.width.max(1) == rules.width.saturating_sub(1) {

@@ -94,16 +94,6 @@ pub enum RegistryError {
         /// The larger side's pieces.
         pieces: usize,
     },
-    /// Two kinds drawn with the same letter, which FEN and plain text could not tell apart.
-    #[error("pieces {first:?} and {second:?} share the letter {letter:?}; each kind needs its own")]
-    SharedLetter {
-        /// One kind.
-        first: String,
-        /// The other.
-        second: String,
-        /// Their letter.
-        letter: char,
-    },
     /// The registry is full.
     #[error("{MAX_DEFINITIONS} variant definitions are loaded already; no more can be")]
     Full,
@@ -230,18 +220,6 @@ fn check_playable(rules: &DefinedRules) -> Result<(), RegistryError> {
             return Err(RegistryError::TooManyPieces { pieces });
         }
     }
-    for (i, a) in rules.kinds.iter().enumerate() {
-        if let Some(b) = rules.kinds[..i]
-            .iter()
-            .find(|b| b.letter.eq_ignore_ascii_case(&a.letter))
-        {
-            return Err(RegistryError::SharedLetter {
-                first: b.name.clone(),
-                second: a.name.clone(),
-                letter: a.letter,
-            });
-        }
-    }
     Ok(())
 }
 
@@ -304,7 +282,7 @@ mod tests {
         let shared =
             include_str!("../../../variants/holes.toml").replace("letter = 'k'", "letter = 'M'");
         let err = register(&shared).expect_err("two kinds drawn as m");
-        assert!(err.to_string().contains("share the letter"), "{err}");
+        assert!(err.to_string().contains("has the letter of"), "{err}");
         assert!(matches!(
             register("name = 1"),
             Err(RegistryError::Definition(_))

@@ -24,8 +24,10 @@ pub type Step = (i32, i32);
 pub struct Kind {
     /// Its name.
     pub name: String,
-    /// How it is drawn.
+    /// How White's are drawn.
     pub glyph: String,
+    /// How Black's are drawn: never the same as White's, nor as another kind's.
+    pub black_glyph: String,
     /// Its ASCII letter.
     pub letter: char,
     /// Its worth for the `value` precedence.
@@ -48,6 +50,24 @@ pub struct Kind {
     pub promotion: Option<(usize, u32)>,
     /// Whether some kind promotes to this one: the "kings" of the precedence rules.
     pub is_king: bool,
+}
+
+impl Kind {
+    /// How a piece of this kind and `color` is drawn in Unicode.
+    pub fn glyph_of(&self, color: Color) -> &str {
+        match color {
+            Color::White => &self.glyph,
+            Color::Black => &self.black_glyph,
+        }
+    }
+
+    /// How a piece of this kind and `color` is written in ASCII: its letter, upper case for White.
+    pub fn letter_of(&self, color: Color) -> char {
+        match color {
+            Color::White => self.letter.to_ascii_uppercase(),
+            Color::Black => self.letter.to_ascii_lowercase(),
+        }
+    }
 }
 
 /// A variant ready to play: the checked form of a [`VariantDefinition`].
@@ -299,15 +319,10 @@ fn kinds(def: &VariantDefinition, height: u32) -> Result<Vec<Kind>, DefinitionEr
             ));
         }
     }
+    let black_glyphs = super::glyphs::black_glyphs(&def.pieces)?;
     let mut kinds = Vec::with_capacity(def.pieces.len());
-    for (i, piece) in def.pieces.iter().enumerate() {
+    for (i, (piece, black_glyph)) in def.pieces.iter().zip(black_glyphs).enumerate() {
         let field = format!("pieces[{i}]");
-        if piece.glyph.is_empty() {
-            return Err(DefinitionError::invalid(
-                format!("{field}.glyph"),
-                "is empty",
-            ));
-        }
         if !piece.letter.is_ascii_alphabetic() {
             return Err(DefinitionError::invalid(
                 format!("{field}.letter"),
@@ -340,6 +355,7 @@ fn kinds(def: &VariantDefinition, height: u32) -> Result<Vec<Kind>, DefinitionEr
         kinds.push(Kind {
             name: piece.name.clone(),
             glyph: piece.glyph.clone(),
+            black_glyph,
             letter: piece.letter,
             value: piece.value,
             moves: moves.map(|m| steps(&m.directions)).unwrap_or_default(),
