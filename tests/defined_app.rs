@@ -175,3 +175,69 @@ fn holes_ascii_80x24() {
     };
     insta::assert_snapshot!(text(&render(&holes_after_two_moves(), 80, 24, &options)));
 }
+
+/// Setting up a Leapers position: the cycle key puts each kind of each side in turn, the status names it, and
+/// the panel lists the definition's pieces as the board draws them.
+fn leapers_set_up(pieces: PieceStyle) -> String {
+    let (mut app, _) = App::with_game(AnyGame::new(leapers()), HUMANS);
+    let _ = app.update(Action::Resized {
+        width: 80,
+        height: 24,
+    });
+    key(&mut app, KeyCode::Char('s'));
+    assert!(matches!(app.mode(), Mode::Setup(_)), "{}", app.status());
+    key(&mut app, KeyCode::Char('c'));
+    let named = |app: &App, name: &str| {
+        let board = *app.game().position().defined().expect("a defined board");
+        Square::from_index(
+            board
+                .entry()
+                .square_named(name)
+                .expect("a square of the board"),
+        )
+    };
+    let c3 = named(&app, "c3");
+    walk_to(&mut app, c3);
+    key(&mut app, KeyCode::Char(' '));
+    assert!(
+        app.status().starts_with("black frog placed"),
+        "{}",
+        app.status()
+    );
+    key(&mut app, KeyCode::Char(' '));
+    assert!(
+        app.status().starts_with("white frog placed"),
+        "{}",
+        app.status()
+    );
+    key(&mut app, KeyCode::Char(' '));
+    let Mode::Setup(setup) = app.mode() else {
+        panic!("still setting up")
+    };
+    assert_eq!(
+        setup.position().piece_at(c3),
+        None,
+        "the cycle comes back to empty"
+    );
+    key(&mut app, KeyCode::Char(' '));
+    // A king key on a board whose pieces are never crowned says so and changes nothing.
+    let e5 = named(&app, "e5");
+    walk_to(&mut app, e5);
+    key(&mut app, KeyCode::Char('W'));
+    assert!(app.status().contains("no such piece"), "{}", app.status());
+    let options = Options {
+        pieces,
+        ..Options::default()
+    };
+    text(&render(&app, 80, 24, &options))
+}
+
+#[test]
+fn leapers_setup_unicode_80x24() {
+    insta::assert_snapshot!(leapers_set_up(PieceStyle::Unicode));
+}
+
+#[test]
+fn leapers_setup_ascii_80x24() {
+    insta::assert_snapshot!(leapers_set_up(PieceStyle::Ascii));
+}

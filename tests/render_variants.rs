@@ -1,9 +1,11 @@
 //! Render snapshots of the other boards: 10x10 and 12x12 at 80x24 (the smallest usual terminal) and at 120x40,
-//! the mirrored Italian board, and Russian draughts' move list in coordinates.
+//! the mirrored Italian board, Russian draughts' move list in coordinates, and each of the newer variants
+//! (Frisian, Frysk!, antidraughts, breakthrough, Turkish) at both sizes.
 
 use crowned::app::{Action, App, Player, Players};
 use crowned::engine::Level;
 use crowned::game::AnyGame;
+use crowned::rules::defined::load_builtin;
 use crowned::rules::{GameType, Variant};
 use crowned::ui;
 
@@ -142,4 +144,69 @@ fn big_boards_at_80x24_number_their_edge_squares_and_hints_follow_the_variant() 
             "{game_type}: {example}"
         );
     }
+}
+
+/// The newer variants after a few moves, at the smallest usual terminal and a large one.
+fn newer_variant(variant: Variant, plies: usize, width: u16, height: u16) -> String {
+    let mut app = opened(GameType::standard(variant), plies);
+    let _ = app.update(Action::Resized { width, height });
+    screen(&app, width, height)
+}
+
+fn turkish() -> Variant {
+    Variant::Defined(
+        load_builtin("turkish")
+            .expect("Turkish is built in")
+            .expect("its definition loads"),
+    )
+}
+
+#[test]
+fn frisian_80x24() {
+    insta::assert_snapshot!(newer_variant(Variant::Frisian, 4, 80, 24));
+}
+
+#[test]
+fn frisian_120x40() {
+    insta::assert_snapshot!(newer_variant(Variant::Frisian, 4, 120, 40));
+}
+
+#[test]
+fn frysk_80x24() {
+    insta::assert_snapshot!(newer_variant(Variant::Frysk, 4, 80, 24));
+}
+
+#[test]
+fn frysk_120x40() {
+    insta::assert_snapshot!(newer_variant(Variant::Frysk, 4, 120, 40));
+}
+
+#[test]
+fn antidraughts_80x24() {
+    insta::assert_snapshot!(newer_variant(Variant::Antidraughts, 3, 80, 24));
+}
+
+#[test]
+fn antidraughts_120x40() {
+    insta::assert_snapshot!(newer_variant(Variant::Antidraughts, 3, 120, 40));
+}
+
+#[test]
+fn breakthrough_80x24() {
+    insta::assert_snapshot!(newer_variant(Variant::Breakthrough, 3, 80, 24));
+}
+
+#[test]
+fn breakthrough_120x40() {
+    insta::assert_snapshot!(newer_variant(Variant::Breakthrough, 3, 120, 40));
+}
+
+#[test]
+fn turkish_80x24() {
+    insta::assert_snapshot!(newer_variant(turkish(), 4, 80, 24));
+}
+
+#[test]
+fn turkish_120x40() {
+    insta::assert_snapshot!(newer_variant(turkish(), 4, 120, 40));
 }

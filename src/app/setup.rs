@@ -18,6 +18,9 @@ pub enum SetupError {
     /// Pieces stand only on the dark (playable) squares.
     #[error("pieces stand on the dark squares only")]
     LightSquare,
+    /// A defined variant without the piece asked for (a king where nothing is ever crowned).
+    #[error("this variant has no such piece: the cycle key puts each of its pieces in turn")]
+    NoSuchPiece,
 }
 
 /// A position being edited, with the players who will play it.
@@ -74,8 +77,11 @@ impl Setup {
         } else {
             Some(piece)
         };
-        self.position.set_piece(square, next);
-        Ok(())
+        if self.position.set_piece(square, next) {
+            Ok(())
+        } else {
+            Err(SetupError::NoSuchPiece)
+        }
     }
 
     /// Empties `square`.
@@ -85,14 +91,45 @@ impl Setup {
         Ok(())
     }
 
-    /// Puts the next piece of the cycle (empty, black man, black king, white man, white king) on `square`.
+    /// Puts the next piece of the cycle on `square`: empty, black man, black king, white man, white king; on a
+    /// defined variant's board, every kind of the definition for Black, then for White, so that any piece can be
+    /// placed.
     pub fn cycle(&mut self, square: Option<Square>) -> Result<(), SetupError> {
         let square = square.ok_or(SetupError::LightSquare)?;
+        if let AnyPosition::Defined(board) = &mut self.position {
+            let kinds = board.entry().rules.kinds.len();
+            // Empty is 0, Black's kinds 1..=kinds, White's after them.
+            let at = match board.occupant(square) {
+                None => 0,
+                Some((Color::Black, kind)) => 1 + kind,
+                Some((Color::White, kind)) => 1 + kinds + kind,
+            };
+            let next = match (at + 1) % (1 + 2 * kinds) {
+                0 => None,
+                n if n <= kinds => Some((Color::Black, n - 1)),
+                n => Some((Color::White, n - 1 - kinds)),
+            };
+            board.set_occupant(square, next);
+            return Ok(());
+        }
         let now = self.position.piece_at(square);
         let at = CYCLE.iter().position(|p| *p == now).unwrap_or(0);
         self.position
             .set_piece(square, CYCLE[(at + 1) % CYCLE.len()]);
         Ok(())
+    }
+
+    /// What stands on `square`, in words ("black frog"), for a defined variant's board, whose kinds the
+    /// man/king keys do not all reach.
+    pub fn describe(&self, square: Square) -> Option<String> {
+        let board = self.position.defined()?;
+        let (color, kind) = board.occupant(square)?;
+        let kind = board.entry().rules.kinds.get(kind)?;
+        Some(format!(
+            "{} {}",
+            color.to_string().to_lowercase(),
+            kind.name
+        ))
     }
 
     /// Takes every piece off.

@@ -9,6 +9,7 @@ pub mod lobby;
 mod overlays;
 mod panels;
 mod review;
+mod setup_panel;
 mod theme;
 
 pub use crate::app::{ScreenLayout, min_size};
@@ -71,7 +72,7 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     let buf = frame.buffer_mut();
     board::draw(buf, &layout, app, options);
     match app.setup() {
-        Some(setup) => panels::setup(buf, layout.history, app, setup, options),
+        Some(setup) => setup_panel::draw(buf, layout.history, app, setup, options),
         None => {
             let (list, review_panel, analysis_panel) = analysis::split(layout.history, app);
             panels::history(buf, list, app, options);

@@ -1,4 +1,4 @@
-//! The move history, the setup panel and the status line.
+//! The move history and the status line.
 
 use std::collections::VecDeque;
 
@@ -10,9 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::theme::PieceStyle;
 use super::{Options, pane_block};
-use crate::app::{
-    App, Context, Focus, Mode, Purpose, Setup, Table, Thinking, clock_text, clock_text_fine,
-};
+use crate::app::{App, Focus, Mode, Purpose, Table, Thinking, clock_text, clock_text_fine};
 use crate::engine::Score;
 use crate::rules::{Color, Piece, Role};
 
@@ -426,65 +424,6 @@ impl MoveWindow {
             lines,
         }
     }
-}
-
-/// Draws the setup panel in place of the move history: the side to move, the players, the pieces and the keys.
-pub fn setup(buf: &mut Buffer, area: Rect, app: &App, setup: &Setup, options: &Options) {
-    let block = pane_block(" Set up a position ", false, &options.theme);
-    let inner = block.inner(area);
-    block.render(area, buf);
-    let position = setup.position();
-    let key = |name: &str| {
-        app.preferences()
-            .keys
-            .first_key(Context::Setup, name)
-            .map_or_else(String::new, |k| format!(" ({k})"))
-    };
-    let mut lines = vec![Line::from(format!(
-        " {} to move{}",
-        position.side_to_move(),
-        key("side")
-    ))];
-    for (color, key) in [
-        (Color::Black, key("black-player")),
-        (Color::White, key("white-player")),
-    ] {
-        let glyph = options.pieces.glyph(Piece::new(color, Role::Man));
-        let count = |role, one, many| match position.count(color, role) {
-            1 => format!("1 {one}"),
-            n => format!("{n} {many}"),
-        };
-        lines.push(Line::from(format!(
-            " {glyph} {:<6}{}{key}",
-            color.to_string(),
-            setup.player(color)
-        )));
-        lines.push(Line::styled(
-            format!(
-                "   {}, {}",
-                count(Role::Man, "man", "men"),
-                count(Role::King, "king", "kings")
-            ),
-            options.theme.quiet,
-        ));
-    }
-    lines.push(Line::default());
-    lines.extend(
-        app.preferences()
-            .keys
-            .help(Context::Setup)
-            .into_iter()
-            // The panel is narrow: the first of several keys stands for them (the help lists them all).
-            .map(|(keys, what)| {
-                let keys = keys.split(", ").next().unwrap_or_default();
-                Line::from(format!(" {keys:<6} {what}"))
-            }),
-    );
-    lines.push(Line::from(format!(
-        " {:<6} show, or :fen <FEN> load",
-        ":fen"
-    )));
-    Paragraph::new(lines).render(inner, buf);
 }
 
 /// Draws the status line: the app's message and, while the engine thinks, how far it has got and how it sees

@@ -89,7 +89,11 @@ impl App {
         };
         self.mode = Mode::Setup(setup);
         self.status = match done {
-            Ok(()) => self.mode_message(),
+            // A defined variant's kinds look alike to a newcomer: say which one now stands there.
+            Ok(()) => match square.and_then(|s| setup.describe(s)) {
+                Some(piece) => format!("{piece} placed · {}", self.mode_message()),
+                None => self.mode_message(),
+            },
             Err(e) => e.to_string(),
         };
         Some(Vec::new())
