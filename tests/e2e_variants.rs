@@ -1,6 +1,7 @@
 //! The real binary in a pseudo-terminal playing the other variants: whole games between two engines in
-//! international, Russian and Canadian draughts and English rules on 10x10, and an international record opened
-//! from a file under its own rules.
+//! international, Russian and Canadian draughts, English rules on 10x10, Frisian, Frysk!, antidraughts,
+//! breakthrough, Turkish and defined variants from files (holes and a fairy piece), and an international record
+//! opened from a file under its own rules.
 
 use crate::pty;
 
@@ -8,6 +9,12 @@ use pty::{Session, temp_home};
 
 /// Plays a whole game between the random level on both sides, shown as fast as it comes, and quits.
 fn whole_game(args: &[&str], move_in_list: impl Fn(&str) -> bool) {
+    let saved = whole_game_saved(args, move_in_list);
+    assert!(saved.contains("[GameType"), "{saved}");
+}
+
+/// [`whole_game`], giving back the saved game's PDN, which is checked to replay to the same finished game.
+fn whole_game_saved(args: &[&str], move_in_list: impl Fn(&str) -> bool) -> String {
     let mut all = args.to_vec();
     all.extend([
         "--black",
@@ -36,8 +43,13 @@ fn whole_game(args: &[&str], move_in_list: impl Fn(&str) -> bool) {
         .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
         .collect::<Vec<_>>()
         .join("\n");
-    assert!(saved.contains("[GameType"), "{saved}");
+    // The saved file replays, on its own, to a finished game.
+    let games = crowned::game::pdn::parse_games(&saved);
+    let (game, error) = crowned::game::pdn::open_game(games[0].as_ref().expect("parses"), None);
+    assert_eq!(error, None, "{saved}");
+    assert!(game.outcome().is_some(), "{saved}");
     let _ = std::fs::remove_dir_all(&home);
+    saved
 }
 
 /// The first move of a numbered line of the move list (`45. 37-32  8-13` gives `37-32`; from move 100 on the
@@ -79,6 +91,45 @@ fn canadian_draughts_is_played_to_the_end() {
 #[test]
 fn english_rules_on_10x10_are_played_to_the_end() {
     whole_game(&["--size", "10"], numbered);
+}
+
+#[test]
+fn frisian_is_played_to_the_end() {
+    whole_game(&["--variant", "frisian"], numbered);
+}
+
+#[test]
+fn frysk_is_played_to_the_end() {
+    whole_game(&["--variant", "frysk"], numbered);
+}
+
+#[test]
+fn antidraughts_is_played_to_the_end() {
+    whole_game(&["--variant", "antidraughts"], numbered);
+}
+
+#[test]
+fn breakthrough_is_played_to_the_end() {
+    whole_game(&["--variant", "breakthrough"], numbered);
+}
+
+/// Whether a line of the move list has a move written in coordinates (`e3-e4`).
+fn in_coordinates(line: &str) -> bool {
+    first_move(line).is_some_and(|w| w.starts_with(|c: char| c.is_ascii_lowercase()))
+}
+
+#[test]
+fn turkish_is_played_to_the_end_in_coordinates() {
+    let saved = whole_game_saved(&["--variant", "turkish"], in_coordinates);
+    assert!(saved.contains("[Variant \"Turkish"), "{saved}");
+}
+
+#[test]
+fn a_variant_with_holes_and_frogs_is_played_to_the_end() {
+    let pond = format!("{}/variants/pond.toml", env!("CARGO_MANIFEST_DIR"));
+    let saved = whole_game_saved(&["--variant-file", &pond], in_coordinates);
+    assert!(saved.contains("[Variant \"Frog pond\"]"), "{saved}");
+    assert!(saved.contains("[VariantDefinition \""), "{saved}");
 }
 
 #[test]
