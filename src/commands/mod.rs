@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use crowned::config::check_seconds;
 use crowned::engine::egdb::Egdb;
-use crowned::rules::defined::{find_in_folder, load_file};
+use crowned::rules::defined::{load_file, variant_by_name};
 use crowned::rules::{AnyPosition, GameType, Variant, excerpt};
 use crowned::store::Store;
 
@@ -85,28 +85,8 @@ pub fn variant_named(name: Option<&str>, file: Option<&Path>) -> Result<Option<V
     let Some(name) = name else {
         return Ok(None);
     };
-    match name.parse::<Variant>() {
-        Ok(variant) => Ok(Some(variant)),
-        Err(unknown) => {
-            let folder = Store::locate().ok().map(|s| s.variants_dir());
-            if let Some(builtin) = crowned::rules::defined::load_builtin(name.trim()) {
-                return Ok(Some(Variant::Defined(builtin?)));
-            }
-            match folder
-                .as_deref()
-                .and_then(|dir| find_in_folder(dir, name.trim()))
-            {
-                Some(found) => Ok(Some(Variant::Defined(found?))),
-                None => Err(anyhow::anyhow!(
-                    "{unknown}, turkish, or a definition NAME.toml in {}",
-                    folder.map_or_else(
-                        || "the variants folder".to_string(),
-                        |d| d.display().to_string()
-                    )
-                )),
-            }
-        }
-    }
+    let folder = Store::locate().ok().map(|s| s.variants_dir());
+    Ok(Some(variant_by_name(name, folder.as_deref())?))
 }
 
 /// The endgame databases of this user's store, if they were built: what the engines of every command that

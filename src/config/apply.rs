@@ -5,6 +5,9 @@ use super::layers::{DisplayLayer, EngineLayer, GameLayer, Layer, PlayersLayer};
 use super::values::{MAX_ANIMATION_STEP, parse_player};
 use super::{MAX_PACE, MOVE_LIMITS, Settings, check_interval, check_seconds, parse_clock, values};
 use crate::engine::Level;
+use std::path::Path;
+
+use crate::rules::defined::variant_by_name;
 use crate::rules::{GameType, Variant};
 
 /// The values that could not be used: each with its setting's path (`["engine", "time"]`) and what is wrong.
@@ -18,7 +21,8 @@ fn note(problems: &mut Problems, path: &[&str], message: String) {
 impl Settings {
     /// Lays a layer's values over these settings; each value that cannot be used is added to `problems` with
     /// its setting's path.
-    pub(super) fn apply(&mut self, layer: Layer, problems: &mut Problems) {
+    /// `variants` is the folder where a definition named by `game.variant` is looked for.
+    pub(super) fn apply(&mut self, layer: Layer, problems: &mut Problems, variants: Option<&Path>) {
         if let Some(players) = layer.players {
             self.apply_players(players, problems);
         }
@@ -29,7 +33,7 @@ impl Settings {
             self.apply_display(display, problems);
         }
         if let Some(game) = layer.game {
-            self.apply_game(game, problems);
+            self.apply_game(game, problems, variants);
         }
         if let Some(server) = layer.server {
             self.server.apply(server, &mut |name, message| {
@@ -131,7 +135,7 @@ impl Settings {
     }
 
     /// `[game]`.
-    fn apply_game(&mut self, game: GameLayer, problems: &mut Problems) {
+    fn apply_game(&mut self, game: GameLayer, problems: &mut Problems, variants: Option<&Path>) {
         if let Some(on) = game.autosave {
             self.autosave = on;
         }
@@ -158,12 +162,17 @@ impl Settings {
                 Err(message) => note(problems, &["game", "clock"], message),
             }
         }
-        self.apply_game_type(&game, problems);
+        self.apply_game_type(&game, problems, variants);
     }
 
     /// `game.variant`, `game.size` and `game.rows`, checked together: a size or row count only means something
     /// for its variant. A variant given alone brings its own board and rows.
-    fn apply_game_type(&mut self, game: &GameLayer, problems: &mut Problems) {
+    fn apply_game_type(
+        &mut self,
+        game: &GameLayer,
+        problems: &mut Problems,
+        variants: Option<&Path>,
+    ) {
         if game.variant.is_none() && game.size.is_none() && game.rows.is_none() {
             return;
         }
@@ -171,8 +180,12 @@ impl Settings {
             problems.push((vec!["game".to_string(), name.to_string()], message));
         };
         let variant = match &game.variant {
-            Some(name) => match name.parse::<Variant>() {
-                Ok(variant) => variant,
+            Some(name) => match variant_by_name(name, variants) {
+                Ok(variant) => {
+                    let defined = matches!(variant, Variant::Defined(_));
+                    self.variant_name = defined.then(|| name.trim().to_string());
+                    variant
+                }
                 Err(e) => return problem("variant", e.to_string()),
             },
             None => self.game_type.variant,

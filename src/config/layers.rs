@@ -111,7 +111,7 @@ pub(super) struct FileOut<'a> {
     pub(super) players: PlayersOut,
     pub(super) engine: EngineOut,
     pub(super) display: DisplayOut,
-    pub(super) game: GameOut,
+    pub(super) game: GameOut<'a>,
     pub(super) server: super::server::ServerOut,
     pub(super) keys: KeysOut<'a>,
 }
@@ -146,12 +146,15 @@ pub(super) struct DisplayOut {
 
 #[derive(Serialize)]
 #[serde(rename_all = "kebab-case")]
-pub(super) struct GameOut {
+pub(super) struct GameOut<'a> {
     pub(super) autosave: bool,
     pub(super) move_limit: u32,
-    pub(super) variant: &'static str,
-    pub(super) size: u8,
-    pub(super) rows: u8,
+    pub(super) variant: &'a str,
+    /// Left out for a defined variant, whose board is its definition's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) size: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) rows: Option<u8>,
     pub(super) clock: String,
 }
 

@@ -90,6 +90,9 @@ pub struct Settings {
     pub move_limit: u32,
     /// The variant, board and rows of men of a new game (`game.variant`, `game.size`, `game.rows`).
     pub game_type: GameType,
+    /// The name `game.variant` gave a defined variant (a built-in definition such as `turkish`, or the file stem
+    /// of a definition in the variants folder beside the settings file), written back as it was given.
+    pub variant_name: Option<String>,
     /// The clocks of a new game (`game.clock`): `None` for none.
     pub clock: Option<TimeControl>,
     /// How `crowned serve` runs (`[server]`).
@@ -147,6 +150,7 @@ impl Settings {
             autosave: true,
             move_limit: preferences.move_limit,
             game_type: GameType::default(),
+            variant_name: None,
             clock: None,
             server: ServerSettings::default(),
             keys: KeyMap::unbound(),
@@ -198,7 +202,9 @@ impl Settings {
         })?;
         let mut settings = self.clone();
         let mut problems = Vec::new();
-        settings.apply(layer, &mut problems);
+        // Definitions named by `game.variant` live in the variants folder beside the settings file.
+        let variants = path.parent().map(|dir| dir.join("variants"));
+        settings.apply(layer, &mut problems, variants.as_deref());
         // Of several mistakes, the first in the file is reported.
         let first = problems
             .into_iter()
@@ -296,6 +302,7 @@ impl Settings {
     /// The settings as a settings file in the shape of `config/default.toml`, keys included; reading it back
     /// gives the same settings.
     pub fn to_toml(&self) -> String {
+        let defined = matches!(self.game_type.variant, crate::rules::Variant::Defined(_));
         let file = FileOut {
             players: PlayersOut {
                 black: self.players.black.word(),
@@ -320,9 +327,12 @@ impl Settings {
             game: GameOut {
                 autosave: self.autosave,
                 move_limit: self.move_limit,
-                variant: self.game_type.variant.name(),
-                size: self.game_type.size,
-                rows: self.game_type.rows,
+                variant: match (&self.variant_name, self.game_type.variant) {
+                    (Some(name), crate::rules::Variant::Defined(_)) => name,
+                    (_, variant) => variant.name(),
+                },
+                size: (!defined).then_some(self.game_type.size),
+                rows: (!defined).then_some(self.game_type.rows),
                 clock: self
                     .clock
                     .map_or_else(|| "none".to_string(), |c| c.to_string()),

@@ -507,3 +507,58 @@ fn the_server_table_is_read_checked_and_printed() {
         assert!(message.contains(words), "{text}: {message}");
     }
 }
+
+#[test]
+fn a_variant_setting_may_name_a_definition_and_is_written_back_as_named() {
+    let turkish = user("[game]\nvariant = \"turkish\"\n").expect("Turkish is built in");
+    assert!(matches!(turkish.game_type.variant, Variant::Defined(_)));
+    assert_eq!(turkish.game_type.variant.title(), "Turkish draughts");
+    assert!(
+        turkish.to_toml().contains("variant = \"turkish\""),
+        "{}",
+        turkish.to_toml()
+    );
+    // A definition of the user's own, beside the settings file.
+    let home = std::env::temp_dir().join(format!("crowned-config-variants-{}", std::process::id()));
+    let folder = home.join("variants");
+    std::fs::create_dir_all(&folder).expect("a temporary folder");
+    std::fs::write(
+        folder.join("pond.toml"),
+        include_str!("../../variants/pond.toml"),
+    )
+    .expect("written");
+    std::fs::write(
+        folder.join("broken.toml"),
+        "name = \"Broken\"\n[board]\nwidth = 99\n",
+    )
+    .expect("written");
+    let settings_file = home.join("config.toml");
+    let pond = Settings::defaults()
+        .overlaid("[game]\nvariant = \"pond\"\n", &settings_file)
+        .expect("pond.toml is in the folder");
+    assert_eq!(pond.game_type.variant.title(), "Frog pond");
+    let printed = pond.to_toml();
+    assert!(printed.contains("variant = \"pond\""), "{printed}");
+    let again = Settings::defaults()
+        .overlaid(&printed, &settings_file)
+        .expect("what is printed reads back");
+    assert_eq!(again, pond);
+    // A broken definition is refused with its own file named, and an unknown name with where it was looked for.
+    let broken = Settings::defaults()
+        .overlaid("[game]\nvariant = \"broken\"\n", &settings_file)
+        .expect_err("broken")
+        .to_string();
+    assert!(
+        broken.contains("game.variant") && broken.contains("broken.toml"),
+        "{broken}"
+    );
+    let unknown = Settings::defaults()
+        .overlaid("[game]\nvariant = \"nowhere\"\n", &settings_file)
+        .expect_err("unknown")
+        .to_string();
+    assert!(
+        unknown.contains("turkish") && unknown.contains("variants"),
+        "{unknown}"
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

@@ -114,6 +114,49 @@ pub fn find_in_folder(dir: &Path, name: &str) -> Option<Result<DefinedId, LoadEr
     (stem_ok && path.is_file()).then(|| load_file(&path))
 }
 
+/// Why no variant goes by a name.
+#[derive(Debug, thiserror::Error)]
+pub enum VariantNameError {
+    /// No built-in variant, built-in definition or file in the folder has the name.
+    #[error("{unknown}, turkish, or a definition NAME.toml in {}", folder.as_ref().map_or_else(|| "the variants folder".to_string(), |d| d.display().to_string()))]
+    Unknown {
+        /// The built-ins' refusal, which lists them.
+        unknown: crate::rules::UnknownVariant,
+        /// The folder looked in.
+        folder: Option<PathBuf>,
+    },
+    /// A built-in definition that does not load (the registry is full).
+    #[error(transparent)]
+    Builtin(#[from] RegistryError),
+    /// The file of that name does not load.
+    #[error(transparent)]
+    File(#[from] LoadError),
+}
+
+/// The variant a name stands for, on the command line or in the settings: a built-in variant (`international`),
+/// a built-in definition (`turkish`), or a definition `NAME.toml` in `folder` (the variants folder beside the
+/// settings file).
+pub fn variant_by_name(
+    name: &str,
+    folder: Option<&Path>,
+) -> Result<crate::rules::Variant, VariantNameError> {
+    use crate::rules::Variant;
+    let unknown = match name.parse::<Variant>() {
+        Ok(variant) => return Ok(variant),
+        Err(unknown) => unknown,
+    };
+    if let Some(builtin) = super::load_builtin(name.trim()) {
+        return Ok(Variant::Defined(builtin?));
+    }
+    match folder.and_then(|dir| find_in_folder(dir, name.trim())) {
+        Some(found) => Ok(Variant::Defined(found?)),
+        None => Err(VariantNameError::Unknown {
+            unknown,
+            folder: folder.map(Path::to_path_buf),
+        }),
+    }
+}
+
 /// The line of the text a definition error is about: the reader's own line, or for a checked field (a dotted
 /// path such as `pieces[1].promotion.row`) the line where that field is written, found by walking its parts.
 pub fn line_of(error: &DefinitionError, text: &str) -> Option<usize> {

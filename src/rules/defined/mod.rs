@@ -32,7 +32,8 @@ pub use board::DefinedBoard;
 pub use error::DefinitionError;
 pub use fen::{from_fen, parse_move, to_fen};
 pub use files::{
-    LoadError, LoadProblem, MAX_FOLDER_FILES, find_in_folder, line_of, load_file, load_folder,
+    LoadError, LoadProblem, MAX_FOLDER_FILES, VariantNameError, find_in_folder, line_of, load_file,
+    load_folder, variant_by_name,
 };
 pub use format::{
     BoardDefinition, CaptureDefinition, CaptureRange, Capturing, CrowningRule, DirectionSet,
