@@ -1,7 +1,9 @@
 //! A game of a variant defined by its players: the same record as [`Game`](super::Game) (history, undo and
 //! redo, comments, marks, tags, declared endings) over [`DefinedBoard`]s, with the draw rules every definition
-//! shares: a position back for the third time, or the definition's quiet-move limit.
+//! shares: a position back for the third time, or the definition's quiet-move limit; and the endings a definition
+//! may ask for (a lone man against a king, one piece each).
 
+use super::draws::Ending;
 use super::marks::MoveMark;
 use super::notes::Notes;
 use super::numbering::MoveNumber;
@@ -263,6 +265,9 @@ impl DefinedGame {
             };
             return Some(Outcome::Win { winner, reason });
         }
+        if let Some(outcome) = self.lone_pieces_outcome(ply) {
+            return Some(outcome);
+        }
         let quiet = self.quiet[ply] as usize;
         let repeats = self.positions[ply - quiet..=ply]
             .iter()
@@ -279,6 +284,57 @@ impl DefinedGame {
                     moves: self.move_limit,
                 },
             });
+        }
+        None
+    }
+
+    /// The definition's endings of one piece against few (Turkish draughts): a lone man against a king loses at
+    /// once; one piece each is drawn after `one_each_moves` moves by each side without a capture.
+    fn lone_pieces_outcome(&self, ply: usize) -> Option<Outcome> {
+        let pos = &self.positions[ply];
+        let rules = &pos.entry().rules;
+        if !rules.lone_man_loses && rules.one_each_moves == 0 {
+            return None;
+        }
+        let side = |color: Color| {
+            let pieces: Vec<bool> = pos
+                .occupants()
+                .filter(|(_, (c, _))| *c == color)
+                .map(|(_, (_, kind))| rules.kinds[kind].is_king)
+                .collect();
+            (pieces.len(), pieces.iter().filter(|&&king| king).count())
+        };
+        let (black, white) = (side(Color::Black), side(Color::White));
+        if rules.lone_man_loses {
+            for (weak, strong, winner) in
+                [(black, white, Color::White), (white, black, Color::Black)]
+            {
+                if weak == (1, 0) && strong.1 > 0 {
+                    return Some(Outcome::Win {
+                        winner,
+                        reason: WinReason::LoneMan,
+                    });
+                }
+            }
+        }
+        let moves = rules.one_each_moves;
+        if moves > 0 && black.0 == 1 && white.0 == 1 {
+            // Plies since the last capture: the positions back to where the count of pieces last changed.
+            let count = |p: &DefinedBoard| p.occupants().count();
+            let since = self.positions[..=ply]
+                .iter()
+                .rev()
+                .take_while(|p| count(p) == 2)
+                .count()
+                - 1;
+            if since >= 2 * moves as usize {
+                return Some(Outcome::Draw {
+                    reason: DrawReason::Ending {
+                        ending: Ending::OnePieceEach,
+                        moves,
+                    },
+                });
+            }
         }
         None
     }
@@ -332,5 +388,90 @@ impl DefinedGame {
             Some(Outcome::Win { winner, .. }) if winner == first => "1-0",
             Some(Outcome::Win { .. }) => "0-1",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::defined::load_builtin;
+
+    /// A Turkish position with the pieces given as (side, kind, square), `side` to move.
+    fn turkish(pieces: &[(Color, usize, &str)], side: Color) -> DefinedGame {
+        let id = load_builtin("turkish").expect("built in").expect("loads");
+        let mut board = DefinedBoard::empty(id, side);
+        for &(color, kind, name) in pieces {
+            let square = board.entry().square_named(name).expect("a square");
+            assert!(board.set_occupant(
+                crate::rules::Square::from_index(square),
+                Some((color, kind))
+            ));
+        }
+        DefinedGame::from_position(board)
+    }
+
+    const MAN: usize = 0;
+    const KING: usize = 1;
+
+    #[test]
+    fn a_lone_man_against_a_king_loses_at_once() {
+        let game = turkish(
+            &[(Color::White, KING, "a1"), (Color::Black, MAN, "h7")],
+            Color::Black,
+        );
+        assert_eq!(
+            game.outcome(),
+            Some(Outcome::Win {
+                winner: Color::White,
+                reason: WinReason::LoneMan
+            })
+        );
+        // A man with a friend still plays on; so does a lone man against men.
+        let two = turkish(
+            &[
+                (Color::White, KING, "a1"),
+                (Color::Black, MAN, "h7"),
+                (Color::Black, MAN, "g7"),
+            ],
+            Color::Black,
+        );
+        assert_eq!(two.outcome(), None);
+        let men = turkish(
+            &[(Color::White, MAN, "a2"), (Color::Black, MAN, "h7")],
+            Color::Black,
+        );
+        assert_eq!(men.outcome(), None);
+    }
+
+    #[test]
+    fn one_piece_each_is_drawn_after_two_moves_each_without_a_capture() {
+        let mut game = turkish(
+            &[(Color::White, KING, "a1"), (Color::Black, KING, "h8")],
+            Color::White,
+        );
+        for ply in 0..4 {
+            assert_eq!(game.outcome(), None, "after {ply} plies");
+            let mv = *game
+                .position()
+                .legal_moves()
+                .iter()
+                .find(|m| !m.is_capture())
+                .expect("a quiet move");
+            game.play(&mv).expect("legal");
+        }
+        let outcome = game.outcome().expect("drawn");
+        assert_eq!(
+            outcome,
+            Outcome::Draw {
+                reason: DrawReason::Ending {
+                    ending: Ending::OnePieceEach,
+                    moves: 2
+                }
+            }
+        );
+        assert_eq!(
+            outcome.to_string(),
+            "Draw: 2 moves each with one piece each, without a capture"
+        );
     }
 }

@@ -73,6 +73,8 @@ pub enum Ending {
         /// The kings of the stronger side.
         kings: u8,
     },
+    /// One piece on each side, kings or men.
+    OnePieceEach,
     /// Both sides have a king, and there are `min` to `max` pieces on the board in all.
     KingsOnBothSides {
         /// The fewest pieces on the board.
@@ -114,6 +116,7 @@ impl Ending {
                     && (u32::from(min)..=u32::from(max))
                         .contains(&(white.pieces() + black.pieces()))
             }
+            Ending::OnePieceEach => white.pieces() == 1 && black.pieces() == 1,
             // Either side may be the lone king; the ending holds if the other side has the material.
             _ => [(white, black, Color::White), (black, white, Color::Black)]
                 .into_iter()
@@ -140,7 +143,7 @@ impl Ending {
             Ending::KingsAgainstLoneKing { kings } => {
                 strong.men == 0 && strong.kings == u32::from(kings)
             }
-            Ending::KingsOnBothSides { .. } => false,
+            Ending::KingsOnBothSides { .. } | Ending::OnePieceEach => false,
         }
     }
 }
@@ -201,6 +204,7 @@ impl fmt::Display for Ending {
                 "{} kings and no men against a lone king",
                 number(kings.into())
             ),
+            Ending::OnePieceEach => write!(f, "one piece each, without a capture"),
             Ending::KingsOnBothSides { min, max } => write!(
                 f,
                 "kings on both sides and {} pieces on the board, without a capture or a crowning",

@@ -26,6 +26,8 @@ pub enum WinReason {
     Blocked,
     /// The loser left the game and did not come back in time.
     Abandoned,
+    /// The loser has one man left against a king (Turkish draughts).
+    LoneMan,
 }
 
 /// Why a game was drawn.
@@ -105,6 +107,9 @@ impl fmt::Display for Outcome {
                         write!(f, "{winner} wins: {winner} has no pieces left")
                     }
                     WinReason::Blocked => write!(f, "{winner} wins: {winner} has no legal move"),
+                    WinReason::LoneMan => {
+                        write!(f, "{winner} wins: {loser} has a lone man against a king")
+                    }
                 }
             }
             Outcome::Draw { reason } => match reason {

@@ -311,6 +311,14 @@ pub struct EndDefinition {
     /// still be promoted moves (0: never). Games are also drawn when a position comes back a third time.
     #[serde(default = "forty")]
     pub quiet_moves: u32,
+    /// When each side has one piece left, the game is drawn after this many moves by each side without a
+    /// capture (0: never; Turkish draughts, 2).
+    #[serde(default)]
+    pub one_each_moves: u32,
+    /// Whether a side left with one piece that is not promoted, against a promoted piece, loses at once (Turkish
+    /// draughts).
+    #[serde(default)]
+    pub lone_man_loses: bool,
 }
 
 impl Default for EndDefinition {
@@ -319,6 +327,8 @@ impl Default for EndDefinition {
             no_moves: NoMoves::default(),
             promotion_wins: false,
             quiet_moves: forty(),
+            one_each_moves: 0,
+            lone_man_loses: false,
         }
     }
 }

@@ -109,6 +109,10 @@ pub struct DefinedRules {
     /// Moves by each side without a capture or a move of a piece that could still be promoted, after which the
     /// game is drawn (0: never).
     pub quiet_moves: u32,
+    /// Moves by each side without a capture, with one piece each, after which the game is drawn (0: never).
+    pub one_each_moves: u32,
+    /// Whether a side left with one unpromoted piece against a promoted one loses at once.
+    pub lone_man_loses: bool,
 }
 
 impl DefinedRules {
@@ -157,6 +161,8 @@ impl DefinedRules {
             no_moves: def.end.no_moves,
             promotion_wins: def.end.promotion_wins,
             quiet_moves: def.end.quiet_moves,
+            one_each_moves: def.end.one_each_moves,
+            lone_man_loses: def.end.lone_man_loses,
         };
         for (i, name) in def.board.holes.iter().enumerate() {
             let cell = rules.cell_named(&format!("board.holes[{i}]"), name)?;
