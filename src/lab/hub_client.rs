@@ -141,11 +141,7 @@ impl HubEngine {
                 };
             }
         }
-        let variant = match game_type.variant {
-            // The name Scan and the Hub GUI use.
-            Variant::International => "normal",
-            other => other.name(),
-        };
+        let variant = hub_variant_name(game_type.variant);
         let set = Line::new("set-param")
             .arg("name", "variant")
             .arg("value", variant);
@@ -299,5 +295,37 @@ impl Drop for HubEngine {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A variant's name in the Hub protocol: Scan's (`normal`, `losing`, `breakthrough`, `frisian`; Scan 3.1's
+/// `var.cpp`), crowned's own for the variants Scan does not play.
+pub fn hub_variant_name(variant: Variant) -> &'static str {
+    match variant {
+        Variant::International => "normal",
+        Variant::Antidraughts => "losing",
+        other => other.name(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scan_s_names_are_sent_for_the_variants_it_plays() {
+        assert_eq!(hub_variant_name(Variant::International), "normal");
+        assert_eq!(hub_variant_name(Variant::Antidraughts), "losing");
+        assert_eq!(hub_variant_name(Variant::Breakthrough), "breakthrough");
+        assert_eq!(hub_variant_name(Variant::Frisian), "frisian");
+        // Every name sent is one crowned's own Hub engine takes back.
+        for variant in Variant::ALL {
+            let sent = hub_variant_name(variant);
+            let back = match sent {
+                "normal" => Variant::International,
+                name => name.parse().expect("a name crowned reads"),
+            };
+            assert_eq!(back, variant);
+        }
     }
 }

@@ -295,7 +295,9 @@ impl FromStr for Variant {
             "checkers" | "american" => Some(Variant::English),
             "shashki" => Some(Variant::Russian),
             "mak-hos" | "makhos" => Some(Variant::Thai),
-            "anti" => Some(Variant::Antidraughts),
+            // Scan's and the Hub protocol's names ("losing", "bt"), and the give-away game's.
+            "anti" | "losing" | "giveaway" => Some(Variant::Antidraughts),
+            "bt" => Some(Variant::Breakthrough),
             "frysk!" => Some(Variant::Frysk),
             _ => None,
         };
@@ -468,6 +470,9 @@ mod tests {
         assert_eq!("checkers".parse::<Variant>(), Ok(Variant::English));
         assert_eq!(Variant::from_game_type(28), None);
         assert_eq!("Frysk!".parse::<Variant>(), Ok(Variant::Frysk));
+        // Scan's names, which Hub GUIs send.
+        assert_eq!("losing".parse::<Variant>(), Ok(Variant::Antidraughts));
+        assert_eq!("bt".parse::<Variant>(), Ok(Variant::Breakthrough));
         let err = "shogi".parse::<Variant>().expect_err("not played");
         assert!(err.to_string().contains("international"), "{err}");
     }

@@ -275,7 +275,8 @@ impl Server {
         let variants: Vec<&str> = Variant::ALL
             .iter()
             .map(|v| v.name())
-            .chain(["normal"])
+            // Scan's names for international draughts, antidraughts and breakthrough.
+            .chain(["normal", "losing", "bt"])
             .collect();
         let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
         vec![
