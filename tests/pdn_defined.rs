@@ -138,3 +138,37 @@ fn a_bad_definition_in_a_file_is_an_error_for_its_game_only() {
     assert!(third.contains("bytes"), "{third}");
     assert_eq!(errors[3], None);
 }
+
+#[test]
+fn turkish_is_written_with_its_game_type_and_a_file_with_only_that_opens_as_turkish() {
+    let id = crowned::rules::defined::load_builtin("turkish")
+        .expect("built in")
+        .expect("loads");
+    let mut game = AnyGame::new(GameType::standard(Variant::Defined(id)));
+    play_some(&mut game, 12);
+    let pdn = game.to_pdn();
+    assert!(pdn.contains("[GameType \"30\"]"), "{pdn}");
+    assert_eq!(pdn.matches("[GameType").count(), 1, "{pdn}");
+    // Another program's file: the game type alone (in its long form), no definition.
+    let moves_only: String = pdn
+        .lines()
+        .filter(|l| !l.starts_with('['))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let foreign = format!("[GameType \"30,W,8,8,A0,0\"]\n\n{moves_only}");
+    let games = parse_games(&foreign);
+    let (opened, error) = open_game(games[0].as_ref().expect("parses"), None);
+    assert_eq!(error, None, "{foreign}");
+    assert_eq!(opened.variant().title(), "Turkish draughts");
+    assert_eq!(opened.len(), game.len());
+    assert_eq!(opened.position(), game.position());
+}
+
+#[test]
+fn a_definition_may_not_take_a_built_in_variant_s_game_type() {
+    let claimed = LEAPERS.replace("name = \"Leapers\"", "name = \"Leapers\"\ngame_type = 20");
+    let error = register(&claimed).expect_err("20 is international draughts").to_string();
+    assert!(error.contains("game_type") && error.contains("International"), "{error}");
+    let own = LEAPERS.replace("name = \"Leapers\"", "name = \"Leapers\"\ngame_type = 99");
+    assert!(register(&own).is_ok());
+}

@@ -8,11 +8,13 @@
 
 use super::parse::GameText;
 use super::replay::{MoveNumber, ReplayError};
-use super::write::{DERIVED, is_tag_name, push_comment, push_tag, wrap};
+use super::write::{push_comment, push_tags, wrap};
 use crate::game::defined::DefinedGame;
 use crate::game::marks::MoveMark;
-use crate::game::tags::ROSTER;
-use crate::rules::defined::{DefinedId, RegistryError, from_fen, parse_move, register, to_fen};
+use crate::rules::defined::{
+    DefinedId, DefinedRules, RegistryError, definition_only_builtins, from_fen, parse_move,
+    register, to_fen,
+};
 
 /// The tag that holds a defined variant's definition.
 pub const DEFINITION_TAG: &str = "VariantDefinition";
@@ -64,34 +66,35 @@ pub fn definition_of(text: &GameText) -> Option<Result<DefinedId, RegistryError>
     })
 }
 
+/// The definition a game is played under when it carries none but its `GameType` tag names a variant crowned
+/// plays from a built-in definition (`[GameType "30"]`, Turkish draughts, as other programs write it).
+pub fn builtin_definition_of(text: &GameText) -> Option<Result<DefinedId, RegistryError>> {
+    let tag = text.tags.get("GameType")?;
+    // The number, alone or before the board's description (`30,W,8,8,A0,0`).
+    let number: u32 = tag.split(',').next()?.trim().parse().ok()?;
+    definition_only_builtins().find_map(|(_, definition)| {
+        let rules = DefinedRules::from_toml(definition).ok()?;
+        (rules.game_type == Some(number)).then(|| register(definition))
+    })
+}
+
 /// A defined game as canonical PDN.
 pub fn write_defined(game: &DefinedGame) -> String {
     let mut out = String::new();
     let result = game.result_token(game.final_outcome());
-    for name in ROSTER {
-        let value = if name == "Result" {
-            Some(result)
-        } else {
-            game.tags().get(name)
-        };
-        if let Some(value) = value {
-            push_tag(&mut out, name, value);
-        }
-    }
     let entry = game.start().entry();
-    push_tag(&mut out, VARIANT_TAG, &entry.rules.name);
-    push_tag(&mut out, DEFINITION_TAG, &encode_definition(&entry.text));
+    let mut own = Vec::new();
+    if let Some(number) = entry.rules.game_type {
+        own.push(("GameType", number.to_string()));
+    }
+    own.extend([
+        (VARIANT_TAG, entry.rules.name.clone()),
+        (DEFINITION_TAG, encode_definition(&entry.text)),
+    ]);
     if game.is_set_up() {
-        push_tag(&mut out, "SetUp", "1");
-        push_tag(&mut out, "FEN", &to_fen(game.start()));
+        own.extend([("SetUp", "1".to_string()), ("FEN", to_fen(game.start()))]);
     }
-    for (name, value) in game.tags().iter() {
-        let ours = [VARIANT_TAG, DEFINITION_TAG].contains(&name);
-        if !ROSTER.contains(&name) && !DERIVED.contains(&name) && !ours && is_tag_name(name) {
-            push_tag(&mut out, name, value);
-        }
-    }
-    out.push('\n');
+    push_tags(&mut out, game.tags(), result, &own);
     let mut words = Vec::new();
     push_comment(&mut words, game.comment(0));
     let mut number_next = true;

@@ -3,7 +3,7 @@
 use super::game_type::{game_type_of_rules, game_type_tag};
 use super::replay::result_token;
 use crate::game::record::Game;
-use crate::game::tags::ROSTER;
+use crate::game::tags::{ROSTER, Tags};
 use crate::rules::{RuleSet, to_fen};
 
 /// Lines of move text stay shorter than this.
@@ -23,33 +23,41 @@ pub(super) const DERIVED: [&str; 4] = ["Result", "GameType", "SetUp", "FEN"];
 pub fn write_game<R: RuleSet>(game: &Game<R>) -> String {
     let mut out = String::new();
     let result = result_token::<R>(game.final_outcome());
+    let mut own = vec![("GameType", game_type_tag(game_type_of_rules::<R>()))];
+    if game.is_set_up() {
+        own.extend([("SetUp", "1".to_string()), ("FEN", to_fen(game.start()))]);
+    }
+    push_tags(&mut out, game.tags(), result, &own);
+    wrap(&move_tokens(game, result), &mut out);
+    out
+}
+
+/// The tag section and the blank line after it: the seven-tag roster where known with the result always, then
+/// the tags the writer makes from the game itself (`own`: its game type, a set-up start...), then the game's
+/// other tags, less any the writer makes and any the reader would not take as a tag name.
+pub(super) fn push_tags(out: &mut String, tags: &Tags, result: &str, own: &[(&str, String)]) {
     for name in ROSTER {
         let value = if name == "Result" {
             Some(result)
         } else {
-            game.tags().get(name)
+            tags.get(name)
         };
         if let Some(value) = value {
-            push_tag(&mut out, name, value);
+            push_tag(out, name, value);
         }
     }
-    push_tag(
-        &mut out,
-        "GameType",
-        &game_type_tag(game_type_of_rules::<R>()),
-    );
-    if game.is_set_up() {
-        push_tag(&mut out, "SetUp", "1");
-        push_tag(&mut out, "FEN", &to_fen(game.start()));
+    for (name, value) in own {
+        push_tag(out, name, value);
     }
-    for (name, value) in game.tags().iter() {
-        if !ROSTER.contains(&name) && !DERIVED.contains(&name) && is_tag_name(name) {
-            push_tag(&mut out, name, value);
+    for (name, value) in tags.iter() {
+        let made = ROSTER.contains(&name)
+            || DERIVED.contains(&name)
+            || own.iter().any(|(own, _)| *own == name);
+        if !made && is_tag_name(name) {
+            push_tag(out, name, value);
         }
     }
     out.push('\n');
-    wrap(&move_tokens(game, result), &mut out);
-    out
 }
 
 /// Several games, separated by blank lines.

@@ -12,6 +12,9 @@ use serde::Deserialize;
 pub struct VariantDefinition {
     /// The variant's name, for people.
     pub name: String,
+    /// Its PDN `GameType` number, when PDN 3.0 or a program that writes it gives one (30 for Turkish).
+    #[serde(default)]
+    pub game_type: Option<u32>,
     /// The board.
     pub board: BoardDefinition,
     /// Where the pieces stand when a game starts.

@@ -75,6 +75,8 @@ impl Kind {
 pub struct DefinedRules {
     /// The variant's name.
     pub name: String,
+    /// Its PDN `GameType` number, if it has one.
+    pub game_type: Option<u32>,
     /// Columns.
     pub width: usize,
     /// Rows.
@@ -125,6 +127,20 @@ impl DefinedRules {
 
     /// Checks a definition and resolves its names.
     pub fn new(def: &VariantDefinition) -> Result<DefinedRules, DefinitionError> {
+        // A built-in variant's number would tell other programs the game is that variant.
+        if let Some(builtin) = def
+            .game_type
+            .and_then(crate::rules::Variant::from_game_type)
+        {
+            return Err(DefinitionError::invalid(
+                "game_type",
+                format!(
+                    "{} is the game type of {}; a definition takes one no built-in variant has",
+                    builtin.game_type(),
+                    builtin.title()
+                ),
+            ));
+        }
         let (w, h) = (def.board.width, def.board.height);
         if !(1..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
             return Err(DefinitionError::BoardSize {
@@ -136,6 +152,7 @@ impl DefinedRules {
         let (width, height) = (w as usize, h as usize);
         let mut rules = DefinedRules {
             name: def.name.clone(),
+            game_type: def.game_type,
             width,
             height,
             playable: (0..width * height)
