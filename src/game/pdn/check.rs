@@ -2,6 +2,7 @@
 
 use std::io::{self, BufRead};
 
+use super::defined::{definition_of, replay_defined};
 use super::parse::{GameText, PdnError, parse_games};
 use super::replay::check_as;
 use super::split::Pieces;
@@ -69,7 +70,14 @@ fn check_one(parsed: Result<GameText, PdnError>, default: Option<GameType>) -> G
         Ok(game) => GameCheck {
             index: game.index,
             event: game.event().to_string(),
-            problem: check_as(&game, default).err().map(|e| e.to_string()),
+            // A game that carries its variant's definition is replayed under it, as it is opened.
+            problem: match definition_of(&game) {
+                Some(Ok(id)) => replay_defined(&game, id).1.map(|e| e.to_string()),
+                Some(Err(e)) => Some(format!(
+                    "the game's variant definition cannot be played: {e}"
+                )),
+                None => check_as(&game, default).err().map(|e| e.to_string()),
+            },
         },
         Err(e) => GameCheck {
             index: e.game,
@@ -138,6 +146,23 @@ mod tests {
             first_report.is_some_and(|t| t < 100_000),
             "{first_report:?}"
         );
+    }
+
+    #[test]
+    fn a_game_that_carries_its_definition_is_checked_under_it() {
+        let id = crate::rules::defined::register(include_str!("../../../variants/holes.toml"))
+            .expect("the definition loads");
+        let mut game =
+            crate::game::AnyGame::new(GameType::standard(crate::rules::Variant::Defined(id)));
+        let first = game.legal_moves()[0];
+        game.play(&first).expect("legal");
+        let text = game.to_pdn();
+        let checked = check_games(&text);
+        assert_eq!(checked.len(), 1);
+        assert_eq!(checked[0].problem, None, "{text}");
+        let moved = text.replace("1. ", "1. a1-b2 ");
+        let problem = check_games(&moved)[0].problem.clone().unwrap_or_default();
+        assert!(problem.contains("a1-b2"), "{problem}");
     }
 
     #[test]
