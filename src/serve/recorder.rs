@@ -73,6 +73,8 @@ pub enum Job {
         clock: String,
         /// The code it is joined by.
         code: RoomCode,
+        /// The definition (TOML text) of a variant written as one; `None` for a built-in variant.
+        definition: Option<String>,
     },
     /// A game in the records, resumed after a restart under this key.
     Resume {
@@ -391,6 +393,7 @@ fn write(
             rated,
             clock,
             code,
+            definition,
         } => {
             let id = records.start_game(&NewGame {
                 variant,
@@ -399,6 +402,7 @@ fn write(
                 rated: *rated,
                 clock,
                 code,
+                definition: definition.as_deref(),
             })?;
             games.insert(*key, id);
         }

@@ -22,6 +22,7 @@ fn start_rated_game(recorder: &Recorder, code: &str) -> RecordKey {
         rated: true,
         clock: String::new(),
         code: code.into(),
+        definition: None,
     });
     key
 }

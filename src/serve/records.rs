@@ -150,6 +150,8 @@ pub struct NewGame<'a> {
     pub clock: &'a str,
     /// The code the game is joined by.
     pub code: &'a RoomCode,
+    /// The definition (TOML text) of a variant written as one; `None` for a built-in variant.
+    pub definition: Option<&'a str>,
 }
 
 /// A game that started and has not ended, as a restarted server resumes it.
@@ -169,6 +171,8 @@ pub struct Unfinished {
     pub clock: String,
     /// The code it was joined by.
     pub code: Option<RoomCode>,
+    /// The definition (TOML text) of a variant written as one; `None` for a built-in variant.
+    pub definition: Option<String>,
     /// Its moves, in order.
     pub moves: Vec<String>,
     /// Black's and White's time left in milliseconds, when the game has clocks: as they stood when last noted

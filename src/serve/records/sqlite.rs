@@ -67,6 +67,9 @@ pub(super) const MIGRATIONS: &[&str] = &[
          black_ms INTEGER NOT NULL,
          white_ms INTEGER NOT NULL
      );",
+    // Version 4: the definition of a game of a variant written as one (its TOML text), so that a restarted
+    // server resumes it whether or not it still offers that variant.
+    "ALTER TABLE games ADD COLUMN definition TEXT;",
 ];
 
 /// The records in one SQLite file.
@@ -180,8 +183,8 @@ impl Records for SqliteRecords {
 
     fn start_game(&mut self, game: &NewGame) -> Result<GameId, RecordsError> {
         self.db.execute(
-            "INSERT INTO games (variant, black, white, rated, clock, started, code)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO games (variant, black, white, rated, clock, started, code, definition)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
             params![
                 game.variant,
                 game.black,
@@ -189,7 +192,8 @@ impl Records for SqliteRecords {
                 game.rated,
                 game.clock,
                 now(),
-                game.code
+                game.code,
+                game.definition
             ],
         )?;
         Ok(GameId::new(self.db.last_insert_rowid()))
@@ -212,7 +216,7 @@ impl Records for SqliteRecords {
 
     fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError> {
         let mut query = self.db.prepare_cached(
-            "SELECT games.id, variant, black, b.name, white, w.name, rated, clock, code FROM games
+            "SELECT games.id, variant, black, b.name, white, w.name, rated, clock, code, definition FROM games
              JOIN players b ON b.fingerprint = black JOIN players w ON w.fingerprint = white
              WHERE ended IS NULL ORDER BY games.id",
         )?;
@@ -226,6 +230,7 @@ impl Records for SqliteRecords {
                     rated: row.get(6)?,
                     clock: row.get(7)?,
                     code: row.get(8)?,
+                    definition: row.get(9)?,
                     moves: Vec::new(),
                     clocks: None,
                 })

@@ -29,6 +29,7 @@ fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
             rated: true,
             clock: "5+3",
             code: &"K7QX".into(),
+            definition: None,
         })
         .expect("started");
     for (ply, text) in ["11-15", "23-19", "8-11"].iter().enumerate() {
@@ -139,6 +140,7 @@ fn clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from() {
             rated: false,
             clock: "5+3",
             code: &"K7QX".into(),
+            definition: None,
         })
         .expect("started");
     let clocks =

@@ -8,6 +8,7 @@ use thiserror::Error;
 use super::{Fingerprint, Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig, Weak};
 use crate::game::{AnyGame, GameError, TimeControl, TimeControlError};
 
+use crate::rules::defined::{RegistryError, register};
 use crate::rules::{GameType, UnknownVariant, Variant};
 use crate::serve::records::Unfinished;
 use std::time::SystemTime;
@@ -45,6 +46,11 @@ impl Room {
             rated: self.config.rated,
             clock: self.config.clock.map(|c| c.to_string()).unwrap_or_default(),
             code: self.code.clone(),
+            // A defined variant's game carries its definition, as its PDN does: a restart resumes it from that.
+            definition: match self.config.game_type.variant {
+                Variant::Defined(id) => Some(id.get().text.clone()),
+                _ => None,
+            },
         });
         self.record = Some(key);
     }
@@ -184,6 +190,9 @@ pub enum ResumeError {
     /// Its variant is not one this program knows.
     #[error("{0}")]
     Variant(#[from] UnknownVariant),
+    /// Its variant's definition, recorded with it, does not load.
+    #[error("its variant's definition: {0}")]
+    Definition(String),
     /// Its time control does not read.
     #[error("{0}")]
     Clock(#[from] TimeControlError),
@@ -203,12 +212,19 @@ pub fn resumed_from(
     game: Unfinished,
     grace: Duration,
 ) -> Result<(RoomConfig, Resumed), ResumeError> {
-    let variant: Variant = game
-        .variant
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .parse()?;
+    // A defined variant is read from the definition recorded with the game, whether or not the server still
+    // offers it: the game carries its rules.
+    let variant: Variant = match &game.definition {
+        Some(text) => Variant::Defined(
+            register(text).map_err(|e: RegistryError| ResumeError::Definition(e.to_string()))?,
+        ),
+        None => game
+            .variant
+            .split_whitespace()
+            .next()
+            .unwrap_or_default()
+            .parse()?,
+    };
     let game_type = GameType::standard(variant);
     let clock = match game.clock.trim() {
         "" => None,
