@@ -16,7 +16,7 @@ use super::event::{Key, KeyCode};
 use super::keymap::{Context, KeyChord, KeyMap};
 use super::table::{NewTable, read_table_code};
 use crate::game::TimeControl;
-use crate::rules::GameType;
+use crate::rules::{GameType, Variant};
 
 /// A game the lobby lists, as the server describes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -134,6 +134,8 @@ pub struct Lobby {
     pub message: String,
     /// The player's keys.
     keys: KeyMap,
+    /// The variants the form offers: the built-ins, then the server's defined ones.
+    variants: Vec<Variant>,
 }
 
 impl Lobby {
@@ -149,10 +151,23 @@ impl Lobby {
             panel: None,
             message: String::new(),
             keys,
+            variants: Variant::ALL.to_vec(),
         };
         lobby.message = lobby.list_message();
         lobby.refresh(Vec::new());
         lobby
+    }
+
+    /// Offers the variants `defined` (written as definitions, which the server plays) in the form, after the
+    /// built-ins.
+    pub fn offer(&mut self, defined: &[Variant]) {
+        let mut variants = Variant::ALL.to_vec();
+        for &variant in defined {
+            if !variants.contains(&variant) {
+                variants.push(variant);
+            }
+        }
+        self.variants = variants;
     }
 
     /// The player's keys.
@@ -247,7 +262,7 @@ impl Lobby {
     }
 
     fn open_form(&mut self) {
-        let mut form = Form::new();
+        let mut form = Form::offering(self.variants.clone());
         form.rated = !self.guest;
         self.panel = Some(Panel::Form(form));
         self.message = "↑↓ a row, ←→ change it, Enter opens the game, Esc goes back".into();

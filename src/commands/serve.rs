@@ -12,7 +12,8 @@ use crowned::config::{
     MAX_STRANGERS, Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings, parse_listen,
 };
 use crowned::serve::{
-    Quota, ServeConfig, Server, Shutdown, fingerprint, load_authorized_keys, load_or_create,
+    Offered, Quota, ServeConfig, Server, Shutdown, fingerprint, load_authorized_keys,
+    load_or_create,
 };
 use crowned::store::Store;
 use tracing_subscriber::EnvFilter;
@@ -75,6 +76,10 @@ pub struct ServeArgs {
     /// built in: 64].
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(ENGINE_MEGABYTES))]
     engine_megabytes: Option<u32>,
+    /// A variant definition (TOML) players may open tables with, besides Turkish and the definitions in the
+    /// variants folder beside the settings file; may be given several times.
+    #[arg(long, value_name = "FILE")]
+    variant_file: Vec<PathBuf>,
 }
 
 impl ServeArgs {
@@ -114,12 +119,13 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     if let Some(problem) = problem {
         return Err(anyhow::Error::new(problem));
     }
-    serve(&args.over(settings.server))?;
+    let variant_files = args.variant_file.clone();
+    serve(&args.over(settings.server), &variant_files)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Runs the server until SIGTERM or SIGINT; logs go to stderr (`RUST_LOG` sets the level, `info` by default).
-fn serve(settings: &ServerSettings) -> Result<()> {
+fn serve(settings: &ServerSettings, variant_files: &[PathBuf]) -> Result<()> {
     if let Some(why) = settings.contradiction() {
         anyhow::bail!(why);
     }
@@ -143,6 +149,14 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         .as_deref()
         .map(load_authorized_keys)
         .transpose()?;
+    // The defined variants offered: a definition that does not load is told (file, line, problem) and left
+    // out; the server starts without it.
+    let (variants, problems) = Offered::load(Some(&store.variants_dir()), variant_files);
+    for problem in &problems {
+        tracing::warn!("variant not offered: {problem}");
+    }
+    let offered: Vec<String> = variants.all().iter().map(ToString::to_string).collect();
+    tracing::info!("defined variants offered: {}", offered.join(", "));
     let config = ServeConfig {
         host_key,
         players_dir: store.server_dir().join("players"),
@@ -164,6 +178,7 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         engine_threads: settings.engine_threads as usize,
         engine_megabytes: settings.engine_megabytes as usize,
         egdb: super::databases(),
+        variants,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

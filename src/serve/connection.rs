@@ -336,7 +336,7 @@ impl russh::server::Handler for Connection {
             return refuse(channel, session, turned_away(refusal));
         }
         let command = String::from_utf8_lossy(data);
-        if let Some(ask) = seating::read_ask(&command) {
+        if let Some(ask) = seating::read_ask(&command, &self.shared.config.variants) {
             return self.exec_table(channel, session, &command, ask).await;
         }
         // Any other command ends with its channel: the connection may open another.

@@ -19,6 +19,7 @@ mod identity;
 mod ids;
 pub mod input;
 mod limits;
+pub mod offered;
 mod play;
 mod player;
 pub mod rating;
@@ -34,6 +35,7 @@ pub use host_key::{HostKeyError, fingerprint, load_or_create};
 pub use identity::{Identity, MAX_NAME, display_name};
 pub use ids::{Fingerprint, GameId, RoomCode};
 pub use limits::{Admission, Limits, Quota, Refusal};
+pub use offered::{OfferProblem, Offered, OfferedVariant};
 pub use play::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 
 use std::collections::HashSet;
@@ -82,6 +84,8 @@ pub struct ServeConfig {
     pub engine_megabytes: usize,
     /// The endgame databases every game's engine probes, if any.
     pub egdb: Option<Arc<Egdb>>,
+    /// The variants written as definitions that players may open tables with, besides the built-ins.
+    pub variants: Offered,
 }
 
 /// What goes wrong in a server.

@@ -102,6 +102,7 @@ async fn drive(
     // The lobby follows the player's keys, as their games do.
     let keys = settings_of(&player.shared, &player.identity).0.keys;
     let mut lobby = Lobby::new(&player.identity.name, player.identity.is_guest(), keys);
+    lobby.offer(&player.shared.config.variants.variants());
     let mut next = match start {
         Start::Lobby => Step::Lobby(None),
         Start::Table(seated) => Step::Table(*seated),

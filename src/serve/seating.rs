@@ -9,6 +9,7 @@ use super::Shared;
 use super::codes::read_code;
 use super::identity::Identity;
 use super::ids::RoomCode;
+use super::offered::Offered;
 use super::play::TableLink;
 use super::room::{Command, RoomConfig, RoomError, RoomHandle, UPDATES_QUEUE};
 use super::tables::Listing;
@@ -43,13 +44,23 @@ pub enum AskError {
     /// Words that are not a game's code (as given, made safe to show).
     #[error("`{0}` is not a game's code")]
     NotACode(String),
-    /// A word of `new` that means nothing to it (as given, made safe to show).
-    #[error("`{0}` is not a variant, a clock (5+3, 30s), a colour, casual, private or public")]
-    NotAWord(String),
+    /// A word of `new` that means nothing to it (as given, made safe to show), with the variants the server
+    /// offers.
+    #[error(
+        "`{word}` is not a variant ({}), a clock (5+3, 30s), a colour, casual, private or public",
+        .variants.join(", ")
+    )]
+    NotAWord {
+        /// The word.
+        word: String,
+        /// Every variant the server offers, by the word `new` takes.
+        variants: Vec<&'static str>,
+    },
 }
 
-/// Reads a command asking for a table: `None` when it is not one of them (`games`, say).
-pub fn read_ask(command: &str) -> Option<Result<TableAsk, AskError>> {
+/// Reads a command asking for a table: `None` when it is not one of them (`games`, say). `new` takes the
+/// built-in variants and the defined ones the server `offered`.
+pub fn read_ask(command: &str, offered: &Offered) -> Option<Result<TableAsk, AskError>> {
     let mut words = command.split_whitespace();
     let first = words.next()?.to_ascii_lowercase();
     let rest: Vec<&str> = words.collect();
@@ -59,7 +70,7 @@ pub fn read_ask(command: &str) -> Option<Result<TableAsk, AskError>> {
             .ok_or_else(|| AskError::NotACode(clean_line(&words.join(" "), 24))),
     };
     Some(match first.as_str() {
-        "new" => read_new(&rest).map(TableAsk::New),
+        "new" => read_new(&rest, offered).map(TableAsk::New),
         "join" | "play" => code(&rest).map(TableAsk::Join),
         "watch" => code(&rest).map(TableAsk::Watch),
         _ => return None,
@@ -68,7 +79,7 @@ pub fn read_ask(command: &str) -> Option<Result<TableAsk, AskError>> {
 
 /// `new`'s words, in any order: a variant, a clock (`5+3`, `30s`), a colour, `casual` or `rated`, `public` or
 /// `private`.
-fn read_new(words: &[&str]) -> Result<NewTable, AskError> {
+fn read_new(words: &[&str], offered: &Offered) -> Result<NewTable, AskError> {
     let mut table = NewTable::default();
     for word in words {
         let lower = word.to_ascii_lowercase();
@@ -83,10 +94,15 @@ fn read_new(words: &[&str]) -> Result<NewTable, AskError> {
             _ => {
                 if let Ok(variant) = lower.parse::<Variant>() {
                     table.variant = variant;
+                } else if let Some(defined) = offered.find(&lower) {
+                    table.variant = defined.variant();
                 } else if let Ok(clock) = lower.parse::<TimeControl>() {
                     table.clock = Some(clock);
                 } else {
-                    return Err(AskError::NotAWord(clean_line(word, 24)));
+                    return Err(AskError::NotAWord {
+                        word: clean_line(word, 24),
+                        variants: offered.words(),
+                    });
                 }
             }
         }
@@ -267,6 +283,8 @@ mod tests {
 
     #[test]
     fn table_commands_are_read_with_reasons_for_bad_ones() {
+        let offered = Offered::default();
+        let read_ask = |command: &str| read_ask(command, &offered);
         assert_eq!(read_ask("games"), None);
         assert_eq!(
             read_ask("join k7-qx"),
@@ -292,7 +310,50 @@ mod tests {
         let Some(Err(why)) = read_ask("new \x1b[2Jfrobnicate") else {
             panic!("refused");
         };
-        assert_eq!(why, AskError::NotAWord("[2Jfrobnicate".into()));
-        assert!(why.to_string().contains("is not a variant"), "{why}");
+        assert!(
+            matches!(&why, AskError::NotAWord { word, .. } if word == "[2Jfrobnicate"),
+            "{why}"
+        );
+        assert!(
+            why.to_string().contains("is not a variant (english, "),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn new_takes_the_defined_variants_offered_and_names_them_when_refusing() {
+        let folder = std::env::temp_dir().join(format!("crowned-seating-{}", std::process::id()));
+        std::fs::create_dir_all(&folder).expect("a folder");
+        let file = folder.join("holes.toml");
+        std::fs::write(&file, include_str!("../../variants/holes.toml")).expect("written");
+        let (offered, problems) = Offered::load(None, std::slice::from_ref(&file));
+        let _ = std::fs::remove_dir_all(&folder);
+        assert!(problems.is_empty(), "{problems:?}");
+        let Some(Ok(TableAsk::New(new))) = read_ask("new Holes 3+2 casual", &offered) else {
+            panic!("a new game with holes");
+        };
+        let holes = offered.find("holes").expect("offered");
+        assert_eq!(new.variant, holes.variant());
+        assert_eq!(new.clock, "3+2".parse().ok());
+        // Turkish is always offered: played from its built-in definition (or its own generator).
+        let Some(Ok(TableAsk::New(new))) = read_ask("new turkish", &offered) else {
+            panic!("a new game of Turkish");
+        };
+        assert!(
+            new.variant.title().starts_with("Turkish"),
+            "{:?}",
+            new.variant
+        );
+        let Some(Err(why)) = read_ask("new leapers", &offered) else {
+            panic!("refused: the server does not offer it");
+        };
+        let why = why.to_string();
+        assert!(
+            why.contains("`leapers` is not a variant")
+                && why.contains("frysk, ")
+                && why.contains("turkish")
+                && why.contains(", holes)"),
+            "{why}"
+        );
     }
 }

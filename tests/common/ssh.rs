@@ -39,10 +39,38 @@ impl Server {
         Server::start_in(home)
     }
 
+    /// A server whose folder holds `files` (paths under it, with their text) besides the settings, started
+    /// with the options `args` too.
+    pub fn start_with_files(name: &str, files: &[(&str, &str)], args: &[&str]) -> Server {
+        let home =
+            std::env::temp_dir().join(format!("crowned-serve-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&home);
+        std::fs::create_dir_all(home.join("config")).expect("a config folder");
+        std::fs::write(
+            home.join("config/config.toml"),
+            "[server]\nidle-timeout = 600\n",
+        )
+        .expect("settings written");
+        for (path, text) in files {
+            let path = home.join(path);
+            if let Some(folder) = path.parent() {
+                std::fs::create_dir_all(folder).expect("a folder");
+            }
+            std::fs::write(&path, text).expect("a file written");
+        }
+        Server::start_in_with(home, args)
+    }
+
     /// A server on the folder `home` as it is (its settings, host key and records).
     fn start_in(home: PathBuf) -> Server {
+        Server::start_in_with(home, &[])
+    }
+
+    /// [`Server::start_in`] with more options.
+    fn start_in_with(home: PathBuf, args: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
             .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
             .env("CROWNED_HOME", &home)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())

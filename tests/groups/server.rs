@@ -6,5 +6,7 @@
 mod common;
 #[path = "../serve.rs"]
 mod serve;
+#[path = "../serve_defined.rs"]
+mod serve_defined;
 #[path = "../serve_tables.rs"]
 mod serve_tables;

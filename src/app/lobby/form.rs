@@ -9,11 +9,14 @@ use crate::rules::{Color, Variant};
 pub const FORM_ROWS: [&str; 5] = ["Variant", "Colour", "Clock", "Rated", "Who may join"];
 
 /// The form for a new game against a person.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Form {
     /// The row with the cursor.
     pub row: usize,
-    /// The variant, by index in [`Variant::ALL`].
+    /// The variants to choose from: the built-ins ([`Variant::ALL`]), then those the server offers as
+    /// definitions.
+    pub variants: Vec<Variant>,
+    /// The variant, by index in [`variants`](Form::variants).
     pub variant: usize,
     /// The colour: 0 either, 1 Black, 2 White.
     pub color: usize,
@@ -26,10 +29,21 @@ pub struct Form {
 }
 
 impl Form {
-    /// The form as it opens: English, either colour, 5+3, rated, listed.
+    /// The form as it opens, with the built-in variants: English, either colour, 5+3, rated, listed.
+    #[cfg(test)]
     pub(super) fn new() -> Form {
+        Form::offering(Variant::ALL.to_vec())
+    }
+
+    /// The form as it opens, with `variants` to choose from (English first: the built-ins come first).
+    pub(super) fn offering(variants: Vec<Variant>) -> Form {
+        let variants = match variants.is_empty() {
+            true => Variant::ALL.to_vec(),
+            false => variants,
+        };
         Form {
             row: 0,
+            variants,
             variant: 0,
             color: 0,
             clock: 3,
@@ -42,7 +56,7 @@ impl Form {
     /// Each row's value in words.
     pub fn values(&self) -> [String; 5] {
         [
-            Variant::ALL[self.variant].title().to_string(),
+            self.chosen_variant().title().to_string(),
             ["either (drawn at random)", "Black", "White"][self.color].to_string(),
             match TIME_CONTROL_CHOICES[self.clock] {
                 "none" => "no clock".to_string(),
@@ -78,7 +92,7 @@ impl Form {
             }
         };
         match self.row {
-            0 => self.variant = turn(self.variant, Variant::ALL.len()),
+            0 => self.variant = turn(self.variant, self.variants.len()),
             1 => self.color = turn(self.color, 3),
             2 => self.clock = turn(self.clock, TIME_CONTROL_CHOICES.len()),
             3 => self.rated = !self.rated,
@@ -86,10 +100,18 @@ impl Form {
         }
     }
 
+    /// The variant chosen (English should the index be out of the list, which the form never lets it be).
+    pub fn chosen_variant(&self) -> Variant {
+        self.variants
+            .get(self.variant)
+            .copied()
+            .unwrap_or(Variant::English)
+    }
+
     /// The game the form describes.
     pub(super) fn table(&self) -> NewTable {
         NewTable {
-            variant: Variant::ALL[self.variant],
+            variant: self.chosen_variant(),
             clock: TIME_CONTROL_CHOICES[self.clock].parse::<TimeControl>().ok(),
             color: [None, Some(Color::Black), Some(Color::White)][self.color],
             rated: self.rated,

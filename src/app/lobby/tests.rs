@@ -171,3 +171,52 @@ fn the_lobby_follows_the_player_s_keys() {
     assert_eq!(lobby.key(Key::char('p')), Some(Choice::Engine));
     assert_eq!(lobby.key(Key::char('x')), Some(Choice::Quit));
 }
+
+#[test]
+fn the_form_cycles_through_the_offered_definitions_after_the_built_ins() {
+    let defined = [
+        crate::rules::defined::register(include_str!("../../../variants/leapers.toml")),
+        crate::rules::defined::register(include_str!("../../../variants/holes.toml")),
+    ]
+    .map(|id| Variant::Defined(id.expect("the definition loads")));
+    let mut lobby = lobby(false);
+    lobby.offer(&defined);
+    assert_eq!(lobby.key(Key::char('n')), None);
+    // Left from English goes round to the last offered: the board with holes, shown by its name.
+    assert_eq!(lobby.key(Key::plain(KeyCode::Left)), None);
+    let Some(Panel::Form(form)) = &lobby.panel else {
+        panic!("the form");
+    };
+    assert_eq!(form.values()[0], "English draughts with holes");
+    assert_eq!(lobby.key(Key::plain(KeyCode::Left)), None);
+    let Some(Panel::Form(form)) = &lobby.panel else {
+        panic!("the form");
+    };
+    assert_eq!(form.values()[0], "Leapers");
+    // Every built-in comes before them, and the list goes round.
+    let titles: Vec<String> = (0..Variant::ALL.len() + 2)
+        .map(|_| {
+            assert_eq!(lobby.key(Key::plain(KeyCode::Right)), None);
+            let Some(Panel::Form(form)) = &lobby.panel else {
+                panic!("the form");
+            };
+            form.values()[0].clone()
+        })
+        .collect();
+    assert_eq!(titles[0], "English draughts with holes");
+    assert_eq!(titles[1], Variant::English.title());
+    assert_eq!(titles[Variant::ALL.len()], Variant::Frysk.title());
+    assert_eq!(titles[Variant::ALL.len() + 1], "Leapers");
+    let Some(Choice::New(table)) = lobby.key(Key::plain(KeyCode::Enter)) else {
+        panic!("a new game");
+    };
+    assert_eq!(table.variant, defined[0]);
+    assert!(table.rated, "rated per variant, as the built-ins are");
+    // Offering the same again adds nothing.
+    lobby.offer(&[defined[0], defined[0], Variant::English]);
+    assert_eq!(lobby.key(Key::char('n')), None);
+    let Some(Panel::Form(form)) = &lobby.panel else {
+        panic!("the form");
+    };
+    assert_eq!(form.variants.len(), Variant::ALL.len() + 1);
+}

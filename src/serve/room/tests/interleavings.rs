@@ -184,8 +184,18 @@ fn setup() -> impl Strategy<Value = Setup> {
         prop::collection::vec(any::<Index>(), 0..100),
         any::<[Index; 2]>(),
     );
+    // The built-ins, and variants written as definitions as a server offers them: Turkish while it is played
+    // from its definition, a board with holes, and a piece that leaps its own.
+    let mut variants = Variant::ALL.to_vec();
+    let turkish = crate::rules::defined::load_builtin("turkish");
+    for defined in turkish.into_iter().chain([
+        crate::rules::defined::register(include_str!("../../../../variants/holes.toml")),
+        crate::rules::defined::register(include_str!("../../../../variants/leapers.toml")),
+    ]) {
+        variants.push(Variant::Defined(defined.expect("the definition loads")));
+    }
     (
-        prop::sample::select(Variant::ALL.to_vec()),
+        prop::sample::select(variants),
         prop::sample::select(clocks),
         prop::sample::select(graces),
         any::<bool>(),
