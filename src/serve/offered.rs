@@ -16,6 +16,12 @@ use crate::rules::defined::{
     DefinedId, LoadError, RegistryError, definition_only_builtins, load_file, load_folder, register,
 };
 
+/// The words `ssh host new ...` reads as something other than a variant (clocks aside): a file named so is not
+/// offered, as `new` could not ask for it.
+pub const NEW_WORDS: &[&str] = &[
+    "black", "white", "random", "either", "casual", "unrated", "rated", "public", "open", "private",
+];
+
 /// The most defined variants one server offers (a folder is read up to its own limit, and files given by name
 /// count too).
 pub const MAX_OFFERED: usize = 64;
@@ -57,9 +63,13 @@ pub enum OfferProblem {
     /// A file does not load: its path, line and problem.
     #[error("{0}")]
     File(#[from] LoadError),
-    /// A file whose word is taken by a variant already offered (the same word from another file, or a built-in
-    /// variant's name).
-    #[error("{}: `{word}` names a variant offered already; rename the file to offer it", .path.display())]
+    /// A file whose word is taken: by a variant already offered (the same word from another file, or a built-in
+    /// variant's name), or by another of `new`'s words (`black`, `casual`, a clock).
+    #[error(
+        "{}: `{word}` names a variant offered already or is another of `new`'s words; rename the file to \
+         offer it",
+        .path.display()
+    )]
     NameTaken {
         /// The file.
         path: PathBuf,
@@ -118,7 +128,11 @@ impl Offered {
             return Ok(());
         }
         let word = word_of(path);
-        let taken = word.parse::<Variant>().is_ok() || self.find(&word).is_some();
+        let taken = word.is_empty()
+            || NEW_WORDS.contains(&word.as_str())
+            || word.parse::<crate::game::TimeControl>().is_ok()
+            || word.parse::<Variant>().is_ok()
+            || self.find(&word).is_some();
         if taken {
             return Err(OfferProblem::NameTaken {
                 path: path.to_path_buf(),
@@ -208,6 +222,7 @@ mod tests {
         )
         .expect("written");
         std::fs::write(dir.join("english.toml"), LEAPERS).expect("written");
+        std::fs::write(dir.join("casual.toml"), LEAPERS).expect("written");
         let extra = temp_dir("extra").join("Leapers.toml");
         std::fs::write(
             &extra,
@@ -230,7 +245,7 @@ mod tests {
         assert_eq!(offered.find("english"), None);
         assert!(offered.words().contains(&"holes") && offered.words().contains(&"english"));
         let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
-        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert_eq!(problems.len(), 3, "{problems:?}");
         let line = HOLES
             .lines()
             .position(|l| l.contains("width = 6"))
@@ -241,7 +256,11 @@ mod tests {
             "{problems:?}"
         );
         assert!(
-            problems[1].contains("english.toml") && problems[1].contains("offered already"),
+            problems[1].contains("casual.toml") && problems[1].contains("another of `new`'s words"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[2].contains("english.toml") && problems[2].contains("offered already"),
             "{problems:?}"
         );
         let _ = std::fs::remove_dir_all(&dir);

@@ -83,6 +83,7 @@ fn read_new(words: &[&str], offered: &Offered) -> Result<NewTable, AskError> {
     let mut table = NewTable::default();
     for word in words {
         let lower = word.to_ascii_lowercase();
+        // These words are `offered::NEW_WORDS`, which no offered variant is named.
         match lower.as_str() {
             "black" => table.color = Some(Color::Black),
             "white" => table.color = Some(Color::White),

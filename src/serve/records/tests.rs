@@ -164,3 +164,41 @@ fn clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from() {
     records.take_back(game, 0).expect("taken back");
     assert_eq!(clocks(&mut records), None);
 }
+
+#[test]
+fn a_defined_variant_s_game_keeps_its_definition_and_resumes_from_it() {
+    let mut records = SqliteRecords::in_memory().expect("opens");
+    let (ann, bob) = (player("ann"), player("bob"));
+    records.seen(&ann).expect("seen");
+    records.seen(&bob).expect("seen");
+    let text = include_str!("../../../variants/holes.toml");
+    let game = records
+        .start_game(&NewGame {
+            variant: "English draughts with holes",
+            black: &ann.fingerprint,
+            white: &bob.fingerprint,
+            rated: true,
+            clock: "",
+            code: &"K7QX".into(),
+            definition: Some(text),
+        })
+        .expect("started");
+    records.add_move(game, 0, "e5-f4", None).expect("a move");
+    let unfinished = records.unfinished_games().expect("listed");
+    assert_eq!(unfinished[0].definition.as_deref(), Some(text));
+    // Resumed from the definition recorded, which no server offer is needed for.
+    let (config, resumed) =
+        crate::serve::room::resumed_from(unfinished[0].clone(), std::time::Duration::from_secs(60))
+            .expect("resumed");
+    assert_eq!(
+        config.game_type.variant.name(),
+        "English draughts with holes"
+    );
+    assert_eq!(resumed.game.len(), 1);
+    // A definition that no longer reads is the game's problem alone, told.
+    let mut broken = unfinished[0].clone();
+    broken.definition = Some("name = 1".into());
+    let why = crate::serve::room::resumed_from(broken, std::time::Duration::from_secs(60))
+        .expect_err("not resumed");
+    assert!(why.to_string().contains("definition"), "{why}");
+}
