@@ -77,7 +77,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(ENGINE_MEGABYTES))]
     engine_megabytes: Option<u32>,
     /// A variant definition (TOML) players may open tables with, besides Turkish and the definitions in the
-    /// variants folder beside the settings file; may be given several times.
+    /// variants folder beside the settings file; may be given several times [setting server.variant-files,
+    /// built in: none].
     #[arg(long, value_name = "FILE")]
     variant_file: Vec<PathBuf>,
 }
@@ -106,6 +107,11 @@ impl ServeArgs {
             seat_grace: self.seat_grace.unwrap_or(s.seat_grace),
             engine_threads: self.engine_threads.unwrap_or(s.engine_threads),
             engine_megabytes: self.engine_megabytes.unwrap_or(s.engine_megabytes),
+            // Files given on the command line take the place of the setting's list.
+            variant_files: match self.variant_file.is_empty() {
+                true => s.variant_files,
+                false => self.variant_file,
+            },
         }
     }
 }
@@ -119,13 +125,12 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     if let Some(problem) = problem {
         return Err(anyhow::Error::new(problem));
     }
-    let variant_files = args.variant_file.clone();
-    serve(&args.over(settings.server), &variant_files)?;
+    serve(&args.over(settings.server))?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// Runs the server until SIGTERM or SIGINT; logs go to stderr (`RUST_LOG` sets the level, `info` by default).
-fn serve(settings: &ServerSettings, variant_files: &[PathBuf]) -> Result<()> {
+fn serve(settings: &ServerSettings) -> Result<()> {
     if let Some(why) = settings.contradiction() {
         anyhow::bail!(why);
     }
@@ -151,7 +156,7 @@ fn serve(settings: &ServerSettings, variant_files: &[PathBuf]) -> Result<()> {
         .transpose()?;
     // The defined variants offered: a definition that does not load is told (file, line, problem) and left
     // out; the server starts without it.
-    let (variants, problems) = Offered::load(Some(&store.variants_dir()), variant_files);
+    let (variants, problems) = Offered::load(Some(&store.variants_dir()), &settings.variant_files);
     for problem in &problems {
         tracing::warn!("variant not offered: {problem}");
     }

@@ -59,6 +59,9 @@ pub struct ServerSettings {
     pub engine_threads: u32,
     /// Table memory shared by every game, in megabytes (`server.engine-megabytes`).
     pub engine_megabytes: u32,
+    /// Variant definitions (TOML files) players may open tables with, besides Turkish and those of the variants
+    /// folder beside the settings file (`server.variant-files`).
+    pub variant_files: Vec<PathBuf>,
 }
 
 impl Default for ServerSettings {
@@ -79,6 +82,7 @@ impl Default for ServerSettings {
             seat_grace: 5,
             engine_threads: 1,
             engine_megabytes: 1,
+            variant_files: Vec::new(),
         }
     }
 }
@@ -106,6 +110,7 @@ pub(super) struct ServerLayer {
     seat_grace: Option<i64>,
     engine_threads: Option<i64>,
     engine_megabytes: Option<i64>,
+    variant_files: Option<Vec<String>>,
 }
 
 /// The `[server]` table as written.
@@ -126,6 +131,7 @@ pub(super) struct ServerOut {
     seat_grace: u32,
     engine_threads: u32,
     engine_megabytes: u32,
+    variant_files: Vec<String>,
 }
 
 impl ServerSettings {
@@ -159,6 +165,13 @@ impl ServerSettings {
         }
         if let Some(on) = layer.guests {
             self.guests = on;
+        }
+        if let Some(paths) = layer.variant_files {
+            self.variant_files = paths
+                .into_iter()
+                .filter(|p| !p.trim().is_empty())
+                .map(PathBuf::from)
+                .collect();
         }
         for (name, value, range, slot) in [
             (
@@ -254,6 +267,11 @@ impl ServerSettings {
             seat_grace: self.seat_grace,
             engine_threads: self.engine_threads,
             engine_megabytes: self.engine_megabytes,
+            variant_files: self
+                .variant_files
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect(),
         }
     }
 }

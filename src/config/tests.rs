@@ -449,11 +449,13 @@ fn the_server_table_is_read_checked_and_printed() {
             seat_grace: 180,
             engine_threads: 1,
             engine_megabytes: 64,
+            variant_files: Vec::new(),
         }
     );
     let mine = user(
         "[server]\nlisten = \"[::1]:2022\"\nhost-key = \"/srv/crowned/key\"\nmax-sessions = 50\n\
-         engine-threads = 2\nguests = true\nauthorized-keys = \"/srv/keys\"\n",
+         engine-threads = 2\nguests = true\nauthorized-keys = \"/srv/keys\"\n\
+         variant-files = [\"/srv/holes.toml\", \"frogs.toml\"]\n",
     )
     .expect("valid");
     assert_eq!(mine.server.listen, "[::1]:2022".parse().expect("address"));
@@ -470,6 +472,13 @@ fn the_server_table_is_read_checked_and_printed() {
     assert_eq!(
         mine.server.authorized_keys,
         Some(PathBuf::from("/srv/keys"))
+    );
+    assert_eq!(
+        mine.server.variant_files,
+        [
+            PathBuf::from("/srv/holes.toml"),
+            PathBuf::from("frogs.toml")
+        ]
     );
     let back = Settings::placeholder()
         .overlaid(&mine.to_toml(), Path::new("printed"))
