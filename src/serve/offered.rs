@@ -76,6 +76,15 @@ pub enum OfferProblem {
         /// Its word.
         word: String,
     },
+    /// A definition whose name is a built-in variant's or another offered definition's: games, ratings and the
+    /// lobby know a variant by its name, so two could not be told apart.
+    #[error("{}: its name {name:?} is a variant's already; give it a name of its own to offer it", .path.display())]
+    SameName {
+        /// The file.
+        path: PathBuf,
+        /// The definition's name.
+        name: String,
+    },
     /// Past [`MAX_OFFERED`].
     #[error("{}: a server offers at most {MAX_OFFERED} defined variants", .0.display())]
     TooMany(PathBuf),
@@ -137,6 +146,18 @@ impl Offered {
             return Err(OfferProblem::NameTaken {
                 path: path.to_path_buf(),
                 word,
+            });
+        }
+        let name = &id.get().rules.name;
+        let same_name = name.parse::<Variant>().is_ok()
+            || self
+                .variants
+                .iter()
+                .any(|v| v.id.get().rules.name.eq_ignore_ascii_case(name));
+        if same_name {
+            return Err(OfferProblem::SameName {
+                path: path.to_path_buf(),
+                name: name.clone(),
             });
         }
         if self.variants.len() >= MAX_OFFERED {
@@ -223,6 +244,17 @@ mod tests {
         .expect("written");
         std::fs::write(dir.join("english.toml"), LEAPERS).expect("written");
         std::fs::write(dir.join("casual.toml"), LEAPERS).expect("written");
+        // Known by a built-in's name, and by Holes' name: neither could be told apart from the other.
+        std::fs::write(
+            dir.join("fake.toml"),
+            LEAPERS.replace("name = \"Leapers\"", "name = \"Russian\""),
+        )
+        .expect("written");
+        std::fs::write(
+            dir.join("twin.toml"),
+            HOLES.replace("quiet_moves = 40", "quiet_moves = 30"),
+        )
+        .expect("written");
         let extra = temp_dir("extra").join("Leapers.toml");
         std::fs::write(
             &extra,
@@ -245,7 +277,7 @@ mod tests {
         assert_eq!(offered.find("english"), None);
         assert!(offered.words().contains(&"holes") && offered.words().contains(&"english"));
         let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
-        assert_eq!(problems.len(), 3, "{problems:?}");
+        assert_eq!(problems.len(), 5, "{problems:?}");
         let line = HOLES
             .lines()
             .position(|l| l.contains("width = 6"))
@@ -261,6 +293,14 @@ mod tests {
         );
         assert!(
             problems[2].contains("english.toml") && problems[2].contains("offered already"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[3].contains("fake.toml") && problems[3].contains("\"Russian\" is a variant's"),
+            "{problems:?}"
+        );
+        assert!(
+            problems[4].contains("twin.toml") && problems[4].contains("a name of its own"),
             "{problems:?}"
         );
         let _ = std::fs::remove_dir_all(&dir);
