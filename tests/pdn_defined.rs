@@ -167,8 +167,13 @@ fn turkish_is_written_with_its_game_type_and_a_file_with_only_that_opens_as_turk
 #[test]
 fn a_definition_may_not_take_a_built_in_variant_s_game_type() {
     let claimed = LEAPERS.replace("name = \"Leapers\"", "name = \"Leapers\"\ngame_type = 20");
-    let error = register(&claimed).expect_err("20 is international draughts").to_string();
-    assert!(error.contains("game_type") && error.contains("International"), "{error}");
+    let error = register(&claimed)
+        .expect_err("20 is international draughts")
+        .to_string();
+    assert!(
+        error.contains("game_type") && error.contains("International"),
+        "{error}"
+    );
     let own = LEAPERS.replace("name = \"Leapers\"", "name = \"Leapers\"\ngame_type = 99");
     assert!(register(&own).is_ok());
 }

@@ -96,13 +96,8 @@ impl Offered {
     pub fn load(folder: Option<&Path>, files: &[PathBuf]) -> (Offered, Vec<OfferProblem>) {
         let mut offered = Offered::default();
         let mut problems = Vec::new();
-        // The built-ins with no fast generator (Turkish); not the English rules on other boards (`english-10`),
-        // which are written as definitions too but played by their own generator.
-        let builtins = definition_only_builtins().filter(|(name, _)| {
-            let rules = name.split('-').next().unwrap_or_default();
-            rules == *name || rules.parse::<Variant>().is_err()
-        });
-        for (name, text) in builtins {
+        // The built-ins with no fast generator (Turkish).
+        for (name, text) in definition_only_builtins() {
             match register(text) {
                 Ok(id) => offered.variants.push(OfferedVariant { word: name, id }),
                 Err(error) => problems.push(OfferProblem::Builtin { name, error }),
@@ -265,10 +260,8 @@ mod tests {
             Offered::load(Some(&dir), &[extra.clone(), dir.join("holes.toml")]);
         let words: Vec<&str> = offered.all().iter().map(|v| v.word).collect();
         // Turkish while it is played from its definition; never the English rules on other boards.
-        let builtins: Vec<&str> = definition_only_builtins()
-            .map(|(name, _)| name)
-            .filter(|name| !name.starts_with("english-"))
-            .collect();
+        let builtins: Vec<&str> = definition_only_builtins().map(|(name, _)| name).collect();
+        assert!(builtins.iter().all(|name| !name.starts_with("english-")));
         assert_eq!(words, [builtins.clone(), vec!["holes", "leapers"]].concat());
         let holes = offered.all()[builtins.len()];
         assert_eq!(offered.find("HOLES"), Some(holes));

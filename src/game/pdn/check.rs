@@ -70,7 +70,8 @@ fn check_one(parsed: Result<GameText, PdnError>, default: Option<GameType>) -> G
         Ok(game) => GameCheck {
             index: game.index,
             event: game.event().to_string(),
-            // A game that carries its variant's definition is replayed under it, as it is opened.
+            // A game that carries its variant's definition (or names Turkish by its game type) is replayed under
+            // it, as it is opened.
             problem: match definition_of(&game) {
                 Some(Ok(id)) => replay_defined(&game, id).1.map(|e| e.to_string()),
                 Some(Err(e)) => Some(format!(

@@ -52,8 +52,14 @@ pub fn decode_definition(value: &str) -> Option<String> {
     Some(out)
 }
 
-/// The definition a game's tags carry, registered: `None` when they carry none.
+/// The definition a game is played under, registered: the one its tags carry, else the built-in one its game
+/// type names (Turkish); `None` for a game of a built-in variant.
 pub fn definition_of(text: &GameText) -> Option<Result<DefinedId, RegistryError>> {
+    carried_definition(text).or_else(|| builtin_definition_of(text))
+}
+
+/// The definition a game's tags carry, registered: `None` when they carry none.
+fn carried_definition(text: &GameText) -> Option<Result<DefinedId, RegistryError>> {
     let value = text.tags.get(DEFINITION_TAG)?;
     Some(match decode_definition(value) {
         Some(definition) => register(&definition),
@@ -68,7 +74,7 @@ pub fn definition_of(text: &GameText) -> Option<Result<DefinedId, RegistryError>
 
 /// The definition a game is played under when it carries none but its `GameType` tag names a variant crowned
 /// plays from a built-in definition (`[GameType "30"]`, Turkish draughts, as other programs write it).
-pub fn builtin_definition_of(text: &GameText) -> Option<Result<DefinedId, RegistryError>> {
+fn builtin_definition_of(text: &GameText) -> Option<Result<DefinedId, RegistryError>> {
     let tag = text.tags.get("GameType")?;
     // The number, alone or before the board's description (`30,W,8,8,A0,0`).
     let number: u32 = tag.split(',').next()?.trim().parse().ok()?;

@@ -18,8 +18,8 @@ mod write;
 pub use crate::rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use check::{GameCheck, Progress, check_games, check_reader, check_reader_as};
 pub use defined::{
-    DEFINITION_TAG, VARIANT_TAG, builtin_definition_of, decode_definition, definition_of,
-    encode_definition, replay_defined, write_defined,
+    DEFINITION_TAG, VARIANT_TAG, decode_definition, definition_of, encode_definition,
+    replay_defined, write_defined,
 };
 pub use game_type::{
     VariantError, WithRules, game_type_of, game_type_of_or, game_type_of_rules, game_type_tag,

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use super::defined::{builtin_definition_of, definition_of, replay_defined};
+use super::defined::{definition_of, replay_defined};
 use super::game_type::game_type_of_or;
 use super::parse::{GameText, parse_piece};
 use super::replay::replay;
@@ -18,7 +18,7 @@ use crate::rules::{GameType, Playable};
 pub fn open_game(text: &GameText, default: Option<GameType>) -> (AnyGame, Option<String>) {
     // A game that carries its variant's definition is played under it, whatever else its tags say; one whose
     // game type crowned plays from a built-in definition (Turkish), under that.
-    match definition_of(text).or_else(|| builtin_definition_of(text)) {
+    match definition_of(text) {
         Some(Ok(id)) => {
             let (game, error) = replay_defined(text, id);
             return (AnyGame::Defined(game), error.map(|e| e.to_string()));

@@ -74,7 +74,10 @@ pub fn definition_only_builtins() -> impl Iterator<Item = (&'static str, &'stati
     BUILTINS
         .iter()
         .copied()
-        .filter(|(name, _)| name.parse::<crate::rules::Variant>().is_err())
+        // English on other boards is played by its fast generator (`--size`), as is every named variant.
+        .filter(|(name, _)| {
+            name.parse::<crate::rules::Variant>().is_err() && !name.starts_with("english-")
+        })
 }
 
 /// Loads the built-in definition-only variant with this short name for play; `None` when there is none.
