@@ -2,6 +2,7 @@
 //!
 //! `cargo bench --bench perft` reports the time per walk; leaves per second are shown as the throughput. The
 //! plain counter, which plays every leaf through the public API, is measured in the same run as the baseline.
+//! Turkish draughts' generators (fast and general) are measured beside international draughts' (`turkish::`).
 
 use crowned::rules::{Duplicates, Position, perft, perft_by_depth, perft_by_playing};
 use divan::{Bencher, counter::ItemsCount};
@@ -38,4 +39,41 @@ fn plain_baseline(bencher: Bencher, depth: u32) {
     bencher
         .counter(ItemsCount::new(LEAVES[depth as usize]))
         .bench(|| perft_by_playing(divan::black_box(&start), depth, Duplicates::Keep));
+}
+
+/// Turkish draughts, built in as a definition: its fast generator and the general one, with international
+/// draughts' fast generator in the same run for scale (the aim is a Turkish generator within a few times of it).
+mod turkish {
+    use crowned::rules::defined::{DefinedPosition, builtin, perft, perft_general};
+    use crowned::rules::{Duplicates, International, Position, perft as fast_perft};
+    use divan::{Bencher, counter::ItemsCount};
+
+    #[divan::bench(args = [6, 7], sample_count = 3, sample_size = 1)]
+    fn turkish_fast(bencher: Bencher, depth: u32) {
+        let rules = builtin("turkish").expect("built in");
+        let start = DefinedPosition::start(&rules);
+        let leaves = perft(&rules, &start, depth);
+        bencher
+            .counter(ItemsCount::new(leaves))
+            .bench(|| perft(&rules, divan::black_box(&start), depth));
+    }
+
+    #[divan::bench(args = [5], sample_count = 3, sample_size = 1)]
+    fn turkish_general(bencher: Bencher, depth: u32) {
+        let rules = builtin("turkish").expect("built in");
+        let start = DefinedPosition::start(&rules);
+        let leaves = perft_general(&rules, &start, depth);
+        bencher
+            .counter(ItemsCount::new(leaves))
+            .bench(|| perft_general(&rules, divan::black_box(&start), depth));
+    }
+
+    #[divan::bench(args = [7, 8], sample_count = 3, sample_size = 1)]
+    fn international_fast(bencher: Bencher, depth: u32) {
+        let start = Position::<International>::start();
+        let leaves = fast_perft(&start, depth, Duplicates::Keep);
+        bencher
+            .counter(ItemsCount::new(leaves))
+            .bench(|| fast_perft(divan::black_box(&start), depth, Duplicates::Keep));
+    }
 }

@@ -1,5 +1,5 @@
 //! `crowned variant`: draughts variants written as definitions (TOML files, see `variants/` for examples): check
-//! one, count its move tree with the general generator, list the built-in ones.
+//! one, count its move tree with the general generator (or Turkish draughts' fast one), list the built-in ones.
 
 use std::io::Read;
 use std::path::Path;
@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result, bail};
 use crowned::rules::defined::{
-    BUILTINS, DefinedPosition, DefinedRules, builtin, legal_moves, perft,
+    BUILTINS, DefinedPosition, DefinedRules, builtin, legal_moves, perft, perft_general,
 };
 
 /// The largest definition file read: a definition is a page of text, and a bigger file is not one.
@@ -31,13 +31,18 @@ enum VariantCommand {
         /// The definition: a TOML file, or the name of a built-in one (see `crowned variant list`).
         definition: String,
     },
-    /// Count the leaves of a definition's move tree to each depth from 1 to DEPTH, with the general generator.
+    /// Count the leaves of a definition's move tree to each depth from 1 to DEPTH, with the general generator
+    /// (Turkish draughts' fast one for a definition that moves as it does, unless --general).
     Perft {
         /// The definition: a TOML file, or the name of a built-in one.
         definition: String,
         /// How many plies deep to count.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PERFT_DEPTH as i64))]
         depth: u32,
+        /// Count with the general generator even where a fast one plays the definition (Turkish draughts), to
+        /// compare the two.
+        #[arg(long)]
+        general: bool,
     },
     /// List the built-in variants written as definitions.
     List,
@@ -66,15 +71,25 @@ pub fn run(args: VariantArgs) -> Result<ExitCode> {
             let moves = legal_moves(&rules, &start).len();
             println!("{} to move, {moves} legal moves", start.side);
         }
-        VariantCommand::Perft { definition, depth } => {
+        VariantCommand::Perft {
+            definition,
+            depth,
+            general,
+        } => {
             let rules = load(&definition)?;
             let start = DefinedPosition::start(&rules);
+            let count = if general { perft_general } else { perft };
+            if rules.has_fast_turkish() {
+                let which = if general { "general" } else { "fast Turkish" };
+                eprintln!("counted by the {which} generator");
+            }
             for d in 1..=depth {
                 let began = Instant::now();
-                let leaves = perft(&rules, &start, d);
+                let leaves = count(&rules, &start, d);
+                let seconds = began.elapsed().as_secs_f64();
                 println!(
-                    "perft {d} {leaves} ({:.3} s)",
-                    began.elapsed().as_secs_f64()
+                    "perft {d} {leaves} ({seconds:.3} s, {:.2} M leaves/s)",
+                    leaves as f64 / seconds.max(1e-9) / 1e6
                 );
             }
         }

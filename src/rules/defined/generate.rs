@@ -14,7 +14,22 @@ use crate::rules::Color;
 /// Every legal move of the side to move. Capture routes are listed once per start, order of pieces taken and
 /// end; of routes that differ only in where a flying piece stopped between captures, the first found stands
 /// for them all. A position that does not fit the rules' board ([`DefinedPosition::fits`]) has no moves.
+///
+/// Rules that move as the built-in Turkish definition are played by its fast generator, which gives the same
+/// list; every other definition by the general generator, [`legal_moves_general`].
 pub fn legal_moves(rules: &DefinedRules, pos: &DefinedPosition) -> Vec<DefinedMove> {
+    if !pos.fits(rules) {
+        return Vec::new();
+    }
+    if rules.has_fast_turkish() {
+        return super::turkish::legal_moves(pos);
+    }
+    legal_moves_general(rules, pos)
+}
+
+/// [`legal_moves`] by the general generator whatever the rules, so that it and a fast generator can check each
+/// other.
+pub fn legal_moves_general(rules: &DefinedRules, pos: &DefinedPosition) -> Vec<DefinedMove> {
     if !pos.fits(rules) {
         return Vec::new();
     }

@@ -4,7 +4,10 @@
 //! The built-in variants have fast generators of their own ([`RuleSet`](super::RuleSet)); here each of them is
 //! also written as a definition ([`BUILTINS`]), so that the two generators check each other, and new variants
 //! (other boards, holes, pieces that move in new ways) need no new code. The general generator works on a
-//! plain board of cells ([`DefinedPosition`]) and is written for clarity, not speed.
+//! plain board of cells ([`DefinedPosition`]) and is written for clarity, not speed. Turkish draughts, which is
+//! built in only as a definition, has a fast generator of its own behind the same functions ([`legal_moves`],
+//! [`perft`]) for any definition that moves as it does; [`legal_moves_general`] and [`perft_general`] always run
+//! the general one.
 //!
 //! ```
 //! use crowned::rules::defined::{DefinedPosition, builtin, perft};
@@ -24,6 +27,7 @@ mod glyphs;
 mod position;
 pub mod registry;
 mod rules;
+mod turkish;
 
 #[cfg(test)]
 mod tests;
@@ -40,8 +44,8 @@ pub use format::{
     EndDefinition, Landing, Leap, Movement, NoMoves, PieceDefinition, PlacedPieces, Playable,
     PrecedenceRule, Promotion, Range, Removal, Side, StartDefinition, VariantDefinition,
 };
-pub use generate::legal_moves;
-pub use position::{DefinedMove, DefinedPosition, Occupant, perft};
+pub use generate::{legal_moves, legal_moves_general};
+pub use position::{DefinedMove, DefinedPosition, Occupant, perft, perft_general};
 pub use registry::{DefinedId, RegistryError, register};
 pub use rules::{Cell, DefinedRules, Kind, MAX_KINDS, MAX_SIDE, Step};
 

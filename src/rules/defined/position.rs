@@ -1,7 +1,7 @@
 //! A position of a defined variant on a plain mailbox board, and playing moves on it.
 
 use super::format::NoMoves;
-use super::generate::legal_moves;
+use super::generate::{legal_moves, legal_moves_general};
 use super::rules::{Cell, DefinedRules};
 use crate::rules::Color;
 
@@ -136,17 +136,29 @@ impl DefinedPosition {
 
 /// The number of move sequences `depth` plies deep from `pos`, counting moves as published perft tables do: one
 /// per start, order of pieces taken and end (routes that differ only in where a flying piece stopped between two
-/// captures are one). Depth 0 counts the position itself.
+/// captures are one). Depth 0 counts the position itself. Rules that move as the built-in Turkish definition are
+/// counted by its fast generator, every other definition by the general one ([`perft_general`]).
 pub fn perft(rules: &DefinedRules, pos: &DefinedPosition, depth: u32) -> u64 {
+    if !rules.has_fast_turkish() {
+        return perft_general(rules, pos, depth);
+    }
+    if depth > 0 && !pos.fits(rules) {
+        return 0;
+    }
+    super::turkish::perft(pos, depth)
+}
+
+/// [`perft`] by the general generator whatever the rules.
+pub fn perft_general(rules: &DefinedRules, pos: &DefinedPosition, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = legal_moves(rules, pos);
+    let moves = legal_moves_general(rules, pos);
     if depth == 1 {
         return moves.len() as u64;
     }
     moves
         .iter()
-        .map(|mv| perft(rules, &pos.play(mv), depth - 1))
+        .map(|mv| perft_general(rules, &pos.play(mv), depth - 1))
         .sum()
 }

@@ -115,6 +115,9 @@ pub struct DefinedRules {
     pub one_each_moves: u32,
     /// Whether a side left with one unpromoted piece against a promoted one loses at once.
     pub lone_man_loses: bool,
+    /// Whether these rules move exactly as the built-in Turkish definition, so that its fast generator plays
+    /// them: found by [`DefinedRules::new`] from the fields above, which nothing changes afterwards.
+    turkish: bool,
 }
 
 impl DefinedRules {
@@ -127,6 +130,24 @@ impl DefinedRules {
 
     /// Checks a definition and resolves its names.
     pub fn new(def: &VariantDefinition) -> Result<DefinedRules, DefinitionError> {
+        let mut rules = DefinedRules::resolve(def)?;
+        rules.turkish = super::turkish::plays_as_turkish(&rules);
+        Ok(rules)
+    }
+
+    /// Whether the fast Turkish generator plays these rules (see [`super::legal_moves`]).
+    pub fn has_fast_turkish(&self) -> bool {
+        debug_assert_eq!(
+            self.turkish,
+            super::turkish::plays_as_turkish(self),
+            "the rules were changed after they were read"
+        );
+        self.turkish
+    }
+
+    /// [`DefinedRules::new`] without looking for a fast generator: the built-in Turkish rules that the fast
+    /// generator is matched against are read by it.
+    pub(super) fn resolve(def: &VariantDefinition) -> Result<DefinedRules, DefinitionError> {
         // A built-in variant's number would tell other programs the game is that variant.
         if let Some(builtin) = def
             .game_type
@@ -180,6 +201,7 @@ impl DefinedRules {
             quiet_moves: def.end.quiet_moves,
             one_each_moves: def.end.one_each_moves,
             lone_man_loses: def.end.lone_man_loses,
+            turkish: false,
         };
         for (i, name) in def.board.holes.iter().enumerate() {
             let cell = rules.cell_named(&format!("board.holes[{i}]"), name)?;

@@ -5,6 +5,7 @@ mod fairy;
 mod malformed;
 mod reference;
 mod turkish;
+mod turkish_fast;
 
 use super::{DefinedPosition, DefinedRules};
 use crate::rules::{Position, Role, RuleSet};

@@ -85,7 +85,7 @@ fn agrees(name: &str, table: &[(&str, &[u64])], shallow: usize, deep: bool) {
 // "standard" is international draughts; the rest are crowned's names. English in pydraughts starts with White at
 // the bottom to move, the colours of crowned's English swapped and the board turned, which counts the same.
 
-const TURKISH: &[(&str, &[u64])] = &[
+pub(super) const TURKISH: &[(&str, &[u64])] = &[
     ("start", &[8, 64, 708, 7538, 85090]),
     (
         "W:WK57,44,45,30:B28,20,12,36,35,22,14",

@@ -1,7 +1,9 @@
 //! Turkish draughts' rules on positions built by hand, each small enough to count on a diagram.
 
 use crate::rules::Color;
-use crate::rules::defined::{DefinedMove, DefinedPosition, DefinedRules, builtin, legal_moves};
+use crate::rules::defined::{
+    DefinedMove, DefinedPosition, DefinedRules, builtin, legal_moves, legal_moves_general,
+};
 
 const TURKISH: &str = include_str!("../builtin/turkish.toml");
 
@@ -31,8 +33,11 @@ impl Board {
         self
     }
 
+    /// The legal moves, the same from the fast generator (where it plays the rules) and the general one.
     fn moves(&self) -> Vec<DefinedMove> {
-        legal_moves(&self.rules, &self.pos)
+        let moves = legal_moves(&self.rules, &self.pos);
+        assert_eq!(moves, legal_moves_general(&self.rules, &self.pos));
+        moves
     }
 
     /// The end squares of the legal moves, sorted.
