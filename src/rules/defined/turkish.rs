@@ -222,8 +222,8 @@ impl Board {
         while kings != 0 {
             let king = kings.trailing_zeros() as usize;
             kings &= kings - 1;
-            for d in 0..4 {
-                let block = RAYS[d][king] & !empty;
+            for (d, rays) in RAYS.iter().enumerate() {
+                let block = rays[king] & !empty;
                 if block == 0 {
                     continue;
                 }
