@@ -163,6 +163,35 @@ fn random_games_agree() {
     assert!(kings > 500 && long > 20 && crowned > 3, "{reached}");
 }
 
+/// Deeper: perft 7 from the start (about ten million leaves, seconds for the general generator), and perft 4
+/// along random games: `cargo test --profile fast --lib turkish_fast::deeper -- --ignored`.
+#[test]
+#[ignore = "seconds in an optimised build, minutes in a debug one"]
+fn deeper() {
+    let rules = turkish();
+    let start = DefinedPosition::start(&rules);
+    assert_eq!(perft(&rules, &start, 7), perft_general(&rules, &start, 7));
+    let mut rng = Lcg(0xdee9);
+    for game in 0..20 {
+        let mut pos = DefinedPosition::start(&rules);
+        for ply in 0..150 {
+            if ply % 5 == 0 {
+                assert_eq!(
+                    perft(&rules, &pos, 4),
+                    perft_general(&rules, &pos, 4),
+                    "game {game} ply {ply}\n{}",
+                    pos.diagram(&rules)
+                );
+            }
+            let moves = same_moves(&rules, &pos);
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[rng.below(moves.len())]);
+        }
+    }
+}
+
 /// Scattered men and kings, crowded enough for long flying captures, men anywhere (a FEN may put them on either
 /// edge): the same moves and perft 2 on each.
 #[test]
