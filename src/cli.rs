@@ -172,8 +172,8 @@ pub(crate) enum Command {
     Hub(HubArgs),
     /// Count the leaves of the legal-move tree to each depth from 1 to DEPTH (checks the move generator).
     Perft(PerftArgs),
-    /// Variants written as definitions (TOML): check one, count its moves with the general generator, list the
-    /// built-in ones.
+    /// Variants written as definitions (TOML): check one, count its moves with the general generator (Turkish
+    /// draughts' fast one where it applies), list the built-in ones.
     Variant(VariantArgs),
 }
 

@@ -57,7 +57,8 @@ impl PositionVisitor for Perft {
     }
 
     fn defined(self, board: &crowned::rules::defined::DefinedBoard) -> Result<()> {
-        // The general generator counts one move per route, as `crowned variant perft` does.
+        // The defined generator (the general one, or Turkish draughts' fast one) counts one move per route, as
+        // `crowned variant perft` does.
         let mut out = io::stdout().lock();
         for depth in 1..=self.depth {
             writeln!(out, "perft {depth} {}", board.perft(depth))?;
