@@ -279,6 +279,47 @@ impl DefinedRules {
         }
     }
 
+    /// Whether these rules and `b` give the same moves in every position: the same board, pieces and capture
+    /// rules, whatever the names, the start and the ending. Every field is named, those that do not change a move
+    /// with `_`, so that a field added to the rules or the kinds does not compile until it is placed here.
+    pub(super) fn moves_alike(&self, b: &DefinedRules) -> bool {
+        let DefinedRules {
+            name: _,
+            width,
+            height,
+            playable,
+            dark_squares,
+            // The holes are also marked in `playable`.
+            holes: _,
+            start: _,
+            first: _,
+            kinds,
+            compulsory,
+            precedence,
+            removed_at_once,
+            may_reverse,
+            crowning,
+            no_moves: _,
+            promotion_wins: _,
+            quiet_moves: _,
+            turkish: _,
+        } = self;
+        *width == b.width
+            && *height == b.height
+            && *playable == b.playable
+            && *dark_squares == b.dark_squares
+            && kinds.len() == b.kinds.len()
+            && kinds
+                .iter()
+                .zip(&b.kinds)
+                .all(|(a, b)| same_kind(a, b, weighs_values(*precedence)))
+            && *compulsory == b.compulsory
+            && *precedence == b.precedence
+            && *removed_at_once == b.removed_at_once
+            && *may_reverse == b.may_reverse
+            && *crowning == b.crowning
+    }
+
     fn place_start(&mut self, def: &VariantDefinition) -> Result<(), DefinitionError> {
         let start = &def.start;
         if start.rows as usize > self.height / 2 {
@@ -326,6 +367,44 @@ impl DefinedRules {
                 name: name.to_string(),
             })
     }
+}
+
+/// Whether a precedence rule chooses captures by the values of the pieces taken.
+fn weighs_values(precedence: PrecedenceRule) -> bool {
+    matches!(
+        precedence,
+        PrecedenceRule::Value | PrecedenceRule::ValueThenKing
+    )
+}
+
+/// Whether two kinds move, take and promote alike, their names and looks aside; their values count only where
+/// the precedence rule weighs them (`values`).
+fn same_kind(a: &Kind, b: &Kind, values: bool) -> bool {
+    let Kind {
+        name: _,
+        glyph: _,
+        letter: _,
+        value,
+        moves,
+        slides,
+        leaps,
+        captures,
+        flying,
+        lands_behind,
+        takes,
+        promotion,
+        is_king,
+    } = a;
+    (!values || *value == b.value)
+        && *moves == b.moves
+        && *slides == b.slides
+        && *leaps == b.leaps
+        && *captures == b.captures
+        && *flying == b.flying
+        && *lands_behind == b.lands_behind
+        && *takes == b.takes
+        && *promotion == b.promotion
+        && *is_king == b.is_king
 }
 
 fn color(side: Side) -> Color {

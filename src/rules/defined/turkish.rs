@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 use smallvec::SmallVec;
 
 use super::position::{DefinedMove, DefinedPosition};
-use super::rules::{DefinedRules, Kind};
+use super::rules::DefinedRules;
 
 const UP: usize = 0;
 const DOWN: usize = 1;
@@ -108,9 +108,9 @@ fn each(mut set: u64, mut f: impl FnMut(u32)) {
     }
 }
 
-/// Whether `rules` play exactly as the built-in Turkish definition: the same board and the same pieces' moves,
-/// captures and promotions, the same capture rules. Names, glyphs, values, the start and the end rules do not
-/// change a move, so a copy that differs only in those is played here too.
+/// Whether `rules` play exactly as the built-in Turkish definition ([`DefinedRules::moves_alike`]): names, glyphs,
+/// values (captures are chosen by number), the start and the end rules do not change a move, so a copy that
+/// differs only in those is played here too.
 pub(super) fn plays_as_turkish(rules: &DefinedRules) -> bool {
     static TURKISH: OnceLock<Option<DefinedRules>> = OnceLock::new();
     let reference = TURKISH.get_or_init(|| {
@@ -121,32 +121,7 @@ pub(super) fn plays_as_turkish(rules: &DefinedRules) -> bool {
     let Some(t) = reference else {
         return false;
     };
-    let same_kind = |a: &Kind, b: &Kind| {
-        a.moves == b.moves
-            && a.slides == b.slides
-            && a.leaps == b.leaps
-            && a.captures == b.captures
-            && a.flying == b.flying
-            && a.lands_behind == b.lands_behind
-            && a.takes == b.takes
-            && a.promotion == b.promotion
-            && a.is_king == b.is_king
-    };
-    rules.width == t.width
-        && rules.height == t.height
-        && rules.playable == t.playable
-        && rules.dark_squares == t.dark_squares
-        && rules.kinds.len() == t.kinds.len()
-        && rules
-            .kinds
-            .iter()
-            .zip(&t.kinds)
-            .all(|(a, b)| same_kind(a, b))
-        && rules.compulsory == t.compulsory
-        && rules.precedence == t.precedence
-        && rules.removed_at_once == t.removed_at_once
-        && rules.may_reverse == t.may_reverse
-        && rules.crowning == t.crowning
+    rules.moves_alike(t)
 }
 
 /// The kinds' indexes: the definition's first kind is the man, its second the king.
