@@ -285,6 +285,7 @@ impl DefinedRules {
     pub(super) fn moves_alike(&self, b: &DefinedRules) -> bool {
         let DefinedRules {
             name: _,
+            game_type: _,
             width,
             height,
             playable,
@@ -302,6 +303,8 @@ impl DefinedRules {
             no_moves: _,
             promotion_wins: _,
             quiet_moves: _,
+            one_each_moves: _,
+            lone_man_loses: _,
             turkish: _,
         } = self;
         *width == b.width
@@ -383,6 +386,7 @@ fn same_kind(a: &Kind, b: &Kind, values: bool) -> bool {
     let Kind {
         name: _,
         glyph: _,
+        black_glyph: _,
         letter: _,
         value,
         moves,
