@@ -218,3 +218,46 @@ fn ctrl_c_during_a_match_keeps_every_finished_game() {
         format!("games {games} ok {games} errors 0\n")
     );
 }
+
+/// A defined variant, by its built-in name or from a file, plays a match between the engine's levels from random
+/// openings, and every game saved carries its definition, so `pdn check` replays it.
+#[test]
+fn match_plays_defined_variants_and_saves_their_definitions() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let steps = format!("{root}/variants/first-steps.toml");
+    for rules in [["--variant", "turkish"], ["--variant-file", steps.as_str()]] {
+        let folder = TempFile::new("defined-match-dir", "");
+        let out_path = folder.0.with_file_name(format!("defined-{}.pdn", rules[0]));
+        let out_text = out_path.to_str().expect("UTF-8 temp path");
+        let mut args = vec![
+            "match", "--a", "max", "--b", "medium", "--games", "2", "--time", "0.01", "--pdn",
+            out_text, "--force",
+        ];
+        args.extend(rules);
+        let out = crowned(&args);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        let last = stdout(&out).lines().last().unwrap_or("").to_string();
+        assert!(last.starts_with("a ") && last.contains(" draws "), "{last}");
+        let pdn = std::fs::read_to_string(&out_path).expect("written");
+        assert_eq!(pdn.matches("[VariantDefinition ").count(), 2, "{pdn}");
+        // Read back with no rules given: the definition in the file is enough.
+        let check = crowned(&["pdn", "check", out_text]);
+        assert_eq!(stdout(&check), "games 2 ok 2 errors 0\n", "{pdn}");
+        let _ = std::fs::remove_file(&out_path);
+    }
+    // Another engine cannot be told a defined variant: refused in one line before any game.
+    assert_one_line_error(
+        &[
+            "match",
+            "--variant",
+            "turkish",
+            "--a",
+            "max",
+            "--b-hub",
+            "crowned hub",
+            "--games",
+            "2",
+        ],
+        "the Hub protocol names the built-in variants only",
+    );
+}

@@ -277,3 +277,33 @@ fn turkish_is_played_by_name_from_its_built_in_definition() {
         "{mv}"
     );
 }
+
+#[test]
+fn bench_measures_a_defined_variant() {
+    let out = crowned(&[
+        "bench",
+        "--variant",
+        "turkish",
+        "--depth",
+        "2",
+        "--time",
+        "0.05",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines[0], "rules: Turkish draughts (defined)");
+    assert!(
+        lines[1].starts_with("search: 17 positions to depth 2: "),
+        "{text}"
+    );
+    assert!(
+        lines[2].starts_with("reference, medium's three plies"),
+        "{text}"
+    );
+    assert!(
+        lines[3].starts_with("start position, 0.1 s: depth "),
+        "{text}"
+    );
+}

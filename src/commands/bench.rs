@@ -7,9 +7,10 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use clap::Subcommand;
 use crowned::engine::{
-    Engine, EngineConfig, Evaluation, Level, Limits, Situation, builtin_openings,
+    AnySituation, Engine, EngineConfig, Evaluation, Level, Limits, Situation, builtin_openings,
 };
-use crowned::lab::random_openings;
+use crowned::lab::{defined_openings, random_openings};
+use crowned::rules::defined::{DefinedBoard, DefinedId};
 use crowned::rules::{AnyPosition, GameType, Playable, Position, RulesVisitor, Variant};
 
 use super::bench_serve::{self, BenchServeArgs};
@@ -71,6 +72,8 @@ const OPENINGS: usize = 16;
 /// of a second on one core), shallower as the board widens.
 fn default_depth(game_type: GameType) -> u32 {
     match (game_type.variant, game_type.size) {
+        // The defined variants' plain alpha-beta goes far less deep in the same time.
+        (Variant::Defined(_), _) => 7,
         (Variant::English, 8) => 14,
         (_, size) if size <= 8 => 16,
         (_, 10) => 14,
@@ -94,8 +97,55 @@ struct Bench {
 impl RulesVisitor for Bench {
     type Output = Result<()>;
 
-    fn defined(self, _: crowned::rules::defined::DefinedId) -> Result<()> {
-        anyhow::bail!("crowned bench measures the built-in variants only")
+    /// A defined variant has the plain alpha-beta of [`crowned::engine`]'s defined engine at every level: the
+    /// same measures, its `max` against its `medium` (three plies), on the start and random openings.
+    fn defined(self, id: DefinedId) -> Result<()> {
+        let start = DefinedBoard::start(id);
+        let mut positions = vec![start];
+        positions.extend(
+            defined_openings(id, OPENINGS, 0)
+                .into_iter()
+                .map(|o| o.position),
+        );
+        let situations: Vec<AnySituation> = positions
+            .iter()
+            .map(|b| AnySituation::at((*b).into()))
+            .collect();
+        let mut out = io::stdout().lock();
+        writeln!(out, "rules: {} (defined)", self.game_type)?;
+        let depth = self.depth;
+        let (full_nodes, full_time) = measure_any(&situations, Level::Max, depth, &self.engine);
+        let (plain_nodes, plain_time) = measure_any(&situations, Level::Medium, 3, &self.engine);
+        writeln!(
+            out,
+            "search: {} positions to depth {depth}: {full_nodes} nodes in {:.3} s, {:.2} M nodes/s",
+            situations.len(),
+            full_time.as_secs_f64(),
+            rate(full_nodes, full_time) / 1e6
+        )?;
+        writeln!(
+            out,
+            "reference, medium's three plies on the same positions: {plain_nodes} nodes in {:.3} s, \
+             {:.2} M nodes/s",
+            plain_time.as_secs_f64(),
+            rate(plain_nodes, plain_time) / 1e6,
+        )?;
+        let mut engine = Engine::with_config(self.engine.clone());
+        let result = engine.think(
+            &situations[0],
+            Level::Max,
+            &Limits::time(self.time),
+            0,
+            &mut |_| {},
+        );
+        writeln!(
+            out,
+            "start position, {:.1} s: depth {} ({} nodes)",
+            self.time.as_secs_f64(),
+            result.depth,
+            result.nodes
+        )?;
+        Ok(())
     }
 
     fn visit<R: Playable>(self) -> Result<()> {
@@ -184,6 +234,26 @@ fn positions<R: Playable>(game_type: GameType) -> Vec<Position<R>> {
 
 fn rate(nodes: u64, time: Duration) -> f64 {
     nodes as f64 / time.as_secs_f64().max(1e-9)
+}
+
+/// [`measure`] for situations of any rules: the nodes and the time of searching each to `depth` at `level`.
+fn measure_any(
+    situations: &[AnySituation],
+    level: Level,
+    depth: u32,
+    engine: &EngineConfig,
+) -> (u64, Duration) {
+    let mut nodes = 0;
+    let mut spent = Duration::ZERO;
+    let mut engine = Engine::with_config(engine.clone());
+    for situation in situations {
+        engine.clear();
+        let started = Instant::now();
+        let result = engine.think(situation, level, &Limits::depth(depth), 0, &mut |_| {});
+        spent += started.elapsed();
+        nodes += result.nodes;
+    }
+    (nodes, spent)
 }
 
 fn measure<R: Playable>(

@@ -4,9 +4,10 @@
 //! same standing here, so their matches start from short random openings drawn from the match's seed: each is
 //! played with both colours, which cancels most of whatever advantage one opening gives.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::engine::{Opening, Rng};
+use crate::rules::defined::{DefinedBoard, DefinedId};
 use crate::rules::{
     AnyPosition, Color, GameType, Move, MoveText, Playable, Position, Role, Strictness, write_move,
 };
@@ -135,6 +136,72 @@ fn random_line<R: Playable>(
         moves,
         position: pos,
     })
+}
+
+/// A match opening of a defined variant: its name and the moves from the start.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DefinedOpening {
+    /// The moves in the definition's notation (coordinates), separated by spaces.
+    pub name: String,
+    /// The moves from the start.
+    pub moves: Vec<Move>,
+    /// The position after them.
+    pub position: DefinedBoard,
+}
+
+/// `count` random openings of a defined variant, as [`random_openings`] draws them for the built-in rule sets:
+/// as many random plies as each side has rows of men (by the board's height), both sides left with the same
+/// pieces of every kind and a move to play, distinct while the board has enough of them; fixed by `seed`.
+pub fn defined_openings(id: DefinedId, count: usize, seed: u64) -> Vec<DefinedOpening> {
+    let start = DefinedBoard::start(id);
+    let height = u8::try_from(id.get().rules.height).unwrap_or(u8::MAX);
+    let plies = random_plies(height);
+    let mut rng = Rng::new(seed ^ 0x6f70_656e_696e_6773);
+    let mut seen = HashSet::new();
+    let mut found: Vec<DefinedOpening> = Vec::with_capacity(count);
+    'tries: for _ in 0..count.saturating_mul(TRIES_PER_OPENING) {
+        if found.len() == count {
+            break;
+        }
+        let mut board = start;
+        let (mut moves, mut words) = (Vec::with_capacity(plies), Vec::with_capacity(plies));
+        for _ in 0..plies {
+            let legal = board.legal_moves();
+            if legal.is_empty() || board.winner().is_some() {
+                continue 'tries;
+            }
+            let mv = legal[rng.below(legal.len())];
+            words.push(board.write_move(&mv));
+            board = board.play(&mv);
+            moves.push(mv);
+        }
+        let over = board.legal_moves().is_empty() || board.winner().is_some();
+        if !over && defined_balanced(&board) && seen.insert(board) {
+            found.push(DefinedOpening {
+                name: words.join(" "),
+                moves,
+                position: board,
+            });
+        }
+    }
+    let distinct = found.len();
+    for i in distinct..count {
+        if distinct == 0 {
+            break;
+        }
+        let again = found[i % distinct].clone();
+        found.push(again);
+    }
+    found
+}
+
+/// Whether both sides of a defined position have as many pieces of each kind as the other.
+fn defined_balanced(board: &DefinedBoard) -> bool {
+    let mut counts = HashMap::new();
+    for (_, (color, kind)) in board.occupants() {
+        *counts.entry(kind).or_insert(0i32) += if color == Color::Black { 1 } else { -1 };
+    }
+    counts.values().all(|&c| c == 0)
 }
 
 /// Whether both sides have the same men and kings.

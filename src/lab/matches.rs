@@ -9,12 +9,15 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 use super::hub_client::HubError;
-use super::match_openings::{MatchOpening, deck_under, random_openings, start_of};
+use super::match_openings::{
+    MatchOpening, deck_under, defined_openings, random_openings, start_of,
+};
 use super::match_seats::Seat;
 use super::sprt::{Pairs, Sprt, Verdict};
 use crate::engine::{Clock, EngineConfig, Level, Limits, Opening};
 use crate::game::{AnyGame, DrawReason, Outcome, WinReason};
-use crate::rules::{Color, GameType, Playable, RulesVisitor, Variant};
+use crate::rules::defined::{DefinedBoard, DefinedId};
+use crate::rules::{AnyPosition, Color, GameType, Playable, RulesVisitor, Variant};
 
 /// A game longer than this many plies is adjudicated a draw. The draw rules end real games long before.
 pub const MAX_PLIES: usize = 600;
@@ -108,9 +111,12 @@ pub enum MatchError {
     /// An external engine failed: it could not be started, stopped answering, or played an illegal move.
     #[error("{0}")]
     Hub(#[from] HubError),
-    /// Matches are played under the built-in rule sets only, whose engines can be compared.
-    #[error("matches are played in the built-in variants only, not in variants defined in files")]
-    DefinedVariant,
+    /// Another engine was named as a player of a defined variant: the Hub protocol names the built-in variants
+    /// only, so a defined variant's match is between crowned's own levels.
+    #[error(
+        "a Hub engine cannot play {0}: the Hub protocol names the built-in variants only; give both players a level"
+    )]
+    HubInDefinedVariant(GameType),
 }
 
 /// One finished game of a match.
@@ -228,122 +234,166 @@ struct Run<'a> {
 impl RulesVisitor for Run<'_> {
     type Output = Result<MatchResult, MatchError>;
 
-    fn defined(self, _: crate::rules::defined::DefinedId) -> Self::Output {
-        Err(MatchError::DefinedVariant)
+    fn defined(self, id: DefinedId) -> Self::Output {
+        let config = self.config;
+        if let MatchOpenings::Deck(_) = config.openings {
+            return Err(MatchError::DeckDoesNotFit(config.game_type));
+        }
+        if [&config.a, &config.b]
+            .iter()
+            .any(|c| matches!(c, Contender::Hub(_)))
+        {
+            return Err(MatchError::HubInDefinedVariant(config.game_type));
+        }
+        let start = AnyGame::from_position(AnyPosition::Defined(DefinedBoard::start(id)));
+        let openings = defined_openings(id, config.total_games().div_ceil(2), config.seed);
+        let mut starts: Vec<Start> = openings
+            .into_iter()
+            .map(|o| Start::after(&start, o.name, &o.moves))
+            .collect();
+        // A board too small for a balanced random opening: its games start from the start itself.
+        if starts.is_empty() {
+            starts.push(Start::after(&start, String::new(), &[]));
+        }
+        play_starts(config, &starts, self.stop, self.on_game)
     }
 
     fn visit<R: Playable>(self) -> Self::Output {
-        let Run {
-            config,
-            stop,
-            on_game,
-        } = self;
-        let total = config.total_games();
+        let config = self.config;
         let openings: Vec<MatchOpening<R>> = match &config.openings {
             MatchOpenings::Deck(deck) => deck_under(deck, config.game_type)
                 .ok_or(MatchError::DeckDoesNotFit(config.game_type))?,
-            MatchOpenings::Random => {
-                random_openings(config.game_type, total.div_ceil(2), config.seed)
-            }
+            MatchOpenings::Random => random_openings(
+                config.game_type,
+                config.total_games().div_ceil(2),
+                config.seed,
+            ),
         };
-        let mut seats = [
-            Seat::new(&config.a, config.game_type, &config.engine, stop)?,
-            Seat::new(&config.b, config.game_type, &config.engine, stop)?,
-        ];
-        let mut result = MatchResult {
-            names: [seats[0].name(), seats[1].name()],
-            ..MatchResult::default()
-        };
-        let pairs = openings
-            .iter()
-            .flat_map(|o| [(o, Color::Black), (o, Color::White)]);
-        // A test plays the openings again until it decides; a plain match plays them once.
-        let schedule: Box<dyn Iterator<Item = _>> = match config.sprt {
-            Some(_) => Box::new(pairs.cycle().take(total)),
-            None => Box::new(pairs.take(total)),
-        };
-        let mut first_of_pair = 0;
-        for (index, (opening, a_color)) in schedule.enumerate() {
-            let number = index + 1;
-            let mut time_use = result.time_use;
-            let Some(mut game) = play_game(
-                config,
-                opening,
-                a_color,
-                number,
-                &mut seats,
-                stop,
-                &mut time_use,
-            )?
-            else {
-                result.stopped = true;
-                return Ok(result);
-            };
-            result.time_use = time_use;
-            let outcome = game.outcome().unwrap_or(Outcome::Draw {
-                reason: DrawReason::Adjudicated,
-            });
-            if game.outcome().is_none() {
-                let _ = game.declare(outcome);
-            }
-            tag(
-                &mut game,
-                config,
-                &result.names,
-                a_color,
-                number,
-                &opening.name,
-            );
-            let played = MatchGame {
-                number,
-                opening: opening.name.clone(),
-                a_color,
-                game,
-                outcome,
-            };
-            let half_points = (played.a_points() + 1) as usize;
-            match played.a_points() {
-                1 => result.a_wins += 1,
-                -1 => result.b_wins += 1,
-                _ => result.draws += 1,
-            }
-            // Games come in pairs, the second with the colours swapped.
-            if number % 2 == 0 {
-                result.pairs.add(first_of_pair + half_points);
-                result.verdict = config.sprt.and_then(|t| t.verdict(&result.pairs));
-            } else {
-                first_of_pair = half_points;
-            }
-            if on_game(&played, &result).is_break() {
-                result.stopped = number < total;
-                return Ok(result);
-            }
-            if result.verdict.is_some() {
-                return Ok(result);
-            }
-        }
-        Ok(result)
+        let start = AnyGame::from_position(R::wrap(start_of::<R>(config.game_type)));
+        let starts: Vec<Start> = openings
+            .into_iter()
+            .map(|o| Start::after(&start, o.name, &o.moves))
+            .collect();
+        play_starts(config, &starts, self.stop, self.on_game)
     }
 }
 
-/// One game from `opening`, the first player (`seats[0]`) with `a_color`; `None` if the stop flag ended it.
-///
-/// The game is kept as an [`AnyGame`] (what the match reports); each search passes to the engine's code for
-/// `R` once per move, which costs nothing beside the search.
-fn play_game<R: Playable>(
+/// Where the games of one opening start: its name, and the game after its moves.
+struct Start {
+    name: String,
+    game: AnyGame,
+}
+
+impl Start {
+    /// The opening `name` of `moves` played from `start` (moves found legal in these very positions).
+    fn after(start: &AnyGame, name: String, moves: &[crate::rules::Move]) -> Start {
+        let mut game = start.clone();
+        for mv in moves {
+            let _ = game.play(mv);
+        }
+        Start { name, game }
+    }
+}
+
+/// The match from its openings, each played with both colours, whatever the rules.
+fn play_starts(
     config: &MatchConfig,
-    opening: &MatchOpening<R>,
+    openings: &[Start],
+    stop: &Arc<AtomicBool>,
+    on_game: &mut dyn FnMut(&MatchGame, &MatchResult) -> ControlFlow<()>,
+) -> Result<MatchResult, MatchError> {
+    let total = config.total_games();
+    let mut seats = [
+        Seat::new(&config.a, config.game_type, &config.engine, stop)?,
+        Seat::new(&config.b, config.game_type, &config.engine, stop)?,
+    ];
+    let mut result = MatchResult {
+        names: [seats[0].name(), seats[1].name()],
+        ..MatchResult::default()
+    };
+    let pairs = openings
+        .iter()
+        .flat_map(|o| [(o, Color::Black), (o, Color::White)]);
+    // A test plays the openings again until it decides; a plain match plays them once.
+    let schedule: Box<dyn Iterator<Item = _>> = match config.sprt {
+        Some(_) => Box::new(pairs.cycle().take(total)),
+        None => Box::new(pairs.take(total)),
+    };
+    let mut first_of_pair = 0;
+    for (index, (opening, a_color)) in schedule.enumerate() {
+        let number = index + 1;
+        let mut time_use = result.time_use;
+        let Some(mut game) = play_game(
+            config,
+            &opening.game,
+            a_color,
+            number,
+            &mut seats,
+            stop,
+            &mut time_use,
+        )?
+        else {
+            result.stopped = true;
+            return Ok(result);
+        };
+        result.time_use = time_use;
+        let outcome = game.outcome().unwrap_or(Outcome::Draw {
+            reason: DrawReason::Adjudicated,
+        });
+        if game.outcome().is_none() {
+            let _ = game.declare(outcome);
+        }
+        tag(
+            &mut game,
+            config,
+            &result.names,
+            a_color,
+            number,
+            &opening.name,
+        );
+        let played = MatchGame {
+            number,
+            opening: opening.name.clone(),
+            a_color,
+            game,
+            outcome,
+        };
+        let half_points = (played.a_points() + 1) as usize;
+        match played.a_points() {
+            1 => result.a_wins += 1,
+            -1 => result.b_wins += 1,
+            _ => result.draws += 1,
+        }
+        // Games come in pairs, the second with the colours swapped.
+        if number % 2 == 0 {
+            result.pairs.add(first_of_pair + half_points);
+            result.verdict = config.sprt.and_then(|t| t.verdict(&result.pairs));
+        } else {
+            first_of_pair = half_points;
+        }
+        if on_game(&played, &result).is_break() {
+            result.stopped = number < total;
+            return Ok(result);
+        }
+        if result.verdict.is_some() {
+            return Ok(result);
+        }
+    }
+    Ok(result)
+}
+
+/// One game from the opening's `start`, the first player (`seats[0]`) with `a_color`; `None` if the stop flag
+/// ended it.
+fn play_game(
+    config: &MatchConfig,
+    start: &AnyGame,
     a_color: Color,
     number: usize,
     seats: &mut [Seat; 2],
     stop: &AtomicBool,
     time_use: &mut [TimeUse; 2],
 ) -> Result<Option<AnyGame>, MatchError> {
-    let mut game = AnyGame::from_position(R::wrap(start_of::<R>(config.game_type)));
-    for mv in &opening.moves {
-        // The opening's moves were found legal in these very positions.
-        let _ = game.play(mv);
-    }
+    let mut game = start.clone();
     for seat in seats.iter_mut() {
         seat.new_game()?;
     }
@@ -355,7 +405,7 @@ fn play_game<R: Playable>(
         let side = game.position().side_to_move();
         let player = usize::from(side != a_color);
         let seed = config.seed ^ (number as u64) << 32 ^ game.len() as u64;
-        let forced = game.position().legal_moves().len() == 1;
+        let forced = game.legal_moves().len() == 1;
         let limits = match config.clock {
             Some((_, increment)) => {
                 left[player] += increment;
@@ -444,155 +494,5 @@ fn tag(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::builtin_openings;
-
-    #[test]
-    fn a_short_match_between_random_players_adds_up() {
-        let config = MatchConfig {
-            game_type: GameType::standard(Variant::English),
-            a: Contender::Level(Level::Random),
-            b: Contender::Level(Level::Random),
-            time: Duration::from_millis(5),
-            openings: MatchOpenings::Deck(builtin_openings().into_iter().take(2).collect()),
-            games: Some(3),
-            seed: 1,
-            engine: EngineConfig::default(),
-            sprt: None,
-            clock: None,
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        let mut seen = Vec::new();
-        let result = play_match(&config, &stop, &mut |g, so_far| {
-            seen.push((g.number, g.a_color, g.game.len()));
-            assert_eq!(so_far.games(), g.number);
-            ControlFlow::Continue(())
-        })
-        .expect("the deck is English");
-        assert_eq!(result.games(), 3);
-        assert!(!result.stopped);
-        assert_eq!(seen.len(), 3);
-        assert_eq!(seen[0].1, Color::Black);
-        assert_eq!(seen[1].1, Color::White);
-        assert!(seen.iter().all(|(_, _, plies)| *plies >= 3));
-        // The same seed plays the same games.
-        let again =
-            play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(())).expect("plays");
-        let tally = |r: &MatchResult| {
-            let moves = r.time_use.map(|t| (t.moves, t.forced));
-            (r.a_wins, r.b_wins, r.draws, moves)
-        };
-        assert_eq!(tally(&again), tally(&result));
-        // Every move is counted, searched or forced, and no search took longer than the longest.
-        let searched: usize = result.time_use.iter().map(|t| t.moves + t.forced).sum();
-        let opening_plies: usize = seen.iter().map(|_| 3).sum();
-        let played: usize = seen.iter().map(|(_, _, plies)| plies).sum();
-        assert_eq!(searched, played - opening_plies);
-        for used in result.time_use {
-            assert!(used.average() <= used.longest);
-        }
-    }
-
-    #[test]
-    fn a_match_stops_when_asked() {
-        let config = MatchConfig {
-            game_type: GameType::standard(Variant::English),
-            a: Contender::Level(Level::Random),
-            b: Contender::Level(Level::Random),
-            time: Duration::from_millis(5),
-            openings: MatchOpenings::Deck(builtin_openings().into_iter().take(2).collect()),
-            games: None,
-            seed: 1,
-            engine: EngineConfig::default(),
-            sprt: None,
-            clock: None,
-        };
-        let stop = Arc::new(AtomicBool::new(false));
-        let result = play_match(&config, &stop, &mut |_, _| ControlFlow::Break(())).expect("plays");
-        assert_eq!(result.games(), 1);
-        assert!(result.stopped);
-        // A raised flag stops before any game is finished.
-        stop.store(true, Ordering::Relaxed);
-        let mut calls = 0;
-        let result = play_match(&config, &stop, &mut |_, _| {
-            calls += 1;
-            ControlFlow::Continue(())
-        })
-        .expect("plays");
-        assert_eq!((result.games(), calls), (0, 0));
-        assert!(result.stopped);
-    }
-
-    fn quick(game_type: GameType, openings: MatchOpenings, games: usize) -> MatchConfig {
-        MatchConfig {
-            game_type,
-            a: Contender::Level(Level::Easy),
-            b: Contender::Level(Level::Random),
-            time: Duration::from_millis(5),
-            openings,
-            games: Some(games),
-            seed: 3,
-            engine: EngineConfig::default(),
-            sprt: None,
-            clock: None,
-        }
-    }
-
-    #[test]
-    fn every_game_type_plays_a_match_from_random_openings() {
-        let mut types: Vec<GameType> = Variant::ALL.into_iter().map(GameType::standard).collect();
-        types.push(GameType::new(Variant::English, Some(10), None).expect("valid"));
-        let stop = Arc::new(AtomicBool::new(false));
-        for game_type in types {
-            let config = quick(game_type, MatchOpenings::Random, 2);
-            let mut games = Vec::new();
-            let result = play_match(&config, &stop, &mut |g, _| {
-                games.push(g.clone());
-                ControlFlow::Continue(())
-            })
-            .expect("random openings fit every game type");
-            assert_eq!(result.games(), 2, "{game_type}");
-            // One opening, once with each colour, kept in the game under the match's rules.
-            assert_eq!(games[0].opening, games[1].opening);
-            assert_eq!(
-                (games[0].a_color, games[1].a_color),
-                (Color::Black, Color::White)
-            );
-            for g in &games {
-                assert_eq!(g.game.game_type(), game_type);
-                assert_eq!(g.game.final_outcome(), Some(g.outcome));
-                assert_eq!(g.game.tags().get("Opening"), Some(g.opening.as_str()));
-                let texts = crate::game::pdn::parse_games(&g.game.to_pdn());
-                let [Ok(text)] = texts.as_slice() else {
-                    panic!("one game expected: {texts:?}");
-                };
-                // Without a default: the GameType tag alone says the rules.
-                let (read, error) = crate::game::pdn::open_game(text, None);
-                assert_eq!(error, None);
-                assert_eq!(read.game_type(), game_type);
-                assert_eq!(read.moves(), g.game.moves());
-            }
-        }
-    }
-
-    #[test]
-    fn the_english_deck_is_refused_for_another_game_type() {
-        let international = GameType::standard(Variant::International);
-        let config = quick(international, MatchOpenings::Deck(builtin_openings()), 2);
-        let stop = Arc::new(AtomicBool::new(false));
-        let refused = play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(()));
-        assert_eq!(refused, Err(MatchError::DeckDoesNotFit(international)));
-        assert_eq!(config.total_games(), 2);
-        let all = MatchConfig {
-            games: None,
-            ..config
-        };
-        assert_eq!(all.total_games(), builtin_openings().len() * 2);
-        let random = MatchConfig {
-            openings: MatchOpenings::Random,
-            ..all
-        };
-        assert_eq!(random.total_games(), DEFAULT_RANDOM_OPENINGS * 2);
-    }
-}
+#[path = "matches_tests.rs"]
+mod tests;

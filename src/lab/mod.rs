@@ -26,7 +26,9 @@ pub mod sprt;
 pub mod tune;
 
 pub use hub_client::{HubEngine, HubError};
-pub use match_openings::{MatchOpening, random_openings, random_plies};
+pub use match_openings::{
+    DefinedOpening, MatchOpening, defined_openings, random_openings, random_plies,
+};
 pub use matches::{
     Contender, DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings,
     MatchResult, SPRT_MAX_GAMES, TimeUse, play_match,
