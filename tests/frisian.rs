@@ -453,7 +453,7 @@ fn the_engine_keeps_to_the_king_move_limit() {
     play_all(&mut g, &["46-41", "3-9", "41-46", "9-3", "46-41", "3-9"]);
     let any = AnyGame::from(g);
     let situation = AnySituation::of_game(&any);
-    assert_eq!(situation.barred_king.map(|s| s.number()), Some(41));
+    assert_eq!(situation.barred_king().map(|s| s.number()), Some(41));
     let mut engine = Engine::new();
     for level in [
         Level::Random,

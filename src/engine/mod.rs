@@ -22,6 +22,7 @@ mod engine_rules;
 pub(crate) mod eval;
 mod eval_weights;
 pub mod hub;
+mod king_runs;
 mod levels;
 pub(crate) mod moves;
 pub mod nnue;

@@ -9,6 +9,7 @@ use smallvec::SmallVec;
 
 use super::egdb::{DbValue, Egdb};
 use super::engine_rules::EngineRules;
+use super::king_runs::Runs;
 use super::moves::{MoveBuf, SearchMove, moves_of};
 use super::nnue::NetCache;
 use super::search_params::{Reductions, SearchParams};
@@ -39,11 +40,13 @@ pub(crate) const MAX_PLY: usize = 128;
 /// The deepest iteration the search starts.
 pub(crate) const MAX_DEPTH: u32 = 96;
 
-/// A node of the search: the position, its key, and the plies since the last capture or man move.
+/// A node of the search: the position, its key, the plies since the last capture or man move, and the kings'
+/// runs of quiet moves (Frisian).
 struct Here<R: RuleSet> {
     pos: Position<R>,
     key: u64,
     quiet: u32,
+    runs: Runs,
 }
 
 /// The search state kept between searches: the transposition table and the ordering heuristics.
@@ -182,15 +185,12 @@ impl<R: EngineRules> Searcher<R> {
             pos: root,
             key: zobrist::key(&root),
             quiet: situation.earlier.len() as u32,
+            runs: Runs::of::<R>(&situation.king_runs),
         };
 
         let mut root_moves = MoveBuf::new();
         moves_of(&root, &mut root_moves);
-        if let Some(king) = situation.barred_king {
-            // Frisian: a king that has made three quiet moves in a row may only capture.
-            let bit = R::GEOMETRY.bit(king);
-            root_moves.retain(|m| m.is_capture() || u32::from(m.from) != bit);
-        }
+        bar_king(&mut root_moves, here.runs.barred(&root));
         let mut result = SearchResult {
             best: None,
             score: Score::Loss(0),
@@ -313,6 +313,8 @@ impl<R: EngineRules> Searcher<R> {
         mut beta: i32,
     ) -> i32 {
         let (pos, key, quiet) = (&here.pos, here.key, here.quiet);
+        // The table's key: the position's, and the runs that decide its moves (repetitions go by the position).
+        let tt_key = key ^ here.runs.key(pos);
         self.pv_len[ply] = 0;
         self.nodes += 1;
         if self.should_stop() {
@@ -334,6 +336,7 @@ impl<R: EngineRules> Searcher<R> {
         }
         let mut moves = MoveBuf::new();
         moves_of(pos, &mut moves);
+        bar_king(&mut moves, here.runs.barred(pos));
         if moves.is_empty() {
             return terminal_score(pos.winner_without_moves() == pos.side_to_move(), ply);
         }
@@ -354,7 +357,7 @@ impl<R: EngineRules> Searcher<R> {
 
         let pv_node = beta - alpha > 1;
         let mut tt_move = 0;
-        if let Some(entry) = self.tt.probe(key) {
+        if let Some(entry) = self.tt.probe(tt_key) {
             tt_move = entry.best;
             if !pv_node && i32::from(entry.depth) >= depth {
                 let score = from_table(entry.score, ply);
@@ -410,8 +413,9 @@ impl<R: EngineRules> Searcher<R> {
                 pos: m.play(pos),
                 key: m.key_after(key, pos),
                 quiet: if irreversible { 0 } else { quiet + 1 },
+                runs: here.runs.after(pos, m),
             };
-            self.tt.prefetch(child.key);
+            self.tt.prefetch(child.key ^ child.runs.key(&child.pos));
             let new_depth = depth - 1 + extension;
             let score = if i == 0 {
                 -self.node(&child, new_depth, ply + 1, -beta, -alpha)
@@ -470,7 +474,7 @@ impl<R: EngineRules> Searcher<R> {
             Bound::Upper
         };
         self.tt.store(
-            key,
+            tt_key,
             best.fingerprint(),
             to_table(best_score, ply),
             depth.clamp(0, 255) as u8,
@@ -534,6 +538,14 @@ impl<R: EngineRules> Searcher<R> {
             });
         }
         scores
+    }
+}
+
+/// Leaves out the quiet moves of the king at layout bit `barred` (Frisian: it has made three in a row).
+#[inline(always)]
+pub(crate) fn bar_king<B: Bits>(moves: &mut MoveBuf<B>, barred: Option<u8>) {
+    if let Some(king) = barred {
+        moves.retain(|m| m.is_capture() || m.from != king);
     }
 }
 

@@ -1,6 +1,6 @@
 //! What a game looks like to the search: the position and the history that decides draws by repetition.
 
-use crate::game::{AnyGame, DefinedGame, Game, GameVisitor};
+use crate::game::{AnyGame, DefinedGame, Game, GameVisitor, KingRuns};
 use crate::rules::{AnyPosition, English, Playable, Position, Role, RuleSet, Square};
 
 /// What a game looks like to the search: the position to search, and the positions before it since the last
@@ -13,8 +13,9 @@ pub struct Situation<R: RuleSet = English> {
     pub earlier: Vec<Position<R>>,
     /// Plies without capture or man move after which the game is drawn (80 for the 40-move rule; 0: never).
     pub move_limit_plies: u32,
-    /// A king of the side to move that may not make another quiet move (Frisian: it has made three in a row).
-    pub barred_king: Option<Square>,
+    /// Each side's run of quiet moves by one king (Frisian: a king that has made three in a row may only
+    /// capture), which the search carries on from here.
+    pub king_runs: KingRuns,
 }
 
 impl Situation {
@@ -36,8 +37,13 @@ impl<R: RuleSet> Situation<R> {
             position,
             earlier: Vec::new(),
             move_limit_plies: 2 * crate::game::DEFAULT_MOVE_LIMIT,
-            barred_king: None,
+            king_runs: KingRuns::none(R::VARIANT.king_moves_in_a_row() as u8),
         }
+    }
+
+    /// The king of the side to move that may not make another quiet move (Frisian), if there is one.
+    pub fn barred_king(&self) -> Option<Square> {
+        self.king_runs.barred(self.position.side_to_move())
     }
 
     /// The situation at the current point of a game of any rule set, with the game's own move limit.
@@ -66,7 +72,9 @@ impl<R: RuleSet> Situation<R> {
             position: *game.position(),
             earlier,
             move_limit_plies: game.move_limit() * 2,
-            barred_king: game.barred_king(),
+            king_runs: game
+                .king_runs_at(ply)
+                .unwrap_or(KingRuns::none(R::VARIANT.king_moves_in_a_row() as u8)),
         }
     }
 }
@@ -80,8 +88,9 @@ pub struct AnySituation {
     pub earlier: Vec<AnyPosition>,
     /// Plies without capture or man move after which the game is drawn (0: never).
     pub move_limit_plies: u32,
-    /// A king of the side to move that may not make another quiet move (Frisian: it has made three in a row).
-    pub barred_king: Option<Square>,
+    /// Each side's run of quiet moves by one king (Frisian: a king that has made three in a row may only
+    /// capture), which the search carries on from here.
+    pub king_runs: KingRuns,
 }
 
 impl AnySituation {
@@ -91,8 +100,13 @@ impl AnySituation {
             position,
             earlier: Vec::new(),
             move_limit_plies: 2 * crate::game::DEFAULT_MOVE_LIMIT,
-            barred_king: None,
+            king_runs: KingRuns::none(0),
         }
+    }
+
+    /// The king of the side to move that may not make another quiet move (Frisian), if there is one.
+    pub fn barred_king(&self) -> Option<Square> {
+        self.king_runs.barred(self.position.side_to_move())
     }
 
     /// The situation at the current point of a game of any rule set.
@@ -126,7 +140,7 @@ impl AnySituation {
                     position: (*game.position()).into(),
                     earlier,
                     move_limit_plies: game.move_limit() * 2,
-                    barred_king: None,
+                    king_runs: KingRuns::none(0),
                 }
             }
         }
@@ -143,7 +157,7 @@ impl AnySituation {
                 .map(R::unwrap)
                 .collect::<Option<Vec<_>>>()?,
             move_limit_plies: self.move_limit_plies,
-            barred_king: self.barred_king,
+            king_runs: self.king_runs,
         })
     }
 }
@@ -154,7 +168,7 @@ impl<R: Playable> From<Situation<R>> for AnySituation {
             position: R::wrap(situation.position),
             earlier: situation.earlier.into_iter().map(R::wrap).collect(),
             move_limit_plies: situation.move_limit_plies,
-            barred_king: situation.barred_king,
+            king_runs: situation.king_runs,
         }
     }
 }

@@ -165,7 +165,7 @@ impl Engine {
     ) -> SearchResult {
         let pos = situation.position;
         let mut legal = pos.legal_moves();
-        legal.retain(|m| !barred(situation.barred_king, m));
+        legal.retain(|m| !barred(situation.barred_king(), m));
         if legal.is_empty() {
             return SearchResult {
                 best: None,
@@ -188,7 +188,7 @@ impl Engine {
         // alone may still choose one, and then plays the first move the rules allow instead.
         if result
             .best
-            .is_some_and(|m| barred(situation.barred_king, &m))
+            .is_some_and(|m| barred(situation.barred_king(), &m))
         {
             result.best = legal.first().copied();
             result.pv = result.best.into_iter().collect();
@@ -319,7 +319,7 @@ impl EngineVisitor for Think<'_> {
                 .filter_map(<R as Playable>::unwrap)
                 .collect(),
             move_limit_plies: self.situation.move_limit_plies,
-            barred_king: self.situation.barred_king,
+            king_runs: self.situation.king_runs,
         };
         self.engine.think_typed(
             &situation,

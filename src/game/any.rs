@@ -317,6 +317,13 @@ impl AnyGame {
         forward!(self, |g| g.barred_king_at(ply), |_d| None)
     }
 
+    /// Both sides' runs of quiet king moves after `ply` moves (Frisian; empty under other rules and in defined
+    /// variants, whose definitions have no such limit); `None` past the moves played.
+    pub fn king_runs_at(&self, ply: usize) -> Option<super::KingRuns> {
+        forward!(self, |g| g.king_runs_at(ply), |d| (ply <= d.len())
+            .then(|| super::KingRuns::none(0)))
+    }
+
     /// The move-limit length in moves by each side.
     pub fn move_limit(&self) -> u32 {
         forward!(self, |g| g.move_limit(), |d| d.move_limit())

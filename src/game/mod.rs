@@ -7,7 +7,8 @@ mod defined;
 #[cfg(test)]
 mod draw_tests;
 mod draws;
-mod king_moves;
+pub(crate) mod king_moves;
+pub use king_moves::KingRuns;
 mod marks;
 mod notes;
 mod numbering;

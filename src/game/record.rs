@@ -216,6 +216,13 @@ impl<R: RuleSet> Game<R> {
         king_moves::barred_king(&self.positions[..=ply], &self.moves[..ply])
     }
 
+    /// Both sides' runs of quiet king moves after `ply` moves (Frisian; empty under other rules); `None` past the
+    /// moves played.
+    pub fn king_runs_at(&self, ply: usize) -> Option<super::KingRuns> {
+        let positions = self.positions.get(..=ply)?;
+        Some(king_moves::king_runs(positions, &self.moves[..ply]))
+    }
+
     /// The legal moves at the current point: the position's, less the quiet moves of a king that has made as
     /// many in a row as the rules allow.
     pub fn legal_moves(&self) -> MoveList {

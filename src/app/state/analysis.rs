@@ -304,7 +304,9 @@ pub(super) fn situation_at(game: &AnyGame, ply: usize) -> AnySituation {
         position,
         earlier,
         move_limit_plies: live.move_limit_plies,
-        barred_king: game.barred_king_at(ply),
+        king_runs: game
+            .king_runs_at(ply)
+            .unwrap_or(crate::game::KingRuns::none(0)),
     }
 }
 
@@ -323,7 +325,7 @@ mod tests {
             game.play_text(text).expect("a legal move");
         }
         let browsed = situation_at(&game, 6);
-        assert_eq!(browsed.barred_king.map(|s| s.number()), Some(41));
-        assert_eq!(situation_at(&game, 2).barred_king, None);
+        assert_eq!(browsed.barred_king().map(|s| s.number()), Some(41));
+        assert_eq!(situation_at(&game, 2).barred_king(), None);
     }
 }
