@@ -13,6 +13,7 @@ use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+pub(crate) use super::defined_eval::evaluate;
 use super::rng::Rng;
 use super::time_plan::TimePlan;
 use super::{Level, Limits, Progress, Score, SearchResult};
@@ -174,28 +175,6 @@ fn no_move_score(rules: &DefinedRules, ply: u32) -> i32 {
     match rules.no_moves {
         NoMoves::Loses => -(WIN - ply as i32),
         NoMoves::Wins => WIN - ply as i32,
-    }
-}
-
-/// The evaluation for the side to move: material, and how far pieces that promote have come.
-pub(crate) fn evaluate(rules: &DefinedRules, pos: &DefinedPosition) -> i32 {
-    let mut score = 0;
-    for (cell, occupant) in pos.cells.iter().enumerate() {
-        let Some((color, kind)) = *occupant else {
-            continue;
-        };
-        let k = &rules.kinds[kind];
-        let mut value = 100 * k.value as i32;
-        if let Some((_, row)) = k.promotion {
-            let advanced = rules.row_from_own_side(cell, color).min(row) as i32;
-            value += 6 * advanced;
-        }
-        score += if color == pos.side { value } else { -value };
-    }
-    // In the give-away game material is a burden.
-    match rules.no_moves {
-        NoMoves::Loses => score,
-        NoMoves::Wins => -score,
     }
 }
 

@@ -16,6 +16,7 @@
 
 mod config;
 mod defined;
+mod defined_eval;
 pub mod egdb;
 mod eleven_man;
 mod engine_rules;

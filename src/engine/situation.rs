@@ -118,7 +118,8 @@ impl AnySituation {
                 AnySituation::from(Situation::in_game(game))
             }
             fn defined(self, game: &DefinedGame) -> AnySituation {
-                // Earlier positions back to the last capture or move of a piece that could still promote.
+                // Earlier positions back to the last capture, as the game looks for repetitions: a man that moves
+                // sideways (Turkish) can go back, so a move of a piece that could still promote does not end them.
                 let ply = game.ply();
                 let mut earlier = Vec::new();
                 for i in (0..ply).rev() {
@@ -126,11 +127,7 @@ impl AnySituation {
                     else {
                         break;
                     };
-                    let rules = &before.entry().rules;
-                    let promotes = before
-                        .occupant(mv.from())
-                        .is_some_and(|(_, k)| rules.kinds[k].promotion.is_some());
-                    if mv.is_capture() || promotes {
+                    if mv.is_capture() {
                         break;
                     }
                     earlier.push(AnyPosition::Defined(*before));

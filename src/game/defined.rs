@@ -269,7 +269,15 @@ impl DefinedGame {
             return Some(outcome);
         }
         let quiet = self.quiet[ply] as usize;
-        let repeats = self.positions[ply - quiet..=ply]
+        // A repetition is looked for back to the last capture, not to the last move of a piece that can still
+        // promote: where men move sideways (Turkish) such a move can be undone, and two sides shuffling men back
+        // and forth repeat positions that the quiet-move count, reset by every man's move, never ends.
+        let since_capture = self.moves[..ply]
+            .iter()
+            .rev()
+            .take_while(|m| !m.is_capture())
+            .count();
+        let repeats = self.positions[ply - since_capture..=ply]
             .iter()
             .filter(|p| **p == *pos)
             .count() as u32;
