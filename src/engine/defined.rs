@@ -258,6 +258,10 @@ impl Search<'_> {
         if rules.promotion_wins && promoted_piece(rules, pos, pos.side.opponent()) {
             return -(WIN - ply as i32);
         }
+        if let Some(loser) = pos.lone_man_loser(rules) {
+            let won = WIN - ply as i32;
+            return if loser == pos.side { -won } else { won };
+        }
         let key = self.key(pos);
         // A position seen before on the line or in the game: a draw by repetition is near enough.
         if self.line.contains(&key) {

@@ -250,6 +250,10 @@ impl DefinedGame {
     }
 
     fn ruled_outcome(&self, ply: usize) -> Option<Outcome> {
+        // The endings of lone pieces first: a lone man against a king has lost, whether or not it could move.
+        if let Some(outcome) = self.lone_pieces_outcome(ply) {
+            return Some(outcome);
+        }
         let pos = &self.positions[ply];
         let side = pos.side_to_move();
         if let Some(winner) = pos.winner() {
@@ -264,9 +268,6 @@ impl DefinedGame {
                 (_, true, false) => WinReason::Blocked,
             };
             return Some(Outcome::Win { winner, reason });
-        }
-        if let Some(outcome) = self.lone_pieces_outcome(ply) {
-            return Some(outcome);
         }
         let quiet = self.quiet[ply] as usize;
         // A repetition is looked for back to the last capture, not to the last move of a piece that can still
@@ -304,29 +305,15 @@ impl DefinedGame {
         if !rules.lone_man_loses && rules.one_each_moves == 0 {
             return None;
         }
-        let side = |color: Color| {
-            let pieces: Vec<bool> = pos
-                .occupants()
-                .filter(|(_, (c, _))| *c == color)
-                .map(|(_, (_, kind))| rules.kinds[kind].is_king)
-                .collect();
-            (pieces.len(), pieces.iter().filter(|&&king| king).count())
-        };
-        let (black, white) = (side(Color::Black), side(Color::White));
-        if rules.lone_man_loses {
-            for (weak, strong, winner) in
-                [(black, white, Color::White), (white, black, Color::Black)]
-            {
-                if weak == (1, 0) && strong.1 > 0 {
-                    return Some(Outcome::Win {
-                        winner,
-                        reason: WinReason::LoneMan,
-                    });
-                }
-            }
+        if let Some(loser) = pos.to_position().lone_man_loser(rules) {
+            return Some(Outcome::Win {
+                winner: loser.opponent(),
+                reason: WinReason::LoneMan,
+            });
         }
+        let pieces = |color: Color| pos.occupants().filter(|(_, (c, _))| *c == color).count();
         let moves = rules.one_each_moves;
-        if moves > 0 && black.0 == 1 && white.0 == 1 {
+        if moves > 0 && pieces(Color::Black) == 1 && pieces(Color::White) == 1 {
             // Plies since the last capture: the positions back to where the count of pieces last changed.
             let count = |p: &DefinedBoard| p.occupants().count();
             let since = self.positions[..=ply]

@@ -114,6 +114,32 @@ impl DefinedPosition {
         })
     }
 
+    /// The side that has lost by `end.lone_man_loses`: left with one unpromoted piece while the other side has a
+    /// promoted one (Turkish draughts). `None` when the rules have no such ending or it does not hold.
+    pub fn lone_man_loser(&self, rules: &DefinedRules) -> Option<Color> {
+        if !rules.lone_man_loses {
+            return None;
+        }
+        // For each side: its pieces, and whether any is promoted.
+        let side = |color: Color| {
+            let mut pieces = 0;
+            let mut promoted = false;
+            for &(c, kind) in self.cells.iter().flatten() {
+                if c == color {
+                    pieces += 1;
+                    promoted |= rules.kinds.get(kind).is_some_and(|k| k.is_king);
+                }
+            }
+            (pieces, promoted)
+        };
+        let (black, white) = (side(Color::Black), side(Color::White));
+        match (black, white) {
+            ((1, false), (_, true)) => Some(Color::Black),
+            ((_, true), (1, false)) => Some(Color::White),
+            _ => None,
+        }
+    }
+
     /// A diagram: each piece's ASCII letter (upper case for White, lower for Black), `.` for an empty playable
     /// cell, `#` for a hole, blank otherwise; row 0 first.
     pub fn diagram(&self, rules: &DefinedRules) -> String {

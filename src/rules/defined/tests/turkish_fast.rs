@@ -48,10 +48,11 @@ fn the_built_in_and_copies_that_move_alike_get_the_fast_generator_and_no_other()
     // What does not change a move: the name, the pieces' names and looks, their values, the start, the ending.
     let renamed = TURKISH
         .replace("name = \"Turkish draughts\"", "name = \"Dama\"")
-        .replace("glyph = \"⛀\"", "glyph = \"o\"")
+        .replace("glyph = \"⛀\"", "glyph = \"○\"")
         .replace("first = \"white\"", "first = \"black\"")
         .replace("\"a2\", ", "")
-        .replace("[capture]", "[end]\nquiet_moves = 30\n\n[capture]");
+        .replace("quiet_moves = 0", "quiet_moves = 30")
+        .replace("one_each_moves = 2", "one_each_moves = 3");
     let copy = DefinedRules::from_toml(&renamed).expect("reads");
     assert_ne!(copy, turkish());
     assert!(copy.has_fast_turkish());
