@@ -9,35 +9,13 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::ssh::{Server, Terminal, code_on, connect, new_key, read_all};
+use common::ssh::{Dice, Server, Terminal, code_on, connect, new_key, read_all, your_move};
 use crowned::game::AnyGame;
 use crowned::rules::defined::register;
 use crowned::rules::{Color, GameType, Variant};
 
 const HOLES: &str = include_str!("../variants/holes.toml");
 const LEAPERS: &str = include_str!("../variants/leapers.toml");
-
-/// A small random number generator, so that the game played is the same every run.
-struct Dice(u64);
-
-impl Dice {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
-/// What the status line says when it is `game`'s side to move and it is this player's turn.
-fn your_move(game: &AnyGame) -> String {
-    format!(
-        "move {}, {} to play: your move",
-        game.next_move_number().number,
-        game.position().side_to_move()
-    )
-}
 
 /// Plays random legal moves until `enough` holds of the game (or it ends), each typed by the player to move once
 /// their screen says it is their turn, and seen by the watcher; how many were captures.

@@ -8,7 +8,7 @@ mod soak;
 use std::process::Command;
 use std::time::Duration;
 
-use common::ssh::{Server, Terminal, code_on, connect, new_key, read_all};
+use common::ssh::{Dice, Server, Terminal, code_on, connect, new_key, read_all, your_move};
 use crowned::game::AnyGame;
 use crowned::rules::{Color, GameType};
 
@@ -20,28 +20,6 @@ fn recorded_moves(path: &std::path::Path) -> usize {
         .ok()
         .and_then(|games| games.first().map(|game| game.moves.len()))
         .unwrap_or(0)
-}
-
-/// A small random number generator, so that the game played is the same every run.
-struct Dice(u64);
-
-impl Dice {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
-
-/// What the status line says when it is `game`'s side to move and it is this player's turn.
-fn your_move(game: &AnyGame) -> String {
-    format!(
-        "move {}, {} to play: your move",
-        game.next_move_number().number,
-        game.position().side_to_move()
-    )
 }
 
 /// Plays `plies` random legal moves (or to the end), each typed by the player to move once their screen says it

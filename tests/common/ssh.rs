@@ -373,3 +373,26 @@ pub async fn read_all(channel: &mut russh::Channel<Msg>) -> (String, Option<u32>
     }
     (String::from_utf8_lossy(&text).into_owned(), status)
 }
+
+/// A small random number generator, so that the game played is the same every run.
+pub struct Dice(pub u64);
+
+impl Dice {
+    /// A number below `n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// What the status line says when it is `game`'s side to move and it is this player's turn.
+pub fn your_move(game: &crowned::game::AnyGame) -> String {
+    format!(
+        "move {}, {} to play: your move",
+        game.next_move_number().number,
+        game.position().side_to_move()
+    )
+}
