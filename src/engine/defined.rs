@@ -9,7 +9,7 @@
 //! where that is the rule.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -55,10 +55,55 @@ struct Search<'a> {
     nodes: u64,
     node_limit: Option<u64>,
     stopped: bool,
-    table: HashMap<u64, Entry>,
+    /// Keyed by the position's key, already a good hash: the map hashes it no further.
+    table: HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>,
     /// Repetitions: the positions of the game since the last irreversible move, then those of the line.
     line: Vec<u64>,
-    hasher: BuildHasherDefault<DefaultHasher>,
+}
+
+/// The table's hasher: its keys are position keys, spread over all 64 bits already.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used; anything else is folded in byte by byte, still correctly.
+        for &b in bytes {
+            self.0 = (self.0 << 8 | self.0 >> 56) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// A position's key: a Zobrist-style sum of one pseudo-random number per (cell, side, kind) present and one for
+/// the side to move, each drawn from a fixed mixer (SplitMix64's) so that no table is needed for any board size.
+fn position_key(pos: &DefinedPosition) -> u64 {
+    let mut key = match pos.side {
+        Color::Black => 0,
+        Color::White => mix(u64::MAX),
+    };
+    for (cell, occupant) in pos.cells.iter().enumerate() {
+        if let Some((color, kind)) = occupant {
+            let side = u64::from(*color == Color::White);
+            key ^= mix(((cell as u64) << 8) | (side << 7) | *kind as u64);
+        }
+    }
+    key
+}
+
+/// SplitMix64's finaliser: a different, well-spread number for each input.
+fn mix(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 /// Chooses a move in a defined variant at `level`.
@@ -102,9 +147,8 @@ pub(super) fn think(
         nodes: 0,
         node_limit: limits.nodes,
         stopped: false,
-        table: HashMap::new(),
+        table: HashMap::default(),
         line: Vec::new(),
-        hasher: BuildHasherDefault::default(),
     };
     let root = board.to_position();
     search.line = earlier
@@ -180,7 +224,7 @@ fn no_move_score(rules: &DefinedRules, ply: u32) -> i32 {
 
 impl Search<'_> {
     fn key(&self, pos: &DefinedPosition) -> u64 {
-        self.hasher.hash_one(pos)
+        position_key(pos)
     }
 
     fn out_of_time(&mut self) -> bool {
@@ -372,6 +416,33 @@ mod tests {
         let best = result.best.expect("a move");
         assert!(best.is_capture(), "{best:?}");
         assert_eq!(result.score, Score::Win(1));
+    }
+
+    #[test]
+    fn keys_tell_positions_apart_and_agree_on_equal_ones() {
+        let id = crate::rules::defined::load_builtin("turkish")
+            .expect("built in")
+            .expect("loads");
+        let rules = &id.get().rules;
+        let mut pos = DefinedPosition::start(rules);
+        let mut rng = Rng::new(5);
+        let mut seen: Vec<DefinedPosition> = Vec::new();
+        for _ in 0..80 {
+            let moves = crate::rules::defined::legal_moves(rules, &pos);
+            if moves.is_empty() {
+                break;
+            }
+            seen.push(pos.clone());
+            pos = pos.play(&moves[rng.below(moves.len())]);
+        }
+        for a in &seen {
+            for b in &seen {
+                assert_eq!(position_key(a) == position_key(b), a == b);
+            }
+            let mut other = a.clone();
+            other.side = a.side.opponent();
+            assert_ne!(position_key(a), position_key(&other));
+        }
     }
 
     #[test]
