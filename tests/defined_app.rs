@@ -1,7 +1,7 @@
 //! Variants defined in files, played through the app: by keys to the end of a game, saved and resumed, drawn on
 //! the screen with the definition's own pieces and holes, and chosen in the new-game dialog.
 
-use crowned::app::{Action, App, Key, KeyCode, Mode, Modifiers, action_for_key};
+use crowned::app::{Action, App, KeyCode, Mode};
 use crowned::game::AnyGame;
 use crowned::rules::defined::register;
 use crowned::rules::{GameType, Square, Variant};
@@ -10,7 +10,7 @@ use crowned::ui::{Options, PieceStyle};
 
 use crate::common;
 
-use common::app::HUMANS;
+use common::app::{HUMANS, key, walk_to};
 use common::screen::{render, screen, text};
 
 fn defined(text: &str) -> GameType {
@@ -23,36 +23,6 @@ fn leapers() -> GameType {
 
 fn holes() -> GameType {
     defined(include_str!("../variants/holes.toml"))
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    let key = Key {
-        code,
-        modifiers: Modifiers::default(),
-    };
-    if let Some(action) = action_for_key(app, key) {
-        let _ = app.update(action);
-    }
-}
-
-/// Walks the cursor to `square` with the arrow keys.
-fn walk_to(app: &mut App, square: Square) {
-    let (row, col) = app.board().row_col(square);
-    for _ in 0..64 {
-        let (now_row, now_col) = app.cursor();
-        let code = match (now_row.cmp(&row), now_col.cmp(&col)) {
-            (std::cmp::Ordering::Greater, _) => KeyCode::Up,
-            (std::cmp::Ordering::Less, _) => KeyCode::Down,
-            (_, std::cmp::Ordering::Greater) => KeyCode::Left,
-            (_, std::cmp::Ordering::Less) => KeyCode::Right,
-            _ => return,
-        };
-        key(app, code);
-    }
-    panic!(
-        "the cursor did not reach {square} (it is at {:?})",
-        app.cursor()
-    );
 }
 
 /// Plays a game of `game_type` by keys, a fixed choice of move each time, until it ends.

@@ -1,14 +1,14 @@
 //! Every variant and board played through the app by keys: the cursor keys walk to each square and Space picks
 //! it, move after move, until the game ends by its own rules. Then the record goes to PDN and comes back.
 
-use crowned::app::{Action, App, Key, KeyCode, Mode, Modifiers, action_for_key};
+use crowned::app::{Action, App, KeyCode, Mode};
 use crowned::game::AnyGame;
 use crowned::game::pdn::{open_game, parse_games};
-use crowned::rules::{ENGLISH_SIZES, GameType, Square, Variant};
+use crowned::rules::{ENGLISH_SIZES, GameType, Variant};
 
 use crate::common;
 
-use common::app::HUMANS;
+use common::app::{HUMANS, key, walk_to};
 
 /// Every game type the app offers: each variant on its own board, and English rules on each other board.
 fn game_types() -> Vec<GameType> {
@@ -17,40 +17,6 @@ fn game_types() -> Vec<GameType> {
         all.push(GameType::new(Variant::English, Some(size), None).expect("an English board"));
     }
     all
-}
-
-fn key(app: &mut App, code: KeyCode) {
-    let key = Key {
-        code,
-        modifiers: Modifiers::default(),
-    };
-    if let Some(action) = action_for_key(app, key) {
-        let _ = app.update(action);
-    }
-}
-
-/// Walks the cursor to `square` with the arrow keys: up or down a row at a time, then along the row.
-fn walk_to(app: &mut App, square: Square) {
-    let (row, col) = app.board().row_col(square);
-    for _ in 0..64 {
-        let (now_row, now_col) = app.cursor();
-        let code = if now_row > row {
-            KeyCode::Up
-        } else if now_row < row {
-            KeyCode::Down
-        } else if now_col > col {
-            KeyCode::Left
-        } else if now_col < col {
-            KeyCode::Right
-        } else {
-            return;
-        };
-        key(app, code);
-    }
-    panic!(
-        "the cursor did not reach {square} (it is at {:?})",
-        app.cursor()
-    );
 }
 
 /// Plays a whole game of `game_type` by keys, choosing moves by a fixed rule, and returns the game.

@@ -130,22 +130,7 @@ impl RulesVisitor for Bench {
             plain_time.as_secs_f64(),
             rate(plain_nodes, plain_time) / 1e6,
         )?;
-        let mut engine = Engine::with_config(self.engine.clone());
-        let result = engine.think(
-            &situations[0],
-            Level::Max,
-            &Limits::time(self.time),
-            0,
-            &mut |_| {},
-        );
-        writeln!(
-            out,
-            "start position, {:.1} s: depth {} ({} nodes)",
-            self.time.as_secs_f64(),
-            result.depth,
-            result.nodes
-        )?;
-        Ok(())
+        start_depth(&mut out, &situations[0], self.time, &self.engine)
     }
 
     fn visit<R: Playable>(self) -> Result<()> {
@@ -198,23 +183,32 @@ impl RulesVisitor for Bench {
                 rate(nodes, time) / rate(full_nodes, full_time)
             )?;
         }
-        let mut engine = Engine::with_config(self.engine.clone());
-        let result = engine.think(
+        start_depth(
+            &mut out,
             &Situation::at(positions[0]).into(),
-            Level::Max,
-            &Limits::time(self.time),
-            0,
-            &mut |_| {},
-        );
-        writeln!(
-            out,
-            "start position, {:.1} s: depth {} ({} nodes)",
-            self.time.as_secs_f64(),
-            result.depth,
-            result.nodes
-        )?;
-        Ok(())
+            self.time,
+            &self.engine,
+        )
     }
+}
+
+/// The last line of every bench: the depth `max` reaches from the start in `time`.
+fn start_depth(
+    out: &mut impl Write,
+    start: &AnySituation,
+    time: Duration,
+    config: &EngineConfig,
+) -> Result<()> {
+    let mut engine = Engine::with_config(config.clone());
+    let result = engine.think(start, Level::Max, &Limits::time(time), 0, &mut |_| {});
+    writeln!(
+        out,
+        "start position, {:.1} s: depth {} ({} nodes)",
+        time.as_secs_f64(),
+        result.depth,
+        result.nodes
+    )?;
+    Ok(())
 }
 
 /// The start of the game type, then the openings.

@@ -2,7 +2,9 @@
 
 use std::collections::VecDeque;
 
-use crowned::app::{Action, App, Effect, Player, Players, Timer};
+use crowned::app::{
+    Action, App, Effect, Key, KeyCode, Modifiers, Player, Players, Timer, action_for_key,
+};
 use crowned::engine::{Engine, Limits};
 use crowned::game::AnyGame;
 use crowned::rules::{GameType, Square};
@@ -73,4 +75,39 @@ pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
         }
     }
     left
+}
+
+/// Presses one key, as the front end would: its action, if it has one here, goes to the app.
+pub fn key(app: &mut App, code: KeyCode) {
+    let key = Key {
+        code,
+        modifiers: Modifiers::default(),
+    };
+    if let Some(action) = action_for_key(app, key) {
+        let _ = app.update(action);
+    }
+}
+
+/// Walks the cursor to `square` with the arrow keys: up or down a row at a time, then along the row.
+pub fn walk_to(app: &mut App, square: Square) {
+    let (row, col) = app.board().row_col(square);
+    for _ in 0..64 {
+        let (now_row, now_col) = app.cursor();
+        let code = if now_row > row {
+            KeyCode::Up
+        } else if now_row < row {
+            KeyCode::Down
+        } else if now_col > col {
+            KeyCode::Left
+        } else if now_col < col {
+            KeyCode::Right
+        } else {
+            return;
+        };
+        key(app, code);
+    }
+    panic!(
+        "the cursor did not reach {square} (it is at {:?})",
+        app.cursor()
+    );
 }

@@ -10,7 +10,6 @@ use super::parse::GameText;
 use super::replay::{MoveNumber, ReplayError};
 use super::write::{push_comment, push_tags, wrap};
 use crate::game::defined::DefinedGame;
-use crate::game::marks::MoveMark;
 use crate::rules::defined::{
     DefinedId, DefinedRules, RegistryError, definition_only_builtins, from_fen, parse_move,
     register, to_fen,
@@ -147,11 +146,7 @@ pub fn replay_defined(text: &GameText, id: DefinedId) -> (DefinedGame, Option<Re
             Ok(mv) => {
                 game.push(mv);
                 game.set_comment(ply + 1, token.comment.clone());
-                let mark = token
-                    .annotations
-                    .iter()
-                    .find_map(|a| MoveMark::from_annotation(a));
-                game.set_mark(ply + 1, mark);
+                game.set_mark(ply + 1, token.mark());
             }
             Err(reason) => {
                 error = Some(ReplayError::Move {

@@ -53,6 +53,15 @@ pub struct MoveToken {
     pub annotations: Vec<String>,
 }
 
+impl MoveToken {
+    /// The move's mark: the first annotation that marks a move (`!?`, `$5`); NAGs about positions are not kept.
+    pub fn mark(&self) -> Option<crate::game::marks::MoveMark> {
+        self.annotations
+            .iter()
+            .find_map(|a| crate::game::marks::MoveMark::from_annotation(a))
+    }
+}
+
 /// One game as written: its tags, its main line and its result token.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct GameText {

@@ -8,7 +8,6 @@ use super::game_type::{
     VariantError, WithRules, game_type_of_or, needs_replay_to_guess, title, with_rules,
 };
 use super::parse::GameText;
-use crate::game::marks::MoveMark;
 use crate::game::outcome::{DrawReason, Outcome, WinReason};
 use crate::game::record::Game;
 use crate::rules::{
@@ -110,12 +109,7 @@ pub fn replay<R: RuleSet>(text: &GameText) -> Replayed<R> {
             Ok(mv) => {
                 game.push(mv);
                 game.set_comment(ply + 1, token.comment.clone());
-                // The first annotation that marks a move; NAGs about positions are not kept.
-                let mark = token
-                    .annotations
-                    .iter()
-                    .find_map(|a| MoveMark::from_annotation(a));
-                game.set_mark(ply + 1, mark);
+                game.set_mark(ply + 1, token.mark());
             }
             Err(reason) => {
                 let number = MoveNumber::of_ply(ply, start.side_to_move(), R::FIRST_TO_MOVE);
@@ -300,6 +294,7 @@ fn assumed_note(assumed: Option<GameType>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::marks::MoveMark;
     use crate::game::pdn::parse_games;
 
     fn text(pdn: &str) -> GameText {
