@@ -77,10 +77,18 @@ fn builtin_definition_of(text: &GameText) -> Option<Result<DefinedId, RegistryEr
     let tag = text.tags.get("GameType")?;
     // The number, alone or before the board's description (`30,W,8,8,A0,0`).
     let number: u32 = tag.split(',').next()?.trim().parse().ok()?;
-    definition_only_builtins().find_map(|(_, definition)| {
-        let rules = DefinedRules::from_toml(definition).ok()?;
-        (rules.game_type == Some(number)).then(|| register(definition))
-    })
+    // Read once: the game type of each definition-only built-in, so that a file of thousands of games parses
+    // no definition per game.
+    static NUMBERED: std::sync::OnceLock<Vec<(u32, &'static str)>> = std::sync::OnceLock::new();
+    let numbered = NUMBERED.get_or_init(|| {
+        definition_only_builtins()
+            .filter_map(|(_, text)| Some((DefinedRules::from_toml(text).ok()?.game_type?, text)))
+            .collect()
+    });
+    numbered
+        .iter()
+        .find(|(n, _)| *n == number)
+        .map(|(_, text)| register(text))
 }
 
 /// A defined game as canonical PDN.
