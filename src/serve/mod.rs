@@ -19,6 +19,7 @@ mod identity;
 mod ids;
 pub mod input;
 mod limits;
+pub mod nodes;
 pub mod offered;
 mod play;
 mod player;

@@ -1,0 +1,41 @@
+//! Several `crowned serve` processes on one PostgreSQL database, one server to players.
+//!
+//! Each process is a *node*, known by the name it is started with. A room is owned by exactly one node at a time
+//! ([`lease`]): the owner holds a lease row that it renews on a heartbeat, and another node may take the room over
+//! only once the lease has lapsed, by one conditional write that exactly one node can win. Nodes talk to each other
+//! through the database ([`bus`]): a message is a row addressed to a node, announced with `NOTIFY` on that node's
+//! channel, so a player on one node reaches a room owned by another, and the owner stays the one authority on the
+//! game.
+//!
+//! Every time compared here is the database's own (`now()`), so the nodes' clocks need not agree.
+
+pub mod bus;
+pub mod lease;
+mod name;
+mod schema;
+
+pub use bus::{Inbox, Message};
+pub use lease::{Holder, Leases};
+pub use name::{NodeName, NodeNameError};
+pub use schema::create_schema;
+
+use thiserror::Error;
+
+/// What goes wrong between nodes.
+#[derive(Debug, Error)]
+pub enum NodesError {
+    /// The database failed, or the connection to it was lost.
+    #[error("the nodes' database: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    /// A message too large to send: the bus carries game states and requests, never more than this.
+    #[error("a message of {size} bytes is larger than the {limit} a node sends")]
+    TooLarge {
+        /// The message's size.
+        size: usize,
+        /// The most a message may have.
+        limit: usize,
+    },
+}
+
+#[cfg(test)]
+mod tests;

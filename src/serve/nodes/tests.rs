@@ -1,0 +1,227 @@
+//! The leases and the bus against a real PostgreSQL server.
+
+use std::time::Duration;
+
+use tokio_postgres::{Client, Config, NoTls};
+
+use super::bus::{self, Inbox, MAX_MESSAGE};
+use super::lease::{self, Leases};
+use super::{NodeName, NodesError, create_schema};
+use crate::serve::ids::{GameId, RoomCode};
+
+/// A fresh database of its own on the test server, with the nodes' tables.
+async fn database() -> Config {
+    let url = std::env::var("CROWNED_TEST_POSTGRES")
+        .expect("CROWNED_TEST_POSTGRES: a PostgreSQL server for the nodes' tests");
+    let admin_config: Config = url.parse().expect("a PostgreSQL URL");
+    let (admin, connection) = admin_config.connect(NoTls).await.expect("the test server");
+    tokio::spawn(connection);
+    let name = format!("nodes_test_{}", rand::random::<u64>());
+    admin
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .expect("a database");
+    let mut config = admin_config.clone();
+    config.dbname(&name);
+    let mut db = connect(&config).await;
+    create_schema(&mut db).await.expect("the schema");
+    config
+}
+
+async fn connect(config: &Config) -> Client {
+    let (client, connection) = config.connect(NoTls).await.expect("the test database");
+    tokio::spawn(connection);
+    client
+}
+
+/// The inbox's next message's text, waited for at most a few seconds.
+async fn next(inbox: &mut Inbox) -> String {
+    tokio::time::timeout(Duration::from_secs(10), inbox.next())
+        .await
+        .expect("a message in time")
+        .expect("the inbox runs")
+        .body
+}
+
+fn node(name: &str) -> NodeName {
+    name.parse().expect("a node name")
+}
+
+fn code(text: &str) -> RoomCode {
+    RoomCode::new(text)
+}
+
+#[tokio::test]
+async fn a_room_has_one_owner_until_its_lease_lapses() {
+    let config = database().await;
+    let db = connect(&config).await;
+    let one = Leases::new(node("one"), Duration::from_millis(300));
+    let two = Leases::new(node("two"), Duration::from_secs(30));
+    assert!(one.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
+    assert!(!two.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
+    // Claiming again one's own room renews it.
+    assert!(one.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
+    let holder = lease::holder(&db, &code("K7QX"))
+        .await
+        .unwrap()
+        .expect("a holder");
+    assert_eq!(
+        (holder.node.as_str(), holder.game, holder.live),
+        ("one", GameId::new(1), true)
+    );
+    assert!(lease::lapsed(&db).await.unwrap().is_empty());
+
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(
+        lease::lapsed(&db).await.unwrap(),
+        vec![(code("K7QX"), GameId::new(1))]
+    );
+    assert!(
+        !lease::holder(&db, &code("K7QX"))
+            .await
+            .unwrap()
+            .unwrap()
+            .live
+    );
+    assert!(two.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
+    // The old owner finds out on its heartbeat that the room is no longer its own.
+    assert!(one.renew(&db).await.unwrap().is_empty());
+    assert!(!one.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
+    assert_eq!(
+        two.renew(&db)
+            .await
+            .unwrap()
+            .into_iter()
+            .collect::<Vec<_>>(),
+        vec![code("K7QX")]
+    );
+}
+
+#[tokio::test]
+async fn two_nodes_racing_for_a_lapsed_room_one_wins() {
+    let config = database().await;
+    let (a, b) = (connect(&config).await, connect(&config).await);
+    let dead = Leases::new(node("dead"), Duration::ZERO);
+    let one = Leases::new(node("one"), Duration::from_secs(30));
+    let two = Leases::new(node("two"), Duration::from_secs(30));
+    for round in 0..40 {
+        let room = code(&format!("R{round:03}"));
+        assert!(dead.claim(&a, &room, GameId::new(round)).await.unwrap());
+        let (won_one, won_two) = tokio::join!(
+            one.claim(&a, &room, GameId::new(round)),
+            two.claim(&b, &room, GameId::new(round))
+        );
+        let (won_one, won_two) = (won_one.unwrap(), won_two.unwrap());
+        assert!(won_one != won_two, "round {round}: {won_one} {won_two}");
+        let winner = if won_one { "one" } else { "two" };
+        let holder = lease::holder(&a, &room).await.unwrap().expect("a holder");
+        assert_eq!(holder.node, winner);
+    }
+    let held = one.renew(&a).await.unwrap().len() + two.renew(&b).await.unwrap().len();
+    assert_eq!(held, 40);
+}
+
+#[tokio::test]
+async fn released_rooms_are_free_and_the_heartbeat_shows_who_lives() {
+    let config = database().await;
+    let db = connect(&config).await;
+    let one = Leases::new(node("one"), Duration::from_secs(30));
+    let two = Leases::new(node("two"), Duration::from_secs(30));
+    for (i, room) in ["AAAA", "BBBB", "CCCC"].into_iter().enumerate() {
+        assert!(
+            one.claim(&db, &code(room), GameId::new(i as i64))
+                .await
+                .unwrap()
+        );
+    }
+    one.release(&db, &code("AAAA")).await.unwrap();
+    // Another node's release leaves a room alone.
+    two.release(&db, &code("BBBB")).await.unwrap();
+    assert!(lease::holder(&db, &code("AAAA")).await.unwrap().is_none());
+    assert!(lease::holder(&db, &code("BBBB")).await.unwrap().is_some());
+    assert!(two.claim(&db, &code("AAAA"), GameId::new(9)).await.unwrap());
+    assert_eq!(one.renew(&db).await.unwrap().len(), 2);
+    two.renew(&db).await.unwrap();
+    assert_eq!(
+        lease::live_nodes(&db, Duration::from_secs(10))
+            .await
+            .unwrap(),
+        vec!["one".to_string(), "two".to_string()]
+    );
+    assert_eq!(one.release_all(&db).await.unwrap(), 2);
+    assert!(two.claim(&db, &code("CCCC"), GameId::new(2)).await.unwrap());
+}
+
+#[tokio::test]
+async fn messages_reach_their_node_only_in_order() {
+    let config = database().await;
+    let db = connect(&config).await;
+    // Sent before anyone listens: they wait.
+    bus::send(&db, &node("b"), "early").await.unwrap();
+    let mut inbox_b = Inbox::listen(config.clone(), node("b")).await.unwrap();
+    let mut inbox_c = Inbox::listen(config.clone(), node("c")).await.unwrap();
+    for i in 0..300 {
+        bus::send(&db, &node("b"), &format!("to b {i}"))
+            .await
+            .unwrap();
+    }
+    bus::send(&db, &node("c"), "to c").await.unwrap();
+    assert_eq!(next(&mut inbox_b).await, "early");
+    for i in 0..300 {
+        assert_eq!(next(&mut inbox_b).await, format!("to b {i}"));
+    }
+    assert_eq!(next(&mut inbox_c).await, "to c");
+    assert!(
+        tokio::time::timeout(Duration::from_millis(300), inbox_c.next())
+            .await
+            .is_err()
+    );
+
+    let huge = "x".repeat(MAX_MESSAGE + 1);
+    assert!(matches!(
+        bus::send(&db, &node("b"), &huge).await,
+        Err(NodesError::TooLarge { .. })
+    ));
+    let largest = "y".repeat(MAX_MESSAGE);
+    bus::send(&db, &node("b"), &largest).await.unwrap();
+    assert_eq!(next(&mut inbox_b).await.len(), MAX_MESSAGE);
+}
+
+#[tokio::test]
+async fn the_inbox_connects_again_and_stale_messages_are_dropped() {
+    let config = database().await;
+    let db = connect(&config).await;
+    let mut listening = config.clone();
+    listening.application_name("crowned-test-inbox");
+    let mut inbox = Inbox::listen(listening, node("b")).await.unwrap();
+    let cut = db
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE application_name = 'crowned-test-inbox'",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(cut.len(), 1);
+    bus::send(&db, &node("b"), "after the cut").await.unwrap();
+    let message = tokio::time::timeout(Duration::from_secs(15), inbox.next())
+        .await
+        .expect("a message in time")
+        .expect("the inbox runs");
+    assert_eq!(message.body, "after the cut");
+
+    bus::send(&db, &node("gone"), "never read").await.unwrap();
+    assert_eq!(
+        bus::purge_stale(&db, Duration::from_secs(60))
+            .await
+            .unwrap(),
+        0
+    );
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(
+        bus::purge_stale(&db, Duration::from_millis(100))
+            .await
+            .unwrap(),
+        1
+    );
+}
