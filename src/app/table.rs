@@ -64,7 +64,7 @@ pub fn read_table_code(text: &str) -> Option<String> {
 }
 
 /// Something offered to the opponent, who accepts or declines.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum OfferKind {
     /// A draw.
     Draw,
@@ -89,7 +89,7 @@ impl OfferKind {
 }
 
 /// A seat as the people at the table see it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SeatView {
     /// The player's display name (already made safe to print).
     pub name: String,

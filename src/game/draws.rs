@@ -48,7 +48,7 @@ pub enum Counting {
 }
 
 /// The material of an ending rule. A "lone king" is a side with one piece, a king.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Ending {
     /// A lone king against `min` to `max` pieces, at least one of them a king.
     LoneKingAgainst {

@@ -6,7 +6,7 @@ use super::draws::{Ending, number};
 use crate::rules::Color;
 
 /// Why a game was won.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum WinReason {
     /// The loser has no pieces left.
     NoPieces,
@@ -31,7 +31,7 @@ pub enum WinReason {
 }
 
 /// Why a game was drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum DrawReason {
     /// The same position, with the same side to move, stood on the board as often as the variant allows.
     Repetition {
@@ -61,7 +61,7 @@ pub enum DrawReason {
 }
 
 /// The end of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Outcome {
     /// One side won.
     Win {

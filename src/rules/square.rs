@@ -6,7 +6,9 @@ use std::fmt;
 ///
 /// In English draughts Black (the dark pieces) starts on squares 1-12 at the top of the diagram and moves first;
 /// White starts on 21-32 at the bottom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Color {
     /// The dark side; moves towards the higher square numbers.
     Black,

@@ -13,6 +13,7 @@ pub mod bus;
 pub mod lease;
 mod name;
 mod schema;
+pub mod wire;
 
 pub use bus::{Inbox, Message};
 pub use lease::{Holder, Leases};
