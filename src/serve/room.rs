@@ -113,6 +113,11 @@ pub enum Command {
 pub struct RoomHandle(mpsc::Sender<Command>);
 
 impl RoomHandle {
+    /// A handle whose commands go to `commands`: a room run elsewhere (on another node, through a relay).
+    pub fn relayed(commands: mpsc::Sender<Command>) -> RoomHandle {
+        RoomHandle(commands)
+    }
+
     /// Sends a command; `false` when the room has ended.
     pub async fn send(&self, command: Command) -> bool {
         self.0.send(command).await.is_ok()

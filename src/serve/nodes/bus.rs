@@ -194,3 +194,48 @@ async fn run(
         }
     }
 }
+
+/// A node's connection for sending: made again when it is lost.
+pub struct Outbox {
+    config: Config,
+    client: tokio::sync::Mutex<Option<Arc<Client>>>,
+}
+
+impl Outbox {
+    /// Connects for sending (so a wrong address is an error here).
+    pub async fn connect(config: Config) -> Result<Outbox, NodesError> {
+        let outbox = Outbox {
+            config,
+            client: tokio::sync::Mutex::new(None),
+        };
+        outbox.client().await?;
+        Ok(outbox)
+    }
+
+    async fn client(&self) -> Result<Arc<Client>, NodesError> {
+        let mut held = self.client.lock().await;
+        if let Some(client) = held.as_ref().filter(|client| !client.is_closed()) {
+            return Ok(Arc::clone(client));
+        }
+        let (client, connection) = self.config.connect(NoTls).await?;
+        tokio::spawn(async move {
+            if let Err(error) = connection.await {
+                tracing::warn!(%error, "the nodes' sending connection failed");
+            }
+        });
+        let client = Arc::new(client);
+        *held = Some(Arc::clone(&client));
+        Ok(client)
+    }
+
+    /// Sends `body` to the node `to` ([`send`]), connecting again once if the connection was lost.
+    pub async fn send(&self, to: &NodeName, body: &str) -> Result<(), NodesError> {
+        let client = self.client().await?;
+        match send(&client, to, body).await {
+            Err(NodesError::Postgres(_)) if client.is_closed() => {
+                send(&*self.client().await?, to, body).await
+            }
+            sent => sent,
+        }
+    }
+}

@@ -12,12 +12,14 @@
 pub mod bus;
 pub mod lease;
 mod name;
+pub mod relay;
 mod schema;
 pub mod wire;
 
-pub use bus::{Inbox, Message};
+pub use bus::{Inbox, Message, Outbox};
 pub use lease::{Holder, Leases};
 pub use name::{NodeName, NodeNameError};
+pub use relay::{Relay, RoomsHere};
 pub use schema::create_schema;
 
 use thiserror::Error;

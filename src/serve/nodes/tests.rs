@@ -9,8 +9,11 @@ use super::lease::{self, Leases};
 use super::{NodeName, NodesError, create_schema};
 use crate::serve::ids::{GameId, RoomCode};
 
+#[path = "relay_tests.rs"]
+mod relay;
+
 /// A fresh database of its own on the test server, with the nodes' tables.
-async fn database() -> Config {
+pub(super) async fn database() -> Config {
     let url = std::env::var("CROWNED_TEST_POSTGRES")
         .expect("CROWNED_TEST_POSTGRES: a PostgreSQL server for the nodes' tests");
     let admin_config: Config = url.parse().expect("a PostgreSQL URL");
@@ -28,7 +31,7 @@ async fn database() -> Config {
     config
 }
 
-async fn connect(config: &Config) -> Client {
+pub(super) async fn connect(config: &Config) -> Client {
     let (client, connection) = config.connect(NoTls).await.expect("the test database");
     tokio::spawn(connection);
     client
@@ -43,7 +46,7 @@ async fn next(inbox: &mut Inbox) -> String {
         .body
 }
 
-fn node(name: &str) -> NodeName {
+pub(super) fn node(name: &str) -> NodeName {
     name.parse().expect("a node name")
 }
 

@@ -110,6 +110,12 @@ pub enum RoomError {
         "you have {0} games in progress, the most one player may have: finish one (or resign) first"
     )]
     TooManyGames(usize),
+    /// The refusal of a room another node owns, in its words.
+    #[error("{0}")]
+    Elsewhere(String),
+    /// The node that owns the room did not answer in time.
+    #[error("the game's server did not answer in time; try again")]
+    NoAnswer,
 }
 
 #[cfg(test)]

@@ -1,0 +1,497 @@
+//! Rooms across nodes: a person connected to this node at a room another node owns, and the other way round.
+//!
+//! To a connection, a room elsewhere is a [`RoomHandle`] like any other ([`Relay::room_at`]): its commands go to
+//! a task that sends them to the owner, and the news for each person comes back on a *link*, numbered by this
+//! node, into the same bounded queue a local room would fill. On the owner, each link from another node is a
+//! visitor with a queue of its own, given to the room as a local connection's would be; a task sends what comes
+//! out of it to the visitor's node. The room never knows the difference, and it stays the one authority on its
+//! game: a move from another node is checked like any other.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::{mpsc, oneshot};
+use tokio_postgres::Config;
+
+use super::bus::{Inbox, Outbox};
+use super::wire::{Envelope, event_from_wire, event_to_wire, request_from_wire, request_to_wire};
+use super::{NodeName, NodesError};
+use crate::app::TableEvent;
+use crate::rules::Color;
+use crate::serve::identity::Identity;
+use crate::serve::ids::{Fingerprint, RoomCode};
+use crate::serve::room::{Command, Line, RoomError, RoomHandle, UPDATES_QUEUE, Updates};
+
+/// How long a seat asked of another node may wait for its answer.
+pub const ANSWER_WAIT: Duration = Duration::from_secs(10);
+
+/// Finds a room this node runs, by code.
+pub type RoomsHere = Arc<dyn Fn(&RoomCode) -> Option<RoomHandle> + Send + Sync>;
+
+/// A person here at a room another node owns.
+struct Away {
+    owner: NodeName,
+    code: RoomCode,
+    who: Fingerprint,
+    updates: Updates,
+    /// Where the answer to their seat goes, until it comes.
+    seating: Option<oneshot::Sender<Result<Color, RoomError>>>,
+    /// The newest state they missed while their queue was full, sent before anything else once it has room.
+    behind: Option<TableEvent>,
+}
+
+/// A person on another node at a room here.
+struct Visitor {
+    room: RoomHandle,
+    who: Fingerprint,
+    line: Line,
+}
+
+/// This node's side of the rooms shared between nodes.
+pub struct Relay {
+    node: NodeName,
+    outbox: Outbox,
+    away: Mutex<HashMap<u64, Away>>,
+    visitors: Mutex<HashMap<(NodeName, u64), Visitor>>,
+    next_link: AtomicU64,
+    rooms_here: RoomsHere,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Relay {
+    /// Starts the relay of node `node` on the database at `config`: it listens for the other nodes' messages and
+    /// finds the rooms they ask for with `rooms_here`. It stops when the last handle to it is dropped.
+    pub async fn start(
+        config: Config,
+        node: NodeName,
+        rooms_here: RoomsHere,
+    ) -> Result<Arc<Relay>, NodesError> {
+        let outbox = Outbox::connect(config.clone()).await?;
+        let mut inbox = Inbox::listen(config, node.clone()).await?;
+        let relay = Arc::new(Relay {
+            node,
+            outbox,
+            away: Mutex::default(),
+            visitors: Mutex::default(),
+            next_link: AtomicU64::new(1),
+            rooms_here,
+        });
+        let weak = Arc::downgrade(&relay);
+        tokio::spawn(async move {
+            while let Some(message) = inbox.next().await {
+                let Some(relay) = weak.upgrade() else { break };
+                relay.take(&message.body).await;
+            }
+        });
+        Ok(relay)
+    }
+
+    /// The node this relay speaks for.
+    pub fn node(&self) -> &NodeName {
+        &self.node
+    }
+
+    /// A handle to the room `code` that node `owner` runs.
+    pub fn room_at(self: &Arc<Self>, owner: NodeName, code: RoomCode) -> RoomHandle {
+        let (commands, mut asked) = mpsc::channel(256);
+        let relay = Arc::clone(self);
+        tokio::spawn(async move {
+            while let Some(command) = asked.recv().await {
+                relay.forward(&owner, &code, command).await;
+            }
+        });
+        RoomHandle::relayed(commands)
+    }
+
+    /// People here at rooms elsewhere, and people elsewhere at rooms here.
+    pub fn links(&self) -> (usize, usize) {
+        (locked(&self.away).len(), locked(&self.visitors).len())
+    }
+
+    /// Drops every person here at the room `code` elsewhere, as if the room had ended: its owner is gone (its
+    /// lease lapsed), and they will find the game again where it is taken over.
+    pub fn close_room(&self, code: &RoomCode) {
+        locked(&self.away).retain(|_, away| away.code != *code);
+    }
+
+    /// Takes every visitor from the node `node` away from the rooms here, as if their connections had dropped:
+    /// that node has died, and its players' seats wait for them for the grace period, as after any drop.
+    pub async fn forget_node(&self, node: &NodeName) {
+        let gone: Vec<Visitor> = {
+            let mut visitors = locked(&self.visitors);
+            let keys: Vec<_> = visitors
+                .keys()
+                .filter(|(from, _)| from == node)
+                .cloned()
+                .collect();
+            keys.iter().filter_map(|key| visitors.remove(key)).collect()
+        };
+        for visitor in gone {
+            visitor
+                .room
+                .send(Command::Leave {
+                    who: visitor.who,
+                    line: visitor.line,
+                })
+                .await;
+        }
+    }
+
+    async fn send(&self, to: &NodeName, envelope: &Envelope) -> bool {
+        match self.outbox.send(to, &envelope.to_text()).await {
+            Ok(()) => true,
+            Err(error) => {
+                tracing::warn!(%error, to = %to, "cannot send to another node");
+                false
+            }
+        }
+    }
+
+    /// A command for the room `code` on node `owner`, from a connection here.
+    async fn forward(self: &Arc<Self>, owner: &NodeName, code: &RoomCode, command: Command) {
+        let from = self.node.to_string();
+        match command {
+            Command::Sit {
+                who,
+                color,
+                rating,
+                updates,
+                reply,
+            } => {
+                let link = self.open_link(owner, code, &who, updates, Some(reply));
+                let asked = Envelope::Sit {
+                    from,
+                    link,
+                    code: code.to_string(),
+                    fingerprint: who.fingerprint.to_string(),
+                    name: who.name,
+                    color,
+                    rating,
+                };
+                if !self.send(owner, &asked).await {
+                    self.answer_seat(link, Err(RoomError::NoAnswer));
+                    return;
+                }
+                let relay = Arc::downgrade(self);
+                tokio::spawn(async move {
+                    tokio::time::sleep(ANSWER_WAIT).await;
+                    if let Some(relay) = relay.upgrade() {
+                        relay.answer_seat(link, Err(RoomError::NoAnswer));
+                    }
+                });
+            }
+            Command::Watch { who, updates } => {
+                let link = self.open_link(owner, code, &who, updates, None);
+                let asked = Envelope::Watch {
+                    from,
+                    link,
+                    code: code.to_string(),
+                    fingerprint: who.fingerprint.to_string(),
+                    name: who.name,
+                };
+                if !self.send(owner, &asked).await {
+                    locked(&self.away).remove(&link);
+                }
+            }
+            Command::Ask { who, request } => {
+                let link = locked(&self.away)
+                    .iter()
+                    .find(|(_, away)| away.code == *code && away.who == who)
+                    .map(|(link, _)| *link);
+                if let Some(link) = link {
+                    let asked = Envelope::Ask {
+                        from,
+                        link,
+                        code: code.to_string(),
+                        request: request_to_wire(&request),
+                    };
+                    self.send(owner, &asked).await;
+                }
+            }
+            Command::Leave { who, line } => {
+                let connection = line.upgrade();
+                let link = {
+                    let mut away = locked(&self.away);
+                    let link = away
+                        .iter()
+                        .find(|(_, away)| {
+                            away.code == *code
+                                && away.who == who
+                                && connection
+                                    .as_ref()
+                                    .is_some_and(|c| c.same_channel(&away.updates))
+                        })
+                        .map(|(link, _)| *link);
+                    link.inspect(|link| {
+                        away.remove(link);
+                    })
+                };
+                if let Some(link) = link {
+                    let left = Envelope::Leave {
+                        from,
+                        link,
+                        code: code.to_string(),
+                    };
+                    self.send(owner, &left).await;
+                }
+            }
+            // The owner notes its own clocks when it stops; nothing of them is here.
+            Command::NoteClocks { done } => {
+                let _ = done.send(());
+            }
+        }
+    }
+
+    fn open_link(
+        &self,
+        owner: &NodeName,
+        code: &RoomCode,
+        who: &Identity,
+        updates: Updates,
+        seating: Option<oneshot::Sender<Result<Color, RoomError>>>,
+    ) -> u64 {
+        let link = self.next_link.fetch_add(1, Ordering::Relaxed);
+        locked(&self.away).insert(
+            link,
+            Away {
+                owner: owner.clone(),
+                code: code.clone(),
+                who: who.fingerprint.clone(),
+                updates,
+                seating,
+                behind: None,
+            },
+        );
+        link
+    }
+
+    /// Answers the seat asked on `link`, if it is still waiting; a refusal closes the link.
+    fn answer_seat(&self, link: u64, answer: Result<Color, RoomError>) {
+        let mut away = locked(&self.away);
+        let Some(seating) = away.get_mut(&link).and_then(|a| a.seating.take()) else {
+            return;
+        };
+        if answer.is_err() {
+            away.remove(&link);
+        }
+        let _ = seating.send(answer);
+    }
+
+    /// A message from another node.
+    async fn take(self: &Arc<Self>, text: &str) {
+        let envelope = match Envelope::from_text(text) {
+            Ok(envelope) => envelope,
+            Err(error) => {
+                tracing::warn!(%error, "a message from another node was not understood");
+                return;
+            }
+        };
+        match envelope {
+            Envelope::Sit {
+                from,
+                link,
+                code,
+                fingerprint,
+                name,
+                color,
+                rating,
+            } => {
+                let who = Identity {
+                    fingerprint: Fingerprint::new(fingerprint),
+                    name,
+                };
+                self.visit(&from, link, &code, who, Some((color, rating)))
+                    .await;
+            }
+            Envelope::Watch {
+                from,
+                link,
+                code,
+                fingerprint,
+                name,
+            } => {
+                let who = Identity {
+                    fingerprint: Fingerprint::new(fingerprint),
+                    name,
+                };
+                self.visit(&from, link, &code, who, None).await;
+            }
+            Envelope::Ask {
+                from,
+                link,
+                request,
+                ..
+            } => {
+                let Ok(from) = from.parse::<NodeName>() else {
+                    return;
+                };
+                let visitor = locked(&self.visitors)
+                    .get(&(from, link))
+                    .map(|v| (v.room.clone(), v.who.clone()));
+                match (visitor, request_from_wire(request)) {
+                    (Some((room, who)), Ok(request)) => {
+                        room.ask(&who, request).await;
+                    }
+                    (_, Err(error)) => tracing::warn!(%error, "a request from another node"),
+                    (None, _) => {}
+                }
+            }
+            Envelope::Leave { from, link, .. } => {
+                let Ok(from) = from.parse::<NodeName>() else {
+                    return;
+                };
+                let visitor = locked(&self.visitors).remove(&(from, link));
+                if let Some(visitor) = visitor {
+                    visitor
+                        .room
+                        .send(Command::Leave {
+                            who: visitor.who,
+                            line: visitor.line,
+                        })
+                        .await;
+                }
+            }
+            Envelope::Seated { link, result } => {
+                self.answer_seat(link, result.map_err(RoomError::Elsewhere));
+            }
+            Envelope::Update { link, event } => match event_from_wire(event) {
+                Ok(event) => self.deliver(link, event).await,
+                Err(error) => tracing::warn!(%error, "news from another node"),
+            },
+            Envelope::Closed { link } => {
+                locked(&self.away).remove(&link);
+            }
+        }
+    }
+
+    /// A person on node `from` comes to the room `code` here, to sit (`seat`: the colour and rating they
+    /// bring) or to watch.
+    async fn visit(
+        self: &Arc<Self>,
+        from: &str,
+        link: u64,
+        code: &str,
+        who: Identity,
+        seat: Option<(Option<Color>, Option<i32>)>,
+    ) {
+        let Ok(from) = from.parse::<NodeName>() else {
+            tracing::warn!(from, "a message from a node with a name that is not one");
+            return;
+        };
+        let code = RoomCode::new(code);
+        let refuse = |code: &RoomCode| Envelope::Seated {
+            link,
+            result: Err(RoomError::NoGame(code.clone()).to_string()),
+        };
+        let Some(room) = (self.rooms_here)(&code) else {
+            match seat {
+                Some(_) => self.send(&from, &refuse(&code)).await,
+                None => self.send(&from, &Envelope::Closed { link }).await,
+            };
+            return;
+        };
+        let (updates, news) = mpsc::channel(UPDATES_QUEUE);
+        locked(&self.visitors).insert(
+            (from.clone(), link),
+            Visitor {
+                room: room.clone(),
+                who: who.fingerprint.clone(),
+                line: updates.downgrade(),
+            },
+        );
+        let answer = match seat {
+            Some((color, rating)) => {
+                let (reply, answer) = oneshot::channel();
+                let asked = room
+                    .send(Command::Sit {
+                        who,
+                        color,
+                        rating,
+                        updates,
+                        reply,
+                    })
+                    .await;
+                asked.then_some(answer)
+            }
+            None => room.send(Command::Watch { who, updates }).await.then(|| {
+                let (reply, answer) = oneshot::channel();
+                let _ = reply.send(Ok(Color::Black));
+                answer
+            }),
+        };
+        let relay = Arc::clone(self);
+        tokio::spawn(async move {
+            let seated = match answer {
+                Some(answer) => answer
+                    .await
+                    .unwrap_or_else(|_| Err(RoomError::NoGame(code.clone()))),
+                None => Err(RoomError::NoGame(code.clone())),
+            };
+            if seat.is_some() {
+                let result = seated.as_ref().copied().map_err(ToString::to_string);
+                relay.send(&from, &Envelope::Seated { link, result }).await;
+            }
+            if seated.is_ok() {
+                relay.pass_on(&from, link, news).await;
+            }
+            locked(&relay.visitors).remove(&(from.clone(), link));
+            relay.send(&from, &Envelope::Closed { link }).await;
+        });
+    }
+
+    /// Sends the room's news for a visitor to their node, until the room lets them go.
+    async fn pass_on(&self, to: &NodeName, link: u64, mut news: mpsc::Receiver<TableEvent>) {
+        while let Some(event) = news.recv().await {
+            let update = Envelope::Update {
+                link,
+                event: event_to_wire(&event),
+            };
+            self.send(to, &update).await;
+        }
+    }
+
+    /// Gives news to the person on `link`; a person whose queue is full misses it, and then gets the newest
+    /// state once their queue has room, as a room here treats them.
+    async fn deliver(&self, link: u64, event: TableEvent) {
+        let gone = {
+            let mut away = locked(&self.away);
+            let Some(person) = away.get_mut(&link) else {
+                return;
+            };
+            let mut queue = person.behind.take().into_iter().chain([event]);
+            let mut closed = false;
+            while let Some(next) = queue.next() {
+                match person.updates.try_send(next) {
+                    Ok(()) => {}
+                    Err(TrySendError::Full(missed)) => {
+                        person.behind = std::iter::once(missed)
+                            .chain(queue)
+                            .filter(|e| matches!(e, TableEvent::State(_)))
+                            .last();
+                        break;
+                    }
+                    Err(TrySendError::Closed(_)) => {
+                        closed = true;
+                        break;
+                    }
+                }
+            }
+            if closed { away.remove(&link) } else { None }
+        };
+        // The connection went without saying so: the owner is told, as it would have been.
+        if let Some(person) = gone {
+            let left = Envelope::Leave {
+                from: self.node.to_string(),
+                link,
+                code: person.code.to_string(),
+            };
+            self.send(&person.owner, &left).await;
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! Two nodes in one process on one database: a room on node one, people at it from node two.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+
+use super::{database, node};
+use crate::app::{TableEvent, TableRequest, TableState};
+use crate::rules::{Color, GameType, Strictness, Variant};
+use crate::serve::identity::Identity;
+use crate::serve::ids::RoomCode;
+use crate::serve::nodes::{Relay, RoomsHere};
+use crate::serve::room::{
+    Command, Links, RoomConfig, RoomError, RoomHandle, UPDATES_QUEUE, open_room,
+};
+
+struct Person {
+    who: Identity,
+    news: mpsc::Receiver<TableEvent>,
+    line: mpsc::WeakSender<TableEvent>,
+}
+
+impl Person {
+    fn new(name: &str) -> (Person, mpsc::Sender<TableEvent>) {
+        let (updates, news) = mpsc::channel(UPDATES_QUEUE);
+        let who = Identity {
+            fingerprint: format!("SHA256:{name}").into(),
+            name: name.to_string(),
+        };
+        let line = updates.downgrade();
+        (Person { who, news, line }, updates)
+    }
+
+    /// The next news that `pick` takes, skipping others.
+    async fn next<T>(&mut self, pick: impl Fn(TableEvent) -> Option<T>) -> T {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let event = tokio::time::timeout_at(deadline, self.news.recv())
+                .await
+                .expect("news in time")
+                .expect("the room is there");
+            if let Some(found) = pick(event) {
+                return found;
+            }
+        }
+    }
+
+    async fn state_until(&mut self, want: impl Fn(&TableState) -> bool) -> Arc<TableState> {
+        self.next(|e| match e {
+            TableEvent::State(s) if want(&s) => Some(s),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn sit(
+        &self,
+        room: &RoomHandle,
+        updates: mpsc::Sender<TableEvent>,
+    ) -> Result<Color, RoomError> {
+        let (reply, answer) = oneshot::channel();
+        assert!(
+            room.send(Command::Sit {
+                who: self.who.clone(),
+                color: None,
+                rating: None,
+                updates,
+                reply,
+            })
+            .await
+        );
+        answer.await.expect("an answer")
+    }
+
+    async fn play(&self, room: &RoomHandle, state: &TableState, text: &str) {
+        let mv = state
+            .game
+            .position()
+            .parse_move(text, Strictness::Squares)
+            .expect("a legal move");
+        assert!(
+            room.ask(&self.who.fingerprint, TableRequest::Play(mv))
+                .await
+        );
+    }
+}
+
+fn rooms(code: &'static str, room: Option<RoomHandle>) -> RoomsHere {
+    Arc::new(move |asked: &RoomCode| room.clone().filter(|_| asked.as_str() == code))
+}
+
+#[tokio::test]
+async fn a_game_is_played_from_two_nodes() {
+    let config = database().await;
+    let room = open_room(
+        RoomConfig {
+            game_type: GameType::standard(Variant::English),
+            clock: Some("5+3".parse().expect("a clock")),
+            grace: Duration::from_secs(60),
+            rated: false,
+            private: false,
+        },
+        Links::default(),
+    );
+    let one = Relay::start(
+        config.clone(),
+        node("one"),
+        rooms("ROOM", Some(room.clone())),
+    )
+    .await
+    .unwrap();
+    let two = Relay::start(config.clone(), node("two"), rooms("ROOM", None))
+        .await
+        .unwrap();
+    let there = two.room_at(node("one"), RoomCode::new("ROOM"));
+
+    let (mut ann, ann_updates) = Person::new("ann");
+    assert_eq!(ann.sit(&room, ann_updates).await, Ok(Color::Black));
+    let (mut bob, bob_updates) = Person::new("bob");
+    assert_eq!(bob.sit(&there, bob_updates).await, Ok(Color::White));
+    let (mut cy, cy_updates) = Person::new("cy");
+    assert!(
+        there
+            .send(Command::Watch {
+                who: cy.who.clone(),
+                updates: cy_updates,
+            })
+            .await
+    );
+    // A third seat is refused in the owner's words.
+    let (dan, dan_updates) = Person::new("dan");
+    assert_eq!(
+        dan.sit(&there, dan_updates).await,
+        Err(RoomError::Elsewhere(RoomError::Full.to_string()))
+    );
+    assert_eq!((one.links().1, two.links().0), (2, 2));
+
+    let start = ann
+        .state_until(|s| s.seats.iter().all(Option::is_some))
+        .await;
+    ann.play(&room, &start, "11-15").await;
+    let first = bob.state_until(|s| s.game.len() == 1).await;
+    assert_eq!(first.running, Some(Color::White));
+    bob.play(&there, &first, "23-19").await;
+    ann.state_until(|s| s.game.len() == 2).await;
+    cy.state_until(|s| s.game.len() == 2).await;
+    // A move out of turn from the far node is refused by the owner.
+    bob.play(&there, &first, "22-18").await;
+    let refused = bob
+        .next(|e| match e {
+            TableEvent::MoveRefused(why) => Some(why),
+            _ => None,
+        })
+        .await;
+    assert_eq!(refused, "it is not your turn");
+
+    // Chat and offers cross both ways.
+    assert!(
+        there
+            .ask(&bob.who.fingerprint, TableRequest::Chat("hello".into()))
+            .await
+    );
+    let line = ann
+        .next(|e| match e {
+            TableEvent::Chat { from, text } => Some((from, text)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(line, ("bob".to_string(), "hello".to_string()));
+    assert!(
+        room.ask(
+            &ann.who.fingerprint,
+            TableRequest::Offer(crate::app::OfferKind::Draw)
+        )
+        .await
+    );
+    bob.next(|e| matches!(e, TableEvent::Offer(_)).then_some(()))
+        .await;
+    assert!(
+        there
+            .ask(
+                &bob.who.fingerprint,
+                TableRequest::Answer {
+                    kind: crate::app::OfferKind::Draw,
+                    accept: true,
+                },
+            )
+            .await
+    );
+    let over = cy.state_until(|s| s.game.outcome().is_some()).await;
+    assert_eq!(over.game.len(), 2);
+
+    // Bob's connection goes: the owner hears of it.
+    assert!(
+        there
+            .send(Command::Leave {
+                who: bob.who.fingerprint.clone(),
+                line: bob.line.clone(),
+            })
+            .await
+    );
+    ann.state_until(|s| s.seats[1].as_ref().is_some_and(|seat| seat.away.is_some()))
+        .await;
+}
+
+#[tokio::test]
+async fn a_room_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away() {
+    let config = database().await;
+    let room = open_room(
+        RoomConfig {
+            game_type: GameType::standard(Variant::English),
+            clock: None,
+            grace: Duration::from_secs(60),
+            rated: false,
+            private: false,
+        },
+        Links::default(),
+    );
+    let one = Relay::start(
+        config.clone(),
+        node("one"),
+        rooms("ROOM", Some(room.clone())),
+    )
+    .await
+    .unwrap();
+    let two = Relay::start(config.clone(), node("two"), rooms("ROOM", None))
+        .await
+        .unwrap();
+    let (mut ann, ann_updates) = Person::new("ann");
+    assert_eq!(ann.sit(&room, ann_updates).await, Ok(Color::Black));
+
+    let nowhere = two.room_at(node("one"), RoomCode::new("GONE"));
+    let (bob, bob_updates) = Person::new("bob");
+    assert_eq!(
+        bob.sit(&nowhere, bob_updates).await,
+        Err(RoomError::Elsewhere(
+            RoomError::NoGame(RoomCode::new("GONE")).to_string()
+        ))
+    );
+    assert_eq!(two.links().0, 0);
+
+    let there = two.room_at(node("one"), RoomCode::new("ROOM"));
+    let (mut bob, bob_updates) = Person::new("bob");
+    assert_eq!(bob.sit(&there, bob_updates).await, Ok(Color::White));
+    bob.state_until(|s| s.seats.iter().all(Option::is_some))
+        .await;
+    // Node two dies: node one lets its visitors go, and their seats wait as after any drop.
+    one.forget_node(&node("two")).await;
+    assert_eq!(one.links().1, 0);
+    ann.state_until(|s| s.seats[1].as_ref().is_some_and(|seat| seat.away.is_some()))
+        .await;
+    // The far side of a room taken over is closed: its people see the room end.
+    two.close_room(&RoomCode::new("ROOM"));
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while bob.news.recv().await.is_some() {}
+    })
+    .await
+    .expect("the room ends for bob");
+}
