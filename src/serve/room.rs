@@ -579,7 +579,7 @@ mod requests;
 mod timers;
 
 pub use error::RoomError;
-pub use recording::{ResumeError, resumed_from};
+pub use recording::{ResumeError, resumed_from, variant_named};
 pub use rematch::Rematch;
 #[cfg(test)]
 mod tests;

@@ -14,6 +14,7 @@ use std::time::Duration;
 use tokio::sync::{Notify, mpsc};
 use tokio_postgres::{AsyncMessage, Client, Config, NoTls};
 
+use super::db::Db;
 use super::{NodeName, NodesError};
 
 /// The most a message may carry, in bytes: a game state with its whole record fits many times over.
@@ -197,43 +198,23 @@ async fn run(
 
 /// A node's connection for sending: made again when it is lost.
 pub struct Outbox {
-    config: Config,
-    client: tokio::sync::Mutex<Option<Arc<Client>>>,
+    db: Db,
 }
 
 impl Outbox {
     /// Connects for sending (so a wrong address is an error here).
     pub async fn connect(config: Config) -> Result<Outbox, NodesError> {
-        let outbox = Outbox {
-            config,
-            client: tokio::sync::Mutex::new(None),
-        };
-        outbox.client().await?;
-        Ok(outbox)
-    }
-
-    async fn client(&self) -> Result<Arc<Client>, NodesError> {
-        let mut held = self.client.lock().await;
-        if let Some(client) = held.as_ref().filter(|client| !client.is_closed()) {
-            return Ok(Arc::clone(client));
-        }
-        let (client, connection) = self.config.connect(NoTls).await?;
-        tokio::spawn(async move {
-            if let Err(error) = connection.await {
-                tracing::warn!(%error, "the nodes' sending connection failed");
-            }
-        });
-        let client = Arc::new(client);
-        *held = Some(Arc::clone(&client));
-        Ok(client)
+        Ok(Outbox {
+            db: Db::connect(config).await?,
+        })
     }
 
     /// Sends `body` to the node `to` ([`send`]), connecting again once if the connection was lost.
     pub async fn send(&self, to: &NodeName, body: &str) -> Result<(), NodesError> {
-        let client = self.client().await?;
+        let client = self.db.client().await?;
         match send(&client, to, body).await {
             Err(NodesError::Postgres(_)) if client.is_closed() => {
-                send(&*self.client().await?, to, body).await
+                send(&*self.db.client().await?, to, body).await
             }
             sent => sent,
         }

@@ -1,10 +1,11 @@
-//! Which node owns which room: a lease row per room, renewed on a heartbeat.
+//! Which node owns which room: a lease row per room code, renewed on a heartbeat.
 //!
-//! A node that opens a room claims it; while the node lives it renews all its leases at once, every few seconds.
-//! When a node dies its leases lapse, and any other node may take a room over by claiming it again. A claim is
-//! one conditional write (`INSERT ... ON CONFLICT DO UPDATE ... WHERE` the lease has lapsed or is already the
-//! claimant's), which PostgreSQL runs one at a time for a row: when two nodes race for a room, exactly one gets
-//! it, and a room is never owned twice.
+//! A node reserves codes ahead (so that opening a room needs no wait on the database) and claims the rooms it
+//! takes over; while the node lives it renews all its leases at once, every few seconds. When a node dies its
+//! leases lapse, and another node may take a room over by claiming it. A claim is one conditional write (`INSERT
+//! ... ON CONFLICT DO UPDATE ... WHERE` the lease has lapsed or is already the claimant's), which PostgreSQL
+//! runs one at a time for a row: when two nodes race for a room, exactly one gets it, and a room is never owned
+//! twice. The row also carries the room's summary for the other nodes' lobbies.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -12,20 +13,32 @@ use std::time::Duration;
 use tokio_postgres::Client;
 
 use super::{NodeName, NodesError};
-use crate::serve::ids::{GameId, RoomCode};
+use crate::serve::ids::RoomCode;
 
 /// A room's owner as the database has it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Holder {
     /// The owning node's name.
     pub node: String,
-    /// The game the room plays.
-    pub game: GameId,
     /// Whether the lease still runs (when it has lapsed, the room may be taken over).
     pub live: bool,
+    /// The room's summary as its owner last wrote it; `None` for a code reserved and not yet used.
+    pub listing: Option<String>,
 }
 
-/// One node's leases: claimed, renewed and released in its name, each lasting `term` from its last renewal.
+/// A room another node runs, as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listed {
+    /// Its code.
+    pub code: RoomCode,
+    /// The node that runs it.
+    pub node: String,
+    /// Its summary as that node wrote it.
+    pub listing: String,
+}
+
+/// One node's leases: reserved, claimed, renewed and released in its name, each lasting `term` from its last
+/// renewal.
 #[derive(Clone, Debug)]
 pub struct Leases {
     node: NodeName,
@@ -44,32 +57,39 @@ impl Leases {
         &self.node
     }
 
+    /// How long a lease lasts past its last renewal.
+    pub fn term(&self) -> Duration {
+        self.term
+    }
+
     fn term_seconds(&self) -> f64 {
         self.term.as_secs_f64()
     }
 
-    /// Claims the room `code` playing `game`: `true` when this node owns it now (it was free, its lease had
-    /// lapsed, or it was already this node's), `false` when another node holds a live lease on it.
-    pub async fn claim(
-        &self,
-        db: &Client,
-        code: &RoomCode,
-        game: GameId,
-    ) -> Result<bool, NodesError> {
+    /// Reserves the code `code` for a room this node will open: `true` when no node had it (a code whose lease
+    /// has lapsed is not taken this way: its game waits to be taken over).
+    pub async fn reserve(&self, db: &Client, code: &RoomCode) -> Result<bool, NodesError> {
+        let reserved = db
+            .execute(
+                "INSERT INTO room_leases (code, owner, expires) \
+                 VALUES ($1, $2, now() + make_interval(secs => $3)) ON CONFLICT (code) DO NOTHING",
+                &[&code.as_str(), &self.node.as_str(), &self.term_seconds()],
+            )
+            .await?;
+        Ok(reserved == 1)
+    }
+
+    /// Claims the room `code`: `true` when this node owns it now (it was free, its lease had lapsed, or it was
+    /// already this node's), `false` when another node holds a live lease on it.
+    pub async fn claim(&self, db: &Client, code: &RoomCode) -> Result<bool, NodesError> {
         let won = db
             .query_opt(
-                "INSERT INTO room_leases (code, game, owner, expires) \
-                 VALUES ($1, $2, $3, now() + make_interval(secs => $4)) \
-                 ON CONFLICT (code) DO UPDATE \
-                     SET game = excluded.game, owner = excluded.owner, expires = excluded.expires \
+                "INSERT INTO room_leases (code, owner, expires) \
+                 VALUES ($1, $2, now() + make_interval(secs => $3)) \
+                 ON CONFLICT (code) DO UPDATE SET owner = excluded.owner, expires = excluded.expires \
                      WHERE room_leases.expires <= now() OR room_leases.owner = excluded.owner \
                  RETURNING owner",
-                &[
-                    &code.as_str(),
-                    &game.get(),
-                    &self.node.as_str(),
-                    &self.term_seconds(),
-                ],
+                &[&code.as_str(), &self.node.as_str(), &self.term_seconds()],
             )
             .await?;
         Ok(won.is_some())
@@ -98,6 +118,23 @@ impl Leases {
             .collect())
     }
 
+    /// Writes the summary of a room this node holds, for the other nodes' lobbies; `false` when the room is no
+    /// longer this node's.
+    pub async fn publish(
+        &self,
+        db: &Client,
+        code: &RoomCode,
+        listing: &str,
+    ) -> Result<bool, NodesError> {
+        let written = db
+            .execute(
+                "UPDATE room_leases SET listing = $3 WHERE code = $1 AND owner = $2",
+                &[&code.as_str(), &self.node.as_str(), &listing],
+            )
+            .await?;
+        Ok(written == 1)
+    }
+
     /// Gives the room `code` up (its game is over and everyone has gone); a lease held by another node is left
     /// alone.
     pub async fn release(&self, db: &Client, code: &RoomCode) -> Result<(), NodesError> {
@@ -109,15 +146,37 @@ impl Leases {
         Ok(())
     }
 
-    /// Gives up every room this node holds (it is stopping cleanly): others may take them over at once rather
-    /// than after the term.
-    pub async fn release_all(&self, db: &Client) -> Result<u64, NodesError> {
-        Ok(db
-            .execute(
-                "DELETE FROM room_leases WHERE owner = $1",
+    /// The codes this node holds: at a start, those it held before it stopped (their games are resumed).
+    pub async fn held(&self, db: &Client) -> Result<Vec<RoomCode>, NodesError> {
+        let rows = db
+            .query(
+                "SELECT code FROM room_leases WHERE owner = $1 ORDER BY code",
                 &[&self.node.as_str()],
             )
-            .await?)
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| RoomCode::new(row.get::<_, String>(0)))
+            .collect())
+    }
+
+    /// The rooms other nodes run and have listed, whose leases are live.
+    pub async fn others(&self, db: &Client) -> Result<Vec<Listed>, NodesError> {
+        let rows = db
+            .query(
+                "SELECT code, owner, listing FROM room_leases \
+                 WHERE owner <> $1 AND expires > now() AND listing IS NOT NULL ORDER BY code",
+                &[&self.node.as_str()],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|row| Listed {
+                code: RoomCode::new(row.get::<_, String>(0)),
+                node: row.get(1),
+                listing: row.get(2),
+            })
+            .collect())
     }
 }
 
@@ -125,34 +184,29 @@ impl Leases {
 pub async fn holder(db: &Client, code: &RoomCode) -> Result<Option<Holder>, NodesError> {
     let row = db
         .query_opt(
-            "SELECT owner, game, expires > now() FROM room_leases WHERE code = $1",
+            "SELECT owner, expires > now(), listing FROM room_leases WHERE code = $1",
             &[&code.as_str()],
         )
         .await?;
     Ok(row.map(|row| Holder {
         node: row.get(0),
-        game: GameId::new(row.get(1)),
-        live: row.get(2),
+        live: row.get(1),
+        listing: row.get(2),
     }))
 }
 
 /// The rooms whose leases have lapsed (their node died or stalled): what a surviving node takes over. Oldest
 /// lapse first.
-pub async fn lapsed(db: &Client) -> Result<Vec<(RoomCode, GameId)>, NodesError> {
+pub async fn lapsed(db: &Client) -> Result<Vec<RoomCode>, NodesError> {
     let rows = db
         .query(
-            "SELECT code, game FROM room_leases WHERE expires <= now() ORDER BY expires",
+            "SELECT code FROM room_leases WHERE expires <= now() ORDER BY expires",
             &[],
         )
         .await?;
     Ok(rows
         .iter()
-        .map(|row| {
-            (
-                RoomCode::new(row.get::<_, String>(0)),
-                GameId::new(row.get(1)),
-            )
-        })
+        .map(|row| RoomCode::new(row.get::<_, String>(0)))
         .collect())
 }
 
@@ -161,6 +215,17 @@ pub async fn live_nodes(db: &Client, within: Duration) -> Result<Vec<String>, No
     let rows = db
         .query(
             "SELECT name FROM nodes WHERE seen > now() - make_interval(secs => $1) ORDER BY name",
+            &[&within.as_secs_f64()],
+        )
+        .await?;
+    Ok(rows.iter().map(|row| row.get(0)).collect())
+}
+
+/// The nodes that have not renewed within `within`: those dead (or cut off), by name.
+pub async fn silent_nodes(db: &Client, within: Duration) -> Result<Vec<String>, NodesError> {
+    let rows = db
+        .query(
+            "SELECT name FROM nodes WHERE seen <= now() - make_interval(secs => $1) ORDER BY name",
             &[&within.as_secs_f64()],
         )
         .await?;

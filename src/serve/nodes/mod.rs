@@ -10,6 +10,7 @@
 //! Every time compared here is the database's own (`now()`), so the nodes' clocks need not agree.
 
 pub mod bus;
+mod db;
 pub mod lease;
 mod name;
 pub mod relay;
@@ -17,6 +18,7 @@ mod schema;
 pub mod wire;
 
 pub use bus::{Inbox, Message, Outbox};
+pub use db::Db;
 pub use lease::{Holder, Leases};
 pub use name::{NodeName, NodeNameError};
 pub use relay::{Relay, RoomsHere};

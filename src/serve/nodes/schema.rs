@@ -12,9 +12,9 @@ CREATE TABLE IF NOT EXISTS nodes (
 );
 CREATE TABLE IF NOT EXISTS room_leases (
     code text PRIMARY KEY,
-    game bigint NOT NULL,
     owner text NOT NULL,
-    expires timestamptz NOT NULL
+    expires timestamptz NOT NULL,
+    listing text
 );
 CREATE INDEX IF NOT EXISTS room_leases_by_owner ON room_leases (owner);
 CREATE TABLE IF NOT EXISTS node_messages (

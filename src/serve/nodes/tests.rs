@@ -7,7 +7,7 @@ use tokio_postgres::{Client, Config, NoTls};
 use super::bus::{self, Inbox, MAX_MESSAGE};
 use super::lease::{self, Leases};
 use super::{NodeName, NodesError, create_schema};
-use crate::serve::ids::{GameId, RoomCode};
+use crate::serve::ids::RoomCode;
 
 #[path = "relay_tests.rs"]
 mod relay;
@@ -60,25 +60,27 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
     let db = connect(&config).await;
     let one = Leases::new(node("one"), Duration::from_millis(300));
     let two = Leases::new(node("two"), Duration::from_secs(30));
-    assert!(one.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
-    assert!(!two.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
+    assert!(one.reserve(&db, &code("K7QX")).await.unwrap());
+    assert!(!two.reserve(&db, &code("K7QX")).await.unwrap());
+    assert!(!two.claim(&db, &code("K7QX")).await.unwrap());
     // Claiming again one's own room renews it.
-    assert!(one.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
+    assert!(one.claim(&db, &code("K7QX")).await.unwrap());
+    assert!(one.publish(&db, &code("K7QX"), "{}").await.unwrap());
+    assert!(!two.publish(&db, &code("K7QX"), "{...}").await.unwrap());
     let holder = lease::holder(&db, &code("K7QX"))
         .await
         .unwrap()
         .expect("a holder");
     assert_eq!(
-        (holder.node.as_str(), holder.game, holder.live),
-        ("one", GameId::new(1), true)
+        (holder.node.as_str(), holder.live, holder.listing.as_deref()),
+        ("one", true, Some("{}"))
     );
     assert!(lease::lapsed(&db).await.unwrap().is_empty());
+    assert_eq!(two.others(&db).await.unwrap().len(), 1);
+    assert!(one.others(&db).await.unwrap().is_empty());
 
     tokio::time::sleep(Duration::from_millis(400)).await;
-    assert_eq!(
-        lease::lapsed(&db).await.unwrap(),
-        vec![(code("K7QX"), GameId::new(1))]
-    );
+    assert_eq!(lease::lapsed(&db).await.unwrap(), vec![code("K7QX")]);
     assert!(
         !lease::holder(&db, &code("K7QX"))
             .await
@@ -86,10 +88,13 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
             .unwrap()
             .live
     );
-    assert!(two.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
+    // A lapsed room is not free to reserve: its game waits to be taken over.
+    assert!(!two.reserve(&db, &code("K7QX")).await.unwrap());
+    assert!(two.others(&db).await.unwrap().is_empty());
+    assert!(two.claim(&db, &code("K7QX")).await.unwrap());
     // The old owner finds out on its heartbeat that the room is no longer its own.
     assert!(one.renew(&db).await.unwrap().is_empty());
-    assert!(!one.claim(&db, &code("K7QX"), GameId::new(1)).await.unwrap());
+    assert!(!one.claim(&db, &code("K7QX")).await.unwrap());
     assert_eq!(
         two.renew(&db)
             .await
@@ -98,6 +103,7 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
             .collect::<Vec<_>>(),
         vec![code("K7QX")]
     );
+    assert_eq!(two.held(&db).await.unwrap(), vec![code("K7QX")]);
 }
 
 #[tokio::test]
@@ -109,11 +115,8 @@ async fn two_nodes_racing_for_a_lapsed_room_one_wins() {
     let two = Leases::new(node("two"), Duration::from_secs(30));
     for round in 0..40 {
         let room = code(&format!("R{round:03}"));
-        assert!(dead.claim(&a, &room, GameId::new(round)).await.unwrap());
-        let (won_one, won_two) = tokio::join!(
-            one.claim(&a, &room, GameId::new(round)),
-            two.claim(&b, &room, GameId::new(round))
-        );
+        assert!(dead.reserve(&a, &room).await.unwrap());
+        let (won_one, won_two) = tokio::join!(one.claim(&a, &room), two.claim(&b, &room));
         let (won_one, won_two) = (won_one.unwrap(), won_two.unwrap());
         assert!(won_one != won_two, "round {round}: {won_one} {won_two}");
         let winner = if won_one { "one" } else { "two" };
@@ -130,19 +133,15 @@ async fn released_rooms_are_free_and_the_heartbeat_shows_who_lives() {
     let db = connect(&config).await;
     let one = Leases::new(node("one"), Duration::from_secs(30));
     let two = Leases::new(node("two"), Duration::from_secs(30));
-    for (i, room) in ["AAAA", "BBBB", "CCCC"].into_iter().enumerate() {
-        assert!(
-            one.claim(&db, &code(room), GameId::new(i as i64))
-                .await
-                .unwrap()
-        );
+    for room in ["AAAA", "BBBB", "CCCC"] {
+        assert!(one.reserve(&db, &code(room)).await.unwrap());
     }
     one.release(&db, &code("AAAA")).await.unwrap();
     // Another node's release leaves a room alone.
     two.release(&db, &code("BBBB")).await.unwrap();
     assert!(lease::holder(&db, &code("AAAA")).await.unwrap().is_none());
     assert!(lease::holder(&db, &code("BBBB")).await.unwrap().is_some());
-    assert!(two.claim(&db, &code("AAAA"), GameId::new(9)).await.unwrap());
+    assert!(two.reserve(&db, &code("AAAA")).await.unwrap());
     assert_eq!(one.renew(&db).await.unwrap().len(), 2);
     two.renew(&db).await.unwrap();
     assert_eq!(
@@ -151,8 +150,14 @@ async fn released_rooms_are_free_and_the_heartbeat_shows_who_lives() {
             .unwrap(),
         vec!["one".to_string(), "two".to_string()]
     );
-    assert_eq!(one.release_all(&db).await.unwrap(), 2);
-    assert!(two.claim(&db, &code("CCCC"), GameId::new(2)).await.unwrap());
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    two.renew(&db).await.unwrap();
+    assert_eq!(
+        lease::silent_nodes(&db, Duration::from_millis(200))
+            .await
+            .unwrap(),
+        vec!["one".to_string()]
+    );
 }
 
 #[tokio::test]

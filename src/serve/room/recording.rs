@@ -206,25 +206,24 @@ pub enum ResumeError {
     },
 }
 
+/// The variant a game names in the records (or in another node's list of rooms): by its definition when it
+/// carries one, whether or not this server still offers it (the game carries its rules), else by its name.
+pub fn variant_named(name: &str, definition: Option<&str>) -> Result<Variant, ResumeError> {
+    Ok(match definition {
+        Some(text) => Variant::Defined(
+            register(text).map_err(|e: RegistryError| ResumeError::Definition(e.to_string()))?,
+        ),
+        None => name.split_whitespace().next().unwrap_or_default().parse()?,
+    })
+}
+
 /// A game from the records as a room resumes it: its rules, clock and players, its moves played again (each
 /// checked), and its clocks where they stood after the last move. Why not, when the record cannot be read back.
 pub fn resumed_from(
     game: Unfinished,
     grace: Duration,
 ) -> Result<(RoomConfig, Resumed), ResumeError> {
-    // A defined variant is read from the definition recorded with the game, whether or not the server still
-    // offers it: the game carries its rules.
-    let variant: Variant = match &game.definition {
-        Some(text) => Variant::Defined(
-            register(text).map_err(|e: RegistryError| ResumeError::Definition(e.to_string()))?,
-        ),
-        None => game
-            .variant
-            .split_whitespace()
-            .next()
-            .unwrap_or_default()
-            .parse()?,
-    };
+    let variant = variant_named(&game.variant, game.definition.as_deref())?;
     let game_type = GameType::standard(variant);
     let clock = match game.clock.trim() {
         "" => None,
