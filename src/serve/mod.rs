@@ -14,6 +14,7 @@ mod budget;
 pub mod codes;
 mod connection;
 mod cut;
+mod elsewhere;
 mod host_key;
 mod identity;
 mod ids;
@@ -338,36 +339,48 @@ fn resume_games(
     unfinished: Vec<records::Unfinished>,
     grace: Duration,
 ) -> usize {
-    let mut resumed = 0;
-    for game in unfinished {
-        let id = game.id;
-        match room::resumed_from(game, grace) {
-            Ok((config, mut resumed_game)) => {
-                // Both players' ratings, shown to the first back while the other is still away.
-                if config.rated {
-                    let variant = config.game_type.to_string();
-                    resumed_game.ratings = resumed_game.seats.clone().map(|seat| {
-                        match records.rating(&seat.fingerprint, &variant) {
-                            Ok((rating, _)) => Some(rating.rating.round() as i32),
-                            Err(e) => {
-                                tracing::warn!(game = %id, error = %e, "cannot read a rating");
-                                None
-                            }
+    unfinished
+        .into_iter()
+        .filter(|game| resume_game(tables, recorder, records, game.clone(), grace))
+        .count()
+}
+
+/// Opens a room for one game the records hold as started and not ended; whether it was resumed (a game that
+/// cannot be read back is logged and left in the records as it is).
+pub(crate) fn resume_game(
+    tables: &Arc<tables::Tables>,
+    recorder: &recorder::Recorder,
+    records: &mut dyn records::Records,
+    game: records::Unfinished,
+    grace: Duration,
+) -> bool {
+    let id = game.id;
+    match room::resumed_from(game, grace) {
+        Ok((config, mut resumed_game)) => {
+            // Both players' ratings, shown to the first back while the other is still away.
+            if config.rated {
+                let variant = config.game_type.to_string();
+                resumed_game.ratings = resumed_game.seats.clone().map(|seat| {
+                    match records.rating(&seat.fingerprint, &variant) {
+                        Ok((rating, _)) => Some(rating.rating.round() as i32),
+                        Err(e) => {
+                            tracing::warn!(game = %id, error = %e, "cannot read a rating");
+                            None
                         }
-                    });
-                }
-                recorder.send(recorder::Job::Resume {
-                    key: resumed_game.record,
-                    id,
+                    }
                 });
-                if tables.open(config, Some(resumed_game)).is_some() {
-                    resumed += 1;
-                }
             }
-            Err(why) => tracing::error!(game = %id, %why, "cannot resume a game from the records"),
+            recorder.send(recorder::Job::Resume {
+                key: resumed_game.record,
+                id,
+            });
+            tables.open(config, Some(resumed_game)).is_some()
+        }
+        Err(why) => {
+            tracing::error!(game = %id, %why, "cannot resume a game from the records");
+            false
         }
     }
-    resumed
 }
 
 /// The SSH settings: the host key, slow refusals of failed sign-ins, and a connection dropped when it goes

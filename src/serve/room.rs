@@ -101,6 +101,9 @@ pub enum Command {
         /// The connection, by the updates it was sent.
         line: Line,
     },
+    /// Another node has taken the room over (this one was too slow to renew its lease): the room stops here at
+    /// once and records nothing more; its people find the game again on the node that runs it now.
+    Yield,
     /// The server is stopping: the clocks as they stand go to the records, then `done` is answered.
     NoteClocks {
         /// Answered once the clocks are sent to the recorder.
@@ -284,6 +287,9 @@ impl Room {
             tokio::select! {
                 command = commands.recv() => {
                     let Some(command) = command else { break };
+                    if matches!(command, Command::Yield) {
+                        break;
+                    }
                     self.handle(command);
                     self.after_change();
                 }
@@ -366,6 +372,8 @@ impl Room {
             Command::Watch { who, updates } => {
                 self.watchers.push((who.fingerprint, updates));
             }
+            // Taken before it gets here (the room stops).
+            Command::Yield => return,
             Command::Ask { who, request } => {
                 let request_kind = match request {
                     TableRequest::Play(_) => RequestKind::Move,

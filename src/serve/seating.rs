@@ -188,7 +188,9 @@ pub async fn join(
     identity: &Identity,
     code: &RoomCode,
 ) -> Result<Seated, RoomError> {
-    let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
+    let (room, listing) = super::elsewhere::find(shared, code)
+        .await
+        .ok_or_else(|| no_game(code))?;
     sit(shared, identity, room, listing, None).await
 }
 
@@ -204,7 +206,9 @@ pub async fn watch(
     identity: &Identity,
     code: &RoomCode,
 ) -> Result<Seated, RoomError> {
-    let (room, listing) = shared.tables.find(code).ok_or_else(|| no_game(code))?;
+    let (room, listing) = super::elsewhere::find(shared, code)
+        .await
+        .ok_or_else(|| no_game(code))?;
     let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let line = updates.downgrade();
     let watching = room

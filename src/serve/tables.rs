@@ -6,11 +6,12 @@
 //! an await.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use super::codes::new_code;
 use super::identity::Identity;
 use super::ids::{Fingerprint, RoomCode};
+use super::nodes::cluster::Cluster;
 use super::recorder::Recorder;
 use super::room::{Links, Rematch, Resumed, RoomConfig, RoomHandle, open_room};
 
@@ -58,6 +59,9 @@ struct Entry {
 pub struct Tables {
     rooms: Mutex<HashMap<RoomCode, Entry>>,
     recorder: Option<Recorder>,
+    /// The other nodes, when this server is one of several: codes come from the leases it reserved, each
+    /// room's summary is shared, and the lists show the other nodes' rooms too.
+    cluster: OnceLock<Arc<Cluster>>,
 }
 
 impl Tables {
@@ -66,7 +70,23 @@ impl Tables {
         Tables {
             rooms: Mutex::default(),
             recorder,
+            cluster: OnceLock::new(),
         }
+    }
+
+    /// Makes this list one of several nodes' (once; later calls change nothing).
+    pub fn join_cluster(&self, cluster: Arc<Cluster>) {
+        let _ = self.cluster.set(cluster);
+    }
+
+    /// The other nodes, when this server is one of several.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.get()
+    }
+
+    /// The codes of the rooms here.
+    pub fn codes(&self) -> Vec<RoomCode> {
+        self.rooms().keys().cloned().collect()
     }
 
     fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<RoomCode, Entry>> {
@@ -123,9 +143,11 @@ impl Tables {
             .as_ref()
             .and_then(|r| r.code.clone())
             .filter(|code| !rooms.contains_key(code));
-        let code = match wanted {
-            Some(code) => code,
-            None => new_code(|code| rooms.contains_key(code))?,
+        let code = match (wanted, self.cluster.get()) {
+            (Some(code), _) => code,
+            // One of several nodes: a code this node has reserved, so that no other node opens a room with it.
+            (None, Some(cluster)) => cluster.take_code(|code| rooms.contains_key(code))?,
+            (None, None) => new_code(|code| rooms.contains_key(code))?,
         };
         let seats = seated.map_or([None, None], |seats| {
             seats.map(|id| Some((id.fingerprint, id.name)))
@@ -138,18 +160,22 @@ impl Tables {
             ..links
         };
         let handle = open_room(config, links);
+        let listing = Listing {
+            code: code.clone(),
+            config,
+            seats,
+            plies,
+            over: false,
+            watchers: 0,
+        };
+        if let Some(cluster) = self.cluster.get() {
+            cluster.publish(&listing);
+        }
         rooms.insert(
             code.clone(),
             Entry {
                 handle: handle.clone(),
-                listing: Listing {
-                    code: code.clone(),
-                    config,
-                    seats,
-                    plies,
-                    over: false,
-                    watchers: 0,
-                },
+                listing,
             },
         );
         Some((code, handle))
@@ -162,18 +188,24 @@ impl Tables {
             .map(|e| (e.handle.clone(), e.listing.clone()))
     }
 
-    /// A game not over where `fingerprint` has a seat: where a player who dropped goes back to.
+    /// A game not over where `fingerprint` has a seat: where a player who dropped goes back to (here first,
+    /// then on the other nodes).
     pub fn seat_of(&self, fingerprint: &Fingerprint) -> Option<(RoomHandle, Listing)> {
-        self.rooms()
+        let here = self
+            .rooms()
             .values()
             .filter(|e| e.listing.seats_player(fingerprint))
             .min_by(|a, b| a.listing.code.cmp(&b.listing.code))
-            .map(|e| (e.handle.clone(), e.listing.clone()))
+            .map(|e| (e.handle.clone(), e.listing.clone()));
+        here.or_else(|| self.cluster.get()?.seat_elsewhere(fingerprint))
     }
 
-    /// Every room, sorted by code.
+    /// Every room, here and on the other nodes, sorted by code.
     pub fn listings(&self) -> Vec<Listing> {
         let mut listings: Vec<Listing> = self.rooms().values().map(|e| e.listing.clone()).collect();
+        if let Some(cluster) = self.cluster.get() {
+            listings.extend(cluster.others());
+        }
         listings.sort_by(|a, b| a.code.cmp(&b.code));
         listings
     }
@@ -196,12 +228,19 @@ impl Tables {
     /// The room's new summary (called by the room after a change).
     pub(super) fn update(&self, listing: Listing) {
         if let Some(entry) = self.rooms().get_mut(&listing.code) {
+            if let Some(cluster) = self.cluster.get() {
+                cluster.publish(&listing);
+            }
             entry.listing = listing;
         }
     }
 
     /// The room has ended (called by the room as it goes).
     pub(super) fn remove(&self, code: &RoomCode) {
-        self.rooms().remove(code);
+        if self.rooms().remove(code).is_some()
+            && let Some(cluster) = self.cluster.get()
+        {
+            cluster.ended(code);
+        }
     }
 }

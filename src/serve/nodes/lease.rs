@@ -231,3 +231,18 @@ pub async fn silent_nodes(db: &Client, within: Duration) -> Result<Vec<String>, 
         .await?;
     Ok(rows.iter().map(|row| row.get(0)).collect())
 }
+
+/// Those of `codes` whose leases are live: the rooms elsewhere still run by their owners.
+pub async fn live_codes(db: &Client, codes: &[RoomCode]) -> Result<HashSet<RoomCode>, NodesError> {
+    let texts: Vec<&str> = codes.iter().map(RoomCode::as_str).collect();
+    let rows = db
+        .query(
+            "SELECT code FROM room_leases WHERE code = ANY($1) AND expires > now()",
+            &[&texts],
+        )
+        .await?;
+    Ok(rows
+        .iter()
+        .map(|row| RoomCode::new(row.get::<_, String>(0)))
+        .collect())
+}

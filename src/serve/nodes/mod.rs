@@ -10,6 +10,7 @@
 //! Every time compared here is the database's own (`now()`), so the nodes' clocks need not agree.
 
 pub mod bus;
+pub mod cluster;
 mod db;
 pub mod lease;
 mod name;

@@ -114,6 +114,17 @@ impl Relay {
         (locked(&self.away).len(), locked(&self.visitors).len())
     }
 
+    /// The rooms elsewhere that people here are at.
+    pub fn rooms_away(&self) -> Vec<RoomCode> {
+        let mut codes: Vec<RoomCode> = locked(&self.away)
+            .values()
+            .map(|a| a.code.clone())
+            .collect();
+        codes.sort();
+        codes.dedup();
+        codes
+    }
+
     /// Drops every person here at the room `code` elsewhere, as if the room had ended: its owner is gone (its
     /// lease lapsed), and they will find the game again where it is taken over.
     pub fn close_room(&self, code: &RoomCode) {
@@ -241,6 +252,8 @@ impl Relay {
                     self.send(owner, &left).await;
                 }
             }
+            // Only the owner's own list stops its room.
+            Command::Yield => {}
             // The owner notes its own clocks when it stops; nothing of them is here.
             Command::NoteClocks { done } => {
                 let _ = done.send(());

@@ -1,0 +1,107 @@
+//! A server of several nodes, as this node's connections see it: a room looked up here or elsewhere, the rooms of
+//! a dead node taken over from the records, and the heartbeat that keeps this node's leases.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Shared;
+use super::ids::RoomCode;
+use super::nodes::cluster::{Cluster, Found};
+use super::room::{Command, RoomHandle};
+use super::tables::Listing;
+
+/// The room with `code`: here, on another node (through the relay), or, when its node has died, taken over by
+/// this one from the records.
+pub(crate) async fn find(shared: &Shared, code: &RoomCode) -> Option<(RoomHandle, Listing)> {
+    if let Some(found) = shared.tables.find(code) {
+        return Some(found);
+    }
+    let cluster = shared.tables.cluster()?;
+    match cluster.find(code).await {
+        Ok(Some(Found::Elsewhere(handle, listing))) => Some((handle, listing)),
+        Ok(Some(Found::Lapsed)) => {
+            take_over(shared, cluster, code).await;
+            match cluster.find(code).await {
+                Ok(Some(Found::Elsewhere(handle, listing))) => Some((handle, listing)),
+                _ => shared.tables.find(code),
+            }
+        }
+        Ok(None) => None,
+        Err(error) => {
+            tracing::warn!(%error, %code, "cannot look a game up on the other nodes");
+            None
+        }
+    }
+}
+
+/// Takes the room `code` over from a node that has died: claims its lease (exactly one node wins) and resumes
+/// its game from the records, its players away until they come back. A lease with no game in progress behind it
+/// (a code reserved, or a game that ended as its node died) is given up. Whether the room is here now.
+pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> bool {
+    match cluster.claim(code).await {
+        Ok(true) => {}
+        Ok(false) => return false,
+        Err(error) => {
+            tracing::warn!(%error, %code, "cannot claim a game of a node that has gone");
+            return false;
+        }
+    }
+    if shared.tables.find(code).is_some() {
+        return true;
+    }
+    let tables = Arc::clone(&shared.tables);
+    let recorder = shared.recorder.clone();
+    let grace = shared.config.seat_grace;
+    let wanted = code.clone();
+    let resumed = shared
+        .read_records(move |records| {
+            let game = records
+                .unfinished_games()?
+                .into_iter()
+                .find(|game| game.code.as_ref() == Some(&wanted));
+            Ok(game
+                .is_some_and(|game| super::resume_game(&tables, &recorder, records, game, grace)))
+        })
+        .await
+        .unwrap_or(false);
+    if resumed {
+        tracing::info!(%code, node = %cluster.node(), "a game taken over from a node that has gone");
+    } else if let Err(error) = cluster.release(code).await {
+        tracing::warn!(%error, %code, "cannot give up a code");
+    }
+    resumed
+}
+
+/// How often the heartbeat comes, as a part of the lease's term.
+const BEATS_PER_TERM: u32 = 4;
+
+/// This node's heartbeat, until the server stops: renews its leases, shares its rooms' summaries, stops the
+/// rooms another node took over, and takes over the rooms of nodes that have died. Started with the games this
+/// node held before it stopped (or that no node holds), resumed here.
+pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: Duration) {
+    let mut shutdown = shared.shutdown.clone();
+    let mut every = tokio::time::interval(term / BEATS_PER_TERM);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = every.tick() => {}
+            _ = shutdown.changed() => return,
+        }
+        let beat = match cluster.beat(&shared.tables.codes()).await {
+            Ok(beat) => beat,
+            Err(error) => {
+                tracing::warn!(%error, "the heartbeat cannot reach the nodes' database");
+                continue;
+            }
+        };
+        for code in &beat.lost {
+            tracing::error!(%code, "a game was taken over by another node; it stops here");
+            if let Some((room, _)) = shared.tables.find(code) {
+                room.send(Command::Yield).await;
+            }
+        }
+        for code in &beat.lapsed {
+            take_over(&shared, &cluster, code).await;
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! This node among the others: the leases of its rooms, their summaries for the other nodes' lobbies, the rooms
+//! the others run, and what each heartbeat finds (rooms lost to another node, rooms whose node has died).
+//!
+//! The server's list of rooms ([`Tables`](crate::serve::tables::Tables)) stays synchronous: a room opens with a
+//! code reserved ahead by the heartbeat, and a change to a room's summary is noted here and written on the next
+//! beat. Only looking up a code that is not here waits on the database.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio_postgres::Config;
+
+use super::db::Db;
+use super::lease::{self, Leases};
+use super::relay::{Relay, RoomsHere};
+use super::{NodeName, NodesError, bus, create_schema};
+use crate::game::TimeControl;
+use crate::rules::{GameType, Variant};
+use crate::serve::codes::new_code;
+use crate::serve::ids::{Fingerprint, RoomCode};
+use crate::serve::room::{RoomConfig, RoomHandle, variant_named};
+use crate::serve::tables::Listing;
+
+/// How many codes a node keeps reserved for the rooms it will open.
+const RESERVED: usize = 8;
+
+/// How long a message waits for a node that does not read it.
+const STALE_MESSAGES: Duration = Duration::from_secs(600);
+
+/// What a heartbeat found.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Beat {
+    /// Rooms this node runs whose leases another node now holds: they must stop here.
+    pub lost: Vec<RoomCode>,
+    /// Rooms whose owner has died or stalled: to be taken over from the records.
+    pub lapsed: Vec<RoomCode>,
+}
+
+/// A room that is not on this node.
+pub enum Found {
+    /// Another node runs it: a handle to it through the relay, and its summary.
+    Elsewhere(RoomHandle, Listing),
+    /// Its node has died: it may be taken over.
+    Lapsed,
+}
+
+/// A room's summary as the nodes write it.
+#[derive(Debug, Serialize, Deserialize)]
+struct Summary {
+    variant: String,
+    definition: Option<String>,
+    clock: String,
+    grace_ms: u64,
+    rated: bool,
+    private: bool,
+    seats: [Option<(String, String)>; 2],
+    plies: usize,
+    over: bool,
+    watchers: usize,
+}
+
+/// A room's summary as text, for the other nodes.
+pub fn summary_text(listing: &Listing) -> String {
+    let config = listing.config;
+    let summary = Summary {
+        variant: config.game_type.variant.to_string(),
+        definition: match config.game_type.variant {
+            Variant::Defined(id) => Some(id.get().text.clone()),
+            _ => None,
+        },
+        clock: config.clock.map(|c| c.to_string()).unwrap_or_default(),
+        grace_ms: u64::try_from(config.grace.as_millis()).unwrap_or(u64::MAX),
+        rated: config.rated,
+        private: config.private,
+        seats: listing
+            .seats
+            .clone()
+            .map(|seat| seat.map(|(fingerprint, name)| (fingerprint.to_string(), name))),
+        plies: listing.plies,
+        over: listing.over,
+        watchers: listing.watchers,
+    };
+    serde_json::to_string(&summary).unwrap_or_default()
+}
+
+/// A summary another node wrote, as a listing; `None` when it does not read (logged).
+pub fn listing_from_summary(code: &RoomCode, text: &str) -> Option<Listing> {
+    let summary: Summary = serde_json::from_str(text)
+        .inspect_err(|error| tracing::warn!(%error, %code, "another node's room summary"))
+        .ok()?;
+    let variant = variant_named(&summary.variant, summary.definition.as_deref())
+        .inspect_err(|error| tracing::warn!(%error, %code, "another node's room variant"))
+        .ok()?;
+    let clock = match summary.clock.as_str() {
+        "" => None,
+        text => Some(text.parse::<TimeControl>().ok()?),
+    };
+    Some(Listing {
+        code: code.clone(),
+        config: RoomConfig {
+            game_type: GameType::standard(variant),
+            clock,
+            grace: Duration::from_millis(summary.grace_ms),
+            rated: summary.rated,
+            private: summary.private,
+        },
+        seats: summary
+            .seats
+            .map(|seat| seat.map(|(fingerprint, name)| (Fingerprint::new(fingerprint), name))),
+        plies: summary.plies,
+        over: summary.over,
+        watchers: summary.watchers,
+    })
+}
+
+/// This node's part in a server of several.
+pub struct Cluster {
+    leases: Leases,
+    db: Db,
+    relay: Arc<Relay>,
+    /// Codes reserved and not yet used.
+    reserved: Mutex<Vec<RoomCode>>,
+    /// This node's rooms' summaries waiting to be written: the newest, or `None` once the room has ended.
+    pending: Mutex<HashMap<RoomCode, Option<Listing>>>,
+    /// The other nodes' rooms as last read, with the node that runs each.
+    others: Mutex<Vec<(NodeName, Listing)>>,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Cluster {
+    /// Joins the nodes on the database at `config` as `node`, with leases lasting `term` (a heartbeat should
+    /// come several times a term); the rooms other nodes ask for are found with `rooms_here`.
+    pub async fn start(
+        config: Config,
+        node: NodeName,
+        term: Duration,
+        rooms_here: RoomsHere,
+    ) -> Result<Arc<Cluster>, NodesError> {
+        // The schema's creation needs a transaction, so a connection of its own; the shared one is for queries.
+        let (mut own, connection) = config.connect(tokio_postgres::NoTls).await?;
+        tokio::spawn(connection);
+        create_schema(&mut own).await?;
+        drop(own);
+        let db = Db::connect(config.clone()).await?;
+        let relay = Relay::start(config, node.clone(), rooms_here).await?;
+        Ok(Arc::new(Cluster {
+            leases: Leases::new(node, term),
+            db,
+            relay,
+            reserved: Mutex::default(),
+            pending: Mutex::default(),
+            others: Mutex::default(),
+        }))
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &NodeName {
+        self.leases.node()
+    }
+
+    /// The relay to the rooms elsewhere.
+    pub fn relay(&self) -> &Arc<Relay> {
+        &self.relay
+    }
+
+    /// A code reserved for a room to open here, not used by a room here (`is_here`); `None` when none is left
+    /// (the next heartbeat reserves more).
+    pub fn take_code(&self, is_here: impl Fn(&RoomCode) -> bool) -> Option<RoomCode> {
+        let mut reserved = locked(&self.reserved);
+        while let Some(code) = reserved.pop() {
+            if !is_here(&code) {
+                return Some(code);
+            }
+        }
+        None
+    }
+
+    /// Notes a room's new summary, written on the next heartbeat.
+    pub fn publish(&self, listing: &Listing) {
+        locked(&self.pending).insert(listing.code.clone(), Some(listing.clone()));
+    }
+
+    /// Notes that a room here has ended: its lease is given up on the next heartbeat.
+    pub fn ended(&self, code: &RoomCode) {
+        locked(&self.pending).insert(code.clone(), None);
+    }
+
+    /// The other nodes' rooms, as last read.
+    pub fn others(&self) -> Vec<Listing> {
+        locked(&self.others)
+            .iter()
+            .map(|(_, listing)| listing.clone())
+            .collect()
+    }
+
+    /// A game not over on another node where `fingerprint` has a seat, with a handle to it.
+    pub fn seat_elsewhere(&self, fingerprint: &Fingerprint) -> Option<(RoomHandle, Listing)> {
+        let (node, listing) = locked(&self.others)
+            .iter()
+            .find(|(_, listing)| listing.seats_player(fingerprint))
+            .cloned()?;
+        let handle = self.relay.room_at(node, listing.code.clone());
+        Some((handle, listing))
+    }
+
+    /// The room `code` when it is not here: run by another node, or lapsed; `None` when there is no such room.
+    pub async fn find(&self, code: &RoomCode) -> Result<Option<Found>, NodesError> {
+        let db = self.db.client().await?;
+        let Some(holder) = lease::holder(&db, code).await? else {
+            return Ok(None);
+        };
+        if !holder.live {
+            return Ok(Some(Found::Lapsed));
+        }
+        let Ok(node) = holder.node.parse::<NodeName>() else {
+            return Ok(None);
+        };
+        if node == *self.node() {
+            // This node's own lease on a room it does not run: a code reserved, or a room from before a restart
+            // that the next heartbeat resumes.
+            return Ok(None);
+        }
+        let Some(listing) = holder
+            .listing
+            .and_then(|text| listing_from_summary(code, &text))
+        else {
+            return Ok(None);
+        };
+        Ok(Some(Found::Elsewhere(
+            self.relay.room_at(node, code.clone()),
+            listing,
+        )))
+    }
+
+    /// Claims the room `code` for this node (to take it over): `true` when it is this node's now.
+    pub async fn claim(&self, code: &RoomCode) -> Result<bool, NodesError> {
+        let db = self.db.client().await?;
+        self.leases.claim(&db, code).await
+    }
+
+    /// Gives up the room `code` at once (a room taken over with no game to resume).
+    pub async fn release(&self, code: &RoomCode) -> Result<(), NodesError> {
+        let db = self.db.client().await?;
+        self.leases.release(&db, code).await
+    }
+
+    /// The codes this node held before it started: their games are resumed here.
+    pub async fn held_before(&self) -> Result<Vec<RoomCode>, NodesError> {
+        let db = self.db.client().await?;
+        self.leases.held(&db).await
+    }
+
+    /// The heartbeat, given the codes of the rooms here: renews this node's leases, writes its rooms'
+    /// summaries, reserves codes, reads the other nodes' rooms, lets go of the people of nodes that have died,
+    /// and says which rooms here were lost and which rooms elsewhere lapsed.
+    pub async fn beat(&self, here: &[RoomCode]) -> Result<Beat, NodesError> {
+        let db = self.db.client().await?;
+        let held = self.leases.renew(&db).await?;
+        let lost = here
+            .iter()
+            .filter(|c| !held.contains(*c))
+            .cloned()
+            .collect();
+
+        let pending: Vec<(RoomCode, Option<Listing>)> = locked(&self.pending).drain().collect();
+        for (code, listing) in pending {
+            let written = match &listing {
+                Some(listing) => self
+                    .leases
+                    .publish(&db, &code, &summary_text(listing))
+                    .await
+                    .map(drop),
+                None => self.leases.release(&db, &code).await,
+            };
+            if let Err(error) = written {
+                // Written on the next beat, unless something newer is waiting by then.
+                locked(&self.pending).entry(code).or_insert(listing);
+                return Err(error);
+            }
+        }
+
+        let wanted = RESERVED.saturating_sub(locked(&self.reserved).len());
+        for _ in 0..wanted {
+            let taken = |code: &RoomCode| {
+                here.contains(code) || held.contains(code) || locked(&self.reserved).contains(code)
+            };
+            let Some(code) = new_code(taken) else { break };
+            if self.leases.reserve(&db, &code).await? {
+                locked(&self.reserved).push(code);
+            }
+        }
+
+        let others: Vec<(NodeName, Listing)> = self
+            .leases
+            .others(&db)
+            .await?
+            .into_iter()
+            .filter_map(|listed| {
+                let node = listed.node.parse().ok()?;
+                Some((node, listing_from_summary(&listed.code, &listed.listing)?))
+            })
+            .collect();
+        *locked(&self.others) = others;
+
+        for silent in lease::silent_nodes(&db, self.leases.term()).await? {
+            if let Ok(node) = silent.parse::<NodeName>() {
+                self.relay.forget_node(&node).await;
+            }
+        }
+        let away = self.relay.rooms_away();
+        if !away.is_empty() {
+            let live = lease::live_codes(&db, &away).await?;
+            for code in away.iter().filter(|code| !live.contains(*code)) {
+                self.relay.close_room(code);
+            }
+        }
+        bus::purge_stale(&db, STALE_MESSAGES).await?;
+        let lapsed = lease::lapsed(&db).await?;
+        Ok(Beat { lost, lapsed })
+    }
+}
