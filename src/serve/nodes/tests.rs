@@ -9,6 +9,8 @@ use super::lease::{self, Leases};
 use super::{NodeName, NodesError, create_schema};
 use crate::serve::ids::RoomCode;
 
+#[path = "cluster_tests.rs"]
+mod cluster;
 #[path = "relay_tests.rs"]
 mod relay;
 

@@ -1,0 +1,111 @@
+//! Two nodes' lists of rooms on one database: codes, summaries, lookups, a node's death and a room lost.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{database, node};
+use crate::rules::{GameType, Variant};
+use crate::serve::ids::RoomCode;
+use crate::serve::nodes::RoomsHere;
+use crate::serve::nodes::cluster::{Cluster, Found, listing_from_summary, summary_text};
+use crate::serve::room::RoomConfig;
+use crate::serve::tables::Tables;
+
+async fn node_with_tables(
+    config: &tokio_postgres::Config,
+    name: &str,
+    term: Duration,
+) -> (Arc<Tables>, Arc<Cluster>) {
+    let tables = Arc::new(Tables::new(None));
+    let weak = Arc::downgrade(&tables);
+    let rooms_here: RoomsHere =
+        Arc::new(move |code: &RoomCode| weak.upgrade()?.find(code).map(|(handle, _)| handle));
+    let cluster = Cluster::start(config.clone(), node(name), term, rooms_here)
+        .await
+        .expect("a node");
+    tables.join_cluster(Arc::clone(&cluster));
+    (tables, cluster)
+}
+
+fn room_config(variant: Variant) -> RoomConfig {
+    RoomConfig {
+        game_type: GameType::standard(variant),
+        clock: Some("3+2".parse().expect("a clock")),
+        grace: Duration::from_secs(90),
+        rated: true,
+        private: false,
+    }
+}
+
+#[tokio::test]
+async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node_dies() {
+    let config = database().await;
+    let (tables_one, one) = node_with_tables(&config, "one", Duration::from_millis(800)).await;
+    let (tables_two, two) = node_with_tables(&config, "two", Duration::from_secs(30)).await;
+    // Before its first heartbeat a node has no codes reserved, and opens nothing.
+    assert!(
+        tables_one
+            .open(room_config(Variant::Russian), None)
+            .is_none()
+    );
+    one.beat(&tables_one.codes()).await.unwrap();
+    let (code, _room) = tables_one
+        .open(room_config(Variant::Russian), None)
+        .expect("a room with a reserved code");
+    one.beat(&tables_one.codes()).await.unwrap();
+    two.beat(&tables_two.codes()).await.unwrap();
+
+    let listed = tables_two.listings();
+    assert_eq!(listed.len(), 1);
+    assert_eq!(listed[0].code, code);
+    assert_eq!(listed[0].config, room_config(Variant::Russian));
+    assert!(matches!(
+        two.find(&code).await.unwrap(),
+        Some(Found::Elsewhere(_, _))
+    ));
+    assert!(two.find(&RoomCode::new("ZZZZ")).await.unwrap().is_none());
+    // Node two's own codes are its own: none of them is node one's.
+    let mine = two.take_code(|_| false).expect("a code reserved");
+    assert_ne!(mine, code);
+
+    // Node one stops beating: its leases lapse, its room is listed nowhere, and node two may take it over.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let beat = two.beat(&tables_two.codes()).await.unwrap();
+    assert!(beat.lapsed.contains(&code), "{beat:?}");
+    assert!(tables_two.listings().is_empty());
+    assert!(matches!(
+        two.find(&code).await.unwrap(),
+        Some(Found::Lapsed)
+    ));
+    assert!(two.claim(&code).await.unwrap());
+    // Node one wakes up: the room is no longer its own.
+    let beat = one.beat(&tables_one.codes()).await.unwrap();
+    assert_eq!(beat.lost, vec![code.clone()]);
+}
+
+#[test]
+fn summaries_read_back_and_bad_ones_are_refused() {
+    let listing = crate::serve::tables::Listing {
+        code: RoomCode::new("K7QX"),
+        config: room_config(Variant::Frisian),
+        seats: [Some(("SHA256:ann".into(), "ann".into())), None],
+        plies: 7,
+        over: false,
+        watchers: 3,
+    };
+    let text = summary_text(&listing);
+    assert_eq!(
+        listing_from_summary(&listing.code, &text),
+        Some(listing.clone())
+    );
+    for bad in [
+        "",
+        "{}",
+        "[]",
+        "{\"variant\":\"chess\"}",
+        &text.replace("frisian", "chess"),
+        &text.replace("3+2", "3+"),
+    ] {
+        assert_eq!(listing_from_summary(&listing.code, bad), None, "{bad}");
+    }
+}
