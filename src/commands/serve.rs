@@ -184,6 +184,7 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         engine_megabytes: settings.engine_megabytes as usize,
         egdb: super::databases(),
         variants,
+        nodes: None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -205,6 +206,7 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         let shutdown = Shutdown::new();
         // Everything is ready (the engine's threads and tables too) before the server says it listens.
         let server = Server::new(config, shutdown.clone())?;
+        server.join_nodes().await?;
         let key_note = if made { " (new)" } else { "" };
         // Whoever started the server may have stopped reading its output: that must not stop the server.
         say(&format!(

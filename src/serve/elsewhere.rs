@@ -72,6 +72,43 @@ pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &Ro
     resumed
 }
 
+/// Resumes here every game in progress in the records that no live node runs (this node's own from before it
+/// stopped, those of nodes that have died, and those of a server that ran alone before); how many.
+pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) -> usize {
+    let games = shared
+        .read_records(|records| records.unfinished_games())
+        .await
+        .unwrap_or_default();
+    let mut resumed = 0;
+    for game in games {
+        // A game from before rooms had codes cannot be leased: it is resumed by a server that runs alone.
+        let Some(code) = game.code.clone() else {
+            continue;
+        };
+        match cluster.claim(&code).await {
+            Ok(true) => {}
+            Ok(false) => continue,
+            Err(error) => {
+                tracing::warn!(%error, %code, "cannot claim a game in progress");
+                continue;
+            }
+        }
+        let tables = Arc::clone(&shared.tables);
+        let recorder = shared.recorder.clone();
+        let grace = shared.config.seat_grace;
+        let opened = shared
+            .read_records(move |records| {
+                Ok(super::resume_game(&tables, &recorder, records, game, grace))
+            })
+            .await
+            .unwrap_or(false);
+        if opened {
+            resumed += 1;
+        }
+    }
+    resumed
+}
+
 /// How often the heartbeat comes, as a part of the lease's term.
 const BEATS_PER_TERM: u32 = 4;
 

@@ -88,6 +88,19 @@ pub struct ServeConfig {
     pub egdb: Option<Arc<Egdb>>,
     /// The variants written as definitions that players may open tables with, besides the built-ins.
     pub variants: Offered,
+    /// When this server is one node of several on one PostgreSQL database: how it joins them.
+    pub nodes: Option<NodesSettings>,
+}
+
+/// How a node joins the others.
+#[derive(Clone, Debug)]
+pub struct NodesSettings {
+    /// The database the nodes share (the records' own).
+    pub database: tokio_postgres::Config,
+    /// This node's name, unique among the nodes.
+    pub node: nodes::NodeName,
+    /// How long a room's lease lasts without a heartbeat: how soon the rooms of a node that died are taken over.
+    pub lease_term: Duration,
 }
 
 /// What goes wrong in a server.
@@ -102,6 +115,9 @@ pub enum ServeError {
     /// The records cannot be used.
     #[error("{0}")]
     Records(#[from] records::RecordsError),
+    /// The other nodes cannot be reached.
+    #[error("{0}")]
+    Nodes(#[from] nodes::NodesError),
 }
 
 /// What every connection shares.
@@ -209,13 +225,17 @@ impl Server {
             Some(config.players_dir.clone()),
         )?;
         let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
-        let resumed = resume_games(
-            &tables,
-            &recorder,
-            &mut records,
-            unfinished,
-            config.seat_grace,
-        );
+        // One node of several resumes only the games no other node runs, once it has joined them.
+        let resumed = match config.nodes {
+            Some(_) => 0,
+            None => resume_games(
+                &tables,
+                &recorder,
+                &mut records,
+                unfinished,
+                config.seat_grace,
+            ),
+        };
         let records: Arc<Mutex<dyn records::Records>> = Arc::new(Mutex::new(records));
         if resumed > 0 {
             tracing::info!(
@@ -237,6 +257,35 @@ impl Server {
             limits,
             shutdown,
         })
+    }
+
+    /// Joins the other nodes when the server is one of several (else does nothing): its list of rooms becomes
+    /// theirs too, the games no live node runs are resumed here, and its heartbeat starts.
+    pub async fn join_nodes(&self) -> Result<(), ServeError> {
+        let Some(settings) = self.shared.config.nodes.clone() else {
+            return Ok(());
+        };
+        let tables = Arc::downgrade(&self.shared.tables);
+        let rooms_here: nodes::RoomsHere =
+            Arc::new(move |code: &RoomCode| tables.upgrade()?.find(code).map(|(room, _)| room));
+        let cluster = nodes::cluster::Cluster::start(
+            settings.database,
+            settings.node,
+            settings.lease_term,
+            rooms_here,
+        )
+        .await?;
+        self.shared.tables.join_cluster(Arc::clone(&cluster));
+        // Codes to open rooms with, and the other nodes' rooms, before the first player comes.
+        cluster.beat(&[]).await?;
+        let resumed = elsewhere::resume_unclaimed(&self.shared, &cluster).await;
+        tracing::info!(node = %cluster.node(), games = resumed, "joined the other nodes");
+        tokio::spawn(elsewhere::heartbeat(
+            Arc::clone(&self.shared),
+            cluster,
+            settings.lease_term,
+        ));
+        Ok(())
     }
 
     /// Serves games on `listener` until the shutdown switch is thrown; then every game is told to end and the
