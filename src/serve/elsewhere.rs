@@ -104,6 +104,8 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
             .unwrap_or(false);
         if opened {
             resumed += 1;
+        } else if let Err(error) = cluster.release(&code).await {
+            tracing::warn!(%error, %code, "cannot give up a code");
         }
     }
     resumed
