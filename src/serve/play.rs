@@ -131,12 +131,17 @@ pub struct Channels {
     /// The code of the rematch the table's players and watchers were sent to, once one is agreed: the session
     /// at the old table ends, and the connection goes on to the new one.
     pub rematch: Option<RoomCode>,
+    /// The code of the table whose room went away while the player was at it (its node died, or another node
+    /// took it over): the session ends, and the connection finds the game again where it runs now.
+    pub lost: Option<RoomCode>,
 }
 
 /// A game's line to its table: where the player's requests go and where the table's news comes from.
 pub struct TableLink {
     /// The room.
     pub room: RoomHandle,
+    /// The code it is joined by.
+    pub code: RoomCode,
     /// The player, by key fingerprint.
     pub who: Fingerprint,
     /// The room's updates for this player.
@@ -457,7 +462,13 @@ async fn run_session(
                     return Some(Ending::InputClosed);
                 }
             }
-            Some(news) = table_news(&mut channels.table) => {
+            news = table_news(&mut channels.table) => {
+                let Some(news) = news else {
+                    // Nothing more will come from this room: it went away with the player still at it.
+                    channels.lost = channels.table.take().map(|link| link.code);
+                    session.end(Ending::Quit);
+                    return Some(Ending::Quit);
+                };
                 if let TableEvent::Rematch(code) = &news {
                     channels.rematch = Some(RoomCode::new(code.as_str()));
                     session.end(Ending::Quit);

@@ -15,6 +15,7 @@ use super::play::{
     Channels, Doing, GameEnd, Output, SIGINT, SIGTERM, Screen, ToGame, Typing, farewell,
     interrupted, run,
 };
+use super::room::RoomError;
 use super::seating::{self, Seated, TableAsk};
 use super::tables::Listing;
 use crate::app::InputEvent;
@@ -98,6 +99,7 @@ async fn drive(
         shutdown: player.shared.shutdown.clone(),
         table: None,
         rematch: None,
+        lost: None,
     };
     // The lobby follows the player's keys, as their games do.
     let keys = settings_of(&player.shared, &player.identity).0.keys;
@@ -186,11 +188,46 @@ async fn drive(
             });
             continue;
         }
+        if let (Some(Ending::Quit), Some(code)) = (ending, channels.lost.take()) {
+            next = match find_again(player, *doing, code).await {
+                Ok(seated) => Step::Table(seated),
+                Err(why) => Step::Lobby(Some(format!("the game's server went away: {why}"))),
+            };
+            continue;
+        }
         next = match ending {
             Some(Ending::Quit) => Step::Lobby(None),
             Some(ending) => return GameEnd::Session(ending),
             None => return GameEnd::Idle,
         };
+    }
+}
+
+/// How long past a lease's term a player whose room went away keeps looking for it: the time another node
+/// takes to see that the room's node has died and to take it over.
+const FIND_AGAIN_MARGIN: Duration = Duration::from_secs(5);
+
+/// Finds the game of a room that went away while `player` was at it (its node died, or another node took it
+/// over) where it runs now: their seat again, or their place among its watchers. It keeps trying until another
+/// node can have taken the room over.
+async fn find_again(player: &Player, doing: Doing, code: RoomCode) -> Result<Seated, RoomError> {
+    let patience = player
+        .shared
+        .config
+        .nodes
+        .as_ref()
+        .map_or(Duration::ZERO, |nodes| nodes.lease_term + FIND_AGAIN_MARGIN);
+    let give_up = tokio::time::Instant::now() + patience;
+    loop {
+        let ask = match doing {
+            Doing::Watching => TableAsk::Watch(code.clone()),
+            _ => TableAsk::Join(code.clone()),
+        };
+        match seating::take(&player.shared, &player.identity, ask).await {
+            Ok(seated) => return Ok(seated),
+            Err(why) if tokio::time::Instant::now() >= give_up => return Err(why),
+            Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,
+        }
     }
 }
 

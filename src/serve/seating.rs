@@ -225,6 +225,7 @@ pub async fn watch(
         game_type: listing.config.game_type,
         link: TableLink {
             room,
+            code: listing.code.clone(),
             who: identity.fingerprint.clone(),
             updates: news,
             line,
@@ -275,6 +276,7 @@ async fn sit(
         game_type: listing.config.game_type,
         link: TableLink {
             room,
+            code: listing.code.clone(),
             who: identity.fingerprint.clone(),
             updates: news,
             line,
