@@ -1,5 +1,6 @@
 //! Who a connection is: the fingerprint of the SSH key it signed in with, and the name it gave.
 
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use russh::keys::{HashAlg, PublicKey};
@@ -33,12 +34,16 @@ impl Identity {
 
     /// A guest: no key, so nothing to know them by again. Each guest has a fingerprint of their own for as long
     /// as they are connected (`guest-17`), so that two guests at one table are two players.
+    ///
+    /// The number starts at a random place for each process, so that guests of several nodes of one server
+    /// (who may sit at one table) are not taken for one another.
     pub fn guest(user: &str) -> Identity {
-        static GUESTS: AtomicU64 = AtomicU64::new(1);
+        static GUESTS: OnceLock<AtomicU64> = OnceLock::new();
+        let guests = GUESTS.get_or_init(|| AtomicU64::new(rand::random::<u32>().into()));
         Identity {
             fingerprint: Fingerprint::new(format!(
                 "{GUEST}-{}",
-                GUESTS.fetch_add(1, Ordering::Relaxed)
+                guests.fetch_add(1, Ordering::Relaxed)
             )),
             name: display_name(user),
         }
