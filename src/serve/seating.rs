@@ -196,8 +196,24 @@ pub async fn join(
 
 /// Goes back to the game not over where `identity` has a seat, if there is one.
 pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, RoomError>> {
-    let (room, listing) = shared.tables.seat_of(&identity.fingerprint)?;
-    Some(sit(shared, identity, room, listing, None).await)
+    if let Some((room, listing)) = shared.tables.seat_of(&identity.fingerprint) {
+        return Some(sit(shared, identity, room, listing, None).await);
+    }
+    // One node of several: the game may be on a node that has just died, listed nowhere until another node
+    // takes it over. The records know it; looking it up by its code takes it over.
+    shared.tables.cluster()?;
+    let fingerprint = identity.fingerprint.clone();
+    let code = shared
+        .read_records(move |records| {
+            Ok(records
+                .unfinished_games()?
+                .into_iter()
+                .find(|game| game.black.0 == fingerprint || game.white.0 == fingerprint)
+                .and_then(|game| game.code))
+        })
+        .await
+        .flatten()?;
+    Some(join(shared, identity, &code).await)
 }
 
 /// Watches the game with `code`.
