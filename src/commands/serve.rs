@@ -11,6 +11,7 @@ use crowned::config::{
     CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS,
     MAX_STRANGERS, Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings, parse_listen,
 };
+use crowned::serve::records::{Place, PostgresUrl, UrlError};
 use crowned::serve::{
     Offered, Quota, ServeConfig, Server, Shutdown, fingerprint, load_authorized_keys,
     load_or_create,
@@ -81,15 +82,41 @@ pub struct ServeArgs {
     /// built in: none].
     #[arg(long, value_name = "FILE")]
     variant_file: Vec<PathBuf>,
+    /// Keep the records in this PostgreSQL database (postgres://user@host:port/database), which several
+    /// servers may share; the password is best given in PGPASSWORD or ~/.pgpass, where `ps` does not show it
+    /// [setting server.records, built in: an SQLite file in the data folder].
+    #[arg(long, value_name = "URL")]
+    records: Option<String>,
+    #[command(subcommand)]
+    command: Option<ServeCommand>,
+}
+
+/// What `crowned serve` does besides serving.
+#[derive(clap::Subcommand, Debug)]
+pub enum ServeCommand {
+    /// Copy the records of an SQLite file into an empty PostgreSQL database: players, games (numbers, moves,
+    /// clocks, definitions, results, PDN) and ratings.
+    MigrateRecords {
+        /// The SQLite records file (server/records.sqlite in the data folder).
+        from: PathBuf,
+        /// The PostgreSQL database (postgres://user@host:port/database).
+        to: String,
+    },
 }
 
 impl ServeArgs {
     /// The settings with each option given laid over its setting; an option not given leaves its setting alone.
-    pub fn over(self, settings: ServerSettings) -> ServerSettings {
+    /// A records URL that does not read is refused (without its password).
+    pub fn over(self, settings: ServerSettings) -> Result<ServerSettings, UrlError> {
         let s = settings;
+        // Parsed here rather than by clap, whose message would quote the URL, password and all.
+        let records = match self.records {
+            Some(text) => Some(text.parse::<PostgresUrl>()?),
+            None => s.records,
+        };
         // Every field named, none taken with `..`: a new setting does not compile until it is decided here
         // whether the command line can set it.
-        ServerSettings {
+        Ok(ServerSettings {
             listen: self.listen.unwrap_or(s.listen),
             host_key: self.host_key.or(s.host_key),
             authorized_keys: self.authorized_keys.or(s.authorized_keys),
@@ -112,12 +139,16 @@ impl ServeArgs {
                 true => s.variant_files,
                 false => self.variant_file,
             },
-        }
+            records,
+        })
     }
 }
 
 /// `crowned serve`: the `[server]` settings of the settings file, with the command line over them.
-pub fn run(args: ServeArgs) -> Result<ExitCode> {
+pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
+    if let Some(ServeCommand::MigrateRecords { from, to }) = args.command.take() {
+        return migrate(&from, &to);
+    }
     // The game's options cannot be given with a command, so there is nothing to lay over the file's settings
     // but this command's own options.
     let (settings, _, problem) = super::settings::load(&Overrides::default());
@@ -125,7 +156,23 @@ pub fn run(args: ServeArgs) -> Result<ExitCode> {
     if let Some(problem) = problem {
         return Err(anyhow::Error::new(problem));
     }
-    serve(&args.over(settings.server))?;
+    serve(&args.over(settings.server)?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `crowned serve migrate-records FROM TO`: copies the records and says how many of each.
+fn migrate(from: &std::path::Path, to: &str) -> Result<ExitCode> {
+    let to: PostgresUrl = to.parse()?;
+    let copied = crowned::serve::records::migrate::sqlite_to_postgres(from, &to)?;
+    say(&format!(
+        "copied {} players, {} games, {} moves, {} clock notes and {} ratings from {} to {to}",
+        copied.players,
+        copied.games,
+        copied.moves,
+        copied.clocks,
+        copied.ratings,
+        from.display()
+    ));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -142,8 +189,16 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         .with_target(false)
         .init();
     let store = Store::locate().context("no folder for the server's files")?;
-    // Held until the server stops: a second server on these records would serve the same games twice.
-    let _only_server = store.claim_server()?;
+    let records = match &settings.records {
+        Some(url) => Place::Postgres(url.clone()),
+        None => Place::Sqlite(store.server_dir().join("records.sqlite")),
+    };
+    // Held until the server stops: a second server on this machine's SQLite records would serve the same games
+    // twice. Records in PostgreSQL are shared by several servers on purpose: no lock here.
+    let _only_server = match records {
+        Place::Sqlite(_) => Some(store.claim_server()?),
+        Place::Postgres(_) => None,
+    };
     let host_key_path = settings
         .host_key
         .clone()
@@ -165,7 +220,7 @@ fn serve(settings: &ServerSettings) -> Result<()> {
     let config = ServeConfig {
         host_key,
         players_dir: store.server_dir().join("players"),
-        records: store.server_dir().join("records.sqlite"),
+        records,
         authorized,
         guests: settings.guests,
         players: Quota {

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::serve::records::PostgresUrl;
+
 /// Connections a server may hold at once, in all.
 pub const MAX_SESSIONS: RangeInclusive<i64> = 1..=100_000;
 /// Connections from one address.
@@ -62,6 +64,9 @@ pub struct ServerSettings {
     /// Variant definitions (TOML files) players may open tables with, besides Turkish and those of the variants
     /// folder beside the settings file (`server.variant-files`).
     pub variant_files: Vec<PathBuf>,
+    /// The PostgreSQL database the records are kept in (`server.records`); `None` for the SQLite file in the
+    /// data folder.
+    pub records: Option<PostgresUrl>,
 }
 
 impl Default for ServerSettings {
@@ -83,6 +88,7 @@ impl Default for ServerSettings {
             engine_threads: 1,
             engine_megabytes: 1,
             variant_files: Vec::new(),
+            records: None,
         }
     }
 }
@@ -111,6 +117,7 @@ pub(super) struct ServerLayer {
     engine_threads: Option<i64>,
     engine_megabytes: Option<i64>,
     variant_files: Option<Vec<String>>,
+    records: Option<String>,
 }
 
 /// The `[server]` table as written.
@@ -132,6 +139,7 @@ pub(super) struct ServerOut {
     engine_threads: u32,
     engine_megabytes: u32,
     variant_files: Vec<String>,
+    records: String,
 }
 
 impl ServerSettings {
@@ -172,6 +180,15 @@ impl ServerSettings {
                 .filter(|p| !p.trim().is_empty())
                 .map(PathBuf::from)
                 .collect();
+        }
+        if let Some(text) = layer.records {
+            match text.trim().is_empty() {
+                true => self.records = None,
+                false => match text.parse() {
+                    Ok(url) => self.records = Some(url),
+                    Err(why) => problem("records", why.to_string()),
+                },
+            }
         }
         for (name, value, range, slot) in [
             (
@@ -272,6 +289,13 @@ impl ServerSettings {
                 .iter()
                 .map(|p| p.display().to_string())
                 .collect(),
+            // Without its password, which is never printed (it is then looked for in PGPASSWORD or the
+            // password file).
+            records: self
+                .records
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
         }
     }
 }

@@ -450,12 +450,14 @@ fn the_server_table_is_read_checked_and_printed() {
             engine_threads: 1,
             engine_megabytes: 64,
             variant_files: Vec::new(),
+            records: None,
         }
     );
     let mine = user(
         "[server]\nlisten = \"[::1]:2022\"\nhost-key = \"/srv/crowned/key\"\nmax-sessions = 50\n\
          engine-threads = 2\nguests = true\nauthorized-keys = \"/srv/keys\"\n\
-         variant-files = [\"/srv/holes.toml\", \"frogs.toml\"]\n",
+         variant-files = [\"/srv/holes.toml\", \"frogs.toml\"]\n\
+         records = \"postgres://crowned@db.example:5433/records\"\n",
     )
     .expect("valid");
     assert_eq!(mine.server.listen, "[::1]:2022".parse().expect("address"));
@@ -480,10 +482,27 @@ fn the_server_table_is_read_checked_and_printed() {
             PathBuf::from("frogs.toml")
         ]
     );
+    assert_eq!(
+        mine.server
+            .records
+            .as_ref()
+            .map(ToString::to_string)
+            .as_deref(),
+        Some("postgres://crowned@db.example:5433/records")
+    );
     let back = Settings::placeholder()
         .overlaid(&mine.to_toml(), Path::new("printed"))
         .expect("the printed settings are valid");
     assert_eq!(back.server, mine.server);
+    // A password in the records' URL is never printed.
+    let secret = user("[server]\nrecords = \"postgres://crowned:s3cret-pw@db.example/records\"\n")
+        .expect("valid");
+    let printed = secret.to_toml();
+    assert!(!printed.contains("s3cret-pw"), "{printed}");
+    assert!(
+        printed.contains("postgres://crowned@db.example/records"),
+        "{printed}"
+    );
     for (text, setting, words) in [
         (
             "[server]\nlisten = \"everywhere\"\n",
@@ -504,6 +523,11 @@ fn the_server_table_is_read_checked_and_printed() {
             "[server]\nengine-megabytes = 100000000\n",
             "server.engine-megabytes",
             "65536",
+        ),
+        (
+            "[server]\nrecords = \"mysql://ann:s3cret-pw@db/records\"\n",
+            "server.records",
+            "postgres://",
         ),
         (
             "[server]\nport = 22\n",

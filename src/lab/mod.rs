@@ -10,6 +10,9 @@
 //! [`load`] and [`load_tables`] are load clients for the SSH server: many players at once, each a real SSH client,
 //! timing how the server answers (`crowned bench serve`, `crowned bench tables`).
 //!
+//! [`local_postgres`] starts a throwaway PostgreSQL server on this machine, for the tests and benches of the
+//! PostgreSQL records.
+//!
 //! Nothing here is needed to play: the lab depends on [`engine`](crate::engine) (and the load clients on
 //! [`serve`](crate::serve)), never the other way round.
 
@@ -19,6 +22,7 @@ mod egdb_tests;
 mod hub_client;
 pub mod load;
 pub mod load_tables;
+pub mod local_postgres;
 mod match_openings;
 mod match_seats;
 mod matches;

@@ -53,7 +53,6 @@ use tokio::sync::watch;
 use crate::engine::egdb::Egdb;
 use crate::engine::{EngineConfig, EngineService};
 use connection::Connection;
-use records::Records as _;
 
 /// How a server runs.
 #[derive(Clone, Debug)]
@@ -63,7 +62,7 @@ pub struct ServeConfig {
     /// Where each player's folder goes.
     pub players_dir: PathBuf,
     /// The server's records (who has played; games and ratings as people play each other).
-    pub records: PathBuf,
+    pub records: records::Place,
     /// The fingerprints of the only keys that may connect; `None` lets every key in.
     pub authorized: Option<HashSet<String>>,
     /// Whether a client without a key may play as a guest (whose games are not kept).
@@ -215,28 +214,27 @@ impl Server {
             .with_table_megabytes(config.engine_megabytes)
             .with_egdb(config.egdb.clone());
         let engine = EngineService::new(config.engine_threads, engine_config)?;
-        if let Some(folder) = config.records.parent() {
-            std::fs::create_dir_all(folder)?;
-        }
-        let mut records = records::SqliteRecords::open(&config.records)?;
-        let unfinished = records.unfinished_games()?;
-        let recorder = recorder::Recorder::start(
-            records::SqliteRecords::open(&config.records)?,
-            Some(config.players_dir.clone()),
-        )?;
-        let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
-        // One node of several resumes only the games no other node runs, once it has joined them.
-        let resumed = match config.nodes {
-            Some(_) => 0,
-            None => resume_games(
-                &tables,
-                &recorder,
-                &mut records,
-                unfinished,
-                config.seat_grace,
-            ),
-        };
-        let records: Arc<Mutex<dyn records::Records>> = Arc::new(Mutex::new(records));
+        // The records are read (and the games in progress resumed) away from the event loop: a database
+        // server's client blocks, and may not be used on an async thread.
+        let (records, recorder, tables, resumed) = off_the_event_loop(|| {
+            let (records, recorder) = open_records(&config.records, &config.players_dir)?;
+            let mut reader = records.lock().unwrap_or_else(PoisonError::into_inner);
+            let unfinished = reader.unfinished_games()?;
+            let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
+            // One node of several resumes only the games no other node runs, once it has joined them.
+            let resumed = match config.nodes {
+                Some(_) => 0,
+                None => resume_games(
+                    &tables,
+                    &recorder,
+                    &mut *reader,
+                    unfinished,
+                    config.seat_grace,
+                ),
+            };
+            drop(reader);
+            Ok::<_, ServeError>((records, recorder, tables, resumed))
+        })?;
         if resumed > 0 {
             tracing::info!(
                 games = resumed,
@@ -375,6 +373,43 @@ async fn note_every_clock(tables: &tables::Tables) {
     // All asked first, then all waited for: the rooms note their clocks side by side.
     for noted in answers {
         let _ = tokio::time::timeout_at(deadline, noted).await;
+    }
+}
+
+/// The records at `place`: one connection to read them, and the recorder writing them on another.
+fn open_records(
+    place: &records::Place,
+    players: &std::path::Path,
+) -> Result<(Arc<Mutex<dyn records::Records>>, recorder::Recorder), ServeError> {
+    let players = Some(players.to_path_buf());
+    Ok(match place {
+        records::Place::Sqlite(path) => {
+            if let Some(folder) = path.parent() {
+                std::fs::create_dir_all(folder)?;
+            }
+            let reader = records::SqliteRecords::open(path)?;
+            let writer = recorder::Recorder::start(records::SqliteRecords::open(path)?, players)?;
+            (Arc::new(Mutex::new(reader)), writer)
+        }
+        records::Place::Postgres(url) => {
+            let reader = records::PostgresRecords::connect(url)?;
+            let writer =
+                recorder::Recorder::start(records::PostgresRecords::connect(url)?, players)?;
+            tracing::info!(records = %url, "the records are kept in PostgreSQL");
+            (Arc::new(Mutex::new(reader)), writer)
+        }
+    })
+}
+
+/// Runs `work`, which blocks, where blocking is allowed: in place on a multi-threaded runtime's thread (which
+/// hands its other tasks on meanwhile), else as it is.
+fn off_the_event_loop<T>(work: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(handle) if handle.runtime_flavor() == RuntimeFlavor::MultiThread => {
+            tokio::task::block_in_place(work)
+        }
+        _ => work(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! The server's records: who has played, the games they played, and their ratings.
 //!
-//! What the server needs of them is the [`Records`] trait; [`SqliteRecords`] keeps them in one SQLite file. Every
+//! What the server needs of them is the [`Records`] trait; [`SqliteRecords`] keeps them in one SQLite file, and
+//! [`PostgresRecords`] in a PostgreSQL database that several servers may share ([`Place`] says which). Every
 //! write is atomic on its own (a result changes both ratings with it, or nothing), and a batch of writes may be
 //! made one change ([`Records::all_or_nothing`]): the recorder writes many moves with one sync to the disk.
 //!
@@ -14,8 +15,13 @@ use super::identity::Identity;
 use super::ids::{Fingerprint, GameId, RoomCode};
 use super::rating::Rating;
 
+pub mod migrate;
+mod postgres;
+mod postgres_url;
 mod sqlite;
 
+pub use postgres::PostgresRecords;
+pub use postgres_url::{PostgresUrl, UrlError};
 pub use sqlite::SqliteRecords;
 
 /// Where the server's records are kept, and what it asks of them: the players it has seen, the games with their
@@ -113,12 +119,27 @@ pub enum RecordsError {
     /// A game that is not in the records.
     #[error("no game {0} in the records")]
     NoGame(GameId),
+    /// PostgreSQL failed (its messages never hold the password).
+    #[error("the server's records: {0}")]
+    Postgres(#[from] ::postgres::Error),
+    /// The records' URL cannot be used.
+    #[error("the server's records: {0}")]
+    Url(String),
+    /// The connection to the records was lost and is not back yet.
+    #[error("the server's records: the connection was lost")]
+    Lost,
 }
 
 impl RecordsError {
-    /// Whether the trouble is the disk's (full, read-only, failing, busy): worth trying again later, where any
-    /// other error would come back the same.
+    /// Whether the trouble is the disk's (full, read-only, failing, busy) or the database server's (the
+    /// connection lost, the server stopping, too many connections): worth trying again later, where any other
+    /// error would come back the same.
     pub fn is_storage(&self) -> bool {
+        match self {
+            RecordsError::Lost => return true,
+            RecordsError::Postgres(e) => return postgres_is_storage(e),
+            _ => {}
+        }
         let RecordsError::Sqlite(rusqlite::Error::SqliteFailure(failure, _)) = self else {
             return false;
         };
@@ -132,6 +153,50 @@ impl RecordsError {
                 | ErrorCode::CannotOpen
                 | ErrorCode::OutOfMemory
         )
+    }
+}
+
+/// Whether a PostgreSQL error is the server's or the network's passing trouble rather than the request's.
+fn postgres_is_storage(e: &::postgres::Error) -> bool {
+    use ::postgres::error::SqlState;
+    if e.is_closed() {
+        return true;
+    }
+    let Some(code) = e.code() else {
+        // No answer from the server at all: the network (a refused or timed-out connection).
+        return std::error::Error::source(e).is_some_and(|source| source.is::<std::io::Error>());
+    };
+    // Class 08: the connection failed; 53: the server is short of disk, memory or connections.
+    let class = code.code().get(..2);
+    matches!(class, Some("08" | "53"))
+        || [
+            SqlState::ADMIN_SHUTDOWN,
+            SqlState::CRASH_SHUTDOWN,
+            SqlState::CANNOT_CONNECT_NOW,
+            SqlState::T_R_SERIALIZATION_FAILURE,
+            SqlState::T_R_DEADLOCK_DETECTED,
+            SqlState::LOCK_NOT_AVAILABLE,
+            SqlState::READ_ONLY_SQL_TRANSACTION,
+        ]
+        .contains(code)
+}
+
+/// Where the records are kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// An SQLite file, which one server uses at a time.
+    Sqlite(std::path::PathBuf),
+    /// A PostgreSQL database, which several servers may share.
+    Postgres(PostgresUrl),
+}
+
+impl std::fmt::Display for Place {
+    /// The file, or the URL without its password.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Place::Sqlite(path) => write!(f, "{}", path.display()),
+            Place::Postgres(url) => write!(f, "{url}"),
+        }
     }
 }
 
@@ -204,3 +269,6 @@ pub struct Standing {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod postgres_tests;

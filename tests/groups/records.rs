@@ -14,5 +14,7 @@ mod pdn_listing;
 mod pdn_round_trip;
 #[path = "../replay.rs"]
 mod replay;
+#[path = "../serve_migrate.rs"]
+mod serve_migrate;
 #[path = "../settings_roundtrip.rs"]
 mod settings_roundtrip;

@@ -1,7 +1,51 @@
 //! The records: games with their moves and clocks, ratings, the schema's versions.
+//!
+//! Each test of what every backend does runs twice, on SQLite in memory and on a fresh database of a PostgreSQL
+//! server of the test program's own ([`LocalPostgres::shared`]): the two must answer alike.
 
 use super::sqlite::MIGRATIONS;
 use super::*;
+use crate::lab::local_postgres::LocalPostgres;
+
+/// Records on a new database of the test program's PostgreSQL server. A test that needs it fails, saying what
+/// is missing, when the server cannot be started: it is never skipped.
+pub(super) fn fresh_postgres(test: &str) -> PostgresRecords {
+    let server = LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+    let url = server
+        .fresh_database(test)
+        .unwrap_or_else(|e| panic!("a database: {e}"));
+    PostgresRecords::connect(&url.parse().expect("a URL")).unwrap_or_else(|e| panic!("opens: {e}"))
+}
+
+/// Runs each test named, a function of `&mut dyn Records`, on both backends.
+macro_rules! on_both {
+    ($($test:ident),* $(,)?) => {
+        mod on_sqlite {
+            $(
+                #[test]
+                fn $test() {
+                    super::$test(&mut super::SqliteRecords::in_memory().expect("opens"));
+                }
+            )*
+        }
+        mod on_postgres {
+            $(
+                #[test]
+                fn $test() {
+                    super::$test(&mut super::fresh_postgres(stringify!($test)));
+                }
+            )*
+        }
+    };
+}
+
+on_both!(
+    a_rated_game_is_kept_with_its_moves_and_moves_both_ratings,
+    clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from,
+    a_defined_variant_s_game_keeps_its_definition_and_resumes_from_it,
+    players_and_finished_games_are_listed_in_order,
+    a_batch_goes_on_past_a_write_that_fails,
+);
 
 fn player(name: &str) -> Identity {
     Identity {
@@ -10,13 +54,7 @@ fn player(name: &str) -> Identity {
     }
 }
 
-#[test]
-fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings() {
-    let mut records = SqliteRecords::in_memory().expect("opens");
-    assert_eq!(
-        records.version().expect("a version"),
-        MIGRATIONS.len() as i64
-    );
+fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings(records: &mut dyn Records) {
     let (ann, bob) = (player("ann"), player("bob"));
     records.seen(&ann).expect("seen");
     records.seen(&bob).expect("seen");
@@ -109,6 +147,10 @@ fn the_file_survives_reopening_and_a_newer_schema_is_refused() {
         assert_eq!(mode.to_lowercase(), "wal");
     }
     let records = SqliteRecords::open(&path).expect("reopened");
+    assert_eq!(
+        records.version().expect("a version"),
+        MIGRATIONS.len() as i64
+    );
     let name: String = records
         .db
         .query_row("SELECT name FROM players", [], |row| row.get(0))
@@ -126,9 +168,7 @@ fn the_file_survives_reopening_and_a_newer_schema_is_refused() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-#[test]
-fn clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from() {
-    let mut records = SqliteRecords::in_memory().expect("opens");
+fn clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from(records: &mut dyn Records) {
     let (ann, bob) = (player("ann"), player("bob"));
     records.seen(&ann).expect("seen");
     records.seen(&bob).expect("seen");
@@ -143,31 +183,28 @@ fn clocks_noted_after_the_last_move_are_what_a_restart_goes_on_from() {
             definition: None,
         })
         .expect("started");
-    let clocks =
-        |records: &mut SqliteRecords| records.unfinished_games().expect("listed")[0].clocks;
+    let clocks = |records: &mut dyn Records| records.unfinished_games().expect("listed")[0].clocks;
     // Before any move and any note: no clocks to go on from (they start full).
-    assert_eq!(clocks(&mut records), None);
+    assert_eq!(clocks(records), None);
     records
         .note_clocks(game, 0, [290_000, 300_000])
         .expect("noted");
-    assert_eq!(clocks(&mut records), Some([290_000, 300_000]));
+    assert_eq!(clocks(records), Some([290_000, 300_000]));
     records
         .add_move(game, 0, "11-15", Some([293_000, 300_000]))
         .expect("a move");
     // A note from before the last move is left aside: the move's clocks are later.
-    assert_eq!(clocks(&mut records), Some([293_000, 300_000]));
+    assert_eq!(clocks(records), Some([293_000, 300_000]));
     records
         .note_clocks(game, 1, [293_000, 212_000])
         .expect("noted");
-    assert_eq!(clocks(&mut records), Some([293_000, 212_000]));
+    assert_eq!(clocks(records), Some([293_000, 212_000]));
     // Taken back: the note was of a move no longer played.
     records.take_back(game, 0).expect("taken back");
-    assert_eq!(clocks(&mut records), None);
+    assert_eq!(clocks(records), None);
 }
 
-#[test]
-fn a_defined_variant_s_game_keeps_its_definition_and_resumes_from_it() {
-    let mut records = SqliteRecords::in_memory().expect("opens");
+fn a_defined_variant_s_game_keeps_its_definition_and_resumes_from_it(records: &mut dyn Records) {
     let (ann, bob) = (player("ann"), player("bob"));
     records.seen(&ann).expect("seen");
     records.seen(&bob).expect("seen");
@@ -201,4 +238,110 @@ fn a_defined_variant_s_game_keeps_its_definition_and_resumes_from_it() {
     let why = crate::serve::room::resumed_from(broken, std::time::Duration::from_secs(60))
         .expect_err("not resumed");
     assert!(why.to_string().contains("definition"), "{why}");
+}
+
+fn players_and_finished_games_are_listed_in_order(records: &mut dyn Records) {
+    let (ann, bob, cy) = (player("ann"), player("bob"), player("cy"));
+    for someone in [&ann, &bob, &cy] {
+        records.seen(someone).expect("seen");
+    }
+    // Seen again under another name: the latest name is kept, the first sighting's place too.
+    records
+        .seen(&Identity {
+            fingerprint: ann.fingerprint.clone(),
+            name: "annie".into(),
+        })
+        .expect("seen");
+    let players = records.players().expect("listed");
+    let mut names: Vec<&str> = players.iter().map(|(name, _)| name.as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["annie", "bob", "cy"]);
+    let mut finished = Vec::new();
+    for (black, white, result, score) in [
+        (&ann, &bob, "1-0", 1.0),
+        (&bob, &cy, "1/2-1/2", 0.5),
+        (&cy, &cy, "0-1", 0.0),
+    ] {
+        let game = records
+            .start_game(&NewGame {
+                variant: "russian",
+                black: &black.fingerprint,
+                white: &white.fingerprint,
+                rated: true,
+                clock: "",
+                code: &"AB12".into(),
+                definition: None,
+            })
+            .expect("started");
+        let pdn = format!("[Result \"{result}\"]\n{result}\n");
+        records
+            .record_result(
+                game,
+                &GameResult {
+                    result,
+                    pdn: &pdn,
+                    black_score: score,
+                },
+            )
+            .expect("finished");
+        finished.push((result.to_string(), pdn));
+    }
+    assert_eq!(records.finished_games().expect("listed"), finished);
+    assert_eq!(records.games_of(&bob.fingerprint).expect("games").len(), 2);
+    assert_eq!(records.games_of(&cy.fingerprint).expect("games").len(), 2);
+    // A game against oneself changes no rating.
+    let (_, cy_games) = records.rating(&cy.fingerprint, "russian").expect("rated");
+    assert_eq!(cy_games, 1);
+    let board = records.leaderboard("russian", 2).expect("a leaderboard");
+    assert_eq!(board.len(), 2);
+    assert_eq!(board[0].name, "annie");
+    assert!(board[0].rating.rating >= board[1].rating.rating);
+    assert!(
+        records
+            .leaderboard("english", 10)
+            .expect("empty")
+            .is_empty()
+    );
+    assert!(matches!(
+        records.add_move(GameId::new(999), 0, "11-15", None),
+        Err(e) if !e.is_storage()
+    ));
+    assert!(matches!(
+        records.record_result(
+            GameId::new(999),
+            &GameResult {
+                result: "1-0",
+                pdn: "",
+                black_score: 1.0
+            }
+        ),
+        Err(RecordsError::NoGame(_))
+    ));
+}
+
+fn a_batch_goes_on_past_a_write_that_fails(records: &mut dyn Records) {
+    let (ann, bob) = (player("ann"), player("bob"));
+    records.seen(&ann).expect("seen");
+    let game = records
+        .start_game(&NewGame {
+            variant: "english",
+            black: &ann.fingerprint,
+            white: &ann.fingerprint,
+            rated: false,
+            clock: "",
+            code: &"AB12".into(),
+            definition: None,
+        })
+        .expect("started");
+    records.add_move(game, 0, "11-15", None).expect("a move");
+    // As the recorder does: a write that can never be made is let go, and the batch's other writes are kept.
+    records
+        .all_or_nothing(&mut |records| {
+            assert!(records.add_move(game, 0, "9-13", None).is_err());
+            records.seen(&bob)?;
+            records.add_move(game, 1, "22-18", None)
+        })
+        .expect("kept");
+    assert_eq!(records.players().expect("listed").len(), 2);
+    assert_eq!(records.moves(game).expect("moves"), ["11-15", "22-18"]);
 }

@@ -1,0 +1,328 @@
+//! A throwaway PostgreSQL server on this machine, for tests and benches of the PostgreSQL records.
+//!
+//! [`LocalPostgres::start`] makes a cluster in a temporary folder (`initdb`, trust authentication), starts it
+//! listening on 127.0.0.1 only, on a port free at the time, and waits until it takes connections;
+//! [`LocalPostgres::fresh_database`] gives each test a database of its own. The programs are looked for on
+//! `PATH`, then in Debian's `/usr/lib/postgresql/VERSION/bin`.
+//!
+//! PostgreSQL will not run as root. When this process is root, the cluster is made and run as the unprivileged
+//! `postgres` user (Debian's package creates it), its folder given to that user.
+//!
+//! Nothing is left running, however this process ends: the server is watched by a small shell that waits on a
+//! pipe from this process. When the pipe closes (the [`LocalPostgres`] is dropped, or this process exits, panics
+//! or is killed, as the kernel closes the pipe then), the shell stops the server and removes its folder. So a
+//! server kept in a `static` for a whole test program, which is never dropped, still goes with the program.
+
+use std::io::{BufRead, BufReader, Read};
+use std::net::{Ipv4Addr, TcpListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Mutex, OnceLock};
+
+use thiserror::Error;
+
+/// The superuser of the cluster, whoever runs it.
+const SUPERUSER: &str = "postgres";
+/// The unprivileged user the server runs as when this process is root.
+const RUN_AS: &str = "postgres";
+/// Seconds `pg_ctl` waits for the server to take connections.
+const START_SECONDS: u32 = 60;
+/// Ports tried (another program may take a free port between choosing it and the server binding it).
+const PORT_TRIES: usize = 3;
+
+/// The shell that starts the server, then waits for its standard input to close and stops it: `$1` is
+/// `pg_ctl`, `$2` the cluster's folder, `$3` the server's options. Interrupts are ignored so that a Ctrl-C to
+/// the test program's terminal leaves the cleanup to be done when the program goes.
+const WATCHER: &str = r#"
+trap '' INT TERM HUP
+pg_ctl="$1"; dir="$2"; options="$3"
+"$pg_ctl" start -w -t "$4" -D "$dir/data" -l "$dir/log" -o "$options" >/dev/null 2>&1 </dev/null
+started=$?
+echo "started $started"
+# Not started: nothing to stop; the folder is left for the caller to read the log from.
+[ "$started" -eq 0 ] || exit 1
+cat >/dev/null
+"$pg_ctl" stop -m immediate -D "$dir/data" >/dev/null 2>&1 </dev/null
+rm -rf "$dir"
+"#;
+
+/// What keeps a PostgreSQL server from starting.
+#[derive(Debug, Error)]
+pub enum LocalPostgresError {
+    /// PostgreSQL's programs are not on this machine.
+    #[error(
+        "PostgreSQL's server programs (initdb, pg_ctl) are not on PATH nor in /usr/lib/postgresql/*/bin: \
+         install PostgreSQL (Debian: apt-get install postgresql)"
+    )]
+    NotInstalled,
+    /// Root, and no user to run the server as.
+    #[error(
+        "running as root, which PostgreSQL refuses, and there is no user {RUN_AS:?} to run it as (Debian's \
+         postgresql package creates it)"
+    )]
+    NoUser,
+    /// A program could not be run.
+    #[error("{0}: {1}")]
+    Io(String, std::io::Error),
+    /// A program ran and failed.
+    #[error("{0}")]
+    Failed(String),
+    /// The server would not answer.
+    #[error("the test PostgreSQL server: {0}")]
+    Client(#[from] postgres::Error),
+    /// The process's shared server did not start (why, as it was said the first time).
+    #[error("{0}")]
+    Shared(String),
+}
+
+/// A PostgreSQL server of its own in a temporary folder, listening on 127.0.0.1, stopped and removed when
+/// dropped or when this process ends.
+pub struct LocalPostgres {
+    port: u16,
+    /// The watching shell's standard input: closing it stops the server.
+    stop: Mutex<Option<ChildStdin>>,
+    watcher: Mutex<Child>,
+    /// Databases made so far, for their names.
+    made: AtomicU32,
+}
+
+impl LocalPostgres {
+    /// Makes a cluster and starts its server; returns once it takes connections.
+    pub fn start() -> Result<LocalPostgres, LocalPostgresError> {
+        let bin = programs().ok_or(LocalPostgresError::NotInstalled)?;
+        let owner = match is_root() {
+            true => {
+                let passwd = std::fs::read_to_string("/etc/passwd").unwrap_or_default();
+                Some(passwd_ids(&passwd, RUN_AS).ok_or(LocalPostgresError::NoUser)?)
+            }
+            false => None,
+        };
+        static FOLDERS: AtomicU32 = AtomicU32::new(0);
+        let folder = std::env::temp_dir().join(format!(
+            "crowned-postgres-{}-{}",
+            std::process::id(),
+            FOLDERS.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder)
+            .map_err(|e| LocalPostgresError::Io(folder.display().to_string(), e))?;
+        if let Some((uid, gid)) = owner {
+            std::os::unix::fs::chown(&folder, Some(uid), Some(gid))
+                .map_err(|e| LocalPostgresError::Io(folder.display().to_string(), e))?;
+        }
+        let made = LocalPostgres::init_and_run(&bin, &folder, owner);
+        if made.is_err() {
+            let _ = std::fs::remove_dir_all(&folder);
+        }
+        made
+    }
+
+    fn init_and_run(
+        bin: &Path,
+        folder: &Path,
+        owner: Option<(u32, u32)>,
+    ) -> Result<LocalPostgres, LocalPostgresError> {
+        let as_owner = |program: &Path| {
+            let mut command = Command::new(program);
+            if let Some((uid, gid)) = owner {
+                use std::os::unix::process::CommandExt;
+                command.uid(uid).gid(gid);
+            }
+            command.env_remove("PGDATA");
+            command
+        };
+        let initdb = as_owner(&bin.join("initdb"))
+            .args(["--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C"])
+            .arg(format!("--username={SUPERUSER}"))
+            .arg("-D")
+            .arg(folder.join("data"))
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| LocalPostgresError::Io("initdb".into(), e))?;
+        if !initdb.status.success() {
+            return Err(LocalPostgresError::Failed(format!(
+                "initdb failed: {}",
+                String::from_utf8_lossy(&initdb.stderr).trim()
+            )));
+        }
+        let mut last = String::new();
+        for _ in 0..PORT_TRIES {
+            let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+                .and_then(|listener| listener.local_addr())
+                .map_err(|e| LocalPostgresError::Io("a free port".into(), e))?
+                .port();
+            // Loopback only, the socket file in the cluster's own folder, and no syncing: a test server's data
+            // is thrown away.
+            let options = format!(
+                "-h 127.0.0.1 -p {port} -k {} -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
+                 -c max_connections=100",
+                folder.display()
+            );
+            let mut watcher = as_owner(Path::new("sh"))
+                .arg("-c")
+                .arg(WATCHER)
+                .arg("crowned-postgres")
+                .arg(bin.join("pg_ctl"))
+                .arg(folder)
+                .arg(options)
+                .arg(START_SECONDS.to_string())
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .map_err(|e| LocalPostgresError::Io("sh".into(), e))?;
+            let mut said = String::new();
+            if let Some(out) = watcher.stdout.take() {
+                let _ = BufReader::new(out).read_line(&mut said);
+            }
+            if said.trim() == "started 0" {
+                return Ok(LocalPostgres {
+                    port,
+                    stop: Mutex::new(watcher.stdin.take()),
+                    watcher: Mutex::new(watcher),
+                    made: AtomicU32::new(0),
+                });
+            }
+            // The watcher has exited (or exits as its pipe closes here).
+            drop(watcher.stdin.take());
+            let _ = watcher.wait();
+            last = log_tail(folder);
+        }
+        Err(LocalPostgresError::Failed(format!(
+            "the PostgreSQL server did not start: {last}"
+        )))
+    }
+
+    /// One server for the whole process, started on first use: what a test program's tests share, each with
+    /// databases of its own. It is never dropped; its watcher stops it when the process ends.
+    pub fn shared() -> Result<&'static LocalPostgres, LocalPostgresError> {
+        static SHARED: OnceLock<Result<LocalPostgres, String>> = OnceLock::new();
+        SHARED
+            .get_or_init(|| LocalPostgres::start().map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|why| LocalPostgresError::Shared(why.clone()))
+    }
+
+    /// The port it listens on (on 127.0.0.1).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The URL of its database `database`, as its superuser (no password: the server trusts local
+    /// connections).
+    pub fn url(&self, database: &str) -> String {
+        format!("postgres://{SUPERUSER}@127.0.0.1:{}/{database}", self.port)
+    }
+
+    /// A new, empty database; its URL. `hint` goes into its name (letters, digits and `_` of it).
+    pub fn fresh_database(&self, hint: &str) -> Result<String, LocalPostgresError> {
+        let number = self.made.fetch_add(1, Ordering::Relaxed);
+        let hint: String = hint
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .take(40)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let name = format!("t{number}_{hint}");
+        let mut admin = postgres::Client::connect(&self.url("postgres"), postgres::NoTls)?;
+        // A copy of the files rather than through the log: quicker, and a test server's data need not last.
+        admin.batch_execute(&format!(
+            "CREATE DATABASE {name} TEMPLATE template0 STRATEGY FILE_COPY"
+        ))?;
+        Ok(self.url(&name))
+    }
+
+    /// Ends every connection to `database` but the caller's (as an administrator stopping the server would):
+    /// how many were ended.
+    pub fn cut_connections(&self, database: &str) -> Result<u64, LocalPostgresError> {
+        let mut admin = postgres::Client::connect(&self.url("postgres"), postgres::NoTls)?;
+        let rows = admin.query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            &[&database],
+        )?;
+        Ok(rows.len() as u64)
+    }
+}
+
+impl Drop for LocalPostgres {
+    fn drop(&mut self) {
+        // Closing the pipe tells the watcher to stop the server and remove the folder; it is waited for, so
+        // that nothing of it outlives this value.
+        let stop = self.stop.get_mut().map(Option::take);
+        drop(stop);
+        if let Ok(watcher) = self.watcher.get_mut() {
+            let _ = watcher.wait();
+        }
+    }
+}
+
+/// The end of the server's log in `folder`, for a message.
+fn log_tail(folder: &Path) -> String {
+    let mut text = String::new();
+    if let Ok(mut file) = std::fs::File::open(folder.join("log")) {
+        let _ = file.read_to_string(&mut text);
+    }
+    let lines: Vec<&str> = text.lines().rev().take(5).collect();
+    lines.into_iter().rev().collect::<Vec<_>>().join(" / ")
+}
+
+/// The folder holding `initdb` and `pg_ctl`: on `PATH`, else the newest of Debian's.
+fn programs() -> Option<PathBuf> {
+    let has_both = |dir: &Path| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file();
+    if let Some(path) = std::env::var_os("PATH") {
+        if let Some(dir) = std::env::split_paths(&path).find(|dir| has_both(dir)) {
+            return Some(dir);
+        }
+    }
+    let mut debian: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let version = entry.file_name().to_str()?.parse::<u32>().ok()?;
+            Some((version, entry.path().join("bin")))
+        })
+        .filter(|(_, dir)| has_both(dir))
+        .collect();
+    debian.sort();
+    debian.pop().map(|(_, dir)| dir)
+}
+
+/// Whether this process runs as root: the owner of its own `/proc` entry is its effective user.
+fn is_root() -> bool {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata("/proc/self").is_ok_and(|meta| meta.uid() == 0)
+}
+
+/// The user and group numbers of `user` in a `/etc/passwd` text (`name:password:uid:gid:...`); lines that do
+/// not read so are passed over.
+fn passwd_ids(passwd: &str, user: &str) -> Option<(u32, u32)> {
+    passwd.lines().find_map(|line| {
+        let mut fields = line.split(':');
+        if fields.next()? != user {
+            return None;
+        }
+        let uid = fields.nth(1)?.parse().ok()?;
+        let gid = fields.next()?.parse().ok()?;
+        Some((uid, gid))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_user_s_numbers_are_read_from_passwd_and_broken_lines_passed_over() {
+        let passwd = "root:x:0:0:root:/root:/bin/bash\n\
+                      postgres\n\
+                      postgres:x:abc:104::/:/bin/sh\n\
+                      postgres:x:101\n\
+                      postgres:x:101:104:PostgreSQL administrator:/var/lib/postgresql:/bin/bash\n";
+        assert_eq!(passwd_ids(passwd, "postgres"), Some((101, 104)));
+        assert_eq!(passwd_ids(passwd, "root"), Some((0, 0)));
+        assert_eq!(passwd_ids(passwd, "nobody"), None);
+        assert_eq!(passwd_ids("", "postgres"), None);
+        assert_eq!(passwd_ids("postgres:x:-1:2:", "postgres"), None);
+    }
+}

@@ -1,0 +1,193 @@
+//! Copying a server's records from its SQLite file into a PostgreSQL database (`crowned serve
+//! migrate-records`): players, games with their moves, clocks, definitions, results and PDN, and ratings, each
+//! as it stands, game numbers kept.
+
+use std::path::Path;
+
+use rusqlite::params;
+use thiserror::Error;
+
+use super::{PostgresRecords, PostgresUrl, RecordsError, SqliteRecords};
+
+/// How much was copied.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Copied {
+    /// Players.
+    pub players: u64,
+    /// Games, finished or not.
+    pub games: u64,
+    /// Their moves.
+    pub moves: u64,
+    /// Clocks noted between moves.
+    pub clocks: u64,
+    /// Ratings (one a player and variant).
+    pub ratings: u64,
+}
+
+/// Why the records were not copied.
+#[derive(Debug, Error)]
+pub enum MigrateError {
+    /// No SQLite file there (one would be made empty rather than read).
+    #[error("no records file {0}")]
+    NoFile(String),
+    /// The database already has records: copying would mix two servers' games.
+    #[error(
+        "{url} already has records ({players} players, {games} games): copy into an empty database"
+    )]
+    NotEmpty {
+        /// Where (without a password).
+        url: String,
+        /// Players there.
+        players: i64,
+        /// Games there.
+        games: i64,
+    },
+    /// Either side's records failed.
+    #[error(transparent)]
+    Records(#[from] RecordsError),
+}
+
+impl From<rusqlite::Error> for MigrateError {
+    fn from(e: rusqlite::Error) -> MigrateError {
+        MigrateError::Records(e.into())
+    }
+}
+
+impl From<::postgres::Error> for MigrateError {
+    fn from(e: ::postgres::Error) -> MigrateError {
+        MigrateError::Records(e.into())
+    }
+}
+
+/// Copies the records of the SQLite file `from` (brought up to date first) into the PostgreSQL database `to`,
+/// which must have none: all in one transaction, so that a copy that fails leaves the database as it was.
+pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, MigrateError> {
+    if !from.is_file() {
+        return Err(MigrateError::NoFile(from.display().to_string()));
+    }
+    let source = SqliteRecords::open(from)?;
+    let mut target = PostgresRecords::connect(to)?;
+    let db = &source.db;
+    let mut tx = target.client()?.transaction()?;
+    // Nobody else writes while the copy is made and checked.
+    tx.batch_execute("LOCK TABLE players, games, moves, clocks, ratings IN EXCLUSIVE MODE")?;
+    let players: i64 = tx.query_one("SELECT count(*) FROM players", &[])?.get(0);
+    let games: i64 = tx.query_one("SELECT count(*) FROM games", &[])?.get(0);
+    if players > 0 || games > 0 {
+        return Err(MigrateError::NotEmpty {
+            url: to.to_string(),
+            players,
+            games,
+        });
+    }
+    let mut copied = Copied::default();
+
+    let insert = tx.prepare(
+        "INSERT INTO players (fingerprint, name, first_seen, last_seen) VALUES ($1, $2, $3, $4)",
+    )?;
+    let mut rows = db.prepare("SELECT fingerprint, name, first_seen, last_seen FROM players")?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let (fingerprint, name, first, last): (String, String, i64, i64) =
+            (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
+        tx.execute(&insert, &[&fingerprint, &name, &first, &last])?;
+        copied.players += 1;
+    }
+
+    let insert = tx.prepare(
+        "INSERT INTO games (id, variant, black, white, rated, clock, started, ended, result, pdn, code, definition)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+    )?;
+    let mut rows = db.prepare(
+        "SELECT id, variant, black, white, rated, clock, started, ended, result, pdn, code, definition
+         FROM games ORDER BY id",
+    )?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let (id, variant, black, white, rated, clock): (i64, String, String, String, bool, String) = (
+            row.get(0)?,
+            row.get(1)?,
+            row.get(2)?,
+            row.get(3)?,
+            row.get(4)?,
+            row.get(5)?,
+        );
+        let (started, ended): (i64, Option<i64>) = (row.get(6)?, row.get(7)?);
+        let [result, pdn, code, definition]: [Option<String>; 4] =
+            [row.get(8)?, row.get(9)?, row.get(10)?, row.get(11)?];
+        tx.execute(
+            &insert,
+            &[
+                &id,
+                &variant,
+                &black,
+                &white,
+                &rated,
+                &clock,
+                &started,
+                &ended,
+                &result,
+                &pdn,
+                &code,
+                &definition,
+            ],
+        )?;
+        copied.games += 1;
+    }
+    // New games are numbered after the copied ones.
+    tx.batch_execute(
+        "SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT COALESCE(max(id), 0) + 1 FROM games), false)",
+    )?;
+
+    let insert = tx.prepare(
+        "INSERT INTO moves (game, ply, text, black_ms, white_ms) VALUES ($1, $2, $3, $4, $5)",
+    )?;
+    let mut rows = db.prepare("SELECT game, ply, text, black_ms, white_ms FROM moves")?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let (game, ply, text): (i64, i32, String) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        let (black, white): (Option<i64>, Option<i64>) = (row.get(3)?, row.get(4)?);
+        tx.execute(&insert, &[&game, &ply, &text, &black, &white])?;
+        copied.moves += 1;
+    }
+
+    let insert =
+        tx.prepare("INSERT INTO clocks (game, ply, black_ms, white_ms) VALUES ($1, $2, $3, $4)")?;
+    let mut rows = db.prepare("SELECT game, ply, black_ms, white_ms FROM clocks")?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let (game, ply, black, white): (i64, i32, i64, i64) =
+            (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
+        tx.execute(&insert, &[&game, &ply, &black, &white])?;
+        copied.clocks += 1;
+    }
+
+    let insert = tx.prepare(
+        "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )?;
+    let mut rows = db.prepare(
+        "SELECT fingerprint, variant, rating, deviation, volatility, games FROM ratings",
+    )?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let (fingerprint, variant): (String, String) = (row.get(0)?, row.get(1)?);
+        let (rating, deviation, volatility): (f64, f64, f64) =
+            (row.get(2)?, row.get(3)?, row.get(4)?);
+        let games: i64 = row.get(5)?;
+        tx.execute(
+            &insert,
+            &[
+                &fingerprint,
+                &variant,
+                &rating,
+                &deviation,
+                &volatility,
+                &games,
+            ],
+        )?;
+        copied.ratings += 1;
+    }
+    tx.commit()?;
+    Ok(copied)
+}

@@ -1,0 +1,148 @@
+//! What only the PostgreSQL records have: a schema shared and migrated by every server, results recorded by
+//! two servers at once, a connection lost and made again.
+
+use std::sync::{Arc, Barrier};
+
+use super::postgres::MIGRATIONS;
+use super::*;
+use crate::lab::local_postgres::LocalPostgres;
+
+fn server() -> &'static LocalPostgres {
+    LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"))
+}
+
+/// A new database's URL and name.
+fn database(test: &str) -> (PostgresUrl, String) {
+    let url = server()
+        .fresh_database(test)
+        .unwrap_or_else(|e| panic!("a database: {e}"));
+    let name = url.rsplit('/').next().unwrap_or_default().to_string();
+    (url.parse().expect("a URL"), name)
+}
+
+fn player(name: &str) -> Identity {
+    Identity {
+        fingerprint: format!("SHA256:{name}").into(),
+        name: name.to_string(),
+    }
+}
+
+#[test]
+fn the_schema_is_made_once_and_a_newer_one_is_refused() {
+    let (url, _) = database("newer_schema");
+    let mut records = PostgresRecords::connect(&url).expect("created");
+    assert_eq!(
+        records.version().expect("a version"),
+        MIGRATIONS.len() as i64
+    );
+    records.seen(&player("ann")).expect("seen");
+    drop(records);
+    // Connecting again finds the schema up to date and the records kept.
+    let mut records = PostgresRecords::connect(&url).expect("reopened");
+    assert_eq!(records.players().expect("listed").len(), 1);
+    drop(records);
+    // (The test server asks no password: the URL shown is the whole URL.)
+    let mut admin =
+        ::postgres::Client::connect(&url.to_string(), ::postgres::NoTls).expect("connects");
+    admin
+        .batch_execute("UPDATE crowned_schema SET version = 99")
+        .expect("set");
+    let refused = PostgresRecords::connect(&url).err().expect("refused");
+    assert!(
+        matches!(refused, RecordsError::TooNew { found: 99, .. }),
+        "{refused}"
+    );
+    assert!(refused.to_string().contains("newer"), "{refused}");
+}
+
+#[test]
+fn two_servers_recording_one_result_at_once_change_the_ratings_once() {
+    let (url, _) = database("one_result");
+    let mut first = PostgresRecords::connect(&url).expect("opens");
+    let (ann, bob) = (player("ann"), player("bob"));
+    first.seen(&ann).expect("seen");
+    first.seen(&bob).expect("seen");
+    let game = first
+        .start_game(&NewGame {
+            variant: "english",
+            black: &ann.fingerprint,
+            white: &bob.fingerprint,
+            rated: true,
+            clock: "",
+            code: &"K7QX".into(),
+            definition: None,
+        })
+        .expect("started");
+    let second = PostgresRecords::connect(&url).expect("opens");
+    let together = Arc::new(Barrier::new(2));
+    let outcomes: Vec<Result<(), RecordsError>> = [first, second]
+        .into_iter()
+        .map(|mut records| {
+            let together = Arc::clone(&together);
+            std::thread::spawn(move || {
+                together.wait();
+                records.record_result(
+                    game,
+                    &GameResult {
+                        result: "1-0",
+                        pdn: "1-0",
+                        black_score: 1.0,
+                    },
+                )
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|thread| thread.join().expect("no panic"))
+        .collect();
+    let kept = outcomes.iter().filter(|outcome| outcome.is_ok()).count();
+    assert_eq!(kept, 1, "{outcomes:?}");
+    assert!(
+        outcomes
+            .iter()
+            .any(|outcome| matches!(outcome, Err(RecordsError::NoGame(_)))),
+        "{outcomes:?}"
+    );
+    let mut records = PostgresRecords::connect(&url).expect("opens");
+    for someone in [&ann, &bob] {
+        let (_, games) = records
+            .rating(&someone.fingerprint, "english")
+            .expect("rated");
+        assert_eq!(games, 1, "{}", someone.name);
+    }
+}
+
+#[test]
+fn a_lost_connection_is_made_again() {
+    let (url, name) = database("reconnect");
+    let mut records = PostgresRecords::connect(&url).expect("opens");
+    records.seen(&player("ann")).expect("seen");
+    assert!(server().cut_connections(&name).expect("cut") >= 1);
+    // A read is tried again on a new connection.
+    assert_eq!(records.players().expect("read again").len(), 1);
+    server().cut_connections(&name).expect("cut");
+    // A write whose connection is lost is not tried again at once (it may have been kept): its error is the
+    // kind the recorder tries again later, and the next call has a connection.
+    match records.seen(&player("bob")) {
+        Ok(()) => {}
+        Err(e) => assert!(e.is_storage(), "{e}"),
+    }
+    records.seen(&player("bob")).expect("written");
+    assert_eq!(records.players().expect("listed").len(), 2);
+}
+
+#[test]
+fn a_server_that_is_not_there_is_a_storage_error_without_the_password() {
+    // A port nothing listens on any more.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|listener| listener.local_addr())
+        .expect("a port")
+        .port();
+    let url: PostgresUrl = format!("postgres://ann:s3cret-pw@127.0.0.1:{port}/x")
+        .parse()
+        .expect("a URL");
+    let e = PostgresRecords::connect(&url).err().expect("not connected");
+    assert!(e.is_storage(), "{e:?}");
+    assert!(!e.to_string().contains("s3cret-pw"), "{e}");
+    assert!(!format!("{e:?}").contains("s3cret-pw"), "{e:?}");
+}

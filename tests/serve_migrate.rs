@@ -1,0 +1,155 @@
+//! `crowned serve migrate-records`: an SQLite records file copied into PostgreSQL (a server of the test's own)
+//! answers every question as the file did; a database that already has records is refused.
+
+use std::path::Path;
+use std::process::Command;
+
+use crowned::lab::local_postgres::LocalPostgres;
+use crowned::serve::Identity;
+use crowned::serve::records::{GameResult, NewGame, PostgresRecords, Records, SqliteRecords};
+
+fn player(name: &str) -> Identity {
+    Identity {
+        fingerprint: format!("SHA256:{name}").into(),
+        name: name.to_string(),
+    }
+}
+
+/// A small server's records: three players, a finished rated game, a finished unrated one, a game in progress
+/// with clocks noted, and one of a variant written as a definition.
+fn write_records(path: &Path) {
+    let mut records = SqliteRecords::open(path).expect("created");
+    let (ann, bob, cy) = (player("ann"), player("bob"), player("cy"));
+    for someone in [&ann, &bob, &cy] {
+        records.seen(someone).expect("seen");
+    }
+    let start =
+        |records: &mut SqliteRecords, black: &Identity, white: &Identity, rated, definition| {
+            records
+                .start_game(&NewGame {
+                    variant: "english",
+                    black: &black.fingerprint,
+                    white: &white.fingerprint,
+                    rated,
+                    clock: "5+3",
+                    code: &"K7QX".into(),
+                    definition,
+                })
+                .expect("started")
+        };
+    for (black, white, rated, score) in [(&ann, &bob, true, 1.0), (&bob, &cy, false, 0.5)] {
+        let game = start(&mut records, black, white, rated, None);
+        records
+            .add_move(game, 0, "11-15", Some([299_000, 300_000]))
+            .expect("a move");
+        records
+            .record_result(
+                game,
+                &GameResult {
+                    result: "1-0",
+                    pdn: "[Result \"1-0\"]\n1. 11-15 1-0\n",
+                    black_score: score,
+                },
+            )
+            .expect("finished");
+    }
+    let going = start(&mut records, &cy, &ann, true, None);
+    records
+        .add_move(going, 0, "9-13", Some([298_000, 300_000]))
+        .expect("a move");
+    records
+        .add_move(going, 1, "22-18", Some([298_000, 297_500]))
+        .expect("a move");
+    records
+        .note_clocks(going, 2, [290_000, 297_500])
+        .expect("noted");
+    let defined = start(&mut records, &ann, &cy, false, Some("name = \"holes\"\n"));
+    records.add_move(defined, 0, "e5-f4", None).expect("a move");
+}
+
+/// Every read of the records, as one comparable text.
+fn answers(records: &mut dyn Records) -> String {
+    let players = records.players().expect("players");
+    let mut text = format!("{players:?}\n");
+    text += &format!("{:?}\n", records.unfinished().expect("unfinished"));
+    for game in records.unfinished_games().expect("unfinished games") {
+        text += &format!("{game:?}\n{:?}\n", records.moves(game.id).expect("moves"));
+    }
+    text += &format!("{:?}\n", records.finished_games().expect("finished"));
+    text += &format!(
+        "{:?}\n",
+        records.leaderboard("english", 10).expect("leaderboard")
+    );
+    for (_, fingerprint) in &players {
+        text += &format!("{:?}\n", records.games_of(fingerprint).expect("games"));
+        text += &format!(
+            "{:?}\n",
+            records.rating(fingerprint, "english").expect("rating")
+        );
+    }
+    text
+}
+
+fn migrate(from: &Path, to: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args(["serve", "migrate-records"])
+        .arg(from)
+        .arg(to)
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn sqlite_records_migrated_to_postgres_answer_alike() {
+    let server = LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+    let dir = std::env::temp_dir().join(format!("crowned-migrate-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let file = dir.join("records.sqlite");
+    write_records(&file);
+    let url = server.fresh_database("migrate").expect("a database");
+
+    let out = migrate(&file, &url);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("copied 3 players, 4 games, 5 moves, 1 clock notes and 2 ratings"),
+        "{said}"
+    );
+
+    let mut sqlite = SqliteRecords::open(&file).expect("opens");
+    let mut postgres = PostgresRecords::connect(&url.parse().expect("a URL")).expect("connects");
+    assert_eq!(answers(&mut postgres), answers(&mut sqlite));
+    // New games are numbered after those copied.
+    let (ann, bob) = (player("ann"), player("bob"));
+    let next = postgres
+        .start_game(&NewGame {
+            variant: "english",
+            black: &ann.fingerprint,
+            white: &bob.fingerprint,
+            rated: false,
+            clock: "",
+            code: &"AB12".into(),
+            definition: None,
+        })
+        .expect("started");
+    assert_eq!(next.get(), 5);
+
+    // Copied again: refused, the records there left as they are.
+    let again = migrate(&file, &url);
+    let why = String::from_utf8_lossy(&again.stderr);
+    assert!(!again.status.success());
+    assert!(
+        why.contains("already has records (3 players, 5 games)"),
+        "{why}"
+    );
+    // A file that is not there is not made.
+    let missing = migrate(&dir.join("none.sqlite"), &url);
+    assert!(!missing.status.success());
+    assert!(!dir.join("none.sqlite").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
