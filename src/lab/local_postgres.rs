@@ -33,9 +33,10 @@ const PORT_TRIES: usize = 3;
 
 /// The shell that starts the server, then waits for its standard input to close and stops it: `$1` is
 /// `pg_ctl`, `$2` the cluster's folder, `$3` the server's options. Interrupts are ignored so that a Ctrl-C to
-/// the test program's terminal leaves the cleanup to be done when the program goes.
+/// the test program's terminal leaves the cleanup to be done when the program goes, and so is a broken pipe:
+/// the program may be gone before "started" is said, and the server must still be stopped.
 const WATCHER: &str = r#"
-trap '' INT TERM HUP
+trap '' INT TERM HUP PIPE
 pg_ctl="$1"; dir="$2"; options="$3"
 "$pg_ctl" start -w -t "$4" -D "$dir/data" -l "$dir/log" -o "$options" >/dev/null 2>&1 </dev/null
 started=$?
@@ -98,6 +99,7 @@ impl LocalPostgres {
             }
             false => None,
         };
+        sweep_abandoned_folders();
         static FOLDERS: AtomicU32 = AtomicU32::new(0);
         let folder = std::env::temp_dir().join(format!(
             "crowned-postgres-{}-{}",
@@ -253,6 +255,30 @@ impl Drop for LocalPostgres {
         drop(stop);
         if let Ok(watcher) = self.watcher.get_mut() {
             let _ = watcher.wait();
+        }
+    }
+}
+
+/// Removes the folders of test programs that are gone: one killed while `initdb` ran, before its server had a
+/// watcher, leaves its folder behind (a server that had started is removed by its watcher).
+fn sweep_abandoned_folders() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .and_then(|name| name.strip_prefix("crowned-postgres-"))
+            .and_then(|rest| rest.split('-').next())
+            .and_then(|pid| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // A folder whose server still runs has its postmaster.pid: its watcher removes it.
+        let running = entry.path().join("data/postmaster.pid").exists();
+        if !running && !Path::new(&format!("/proc/{pid}")).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
         }
     }
 }
