@@ -81,6 +81,14 @@ pub enum LocalPostgresError {
 /// dropped or when this process ends.
 pub struct LocalPostgres {
     port: u16,
+    /// Where `pg_ctl` is.
+    bin: PathBuf,
+    /// The cluster's folder (`data` in it).
+    folder: PathBuf,
+    /// The user and group the server runs as, when not this process's.
+    owner: Option<(u32, u32)>,
+    /// The server's options.
+    options: String,
     /// The watching shell's standard input: closing it stops the server.
     stop: Mutex<Option<ChildStdin>>,
     watcher: Mutex<Child>,
@@ -125,15 +133,7 @@ impl LocalPostgres {
         folder: &Path,
         owner: Option<(u32, u32)>,
     ) -> Result<LocalPostgres, LocalPostgresError> {
-        let as_owner = |program: &Path| {
-            let mut command = Command::new(program);
-            if let Some((uid, gid)) = owner {
-                use std::os::unix::process::CommandExt;
-                command.uid(uid).gid(gid);
-            }
-            command.env_remove("PGDATA");
-            command
-        };
+        let as_owner = |program: &Path| as_owner(program, owner);
         let initdb = as_owner(&bin.join("initdb"))
             .args(["--auth=trust", "--no-sync", "--encoding=UTF8", "--locale=C"])
             .arg(format!("--username={SUPERUSER}"))
@@ -167,7 +167,7 @@ impl LocalPostgres {
                 .arg("crowned-postgres")
                 .arg(bin.join("pg_ctl"))
                 .arg(folder)
-                .arg(options)
+                .arg(&options)
                 .arg(START_SECONDS.to_string())
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())
@@ -181,6 +181,10 @@ impl LocalPostgres {
             if said.trim() == "started 0" {
                 return Ok(LocalPostgres {
                     port,
+                    bin: bin.to_path_buf(),
+                    folder: folder.to_path_buf(),
+                    owner,
+                    options,
                     stop: Mutex::new(watcher.stdin.take()),
                     watcher: Mutex::new(watcher),
                     made: AtomicU32::new(0),
@@ -235,6 +239,32 @@ impl LocalPostgres {
         Ok(self.url(&name))
     }
 
+    /// Stops the server (ending every connection, as an administrator's restart does) and starts it again on
+    /// the same port and data: what a client sees when its database server restarts. (A fast stop rather than
+    /// an immediate one: this server does not wait for its commits to reach the disk, so a crash would lose
+    /// the latest.)
+    pub fn restart(&self) -> Result<(), LocalPostgresError> {
+        let out = as_owner(&self.bin.join("pg_ctl"), self.owner)
+            .args(["restart", "-w", "-m", "fast", "-t"])
+            .arg(START_SECONDS.to_string())
+            .arg("-D")
+            .arg(self.folder.join("data"))
+            .arg("-l")
+            .arg(self.folder.join("log"))
+            .arg("-o")
+            .arg(&self.options)
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| LocalPostgresError::Io("pg_ctl".into(), e))?;
+        match out.status.success() {
+            true => Ok(()),
+            false => Err(LocalPostgresError::Failed(format!(
+                "the PostgreSQL server did not restart: {}",
+                log_tail(&self.folder)
+            ))),
+        }
+    }
+
     /// Ends every connection to `database` but the caller's (as an administrator stopping the server would):
     /// how many were ended.
     pub fn cut_connections(&self, database: &str) -> Result<u64, LocalPostgresError> {
@@ -257,6 +287,17 @@ impl Drop for LocalPostgres {
             let _ = watcher.wait();
         }
     }
+}
+
+/// A command that runs `program` as `owner` (user and group), when given.
+fn as_owner(program: &Path, owner: Option<(u32, u32)>) -> Command {
+    let mut command = Command::new(program);
+    if let Some((uid, gid)) = owner {
+        use std::os::unix::process::CommandExt;
+        command.uid(uid).gid(gid);
+    }
+    command.env_remove("PGDATA");
+    command
 }
 
 /// Removes the folders of test programs that are gone: one killed while `initdb` ran, before its server had a
@@ -296,10 +337,10 @@ fn log_tail(folder: &Path) -> String {
 /// The folder holding `initdb` and `pg_ctl`: on `PATH`, else the newest of Debian's.
 fn programs() -> Option<PathBuf> {
     let has_both = |dir: &Path| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file();
-    if let Some(path) = std::env::var_os("PATH") {
-        if let Some(dir) = std::env::split_paths(&path).find(|dir| has_both(dir)) {
-            return Some(dir);
-        }
+    if let Some(path) = std::env::var_os("PATH")
+        && let Some(dir) = std::env::split_paths(&path).find(|dir| has_both(dir))
+    {
+        return Some(dir);
     }
     let mut debian: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
         .ok()?

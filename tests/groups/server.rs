@@ -8,5 +8,7 @@ mod common;
 mod serve;
 #[path = "../serve_defined.rs"]
 mod serve_defined;
+#[path = "../serve_shared_records.rs"]
+mod serve_shared_records;
 #[path = "../serve_tables.rs"]
 mod serve_tables;

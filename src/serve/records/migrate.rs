@@ -67,7 +67,8 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
     }
     let source = SqliteRecords::open(from)?;
     let mut target = PostgresRecords::connect(to)?;
-    let db = &source.db;
+    // One read transaction: a snapshot of the file, even if a server writes it meanwhile.
+    let db = source.db.unchecked_transaction()?;
     let mut tx = target.client()?.transaction()?;
     // Nobody else writes while the copy is made and checked.
     tx.batch_execute("LOCK TABLE players, games, moves, clocks, ratings IN EXCLUSIVE MODE")?;

@@ -220,12 +220,12 @@ impl Drop for PostgresRecords {
     fn drop(&mut self) {
         // The blocking client owns a runtime of its own, which may not be dropped on an async thread: there, it
         // goes on a thread of its own.
-        if let Some(client) = self.client.take() {
-            if tokio::runtime::Handle::try_current().is_ok() {
-                let _ = std::thread::Builder::new()
-                    .name("crowned-records-close".into())
-                    .spawn(move || drop(client));
-            }
+        if let Some(client) = self.client.take()
+            && tokio::runtime::Handle::try_current().is_ok()
+        {
+            let _ = std::thread::Builder::new()
+                .name("crowned-records-close".into())
+                .spawn(move || drop(client));
         }
     }
 }

@@ -132,6 +132,28 @@ fn a_lost_connection_is_made_again() {
 }
 
 #[test]
+fn records_go_on_after_their_database_server_restarts() {
+    // A server of its own: restarting the shared one would cut the other tests off.
+    let own = LocalPostgres::start().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+    let url: PostgresUrl = own
+        .fresh_database("restart")
+        .expect("a database")
+        .parse()
+        .expect("a URL");
+    let mut records = PostgresRecords::connect(&url).expect("opens");
+    records.seen(&player("ann")).expect("seen");
+    own.restart().expect("restarted");
+    assert_eq!(records.players().expect("read again").len(), 1);
+    own.restart().expect("restarted");
+    match records.seen(&player("bob")) {
+        Ok(()) => {}
+        Err(e) => assert!(e.is_storage(), "{e}"),
+    }
+    records.seen(&player("bob")).expect("written");
+    assert_eq!(records.players().expect("listed").len(), 2);
+}
+
+#[test]
 fn a_server_that_is_not_there_is_a_storage_error_without_the_password() {
     // A port nothing listens on any more.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
