@@ -8,13 +8,15 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use crowned::config::{
-    CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, MAX_PER_ADDRESS, MAX_SESSIONS,
-    MAX_STRANGERS, Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings, parse_listen,
+    CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, LEASE_TERM, MAX_PER_ADDRESS,
+    MAX_SESSIONS, MAX_STRANGERS, Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings,
+    parse_listen,
 };
+use crowned::serve::nodes::NodeName;
 use crowned::serve::records::{Place, PostgresUrl, UrlError};
 use crowned::serve::{
-    Offered, Quota, ServeConfig, Server, Shutdown, fingerprint, load_authorized_keys,
-    load_or_create,
+    NodesSettings, Offered, Quota, ServeConfig, Server, Shutdown, fingerprint,
+    load_authorized_keys, load_or_create,
 };
 use crowned::store::Store;
 use tracing_subscriber::EnvFilter;
@@ -87,6 +89,14 @@ pub struct ServeArgs {
     /// [setting server.records, built in: an SQLite file in the data folder].
     #[arg(long, value_name = "URL")]
     records: Option<String>,
+    /// This node's name among the servers sharing the PostgreSQL records [setting server.node-name, built in:
+    /// the machine's name and the port listened on].
+    #[arg(long, value_name = "NAME", value_parser = parse_node_name)]
+    node_name: Option<NodeName>,
+    /// Seconds a game stays with its node without that node's heartbeat: how soon another node takes over the
+    /// games of one that died [setting server.lease-term, built in: 10].
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(LEASE_TERM))]
+    lease_term: Option<u32>,
     #[command(subcommand)]
     command: Option<ServeCommand>,
 }
@@ -140,8 +150,45 @@ impl ServeArgs {
                 false => self.variant_file,
             },
             records,
+            node_name: self.node_name.or(s.node_name),
+            lease_term: self.lease_term.unwrap_or(s.lease_term),
         })
     }
+}
+
+/// A node's name as `--node-name` takes it.
+fn parse_node_name(text: &str) -> Result<NodeName, String> {
+    text.parse()
+        .map_err(|e: crowned::serve::nodes::NodeNameError| e.to_string())
+}
+
+/// The name a node goes by when it is given none: the machine's name and the port it listens on, so that two
+/// nodes on one machine differ.
+fn default_node_name(port: u16) -> NodeName {
+    let machine = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_default();
+    let machine: String = machine
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .take(32)
+        .collect();
+    let machine = if machine.is_empty() {
+        "node".to_string()
+    } else {
+        machine
+    };
+    format!("{machine}-{port}")
+        .parse()
+        .unwrap_or_else(|_| NodeName::from_port(port))
 }
 
 /// `crowned serve`: the `[server]` settings of the settings file, with the command line over them.
@@ -217,7 +264,7 @@ fn serve(settings: &ServerSettings) -> Result<()> {
     }
     let offered: Vec<String> = variants.all().iter().map(ToString::to_string).collect();
     tracing::info!("defined variants offered: {}", offered.join(", "));
-    let config = ServeConfig {
+    let mut config = ServeConfig {
         host_key,
         players_dir: store.server_dir().join("players"),
         records,
@@ -257,6 +304,17 @@ fn serve(settings: &ServerSettings) -> Result<()> {
                 )
             })?;
         let address = listener.local_addr()?;
+        // Records in PostgreSQL make this server one node of a service: it joins the others on them.
+        if let Place::Postgres(url) = &config.records {
+            config.nodes = Some(NodesSettings {
+                database: url.async_config()?,
+                node: settings
+                    .node_name
+                    .clone()
+                    .unwrap_or_else(|| default_node_name(address.port())),
+                lease_term: Duration::from_secs(u64::from(settings.lease_term)),
+            });
+        }
         let host_fingerprint = fingerprint(&config.host_key);
         let shutdown = Shutdown::new();
         // Everything is ready (the engine's threads and tables too) before the server says it listens.

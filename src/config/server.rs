@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::serve::nodes::NodeName;
 use crate::serve::records::PostgresUrl;
 
 /// Connections a server may hold at once, in all.
@@ -22,6 +23,8 @@ pub const CLIENT_STALL: RangeInclusive<i64> = 1..=3_600;
 pub const IDLE_TIMEOUT: RangeInclusive<i64> = 10..=604_800;
 /// The range of `server.seat-grace`, in seconds: from five seconds to a day.
 pub const SEAT_GRACE: RangeInclusive<i64> = 5..=86_400;
+/// Seconds a room's lease lasts without its node's heartbeat, when several nodes serve together.
+pub const LEASE_TERM: RangeInclusive<i64> = 2..=600;
 /// Search threads shared by every game.
 pub const ENGINE_THREADS: RangeInclusive<i64> = 1..=256;
 /// Table memory shared by every game, in megabytes.
@@ -67,6 +70,12 @@ pub struct ServerSettings {
     /// The PostgreSQL database the records are kept in (`server.records`); `None` for the SQLite file in the
     /// data folder.
     pub records: Option<PostgresUrl>,
+    /// This node's name among the nodes that share the PostgreSQL records (`server.node-name`); `None` for the
+    /// machine's name and the port it listens on.
+    pub node_name: Option<NodeName>,
+    /// Seconds a room's lease lasts without its node's heartbeat (`server.lease-term`): how soon another node
+    /// takes over the games of one that died.
+    pub lease_term: u32,
 }
 
 impl Default for ServerSettings {
@@ -89,6 +98,8 @@ impl Default for ServerSettings {
             engine_megabytes: 1,
             variant_files: Vec::new(),
             records: None,
+            node_name: None,
+            lease_term: 10,
         }
     }
 }
@@ -118,6 +129,8 @@ pub(super) struct ServerLayer {
     engine_megabytes: Option<i64>,
     variant_files: Option<Vec<String>>,
     records: Option<String>,
+    node_name: Option<String>,
+    lease_term: Option<i64>,
 }
 
 /// The `[server]` table as written.
@@ -140,6 +153,8 @@ pub(super) struct ServerOut {
     engine_megabytes: u32,
     variant_files: Vec<String>,
     records: String,
+    node_name: String,
+    lease_term: u32,
 }
 
 impl ServerSettings {
@@ -187,6 +202,15 @@ impl ServerSettings {
                 false => match text.parse() {
                     Ok(url) => self.records = Some(url),
                     Err(why) => problem("records", why.to_string()),
+                },
+            }
+        }
+        if let Some(text) = layer.node_name {
+            match text.trim() {
+                "" => self.node_name = None,
+                name => match name.parse() {
+                    Ok(name) => self.node_name = Some(name),
+                    Err(why) => problem("node-name", format!("{why}")),
                 },
             }
         }
@@ -238,6 +262,12 @@ impl ServerSettings {
                 layer.seat_grace,
                 SEAT_GRACE,
                 &mut self.seat_grace,
+            ),
+            (
+                "lease-term",
+                layer.lease_term,
+                LEASE_TERM,
+                &mut self.lease_term,
             ),
             (
                 "engine-threads",
@@ -296,6 +326,12 @@ impl ServerSettings {
                 .as_ref()
                 .map(ToString::to_string)
                 .unwrap_or_default(),
+            node_name: self
+                .node_name
+                .as_ref()
+                .map(ToString::to_string)
+                .unwrap_or_default(),
+            lease_term: self.lease_term,
         }
     }
 }

@@ -451,15 +451,23 @@ fn the_server_table_is_read_checked_and_printed() {
             engine_megabytes: 64,
             variant_files: Vec::new(),
             records: None,
+            node_name: None,
+            lease_term: 10,
         }
     );
     let mine = user(
         "[server]\nlisten = \"[::1]:2022\"\nhost-key = \"/srv/crowned/key\"\nmax-sessions = 50\n\
          engine-threads = 2\nguests = true\nauthorized-keys = \"/srv/keys\"\n\
          variant-files = [\"/srv/holes.toml\", \"frogs.toml\"]\n\
-         records = \"postgres://crowned@db.example:5433/records\"\n",
+         records = \"postgres://crowned@db.example:5433/records\"\n\
+         node-name = \"Eu-1\"\nlease-term = 30\n",
     )
     .expect("valid");
+    assert_eq!(
+        mine.server.node_name.as_ref().map(ToString::to_string),
+        Some("eu-1".to_string())
+    );
+    assert_eq!(mine.server.lease_term, 30);
     assert_eq!(mine.server.listen, "[::1]:2022".parse().expect("address"));
     assert_eq!(
         mine.server.host_key,
@@ -513,6 +521,16 @@ fn the_server_table_is_read_checked_and_printed() {
             "[server]\nmax-sessions = 0\n",
             "server.max-sessions",
             "from 1 to",
+        ),
+        (
+            "[server]\nnode-name = \"eu 1\"\n",
+            "server.node-name",
+            "letters, digits",
+        ),
+        (
+            "[server]\nlease-term = 1\n",
+            "server.lease-term",
+            "from 2 to 600",
         ),
         (
             "[server]\nidle-timeout = -5\n",

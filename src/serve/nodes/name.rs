@@ -33,6 +33,11 @@ impl NodeName {
         &self.0
     }
 
+    /// `node-PORT`: a name for a node on a machine whose own name cannot be one.
+    pub fn from_port(port: u16) -> NodeName {
+        NodeName(format!("node-{port}"))
+    }
+
     /// The channel the node listens on for its messages.
     pub fn channel(&self) -> String {
         format!("crowned_node_{}", self.0)

@@ -7,6 +7,7 @@ use tokio_postgres::{Client, Config, NoTls};
 use super::bus::{self, Inbox, MAX_MESSAGE};
 use super::lease::{self, Leases};
 use super::{NodeName, NodesError, create_schema};
+use crate::lab::local_postgres::LocalPostgres;
 use crate::serve::ids::RoomCode;
 
 #[path = "cluster_tests.rs"]
@@ -14,21 +15,18 @@ mod cluster;
 #[path = "relay_tests.rs"]
 mod relay;
 
-/// A fresh database of its own on the test server, with the nodes' tables.
+/// A fresh database of its own on the test program's PostgreSQL server, with the nodes' tables.
 pub(super) async fn database() -> Config {
-    let url = std::env::var("CROWNED_TEST_POSTGRES")
-        .expect("CROWNED_TEST_POSTGRES: a PostgreSQL server for the nodes' tests");
-    let admin_config: Config = url.parse().expect("a PostgreSQL URL");
-    let (admin, connection) = admin_config.connect(NoTls).await.expect("the test server");
+    let url = tokio::task::spawn_blocking(|| {
+        let server =
+            LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+        server.fresh_database("nodes").expect("a database")
+    })
+    .await
+    .expect("made");
+    let config: Config = url.parse().expect("a PostgreSQL URL");
+    let (mut db, connection) = config.connect(NoTls).await.expect("the test database");
     tokio::spawn(connection);
-    let name = format!("nodes_test_{}", rand::random::<u64>());
-    admin
-        .batch_execute(&format!("CREATE DATABASE {name}"))
-        .await
-        .expect("a database");
-    let mut config = admin_config.clone();
-    config.dbname(&name);
-    let mut db = connect(&config).await;
     create_schema(&mut db).await.expect("the schema");
     config
 }

@@ -9,7 +9,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use postgres::config::Host;
+use tokio_postgres::config::Host;
 
 /// The port PostgreSQL listens on unless told otherwise.
 const DEFAULT_PORT: u16 = 5432;
@@ -102,7 +102,12 @@ impl PostgresUrl {
     /// user from `PGUSER` or `USER` when the URL has none, the password from `PGPASSWORD` or the password file
     /// when the URL has none.
     pub(crate) fn config(&self) -> Result<postgres::Config, UrlError> {
-        let mut config = postgres::Config::from_str(&self.given)
+        self.async_config().map(postgres::Config::from)
+    }
+
+    /// [`PostgresUrl::config`] for the async client (what the nodes talk to each other through).
+    pub fn async_config(&self) -> Result<tokio_postgres::Config, UrlError> {
+        let mut config = tokio_postgres::Config::from_str(&self.given)
             .map_err(|_| UrlError(format!("{} is not a PostgreSQL URL", self.shown)))?;
         if config.get_user().is_none() {
             let user = std::env::var("PGUSER")
@@ -123,7 +128,7 @@ impl PostgresUrl {
 
 /// The password the password file has for `config`'s server, database and user, if the file is there and
 /// private (libpq ignores one that others may read, and so does this).
-fn passfile_password(config: &postgres::Config) -> Option<String> {
+fn passfile_password(config: &tokio_postgres::Config) -> Option<String> {
     let path = std::env::var_os("PGPASSFILE")
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| Path::new(&home).join(".pgpass")))?;
