@@ -7,6 +7,7 @@
 
 use super::egdb::{DbValue, Egdb};
 use super::nnue::{self, Evaluation, NetCache};
+use super::races::Races;
 use super::search::{DB_WIN, MAX_PLY};
 use super::variants::{generic, generic_for_black};
 use super::{Score, SearchResult, eval};
@@ -23,6 +24,10 @@ pub trait EngineRules: Playable {
     /// Whether a full-strength search also runs on the engine's helper threads (Lazy SMP). Only the rule set
     /// whose search was tuned and tested on several threads says so; the others search on one.
     const PARALLEL: bool = false;
+
+    /// How the generic evaluation counts races of men ([`super::races`]): not at all unless a rule set says so,
+    /// so that the rule sets measured without it play as they did.
+    const RACES: Races = Races::Ignored;
 
     /// The static score of `pos` for the side to move, in hundredths of a man.
     fn evaluate(pos: &Position<Self>) -> i32 {
@@ -142,10 +147,22 @@ macro_rules! defaults {
     };
 }
 
+/// The first king wins Breakthrough, so the first man sure to crown decides the game.
+impl EngineRules for Breakthrough {
+    const RACES: Races = Races::Decisive;
+}
+
+/// A Frisian king is strong enough that a man sure to crown is worth much of one.
+impl EngineRules for Frisian {
+    const RACES: Races = Races::Crowning;
+}
+
+/// Frysk! is Frisian from fewer men: the same race of men.
+impl EngineRules for Frysk {
+    const RACES: Races = Races::Crowning;
+}
+
 defaults!(
-    Breakthrough,
-    Frisian,
-    Frysk,
     International,
     Russian,
     Brazilian,

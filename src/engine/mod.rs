@@ -29,6 +29,7 @@ pub(crate) mod moves;
 pub mod nnue;
 mod openings;
 mod players;
+mod races;
 mod rng;
 mod score;
 mod search;

@@ -8,6 +8,7 @@
 
 use super::engine_rules::EngineRules;
 use super::eval::MAN;
+use super::races::{Races, race_for_black};
 use crate::rules::movegen::{board_mask, step};
 use crate::rules::{Bits, Color, Direction, Geometry, Position, RuleSet};
 
@@ -198,8 +199,9 @@ fn mobility<R: RuleSet>(pos: &Position<R>, color: Color) -> i32 {
     n as i32
 }
 
-/// The generic evaluation from Black's point of view (positive: Black is better).
-pub(super) fn generic_for_black<R: RuleSet>(pos: &Position<R>) -> i32 {
+/// The generic evaluation from Black's point of view (positive: Black is better), races of men counted as the
+/// rule set asks ([`EngineRules::RACES`]).
+pub(super) fn generic_for_black<R: EngineRules>(pos: &Position<R>) -> i32 {
     let side = |color: Color| {
         let own = pos.pieces[color.index()];
         Side {
@@ -211,11 +213,16 @@ pub(super) fn generic_for_black<R: RuleSet>(pos: &Position<R>) -> i32 {
     };
     let (black, white) = (side(Color::Black), side(Color::White));
     let total = (pos.pieces[0] | pos.pieces[1]).count_ones() as i32;
-    side_score::<R>(black, white, total) - side_score::<R>(white, black, total)
+    let score = side_score::<R>(black, white, total) - side_score::<R>(white, black, total);
+    if R::RACES == Races::Ignored {
+        return score;
+    }
+    let gone = (const { start_pieces::<R>() } - total).max(0);
+    score + race_for_black(pos, R::RACES, const { king_value::<R>() } + 2 * gone / 5)
 }
 
 /// The generic evaluation from the side to move's point of view.
-pub(super) fn generic<R: RuleSet>(pos: &Position<R>) -> i32 {
+pub(super) fn generic<R: EngineRules>(pos: &Position<R>) -> i32 {
     let score = generic_for_black(pos);
     match pos.side_to_move() {
         Color::Black => score,
@@ -242,8 +249,8 @@ mod tests {
     use super::*;
     use crate::engine::eval;
     use crate::rules::{
-        Brazilian, Canadian, Czech, EnglishOn, International, Italian, Piece, Pool, Role, Russian,
-        Spanish, Square, Thai,
+        Brazilian, Breakthrough, Canadian, Czech, EnglishOn, Frisian, Frysk, International,
+        Italian, Piece, Pool, Role, Russian, Spanish, Square, Thai,
     };
 
     /// The same position with the board turned half a circle and the colours swapped.
@@ -288,6 +295,9 @@ mod tests {
         symmetric_along_a_game::<Czech>();
         symmetric_along_a_game::<Thai>();
         symmetric_along_a_game::<Canadian>();
+        symmetric_along_a_game::<Breakthrough>();
+        symmetric_along_a_game::<Frisian>();
+        symmetric_along_a_game::<Frysk>();
         symmetric_along_a_game::<EnglishOn<10>>();
         symmetric_along_a_game::<EnglishOn<12>>();
         symmetric_along_a_game::<EnglishOn<14>>();
