@@ -14,7 +14,7 @@ pub enum Races {
     /// Not counted: the evaluation is as it was before races were scored.
     Ignored,
     /// A free man will be a king: it is worth part of a king's gain, more the closer it is, and the side that
-    /// crowns first keeps all of it (Frisian, where a flying king may then stop the other side's men).
+    /// crowns first gets a little more (Frisian, where its flying king may then stop the other side's men).
     Crowning,
     /// The first king wins the game (Breakthrough): a won race is worth nearly as much as the game.
     Decisive,
