@@ -152,16 +152,6 @@ impl EngineRules for Breakthrough {
     const RACES: Races = Races::Decisive;
 }
 
-/// A Frisian king is strong enough that a man sure to crown is worth much of one.
-impl EngineRules for Frisian {
-    const RACES: Races = Races::Crowning;
-}
-
-/// Frysk! is Frisian from fewer men: the same race of men.
-impl EngineRules for Frysk {
-    const RACES: Races = Races::Crowning;
-}
-
 defaults!(
     International,
     Russian,
@@ -172,6 +162,8 @@ defaults!(
     Czech,
     Thai,
     Canadian,
+    Frisian,
+    Frysk,
     EnglishOn<6>,
     EnglishOn<10>,
     EnglishOn<12>,

@@ -51,8 +51,8 @@ fn the_side_to_move_wins_an_even_race() {
     // Five rows to go each, out of each other's way: the side to move crowns first.
     let white = at::<Breakthrough>("W:W26:B25");
     let black = at::<Breakthrough>("B:W26:B25");
-    assert!(race_for_black(&white, Races::Decisive, 300) < -300);
-    assert!(race_for_black(&black, Races::Decisive, 300) > 300);
+    assert!(race_for_black(&white, Races::Decisive) < -300);
+    assert!(race_for_black(&black, Races::Decisive) > 300);
     assert!(evaluate_rules(&white) > 300, "{}", evaluate_rules(&white));
     assert!(evaluate_rules(&black) > 300, "{}", evaluate_rules(&black));
 }
@@ -63,19 +63,16 @@ fn a_won_race_outweighs_material() {
     // home, all out of its way on the right.
     let pos = at::<Breakthrough>("W:W26:B4,5,10");
     assert!(evaluate_rules(&pos) > 0, "{}", evaluate_rules(&pos));
-    // In Frisian the race is worth less than in Breakthrough, but a free man still counts.
-    let frisian = at::<Frisian>("W:W26:B25");
-    assert!(race_for_black(&frisian, Races::Crowning, 300) < 0);
 }
 
 #[test]
 fn only_the_racing_rule_sets_count_races() {
     assert_eq!(Breakthrough::RACES, Races::Decisive);
-    assert_eq!(Frisian::RACES, Races::Crowning);
-    assert_eq!(Frysk::RACES, Races::Crowning);
+    assert_eq!(Frisian::RACES, Races::Ignored);
+    assert_eq!(Frysk::RACES, Races::Ignored);
     assert_eq!(International::RACES, Races::Ignored);
     let pos = at::<International>("W:W26:B25");
-    assert_eq!(race_for_black(&pos, International::RACES, 300), 0);
+    assert_eq!(race_for_black(&pos, International::RACES), 0);
 }
 
 /// The same position with the board turned half a circle and the colours swapped.
@@ -99,19 +96,19 @@ fn races_score_mirrored_positions_alike() {
         "B:W26,31,44:B1,3,5,12",
         "W:W16,36:B29,35",
     ] {
-        for races in [Races::Decisive, Races::Crowning] {
+        for races in [Races::Decisive] {
             let pos = at::<Frisian>(fen);
             let turned = mirror(&pos);
             assert_eq!(
-                race_for_black(&pos, races, 300),
-                -race_for_black(&turned, races, 300),
+                race_for_black(&pos, races),
+                -race_for_black(&turned, races),
                 "{fen}"
             );
             let pos = at::<Breakthrough>(fen);
             let turned = mirror(&pos);
             assert_eq!(
-                race_for_black(&pos, races, 300),
-                -race_for_black(&turned, races, 300),
+                race_for_black(&pos, races),
+                -race_for_black(&turned, races),
                 "{fen}"
             );
         }

@@ -217,8 +217,7 @@ pub(super) fn generic_for_black<R: EngineRules>(pos: &Position<R>) -> i32 {
     if R::RACES == Races::Ignored {
         return score;
     }
-    let gone = (const { start_pieces::<R>() } - total).max(0);
-    score + race_for_black(pos, R::RACES, const { king_value::<R>() } + 2 * gone / 5)
+    score + race_for_black(pos, R::RACES)
 }
 
 /// The generic evaluation from the side to move's point of view.
