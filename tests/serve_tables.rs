@@ -8,7 +8,9 @@ mod soak;
 use std::process::Command;
 use std::time::Duration;
 
-use common::ssh::{Dice, Server, Terminal, code_on, connect, new_key, read_all, your_move};
+use common::ssh::{
+    Dice, Server, Terminal, code_on, connect, new_key, play_moves, read_all, your_move,
+};
 use crowned::game::AnyGame;
 use crowned::rules::{Color, GameType};
 
@@ -20,43 +22,6 @@ fn recorded_moves(path: &std::path::Path) -> usize {
         .ok()
         .and_then(|games| games.first().map(|game| game.moves.len()))
         .unwrap_or(0)
-}
-
-/// Plays `plies` random legal moves (or to the end), each typed by the player to move once their screen says it
-/// is their turn; the game as played.
-async fn play_moves(
-    black: &mut Terminal,
-    white: &mut Terminal,
-    game: &mut AnyGame,
-    plies: usize,
-    dice: &mut Dice,
-) {
-    for _ in 0..plies {
-        if game.outcome().is_some() {
-            return;
-        }
-        let position = game.position();
-        let moves = position.legal_moves();
-        let mv = moves[dice.below(moves.len())];
-        let text = position.write_move(&mv, game.variant().notation());
-        let mover = match position.side_to_move() {
-            Color::Black => &mut *black,
-            Color::White => &mut *white,
-        };
-        mover.wait_for(&your_move(game)).await;
-        mover.send(format!("{text}\r").as_bytes()).await;
-        game.play(&mv).expect("a legal move");
-        // The mover's screen shows the move at once (or the end it brought).
-        let shown = match game.outcome() {
-            Some(outcome) => outcome.to_string(),
-            None => format!(
-                "move {}, {} to play",
-                game.next_move_number().number,
-                game.position().side_to_move()
-            ),
-        };
-        mover.wait_for(&shown).await;
-    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

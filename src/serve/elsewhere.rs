@@ -124,6 +124,15 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
     loop {
         tokio::select! {
             _ = every.tick() => {}
+            () = cluster.changed() => {
+                // A new room, or one that changed: the others see it now rather than at the next beat (after a
+                // moment in which more changes may come, written together).
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                if let Err(error) = cluster.flush().await {
+                    tracing::warn!(%error, "cannot share a room's summary with the other nodes");
+                }
+                continue;
+            }
             _ = shutdown.changed() => return,
         }
         let beat = match cluster.beat(&shared.tables.codes()).await {

@@ -396,3 +396,40 @@ pub fn your_move(game: &crowned::game::AnyGame) -> String {
         game.position().side_to_move()
     )
 }
+
+/// Plays `plies` random legal moves (or to the end), each typed by the player to move once their screen says it
+/// is their turn; the game as played.
+pub async fn play_moves(
+    black: &mut Terminal,
+    white: &mut Terminal,
+    game: &mut crowned::game::AnyGame,
+    plies: usize,
+    dice: &mut Dice,
+) {
+    for _ in 0..plies {
+        if game.outcome().is_some() {
+            return;
+        }
+        let position = game.position();
+        let moves = position.legal_moves();
+        let mv = moves[dice.below(moves.len())];
+        let text = position.write_move(&mv, game.variant().notation());
+        let mover = match position.side_to_move() {
+            crowned::rules::Color::Black => &mut *black,
+            crowned::rules::Color::White => &mut *white,
+        };
+        mover.wait_for(&your_move(game)).await;
+        mover.send(format!("{text}\r").as_bytes()).await;
+        game.play(&mv).expect("a legal move");
+        // The mover's screen shows the move at once (or the end it brought).
+        let shown = match game.outcome() {
+            Some(outcome) => outcome.to_string(),
+            None => format!(
+                "move {}, {} to play",
+                game.next_move_number().number,
+                game.position().side_to_move()
+            ),
+        };
+        mover.wait_for(&shown).await;
+    }
+}

@@ -8,6 +8,8 @@ mod common;
 mod serve;
 #[path = "../serve_defined.rs"]
 mod serve_defined;
+#[path = "../serve_nodes.rs"]
+mod serve_nodes;
 #[path = "../serve_shared_records.rs"]
 mod serve_shared_records;
 #[path = "../serve_tables.rs"]

@@ -126,6 +126,9 @@ pub struct Cluster {
     pending: Mutex<HashMap<RoomCode, Option<Listing>>>,
     /// The other nodes' rooms as last read, with the node that runs each.
     others: Mutex<Vec<(NodeName, Listing)>>,
+    /// Raised when a summary waits to be written: a new room must be found by the other nodes at once, not at
+    /// the next heartbeat.
+    waiting: tokio::sync::Notify,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -155,6 +158,7 @@ impl Cluster {
             reserved: Mutex::default(),
             pending: Mutex::default(),
             others: Mutex::default(),
+            waiting: tokio::sync::Notify::new(),
         }))
     }
 
@@ -183,11 +187,40 @@ impl Cluster {
     /// Notes a room's new summary, written on the next heartbeat.
     pub fn publish(&self, listing: &Listing) {
         locked(&self.pending).insert(listing.code.clone(), Some(listing.clone()));
+        self.waiting.notify_one();
     }
 
     /// Notes that a room here has ended: its lease is given up on the next heartbeat.
     pub fn ended(&self, code: &RoomCode) {
         locked(&self.pending).insert(code.clone(), None);
+        self.waiting.notify_one();
+    }
+
+    /// Waits until a room's summary waits to be written.
+    pub async fn changed(&self) {
+        self.waiting.notified().await;
+    }
+
+    /// Writes the summaries waiting (a room ended gives its lease up).
+    pub async fn flush(&self) -> Result<(), NodesError> {
+        let db = self.db.client().await?;
+        let pending: Vec<(RoomCode, Option<Listing>)> = locked(&self.pending).drain().collect();
+        for (code, listing) in pending {
+            let written = match &listing {
+                Some(listing) => self
+                    .leases
+                    .publish(&db, &code, &summary_text(listing))
+                    .await
+                    .map(drop),
+                None => self.leases.release(&db, &code).await,
+            };
+            if let Err(error) = written {
+                // Written next time, unless something newer is waiting by then.
+                locked(&self.pending).entry(code).or_insert(listing);
+                return Err(error);
+            }
+        }
+        Ok(())
     }
 
     /// The other nodes' rooms, as last read.
@@ -267,22 +300,7 @@ impl Cluster {
             .cloned()
             .collect();
 
-        let pending: Vec<(RoomCode, Option<Listing>)> = locked(&self.pending).drain().collect();
-        for (code, listing) in pending {
-            let written = match &listing {
-                Some(listing) => self
-                    .leases
-                    .publish(&db, &code, &summary_text(listing))
-                    .await
-                    .map(drop),
-                None => self.leases.release(&db, &code).await,
-            };
-            if let Err(error) = written {
-                // Written on the next beat, unless something newer is waiting by then.
-                locked(&self.pending).entry(code).or_insert(listing);
-                return Err(error);
-            }
-        }
+        self.flush().await?;
 
         let wanted = RESERVED.saturating_sub(locked(&self.reserved).len());
         for _ in 0..wanted {

@@ -1,0 +1,135 @@
+//! Three `crowned serve` nodes on one PostgreSQL database, end to end: a game created on one node, joined on a
+//! second and watched from a third; the owning node killed mid-game, and the game going on where the players
+//! reconnect; the result rated once.
+
+use std::time::{Duration, Instant};
+
+use crate::common::ssh::{
+    Dice, PATIENCE, Server, Terminal, code_on, connect, new_key, play_moves, your_move,
+};
+use crowned::game::AnyGame;
+use crowned::lab::local_postgres::LocalPostgres;
+use crowned::rules::{Color, GameType};
+use crowned::serve::Fingerprint;
+use crowned::serve::records::{PostgresRecords, Records as _};
+use russh::keys::HashAlg;
+
+fn node(name: &str, url: &str) -> Server {
+    Server::start_with_files(
+        &format!("nodes-{name}"),
+        &[],
+        &["--records", url, "--node-name", name, "--lease-term", "2"],
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
+    let postgres = LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+    let url = postgres.fresh_database("three_nodes").expect("a database");
+    let one = node("n1", &url);
+    let two = node("n2", &url);
+    let three = node("n3", &url);
+    let (ann_key, bob_key, cy_key) = (new_key(), new_key(), new_key());
+
+    // Ann opens a game on node 1; Bob joins it by its code on node 2; Cy watches from node 3.
+    let ann = connect(&one, &ann_key, "ann").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 10+5 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let bob = connect(&two, &bob_key, "bob").await;
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let cy = connect(&three, &cy_key, "cy").await;
+    let mut c = Terminal::exec(&cy, 100, 30, &format!("watch {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    a.wait_for(&your_move(&game)).await;
+    b.wait_for("bob (1500) · you").await;
+    c.wait_for("1 watching").await;
+
+    // Moves, chat and a draw offer cross between the nodes both ways.
+    let mut dice = Dice(5);
+    play_moves(&mut a, &mut b, &mut game, 4, &mut dice).await;
+    c.wait_for(&your_move(&game)).await;
+    a.send(b":say from node one\r").await;
+    b.wait_for("ann: from node one").await;
+    c.wait_for("ann: from node one").await;
+    b.send(b":draw\r").await;
+    a.wait_for("offers a draw").await;
+    a.send(b"n").await;
+    b.wait_for("declines a draw").await;
+    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+
+    // Node 1 dies with the game on it. Once the moves are in the records, it is killed; Ann connects again to
+    // node 3 and Bob, whose node goes on, finds the game again by himself: it goes on where it stood.
+    let records_url: crowned::serve::records::PostgresUrl = url.parse().expect("a URL");
+    let played = game.len();
+    wait_until("the moves are recorded", || {
+        let url = records_url.clone();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                PostgresRecords::connect(&url)
+                    .and_then(|mut records| records.unfinished_games())
+                    .map(|games| games.first().is_some_and(|g| g.moves.len() >= played))
+                    .unwrap_or(false)
+            })
+            .await
+            .unwrap_or(false)
+        }
+    })
+    .await;
+    drop((a, ann));
+    drop(one);
+    let ann = connect(&three, &ann_key, "ann").await;
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    a.wait_for(&your_move(&game)).await;
+    assert!(
+        a.contents().contains(&code),
+        "the same code:\n{}",
+        a.contents()
+    );
+    b.wait_for(&your_move(&game)).await;
+    play_moves(&mut a, &mut b, &mut game, 4, &mut dice).await;
+
+    // Bob resigns: both see it, and the result is rated once.
+    let side = game.position().side_to_move();
+    let loser = if side == Color::Black { &mut a } else { &mut b };
+    loser.wait_for(&your_move(&game)).await;
+    loser.send(b":resign\r").await;
+    loser.send(b"y").await;
+    game.resign(side).expect("resigned");
+    let result = game.outcome().expect("over").to_string();
+    a.wait_for(&result).await;
+    b.wait_for(&result).await;
+    let ann_print = Fingerprint::new(
+        ann_key
+            .public_key()
+            .fingerprint(HashAlg::Sha256)
+            .to_string(),
+    );
+    let games_rated = || {
+        let url = records_url.clone();
+        let print = ann_print.clone();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                PostgresRecords::connect(&url)
+                    .and_then(|mut records| records.rating(&print, "english"))
+                    .map(|(_, games)| games)
+                    .unwrap_or(0)
+            })
+            .await
+            .unwrap_or(0)
+        }
+    };
+    wait_until("the result is rated", || async { games_rated().await >= 1 }).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(games_rated().await, 1);
+    drop((two, three));
+}
+
+/// Waits until `done` says so, failing after [`PATIENCE`].
+async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, done: impl Fn() -> F) {
+    let deadline = Instant::now() + PATIENCE;
+    while !done().await {
+        assert!(Instant::now() < deadline, "{what}: not in time");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
