@@ -13,15 +13,18 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-pub(crate) use super::defined_eval::evaluate;
+use smallvec::SmallVec;
+
+#[path = "defined_games.rs"]
+mod games;
+
 use super::rng::Rng;
 use super::time_plan::TimePlan;
 use super::{Level, Limits, Progress, Score, SearchResult};
-use crate::rules::defined::{DefinedBoard, DefinedMove, DefinedPosition, DefinedRules, NoMoves};
-use crate::rules::{Color, Move};
+use crate::rules::Move;
+use crate::rules::defined::{DefinedBoard, DefinedMove, DefinedRules, NoMoves};
+use games::{Game, General, Turkish, WIN};
 
-/// A won position's score; a win found `n` plies deep scores `WIN - n`.
-const WIN: i32 = 1_000_000;
 /// The deepest search.
 const MAX_DEPTH: u32 = 64;
 /// The depth of the `medium` level, and of `hard`.
@@ -48,8 +51,8 @@ enum Bound {
     Upper,
 }
 
-struct Search<'a> {
-    rules: &'a DefinedRules,
+struct Search<'a, G: Game> {
+    game: G,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
     nodes: u64,
@@ -82,30 +85,6 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// A position's key: a Zobrist-style sum of one pseudo-random number per (cell, side, kind) present and one for
-/// the side to move, each drawn from a fixed mixer (SplitMix64's) so that no table is needed for any board size.
-fn position_key(pos: &DefinedPosition) -> u64 {
-    let mut key = match pos.side {
-        Color::Black => 0,
-        Color::White => mix(u64::MAX),
-    };
-    for (cell, occupant) in pos.cells.iter().enumerate() {
-        if let Some((color, kind)) = occupant {
-            let side = u64::from(*color == Color::White);
-            key ^= mix(((cell as u64) << 8) | (side << 7) | *kind as u64);
-        }
-    }
-    key
-}
-
-/// SplitMix64's finaliser: a different, well-spread number for each input.
-fn mix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Chooses a move in a defined variant at `level`.
 pub(super) fn think(
     board: &DefinedBoard,
@@ -118,7 +97,7 @@ pub(super) fn think(
 ) -> SearchResult {
     let moves = board.moves_with_routes();
     let mut rng = Rng::new(seed);
-    let Some(&(first, _)) = moves.first() else {
+    if moves.is_empty() {
         return SearchResult {
             best: None,
             score: Score::Loss(0),
@@ -126,7 +105,7 @@ pub(super) fn think(
             nodes: 0,
             pv: Vec::new(),
         };
-    };
+    }
     let pick = |rng: &mut Rng| moves[rng.below(moves.len())].0;
     let depth_cap = match level {
         Level::Random => return single(pick(&mut rng)),
@@ -137,60 +116,91 @@ pub(super) fn think(
         Level::Hard => HARD_DEPTH,
         Level::Max => MAX_DEPTH,
     };
-    let entry = board.entry();
-    let plan = TimePlan::new(limits);
-    let started = Instant::now();
-    let mut search = Search {
-        rules: &entry.rules,
-        stop,
-        deadline: plan.map(|p| started + p.hard),
-        nodes: 0,
-        node_limit: limits.nodes,
-        stopped: false,
-        table: HashMap::default(),
-        line: Vec::new(),
-    };
+    let rules = &board.entry().rules;
     let root = board.to_position();
-    search.line = earlier
-        .iter()
-        .map(|b| search.key(&b.to_position()))
-        .collect();
-    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, depth_cap);
-    let mut result = SearchResult {
-        best: Some(first),
-        score: Score::Centi(0),
-        depth: 0,
-        nodes: 0,
-        pv: vec![first],
+    let run = Run {
+        board,
+        earlier,
+        moves: &moves,
+        max_depth: limits.depth.unwrap_or(MAX_DEPTH).clamp(1, depth_cap),
+        limits,
+        stop,
     };
-    for depth in 1..=max_depth {
-        let (score, best) = search.root(&root, &moves, depth);
-        if search.stopped && depth > 1 {
-            break;
-        }
-        let best = best.unwrap_or(0);
-        result = SearchResult {
-            best: Some(moves[best].0),
-            score: to_score(score),
-            depth,
-            nodes: search.nodes,
-            pv: vec![moves[best].0],
-        };
-        progress(&Progress {
-            depth,
-            score: result.score,
-            nodes: search.nodes,
-            elapsed: started.elapsed(),
-            pv: result.pv.clone(),
-        });
-        let decided = score.abs() > WIN - MAX_DEPTH as i32 * 2;
-        let on_time = plan.is_none_or(|p| p.go_on(started.elapsed(), 1.0));
-        if search.stopped || decided || !on_time {
-            break;
-        }
+    match Turkish::new(rules, &root) {
+        Some(game) => run.go(game, progress),
+        None => run.go(General::new(rules), progress),
     }
-    result.nodes = search.nodes;
-    result
+}
+
+/// One search of [`think`], on whichever [`Game`] plays the rules.
+struct Run<'a> {
+    board: &'a DefinedBoard,
+    earlier: &'a [DefinedBoard],
+    moves: &'a [(Move, DefinedMove)],
+    max_depth: u32,
+    limits: &'a Limits,
+    stop: &'a AtomicBool,
+}
+
+impl Run<'_> {
+    fn go<G: Game>(&self, game: G, progress: &mut dyn FnMut(&Progress)) -> SearchResult {
+        let moves = self.moves;
+        let first = moves[0].0;
+        let plan = TimePlan::new(self.limits);
+        let started = Instant::now();
+        let root = game.position(&self.board.to_position());
+        let root_moves: Vec<G::Move> = moves.iter().map(|(_, m)| game.convert(m)).collect();
+        let line = self
+            .earlier
+            .iter()
+            .map(|b| game.key(&game.position(&b.to_position())))
+            .collect();
+        let mut search = Search {
+            game,
+            stop: self.stop,
+            deadline: plan.map(|p| started + p.hard),
+            nodes: 0,
+            node_limit: self.limits.nodes,
+            stopped: false,
+            table: HashMap::default(),
+            line,
+        };
+        let mut result = SearchResult {
+            best: Some(first),
+            score: Score::Centi(0),
+            depth: 0,
+            nodes: 0,
+            pv: vec![first],
+        };
+        for depth in 1..=self.max_depth {
+            let (score, best) = search.root(&root, &root_moves, depth);
+            if search.stopped && depth > 1 {
+                break;
+            }
+            let best = best.unwrap_or(0);
+            result = SearchResult {
+                best: Some(moves[best].0),
+                score: to_score(score),
+                depth,
+                nodes: search.nodes,
+                pv: vec![moves[best].0],
+            };
+            progress(&Progress {
+                depth,
+                score: result.score,
+                nodes: search.nodes,
+                elapsed: started.elapsed(),
+                pv: result.pv.clone(),
+            });
+            let decided = score.abs() > WIN - MAX_DEPTH as i32 * 2;
+            let on_time = plan.is_none_or(|p| p.go_on(started.elapsed(), 1.0));
+            if search.stopped || decided || !on_time {
+                break;
+            }
+        }
+        result.nodes = search.nodes;
+        result
+    }
 }
 
 fn single(best: Move) -> SearchResult {
@@ -222,11 +232,7 @@ fn no_move_score(rules: &DefinedRules, ply: u32) -> i32 {
     }
 }
 
-impl Search<'_> {
-    fn key(&self, pos: &DefinedPosition) -> u64 {
-        position_key(pos)
-    }
-
+impl<G: Game> Search<'_, G> {
     fn out_of_time(&mut self) -> bool {
         if self.nodes.is_multiple_of(256) {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
@@ -238,13 +244,8 @@ impl Search<'_> {
         self.stopped
     }
 
-    fn root(
-        &mut self,
-        pos: &DefinedPosition,
-        moves: &[(Move, DefinedMove)],
-        depth: u32,
-    ) -> (i32, Option<usize>) {
-        let key = self.key(pos);
+    fn root(&mut self, pos: &G::Pos, moves: &[G::Move], depth: u32) -> (i32, Option<usize>) {
+        let key = self.game.key(pos);
         let mut order: Vec<usize> = (0..moves.len()).collect();
         if let Some(best) = self.table.get(&key).and_then(|e| e.best) {
             order.retain(|&i| i != best);
@@ -254,7 +255,7 @@ impl Search<'_> {
         let mut best = None;
         self.line.push(key);
         for i in order {
-            let next = pos.play(&moves[i].1);
+            let next = self.game.play(pos, &moves[i]);
             let score = -self.negamax(&next, depth - 1, 1, -beta, -alpha);
             if self.stopped {
                 break;
@@ -286,38 +287,26 @@ impl Search<'_> {
         );
     }
 
-    fn negamax(
-        &mut self,
-        pos: &DefinedPosition,
-        depth: u32,
-        ply: u32,
-        mut alpha: i32,
-        beta: i32,
-    ) -> i32 {
+    fn negamax(&mut self, pos: &G::Pos, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.out_of_time() {
             return 0;
         }
-        let rules = self.rules;
-        if rules.promotion_wins && promoted_piece(rules, pos, pos.side.opponent()) {
-            return -(WIN - ply as i32);
+        if let Some(score) = self.game.ended(pos, ply) {
+            return score;
         }
-        if let Some(loser) = pos.lone_man_loser(rules) {
-            let won = WIN - ply as i32;
-            return if loser == pos.side { -won } else { won };
-        }
-        let key = self.key(pos);
+        let key = self.game.key(pos);
         // A position seen before on the line or in the game: a draw by repetition is near enough.
         if self.line.contains(&key) {
             return 0;
         }
-        let moves = crate::rules::defined::legal_moves(rules, pos);
+        let moves = self.game.moves(pos);
         if moves.is_empty() {
-            return no_move_score(rules, ply);
+            return no_move_score(self.game.rules(), ply);
         }
-        let captures = moves.iter().any(|m| !m.captured.is_empty());
+        let captures = moves.iter().any(|m| self.game.taken(m) > 0);
         if depth == 0 && (!captures || ply >= MAX_DEPTH + CAPTURE_PLIES) {
-            return evaluate(rules, pos);
+            return self.game.evaluate(pos);
         }
         let mut first = None;
         if let Some(e) = self.table.get(&key).copied() {
@@ -335,10 +324,10 @@ impl Search<'_> {
         }
         // At the horizon only captures go on, one ply at a time.
         let next_depth = depth.saturating_sub(1);
-        let mut order: Vec<usize> = (0..moves.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(moves[i].captured.len()));
+        let mut order: SmallVec<[usize; 48]> = (0..moves.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(self.game.taken(&moves[i])));
         if let Some(b) = first {
-            order.retain(|&i| i != b);
+            order.retain(|i| *i != b);
             order.insert(0, b);
         }
         let original = alpha;
@@ -346,7 +335,8 @@ impl Search<'_> {
         let mut best = None;
         self.line.push(key);
         for i in order {
-            let score = -self.negamax(&pos.play(&moves[i]), next_depth, ply + 1, -beta, -alpha);
+            let next = self.game.play(pos, &moves[i]);
+            let score = -self.negamax(&next, next_depth, ply + 1, -beta, -alpha);
             if self.stopped {
                 self.line.pop();
                 return 0;
@@ -373,18 +363,11 @@ impl Search<'_> {
     }
 }
 
-/// Whether `side` has a piece of a promoted kind: where the first promotion wins, that side has won.
-fn promoted_piece(rules: &DefinedRules, pos: &DefinedPosition, side: Color) -> bool {
-    pos.cells
-        .iter()
-        .flatten()
-        .any(|&(c, kind)| c == side && rules.kinds[kind].is_king)
-}
-
 #[cfg(test)]
 mod tests {
+    use super::games::position_key;
     use super::*;
-    use crate::rules::defined::register;
+    use crate::rules::defined::{DefinedPosition, register};
     use std::time::Duration;
 
     fn leapers() -> DefinedBoard {

@@ -25,7 +25,7 @@ const EDGE_WEIGHT: i32 = 10;
 const CHASE_WEIGHT: i32 = 4;
 
 /// What each kind is worth in hundredths, by index.
-fn worths(rules: &DefinedRules) -> [i32; MAX_KINDS] {
+pub(crate) fn worths(rules: &DefinedRules) -> [i32; MAX_KINDS] {
     let mut worth = [0; MAX_KINDS];
     for (k, kind) in rules.kinds.iter().enumerate().take(MAX_KINDS) {
         worth[k] = 100 * kind.value as i32;
@@ -43,9 +43,12 @@ fn worths(rules: &DefinedRules) -> [i32; MAX_KINDS] {
 }
 
 /// The evaluation for the side to move: material by worth, how far pieces that promote have come, and in a
-/// won ending the mop-up term.
-pub(crate) fn evaluate(rules: &DefinedRules, pos: &DefinedPosition) -> i32 {
-    let worth = worths(rules);
+/// won ending the mop-up term. The kinds' worths ([`worths`]) are worked out once, by the search.
+pub(crate) fn evaluate_with(
+    rules: &DefinedRules,
+    worth: &[i32; MAX_KINDS],
+    pos: &DefinedPosition,
+) -> i32 {
     let mut material = [0i32; 2];
     let mut progress = [0i32; 2];
     let mut pieces = [0usize; 2];
@@ -68,20 +71,24 @@ pub(crate) fn evaluate(rules: &DefinedRules, pos: &DefinedPosition) -> i32 {
         NoMoves::Wins => -score,
         NoMoves::Loses => {
             let lead = material[me] - material[them];
-            if lead.abs() >= MOP_UP_LEAD {
+            let weaker = if lead > 0 { them } else { me };
+            if mops_up(lead, pieces[weaker]) {
                 let strong = if lead > 0 {
                     pos.side
                 } else {
                     pos.side.opponent()
                 };
-                if pieces[strong.opponent().index()] <= MOP_UP_PIECES {
-                    let mop = mop_up(rules, pos, strong);
-                    score += if strong == pos.side { mop } else { -mop };
-                }
+                let mop = mop_up(rules, pos, strong);
+                score += if strong == pos.side { mop } else { -mop };
             }
             score
         }
     }
+}
+
+/// Whether the mop-up term counts: one side leads by `lead` (either sign) and the other has `weaker_pieces`.
+pub(crate) fn mops_up(lead: i32, weaker_pieces: usize) -> bool {
+    lead.abs() >= MOP_UP_LEAD && weaker_pieces <= MOP_UP_PIECES
 }
 
 /// The stronger side's gain from the weaker side's pieces near the edges and its promoted pieces near them.

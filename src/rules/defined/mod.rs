@@ -27,7 +27,7 @@ mod glyphs;
 mod position;
 pub mod registry;
 mod rules;
-mod turkish;
+pub(crate) mod turkish;
 
 #[cfg(test)]
 mod tests;

@@ -125,31 +125,56 @@ pub(super) fn plays_as_turkish(rules: &DefinedRules) -> bool {
 }
 
 /// The kinds' indexes: the definition's first kind is the man, its second the king.
-const MAN: usize = 0;
-const KING: usize = 1;
+pub(crate) const MAN: usize = 0;
+pub(crate) const KING: usize = 1;
 
 /// A position: the side to move's pieces, the other side's, the kings of both, and who moves (0 White, 1 Black).
+/// The engine searches on it too, for speed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Board {
-    us: u64,
-    them: u64,
-    kings: u64,
-    side: usize,
+pub(crate) struct Board {
+    /// The side to move's pieces.
+    pub(crate) us: u64,
+    /// The other side's.
+    pub(crate) them: u64,
+    /// The kings of both.
+    pub(crate) kings: u64,
+    /// Who moves: 0 White, 1 Black.
+    pub(crate) side: usize,
 }
 
 /// A move as perft plays it: the captured pieces as a set, since the order they were taken in does not change
 /// the position (two orders are still two moves, and both are listed).
-#[derive(Clone, Copy)]
-struct Step {
-    from: u32,
-    to: u32,
-    taken: u64,
-    king: bool,
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Step {
+    /// The square it starts from.
+    pub(crate) from: u32,
+    /// The square it ends on.
+    pub(crate) to: u32,
+    /// The pieces taken.
+    pub(crate) taken: u64,
+    /// Whether the piece is a king when the move ends.
+    pub(crate) king: bool,
+}
+
+/// A position's moves as [`Step`]s; most positions have fewer than the inline room, a long list spills to the
+/// heap.
+pub(crate) type Steps = SmallVec<[Step; 32]>;
+
+impl Step {
+    /// The step of a move in the general generator's form.
+    pub(crate) fn of(mv: &DefinedMove) -> Step {
+        Step {
+            from: mv.from as u32,
+            to: mv.to() as u32,
+            taken: mv.captured.iter().fold(0, |set, &c| set | 1u64 << (c & 63)),
+            king: mv.becomes == KING,
+        }
+    }
 }
 
 impl Board {
     /// The board of a position that fits the Turkish rules ([`DefinedPosition::fits`]); `None` for any other.
-    fn of(pos: &DefinedPosition) -> Option<Board> {
+    pub(crate) fn of(pos: &DefinedPosition) -> Option<Board> {
         if pos.cells.len() != 64 {
             return None;
         }
@@ -284,8 +309,20 @@ impl Board {
         });
     }
 
+    /// Every legal move, in the order of [`legal_moves`] (the engine's move list: it needs no routes).
+    pub(crate) fn steps(&self) -> Steps {
+        if self.can_capture() {
+            let mut sink = MostTaken::default();
+            self.captures(&mut sink);
+            return sink.steps;
+        }
+        let mut steps = Steps::new();
+        self.quiet_moves(|step| steps.push(step));
+        steps
+    }
+
     /// The position after `step`, the other side to move.
-    fn play(&self, step: &Step) -> Board {
+    pub(crate) fn play(&self, step: &Step) -> Board {
         let (from, to) = (1u64 << step.from, 1u64 << step.to);
         // The start is cleared first: a capture may end where it began.
         let us = (self.us & !from) | to;
@@ -325,15 +362,14 @@ impl Sink for Count {
     }
 }
 
-/// The routes that take the most pieces as perft plays them. Most positions have a few; a long list spills to
-/// the heap.
+/// The routes that take the most pieces as perft plays them.
 #[derive(Default)]
-struct Steps {
+struct MostTaken {
     best: usize,
-    steps: SmallVec<[Step; 16]>,
+    steps: Steps,
 }
 
-impl Sink for Steps {
+impl Sink for MostTaken {
     fn route(&mut self, from: u32, path: &[u8], _: &[u8], taken: u64, king: bool) {
         if path.len() > self.best {
             self.best = path.len();
@@ -528,7 +564,7 @@ fn count(board: &Board, depth: u32) -> u64 {
             board.captures(&mut count);
             return count.count;
         }
-        let mut steps = Steps::default();
+        let mut steps = MostTaken::default();
         board.captures(&mut steps);
         return steps
             .steps
