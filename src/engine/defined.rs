@@ -2,14 +2,12 @@
 //! with an evaluation read off the definition.
 //!
 //! The built-in rule sets have tuned searchers compiled for them; a definition has only its data, so this is the
-//! textbook search: negamax alpha-beta with iterative deepening, a small transposition table, captures searched
+//! textbook search: negamax alpha-beta with iterative deepening, a transposition table, killer and history move ordering, captures searched
 //! one ply deeper at the horizon, the stop flag and time limits checked every few nodes. The evaluation is
 //! material by each kind's `value` (scaled to centipawns), a bonus for each step forward of a piece that can
 //! still promote, and the definition's goal: no move loses (or wins, in the give-away game), promoting wins
 //! where that is the rule.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -30,26 +28,46 @@ const MAX_DEPTH: u32 = 64;
 /// The depth of the `medium` level, and of `hard`.
 const MEDIUM_DEPTH: u32 = 3;
 const HARD_DEPTH: u32 = 6;
-/// Entries the transposition table keeps before it starts afresh.
-const TABLE_ENTRIES: usize = 1 << 16;
+/// Entries of the transposition table (a power of two): a few megabytes, more than a move's search at
+/// match speeds fills, and quickly cleared for each move.
+const TABLE_ENTRIES: usize = 1 << 18;
 /// Extra plies of captures at the horizon.
 const CAPTURE_PLIES: u32 = 6;
+/// Plies the killer moves are kept for: every ply a search reaches.
+const PLIES: usize = (MAX_DEPTH + CAPTURE_PLIES + 2) as usize;
+/// A move's history score is halved for all once one passes this, so that recent cut-offs count more.
+const HISTORY_LIMIT: u32 = 1 << 24;
 
-/// What the table knows of a position.
+/// What the table knows of a position: the slot is the key's low bits, the whole key checks it is the same one.
 #[derive(Clone, Copy)]
 struct Entry {
-    depth: u32,
+    key: u64,
     score: i32,
+    depth: u16,
     bound: Bound,
-    best: Option<usize>,
+    /// The best move's index, or `NO_MOVE`.
+    best: u16,
 }
+
+const NO_MOVE: u16 = u16::MAX;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bound {
     Exact,
     Lower,
     Upper,
+    /// Only the best move is worth keeping: the score came from a draw by repetition on the line, which holds
+    /// only for the line that led there.
+    MoveOnly,
 }
+
+const EMPTY: Entry = Entry {
+    key: 0,
+    score: 0,
+    depth: 0,
+    bound: Bound::MoveOnly,
+    best: NO_MOVE,
+};
 
 struct Search<'a, G: Game> {
     game: G,
@@ -58,31 +76,16 @@ struct Search<'a, G: Game> {
     nodes: u64,
     node_limit: Option<u64>,
     stopped: bool,
-    /// Keyed by the position's key, already a good hash: the map hashes it no further.
-    table: HashMap<u64, Entry, BuildHasherDefault<KeyHasher>>,
+    /// Always replaced: a search at these speeds is short and the latest entries are the most useful.
+    table: Vec<Entry>,
     /// Repetitions: the positions of the game since the last irreversible move, then those of the line.
     line: Vec<u64>,
-}
-
-/// The table's hasher: its keys are position keys, spread over all 64 bits already.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        // Only `write_u64` is used; anything else is folded in byte by byte, still correctly.
-        for &b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(b);
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        self.0 = key;
-    }
+    /// Whether a score below came from a repetition (and so must not be stored as the position's own).
+    repeated: bool,
+    /// Per ply, the two latest quiet moves that cut the search off: tried early in sibling positions.
+    killers: Vec<[Option<G::Move>; 2]>,
+    /// Per (from, to) of a quiet move, how much its cut-offs were worth: the order of the other quiet moves.
+    history: Vec<u32>,
 }
 
 /// Chooses a move in a defined variant at `level`.
@@ -149,6 +152,7 @@ impl Run<'_> {
         let plan = TimePlan::new(self.limits);
         let started = Instant::now();
         let root = game.position(&self.board.to_position());
+        let cells = game.rules().width * game.rules().height;
         let root_moves: Vec<G::Move> = moves.iter().map(|(_, m)| game.convert(m)).collect();
         let line = self
             .earlier
@@ -162,8 +166,11 @@ impl Run<'_> {
             nodes: 0,
             node_limit: self.limits.nodes,
             stopped: false,
-            table: HashMap::default(),
+            table: vec![EMPTY; TABLE_ENTRIES],
             line,
+            repeated: false,
+            killers: vec![[None, None]; PLIES],
+            history: vec![0; cells * cells],
         };
         let mut result = SearchResult {
             best: Some(first),
@@ -244,10 +251,25 @@ impl<G: Game> Search<'_, G> {
         self.stopped
     }
 
+    fn probe(&self, key: u64) -> Option<Entry> {
+        let e = self.table[key as usize & (TABLE_ENTRIES - 1)];
+        (e.key == key).then_some(e)
+    }
+
+    fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, best: Option<usize>) {
+        self.table[key as usize & (TABLE_ENTRIES - 1)] = Entry {
+            key,
+            score,
+            depth: depth as u16,
+            bound,
+            best: best.map_or(NO_MOVE, |b| b.min(usize::from(NO_MOVE - 1)) as u16),
+        };
+    }
+
     fn root(&mut self, pos: &G::Pos, moves: &[G::Move], depth: u32) -> (i32, Option<usize>) {
         let key = self.game.key(pos);
         let mut order: Vec<usize> = (0..moves.len()).collect();
-        if let Some(best) = self.table.get(&key).and_then(|e| e.best) {
+        if let Some(best) = self.probe(key).map(|e| usize::from(e.best)) {
             order.retain(|&i| i != best);
             order.insert(0, best);
         }
@@ -272,19 +294,41 @@ impl<G: Game> Search<'_, G> {
         (alpha, best)
     }
 
-    fn store(&mut self, key: u64, depth: u32, score: i32, bound: Bound, best: Option<usize>) {
-        if self.table.len() >= TABLE_ENTRIES {
-            self.table.clear();
+    /// The order to try `moves` in: the table's move, then captures (the most pieces first), the killers, and
+    /// the other quiet moves by history.
+    fn order(&self, moves: &[G::Move], first: Option<usize>, ply: u32) -> SmallVec<[usize; 48]> {
+        let killers = &self.killers[(ply as usize).min(PLIES - 1)];
+        let rank = |i: usize| -> u32 {
+            let mv = &moves[i];
+            let taken = self.game.taken(mv) as u32;
+            if Some(i) == first {
+                u32::MAX
+            } else if taken > 0 {
+                (1 << 30) + taken
+            } else if killers[0].as_ref() == Some(mv) {
+                (1 << 29) + 1
+            } else if killers[1].as_ref() == Some(mv) {
+                1 << 29
+            } else {
+                self.history[self.game.route(mv)]
+            }
+        };
+        let mut order: SmallVec<[usize; 48]> = (0..moves.len()).collect();
+        order.sort_by_cached_key(|&i| std::cmp::Reverse(rank(i)));
+        order
+    }
+
+    /// A quiet move cut the search off `depth` plies from the horizon at `ply`: a killer there, and worth more.
+    fn cut_by(&mut self, mv: &G::Move, depth: u32, ply: u32) {
+        let killers = &mut self.killers[(ply as usize).min(PLIES - 1)];
+        if killers[0].as_ref() != Some(mv) {
+            killers[1] = killers[0].replace(mv.clone());
         }
-        self.table.insert(
-            key,
-            Entry {
-                depth,
-                score,
-                bound,
-                best,
-            },
-        );
+        let slot = &mut self.history[self.game.route(mv)];
+        *slot += depth * depth;
+        if *slot > HISTORY_LIMIT {
+            self.history.iter_mut().for_each(|h| *h /= 2);
+        }
     }
 
     fn negamax(&mut self, pos: &G::Pos, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
@@ -298,6 +342,7 @@ impl<G: Game> Search<'_, G> {
         let key = self.game.key(pos);
         // A position seen before on the line or in the game: a draw by repetition is near enough.
         if self.line.contains(&key) {
+            self.repeated = true;
             return 0;
         }
         let moves = self.game.moves(pos);
@@ -309,32 +354,28 @@ impl<G: Game> Search<'_, G> {
             return self.game.evaluate(pos);
         }
         let mut first = None;
-        if let Some(e) = self.table.get(&key).copied() {
-            if e.depth >= depth {
+        if let Some(e) = self.probe(key) {
+            if u32::from(e.depth) >= depth {
                 let usable = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => e.score >= beta,
                     Bound::Upper => e.score <= alpha,
+                    Bound::MoveOnly => false,
                 };
                 if usable {
                     return e.score;
                 }
             }
-            first = e.best.filter(|&b| b < moves.len());
+            first = Some(usize::from(e.best)).filter(|&b| b < moves.len());
         }
         // At the horizon only captures go on, one ply at a time.
         let next_depth = depth.saturating_sub(1);
-        let mut order: SmallVec<[usize; 48]> = (0..moves.len()).collect();
-        order.sort_by_key(|&i| std::cmp::Reverse(self.game.taken(&moves[i])));
-        if let Some(b) = first {
-            order.retain(|i| *i != b);
-            order.insert(0, b);
-        }
         let original = alpha;
         let mut best_score = -WIN - 1;
         let mut best = None;
+        let outer_repeated = std::mem::replace(&mut self.repeated, false);
         self.line.push(key);
-        for i in order {
+        for i in self.order(&moves, first, ply) {
             let next = self.game.play(pos, &moves[i]);
             let score = -self.negamax(&next, next_depth, ply + 1, -beta, -alpha);
             if self.stopped {
@@ -347,17 +388,23 @@ impl<G: Game> Search<'_, G> {
             }
             alpha = alpha.max(score);
             if alpha >= beta {
+                if self.game.taken(&moves[i]) == 0 {
+                    self.cut_by(&moves[i], depth, ply);
+                }
                 break;
             }
         }
         self.line.pop();
-        let bound = if best_score <= original {
+        let bound = if self.repeated {
+            Bound::MoveOnly
+        } else if best_score <= original {
             Bound::Upper
         } else if best_score >= beta {
             Bound::Lower
         } else {
             Bound::Exact
         };
+        self.repeated |= outer_repeated;
         self.store(key, depth, best_score, bound, best);
         best_score
     }

@@ -20,7 +20,7 @@ pub(super) trait Game {
     /// A position with its key.
     type Pos;
     /// A move of a position.
-    type Move;
+    type Move: Clone + PartialEq;
     /// A position's moves.
     type Moves: Deref<Target = [Self::Move]>;
 
@@ -34,6 +34,8 @@ pub(super) trait Game {
     fn key(&self, pos: &Self::Pos) -> u64;
     /// Every legal move, in the general generator's order.
     fn moves(&self, pos: &Self::Pos) -> Self::Moves;
+    /// Where a move starts and ends as one number below the square of the board's cells: the history's index.
+    fn route(&self, mv: &Self::Move) -> usize;
     /// How many pieces a move takes.
     fn taken(&self, mv: &Self::Move) -> usize;
     /// The position after a move.
@@ -132,6 +134,10 @@ impl Game for General<'_> {
 
     fn moves(&self, pos: &Keyed) -> Vec<DefinedMove> {
         legal_moves(self.rules, &pos.pos)
+    }
+
+    fn route(&self, mv: &DefinedMove) -> usize {
+        mv.from * self.rules.width * self.rules.height + mv.to()
     }
 
     fn taken(&self, mv: &DefinedMove) -> usize {
@@ -326,6 +332,10 @@ impl Game for Turkish<'_> {
 
     fn moves(&self, pos: &Bits) -> Steps {
         pos.board.steps()
+    }
+
+    fn route(&self, mv: &Step) -> usize {
+        (mv.from * 64 + mv.to) as usize
     }
 
     fn taken(&self, mv: &Step) -> usize {
