@@ -1,9 +1,11 @@
-//! The engine for variants defined by their players: a plain alpha-beta search over the general generator,
-//! with an evaluation read off the definition.
+//! The engine for variants defined by their players: a plain alpha-beta search, with an evaluation read off the
+//! definition.
 //!
 //! The built-in rule sets have tuned searchers compiled for them; a definition has only its data, so this is the
-//! textbook search: negamax alpha-beta with iterative deepening, a transposition table, killer and history move ordering, captures searched
-//! one ply deeper at the horizon, the stop flag and time limits checked every few nodes. The evaluation is
+//! textbook search: negamax alpha-beta with iterative deepening, a transposition table, killer and history move
+//! ordering, captures searched one ply deeper at the horizon, the stop flag and time limits checked every few
+//! nodes. It plays on the general generator's board, or for a definition that moves as Turkish draughts on the
+//! fast generator's bitboards ([`games`]), which walk the same tree several times faster. The evaluation is
 //! material by each kind's `value` (scaled to centipawns), a bonus for each step forward of a piece that can
 //! still promote, and the definition's goal: no move loses (or wins, in the give-away game), promoting wins
 //! where that is the rule.
