@@ -231,11 +231,12 @@ impl LocalPostgres {
             .collect::<String>()
             .to_ascii_lowercase();
         let name = format!("t{number}_{hint}");
-        let mut admin = postgres::Client::connect(&self.url("postgres"), postgres::NoTls)?;
-        // A copy of the files rather than through the log: quicker, and a test server's data need not last.
-        admin.batch_execute(&format!(
-            "CREATE DATABASE {name} TEMPLATE template0 STRATEGY FILE_COPY"
-        ))?;
+        self.as_admin(|admin| {
+            // A copy of the files rather than through the log: quicker, and a test server's data need not last.
+            admin.batch_execute(&format!(
+                "CREATE DATABASE {name} TEMPLATE template0 STRATEGY FILE_COPY"
+            ))
+        })?;
         Ok(self.url(&name))
     }
 
@@ -268,12 +269,31 @@ impl LocalPostgres {
     /// Ends every connection to `database` but the caller's (as an administrator stopping the server would):
     /// how many were ended.
     pub fn cut_connections(&self, database: &str) -> Result<u64, LocalPostgresError> {
-        let mut admin = postgres::Client::connect(&self.url("postgres"), postgres::NoTls)?;
-        let rows = admin.query(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-            &[&database],
-        )?;
+        let rows = self.as_admin(|admin| {
+            admin.query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+                &[&database],
+            )
+        })?;
         Ok(rows.len() as u64)
+    }
+
+    /// Runs `work` with a connection to the `postgres` database as the superuser, on a thread of its own: the
+    /// blocking client may not run on an async thread, and a test or bench may be one.
+    fn as_admin<T: Send>(
+        &self,
+        work: impl FnOnce(&mut postgres::Client) -> Result<T, postgres::Error> + Send,
+    ) -> Result<T, LocalPostgresError> {
+        let url = self.url("postgres");
+        std::thread::scope(|scope| {
+            scope
+                .spawn(move || {
+                    let mut admin = postgres::Client::connect(&url, postgres::NoTls)?;
+                    Ok(work(&mut admin)?)
+                })
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
     }
 }
 
