@@ -24,8 +24,12 @@ fn node(name: &str, url: &str) -> Server {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
-    let postgres = LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
-    let url = postgres.fresh_database("three_nodes").expect("a database");
+    // The test server's client blocks: not on the runtime's own threads.
+    let url = tokio::task::block_in_place(|| {
+        let postgres =
+            LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+        postgres.fresh_database("three_nodes").expect("a database")
+    });
     let one = node("n1", &url);
     let two = node("n2", &url);
     let three = node("n3", &url);
@@ -41,14 +45,19 @@ async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
     let cy = connect(&three, &cy_key, "cy").await;
     let mut c = Terminal::exec(&cy, 100, 30, &format!("watch {code}")).await;
     let mut game = AnyGame::new(GameType::default());
-    a.wait_for(&your_move(&game)).await;
     b.wait_for("bob (1500) · you").await;
+    a.wait_for(&your_move(&game)).await;
     c.wait_for("1 watching").await;
 
     // Moves, chat and a draw offer cross between the nodes both ways.
     let mut dice = Dice(5);
     play_moves(&mut a, &mut b, &mut game, 4, &mut dice).await;
-    c.wait_for(&your_move(&game)).await;
+    let to_play = format!(
+        "move {}, {} to play",
+        game.next_move_number().number,
+        game.position().side_to_move()
+    );
+    c.wait_for(&to_play).await;
     a.send(b":say from node one\r").await;
     b.wait_for("ann: from node one").await;
     c.wait_for("ann: from node one").await;
@@ -86,7 +95,6 @@ async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
         "the same code:\n{}",
         a.contents()
     );
-    b.wait_for(&your_move(&game)).await;
     play_moves(&mut a, &mut b, &mut game, 4, &mut dice).await;
 
     // Bob resigns: both see it, and the result is rated once.

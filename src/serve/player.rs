@@ -203,10 +203,6 @@ async fn drive(
     }
 }
 
-/// How long past a lease's term a player whose room went away keeps looking for it: the time another node
-/// takes to see that the room's node has died and to take it over.
-const FIND_AGAIN_MARGIN: Duration = Duration::from_secs(5);
-
 /// Finds the game of a room that went away while `player` was at it (its node died, or another node took it
 /// over) where it runs now: their seat again, or their place among its watchers. It keeps trying until another
 /// node can have taken the room over.
@@ -216,7 +212,9 @@ async fn find_again(player: &Player, doing: Doing, code: RoomCode) -> Result<Sea
         .config
         .nodes
         .as_ref()
-        .map_or(Duration::ZERO, |nodes| nodes.lease_term + FIND_AGAIN_MARGIN);
+        .map_or(Duration::ZERO, |nodes| {
+            nodes.lease_term + seating::TAKE_OVER_MARGIN
+        });
     let give_up = tokio::time::Instant::now() + patience;
     loop {
         let ask = match doing {

@@ -1,6 +1,8 @@
 //! How a connection comes to a table: the commands that ask for one (`new`, `join CODE`, `watch CODE`), finding
 //! the room, taking a seat (or a place among the watchers), and the app's side of it.
 
+use std::time::Duration;
+
 use rand::RngExt;
 use thiserror::Error;
 use tokio::sync::{mpsc, oneshot};
@@ -182,22 +184,44 @@ pub async fn open_new(
     sit(shared, identity, room, listing, Some(color)).await
 }
 
-/// Takes a seat at the game with `code` (or one's own seat again).
+/// Takes a seat at the game with `code` (or one's own seat again). When the game's node does not answer (it
+/// may have just died), the seat is asked again until another node can have taken the game over.
 pub async fn join(
     shared: &Shared,
     identity: &Identity,
     code: &RoomCode,
 ) -> Result<Seated, RoomError> {
-    let (room, listing) = super::elsewhere::find(shared, code)
-        .await
-        .ok_or_else(|| no_game(code))?;
-    sit(shared, identity, room, listing, None).await
+    let patience = shared
+        .config
+        .nodes
+        .as_ref()
+        .map_or(Duration::ZERO, |nodes| nodes.lease_term + TAKE_OVER_MARGIN);
+    let give_up = tokio::time::Instant::now() + patience;
+    loop {
+        let (room, listing) = super::elsewhere::find(shared, code)
+            .await
+            .ok_or_else(|| no_game(code))?;
+        match sit(shared, identity, room, listing, None).await {
+            Err(RoomError::NoAnswer) if tokio::time::Instant::now() < give_up => {
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+            seated => return seated,
+        }
+    }
 }
+
+/// How long past a lease's term a game whose node does not answer is looked for: the time another node takes
+/// to see that the node has died and to take its games over.
+pub const TAKE_OVER_MARGIN: Duration = Duration::from_secs(5);
 
 /// Goes back to the game not over where `identity` has a seat, if there is one.
 pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, RoomError>> {
     if let Some((room, listing)) = shared.tables.seat_of(&identity.fingerprint) {
-        return Some(sit(shared, identity, room, listing, None).await);
+        // Here, at once; elsewhere, by its code, so that a node that has just died is waited out.
+        return Some(match shared.tables.find(&listing.code) {
+            Some(_) => sit(shared, identity, room, listing, None).await,
+            None => join(shared, identity, &listing.code).await,
+        });
     }
     // One node of several: the game may be on a node that has just died, listed nowhere until another node
     // takes it over. The records know it; looking it up by its code takes it over.

@@ -26,6 +26,9 @@ use crate::serve::tables::Listing;
 /// How many codes a node keeps reserved for the rooms it will open.
 const RESERVED: usize = 8;
 
+/// How long a lookup waits for the summary of a room another node has just opened.
+const SUMMARY_WAIT: Duration = Duration::from_secs(2);
+
 /// How long a message waits for a node that does not read it.
 const STALE_MESSAGES: Duration = Duration::from_secs(600);
 
@@ -242,32 +245,38 @@ impl Cluster {
     }
 
     /// The room `code` when it is not here: run by another node, or lapsed; `None` when there is no such room.
+    /// A room another node has just opened may not have its summary written yet: it is waited for a moment.
     pub async fn find(&self, code: &RoomCode) -> Result<Option<Found>, NodesError> {
-        let db = self.db.client().await?;
-        let Some(holder) = lease::holder(&db, code).await? else {
-            return Ok(None);
-        };
-        if !holder.live {
-            return Ok(Some(Found::Lapsed));
+        let deadline = tokio::time::Instant::now() + SUMMARY_WAIT;
+        loop {
+            let db = self.db.client().await?;
+            let Some(holder) = lease::holder(&db, code).await? else {
+                return Ok(None);
+            };
+            if !holder.live {
+                return Ok(Some(Found::Lapsed));
+            }
+            let Ok(node) = holder.node.parse::<NodeName>() else {
+                return Ok(None);
+            };
+            if node == *self.node() {
+                // This node's own lease on a room it does not run: a code reserved, or a room from before a
+                // restart that the next heartbeat resumes.
+                return Ok(None);
+            }
+            match holder.listing {
+                Some(text) => {
+                    let Some(listing) = listing_from_summary(code, &text) else {
+                        return Ok(None);
+                    };
+                    let room = self.relay.room_at(node, code.clone());
+                    return Ok(Some(Found::Elsewhere(room, listing)));
+                }
+                // A code reserved and not used (after the wait), or a room that opened a moment ago.
+                None if tokio::time::Instant::now() >= deadline => return Ok(None),
+                None => tokio::time::sleep(Duration::from_millis(50)).await,
+            }
         }
-        let Ok(node) = holder.node.parse::<NodeName>() else {
-            return Ok(None);
-        };
-        if node == *self.node() {
-            // This node's own lease on a room it does not run: a code reserved, or a room from before a restart
-            // that the next heartbeat resumes.
-            return Ok(None);
-        }
-        let Some(listing) = holder
-            .listing
-            .and_then(|text| listing_from_summary(code, &text))
-        else {
-            return Ok(None);
-        };
-        Ok(Some(Found::Elsewhere(
-            self.relay.room_at(node, code.clone()),
-            listing,
-        )))
     }
 
     /// Claims the room `code` for this node (to take it over): `true` when it is this node's now.

@@ -26,7 +26,7 @@ use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::room::{Command, Line, RoomError, RoomHandle, UPDATES_QUEUE, Updates};
 
 /// How long a seat asked of another node may wait for its answer.
-pub const ANSWER_WAIT: Duration = Duration::from_secs(10);
+pub const ANSWER_WAIT: Duration = Duration::from_secs(4);
 
 /// Finds a room this node runs, by code.
 pub type RoomsHere = Arc<dyn Fn(&RoomCode) -> Option<RoomHandle> + Send + Sync>;
