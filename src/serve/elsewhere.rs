@@ -18,11 +18,11 @@ pub(crate) async fn find(shared: &Shared, code: &RoomCode) -> Option<(RoomHandle
     }
     let cluster = shared.tables.cluster()?;
     match cluster.find(code).await {
-        Ok(Some(Found::Elsewhere(handle, listing))) => Some((handle, listing)),
+        Ok(Some(Found::Elsewhere(handle, listing))) => Some((handle, *listing)),
         Ok(Some(Found::Lapsed)) => {
             take_over(shared, cluster, code).await;
             match cluster.find(code).await {
-                Ok(Some(Found::Elsewhere(handle, listing))) => Some((handle, listing)),
+                Ok(Some(Found::Elsewhere(handle, listing))) => Some((handle, *listing)),
                 _ => shared.tables.find(code),
             }
         }

@@ -44,7 +44,7 @@ pub struct Beat {
 /// A room that is not on this node.
 pub enum Found {
     /// Another node runs it: a handle to it through the relay, and its summary.
-    Elsewhere(RoomHandle, Listing),
+    Elsewhere(RoomHandle, Box<Listing>),
     /// Its node has died: it may be taken over.
     Lapsed,
 }
@@ -270,7 +270,7 @@ impl Cluster {
                         return Ok(None);
                     };
                     let room = self.relay.room_at(node, code.clone());
-                    return Ok(Some(Found::Elsewhere(room, listing)));
+                    return Ok(Some(Found::Elsewhere(room, Box::new(listing))));
                 }
                 // A code reserved and not used (after the wait), or a room that opened a moment ago.
                 None if tokio::time::Instant::now() >= deadline => return Ok(None),

@@ -28,7 +28,7 @@ CREATE INDEX IF NOT EXISTS node_messages_by_recipient ON node_messages (recipien
 
 /// A number of our own for the advisory lock that makes the schema's creation one node's at a time (`CREATE
 /// TABLE IF NOT EXISTS` run by two sessions at once can still fail on the catalogue's unique index).
-const SCHEMA_LOCK: i64 = 0x6372_6f77_6e65_64;
+const SCHEMA_LOCK: i64 = 0x0063_726f_776e_6564;
 
 /// Creates the nodes' tables where they are missing.
 pub async fn create_schema(db: &mut Client) -> Result<(), NodesError> {
