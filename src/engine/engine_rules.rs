@@ -25,7 +25,7 @@ pub trait EngineRules: Playable {
     /// whose search was tuned and tested on several threads says so; the others search on one.
     const PARALLEL: bool = false;
 
-    /// How the generic evaluation counts races of men ([`super::races`]): not at all unless a rule set says so,
+    /// How the generic evaluation counts races of men (the `races` module): not at all unless a rule set says so,
     /// so that the rule sets measured without it play as they did.
     const RACES: Races = Races::Ignored;
 

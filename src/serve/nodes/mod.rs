@@ -21,7 +21,7 @@ pub mod wire;
 pub use bus::{Inbox, Message, Outbox};
 pub use db::Db;
 pub use lease::{Holder, Leases};
-pub use name::{NodeName, NodeNameError};
+pub use name::{MAX_NODE_NAME, NodeName, NodeNameError};
 pub use relay::{Relay, RoomsHere};
 pub use schema::create_schema;
 

@@ -105,7 +105,7 @@ impl PostgresUrl {
         self.async_config().map(postgres::Config::from)
     }
 
-    /// [`PostgresUrl::config`] for the async client (what the nodes talk to each other through).
+    /// The same settings for the async client (what the nodes talk to each other through).
     pub fn async_config(&self) -> Result<tokio_postgres::Config, UrlError> {
         let mut config = tokio_postgres::Config::from_str(&self.given)
             .map_err(|_| UrlError(format!("{} is not a PostgreSQL URL", self.shown)))?;
