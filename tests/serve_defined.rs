@@ -9,7 +9,9 @@ use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::ssh::{Dice, Server, Terminal, code_on, connect, new_key, read_all, your_move};
+use common::ssh::{
+    Dice, Server, Terminal, code_on, connect, new_key, read_all, shown_after, your_move,
+};
 use crowned::game::AnyGame;
 use crowned::rules::defined::register;
 use crowned::rules::{Color, GameType, Variant};
@@ -41,14 +43,7 @@ async fn play_until(
         mover.wait_for(&your_move(game)).await;
         mover.send(format!("{text}\r").as_bytes()).await;
         game.play(&mv).expect("a legal move");
-        let shown = match game.outcome() {
-            Some(outcome) => outcome.to_string(),
-            None => format!(
-                "move {}, {} to play",
-                game.next_move_number().number,
-                game.position().side_to_move()
-            ),
-        };
+        let shown = shown_after(game);
         mover.wait_for(&shown).await;
         watcher.wait_for(&shown).await;
     }

@@ -389,6 +389,18 @@ impl Dice {
 }
 
 /// What the status line says when it is `game`'s side to move and it is this player's turn.
+/// What every screen at a table says once `game` stands as it does: its end, or whose move it is.
+pub fn shown_after(game: &crowned::game::AnyGame) -> String {
+    match game.outcome() {
+        Some(outcome) => outcome.to_string(),
+        None => format!(
+            "move {}, {} to play",
+            game.next_move_number().number,
+            game.position().side_to_move()
+        ),
+    }
+}
+
 pub fn your_move(game: &crowned::game::AnyGame) -> String {
     format!(
         "move {}, {} to play: your move",
@@ -422,14 +434,6 @@ pub async fn play_moves(
         mover.send(format!("{text}\r").as_bytes()).await;
         game.play(&mv).expect("a legal move");
         // The mover's screen shows the move at once (or the end it brought).
-        let shown = match game.outcome() {
-            Some(outcome) => outcome.to_string(),
-            None => format!(
-                "move {}, {} to play",
-                game.next_move_number().number,
-                game.position().side_to_move()
-            ),
-        };
-        mover.wait_for(&shown).await;
+        mover.wait_for(&shown_after(game)).await;
     }
 }

@@ -90,13 +90,13 @@ fn rooms(code: &'static str, room: Option<RoomHandle>) -> RoomsHere {
     Arc::new(move |asked: &RoomCode| room.clone().filter(|_| asked.as_str() == code))
 }
 
-#[tokio::test]
-async fn a_game_is_played_from_two_nodes() {
+/// A room of English draughts with the clock `clock` on node one, and the relays of nodes one and two.
+async fn two_nodes(clock: Option<&str>) -> (RoomHandle, Arc<Relay>, Arc<Relay>) {
     let config = database().await;
     let room = open_room(
         RoomConfig {
             game_type: GameType::standard(Variant::English),
-            clock: Some("5+3".parse().expect("a clock")),
+            clock: clock.map(|c| c.parse().expect("a clock")),
             grace: Duration::from_secs(60),
             rated: false,
             private: false,
@@ -109,10 +109,16 @@ async fn a_game_is_played_from_two_nodes() {
         rooms("ROOM", Some(room.clone())),
     )
     .await
-    .unwrap();
-    let two = Relay::start(config.clone(), node("two"), rooms("ROOM", None))
+    .expect("node one");
+    let two = Relay::start(config, node("two"), rooms("ROOM", None))
         .await
-        .unwrap();
+        .expect("node two");
+    (room, one, two)
+}
+
+#[tokio::test]
+async fn a_game_is_played_from_two_nodes() {
+    let (room, one, two) = two_nodes(Some("5+3")).await;
     let there = two.room_at(node("one"), RoomCode::new("ROOM"));
 
     let (mut ann, ann_updates) = Person::new("ann");
@@ -206,27 +212,7 @@ async fn a_game_is_played_from_two_nodes() {
 
 #[tokio::test]
 async fn a_room_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away() {
-    let config = database().await;
-    let room = open_room(
-        RoomConfig {
-            game_type: GameType::standard(Variant::English),
-            clock: None,
-            grace: Duration::from_secs(60),
-            rated: false,
-            private: false,
-        },
-        Links::default(),
-    );
-    let one = Relay::start(
-        config.clone(),
-        node("one"),
-        rooms("ROOM", Some(room.clone())),
-    )
-    .await
-    .unwrap();
-    let two = Relay::start(config.clone(), node("two"), rooms("ROOM", None))
-        .await
-        .unwrap();
+    let (room, one, two) = two_nodes(None).await;
     let (mut ann, ann_updates) = Person::new("ann");
     assert_eq!(ann.sit(&room, ann_updates).await, Ok(Color::Black));
 
