@@ -153,7 +153,7 @@ impl Cluster {
         create_schema(&mut own).await?;
         drop(own);
         let db = Db::connect(config.clone()).await?;
-        let relay = Relay::start(config, node.clone(), rooms_here).await?;
+        let relay = Relay::start(config, node.clone(), term, rooms_here).await?;
         Ok(Arc::new(Cluster {
             leases: Leases::new(node, term),
             db,
@@ -248,6 +248,8 @@ impl Cluster {
     /// A room another node has just opened may not have its summary written yet: it is waited for a moment.
     pub async fn find(&self, code: &RoomCode) -> Result<Option<Found>, NodesError> {
         let deadline = tokio::time::Instant::now() + SUMMARY_WAIT;
+        // The longest a silent node's lease can still run.
+        let lapse_deadline = tokio::time::Instant::now() + self.leases.term();
         loop {
             let db = self.db.client().await?;
             let Some(holder) = lease::holder(&db, code).await? else {
@@ -259,6 +261,15 @@ impl Cluster {
             let Ok(node) = holder.node.parse::<NodeName>() else {
                 return Ok(None);
             };
+            // A node that has missed two heartbeats has most likely died: rather than ask it and wait for an
+            // answer that will not come, wait for its lease to lapse (at most the term), and take the room over.
+            let silent = holder
+                .silent_for
+                .is_some_and(|silent| silent > self.leases.term() / 2);
+            if silent && node != *self.node() && tokio::time::Instant::now() < lapse_deadline {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                continue;
+            }
             if node == *self.node() {
                 // This node's own lease on a room it does not run: a code reserved, or a room from before a
                 // restart that the next heartbeat resumes.
@@ -339,11 +350,13 @@ impl Cluster {
                 self.relay.forget_node(&node).await;
             }
         }
+        // People here at rooms whose node has gone, or that another node has taken over: the room ends for them,
+        // and they find the game again where it runs now.
         let away = self.relay.rooms_away();
         if !away.is_empty() {
-            let live = lease::live_codes(&db, &away).await?;
-            for code in away.iter().filter(|code| !live.contains(*code)) {
-                self.relay.close_room(code);
+            let held = lease::still_held(&db, &away).await?;
+            for (owner, code) in away.iter().filter(|room| !held.contains(*room)) {
+                self.relay.close_room(owner, code);
             }
         }
         bus::purge_stale(&db, STALE_MESSAGES).await?;

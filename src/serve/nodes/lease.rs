@@ -24,6 +24,8 @@ pub struct Holder {
     pub live: bool,
     /// The room's summary as its owner last wrote it; `None` for a code reserved and not yet used.
     pub listing: Option<String>,
+    /// How long ago its node last renewed its leases (`None` when the node has never been seen).
+    pub silent_for: Option<Duration>,
 }
 
 /// A room another node runs, as the lobby lists it.
@@ -184,7 +186,9 @@ impl Leases {
 pub async fn holder(db: &Client, code: &RoomCode) -> Result<Option<Holder>, NodesError> {
     let row = db
         .query_opt(
-            "SELECT owner, expires > now(), listing FROM room_leases WHERE code = $1",
+            "SELECT l.owner, l.expires > now(), l.listing, \
+                 extract(epoch FROM now() - n.seen)::float8 \
+             FROM room_leases l LEFT JOIN nodes n ON n.name = l.owner WHERE l.code = $1",
             &[&code.as_str()],
         )
         .await?;
@@ -192,6 +196,9 @@ pub async fn holder(db: &Client, code: &RoomCode) -> Result<Option<Holder>, Node
         node: row.get(0),
         live: row.get(1),
         listing: row.get(2),
+        silent_for: row
+            .get::<_, Option<f64>>(3)
+            .map(|seconds| Duration::from_secs_f64(seconds.max(0.0))),
     }))
 }
 
@@ -232,17 +239,23 @@ pub async fn silent_nodes(db: &Client, within: Duration) -> Result<Vec<String>, 
     Ok(rows.iter().map(|row| row.get(0)).collect())
 }
 
-/// Those of `codes` whose leases are live: the rooms elsewhere still run by their owners.
-pub async fn live_codes(db: &Client, codes: &[RoomCode]) -> Result<HashSet<RoomCode>, NodesError> {
-    let texts: Vec<&str> = codes.iter().map(RoomCode::as_str).collect();
+/// Of `rooms` (each a code with the node thought to run it), those whose lease is live and still that node's:
+/// the rooms elsewhere that still run where they did.
+pub async fn still_held(
+    db: &Client,
+    rooms: &[(NodeName, RoomCode)],
+) -> Result<HashSet<(NodeName, RoomCode)>, NodesError> {
+    let codes: Vec<&str> = rooms.iter().map(|(_, code)| code.as_str()).collect();
     let rows = db
         .query(
-            "SELECT code FROM room_leases WHERE code = ANY($1) AND expires > now()",
-            &[&texts],
+            "SELECT owner, code FROM room_leases WHERE code = ANY($1) AND expires > now()",
+            &[&codes],
         )
         .await?;
-    Ok(rows
+    let live: HashSet<(String, String)> = rows.iter().map(|row| (row.get(0), row.get(1))).collect();
+    Ok(rooms
         .iter()
-        .map(|row| RoomCode::new(row.get::<_, String>(0)))
+        .filter(|(node, code)| live.contains(&(node.to_string(), code.to_string())))
+        .cloned()
         .collect())
 }

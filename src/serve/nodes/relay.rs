@@ -25,8 +25,12 @@ use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::room::{Command, Line, RoomError, RoomHandle, UPDATES_QUEUE, Updates};
 
-/// How long a seat asked of another node may wait for its answer.
+/// The longest a seat asked of another node waits for its answer (an answer takes milliseconds; one that does
+/// not come means the node has died, and the seat is asked again where the game is taken over).
 pub const ANSWER_WAIT: Duration = Duration::from_secs(4);
+
+/// The shortest wait for an answer, however short the leases.
+const SHORTEST_ANSWER_WAIT: Duration = Duration::from_secs(1);
 
 /// Finds a room this node runs, by code.
 pub type RoomsHere = Arc<dyn Fn(&RoomCode) -> Option<RoomHandle> + Send + Sync>;
@@ -58,6 +62,8 @@ pub struct Relay {
     visitors: Mutex<HashMap<(NodeName, u64), Visitor>>,
     next_link: AtomicU64,
     rooms_here: RoomsHere,
+    /// How long a seat asked of another node waits for its answer.
+    answer_wait: Duration,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -66,10 +72,12 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Relay {
     /// Starts the relay of node `node` on the database at `config`: it listens for the other nodes' messages and
-    /// finds the rooms they ask for with `rooms_here`. It stops when the last handle to it is dropped.
+    /// finds the rooms they ask for with `rooms_here`. A seat asked of another node waits half a lease `term`
+    /// for its answer (from 1 to 4 s). It stops when the last handle to it is dropped.
     pub async fn start(
         config: Config,
         node: NodeName,
+        term: Duration,
         rooms_here: RoomsHere,
     ) -> Result<Arc<Relay>, NodesError> {
         let outbox = Outbox::connect(config.clone()).await?;
@@ -81,6 +89,7 @@ impl Relay {
             visitors: Mutex::default(),
             next_link: AtomicU64::new(1),
             rooms_here,
+            answer_wait: (term / 2).clamp(SHORTEST_ANSWER_WAIT, ANSWER_WAIT),
         });
         let weak = Arc::downgrade(&relay);
         tokio::spawn(async move {
@@ -114,21 +123,22 @@ impl Relay {
         (locked(&self.away).len(), locked(&self.visitors).len())
     }
 
-    /// The rooms elsewhere that people here are at.
-    pub fn rooms_away(&self) -> Vec<RoomCode> {
-        let mut codes: Vec<RoomCode> = locked(&self.away)
+    /// The rooms elsewhere that people here are at, each with the node that runs it.
+    pub fn rooms_away(&self) -> Vec<(NodeName, RoomCode)> {
+        let mut rooms: Vec<(NodeName, RoomCode)> = locked(&self.away)
             .values()
-            .map(|a| a.code.clone())
+            .map(|a| (a.owner.clone(), a.code.clone()))
             .collect();
-        codes.sort();
-        codes.dedup();
-        codes
+        rooms.sort();
+        rooms.dedup();
+        rooms
     }
 
-    /// Drops every person here at the room `code` elsewhere, as if the room had ended: its owner is gone (its
-    /// lease lapsed), and they will find the game again where it is taken over.
-    pub fn close_room(&self, code: &RoomCode) {
-        locked(&self.away).retain(|_, away| away.code != *code);
+    /// Drops every person here at the room `code` on node `owner`, as if the room had ended: that node has
+    /// gone (its lease lapsed, or another node took the room over), and they find the game again where it runs
+    /// now.
+    pub fn close_room(&self, owner: &NodeName, code: &RoomCode) {
+        locked(&self.away).retain(|_, away| away.code != *code || away.owner != *owner);
     }
 
     /// Takes every visitor from the node `node` away from the rooms here, as if their connections had dropped:
@@ -190,8 +200,9 @@ impl Relay {
                     return;
                 }
                 let relay = Arc::downgrade(self);
+                let wait = self.answer_wait;
                 tokio::spawn(async move {
-                    tokio::time::sleep(ANSWER_WAIT).await;
+                    tokio::time::sleep(wait).await;
                     if let Some(relay) = relay.upgrade() {
                         relay.answer_seat(link, Err(RoomError::NoAnswer));
                     }

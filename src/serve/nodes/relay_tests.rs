@@ -103,14 +103,16 @@ async fn two_nodes(clock: Option<&str>) -> (RoomHandle, Arc<Relay>, Arc<Relay>) 
         },
         Links::default(),
     );
+    let term = Duration::from_secs(30);
     let one = Relay::start(
         config.clone(),
         node("one"),
+        term,
         rooms("ROOM", Some(room.clone())),
     )
     .await
     .expect("node one");
-    let two = Relay::start(config, node("two"), rooms("ROOM", None))
+    let two = Relay::start(config, node("two"), term, rooms("ROOM", None))
         .await
         .expect("node two");
     (room, one, two)
@@ -237,7 +239,7 @@ async fn a_room_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away(
     ann.state_until(|s| s.seats[1].as_ref().is_some_and(|seat| seat.away.is_some()))
         .await;
     // The far side of a room taken over is closed: its people see the room end.
-    two.close_room(&RoomCode::new("ROOM"));
+    two.close_room(&node("one"), &RoomCode::new("ROOM"));
     tokio::time::timeout(Duration::from_secs(5), async {
         while bob.news.recv().await.is_some() {}
     })
