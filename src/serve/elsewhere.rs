@@ -131,6 +131,10 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
                 if let Err(error) = cluster.flush().await {
                     tracing::warn!(%error, "cannot share a room's summary with the other nodes");
                 }
+                // Codes for the next rooms, when many were just used.
+                if let Err(error) = cluster.top_up(&shared.tables.codes()).await {
+                    tracing::warn!(%error, "cannot reserve codes for new games");
+                }
                 continue;
             }
             _ = shutdown.changed() => return,

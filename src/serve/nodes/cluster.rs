@@ -23,8 +23,9 @@ use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::room::{RoomConfig, RoomHandle, variant_named};
 use crate::serve::tables::Listing;
 
-/// How many codes a node keeps reserved for the rooms it will open.
-const RESERVED: usize = 8;
+/// How many codes a node keeps reserved for the rooms it will open: more are reserved as soon as half are used,
+/// so that a burst of new games (a tournament's round, a load test) never waits for a heartbeat.
+const RESERVED: usize = 64;
 
 /// How long a lookup waits for the summary of a room another node has just opened.
 const SUMMARY_WAIT: Duration = Duration::from_secs(2);
@@ -179,12 +180,30 @@ impl Cluster {
     /// (the next heartbeat reserves more).
     pub fn take_code(&self, is_here: impl Fn(&RoomCode) -> bool) -> Option<RoomCode> {
         let mut reserved = locked(&self.reserved);
-        while let Some(code) = reserved.pop() {
-            if !is_here(&code) {
-                return Some(code);
+        let code = std::iter::from_fn(|| reserved.pop()).find(|code| !is_here(code));
+        if reserved.len() < RESERVED / 2 {
+            self.waiting.notify_one();
+        }
+        code
+    }
+
+    /// Reserves codes until [`RESERVED`] wait unused (`here`: the codes of the rooms here).
+    pub async fn top_up(&self, here: &[RoomCode]) -> Result<(), NodesError> {
+        let wanted = RESERVED.saturating_sub(locked(&self.reserved).len());
+        if wanted == 0 {
+            return Ok(());
+        }
+        let db = self.db.client().await?;
+        for _ in 0..wanted {
+            let taken =
+                |code: &RoomCode| here.contains(code) || locked(&self.reserved).contains(code);
+            let Some(code) = new_code(taken) else { break };
+            // Refused when any node holds it, or held it and its game waits to be taken over.
+            if self.leases.reserve(&db, &code).await? {
+                locked(&self.reserved).push(code);
             }
         }
-        None
+        Ok(())
     }
 
     /// Notes a room's new summary, written on the next heartbeat.
@@ -302,12 +321,6 @@ impl Cluster {
         self.leases.release(&db, code).await
     }
 
-    /// The codes this node held before it started: their games are resumed here.
-    pub async fn held_before(&self) -> Result<Vec<RoomCode>, NodesError> {
-        let db = self.db.client().await?;
-        self.leases.held(&db).await
-    }
-
     /// The heartbeat, given the codes of the rooms here: renews this node's leases, writes its rooms'
     /// summaries, reserves codes, reads the other nodes' rooms, lets go of the people of nodes that have died,
     /// and says which rooms here were lost and which rooms elsewhere lapsed.
@@ -322,16 +335,7 @@ impl Cluster {
 
         self.flush().await?;
 
-        let wanted = RESERVED.saturating_sub(locked(&self.reserved).len());
-        for _ in 0..wanted {
-            let taken = |code: &RoomCode| {
-                here.contains(code) || held.contains(code) || locked(&self.reserved).contains(code)
-            };
-            let Some(code) = new_code(taken) else { break };
-            if self.leases.reserve(&db, &code).await? {
-                locked(&self.reserved).push(code);
-            }
-        }
+        self.top_up(here).await?;
 
         let others: Vec<(NodeName, Listing)> = self
             .leases
