@@ -187,7 +187,7 @@ impl Cluster {
         code
     }
 
-    /// Reserves codes until [`RESERVED`] wait unused (`here`: the codes of the rooms here).
+    /// Reserves codes until enough wait unused (`here`: the codes of the rooms here).
     pub async fn top_up(&self, here: &[RoomCode]) -> Result<(), NodesError> {
         let wanted = RESERVED.saturating_sub(locked(&self.reserved).len());
         if wanted == 0 {
