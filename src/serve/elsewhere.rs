@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::Shared;
 use super::ids::RoomCode;
 use super::nodes::cluster::{Cluster, Found};
+use super::records::Unfinished;
 use super::room::{Command, RoomHandle};
 use super::tables::Listing;
 
@@ -38,36 +39,9 @@ pub(crate) async fn find(shared: &Shared, code: &RoomCode) -> Option<(RoomHandle
 /// its game from the records, its players away until they come back. A lease with no game in progress behind it
 /// (a code reserved, or a game that ended as its node died) is given up. Whether the room is here now.
 pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> bool {
-    match cluster.claim(code).await {
-        Ok(true) => {}
-        Ok(false) => return false,
-        Err(error) => {
-            tracing::warn!(%error, %code, "cannot claim a game of a node that has gone");
-            return false;
-        }
-    }
-    if shared.tables.find(code).is_some() {
-        return true;
-    }
-    let tables = Arc::clone(&shared.tables);
-    let recorder = shared.recorder.clone();
-    let grace = shared.config.seat_grace;
-    let wanted = code.clone();
-    let resumed = shared
-        .read_records(move |records| {
-            let game = records
-                .unfinished_games()?
-                .into_iter()
-                .find(|game| game.code.as_ref() == Some(&wanted));
-            Ok(game
-                .is_some_and(|game| super::resume_game(&tables, &recorder, records, game, grace)))
-        })
-        .await
-        .unwrap_or(false);
+    let resumed = claim_and_resume(shared, cluster, code, None).await;
     if resumed {
         tracing::info!(%code, node = %cluster.node(), "a game taken over from a node that has gone");
-    } else if let Err(error) = cluster.release(code).await {
-        tracing::warn!(%error, %code, "cannot give up a code");
     }
     resumed
 }
@@ -85,28 +59,52 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
         let Some(code) = game.code.clone() else {
             continue;
         };
-        match cluster.claim(&code).await {
-            Ok(true) => {}
-            Ok(false) => continue,
-            Err(error) => {
-                tracing::warn!(%error, %code, "cannot claim a game in progress");
-                continue;
-            }
-        }
-        let tables = Arc::clone(&shared.tables);
-        let recorder = shared.recorder.clone();
-        let grace = shared.config.seat_grace;
-        let opened = shared
-            .read_records(move |records| {
-                Ok(super::resume_game(&tables, &recorder, records, game, grace))
-            })
-            .await
-            .unwrap_or(false);
-        if opened {
+        if claim_and_resume(shared, cluster, &code, Some(game)).await {
             resumed += 1;
-        } else if let Err(error) = cluster.release(&code).await {
-            tracing::warn!(%error, %code, "cannot give up a code");
         }
+    }
+    resumed
+}
+
+/// Claims the room `code` and resumes its game here: `game` when it has been read already, else the game in
+/// progress with that code in the records. A claim with no game to resume is given up. Whether the room is here.
+async fn claim_and_resume(
+    shared: &Shared,
+    cluster: &Arc<Cluster>,
+    code: &RoomCode,
+    game: Option<Unfinished>,
+) -> bool {
+    match cluster.claim(code).await {
+        Ok(true) => {}
+        Ok(false) => return false,
+        Err(error) => {
+            tracing::warn!(%error, %code, "cannot claim a game in progress");
+            return false;
+        }
+    }
+    if shared.tables.find(code).is_some() {
+        return true;
+    }
+    let tables = Arc::clone(&shared.tables);
+    let recorder = shared.recorder.clone();
+    let grace = shared.config.seat_grace;
+    let wanted = code.clone();
+    let resumed = shared
+        .read_records(move |records| {
+            let game = match game {
+                Some(game) => Some(game),
+                None => records
+                    .unfinished_games()?
+                    .into_iter()
+                    .find(|game| game.code.as_ref() == Some(&wanted)),
+            };
+            Ok(game
+                .is_some_and(|game| super::resume_game(&tables, &recorder, records, game, grace)))
+        })
+        .await
+        .unwrap_or(false);
+    if !resumed && let Err(error) = cluster.release(code).await {
+        tracing::warn!(%error, %code, "cannot give up a code");
     }
     resumed
 }
