@@ -21,7 +21,7 @@ use thiserror::Error;
 use tokio::sync::watch;
 
 use super::identity::Identity;
-use super::ids::{Fingerprint, GameId, RoomCode};
+use super::ids::{GameId, RoomCode};
 #[cfg(test)]
 use super::records::SqliteRecords;
 use super::records::{GameResult, NewGame, Records, RecordsError};
@@ -63,10 +63,11 @@ pub enum Job {
         key: RecordKey,
         /// The variant's name.
         variant: String,
-        /// Black's fingerprint.
-        black: Fingerprint,
-        /// White's.
-        white: Fingerprint,
+        /// Black. The records learn of both players with the game: their connections may have been noted by
+        /// another node's recorder, not yet written, or let go under load (see [`Job::Seen`]).
+        black: Identity,
+        /// White.
+        white: Identity,
         /// Whether it changes ratings.
         rated: bool,
         /// The time control as written, empty for none.
@@ -395,10 +396,12 @@ fn write(
             code,
             definition,
         } => {
+            records.seen(black)?;
+            records.seen(white)?;
             let id = records.start_game(&NewGame {
                 variant,
-                black,
-                white,
+                black: &black.fingerprint,
+                white: &white.fingerprint,
                 rated: *rated,
                 clock,
                 code,

@@ -17,8 +17,8 @@ fn start_rated_game(recorder: &Recorder, code: &str) -> RecordKey {
     recorder.send(Job::Start {
         key,
         variant: "english".into(),
-        black: "SHA256:ann".into(),
-        white: "SHA256:bob".into(),
+        black: player("ann"),
+        white: player("bob"),
         rated: true,
         clock: String::new(),
         code: code.into(),
@@ -145,4 +145,49 @@ fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
         .expect("rated");
     assert_eq!(games, 1, "the result counted once");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game between players this recorder was never told of (each connected to another node, whose recorder notes
+/// them in its own time) goes into records that insist on knowing its players: PostgreSQL's.
+#[test]
+fn a_game_between_players_seen_elsewhere_is_recorded_with_them() {
+    let postgres = crate::lab::local_postgres::LocalPostgres::shared()
+        .unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+    let url: crate::serve::records::PostgresUrl = postgres
+        .fresh_database("recorder_seen_elsewhere")
+        .expect("a database")
+        .parse()
+        .expect("a URL");
+    let records = crate::serve::records::PostgresRecords::connect(&url).expect("connects");
+    let recorder = Recorder::start(records, None).expect("started");
+    let key = RecordKey::fresh();
+    recorder.send(Job::Start {
+        key,
+        variant: "english".into(),
+        black: player("ann"),
+        white: player("bob"),
+        rated: false,
+        clock: String::new(),
+        code: "K7QX".into(),
+        definition: None,
+    });
+    recorder.send(Job::Move {
+        key,
+        ply: 0,
+        text: "11-15".into(),
+        clocks: None,
+    });
+    recorder.flush();
+    let mut records = crate::serve::records::PostgresRecords::connect(&url).expect("connects");
+    let unfinished = records.unfinished_games().expect("listed");
+    assert_eq!(unfinished.len(), 1);
+    assert_eq!(unfinished[0].moves, ["11-15"]);
+    let players = records.players().expect("players");
+    assert_eq!(
+        players,
+        [
+            ("ann".to_string(), "SHA256:ann".into()),
+            ("bob".to_string(), "SHA256:bob".into())
+        ]
+    );
 }

@@ -41,8 +41,8 @@ impl Room {
         recorder.send(Job::Start {
             key,
             variant: self.config.game_type.to_string(),
-            black: black.who.fingerprint.clone(),
-            white: white.who.fingerprint.clone(),
+            black: black.who.clone(),
+            white: white.who.clone(),
             rated: self.config.rated,
             clock: self.config.clock.map(|c| c.to_string()).unwrap_or_default(),
             code: self.code.clone(),

@@ -60,7 +60,7 @@ impl Recorded {
                 self.starts += 1;
                 assert_eq!(self.starts, 1, "the game is started twice in the records");
                 self.key = Some(key);
-                assert_eq!(&[black, white], players);
+                assert_eq!(&[black.fingerprint, white.fingerprint], players);
             }
             Job::Move {
                 key,
