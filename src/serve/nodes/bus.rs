@@ -32,6 +32,21 @@ const TICK: Duration = Duration::from_secs(1);
 /// The longest wait between two tries to reconnect.
 const MOST_BACKOFF: Duration = Duration::from_secs(5);
 
+/// The message connections' commits do not wait for the disk. A message lives for the moment between two
+/// nodes: if the database server crashes, every node loses its connections and finds its rooms again from the
+/// records (which stay durable: they are written on connections of their own), so a message lost with the
+/// crash costs nothing that waiting for the disk on every message (two commits a move, several milliseconds
+/// each on a disk that syncs) would save.
+fn unsynced(config: &Config) -> Config {
+    let mut config = config.clone();
+    let options = match config.get_options() {
+        Some(given) if !given.trim().is_empty() => format!("{given} -c synchronous_commit=off"),
+        _ => "-c synchronous_commit=off".to_string(),
+    };
+    config.options(&options);
+    config
+}
+
 /// A message from another node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
@@ -78,6 +93,7 @@ impl Inbox {
     /// connection is made before this returns (so a wrong address is an error here); after that, a lost
     /// connection is made again, with a growing pause between tries.
     pub async fn listen(config: Config, node: NodeName) -> Result<Inbox, NodesError> {
+        let config = unsynced(&config);
         let listener = Listener::connect(&config, &node).await?;
         let (sender, messages) = mpsc::channel(WAITING);
         tokio::spawn(run(config, node, listener, sender));
@@ -205,7 +221,7 @@ impl Outbox {
     /// Connects for sending (so a wrong address is an error here).
     pub async fn connect(config: Config) -> Result<Outbox, NodesError> {
         Ok(Outbox {
-            db: Db::connect(config).await?,
+            db: Db::connect(unsynced(&config)).await?,
         })
     }
 
