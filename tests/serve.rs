@@ -549,10 +549,11 @@ async fn an_idle_game_is_put_away_and_the_player_told() {
     assert!(dirs[0].join("data/autosave.pdn").exists(), "{dirs:?}");
 }
 
-/// The load benchmark of games between people, tiny: four games with two watchers, played to their end, and
-/// every one found in the records afterwards.
+/// The load benchmark of games between people, tiny: four games with two watchers, played to their end on one
+/// node with its embedded records, then on two nodes of one PostgreSQL database, and every one found once in the
+/// records afterwards.
 #[test]
-fn the_tables_benchmark_runs_small() {
+fn the_tables_benchmark_runs_small_on_one_node_and_on_two() {
     let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
         .args([
             "bench",
@@ -565,6 +566,8 @@ fn the_tables_benchmark_runs_small() {
             "16",
             "--think",
             "10",
+            "--nodes",
+            "2",
         ])
         .output()
         .expect("runs");
@@ -574,17 +577,28 @@ fn the_tables_benchmark_runs_small() {
         "{text}{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let (alone, nodes) = text
+        .split_once("== 2 nodes, one PostgreSQL")
+        .unwrap_or_else(|| panic!("no run on two nodes: {text}"));
+    for run in [alone, nodes] {
+        assert!(
+            run.contains("games: 4 asked, 4 finished, 0 failed\n"),
+            "{text}"
+        );
+        assert!(
+            run.contains("move to the opponent's screen (64 moves)"),
+            "{text}"
+        );
+        assert!(run.contains("records: 4 games kept"), "{text}");
+        assert!(
+            run.contains("0 of 4 finished games missing, wrong or recorded twice"),
+            "{text}"
+        );
+    }
+    assert!(alone.starts_with("== one node, embedded records"), "{text}");
+    assert!(nodes.contains("2 nodes' CPU"), "{text}");
     assert!(
-        text.starts_with("games: 4 asked, 4 finished, 0 failed\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("move to the opponent's screen (64 moves)"),
-        "{text}"
-    );
-    assert!(text.contains("records: 4 games kept"), "{text}");
-    assert!(
-        text.contains("0 of 4 finished games missing or wrong"),
+        nodes.contains("== 2 nodes against one node, same load, same run ==\nmove to the opponent's screen: p50"),
         "{text}"
     );
 }

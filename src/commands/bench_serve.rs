@@ -227,6 +227,15 @@ pub(super) struct Usage {
 
 impl Server {
     pub(super) fn start(home: &std::path::Path, sessions: usize) -> Result<Server> {
+        Server::start_with(home, sessions, &[])
+    }
+
+    /// [`Server::start`] with more of `crowned serve`'s options (`--records URL --node-name N`).
+    pub(super) fn start_with(
+        home: &std::path::Path,
+        sessions: usize,
+        extra: &[&str],
+    ) -> Result<Server> {
         let room = (sessions + 8).to_string();
         let mut child = Command::new(std::env::current_exe().context("cannot find this program")?)
             .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "3600"])
@@ -238,6 +247,7 @@ impl Server {
                 "--max-strangers-per-address",
                 &room,
             ])
+            .args(extra)
             .env("CROWNED_HOME", home)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())

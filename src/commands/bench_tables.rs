@@ -1,6 +1,7 @@
 //! `crowned bench tables`: a server on this machine under many games between people at once, with watchers;
-//! then the server is stopped and its records checked: every game that ended is there, and replays to the
-//! result its players saw.
+//! then the server is stopped and its records checked: every game that ended is there once, and replays to the
+//! result its players saw. With `--nodes N`, the same load on one node with its embedded records, then on N
+//! nodes of one server on a PostgreSQL database, each game's players at two different nodes.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -10,12 +11,15 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result, bail};
 use crowned::game::pdn::check_games;
 use crowned::lab::load::quantile;
-use crowned::lab::load_tables::{TableLoadConfig, TableLoadReport, run_table_load};
-use crowned::serve::records::{Records as _, SqliteRecords};
+use crowned::lab::load_tables::{TableLoadConfig, TableLoadReport, TableServer, run_table_load};
+use crowned::lab::local_postgres::{Durability, LocalPostgres};
+use crowned::serve::records::{
+    PostgresRecords, PostgresUrl, Records as RecordsTrait, SqliteRecords,
+};
 
 use super::bench_serve::{Server, Usage, first_failure};
 
-/// `crowned bench tables`' options: the games, their watchers and their pace.
+/// `crowned bench tables`' options: the games, their watchers and their pace, and the nodes.
 #[derive(clap::Args, Debug)]
 pub struct BenchTablesArgs {
     /// Games at once (two players each).
@@ -33,17 +37,48 @@ pub struct BenchTablesArgs {
     /// Milliseconds a player pauses before each move (each a little more or less).
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     think: u64,
+    /// Nodes of one server on one PostgreSQL database (a server of the bench's own, on this machine, syncing
+    /// every commit as the embedded records do), each game's two players at different nodes. With 2 or more,
+    /// the same load on one node with the embedded records is measured first, in the same run.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
+    nodes: u64,
 }
 
 /// `crowned bench tables`.
 pub fn run(args: &BenchTablesArgs) -> Result<()> {
-    bench_tables(&TablesArgs {
+    let load = TablesArgs {
         games: args.games as usize,
         watchers: args.watchers as usize,
         clock_every: args.clock_every as usize,
         plies: args.plies as usize,
         think_ms: args.think,
-    })
+    };
+    if args.nodes == 1 {
+        bench_tables(&load, &Records::Embedded).map(|_| ())
+    } else {
+        println!("== one node, embedded records (SQLite) ==");
+        let alone = bench_tables(&load, &Records::Embedded)?;
+        println!();
+        println!(
+            "== {} nodes, one PostgreSQL (on this machine, syncing every commit) ==",
+            args.nodes
+        );
+        let postgres = LocalPostgres::start_with(Durability::Durable)
+            .context("cannot start a PostgreSQL server for the nodes")?;
+        let url = postgres
+            .fresh_database("bench_tables")
+            .context("cannot make the nodes' database")?;
+        let nodes = bench_tables(
+            &load,
+            &Records::Nodes {
+                url,
+                nodes: args.nodes as usize,
+            },
+        )?;
+        println!();
+        compare(&alone, &nodes, args.nodes);
+        Ok(())
+    }
 }
 
 /// What the command line asks of the load, in the units the load counts in.
@@ -61,27 +96,72 @@ struct TablesArgs {
     think_ms: u64,
 }
 
-/// Starts `crowned serve` on a loopback port of its own (in a scratch folder), plays the games, stops the
-/// server, checks its records and reports.
-fn bench_tables(args: &TablesArgs) -> Result<()> {
-    let home = std::env::temp_dir().join(format!("crowned-bench-tables-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&home);
+/// Where the servers under load keep their records.
+enum Records {
+    /// One server, its records embedded in its data folder.
+    Embedded,
+    /// `nodes` servers, one server to the players, on the PostgreSQL database at `url`.
+    Nodes { url: String, nodes: usize },
+}
+
+/// The figures of one run that the comparison of two runs needs.
+struct Measured {
+    report: TableLoadReport,
+    cpu_seconds: f64,
+}
+
+/// Starts the servers (`crowned serve`, each on a loopback port of its own, in a scratch folder of its own),
+/// plays the games, stops the servers, checks their records and reports.
+fn bench_tables(args: &TablesArgs, records: &Records) -> Result<Measured> {
+    let count = match records {
+        Records::Embedded => 1,
+        Records::Nodes { nodes, .. } => *nodes,
+    };
+    let base = std::env::temp_dir().join(format!("crowned-bench-tables-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
     let connections = args.games * 2 + args.watchers.min(args.games);
-    let mut server = Server::start(&home, connections)?;
-    let result = measure(&mut server, &home, args);
-    server.stop();
-    let _ = std::fs::remove_dir_all(&home);
+    let mut servers = Vec::with_capacity(count);
+    for n in 1..=count {
+        let home = base.join(format!("node{n}"));
+        let name = format!("n{n}");
+        let extra: Vec<&str> = match records {
+            Records::Embedded => Vec::new(),
+            Records::Nodes { url, .. } => vec!["--records", url, "--node-name", &name],
+        };
+        // Every node may hold every connection: the load spreads them, but a node does not know that.
+        match Server::start_with(&home, connections, &extra) {
+            Ok(server) => servers.push(server),
+            Err(e) => {
+                servers.iter_mut().for_each(Server::stop);
+                let _ = std::fs::remove_dir_all(&base);
+                return Err(e);
+            }
+        }
+    }
+    let result = measure(&mut servers, &base, records, args);
+    servers.iter_mut().for_each(Server::stop);
+    let _ = std::fs::remove_dir_all(&base);
     result
 }
 
-fn measure(server: &mut Server, home: &Path, args: &TablesArgs) -> Result<()> {
+fn measure(
+    servers: &mut [Server],
+    base: &Path,
+    records: &Records,
+    args: &TablesArgs,
+) -> Result<Measured> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("cannot start the load's threads")?;
     let config = TableLoadConfig {
-        address: server.address,
-        host_key: server.fingerprint.clone(),
+        servers: servers
+            .iter()
+            .map(|s| TableServer {
+                address: s.address,
+                host_key: s.fingerprint.clone(),
+            })
+            .collect(),
         games: args.games,
         watchers: args.watchers,
         clock_every: args.clock_every,
@@ -89,33 +169,131 @@ fn measure(server: &mut Server, home: &Path, args: &TablesArgs) -> Result<()> {
         think: Duration::from_millis(args.think_ms),
         patience: Duration::from_secs(120),
     };
-    let before = server.settled_usage()?;
+    let before = total(servers.iter().map(Server::settled_usage))?;
+    let size_before = records_size(base, records)?;
     let started = Instant::now();
     let (report, peak_kb) = runtime.block_on(async {
         let load = tokio::spawn(run_table_load(config));
-        // The server's memory, sampled while the games go on.
+        // The servers' memory, sampled while the games go on.
         let mut peak_kb = before.rss_kb;
         while !load.is_finished() {
             tokio::time::sleep(Duration::from_millis(200)).await;
-            if let Ok(usage) = server.usage() {
+            if let Ok(usage) = total(servers.iter().map(Server::usage)) {
                 peak_kb = peak_kb.max(usage.rss_kb);
             }
         }
         (load.await, peak_kb)
     });
     let wall = started.elapsed();
-    let after = server.usage()?;
+    let after = total(servers.iter().map(Server::usage))?;
     let report: TableLoadReport = report.context("the load failed")?;
-    stop_gently(server)?;
-    print_load(args, &report, before, after, peak_kb, wall);
-    check_records(home, &report)?;
+    for server in servers.iter_mut() {
+        stop_gently(server)?;
+    }
+    print_load(args, &report, before, after, peak_kb, wall, servers.len());
+    let grown = records_size(base, records)?.saturating_sub(size_before);
+    match records {
+        Records::Embedded => {
+            let file = base.join("node1").join(EMBEDDED_RECORDS);
+            let mut kept = SqliteRecords::open(&file).context("cannot open the records")?;
+            check_records(&mut kept, grown, &report)?;
+        }
+        Records::Nodes { url, .. } => {
+            let parsed: PostgresUrl = url.parse().context("the database's URL")?;
+            let mut kept = PostgresRecords::connect(&parsed).context("cannot open the records")?;
+            check_records(&mut kept, grown, &report)?;
+        }
+    }
     if report.finished == 0 {
         bail!(
             "no game got through: {}",
             report.failed.first().map_or("", String::as_str)
         );
     }
-    Ok(())
+    Ok(Measured {
+        report,
+        cpu_seconds: after.cpu_seconds - before.cpu_seconds,
+    })
+}
+
+/// The servers' usage added up (memory and processor time are both sums over processes).
+fn total(usages: impl Iterator<Item = Result<Usage>>) -> Result<Usage> {
+    let mut sum = Usage {
+        rss_kb: 0,
+        cpu_seconds: 0.0,
+    };
+    for usage in usages {
+        let usage = usage?;
+        sum.rss_kb += usage.rss_kb;
+        sum.cpu_seconds += usage.cpu_seconds;
+    }
+    Ok(sum)
+}
+
+/// Where a server keeps its embedded records, under its home.
+const EMBEDDED_RECORDS: &str = "data/server/records.sqlite";
+
+/// The records' size on the disk, in bytes: the embedded file and its log, or the nodes' database.
+fn records_size(base: &Path, records: &Records) -> Result<u64> {
+    match records {
+        Records::Embedded => {
+            let file = base.join("node1").join(EMBEDDED_RECORDS);
+            Ok(["", "-wal"]
+                .iter()
+                .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", file.display())).ok())
+                .map(|m| m.len())
+                .sum())
+        }
+        Records::Nodes { url, .. } => database_size(url),
+    }
+}
+
+/// The size of the database at `url` on the disk, in bytes.
+fn database_size(url: &str) -> Result<u64> {
+    let url = url.to_string();
+    // The blocking client runs a runtime of its own: on a thread of its own, away from any other.
+    std::thread::spawn(move || -> Result<u64> {
+        let mut client = postgres::Client::connect(&url, postgres::NoTls)
+            .context("cannot reach the nodes' database")?;
+        let row = client
+            .query_one("SELECT pg_database_size(current_database())", &[])
+            .context("cannot read the database's size")?;
+        Ok(u64::try_from(row.get::<_, i64>(0)).unwrap_or(0))
+    })
+    .join()
+    .map_err(|_| anyhow::anyhow!("the size query's thread failed"))?
+}
+
+/// The two runs side by side: what spreading the games over nodes costs a move on its way.
+fn compare(alone: &Measured, nodes: &Measured, count: u64) {
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!("== {count} nodes against one node, same load, same run ==");
+    for (what, one, many) in [
+        (
+            "move to the opponent's screen",
+            &alone.report.to_opponent,
+            &nodes.report.to_opponent,
+        ),
+        (
+            "move to a watcher's screen",
+            &alone.report.to_watchers,
+            &nodes.report.to_watchers,
+        ),
+    ] {
+        let (p50a, p50n) = (ms(quantile(one, 0.5)), ms(quantile(many, 0.5)));
+        let (p99a, p99n) = (ms(quantile(one, 0.99)), ms(quantile(many, 0.99)));
+        println!(
+            "{what}: p50 {p50a:.1} ms -> {p50n:.1} ms ({:.2}x), p99 {p99a:.1} ms -> {p99n:.1} ms ({:.2}x)",
+            p50n / p50a.max(1e-9),
+            p99n / p99a.max(1e-9)
+        );
+    }
+    println!(
+        "servers' CPU: {:.1} s -> {:.1} s ({:.2}x; PostgreSQL's own processes not counted)",
+        alone.cpu_seconds,
+        nodes.cpu_seconds,
+        nodes.cpu_seconds / alone.cpu_seconds.max(1e-9)
+    );
 }
 
 /// Stops the server as an operator would (SIGTERM) and waits for it: it writes what it holds and exits.
@@ -139,6 +317,7 @@ fn print_load(
     after: Usage,
     peak_kb: u64,
     wall: Duration,
+    nodes: usize,
 ) {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
@@ -170,8 +349,12 @@ fn print_load(
     }
     let cpu = after.cpu_seconds - before.cpu_seconds;
     println!(
-        "server CPU: {cpu:.1} s in {:.1} s ({:.0}% of one core); memory {:.1} MB before, {:.1} MB at most \
+        "{}CPU: {cpu:.1} s in {:.1} s ({:.0}% of one core); memory {:.1} MB before, {:.1} MB at most \
          ({:.2} MB per connection)",
+        match nodes {
+            1 => "server ".to_string(),
+            n => format!("{n} nodes' "),
+        },
         wall.as_secs_f64(),
         100.0 * cpu / wall.as_secs_f64().max(1e-9),
         before.rss_kb as f64 / 1024.0,
@@ -182,19 +365,16 @@ fn print_load(
     );
 }
 
-/// Every game the players finished is in the records with the result they saw, and replays.
-fn check_records(home: &Path, report: &TableLoadReport) -> Result<()> {
-    let file = home.join("data/server/records.sqlite");
-    let size: u64 = ["", "-wal"]
-        .iter()
-        .filter_map(|suffix| std::fs::metadata(format!("{}{suffix}", file.display())).ok())
-        .map(|m| m.len())
-        .sum();
-    let mut records = SqliteRecords::open(&file).context("cannot open the records")?;
+/// Every game the players finished is in the records once, with the result they saw, and replays.
+fn check_records(
+    records: &mut dyn RecordsTrait,
+    size: u64,
+    report: &TableLoadReport,
+) -> Result<()> {
     let kept = records
         .finished_games()
         .context("cannot read the records")?;
-    let mut by_table: HashMap<String, (String, String)> = HashMap::new();
+    let mut by_table: HashMap<String, Vec<(String, String)>> = HashMap::new();
     for (result, pdn) in kept {
         let site = pdn
             .lines()
@@ -202,27 +382,28 @@ fn check_records(home: &Path, report: &TableLoadReport) -> Result<()> {
             .and_then(|rest| rest.strip_suffix("\"]"))
             .unwrap_or_default()
             .to_string();
-        by_table.insert(site, (result, pdn));
+        by_table.entry(site).or_default().push((result, pdn));
     }
     let mut lost = Vec::new();
     for (code, result) in &report.results {
-        match by_table.get(code) {
-            None => lost.push(format!("{code}: not in the records")),
-            Some((kept, _)) if kept != result => {
-                lost.push(format!("{code}: recorded {kept}, played {result}"))
-            }
-            Some((_, pdn)) => {
-                if let Some(problem) = check_games(pdn).into_iter().find_map(|c| c.problem) {
+        match by_table.get(code).map(Vec::as_slice) {
+            None | Some([]) => lost.push(format!("{code}: not in the records")),
+            Some([(kept, pdn)]) => {
+                if kept != result {
+                    lost.push(format!("{code}: recorded {kept}, played {result}"));
+                } else if let Some(problem) = check_games(pdn).into_iter().find_map(|c| c.problem) {
                     lost.push(format!("{code}: its PDN does not replay: {problem}"));
                 }
             }
+            Some(several) => lost.push(format!("{code}: recorded {} times", several.len())),
         }
     }
+    let games: usize = by_table.values().map(Vec::len).sum();
     println!(
-        "records: {} games kept, {} KB ({:.1} MB per 1,000 games); {} of {} finished games missing or wrong",
-        by_table.len(),
+        "records: {games} games kept, {} KB grown ({:.1} MB per 1,000 games); {} of {} finished games \
+         missing, wrong or recorded twice",
         size / 1024,
-        size as f64 / 1_048_576.0 * 1000.0 / by_table.len().max(1) as f64,
+        size as f64 / 1_048_576.0 * 1000.0 / games.max(1) as f64,
         lost.len(),
         report.results.len()
     );

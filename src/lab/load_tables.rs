@@ -5,7 +5,10 @@
 //! A move has reached a screen when its text has come in that screen's bytes: the terminals are tall enough
 //! that the move list never scrolls, so each move is written into blank cells, in one piece. Every client reads
 //! its channel all the time and stamps each piece of data as it arrives, so a screen read late is still timed
-//! right. Loopback only: the caller gives the address of a server it started itself on this machine.
+//! right. Loopback only: the caller gives the addresses of servers it started itself on this machine.
+//!
+//! With several servers (nodes of one server on one database), each game's two players sit at different
+//! nodes, so every move crosses from one node to the other, and its watcher sits at a third where there is one.
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -25,13 +28,21 @@ use crate::serve::codes::ALPHABET;
 /// The players' terminals: wide enough for the move pane, tall enough that a game's moves never scroll.
 const SIZE: (u32, u32) = (100, 60);
 
+/// A server the load connects to (on this machine).
+#[derive(Clone, Debug)]
+pub struct TableServer {
+    /// Where it listens.
+    pub address: SocketAddr,
+    /// The fingerprint its key must have.
+    pub host_key: String,
+}
+
 /// What the load is.
 #[derive(Clone, Debug)]
 pub struct TableLoadConfig {
-    /// The server (on this machine).
-    pub address: SocketAddr,
-    /// The fingerprint the server's key must have.
-    pub host_key: String,
+    /// The servers: one, or the nodes of one server. Game `i`'s first player connects to server `i`, its
+    /// second player to server `i + 1` and its watcher to server `i + 2` (counting round).
+    pub servers: Vec<TableServer>,
     /// Games at once (two players each).
     pub games: usize,
     /// Watchers, one to a game from the first.
@@ -63,6 +74,12 @@ pub struct TableLoadReport {
 
 /// Runs the load: every game at once, each from its table's opening to its end.
 pub async fn run_table_load(config: TableLoadConfig) -> TableLoadReport {
+    if config.servers.is_empty() {
+        return TableLoadReport {
+            failed: vec!["no server to connect to".into()],
+            ..TableLoadReport::default()
+        };
+    }
     let mut tasks = Vec::with_capacity(config.games);
     for index in 0..config.games {
         let config = config.clone();
@@ -102,14 +119,15 @@ struct Screen {
 impl Screen {
     async fn open(
         config: &TableLoadConfig,
+        server: &TableServer,
         user: &str,
         command: &str,
     ) -> Result<Screen, LoadError> {
         let key =
             PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey)?;
         let (handle, channel) = open_terminal(
-            config.address,
-            &config.host_key,
+            server.address,
+            &server.host_key,
             config.patience,
             user,
             key,
@@ -247,14 +265,26 @@ async fn play_game(config: &TableLoadConfig, index: usize) -> Result<Played, Loa
             " casual"
         }
     );
-    let mut black = Screen::open(config, &format!("black{index}"), &command).await?;
+    let server = |seat: usize| &config.servers[(index + seat) % config.servers.len()];
+    let mut black = Screen::open(config, server(0), &format!("black{index}"), &command).await?;
     let code = black.code(patience).await?;
-    let mut white = Screen::open(config, &format!("white{index}"), &format!("join {code}")).await?;
+    let mut white = Screen::open(
+        config,
+        server(1),
+        &format!("white{index}"),
+        &format!("join {code}"),
+    )
+    .await?;
     white.wait_for(b"you", patience).await?;
     let mut watcher = match index < config.watchers {
         true => {
-            let mut screen =
-                Screen::open(config, &format!("watcher{index}"), &format!("watch {code}")).await?;
+            let mut screen = Screen::open(
+                config,
+                server(2),
+                &format!("watcher{index}"),
+                &format!("watch {code}"),
+            )
+            .await?;
             screen.wait_for(b"table", patience).await?;
             Some(screen)
         }

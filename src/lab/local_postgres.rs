@@ -96,9 +96,24 @@ pub struct LocalPostgres {
     made: AtomicU32,
 }
 
+/// Whether a [`LocalPostgres`] keeps what it has been told across a crash of the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// No syncing to the disk: a test server's data is thrown away, and tests run faster without it.
+    Throwaway,
+    /// PostgreSQL's own defaults (every commit synced to the disk): what an operator runs, so what a benchmark
+    /// that compares with the embedded records (which sync every commit) must run.
+    Durable,
+}
+
 impl LocalPostgres {
-    /// Makes a cluster and starts its server; returns once it takes connections.
+    /// Makes a throwaway cluster and starts its server; returns once it takes connections.
     pub fn start() -> Result<LocalPostgres, LocalPostgresError> {
+        LocalPostgres::start_with(Durability::Throwaway)
+    }
+
+    /// Makes a cluster and starts its server with `durability`; returns once it takes connections.
+    pub fn start_with(durability: Durability) -> Result<LocalPostgres, LocalPostgresError> {
         let bin = programs().ok_or(LocalPostgresError::NotInstalled)?;
         let owner = match is_root() {
             true => {
@@ -121,7 +136,7 @@ impl LocalPostgres {
             std::os::unix::fs::chown(&folder, Some(uid), Some(gid))
                 .map_err(|e| LocalPostgresError::Io(folder.display().to_string(), e))?;
         }
-        let made = LocalPostgres::init_and_run(&bin, &folder, owner);
+        let made = LocalPostgres::init_and_run(&bin, &folder, owner, durability);
         if made.is_err() {
             let _ = std::fs::remove_dir_all(&folder);
         }
@@ -132,6 +147,7 @@ impl LocalPostgres {
         bin: &Path,
         folder: &Path,
         owner: Option<(u32, u32)>,
+        durability: Durability,
     ) -> Result<LocalPostgres, LocalPostgresError> {
         let as_owner = |program: &Path| as_owner(program, owner);
         let initdb = as_owner(&bin.join("initdb"))
@@ -154,11 +170,15 @@ impl LocalPostgres {
                 .and_then(|listener| listener.local_addr())
                 .map_err(|e| LocalPostgresError::Io("a free port".into(), e))?
                 .port();
-            // Loopback only, the socket file in the cluster's own folder, and no syncing: a test server's data
-            // is thrown away.
+            // Loopback only, and the socket file in the cluster's own folder.
+            let syncing = match durability {
+                Durability::Throwaway => {
+                    " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+                }
+                Durability::Durable => "",
+            };
             let options = format!(
-                "-h 127.0.0.1 -p {port} -k {} -c fsync=off -c synchronous_commit=off -c full_page_writes=off \
-                 -c max_connections=100",
+                "-h 127.0.0.1 -p {port} -k {} -c max_connections=100{syncing}",
                 folder.display()
             );
             let mut watcher = as_owner(Path::new("sh"))
