@@ -457,14 +457,18 @@ impl Relay {
                     .unwrap_or_else(|_| Err(RoomError::NoGame(code.clone()))),
                 None => Err(RoomError::NoGame(code.clone())),
             };
+            // Someone refused is no visitor by the time they hear so.
+            if seated.is_err() {
+                locked(&relay.visitors).remove(&(from.clone(), link));
+            }
             if seat.is_some() {
                 let result = seated.as_ref().copied().map_err(ToString::to_string);
                 relay.send(&from, &Envelope::Seated { link, result }).await;
             }
             if seated.is_ok() {
                 relay.pass_on(&from, link, news).await;
+                locked(&relay.visitors).remove(&(from.clone(), link));
             }
-            locked(&relay.visitors).remove(&(from.clone(), link));
             relay.send(&from, &Envelope::Closed { link }).await;
         });
     }
