@@ -162,10 +162,21 @@ pub async fn open_new(
         rated: new.rated && !identity.is_guest(),
         private: new.private,
     };
-    let (code, room) = shared
-        .tables
-        .open(config, None)
-        .ok_or(RoomError::NoFreeCodes)?;
+    let (code, room) = match shared.tables.open(config, None) {
+        Some(opened) => opened,
+        None => {
+            // One of several nodes whose reserved codes a burst of new games has used up: more are reserved
+            // now (one statement), and the room opened with one of them.
+            let cluster = shared.tables.cluster().ok_or(RoomError::NoFreeCodes)?;
+            if let Err(error) = cluster.top_up(&shared.tables.codes()).await {
+                tracing::warn!(%error, "cannot reserve codes for new games");
+            }
+            shared
+                .tables
+                .open(config, None)
+                .ok_or(RoomError::NoFreeCodes)?
+        }
+    };
     let color = new.color.unwrap_or_else(|| {
         if rand::rng().random_bool(0.5) {
             Color::Black

@@ -126,6 +126,8 @@ pub struct Cluster {
     relay: Arc<Relay>,
     /// Codes reserved and not yet used.
     reserved: Mutex<Vec<RoomCode>>,
+    /// Held while codes are being reserved.
+    topping_up: tokio::sync::Mutex<()>,
     /// This node's rooms' summaries waiting to be written: the newest, or `None` once the room has ended.
     pending: Mutex<HashMap<RoomCode, Option<Listing>>>,
     /// The other nodes' rooms as last read, with the node that runs each.
@@ -160,6 +162,7 @@ impl Cluster {
             db,
             relay,
             reserved: Mutex::default(),
+            topping_up: tokio::sync::Mutex::default(),
             pending: Mutex::default(),
             others: Mutex::default(),
             waiting: tokio::sync::Notify::new(),
@@ -177,7 +180,7 @@ impl Cluster {
     }
 
     /// A code reserved for a room to open here, not used by a room here (`is_here`); `None` when none is left
-    /// (the next heartbeat reserves more).
+    /// (then [`Cluster::top_up`] reserves more at once; the heartbeat is told to as soon as half are used).
     pub fn take_code(&self, is_here: impl Fn(&RoomCode) -> bool) -> Option<RoomCode> {
         let mut reserved = locked(&self.reserved);
         let code = std::iter::from_fn(|| reserved.pop()).find(|code| !is_here(code));
@@ -187,22 +190,30 @@ impl Cluster {
         code
     }
 
-    /// Reserves codes until enough wait unused (`here`: the codes of the rooms here).
+    /// Reserves codes until enough wait unused (`here`: the codes of the rooms here), in one statement. One
+    /// top-up at a time: a burst of new games that finds the codes used up waits for the one under way rather
+    /// than each reserving its own.
     pub async fn top_up(&self, here: &[RoomCode]) -> Result<(), NodesError> {
+        let _one_at_a_time = self.topping_up.lock().await;
         let wanted = RESERVED.saturating_sub(locked(&self.reserved).len());
         if wanted == 0 {
             return Ok(());
         }
-        let db = self.db.client().await?;
-        for _ in 0..wanted {
-            let taken =
-                |code: &RoomCode| here.contains(code) || locked(&self.reserved).contains(code);
-            let Some(code) = new_code(taken) else { break };
-            // Refused when any node holds it, or held it and its game waits to be taken over.
-            if self.leases.reserve(&db, &code).await? {
-                locked(&self.reserved).push(code);
+        let mut fresh: Vec<RoomCode> = Vec::with_capacity(wanted);
+        {
+            let reserved = locked(&self.reserved);
+            for _ in 0..wanted {
+                let taken = |code: &RoomCode| {
+                    here.contains(code) || reserved.contains(code) || fresh.contains(code)
+                };
+                let Some(code) = new_code(taken) else { break };
+                fresh.push(code);
             }
         }
+        let db = self.db.client().await?;
+        // Refused for the codes any node holds, or held and whose games wait to be taken over.
+        let reserved = self.leases.reserve_all(&db, &fresh).await?;
+        locked(&self.reserved).extend(reserved);
         Ok(())
     }
 

@@ -71,14 +71,32 @@ impl Leases {
     /// Reserves the code `code` for a room this node will open: `true` when no node had it (a code whose lease
     /// has lapsed is not taken this way: its game waits to be taken over).
     pub async fn reserve(&self, db: &Client, code: &RoomCode) -> Result<bool, NodesError> {
-        let reserved = db
-            .execute(
+        Ok(!self
+            .reserve_all(db, std::slice::from_ref(code))
+            .await?
+            .is_empty())
+    }
+
+    /// Reserves each of `codes` as [`Leases::reserve`] does, in one statement (one commit, whatever their
+    /// number): those no node had, now this node's.
+    pub async fn reserve_all(
+        &self,
+        db: &Client,
+        codes: &[RoomCode],
+    ) -> Result<Vec<RoomCode>, NodesError> {
+        let codes: Vec<&str> = codes.iter().map(RoomCode::as_str).collect();
+        let rows = db
+            .query(
                 "INSERT INTO room_leases (code, owner, expires) \
-                 VALUES ($1, $2, now() + make_interval(secs => $3)) ON CONFLICT (code) DO NOTHING",
-                &[&code.as_str(), &self.node.as_str(), &self.term_seconds()],
+                 SELECT code, $2, now() + make_interval(secs => $3) FROM unnest($1::text[]) AS code \
+                 ON CONFLICT (code) DO NOTHING RETURNING code",
+                &[&codes, &self.node.as_str(), &self.term_seconds()],
             )
             .await?;
-        Ok(reserved == 1)
+        Ok(rows
+            .iter()
+            .map(|row| RoomCode::new(row.get::<_, String>(0)))
+            .collect())
     }
 
     /// Claims the room `code`: `true` when this node owns it now (it was free, its lease had lapsed, or it was

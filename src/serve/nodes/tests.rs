@@ -107,6 +107,23 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
 }
 
 #[tokio::test]
+async fn codes_reserved_together_are_those_no_node_had() {
+    let config = database().await;
+    let db = connect(&config).await;
+    let one = Leases::new(node("one"), Duration::from_secs(30));
+    let two = Leases::new(node("two"), Duration::from_secs(30));
+    assert!(one.reserve(&db, &code("AAAA")).await.unwrap());
+    let asked = [code("AAAA"), code("BBBB"), code("CCCC")];
+    let mut got = two.reserve_all(&db, &asked).await.unwrap();
+    got.sort_by(|a, b| a.as_str().cmp(b.as_str()));
+    assert_eq!(got, [code("BBBB"), code("CCCC")]);
+    assert!(two.reserve_all(&db, &asked).await.unwrap().is_empty());
+    assert!(two.reserve_all(&db, &[]).await.unwrap().is_empty());
+    let holder = lease::holder(&db, &code("CCCC")).await.unwrap();
+    assert_eq!(holder.map(|h| h.node), Some("two".to_string()));
+}
+
+#[tokio::test]
 async fn two_nodes_racing_for_a_lapsed_room_one_wins() {
     let config = database().await;
     let (a, b) = (connect(&config).await, connect(&config).await);
