@@ -183,9 +183,11 @@ impl Screen {
                     self.stamps.push((self.seen.len(), when));
                 }
                 Ok(None) => {
-                    return Err(LoadError::ClosedBefore(
-                        String::from_utf8_lossy(text).into_owned(),
-                    ));
+                    return Err(LoadError::ClosedBefore(format!(
+                        "{} (the screen's last words: {:?})",
+                        String::from_utf8_lossy(text),
+                        last_words(&self.seen)
+                    )));
                 }
                 Err(_) => {
                     return Err(LoadError::NotShown {
@@ -225,6 +227,31 @@ impl Screen {
             self.stamps.push((self.seen.len(), when));
         }
     }
+}
+
+/// The printable text at the end of a screen's bytes, escape sequences left out: what a closed channel said
+/// last (a refusal, an error), for the report.
+fn last_words(bytes: &[u8]) -> String {
+    let tail = &bytes[bytes.len().saturating_sub(400)..];
+    let mut text = String::new();
+    let mut in_escape = false;
+    for &b in tail {
+        match (in_escape, b) {
+            (false, 0x1b) => in_escape = true,
+            (true, b) if b.is_ascii_alphabetic() => in_escape = false,
+            (true, _) => {}
+            (false, b) if b.is_ascii_graphic() || b == b' ' => text.push(char::from(b)),
+            (false, _) => {}
+        }
+    }
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    text.chars()
+        .rev()
+        .take(120)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect()
 }
 
 /// A code at the start of `bytes`, after spaces and cursor moves (`ESC [ ... letter`).
