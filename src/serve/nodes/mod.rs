@@ -12,6 +12,8 @@
 pub mod bus;
 pub mod cluster;
 mod db;
+mod folder_files;
+pub mod folders;
 pub mod lease;
 mod name;
 pub mod relay;
@@ -20,6 +22,7 @@ pub mod wire;
 
 pub use bus::{Inbox, Message, Outbox};
 pub use db::Db;
+pub use folders::{Folders, FoldersError};
 pub use lease::{Holder, Leases};
 pub use name::{MAX_NODE_NAME, NodeName, NodeNameError};
 pub use relay::{Relay, RoomsHere};
