@@ -1,9 +1,11 @@
 //! Three `crowned serve` nodes on one PostgreSQL database, end to end: a game created on one node, joined on a
 //! second and watched from a third; the owning node killed mid-game, and the game going on where the players
-//! reconnect; the result rated once.
+//! reconnect; the result rated once. And a player's own folder (settings, a game against the engine) following
+//! them from a node to another.
 
 use std::time::{Duration, Instant};
 
+use crate::common::screen::first_line_has_two_moves;
 use crate::common::ssh::{
     Dice, PATIENCE, Server, Terminal, code_on, connect, new_key, play_moves, shown_after, your_move,
 };
@@ -142,4 +144,105 @@ async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, done: imp
         assert!(Instant::now() < deadline, "{what}: not in time");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// The text of a file of a player's folder as the nodes share it in the database, if it is there.
+async fn shared_file(url: &str, path: &str) -> Option<String> {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .ok()?;
+    tokio::spawn(connection);
+    let row = client
+        .query_opt(
+            "SELECT contents FROM player_files WHERE path = $1",
+            &[&path],
+        )
+        .await
+        .ok()??;
+    let contents: Option<Vec<u8>> = row.get(0);
+    contents.map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_settings_and_game_against_the_engine_follow_them_to_another_node() {
+    let url = tokio::task::block_in_place(|| {
+        let postgres =
+            LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+        postgres.fresh_database("folders").expect("a database")
+    });
+    let one = node("f1", &url);
+    let two = node("f2", &url);
+    let ann_key = new_key();
+    let folder = crowned::serve::Identity::of_key(ann_key.public_key(), "ann").folder_name();
+
+    // Ann, signed in on node 1, changes her settings there (her settings file is the way: ASCII pieces, and a
+    // quick engine); the change is shared while she is connected.
+    let ann = connect(&one, &ann_key, "ann").await;
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    a.wait_for("lobby").await;
+    let settings = one
+        .home
+        .join("data/server/players")
+        .join(&folder)
+        .join("config/config.toml");
+    std::fs::create_dir_all(settings.parent().expect("a folder")).expect("made");
+    std::fs::write(
+        &settings,
+        "[display]\npieces = \"ascii\"\n[players]\nwhite = \"random\"\n",
+    )
+    .expect("written");
+    wait_until("the settings are shared", || async {
+        shared_file(&url, "config/config.toml")
+            .await
+            .is_some_and(|text| text.contains("ascii"))
+    })
+    .await;
+
+    // A game against the engine on node 1, with her settings: a move and the engine's answer.
+    a.send(b"e").await;
+    a.wait_for("Black to play").await;
+    assert!(
+        !a.contents().contains('●'),
+        "ASCII pieces:\n{}",
+        a.contents()
+    );
+    a.send(b"11-15\r").await;
+    a.until("the engine's reply", |t| {
+        first_line_has_two_moves(&t.contents())
+    })
+    .await;
+    // Its autosave reaches the database within a scan or two, without Ann leaving.
+    let answered = Instant::now();
+    wait_until("the autosave is shared", || async {
+        shared_file(&url, "data/autosave.pdn")
+            .await
+            .is_some_and(|text| first_line_has_two_moves(&text))
+    })
+    .await;
+    let shared_after = answered.elapsed();
+    assert!(
+        shared_after < Duration::from_secs(5),
+        "the autosave was shared {shared_after:?} after the move"
+    );
+
+    // Node 1 is killed outright (its folder goes with it); Ann connects to node 2: her settings are there, and her
+    // game is offered and goes on where it stood.
+    drop(one);
+    drop((a, ann));
+    let ann = connect(&two, &ann_key, "ann").await;
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    a.wait_for("lobby").await;
+    a.send(b"e").await;
+    a.wait_for("Resume?").await;
+    a.send(b"y").await;
+    a.until("the resumed game", |t| {
+        first_line_has_two_moves(&t.contents())
+    })
+    .await;
+    assert!(
+        !a.contents().contains('●'),
+        "ASCII pieces:\n{}",
+        a.contents()
+    );
+    drop((a, ann, two));
 }

@@ -29,6 +29,7 @@ pub mod recorder;
 pub mod records;
 pub mod room;
 mod seating;
+mod sharing;
 pub mod tables;
 pub mod text;
 
@@ -42,7 +43,7 @@ pub use play::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 
 use std::collections::HashSet;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 use russh::keys::PrivateKey;
@@ -117,6 +118,9 @@ pub enum ServeError {
     /// The other nodes cannot be reached.
     #[error("{0}")]
     Nodes(#[from] nodes::NodesError),
+    /// The players' folders cannot be shared with the other nodes.
+    #[error("{0}")]
+    Folders(#[from] nodes::FoldersError),
 }
 
 /// What every connection shares.
@@ -129,12 +133,20 @@ pub(crate) struct Shared {
     /// The rooms of games between people.
     tables: Arc<tables::Tables>,
     shutdown: watch::Receiver<bool>,
+    /// The players' folders shared with the other nodes, once this server has joined them (never on a single
+    /// server: each player's folder is then only here).
+    folders: OnceLock<Arc<nodes::Folders>>,
 }
 
 impl Shared {
     /// A keyed player's files: their folder under the server's players folder.
     fn store_of(&self, identity: &Identity) -> crate::store::Store {
-        crate::store::Store::under(&self.config.players_dir.join(identity.folder_name()))
+        crate::store::Store::under(&self.folder_of(identity))
+    }
+
+    /// A keyed player's folder under the server's players folder.
+    fn folder_of(&self, identity: &Identity) -> PathBuf {
+        self.config.players_dir.join(identity.folder_name())
     }
 
     /// Notes in the records that `identity` has connected (the recorder logs a failure; the game goes on).
@@ -248,6 +260,7 @@ impl Server {
             recorder,
             tables,
             shutdown: shutdown.watch(),
+            folders: OnceLock::new(),
         });
         Ok(Server {
             shared,
@@ -258,11 +271,15 @@ impl Server {
     }
 
     /// Joins the other nodes when the server is one of several (else does nothing): its list of rooms becomes
-    /// theirs too, the games no live node runs are resumed here, and its heartbeat starts.
+    /// theirs too, the games no live node runs are resumed here, its heartbeat starts, and the players' folders
+    /// are shared with the other nodes.
     pub async fn join_nodes(&self) -> Result<(), ServeError> {
         let Some(settings) = self.shared.config.nodes.clone() else {
             return Ok(());
         };
+        let folders = nodes::Folders::connect(settings.database.clone()).await?;
+        let _ = self.shared.folders.set(Arc::new(folders));
+        sharing::push_filings(&self.shared);
         let tables = Arc::downgrade(&self.shared.tables);
         let rooms_here: nodes::RoomsHere =
             Arc::new(move |code: &RoomCode| tables.upgrade()?.find(code).map(|(room, _)| room));

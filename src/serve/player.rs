@@ -17,6 +17,7 @@ use super::play::{
 };
 use super::room::RoomError;
 use super::seating::{self, Seated, TableAsk};
+use super::sharing::Sharing;
 use super::tables::Listing;
 use crate::app::InputEvent;
 use crate::app::lobby::{Choice, Leader, Lobby, LobbyGame};
@@ -77,8 +78,13 @@ pub async fn serve(
         return GameEnd::Session(Ending::InputClosed);
     };
     let mut doing = Doing::Lobby;
+    // The player's folder comes from the other nodes before their settings or games are read here.
+    let sharing = Sharing::start(&player.shared, &player.identity).await;
     let end = drive(&player, &mut out, input, start, &mut doing).await;
     farewell(&out.screen, end, doing).await;
+    if let Some(sharing) = sharing {
+        sharing.finish().await;
+    }
     end
 }
 

@@ -14,6 +14,7 @@ use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::Duration;
 
@@ -147,11 +148,30 @@ impl Job {
     }
 }
 
+/// What is told of each player a finished game has just been filed for (when the server is one node of several,
+/// their folder is pushed to the others: see [`Recorder::on_filed`]).
+pub type FiledHook = Arc<dyn Fn(&Identity) + Send + Sync>;
+
+/// The hook the thread calls after a filing, once it is set.
+#[derive(Clone, Default)]
+struct OnFiled(Arc<OnceLock<FiledHook>>);
+
+impl std::fmt::Debug for OnFiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "OnFiled(hook)"
+        } else {
+            "OnFiled(none)"
+        })
+    }
+}
+
 /// Where jobs go. Cloning it is cheap; the thread ends when the last one is dropped.
 #[derive(Clone, Debug)]
 pub struct Recorder {
     jobs: mpsc::Sender<Job>,
     writing: watch::Receiver<bool>,
+    filed: OnFiled,
 }
 
 impl Recorder {
@@ -163,10 +183,22 @@ impl Recorder {
     ) -> std::io::Result<Recorder> {
         let (tx, rx) = mpsc::channel();
         let (health, writing) = watch::channel(true);
+        let filed = OnFiled::default();
+        let told = filed.clone();
         thread::Builder::new()
             .name("crowned-records".into())
-            .spawn(move || write_jobs(records, players.as_deref(), &rx, &health))?;
-        Ok(Recorder { jobs: tx, writing })
+            .spawn(move || write_jobs(records, players.as_deref(), &told, &rx, &health))?;
+        Ok(Recorder {
+            jobs: tx,
+            writing,
+            filed,
+        })
+    }
+
+    /// Has `hook` called (on the recorder's thread) for each player a finished game is filed for, from now on;
+    /// only the first hook set is kept.
+    pub fn on_filed(&self, hook: FiledHook) {
+        let _ = self.filed.0.set(hook);
     }
 
     /// Sends a job; if the thread has gone (it never stops while a sender lives) the job is logged and dropped.
@@ -202,7 +234,15 @@ impl Recorder {
     pub(crate) fn capture() -> (Recorder, mpsc::Receiver<Job>) {
         let (tx, rx) = mpsc::channel();
         let (_, writing) = watch::channel(true);
-        (Recorder { jobs: tx, writing }, rx)
+        let filed = OnFiled::default();
+        (
+            Recorder {
+                jobs: tx,
+                writing,
+                filed,
+            },
+            rx,
+        )
     }
 }
 
@@ -211,6 +251,7 @@ impl Recorder {
 fn write_jobs<R: Records + 'static>(
     mut records: R,
     players: Option<&Path>,
+    filed: &OnFiled,
     jobs: &mpsc::Receiver<Job>,
     health: &watch::Sender<bool>,
 ) {
@@ -254,7 +295,7 @@ fn write_jobs<R: Records + 'static>(
         }
         let take = waiting.len().min(BATCH);
         let batch: Vec<Job> = waiting.drain(..take).collect();
-        let (unwritten, mut flushed) = write_batch(&mut records, &mut games, players, batch);
+        let (unwritten, mut flushed) = write_batch(&mut records, &mut games, players, filed, batch);
         let written = unwritten.is_empty();
         for job in unwritten.into_iter().rev() {
             waiting.push_front(job);
@@ -306,6 +347,7 @@ fn write_batch(
     records: &mut dyn Records,
     games: &mut HashMap<RecordKey, GameId>,
     players: Option<&Path>,
+    filed: &OnFiled,
     batch: Vec<Job>,
 ) -> (Vec<Job>, Vec<mpsc::Sender<()>>) {
     let before = games.clone();
@@ -320,7 +362,7 @@ fn write_batch(
                 game,
                 name,
             } => {
-                let left = file_for_players(players, &people, &game, &name);
+                let left = file_for_players(players, filed, &people, &game, &name);
                 if !left.is_empty() {
                     filings_left.push(Job::File {
                         players: left,
@@ -456,6 +498,7 @@ fn tamper_with(records: &mut dyn std::any::Any, tamper: fn(&SqliteRecords)) {
 /// failure is logged), to try again.
 fn file_for_players(
     players: Option<&Path>,
+    filed: &OnFiled,
     people: &[Identity],
     game: &AnyGame,
     name: &str,
@@ -476,9 +519,16 @@ fn file_for_players(
     let mut left = Vec::new();
     for person in people.iter().filter(|p| !p.is_guest()) {
         let store = Store::under(&players.join(person.folder_name()));
-        if let Err(e) = store.file_game(&saved, Some(name)) {
-            tracing::error!(player = %person.fingerprint, error = %e, "cannot file a finished game");
-            left.push(person.clone());
+        match store.file_game(&saved, Some(name)) {
+            Ok(_) => {
+                if let Some(hook) = filed.0.get() {
+                    hook(person);
+                }
+            }
+            Err(e) => {
+                tracing::error!(player = %person.fingerprint, error = %e, "cannot file a finished game");
+                left.push(person.clone());
+            }
         }
     }
     left

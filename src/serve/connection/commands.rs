@@ -53,8 +53,11 @@ impl Connection {
         session: &mut SshSession,
     ) {
         let store = self.shared.store_of(&identity);
+        let shared = std::sync::Arc::clone(&self.shared);
         let handle = session.handle();
         tokio::spawn(async move {
+            // The games filed on the other nodes too.
+            shared.pull_folder(&identity).await;
             // The saved games hold the games against people too: each is filed there as it ends.
             let text = tokio::task::spawn_blocking(move || store.saved_games_pdn()).await;
             // The games on stdout, anything to say about them on stderr (so that `> mine.pdn` is all PDN).
