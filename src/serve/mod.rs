@@ -4,7 +4,8 @@
 //! its screen and keyboard: the channel's bytes go through a streaming input parser ([`input`]), frames are
 //! drawn with ratatui into the channel (only the cells that changed), and the window size comes from the pty and
 //! window-change requests. Players are known by their key's fingerprint; each has a folder of their own (settings,
-//! autosave, saved games) under the server's data folder. Every game's searches go to one engine service with a
+//! autosave, saved games) under the server's data folder, shared with the other nodes through the database when
+//! the server is one of several ([`nodes::folders`]). Every game's searches go to one engine service with a
 //! fixed number of threads and a fixed table memory, however many people play.
 //!
 //! Each game runs in a task of its own: a panic in one is caught by the runtime and ends that game alone.

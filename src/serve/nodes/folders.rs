@@ -177,27 +177,22 @@ impl Folders {
     pub async fn pull(&self, owner: &str, folder: &Path) -> Result<Synced, FoldersError> {
         let _held = self.hold(owner).await;
         let db = self.db.client().await?;
-        // The database's versions first: the contents of only the files that changed there are fetched.
-        let rows: BTreeMap<String, i64> = db
+        // The database's versions and sizes first: the contents of only the files that changed there, and that
+        // are within the limits, are fetched (a row another program wrote is never trusted to be small).
+        let rows: BTreeMap<String, (i64, i64)> = db
             .query(
-                "SELECT path, version FROM player_files WHERE owner = $1",
+                "SELECT path, version, coalesce(octet_length(contents), 0) FROM player_files \
+                 WHERE owner = $1",
                 &[&owner],
             )
             .await?
             .into_iter()
-            .map(|row| (row.get(0), row.get(1)))
+            .map(|row| (row.get(0), (row.get(1), i64::from(row.get::<_, i32>(2)))))
             .collect();
         let path = folder.to_path_buf();
         let manifest = tokio::task::spawn_blocking(move || Manifest::load(&path)).await?;
-        // Only what changed in the database since this node last shared it is brought over.
-        let wanted: Vec<String> = rows
-            .iter()
-            .filter(|(path, version)| {
-                manifest.files.get(*path).map(|shared| shared.version) != Some(**version)
-            })
-            .map(|(path, _)| path.clone())
-            .collect();
         let mut synced = Synced::default();
+        let wanted = wanted(&rows, &manifest, &mut synced.refused);
         let fetched: Vec<(String, i64, Option<Vec<u8>>)> = match wanted.is_empty() {
             true => Vec::new(),
             false => db
@@ -257,7 +252,7 @@ impl Folders {
             }
             let contents = match &local.contents {
                 Some(contents) => contents.clone(),
-                // Not read by the scan only when unchanged; read now all the same, for safety.
+                // The scan leaves a file unread only when it matches the manifest's digest: seen above.
                 None => continue,
             };
             let client = self.db.client().await?;
@@ -321,6 +316,48 @@ fn refused_path(refused: &Refused) -> &str {
     }
 }
 
+/// The files of `rows` (path: version and size) to fetch: those whose version is not the one this node last shared
+/// (`manifest`), within the limits (those past them are added to `refused`, logged, and left in the database).
+fn wanted(
+    rows: &BTreeMap<String, (i64, i64)>,
+    manifest: &Manifest,
+    refused: &mut Vec<Refused>,
+) -> Vec<String> {
+    let (mut files, mut total) = (0, 0);
+    let mut wanted = Vec::new();
+    for (path, &(version, size)) in rows {
+        let size = u64::try_from(size).unwrap_or(0);
+        let refusal = if let Err(refusal) = check_path(path) {
+            Some(refusal)
+        } else if size > MAX_FILE as u64 {
+            Some(Refused::FileTooLarge {
+                path: path.clone(),
+                size,
+            })
+        } else if files >= MAX_FILES {
+            Some(Refused::TooManyFiles { path: path.clone() })
+        } else if total + size > MAX_FOLDER as u64 {
+            Some(Refused::FolderTooLarge { path: path.clone() })
+        } else {
+            None
+        };
+        if let Some(refusal) = refusal {
+            tracing::warn!(%refusal, "a player's file in the database is refused");
+            refused.push(refusal);
+            continue;
+        }
+        // A deleted file counts toward neither limit.
+        if size > 0 {
+            files += 1;
+            total += size;
+        }
+        if manifest.files.get(path).map(|shared| shared.version) != Some(version) {
+            wanted.push(path.clone());
+        }
+    }
+    wanted
+}
+
 /// A manifest entry for a file shared at `version` as `local` is (or deleted).
 fn shared_as(version: i64, local: Option<&Local>) -> Shared {
     Shared {
@@ -346,6 +383,7 @@ fn apply(
         .retain(|path, _| in_database.binary_search(path).is_ok());
     let local = scan(folder, &manifest)?;
     let refused_here: Vec<&str> = local.refused.iter().map(refused_path).collect();
+    // Checked again as fetched: a row may have changed since its size was read.
     for (path, version, contents) in fetched {
         // A file here that is not shared (too large, say) is left as it is, whatever the database has.
         if refused_here.contains(&path.as_str()) {
