@@ -134,6 +134,11 @@ async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
     wait_until("the result is rated", || async { games_rated().await >= 1 }).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(games_rated().await, 1);
+    // The game is filed among both players' saved games by the node that ran it, and shared with the others.
+    wait_until("the game is filed for both players", || async {
+        filed_games(&url).await >= 2
+    })
+    .await;
     drop((two, three));
 }
 
@@ -144,6 +149,21 @@ async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, done: imp
         assert!(Instant::now() < deadline, "{what}: not in time");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// How many saved games of players' folders the nodes share in the database.
+async fn filed_games(url: &str) -> i64 {
+    let Ok((client, connection)) = tokio_postgres::connect(url, tokio_postgres::NoTls).await else {
+        return 0;
+    };
+    tokio::spawn(connection);
+    let counted = client
+        .query_one(
+            "SELECT count(*) FROM player_files WHERE path LIKE 'data/games/%' AND contents IS NOT NULL",
+            &[],
+        )
+        .await;
+    counted.map_or(0, |row| row.get(0))
 }
 
 /// The text of a file of a player's folder as the nodes share it in the database, if it is there.
