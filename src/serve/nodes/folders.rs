@@ -250,10 +250,9 @@ impl Folders {
                 }
                 continue;
             }
-            let contents = match &local.contents {
-                Some(contents) => contents.clone(),
-                // The scan leaves a file unread only when it matches the manifest's digest: seen above.
-                None => continue,
+            // The scan leaves a file unread only when it matches the manifest's digest: seen above.
+            let Some(contents) = &local.contents else {
+                continue;
             };
             let client = self.db.client().await?;
             let version: i64 = client
@@ -261,7 +260,7 @@ impl Folders {
                     "INSERT INTO player_files (owner, path, contents, version) VALUES ($1, $2, $3, 1) \
                      ON CONFLICT (owner, path) DO UPDATE SET contents = EXCLUDED.contents, \
                      version = player_files.version + 1, changed = now() RETURNING version",
-                    &[&owner, path, &contents],
+                    &[&owner, path, contents],
                 )
                 .await?
                 .get(0);
