@@ -20,7 +20,7 @@ fn node(name: &str, url: &str) -> Server {
         &format!("nodes-play-{name}"),
         &[(
             "config/config.toml",
-            "[server]\nidle-timeout = 600\nseat-grace = 4\n",
+            "[server]\nidle-timeout = 600\nseat-grace = 5\n",
         )],
         &["--records", url, "--node-name", name, "--lease-term", "2"],
     )
