@@ -9,17 +9,21 @@
 //! with everything that comes after it, and tried again every few seconds until it is written: nothing is lost
 //! while the server runs, and nothing is written twice. Whether the records are being written is there for the
 //! rooms to watch ([`Recorder::writing`]), so that the people at a table are told.
+//!
+//! A write the records refuse because the game's room is not this node's any more (one node of several, whose
+//! lease on the room lapsed or was taken over: [`RecordsError::NotHeld`]) is let go, with every later job of
+//! that game, and the room's code is reported ([`Recorder::lost_rooms`]) so that the room stops here.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::thread;
 use std::time::Duration;
 
 use thiserror::Error;
-use tokio::sync::watch;
+use tokio::sync::{mpsc as tokio_mpsc, watch};
 
 use super::identity::Identity;
 use super::ids::{GameId, RoomCode};
@@ -142,6 +146,19 @@ pub enum Job {
 }
 
 impl Job {
+    /// The game the job is about, if it is about one.
+    fn key(&self) -> Option<RecordKey> {
+        match self {
+            Job::Start { key, .. }
+            | Job::Resume { key, .. }
+            | Job::Move { key, .. }
+            | Job::Clocks { key, .. }
+            | Job::TakeBack { key, .. }
+            | Job::Finish { key, .. } => Some(*key),
+            _ => None,
+        }
+    }
+
     /// Whether the job may be let go when too many wait: the next connection or clock note makes it good.
     fn can_wait_out(&self) -> bool {
         matches!(self, Job::Seen(_) | Job::Clocks { .. })
@@ -172,7 +189,13 @@ pub struct Recorder {
     jobs: mpsc::Sender<Job>,
     writing: watch::Receiver<bool>,
     filed: OnFiled,
+    /// The codes of the rooms whose writes the records refused as not this node's, until taken.
+    lost_rooms: Arc<Mutex<Option<LostRooms>>>,
 }
+
+/// The codes of the rooms whose games' writes the records refused because this node does not hold them, each
+/// once.
+pub type LostRooms = tokio_mpsc::UnboundedReceiver<RoomCode>;
 
 impl Recorder {
     /// Starts the thread, writing into `records`, and finished games into the folders under `players` (each
@@ -185,13 +208,16 @@ impl Recorder {
         let (health, writing) = watch::channel(true);
         let filed = OnFiled::default();
         let told = filed.clone();
+        // Unbounded, yet small: a room is reported once.
+        let (lost, lost_rooms) = tokio_mpsc::unbounded_channel();
         thread::Builder::new()
             .name("crowned-records".into())
-            .spawn(move || write_jobs(records, players.as_deref(), &told, &rx, &health))?;
+            .spawn(move || write_jobs(records, players.as_deref(), &told, &rx, &health, &lost))?;
         Ok(Recorder {
             jobs: tx,
             writing,
             filed,
+            lost_rooms: Arc::new(Mutex::new(Some(lost_rooms))),
         })
     }
 
@@ -199,6 +225,15 @@ impl Recorder {
     /// only the first hook set is kept.
     pub fn on_filed(&self, hook: FiledHook) {
         let _ = self.filed.0.set(hook);
+    }
+
+    /// The codes of the rooms whose games' writes the records refused because this node no longer holds the
+    /// rooms (the records of one node of several): each room reported must stop here. Given once; `None` after.
+    pub fn lost_rooms(&self) -> Option<LostRooms> {
+        self.lost_rooms
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
     }
 
     /// Sends a job; if the thread has gone (it never stops while a sender lives) the job is logged and dropped.
@@ -234,15 +269,13 @@ impl Recorder {
     pub(crate) fn capture() -> (Recorder, mpsc::Receiver<Job>) {
         let (tx, rx) = mpsc::channel();
         let (_, writing) = watch::channel(true);
-        let filed = OnFiled::default();
-        (
-            Recorder {
-                jobs: tx,
-                writing,
-                filed,
-            },
-            rx,
-        )
+        let recorder = Recorder {
+            jobs: tx,
+            writing,
+            filed: OnFiled::default(),
+            lost_rooms: Arc::default(),
+        };
+        (recorder, rx)
     }
 }
 
@@ -254,8 +287,11 @@ fn write_jobs<R: Records + 'static>(
     filed: &OnFiled,
     jobs: &mpsc::Receiver<Job>,
     health: &watch::Sender<bool>,
+    lost: &tokio_mpsc::UnboundedSender<RoomCode>,
 ) {
     let mut games: HashMap<RecordKey, GameId> = HashMap::new();
+    // The games whose writes were refused as not this node's: their later jobs are let go too.
+    let mut fenced: HashSet<RecordKey> = HashSet::new();
     // Jobs to write, oldest first: those received, after those the disk could not take yet.
     let mut waiting: VecDeque<Job> = VecDeque::new();
     let mut open = true;
@@ -295,7 +331,15 @@ fn write_jobs<R: Records + 'static>(
         }
         let take = waiting.len().min(BATCH);
         let batch: Vec<Job> = waiting.drain(..take).collect();
-        let (unwritten, mut flushed) = write_batch(&mut records, &mut games, players, filed, batch);
+        let (unwritten, mut flushed) = write_batch(
+            &mut records,
+            &mut games,
+            &mut fenced,
+            lost,
+            players,
+            filed,
+            batch,
+        );
         let written = unwritten.is_empty();
         for job in unwritten.into_iter().rev() {
             waiting.push_front(job);
@@ -346,6 +390,8 @@ fn keep(waiting: &mut VecDeque<Job>, job: Job) {
 fn write_batch(
     records: &mut dyn Records,
     games: &mut HashMap<RecordKey, GameId>,
+    fenced: &mut HashSet<RecordKey>,
+    lost: &tokio_mpsc::UnboundedSender<RoomCode>,
     players: Option<&Path>,
     filed: &OnFiled,
     batch: Vec<Job>,
@@ -376,12 +422,34 @@ fn write_batch(
     }
     // Which jobs can never be written (each logged as it fails): let go rather than tried again.
     let mut hopeless = vec![false; writes.len()];
+    // The games refused in this batch as not this node's, with their rooms' codes.
+    let mut refused: Vec<(RecordKey, Option<RoomCode>)> = Vec::new();
     let done = records.all_or_nothing(&mut |records| {
+        refused.clear();
         for (job, hopeless) in writes.iter().zip(hopeless.iter_mut()) {
+            let key = job.key();
+            let refused_before = |key: &RecordKey| refused.iter().any(|(k, _)| k == key);
+            if key.is_some_and(|key| fenced.contains(&key) || refused_before(&key)) {
+                // The room stops (or has stopped) here: what it sent meanwhile is not this node's to write.
+                tracing::debug!(?job, "a job of a room that is not this node's any more is let go");
+                *hopeless = true;
+                continue;
+            }
             match write(records, games, job) {
                 Ok(()) => {}
                 // The disk's trouble: the whole batch waits, and is tried again.
                 Err(WriteError::Records(e)) if e.is_storage() => return Err(e),
+                Err(WriteError::Records(RecordsError::NotHeld { code })) => {
+                    tracing::error!(
+                        code = code.as_ref().map_or("", RoomCode::as_str),
+                        ?job,
+                        "a game's write refused: its room is not this node's any more"
+                    );
+                    *hopeless = true;
+                    if let Some(key) = key {
+                        refused.push((key, code));
+                    }
+                }
                 Err(e) => {
                     tracing::error!(error = %e, ?job, "cannot write the records");
                     *hopeless = true;
@@ -390,6 +458,14 @@ fn write_batch(
         }
         Ok(())
     });
+    // Refused whether the batch is kept or not: the room stops here either way, reported once.
+    for (key, code) in refused {
+        if fenced.insert(key)
+            && let Some(code) = code
+        {
+            let _ = lost.send(code);
+        }
+    }
     let unwritten = match done {
         Ok(()) => Vec::new(),
         Err(e) => {

@@ -17,9 +17,11 @@ use super::rating::Rating;
 
 pub mod migrate;
 mod postgres;
+mod postgres_games;
 mod postgres_url;
 mod sqlite;
 
+pub(crate) use postgres::{MIGRATION_LOCK, MIGRATIONS as POSTGRES_MIGRATIONS};
 pub use postgres::PostgresRecords;
 pub use postgres_url::{PostgresUrl, UrlError};
 pub use sqlite::SqliteRecords;
@@ -40,7 +42,8 @@ pub trait Records: Send {
     fn start_game(&mut self, game: &NewGame) -> Result<GameId, RecordsError>;
 
     /// Records the move at `ply` (from 0) of a game in progress, with both clocks after it (milliseconds,
-    /// Black's then White's) when the game has clocks. A ply written twice is refused.
+    /// Black's then White's) when the game has clocks. The same move written twice (a write tried again after
+    /// its answer was lost) is kept once; another move at a ply already written is [`RecordsError::PlyTaken`].
     fn add_move(
         &mut self,
         game: GameId,
@@ -82,6 +85,15 @@ pub trait Records: Send {
 
     /// Every game that started and has not ended, with what resuming it needs.
     fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError>;
+
+    /// The games not ended in which `player` has a seat (what a player coming back rejoins), oldest first.
+    fn unfinished_games_of(&mut self, player: &Fingerprint)
+    -> Result<Vec<Unfinished>, RecordsError>;
+
+    /// The game not ended that is joined by `code`, if there is one: what a node taking a room over resumes.
+    /// PostgreSQL's read first waits for a write to the game that is being made to be kept or refused, so that
+    /// the room's new owner reads every move its old owner was let write.
+    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError>;
 
     /// A player's rating in a variant (a new player's when they have none) and their rated games in it.
     fn rating(
@@ -125,6 +137,24 @@ pub enum RecordsError {
     /// The records' URL cannot be used.
     #[error("the server's records: {0}")]
     Url(String),
+    /// A write to a game whose room this node does not hold (another node has taken it over, or this node's
+    /// lease on it has lapsed): refused, the game left as it was. The room is no longer this node's to run.
+    #[error(
+        "the server's records: this node does not hold the room {} any more; the write is refused",
+        .code.as_ref().map_or("(no code)", RoomCode::as_str)
+    )]
+    NotHeld {
+        /// The room's code (`None` for a game from before rooms had codes, which no node may lease).
+        code: Option<RoomCode>,
+    },
+    /// Another move was written at this ply of the game already.
+    #[error("the server's records: game {game} has another move at ply {ply} already")]
+    PlyTaken {
+        /// The game.
+        game: GameId,
+        /// The ply.
+        ply: usize,
+    },
     /// The connection to the records was lost and is not back yet.
     #[error("the server's records: the connection was lost")]
     Lost,
@@ -272,3 +302,6 @@ mod tests;
 
 #[cfg(test)]
 mod postgres_tests;
+
+#[cfg(test)]
+mod postgres_fence_tests;

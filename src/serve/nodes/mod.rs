@@ -36,6 +36,16 @@ pub enum NodesError {
     /// The database failed, or the connection to it was lost.
     #[error("the nodes' database: {0}")]
     Postgres(#[from] tokio_postgres::Error),
+    /// The database's schema was made by a newer program.
+    #[error(
+        "the nodes' database has schema version {found}, newer than this program's {known}; run the newer program"
+    )]
+    TooNew {
+        /// The database's version.
+        found: i64,
+        /// The newest this program knows.
+        known: i64,
+    },
     /// A message too large to send: the bus carries game states and requests, never more than this.
     #[error("a message of {size} bytes is larger than the {limit} a node sends")]
     TooLarge {

@@ -55,6 +55,36 @@ fn code(text: &str) -> RoomCode {
 }
 
 #[tokio::test]
+async fn the_schema_is_the_records_own_and_a_newer_one_is_refused() {
+    let config = database().await;
+    let mut db = connect(&config).await;
+    // Made again: nothing changes.
+    create_schema(&mut db).await.expect("up to date");
+    let version: i64 = db
+        .query_one("SELECT version FROM crowned_schema", &[])
+        .await
+        .expect("a version")
+        .get(0);
+    assert_eq!(
+        version,
+        crate::serve::records::POSTGRES_MIGRATIONS.len() as i64
+    );
+    // The records' own tables are there too: the nodes bring the whole schema up to date.
+    db.query_one("SELECT count(*) FROM games", &[])
+        .await
+        .expect("the records' games");
+    db.batch_execute("UPDATE crowned_schema SET version = 99")
+        .await
+        .expect("set");
+    let refused = create_schema(&mut db).await.err().expect("refused");
+    assert!(
+        matches!(refused, NodesError::TooNew { found: 99, .. }),
+        "{refused}"
+    );
+    assert!(refused.to_string().contains("newer"), "{refused}");
+}
+
+#[tokio::test]
 async fn a_room_has_one_owner_until_its_lease_lapses() {
     let config = database().await;
     let db = connect(&config).await;

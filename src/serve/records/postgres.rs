@@ -20,15 +20,17 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use postgres::{Client, NoTls};
 
+use super::postgres_games::{self as games, Which, rating_in};
 use super::postgres_url::PostgresUrl;
 use super::{GameResult, NewGame, Records, RecordsError, Standing, Unfinished};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
-use crate::serve::rating::{Rating, after_game};
+use crate::serve::rating::Rating;
 
 /// The schema, one migration per version: `MIGRATIONS[n]` takes a database from version `n` to `n + 1`.
-/// (Its own versions, not SQLite's: PostgreSQL records started at SQLite's version 4, all in one.)
-pub(super) const MIGRATIONS: &[&str] = &[
+/// (Its own versions, not SQLite's: PostgreSQL records started at SQLite's version 4, all in one.) The nodes
+/// bring a database up to date with the same list ([`create_schema`](crate::serve::nodes::create_schema)).
+pub(crate) const MIGRATIONS: &[&str] = &[
     // Version 1: players, games with their moves and clocks, ratings per variant.
     "CREATE TABLE players (
          fingerprint TEXT PRIMARY KEY,
@@ -76,10 +78,33 @@ pub(super) const MIGRATIONS: &[&str] = &[
          games BIGINT NOT NULL,
          PRIMARY KEY (fingerprint, variant)
      );",
+    // Version 2: the nodes' tables (who is alive, who owns which room, the messages between them), made by the
+    // nodes themselves before they were records: `IF NOT EXISTS`, so that a database they already made them in
+    // comes up to date as it is.
+    "CREATE TABLE IF NOT EXISTS nodes (
+         name text PRIMARY KEY,
+         seen timestamptz NOT NULL
+     );
+     CREATE TABLE IF NOT EXISTS room_leases (
+         code text PRIMARY KEY,
+         owner text NOT NULL,
+         expires timestamptz NOT NULL,
+         listing text
+     );
+     CREATE INDEX IF NOT EXISTS room_leases_by_owner ON room_leases (owner);
+     CREATE TABLE IF NOT EXISTS node_messages (
+         id bigserial PRIMARY KEY,
+         recipient text NOT NULL,
+         body text NOT NULL,
+         sent timestamptz NOT NULL DEFAULT now()
+     );
+     CREATE INDEX IF NOT EXISTS node_messages_by_recipient ON node_messages (recipient, id);",
+    // Version 3: a game not ended found by its room's code, as a node taking the room over reads it.
+    "CREATE INDEX games_unfinished_by_code ON games(code) WHERE ended IS NULL;",
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").
-const MIGRATION_LOCK: i64 = 0x63_726f_776e_6564;
+pub(crate) const MIGRATION_LOCK: i64 = 0x63_726f_776e_6564;
 
 /// How long a connection may take to be made.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -91,22 +116,14 @@ pub struct PostgresRecords {
     client: Option<Client>,
     /// Inside [`Records::all_or_nothing`]: each write is then a savepoint of the open transaction.
     in_batch: bool,
+    /// The node whose leases fence the writes to games, when the records are those of one node of several.
+    fence: Option<String>,
 }
 
 fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
-}
-
-/// A clock reading as the database keeps it (milliseconds fit; a larger one is kept as the largest).
-fn millis(ms: u64) -> i64 {
-    i64::try_from(ms).unwrap_or(i64::MAX)
-}
-
-/// A ply as the database keeps it.
-fn ply_of(ply: usize) -> i32 {
-    i32::try_from(ply).unwrap_or(i32::MAX)
 }
 
 impl PostgresRecords {
@@ -117,9 +134,18 @@ impl PostgresRecords {
             url: url.clone(),
             client: Some(client),
             in_batch: false,
+            fence: None,
         };
         records.migrate()?;
         Ok(records)
+    }
+
+    /// The records of the node `node`, one of several: a write to a game (its start, moves, clocks, takebacks
+    /// and result) is then made only while `node` holds a live lease on the game's room, and is refused with
+    /// [`RecordsError::NotHeld`] otherwise, the game left as it was (see `postgres_games`).
+    pub fn fenced_by(mut self, node: &str) -> PostgresRecords {
+        self.fence = Some(node.to_string());
+        self
     }
 
     /// Where the records are (shown without a password).
@@ -216,6 +242,22 @@ impl PostgresRecords {
     }
 }
 
+impl PostgresRecords {
+    /// A write to the game `game`, made atomic, behind the fence: the game's row locked and, when the records
+    /// are a node's, its room's lease checked to be this node's, in the write's own transaction.
+    fn game_write<T>(
+        &mut self,
+        game: GameId,
+        work: impl FnOnce(&mut Client) -> Result<T, RecordsError>,
+    ) -> Result<T, RecordsError> {
+        let fence = self.fence.clone();
+        self.write(|c| {
+            games::fence(c, fence.as_deref(), game)?;
+            work(c)
+        })
+    }
+}
+
 impl Drop for PostgresRecords {
     fn drop(&mut self) {
         // The blocking client owns a runtime of its own, which may not be dropped on an async thread: there, it
@@ -277,7 +319,9 @@ impl Records for PostgresRecords {
 
     fn start_game(&mut self, game: &NewGame) -> Result<GameId, RecordsError> {
         let started = now();
+        let fence = self.fence.clone();
         self.write(|c| {
+            games::fence_code(c, fence.as_deref(), game.code)?;
             let row = c.query_one(
                 "INSERT INTO games (variant, black, white, rated, clock, started, code, definition)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
@@ -303,15 +347,7 @@ impl Records for PostgresRecords {
         text: &str,
         clocks: Option<[u64; 2]>,
     ) -> Result<(), RecordsError> {
-        let [black, white] =
-            clocks.map_or([None, None], |[b, w]| [Some(millis(b)), Some(millis(w))]);
-        self.write(|c| {
-            c.execute(
-                "INSERT INTO moves (game, ply, text, black_ms, white_ms) VALUES ($1, $2, $3, $4, $5)",
-                &[&game.get(), &ply_of(ply), &text, &black, &white],
-            )?;
-            Ok(())
-        })
+        self.game_write(game, |c| games::add_move(c, game, ply, text, clocks))
     }
 
     fn note_clocks(
@@ -320,67 +356,16 @@ impl Records for PostgresRecords {
         ply: usize,
         clocks: [u64; 2],
     ) -> Result<(), RecordsError> {
-        let [black, white] = clocks.map(millis);
-        self.write(|c| {
-            c.execute(
-                "INSERT INTO clocks (game, ply, black_ms, white_ms) VALUES ($1, $2, $3, $4)
-                 ON CONFLICT (game) DO UPDATE SET ply = $2, black_ms = $3, white_ms = $4",
-                &[&game.get(), &ply_of(ply), &black, &white],
-            )?;
-            Ok(())
-        })
+        self.game_write(game, |c| games::note_clocks(c, game, ply, clocks))
     }
 
     fn take_back(&mut self, game: GameId, ply: usize) -> Result<(), RecordsError> {
-        self.write(|c| {
-            c.execute(
-                "DELETE FROM moves WHERE game = $1 AND ply >= $2",
-                &[&game.get(), &ply_of(ply)],
-            )?;
-            // Clocks noted at a move no longer played are of no use.
-            c.execute(
-                "DELETE FROM clocks WHERE game = $1 AND ply >= $2",
-                &[&game.get(), &ply_of(ply)],
-            )?;
-            Ok(())
-        })
+        self.game_write(game, |c| games::take_back(c, game, ply))
     }
 
     fn record_result(&mut self, game: GameId, result: &GameResult) -> Result<(), RecordsError> {
         let ended = now();
-        self.write(|c| {
-            // The game's row locked, and only while it is in progress: a second server recording the same
-            // result waits here, then finds the game ended, and the ratings change once.
-            let row = c.query_opt(
-                "SELECT variant, black, white, rated FROM games WHERE id = $1 AND ended IS NULL FOR UPDATE",
-                &[&game.get()],
-            )?;
-            let Some(row) = row else {
-                return Err(RecordsError::NoGame(game));
-            };
-            let (variant, black, white, rated): (String, String, String, bool) =
-                (row.get(0), row.get(1), row.get(2), row.get(3));
-            c.execute(
-                "UPDATE games SET ended = $2, result = $3, pdn = $4 WHERE id = $1",
-                &[&game.get(), &ended, &result.result, &result.pdn],
-            )?;
-            // A player cannot gain or lose rating against themselves.
-            if rated && black != white {
-                // Both players' rows locked, in one order so that two results at once do not deadlock: their
-                // ratings (which may not have a row yet) are read and written by one result at a time.
-                c.execute(
-                    "SELECT 1 FROM players WHERE fingerprint IN ($1, $2) ORDER BY fingerprint FOR UPDATE",
-                    &[&black, &white],
-                )?;
-                let (black_before, black_games) = rating_in(c, &black, &variant)?;
-                let (white_before, white_games) = rating_in(c, &white, &variant)?;
-                let [black_after, white_after] =
-                    after_game(black_before, white_before, result.black_score);
-                store_rating(c, &black, &variant, black_after, black_games + 1)?;
-                store_rating(c, &white, &variant, white_after, white_games + 1)?;
-            }
-            Ok(())
-        })
+        self.game_write(game, |c| games::record_result(c, game, result, ended))
     }
 
     fn all_or_nothing(
@@ -402,7 +387,7 @@ impl Records for PostgresRecords {
     }
 
     fn moves(&mut self, game: GameId) -> Result<Vec<String>, RecordsError> {
-        self.read(|c| moves_of(c, game))
+        self.read(|c| games::moves_of(c, game))
     }
 
     fn unfinished(&mut self) -> Result<Vec<GameId>, RecordsError> {
@@ -413,7 +398,19 @@ impl Records for PostgresRecords {
     }
 
     fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError> {
-        self.read(unfinished_games)
+        self.read(|c| games::unfinished_where(c, &Which::All))
+    }
+
+    fn unfinished_games_of(
+        &mut self,
+        player: &Fingerprint,
+    ) -> Result<Vec<Unfinished>, RecordsError> {
+        self.read(|c| games::unfinished_where(c, &Which::Of(player)))
+    }
+
+    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError> {
+        let found = self.read(|c| games::unfinished_where(c, &Which::Code(code)))?;
+        Ok(found.into_iter().next())
     }
 
     fn rating(
@@ -466,103 +463,4 @@ impl Records for PostgresRecords {
             Ok(rows.iter().map(|row| row.get(0)).collect())
         })
     }
-}
-
-fn moves_of(c: &mut Client, game: GameId) -> Result<Vec<String>, postgres::Error> {
-    let rows = c.query(
-        "SELECT text FROM moves WHERE game = $1 ORDER BY ply",
-        &[&game.get()],
-    )?;
-    Ok(rows.iter().map(|row| row.get(0)).collect())
-}
-
-fn unfinished_games(c: &mut Client) -> Result<Vec<Unfinished>, postgres::Error> {
-    let rows = c.query(
-        "SELECT games.id, variant, black, b.name, white, w.name, rated, clock, code, definition FROM games
-         JOIN players b ON b.fingerprint = black JOIN players w ON w.fingerprint = white
-         WHERE ended IS NULL ORDER BY games.id",
-        &[],
-    )?;
-    let mut games = Vec::with_capacity(rows.len());
-    for row in rows {
-        let id = GameId::new(row.get(0));
-        let moves = moves_of(c, id)?;
-        let after_move = c
-            .query_opt(
-                "SELECT black_ms, white_ms FROM moves WHERE game = $1 ORDER BY ply DESC LIMIT 1",
-                &[&id.get()],
-            )?
-            .and_then(|row| {
-                let (b, w): (Option<i64>, Option<i64>) = (row.get(0), row.get(1));
-                b.zip(w).map(|(b, w)| [b.max(0) as u64, w.max(0) as u64])
-            });
-        // Noted after the last move (not before a move or a takeback since): the later of the two.
-        let noted = c
-            .query_opt(
-                "SELECT black_ms, white_ms FROM clocks WHERE game = $1 AND ply = $2",
-                &[&id.get(), &ply_of(moves.len())],
-            )?
-            .map(|row| {
-                let (b, w): (i64, i64) = (row.get(0), row.get(1));
-                [b.max(0) as u64, w.max(0) as u64]
-            });
-        games.push(Unfinished {
-            id,
-            variant: row.get(1),
-            black: (Fingerprint::new(row.get::<_, String>(2)), row.get(3)),
-            white: (Fingerprint::new(row.get::<_, String>(4)), row.get(5)),
-            rated: row.get(6),
-            clock: row.get(7),
-            code: row.get::<_, Option<String>>(8).map(RoomCode::new),
-            definition: row.get(9),
-            moves,
-            clocks: noted.or(after_move),
-        });
-    }
-    Ok(games)
-}
-
-fn rating_in(
-    c: &mut Client,
-    fingerprint: &str,
-    variant: &str,
-) -> Result<(Rating, i64), postgres::Error> {
-    let row = c.query_opt(
-        "SELECT rating, deviation, volatility, games FROM ratings WHERE fingerprint = $1 AND variant = $2",
-        &[&fingerprint, &variant],
-    )?;
-    Ok(row.map_or((Rating::default(), 0), |row| {
-        (
-            Rating {
-                rating: row.get(0),
-                deviation: row.get(1),
-                volatility: row.get(2),
-            },
-            row.get(3),
-        )
-    }))
-}
-
-fn store_rating(
-    c: &mut Client,
-    fingerprint: &str,
-    variant: &str,
-    rating: Rating,
-    games: i64,
-) -> Result<(), postgres::Error> {
-    c.execute(
-        "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (fingerprint, variant) DO UPDATE
-         SET rating = $3, deviation = $4, volatility = $5, games = $6",
-        &[
-            &fingerprint,
-            &variant,
-            &rating.rating,
-            &rating.deviation,
-            &rating.volatility,
-            &games,
-        ],
-    )?;
-    Ok(())
 }

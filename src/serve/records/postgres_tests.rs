@@ -168,3 +168,50 @@ fn a_server_that_is_not_there_is_a_storage_error_without_the_password() {
     assert!(!e.to_string().contains("s3cret-pw"), "{e}");
     assert!(!format!("{e:?}").contains("s3cret-pw"), "{e:?}");
 }
+
+#[test]
+fn a_database_whose_nodes_made_their_tables_comes_up_to_date_as_it_is() {
+    let (url, _) = database("nodes_tables_before");
+    // As a deployment left it before the nodes' tables were records: version 1, and the tables the nodes made
+    // for themselves, with a room leased.
+    let mut admin =
+        ::postgres::Client::connect(&url.to_string(), ::postgres::NoTls).expect("connects");
+    admin
+        .batch_execute(MIGRATIONS[0])
+        .expect("version 1's tables");
+    admin
+        .batch_execute(
+            "CREATE TABLE crowned_schema (version BIGINT NOT NULL);
+             INSERT INTO crowned_schema VALUES (1);
+             CREATE TABLE nodes (name text PRIMARY KEY, seen timestamptz NOT NULL);
+             CREATE TABLE room_leases (
+                 code text PRIMARY KEY, owner text NOT NULL, expires timestamptz NOT NULL, listing text
+             );
+             CREATE INDEX room_leases_by_owner ON room_leases (owner);
+             CREATE TABLE node_messages (
+                 id bigserial PRIMARY KEY, recipient text NOT NULL, body text NOT NULL,
+                 sent timestamptz NOT NULL DEFAULT now()
+             );
+             INSERT INTO room_leases VALUES ('K7QX', 'one', now() + interval '1 minute', NULL);",
+        )
+        .expect("the nodes' own tables");
+    let mut records = PostgresRecords::connect(&url).expect("migrated");
+    assert_eq!(
+        records.version().expect("a version"),
+        MIGRATIONS.len() as i64
+    );
+    let leases: i64 = admin
+        .query_one("SELECT count(*) FROM room_leases", &[])
+        .expect("counted")
+        .get(0);
+    assert_eq!(leases, 1);
+    // The index the nodes did not make is there now.
+    let indexed: bool = admin
+        .query_one(
+            "SELECT to_regclass('node_messages_by_recipient') IS NOT NULL",
+            &[],
+        )
+        .expect("looked up")
+        .get(0);
+    assert!(indexed);
+}

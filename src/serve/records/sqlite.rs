@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::{GameResult, NewGame, Records, RecordsError, Standing, Unfinished};
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, GameId};
+use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::rating::{Rating, after_game};
 
 /// The schema, one migration per version: `MIGRATIONS[n]` takes a file from version `n` to `n + 1`.
@@ -160,6 +160,68 @@ impl SqliteRecords {
     }
 }
 
+impl SqliteRecords {
+    /// The games not ended that `condition` (on the games' columns, with `params`) picks, oldest first, with
+    /// what resuming each needs.
+    fn unfinished_where(
+        &mut self,
+        condition: &str,
+        params: &[&dyn rusqlite::ToSql],
+    ) -> Result<Vec<Unfinished>, RecordsError> {
+        let mut query = self.db.prepare(&format!(
+            "SELECT games.id, variant, black, b.name, white, w.name, rated, clock, code, definition FROM games
+             JOIN players b ON b.fingerprint = black JOIN players w ON w.fingerprint = white
+             WHERE ended IS NULL AND {condition} ORDER BY games.id"
+        ))?;
+        let mut games = query
+            .query_map(params, |row| {
+                Ok(Unfinished {
+                    id: row.get(0)?,
+                    variant: row.get(1)?,
+                    black: (row.get(2)?, row.get(3)?),
+                    white: (row.get(4)?, row.get(5)?),
+                    rated: row.get(6)?,
+                    clock: row.get(7)?,
+                    code: row.get(8)?,
+                    definition: row.get(9)?,
+                    moves: Vec::new(),
+                    clocks: None,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        drop(query);
+        for game in &mut games {
+            game.moves = self.moves(game.id)?;
+            let after_move = self
+                .db
+                .query_row(
+                    "SELECT black_ms, white_ms FROM moves WHERE game = ?1 ORDER BY ply DESC LIMIT 1",
+                    params![game.id],
+                    |row| {
+                        let (b, w): (Option<i64>, Option<i64>) = (row.get(0)?, row.get(1)?);
+                        Ok(b.zip(w).map(|(b, w)| [b.max(0) as u64, w.max(0) as u64]))
+                    },
+                )
+                .optional()?
+                .flatten();
+            // Noted after the last move (not before a move or a takeback since): the later of the two.
+            let noted = self
+                .db
+                .query_row(
+                    "SELECT black_ms, white_ms FROM clocks WHERE game = ?1 AND ply = ?2",
+                    params![game.id, game.moves.len() as i64],
+                    |row| {
+                        let (b, w): (i64, i64) = (row.get(0)?, row.get(1)?);
+                        Ok([b.max(0) as u64, w.max(0) as u64])
+                    },
+                )
+                .optional()?;
+            game.clocks = noted.or(after_move);
+        }
+        Ok(games)
+    }
+}
+
 impl Records for SqliteRecords {
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError> {
         let at = now();
@@ -207,65 +269,39 @@ impl Records for SqliteRecords {
         clocks: Option<[u64; 2]>,
     ) -> Result<(), RecordsError> {
         let [black, white] = clocks.map_or([None, None], |[b, w]| [Some(b as i64), Some(w as i64)]);
-        self.db.execute(
-            "INSERT INTO moves (game, ply, text, black_ms, white_ms) VALUES (?1, ?2, ?3, ?4, ?5)",
+        let written = self.db.execute(
+            "INSERT INTO moves (game, ply, text, black_ms, white_ms) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (game, ply) DO NOTHING",
             params![game, ply as i64, text, black, white],
         )?;
+        // The same move again (a write tried again) is kept once; another one at that ply is refused.
+        if written == 0 {
+            let kept: String = self.db.query_row(
+                "SELECT text FROM moves WHERE game = ?1 AND ply = ?2",
+                params![game, ply as i64],
+                |row| row.get(0),
+            )?;
+            if kept != text {
+                return Err(RecordsError::PlyTaken { game, ply });
+            }
+        }
         Ok(())
     }
 
     fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError> {
-        let mut query = self.db.prepare_cached(
-            "SELECT games.id, variant, black, b.name, white, w.name, rated, clock, code, definition FROM games
-             JOIN players b ON b.fingerprint = black JOIN players w ON w.fingerprint = white
-             WHERE ended IS NULL ORDER BY games.id",
-        )?;
-        let mut games = query
-            .query_map([], |row| {
-                Ok(Unfinished {
-                    id: row.get(0)?,
-                    variant: row.get(1)?,
-                    black: (row.get(2)?, row.get(3)?),
-                    white: (row.get(4)?, row.get(5)?),
-                    rated: row.get(6)?,
-                    clock: row.get(7)?,
-                    code: row.get(8)?,
-                    definition: row.get(9)?,
-                    moves: Vec::new(),
-                    clocks: None,
-                })
-            })?
-            .collect::<Result<Vec<_>, _>>()?;
-        drop(query);
-        for game in &mut games {
-            game.moves = self.moves(game.id)?;
-            let after_move = self
-                .db
-                .query_row(
-                    "SELECT black_ms, white_ms FROM moves WHERE game = ?1 ORDER BY ply DESC LIMIT 1",
-                    params![game.id],
-                    |row| {
-                        let (b, w): (Option<i64>, Option<i64>) = (row.get(0)?, row.get(1)?);
-                        Ok(b.zip(w).map(|(b, w)| [b.max(0) as u64, w.max(0) as u64]))
-                    },
-                )
-                .optional()?
-                .flatten();
-            // Noted after the last move (not before a move or a takeback since): the later of the two.
-            let noted = self
-                .db
-                .query_row(
-                    "SELECT black_ms, white_ms FROM clocks WHERE game = ?1 AND ply = ?2",
-                    params![game.id, game.moves.len() as i64],
-                    |row| {
-                        let (b, w): (i64, i64) = (row.get(0)?, row.get(1)?);
-                        Ok([b.max(0) as u64, w.max(0) as u64])
-                    },
-                )
-                .optional()?;
-            game.clocks = noted.or(after_move);
-        }
-        Ok(games)
+        self.unfinished_where("TRUE", params![])
+    }
+
+    fn unfinished_games_of(
+        &mut self,
+        player: &Fingerprint,
+    ) -> Result<Vec<Unfinished>, RecordsError> {
+        self.unfinished_where("(black = ?1 OR white = ?1)", params![player])
+    }
+
+    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError> {
+        let found = self.unfinished_where("code = ?1", params![code])?;
+        Ok(found.into_iter().next())
     }
 
     fn note_clocks(

@@ -45,6 +45,8 @@ on_both!(
     a_defined_variant_s_game_keeps_its_definition_and_resumes_from_it,
     players_and_finished_games_are_listed_in_order,
     a_batch_goes_on_past_a_write_that_fails,
+    the_same_move_written_twice_is_kept_once,
+    a_player_s_unfinished_games_and_a_room_s_are_read_alone,
 );
 
 fn player(name: &str) -> Identity {
@@ -344,4 +346,86 @@ fn a_batch_goes_on_past_a_write_that_fails(records: &mut dyn Records) {
         .expect("kept");
     assert_eq!(records.players().expect("listed").len(), 2);
     assert_eq!(records.moves(game).expect("moves"), ["11-15", "22-18"]);
+}
+
+fn the_same_move_written_twice_is_kept_once(records: &mut dyn Records) {
+    let ann = player("ann");
+    records.seen(&ann).expect("seen");
+    let game = records
+        .start_game(&NewGame {
+            variant: "english",
+            black: &ann.fingerprint,
+            white: &ann.fingerprint,
+            rated: false,
+            clock: "",
+            code: &"AB12".into(),
+            definition: None,
+        })
+        .expect("started");
+    // A batch tried again after its answer was lost brings its moves again.
+    for _ in 0..2 {
+        records
+            .all_or_nothing(&mut |records| {
+                records.add_move(game, 0, "11-15", Some([1000, 1000]))?;
+                records.add_move(game, 1, "23-19", Some([900, 1000]))
+            })
+            .expect("kept");
+    }
+    assert_eq!(records.moves(game).expect("moves"), ["11-15", "23-19"]);
+    // Another move at a ply written is refused, and changes nothing.
+    assert!(matches!(
+        records.add_move(game, 1, "22-18", None),
+        Err(RecordsError::PlyTaken { ply: 1, .. })
+    ));
+    assert_eq!(records.moves(game).expect("moves"), ["11-15", "23-19"]);
+}
+
+fn a_player_s_unfinished_games_and_a_room_s_are_read_alone(records: &mut dyn Records) {
+    let (ann, bob, cy) = (player("ann"), player("bob"), player("cy"));
+    for someone in [&ann, &bob, &cy] {
+        records.seen(someone).expect("seen");
+    }
+    let mut start = |black: &Identity, white: &Identity, code: &str| {
+        records
+            .start_game(&NewGame {
+                variant: "english",
+                black: &black.fingerprint,
+                white: &white.fingerprint,
+                rated: false,
+                clock: "",
+                code: &code.into(),
+                definition: None,
+            })
+            .expect("started")
+    };
+    let ann_bob = start(&ann, &bob, "AB12");
+    let bob_cy = start(&bob, &cy, "BC34");
+    let cy_ann = start(&cy, &ann, "CA56");
+    records
+        .record_result(
+            cy_ann,
+            &GameResult {
+                result: "1-0",
+                pdn: "1-0",
+                black_score: 1.0,
+            },
+        )
+        .expect("ended");
+    records.add_move(bob_cy, 0, "11-15", None).expect("a move");
+    let ids = |games: Vec<Unfinished>| games.into_iter().map(|g| g.id).collect::<Vec<_>>();
+    let of = |records: &mut dyn Records, who: &Identity| {
+        ids(records.unfinished_games_of(&who.fingerprint).expect("read"))
+    };
+    assert_eq!(of(records, &ann), [ann_bob]);
+    assert_eq!(of(records, &bob), [ann_bob, bob_cy]);
+    assert_eq!(of(records, &cy), [bob_cy]);
+    let found = records
+        .unfinished_game(&"BC34".into())
+        .expect("read")
+        .expect("in progress");
+    assert_eq!((found.id, found.moves), (bob_cy, vec!["11-15".to_string()]));
+    assert_eq!(found.black.0, bob.fingerprint);
+    // An ended game's room, and a room never used, have none.
+    assert!(records.unfinished_game(&"CA56".into()).expect("read").is_none());
+    assert!(records.unfinished_game(&"ZZ99".into()).expect("read").is_none());
 }
