@@ -7,7 +7,6 @@ use std::time::Duration;
 use super::Shared;
 use super::ids::RoomCode;
 use super::nodes::cluster::{Cluster, Found};
-use super::records::Unfinished;
 use super::room::{Command, RoomHandle};
 use super::tables::Listing;
 
@@ -39,7 +38,7 @@ pub(crate) async fn find(shared: &Shared, code: &RoomCode) -> Option<(RoomHandle
 /// its game from the records, its players away until they come back. A lease with no game in progress behind it
 /// (a code reserved, or a game that ended as its node died) is given up. Whether the room is here now.
 pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> bool {
-    let resumed = claim_and_resume(shared, cluster, code, None).await;
+    let resumed = claim_and_resume(shared, cluster, code).await;
     if resumed {
         tracing::info!(%code, node = %cluster.node(), "a game taken over from a node that has gone");
     }
@@ -59,21 +58,18 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
         let Some(code) = game.code.clone() else {
             continue;
         };
-        if claim_and_resume(shared, cluster, &code, Some(game)).await {
+        // Read again once claimed: a node whose lease on it ran out may have written to it since.
+        if claim_and_resume(shared, cluster, &code).await {
             resumed += 1;
         }
     }
     resumed
 }
 
-/// Claims the room `code` and resumes its game here: `game` when it has been read already, else the game in
-/// progress with that code in the records. A claim with no game to resume is given up. Whether the room is here.
-async fn claim_and_resume(
-    shared: &Shared,
-    cluster: &Arc<Cluster>,
-    code: &RoomCode,
-    game: Option<Unfinished>,
-) -> bool {
+/// Claims the room `code` and resumes its game here, the game in progress with that code as the records have it
+/// once the claim is made (and any write its old owner was making is kept or refused: no move comes after it). A
+/// claim with no game to resume is given up. Whether the room is here.
+async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> bool {
     match cluster.claim(code).await {
         Ok(true) => {}
         Ok(false) => return false,
@@ -91,14 +87,8 @@ async fn claim_and_resume(
     let wanted = code.clone();
     let resumed = shared
         .read_records(move |records| {
-            let game = match game {
-                Some(game) => Some(game),
-                None => records
-                    .unfinished_games()?
-                    .into_iter()
-                    .find(|game| game.code.as_ref() == Some(&wanted)),
-            };
-            Ok(game
+            Ok(records
+                .unfinished_game(&wanted)?
                 .is_some_and(|game| super::resume_game(&tables, &recorder, records, game, grace)))
         })
         .await
@@ -153,5 +143,38 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
         for code in &beat.lapsed {
             take_over(&shared, &cluster, code).await;
         }
+    }
+}
+
+/// How long a room told to stop is waited for to be gone before its game is taken over again from the records.
+const STOP_PATIENCE: Duration = Duration::from_secs(2);
+
+/// Stops each room whose game's writes the records refused because this node no longer holds it (its lease lapsed
+/// while the node stalled, or another node took it over), until the server stops. Its people find the game again
+/// where it runs now: on the node that took it over, or here, resumed afresh from the records (the authority:
+/// a move they refused is not in the game) when no other node holds it.
+pub(crate) async fn stop_lost_rooms(
+    shared: Arc<Shared>,
+    cluster: Arc<Cluster>,
+    mut lost: crate::serve::recorder::LostRooms,
+) {
+    let mut shutdown = shared.shutdown.clone();
+    loop {
+        let code = tokio::select! {
+            code = lost.recv() => match code {
+                Some(code) => code,
+                None => return,
+            },
+            _ = shutdown.changed() => return,
+        };
+        tracing::error!(%code, "the records refused a game's write: its room is not this node's; it stops here");
+        if let Some((room, _)) = shared.tables.find(&code) {
+            room.send(Command::Yield).await;
+            let deadline = tokio::time::Instant::now() + STOP_PATIENCE;
+            while shared.tables.find(&code).is_some() && tokio::time::Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+        take_over(&shared, &cluster, &code).await;
     }
 }

@@ -230,7 +230,8 @@ impl Server {
         // The records are read (and the games in progress resumed) away from the event loop: a database
         // server's client blocks, and may not be used on an async thread.
         let (records, recorder, tables, resumed) = off_the_event_loop(|| {
-            let (records, recorder) = open_records(&config.records, &config.players_dir)?;
+            let node = config.nodes.as_ref().map(|nodes| nodes.node.as_str());
+            let (records, recorder) = open_records(&config.records, &config.players_dir, node)?;
             let mut reader = records.lock().unwrap_or_else(PoisonError::into_inner);
             let unfinished = reader.unfinished_games()?;
             let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
@@ -296,6 +297,13 @@ impl Server {
         cluster.beat(&[]).await?;
         let resumed = elsewhere::resume_unclaimed(&self.shared, &cluster).await;
         tracing::info!(node = %cluster.node(), games = resumed, "joined the other nodes");
+        if let Some(lost) = self.shared.recorder.lost_rooms() {
+            tokio::spawn(elsewhere::stop_lost_rooms(
+                Arc::clone(&self.shared),
+                Arc::clone(&cluster),
+                lost,
+            ));
+        }
         tokio::spawn(elsewhere::heartbeat(
             Arc::clone(&self.shared),
             cluster,
@@ -394,10 +402,12 @@ async fn note_every_clock(tables: &tables::Tables) {
     }
 }
 
-/// The records at `place`: one connection to read them, and the recorder writing them on another.
+/// The records at `place`: one connection to read them, and the recorder writing them on another. The records of
+/// the node `node`, one of several, write to a game only while the node holds its room's lease.
 fn open_records(
     place: &records::Place,
     players: &std::path::Path,
+    node: Option<&str>,
 ) -> Result<(Arc<Mutex<dyn records::Records>>, recorder::Recorder), ServeError> {
     let players = Some(players.to_path_buf());
     Ok(match place {
@@ -410,9 +420,13 @@ fn open_records(
             (Arc::new(Mutex::new(reader)), writer)
         }
         records::Place::Postgres(url) => {
-            let reader = records::PostgresRecords::connect(url)?;
+            let fenced = |records: records::PostgresRecords| match node {
+                Some(node) => records.fenced_by(node),
+                None => records,
+            };
+            let reader = fenced(records::PostgresRecords::connect(url)?);
             let writer =
-                recorder::Recorder::start(records::PostgresRecords::connect(url)?, players)?;
+                recorder::Recorder::start(fenced(records::PostgresRecords::connect(url)?), players)?;
             tracing::info!(records = %url, "the records are kept in PostgreSQL");
             (Arc::new(Mutex::new(reader)), writer)
         }
