@@ -241,10 +241,9 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
     let code = shared
         .read_records(move |records| {
             Ok(records
-                .unfinished_games()?
+                .unfinished_games_of(&fingerprint)?
                 .into_iter()
-                .find(|game| game.black.0 == fingerprint || game.white.0 == fingerprint)
-                .and_then(|game| game.code))
+                .find_map(|game| game.code))
         })
         .await
         .flatten()?;
