@@ -119,6 +119,12 @@ pub fn listing_from_summary(code: &RoomCode, text: &str) -> Option<Listing> {
     })
 }
 
+/// Whether `now` differs from the summary `written` only by the game's progress (its moves, its watchers): what
+/// the other nodes' lobbies show, and no node acts on.
+fn only_progress(written: &Listing, now: &Listing) -> bool {
+    written.config == now.config && written.seats == now.seats && written.over == now.over
+}
+
 /// This node's part in a server of several.
 pub struct Cluster {
     leases: Leases,
@@ -130,6 +136,9 @@ pub struct Cluster {
     topping_up: tokio::sync::Mutex<()>,
     /// This node's rooms' summaries waiting to be written: the newest, or `None` once the room has ended.
     pending: Mutex<HashMap<RoomCode, Option<Listing>>>,
+    /// This node's rooms' summaries as last written: what tells a change the others must see at once from one
+    /// that waits for the next heartbeat ([`Cluster::publish`]).
+    written: Mutex<HashMap<RoomCode, Listing>>,
     /// The other nodes' rooms as last read, with the node that runs each.
     others: Mutex<Vec<(NodeName, Listing)>>,
     /// Raised when a summary waits to be written: a new room must be found by the other nodes at once, not at
@@ -164,6 +173,7 @@ impl Cluster {
             reserved: Mutex::default(),
             topping_up: tokio::sync::Mutex::default(),
             pending: Mutex::default(),
+            written: Mutex::default(),
             others: Mutex::default(),
             waiting: tokio::sync::Notify::new(),
         }))
@@ -217,10 +227,18 @@ impl Cluster {
         Ok(())
     }
 
-    /// Notes a room's new summary, written on the next heartbeat.
+    /// Notes a room's new summary. A new room, a seat taken or left, a game over are written at once: another
+    /// node must find the room, or a seat in it, as it is now. A move or a watcher changes only what the other
+    /// nodes' lobbies show, which they read on their heartbeat anyway: that waits for this node's next one, so
+    /// that a game costs no write of its summary for every move.
     pub fn publish(&self, listing: &Listing) {
+        let at_once = locked(&self.written)
+            .get(&listing.code)
+            .is_none_or(|written| !only_progress(written, listing));
         locked(&self.pending).insert(listing.code.clone(), Some(listing.clone()));
-        self.waiting.notify_one();
+        if at_once {
+            self.waiting.notify_one();
+        }
     }
 
     /// Notes that a room here has ended: its lease is given up on the next heartbeat.
@@ -247,6 +265,15 @@ impl Cluster {
                     .map(drop),
                 None => self.leases.release(&db, &code).await,
             };
+            match (&written, &listing) {
+                (Ok(()), Some(listing)) => {
+                    locked(&self.written).insert(code.clone(), listing.clone());
+                }
+                (Ok(()), None) => {
+                    locked(&self.written).remove(&code);
+                }
+                (Err(_), _) => {}
+            }
             if let Err(error) = written {
                 // Written next time, unless something newer is waiting by then.
                 locked(&self.pending).entry(code).or_insert(listing);

@@ -109,3 +109,53 @@ fn summaries_read_back_and_bad_ones_are_refused() {
         assert_eq!(listing_from_summary(&listing.code, bad), None, "{bad}");
     }
 }
+
+#[tokio::test]
+async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
+    let config = database().await;
+    let (tables, one) = node_with_tables(&config, "one", Duration::from_secs(30)).await;
+    one.beat(&tables.codes()).await.unwrap();
+    let code = one.take_code(|_| false).expect("a code reserved");
+    let mut listing = crate::serve::tables::Listing {
+        code: code.clone(),
+        config: room_config(Variant::Russian),
+        seats: [Some(("SHA256:ann".into(), "ann".into())), None],
+        plies: 0,
+        over: false,
+        watchers: 0,
+    };
+    let told = |cluster: Arc<Cluster>| async move {
+        tokio::time::timeout(Duration::from_millis(200), cluster.changed())
+            .await
+            .is_ok()
+    };
+    // A new room is shared at once.
+    one.publish(&listing);
+    assert!(told(Arc::clone(&one)).await);
+    one.flush().await.unwrap();
+    // Moves and watchers wait for the heartbeat.
+    listing.plies = 3;
+    listing.watchers = 2;
+    one.publish(&listing);
+    assert!(!told(Arc::clone(&one)).await, "a move's summary written at once");
+    let db = super::connect(&config).await;
+    assert_eq!(shared_summary(&db, &code).await.plies, 0);
+    one.beat(&tables.codes()).await.unwrap();
+    assert_eq!(shared_summary(&db, &code).await.plies, 3);
+    // A seat taken is shared at once: another node's player may want to sit in it.
+    listing.seats[1] = Some(("SHA256:bob".into(), "bob".into()));
+    one.publish(&listing);
+    assert!(told(Arc::clone(&one)).await);
+}
+
+/// The summary of the room `code` as the other nodes read it.
+async fn shared_summary(
+    db: &tokio_postgres::Client,
+    code: &RoomCode,
+) -> crate::serve::tables::Listing {
+    let holder = crate::serve::nodes::lease::holder(db, code)
+        .await
+        .unwrap()
+        .expect("held");
+    listing_from_summary(code, &holder.listing.expect("listed")).expect("a summary")
+}
