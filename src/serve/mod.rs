@@ -425,8 +425,10 @@ fn open_records(
                 None => records,
             };
             let reader = fenced(records::PostgresRecords::connect(url)?);
-            let writer =
-                recorder::Recorder::start(fenced(records::PostgresRecords::connect(url)?), players)?;
+            let writer = recorder::Recorder::start(
+                fenced(records::PostgresRecords::connect(url)?),
+                players,
+            )?;
             tracing::info!(records = %url, "the records are kept in PostgreSQL");
             (Arc::new(Mutex::new(reader)), writer)
         }

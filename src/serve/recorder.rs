@@ -431,7 +431,10 @@ fn write_batch(
             let refused_before = |key: &RecordKey| refused.iter().any(|(k, _)| k == key);
             if key.is_some_and(|key| fenced.contains(&key) || refused_before(&key)) {
                 // The room stops (or has stopped) here: what it sent meanwhile is not this node's to write.
-                tracing::debug!(?job, "a job of a room that is not this node's any more is let go");
+                tracing::debug!(
+                    ?job,
+                    "a job of a room that is not this node's any more is let go"
+                );
                 *hopeless = true;
                 continue;
             }

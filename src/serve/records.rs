@@ -21,8 +21,8 @@ mod postgres_games;
 mod postgres_url;
 mod sqlite;
 
-pub(crate) use postgres::{MIGRATION_LOCK, MIGRATIONS as POSTGRES_MIGRATIONS};
 pub use postgres::PostgresRecords;
+pub(crate) use postgres::{MIGRATION_LOCK, MIGRATIONS as POSTGRES_MIGRATIONS};
 pub use postgres_url::{PostgresUrl, UrlError};
 pub use sqlite::SqliteRecords;
 
@@ -87,8 +87,10 @@ pub trait Records: Send {
     fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError>;
 
     /// The games not ended in which `player` has a seat (what a player coming back rejoins), oldest first.
-    fn unfinished_games_of(&mut self, player: &Fingerprint)
-    -> Result<Vec<Unfinished>, RecordsError>;
+    fn unfinished_games_of(
+        &mut self,
+        player: &Fingerprint,
+    ) -> Result<Vec<Unfinished>, RecordsError>;
 
     /// The game not ended that is joined by `code`, if there is one: what a node taking a room over resumes.
     /// PostgreSQL's read first waits for a write to the game that is being made to be kept or refused, so that

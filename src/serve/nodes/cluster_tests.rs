@@ -137,7 +137,10 @@ async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
     listing.plies = 3;
     listing.watchers = 2;
     one.publish(&listing);
-    assert!(!told(Arc::clone(&one)).await, "a move's summary written at once");
+    assert!(
+        !told(Arc::clone(&one)).await,
+        "a move's summary written at once"
+    );
     let db = super::connect(&config).await;
     assert_eq!(shared_summary(&db, &code).await.plies, 0);
     one.beat(&tables.codes()).await.unwrap();

@@ -76,7 +76,7 @@ async fn the_schema_is_the_records_own_and_a_newer_one_is_refused() {
     db.batch_execute("UPDATE crowned_schema SET version = 99")
         .await
         .expect("set");
-    let refused = create_schema(&mut db).await.err().expect("refused");
+    let refused = create_schema(&mut db).await.expect_err("refused");
     assert!(
         matches!(refused, NodesError::TooNew { found: 99, .. }),
         "{refused}"

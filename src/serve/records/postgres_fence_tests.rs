@@ -66,7 +66,9 @@ fn start(records: &mut PostgresRecords, code: &str) -> GameId {
 
 fn not_held(outcome: Result<(), RecordsError>, code: &str) {
     match outcome {
-        Err(RecordsError::NotHeld { code: Some(refused) }) => assert_eq!(refused.as_str(), code),
+        Err(RecordsError::NotHeld {
+            code: Some(refused),
+        }) => assert_eq!(refused.as_str(), code),
         other => panic!("not refused as not held: {other:?}"),
     }
 }
@@ -108,8 +110,10 @@ fn a_node_whose_room_was_taken_over_writes_nothing_more_and_the_new_owner_does()
     assert_eq!(resumed.moves, ["11-15"]);
     assert_eq!(resumed.clocks, Some([299_000, 300_000]));
     // The new owner writes.
-    two.add_move(game, 1, "23-19", None).expect("the new owner's move");
-    two.record_result(game, &RESULT).expect("the new owner's result");
+    two.add_move(game, 1, "23-19", None)
+        .expect("the new owner's move");
+    two.record_result(game, &RESULT)
+        .expect("the new owner's result");
     assert_eq!(two.moves(game).expect("moves"), ["11-15", "23-19"]);
     assert!(two.unfinished().expect("listed").is_empty());
     // A game does not start in a room another node holds, nor in one nobody holds.

@@ -426,6 +426,16 @@ fn a_player_s_unfinished_games_and_a_room_s_are_read_alone(records: &mut dyn Rec
     assert_eq!((found.id, found.moves), (bob_cy, vec!["11-15".to_string()]));
     assert_eq!(found.black.0, bob.fingerprint);
     // An ended game's room, and a room never used, have none.
-    assert!(records.unfinished_game(&"CA56".into()).expect("read").is_none());
-    assert!(records.unfinished_game(&"ZZ99".into()).expect("read").is_none());
+    assert!(
+        records
+            .unfinished_game(&"CA56".into())
+            .expect("read")
+            .is_none()
+    );
+    assert!(
+        records
+            .unfinished_game(&"ZZ99".into())
+            .expect("read")
+            .is_none()
+    );
 }
