@@ -204,8 +204,13 @@ impl PostgresRecords {
         let answer = query(self.client()?);
         let lost = self.client.as_ref().is_none_or(Client::is_closed);
         match answer {
-            Err(e) if lost && !self.in_batch => {
+            Err(e) if (lost || connection_ended(&e)) && !self.in_batch => {
                 tracing::debug!(error = %e, "a read of the records is tried again on a new connection");
+                // The server's last word (an administrator ended the connection) may come before the client
+                // sees the connection closed: it is let go either way, so that a new one is made.
+                if let Some(client) = self.client.take() {
+                    let_go(client);
+                }
                 Ok(query(self.client()?)?)
             }
             answer => Ok(answer?),
@@ -260,16 +265,31 @@ impl PostgresRecords {
 
 impl Drop for PostgresRecords {
     fn drop(&mut self) {
-        // The blocking client owns a runtime of its own, which may not be dropped on an async thread: there, it
-        // goes on a thread of its own.
-        if let Some(client) = self.client.take()
-            && tokio::runtime::Handle::try_current().is_ok()
-        {
-            let _ = std::thread::Builder::new()
-                .name("crowned-records-close".into())
-                .spawn(move || drop(client));
+        if let Some(client) = self.client.take() {
+            let_go(client);
         }
     }
+}
+
+/// Drops a client: the blocking client owns a runtime of its own, which may not be dropped on an async thread:
+/// there, it goes on a thread of its own.
+fn let_go(client: Client) {
+    if tokio::runtime::Handle::try_current().is_ok() {
+        let _ = std::thread::Builder::new()
+            .name("crowned-records-close".into())
+            .spawn(move || drop(client));
+    }
+}
+
+/// Whether the error says the connection has ended (closed, or ended by the server), whether or not the client
+/// has seen it closed yet.
+fn connection_ended(e: &postgres::Error) -> bool {
+    use postgres::error::SqlState;
+    e.is_closed()
+        || e.code().is_some_and(|code| {
+            [SqlState::ADMIN_SHUTDOWN, SqlState::CRASH_SHUTDOWN].contains(code)
+                || code.code().starts_with("08")
+        })
 }
 
 fn connect(url: &PostgresUrl) -> Result<Client, RecordsError> {
