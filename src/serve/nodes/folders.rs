@@ -26,7 +26,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use thiserror::Error;
-use tokio_postgres::{Client, Config};
+use tokio_postgres::Config;
 
 use super::NodesError;
 use super::db::Db;
@@ -46,23 +46,6 @@ pub const MAX_PATH: usize = 255;
 /// How often a player's folder is scanned for changes to push while they are connected: what a node killed outright
 /// can lose of their changes.
 pub const SCAN_EVERY: Duration = Duration::from_secs(1);
-
-/// The table of the players' files. Idempotent, so that any node may run it at start.
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS player_files (
-    owner text NOT NULL,
-    path text NOT NULL,
-    contents bytea,
-    version bigint NOT NULL,
-    changed timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (owner, path)
-);
-";
-
-/// The advisory lock that makes the table's creation one node's at a time (two `CREATE TABLE IF NOT EXISTS` at
-/// once can still fail on the catalogue's unique index); not the nodes' schema's own number, so that neither waits
-/// for the other.
-const SCHEMA_LOCK: i64 = 0x0063_726f_776e_6466;
 
 /// A file that is not shared, and why.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
@@ -133,16 +116,6 @@ pub struct Synced {
     pub refused: Vec<Refused>,
 }
 
-/// Creates the players' files' table where it is missing.
-pub async fn create_folders_schema(db: &Client) -> Result<(), FoldersError> {
-    // One simple query is one transaction: the lock is held until the table is made.
-    db.batch_execute(&format!(
-        "SELECT pg_advisory_xact_lock({SCHEMA_LOCK}); {SCHEMA}"
-    ))
-    .await?;
-    Ok(())
-}
-
 /// The players' folders of this node, shared through the database.
 pub struct Folders {
     db: Db,
@@ -154,8 +127,13 @@ impl Folders {
     /// Connects to the database at `config` (a connection of its own: a sign-in that brings a large folder over
     /// must not hold up the nodes' heartbeats), creating the table where it is missing.
     pub async fn connect(config: Config) -> Result<Folders, FoldersError> {
+        // The table is the records' (a migration): brought up to date here too, so that the folders work on a
+        // database the records have not opened yet. A transaction needs a connection of its own.
+        let (mut own, connection) = config.connect(tokio_postgres::NoTls).await?;
+        tokio::spawn(connection);
+        super::schema::create_schema(&mut own).await?;
+        drop(own);
         let db = Db::connect(config).await?;
-        create_folders_schema(&*db.client().await?).await?;
         Ok(Folders {
             db,
             busy: Mutex::default(),

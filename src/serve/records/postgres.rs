@@ -101,6 +101,17 @@ pub(crate) const MIGRATIONS: &[&str] = &[
      CREATE INDEX IF NOT EXISTS node_messages_by_recipient ON node_messages (recipient, id);",
     // Version 3: a game not ended found by its room's code, as a node taking the room over reads it.
     "CREATE INDEX games_unfinished_by_code ON games(code) WHERE ended IS NULL;",
+    // Version 4: the players' own files (settings, autosave, saved games), shared by the nodes
+    // (`serve::nodes::folders`); a deleted file keeps its row, without contents, so that the deletion reaches
+    // every node. `IF NOT EXISTS`: the nodes made it themselves before it was a migration.
+    "CREATE TABLE IF NOT EXISTS player_files (
+         owner text NOT NULL,
+         path text NOT NULL,
+         contents bytea,
+         version bigint NOT NULL,
+         changed timestamptz NOT NULL DEFAULT now(),
+         PRIMARY KEY (owner, path)
+     );",
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").

@@ -205,8 +205,8 @@ fn the_recorder_lets_a_refused_game_go_and_reports_its_room_once() {
         recorder.send(Job::Start {
             key: *key,
             variant: "english".into(),
-            black: "SHA256:ann".into(),
-            white: "SHA256:bob".into(),
+            black: player("ann"),
+            white: player("bob"),
             rated: false,
             clock: String::new(),
             code: code.into(),
