@@ -67,7 +67,7 @@ async fn flags_takebacks_claims_and_results_cross_nodes_as_on_one() {
     b.send(b"y").await;
     assert!(game.undo() && game.undo(), "two plies to take back");
     a.wait_for(&your_move(&game)).await;
-    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+    play_moves(&mut a, &mut b, &mut game, 3, &mut dice).await;
 
     // Bob's connection to his node drops on his move; his time to come back runs out on the owner's clock, and
     // Ann claims the game.
