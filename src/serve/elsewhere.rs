@@ -143,6 +143,32 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
         for code in &beat.lapsed {
             take_over(&shared, &cluster, code).await;
         }
+        release_ended(&shared, &cluster).await;
+    }
+}
+
+/// Gives up the leases of the rooms here that ended, once the records have everything their rooms sent them: the
+/// records refuse a game's writes from a node without its lease, so a result still waiting to be written (the
+/// recorder behind, or the database away) would be lost if the lease went first. Until then the leases are
+/// renewed with the others.
+async fn release_ended(shared: &Shared, cluster: &Cluster) {
+    let ending = cluster.ending();
+    if ending.is_empty() {
+        return;
+    }
+    // Each room sent its last job before it ended, so once what was sent so far is written, theirs is.
+    let recorder = shared.recorder.clone();
+    let caught_up = tokio::task::spawn_blocking(move || {
+        recorder.flush();
+        recorder.is_writing()
+    })
+    .await
+    .unwrap_or(false);
+    if !caught_up {
+        return;
+    }
+    if let Err(error) = cluster.release_ended(&ending).await {
+        tracing::warn!(%error, "cannot give up the leases of rooms that ended");
     }
 }
 

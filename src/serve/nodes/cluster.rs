@@ -134,6 +134,8 @@ pub struct Cluster {
     reserved: Mutex<Vec<RoomCode>>,
     /// Held while codes are being reserved.
     topping_up: tokio::sync::Mutex<()>,
+    /// Rooms here that ended, whose leases are kept until the records have their games.
+    ending: Mutex<Vec<RoomCode>>,
     /// This node's rooms' summaries waiting to be written: the newest, or `None` once the room has ended.
     pending: Mutex<HashMap<RoomCode, Option<Listing>>>,
     /// This node's rooms' summaries as last written: what tells a change the others must see at once from one
@@ -172,6 +174,7 @@ impl Cluster {
             relay,
             reserved: Mutex::default(),
             topping_up: tokio::sync::Mutex::default(),
+            ending: Mutex::default(),
             pending: Mutex::default(),
             written: Mutex::default(),
             others: Mutex::default(),
@@ -241,7 +244,8 @@ impl Cluster {
         }
     }
 
-    /// Notes that a room here has ended: its lease is given up on the next heartbeat.
+    /// Notes that a room here has ended: its summary is taken away on the next heartbeat, and its lease given
+    /// up once the records have its game ([`Cluster::ending`], [`Cluster::release_ended`]).
     pub fn ended(&self, code: &RoomCode) {
         locked(&self.pending).insert(code.clone(), None);
         self.waiting.notify_one();
@@ -252,7 +256,8 @@ impl Cluster {
         self.waiting.notified().await;
     }
 
-    /// Writes the summaries waiting (a room ended gives its lease up).
+    /// Writes the summaries waiting (a room that ended keeps its last, and its lease waits in
+    /// [`Cluster::ending`]).
     pub async fn flush(&self) -> Result<(), NodesError> {
         let db = self.db.client().await?;
         let pending: Vec<(RoomCode, Option<Listing>)> = locked(&self.pending).drain().collect();
@@ -263,7 +268,11 @@ impl Cluster {
                     .publish(&db, &code, &summary_text(listing))
                     .await
                     .map(drop),
-                None => self.leases.release(&db, &code).await,
+                // Its last summary (the game over) stays until the lease is given up.
+                None => {
+                    locked(&self.ending).push(code.clone());
+                    Ok(())
+                }
             };
             match (&written, &listing) {
                 (Ok(()), Some(listing)) => {
@@ -279,6 +288,23 @@ impl Cluster {
                 locked(&self.pending).entry(code).or_insert(listing);
                 return Err(error);
             }
+        }
+        Ok(())
+    }
+
+    /// The rooms here that ended and whose leases wait to be given up. The records refuse a game's writes from a
+    /// node that does not hold its room, so a lease is given up only once the records have everything its room
+    /// sent them (its result above all): the heartbeat sees to it, with [`Cluster::release_ended`].
+    pub fn ending(&self) -> Vec<RoomCode> {
+        locked(&self.ending).clone()
+    }
+
+    /// Gives up the leases of `codes`, rooms here that ended and whose records are written.
+    pub async fn release_ended(&self, codes: &[RoomCode]) -> Result<(), NodesError> {
+        let db = self.db.client().await?;
+        for code in codes {
+            self.leases.release(&db, code).await?;
+            locked(&self.ending).retain(|ending| ending != code);
         }
         Ok(())
     }

@@ -162,3 +162,39 @@ async fn shared_summary(
         .expect("held");
     listing_from_summary(code, &holder.listing.expect("listed")).expect("a summary")
 }
+
+#[tokio::test]
+async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
+    let config = database().await;
+    let (tables, one) = node_with_tables(&config, "one", Duration::from_secs(30)).await;
+    one.beat(&tables.codes()).await.unwrap();
+    let code = one.take_code(|_| false).expect("a code reserved");
+    let listing = crate::serve::tables::Listing {
+        code: code.clone(),
+        config: room_config(Variant::Russian),
+        seats: [Some(("SHA256:ann".into(), "ann".into())), None],
+        plies: 0,
+        over: true,
+        watchers: 0,
+    };
+    one.publish(&listing);
+    one.flush().await.unwrap();
+    one.ended(&code);
+    // The records may not have the game yet: the lease stays (and is renewed with the others).
+    one.beat(&tables.codes()).await.unwrap();
+    let db = super::connect(&config).await;
+    let holder = crate::serve::nodes::lease::holder(&db, &code)
+        .await
+        .unwrap()
+        .expect("still held");
+    assert_eq!((holder.node.as_str(), holder.live), ("one", true));
+    assert_eq!(one.ending(), [code.clone()]);
+    one.release_ended(&one.ending()).await.unwrap();
+    assert!(one.ending().is_empty());
+    assert!(
+        crate::serve::nodes::lease::holder(&db, &code)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
