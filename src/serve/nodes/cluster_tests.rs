@@ -188,7 +188,7 @@ async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
         .unwrap()
         .expect("still held");
     assert_eq!((holder.node.as_str(), holder.live), ("one", true));
-    assert_eq!(one.ending(), [code.clone()]);
+    assert_eq!(one.ending(), std::slice::from_ref(&code));
     one.release_ended(&one.ending()).await.unwrap();
     assert!(one.ending().is_empty());
     assert!(
