@@ -13,25 +13,48 @@ use crowned::game::AnyGame;
 use crowned::lab::local_postgres::LocalPostgres;
 use crowned::rules::{Color, GameType};
 use crowned::serve::Fingerprint;
-use crowned::serve::records::{PostgresRecords, Records as _};
+use crowned::serve::records::{PostgresRecords, PostgresUrl, Records as _};
 use russh::keys::HashAlg;
 
 fn node(name: &str, url: &str) -> Server {
+    node_with(name, url, &[])
+}
+
+/// A node on the database at `url` with a lease of 2 s, and these files in its home.
+pub(crate) fn node_with(name: &str, url: &str, files: &[(&str, &str)]) -> Server {
     Server::start_with_files(
         &format!("nodes-{name}"),
-        &[],
+        files,
         &["--records", url, "--node-name", name, "--lease-term", "2"],
     )
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
+/// A new, empty database on the test program's PostgreSQL server: its URL.
+pub(crate) fn fresh_database(hint: &str) -> String {
     // The test server's client blocks: not on the runtime's own threads.
-    let url = tokio::task::block_in_place(|| {
+    tokio::task::block_in_place(|| {
         let postgres =
             LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
-        postgres.fresh_database("three_nodes").expect("a database")
-    });
+        postgres.fresh_database(hint).expect("a database")
+    })
+}
+
+/// The rated games `player` has played in English draughts, as the records at `url` say.
+pub(crate) async fn games_rated(url: &PostgresUrl, player: &Fingerprint) -> i64 {
+    let (url, player) = (url.clone(), player.clone());
+    tokio::task::spawn_blocking(move || {
+        PostgresRecords::connect(&url)
+            .and_then(|mut records| records.rating(&player, "english"))
+            .map(|(_, games)| games)
+            .unwrap_or(0)
+    })
+    .await
+    .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
+    let url = fresh_database("three_nodes");
     let one = node("n1", &url);
     let two = node("n2", &url);
     let three = node("n3", &url);
@@ -117,23 +140,12 @@ async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
             .fingerprint(HashAlg::Sha256)
             .to_string(),
     );
-    let games_rated = || {
-        let url = records_url.clone();
-        let print = ann_print.clone();
-        async move {
-            tokio::task::spawn_blocking(move || {
-                PostgresRecords::connect(&url)
-                    .and_then(|mut records| records.rating(&print, "english"))
-                    .map(|(_, games)| games)
-                    .unwrap_or(0)
-            })
-            .await
-            .unwrap_or(0)
-        }
-    };
-    wait_until("the result is rated", || async { games_rated().await >= 1 }).await;
+    wait_until("the result is rated", || async {
+        games_rated(&records_url, &ann_print).await >= 1
+    })
+    .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(games_rated().await, 1);
+    assert_eq!(games_rated(&records_url, &ann_print).await, 1);
     // The game is filed among both players' saved games by the node that ran it, and shared with the others.
     wait_until("the game is filed for both players", || async {
         filed_games(&url).await >= 2
@@ -143,7 +155,10 @@ async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
 }
 
 /// Waits until `done` says so, failing after [`PATIENCE`].
-async fn wait_until<F: std::future::Future<Output = bool>>(what: &str, done: impl Fn() -> F) {
+pub(crate) async fn wait_until<F: std::future::Future<Output = bool>>(
+    what: &str,
+    done: impl Fn() -> F,
+) {
     let deadline = Instant::now() + PATIENCE;
     while !done().await {
         assert!(Instant::now() < deadline, "{what}: not in time");
@@ -185,11 +200,7 @@ async fn shared_file(url: &str, path: &str) -> Option<String> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_players_settings_and_game_against_the_engine_follow_them_to_another_node() {
-    let url = tokio::task::block_in_place(|| {
-        let postgres =
-            LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
-        postgres.fresh_database("folders").expect("a database")
-    });
+    let url = fresh_database("folders");
     let one = node("f1", &url);
     let two = node("f2", &url);
     let ann_key = new_key();

@@ -2,37 +2,33 @@
 //! and does not come back (the grace, then the claim), the finished games printed by `games` on the node that
 //! did not run them, and each result rated once. The players sit at different nodes; the game runs on the first.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::common::ssh::{
-    Dice, PATIENCE, Server, Terminal, code_on, connect, new_key, play_moves, read_all, your_move,
+    Dice, Server, Terminal, code_on, connect, new_key, play_moves, read_all, your_move,
 };
+use crate::serve_nodes::{fresh_database, games_rated, node_with, wait_until};
 use crowned::game::AnyGame;
-use crowned::lab::local_postgres::LocalPostgres;
 use crowned::rules::GameType;
 use crowned::serve::Fingerprint;
-use crowned::serve::records::{PostgresRecords, PostgresUrl, Records as _};
+use crowned::serve::records::PostgresUrl;
 use russh::keys::HashAlg;
 
-/// A node on the database at `url`, with a short lease and a short grace for a player who drops.
+/// A node on the database at `url`, with a short lease and the shortest grace for a player who drops.
 fn node(name: &str, url: &str) -> Server {
-    Server::start_with_files(
-        &format!("nodes-play-{name}"),
+    node_with(
+        name,
+        url,
         &[(
             "config/config.toml",
             "[server]\nidle-timeout = 600\nseat-grace = 5\n",
         )],
-        &["--records", url, "--node-name", name, "--lease-term", "2"],
     )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn flags_takebacks_claims_and_results_cross_nodes_as_on_one() {
-    let url = tokio::task::block_in_place(|| {
-        let postgres =
-            LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
-        postgres.fresh_database("nodes_play").expect("a database")
-    });
+    let url = fresh_database("nodes_play");
     let one = node("p1", &url);
     let two = node("p2", &url);
     let (ann_key, bob_key) = (new_key(), new_key());
@@ -82,27 +78,16 @@ async fn flags_takebacks_claims_and_results_cross_nodes_as_on_one() {
     // Both games are in the records, rated once each, and the node that ran neither prints them.
     let records_url: PostgresUrl = url.parse().expect("a URL");
     let ann_print = fingerprint(&ann_key);
-    let rated = || {
-        let url = records_url.clone();
-        let print = ann_print.clone();
-        async move {
-            tokio::task::spawn_blocking(move || {
-                PostgresRecords::connect(&url)
-                    .and_then(|mut records| records.rating(&print, "english"))
-                    .map(|(_, games)| games)
-                    .unwrap_or(0)
-            })
-            .await
-            .unwrap_or(0)
-        }
-    };
-    let deadline = Instant::now() + PATIENCE;
-    while rated().await < 2 {
-        assert!(Instant::now() < deadline, "both results rated: not in time");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    wait_until("both results rated", || async {
+        games_rated(&records_url, &ann_print).await >= 2
+    })
+    .await;
     tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(rated().await, 2, "each result rated once");
+    assert_eq!(
+        games_rated(&records_url, &ann_print).await,
+        2,
+        "each result rated once"
+    );
 
     let ann = connect(&two, &ann_key, "ann").await;
     let mut channel = ann.channel_open_session().await.expect("a session");
