@@ -183,7 +183,8 @@ impl MoveText {
         // in the same order (15x22x13 is not 15x24x31x22x13).
         let exact =
             |m: &Move| self.squares.first() == Some(&m.from()) && self.squares[1..] == m.path()[..];
-        let fits: &dyn Fn(&Move) -> bool = if routes.iter().any(exact) {
+        let written_exactly = routes.iter().any(exact);
+        let fits: &dyn Fn(&Move) -> bool = if written_exactly {
             &exact
         } else {
             &|m: &Move| self.fits_route(m)
@@ -208,6 +209,13 @@ impl MoveText {
             _ => same_kind,
         };
         match chosen.as_slice() {
+            // A route not written out is the one of its same-effect routes that the legal moves keep: the one a
+            // game played from them holds, so that a move written short is read back as the very move written.
+            [one] if !written_exactly && one.path().len() > 1 => Ok(pos
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.same_effect(one))
+                .unwrap_or(*one)),
             [one] => Ok(*one),
             [] => Err(self.explain_no_fit(pos, &fitting)),
             many => Err(MoveError::Ambiguous {
