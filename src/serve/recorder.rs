@@ -18,7 +18,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
@@ -30,9 +30,11 @@ use super::ids::{GameId, RoomCode};
 #[cfg(test)]
 use super::records::SqliteRecords;
 use super::records::{GameResult, NewGame, Records, RecordsError};
-use crate::engine::{Player, Players};
 use crate::game::AnyGame;
-use crate::store::{SavedGame, Store};
+
+mod filing;
+pub use filing::FiledHook;
+use filing::{OnFiled, file_for_players};
 
 /// How many jobs at most go into one transaction.
 const BATCH: usize = 512;
@@ -162,24 +164,6 @@ impl Job {
     /// Whether the job may be let go when too many wait: the next connection or clock note makes it good.
     fn can_wait_out(&self) -> bool {
         matches!(self, Job::Seen(_) | Job::Clocks { .. })
-    }
-}
-
-/// What is told of each player a finished game has just been filed for (when the server is one node of several,
-/// their folder is pushed to the others: see [`Recorder::on_filed`]).
-pub type FiledHook = Arc<dyn Fn(&Identity) + Send + Sync>;
-
-/// The hook the thread calls after a filing, once it is set.
-#[derive(Clone, Default)]
-struct OnFiled(Arc<OnceLock<FiledHook>>);
-
-impl std::fmt::Debug for OnFiled {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.get().is_some() {
-            "OnFiled(hook)"
-        } else {
-            "OnFiled(none)"
-        })
     }
 }
 
@@ -571,46 +555,6 @@ fn tamper_with(records: &mut dyn std::any::Any, tamper: fn(&SqliteRecords)) {
     if let Some(sqlite) = records.downcast_mut::<SqliteRecords>() {
         tamper(sqlite);
     }
-}
-
-/// Files `game` among the saved games of each of `people` (under `players`); those it could not file for (a
-/// failure is logged), to try again.
-fn file_for_players(
-    players: Option<&Path>,
-    filed: &OnFiled,
-    people: &[Identity],
-    game: &AnyGame,
-    name: &str,
-) -> Vec<Identity> {
-    let Some(players) = players else {
-        return Vec::new();
-    };
-    let saved = SavedGame {
-        game: game.clone(),
-        // Both sides were people; read back, the game is one to browse or continue at one keyboard.
-        players: Players {
-            black: Player::Human,
-            white: Player::Human,
-        },
-        file: None,
-        clock: None,
-    };
-    let mut left = Vec::new();
-    for person in people.iter().filter(|p| !p.is_guest()) {
-        let store = Store::under(&players.join(person.folder_name()));
-        match store.file_game(&saved, Some(name)) {
-            Ok(_) => {
-                if let Some(hook) = filed.0.get() {
-                    hook(person);
-                }
-            }
-            Err(e) => {
-                tracing::error!(player = %person.fingerprint, error = %e, "cannot file a finished game");
-                left.push(person.clone());
-            }
-        }
-    }
-    left
 }
 
 #[cfg(test)]
