@@ -13,9 +13,7 @@ use crowned::game::pdn::check_games;
 use crowned::lab::load::quantile;
 use crowned::lab::load_tables::{TableLoadConfig, TableLoadReport, TableServer, run_table_load};
 use crowned::lab::local_postgres::{Durability, LocalPostgres};
-use crowned::serve::records::{
-    PostgresRecords, PostgresUrl, Records as RecordsTrait, SqliteRecords,
-};
+use crowned::serve::records::{PostgresRecords, PostgresUrl, Records, SqliteRecords};
 
 use super::bench_serve::{Server, Usage, first_failure};
 
@@ -54,10 +52,10 @@ pub fn run(args: &BenchTablesArgs) -> Result<()> {
         think_ms: args.think,
     };
     if args.nodes == 1 {
-        bench_tables(&load, &Records::Embedded).map(|_| ())
+        bench_tables(&load, &Backend::Embedded).map(|_| ())
     } else {
         println!("== one node, embedded records (SQLite) ==");
-        let alone = bench_tables(&load, &Records::Embedded)?;
+        let alone = bench_tables(&load, &Backend::Embedded)?;
         println!();
         println!(
             "== {} nodes, one PostgreSQL (on this machine, syncing every commit) ==",
@@ -70,7 +68,7 @@ pub fn run(args: &BenchTablesArgs) -> Result<()> {
             .context("cannot make the nodes' database")?;
         let nodes = bench_tables(
             &load,
-            &Records::Nodes {
+            &Backend::Nodes {
                 url,
                 nodes: args.nodes as usize,
             },
@@ -97,7 +95,7 @@ struct TablesArgs {
 }
 
 /// Where the servers under load keep their records.
-enum Records {
+enum Backend {
     /// One server, its records embedded in its data folder.
     Embedded,
     /// `nodes` servers, one server to the players, on the PostgreSQL database at `url`.
@@ -112,10 +110,10 @@ struct Measured {
 
 /// Starts the servers (`crowned serve`, each on a loopback port of its own, in a scratch folder of its own),
 /// plays the games, stops the servers, checks their records and reports.
-fn bench_tables(args: &TablesArgs, records: &Records) -> Result<Measured> {
-    let count = match records {
-        Records::Embedded => 1,
-        Records::Nodes { nodes, .. } => *nodes,
+fn bench_tables(args: &TablesArgs, backend: &Backend) -> Result<Measured> {
+    let count = match backend {
+        Backend::Embedded => 1,
+        Backend::Nodes { nodes, .. } => *nodes,
     };
     let base = std::env::temp_dir().join(format!("crowned-bench-tables-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
@@ -124,9 +122,9 @@ fn bench_tables(args: &TablesArgs, records: &Records) -> Result<Measured> {
     for n in 1..=count {
         let home = base.join(format!("node{n}"));
         let name = format!("n{n}");
-        let extra: Vec<&str> = match records {
-            Records::Embedded => Vec::new(),
-            Records::Nodes { url, .. } => vec!["--records", url, "--node-name", &name],
+        let extra: Vec<&str> = match backend {
+            Backend::Embedded => Vec::new(),
+            Backend::Nodes { url, .. } => vec!["--records", url, "--node-name", &name],
         };
         // Every node may hold every connection: the load spreads them, but a node does not know that.
         match Server::start_with(&home, connections, &extra) {
@@ -138,7 +136,7 @@ fn bench_tables(args: &TablesArgs, records: &Records) -> Result<Measured> {
             }
         }
     }
-    let result = measure(&mut servers, &base, records, args);
+    let result = measure(&mut servers, &base, backend, args);
     servers.iter_mut().for_each(Server::stop);
     let _ = std::fs::remove_dir_all(&base);
     result
@@ -147,7 +145,7 @@ fn bench_tables(args: &TablesArgs, records: &Records) -> Result<Measured> {
 fn measure(
     servers: &mut [Server],
     base: &Path,
-    records: &Records,
+    backend: &Backend,
     args: &TablesArgs,
 ) -> Result<Measured> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -170,7 +168,7 @@ fn measure(
         patience: Duration::from_secs(120),
     };
     let before = total(servers.iter().map(Server::settled_usage))?;
-    let size_before = records_size(base, records)?;
+    let size_before = records_size(base, backend)?;
     let started = Instant::now();
     let (report, peak_kb) = runtime.block_on(async {
         let load = tokio::spawn(run_table_load(config));
@@ -191,14 +189,14 @@ fn measure(
         stop_gently(server)?;
     }
     print_load(args, &report, before, after, peak_kb, wall, servers.len());
-    let grown = records_size(base, records)?.saturating_sub(size_before);
-    match records {
-        Records::Embedded => {
+    let grown = records_size(base, backend)?.saturating_sub(size_before);
+    match backend {
+        Backend::Embedded => {
             let file = base.join("node1").join(EMBEDDED_RECORDS);
             let mut kept = SqliteRecords::open(&file).context("cannot open the records")?;
             check_records(&mut kept, grown, &report)?;
         }
-        Records::Nodes { url, .. } => {
+        Backend::Nodes { url, .. } => {
             let parsed: PostgresUrl = url.parse().context("the database's URL")?;
             let mut kept = PostgresRecords::connect(&parsed).context("cannot open the records")?;
             check_records(&mut kept, grown, &report)?;
@@ -234,9 +232,9 @@ fn total(usages: impl Iterator<Item = Result<Usage>>) -> Result<Usage> {
 const EMBEDDED_RECORDS: &str = "data/server/records.sqlite";
 
 /// The records' size on the disk, in bytes: the embedded file and its log, or the nodes' database.
-fn records_size(base: &Path, records: &Records) -> Result<u64> {
-    match records {
-        Records::Embedded => {
+fn records_size(base: &Path, backend: &Backend) -> Result<u64> {
+    match backend {
+        Backend::Embedded => {
             let file = base.join("node1").join(EMBEDDED_RECORDS);
             Ok(["", "-wal"]
                 .iter()
@@ -244,24 +242,18 @@ fn records_size(base: &Path, records: &Records) -> Result<u64> {
                 .map(|m| m.len())
                 .sum())
         }
-        Records::Nodes { url, .. } => database_size(url),
+        Backend::Nodes { url, .. } => database_size(url),
     }
 }
 
 /// The size of the database at `url` on the disk, in bytes.
 fn database_size(url: &str) -> Result<u64> {
-    let url = url.to_string();
-    // The blocking client runs a runtime of its own: on a thread of its own, away from any other.
-    std::thread::spawn(move || -> Result<u64> {
-        let mut client = postgres::Client::connect(&url, postgres::NoTls)
-            .context("cannot reach the nodes' database")?;
-        let row = client
-            .query_one("SELECT pg_database_size(current_database())", &[])
-            .context("cannot read the database's size")?;
-        Ok(u64::try_from(row.get::<_, i64>(0)).unwrap_or(0))
-    })
-    .join()
-    .map_err(|_| anyhow::anyhow!("the size query's thread failed"))?
+    let mut client = postgres::Client::connect(url, postgres::NoTls)
+        .context("cannot reach the nodes' database")?;
+    let row = client
+        .query_one("SELECT pg_database_size(current_database())", &[])
+        .context("cannot read the database's size")?;
+    Ok(u64::try_from(row.get::<_, i64>(0)).unwrap_or(0))
 }
 
 /// The two runs side by side: what spreading the games over nodes costs a move on its way.
@@ -366,11 +358,7 @@ fn print_load(
 }
 
 /// Every game the players finished is in the records once, with the result they saw, and replays.
-fn check_records(
-    records: &mut dyn RecordsTrait,
-    size: u64,
-    report: &TableLoadReport,
-) -> Result<()> {
+fn check_records(records: &mut dyn Records, size: u64, report: &TableLoadReport) -> Result<()> {
     let kept = records
         .finished_games()
         .context("cannot read the records")?;
