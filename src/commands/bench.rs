@@ -8,10 +8,11 @@ use anyhow::Result;
 use clap::Subcommand;
 use crowned::engine::{
     AnySituation, Engine, EngineConfig, Evaluation, Level, Limits, Situation, builtin_openings,
+    nnue,
 };
 use crowned::lab::{defined_openings, random_openings};
 use crowned::rules::defined::{DefinedBoard, DefinedId};
-use crowned::rules::{AnyPosition, GameType, Playable, Position, RulesVisitor, Variant};
+use crowned::rules::{AnyPosition, English, GameType, Playable, Position, RulesVisitor, Variant};
 
 use super::bench_serve::{self, BenchServeArgs};
 use super::bench_tables::{self, BenchTablesArgs};
@@ -167,6 +168,11 @@ impl RulesVisitor for Bench {
             rate(plain_nodes, plain_time) / 1e6,
         )?;
         if self.game_type == GameType::standard(Variant::English) {
+            let english: Vec<Position> = positions
+                .iter()
+                .filter_map(|p| English::unwrap(&R::wrap(*p)))
+                .collect();
+            evaluation_alone(&mut out, &english)?;
             let (nodes, time) = measure(
                 &positions,
                 Level::Max,
@@ -211,6 +217,74 @@ fn start_depth(
     Ok(())
 }
 
+/// Positions each evaluation is timed on: every position of the tree two plies deep below each bench position,
+/// in the order a search visits them, so that the network's sums are brought up to date as in a search.
+fn evaluation_walk(positions: &[Position]) -> Vec<(Position, usize)> {
+    fn visit(pos: &Position, ply: usize, out: &mut Vec<(Position, usize)>) {
+        out.push((*pos, ply));
+        if ply < 3 {
+            for m in pos.legal_moves() {
+                visit(&pos.play(&m), ply + 1, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for pos in positions {
+        visit(pos, 0, &mut out);
+    }
+    out
+}
+
+/// The time of one static evaluation, the network's (its sums brought up to date as the search does) and the
+/// hand-written one's, on the same positions: the fastest of [`REPEATS`] passes, each over all of them.
+fn evaluation_alone(out: &mut impl Write, positions: &[Position]) -> Result<()> {
+    let Some(net) = nnue::builtin() else {
+        return Ok(());
+    };
+    let walk = evaluation_walk(positions);
+    let mut cache = nnue::NetCache::new(net, 64);
+    let mut checksum = 0i64;
+    let network = fastest(|| {
+        cache.clear();
+        for (pos, ply) in &walk {
+            checksum += i64::from(cache.evaluate(pos, *ply));
+        }
+    });
+    let classic = fastest(|| {
+        for (pos, _) in &walk {
+            checksum += i64::from(crowned::engine::evaluate(pos));
+        }
+    });
+    let each = |time: Duration| time.as_secs_f64() * 1e9 / walk.len() as f64;
+    writeln!(
+        out,
+        "evaluation alone, {} positions of searched trees: the network {:.1} ns a position, the hand-written \
+         one {:.1} ns ({:.2}x){}",
+        walk.len(),
+        each(network),
+        each(classic),
+        each(network) / each(classic),
+        // Printed nowhere, but used: the evaluations cannot be optimised away.
+        if checksum == i64::MIN { "." } else { "" }
+    )?;
+    Ok(())
+}
+
+/// Passes a timing keeps the fastest of: a busy machine slows some passes, never speeds one up.
+const REPEATS: usize = 3;
+
+/// The least time `work` takes over [`REPEATS`] runs.
+fn fastest(mut work: impl FnMut()) -> Duration {
+    (0..REPEATS)
+        .map(|_| {
+            let started = Instant::now();
+            work();
+            started.elapsed()
+        })
+        .min()
+        .unwrap_or_default()
+}
+
 /// The start of the game type, then the openings.
 fn positions<R: Playable>(game_type: GameType) -> Vec<Position<R>> {
     let start = AnyPosition::start(game_type);
@@ -241,11 +315,14 @@ fn measure_any(
     let mut spent = Duration::ZERO;
     let mut engine = Engine::with_config(engine.clone());
     for situation in situations {
-        engine.clear();
-        let started = Instant::now();
-        let result = engine.think(situation, level, &Limits::depth(depth), 0, &mut |_| {});
-        spent += started.elapsed();
-        nodes += result.nodes;
+        let mut searched = 0;
+        spent += fastest(|| {
+            engine.clear();
+            searched = engine
+                .think(situation, level, &Limits::depth(depth), 0, &mut |_| {})
+                .nodes;
+        });
+        nodes += searched;
     }
     (nodes, spent)
 }
@@ -261,12 +338,15 @@ fn measure<R: Playable>(
     let mut spent = Duration::ZERO;
     let mut engine = Engine::with_config(engine.clone().with_evaluation(evaluation));
     for pos in positions {
-        engine.clear();
         let situation = Situation::at(*pos).into();
-        let started = Instant::now();
-        let result = engine.think(&situation, level, &Limits::depth(depth), 0, &mut |_| {});
-        spent += started.elapsed();
-        nodes += result.nodes;
+        let mut searched = 0;
+        spent += fastest(|| {
+            engine.clear();
+            searched = engine
+                .think(&situation, level, &Limits::depth(depth), 0, &mut |_| {})
+                .nodes;
+        });
+        nodes += searched;
     }
     (nodes, spent)
 }

@@ -1,6 +1,6 @@
 //! The pieces as the network sees them, and the first layer's sums for both views.
 
-use super::{HIDDEN, Network};
+use super::{Cpu, HIDDEN, INPUTS, Network};
 use crate::rules::position::compress;
 use crate::rules::{Color, English, Position, RuleSet};
 
@@ -75,54 +75,198 @@ pub struct Accumulator {
 impl Accumulator {
     /// The sums for `pieces`, from nothing.
     pub fn new(net: &Network, pieces: &Pieces) -> Accumulator {
+        Accumulator::new_on(Cpu::detect(), net, pieces)
+    }
+
+    /// [`Accumulator::new`] by the code for `cpu` (this machine's or less).
+    #[inline(always)]
+    pub(crate) fn new_on(cpu: Cpu, net: &Network, pieces: &Pieces) -> Accumulator {
         let mut acc = Accumulator {
             views: [net.first_bias; 2],
         };
-        for view in [Color::Black, Color::White] {
-            for f in pieces.features(view) {
-                add(&mut acc.views[view.index()], net.column(f));
-            }
-        }
+        acc.update_on(cpu, net, &Pieces::default(), pieces, None);
         acc
     }
 
     /// Moves the sums from the position of `from` to that of `to`: a column added for each piece that is new,
     /// one taken away for each piece that is gone.
-    #[inline]
     pub fn update(&mut self, net: &Network, from: &Pieces, to: &Pieces) {
-        for kind in 0..4 {
-            let (was, is) = (from.0[kind], to.0[kind]);
-            for square in squares_of(is & !was) {
-                for view in [Color::Black, Color::White] {
-                    add(
-                        &mut self.views[view.index()],
-                        net.column(feature(view, kind, square)),
-                    );
-                }
-            }
-            for square in squares_of(was & !is) {
-                for view in [Color::Black, Color::White] {
-                    sub(
-                        &mut self.views[view.index()],
-                        net.column(feature(view, kind, square)),
-                    );
-                }
+        self.update_on(Cpu::detect(), net, from, to, None);
+    }
+
+    /// Sets the sums to those of `to`, from `source`'s for `from`: as [`Accumulator::update`] on a copy of
+    /// `source`, in one pass instead of a copy and then an update.
+    pub fn update_from(&mut self, source: &Accumulator, net: &Network, from: &Pieces, to: &Pieces) {
+        self.update_on(Cpu::detect(), net, from, to, Some(source));
+    }
+
+    /// [`Accumulator::update`] (`source` `None`) or [`Accumulator::update_from`] by the code for `cpu`.
+    #[inline(always)]
+    pub(crate) fn update_on(
+        &mut self,
+        cpu: Cpu,
+        net: &Network,
+        from: &Pieces,
+        to: &Pieces,
+        source: Option<&Accumulator>,
+    ) {
+        let changes = Changes::between(from, to);
+        for view in [Color::Black, Color::White] {
+            let v = view.index();
+            let (sums, source) = (&mut self.views[v], source.map(|s| &s.views[v]));
+            match cpu {
+                // SAFETY: `Cpu`'s vector kinds are only made where the CPU has been found to support them;
+                // AVX-512 implies AVX2.
+                #[cfg(target_arch = "x86_64")]
+                Cpu::Avx2 | Cpu::Avx512 => unsafe { apply_avx2(net, &changes, view, sums, source) },
+                Cpu::Portable => apply_portable(net, &changes, view, sums, source),
             }
         }
     }
 }
 
-// Wrapping arithmetic: the true sums fit in 16 bits (the weights are bounded when trained), and wrapping is
-// exact modulo 2^16, so an intermediate sum out of range cannot spoil the result; it also vectorises cleanly.
+/// The pieces that differ between two sets, as features of Black's view: those that are new and those that are
+/// gone. A set has at most 32 pieces (one a square), so at most 32 of each.
+struct Changes {
+    added: [u8; 32],
+    added_len: usize,
+    removed: [u8; 32],
+    removed_len: usize,
+}
+
+impl Changes {
+    #[inline(always)]
+    fn between(from: &Pieces, to: &Pieces) -> Changes {
+        let mut changes = Changes {
+            added: [0; 32],
+            added_len: 0,
+            removed: [0; 32],
+            removed_len: 0,
+        };
+        // Pieces of a set are on distinct squares: at most 32 of them whatever their kinds, so the lists cannot
+        // overflow; the checks keep even a malformed set (two kinds on one square) from doing harm.
+        for kind in 0..4 {
+            let (was, is) = (from.0[kind], to.0[kind]);
+            for square in squares_of(is & !was) {
+                if changes.added_len < 32 {
+                    changes.added[changes.added_len] = feature(Color::Black, kind, square) as u8;
+                    changes.added_len += 1;
+                }
+            }
+            for square in squares_of(was & !is) {
+                if changes.removed_len < 32 {
+                    changes.removed[changes.removed_len] = feature(Color::Black, kind, square) as u8;
+                    changes.removed_len += 1;
+                }
+            }
+        }
+        changes
+    }
+
+    fn added(&self) -> &[u8] {
+        &self.added[..self.added_len]
+    }
+
+    fn removed(&self) -> &[u8] {
+        &self.removed[..self.removed_len]
+    }
+}
+
+/// The feature of `view` for a piece whose feature in Black's view is `black`: the same for Black; for White the
+/// kind's colour swapped (bit 6) and the square turned (`31 - square`, the low five bits flipped).
 #[inline(always)]
-fn add(sums: &mut [i16; HIDDEN], column: &[i16; HIDDEN]) {
+fn in_view(view: Color, black: u8) -> usize {
+    const _: () = assert!(INPUTS == 128);
+    match view {
+        Color::Black => usize::from(black),
+        Color::White => usize::from(black ^ 0b101_1111),
+    }
+}
+
+/// Sums taken together by the portable code: sixteen 16-bit lanes stay in registers across every column.
+const CHUNK: usize = 16;
+
+/// Applies `changes` to one view's sums, read from `source` (else from `sums` itself) and written to `sums`,
+/// a chunk of lanes at a time: each chunk is loaded and stored once however many columns change it.
+#[inline(always)]
+fn apply_portable(
+    net: &Network,
+    changes: &Changes,
+    view: Color,
+    sums: &mut [i16; HIDDEN],
+    source: Option<&[i16; HIDDEN]>,
+) {
+    let column = |f: &u8| net.column(in_view(view, *f)).as_chunks::<CHUNK>().0;
+    for chunk in 0..HIDDEN / CHUNK {
+        let mut lanes = source.unwrap_or(&*sums).as_chunks::<CHUNK>().0[chunk];
+        for f in changes.added() {
+            add(&mut lanes, &column(f)[chunk]);
+        }
+        for f in changes.removed() {
+            sub(&mut lanes, &column(f)[chunk]);
+        }
+        sums.as_chunks_mut::<CHUNK>().0[chunk] = lanes;
+    }
+}
+
+/// [`apply_portable`] with AVX2: the whole view's sums in eight registers while every column goes by.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn apply_avx2(
+    net: &Network,
+    changes: &Changes,
+    view: Color,
+    sums: &mut [i16; HIDDEN],
+    source: Option<&[i16; HIDDEN]>,
+) {
+    use std::arch::x86_64::{
+        __m256i, _mm256_add_epi16, _mm256_loadu_si256, _mm256_setzero_si256, _mm256_storeu_si256,
+        _mm256_sub_epi16,
+    };
+    const REGISTERS: usize = HIDDEN / 16;
+    let from = source.unwrap_or(&*sums).as_ptr();
+    let mut lanes = [_mm256_setzero_si256(); REGISTERS];
+    for (k, lane) in lanes.iter_mut().enumerate() {
+        // SAFETY: `16 * k + 16 <= HIDDEN`: sixteen `i16`s inside the sums read.
+        *lane = unsafe { _mm256_loadu_si256(from.add(16 * k).cast::<__m256i>()) };
+    }
+    for f in changes.added() {
+        let column = net.column(in_view(view, *f)).as_ptr();
+        for (k, lane) in lanes.iter_mut().enumerate() {
+            // SAFETY: as above, inside the column.
+            *lane = _mm256_add_epi16(*lane, unsafe {
+                _mm256_loadu_si256(column.add(16 * k).cast::<__m256i>())
+            });
+        }
+    }
+    for f in changes.removed() {
+        let column = net.column(in_view(view, *f)).as_ptr();
+        for (k, lane) in lanes.iter_mut().enumerate() {
+            // SAFETY: as above, inside the column.
+            *lane = _mm256_sub_epi16(*lane, unsafe {
+                _mm256_loadu_si256(column.add(16 * k).cast::<__m256i>())
+            });
+        }
+    }
+    let to = sums.as_mut_ptr();
+    for (k, lane) in lanes.iter().enumerate() {
+        // SAFETY: as above, inside the sums written.
+        unsafe { _mm256_storeu_si256(to.add(16 * k).cast::<__m256i>(), *lane) };
+    }
+}
+
+// Wrapping arithmetic: the true sums fit in 16 bits (the weights are bounded when trained), and wrapping is
+// exact modulo 2^16, so an intermediate sum out of range cannot spoil the result (the vector code wraps too);
+// it also vectorises cleanly.
+#[inline(always)]
+fn add(sums: &mut [i16; CHUNK], column: &[i16; CHUNK]) {
     for (s, w) in sums.iter_mut().zip(column) {
         *s = s.wrapping_add(*w);
     }
 }
 
 #[inline(always)]
-fn sub(sums: &mut [i16; HIDDEN], column: &[i16; HIDDEN]) {
+fn sub(sums: &mut [i16; CHUNK], column: &[i16; CHUNK]) {
     for (s, w) in sums.iter_mut().zip(column) {
         *s = s.wrapping_sub(*w);
     }

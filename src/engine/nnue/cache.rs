@@ -1,6 +1,6 @@
 //! The accumulators of a search, one slot per ply, each brought up to date from whichever kept one is nearest.
 
-use super::{Accumulator, Network, Pieces};
+use super::{Accumulator, Cpu, Network, Pieces};
 use crate::rules::{English, Position};
 
 /// One ply's accumulator and the pieces it is for.
@@ -20,6 +20,7 @@ struct Slot {
 /// sums once the differences are applied, so the choice costs speed, never correctness.
 pub struct NetCache {
     net: &'static Network,
+    cpu: Cpu,
     slots: Vec<Slot>,
     /// Accumulators built from nothing and brought up to date, for `crowned bench` and tests.
     refreshes: u64,
@@ -29,6 +30,11 @@ pub struct NetCache {
 impl NetCache {
     /// A cache for searches up to `plies` deep, evaluating with `net`.
     pub fn new(net: &'static Network, plies: usize) -> NetCache {
+        NetCache::on(Cpu::detect(), net, plies)
+    }
+
+    /// [`NetCache::new`] running the code for `cpu`, which must be this machine's or less ([`Cpu::available`]).
+    pub fn on(cpu: Cpu, net: &'static Network, plies: usize) -> NetCache {
         let empty = Slot {
             pieces: Pieces::default(),
             acc: Accumulator::new(net, &Pieces::default()),
@@ -36,6 +42,7 @@ impl NetCache {
         };
         NetCache {
             net,
+            cpu,
             slots: vec![empty; plies.max(1)],
             refreshes: 0,
             updates: 0,
@@ -50,6 +57,33 @@ impl NetCache {
     /// The network's score of `pos`, reached at `ply`, in hundredths of a man for the side to move.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position<English>, ply: usize) -> i32 {
+        match self.cpu {
+            // SAFETY: `Cpu`'s vector kinds are only made where the CPU has been found to support them.
+            #[cfg(target_arch = "x86_64")]
+            Cpu::Avx512 => unsafe { self.evaluate_avx512(pos, ply) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Cpu::Avx2 => unsafe { self.evaluate_avx2(pos, ply) },
+            Cpu::Portable => self.evaluate_on(Cpu::Portable, pos, ply),
+        }
+    }
+
+    /// [`NetCache::evaluate`], every step of it (finding the pieces, the sums, the layers) compiled for AVX2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn evaluate_avx2(&mut self, pos: &Position<English>, ply: usize) -> i32 {
+        self.evaluate_on(Cpu::Avx2, pos, ply)
+    }
+
+    /// [`NetCache::evaluate`] compiled for AVX-512.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    fn evaluate_avx512(&mut self, pos: &Position<English>, ply: usize) -> i32 {
+        self.evaluate_on(Cpu::Avx512, pos, ply)
+    }
+
+    #[inline(always)]
+    fn evaluate_on(&mut self, cpu: Cpu, pos: &Position<English>, ply: usize) -> i32 {
         let ply = ply.min(self.slots.len() - 1);
         let pieces = Pieces::of(pos);
         let rebuild = pieces.count();
@@ -65,22 +99,23 @@ impl NetCache {
         };
         if own_cost.min(parent_cost) >= rebuild {
             self.refreshes += 1;
-            self.slots[ply].acc = Accumulator::new(self.net, &pieces);
+            self.slots[ply].acc = Accumulator::new_on(cpu, self.net, &pieces);
+        } else if parent_cost < own_cost {
+            self.updates += 1;
+            let (before, after) = self.slots.split_at_mut(ply);
+            let parent = &before[ply - 1];
+            after[0]
+                .acc
+                .update_on(cpu, self.net, &parent.pieces, &pieces, Some(&parent.acc));
         } else {
             self.updates += 1;
-            if parent_cost < own_cost {
-                let (before, after) = self.slots.split_at_mut(ply);
-                let parent = &before[ply - 1];
-                after[0].acc.clone_from(&parent.acc);
-                after[0].pieces = parent.pieces;
-            }
             let slot = &mut self.slots[ply];
-            slot.acc.update(self.net, &slot.pieces, &pieces);
+            slot.acc.update_on(cpu, self.net, &slot.pieces, &pieces, None);
         }
         let slot = &mut self.slots[ply];
         slot.pieces = pieces;
         slot.filled = true;
-        self.net.evaluate(&slot.acc, pos.side_to_move())
+        self.net.evaluate_on(cpu, &slot.acc, pos.side_to_move())
     }
 
     /// Accumulators built from nothing and brought up to date so far.

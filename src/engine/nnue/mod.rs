@@ -8,9 +8,11 @@
 //! view and the other's, clipped to 0..1, feed a small dense layer ([`LAYER2`] units, clipped again) and one
 //! output: the score in hundredths of a man for the side to move.
 //!
-//! Inference is integers only (16-bit accumulators and weights, 32-bit dot products, written so that the
-//! compiler turns them into SIMD multiply-adds); the floating-point model it comes from is trained by
-//! `crowned tune net` (`lab::tune::net`), which writes the file compiled in here.
+//! Inference is integers only (16-bit accumulators and first-layer weights; 8-bit activations and second-layer
+//! weights, multiplied and added 32 pairs an instruction with AVX2; 32-bit dot products). The whole path from a
+//! position to its score is compiled twice, for AVX2 and for any CPU, and chosen once when a search starts. The
+//! floating-point model it comes from is trained by `crowned tune net` (`lab::tune::net`), which writes the file
+//! compiled in here.
 
 mod accumulator;
 mod cache;
@@ -19,6 +21,64 @@ mod network;
 pub use accumulator::{Accumulator, Pieces, feature};
 pub use cache::NetCache;
 pub use network::{Network, NetworkError, builtin};
+
+/// The instructions inference uses: the widest this machine has, found once by [`Cpu::detect`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cpu {
+    /// Code for any CPU of the target (SSE2 on x86-64).
+    Portable,
+    /// AVX2 (x86-64 from 2013 on): 32 bytes an instruction.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+    /// AVX-512 with its 8-bit dot products (VNNI; x86-64 servers from 2019, desktops from 2022): the second
+    /// layer 64 pairs an instruction, the rest as [`Cpu::Avx2`].
+    #[cfg(target_arch = "x86_64")]
+    Avx512,
+}
+
+impl Cpu {
+    /// The widest instructions this machine has.
+    pub fn detect() -> Cpu {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::is_x86_feature_detected as has;
+            if has!("avx512f") && has!("avx512bw") && has!("avx512vnni") {
+                return Cpu::Avx512;
+            }
+            if has!("avx2") {
+                return Cpu::Avx2;
+            }
+        }
+        Cpu::Portable
+    }
+
+    /// Every kind of code this machine can run, the portable one first: for tests that compare them.
+    pub fn available() -> Vec<Cpu> {
+        let best = Cpu::detect();
+        let mut cpus = vec![Cpu::Portable];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if best != Cpu::Portable {
+                cpus.push(Cpu::Avx2);
+            }
+            if best == Cpu::Avx512 {
+                cpus.push(Cpu::Avx512);
+            }
+        }
+        cpus
+    }
+
+    /// The name `crowned bench` reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Cpu::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Cpu::Avx2 => "AVX2",
+            #[cfg(target_arch = "x86_64")]
+            Cpu::Avx512 => "AVX-512 VNNI",
+        }
+    }
+}
 
 /// Which evaluation the full-strength search uses for English draughts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,8 +116,11 @@ pub const LAYER2: usize = 16;
 
 /// The first layer's activations, clipped to 0..1 in training, are whole numbers 0..=127 here.
 pub const ACTIVATION_ONE: i32 = 127;
-/// Second-layer weights are stored times this (a power of two: its division is a shift).
-pub const LAYER2_SCALE: i32 = 256;
+/// Second-layer weights are stored times this (a power of two: its division is a shift), in 8 bits: a trained
+/// weight must stay inside +-127/128, which training keeps ([`SECOND_LAYER_LIMIT`]).
+pub const LAYER2_SCALE: i32 = 128;
+/// The largest second-layer weight, so that times [`LAYER2_SCALE`] it fits in 8 bits.
+pub const SECOND_LAYER_LIMIT: f32 = 127.0 / LAYER2_SCALE as f32;
 /// The output layer's weights are stored times this.
 pub const OUTPUT_SCALE: i32 = 256;
 /// Bits of the second layer's scale, to shift its sums back to activations.

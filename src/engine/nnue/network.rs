@@ -4,13 +4,14 @@ use std::sync::LazyLock;
 
 use thiserror::Error;
 
-use super::{ACTIVATION_ONE, Accumulator, HIDDEN, INPUTS, LAYER2, LAYER2_SHIFT, OUTPUT_SCALE};
+use super::{ACTIVATION_ONE, Accumulator, Cpu, HIDDEN, INPUTS, LAYER2, LAYER2_SHIFT, OUTPUT_SCALE};
 use crate::rules::Color;
 
 /// The file's first bytes.
 const MAGIC: &[u8; 8] = b"CRWNNNUE";
-/// The format's version.
-const VERSION: u32 = 1;
+/// The format's version: 2 since the second layer's weights are 8-bit (version 1 had them 16-bit at twice the
+/// scale; the network compiled in was converted by halving them, rounded).
+const VERSION: u32 = 2;
 
 /// A network file that cannot be used.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -51,8 +52,8 @@ pub struct Network {
     /// First layer's biases, times [`ACTIVATION_ONE`].
     pub(crate) first_bias: [i16; HIDDEN],
     /// Second layer: for each unit, a weight for each of the side to move's activations then the other side's,
-    /// times [`super::LAYER2_SCALE`].
-    pub(crate) second: Box<[[i16; 2 * HIDDEN]; LAYER2]>,
+    /// times [`super::LAYER2_SCALE`]. Eight bits, so that the dot products take 32 pairs an instruction.
+    pub(crate) second: Box<[[i8; 2 * HIDDEN]; LAYER2]>,
     /// Second layer's biases, times `ACTIVATION_ONE * LAYER2_SCALE`.
     pub(crate) second_bias: [i32; LAYER2],
     /// Output weights, times [`OUTPUT_SCALE`].
@@ -94,14 +95,21 @@ impl Network {
     /// The score of the position whose sums are `acc`, in hundredths of a man for `side_to_move`.
     #[inline]
     pub fn evaluate(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU has just been found to support AVX2, the only requirement of the function.
-                return unsafe { self.evaluate_avx2(acc, side_to_move) };
-            }
+        self.evaluate_on(Cpu::detect(), acc, side_to_move)
+    }
+
+    /// [`Network::evaluate`] by the code for `cpu`, which must be this machine's or less ([`Cpu::detect`]).
+    #[inline(always)]
+    pub(crate) fn evaluate_on(&self, cpu: Cpu, acc: &Accumulator, side_to_move: Color) -> i32 {
+        match cpu {
+            // SAFETY: `Cpu`'s vector kinds are only made where the CPU has been found to support them.
+            #[cfg(target_arch = "x86_64")]
+            Cpu::Avx512 => unsafe { self.evaluate_avx512(acc, side_to_move) },
+            // SAFETY: as above.
+            #[cfg(target_arch = "x86_64")]
+            Cpu::Avx2 => unsafe { self.evaluate_avx2(acc, side_to_move) },
+            Cpu::Portable => self.evaluate_portable(acc, side_to_move),
         }
-        self.evaluate_portable(acc, side_to_move)
     }
 
     /// [`Network::evaluate`] compiled for any CPU of the target (SSE2 on x86-64).
@@ -110,6 +118,7 @@ impl Network {
         let mut sums = [0i32; LAYER2];
         for (sum, weights) in sums.iter_mut().zip(self.second.iter()) {
             *sum = input
+                .0
                 .iter()
                 .zip(weights)
                 .map(|(&x, &w)| i32::from(x) * i32::from(w))
@@ -119,36 +128,94 @@ impl Network {
     }
 
     /// [`Network::evaluate`] with AVX2: the second layer four units at a time, each slice of the input loaded
-    /// once for the four, multiplied and added sixteen pairs at a time, the four sums reduced together.
+    /// once for the four, 32 pairs of 8-bit numbers multiplied and added at a time, the four sums reduced
+    /// together.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn evaluate_avx2(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+    pub(crate) fn evaluate_avx2(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
         use std::arch::x86_64::{
             __m128i, __m256i, _mm_add_epi32, _mm_storeu_si128, _mm256_add_epi32,
             _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_hadd_epi32,
-            _mm256_loadu_si256, _mm256_madd_epi16, _mm256_setzero_si256,
+            _mm256_loadu_si256, _mm256_madd_epi16, _mm256_maddubs_epi16, _mm256_set1_epi16,
+            _mm256_setzero_si256,
         };
-        const LANES: usize = 16;
+        const LANES: usize = 32;
         const _: () = assert!((2 * HIDDEN).is_multiple_of(LANES) && LAYER2.is_multiple_of(4));
-        let input = clipped_input(acc, side_to_move);
+        let input = clipped_input_avx2(acc, side_to_move);
+        let ones = _mm256_set1_epi16(1);
         let mut sums = [0i32; LAYER2];
         for (rows, out) in self.second.chunks_exact(4).zip(sums.chunks_exact_mut(4)) {
             let mut acc = [_mm256_setzero_si256(); 4];
             for start in (0..2 * HIDDEN).step_by(LANES) {
                 // SAFETY: `start + LANES <= 2 * HIDDEN`, the length of the input and of every row, so each
-                // unaligned load reads sixteen `i16`s inside its array.
-                let x = unsafe { _mm256_loadu_si256(input.as_ptr().add(start).cast::<__m256i>()) };
+                // unaligned load reads 32 bytes inside its array.
+                let x =
+                    unsafe { _mm256_loadu_si256(input.0.as_ptr().add(start).cast::<__m256i>()) };
                 for (a, row) in acc.iter_mut().zip(rows) {
                     // SAFETY: as above.
                     let w =
                         unsafe { _mm256_loadu_si256(row.as_ptr().add(start).cast::<__m256i>()) };
-                    *a = _mm256_add_epi32(*a, _mm256_madd_epi16(x, w));
+                    // Activation (0..=127) times weight, pairs added into 16 bits: exact, as
+                    // 2 x 127 x 128 < 2^15, so the instruction's saturation never applies. Then pairs of
+                    // those into 32 bits.
+                    let pairs = _mm256_maddubs_epi16(x, w);
+                    *a = _mm256_add_epi32(*a, _mm256_madd_epi16(pairs, ones));
                 }
             }
             // Pairwise adds within each 128-bit half leave each row's half-sum in one lane; the halves are added.
             let pairs = _mm256_hadd_epi32(
                 _mm256_hadd_epi32(acc[0], acc[1]),
                 _mm256_hadd_epi32(acc[2], acc[3]),
+            );
+            let four = _mm_add_epi32(
+                _mm256_castsi256_si128(pairs),
+                _mm256_extracti128_si256::<1>(pairs),
+            );
+            // SAFETY: `out` is four `i32`s, the sixteen bytes stored.
+            unsafe { _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), four) };
+        }
+        self.output_of(&sums)
+    }
+
+    /// [`Network::evaluate`] with AVX-512 VNNI: each unit's sum is four instructions, each the dot products of 64
+    /// activations with 64 weights in groups of four, added into sixteen 32-bit lanes.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    pub(crate) fn evaluate_avx512(&self, acc: &Accumulator, side_to_move: Color) -> i32 {
+        use std::arch::x86_64::{
+            __m128i, __m512i, _mm_add_epi32, _mm_storeu_si128, _mm256_add_epi32,
+            _mm256_castsi256_si128, _mm256_extracti128_si256, _mm256_hadd_epi32,
+            _mm512_castsi512_si256, _mm512_dpbusd_epi32, _mm512_extracti64x4_epi64,
+            _mm512_loadu_si512, _mm512_setzero_si512,
+        };
+        const LANES: usize = 64;
+        const STEPS: usize = 2 * HIDDEN / LANES;
+        const _: () = assert!((2 * HIDDEN).is_multiple_of(LANES) && LAYER2.is_multiple_of(4));
+        let input = clipped_input_avx2(acc, side_to_move);
+        let mut x = [_mm512_setzero_si512(); STEPS];
+        for (step, x) in x.iter_mut().enumerate() {
+            // SAFETY: `LANES * step + LANES <= 2 * HIDDEN`: 64 bytes inside the input.
+            *x = unsafe { _mm512_loadu_si512(input.0.as_ptr().add(LANES * step).cast::<__m512i>()) };
+        }
+        let mut sums = [0i32; LAYER2];
+        for (rows, out) in self.second.chunks_exact(4).zip(sums.chunks_exact_mut(4)) {
+            let mut halves = [_mm512_castsi512_si256(_mm512_setzero_si512()); 4];
+            for (half, row) in halves.iter_mut().zip(rows) {
+                let mut a = _mm512_setzero_si512();
+                for (step, &x) in x.iter().enumerate() {
+                    // SAFETY: as above, inside the row.
+                    let w =
+                        unsafe { _mm512_loadu_si512(row.as_ptr().add(LANES * step).cast::<__m512i>()) };
+                    a = _mm512_dpbusd_epi32(a, x, w);
+                }
+                *half = _mm256_add_epi32(
+                    _mm512_castsi512_si256(a),
+                    _mm512_extracti64x4_epi64::<1>(a),
+                );
+            }
+            let pairs = _mm256_hadd_epi32(
+                _mm256_hadd_epi32(halves[0], halves[1]),
+                _mm256_hadd_epi32(halves[2], halves[3]),
             );
             let four = _mm_add_epi32(
                 _mm256_castsi256_si128(pairs),
@@ -213,7 +280,7 @@ impl Network {
         net.second
             .iter_mut()
             .flatten()
-            .for_each(|w| *w = reader.i16());
+            .for_each(|w| *w = reader.i8());
         net.second_bias.iter_mut().for_each(|w| *w = reader.i32());
         net.output.iter_mut().for_each(|w| *w = reader.i32());
         net.output_bias = reader.i32();
@@ -245,20 +312,58 @@ impl Network {
     /// Bytes of a network file of this build's dimensions.
     const fn file_len() -> usize {
         let header = MAGIC.len() + 4 * 4;
-        let sixteen = INPUTS * HIDDEN + HIDDEN + LAYER2 * 2 * HIDDEN;
+        let eight = LAYER2 * 2 * HIDDEN;
+        let sixteen = INPUTS * HIDDEN + HIDDEN;
         let thirty_two = 2 * LAYER2 + 1;
-        header + 2 * sixteen + 4 * thirty_two + 8
+        header + eight + 2 * sixteen + 4 * thirty_two + 8
     }
 }
 
+/// The second layer's input: the first layer's activations, 0..=127, the side to move's view then the other's.
+#[repr(align(32))]
+struct Input([u8; 2 * HIDDEN]);
+
 /// The side to move's view first, then the other side's, clipped to 0..=127.
 #[inline(always)]
-fn clipped_input(acc: &Accumulator, side_to_move: Color) -> [i16; 2 * HIDDEN] {
-    let mut input = [0i16; 2 * HIDDEN];
+fn clipped_input(acc: &Accumulator, side_to_move: Color) -> Input {
+    let mut input = Input([0; 2 * HIDDEN]);
     let views = [side_to_move.index(), side_to_move.opponent().index()];
-    for (half, view) in input.chunks_exact_mut(HIDDEN).zip(views) {
+    for (half, view) in input.0.chunks_exact_mut(HIDDEN).zip(views) {
         for (x, &s) in half.iter_mut().zip(&acc.views[view]) {
-            *x = s.clamp(0, ACTIVATION_ONE as i16);
+            *x = s.clamp(0, ACTIVATION_ONE as i16) as u8;
+        }
+    }
+    input
+}
+
+/// [`clipped_input`] with AVX2, 32 sums at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn clipped_input_avx2(acc: &Accumulator, side_to_move: Color) -> Input {
+    use std::arch::x86_64::{
+        __m256i, _mm256_loadu_si256, _mm256_max_epi8, _mm256_packs_epi16, _mm256_permute4x64_epi64,
+        _mm256_setzero_si256, _mm256_storeu_si256,
+    };
+    const _: () = assert!(ACTIVATION_ONE == i8::MAX as i32 && HIDDEN.is_multiple_of(32));
+    let mut input = Input([0; 2 * HIDDEN]);
+    let views = [side_to_move.index(), side_to_move.opponent().index()];
+    let zero = _mm256_setzero_si256();
+    for (half, view) in input.0.chunks_exact_mut(HIDDEN).zip(views) {
+        let sums = &acc.views[view];
+        for start in (0..HIDDEN).step_by(32) {
+            // SAFETY: `start + 32 <= HIDDEN`: both loads read sixteen `i16`s inside the view's sums.
+            let (low, high) = unsafe {
+                (
+                    _mm256_loadu_si256(sums.as_ptr().add(start).cast::<__m256i>()),
+                    _mm256_loadu_si256(sums.as_ptr().add(start + 16).cast::<__m256i>()),
+                )
+            };
+            // Saturated to -128..=127 (the clip's top is 127), negatives then to 0. The packing interleaves the
+            // two inputs by 128-bit lane; the permutation puts the four quarters back in order.
+            let packed = _mm256_max_epi8(_mm256_packs_epi16(low, high), zero);
+            let ordered = _mm256_permute4x64_epi64::<0b11_01_10_00>(packed);
+            // SAFETY: `start + 32 <= HIDDEN`, the length of `half`: 32 bytes stored inside it.
+            unsafe { _mm256_storeu_si256(half.as_mut_ptr().add(start).cast::<__m256i>(), ordered) };
         }
     }
     input
@@ -293,6 +398,10 @@ impl Reader<'_> {
 
     fn u32(&mut self) -> u32 {
         u32::from_le_bytes(self.take())
+    }
+
+    fn i8(&mut self) -> i8 {
+        i8::from_le_bytes(self.take())
     }
 
     fn i16(&mut self) -> i16 {

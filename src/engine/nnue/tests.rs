@@ -17,7 +17,7 @@ fn random_network(seed: u64) -> Network {
     net.second
         .iter_mut()
         .flatten()
-        .for_each(|w| *w = small(200) as i16);
+        .for_each(|w| *w = small(127) as i8);
     net.second_bias.iter_mut().for_each(|w| *w = small(20_000));
     net.output.iter_mut().for_each(|w| *w = small(2000));
     net.output_bias = small(50_000);
@@ -107,6 +107,50 @@ fn a_network_file_round_trips_and_damage_is_refused() {
     }
 }
 
+/// The first layer's sums for `pieces` the plainest way: each view's bias and its features' columns, added one by
+/// one in 32 bits and brought back to 16 (as the wrapping arithmetic of the fast code must give).
+fn plain_sums(net: &Network, pieces: &Pieces) -> Accumulator {
+    let mut views = [[0i16; HIDDEN]; 2];
+    for view in [Color::Black, Color::White] {
+        for (h, sum) in views[view.index()].iter_mut().enumerate() {
+            let total: i32 = i32::from(net.first_bias[h])
+                + pieces
+                    .features(view)
+                    .map(|f| i32::from(net.first[f][h]))
+                    .sum::<i32>();
+            *sum = total as i16;
+        }
+    }
+    Accumulator { views }
+}
+
+#[test]
+fn every_cpu_s_sums_equal_the_plain_ones() {
+    let net = random_network(29);
+    for cpu in Cpu::available() {
+        for seed in 0..10 {
+            let positions = walk(seed, 150);
+            let mut acc = Accumulator::new_on(cpu, &net, &Pieces::of(&positions[0]));
+            assert_eq!(acc, plain_sums(&net, &Pieces::of(&positions[0])), "{cpu:?}");
+            for pair in positions.windows(2) {
+                let (from, to) = (Pieces::of(&pair[0]), Pieces::of(&pair[1]));
+                let mut copy = Accumulator::new_on(cpu, &net, &Pieces::default());
+                copy.update_on(cpu, &net, &from, &to, Some(&acc));
+                acc.update_on(cpu, &net, &from, &to, None);
+                assert_eq!(acc, plain_sums(&net, &to), "{cpu:?}, seed {seed}");
+                assert_eq!(copy, acc, "{cpu:?}, seed {seed}");
+            }
+        }
+        // A full board of 32 pieces, from nothing and from an empty one: the most columns one update applies.
+        let pieces = Pieces([0x0000_00ff, 0x0000_ff00, 0x00ff_0000, 0xff00_0000]);
+        assert_eq!(pieces.count(), 32);
+        assert_eq!(
+            Accumulator::new_on(cpu, &net, &pieces),
+            plain_sums(&net, &pieces)
+        );
+    }
+}
+
 #[test]
 fn updated_accumulators_equal_ones_built_from_nothing() {
     let net = random_network(5);
@@ -129,10 +173,16 @@ fn updated_accumulators_equal_ones_built_from_nothing() {
 #[test]
 fn the_cache_scores_every_position_as_a_fresh_evaluation_does() {
     let net = leaked(random_network(7));
-    let mut cache = NetCache::new(net, 64);
     let fresh = |pos: &Position<English>| {
-        net.evaluate(&Accumulator::new(net, &Pieces::of(pos)), pos.side_to_move())
+        net.evaluate_portable(&plain_sums(net, &Pieces::of(pos)), pos.side_to_move())
     };
+    for cpu in Cpu::available() {
+        let mut cache = NetCache::on(cpu, net, 64);
+        cache_agrees(&mut cache, fresh);
+    }
+}
+
+fn cache_agrees(cache: &mut NetCache, fresh: impl Fn(&Position<English>) -> i32) {
     for seed in 0..10 {
         // As a search visits them: down a line, and at each step every child (siblings of one another).
         for (ply, pos) in walk(seed, 60).iter().enumerate() {
@@ -170,10 +220,35 @@ fn both_colours_see_the_same_position_the_same_way() {
 #[test]
 fn the_vector_paths_agree_with_the_portable_one() {
     let net = random_network(19);
-    for pos in walk(23, 150) {
-        let acc = Accumulator::new(&net, &Pieces::of(&pos));
-        let side = pos.side_to_move();
-        assert_eq!(net.evaluate(&acc, side), net.evaluate_portable(&acc, side));
+    let mut rng = Rng::new(31);
+    let mut accumulators: Vec<(Accumulator, Color)> = walk(23, 150)
+        .iter()
+        .map(|pos| (Accumulator::new(&net, &Pieces::of(pos)), pos.side_to_move()))
+        .collect();
+    // Sums anywhere in 16 bits (far past both ends of the clip), and every sum at each extreme.
+    for _ in 0..200 {
+        let mut acc = accumulators[0].0.clone();
+        for sum in acc.views.iter_mut().flatten() {
+            *sum = (rng.below(1 << 16) as i32 - (1 << 15)) as i16;
+        }
+        accumulators.push((acc, Color::White));
+    }
+    for extreme in [i16::MIN, -1, 0, 127, 128, i16::MAX] {
+        let mut acc = accumulators[0].0.clone();
+        acc.views.iter_mut().flatten().for_each(|s| *s = extreme);
+        accumulators.push((acc, Color::Black));
+    }
+    let mut extremes = random_network(37);
+    extremes.second.iter_mut().flatten().for_each(|w| *w = i8::MIN);
+    let mut top = random_network(41);
+    top.second.iter_mut().flatten().for_each(|w| *w = i8::MAX);
+    for net in [&net, &extremes, &top] {
+        for (acc, side) in &accumulators {
+            let portable = net.evaluate_portable(acc, *side);
+            for cpu in Cpu::available() {
+                assert_eq!(net.evaluate_on(cpu, acc, *side), portable, "{cpu:?}");
+            }
+        }
     }
 }
 

@@ -4,6 +4,7 @@
 use crate::engine::Rng;
 use crate::engine::nnue::{
     ACTIVATION_ONE, FIRST_LAYER_LIMIT, HIDDEN, INPUTS, LAYER2, LAYER2_SCALE, Network, OUTPUT_SCALE,
+    SECOND_LAYER_LIMIT,
 };
 
 /// Where each layer's parameters start in the flat parameter vector.
@@ -149,11 +150,14 @@ impl FloatNet {
         error * error
     }
 
-    /// Keeps the first layer's weights inside the range its integers can hold.
+    /// Keeps the first two layers' weights inside the ranges their integers can hold.
     pub(crate) fn clip(&mut self) {
         self.params[FIRST..SECOND]
             .iter_mut()
             .for_each(|w| *w = w.clamp(-FIRST_LAYER_LIMIT, FIRST_LAYER_LIMIT));
+        self.params[SECOND..SECOND_BIAS]
+            .iter_mut()
+            .for_each(|w| *w = w.clamp(-SECOND_LAYER_LIMIT, SECOND_LAYER_LIMIT));
     }
 
     /// The network in the integers inference uses.
@@ -161,6 +165,7 @@ impl FloatNet {
         let p = &self.params;
         let one = ACTIVATION_ONE as f32;
         let to_i16 = |x: f32| x.round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
+        let to_i8 = |x: f32| x.round().clamp(f32::from(i8::MIN), f32::from(i8::MAX)) as i8;
         let to_i32 = |x: f32| x.round() as i32;
         let mut net = Network::zeroed();
         for (f, column) in net.first.iter_mut().enumerate() {
@@ -174,7 +179,7 @@ impl FloatNet {
         let second = LAYER2_SCALE as f32;
         for (j, row) in net.second.iter_mut().enumerate() {
             for (i, w) in row.iter_mut().enumerate() {
-                *w = to_i16(p[SECOND + j * 2 * HIDDEN + i] * second);
+                *w = to_i8(p[SECOND + j * 2 * HIDDEN + i] * second);
             }
             net.second_bias[j] = to_i32(p[SECOND_BIAS + j] * one * second);
             net.output[j] = to_i32(p[OUTPUT + j] * OUTPUT_SCALE as f32);
