@@ -258,9 +258,10 @@ fn evaluation_alone(out: &mut impl Write, positions: &[Position]) -> Result<()> 
     let each = |time: Duration| time.as_secs_f64() * 1e9 / walk.len() as f64;
     writeln!(
         out,
-        "evaluation alone, {} positions of searched trees: the network {:.1} ns a position, the hand-written \
-         one {:.1} ns ({:.2}x){}",
+        "evaluation alone, {} positions of searched trees: the network ({}) {:.1} ns a position, the \
+         hand-written one {:.1} ns ({:.2}x){}",
         walk.len(),
+        nnue::Cpu::detect().name(),
         each(network),
         each(classic),
         each(network) / each(classic),
