@@ -11,6 +11,7 @@ use crowned::rules::SquareStyle;
 use crowned::ui::{PieceStyle, ThemeName};
 
 use crate::commands::bench::BenchArgs;
+use crate::commands::book::BookArgs;
 use crate::commands::egdb::EgdbArgs;
 use crate::commands::hub::HubArgs;
 use crate::commands::matches::MatchArgs;
@@ -167,6 +168,8 @@ pub(crate) enum Command {
     Tune(TuneArgs),
     /// Endgame databases for English draughts: build them, see what is there, look a position up.
     Egdb(EgdbArgs),
+    /// Opening books for English draughts: build one by crowned's own analysis, look positions up in one.
+    Book(BookArgs),
     /// Speak the Hub protocol on standard input and output: the engine protocol of Scan, which draughts GUIs
     /// and tools such as pydraughts use (set-param name=variant value=english|normal|russian|...).
     Hub(HubArgs),

@@ -59,6 +59,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Serve(args)) => commands::serve::run(args),
         Some(Command::Tune(args)) => commands::tune::run(args),
         Some(Command::Egdb(args)) => commands::egdb::run(args),
+        Some(Command::Book(args)) => commands::book::run(args),
         Some(Command::Hub(args)) => commands::hub::run(args),
         Some(Command::Perft(args)) => commands::perft::run(args, &board),
         Some(Command::Variant(args)) => commands::variant::run(args),

@@ -21,6 +21,9 @@ pub struct HubArgs {
     /// --param futility-margin=70" --b-hub "crowned hub" --sprt ...`.
     #[arg(long = "param", value_name = "NAME=VALUE")]
     params: Vec<String>,
+    /// An opening book (`crowned book build`) full strength plays from where it holds the position.
+    #[arg(long, value_name = "FILE")]
+    book: Option<std::path::PathBuf>,
 }
 
 /// `crowned hub`: speaks the protocol on standard input and output until the GUI quits.
@@ -38,6 +41,7 @@ pub fn run(args: HubArgs) -> Result<ExitCode> {
             .unwrap_or_default(),
         egdb: super::databases(),
         params,
+        book: args.book.as_deref().map(super::book::read).transpose()?,
     };
     hub::serve_with(std::io::stdin(), std::io::stdout().lock(), options)
         .context("the conversation with the GUI failed")?;

@@ -13,6 +13,7 @@ use crowned::store::Store;
 pub mod bench;
 pub mod bench_serve;
 pub mod bench_tables;
+pub mod book;
 pub mod egdb;
 pub mod hub;
 pub mod matches;

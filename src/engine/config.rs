@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use super::book::Book;
 use super::egdb::Egdb;
 use super::nnue::Evaluation;
 use super::search_params::SearchParams;
@@ -30,6 +31,8 @@ pub struct EngineConfig {
     pub evaluation: Evaluation,
     /// The search's margins and reductions.
     pub params: SearchParams,
+    /// An opening book `max` plays from at once where it holds the position (English draughts only).
+    pub book: Option<Arc<Book>>,
 }
 
 impl Default for EngineConfig {
@@ -40,6 +43,7 @@ impl Default for EngineConfig {
             egdb: None,
             evaluation: Evaluation::default(),
             params: SearchParams::default(),
+            book: None,
         }
     }
 }
@@ -66,6 +70,11 @@ impl EngineConfig {
     /// This setup evaluating with `evaluation`.
     pub fn with_evaluation(self, evaluation: Evaluation) -> EngineConfig {
         EngineConfig { evaluation, ..self }
+    }
+
+    /// This setup with the opening book `book` (or none).
+    pub fn with_book(self, book: Option<Arc<Book>>) -> EngineConfig {
+        EngineConfig { book, ..self }
     }
 
     /// This setup searching with `params`.

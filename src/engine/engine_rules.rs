@@ -5,6 +5,7 @@
 //! run on several threads; the other rule sets share the generic evaluation of [`super::variants`] and search on
 //! one thread. The choice is made when the code is compiled for each rule set, so the search pays nothing for it.
 
+use super::book::Book;
 use super::egdb::{DbValue, Egdb};
 use super::nnue::{self, Evaluation, NetCache};
 use super::races::Races;
@@ -65,6 +66,12 @@ pub trait EngineRules: Playable {
         None
     }
 
+    /// The move an opening book gives for `pos`, where the rule set has books and the book holds it.
+    fn book_move(book: Option<&Book>, pos: &Position<Self>) -> Option<SearchResult> {
+        let _ = (book, pos);
+        None
+    }
+
     /// The move the databases choose at the root in a won or lost position; a drawn one is left to the
     /// search, which keeps the draw and looks for the opponent's mistakes.
     fn database_move(db: Option<&Egdb>, pos: &Position<Self>) -> Option<SearchResult> {
@@ -108,6 +115,17 @@ impl EngineRules for English {
             return None;
         }
         db.probe_quiet(pos)
+    }
+
+    fn book_move(book: Option<&Book>, pos: &Position) -> Option<SearchResult> {
+        let (best, value) = book?.best(pos)?;
+        Some(SearchResult {
+            best: Some(best),
+            score: Score::Centi(value),
+            depth: 0,
+            nodes: 0,
+            pv: vec![best],
+        })
     }
 
     fn database_move(db: Option<&Egdb>, pos: &Position) -> Option<SearchResult> {

@@ -14,6 +14,7 @@
 //! This module holds what plays. The tools around it (matches and their SPRT, tuning and training, the endgame
 //! database build, the Hub client) are in `lab`, which depends on the engine and never the other way round.
 
+pub mod book;
 mod config;
 mod defined;
 mod defined_eval;

@@ -205,7 +205,13 @@ impl Engine {
         parallel: bool,
         progress: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
-        if let Some(result) = R::database_move(self.config.egdb.as_deref(), &situation.position) {
+        // Full strength plays from its book where it has one (and databases come first: they know).
+        let book = || {
+            let book = parallel.then_some(self.config.book.as_deref()).flatten();
+            R::book_move(book, &situation.position)
+        };
+        let known = R::database_move(self.config.egdb.as_deref(), &situation.position);
+        if let Some(result) = known.or_else(book) {
             progress(&Progress {
                 depth: 0,
                 score: result.score,

@@ -16,6 +16,7 @@
 //! Nothing here is needed to play: the lab depends on [`engine`](crate::engine) (and the load clients on
 //! [`serve`](crate::serve)), never the other way round.
 
+pub mod book_build;
 pub mod egdb_build;
 #[cfg(test)]
 mod egdb_tests;

@@ -4,6 +4,8 @@
 
 #[path = "../cli.rs"]
 mod cli;
+#[path = "../cli_book.rs"]
+mod cli_book;
 #[path = "../cli_egdb.rs"]
 mod cli_egdb;
 #[path = "../cli_match.rs"]

@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use super::notation::{find_move, move_text, parse_position};
 use super::syntax::Line;
+use crate::engine::book::Book;
 use crate::engine::egdb::Egdb;
 use crate::engine::time_plan::TimePlan;
 use crate::engine::{
@@ -55,6 +56,8 @@ pub struct HubOptions {
     pub egdb: Option<Arc<Egdb>>,
     /// The search's parameters (each also set by its name with `set-param`).
     pub params: SearchParams,
+    /// An opening book full strength plays from.
+    pub book: Option<Arc<Book>>,
 }
 
 impl Default for HubOptions {
@@ -64,6 +67,7 @@ impl Default for HubOptions {
             evaluation: Evaluation::default(),
             egdb: None,
             params: SearchParams::default(),
+            book: None,
         }
     }
 }
@@ -87,6 +91,7 @@ pub fn serve_with(
     server.evaluation = options.evaluation;
     server.egdb = options.egdb;
     server.params = options.params;
+    server.book = options.book;
     server.run(&inbox, &mut output)
 }
 
@@ -151,6 +156,7 @@ struct Server {
     evaluation: Evaluation,
     egdb: Option<Arc<Egdb>>,
     params: SearchParams,
+    book: Option<Arc<Book>>,
     /// The engine between searches (a search has it on its thread).
     engine: Option<Engine>,
     situation: Option<AnySituation>,
@@ -180,6 +186,7 @@ impl Server {
             evaluation: Evaluation::default(),
             egdb: None,
             params: SearchParams::default(),
+            book: None,
             engine: None,
             situation: None,
             limits: Limits::default(),
@@ -375,6 +382,7 @@ impl Server {
         let (megabytes, threads, evaluation) = (self.hash_megabytes, self.threads, self.evaluation);
         let params = self.params;
         let egdb = self.egdb.clone();
+        let book = self.book.clone();
         self.engine.get_or_insert_with(|| {
             Engine::with_config(
                 EngineConfig::default()
@@ -382,7 +390,8 @@ impl Server {
                     .with_threads(threads)
                     .with_evaluation(evaluation)
                     .with_params(params)
-                    .with_egdb(egdb),
+                    .with_egdb(egdb)
+                    .with_book(book),
             )
         })
     }

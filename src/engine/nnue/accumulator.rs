@@ -155,7 +155,8 @@ impl Changes {
             }
             for square in squares_of(was & !is) {
                 if changes.removed_len < 32 {
-                    changes.removed[changes.removed_len] = feature(Color::Black, kind, square) as u8;
+                    changes.removed[changes.removed_len] =
+                        feature(Color::Black, kind, square) as u8;
                     changes.removed_len += 1;
                 }
             }

@@ -110,7 +110,8 @@ impl NetCache {
         } else {
             self.updates += 1;
             let slot = &mut self.slots[ply];
-            slot.acc.update_on(cpu, self.net, &slot.pieces, &pieces, None);
+            slot.acc
+                .update_on(cpu, self.net, &slot.pieces, &pieces, None);
         }
         let slot = &mut self.slots[ply];
         slot.pieces = pieces;

@@ -195,7 +195,8 @@ impl Network {
         let mut x = [_mm512_setzero_si512(); STEPS];
         for (step, x) in x.iter_mut().enumerate() {
             // SAFETY: `LANES * step + LANES <= 2 * HIDDEN`: 64 bytes inside the input.
-            *x = unsafe { _mm512_loadu_si512(input.0.as_ptr().add(LANES * step).cast::<__m512i>()) };
+            *x =
+                unsafe { _mm512_loadu_si512(input.0.as_ptr().add(LANES * step).cast::<__m512i>()) };
         }
         let mut sums = [0i32; LAYER2];
         for (rows, out) in self.second.chunks_exact(4).zip(sums.chunks_exact_mut(4)) {
@@ -204,14 +205,13 @@ impl Network {
                 let mut a = _mm512_setzero_si512();
                 for (step, &x) in x.iter().enumerate() {
                     // SAFETY: as above, inside the row.
-                    let w =
-                        unsafe { _mm512_loadu_si512(row.as_ptr().add(LANES * step).cast::<__m512i>()) };
+                    let w = unsafe {
+                        _mm512_loadu_si512(row.as_ptr().add(LANES * step).cast::<__m512i>())
+                    };
                     a = _mm512_dpbusd_epi32(a, x, w);
                 }
-                *half = _mm256_add_epi32(
-                    _mm512_castsi512_si256(a),
-                    _mm512_extracti64x4_epi64::<1>(a),
-                );
+                *half =
+                    _mm256_add_epi32(_mm512_castsi512_si256(a), _mm512_extracti64x4_epi64::<1>(a));
             }
             let pairs = _mm256_hadd_epi32(
                 _mm256_hadd_epi32(halves[0], halves[1]),

@@ -239,7 +239,11 @@ fn the_vector_paths_agree_with_the_portable_one() {
         accumulators.push((acc, Color::Black));
     }
     let mut extremes = random_network(37);
-    extremes.second.iter_mut().flatten().for_each(|w| *w = i8::MIN);
+    extremes
+        .second
+        .iter_mut()
+        .flatten()
+        .for_each(|w| *w = i8::MIN);
     let mut top = random_network(41);
     top.second.iter_mut().flatten().for_each(|w| *w = i8::MAX);
     for net in [&net, &extremes, &top] {
