@@ -33,6 +33,7 @@ mod seating;
 mod sharing;
 pub mod tables;
 pub mod text;
+pub mod tournament;
 
 pub use authorized::{AuthorizedKeysError, load_authorized_keys};
 pub use host_key::{HostKeyError, fingerprint, load_or_create};

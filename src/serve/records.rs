@@ -18,13 +18,19 @@ use super::rating::Rating;
 pub mod migrate;
 mod postgres;
 mod postgres_games;
+mod postgres_tournaments;
 mod postgres_url;
 mod sqlite;
+mod sqlite_tournaments;
+pub mod tournaments;
 
 pub use postgres::PostgresRecords;
 pub(crate) use postgres::{MIGRATION_LOCK, MIGRATIONS as POSTGRES_MIGRATIONS};
 pub use postgres_url::{PostgresUrl, UrlError};
 pub use sqlite::SqliteRecords;
+pub use tournaments::{
+    EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
+};
 
 /// Where the server's records are kept, and what it asks of them: the players it has seen, the games with their
 /// moves and clocks, the results with the ratings they change, and what the lobby and a restarted server read.
@@ -112,6 +118,25 @@ pub trait Records: Send {
 
     /// The finished games a player took part in, as PDN, oldest first.
     fn games_of(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError>;
+
+    /// Records a new tournament, waiting to start. A code already taken is an error of the database.
+    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError>;
+
+    /// Records one change to the tournament `code` as it happens (an entry, a pairing, a result...).
+    fn change_tournament(
+        &mut self,
+        code: &RoomCode,
+        change: &TournamentChange,
+    ) -> Result<(), RecordsError>;
+
+    /// The tournament `code` as kept: how it was set up, its entrants, pairings, results and byes.
+    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError>;
+
+    /// Every tournament kept, with where it stands, by start time.
+    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError>;
+
+    /// The PDN of a tournament's finished games, in the order they were paired.
+    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError>;
 }
 
 /// What goes wrong with the records.
@@ -157,6 +182,9 @@ pub enum RecordsError {
         /// The ply.
         ply: usize,
     },
+    /// A value in the records that this program never writes (a hand-edited or newer database).
+    #[error("the server's records hold {0}, which this program does not write")]
+    Unreadable(String),
     /// The connection to the records was lost and is not back yet.
     #[error("the server's records: the connection was lost")]
     Lost,
@@ -307,3 +335,6 @@ mod postgres_tests;
 
 #[cfg(test)]
 mod postgres_fence_tests;
+
+#[cfg(test)]
+mod tournament_tests;

@@ -21,8 +21,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use postgres::{Client, NoTls};
 
 use super::postgres_games::{self as games, Which, rating_in};
+use super::postgres_tournaments as tournaments;
 use super::postgres_url::PostgresUrl;
-use super::{GameResult, NewGame, Records, RecordsError, Standing, Unfinished};
+use super::{
+    GameResult, NewGame, Records, RecordsError, Stage, Standing, TournamentChange,
+    TournamentRecord, TournamentSpec, Unfinished,
+};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::rating::Rating;
@@ -112,6 +116,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
          changed timestamptz NOT NULL DEFAULT now(),
          PRIMARY KEY (owner, path)
      );",
+    // Version 5: tournaments, their entrants, pairings with results and games, and byes.
+    super::tournaments::TABLES,
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").
@@ -493,5 +499,30 @@ impl Records for PostgresRecords {
             )?;
             Ok(rows.iter().map(|row| row.get(0)).collect())
         })
+    }
+
+    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
+        self.write(|c| tournaments::create(c, spec))
+    }
+
+    fn change_tournament(
+        &mut self,
+        code: &RoomCode,
+        change: &TournamentChange,
+    ) -> Result<(), RecordsError> {
+        self.write(|c| tournaments::change(c, code, change))
+    }
+
+    // The reads are made in a transaction of their own (a write's), so that an event is read as one state.
+    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError> {
+        self.write(|c| tournaments::read(c, code))
+    }
+
+    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+        self.write(tournaments::list)
+    }
+
+    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+        self.write(|c| tournaments::games(c, code))
     }
 }

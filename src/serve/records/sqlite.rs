@@ -11,7 +11,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::{GameResult, NewGame, Records, RecordsError, Standing, Unfinished};
+use super::sqlite_tournaments;
+use super::{
+    GameResult, NewGame, Records, RecordsError, Stage, Standing, TournamentChange,
+    TournamentRecord, TournamentSpec, Unfinished,
+};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::rating::{Rating, after_game};
@@ -70,6 +74,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // Version 4: the definition of a game of a variant written as one (its TOML text), so that a restarted
     // server resumes it whether or not it still offers that variant.
     "ALTER TABLE games ADD COLUMN definition TEXT;",
+    // Version 5: tournaments, their entrants, pairings with results and games, and byes.
+    super::tournaments::TABLES,
 ];
 
 /// The records in one SQLite file.
@@ -443,6 +449,30 @@ impl Records for SqliteRecords {
             .query_map(params![fingerprint], |row| row.get(0))?
             .collect::<Result<Vec<String>, _>>()?;
         Ok(games)
+    }
+
+    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
+        sqlite_tournaments::create(&self.db, spec)
+    }
+
+    fn change_tournament(
+        &mut self,
+        code: &RoomCode,
+        change: &TournamentChange,
+    ) -> Result<(), RecordsError> {
+        sqlite_tournaments::change(&self.db, code, change)
+    }
+
+    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError> {
+        sqlite_tournaments::read(&self.db, code)
+    }
+
+    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+        sqlite_tournaments::list(&self.db)
+    }
+
+    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+        sqlite_tournaments::games(&self.db, code)
     }
 }
 

@@ -1,0 +1,201 @@
+//! Tournaments in PostgreSQL: the [`Records`](super::Records) calls about events, written against a client.
+
+use postgres::{Client, Row};
+
+use super::RecordsError;
+use super::tournaments::{
+    EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
+    parse_result, result_str,
+};
+use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::tournament::Pairing;
+
+/// A value that did not read as the records write it.
+fn bad(what: &str) -> RecordsError {
+    RecordsError::Unreadable(format!("a tournament {what}"))
+}
+
+fn small(n: i64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+const SPEC_COLUMNS: &str =
+    "code, name, kind, variant, clock, rated, open, starts, seconds, rounds, created_by, stage";
+
+fn spec_of(row: &Row) -> Result<(TournamentSpec, Stage), RecordsError> {
+    let kind: String = row.try_get(2)?;
+    let stage: String = row.try_get(11)?;
+    Ok((
+        TournamentSpec {
+            code: RoomCode::new(row.try_get::<_, String>(0)?),
+            name: row.try_get(1)?,
+            kind: Kind::parse(&kind).ok_or_else(|| bad("kind"))?,
+            variant: row.try_get(3)?,
+            clock: row.try_get(4)?,
+            rated: row.try_get(5)?,
+            open: row.try_get(6)?,
+            starts: row.try_get(7)?,
+            seconds: small(row.try_get(8)?),
+            rounds: small(row.try_get(9)?),
+            created_by: row.try_get::<_, Option<String>>(10)?.map(Fingerprint::new),
+        },
+        Stage::parse(&stage).ok_or_else(|| bad("stage"))?,
+    ))
+}
+
+/// Records a new event, waiting to start.
+pub(super) fn create(c: &mut Client, spec: &TournamentSpec) -> Result<(), RecordsError> {
+    c.execute(
+        &format!("INSERT INTO tournaments ({SPEC_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"),
+        &[
+            &spec.code.as_str(),
+            &spec.name,
+            &spec.kind.as_str(),
+            &spec.variant,
+            &spec.clock,
+            &spec.rated,
+            &spec.open,
+            &spec.starts,
+            &i64::from(spec.seconds),
+            &i64::from(spec.rounds),
+            &spec.created_by.as_ref().map(Fingerprint::as_str),
+            &Stage::Waiting.as_str(),
+        ],
+    )?;
+    Ok(())
+}
+
+/// Records one change to an event.
+pub(super) fn change(
+    c: &mut Client,
+    code: &RoomCode,
+    change: &TournamentChange,
+) -> Result<(), RecordsError> {
+    let code = code.as_str();
+    match *change {
+        TournamentChange::Entered { entrant, fingerprint, name } => c.execute(
+            "INSERT INTO tournament_entries (code, entrant, fingerprint, name, withdrawn) VALUES ($1, $2, $3, $4, false)
+             ON CONFLICT (code, entrant) DO UPDATE SET name = $4, withdrawn = false",
+            &[&code, &i64::from(entrant), &fingerprint.as_str(), &name],
+        )?,
+        TournamentChange::Withdrawn { entrant, withdrawn } => c.execute(
+            "UPDATE tournament_entries SET withdrawn = $3 WHERE code = $1 AND entrant = $2",
+            &[&code, &i64::from(entrant), &withdrawn],
+        )?,
+        TournamentChange::Paired(p) => c.execute(
+            "INSERT INTO tournament_pairings (code, round, board, first, second, result, game)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            &[
+                &code,
+                &i64::from(p.round),
+                &i64::from(p.board),
+                &i64::from(p.pairing.first),
+                &i64::from(p.pairing.second),
+                &p.result.map(result_str),
+                &p.game.map(GameId::get),
+            ],
+        )?,
+        TournamentChange::Started { round, board, game } => c.execute(
+            "UPDATE tournament_pairings SET game = $4 WHERE code = $1 AND round = $2 AND board = $3",
+            &[&code, &i64::from(round), &i64::from(board), &game.get()],
+        )?,
+        TournamentChange::Result { round, board, result } => c.execute(
+            "UPDATE tournament_pairings SET result = $4 WHERE code = $1 AND round = $2 AND board = $3",
+            &[&code, &i64::from(round), &i64::from(board), &result_str(result)],
+        )?,
+        TournamentChange::Bye { round, entrant } => c.execute(
+            "INSERT INTO tournament_byes (code, round, entrant) VALUES ($1, $2, $3)
+             ON CONFLICT (code, round) DO UPDATE SET entrant = $3",
+            &[&code, &i64::from(round), &i64::from(entrant)],
+        )?,
+        TournamentChange::Stage(stage) => c.execute(
+            "UPDATE tournaments SET stage = $2 WHERE code = $1",
+            &[&code, &stage.as_str()],
+        )?,
+    };
+    Ok(())
+}
+
+/// An event as kept, if there is one by that code.
+pub(super) fn read(
+    c: &mut Client,
+    code: &RoomCode,
+) -> Result<Option<TournamentRecord>, RecordsError> {
+    let code = code.as_str();
+    let Some(row) = c.query_opt(
+        &format!("SELECT {SPEC_COLUMNS} FROM tournaments WHERE code = $1"),
+        &[&code],
+    )?
+    else {
+        return Ok(None);
+    };
+    let (spec, stage) = spec_of(&row)?;
+    let mut entries = Vec::new();
+    for row in c.query(
+        "SELECT entrant, fingerprint, name, withdrawn FROM tournament_entries WHERE code = $1 ORDER BY entrant",
+        &[&code],
+    )? {
+        entries.push(EntryRecord {
+            entrant: small(row.try_get(0)?),
+            fingerprint: Fingerprint::new(row.try_get::<_, String>(1)?),
+            name: row.try_get(2)?,
+            withdrawn: row.try_get(3)?,
+        });
+    }
+    let mut pairings = Vec::new();
+    for row in c.query(
+        "SELECT round, board, first, second, result, game FROM tournament_pairings WHERE code = $1
+         ORDER BY round, board",
+        &[&code],
+    )? {
+        let result: Option<String> = row.try_get(4)?;
+        pairings.push(PairingRecord {
+            round: small(row.try_get(0)?),
+            board: small(row.try_get(1)?),
+            pairing: Pairing {
+                first: small(row.try_get(2)?),
+                second: small(row.try_get(3)?),
+            },
+            result: match result {
+                Some(text) => Some(parse_result(&text).ok_or_else(|| bad("result"))?),
+                None => None,
+            },
+            game: row.try_get::<_, Option<i64>>(5)?.map(GameId::new),
+        });
+    }
+    let mut byes = Vec::new();
+    for row in c.query(
+        "SELECT round, entrant FROM tournament_byes WHERE code = $1 ORDER BY round",
+        &[&code],
+    )? {
+        byes.push((small(row.try_get(0)?), small(row.try_get(1)?)));
+    }
+    Ok(Some(TournamentRecord {
+        spec,
+        stage,
+        entries,
+        pairings,
+        byes,
+    }))
+}
+
+/// Every event kept, by start time.
+pub(super) fn list(c: &mut Client) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+    c.query(
+        &format!("SELECT {SPEC_COLUMNS} FROM tournaments ORDER BY starts, code"),
+        &[],
+    )?
+    .iter()
+    .map(spec_of)
+    .collect()
+}
+
+/// The PDN of an event's finished games, in the order they were paired.
+pub(super) fn games(c: &mut Client, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+    let rows = c.query(
+        "SELECT g.pdn FROM tournament_pairings p JOIN games g ON g.id = p.game
+         WHERE p.code = $1 AND g.pdn IS NOT NULL ORDER BY p.round, p.board",
+        &[&code.as_str()],
+    )?;
+    rows.iter().map(|row| Ok(row.try_get(0)?)).collect()
+}

@@ -1,0 +1,206 @@
+//! Tournaments in SQLite: the [`Records`](super::Records) calls about events, written against the connection.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::RecordsError;
+use super::tournaments::{
+    EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
+    parse_result, result_str,
+};
+use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::tournament::Pairing;
+
+/// A column that did not read as the records write it: a file written by hand, or by a newer program.
+fn bad(what: &str) -> rusqlite::Error {
+    rusqlite::Error::InvalidColumnType(0, what.to_string(), rusqlite::types::Type::Text)
+}
+
+/// A number read back (the records only write numbers that fit).
+fn small(n: i64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+const SPEC_COLUMNS: &str =
+    "code, name, kind, variant, clock, rated, open, starts, seconds, rounds, created_by, stage";
+
+fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<(TournamentSpec, Stage)> {
+    let kind: String = row.get(2)?;
+    let stage: String = row.get(11)?;
+    Ok((
+        TournamentSpec {
+            code: row.get(0)?,
+            name: row.get(1)?,
+            kind: Kind::parse(&kind).ok_or_else(|| bad("kind"))?,
+            variant: row.get(3)?,
+            clock: row.get(4)?,
+            rated: row.get(5)?,
+            open: row.get(6)?,
+            starts: row.get(7)?,
+            seconds: small(row.get(8)?),
+            rounds: small(row.get(9)?),
+            created_by: row.get::<_, Option<String>>(10)?.map(Fingerprint::new),
+        },
+        Stage::parse(&stage).ok_or_else(|| bad("stage"))?,
+    ))
+}
+
+/// Records a new event, waiting to start.
+pub(super) fn create(db: &Connection, spec: &TournamentSpec) -> Result<(), RecordsError> {
+    db.execute(
+        &format!("INSERT INTO tournaments ({SPEC_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
+        params![
+            spec.code,
+            spec.name,
+            spec.kind.as_str(),
+            spec.variant,
+            spec.clock,
+            spec.rated,
+            spec.open,
+            spec.starts,
+            spec.seconds,
+            spec.rounds,
+            spec.created_by,
+            Stage::Waiting.as_str()
+        ],
+    )?;
+    Ok(())
+}
+
+/// Records one change to an event.
+pub(super) fn change(
+    db: &Connection,
+    code: &RoomCode,
+    change: &TournamentChange,
+) -> Result<(), RecordsError> {
+    match *change {
+        TournamentChange::Entered { entrant, fingerprint, name } => db.execute(
+            "INSERT INTO tournament_entries (code, entrant, fingerprint, name, withdrawn) VALUES (?1, ?2, ?3, ?4, 0)
+             ON CONFLICT (code, entrant) DO UPDATE SET name = ?4, withdrawn = 0",
+            params![code, entrant, fingerprint, name],
+        )?,
+        TournamentChange::Withdrawn { entrant, withdrawn } => db.execute(
+            "UPDATE tournament_entries SET withdrawn = ?3 WHERE code = ?1 AND entrant = ?2",
+            params![code, entrant, withdrawn],
+        )?,
+        TournamentChange::Paired(p) => db.execute(
+            "INSERT INTO tournament_pairings (code, round, board, first, second, result, game)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                code,
+                p.round,
+                p.board,
+                p.pairing.first,
+                p.pairing.second,
+                p.result.map(result_str),
+                p.game
+            ],
+        )?,
+        TournamentChange::Started { round, board, game } => db.execute(
+            "UPDATE tournament_pairings SET game = ?4 WHERE code = ?1 AND round = ?2 AND board = ?3",
+            params![code, round, board, game],
+        )?,
+        TournamentChange::Result { round, board, result } => db.execute(
+            "UPDATE tournament_pairings SET result = ?4 WHERE code = ?1 AND round = ?2 AND board = ?3",
+            params![code, round, board, result_str(result)],
+        )?,
+        TournamentChange::Bye { round, entrant } => db.execute(
+            "INSERT INTO tournament_byes (code, round, entrant) VALUES (?1, ?2, ?3)
+             ON CONFLICT (code, round) DO UPDATE SET entrant = ?3",
+            params![code, round, entrant],
+        )?,
+        TournamentChange::Stage(stage) => {
+            db.execute("UPDATE tournaments SET stage = ?2 WHERE code = ?1", params![code, stage.as_str()])?
+        }
+    };
+    Ok(())
+}
+
+/// An event as kept, if there is one by that code.
+pub(super) fn read(
+    db: &Connection,
+    code: &RoomCode,
+) -> Result<Option<TournamentRecord>, RecordsError> {
+    let Some((spec, stage)) = db
+        .query_row(
+            &format!("SELECT {SPEC_COLUMNS} FROM tournaments WHERE code = ?1"),
+            params![code],
+            spec_of,
+        )
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let entries = db
+        .prepare_cached(
+            "SELECT entrant, fingerprint, name, withdrawn FROM tournament_entries WHERE code = ?1 ORDER BY entrant",
+        )?
+        .query_map(params![code], |row| {
+            Ok(EntryRecord {
+                entrant: small(row.get(0)?),
+                fingerprint: row.get(1)?,
+                name: row.get(2)?,
+                withdrawn: row.get(3)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let pairings = db
+        .prepare_cached(
+            "SELECT round, board, first, second, result, game FROM tournament_pairings WHERE code = ?1
+             ORDER BY round, board",
+        )?
+        .query_map(params![code], |row| {
+            let result: Option<String> = row.get(4)?;
+            Ok(PairingRecord {
+                round: small(row.get(0)?),
+                board: small(row.get(1)?),
+                pairing: Pairing {
+                    first: small(row.get(2)?),
+                    second: small(row.get(3)?),
+                },
+                result: match result {
+                    Some(text) => Some(parse_result(&text).ok_or_else(|| bad("result"))?),
+                    None => None,
+                },
+                game: row.get::<_, Option<GameId>>(5)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    let byes = db
+        .prepare_cached(
+            "SELECT round, entrant FROM tournament_byes WHERE code = ?1 ORDER BY round",
+        )?
+        .query_map(params![code], |row| {
+            Ok((small(row.get(0)?), small(row.get(1)?)))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Some(TournamentRecord {
+        spec,
+        stage,
+        entries,
+        pairings,
+        byes,
+    }))
+}
+
+/// Every event kept, by start time.
+pub(super) fn list(db: &Connection) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+    let rows = db
+        .prepare_cached(&format!(
+            "SELECT {SPEC_COLUMNS} FROM tournaments ORDER BY starts, code"
+        ))?
+        .query_map([], spec_of)?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+/// The PDN of an event's finished games, in the order they were paired.
+pub(super) fn games(db: &Connection, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+    let rows = db
+        .prepare_cached(
+            "SELECT g.pdn FROM tournament_pairings p JOIN games g ON g.id = p.game
+             WHERE p.code = ?1 AND g.pdn IS NOT NULL ORDER BY p.round, p.board",
+        )?
+        .query_map(params![code], |row| row.get(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}

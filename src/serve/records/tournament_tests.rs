@@ -1,0 +1,180 @@
+//! Tournaments in the records: kept as they change and read back alike from SQLite and PostgreSQL.
+
+use super::tests::fresh_postgres;
+use super::*;
+use crate::serve::tournament::{GameResult as Outcome, Pairing};
+
+#[test]
+fn on_sqlite() {
+    an_event_is_kept_as_it_changes(&mut SqliteRecords::in_memory().expect("opens"));
+}
+
+#[test]
+fn on_postgres() {
+    an_event_is_kept_as_it_changes(&mut fresh_postgres("an_event_is_kept_as_it_changes"));
+}
+
+fn player(name: &str) -> Identity {
+    Identity {
+        fingerprint: format!("SHA256:{name}").into(),
+        name: name.to_string(),
+    }
+}
+
+fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
+    let code = RoomCode::from("T4RN");
+    let spec = TournamentSpec {
+        code: code.clone(),
+        name: "Friday Swiss".to_string(),
+        kind: Kind::Swiss,
+        variant: "english".to_string(),
+        clock: "3+2".to_string(),
+        rated: true,
+        open: false,
+        starts: 1_800_000_000,
+        seconds: 0,
+        rounds: 5,
+        created_by: Some("SHA256:ann".into()),
+    };
+    records.create_tournament(&spec).expect("created");
+    // The same code twice is refused.
+    assert!(records.create_tournament(&spec).is_err());
+    let names = ["ann", "bob", "cy"];
+    for (entrant, name) in names.iter().enumerate() {
+        let who = player(name);
+        records.seen(&who).expect("seen");
+        records
+            .change_tournament(
+                &code,
+                &TournamentChange::Entered {
+                    entrant: entrant as u32,
+                    fingerprint: &who.fingerprint,
+                    name: &who.name,
+                },
+            )
+            .expect("entered");
+    }
+    records
+        .change_tournament(&code, &TournamentChange::Stage(Stage::Running))
+        .expect("started");
+    let pairing = PairingRecord {
+        round: 1,
+        board: 0,
+        pairing: Pairing {
+            first: 0,
+            second: 1,
+        },
+        result: None,
+        game: None,
+    };
+    records
+        .change_tournament(&code, &TournamentChange::Paired(&pairing))
+        .expect("paired");
+    records
+        .change_tournament(
+            &code,
+            &TournamentChange::Bye {
+                round: 1,
+                entrant: 2,
+            },
+        )
+        .expect("a bye");
+    let game = records
+        .start_game(&NewGame {
+            variant: "english",
+            black: &"SHA256:ann".into(),
+            white: &"SHA256:bob".into(),
+            rated: true,
+            clock: "3+2",
+            code: &"G001".into(),
+            definition: None,
+        })
+        .expect("a game");
+    records
+        .change_tournament(
+            &code,
+            &TournamentChange::Started {
+                round: 1,
+                board: 0,
+                game,
+            },
+        )
+        .expect("its game");
+    let pdn = "[Event \"Friday Swiss\"]\n[Round \"1\"]\n[Result \"1-0\"]\n1. 11-15 1-0\n";
+    records
+        .record_result(
+            game,
+            &GameResult {
+                result: "1-0",
+                pdn,
+                black_score: 1.0,
+            },
+        )
+        .expect("ended");
+    records
+        .change_tournament(
+            &code,
+            &TournamentChange::Result {
+                round: 1,
+                board: 0,
+                result: Outcome::FirstWins,
+            },
+        )
+        .expect("its result");
+    records
+        .change_tournament(
+            &code,
+            &TournamentChange::Withdrawn {
+                entrant: 1,
+                withdrawn: true,
+            },
+        )
+        .expect("withdrawn");
+
+    let kept = records.tournament(&code).expect("read").expect("there");
+    assert_eq!(kept.spec, spec);
+    assert_eq!(kept.stage, Stage::Running);
+    let entries: Vec<_> = kept
+        .entries
+        .iter()
+        .map(|e| (e.entrant, e.name.as_str(), e.withdrawn))
+        .collect();
+    assert_eq!(
+        entries,
+        vec![(0, "ann", false), (1, "bob", true), (2, "cy", false)]
+    );
+    assert_eq!(
+        kept.pairings,
+        vec![PairingRecord {
+            result: Some(Outcome::FirstWins),
+            game: Some(game),
+            ..pairing
+        }]
+    );
+    assert_eq!(kept.byes, vec![(1, 2)]);
+    assert_eq!(
+        records.tournament_games(&code).expect("games"),
+        vec![pdn.to_string()]
+    );
+    // Entering again brings a withdrawn player back.
+    let bob = player("bob");
+    records
+        .change_tournament(
+            &code,
+            &TournamentChange::Entered {
+                entrant: 1,
+                fingerprint: &bob.fingerprint,
+                name: "bob",
+            },
+        )
+        .expect("back");
+    let kept = records.tournament(&code).expect("read").expect("there");
+    assert!(!kept.entries[1].withdrawn);
+
+    records
+        .change_tournament(&code, &TournamentChange::Stage(Stage::Finished))
+        .expect("over");
+    let listed = records.tournaments().expect("listed");
+    assert_eq!(listed, vec![(spec, Stage::Finished)]);
+    assert!(records.tournament(&"NONE".into()).expect("read").is_none());
+}

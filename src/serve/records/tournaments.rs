@@ -1,0 +1,247 @@
+//! What the records keep of a tournament: how it was set up, who entered, every pairing with its result and
+//! game, and the byes. The director writes each change as it happens ([`TournamentChange`]), so that a restarted
+//! server picks an event up where it stood and a finished one's table can be shown later.
+
+use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::tournament::{Entrant, GameResult, Pairing};
+
+/// The two kinds of event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Paired as players become free, for a fixed time.
+    Arena,
+    /// A fixed number of rounds, paired by score.
+    Swiss,
+}
+
+impl Kind {
+    /// As the records write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Arena => "arena",
+            Kind::Swiss => "swiss",
+        }
+    }
+
+    /// Read as the records write it.
+    pub fn parse(text: &str) -> Option<Kind> {
+        match text {
+            "arena" => Some(Kind::Arena),
+            "swiss" => Some(Kind::Swiss),
+            _ => None,
+        }
+    }
+}
+
+/// Where an event stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Taking entries, not started.
+    Waiting,
+    /// Under way.
+    Running,
+    /// Over; its table is final.
+    Finished,
+}
+
+impl Stage {
+    /// As the records write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Waiting => "waiting",
+            Stage::Running => "running",
+            Stage::Finished => "finished",
+        }
+    }
+
+    /// Read as the records write it.
+    pub fn parse(text: &str) -> Option<Stage> {
+        match text {
+            "waiting" => Some(Stage::Waiting),
+            "running" => Some(Stage::Running),
+            "finished" => Some(Stage::Finished),
+            _ => None,
+        }
+    }
+}
+
+/// How an event was set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentSpec {
+    /// The code it is joined by (`ssh ... tournament CODE`).
+    pub code: RoomCode,
+    /// Its name.
+    pub name: String,
+    /// Arena or Swiss.
+    pub kind: Kind,
+    /// The variant's name.
+    pub variant: String,
+    /// The time control as written (`3+2`).
+    pub clock: String,
+    /// Whether its games change ratings.
+    pub rated: bool,
+    /// Whether it is listed in the lobby for anyone (else joined by its code only).
+    pub open: bool,
+    /// When it starts, in seconds since the Unix epoch.
+    pub starts: i64,
+    /// An arena's length in seconds (0 for a Swiss event).
+    pub seconds: u32,
+    /// A Swiss event's number of rounds (0 for an arena).
+    pub rounds: u32,
+    /// Who created it (`None`: the operator's schedule).
+    pub created_by: Option<Fingerprint>,
+}
+
+/// An entrant as kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryRecord {
+    /// Their number in the event.
+    pub entrant: Entrant,
+    /// Who.
+    pub fingerprint: Fingerprint,
+    /// Their name when they entered.
+    pub name: String,
+    /// Whether they have withdrawn (or were withdrawn after missing a round).
+    pub withdrawn: bool,
+}
+
+/// A pairing as kept: an arena's games are numbered in the order they were paired (`round` 0, 1, 2... with
+/// board 0), a Swiss event's by round (from 1) and board (from 0).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PairingRecord {
+    /// The round (Swiss) or the game's number (arena).
+    pub round: u32,
+    /// The board in the round.
+    pub board: u32,
+    /// Who plays whom.
+    pub pairing: Pairing,
+    /// The result, once known.
+    pub result: Option<GameResult>,
+    /// The game in the records, once it started.
+    pub game: Option<GameId>,
+}
+
+/// An event as kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TournamentRecord {
+    /// How it was set up.
+    pub spec: TournamentSpec,
+    /// Where it stands.
+    pub stage: Stage,
+    /// Its entrants, by number.
+    pub entries: Vec<EntryRecord>,
+    /// Its pairings, in order.
+    pub pairings: Vec<PairingRecord>,
+    /// Its byes: (round, entrant).
+    pub byes: Vec<(u32, Entrant)>,
+}
+
+/// One change to an event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentChange<'a> {
+    /// Someone entered (again: a withdrawn entrant back is [`TournamentChange::Withdrawn`] with `false`).
+    Entered {
+        /// Their number.
+        entrant: Entrant,
+        /// Who.
+        fingerprint: &'a Fingerprint,
+        /// Their name.
+        name: &'a str,
+    },
+    /// An entrant withdrew, or came back.
+    Withdrawn {
+        /// Who.
+        entrant: Entrant,
+        /// Withdrawn (true) or back (false).
+        withdrawn: bool,
+    },
+    /// A pairing was made.
+    Paired(&'a PairingRecord),
+    /// The game of a pairing started.
+    Started {
+        /// The pairing's round.
+        round: u32,
+        /// Its board.
+        board: u32,
+        /// The game.
+        game: GameId,
+    },
+    /// A pairing's game ended.
+    Result {
+        /// The pairing's round.
+        round: u32,
+        /// Its board.
+        board: u32,
+        /// How it ended.
+        result: GameResult,
+    },
+    /// A bye.
+    Bye {
+        /// The round.
+        round: u32,
+        /// Who.
+        entrant: Entrant,
+    },
+    /// The event moved on.
+    Stage(Stage),
+}
+
+/// A result as the records write it.
+pub fn result_str(result: GameResult) -> &'static str {
+    match result {
+        GameResult::FirstWins => "first",
+        GameResult::SecondWins => "second",
+        GameResult::Draw => "draw",
+    }
+}
+
+/// A result read as the records write it.
+pub fn parse_result(text: &str) -> Option<GameResult> {
+    match text {
+        "first" => Some(GameResult::FirstWins),
+        "second" => Some(GameResult::SecondWins),
+        "draw" => Some(GameResult::Draw),
+        _ => None,
+    }
+}
+
+/// The SQL both databases' migrations create the tournament tables with (the types are written so that both
+/// read them: `BIGINT` is SQLite's `INTEGER`).
+pub(super) const TABLES: &str = "CREATE TABLE tournaments (
+         code TEXT PRIMARY KEY,
+         name TEXT NOT NULL,
+         kind TEXT NOT NULL,
+         variant TEXT NOT NULL,
+         clock TEXT NOT NULL,
+         rated BOOLEAN NOT NULL,
+         open BOOLEAN NOT NULL,
+         starts BIGINT NOT NULL,
+         seconds BIGINT NOT NULL,
+         rounds BIGINT NOT NULL,
+         created_by TEXT,
+         stage TEXT NOT NULL
+     );
+     CREATE TABLE tournament_entries (
+         code TEXT NOT NULL REFERENCES tournaments(code),
+         entrant BIGINT NOT NULL,
+         fingerprint TEXT NOT NULL,
+         name TEXT NOT NULL,
+         withdrawn BOOLEAN NOT NULL,
+         PRIMARY KEY (code, entrant)
+     );
+     CREATE TABLE tournament_pairings (
+         code TEXT NOT NULL REFERENCES tournaments(code),
+         round BIGINT NOT NULL,
+         board BIGINT NOT NULL,
+         first BIGINT NOT NULL,
+         second BIGINT NOT NULL,
+         result TEXT,
+         game BIGINT,
+         PRIMARY KEY (code, round, board)
+     );
+     CREATE TABLE tournament_byes (
+         code TEXT NOT NULL REFERENCES tournaments(code),
+         round BIGINT NOT NULL,
+         entrant BIGINT NOT NULL,
+         PRIMARY KEY (code, round)
+     );";
