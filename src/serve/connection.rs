@@ -25,6 +25,7 @@ use crate::session::Ending;
 
 mod commands;
 mod supervise;
+mod tournaments;
 
 pub(crate) use supervise::supervise;
 
@@ -342,6 +343,10 @@ impl russh::server::Handler for Connection {
         // Any other command ends with its channel: the connection may open another.
         if self.channel == Some(channel) && self.game.is_none() {
             self.channel = None;
+        }
+        if let Some(ask) = tournaments::read_ask(&command) {
+            self.send_tournament(ask, channel, session);
+            return Ok(());
         }
         match (command.trim(), &self.identity) {
             ("games", Some(identity)) if !identity.is_guest() => {

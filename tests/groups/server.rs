@@ -16,3 +16,5 @@ mod serve_nodes_play;
 mod serve_shared_records;
 #[path = "../serve_tables.rs"]
 mod serve_tables;
+#[path = "../serve_tournaments.rs"]
+mod serve_tournaments;

@@ -1,0 +1,123 @@
+//! `ssh host tournament CODE`: an event's table and pairings as text, and `ssh host tournament CODE --pdn` all its
+//! finished games as PDN (each with its `[Event]` and `[Round]` tags), read from the records.
+
+use russh::ChannelId;
+use russh::server::Session as SshSession;
+
+use super::Connection;
+use crate::serve::codes::read_code;
+use crate::serve::tournament::director::Director;
+use crate::serve::tournament::table::render;
+
+/// What `tournament` is asked.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Ask {
+    /// The table.
+    Table(String),
+    /// The games.
+    Pdn(String),
+}
+
+/// Reads `tournament CODE [--pdn]`; `None` when the command is not one.
+pub(super) fn read_ask(command: &str) -> Option<Result<Ask, &'static str>> {
+    let mut words = command.split_whitespace();
+    if words.next() != Some("tournament") {
+        return None;
+    }
+    const USAGE: &str = "usage: tournament CODE [--pdn]";
+    let (Some(code), rest) = (words.next(), words.collect::<Vec<_>>()) else {
+        return Some(Err(USAGE));
+    };
+    Some(match rest.as_slice() {
+        [] => Ok(Ask::Table(code.to_string())),
+        ["--pdn"] => Ok(Ask::Pdn(code.to_string())),
+        _ => Err(USAGE),
+    })
+}
+
+impl Connection {
+    /// Answers `tournament CODE [--pdn]` on `channel` from the records, on a blocking thread; the channel then
+    /// closes, with status 0 when the event was found.
+    pub(super) fn send_tournament(
+        &self,
+        ask: Result<Ask, &'static str>,
+        channel: ChannelId,
+        session: &mut SshSession,
+    ) {
+        let shared = std::sync::Arc::clone(&self.shared);
+        let handle = session.handle();
+        tokio::spawn(async move {
+            const STDERR: u32 = 1;
+            let answer: Result<String, String> = match ask {
+                Err(usage) => Err(usage.to_string()),
+                Ok(Ask::Table(code) | Ask::Pdn(code)) if read_code(&code).is_none() => {
+                    Err(format!("no tournament {code}"))
+                }
+                Ok(Ask::Table(code)) => {
+                    let Some(code) = read_code(&code) else { return };
+                    let shown = code.to_string();
+                    match shared.read_records(move |r| r.tournament(&code)).await {
+                        Some(Some(record)) => {
+                            Ok(render(&Director::restore(&record)).replace('\n', "\r\n"))
+                        }
+                        Some(None) => Err(format!("no tournament {shown}")),
+                        None => Err("the records cannot be read now".to_string()),
+                    }
+                }
+                Ok(Ask::Pdn(code)) => {
+                    let Some(code) = read_code(&code) else { return };
+                    let shown = code.to_string();
+                    let read = shared
+                        .read_records(move |r| {
+                            Ok(match r.tournament(&code)? {
+                                Some(_) => Some(r.tournament_games(&code)?),
+                                None => None,
+                            })
+                        })
+                        .await;
+                    match read {
+                        Some(Some(games)) => Ok(games.join("\n")),
+                        Some(None) => Err(format!("no tournament {shown}")),
+                        None => Err("the records cannot be read now".to_string()),
+                    }
+                }
+            };
+            let status = match answer {
+                Ok(text) => {
+                    let _ = handle.data(channel, text.into_bytes()).await;
+                    0
+                }
+                Err(why) => {
+                    let why = format!("crowned: {why}.\r\n");
+                    let _ = handle
+                        .extended_data(channel, STDERR, why.into_bytes())
+                        .await;
+                    1
+                }
+            };
+            let _ = handle.exit_status_request(channel, status).await;
+            let _ = handle.eof(channel).await;
+            let _ = handle.close(channel).await;
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_command() {
+        assert_eq!(read_ask("games"), None);
+        assert_eq!(
+            read_ask("tournament K7QX"),
+            Some(Ok(Ask::Table("K7QX".into())))
+        );
+        assert_eq!(
+            read_ask(" tournament K7QX --pdn "),
+            Some(Ok(Ask::Pdn("K7QX".into())))
+        );
+        assert!(matches!(read_ask("tournament"), Some(Err(_))));
+        assert!(matches!(read_ask("tournament K7QX --nope"), Some(Err(_))));
+    }
+}
