@@ -1,6 +1,6 @@
 //! Copying a server's records from its SQLite file into a PostgreSQL database (`crowned serve
-//! migrate-records`): players, games with their moves, clocks, definitions, results and PDN, and ratings, each
-//! as it stands, game numbers kept.
+//! migrate-records`): players, games with their moves, clocks, definitions, results and PDN, ratings, and
+//! tournaments with their entrants, pairings and byes, each as it stands, game numbers kept.
 
 use std::path::Path;
 
@@ -22,6 +22,8 @@ pub struct Copied {
     pub clocks: u64,
     /// Ratings (one a player and variant).
     pub ratings: u64,
+    /// Tournaments, with their entrants, pairings and byes.
+    pub tournaments: u64,
 }
 
 /// Why the records were not copied.
@@ -71,7 +73,9 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
     let db = source.db.unchecked_transaction()?;
     let mut tx = target.client()?.transaction()?;
     // Nobody else writes while the copy is made and checked.
-    tx.batch_execute("LOCK TABLE players, games, moves, clocks, ratings IN EXCLUSIVE MODE")?;
+    tx.batch_execute(
+        "LOCK TABLE players, games, moves, clocks, ratings, tournaments IN EXCLUSIVE MODE",
+    )?;
     let players: i64 = tx.query_one("SELECT count(*) FROM players", &[])?.get(0);
     let games: i64 = tx.query_one("SELECT count(*) FROM games", &[])?.get(0);
     if players > 0 || games > 0 {
@@ -189,6 +193,98 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
         )?;
         copied.ratings += 1;
     }
+
+    copied.tournaments = copy_tournaments(&db, &mut tx)?;
     tx.commit()?;
     Ok(copied)
+}
+
+/// Copies the tournaments with their entrants, pairings and byes; how many tournaments.
+fn copy_tournaments(
+    db: &rusqlite::Connection,
+    tx: &mut ::postgres::Transaction<'_>,
+) -> Result<u64, MigrateError> {
+    let mut count = 0;
+    let insert = tx.prepare(
+        "INSERT INTO tournaments (code, name, kind, variant, clock, rated, open, starts, seconds, rounds,
+         created_by, stage) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+    )?;
+    let mut rows = db.prepare(
+        "SELECT code, name, kind, variant, clock, rated, open, starts, seconds, rounds, created_by, stage
+         FROM tournaments",
+    )?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let [code, name, kind, variant, clock]: [String; 5] = [
+            row.get(0)?,
+            row.get(1)?,
+            row.get(2)?,
+            row.get(3)?,
+            row.get(4)?,
+        ];
+        let (rated, open): (bool, bool) = (row.get(5)?, row.get(6)?);
+        let [starts, seconds, rounds]: [i64; 3] = [row.get(7)?, row.get(8)?, row.get(9)?];
+        let (created_by, stage): (Option<String>, String) = (row.get(10)?, row.get(11)?);
+        tx.execute(
+            &insert,
+            &[
+                &code,
+                &name,
+                &kind,
+                &variant,
+                &clock,
+                &rated,
+                &open,
+                &starts,
+                &seconds,
+                &rounds,
+                &created_by,
+                &stage,
+            ],
+        )?;
+        count += 1;
+    }
+    let insert = tx.prepare(
+        "INSERT INTO tournament_entries (code, entrant, fingerprint, name, withdrawn) VALUES ($1, $2, $3, $4, $5)",
+    )?;
+    let mut rows =
+        db.prepare("SELECT code, entrant, fingerprint, name, withdrawn FROM tournament_entries")?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let (code, entrant, fingerprint, name, withdrawn): (String, i64, String, String, bool) = (
+            row.get(0)?,
+            row.get(1)?,
+            row.get(2)?,
+            row.get(3)?,
+            row.get(4)?,
+        );
+        tx.execute(&insert, &[&code, &entrant, &fingerprint, &name, &withdrawn])?;
+    }
+    let insert = tx.prepare(
+        "INSERT INTO tournament_pairings (code, round, board, first, second, result, game)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )?;
+    let mut rows = db.prepare(
+        "SELECT code, round, board, first, second, result, game FROM tournament_pairings",
+    )?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let code: String = row.get(0)?;
+        let [round, board, first, second]: [i64; 4] =
+            [row.get(1)?, row.get(2)?, row.get(3)?, row.get(4)?];
+        let (result, game): (Option<String>, Option<i64>) = (row.get(5)?, row.get(6)?);
+        tx.execute(
+            &insert,
+            &[&code, &round, &board, &first, &second, &result, &game],
+        )?;
+    }
+    let insert =
+        tx.prepare("INSERT INTO tournament_byes (code, round, entrant) VALUES ($1, $2, $3)")?;
+    let mut rows = db.prepare("SELECT code, round, entrant FROM tournament_byes")?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let (code, round, entrant): (String, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
+        tx.execute(&insert, &[&code, &round, &entrant])?;
+    }
+    Ok(count)
 }

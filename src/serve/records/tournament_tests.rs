@@ -178,3 +178,38 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
     assert_eq!(listed, vec![(spec, Stage::Finished)]);
     assert!(records.tournament(&"NONE".into()).expect("read").is_none());
 }
+
+/// `crowned serve migrate-records` takes the events along: read back from PostgreSQL as SQLite had them.
+#[test]
+fn an_event_is_copied_from_sqlite_into_postgres() {
+    let dir = std::env::temp_dir().join(format!("crowned-tournament-copy-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("records.sqlite");
+    let mut sqlite = SqliteRecords::open(&path).expect("opens");
+    an_event_is_kept_as_it_changes(&mut sqlite);
+    let server = crate::lab::local_postgres::LocalPostgres::shared()
+        .unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+    let url: PostgresUrl = server
+        .fresh_database("an_event_is_copied_from_sqlite_into_postgres")
+        .unwrap_or_else(|e| panic!("a database: {e}"))
+        .parse()
+        .expect("a URL");
+    let copied = migrate::sqlite_to_postgres(&path, &url).expect("copied");
+    assert_eq!(copied.tournaments, 1);
+    let mut postgres = PostgresRecords::connect(&url).expect("opens");
+    let code = RoomCode::from("T4RN");
+    assert_eq!(
+        postgres.tournament(&code).expect("read"),
+        sqlite.tournament(&code).expect("read")
+    );
+    assert_eq!(
+        postgres.tournaments().expect("listed"),
+        sqlite.tournaments().expect("listed")
+    );
+    assert_eq!(
+        postgres.tournament_games(&code).expect("games"),
+        sqlite.tournament_games(&code).expect("games")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
