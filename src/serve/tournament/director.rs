@@ -24,6 +24,10 @@ use crate::serve::records::{
 /// The most entrants one event takes (bounds its memory and the pairing's work).
 pub const MAX_ENTRANTS: usize = 1000;
 
+/// The most rounds a Swiss event plays, whatever it was set up with (a round number read back from the records
+/// beyond it is ignored rather than allocated for).
+pub const MAX_ROUNDS: u32 = 100;
+
 /// What happens to an event.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
@@ -321,7 +325,10 @@ impl Director {
             }
         }
         if self.spec.kind == Kind::Swiss {
-            let index = p.round.saturating_sub(1) as usize;
+            if p.round == 0 || p.round > MAX_ROUNDS {
+                return;
+            }
+            let index = p.round as usize - 1;
             while self.rounds.len() <= index {
                 self.rounds.push(Round::default());
             }
@@ -426,7 +433,7 @@ impl Director {
                 if under_way {
                     return;
                 }
-                if self.rounds.len() as u32 >= self.spec.rounds {
+                if self.rounds.len() as u32 >= self.spec.rounds.min(MAX_ROUNDS) {
                     self.stage = Stage::Finished;
                     actions.push(Action::Stage(Stage::Finished));
                     return;

@@ -349,3 +349,77 @@ fn a_swiss_player_who_loses_while_away_is_withdrawn_until_back() {
         }]
     );
 }
+
+/// The pairing's cost with many players: an arena of 200 over many games, and 200-player Swiss rounds. The
+/// figures print with `--nocapture`; the bounds are loose (a busy 2-core machine), there to catch a blow-up.
+#[test]
+fn two_hundred_players_are_paired_quickly() {
+    use std::time::{Duration, Instant};
+    let mut arena = Spec200::arena();
+    join_all(&mut arena, 200);
+    let began = Instant::now();
+    let mut queue = paired(&arena.handle(Event::Tick, START));
+    assert_eq!(queue.len(), 100);
+    let mut worst = Duration::ZERO;
+    let mut games = 0;
+    // 2,000 games ending one by one, each answered by the pairing of whoever is free.
+    while games < 2000 {
+        let game = queue.remove(0);
+        let t = Instant::now();
+        let actions = arena.handle(
+            Event::GameOver {
+                round: game.round,
+                board: game.board,
+                result: seeded(game.pairing),
+                forfeit: false,
+            },
+            START + 1,
+        );
+        worst = worst.max(t.elapsed());
+        queue.extend(paired(&actions));
+        games += 1;
+    }
+    let arena_time = began.elapsed();
+    let mut swiss = Spec200::swiss();
+    join_all(&mut swiss, 200);
+    let t = Instant::now();
+    let mut queue = paired(&swiss.handle(Event::Tick, START));
+    let mut slowest_round = Duration::ZERO;
+    while !queue.is_empty() {
+        let game = queue.remove(0);
+        let t = Instant::now();
+        let actions = swiss.handle(
+            Event::GameOver {
+                round: game.round,
+                board: game.board,
+                result: seeded(game.pairing),
+                forfeit: false,
+            },
+            START + 1,
+        );
+        slowest_round = slowest_round.max(t.elapsed());
+        queue.extend(paired(&actions));
+    }
+    println!(
+        "arena of 200: 2000 games in {arena_time:?}, slowest answer {worst:?}; Swiss of 200, 5 rounds in {:?}, \
+         slowest answer {slowest_round:?}",
+        t.elapsed()
+    );
+    assert_eq!(swiss.stage(), Stage::Finished);
+    assert!(worst < Duration::from_millis(200), "{worst:?}");
+    assert!(slowest_round < Duration::from_secs(2), "{slowest_round:?}");
+}
+
+struct Spec200;
+
+impl Spec200 {
+    fn arena() -> Director {
+        let mut s = spec(Kind::Arena);
+        s.seconds = 3600;
+        Director::new(s)
+    }
+
+    fn swiss() -> Director {
+        Director::new(spec(Kind::Swiss))
+    }
+}

@@ -25,8 +25,9 @@
 use super::standings;
 use super::{Board, Colour, Entrant, HalfPoints, Pairing, Round};
 
-/// How many steps the backtracking search may take for one set of criteria before it gives up on them (an
-/// arena of hundreds pairs in a few hundred steps; this bounds the time a hostile history could cost).
+/// How many steps the backtracking search may take for one set of criteria (all the byes tried) before it gives
+/// up on them: a round of hundreds usually pairs in a few hundred steps; this bounds what an awkward history
+/// could cost.
 const BUDGET: u32 = 200_000;
 
 /// What a player has done so far, as the pairing needs it.
@@ -111,6 +112,9 @@ pub fn pair_round(entrants: u32, rounds: &[Round], active: &[Entrant]) -> Round 
         vec![usize::MAX]
     };
     for criteria in [Criteria::Strict, Criteria::NoRematch, Criteria::Any] {
+        // One budget for all the byes tried under these criteria: the work of a round stays bounded however
+        // many players there are.
+        let mut budget = BUDGET;
         for &bye in &bye_candidates {
             let rest: Vec<&Past> = players
                 .iter()
@@ -118,7 +122,7 @@ pub fn pair_round(entrants: u32, rounds: &[Round], active: &[Entrant]) -> Round 
                 .filter(|(i, _)| *i != bye)
                 .map(|(_, p)| p)
                 .collect();
-            if let Some(pairs) = search(&rest, criteria) {
+            if let Some(pairs) = search(&rest, criteria, &mut budget) {
                 return Round {
                     boards: pairs
                         .iter()
@@ -138,11 +142,17 @@ pub fn pair_round(entrants: u32, rounds: &[Round], active: &[Entrant]) -> Round 
 }
 
 /// A pairing of all of `players` (ranked) that keeps `criteria`, as pairs of places, higher-ranked first.
-fn search(players: &[&Past], criteria: Criteria) -> Option<Vec<(usize, usize)>> {
+fn search(players: &[&Past], criteria: Criteria, budget: &mut u32) -> Option<Vec<(usize, usize)>> {
     let mut paired = vec![false; players.len()];
     let mut out = Vec::with_capacity(players.len() / 2);
-    let mut budget = BUDGET;
-    go(players, &mut paired, &mut out, criteria, &mut budget).then_some(out)
+    // Without criteria the first candidate always fits: no going back, so no budget needed.
+    let mut unbounded = u32::MAX;
+    let budget = if criteria == Criteria::Any {
+        &mut unbounded
+    } else {
+        budget
+    };
+    go(players, &mut paired, &mut out, criteria, budget).then_some(out)
 }
 
 fn go(
