@@ -107,7 +107,7 @@ pub fn table(entrants: u32, rounds: &[Round]) -> Vec<Line> {
 
 /// Half points written as points: `3`, `2.5`.
 pub fn show_half(half: HalfPoints) -> String {
-    if half % 2 == 0 {
+    if half.is_multiple_of(2) {
         format!("{}", half / 2)
     } else {
         format!("{}.5", half / 2)

@@ -194,7 +194,7 @@ fn candidates(players: &[&Past], paired: &[bool], p: usize) -> Vec<usize> {
         .collect();
     let below = unpaired.filter(|&i| players[i].points != players[p].points);
     // The group with P at place 0 has size group.len() + 1; the bottom half starts at h, i.e. group[h - 1].
-    let h = (group.len() + 1) / 2;
+    let h = group.len().div_ceil(2);
     let mut order: Vec<usize> = Vec::with_capacity(players.len());
     if h > 0 {
         order.extend(&group[h - 1..]);
@@ -231,7 +231,7 @@ fn colours(higher: &Past, lower: &Past, board: usize) -> Pairing {
                 (Some(h), Some(l)) if h != l => h == Colour::Second,
                 (Some(h), _) => h == Colour::Second,
                 (None, Some(l)) => l == Colour::First,
-                (None, None) => board % 2 == 0,
+                (None, None) => board.is_multiple_of(2),
             },
         }
     };

@@ -193,7 +193,7 @@ fn pairing_exists(
             all_paired(&others, rounds, with_colours)
         })
     }
-    if left.len() % 2 == 0 {
+    if left.len().is_multiple_of(2) {
         return all_paired(left, rounds, with_colours);
     }
     bye_options.iter().any(|bye| {
