@@ -203,6 +203,24 @@ fn a_swiss_event_runs_its_rounds_and_matches_the_hand_computed_table() {
             ("Round", "3".to_string())
         ]
     );
+    // As shown: the table with the tie-breaks written out, then each round's boards and bye.
+    let text = super::table::render(&d);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].contains("Swiss of 5 rounds") && lines[0].contains("finished"),
+        "{text}"
+    );
+    let first: Vec<&str> = lines[2].split_whitespace().collect();
+    assert_eq!(first, ["1", "p0", "4.5", "14", "12"], "{text}");
+    let fourth: Vec<&str> = lines[5].split_whitespace().collect();
+    assert_eq!(fourth, ["4", "p3", "2.5", "12.5", "2.75"], "{text}");
+    let bye_of_round_5 = text.split("Round 5").nth(1).unwrap_or("");
+    assert!(
+        bye_of_round_5
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["p2", "bye"]),
+        "{text}"
+    );
 }
 
 /// What the records would hold after `actions` (as the server keeps them).
