@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use smallvec::SmallVec;
 
-use super::egdb::{DbValue, Egdb};
+use super::egdb::{self, DbValue, Egdb};
 use super::engine_rules::EngineRules;
 use super::king_runs::Runs;
 use super::moves::{MoveBuf, SearchMove, moves_of};
@@ -71,6 +71,8 @@ pub struct Searcher<R: RuleSet> {
     deadline: Option<Instant>,
     node_limit: Option<u64>,
     stopped: bool,
+    /// The next node looks at the clock and the stop flag whatever its count (set after a costly probe).
+    look_now: bool,
     /// Plies added to every iteration's depth: the helper threads of a parallel search search a little
     /// deeper than the main one, so that they do not all do the same work.
     depth_offset: u32,
@@ -107,6 +109,7 @@ impl<R: EngineRules> Searcher<R> {
             deadline: None,
             node_limit: None,
             stopped: false,
+            look_now: false,
             depth_offset: 0,
             helper: false,
             egdb: None,
@@ -282,7 +285,8 @@ impl<R: EngineRules> Searcher<R> {
     }
 
     fn should_stop(&mut self) -> bool {
-        if self.nodes & 1023 == 0 {
+        if self.nodes & 1023 == 0 || self.look_now {
+            self.look_now = false;
             let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
             let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
             if out_of_time || out_of_nodes || self.stop.load(Ordering::Relaxed) {
@@ -495,8 +499,14 @@ impl<R: EngineRules> Searcher<R> {
 
     /// The databases' value of a position without captures, where the rule set has databases that hold it.
     #[inline]
-    fn probe(&self, pos: &Position<R>) -> Option<DbValue> {
-        R::probe(self.egdb.as_deref(), pos)
+    fn probe(&mut self, pos: &Position<R>) -> Option<DbValue> {
+        let db = self.egdb.as_deref()?;
+        let loads = egdb::loads_on_this_thread();
+        let value = R::probe(Some(db), pos);
+        // A block read from the file can take longer than the nodes between two looks at the clock (the
+        // disk, a loaded machine): the next node looks at once, so no run of such reads outlasts the move.
+        self.look_now |= egdb::loads_on_this_thread() != loads;
+        value
     }
 
     fn remember_cutoff(&mut self, m: SearchMove<R::Bits>, ply: usize, depth: i32) {

@@ -401,3 +401,38 @@ fn verify_finds_a_table_that_disagrees_with_its_moves() {
     assert!(found.is_err(), "{found:?}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn a_stopped_search_reads_no_more_than_one_block_from_the_tables() {
+    // Reading a block may wait on the disk for longer than the nodes between two looks at the clock: a
+    // search told to stop must not go on reading blocks until its next periodic look.
+    use crate::engine::{Engine, Level, Limits, Situation};
+    use std::sync::atomic::AtomicBool;
+    let dir = shared_four().dir().to_path_buf();
+    // Six pieces with exchanges to come: the search reaches the four-piece tables everywhere.
+    let start: Position<English> = crate::rules::parse_fen("B:W21,22,K30:B9,K14,K15").expect("fen");
+    let situation = Situation::new(start).into();
+    let loads = |stop: bool, limits: &Limits| {
+        // Each search with tables of its own, so that no block is in the cache yet.
+        let db = Arc::new(Egdb::open(&dir).expect("the database opens"));
+        let mut engine = Engine::new();
+        engine.set_threads(1);
+        engine.set_egdb(Some(Arc::clone(&db)));
+        engine.set_stop_flag(Arc::new(AtomicBool::new(stop)));
+        let result = engine.think(&situation, Level::Max, limits, 1, &mut |_| {});
+        assert!(result.best.is_some(), "a move even when stopped at once");
+        db.loads()
+    };
+    let running = loads(
+        false,
+        &Limits {
+            nodes: Some(1023),
+            ..Limits::default()
+        },
+    );
+    assert!(
+        running >= 20,
+        "the same nodes read {running} blocks when not stopped"
+    );
+    assert!(loads(true, &Limits::default()) <= 1);
+}

@@ -7,8 +7,11 @@
 //! the blocks.
 
 use std::fs::File;
-use std::io::{Read, Seek, SeekFrom};
+use std::io::Read;
+#[cfg(not(unix))]
+use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+#[cfg(not(unix))]
 use std::sync::Mutex;
 
 use super::EgdbError;
@@ -142,6 +145,11 @@ pub struct TableFile {
     width: usize,
     offsets: Vec<u64>,
     data_start: u64,
+    /// Read at an offset without a lock where the system can (every search thread reads blocks at once);
+    /// elsewhere through a lock around the seek and the read.
+    #[cfg(unix)]
+    file: File,
+    #[cfg(not(unix))]
     file: Mutex<File>,
 }
 
@@ -212,8 +220,16 @@ impl TableFile {
             width,
             offsets,
             data_start,
+            #[cfg(unix)]
+            file,
+            #[cfg(not(unix))]
             file: Mutex::new(file),
         })
+    }
+
+    /// The file.
+    pub fn path(&self) -> &Path {
+        &self.path
     }
 
     /// The signature of the table.
@@ -247,12 +263,7 @@ impl TableFile {
             _ => return Err(corrupt("no such block")),
         };
         let mut packed = vec![0u8; (end - start) as usize];
-        {
-            let mut file = self.file.lock().map_err(|_| EgdbError::Thread)?;
-            file.seek(SeekFrom::Start(self.data_start + start))
-                .and_then(|_| file.read_exact(&mut packed))
-                .map_err(|e| EgdbError::io(&self.path, e))?;
-        }
+        self.read_at(self.data_start + start, &mut packed)?;
         let expected =
             self.width * self.block_len.min(self.positions - n * self.block_len) as usize;
         // One decompression context per thread, kept: making one costs more than unpacking a block.
@@ -276,6 +287,22 @@ impl TableFile {
             return Err(corrupt("a block unpacks to the wrong length"));
         }
         Ok(bytes)
+    }
+
+    #[cfg(unix)]
+    fn read_at(&self, at: u64, into: &mut [u8]) -> Result<(), EgdbError> {
+        use std::os::unix::fs::FileExt;
+        self.file
+            .read_exact_at(into, at)
+            .map_err(|e| EgdbError::io(&self.path, e))
+    }
+
+    #[cfg(not(unix))]
+    fn read_at(&self, at: u64, into: &mut [u8]) -> Result<(), EgdbError> {
+        let mut file = self.file.lock().map_err(|_| EgdbError::Thread)?;
+        file.seek(SeekFrom::Start(at))
+            .and_then(|_| file.read_exact(into))
+            .map_err(|e| EgdbError::io(&self.path, e))
     }
 
     /// Every value of the table.

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use index::{Layout, Material, Squares};
-pub use probe::{Egdb, Mismatch};
+pub use probe::{Egdb, Mismatch, loads_on_this_thread};
 pub use values::{DbValue, MAX_DISTANCE, MAX_NARROW_DISTANCE, Outcome, Outcomes};
 
 /// What can go wrong building or reading the databases.
@@ -56,11 +56,16 @@ impl EgdbError {
     }
 }
 
-/// The databases in `dir`, opened for every engine given them. A missing database means none, silently; a
+/// The databases in `dir`, opened for every engine given them, their files read ahead in the background (see
+/// [`Egdb::warm_up`]). A missing database means none, silently; a
 /// damaged one means none too, with a warning: the engine plays on without it.
 pub fn open_in(dir: &Path) -> Option<Arc<Egdb>> {
     match Egdb::open(dir) {
-        Ok(db) => Some(Arc::new(db)),
+        Ok(db) => {
+            let db = Arc::new(db);
+            db.warm_up();
+            Some(db)
+        }
         Err(EgdbError::Io { .. }) => None,
         Err(e) => {
             tracing::warn!("endgame database not used: {e}");

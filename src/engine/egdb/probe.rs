@@ -1,6 +1,8 @@
 //! Reading the databases while playing: a position's value, and the move that keeps it.
 
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::file::{TableFile, value_in};
@@ -22,6 +24,22 @@ pub struct Egdb {
     /// Tables by signature slot.
     tables: Vec<Option<(TableFile, Layout)>>,
     cache: Vec<Mutex<Slot>>,
+    /// Blocks read from the files and unpacked (cache misses), by every thread.
+    loads: AtomicU64,
+}
+
+thread_local! {
+    /// Blocks this thread has read and unpacked, from any database: a search asks whether a probe of its own
+    /// went to the file (and may have waited on the disk) without touching a counter other threads write.
+    static LOADS_HERE: Cell<u64> = const { Cell::new(0) };
+}
+
+/// How many database blocks the calling thread has read and unpacked so far. A search compares it before and
+/// after a probe: a probe that loaded a block may have waited on the disk for longer than thousands of nodes
+/// take, so the search looks at its clock then rather than waiting for its next periodic check.
+#[inline]
+pub fn loads_on_this_thread() -> u64 {
+    LOADS_HERE.with(Cell::get)
 }
 
 /// A cached block: which table and block (`u64::MAX` for none) and its bytes.
@@ -95,7 +113,41 @@ impl Egdb {
                     })
                 })
                 .collect(),
+            loads: AtomicU64::new(0),
         })
+    }
+
+    /// How many blocks have been read from the files and unpacked since the database was opened.
+    pub fn loads(&self) -> u64 {
+        self.loads.load(Ordering::Relaxed)
+    }
+
+    /// Reads every table file once on a thread of its own, so that the system keeps them in memory and the
+    /// first probes of a game do not wait on the disk in the middle of a timed move. The files are read, not
+    /// kept: the system's cache holds them for every engine process at once and gives the memory back when
+    /// it needs it.
+    pub fn warm_up(&self) {
+        let paths: Vec<PathBuf> = self
+            .tables
+            .iter()
+            .flatten()
+            .map(|(table, _)| table.path().to_path_buf())
+            .collect();
+        let spawned = std::thread::Builder::new()
+            .name("egdb-warm-up".into())
+            .spawn(move || {
+                let mut buf = vec![0u8; 1 << 20];
+                for path in paths {
+                    // A file that cannot be read is found again, with a warning, at its first probe.
+                    let Ok(mut file) = std::fs::File::open(&path) else {
+                        continue;
+                    };
+                    while matches!(std::io::Read::read(&mut file, &mut buf), Ok(n) if n > 0) {}
+                }
+            });
+        if let Err(e) = spawned {
+            tracing::warn!("endgame database: no thread to read the tables ahead: {e}");
+        }
     }
 
     /// The most pieces a position may have to be in the database.
@@ -170,6 +222,8 @@ impl Egdb {
                 return None;
             }
         };
+        self.loads.fetch_add(1, Ordering::Relaxed);
+        LOADS_HERE.with(|n| n.set(n.get() + 1));
         let value = value_in(&bytes, table.width(), within);
         if let Ok(mut slot) = cached.lock() {
             *slot = Slot { key, bytes };
