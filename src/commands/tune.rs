@@ -79,6 +79,43 @@ pub enum TuneStep {
         #[arg(long, value_name = "OUT")]
         out: PathBuf,
     },
+    /// Tune search parameters by SPSA (simultaneous perturbation, Spall's gains a/(k+1+A)^0.602 and
+    /// c/(k+1)^0.101): each iteration plays game pairs (random quiet openings, both colours) between the
+    /// engine with every tuned parameter moved one way and the engine with them moved the other, at a fixed
+    /// number of nodes a move. Prints each iteration's values, and at the end NAME=VALUE lines for
+    /// `crowned hub --param` (also written to --out).
+    Spsa {
+        /// A parameter to tune, as NAME or NAME:MIN:MAX:STEP (repeat for more; STEP is the first perturbation).
+        #[arg(long = "param", value_name = "NAME[:MIN:MAX:STEP]", required = true)]
+        params: Vec<String>,
+        /// A starting value other than the engine's own, as NAME=VALUE (repeat for more).
+        #[arg(long = "start", value_name = "NAME=VALUE")]
+        starts: Vec<String>,
+        /// Iterations.
+        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+        iterations: u64,
+        /// Game pairs an iteration.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+        pairs: u64,
+        /// Nodes a move.
+        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(10..=100_000_000))]
+        nodes: u64,
+        /// The step size's scale a (steps per point of score difference at the start).
+        #[arg(long, default_value_t = 2.0)]
+        a: f64,
+        /// The perturbation's scale c (in steps).
+        #[arg(long, default_value_t = 1.0)]
+        c: f64,
+        /// Seed of the perturbations and openings: the same seed makes the same run.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads to play on (default: every core; the result does not depend on it).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+        threads: Option<u64>,
+        /// A file to write the final NAME=VALUE lines to (replaced if it exists).
+        #[arg(long, value_name = "OUT")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// `crowned tune`: the step asked for.
@@ -116,6 +153,40 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
                 ..Default::default()
             };
             net(&files, config, &out)?;
+        }
+        TuneStep::Spsa {
+            params,
+            starts,
+            iterations,
+            pairs,
+            nodes,
+            a,
+            c,
+            seed,
+            threads,
+            out,
+        } => {
+            let mut start = crowned::engine::SearchParams::default();
+            for assignment in &starts {
+                start.assign(assignment)?;
+            }
+            anyhow::ensure!(a > 0.0 && c > 0.0, "--a and --c must be above 0");
+            let config = tune::SpsaConfig {
+                tuned: params
+                    .iter()
+                    .map(|p| tune::Tuned::parse(p))
+                    .collect::<Result<_, _>>()?,
+                start,
+                iterations: iterations as usize,
+                pairs: pairs as usize,
+                nodes,
+                a,
+                c,
+                stability: (iterations as f64 / 10.0).max(1.0),
+                seed,
+                threads: threads.map_or_else(cores, |t| t as usize),
+            };
+            spsa(&config, out.as_deref())?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -257,5 +328,35 @@ fn net(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Result<()> {
         trained.validation_float,
         trained.validation_classic,
     );
+    Ok(())
+}
+
+/// `crowned tune spsa`: runs SPSA, printing each iteration's values to standard error and the final ones as
+/// NAME=VALUE lines to standard output (and to `out`).
+fn spsa(config: &tune::SpsaConfig, out: Option<&Path>) -> Result<()> {
+    let lines = |theta: &[f64]| -> Vec<String> {
+        config
+            .tuned
+            .iter()
+            .zip(theta)
+            .map(|(t, &v)| format!("{}={}", t.name, tune::format_value(&t.name, v)))
+            .collect()
+    };
+    let started = std::time::Instant::now();
+    let theta = tune::spsa(config, &mut |report| {
+        eprintln!(
+            "iteration {} ({:.0} s): difference {:+.3}; {}",
+            report.iteration,
+            started.elapsed().as_secs_f64(),
+            report.difference,
+            lines(&report.theta).join(" ")
+        );
+    });
+    let text = lines(&theta).join("\n") + "\n";
+    if let Some(path) = out {
+        crowned::store::write_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    print!("{text}");
     Ok(())
 }

@@ -135,6 +135,31 @@ impl SearchParams {
         Ok(())
     }
 
+    /// The value of the parameter `name` as a number (whole ones too), `None` if there is no such parameter.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        Some(match name {
+            "aspiration-depth" => f64::from(self.aspiration_depth),
+            "aspiration-window" => f64::from(self.aspiration_window),
+            "aspiration-widen" => f64::from(self.aspiration_widen),
+            "futility-depth" => f64::from(self.futility_depth),
+            "futility-margin" => f64::from(self.futility_margin),
+            "quiet-prune-depth" => f64::from(self.quiet_prune_depth),
+            "quiet-prune-margin" => f64::from(self.quiet_prune_margin),
+            "late-move-depth" => f64::from(self.late_move_depth),
+            "late-move-base" => self.late_move_base as f64,
+            "late-move-per-ply" => self.late_move_per_ply as f64,
+            "reduction-depth" => f64::from(self.reduction_depth),
+            "reduction-base" => f64::from(self.reduction_base),
+            "reduction-divisor" => f64::from(self.reduction_divisor),
+            _ => return None,
+        })
+    }
+
+    /// Whether the parameter `name` takes whole numbers only.
+    pub fn is_whole(name: &str) -> bool {
+        !matches!(name, "reduction-base" | "reduction-divisor")
+    }
+
     /// Sets a parameter written `name=value`.
     pub fn assign(&mut self, assignment: &str) -> Result<(), ParamError> {
         let (name, value) = assignment
