@@ -94,3 +94,44 @@ fn bad_training_input_is_a_clear_error() {
         "--lambda",
     );
 }
+
+#[test]
+fn spsa_prints_values_a_hub_takes_and_refuses_unknown_parameters() {
+    let run = || {
+        crowned(&[
+            "tune",
+            "spsa",
+            "--param",
+            "futility-margin:40:80:15",
+            "--param",
+            "reduction-base",
+            "--iterations",
+            "2",
+            "--pairs",
+            "1",
+            "--nodes",
+            "200",
+            "--seed",
+            "3",
+        ])
+    };
+    let out = run();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    let mut params = crowned::engine::SearchParams::default();
+    for line in &lines {
+        params
+            .assign(line)
+            .expect("a NAME=VALUE line the hub takes");
+    }
+    assert!((40..=80).contains(&params.futility_margin), "{text}");
+    assert!(stderr(&out).contains("iteration 2"), "{}", stderr(&out));
+    assert_eq!(
+        String::from_utf8_lossy(&run().stdout),
+        text,
+        "the same seed"
+    );
+    assert_one_line_error(&["tune", "spsa", "--param", "no-such"], "no-such");
+}
