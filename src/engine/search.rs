@@ -285,10 +285,13 @@ impl<R: EngineRules> Searcher<R> {
     }
 
     fn should_stop(&mut self) -> bool {
-        if self.nodes & 1023 == 0 || self.look_now {
+        let periodic = self.nodes & 1023 == 0;
+        if periodic || self.look_now {
             self.look_now = false;
             let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
-            let out_of_nodes = self.node_limit.is_some_and(|n| self.nodes >= n);
+            // The node limit only at the periodic looks: where the others fall depends on which blocks happen
+            // to be cached, and a search to a number of nodes must give the same answer every time.
+            let out_of_nodes = periodic && self.node_limit.is_some_and(|n| self.nodes >= n);
             if out_of_time || out_of_nodes || self.stop.load(Ordering::Relaxed) {
                 self.stopped = true;
             }
