@@ -18,6 +18,7 @@ use crate::commands::matches::MatchArgs;
 use crate::commands::parse_seconds;
 use crate::commands::pdn::PdnArgs;
 use crate::commands::perft::PerftArgs;
+use crate::commands::problems::ProblemsArgs;
 use crate::commands::serve::ServeArgs;
 use crate::commands::think::ThinkArgs;
 use crate::commands::tune::TuneArgs;
@@ -170,6 +171,8 @@ pub(crate) enum Command {
     Egdb(EgdbArgs),
     /// Opening books for English draughts: build one by crowned's own analysis, look positions up in one.
     Book(BookArgs),
+    /// Problems: the trainer (play and win, play and draw), proving a file of problems, mining games for them.
+    Problems(ProblemsArgs),
     /// Speak the Hub protocol on standard input and output: the engine protocol of Scan, which draughts GUIs
     /// and tools such as pydraughts use (set-param name=variant value=english|normal|russian|...).
     Hub(HubArgs),

@@ -25,6 +25,7 @@ pub mod config;
 pub mod engine;
 pub mod game;
 pub mod lab;
+pub mod problems;
 pub mod rules;
 pub mod serve;
 pub mod session;

@@ -60,6 +60,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Tune(args)) => commands::tune::run(args),
         Some(Command::Egdb(args)) => commands::egdb::run(args),
         Some(Command::Book(args)) => commands::book::run(args),
+        Some(Command::Problems(args)) => commands::problems::run(args, &cli.play.overrides()),
         Some(Command::Hub(args)) => commands::hub::run(args),
         Some(Command::Perft(args)) => commands::perft::run(args, &board),
         Some(Command::Variant(args)) => commands::variant::run(args),

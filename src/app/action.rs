@@ -144,6 +144,8 @@ pub enum Action {
     ToggleAnalysis,
     /// Turn the capture effect on or off for the session.
     ToggleCaptureEffect,
+    /// Open the problem trainer over the game.
+    Problems,
     /// Analyse every move of the game on show, and mark the costly ones.
     AnalyseGame,
     /// Show the next (`true`) or previous marked move of the game.

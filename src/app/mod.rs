@@ -30,6 +30,7 @@ mod preferences;
 mod setup;
 mod state;
 mod table;
+mod trainer;
 
 pub use animation::Animation;
 pub use ballot::{OPENING_TAG, OpeningChoice, ballot_game, deck_size, eleven_man_game};
@@ -52,6 +53,7 @@ pub use preferences::{
     UnknownOrientation,
 };
 pub use setup::{Setup, SetupError, check_position};
+pub use trainer::{Attempt, HintStage, Trainer};
 
 pub use crate::engine::{Player, Players};
 pub use action::{

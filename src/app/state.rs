@@ -26,6 +26,7 @@ mod play;
 pub(super) mod review;
 mod setting_up;
 mod timing;
+mod training;
 pub(super) mod typing;
 
 use std::path::PathBuf;
@@ -94,6 +95,8 @@ pub struct App {
     seed: u64,
     /// Ballots drawn so far.
     draws: u64,
+    /// The problem trainer, when it is open over the game.
+    trainer: Option<Box<super::trainer::Trainer>>,
     /// Whether the action being carried out changed the game: [`App::update`] then asks for it to be kept as it
     /// stands at the end.
     game_changed: bool,
@@ -138,6 +141,7 @@ impl App {
             flipped,
             status: String::new(),
             overlay: OverlaySlot::default(),
+            trainer: None,
             focus: Focus::Board,
             input: InputBox::default(),
             replay: None,
@@ -458,6 +462,7 @@ impl App {
     #[must_use = "the effects must be carried out: a dropped effect is a stalled engine or an unsaved game"]
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         let mut effects = self.dispatch(action);
+        effects.extend(self.judge_problem_moves());
         self.sync_clock(&mut effects);
         self.sync_analysis(&mut effects);
         if std::mem::take(&mut self.game_changed) {
@@ -469,7 +474,7 @@ impl App {
     /// What the game on show asks to keep: nothing while it has no moves or is a file's game being replayed;
     /// else the game with its players, its file and its clocks, in progress or ended.
     pub fn keep(&self) -> Keep {
-        if self.play.game.is_empty() || self.replay.is_some() {
+        if self.play.game.is_empty() || self.replay.is_some() || self.trainer.is_some() {
             return Keep::Nothing;
         }
         let saved = Box::new(SavedGame {
@@ -588,6 +593,9 @@ impl App {
         if self.replay.is_some()
             && let Some(effects) = self.replay_action(&action)
         {
+            return effects;
+        }
+        if let Some(effects) = self.training_action(&action) {
             return effects;
         }
         self.game_action(action)

@@ -20,6 +20,7 @@ pub mod matches;
 pub mod pdn;
 pub mod perft;
 pub mod play;
+pub mod problems;
 pub mod progress;
 pub mod serve;
 pub mod settings;

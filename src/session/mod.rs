@@ -17,7 +17,7 @@ mod saving;
 mod timers;
 
 pub use clipboard::{Passthrough, clipboard_sequence};
-pub use opening::{Opened, Opening, open, open_table, open_with_settings};
+pub use opening::{Opened, Opening, open, open_table, open_trainer, open_with_settings};
 pub use run::{Inbox, Urgent, run};
 pub use saving::Saving;
 pub use timers::Timers;

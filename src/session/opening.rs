@@ -112,6 +112,19 @@ pub fn open_table(
     with_settings(opened, settings, problem, no_color)
 }
 
+/// Opens the problem trainer `app` (see [`App::training`]) for a player with `settings`, as
+/// [`open_with_settings`] does. The session saves nothing: a problem is not a game to keep.
+pub fn open_trainer(
+    app: App,
+    effects: Vec<Effect>,
+    settings: &Settings,
+    problem: Option<&SettingsError>,
+    no_color: bool,
+) -> (Opened, Config) {
+    let opened = opened(app, effects, Vec::new(), Saving::nowhere());
+    with_settings(opened, settings, problem, no_color)
+}
+
 /// The player's settings applied to `opened`, with the reason their file was not used first among its notices,
 /// and the session's look and seed.
 fn with_settings(

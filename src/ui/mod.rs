@@ -8,6 +8,7 @@ mod input_box;
 pub mod lobby;
 mod overlays;
 mod panels;
+mod problems;
 mod review;
 mod setup_panel;
 mod theme;
@@ -71,9 +72,10 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
     };
     let buf = frame.buffer_mut();
     board::draw(buf, &layout, app, options);
-    match app.setup() {
-        Some(setup) => setup_panel::draw(buf, layout.history, app, setup, options),
-        None => {
+    match (app.setup(), app.trainer()) {
+        (Some(setup), _) => setup_panel::draw(buf, layout.history, app, setup, options),
+        (None, Some(trainer)) => problems::draw(buf, layout.history, app, trainer, options),
+        (None, None) => {
             let (list, review_panel, analysis_panel) = analysis::split(layout.history, app);
             panels::history(buf, list, app, options);
             if let Some(panel) = review_panel {

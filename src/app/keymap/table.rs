@@ -223,6 +223,13 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         &["X"],
         "turn the capture effect on / off",
     ),
+    command(
+        Board,
+        "problems",
+        Action::Problems,
+        &["P"],
+        "problems: play and win, play and draw",
+    ),
     command(Board, "help", Action::ToggleHelp, &["?"], "this help"),
     command(
         Board,

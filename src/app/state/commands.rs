@@ -195,6 +195,9 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         help: "turn the capture effect (a burst over each taken piece) on or off",
         run: |_, _| Ok(Ran::Then(Action::ToggleCaptureEffect)),
     },
+    command("problems", None, "the problem trainer", |_, _| {
+        Ok(Ran::Then(Action::Problems))
+    }),
     command("help", None, "the keys and the commands", |app, _| {
         app.overlay.show_help();
         Ok(Ran::Done(Vec::new()))

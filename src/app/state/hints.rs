@@ -15,7 +15,7 @@ use crate::rules::{AnyPosition, Move};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Hint {
     /// The position the hint was found in.
-    position: AnyPosition,
+    pub(super) position: AnyPosition,
     /// The suggested move.
     pub mv: Move,
     /// How the search judged the position, for the side to move, when it said.

@@ -74,6 +74,7 @@ impl App {
             Action::JumpToMark(forward) => self.jump_to_mark(forward),
             Action::ToggleAnalysis => self.toggle_analysis(),
             Action::ToggleCaptureEffect => self.toggle_capture_effect(),
+            Action::Problems => self.open_problems(),
             Action::Quit => self.quit(),
             Action::Interrupt => self.quit_now(),
             Action::Notice(text) => {
