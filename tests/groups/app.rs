@@ -16,6 +16,8 @@ mod common;
 mod defined_app;
 #[path = "../keys.rs"]
 mod keys;
+#[path = "../problems_app.rs"]
+mod problems_app;
 #[path = "../render.rs"]
 mod render;
 #[path = "../render_variants.rs"]

@@ -10,6 +10,8 @@ mod common;
 mod engine_defined;
 #[path = "../hub.rs"]
 mod hub;
+#[path = "../problems.rs"]
+mod problems;
 #[path = "../engine.rs"]
 mod search;
 #[path = "../tactics.rs"]
