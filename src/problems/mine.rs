@@ -45,11 +45,7 @@ pub fn mine_games(text: &str, prover: &mut Prover, progress: &mut dyn FnMut(usiz
             };
             mined.positions += 1;
             let number = crate::game::MoveNumber::of_ply(record.start(), ply);
-            let at = format!(
-                "{name}, move {}{}",
-                number.number,
-                if number.second { "..." } else { "" }
-            );
+            let at = format!("{name}, {number}");
             if let Some(problem) = problem_at(pos, prover, &at) {
                 // A position met again (the same shot in two games) is one problem.
                 if !mined.problems.iter().any(|p| p.start == problem.start) {

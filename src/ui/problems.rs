@@ -44,7 +44,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App, trainer: &Trainer, options:
             words(&format!("{tried} is wrong."), bold, &mut lines);
             if refutation.is_empty() {
                 words(
-                    &format!("After it {verdict}."),
+                    &format!("{verdict}."),
                     Style::default(),
                     &mut lines,
                 );
