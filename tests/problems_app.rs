@@ -72,7 +72,10 @@ fn a_whole_problem_is_solved_by_keys_and_counted() {
     let answer = moves_played(&app)[3].clone();
     assert_eq!(answer, "30-26", "the defence");
     type_keys(&mut app, "23x21");
-    if app.trainer().is_some_and(|t| *t.attempt() != Attempt::Solved) {
+    if app
+        .trainer()
+        .is_some_and(|t| *t.attempt() != Attempt::Solved)
+    {
         // The defence's reply, then the last capture.
         type_keys(&mut app, "21x30");
     }
@@ -109,7 +112,11 @@ fn a_wrong_move_is_taken_back_with_its_refutation() {
         panic!("not judged wrong: {}", app.status());
     };
     assert_eq!(tried, "17-13");
-    assert!(app.status().starts_with("17-13 is wrong"), "{}", app.status());
+    assert!(
+        app.status().starts_with("17-13 is wrong"),
+        "{}",
+        app.status()
+    );
     assert!(app.status().contains(&verdict));
     if !refutation.is_empty() {
         assert!(app.status().contains(&refutation));
@@ -127,7 +134,10 @@ fn a_wrong_move_is_taken_back_with_its_refutation() {
 fn hints_give_the_piece_then_the_move() {
     let mut app = trainer_on(TWELFTH);
     key(&mut app, KeyCode::Char('H'));
-    assert_eq!(app.trainer().map(|t| t.hint_stage()), Some(HintStage::Piece));
+    assert_eq!(
+        app.trainer().map(|t| t.hint_stage()),
+        Some(HintStage::Piece)
+    );
     assert_eq!(app.status(), "hint: move the piece on 17");
     assert_eq!(app.cursor_square(), Some(sq(17)));
     key(&mut app, KeyCode::Char('H'));

@@ -43,11 +43,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App, trainer: &Trainer, options:
         } => {
             words(&format!("{tried} is wrong."), bold, &mut lines);
             if refutation.is_empty() {
-                words(
-                    &format!("{verdict}."),
-                    Style::default(),
-                    &mut lines,
-                );
+                words(&format!("{verdict}."), Style::default(), &mut lines);
             } else {
                 words(
                     &format!("Refutation: {refutation}, and {verdict}."),
