@@ -100,7 +100,7 @@ fn a_whole_problem_is_solved_by_keys_and_counted() {
 fn a_wrong_move_is_taken_back_with_its_refutation() {
     let mut app = trainer_on(TWELFTH);
     let start = app.game().position();
-    // 27-23 lets Black's man crown: no win for White is left after it.
+    // 17-13 lets the shot go: no win for White can be proved after it.
     type_keys(&mut app, "17-13");
     let trainer = app.trainer().expect("open");
     let Attempt::Wrong {
