@@ -61,38 +61,42 @@ impl Connection {
             // The saved games hold the games against people too: each is filed there as it ends.
             let text = tokio::task::spawn_blocking(move || store.saved_games_pdn()).await;
             // The games on stdout, anything to say about them on stderr (so that `> mine.pdn` is all PDN).
-            const STDERR: u32 = 1;
-            let status = match text {
-                Ok(Ok((text, left_out))) => {
-                    let _ = handle.data(channel, text.into_bytes()).await;
-                    if left_out > 0 {
-                        let note = format!(
-                            "crowned: {left_out} more games were left out: too much at once\r\n"
-                        );
-                        let _ = handle
-                            .extended_data(channel, STDERR, note.into_bytes())
-                            .await;
-                    }
-                    0
-                }
-                Ok(Err(e)) => {
-                    let why = format!("crowned: cannot read your games: {e}\r\n");
-                    let _ = handle
-                        .extended_data(channel, STDERR, why.into_bytes())
-                        .await;
-                    1
-                }
-                Err(e) => {
-                    let why = format!("crowned: cannot read your games: {e}\r\n");
-                    let _ = handle
-                        .extended_data(channel, STDERR, why.into_bytes())
-                        .await;
-                    1
-                }
+            let (text, note) = match text {
+                Ok(Ok((text, 0))) => (Some(text), None),
+                Ok(Ok((text, left_out))) => (
+                    Some(text),
+                    Some(format!(
+                        "{left_out} more games were left out: too much at once"
+                    )),
+                ),
+                Ok(Err(e)) => (None, Some(format!("cannot read your games: {e}"))),
+                Err(e) => (None, Some(format!("cannot read your games: {e}"))),
             };
-            let _ = handle.exit_status_request(channel, status).await;
-            let _ = handle.eof(channel).await;
-            let _ = handle.close(channel).await;
+            finish_exec(&handle, channel, text, note).await;
         });
     }
+}
+
+/// Ends a command's channel: `text` on its standard output, `note` (if any) as a line on its standard error, then
+/// its status (0 when there is text, else 1), the end of its output, and the channel closed.
+pub(super) async fn finish_exec(
+    handle: &russh::server::Handle,
+    channel: ChannelId,
+    text: Option<String>,
+    note: Option<String>,
+) {
+    const STDERR: u32 = 1;
+    let status = u32::from(text.is_none());
+    if let Some(text) = text {
+        let _ = handle.data(channel, text.into_bytes()).await;
+    }
+    if let Some(note) = note {
+        let line = format!("crowned: {note}\r\n");
+        let _ = handle
+            .extended_data(channel, STDERR, line.into_bytes())
+            .await;
+    }
+    let _ = handle.exit_status_request(channel, status).await;
+    let _ = handle.eof(channel).await;
+    let _ = handle.close(channel).await;
 }

@@ -5,6 +5,7 @@ use russh::ChannelId;
 use russh::server::Session as SshSession;
 
 use super::Connection;
+use super::commands::finish_exec;
 use crate::serve::codes::read_code;
 use crate::serve::tournament::director::Director;
 use crate::serve::tournament::table::render;
@@ -47,7 +48,6 @@ impl Connection {
         let shared = std::sync::Arc::clone(&self.shared);
         let handle = session.handle();
         tokio::spawn(async move {
-            const STDERR: u32 = 1;
             let answer: Result<String, String> = match ask {
                 Err(usage) => Err(usage.to_string()),
                 Ok(Ask::Table(code) | Ask::Pdn(code)) if read_code(&code).is_none() => {
@@ -82,22 +82,10 @@ impl Connection {
                     }
                 }
             };
-            let status = match answer {
-                Ok(text) => {
-                    let _ = handle.data(channel, text.into_bytes()).await;
-                    0
-                }
-                Err(why) => {
-                    let why = format!("crowned: {why}.\r\n");
-                    let _ = handle
-                        .extended_data(channel, STDERR, why.into_bytes())
-                        .await;
-                    1
-                }
-            };
-            let _ = handle.exit_status_request(channel, status).await;
-            let _ = handle.eof(channel).await;
-            let _ = handle.close(channel).await;
+            match answer {
+                Ok(text) => finish_exec(&handle, channel, Some(text), None).await,
+                Err(why) => finish_exec(&handle, channel, None, Some(format!("{why}."))).await,
+            }
         });
     }
 }
