@@ -9,7 +9,7 @@
 pub mod mine;
 pub mod prove;
 
-use crate::game::pdn::{parse_games, recorded_outcome, replay_english};
+use crate::game::pdn::{GameText, parse_games, recorded_outcome, replay_english};
 use crate::game::{Game, Outcome, WinReason};
 use crate::rules::{Color, English, Move, Position, SquareStyle, to_fen, write_move};
 pub use prove::{Distance, Goal, PROOF_DEPTH, PROOF_NODES, Prover, Verdict};
@@ -123,19 +123,22 @@ pub struct Loaded {
     pub refused: Vec<(String, Refusal)>,
 }
 
+/// The games of a PDN text that read, numbered from 0 in the file; each that does not is refused as unreadable.
+fn readable_games(text: &str, refused: &mut Vec<(String, Refusal)>) -> Vec<(usize, GameText)> {
+    let mut games = Vec::new();
+    for (i, parsed) in parse_games(text).into_iter().enumerate() {
+        match parsed {
+            Ok(game) => games.push((i, game)),
+            Err(e) => refused.push((format!("game {}", i + 1), Refusal::Unreadable(e.message))),
+        }
+    }
+    games
+}
+
 /// Reads every game of a PDN text as a problem and proves it (see the module's documentation).
 pub fn load_problems(text: &str, prover: &mut Prover) -> Loaded {
     let mut loaded = Loaded::default();
-    for (i, parsed) in parse_games(text).into_iter().enumerate() {
-        let game = match parsed {
-            Ok(game) => game,
-            Err(e) => {
-                loaded
-                    .refused
-                    .push((format!("game {}", i + 1), Refusal::Unreadable(e.message)));
-                continue;
-            }
-        };
+    for (i, game) in readable_games(text, &mut loaded.refused) {
         let title = match game.event() {
             "" | "?" => format!("Problem {}", i + 1),
             event => event.to_string(),
@@ -244,16 +247,7 @@ pub fn builtin_problems() -> Vec<Problem> {
 /// (the built-in one); anything else goes through [`load_problems`].
 pub fn read_problems(text: &str) -> Loaded {
     let mut loaded = Loaded::default();
-    for (i, parsed) in parse_games(text).into_iter().enumerate() {
-        let game = match parsed {
-            Ok(game) => game,
-            Err(e) => {
-                loaded
-                    .refused
-                    .push((format!("game {}", i + 1), Refusal::Unreadable(e.message)));
-                continue;
-            }
-        };
+    for (_, game) in readable_games(text, &mut loaded.refused) {
         let title = game.event().to_string();
         let replayed = replay_english(&game);
         if let Some(error) = replayed.error {

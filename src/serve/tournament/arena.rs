@@ -137,17 +137,7 @@ fn colours(higher: &ArenaPlayer, lower: &ArenaPlayer) -> Pairing {
             _ => true,
         },
     };
-    if higher_first {
-        Pairing {
-            first: higher.entrant,
-            second: lower.entrant,
-        }
-    } else {
-        Pairing {
-            first: lower.entrant,
-            second: higher.entrant,
-        }
-    }
+    Pairing::ordered(higher.entrant, lower.entrant, higher_first)
 }
 
 #[cfg(test)]

@@ -92,6 +92,21 @@ pub struct Pairing {
 }
 
 impl Pairing {
+    /// The game between `higher` and `lower`, `higher` moving first when `higher_first` says so.
+    pub fn ordered(higher: Entrant, lower: Entrant, higher_first: bool) -> Pairing {
+        if higher_first {
+            Pairing {
+                first: higher,
+                second: lower,
+            }
+        } else {
+            Pairing {
+                first: lower,
+                second: higher,
+            }
+        }
+    }
+
     /// Whether `who` plays in this game.
     pub fn has(&self, who: Entrant) -> bool {
         self.first == who || self.second == who

@@ -235,15 +235,5 @@ fn colours(higher: &Past, lower: &Past, board: usize) -> Pairing {
             },
         }
     };
-    if higher_first {
-        Pairing {
-            first: higher.entrant,
-            second: lower.entrant,
-        }
-    } else {
-        Pairing {
-            first: lower.entrant,
-            second: higher.entrant,
-        }
-    }
+    Pairing::ordered(higher.entrant, lower.entrant, higher_first)
 }
