@@ -66,7 +66,9 @@ pub enum TuneStep {
         /// Passes over the samples.
         #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
         epochs: u64,
-        /// Weight of the hand-written evaluation's prediction in the target, from 0 (the results alone) to 1.
+        /// Weight in the target, from 0 (the results alone) to 1, of the self-play search's expectation kept in
+        /// the samples file (`FEN;result;search` lines), or of the hand-written evaluation's prediction for a
+        /// position without one.
         #[arg(long, default_value_t = 0.0)]
         lambda: f32,
         /// Seed of the starting weights and of the order of samples: the same seed makes the same network.

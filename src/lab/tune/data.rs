@@ -1,5 +1,5 @@
 //! Positions labelled with game results: made by self-play, read from PDN, written to and read from a file of
-//! one `FEN;result` line each.
+//! one `FEN;result` line each, or `FEN;result;search` where the self-play search's own view is kept too.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -25,6 +25,11 @@ pub struct Sample {
     pub position: Position,
     /// Black's score in the game it came from.
     pub result: f32,
+    /// Black's expected share of the points by the search that chose the move played from this position
+    /// ([`crate::engine::Score::expectation`]), 0 to 1; `None` for a random move or a master game. Training can
+    /// blend it into the target: a game's result says little about a position many moves before the decision,
+    /// and a deep search says more.
+    pub search: Option<f32>,
 }
 
 /// A samples file that cannot be read.
@@ -39,7 +44,15 @@ pub struct SampleError {
 
 /// The quiet positions of a finished game (no capture to make: a capture's score is the search's business, not
 /// the evaluation's), labelled with its result; nothing for a game without one.
-fn samples_of(game: &Game<English>, result: Option<Color>, finished: bool, out: &mut Vec<Sample>) {
+///
+/// `searched[ply]`, where there is one, is Black's expectation by the search that chose the move at that ply.
+fn samples_of(
+    game: &Game<English>,
+    result: Option<Color>,
+    finished: bool,
+    searched: &[Option<f32>],
+    out: &mut Vec<Sample>,
+) {
     if !finished {
         return;
     }
@@ -56,6 +69,7 @@ fn samples_of(game: &Game<English>, result: Option<Color>, finished: bool, out: 
             out.push(Sample {
                 position,
                 result: label,
+                search: searched.get(ply).copied().flatten(),
             });
         }
     }
@@ -125,12 +139,15 @@ fn one_game(engine: &mut Engine, depth: u32, seed: u64) -> Vec<Sample> {
         }
     }
     engine.clear();
+    // Black's expectation by the search at each ply of the game (the opening's plies were not searched).
+    let mut searched: Vec<Option<f32>> = vec![None; game.len()];
     while game.outcome().is_none() && game.len() < MAX_PLIES {
         let moves = game.legal_moves();
         if moves.is_empty() {
             break;
         }
         let random = game.len() < RANDOM_PLIES && rng.below(100) < RANDOM_PERCENT as usize;
+        let mut expectation = None;
         let mv = if random {
             moves[rng.below(moves.len())]
         } else {
@@ -141,6 +158,12 @@ fn one_game(engine: &mut Engine, depth: u32, seed: u64) -> Vec<Sample> {
                 0,
                 &mut |_| {},
             );
+            let for_black = match game.position().side_to_move() {
+                Color::Black => result.score,
+                Color::White => result.score.flipped(),
+            };
+            // Kept to the three decimals the file holds, so that what is written reads back the same.
+            expectation = Some((for_black.expectation() * 1000.0).round() as f32 / 1000.0);
             match result.best {
                 Some(mv) => mv,
                 None => break,
@@ -149,11 +172,12 @@ fn one_game(engine: &mut Engine, depth: u32, seed: u64) -> Vec<Sample> {
         if game.play(&mv).is_err() {
             break;
         }
+        searched.push(expectation);
     }
     let winner = game.outcome().and_then(|o| o.winner());
     let mut out = Vec::new();
     // A game cut off at the limit counts as a draw.
-    samples_of(&game, winner, true, &mut out);
+    samples_of(&game, winner, true, &searched, &mut out);
     out
 }
 
@@ -182,22 +206,28 @@ pub fn from_pdn(text: &str) -> Vec<Sample> {
             }
         }
         if replayed && !game.is_set_up() {
-            samples_of(&english_game, outcome.winner(), true, &mut out);
+            samples_of(&english_game, outcome.winner(), true, &[], &mut out);
         }
     }
     out
 }
 
-/// The samples as text: one `FEN;result` line each.
+/// The samples as text: one `FEN;result` line each, `FEN;result;search` for a sample with the search's
+/// expectation (written to three decimals).
 pub fn write_samples(samples: &[Sample]) -> String {
-    let mut text = String::with_capacity(samples.len() * 48);
+    let mut text = String::with_capacity(samples.len() * 54);
     for s in samples {
-        let _ = writeln!(text, "{};{}", to_fen(&s.position), s.result);
+        let _ = write!(text, "{};{}", to_fen(&s.position), s.result);
+        if let Some(search) = s.search {
+            let _ = write!(text, ";{search:.3}");
+        }
+        text.push('\n');
     }
     text
 }
 
-/// Reads what [`write_samples`] wrote; blank lines are skipped, anything else wrong is refused with its line.
+/// Reads what [`write_samples`] wrote (the search's expectation to the three decimals it was written with);
+/// blank lines are skipped, anything else wrong is refused with its line.
 pub fn read_samples(text: &str) -> Result<Vec<Sample>, SampleError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
@@ -209,9 +239,27 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, SampleError> {
             line: i + 1,
             reason,
         };
-        let (fen, result) = line
-            .split_once(';')
-            .ok_or_else(|| error("expected FEN;result".into()))?;
+        let mut fields = line.split(';');
+        let (Some(fen), Some(result)) = (fields.next(), fields.next()) else {
+            return Err(error("expected FEN;result or FEN;result;search".into()));
+        };
+        let search = match fields.next() {
+            None => None,
+            Some(text) => Some(
+                text.trim()
+                    .parse::<f32>()
+                    .ok()
+                    .filter(|e| (0.0..=1.0).contains(e))
+                    .ok_or_else(|| {
+                        error(format!(
+                            "the search's expectation is from 0 to 1, not {text:?}"
+                        ))
+                    })?,
+            ),
+        };
+        if fields.next().is_some() {
+            return Err(error("expected FEN;result or FEN;result;search".into()));
+        }
         let position = parse_fen(fen).map_err(|e| error(e.to_string()))?;
         let result: f32 = result
             .trim()
@@ -219,7 +267,11 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, SampleError> {
             .ok()
             .filter(|r| [0.0, 0.5, 1.0].contains(r))
             .ok_or_else(|| error(format!("the result is 0, 0.5 or 1, not {result:?}")))?;
-        out.push(Sample { position, result });
+        out.push(Sample {
+            position,
+            result,
+            search,
+        });
     }
     Ok(out)
 }
@@ -243,15 +295,55 @@ mod tests {
     }
 
     #[test]
+    fn self_play_keeps_the_search_view_of_searched_positions() {
+        let samples = self_play(4, 4, 3, 1, None, &|_| {});
+        let searched = samples.iter().filter(|s| s.search.is_some()).count();
+        // Most positions come from a searched move; the opening's and the random moves' do not.
+        assert!(
+            searched * 10 > samples.len() * 7,
+            "{searched} of {}",
+            samples.len()
+        );
+        assert!(searched < samples.len());
+        assert!(
+            samples
+                .iter()
+                .filter_map(|s| s.search)
+                .all(|e| (0.0..=1.0).contains(&e))
+        );
+        // Black's point of view: in a game Black won, the last searched view favours Black.
+        for game in samples.chunk_by(|a, b| a.result == b.result) {
+            if let Some(last) = game.iter().rev().find_map(|s| s.search)
+                && game[0].result != 0.5
+            {
+                assert_eq!(
+                    last > 0.5,
+                    game[0].result == 1.0,
+                    "{last} in a game scored {}",
+                    game[0].result
+                );
+            }
+        }
+    }
+
+    #[test]
     fn samples_are_written_and_read_back() {
         let samples = self_play(1, 2, 1, 1, None, &|_| {});
+        assert!(samples.iter().any(|s| s.search.is_some()));
         let text = write_samples(&samples);
         assert_eq!(read_samples(&text), Ok(samples));
+        let old = read_samples("B:W21-32:B1-12;1\nB:W21-32:B1-12;0.5;0.25\n")
+            .map(|s| s.iter().map(|s| s.search).collect::<Vec<_>>());
+        assert_eq!(old, Ok(vec![None, Some(0.25)]));
         for (bad, line) in [
             ("B:W21-32:B1-12;1\nnonsense", 2),
             ("B:W21-32:B1-12;2", 1),
             ("B:W21-32:B1-12", 1),
             ("\n\nX:Wzz;1", 3),
+            ("B:W21-32:B1-12;1;1.5", 1),
+            ("B:W21-32:B1-12;1;x", 1),
+            ("B:W21-32:B1-12;1;0.5;0.5", 1),
+            ("B:W21-32:B1-12;1;", 1),
         ] {
             assert_eq!(read_samples(bad).map_err(|e| e.line), Err(line), "{bad:?}");
         }

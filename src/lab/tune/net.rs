@@ -1,9 +1,9 @@
 //! Training the network evaluation ([`crate::engine::nnue`]) on positions labelled with game results.
 //!
 //! The loss is Texel's (the squared error of `sigmoid(SLOPE * score)` against the target), the optimiser Adam
-//! on minibatches, the target the game's result for the side to move, optionally blended with the tuned
-//! hand-written evaluation's prediction (`lambda`), which steadies the labels of positions whose game was
-//! decided much later. A slice of the samples (whole runs of consecutive positions, so mostly whole games) is
+//! on minibatches, the target the game's result for the side to move, optionally blended (`lambda`) with the
+//! self-play search's expectation where the samples keep it, and the tuned hand-written evaluation's
+//! prediction where they do not: either steadies the labels of positions whose game was decided much later. A slice of the samples (whole runs of consecutive positions, so mostly whole games) is
 //! held out, and the network is judged there against the results alone, beside the hand-written evaluation.
 //!
 //! Hand-written rather than a machine-learning crate: a network this small with sparse inputs trains at about
@@ -26,7 +26,8 @@ pub struct NetConfig {
     pub batch: usize,
     /// Adam's step size at the start; it falls to a tenth over the last two fifths of the run.
     pub learning_rate: f32,
-    /// Weight of the hand-written evaluation's prediction in the target (0: the results alone).
+    /// Weight of the search's expectation (or, for a sample without one, the hand-written evaluation's
+    /// prediction) in the target (0: the results alone).
     pub lambda: f32,
     /// Seed of the starting weights and of the order of samples.
     pub seed: u64,
@@ -78,11 +79,16 @@ impl Item {
             Color::White => 1.0 - sample.result,
         };
         let classic = sigmoid(SLOPE * eval::evaluate(&sample.position) as f32 / 100.0);
+        let prediction = match (sample.search, to_move) {
+            (Some(search), Color::Black) => search,
+            (Some(search), Color::White) => 1.0 - search,
+            (None, _) => classic,
+        };
         Item {
             pieces: Pieces::of(&sample.position),
             to_move,
             result,
-            target: (1.0 - lambda) * result + lambda * classic,
+            target: (1.0 - lambda) * result + lambda * prediction,
             classic,
         }
     }
@@ -319,6 +325,25 @@ mod tests {
 
     fn samples() -> Vec<Sample> {
         self_play(24, 2, 5, 2, None, &|_| {})
+    }
+
+    #[test]
+    fn lambda_blends_the_search_view_for_the_side_to_move_or_else_the_classic_one() {
+        let black = crate::rules::parse_fen("B:W21-32:B1-12").expect("the start");
+        let white = crate::rules::parse_fen("W:W21-32:B1-11,15").expect("after 11-15");
+        let with = |position, search| Sample {
+            position,
+            result: 1.0,
+            search,
+        };
+        let item = Item::new(&with(black, Some(0.8)), 0.5);
+        assert!((item.target - 0.9).abs() < 1e-6, "{}", item.target);
+        // White to move: both the result and the search's view are turned to White's side.
+        let item = Item::new(&with(white, Some(0.8)), 0.5);
+        assert!((item.target - 0.1).abs() < 1e-6, "{}", item.target);
+        let item = Item::new(&with(white, None), 1.0);
+        assert_eq!(item.target, item.classic);
+        assert_eq!(Item::new(&with(black, Some(0.8)), 0.0).target, 1.0);
     }
 
     #[test]

@@ -1,0 +1,156 @@
+//! The problem trainer's records in SQLite: the [`Records`](super::Records) calls about problems.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::RecordsError;
+use super::problems::{ProblemOutcome, ProblemStanding, score};
+use crate::serve::ids::Fingerprint;
+use crate::serve::rating::{Rating, after_game};
+
+fn rating_of(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Rating> {
+    Ok(Rating {
+        rating: row.get(first)?,
+        deviation: row.get(first + 1)?,
+        volatility: row.get(first + 2)?,
+    })
+}
+
+/// A player's standing (a new player's when they have none).
+pub(super) fn standing(
+    db: &Connection,
+    player: &Fingerprint,
+) -> Result<ProblemStanding, RecordsError> {
+    let row = db
+        .query_row(
+            "SELECT rating, deviation, volatility, attempts, solved, best_streak
+             FROM player_problem_ratings WHERE fingerprint = ?1",
+            params![player],
+            |row| {
+                Ok(ProblemStanding {
+                    rating: rating_of(row, 0)?,
+                    attempts: row.get(3)?,
+                    solved: row.get(4)?,
+                    best_streak: row.get(5)?,
+                })
+            },
+        )
+        .optional()?;
+    Ok(row.unwrap_or_default())
+}
+
+/// Every rated problem's rating.
+pub(super) fn ratings(db: &Connection) -> Result<Vec<(String, Rating)>, RecordsError> {
+    let mut query =
+        db.prepare_cached("SELECT problem, rating, deviation, volatility FROM problem_ratings")?;
+    let rows = query
+        .query_map([], |row| Ok((row.get(0)?, rating_of(row, 1)?)))?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}
+
+fn problem_rating(db: &Connection, problem: &str) -> Result<(Rating, i64), RecordsError> {
+    let row = db
+        .query_row(
+            "SELECT rating, deviation, volatility, attempts FROM problem_ratings WHERE problem = ?1",
+            params![problem],
+            |row| Ok((rating_of(row, 0)?, row.get(3)?)),
+        )
+        .optional()?;
+    Ok(row.unwrap_or((Rating::default(), 0)))
+}
+
+/// Records an attempt, rating it when it is the player's first at the problem: all in one change.
+pub(super) fn attempt(
+    db: &mut Connection,
+    player: &Fingerprint,
+    problem: &str,
+    solved: bool,
+    at: i64,
+) -> Result<ProblemOutcome, RecordsError> {
+    // A savepoint rather than a transaction: it nests inside a batch (`all_or_nothing`).
+    let tx = db.savepoint()?;
+    let tried: bool = tx.query_row(
+        "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = ?1 AND problem = ?2)",
+        params![player, problem],
+        |row| row.get(0),
+    )?;
+    let before = standing(&tx, player)?;
+    let (problem_before, problem_attempts) = problem_rating(&tx, problem)?;
+    let outcome = if tried {
+        ProblemOutcome {
+            rated: false,
+            player: before.rating,
+            problem: problem_before,
+        }
+    } else {
+        let [player_after, problem_after] =
+            after_game(before.rating, problem_before, score(solved));
+        tx.execute(
+            "INSERT INTO player_problem_ratings
+                 (fingerprint, rating, deviation, volatility, attempts, solved, best_streak)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (fingerprint) DO UPDATE SET rating = ?2, deviation = ?3, volatility = ?4,
+                 attempts = ?5, solved = ?6",
+            params![
+                player,
+                player_after.rating,
+                player_after.deviation,
+                player_after.volatility,
+                before.attempts + 1,
+                before.solved + i64::from(solved),
+                before.best_streak
+            ],
+        )?;
+        tx.execute(
+            "INSERT INTO problem_ratings (problem, rating, deviation, volatility, attempts)
+             VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (problem) DO UPDATE SET rating = ?2, deviation = ?3, volatility = ?4, attempts = ?5",
+            params![
+                problem,
+                problem_after.rating,
+                problem_after.deviation,
+                problem_after.volatility,
+                problem_attempts + 1
+            ],
+        )?;
+        ProblemOutcome {
+            rated: true,
+            player: player_after,
+            problem: problem_after,
+        }
+    };
+    tx.execute(
+        "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![player, problem, solved, outcome.rated, at],
+    )?;
+    tx.commit()?;
+    Ok(outcome)
+}
+
+/// Notes a streak of `length` problems; the player's best streak after it.
+pub(super) fn streak(
+    db: &mut Connection,
+    player: &Fingerprint,
+    length: i64,
+) -> Result<i64, RecordsError> {
+    let tx = db.savepoint()?;
+    let before = standing(&tx, player)?;
+    let best = before.best_streak.max(length);
+    tx.execute(
+        "INSERT INTO player_problem_ratings
+             (fingerprint, rating, deviation, volatility, attempts, solved, best_streak)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (fingerprint) DO UPDATE SET best_streak = ?7",
+        params![
+            player,
+            before.rating.rating,
+            before.rating.deviation,
+            before.rating.volatility,
+            before.attempts,
+            before.solved,
+            best
+        ],
+    )?;
+    tx.commit()?;
+    Ok(best)
+}
