@@ -296,3 +296,63 @@ fn the_hub_engine_searches_on_the_threads_it_is_given() {
     let refused = crowned(&["hub", "--threads", "0"]);
     assert_eq!(refused.status.code(), Some(2));
 }
+
+/// The scores a `crowned hub` with `extra` arguments reports, one a depth, searching the start to depth 4.
+fn start_scores(extra: &[&str]) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .arg("hub")
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the hub starts");
+    let mut input = child.stdin.take().expect("stdin");
+    input
+        .write_all(b"hub\ninit\npos\nlevel depth=4\ngo think\n")
+        .expect("the hub reads");
+    let mut scores = Vec::new();
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let line = line.expect("a line");
+        if line.starts_with("info") {
+            let score = line
+                .split(' ')
+                .find_map(|field| field.strip_prefix("score="))
+                .expect("a score");
+            scores.push(score.to_string());
+        }
+        if line.starts_with("done") {
+            break;
+        }
+    }
+    let _ = input.write_all(b"quit\n");
+    drop(input);
+    let _ = child.wait();
+    scores
+}
+
+#[test]
+fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
+    let compiled_in = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/nnue/weights.nnue");
+    let builtin = start_scores(&[]);
+    assert_eq!(builtin.len(), 4, "{builtin:?}");
+    assert_eq!(start_scores(&["--network", compiled_in]), builtin);
+    // A network of zeros scores every quiet position level, and nothing is decided four plies from the start.
+    let zeros = TempFile::new("zeros.nnue", "");
+    std::fs::write(
+        &zeros.0,
+        crowned::engine::nnue::Network::zeroed().to_bytes(),
+    )
+    .expect("written");
+    let level = start_scores(&["--network", zeros.path()]);
+    assert!(level.iter().all(|s| s == "0.00"), "{level:?}");
+    assert_ne!(
+        level, builtin,
+        "the compiled-in network has a view of the start"
+    );
+
+    let damaged = TempFile::new("damaged.nnue", "CRWNNNUE and then nonsense");
+    assert_one_line_error(&["hub", "--network", damaged.path()], "damaged.nnue");
+    assert_one_line_error(&["hub", "--network", "no-such.nnue"], "no-such.nnue");
+}

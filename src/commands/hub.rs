@@ -4,6 +4,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use crowned::engine::hub::{self, HubOptions};
+use crowned::engine::nnue::{self, Network};
 use crowned::engine::{Evaluation, SearchParams};
 
 /// `crowned hub`'s options: what the engine starts with until the GUI sets its parameters.
@@ -24,10 +25,20 @@ pub struct HubArgs {
     /// An opening book (`crowned book build`) full strength plays from where it holds the position.
     #[arg(long, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
+    /// A network file (`crowned tune net --out`) English positions are judged by in place of the one compiled
+    /// in, so that a newly trained network can be matched against it without a build.
+    #[arg(long, value_name = "FILE")]
+    network: Option<std::path::PathBuf>,
 }
 
 /// `crowned hub`: speaks the protocol on standard input and output until the GUI quits.
 pub fn run(args: HubArgs) -> Result<ExitCode> {
+    if let Some(path) = &args.network {
+        let bytes =
+            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let network = Network::from_bytes(&bytes).with_context(|| path.display().to_string())?;
+        nnue::play_with(network)?;
+    }
     let mut params = SearchParams::default();
     for assignment in &args.params {
         params.assign(assignment)?;

@@ -92,7 +92,7 @@ impl EngineRules for English {
     }
 
     fn network(evaluation: Evaluation) -> Option<Box<NetCache>> {
-        match (evaluation, nnue::builtin()) {
+        match (evaluation, nnue::playing()) {
             (Evaluation::Network, Some(net)) => Some(Box::new(NetCache::new(net, MAX_PLY))),
             _ => None,
         }

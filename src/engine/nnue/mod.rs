@@ -20,7 +20,7 @@ mod network;
 
 pub use accumulator::{Accumulator, Pieces, feature};
 pub use cache::NetCache;
-pub use network::{Network, NetworkError, builtin};
+pub use network::{Network, NetworkError, builtin, play_with, playing};
 
 /// The instructions inference uses: the widest this machine has, found once by [`Cpu::detect`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! The network's integer weights: read from (and written to) the file format, and the layers after the first.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use thiserror::Error;
 
@@ -42,6 +42,9 @@ pub enum NetworkError {
     /// The checksum does not match: the file is damaged.
     #[error("the network file is damaged (checksum mismatch)")]
     Checksum,
+    /// A network was already chosen for this process ([`play_with`]).
+    #[error("a network was already chosen for this process")]
+    AlreadyChosen,
 }
 
 /// A trained network, in the integers inference uses.
@@ -71,6 +74,22 @@ static BUILTIN: LazyLock<Option<Network>> =
 /// The network compiled into the program (`None` only if its file were damaged, which a test rules out).
 pub fn builtin() -> Option<&'static Network> {
     BUILTIN.as_ref()
+}
+
+/// A network chosen for this whole process in place of the one compiled in ([`play_with`]).
+static CHOSEN: OnceLock<Network> = OnceLock::new();
+
+/// The network every engine of this process evaluates with: the one [`play_with`] chose, else the one compiled
+/// in.
+pub fn playing() -> Option<&'static Network> {
+    CHOSEN.get().or_else(builtin)
+}
+
+/// Makes `network` the one every engine of this process made from now on evaluates with, in place of the one
+/// compiled in: `crowned hub --network FILE`, so that a newly trained network can be matched against the
+/// compiled-in one without a build. It can be chosen once; a second choice is refused and changes nothing.
+pub fn play_with(network: Network) -> Result<(), NetworkError> {
+    CHOSEN.set(network).map_err(|_| NetworkError::AlreadyChosen)
 }
 
 impl Network {
