@@ -77,6 +77,14 @@ pub enum TuneStep {
         /// Threads computing gradients (default: every core; the network does not depend on it).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
         threads: Option<u64>,
+        /// A network file to train further (for example the compiled-in src/engine/nnue/weights.nnue, refined
+        /// on a new generation's positions) instead of starting from random weights.
+        #[arg(long, value_name = "NET")]
+        from: Option<PathBuf>,
+        /// Adam's step size at the start (it falls to a tenth over the last two fifths of the run); lower when
+        /// training a network further than from random weights.
+        #[arg(long, default_value_t = 0.002)]
+        rate: f32,
         /// Where to write the network (replaced if it exists).
         #[arg(long, value_name = "OUT")]
         out: PathBuf,
@@ -140,6 +148,8 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
             lambda,
             seed,
             threads,
+            from,
+            rate,
             out,
         } => {
             // Checked here rather than by clap, whose range checks are for integers.
@@ -147,11 +157,27 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
                 (0.0..=1.0).contains(&lambda),
                 "--lambda must be from 0 to 1"
             );
+            anyhow::ensure!(
+                rate > 0.0 && rate <= 1.0,
+                "--rate must be above 0 and at most 1"
+            );
+            let start = match from {
+                Some(path) => {
+                    let bytes = std::fs::read(&path)
+                        .with_context(|| format!("cannot read {}", path.display()))?;
+                    let network = crowned::engine::nnue::Network::from_bytes(&bytes)
+                        .with_context(|| path.display().to_string())?;
+                    Some(network)
+                }
+                None => None,
+            };
             let config = NetConfig {
                 epochs: epochs as usize,
                 lambda,
                 seed,
                 threads: threads.map_or_else(cores, |t| t as usize),
+                learning_rate: rate,
+                start,
                 ..Default::default()
             };
             net(&files, config, &out)?;
@@ -302,7 +328,8 @@ fn net(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Result<()> {
         !samples.is_empty(),
         "no positions to train on: give samples files or PDN files of finished games"
     );
-    let progress = Progress::on_terminal(config.epochs as u64, "epochs");
+    let epochs = config.epochs;
+    let progress = Progress::on_terminal(epochs as u64, "epochs");
     let started = std::time::Instant::now();
     let trained = tune::train_net(&samples, config, &mut |report| {
         progress.set_done(report.epoch as u64);
@@ -324,12 +351,15 @@ fn net(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Result<()> {
          evaluation {:.6}",
         trained.training_samples,
         trained.validation_samples,
-        config.epochs,
+        epochs,
         started.elapsed().as_secs_f64(),
         trained.validation_integer,
         trained.validation_float,
         trained.validation_classic,
     );
+    if let Some(start) = trained.validation_start {
+        eprintln!("the network it started from: {start:.6}");
+    }
     Ok(())
 }
 

@@ -18,7 +18,7 @@ use crate::engine::nnue::{Accumulator, Network, Pieces};
 use crate::rules::Color;
 
 /// How a training run goes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct NetConfig {
     /// Passes over the training samples.
     pub epochs: usize,
@@ -35,6 +35,9 @@ pub struct NetConfig {
     pub threads: usize,
     /// One run of [`VALIDATION_RUN`] consecutive samples in this many is held out.
     pub validation_every: usize,
+    /// The network to train further (a generation's network, refined on the next generation's positions);
+    /// random weights from `seed` when `None`.
+    pub start: Option<Network>,
 }
 
 impl Default for NetConfig {
@@ -47,6 +50,7 @@ impl Default for NetConfig {
             seed: 1,
             threads: 1,
             validation_every: 20,
+            start: None,
         }
     }
 }
@@ -139,6 +143,8 @@ pub struct NetTraining {
     pub validation_integer: f64,
     /// The same, of the hand-written evaluation compiled in: the baseline.
     pub validation_classic: f64,
+    /// The same, of the network training started from ([`NetConfig::start`]), if any.
+    pub validation_start: Option<f64>,
 }
 
 /// Trains a network on `samples` (English positions with their games' results), calling `progress` after
@@ -167,7 +173,10 @@ pub fn train(
     if validation.is_empty() {
         validation.clone_from(&training);
     }
-    let mut net = FloatNet::random(config.seed);
+    let mut net = match &config.start {
+        Some(start) => FloatNet::from_network(start),
+        None => FloatNet::random(config.seed),
+    };
     let mut adam = Adam::new(offsets::COUNT);
     let mut rng = Rng::new(config.seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut order: Vec<u32> = (0..training.len() as u32).collect();
@@ -193,6 +202,12 @@ pub fn train(
         });
     }
     let network = net.quantise();
+    let integer_error = |network: &Network| {
+        mean_error(&validation, |item| {
+            let acc = Accumulator::new(network, &item.pieces);
+            sigmoid(SLOPE * network.evaluate(&acc, item.to_move) as f32 / 100.0)
+        })
+    };
     NetTraining {
         training_samples: training.len(),
         validation_samples: validation.len(),
@@ -200,10 +215,8 @@ pub fn train(
             let mut buffers = [[0; 32]; 2];
             sigmoid(SLOPE * net.score(&item.views(&mut buffers)))
         }),
-        validation_integer: mean_error(&validation, |item| {
-            let acc = Accumulator::new(&network, &item.pieces);
-            sigmoid(SLOPE * network.evaluate(&acc, item.to_move) as f32 / 100.0)
-        }),
+        validation_integer: integer_error(&network),
+        validation_start: config.start.as_ref().map(integer_error),
         validation_classic: mean_error(&validation, |item| item.classic),
         network,
     }
@@ -397,6 +410,30 @@ mod tests {
     }
 
     #[test]
+    fn a_network_trained_further_starts_from_its_own_weights() {
+        let builtin = crate::engine::nnue::builtin().expect("the compiled-in network");
+        assert_eq!(&FloatNet::from_network(builtin).quantise(), builtin);
+        let config = NetConfig {
+            epochs: 2,
+            batch: 256,
+            learning_rate: 0.0005,
+            start: Some(builtin.clone()),
+            ..NetConfig::default()
+        };
+        // Too few samples to hold any out: the error is measured on the samples trained on.
+        let further = train(&samples(), config, &mut |_| {});
+        assert_ne!(&further.network, builtin, "two epochs move the weights");
+        let start = further
+            .validation_start
+            .expect("the starting network's error");
+        assert!(
+            further.validation_integer < start,
+            "{} after training further, {start} before",
+            further.validation_integer
+        );
+    }
+
+    #[test]
     fn training_learns_and_the_same_seed_makes_the_same_network_on_any_threads() {
         let samples = samples();
         let config = NetConfig {
@@ -411,7 +448,7 @@ mod tests {
             &samples,
             NetConfig {
                 threads: 1,
-                ..config
+                ..config.clone()
             },
             &mut |r| reports.push(r),
         );
@@ -419,7 +456,7 @@ mod tests {
             &samples,
             NetConfig {
                 threads: 2,
-                ..config
+                ..config.clone()
             },
             &mut |_| {},
         );

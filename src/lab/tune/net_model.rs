@@ -160,6 +160,32 @@ impl FloatNet {
             .for_each(|w| *w = w.clamp(-SECOND_LAYER_LIMIT, SECOND_LAYER_LIMIT));
     }
 
+    /// The floating-point network whose rounding is `net` ([`FloatNet::quantise`] gives `net` back): the
+    /// starting point for training a network further on new positions rather than from random weights.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let one = ACTIVATION_ONE as f32;
+        let second = LAYER2_SCALE as f32;
+        let output = OUTPUT_SCALE as f32;
+        let mut params = vec![0.0; COUNT];
+        for (f, column) in net.first.iter().enumerate() {
+            for (h, &w) in column.iter().enumerate() {
+                params[FIRST + f * HIDDEN + h] = f32::from(w) / one;
+            }
+        }
+        for (h, &b) in net.first_bias.iter().enumerate() {
+            params[FIRST_BIAS + h] = f32::from(b) / one;
+        }
+        for (j, row) in net.second.iter().enumerate() {
+            for (i, &w) in row.iter().enumerate() {
+                params[SECOND + j * 2 * HIDDEN + i] = f32::from(w) / second;
+            }
+            params[SECOND_BIAS + j] = net.second_bias[j] as f32 / (one * second);
+            params[OUTPUT + j] = net.output[j] as f32 / output;
+        }
+        params[OUTPUT_BIAS] = net.output_bias as f32 / (one * output);
+        FloatNet { params }
+    }
+
     /// The network in the integers inference uses.
     pub fn quantise(&self) -> Network {
         let p = &self.params;
