@@ -212,13 +212,15 @@ fn migrate(from: &std::path::Path, to: &str) -> Result<ExitCode> {
     let to: PostgresUrl = to.parse()?;
     let copied = crowned::serve::records::migrate::sqlite_to_postgres(from, &to)?;
     say(&format!(
-        "copied {} players, {} games, {} moves, {} clock notes and {} ratings ({} tournaments) from {} to {to}",
+        "copied {} players, {} games, {} moves, {} clock notes and {} ratings ({} tournaments, {} problem \
+         attempts) from {} to {to}",
         copied.players,
         copied.games,
         copied.moves,
         copied.clocks,
         copied.ratings,
         copied.tournaments,
+        copied.problem_attempts,
         from.display()
     ));
     Ok(ExitCode::SUCCESS)

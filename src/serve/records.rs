@@ -18,15 +18,19 @@ use super::rating::Rating;
 pub mod migrate;
 mod postgres;
 mod postgres_games;
+mod postgres_problems;
 mod postgres_tournaments;
 mod postgres_url;
+pub mod problems;
 mod sqlite;
+mod sqlite_problems;
 mod sqlite_tournaments;
 pub mod tournaments;
 
 pub use postgres::PostgresRecords;
 pub(crate) use postgres::{MIGRATION_LOCK, MIGRATIONS as POSTGRES_MIGRATIONS};
 pub use postgres_url::{PostgresUrl, UrlError};
+pub use problems::{ProblemOutcome, ProblemStanding};
 pub use sqlite::SqliteRecords;
 pub use tournaments::{
     EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
@@ -137,6 +141,31 @@ pub trait Records: Send {
 
     /// The PDN of a tournament's finished games, in the order they were paired.
     fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError>;
+
+    /// A player's standing in the problem trainer: their problem rating, problems tried and solved, best
+    /// streak (a new player's when they have tried none).
+    fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError>;
+
+    /// Every problem's rating, by the problem's name (its FEN), for the problems tried at least once.
+    fn problem_ratings(&mut self) -> Result<Vec<(String, Rating)>, RecordsError>;
+
+    /// Records `player`'s attempt at `problem` (named by its FEN): solved (no wrong move, no hint) or not. The
+    /// player's first attempt at a problem is rated, a win or a loss against the problem, both ratings changing
+    /// by [`rating::after_game`](super::rating::after_game); later ones are kept unrated. Atomic. The player
+    /// must have been [`seen`](Records::seen).
+    fn record_problem_attempt(
+        &mut self,
+        player: &Fingerprint,
+        problem: &str,
+        solved: bool,
+    ) -> Result<ProblemOutcome, RecordsError>;
+
+    /// Notes a streak of `length` problems solved one after another; the player's best streak after it.
+    fn note_problem_streak(
+        &mut self,
+        player: &Fingerprint,
+        length: u32,
+    ) -> Result<i64, RecordsError>;
 }
 
 /// What goes wrong with the records.
@@ -338,3 +367,6 @@ mod postgres_fence_tests;
 
 #[cfg(test)]
 mod tournament_tests;
+
+#[cfg(test)]
+mod problem_tests;

@@ -1,6 +1,7 @@
 //! Copying a server's records from its SQLite file into a PostgreSQL database (`crowned serve
 //! migrate-records`): players, games with their moves, clocks, definitions, results and PDN, ratings, and
-//! tournaments with their entrants, pairings and byes, each as it stands, game numbers kept.
+//! tournaments with their entrants, pairings and byes, and the problem trainer's ratings and attempts, each as
+//! it stands, game numbers kept.
 
 use std::path::Path;
 
@@ -24,6 +25,8 @@ pub struct Copied {
     pub ratings: u64,
     /// Tournaments, with their entrants, pairings and byes.
     pub tournaments: u64,
+    /// Attempts at problems, with the players' and problems' problem ratings.
+    pub problem_attempts: u64,
 }
 
 /// Why the records were not copied.
@@ -195,6 +198,7 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
     }
 
     copied.tournaments = copy_tournaments(&db, &mut tx)?;
+    copied.problem_attempts = copy_problems(&db, &mut tx)?;
     tx.commit()?;
     Ok(copied)
 }
@@ -285,6 +289,70 @@ fn copy_tournaments(
     while let Some(row) = rows.next()? {
         let (code, round, entrant): (String, i64, i64) = (row.get(0)?, row.get(1)?, row.get(2)?);
         tx.execute(&insert, &[&code, &round, &entrant])?;
+    }
+    Ok(count)
+}
+
+/// Copies the players' and problems' problem ratings and every attempt; how many attempts.
+fn copy_problems(
+    db: &rusqlite::Connection,
+    tx: &mut ::postgres::Transaction<'_>,
+) -> Result<u64, MigrateError> {
+    let insert = tx.prepare(
+        "INSERT INTO player_problem_ratings (fingerprint, rating, deviation, volatility, attempts, solved,
+         best_streak) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+    )?;
+    let mut rows = db.prepare(
+        "SELECT fingerprint, rating, deviation, volatility, attempts, solved, best_streak
+         FROM player_problem_ratings",
+    )?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let fingerprint: String = row.get(0)?;
+        let [rating, deviation, volatility]: [f64; 3] = [row.get(1)?, row.get(2)?, row.get(3)?];
+        let [attempts, solved, best]: [i64; 3] = [row.get(4)?, row.get(5)?, row.get(6)?];
+        tx.execute(
+            &insert,
+            &[
+                &fingerprint,
+                &rating,
+                &deviation,
+                &volatility,
+                &attempts,
+                &solved,
+                &best,
+            ],
+        )?;
+    }
+    let insert = tx.prepare(
+        "INSERT INTO problem_ratings (problem, rating, deviation, volatility, attempts)
+         VALUES ($1, $2, $3, $4, $5)",
+    )?;
+    let mut rows =
+        db.prepare("SELECT problem, rating, deviation, volatility, attempts FROM problem_ratings")?;
+    let mut rows = rows.query(params![])?;
+    while let Some(row) = rows.next()? {
+        let problem: String = row.get(0)?;
+        let [rating, deviation, volatility]: [f64; 3] = [row.get(1)?, row.get(2)?, row.get(3)?];
+        let attempts: i64 = row.get(4)?;
+        tx.execute(
+            &insert,
+            &[&problem, &rating, &deviation, &volatility, &attempts],
+        )?;
+    }
+    let insert = tx.prepare(
+        "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES ($1, $2, $3, $4, $5)",
+    )?;
+    let mut rows = db.prepare(
+        "SELECT fingerprint, problem, solved, rated, at FROM problem_attempts ORDER BY rowid",
+    )?;
+    let mut rows = rows.query(params![])?;
+    let mut count = 0;
+    while let Some(row) = rows.next()? {
+        let (fingerprint, problem): (String, String) = (row.get(0)?, row.get(1)?);
+        let (solved, rated, at): (bool, bool, i64) = (row.get(2)?, row.get(3)?, row.get(4)?);
+        tx.execute(&insert, &[&fingerprint, &problem, &solved, &rated, &at])?;
+        count += 1;
     }
     Ok(count)
 }

@@ -21,11 +21,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use postgres::{Client, NoTls};
 
 use super::postgres_games::{self as games, Which, rating_in};
+use super::postgres_problems as problems;
 use super::postgres_tournaments as tournaments;
 use super::postgres_url::PostgresUrl;
 use super::{
-    GameResult, NewGame, Records, RecordsError, Stage, Standing, TournamentChange,
-    TournamentRecord, TournamentSpec, Unfinished,
+    GameResult, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
+    TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
 };
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
@@ -118,6 +119,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
      );",
     // Version 5: tournaments, their entrants, pairings with results and games, and byes.
     super::tournaments::TABLES,
+    // Version 6: the problem trainer: players' and problems' ratings, and every attempt.
+    super::problems::TABLES,
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").
@@ -524,5 +527,31 @@ impl Records for PostgresRecords {
 
     fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
         self.write(|c| tournaments::games(c, code))
+    }
+
+    fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError> {
+        self.write(|c| problems::standing(c, player))
+    }
+
+    fn problem_ratings(&mut self) -> Result<Vec<(String, Rating)>, RecordsError> {
+        self.write(problems::ratings)
+    }
+
+    fn record_problem_attempt(
+        &mut self,
+        player: &Fingerprint,
+        problem: &str,
+        solved: bool,
+    ) -> Result<ProblemOutcome, RecordsError> {
+        let at = now();
+        self.write(|c| problems::attempt(c, player, problem, solved, at))
+    }
+
+    fn note_problem_streak(
+        &mut self,
+        player: &Fingerprint,
+        length: u32,
+    ) -> Result<i64, RecordsError> {
+        self.write(|c| problems::streak(c, player, i64::from(length)))
     }
 }

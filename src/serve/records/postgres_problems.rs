@@ -57,6 +57,12 @@ pub(super) fn ratings(c: &mut impl GenericClient) -> Result<Vec<(String, Rating)
     .collect()
 }
 
+/// A new player's rating, as the rows made before their first change hold it.
+fn fresh() -> (f64, f64, f64) {
+    let r = Rating::default();
+    (r.rating, r.deviation, r.volatility)
+}
+
 /// Records an attempt, rating it when it is the player's first at the problem (call inside a transaction).
 pub(super) fn attempt(
     c: &mut impl GenericClient,
@@ -65,35 +71,20 @@ pub(super) fn attempt(
     solved: bool,
     at: i64,
 ) -> Result<ProblemOutcome, RecordsError> {
-    // Two nodes recording the same player's attempts at once: the second waits for the first's row, so that
-    // both changes count. A new player's row is made first, so that there is one to lock.
+    let (rating, deviation, volatility) = fresh();
+    // Two nodes recording the same player's attempts at once: the second waits for the first's rows, so that
+    // both changes count. Rows are made first for a new player and problem, so that there is one to lock.
     c.execute(
         "INSERT INTO player_problem_ratings
              (fingerprint, rating, deviation, volatility, attempts, solved, best_streak)
          VALUES ($1, $2, $3, $4, 0, 0, 0) ON CONFLICT (fingerprint) DO NOTHING",
-        &[
-            &player.as_str(),
-            &Rating::default().rating,
-            &Rating::default().deviation,
-            &Rating::default().volatility,
-        ],
+        &[&player.as_str(), &rating, &deviation, &volatility],
     )?;
     let before = standing_of(c, player, true)?;
-    let tried: bool = c
-        .query_one(
-            "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = $1 AND problem = $2)",
-            &[&player.as_str(), &problem],
-        )?
-        .try_get(0)?;
     c.execute(
         "INSERT INTO problem_ratings (problem, rating, deviation, volatility, attempts)
          VALUES ($1, $2, $3, $4, 0) ON CONFLICT (problem) DO NOTHING",
-        &[
-            &problem,
-            &Rating::default().rating,
-            &Rating::default().deviation,
-            &Rating::default().volatility,
-        ],
+        &[&problem, &rating, &deviation, &volatility],
     )?;
     let row = c.query_one(
         "SELECT rating, deviation, volatility, attempts FROM problem_ratings WHERE problem = $1 FOR UPDATE",
@@ -101,6 +92,12 @@ pub(super) fn attempt(
     )?;
     let problem_before = rating_of(&row, 0)?;
     let problem_attempts: i64 = row.try_get(3)?;
+    let tried: bool = c
+        .query_one(
+            "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = $1 AND problem = $2)",
+            &[&player.as_str(), &problem],
+        )?
+        .try_get(0)?;
     let outcome = if tried {
         ProblemOutcome {
             rated: false,
@@ -152,6 +149,7 @@ pub(super) fn streak(
     player: &Fingerprint,
     length: i64,
 ) -> Result<i64, RecordsError> {
+    let (rating, deviation, volatility) = fresh();
     let row = c.query_one(
         "INSERT INTO player_problem_ratings
              (fingerprint, rating, deviation, volatility, attempts, solved, best_streak)
@@ -159,13 +157,7 @@ pub(super) fn streak(
          ON CONFLICT (fingerprint) DO UPDATE
              SET best_streak = GREATEST(player_problem_ratings.best_streak, EXCLUDED.best_streak)
          RETURNING best_streak",
-        &[
-            &player.as_str(),
-            &Rating::default().rating,
-            &Rating::default().deviation,
-            &Rating::default().volatility,
-            &length,
-        ],
+        &[&player.as_str(), &rating, &deviation, &volatility, &length],
     )?;
     Ok(row.try_get(0)?)
 }

@@ -11,10 +11,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::sqlite_problems;
 use super::sqlite_tournaments;
 use super::{
-    GameResult, NewGame, Records, RecordsError, Stage, Standing, TournamentChange,
-    TournamentRecord, TournamentSpec, Unfinished,
+    GameResult, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
+    TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
 };
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
@@ -76,6 +77,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "ALTER TABLE games ADD COLUMN definition TEXT;",
     // Version 5: tournaments, their entrants, pairings with results and games, and byes.
     super::tournaments::TABLES,
+    // Version 6: the problem trainer: players' and problems' ratings, and every attempt.
+    super::problems::TABLES,
 ];
 
 /// The records in one SQLite file.
@@ -473,6 +476,31 @@ impl Records for SqliteRecords {
 
     fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
         sqlite_tournaments::games(&self.db, code)
+    }
+
+    fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError> {
+        sqlite_problems::standing(&self.db, player)
+    }
+
+    fn problem_ratings(&mut self) -> Result<Vec<(String, Rating)>, RecordsError> {
+        sqlite_problems::ratings(&self.db)
+    }
+
+    fn record_problem_attempt(
+        &mut self,
+        player: &Fingerprint,
+        problem: &str,
+        solved: bool,
+    ) -> Result<ProblemOutcome, RecordsError> {
+        sqlite_problems::attempt(&mut self.db, player, problem, solved, now())
+    }
+
+    fn note_problem_streak(
+        &mut self,
+        player: &Fingerprint,
+        length: u32,
+    ) -> Result<i64, RecordsError> {
+        sqlite_problems::streak(&mut self.db, player, i64::from(length))
     }
 }
 

@@ -1,0 +1,76 @@
+//! What the records keep of the problem trainer: each player's problem rating (Glicko-2, as the game ratings,
+//! with their best streak), each problem's own rating, and every attempt.
+//!
+//! A problem is rated as a player: a player's first try at a problem is a game between them, won by the player
+//! when they solve it without a wrong move or a hint, lost otherwise. Later tries at the same problem are kept
+//! but change no rating (the answer is known by then). A problem is named by its position's FEN, which stays
+//! the same whatever collection it comes in.
+
+use super::super::rating::Rating;
+
+/// The tables of migration 6, the same text for SQLite and PostgreSQL.
+pub(super) const TABLES: &str = "CREATE TABLE problem_ratings (
+         problem TEXT PRIMARY KEY,
+         rating DOUBLE PRECISION NOT NULL,
+         deviation DOUBLE PRECISION NOT NULL,
+         volatility DOUBLE PRECISION NOT NULL,
+         attempts BIGINT NOT NULL
+     );
+     CREATE TABLE player_problem_ratings (
+         fingerprint TEXT PRIMARY KEY REFERENCES players(fingerprint),
+         rating DOUBLE PRECISION NOT NULL,
+         deviation DOUBLE PRECISION NOT NULL,
+         volatility DOUBLE PRECISION NOT NULL,
+         attempts BIGINT NOT NULL,
+         solved BIGINT NOT NULL,
+         best_streak BIGINT NOT NULL
+     );
+     CREATE TABLE problem_attempts (
+         fingerprint TEXT NOT NULL REFERENCES players(fingerprint),
+         problem TEXT NOT NULL,
+         solved BOOLEAN NOT NULL,
+         rated BOOLEAN NOT NULL,
+         at BIGINT NOT NULL
+     );
+     CREATE INDEX problem_attempts_by_player ON problem_attempts(fingerprint, problem);";
+
+/// A player's standing in the problem trainer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProblemStanding {
+    /// Their problem rating (a new player's when they have tried none).
+    pub rating: Rating,
+    /// Problems tried for the rating (first tries).
+    pub attempts: i64,
+    /// Of those, solved.
+    pub solved: i64,
+    /// The longest run of problems solved one after another in streak mode.
+    pub best_streak: i64,
+}
+
+impl Default for ProblemStanding {
+    /// A player who has tried no problem.
+    fn default() -> ProblemStanding {
+        ProblemStanding {
+            rating: Rating::default(),
+            attempts: 0,
+            solved: 0,
+            best_streak: 0,
+        }
+    }
+}
+
+/// What an attempt did to the ratings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ProblemOutcome {
+    /// Whether it was rated (the player's first try at the problem).
+    pub rated: bool,
+    /// The player's problem rating after it.
+    pub player: Rating,
+    /// The problem's rating after it.
+    pub problem: Rating,
+}
+
+/// The score of an attempt for the player: a solve is a win against the problem, anything else a loss.
+pub(super) fn score(solved: bool) -> f64 {
+    if solved { 1.0 } else { 0.0 }
+}
