@@ -1,13 +1,15 @@
 //! The problem trainer driven by keys: a whole problem solved, a wrong move told with its refutation and taken
 //! back, hints, moving between problems, and the problem screen.
 
-use crowned::app::{Action, App, Attempt, HintStage, KeyCode, Timer};
+use crowned::app::{
+    Action, App, Attempt, Effect, HintStage, Key, KeyCode, Modifiers, Timer, action_for_key,
+};
 use crowned::problems::{Problem, Prover, builtin_problems};
 use crowned::rules::{Color, SquareStyle};
 
 use crate::common;
 
-use common::app::{key, sq, walk_to};
+use common::app::{key, press, sq, walk_to};
 use common::screen::screen;
 
 /// Gould's twelfth: White kings 17 and 27 against a man on 18 and kings on 29 and 30; 17-22! wins.
@@ -29,9 +31,9 @@ fn trainer_on(title: &str) -> App {
 /// Types `text` key by key and presses Enter, then lets any move shown step to its end.
 fn type_keys(app: &mut App, text: &str) {
     for c in text.chars() {
-        key(app, KeyCode::Char(c));
+        press(app, KeyCode::Char(c));
     }
-    key(app, KeyCode::Enter);
+    press(app, KeyCode::Enter);
     settle(app);
 }
 
@@ -60,7 +62,7 @@ fn a_whole_problem_is_solved_by_keys_and_counted() {
     walk_to(&mut app, sq(17));
     key(&mut app, KeyCode::Char(' '));
     walk_to(&mut app, sq(22));
-    key(&mut app, KeyCode::Char(' '));
+    press(&mut app, KeyCode::Char(' '));
     settle(&mut app);
     // Kept, and answered: Black must take, 18x25.
     assert_eq!(moves_played(&app), ["17-22", "18x25"], "{}", app.status());
@@ -164,4 +166,129 @@ fn the_problem_screen_80x24() {
     let mut app = trainer_on(TWELFTH);
     type_keys(&mut app, "17-13");
     insta::assert_snapshot!(screen(&app, 80, 24));
+}
+
+/// The effects of typing `text` and Enter, as the app gives them (nothing carried out).
+fn type_unanswered(app: &mut App, text: &str) -> Vec<Effect> {
+    let mut effects = Vec::new();
+    for c in text.chars().map(KeyCode::Char).chain([KeyCode::Enter]) {
+        let key = Key {
+            code: c,
+            modifiers: Modifiers::default(),
+        };
+        if let Some(action) = action_for_key(app, key) {
+            effects.extend(app.update(action));
+        }
+    }
+    effects
+}
+
+fn the_question(effects: Vec<Effect>) -> (u64, Action) {
+    let mut questions = effects.into_iter().filter_map(|e| match e {
+        Effect::Prove {
+            question,
+            prover,
+            asked,
+        } => Some((
+            question,
+            Action::Proved {
+                question,
+                answer: prover.answer(&asked),
+            },
+        )),
+        _ => None,
+    });
+    let question = questions.next().expect("the prover is asked");
+    assert!(questions.next().is_none(), "one question at a time");
+    question
+}
+
+#[test]
+fn a_move_off_the_line_is_checked_off_the_app_and_nothing_moves_meanwhile() {
+    let mut app = trainer_on(TWELFTH);
+    // 17-13 is off the main line: the app does not prove it itself, it asks.
+    let effects = type_unanswered(&mut app, "17-13");
+    let (_, proved) = the_question(effects);
+    assert_eq!(
+        app.trainer().map(|t| t.attempt().clone()),
+        Some(Attempt::Checking {
+            tried: "17-13".into()
+        })
+    );
+    assert_eq!(app.status(), "checking 17-13: a moment");
+    assert_eq!(
+        moves_played(&app),
+        ["17-13"],
+        "the move stays on show while it is checked"
+    );
+    // Another move, or a hint, waits for the answer.
+    let effects = type_unanswered(&mut app, "27-23");
+    assert!(effects.iter().all(|e| !matches!(e, Effect::Prove { .. })));
+    assert_eq!(moves_played(&app), ["17-13"]);
+    key(&mut app, KeyCode::Char('H'));
+    assert_eq!(app.status(), "checking: a moment");
+    // The answer comes back as an action: the move is taken back, the refutation told.
+    let _ = app.update(proved);
+    assert!(matches!(
+        app.trainer().map(|t| t.attempt().clone()),
+        Some(Attempt::Wrong { .. })
+    ));
+    assert_eq!(app.game().ply(), 0);
+    assert!(
+        app.status().starts_with("17-13 is wrong"),
+        "{}",
+        app.status()
+    );
+}
+
+#[test]
+fn an_answer_for_a_problem_left_is_let_go() {
+    let mut app = trainer_on(TWELFTH);
+    let (_, proved) = the_question(type_unanswered(&mut app, "17-13"));
+    // On to the next problem before the answer comes.
+    key(&mut app, KeyCode::Char(']'));
+    let next = app.trainer().map(|t| t.index());
+    let start = app.game().position();
+    let _ = app.update(proved);
+    let trainer = app.trainer().expect("open");
+    assert_eq!(Some(trainer.index()), next);
+    assert_eq!(*trainer.attempt(), Attempt::Solving);
+    assert_eq!(trainer.misses(), 0);
+    assert_eq!(app.game().position(), start);
+}
+
+#[test]
+fn a_hint_off_the_main_line_is_asked_of_the_prover() {
+    let mut app = trainer_on(TWELFTH);
+    // 27-23 keeps the win too, by another way than the main line's 17-22 (the prover is asked whether it does).
+    let first = the_question(type_unanswered(&mut app, "27-23")).1;
+    let _ = app.update(first);
+    if !matches!(app.trainer().map(|t| t.attempt()), Some(Attempt::Solving))
+        || app.game().ply() == 0
+    {
+        // Not kept after all: then there is no off-line hint to ask for here.
+        return;
+    }
+    let effects = {
+        let key = Key {
+            code: KeyCode::Char('H'),
+            modifiers: Modifiers::default(),
+        };
+        let action = action_for_key(&app, key).expect("H is bound");
+        app.update(action)
+    };
+    assert_eq!(app.status(), "looking for a hint: a moment");
+    let (_, hinted) = the_question(effects);
+    let _ = app.update(hinted);
+    assert_eq!(
+        app.trainer().map(|t| t.hint_stage()),
+        Some(HintStage::Piece),
+        "{}",
+        app.status()
+    );
+    assert!(
+        app.status().starts_with("hint: move the piece on"),
+        "{}",
+        app.status()
+    );
 }

@@ -11,6 +11,7 @@ use super::library::GameList;
 use super::table::{TableEvent, TableRequest};
 use crate::engine::{AnySituation, Level, Limits, Players, Score};
 use crate::game::{AnyGame, ClockState};
+use crate::problems::check::{Answer, Question, SharedProver};
 use crate::rules::{Color, Move, Piece, Square};
 use crate::store::{Filed, SavedGame};
 
@@ -82,6 +83,8 @@ pub enum LobbyAction {
     NewGame,
     /// Type a game's code to join it.
     JoinByCode,
+    /// The problem trainer, open for this.
+    Problems(super::trainer::TrainingKind),
     /// The lobby's keys.
     Help,
     /// Leave.
@@ -146,6 +149,13 @@ pub enum Action {
     ToggleCaptureEffect,
     /// Open the problem trainer over the game.
     Problems,
+    /// The prover answered the trainer's question numbered `question` (asked with [`Effect::Prove`]).
+    Proved {
+        /// The question's number (a stale answer is let go).
+        question: u64,
+        /// The answer.
+        answer: Answer,
+    },
     /// Analyse every move of the game on show, and mark the costly ones.
     AnalyseGame,
     /// Show the next (`true`) or previous marked move of the game.
@@ -263,6 +273,7 @@ impl Action {
                 | Action::EngineDone { .. }
                 | Action::EngineMoved { .. }
                 | Action::EngineEvaluated { .. }
+                | Action::Proved { .. }
                 | Action::Timer(_)
                 | Action::Notice(_)
                 | Action::ShowGames(_)
@@ -302,6 +313,18 @@ pub enum Effect {
         /// [`JUDGING_TIME`](crate::app::JUDGING_TIME).
         limits: Limits,
     },
+    /// Answer the problem trainer's question with this prover, off the app's thread (it may take a second);
+    /// answer with [`Action::Proved`] and this number.
+    Prove {
+        /// The question's number.
+        question: u64,
+        /// The prover to answer with (shared with the trainer, so that what it proves is remembered).
+        prover: SharedProver,
+        /// The question.
+        asked: Question,
+    },
+    /// Tell the outside world what the problem trainer decided (a server keeps it in its records).
+    Trained(super::trainer::TrainingNews),
     /// Stop the running search; its answer will be stale.
     StopThinking,
     /// Stop the running search and let it answer with the best move found so far.

@@ -1,7 +1,8 @@
 //! The lobby of a server: what a player sees after connecting. From here they play the engine, open a game
 //! against a person (the form: variant, colour, clock, rated or not, open to anyone or by code), join an open
-//! game or one by its code, watch a game in progress, or go back to a game of theirs; their rating and the
-//! leaderboard are shown.
+//! game or one by its code, watch a game in progress, or go back to a game of theirs, or open the problem
+//! trainer (for their problem rating, the problem of the day, or a streak); their ratings and the leaderboard
+//! are shown.
 //!
 //! A pure state machine like the app: keys in (looked up in the key map, [`Context::Lobby`], the form taking the
 //! new-game dialog's keys), a [`Choice`] out when the player has chosen. The front end brings the lists up to
@@ -15,6 +16,7 @@ use super::action::{Action, LobbyAction};
 use super::event::{Key, KeyCode};
 use super::keymap::{Context, KeyChord, KeyMap};
 use super::table::{NewTable, read_table_code};
+use super::trainer::TrainingKind;
 use crate::game::TimeControl;
 use crate::rules::{GameType, Variant};
 
@@ -61,6 +63,17 @@ pub struct Leader {
     pub games: i64,
 }
 
+/// A player's problem standing as the lobby shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProblemsShown {
+    /// Their problem rating, rounded.
+    pub rating: i32,
+    /// Problems tried for it.
+    pub tried: i64,
+    /// Their best streak.
+    pub best_streak: i64,
+}
+
 /// What the player chose.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Choice {
@@ -74,6 +87,8 @@ pub enum Choice {
     Join(String),
     /// Watching the game with this code.
     Watch(String),
+    /// The problem trainer, open for this.
+    Problems(TrainingKind),
     /// Leaving.
     Quit,
 }
@@ -89,6 +104,8 @@ pub enum Item {
     NewGame,
     /// Type a code to join.
     JoinByCode,
+    /// Open the problem trainer for this.
+    Problems(TrainingKind),
     /// A game of the player's own, not over: back to their seat.
     Mine(LobbyGame),
     /// A game waiting for an opponent, open to anyone.
@@ -124,6 +141,10 @@ pub struct Lobby {
     pub rating: Option<(i32, i64)>,
     /// The best English players.
     pub leaders: Vec<Leader>,
+    /// Their problem standing, when known.
+    pub problems: Option<ProblemsShown>,
+    /// The problem of the day's title.
+    pub daily: Option<String>,
     /// The lines Enter acts on.
     pub items: Vec<Item>,
     /// The line with the cursor.
@@ -146,6 +167,8 @@ impl Lobby {
             guest,
             rating: None,
             leaders: Vec::new(),
+            problems: None,
+            daily: None,
             items: Vec::new(),
             cursor: 0,
             panel: None,
@@ -199,6 +222,14 @@ impl Lobby {
         if !self.guest {
             items.push(Item::SavedGames);
         }
+        items.extend(
+            [
+                TrainingKind::Rated,
+                TrainingKind::Daily,
+                TrainingKind::Streak,
+            ]
+            .map(Item::Problems),
+        );
         let (mut mine, mut open, mut live) = (Vec::new(), Vec::new(), Vec::new());
         for game in games {
             if game.mine && !game.over {
@@ -256,6 +287,7 @@ impl Lobby {
             LobbyAction::SavedGames => {}
             LobbyAction::NewGame => self.open_form(),
             LobbyAction::JoinByCode => self.open_code(),
+            LobbyAction::Problems(kind) => return Some(Choice::Problems(kind)),
             LobbyAction::Choose => return self.choose(),
         }
         None
@@ -285,6 +317,7 @@ impl Lobby {
                 self.open_code();
                 None
             }
+            Item::Problems(kind) => Some(Choice::Problems(*kind)),
             Item::Mine(game) | Item::Open(game) => Some(Choice::Join(game.code.clone())),
             Item::Live(game) => Some(Choice::Watch(game.code.clone())),
             Item::Quit => Some(Choice::Quit),

@@ -53,7 +53,7 @@ pub use preferences::{
     UnknownOrientation,
 };
 pub use setup::{Setup, SetupError, check_position};
-pub use trainer::{Attempt, HintStage, Trainer};
+pub use trainer::{Attempt, HintStage, Trainer, TrainingKind, TrainingNews};
 
 pub use crate::engine::{Player, Players};
 pub use action::{

@@ -463,6 +463,7 @@ impl App {
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         let mut effects = self.dispatch(action);
         effects.extend(self.judge_problem_moves());
+        effects.extend(self.training_news());
         self.sync_clock(&mut effects);
         self.sync_analysis(&mut effects);
         if std::mem::take(&mut self.game_changed) {

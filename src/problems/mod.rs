@@ -6,6 +6,8 @@
 //! one from the prover, or is refused. [`mine`] finds problems in games: positions where exactly one move
 //! keeps the win or the draw. Problems are English draughts only: the proofs use the English databases.
 
+pub mod check;
+pub mod choose;
 pub mod mine;
 pub mod prove;
 

@@ -100,6 +100,11 @@ impl Prover {
         self.known.clear();
     }
 
+    /// Positions it remembers the proofs of.
+    pub fn remembered(&self) -> usize {
+        self.known.len()
+    }
+
     /// Whether the prover has databases to prove draws with.
     pub fn has_databases(&self) -> bool {
         self.egdb.is_some()

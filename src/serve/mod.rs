@@ -25,6 +25,7 @@ pub mod nodes;
 pub mod offered;
 mod play;
 mod player;
+mod problems;
 pub mod rating;
 pub mod recorder;
 pub mod records;
@@ -138,6 +139,10 @@ pub(crate) struct Shared {
     /// The players' folders shared with the other nodes, once this server has joined them (never on a single
     /// server: each player's folder is then only here).
     folders: OnceLock<Arc<nodes::Folders>>,
+    /// The problem trainer's collection, in the order it is read.
+    problems: Arc<Vec<crate::problems::Problem>>,
+    /// The workers that prove the problem trainer's moves off its main lines, for every session.
+    provers: crate::session::Provers,
 }
 
 impl Shared {
@@ -228,6 +233,10 @@ impl Server {
             .with_table_megabytes(config.engine_megabytes)
             .with_egdb(config.egdb.clone());
         let engine = EngineService::new(config.engine_threads, engine_config)?;
+        // Proofs take a fraction of a second each and come at the pace of people solving problems: two
+        // workers at most, whatever the engine has.
+        let provers = crate::session::Provers::new(config.engine_threads.clamp(1, 2))?;
+        let problems = Arc::new(crate::problems::builtin_problems());
         // The records are read (and the games in progress resumed) away from the event loop: a database
         // server's client blocks, and may not be used on an async thread.
         let (records, recorder, tables, resumed) = off_the_event_loop(|| {
@@ -264,6 +273,8 @@ impl Server {
             tables,
             shutdown: shutdown.watch(),
             folders: OnceLock::new(),
+            problems,
+            provers,
         });
         Ok(Server {
             shared,

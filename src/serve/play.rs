@@ -21,8 +21,9 @@ use super::cut::Cut;
 use super::ids::{Fingerprint, RoomCode};
 use super::input::{ByteInput, ESC_TIMEOUT};
 use super::room::{Command, Line, RoomHandle};
-use crate::app::{InputEvent, TableEvent};
+use crate::app::{InputEvent, TableEvent, TrainingNews};
 use crate::engine::Report;
+use crate::problems::check::Answer;
 use crate::session::{Ending, Event, Session};
 
 /// Mouse reports for clicks and the wheel only (no motion: that would be a report per cell the pointer
@@ -124,6 +125,10 @@ pub struct Channels {
     pub input: mpsc::Receiver<ToGame>,
     /// The engine's reports for this session.
     pub engine: mpsc::UnboundedReceiver<Report>,
+    /// The prover's answers to this session's problem trainer (at most one question is live at a time).
+    pub proofs: mpsc::UnboundedReceiver<(u64, Answer)>,
+    /// Where the problem trainer's decisions go to be kept, in a trainer session of a keyed player.
+    pub trained: Option<mpsc::Sender<TrainingNews>>,
     /// Raised when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
     /// The table the game is played at, for a game between people.
@@ -159,8 +164,20 @@ async fn table_news(table: &mut Option<TableLink>) -> Option<TableEvent> {
 }
 
 impl Channels {
-    /// Sends what the player asked of the table.
+    /// Sends what the player asked of the table, and what the problem trainer decided to be kept.
     async fn send_requests(&self, session: &mut Session) {
+        let news = session.take_training_news();
+        if let Some(trained) = &self.trained {
+            for news in news {
+                // The queue is bounded: a client that makes decisions faster than the records take them (a
+                // pasted stream of keys) loses the excess, not the server its memory.
+                if trained.try_send(news).is_err() {
+                    tracing::warn!(
+                        "the problem trainer's queue to the records is full: news dropped"
+                    );
+                }
+            }
+        }
         let requests = session.take_requests();
         if let Some(link) = &self.table {
             for request in requests {
@@ -479,6 +496,11 @@ async fn run_session(
                     typing.last_input = Instant::now();
                 }
                 if let Some(ending) = session.handle(Event::Table(news)) {
+                    return Some(ending);
+                }
+            }
+            Some((question, answer)) = channels.proofs.recv() => {
+                if let Some(ending) = session.handle(Event::Proved { question, answer }) {
                     return Some(ending);
                 }
             }

@@ -15,12 +15,13 @@ use super::play::{
     Channels, Doing, GameEnd, Output, SIGINT, SIGTERM, Screen, ToGame, Typing, farewell,
     interrupted, run,
 };
+use super::problems;
 use super::room::RoomError;
 use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
 use super::tables::Listing;
-use crate::app::InputEvent;
 use crate::app::lobby::{Choice, Leader, Lobby, LobbyGame};
+use crate::app::{InputEvent, TrainingKind};
 use crate::config::{Settings, SettingsError};
 use crate::engine::EngineClient;
 use crate::rules::{GameType, Variant};
@@ -61,6 +62,8 @@ enum Step {
     Engine(bool),
     Table(Seated),
     Ask(TableAsk),
+    /// The problem trainer.
+    Problems(TrainingKind),
 }
 
 /// Serves `player` on `screen` from `start` until they leave (or the connection, the server or the idle timeout
@@ -102,6 +105,8 @@ async fn drive(
     let mut channels = Channels {
         input,
         engine: mpsc::unbounded_channel().1,
+        proofs: mpsc::unbounded_channel().1,
+        trained: None,
         shutdown: player.shared.shutdown.clone(),
         table: None,
         rematch: None,
@@ -119,7 +124,8 @@ async fn drive(
     let mut typed_ahead = Vec::new();
     loop {
         *doing = match &next {
-            Step::Lobby(_) | Step::Ask(_) => Doing::Lobby,
+            // A problem is not a game to keep: the trainer is left as the lobby is.
+            Step::Lobby(_) | Step::Ask(_) | Step::Problems(_) => Doing::Lobby,
             Step::Engine(_) => Doing::Engine {
                 guest: player.identity.is_guest(),
             },
@@ -145,6 +151,7 @@ async fn drive(
                     // The codes come from the server's own list, or were read as codes as they were typed.
                     Choice::Join(code) => Step::Ask(TableAsk::Join(RoomCode::new(code))),
                     Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
+                    Choice::Problems(kind) => Step::Problems(kind),
                     Choice::Quit => return GameEnd::Session(Ending::Quit),
                 };
                 continue;
@@ -155,6 +162,10 @@ async fn drive(
                     Err(why) => Step::Lobby(Some(why.to_string())),
                 };
                 continue;
+            }
+            Step::Problems(kind) => {
+                let client = engine_client(player, &mut channels);
+                problems::trainer_session(player, kind, client, &mut channels).await
             }
             Step::Engine(saved_games) => {
                 let client = engine_client(player, &mut channels);
@@ -186,6 +197,8 @@ async fn drive(
         };
         let ahead = std::mem::take(&mut typed_ahead);
         let ending = run(&mut session, &mut channels, out, idle, ahead).await;
+        // The trainer's decisions still queued are kept by its writer, which ends once they are.
+        channels.trained = None;
         if let (Some(Ending::Quit), Some(code)) = (ending, channels.rematch.take()) {
             // A rematch was agreed: players take their seats at its table, watchers watch it.
             next = Step::Ask(match doing {
@@ -274,7 +287,10 @@ fn engine_session(player: &Player, engine: EngineClient) -> Session {
 }
 
 /// A player's settings (the defaults for a guest), and why their file was not used, if it was not.
-fn settings_of(shared: &Shared, identity: &Identity) -> (Settings, Option<SettingsError>) {
+pub(super) fn settings_of(
+    shared: &Shared,
+    identity: &Identity,
+) -> (Settings, Option<SettingsError>) {
     match identity.is_guest() {
         true => (Settings::defaults(), None),
         false => Settings::load_or_defaults(&shared.store_of(identity).settings_file()),
@@ -300,6 +316,7 @@ async fn run_lobby(
             lobby.refresh(games.map(|l| lobby_game(l, player)).collect());
             if refreshes % STANDINGS_EVERY == 0 {
                 read_standings(player, lobby).await;
+                problems::read_standing(player, lobby).await;
             }
             refreshes += 1;
             refresh_at = Instant::now() + LOBBY_REFRESH;

@@ -12,12 +12,14 @@
 
 mod clipboard;
 mod opening;
+mod proofs;
 mod run;
 mod saving;
 mod timers;
 
 pub use clipboard::{Passthrough, clipboard_sequence};
 pub use opening::{Opened, Opening, open, open_table, open_trainer, open_with_settings};
+pub use proofs::{ProofClient, Provers};
 pub use run::{Inbox, Urgent, run};
 pub use saving::Saving;
 pub use timers::Timers;
@@ -29,7 +31,8 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 
 use crate::app::{
-    Action, App, Effect, InputEvent, TableEvent, TableRequest, actions_for_input, resized,
+    Action, App, Effect, InputEvent, TableEvent, TableRequest, TrainingNews, actions_for_input,
+    resized,
 };
 use crate::engine::{AnySituation, EngineClient, Level, Limits, Report, Request};
 use crate::store::SavedGame;
@@ -48,6 +51,13 @@ pub enum Event {
     InputClosed,
     /// The table the game is played at (a room on a server) says something.
     Table(TableEvent),
+    /// The prover answered the problem trainer's question numbered `question`.
+    Proved {
+        /// The question's number.
+        question: u64,
+        /// The answer.
+        answer: crate::problems::check::Answer,
+    },
 }
 
 /// Why a session ended.
@@ -77,12 +87,17 @@ pub struct Session {
     app: App,
     saving: Saving,
     engine: EngineClient,
+    /// Where the problem trainer's questions are answered; without one they are answered in the session's own
+    /// thread, as they come (a front end that can wait: tests, a script).
+    proofs: Option<ProofClient>,
     timers: Timers,
     config: Config,
     /// The opening's effects, carried out when the session starts.
     start_effects: Vec<Effect>,
     /// What the player asked of the table, for the front end to send ([`Session::take_requests`]).
     requests: Vec<TableRequest>,
+    /// What the problem trainer decided, for the front end to keep ([`Session::take_training_news`]).
+    trained: Vec<TrainingNews>,
     ending: Option<Ending>,
     /// When the session began: the app's clocks count from here.
     epoch: Instant,
@@ -105,10 +120,12 @@ impl Session {
             app,
             saving,
             engine,
+            proofs: None,
             timers: Timers::default(),
             config,
             start_effects: effects,
             requests: Vec::new(),
+            trained: Vec::new(),
             ending: None,
             epoch: Instant::now(),
             clipboard: None,
@@ -117,6 +134,13 @@ impl Session {
             session.notice(notices.join(" · "));
         }
         session
+    }
+
+    /// The session with its problem trainer's questions answered by `proofs` (whose answers the front end
+    /// passes to [`Session::handle`] as [`Event::Proved`]), off the session's thread.
+    pub fn with_proofs(mut self, proofs: ProofClient) -> Session {
+        self.proofs = Some(proofs);
+        self
     }
 
     /// Starts the session on a screen of `width` x `height` cells: the app learns whether the game fits, and the
@@ -146,6 +170,7 @@ impl Session {
             Event::Signal(signal) => self.end(Ending::Signal(signal)),
             Event::InputClosed => self.end(Ending::InputClosed),
             Event::Table(event) => self.act(Action::Table(event)),
+            Event::Proved { question, answer } => self.act(Action::Proved { question, answer }),
         }
         self.ending
     }
@@ -153,6 +178,12 @@ impl Session {
     /// What the player has asked of the table since the last call, in order, for the front end to send.
     pub fn take_requests(&mut self) -> Vec<TableRequest> {
         std::mem::take(&mut self.requests)
+    }
+
+    /// What the problem trainer has decided since the last call, in order, for the front end to keep (a server
+    /// writes it in its records; the local trainer keeps nothing).
+    pub fn take_training_news(&mut self) -> Vec<TrainingNews> {
+        std::mem::take(&mut self.trained)
     }
 
     /// Opens the list of saved games when the session starts, as `:load` does (the player chose it before the
@@ -183,6 +214,9 @@ impl Session {
     /// when it is resumed.
     pub fn end(&mut self, ending: Ending) {
         self.engine.cancel();
+        if let Some(proofs) = &self.proofs {
+            proofs.cancel();
+        }
         if self.ending.is_none()
             && self.app.clocks().is_some()
             && self.app.game().outcome().is_none()
@@ -254,6 +288,21 @@ impl Session {
                     self.search(search, situation, Level::Max, limits);
                     Ok(())
                 }
+                Effect::Prove {
+                    question,
+                    prover,
+                    asked,
+                } => {
+                    let asked_away = self
+                        .proofs
+                        .as_ref()
+                        .is_some_and(|proofs| proofs.ask(question, prover.clone(), asked.clone()));
+                    if !asked_away {
+                        let answer = prover.answer(&asked);
+                        self.act(Action::Proved { question, answer });
+                    }
+                    Ok(())
+                }
                 Effect::StopThinking => {
                     self.engine.cancel();
                     Ok(())
@@ -272,6 +321,11 @@ impl Session {
                 }
                 Effect::Table(request) => {
                     self.requests.push(request);
+                    Ok(())
+                }
+                Effect::Trained(news) => {
+                    // At most a few a problem, and taken after every event: a short list.
+                    self.trained.push(news);
                     Ok(())
                 }
                 Effect::GameChanged(keep) => match self.saving.save_progress(keep) {

@@ -24,7 +24,7 @@ use signal_hook::iterator::Signals;
 use crate::app::InputEvent;
 use crate::engine::EngineService;
 use crate::engine::egdb::Egdb;
-use crate::session::{self, Ending, Event, Inbox, Opened, Session, Urgent};
+use crate::session::{self, Ending, Event, Inbox, Opened, Provers, Session, Urgent};
 
 /// Runs the opened session on the local terminal until the player quits or a signal comes; the terminal is
 /// restored however it ends.
@@ -40,7 +40,13 @@ pub fn run(opened: Opened, config: session::Config, egdb: Option<Arc<Egdb>>) -> 
         // The loop has ended when nobody listens: the answer is not wanted.
         let _ = reports.send(Event::Engine(report));
     });
-    let mut session = Session::new(opened, config, client);
+    // The problem trainer's proofs on a thread of their own, so that the screen answers while one runs.
+    let provers = Provers::new(1)?;
+    let answers = events.clone();
+    let proofs = provers.client(move |question, answer| {
+        let _ = answers.send(Event::Proved { question, answer });
+    });
+    let mut session = Session::new(opened, config, client).with_proofs(proofs);
     let guard = ScreenGuard::enter()?;
     // The first look at the input sets up crossterm's reader, which is what catches SIGWINCH. Done here, before
     // the first frame, a window resized at once is never missed, however late the input thread starts to read.

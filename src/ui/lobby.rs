@@ -8,8 +8,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::app::Context;
 use crate::app::lobby::{FORM_ROWS, Item, Lobby, LobbyGame, Panel};
+use crate::app::{Context, TrainingKind};
 use crate::game::count;
 
 /// The lobby's help: its own keys, the form's (the new-game dialog's), and Ctrl-c.
@@ -117,10 +117,12 @@ fn list_lines(lobby: &Lobby, width: usize, height: usize) -> Vec<Line<'static>> 
         }
         (false, None) => "English rating: none yet".to_string(),
     };
-    let mut lines: Vec<(Option<usize>, Line<'static>)> = vec![
-        (None, Line::from(format!(" {rating}"))),
-        (None, Line::default()),
-    ];
+    let mut lines: Vec<(Option<usize>, Line<'static>)> =
+        vec![(None, Line::from(format!(" {rating}")))];
+    for line in problems_lines(lobby) {
+        lines.push((None, Line::from(format!(" {line}"))));
+    }
+    lines.push((None, Line::default()));
     let mut heading = "";
     for (index, item) in lobby.items.iter().enumerate() {
         let group = match item {
@@ -162,12 +164,36 @@ fn list_lines(lobby: &Lobby, width: usize, height: usize) -> Vec<Line<'static>> 
     lines.into_iter().skip(skip).map(|(_, line)| line).collect()
 }
 
+/// The player's problem standing and the problem of the day, when known.
+fn problems_lines(lobby: &Lobby) -> Vec<String> {
+    let standing = match (lobby.guest, lobby.problems) {
+        (true, _) => None,
+        (false, Some(p)) if p.tried > 0 || p.best_streak > 0 => Some(format!(
+            "Problem rating {} after {} · best streak {}",
+            p.rating,
+            count(usize::try_from(p.tried).unwrap_or(0), "problem", "problems"),
+            p.best_streak
+        )),
+        (false, _) => Some("Problem rating: none yet".to_string()),
+    };
+    let daily = lobby
+        .daily
+        .as_ref()
+        .map(|t| format!("The problem of the day: {t}"));
+    standing.into_iter().chain(daily).collect()
+}
+
 fn item_text(item: &Item) -> String {
     match item {
         Item::Engine => "Play the engine (e)".into(),
         Item::SavedGames => "Your saved games, to replay or go on with (o)".into(),
         Item::NewGame => "A new game against a person… (n)".into(),
         Item::JoinByCode => "Join a game by its code… (c)".into(),
+        Item::Problems(TrainingKind::Daily) => "The problem of the day (d)".into(),
+        Item::Problems(TrainingKind::Streak) => {
+            "A problem streak: harder and harder, until a miss (s)".into()
+        }
+        Item::Problems(_) => "Problems near your problem rating (P)".into(),
         Item::Quit => "Leave (q)".into(),
         Item::Mine(game) | Item::Open(game) | Item::Live(game) => game_text(game),
     }
@@ -281,6 +307,12 @@ mod tests {
     fn lobby() -> Lobby {
         let mut lobby = Lobby::new("ann", false, KeyMap::default());
         lobby.rating = Some((1512, 4));
+        lobby.problems = Some(crate::app::lobby::ProblemsShown {
+            rating: 1534,
+            tried: 7,
+            best_streak: 3,
+        });
+        lobby.daily = Some("Gould's Problems #5".into());
         lobby.leaders = vec![Leader {
             name: "bob".into(),
             rating: 1620.4,

@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Options, pane_block, wrap_words};
-use crate::app::{App, Attempt, Trainer};
+use crate::app::{App, Attempt, Trainer, TrainingKind};
 use crate::rules::SquareStyle;
 
 /// Draws the trainer's panel in `area`.
@@ -30,12 +30,30 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App, trainer: &Trainer, options:
             lines.push(Line::from(Span::styled(row, style)));
         }
     };
+    match trainer.kind() {
+        TrainingKind::Free => {}
+        TrainingKind::Rated => words("Rated: first tries count", options.theme.quiet, &mut lines),
+        TrainingKind::Daily => words("Problem of the day", bold, &mut lines),
+        TrainingKind::Streak => words(
+            &format!(
+                "Streak: {} (best {})",
+                trainer.streak(),
+                trainer.best_streak()
+            ),
+            bold,
+            &mut lines,
+        ),
+    }
     let problem = trainer.problem();
     words(&problem.title, Style::default(), &mut lines);
     words(&problem.heading(), bold, &mut lines);
     lines.push(Line::default());
     match trainer.attempt() {
         Attempt::Solving => {}
+        Attempt::Checking { tried } => {
+            words(&format!("Checking {tried}…"), bold, &mut lines);
+            lines.push(Line::default());
+        }
         Attempt::Wrong {
             tried,
             refutation,

@@ -71,6 +71,15 @@ pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
             } => {}
             Effect::Wake { timer, .. } => queue.extend(app.update(Action::Timer(timer))),
             Effect::GameChanged(_) => {}
+            // The prover's question answered at once, as a worker would a moment later.
+            Effect::Prove {
+                question,
+                prover,
+                asked,
+            } => queue.extend(app.update(Action::Proved {
+                question,
+                answer: prover.answer(&asked),
+            })),
             other => left.push(other),
         }
     }
@@ -85,6 +94,18 @@ pub fn key(app: &mut App, code: KeyCode) {
     };
     if let Some(action) = action_for_key(app, key) {
         let _ = app.update(action);
+    }
+}
+
+/// Presses one key as [`key`] does, and carries out what it leads to at once ([`answer`]).
+pub fn press(app: &mut App, code: KeyCode) {
+    let key = Key {
+        code,
+        modifiers: Modifiers::default(),
+    };
+    if let Some(action) = action_for_key(app, key) {
+        let effects = app.update(action);
+        let _ = answer(app, effects);
     }
 }
 

@@ -12,6 +12,8 @@ mod serve_defined;
 mod serve_nodes;
 #[path = "../serve_nodes_play.rs"]
 mod serve_nodes_play;
+#[path = "../serve_problems.rs"]
+mod serve_problems;
 #[path = "../serve_shared_records.rs"]
 mod serve_shared_records;
 #[path = "../serve_tables.rs"]

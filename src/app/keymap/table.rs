@@ -2,6 +2,7 @@
 
 use super::Context;
 use crate::app::action::{Action, LobbyAction, SetupAction};
+use crate::app::trainer::TrainingKind;
 use crate::rules::{Color, Piece, Role};
 
 /// A command keys can be bound to: one row of [`KEY_COMMANDS`].
@@ -490,6 +491,27 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         Action::Lobby(LobbyAction::SavedGames),
         &["o"],
         "your saved games",
+    ),
+    command(
+        Lobby,
+        "problems",
+        Action::Lobby(LobbyAction::Problems(TrainingKind::Rated)),
+        &["P", "p"],
+        "problems near your problem rating",
+    ),
+    command(
+        Lobby,
+        "daily",
+        Action::Lobby(LobbyAction::Problems(TrainingKind::Daily)),
+        &["d"],
+        "the problem of the day",
+    ),
+    command(
+        Lobby,
+        "streak",
+        Action::Lobby(LobbyAction::Problems(TrainingKind::Streak)),
+        &["s"],
+        "a problem streak: until the first miss",
     ),
     command(
         Lobby,

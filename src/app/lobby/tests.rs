@@ -18,6 +18,25 @@ fn game(code: &str, players: [Option<&str>; 2], private: bool) -> LobbyGame {
     }
 }
 
+#[test]
+fn the_problem_keys_open_the_trainer_for_a_guest_too() {
+    for guest in [false, true] {
+        let mut lobby = lobby(guest);
+        assert_eq!(
+            lobby.key(Key::plain(KeyCode::Char('P'))),
+            Some(Choice::Problems(TrainingKind::Rated))
+        );
+        assert_eq!(
+            lobby.key(Key::plain(KeyCode::Char('d'))),
+            Some(Choice::Problems(TrainingKind::Daily))
+        );
+        assert_eq!(
+            lobby.key(Key::plain(KeyCode::Char('s'))),
+            Some(Choice::Problems(TrainingKind::Streak))
+        );
+    }
+}
+
 fn lobby(guest: bool) -> Lobby {
     Lobby::new("ann", guest, KeyMap::default())
 }
@@ -48,6 +67,9 @@ fn the_lists_show_mine_open_and_live_games_and_hide_private_ones() {
             "NewGame",
             "JoinByCode",
             "SavedGames",
+            "Problems(Rated)",
+            "Problems(Daily)",
+            "Problems(Streak)",
             "mine MMMM",
             "open AAAA",
             "live DDDD",
@@ -60,12 +82,17 @@ fn the_lists_show_mine_open_and_live_games_and_hide_private_ones() {
         lobby.key(Key::plain(KeyCode::Enter)),
         Some(Choice::SavedGames)
     );
-    lobby.cursor = 4;
+    lobby.cursor = 5;
+    assert_eq!(
+        lobby.key(Key::plain(KeyCode::Enter)),
+        Some(Choice::Problems(TrainingKind::Daily))
+    );
+    lobby.cursor = 7;
     assert_eq!(
         lobby.key(Key::plain(KeyCode::Enter)),
         Some(Choice::Join("MMMM".into()))
     );
-    lobby.cursor = 6;
+    lobby.cursor = 9;
     assert_eq!(
         lobby.key(Key::plain(KeyCode::Enter)),
         Some(Choice::Watch("DDDD".into()))

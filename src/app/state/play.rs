@@ -75,6 +75,8 @@ impl App {
             Action::ToggleAnalysis => self.toggle_analysis(),
             Action::ToggleCaptureEffect => self.toggle_capture_effect(),
             Action::Problems => self.open_problems(),
+            // An answer for a trainer no longer open.
+            Action::Proved { .. } => Vec::new(),
             Action::Quit => self.quit(),
             Action::Interrupt => self.quit_now(),
             Action::Notice(text) => {

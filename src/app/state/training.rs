@@ -3,9 +3,12 @@
 
 use super::App;
 use crate::app::action::{Action, Effect};
-use crate::app::trainer::{Attempt, HintStage, Judgement, Trainer};
+use crate::app::trainer::{
+    Answered, Attempt, HintStage, HintStep, Judgement, Trainer, TrainingKind,
+};
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
+use crate::problems::check::Question;
 use crate::problems::{Problem, Prover, builtin_problems};
 use crate::rules::{English, Playable, SquareStyle, write_move};
 
@@ -15,6 +18,17 @@ impl App {
     /// The trainer over `problems`, proving with `prover`, the first problem on the board. Without problems,
     /// the plain game.
     pub fn training(problems: Vec<Problem>, prover: Prover) -> (App, Vec<Effect>) {
+        App::training_for(TrainingKind::Free, 0, problems, prover)
+    }
+
+    /// The trainer open for `kind` (over `problems` in the order they are to be offered), the player's best
+    /// streak so far being `best_streak`; see [`App::training`].
+    pub fn training_for(
+        kind: TrainingKind,
+        best_streak: i64,
+        problems: Vec<Problem>,
+        prover: Prover,
+    ) -> (App, Vec<Effect>) {
         let humans = Players {
             black: Player::Human,
             white: Player::Human,
@@ -24,7 +38,9 @@ impl App {
         };
         let game = AnyGame::from_position(first.start.into());
         let (mut app, effects) = App::with_game(game, humans);
-        app.trainer = Some(Box::new(Trainer::new(problems, prover)));
+        app.trainer = Some(Box::new(
+            Trainer::new(problems, prover).with_kind(kind, best_streak),
+        ));
         app.show_problem();
         (app, effects)
     }
@@ -78,12 +94,80 @@ impl App {
         effects
     }
 
+    /// What the trainer has decided since the last action, for the outside world to keep.
+    pub(super) fn training_news(&mut self) -> Vec<Effect> {
+        self.trainer
+            .as_mut()
+            .map(|t| t.take_news().into_iter().map(Effect::Trained).collect())
+            .unwrap_or_default()
+    }
+
+    /// In a streak, the keys that go from problem to problem: on only past a problem solved, and from the
+    /// start again once the streak is over; never back, never a hint.
+    fn streak_action(&mut self, action: &Action) -> Option<Vec<Effect>> {
+        let trainer = self.trainer.as_mut()?;
+        if trainer.kind() != TrainingKind::Streak {
+            return None;
+        }
+        let solved = matches!(trainer.attempt(), Attempt::Solved);
+        match action {
+            Action::BrowseForward | Action::NewGame if trainer.streak_over() => {
+                trainer.new_streak();
+                Some(self.show_problem())
+            }
+            Action::BrowseForward | Action::NewGame if !solved => {
+                self.status = "a streak goes on by solving this one".into();
+                Some(Vec::new())
+            }
+            Action::BrowseBack => {
+                self.status = "a streak only goes forward".into();
+                Some(Vec::new())
+            }
+            Action::Hint if !trainer.streak_over() => {
+                self.status = "no hints in a streak".into();
+                Some(Vec::new())
+            }
+            Action::PickAtCursor
+            | Action::PickSquare(_)
+            | Action::SubmitInput
+            | Action::Submit(_)
+            | Action::Undo
+            | Action::Rematch
+                if trainer.streak_over() =>
+            {
+                self.status = self.problem_status();
+                Some(Vec::new())
+            }
+            _ => None,
+        }
+    }
+
     /// What the trainer does with an action before the game sees it; `None` passes it on.
     pub(super) fn training_action(&mut self, action: &Action) -> Option<Vec<Effect>> {
+        if !matches!(action, Action::Proved { .. })
+            && let Some(effects) = self.streak_action(action)
+        {
+            return Some(effects);
+        }
         let trainer = self.trainer.as_mut()?;
         let count = trainer.len();
         let index = trainer.index();
         match action {
+            Action::Proved { question, answer } => {
+                let answered = self.trainer.as_mut()?.answered(*question, answer.clone());
+                Some(answered.map_or_else(Vec::new, |a| self.take_answer(a)))
+            }
+            // The move tried waits for the prover: nothing else may be played meanwhile.
+            Action::PickAtCursor
+            | Action::PickSquare(_)
+            | Action::SubmitInput
+            | Action::Submit(_)
+            | Action::Hint
+                if trainer.is_checking() =>
+            {
+                self.status = "checking: a moment".into();
+                Some(Vec::new())
+            }
             Action::Hint => Some(self.problem_hint()),
             Action::BrowseForward | Action::NewGame => {
                 self.trainer.as_mut()?.go_to(index + 1);
@@ -125,11 +209,28 @@ impl App {
             return Vec::new();
         }
         match trainer.next_hint(&pos) {
-            Some((HintStage::Piece, mv)) => {
+            HintStep::Ready(stage, mv) => self.show_hint(stage, mv),
+            HintStep::Ask(number, question) => {
+                self.status = "looking for a hint: a moment".into();
+                return self.prove(number, question);
+            }
+            HintStep::Nothing => self.status = "no move keeps the result here".into(),
+        }
+        Vec::new()
+    }
+
+    /// Shows a hint: the piece (the cursor put on it), or the whole move.
+    fn show_hint(&mut self, stage: HintStage, mv: crate::rules::Move) {
+        let position = self.play.game.position();
+        let Some(pos) = English::unwrap(&position) else {
+            return;
+        };
+        match stage {
+            HintStage::Piece => {
                 self.put_cursor(mv.from());
                 self.status = format!("hint: move the piece on {}", mv.from().number());
             }
-            Some((_, mv)) => {
+            _ => {
                 self.hint = Some(Hint {
                     position,
                     mv,
@@ -137,9 +238,49 @@ impl App {
                 });
                 self.status = format!("hint: {}", write_move(&pos, &mv, SquareStyle::Numbers));
             }
-            None => self.status = "no move keeps the result here".into(),
         }
-        Vec::new()
+    }
+
+    /// The effect that asks the trainer's prover `question`, numbered `number`.
+    fn prove(&self, number: u64, question: Question) -> Vec<Effect> {
+        let Some(trainer) = self.trainer.as_deref() else {
+            return Vec::new();
+        };
+        vec![Effect::Prove {
+            question: number,
+            prover: trainer.prover().clone(),
+            asked: question,
+        }]
+    }
+
+    /// What the prover's answer does: the move kept and answered by the defence, or taken back; the hint shown.
+    fn take_answer(&mut self, answered: Answered) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        match answered {
+            Answered::Hint(stage, mv) => self.show_hint(stage, mv),
+            Answered::NoHint => self.status = "no move keeps the result here".into(),
+            Answered::Move(judgement) => {
+                effects.extend(self.apply_judgement(judgement));
+                self.status = self.problem_status();
+            }
+        }
+        effects
+    }
+
+    /// Carries out a judgement of the player's last move: the defence played, or the move taken back.
+    fn apply_judgement(&mut self, judgement: Judgement) -> Vec<Effect> {
+        match judgement {
+            Judgement::Kept(Some(defence)) => self.play(defence),
+            Judgement::Kept(None) => Vec::new(),
+            Judgement::Wrong => {
+                self.play.game.undo();
+                self.play.game.truncate();
+                let effects = self.after_change();
+                self.game_changed = false;
+                effects
+            }
+            Judgement::Ask(number, question) => self.prove(number, question),
+        }
     }
 
     /// Judges the moves played since the last action: the player's is kept and answered, or taken back.
@@ -149,7 +290,7 @@ impl App {
             return effects;
         };
         let ply = self.play.game.ply();
-        if ply <= trainer.judged {
+        if ply <= trainer.judged || trainer.is_checking() {
             return effects;
         }
         let at = trainer.judged;
@@ -162,18 +303,8 @@ impl App {
         ) else {
             return effects;
         };
-        match trainer.judge(&before, &mv) {
-            Judgement::Kept(Some(defence)) => {
-                effects.extend(self.play(defence));
-            }
-            Judgement::Kept(None) => {}
-            Judgement::Wrong => {
-                self.play.game.undo();
-                self.play.game.truncate();
-                effects.extend(self.after_change());
-                self.game_changed = false;
-            }
-        }
+        let judgement = trainer.judge(&before, &mv);
+        effects.extend(self.apply_judgement(judgement));
         self.status = self.problem_status();
         effects
     }
@@ -186,16 +317,31 @@ impl App {
         match trainer.attempt() {
             Attempt::Solving if trainer.judged == 0 => trainer.problem().heading(),
             Attempt::Solving => "right: go on".into(),
+            Attempt::Checking { tried } => format!("checking {tried}: a moment"),
             Attempt::Wrong {
                 tried,
                 refutation,
                 verdict,
             } => {
-                if refutation.is_empty() {
+                let wrong = if refutation.is_empty() {
                     format!("{tried} is wrong: {verdict}")
                 } else {
                     format!("{tried} is wrong: {refutation} and {verdict}")
+                };
+                if trainer.streak_over() {
+                    format!(
+                        "{wrong}; the streak ends at {}: ] starts a new one",
+                        trainer.streak()
+                    )
+                } else {
+                    wrong
                 }
+            }
+            Attempt::Solved if trainer.kind() == TrainingKind::Streak && !trainer.streak_over() => {
+                format!(
+                    "solved! streak {}: ] for the next problem",
+                    trainer.streak()
+                )
             }
             Attempt::Solved => format!(
                 "solved! {} of {} solved: ] for the next problem",
