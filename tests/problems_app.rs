@@ -5,7 +5,7 @@ use crowned::app::{
     Action, App, Attempt, Effect, HintStage, Key, KeyCode, Modifiers, Timer, action_for_key,
 };
 use crowned::problems::{Problem, Prover, builtin_problems};
-use crowned::rules::{Color, SquareStyle};
+use crowned::rules::{Color, Playable as _, SquareStyle};
 
 use crate::common;
 
@@ -257,18 +257,62 @@ fn an_answer_for_a_problem_left_is_let_go() {
     assert_eq!(app.game().position(), start);
 }
 
+/// A problem with a second move that keeps the result somewhere on its main line: the problem, how many plies
+/// of the line come first, and that move.
+fn a_second_way() -> (Problem, usize, crowned::rules::Move) {
+    let mut prover = Prover::new(None);
+    for problem in builtin_problems() {
+        let mut pos = problem.start;
+        for (ply, mv) in problem.solution.iter().enumerate() {
+            if ply % 2 == 0 {
+                let other = pos.legal_moves().iter().copied().find(|m| {
+                    m != mv
+                        && prover.keeps(&pos, m, problem.goal)
+                        && !pos.play(m).legal_moves().is_empty()
+                });
+                if let Some(other) = other {
+                    return (problem, ply, other);
+                }
+            }
+            pos = pos.play(mv);
+        }
+    }
+    panic!("no problem of the collection has a second way on its line");
+}
+
 #[test]
-fn a_hint_off_the_main_line_is_asked_of_the_prover() {
-    let mut app = trainer_on(TWELFTH);
-    // 27-23 keeps the win too, by another way than the main line's 17-22 (the prover is asked whether it does).
-    let first = the_question(type_unanswered(&mut app, "27-23")).1;
-    let _ = app.update(first);
-    if !matches!(app.trainer().map(|t| t.attempt()), Some(Attempt::Solving))
-        || app.game().ply() == 0
-    {
-        // Not kept after all: then there is no off-line hint to ask for here.
+fn a_move_off_the_line_that_keeps_the_result_is_answered_and_its_hints_asked_of_the_prover() {
+    let (problem, plies, other) = a_second_way();
+    let words: Vec<String> = {
+        let mut pos = problem.start;
+        problem.solution[..plies]
+            .iter()
+            .map(|m| {
+                let word = crowned::rules::write_move(&pos, m, SquareStyle::Numbers);
+                pos = pos.play(m);
+                word
+            })
+            .collect()
+    };
+    let mut app = trainer_on(&problem.title);
+    for word in words.iter().step_by(2) {
+        type_keys(&mut app, word);
+    }
+    assert_eq!(moves_played(&app), words, "{}", app.status());
+    let before = app.game().position();
+    let pos = crowned::rules::English::unwrap(&before).expect("English");
+    let word = crowned::rules::write_move(&pos, &other, SquareStyle::Numbers);
+    let (_, proved) = the_question(type_unanswered(&mut app, &word));
+    let _ = app.update(proved);
+    settle(&mut app);
+    // Kept, and answered by the defence the prover found.
+    assert_eq!(moves_played(&app).len(), plies + 2, "{}", app.status());
+    assert_eq!(moves_played(&app)[plies], word);
+    if app.trainer().map(|t| t.attempt().clone()) == Some(Attempt::Solved) {
         return;
     }
+    assert_eq!(app.status(), "right: go on");
+    // Off the line a hint needs the prover too.
     let effects = {
         let key = Key {
             code: KeyCode::Char('H'),

@@ -163,7 +163,7 @@ async fn a_streak_ends_at_the_first_miss_and_the_best_is_kept() {
     let miss = wrong_move(&problems[1]);
     let word = write_move(&problems[1].start, &miss, SquareStyle::Numbers);
     ann.send(format!("{word}\r").as_bytes()).await;
-    ann.wait_for("the streak ends at 1").await;
+    ann.wait_for("Streak over: 1 (best 1)").await;
     // Over: nothing more is played on it.
     let who = fingerprint(&key);
     let kept = standing_until(&records, &who, |s| s.best_streak == 1 && s.attempts == 2).await;

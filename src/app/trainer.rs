@@ -3,7 +3,7 @@
 //!
 //! A move on the solution's main line is judged at once (the line was proved when the problem was loaded). A
 //! move off it needs the prover, which may search for a second: the trainer asks a [`Question`], waits
-//! ([`Attempt::Checking`]), and takes the [`Answer`] when the worker brings it back ([`Trainer::answered`]).
+//! ([`Attempt::Checking`]), and takes the [`Answer`] when the worker brings it back (`Trainer::answered`).
 
 use crate::problems::check::{Answer, Question, SharedProver};
 use crate::problems::{Problem, Prover, Verdict, line_text};

@@ -226,6 +226,39 @@ fn migrate(from: &std::path::Path, to: &str) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The problem trainer's collection: the built-in problems, then those of the operator's file (`problems.pdn`
+/// beside the settings) that crowned proves (each refused one is logged with the reason), before the server
+/// listens. A problem in both is offered once.
+fn server_problems(
+    file: &std::path::Path,
+    egdb: Option<std::sync::Arc<crowned::engine::egdb::Egdb>>,
+) -> Vec<crowned::problems::Problem> {
+    let mut problems = crowned::problems::builtin_problems();
+    let Ok(bytes) = std::fs::read(file) else {
+        return problems;
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut prover = crowned::problems::Prover::new(egdb);
+    let loaded = crowned::problems::load_problems(&text, &mut prover);
+    for (title, why) in &loaded.refused {
+        tracing::warn!(file = %file.display(), "problem {title} not offered: {why}");
+    }
+    let known: std::collections::HashSet<String> = problems.iter().map(|p| p.key()).collect();
+    let before = problems.len();
+    problems.extend(
+        loaded
+            .problems
+            .into_iter()
+            .filter(|p| !known.contains(&p.key())),
+    );
+    tracing::info!(
+        file = %file.display(),
+        added = problems.len() - before,
+        "the operator's problems offered"
+    );
+    problems
+}
+
 /// Runs the server until SIGTERM or SIGINT; logs go to stderr (`RUST_LOG` sets the level, `info` by default).
 fn serve(settings: &ServerSettings) -> Result<()> {
     if let Some(why) = settings.contradiction() {
@@ -267,6 +300,8 @@ fn serve(settings: &ServerSettings) -> Result<()> {
     }
     let offered: Vec<String> = variants.all().iter().map(ToString::to_string).collect();
     tracing::info!("defined variants offered: {}", offered.join(", "));
+    let egdb = super::databases();
+    let problems = server_problems(&store.problems_file(), egdb.clone());
     let mut config = ServeConfig {
         host_key,
         players_dir: store.server_dir().join("players"),
@@ -287,8 +322,9 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         seat_grace: Duration::from_secs(u64::from(settings.seat_grace)),
         engine_threads: settings.engine_threads as usize,
         engine_megabytes: settings.engine_megabytes as usize,
-        egdb: super::databases(),
+        egdb,
         variants,
+        problems,
         nodes: None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()

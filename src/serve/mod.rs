@@ -91,6 +91,8 @@ pub struct ServeConfig {
     pub egdb: Option<Arc<Egdb>>,
     /// The variants written as definitions that players may open tables with, besides the built-ins.
     pub variants: Offered,
+    /// The problem trainer's collection, in order (the built-in problems, then the operator's).
+    pub problems: Vec<crate::problems::Problem>,
     /// When this server is one node of several on one PostgreSQL database: how it joins them.
     pub nodes: Option<NodesSettings>,
 }
@@ -236,7 +238,7 @@ impl Server {
         // Proofs take a fraction of a second each and come at the pace of people solving problems: two
         // workers at most, whatever the engine has.
         let provers = crate::session::Provers::new(config.engine_threads.clamp(1, 2))?;
-        let problems = Arc::new(crate::problems::builtin_problems());
+        let problems = Arc::new(config.problems.clone());
         // The records are read (and the games in progress resumed) away from the event loop: a database
         // server's client blocks, and may not be used on an async thread.
         let (records, recorder, tables, resumed) = off_the_event_loop(|| {

@@ -104,20 +104,30 @@ pub(super) async fn trainer_session(
 fn keep_news(player: &Player) -> mpsc::Sender<TrainingNews> {
     let (tx, mut rx) = mpsc::channel(NEWS_QUEUE);
     let shared = std::sync::Arc::clone(&player.shared);
-    let fingerprint = player.identity.fingerprint.clone();
+    let identity = player.identity.clone();
     tokio::spawn(async move {
+        let mut seen = false;
         while let Some(news) = rx.recv().await {
-            let fingerprint = fingerprint.clone();
+            let (fingerprint, identity) = (identity.fingerprint.clone(), identity.clone());
+            let first = !seen;
             let kept = shared
-                .read_records(move |records| match news {
-                    TrainingNews::Attempt { problem, solved } => records
-                        .record_problem_attempt(&fingerprint, &problem, solved)
-                        .map(|_| ()),
-                    TrainingNews::Streak(length) => records
-                        .note_problem_streak(&fingerprint, length)
-                        .map(|_| ()),
+                .read_records(move |records| {
+                    // The player's row is written by the recorder as they connect, perhaps not yet: their
+                    // attempts need it.
+                    if first {
+                        records.seen(&identity)?;
+                    }
+                    match news {
+                        TrainingNews::Attempt { problem, solved } => records
+                            .record_problem_attempt(&fingerprint, &problem, solved)
+                            .map(|_| ()),
+                        TrainingNews::Streak(length) => records
+                            .note_problem_streak(&fingerprint, length)
+                            .map(|_| ()),
+                    }
                 })
                 .await;
+            seen |= kept.is_some();
             if kept.is_none() {
                 tracing::warn!("a problem attempt could not be kept in the records");
             }

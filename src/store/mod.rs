@@ -152,6 +152,11 @@ impl Store {
         self.config_dir.join("config.toml")
     }
 
+    /// A server operator's problems for the trainer (PDN), beside the settings file.
+    pub fn problems_file(&self) -> PathBuf {
+        self.config_dir.join("problems.pdn")
+    }
+
     /// Where variant definitions of the user's own are found (`*.toml`): beside the settings file.
     pub fn variants_dir(&self) -> PathBuf {
         self.config_dir.join("variants")

@@ -36,7 +36,12 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App, trainer: &Trainer, options:
         TrainingKind::Daily => words("Problem of the day", bold, &mut lines),
         TrainingKind::Streak => words(
             &format!(
-                "Streak: {} (best {})",
+                "{}: {} (best {})",
+                if trainer.streak_over() {
+                    "Streak over"
+                } else {
+                    "Streak"
+                },
                 trainer.streak(),
                 trainer.best_streak()
             ),

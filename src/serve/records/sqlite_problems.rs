@@ -1,6 +1,6 @@
 //! The problem trainer's records in SQLite: the [`Records`](super::Records) calls about problems.
 
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, Savepoint, TransactionBehavior, params};
 
 use super::RecordsError;
 use super::problems::{ProblemOutcome, ProblemStanding, score};
@@ -59,6 +59,26 @@ fn problem_rating(db: &Connection, problem: &str) -> Result<(Rating, i64), Recor
     Ok(row.unwrap_or((Rating::default(), 0)))
 }
 
+/// Runs `work` as one change: a transaction that takes the write lock at once (a transaction that read first
+/// and wrote later would be refused at once, without waiting, had another connection written between), or a
+/// savepoint inside a batch already under way (`all_or_nothing`, which holds the lock).
+fn one_change<T>(
+    db: &mut Connection,
+    work: impl FnOnce(&Connection) -> Result<T, RecordsError>,
+) -> Result<T, RecordsError> {
+    if db.is_autocommit() {
+        let tx = db.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = work(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    } else {
+        let tx: Savepoint<'_> = db.savepoint()?;
+        let value = work(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+}
+
 /// Records an attempt, rating it when it is the player's first at the problem: all in one change.
 pub(super) fn attempt(
     db: &mut Connection,
@@ -67,15 +87,23 @@ pub(super) fn attempt(
     solved: bool,
     at: i64,
 ) -> Result<ProblemOutcome, RecordsError> {
-    // A savepoint rather than a transaction: it nests inside a batch (`all_or_nothing`).
-    let tx = db.savepoint()?;
+    one_change(db, |tx| attempt_in(tx, player, problem, solved, at))
+}
+
+fn attempt_in(
+    tx: &Connection,
+    player: &Fingerprint,
+    problem: &str,
+    solved: bool,
+    at: i64,
+) -> Result<ProblemOutcome, RecordsError> {
     let tried: bool = tx.query_row(
         "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = ?1 AND problem = ?2)",
         params![player, problem],
         |row| row.get(0),
     )?;
-    let before = standing(&tx, player)?;
-    let (problem_before, problem_attempts) = problem_rating(&tx, problem)?;
+    let before = standing(tx, player)?;
+    let (problem_before, problem_attempts) = problem_rating(tx, problem)?;
     let outcome = if tried {
         ProblemOutcome {
             rated: false,
@@ -123,7 +151,6 @@ pub(super) fn attempt(
         "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![player, problem, solved, outcome.rated, at],
     )?;
-    tx.commit()?;
     Ok(outcome)
 }
 
@@ -133,8 +160,11 @@ pub(super) fn streak(
     player: &Fingerprint,
     length: i64,
 ) -> Result<i64, RecordsError> {
-    let tx = db.savepoint()?;
-    let before = standing(&tx, player)?;
+    one_change(db, |tx| streak_in(tx, player, length))
+}
+
+fn streak_in(tx: &Connection, player: &Fingerprint, length: i64) -> Result<i64, RecordsError> {
+    let before = standing(tx, player)?;
     let best = before.best_streak.max(length);
     tx.execute(
         "INSERT INTO player_problem_ratings
@@ -151,6 +181,5 @@ pub(super) fn streak(
             best
         ],
     )?;
-    tx.commit()?;
     Ok(best)
 }
