@@ -194,6 +194,8 @@ impl Trainer {
 
     /// Starts a new streak from the first problem.
     pub(crate) fn new_streak(&mut self) {
+        // The streak that ended stays the best if it was.
+        self.best_streak = self.best_streak();
         self.streak = 0;
         self.streak_over = false;
         self.go_to(0);

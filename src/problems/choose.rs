@@ -47,13 +47,13 @@ fn rating_of(problem: &Problem, ratings: &HashMap<String, f64>) -> f64 {
 
 /// `problems` nearest `player`'s rating first (by the problems' ratings; ties in the collection's order).
 pub fn nearest_first(
-    mut problems: Vec<Problem>,
+    problems: Vec<Problem>,
     ratings: &HashMap<String, f64>,
     player: f64,
 ) -> Vec<Problem> {
     // The key is computed once a problem: a FEN is written for each.
     let mut keyed: Vec<(f64, Problem)> = problems
-        .drain(..)
+        .into_iter()
         .map(|p| ((rating_of(&p, ratings) - player).abs(), p))
         .collect();
     keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -61,9 +61,9 @@ pub fn nearest_first(
 }
 
 /// `problems` easiest first (lowest rated), as a streak takes them: each harder than the one before.
-pub fn easiest_first(mut problems: Vec<Problem>, ratings: &HashMap<String, f64>) -> Vec<Problem> {
+pub fn easiest_first(problems: Vec<Problem>, ratings: &HashMap<String, f64>) -> Vec<Problem> {
     let mut keyed: Vec<(f64, Problem)> = problems
-        .drain(..)
+        .into_iter()
         .map(|p| (rating_of(&p, ratings), p))
         .collect();
     keyed.sort_by(|a, b| a.0.total_cmp(&b.0));

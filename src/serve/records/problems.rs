@@ -34,8 +34,8 @@ pub(super) const TABLES: &str = "CREATE TABLE problem_ratings (
      );
      CREATE INDEX problem_attempts_by_player ON problem_attempts(fingerprint, problem);";
 
-/// A player's standing in the problem trainer.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A player's standing in the problem trainer (by default, a player who has tried no problem).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ProblemStanding {
     /// Their problem rating (a new player's when they have tried none).
     pub rating: Rating,
@@ -45,18 +45,6 @@ pub struct ProblemStanding {
     pub solved: i64,
     /// The longest run of problems solved one after another in streak mode.
     pub best_streak: i64,
-}
-
-impl Default for ProblemStanding {
-    /// A player who has tried no problem.
-    fn default() -> ProblemStanding {
-        ProblemStanding {
-            rating: Rating::default(),
-            attempts: 0,
-            solved: 0,
-            best_streak: 0,
-        }
-    }
 }
 
 /// What an attempt did to the ratings.
