@@ -2,7 +2,8 @@
 //! back, hints, moving between problems, and the problem screen.
 
 use crowned::app::{
-    Action, App, Attempt, Effect, HintStage, Key, KeyCode, Modifiers, Timer, action_for_key,
+    Action, App, Attempt, Effect, HintStage, Key, KeyCode, Modifiers, Timer, TrainingKind,
+    TrainingNews, action_for_key,
 };
 use crowned::problems::{Problem, Prover, builtin_problems};
 use crowned::rules::{Color, Playable as _, SquareStyle};
@@ -335,4 +336,97 @@ fn a_move_off_the_line_that_keeps_the_result_is_answered_and_its_hints_asked_of_
         "{}",
         app.status()
     );
+}
+
+/// Types `text` and Enter, carrying out what follows at once; the trainer's news among the effects.
+fn type_keeping_news(app: &mut App, text: &str) -> Vec<TrainingNews> {
+    let mut news = Vec::new();
+    for code in text.chars().map(KeyCode::Char).chain([KeyCode::Enter]) {
+        let key = Key {
+            code,
+            modifiers: Modifiers::default(),
+        };
+        if let Some(action) = action_for_key(app, key) {
+            let effects = app.update(action);
+            for left in common::app::answer(app, effects) {
+                if let Effect::Trained(n) = left {
+                    news.push(n);
+                }
+            }
+        }
+    }
+    settle(app);
+    news
+}
+
+#[test]
+fn a_streak_tells_each_first_try_and_ends_at_the_first_miss() {
+    let problems = builtin_problems();
+    let (mut app, effects) =
+        App::training_for(TrainingKind::Streak, 2, problems.clone(), Prover::new(None));
+    assert!(effects.is_empty(), "{effects:?}");
+    // The first problem solved along its line: its try is told solved, and the streak is one long.
+    let first = &problems[0];
+    let mut pos = first.start;
+    let mut news = Vec::new();
+    for (ply, mv) in first.solution.iter().enumerate() {
+        if ply % 2 == 0 {
+            let word = crowned::rules::write_move(&pos, mv, SquareStyle::Numbers);
+            news.extend(type_keeping_news(&mut app, &word));
+        }
+        pos = pos.play(mv);
+    }
+    assert_eq!(
+        news,
+        [
+            TrainingNews::Attempt {
+                problem: first.key(),
+                solved: true
+            },
+            TrainingNews::Streak(1)
+        ]
+    );
+    assert_eq!(app.trainer().map(|t| t.streak()), Some(1));
+    // No going back, no hints.
+    key(&mut app, KeyCode::Char('['));
+    assert_eq!(app.status(), "a streak only goes forward");
+    // On to the second: a wrong move ends the streak, and its try is told lost.
+    key(&mut app, KeyCode::Char(']'));
+    key(&mut app, KeyCode::Char('H'));
+    assert_eq!(app.status(), "no hints in a streak");
+    let second = &problems[1];
+    let mut prover = Prover::new(None);
+    let wrong = second
+        .start
+        .legal_moves()
+        .iter()
+        .copied()
+        .find(|m| !prover.keeps(&second.start, m, second.goal))
+        .expect("a wrong move");
+    let word = crowned::rules::write_move(&second.start, &wrong, SquareStyle::Numbers);
+    let news = type_keeping_news(&mut app, &word);
+    assert_eq!(
+        news,
+        [TrainingNews::Attempt {
+            problem: second.key(),
+            solved: false
+        }]
+    );
+    let trainer = app.trainer().expect("open");
+    assert!(trainer.streak_over());
+    assert!(
+        app.status()
+            .ends_with("the streak ends at 1: ] starts a new one"),
+        "{}",
+        app.status()
+    );
+    // Nothing more is played on it; `]` starts again from the first, the best (2, from before) kept.
+    assert!(type_keeping_news(&mut app, &word).is_empty());
+    assert_eq!(app.game().ply(), 0);
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char(']'));
+    let trainer = app.trainer().expect("open");
+    assert_eq!((trainer.index(), trainer.streak()), (0, 0));
+    assert!(!trainer.streak_over());
+    assert_eq!(trainer.best_streak(), 2);
 }
