@@ -16,6 +16,7 @@ pub mod codes;
 mod connection;
 mod cut;
 mod elsewhere;
+pub mod events;
 mod host_key;
 mod identity;
 mod ids;
@@ -137,6 +138,8 @@ pub(crate) struct Shared {
     recorder: recorder::Recorder,
     /// The rooms of games between people.
     tables: Arc<tables::Tables>,
+    /// The tournaments this node runs.
+    events: events::Events,
     shutdown: watch::Receiver<bool>,
     /// The players' folders shared with the other nodes, once this server has joined them (never on a single
     /// server: each player's folder is then only here).
@@ -241,12 +244,28 @@ impl Server {
         let problems = Arc::new(config.problems.clone());
         // The records are read (and the games in progress resumed) away from the event loop: a database
         // server's client blocks, and may not be used on an async thread.
-        let (records, recorder, tables, resumed) = off_the_event_loop(|| {
+        let (records, recorder, tables, resumed, restoring, known) = off_the_event_loop(|| {
             let node = config.nodes.as_ref().map(|nodes| nodes.node.as_str());
             let (records, recorder) = open_records(&config.records, &config.players_dir, node)?;
             let mut reader = records.lock().unwrap_or_else(PoisonError::into_inner);
             let unfinished = reader.unfinished_games()?;
             let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
+            // Every event's code stays its own; those not finished are picked up again (by a server on its
+            // own: an event runs on the node that created it, and is not taken over).
+            let kept = reader.tournaments()?;
+            let known: HashSet<RoomCode> = kept.iter().map(|(spec, _)| spec.code.clone()).collect();
+            let mut unfinished_events = Vec::new();
+            if config.nodes.is_none() {
+                for (spec, _) in kept
+                    .iter()
+                    .filter(|(_, stage)| *stage != records::Stage::Finished)
+                {
+                    if let Some(record) = reader.tournament(&spec.code)? {
+                        unfinished_events.push(record);
+                    }
+                }
+            }
+            let mut restoring = events::Restoring::new(unfinished_events);
             // One node of several resumes only the games no other node runs, once it has joined them.
             let resumed = match config.nodes {
                 Some(_) => 0,
@@ -256,11 +275,20 @@ impl Server {
                     &mut *reader,
                     unfinished,
                     config.seat_grace,
+                    &mut restoring,
                 ),
             };
             drop(reader);
-            Ok::<_, ServeError>((records, recorder, tables, resumed))
+            Ok::<_, ServeError>((records, recorder, tables, resumed, restoring, known))
         })?;
+        let events = events::Events::new(
+            &tables,
+            recorder.clone(),
+            config.seat_grace,
+            shutdown.watch(),
+            known,
+        );
+        restoring.start(&events);
         if resumed > 0 {
             tracing::info!(
                 games = resumed,
@@ -273,6 +301,7 @@ impl Server {
             records,
             recorder,
             tables,
+            events,
             shutdown: shutdown.watch(),
             folders: OnceLock::new(),
             problems,
@@ -470,10 +499,21 @@ fn resume_games(
     records: &mut dyn records::Records,
     unfinished: Vec<records::Unfinished>,
     grace: Duration,
+    restoring: &mut events::Restoring,
 ) -> usize {
     unfinished
         .into_iter()
-        .filter(|game| resume_game(tables, recorder, records, game.clone(), grace))
+        .filter(|game| {
+            let link = restoring.link(game.id);
+            let id = game.id;
+            match resume_linked(tables, recorder, records, game.clone(), grace, link) {
+                Some(code) => {
+                    restoring.resumed(id, code);
+                    true
+                }
+                None => false,
+            }
+        })
         .count()
 }
 
@@ -486,6 +526,19 @@ pub(crate) fn resume_game(
     game: records::Unfinished,
     grace: Duration,
 ) -> bool {
+    resume_linked(tables, recorder, records, game, grace, None).is_some()
+}
+
+/// Opens a room for one game the records hold as started and not ended, linked to its tournament if it is an
+/// event's; the room's code, or `None` (logged) when the game cannot be read back.
+fn resume_linked(
+    tables: &Arc<tables::Tables>,
+    recorder: &recorder::Recorder,
+    records: &mut dyn records::Records,
+    game: records::Unfinished,
+    grace: Duration,
+    tournament: Option<room::TournamentGame>,
+) -> Option<RoomCode> {
     let id = game.id;
     match room::resumed_from(game, grace) {
         Ok((config, mut resumed_game)) => {
@@ -506,11 +559,15 @@ pub(crate) fn resume_game(
                 key: resumed_game.record,
                 id,
             });
-            tables.open(config, Some(resumed_game)).is_some()
+            let opened = match tournament {
+                Some(link) => tables.open_resumed_in_tournament(config, resumed_game, link),
+                None => tables.open(config, Some(resumed_game)),
+            };
+            opened.map(|(code, _)| code)
         }
         Err(why) => {
             tracing::error!(game = %id, %why, "cannot resume a game from the records");
-            false
+            None
         }
     }
 }

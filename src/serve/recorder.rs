@@ -29,7 +29,10 @@ use super::identity::Identity;
 use super::ids::{GameId, RoomCode};
 #[cfg(test)]
 use super::records::SqliteRecords;
-use super::records::{GameResult, NewGame, Records, RecordsError};
+use super::records::{
+    GameResult, NewGame, Records, RecordsError, TournamentChange, TournamentSpec,
+};
+use super::tournament::director::Action;
 use crate::game::AnyGame;
 
 mod filing;
@@ -138,6 +141,26 @@ pub enum Job {
         game: Box<AnyGame>,
         /// The file's name (made safe by the store).
         name: String,
+    },
+    /// A tournament was created, waiting for its start.
+    CreateTournament(Box<TournamentSpec>),
+    /// A change to a tournament: its director's action.
+    Tournament {
+        /// The event's code.
+        event: RoomCode,
+        /// What changed.
+        action: Action,
+    },
+    /// A tournament's pairing is played as this room's game (just started in the records).
+    TournamentGame {
+        /// The event's code.
+        event: RoomCode,
+        /// The pairing's round.
+        round: u32,
+        /// Its board.
+        board: u32,
+        /// The room's key for the game.
+        key: RecordKey,
     },
     /// Answer once everything sent before has been written, or kept to be tried again when the disk cannot
     /// take it (for tests and a clean shutdown).
@@ -542,6 +565,21 @@ fn write(
                 },
             )?;
         }
+        Job::CreateTournament(spec) => records.create_tournament(spec)?,
+        Job::Tournament { event, action } => records.change_tournament(event, &action.change())?,
+        Job::TournamentGame {
+            event,
+            round,
+            board,
+            key,
+        } => records.change_tournament(
+            event,
+            &TournamentChange::Started {
+                round: *round,
+                board: *board,
+                game: id(key)?,
+            },
+        )?,
         Job::Flush(_) | Job::File { .. } => {}
         #[cfg(test)]
         Job::Tamper(_) => {}

@@ -168,6 +168,8 @@ pub struct Links {
     pub resumed: Option<Resumed>,
     /// The players it is a rematch for.
     pub rematch: Option<Rematch>,
+    /// The tournament its game belongs to.
+    pub tournament: Option<TournamentGame>,
 }
 
 /// Starts a room.
@@ -213,6 +215,8 @@ struct Room {
     behind: HashSet<Fingerprint>,
     /// When to try again to bring those behind up to date.
     catch_up_at: Option<Instant>,
+    /// The tournament its game belongs to.
+    tournament: Option<TournamentGame>,
 }
 
 impl Room {
@@ -223,6 +227,7 @@ impl Room {
             recorder,
             resumed,
             rematch,
+            tournament,
         } = links;
         let mut room = Room {
             config,
@@ -241,6 +246,7 @@ impl Room {
             paused: false,
             behind: HashSet::new(),
             catch_up_at: None,
+            tournament,
         };
         if let Some(rematch) = rematch {
             // Both players are on their way from the last game: away until each arrives.
@@ -284,6 +290,7 @@ impl Room {
             let away_at = self.away_deadline();
             let note_at = self.note_deadline();
             let catch_up_at = self.catch_up_deadline();
+            let forfeit_at = self.forfeit_deadline();
             tokio::select! {
                 command = commands.recv() => {
                     let Some(command) = command else { break };
@@ -308,6 +315,9 @@ impl Room {
                 }
                 () = sleep_until(catch_up_at.unwrap_or_else(far_future)), if catch_up_at.is_some() => {
                     self.catch_up();
+                }
+                () = sleep_until(forfeit_at.unwrap_or_else(far_future)), if forfeit_at.is_some() => {
+                    self.forfeit_absent();
                 }
                 changed = records_changed(&mut writing) => {
                     if changed.is_err() {
@@ -336,7 +346,9 @@ impl Room {
     fn finished(&self) -> bool {
         let nobody =
             self.seats.iter().flatten().all(|s| s.away_since.is_some()) && self.watchers.is_empty();
-        let never_began = self.game.is_empty() && self.record.is_none();
+        // A tournament's game waits for its players (and is forfeited when they do not come).
+        let never_began =
+            self.game.is_empty() && self.record.is_none() && self.tournament.is_none();
         nobody && (self.game.outcome().is_some() || never_began)
     }
 
@@ -585,9 +597,11 @@ mod recording;
 mod rematch;
 mod requests;
 mod timers;
+mod tournament_game;
 
 pub use error::RoomError;
 pub use recording::{ResumeError, resumed_from, variant_named};
 pub use rematch::Rematch;
+pub use tournament_game::{GameEnded, TournamentGame};
 #[cfg(test)]
 mod tests;

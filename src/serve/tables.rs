@@ -13,7 +13,7 @@ use super::identity::Identity;
 use super::ids::{Fingerprint, RoomCode};
 use super::nodes::cluster::Cluster;
 use super::recorder::Recorder;
-use super::room::{Links, Rematch, Resumed, RoomConfig, RoomHandle, open_room};
+use super::room::{Links, Rematch, Resumed, RoomConfig, RoomHandle, TournamentGame, open_room};
 
 /// A room as the lobby lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +126,47 @@ impl Tables {
                 ..Links::default()
             },
             Some(seats),
+        )
+    }
+
+    /// Opens a room for a tournament's game, its seats (Black, White) taken by the paired players, both away
+    /// until they arrive; its code and handle, or `None` when no code is free.
+    pub fn open_tournament(
+        self: &Arc<Self>,
+        config: RoomConfig,
+        seats: [Identity; 2],
+        link: TournamentGame,
+    ) -> Option<(RoomCode, RoomHandle)> {
+        let rematch = Rematch {
+            seats: seats.clone().map(|who| (who, None)),
+        };
+        self.open_with(
+            config,
+            Links {
+                rematch: Some(rematch),
+                tournament: Some(link),
+                ..Links::default()
+            },
+            Some(seats),
+        )
+    }
+
+    /// Opens a room for a game resumed after a restart that belongs to a tournament (see [`Tables::open`]).
+    pub fn open_resumed_in_tournament(
+        self: &Arc<Self>,
+        config: RoomConfig,
+        resumed: Resumed,
+        link: TournamentGame,
+    ) -> Option<(RoomCode, RoomHandle)> {
+        let seats = Some(resumed.seats.clone());
+        self.open_with(
+            config,
+            Links {
+                resumed: Some(resumed),
+                tournament: Some(link),
+                ..Links::default()
+            },
+            seats,
         )
     }
 

@@ -53,6 +53,7 @@ impl Room {
             },
         });
         self.record = Some(key);
+        self.record_tournament_start();
     }
 
     /// The last move goes into the records, with both clocks after it.
@@ -118,6 +119,7 @@ impl Room {
                 pdn,
                 black_score,
             });
+            self.report_to_tournament(outcome);
             // Each player's own saved games keep it too, for `:load`.
             if let (Some(recorder), Some(_)) = (&self.recorder, self.record) {
                 let players = self.seats.iter().flatten().map(|s| s.who.clone()).collect();
@@ -150,6 +152,10 @@ impl Room {
         let tags = game.tags_mut();
         tags.set("Event", EVENT);
         tags.set("Site", &format!("table {}", self.code));
+        // A tournament's game is named by its event and round.
+        for (tag, value) in self.tournament.iter().flat_map(|t| t.tags.iter()) {
+            tags.set(tag, value);
+        }
         tags.set("Date", &pdn_date(SystemTime::now()));
         for (color, (name_tag, rating_tag)) in [
             (Color::Black, ("Black", "BlackRating")),

@@ -213,6 +213,23 @@ impl Director {
         self.entries.get(entrant as usize).map(|e| e.name.as_str())
     }
 
+    /// An entrant's key.
+    pub fn who(&self, entrant: Entrant) -> Option<&Fingerprint> {
+        self.entries.get(entrant as usize).map(|e| &e.who)
+    }
+
+    /// Whether an entrant is withdrawn.
+    pub fn withdrawn(&self, entrant: Entrant) -> bool {
+        self.entries
+            .get(entrant as usize)
+            .is_some_and(|e| e.withdrawn)
+    }
+
+    /// How many have entered.
+    pub fn entrants(&self) -> usize {
+        self.entries.len()
+    }
+
     /// An entrant's number.
     pub fn entrant(&self, who: &Fingerprint) -> Option<Entrant> {
         self.entries
