@@ -340,6 +340,16 @@ impl russh::server::Handler for Connection {
         if let Some(ask) = seating::read_ask(&command, &self.shared.config.variants) {
             return self.exec_table(channel, session, &command, ask).await;
         }
+        // `tournament CODE` in a terminal enters an event that has not finished.
+        if let Some(Ok(tournaments::Ask::Table(code))) = tournaments::read_ask(&command)
+            && self.channel == Some(channel)
+            && self.game.is_none()
+            && let (Some(identity), Some(size)) = (self.identity.clone(), self.pty)
+            && let Some(entered) = tournaments::enter(&self.shared, &identity, &code).await
+        {
+            self.spawn_player(channel, size, session, Start::Event(Box::new(entered)));
+            return Ok(());
+        }
         // Any other command ends with its channel: the connection may open another.
         if self.channel == Some(channel) && self.game.is_none() {
             self.channel = None;

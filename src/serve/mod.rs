@@ -10,6 +10,7 @@
 //!
 //! Each game runs in a task of its own: a panic in one is caught by the runtime and ends that game alone.
 
+mod at_event;
 mod authorized;
 mod budget;
 pub mod codes;

@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
+use super::events::News;
 use crossterm::cursor::{Hide, Show};
 use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
 use crossterm::queue;
@@ -139,6 +140,16 @@ pub struct Channels {
     /// The code of the table whose room went away while the player was at it (its node died, or another node
     /// took it over): the session ends, and the connection finds the game again where it runs now.
     pub lost: Option<RoomCode>,
+    /// The event the player is entered in, whose next board takes them from the table they are at.
+    pub event: Option<super::at_event::Entered>,
+}
+
+/// The next news of the event the player is entered in; never, when they are in none.
+async fn event_news(event: &mut Option<super::at_event::Entered>) -> Option<News> {
+    match event {
+        Some(entered) => entered.news.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// A game's line to its table: where the player's requests go and where the table's news comes from.
@@ -502,6 +513,14 @@ async fn run_session(
             Some((question, answer)) = channels.proofs.recv() => {
                 if let Some(ending) = session.handle(Event::Proved { question, answer }) {
                     return Some(ending);
+                }
+            }
+            Some(News::Board(code)) = event_news(&mut channels.event) => {
+                // The event's next game for this player: there at once (the last one is over).
+                if channels.table.as_ref().is_none_or(|link| link.code != code) {
+                    channels.rematch = Some(code);
+                    session.end(Ending::Quit);
+                    return Some(Ending::Quit);
                 }
             }
             Some(report) = channels.engine.recv() => {

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 use super::Shared;
+use super::at_event::{Entered, EventChoice, run_event};
 use super::identity::Identity;
 use super::ids::RoomCode;
 use super::play::{
@@ -53,6 +54,8 @@ pub enum Start {
     Lobby,
     /// At a table already taken.
     Table(Box<Seated>),
+    /// Entered in a tournament.
+    Event(Box<Entered>),
 }
 
 /// What comes next on the connection.
@@ -64,6 +67,8 @@ enum Step {
     Ask(TableAsk),
     /// The problem trainer.
     Problems(TrainingKind),
+    /// The screen of the event the player is entered in.
+    Event,
 }
 
 /// Serves `player` on `screen` from `start` until they leave (or the connection, the server or the idle timeout
@@ -111,6 +116,7 @@ async fn drive(
         table: None,
         rematch: None,
         lost: None,
+        event: None,
     };
     // The lobby follows the player's keys, as their games do.
     let keys = settings_of(&player.shared, &player.identity).0.keys;
@@ -119,13 +125,17 @@ async fn drive(
     let mut next = match start {
         Start::Lobby => Step::Lobby(None),
         Start::Table(seated) => Step::Table(*seated),
+        Start::Event(entered) => {
+            channels.event = Some(*entered);
+            Step::Event
+        }
     };
     // Keys typed after the one that chose a game, for that game.
     let mut typed_ahead = Vec::new();
     loop {
         *doing = match &next {
             // A problem is not a game to keep: the trainer is left as the lobby is.
-            Step::Lobby(_) | Step::Ask(_) | Step::Problems(_) => Doing::Lobby,
+            Step::Lobby(_) | Step::Ask(_) | Step::Problems(_) | Step::Event => Doing::Lobby,
             Step::Engine(_) => Doing::Engine {
                 guest: player.identity.is_guest(),
             },
@@ -159,7 +169,34 @@ async fn drive(
             Step::Ask(ask) => {
                 next = match seating::take(&player.shared, &player.identity, ask).await {
                     Ok(seated) => Step::Table(seated),
-                    Err(why) => Step::Lobby(Some(why.to_string())),
+                    Err(why) => {
+                        // Out of the event too: its screen would send the player to the same table again.
+                        channels.event = None;
+                        Step::Lobby(Some(why.to_string()))
+                    }
+                };
+                continue;
+            }
+            Step::Event => {
+                let Some(entered) = channels.event.as_mut() else {
+                    next = Step::Lobby(None);
+                    continue;
+                };
+                let choice = run_event(
+                    entered,
+                    &mut channels.input,
+                    &mut channels.shutdown,
+                    out,
+                    idle,
+                )
+                .await;
+                next = match choice {
+                    Ok(EventChoice::Board(code)) => Step::Ask(TableAsk::Join(code)),
+                    Ok(EventChoice::Leave) => {
+                        channels.event = None;
+                        Step::Lobby(None)
+                    }
+                    Err(end) => return end,
                 };
                 continue;
             }
@@ -215,6 +252,8 @@ async fn drive(
             continue;
         }
         next = match ending {
+            // A tournament's player goes back to its screen, to wait for their next game.
+            Some(Ending::Quit) if channels.event.is_some() => Step::Event,
             Some(Ending::Quit) => Step::Lobby(None),
             Some(ending) => return GameEnd::Session(ending),
             None => return GameEnd::Idle,

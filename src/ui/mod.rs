@@ -12,6 +12,7 @@ mod problems;
 mod review;
 mod setup_panel;
 mod theme;
+pub mod tournament;
 
 pub use crate::app::{ScreenLayout, min_size};
 pub use theme::{PieceStyle, Theme, ThemeName, UnknownPieceStyle, UnknownTheme};

@@ -6,7 +6,12 @@ use russh::server::Session as SshSession;
 
 use super::Connection;
 use super::commands::finish_exec;
+use crate::serve::at_event::Entered;
 use crate::serve::codes::read_code;
+use crate::serve::events::create::read_spec;
+use crate::serve::events::unix_now;
+use crate::serve::identity::Identity;
+use crate::serve::records::Stage;
 use crate::serve::tournament::director::Director;
 use crate::serve::tournament::table::render;
 
@@ -17,6 +22,8 @@ pub(super) enum Ask {
     Table(String),
     /// The games.
     Pdn(String),
+    /// A new event, set up by these words.
+    New(String),
 }
 
 /// Reads `tournament CODE [--pdn]`; `None` when the command is not one.
@@ -25,10 +32,14 @@ pub(super) fn read_ask(command: &str) -> Option<Result<Ask, &'static str>> {
     if words.next() != Some("tournament") {
         return None;
     }
-    const USAGE: &str = "usage: tournament CODE [--pdn]";
+    const USAGE: &str = "usage: tournament CODE [--pdn], or tournament new arena|swiss [VARIANT] [CLOCK] \
+                         [casual] [private] [in=MINUTES|at=HH:MM] [minutes=N|rounds=N] [name=NAME]";
     let (Some(code), rest) = (words.next(), words.collect::<Vec<_>>()) else {
         return Some(Err(USAGE));
     };
+    if code == "new" {
+        return Some(Ok(Ask::New(rest.join(" "))));
+    }
     Some(match rest.as_slice() {
         [] => Ok(Ask::Table(code.to_string())),
         ["--pdn"] => Ok(Ask::Pdn(code.to_string())),
@@ -47,15 +58,26 @@ impl Connection {
     ) {
         let shared = std::sync::Arc::clone(&self.shared);
         let handle = session.handle();
+        let identity = self.identity.clone();
+        let reached = self.reached.map(super::ssh_command);
         tokio::spawn(async move {
             let answer: Result<String, String> = match ask {
                 Err(usage) => Err(usage.to_string()),
+                Ok(Ask::New(words)) => {
+                    create(&shared, identity.as_ref(), &words, reached.as_deref())
+                }
                 Ok(Ask::Table(code) | Ask::Pdn(code)) if read_code(&code).is_none() => {
                     Err(format!("no tournament {code}"))
                 }
                 Ok(Ask::Table(code)) => {
                     let Some(code) = read_code(&code) else { return };
                     let shown = code.to_string();
+                    // An event under way here is shown as it stands now.
+                    if let Some(event) = shared.events.find(&code) {
+                        let text = event.view().borrow().text.clone();
+                        finish_exec(&handle, channel, Some(text.replace('\n', "\r\n")), None).await;
+                        return;
+                    }
                     match shared.read_records(move |r| r.tournament(&code)).await {
                         Some(Some(record)) => {
                             Ok(render(&Director::restore(&record)).replace('\n', "\r\n"))
@@ -90,6 +112,44 @@ impl Connection {
     }
 }
 
+/// Creates the event `words` set up, for `by`; what to print (its code and how to join it), or why not.
+fn create(
+    shared: &crate::serve::Shared,
+    by: Option<&Identity>,
+    words: &str,
+    reached: Option<&str>,
+) -> Result<String, String> {
+    let Some(by) = by.filter(|who| !who.is_guest()) else {
+        return Err("a guest cannot create an event; connect with an SSH key".to_string());
+    };
+    let spec =
+        read_spec(words, Some(by.fingerprint.clone()), unix_now()).map_err(|e| e.to_string())?;
+    let name = spec.name.clone();
+    let code = shared.events.create(spec).map_err(|e| e.to_string())?;
+    let join = reached.unwrap_or("ssh -t HOST");
+    Ok(format!(
+        "{name}: tournament {code}\r\njoin it with: {join} tournament {code}\r\n"
+    ))
+}
+
+/// Enters a player in the event `code` when it waits or runs here and they may play in it: their place, or
+/// `None` (the caller then shows the table).
+pub(super) async fn enter(
+    shared: &crate::serve::Shared,
+    identity: &Identity,
+    code: &str,
+) -> Option<Entered> {
+    if identity.is_guest() {
+        return None;
+    }
+    let code = read_code(code)?;
+    let event = shared.events.find(&code)?;
+    if event.view().borrow().stage == Stage::Finished {
+        return None;
+    }
+    Entered::enter(event, identity.clone()).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,6 +166,10 @@ mod tests {
             Some(Ok(Ask::Pdn("K7QX".into())))
         );
         assert!(matches!(read_ask("tournament"), Some(Err(_))));
+        assert_eq!(
+            read_ask("tournament new swiss rounds=3"),
+            Some(Ok(Ask::New("swiss rounds=3".into())))
+        );
         assert!(matches!(read_ask("tournament K7QX --nope"), Some(Err(_))));
     }
 }

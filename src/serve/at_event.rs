@@ -1,0 +1,172 @@
+//! A player entered in a tournament: the event's screen (its table, its pairings, where the player stands)
+//! while they wait, and the table of each game the event pairs them for, to which their connection takes them.
+//! Leaving the screen (or the connection) makes the player away: an arena does not pair them, a Swiss event
+//! pairs them all the same and they lose the game by the grace period's rules.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, watch};
+use tokio::time::{Instant, sleep_until};
+
+use super::events::{Ask, EventHandle, NEWS_QUEUE, News, View};
+use super::identity::Identity;
+use super::ids::RoomCode;
+use super::play::{GameEnd, Output, SIGINT, SIGTERM, ToGame, Typing, interrupted};
+use super::records::Stage;
+use crate::app::{InputEvent, KeyCode};
+use crate::session::Ending;
+use crate::ui::tournament::{EventScreen, draw};
+
+/// A player's place in an event: their line to its task and the boards it sends them. Dropped, the player is
+/// away.
+pub struct Entered {
+    handle: EventHandle,
+    who: Identity,
+    view: watch::Receiver<Arc<View>>,
+    /// The boards the event sends.
+    pub news: mpsc::Receiver<News>,
+    line: mpsc::WeakSender<News>,
+}
+
+impl Entered {
+    /// Enters `who` in the event of `handle` (or brings them back); `None` when the event has ended.
+    pub async fn enter(handle: EventHandle, who: Identity) -> Option<Entered> {
+        let (news_tx, news) = mpsc::channel(NEWS_QUEUE);
+        let line = news_tx.downgrade();
+        let view = handle.view();
+        if !handle
+            .send(Ask::Enter {
+                who: who.clone(),
+                news: news_tx,
+            })
+            .await
+        {
+            return None;
+        }
+        Some(Entered {
+            handle,
+            who,
+            view,
+            news,
+            line,
+        })
+    }
+}
+
+impl Drop for Entered {
+    fn drop(&mut self) {
+        let handle = self.handle.clone();
+        let ask = Ask::Leave {
+            who: self.who.fingerprint.clone(),
+            news: self.line.clone(),
+        };
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move { handle.send(ask).await });
+        }
+    }
+}
+
+/// What the player does from the event's screen.
+pub enum EventChoice {
+    /// Goes to their game at this table.
+    Board(RoomCode),
+    /// Leaves the event's screen (away, or withdrawn), for the lobby.
+    Leave,
+}
+
+/// Shows the event to `entered` until they are paired (their table), or leave, or the connection, the server
+/// or the idle timeout ends it.
+pub async fn run_event(
+    entered: &mut Entered,
+    input: &mut mpsc::Receiver<ToGame>,
+    shutdown: &mut watch::Receiver<bool>,
+    out: &mut Output,
+    idle: Duration,
+) -> Result<EventChoice, GameEnd> {
+    let mut typing = Typing::default();
+    let mut events: Vec<InputEvent> = Vec::new();
+    let mut screen = EventScreen::default();
+    let mut live = true;
+    loop {
+        let view = entered.view.borrow_and_update().clone();
+        // A game under way is where the player belongs (back after a drop, or paired as they came).
+        if let Some((code, _)) = view.boards.get(&entered.who.fingerprint) {
+            return Ok(EventChoice::Board(code.clone()));
+        }
+        shape(&mut screen, &view, &entered.who);
+        if !out.draw_with(|frame| draw(frame, &screen)).await {
+            return Err(GameEnd::Session(Ending::InputClosed));
+        }
+        let wake = typing.wake(Some(Instant::now() + Duration::from_secs(1)), idle);
+        tokio::select! {
+            message = input.recv() => {
+                if !typing.take(message, input, out, &mut events) {
+                    return Err(GameEnd::Session(Ending::InputClosed));
+                }
+            }
+            Some(News::Board(code)) = entered.news.recv() => return Ok(EventChoice::Board(code)),
+            changed = entered.view.changed(), if live => {
+                // An event that runs is not idle: its players wait for their pairing.
+                typing.last_input = Instant::now();
+                live = changed.is_ok();
+            }
+            _ = shutdown.changed() => return Err(GameEnd::Session(Ending::Signal(SIGTERM))),
+            () = sleep_until(wake) => {
+                let now = Instant::now();
+                typing.settle(now, &mut events);
+                if now >= typing.last_input + idle {
+                    return Err(GameEnd::Idle);
+                }
+            }
+        }
+        if interrupted(&events) {
+            return Err(GameEnd::Session(Ending::Signal(SIGINT)));
+        }
+        for event in events.drain(..) {
+            let InputEvent::Key(key) = event else {
+                continue;
+            };
+            match key.code {
+                KeyCode::Char('q') | KeyCode::Esc => return Ok(EventChoice::Leave),
+                KeyCode::Char('w') => {
+                    entered
+                        .handle
+                        .send(Ask::Withdraw(entered.who.fingerprint.clone()))
+                        .await;
+                    return Ok(EventChoice::Leave);
+                }
+                KeyCode::Char('j') | KeyCode::Down => {
+                    screen.scroll = screen.scroll.saturating_add(1)
+                }
+                KeyCode::Char('k') | KeyCode::Up => screen.scroll = screen.scroll.saturating_sub(1),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The screen for `view` as `who` sees it.
+fn shape(screen: &mut EventScreen, view: &View, who: &Identity) {
+    screen.title = format!(" {} ({}) ", view.spec.name, view.spec.code);
+    screen.status = match view.stage {
+        Stage::Waiting => {
+            let left = view.spec.starts - super::events::unix_now();
+            format!(
+                "{}: you are in; it starts in {}. {} entered.",
+                who.name,
+                show_wait(left),
+                view.entrants
+            )
+        }
+        Stage::Running => format!("{}: waiting for your pairing…", who.name),
+        Stage::Finished => "The event is over: the final table.".to_string(),
+    };
+    screen.table = view.text.clone();
+}
+
+/// A wait in minutes and seconds.
+fn show_wait(seconds: i64) -> String {
+    let seconds = seconds.max(0);
+    format!("{}:{:02}", seconds / 60, seconds % 60)
+}

@@ -1,0 +1,84 @@
+//! Drawing a tournament as an entrant sees it on a server: the event's heading and where the player stands (their
+//! game, or the wait for one), then its table and pairings, and the keys.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+/// What the tournament screen shows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EventScreen {
+    /// The event's name and code.
+    pub title: String,
+    /// Where the player stands (waiting, paired, withdrawn...).
+    pub status: String,
+    /// The table and pairings, one line each.
+    pub table: String,
+    /// Lines of the table scrolled past.
+    pub scroll: u16,
+}
+
+/// The keys of the tournament screen.
+pub const EVENT_KEYS: &str = "j/k scroll · w withdraw · q leave (you are not paired while away)";
+
+/// Draws the tournament screen on the whole frame.
+pub fn draw(frame: &mut Frame, screen: &EventScreen) {
+    let [status, table, keys] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(frame.area());
+    frame.render_widget(
+        Paragraph::new(Line::styled(
+            screen.status.as_str(),
+            Style::default().add_modifier(Modifier::BOLD),
+        )),
+        status,
+    );
+    let lines: Vec<Line> = screen.table.lines().map(Line::from).collect();
+    frame.render_widget(
+        Paragraph::new(lines).scroll((screen.scroll, 0)).block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(screen.title.as_str()),
+        ),
+        table,
+    );
+    frame.render_widget(Paragraph::new(EVENT_KEYS), keys);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    #[test]
+    fn shows_the_status_the_table_and_the_keys() {
+        let mut terminal = Terminal::new(TestBackend::new(60, 8)).expect("a terminal");
+        let screen = EventScreen {
+            title: "Autumn (K7QX)".into(),
+            status: "Waiting for your pairing".into(),
+            table: "  1  ann  4\n  2  bob  2\n".into(),
+            scroll: 1,
+        };
+        terminal.draw(|f| draw(f, &screen)).expect("drawn");
+        let shown: String = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        assert!(shown.contains("Waiting for your pairing"), "{shown}");
+        assert!(shown.contains("Autumn (K7QX)"), "{shown}");
+        assert!(
+            shown.contains("2  bob  2") && !shown.contains("1  ann"),
+            "{shown}"
+        );
+        assert!(shown.contains("w withdraw"), "{shown}");
+    }
+}
