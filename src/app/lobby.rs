@@ -52,6 +52,15 @@ impl LobbyGame {
     }
 }
 
+/// A tournament the lobby lists, as the server describes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LobbyEvent {
+    /// The code it is entered by.
+    pub code: String,
+    /// Its name, kind, clock, start time and entrants, as one line.
+    pub summary: String,
+}
+
 /// A line of the leaderboard.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Leader {
@@ -89,6 +98,8 @@ pub enum Choice {
     Watch(String),
     /// The problem trainer, open for this.
     Problems(TrainingKind),
+    /// Entering the tournament with this code.
+    Event(String),
     /// Leaving.
     Quit,
 }
@@ -112,6 +123,8 @@ pub enum Item {
     Open(LobbyGame),
     /// A game in progress, to watch.
     Live(LobbyGame),
+    /// A tournament waiting or under way, to enter.
+    Event(LobbyEvent),
     /// Leave.
     Quit,
 }
@@ -157,6 +170,8 @@ pub struct Lobby {
     keys: KeyMap,
     /// The variants the form offers: the built-ins, then the server's defined ones.
     variants: Vec<Variant>,
+    /// The tournaments listed, as of the last [`Lobby::list_events`].
+    events: Vec<LobbyEvent>,
 }
 
 impl Lobby {
@@ -175,6 +190,7 @@ impl Lobby {
             message: String::new(),
             keys,
             variants: Variant::ALL.to_vec(),
+            events: Vec::new(),
         };
         lobby.message = lobby.list_message();
         lobby.refresh(Vec::new());
@@ -215,6 +231,11 @@ impl Lobby {
             .map_or_else(|| fallback.to_string(), |key| key.to_string())
     }
 
+    /// The tournaments to list from the next [`Lobby::refresh`] on.
+    pub fn list_events(&mut self, events: Vec<LobbyEvent>) {
+        self.events = events;
+    }
+
     /// Brings the lists up to date with the server's games; the cursor stays on the same line where it can.
     pub fn refresh(&mut self, games: Vec<LobbyGame>) {
         let current = self.items.get(self.cursor).cloned();
@@ -243,6 +264,7 @@ impl Lobby {
         items.extend(mine);
         items.extend(open);
         items.extend(live);
+        items.extend(self.events.iter().cloned().map(Item::Event));
         items.push(Item::Quit);
         self.cursor = current
             .and_then(|c| items.iter().position(|i| same_line(i, &c)))
@@ -320,6 +342,7 @@ impl Lobby {
             Item::Problems(kind) => Some(Choice::Problems(*kind)),
             Item::Mine(game) | Item::Open(game) => Some(Choice::Join(game.code.clone())),
             Item::Live(game) => Some(Choice::Watch(game.code.clone())),
+            Item::Event(event) => Some(Choice::Event(event.code.clone())),
             Item::Quit => Some(Choice::Quit),
         }
     }
@@ -394,6 +417,7 @@ fn same_line(a: &Item, b: &Item) -> bool {
         (Item::Mine(x), Item::Mine(y))
         | (Item::Open(x), Item::Open(y))
         | (Item::Live(x), Item::Live(y)) => x.code == y.code,
+        (Item::Event(x), Item::Event(y)) => x.code == y.code,
         _ => a == b,
     }
 }

@@ -12,6 +12,7 @@ use crowned::config::{
     MAX_SESSIONS, MAX_STRANGERS, Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings,
     parse_listen,
 };
+use crowned::serve::events::create::read_spec;
 use crowned::serve::nodes::NodeName;
 use crowned::serve::records::{Place, PostgresUrl, UrlError};
 use crowned::serve::{
@@ -152,8 +153,25 @@ impl ServeArgs {
             records,
             node_name: self.node_name.or(s.node_name),
             lease_term: self.lease_term.unwrap_or(s.lease_term),
+            tournaments: s.tournaments,
         })
     }
+}
+
+/// The events of `server.tournaments` that read (each checked now; one that does not is logged and left out).
+fn scheduled_events(entries: &[String]) -> Vec<String> {
+    let now = crowned::serve::events::unix_now();
+    entries
+        .iter()
+        .filter(|words| match read_spec(words, None, now) {
+            Ok(_) => true,
+            Err(why) => {
+                tracing::warn!(event = %words, %why, "a scheduled tournament is left out");
+                false
+            }
+        })
+        .cloned()
+        .collect()
 }
 
 /// A node's name as `--node-name` takes it.
@@ -326,6 +344,7 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         variants,
         problems,
         nodes: None,
+        tournaments: scheduled_events(&settings.tournaments),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

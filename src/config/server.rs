@@ -76,6 +76,9 @@ pub struct ServerSettings {
     /// Seconds a room's lease lasts without its node's heartbeat (`server.lease-term`): how soon another node
     /// takes over the games of one that died.
     pub lease_term: u32,
+    /// The events the server schedules itself, each in the words of `tournament new`; one with `at=HH:MM`
+    /// comes back every day (`server.tournaments`).
+    pub tournaments: Vec<String>,
 }
 
 impl Default for ServerSettings {
@@ -100,6 +103,7 @@ impl Default for ServerSettings {
             records: None,
             node_name: None,
             lease_term: 10,
+            tournaments: Vec::new(),
         }
     }
 }
@@ -131,6 +135,7 @@ pub(super) struct ServerLayer {
     records: Option<String>,
     node_name: Option<String>,
     lease_term: Option<i64>,
+    tournaments: Option<Vec<String>>,
 }
 
 /// The `[server]` table as written.
@@ -155,6 +160,7 @@ pub(super) struct ServerOut {
     records: String,
     node_name: String,
     lease_term: u32,
+    tournaments: Vec<String>,
 }
 
 impl ServerSettings {
@@ -188,6 +194,12 @@ impl ServerSettings {
         }
         if let Some(on) = layer.guests {
             self.guests = on;
+        }
+        if let Some(events) = layer.tournaments {
+            self.tournaments = events
+                .into_iter()
+                .filter(|e| !e.trim().is_empty())
+                .collect();
         }
         if let Some(paths) = layer.variant_files {
             self.variant_files = paths
@@ -332,6 +344,7 @@ impl ServerSettings {
                 .map(ToString::to_string)
                 .unwrap_or_default(),
             lease_term: self.lease_term,
+            tournaments: self.tournaments.clone(),
         }
     }
 }

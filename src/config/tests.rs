@@ -450,6 +450,7 @@ fn the_server_table_is_read_checked_and_printed() {
             engine_threads: 1,
             engine_megabytes: 64,
             variant_files: Vec::new(),
+            tournaments: Vec::new(),
             records: None,
             node_name: None,
             lease_term: 10,

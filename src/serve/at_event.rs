@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep_until};
 
+use super::codes::read_code;
 use super::events::{Ask, EventHandle, NEWS_QUEUE, News, View};
 use super::identity::Identity;
 use super::ids::RoomCode;
@@ -65,6 +66,24 @@ impl Drop for Entered {
             runtime.spawn(async move { handle.send(ask).await });
         }
     }
+}
+
+/// Enters a player in the event `code` when it waits or runs here and they may play in it: their place, or
+/// `None` (the caller then shows the table).
+pub async fn enter(
+    shared: &crate::serve::Shared,
+    identity: &Identity,
+    code: &str,
+) -> Option<Entered> {
+    if identity.is_guest() {
+        return None;
+    }
+    let code = read_code(code)?;
+    let event = shared.events.find(&code)?;
+    if event.view().borrow().stage == Stage::Finished {
+        return None;
+    }
+    Entered::enter(event, identity.clone()).await
 }
 
 /// What the player does from the event's screen.
@@ -169,4 +188,35 @@ fn shape(screen: &mut EventScreen, view: &View, who: &Identity) {
 fn show_wait(seconds: i64) -> String {
     let seconds = seconds.max(0);
     format!("{}:{:02}", seconds / 60, seconds % 60)
+}
+
+/// An event in one line, as the lobby lists it: `Evening arena  arena 30 min  english 3+2  rated  18:00 UTC  12
+/// in`.
+pub fn event_summary(view: &View) -> String {
+    let spec = &view.spec;
+    let kind = match spec.kind {
+        super::records::Kind::Arena => format!("arena {} min", spec.seconds.div_ceil(60)),
+        super::records::Kind::Swiss => format!("Swiss {} rounds", spec.rounds),
+    };
+    let when = match view.stage {
+        Stage::Waiting => {
+            let day = spec.starts.rem_euclid(86_400);
+            format!(
+                "{:02}:{:02} UTC (in {})",
+                day / 3600,
+                day % 3600 / 60,
+                show_wait(spec.starts - super::events::unix_now())
+            )
+        }
+        Stage::Running => "under way".to_string(),
+        Stage::Finished => "over".to_string(),
+    };
+    format!(
+        "{}  {kind}  {} {}  {}  {when}  {} in",
+        spec.name,
+        spec.variant,
+        spec.clock,
+        if spec.rated { "rated" } else { "casual" },
+        view.entrants
+    )
 }

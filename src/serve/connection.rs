@@ -345,7 +345,8 @@ impl russh::server::Handler for Connection {
             && self.channel == Some(channel)
             && self.game.is_none()
             && let (Some(identity), Some(size)) = (self.identity.clone(), self.pty)
-            && let Some(entered) = tournaments::enter(&self.shared, &identity, &code).await
+            && let Some(entered) =
+                crate::serve::at_event::enter(&self.shared, &identity, &code).await
         {
             self.spawn_player(channel, size, session, Start::Event(Box::new(entered)));
             return Ok(());

@@ -97,6 +97,9 @@ pub struct ServeConfig {
     pub problems: Vec<crate::problems::Problem>,
     /// When this server is one node of several on one PostgreSQL database: how it joins them.
     pub nodes: Option<NodesSettings>,
+    /// The events the server holds by itself, each in the words of `tournament new` (one with `at=HH:MM` comes
+    /// back every day).
+    pub tournaments: Vec<String>,
 }
 
 /// How a node joins the others.
@@ -290,6 +293,7 @@ impl Server {
             known,
         );
         restoring.start(&events);
+        let scheduled = config.tournaments.clone();
         if resumed > 0 {
             tracing::info!(
                 games = resumed,
@@ -308,6 +312,7 @@ impl Server {
             problems,
             provers,
         });
+        tokio::spawn(events::schedule(Arc::downgrade(&shared), scheduled));
         Ok(Server {
             shared,
             ssh,

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 use super::Shared;
-use super::at_event::{Entered, EventChoice, run_event};
+use super::at_event::{Entered, EventChoice, enter, event_summary, run_event};
 use super::identity::Identity;
 use super::ids::RoomCode;
 use super::play::{
@@ -17,11 +17,12 @@ use super::play::{
     interrupted, run,
 };
 use super::problems;
+use super::records::Stage;
 use super::room::RoomError;
 use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
 use super::tables::Listing;
-use crate::app::lobby::{Choice, Leader, Lobby, LobbyGame};
+use crate::app::lobby::{Choice, Leader, Lobby, LobbyEvent, LobbyGame};
 use crate::app::{InputEvent, TrainingKind};
 use crate::config::{Settings, SettingsError};
 use crate::engine::EngineClient;
@@ -162,6 +163,19 @@ async fn drive(
                     Choice::Join(code) => Step::Ask(TableAsk::Join(RoomCode::new(code))),
                     Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
                     Choice::Problems(kind) => Step::Problems(kind),
+                    Choice::Event(code) => {
+                        match enter(&player.shared, &player.identity, &code).await {
+                            Some(entered) => {
+                                channels.event = Some(entered);
+                                Step::Event
+                            }
+                            None if player.identity.is_guest() => Step::Lobby(Some(
+                                "a guest cannot play in a tournament: connect with an SSH key"
+                                    .into(),
+                            )),
+                            None => Step::Lobby(Some(format!("tournament {code} is over"))),
+                        }
+                    }
                     Choice::Quit => return GameEnd::Session(Ending::Quit),
                 };
                 continue;
@@ -352,6 +366,7 @@ async fn run_lobby(
     loop {
         if Instant::now() >= refresh_at {
             let games = player.shared.tables.listings().into_iter();
+            lobby.list_events(listed_events(player));
             lobby.refresh(games.map(|l| lobby_game(l, player)).collect());
             if refreshes % STANDINGS_EVERY == 0 {
                 read_standings(player, lobby).await;
@@ -420,6 +435,23 @@ async fn read_standings(player: &Player, lobby: &mut Lobby) {
             })
             .collect();
     }
+}
+
+/// The tournaments `player`'s lobby lists: those open to anyone, and those they have entered or created.
+fn listed_events(player: &Player) -> Vec<LobbyEvent> {
+    let me = &player.identity.fingerprint;
+    player
+        .shared
+        .events
+        .views()
+        .iter()
+        .filter(|view| view.stage != Stage::Finished)
+        .filter(|view| view.spec.open || view.spec.created_by.as_ref() == Some(me))
+        .map(|view| LobbyEvent {
+            code: view.spec.code.to_string(),
+            summary: event_summary(view),
+        })
+        .collect()
 }
 
 /// A room's listing as `player`'s lobby shows it.

@@ -129,6 +129,7 @@ fn list_lines(lobby: &Lobby, width: usize, height: usize) -> Vec<Line<'static>> 
             Item::Mine(_) => "Your games in progress",
             Item::Open(_) => "Waiting for an opponent",
             Item::Live(_) => "Being played (Enter watches)",
+            Item::Event(_) => "Tournaments (Enter enters)",
             _ => "",
         };
         if group != heading {
@@ -196,6 +197,7 @@ fn item_text(item: &Item) -> String {
         Item::Problems(_) => "Problems near your problem rating (P)".into(),
         Item::Quit => "Leave (q)".into(),
         Item::Mine(game) | Item::Open(game) | Item::Live(game) => game_text(game),
+        Item::Event(event) => format!("{}  {}", event.code, event.summary),
     }
 }
 

@@ -18,5 +18,7 @@ mod serve_problems;
 mod serve_shared_records;
 #[path = "../serve_tables.rs"]
 mod serve_tables;
+#[path = "../serve_tournament_play.rs"]
+mod serve_tournament_play;
 #[path = "../serve_tournaments.rs"]
 mod serve_tournaments;

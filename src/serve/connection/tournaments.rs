@@ -6,12 +6,10 @@ use russh::server::Session as SshSession;
 
 use super::Connection;
 use super::commands::finish_exec;
-use crate::serve::at_event::Entered;
 use crate::serve::codes::read_code;
 use crate::serve::events::create::read_spec;
 use crate::serve::events::unix_now;
 use crate::serve::identity::Identity;
-use crate::serve::records::Stage;
 use crate::serve::tournament::director::Director;
 use crate::serve::tournament::table::render;
 
@@ -130,24 +128,6 @@ fn create(
     Ok(format!(
         "{name}: tournament {code}\r\njoin it with: {join} tournament {code}\r\n"
     ))
-}
-
-/// Enters a player in the event `code` when it waits or runs here and they may play in it: their place, or
-/// `None` (the caller then shows the table).
-pub(super) async fn enter(
-    shared: &crate::serve::Shared,
-    identity: &Identity,
-    code: &str,
-) -> Option<Entered> {
-    if identity.is_guest() {
-        return None;
-    }
-    let code = read_code(code)?;
-    let event = shared.events.find(&code)?;
-    if event.view().borrow().stage == Stage::Finished {
-        return None;
-    }
-    Entered::enter(event, identity.clone()).await
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@ use crate::serve::room::{GameEnded, TournamentGame};
 use crate::serve::tables::Tables;
 use crate::serve::tournament::Colour;
 use crate::serve::tournament::director::{Director, event_tags};
-pub(crate) use task::unix_now;
+pub use task::unix_now;
 
 /// How many asks may wait for one event's task.
 const ASKS_QUEUE: usize = 256;
@@ -271,5 +271,41 @@ impl Restoring {
         for (director, results, boards) in self.events {
             events.start(director, boards, results);
         }
+    }
+}
+
+/// How often the operator's schedule is looked at.
+const SCHEDULE_EVERY: Duration = Duration::from_secs(15);
+
+/// Holds the operator's events (`server.tournaments`, each in the words of `tournament new`): whenever none of
+/// an entry's name waits to start, the next is created (with `at=HH:MM`, the next day's once today's has
+/// started). Only a server on its own schedules: several nodes would each create the same event.
+pub(crate) async fn schedule(shared: Weak<crate::serve::Shared>, entries: Vec<String>) {
+    if entries.is_empty() {
+        return;
+    }
+    loop {
+        let Some(server) = shared.upgrade() else {
+            return;
+        };
+        if server.config.nodes.is_some() || *server.shutdown.borrow() {
+            return;
+        }
+        let waiting = server.events.views();
+        for words in &entries {
+            let Ok(spec) = create::read_spec(words, None, unix_now()) else {
+                continue;
+            };
+            let listed = waiting.iter().any(|view| {
+                view.stage == Stage::Waiting
+                    && view.spec.created_by.is_none()
+                    && view.spec.name == spec.name
+            });
+            if !listed && let Err(why) = server.events.create(spec) {
+                tracing::warn!(event = %words, %why, "a scheduled tournament cannot be created");
+            }
+        }
+        drop(server);
+        tokio::time::sleep(SCHEDULE_EVERY).await;
     }
 }

@@ -26,7 +26,7 @@ use crate::serve::tournament::{Colour, Entrant, GameResult};
 const TICK: Duration = Duration::from_millis(500);
 
 /// The seconds since the Unix epoch now.
-pub(crate) fn unix_now() -> i64 {
+pub fn unix_now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))

@@ -1,0 +1,272 @@
+//! Tournaments played on a real server by scripted SSH clients: a Swiss event of seven players over five rounds,
+//! its pairings, colours, byes and tie-breaks checked against the table computed by hand (the one in the
+//! pairing's own tests), with the server restarted in the middle of a round; and a short arena of six players,
+//! its pairings, a streak and its final table checked.
+
+use std::time::Duration;
+
+use russh::ChannelMsg;
+use tokio::time::{Instant, timeout};
+
+use crate::common::ssh::{KnownHost, Server, Terminal, connect, new_key, read_all};
+use russh::client::Handle;
+
+const NAMES: [&str; 7] = [
+    "alpha", "bravo", "charlie", "delta", "foxtrot", "golf", "hotel",
+];
+
+/// Runs `command` without a terminal; what it printed and its status.
+async fn ask(handle: &Handle<KnownHost>, command: &str) -> (String, Option<u32>) {
+    let mut channel = handle.channel_open_session().await.expect("a session");
+    channel.exec(true, command).await.expect("asked");
+    read_all(&mut channel).await
+}
+
+/// The code in `tournament new`'s answer.
+fn event_code(said: &str) -> String {
+    said.split("tournament ")
+        .nth(1)
+        .map(|rest| rest.chars().take(4).collect())
+        .unwrap_or_else(|| panic!("no code in {said:?}"))
+}
+
+/// Reads what comes to `t` until `done` holds of its screen or `patience` runs out; whether it held.
+async fn read_until(t: &mut Terminal, patience: Duration, done: impl Fn(&str) -> bool) -> bool {
+    let deadline = Instant::now() + patience;
+    while !done(&t.contents()) {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match timeout(left, t.channel.wait()).await {
+            Ok(Some(ChannelMsg::Data { data })) => t.screen.process(&data),
+            Ok(Some(ChannelMsg::Eof | ChannelMsg::Close)) | Ok(None) => return done(&t.contents()),
+            Ok(Some(_)) => {}
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
+/// The hand-computed event's results: the higher seed wins, except that neighbours in the seeding draw.
+fn seeded_result(first: usize, second: usize) -> Option<usize> {
+    let (lo, hi) = (first.min(second), first.max(second));
+    if hi - lo == 1 { None } else { Some(lo) }
+}
+
+/// One game of the event between `first` (who moves first: Black) and `second`, at their terminals: each
+/// checks that the other is their opponent and that the colours are as paired, then it ends as
+/// [`seeded_result`] says (a resignation, or a draw offered and accepted).
+async fn play_game(
+    (first, mut a): (usize, Terminal),
+    (second, mut b): (usize, Terminal),
+    winner: impl Fn(usize, usize) -> Option<usize>,
+) -> (Terminal, Terminal) {
+    let patience = Duration::from_secs(30);
+    let to_move = "move 1, Black to play: your move";
+    let thinking = format!("move 1, Black to play: {} is thinking", NAMES[first]);
+    assert!(
+        read_until(&mut a, patience, |s| s.contains(to_move)
+            && s.contains(NAMES[second]))
+        .await,
+        "{} does not face {} as Black:\n{}",
+        NAMES[first],
+        NAMES[second],
+        a.contents()
+    );
+    assert!(
+        read_until(&mut b, patience, |s| s.contains(&thinking)).await,
+        "{} does not face {} as White:\n{}",
+        NAMES[second],
+        NAMES[first],
+        b.contents()
+    );
+    let ended = match winner(first, second) {
+        None => {
+            a.send(b":draw\r").await;
+            assert!(read_until(&mut b, patience, |s| s.contains("offers a draw")).await);
+            b.send(b"y").await;
+            "Draw by agreement"
+        }
+        Some(w) => {
+            let loser = if w == first { &mut b } else { &mut a };
+            loser.send(b":resign\r").await;
+            loser.send(b"y").await;
+            "resigned"
+        }
+    };
+    for t in [&mut a, &mut b] {
+        assert!(
+            read_until(t, patience, |s| s.contains(ended)).await,
+            "no end:\n{}",
+            t.contents()
+        );
+    }
+    (a, b)
+}
+
+/// Plays the boards `boards` (first, second) side by side with the players' terminals.
+async fn play_round(terminals: &mut [Option<Terminal>], boards: &[(usize, usize)]) {
+    let mut games = Vec::new();
+    for &(first, second) in boards {
+        let a = terminals[first].take().expect("first player's terminal");
+        let b = terminals[second].take().expect("second player's terminal");
+        games.push(tokio::spawn(async move {
+            let (a, b) = play_game((first, a), (second, b), seeded_result).await;
+            (first, a, second, b)
+        }));
+    }
+    for game in games {
+        let (first, a, second, b) = game.await.expect("a game played");
+        terminals[first] = Some(a);
+        terminals[second] = Some(b);
+    }
+}
+
+/// Enters each player in the event `code` in seed order (each sees that they are in before the next comes).
+async fn enter_all(
+    handles: &[Handle<KnownHost>],
+    code: &str,
+    expect: &str,
+) -> Vec<Option<Terminal>> {
+    let mut terminals = Vec::new();
+    for handle in handles {
+        let mut t = Terminal::exec(handle, 100, 40, &format!("tournament {code}")).await;
+        // Entered: the event's screen, or already their board.
+        assert!(
+            read_until(&mut t, Duration::from_secs(20), |s| s.contains(expect)
+                || s.contains("Black to play"))
+            .await,
+            "not entered:\n{}",
+            t.contents()
+        );
+        terminals.push(Some(t));
+    }
+    terminals
+}
+
+/// The event's table as printed by `tournament CODE`, once it is over: for each row, its words.
+async fn final_table(handle: &Handle<KnownHost>, code: &str) -> (String, Vec<Vec<String>>) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let (text, status) = ask(handle, &format!("tournament {code}")).await;
+        assert_eq!(status, Some(0), "{text}");
+        if text.lines().next().is_some_and(|l| l.contains("finished")) {
+            let rows = text
+                .lines()
+                .skip(2)
+                .take_while(|l| !l.starts_with("Round"))
+                .map(|l| l.split_whitespace().map(str::to_string).collect())
+                .collect();
+            return (text, rows);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the event does not finish:\n{text}"
+        );
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_event_of_seven_is_paired_scored_and_resumed_after_a_restart_as_computed_by_hand() {
+    let server = Server::start_with(
+        "tournament-swiss",
+        "[server]\nidle-timeout = 600\nseat-grace = 60\n",
+    );
+    let keys: Vec<_> = NAMES.iter().map(|_| new_key()).collect();
+    let mut handles = Vec::new();
+    for (key, name) in keys.iter().zip(NAMES) {
+        handles.push(connect(&server, key, name).await);
+    }
+    let (said, status) = ask(
+        &handles[0],
+        "tournament new swiss rounds=5 3+2 in-seconds=6 name=Night Swiss",
+    )
+    .await;
+    assert_eq!(status, Some(0), "{said}");
+    let code = event_code(&said);
+    let mut terminals = enter_all(&handles, &code, "you are in").await;
+    assert!(
+        terminals[6]
+            .as_ref()
+            .is_some_and(|t| t.contents().contains("7 entered")),
+        "{}",
+        terminals[6]
+            .as_ref()
+            .map(Terminal::contents)
+            .unwrap_or_default()
+    );
+
+    // The pairings computed by hand (see the pairing's tests): (first, second) by board, and the bye.
+    let (a, b, c, d, e, f, g) = (0, 1, 2, 3, 4, 5, 6);
+    play_round(&mut terminals, &[(a, d), (e, b), (c, f)]).await;
+    play_round(&mut terminals, &[(c, a), (b, g), (d, e)]).await;
+
+    // Round 3: one game ends, then the server stops with the two others under way, and comes back.
+    play_round(&mut terminals, &[(a, b)]).await;
+    for (who, needle) in [
+        (g, "move 1, Black to play: your move"),
+        (f, "move 1, Black to play: your move"),
+    ] {
+        let t = terminals[who].as_mut().expect("a terminal");
+        assert!(read_until(t, Duration::from_secs(30), |s| s.contains(needle)).await);
+    }
+    drop(terminals);
+    drop(handles);
+    let server = server.stop_and_restart();
+    let mut handles = Vec::new();
+    for (key, name) in keys.iter().zip(NAMES) {
+        handles.push(connect(&server, key, name).await);
+    }
+    let mut terminals = enter_all(&handles, &code, "waiting for your pairing").await;
+    play_round(&mut terminals, &[(g, c), (f, d)]).await;
+
+    play_round(&mut terminals, &[(e, a), (b, c), (g, f)]).await;
+    play_round(&mut terminals, &[(f, a), (d, b), (e, g)]).await;
+
+    let (text, rows) = final_table(&handles[0], &code).await;
+    let expected = [
+        ("alpha", "4.5", "14", "12"),
+        ("bravo", "4", "14.5", "10.5"),
+        ("charlie", "3.5", "11.5", "5"),
+        ("delta", "2.5", "12.5", "2.75"),
+        ("foxtrot", "2.5", "12.5", "2.75"),
+        ("golf", "1.5", "12", "0.75"),
+        ("hotel", "1.5", "11.5", "0.75"),
+    ];
+    assert_eq!(rows.len(), 7, "{text}");
+    for (place, (row, (name, points, buchholz, sb))) in rows.iter().zip(expected).enumerate() {
+        let want: Vec<String> = [&(place + 1).to_string(), name, points, buchholz, sb]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(row, &want, "{text}");
+    }
+    // Byes went to hotel, golf, foxtrot, delta, charlie, one a round.
+    let byes: Vec<&str> = text
+        .lines()
+        .filter(|l| l.ends_with(" bye"))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(
+        byes,
+        ["hotel", "golf", "foxtrot", "delta", "charlie"],
+        "{text}"
+    );
+
+    // Every game carries the event's tags, in the event's games and in each player's own.
+    let (pdn, status) = ask(&handles[0], &format!("tournament {code} --pdn")).await;
+    assert_eq!(status, Some(0), "{pdn}");
+    assert_eq!(pdn.matches("[Event \"Night Swiss\"]").count(), 15, "{pdn}");
+    for round in 1..=5 {
+        assert_eq!(
+            pdn.matches(&format!("[Round \"{round}\"]")).count(),
+            3,
+            "{pdn}"
+        );
+    }
+    let (games, _) = ask(&handles[0], "games").await;
+    assert_eq!(
+        games.matches("[Event \"Night Swiss\"]").count(),
+        4,
+        "{games}"
+    );
+}
