@@ -382,7 +382,8 @@ impl Room {
                 return;
             }
             Command::Watch { who, updates } => {
-                self.watchers.push((who.fingerprint, updates));
+                self.watchers.push((who.fingerprint.clone(), updates));
+                self.show_standings(&who.fingerprint);
             }
             // Taken before it gets here (the room stops).
             Command::Yield => return,

@@ -74,6 +74,8 @@ pub struct View {
     pub entrants: usize,
     /// Its table and pairings as text.
     pub text: String,
+    /// Its leaders in one line (`1. ann 4 · 2. bob 3.5 · ...`), for the watchers of its games.
+    pub leaders: String,
     /// The games under way: each player's table and colour.
     pub boards: HashMap<Fingerprint, (RoomCode, Colour)>,
 }
@@ -179,25 +181,27 @@ impl Events {
         spec.code = code.clone();
         self.recorder
             .send(Job::CreateTournament(Box::new(spec.clone())));
-        self.start(Director::new(spec), HashMap::new(), channel());
+        let director = Director::new(spec);
+        let views = views_of(&director);
+        self.start(director, HashMap::new(), channel(), views);
         Ok(code)
     }
 
     /// Starts the task of `director`, whose games under way are at `boards`, their results coming on
     /// `results`.
-    fn start(&self, director: Director, boards: HashMap<(u32, u32), RoomCode>, results: Results) {
+    fn start(
+        &self,
+        director: Director,
+        boards: HashMap<(u32, u32), RoomCode>,
+        results: Results,
+        views: Views,
+    ) {
         let Some(tables) = self.tables.upgrade() else {
             return;
         };
         let code = director.spec().code.clone();
         let (asks, asks_rx) = mpsc::channel(ASKS_QUEUE);
-        let (view_tx, view) = watch::channel(Arc::new(View {
-            spec: director.spec().clone(),
-            stage: director.stage(),
-            entrants: director.entrants(),
-            text: String::new(),
-            boards: HashMap::new(),
-        }));
+        let (view_tx, view) = views;
         let running = task::Running {
             director,
             tables,
@@ -221,9 +225,17 @@ fn channel() -> Results {
     mpsc::unbounded_channel()
 }
 
+/// Where an event's task publishes it, and where everyone sees it.
+type Views = (watch::Sender<Arc<View>>, watch::Receiver<Arc<View>>);
+
+/// The channel `director`'s event is seen through, showing it as it stands.
+fn views_of(director: &Director) -> Views {
+    watch::channel(Arc::new(task::view_of(director, HashMap::new())))
+}
+
 /// The events a restarted server picks up again from its records, before their games are resumed.
 pub struct Restoring {
-    events: Vec<(Director, Results, HashMap<(u32, u32), RoomCode>)>,
+    events: Vec<(Director, Results, HashMap<(u32, u32), RoomCode>, Views)>,
     /// The event's games under way in the records, by their number: each event's index and pairing.
     games: HashMap<GameId, (usize, u32, u32)>,
 }
@@ -239,7 +251,9 @@ impl Restoring {
                     games.insert(game, (events.len(), p.round, p.board));
                 }
             }
-            events.push((Director::restore(record), channel(), HashMap::new()));
+            let director = Director::restore(record);
+            let views = views_of(&director);
+            events.push((director, channel(), HashMap::new(), views));
         }
         Restoring { events, games }
     }
@@ -247,20 +261,21 @@ impl Restoring {
     /// The link a resumed game's room is opened with, when the game is an event's.
     pub fn link(&self, game: GameId) -> Option<TournamentGame> {
         let &(index, round, board) = self.games.get(&game)?;
-        let (director, (results, _), _) = self.events.get(index)?;
+        let (director, (results, _), _, (_, view)) = self.events.get(index)?;
         Some(TournamentGame {
             event: director.spec().code.clone(),
             round,
             board,
             tags: event_tags(director.spec(), round),
             results: results.clone(),
+            view: view.clone(),
         })
     }
 
     /// The resumed game `game` is at the table `code`.
     pub fn resumed(&mut self, game: GameId, code: RoomCode) {
         if let Some(&(index, round, board)) = self.games.get(&game)
-            && let Some((_, _, boards)) = self.events.get_mut(index)
+            && let Some((_, _, boards, _)) = self.events.get_mut(index)
         {
             boards.insert((round, board), code);
         }
@@ -268,8 +283,8 @@ impl Restoring {
 
     /// Starts every event's task in `events`.
     pub fn start(self, events: &Events) {
-        for (director, results, boards) in self.events {
-            events.start(director, boards, results);
+        for (director, results, boards, views) in self.events {
+            events.start(director, boards, results, views);
         }
     }
 }

@@ -19,6 +19,7 @@ use crate::serve::records::{Kind, PairingRecord, Stage};
 use crate::serve::room::{GameEnded, RoomConfig, TournamentGame, variant_named};
 use crate::serve::tables::Tables;
 use crate::serve::tournament::director::{Action, Director, Event, event_tags};
+use crate::serve::tournament::standings::show_half;
 use crate::serve::tournament::table::render;
 use crate::serve::tournament::{Colour, Entrant, GameResult};
 
@@ -45,6 +46,8 @@ pub(super) struct Running {
 
 struct Task {
     run: Running,
+    /// The event as everyone sees it (for its games' rooms, which show its leaders to their watchers).
+    view: watch::Receiver<Arc<View>>,
     /// The connections of the players looking at the event, by key: where their boards are sent.
     present: HashMap<Fingerprint, mpsc::Sender<News>>,
     results: mpsc::UnboundedSender<GameEnded>,
@@ -62,7 +65,9 @@ pub(super) async fn run(
     mut shutdown: watch::Receiver<bool>,
 ) {
     let (results, mut ended) = results;
+    let view = run.view.subscribe();
     let mut task = Task {
+        view,
         run,
         present: HashMap::new(),
         results,
@@ -219,6 +224,7 @@ impl Task {
             board: pairing.board,
             tags: event_tags(spec, pairing.round),
             results: self.results.clone(),
+            view: self.view.clone(),
         };
         let Some((code, _)) = self.run.tables.open_tournament(config, seats.clone(), link) else {
             tracing::error!(event = %spec.code, "no code is free for a tournament's game");
@@ -271,13 +277,43 @@ impl Task {
                 }
             }
         }
-        let view = View {
-            spec: director.spec().clone(),
-            stage: director.stage(),
-            entrants: director.entrants(),
-            text: render(director),
-            boards: pairings,
-        };
-        self.run.view.send_replace(Arc::new(view));
+        self.run
+            .view
+            .send_replace(Arc::new(view_of(director, pairings)));
+    }
+}
+
+/// How many leaders the one-line standings name.
+const LEADERS: usize = 5;
+
+/// `director`'s event as everyone sees it, with the games under way at `boards`.
+pub(super) fn view_of(
+    director: &Director,
+    boards: HashMap<Fingerprint, (RoomCode, Colour)>,
+) -> View {
+    let name = |entrant: Entrant| director.name(entrant).unwrap_or("?").to_string();
+    let leaders: Vec<String> = match director.spec().kind {
+        Kind::Swiss => director
+            .swiss_table()
+            .iter()
+            .take(LEADERS)
+            .enumerate()
+            .map(|(i, line)| format!("{}. {} {}", i + 1, name(line.entrant), show_half(line.points)))
+            .collect(),
+        Kind::Arena => director
+            .arena_table()
+            .iter()
+            .take(LEADERS)
+            .enumerate()
+            .map(|(i, p)| format!("{}. {} {}", i + 1, name(p.entrant), p.points))
+            .collect(),
+    };
+    View {
+        spec: director.spec().clone(),
+        stage: director.stage(),
+        entrants: director.entrants(),
+        text: render(director),
+        leaders: leaders.join(" · "),
+        boards,
     }
 }

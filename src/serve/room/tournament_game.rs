@@ -3,13 +3,16 @@
 //! loses at once (nobody need claim the game: the event cannot wait). When both are away past it, the game is
 //! scored a draw, and the director withdraws the absent players from a Swiss event.
 
-use tokio::sync::mpsc;
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use super::{Job, Room};
+use super::{Job, Room, Update};
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::Color;
-use crate::serve::ids::RoomCode;
+use crate::serve::events::View;
+use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::tournament::GameResult;
 
 /// What a tournament's director hears of one of its games as it ends.
@@ -38,9 +41,27 @@ pub struct TournamentGame {
     pub tags: [(&'static str, String); 2],
     /// Where the result goes (the director's queue: one message a game, so unbounded is bounded here).
     pub results: mpsc::UnboundedSender<GameEnded>,
+    /// The event as it stands, whose leaders each watcher is shown as they come.
+    pub view: watch::Receiver<Arc<View>>,
 }
 
 impl Room {
+    /// A watcher of a tournament's game is shown the event's leaders (as a line from the event).
+    pub(super) fn show_standings(&self, watcher: &Fingerprint) {
+        let Some(link) = &self.tournament else {
+            return;
+        };
+        let view = link.view.borrow().clone();
+        let text = format!("round {}: {}", link.tags[1].1, view.leaders);
+        self.tell(
+            watcher,
+            Update::Chat {
+                from: view.spec.name.clone(),
+                text: crate::serve::text::clean_line(&text, super::MAX_CHAT),
+            },
+        );
+    }
+
     /// The game has gone into the records: the event learns which game its pairing is.
     pub(super) fn record_tournament_start(&self) {
         if let Some(link) = &self.tournament {
