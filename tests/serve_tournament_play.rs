@@ -270,3 +270,132 @@ async fn a_swiss_event_of_seven_is_paired_scored_and_resumed_after_a_restart_as_
         "{games}"
     );
 }
+
+/// One arena player's games, in order: (opponent, whether they moved first, whether they won).
+type Played = Vec<(usize, bool, bool)>;
+
+/// Plays `me`'s arena games until `until`: at each board (the event sends them there) they check who they face,
+/// and the player listed first in [`NAMES`] wins (the other resigns).
+async fn arena_player(
+    me: usize,
+    mut t: Terminal,
+    players: usize,
+    until: Instant,
+) -> (Terminal, Played) {
+    let mut played = Vec::new();
+    let fresh = |s: &str| s.contains("move 1, Black to play: ") && !s.contains("resigned");
+    while Instant::now() < until {
+        let left = until.saturating_duration_since(Instant::now());
+        if !read_until(&mut t, left, |s| {
+            fresh(s) && (s.contains("your move") || s.contains("is thinking"))
+        })
+        .await
+        {
+            break;
+        }
+        let screen = t.contents();
+        let first = screen.contains("Black to play: your move");
+        let opponents: Vec<usize> = (0..players)
+            .filter(|&o| o != me && screen.contains(NAMES[o]))
+            .collect();
+        assert_eq!(opponents.len(), 1, "{} faces whom?\n{screen}", NAMES[me]);
+        let opponent = opponents[0];
+        let won = me < opponent;
+        if !won {
+            t.send(b":resign\r").await;
+            t.send(b"y").await;
+        }
+        assert!(
+            read_until(&mut t, Duration::from_secs(20), |s| s.contains("resigned")).await,
+            "no end:\n{}",
+            t.contents()
+        );
+        played.push((opponent, first, won));
+    }
+    (t, played)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arena_of_six_pairs_free_players_scores_streaks_and_ends_on_time() {
+    use crowned::serve::tournament::arena::ArenaPlayer;
+    use crowned::serve::tournament::{Colour, Score};
+
+    const PLAYERS: usize = 6;
+    let server = Server::start_with(
+        "tournament-arena",
+        "[server]\nidle-timeout = 600\nseat-grace = 60\n",
+    );
+    let mut handles = Vec::new();
+    for name in &NAMES[..PLAYERS] {
+        handles.push(connect(&server, &new_key(), name).await);
+    }
+    let (said, status) = ask(
+        &handles[0],
+        "tournament new arena seconds=20 3+2 in-seconds=4 casual name=Quick arena",
+    )
+    .await;
+    assert_eq!(status, Some(0), "{said}");
+    let code = event_code(&said);
+    let terminals = enter_all(&handles, &code, "you are in").await;
+    // The arena pairs for 20 seconds from its start (4 seconds after it was created); its last games finish.
+    let until = Instant::now() + Duration::from_secs(26);
+    let mut players = Vec::new();
+    for (me, t) in terminals.into_iter().enumerate() {
+        let t = t.expect("a terminal");
+        players.push(tokio::spawn(arena_player(me, t, PLAYERS, until)));
+    }
+    let mut games: Vec<Played> = Vec::new();
+    for player in players {
+        games.push(player.await.expect("an arena player").1);
+    }
+    let (text, rows) = final_table(&handles[0], &code).await;
+
+    // Every game was seen by both its players, the same way round.
+    let total: usize = games.iter().map(Vec::len).sum();
+    assert!(total >= 2 * PLAYERS, "too few games: {games:?}\n{text}");
+    for (me, mine) in games.iter().enumerate() {
+        for &(opponent, _, won) in mine {
+            let theirs = games[opponent].iter().filter(|g| g.0 == me).count();
+            let ours = mine.iter().filter(|g| g.0 == opponent).count();
+            assert_eq!(theirs, ours, "{me} and {opponent}: {games:?}");
+            assert_eq!(won, me < opponent, "{games:?}");
+        }
+        // Never the same opponent twice in a row.
+        for pair in mine.windows(2) {
+            assert_ne!(
+                pair[0].0, pair[1].0,
+                "{} met {} twice in a row",
+                NAMES[me], NAMES[pair[0].0]
+            );
+        }
+    }
+    // The table is the arena's scoring of the games played: a win is 2, a draw 1, and doubled on a streak
+    // (two wins in a row); alpha, who wins every game, leads on fire.
+    let mut scored: Vec<ArenaPlayer> = (0..PLAYERS as u32).map(ArenaPlayer::new).collect();
+    for (me, mine) in games.iter().enumerate() {
+        for &(opponent, first, won) in mine {
+            let colour = if first { Colour::First } else { Colour::Second };
+            let score = if won { Score::Win } else { Score::Loss };
+            scored[me].record(opponent as u32, colour, score);
+        }
+    }
+    assert!(games[0].len() >= 3, "{games:?}");
+    assert!(
+        scored[0].points > 2 * scored[0].won,
+        "no streak bonus: {text}"
+    );
+    assert_eq!(rows.len(), PLAYERS, "{text}");
+    for row in &rows {
+        let name = row.get(1).expect("a name");
+        let who = NAMES.iter().position(|n| n == name).expect("an entrant");
+        let p = &scored[who];
+        assert_eq!(row[2], p.points.to_string(), "{name}: {text}");
+        assert_eq!(
+            row[3],
+            format!("{}-{}-{}", p.won, p.drawn, p.lost),
+            "{name}: {text}"
+        );
+    }
+    assert_eq!(rows[0][1], "alpha", "{text}");
+    assert!(rows[0].len() > 4 && text.contains("(on fire)"), "{text}");
+}

@@ -35,6 +35,9 @@ pub const NEWS_QUEUE: usize = 4;
 /// The most events waiting or running at once (each holds a task and its entrants).
 pub const MAX_EVENTS: usize = 200;
 
+/// The most events one player may have created waiting or running at once.
+pub const MAX_EVENTS_EACH: usize = 3;
+
 /// What an event's task is asked by the connections.
 #[derive(Debug)]
 pub enum Ask {
@@ -105,6 +108,9 @@ pub enum CreateError {
     /// Too many events wait or run.
     #[error("the server runs {0} events already; try later")]
     TooMany(usize),
+    /// The player has created as many as they may.
+    #[error("you have {0} events waiting or under way already")]
+    TooManyOfYours(usize),
     /// No code is free.
     #[error("no code is free for a new event")]
     NoCode,
@@ -168,9 +174,18 @@ impl Events {
     /// Creates an event from `spec` (its code is chosen here): kept in the records and its task started. Its
     /// code.
     pub fn create(&self, mut spec: TournamentSpec) -> Result<RoomCode, CreateError> {
-        let count = self.views().len();
-        if count >= MAX_EVENTS {
-            return Err(CreateError::TooMany(count));
+        let views = self.views();
+        if views.len() >= MAX_EVENTS {
+            return Err(CreateError::TooMany(views.len()));
+        }
+        if spec.created_by.is_some() {
+            let theirs = views
+                .iter()
+                .filter(|v| v.stage != Stage::Finished && v.spec.created_by == spec.created_by)
+                .count();
+            if theirs >= MAX_EVENTS_EACH {
+                return Err(CreateError::TooManyOfYours(theirs));
+            }
         }
         let code = {
             let mut known = self.known.lock().unwrap_or_else(PoisonError::into_inner);

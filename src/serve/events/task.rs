@@ -298,7 +298,14 @@ pub(super) fn view_of(
             .iter()
             .take(LEADERS)
             .enumerate()
-            .map(|(i, line)| format!("{}. {} {}", i + 1, name(line.entrant), show_half(line.points)))
+            .map(|(i, line)| {
+                format!(
+                    "{}. {} {}",
+                    i + 1,
+                    name(line.entrant),
+                    show_half(line.points)
+                )
+            })
             .collect(),
         Kind::Arena => director
             .arena_table()

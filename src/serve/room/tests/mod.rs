@@ -8,6 +8,7 @@ mod interleavings;
 mod offers;
 mod recorded;
 mod rematch;
+mod tournament;
 mod unsaved;
 mod witness;
 use crate::game::{Outcome, WinReason};

@@ -1,0 +1,197 @@
+//! A tournament's room: its players seated before they arrive, an absent one losing when their time to come
+//! back runs out (nobody claims), the result sent to the event, and its PDN named by the event and round.
+
+use super::*;
+use crate::serve::events::View;
+use crate::serve::records::{Kind, Stage, TournamentSpec};
+use crate::serve::tournament::GameResult;
+
+/// A tournament's room and the people of a test.
+struct TournamentRoom {
+    room: RoomHandle,
+    ann: (Person, Updates),
+    bob: (Person, Updates),
+    /// Where its result goes.
+    ended: mpsc::UnboundedReceiver<GameEnded>,
+}
+
+/// A room of round 2, board 1, of a Swiss event, with Ann (Black) and Bob (White) seated and away.
+fn tournament_room(grace_ms: u64) -> TournamentRoom {
+    let (results, ended) = mpsc::unbounded_channel();
+    let spec = TournamentSpec {
+        code: RoomCode::new("T4RN"),
+        name: "Club Swiss".into(),
+        kind: Kind::Swiss,
+        variant: "english".into(),
+        clock: "3+2".into(),
+        rated: false,
+        open: true,
+        starts: 0,
+        seconds: 0,
+        rounds: 5,
+        created_by: None,
+    };
+    let view = View {
+        spec: spec.clone(),
+        stage: Stage::Running,
+        entrants: 2,
+        text: String::new(),
+        leaders: "1. ann 1 · 2. bob 0".into(),
+        boards: Default::default(),
+    };
+    // The room reads the last view sent, which stays when the sender has gone.
+    let (_, view) = watch::channel(Arc::new(view));
+    let (ann, ann_tx) = Person::new("ann");
+    let (bob, bob_tx) = Person::new("bob");
+    let link = TournamentGame {
+        event: spec.code.clone(),
+        round: 2,
+        board: 1,
+        tags: crate::serve::tournament::director::event_tags(&spec, 2),
+        results,
+        view,
+    };
+    let rematch = Rematch {
+        seats: [(ann.who.clone(), None), (bob.who.clone(), None)],
+    };
+    let room = open_room(
+        config(Some("3+2"), grace_ms),
+        Links {
+            rematch: Some(rematch),
+            tournament: Some(link),
+            ..Links::default()
+        },
+    );
+    TournamentRoom {
+        room,
+        ann: (ann, ann_tx),
+        bob: (bob, bob_tx),
+        ended,
+    }
+}
+
+#[tokio::test]
+async fn a_player_who_does_not_come_loses_when_the_grace_runs_out_and_the_event_hears_it() {
+    let TournamentRoom {
+        room,
+        ann: (mut ann, ann_tx),
+        bob: _bob,
+        mut ended,
+    } = tournament_room(300);
+    assert_eq!(sit(&room, &ann, ann_tx, None).await, Color::Black);
+    let over = ann.state_until(|s| s.game.outcome().is_some()).await;
+    assert_eq!(
+        over.game.outcome(),
+        Some(Outcome::Win {
+            winner: Color::Black,
+            reason: WinReason::Abandoned
+        })
+    );
+    let result = tokio::time::timeout(Duration::from_secs(2), ended.recv())
+        .await
+        .expect("in time")
+        .expect("a result");
+    assert_eq!(
+        result,
+        GameEnded {
+            round: 2,
+            board: 1,
+            result: GameResult::FirstWins,
+            forfeit: true
+        }
+    );
+}
+
+#[tokio::test]
+async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
+    let mut nobody = tournament_room(100);
+    let result = tokio::time::timeout(Duration::from_secs(2), nobody.ended.recv())
+        .await
+        .expect("in time")
+        .expect("a result");
+    assert_eq!((result.result, result.forfeit), (GameResult::Draw, true));
+
+    let TournamentRoom {
+        room,
+        ann: (mut ann, ann_tx),
+        bob: (mut bob, bob_tx),
+        mut ended,
+    } = tournament_room(60_000);
+    sit(&room, &ann, ann_tx, None).await;
+    sit(&room, &bob, bob_tx, None).await;
+    // A watcher is told the event's leaders.
+    let (mut cy, cy_tx) = Person::new("cy");
+    assert!(
+        room.send(Command::Watch {
+            who: cy.who.clone(),
+            updates: cy_tx
+        })
+        .await
+    );
+    let line = cy
+        .next(|u| match u {
+            Update::Chat { from, text } => Some((from, text)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(
+        line,
+        (
+            "Club Swiss".to_string(),
+            "round 2: 1. ann 1 · 2. bob 0".to_string()
+        )
+    );
+    let _ = ann.state().await;
+    assert!(room.ask(&bob.id(), TableRequest::Resign).await);
+    bob.state_until(|s| s.game.outcome().is_some()).await;
+    let result = ended.recv().await.expect("a result");
+    assert_eq!(
+        (result.result, result.forfeit),
+        (GameResult::FirstWins, false)
+    );
+}
+
+#[tokio::test]
+async fn its_pdn_is_named_by_the_event_and_the_round() {
+    let (results, _ended) = mpsc::unbounded_channel();
+    let spec_tags = [
+        ("Event", "Club Swiss".to_string()),
+        ("Round", "2".to_string()),
+    ];
+    let (_, view) = watch::channel(Arc::new(View {
+        spec: TournamentSpec {
+            code: RoomCode::new("T4RN"),
+            name: "Club Swiss".into(),
+            kind: Kind::Swiss,
+            variant: "english".into(),
+            clock: String::new(),
+            rated: false,
+            open: true,
+            starts: 0,
+            seconds: 0,
+            rounds: 5,
+            created_by: None,
+        },
+        stage: Stage::Running,
+        entrants: 0,
+        text: String::new(),
+        leaders: String::new(),
+        boards: Default::default(),
+    }));
+    let links = Links {
+        tournament: Some(TournamentGame {
+            event: RoomCode::new("T4RN"),
+            round: 2,
+            board: 0,
+            tags: spec_tags,
+            results,
+            view,
+        }),
+        ..Links::default()
+    };
+    let pdn = Room::new(config(None, 1000), links).pdn();
+    assert!(
+        pdn.contains("[Event \"Club Swiss\"]") && pdn.contains("[Round \"2\"]"),
+        "{pdn}"
+    );
+}
