@@ -100,6 +100,8 @@ pub enum Choice {
     Problems(TrainingKind),
     /// Entering the tournament with this code.
     Event(String),
+    /// Creating a tournament set up by these words (as `tournament new` takes them), and entering it.
+    NewEvent(String),
     /// Leaving.
     Quit,
 }
@@ -125,6 +127,8 @@ pub enum Item {
     Live(LobbyGame),
     /// A tournament waiting or under way, to enter.
     Event(LobbyEvent),
+    /// Open the line for a new tournament.
+    NewEvent,
     /// Leave.
     Quit,
 }
@@ -136,9 +140,17 @@ pub enum Panel {
     Form(Form),
     /// The code being typed.
     Code(String),
+    /// The words of a new tournament being typed.
+    NewEvent(String),
     /// The keys.
     Help,
 }
+
+/// The most characters of a new tournament's words.
+const EVENT_TYPED_LIMIT: usize = 120;
+
+/// What the line for a new tournament starts with, to edit.
+pub const NEW_EVENT_WORDS: &str = "arena 3+2 minutes=30 in=5 name=";
 
 /// The most characters of a code being typed (a code has four; spaces and dashes are not kept).
 const CODE_TYPED_LIMIT: usize = 8;
@@ -265,6 +277,9 @@ impl Lobby {
         items.extend(open);
         items.extend(live);
         items.extend(self.events.iter().cloned().map(Item::Event));
+        if !self.guest {
+            items.push(Item::NewEvent);
+        }
         items.push(Item::Quit);
         self.cursor = current
             .and_then(|c| items.iter().position(|i| same_line(i, &c)))
@@ -284,6 +299,7 @@ impl Lobby {
             }
             Some(Panel::Form(form)) => self.form_key(form, key),
             Some(Panel::Code(code)) => self.code_key(code, key),
+            Some(Panel::NewEvent(words)) => self.event_key(words, key),
             None => self.list_key(key),
         }
     }
@@ -343,6 +359,13 @@ impl Lobby {
             Item::Mine(game) | Item::Open(game) => Some(Choice::Join(game.code.clone())),
             Item::Live(game) => Some(Choice::Watch(game.code.clone())),
             Item::Event(event) => Some(Choice::Event(event.code.clone())),
+            Item::NewEvent => {
+                self.panel = Some(Panel::NewEvent(NEW_EVENT_WORDS.to_string()));
+                self.message =
+                    "type the tournament's words, Enter creates it and enters you, Esc goes back"
+                        .into();
+                None
+            }
             Item::Quit => Some(Choice::Quit),
         }
     }
@@ -407,6 +430,34 @@ impl Lobby {
             _ => {}
         }
         self.panel = Some(Panel::Code(code));
+        None
+    }
+}
+
+impl Lobby {
+    /// A new tournament's words are typed, not looked up in the key map: characters go in, Backspace, Enter and
+    /// Esc edit, create and go back.
+    fn event_key(&mut self, mut words: String, key: Key) -> Option<Choice> {
+        match key.code {
+            KeyCode::Esc => {
+                self.panel = None;
+                self.message = self.list_message();
+                return None;
+            }
+            KeyCode::Backspace => {
+                words.pop();
+            }
+            KeyCode::Enter if !words.trim().is_empty() => {
+                self.panel = None;
+                self.message = self.list_message();
+                return Some(Choice::NewEvent(words));
+            }
+            KeyCode::Char(c) if !c.is_control() && words.chars().count() < EVENT_TYPED_LIMIT => {
+                words.push(c)
+            }
+            _ => {}
+        }
+        self.panel = Some(Panel::NewEvent(words));
         None
     }
 }

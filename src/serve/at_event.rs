@@ -86,6 +86,25 @@ pub async fn enter(
     Entered::enter(event, identity.clone()).await
 }
 
+/// Creates the event set up by `words` (as `tournament new` takes them) for `by`: its code, or why not (the
+/// text the player is shown).
+pub fn create_event(
+    shared: &super::Shared,
+    by: &Identity,
+    words: &str,
+) -> Result<RoomCode, String> {
+    if by.is_guest() {
+        return Err("a guest cannot create a tournament: connect with an SSH key".to_string());
+    }
+    let spec = super::events::create::read_spec(
+        words,
+        Some(by.fingerprint.clone()),
+        super::events::unix_now(),
+    )
+    .map_err(|e| e.to_string())?;
+    shared.events.create(spec).map_err(|e| e.to_string())
+}
+
 /// What the player does from the event's screen.
 pub enum EventChoice {
     /// Goes to their game at this table.

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 use super::Shared;
-use super::at_event::{Entered, EventChoice, enter, event_summary, run_event};
+use super::at_event::{Entered, EventChoice, create_event, enter, event_summary, run_event};
 use super::identity::Identity;
 use super::ids::RoomCode;
 use super::play::{
@@ -163,6 +163,22 @@ async fn drive(
                     Choice::Join(code) => Step::Ask(TableAsk::Join(RoomCode::new(code))),
                     Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
                     Choice::Problems(kind) => Step::Problems(kind),
+                    Choice::NewEvent(words) => {
+                        match create_event(&player.shared, &player.identity, &words) {
+                            Ok(code) => {
+                                match enter(&player.shared, &player.identity, code.as_str()).await {
+                                    Some(entered) => {
+                                        channels.event = Some(entered);
+                                        Step::Event
+                                    }
+                                    None => Step::Lobby(Some(format!(
+                                        "tournament {code} cannot be entered"
+                                    ))),
+                                }
+                            }
+                            Err(why) => Step::Lobby(Some(why)),
+                        }
+                    }
                     Choice::Event(code) => {
                         match enter(&player.shared, &player.identity, &code).await {
                             Some(entered) => {

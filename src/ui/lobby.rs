@@ -83,6 +83,19 @@ pub fn draw(frame: &mut Frame, lobby: &Lobby) {
             ];
             overlay(buf, area, " Join by code ", lines);
         }
+        Some(Panel::NewEvent(words)) => {
+            let lines = vec![
+                Line::default(),
+                Line::from(" arena or swiss, a variant, a clock, casual, private,"),
+                Line::from(" in=MINUTES or at=HH:MM (UTC), minutes=N or rounds=N,"),
+                Line::from(" name= and the name"),
+                Line::default(),
+                Line::from(format!(" {words}_")),
+                Line::default(),
+                Line::from(" Enter creates it and enters you, Esc goes back"),
+            ];
+            overlay(buf, area, " A new tournament ", lines);
+        }
         Some(Panel::Help) => {
             let mut lines = vec![Line::default()];
             lines.extend(
@@ -129,7 +142,7 @@ fn list_lines(lobby: &Lobby, width: usize, height: usize) -> Vec<Line<'static>> 
             Item::Mine(_) => "Your games in progress",
             Item::Open(_) => "Waiting for an opponent",
             Item::Live(_) => "Being played (Enter watches)",
-            Item::Event(_) => "Tournaments (Enter enters)",
+            Item::Event(_) | Item::NewEvent => "Tournaments (Enter enters)",
             _ => "",
         };
         if group != heading {
@@ -198,6 +211,7 @@ fn item_text(item: &Item) -> String {
         Item::Quit => "Leave (q)".into(),
         Item::Mine(game) | Item::Open(game) | Item::Live(game) => game_text(game),
         Item::Event(event) => format!("{}  {}", event.code, event.summary),
+        Item::NewEvent => "A new tournament…".into(),
     }
 }
 

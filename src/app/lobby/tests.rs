@@ -73,6 +73,7 @@ fn the_lists_show_mine_open_and_live_games_and_hide_private_ones() {
             "mine MMMM",
             "open AAAA",
             "live DDDD",
+            "NewEvent",
             "Quit"
         ]
     );
@@ -246,4 +247,48 @@ fn the_form_cycles_through_the_offered_definitions_after_the_built_ins() {
         panic!("the form");
     };
     assert_eq!(form.variants.len(), Variant::ALL.len() + 1);
+}
+
+#[test]
+fn tournaments_are_listed_entered_and_created_from_a_typed_line() {
+    let mut lobby = lobby(false);
+    lobby.list_events(vec![LobbyEvent {
+        code: "T4RN".into(),
+        summary: "Evening arena  arena 30 min".into(),
+    }]);
+    lobby.refresh(Vec::new());
+    let at =
+        |lobby: &Lobby, want: fn(&Item) -> bool| lobby.items.iter().position(want).expect("listed");
+    lobby.cursor = at(&lobby, |i| matches!(i, Item::Event(_)));
+    assert_eq!(
+        lobby.key(Key::plain(KeyCode::Enter)),
+        Some(Choice::Event("T4RN".into()))
+    );
+    lobby.cursor = at(&lobby, |i| matches!(i, Item::NewEvent));
+    assert_eq!(lobby.key(Key::plain(KeyCode::Enter)), None);
+    assert_eq!(lobby.panel, Some(Panel::NewEvent(NEW_EVENT_WORDS.into())));
+    for c in "Club".chars() {
+        assert_eq!(lobby.key(Key::plain(KeyCode::Char(c))), None);
+    }
+    lobby.key(Key::plain(KeyCode::Backspace));
+    assert_eq!(
+        lobby.key(Key::plain(KeyCode::Enter)),
+        Some(Choice::NewEvent(format!("{NEW_EVENT_WORDS}Clu")))
+    );
+    assert_eq!(lobby.panel, None);
+    // Esc goes back without creating; a huge paste of keys stays bounded.
+    lobby.key(Key::plain(KeyCode::Enter));
+    for _ in 0..1000 {
+        lobby.key(Key::plain(KeyCode::Char('x')));
+    }
+    let Some(Panel::NewEvent(words)) = &lobby.panel else {
+        panic!("the line is open");
+    };
+    assert_eq!(words.chars().count(), EVENT_TYPED_LIMIT);
+    assert_eq!(lobby.key(Key::plain(KeyCode::Esc)), None);
+    assert_eq!(lobby.panel, None);
+    // A guest is offered no line for one.
+    let mut guest = Lobby::new("gus", true, KeyMap::default());
+    guest.refresh(Vec::new());
+    assert!(!guest.items.contains(&Item::NewEvent));
 }

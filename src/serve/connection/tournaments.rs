@@ -6,10 +6,8 @@ use russh::server::Session as SshSession;
 
 use super::Connection;
 use super::commands::finish_exec;
+use crate::serve::at_event::create_event;
 use crate::serve::codes::read_code;
-use crate::serve::events::create::read_spec;
-use crate::serve::events::unix_now;
-use crate::serve::identity::Identity;
 use crate::serve::tournament::director::Director;
 use crate::serve::tournament::table::render;
 
@@ -61,9 +59,13 @@ impl Connection {
         tokio::spawn(async move {
             let answer: Result<String, String> = match ask {
                 Err(usage) => Err(usage.to_string()),
-                Ok(Ask::New(words)) => {
-                    create(&shared, identity.as_ref(), &words, reached.as_deref())
-                }
+                Ok(Ask::New(words)) => match identity.as_ref() {
+                    Some(by) => create_event(&shared, by, &words).map(|code| {
+                        let join = reached.as_deref().unwrap_or("ssh -t HOST");
+                        format!("tournament {code}\r\njoin it with: {join} tournament {code}\r\n")
+                    }),
+                    None => Err("sign in first".to_string()),
+                },
                 Ok(Ask::Table(code) | Ask::Pdn(code)) if read_code(&code).is_none() => {
                     Err(format!("no tournament {code}"))
                 }
@@ -108,26 +110,6 @@ impl Connection {
             }
         });
     }
-}
-
-/// Creates the event `words` set up, for `by`; what to print (its code and how to join it), or why not.
-fn create(
-    shared: &crate::serve::Shared,
-    by: Option<&Identity>,
-    words: &str,
-    reached: Option<&str>,
-) -> Result<String, String> {
-    let Some(by) = by.filter(|who| !who.is_guest()) else {
-        return Err("a guest cannot create an event; connect with an SSH key".to_string());
-    };
-    let spec =
-        read_spec(words, Some(by.fingerprint.clone()), unix_now()).map_err(|e| e.to_string())?;
-    let name = spec.name.clone();
-    let code = shared.events.create(spec).map_err(|e| e.to_string())?;
-    let join = reached.unwrap_or("ssh -t HOST");
-    Ok(format!(
-        "{name}: tournament {code}\r\njoin it with: {join} tournament {code}\r\n"
-    ))
 }
 
 #[cfg(test)]
