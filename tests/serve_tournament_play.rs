@@ -45,6 +45,14 @@ async fn read_until(t: &mut Terminal, patience: Duration, done: impl Fn(&str) ->
     true
 }
 
+/// The table a screen shows (its moves pane's title says `table K7QX`), if any.
+fn table_on(screen: &str) -> Option<String> {
+    screen
+        .split("table ")
+        .nth(1)
+        .map(|rest| rest.chars().take(4).collect())
+}
+
 /// The hand-computed event's results: the higher seed wins, except that neighbours in the seeding draw.
 fn seeded_result(first: usize, second: usize) -> Option<usize> {
     let (lo, hi) = (first.min(second), first.max(second));
@@ -92,13 +100,21 @@ async fn play_game(
             "resigned"
         }
     };
-    for t in [&mut a, &mut b] {
-        assert!(
-            read_until(t, patience, |s| s.contains(ended)).await,
-            "no end:\n{}",
-            t.contents()
-        );
-    }
+    let (a_at, b_at) = (table_on(&a.contents()), table_on(&b.contents()));
+    let a_ended = read_until(&mut a, patience, |s| {
+        s.contains(ended) || table_on(s) != a_at
+    })
+    .await;
+    let b_ended = read_until(&mut b, patience, |s| {
+        s.contains(ended) || table_on(s) != b_at
+    })
+    .await;
+    assert!(
+        a_ended && b_ended,
+        "no end:\n{}\n{}",
+        a.contents(),
+        b.contents()
+    );
     (a, b)
 }
 
@@ -165,6 +181,22 @@ async fn final_table(handle: &Handle<KnownHost>, code: &str) -> (String, Vec<Vec
     }
 }
 
+/// What `command` prints once it holds `count` games of the Night Swiss (it may take a moment to be written);
+/// fails if it never does, or holds more.
+async fn until_count(handle: &Handle<KnownHost>, command: &str, count: usize) -> String {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let (text, _) = ask(handle, command).await;
+        let found = text.matches("[Event \"Night Swiss\"]").count();
+        assert!(found <= count, "{found} games:\n{text}");
+        if found == count {
+            return text;
+        }
+        assert!(Instant::now() < deadline, "{found} games:\n{text}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swiss_event_of_seven_is_paired_scored_and_resumed_after_a_restart_as_computed_by_hand() {
     let server = Server::start_with(
@@ -222,7 +254,9 @@ async fn a_swiss_event_of_seven_is_paired_scored_and_resumed_after_a_restart_as_
     play_round(&mut terminals, &[(e, a), (b, c), (g, f)]).await;
     play_round(&mut terminals, &[(f, a), (d, b), (e, g)]).await;
 
-    let (text, rows) = final_table(&handles[0], &code).await;
+    // Someone not in the event asks for its table (a player's connection holds their game).
+    let observer = connect(&server, &new_key(), "zulu").await;
+    let (text, rows) = final_table(&observer, &code).await;
     let expected = [
         ("alpha", "4.5", "14", "12"),
         ("bravo", "4", "14.5", "10.5"),
@@ -252,10 +286,9 @@ async fn a_swiss_event_of_seven_is_paired_scored_and_resumed_after_a_restart_as_
         "{text}"
     );
 
-    // Every game carries the event's tags, in the event's games and in each player's own.
-    let (pdn, status) = ask(&handles[0], &format!("tournament {code} --pdn")).await;
-    assert_eq!(status, Some(0), "{pdn}");
-    assert_eq!(pdn.matches("[Event \"Night Swiss\"]").count(), 15, "{pdn}");
+    // Every game carries the event's tags, in the event's games and in each player's own (the last ones are
+    // written as the event ends).
+    let pdn = until_count(&observer, &format!("tournament {code} --pdn"), 15).await;
     for round in 1..=5 {
         assert_eq!(
             pdn.matches(&format!("[Round \"{round}\"]")).count(),
@@ -305,8 +338,12 @@ async fn arena_player(
             t.send(b":resign\r").await;
             t.send(b"y").await;
         }
+        // The end shows, and the next pairing may take the player on at once.
+        let at = table_on(&screen);
         assert!(
-            read_until(&mut t, Duration::from_secs(20), |s| s.contains("resigned")).await,
+            read_until(&mut t, Duration::from_secs(20), |s| s.contains("resigned")
+                || table_on(s) != at)
+            .await,
             "no end:\n{}",
             t.contents()
         );
@@ -348,7 +385,8 @@ async fn an_arena_of_six_pairs_free_players_scores_streaks_and_ends_on_time() {
     for player in players {
         games.push(player.await.expect("an arena player").1);
     }
-    let (text, rows) = final_table(&handles[0], &code).await;
+    let observer = connect(&server, &new_key(), "zulu").await;
+    let (text, rows) = final_table(&observer, &code).await;
 
     // Every game was seen by both its players, the same way round.
     let total: usize = games.iter().map(Vec::len).sum();

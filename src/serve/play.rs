@@ -516,8 +516,13 @@ async fn run_session(
                 }
             }
             Some(News::Board(code)) = event_news(&mut channels.event) => {
-                // The event's next game for this player: there at once (the last one is over).
+                // The event's next game for this player: there at once (the last one is over), once what the
+                // last table said is on the screen (how its game ended).
                 if channels.table.as_ref().is_none_or(|link| link.code != code) {
+                    while let Some(news) = channels.table.as_mut().and_then(|link| link.updates.try_recv().ok()) {
+                        let _ = session.handle(Event::Table(news));
+                    }
+                    let _ = out.draw(session).await;
                     channels.rematch = Some(code);
                     session.end(Ending::Quit);
                     return Some(Ending::Quit);

@@ -1,4 +1,4 @@
-//! The tournaments the server runs: one task a running event ([`task`]), which owns its pure
+//! The tournaments the server runs: one task a running event, which owns its pure
 //! [`Director`](crate::serve::tournament::director::Director), and the list of them the connections find events
 //! in (to enter one, to see its table, to list it in the lobby).
 //!

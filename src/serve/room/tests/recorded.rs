@@ -105,8 +105,14 @@ impl Recorded {
                 self.filed.push(*game);
                 assert_eq!(self.filed.len(), 1, "the game filed twice");
             }
-            Job::Seen(_) | Job::Resume { .. } | Job::Flush(_) | Job::Tamper(_) => {
-                panic!("a room sends no {job:?}")
+            Job::Seen(_)
+            | Job::Resume { .. }
+            | Job::Flush(_)
+            | Job::Tamper(_)
+            | Job::CreateTournament(_)
+            | Job::Tournament { .. }
+            | Job::TournamentGame { .. } => {
+                panic!("a room outside a tournament sends no {job:?}")
             }
         }
     }
