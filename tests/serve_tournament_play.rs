@@ -8,12 +8,27 @@ use std::time::Duration;
 use russh::ChannelMsg;
 use tokio::time::{Instant, timeout};
 
+use std::sync::Arc;
+
 use crate::common::ssh::{KnownHost, Server, Terminal, connect, new_key, read_all};
 use russh::client::Handle;
+use russh::keys::PrivateKey;
 
 const NAMES: [&str; 7] = [
     "alpha", "bravo", "charlie", "delta", "foxtrot", "golf", "hotel",
 ];
+
+/// Runs `command` without a terminal, on a connection of its own with `key` as `name`; what it printed and its
+/// status.
+async fn ask_as(
+    server: &Server,
+    key: &Arc<PrivateKey>,
+    name: &str,
+    command: &str,
+) -> (String, Option<u32>) {
+    let handle = connect(server, key, name).await;
+    ask(&handle, command).await
+}
 
 /// Runs `command` without a terminal; what it printed and its status.
 async fn ask(handle: &Handle<KnownHost>, command: &str) -> (String, Option<u32>) {
@@ -159,10 +174,11 @@ async fn enter_all(
 }
 
 /// The event's table as printed by `tournament CODE`, once it is over: for each row, its words.
-async fn final_table(handle: &Handle<KnownHost>, code: &str) -> (String, Vec<Vec<String>>) {
+async fn final_table(server: &Server, code: &str) -> (String, Vec<Vec<String>>) {
     let deadline = Instant::now() + Duration::from_secs(30);
+    let observer = new_key();
     loop {
-        let (text, status) = ask(handle, &format!("tournament {code}")).await;
+        let (text, status) = ask_as(server, &observer, "zulu", &format!("tournament {code}")).await;
         assert_eq!(status, Some(0), "{text}");
         if text.lines().next().is_some_and(|l| l.contains("finished")) {
             let rows = text
@@ -183,10 +199,15 @@ async fn final_table(handle: &Handle<KnownHost>, code: &str) -> (String, Vec<Vec
 
 /// What `command` prints once it holds `count` games of the Night Swiss (it may take a moment to be written);
 /// fails if it never does, or holds more.
-async fn until_count(handle: &Handle<KnownHost>, command: &str, count: usize) -> String {
+async fn until_count(
+    server: &Server,
+    key: &Arc<PrivateKey>,
+    command: &str,
+    count: usize,
+) -> String {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
-        let (text, _) = ask(handle, command).await;
+        let (text, _) = ask_as(server, key, "alpha", command).await;
         let found = text.matches("[Event \"Night Swiss\"]").count();
         assert!(found <= count, "{found} games:\n{text}");
         if found == count {
@@ -255,8 +276,7 @@ async fn a_swiss_event_of_seven_is_paired_scored_and_resumed_after_a_restart_as_
     play_round(&mut terminals, &[(f, a), (d, b), (e, g)]).await;
 
     // Someone not in the event asks for its table (a player's connection holds their game).
-    let observer = connect(&server, &new_key(), "zulu").await;
-    let (text, rows) = final_table(&observer, &code).await;
+    let (text, rows) = final_table(&server, &code).await;
     let expected = [
         ("alpha", "4.5", "14", "12"),
         ("bravo", "4", "14.5", "10.5"),
@@ -288,7 +308,7 @@ async fn a_swiss_event_of_seven_is_paired_scored_and_resumed_after_a_restart_as_
 
     // Every game carries the event's tags, in the event's games and in each player's own (the last ones are
     // written as the event ends).
-    let pdn = until_count(&observer, &format!("tournament {code} --pdn"), 15).await;
+    let pdn = until_count(&server, &new_key(), &format!("tournament {code} --pdn"), 15).await;
     for round in 1..=5 {
         assert_eq!(
             pdn.matches(&format!("[Round \"{round}\"]")).count(),
@@ -317,8 +337,9 @@ async fn arena_player(
 ) -> (Terminal, Played) {
     let mut played = Vec::new();
     let fresh = |s: &str| s.contains("move 1, Black to play: ") && !s.contains("resigned");
-    while Instant::now() < until {
-        let left = until.saturating_duration_since(Instant::now());
+    loop {
+        // Past the end, a player waits a while for a board paired before it (their screen may lag).
+        let left = until.saturating_duration_since(Instant::now()) + Duration::from_secs(8);
         if !read_until(&mut t, left, |s| {
             fresh(s) && (s.contains("your move") || s.contains("is thinking"))
         })
@@ -368,14 +389,14 @@ async fn an_arena_of_six_pairs_free_players_scores_streaks_and_ends_on_time() {
     }
     let (said, status) = ask(
         &handles[0],
-        "tournament new arena seconds=20 3+2 in-seconds=4 casual name=Quick arena",
+        "tournament new arena seconds=12 3+2 in-seconds=4 casual name=Quick arena",
     )
     .await;
     assert_eq!(status, Some(0), "{said}");
     let code = event_code(&said);
     let terminals = enter_all(&handles, &code, "you are in").await;
-    // The arena pairs for 20 seconds from its start (4 seconds after it was created); its last games finish.
-    let until = Instant::now() + Duration::from_secs(26);
+    // The arena pairs for 12 seconds from its start (4 seconds after it was created); its last games finish.
+    let until = Instant::now() + Duration::from_secs(16);
     let mut players = Vec::new();
     for (me, t) in terminals.into_iter().enumerate() {
         let t = t.expect("a terminal");
@@ -385,8 +406,7 @@ async fn an_arena_of_six_pairs_free_players_scores_streaks_and_ends_on_time() {
     for player in players {
         games.push(player.await.expect("an arena player").1);
     }
-    let observer = connect(&server, &new_key(), "zulu").await;
-    let (text, rows) = final_table(&observer, &code).await;
+    let (text, rows) = final_table(&server, &code).await;
 
     // Every game was seen by both its players, the same way round.
     let total: usize = games.iter().map(Vec::len).sum();

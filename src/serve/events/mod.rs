@@ -240,6 +240,9 @@ fn channel() -> Results {
     mpsc::unbounded_channel()
 }
 
+/// The rooms of an event's pairings under way, by (round, board).
+type Boards = HashMap<(u32, u32), RoomCode>;
+
 /// Where an event's task publishes it, and where everyone sees it.
 type Views = (watch::Sender<Arc<View>>, watch::Receiver<Arc<View>>);
 
@@ -250,7 +253,7 @@ fn views_of(director: &Director) -> Views {
 
 /// The events a restarted server picks up again from its records, before their games are resumed.
 pub struct Restoring {
-    events: Vec<(Director, Results, HashMap<(u32, u32), RoomCode>, Views)>,
+    events: Vec<(Director, Results, Boards, Views)>,
     /// The event's games under way in the records, by their number: each event's index and pairing.
     games: HashMap<GameId, (usize, u32, u32)>,
 }
