@@ -1,7 +1,7 @@
 //! A suite of shots: positions where exactly one quiet move wins material by force. Each answer is checked by
 //! a plain material-only minimax here (so the suite checks itself), and the engine must find it.
 
-use crowned::engine::{Engine, Level, Limits, Situation};
+use crowned::engine::{Engine, EngineConfig, Level, Limits, SearchParams, Situation};
 use crowned::rules::{Position, Role, SquareStyle, parse_fen, write_move};
 
 /// Found by searching positions from random play for a quiet move that, alone, wins at least a man within a
@@ -75,20 +75,44 @@ fn each_answer_is_the_only_winning_move() {
 
 #[test]
 fn the_engine_finds_every_shot() {
-    finds_every_shot(1);
+    finds_every_shot(1, SearchParams::default());
+}
+
+#[test]
+fn the_engine_finds_every_shot_with_each_depth_rule_on() {
+    // Reductions by the static score and singular extensions change what is searched how deep: neither may
+    // lose a shot, whatever the defaults say about them.
+    let eval_reductions = SearchParams {
+        eval_reduction_margin: 40,
+        eval_reduction_max: 2,
+        ..SearchParams::default()
+    };
+    let singular = SearchParams {
+        singular_depth: 4,
+        singular_margin: 20,
+        ..SearchParams::default()
+    };
+    let neither = SearchParams {
+        eval_reduction_margin: 0,
+        singular_depth: 0,
+        ..SearchParams::default()
+    };
+    for params in [eval_reductions, singular, neither] {
+        finds_every_shot(1, params);
+    }
 }
 
 #[test]
 fn the_engine_finds_every_shot_on_several_threads() {
     // The helpers share the table: whatever they store must not lead the main search astray.
-    finds_every_shot(3);
+    finds_every_shot(3, SearchParams::default());
 }
 
-fn finds_every_shot(threads: usize) {
+fn finds_every_shot(threads: usize, params: SearchParams) {
     let mut missed = Vec::new();
     for (fen, answer) in SHOTS {
         let pos: Position = parse_fen(fen).expect("suite FEN");
-        let mut engine = Engine::new();
+        let mut engine = Engine::with_config(EngineConfig::default().with_params(params));
         engine.set_threads(threads);
         assert_eq!(engine.threads(), threads);
         let result = engine.think(
@@ -103,7 +127,9 @@ fn finds_every_shot(threads: usize) {
             .map(|m| write_move(&pos, &m, SquareStyle::Numbers))
             .unwrap_or_default();
         if chosen != answer {
-            missed.push(format!("{fen}: played {chosen}, the shot is {answer}"));
+            missed.push(format!(
+                "{fen}: played {chosen}, the shot is {answer} ({params:?})"
+            ));
         }
     }
     assert!(missed.is_empty(), "{missed:#?}");

@@ -1,6 +1,7 @@
 //! `crowned hub`: the engine behind the Hub protocol, for draughts GUIs and tools.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use anyhow::{Context, Result};
 use crowned::engine::hub::{self, HubOptions};
@@ -29,6 +30,11 @@ pub struct HubArgs {
     /// in, so that a newly trained network can be matched against it without a build.
     #[arg(long, value_name = "FILE")]
     network: Option<std::path::PathBuf>,
+    /// Think this many seconds on every move whatever time the GUI gives, its clock included (to measure the
+    /// clock's planning: `crowned match --clock 1+0.1 --a-hub "crowned hub" --b-hub "crowned hub --move-time
+    /// 0.8"`).
+    #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds)]
+    move_time: Option<f64>,
 }
 
 /// `crowned hub`: speaks the protocol on standard input and output until the GUI quits.
@@ -53,6 +59,7 @@ pub fn run(args: HubArgs) -> Result<ExitCode> {
         egdb: super::databases(),
         params,
         book: args.book.as_deref().map(super::book::read).transpose()?,
+        fixed_move_time: args.move_time.map(Duration::from_secs_f64),
     };
     hub::serve_with(std::io::stdin(), std::io::stdout().lock(), options)
         .context("the conversation with the GUI failed")?;

@@ -5,8 +5,6 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use smallvec::SmallVec;
-
 use super::egdb::{self, DbValue, Egdb};
 use super::engine_rules::EngineRules;
 use super::king_runs::Runs;
@@ -19,6 +17,10 @@ use super::tt::{Bound, Table};
 use super::zobrist;
 use super::{EngineConfig, Evaluation, Limits, Progress, Score, SearchResult};
 use crate::rules::{Bits, Move, Position, RuleSet};
+use ordering::pick_next;
+
+mod ordering;
+mod singular;
 
 /// Scores at or beyond this are wins found by the search.
 pub(crate) const WIN: i32 = 30_000;
@@ -86,6 +88,10 @@ pub struct Searcher<R: RuleSet> {
     /// The margins and reductions, and the reductions' table computed from them.
     params: SearchParams,
     reductions: Reductions,
+    /// The hash move's fingerprint left out at each ply while a singular search looks at the others (0: none).
+    excluded: [u32; MAX_PLY],
+    /// The depth of the iteration under way, which bounds how long a line extensions may make.
+    root_depth: i32,
 }
 
 /// Rows and columns of the history table: bits of the widest board layout.
@@ -117,6 +123,8 @@ impl<R: EngineRules> Searcher<R> {
             net: R::network(config.evaluation),
             params,
             reductions: Reductions::new(&params),
+            excluded: [0; MAX_PLY],
+            root_depth: 0,
         };
         searcher.configure(config);
         searcher
@@ -212,6 +220,7 @@ impl<R: EngineRules> Searcher<R> {
         let mut previous: i32 = 0;
         let first = (1 + self.depth_offset).min(max_depth);
         for depth in first..=max_depth {
+            self.root_depth = depth as i32;
             let window = self.params.aspiration_window;
             let (mut alpha, mut beta) = if depth as i32 >= self.params.aspiration_depth
                 && previous.abs() < WIN - MAX_PLY as i32
@@ -363,10 +372,15 @@ impl<R: EngineRules> Searcher<R> {
         }
 
         let pv_node = beta - alpha > 1;
+        // In a singular search the hash move is left out: the table's entry for this node speaks of a search
+        // with it, so it neither cuts this one off nor is overwritten by it.
+        let excluded = self.excluded[ply];
         let mut tt_move = 0;
+        let mut tt_entry = None;
         if let Some(entry) = self.tt.probe(tt_key) {
             tt_move = entry.best;
-            if !pv_node && i32::from(entry.depth) >= depth {
+            tt_entry = Some(entry);
+            if !pv_node && excluded == 0 && i32::from(entry.depth) >= depth {
                 let score = from_table(entry.score, ply);
                 let cut = match entry.bound {
                     Bound::Exact => true,
@@ -380,23 +394,44 @@ impl<R: EngineRules> Searcher<R> {
         }
 
         // Near the horizon, with nothing to capture, the static score decides what is worth a look: far above
-        // beta the opponent will not allow this line; far below alpha, quiet moves will not rescue it.
-        let mut prune_quiet = false;
+        // beta the opponent will not allow this line; far below alpha, quiet moves will not rescue it. Deeper,
+        // it may decide how much late quiet moves are reduced.
         let params = &self.params;
-        if !pv_node && !forced_capture && depth <= params.futility_depth && ply > 0 {
-            let (quiet_depth, quiet_margin) = (params.quiet_prune_depth, params.quiet_prune_margin);
-            let futility_margin = params.futility_margin;
+        let (futility_depth, futility_margin) = (params.futility_depth, params.futility_margin);
+        let (quiet_depth, quiet_margin) = (params.quiet_prune_depth, params.quiet_prune_margin);
+        let futile_here = !pv_node && !forced_capture && depth <= futility_depth && ply > 0;
+        let eval_reductions =
+            params.eval_reduction_margin > 0 && !forced_capture && depth >= params.reduction_depth;
+        let standing = if futile_here || eval_reductions {
             let standing = self.evaluate(pos, ply);
-            if standing.abs() < WIN - MAX_PLY as i32 {
-                if standing - futility_margin * depth >= beta {
-                    return standing;
-                }
-                prune_quiet = depth <= quiet_depth && standing + quiet_margin * depth <= alpha;
+            (standing.abs() < WIN - MAX_PLY as i32).then_some(standing)
+        } else {
+            None
+        };
+        let mut prune_quiet = false;
+        if futile_here && let Some(standing) = standing {
+            if standing - futility_margin * depth >= beta {
+                return standing;
             }
+            prune_quiet = depth <= quiet_depth && standing + quiet_margin * depth <= alpha;
         }
+        let eval_reduction = if eval_reductions {
+            singular::eval_reduction(standing, alpha, &self.params)
+        } else {
+            0
+        };
         let late_moves = (!pv_node && depth <= self.params.late_move_depth).then(|| {
             self.params.late_move_base + self.params.late_move_per_ply * depth.max(0) as usize
         });
+        let singular_move = match tt_entry {
+            Some(entry) if excluded == 0 && moves.len() > 1 => {
+                self.singular_move(here, &entry, depth, ply)
+            }
+            _ => 0,
+        };
+        if self.stopped {
+            return 0;
+        }
 
         let mut scores = self.score_moves(&moves, tt_move, ply);
         // A forced move costs no depth: it is not a choice.
@@ -410,6 +445,9 @@ impl<R: EngineRules> Searcher<R> {
             // Best first, picked as needed: a cutoff often comes before the list would be sorted.
             pick_next(&mut moves, &mut scores, i);
             let m = moves[i];
+            if excluded != 0 && m.fingerprint() == excluded {
+                continue;
+            }
             let quiet_move = !m.is_capture() && !m.crowns && !forced_capture;
             if i > 0 && quiet_move && (prune_quiet || late_moves.is_some_and(|late| i >= late)) {
                 continue;
@@ -423,7 +461,15 @@ impl<R: EngineRules> Searcher<R> {
                 runs: here.runs.after(pos, m),
             };
             self.tt.prefetch(child.key ^ child.runs.key(&child.pos));
-            let new_depth = depth - 1 + extension;
+            let singular = i32::from(singular_move != 0 && m.fingerprint() == singular_move);
+            // A forced capture is no choice either, where the line still has room to grow.
+            let capture = i32::from(
+                self.params.capture_extension
+                    && forced_capture
+                    && extension == 0
+                    && (ply as i32) < 2 * self.root_depth,
+            );
+            let new_depth = depth - 1 + extension + singular + capture;
             let score = if i == 0 {
                 -self.node(&child, new_depth, ply + 1, -beta, -alpha)
             } else {
@@ -431,7 +477,8 @@ impl<R: EngineRules> Searcher<R> {
                 let killer = m == self.killers[ply][0] || m == self.killers[ply][1];
                 let reduce =
                     if depth >= self.params.reduction_depth && i >= 1 && quiet_move && !killer {
-                        (self.reductions.get(depth, i) + i32::from(!pv_node) - i32::from(pv_node))
+                        (self.reductions.get(depth, i) + i32::from(!pv_node) - i32::from(pv_node)
+                            + eval_reduction)
                             .min(new_depth - 1)
                             .max(0)
                     } else {
@@ -473,6 +520,11 @@ impl<R: EngineRules> Searcher<R> {
         if self.stopped {
             return best_score;
         }
+        if excluded != 0 {
+            // Every other move may have been pruned unsearched: that is a fail low, as far as the hash move's
+            // rivals go. Nothing is stored, the table's entry being about the node with its hash move.
+            return best_score.max(original_alpha);
+        }
         let bound = if best_score >= beta {
             Bound::Lower
         } else if best_score > original_alpha {
@@ -511,47 +563,6 @@ impl<R: EngineRules> Searcher<R> {
         self.look_now |= egdb::loads_on_this_thread() != loads;
         value
     }
-
-    fn remember_cutoff(&mut self, m: SearchMove<R::Bits>, ply: usize, depth: i32) {
-        let killers = &mut self.killers[ply];
-        if killers[0] != m {
-            killers[1] = killers[0];
-            killers[0] = m;
-        }
-        let h = &mut self.history[m.from as usize][m.to as usize];
-        *h = (*h + depth * depth).min(1 << 20);
-    }
-
-    /// Ordering scores: the table's move, then captures taking most, crownings, killers, then by history.
-    // Inlined by hand: once the search became generic, the compiler stopped inlining this (and the collection
-    // inside it) into the node loop, which cost English about 3% of its instructions (callgrind, bench).
-    #[inline(always)]
-    fn score_moves(
-        &self,
-        moves: &MoveBuf<R::Bits>,
-        tt_move: u32,
-        ply: usize,
-    ) -> SmallVec<[i32; 32]> {
-        let killers = self.killers[ply];
-        // A plain loop rather than `collect`: the collection is not inlined in the generic search.
-        let mut scores = SmallVec::new();
-        for &m in moves {
-            scores.push(if tt_move != 0 && m.fingerprint() == tt_move {
-                1 << 30
-            } else if m.is_capture() {
-                (1 << 28) + m.taken() as i32 * 1000 + i32::from(m.crowns) * 500
-            } else if m.crowns {
-                1 << 27
-            } else if m == killers[0] {
-                1 << 26
-            } else if m == killers[1] {
-                (1 << 26) - 1
-            } else {
-                self.history[m.from as usize][m.to as usize]
-            });
-        }
-        scores
-    }
 }
 
 /// Leaves out the quiet moves of the king at layout bit `barred` (Frisian: it has made three in a row).
@@ -560,17 +571,6 @@ pub(crate) fn bar_king<B: Bits>(moves: &mut MoveBuf<B>, barred: Option<u8>) {
     if let Some(king) = barred {
         moves.retain(|m| m.is_capture() || m.from != king);
     }
-}
-
-/// Moves the best-scored move at or after `i` to `i`.
-// Inlined by hand for the same reason as `score_moves`.
-#[inline(always)]
-fn pick_next<B: Bits>(moves: &mut MoveBuf<B>, scores: &mut [i32], i: usize) {
-    let best = (i..moves.len())
-        .max_by_key(|&j| (scores[j], std::cmp::Reverse(j)))
-        .unwrap_or(i);
-    moves.swap(i, best);
-    scores.swap(i, best);
 }
 
 /// Win scores are stored relative to the node, so that they stay right wherever the position is met again.

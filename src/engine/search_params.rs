@@ -34,6 +34,20 @@ pub struct SearchParams {
     pub reduction_base: f32,
     /// The reduction's divisor of the product of the logarithms.
     pub reduction_divisor: f32,
+    /// How far the static score is below alpha, in hundredths of a man, for each further ply a late quiet move
+    /// is reduced; a static score above alpha takes one ply off the reduction instead (0: the static score
+    /// does not change reductions).
+    pub eval_reduction_margin: i32,
+    /// The most plies the static score adds to a reduction.
+    pub eval_reduction_max: i32,
+    /// The shallowest node whose hash move may be extended as singular (0: never).
+    pub singular_depth: i32,
+    /// How far below the hash move's stored score every other move must fail, in hundredths of a man, for the
+    /// hash move to be singular.
+    pub singular_margin: i32,
+    /// Whether a capture the side to move is forced to make costs no depth, in lines shorter than twice the
+    /// iteration's depth (set by name as 1 or 0).
+    pub capture_extension: bool,
 }
 
 impl Default for SearchParams {
@@ -52,6 +66,11 @@ impl Default for SearchParams {
             reduction_depth: 3,
             reduction_base: 0.5,
             reduction_divisor: 1.6,
+            eval_reduction_margin: 0,
+            eval_reduction_max: 2,
+            singular_depth: 0,
+            singular_margin: 30,
+            capture_extension: false,
         }
     }
 }
@@ -90,9 +109,22 @@ fn number<T: FromStr>(
     })
 }
 
+/// Reads `value` as a switch: 1 or 0 (as a tuner writes a whole number), or true or false.
+fn flag(name: &'static str, kind: &'static str, value: &str) -> Result<bool, ParamError> {
+    match value.trim() {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(ParamError::BadValue {
+            name,
+            kind,
+            value: value.to_string(),
+        }),
+    }
+}
+
 impl SearchParams {
     /// The parameters' names, as [`SearchParams::set`] takes them.
-    pub const NAMES: [&'static str; 13] = [
+    pub const NAMES: [&'static str; 18] = [
         "aspiration-depth",
         "aspiration-window",
         "aspiration-widen",
@@ -106,6 +138,11 @@ impl SearchParams {
         "reduction-depth",
         "reduction-base",
         "reduction-divisor",
+        "eval-reduction-margin",
+        "eval-reduction-max",
+        "singular-depth",
+        "singular-margin",
+        "capture-extension",
     ];
 
     /// Sets the parameter `name` to `value`, so that a match can set one from outside (`crowned hub --param`,
@@ -114,6 +151,7 @@ impl SearchParams {
         const WHOLE: &str = "a whole number";
         const COUNT: &str = "a whole number from 0";
         const REAL: &str = "a number";
+        const FLAG: &str = "0 or 1";
         let Some(&name) = SearchParams::NAMES.iter().find(|&&n| n == name) else {
             return Err(ParamError::Unknown(name.to_string()));
         };
@@ -130,7 +168,16 @@ impl SearchParams {
             "late-move-per-ply" => self.late_move_per_ply = number(name, COUNT, value)?,
             "reduction-depth" => self.reduction_depth = number(name, WHOLE, value)?,
             "reduction-base" => self.reduction_base = number(name, REAL, value)?,
-            _ => self.reduction_divisor = number(name, REAL, value)?,
+            "reduction-divisor" => self.reduction_divisor = number(name, REAL, value)?,
+            "eval-reduction-margin" => {
+                self.eval_reduction_margin = i32::from(number::<u16>(name, COUNT, value)?)
+            }
+            "eval-reduction-max" => {
+                self.eval_reduction_max = i32::from(number::<u16>(name, COUNT, value)?)
+            }
+            "singular-depth" => self.singular_depth = i32::from(number::<u16>(name, COUNT, value)?),
+            "singular-margin" => self.singular_margin = number(name, WHOLE, value)?,
+            _ => self.capture_extension = flag(name, FLAG, value)?,
         }
         Ok(())
     }
@@ -151,6 +198,11 @@ impl SearchParams {
             "reduction-depth" => f64::from(self.reduction_depth),
             "reduction-base" => f64::from(self.reduction_base),
             "reduction-divisor" => f64::from(self.reduction_divisor),
+            "eval-reduction-margin" => f64::from(self.eval_reduction_margin),
+            "eval-reduction-max" => f64::from(self.eval_reduction_max),
+            "singular-depth" => f64::from(self.singular_depth),
+            "singular-margin" => f64::from(self.singular_margin),
+            "capture-extension" => f64::from(u8::from(self.capture_extension)),
             _ => return None,
         })
     }
@@ -218,7 +270,12 @@ mod tests {
     fn every_parameter_is_set_by_its_name_and_a_bad_one_says_why() {
         for name in SearchParams::NAMES {
             let mut params = SearchParams::default();
-            params.set(name, "7").expect("a number");
+            let value = if name == "capture-extension" {
+                "1"
+            } else {
+                "7"
+            };
+            params.set(name, value).expect("a number");
             assert_ne!(params, SearchParams::default(), "{name} changes nothing");
         }
         let mut params = SearchParams::default();
@@ -247,6 +304,16 @@ mod tests {
             params.futility_margin, 70,
             "a refused value changes nothing"
         );
+        assert!(matches!(
+            params.set("capture-extension", "2"),
+            Err(ParamError::BadValue {
+                name: "capture-extension",
+                ..
+            })
+        ));
+        params.set("capture-extension", "1").expect("a switch");
+        assert!(params.capture_extension);
+        assert_eq!(params.get("capture-extension"), Some(1.0));
         // Whatever the values, the reductions are made without a panic.
         params.set("reduction-divisor", "0").expect("a real");
         params.set("reduction-base", "-1e30").expect("a real");

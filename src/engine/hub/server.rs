@@ -58,6 +58,9 @@ pub struct HubOptions {
     pub params: SearchParams,
     /// An opening book full strength plays from.
     pub book: Option<Arc<Book>>,
+    /// A time for every move that replaces the GUI's time limits, clock included, so that a match can measure
+    /// the clock's planning against an even spread of the same time.
+    pub fixed_move_time: Option<Duration>,
 }
 
 impl Default for HubOptions {
@@ -68,6 +71,7 @@ impl Default for HubOptions {
             egdb: None,
             params: SearchParams::default(),
             book: None,
+            fixed_move_time: None,
         }
     }
 }
@@ -92,6 +96,7 @@ pub fn serve_with(
     server.egdb = options.egdb;
     server.params = options.params;
     server.book = options.book;
+    server.fixed_move_time = options.fixed_move_time;
     server.run(&inbox, &mut output)
 }
 
@@ -157,6 +162,8 @@ struct Server {
     egdb: Option<Arc<Egdb>>,
     params: SearchParams,
     book: Option<Arc<Book>>,
+    /// A time per move that replaces the GUI's time limits.
+    fixed_move_time: Option<Duration>,
     /// The engine between searches (a search has it on its thread).
     engine: Option<Engine>,
     situation: Option<AnySituation>,
@@ -187,6 +194,7 @@ impl Server {
             egdb: None,
             params: SearchParams::default(),
             book: None,
+            fixed_move_time: None,
             engine: None,
             situation: None,
             limits: Limits::default(),
@@ -444,6 +452,10 @@ impl Server {
                 increment: seconds("inc")?.unwrap_or_default(),
                 moves_to_go: whole("moves")?.map(|m| m.clamp(1, u64::from(u32::MAX)) as u32),
             });
+        }
+        if let Some(fixed) = self.fixed_move_time {
+            limits.time = Some(fixed);
+            limits.clock = None;
         }
         self.limits = limits;
         Ok(())

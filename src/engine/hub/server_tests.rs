@@ -6,7 +6,7 @@ use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread;
 use std::time::Duration;
 
-use super::serve;
+use super::{HubOptions, serve_with};
 use crate::engine::hub::notation::{find_move, position_text};
 use crate::engine::hub::syntax::Line;
 use crate::rules::{AnyPosition, GameType, Variant};
@@ -64,6 +64,11 @@ struct Gui {
 
 impl Gui {
     fn start() -> Gui {
+        Gui::start_with(HubOptions::default())
+    }
+
+    /// An engine started with `options`, as `crowned hub`'s command line gives them.
+    fn start_with(options: HubOptions) -> Gui {
         let (to_engine, chunks) = mpsc::channel();
         let (lines, from_engine) = mpsc::channel();
         let (done, finished) = mpsc::channel();
@@ -76,7 +81,7 @@ impl Gui {
                 lines,
                 partial: Vec::new(),
             };
-            let _ = done.send(serve(input, output));
+            let _ = done.send(serve_with(input, output, options));
         });
         Gui {
             to_engine: Some(to_engine),
@@ -333,6 +338,36 @@ fn a_clock_is_planned_not_spent_at_once() {
     // Two seconds for the rest of the game: one move takes a small share.
     assert!(
         started.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(gui.ends());
+}
+
+#[test]
+fn a_fixed_time_per_move_replaces_the_clock() {
+    let gui = Gui::start_with(HubOptions {
+        fixed_move_time: Some(Duration::from_millis(600)),
+        ..HubOptions::default()
+    });
+    gui.send("pos");
+    // A clock of a tenth of a second would end the move at once; the fixed time is spent whole instead.
+    gui.send("level time=0.1 inc=0");
+    let started = std::time::Instant::now();
+    gui.send("go think");
+    gui.until("done");
+    assert!(
+        started.elapsed() >= Duration::from_millis(400),
+        "{:?}",
+        started.elapsed()
+    );
+    // And a long clock no longer stretches the move: ten minutes would give it many seconds.
+    gui.send("level time=600 inc=0");
+    let started = std::time::Instant::now();
+    gui.send("go think");
+    gui.until("done");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
         "{:?}",
         started.elapsed()
     );
