@@ -66,9 +66,11 @@ impl Default for SearchParams {
             reduction_depth: 3,
             reduction_base: 0.5,
             reduction_divisor: 1.6,
+            // Off: -4 Elo (95%: -20 to +11) after 408 games at 0.05 s a move, going nowhere.
             eval_reduction_margin: 0,
             eval_reduction_max: 2,
-            singular_depth: 0,
+            // Measured at 0.05 s a move over the ballot deck: +20 Elo (95%: +6 to +34), SPRT(0, 10) accepted.
+            singular_depth: 6,
             singular_margin: 30,
             capture_extension: false,
         }
