@@ -15,6 +15,11 @@ use crowned::game::AnyGame;
 use crowned::rules::{Color, GameType};
 
 /// The moves of the one unfinished game in the records at `path` (read beside the running server).
+
+/// Down arrows past the lobby's lines of things to do (play the engine, a new game, join by code, saved games,
+/// problems, the problem of the day, a streak) to its first listed game.
+const PAST_THE_ACTIONS: &[u8] = b"\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B";
+
 fn recorded_moves(path: &std::path::Path) -> usize {
     use crowned::serve::records::{Records as _, SqliteRecords};
     SqliteRecords::open(path)
@@ -238,7 +243,7 @@ async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_t
     // Bob sees it waiting for an opponent, and joins it with Enter.
     let mut b = Terminal::open(&bob, 100, 30).await;
     b.wait_for(&format!("{code}  ann – (free)")).await;
-    b.send(b"\x1b[B\x1b[B\x1b[B\x1b[B").await;
+    b.send(PAST_THE_ACTIONS).await;
     b.send(b"\r").await;
     b.wait_for("bob (1500) · you").await;
     a.wait_for("move 1, Black to play: your move").await;
@@ -246,7 +251,8 @@ async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_t
     // Cy sees it being played, and watches it.
     let mut c = Terminal::open(&cy, 100, 30).await;
     c.wait_for(&format!("{code}  ann – bob")).await;
-    c.send(b"\x1b[B\x1b[B\x1b[B\x1b[B\r").await;
+    c.send(PAST_THE_ACTIONS).await;
+    c.send(b"\r").await;
     c.wait_for("1 watching").await;
     a.send(b"11-15\r").await;
     c.wait_for("1. 11-15").await;
@@ -258,7 +264,8 @@ async fn the_lobby_opens_lists_joins_and_watches_games_and_a_player_comes_back_t
     a.wait_for("Your games in progress").await;
     b.wait_for("waiting for ann to reconnect").await;
     // Enter takes her back to it.
-    a.send(b"\x1b[B\x1b[B\x1b[B\x1b[B\r").await;
+    a.send(PAST_THE_ACTIONS).await;
+    a.send(b"\r").await;
     a.wait_for("bob is thinking").await;
     b.wait_for("your move").await;
 }
