@@ -14,12 +14,11 @@ use common::ssh::{
 use crowned::game::AnyGame;
 use crowned::rules::{Color, GameType};
 
-/// The moves of the one unfinished game in the records at `path` (read beside the running server).
-
 /// Down arrows past the lobby's lines of things to do (play the engine, a new game, join by code, saved games,
 /// problems, the problem of the day, a streak) to its first listed game.
 const PAST_THE_ACTIONS: &[u8] = b"\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B";
 
+/// The moves of the one unfinished game in the records at `path` (read beside the running server).
 fn recorded_moves(path: &std::path::Path) -> usize {
     use crowned::serve::records::{Records as _, SqliteRecords};
     SqliteRecords::open(path)

@@ -1,5 +1,5 @@
 //! The tournaments the server runs: one task a running event, which owns its pure
-//! [`Director`](crate::serve::tournament::director::Director), and the list of them the connections find events
+//! [`crate::serve::tournament::director::Director`], and the list of them the connections find events
 //! in (to enter one, to see its table, to list it in the lobby).
 //!
 //! An event runs on the node that created it (or that restarted with it in its records). On a server of
