@@ -36,15 +36,20 @@ impl Entered {
         let (news_tx, news) = mpsc::channel(NEWS_QUEUE);
         let line = news_tx.downgrade();
         let view = handle.view();
+        let (taken_in, answer) = tokio::sync::oneshot::channel();
         if !handle
             .send(Ask::Enter {
                 who: who.clone(),
                 news: news_tx,
+                taken_in,
             })
             .await
         {
             return None;
         }
+        // The view the player's screen starts from is one with them in it; an event that ends meanwhile
+        // answers nothing.
+        answer.await.ok()?;
         Some(Entered {
             handle,
             who,

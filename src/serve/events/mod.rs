@@ -47,6 +47,9 @@ pub enum Ask {
         who: Identity,
         /// Where their boards go.
         news: mpsc::Sender<News>,
+        /// Told once the event has taken them in and published its view with them in it, so that the player's
+        /// first screen counts them.
+        taken_in: tokio::sync::oneshot::Sender<()>,
     },
     /// A player's connection to the event has gone (by the sender it was given, so that a newer one stays).
     Leave {

@@ -103,13 +103,19 @@ pub(super) async fn run(
 impl Task {
     fn ask(&mut self, ask: Ask) {
         match ask {
-            Ask::Enter { who, news } => {
+            Ask::Enter {
+                who,
+                news,
+                taken_in,
+            } => {
                 let fingerprint = who.fingerprint.clone();
                 self.present.insert(fingerprint.clone(), news);
                 self.handle(Event::Join {
                     who: who.fingerprint,
                     name: who.name,
                 });
+                // The player may have gone already; nothing to tell then.
+                let _ = taken_in.send(());
                 // Back while a game of theirs is under way: to it at once.
                 if let Some(code) = self.board_of(&fingerprint) {
                     self.tell(&fingerprint, News::Board(code));
