@@ -378,8 +378,7 @@ impl Lobby {
             .map(|c| c.action.clone());
         match action {
             Some(Action::Cancel) => {
-                self.panel = None;
-                self.message = self.list_message();
+                self.close_panel();
                 return None;
             }
             Some(Action::PickAtCursor) => {
@@ -403,63 +402,84 @@ impl Lobby {
         None
     }
 
-    /// A code is typed, not looked up in the key map: letters and digits go in, Backspace, Enter and Esc edit,
-    /// join and go back.
-    fn code_key(&mut self, mut code: String, key: Key) -> Option<Choice> {
-        match key.code {
-            KeyCode::Esc => {
-                self.panel = None;
-                self.message = self.list_message();
-                return None;
-            }
-            KeyCode::Backspace => {
-                code.pop();
-            }
-            KeyCode::Enter => match read_table_code(&code) {
+    /// A code is typed, not looked up in the key map: letters and digits go in (upper case), Enter joins.
+    fn code_key(&mut self, code: String, key: Key) -> Option<Choice> {
+        let edit = edit_line(code, key, CODE_TYPED_LIMIT, |c| {
+            c.is_ascii_alphanumeric().then(|| c.to_ascii_uppercase())
+        });
+        match edit {
+            LineEdit::Back => self.close_panel(),
+            LineEdit::Typing(code) => self.panel = Some(Panel::Code(code)),
+            LineEdit::Done(code) => match read_table_code(&code) {
                 Some(code) => {
                     self.panel = None;
                     return Some(Choice::Join(code));
                 }
                 None => {
-                    self.message = format!("`{code}` is not a game's code: four letters and digits")
+                    self.message = format!("`{code}` is not a game's code: four letters and digits");
+                    self.panel = Some(Panel::Code(code));
                 }
             },
-            KeyCode::Char(c) if c.is_ascii_alphanumeric() && code.len() < CODE_TYPED_LIMIT => {
-                code.push(c.to_ascii_uppercase())
-            }
-            _ => {}
         }
-        self.panel = Some(Panel::Code(code));
         None
+    }
+
+    /// A new tournament's words are typed, not looked up in the key map: any printable character goes in,
+    /// Enter creates it (when there are words).
+    fn event_key(&mut self, words: String, key: Key) -> Option<Choice> {
+        match edit_line(words, key, EVENT_TYPED_LIMIT, |c| (!c.is_control()).then_some(c)) {
+            LineEdit::Back => self.close_panel(),
+            LineEdit::Done(words) if !words.trim().is_empty() => {
+                self.close_panel();
+                return Some(Choice::NewEvent(words));
+            }
+            LineEdit::Typing(words) | LineEdit::Done(words) => {
+                self.panel = Some(Panel::NewEvent(words))
+            }
+        }
+        None
+    }
+
+    /// Closes what is open over the list and says the list's keys again.
+    fn close_panel(&mut self) {
+        self.panel = None;
+        self.message = self.list_message();
     }
 }
 
-impl Lobby {
-    /// A new tournament's words are typed, not looked up in the key map: characters go in, Backspace, Enter and
-    /// Esc edit, create and go back.
-    fn event_key(&mut self, mut words: String, key: Key) -> Option<Choice> {
-        match key.code {
-            KeyCode::Esc => {
-                self.panel = None;
-                self.message = self.list_message();
-                return None;
-            }
-            KeyCode::Backspace => {
-                words.pop();
-            }
-            KeyCode::Enter if !words.trim().is_empty() => {
-                self.panel = None;
-                self.message = self.list_message();
-                return Some(Choice::NewEvent(words));
-            }
-            KeyCode::Char(c) if !c.is_control() && words.chars().count() < EVENT_TYPED_LIMIT => {
-                words.push(c)
-            }
-            _ => {}
+/// What a key did to a line being typed.
+enum LineEdit {
+    /// Esc: the line is given up.
+    Back,
+    /// The line as it now reads.
+    Typing(String),
+    /// Enter: the line as typed.
+    Done(String),
+}
+
+/// A key applied to a line typed in the lobby (a code, a tournament's words): Esc gives it up, Enter ends it,
+/// Backspace takes the last character off, and a character `admit` lets in (as it turns it) goes on the end
+/// while the line is shorter than `limit` characters.
+fn edit_line(
+    mut line: String,
+    key: Key,
+    limit: usize,
+    admit: impl Fn(char) -> Option<char>,
+) -> LineEdit {
+    match key.code {
+        KeyCode::Esc => return LineEdit::Back,
+        KeyCode::Enter => return LineEdit::Done(line),
+        KeyCode::Backspace => {
+            line.pop();
         }
-        self.panel = Some(Panel::NewEvent(words));
-        None
+        KeyCode::Char(c) if line.chars().count() < limit => {
+            if let Some(c) = admit(c) {
+                line.push(c);
+            }
+        }
+        _ => {}
     }
+    LineEdit::Typing(line)
 }
 
 /// Whether two lines are the same line of the list (a game by its code, however its summary changed).
