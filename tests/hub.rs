@@ -71,6 +71,7 @@ fn a_match_with_a_hub_engine_and_its_tags() {
         games: Some(2),
         seed: 1,
         engine: EngineConfig::default(),
+        ponder: [false; 2],
         sprt: None,
         clock: None,
     };
@@ -94,6 +95,34 @@ fn a_match_with_a_hub_engine_and_its_tags() {
 }
 
 #[test]
+fn a_hub_engine_ponders_on_the_reply_it_expects() {
+    // The same engine on both sides: the reply the pondering side expects is the one its twin often plays.
+    let config = MatchConfig {
+        game_type: english(),
+        a: Contender::Hub(hub_command()),
+        b: Contender::Hub(hub_command()),
+        time: Duration::from_millis(10),
+        openings: MatchOpenings::Deck(builtin_openings().into_iter().take(1).collect()),
+        games: Some(2),
+        seed: 3,
+        engine: EngineConfig::default(),
+        ponder: [true, false],
+        sprt: None,
+        clock: None,
+    };
+    let stop = Arc::new(AtomicBool::new(false));
+    let result = play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(())).expect("plays");
+    assert_eq!(result.games(), 2);
+    let [a, b] = result.time_use;
+    let tries = a.ponder.hits + a.ponder.misses;
+    // One search on the opponent's time after each move of a's but its last of a game (or one that ends it),
+    // so about as many as a's moves; every one counted once, hit or miss.
+    assert!(tries > 0 && tries <= a.moves + a.forced, "{a:?}");
+    assert!(a.ponder.hits > 0, "{a:?}");
+    assert_eq!(b.ponder.hits + b.ponder.misses, 0, "{b:?}");
+}
+
+#[test]
 fn an_sprt_match_stops_when_it_decides() {
     let config = MatchConfig {
         game_type: english(),
@@ -105,6 +134,7 @@ fn an_sprt_match_stops_when_it_decides() {
         games: Some(400),
         seed: 2,
         engine: EngineConfig::default(),
+        ponder: [false; 2],
         sprt: Some(Sprt::new(0.0, 100.0).expect("valid")),
         clock: None,
     };
@@ -164,6 +194,7 @@ fn engines_that_misbehave_are_reported_not_waited_on_forever() {
         games: Some(2),
         seed: 1,
         engine: EngineConfig::default(),
+        ponder: [false; 2],
         sprt: None,
         clock: None,
     };
@@ -230,6 +261,7 @@ fn a_clocked_match_plans_its_time_and_a_flag_falls_for_an_engine_that_ignores_it
         games: Some(2),
         seed: 1,
         engine: EngineConfig::default(),
+        ponder: [false; 2],
         sprt: None,
         clock: Some((Duration::from_millis(initial_ms), Duration::from_millis(20))),
     };

@@ -40,6 +40,14 @@ pub struct MatchArgs {
     /// Another engine as the second player (see --a-hub).
     #[arg(long, value_name = "COMMAND", conflicts_with = "b")]
     b_hub: Option<String>,
+    /// The first player (a --a-hub engine) thinks on the opponent's time: after each of its moves it is told
+    /// `go ponder` on the reply it expects, and `ponder-hit` when that reply is played. It takes a core of its
+    /// own while the opponent thinks: measure it on a machine with a free core for each engine.
+    #[arg(long, requires = "a_hub")]
+    a_ponder: bool,
+    /// The second player (a --b-hub engine) thinks on the opponent's time (see --a-ponder).
+    #[arg(long, requires = "b_hub")]
+    b_ponder: bool,
     /// Play until a sequential probability ratio test decides whether the first player is ELO1 or more
     /// stronger or no more than ELO0 (such as 0,10), 5% error either way, counting pairs of games; the
     /// openings are played again as needed, up to --games (default 20000).
@@ -103,6 +111,7 @@ pub fn run(args: MatchArgs, board: &Board) -> Result<ExitCode> {
         openings,
         games: args.games.map(|g| g as usize),
         seed: args.seed,
+        ponder: [args.a_ponder, args.b_ponder],
         engine: EngineConfig::default().with_egdb(super::databases()),
     };
     run_match(&config, args.pdn.as_deref(), args.force)
@@ -217,8 +226,17 @@ fn time_use(result: &MatchResult, config: &MatchConfig) -> String {
             ),
             _ => String::new(),
         };
+        let ponder = used.ponder;
+        let pondered = match ponder.hits + ponder.misses {
+            0 => String::new(),
+            tries => format!(
+                ", pondered {tries} times, {} hits ({:.0}%)",
+                ponder.hits,
+                100.0 * ponder.hits as f64 / tries as f64
+            ),
+        };
         format!(
-            "{name} average {:.1} ms, longest {:.1} ms over {} moves (and {} forced){clock}",
+            "{name} average {:.1} ms, longest {:.1} ms over {} moves (and {} forced){clock}{pondered}",
             ms(used.average()),
             ms(used.longest),
             used.moves,

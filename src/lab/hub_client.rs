@@ -86,6 +86,23 @@ pub struct HubEngine {
     child: Child,
     input: ChildStdin,
     lines: Receiver<String>,
+    /// The reply the engine expects to its last move (the `ponder` of its last `done`), as it wrote it.
+    expected: Option<String>,
+    /// A search on the opponent's time under way: the game's length when it started and the reply it
+    /// assumes.
+    pondering: Option<(usize, Move)>,
+    /// How often the opponent played the reply pondered on, and how often not.
+    ponder_tally: PonderTally,
+}
+
+/// How the searches on the opponent's time went: a hit when the opponent played the move the engine expected
+/// (its search goes on as the real one), a miss when not (it is stopped and a new search starts).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PonderTally {
+    /// The opponent played the expected move.
+    pub hits: usize,
+    /// The opponent played another move, or the game ended.
+    pub misses: usize,
 }
 
 impl HubEngine {
@@ -127,6 +144,9 @@ impl HubEngine {
             child,
             input,
             lines,
+            expected: None,
+            pondering: None,
+            ponder_tally: PonderTally::default(),
         };
         engine.send(&Line::new("hub"), "its introduction")?;
         let never = AtomicBool::new(false);
@@ -156,21 +176,101 @@ impl HubEngine {
         &self.name
     }
 
-    /// Tells the engine that a new game starts.
+    /// Tells the engine that a new game starts (a search on the opponent's time left from the last game is
+    /// stopped first).
     pub fn new_game(&mut self) -> Result<(), HubError> {
+        if self.pondering.take().is_some() {
+            self.ponder_tally.misses += 1;
+            self.stop_pondering()?;
+        }
+        self.expected = None;
         self.send(&Line::new("new-game"), "the next position")
     }
 
+    /// How the searches on the opponent's time have gone so far.
+    pub fn ponder_tally(&self) -> PonderTally {
+        self.ponder_tally
+    }
+
+    /// Starts a search on the opponent's time (`go ponder`): in `game`, where the opponent is to move after
+    /// this engine's last move, on the reply the engine said it expects, with the `limits` its own next move
+    /// will have (the time starts only on a hit, when [`HubEngine::play`] finds that reply played). Whether a
+    /// search started: not when the engine named no reply or one that is not legal here.
+    pub fn ponder(&mut self, game: &AnyGame, limits: &Limits) -> Result<bool, HubError> {
+        let Some(text) = self.expected.take() else {
+            return Ok(false);
+        };
+        if game.outcome().is_some() {
+            return Ok(false);
+        }
+        let Ok(reply) = find_move(&game.position(), &text) else {
+            return Ok(false);
+        };
+        let mut after = game.clone();
+        if after.play(&reply).is_err() || after.outcome().is_some() {
+            return Ok(false);
+        }
+        self.send_position(&after)?;
+        self.send(&level_line(limits).0, "done")?;
+        self.send(&Line::new("go").flag("ponder"), "done")?;
+        self.pondering = Some((game.ply(), reply));
+        Ok(true)
+    }
+
+    /// Stops a search on the opponent's time and reads (and drops) its answer.
+    fn stop_pondering(&mut self) -> Result<(), HubError> {
+        let never = AtomicBool::new(false);
+        // No time at all: the wait asks the engine to stop at once, then gives it the grace to answer.
+        self.wait_for(&["done"], Duration::ZERO, "done", &never)
+            .map(drop)
+    }
+
     /// The engine's move at the current point of `game`, within `limits` (a time per move, a clock, or a depth).
-    /// The position is sent as it was
-    /// after the last capture or man move, with the moves since, so that the engine sees repetitions. `stop`
-    /// raised by another thread asks the engine to stop and gives up the wait.
+    /// The position is sent as it was after the last capture or man move, with the moves since, so that the
+    /// engine sees repetitions. A search on the opponent's time ([`HubEngine::ponder`]) goes on as this one
+    /// when the opponent played the reply it assumed (`ponder-hit`), and is stopped otherwise. `stop` raised by
+    /// another thread asks the engine to stop and gives up the wait.
     pub fn play(
         &mut self,
         game: &AnyGame,
         limits: &Limits,
         stop: &AtomicBool,
     ) -> Result<Move, HubError> {
+        let (level, time) = level_line(limits);
+        let hit = match self.pondering.take() {
+            Some((ply, reply)) => {
+                let hit = game.ply() == ply + 1 && game.moves().get(ply) == Some(&reply);
+                if hit {
+                    self.ponder_tally.hits += 1;
+                    // The search under way goes on as the real one, its time counted from now.
+                    self.send(&Line::new("ponder-hit"), "done")?;
+                } else {
+                    self.ponder_tally.misses += 1;
+                    self.stop_pondering()?;
+                }
+                hit
+            }
+            None => false,
+        };
+        if !hit {
+            self.send_position(game)?;
+            self.send(&level, "done")?;
+            self.send(&Line::new("go").flag("think"), "done")?;
+        }
+        let lines = self.wait_for(&["done"], time, "done", stop)?;
+        let done = lines.last().cloned().unwrap_or_default();
+        self.expected = done.get("ponder").map(str::to_string);
+        let text = done.get("move").unwrap_or_default().to_string();
+        find_move(&game.position(), &text).map_err(|e| HubError::IllegalMove {
+            engine: self.name.clone(),
+            text,
+            reason: e.to_string(),
+        })
+    }
+
+    /// Sends the game's position as it was after the last capture or man move, with the moves since, so that
+    /// the engine sees repetitions.
+    fn send_position(&mut self, game: &AnyGame) -> Result<(), HubError> {
         let ply = game.ply();
         let moves = &game.moves()[..ply];
         // The moves since the last one that cannot be undone on the board (a capture or a man's move): the
@@ -182,32 +282,7 @@ impl HubEngine {
         if !written.is_empty() {
             pos = pos.arg("moves", written.join(" "));
         }
-        self.send(&pos, "done")?;
-        let seconds = |d: Duration| format!("{:.3}", d.as_secs_f64());
-        let (level, time) = match (limits.clock, limits.time, limits.depth) {
-            (Some(clock), _, _) => {
-                let mut level = Line::new("level")
-                    .arg("time", seconds(clock.remaining))
-                    .arg("inc", seconds(clock.increment));
-                if let Some(moves) = clock.moves_to_go {
-                    level = level.arg("moves", moves);
-                }
-                (level, clock.remaining)
-            }
-            (None, Some(time), _) => (Line::new("level").arg("move-time", seconds(time)), time),
-            (None, None, Some(depth)) => (Line::new("level").arg("depth", depth), START_TIME),
-            (None, None, None) => (Line::new("level").flag("infinite"), START_TIME),
-        };
-        self.send(&level, "done")?;
-        self.send(&Line::new("go").flag("think"), "done")?;
-        let lines = self.wait_for(&["done"], time, "done", stop)?;
-        let done = lines.last().cloned().unwrap_or_default();
-        let text = done.get("move").unwrap_or_default().to_string();
-        find_move(&game.position(), &text).map_err(|e| HubError::IllegalMove {
-            engine: self.name.clone(),
-            text,
-            reason: e.to_string(),
-        })
+        self.send(&pos, "done")
     }
 
     fn send(&mut self, line: &Line, waiting_for: &str) -> Result<(), HubError> {
@@ -279,6 +354,26 @@ impl HubEngine {
                 return Ok(read);
             }
         }
+    }
+}
+
+/// The `level` line for `limits` (a clock, a time per move, a depth, or none), and how long the engine may
+/// take under them.
+fn level_line(limits: &Limits) -> (Line, Duration) {
+    let seconds = |d: Duration| format!("{:.3}", d.as_secs_f64());
+    match (limits.clock, limits.time, limits.depth) {
+        (Some(clock), _, _) => {
+            let mut level = Line::new("level")
+                .arg("time", seconds(clock.remaining))
+                .arg("inc", seconds(clock.increment));
+            if let Some(moves) = clock.moves_to_go {
+                level = level.arg("moves", moves);
+            }
+            (level, clock.remaining)
+        }
+        (None, Some(time), _) => (Line::new("level").arg("move-time", seconds(time)), time),
+        (None, None, Some(depth)) => (Line::new("level").arg("depth", depth), START_TIME),
+        (None, None, None) => (Line::new("level").flag("infinite"), START_TIME),
     }
 }
 

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use super::hub_client::{HubEngine, HubError};
+use super::hub_client::{HubEngine, HubError, PonderTally};
 use super::matches::{Contender, MatchError};
 use crate::engine::{AnySituation, Engine, EngineConfig, Level, Limits};
 use crate::game::AnyGame;
@@ -46,6 +46,23 @@ impl Seat {
             Seat::Hub(engine) => engine.new_game()?,
         }
         Ok(())
+    }
+
+    /// Starts a search on the opponent's time after this seat's move in `game`, for its next move under
+    /// `limits`: an external engine only (the program's own players do not ponder).
+    pub(super) fn ponder(&mut self, game: &AnyGame, limits: &Limits) -> Result<(), MatchError> {
+        if let Seat::Hub(engine) = self {
+            engine.ponder(game, limits)?;
+        }
+        Ok(())
+    }
+
+    /// How this seat's searches on the opponent's time have gone.
+    pub(super) fn ponder_tally(&self) -> PonderTally {
+        match self {
+            Seat::Own(..) => PonderTally::default(),
+            Seat::Hub(engine) => engine.ponder_tally(),
+        }
     }
 
     /// The move chosen at the current point of `game`; `None` if the stop flag ended the search.

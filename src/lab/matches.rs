@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use super::hub_client::HubError;
+use super::hub_client::{HubError, PonderTally};
 use super::match_openings::{
     MatchOpening, deck_under, defined_openings, random_openings, start_of,
 };
@@ -82,6 +82,10 @@ pub struct MatchConfig {
     /// Stop when this test decides (the openings are then played again as often as needed, up to `games` or
     /// [`SPRT_MAX_GAMES`]).
     pub sprt: Option<Sprt>,
+    /// Which players (the first, the second) think on the opponent's time: external engines only, told `go
+    /// ponder` on the reply they expect after each of their moves. Pondering takes a core of its own while
+    /// the opponent thinks: on a machine without a free core for it, it takes the opponent's time.
+    pub ponder: [bool; 2],
     /// How the program's own players' engines are set up (the databases, the evaluation, the search
     /// parameters; the table and threads as for one game unless told otherwise).
     pub engine: EngineConfig,
@@ -160,6 +164,8 @@ pub struct TimeUse {
     pub least_left: Option<Duration>,
     /// With a clock: games it lost on time.
     pub flag_falls: usize,
+    /// Its searches on the opponent's time, when it ponders.
+    pub ponder: PonderTally,
 }
 
 impl TimeUse {
@@ -406,23 +412,14 @@ fn play_game(
         let player = usize::from(side != a_color);
         let seed = config.seed ^ (number as u64) << 32 ^ game.len() as u64;
         let forced = game.legal_moves().len() == 1;
-        let limits = match config.clock {
-            Some((_, increment)) => {
-                left[player] += increment;
-                Limits {
-                    clock: Some(Clock {
-                        remaining: left[player],
-                        increment,
-                        moves_to_go: None,
-                    }),
-                    ..Limits::default()
-                }
-            }
-            None => Limits::time(config.time),
-        };
+        if let Some((_, increment)) = config.clock {
+            left[player] += increment;
+        }
+        let limits = limits_for(config, left[player]);
         let asked = Instant::now();
         let choice = seats[player].choose(&game, &limits, seed, stop)?;
         let took = asked.elapsed();
+        time_use[player].ponder = seats[player].ponder_tally();
         match forced {
             true => time_use[player].forced += 1,
             false => time_use[player].add(took),
@@ -448,8 +445,29 @@ fn play_game(
         if game.play(&mv).is_err() {
             break;
         }
+        if config.ponder[player] && game.outcome().is_none() {
+            // The time this player will have for its next move, the increment it will get included.
+            let next = left[player] + config.clock.map_or(Duration::ZERO, |(_, inc)| inc);
+            seats[player].ponder(&game, &limits_for(config, next))?;
+        }
     }
     Ok((!stop.load(Ordering::Relaxed)).then_some(game))
+}
+
+/// The limits of a move for a player with `left` on its clock (the increment already added), or the match's
+/// time per move when there is no clock.
+fn limits_for(config: &MatchConfig, left: Duration) -> Limits {
+    match config.clock {
+        Some((_, increment)) => Limits {
+            clock: Some(Clock {
+                remaining: left,
+                increment,
+                moves_to_go: None,
+            }),
+            ..Limits::default()
+        },
+        None => Limits::time(config.time),
+    }
 }
 
 /// A player as the event's name says it: a level by its name, another engine by the name it gave.

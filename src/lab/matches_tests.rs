@@ -15,6 +15,7 @@ fn a_short_match_between_random_players_adds_up() {
         games: Some(3),
         seed: 1,
         engine: EngineConfig::default(),
+        ponder: [false; 2],
         sprt: None,
         clock: None,
     };
@@ -60,6 +61,7 @@ fn a_match_stops_when_asked() {
         games: None,
         seed: 1,
         engine: EngineConfig::default(),
+        ponder: [false; 2],
         sprt: None,
         clock: None,
     };
@@ -89,6 +91,7 @@ fn quick(game_type: GameType, openings: MatchOpenings, games: usize) -> MatchCon
         games: Some(games),
         seed: 3,
         engine: EngineConfig::default(),
+        ponder: [false; 2],
         sprt: None,
         clock: None,
     }

@@ -30,7 +30,7 @@ mod matches;
 pub mod sprt;
 pub mod tune;
 
-pub use hub_client::{HubEngine, HubError};
+pub use hub_client::{HubEngine, HubError, PonderTally};
 pub use match_openings::{
     DefinedOpening, MatchOpening, defined_openings, random_openings, random_plies,
 };
