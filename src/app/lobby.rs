@@ -416,7 +416,8 @@ impl Lobby {
                     return Some(Choice::Join(code));
                 }
                 None => {
-                    self.message = format!("`{code}` is not a game's code: four letters and digits");
+                    self.message =
+                        format!("`{code}` is not a game's code: four letters and digits");
                     self.panel = Some(Panel::Code(code));
                 }
             },
@@ -427,7 +428,9 @@ impl Lobby {
     /// A new tournament's words are typed, not looked up in the key map: any printable character goes in,
     /// Enter creates it (when there are words).
     fn event_key(&mut self, words: String, key: Key) -> Option<Choice> {
-        match edit_line(words, key, EVENT_TYPED_LIMIT, |c| (!c.is_control()).then_some(c)) {
+        match edit_line(words, key, EVENT_TYPED_LIMIT, |c| {
+            (!c.is_control()).then_some(c)
+        }) {
             LineEdit::Back => self.close_panel(),
             LineEdit::Done(words) if !words.trim().is_empty() => {
                 self.close_panel();
