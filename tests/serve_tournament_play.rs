@@ -14,7 +14,7 @@ use crate::common::ssh::{KnownHost, Server, Terminal, connect, new_key, read_all
 use russh::client::Handle;
 use russh::keys::PrivateKey;
 
-const NAMES: [&str; 7] = [
+pub(crate) const NAMES: [&str; 7] = [
     "alpha", "bravo", "charlie", "delta", "foxtrot", "golf", "hotel",
 ];
 
@@ -31,14 +31,14 @@ async fn ask_as(
 }
 
 /// Runs `command` without a terminal; what it printed and its status.
-async fn ask(handle: &Handle<KnownHost>, command: &str) -> (String, Option<u32>) {
+pub(crate) async fn ask(handle: &Handle<KnownHost>, command: &str) -> (String, Option<u32>) {
     let mut channel = handle.channel_open_session().await.expect("a session");
     channel.exec(true, command).await.expect("asked");
     read_all(&mut channel).await
 }
 
 /// The code in `tournament new`'s answer.
-fn event_code(said: &str) -> String {
+pub(crate) fn event_code(said: &str) -> String {
     said.split("tournament ")
         .nth(1)
         .map(|rest| rest.chars().take(4).collect())
@@ -46,7 +46,11 @@ fn event_code(said: &str) -> String {
 }
 
 /// Reads what comes to `t` until `done` holds of its screen or `patience` runs out; whether it held.
-async fn read_until(t: &mut Terminal, patience: Duration, done: impl Fn(&str) -> bool) -> bool {
+pub(crate) async fn read_until(
+    t: &mut Terminal,
+    patience: Duration,
+    done: impl Fn(&str) -> bool,
+) -> bool {
     let deadline = Instant::now() + patience;
     while !done(&t.contents()) {
         let left = deadline.saturating_duration_since(Instant::now());
@@ -77,7 +81,7 @@ fn seeded_result(first: usize, second: usize) -> Option<usize> {
 /// One game of the event between `first` (who moves first: Black) and `second`, at their terminals: each
 /// checks that the other is their opponent and that the colours are as paired, then it ends as
 /// [`seeded_result`] says (a resignation, or a draw offered and accepted).
-async fn play_game(
+pub(crate) async fn play_game(
     (first, mut a): (usize, Terminal),
     (second, mut b): (usize, Terminal),
     winner: impl Fn(usize, usize) -> Option<usize>,
@@ -152,7 +156,7 @@ async fn play_round(terminals: &mut [Option<Terminal>], boards: &[(usize, usize)
 }
 
 /// Enters each player in the event `code` in seed order (each sees that they are in before the next comes).
-async fn enter_all(
+pub(crate) async fn enter_all(
     handles: &[Handle<KnownHost>],
     code: &str,
     expect: &str,
@@ -174,7 +178,7 @@ async fn enter_all(
 }
 
 /// The event's table as printed by `tournament CODE`, once it is over: for each row, its words.
-async fn final_table(server: &Server, code: &str) -> (String, Vec<Vec<String>>) {
+pub(crate) async fn final_table(server: &Server, code: &str) -> (String, Vec<Vec<String>>) {
     let deadline = Instant::now() + Duration::from_secs(30);
     let observer = new_key();
     loop {

@@ -73,8 +73,8 @@ impl Drop for Entered {
     }
 }
 
-/// Enters a player in the event `code` when it waits or runs here and they may play in it: their place, or
-/// `None` (the caller then shows the table).
+/// Enters a player in the event `code` when it waits or runs (here, or on another node) and they may play in
+/// it: their place, or `None` (the caller then shows the table).
 pub async fn enter(
     shared: &crate::serve::Shared,
     identity: &Identity,
@@ -84,7 +84,7 @@ pub async fn enter(
         return None;
     }
     let code = read_code(code)?;
-    let event = shared.events.find(&code)?;
+    let event = super::events::across::find(shared, &code).await?;
     if event.view().borrow().stage == Stage::Finished {
         return None;
     }
@@ -93,7 +93,7 @@ pub async fn enter(
 
 /// Creates the event set up by `words` (as `tournament new` takes them) for `by`: its code, or why not (the
 /// text the player is shown).
-pub fn create_event(
+pub async fn create_event(
     shared: &super::Shared,
     by: &Identity,
     words: &str,
@@ -107,7 +107,7 @@ pub fn create_event(
         super::events::unix_now(),
     )
     .map_err(|e| e.to_string())?;
-    shared.events.create(spec).map_err(|e| e.to_string())
+    shared.events.create(spec).await.map_err(|e| e.to_string())
 }
 
 /// What the player does from the event's screen.

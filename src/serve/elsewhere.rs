@@ -1,14 +1,15 @@
 //! A server of several nodes, as this node's connections see it: a room looked up here or elsewhere, the rooms of
-//! a dead node taken over from the records, and the heartbeat that keeps this node's leases.
+//! a dead node taken over from the records (a game of an event keeping its link to the event, wherever that
+//! runs), and the heartbeat that keeps this node's leases (its events' with its rooms').
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::Shared;
 use super::ids::RoomCode;
 use super::nodes::cluster::{Cluster, Found};
 use super::room::{Command, RoomHandle};
 use super::tables::Listing;
+use super::{Shared, events};
 
 /// The room with `code`: here, on another node (through the relay), or, when its node has died, taken over by
 /// this one from the records.
@@ -81,18 +82,39 @@ async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCo
     if shared.tables.find(code).is_some() {
         return true;
     }
-    let tables = Arc::clone(&shared.tables);
-    let recorder = shared.recorder.clone();
-    let grace = shared.config.seat_grace;
     let wanted = code.clone();
-    let resumed = shared
+    // The game, and the event's pairing it is the game of, if it is an event's.
+    let found = shared
         .read_records(move |records| {
-            Ok(records
-                .unfinished_game(&wanted)?
-                .is_some_and(|game| super::resume_game(&tables, &recorder, records, game, grace)))
+            let Some(game) = records.unfinished_game(&wanted)? else {
+                return Ok(None);
+            };
+            let pairing = events::across::pairing_of_game(records, game.id)?;
+            Ok(Some((game, pairing)))
         })
         .await
-        .unwrap_or(false);
+        .flatten();
+    let resumed = match found {
+        Some((game, pairing)) => {
+            // Its result goes to its event wherever that runs.
+            let link = pairing.map(|(spec, round, board)| {
+                events::across::link_to_event(shared, &spec, round, board)
+            });
+            let tables = Arc::clone(&shared.tables);
+            let recorder = shared.recorder.clone();
+            let grace = shared.config.seat_grace;
+            shared
+                .read_records(move |records| {
+                    Ok(
+                        super::resume_linked(&tables, &recorder, records, game, grace, link)
+                            .is_some(),
+                    )
+                })
+                .await
+                .unwrap_or(false)
+        }
+        None => false,
+    };
     if !resumed && let Err(error) = cluster.release(code).await {
         tracing::warn!(%error, %code, "cannot give up a code");
     }
@@ -127,7 +149,10 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
             }
             _ = shutdown.changed() => return,
         }
-        let beat = match cluster.beat(&shared.tables.codes()).await {
+        let beat = match cluster
+            .beat(&shared.tables.codes(), &shared.events.codes_here())
+            .await
+        {
             Ok(beat) => beat,
             Err(error) => {
                 tracing::warn!(%error, "the heartbeat cannot reach the nodes' database");
@@ -140,6 +165,8 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
                 room.send(Command::Yield).await;
             }
         }
+        // The events first: a game taken over below finds its event here if it is to run here.
+        events::across::after_beat(&shared, &cluster, &beat).await;
         for code in &beat.lapsed {
             take_over(&shared, &cluster, code).await;
         }

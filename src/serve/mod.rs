@@ -142,7 +142,7 @@ pub(crate) struct Shared {
     recorder: recorder::Recorder,
     /// The rooms of games between people.
     tables: Arc<tables::Tables>,
-    /// The tournaments this node runs.
+    /// The tournaments this node runs (and, on a server of several nodes, the way to the others').
     events: events::Events,
     shutdown: watch::Receiver<bool>,
     /// The players' folders shared with the other nodes, once this server has joined them (never on a single
@@ -254,8 +254,9 @@ impl Server {
             let mut reader = records.lock().unwrap_or_else(PoisonError::into_inner);
             let unfinished = reader.unfinished_games()?;
             let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
-            // Every event's code stays its own; those not finished are picked up again (by a server on its
-            // own: an event runs on the node that created it, and is not taken over).
+            // Every event's code stays its own; those not finished are picked up again, with the results of
+            // their games that ended and they had not kept (by a server on its own: one node of several takes
+            // over the events no live node holds once it has joined them).
             let kept = reader.tournaments()?;
             let known: HashSet<RoomCode> = kept.iter().map(|(spec, _)| spec.code.clone()).collect();
             let mut unfinished_events = Vec::new();
@@ -265,7 +266,8 @@ impl Server {
                     .filter(|(_, stage)| *stage != records::Stage::Finished)
                 {
                     if let Some(record) = reader.tournament(&spec.code)? {
-                        unfinished_events.push(record);
+                        let ended = reader.tournament_games_ended(&spec.code)?;
+                        unfinished_events.push((record, ended));
                     }
                 }
             }
@@ -342,10 +344,12 @@ impl Server {
         )
         .await?;
         self.shared.tables.join_cluster(Arc::clone(&cluster));
-        // Codes to open rooms with, and the other nodes' rooms, before the first player comes.
-        cluster.beat(&[]).await?;
+        // Codes to open rooms with, and the other nodes' rooms and events, before the first player comes.
+        cluster.beat(&[], &[]).await?;
+        // The events before the games: a game of an event taken over here is linked to it here.
+        let events = events::across::join(&self.shared, &cluster).await;
         let resumed = elsewhere::resume_unclaimed(&self.shared, &cluster).await;
-        tracing::info!(node = %cluster.node(), games = resumed, "joined the other nodes");
+        tracing::info!(node = %cluster.node(), games = resumed, events, "joined the other nodes");
         if let Some(lost) = self.shared.recorder.lost_rooms() {
             tokio::spawn(elsewhere::stop_lost_rooms(
                 Arc::clone(&self.shared),
@@ -521,18 +525,6 @@ fn resume_games(
             }
         })
         .count()
-}
-
-/// Opens a room for one game the records hold as started and not ended; whether it was resumed (a game that
-/// cannot be read back is logged and left in the records as it is).
-pub(crate) fn resume_game(
-    tables: &Arc<tables::Tables>,
-    recorder: &recorder::Recorder,
-    records: &mut dyn records::Records,
-    game: records::Unfinished,
-    grace: Duration,
-) -> bool {
-    resume_linked(tables, recorder, records, game, grace, None).is_some()
 }
 
 /// Opens a room for one game the records hold as started and not ended, linked to its tournament if it is an

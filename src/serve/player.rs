@@ -164,7 +164,7 @@ async fn drive(
                     Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
                     Choice::Problems(kind) => Step::Problems(kind),
                     Choice::NewEvent(words) => {
-                        match create_event(&player.shared, &player.identity, &words) {
+                        match create_event(&player.shared, &player.identity, &words).await {
                             Ok(code) => {
                                 match enter(&player.shared, &player.identity, code.as_str()).await {
                                     Some(entered) => {

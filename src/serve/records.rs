@@ -142,6 +142,14 @@ pub trait Records: Send {
     /// The PDN of a tournament's finished games, in the order they were paired.
     fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError>;
 
+    /// The pairings of the tournament `code` whose result is not kept but whose game has ended: each one's round,
+    /// board and the game's result as PDN writes it (`1-0`). What an event taken over or restarted learns of the
+    /// games that ended where it did not hear of them.
+    fn tournament_games_ended(
+        &mut self,
+        code: &RoomCode,
+    ) -> Result<Vec<(u32, u32, String)>, RecordsError>;
+
     /// A player's standing in the problem trainer: their problem rating, problems tried and solved, best
     /// streak (a new player's when they have tried none).
     fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError>;

@@ -10,6 +10,8 @@ mod serve;
 mod serve_defined;
 #[path = "../serve_nodes.rs"]
 mod serve_nodes;
+#[path = "../serve_nodes_events.rs"]
+mod serve_nodes_events;
 #[path = "../serve_nodes_play.rs"]
 mod serve_nodes_play;
 #[path = "../serve_problems.rs"]

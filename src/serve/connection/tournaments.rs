@@ -60,7 +60,7 @@ impl Connection {
             let answer: Result<String, String> = match ask {
                 Err(usage) => Err(usage.to_string()),
                 Ok(Ask::New(words)) => match identity.as_ref() {
-                    Some(by) => create_event(&shared, by, &words).map(|code| {
+                    Some(by) => create_event(&shared, by, &words).await.map(|code| {
                         let join = reached.as_deref().unwrap_or("ssh -t HOST");
                         format!("tournament {code}\r\njoin it with: {join} tournament {code}\r\n")
                     }),

@@ -2,15 +2,20 @@
 //! [`crate::serve::tournament::director::Director`], and the list of them the connections find events
 //! in (to enter one, to see its table, to list it in the lobby).
 //!
-//! An event runs on the node that created it (or that restarted with it in its records). On a server of
-//! several nodes its games are ordinary rooms, reached from any node, but its director is not taken over by
-//! another node if that one dies: the event stays as its records left it until the node comes back.
+//! On a server of several nodes ([`across`]) each event is owned by one node through a lease (kept beside the
+//! rooms', renewed by the same heartbeat); the other nodes list it from the summary its owner writes there, and
+//! their players enter it through the nodes' messages. Its games are ordinary rooms, reached from any node, and
+//! a game that ends on a node other than the event's sends its result there. When the event's node dies,
+//! another takes it over from the records (exactly one wins its lease): its entrants, pairings and results as
+//! the records hold them, with the results of the games that ended meanwhile read from the games' own records,
+//! so that a result whose message was lost is never lost.
 
+pub mod across;
 pub mod create;
 mod task;
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
@@ -18,12 +23,13 @@ use tokio::sync::{mpsc, watch};
 use crate::serve::codes::new_code;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::nodes::cluster::Cluster;
 use crate::serve::recorder::{Job, Recorder};
 use crate::serve::records::{Stage, TournamentRecord, TournamentSpec};
 use crate::serve::room::{GameEnded, TournamentGame};
 use crate::serve::tables::Tables;
-use crate::serve::tournament::Colour;
 use crate::serve::tournament::director::{Director, event_tags};
+use crate::serve::tournament::{Colour, GameResult};
 pub use task::unix_now;
 
 /// How many asks may wait for one event's task.
@@ -86,17 +92,37 @@ pub struct View {
     pub boards: HashMap<Fingerprint, (RoomCode, Colour)>,
 }
 
-/// A line to one event's task.
+/// A line to one event's task (here, or on another node through the relay).
 #[derive(Clone, Debug)]
 pub struct EventHandle {
     asks: mpsc::Sender<Ask>,
     view: watch::Receiver<Arc<View>>,
+    /// Where its games' results go, for an event here.
+    results: Option<mpsc::UnboundedSender<GameEnded>>,
 }
 
 impl EventHandle {
+    /// A handle whose asks go to `asks` and whose view is `view`: an event run elsewhere (on another node,
+    /// through a relay).
+    pub fn relayed(asks: mpsc::Sender<Ask>, view: watch::Receiver<Arc<View>>) -> EventHandle {
+        EventHandle {
+            asks,
+            view,
+            results: None,
+        }
+    }
+
     /// Sends an ask; `false` when the event's task has ended.
     pub async fn send(&self, ask: Ask) -> bool {
         self.asks.send(ask).await.is_ok()
+    }
+
+    /// One of the event's games has ended (heard from another node, or read from the records): for an event
+    /// here, its director hears it (a result it has already is ignored).
+    pub fn game_ended(&self, ended: GameEnded) {
+        if let Some(results) = &self.results {
+            let _ = results.send(ended);
+        }
     }
 
     /// The event as it stands, to watch for changes.
@@ -117,6 +143,15 @@ pub enum CreateError {
     /// No code is free.
     #[error("no code is free for a new event")]
     NoCode,
+    /// The other nodes cannot be reached to reserve its code.
+    #[error("the server cannot create an event just now; try again")]
+    Unreachable,
+}
+
+/// An event's task here, with the means to stop it.
+struct RunningHere {
+    handle: EventHandle,
+    task: tokio::task::AbortHandle,
 }
 
 /// Every event this node runs.
@@ -125,9 +160,13 @@ pub struct Events {
     recorder: Recorder,
     grace: Duration,
     shutdown: watch::Receiver<bool>,
-    running: Mutex<HashMap<RoomCode, EventHandle>>,
+    running: Mutex<HashMap<RoomCode, RunningHere>>,
     /// Every event's code the records hold, so that a new one takes another.
     known: Mutex<HashSet<RoomCode>>,
+    /// The other nodes, once this server has joined them.
+    cluster: OnceLock<Arc<Cluster>>,
+    /// The events elsewhere looked at here, each as last heard: kept fresh by the heartbeat.
+    mirrors: Mutex<HashMap<RoomCode, watch::Sender<Arc<View>>>>,
 }
 
 impl Events {
@@ -147,36 +186,54 @@ impl Events {
             shutdown,
             running: Mutex::default(),
             known: Mutex::new(known),
+            cluster: OnceLock::new(),
+            mirrors: Mutex::default(),
         }
     }
 
-    fn running(&self) -> std::sync::MutexGuard<'_, HashMap<RoomCode, EventHandle>> {
-        self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    fn running(&self) -> MutexGuard<'_, HashMap<RoomCode, RunningHere>> {
+        locked(&self.running)
     }
 
-    /// The event with `code`, if it waits or runs here.
+    /// The event with `code`, if it waits or runs here. (The event's task removes nothing: an event over stays
+    /// listed until the heartbeat gives its lease up.)
     pub fn find(&self, code: &RoomCode) -> Option<EventHandle> {
-        let mut running = self.running();
-        let handle = running.get(code)?.clone();
-        if handle.asks.is_closed() {
-            running.remove(code);
-            return None;
-        }
-        Some(handle)
+        let running = self.running();
+        let handle = &running.get(code)?.handle;
+        (!handle.asks.is_closed()).then(|| handle.clone())
     }
 
-    /// Every event waiting or running here, as it stands, by start time.
+    /// Every event waiting or running here, and (on a server of several nodes) elsewhere, as it stands, by
+    /// start time.
     pub fn views(&self) -> Vec<Arc<View>> {
-        let mut running = self.running();
-        running.retain(|_, handle| !handle.asks.is_closed());
-        let mut views: Vec<Arc<View>> = running.values().map(|h| h.view.borrow().clone()).collect();
+        let mut views: Vec<Arc<View>> = {
+            let mut running = self.running();
+            if self.cluster.get().is_none() {
+                running.retain(|_, here| !here.handle.asks.is_closed());
+            }
+            running
+                .values()
+                .filter(|here| !here.handle.asks.is_closed())
+                .map(|here| here.handle.view.borrow().clone())
+                .collect()
+        };
+        if let Some(cluster) = self.cluster.get() {
+            let here: HashSet<RoomCode> = views.iter().map(|v| v.spec.code.clone()).collect();
+            views.extend(
+                cluster
+                    .other_events()
+                    .into_iter()
+                    .map(|(_, view)| view)
+                    .filter(|view| !here.contains(&view.spec.code)),
+            );
+        }
         views.sort_by(|a, b| (a.spec.starts, &a.spec.code).cmp(&(b.spec.starts, &b.spec.code)));
         views
     }
 
-    /// Creates an event from `spec` (its code is chosen here): kept in the records and its task started. Its
-    /// code.
-    pub fn create(&self, mut spec: TournamentSpec) -> Result<RoomCode, CreateError> {
+    /// Creates an event from `spec` (its code is chosen here, and on a server of several nodes its lease taken):
+    /// kept in the records and its task started. Its code.
+    pub async fn create(&self, mut spec: TournamentSpec) -> Result<RoomCode, CreateError> {
         let views = self.views();
         if views.len() >= MAX_EVENTS {
             return Err(CreateError::TooMany(views.len()));
@@ -190,12 +247,7 @@ impl Events {
                 return Err(CreateError::TooManyOfYours(theirs));
             }
         }
-        let code = {
-            let mut known = self.known.lock().unwrap_or_else(PoisonError::into_inner);
-            let code = new_code(|code| known.contains(code)).ok_or(CreateError::NoCode)?;
-            known.insert(code.clone());
-            code
-        };
+        let code = self.new_code().await?;
         spec.code = code.clone();
         self.recorder
             .send(Job::CreateTournament(Box::new(spec.clone())));
@@ -203,6 +255,33 @@ impl Events {
         let views = views_of(&director);
         self.start(director, HashMap::new(), channel(), views);
         Ok(code)
+    }
+
+    /// A code for a new event: one the records do not hold, and (on a server of several nodes) whose lease this
+    /// node has taken, so that two nodes never create the same event.
+    async fn new_code(&self) -> Result<RoomCode, CreateError> {
+        const TRIES: usize = 8;
+        for _ in 0..TRIES {
+            let code = {
+                let mut known = locked(&self.known);
+                let code = new_code(|code| known.contains(code)).ok_or(CreateError::NoCode)?;
+                known.insert(code.clone());
+                code
+            };
+            let Some(cluster) = self.cluster.get() else {
+                return Ok(code);
+            };
+            match cluster.reserve_event(&code).await {
+                Ok(true) => return Ok(code),
+                // Another node's event (created since this node read the records): another code.
+                Ok(false) => continue,
+                Err(error) => {
+                    tracing::warn!(%error, "cannot reserve a code for a new event");
+                    return Err(CreateError::Unreachable);
+                }
+            }
+        }
+        Err(CreateError::NoCode)
     }
 
     /// Starts the task of `director`, whose games under way are at `boards`, their results coming on
@@ -228,9 +307,32 @@ impl Events {
             boards,
             view: view_tx,
         };
-        self.running().insert(code, EventHandle { asks, view });
-        tokio::spawn(task::run(running, asks_rx, results, self.shutdown.clone()));
+        let handle = EventHandle {
+            asks,
+            view,
+            results: Some(results.0.clone()),
+        };
+        let mut here = self.running();
+        // Taken over twice at once (by a player who looked for it and by the heartbeat): one task only.
+        if here
+            .get(&code)
+            .is_some_and(|running| !running.handle.asks.is_closed())
+        {
+            return;
+        }
+        let task = tokio::spawn(task::run(running, asks_rx, results, self.shutdown.clone()));
+        here.insert(
+            code,
+            RunningHere {
+                handle,
+                task: task.abort_handle(),
+            },
+        );
     }
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Where an event's games report their results, and where it hears them.
@@ -254,6 +356,10 @@ fn views_of(director: &Director) -> Views {
     watch::channel(Arc::new(task::view_of(director, HashMap::new())))
 }
 
+/// A game of an event that the records hold as ended while the event had not kept its result: the pairing's
+/// round and board, and the game's result as PDN writes it.
+pub type EndedInRecords = (u32, u32, String);
+
 /// The events a restarted server picks up again from its records, before their games are resumed.
 pub struct Restoring {
     events: Vec<(Director, Results, Boards, Views)>,
@@ -262,11 +368,13 @@ pub struct Restoring {
 }
 
 impl Restoring {
-    /// The events of `records` not finished.
-    pub fn new(records: Vec<TournamentRecord>) -> Restoring {
+    /// The events of `records` not finished, each with the results of its games that ended and that it had not
+    /// kept (as [`Records::tournament_games_ended`](crate::serve::records::Records::tournament_games_ended)
+    /// reads them).
+    pub fn new(records: Vec<(TournamentRecord, Vec<EndedInRecords>)>) -> Restoring {
         let mut games = HashMap::new();
         let mut events = Vec::new();
-        for record in records.iter().filter(|r| r.stage != Stage::Finished) {
+        for (record, ended) in records.iter().filter(|(r, _)| r.stage != Stage::Finished) {
             for p in record.pairings.iter().filter(|p| p.result.is_none()) {
                 if let Some(game) = p.game {
                     games.insert(game, (events.len(), p.round, p.board));
@@ -274,7 +382,11 @@ impl Restoring {
             }
             let director = Director::restore(record);
             let views = views_of(&director);
-            events.push((director, channel(), HashMap::new(), views));
+            let results = channel();
+            for game in recorded_results(ended) {
+                let _ = results.0.send(game);
+            }
+            events.push((director, results, HashMap::new(), views));
         }
         Restoring { events, games }
     }
@@ -310,6 +422,43 @@ impl Restoring {
     }
 }
 
+/// The games the records hold as ended whose results an event has not kept (each pairing's round, board and
+/// the game's result as PDN writes it: the first number is the score of the side that moves first), as its
+/// director hears them. A result that does not read is left out (logged).
+pub fn recorded_results(ended: &[EndedInRecords]) -> Vec<GameEnded> {
+    ended
+        .iter()
+        .filter_map(|(round, board, token)| {
+            let result = result_of_token(token);
+            if result.is_none() {
+                tracing::warn!(%token, "a tournament game's result in the records does not read");
+            }
+            Some(GameEnded {
+                round: *round,
+                board: *board,
+                result: result?,
+                // Whether a player was away is not in the records: the result counts as played.
+                forfeit: false,
+            })
+        })
+        .collect()
+}
+
+/// A PDN result (`1-0`, `0-2`, `1/2-1/2`, `1-1`) as the side that moves first won, lost or drew.
+fn result_of_token(token: &str) -> Option<GameResult> {
+    let score = |side: &str| match side.trim() {
+        "1/2" => Some(0.5),
+        number => number.parse::<f64>().ok(),
+    };
+    let (first, second) = token.split_once('-')?;
+    let (first, second) = (score(first)?, score(second)?);
+    Some(match first.partial_cmp(&second)? {
+        std::cmp::Ordering::Greater => GameResult::FirstWins,
+        std::cmp::Ordering::Less => GameResult::SecondWins,
+        std::cmp::Ordering::Equal => GameResult::Draw,
+    })
+}
+
 /// How often the operator's schedule is looked at.
 const SCHEDULE_EVERY: Duration = Duration::from_secs(15);
 
@@ -337,11 +486,42 @@ pub(crate) async fn schedule(shared: Weak<crate::serve::Shared>, entries: Vec<St
                     && view.spec.created_by.is_none()
                     && view.spec.name == spec.name
             });
-            if !listed && let Err(why) = server.events.create(spec) {
+            if !listed && let Err(why) = server.events.create(spec).await {
                 tracing::warn!(event = %words, %why, "a scheduled tournament cannot be created");
             }
         }
         drop(server);
         tokio::time::sleep(SCHEDULE_EVERY).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_recorded_result_is_read_from_the_side_that_moves_first() {
+        let ended = [
+            (1, 0, "1-0".to_string()),
+            (1, 1, "0-1".to_string()),
+            (2, 0, "1/2-1/2".to_string()),
+            (2, 1, "2-0".to_string()),
+            (3, 0, "1-1".to_string()),
+            (3, 1, "*".to_string()),
+        ];
+        let results: Vec<(u32, u32, GameResult)> = recorded_results(&ended)
+            .into_iter()
+            .map(|g| (g.round, g.board, g.result))
+            .collect();
+        assert_eq!(
+            results,
+            [
+                (1, 0, GameResult::FirstWins),
+                (1, 1, GameResult::SecondWins),
+                (2, 0, GameResult::Draw),
+                (2, 1, GameResult::FirstWins),
+                (3, 0, GameResult::Draw),
+            ]
+        );
     }
 }

@@ -53,8 +53,9 @@ struct Task {
     results: mpsc::UnboundedSender<GameEnded>,
 }
 
-/// Runs the event until it is over (then its table stays in the records) or the server stops. Pairings under
-/// way with no room (a restart that found no game for them) are given one first.
+/// Runs the event until it is over (then its table stays in the records) or the server stops. The results
+/// already waiting are taken first, then pairings under way with no room (a restart that found no game for them)
+/// are given one.
 pub(super) async fn run(
     run: Running,
     mut asks: mpsc::Receiver<Ask>,
@@ -72,6 +73,11 @@ pub(super) async fn run(
         present: HashMap::new(),
         results,
     };
+    // The results the records hold that the event had not heard (games that ended while it was not running)
+    // first: a pairing already played is not given a new room.
+    while let Ok(game) = ended.try_recv() {
+        task.game_over(game);
+    }
     let unseated: Vec<PairingRecord> = task
         .run
         .director

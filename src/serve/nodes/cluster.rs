@@ -13,12 +13,14 @@ use serde::{Deserialize, Serialize};
 use tokio_postgres::Config;
 
 use super::db::Db;
+use super::event_listing::view_from_listing;
 use super::lease::{self, Leases};
 use super::relay::{Relay, RoomsHere};
 use super::{NodeName, NodesError, bus, create_schema};
 use crate::game::TimeControl;
 use crate::rules::{GameType, Variant};
 use crate::serve::codes::new_code;
+use crate::serve::events::View;
 use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::room::{RoomConfig, RoomHandle, variant_named};
 use crate::serve::tables::Listing;
@@ -40,6 +42,10 @@ pub struct Beat {
     pub lost: Vec<RoomCode>,
     /// Rooms whose owner has died or stalled: to be taken over from the records.
     pub lapsed: Vec<RoomCode>,
+    /// Events this node runs whose leases another node now holds: they must stop here.
+    pub lost_events: Vec<RoomCode>,
+    /// Events whose owner has died or stalled: to be taken over from the records.
+    pub lapsed_events: Vec<RoomCode>,
 }
 
 /// A room that is not on this node.
@@ -143,6 +149,10 @@ pub struct Cluster {
     written: Mutex<HashMap<RoomCode, Listing>>,
     /// The other nodes' rooms as last read, with the node that runs each.
     others: Mutex<Vec<(NodeName, Listing)>>,
+    /// The other nodes' events as last read, with the node that runs each.
+    other_events: Mutex<Vec<(NodeName, Arc<View>)>>,
+    /// This node's events' summaries as last written, by code.
+    events_written: Mutex<HashMap<RoomCode, String>>,
     /// Raised when a summary waits to be written: a new room must be found by the other nodes at once, not at
     /// the next heartbeat.
     waiting: tokio::sync::Notify,
@@ -178,6 +188,8 @@ impl Cluster {
             pending: Mutex::default(),
             written: Mutex::default(),
             others: Mutex::default(),
+            other_events: Mutex::default(),
+            events_written: Mutex::default(),
             waiting: tokio::sync::Notify::new(),
         }))
     }
@@ -385,15 +397,20 @@ impl Cluster {
         self.leases.release(&db, code).await
     }
 
-    /// The heartbeat, given the codes of the rooms here: renews this node's leases, writes its rooms'
-    /// summaries, reserves codes, reads the other nodes' rooms, lets go of the people of nodes that have died,
-    /// and says which rooms here were lost and which rooms elsewhere lapsed.
-    pub async fn beat(&self, here: &[RoomCode]) -> Result<Beat, NodesError> {
+    /// The heartbeat, given the codes of the rooms and the events here: renews this node's leases, writes its
+    /// rooms' summaries, reserves codes, reads the other nodes' rooms and events, lets go of the people of nodes
+    /// that have died, and says which rooms and events here were lost and which elsewhere lapsed.
+    pub async fn beat(&self, here: &[RoomCode], events: &[RoomCode]) -> Result<Beat, NodesError> {
         let db = self.db.client().await?;
         let held = self.leases.renew(&db).await?;
         let lost = here
             .iter()
             .filter(|c| !held.contains(*c))
+            .cloned()
+            .collect();
+        let lost_events = events
+            .iter()
+            .filter(|c| !held.contains(&lease::event_key(c)))
             .cloned()
             .collect();
 
@@ -403,7 +420,7 @@ impl Cluster {
 
         let others: Vec<(NodeName, Listing)> = self
             .leases
-            .others(&db)
+            .others(&db, false)
             .await?
             .into_iter()
             .filter_map(|listed| {
@@ -412,6 +429,17 @@ impl Cluster {
             })
             .collect();
         *locked(&self.others) = others;
+        let other_events: Vec<(NodeName, Arc<View>)> = self
+            .leases
+            .others(&db, true)
+            .await?
+            .into_iter()
+            .filter_map(|listed| {
+                let node = listed.node.parse().ok()?;
+                Some((node, view_from_listing(&listed.code, &listed.listing)?))
+            })
+            .collect();
+        *locked(&self.other_events) = other_events;
 
         for silent in lease::silent_nodes(&db, self.leases.term()).await? {
             if let Ok(node) = silent.parse::<NodeName>() {
@@ -428,7 +456,17 @@ impl Cluster {
             }
         }
         bus::purge_stale(&db, STALE_MESSAGES).await?;
-        let lapsed = lease::lapsed(&db).await?;
-        Ok(Beat { lost, lapsed })
+        let lapsed = lease::lapsed(&db, false).await?;
+        let lapsed_events = lease::lapsed(&db, true).await?;
+        Ok(Beat {
+            lost,
+            lapsed,
+            lost_events,
+            lapsed_events,
+        })
     }
 }
+
+#[path = "cluster_events.rs"]
+mod events;
+pub use events::EventOwner;

@@ -48,12 +48,12 @@ async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node
             .open(room_config(Variant::Russian), None)
             .is_none()
     );
-    one.beat(&tables_one.codes()).await.unwrap();
+    one.beat(&tables_one.codes(), &[]).await.unwrap();
     let (code, _room) = tables_one
         .open(room_config(Variant::Russian), None)
         .expect("a room with a reserved code");
-    one.beat(&tables_one.codes()).await.unwrap();
-    two.beat(&tables_two.codes()).await.unwrap();
+    one.beat(&tables_one.codes(), &[]).await.unwrap();
+    two.beat(&tables_two.codes(), &[]).await.unwrap();
 
     let listed = tables_two.listings();
     assert_eq!(listed.len(), 1);
@@ -70,7 +70,7 @@ async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node
 
     // Node one stops beating: its leases lapse, its room is listed nowhere, and node two may take it over.
     tokio::time::sleep(Duration::from_millis(1000)).await;
-    let beat = two.beat(&tables_two.codes()).await.unwrap();
+    let beat = two.beat(&tables_two.codes(), &[]).await.unwrap();
     assert!(beat.lapsed.contains(&code), "{beat:?}");
     assert!(tables_two.listings().is_empty());
     assert!(matches!(
@@ -79,7 +79,7 @@ async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node
     ));
     assert!(two.claim(&code).await.unwrap());
     // Node one wakes up: the room is no longer its own.
-    let beat = one.beat(&tables_one.codes()).await.unwrap();
+    let beat = one.beat(&tables_one.codes(), &[]).await.unwrap();
     assert_eq!(beat.lost, vec![code.clone()]);
 }
 
@@ -114,7 +114,7 @@ fn summaries_read_back_and_bad_ones_are_refused() {
 async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
     let config = database().await;
     let (tables, one) = node_with_tables(&config, "one", Duration::from_secs(30)).await;
-    one.beat(&tables.codes()).await.unwrap();
+    one.beat(&tables.codes(), &[]).await.unwrap();
     let code = one.take_code(|_| false).expect("a code reserved");
     let mut listing = crate::serve::tables::Listing {
         code: code.clone(),
@@ -143,7 +143,7 @@ async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
     );
     let db = super::connect(&config).await;
     assert_eq!(shared_summary(&db, &code).await.plies, 0);
-    one.beat(&tables.codes()).await.unwrap();
+    one.beat(&tables.codes(), &[]).await.unwrap();
     assert_eq!(shared_summary(&db, &code).await.plies, 3);
     // A seat taken is shared at once: another node's player may want to sit in it.
     listing.seats[1] = Some(("SHA256:bob".into(), "bob".into()));
@@ -167,7 +167,7 @@ async fn shared_summary(
 async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
     let config = database().await;
     let (tables, one) = node_with_tables(&config, "one", Duration::from_secs(30)).await;
-    one.beat(&tables.codes()).await.unwrap();
+    one.beat(&tables.codes(), &[]).await.unwrap();
     let code = one.take_code(|_| false).expect("a code reserved");
     let listing = crate::serve::tables::Listing {
         code: code.clone(),
@@ -181,7 +181,7 @@ async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
     one.flush().await.unwrap();
     one.ended(&code);
     // The records may not have the game yet: the lease stays (and is renewed with the others).
-    one.beat(&tables.codes()).await.unwrap();
+    one.beat(&tables.codes(), &[]).await.unwrap();
     let db = super::connect(&config).await;
     let holder = crate::serve::nodes::lease::holder(&db, &code)
         .await

@@ -180,19 +180,21 @@ impl Leases {
             .collect())
     }
 
-    /// The rooms other nodes run and have listed, whose leases are live.
-    pub async fn others(&self, db: &Client) -> Result<Vec<Listed>, NodesError> {
+    /// The rooms other nodes run and have listed, whose leases are live; with `events`, the events instead
+    /// (their codes without [`EVENT_KEY`]).
+    pub async fn others(&self, db: &Client, events: bool) -> Result<Vec<Listed>, NodesError> {
         let rows = db
             .query(
                 "SELECT code, owner, listing FROM room_leases \
-                 WHERE owner <> $1 AND expires > now() AND listing IS NOT NULL ORDER BY code",
-                &[&self.node.as_str()],
+                 WHERE owner <> $1 AND expires > now() AND listing IS NOT NULL \
+                     AND starts_with(code, $2) = $3 ORDER BY code",
+                &[&self.node.as_str(), &EVENT_KEY, &events],
             )
             .await?;
         Ok(rows
             .iter()
             .map(|row| Listed {
-                code: RoomCode::new(row.get::<_, String>(0)),
+                code: RoomCode::new(unkeyed(row.get(0))),
                 node: row.get(1),
                 listing: row.get(2),
             })
@@ -221,18 +223,41 @@ pub async fn holder(db: &Client, code: &RoomCode) -> Result<Option<Holder>, Node
 }
 
 /// The rooms whose leases have lapsed (their node died or stalled): what a surviving node takes over. Oldest
-/// lapse first.
-pub async fn lapsed(db: &Client) -> Result<Vec<RoomCode>, NodesError> {
+/// lapse first. With `events`, the events instead (their codes without [`EVENT_KEY`]).
+pub async fn lapsed(db: &Client, events: bool) -> Result<Vec<RoomCode>, NodesError> {
     let rows = db
         .query(
-            "SELECT code FROM room_leases WHERE expires <= now() ORDER BY expires",
-            &[],
+            "SELECT code FROM room_leases WHERE expires <= now() AND starts_with(code, $1) = $2 \
+             ORDER BY expires",
+            &[&EVENT_KEY, &events],
         )
         .await?;
     Ok(rows
         .iter()
-        .map(|row| RoomCode::new(row.get::<_, String>(0)))
+        .map(|row| RoomCode::new(unkeyed(row.get(0))))
         .collect())
+}
+
+/// What an event's lease is kept under, before its code: events and rooms share the lease table (and the
+/// heartbeat that renews it), and no room's code starts so, so neither is ever taken for the other.
+pub const EVENT_KEY: &str = "event:";
+
+/// The lease key of the event `code`.
+pub fn event_key(code: &RoomCode) -> RoomCode {
+    RoomCode::new(format!("{EVENT_KEY}{code}"))
+}
+
+/// The event a lease key is of, if it is an event's.
+pub fn event_of_key(key: &RoomCode) -> Option<RoomCode> {
+    key.as_str().strip_prefix(EVENT_KEY).map(RoomCode::new)
+}
+
+/// A lease key without its event prefix, if it has one.
+fn unkeyed(key: String) -> String {
+    match key.strip_prefix(EVENT_KEY) {
+        Some(code) => code.to_string(),
+        None => key,
+    }
 }
 
 /// The nodes that have renewed within `within`: those alive, by name.

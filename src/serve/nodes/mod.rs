@@ -12,6 +12,7 @@
 pub mod bus;
 pub mod cluster;
 mod db;
+pub mod event_listing;
 mod folder_files;
 pub mod folders;
 pub mod lease;

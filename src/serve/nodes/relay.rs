@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::mpsc::error::TrySendError;
@@ -24,6 +24,11 @@ use crate::rules::Color;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::room::{Command, Line, RoomError, RoomHandle, UPDATES_QUEUE, Updates};
+
+#[path = "relay_events.rs"]
+mod events;
+pub use events::EventsHere;
+use events::{EnteredAway, EventVisitor};
 
 /// The longest a seat asked of another node waits for its answer (an answer takes milliseconds; one that does
 /// not come means the node has died, and the seat is asked again where the game is taken over).
@@ -64,6 +69,12 @@ pub struct Relay {
     rooms_here: RoomsHere,
     /// How long a seat asked of another node waits for its answer.
     answer_wait: Duration,
+    /// Finds the events this node runs, once it serves them.
+    events_here: OnceLock<EventsHere>,
+    /// Players here entered in events elsewhere, by link.
+    entered_away: Mutex<HashMap<u64, EnteredAway>>,
+    /// Players on other nodes entered in events here.
+    event_visitors: Mutex<HashMap<(NodeName, u64), EventVisitor>>,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -90,6 +101,9 @@ impl Relay {
             next_link: AtomicU64::new(1),
             rooms_here,
             answer_wait: (term / 2).clamp(SHORTEST_ANSWER_WAIT, ANSWER_WAIT),
+            events_here: OnceLock::new(),
+            entered_away: Mutex::default(),
+            event_visitors: Mutex::default(),
         });
         let weak = Arc::downgrade(&relay);
         tokio::spawn(async move {
@@ -162,6 +176,7 @@ impl Relay {
                 })
                 .await;
         }
+        self.forget_event_visitors(node).await;
     }
 
     async fn send(&self, to: &NodeName, envelope: &Envelope) -> bool {
@@ -316,6 +331,9 @@ impl Relay {
                 return;
             }
         };
+        let Some(envelope) = self.take_event(envelope).await else {
+            return;
+        };
         match envelope {
             Envelope::Sit {
                 from,
@@ -391,6 +409,13 @@ impl Relay {
             Envelope::Closed { link } => {
                 locked(&self.away).remove(&link);
             }
+            // Taken above.
+            Envelope::EventEnter { .. }
+            | Envelope::EventEntered { .. }
+            | Envelope::EventBoard { .. }
+            | Envelope::EventLeave { .. }
+            | Envelope::EventWithdraw { .. }
+            | Envelope::EventResult { .. } => {}
         }
     }
 

@@ -105,12 +105,12 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
         (holder.node.as_str(), holder.live, holder.listing.as_deref()),
         ("one", true, Some("{}"))
     );
-    assert!(lease::lapsed(&db).await.unwrap().is_empty());
-    assert_eq!(two.others(&db).await.unwrap().len(), 1);
-    assert!(one.others(&db).await.unwrap().is_empty());
+    assert!(lease::lapsed(&db, false).await.unwrap().is_empty());
+    assert_eq!(two.others(&db, false).await.unwrap().len(), 1);
+    assert!(one.others(&db, false).await.unwrap().is_empty());
 
     tokio::time::sleep(Duration::from_millis(400)).await;
-    assert_eq!(lease::lapsed(&db).await.unwrap(), vec![code("K7QX")]);
+    assert_eq!(lease::lapsed(&db, false).await.unwrap(), vec![code("K7QX")]);
     assert!(
         !lease::holder(&db, &code("K7QX"))
             .await
@@ -120,7 +120,7 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
     );
     // A lapsed room is not free to reserve: its game waits to be taken over.
     assert!(!two.reserve(&db, &code("K7QX")).await.unwrap());
-    assert!(two.others(&db).await.unwrap().is_empty());
+    assert!(two.others(&db, false).await.unwrap().is_empty());
     assert!(two.claim(&db, &code("K7QX")).await.unwrap());
     // The old owner finds out on its heartbeat that the room is no longer its own.
     assert!(one.renew(&db).await.unwrap().is_empty());
@@ -134,6 +134,40 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
         vec![code("K7QX")]
     );
     assert_eq!(two.held(&db).await.unwrap(), vec![code("K7QX")]);
+}
+
+#[tokio::test]
+async fn an_event_s_lease_is_its_own_and_never_taken_for_a_room_s() {
+    let config = database().await;
+    let db = connect(&config).await;
+    let one = Leases::new(node("one"), Duration::from_millis(300));
+    let two = Leases::new(node("two"), Duration::from_secs(30));
+    // The same code as an event and as a room: two leases, held by two nodes.
+    let event = lease::event_key(&code("K7QX"));
+    assert!(one.reserve(&db, &event).await.unwrap());
+    assert!(two.reserve(&db, &code("K7QX")).await.unwrap());
+    assert!(!two.reserve(&db, &event).await.unwrap());
+    assert_eq!(lease::event_of_key(&event), Some(code("K7QX")));
+    assert_eq!(lease::event_of_key(&code("K7QX")), None);
+    assert!(one.publish(&db, &event, "{}").await.unwrap());
+    assert!(two.publish(&db, &code("K7QX"), "{}").await.unwrap());
+    // Each node lists the other's: the event among events, the room among rooms.
+    let events = two.others(&db, true).await.unwrap();
+    assert_eq!(events.len(), 1);
+    assert_eq!(
+        (events[0].code.as_str(), events[0].node.as_str()),
+        ("K7QX", "one")
+    );
+    assert!(two.others(&db, false).await.unwrap().is_empty());
+    assert_eq!(one.others(&db, false).await.unwrap().len(), 1);
+    assert!(one.others(&db, true).await.unwrap().is_empty());
+    // The event's node stops: its lease lapses, and is listed among the events to take over, not the rooms.
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    assert_eq!(lease::lapsed(&db, true).await.unwrap(), vec![code("K7QX")]);
+    assert!(lease::lapsed(&db, false).await.unwrap().is_empty());
+    assert!(two.claim(&db, &event).await.unwrap());
+    assert!(!one.claim(&db, &event).await.unwrap());
+    assert!(lease::lapsed(&db, true).await.unwrap().is_empty());
 }
 
 #[tokio::test]

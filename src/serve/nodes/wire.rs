@@ -89,6 +89,61 @@ pub enum Envelope {
         /// Their line.
         link: u64,
     },
+    /// To an event's owner: a player on node `from` enters the event `event` (or is back); its news for them
+    /// goes to `link` there.
+    EventEnter {
+        /// The node the player is connected to.
+        from: String,
+        /// The player's line to the event on that node.
+        link: u64,
+        /// The event's code.
+        event: String,
+        /// Their key's fingerprint.
+        fingerprint: String,
+        /// Their display name.
+        name: String,
+    },
+    /// To a player's node: the event has taken them in (`true`), or it does not run there (`false`).
+    EventEntered {
+        /// Their line.
+        link: u64,
+        /// Whether they are in.
+        entered: bool,
+    },
+    /// To a player's node: their game in the event is at this table.
+    EventBoard {
+        /// Their line.
+        link: u64,
+        /// The table's code.
+        code: String,
+    },
+    /// To an event's owner: a player's connection to the event has gone.
+    EventLeave {
+        /// The node the player was connected to.
+        from: String,
+        /// Their line.
+        link: u64,
+    },
+    /// To an event's owner: a player withdraws.
+    EventWithdraw {
+        /// The event's code.
+        event: String,
+        /// Their key's fingerprint.
+        fingerprint: String,
+    },
+    /// To an event's owner: one of its games ended on the sending node.
+    EventResult {
+        /// The event's code.
+        event: String,
+        /// The pairing's round (Swiss) or number (arena).
+        round: u32,
+        /// Its board.
+        board: u32,
+        /// How it ended, as the records write it (`first`, `second`, `draw`).
+        result: String,
+        /// Whether a player away lost it (or, both away, drew it).
+        forfeit: bool,
+    },
 }
 
 /// A [`TableRequest`] as it crosses.

@@ -529,6 +529,13 @@ impl Records for PostgresRecords {
         self.write(|c| tournaments::games(c, code))
     }
 
+    fn tournament_games_ended(
+        &mut self,
+        code: &RoomCode,
+    ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
+        self.write(|c| tournaments::games_ended(c, code))
+    }
+
     fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError> {
         self.write(|c| problems::standing(c, player))
     }

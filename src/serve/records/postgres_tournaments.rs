@@ -199,3 +199,25 @@ pub(super) fn games(c: &mut Client, code: &RoomCode) -> Result<Vec<String>, Reco
     )?;
     rows.iter().map(|row| Ok(row.try_get(0)?)).collect()
 }
+
+/// The pairings whose result is not kept and whose game has ended, with the game's result.
+pub(super) fn games_ended(
+    c: &mut Client,
+    code: &RoomCode,
+) -> Result<Vec<(u32, u32, String)>, RecordsError> {
+    let rows = c.query(
+        "SELECT p.round, p.board, g.result FROM tournament_pairings p JOIN games g ON g.id = p.game
+         WHERE p.code = $1 AND p.result IS NULL AND g.ended IS NOT NULL AND g.result IS NOT NULL
+         ORDER BY p.round, p.board",
+        &[&code.as_str()],
+    )?;
+    rows.iter()
+        .map(|row| {
+            Ok((
+                small(row.try_get(0)?),
+                small(row.try_get(1)?),
+                row.try_get(2)?,
+            ))
+        })
+        .collect()
+}

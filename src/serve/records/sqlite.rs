@@ -478,6 +478,13 @@ impl Records for SqliteRecords {
         sqlite_tournaments::games(&self.db, code)
     }
 
+    fn tournament_games_ended(
+        &mut self,
+        code: &RoomCode,
+    ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
+        sqlite_tournaments::games_ended(&self.db, code)
+    }
+
     fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError> {
         sqlite_problems::standing(&self.db, player)
     }

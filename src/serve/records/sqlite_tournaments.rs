@@ -204,3 +204,21 @@ pub(super) fn games(db: &Connection, code: &RoomCode) -> Result<Vec<String>, Rec
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
 }
+
+/// The pairings whose result is not kept and whose game has ended, with the game's result.
+pub(super) fn games_ended(
+    db: &Connection,
+    code: &RoomCode,
+) -> Result<Vec<(u32, u32, String)>, RecordsError> {
+    let rows = db
+        .prepare_cached(
+            "SELECT p.round, p.board, g.result FROM tournament_pairings p JOIN games g ON g.id = p.game
+             WHERE p.code = ?1 AND p.result IS NULL AND g.ended IS NOT NULL AND g.result IS NOT NULL
+             ORDER BY p.round, p.board",
+        )?
+        .query_map(params![code], |row| {
+            Ok((small(row.get(0)?), small(row.get(1)?), row.get(2)?))
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(rows)
+}

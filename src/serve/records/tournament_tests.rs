@@ -111,6 +111,11 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
             },
         )
         .expect("ended");
+    // The game has ended and its pairing's result is not kept yet: the records say what it was.
+    assert_eq!(
+        records.tournament_games_ended(&code).expect("read"),
+        vec![(1, 0, "1-0".to_string())]
+    );
     records
         .change_tournament(
             &code,
@@ -152,6 +157,12 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
         }]
     );
     assert_eq!(kept.byes, vec![(1, 2)]);
+    assert!(
+        records
+            .tournament_games_ended(&code)
+            .expect("read")
+            .is_empty()
+    );
     assert_eq!(
         records.tournament_games(&code).expect("games"),
         vec![pdn.to_string()]
