@@ -45,7 +45,7 @@ async fn an_event_made_on_one_node_is_listed_entered_and_played_from_the_other()
     let bravo = connect(&two, &bravo_key, NAMES[1]).await;
     let (said, status) = ask(
         &alpha,
-        "tournament new swiss rounds=1 3+2 in-seconds=8 name=Across Swiss",
+        "tournament new swiss rounds=1 3+2 in-seconds=15 name=Across Swiss",
     )
     .await;
     assert_eq!(status, Some(0), "{said}");
@@ -96,7 +96,7 @@ async fn an_event_whose_node_dies_during_a_round_is_taken_over_and_finishes_on_a
     let bravo = connect(&two, &bravo_key, NAMES[1]).await;
     let (said, status) = ask(
         &alpha,
-        "tournament new swiss rounds=1 3+2 in-seconds=6 name=Orphan Swiss",
+        "tournament new swiss rounds=1 3+2 in-seconds=10 name=Orphan Swiss",
     )
     .await;
     assert_eq!(status, Some(0), "{said}");

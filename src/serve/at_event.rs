@@ -28,6 +28,8 @@ pub struct Entered {
     /// The boards the event sends.
     pub news: mpsc::Receiver<News>,
     line: mpsc::WeakSender<News>,
+    /// The board the player last went to.
+    last_board: Option<RoomCode>,
 }
 
 impl Entered {
@@ -56,6 +58,7 @@ impl Entered {
             view,
             news,
             line,
+            last_board: None,
         })
     }
 }
@@ -131,10 +134,17 @@ pub async fn run_event(
     let mut events: Vec<InputEvent> = Vec::new();
     let mut screen = EventScreen::default();
     let mut live = true;
+    // The view as it stands as the player comes (back from a board): while it has not changed, the board it
+    // shows them at, if it is the one they have just left, is not one to go back to (a view from another node is
+    // as fresh as its last heartbeat, and may not know yet that the game is over).
+    let came_at = entered.view.borrow().clone();
     loop {
         let view = entered.view.borrow_and_update().clone();
         // A game under way is where the player belongs (back after a drop, or paired as they came).
-        if let Some((code, _)) = view.boards.get(&entered.who.fingerprint) {
+        if let Some((code, _)) = view.boards.get(&entered.who.fingerprint)
+            && !(Arc::ptr_eq(&view, &came_at) && entered.last_board.as_ref() == Some(code))
+        {
+            entered.last_board = Some(code.clone());
             return Ok(EventChoice::Board(code.clone()));
         }
         shape(&mut screen, &view, &entered.who);
@@ -148,7 +158,10 @@ pub async fn run_event(
                     return Err(GameEnd::Session(Ending::InputClosed));
                 }
             }
-            Some(News::Board(code)) = entered.news.recv() => return Ok(EventChoice::Board(code)),
+            Some(News::Board(code)) = entered.news.recv() => {
+                entered.last_board = Some(code.clone());
+                return Ok(EventChoice::Board(code));
+            }
             changed = entered.view.changed(), if live => {
                 // An event that runs is not idle: its players wait for their pairing.
                 typing.last_input = Instant::now();

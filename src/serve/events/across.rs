@@ -445,6 +445,10 @@ pub(crate) async fn after_beat(shared: &Arc<Shared>, cluster: &Arc<Cluster>, bea
         .iter()
         .map(|(code, (_, view))| (code.clone(), Arc::clone(view)))
         .collect();
+    // The other nodes' events' codes are the records' too: a new event here takes another.
+    for code in views.keys() {
+        events.known_code(code);
+    }
     for code in events.refresh_mirrors(&views) {
         let last = view_in_records(shared, &code).await;
         if last.as_ref().is_some_and(|v| v.stage == Stage::Finished) {

@@ -248,7 +248,7 @@ impl Relay {
         }
     }
 
-    /// A message from another node about an event; `false` when it is not about one.
+    /// Takes a message from another node if it is about an event; any other is given back.
     pub(super) async fn take_event(self: &Arc<Self>, envelope: Envelope) -> Option<Envelope> {
         match envelope {
             Envelope::EventEnter {

@@ -194,3 +194,45 @@ fn malformed_messages_are_refused_not_trusted() {
         Err(WireError::BadGame(_))
     ));
 }
+
+#[test]
+fn every_message_about_an_event_crosses_unchanged() {
+    let messages = [
+        Envelope::EventEnter {
+            from: "one".into(),
+            link: 3,
+            event: "T4RN".into(),
+            fingerprint: "SHA256:ann".into(),
+            name: "ann".into(),
+        },
+        Envelope::EventEntered {
+            link: 3,
+            entered: true,
+        },
+        Envelope::EventBoard {
+            link: 3,
+            code: "K7QX".into(),
+        },
+        Envelope::EventLeave {
+            from: "one".into(),
+            link: 3,
+        },
+        Envelope::EventWithdraw {
+            event: "T4RN".into(),
+            fingerprint: "SHA256:ann".into(),
+        },
+        Envelope::EventResult {
+            event: "T4RN".into(),
+            round: 2,
+            board: 1,
+            result: "second".into(),
+            forfeit: true,
+        },
+    ];
+    for message in messages {
+        let text = message.to_text();
+        assert_eq!(Envelope::from_text(&text), Ok(message), "{text}");
+    }
+    // A message of a kind a node does not know is refused, not taken for another.
+    assert!(Envelope::from_text(r#"{"kind":"event_coup","link":3}"#).is_err());
+}
