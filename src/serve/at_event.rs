@@ -15,6 +15,7 @@ use super::identity::Identity;
 use super::ids::RoomCode;
 use super::play::{GameEnd, Output, SIGINT, SIGTERM, ToGame, Typing, interrupted};
 use super::records::Stage;
+use super::seating::TAKE_OVER_MARGIN;
 use crate::app::{InputEvent, KeyCode};
 use crate::session::Ending;
 use crate::ui::tournament::{EventScreen, draw};
@@ -77,7 +78,8 @@ impl Drop for Entered {
 }
 
 /// Enters a player in the event `code` when it waits or runs (here, or on another node) and they may play in
-/// it: their place, or `None` (the caller then shows the table).
+/// it: their place, or `None` (the caller then shows the table). When the event's node does not answer (it may
+/// have just died), the event is asked again until another node can have taken it over.
 pub async fn enter(
     shared: &crate::serve::Shared,
     identity: &Identity,
@@ -87,11 +89,23 @@ pub async fn enter(
         return None;
     }
     let code = read_code(code)?;
-    let event = super::events::across::find(shared, &code).await?;
-    if event.view().borrow().stage == Stage::Finished {
-        return None;
+    let patience = shared
+        .config
+        .nodes
+        .as_ref()
+        .map_or(Duration::ZERO, |nodes| nodes.lease_term + TAKE_OVER_MARGIN);
+    let give_up = Instant::now() + patience;
+    loop {
+        let event = super::events::across::find(shared, &code).await?;
+        if event.view().borrow().stage == Stage::Finished {
+            return None;
+        }
+        let entered = Entered::enter(event, identity.clone()).await;
+        if entered.is_some() || Instant::now() >= give_up {
+            return entered;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
     }
-    Entered::enter(event, identity.clone()).await
 }
 
 /// Creates the event set up by `words` (as `tournament new` takes them) for `by`: its code, or why not (the
