@@ -184,19 +184,24 @@ async fn release_ended(shared: &Shared, cluster: &Cluster) {
         return;
     }
     // Each room sent its last job before it ended, so once what was sent so far is written, theirs is.
-    let recorder = shared.recorder.clone();
-    let caught_up = tokio::task::spawn_blocking(move || {
-        recorder.flush();
-        recorder.is_writing()
-    })
-    .await
-    .unwrap_or(false);
-    if !caught_up {
+    if !records_caught_up(shared).await {
         return;
     }
     if let Err(error) = cluster.release_ended(&ending).await {
         tracing::warn!(%error, "cannot give up the leases of rooms that ended");
     }
+}
+
+/// Waits until the records have everything sent to them so far: whether they have (else the recorder is behind,
+/// or the database away).
+pub(crate) async fn records_caught_up(shared: &Shared) -> bool {
+    let recorder = shared.recorder.clone();
+    tokio::task::spawn_blocking(move || {
+        recorder.flush();
+        recorder.is_writing()
+    })
+    .await
+    .unwrap_or(false)
 }
 
 /// How long a room told to stop is waited for to be gone before its game is taken over again from the records.

@@ -474,14 +474,7 @@ async fn give_up_ended(shared: &Shared, cluster: &Cluster) {
     if !shared.events.any_ended() {
         return;
     }
-    let recorder = shared.recorder.clone();
-    let caught_up = tokio::task::spawn_blocking(move || {
-        recorder.flush();
-        recorder.is_writing()
-    })
-    .await
-    .unwrap_or(false);
-    if !caught_up {
+    if !crate::serve::elsewhere::records_caught_up(shared).await {
         // Tried again on the next beat: the leases are still this node's until then.
         return;
     }

@@ -5,7 +5,9 @@
 //! only once the lease has lapsed, by one conditional write that exactly one node can win. Nodes talk to each other
 //! through the database ([`bus`]): a message is a row addressed to a node, announced with `NOTIFY` on that node's
 //! channel, so a player on one node reaches a room owned by another, and the owner stays the one authority on the
-//! game.
+//! game. Tournaments are shared the same way: an event has a lease of its own beside the rooms' (its summary in
+//! it for the other nodes' lobbies), players on other nodes enter it through the same messages, and a node takes
+//! it over from the records when its node dies ([`crate::serve::events`]).
 //!
 //! Every time compared here is the database's own (`now()`), so the nodes' clocks need not agree.
 

@@ -42,6 +42,18 @@ pub(super) struct EventVisitor {
     news: mpsc::WeakSender<News>,
 }
 
+impl EventVisitor {
+    /// Takes the visitor out of the event, as if their connection had dropped.
+    async fn leave(self) {
+        self.event
+            .send(Ask::Leave {
+                who: self.who,
+                news: self.news,
+            })
+            .await;
+    }
+}
+
 impl Relay {
     /// Finds the events here with `events_here` from now on (set once, when the server joins the nodes).
     pub fn serve_events(&self, events_here: EventsHere) {
@@ -238,13 +250,7 @@ impl Relay {
             keys.iter().filter_map(|key| visitors.remove(key)).collect()
         };
         for visitor in gone {
-            visitor
-                .event
-                .send(Ask::Leave {
-                    who: visitor.who,
-                    news: visitor.news,
-                })
-                .await;
+            visitor.leave().await;
         }
     }
 
@@ -284,13 +290,7 @@ impl Relay {
                 };
                 let visitor = locked(&self.event_visitors).remove(&(from, link));
                 if let Some(visitor) = visitor {
-                    visitor
-                        .event
-                        .send(Ask::Leave {
-                            who: visitor.who,
-                            news: visitor.news,
-                        })
-                        .await;
+                    visitor.leave().await;
                 }
             }
             Envelope::EventWithdraw { event, fingerprint } => {
