@@ -603,6 +603,52 @@ fn the_tables_benchmark_runs_small_on_one_node_and_on_two() {
     );
 }
 
+/// The arena load benchmark, tiny: ten players in an arena of 20 seconds, every one paired again and again;
+/// then every game of the event is found once in the records, and the table agrees with the games.
+#[test]
+fn the_arena_benchmark_runs_small() {
+    let text = bench(&[
+        "arena",
+        "--players",
+        "10",
+        "--seconds",
+        "20",
+        "--start-in",
+        "4",
+        "--plies",
+        "16",
+        "--think",
+        "10",
+    ]);
+    assert!(
+        text.starts_with("players: 10 asked, 10 joined, 0 failed\n"),
+        "{text}"
+    );
+    let number = |after: &str, before: &str| -> usize {
+        let rest = text
+            .split(after)
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {after:?}: {text}"));
+        rest.split(before)
+            .next()
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("no number after {after:?}: {text}"))
+    };
+    let started = number("games: ", " started");
+    let finished = number(" started, ", " finished");
+    let kept = number("records: ", " games of the event");
+    // Ten players paired as they come free for 20 seconds play many rounds of short games.
+    assert!(started >= 10, "{text}");
+    assert_eq!((finished, kept), (started, started), "{text}");
+    assert!(
+        text.contains(&format!("{kept} games as both players saw them")),
+        "{text}"
+    );
+    assert!(text.contains("the table of 10 players is the games' scoring"), "{text}");
+    assert!(text.contains("printed the same table (10 lines)"), "{text}");
+    assert!(text.contains("from the end of a game to the next board ("), "{text}");
+}
+
 /// `crowned bench ARGS`, which must succeed: what it printed.
 fn bench(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_crowned"))

@@ -14,6 +14,7 @@ use crowned::lab::{defined_openings, random_openings};
 use crowned::rules::defined::{DefinedBoard, DefinedId};
 use crowned::rules::{AnyPosition, English, GameType, Playable, Position, RulesVisitor, Variant};
 
+use super::bench_arena::{self, BenchArenaArgs};
 use super::bench_serve::{self, BenchServeArgs};
 use super::bench_tables::{self, BenchTablesArgs};
 use super::{Board, parse_seconds};
@@ -44,6 +45,12 @@ pub enum BenchTarget {
     /// the server's processor time and memory, and the size of its records, then checks that every game that
     /// ended is in the records and replays to its result.
     Tables(BenchTablesArgs),
+    /// Start `crowned serve` on a loopback port of its own, create an arena and have many players enter it, each
+    /// a real SSH client playing whatever the event pairs it for: reports the games, the pairings a minute, the
+    /// wait from a game's end to the next board, the time each move takes to reach the screens, and the
+    /// server's processor time and memory, then checks that the records hold every game of the event once,
+    /// replaying to its result, and a table that is the arena's scoring of those games.
+    Arena(BenchArenaArgs),
 }
 
 /// `crowned bench`: the engine under the rules of the command line, or the target named.
@@ -51,6 +58,7 @@ pub fn run(args: BenchArgs, board: &Board) -> Result<ExitCode> {
     match args.target {
         Some(BenchTarget::Serve(load)) => bench_serve::run(&load)?,
         Some(BenchTarget::Tables(load)) => bench_tables::run(&load)?,
+        Some(BenchTarget::Arena(load)) => bench_arena::run(&load)?,
         None => {
             let game_type = board.game_type;
             game_type.visit(Bench {

@@ -229,7 +229,7 @@ fn total(usages: impl Iterator<Item = Result<Usage>>) -> Result<Usage> {
 }
 
 /// Where a server keeps its embedded records, under its home.
-const EMBEDDED_RECORDS: &str = "data/server/records.sqlite";
+pub(super) const EMBEDDED_RECORDS: &str = "data/server/records.sqlite";
 
 /// The records' size on the disk, in bytes: the embedded file and its log, or the nodes' database.
 fn records_size(base: &Path, backend: &Backend) -> Result<u64> {
@@ -289,7 +289,7 @@ fn compare(alone: &Measured, nodes: &Measured, count: u64) {
 }
 
 /// Stops the server as an operator would (SIGTERM) and waits for it: it writes what it holds and exits.
-fn stop_gently(server: &mut Server) -> Result<()> {
+pub(super) fn stop_gently(server: &mut Server) -> Result<()> {
     let pid = server.child.id().to_string();
     let status = Command::new("kill")
         .args(["-TERM", &pid])

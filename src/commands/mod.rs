@@ -11,6 +11,7 @@ use crowned::rules::{AnyPosition, GameType, Variant, excerpt};
 use crowned::store::Store;
 
 pub mod bench;
+pub mod bench_arena;
 pub mod bench_serve;
 pub mod bench_tables;
 pub mod book;

@@ -23,7 +23,7 @@ use crate::serve::Identity;
 
 /// Why a load client failed; the text goes into the report.
 #[derive(Debug, Error)]
-pub(super) enum LoadError {
+pub enum LoadError {
     /// No key could be made for the client.
     #[error("no key: {0}")]
     NoKey(russh::keys::ssh_key::Error),
@@ -85,6 +85,12 @@ pub(super) enum LoadError {
     /// A move played has no text to look for.
     #[error("a move with no text")]
     NoMoveText,
+    /// The opponent's client never came to the board.
+    #[error("no opponent came to table {0}")]
+    NoOpponent(String),
+    /// The opponent's client stopped during the game (its own failure is reported for it).
+    #[error("the opponent's client stopped")]
+    OpponentGone,
 }
 
 /// Bytes a flooder sends at a time.
@@ -450,21 +456,7 @@ pub(super) async fn open_terminal(
     command: Option<&str>,
     (cols, rows): (u32, u32),
 ) -> Result<(Handle<KnownHost>, russh::Channel<client::Msg>), LoadError> {
-    let ssh = Arc::new(client::Config::default());
-    let mut handle = timeout(
-        patience,
-        client::connect(ssh, address, KnownHost(host_key.to_string())),
-    )
-    .await
-    .map_err(|_| LoadError::ConnectTimeout)?
-    .map_err(LoadError::CannotConnect)?;
-    let auth = handle
-        .authenticate_publickey(user, PrivateKeyWithHashAlg::new(Arc::new(key), None))
-        .await
-        .map_err(LoadError::CannotSignIn)?;
-    if !auth.success() {
-        return Err(LoadError::SignInRefused);
-    }
+    let handle = sign_in(address, host_key, patience, user, key).await?;
     let channel = handle
         .channel_open_session()
         .await
@@ -480,6 +472,33 @@ pub(super) async fn open_terminal(
     };
     ask.await.map_err(LoadError::NoTerminal)?;
     Ok((handle, channel))
+}
+
+/// Connects to the server at `address` (whose key must have the fingerprint `host_key`) and signs in as `user`
+/// with `key`.
+pub(super) async fn sign_in(
+    address: SocketAddr,
+    host_key: &str,
+    patience: Duration,
+    user: &str,
+    key: PrivateKey,
+) -> Result<Handle<KnownHost>, LoadError> {
+    let ssh = Arc::new(client::Config::default());
+    let mut handle = timeout(
+        patience,
+        client::connect(ssh, address, KnownHost(host_key.to_string())),
+    )
+    .await
+    .map_err(|_| LoadError::ConnectTimeout)?
+    .map_err(LoadError::CannotConnect)?;
+    let auth = handle
+        .authenticate_publickey(user, PrivateKeyWithHashAlg::new(Arc::new(key), None))
+        .await
+        .map_err(LoadError::CannotSignIn)?;
+    if !auth.success() {
+        return Err(LoadError::SignInRefused);
+    }
+    Ok(handle)
 }
 
 /// Whether `needle` occurs in `haystack`.

@@ -231,7 +231,7 @@ impl Screen {
 
 /// The printable text at the end of a screen's bytes, escape sequences left out: what a closed channel said
 /// last (a refusal, an error), for the report.
-fn last_words(bytes: &[u8]) -> String {
+pub(super) fn last_words(bytes: &[u8]) -> String {
     let tail = &bytes[bytes.len().saturating_sub(400)..];
     let mut text = String::new();
     let mut in_escape = false;

@@ -7,8 +7,9 @@
 //! [`tune`] fits the hand-written evaluation's weights and trains the network from labelled positions.
 //! [`egdb_build`] builds the endgame databases the engine probes ([`egdb`](crate::engine::egdb)).
 //!
-//! [`load`] and [`load_tables`] are load clients for the SSH server: many players at once, each a real SSH client,
-//! timing how the server answers (`crowned bench serve`, `crowned bench tables`).
+//! [`load`], [`load_tables`] and [`load_arena`] are load clients for the SSH server: many players at once, each a
+//! real SSH client, timing how the server answers (`crowned bench serve`, `crowned bench tables`, `crowned bench
+//! arena`).
 //!
 //! [`local_postgres`] starts a throwaway PostgreSQL server on this machine, for the tests and benches of the
 //! PostgreSQL records.
@@ -16,12 +17,16 @@
 //! Nothing here is needed to play: the lab depends on [`engine`](crate::engine) (and the load clients on
 //! [`serve`](crate::serve)), never the other way round.
 
+pub mod arena_check;
+#[cfg(test)]
+mod arena_check_tests;
 pub mod book_build;
 pub mod egdb_build;
 #[cfg(test)]
 mod egdb_tests;
 mod hub_client;
 pub mod load;
+pub mod load_arena;
 pub mod load_tables;
 pub mod local_postgres;
 mod match_openings;
