@@ -184,13 +184,20 @@ impl Task {
             return;
         }
         for action in actions {
-            if let Action::Paired(pairing) = &action {
-                self.open_board(pairing);
-            }
+            // The pairing is recorded before its room opens: the room records its game's start against it,
+            // and the records take jobs in order (the other way round, that link was lost whenever the room's
+            // task ran first).
+            let paired = match &action {
+                Action::Paired(pairing) => Some(pairing.clone()),
+                _ => None,
+            };
             self.run.recorder.send(Job::Tournament {
                 event: self.run.director.spec().code.clone(),
                 action,
             });
+            if let Some(pairing) = paired {
+                self.open_board(&pairing);
+            }
         }
         self.publish();
     }
