@@ -644,9 +644,15 @@ fn the_arena_benchmark_runs_small() {
         text.contains(&format!("{kept} games as both players saw them")),
         "{text}"
     );
-    assert!(text.contains("the table of 10 players is the games' scoring"), "{text}");
+    assert!(
+        text.contains("the table of 10 players is the games' scoring"),
+        "{text}"
+    );
     assert!(text.contains("printed the same table (10 lines)"), "{text}");
-    assert!(text.contains("from the end of a game to the next board ("), "{text}");
+    assert!(
+        text.contains("from the end of a game to the next board ("),
+        "{text}"
+    );
 }
 
 /// `crowned bench ARGS`, which must succeed: what it printed.

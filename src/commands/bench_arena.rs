@@ -209,7 +209,13 @@ fn printed_table(text: &str) -> Vec<String> {
     text.lines()
         .skip(2)
         .take_while(|l| !l.starts_with("Playing") && !l.trim().is_empty())
-        .map(|l| l.split_whitespace().skip(1).take(3).collect::<Vec<_>>().join(" "))
+        .map(|l| {
+            l.split_whitespace()
+                .skip(1)
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
         .collect()
 }
 
@@ -241,10 +247,7 @@ fn print_load(
     );
     for (what, values) in [
         ("from the start to a first board", &report.first_boards),
-        (
-            "from the end of a game to the next board",
-            &report.waits,
-        ),
+        ("from the end of a game to the next board", &report.waits),
     ] {
         println!(
             "{what} ({} times): p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms",

@@ -45,7 +45,7 @@ pub enum ArenaCheckError {
     /// A game does not replay, or its rules' end is not its result.
     #[error("game {0} does not replay to its result: {1}")]
     Replay(u32, String),
-    /// Two games have one round, or one table.
+    /// Two games have one round.
     #[error("{0} is recorded twice")]
     Twice(String),
     /// A pairing has no game, or a game no pairing.
@@ -136,12 +136,14 @@ pub fn check_arena(
     }
     // The games by round (an arena's `[Round]` is the game's number in the event, from 1).
     let mut by_round: BTreeMap<u32, Kept> = BTreeMap::new();
-    let mut tables = HashMap::new();
+    // A table's code is free again once its game is over, so one code may name several games of the event.
+    let mut tables: HashMap<String, Vec<u32>> = HashMap::new();
     for pdn in pdns {
         let kept = read_game(pdn, &record.spec.name)?;
-        if tables.insert(kept.table.clone(), kept.round).is_some() {
-            return Err(ArenaCheckError::Twice(format!("table {}", kept.table)));
-        }
+        tables
+            .entry(kept.table.clone())
+            .or_default()
+            .push(kept.round);
         let round = kept.round;
         if by_round.insert(round, kept).is_some() {
             return Err(ArenaCheckError::Twice(format!("round {round}")));
@@ -173,9 +175,9 @@ pub fn check_arena(
         .map(|e| ArenaPlayer::new(e.entrant))
         .collect();
     for p in &record.pairings {
-        let game = by_round
-            .get(&(p.round + 1))
-            .ok_or_else(|| ArenaCheckError::Unmatched(format!("pairing {} has no game", p.round)))?;
+        let game = by_round.get(&(p.round + 1)).ok_or_else(|| {
+            ArenaCheckError::Unmatched(format!("pairing {} has no game", p.round))
+        })?;
         let (first, second) = (name(p.pairing.first), name(p.pairing.second));
         if (game.black.as_str(), game.white.as_str()) != (first, second) {
             return Err(ArenaCheckError::NotThePairing {
@@ -213,14 +215,16 @@ pub fn check_arena(
         ] {
             let score = match (result, colour) {
                 (GameResult::Draw, _) => Score::Draw,
-                (GameResult::FirstWins, Colour::First) | (GameResult::SecondWins, Colour::Second) => {
-                    Score::Win
-                }
+                (GameResult::FirstWins, Colour::First)
+                | (GameResult::SecondWins, Colour::Second) => Score::Win,
                 _ => Score::Loss,
             };
-            let player = scored.iter_mut().find(|s| s.entrant == who).ok_or_else(|| {
-                ArenaCheckError::Unmatched(format!("entrant {who} is not in the event"))
-            })?;
+            let player = scored
+                .iter_mut()
+                .find(|s| s.entrant == who)
+                .ok_or_else(|| {
+                    ArenaCheckError::Unmatched(format!("entrant {who} is not in the event"))
+                })?;
             player.record(opponent, colour, score);
         }
     }
@@ -253,29 +257,45 @@ pub fn check_arena(
     scored.sort_by(rank);
     checked.table = scored
         .iter()
-        .map(|p| format!("{} {} {}-{}-{}", name(p.entrant), p.points, p.won, p.drawn, p.lost))
+        .map(|p| {
+            format!(
+                "{} {} {}-{}-{}",
+                name(p.entrant),
+                p.points,
+                p.won,
+                p.drawn,
+                p.lost
+            )
+        })
         .collect();
-    // What the players saw.
+    // What the players saw: each game at its table, with this player on their side and the result they saw.
     for game in seen {
-        let kept = tables
+        let at_table: Vec<&Kept> = tables
             .get(&game.code)
-            .and_then(|round| by_round.get(round))
-            .ok_or_else(|| ArenaCheckError::NotAsSeen {
-                code: game.code.clone(),
-                what: "not in the records".to_string(),
-            })?;
-        let colour_name = if game.black { &kept.black } else { &kept.white };
-        if colour_name != &game.player || kept.result != game.result {
+            .into_iter()
+            .flatten()
+            .filter_map(|round| by_round.get(round))
+            .collect();
+        let as_seen = |kept: &&Kept| {
+            let colour_name = if game.black { &kept.black } else { &kept.white };
+            colour_name == &game.player && kept.result == game.result
+        };
+        if !at_table.iter().any(as_seen) {
+            let kept: Vec<String> = at_table
+                .iter()
+                .map(|k| format!("{} - {} {}", k.black, k.white, k.result))
+                .collect();
             return Err(ArenaCheckError::NotAsSeen {
                 code: game.code.clone(),
                 what: format!(
-                    "{} saw {} playing {}, the records say {} - {} {}",
+                    "{} saw {} playing {}, the records say {}",
                     game.player,
                     game.result,
                     if game.black { "Black" } else { "White" },
-                    kept.black,
-                    kept.white,
-                    kept.result
+                    match kept.is_empty() {
+                        true => "nothing".to_string(),
+                        false => kept.join(", "),
+                    }
                 ),
             });
         }

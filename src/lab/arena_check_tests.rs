@@ -5,9 +5,11 @@ use super::arena_check::{ArenaCheckError, check_arena};
 use super::load_arena::SeenGame;
 use crate::game::AnyGame;
 use crate::rules::{Color, GameType};
+use crate::serve::GameId;
 use crate::serve::RoomCode;
-use crate::serve::ids::GameId;
-use crate::serve::records::{EntryRecord, Kind, PairingRecord, Stage, TournamentRecord, TournamentSpec};
+use crate::serve::records::{
+    EntryRecord, Kind, PairingRecord, Stage, TournamentRecord, TournamentSpec,
+};
 use crate::serve::tournament::{GameResult, Pairing};
 
 const NAMES: [&str; 3] = ["ann", "bob", "cy"];
@@ -187,4 +189,24 @@ fn an_event_not_over_or_with_a_game_under_way_is_refused() {
         check_arena(&open, &pdns(), &[]),
         Err(ArenaCheckError::Unfinished(3, "result"))
     );
+}
+
+#[test]
+fn a_table_code_used_again_by_a_later_game_is_no_fault() {
+    // The codes of tables that have closed are given out again: ann and bob's second game at ann and bob's
+    // first table.
+    let mut pdns = pdns();
+    pdns[3] = pdns[3].replace("table T003", "table T000");
+    let mut seen = seen();
+    for game in seen.iter_mut().filter(|g| g.code == "T003") {
+        game.code = "T000".to_string();
+    }
+    let checked = check_arena(&record(), &pdns, &seen).expect("the records agree");
+    assert_eq!(checked.seen, 8);
+    // A result nobody saw at that table is still found.
+    seen[6].result = "0-1".to_string();
+    assert!(matches!(
+        check_arena(&record(), &pdns, &seen),
+        Err(ArenaCheckError::NotAsSeen { .. })
+    ));
 }

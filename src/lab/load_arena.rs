@@ -260,8 +260,7 @@ async fn play_arena(
         // What came before the board is not an answer to anything played at it.
         screen.forget();
         let line = meeting.meet(&code, config.patience).await?;
-        let (result, over_at) =
-            play_board(config, &mut screen, line, black, &mut rng, run).await?;
+        let (result, over_at) = play_board(config, &mut screen, line, black, &mut rng, run).await?;
         run.games.push(SeenGame {
             code: code.clone(),
             player: name.clone(),
@@ -339,7 +338,8 @@ async fn play_board(
                         .move_text(game.len(), notation)
                         .ok_or(LoadError::NoMoveText)?;
                     let arrived = screen.wait_for(shown.as_bytes(), patience).await?;
-                    run.to_opponent.push(arrived.saturating_duration_since(sent));
+                    run.to_opponent
+                        .push(arrived.saturating_duration_since(sent));
                     if game.outcome().is_none() {
                         screen.forget();
                     }
@@ -439,7 +439,11 @@ struct Screen {
 }
 
 impl Screen {
-    async fn open(config: &ArenaLoadConfig, user: &str, command: &str) -> Result<Screen, LoadError> {
+    async fn open(
+        config: &ArenaLoadConfig,
+        user: &str,
+        command: &str,
+    ) -> Result<Screen, LoadError> {
         let key =
             PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey)?;
         let (cols, rows) = SIZE;
