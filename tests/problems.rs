@@ -72,3 +72,33 @@ fn mining_finds_the_shots_with_one_winning_move() {
         assert_eq!(a.solution, b.solution);
     }
 }
+
+#[test]
+fn mining_with_databases_finds_the_one_move_that_draws() {
+    // White's king on 14 against Black's king on 15 and the man on 22 about to crown: 14-18 alone attacks the
+    // man (18x25 next) and holds the draw; each other move lets it crown, and two kings beat one. A draw is
+    // only ever proved by the databases: without them the position is no problem.
+    let text = "[Event \"hold\"]\n[SetUp \"1\"]\n[FEN \"W:WK14:BK15,22\"]\n*\n";
+    let dir = std::env::temp_dir().join(format!("crowned-mine-egdb-{}", std::process::id()));
+    crowned::lab::egdb_build::build(&dir, 3, 1, &|_| {}, &mut |_| {}).expect("three pieces built");
+    let egdb = crowned::engine::egdb::open_in(&dir).expect("the tables just built");
+
+    let mined = mine_games(text, &mut Prover::new(Some(egdb)), &mut |_| {});
+    assert_eq!((mined.games, mined.positions), (1, 1));
+    let found: Vec<(String, Goal, String)> = mined
+        .problems
+        .iter()
+        .map(|p| (p.title.clone(), p.goal, first_move(p)))
+        .collect();
+    assert_eq!(
+        found,
+        [("hold, 1...".to_string(), Goal::Draw, "14-18".to_string())]
+    );
+    let pdn = mined.problems[0].to_pdn();
+    assert!(pdn.contains("[Result \"1/2-1/2\"]"), "{pdn}");
+    assert!(pdn.contains("1... 14-18 2. 15-10 18x25"), "{pdn}");
+
+    let without = mine_games(text, &mut Prover::new(None), &mut |_| {});
+    assert!(without.problems.is_empty());
+    let _ = std::fs::remove_dir_all(&dir);
+}

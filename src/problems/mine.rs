@@ -7,6 +7,10 @@
 use super::{Goal, Problem, Prover, Verdict, prove_problem};
 use crate::game::pdn::{parse_games, replay_english};
 
+/// Proofs the prover may remember between two positions; past this it starts again from nothing (a few
+/// hundred megabytes at most, with one position's own proofs).
+const REMEMBERED: usize = 1_000_000;
+
 /// What mining a file found.
 #[derive(Clone, Debug, Default)]
 pub struct Mined {
@@ -43,6 +47,11 @@ pub fn mine_games(text: &str, prover: &mut Prover, progress: &mut dyn FnMut(usiz
             let Some(pos) = record.position_at(ply) else {
                 break;
             };
+            // What was proved for the last positions helps with the next (a game's positions share their
+            // lines), but kept for a whole file it grows without end: some gigabytes in twenty games.
+            if prover.remembered() > REMEMBERED {
+                prover.forget();
+            }
             mined.positions += 1;
             let number = crate::game::MoveNumber::of_ply(record.start(), ply);
             let at = format!("{name}, {number}");
