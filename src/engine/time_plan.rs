@@ -20,6 +20,15 @@ pub struct Clock {
 /// the middle game, few enough that the opening is not played in a hurry.
 const MOVES_AHEAD: u32 = 25;
 
+/// What a move costs on the clock besides the search: the command read and the search started before it, the
+/// move sent and read after it (through a GUI or a match, a few milliseconds; more on a loaded machine). It is
+/// kept back from the clock before the time is planned, so a search that ends at its deadline still leaves this
+/// much on the clock.
+pub const MOVE_OVERHEAD: Duration = Duration::from_millis(15);
+
+/// A clock with less than this many increments left spends less of the increment the less it has.
+const LOW_CLOCK_INCREMENTS: u32 = 4;
+
 /// The time of one search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TimePlan {
@@ -35,13 +44,22 @@ impl TimePlan {
     pub fn new(limits: &Limits) -> Option<TimePlan> {
         let fixed = limits.time.map(|t| t.saturating_sub(time_margin(t)));
         let clocked = limits.clock.map(|clock| {
-            let remaining = clock.remaining.saturating_sub(time_margin(clock.remaining));
+            let remaining = clock
+                .remaining
+                .saturating_sub(MOVE_OVERHEAD)
+                .saturating_sub(time_margin(clock.remaining));
             let moves = clock
                 .moves_to_go
                 .unwrap_or(MOVES_AHEAD)
                 .clamp(1, MOVES_AHEAD);
-            // The increment comes back after the move, so most of it can be spent now.
-            let target = remaining / moves + clock.increment * 3 / 4;
+            // The increment comes back after the move, so most of it can be spent now; but not while the
+            // clock holds less than a few increments, where it is saved instead, so that the clock recovers and
+            // one slow answer (a busy machine) cannot take all that is left.
+            let spent_increment = (clock.increment * 3 / 4).mul_f64(
+                (remaining.as_secs_f64() / (clock.increment * LOW_CLOCK_INCREMENTS).as_secs_f64())
+                    .min(1.0),
+            );
+            let target = remaining / moves + spent_increment;
             // Never more than a share of what is left, however unclear the position: a last move before the
             // control may take most of it; otherwise at most five targets or a third of the clock.
             let cap = if moves == 1 {
@@ -151,6 +169,16 @@ mod tests {
             plan.hard <= ms(100_000) && plan.hard >= target * 4,
             "{plan:?}"
         );
+        // A clock down to about two increments saves most of the increment, so that it recovers; one with
+        // plenty left spends most of it.
+        let low = TimePlan::new(&clock(160, 80, None))
+            .and_then(|p| p.target)
+            .expect("a target");
+        assert!(low < ms(40), "{low:?}");
+        let comfortable = TimePlan::new(&clock(2_000, 80, None))
+            .and_then(|p| p.target)
+            .expect("a target");
+        assert!(comfortable > ms(130), "{comfortable:?}");
         // The last move before a control may use most of what is left, never all of it.
         let last = TimePlan::new(&clock(10_000, 0, Some(1))).expect("a plan");
         assert!(last.hard < ms(10_000) && last.hard >= ms(8_000), "{last:?}");
@@ -163,6 +191,35 @@ mod tests {
             ..clock(300_000, 0, None)
         };
         assert_eq!(TimePlan::new(&both).map(|p| p.hard), Some(ms(98)));
+    }
+
+    #[test]
+    fn a_clock_keeps_back_the_move_overhead_however_little_is_left() {
+        for increment in [0, 10, 80, 1_000] {
+            for remaining in (0..=3_000).step_by(7).chain([10_000, 300_000]) {
+                let remaining = ms(remaining + increment);
+                for moves_to_go in [None, Some(1), Some(3)] {
+                    let limits = Limits {
+                        clock: Some(Clock {
+                            remaining,
+                            increment: ms(increment),
+                            moves_to_go,
+                        }),
+                        ..Limits::default()
+                    };
+                    let plan = TimePlan::new(&limits).expect("a plan");
+                    assert!(
+                        plan.hard + MOVE_OVERHEAD <= remaining || plan.hard.is_zero(),
+                        "{remaining:?} {moves_to_go:?}: {plan:?}"
+                    );
+                    // Without a control at the next move, a third at most: a few slow moves in a row still
+                    // leave time on the clock.
+                    if moves_to_go != Some(1) {
+                        assert!(plan.hard <= remaining / 3, "{remaining:?}: {plan:?}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

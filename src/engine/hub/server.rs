@@ -149,6 +149,8 @@ struct Running {
     stop: Arc<AtomicBool>,
     /// A ponder search waits for `ponder-hit` before its time starts.
     pondering: bool,
+    /// Dropped when the search ends, which lets its watch go (see [`watch`]).
+    _watch: Option<Sender<()>>,
 }
 
 /// The engine's side of the conversation.
@@ -476,6 +478,9 @@ impl Server {
             self.limits
         };
         let stop = Arc::new(AtomicBool::new(false));
+        // The time counts from the command, not from the search's start: whatever comes before the search (the
+        // engine made on first use, the book and the databases at the root) is within the deadline too.
+        let watch = TimePlan::new(&limits).map(|plan| watch(Arc::clone(&stop), plan.hard));
         self.engine();
         let Some(mut engine) = self.engine.take() else {
             return Err(error("the engine could not be made"));
@@ -492,7 +497,11 @@ impl Server {
             });
             let _ = events.send(Event::Done(Box::new((engine, result))));
         });
-        self.running = Some(Running { stop, pondering });
+        self.running = Some(Running {
+            stop,
+            pondering,
+            _watch: watch,
+        });
         Ok(())
     }
 
@@ -510,12 +519,20 @@ impl Server {
             return;
         };
         let budget = plan.target.unwrap_or(plan.hard);
-        let stop = Arc::clone(&running.stop);
-        thread::spawn(move || {
-            thread::sleep(budget);
-            stop.store(true, Ordering::Relaxed);
-        });
+        running._watch = Some(watch(Arc::clone(&running.stop), budget));
     }
+}
+
+/// Raises `stop` once `after` has passed, unless the returned sender is dropped first (the search ended): a
+/// bound on a search's time that holds whatever the search is doing, and a thread that ends with the search.
+fn watch(stop: Arc<AtomicBool>, after: Duration) -> Sender<()> {
+    let (ended, watching) = mpsc::channel::<()>();
+    thread::spawn(move || {
+        if let Err(mpsc::RecvTimeoutError::Timeout) = watching.recv_timeout(after) {
+            stop.store(true, Ordering::Relaxed);
+        }
+    });
+    ended
 }
 
 /// A parameter's value that must be a whole number from 1 to `most`.
