@@ -2,12 +2,14 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
 use crowned::engine::egdb::{self, DbValue, Egdb, Material};
+use crowned::lab::egdb_bench;
 use crowned::lab::egdb_build::{self, TableReport};
 use crowned::rules::{English, Position, SquareStyle, parse_fen, to_fen, write_move};
 use crowned::store::Store;
@@ -30,8 +32,12 @@ pub enum EgdbStep {
     /// stopped when run again.
     Build {
         /// The most pieces on the board (6 takes about half an hour on two cores).
-        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=egdb::MAX_PIECES as i64))]
-        pieces: u32,
+        #[arg(long, value_parser = clap::value_parser!(u32).range(2..=egdb::MAX_PIECES as i64), required_unless_present = "only")]
+        pieces: Option<u32>,
+        /// Build only this signature's table and its swap (`0m4k-0m3k`: four kings to move against three),
+        /// with the tables they lead into: what one table of a larger database costs.
+        #[arg(long, value_name = "SIGNATURE", value_parser = parse_material, conflicts_with = "pieces")]
+        only: Option<Material>,
         /// Threads to build on (default: every core).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
         threads: Option<u64>,
@@ -58,6 +64,26 @@ pub enum EgdbStep {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+    /// Measure what the search gets from the databases: probes of random positions through the cache of
+    /// blocks and from the win/draw/loss outcomes kept in memory, then searches of endings that reach into
+    /// the tables, each way.
+    Bench {
+        /// Random positions probed (from the largest tables kept in memory).
+        #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+        probes: u64,
+        /// Endings searched, reached by random play from the start.
+        #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        endings: u64,
+        /// Pieces on the board in the endings searched.
+        #[arg(long, default_value_t = 9, value_parser = clap::value_parser!(u32).range(3..=24))]
+        pieces: u32,
+        /// Plies each ending is searched to.
+        #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=40))]
+        depth: u32,
+        /// Look here rather than in the data directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
     /// Look positions up (PDN FEN, English): the result with the distance to conversion, and the best moves.
     Probe {
         /// Positions, such as `W:WK10,K14:BK32`.
@@ -74,9 +100,17 @@ pub fn run(args: EgdbArgs) -> Result<ExitCode> {
     match args.step {
         EgdbStep::Build {
             pieces,
+            only,
             threads,
             dir,
-        } => build(dir, pieces, threads.map_or_else(cores, |t| t as usize))?,
+        } => {
+            let what = match (only, pieces) {
+                (Some(target), _) => What::Only(target),
+                (None, Some(pieces)) => What::UpTo(pieces),
+                (None, None) => anyhow::bail!("give --pieces or --only"),
+            };
+            build(dir, what, threads.map_or_else(cores, |t| t as usize))?
+        }
         EgdbStep::Info { dir } => info(dir)?,
         EgdbStep::Verify {
             positions,
@@ -84,6 +118,13 @@ pub fn run(args: EgdbArgs) -> Result<ExitCode> {
             dir,
         } => verify(dir, positions, seed)?,
         EgdbStep::Probe { positions, dir } => probe(dir, &positions)?,
+        EgdbStep::Bench {
+            probes,
+            endings,
+            pieces,
+            depth,
+            dir,
+        } => bench(dir, probes as usize, endings as usize, pieces, depth)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -110,12 +151,49 @@ fn open(dir: &std::path::Path) -> Result<Egdb> {
     })
 }
 
+/// A signature, by its name.
+fn parse_material(text: &str) -> Result<Material, String> {
+    Material::from_name(text)
+        .filter(|m| m.pieces() <= egdb::MAX_PIECES)
+        .filter(|m| m.our_men + m.our_kings > 0 && m.their_men + m.their_kings > 0)
+        .ok_or_else(|| {
+            format!(
+                "{text:?} is not a signature such as 2m1k-1m2k (men and kings of the side to move, then of the other, each side with a piece, {} pieces at most)",
+                egdb::MAX_PIECES
+            )
+        })
+}
+
+/// What `crowned egdb build` builds.
+#[derive(Clone, Copy)]
+enum What {
+    /// Every table of up to this many pieces.
+    UpTo(u32),
+    /// One signature and its swap, with what they lead into.
+    Only(Material),
+}
+
 /// `crowned egdb build`.
-fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
+fn build(dir: Option<PathBuf>, what: What, threads: usize) -> Result<()> {
     let dir = dir_or_default(dir)?;
-    let total = egdb_build::positions_up_to(pieces);
+    let (pieces, total, named) = match what {
+        What::UpTo(pieces) => (
+            pieces,
+            egdb_build::positions_up_to(pieces),
+            format!("up to {pieces} pieces"),
+        ),
+        What::Only(target) => (
+            target.pieces(),
+            Material::all_up_to(target.pieces())
+                .into_iter()
+                .filter(|&m| egdb_build::may_lead_to(target, m))
+                .map(|m| egdb::Layout::new(m).size())
+                .sum(),
+            format!("{} and what it leads into", target.name()),
+        ),
+    };
     eprintln!(
-        "building the tables of up to {pieces} pieces ({total} positions) in {} on {threads} threads",
+        "building the tables of {named} ({total} positions) in {} on {threads} threads",
         dir.display()
     );
     let progress = Progress::on_terminal(total, "positions");
@@ -141,13 +219,11 @@ fn build(dir: Option<PathBuf>, pieces: u32, threads: usize) -> Result<()> {
             )
         });
     };
-    egdb_build::build(
-        &dir,
-        pieces,
-        threads,
-        &|n| progress.set_done(done.fetch_add(n, Ordering::Relaxed) + n),
-        &mut report,
-    )
+    let advance = |n| progress.set_done(done.fetch_add(n, Ordering::Relaxed) + n);
+    match what {
+        What::UpTo(_) => egdb_build::build(&dir, pieces, threads, &advance, &mut report),
+        What::Only(target) => egdb_build::build_one(&dir, target, threads, &advance, &mut report),
+    }
     .with_context(|| format!("the build in {} stopped", dir.display()))?;
     progress.finish();
     for (n, (positions, bytes, longest)) in per_pieces.iter().enumerate().skip(2) {
@@ -218,6 +294,57 @@ fn probe_cost(db: &Egdb) {
             db.pieces()
         );
     }
+}
+
+/// `crowned egdb bench`.
+fn bench(
+    dir: Option<PathBuf>,
+    probes: usize,
+    endings: usize,
+    pieces: u32,
+    depth: u32,
+) -> Result<()> {
+    let dir = dir_or_default(dir)?;
+    let on_disk = Arc::new(open(&dir)?.without_outcomes());
+    let in_memory = Arc::new(open(&dir)?);
+    let largest = in_memory.pieces_in_memory();
+    println!(
+        "{}: up to {} pieces; outcomes kept in memory up to {largest} pieces",
+        dir.display(),
+        in_memory.pieces()
+    );
+    let started = Instant::now();
+    let bytes = in_memory.keep_outcomes();
+    println!(
+        "outcomes made in {:.1} s: {:.0} MB",
+        started.elapsed().as_secs_f64(),
+        bytes as f64 / 1e6
+    );
+    let positions = egdb_bench::random_quiet_positions(largest.max(2), probes, 1);
+    // Random positions miss the cache of blocks almost every time: a tenth of them tell its speed.
+    let few = &positions[..positions.len().div_ceil(10)];
+    for (name, db, positions) in [("files", &on_disk, few), ("memory", &in_memory, &positions)] {
+        let speed = egdb_bench::probe_speed(db, positions);
+        println!(
+            "probes, {name:<6}: {:>7.3} M/s ({} random {largest}-piece positions; {} blocks read)",
+            speed.millions_per_second(),
+            positions.len(),
+            speed.loads
+        );
+    }
+    let endings = egdb_bench::endings(pieces, endings, 1);
+    for (name, db) in [("files", &on_disk), ("memory", &in_memory)] {
+        let speed = egdb_bench::search_speed(Arc::clone(db), &endings, depth);
+        println!(
+            "search, {name:<6}: {:>6.2} M nodes/s ({} nodes in {:.2} s; {} endings of {pieces} pieces to depth {depth}; {} blocks read)",
+            speed.millions_per_second(),
+            speed.count,
+            speed.time.as_secs_f64(),
+            endings.len(),
+            speed.loads
+        );
+    }
+    Ok(())
 }
 
 /// `crowned egdb verify`.

@@ -1,6 +1,7 @@
 //! `crowned hub`: the engine behind the Hub protocol, for draughts GUIs and tools.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -35,6 +36,10 @@ pub struct HubArgs {
     /// 0.8"`).
     #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds)]
     move_time: Option<f64>,
+    /// Probe the endgame databases through their files only, keeping no win/draw/loss outcomes in memory (to
+    /// measure what the memory gains).
+    #[arg(long)]
+    egdb_on_disk: bool,
 }
 
 /// `crowned hub`: speaks the protocol on standard input and output until the GUI quits.
@@ -56,7 +61,13 @@ pub fn run(args: HubArgs) -> Result<ExitCode> {
             .as_deref()
             .and_then(Evaluation::from_name)
             .unwrap_or_default(),
-        egdb: super::databases(),
+        egdb: match args.egdb_on_disk {
+            // Freshly opened, so held nowhere else.
+            true => super::databases()
+                .and_then(|db| Arc::try_unwrap(db).ok())
+                .map(|db| Arc::new(db.without_outcomes())),
+            false => super::databases(),
+        },
         params,
         book: args.book.as_deref().map(super::book::read).transpose()?,
         fixed_move_time: args.move_time.map(Duration::from_secs_f64),

@@ -6,7 +6,7 @@
 //! one thread. The choice is made when the code is compiled for each rule set, so the search pays nothing for it.
 
 use super::book::Book;
-use super::egdb::{DbValue, Egdb};
+use super::egdb::{DbValue, Egdb, Outcome};
 use super::nnue::{self, Evaluation, NetCache};
 use super::races::Races;
 use super::search::{DB_WIN, MAX_PLY};
@@ -59,9 +59,9 @@ pub trait EngineRules: Playable {
         None
     }
 
-    /// The endgame databases' value of `pos`, whose side to move has no capture, if they hold it.
+    /// The endgame databases' outcome of `pos`, whose side to move has no capture, if they hold it.
     #[inline]
-    fn probe(db: Option<&Egdb>, pos: &Position<Self>) -> Option<DbValue> {
+    fn probe(db: Option<&Egdb>, pos: &Position<Self>) -> Option<Outcome> {
         let _ = (db, pos);
         None
     }
@@ -109,12 +109,12 @@ impl EngineRules for English {
     }
 
     #[inline]
-    fn probe(db: Option<&Egdb>, pos: &Position) -> Option<DbValue> {
+    fn probe(db: Option<&Egdb>, pos: &Position) -> Option<Outcome> {
         let db = db?;
         if (pos.pieces[0] | pos.pieces[1]).count_ones() > db.pieces() {
             return None;
         }
-        db.probe_quiet(pos)
+        db.outcome_quiet(pos)
     }
 
     fn book_move(book: Option<&Book>, pos: &Position) -> Option<SearchResult> {

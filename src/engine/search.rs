@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::egdb::{self, DbValue, Egdb};
+use super::egdb::{self, Egdb, Outcome};
 use super::engine_rules::EngineRules;
 use super::king_runs::Runs;
 use super::moves::{MoveBuf, SearchMove, moves_of};
@@ -362,9 +362,9 @@ impl<R: EngineRules> Searcher<R> {
             && let Some(value) = self.probe(pos)
         {
             return match value {
-                DbValue::Win(_) => DB_WIN - ply as i32,
-                DbValue::Draw => 0,
-                DbValue::Loss(_) => -DB_WIN + ply as i32,
+                Outcome::Win => DB_WIN - ply as i32,
+                Outcome::Draw => 0,
+                Outcome::Loss => -DB_WIN + ply as i32,
             };
         }
         if (depth <= 0 && !forced_capture) || ply >= MAX_PLY - 1 {
@@ -552,9 +552,9 @@ impl<R: EngineRules> Searcher<R> {
         R::evaluate(pos)
     }
 
-    /// The databases' value of a position without captures, where the rule set has databases that hold it.
+    /// The databases' outcome of a position without captures, where the rule set has databases that hold it.
     #[inline]
-    fn probe(&mut self, pos: &Position<R>) -> Option<DbValue> {
+    fn probe(&mut self, pos: &Position<R>) -> Option<Outcome> {
         let db = self.egdb.as_deref()?;
         let loads = egdb::loads_on_this_thread();
         let value = R::probe(Some(db), pos);

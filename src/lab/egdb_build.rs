@@ -64,11 +64,50 @@ pub fn build(
     advance: &(dyn Fn(u64) + Sync),
     report: &mut dyn FnMut(&TableReport),
 ) -> Result<(), EgdbError> {
+    build_tables(dir, pieces, None, threads, advance, report)
+}
+
+/// Builds the table of `target` and its swap into `dir`, with only the tables they lead into (by captures and
+/// crownings, and from those on): what one signature of a larger database costs, measured without building the
+/// rest. Tables already there are kept, as in [`build()`].
+pub fn build_one(
+    dir: &Path,
+    target: Material,
+    threads: usize,
+    advance: &(dyn Fn(u64) + Sync),
+    report: &mut dyn FnMut(&TableReport),
+) -> Result<(), EgdbError> {
+    build_tables(dir, target.pieces(), Some(target), threads, advance, report)
+}
+
+/// Whether a position of `m` may be reached from one of `target` by captures and crownings: each side of `m`
+/// fits within one side of `target` (no more men, no more pieces; men may have been crowned), the sides taken
+/// either way round. More than the tables really reached, never fewer.
+pub fn may_lead_to(target: Material, m: Material) -> bool {
+    let within = |men: u8, kings: u8, of_men: u8, of_kings: u8| {
+        men <= of_men && men + kings <= of_men + of_kings
+    };
+    let fits = |t: Material| {
+        within(m.our_men, m.our_kings, t.our_men, t.our_kings)
+            && within(m.their_men, m.their_kings, t.their_men, t.their_kings)
+    };
+    fits(target) || fits(target.swapped())
+}
+
+/// The tables of up to `pieces` pieces, or with `only` those `only` may lead to.
+fn build_tables(
+    dir: &Path,
+    pieces: u32,
+    only: Option<Material>,
+    threads: usize,
+    advance: &(dyn Fn(u64) + Sync),
+    report: &mut dyn FnMut(&TableReport),
+) -> Result<(), EgdbError> {
     std::fs::create_dir_all(dir).map_err(|e| EgdbError::io(dir, e))?;
     let mut solved = Solved::default();
     let mut done = HashSet::new();
     for m in Material::all_up_to(pieces.min(MAX_PIECES)) {
-        if !done.insert(m) {
+        if !done.insert(m) || only.is_some_and(|t| !may_lead_to(t, m)) {
             continue;
         }
         let pair: Vec<Material> = if m.swapped() == m {

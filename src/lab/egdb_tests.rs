@@ -413,8 +413,13 @@ fn a_stopped_search_reads_no_more_than_one_block_from_the_tables() {
     let start: Position<English> = crate::rules::parse_fen("B:W21,22,K30:B9,K14,K15").expect("fen");
     let situation = Situation::new(start).into();
     let loads = |stop: bool, limits: &Limits| {
-        // Each search with tables of its own, so that no block is in the cache yet.
-        let db = Arc::new(Egdb::open(&dir).expect("the database opens"));
+        // Each search with tables of its own, so that no block is in the cache yet, and none kept in memory
+        // (their probes would not read the files at all).
+        let db = Arc::new(
+            Egdb::open(&dir)
+                .expect("the database opens")
+                .without_outcomes(),
+        );
         let mut engine = Engine::new();
         engine.set_threads(1);
         engine.set_egdb(Some(Arc::clone(&db)));
@@ -435,4 +440,98 @@ fn a_stopped_search_reads_no_more_than_one_block_from_the_tables() {
         "the same nodes read {running} blocks when not stopped"
     );
     assert!(loads(true, &Limits::default()) <= 1);
+}
+
+#[test]
+fn the_outcomes_kept_in_memory_are_the_tables_results() {
+    let dir = shared_four().dir().to_path_buf();
+    let db = Egdb::open(&dir).expect("opens");
+    assert_eq!(db.pieces_in_memory(), 4);
+    assert_eq!(db.outcomes_bytes(), 0, "nothing is made before it is asked for");
+    let expected: u64 = Material::all_up_to(4)
+        .into_iter()
+        .map(|m| Layout::new(m).size().div_ceil(4))
+        .sum();
+    assert_eq!(db.keep_outcomes(), expected);
+    let on_disk = Egdb::open(&dir).expect("opens").without_outcomes();
+    assert_eq!(on_disk.pieces_in_memory(), 0);
+    let mut rng = Rng::new(11);
+    let mut checked = 0;
+    for m in Material::all_up_to(4) {
+        let layout = Layout::new(m);
+        let sample = if m.pieces() <= 3 { layout.size() } else { 3000 };
+        for k in 0..sample {
+            let index = if m.pieces() <= 3 { k } else { rng.next_u64() % layout.size() };
+            let pos = layout.squares(index).position();
+            if pos.must_capture() {
+                continue;
+            }
+            let value = db.probe(&pos).map(DbValue::outcome);
+            assert!(value.is_some(), "{pos}");
+            assert_eq!(db.outcome_quiet(&pos), value, "{pos}");
+            assert_eq!(on_disk.outcome_quiet(&pos), value, "{pos}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 100_000, "{checked}");
+    assert_eq!(on_disk.outcomes_bytes(), 0, "a database on disk keeps none");
+    // Positions the tables do not hold are not answered from memory either.
+    let five: Position<English> = crate::rules::parse_fen("B:W21,22,K30:B9,K14").expect("fen");
+    assert_eq!(db.outcome_quiet(&five), None);
+}
+
+#[test]
+fn the_first_probe_of_a_search_starts_keeping_the_outcomes_in_the_background() {
+    let dir = shared_four().dir().to_path_buf();
+    let db = Egdb::open(&dir).expect("opens");
+    let pos: Position<English> = crate::rules::parse_fen("B:WK30:BK14,K15").expect("fen");
+    assert_eq!(db.outcome_quiet(&pos), Some(Outcome::Win));
+    let expected: u64 = Material::all_up_to(4)
+        .into_iter()
+        .map(|m| Layout::new(m).size().div_ceil(4))
+        .sum();
+    let started = std::time::Instant::now();
+    while db.outcomes_bytes() < expected && started.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_eq!(db.outcomes_bytes(), expected);
+    assert_eq!(db.outcome_quiet(&pos), Some(Outcome::Win));
+}
+
+#[test]
+fn one_signature_is_built_with_only_the_tables_it_leads_into() {
+    let target = Material::from_name("0m2k-0m1k").expect("name");
+    let name = |m: Material| format!("{}.egdb", m.name());
+    assert!(may_lead_to(target, Material::from_name("0m1k-0m2k").expect("name")));
+    assert!(may_lead_to(target, Material::from_name("0m1k-0m1k").expect("name")));
+    assert!(!may_lead_to(target, Material::from_name("1m0k-0m1k").expect("name")));
+    assert!(!may_lead_to(target, Material::from_name("0m3k-0m1k").expect("name")));
+    // Men may be crowned, pieces may be taken: a man and a king lead to two kings, to one, and to a man alone.
+    let with_men = Material::from_name("1m1k-1m0k").expect("name");
+    for reached in ["0m2k-1m0k", "1m0k-0m1k", "0m1k-0m1k", "1m0k-1m0k", "0m1k-1m1k"] {
+        assert!(
+            may_lead_to(with_men, Material::from_name(reached).expect("name")),
+            "{reached}"
+        );
+    }
+    assert!(!may_lead_to(with_men, Material::from_name("2m0k-0m1k").expect("name")));
+
+    let one = scratch("one");
+    let mut built = Vec::new();
+    build_one(&one, target, 2, &|_| {}, &mut |t| built.push(t.material)).expect("built");
+    let mut names: Vec<String> = built.iter().map(|m| m.name()).collect();
+    names.sort();
+    assert_eq!(names, ["0m1k-0m1k", "0m1k-0m2k", "0m2k-0m1k"]);
+    let whole = scratch("one-whole");
+    build(&whole, 3, 2, &|_| {}, &mut |_| {}).expect("built");
+    for m in &built {
+        assert_eq!(
+            std::fs::read(one.join(name(*m))).expect("one"),
+            std::fs::read(whole.join(name(*m))).expect("whole"),
+            "{}",
+            m.name()
+        );
+    }
+    let _ = std::fs::remove_dir_all(one);
+    let _ = std::fs::remove_dir_all(whole);
 }

@@ -5,7 +5,8 @@
 //! [`play_match`] plays a match between two [`Contender`]s (levels of this engine, or other programs through
 //! [`HubEngine`]) from openings of the match's rules, stopping early when [`sprt`] has a verdict.
 //! [`tune`] fits the hand-written evaluation's weights and trains the network from labelled positions.
-//! [`egdb_build`] builds the endgame databases the engine probes ([`egdb`](crate::engine::egdb)).
+//! [`egdb_build`] builds the endgame databases the engine probes ([`egdb`](crate::engine::egdb)), and
+//! [`egdb_bench`] measures how fast they answer.
 //!
 //! [`load`], [`load_tables`] and [`load_arena`] are load clients for the SSH server: many players at once, each a
 //! real SSH client, timing how the server answers (`crowned bench serve`, `crowned bench tables`, `crowned bench
@@ -21,6 +22,7 @@ pub mod arena_check;
 #[cfg(test)]
 mod arena_check_tests;
 pub mod book_build;
+pub mod egdb_bench;
 pub mod egdb_build;
 #[cfg(test)]
 mod egdb_tests;

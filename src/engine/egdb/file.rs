@@ -16,7 +16,7 @@ use std::sync::Mutex;
 
 use super::EgdbError;
 use super::index::Material;
-use super::values::{DbValue, MAX_NARROW_DISTANCE};
+use super::values::{DbValue, MAX_NARROW_DISTANCE, Outcomes};
 
 const MAGIC: &[u8; 8] = b"CRWNEGDB";
 const VERSION: u16 = 1;
@@ -252,6 +252,11 @@ impl TableFile {
         self.block_len
     }
 
+    /// How many blocks the table has.
+    pub fn blocks(&self) -> u64 {
+        self.offsets.len() as u64 - 1
+    }
+
     /// The bytes of block `n`, unpacked.
     pub fn block(&self, n: u64) -> Result<Vec<u8>, EgdbError> {
         let corrupt = |why: &str| EgdbError::Corrupt(self.path.clone(), why.to_string());
@@ -305,11 +310,38 @@ impl TableFile {
             .map_err(|e| EgdbError::io(&self.path, e))
     }
 
+    /// The win/draw/loss outcome of every position, two bits each (what the search needs, a quarter of the
+    /// bytes of the values or less). A position whose side must capture gets the filler stored for it: the
+    /// probes resolve captures themselves.
+    pub fn outcomes(&self) -> Result<Outcomes, EgdbError> {
+        if !self.block_len.is_multiple_of(4) {
+            return Err(EgdbError::Corrupt(
+                self.path.clone(),
+                "blocks that do not hold a multiple of four positions".into(),
+            ));
+        }
+        let mut bits = Vec::with_capacity(self.positions.div_ceil(4) as usize);
+        for n in 0..self.blocks() {
+            let block = self.block(n)?;
+            // Every block but the last holds a multiple of four positions, so each packs from a byte's start.
+            let values = block.len() / self.width;
+            for first in (0..values).step_by(4) {
+                let mut byte = 0;
+                for k in 0..4.min(values - first) {
+                    let value = value_in(&block, self.width, first + k).unwrap_or(DbValue::Draw);
+                    byte |= value.outcome().bits() << (2 * k);
+                }
+                bits.push(byte);
+            }
+        }
+        Ok(Outcomes::from_packed(bits))
+    }
+
     /// Every value of the table.
     pub fn read_all(&self) -> Result<Stored, EgdbError> {
         let mut codes = Vec::with_capacity(self.positions as usize);
         let mut longest = 0;
-        for n in 0..self.offsets.len() as u64 - 1 {
+        for n in 0..self.blocks() {
             let block = self.block(n)?;
             for within in 0..block.len() / self.width {
                 let value = value_in(&block, self.width, within).unwrap_or(DbValue::Draw);
@@ -354,6 +386,11 @@ mod tests {
             assert_eq!(table.block(2).expect("last block").len(), 100 * width);
             let back = table.read_all().expect("reads");
             assert_eq!(back.codes, codes);
+            let outcomes = table.outcomes().expect("reads");
+            for (i, &code) in codes.iter().enumerate() {
+                assert_eq!(outcomes.get(i as u64), DbValue::from_code(code).outcome());
+            }
+            assert_eq!(outcomes.bytes(), codes.len().div_ceil(4));
             assert!(table.block(3).is_err());
         }
         let _ = std::fs::remove_dir_all(dir);

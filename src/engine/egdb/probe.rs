@@ -3,11 +3,11 @@
 use std::cell::Cell;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once, OnceLock};
 
 use super::file::{TableFile, value_in};
 use super::index::{Layout, Material, Squares};
-use super::values::DbValue;
+use super::values::{DbValue, Outcome, Outcomes};
 use super::{EgdbError, MAX_PIECES};
 use crate::engine::moves::{MoveBuf, moves_of};
 use crate::rules::{English, Move, Position};
@@ -16,6 +16,11 @@ use crate::rules::{English, Move, Position};
 /// position).
 const CACHE_SLOTS: usize = 8192;
 const _: () = assert!(CACHE_SLOTS.is_power_of_two());
+
+/// The most memory the win/draw/loss tables kept for the search may take: every table of up to the most pieces
+/// whose tables all fit (those of up to 6 pieces take 643 MB), so that the 7-piece tables (8.6 GB more) stay
+/// on disk behind the cache.
+pub const OUTCOMES_BUDGET: u64 = 1 << 30;
 
 /// An open endgame database: every table of up to [`Egdb::pieces`] pieces.
 pub struct Egdb {
@@ -26,6 +31,13 @@ pub struct Egdb {
     cache: Vec<Mutex<Slot>>,
     /// Blocks read from the files and unpacked (cache misses), by every thread.
     loads: AtomicU64,
+    /// The win/draw/loss outcome of every position of the tables of up to `in_memory` pieces, by signature
+    /// slot: the search's probes need no more, and read them from memory rather than through the cache.
+    outcomes: Arc<[OnceLock<Outcomes>]>,
+    /// The most pieces whose tables are kept as outcomes ([`OUTCOMES_BUDGET`]); 0 for none.
+    in_memory: u32,
+    /// Starts making the outcomes, once.
+    making: Once,
 }
 
 thread_local! {
@@ -101,7 +113,20 @@ impl Egdb {
         if pieces < 2 {
             return Err(EgdbError::Empty(dir.to_path_buf()));
         }
+        let outcome_bytes = |n: u32| -> u64 {
+            Material::all_up_to(n)
+                .into_iter()
+                .map(|m| Layout::new(m).size().div_ceil(4))
+                .sum()
+        };
+        let in_memory = (1..=pieces)
+            .take_while(|&n| outcome_bytes(n) <= OUTCOMES_BUDGET)
+            .last()
+            .unwrap_or(0);
         Ok(Egdb {
+            outcomes: (0..tables.len()).map(|_| OnceLock::new()).collect(),
+            in_memory,
+            making: Once::new(),
             dir: dir.to_path_buf(),
             pieces,
             tables,
@@ -187,9 +212,10 @@ impl Egdb {
         self.lookup(sq)
     }
 
-    /// The value of a position whose side to move has no capture (the caller knows; the search does).
+    /// The value of a position whose side to move has no capture (the caller knows; the search does), with its
+    /// distance, through the cache of blocks.
     #[inline]
-    pub(crate) fn probe_quiet(&self, pos: &Position<English>) -> Option<DbValue> {
+    pub fn probe_quiet(&self, pos: &Position<English>) -> Option<DbValue> {
         let sq = Squares::of(pos);
         if sq.occupied().count_ones() > self.pieces || sq.their_men | sq.their_kings == 0 {
             return None;
@@ -198,6 +224,88 @@ impl Egdb {
             return Some(DbValue::Loss(0));
         }
         self.lookup(sq)
+    }
+
+    /// The outcome of a position whose side to move has no capture, for the search: from the outcomes kept in
+    /// memory where they are made, else through the cache of blocks (and the first such probe starts making
+    /// them in the background).
+    #[inline]
+    pub fn outcome_quiet(&self, pos: &Position<English>) -> Option<Outcome> {
+        let sq = Squares::of(pos);
+        if sq.occupied().count_ones() > self.pieces || sq.their_men | sq.their_kings == 0 {
+            return None;
+        }
+        if sq.our_men | sq.our_kings == 0 {
+            return Some(Outcome::Loss);
+        }
+        let s = sq.material().slot();
+        if let Some(outcomes) = self.outcomes.get(s).and_then(OnceLock::get) {
+            let (_, layout) = self.tables.get(s)?.as_ref()?;
+            return Some(outcomes.get(layout.index(sq)));
+        }
+        if sq.occupied().count_ones() <= self.in_memory {
+            self.start_keeping_outcomes();
+        }
+        self.lookup(sq).map(DbValue::outcome)
+    }
+
+    /// The same database with no outcomes kept in memory, every probe going through the cache of blocks (to
+    /// measure what the memory gains).
+    pub fn without_outcomes(mut self) -> Egdb {
+        self.in_memory = 0;
+        self
+    }
+
+    /// The most pieces whose tables' outcomes are kept in memory for the search (0 for none): the most whose
+    /// outcomes fit in [`OUTCOMES_BUDGET`].
+    pub fn pieces_in_memory(&self) -> u32 {
+        self.in_memory
+    }
+
+    /// The memory the outcomes made so far take, in bytes.
+    pub fn outcomes_bytes(&self) -> u64 {
+        self.outcomes
+            .iter()
+            .filter_map(OnceLock::get)
+            .map(|o| o.bytes() as u64)
+            .sum()
+    }
+
+    /// Makes the outcomes of every table of up to [`Egdb::pieces_in_memory`] pieces that is not made yet, on
+    /// this thread, and returns the memory they all take. A table that cannot be read is left to the files
+    /// (its probes warn there).
+    pub fn keep_outcomes(&self) -> u64 {
+        make_outcomes(&self.outcome_jobs(), &self.outcomes);
+        self.outcomes_bytes()
+    }
+
+    /// Starts making the outcomes on a thread of its own, once: the tables take a few seconds to read, and the
+    /// search probes through the cache meanwhile.
+    fn start_keeping_outcomes(&self) {
+        self.making.call_once(|| {
+            let jobs = self.outcome_jobs();
+            let outcomes = Arc::clone(&self.outcomes);
+            let spawned = std::thread::Builder::new()
+                .name("egdb-outcomes".into())
+                .spawn(move || make_outcomes(&jobs, &outcomes));
+            if let Err(e) = spawned {
+                tracing::warn!("endgame database: no thread to keep the outcomes in memory: {e}");
+            }
+        });
+    }
+
+    /// The tables whose outcomes are to be kept, by slot and file, fewest pieces first (the most probed).
+    fn outcome_jobs(&self) -> Vec<(usize, PathBuf)> {
+        let mut jobs: Vec<(u32, usize, PathBuf)> = self
+            .tables
+            .iter()
+            .enumerate()
+            .filter_map(|(s, t)| t.as_ref().map(|(table, _)| (s, table)))
+            .filter(|(_, table)| table.material().pieces() <= self.in_memory)
+            .map(|(s, table)| (table.material().pieces(), s, table.path().to_path_buf()))
+            .collect();
+        jobs.sort();
+        jobs.into_iter().map(|(_, s, path)| (s, path)).collect()
     }
 
     fn lookup(&self, sq: Squares) -> Option<DbValue> {
@@ -266,6 +374,26 @@ impl Egdb {
             pos = pos.play(&m);
         }
         line
+    }
+}
+
+/// Makes the outcomes of the tables of `jobs` (slot and file) into `outcomes`, those not made yet. Each table
+/// is opened again here, so that a thread of its own can do it.
+fn make_outcomes(jobs: &[(usize, PathBuf)], outcomes: &[OnceLock<Outcomes>]) {
+    for (s, path) in jobs {
+        let Some(cell) = outcomes.get(*s) else {
+            continue;
+        };
+        if cell.get().is_some() {
+            continue;
+        }
+        match TableFile::open(path).and_then(|table| table.outcomes()) {
+            // Made twice at once (a thread asked while the background made them): either is right.
+            Ok(made) => {
+                let _ = cell.set(made);
+            }
+            Err(e) => tracing::warn!("endgame database: outcomes not kept in memory: {e}"),
+        }
     }
 }
 

@@ -78,7 +78,9 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    fn bits(self) -> u8 {
+    /// Two bits: 0 a draw, 1 a win, 2 a loss.
+    #[inline]
+    pub(crate) fn bits(self) -> u8 {
         match self {
             Outcome::Draw => 0,
             Outcome::Win => 1,
@@ -111,11 +113,21 @@ impl Outcomes {
         Outcomes { bits }
     }
 
+    /// Outcomes already packed four to a byte, the first position in the low bits (as [`Outcome::bits`]).
+    pub(crate) fn from_packed(bits: Vec<u8>) -> Outcomes {
+        Outcomes { bits }
+    }
+
     /// The outcome of position `index`.
     #[inline]
     pub fn get(&self, index: u64) -> Outcome {
         let byte = self.bits[(index / 4) as usize];
         Outcome::from_bits(byte >> (2 * (index % 4)))
+    }
+
+    /// The memory the outcomes take, in bytes.
+    pub fn bytes(&self) -> usize {
+        self.bits.len()
     }
 }
 
@@ -144,5 +156,12 @@ mod tests {
         let read: Vec<Outcome> = (0..7).map(|i| packed.get(i)).collect();
         use Outcome::*;
         assert_eq!(read, [Draw, Win, Loss, Loss, Win, Draw, Loss]);
+        assert_eq!(packed.bytes(), 2);
+        let by_hand = Outcomes::from_packed(vec![
+            Win.bits() | Loss.bits() << 2 | Loss.bits() << 6,
+            Loss.bits() << 4,
+        ]);
+        let read: Vec<Outcome> = (0..7).map(|i| by_hand.get(i)).collect();
+        assert_eq!(read, [Win, Loss, Draw, Loss, Draw, Draw, Loss]);
     }
 }
