@@ -278,7 +278,7 @@ fn print_load(
         100.0 * cpu / wall.as_secs_f64().max(1e-9),
         before.rss_kb as f64 / 1024.0,
         peak_kb as f64 / 1024.0,
-        peak_kb.saturating_sub(before.rss_kb) as f64 / 1024.0 / (args.players.max(1)) as f64
+        peak_kb.saturating_sub(before.rss_kb) as f64 / 1024.0 / args.players.max(1) as f64
     );
 }
 
