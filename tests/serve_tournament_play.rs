@@ -455,3 +455,70 @@ async fn an_arena_of_six_pairs_free_players_scores_streaks_and_ends_on_time() {
     assert_eq!(rows[0][1], "alpha", "{text}");
     assert!(rows[0].len() > 4 && text.contains("(on fire)"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn withdrawing_asks_first_and_a_withdrawn_player_is_not_paired() {
+    let server = Server::start_with("tournament-withdraw", "[server]\nidle-timeout = 600\n");
+    let names = ["bravo", "charlie"];
+    let mut handles = Vec::new();
+    for name in names {
+        handles.push(connect(&server, &new_key(), name).await);
+    }
+    let (said, status) = ask(
+        &handles[0],
+        "tournament new swiss rounds=1 3+2 in-seconds=5 name=Short Swiss",
+    )
+    .await;
+    assert_eq!(status, Some(0), "{said}");
+    let code = event_code(&said);
+    let mut terminals = enter_all(&handles, &code, "you are in").await;
+    let bravo = terminals[0].as_mut().expect("bravo's terminal");
+
+    // `w` asks; any other key keeps them in.
+    bravo.send(b"w").await;
+    assert!(
+        read_until(bravo, Duration::from_secs(10), |s| s
+            .contains("Withdraw from the event for good?"))
+        .await,
+        "{}",
+        bravo.contents()
+    );
+    bravo.send(b"n").await;
+    assert!(
+        read_until(bravo, Duration::from_secs(10), |s| s.contains("w withdraw")
+            && !s.contains("for good?"))
+        .await,
+        "{}",
+        bravo.contents()
+    );
+    // `w` then `y` withdraws, and leaves the event's screen.
+    bravo.send(b"w").await;
+    assert!(read_until(bravo, Duration::from_secs(10), |s| s.contains("for good?")).await);
+    bravo.send(b"y").await;
+    assert!(
+        read_until(bravo, Duration::from_secs(10), |s| !s
+            .contains("you are in"))
+        .await,
+        "{}",
+        bravo.contents()
+    );
+
+    // The round starts with charlie alone: a bye, no board; the event ends with charlie ahead.
+    let (text, rows) = final_table(&server, &code).await;
+    let charlie = terminals[1].as_ref().expect("charlie's terminal");
+    assert!(
+        !charlie.contents().contains("Black to play"),
+        "{}",
+        charlie.contents()
+    );
+    let points = |name: &str| {
+        rows.iter()
+            .find(|row| row.iter().any(|word| word == name))
+            .and_then(|row| {
+                row.iter()
+                    .find_map(|w| w.parse::<f64>().ok().filter(|p| *p <= 1.0))
+            })
+    };
+    assert_eq!(points("charlie"), Some(1.0), "{text}");
+    assert_ne!(points("bravo"), Some(1.0), "{text}");
+}

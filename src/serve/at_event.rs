@@ -197,15 +197,20 @@ pub async fn run_event(
             let InputEvent::Key(key) = event else {
                 continue;
             };
-            match key.code {
-                KeyCode::Char('q') | KeyCode::Esc => return Ok(EventChoice::Leave),
-                KeyCode::Char('w') => {
+            // Withdrawing is for good: it asks first, and only `y` confirms.
+            if std::mem::take(&mut screen.confirming_withdrawal) {
+                if matches!(key.code, KeyCode::Char('y' | 'Y')) {
                     entered
                         .handle
                         .send(Ask::Withdraw(entered.who.fingerprint.clone()))
                         .await;
                     return Ok(EventChoice::Leave);
                 }
+                continue;
+            }
+            match key.code {
+                KeyCode::Char('q') | KeyCode::Esc => return Ok(EventChoice::Leave),
+                KeyCode::Char('w') => screen.confirming_withdrawal = true,
                 KeyCode::Char('j') | KeyCode::Down => {
                     screen.scroll = screen.scroll.saturating_add(1)
                 }

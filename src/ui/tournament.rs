@@ -18,10 +18,17 @@ pub struct EventScreen {
     pub table: String,
     /// Lines of the table scrolled past.
     pub scroll: u16,
+    /// The player pressed the key that withdraws and is asked to confirm it: the keys' line asks.
+    pub confirming_withdrawal: bool,
 }
 
 /// The keys of the tournament screen.
 pub const EVENT_KEYS: &str = "j/k scroll · w withdraw · q leave (you are not paired while away)";
+
+/// What the keys' line asks once the player has pressed the key that withdraws: withdrawing cannot be undone,
+/// so one key alone does not do it.
+pub const CONFIRM_WITHDRAWAL: &str =
+    "Withdraw from the event for good? y withdraws · any other key stays in";
 
 /// Draws the tournament screen on the whole frame.
 pub fn draw(frame: &mut Frame, screen: &EventScreen) {
@@ -47,7 +54,14 @@ pub fn draw(frame: &mut Frame, screen: &EventScreen) {
         ),
         table,
     );
-    frame.render_widget(Paragraph::new(EVENT_KEYS), keys);
+    let keys_line = match screen.confirming_withdrawal {
+        true => Line::styled(
+            CONFIRM_WITHDRAWAL,
+            Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        ),
+        false => Line::from(EVENT_KEYS),
+    };
+    frame.render_widget(Paragraph::new(keys_line), keys);
 }
 
 #[cfg(test)]
@@ -64,6 +78,7 @@ mod tests {
             status: "Waiting for your pairing".into(),
             table: "  1  ann  4\n  2  bob  2\n".into(),
             scroll: 1,
+            confirming_withdrawal: false,
         };
         terminal.draw(|f| draw(f, &screen)).expect("drawn");
         let shown: String = terminal
@@ -80,5 +95,24 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("w withdraw"), "{shown}");
+    }
+
+    #[test]
+    fn withdrawing_is_asked_about_on_the_keys_line() {
+        let mut terminal = Terminal::new(TestBackend::new(80, 6)).expect("a terminal");
+        let screen = EventScreen {
+            confirming_withdrawal: true,
+            ..EventScreen::default()
+        };
+        terminal.draw(|f| draw(f, &screen)).expect("drawn");
+        let shown: String = terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect();
+        assert!(shown.contains(CONFIRM_WITHDRAWAL), "{shown}");
+        assert!(!shown.contains("w withdraw"), "{shown}");
     }
 }
