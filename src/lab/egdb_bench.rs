@@ -42,7 +42,9 @@ pub fn random_quiet_positions(pieces: u32, count: usize, seed: u64) -> Vec<Posit
             break;
         }
         let layout = &layouts[rng.below(layouts.len())];
-        let pos = layout.squares(rng.next_u64() % layout.size().max(1)).position();
+        let pos = layout
+            .squares(rng.next_u64() % layout.size().max(1))
+            .position();
         if !pos.must_capture() {
             found.push(pos);
         }

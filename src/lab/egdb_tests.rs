@@ -447,7 +447,11 @@ fn the_outcomes_kept_in_memory_are_the_tables_results() {
     let dir = shared_four().dir().to_path_buf();
     let db = Egdb::open(&dir).expect("opens");
     assert_eq!(db.pieces_in_memory(), 4);
-    assert_eq!(db.outcomes_bytes(), 0, "nothing is made before it is asked for");
+    assert_eq!(
+        db.outcomes_bytes(),
+        0,
+        "nothing is made before it is asked for"
+    );
     let expected: u64 = Material::all_up_to(4)
         .into_iter()
         .map(|m| Layout::new(m).size().div_ceil(4))
@@ -461,7 +465,11 @@ fn the_outcomes_kept_in_memory_are_the_tables_results() {
         let layout = Layout::new(m);
         let sample = if m.pieces() <= 3 { layout.size() } else { 3000 };
         for k in 0..sample {
-            let index = if m.pieces() <= 3 { k } else { rng.next_u64() % layout.size() };
+            let index = if m.pieces() <= 3 {
+                k
+            } else {
+                rng.next_u64() % layout.size()
+            };
             let pos = layout.squares(index).position();
             if pos.must_capture() {
                 continue;
@@ -502,19 +510,40 @@ fn the_first_probe_of_a_search_starts_keeping_the_outcomes_in_the_background() {
 fn one_signature_is_built_with_only_the_tables_it_leads_into() {
     let target = Material::from_name("0m2k-0m1k").expect("name");
     let name = |m: Material| format!("{}.egdb", m.name());
-    assert!(may_lead_to(target, Material::from_name("0m1k-0m2k").expect("name")));
-    assert!(may_lead_to(target, Material::from_name("0m1k-0m1k").expect("name")));
-    assert!(!may_lead_to(target, Material::from_name("1m0k-0m1k").expect("name")));
-    assert!(!may_lead_to(target, Material::from_name("0m3k-0m1k").expect("name")));
+    assert!(may_lead_to(
+        target,
+        Material::from_name("0m1k-0m2k").expect("name")
+    ));
+    assert!(may_lead_to(
+        target,
+        Material::from_name("0m1k-0m1k").expect("name")
+    ));
+    assert!(!may_lead_to(
+        target,
+        Material::from_name("1m0k-0m1k").expect("name")
+    ));
+    assert!(!may_lead_to(
+        target,
+        Material::from_name("0m3k-0m1k").expect("name")
+    ));
     // Men may be crowned, pieces may be taken: a man and a king lead to two kings, to one, and to a man alone.
     let with_men = Material::from_name("1m1k-1m0k").expect("name");
-    for reached in ["0m2k-1m0k", "1m0k-0m1k", "0m1k-0m1k", "1m0k-1m0k", "0m1k-1m1k"] {
+    for reached in [
+        "0m2k-1m0k",
+        "1m0k-0m1k",
+        "0m1k-0m1k",
+        "1m0k-1m0k",
+        "0m1k-1m1k",
+    ] {
         assert!(
             may_lead_to(with_men, Material::from_name(reached).expect("name")),
             "{reached}"
         );
     }
-    assert!(!may_lead_to(with_men, Material::from_name("2m0k-0m1k").expect("name")));
+    assert!(!may_lead_to(
+        with_men,
+        Material::from_name("2m0k-0m1k").expect("name")
+    ));
 
     let one = scratch("one");
     let mut built = Vec::new();

@@ -437,7 +437,10 @@ fn a_watch_stops_a_search_at_its_time_and_lets_go_when_the_search_ends() {
     let ended = Arc::new(AtomicBool::new(false));
     drop(super::watch(Arc::clone(&ended), Duration::from_millis(20)));
     thread::sleep(Duration::from_millis(300));
-    assert!(late.load(Ordering::Relaxed), "a search past its time is stopped");
+    assert!(
+        late.load(Ordering::Relaxed),
+        "a search past its time is stopped"
+    );
     assert!(
         !ended.load(Ordering::Relaxed),
         "a search that ended is not stopped again"
