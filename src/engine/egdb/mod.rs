@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use index::{Layout, Material, Squares};
-pub use probe::{Egdb, Mismatch, loads_on_this_thread};
+pub use probe::{Egdb, Mismatch, OUTCOMES_BUDGET, loads_on_this_thread};
 pub use values::{DbValue, MAX_DISTANCE, MAX_NARROW_DISTANCE, Outcome, Outcomes};
 
 /// What can go wrong building or reading the databases.
