@@ -36,10 +36,10 @@ pub struct HubArgs {
     /// 0.8"`).
     #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds)]
     move_time: Option<f64>,
-    /// Probe the endgame databases through their files only, keeping no win/draw/loss outcomes in memory (to
-    /// measure what the memory gains).
+    /// Keep the endgame databases' win/draw/loss outcomes in memory for the search's probes (up to the most
+    /// pieces that fit in 1 GiB), rather than probing through the cache of their files' blocks.
     #[arg(long)]
-    egdb_on_disk: bool,
+    egdb_in_memory: bool,
 }
 
 /// `crowned hub`: speaks the protocol on standard input and output until the GUI quits.
@@ -61,13 +61,7 @@ pub fn run(args: HubArgs) -> Result<ExitCode> {
             .as_deref()
             .and_then(Evaluation::from_name)
             .unwrap_or_default(),
-        egdb: match args.egdb_on_disk {
-            // Freshly opened, so held nowhere else.
-            true => super::databases()
-                .and_then(|db| Arc::try_unwrap(db).ok())
-                .map(|db| Arc::new(db.without_outcomes())),
-            false => super::databases(),
-        },
+        egdb: super::databases_keeping_outcomes(args.egdb_in_memory),
         params,
         book: args.book.as_deref().map(super::book::read).transpose()?,
         fixed_move_time: args.move_time.map(Duration::from_secs_f64),

@@ -95,8 +95,14 @@ pub fn variant_named(name: Option<&str>, file: Option<&Path>) -> Result<Option<V
 /// The endgame databases of this user's store, if they were built: what the engines of every command that
 /// plays probe. A missing store or database means none.
 pub fn databases() -> Option<Arc<Egdb>> {
+    databases_keeping_outcomes(false)
+}
+
+/// The endgame databases of the data dir, their outcomes kept in memory for the search when `keep_outcomes`
+/// (see [`crowned::engine::egdb::open_in`]).
+pub fn databases_keeping_outcomes(keep_outcomes: bool) -> Option<Arc<Egdb>> {
     let store = Store::locate().ok()?;
-    crowned::engine::egdb::open_in(&store.egdb_dir())
+    crowned::engine::egdb::open_in(&store.egdb_dir(), keep_outcomes)
 }
 
 /// The cores this process may run on, the threads a command uses when its `--threads` is not given (1 when the

@@ -59,10 +59,17 @@ impl EgdbError {
 /// The databases in `dir`, opened for every engine given them, their files read ahead in the background (see
 /// [`Egdb::warm_up`]). A missing database means none, silently; a
 /// damaged one means none too, with a warning: the engine plays on without it.
-pub fn open_in(dir: &Path) -> Option<Arc<Egdb>> {
+///
+/// With `keep_outcomes`, the search's probes are answered from win/draw/loss outcomes kept in memory (see
+/// [`Egdb::pieces_in_memory`]); without, through the cache of blocks. Off by default in the program: by SPRT
+/// it has not shown a gain worth the memory (hundreds of megabytes with 6-piece tables).
+pub fn open_in(dir: &Path, keep_outcomes: bool) -> Option<Arc<Egdb>> {
     match Egdb::open(dir) {
         Ok(db) => {
-            let db = Arc::new(db);
+            let db = Arc::new(match keep_outcomes {
+                true => db,
+                false => db.without_outcomes(),
+            });
             db.warm_up();
             Some(db)
         }
