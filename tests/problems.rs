@@ -81,7 +81,7 @@ fn mining_with_databases_finds_the_one_move_that_draws() {
     let text = "[Event \"hold\"]\n[SetUp \"1\"]\n[FEN \"W:WK14:BK15,22\"]\n*\n";
     let dir = std::env::temp_dir().join(format!("crowned-mine-egdb-{}", std::process::id()));
     crowned::lab::egdb_build::build(&dir, 3, 1, &|_| {}, &mut |_| {}).expect("three pieces built");
-    let egdb = crowned::engine::egdb::open_in(&dir).expect("the tables just built");
+    let egdb = crowned::engine::egdb::open_in(&dir, false).expect("the tables just built");
 
     let mined = mine_games(text, &mut Prover::new(Some(egdb)), &mut |_| {});
     assert_eq!((mined.games, mined.positions), (1, 1));

@@ -1,7 +1,6 @@
 //! `crowned hub`: the engine behind the Hub protocol, for draughts GUIs and tools.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};

@@ -445,6 +445,33 @@ impl Player {
     }
 }
 
+/// What a terminal's channel brings, each piece with the moment it came: so that a load client times what its
+/// screen shows from when the bytes arrived, not from when it got round to reading them.
+pub(super) type Arrivals = tokio::sync::mpsc::UnboundedReceiver<(Instant, Vec<u8>)>;
+
+/// Splits a terminal's channel into its writer and its [`Arrivals`], read by a task of their own until the
+/// channel ends or nobody listens. Unbounded, as a load client reads all it is sent and the server bounds what it
+/// sends.
+pub(super) fn split_arrivals(
+    channel: russh::Channel<client::Msg>,
+) -> (russh::ChannelWriteHalf<client::Msg>, Arrivals) {
+    let (mut reader, writer) = channel.split();
+    let (tx, arrivals) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(message) = reader.wait().await {
+            let going_on = match message {
+                ChannelMsg::Data { data } => tx.send((Instant::now(), data.to_vec())).is_ok(),
+                ChannelMsg::Eof | ChannelMsg::Close => false,
+                _ => true,
+            };
+            if !going_on {
+                break;
+            }
+        }
+    });
+    (writer, arrivals)
+}
+
 /// Connects to the server at `address` (whose key must have the fingerprint `host_key`) as `user` with `key`,
 /// and opens a terminal of `size` running `command` (a shell when `None`).
 pub(super) async fn open_terminal(

@@ -22,7 +22,7 @@ use russh::keys::{Algorithm, PrivateKey};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep, timeout, timeout_at};
 
-use super::load::{KnownHost, LoadError, find, open_terminal, sign_in};
+use super::load::{KnownHost, LoadError, find, open_terminal, sign_in, split_arrivals};
 use super::load_tables::last_words;
 use crate::game::AnyGame;
 use crate::rules::{Color, GameType};
@@ -457,20 +457,7 @@ impl Screen {
             (u32::from(cols.get()), u32::from(rows.get())),
         )
         .await?;
-        let (mut reader, writer) = channel.split();
-        let (tx, arrivals) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            while let Some(message) = reader.wait().await {
-                let going_on = match message {
-                    ChannelMsg::Data { data } => tx.send((Instant::now(), data.to_vec())).is_ok(),
-                    ChannelMsg::Eof | ChannelMsg::Close => false,
-                    _ => true,
-                };
-                if !going_on {
-                    break;
-                }
-            }
-        });
+        let (writer, arrivals) = split_arrivals(channel);
         Ok(Screen {
             _handle: handle,
             writer,

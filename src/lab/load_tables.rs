@@ -15,12 +15,11 @@ use std::time::Duration;
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
-use russh::ChannelMsg;
 use russh::keys::{Algorithm, PrivateKey};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, timeout};
 
-use super::load::{LoadError, find, open_terminal};
+use super::load::{LoadError, find, open_terminal, split_arrivals};
 use crate::game::AnyGame;
 use crate::rules::GameType;
 use crate::serve::codes::ALPHABET;
@@ -135,20 +134,7 @@ impl Screen {
             SIZE,
         )
         .await?;
-        let (mut reader, writer) = channel.split();
-        let (tx, arrivals) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            while let Some(message) = reader.wait().await {
-                let going_on = match message {
-                    ChannelMsg::Data { data } => tx.send((Instant::now(), data.to_vec())).is_ok(),
-                    ChannelMsg::Eof | ChannelMsg::Close => false,
-                    _ => true,
-                };
-                if !going_on {
-                    break;
-                }
-            }
-        });
+        let (writer, arrivals) = split_arrivals(channel);
         Ok(Screen {
             _handle: handle,
             writer,
