@@ -77,6 +77,17 @@ pub struct Relay {
     event_visitors: Mutex<HashMap<(NodeName, u64), EventVisitor>>,
 }
 
+/// Takes out of `visitors` every one that came from the node `node` (by their lines there).
+fn take_from_node<V>(visitors: &Mutex<HashMap<(NodeName, u64), V>>, node: &NodeName) -> Vec<V> {
+    let mut visitors = locked(visitors);
+    let keys: Vec<(NodeName, u64)> = visitors
+        .keys()
+        .filter(|(from, _)| from == node)
+        .cloned()
+        .collect();
+    keys.iter().filter_map(|key| visitors.remove(key)).collect()
+}
+
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
@@ -158,15 +169,7 @@ impl Relay {
     /// Takes every visitor from the node `node` away from the rooms here, as if their connections had dropped:
     /// that node has died, and its players' seats wait for them for the grace period, as after any drop.
     pub async fn forget_node(&self, node: &NodeName) {
-        let gone: Vec<Visitor> = {
-            let mut visitors = locked(&self.visitors);
-            let keys: Vec<_> = visitors
-                .keys()
-                .filter(|(from, _)| from == node)
-                .cloned()
-                .collect();
-            keys.iter().filter_map(|key| visitors.remove(key)).collect()
-        };
+        let gone = take_from_node(&self.visitors, node);
         for visitor in gone {
             visitor
                 .room

@@ -12,7 +12,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use super::super::NodeName;
 use super::super::wire::Envelope;
-use super::{Relay, locked};
+use super::{Relay, locked, take_from_node};
 use crate::serve::events::{Ask, EventHandle, NEWS_QUEUE, News, View};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
@@ -240,15 +240,7 @@ impl Relay {
 
     /// Takes every player from the node `node` out of the events here, as if their connections had dropped.
     pub(super) async fn forget_event_visitors(&self, node: &NodeName) {
-        let gone: Vec<EventVisitor> = {
-            let mut visitors = locked(&self.event_visitors);
-            let keys: Vec<_> = visitors
-                .keys()
-                .filter(|(from, _)| from == node)
-                .cloned()
-                .collect();
-            keys.iter().filter_map(|key| visitors.remove(key)).collect()
-        };
+        let gone = take_from_node(&self.event_visitors, node);
         for visitor in gone {
             visitor.leave().await;
         }
