@@ -70,6 +70,18 @@ mod tests {
     use ratatui::Terminal;
     use ratatui::backend::TestBackend;
 
+    /// Draws `screen` and reads the whole buffer back as text.
+    fn drawn(terminal: &mut Terminal<TestBackend>, screen: &EventScreen) -> String {
+        terminal.draw(|f| draw(f, screen)).expect("drawn");
+        terminal
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .map(|c| c.symbol())
+            .collect()
+    }
+
     #[test]
     fn shows_the_status_the_table_and_the_keys() {
         let mut terminal = Terminal::new(TestBackend::new(60, 8)).expect("a terminal");
@@ -80,14 +92,7 @@ mod tests {
             scroll: 1,
             confirming_withdrawal: false,
         };
-        terminal.draw(|f| draw(f, &screen)).expect("drawn");
-        let shown: String = terminal
-            .backend()
-            .buffer()
-            .content()
-            .iter()
-            .map(|c| c.symbol())
-            .collect();
+        let shown = drawn(&mut terminal, &screen);
         assert!(shown.contains("Waiting for your pairing"), "{shown}");
         assert!(shown.contains("Autumn (K7QX)"), "{shown}");
         assert!(
@@ -104,14 +109,7 @@ mod tests {
             confirming_withdrawal: true,
             ..EventScreen::default()
         };
-        terminal.draw(|f| draw(f, &screen)).expect("drawn");
-        let shown: String = terminal
-            .backend()
-            .buffer()
-            .content()
-            .iter()
-            .map(|c| c.symbol())
-            .collect();
+        let shown = drawn(&mut terminal, &screen);
         assert!(shown.contains(CONFIRM_WITHDRAWAL), "{shown}");
         assert!(!shown.contains("w withdraw"), "{shown}");
     }
