@@ -325,6 +325,25 @@ pub enum Effect {
     },
     /// Tell the outside world what the problem trainer decided (a server keeps it in its records).
     Trained(super::trainer::TrainingNews),
+    /// Think on the opponent's time: search this situation (the position after the reply the engine expects)
+    /// with no limit, until [`Effect::PonderHit`] gives it its time or another search replaces it. Its answer
+    /// comes with [`Action::EngineDone`] and this number.
+    Ponder {
+        /// The number of this search.
+        search: u64,
+        /// The position after the expected reply, and its history.
+        situation: AnySituation,
+        /// The level to play at.
+        level: Level,
+    },
+    /// The expected reply was played: the ponder search numbered `search` is now the engine's move, with the
+    /// time these limits give from now.
+    PonderHit {
+        /// The ponder search's number.
+        search: u64,
+        /// The limits of the move, as [`Effect::Think`] would have them.
+        limits: Limits,
+    },
     /// Stop the running search; its answer will be stale.
     StopThinking,
     /// Stop the running search and let it answer with the best move found so far.

@@ -10,6 +10,7 @@ use super::animation::Animation;
 use super::burst::Burst;
 use super::cursor::Cursor;
 use super::picking::Picker;
+use super::state::pondering::{Expected, Line, Ponder};
 use crate::game::{AnyGame, Clock, TimeControl};
 use crate::rules::{AnyPosition, Geometry, Move, Square};
 
@@ -42,6 +43,12 @@ pub(super) struct InPlay {
     /// Whether a move pressed the clock since the clocks were last looked at (the other side's clock needs its
     /// wake-up).
     pub(super) clock_pressed: bool,
+    /// The line of the engine's move search under way, for the reply it expects.
+    pub(super) line: Option<Line>,
+    /// The reply the engine expects to its last move, in the position that move left.
+    pub(super) expected: Option<Expected>,
+    /// The engine's search on the person's time, if one runs.
+    pub(super) ponder: Option<Ponder>,
 }
 
 impl InPlay {
@@ -63,14 +70,19 @@ impl InPlay {
             time_control,
             now: Duration::ZERO,
             clock_pressed: false,
+            line: None,
+            expected: None,
+            ponder: None,
         }
     }
 
     /// Takes over from `old`, the game this one replaces, what outlives a game: the search numbers (they go on
     /// rising, so that an answer from the old game is never taken for one in the new), the time control (with
-    /// fresh clocks of it) and the front end's time.
+    /// fresh clocks of it) and the front end's time; and the old game's ponder search, so that it is seen to be
+    /// stopped.
     pub(super) fn carry_over(&mut self, old: &InPlay) {
         self.searches = old.searches;
+        self.ponder = old.ponder;
         self.now = old.now;
         self.time_control = old.time_control;
         self.clock = self.time_control.map(Clock::new);

@@ -95,6 +95,9 @@ pub struct Preferences {
     pub hint_level: Level,
     /// How long it looks for one.
     pub hint_time: Duration,
+    /// Whether `max` thinks on its opponent's time in a game against a person (off on a server, whose engine
+    /// threads every player shares).
+    pub ponder: bool,
     /// How long the analysis panel's search looks at one position.
     pub analysis_time: Duration,
     /// The time control of new games (`None`: no clocks).
@@ -130,6 +133,7 @@ impl Default for Preferences {
             think_time: DEFAULT_THINK_TIME,
             hint_level: Level::Max,
             hint_time: DEFAULT_HINT_TIME,
+            ponder: true,
             analysis_time: DEFAULT_ANALYSIS_TIME,
             clock: None,
         }

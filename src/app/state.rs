@@ -23,6 +23,7 @@ pub(super) mod offers;
 mod openings;
 mod overlays;
 mod play;
+pub(super) mod pondering;
 pub(super) mod review;
 mod setting_up;
 mod timing;
@@ -466,6 +467,7 @@ impl App {
         effects.extend(self.training_news());
         self.sync_clock(&mut effects);
         self.sync_analysis(&mut effects);
+        self.sync_ponder(&mut effects);
         if std::mem::take(&mut self.game_changed) {
             effects.push(Effect::GameChanged(self.keep()));
         }

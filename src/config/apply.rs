@@ -86,6 +86,9 @@ impl Settings {
                 Err(message) => note(problems, &["engine", "hint-time"], message),
             }
         }
+        if let Some(on) = engine.ponder {
+            self.ponder = on;
+        }
     }
 
     /// `[display]`.

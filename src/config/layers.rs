@@ -40,6 +40,7 @@ pub(super) struct EngineLayer {
     pub(super) hint_level: Option<String>,
     #[serde(rename = "hint-time")]
     pub(super) hint_time: Option<f64>,
+    pub(super) ponder: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -129,6 +130,7 @@ pub(super) struct EngineOut {
     pub(super) pace: f64,
     pub(super) hint_level: &'static str,
     pub(super) hint_time: f64,
+    pub(super) ponder: bool,
 }
 
 #[derive(Serialize)]

@@ -66,6 +66,8 @@ pub struct Settings {
     pub hint_level: Level,
     /// Seconds it looks for one (`engine.hint-time`): positive and finite.
     pub hint_time: f64,
+    /// Whether `max` thinks on its opponent's time in a game against a person (`engine.ponder`).
+    pub ponder: bool,
     /// Colours (`display.theme`).
     pub theme: ThemeName,
     /// Piece glyphs (`display.pieces`).
@@ -139,6 +141,7 @@ impl Settings {
             pace: 0.0,
             hint_level: Level::Random,
             hint_time: 1.0,
+            ponder: false,
             theme: ThemeName::default(),
             pieces: options.pieces,
             square_numbers: options.square_numbers,
@@ -283,6 +286,7 @@ impl Settings {
             think_time: self.think_time(),
             hint_level: self.hint_level,
             hint_time: Duration::from_secs_f64(self.hint_time),
+            ponder: self.ponder,
             clock: self.clock,
             ..Preferences::default()
         }
@@ -313,6 +317,7 @@ impl Settings {
                 pace: self.pace,
                 hint_level: self.hint_level.name(),
                 hint_time: self.hint_time,
+                ponder: self.ponder,
             },
             display: DisplayOut {
                 theme: self.theme.name(),

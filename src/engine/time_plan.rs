@@ -1,6 +1,10 @@
 //! How long one search may take: a hard deadline it never passes, and with a clock a softer target that the
 //! search stretches when the position is unclear and cuts short when it is not.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Sender};
+use std::thread;
 use std::time::Duration;
 
 use super::Limits;
@@ -86,6 +90,12 @@ impl TimePlan {
         }
     }
 
+    /// The time a search that began without one (pondering) is given once it counts: the target with a clock,
+    /// where the search had no chance to judge how unclear the position is, else all of the time.
+    pub fn budget(&self) -> Duration {
+        self.target.unwrap_or(self.hard)
+    }
+
     /// Whether to start another iteration after one that ended at `elapsed`. `unrest` is 1.0 for a quiet
     /// search and grows when the best move changed or the score fell in recent iterations. Without a clock the
     /// whole time is used, so the answer is always yes (the hard deadline ends the search).
@@ -96,6 +106,26 @@ impl TimePlan {
         // The next iteration costs about as much as all before it: starting one past 60% of the target would
         // usually overrun it, or be cut off unfinished.
         elapsed.as_secs_f64() < target.as_secs_f64() * 0.6 * unrest
+    }
+}
+
+/// A bound on a search's time that holds whatever the search is doing: a thread that raises the search's stop
+/// flag once its time has passed. Dropping the deadline first (the search ended) ends the thread at once.
+#[derive(Debug)]
+pub struct Deadline {
+    _ended: Sender<()>,
+}
+
+impl Deadline {
+    /// Raises `stop` once `after` has passed, unless the deadline is dropped first.
+    pub fn start(stop: Arc<AtomicBool>, after: Duration) -> Deadline {
+        let (ended, watching) = mpsc::channel::<()>();
+        thread::spawn(move || {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = watching.recv_timeout(after) {
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        Deadline { _ended: ended }
     }
 }
 

@@ -351,6 +351,8 @@ fn engine_session(player: &Player, engine: EngineClient) -> Session {
     // queue a position at a time, briefly.
     let mut preferences = opened.app.preferences().clone();
     preferences.analysis_time = preferences.analysis_time.min(SERVER_ANALYSIS_TIME);
+    // The engine threads are every player's: none is kept busy on one player's time.
+    preferences.ponder = false;
     opened.app.set_preferences(preferences);
     Session::new(opened, config, engine)
 }

@@ -303,6 +303,18 @@ impl Session {
                     }
                     Ok(())
                 }
+                Effect::Ponder {
+                    search,
+                    situation,
+                    level,
+                } => {
+                    self.search(search, situation, level, Limits::default());
+                    Ok(())
+                }
+                Effect::PonderHit { limits, .. } => {
+                    self.engine.ponder_hit(&limits);
+                    Ok(())
+                }
                 Effect::StopThinking => {
                     self.engine.cancel();
                     Ok(())

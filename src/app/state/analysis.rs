@@ -160,6 +160,11 @@ impl App {
         }
     }
 
+    /// Whether the panel's own search is under way.
+    pub(super) fn analysing(&self) -> bool {
+        self.analysis.running.is_some()
+    }
+
     /// Starts, replaces or stops the panel's search so that it fits the state after an action. `effects` are
     /// the action's: a search they start replaces the panel's on the engine.
     pub(super) fn sync_analysis(&mut self, effects: &mut Vec<Effect>) {

@@ -127,6 +127,7 @@ impl App {
                     thinking.depth = Some(depth);
                     thinking.score = Some(score);
                 }
+                self.note_line(search, &pv);
                 self.review_progress(search, depth, score, &pv);
                 self.analysis_report(search, depth, score, pv)
             }
@@ -390,6 +391,9 @@ impl App {
         match self.players.of(side) {
             Player::Human | Player::Remote => Vec::new(),
             Player::Engine(level) => {
+                if let Some(effects) = self.ponder_hit(level, side) {
+                    return effects;
+                }
                 let search = self.play.begin_search(Purpose::Move);
                 vec![Effect::Think {
                     search,
@@ -426,6 +430,9 @@ impl App {
 
     /// The engine answered search `search`: its move is played, held for the pace, or ignored when stale.
     fn engine_moved(&mut self, search: u64, mv: Option<Move>) -> Vec<Effect> {
+        if self.ponder_answered(search) {
+            return Vec::new();
+        }
         if self
             .play
             .thinking
@@ -447,7 +454,9 @@ impl App {
             self.play.held = mv;
             return Vec::new();
         }
-        self.deliver(mv)
+        let effects = self.deliver(mv);
+        self.expect_reply(search, mv);
+        effects
     }
 
     /// Plays the engine's move (or, with none, lets the game end).

@@ -16,7 +16,7 @@ use super::notation::{find_move, move_text, parse_position};
 use super::syntax::Line;
 use crate::engine::book::Book;
 use crate::engine::egdb::Egdb;
-use crate::engine::time_plan::TimePlan;
+use crate::engine::time_plan::{Deadline, TimePlan};
 use crate::engine::{
     AnySituation, Clock, Engine, EngineConfig, Evaluation, Level, Limits, Progress, Score,
     SearchParams, SearchResult, TABLE_MEGABYTES,
@@ -149,8 +149,8 @@ struct Running {
     stop: Arc<AtomicBool>,
     /// A ponder search waits for `ponder-hit` before its time starts.
     pondering: bool,
-    /// Dropped when the search ends, which lets its watch go (see [`watch`]).
-    _watch: Option<Sender<()>>,
+    /// Dropped when the search ends, which lets its watch go.
+    _watch: Option<Deadline>,
 }
 
 /// The engine's side of the conversation.
@@ -480,7 +480,7 @@ impl Server {
         let stop = Arc::new(AtomicBool::new(false));
         // The time counts from the command, not from the search's start: whatever comes before the search (the
         // engine made on first use, the book and the databases at the root) is within the deadline too.
-        let watch = TimePlan::new(&limits).map(|plan| watch(Arc::clone(&stop), plan.hard));
+        let watch = TimePlan::new(&limits).map(|plan| Deadline::start(Arc::clone(&stop), plan.hard));
         self.engine();
         let Some(mut engine) = self.engine.take() else {
             return Err(error("the engine could not be made"));
@@ -518,21 +518,8 @@ impl Server {
         let Some(plan) = TimePlan::new(&self.limits) else {
             return;
         };
-        let budget = plan.target.unwrap_or(plan.hard);
-        running._watch = Some(watch(Arc::clone(&running.stop), budget));
+        running._watch = Some(Deadline::start(Arc::clone(&running.stop), plan.budget()));
     }
-}
-
-/// Raises `stop` once `after` has passed, unless the returned sender is dropped first (the search ended): a
-/// bound on a search's time that holds whatever the search is doing, and a thread that ends with the search.
-fn watch(stop: Arc<AtomicBool>, after: Duration) -> Sender<()> {
-    let (ended, watching) = mpsc::channel::<()>();
-    thread::spawn(move || {
-        if let Err(mpsc::RecvTimeoutError::Timeout) = watching.recv_timeout(after) {
-            stop.store(true, Ordering::Relaxed);
-        }
-    });
-    ended
 }
 
 /// A parameter's value that must be a whole number from 1 to `most`.

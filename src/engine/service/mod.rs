@@ -39,6 +39,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
 use super::egdb::Egdb;
+use super::time_plan::{Deadline, TimePlan};
 use super::{AnySituation, EngineConfig, Level, Limits, Progress, SearchResult};
 use pool::{Client, Job, Live, Shared, lock};
 
@@ -197,7 +198,14 @@ impl EngineClient {
             request,
             stop: Arc::clone(&stop),
         };
-        self.replace(Some((Live { ticket, stop }, job)))
+        self.replace(Some((
+            Live {
+                ticket,
+                stop,
+                deadline: None,
+            },
+            job,
+        )))
     }
 
     /// Stops the live request; its answer never comes.
@@ -211,6 +219,23 @@ impl EngineClient {
     pub fn move_now(&self) {
         if let Some(live) = lock(&self.me.live).as_ref() {
             live.stop.store(true, Ordering::SeqCst);
+        }
+    }
+
+    /// The opponent played the move a ponder search (a request started without limits) was thinking after:
+    /// from now, the search has the time `limits` give (with a clock, its target), and then answers. Nothing
+    /// happens when no request is live (it has already answered).
+    pub fn ponder_hit(&self, limits: &Limits) {
+        let mut live = lock(&self.me.live);
+        let Some(live) = live.as_mut() else {
+            return;
+        };
+        match TimePlan::new(limits) {
+            Some(plan) => {
+                live.deadline = Some(Deadline::start(Arc::clone(&live.stop), plan.budget()));
+            }
+            // No time limit to give: the search answers now, with what it found on the opponent's time.
+            None => live.stop.store(true, Ordering::SeqCst),
         }
     }
 

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use super::{Report, Request};
+use crate::engine::time_plan::Deadline;
 use crate::engine::{Engine, EngineConfig};
 
 /// In test builds, a request with this search number panics inside the engine, after its first depth.
@@ -37,6 +38,8 @@ pub(super) struct Live {
     pub(super) ticket: u64,
     /// Stops this request's search only.
     pub(super) stop: Arc<AtomicBool>,
+    /// The time bound a ponder search is given when its move is played (dropped with the request).
+    pub(super) deadline: Option<Deadline>,
 }
 
 /// A request on its way through the queue to a worker.
