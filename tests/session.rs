@@ -567,3 +567,53 @@ fn a_copy_reaches_the_terminal_as_its_clipboard_sequence_after_the_frame() {
     let sequence = session::clipboard_sequence(&pdn).expect("a short game");
     assert!(wire.take().ends_with(&sequence));
 }
+
+#[test]
+fn max_ponders_on_the_players_time_and_answers_after_the_expected_reply() {
+    let home = Home::new("ponder");
+    let engine = EngineService::local(None).expect("the engine starts");
+    let players = Players {
+        black: Player::Human,
+        white: Player::Engine(Level::Max),
+    };
+    let Opened {
+        mut session,
+        inbox: reports,
+        ..
+    } = started(&home, players, &engine, (100, 30));
+    let (mut hits, mut misses) = (0, 0);
+    while session.app().game().ply() < 16 && !matches!(session.app().mode(), Mode::Over(_)) {
+        let app = session.app();
+        let human_to_move = app.players().of(app.game().position().side_to_move()) == Player::Human;
+        if !human_to_move || app.is_thinking() {
+            wait_once(&mut session, &reports);
+            continue;
+        }
+        // The person plays the reply the engine ponders on when there is one (every other move, to see both
+        // ways), else the first legal move.
+        let position = app.game().position();
+        let pondered = app.pondering_on();
+        let mv = match pondered {
+            Some(reply) if app.game().ply() % 4 == 2 => reply,
+            _ => position.legal_moves()[0],
+        };
+        if pondered == Some(mv) {
+            hits += 1;
+        } else if pondered.is_some() {
+            misses += 1;
+        }
+        let text = position.write_move(&mv, SquareStyle::Numbers);
+        let before = app.game().ply();
+        type_line(&mut session, &text);
+        assert_eq!(session.app().game().ply(), before + 1, "{text} was played");
+        // Whatever happened to the ponder search, the engine answers.
+        let deadline = Instant::now() + PATIENCE;
+        while session.app().game().ply() == before + 1
+            && !matches!(session.app().mode(), Mode::Over(_))
+        {
+            assert!(Instant::now() < deadline, "the engine answers");
+            wait_once(&mut session, &reports);
+        }
+    }
+    assert!(hits > 0 && misses > 0, "{hits} hits, {misses} misses");
+}

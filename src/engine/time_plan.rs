@@ -273,4 +273,23 @@ mod tests {
         assert!(!plan.go_on(ms(700), 1.0));
         assert!(plan.go_on(ms(700), 1.5));
     }
+
+    #[test]
+    fn a_deadline_stops_a_search_at_its_time_and_lets_go_when_the_search_ends() {
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let late = Arc::new(AtomicBool::new(false));
+        let _deadline = Deadline::start(Arc::clone(&late), Duration::from_millis(20));
+        let ended = Arc::new(AtomicBool::new(false));
+        drop(Deadline::start(Arc::clone(&ended), Duration::from_millis(20)));
+        thread::sleep(Duration::from_millis(300));
+        assert!(
+            late.load(Ordering::Relaxed),
+            "a search past its time is stopped"
+        );
+        assert!(
+            !ended.load(Ordering::Relaxed),
+            "a search that ended is not stopped again"
+        );
+    }
 }

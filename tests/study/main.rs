@@ -10,4 +10,5 @@ mod ballots;
 mod clocks;
 mod hints;
 mod lists;
+mod pondering;
 mod review;

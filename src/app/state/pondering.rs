@@ -58,6 +58,14 @@ pub(in crate::app) struct Ponder {
 }
 
 impl App {
+    /// The reply the engine is thinking about on the player's time, while it ponders.
+    pub fn pondering_on(&self) -> Option<Move> {
+        self.play
+            .ponder
+            .filter(|ponder| !ponder.ended)
+            .map(|ponder| ponder.on.reply)
+    }
+
     /// Notes the line of the engine's move search `search`, for the reply it expects.
     pub(super) fn note_line(&mut self, search: u64, pv: &[Move]) {
         let ours = self

@@ -427,22 +427,3 @@ fn the_evaluation_is_a_parameter() {
     );
     assert!(gui.ends());
 }
-
-#[test]
-fn a_watch_stops_a_search_at_its_time_and_lets_go_when_the_search_ends() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let late = Arc::new(AtomicBool::new(false));
-    let _watching = super::watch(Arc::clone(&late), Duration::from_millis(20));
-    let ended = Arc::new(AtomicBool::new(false));
-    drop(super::watch(Arc::clone(&ended), Duration::from_millis(20)));
-    thread::sleep(Duration::from_millis(300));
-    assert!(
-        late.load(Ordering::Relaxed),
-        "a search past its time is stopped"
-    );
-    assert!(
-        !ended.load(Ordering::Relaxed),
-        "a search that ended is not stopped again"
-    );
-}

@@ -311,3 +311,31 @@ fn dropping_the_service_stops_a_running_search() {
     assert_eq!(waiting.start(endless(2)), Err(ServiceStopped));
     assert!(!waiting.is_busy());
 }
+
+#[test]
+fn a_ponder_hit_gives_an_endless_search_its_time_and_it_answers() {
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("the service starts");
+    let (client, reports) = listening(&service);
+    // With nothing live, a hit changes nothing.
+    client.ponder_hit(&Limits::time(Duration::from_millis(1)));
+    client.start(endless(1)).expect("running");
+    // Pondering: at least one depth done, and no answer without a hit.
+    assert!(matches!(next(&reports), Report::Progress { search: 1, .. }));
+    client.ponder_hit(&Limits::time(Duration::from_millis(30)));
+    let (_, last) = answer(&reports, 1);
+    assert_legal(&last);
+    assert!(!client.is_busy());
+}
+
+#[test]
+fn a_ponder_hit_without_a_time_limit_answers_at_once() {
+    let service = EngineService::new(1, EngineConfig::default().with_table_megabytes(MEGABYTES))
+        .expect("the service starts");
+    let (client, reports) = listening(&service);
+    client.start(endless(1)).expect("running");
+    assert!(matches!(next(&reports), Report::Progress { search: 1, .. }));
+    client.ponder_hit(&Limits::depth(4));
+    let (_, last) = answer(&reports, 1);
+    assert_legal(&last);
+}
