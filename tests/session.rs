@@ -582,26 +582,36 @@ fn max_ponders_on_the_players_time_and_answers_after_the_expected_reply() {
         ..
     } = started(&home, players, &engine, (100, 30));
     let (mut hits, mut misses) = (0, 0);
-    while session.app().game().ply() < 16 && !matches!(session.app().mode(), Mode::Over(_)) {
+    while (hits == 0 || misses == 0)
+        && session.app().game().ply() < 60
+        && !matches!(session.app().mode(), Mode::Over(_))
+    {
         let app = session.app();
         let human_to_move = app.players().of(app.game().position().side_to_move()) == Player::Human;
         if !human_to_move || app.is_thinking() {
             wait_once(&mut session, &reports);
             continue;
         }
-        // The person plays the reply the engine ponders on when there is one (every other move, to see both
-        // ways), else the first legal move.
+        // The person plays the reply the engine ponders on and another move in turn, to see both ways.
         let position = app.game().position();
-        let pondered = app.pondering_on();
-        let mv = match pondered {
-            Some(reply) if app.game().ply() % 4 == 2 => reply,
-            _ => position.legal_moves()[0],
+        let moves = position.legal_moves();
+        let mv = match app.pondering_on() {
+            Some(reply) if hits <= misses => {
+                hits += 1;
+                reply
+            }
+            Some(reply) => match moves.iter().find(|mv| **mv != reply) {
+                Some(other) => {
+                    misses += 1;
+                    *other
+                }
+                None => {
+                    hits += 1;
+                    reply
+                }
+            },
+            None => moves[0],
         };
-        if pondered == Some(mv) {
-            hits += 1;
-        } else if pondered.is_some() {
-            misses += 1;
-        }
         let text = position.write_move(&mv, SquareStyle::Numbers);
         let before = app.game().ply();
         type_line(&mut session, &text);

@@ -2,7 +2,7 @@
 //!
 //! When `max` has moved against a person, its search's line names the reply it expects. While the person
 //! thinks, the engine searches the position after that reply with no limit. If the person plays it (a "ponder
-//! hit", about seven times in ten between equal engines), that search becomes the engine's move: it is given the
+//! hit", three times in four between equal engines), that search becomes the engine's move: it is given the
 //! time of a move from then on, and has the time already spent on top. Any other move stops it, and the engine
 //! starts afresh on the real position, with what it learnt in its transposition table.
 //!
