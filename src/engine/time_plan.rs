@@ -281,7 +281,10 @@ mod tests {
         let late = Arc::new(AtomicBool::new(false));
         let _deadline = Deadline::start(Arc::clone(&late), Duration::from_millis(20));
         let ended = Arc::new(AtomicBool::new(false));
-        drop(Deadline::start(Arc::clone(&ended), Duration::from_millis(20)));
+        drop(Deadline::start(
+            Arc::clone(&ended),
+            Duration::from_millis(20),
+        ));
         thread::sleep(Duration::from_millis(300));
         assert!(
             late.load(Ordering::Relaxed),

@@ -77,19 +77,34 @@ fn max_ponders_on_the_reply_it_expects_and_that_reply_makes_it_its_move() {
     assert_eq!(level, Level::Max);
     assert_eq!(app.pondering_on(), Some(line[1]));
     let mut expected = app.game().clone();
-    expected.play(&line[1]).expect("the expected reply is legal");
-    assert_eq!(situation.position, expected.position(), "it searches the position after the reply");
-    assert!(!app.is_thinking(), "the person is to move: nothing waits for the engine");
+    expected
+        .play(&line[1])
+        .expect("the expected reply is legal");
+    assert_eq!(
+        situation.position,
+        expected.position(),
+        "it searches the position after the reply"
+    );
+    assert!(
+        !app.is_thinking(),
+        "the person is to move: nothing waits for the engine"
+    );
 
     // The expected reply: the ponder search is now the move's, with a move's time from now.
     let effects = app.update(Action::Submit(typed(&app, &line[1])));
     assert_eq!(app.game().ply(), 3);
     assert!(think(&effects).is_none(), "no new search: {effects:?}");
     let limits = effects.iter().find_map(|e| match e {
-        Effect::PonderHit { search: hit, limits } if *hit == search => Some(*limits),
+        Effect::PonderHit {
+            search: hit,
+            limits,
+        } if *hit == search => Some(*limits),
         _ => None,
     });
-    assert_eq!(limits, Some(Level::Max.limits(app.preferences().think_time)));
+    assert_eq!(
+        limits,
+        Some(Level::Max.limits(app.preferences().think_time))
+    );
     assert!(app.is_thinking());
     assert_eq!(app.pondering_on(), None);
 
@@ -119,7 +134,11 @@ fn another_reply_stops_pondering_and_the_engine_thinks_afresh() {
     let (fresh, situation) = think(&effects).expect("a search of the real position");
     assert_ne!(fresh, search);
     assert_eq!(situation.position, app.game().position());
-    assert!(!effects.iter().any(|e| matches!(e, Effect::PonderHit { .. })));
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::PonderHit { .. }))
+    );
     // The ponder search's late answer is not taken for the move.
     let late = app.game().position().legal_moves()[0];
     let stale = app.update(Action::EngineMoved {
@@ -150,7 +169,10 @@ fn an_undo_a_pause_or_a_new_game_stop_the_ponder_search() {
 
     let (mut app, _, _) = after_the_engines_answer(Preferences::default());
     let effects = app.update(Action::Rematch);
-    assert!(stops(&effects) || think(&effects).is_some(), "a new game: {effects:?}");
+    assert!(
+        stops(&effects) || think(&effects).is_some(),
+        "a new game: {effects:?}"
+    );
     assert_eq!(app.pondering_on(), None);
 }
 

@@ -165,9 +165,8 @@ impl App {
     fn ponder_wanted(&self) -> Option<Expected> {
         let expected = self.play.expected?;
         let side = self.play.game.position().side_to_move();
-        let idle = self.play.thinking.is_none()
-            && !self.analysing()
-            && self.review_running().is_none();
+        let idle =
+            self.play.thinking.is_none() && !self.analysing() && self.review_running().is_none();
         let wanted = self.preferences.ponder
             && idle
             && !self.paused

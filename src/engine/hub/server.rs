@@ -480,7 +480,8 @@ impl Server {
         let stop = Arc::new(AtomicBool::new(false));
         // The time counts from the command, not from the search's start: whatever comes before the search (the
         // engine made on first use, the book and the databases at the root) is within the deadline too.
-        let watch = TimePlan::new(&limits).map(|plan| Deadline::start(Arc::clone(&stop), plan.hard));
+        let watch =
+            TimePlan::new(&limits).map(|plan| Deadline::start(Arc::clone(&stop), plan.hard));
         self.engine();
         let Some(mut engine) = self.engine.take() else {
             return Err(error("the engine could not be made"));
