@@ -570,17 +570,16 @@ fn a_copy_reaches_the_terminal_as_its_clipboard_sequence_after_the_frame() {
 
 #[test]
 fn max_ponders_on_the_players_time_and_answers_after_the_expected_reply() {
-    let home = Home::new("ponder");
-    let engine = EngineService::local(None).expect("the engine starts");
     let players = Players {
         black: Player::Human,
         white: Player::Engine(Level::Max),
     };
+    let (_home, _engine, opened) = session_alone("ponder", players, (100, 30));
     let Opened {
         mut session,
         inbox: reports,
         ..
-    } = started(&home, players, &engine, (100, 30));
+    } = opened;
     let (mut hits, mut misses) = (0, 0);
     while (hits == 0 || misses == 0)
         && session.app().game().ply() < 60
