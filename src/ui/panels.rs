@@ -427,7 +427,7 @@ impl MoveWindow {
 }
 
 /// Draws the status line: the app's message and, while the engine thinks, how far it has got and how it sees
-/// the game. A message too long for the line wraps onto the second row when there is one, and is shortened at
+/// the game (or, while it ponders, that it thinks on the player's time). A message too long for the line wraps onto the second row when there is one, and is shortened at
 /// a word boundary with an ellipsis when even that is not enough.
 pub fn status(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     let mut text = app.status().to_string();
@@ -437,6 +437,11 @@ pub fn status(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
         .filter(|t| matches!(t.purpose, Purpose::Move | Purpose::Hint))
     {
         text.push_str(&thinking_text(thinking, side));
+    }
+    if app.pondering_on().is_some() {
+        // Without this the engine would use the cores unseen while the line says it is the player's move. The
+        // reply it expects is not shown: it would be a hint.
+        text.push_str(" · the engine thinks on your time");
     }
     if let Some(hint) = app.hint() {
         let notation = options.notation_for(app.game().variant());

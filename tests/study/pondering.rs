@@ -8,6 +8,7 @@ use crowned::engine::{AnySituation, Engine, Level, Limits};
 use crowned::rules::{Move, SquareStyle};
 
 use crate::common::app::answer;
+use crate::common::screen::screen;
 
 const AGAINST_MAX: Players = Players {
     black: Player::Human,
@@ -89,6 +90,16 @@ fn max_ponders_on_the_reply_it_expects_and_that_reply_makes_it_its_move() {
         !app.is_thinking(),
         "the person is to move: nothing waits for the engine"
     );
+    let shown = screen(&app, 100, 30);
+    assert!(
+        shown.contains("the engine thinks on your time"),
+        "the status line says the engine uses the player's time:\n{shown}"
+    );
+    let reply = typed(&app, &line[1]);
+    assert!(
+        !shown.contains(&format!("hint: {reply}")),
+        "the reply it expects is not given away:\n{shown}"
+    );
 
     // The expected reply: the ponder search is now the move's, with a move's time from now.
     let effects = app.update(Action::Submit(typed(&app, &line[1])));
@@ -107,6 +118,7 @@ fn max_ponders_on_the_reply_it_expects_and_that_reply_makes_it_its_move() {
     );
     assert!(app.is_thinking());
     assert_eq!(app.pondering_on(), None);
+    assert!(!screen(&app, 100, 30).contains("thinks on your time"));
 
     // Its answer is the engine's move.
     let mv = app.game().position().legal_moves()[0];
