@@ -65,6 +65,31 @@ fn self_play_then_a_fit_and_a_network_trained_on_it() {
     let network = Network::from_bytes(&bytes).expect("a network the engine reads");
     assert_ne!(network, Network::zeroed());
     assert_eq!(train("net2.nnue", "1").1, bytes);
+
+    // The same games played by that network rather than the one compiled in: another file.
+    let by_network = dir.join("by-network.txt");
+    let data = crowned(&[
+        "tune",
+        "data",
+        "--games",
+        "6",
+        "--depth",
+        "2",
+        "--seed",
+        "3",
+        "--network",
+        &dir.join("net.nnue").to_string_lossy(),
+        "--out",
+        &by_network.to_string_lossy(),
+    ]);
+    assert!(data.status.success(), "{}", stderr(&data));
+    let other = std::fs::read_to_string(&by_network).expect("the samples");
+    assert!(
+        other.lines().count() > 100,
+        "{} lines",
+        other.lines().count()
+    );
+    assert_ne!(other, text, "the network played the games");
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -72,6 +97,17 @@ fn self_play_then_a_fit_and_a_network_trained_on_it() {
 fn bad_training_input_is_a_clear_error() {
     let bad = TempFile::new("tune-bad.txt", "B:W21-32:B1-12;0.5\nnot a position;1\n");
     assert_one_line_error(&["tune", "net", bad.path(), "--out", "/dev/null"], "line 2");
+    assert_one_line_error(
+        &[
+            "tune",
+            "data",
+            "--network",
+            bad.path(),
+            "--out",
+            "/dev/null/never",
+        ],
+        "not a crowned network file",
+    );
     let empty = TempFile::new("tune-empty.txt", "");
     let out = crowned(&["tune", "net", empty.path(), "--out", "/dev/null"]);
     assert_eq!(out.status.code(), Some(2));

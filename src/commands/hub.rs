@@ -5,7 +5,6 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use crowned::engine::hub::{self, HubOptions};
-use crowned::engine::nnue::{self, Network};
 use crowned::engine::{Evaluation, SearchParams};
 
 /// `crowned hub`'s options: what the engine starts with until the GUI sets its parameters.
@@ -44,10 +43,7 @@ pub struct HubArgs {
 /// `crowned hub`: speaks the protocol on standard input and output until the GUI quits.
 pub fn run(args: HubArgs) -> Result<ExitCode> {
     if let Some(path) = &args.network {
-        let bytes =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let network = Network::from_bytes(&bytes).with_context(|| path.display().to_string())?;
-        nnue::play_with(network)?;
+        super::play_with_network_file(path)?;
     }
     let mut params = SearchParams::default();
     for assignment in &args.params {

@@ -105,6 +105,17 @@ pub fn databases_keeping_outcomes(keep_outcomes: bool) -> Option<Arc<Egdb>> {
     crowned::engine::egdb::open_in(&store.egdb_dir(), keep_outcomes)
 }
 
+/// Reads the network file at `path` and makes it the one every engine of this process evaluates English
+/// positions with, in place of the one compiled in (`--network` of `crowned hub` and `crowned tune data`): a
+/// newly trained network can then be matched, or play the next generation's games, without a build.
+pub fn play_with_network_file(path: &Path) -> Result<()> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let network = crowned::engine::nnue::Network::from_bytes(&bytes)
+        .with_context(|| path.display().to_string())?;
+    crowned::engine::nnue::play_with(network)?;
+    Ok(())
+}
+
 /// The cores this process may run on, the threads a command uses when its `--threads` is not given (1 when the
 /// system cannot tell).
 pub fn cores() -> usize {

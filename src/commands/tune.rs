@@ -42,6 +42,10 @@ pub enum TuneStep {
         /// The new file to write (an existing file is refused).
         #[arg(long, value_name = "OUT")]
         out: PathBuf,
+        /// A network file (`crowned tune net --out`) both sides judge English positions by, in place of the one
+        /// compiled in: the next generation's games from a network that passed its match, without a build.
+        #[arg(long, value_name = "FILE")]
+        network: Option<PathBuf>,
     },
     /// Fit the weights to positions: files written by `tune data`, and PDN files of finished English games
     /// (by their .pdn extension), starting from the weights compiled in. Writes the Rust source of
@@ -137,7 +141,11 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
             seed,
             threads,
             out,
+            network,
         } => {
+            if let Some(path) = &network {
+                super::play_with_network_file(path)?;
+            }
             let threads = threads.map_or_else(cores, |t| t as usize);
             data(games as usize, depth, seed, threads, &out)?;
         }
