@@ -202,19 +202,36 @@ pub async fn join(
     identity: &Identity,
     code: &RoomCode,
 ) -> Result<Seated, RoomError> {
+    join_within_take_over(shared, identity, code, false).await
+}
+
+/// [`join`]; when `known` (the records say the game is not over), a game no node lists yet is looked for again
+/// too, for as long as a node is waited out: while two nodes race to take a dead node's game over, the one that
+/// loses the race finds it nowhere for a moment. A code typed by hand is not waited for: it may name no game.
+async fn join_within_take_over(
+    shared: &Shared,
+    identity: &Identity,
+    code: &RoomCode,
+    known: bool,
+) -> Result<Seated, RoomError> {
     let patience = shared
         .config
         .nodes
         .as_ref()
         .map_or(Duration::ZERO, |nodes| nodes.lease_term + TAKE_OVER_MARGIN);
     let give_up = tokio::time::Instant::now() + patience;
+    let pause = Duration::from_millis(500);
     loop {
-        let (room, listing) = super::elsewhere::find(shared, code)
-            .await
-            .ok_or_else(|| no_game(code))?;
+        let Some((room, listing)) = super::elsewhere::find(shared, code).await else {
+            if known && tokio::time::Instant::now() < give_up {
+                tokio::time::sleep(pause).await;
+                continue;
+            }
+            return Err(no_game(code));
+        };
         match sit(shared, identity, room, listing, None).await {
             Err(RoomError::NoAnswer) if tokio::time::Instant::now() < give_up => {
-                tokio::time::sleep(Duration::from_millis(500)).await;
+                tokio::time::sleep(pause).await;
             }
             seated => return seated,
         }
@@ -231,7 +248,7 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
         // Here, at once; elsewhere, by its code, so that a node that has just died is waited out.
         return Some(match shared.tables.find(&listing.code) {
             Some(_) => sit(shared, identity, room, listing, None).await,
-            None => join(shared, identity, &listing.code).await,
+            None => join_within_take_over(shared, identity, &listing.code, true).await,
         });
     }
     // One node of several: the game may be on a node that has just died, listed nowhere until another node
@@ -247,7 +264,7 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
         })
         .await
         .flatten()?;
-    Some(join(shared, identity, &code).await)
+    Some(join_within_take_over(shared, identity, &code, true).await)
 }
 
 /// Watches the game with `code`.
