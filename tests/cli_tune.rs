@@ -6,6 +6,21 @@ use crate::cli_support;
 use cli_support::{TempFile, assert_one_line_error, crowned, stderr};
 use crowned::engine::nnue::Network;
 
+/// Six self-play games at depth 2 from seed 3 into `out`, with `extra` arguments: the file's text, checked to
+/// hold a good number of positions.
+fn self_play(out: &std::path::Path, extra: &[&str]) -> String {
+    let out_arg = out.to_string_lossy();
+    let mut args = vec![
+        "tune", "data", "--games", "6", "--depth", "2", "--seed", "3", "--out", &out_arg,
+    ];
+    args.extend_from_slice(extra);
+    let data = crowned(&args);
+    assert!(data.status.success(), "{}", stderr(&data));
+    let text = std::fs::read_to_string(out).expect("the samples");
+    assert!(text.lines().count() > 100, "{} lines", text.lines().count());
+    text
+}
+
 #[test]
 fn self_play_then_a_fit_and_a_network_trained_on_it() {
     let marker = TempFile::new("tune-dir", "");
@@ -14,21 +29,7 @@ fn self_play_then_a_fit_and_a_network_trained_on_it() {
     let samples = dir.join("samples.txt");
     let samples_arg = samples.to_string_lossy().into_owned();
 
-    let data = crowned(&[
-        "tune",
-        "data",
-        "--games",
-        "6",
-        "--depth",
-        "2",
-        "--seed",
-        "3",
-        "--out",
-        &samples_arg,
-    ]);
-    assert!(data.status.success(), "{}", stderr(&data));
-    let text = std::fs::read_to_string(&samples).expect("the samples");
-    assert!(text.lines().count() > 100, "{} lines", text.lines().count());
+    let text = self_play(&samples, &[]);
 
     // An existing file is never replaced by self-play.
     let again = crowned(&["tune", "data", "--games", "1", "--out", &samples_arg]);
@@ -67,28 +68,8 @@ fn self_play_then_a_fit_and_a_network_trained_on_it() {
     assert_eq!(train("net2.nnue", "1").1, bytes);
 
     // The same games played by that network rather than the one compiled in: another file.
-    let by_network = dir.join("by-network.txt");
-    let data = crowned(&[
-        "tune",
-        "data",
-        "--games",
-        "6",
-        "--depth",
-        "2",
-        "--seed",
-        "3",
-        "--network",
-        &dir.join("net.nnue").to_string_lossy(),
-        "--out",
-        &by_network.to_string_lossy(),
-    ]);
-    assert!(data.status.success(), "{}", stderr(&data));
-    let other = std::fs::read_to_string(&by_network).expect("the samples");
-    assert!(
-        other.lines().count() > 100,
-        "{} lines",
-        other.lines().count()
-    );
+    let net = dir.join("net.nnue").to_string_lossy().into_owned();
+    let other = self_play(&dir.join("by-network.txt"), &["--network", &net]);
     assert_ne!(other, text, "the network played the games");
     std::fs::remove_dir_all(&dir).ok();
 }
