@@ -427,8 +427,9 @@ impl MoveWindow {
 }
 
 /// Draws the status line: the app's message and, while the engine thinks, how far it has got and how it sees
-/// the game (or, while it ponders, that it thinks on the player's time). A message too long for the line wraps onto the second row when there is one, and is shortened at
-/// a word boundary with an ellipsis when even that is not enough.
+/// the game (or, while it ponders, that it thinks on the player's time). A message too long for the line wraps
+/// onto the second row when there is one, and is shortened at a word boundary with an ellipsis when even that
+/// is not enough.
 pub fn status(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     let mut text = app.status().to_string();
     let side = app.game().position().side_to_move();
