@@ -56,15 +56,22 @@ fn engine_answers(app: &mut App, effects: &[Effect]) -> (Vec<Effect>, Vec<Move>)
     (effects, result.pv)
 }
 
-/// A game against `max` after the person's 11-15 and the engine's answer: the app, the effects of the answer and
-/// the engine's line.
+/// A game against `max` after the person's first move and the engine's answer: the app, the effects of the answer
+/// and the engine's line. The first move is the first of a few common ones after whose answer the person has more
+/// than one move, so that a test can play one the engine did not expect (the engine's answer, which its network
+/// chooses, may leave a single capture).
 fn after_the_engines_answer(preferences: Preferences) -> (App, Vec<Effect>, Vec<Move>) {
-    let (mut app, _) = App::new(AGAINST_MAX);
-    app.set_preferences(preferences);
-    let effects = app.update(Action::Submit("11-15".into()));
-    let (effects, line) = engine_answers(&mut app, &effects);
-    assert_eq!(app.game().ply(), 2, "the engine's move is played");
-    (app, effects, line)
+    for opening in ["11-15", "9-13", "10-14", "11-16", "10-15", "9-14"] {
+        let (mut app, _) = App::new(AGAINST_MAX);
+        app.set_preferences(preferences.clone());
+        let effects = app.update(Action::Submit(opening.into()));
+        let (effects, line) = engine_answers(&mut app, &effects);
+        assert_eq!(app.game().ply(), 2, "the engine's move is played");
+        if app.game().position().legal_moves().len() > 1 {
+            return (app, effects, line);
+        }
+    }
+    panic!("every opening tried leaves the person a single move");
 }
 
 fn typed(app: &App, mv: &Move) -> String {
