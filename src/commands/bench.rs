@@ -251,17 +251,20 @@ fn evaluation_alone(out: &mut impl Write, positions: &[Position]) -> Result<()> 
     };
     let walk = evaluation_walk(positions);
     let mut cache = nnue::NetCache::new(net, 64);
-    let network = fastest(|| {
-        cache.clear();
+    let network = fastest(&mut cache, nnue::NetCache::clear, |cache| {
         for (pos, ply) in &walk {
             std::hint::black_box(cache.evaluate(pos, *ply));
         }
     });
-    let classic = fastest(|| {
-        for (pos, _) in &walk {
-            std::hint::black_box(crowned::engine::evaluate(pos));
-        }
-    });
+    let classic = fastest(
+        &mut (),
+        |_| {},
+        |_| {
+            for (pos, _) in &walk {
+                std::hint::black_box(crowned::engine::evaluate(pos));
+            }
+        },
+    );
     let each = |time: Duration| time.as_secs_f64() * 1e9 / walk.len() as f64;
     writeln!(
         out,
@@ -279,12 +282,18 @@ fn evaluation_alone(out: &mut impl Write, positions: &[Position]) -> Result<()> 
 /// Passes a timing keeps the fastest of: a busy machine slows some passes, never speeds one up.
 const REPEATS: usize = 3;
 
-/// The least time `work` takes over [`REPEATS`] runs.
-fn fastest(mut work: impl FnMut()) -> Duration {
+/// The least time `work` takes over [`REPEATS`] runs, each after `prepare` (untimed: clearing an engine's tables
+/// costs more than a small search, and would be measured as the search's).
+fn fastest<S>(
+    state: &mut S,
+    mut prepare: impl FnMut(&mut S),
+    mut work: impl FnMut(&mut S),
+) -> Duration {
     (0..REPEATS)
         .map(|_| {
+            prepare(state);
             let started = Instant::now();
-            work();
+            work(state);
             started.elapsed()
         })
         .min()
@@ -322,8 +331,7 @@ fn measure_any(
     let mut engine = Engine::with_config(engine.clone());
     for situation in situations {
         let mut searched = 0;
-        spent += fastest(|| {
-            engine.clear();
+        spent += fastest(&mut engine, Engine::clear, |engine| {
             searched = engine
                 .think(situation, level, &Limits::depth(depth), 0, &mut |_| {})
                 .nodes;
@@ -346,8 +354,7 @@ fn measure<R: Playable>(
     for pos in positions {
         let situation = Situation::at(*pos).into();
         let mut searched = 0;
-        spent += fastest(|| {
-            engine.clear();
+        spent += fastest(&mut engine, Engine::clear, |engine| {
             searched = engine
                 .think(&situation, level, &Limits::depth(depth), 0, &mut |_| {})
                 .nodes;
