@@ -479,8 +479,8 @@ fn the_players_are_told_while_the_server_cannot_save_and_when_it_can_again() {
     let _ = app.update(Action::Table(unsaved(true)));
     assert_eq!(
         app.status(),
-        "move 1, Black to play: your move · the server cannot save games just now: every move is kept and saved \
-         when it can"
+        "move 1, Black to play: your move · the server cannot save moves right now: a move is played once it is \
+         saved, so try again in a moment"
     );
     let _ = app.update(Action::Table(unsaved(false)));
     assert_eq!(app.status(), "move 1, Black to play: your move");

@@ -116,8 +116,8 @@ pub struct TableState {
     pub rated: bool,
     /// Whether the clocks are stopped by the players' agreement.
     pub paused: bool,
-    /// Whether the server cannot write its records just now (a full disk, say): the moves are kept in its
-    /// memory and written when it can.
+    /// Whether the server cannot write its records just now (a full disk, say): a move (or anything else that
+    /// changes the game) is refused until it can, and nothing already shown is lost.
     pub unrecorded: bool,
 }
 
@@ -138,6 +138,9 @@ pub enum TableEvent {
     MoveRefused(String),
     /// A rematch was agreed: its table has this code, and the players (and watchers) go there.
     Rematch(String),
+    /// The player took their seat again from another connection: this one leaves the table (the last thing it
+    /// hears from the room).
+    TakenOver,
     /// A chat line, already cleaned.
     Chat {
         /// Who said it.
@@ -146,6 +149,9 @@ pub enum TableEvent {
         text: String,
     },
 }
+
+/// What a connection whose seat was taken again from another connection is told.
+pub const TAKEN_OVER: &str = "you are playing this game from another connection";
 
 /// What the player asks of the table.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -140,6 +140,9 @@ pub struct Channels {
     /// The code of the table whose room went away while the player was at it (its node died, or another node
     /// took it over): the session ends, and the connection finds the game again where it runs now.
     pub lost: Option<RoomCode>,
+    /// Whether the player took the seat of the table they were at from another connection: this one goes to
+    /// the lobby and says so.
+    pub taken_over: bool,
     /// The event the player is entered in, whose next board takes them from the table they are at.
     pub event: Option<super::at_event::Entered>,
 }
@@ -497,6 +500,15 @@ async fn run_session(
                     session.end(Ending::Quit);
                     return Some(Ending::Quit);
                 };
+                if matches!(news, TableEvent::TakenOver) {
+                    // The seat is played from another connection now: this one leaves the table, and must not
+                    // tell the room it has gone (the seat is not away).
+                    let _ = session.handle(Event::Table(news));
+                    channels.table = None;
+                    channels.taken_over = true;
+                    session.end(Ending::Quit);
+                    return Some(Ending::Quit);
+                }
                 if let TableEvent::Rematch(code) = &news {
                     channels.rematch = Some(RoomCode::new(code.as_str()));
                     session.end(Ending::Quit);

@@ -117,6 +117,7 @@ async fn drive(
         table: None,
         rematch: None,
         lost: None,
+        taken_over: false,
         event: None,
     };
     // The lobby follows the player's keys, as their games do.
@@ -272,6 +273,10 @@ async fn drive(
                 Doing::Watching => TableAsk::Watch(code),
                 _ => TableAsk::Join(code),
             });
+            continue;
+        }
+        if std::mem::take(&mut channels.taken_over) {
+            next = Step::Lobby(Some(crate::app::TAKEN_OVER.to_string()));
             continue;
         }
         if let (Some(Ending::Quit), Some(code)) = (ending, channels.lost.take()) {

@@ -1,13 +1,19 @@
 //! The one writer of the server's records: a thread of its own that takes what the rooms and connections report
 //! ([`Job`]) in order and writes it, several at a time in one transaction when they queue up (one sync to the
-//! disk for many moves). Nobody waits for it: a room sends and goes on, so a slow disk never slows a game.
+//! disk for many moves: group commit).
+//!
+//! What a player will see (a move, a takeback, a result) comes as a [`Commit`]: jobs written together or not at
+//! all, answered once their transaction is durable, so that the room shows them only then ([`Recorder::commit`]).
+//! A commit is tried once: when the disk cannot take it, or the records refuse it, it is answered with why
+//! ([`CommitError`]) and let go, and the room puts its game back as the records have it. Everything else (who
+//! was seen, clocks noted between moves, tournaments' own changes) is sent and not waited for.
 //!
 //! A room knows its game by a key of its own ([`RecordKey`]); the recorder maps it to the game's number in the
 //! records when the game starts (or, for a game resumed after a restart, is told the number).
 //!
-//! When the disk cannot take a batch (full, read-only, failing), the batch is rolled back and kept, in order,
-//! with everything that comes after it, and tried again every few seconds until it is written: nothing is lost
-//! while the server runs, and nothing is written twice. Whether the records are being written is there for the
+//! When the disk cannot take a batch (full, read-only, failing), the batch is rolled back; its commits are
+//! answered and let go, the rest kept, in order, with everything that comes after it, and tried again every few
+//! seconds until it is written: nothing is written twice. Whether the records are being written is there for the
 //! rooms to watch ([`Recorder::writing`]), so that the people at a table are told.
 //!
 //! A write the records refuse because the game's room is not this node's any more (one node of several, whose
@@ -35,7 +41,9 @@ use super::records::{
 use super::tournament::director::Action;
 use crate::game::AnyGame;
 
+mod commits;
 mod filing;
+pub use commits::{Commit, CommitError, Committing, answer_of};
 pub use filing::FiledHook;
 use filing::{OnFiled, file_for_players};
 
@@ -162,6 +170,8 @@ pub enum Job {
         /// The room's key for the game.
         key: RecordKey,
     },
+    /// Jobs that are written together or not at all, answered once durable.
+    Commit(Commit),
     /// Answer once everything sent before has been written, or kept to be tried again when the disk cannot
     /// take it (for tests and a clean shutdown).
     Flush(std::sync::mpsc::Sender<()>),
@@ -250,6 +260,14 @@ impl Recorder {
         }
     }
 
+    /// Sends `jobs` to be written together or not at all: the answer comes once their transaction is durable
+    /// (or with why it is not; also when the thread has gone).
+    pub fn commit(&self, jobs: Vec<Job>) -> Committing {
+        let (commit, answer) = Commit::new(jobs);
+        self.send(Job::Commit(commit));
+        answer
+    }
+
     /// Whether the records are being written now (`false` while the disk cannot take them).
     pub fn is_writing(&self) -> bool {
         *self.writing.borrow()
@@ -272,8 +290,33 @@ impl Recorder {
 #[cfg(test)]
 impl Recorder {
     /// A recorder that writes nothing: what is sent to it comes out of the receiver, for a test to read as the
-    /// records would take it.
+    /// records would take it; each commit is answered as written, its jobs coming out one by one.
     pub(crate) fn capture() -> (Recorder, mpsc::Receiver<Job>) {
+        let (recorder, sent) = Recorder::by_hand();
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || {
+            for job in sent {
+                let job = match job {
+                    Job::Commit(mut commit) => {
+                        for job in std::mem::take(&mut commit.jobs) {
+                            let _ = tx.send(job);
+                        }
+                        commit.answer(Ok(()));
+                        continue;
+                    }
+                    job => job,
+                };
+                if tx.send(job).is_err() {
+                    break;
+                }
+            }
+        });
+        (recorder, rx)
+    }
+
+    /// A recorder whose jobs come out of the receiver as they are sent, commits unanswered: the test answers
+    /// them, as the records would (or would not).
+    pub(crate) fn by_hand() -> (Recorder, mpsc::Receiver<Job>) {
         let (tx, rx) = mpsc::channel();
         let (_, writing) = watch::channel(true);
         let recorder = Recorder {
@@ -338,7 +381,11 @@ fn write_jobs<R: Records + 'static>(
         }
         let take = waiting.len().min(BATCH);
         let batch: Vec<Job> = waiting.drain(..take).collect();
-        let (unwritten, mut flushed) = write_batch(
+        let Batch {
+            written,
+            unwritten,
+            mut flushed,
+        } = write_batch(
             &mut records,
             &mut games,
             &mut fenced,
@@ -347,20 +394,27 @@ fn write_jobs<R: Records + 'static>(
             filed,
             batch,
         );
-        let written = unwritten.is_empty();
         for job in unwritten.into_iter().rev() {
             waiting.push_front(job);
         }
         if !written {
             // Nothing more can be written for now: whoever waits for a flush (a stopping server) is answered,
-            // with the jobs kept.
-            waiting.retain(|job| match job {
-                Job::Flush(done) => {
-                    flushed.push(done.clone());
-                    false
-                }
-                _ => true,
-            });
+            // with the jobs kept, and the commits that came meanwhile are answered at once: none waits for the
+            // next try, and a room puts its game back as the records have it.
+            waiting = waiting
+                .drain(..)
+                .filter_map(|job| match job {
+                    Job::Flush(done) => {
+                        flushed.push(done);
+                        None
+                    }
+                    Job::Commit(commit) => {
+                        commit.answer(Err(CommitError::Unwritable));
+                        None
+                    }
+                    job => Some(job),
+                })
+                .collect();
         }
         health.send_if_modified(|was| {
             let changed = *was != written;
@@ -393,7 +447,8 @@ fn keep(waiting: &mut VecDeque<Job>, job: Job) {
 /// Writes `batch` in one transaction; the jobs the disk could not take (all of the batch's records jobs, when
 /// it fails, as its transaction is rolled back, and the filings that failed), to be tried again in order, and
 /// the flushes to answer. A job that can never be written (a move of a game the records do not know) is logged
-/// and let go.
+/// and let go. Each commit is answered: written once the transaction is, else why not; a commit the records
+/// refuse for good is taken out and the transaction made again without it, so that none is written in part.
 fn write_batch(
     records: &mut dyn Records,
     games: &mut HashMap<RecordKey, GameId>,
@@ -402,7 +457,7 @@ fn write_batch(
     players: Option<&Path>,
     filed: &OnFiled,
     batch: Vec<Job>,
-) -> (Vec<Job>, Vec<mpsc::Sender<()>>) {
+) -> Batch {
     let before = games.clone();
     let mut flushed = Vec::new();
     let mut writes: Vec<Job> = Vec::new();
@@ -429,45 +484,40 @@ fn write_batch(
     }
     // Which jobs can never be written (each logged as it fails): let go rather than tried again.
     let mut hopeless = vec![false; writes.len()];
-    // The games refused in this batch as not this node's, with their rooms' codes.
+    // The commits the records refused for good, with why: left out of the transaction.
+    let mut refusals: Vec<Option<CommitError>> = vec![None; writes.len()];
+    // The games refused as not this node's, with their rooms' codes.
     let mut refused: Vec<(RecordKey, Option<RoomCode>)> = Vec::new();
-    let done = records.all_or_nothing(&mut |records| {
-        refused.clear();
-        for (job, hopeless) in writes.iter().zip(hopeless.iter_mut()) {
-            let key = job.key();
-            let refused_before = |key: &RecordKey| refused.iter().any(|(k, _)| k == key);
-            if key.is_some_and(|key| fenced.contains(&key) || refused_before(&key)) {
-                // The room stops (or has stopped) here: what it sent meanwhile is not this node's to write.
-                tracing::debug!(
-                    ?job,
-                    "a job of a room that is not this node's any more is let go"
-                );
-                *hopeless = true;
-                continue;
-            }
-            match write(records, games, job) {
-                Ok(()) => {}
-                // The disk's trouble: the whole batch waits, and is tried again.
-                Err(WriteError::Records(e)) if e.is_storage() => return Err(e),
-                Err(WriteError::Records(RecordsError::NotHeld { code })) => {
-                    tracing::error!(
-                        code = code.as_ref().map_or("", RoomCode::as_str),
-                        ?job,
-                        "a game's write refused: its room is not this node's any more"
-                    );
-                    *hopeless = true;
-                    if let Some(key) = key {
-                        refused.push((key, code));
+    let done = loop {
+        *games = before.clone();
+        let mut given_up = false;
+        let attempt = records.all_or_nothing(&mut |records| {
+            hopeless.fill(false);
+            for (index, job) in writes.iter().enumerate() {
+                if refusals[index].is_some() {
+                    continue;
+                }
+                if let Job::Commit(commit) = job {
+                    match write_commit(records, games, fenced, &mut refused, commit) {
+                        Ok(()) => continue,
+                        Err(e) if e.is_storage() => return Err(e),
+                        Err(e) => {
+                            tracing::error!(error = %e, jobs = ?commit.jobs, "a commit refused by the records");
+                            refusals[index] = Some(CommitError::from_records(&e));
+                            given_up = true;
+                            return Err(RecordsError::GivenUp);
+                        }
                     }
                 }
-                Err(e) => {
-                    tracing::error!(error = %e, ?job, "cannot write the records");
-                    *hopeless = true;
-                }
+                hopeless[index] = !write_one(records, games, fenced, &mut refused, job)?;
             }
+            Ok(())
+        });
+        match attempt {
+            Err(_) if given_up => continue,
+            done => break done,
         }
-        Ok(())
-    });
+    };
     // Refused whether the batch is kept or not: the room stops here either way, reported once.
     for (key, code) in refused {
         if fenced.insert(key)
@@ -476,23 +526,134 @@ fn write_batch(
             let _ = lost.send(code);
         }
     }
-    let unwritten = match done {
-        Ok(()) => Vec::new(),
-        Err(e) => {
-            tracing::debug!(error = %e, "a batch of the records is kept to be tried again");
-            *games = before;
-            // The players' folders are on the same disk: their filings wait with the records. (When the records
-            // are written and a filing alone fails, that folder's own trouble is logged and not tried again.)
-            writes
-                .into_iter()
-                .zip(hopeless)
-                .filter(|(_, hopeless)| !hopeless)
-                .map(|(job, _)| job)
-                .chain(filings_left)
-                .collect()
+    let failure = done.as_ref().err().map(CommitError::from_records);
+    if let Err(e) = &done {
+        tracing::debug!(error = %e, "a batch of the records is kept to be tried again");
+        *games = before;
+    }
+    let mut unwritten = Vec::new();
+    for ((job, hopeless), refusal) in writes.into_iter().zip(hopeless).zip(refusals) {
+        match job {
+            Job::Commit(commit) => commit.answer(match (refusal, &failure) {
+                (Some(why), _) => Err(why),
+                (None, Some(why)) => Err(why.clone()),
+                (None, None) => Ok(()),
+            }),
+            job if failure.is_some() && !hopeless => unwritten.push(job),
+            _ => {}
         }
-    };
-    (unwritten, flushed)
+    }
+    if failure.is_some() {
+        // The players' folders are on the same disk: their filings wait with the records. (When the records
+        // are written and a filing alone fails, that folder's own trouble is logged and not tried again.)
+        unwritten.extend(filings_left);
+    }
+    Batch {
+        written: failure.is_none(),
+        unwritten,
+        flushed,
+    }
+}
+
+/// How a batch went.
+struct Batch {
+    /// Whether its transaction was written.
+    written: bool,
+    /// The jobs to try again, in order (none when it was written).
+    unwritten: Vec<Job>,
+    /// The flushes to answer.
+    flushed: Vec<mpsc::Sender<()>>,
+}
+
+/// Writes one job that is not a commit inside the batch's transaction: whether it was written (`false` when it
+/// can never be, logged), or the disk's trouble, which fails the whole batch.
+fn write_one(
+    records: &mut dyn Records,
+    games: &mut HashMap<RecordKey, GameId>,
+    fenced: &HashSet<RecordKey>,
+    refused: &mut Vec<(RecordKey, Option<RoomCode>)>,
+    job: &Job,
+) -> Result<bool, RecordsError> {
+    let key = job.key();
+    if key.is_some_and(|key| fenced.contains(&key) || refused.iter().any(|(k, _)| *k == key)) {
+        // The room stops (or has stopped) here: what it sent meanwhile is not this node's to write.
+        tracing::debug!(
+            ?job,
+            "a job of a room that is not this node's any more is let go"
+        );
+        return Ok(false);
+    }
+    match write(records, games, job) {
+        Ok(()) => Ok(true),
+        // The disk's trouble: the whole batch waits, and is tried again.
+        Err(WriteError::Records(e)) if e.is_storage() => Err(e),
+        Err(WriteError::Records(RecordsError::NotHeld { code })) => {
+            tracing::error!(
+                code = code.as_ref().map_or("", RoomCode::as_str),
+                ?job,
+                "a game's write refused: its room is not this node's any more"
+            );
+            if let Some(key) = key {
+                note_refused(refused, key, code);
+            }
+            Ok(false)
+        }
+        Err(e) => {
+            tracing::error!(error = %e, ?job, "cannot write the records");
+            Ok(false)
+        }
+    }
+}
+
+/// Writes a commit's jobs in order inside the batch's transaction; the first error stops it (the caller rolls
+/// the transaction back, so that nothing of it stays).
+fn write_commit(
+    records: &mut dyn Records,
+    games: &mut HashMap<RecordKey, GameId>,
+    fenced: &HashSet<RecordKey>,
+    refused: &mut Vec<(RecordKey, Option<RoomCode>)>,
+    commit: &Commit,
+) -> Result<(), RecordsError> {
+    for job in &commit.jobs {
+        let key = job.key();
+        if let Some(key) = key
+            && let Some(code) = fenced.contains(&key).then_some(None).or_else(|| {
+                refused
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .map(|(_, c)| c.clone())
+            })
+        {
+            return Err(RecordsError::NotHeld { code });
+        }
+        match write(records, games, job) {
+            Ok(()) => {}
+            Err(WriteError::Records(RecordsError::NotHeld { code })) => {
+                if let Some(key) = key {
+                    note_refused(refused, key, code.clone());
+                }
+                return Err(RecordsError::NotHeld { code });
+            }
+            Err(WriteError::Records(e)) => return Err(e),
+            Err(WriteError::UnknownGame) => {
+                return Err(RecordsError::Unreadable(
+                    "a game the records were not told of".into(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Notes that the records refused `key`'s game as not this node's (once).
+fn note_refused(
+    refused: &mut Vec<(RecordKey, Option<RoomCode>)>,
+    key: RecordKey,
+    code: Option<RoomCode>,
+) {
+    if !refused.iter().any(|(k, _)| *k == key) {
+        refused.push((key, code));
+    }
 }
 
 /// Why a job was not written.
@@ -580,7 +741,8 @@ fn write(
                 game: id(key)?,
             },
         )?,
-        Job::Flush(_) | Job::File { .. } => {}
+        // Taken apart by the batch.
+        Job::Flush(_) | Job::File { .. } | Job::Commit(_) => {}
         #[cfg(test)]
         Job::Tamper(_) => {}
     }

@@ -225,6 +225,10 @@ pub enum RecordsError {
     /// The connection to the records was lost and is not back yet.
     #[error("the server's records: the connection was lost")]
     Lost,
+    /// A transaction given up by its writer (one of the commits in it was refused, and the rest is written
+    /// again without it).
+    #[error("the server's records: the transaction was given up")]
+    GivenUp,
 }
 
 impl RecordsError {

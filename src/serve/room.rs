@@ -15,11 +15,12 @@ use tokio::time::{Instant, sleep_until};
 
 use super::identity::Identity;
 use super::ids::{Fingerprint, RoomCode};
-use super::recorder::{Job, RecordKey, Recorder};
+use super::recorder::{Job, RecordKey, Recorder, answer_of};
 use super::tables::{Listing, Tables};
 use crate::app::{OfferKind, SeatView, TableEvent, TableRequest, TableState};
 use crate::game::{AnyGame, Clock, TimeControl, lost_on_time};
 use crate::rules::{Color, GameType};
+use commit::AfterCommit;
 
 /// The longest chat line kept, in characters.
 pub const MAX_CHAT: usize = 200;
@@ -217,6 +218,21 @@ struct Room {
     catch_up_at: Option<Instant>,
     /// The tournament its game belongs to.
     tournament: Option<TournamentGame>,
+    /// What the step being handled changed in the records' part of the game: its commit, as it is gathered.
+    unsaved: Vec<Job>,
+    /// The commit sent to the records and not answered yet: nothing else happens in the room until it is.
+    pending: Option<commit::Pending>,
+    /// After the records could not take a step: not before then does the room try again by itself.
+    retry_at: Option<Instant>,
+}
+
+/// What a step of the room comes to.
+enum Step {
+    /// Nothing the people here see changed.
+    Quiet,
+    /// The room changed: shown to everyone once what it changed in the game is in the records. Who asked for it
+    /// (and whether it was a move) is told if it cannot be written.
+    Show(Option<(Fingerprint, bool)>),
 }
 
 impl Room {
@@ -247,6 +263,9 @@ impl Room {
             behind: HashSet::new(),
             catch_up_at: None,
             tournament,
+            unsaved: Vec::new(),
+            pending: None,
+            retry_at: None,
         };
         if let Some(rematch) = rematch {
             // Both players are on their way from the last game: away until each arrives.
@@ -285,23 +304,38 @@ impl Room {
         // Whether the records are written, watched so that everyone here is told when that changes.
         let mut writing = self.recorder.as_ref().map(Recorder::writing);
         loop {
-            let flag_at = self.flag_deadline();
+            if let Some(pending) = self.pending.as_mut() {
+                // Nothing else happens until the records answer: what the last step changed is shown once it
+                // is durable, or undone.
+                let answer = answer_of((&mut pending.answer).await);
+                if self.committed(answer) == AfterCommit::Stop {
+                    break;
+                }
+                if self.finished() {
+                    break;
+                }
+                continue;
+            }
+            let flag_at = self.not_before_retry(self.flag_deadline());
             let tick_at = self.tick_deadline();
             let away_at = self.away_deadline();
             let note_at = self.note_deadline();
             let catch_up_at = self.catch_up_deadline();
-            let forfeit_at = self.forfeit_deadline();
+            let forfeit_at = self.not_before_retry(self.forfeit_deadline());
+            // Biased, in this order, so that the room's steps follow from what happened and when alone (the
+            // simulation replays them exactly); the timers come first, as each is ready only when it is due.
             tokio::select! {
-                command = commands.recv() => {
-                    let Some(command) = command else { break };
-                    if matches!(command, Command::Yield) {
-                        break;
-                    }
-                    self.handle(command);
-                    self.after_change();
-                }
+                biased;
                 () = sleep_until(flag_at.unwrap_or_else(far_future)), if flag_at.is_some() => {
-                    self.check_flag();
+                    let before = self.before();
+                    if self.check_flag() {
+                        self.settle(before, None);
+                    }
+                }
+                () = sleep_until(forfeit_at.unwrap_or_else(far_future)), if forfeit_at.is_some() => {
+                    let before = self.before();
+                    self.forfeit_absent();
+                    self.settle(before, None);
                 }
                 () = sleep_until(tick_at.unwrap_or_else(far_future)), if tick_at.is_some() => {
                     self.send_clocks();
@@ -316,9 +350,6 @@ impl Room {
                 () = sleep_until(catch_up_at.unwrap_or_else(far_future)), if catch_up_at.is_some() => {
                     self.catch_up();
                 }
-                () = sleep_until(forfeit_at.unwrap_or_else(far_future)), if forfeit_at.is_some() => {
-                    self.forfeit_absent();
-                }
                 changed = records_changed(&mut writing) => {
                     if changed.is_err() {
                         // The recorder has gone (the server is stopping): nothing more to hear from it.
@@ -326,9 +357,21 @@ impl Room {
                     }
                     self.broadcast_state();
                 }
+                command = commands.recv() => {
+                    let Some(command) = command else { break };
+                    if matches!(command, Command::Yield) {
+                        break;
+                    }
+                    let before = self.before();
+                    match self.handle(command) {
+                        Step::Show(asked_by) => self.settle(before, asked_by),
+                        // Nothing to show; a step that changed nothing has nothing to write either.
+                        Step::Quiet => debug_assert!(self.unsaved.is_empty()),
+                    }
+                }
             }
             // Checked after a clock's wake-up too: a flag that falls in an empty room ends it.
-            if self.finished() {
+            if self.pending.is_none() && self.finished() {
                 break;
             }
         }
@@ -364,7 +407,7 @@ impl Room {
         self.tell(who, Update::Refused(why.to_string()));
     }
 
-    fn handle(&mut self, command: Command) {
+    fn handle(&mut self, command: Command) -> Step {
         match command {
             Command::Sit {
                 who,
@@ -379,19 +422,16 @@ impl Room {
             Command::NoteClocks { done } => {
                 self.note_clocks();
                 let _ = done.send(());
-                return;
+                return Step::Quiet;
             }
             Command::Watch { who, updates } => {
                 self.watchers.push((who.fingerprint.clone(), updates));
                 self.show_standings(&who.fingerprint);
             }
             // Taken before it gets here (the room stops).
-            Command::Yield => return,
+            Command::Yield => return Step::Quiet,
             Command::Ask { who, request } => {
-                let request_kind = match request {
-                    TableRequest::Play(_) => RequestKind::Move,
-                    _ => RequestKind::Other,
-                };
+                let was_move = matches!(request, TableRequest::Play(_));
                 let changed = match request {
                     TableRequest::Play(mv) => self.play(&who, &mv),
                     TableRequest::Offer(kind) => self.make_offer(&who, kind).map(|()| false),
@@ -405,24 +445,25 @@ impl Room {
                     TableRequest::ClaimDraw => self.claim(&who, true),
                     TableRequest::Resume => self.resume(&who),
                 };
-                match changed {
-                    Ok(false) => return,
-                    Ok(true) => {}
-                    Err(why) if matches!(request_kind, RequestKind::Move) => {
-                        self.tell(&who, Update::MoveRefused(why.to_string()));
-                        // A refused move may still have changed the game: the mover's time ran out.
-                        if self.game.outcome().is_none() {
-                            return;
-                        }
-                    }
+                return match changed {
+                    Ok(false) => Step::Quiet,
+                    Ok(true) => Step::Show(Some((who, was_move))),
                     Err(why) => {
-                        self.refuse(&who, &why);
+                        let why = why.to_string();
+                        self.tell(
+                            &who,
+                            match was_move {
+                                true => Update::MoveRefused(why),
+                                false => Update::Refused(why),
+                            },
+                        );
                         // A refused move may still have changed the game: the mover's time ran out.
-                        if self.game.outcome().is_none() {
-                            return;
+                        match self.game.outcome() {
+                            Some(_) => Step::Show(None),
+                            None => Step::Quiet,
                         }
                     }
-                }
+                };
             }
             Command::Leave { who, line } => {
                 // Only the connection that has gone leaves. A player may come back on a new connection before
@@ -446,7 +487,7 @@ impl Room {
                 }
             }
         }
-        self.broadcast_state();
+        Step::Show(None)
     }
 
     fn sit(
@@ -459,6 +500,12 @@ impl Room {
         // Coming back to one's own seat.
         if let Some(mine) = self.seat_of(&who.fingerprint) {
             if let Some(seat) = self.seats[mine.index()].as_mut() {
+                // One seat, one connection: one still here is told that the seat is taken from elsewhere (the
+                // last thing it hears: its queue always has room for it), and leaves the table rather than
+                // coming back for the seat.
+                if seat.away_since.is_none() && !seat.updates.same_channel(&updates) {
+                    let _ = seat.updates.try_send(Update::TakenOver);
+                }
                 seat.away_since = None;
                 seat.updates = updates;
                 seat.rating = rating.or(seat.rating);
@@ -513,15 +560,16 @@ impl Room {
         }
     }
 
-    fn check_flag(&mut self) {
+    /// Whether a flag has fallen: the game is lost on time.
+    fn check_flag(&mut self) -> bool {
         let now = self.now();
         if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(now))
             && self.game.outcome().is_none()
         {
             self.lose_on_time(flagged);
-            self.broadcast_state();
-            self.after_change();
+            return true;
         }
+        false
     }
 
     /// `flagged`'s time has run out: the opponent wins ([`lost_on_time`]).
@@ -571,12 +619,6 @@ impl Room {
     }
 }
 
-/// Whether a request was a move: a refused move puts the mover's game back, anything else is only told.
-enum RequestKind {
-    Move,
-    Other,
-}
-
 /// Waits for a change in whether the records are written; never, without a recorder.
 async fn records_changed(
     writing: &mut Option<watch::Receiver<bool>>,
@@ -592,6 +634,7 @@ fn far_future() -> Instant {
     Instant::now() + Duration::from_secs(86_400 * 365)
 }
 
+mod commit;
 mod delivery;
 mod error;
 mod recording;

@@ -82,7 +82,7 @@ fn history_title(app: &App) -> String {
             }
             if unsaved {
                 // Short, to fit beside the rest: the status line says the whole.
-                title.push_str("· not saved yet ");
+                title.push_str("· cannot save ");
             }
             title
         }

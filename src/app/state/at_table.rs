@@ -12,7 +12,9 @@ use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::app::overlay::Question;
 use crate::app::preferences::Preferences;
-use crate::app::table::{OfferKind, Table, TableEvent, TableRequest, TableState, clock_text};
+use crate::app::table::{
+    OfferKind, TAKEN_OVER, Table, TableEvent, TableRequest, TableState, clock_text,
+};
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
 use crate::rules::{Color, GameType};
@@ -268,6 +270,11 @@ impl App {
                 self.status = why;
                 Vec::new()
             }
+            TableEvent::TakenOver => {
+                // The front end takes this connection to the lobby.
+                self.status = TAKEN_OVER.to_string();
+                Vec::new()
+            }
             TableEvent::MoveRefused(why) => {
                 // The move the table did not take is put back as the table has the game.
                 let effects = match (self.sent.take(), table.state.clone()) {
@@ -374,7 +381,7 @@ impl App {
     }
 
     /// What the status line says of the turn at a table: whose it is, who is missing, how to go on; and, while
-    /// the server cannot write its records, that the moves are kept.
+    /// the server cannot write its records, that no move is played until it can.
     pub(super) fn table_turn_message(&self, table: &Table, turn: String) -> String {
         let Some(state) = &table.state else {
             return format!("{turn}: joining the table…");
@@ -382,7 +389,7 @@ impl App {
         let message = self.table_turn(table, state, turn);
         if state.unrecorded {
             format!(
-                "{message} · the server cannot save games just now: every move is kept and saved when it can"
+                "{message} · the server cannot save moves right now: a move is played once it is saved, so try again in a moment"
             )
         } else {
             message

@@ -224,6 +224,8 @@ pub enum WireEvent {
         /// The new table's code.
         code: String,
     },
+    /// The player took their seat again from another connection.
+    TakenOver,
     /// A chat line.
     Chat {
         /// Who said it.
@@ -375,6 +377,7 @@ pub fn event_to_wire(event: &TableEvent) -> WireEvent {
             reason: reason.clone(),
         },
         TableEvent::Rematch(code) => WireEvent::Rematch { code: code.clone() },
+        TableEvent::TakenOver => WireEvent::TakenOver,
         TableEvent::Chat { from, text } => WireEvent::Chat {
             from: from.clone(),
             text: text.clone(),
@@ -401,6 +404,7 @@ pub fn event_from_wire(event: WireEvent) -> Result<TableEvent, WireError> {
         WireEvent::Refused { reason } => TableEvent::Refused(reason),
         WireEvent::MoveRefused { reason } => TableEvent::MoveRefused(reason),
         WireEvent::Rematch { code } => TableEvent::Rematch(code),
+        WireEvent::TakenOver => TableEvent::TakenOver,
         WireEvent::Chat { from, text } => TableEvent::Chat { from, text },
     })
 }

@@ -23,7 +23,20 @@ enum Delivery {
     Gone,
 }
 
+/// Offers `update` to one queue; dropped when that person is behind (or gone).
+pub(super) fn send_or_drop(updates: &Updates, update: Update) {
+    let _ = deliver(updates, update);
+}
+
 fn deliver(updates: &Updates, update: Update) -> Delivery {
+    // The last place in a queue is kept for the word that the seat was taken from another connection: a
+    // connection that fell behind still hears it, and does not come back for its seat.
+    if updates.capacity() <= 1 {
+        return match updates.is_closed() {
+            true => Delivery::Gone,
+            false => Delivery::Full,
+        };
+    }
     match updates.try_send(update) {
         Ok(()) => Delivery::Sent,
         Err(TrySendError::Full(_)) => Delivery::Full,
@@ -64,6 +77,9 @@ impl Room {
 
     /// The room as it stands, to everyone; watchers whose connection has gone are forgotten.
     pub(super) fn broadcast_state(&mut self) {
+        if self.unsettled() {
+            return;
+        }
         let state = Update::State(Arc::new(self.snapshot()));
         let mut behind = std::mem::take(&mut self.behind);
         for seat in self.seats.iter().flatten() {

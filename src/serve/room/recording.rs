@@ -1,11 +1,12 @@
-//! What a room tells the rest of the server after a change: the records (the game's start, each move with the
-//! clocks, takebacks, the end with its PDN) and the lobby's list (its summary).
+//! What a room writes in the records (the game's start, each move with the clocks, takebacks, the end with its
+//! PDN: see [`super::commit`] for when), the game's PDN, the lobby's summary of it, and a game read back from
+//! the records to resume.
 
 use std::time::Duration;
 
 use thiserror::Error;
 
-use super::{Fingerprint, Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig, Weak};
+use super::{Fingerprint, Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig};
 use crate::game::{AnyGame, GameError, TimeControl, TimeControlError};
 
 use crate::rules::defined::{RegistryError, register};
@@ -13,7 +14,6 @@ use crate::rules::{GameType, UnknownVariant, Variant};
 use crate::serve::records::Unfinished;
 use std::time::SystemTime;
 
-use crate::game::Outcome;
 use crate::rules::Color;
 use crate::store::pdn_date;
 
@@ -21,24 +21,17 @@ use crate::store::pdn_date;
 const EVENT: &str = "crowned server";
 
 impl Room {
-    /// Sends a job about this game to the recorder, when the game is recorded.
-    pub(super) fn record(&self, job: impl FnOnce(RecordKey, &Room) -> Job) {
-        if let (Some(recorder), Some(key)) = (&self.recorder, self.record) {
-            recorder.send(job(key, self));
-        }
-    }
-
     /// Both seats are taken at the start: the game goes into the records (unless a guest plays: their games are
     /// not kept).
     pub(super) fn record_start(&mut self) {
-        let (Some(recorder), [Some(black), Some(white)]) = (&self.recorder, &self.seats) else {
+        let (Some(_), [Some(black), Some(white)]) = (&self.recorder, &self.seats) else {
             return;
         };
         if black.who.is_guest() || white.who.is_guest() || self.record.is_some() {
             return;
         }
         let key = RecordKey::fresh();
-        recorder.send(Job::Start {
+        let start = Job::Start {
             key,
             variant: self.config.game_type.to_string(),
             black: black.who.clone(),
@@ -51,13 +44,14 @@ impl Room {
                 Variant::Defined(id) => Some(id.get().text.clone()),
                 _ => None,
             },
-        });
+        };
+        self.unsaved.push(start);
         self.record = Some(key);
         self.record_tournament_start();
     }
 
-    /// The last move goes into the records, with both clocks after it.
-    pub(super) fn record_move(&self) {
+    /// The last move goes into the step's commit, with both clocks after it.
+    pub(super) fn record_move(&mut self) {
         // `move_text` counts moves from 1; the records count plies from 0.
         let played = self.game.len();
         let Some(text) = self
@@ -87,58 +81,11 @@ impl Room {
             return;
         };
         let clocks = clocks.map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX));
-        self.record(|key, room| Job::Clocks {
+        self.note(|key, room| Job::Clocks {
             key,
             ply: room.game.len(),
             clocks,
         });
-    }
-
-    /// After every change: the end of the game is recorded once, and the lobby's summary brought up to date.
-    pub(super) fn after_change(&mut self) {
-        if let Some(outcome) = self.game.outcome()
-            && !self.ended
-        {
-            self.ended = true;
-            // The end of the game ends every offer made during it: a takeback or a draw accepted now would
-            // bring back or change a game the records have closed.
-            self.offer = None;
-            let pdn = self.pdn();
-            let result = self.game.result_token(Some(outcome)).to_string();
-            let black_score = match outcome {
-                Outcome::Win {
-                    winner: Color::Black,
-                    ..
-                } => 1.0,
-                Outcome::Win { .. } => 0.0,
-                Outcome::Draw { .. } => 0.5,
-            };
-            self.record(|key, _| Job::Finish {
-                key,
-                result,
-                pdn,
-                black_score,
-            });
-            self.report_to_tournament(outcome);
-            // Each player's own saved games keep it too, for `:load`.
-            if let (Some(recorder), Some(_)) = (&self.recorder, self.record) {
-                let players = self.seats.iter().flatten().map(|s| s.who.clone()).collect();
-                let names: Vec<&str> = self
-                    .seats
-                    .iter()
-                    .flatten()
-                    .map(|s| s.who.name.as_str())
-                    .collect();
-                recorder.send(Job::File {
-                    players,
-                    game: Box::new(self.tagged_game()),
-                    name: format!("table {} {}", self.code, names.join(" vs ")),
-                });
-            }
-        }
-        if let Some(tables) = self.tables.as_ref().and_then(Weak::upgrade) {
-            tables.update(self.listing());
-        }
     }
 
     /// The game as PDN, with the players, the date, the clock and the ratings they came with.
@@ -147,7 +94,7 @@ impl Room {
     }
 
     /// The game with its tags: the players, the date, the clock and the ratings they came with.
-    fn tagged_game(&self) -> AnyGame {
+    pub(super) fn tagged_game(&self) -> AnyGame {
         let mut game = self.game.clone();
         let tags = game.tags_mut();
         tags.set("Event", EVENT);
@@ -174,7 +121,7 @@ impl Room {
         game
     }
 
-    fn listing(&self) -> Listing {
+    pub(super) fn listing(&self) -> Listing {
         Listing {
             code: self.code.clone(),
             config: self.config,

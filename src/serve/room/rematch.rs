@@ -2,6 +2,7 @@
 //! other (or offered by both), played at a new table with the colours swapped and the same clock. Both players
 //! and the watchers are told its code and taken there by their connections.
 
+use super::delivery::send_or_drop;
 use super::{Color, Fingerprint, Identity, OfferKind, Room, RoomError, Update, Weak};
 
 /// The players of a rematch, seated in its room before their connections arrive.
@@ -28,7 +29,7 @@ impl Room {
             return self.open_rematch().map(|_| ());
         }
         self.offer = Some((color, OfferKind::Rematch));
-        let _ = opponent.updates.try_send(Update::Offer(OfferKind::Rematch));
+        send_or_drop(&opponent.updates, Update::Offer(OfferKind::Rematch));
         Ok(())
     }
 
@@ -75,7 +76,7 @@ impl Room {
 
     fn tell_seat(&self, color: Color, update: Update) {
         if let Some(seat) = &self.seats[color.index()] {
-            let _ = seat.updates.try_send(update);
+            send_or_drop(&seat.updates, update);
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use tokio::time::Instant;
 
+use super::delivery::send_or_drop;
 use super::{CHAT_LINES, CHAT_WINDOW, Fingerprint, Job, MAX_CHAT, Room, RoomError, Update};
 use crate::app::OfferKind;
 use crate::game::{DrawReason, Outcome, WinReason};
@@ -73,7 +74,7 @@ impl Room {
         }
         self.offer = Some((color, kind));
         if let Some(seat) = &self.seats[color.opponent().index()] {
-            let _ = seat.updates.try_send(Update::Offer(kind));
+            send_or_drop(&seat.updates, Update::Offer(kind));
         }
         Ok(())
     }
@@ -105,7 +106,7 @@ impl Room {
         self.offer = None;
         if !accept {
             if let Some(seat) = &self.seats[from.index()] {
-                let _ = seat.updates.try_send(Update::Declined(kind));
+                send_or_drop(&seat.updates, Update::Declined(kind));
             }
             return Ok(false);
         }
@@ -234,10 +235,10 @@ impl Room {
         let from_player = self.seat_of(who).is_some();
         let update = Update::Chat { from: name, text };
         for seat in self.seats.iter().flatten().filter(|_| from_player) {
-            let _ = seat.updates.try_send(update.clone());
+            send_or_drop(&seat.updates, update.clone());
         }
         for (_, updates) in &self.watchers {
-            let _ = updates.try_send(update.clone());
+            send_or_drop(updates, update.clone());
         }
     }
 

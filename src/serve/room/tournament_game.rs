@@ -63,12 +63,13 @@ impl Room {
     }
 
     /// The game has gone into the records: the event learns which game its pairing is.
-    pub(super) fn record_tournament_start(&self) {
+    pub(super) fn record_tournament_start(&mut self) {
         if let Some(link) = &self.tournament {
+            let (event, round, board) = (link.event.clone(), link.round, link.board);
             self.record(|key, _| Job::TournamentGame {
-                event: link.event.clone(),
-                round: link.round,
-                board: link.board,
+                event,
+                round,
+                board,
                 key,
             });
         }
@@ -147,7 +148,5 @@ impl Room {
         }
         let _ = self.game.declare(outcome);
         self.stop_clock();
-        self.broadcast_state();
-        self.after_change();
     }
 }

@@ -6,7 +6,14 @@
 //! passing in small steps and past flag falls and grace periods; in new games and in games resumed after a
 //! restart, in every variant.
 //!
+//! Faults come among them: the records down for a while (every commit refused: the room undoes the step and
+//! says why), the server crashing with a commit in flight (the game resumed from the records), a player
+//! connecting a second time with the first connection still open.
+//!
 //! Whatever the order, [`Witness`] checks after every step that the screens and the records never disagree:
+//! - every state a screen hears holds moves the records have held, and an end only once the records hold it
+//!   (commit, then show); so nothing anyone saw is lost in a crash;
+//! - a connection whose seat was taken from another is told so, and hears nothing after;
 //! - once the game is over, every person at the table is shown the end the records keep (result, moves, and
 //!   the reason, which the game filed for the players keeps), and no one is ever told another end, or that the
 //!   game goes on (nor does a clock run after it);
@@ -73,6 +80,12 @@ enum Step {
     /// Several of these at once: the room has them all before anyone hears what the first did (two players
     /// pressing at the same moment, each on the screen as it was).
     Together(Vec<Step>),
+    /// The records cannot be written (a full disk, the database gone) from now on, or can again.
+    RecordsDown(bool),
+    /// The server dies (the commit in flight lost) and the game is resumed from the records.
+    Crash,
+    /// A player connects again while their first connection stays open.
+    Twice(usize),
 }
 
 fn offer_kind() -> impl Strategy<Value = OfferKind> {
@@ -100,13 +113,18 @@ fn act() -> impl Strategy<Value = Step> {
             .prop_map(|(by, kind, accept)| Step::Answer { by, kind, accept }),
         1 => player.clone().prop_map(Step::Resign),
         3 => (player.clone(), any::<bool>()).prop_map(|(by, draw)| Step::Claim { by, draw }),
-        2 => player.prop_map(Step::Resume),
+        2 => player.clone().prop_map(Step::Resume),
         // Small steps, and steps past a flag fall or a grace period.
         8 => millis(0..1_000).prop_map(Step::Wait),
         2 => millis(1_000..6_000).prop_map(Step::Wait),
         5 => anyone.clone().prop_map(Step::Leave),
         8 => anyone.clone().prop_map(Step::Arrive),
         2 => anyone.prop_map(Step::Reconnect),
+        2 => player.clone().prop_map(Step::Twice),
+        // Faults: the records down for a while (most steps then are refused), and crashes.
+        2 => Just(Step::RecordsDown(true)),
+        4 => Just(Step::RecordsDown(false)),
+        1 => Just(Step::Crash),
     ]
 }
 
@@ -328,6 +346,9 @@ async fn take(
         Step::Leave(person) => table.leave(*person).await,
         Step::Arrive(person) => table.arrive(*person).await,
         Step::Reconnect(person) => table.reconnect(*person).await,
+        Step::RecordsDown(down) => table.records_down(*down),
+        Step::Crash => table.crash().await,
+        Step::Twice(person) => table.twice(*person).await,
         Step::Together(steps) => {
             for step in steps {
                 Box::pin(take(table, step, last_offer, true)).await;

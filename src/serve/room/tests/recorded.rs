@@ -23,6 +23,10 @@ pub(super) struct Recorded {
     pub(super) filed: Vec<AnyGame>,
     /// Whether the recorded end has been checked against the one shown (it cannot change after).
     checked: bool,
+    /// Every list of moves the records have held, in order: a screen may show only one of these.
+    pub(super) versions: Vec<Vec<Move>>,
+    /// Both clocks as last recorded (with a move or noted between moves), in milliseconds.
+    pub(super) clocks: Option<[u64; 2]>,
 }
 
 impl Recorded {
@@ -38,7 +42,18 @@ impl Recorded {
             ..Recorded::default()
         };
         recorded.replay(game.game_type());
+        recorded.versions.push(game.moves().to_vec());
         recorded
+    }
+
+    /// The moves the records hold now.
+    pub(super) fn held(&self) -> &[Move] {
+        self.game.as_ref().map_or(&[][..], AnyGame::moves)
+    }
+
+    /// Whether the records have ever held `moves` (the versions of a game not started hold none).
+    pub(super) fn ever_held(&self, moves: &[Move]) -> bool {
+        moves.is_empty() || self.versions.iter().any(|held| same_moves(held, moves))
     }
 
     /// The recorded moves, played again from the start.
@@ -77,6 +92,8 @@ impl Recorded {
                     .get_or_insert_with(|| AnyGame::new(config.game_type));
                 game.play_text(&text).expect("a recorded move reads back");
                 self.moves.push(text);
+                self.clocks = clocks.or(self.clocks);
+                self.versions.push(self.held().to_vec());
             }
             Job::TakeBack { key, ply } => {
                 self.ours(key);
@@ -84,11 +101,13 @@ impl Recorded {
                 assert!(ply < self.moves.len(), "a takeback of nothing: ply {ply}");
                 self.moves.truncate(ply);
                 self.replay(config.game_type);
+                self.versions.push(self.held().to_vec());
             }
-            Job::Clocks { key, ply, .. } => {
+            Job::Clocks { key, ply, clocks } => {
                 self.ours(key);
                 assert!(!over, "clocks noted after the end");
                 assert_eq!(ply, self.moves.len());
+                self.clocks = Some(clocks);
             }
             Job::Finish {
                 key,
@@ -105,6 +124,7 @@ impl Recorded {
                 self.filed.push(*game);
                 assert_eq!(self.filed.len(), 1, "the game filed twice");
             }
+            Job::Commit(_) => panic!("a commit reaches the records unopened"),
             Job::Seen(_)
             | Job::Resume { .. }
             | Job::Flush(_)

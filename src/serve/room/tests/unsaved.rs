@@ -1,5 +1,6 @@
-//! A room whose records cannot be written for a while: everyone at the table is told, and every move is
-//! written once the disk takes it again.
+//! A room whose records cannot be written for a while: a move (or a resignation) is refused with a word and the
+//! game stays as the records hold it, everyone at the table is told, and play resumes by itself once the disk
+//! takes writes again.
 
 use super::*;
 use crate::serve::recorder::{Job, Recorder};
@@ -7,7 +8,7 @@ use crate::serve::records::{Records as _, SqliteRecords};
 use crate::serve::tables::Tables;
 
 #[tokio::test]
-async fn a_failing_disk_is_told_at_the_table_and_the_moves_are_written_once_it_mends() {
+async fn a_failing_disk_refuses_moves_with_a_word_and_play_resumes_once_it_mends() {
     let dir = std::env::temp_dir().join(format!("crowned-room-unsaved-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");
@@ -33,23 +34,29 @@ async fn a_failing_disk_is_told_at_the_table_and_the_moves_are_written_once_it_m
     let state = ann.state_until(|s| s.seats[1].is_some()).await;
     assert!(!state.unrecorded);
     play(&room, &ann, &state, "11-15").await;
-    // The disk stops taking writes.
-    recorder.send(Job::Tamper(|records| records.refuse_writes(true)));
     let state = bob.state_until(|s| s.game.len() == 1).await;
+    // The disk stops taking writes: Bob's move is not played, and he is told why.
+    recorder.send(Job::Tamper(|records| records.refuse_writes(true)));
     play(&room, &bob, &state, "23-19").await;
-    // Everyone at the table hears of it, players and watcher.
-    for person in [&mut bob, &mut cy] {
-        person
-            .state_until(|s| s.unrecorded && s.game.len() == 2)
-            .await;
+    let why = bob.refused().await;
+    assert!(
+        why.contains("cannot save moves right now") && why.contains("your move was not played"),
+        "{why}"
+    );
+    // Everyone at the table hears that the records are not written, with the game as they hold it.
+    for person in [&mut ann, &mut bob, &mut cy] {
+        let state = person.state_until(|s| s.unrecorded).await;
+        assert_eq!(state.game.len(), 1);
     }
-    let state = ann.state_until(|s| s.unrecorded && s.game.len() == 2).await;
-    play(&room, &ann, &state, "8-11").await;
-    // The disk mends: the table hears that too, and every move is in the records, in order, once.
+    // A resignation is refused too: a game that did not end in the records does not end on a screen.
+    room.ask(&ann.id(), TableRequest::Resign).await;
+    assert!(ann.refused().await.contains("cannot save"));
+    // The disk mends: the same move is played now, and the table hears the records are written again.
     recorder.send(Job::Tamper(|records| records.refuse_writes(false)));
+    play(&room, &bob, &state, "23-19").await;
     for person in [&mut ann, &mut bob, &mut cy] {
         person
-            .state_until(|s| !s.unrecorded && s.game.len() == 3)
+            .state_until(|s| !s.unrecorded && s.game.len() == 2)
             .await;
     }
     let flushing = recorder.clone();
@@ -58,7 +65,7 @@ async fn a_failing_disk_is_told_at_the_table_and_the_moves_are_written_once_it_m
         .expect("flushed");
     let mut records = SqliteRecords::open(&dir.join("r.sqlite")).expect("opens");
     let unfinished = records.unfinished_games().expect("read");
-    assert_eq!(unfinished.len(), 1);
-    assert_eq!(unfinished[0].moves, ["11-15", "23-19", "8-11"]);
+    assert_eq!(unfinished.len(), 1, "the game is not over in the records");
+    assert_eq!(unfinished[0].moves, ["11-15", "23-19"]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -4,8 +4,11 @@
 //! Each person connected has a screen: an app at the table fed every update the room sends them, as a
 //! connection feeds its session (what the app asks of the table in return is sent, as a connection sends it).
 //! The records are the jobs the room sends its recorder, played into the moves, the result and the filed game
-//! the records would hold (the store itself is left out: the recorder's own tests cover it). Whenever the room
-//! has dealt with everything asked of it, the screens and the records are compared.
+//! the records would hold (the store itself is left out: the recorder's own tests cover it). The witness answers
+//! the room's commits as the records would: written, or, while the records are down, not; a crash loses the
+//! commit in flight and everything not yet heard, and the room is resumed from the records. Every state a
+//! screen hears is checked against the records as it comes (commit, then show), and whenever the room has
+//! dealt with everything asked of it, the screens and the records are compared.
 
 use std::sync::Arc;
 use std::sync::mpsc as std_mpsc;
@@ -13,7 +16,10 @@ use std::sync::mpsc as std_mpsc;
 use super::recorded::{Recorded, same_moves};
 use super::*;
 use crate::app::{Action, App, Effect, Mode, Question, Table};
-use crate::serve::recorder::{Job, RecordKey, Recorder};
+use crate::serve::recorder::{CommitError, Job, RecordKey, Recorder};
+
+/// How many times the witness lets the room run while it waits for an answer, before it calls the room stuck.
+const PATIENCE: usize = 100_000;
 
 /// The code of the witnessed table.
 const CODE: &str = "W1TN";
@@ -31,6 +37,16 @@ struct Screen {
     /// Earlier connections that have gone without the server noticing yet (their end is still to come to the
     /// room), oldest first: nothing reads what reaches them.
     unnoticed: Vec<(mpsc::Receiver<Update>, Line)>,
+    /// Earlier connections still open and read when the player took their seat from another one: each must be
+    /// told so, and hear nothing after.
+    displaced: Vec<Displaced>,
+}
+
+/// A connection whose seat was taken from another connection.
+struct Displaced {
+    updates: mpsc::Receiver<Update>,
+    /// Whether it has been told.
+    told: bool,
 }
 
 /// A connection to the table.
@@ -59,6 +75,12 @@ pub(super) struct Witness {
     end: Option<Ended>,
     /// Whether the room has ended (it takes no more commands).
     closed: bool,
+    /// Whether the records cannot be written: every commit is refused.
+    down: bool,
+    /// Commits answered as written, and refused.
+    pub(super) commits: [usize; 2],
+    /// Crashes the room went through.
+    pub(super) crashes: usize,
 }
 
 impl Witness {
@@ -71,7 +93,7 @@ impl Witness {
         watchers: usize,
         resumes: Option<(AnyGame, Option<[Duration; 2]>)>,
     ) -> Witness {
-        let (recorder, jobs) = Recorder::capture();
+        let (recorder, jobs) = Recorder::by_hand();
         let person = |name: &str| Identity {
             fingerprint: format!("SHA256:{name}").into(),
             name: name.to_string(),
@@ -116,6 +138,9 @@ impl Witness {
             recorded: !guest,
             end: None,
             closed: false,
+            down: false,
+            commits: [0, 0],
+            crashes: 0,
         };
         if fresh {
             witness.arrive(0).await;
@@ -165,6 +190,7 @@ impl Witness {
         let sent = match seat {
             Some(color) => {
                 let (reply, answer) = oneshot::channel();
+                let name = who.name.clone();
                 let sit = Command::Sit {
                     who,
                     color: None,
@@ -174,16 +200,11 @@ impl Witness {
                 };
                 // A room that ends with the request on its way drops it unanswered.
                 let got = match self.room.send(sit).await {
-                    true => answer.await.ok(),
+                    true => self.answering(answer).await,
                     false => None,
                 };
                 if let Some(got) = &got {
-                    assert_eq!(
-                        *got,
-                        Ok(color),
-                        "{} comes back to their seat",
-                        screen.who.name
-                    );
+                    assert_eq!(*got, Ok(color), "{name} comes back to their seat");
                 }
                 got.is_some()
             }
@@ -274,16 +295,21 @@ impl Witness {
             if !self.closed {
                 // Answered once the room has handled everything sent before; it changes nothing anyone sees.
                 let (done, noted) = oneshot::channel();
-                if !self.room.send(Command::NoteClocks { done }).await || noted.await.is_err() {
+                let sent = self.room.send(Command::NoteClocks { done }).await;
+                if !sent || self.answering(noted).await.is_none() {
                     self.gone();
                 }
             }
-            while let Ok(job) = self.jobs.try_recv() {
-                self.record(job);
-            }
+            self.answer_commits();
             let mut asked = Vec::new();
+            let records = (self.recorded && self.records.key.is_some()).then_some(&self.records);
             for (person, screen) in self.people.iter_mut().enumerate() {
-                asked.extend(screen.hear(&mut self.end).into_iter().map(|r| (person, r)));
+                asked.extend(
+                    screen
+                        .hear(&mut self.end, records)
+                        .into_iter()
+                        .map(|r| (person, r)),
+                );
             }
             if asked.is_empty() {
                 return self.check();
@@ -293,6 +319,113 @@ impl Witness {
             }
         }
         panic!("the screens never stop asking");
+    }
+
+    /// Waits for `answer` while answering the room's commits, as the records would (the room takes nothing else
+    /// while one waits); `None` when the room drops the question unanswered.
+    async fn answering<T>(&mut self, mut answer: oneshot::Receiver<T>) -> Option<T> {
+        for _ in 0..PATIENCE {
+            self.answer_commits();
+            match answer.try_recv() {
+                Ok(answer) => return Some(answer),
+                Err(oneshot::error::TryRecvError::Closed) => return None,
+                Err(oneshot::error::TryRecvError::Empty) => tokio::task::yield_now().await,
+            }
+        }
+        panic!("the room never answers");
+    }
+
+    /// Takes in what the room has sent its recorder: each commit written (or, while the records are down,
+    /// refused) and answered; anything else written in its turn.
+    fn answer_commits(&mut self) {
+        while let Ok(job) = self.jobs.try_recv() {
+            let Job::Commit(mut commit) = job else {
+                self.record(job);
+                continue;
+            };
+            if self.down {
+                self.commits[1] += 1;
+                commit.answer(Err(CommitError::Unwritable));
+                continue;
+            }
+            for job in std::mem::take(&mut commit.jobs) {
+                self.record(job);
+            }
+            self.commits[0] += 1;
+            commit.answer(Ok(()));
+        }
+    }
+
+    /// The records cannot be written from now on (`true`), or can again.
+    pub(super) fn records_down(&mut self, down: bool) {
+        self.down = down;
+    }
+
+    /// The server dies: the commit in flight is lost with everything the room would have said after, every
+    /// connection drops, and a new room resumes the game from the records (an unfinished game between two
+    /// people whose start the records hold), its players away until they come back.
+    pub(super) async fn crash(&mut self) {
+        if self.closed {
+            return;
+        }
+        self.crashes += 1;
+        while let Ok(job) = self.jobs.try_recv() {
+            match job {
+                // Never written: lost.
+                Job::Commit(_) => {}
+                job => self.record(job),
+            }
+        }
+        for screen in &mut self.people {
+            screen.link = None;
+            screen.unnoticed.clear();
+            screen.displaced.clear();
+        }
+        // The old room is stopped; what it sends on its way out reaches no recorder.
+        let (recorder, jobs) = Recorder::by_hand();
+        self.jobs = jobs;
+        let _ = self.room.send(Command::Yield).await;
+        let resumable = self.recorded && self.records.finishes.is_empty();
+        let Some(key) = self.records.key.filter(|_| resumable) else {
+            self.closed = true;
+            return;
+        };
+        let game = self
+            .records
+            .game
+            .clone()
+            .unwrap_or_else(|| AnyGame::new(self.config.game_type));
+        let resumed = Resumed {
+            game,
+            seats: [self.people[0].who.clone(), self.people[1].who.clone()],
+            clocks: self.records.clocks.map(|c| c.map(Duration::from_millis)),
+            ratings: [None, None],
+            code: Some(CODE.into()),
+            record: key,
+        };
+        let links = Links {
+            code: CODE.into(),
+            recorder: Some(recorder),
+            resumed: Some(resumed),
+            ..Links::default()
+        };
+        self.room = open_room(self.config, links);
+    }
+
+    /// A player connects again while their first connection stays open and read: the new one takes the seat,
+    /// the old one is told and hears nothing more. (Watchers may watch on two connections.)
+    pub(super) async fn twice(&mut self, person: usize) {
+        if self.people[person].seat.is_none() {
+            return;
+        }
+        let Some(link) = self.people[person].link.take() else {
+            return;
+        };
+        self.people[person].displaced.push(Displaced {
+            updates: link.updates,
+            told: false,
+        });
+        self.arrive(person).await;
     }
 
     /// The room has ended (checked with what it said before it did, by [`Witness::check`]).
@@ -339,6 +472,14 @@ impl Witness {
         for person in self.people.iter().filter(|p| p.link.is_some()) {
             person.check(&self.end, recorded);
         }
+        for person in &self.people {
+            let untold = person.displaced.iter().filter(|d| !d.told).count();
+            assert!(
+                untold == 0 || self.closed,
+                "{}'s other connection is not told that the seat was taken from elsewhere",
+                person.who.name
+            );
+        }
         if self.closed {
             // A room ends only when nobody is at the table and there is no game to come back to.
             let here: Vec<&str> = self
@@ -364,17 +505,31 @@ impl Screen {
             seat,
             link: None,
             unnoticed: Vec::new(),
+            displaced: Vec::new(),
         }
     }
 
-    /// Takes in what the room has sent, checking that an end once told is never taken back or changed; what the
-    /// screen asks of the table as it does.
-    fn hear(&mut self, end: &mut Option<Ended>) -> Vec<TableRequest> {
+    /// Takes in what the room has sent, checking that an end once told is never taken back or changed, and that
+    /// every state heard is one the `records` (of a recorded game) have held: moves and end; what the screen asks
+    /// of the table as it does.
+    fn hear(&mut self, end: &mut Option<Ended>, records: Option<&Recorded>) -> Vec<TableRequest> {
+        let name = &self.who.name;
+        for displaced in &mut self.displaced {
+            while let Ok(update) = displaced.updates.try_recv() {
+                assert!(
+                    !displaced.told,
+                    "{name}'s displaced connection hears {update:?} after it was told"
+                );
+                displaced.told = matches!(update, Update::TakenOver);
+            }
+        }
+        // A displaced connection is told once the room has seated the new one; then the room lets it go.
+        self.displaced
+            .retain(|d| !(d.told && d.updates.is_closed()));
         let mut asked = Vec::new();
         let Some(link) = self.link.as_mut() else {
             return asked;
         };
-        let name = &self.who.name;
         let mut heard = 0;
         loop {
             let update = match link.updates.try_recv() {
@@ -394,6 +549,18 @@ impl Screen {
             heard += 1;
             match &update {
                 Update::State(state) => {
+                    if let Some(records) = records {
+                        let moves = state.game.moves();
+                        assert!(
+                            records.ever_held(moves),
+                            "{name} is shown {moves:?}, which the records never held: {:?}",
+                            records.moves
+                        );
+                        assert!(
+                            state.game.outcome().is_none() || !records.finishes.is_empty(),
+                            "{name} is shown an end the records do not hold"
+                        );
+                    }
                     if let Some(outcome) = state.game.outcome() {
                         let told = (outcome, state.game.moves().to_vec());
                         let first = end.get_or_insert_with(|| told.clone());
@@ -405,6 +572,7 @@ impl Screen {
                     }
                     link.last = Some(state.clone());
                 }
+                Update::TakenOver => panic!("{name}'s only connection is told it was taken over"),
                 Update::Offer(kind) => assert!(
                     !link.told_end || *kind == OfferKind::Rematch,
                     "{name} is offered {} after the end",

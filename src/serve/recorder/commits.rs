@@ -1,0 +1,68 @@
+//! Commits: jobs that are written together or not at all, and answered once their transaction is durable. A
+//! room sends what its players will see (a move, a takeback, a result) as one, and shows it only once answered.
+
+use thiserror::Error;
+use tokio::sync::oneshot;
+
+use super::Job;
+use crate::serve::records::RecordsError;
+
+/// Why a commit was not written. Whatever the reason, nothing of it is in the records.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum CommitError {
+    /// The disk or the database cannot take writes just now (full, read-only, gone): worth trying again later.
+    #[error("the server cannot save moves right now")]
+    Unwritable,
+    /// The records refused it for good (a move at a ply that holds another, a game they do not know).
+    #[error("the server's records refused it: {0}")]
+    Refused(String),
+    /// The game's room is not this node's any more: another node runs it now.
+    #[error("this server does not run the game any more")]
+    NotHeld,
+    /// The records' writer has gone (the server is stopping).
+    #[error("the server is stopping")]
+    Stopped,
+}
+
+impl CommitError {
+    /// What the records' refusal of one of a commit's jobs means for the commit.
+    pub(super) fn from_records(error: &RecordsError) -> CommitError {
+        match error {
+            e if e.is_storage() => CommitError::Unwritable,
+            RecordsError::NotHeld { .. } => CommitError::NotHeld,
+            e => CommitError::Refused(e.to_string()),
+        }
+    }
+}
+
+/// Jobs to write together or not at all, with where the answer goes.
+#[derive(Debug)]
+pub struct Commit {
+    /// The jobs, in order.
+    pub jobs: Vec<Job>,
+    done: oneshot::Sender<Result<(), CommitError>>,
+}
+
+/// The answer to a commit, to wait for: `Ok` once durable. A dropped sender (the writer gone) reads as
+/// [`CommitError::Stopped`] through [`answer_of`].
+pub type Committing = oneshot::Receiver<Result<(), CommitError>>;
+
+impl Commit {
+    /// A commit of `jobs`, and its answer to wait for.
+    pub fn new(jobs: Vec<Job>) -> (Commit, Committing) {
+        let (done, answer) = oneshot::channel();
+        (Commit { jobs, done }, answer)
+    }
+
+    /// Answers the commit (nobody may be waiting any more: a room that stopped).
+    pub fn answer(self, result: Result<(), CommitError>) {
+        let _ = self.done.send(result);
+    }
+}
+
+/// The answer a [`Committing`] gave, the writer's going read as [`CommitError::Stopped`].
+pub fn answer_of(
+    received: Result<Result<(), CommitError>, oneshot::error::RecvError>,
+) -> Result<(), CommitError> {
+    received.unwrap_or(Err(CommitError::Stopped))
+}

@@ -1,0 +1,244 @@
+//! Commit, then show. What a step of the room changes in its game (a move, a takeback, a result, the game's
+//! start) is gathered as it happens and sent to the records as one commit; nobody hears of the change until the
+//! records answer that it is durable. Until then the room takes nothing else (one commit in flight a room; the
+//! recorder groups the commits of every room into one transaction). When the records cannot take it, the room
+//! goes back to where it stood before the step, the player who asked is told that nothing happened, and
+//! everyone goes on from the game the records hold: a move a player saw is a move of the game.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::{Fingerprint, Job, RecordKey, Room, Update, Weak};
+use crate::app::OfferKind;
+use crate::game::{AnyGame, Clock, Outcome};
+use crate::rules::Color;
+use crate::serve::recorder::{CommitError, Committing};
+
+/// How long a room waits before it tries again by itself to write what a clock or an absence decided (a flag,
+/// a forfeit) after the records could not take it.
+pub(super) const RETRY_AFTER: Duration = Duration::from_secs(1);
+
+/// What the room was before a step: what it goes back to when the step's commit is not written.
+#[derive(Clone)]
+pub(super) struct Before {
+    game: AnyGame,
+    clock: Option<Clock>,
+    offer: Option<(Color, OfferKind)>,
+    paused: bool,
+    ended: bool,
+    record: Option<RecordKey>,
+}
+
+/// What a step asked of the records, waited for before anyone hears of it.
+pub(super) struct Pending {
+    /// The room as it was before the step.
+    before: Before,
+    /// Who asked for the step, and whether it was a move: told when it does not happen.
+    asked_by: Option<(Fingerprint, bool)>,
+    /// The records' answer.
+    pub(super) answer: Committing,
+}
+
+/// What the room does after the records answered a commit.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum AfterCommit {
+    /// Goes on.
+    Continue,
+    /// Stops: another node runs its game now.
+    Stop,
+}
+
+impl Room {
+    /// The room as it stands, to go back to if the next step's commit is not written.
+    pub(super) fn before(&self) -> Before {
+        Before {
+            game: self.game.clone(),
+            clock: self.clock.clone(),
+            offer: self.offer,
+            paused: self.paused,
+            ended: self.ended,
+            record: self.record,
+        }
+    }
+
+    /// Whether this room's game goes into the records: a recorder, and no guest at it.
+    fn recorded(&self) -> bool {
+        self.recorder.is_some()
+            && self
+                .seats
+                .iter()
+                .all(|seat| seat.as_ref().is_some_and(|seat| !seat.who.is_guest()))
+    }
+
+    /// Adds a job about this game to the step's commit, when the game is recorded; a game whose start the
+    /// records have not taken yet is started with it.
+    pub(super) fn record(&mut self, job: impl FnOnce(RecordKey, &Room) -> Job) {
+        if self.record.is_none() && self.recorded() {
+            self.record_start();
+        }
+        if let (true, Some(key)) = (self.recorder.is_some(), self.record) {
+            let job = job(key, self);
+            self.unsaved.push(job);
+        }
+    }
+
+    /// Sends a job about this game that nobody waits for (a note of the clocks between moves).
+    pub(super) fn note(&self, job: impl FnOnce(RecordKey, &Room) -> Job) {
+        if let (Some(recorder), Some(key)) = (&self.recorder, self.record) {
+            recorder.send(job(key, self));
+        }
+    }
+
+    /// Whether something the people here have not seen waits for the records: nothing is shown until it is
+    /// written.
+    pub(super) fn unsettled(&self) -> bool {
+        self.pending.is_some() || !self.unsaved.is_empty()
+    }
+
+    /// After a step: its end of the game is gathered, and what it changed is sent to the records as one commit
+    /// (the room waits for the answer before it shows anything), or shown at once when nothing waits.
+    /// `asked_by` is who asked for the step (and whether it was a move), to tell if it does not happen.
+    pub(super) fn settle(&mut self, before: Before, asked_by: Option<(Fingerprint, bool)>) {
+        if let Some(outcome) = self.game.outcome()
+            && !self.ended
+        {
+            self.ended = true;
+            // The end of the game ends every offer made during it: a takeback or a draw accepted now would
+            // bring back or change a game the records have closed.
+            self.offer = None;
+            self.stage_finish(outcome);
+        }
+        let jobs = std::mem::take(&mut self.unsaved);
+        match (&self.recorder, jobs.is_empty()) {
+            (Some(recorder), false) => {
+                self.pending = Some(Pending {
+                    before,
+                    asked_by,
+                    answer: recorder.commit(jobs),
+                });
+            }
+            _ => self.publish(&before),
+        }
+    }
+
+    /// The records answered the step's commit: shown to everyone when written; else the room goes back to
+    /// where it stood, and whoever asked is told.
+    pub(super) fn committed(&mut self, answer: Result<(), CommitError>) -> AfterCommit {
+        let Some(pending) = self.pending.take() else {
+            return AfterCommit::Continue;
+        };
+        let error = match answer {
+            Ok(()) => {
+                self.retry_at = None;
+                self.publish(&pending.before);
+                return AfterCommit::Continue;
+            }
+            Err(CommitError::NotHeld) => return AfterCommit::Stop,
+            Err(error) => error,
+        };
+        tracing::warn!(code = %self.code, %error, "a step of a game was not written; it did not happen");
+        let Before {
+            game,
+            clock,
+            offer,
+            paused,
+            ended,
+            record,
+        } = pending.before.clone();
+        self.game = game;
+        self.clock = clock;
+        self.offer = offer;
+        self.paused = paused;
+        self.ended = ended;
+        self.record = record;
+        self.retry_at = Some(Instant::now() + RETRY_AFTER);
+        if let Some((who, was_move)) = &pending.asked_by {
+            let why = refusal(&error, *was_move);
+            self.tell(
+                who,
+                match was_move {
+                    true => Update::MoveRefused(why),
+                    false => Update::Refused(why),
+                },
+            );
+        }
+        // The mover's screen, which showed the move as sent, goes back to the game as it stands.
+        self.publish(&pending.before);
+        AfterCommit::Continue
+    }
+
+    /// Shows the room as it stands to everyone, and tells the rest of the server: the lobby's list, and once the
+    /// game has just ended, the tournament and the players' saved games.
+    fn publish(&mut self, before: &Before) {
+        self.broadcast_state();
+        if let Some(outcome) = self.game.outcome()
+            && !before.ended
+            && self.ended
+        {
+            self.report_to_tournament(outcome);
+            self.file_for_players();
+        }
+        if let Some(tables) = self.tables.as_ref().and_then(Weak::upgrade) {
+            tables.update(self.listing());
+        }
+    }
+
+    /// A room that could not write what a clock or an absence decided waits a moment before trying again.
+    pub(super) fn not_before_retry(&self, at: Option<Instant>) -> Option<Instant> {
+        at.map(|at| self.retry_at.map_or(at, |retry| at.max(retry)))
+    }
+
+    /// The end of the game goes into the step's commit, with its PDN and the score for the ratings.
+    fn stage_finish(&mut self, outcome: Outcome) {
+        let pdn = self.pdn();
+        let result = self.game.result_token(Some(outcome)).to_string();
+        let black_score = match outcome {
+            Outcome::Win {
+                winner: Color::Black,
+                ..
+            } => 1.0,
+            Outcome::Win { .. } => 0.0,
+            Outcome::Draw { .. } => 0.5,
+        };
+        self.record(|key, _| Job::Finish {
+            key,
+            result,
+            pdn,
+            black_score,
+        });
+    }
+
+    /// Each player's own saved games keep a game that has ended, for `:load` (sent once it is in the records).
+    fn file_for_players(&self) {
+        let (Some(recorder), Some(_)) = (&self.recorder, self.record) else {
+            return;
+        };
+        let players = self.seats.iter().flatten().map(|s| s.who.clone()).collect();
+        let names: Vec<&str> = self
+            .seats
+            .iter()
+            .flatten()
+            .map(|s| s.who.name.as_str())
+            .collect();
+        recorder.send(Job::File {
+            players,
+            game: Box::new(self.tagged_game()),
+            name: format!("table {} {}", self.code, names.join(" vs ")),
+        });
+    }
+}
+
+/// What the player who asked for a step that was not written is told.
+fn refusal(error: &CommitError, was_move: bool) -> String {
+    let what = match was_move {
+        true => "your move was not played",
+        false => "nothing was changed",
+    };
+    match error {
+        CommitError::Unwritable => format!(
+            "the server cannot save moves right now; {what}. Play resumes by itself once it can."
+        ),
+        error => format!("{error}; {what}"),
+    }
+}
