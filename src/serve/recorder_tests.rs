@@ -192,3 +192,69 @@ fn a_game_between_players_seen_elsewhere_is_recorded_with_them() {
         ]
     );
 }
+
+/// A commit is answered once written; one the records refuse leaves nothing of itself behind (the rest of its
+/// transaction is written again without it), and one on a disk that cannot take it is refused at once and never
+/// written later.
+#[test]
+fn commits_are_written_whole_or_not_at_all_and_each_is_answered() {
+    let dir = std::env::temp_dir().join(format!("crowned-recorder-commits-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("records.sqlite");
+    let recorder =
+        Recorder::start(SqliteRecords::open(&path).expect("opens"), None).expect("started");
+    let key = RecordKey::fresh();
+    let mv = |ply: usize, text: &str| Job::Move {
+        key,
+        ply,
+        text: text.into(),
+        clocks: None,
+    };
+    let start = Job::Start {
+        key,
+        variant: "english".into(),
+        black: player("ann"),
+        white: player("bob"),
+        rated: false,
+        clock: String::new(),
+        code: "C0MT".into(),
+        definition: None,
+    };
+    let answer = |committing: Committing| answer_of(committing.blocking_recv());
+    assert_eq!(answer(recorder.commit(vec![start, mv(0, "11-15")])), Ok(()));
+    // Sent together, so that they share a transaction: the second is refused (another move at its ply) and
+    // the others are written.
+    let first = recorder.commit(vec![mv(1, "23-19")]);
+    let clash = recorder.commit(vec![mv(1, "22-18")]);
+    let third = recorder.commit(vec![mv(2, "8-11")]);
+    assert_eq!(answer(first), Ok(()));
+    assert!(matches!(answer(clash), Err(CommitError::Refused(_))));
+    assert_eq!(answer(third), Ok(()));
+    // A commit whose second job cannot be written leaves nothing of its first.
+    let stranger = RecordKey::fresh();
+    let half = recorder.commit(vec![
+        mv(3, "22-18"),
+        Job::Move {
+            key: stranger,
+            ply: 0,
+            text: "11-15".into(),
+            clocks: None,
+        },
+    ]);
+    assert!(matches!(answer(half), Err(CommitError::Refused(_))));
+    // The disk refuses writes: the commit is answered at once, and is not written when the disk mends.
+    recorder.send(Job::Tamper(|records| records.refuse_writes(true)));
+    assert_eq!(
+        answer(recorder.commit(vec![mv(3, "24-20")])),
+        Err(CommitError::Unwritable)
+    );
+    recorder.send(Job::Tamper(|records| records.refuse_writes(false)));
+    assert_eq!(answer(recorder.commit(vec![mv(3, "22-17")])), Ok(()));
+    recorder.flush();
+    let mut records = SqliteRecords::open(&path).expect("reopens");
+    let unfinished = records.unfinished_games().expect("listed");
+    assert_eq!(unfinished.len(), 1);
+    assert_eq!(unfinished[0].moves, ["11-15", "23-19", "8-11", "22-17"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

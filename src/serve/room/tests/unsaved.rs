@@ -69,3 +69,41 @@ async fn a_failing_disk_refuses_moves_with_a_word_and_play_resumes_once_it_mends
     assert_eq!(unfinished[0].moves, ["11-15", "23-19"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn a_new_game_opens_on_a_full_disk_and_its_first_move_says_why_it_is_not_played() {
+    let dir = std::env::temp_dir().join(format!("crowned-room-full-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let recorder = Recorder::start(
+        SqliteRecords::open(&dir.join("r.sqlite")).expect("opens"),
+        None,
+    )
+    .expect("starts");
+    recorder.send(Job::Tamper(|records| records.refuse_writes(true)));
+    let tables = Arc::new(Tables::new(Some(recorder.clone())));
+    let (_code, room) = tables.open(config(None, 60_000), None).expect("a room");
+    let (mut ann, ann_tx) = Person::new("ann");
+    let (bob, bob_tx) = Person::new("bob");
+    assert_eq!(sit(&room, &ann, ann_tx, Some(Color::Black)).await, Color::Black);
+    assert_eq!(sit(&room, &bob, bob_tx, None).await, Color::White);
+    let state = ann.state_until(|s| s.seats[1].is_some()).await;
+    play(&room, &ann, &state, "11-15").await;
+    let why = ann.refused().await;
+    assert!(why.contains("cannot save moves right now"), "{why}");
+    let state = ann.state_until(|s| s.unrecorded).await;
+    assert!(state.game.is_empty(), "the move is not shown");
+    // The disk has room again: the game starts in the records with its first move.
+    recorder.send(Job::Tamper(|records| records.refuse_writes(false)));
+    play(&room, &ann, &state, "11-15").await;
+    ann.state_until(|s| !s.unrecorded && s.game.len() == 1).await;
+    let flushing = recorder.clone();
+    tokio::task::spawn_blocking(move || flushing.flush())
+        .await
+        .expect("flushed");
+    let mut records = SqliteRecords::open(&dir.join("r.sqlite")).expect("opens");
+    let unfinished = records.unfinished_games().expect("read");
+    assert_eq!(unfinished.len(), 1, "started once");
+    assert_eq!(unfinished[0].moves, ["11-15"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
