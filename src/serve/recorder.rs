@@ -208,6 +208,10 @@ pub struct Recorder {
     filed: OnFiled,
     /// The codes of the rooms whose writes the records refused as not this node's, until taken.
     lost_rooms: Arc<Mutex<Option<LostRooms>>>,
+    /// A test's recorder holds the sender of [`Recorder::writing`] itself (the thread holds it otherwise), so
+    /// that the rooms do not hear it go.
+    #[cfg(test)]
+    health: Option<Arc<watch::Sender<bool>>>,
 }
 
 /// The codes of the rooms whose games' writes the records refused because this node does not hold them, each
@@ -235,6 +239,8 @@ impl Recorder {
             writing,
             filed,
             lost_rooms: Arc::new(Mutex::new(Some(lost_rooms))),
+            #[cfg(test)]
+            health: None,
         })
     }
 
@@ -318,12 +324,13 @@ impl Recorder {
     /// them, as the records would (or would not).
     pub(crate) fn by_hand() -> (Recorder, mpsc::Receiver<Job>) {
         let (tx, rx) = mpsc::channel();
-        let (_, writing) = watch::channel(true);
+        let (health, writing) = watch::channel(true);
         let recorder = Recorder {
             jobs: tx,
             writing,
             filed: OnFiled::default(),
             lost_rooms: Arc::default(),
+            health: Some(Arc::new(health)),
         };
         (recorder, rx)
     }

@@ -356,6 +356,9 @@ impl Room {
                         writing = None;
                     }
                     self.broadcast_state();
+                    // News of the records sends nobody away: a room just opened, whose first player is on the
+                    // way, stays for them (a full disk once ended every such room: "there is no game").
+                    continue;
                 }
                 command = commands.recv() => {
                     let Some(command) = command else { break };

@@ -391,3 +391,56 @@ proptest! {
         run(&setup, &steps);
     }
 }
+
+/// The simulation's figures, from a fixed seed (the same schedules every run): schedules, steps, the faults
+/// among them and the checks made. `cargo test --profile fast --lib simulation_figures -- --ignored --nocapture`
+/// (`CROWNED_SIM_CASES` schedules, 2,000 unless set).
+#[test]
+#[ignore = "figures for the notes: cargo test --profile fast --lib simulation_figures -- --ignored --nocapture"]
+fn simulation_figures() {
+    use super::witness::TALLY;
+    use proptest::test_runner::{RngAlgorithm, TestRng, TestRunner};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let cases = std::env::var("CROWNED_SIM_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2_000);
+    let mut runner = TestRunner::new_with_rng(
+        settings(cases),
+        TestRng::deterministic_rng(RngAlgorithm::ChaCha),
+    );
+    let steps = AtomicUsize::new(0);
+    let faults = AtomicUsize::new(0);
+    let started = std::time::Instant::now();
+    runner
+        .run(
+            &(setup(), prop::collection::vec(step(), 1..120)),
+            |(setup, schedule)| {
+                steps.fetch_add(schedule.len(), Ordering::Relaxed);
+                let fault =
+                    |s: &Step| matches!(s, Step::RecordsDown(true) | Step::Crash | Step::Twice(_));
+                faults.fetch_add(
+                    schedule.iter().filter(|s| fault(s)).count(),
+                    Ordering::Relaxed,
+                );
+                run(&setup, &schedule);
+                Ok(())
+            },
+        )
+        .expect("no anomaly");
+    let load = |counter: &AtomicUsize| counter.load(Ordering::Relaxed);
+    println!(
+        "{cases} schedules, {} steps, {} faults ({:.1} a schedule) in {:.1} s: {} commits written, {} refused \
+         while the records were down, {} crashes, {} seats taken from a second connection, {} states checked \
+         against the records; 0 anomalies",
+        load(&steps),
+        load(&faults),
+        load(&faults) as f64 / f64::from(cases),
+        started.elapsed().as_secs_f64(),
+        load(&TALLY.written),
+        load(&TALLY.refused),
+        load(&TALLY.crashes),
+        load(&TALLY.taken_over),
+        load(&TALLY.states),
+    );
+}

@@ -85,7 +85,10 @@ async fn a_new_game_opens_on_a_full_disk_and_its_first_move_says_why_it_is_not_p
     let (_code, room) = tables.open(config(None, 60_000), None).expect("a room");
     let (mut ann, ann_tx) = Person::new("ann");
     let (bob, bob_tx) = Person::new("bob");
-    assert_eq!(sit(&room, &ann, ann_tx, Some(Color::Black)).await, Color::Black);
+    assert_eq!(
+        sit(&room, &ann, ann_tx, Some(Color::Black)).await,
+        Color::Black
+    );
     assert_eq!(sit(&room, &bob, bob_tx, None).await, Color::White);
     let state = ann.state_until(|s| s.seats[1].is_some()).await;
     play(&room, &ann, &state, "11-15").await;
@@ -96,7 +99,8 @@ async fn a_new_game_opens_on_a_full_disk_and_its_first_move_says_why_it_is_not_p
     // The disk has room again: the game starts in the records with its first move.
     recorder.send(Job::Tamper(|records| records.refuse_writes(false)));
     play(&room, &ann, &state, "11-15").await;
-    ann.state_until(|s| !s.unrecorded && s.game.len() == 1).await;
+    ann.state_until(|s| !s.unrecorded && s.game.len() == 1)
+        .await;
     let flushing = recorder.clone();
     tokio::task::spawn_blocking(move || flushing.flush())
         .await

@@ -11,6 +11,7 @@
 //! dealt with everything asked of it, the screens and the records are compared.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc as std_mpsc;
 
 use super::recorded::{Recorded, same_moves};
@@ -20,6 +21,35 @@ use crate::serve::recorder::{CommitError, Job, RecordKey, Recorder};
 
 /// How many times the witness lets the room run while it waits for an answer, before it calls the room stuck.
 const PATIENCE: usize = 100_000;
+
+/// What the witnesses of one test program have seen, for the simulation's figures: commits written and
+/// refused, crashes, seats taken from a second connection, and states checked against the records.
+pub(super) static TALLY: Tally = Tally::new();
+
+/// See [`TALLY`].
+pub(super) struct Tally {
+    pub(super) written: AtomicUsize,
+    pub(super) refused: AtomicUsize,
+    pub(super) crashes: AtomicUsize,
+    pub(super) taken_over: AtomicUsize,
+    pub(super) states: AtomicUsize,
+}
+
+impl Tally {
+    const fn new() -> Tally {
+        Tally {
+            written: AtomicUsize::new(0),
+            refused: AtomicUsize::new(0),
+            crashes: AtomicUsize::new(0),
+            taken_over: AtomicUsize::new(0),
+            states: AtomicUsize::new(0),
+        }
+    }
+
+    fn add(counter: &AtomicUsize) {
+        counter.fetch_add(1, Ordering::Relaxed);
+    }
+}
 
 /// The code of the witnessed table.
 const CODE: &str = "W1TN";
@@ -77,10 +107,6 @@ pub(super) struct Witness {
     closed: bool,
     /// Whether the records cannot be written: every commit is refused.
     down: bool,
-    /// Commits answered as written, and refused.
-    pub(super) commits: [usize; 2],
-    /// Crashes the room went through.
-    pub(super) crashes: usize,
 }
 
 impl Witness {
@@ -139,8 +165,6 @@ impl Witness {
             end: None,
             closed: false,
             down: false,
-            commits: [0, 0],
-            crashes: 0,
         };
         if fresh {
             witness.arrive(0).await;
@@ -344,14 +368,14 @@ impl Witness {
                 continue;
             };
             if self.down {
-                self.commits[1] += 1;
+                Tally::add(&TALLY.refused);
                 commit.answer(Err(CommitError::Unwritable));
                 continue;
             }
             for job in std::mem::take(&mut commit.jobs) {
                 self.record(job);
             }
-            self.commits[0] += 1;
+            Tally::add(&TALLY.written);
             commit.answer(Ok(()));
         }
     }
@@ -368,7 +392,7 @@ impl Witness {
         if self.closed {
             return;
         }
-        self.crashes += 1;
+        Tally::add(&TALLY.crashes);
         while let Ok(job) = self.jobs.try_recv() {
             match job {
                 // Never written: lost.
@@ -521,6 +545,9 @@ impl Screen {
                     "{name}'s displaced connection hears {update:?} after it was told"
                 );
                 displaced.told = matches!(update, Update::TakenOver);
+                if displaced.told {
+                    Tally::add(&TALLY.taken_over);
+                }
             }
         }
         // A displaced connection is told once the room has seated the new one; then the room lets it go.
@@ -549,6 +576,7 @@ impl Screen {
             heard += 1;
             match &update {
                 Update::State(state) => {
+                    Tally::add(&TALLY.states);
                     if let Some(records) = records {
                         let moves = state.game.moves();
                         assert!(
