@@ -21,6 +21,7 @@
 )]
 
 pub mod app;
+pub mod bounded;
 pub mod config;
 pub mod engine;
 pub mod game;

@@ -307,3 +307,18 @@ fn bench_measures_a_defined_variant() {
         "{text}"
     );
 }
+
+#[test]
+fn a_device_named_as_a_file_is_refused_at_once() {
+    for args in [
+        &["show", "--variant-file", "/dev/zero"][..],
+        &["variant", "check", "/dev/zero"],
+        &["problems", "prove", "/dev/zero"],
+        &["pdn", "check", "/dev/zero"],
+    ] {
+        let out = crowned(args);
+        assert!(!out.status.success(), "{args:?} succeeds");
+        let error = stderr(&out);
+        assert!(error.contains("not a regular file"), "{args:?}: {error}");
+    }
+}

@@ -105,11 +105,20 @@ pub fn databases_keeping_outcomes(keep_outcomes: bool) -> Option<Arc<Egdb>> {
     crowned::engine::egdb::open_in(&store.egdb_dir(), keep_outcomes)
 }
 
+/// The most of a network file read: many times the size of any network this program trains.
+const MAX_NETWORK_FILE: u64 = 64 << 20;
+
+/// The bytes of a network file (a regular file of at most [`MAX_NETWORK_FILE`]).
+pub(crate) fn read_network_file(path: &Path) -> Result<Vec<u8>> {
+    crowned::bounded::read_bounded(path, MAX_NETWORK_FILE)
+        .with_context(|| format!("cannot read {}", path.display()))
+}
+
 /// Reads the network file at `path` and makes it the one every engine of this process evaluates English
 /// positions with, in place of the one compiled in (`--network` of `crowned hub` and `crowned tune data`): a
 /// newly trained network can then be matched, or play the next generation's games, without a build.
 pub fn play_with_network_file(path: &Path) -> Result<()> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let bytes = read_network_file(path)?;
     let network = crowned::engine::nnue::Network::from_bytes(&bytes)
         .with_context(|| path.display().to_string())?;
     crowned::engine::nnue::play_with(network)?;

@@ -1,6 +1,5 @@
 //! `crowned pdn check`: replay the games of PDN files.
 
-use std::fs::File;
 use std::io::{self, BufReader, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,7 +59,7 @@ fn check_files(files: &[PathBuf], default: Option<GameType>) -> Result<ExitCode>
         } else {
             String::new()
         };
-        let file = match File::open(path) {
+        let file = match crowned::bounded::open_regular(path) {
             Ok(file) => file,
             Err(e) => {
                 bar.line(&format!("crowned: cannot read {}: {e}", path.display()));

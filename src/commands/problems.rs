@@ -93,8 +93,12 @@ pub fn run(args: ProblemsArgs, overrides: &Overrides) -> Result<ExitCode> {
     }
 }
 
+/// The most of a problems file read: far more than any collection.
+pub(crate) const MAX_PROBLEMS_FILE: u64 = 16 << 20;
+
 fn read(file: &Path) -> Result<String> {
-    let bytes = std::fs::read(file).with_context(|| format!("cannot read {}", file.display()))?;
+    let bytes = crowned::bounded::read_bounded(file, MAX_PROBLEMS_FILE)
+        .with_context(|| format!("cannot read {}", file.display()))?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
 }
 

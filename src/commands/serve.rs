@@ -252,8 +252,12 @@ fn server_problems(
     egdb: Option<std::sync::Arc<crowned::engine::egdb::Egdb>>,
 ) -> Vec<crowned::problems::Problem> {
     let mut problems = crowned::problems::builtin_problems();
-    let Ok(bytes) = std::fs::read(file) else {
-        return problems;
+    let bytes = match crowned::bounded::read_bounded(file, super::problems::MAX_PROBLEMS_FILE) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            tracing::warn!(file = %file.display(), %error, "cannot read the problems file");
+            return problems;
+        }
     };
     let text = String::from_utf8_lossy(&bytes);
     let mut prover = crowned::problems::Prover::new(egdb);

@@ -171,8 +171,7 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
             );
             let start = match from {
                 Some(path) => {
-                    let bytes = std::fs::read(&path)
-                        .with_context(|| format!("cannot read {}", path.display()))?;
+                    let bytes = super::read_network_file(&path)?;
                     let network = crowned::engine::nnue::Network::from_bytes(&bytes)
                         .with_context(|| path.display().to_string())?;
                     Some(network)

@@ -116,7 +116,7 @@ fn load(definition: &str) -> Result<DefinedRules> {
 
 /// The text of a file of at most [`MAX_DEFINITION_BYTES`].
 fn read_bounded(path: &Path) -> Result<String> {
-    let file = std::fs::File::open(path).with_context(|| {
+    let file = crowned::bounded::open_regular(path).with_context(|| {
         let names: Vec<&str> = BUILTINS.iter().map(|(name, _)| *name).collect();
         format!(
             "{}: no such definition file (built in: {})",

@@ -389,7 +389,7 @@ fn read_settings_file(path: &Path) -> Result<Option<String>, SettingsError> {
         path: path.to_path_buf(),
         cause: source,
     };
-    let file = match std::fs::File::open(path) {
+    let file = match crate::bounded::open_regular(path) {
         Ok(file) => file,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(unreadable(e)),

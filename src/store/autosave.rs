@@ -160,7 +160,7 @@ fn unfinished(saved: &SavedGame) -> bool {
 
 /// Reads an autosave. Bytes that are not UTF-8 make it unreadable (not an I/O error), like any other damage.
 fn read_slot(path: &Path, games_dir: &Path) -> Result<Option<SavedGame>, StoreError> {
-    let bytes = match fs::read(path) {
+    let bytes = match crate::bounded::read_bounded(path, super::library::MAX_GAMES_TEXT) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(io_error(path)(e)),

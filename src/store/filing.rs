@@ -148,7 +148,7 @@ fn stamped(saved: &SavedGame, name: Option<&str>) -> (SavedGame, Filed) {
 
 /// Who holds `path`.
 fn holder(path: &Path) -> Holder {
-    let text = match fs::read(path) {
+    let text = match crate::bounded::read_bounded(path, super::library::MAX_GAMES_TEXT) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Holder::Nobody,
         Err(_) => return Holder::Stranger,

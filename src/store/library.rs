@@ -26,7 +26,9 @@ pub fn read_games_file_as(
     path: &Path,
     default: Option<GameType>,
 ) -> Result<Vec<GameEntry>, StoreError> {
-    let file = fs::File::open(path).map_err(io_error(path))?;
+    // A regular file only: a device would be read without end (a real archive may be large, and is read in
+    // pieces).
+    let file = crate::bounded::open_regular(path).map_err(io_error(path))?;
     games_in_pieces(
         Pieces::new(BufReader::new(file)),
         &file_label(path),
@@ -184,7 +186,7 @@ pub const MAX_GAMES_TEXT: u64 = 64 << 20;
 /// A saved game with its players, or, when it is not one of the program's own, whatever the file holds.
 fn saved_entry(path: &Path) -> GameEntry {
     let source = file_label(path);
-    let text = match fs::read(path) {
+    let text = match crate::bounded::read_bounded(path, MAX_GAMES_TEXT) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(e) => {
             return GameEntry::unreadable(

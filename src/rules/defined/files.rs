@@ -64,13 +64,10 @@ pub fn load_file(path: &Path) -> Result<DefinedId, LoadError> {
         line,
         problem,
     };
-    // The size first: a huge file is refused before it is read.
-    let size = fs::metadata(path).map_err(|e| fail(None, e.into()))?.len();
-    if size > MAX_DEFINITION_BYTES as u64 {
-        let bytes = usize::try_from(size).unwrap_or(usize::MAX);
-        return Err(fail(None, RegistryError::TooLong { bytes }.into()));
-    }
-    let text = fs::read_to_string(path).map_err(|e| fail(None, e.into()))?;
+    // Only a regular file, and no more than one definition's worth of it: a device (`/dev/zero`) or a huge
+    // file is refused without being read through.
+    let text = crate::bounded::read_text_bounded(path, MAX_DEFINITION_BYTES as u64)
+        .map_err(|e| fail(None, e.into()))?;
     register(&text).map_err(|e| {
         let line = match &e {
             RegistryError::Definition(d) => line_of(d, &text),
