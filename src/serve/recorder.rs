@@ -211,7 +211,7 @@ pub struct Recorder {
     /// A test's recorder holds the sender of [`Recorder::writing`] itself (the thread holds it otherwise), so
     /// that the rooms do not hear it go.
     #[cfg(test)]
-    health: Option<Arc<watch::Sender<bool>>>,
+    _health: Option<Arc<watch::Sender<bool>>>,
 }
 
 /// The codes of the rooms whose games' writes the records refused because this node does not hold them, each
@@ -240,7 +240,7 @@ impl Recorder {
             filed,
             lost_rooms: Arc::new(Mutex::new(Some(lost_rooms))),
             #[cfg(test)]
-            health: None,
+            _health: None,
         })
     }
 
@@ -295,31 +295,6 @@ impl Recorder {
 
 #[cfg(test)]
 impl Recorder {
-    /// A recorder that writes nothing: what is sent to it comes out of the receiver, for a test to read as the
-    /// records would take it; each commit is answered as written, its jobs coming out one by one.
-    pub(crate) fn capture() -> (Recorder, mpsc::Receiver<Job>) {
-        let (recorder, sent) = Recorder::by_hand();
-        let (tx, rx) = mpsc::channel();
-        thread::spawn(move || {
-            for job in sent {
-                let job = match job {
-                    Job::Commit(mut commit) => {
-                        for job in std::mem::take(&mut commit.jobs) {
-                            let _ = tx.send(job);
-                        }
-                        commit.answer(Ok(()));
-                        continue;
-                    }
-                    job => job,
-                };
-                if tx.send(job).is_err() {
-                    break;
-                }
-            }
-        });
-        (recorder, rx)
-    }
-
     /// A recorder whose jobs come out of the receiver as they are sent, commits unanswered: the test answers
     /// them, as the records would (or would not).
     pub(crate) fn by_hand() -> (Recorder, mpsc::Receiver<Job>) {
@@ -330,7 +305,7 @@ impl Recorder {
             writing,
             filed: OnFiled::default(),
             lost_rooms: Arc::default(),
-            health: Some(Arc::new(health)),
+            _health: Some(Arc::new(health)),
         };
         (recorder, rx)
     }
