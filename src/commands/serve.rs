@@ -254,6 +254,8 @@ fn server_problems(
     let mut problems = crowned::problems::builtin_problems();
     let bytes = match crowned::bounded::read_bounded(file, super::problems::MAX_PROBLEMS_FILE) {
         Ok(bytes) => bytes,
+        // The operator's collection is optional: most servers have none.
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return problems,
         Err(error) => {
             tracing::warn!(file = %file.display(), %error, "cannot read the problems file");
             return problems;
