@@ -322,3 +322,29 @@ fn a_device_named_as_a_file_is_refused_at_once() {
         assert!(error.contains("not a regular file"), "{args:?}: {error}");
     }
 }
+
+#[test]
+fn variant_check_prints_a_definition_s_names_without_their_control_characters() {
+    let english = include_str!("../src/rules/defined/builtin/english.toml");
+    let hostile = english
+        .replacen(
+            "name = \"English draughts\"",
+            "name = \"Evil\\u001b[2J\\u001b]0;owned\\u0007 rules\"",
+            1,
+        )
+        .replacen("name = \"man\"", "name = \"m\\u001b[31man\"", 1);
+    let path = std::env::temp_dir().join(format!("crowned-hostile-{}.toml", std::process::id()));
+    std::fs::write(&path, hostile).expect("written");
+    let out = crowned(&["variant", "check", path.to_str().expect("a path")]);
+    let _ = std::fs::remove_file(&path);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
+    assert!(
+        text.starts_with("Evil[2J]0;owned rules: 8x8 board"),
+        "{text:?}"
+    );
+}

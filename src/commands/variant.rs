@@ -57,12 +57,12 @@ pub fn run(args: VariantArgs) -> Result<ExitCode> {
             let kinds: Vec<String> = rules
                 .kinds
                 .iter()
-                .map(|k| format!("{} ({} {})", k.name, k.glyph, k.letter))
+                .map(|k| format!("{} ({} {})", printable(&k.name), k.glyph, k.letter))
                 .collect();
             let squares = rules.playable.iter().filter(|&&p| p).count();
             println!(
                 "{}: {}x{} board, {squares} squares to play on; pieces: {}",
-                rules.name,
+                printable(&rules.name),
                 rules.width,
                 rules.height,
                 kinds.join(", ")
@@ -102,6 +102,12 @@ pub fn run(args: VariantArgs) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A name from a definition as it may be printed: the file is anyone's, and its names must not move the
+/// terminal's cursor or change its colours (filtered as the server filters every name).
+fn printable(name: &str) -> String {
+    crowned::serve::text::clean_line(name, 80)
 }
 
 /// A definition from a file, or the built-in one of that name when no such file exists.

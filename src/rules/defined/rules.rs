@@ -7,6 +7,10 @@ use super::format::{
 };
 use crate::rules::Color;
 
+/// The most a piece may be worth: far above any rule's (Frisian's king is 199 to a man's 100), and low enough
+/// that the engine's sums of worths (in hundredths, a promoted piece's tripled, over at most 256 cells) cannot
+/// overflow.
+pub const MAX_PIECE_VALUE: u32 = 1_000;
 /// The longest side of a board. With 16x16 a board has at most 256 cells, so every route and every list is small.
 pub const MAX_SIDE: u32 = 16;
 /// The most kinds of piece a definition may have.
@@ -455,6 +459,12 @@ fn kinds(def: &VariantDefinition, height: u32) -> Result<Vec<Kind>, DefinitionEr
             return Err(DefinitionError::invalid(
                 format!("{field}.letter"),
                 format!("{:?} is not an ASCII letter", piece.letter),
+            ));
+        }
+        if piece.value > MAX_PIECE_VALUE {
+            return Err(DefinitionError::invalid(
+                format!("{field}.value"),
+                format!("{} is more than {MAX_PIECE_VALUE}", piece.value),
             ));
         }
         let mut takes = vec![true; def.pieces.len()];

@@ -126,3 +126,13 @@ fn no_input_panics() {
         assert!(DefinedRules::from_toml(garbage).is_err(), "{garbage:?}");
     }
 }
+
+#[test]
+fn a_piece_worth_more_than_the_most_is_refused() {
+    let text = ENGLISH.replacen("letter = ", "value = 4294967295\nletter = ", 1);
+    let error = error_of(&text);
+    assert!(
+        error.to_string().contains("value") && error.to_string().contains("1000"),
+        "{error}"
+    );
+}
