@@ -670,3 +670,40 @@ fn bench(args: &[&str]) -> String {
     );
     text
 }
+
+/// The chaos benchmark, tiny: three games on a server killed (kill -9) and started again three times, players
+/// connecting to their tables a second time now and then; every move the players saw is in the records.
+#[test]
+fn the_chaos_benchmark_runs_small_and_finds_nothing_lost() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args([
+            "bench",
+            "chaos",
+            "--games",
+            "3",
+            "--plies",
+            "24",
+            "--think",
+            "40",
+            "--kills",
+            "3",
+            "--every",
+            "700",
+            "--double-every",
+            "6",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("anomalies: 0"), "{text}");
+    assert!(text.contains("3 kills -9 of the server"), "{text}");
+    assert!(
+        text.contains("0 stopped by a failure of the load"),
+        "{text}"
+    );
+}

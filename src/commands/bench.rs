@@ -15,6 +15,7 @@ use crowned::rules::defined::{DefinedBoard, DefinedId};
 use crowned::rules::{AnyPosition, English, GameType, Playable, Position, RulesVisitor, Variant};
 
 use super::bench_arena::{self, BenchArenaArgs};
+use super::bench_chaos::{self, BenchChaosArgs};
 use super::bench_serve::{self, BenchServeArgs};
 use super::bench_tables::{self, BenchTablesArgs};
 use super::{Board, parse_seconds};
@@ -51,6 +52,11 @@ pub enum BenchTarget {
     /// server's processor time and memory, then checks that the records hold every game of the event once,
     /// replaying to its result, and a table that is the arena's scoring of those games.
     Arena(BenchArenaArgs),
+    /// Start `crowned serve` on a loopback port of its own and play games between scripted people on it, each a
+    /// real SSH client, while the server is killed (kill -9) and started again and players connect to their
+    /// tables a second time: reports the faults, the games and the moves seen, then checks every move each
+    /// player saw against the records (seen and lost, split games, double or wrong results).
+    Chaos(BenchChaosArgs),
 }
 
 /// `crowned bench`: the engine under the rules of the command line, or the target named.
@@ -59,6 +65,7 @@ pub fn run(args: BenchArgs, board: &Board) -> Result<ExitCode> {
         Some(BenchTarget::Serve(load)) => bench_serve::run(&load)?,
         Some(BenchTarget::Tables(load)) => bench_tables::run(&load)?,
         Some(BenchTarget::Arena(load)) => bench_arena::run(&load)?,
+        Some(BenchTarget::Chaos(load)) => bench_chaos::run(&load)?,
         None => {
             let game_type = board.game_type;
             game_type.visit(Bench {

@@ -236,8 +236,19 @@ impl Server {
         sessions: usize,
         extra: &[&str],
     ) -> Result<Server> {
+        let program = std::env::current_exe().context("cannot find this program")?;
+        Server::start_program(&program, home, sessions, extra)
+    }
+
+    /// [`Server::start_with`] running `program` as the server (another build, to compare).
+    pub(super) fn start_program(
+        program: &std::path::Path,
+        home: &std::path::Path,
+        sessions: usize,
+        extra: &[&str],
+    ) -> Result<Server> {
         let room = (sessions + 8).to_string();
-        let mut child = Command::new(std::env::current_exe().context("cannot find this program")?)
+        let mut child = Command::new(program)
             .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "3600"])
             .args(["--max-sessions", &room, "--max-per-address", &room])
             // Every load client comes from this machine's one address, all signing in at once.

@@ -12,6 +12,7 @@ use crowned::store::Store;
 
 pub mod bench;
 pub mod bench_arena;
+mod bench_chaos;
 pub mod bench_serve;
 pub mod bench_tables;
 pub mod book;

@@ -22,6 +22,7 @@ pub mod arena_check;
 #[cfg(test)]
 mod arena_check_tests;
 pub mod book_build;
+pub mod chaos;
 pub mod egdb_bench;
 pub mod egdb_build;
 #[cfg(test)]

@@ -1,0 +1,500 @@
+//! The players of `crowned bench chaos`: pairs of real SSH clients playing random legal games on a server that
+//! a nemesis kills (kill -9) and starts again, and that each player now and then connects to a second time. Each
+//! client reads its screen through a terminal emulator and keeps what it saw: a move counts as seen once the
+//! opponent's screen shows the position after it. When the server dies, both players connect again (a plain
+//! `ssh host`, which takes a player back to their game) and read where the table stands: the move that was on
+//! its way may have been written or not, anything else must be as they saw it. What every game's players saw is
+//! compared with the records afterwards, by the command. Loopback only: the caller gives the address of a server
+//! it started itself.
+
+use std::num::NonZeroU16;
+use std::time::Duration;
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+use russh::keys::{Algorithm, PrivateKey};
+use tokio::sync::watch;
+use tokio::time::{Instant, sleep, timeout};
+
+use super::load::{Arrivals, KnownHost, LoadError, open_terminal, split_arrivals};
+use super::load_tables::TableServer;
+use crate::app::TAKEN_OVER;
+use crate::game::AnyGame;
+use crate::rules::{Color, GameType};
+
+/// The players' terminals.
+const SIZE: (NonZeroU16, NonZeroU16) = match (NonZeroU16::new(100), NonZeroU16::new(30)) {
+    (Some(cols), Some(rows)) => (cols, rows),
+    _ => panic!("a terminal has a size"),
+};
+
+/// What a screen says until the table's state has come.
+const JOINING: &str = "joining the table";
+
+/// How many times a player tries to come back to a server that has died before the game counts as failed.
+const COMEBACKS: usize = 40;
+
+/// What the players do.
+#[derive(Clone, Debug)]
+pub struct ChaosConfig {
+    /// Games at once (two players each).
+    pub games: usize,
+    /// Plies at most per game.
+    pub plies: usize,
+    /// A player's pause before each move (each waits a little more or less).
+    pub think: Duration,
+    /// How long any one answer may take.
+    pub patience: Duration,
+    /// Before one move in this many the player to move connects a second time (0: never).
+    pub double_every: usize,
+    /// The seed of the games' moves and of when players connect twice.
+    pub seed: u64,
+}
+
+/// Where the server is now: `None` while it is down (killed, not started again yet).
+pub type Whereabouts = watch::Receiver<Option<TableServer>>;
+
+/// What one game's players saw.
+#[derive(Clone, Debug, Default)]
+pub struct ChaosGame {
+    /// The table's code.
+    pub code: String,
+    /// The moves the opponent's screen showed, in order, as written in the records' notation.
+    pub seen: Vec<String>,
+    /// The result both saw, when the game ended by its rules.
+    pub result: Option<String>,
+    /// Times a player took their seat from a second connection (the first told so each time).
+    pub doubles: usize,
+    /// Times the players came back after the server died.
+    pub comebacks: usize,
+    /// What the players saw that cannot be: the table showing a game other than the one they saw.
+    pub anomalies: Vec<String>,
+    /// Why the game could not go on, when it could not (a failure of the load or of the machine).
+    pub failed: Option<String>,
+}
+
+/// Plays every game at once until each has `plies` moves, ends, or `stop` is raised.
+pub async fn run_chaos_games(
+    config: ChaosConfig,
+    server: Whereabouts,
+    stop: watch::Receiver<bool>,
+) -> Vec<ChaosGame> {
+    let mut tasks = Vec::with_capacity(config.games);
+    for index in 0..config.games {
+        let (config, server, stop) = (config.clone(), server.clone(), stop.clone());
+        tasks.push(tokio::spawn(async move {
+            sleep(Duration::from_millis((index as u64 * 997) % 1000)).await;
+            let mut players = match Players::new(config, index, server, stop) {
+                Ok(players) => players,
+                Err(e) => {
+                    return ChaosGame {
+                        failed: Some(e.to_string()),
+                        ..ChaosGame::default()
+                    };
+                }
+            };
+            players.play().await;
+            players.log
+        }));
+    }
+    let mut games = Vec::with_capacity(tasks.len());
+    for task in tasks {
+        games.push(task.await.unwrap_or_else(|e| ChaosGame {
+            failed: Some(format!("a game's task failed: {e}")),
+            ..ChaosGame::default()
+        }));
+    }
+    games
+}
+
+/// One client's terminal, its bytes fed to a terminal emulator.
+struct Screen {
+    _handle: russh::client::Handle<KnownHost>,
+    writer: russh::ChannelWriteHalf<russh::client::Msg>,
+    arrivals: Arrivals,
+    terminal: vt100::Parser,
+}
+
+impl Screen {
+    async fn open(
+        server: &TableServer,
+        patience: Duration,
+        user: &str,
+        key: &PrivateKey,
+        command: Option<&str>,
+    ) -> Result<Screen, LoadError> {
+        let (handle, channel) = open_terminal(
+            server.address,
+            &server.host_key,
+            patience,
+            user,
+            key.clone(),
+            command,
+            (u32::from(SIZE.0.get()), u32::from(SIZE.1.get())),
+        )
+        .await?;
+        let (writer, arrivals) = split_arrivals(channel);
+        let (cols, rows) = SIZE;
+        Ok(Screen {
+            _handle: handle,
+            writer,
+            arrivals,
+            terminal: vt100::Parser::new(rows, cols, 0),
+        })
+    }
+
+    fn text(&self) -> String {
+        self.terminal.screen().contents()
+    }
+
+    /// Reads the screen until `done` holds for its text.
+    async fn until(
+        &mut self,
+        patience: Duration,
+        what: &str,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<(), LoadError> {
+        let deadline = Instant::now() + patience;
+        loop {
+            if done(&self.text()) {
+                return Ok(());
+            }
+            match timeout(
+                deadline.saturating_duration_since(Instant::now()),
+                self.arrivals.recv(),
+            )
+            .await
+            {
+                Ok(Some((_, bytes))) => self.terminal.process(&bytes),
+                Ok(None) => return Err(LoadError::ClosedBefore(what.to_string())),
+                Err(_) => {
+                    return Err(LoadError::NotShown {
+                        text: what.to_string(),
+                        patience,
+                    });
+                }
+            }
+        }
+    }
+
+    async fn send(&self, bytes: &[u8]) -> Result<(), LoadError> {
+        self.writer.data(bytes).await.map_err(LoadError::CannotSend)
+    }
+}
+
+/// What every screen at a table says once `game` stands as it does: its end, or whose move it is.
+fn status_after(game: &AnyGame) -> String {
+    match game.outcome() {
+        Some(outcome) => outcome.to_string(),
+        None => format!(
+            "move {}, {} to play",
+            game.next_move_number().number,
+            game.position().side_to_move()
+        ),
+    }
+}
+
+/// The plies played in the game a screen shows, read from its status line (`move 12, White to play`); `None`
+/// when it shows none (a game over, or no table).
+fn plies_shown(text: &str) -> Option<usize> {
+    let at = text.find("move ")?;
+    let rest = &text[at + 5..];
+    let (number, rest) = rest.split_once(", ")?;
+    let number: usize = number.trim().parse().ok()?;
+    let side = if rest.starts_with("Black to play") {
+        0
+    } else if rest.starts_with("White to play") {
+        1
+    } else {
+        return None;
+    };
+    Some((number.checked_sub(1)?) * 2 + side)
+}
+
+/// One game's two players.
+struct Players {
+    config: ChaosConfig,
+    index: usize,
+    server: Whereabouts,
+    stop: watch::Receiver<bool>,
+    keys: [PrivateKey; 2],
+    names: [String; 2],
+    game: AnyGame,
+    rng: StdRng,
+    log: ChaosGame,
+}
+
+impl Players {
+    fn new(
+        config: ChaosConfig,
+        index: usize,
+        server: Whereabouts,
+        stop: watch::Receiver<bool>,
+    ) -> Result<Players, LoadError> {
+        let key =
+            || PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey);
+        let seed = config.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Ok(Players {
+            config,
+            index,
+            server,
+            stop,
+            keys: [key()?, key()?],
+            names: [format!("black{index}"), format!("white{index}")],
+            game: AnyGame::new(GameType::default()),
+            rng: StdRng::seed_from_u64(seed),
+            log: ChaosGame::default(),
+        })
+    }
+
+    /// The server as it is now, waiting while it is down.
+    async fn server(&mut self) -> Option<TableServer> {
+        let deadline = Instant::now() + self.config.patience * 4;
+        loop {
+            if let Some(server) = self.server.borrow().clone() {
+                return Some(server);
+            }
+            if Instant::now() >= deadline
+                || timeout(self.config.patience, self.server.changed())
+                    .await
+                    .is_ok_and(|changed| changed.is_err())
+            {
+                return None;
+            }
+        }
+    }
+
+    async fn open(&mut self, color: Color, command: Option<&str>) -> Result<Screen, LoadError> {
+        let server = self.server().await.ok_or(LoadError::ChannelClosed)?;
+        let i = color.index();
+        Screen::open(
+            &server,
+            self.config.patience,
+            &self.names[i],
+            &self.keys[i],
+            command,
+        )
+        .await
+    }
+
+    /// Black opens the table and White joins it.
+    async fn sit_down(&mut self) -> Result<[Screen; 2], LoadError> {
+        let patience = self.config.patience;
+        let mut black = self
+            .open(Color::Black, Some("new english black casual"))
+            .await?;
+        black
+            .until(patience, "a table's code", |t| code_on(t).is_some())
+            .await?;
+        let code = code_on(&black.text()).ok_or(LoadError::NoCode)?;
+        self.log.code = code.clone();
+        let mut white = self
+            .open(Color::White, Some(&format!("join {code}")))
+            .await?;
+        let start = status_after(&self.game);
+        for screen in [&mut black, &mut white] {
+            screen
+                .until(patience, &start, |t| t.contains(&start))
+                .await?;
+        }
+        Ok([black, white])
+    }
+
+    async fn play(&mut self) {
+        // The server may die while the table is opened: a new one is opened (the first never began).
+        let mut tries = 0;
+        let mut screens = loop {
+            match self.sit_down().await {
+                Ok(screens) => break screens,
+                Err(_) if tries < COMEBACKS => {
+                    tries += 1;
+                    sleep(Duration::from_millis(250)).await;
+                }
+                Err(e) => {
+                    self.log.failed = Some(format!("game {}: {e}", self.index));
+                    return;
+                }
+            }
+        };
+        let patience = self.config.patience;
+        while self.game.outcome().is_none() && self.game.len() < self.config.plies {
+            if *self.stop.borrow() {
+                return;
+            }
+            let think = self.config.think.mul_f64(self.rng.random_range(0.5..1.5));
+            sleep(think).await;
+            let mover = self.game.position().side_to_move();
+            if self.config.double_every > 0
+                && self.rng.random_range(0..self.config.double_every) == 0
+            {
+                match self.connect_twice(&mut screens, mover).await {
+                    Ok(()) => {}
+                    Err(_) => match self.come_back(None).await {
+                        Ok(again) => screens = again,
+                        Err(e) => return self.fail(e),
+                    },
+                }
+                continue;
+            }
+            let position = self.game.position();
+            let moves = position.legal_moves();
+            let mv = moves[self.rng.random_range(0..moves.len())];
+            let notation = self.game.variant().notation();
+            let typed = position.write_move(&mv, notation);
+            let mut after = self.game.clone();
+            if let Err(e) = after.play(&mv) {
+                return self.fail(e.into());
+            }
+            let status = status_after(&after);
+            let sent = screens[mover.index()]
+                .send(format!("{typed}\r").as_bytes())
+                .await;
+            let seen = match sent {
+                Ok(()) => {
+                    screens[mover.opponent().index()]
+                        .until(patience, &status, |t| t.contains(&status))
+                        .await
+                }
+                Err(e) => Err(e),
+            };
+            match seen {
+                Ok(()) => self.played(after),
+                // The server died (or stalled): the move's fate is read from the table once it is back.
+                Err(_) => match self.come_back(Some(after)).await {
+                    Ok(again) => screens = again,
+                    Err(e) => return self.fail(e),
+                },
+            }
+        }
+        if self.game.outcome().is_some() {
+            self.log.result = Some(self.game.result_token(self.game.outcome()).to_string());
+        }
+    }
+
+    /// A move the opponent's screen showed: it is the game's.
+    fn played(&mut self, after: AnyGame) {
+        let notation = after.variant().notation();
+        if let Some(text) = after.move_text(after.len(), notation) {
+            self.log.seen.push(text);
+        }
+        self.game = after;
+    }
+
+    fn fail(&mut self, e: LoadError) {
+        self.log.failed = Some(format!("game {} ({}): {e}", self.index, self.log.code));
+    }
+
+    /// The player to move connects a second time: the new connection must show the table, the old one say
+    /// that the game is played from elsewhere; the new one is played from then on.
+    async fn connect_twice(
+        &mut self,
+        screens: &mut [Screen; 2],
+        color: Color,
+    ) -> Result<(), LoadError> {
+        let patience = self.config.patience;
+        let status = status_after(&self.game);
+        let mut again = self.open(color, None).await?;
+        again
+            .until(patience, &status, |t| {
+                t.contains(&status) && !t.contains(JOINING)
+            })
+            .await?;
+        let old = &mut screens[color.index()];
+        old.until(patience, TAKEN_OVER, |t| t.contains(TAKEN_OVER))
+            .await?;
+        screens[color.index()] = again;
+        self.log.doubles += 1;
+        Ok(())
+    }
+
+    /// Both players connect again after the server died, and read where the table stands: as they saw it, or
+    /// one move on when the move on its way (`pending`, the game after it) was written before the server died.
+    async fn come_back(&mut self, pending: Option<AnyGame>) -> Result<[Screen; 2], LoadError> {
+        let patience = self.config.patience;
+        let mut last = LoadError::ChannelClosed;
+        for _ in 0..COMEBACKS {
+            if *self.stop.borrow() && self.server.borrow().is_none() {
+                break;
+            }
+            let attempt = async {
+                let mut black = self.open(Color::Black, None).await?;
+                let mut white = self.open(Color::White, None).await?;
+                // Until the table's state comes, the screen shows the start "joining the table…".
+                let shown = |t: &str| {
+                    !t.contains(JOINING) && (plies_shown(t).is_some() || t.contains("over"))
+                };
+                black.until(patience, "the table", shown).await?;
+                white.until(patience, "the table", shown).await?;
+                Ok::<_, LoadError>([black, white])
+            };
+            match attempt.await {
+                Ok(screens) => {
+                    self.log.comebacks += 1;
+                    let shows = screens
+                        .iter()
+                        .map(|s| plies_shown(&s.text()))
+                        .collect::<Vec<_>>();
+                    let seen = self.game.len();
+                    let ended_by = |after: &AnyGame| {
+                        after.outcome().is_some()
+                            && screens[0].text().contains(&status_after(after))
+                    };
+                    match (shows[0], &pending) {
+                        (Some(plies), _) if plies == seen => {}
+                        (Some(plies), Some(after)) if plies == seen + 1 => {
+                            let after = after.clone();
+                            self.played(after);
+                        }
+                        (None, Some(after)) if ended_by(after) => {
+                            let after = after.clone();
+                            self.played(after);
+                        }
+                        (shown, _) => self.log.anomalies.push(format!(
+                            "table {}: the players saw {seen} plies, the table shows {shown:?}",
+                            self.log.code
+                        )),
+                    }
+                    if shows[0] != shows[1] {
+                        self.log.anomalies.push(format!(
+                            "table {}: the two players are shown {:?} and {:?} plies",
+                            self.log.code, shows[0], shows[1]
+                        ));
+                    }
+                    return Ok(screens);
+                }
+                Err(e) => {
+                    last = e;
+                    sleep(Duration::from_millis(250)).await;
+                }
+            }
+        }
+        Err(last)
+    }
+}
+
+/// The table's code in the move pane's title (`Moves · table K7QX`).
+fn code_on(text: &str) -> Option<String> {
+    let at = text.find("table ")?;
+    let code: String = text[at + 6..].chars().take(4).collect();
+    (code.len() == 4
+        && code
+            .bytes()
+            .all(|b| crate::serve::codes::ALPHABET.contains(&b)))
+    .then_some(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_plies_are_read_from_the_status_line() {
+        assert_eq!(plies_shown("  move 1, Black to play: your move"), Some(0));
+        assert_eq!(plies_shown("move 1, White to play"), Some(1));
+        assert_eq!(plies_shown("x move 12, White to play"), Some(23));
+        assert_eq!(plies_shown("move 0, Black to play"), None);
+        assert_eq!(plies_shown("moves: none"), None);
+        assert_eq!(code_on("│ Moves · table K7QX ──"), Some("K7QX".into()));
+        assert_eq!(code_on("table 12"), None);
+    }
+}
