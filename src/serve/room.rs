@@ -306,8 +306,16 @@ impl Room {
         loop {
             if let Some(pending) = self.pending.as_mut() {
                 // Nothing else happens until the records answer: what the last step changed is shown once it
-                // is durable, or undone.
-                let answer = answer_of((&mut pending.answer).await);
+                // is durable, or undone. Whoever asked hears if that takes long.
+                let (slow_at, told) = (pending.slow_at, pending.told_slow);
+                let answer = tokio::select! {
+                    biased;
+                    answer = &mut pending.answer => answer_of(answer),
+                    () = sleep_until(slow_at), if !told => {
+                        self.commit_is_slow();
+                        continue;
+                    }
+                };
                 if self.committed(answer) == AfterCommit::Stop {
                     break;
                 }

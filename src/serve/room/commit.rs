@@ -19,6 +19,9 @@ use crate::serve::recorder::{CommitError, Committing};
 /// a forfeit) after the records could not take it.
 pub(super) const RETRY_AFTER: Duration = Duration::from_secs(1);
 
+/// How long the records may take to answer a commit before whoever asked for it is told that they are slow.
+pub(super) const SLOW_COMMIT: Duration = Duration::from_secs(3);
+
 /// What the room was before a step: what it goes back to when the step's commit is not written.
 #[derive(Clone)]
 pub(super) struct Before {
@@ -38,6 +41,10 @@ pub(super) struct Pending {
     asked_by: Option<(Fingerprint, bool)>,
     /// The records' answer.
     pub(super) answer: Committing,
+    /// When whoever asked is told that the records are slow to answer.
+    pub(super) slow_at: Instant,
+    /// Whether they have been told.
+    pub(super) told_slow: bool,
 }
 
 /// What the room does after the records answered a commit.
@@ -116,6 +123,8 @@ impl Room {
                     before,
                     asked_by,
                     answer: recorder.commit(jobs),
+                    slow_at: Instant::now() + SLOW_COMMIT,
+                    told_slow: false,
                 });
             }
             _ => self.publish(&before),
@@ -166,6 +175,23 @@ impl Room {
         // The mover's screen, which showed the move as sent, goes back to the game as it stands.
         self.publish(&pending.before);
         AfterCommit::Continue
+    }
+
+    /// The records are slow to answer the step's commit (a database that stalls): whoever asked for it hears
+    /// that it waits, rather than nothing.
+    pub(super) fn commit_is_slow(&mut self) {
+        let Some(pending) = self.pending.as_mut() else {
+            return;
+        };
+        pending.told_slow = true;
+        if let Some((who, was_move)) = pending.asked_by.clone() {
+            let what = match was_move {
+                true => "your move is played once it is saved",
+                false => "it is done once it is saved",
+            };
+            let why = format!("the server is slow to save the game just now; {what}");
+            self.tell(&who, Update::Refused(why));
+        }
     }
 
     /// Shows the room as it stands to everyone, and tells the rest of the server: the lobby's list, and once the

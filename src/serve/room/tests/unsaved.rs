@@ -111,3 +111,57 @@ async fn a_new_game_opens_on_a_full_disk_and_its_first_move_says_why_it_is_not_p
     assert_eq!(unfinished[0].moves, ["11-15"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_move_the_records_are_slow_to_take_waits_unseen_and_its_player_hears_why() {
+    let (recorder, jobs) = Recorder::by_hand();
+    let links = Links {
+        code: "SL0W".into(),
+        recorder: Some(recorder),
+        ..Links::default()
+    };
+    let room = open_room(config(None, 60_000), links);
+    let (mut ann, ann_tx) = Person::new("ann");
+    let (mut bob, bob_tx) = Person::new("bob");
+    // Every commit is answered as written, but the first move's only after a while.
+    let answer_all = |jobs: &std::sync::mpsc::Receiver<Job>| {
+        let mut held = Vec::new();
+        while let Ok(job) = jobs.try_recv() {
+            if let Job::Commit(commit) = job {
+                held.push(commit);
+            }
+        }
+        held
+    };
+    sit(&room, &ann, ann_tx, Some(Color::Black)).await;
+    let (reply, answer) = oneshot::channel();
+    room.send(Command::Sit {
+        who: bob.who.clone(),
+        color: None,
+        rating: None,
+        updates: bob_tx,
+        reply,
+    })
+    .await;
+    // The game's start waits for its commit.
+    let mut started = Vec::new();
+    while started.is_empty() {
+        tokio::task::yield_now().await;
+        started = answer_all(&jobs);
+    }
+    started.into_iter().for_each(|c| c.answer(Ok(())));
+    answer.await.expect("answered").expect("seated");
+    let state = ann.state_until(|s| s.seats[1].is_some()).await;
+    play(&room, &ann, &state, "11-15").await;
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let why = ann.refused().await;
+    assert!(why.contains("slow to save"), "{why}");
+    // Bob has not seen the move.
+    while let Ok(update) = bob.updates.try_recv() {
+        if let Update::State(state) = update {
+            assert!(state.game.is_empty(), "shown before it is written");
+        }
+    }
+    answer_all(&jobs).into_iter().for_each(|c| c.answer(Ok(())));
+    bob.state_until(|s| s.game.len() == 1).await;
+}
