@@ -24,7 +24,7 @@ pub struct BenchChaosArgs {
     /// Games at once (two players each).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=500))]
     games: u64,
-    /// Plies at most per game.
+    /// Plies at most per game (then the pair starts another, until the last kill).
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     plies: u64,
     /// Milliseconds a player pauses before each move (each a little more or less).
@@ -88,6 +88,10 @@ fn chaos(args: &BenchChaosArgs, home: &std::path::Path) -> Result<()> {
     // The nemesis: kill -9 at random moments, and start the server again on the same folder.
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
     let mut kills = 0;
+    // The players start game after game until the nemesis is done (a run without kills plays one round).
+    if args.kills == 0 {
+        stop.send_replace(true);
+    }
     while kills < args.kills && !games.is_finished() {
         let pause = Duration::from_millis(args.every).mul_f64(rng.random_range(0.5..1.5));
         std::thread::sleep(pause);
@@ -101,11 +105,7 @@ fn chaos(args: &BenchChaosArgs, home: &std::path::Path) -> Result<()> {
             .with_context(|| format!("the server did not start again after kill {kills}"))?;
         place.send_replace(Some(whereabouts(&server)));
     }
-    // Time for the games to play out after the last fault; then they stop where they are.
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !games.is_finished() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    // The games under way stop at their next move.
     stop.send_replace(true);
     let games: Vec<ChaosGame> = runtime.block_on(games).context("the players failed")?;
     let wall = started.elapsed();

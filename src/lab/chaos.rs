@@ -73,7 +73,8 @@ pub struct ChaosGame {
     pub failed: Option<String>,
 }
 
-/// Plays every game at once until each has `plies` moves, ends, or `stop` is raised.
+/// Plays `games` games at once, each pair of players starting another as soon as one ends (by the rules or at
+/// `plies` moves), until `stop` is raised; what the players of each game saw.
 pub async fn run_chaos_games(
     config: ChaosConfig,
     server: Whereabouts,
@@ -87,22 +88,32 @@ pub async fn run_chaos_games(
             let mut players = match Players::new(config, index, server, stop) {
                 Ok(players) => players,
                 Err(e) => {
-                    return ChaosGame {
+                    return vec![ChaosGame {
                         failed: Some(e.to_string()),
                         ..ChaosGame::default()
-                    };
+                    }];
                 }
             };
-            players.play().await;
-            players.log
+            let mut played = Vec::new();
+            loop {
+                players.play().await;
+                let failed = players.log.failed.is_some();
+                played.push(players.next_game());
+                if failed || *players.stop.borrow() {
+                    return played;
+                }
+            }
         }));
     }
     let mut games = Vec::with_capacity(tasks.len());
     for task in tasks {
-        games.push(task.await.unwrap_or_else(|e| ChaosGame {
-            failed: Some(format!("a game's task failed: {e}")),
-            ..ChaosGame::default()
-        }));
+        match task.await {
+            Ok(played) => games.extend(played),
+            Err(e) => games.push(ChaosGame {
+                failed: Some(format!("a game's task failed: {e}")),
+                ..ChaosGame::default()
+            }),
+        }
     }
     games
 }
@@ -369,6 +380,12 @@ impl Players {
         if self.game.outcome().is_some() {
             self.log.result = Some(self.game.result_token(self.game.outcome()).to_string());
         }
+    }
+
+    /// The log of the game just played, and a fresh game for the next.
+    fn next_game(&mut self) -> ChaosGame {
+        self.game = AnyGame::new(GameType::default());
+        std::mem::take(&mut self.log)
     }
 
     /// A move the opponent's screen showed: it is the game's.
