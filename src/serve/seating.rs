@@ -233,6 +233,11 @@ async fn join_within_take_over(
             Err(RoomError::NoAnswer) if tokio::time::Instant::now() < give_up => {
                 tokio::time::sleep(pause).await;
             }
+            // A game the records say is not over, whose room ended as the player came (the node that lost a
+            // take-over race stops its copy): it is looked for again, as when no node lists it.
+            Err(RoomError::NoGame(_)) if known && tokio::time::Instant::now() < give_up => {
+                tokio::time::sleep(pause).await;
+            }
             seated => return seated,
         }
     }
