@@ -16,7 +16,7 @@ use rand::{RngExt, SeedableRng};
 use tokio::sync::watch;
 
 use super::bench_serve::Server;
-use super::bench_tables::EMBEDDED_RECORDS;
+use super::bench_tables::{EMBEDDED_RECORDS, table_of};
 
 /// `crowned bench chaos`' options: the games, the faults and their pace.
 #[derive(clap::Args, Debug)]
@@ -161,12 +161,7 @@ fn check(records: &mut SqliteRecords, games: &[ChaosGame]) -> Result<Vec<(&'stat
         .finished_games()
         .context("cannot read the records")?
     {
-        let site = pdn
-            .lines()
-            .find_map(|l| l.strip_prefix("[Site \"table "))
-            .and_then(|rest| rest.strip_suffix("\"]"))
-            .unwrap_or_default()
-            .to_string();
+        let site = table_of(&pdn);
         let moves = crowned::game::pdn::parse_games(&pdn)
             .into_iter()
             .next()

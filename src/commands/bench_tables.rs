@@ -358,19 +358,26 @@ fn print_load(
 }
 
 /// Every game the players finished is in the records once, with the result they saw, and replays.
+/// The code of the table a game of the server's records was played at, from its `Site` tag (`table K7QX`);
+/// empty when it has none.
+pub(super) fn table_of(pdn: &str) -> String {
+    pdn.lines()
+        .find_map(|l| l.strip_prefix("[Site \"table "))
+        .and_then(|rest| rest.strip_suffix("\"]"))
+        .unwrap_or_default()
+        .to_string()
+}
+
 fn check_records(records: &mut dyn Records, size: u64, report: &TableLoadReport) -> Result<()> {
     let kept = records
         .finished_games()
         .context("cannot read the records")?;
     let mut by_table: HashMap<String, Vec<(String, String)>> = HashMap::new();
     for (result, pdn) in kept {
-        let site = pdn
-            .lines()
-            .find_map(|l| l.strip_prefix("[Site \"table "))
-            .and_then(|rest| rest.strip_suffix("\"]"))
-            .unwrap_or_default()
-            .to_string();
-        by_table.entry(site).or_default().push((result, pdn));
+        by_table
+            .entry(table_of(&pdn))
+            .or_default()
+            .push((result, pdn));
     }
     let mut lost = Vec::new();
     for (code, result) in &report.results {

@@ -276,7 +276,10 @@ async fn drive(
             continue;
         }
         if std::mem::take(&mut channels.taken_over) {
-            next = Step::Lobby(Some(crate::app::TAKEN_OVER.to_string()));
+            next = Step::Lobby(Some(format!(
+                "{}; choose it among your games in progress to play it here",
+                crate::app::TAKEN_OVER
+            )));
             continue;
         }
         if let (Some(Ending::Quit), Some(code)) = (ending, channels.lost.take()) {

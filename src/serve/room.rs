@@ -231,8 +231,8 @@ enum Step {
     /// Nothing the people here see changed.
     Quiet,
     /// The room changed: shown to everyone once what it changed in the game is in the records. Who asked for it
-    /// (and whether it was a move) is told if it cannot be written.
-    Show(Option<(Fingerprint, bool)>),
+    /// is told if it cannot be written.
+    Show(Option<commit::AskedBy>),
 }
 
 impl Room {
@@ -442,32 +442,29 @@ impl Room {
             // Taken before it gets here (the room stops).
             Command::Yield => return Step::Quiet,
             Command::Ask { who, request } => {
-                let was_move = matches!(request, TableRequest::Play(_));
+                let asked_by = commit::AskedBy {
+                    was_move: matches!(request, TableRequest::Play(_)),
+                    who,
+                };
+                let who = &asked_by.who;
                 let changed = match request {
-                    TableRequest::Play(mv) => self.play(&who, &mv),
-                    TableRequest::Offer(kind) => self.make_offer(&who, kind).map(|()| false),
-                    TableRequest::Answer { kind, accept } => self.answer(&who, kind, accept),
-                    TableRequest::Resign => self.resign(&who),
+                    TableRequest::Play(mv) => self.play(who, &mv),
+                    TableRequest::Offer(kind) => self.make_offer(who, kind).map(|()| false),
+                    TableRequest::Answer { kind, accept } => self.answer(who, kind, accept),
+                    TableRequest::Resign => self.resign(who),
                     TableRequest::Chat(text) => {
-                        self.chat(&who, &text);
+                        self.chat(who, &text);
                         Ok(false)
                     }
-                    TableRequest::Claim => self.claim(&who, false),
-                    TableRequest::ClaimDraw => self.claim(&who, true),
-                    TableRequest::Resume => self.resume(&who),
+                    TableRequest::Claim => self.claim(who, false),
+                    TableRequest::ClaimDraw => self.claim(who, true),
+                    TableRequest::Resume => self.resume(who),
                 };
                 return match changed {
                     Ok(false) => Step::Quiet,
-                    Ok(true) => Step::Show(Some((who, was_move))),
+                    Ok(true) => Step::Show(Some(asked_by)),
                     Err(why) => {
-                        let why = why.to_string();
-                        self.tell(
-                            &who,
-                            match was_move {
-                                true => Update::MoveRefused(why),
-                                false => Update::Refused(why),
-                            },
-                        );
+                        self.tell(&asked_by.who, asked_by.refusal(why.to_string()));
                         // A refused move may still have changed the game: the mover's time ran out.
                         match self.game.outcome() {
                             Some(_) => Step::Show(None),

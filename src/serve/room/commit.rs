@@ -22,8 +22,25 @@ pub(super) const RETRY_AFTER: Duration = Duration::from_secs(1);
 /// How long the records may take to answer a commit before whoever asked for it is told that they are slow.
 pub(super) const SLOW_COMMIT: Duration = Duration::from_secs(3);
 
+/// Who asked for a step of the room, told when it does not happen.
+pub(super) struct AskedBy {
+    /// Who.
+    pub(super) who: Fingerprint,
+    /// Whether it was a move: a refused move puts the mover's game back, anything else is only told.
+    pub(super) was_move: bool,
+}
+
+impl AskedBy {
+    /// The update that tells them `why` their request did not happen.
+    pub(super) fn refusal(&self, why: String) -> Update {
+        match self.was_move {
+            true => Update::MoveRefused(why),
+            false => Update::Refused(why),
+        }
+    }
+}
+
 /// What the room was before a step: what it goes back to when the step's commit is not written.
-#[derive(Clone)]
 pub(super) struct Before {
     game: AnyGame,
     clock: Option<Clock>,
@@ -37,8 +54,8 @@ pub(super) struct Before {
 pub(super) struct Pending {
     /// The room as it was before the step.
     before: Before,
-    /// Who asked for the step, and whether it was a move: told when it does not happen.
-    asked_by: Option<(Fingerprint, bool)>,
+    /// Who asked for the step: told when it does not happen.
+    asked_by: Option<AskedBy>,
     /// The records' answer.
     pub(super) answer: Committing,
     /// When whoever asked is told that the records are slow to answer.
@@ -105,8 +122,8 @@ impl Room {
 
     /// After a step: its end of the game is gathered, and what it changed is sent to the records as one commit
     /// (the room waits for the answer before it shows anything), or shown at once when nothing waits.
-    /// `asked_by` is who asked for the step (and whether it was a move), to tell if it does not happen.
-    pub(super) fn settle(&mut self, before: Before, asked_by: Option<(Fingerprint, bool)>) {
+    /// `asked_by` is who asked for the step, to tell if it does not happen.
+    pub(super) fn settle(&mut self, before: Before, asked_by: Option<AskedBy>) {
         if let Some(outcome) = self.game.outcome()
             && !self.ended
         {
@@ -127,7 +144,7 @@ impl Room {
                     told_slow: false,
                 });
             }
-            _ => self.publish(&before),
+            _ => self.publish(before.ended),
         }
     }
 
@@ -137,10 +154,13 @@ impl Room {
         let Some(pending) = self.pending.take() else {
             return AfterCommit::Continue;
         };
+        let Pending {
+            before, asked_by, ..
+        } = pending;
         let error = match answer {
             Ok(()) => {
                 self.retry_at = None;
-                self.publish(&pending.before);
+                self.publish(before.ended);
                 return AfterCommit::Continue;
             }
             Err(CommitError::NotHeld) => return AfterCommit::Stop,
@@ -154,7 +174,7 @@ impl Room {
             paused,
             ended,
             record,
-        } = pending.before.clone();
+        } = before;
         self.game = game;
         self.clock = clock;
         self.offer = offer;
@@ -162,18 +182,12 @@ impl Room {
         self.ended = ended;
         self.record = record;
         self.retry_at = Some(Instant::now() + RETRY_AFTER);
-        if let Some((who, was_move)) = &pending.asked_by {
-            let why = refusal(&error, *was_move);
-            self.tell(
-                who,
-                match was_move {
-                    true => Update::MoveRefused(why),
-                    false => Update::Refused(why),
-                },
-            );
+        if let Some(asked_by) = &asked_by {
+            let why = refusal(&error, asked_by.was_move);
+            self.tell(&asked_by.who, asked_by.refusal(why));
         }
         // The mover's screen, which showed the move as sent, goes back to the game as it stands.
-        self.publish(&pending.before);
+        self.publish(ended);
         AfterCommit::Continue
     }
 
@@ -184,22 +198,23 @@ impl Room {
             return;
         };
         pending.told_slow = true;
-        if let Some((who, was_move)) = pending.asked_by.clone() {
-            let what = match was_move {
+        if let Some(asked_by) = &pending.asked_by {
+            let what = match asked_by.was_move {
                 true => "your move is played once it is saved",
                 false => "it is done once it is saved",
             };
             let why = format!("the server is slow to save the game just now; {what}");
+            let who = asked_by.who.clone();
             self.tell(&who, Update::Refused(why));
         }
     }
 
-    /// Shows the room as it stands to everyone, and tells the rest of the server: the lobby's list, and once the
-    /// game has just ended, the tournament and the players' saved games.
-    fn publish(&mut self, before: &Before) {
+    /// Shows the room as it stands to everyone, and tells the rest of the server: the lobby's list, and when the
+    /// game has just ended (it had not before the step: `was_ended`), the tournament and the players' saved games.
+    fn publish(&mut self, was_ended: bool) {
         self.broadcast_state();
         if let Some(outcome) = self.game.outcome()
-            && !before.ended
+            && !was_ended
             && self.ended
         {
             self.report_to_tournament(outcome);

@@ -7,16 +7,18 @@ use crate::serve::recorder::{Job, Recorder};
 use crate::serve::records::{Records as _, SqliteRecords};
 use crate::serve::tables::Tables;
 
-#[tokio::test]
-async fn a_failing_disk_refuses_moves_with_a_word_and_play_resumes_once_it_mends() {
-    let dir = std::env::temp_dir().join(format!("crowned-room-unsaved-{}", std::process::id()));
+/// A recorder writing SQLite records in a fresh folder of its own (`r.sqlite` in it), named for the test.
+fn recorder_in(name: &str) -> (std::path::PathBuf, Recorder) {
+    let dir = std::env::temp_dir().join(format!("crowned-room-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("a folder");
-    let recorder = Recorder::start(
-        SqliteRecords::open(&dir.join("r.sqlite")).expect("opens"),
-        None,
-    )
-    .expect("starts");
+    let records = SqliteRecords::open(&dir.join("r.sqlite")).expect("opens");
+    (dir, Recorder::start(records, None).expect("starts"))
+}
+
+#[tokio::test]
+async fn a_failing_disk_refuses_moves_with_a_word_and_play_resumes_once_it_mends() {
+    let (dir, recorder) = recorder_in("unsaved");
     let tables = Arc::new(Tables::new(Some(recorder.clone())));
     let (_code, room) = tables.open(config(None, 60_000), None).expect("a room");
     let (mut ann, ann_tx) = Person::new("ann");
@@ -72,14 +74,7 @@ async fn a_failing_disk_refuses_moves_with_a_word_and_play_resumes_once_it_mends
 
 #[tokio::test]
 async fn a_new_game_opens_on_a_full_disk_and_its_first_move_says_why_it_is_not_played() {
-    let dir = std::env::temp_dir().join(format!("crowned-room-full-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a folder");
-    let recorder = Recorder::start(
-        SqliteRecords::open(&dir.join("r.sqlite")).expect("opens"),
-        None,
-    )
-    .expect("starts");
+    let (dir, recorder) = recorder_in("full");
     recorder.send(Job::Tamper(|records| records.refuse_writes(true)));
     let tables = Arc::new(Tables::new(Some(recorder.clone())));
     let (_code, room) = tables.open(config(None, 60_000), None).expect("a room");
