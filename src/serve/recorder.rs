@@ -17,7 +17,7 @@
 //! rooms to watch ([`Recorder::writing`]), so that the people at a table are told.
 //!
 //! A write the records refuse because the game's room is not this node's any more (one node of several, whose
-//! lease on the room lapsed or was taken over: [`RecordsError::NotHeld`]) is let go, with every later job of
+//! lease on the room lapsed or was taken over: [`RecordsError::NotHeld`](super::records::RecordsError::NotHeld)) is let go, with every later job of
 //! that game, and the room's code is reported ([`Recorder::lost_rooms`]) so that the room stops here.
 
 use std::collections::{HashMap, HashSet, VecDeque};
