@@ -1,125 +1,98 @@
-//! How a room's news reaches the people in it: each through a bounded queue, so that a connection that stops
-//! reading costs a fixed amount of memory. What cannot wait is dropped for that person alone; a state they miss
-//! is made good by the newest one once their queue has room, so that they never stay on an old one.
+//! How a room's news reaches the people in it: each connection through a bounded queue, so that a connection
+//! that stops reading costs a fixed amount of memory. What cannot wait is dropped for that connection alone; a
+//! state it misses is made good by the newest one once its queue has room, so that it never stays on an old
+//! one.
 
 use std::collections::HashSet;
-use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::time::Instant;
 
-use super::{Fingerprint, Room, Update, Updates};
+use super::machine::Conn;
+use super::{Line, Update, Updates};
 
 /// How often a room tries again to bring someone who fell behind up to date.
 const CATCH_UP_EVERY: Duration = Duration::from_millis(500);
 
-/// What became of an update offered to a person's queue.
-enum Delivery {
+/// What became of an update offered to a queue.
+enum Offered {
     Sent,
-    /// Their queue is full: they are behind.
+    /// The queue is full: its connection is behind.
     Full,
-    /// Their connection has gone.
+    /// The connection has gone.
     Gone,
 }
 
-/// Offers `update` to one queue; dropped when that person is behind (or gone).
-pub(super) fn send_or_drop(updates: &Updates, update: Update) {
-    let _ = deliver(updates, update);
+/// The connections of one room, numbered for its state machine, with those that fell behind.
+#[derive(Default)]
+pub(super) struct Delivery {
+    conns: Vec<(Conn, Updates)>,
+    /// The number the next new connection gets.
+    next: u64,
+    /// The connections that missed a state (or the clocks) because their queue was full: they get the newest
+    /// state when it has room.
+    behind: HashSet<Conn>,
+    /// When to try again to bring those behind up to date.
+    catch_up_at: Option<Instant>,
 }
 
-fn deliver(updates: &Updates, update: Update) -> Delivery {
-    // The last place in a queue is kept for the word that the seat was taken from another connection: a
-    // connection that fell behind still hears it, and does not come back for its seat.
-    if updates.capacity() <= 1 {
-        return match updates.is_closed() {
-            true => Delivery::Gone,
-            false => Delivery::Full,
-        };
+impl Delivery {
+    /// The number of the connection whose queue is `updates`: the one it has if the room knows it already.
+    pub(super) fn conn_for(&mut self, updates: Updates) -> Conn {
+        if let Some((conn, _)) = self.conns.iter().find(|(_, u)| u.same_channel(&updates)) {
+            return *conn;
+        }
+        let conn = Conn(self.next);
+        self.next += 1;
+        self.conns.push((conn, updates));
+        conn
     }
-    match updates.try_send(update) {
-        Ok(()) => Delivery::Sent,
-        Err(TrySendError::Full(_)) => Delivery::Full,
-        Err(TrySendError::Closed(_)) => Delivery::Gone,
-    }
-}
 
-impl Room {
-    /// Sends `update` to `who` alone (wherever they sit or watch from).
-    pub(super) fn tell(&self, who: &Fingerprint, update: Update) {
-        let seats = self
-            .seats
+    /// The number of the connection `line` names, if the room still holds it.
+    pub(super) fn conn_of(&self, line: &Line) -> Option<Conn> {
+        let line = line.upgrade()?;
+        self.conns
             .iter()
-            .flatten()
-            .map(|s| (&s.who.fingerprint, &s.updates));
-        let watchers = self.watchers.iter().map(|(w, u)| (w, u));
-        for (_, updates) in seats.chain(watchers).filter(|(w, _)| *w == who) {
-            let _ = deliver(updates, update.clone());
-        }
+            .find(|(_, u)| u.same_channel(&line))
+            .map(|(conn, _)| *conn)
     }
 
-    /// The players here and the watchers, by fingerprint, with where their updates go.
-    pub(super) fn everyone(&self) -> impl Iterator<Item = (&Fingerprint, &Updates)> {
-        self.seats
-            .iter()
-            .flatten()
-            .filter(|s| s.away_since.is_none())
-            .map(|s| (&s.who.fingerprint, &s.updates))
-            .chain(self.watchers.iter().map(|(w, u)| (w, u)))
+    /// Lets go of the connections the room no longer sends to.
+    pub(super) fn keep(&mut self, holds: impl Fn(Conn) -> bool) {
+        self.conns.retain(|(conn, _)| holds(*conn));
+        self.behind.retain(|conn| holds(*conn));
     }
 
-    /// Sends `update` to everyone here; it is dropped for those who are behind.
-    pub(super) fn tell_everyone(&self, update: &Update) {
-        for (_, updates) in self.everyone() {
-            let _ = deliver(updates, update.clone());
+    /// Offers `update` to connection `to`; the connection, when it has gone.
+    pub(super) fn send(&mut self, to: Conn, update: Update) -> Option<Conn> {
+        let updates = self.conns.iter().find(|(c, _)| *c == to).map(|(_, u)| u)?;
+        // The word that the seat was taken from another connection goes into the last place in the queue, kept
+        // for it: a connection that fell behind still hears it, and does not come back for its seat.
+        if matches!(update, Update::TakenOver) {
+            let _ = updates.try_send(update);
+            return None;
         }
-    }
-
-    /// The room as it stands, to everyone; watchers whose connection has gone are forgotten.
-    pub(super) fn broadcast_state(&mut self) {
-        if self.unsettled() {
-            return;
-        }
-        let state = Update::State(Arc::new(self.snapshot()));
-        let mut behind = std::mem::take(&mut self.behind);
-        for seat in self.seats.iter().flatten() {
-            note(
-                &mut behind,
-                &seat.who.fingerprint,
-                deliver(&seat.updates, state.clone()),
-            );
-        }
-        self.watchers.retain(|(who, updates)| {
-            let delivery = deliver(updates, state.clone());
-            let gone = matches!(delivery, Delivery::Gone);
-            note(&mut behind, who, delivery);
-            !gone
-        });
-        self.behind = behind;
-        // A player whose time to come back is over has now been told of, to everyone here.
-        let grace = self.config.grace;
-        for seat in self.seats.iter_mut().flatten() {
-            if seat
-                .away_since
-                .is_some_and(|since| since.elapsed() >= grace)
-            {
-                seat.told_gone = true;
+        let state = matches!(update, Update::State(_));
+        let missed_counts = state || matches!(update, Update::Clocks(_));
+        match offer(updates, update) {
+            Offered::Sent => {
+                if state {
+                    self.behind.remove(&to);
+                }
+                None
+            }
+            Offered::Full => {
+                if missed_counts {
+                    self.behind.insert(to);
+                }
+                None
+            }
+            Offered::Gone => {
+                self.behind.remove(&to);
+                Some(to)
             }
         }
-    }
-
-    /// The clocks as they run, to everyone here (a state, which holds them, makes good a missed one).
-    pub(super) fn send_clocks(&mut self) {
-        let Some(clocks) = self.clocks_now() else {
-            return;
-        };
-        let mut behind = std::mem::take(&mut self.behind);
-        for (who, updates) in self.everyone() {
-            if let Delivery::Full = deliver(updates, Update::Clocks(clocks)) {
-                behind.insert(who.clone());
-            }
-        }
-        self.behind = behind;
     }
 
     /// While someone is behind, when to try again to send them the newest state: a moment fixed when they fell
@@ -133,35 +106,27 @@ impl Room {
         self.catch_up_at
     }
 
-    /// Sends the newest state to those who missed one and now have room for it.
-    pub(super) fn catch_up(&mut self) {
+    /// Sends `state`, the newest, to those who missed one and now have room for it.
+    pub(super) fn catch_up(&mut self, state: &Update) {
         self.catch_up_at = None;
-        let state = Update::State(Arc::new(self.snapshot()));
-        let mut behind = std::mem::take(&mut self.behind);
-        let people: Vec<(Fingerprint, Updates)> = self
-            .seats
-            .iter()
-            .flatten()
-            .map(|s| (s.who.fingerprint.clone(), s.updates.clone()))
-            .chain(self.watchers.iter().cloned())
-            .filter(|(who, _)| behind.contains(who))
-            .collect();
-        behind.clear();
-        for (who, updates) in people {
-            note(&mut behind, &who, deliver(&updates, state.clone()));
+        let behind: Vec<Conn> = self.behind.iter().copied().collect();
+        for conn in behind {
+            self.send(conn, state.clone());
         }
-        self.behind = behind;
     }
 }
 
-/// Keeps `who` among those `behind` when a state could not reach them, and takes them out once one has.
-fn note(behind: &mut HashSet<Fingerprint>, who: &Fingerprint, delivery: Delivery) {
-    match delivery {
-        Delivery::Full => {
-            behind.insert(who.clone());
-        }
-        Delivery::Sent | Delivery::Gone => {
-            behind.remove(who);
-        }
+fn offer(updates: &Updates, update: Update) -> Offered {
+    // The last place in a queue is kept for the word that the seat was taken from another connection.
+    if updates.capacity() <= 1 {
+        return match updates.is_closed() {
+            true => Offered::Gone,
+            false => Offered::Full,
+        };
+    }
+    match updates.try_send(update) {
+        Ok(()) => Offered::Sent,
+        Err(TrySendError::Full(_)) => Offered::Full,
+        Err(TrySendError::Closed(_)) => Offered::Gone,
     }
 }

@@ -3,6 +3,12 @@
 use std::sync::Arc;
 
 use super::*;
+#[allow(unused_imports)]
+pub(super) use crate::app::{OfferKind, TableEvent, TableState};
+#[allow(unused_imports)]
+pub(super) use crate::game::{AnyGame, TimeControl};
+#[allow(unused_imports)]
+pub(super) use crate::rules::GameType;
 
 mod interleavings;
 mod offers;

@@ -151,45 +151,21 @@ async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
     );
 }
 
-#[tokio::test]
-async fn its_pdn_is_named_by_the_event_and_the_round() {
-    let (results, _ended) = mpsc::unbounded_channel();
-    let spec_tags = [
-        ("Event", "Club Swiss".to_string()),
-        ("Round", "2".to_string()),
-    ];
-    let (_, view) = watch::channel(Arc::new(View {
-        spec: TournamentSpec {
-            code: RoomCode::new("T4RN"),
-            name: "Club Swiss".into(),
-            kind: Kind::Swiss,
-            variant: "english".into(),
-            clock: String::new(),
-            rated: false,
-            open: true,
-            starts: 0,
-            seconds: 0,
-            rounds: 5,
-            created_by: None,
-        },
-        stage: Stage::Running,
-        entrants: 0,
-        text: String::new(),
-        leaders: String::new(),
-        boards: Default::default(),
-    }));
-    let links = Links {
-        tournament: Some(TournamentGame {
+#[test]
+fn its_pdn_is_named_by_the_event_and_the_round() {
+    let setup = machine::Setup {
+        event: Some(machine::EventGame {
             event: RoomCode::new("T4RN"),
             round: 2,
             board: 0,
-            tags: spec_tags,
-            results,
-            view,
+            tags: [
+                ("Event", "Club Swiss".to_string()),
+                ("Round", "2".to_string()),
+            ],
         }),
-        ..Links::default()
+        ..machine::Setup::default()
     };
-    let pdn = Room::new(config(None, 1000), links).pdn();
+    let pdn = Room::new(config(None, 1000), setup, Duration::ZERO).pdn();
     assert!(
         pdn.contains("[Event \"Club Swiss\"]") && pdn.contains("[Round \"2\"]"),
         "{pdn}"

@@ -2,10 +2,7 @@
 //! clocks again, a chat line. Each handler says whether the game changed (everyone then hears the new state),
 //! or why the request was refused (the asker alone hears it).
 
-use tokio::time::Instant;
-
-use super::delivery::send_or_drop;
-use super::{CHAT_LINES, CHAT_WINDOW, Fingerprint, Job, MAX_CHAT, Room, RoomError, Update};
+use super::{CHAT_LINES, CHAT_WINDOW, Conn, Fingerprint, Job, MAX_CHAT, Room, RoomError, Update};
 use crate::app::OfferKind;
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::{Color, Move};
@@ -34,7 +31,7 @@ impl Room {
         // Checked before the clock is pressed: an illegal move costs no time.
         let mut after = self.game.clone();
         after.play(mv)?;
-        let now = self.now();
+        let now = self.now;
         if let Some(clock) = self.clock.as_mut()
             && let Err(flagged) = clock.press(now)
         {
@@ -73,9 +70,7 @@ impl Room {
             return Err(RoomError::ClocksNotRunning);
         }
         self.offer = Some((color, kind));
-        if let Some(seat) = &self.seats[color.opponent().index()] {
-            send_or_drop(&seat.updates, Update::Offer(kind));
-        }
+        self.tell_seat(color.opponent(), Update::Offer(kind));
         Ok(())
     }
 
@@ -105,9 +100,7 @@ impl Room {
         }
         self.offer = None;
         if !accept {
-            if let Some(seat) = &self.seats[from.index()] {
-                send_or_drop(&seat.updates, Update::Declined(kind));
-            }
+            self.tell_seat(from, Update::Declined(kind));
             return Ok(false);
         }
         match kind {
@@ -119,9 +112,9 @@ impl Room {
                 self.stop_clock();
                 self.paused = true;
             }
-            OfferKind::Rematch => return self.open_rematch(),
+            OfferKind::Rematch => return self.open_rematch().map(|()| false),
             OfferKind::Takeback => {
-                let now = self.now();
+                let now = self.now;
                 for _ in 0..self.plies_to_take_back(from) {
                     self.game.undo();
                     // The side to move again is the one whose move went: its increment goes too.
@@ -160,7 +153,7 @@ impl Room {
         }
         self.paused = false;
         let to_move = self.game.position().side_to_move();
-        let now = self.now();
+        let now = self.now;
         if let Some(clock) = self.clock.as_mut() {
             clock.start(to_move, now);
         }
@@ -190,7 +183,7 @@ impl Room {
         let away = opponent
             .away_since
             .ok_or_else(|| RoomError::OpponentHere(opponent.who.name.clone()))?;
-        let left = self.config.grace.saturating_sub(away.elapsed());
+        let left = self.config.grace.saturating_sub(self.away_for(away));
         if !left.is_zero() {
             return Err(RoomError::MayComeBack {
                 name: opponent.who.name.clone(),
@@ -215,11 +208,11 @@ impl Room {
         let Some(name) = self.name_of(who) else {
             return;
         };
-        let now = Instant::now();
+        let now = self.now;
         let times = self.chat_times.entry(who.clone()).or_default();
         while times
             .front()
-            .is_some_and(|t| now.duration_since(*t) > CHAT_WINDOW)
+            .is_some_and(|t| now.saturating_sub(*t) > CHAT_WINDOW)
         {
             times.pop_front();
         }
@@ -234,11 +227,17 @@ impl Room {
         // Players and watchers talk among themselves: players see players' lines, watchers everyone's.
         let from_player = self.seat_of(who).is_some();
         let update = Update::Chat { from: name, text };
-        for seat in self.seats.iter().flatten().filter(|_| from_player) {
-            send_or_drop(&seat.updates, update.clone());
-        }
-        for (_, updates) in &self.watchers {
-            send_or_drop(updates, update.clone());
+        let players = self
+            .seats
+            .iter()
+            .flatten()
+            .filter(|_| from_player)
+            .filter_map(|s| s.conn);
+        let conns: Vec<Conn> = players
+            .chain(self.watchers.iter().map(|(_, c)| *c))
+            .collect();
+        for conn in conns {
+            self.send(conn, update.clone());
         }
     }
 

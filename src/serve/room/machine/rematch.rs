@@ -2,15 +2,7 @@
 //! other (or offered by both), played at a new table with the colours swapped and the same clock. Both players
 //! and the watchers are told its code and taken there by their connections.
 
-use super::delivery::send_or_drop;
-use super::{Color, Fingerprint, Identity, OfferKind, Room, RoomError, Update, Weak};
-
-/// The players of a rematch, seated in its room before their connections arrive.
-#[derive(Clone, Debug)]
-pub struct Rematch {
-    /// Black's and White's players, with the ratings they were shown with.
-    pub seats: [(Identity, Option<i32>); 2],
-}
+use super::{Color, Effect, Fingerprint, OfferKind, Rematch, Room, RoomCode, RoomError, Update};
 
 impl Room {
     /// `color` offers a rematch: the opponent is asked, or, if they offered one already, it is agreed.
@@ -26,22 +18,17 @@ impl Room {
         }
         if self.offer == Some((color.opponent(), OfferKind::Rematch)) {
             // Both asked: nobody need answer.
-            return self.open_rematch().map(|_| ());
+            return self.open_rematch();
         }
         self.offer = Some((color, OfferKind::Rematch));
-        send_or_drop(&opponent.updates, Update::Offer(OfferKind::Rematch));
+        self.tell_seat(color.opponent(), Update::Offer(OfferKind::Rematch));
         Ok(())
     }
 
-    /// The rematch agreed: a new room with the same settings, its seats taken by the same players with the
-    /// colours swapped, and everyone here told its code. Nothing changes here.
-    pub(super) fn open_rematch(&mut self) -> Result<bool, RoomError> {
+    /// The rematch agreed: a new room with the same settings is asked for, its seats taken by the same players
+    /// with the colours swapped ([`Room::rematch_opened`] tells everyone here its code). Nothing changes here.
+    pub(super) fn open_rematch(&mut self) -> Result<(), RoomError> {
         self.offer = None;
-        let tables = self
-            .tables
-            .as_ref()
-            .and_then(Weak::upgrade)
-            .ok_or(RoomError::CannotOpenAnother)?;
         let [Some(black), Some(white)] = &self.seats else {
             return Err(RoomError::NobodyToPlay);
         };
@@ -50,11 +37,24 @@ impl Room {
             (white.who.clone(), white.rating),
             (black.who.clone(), black.rating),
         ];
-        let (code, _) = tables
-            .open_rematch(self.config, Rematch { seats })
-            .ok_or(RoomError::NoFreeCodes)?;
-        self.tell_everyone(&Update::Rematch(code.to_string()));
-        Ok(false)
+        self.out.push(Effect::OpenRematch {
+            config: self.config,
+            rematch: Rematch { seats },
+        });
+        Ok(())
+    }
+
+    /// The rematch's table is open (everyone here is told its code), or could not be (both players are told
+    /// why).
+    pub(super) fn rematch_opened(&mut self, opened: Result<RoomCode, RoomError>) {
+        match opened {
+            Ok(code) => self.tell_everyone(&Update::Rematch(code.to_string())),
+            Err(why) => {
+                for color in [Color::Black, Color::White] {
+                    self.tell_seat(color, Update::Refused(why.to_string()));
+                }
+            }
+        }
     }
 
     /// `who` has left the table: a rematch they offered or were offered is off, and the other is told.
@@ -74,9 +74,10 @@ impl Room {
         }
     }
 
-    fn tell_seat(&self, color: Color, update: Update) {
-        if let Some(seat) = &self.seats[color.index()] {
-            send_or_drop(&seat.updates, update);
+    /// Sends `update` to the player of `color`, when they are connected.
+    pub(super) fn tell_seat(&mut self, color: Color, update: Update) {
+        if let Some(conn) = self.seats[color.index()].as_ref().and_then(|s| s.conn) {
+            self.send(conn, update);
         }
     }
 }

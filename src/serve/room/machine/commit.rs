@@ -7,13 +7,11 @@
 
 use std::time::Duration;
 
-use tokio::time::Instant;
-
-use super::{Fingerprint, Job, RecordKey, Room, Update, Weak};
+use super::{Effect, Fingerprint, Job, RecordKey, Room, Update};
 use crate::app::OfferKind;
 use crate::game::{AnyGame, Clock, Outcome};
 use crate::rules::Color;
-use crate::serve::recorder::{CommitError, Committing};
+use crate::serve::recorder::CommitError;
 
 /// How long a room waits before it tries again by itself to write what a clock or an absence decided (a flag,
 /// a forfeit) after the records could not take it.
@@ -56,21 +54,10 @@ pub(super) struct Pending {
     before: Before,
     /// Who asked for the step: told when it does not happen.
     asked_by: Option<AskedBy>,
-    /// The records' answer.
-    pub(super) answer: Committing,
     /// When whoever asked is told that the records are slow to answer.
-    pub(super) slow_at: Instant,
+    pub(super) slow_at: Duration,
     /// Whether they have been told.
     pub(super) told_slow: bool,
-}
-
-/// What the room does after the records answered a commit.
-#[derive(Debug, PartialEq, Eq)]
-pub(super) enum AfterCommit {
-    /// Goes on.
-    Continue,
-    /// Stops: another node runs its game now.
-    Stop,
 }
 
 impl Room {
@@ -88,7 +75,7 @@ impl Room {
 
     /// Whether this room's game goes into the records: a recorder, and no guest at it.
     fn recorded(&self) -> bool {
-        self.recorder.is_some()
+        self.records
             && self
                 .seats
                 .iter()
@@ -101,16 +88,17 @@ impl Room {
         if self.record.is_none() && self.recorded() {
             self.record_start();
         }
-        if let (true, Some(key)) = (self.recorder.is_some(), self.record) {
+        if let (true, Some(key)) = (self.records, self.record) {
             let job = job(key, self);
             self.unsaved.push(job);
         }
     }
 
     /// Sends a job about this game that nobody waits for (a note of the clocks between moves).
-    pub(super) fn note(&self, job: impl FnOnce(RecordKey, &Room) -> Job) {
-        if let (Some(recorder), Some(key)) = (&self.recorder, self.record) {
-            recorder.send(job(key, self));
+    pub(super) fn note(&mut self, job: impl FnOnce(RecordKey, &Room) -> Job) {
+        if let (true, Some(key)) = (self.records, self.record) {
+            let job = job(key, self);
+            self.out.push(Effect::Note(job));
         }
     }
 
@@ -134,13 +122,13 @@ impl Room {
             self.stage_finish(outcome);
         }
         let jobs = std::mem::take(&mut self.unsaved);
-        match (&self.recorder, jobs.is_empty()) {
-            (Some(recorder), false) => {
+        match (self.records, jobs.is_empty()) {
+            (true, false) => {
+                self.out.push(Effect::Commit(jobs));
                 self.pending = Some(Pending {
                     before,
                     asked_by,
-                    answer: recorder.commit(jobs),
-                    slow_at: Instant::now() + SLOW_COMMIT,
+                    slow_at: self.now + SLOW_COMMIT,
                     told_slow: false,
                 });
             }
@@ -149,10 +137,10 @@ impl Room {
     }
 
     /// The records answered the step's commit: shown to everyone when written; else the room goes back to
-    /// where it stood, and whoever asked is told.
-    pub(super) fn committed(&mut self, answer: Result<(), CommitError>) -> AfterCommit {
+    /// where it stood, and whoever asked is told; the room stops when another node runs its game now.
+    pub(super) fn committed(&mut self, answer: Result<(), CommitError>) {
         let Some(pending) = self.pending.take() else {
-            return AfterCommit::Continue;
+            return;
         };
         let Pending {
             before, asked_by, ..
@@ -161,9 +149,9 @@ impl Room {
             Ok(()) => {
                 self.retry_at = None;
                 self.publish(before.ended);
-                return AfterCommit::Continue;
+                return;
             }
-            Err(CommitError::NotHeld) => return AfterCommit::Stop,
+            Err(CommitError::NotHeld) => return self.out.push(Effect::Stop),
             Err(error) => error,
         };
         tracing::warn!(code = %self.code, %error, "a step of a game was not written; it did not happen");
@@ -181,14 +169,13 @@ impl Room {
         self.paused = paused;
         self.ended = ended;
         self.record = record;
-        self.retry_at = Some(Instant::now() + RETRY_AFTER);
+        self.retry_at = Some(self.now + RETRY_AFTER);
         if let Some(asked_by) = &asked_by {
             let why = refusal(&error, asked_by.was_move);
             self.tell(&asked_by.who, asked_by.refusal(why));
         }
         // The mover's screen, which showed the move as sent, goes back to the game as it stands.
         self.publish(ended);
-        AfterCommit::Continue
     }
 
     /// The records are slow to answer the step's commit (a database that stalls): whoever asked for it hears
@@ -220,13 +207,12 @@ impl Room {
             self.report_to_tournament(outcome);
             self.file_for_players();
         }
-        if let Some(tables) = self.tables.as_ref().and_then(Weak::upgrade) {
-            tables.update(self.listing());
-        }
+        let listing = self.listing();
+        self.out.push(Effect::Listing(listing));
     }
 
     /// A room that could not write what a clock or an absence decided waits a moment before trying again.
-    pub(super) fn not_before_retry(&self, at: Option<Instant>) -> Option<Instant> {
+    pub(super) fn not_before_retry(&self, at: Option<Duration>) -> Option<Duration> {
         at.map(|at| self.retry_at.map_or(at, |retry| at.max(retry)))
     }
 
@@ -251,8 +237,8 @@ impl Room {
     }
 
     /// Each player's own saved games keep a game that has ended, for `:load` (sent once it is in the records).
-    fn file_for_players(&self) {
-        let (Some(recorder), Some(_)) = (&self.recorder, self.record) else {
+    fn file_for_players(&mut self) {
+        let (true, Some(_)) = (self.records, self.record) else {
             return;
         };
         let players = self.seats.iter().flatten().map(|s| s.who.clone()).collect();
@@ -262,11 +248,12 @@ impl Room {
             .flatten()
             .map(|s| s.who.name.as_str())
             .collect();
-        recorder.send(Job::File {
+        let file = Job::File {
             players,
             game: Box::new(self.tagged_game()),
             name: format!("table {} {}", self.code, names.join(" vs ")),
-        });
+        };
+        self.out.push(Effect::Note(file));
     }
 }
 

@@ -3,39 +3,37 @@
 
 use std::time::Duration;
 
-use tokio::time::Instant;
-
 use super::{NOTE_CLOCKS_EVERY, Room};
 
 impl Room {
     /// When the running clock's flag falls.
-    pub(super) fn flag_deadline(&self) -> Option<Instant> {
+    pub(super) fn flag_deadline(&self) -> Option<Duration> {
         let clock = self.clock.as_ref()?;
-        let left = clock.until_flag(self.now())?;
-        Some(Instant::now() + left)
+        let left = clock.until_flag(self.now)?;
+        Some(self.now + left)
     }
 
     /// When the running clock next shows a new second, for the clocks on everyone's screen.
-    pub(super) fn tick_deadline(&self) -> Option<Instant> {
+    pub(super) fn tick_deadline(&self) -> Option<Duration> {
         let clock = self.clock.as_ref()?;
-        let left = clock.until_flag(self.now())?;
+        let left = clock.until_flag(self.now)?;
         let into_second = Duration::from_nanos(u64::from(left.subsec_nanos()));
         let wait = if into_second.is_zero() {
             Duration::from_secs(1)
         } else {
             into_second
         };
-        Some(Instant::now() + wait + Duration::from_millis(1))
+        Some(self.now + wait + Duration::from_millis(1))
     }
 
     /// While a player is away from an unfinished game and someone is here to see it: when the time they have
     /// left to come back next shows a new second, or runs out. The moment is fixed by when they left, not by
     /// when the room last woke, so that the clocks' own ticks never put it off.
-    pub(super) fn away_deadline(&self) -> Option<Instant> {
-        if self.game.outcome().is_some() || self.everyone().next().is_none() {
+    pub(super) fn away_deadline(&self) -> Option<Duration> {
+        if self.game.outcome().is_some() || self.everyone().is_empty() {
             return None;
         }
-        let now = Instant::now();
+        let now = self.now;
         self.seats
             .iter()
             .flatten()
@@ -46,25 +44,24 @@ impl Room {
                     // Over: due at once until it has been told.
                     return (!told_gone).then_some(ends);
                 }
-                let next = since + Duration::from_secs(now.duration_since(since).as_secs() + 1);
+                let next = since + Duration::from_secs(now.saturating_sub(since).as_secs() + 1);
                 Some(next.min(ends))
             })
             .min()
     }
 
     /// While a recorded game's clock runs, the next moment the clocks are noted in the records. The moments are
-    /// the same for every room (whole periods of [`NOTE_CLOCKS_EVERY`] since the server started), so that the
-    /// recorder writes them together, in one transaction.
-    pub(super) fn note_deadline(&self) -> Option<Instant> {
+    /// the same for every room (whole periods of [`NOTE_CLOCKS_EVERY`] since the server started: the room's
+    /// time shifted by its `note_phase`), so that the recorder writes them together, in one transaction.
+    pub(super) fn note_deadline(&self) -> Option<Duration> {
         let running = self.clock.as_ref().is_some_and(|c| c.running().is_some());
         if !running || self.record.is_none() || self.game.outcome().is_some() {
             return None;
         }
-        static ORIGIN: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-        let origin = *ORIGIN.get_or_init(Instant::now);
         let period = NOTE_CLOCKS_EVERY.as_millis().max(1);
-        let since = Instant::now().duration_since(origin).as_millis();
+        let since = (self.now + self.note_phase).as_millis();
         let next = (since / period + 1) * period;
-        Some(origin + Duration::from_millis(u64::try_from(next).unwrap_or(u64::MAX / 2)))
+        let next = Duration::from_millis(u64::try_from(next).unwrap_or(u64::MAX / 2));
+        Some(next.saturating_sub(self.note_phase))
     }
 }

@@ -3,16 +3,12 @@
 //! loses at once (nobody need claim the game: the event cannot wait). When both are away past it, the game is
 //! scored a draw, and the director withdraws the absent players from a Swiss event.
 
-use std::sync::Arc;
+use std::time::Duration;
 
-use tokio::sync::{mpsc, watch};
-use tokio::time::Instant;
-
-use super::{Job, Room, Update};
+use super::{Effect, Job, Room};
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::Color;
-use crate::serve::events::View;
-use crate::serve::ids::{Fingerprint, RoomCode};
+use crate::serve::ids::RoomCode;
 use crate::serve::tournament::GameResult;
 
 /// What a tournament's director hears of one of its games as it ends.
@@ -28,9 +24,9 @@ pub struct GameEnded {
     pub forfeit: bool,
 }
 
-/// The link of a room to the tournament its game belongs to.
+/// The tournament pairing a room's game is.
 #[derive(Clone, Debug)]
-pub struct TournamentGame {
+pub struct EventGame {
     /// The event's code.
     pub event: RoomCode,
     /// The pairing's round (Swiss) or number (arena).
@@ -39,32 +35,12 @@ pub struct TournamentGame {
     pub board: u32,
     /// The PDN tags the game carries (`Event`, `Round`).
     pub tags: [(&'static str, String); 2],
-    /// Where the result goes (the director's queue: one message a game, so unbounded is bounded here).
-    pub results: mpsc::UnboundedSender<GameEnded>,
-    /// The event as it stands, whose leaders each watcher is shown as they come.
-    pub view: watch::Receiver<Arc<View>>,
 }
 
 impl Room {
-    /// A watcher of a tournament's game is shown the event's leaders (as a line from the event).
-    pub(super) fn show_standings(&self, watcher: &Fingerprint) {
-        let Some(link) = &self.tournament else {
-            return;
-        };
-        let view = link.view.borrow().clone();
-        let text = format!("round {}: {}", link.tags[1].1, view.leaders);
-        self.tell(
-            watcher,
-            Update::Chat {
-                from: view.spec.name.clone(),
-                text: crate::serve::text::clean_line(&text, super::MAX_CHAT),
-            },
-        );
-    }
-
     /// The game has gone into the records: the event learns which game its pairing is.
     pub(super) fn record_tournament_start(&mut self) {
-        if let Some(link) = &self.tournament {
+        if let Some(link) = &self.event {
             let (event, round, board) = (link.event.clone(), link.round, link.board);
             self.record(|key, _| Job::TournamentGame {
                 event,
@@ -76,8 +52,8 @@ impl Room {
     }
 
     /// The game is over: its result goes to the event's director.
-    pub(super) fn report_to_tournament(&self, outcome: Outcome) {
-        let Some(link) = &self.tournament else {
+    pub(super) fn report_to_tournament(&mut self, outcome: Outcome) {
+        let Some(link) = &self.event else {
             return;
         };
         let away = |color: Color| {
@@ -95,17 +71,18 @@ impl Room {
             ),
             Outcome::Draw { .. } => (GameResult::Draw, away(Color::Black) && away(Color::White)),
         };
-        let _ = link.results.send(GameEnded {
+        let ended = GameEnded {
             round: link.round,
             board: link.board,
             result,
             forfeit,
-        });
+        };
+        self.out.push(Effect::TournamentResult(ended));
     }
 
     /// In a tournament game not over, when the first absent player's time to come back runs out.
-    pub(super) fn forfeit_deadline(&self) -> Option<Instant> {
-        if self.tournament.is_none() || self.game.outcome().is_some() {
+    pub(super) fn forfeit_deadline(&self) -> Option<Duration> {
+        if self.event.is_none() || self.game.outcome().is_some() {
             return None;
         }
         self.seats
@@ -119,13 +96,13 @@ impl Room {
     /// A tournament game whose absent player's time to come back has run out ends: the player here wins, or,
     /// with both gone, it is drawn.
     pub(super) fn forfeit_absent(&mut self) {
-        if self.tournament.is_none() || self.game.outcome().is_some() {
+        if self.event.is_none() || self.game.outcome().is_some() {
             return;
         }
         let gone = |color: Color| {
             self.seats[color.index()].as_ref().is_none_or(|s| {
                 s.away_since
-                    .is_some_and(|since| since.elapsed() >= self.config.grace)
+                    .is_some_and(|since| self.away_for(since) >= self.config.grace)
             })
         };
         let outcome = match (gone(Color::Black), gone(Color::White)) {

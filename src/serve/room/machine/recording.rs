@@ -24,7 +24,7 @@ impl Room {
     /// Both seats are taken at the start: the game goes into the records (unless a guest plays: their games are
     /// not kept).
     pub(super) fn record_start(&mut self) {
-        let (Some(_), [Some(black), Some(white)]) = (&self.recorder, &self.seats) else {
+        let (true, [Some(black), Some(white)]) = (self.records, &self.seats) else {
             return;
         };
         if black.who.is_guest() || white.who.is_guest() || self.record.is_some() {
@@ -73,7 +73,7 @@ impl Room {
     }
 
     /// Both clocks as they stand go into the records (when the game is recorded, has clocks and is not over).
-    pub(super) fn note_clocks(&self) {
+    pub(super) fn note_clocks(&mut self) {
         if self.game.outcome().is_some() {
             return;
         }
@@ -89,7 +89,7 @@ impl Room {
     }
 
     /// The game as PDN, with the players, the date, the clock and the ratings they came with.
-    pub(super) fn pdn(&self) -> String {
+    pub fn pdn(&self) -> String {
         self.tagged_game().to_pdn()
     }
 
@@ -100,7 +100,7 @@ impl Room {
         tags.set("Event", EVENT);
         tags.set("Site", &format!("table {}", self.code));
         // A tournament's game is named by its event and round.
-        for (tag, value) in self.tournament.iter().flat_map(|t| t.tags.iter()) {
+        for (tag, value) in self.event.iter().flat_map(|t| t.tags.iter()) {
             tags.set(tag, value);
         }
         tags.set("Date", &pdn_date(SystemTime::now()));
@@ -211,7 +211,7 @@ pub fn resumed_from(
 
 #[cfg(test)]
 mod tests {
-    use super::super::Links;
+    use super::super::Setup;
     use super::*;
 
     #[test]
@@ -223,7 +223,7 @@ mod tests {
             rated: false,
             private: true,
         };
-        let pdn = Room::new(config, Links::default()).pdn();
+        let pdn = Room::new(config, Setup::default(), Duration::ZERO).pdn();
         assert!(pdn.contains("[TimeControl \"300+3\"]"), "{pdn}");
         let read = crate::game::pdn::parse_games(&pdn)
             .into_iter()

@@ -1,0 +1,765 @@
+//! A game between people as a state machine, apart from any transport.
+//!
+//! [`Room`] takes one [`Input`] at a time (a player's request, a connection come or gone, a timer, the records'
+//! answer) with the room's time, and returns the [`Effect`]s of handling it: updates for connections, a commit
+//! for the records, the lobby's summary, a result for a tournament. It knows no task, channel, socket or
+//! terminal: its clock is the time it is given, its connections are numbers ([`Conn`]), and its records are the
+//! commits it asks for and the answers it is given. The driver in [`super`] runs it on a tokio task for the
+//! server; the tests and the simulation drive the same machine.
+//!
+//! Commit, then show: what a step changes in the game goes out as one [`Effect::Commit`], and nothing of it is
+//! shown to anyone until [`Input::Committed`] says that it is durable (see [`commit`]).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::app::{OfferKind, SeatView, TableEvent, TableRequest, TableState};
+use crate::game::{AnyGame, Clock, TimeControl, lost_on_time};
+use crate::rules::{Color, GameType};
+use crate::serve::identity::Identity;
+use crate::serve::ids::{Fingerprint, RoomCode};
+use crate::serve::recorder::{CommitError, Job, RecordKey};
+use crate::serve::tables::Listing;
+
+/// The longest chat line kept, in characters.
+pub const MAX_CHAT: usize = 200;
+/// Chat lines one person may send in [`CHAT_WINDOW`].
+const CHAT_LINES: usize = 5;
+/// See [`CHAT_LINES`].
+const CHAT_WINDOW: Duration = Duration::from_secs(10);
+
+/// How often a running clock is noted in the records: a crash costs the running side at most this much of the
+/// time it used since (a stop, with SIGTERM, notes the clocks as they stand).
+pub const NOTE_CLOCKS_EVERY: Duration = Duration::from_secs(2);
+
+/// How a room's game is played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomConfig {
+    /// The rules and board.
+    pub game_type: GameType,
+    /// The time control, if the game has clocks.
+    pub clock: Option<TimeControl>,
+    /// How long a player who drops keeps their seat before the opponent may claim the game.
+    pub grace: Duration,
+    /// Whether the game changes the players' ratings.
+    pub rated: bool,
+    /// Whether the game is left out of the lobby's list (joined by its code only).
+    pub private: bool,
+}
+
+/// The room as it stands, after a change.
+pub type Snapshot = TableState;
+
+/// What a room tells the people in it.
+pub type Update = TableEvent;
+
+/// A game from the records, resumed after the server restarted: its players are away until they come back, and
+/// its clocks wait for both.
+#[derive(Clone, Debug)]
+pub struct Resumed {
+    /// The game so far.
+    pub game: AnyGame,
+    /// Black's and White's players.
+    pub seats: [Identity; 2],
+    /// Each side's time left when the game was last recorded, when it has clocks.
+    pub clocks: Option<[Duration; 2]>,
+    /// Black's and White's ratings in the variant, when the game is rated and they could be read.
+    pub ratings: [Option<i32>; 2],
+    /// The code it was joined by, kept when it is free.
+    pub code: Option<RoomCode>,
+    /// The room's key for it in the records (the recorder has been told its number).
+    pub record: RecordKey,
+}
+
+/// The players of a rematch, seated in its room before their connections arrive.
+#[derive(Clone, Debug)]
+pub struct Rematch {
+    /// Black's and White's players, with the ratings they were shown with.
+    pub seats: [(Identity, Option<i32>); 2],
+}
+
+/// One connection of a person to the room, as the driver numbers them: a player's, or a watcher's. A person
+/// may have more than one (a watcher on two screens; a player who came back before the old connection was
+/// found gone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Conn(pub u64);
+
+/// What a room is told.
+#[derive(Debug)]
+pub enum Input {
+    /// Take a seat (a colour, or the first free one), or take back one's own seat: answered by
+    /// [`Effect::Seated`].
+    Sit {
+        /// Who.
+        who: Identity,
+        /// The colour wanted, if any.
+        color: Option<Color>,
+        /// Their rating in the variant, shown to the others in a rated game.
+        rating: Option<i32>,
+        /// The connection they sit from.
+        conn: Conn,
+    },
+    /// Watch from `conn`; `greeting`, if any, is the first thing they are told (a tournament's leaders).
+    Watch {
+        /// Who.
+        who: Identity,
+        /// Their connection.
+        conn: Conn,
+        /// Told to them before the room's state.
+        greeting: Option<Update>,
+    },
+    /// A player (or watcher) asks something: a move, an offer or its answer, resigning, a chat line, a claim.
+    Ask {
+        /// Who.
+        who: Fingerprint,
+        /// What.
+        request: TableRequest,
+    },
+    /// A connection of `who` has gone (`None`: one the room no longer holds): its player is away (their seat
+    /// kept for the grace period), or it stops watching.
+    Leave {
+        /// Who.
+        who: Fingerprint,
+        /// Which connection.
+        conn: Option<Conn>,
+    },
+    /// The driver found a connection closed while sending to it: a watcher there is forgotten, quietly.
+    Gone(Conn),
+    /// The records' answer to the last [`Effect::Commit`].
+    Committed(Result<(), CommitError>),
+    /// The driver's answer to [`Effect::OpenRematch`]: the new table's code, or why there is none.
+    RematchOpened(Result<RoomCode, RoomError>),
+    /// Whether the records are written now changed: everyone here is shown it.
+    Records {
+        /// Whether they are.
+        writing: bool,
+    },
+    /// The server is stopping: the clocks as they stand go to the records.
+    NoteClocks,
+    /// The time asked for by [`Room::next_wake`] has come.
+    Wake,
+}
+
+/// What handling an input comes to, in order.
+#[derive(Debug)]
+pub enum Effect {
+    /// An update for one connection.
+    Send {
+        /// Which.
+        to: Conn,
+        /// What.
+        update: Update,
+    },
+    /// The answer to [`Input::Sit`].
+    Seated(Result<Color, RoomError>),
+    /// A step's changes for the records, as one commit: answer with [`Input::Committed`]. Until then the room
+    /// takes nothing but that answer and [`Input::Wake`].
+    Commit(Vec<Job>),
+    /// A job for the records that nobody waits for (the clocks between moves, a finished game for the players'
+    /// folders).
+    Note(Job),
+    /// The room's line in the lobby's list changed.
+    Listing(Listing),
+    /// A rematch was agreed: open a table for it and answer with [`Input::RematchOpened`].
+    OpenRematch {
+        /// The new table's settings (the same as this one's).
+        config: RoomConfig,
+        /// Its players, colours swapped.
+        rematch: Rematch,
+    },
+    /// The game, one of a tournament's, ended so.
+    TournamentResult(GameEnded),
+    /// Another node runs this game now: the room stops at once.
+    Stop,
+}
+
+/// What a room starts from besides its settings.
+#[derive(Default)]
+pub struct Setup {
+    /// The code it is joined by.
+    pub code: RoomCode,
+    /// Whether its games go to the records.
+    pub recorded: bool,
+    /// Whether the records are written as it opens.
+    pub writing: bool,
+    /// The game it resumes.
+    pub resumed: Option<Resumed>,
+    /// The players it is a rematch for.
+    pub rematch: Option<Rematch>,
+    /// The tournament pairing its game is.
+    pub event: Option<EventGame>,
+    /// Where the room's time stands among the periods of [`NOTE_CLOCKS_EVERY`] shared by every room of the
+    /// server, so that all of them note their clocks at the same moments (one transaction).
+    pub note_phase: Duration,
+}
+
+pub use tournament_game::{EventGame, GameEnded};
+
+struct Seat {
+    who: Identity,
+    /// Where they are connected from; `None` before they first arrive.
+    conn: Option<Conn>,
+    rating: Option<i32>,
+    /// When the player went away; `None` while connected.
+    away_since: Option<Duration>,
+    /// Whether everyone here has been told that the player's time to come back is over (the last step of the
+    /// countdown, which must not be lost when another wake-up comes at the same moment).
+    told_gone: bool,
+}
+
+/// The moments the room asked to be woken at, by what is due then (checked in this order).
+#[derive(Default)]
+struct Plan {
+    flag: Option<Duration>,
+    forfeit: Option<Duration>,
+    tick: Option<Duration>,
+    away: Option<Duration>,
+    note: Option<Duration>,
+}
+
+/// A game between people: the state machine.
+pub struct Room {
+    config: RoomConfig,
+    code: RoomCode,
+    game: AnyGame,
+    seats: [Option<Seat>; 2],
+    watchers: Vec<(Fingerprint, Conn)>,
+    clock: Option<Clock>,
+    /// The room's time, as last given.
+    now: Duration,
+    note_phase: Duration,
+    offer: Option<(Color, OfferKind)>,
+    /// When each person's recent chat lines were sent, for the rate limit.
+    chat_times: HashMap<Fingerprint, VecDeque<Duration>>,
+    /// Whether its games go to the records.
+    records: bool,
+    /// Whether the records are written just now.
+    writing: bool,
+    /// The game's key in the records, once it has started there.
+    record: Option<RecordKey>,
+    /// Whether the end of the game has been recorded.
+    ended: bool,
+    /// Whether the clocks are stopped by the players' agreement.
+    paused: bool,
+    /// The tournament pairing its game is.
+    event: Option<EventGame>,
+    /// What the step being handled changed in the records' part of the game: its commit, as it is gathered.
+    unsaved: Vec<Job>,
+    /// The commit sent to the records and not answered yet: nothing else happens in the room until it is.
+    pending: Option<commit::Pending>,
+    /// After the records could not take a step: not before then does the room try again by itself.
+    retry_at: Option<Duration>,
+    /// The wake-ups asked for by the last [`Room::next_wake`].
+    plan: Plan,
+    /// The effects of the input being handled.
+    out: Vec<Effect>,
+}
+
+/// What a step of the room comes to.
+enum Step {
+    /// Nothing the people here see changed.
+    Quiet,
+    /// The room changed: shown to everyone once what it changed in the game is in the records. Who asked for it
+    /// is told if it cannot be written.
+    Show(Option<commit::AskedBy>),
+}
+
+impl Room {
+    /// A room at time `now`.
+    pub fn new(config: RoomConfig, setup: Setup, now: Duration) -> Room {
+        let Setup {
+            code,
+            recorded,
+            writing,
+            resumed,
+            rematch,
+            event,
+            note_phase,
+        } = setup;
+        let mut room = Room {
+            config,
+            code,
+            game: AnyGame::new(config.game_type),
+            seats: [None, None],
+            watchers: Vec::new(),
+            clock: config.clock.map(Clock::new),
+            now,
+            note_phase,
+            offer: None,
+            chat_times: HashMap::new(),
+            records: recorded,
+            writing,
+            record: None,
+            ended: false,
+            paused: false,
+            event,
+            unsaved: Vec::new(),
+            pending: None,
+            retry_at: None,
+            plan: Plan::default(),
+            out: Vec::new(),
+        };
+        if let Some(rematch) = rematch {
+            // Both players are on their way from the last game: away until each arrives.
+            room.seat_away(rematch.seats);
+        }
+        if let Some(resumed) = resumed {
+            room.game = resumed.game;
+            room.record = Some(resumed.record);
+            if let (Some(control), Some(left)) = (config.clock, resumed.clocks) {
+                room.clock = Some(Clock::resumed(control, left));
+            }
+            // Both players are away until they come back; nobody hears anything until then.
+            let [black, white] = resumed.seats;
+            let [black_rating, white_rating] = resumed.ratings;
+            room.seat_away([(black, black_rating), (white, white_rating)]);
+        }
+        room
+    }
+
+    /// Seats Black's and White's players (with their ratings), both away until they arrive.
+    fn seat_away(&mut self, players: [(Identity, Option<i32>); 2]) {
+        let away = self.now;
+        for (color, (who, rating)) in [Color::Black, Color::White].into_iter().zip(players) {
+            self.seats[color.index()] = Some(Seat {
+                who,
+                conn: None,
+                rating,
+                away_since: Some(away),
+                told_gone: false,
+            });
+        }
+    }
+
+    /// Handles `input` at time `now` (never earlier than the last), and says what comes of it.
+    pub fn handle(&mut self, input: Input, now: Duration) -> Vec<Effect> {
+        self.now = self.now.max(now);
+        match input {
+            Input::Committed(answer) => self.committed(answer),
+            Input::Wake => self.wake(),
+            Input::Records { writing } => {
+                self.writing = writing;
+                self.broadcast_state();
+            }
+            Input::NoteClocks => self.note_clocks(),
+            Input::Gone(conn) => self.watchers.retain(|(_, c)| *c != conn),
+            Input::RematchOpened(opened) => self.rematch_opened(opened),
+            request => {
+                let before = self.before();
+                match self.request(request) {
+                    Step::Show(asked_by) => self.settle(before, asked_by),
+                    // Nothing to show; a step that changed nothing has nothing to write either.
+                    Step::Quiet => debug_assert!(self.unsaved.is_empty()),
+                }
+            }
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// When the room wants [`Input::Wake`] next, if ever: a flag falling, a clock or a countdown showing a new
+    /// second, the clocks' note, the records slow to answer.
+    pub fn next_wake(&mut self) -> Option<Duration> {
+        if let Some(pending) = &self.pending {
+            self.plan = Plan::default();
+            return (!pending.told_slow).then_some(pending.slow_at);
+        }
+        self.plan = Plan {
+            flag: self.not_before_retry(self.flag_deadline()),
+            forfeit: self.not_before_retry(self.forfeit_deadline()),
+            tick: self.tick_deadline(),
+            away: self.away_deadline(),
+            note: self.note_deadline(),
+        };
+        let Plan {
+            flag,
+            forfeit,
+            tick,
+            away,
+            note,
+        } = self.plan;
+        [flag, forfeit, tick, away, note]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    /// Whether a commit waits for the records' answer: until it comes, feed the room only that answer and
+    /// [`Input::Wake`].
+    pub fn awaiting_records(&self) -> bool {
+        self.pending.is_some()
+    }
+
+    /// Whether `conn` is one the room sends to.
+    pub fn holds(&self, conn: Conn) -> bool {
+        self.seats.iter().flatten().any(|s| s.conn == Some(conn))
+            || self.watchers.iter().any(|(_, c)| *c == conn)
+    }
+
+    /// The room's code.
+    pub fn code(&self) -> &RoomCode {
+        &self.code
+    }
+
+    /// The room as it stands, to someone who missed a state.
+    pub fn state(&self) -> Update {
+        Update::State(Arc::new(self.snapshot()))
+    }
+
+    /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began (a
+    /// game in the records has begun, moves or not: it stays for its players, and a restart resumes it).
+    pub fn finished(&self) -> bool {
+        let nobody =
+            self.seats.iter().flatten().all(|s| s.away_since.is_some()) && self.watchers.is_empty();
+        // A tournament's game waits for its players (and is forfeited when they do not come).
+        let never_began = self.game.is_empty() && self.record.is_none() && self.event.is_none();
+        nobody && (self.game.outcome().is_some() || never_began)
+    }
+
+    /// The first wake-up planned that is due: one a time, in the order of [`Plan`], as the room's steps follow
+    /// from what happened and when alone.
+    fn wake(&mut self) {
+        let now = self.now;
+        if let Some(pending) = &self.pending {
+            if !pending.told_slow && pending.slow_at <= now {
+                self.commit_is_slow();
+            }
+            return;
+        }
+        let due = |at: Option<Duration>| at.is_some_and(|at| at <= now);
+        let plan = std::mem::take(&mut self.plan);
+        if due(plan.flag) {
+            let before = self.before();
+            if self.check_flag() {
+                self.settle(before, None);
+            }
+        } else if due(plan.forfeit) {
+            let before = self.before();
+            self.forfeit_absent();
+            self.settle(before, None);
+        } else if due(plan.tick) {
+            self.send_clocks();
+        } else if due(plan.away) {
+            // The time left to come back, counting down on the others' screens.
+            self.broadcast_state();
+        } else if due(plan.note) {
+            self.note_clocks();
+        }
+    }
+
+    fn seat_of(&self, who: &Fingerprint) -> Option<Color> {
+        [Color::Black, Color::White].into_iter().find(|c| {
+            self.seats[c.index()]
+                .as_ref()
+                .is_some_and(|s| s.who.fingerprint == *who)
+        })
+    }
+
+    fn refuse(&mut self, who: &Fingerprint, why: &RoomError) {
+        self.tell(who, Update::Refused(why.to_string()));
+    }
+
+    fn request(&mut self, input: Input) -> Step {
+        match input {
+            Input::Sit {
+                who,
+                color,
+                rating,
+                conn,
+            } => {
+                let seated = self.sit(who, color, rating, conn);
+                self.out.push(Effect::Seated(seated));
+            }
+            Input::Watch {
+                who,
+                conn,
+                greeting,
+            } => {
+                self.watchers.push((who.fingerprint.clone(), conn));
+                if let Some(greeting) = greeting {
+                    self.send(conn, greeting);
+                }
+            }
+            Input::Ask { who, request } => return self.ask(who, request),
+            Input::Leave { who, conn } => self.leave(&who, conn),
+            // Handled in `handle`.
+            _ => return Step::Quiet,
+        }
+        Step::Show(None)
+    }
+
+    fn ask(&mut self, who: Fingerprint, request: TableRequest) -> Step {
+        let asked_by = commit::AskedBy {
+            was_move: matches!(request, TableRequest::Play(_)),
+            who,
+        };
+        let who = &asked_by.who;
+        let changed = match request {
+            TableRequest::Play(mv) => self.play(who, &mv),
+            TableRequest::Offer(kind) => self.make_offer(who, kind).map(|()| false),
+            TableRequest::Answer { kind, accept } => self.answer(who, kind, accept),
+            TableRequest::Resign => self.resign(who),
+            TableRequest::Chat(text) => {
+                self.chat(who, &text);
+                Ok(false)
+            }
+            TableRequest::Claim => self.claim(who, false),
+            TableRequest::ClaimDraw => self.claim(who, true),
+            TableRequest::Resume => self.resume(who),
+        };
+        match changed {
+            Ok(false) => Step::Quiet,
+            Ok(true) => Step::Show(Some(asked_by)),
+            Err(why) => {
+                let refusal = asked_by.refusal(why.to_string());
+                self.tell(&asked_by.who, refusal);
+                // A refused move may still have changed the game: the mover's time ran out.
+                match self.game.outcome() {
+                    Some(_) => Step::Show(None),
+                    None => Step::Quiet,
+                }
+            }
+        }
+    }
+
+    fn leave(&mut self, who: &Fingerprint, conn: Option<Conn>) {
+        // Only the connection that has gone leaves. A player may come back on a new connection before the
+        // server finds the old one gone (a network that stopped answering): they are still here when it does,
+        // and the opponent may not claim the game. Someone may watch on two connections too.
+        let gone = |c: Option<Conn>| c.is_some() && c == conn;
+        self.watchers.retain(|(w, c)| w != who || !gone(Some(*c)));
+        let seated = self.seat_of(who).filter(|color| {
+            self.seats[color.index()]
+                .as_ref()
+                .is_some_and(|seat| gone(seat.conn))
+        });
+        if let Some(color) = seated {
+            self.rematch_off(who);
+            let now = self.now;
+            if let Some(seat) = self.seats[color.index()].as_mut() {
+                seat.away_since = Some(now);
+                seat.told_gone = false;
+            }
+        }
+    }
+
+    fn sit(
+        &mut self,
+        who: Identity,
+        color: Option<Color>,
+        rating: Option<i32>,
+        conn: Conn,
+    ) -> Result<Color, RoomError> {
+        // Coming back to one's own seat.
+        if let Some(mine) = self.seat_of(&who.fingerprint) {
+            let mut taken_from = None;
+            if let Some(seat) = self.seats[mine.index()].as_mut() {
+                // One seat, one connection: one still here is told that the seat is taken from elsewhere (the
+                // last thing it hears: its queue always has room for it), and leaves the table rather than
+                // coming back for the seat.
+                if seat.away_since.is_none() && seat.conn != Some(conn) {
+                    taken_from = seat.conn;
+                }
+                seat.away_since = None;
+                seat.conn = Some(conn);
+                seat.rating = rating.or(seat.rating);
+            }
+            if let Some(old) = taken_from {
+                self.send(old, Update::TakenOver);
+            }
+            // A rematch's players were seated before they arrived: its record starts with the first.
+            if self.seats.iter().all(Option::is_some) && self.game.is_empty() {
+                self.record_start();
+            }
+            self.start_clock_when_both_are_here();
+            return Ok(mine);
+        }
+        if self.game.outcome().is_some() {
+            return Err(RoomError::OverMayWatch);
+        }
+        let free = |c: &Color| self.seats[c.index()].is_none();
+        let chosen = match color {
+            Some(c) if free(&c) => c,
+            Some(c) => return Err(RoomError::SeatTaken(c)),
+            None => [Color::Black, Color::White]
+                .into_iter()
+                .find(free)
+                .ok_or(RoomError::Full)?,
+        };
+        self.seats[chosen.index()] = Some(Seat {
+            who,
+            conn: Some(conn),
+            rating,
+            away_since: None,
+            told_gone: false,
+        });
+        if self.seats.iter().all(Option::is_some) && self.game.is_empty() {
+            self.record_start();
+        }
+        self.start_clock_when_both_are_here();
+        Ok(chosen)
+    }
+
+    /// The clock of the side to move starts once both players are at the table: at the start, and in a game
+    /// resumed after a restart (whose clocks wait for both).
+    fn start_clock_when_both_are_here(&mut self) {
+        let both_here = self
+            .seats
+            .iter()
+            .all(|s| s.as_ref().is_some_and(|s| s.away_since.is_none()));
+        let waiting = self.clock.as_ref().is_some_and(|c| c.running().is_none());
+        if both_here && waiting && !self.paused && self.game.outcome().is_none() {
+            let to_move = self.game.position().side_to_move();
+            let now = self.now;
+            if let Some(clock) = self.clock.as_mut() {
+                clock.start(to_move, now);
+            }
+        }
+    }
+
+    /// Whether a flag has fallen: the game is lost on time.
+    fn check_flag(&mut self) -> bool {
+        if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(self.now))
+            && self.game.outcome().is_none()
+        {
+            self.lose_on_time(flagged);
+            return true;
+        }
+        false
+    }
+
+    /// `flagged`'s time has run out: the opponent wins ([`lost_on_time`]).
+    fn lose_on_time(&mut self, flagged: Color) {
+        let _ = self.game.declare(lost_on_time(flagged));
+        self.stop_clock();
+    }
+
+    fn stop_clock(&mut self) {
+        let now = self.now;
+        if let Some(clock) = self.clock.as_mut() {
+            clock.stop(now);
+        }
+    }
+
+    fn clocks_now(&self) -> Option<[Duration; 2]> {
+        let now = self.now;
+        self.clock
+            .as_ref()
+            .map(|c| [c.left(Color::Black, now), c.left(Color::White, now)])
+    }
+
+    /// How long a player who went away at `since` has been away.
+    fn away_for(&self, since: Duration) -> Duration {
+        self.now.saturating_sub(since)
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        let seat_view = |seat: &Seat| SeatView {
+            name: seat.who.name.clone(),
+            rating: seat.rating.filter(|_| self.config.rated),
+            away: seat
+                .away_since
+                .map(|since| self.config.grace.saturating_sub(self.away_for(since))),
+        };
+        Snapshot {
+            game: self.game.clone(),
+            seats: [
+                self.seats[0].as_ref().map(seat_view),
+                self.seats[1].as_ref().map(seat_view),
+            ],
+            clocks: self.clocks_now(),
+            running: self.clock.as_ref().and_then(Clock::running),
+            watchers: self.watchers.len(),
+            rated: self.config.rated,
+            paused: self.paused,
+            unrecorded: self.records && !self.writing,
+        }
+    }
+
+    /// Sends `update` to one connection.
+    fn send(&mut self, to: Conn, update: Update) {
+        self.out.push(Effect::Send { to, update });
+    }
+
+    /// Sends `update` to `who` alone (wherever they sit or watch from).
+    fn tell(&mut self, who: &Fingerprint, update: Update) {
+        let seats = self
+            .seats
+            .iter()
+            .flatten()
+            .filter_map(|s| Some((&s.who.fingerprint, s.conn?)));
+        let watchers = self.watchers.iter().map(|(w, c)| (w, *c));
+        let conns: Vec<Conn> = seats
+            .chain(watchers)
+            .filter(|(w, _)| *w == who)
+            .map(|(_, c)| c)
+            .collect();
+        for conn in conns {
+            self.send(conn, update.clone());
+        }
+    }
+
+    /// The connections of the players here and the watchers.
+    fn everyone(&self) -> Vec<Conn> {
+        self.seats
+            .iter()
+            .flatten()
+            .filter(|s| s.away_since.is_none())
+            .filter_map(|s| s.conn)
+            .chain(self.watchers.iter().map(|(_, c)| *c))
+            .collect()
+    }
+
+    /// Sends `update` to everyone here.
+    fn tell_everyone(&mut self, update: &Update) {
+        for conn in self.everyone() {
+            self.send(conn, update.clone());
+        }
+    }
+
+    /// The room as it stands, to everyone here (a player away too: their connection may not have gone yet).
+    fn broadcast_state(&mut self) {
+        if self.unsettled() {
+            return;
+        }
+        let state = self.state();
+        let conns: Vec<Conn> = self
+            .seats
+            .iter()
+            .flatten()
+            .filter_map(|s| s.conn)
+            .chain(self.watchers.iter().map(|(_, c)| *c))
+            .collect();
+        for conn in conns {
+            self.send(conn, state.clone());
+        }
+        // A player whose time to come back is over has now been told of, to everyone here.
+        let (grace, now) = (self.config.grace, self.now);
+        for seat in self.seats.iter_mut().flatten() {
+            if seat
+                .away_since
+                .is_some_and(|since| now.saturating_sub(since) >= grace)
+            {
+                seat.told_gone = true;
+            }
+        }
+    }
+
+    /// The clocks as they run, to everyone here (a state, which holds them, makes good a missed one).
+    fn send_clocks(&mut self) {
+        if let Some(clocks) = self.clocks_now() {
+            self.tell_everyone(&Update::Clocks(clocks));
+        }
+    }
+}
+
+mod commit;
+mod error;
+mod recording;
+mod rematch;
+mod requests;
+mod timers;
+mod tournament_game;
+
+pub use error::RoomError;
+pub use recording::{ResumeError, resumed_from, variant_named};
