@@ -24,7 +24,7 @@ use crate::serve::codes::new_code;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::nodes::cluster::Cluster;
-use crate::serve::recorder::{Job, Recorder};
+use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{Stage, TournamentRecord, TournamentSpec};
 use crate::serve::room::{GameEnded, TournamentGame};
 use crate::serve::tables::Tables;
@@ -146,6 +146,9 @@ pub enum CreateError {
     /// The other nodes cannot be reached to reserve its code.
     #[error("the server cannot create an event just now; try again")]
     Unreachable,
+    /// The records did not take it (nothing was created).
+    #[error("{0}; the event was not created")]
+    NotSaved(#[from] CommitError),
 }
 
 /// An event's task here, with the means to stop it.
@@ -249,8 +252,11 @@ impl Events {
         }
         let code = self.new_code().await?;
         spec.code = code.clone();
-        self.recorder
-            .send(Job::CreateTournament(Box::new(spec.clone())));
+        // Commit, then show: the event exists for anyone once the records hold it.
+        let created = self
+            .recorder
+            .commit(vec![Job::CreateTournament(Box::new(spec.clone()))]);
+        answer_of(created.await)?;
         let director = Director::new(spec);
         let views = views_of(&director);
         self.start(director, HashMap::new(), channel(), views);
@@ -494,6 +500,9 @@ pub(crate) async fn schedule(shared: Weak<crate::serve::Shared>, entries: Vec<St
         tokio::time::sleep(SCHEDULE_EVERY).await;
     }
 }
+
+#[cfg(test)]
+mod unsaved_tests;
 
 #[cfg(test)]
 mod tests {

@@ -1,9 +1,11 @@
 //! One running tournament's task: it owns the event's [`Director`], feeds it the players who come and go, the
-//! results its rooms report and the time, and acts on what it answers: each change goes to the records, each
-//! pairing opens an ordinary room with both players seated (away until they arrive), and the players present
-//! are sent to their boards. Everyone who looks at the event sees its table through a [`watch`] channel.
+//! results its rooms report and the time, and acts on what it answers. Commit, then show, as in a room: the
+//! changes of each step go to the records as one commit, and only once they are written does a pairing open its
+//! room (both players seated, away until they arrive), are the players present sent to their boards, and does
+//! everyone who looks at the event see its new table (through a [`watch`] channel). A step the records cannot
+//! take is undone and tried again, in order, at the next tick.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -14,7 +16,7 @@ use crate::game::TimeControl;
 use crate::rules::GameType;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::recorder::{Job, Recorder};
+use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{Kind, PairingRecord, Stage};
 use crate::serve::room::{GameEnded, RoomConfig, TournamentGame, variant_named};
 use crate::serve::tables::Tables;
@@ -23,8 +25,13 @@ use crate::serve::tournament::standings::show_half;
 use crate::serve::tournament::table::render;
 use crate::serve::tournament::{Colour, Entrant, GameResult};
 
-/// How often the director looks at the time (an arena's end, an event's start).
+/// How often the director looks at the time (an arena's end, an event's start), and the steps the records
+/// could not take are tried again.
 const TICK: Duration = Duration::from_millis(500);
+
+/// The most steps that wait to be tried again while the records cannot be written (players entering, leaving,
+/// results): one per thing a player did, so bounded by the event's size; past it the oldest is given up.
+const MAX_UNWRITTEN: usize = 4 * super::super::tournament::director::MAX_ENTRANTS;
 
 /// The seconds since the Unix epoch now.
 pub fn unix_now() -> i64 {
@@ -51,6 +58,10 @@ struct Task {
     /// The connections of the players looking at the event, by key: where their boards are sent.
     present: HashMap<Fingerprint, mpsc::Sender<News>>,
     results: mpsc::UnboundedSender<GameEnded>,
+    /// The steps the records could not take, in order, tried again before anything new.
+    unwritten: VecDeque<Event>,
+    /// Whether the task stops: the server is stopping, or another node runs the event now.
+    stopped: bool,
 }
 
 /// Runs the event until it is over (then its table stays in the records) or the server stops. The results
@@ -72,11 +83,13 @@ pub(super) async fn run(
         run,
         present: HashMap::new(),
         results,
+        unwritten: VecDeque::new(),
+        stopped: false,
     };
     // The results the records hold that the event had not heard (games that ended while it was not running)
     // first: a pairing already played is not given a new room.
     while let Ok(game) = ended.try_recv() {
-        task.game_over(game);
+        task.game_over(game).await;
     }
     let unseated: Vec<PairingRecord> = task
         .run
@@ -92,14 +105,14 @@ pub(super) async fn run(
     task.publish();
     let mut tick = tokio::time::interval(TICK);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    while task.run.director.stage() != Stage::Finished {
+    while task.run.director.stage() != Stage::Finished && !task.stopped {
         tokio::select! {
             ask = asks.recv() => match ask {
-                Some(ask) => task.ask(ask),
+                Some(ask) => task.ask(ask).await,
                 None => break,
             },
-            Some(game) = ended.recv() => task.game_over(game),
-            _ = tick.tick() => task.handle(Event::Tick),
+            Some(game) = ended.recv() => task.game_over(game).await,
+            _ = tick.tick() => task.tick().await,
             _ = shutdown.changed() => break,
         }
     }
@@ -107,7 +120,7 @@ pub(super) async fn run(
 }
 
 impl Task {
-    fn ask(&mut self, ask: Ask) {
+    async fn ask(&mut self, ask: Ask) {
         match ask {
             Ask::Enter {
                 who,
@@ -119,7 +132,8 @@ impl Task {
                 self.handle(Event::Join {
                     who: who.fingerprint,
                     name: who.name,
-                });
+                })
+                .await;
                 // The player may have gone already; nothing to tell then.
                 let _ = taken_in.send(());
                 // Back while a game of theirs is under way: to it at once.
@@ -135,17 +149,17 @@ impl Task {
                     .is_some_and(|held| news.upgrade().is_some_and(|n| n.same_channel(held)));
                 if this_one {
                     self.present.remove(&who);
-                    self.handle(Event::Away(who));
+                    self.handle(Event::Away(who)).await;
                 }
             }
             Ask::Withdraw(who) => {
                 self.present.remove(&who);
-                self.handle(Event::Withdraw(who));
+                self.handle(Event::Withdraw(who)).await;
             }
         }
     }
 
-    fn game_over(&mut self, game: GameEnded) {
+    async fn game_over(&mut self, game: GameEnded) {
         let pairing = self
             .run
             .director
@@ -159,7 +173,8 @@ impl Task {
             board: game.board,
             result: game.result,
             forfeit: game.forfeit,
-        });
+        })
+        .await;
         // Neither came: a Swiss event withdraws both (each is back when they come again).
         if game.forfeit
             && game.result == GameResult::Draw
@@ -170,36 +185,95 @@ impl Task {
                 if let Some(who) = self.run.director.who(entrant).cloned()
                     && !self.present.contains_key(&who)
                 {
-                    self.handle(Event::Withdraw(who));
+                    self.handle(Event::Withdraw(who)).await;
                 }
             }
         }
     }
 
-    /// Feeds the director and acts on its answer.
-    fn handle(&mut self, event: Event) {
-        let ticked = matches!(event, Event::Tick);
-        let actions = self.run.director.handle(event, unix_now());
-        if ticked && actions.is_empty() {
-            return;
-        }
-        for action in actions {
-            // The pairing is recorded before its room opens: the room records its game's start against it,
-            // and the records take jobs in order (the other way round, that link was lost whenever the room's
-            // task ran first).
-            let paired = match &action {
-                Action::Paired(pairing) => Some(pairing.clone()),
-                _ => None,
-            };
-            self.run.recorder.send(Job::Tournament {
-                event: self.run.director.spec().code.clone(),
-                action,
-            });
-            if let Some(pairing) = paired {
-                self.open_board(&pairing);
+    /// The time, for the director, once the steps waiting for the records are written.
+    async fn tick(&mut self) {
+        while let Some(event) = self.unwritten.pop_front() {
+            if !self.step(event).await {
+                return;
             }
         }
-        self.publish();
+        self.step(Event::Tick).await;
+    }
+
+    /// Feeds the director `event` after the steps still waiting for the records (it keeps its place behind
+    /// them).
+    async fn handle(&mut self, event: Event) {
+        if self.unwritten.is_empty() {
+            self.step(event).await;
+        } else {
+            self.wait_for_records(event);
+        }
+    }
+
+    /// Feeds the director and, once the records hold what it changed, acts on its answer: whether it was
+    /// written.
+    async fn step(&mut self, event: Event) -> bool {
+        let ticked = matches!(event, Event::Tick);
+        let before = self.run.director.clone();
+        let actions = self.run.director.handle(event.clone(), unix_now());
+        if actions.is_empty() {
+            if !ticked {
+                self.publish();
+            }
+            return true;
+        }
+        // The pairings are in the commit that records them before their rooms open: a room records its game's
+        // start against its pairing.
+        let paired: Vec<PairingRecord> = actions
+            .iter()
+            .filter_map(|action| match action {
+                Action::Paired(pairing) => Some(pairing.clone()),
+                _ => None,
+            })
+            .collect();
+        let code = self.run.director.spec().code.clone();
+        let jobs = actions
+            .into_iter()
+            .map(|action| Job::Tournament {
+                event: code.clone(),
+                action,
+            })
+            .collect();
+        match answer_of(self.run.recorder.commit(jobs).await) {
+            Ok(()) => {
+                for pairing in paired {
+                    self.open_board(&pairing);
+                }
+                self.publish();
+                true
+            }
+            Err(error) => {
+                // Nobody has seen the step: it is undone, as if it had not come yet.
+                self.run.director = before;
+                match error {
+                    CommitError::Unwritable if !ticked => self.wait_for_records(event),
+                    // The next tick looks at the time again.
+                    CommitError::Unwritable => {}
+                    CommitError::Refused(why) => {
+                        tracing::error!(event = %code, %why, "the records refused a tournament's step")
+                    }
+                    CommitError::NotHeld | CommitError::Stopped => self.stopped = true,
+                }
+                false
+            }
+        }
+    }
+
+    /// Keeps `event` to try again once the records can be written; the oldest is given up past the bound.
+    fn wait_for_records(&mut self, event: Event) {
+        if self.unwritten.len() >= MAX_UNWRITTEN
+            && let Some(lost) = self.unwritten.pop_front()
+        {
+            let code = &self.run.director.spec().code;
+            tracing::error!(event = %code, ?lost, "a tournament's step waited too long for the records");
+        }
+        self.unwritten.push_back(event);
     }
 
     /// Opens the room of `pairing`, both players seated away until they arrive, and sends those present there.

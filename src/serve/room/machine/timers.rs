@@ -16,14 +16,14 @@ impl Room {
     /// When the running clock next shows a new second, for the clocks on everyone's screen.
     pub(super) fn tick_deadline(&self) -> Option<Duration> {
         let clock = self.clock.as_ref()?;
-        let left = clock.until_flag(self.now)?;
+        // A flag that has fallen is the flag's wake-up: nothing more to tick (a flag the records could not take
+        // yet waits for its retry; ticking meanwhile would wake the room again and again).
+        let left = clock.until_flag(self.now).filter(|left| !left.is_zero())?;
+        // The shown second (rounded up) changes once the fraction of a second left is used up; a tick is due at
+        // once when none is left, as the second shown may have changed at this very moment, unsent (another
+        // wake-up at the same instant came first).
         let into_second = Duration::from_nanos(u64::from(left.subsec_nanos()));
-        let wait = if into_second.is_zero() {
-            Duration::from_secs(1)
-        } else {
-            into_second
-        };
-        Some(self.now + wait + Duration::from_millis(1))
+        Some(self.now + into_second + Duration::from_millis(1))
     }
 
     /// While a player is away from an unfinished game and someone is here to see it: when the time they have

@@ -10,6 +10,7 @@ pub(super) use crate::game::{AnyGame, TimeControl};
 #[allow(unused_imports)]
 pub(super) use crate::rules::GameType;
 
+mod by_hand;
 mod interleavings;
 mod offers;
 mod recorded;

@@ -153,8 +153,8 @@ async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
 
 #[test]
 fn its_pdn_is_named_by_the_event_and_the_round() {
-    let setup = machine::Setup {
-        event: Some(machine::EventGame {
+    let setup = crate::serve::room::machine::Setup {
+        event: Some(crate::serve::room::machine::EventGame {
             event: RoomCode::new("T4RN"),
             round: 2,
             board: 0,
@@ -163,7 +163,7 @@ fn its_pdn_is_named_by_the_event_and_the_round() {
                 ("Round", "2".to_string()),
             ],
         }),
-        ..machine::Setup::default()
+        ..crate::serve::room::machine::Setup::default()
     };
     let pdn = Room::new(config(None, 1000), setup, Duration::ZERO).pdn();
     assert!(

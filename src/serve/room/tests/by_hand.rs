@@ -1,0 +1,126 @@
+//! The room's state machine driven by hand, with no task, channel or clock: inputs in, effects out, the time
+//! given with each.
+
+use super::*;
+use crate::serve::recorder::{CommitError, Job};
+use crate::serve::room::machine::{Conn, Effect, Input, Room, Setup};
+
+fn person(name: &str) -> Identity {
+    Identity {
+        fingerprint: format!("SHA256:{name}").into(),
+        name: name.to_string(),
+    }
+}
+
+/// A recorded room with both players seated from connections 1 and 2, at time zero.
+fn seated(clock: Option<&str>) -> Room {
+    let setup = Setup {
+        recorded: true,
+        writing: true,
+        ..Setup::default()
+    };
+    let mut room = Room::new(config(clock, 60_000), setup, Duration::ZERO);
+    for (i, name) in ["ann", "bob"].into_iter().enumerate() {
+        let sit = Input::Sit {
+            who: person(name),
+            color: None,
+            rating: None,
+            conn: Conn(i as u64 + 1),
+        };
+        let effects = room.handle(sit, Duration::ZERO);
+        // Bob's seat starts the game in the records: shown once they hold it.
+        if effects.iter().any(|e| matches!(e, Effect::Commit(_))) {
+            room.handle(Input::Committed(Ok(())), Duration::ZERO);
+        }
+    }
+    room
+}
+
+/// Wakes the room whenever it asks, up to `until`: the effects, with the time of each.
+fn run_until(room: &mut Room, until: Duration) -> Vec<(Duration, Effect)> {
+    let mut seen = Vec::new();
+    while let Some(at) = room.next_wake().filter(|at| *at <= until) {
+        for effect in room.handle(Input::Wake, at) {
+            seen.push((at, effect));
+        }
+    }
+    seen
+}
+
+#[test]
+fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second() {
+    let mut room = seated(Some("5+3"));
+    let seen = run_until(&mut room, Duration::from_secs(10));
+    let notes: Vec<Duration> = seen
+        .iter()
+        .filter(|(_, e)| matches!(e, Effect::Note(Job::Clocks { .. })))
+        .map(|(at, _)| *at)
+        .collect();
+    let ticks = seen
+        .iter()
+        .filter(|(_, e)| {
+            matches!(
+                e,
+                Effect::Send {
+                    update: Update::Clocks(_),
+                    ..
+                }
+            )
+        })
+        .count();
+    // A note at every whole period, whatever else falls due at the same moment.
+    let period = NOTE_CLOCKS_EVERY.as_secs();
+    assert_eq!(notes.len() as u64, 10 / period, "{notes:?}");
+    // Each second's tick to both players.
+    assert!((18..=22).contains(&ticks), "{ticks} ticks");
+}
+
+#[test]
+fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
+    let mut room = seated(None);
+    let mv = AnyGame::new(GameType::standard(Variant::English))
+        .position()
+        .legal_moves()[0]
+        .clone();
+    let ask = |mv: &Move| Input::Ask {
+        who: person("ann").fingerprint,
+        request: TableRequest::Play(mv.clone()),
+    };
+    let effects = room.handle(ask(&mv), Duration::from_secs(1));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Commit(jobs)] if matches!(jobs.as_slice(), [Job::Move { ply: 0, .. }])),
+        "{effects:?}"
+    );
+    assert!(room.awaiting_records());
+    // Refused: each player is shown the game without it, and Ann hears why.
+    let effects = room.handle(
+        Input::Committed(Err(CommitError::Unwritable)),
+        Duration::from_secs(1),
+    );
+    let states: Vec<usize> = effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Send {
+                update: Update::State(s),
+                ..
+            } => Some(s.game.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(states, [0, 0]);
+    assert!(effects.iter().any(|e| matches!(
+        e,
+        Effect::Send {
+            to: Conn(1),
+            update: Update::MoveRefused(_)
+        }
+    )));
+    // Played again and written: shown to both.
+    room.handle(ask(&mv), Duration::from_secs(2));
+    let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(2));
+    let shown = effects
+        .iter()
+        .filter(|e| matches!(e, Effect::Send { update: Update::State(s), .. } if s.game.len() == 1))
+        .count();
+    assert_eq!(shown, 2);
+}
