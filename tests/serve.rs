@@ -672,8 +672,8 @@ fn bench(args: &[&str]) -> String {
 }
 
 /// The chaos benchmark, tiny (light, as it shares the machine with the other server tests): two games on a server
-/// killed (kill -9) and started again twice, players
-/// connecting to their tables a second time now and then; every move the players saw is in the records.
+/// killed (kill -9) and started again twice and whose disk refuses writes twice, players connecting to their
+/// tables a second time now and then; every move the players saw is in the records.
 #[test]
 fn the_chaos_benchmark_runs_small_and_finds_nothing_lost() {
     let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
@@ -687,6 +687,8 @@ fn the_chaos_benchmark_runs_small_and_finds_nothing_lost() {
             "--think",
             "60",
             "--kills",
+            "2",
+            "--full-disks",
             "2",
             "--every",
             "700",
@@ -702,7 +704,10 @@ fn the_chaos_benchmark_runs_small_and_finds_nothing_lost() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(text.contains("anomalies: 0"), "{text}");
-    assert!(text.contains("2 kills -9 of the server"), "{text}");
+    assert!(
+        text.contains("2 kills -9 of the server, 2 full disks"),
+        "{text}"
+    );
     assert!(
         text.contains("0 stopped by a failure of the load"),
         "{text}"

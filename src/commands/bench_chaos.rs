@@ -1,6 +1,7 @@
 //! `crowned bench chaos`: the real server under faults. Pairs of real SSH clients play random legal games on
 //! `crowned serve` (one node, its records in SQLite) while a nemesis kills the server (kill -9) and starts it
-//! again on the same folder, and players connect a second time to their tables. Afterwards the records are
+//! again on the same folder, or makes its disk refuse every write for a while (as a full disk does), and
+//! players connect a second time to their tables. Afterwards the records are
 //! opened and every move each game's players saw is looked for in them: a move seen and not recorded, a game
 //! whose record differs from what was seen, a game recorded twice or with another result, or a table showing a
 //! game other than the one its players saw, is an anomaly, and the command fails.
@@ -33,7 +34,12 @@ pub struct BenchChaosArgs {
     /// Times the server is killed (kill -9) and started again.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     kills: u64,
-    /// Milliseconds between kills (each a little more or less).
+    /// Times the server's disk refuses every write for a while (as long as the pause between faults), in turn
+    /// with the kills: its file-size limit is lowered to one byte with prlimit(1), so that each write that would
+    /// grow a file fails as on a full disk.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    full_disks: u64,
+    /// Milliseconds between faults (each a little more or less).
     #[arg(long, default_value_t = 1_500, value_parser = clap::value_parser!(u64).range(100..=600_000))]
     every: u64,
     /// Before one move in this many the player to move connects a second time (0: never).
@@ -85,18 +91,27 @@ fn chaos(args: &BenchChaosArgs, home: &std::path::Path) -> Result<()> {
         .context("cannot start the players' threads")?;
     let started = Instant::now();
     let games = runtime.spawn(run_chaos_games(config, places, stopping));
-    // The nemesis: kill -9 at random moments, and start the server again on the same folder.
+    // The nemesis: at random moments, kill -9 and start the server again on the same folder, or make its disk
+    // refuse writes for a while; the two kinds in a random order.
     let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
-    let mut kills = 0;
-    // The players start game after game until the nemesis is done (a run without kills plays one round).
-    if args.kills == 0 {
+    let (mut kills, mut full_disks) = (0, 0);
+    // The players start game after game until the nemesis is done (a run without faults plays one round).
+    if args.kills + args.full_disks == 0 {
         stop.send_replace(true);
     }
-    while kills < args.kills && !games.is_finished() {
+    while kills + full_disks < args.kills + args.full_disks && !games.is_finished() {
         let pause = Duration::from_millis(args.every).mul_f64(rng.random_range(0.5..1.5));
         std::thread::sleep(pause);
         if games.is_finished() {
             break;
+        }
+        let left = [args.kills - kills, args.full_disks - full_disks];
+        if rng.random_range(0..left[0] + left[1]) < left[1] {
+            full_disks += 1;
+            refuse_writes(&server, true)?;
+            std::thread::sleep(pause);
+            refuse_writes(&server, false)?;
+            continue;
         }
         place.send_replace(None);
         server.stop();
@@ -126,9 +141,10 @@ fn chaos(args: &BenchChaosArgs, home: &std::path::Path) -> Result<()> {
         wall.as_secs_f64()
     );
     println!(
-        "faults: {} ({kills} kills -9 of the server, {doubles} second connections to a table); the players came \
-         back {} times",
-        kills as usize + doubles,
+        "faults: {} ({kills} kills -9 of the server, {full_disks} full disks, {doubles} second connections to a \
+         table); {} moves refused as unsaved; the players came back {} times",
+        (kills + full_disks) as usize + doubles,
+        sum(|g| g.refused),
         sum(|g| g.comebacks)
     );
     let mut kinds: HashMap<&str, usize> = HashMap::new();
@@ -150,6 +166,26 @@ fn chaos(args: &BenchChaosArgs, home: &std::path::Path) -> Result<()> {
     }
     if let Some((kind, what)) = anomalies.first() {
         bail!("{kind}: {what}");
+    }
+    Ok(())
+}
+
+/// Makes the server's disk refuse every write that would grow a file (`refuse`), or take them again: its
+/// file-size limit (RLIMIT_FSIZE) is set to one byte, or back to none, by prlimit(1) from util-linux. The server
+/// catches SIGXFSZ, so that such a write fails with an error, as on a full disk, rather than kill it.
+fn refuse_writes(server: &Server, refuse: bool) -> Result<()> {
+    let limit = match refuse {
+        true => "--fsize=1:",
+        false => "--fsize=unlimited:",
+    };
+    let status = std::process::Command::new("prlimit")
+        .arg("--pid")
+        .arg(server.child.id().to_string())
+        .arg(limit)
+        .status()
+        .context("cannot run prlimit (util-linux) to fill the server's disk")?;
+    if !status.success() {
+        bail!("prlimit {limit} failed: {status}");
     }
     Ok(())
 }

@@ -406,11 +406,20 @@ fn say(text: &str) {
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
-/// SIGTERM and SIGINT stop the server: games are told, saved, and the server exits.
+/// SIGTERM and SIGINT stop the server: games are told, saved, and the server exits. SIGXFSZ (a write past the
+/// file-size limit) is caught, as PostgreSQL ignores it: the write fails with an error, the records say they
+/// cannot be written, and play resumes once they can, rather than the server dying.
 fn watch_signals(shutdown: Shutdown) -> Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate()).context("cannot watch for SIGTERM")?;
     let mut int = signal(SignalKind::interrupt()).context("cannot watch for SIGINT")?;
+    let mut too_big = signal(SignalKind::from_raw(signal_hook::consts::SIGXFSZ))
+        .context("cannot watch for SIGXFSZ")?;
+    tokio::spawn(async move {
+        while too_big.recv().await.is_some() {
+            tracing::debug!("a write went past the file-size limit");
+        }
+    });
     tokio::spawn(async move {
         tokio::select! {
             _ = term.recv() => {},

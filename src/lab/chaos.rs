@@ -1,5 +1,7 @@
 //! The players of `crowned bench chaos`: pairs of real SSH clients playing random legal games on a server that
-//! a nemesis kills (kill -9) and starts again, and that each player now and then connects to a second time. Each
+//! a nemesis kills (kill -9) and starts again or whose disk it makes refuse writes for a while, and that each
+//! player now and then connects to a second time. A move the server says it could not save is one the table,
+//! read again, must not have. Each
 //! client reads its screen through a terminal emulator and keeps what it saw: a move counts as seen once the
 //! opponent's screen shows the position after it. When the server dies, both players connect again (a plain
 //! `ssh host`, which takes a player back to their game) and read where the table stands: the move that was on
@@ -30,6 +32,12 @@ const SIZE: (NonZeroU16, NonZeroU16) = match (NonZeroU16::new(100), NonZeroU16::
 
 /// What a screen says until the table's state has come.
 const JOINING: &str = "joining the table";
+
+/// What the mover's screen says when the server could not save a move (a full disk).
+const NOT_PLAYED: &str = "your move was not played";
+
+/// How often a player waiting for the opponent's screen looks at their own for a refusal.
+const LOOK_EVERY: Duration = Duration::from_millis(100);
 
 /// How many times a player tries to come back to a server that has died before the game counts as failed.
 const COMEBACKS: usize = 40;
@@ -67,6 +75,8 @@ pub struct ChaosGame {
     pub doubles: usize,
     /// Times the players came back after the server died.
     pub comebacks: usize,
+    /// Moves the server refused because it could not save them (the table read again after each).
+    pub refused: usize,
     /// What the players saw that cannot be: the table showing a game other than the one they saw.
     pub anomalies: Vec<String>,
     /// Why the game could not go on, when it could not (a failure of the load or of the machine).
@@ -190,6 +200,39 @@ impl Screen {
 
     async fn send(&self, bytes: &[u8]) -> Result<(), LoadError> {
         self.writer.data(bytes).await.map_err(LoadError::CannotSend)
+    }
+}
+
+/// Waits until the opponent's screen shows `status` (the move is seen: `true`) or the mover's says the move was
+/// not played (`false`).
+async fn seen_or_refused(
+    screens: &mut [Screen; 2],
+    mover: Color,
+    status: &str,
+    patience: Duration,
+) -> Result<bool, LoadError> {
+    let deadline = Instant::now() + patience;
+    loop {
+        let wait = LOOK_EVERY.min(deadline.saturating_duration_since(Instant::now()));
+        match screens[mover.opponent().index()]
+            .until(wait, status, |t| t.contains(status))
+            .await
+        {
+            Ok(()) => return Ok(true),
+            Err(LoadError::NotShown { .. }) if Instant::now() < deadline => {}
+            Err(e) => return Err(e),
+        }
+        // What has come to the mover's screen meanwhile, read without waiting for more.
+        match screens[mover.index()]
+            .until(Duration::from_millis(1), NOT_PLAYED, |t| {
+                t.contains(NOT_PLAYED)
+            })
+            .await
+        {
+            Ok(()) => return Ok(false),
+            Err(LoadError::NotShown { .. }) => {}
+            Err(e) => return Err(e),
+        }
     }
 }
 
@@ -361,15 +404,19 @@ impl Players {
                 .send(format!("{typed}\r").as_bytes())
                 .await;
             let seen = match sent {
-                Ok(()) => {
-                    screens[mover.opponent().index()]
-                        .until(patience, &status, |t| t.contains(&status))
-                        .await
-                }
+                Ok(()) => seen_or_refused(&mut screens, mover, &status, patience).await,
                 Err(e) => Err(e),
             };
             match seen {
-                Ok(()) => self.played(after),
+                Ok(true) => self.played(after),
+                // The server said the move was not played: the table, read again, must not have it.
+                Ok(false) => {
+                    self.log.refused += 1;
+                    match self.rejoin().await {
+                        Ok(again) => screens = again,
+                        Err(e) => return self.fail(e),
+                    }
+                }
                 // The server died (or stalled): the move's fate is read from the table once it is back.
                 Err(_) => match self.come_back(Some(after)).await {
                     Ok(again) => screens = again,
@@ -427,15 +474,35 @@ impl Players {
     /// Both players connect again after the server died, and read where the table stands: as they saw it, or
     /// one move on when the move on its way (`pending`, the game after it) was written before the server died.
     async fn come_back(&mut self, pending: Option<AnyGame>) -> Result<[Screen; 2], LoadError> {
+        self.read_table(pending, false).await
+    }
+
+    /// Both players open the table again by its code (`join CODE`: the server is up, and a plain `ssh host`
+    /// might take them to an older game they left unfinished) after it refused a move, and read where it
+    /// stands: as they saw it.
+    async fn rejoin(&mut self) -> Result<[Screen; 2], LoadError> {
+        self.read_table(None, true).await
+    }
+
+    /// Both players connect again, by a plain `ssh host` or by the table's code (`by_code`), and read where the
+    /// table stands: as they saw it, or one move on when `pending` (the game after the move on its way) was
+    /// written.
+    async fn read_table(
+        &mut self,
+        pending: Option<AnyGame>,
+        by_code: bool,
+    ) -> Result<[Screen; 2], LoadError> {
         let patience = self.config.patience;
+        let join = format!("join {}", self.log.code);
+        let command = by_code.then_some(join.as_str());
         let mut last = LoadError::ChannelClosed;
         for _ in 0..COMEBACKS {
             if *self.stop.borrow() && self.server.borrow().is_none() {
                 break;
             }
             let attempt = async {
-                let mut black = self.open(Color::Black, None).await?;
-                let mut white = self.open(Color::White, None).await?;
+                let mut black = self.open(Color::Black, command).await?;
+                let mut white = self.open(Color::White, command).await?;
                 // Until the table's state comes, the screen shows the start "joining the table…".
                 let shown = |t: &str| {
                     !t.contains(JOINING) && (plies_shown(t).is_some() || t.contains("over"))
@@ -467,8 +534,9 @@ impl Players {
                             self.played(after);
                         }
                         (shown, _) => self.log.anomalies.push(format!(
-                            "table {}: the players saw {seen} plies, the table shows {shown:?}",
-                            self.log.code
+                            "table {}: the players saw {seen} plies, the table shows {shown:?} (as table {})",
+                            self.log.code,
+                            code_on(&screens[0].text()).unwrap_or_default()
                         )),
                     }
                     if shows[0] != shows[1] {

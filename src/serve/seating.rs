@@ -262,9 +262,11 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
     let fingerprint = identity.fingerprint.clone();
     let code = shared
         .read_records(move |records| {
+            // The one begun last, as on this node.
             Ok(records
                 .unfinished_games_of(&fingerprint)?
                 .into_iter()
+                .rev()
                 .find_map(|game| game.code))
         })
         .await

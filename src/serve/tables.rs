@@ -52,6 +52,9 @@ impl Listing {
 struct Entry {
     handle: RoomHandle,
     listing: Listing,
+    /// When a move was last played in it (or it opened), as a count of such events on this server: a player
+    /// with several games not over is taken back to the one they played in last.
+    active: u64,
 }
 
 /// Every room on the server, by code.
@@ -59,6 +62,8 @@ struct Entry {
 pub struct Tables {
     rooms: Mutex<HashMap<RoomCode, Entry>>,
     recorder: Option<Recorder>,
+    /// The count behind each entry's `active`.
+    moves: std::sync::atomic::AtomicU64,
     /// The other nodes, when this server is one of several: codes come from the leases it reserved, each
     /// room's summary is shared, and the lists show the other nodes' rooms too.
     cluster: OnceLock<Arc<Cluster>>,
@@ -70,6 +75,7 @@ impl Tables {
         Tables {
             rooms: Mutex::default(),
             recorder,
+            moves: std::sync::atomic::AtomicU64::new(0),
             cluster: OnceLock::new(),
         }
     }
@@ -217,6 +223,7 @@ impl Tables {
             Entry {
                 handle: handle.clone(),
                 listing,
+                active: self.next_move(),
             },
         );
         Some((code, handle))
@@ -229,14 +236,15 @@ impl Tables {
             .map(|e| (e.handle.clone(), e.listing.clone()))
     }
 
-    /// A game not over where `fingerprint` has a seat: where a player who dropped goes back to (here first,
-    /// then on the other nodes).
+    /// A game not over where `fingerprint` has a seat, the one played in last when there are several (after a
+    /// restart, the one begun last): where a player who dropped goes back to (here first, then on the other
+    /// nodes).
     pub fn seat_of(&self, fingerprint: &Fingerprint) -> Option<(RoomHandle, Listing)> {
         let here = self
             .rooms()
             .values()
             .filter(|e| e.listing.seats_player(fingerprint))
-            .min_by(|a, b| a.listing.code.cmp(&b.listing.code))
+            .max_by_key(|e| e.active)
             .map(|e| (e.handle.clone(), e.listing.clone()));
         here.or_else(|| self.cluster.get()?.seat_elsewhere(fingerprint))
     }
@@ -268,12 +276,21 @@ impl Tables {
 
     /// The room's new summary (called by the room after a change).
     pub(super) fn update(&self, listing: Listing) {
+        let moved = self.next_move();
         if let Some(entry) = self.rooms().get_mut(&listing.code) {
             if let Some(cluster) = self.cluster.get() {
                 cluster.publish(&listing);
             }
+            if listing.plies != entry.listing.plies {
+                entry.active = moved;
+            }
             entry.listing = listing;
         }
+    }
+
+    fn next_move(&self) -> u64 {
+        self.moves
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
     /// The room has ended (called by the room as it goes).
