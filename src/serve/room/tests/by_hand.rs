@@ -80,11 +80,10 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     let mut room = seated(None);
     let mv = AnyGame::new(GameType::standard(Variant::English))
         .position()
-        .legal_moves()[0]
-        .clone();
+        .legal_moves()[0];
     let ask = |mv: &Move| Input::Ask {
         who: person("ann").fingerprint,
-        request: TableRequest::Play(mv.clone()),
+        request: TableRequest::Play(*mv),
     };
     let effects = room.handle(ask(&mv), Duration::from_secs(1));
     assert!(
