@@ -8,7 +8,7 @@
 //! server; the tests and the simulation drive the same machine.
 //!
 //! Commit, then show: what a step changes in the game goes out as one [`Effect::Commit`], and nothing of it is
-//! shown to anyone until [`Input::Committed`] says that it is durable (see [`commit`]).
+//! shown to anyone until [`Input::Committed`] says that it is durable (see `machine/commit.rs`).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
