@@ -17,8 +17,9 @@ use tokio::sync::mpsc;
 use super::budget::InputBudget;
 use super::identity::Identity;
 use super::limits::{Admission, Refusal};
-use super::play::{GameEnd, Screen, ToGame, clamp_size, farewell_bytes};
+use super::play::{GameEnd, ToGame, clamp_size, farewell_bytes};
 use super::player::{self, Player, Start};
+use super::ssh_screen::SshScreen;
 use super::text::clean_line;
 use super::{ServeError, Shared, seating};
 use crate::session::Ending;
@@ -143,12 +144,13 @@ impl Connection {
         };
         let (input, input_rx) = mpsc::channel(INPUT_QUEUE);
         let handle = session.handle();
-        let screen = Screen {
+        let screen = SshScreen {
             handle: handle.clone(),
             channel,
             cut: self.admission.cut(),
             stall: self.shared.config.client_stall,
-        };
+        }
+        .open();
         let player = Player {
             shared: Arc::clone(&self.shared),
             identity,

@@ -34,6 +34,7 @@ pub mod records;
 pub mod room;
 mod seating;
 mod sharing;
+mod ssh_screen;
 pub mod tables;
 pub mod text;
 pub mod tournament;

@@ -1,5 +1,7 @@
-//! One connection's game: a [`Session`] driven by the channel's bytes, window changes and engine reports, and
-//! drawn into the channel.
+//! One connection's game: a [`Session`] driven by the connection's bytes, window changes and engine reports,
+//! and drawn into its [`Screen`]. Nothing here knows the door the player came by: the SSH door (see
+//! `ssh_screen.rs`) feeds the bytes in and writes the frames out, and another door (a browser's) would do the
+//! same.
 
 use std::io::{self, Write};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -13,12 +15,9 @@ use crossterm::terminal::{EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
-use russh::ChannelId;
-use russh::server::Handle;
 use tokio::sync::{mpsc, watch};
 use tokio::time::{Instant, sleep_until};
 
-use super::cut::Cut;
 use super::ids::{Fingerprint, RoomCode};
 use super::input::{ByteInput, ESC_TIMEOUT};
 use super::room::{Command, Line, RoomHandle};
@@ -57,39 +56,40 @@ pub enum ToGame {
     Closed,
 }
 
-/// Where a game's frames go: the connection and its channel.
+/// What a game asks of the door its player came by.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ToDoor {
+    /// Bytes for the player's terminal: a frame, or what starts or ends the game's screen.
+    Bytes(Vec<u8>),
+    /// The connection ends, with this exit status.
+    Close(u32),
+}
+
+/// Where a game's frames go: its door's queue, which holds one frame at most. A client that stops reading holds
+/// the game at its next frame (the door cuts it off past its stall limit), never a growing backlog.
 pub struct Screen {
-    /// The connection.
-    pub handle: Handle,
-    /// The session channel.
-    pub channel: ChannelId,
-    /// Cuts the connection off when a frame stalls.
-    pub cut: Arc<Cut>,
-    /// How long a frame may wait for the client to make room for it (an SSH client that stops reading its
-    /// channel stops making room, though it may still answer keepalives). Longer than any real link needs for
-    /// a frame; past it the connection is cut off, so that it holds neither a place nor the memory of what it
-    /// missed.
-    pub stall: Duration,
+    out: mpsc::Sender<ToDoor>,
 }
 
 impl Screen {
-    /// Sends `bytes`; `false` when the connection has gone, or has been cut off for not taking them within
-    /// its stall limit.
+    /// A screen, and the queue the door takes its frames from.
+    pub fn new() -> (Screen, mpsc::Receiver<ToDoor>) {
+        let (out, frames) = mpsc::channel(1);
+        (Screen { out }, frames)
+    }
+
+    /// Sends `bytes`; `false` when the connection has gone (the door stopped taking frames: closed, or cut off
+    /// for not taking them).
     async fn send(&self, bytes: Vec<u8>) -> bool {
         if bytes.is_empty() {
             return true;
         }
-        match tokio::time::timeout(self.stall, self.handle.data(self.channel, bytes)).await {
-            Ok(sent) => sent.is_ok(),
-            Err(_) => {
-                tracing::info!(
-                    seconds = self.stall.as_secs(),
-                    "the client took no frame: connection cut off"
-                );
-                self.cut.make();
-                false
-            }
-        }
+        self.out.send(ToDoor::Bytes(bytes)).await.is_ok()
+    }
+
+    /// Ends the connection with `status`.
+    async fn close(&self, status: u32) {
+        let _ = self.out.send(ToDoor::Close(status)).await;
     }
 }
 
@@ -118,7 +118,7 @@ impl Write for FrameBytes {
     }
 }
 
-type SshTerminal = Terminal<CrosstermBackend<FrameBytes>>;
+type FrameTerminal = Terminal<CrosstermBackend<FrameBytes>>;
 
 /// What a game needs besides its session.
 pub struct Channels {
@@ -252,7 +252,7 @@ fn shutting_down(doing: Doing) -> &'static str {
 }
 
 /// Says goodbye as `end` calls for to someone `doing` this, gives the player's screen back (main screen,
-/// cursor, no mouse reports) and closes the channel.
+/// cursor, no mouse reports) and ends the connection.
 pub async fn farewell(screen: &Screen, end: GameEnd, doing: Doing) {
     let (farewell, status): (&str, u32) = match end {
         // The connection has gone: there is nobody to tell.
@@ -270,12 +270,7 @@ pub async fn farewell(screen: &Screen, end: GameEnd, doing: Doing) {
         ),
     };
     let _ = screen.send(farewell_bytes(farewell)).await;
-    let _ = screen
-        .handle
-        .exit_status_request(screen.channel, status)
-        .await;
-    let _ = screen.handle.eof(screen.channel).await;
-    let _ = screen.handle.close(screen.channel).await;
+    screen.close(status).await;
 }
 
 /// What gives the player's terminal back (no paste brackets or mouse reports, the main screen, the cursor),
@@ -288,11 +283,11 @@ pub(super) fn farewell_bytes(message: &str) -> Vec<u8> {
     bytes
 }
 
-/// Where frames are drawn and sent: the player's screen as ratatui sees it, and the channel.
+/// Where frames are drawn and sent: the player's screen as ratatui sees it, and the door's queue.
 pub struct Output {
-    /// The channel.
+    /// Where the frames go.
     pub screen: Screen,
-    terminal: SshTerminal,
+    terminal: FrameTerminal,
     frames: FrameBytes,
 }
 

@@ -86,6 +86,8 @@ enum Step {
     Crash,
     /// A player connects again while their first connection stays open.
     Twice(usize),
+    /// The records are slow to answer (a database that stalls) from now on, or quick again.
+    RecordsSlow(bool),
 }
 
 fn offer_kind() -> impl Strategy<Value = OfferKind> {
@@ -125,6 +127,8 @@ fn act() -> impl Strategy<Value = Step> {
         2 => Just(Step::RecordsDown(true)),
         4 => Just(Step::RecordsDown(false)),
         1 => Just(Step::Crash),
+        1 => Just(Step::RecordsSlow(true)),
+        3 => Just(Step::RecordsSlow(false)),
     ]
 }
 
@@ -349,6 +353,7 @@ async fn take(
         Step::RecordsDown(down) => table.records_down(*down),
         Step::Crash => table.crash().await,
         Step::Twice(person) => table.twice(*person).await,
+        Step::RecordsSlow(slow) => table.records_slow(*slow),
         Step::Together(steps) => {
             for step in steps {
                 Box::pin(take(table, step, last_offer, true)).await;
@@ -417,8 +422,15 @@ fn simulation_figures() {
             &(setup(), prop::collection::vec(step(), 1..120)),
             |(setup, schedule)| {
                 steps.fetch_add(schedule.len(), Ordering::Relaxed);
-                let fault =
-                    |s: &Step| matches!(s, Step::RecordsDown(true) | Step::Crash | Step::Twice(_));
+                let fault = |s: &Step| {
+                    matches!(
+                        s,
+                        Step::RecordsDown(true)
+                            | Step::RecordsSlow(true)
+                            | Step::Crash
+                            | Step::Twice(_)
+                    )
+                };
                 faults.fetch_add(
                     schedule.iter().filter(|s| fault(s)).count(),
                     Ordering::Relaxed,
@@ -431,14 +443,15 @@ fn simulation_figures() {
     let load = |counter: &AtomicUsize| counter.load(Ordering::Relaxed);
     println!(
         "{cases} schedules, {} steps, {} faults ({:.1} a schedule) in {:.1} s: {} commits written, {} refused \
-         while the records were down, {} crashes, {} seats taken from a second connection, {} states checked \
-         against the records; 0 anomalies",
+         while the records were down, {} held by slow records, {} crashes, {} seats taken from a second \
+         connection, {} states checked against the records; 0 anomalies",
         load(&steps),
         load(&faults),
         load(&faults) as f64 / f64::from(cases),
         started.elapsed().as_secs_f64(),
         load(&TALLY.written),
         load(&TALLY.refused),
+        load(&TALLY.slowed),
         load(&TALLY.crashes),
         load(&TALLY.taken_over),
         load(&TALLY.states),

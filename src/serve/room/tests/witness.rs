@@ -17,10 +17,14 @@ use std::sync::mpsc as std_mpsc;
 use super::recorded::{Recorded, same_moves};
 use super::*;
 use crate::app::{Action, App, Effect, Mode, Question, Table};
-use crate::serve::recorder::{CommitError, Job, RecordKey, Recorder};
+use crate::serve::recorder::{Commit, CommitError, Job, RecordKey, Recorder};
 
 /// How many times the witness lets the room run while it waits for an answer, before it calls the room stuck.
 const PATIENCE: usize = 100_000;
+
+/// How long slow records take to answer a commit: longer than a room waits before it tells the player who asked
+/// that the records are slow.
+const SLOW: Duration = Duration::from_secs(4);
 
 /// What the witnesses of one test program have seen, for the simulation's figures: commits written and
 /// refused, crashes, seats taken from a second connection, and states checked against the records.
@@ -33,6 +37,7 @@ pub(super) struct Tally {
     pub(super) crashes: AtomicUsize,
     pub(super) taken_over: AtomicUsize,
     pub(super) states: AtomicUsize,
+    pub(super) slowed: AtomicUsize,
 }
 
 impl Tally {
@@ -43,6 +48,7 @@ impl Tally {
             crashes: AtomicUsize::new(0),
             taken_over: AtomicUsize::new(0),
             states: AtomicUsize::new(0),
+            slowed: AtomicUsize::new(0),
         }
     }
 
@@ -107,6 +113,10 @@ pub(super) struct Witness {
     closed: bool,
     /// Whether the records cannot be written: every commit is refused.
     down: bool,
+    /// Whether the records are slow: each commit is answered [`SLOW`] after it comes.
+    slow: bool,
+    /// The commits the slow records have not answered yet, with when they will.
+    held: Vec<(Instant, Commit)>,
 }
 
 impl Witness {
@@ -165,6 +175,8 @@ impl Witness {
             end: None,
             closed: false,
             down: false,
+            slow: false,
+            held: Vec::new(),
         };
         if fresh {
             witness.arrive(0).await;
@@ -353,6 +365,10 @@ impl Witness {
             match answer.try_recv() {
                 Ok(answer) => return Some(answer),
                 Err(oneshot::error::TryRecvError::Closed) => return None,
+                // Time passes while slow records hold a commit (the room waits for it).
+                Err(oneshot::error::TryRecvError::Empty) if !self.held.is_empty() => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
                 Err(oneshot::error::TryRecvError::Empty) => tokio::task::yield_now().await,
             }
         }
@@ -360,24 +376,44 @@ impl Witness {
     }
 
     /// Takes in what the room has sent its recorder: each commit written (or, while the records are down,
-    /// refused) and answered; anything else written in its turn.
+    /// refused) and answered, at once or, while they are slow, once its time has come; anything else written in
+    /// its turn.
     fn answer_commits(&mut self) {
         while let Ok(job) = self.jobs.try_recv() {
-            let Job::Commit(mut commit) = job else {
-                self.record(job);
-                continue;
-            };
-            if self.down {
-                Tally::add(&TALLY.refused);
-                commit.answer(Err(CommitError::Unwritable));
-                continue;
+            match job {
+                Job::Commit(commit) if self.slow => {
+                    Tally::add(&TALLY.slowed);
+                    self.held.push((Instant::now() + SLOW, commit));
+                }
+                Job::Commit(commit) => self.answer(commit),
+                job => self.record(job),
             }
-            for job in std::mem::take(&mut commit.jobs) {
-                self.record(job);
-            }
-            Tally::add(&TALLY.written);
-            commit.answer(Ok(()));
         }
+        let now = Instant::now();
+        while self.held.first().is_some_and(|(due, _)| *due <= now) {
+            let (_, commit) = self.held.remove(0);
+            self.answer(commit);
+        }
+    }
+
+    /// Answers `commit` as the records would now: refused while they are down, else written.
+    fn answer(&mut self, mut commit: Commit) {
+        if self.down {
+            Tally::add(&TALLY.refused);
+            commit.answer(Err(CommitError::Unwritable));
+            return;
+        }
+        for job in std::mem::take(&mut commit.jobs) {
+            self.record(job);
+        }
+        Tally::add(&TALLY.written);
+        commit.answer(Ok(()));
+    }
+
+    /// The records are slow from now on (`true`: each commit answered [`SLOW`] after it comes), or quick again
+    /// (those held are still answered in their time).
+    pub(super) fn records_slow(&mut self, slow: bool) {
+        self.slow = slow;
     }
 
     /// The records cannot be written from now on (`true`), or can again.
@@ -400,6 +436,8 @@ impl Witness {
                 job => self.record(job),
             }
         }
+        // Nor are those the slow records held: the unsynced tail.
+        self.held.clear();
         for screen in &mut self.people {
             screen.link = None;
             screen.unnoticed.clear();
