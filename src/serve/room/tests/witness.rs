@@ -96,6 +96,30 @@ struct Link {
     last: Option<Arc<Snapshot>>,
     /// Whether a state has told this connection the game is over.
     told_end: bool,
+    /// The clocks last heard, after how many plies.
+    clocks: Option<([Duration; 2], usize)>,
+}
+
+impl Link {
+    /// Checks that no clock heard gives a side time back: between two moments of one game, a side's time only
+    /// grows by what its moves earn (`earned` a move: the increment, or the whole time of a clock per move), and
+    /// a takeback's is not judged.
+    fn clocks_heard(&mut self, name: &str, clocks: [Duration; 2], plies: usize, earned: Duration) {
+        if let Some((before, before_plies)) = self.clocks
+            && plies >= before_plies
+        {
+            let moves = u32::try_from(plies - before_plies).unwrap_or(u32::MAX);
+            for side in 0..2 {
+                assert!(
+                    clocks[side] <= before[side] + earned * moves,
+                    "{name} hears side {side}'s clock given time back: {:?} after {:?}, {moves} moves later",
+                    clocks[side],
+                    before[side]
+                );
+            }
+        }
+        self.clocks = Some((clocks, plies));
+    }
 }
 
 /// A room, the people who come and go at its table, and its records.
@@ -256,6 +280,7 @@ impl Witness {
             app: App::at_table(table, self.config.game_type),
             last: None,
             told_end: false,
+            clocks: None,
         });
     }
 
@@ -339,10 +364,16 @@ impl Witness {
             self.answer_commits();
             let mut asked = Vec::new();
             let records = (self.recorded && self.records.key.is_some()).then_some(&self.records);
+            // What a move may add to its side's clock.
+            let earned = match self.config.clock {
+                Some(TimeControl::Fischer { increment, .. }) => increment,
+                Some(TimeControl::PerMove(step)) => step,
+                None => Duration::ZERO,
+            };
             for (person, screen) in self.people.iter_mut().enumerate() {
                 asked.extend(
                     screen
-                        .hear(&mut self.end, records)
+                        .hear(&mut self.end, records, earned)
                         .into_iter()
                         .map(|r| (person, r)),
                 );
@@ -574,7 +605,12 @@ impl Screen {
     /// Takes in what the room has sent, checking that an end once told is never taken back or changed, and that
     /// every state heard is one the `records` (of a recorded game) have held: moves and end; what the screen asks
     /// of the table as it does.
-    fn hear(&mut self, end: &mut Option<Ended>, records: Option<&Recorded>) -> Vec<TableRequest> {
+    fn hear(
+        &mut self,
+        end: &mut Option<Ended>,
+        records: Option<&Recorded>,
+        earned: Duration,
+    ) -> Vec<TableRequest> {
         let name = &self.who.name;
         for displaced in &mut self.displaced {
             while let Ok(update) = displaced.updates.try_recv() {
@@ -636,7 +672,14 @@ impl Screen {
                     } else {
                         assert!(!link.told_end, "{name} is told the ended game goes on");
                     }
+                    if let Some(clocks) = state.clocks {
+                        link.clocks_heard(name, clocks, state.game.len(), earned);
+                    }
                     link.last = Some(state.clone());
+                }
+                Update::Clocks(clocks) => {
+                    let plies = link.last.as_ref().map_or(0, |s| s.game.len());
+                    link.clocks_heard(name, *clocks, plies, earned);
                 }
                 Update::TakenOver => panic!("{name}'s only connection is told it was taken over"),
                 Update::Offer(kind) => assert!(
