@@ -1,5 +1,6 @@
 //! `crowned serve migrate-records`: an SQLite records file copied into PostgreSQL (a server of the test's own)
-//! answers every question as the file did; a database that already has records is refused.
+//! answers every question as the file did, and the players' folders come along; a database that already has
+//! records is refused.
 
 use std::path::Path;
 use std::process::Command;
@@ -108,6 +109,12 @@ fn sqlite_records_migrated_to_postgres_answer_alike() {
     let file = dir.join("records.sqlite");
     write_records(&file);
     let url = server.fresh_database("migrate").expect("a database");
+    // Ann's folder beside the records: her saved games and settings, as the server keeps them; Bob has none.
+    let ann_folder = dir.join("players").join(player("ann").folder_name());
+    std::fs::create_dir_all(ann_folder.join("games")).expect("a folder");
+    let saved = "[Event \"casual\"]\n1. 11-15 23-19 *\n";
+    std::fs::write(ann_folder.join("games").join("first.pdn"), saved).expect("written");
+    std::fs::write(ann_folder.join("settings.toml"), "theme = \"mono\"\n").expect("written");
 
     let out = migrate(&file, &url);
     let said = String::from_utf8_lossy(&out.stdout);
@@ -119,6 +126,29 @@ fn sqlite_records_migrated_to_postgres_answer_alike() {
     assert!(
         said.contains("copied 3 players, 4 games, 5 moves, 1 clock notes and 2 ratings"),
         "{said}"
+    );
+
+    assert!(
+        said.contains("copied the folders of 1 players (2 files")
+            && said.contains("the database holds 2 files of theirs"),
+        "{said}"
+    );
+    let mut db = postgres::Client::connect(&url, postgres::NoTls).expect("connects");
+    let kept: Vec<(String, Vec<u8>)> = db
+        .query(
+            "SELECT path, contents FROM player_files WHERE owner = $1 ORDER BY path",
+            &[&"SHA256:ann"],
+        )
+        .expect("read")
+        .into_iter()
+        .map(|row| (row.get(0), row.get(1)))
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            ("games/first.pdn".to_string(), saved.as_bytes().to_vec()),
+            ("settings.toml".to_string(), b"theme = \"mono\"\n".to_vec()),
+        ]
     );
 
     let mut sqlite = SqliteRecords::open(&file).expect("opens");

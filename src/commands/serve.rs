@@ -106,12 +106,16 @@ pub struct ServeArgs {
 #[derive(clap::Subcommand, Debug)]
 pub enum ServeCommand {
     /// Copy the records of an SQLite file into an empty PostgreSQL database: players, games (numbers, moves,
-    /// clocks, definitions, results, PDN) and ratings.
+    /// clocks, definitions, results, PDN), ratings, tournaments and the problem trainer's attempts; then the
+    /// players' own folders (saved games, settings, autosaves), which the nodes share through the database.
     MigrateRecords {
         /// The SQLite records file (server/records.sqlite in the data folder).
         from: PathBuf,
         /// The PostgreSQL database (postgres://user@host:port/database).
         to: String,
+        /// The players' folders (`players` beside the records file by default).
+        #[arg(long, value_name = "DIR")]
+        players: Option<PathBuf>,
     },
 }
 
@@ -211,8 +215,13 @@ fn default_node_name(port: u16) -> NodeName {
 
 /// `crowned serve`: the `[server]` settings of the settings file, with the command line over them.
 pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
-    if let Some(ServeCommand::MigrateRecords { from, to }) = args.command.take() {
-        return migrate(&from, &to);
+    if let Some(ServeCommand::MigrateRecords { from, to, players }) = args.command.take() {
+        let players = players.unwrap_or_else(|| {
+            from.parent()
+                .unwrap_or_else(|| std::path::Path::new("."))
+                .join("players")
+        });
+        return migrate(&from, &to, &players);
     }
     // The game's options cannot be given with a command, so there is nothing to lay over the file's settings
     // but this command's own options.
@@ -225,8 +234,9 @@ pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `crowned serve migrate-records FROM TO`: copies the records and says how many of each.
-fn migrate(from: &std::path::Path, to: &str) -> Result<ExitCode> {
+/// `crowned serve migrate-records FROM TO`: copies the records and the players' folders, and says how many of
+/// each.
+fn migrate(from: &std::path::Path, to: &str, players: &std::path::Path) -> Result<ExitCode> {
     let to: PostgresUrl = to.parse()?;
     let copied = crowned::serve::records::migrate::sqlite_to_postgres(from, &to)?;
     say(&format!(
@@ -241,7 +251,73 @@ fn migrate(from: &std::path::Path, to: &str) -> Result<ExitCode> {
         copied.problem_attempts,
         from.display()
     ));
+    let identities = crowned::serve::records::migrate::players_of(from)?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the folders' copy")?;
+    let folders = runtime.block_on(copy_folders(&identities, players, &to))?;
+    say(&format!(
+        "copied the folders of {} players ({} files: saved games, settings, autosaves) from {}; the database \
+         holds {} files of theirs{}",
+        folders.players,
+        folders.copied,
+        players.display(),
+        folders.held,
+        match folders.refused.first() {
+            Some(first) => format!("; {} not copied (first: {first})", folders.refused.len()),
+            None => String::new(),
+        }
+    ));
+    if folders.held != folders.copied {
+        anyhow::bail!(
+            "the database holds {} of the {} files copied from the players' folders",
+            folders.held,
+            folders.copied
+        );
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// What copying the players' folders did, all players together.
+#[derive(Default)]
+struct FoldersCopied {
+    players: usize,
+    copied: usize,
+    held: usize,
+    refused: Vec<String>,
+}
+
+/// Copies the folder of each of `identities` under `players` (those who have one) into the database at `to`.
+async fn copy_folders(
+    identities: &[crowned::serve::Identity],
+    players: &std::path::Path,
+    to: &PostgresUrl,
+) -> Result<FoldersCopied> {
+    let mut copied = FoldersCopied::default();
+    if !players.is_dir() {
+        return Ok(copied);
+    }
+    let folders = crowned::serve::nodes::Folders::connect(to.async_config()?).await?;
+    for identity in identities {
+        let folder = players.join(identity.folder_name());
+        if !folder.is_dir() {
+            continue;
+        }
+        let one = folders
+            .copy_in(identity.fingerprint.as_str(), &folder)
+            .await
+            .with_context(|| format!("cannot copy the folder {}", folder.display()))?;
+        copied.players += 1;
+        copied.copied += one.copied;
+        copied.held += one.held;
+        copied.refused.extend(
+            one.refused
+                .iter()
+                .map(|r| format!("{}: {r}", folder.display())),
+        );
+    }
+    Ok(copied)
 }
 
 /// The problem trainer's collection: the built-in problems, then those of the operator's file (`problems.pdn`

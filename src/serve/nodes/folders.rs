@@ -116,6 +116,17 @@ pub struct Synced {
     pub refused: Vec<Refused>,
 }
 
+/// What copying one player's folder into the database did ([`Folders::copy_in`]).
+#[derive(Debug, Default)]
+pub struct CopiedIn {
+    /// Files copied.
+    pub copied: usize,
+    /// Files not copied, and why.
+    pub refused: Vec<Refused>,
+    /// The player's files the database holds afterwards.
+    pub held: usize,
+}
+
 /// The players' folders of this node, shared through the database.
 pub struct Folders {
     db: Db,
@@ -205,10 +216,47 @@ impl Folders {
         self.push_held(owner, folder).await
     }
 
+    /// Copies every file of `folder` (the files of the player `owner`) into the database as they are, whatever
+    /// the folder's record of what it shared says (a folder brought from elsewhere: `migrate-records`); the
+    /// files it copied, those it refused, and the player's files the database holds afterwards.
+    pub async fn copy_in(&self, owner: &str, folder: &Path) -> Result<CopiedIn, FoldersError> {
+        let _held = self.hold(owner).await;
+        let synced = self.push_from(owner, folder, false).await?;
+        let held: i64 = self
+            .db
+            .client()
+            .await?
+            .query_one(
+                "SELECT count(*) FROM player_files WHERE owner = $1 AND contents IS NOT NULL",
+                &[&owner],
+            )
+            .await?
+            .get(0);
+        Ok(CopiedIn {
+            copied: synced.pushed,
+            refused: synced.refused,
+            held: usize::try_from(held).unwrap_or(0),
+        })
+    }
+
     async fn push_held(&self, owner: &str, folder: &Path) -> Result<Synced, FoldersError> {
+        self.push_from(owner, folder, true).await
+    }
+
+    /// Pushes what changed in `folder` since it was last shared, by its record of that (`known`), or every file
+    /// in it (not `known`).
+    async fn push_from(
+        &self,
+        owner: &str,
+        folder: &Path,
+        known: bool,
+    ) -> Result<Synced, FoldersError> {
         let path = folder.to_path_buf();
         let (mut manifest, scanned) = tokio::task::spawn_blocking(move || {
-            let manifest = Manifest::load(&path);
+            let manifest = match known {
+                true => Manifest::load(&path),
+                false => Manifest::default(),
+            };
             let scanned = scan(&path, &manifest);
             scanned.map(|scanned| (manifest, scanned))
         })

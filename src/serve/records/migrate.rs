@@ -64,6 +64,26 @@ impl From<::postgres::Error> for MigrateError {
     }
 }
 
+/// The players an SQLite records file knows (whose folders `migrate-records` copies too).
+pub fn players_of(from: &Path) -> Result<Vec<crate::serve::Identity>, MigrateError> {
+    if !from.is_file() {
+        return Err(MigrateError::NoFile(from.display().to_string()));
+    }
+    let source = SqliteRecords::open(from)?;
+    let mut rows = source
+        .db
+        .prepare("SELECT fingerprint, name FROM players ORDER BY fingerprint")?;
+    let players = rows
+        .query_map(params![], |row| {
+            Ok(crate::serve::Identity {
+                fingerprint: row.get::<_, String>(0)?.into(),
+                name: row.get(1)?,
+            })
+        })?
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(players)
+}
+
 /// Copies the records of the SQLite file `from` (brought up to date first) into the PostgreSQL database `to`,
 /// which must have none: all in one transaction, so that a copy that fails leaves the database as it was.
 pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, MigrateError> {
