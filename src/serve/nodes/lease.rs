@@ -238,19 +238,7 @@ pub async fn lapsed(db: &Client, events: bool) -> Result<Vec<RoomCode>, NodesErr
         .collect())
 }
 
-/// What an event's lease is kept under, before its code: events and rooms share the lease table (and the
-/// heartbeat that renews it), and no room's code starts so, so neither is ever taken for the other.
-pub const EVENT_KEY: &str = "event:";
-
-/// The lease key of the event `code`.
-pub fn event_key(code: &RoomCode) -> RoomCode {
-    RoomCode::new(format!("{EVENT_KEY}{code}"))
-}
-
-/// The event a lease key is of, if it is an event's.
-pub fn event_of_key(key: &RoomCode) -> Option<RoomCode> {
-    key.as_str().strip_prefix(EVENT_KEY).map(RoomCode::new)
-}
+pub use crate::serve::ids::{EVENT_KEY, event_key, event_of_key};
 
 /// A lease key without its event prefix, if it has one.
 fn unkeyed(key: String) -> String {

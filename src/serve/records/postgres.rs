@@ -29,7 +29,7 @@ use super::{
     TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
 };
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
 use crate::serve::rating::Rating;
 
 /// The schema, one migration per version: `MIGRATIONS[n]` takes a database from version `n` to `n + 1`.
@@ -504,8 +504,14 @@ impl Records for PostgresRecords {
         })
     }
 
+    // An event's writes are fenced by its lease, as a game's by its room's: a node that lost the event (a pause,
+    // a partition) writes nothing more to it.
     fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
-        self.write(|c| tournaments::create(c, spec))
+        let fence = self.fence.clone();
+        self.write(|c| {
+            games::fence_code(c, fence.as_deref(), &event_key(&spec.code))?;
+            tournaments::create(c, spec)
+        })
     }
 
     fn change_tournament(
@@ -513,7 +519,11 @@ impl Records for PostgresRecords {
         code: &RoomCode,
         change: &TournamentChange,
     ) -> Result<(), RecordsError> {
-        self.write(|c| tournaments::change(c, code, change))
+        let fence = self.fence.clone();
+        self.write(|c| {
+            games::fence_code(c, fence.as_deref(), &event_key(code))?;
+            tournaments::change(c, code, change)
+        })
     }
 
     // The reads are made in a transaction of their own (a write's), so that an event is read as one state.

@@ -6,6 +6,7 @@ use std::time::Duration;
 use super::*;
 use crate::lab::local_postgres::LocalPostgres;
 use crate::serve::recorder::{Job, RecordKey, Recorder};
+use crate::serve::records::{Kind, TournamentChange, TournamentSpec};
 
 /// A fresh database (the nodes' tables are the records' own) and a connection to play the other nodes with.
 fn database(test: &str) -> (PostgresUrl, ::postgres::Client) {
@@ -151,6 +152,60 @@ fn a_lease_that_has_run_out_fences_too_and_records_of_no_node_are_not_fenced() {
     alone
         .add_move(game, 1, "23-19", None)
         .expect("written unfenced");
+}
+
+#[test]
+fn an_event_is_written_only_by_the_node_holding_its_lease() {
+    let (url, mut admin) = database("fence_event");
+    let ann = player("ann");
+    let spec = TournamentSpec {
+        code: "T1".into(),
+        name: "Club arena".to_string(),
+        kind: Kind::Arena,
+        variant: "english".to_string(),
+        clock: "3+2".to_string(),
+        rated: false,
+        open: true,
+        starts: 0,
+        seconds: 600,
+        rounds: 0,
+        created_by: None,
+    };
+    let (mut one, mut two) = (node(&url, "one"), node(&url, "two"));
+    one.seen(&ann).expect("seen");
+    // Node two holds the event's lease: node one may not create it.
+    lease(&mut admin, "event:T1", "two", 60.0);
+    not_held(one.create_tournament(&spec), "event:T1");
+    two.create_tournament(&spec).expect("created by its holder");
+    let entered = TournamentChange::Entered {
+        entrant: 0,
+        fingerprint: &ann.fingerprint,
+        name: "ann",
+    };
+    two.change_tournament(&spec.code, &entered)
+        .expect("written");
+    // Node one takes the event over (node two paused past its lease): two's next step is refused, one's kept.
+    lease(&mut admin, "event:T1", "one", 60.0);
+    let withdrawn = TournamentChange::Withdrawn {
+        entrant: 0,
+        withdrawn: true,
+    };
+    not_held(two.change_tournament(&spec.code, &withdrawn), "event:T1");
+    one.change_tournament(&spec.code, &withdrawn)
+        .expect("written by the new holder");
+    let kept = one
+        .tournament(&spec.code)
+        .expect("read")
+        .expect("the event");
+    assert_eq!(kept.entries.len(), 1);
+    assert!(kept.entries[0].withdrawn);
+    // A lapsed lease fences too.
+    lease(&mut admin, "event:T1", "one", -1.0);
+    let back = TournamentChange::Withdrawn {
+        entrant: 0,
+        withdrawn: false,
+    };
+    not_held(one.change_tournament(&spec.code, &back), "event:T1");
 }
 
 #[test]
