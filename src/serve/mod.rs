@@ -232,6 +232,9 @@ pub struct Server {
     ssh: Arc<russh::server::Config>,
     limits: Arc<Limits>,
     shutdown: Shutdown,
+    /// The generation this node started as, when it is one of several (the fencing token of its writes and
+    /// leases).
+    generation: Option<i64>,
 }
 
 impl Server {
@@ -249,45 +252,53 @@ impl Server {
         let problems = Arc::new(config.problems.clone());
         // The records are read (and the games in progress resumed) away from the event loop: a database
         // server's client blocks, and may not be used on an async thread.
-        let (records, recorder, tables, resumed, restoring, known) = off_the_event_loop(|| {
-            let node = config.nodes.as_ref().map(|nodes| nodes.node.as_str());
-            let (records, recorder) = open_records(&config.records, &config.players_dir, node)?;
-            let mut reader = records.lock().unwrap_or_else(PoisonError::into_inner);
-            let unfinished = reader.unfinished_games()?;
-            let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
-            // Every event's code stays its own; those not finished are picked up again, with the results of
-            // their games that ended and they had not kept (by a server on its own: one node of several takes
-            // over the events no live node holds once it has joined them).
-            let kept = reader.tournaments()?;
-            let known: HashSet<RoomCode> = kept.iter().map(|(spec, _)| spec.code.clone()).collect();
-            let mut unfinished_events = Vec::new();
-            if config.nodes.is_none() {
-                for (spec, _) in kept
-                    .iter()
-                    .filter(|(_, stage)| *stage != records::Stage::Finished)
-                {
-                    if let Some(record) = reader.tournament(&spec.code)? {
-                        let ended = reader.tournament_games_ended(&spec.code)?;
-                        unfinished_events.push((record, ended));
+        let (records, recorder, tables, resumed, restoring, known, generation) =
+            off_the_event_loop(|| {
+                let node = config
+                    .nodes
+                    .as_ref()
+                    .map(|nodes| (nodes.node.as_str(), nodes.lease_term));
+                let (records, recorder, generation) =
+                    open_records(&config.records, &config.players_dir, node)?;
+                let mut reader = records.lock().unwrap_or_else(PoisonError::into_inner);
+                let unfinished = reader.unfinished_games()?;
+                let tables = Arc::new(tables::Tables::new(Some(recorder.clone())));
+                // Every event's code stays its own; those not finished are picked up again, with the results of
+                // their games that ended and they had not kept (by a server on its own: one node of several takes
+                // over the events no live node holds once it has joined them).
+                let kept = reader.tournaments()?;
+                let known: HashSet<RoomCode> =
+                    kept.iter().map(|(spec, _)| spec.code.clone()).collect();
+                let mut unfinished_events = Vec::new();
+                if config.nodes.is_none() {
+                    for (spec, _) in kept
+                        .iter()
+                        .filter(|(_, stage)| *stage != records::Stage::Finished)
+                    {
+                        if let Some(record) = reader.tournament(&spec.code)? {
+                            let ended = reader.tournament_games_ended(&spec.code)?;
+                            unfinished_events.push((record, ended));
+                        }
                     }
                 }
-            }
-            let mut restoring = events::Restoring::new(unfinished_events);
-            // One node of several resumes only the games no other node runs, once it has joined them.
-            let resumed = match config.nodes {
-                Some(_) => 0,
-                None => resume_games(
-                    &tables,
-                    &recorder,
-                    &mut *reader,
-                    unfinished,
-                    config.seat_grace,
-                    &mut restoring,
-                ),
-            };
-            drop(reader);
-            Ok::<_, ServeError>((records, recorder, tables, resumed, restoring, known))
-        })?;
+                let mut restoring = events::Restoring::new(unfinished_events);
+                // One node of several resumes only the games no other node runs, once it has joined them.
+                let resumed = match config.nodes {
+                    Some(_) => 0,
+                    None => resume_games(
+                        &tables,
+                        &recorder,
+                        &mut *reader,
+                        unfinished,
+                        config.seat_grace,
+                        &mut restoring,
+                    ),
+                };
+                drop(reader);
+                Ok::<_, ServeError>((
+                    records, recorder, tables, resumed, restoring, known, generation,
+                ))
+            })?;
         let events = events::Events::new(
             &tables,
             recorder.clone(),
@@ -321,6 +332,7 @@ impl Server {
             ssh,
             limits,
             shutdown,
+            generation,
         })
     }
 
@@ -341,6 +353,7 @@ impl Server {
             settings.database,
             settings.node,
             settings.lease_term,
+            self.generation,
             rooms_here,
         )
         .await?;
@@ -374,6 +387,7 @@ impl Server {
             ssh,
             limits,
             shutdown,
+            ..
         } = self;
         let mut stop = shutdown.watch();
         loop {
@@ -461,8 +475,15 @@ async fn note_every_clock(tables: &tables::Tables) {
 fn open_records(
     place: &records::Place,
     players: &std::path::Path,
-    node: Option<&str>,
-) -> Result<(Arc<Mutex<dyn records::Records>>, recorder::Recorder), ServeError> {
+    node: Option<(&str, Duration)>,
+) -> Result<
+    (
+        Arc<Mutex<dyn records::Records>>,
+        recorder::Recorder,
+        Option<i64>,
+    ),
+    ServeError,
+> {
     let players = Some(players.to_path_buf());
     Ok(match place {
         records::Place::Sqlite(path) => {
@@ -471,20 +492,26 @@ fn open_records(
             }
             let reader = records::SqliteRecords::open(path)?;
             let writer = recorder::Recorder::start(records::SqliteRecords::open(path)?, players)?;
-            (Arc::new(Mutex::new(reader)), writer)
+            (Arc::new(Mutex::new(reader)), writer, None)
         }
         records::Place::Postgres(url) => {
-            let fenced = |records: records::PostgresRecords| match node {
-                Some(node) => records.fenced_by(node),
-                None => records,
+            let mut reader = records::PostgresRecords::connect(url)?;
+            // A node takes its name's next generation first: the fencing token of all its writes.
+            let generation = match node {
+                Some((node, term)) => Some(reader.claim_node(node, term)?),
+                None => None,
             };
-            let reader = fenced(records::PostgresRecords::connect(url)?);
+            let fenced = |records: records::PostgresRecords| match (node, generation) {
+                (Some((node, _)), Some(generation)) => records.fenced_by(node, generation),
+                _ => records,
+            };
+            let reader = fenced(reader);
             let writer = recorder::Recorder::start(
                 fenced(records::PostgresRecords::connect(url)?),
                 players,
             )?;
-            tracing::info!(records = %url, "the records are kept in PostgreSQL");
-            (Arc::new(Mutex::new(reader)), writer)
+            tracing::info!(records = %url, ?generation, "the records are kept in PostgreSQL");
+            (Arc::new(Mutex::new(reader)), writer, generation)
         }
     })
 }

@@ -211,6 +211,15 @@ pub enum RecordsError {
         /// The room's code (`None` for a game from before rooms had codes, which no node may lease).
         code: Option<RoomCode>,
     },
+    /// Another live process is running as this node (it renewed its leases within the last lease term).
+    #[error(
+        "another server named `{node}` is running on these records (it renewed its leases within the last lease \
+         term); give this one another name (--node-name) or stop the other"
+    )]
+    NodeNameLive {
+        /// The name.
+        node: String,
+    },
     /// Another move was written at this ply of the game already.
     #[error("the server's records: game {game} has another move at ply {ply} already")]
     PlyTaken {

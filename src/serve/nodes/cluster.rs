@@ -163,12 +163,14 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Cluster {
-    /// Joins the nodes on the database at `config` as `node`, with leases lasting `term` (a heartbeat should
-    /// come several times a term); the rooms other nodes ask for are found with `rooms_here`.
+    /// Joins the nodes on the database at `config` as `node`, started as `generation` (its renewals and claims
+    /// are then fenced by it), with leases lasting `term` (a heartbeat should come several times a term); the
+    /// rooms other nodes ask for are found with `rooms_here`.
     pub async fn start(
         config: Config,
         node: NodeName,
         term: Duration,
+        generation: Option<i64>,
         rooms_here: RoomsHere,
     ) -> Result<Arc<Cluster>, NodesError> {
         // The schema's creation needs a transaction, so a connection of its own; the shared one is for queries.
@@ -179,7 +181,7 @@ impl Cluster {
         let db = Db::connect(config.clone()).await?;
         let relay = Relay::start(config, node.clone(), term, rooms_here).await?;
         Ok(Arc::new(Cluster {
-            leases: Leases::new(node, term),
+            leases: Leases::new(node, term).of_generation(generation),
             db,
             relay,
             reserved: Mutex::default(),

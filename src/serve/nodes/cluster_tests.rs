@@ -20,7 +20,7 @@ async fn node_with_tables(
     let weak = Arc::downgrade(&tables);
     let rooms_here: RoomsHere =
         Arc::new(move |code: &RoomCode| weak.upgrade()?.find(code).map(|(handle, _)| handle));
-    let cluster = Cluster::start(config.clone(), node(name), term, rooms_here)
+    let cluster = Cluster::start(config.clone(), node(name), term, None, rooms_here)
         .await
         .expect("a node");
     tables.join_cluster(Arc::clone(&cluster));

@@ -45,13 +45,27 @@ pub struct Listed {
 pub struct Leases {
     node: NodeName,
     term: Duration,
+    /// The generation this process of the node started as (the records' `claim_node`), the fencing token its
+    /// renewals and claims carry: once another process has started under the name, this one's renew and claim
+    /// nothing. `None`: not checked.
+    generation: Option<i64>,
 }
 
 impl Leases {
     /// The leases of `node`, each lasting `term` past its last renewal. The term should be several heartbeats
     /// long, so that a slow heartbeat or two does not give rooms away.
     pub fn new(node: NodeName, term: Duration) -> Leases {
-        Leases { node, term }
+        Leases {
+            node,
+            term,
+            generation: None,
+        }
+    }
+
+    /// The same leases, renewed and claimed only while `generation` is the node's (see [`Leases::renew`]).
+    pub fn of_generation(mut self, generation: Option<i64>) -> Leases {
+        self.generation = generation;
+        self
     }
 
     /// The node they are held by.
@@ -89,8 +103,10 @@ impl Leases {
             .query(
                 "INSERT INTO room_leases (code, owner, expires) \
                  SELECT code, $2, now() + make_interval(secs => $3) FROM unnest($1::text[]) AS code \
+                 WHERE $4::bigint IS NULL \
+                     OR EXISTS (SELECT 1 FROM nodes WHERE name = $2 AND generation = $4) \
                  ON CONFLICT (code) DO NOTHING RETURNING code",
-                &[&codes, &self.node.as_str(), &self.term_seconds()],
+                &[&codes, &self.node.as_str(), &self.term_seconds(), &self.generation],
             )
             .await?;
         Ok(rows
@@ -105,11 +121,13 @@ impl Leases {
         let won = db
             .query_opt(
                 "INSERT INTO room_leases (code, owner, expires) \
-                 VALUES ($1, $2, now() + make_interval(secs => $3)) \
+                 SELECT $1, $2, now() + make_interval(secs => $3) \
+                 WHERE $4::bigint IS NULL \
+                     OR EXISTS (SELECT 1 FROM nodes WHERE name = $2 AND generation = $4) \
                  ON CONFLICT (code) DO UPDATE SET owner = excluded.owner, expires = excluded.expires \
                      WHERE room_leases.expires <= now() OR room_leases.owner = excluded.owner \
                  RETURNING owner",
-                &[&code.as_str(), &self.node.as_str(), &self.term_seconds()],
+                &[&code.as_str(), &self.node.as_str(), &self.term_seconds(), &self.generation],
             )
             .await?;
         Ok(won.is_some())
@@ -118,13 +136,33 @@ impl Leases {
     /// The heartbeat: notes that this node is alive and renews every lease it holds; the codes it still holds.
     /// A room this node runs whose code is not among them has been taken over by another node (this node was
     /// too slow to renew): it must stop running it.
+    /// A process whose generation is no longer the node's (it was paused past its term and another started
+    /// under its name) renews nothing: every room it runs is then stopped.
     pub async fn renew(&self, db: &Client) -> Result<HashSet<RoomCode>, NodesError> {
-        db.execute(
-            "INSERT INTO nodes (name, seen) VALUES ($1, now()) \
-             ON CONFLICT (name) DO UPDATE SET seen = now()",
-            &[&self.node.as_str()],
-        )
-        .await?;
+        let seen = match self.generation {
+            Some(generation) => {
+                db.execute(
+                    "UPDATE nodes SET seen = now() WHERE name = $1 AND generation = $2",
+                    &[&self.node.as_str(), &generation],
+                )
+                .await?
+            }
+            None => {
+                db.execute(
+                    "INSERT INTO nodes (name, seen) VALUES ($1, now()) \
+                     ON CONFLICT (name) DO UPDATE SET seen = now()",
+                    &[&self.node.as_str()],
+                )
+                .await?
+            }
+        };
+        if seen == 0 {
+            tracing::error!(
+                node = %self.node,
+                "another process has started under this node's name: this one holds no room any more"
+            );
+            return Ok(HashSet::new());
+        }
         let rows = db
             .query(
                 "UPDATE room_leases SET expires = now() + make_interval(secs => $2) \

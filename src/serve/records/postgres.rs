@@ -121,6 +121,10 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::tournaments::TABLES,
     // Version 6: the problem trainer: players' and problems' ratings, and every attempt.
     super::problems::TABLES,
+    // Version 7: each start of a node under its name takes the next generation, the fencing token that every
+    // write and every lease renewal of that node carries: a process that was paused past its term, or a second
+    // one started under a name in use, finds its generation gone and writes nothing more.
+    "ALTER TABLE nodes ADD COLUMN IF NOT EXISTS generation BIGINT NOT NULL DEFAULT 0;",
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").
@@ -136,8 +140,16 @@ pub struct PostgresRecords {
     client: Option<Client>,
     /// Inside [`Records::all_or_nothing`]: each write is then a savepoint of the open transaction.
     in_batch: bool,
-    /// The node whose leases fence the writes to games, when the records are those of one node of several.
-    fence: Option<String>,
+    /// The node (and its generation) whose leases fence the writes to games and events, when the records are
+    /// those of one node of several.
+    fence: Option<Fence>,
+}
+
+/// What a node's writes are fenced by: its name, which holds the leases, and the generation it started as.
+#[derive(Clone, Debug)]
+pub(super) struct Fence {
+    pub(super) node: String,
+    pub(super) generation: i64,
 }
 
 fn now() -> i64 {
@@ -160,12 +172,49 @@ impl PostgresRecords {
         Ok(records)
     }
 
-    /// The records of the node `node`, one of several: a write to a game (its start, moves, clocks, takebacks
-    /// and result) is then made only while `node` holds a live lease on the game's room, and is refused with
-    /// [`RecordsError::NotHeld`] otherwise, the game left as it was (see `postgres_games`).
-    pub fn fenced_by(mut self, node: &str) -> PostgresRecords {
-        self.fence = Some(node.to_string());
+    /// The records of the node `node`, one of several, started as `generation` ([`PostgresRecords::claim_node`]):
+    /// a write to a game (its start, moves, clocks, takebacks and result) or to an event is then made only while
+    /// `node` holds a live lease on the game's room (the event), and `generation` is still the node's; it is
+    /// refused with [`RecordsError::NotHeld`] otherwise, the game left as it was (see `postgres_games`).
+    pub fn fenced_by(mut self, node: &str, generation: i64) -> PostgresRecords {
+        self.fence = Some(Fence {
+            node: node.to_string(),
+            generation,
+        });
         self
+    }
+
+    /// Starts the node `node` on these records: its next generation, once no live process holds the name. A
+    /// process that has stopped renewing within `term` (it died, or was paused) loses the name to this one, which
+    /// waits out at most a term for it; one still renewing after that is another live node of the same name,
+    /// and this one is refused with [`RecordsError::NodeNameLive`].
+    pub fn claim_node(&mut self, node: &str, term: Duration) -> Result<i64, RecordsError> {
+        let deadline = std::time::Instant::now() + term + Duration::from_secs(1);
+        loop {
+            let claimed = self.write(|c| {
+                Ok(c.query_opt(
+                    "INSERT INTO nodes (name, seen, generation) VALUES ($1, now(), 1) \
+                     ON CONFLICT (name) DO UPDATE SET seen = now(), generation = nodes.generation + 1 \
+                         WHERE nodes.seen <= now() - make_interval(secs => $2) \
+                     RETURNING generation",
+                    &[&node, &term.as_secs_f64()],
+                )?
+                .map(|row| row.get::<_, i64>(0)))
+            })?;
+            if let Some(generation) = claimed {
+                return Ok(generation);
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(RecordsError::NodeNameLive {
+                    node: node.to_string(),
+                });
+            }
+            tracing::info!(
+                node,
+                "waiting for the last process named so to be silent for a lease term"
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
     }
 
     /// Where the records are (shown without a password).
@@ -277,7 +326,7 @@ impl PostgresRecords {
     ) -> Result<T, RecordsError> {
         let fence = self.fence.clone();
         self.write(|c| {
-            games::fence(c, fence.as_deref(), game)?;
+            games::fence(c, fence.as_ref(), game)?;
             work(c)
         })
     }
@@ -361,7 +410,7 @@ impl Records for PostgresRecords {
         let started = now();
         let fence = self.fence.clone();
         self.write(|c| {
-            games::fence_code(c, fence.as_deref(), game.code)?;
+            games::fence_code(c, fence.as_ref(), game.code)?;
             let row = c.query_one(
                 "INSERT INTO games (variant, black, white, rated, clock, started, code, definition)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
@@ -509,7 +558,7 @@ impl Records for PostgresRecords {
     fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
         let fence = self.fence.clone();
         self.write(|c| {
-            games::fence_code(c, fence.as_deref(), &event_key(&spec.code))?;
+            games::fence_code(c, fence.as_ref(), &event_key(&spec.code))?;
             tournaments::create(c, spec)
         })
     }
@@ -521,7 +570,7 @@ impl Records for PostgresRecords {
     ) -> Result<(), RecordsError> {
         let fence = self.fence.clone();
         self.write(|c| {
-            games::fence_code(c, fence.as_deref(), &event_key(code))?;
+            games::fence_code(c, fence.as_ref(), &event_key(code))?;
             tournaments::change(c, code, change)
         })
     }

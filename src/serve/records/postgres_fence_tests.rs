@@ -24,10 +24,13 @@ fn database(test: &str) -> (PostgresUrl, ::postgres::Client) {
 
 /// The records of the node `node`.
 fn node(url: &PostgresUrl, node: &str) -> PostgresRecords {
-    PostgresRecords::connect(url)
-        .expect("opens")
-        .fenced_by(node)
+    let mut records = PostgresRecords::connect(url).expect("opens");
+    let generation = records.claim_node(node, TERM).expect("the name is free");
+    records.fenced_by(node, generation)
 }
+
+/// The nodes' lease term in these tests: a name claimed again within it is waited for.
+const TERM: Duration = Duration::from_secs(60);
 
 /// The room `code` leased to `owner`, lasting `seconds` from now (a lapsed lease when negative).
 fn lease(admin: &mut ::postgres::Client, code: &str, owner: &str, seconds: f64) {
@@ -206,6 +209,40 @@ fn an_event_is_written_only_by_the_node_holding_its_lease() {
         withdrawn: false,
     };
     not_held(one.change_tournament(&spec.code, &back), "event:T1");
+}
+
+#[test]
+fn a_process_that_lost_its_name_to_a_newer_one_writes_nothing_more() {
+    let (url, mut admin) = database("fence_generation");
+    lease(&mut admin, "K7QX", "one", 60.0);
+    let mut old = node(&url, "one");
+    let game = start(&mut old, "K7QX");
+    old.add_move(game, 0, "11-15", None).expect("written");
+    // A second process under the same name, while the first still renews (as seen from the database): refused,
+    // after waiting out the term.
+    admin
+        .execute("UPDATE nodes SET seen = now() + interval '1 hour' WHERE name = 'one'", &[])
+        .expect("renewed");
+    let mut second = PostgresRecords::connect(&url).expect("opens");
+    match second.claim_node("one", Duration::from_millis(300)) {
+        Err(RecordsError::NodeNameLive { node }) => assert_eq!(node, "one"),
+        other => panic!("a live name taken again: {other:?}"),
+    }
+    // The first stops renewing (it was paused): a new process takes the name, as the next generation, and
+    // holds the room's lease (the same name's); the paused one, woken, may not write under it.
+    admin
+        .execute(
+            "UPDATE nodes SET seen = now() - interval '1 hour' WHERE name = 'one'",
+            &[],
+        )
+        .expect("aged");
+    let mut new = PostgresRecords::connect(&url).expect("opens");
+    let generation = new.claim_node("one", TERM).expect("the name lapsed");
+    assert_eq!(generation, 2);
+    let mut new = new.fenced_by("one", generation);
+    not_held(old.add_move(game, 1, "23-19", None), "K7QX");
+    new.add_move(game, 1, "23-19", None)
+        .expect("written by the new generation");
 }
 
 #[test]

@@ -11,6 +11,7 @@
 use postgres::Client;
 use postgres::types::ToSql;
 
+use super::postgres::Fence;
 use super::{GameResult, RecordsError, Unfinished};
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::rating::{Rating, after_game};
@@ -25,18 +26,23 @@ pub(super) fn ply_of(ply: usize) -> i32 {
     i32::try_from(ply).unwrap_or(i32::MAX)
 }
 
-/// Locks the game's row for the rest of the write's transaction and checks that `node` holds a live lease on
-/// the game's room (when `node` is given: the records are a node's). The lease is read as it is now
-/// (`clock_timestamp()`, not the transaction's start): a batch that began before the lease ran out does not
-/// write after it.
-pub(super) fn fence(c: &mut Client, node: Option<&str>, game: GameId) -> Result<(), RecordsError> {
-    let Some(node) = node else {
+/// Locks the game's row for the rest of the write's transaction and checks that the fence's node holds a live
+/// lease on the game's room, and is still the generation it started as (when there is a fence: the records are
+/// a node's). The lease is read as it is now (`clock_timestamp()`, not the transaction's start): a batch that
+/// began before the lease ran out does not write after it.
+pub(super) fn fence(
+    c: &mut Client,
+    fence: Option<&Fence>,
+    game: GameId,
+) -> Result<(), RecordsError> {
+    let Some(fence) = fence else {
         return Ok(());
     };
     let row = c.query_opt(
-        "SELECT g.code, l.owner = $2 AND l.expires > clock_timestamp() FROM games g
-         LEFT JOIN room_leases l ON l.code = g.code WHERE g.id = $1 FOR UPDATE OF g",
-        &[&game.get(), &node],
+        "SELECT g.code, l.owner = $2 AND l.expires > clock_timestamp() \
+             AND EXISTS (SELECT 1 FROM nodes n WHERE n.name = $2 AND n.generation = $3) \
+         FROM games g LEFT JOIN room_leases l ON l.code = g.code WHERE g.id = $1 FOR UPDATE OF g",
+        &[&game.get(), &fence.node, &fence.generation],
     )?;
     let Some(row) = row else {
         return Err(RecordsError::NoGame(game));
@@ -50,20 +56,23 @@ pub(super) fn fence(c: &mut Client, node: Option<&str>, game: GameId) -> Result<
     }
 }
 
-/// Checks that `node` holds a live lease on the room `code`, for a game about to start in it. Nothing to lock
-/// yet: a node taking the room over finds no game behind the lease and gives the room up.
+/// Checks that the fence's node (still the generation it started as) holds a live lease on the room `code`,
+/// for a game about to start in it (or on an event's lease key, for a write to the event). Nothing to lock yet:
+/// a node taking the room over finds no game behind the lease and gives the room up.
 pub(super) fn fence_code(
     c: &mut Client,
-    node: Option<&str>,
+    fence: Option<&Fence>,
     code: &RoomCode,
 ) -> Result<(), RecordsError> {
-    let Some(node) = node else {
+    let Some(fence) = fence else {
         return Ok(());
     };
     let held = c
         .query_opt(
-            "SELECT owner = $2 AND expires > clock_timestamp() FROM room_leases WHERE code = $1",
-            &[&code.as_str(), &node],
+            "SELECT owner = $2 AND expires > clock_timestamp() \
+                 AND EXISTS (SELECT 1 FROM nodes n WHERE n.name = $2 AND n.generation = $3) \
+             FROM room_leases WHERE code = $1",
+            &[&code.as_str(), &fence.node, &fence.generation],
         )?
         .is_some_and(|row| row.get::<_, bool>(0));
     match held {
