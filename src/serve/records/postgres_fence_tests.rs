@@ -221,7 +221,10 @@ fn a_process_that_lost_its_name_to_a_newer_one_writes_nothing_more() {
     // A second process under the same name, while the first still renews (as seen from the database): refused,
     // after waiting out the term.
     admin
-        .execute("UPDATE nodes SET seen = now() + interval '1 hour' WHERE name = 'one'", &[])
+        .execute(
+            "UPDATE nodes SET seen = now() + interval '1 hour' WHERE name = 'one'",
+            &[],
+        )
         .expect("renewed");
     let mut second = PostgresRecords::connect(&url).expect("opens");
     match second.claim_node("one", Duration::from_millis(300)) {
