@@ -470,20 +470,22 @@ async fn note_every_clock(tables: &tables::Tables) {
     }
 }
 
+/// The records as a server opened them: a connection to read them, the recorder writing them on another, and
+/// the generation the node started as (one node of several).
+type Opened = (
+    Arc<Mutex<dyn records::Records>>,
+    recorder::Recorder,
+    Option<i64>,
+);
+
 /// The records at `place`: one connection to read them, and the recorder writing them on another. The records of
-/// the node `node`, one of several, write to a game only while the node holds its room's lease.
+/// the node `node` (with its lease term), one of several, take the name's next generation first, and write to a
+/// game only while the node holds its room's lease as that generation.
 fn open_records(
     place: &records::Place,
     players: &std::path::Path,
     node: Option<(&str, Duration)>,
-) -> Result<
-    (
-        Arc<Mutex<dyn records::Records>>,
-        recorder::Recorder,
-        Option<i64>,
-    ),
-    ServeError,
-> {
+) -> Result<Opened, ServeError> {
     let players = Some(players.to_path_buf());
     Ok(match place {
         records::Place::Sqlite(path) => {
