@@ -215,3 +215,25 @@ fn a_database_whose_nodes_made_their_tables_comes_up_to_date_as_it_is() {
         .get(0);
     assert!(indexed);
 }
+
+#[test]
+fn a_session_stopped_in_a_transaction_is_ended_by_the_database_and_statements_are_bounded() {
+    let (url, _) = database("session_bounds");
+    let mut records = PostgresRecords::connect(&url).expect("opens");
+    let client = records.client().expect("a connection");
+    let show = |client: &mut ::postgres::Client, setting: &str| -> String {
+        client
+            .query_one(&format!("SHOW {setting}"), &[])
+            .expect("shown")
+            .get(0)
+    };
+    assert_eq!(show(client, "idle_in_transaction_session_timeout"), "20s");
+    assert_eq!(show(client, "statement_timeout"), "1min");
+    // The URL's own options come after the program's, and win.
+    let own: PostgresUrl = format!("{url}?options=-c%20statement_timeout%3D5s")
+        .parse()
+        .expect("a URL");
+    let mut own = PostgresRecords::connect(&own).expect("opens");
+    let client = own.client().expect("a connection");
+    assert_eq!(show(client, "statement_timeout"), "5s");
+}

@@ -122,9 +122,43 @@ impl PostgresUrl {
                 config.password(password);
             }
         }
+        // A process that stops in the middle of a transaction (paused, cut off) must not hold its rows' locks
+        // for good: the database ends its session past a bound, and the node taking its rooms over goes on. A
+        // statement that runs past its own bound is ended too. The URL's own options come after, and win.
+        let ours = format!(
+            "-c idle_in_transaction_session_timeout={}s -c statement_timeout={}s",
+            IDLE_IN_TRANSACTION.as_secs(),
+            STATEMENT_TIMEOUT.as_secs()
+        );
+        let options = match config.get_options() {
+            Some(theirs) => format!("{ours} {theirs}"),
+            None => ours,
+        };
+        config.options(options);
+        // A database that stops answering (a cut network) is found out rather than waited on for ever.
+        config
+            .keepalives(true)
+            .keepalives_idle(KEEPALIVE_IDLE)
+            .keepalives_interval(KEEPALIVE_IDLE / 2)
+            .keepalives_retries(3)
+            .tcp_user_timeout(UNACKNOWLEDGED);
         Ok(config)
     }
 }
+
+/// How long a session may sit idle in a transaction before the database ends it: far longer than any of
+/// crowned's transactions pauses between two statements, and short enough that a stalled node's locks do not
+/// hold a take-over up for long.
+const IDLE_IN_TRANSACTION: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// How long one statement may run.
+const STATEMENT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// How long an idle connection waits before it checks that the database is still there.
+const KEEPALIVE_IDLE: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long data sent may go unacknowledged before the connection counts as lost.
+const UNACKNOWLEDGED: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// The password the password file has for `config`'s server, database and user, if the file is there and
 /// private (libpq ignores one that others may read, and so does this).
