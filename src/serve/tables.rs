@@ -276,13 +276,12 @@ impl Tables {
 
     /// The room's new summary (called by the room after a change).
     pub(super) fn update(&self, listing: Listing) {
-        let moved = self.next_move();
         if let Some(entry) = self.rooms().get_mut(&listing.code) {
             if let Some(cluster) = self.cluster.get() {
                 cluster.publish(&listing);
             }
             if listing.plies != entry.listing.plies {
-                entry.active = moved;
+                entry.active = self.next_move();
             }
             entry.listing = listing;
         }

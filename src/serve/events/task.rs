@@ -31,7 +31,16 @@ const TICK: Duration = Duration::from_millis(500);
 
 /// The most steps that wait to be tried again while the records cannot be written (players entering, leaving,
 /// results): one per thing a player did, so bounded by the event's size; past it the oldest is given up.
-const MAX_UNWRITTEN: usize = 4 * super::super::tournament::director::MAX_ENTRANTS;
+const MAX_UNWRITTEN: usize = 4 * crate::serve::tournament::director::MAX_ENTRANTS;
+
+/// What became of a step of the event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stepped {
+    /// Written and shown, or nothing to write, or given up (refused for good, or the event stops here).
+    Done,
+    /// The records cannot take it now: undone, to be tried again.
+    Unwritten,
+}
 
 /// The seconds since the Unix epoch now.
 pub fn unix_now() -> i64 {
@@ -191,37 +200,46 @@ impl Task {
         }
     }
 
-    /// The time, for the director, once the steps waiting for the records are written.
+    /// The time, for the director, once the steps waiting for the records are written (in order: one the
+    /// records still cannot take keeps its place at the head).
     async fn tick(&mut self) {
-        while let Some(event) = self.unwritten.pop_front() {
-            if !self.step(event).await {
+        while let Some(event) = self.unwritten.front().cloned() {
+            if self.stopped {
                 return;
+            }
+            match self.step(event).await {
+                Stepped::Unwritten => return,
+                Stepped::Done => {
+                    self.unwritten.pop_front();
+                }
             }
         }
         self.step(Event::Tick).await;
     }
 
     /// Feeds the director `event` after the steps still waiting for the records (it keeps its place behind
-    /// them).
+    /// them), or now.
     async fn handle(&mut self, event: Event) {
-        if self.unwritten.is_empty() {
-            self.step(event).await;
-        } else {
+        if !self.unwritten.is_empty() {
+            return self.wait_for_records(event);
+        }
+        if self.step(event.clone()).await == Stepped::Unwritten {
             self.wait_for_records(event);
         }
     }
 
-    /// Feeds the director and, once the records hold what it changed, acts on its answer: whether it was
-    /// written.
-    async fn step(&mut self, event: Event) -> bool {
+    /// Feeds the director and, once the records hold what it changed, acts on its answer. A step the records
+    /// cannot take now is undone ([`Stepped::Unwritten`]: the caller keeps it to try again, a tick excepted, as
+    /// the next one looks at the time again).
+    async fn step(&mut self, event: Event) -> Stepped {
         let ticked = matches!(event, Event::Tick);
         let before = self.run.director.clone();
-        let actions = self.run.director.handle(event.clone(), unix_now());
+        let actions = self.run.director.handle(event, unix_now());
         if actions.is_empty() {
             if !ticked {
                 self.publish();
             }
-            return true;
+            return Stepped::Done;
         }
         // The pairings are in the commit that records them before their rooms open: a room records its game's
         // start against its pairing.
@@ -246,21 +264,23 @@ impl Task {
                     self.open_board(&pairing);
                 }
                 self.publish();
-                true
+                Stepped::Done
             }
             Err(error) => {
                 // Nobody has seen the step: it is undone, as if it had not come yet.
                 self.run.director = before;
                 match error {
-                    CommitError::Unwritable if !ticked => self.wait_for_records(event),
-                    // The next tick looks at the time again.
-                    CommitError::Unwritable => {}
+                    CommitError::Unwritable if ticked => Stepped::Done,
+                    CommitError::Unwritable => Stepped::Unwritten,
                     CommitError::Refused(why) => {
-                        tracing::error!(event = %code, %why, "the records refused a tournament's step")
+                        tracing::error!(event = %code, %why, "the records refused a tournament's step");
+                        Stepped::Done
                     }
-                    CommitError::NotHeld | CommitError::Stopped => self.stopped = true,
+                    CommitError::NotHeld | CommitError::Stopped => {
+                        self.stopped = true;
+                        Stepped::Done
+                    }
                 }
-                false
             }
         }
     }

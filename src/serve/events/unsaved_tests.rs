@@ -10,24 +10,13 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::{Ask, CreateError, Events, View};
 use crate::serve::identity::Identity;
 use crate::serve::recorder::{CommitError, Job, Recorder};
-use crate::serve::records::{Kind, Records as _, SqliteRecords, TournamentSpec};
+use crate::serve::records::tournaments::test_arena;
+use crate::serve::records::{Records as _, SqliteRecords, TournamentSpec};
 use crate::serve::tables::Tables;
 
+/// An arena an hour from now: it waits, and takes entrants.
 fn spec() -> TournamentSpec {
-    TournamentSpec {
-        code: "T1".into(),
-        name: "Club arena".to_string(),
-        kind: Kind::Arena,
-        variant: "english".to_string(),
-        clock: "3+2".to_string(),
-        rated: false,
-        open: true,
-        // An hour from now: the event waits, and takes entrants.
-        starts: super::task::unix_now() + 3600,
-        seconds: 600,
-        rounds: 0,
-        created_by: None,
-    }
+    test_arena("T1", super::task::unix_now() + 3600)
 }
 
 /// The first view of the event for which `want` holds; fails after five seconds.
@@ -63,7 +52,12 @@ async fn an_event_shows_nothing_the_records_have_not_taken_and_catches_up_once_t
         fingerprint: "SHA256:ann".into(),
         name: "ann".to_string(),
     };
+    let bob = Identity {
+        fingerprint: "SHA256:bob".into(),
+        name: "bob".to_string(),
+    };
     recorder.send(Job::Seen(ann.clone()));
+    recorder.send(Job::Seen(bob.clone()));
 
     // The disk takes nothing: no event is created, and the creator is told why.
     recorder.send(Job::Tamper(|records| records.refuse_writes(true)));
@@ -77,37 +71,44 @@ async fn an_event_shows_nothing_the_records_have_not_taken_and_catches_up_once_t
     let handle = events.find(&code).expect("it runs here");
     let mut view = handle.view();
 
-    // The disk fails again while Ann enters: she is not shown among the entrants, whose table would then
-    // hold someone the records do not.
+    // The disk fails again while Ann, then Bob, enter: neither is shown among the entrants, whose table would
+    // then hold someone the records do not.
     recorder.send(Job::Tamper(|records| records.refuse_writes(true)));
-    let (news, _boards) = mpsc::channel(4);
-    let (taken_in, entered) = oneshot::channel();
-    assert!(
-        handle
-            .send(Ask::Enter {
-                who: ann.clone(),
-                news,
-                taken_in
-            })
-            .await
-    );
-    entered.await.expect("answered");
-    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let mut boards = Vec::new();
+    for who in [&ann, &bob] {
+        let (news, board) = mpsc::channel(4);
+        boards.push(board);
+        let (taken_in, entered) = oneshot::channel();
+        let enter = Ask::Enter {
+            who: who.clone(),
+            news,
+            taken_in,
+        };
+        assert!(handle.send(enter).await);
+        entered.await.expect("answered");
+    }
+    // Several ticks try again, and fail: the steps keep their order.
+    tokio::time::sleep(Duration::from_millis(1700)).await;
     assert_eq!(
         view.borrow().entrants,
         0,
-        "an entrant shown before the records hold her"
+        "an entrant shown before the records hold them"
     );
 
-    // The disk mends: her entry, kept in order, is written at the next tick and shown.
+    // The disk mends: their entries, in order, are written at the next tick and shown.
     recorder.send(Job::Tamper(|records| records.refuse_writes(false)));
-    let shown = view_until(&mut view, |v| v.entrants == 1).await;
-    assert!(shown.text.contains("ann"), "{}", shown.text);
+    let shown = view_until(&mut view, |v| v.entrants == 2).await;
+    assert!(
+        shown.text.contains("ann") && shown.text.contains("bob"),
+        "{}",
+        shown.text
+    );
     let mut records = SqliteRecords::open(&path).expect("opens again");
     let kept = records
         .tournament(&code)
         .expect("reads")
         .expect("the event");
-    assert_eq!(kept.entries.len(), 1);
+    let entered: Vec<&str> = kept.entries.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(entered, ["ann", "bob"]);
     let _ = std::fs::remove_dir_all(&dir);
 }

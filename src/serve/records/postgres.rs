@@ -190,6 +190,7 @@ impl PostgresRecords {
     /// and this one is refused with [`RecordsError::NodeNameLive`].
     pub fn claim_node(&mut self, node: &str, term: Duration) -> Result<i64, RecordsError> {
         let deadline = std::time::Instant::now() + term + Duration::from_secs(1);
+        let mut told = false;
         loop {
             let claimed = self.write(|c| {
                 Ok(c.query_opt(
@@ -209,10 +210,13 @@ impl PostgresRecords {
                     node: node.to_string(),
                 });
             }
-            tracing::info!(
-                node,
-                "waiting for the last process named so to be silent for a lease term"
-            );
+            if !told {
+                tracing::info!(
+                    node,
+                    "waiting for the last process named so to be silent for a lease term"
+                );
+                told = true;
+            }
             std::thread::sleep(Duration::from_millis(500));
         }
     }

@@ -6,7 +6,8 @@ use std::time::Duration;
 use super::*;
 use crate::lab::local_postgres::LocalPostgres;
 use crate::serve::recorder::{Job, RecordKey, Recorder};
-use crate::serve::records::{Kind, TournamentChange, TournamentSpec};
+use crate::serve::records::TournamentChange;
+use crate::serve::records::tournaments::test_arena;
 
 /// A fresh database (the nodes' tables are the records' own) and a connection to play the other nodes with.
 fn database(test: &str) -> (PostgresUrl, ::postgres::Client) {
@@ -161,19 +162,7 @@ fn a_lease_that_has_run_out_fences_too_and_records_of_no_node_are_not_fenced() {
 fn an_event_is_written_only_by_the_node_holding_its_lease() {
     let (url, mut admin) = database("fence_event");
     let ann = player("ann");
-    let spec = TournamentSpec {
-        code: "T1".into(),
-        name: "Club arena".to_string(),
-        kind: Kind::Arena,
-        variant: "english".to_string(),
-        clock: "3+2".to_string(),
-        rated: false,
-        open: true,
-        starts: 0,
-        seconds: 600,
-        rounds: 0,
-        created_by: None,
-    };
+    let spec = test_arena("T1", 0);
     let (mut one, mut two) = (node(&url, "one"), node(&url, "two"));
     one.seen(&ann).expect("seen");
     // Node two holds the event's lease: node one may not create it.

@@ -245,3 +245,22 @@ pub(super) const TABLES: &str = "CREATE TABLE tournaments (
          entrant BIGINT NOT NULL,
          PRIMARY KEY (code, round)
      );";
+
+/// An open, unrated arena of ten minutes at 3+2 with the code `code`, starting at `starts` (Unix seconds): an
+/// event for the tests of what keeps events.
+#[cfg(test)]
+pub(crate) fn test_arena(code: &str, starts: i64) -> TournamentSpec {
+    TournamentSpec {
+        code: code.into(),
+        name: "Club arena".to_string(),
+        kind: Kind::Arena,
+        variant: "english".to_string(),
+        clock: "3+2".to_string(),
+        rated: false,
+        open: true,
+        starts,
+        seconds: 600,
+        rounds: 0,
+        created_by: None,
+    }
+}

@@ -482,8 +482,13 @@ impl Room {
             }
             Input::Ask { who, request } => return self.ask(who, request),
             Input::Leave { who, conn } => self.leave(&who, conn),
-            // Handled in `handle`.
-            _ => return Step::Quiet,
+            // Not people's requests: `handle` takes them itself.
+            Input::Gone(_)
+            | Input::Committed(_)
+            | Input::RematchOpened(_)
+            | Input::Records { .. }
+            | Input::NoteClocks
+            | Input::Wake => return Step::Quiet,
         }
         Step::Show(None)
     }
