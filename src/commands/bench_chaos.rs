@@ -1,51 +1,71 @@
 //! `crowned bench chaos`: the real server under faults. Pairs of real SSH clients play random legal games on
-//! `crowned serve` (one node, its records in SQLite) while a nemesis kills the server (kill -9) and starts it
-//! again on the same folder, or makes its disk refuse every write for a while (as a full disk does), and
-//! players connect a second time to their tables. Afterwards the records are
-//! opened and every move each game's players saw is looked for in them: a move seen and not recorded, a game
-//! whose record differs from what was seen, a game recorded twice or with another result, or a table showing a
-//! game other than the one its players saw, is an anomaly, and the command fails.
+//! `crowned serve` (one node with its records in SQLite, or `--nodes N` nodes of one server on a PostgreSQL
+//! database of their own, each game's players at two different nodes) while a nemesis kills a node (kill -9)
+//! and starts it again on the same folder, makes its disk refuse every write for a while (as a full disk does),
+//! stops it (SIGSTOP) past its lease term and lets it go on, or stops the database for a while; and players
+//! connect a second time to their tables, and come back after a fault at any node that is up. Afterwards the
+//! records are opened and every move each game's players saw is looked for in them: a move seen and not
+//! recorded, a game whose record differs from what was seen, a game recorded twice or with another result, or a
+//! table showing a game other than the one its players saw, is an anomaly, and the command fails.
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use crowned::lab::chaos::{ChaosConfig, ChaosGame, run_chaos_games};
 use crowned::lab::load_tables::TableServer;
-use crowned::serve::records::{Records, SqliteRecords};
+use crowned::lab::local_postgres::{Durability, LocalPostgres};
+use crowned::serve::records::{PostgresRecords, PostgresUrl, Records, SqliteRecords};
+use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use tokio::sync::watch;
 
 use super::bench_serve::Server;
 use super::bench_tables::{EMBEDDED_RECORDS, table_of};
 
-/// `crowned bench chaos`' options: the games, the faults and their pace.
+/// `crowned bench chaos`' options: the games, the nodes, the faults and their pace.
 #[derive(clap::Args, Debug)]
 pub struct BenchChaosArgs {
     /// Games at once (two players each).
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(1..=500))]
     games: u64,
-    /// Plies at most per game (then the pair starts another, until the last kill).
+    /// Plies at most per game (then the pair starts another, until the last fault).
     #[arg(long, default_value_t = 40, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     plies: u64,
     /// Milliseconds a player pauses before each move (each a little more or less).
     #[arg(long, default_value_t = 150, value_parser = clap::value_parser!(u64).range(0..=60_000))]
     think: u64,
-    /// Times the server is killed (kill -9) and started again.
+    /// Nodes of the server: 1 keeps its records in SQLite; 2 or more share a PostgreSQL database (a server of
+    /// this run's own on loopback, syncing every commit), each game's players at two different nodes.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
+    nodes: u64,
+    /// Seconds a node's rooms stay with it without its heartbeat, with 2 or more nodes (`serve --lease-term`).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(2..=600))]
+    lease_term: u64,
+    /// Times a node is killed (kill -9) and started again.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     kills: u64,
-    /// Times the server's disk refuses every write for a while (as long as the pause between faults), in turn
-    /// with the kills: its file-size limit is lowered to one byte with prlimit(1), so that each write that would
-    /// grow a file fails as on a full disk.
+    /// Times a node's disk refuses every write for a while (as long as the pause between faults): its
+    /// file-size limit is lowered to one byte with prlimit(1), so that each write that would grow a file fails
+    /// as on a full disk.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     full_disks: u64,
+    /// Times a node is stopped (SIGSTOP) for a second or two past its lease term and then let go on (SIGCONT),
+    /// as a paused virtual machine or a long stall is: meanwhile another node may take its games over.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    stalls: u64,
+    /// Times the database is stopped at once (as a crash of its server) for a while (as long as the pause
+    /// between faults) and started again, with 2 or more nodes.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    outages: u64,
     /// Milliseconds between faults (each a little more or less).
     #[arg(long, default_value_t = 1_500, value_parser = clap::value_parser!(u64).range(100..=600_000))]
     every: u64,
     /// Before one move in this many the player to move connects a second time (0: never).
     #[arg(long, default_value_t = 10)]
     double_every: u64,
-    /// The seed of the moves, of the second connections and of the kills' timing.
+    /// The seed of the moves, of the second connections and of the faults' kinds, nodes and timing.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// The program to run as the server (another build of crowned, to compare); this one by default.
@@ -53,8 +73,33 @@ pub struct BenchChaosArgs {
     server: Option<std::path::PathBuf>,
 }
 
+/// The kinds of fault, in the order the report names them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    Kill,
+    FullDisk,
+    Stall,
+    Outage,
+}
+
+const FAULTS: [Fault; 4] = [Fault::Kill, Fault::FullDisk, Fault::Stall, Fault::Outage];
+
+impl Fault {
+    fn wanted(self, args: &BenchChaosArgs) -> u64 {
+        match self {
+            Fault::Kill => args.kills,
+            Fault::FullDisk => args.full_disks,
+            Fault::Stall => args.stalls,
+            Fault::Outage => args.outages,
+        }
+    }
+}
+
 /// `crowned bench chaos`.
 pub fn run(args: &BenchChaosArgs) -> Result<()> {
+    if args.nodes == 1 && args.outages > 0 {
+        bail!("--outages stops the nodes' database: it needs --nodes 2 or more");
+    }
     let home = std::env::temp_dir().join(format!("crowned-bench-chaos-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     let result = chaos(args, &home);
@@ -62,20 +107,105 @@ pub fn run(args: &BenchChaosArgs) -> Result<()> {
     result
 }
 
-fn chaos(args: &BenchChaosArgs, home: &std::path::Path) -> Result<()> {
-    // Both players, a second connection of one, and the connections of the last server not noticed gone yet.
-    let sessions = args.games as usize * 6;
-    let program = match &args.server {
-        Some(program) => program.clone(),
-        None => std::env::current_exe().context("cannot find this program")?,
-    };
-    let start = || Server::start_program(&program, home, sessions, &[]);
-    let mut server = start()?;
-    let whereabouts = |server: &Server| TableServer {
+/// The server's nodes, their database when they share one, and how to start a node again.
+struct Nodes {
+    program: PathBuf,
+    base: PathBuf,
+    sessions: usize,
+    lease_term: String,
+    /// The database and its address, with 2 or more nodes.
+    shared: Option<(LocalPostgres, String)>,
+    nodes: Vec<Server>,
+}
+
+impl Nodes {
+    fn start(args: &BenchChaosArgs, base: &Path) -> Result<Nodes> {
+        let program = match &args.server {
+            Some(program) => program.clone(),
+            None => std::env::current_exe().context("cannot find this program")?,
+        };
+        let shared = match args.nodes {
+            1 => None,
+            _ => {
+                let postgres = LocalPostgres::start_with(Durability::Durable)
+                    .context("cannot start a PostgreSQL server for the nodes")?;
+                let url = postgres
+                    .fresh_database("chaos")
+                    .context("cannot make the nodes' database")?;
+                Some((postgres, url))
+            }
+        };
+        let mut nodes = Nodes {
+            program,
+            base: base.to_path_buf(),
+            // Every game's players, a second connection of one, and the connections of a node not noticed
+            // gone yet: any node may hold them all.
+            sessions: args.games as usize * 6,
+            lease_term: args.lease_term.to_string(),
+            shared,
+            nodes: Vec::new(),
+        };
+        for n in 0..args.nodes as usize {
+            let node = nodes.start_node(n)?;
+            nodes.nodes.push(node);
+        }
+        Ok(nodes)
+    }
+
+    /// Starts node `n` (again), on its own folder and, with several nodes, under its own name.
+    fn start_node(&self, n: usize) -> Result<Server> {
+        let name = format!("n{}", n + 1);
+        let extra: Vec<&str> = match &self.shared {
+            None => Vec::new(),
+            Some((_, url)) => vec![
+                "--records",
+                url,
+                "--node-name",
+                &name,
+                "--lease-term",
+                &self.lease_term,
+            ],
+        };
+        let home = match self.shared {
+            None => self.base.clone(),
+            Some(_) => self.base.join(&name),
+        };
+        Server::start_program(&self.program, &home, self.sessions, &extra)
+            .with_context(|| format!("node {name} did not start"))
+    }
+
+    fn places(&self) -> Vec<Option<TableServer>> {
+        self.nodes
+            .iter()
+            .map(|node| Some(whereabouts(node)))
+            .collect()
+    }
+
+    /// The records the nodes kept.
+    fn records(&self) -> Result<Box<dyn Records>> {
+        Ok(match &self.shared {
+            None => Box::new(
+                SqliteRecords::open(&self.base.join(EMBEDDED_RECORDS))
+                    .context("cannot open the records")?,
+            ),
+            Some((_, url)) => {
+                let parsed: PostgresUrl = url.parse().context("the database's URL")?;
+                Box::new(PostgresRecords::connect(&parsed).context("cannot open the records")?)
+            }
+        })
+    }
+}
+
+fn whereabouts(server: &Server) -> TableServer {
+    TableServer {
         address: server.address,
         host_key: server.fingerprint.clone(),
-    };
-    let (place, places) = watch::channel(Some(whereabouts(&server)));
+    }
+}
+
+fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
+    let mut nodes = Nodes::start(args, home)?;
+    let (place, places) = watch::channel(nodes.places());
     let (stop, stopping) = watch::channel(false);
     let config = ChaosConfig {
         games: args.games as usize,
@@ -91,44 +221,80 @@ fn chaos(args: &BenchChaosArgs, home: &std::path::Path) -> Result<()> {
         .context("cannot start the players' threads")?;
     let started = Instant::now();
     let games = runtime.spawn(run_chaos_games(config, places, stopping));
-    // The nemesis: at random moments, kill -9 and start the server again on the same folder, or make its disk
-    // refuse writes for a while; the two kinds in a random order.
-    let mut rng = rand::rngs::StdRng::seed_from_u64(args.seed);
-    let (mut kills, mut full_disks) = (0, 0);
+    // The nemesis: at random moments, one fault of a kind chosen at random among those still to come, at a node
+    // chosen at random.
+    let mut rng = StdRng::seed_from_u64(args.seed);
+    let mut done = [0u64; FAULTS.len()];
+    let wanted: u64 = FAULTS.iter().map(|f| f.wanted(args)).sum();
     // The players start game after game until the nemesis is done (a run without faults plays one round).
-    if args.kills + args.full_disks == 0 {
+    if wanted == 0 {
         stop.send_replace(true);
     }
-    while kills + full_disks < args.kills + args.full_disks && !games.is_finished() {
+    while done.iter().sum::<u64>() < wanted && !games.is_finished() {
         let pause = Duration::from_millis(args.every).mul_f64(rng.random_range(0.5..1.5));
         std::thread::sleep(pause);
         if games.is_finished() {
             break;
         }
-        let left = [args.kills - kills, args.full_disks - full_disks];
-        if rng.random_range(0..left[0] + left[1]) < left[1] {
-            full_disks += 1;
-            refuse_writes(&server, true)?;
-            std::thread::sleep(pause);
-            refuse_writes(&server, false)?;
-            continue;
+        let left: Vec<u64> = FAULTS
+            .iter()
+            .zip(done)
+            .map(|(f, d)| f.wanted(args) - d)
+            .collect();
+        let mut pick = rng.random_range(0..left.iter().sum::<u64>());
+        let kind = FAULTS
+            .iter()
+            .zip(&left)
+            .find(|(_, n)| {
+                let here = pick < **n;
+                pick = pick.saturating_sub(**n);
+                here
+            })
+            .map_or(Fault::Kill, |(f, _)| *f);
+        let n = rng.random_range(0..nodes.nodes.len());
+        match kind {
+            Fault::Kill => {
+                place.send_modify(|places| places[n] = None);
+                nodes.nodes[n].stop();
+                nodes.nodes[n] = nodes
+                    .start_node(n)
+                    .context("a node did not start again after a kill")?;
+                place.send_modify(|places| places[n] = Some(whereabouts(&nodes.nodes[n])));
+            }
+            Fault::FullDisk => {
+                refuse_writes(&nodes.nodes[n], true)?;
+                std::thread::sleep(pause);
+                refuse_writes(&nodes.nodes[n], false)?;
+            }
+            Fault::Stall => {
+                let past = Duration::from_secs(args.lease_term).mul_f64(rng.random_range(1.2..2.0));
+                signal(&nodes.nodes[n], "-STOP")?;
+                std::thread::sleep(past);
+                signal(&nodes.nodes[n], "-CONT")?;
+            }
+            Fault::Outage => {
+                let Some((postgres, _)) = &nodes.shared else {
+                    bail!("an outage needs the nodes' database");
+                };
+                postgres.crash().context("cannot stop the database")?;
+                std::thread::sleep(pause);
+                postgres
+                    .start_again()
+                    .context("cannot start the database again")?;
+            }
         }
-        place.send_replace(None);
-        server.stop();
-        kills += 1;
-        server = start()
-            .with_context(|| format!("the server did not start again after kill {kills}"))?;
-        place.send_replace(Some(whereabouts(&server)));
+        if let Some(i) = FAULTS.iter().position(|f| *f == kind) {
+            done[i] += 1;
+        }
     }
     // The games under way stop at their next move.
     stop.send_replace(true);
     let games: Vec<ChaosGame> = runtime.block_on(games).context("the players failed")?;
     let wall = started.elapsed();
-    // The last fault: the server dies as the games end.
-    server.stop();
-    let file = home.join(EMBEDDED_RECORDS);
-    let mut records = SqliteRecords::open(&file).context("cannot open the records")?;
-    let anomalies = check(&mut records, &games)?;
+    // The last fault: the nodes die as the games end.
+    nodes.nodes.iter_mut().for_each(Server::stop);
+    let mut records = nodes.records()?;
+    let anomalies = check(records.as_mut(), &games)?;
     let sum = |f: fn(&ChaosGame) -> usize| games.iter().map(f).sum::<usize>();
     let doubles = sum(|g| g.doubles);
     let failed: Vec<&String> = games.iter().filter_map(|g| g.failed.as_ref()).collect();
@@ -140,10 +306,16 @@ fn chaos(args: &BenchChaosArgs, home: &std::path::Path) -> Result<()> {
         sum(|g| g.seen.len()),
         wall.as_secs_f64()
     );
+    let [kills, full_disks, stalls, outages] = done;
+    let server = match args.nodes {
+        1 => "the server".to_string(),
+        n => format!("a node of {n}"),
+    };
     println!(
-        "faults: {} ({kills} kills -9 of the server, {full_disks} full disks, {doubles} second connections to a \
-         table); {} moves refused as unsaved; the players came back {} times",
-        (kills + full_disks) as usize + doubles,
+        "faults: {} ({kills} kills -9 of {server}, {full_disks} full disks, {stalls} stalls past the lease, \
+         {outages} database outages, {doubles} second connections to a table); {} moves refused as unsaved; \
+         the players came back {} times",
+        done.iter().sum::<u64>() as usize + doubles,
         sum(|g| g.refused),
         sum(|g| g.comebacks)
     );
@@ -164,8 +336,27 @@ fn chaos(args: &BenchChaosArgs, home: &std::path::Path) -> Result<()> {
     if let Some(first) = failed.first() {
         println!("first failure of the load: {first}");
     }
+    for (kind, what) in anomalies.iter().take(SHOWN) {
+        println!("  {kind}: {what}");
+    }
     if let Some((kind, what)) = anomalies.first() {
         bail!("{kind}: {what}");
+    }
+    Ok(())
+}
+
+/// Anomalies told one by one at most (the count of each kind is told in any case).
+const SHOWN: usize = 12;
+
+/// Sends a node a signal (`-STOP`, `-CONT`) by kill(1).
+fn signal(server: &Server, which: &str) -> Result<()> {
+    let status = std::process::Command::new("kill")
+        .arg(which)
+        .arg(server.child.id().to_string())
+        .status()
+        .context("cannot run kill(1)")?;
+    if !status.success() {
+        bail!("kill {which} failed: {status}");
     }
     Ok(())
 }
@@ -191,7 +382,7 @@ fn refuse_writes(server: &Server, refuse: bool) -> Result<()> {
 }
 
 /// Every game's record against what its players saw: the anomalies, each with its kind.
-fn check(records: &mut SqliteRecords, games: &[ChaosGame]) -> Result<Vec<(&'static str, String)>> {
+fn check(records: &mut dyn Records, games: &[ChaosGame]) -> Result<Vec<(&'static str, String)>> {
     let mut finished: HashMap<String, Vec<(String, Vec<String>)>> = HashMap::new();
     for (result, pdn) in records
         .finished_games()

@@ -59,8 +59,9 @@ pub struct ChaosConfig {
     pub seed: u64,
 }
 
-/// Where the server is now: `None` while it is down (killed, not started again yet).
-pub type Whereabouts = watch::Receiver<Option<TableServer>>;
+/// Where the server's nodes are now, one place each: `None` while a node is down (killed, not started again
+/// yet). One node, or several nodes of one server on one database, any of which reaches every table.
+pub type Whereabouts = watch::Receiver<Vec<Option<TableServer>>>;
 
 /// What one game's players saw.
 #[derive(Clone, Debug, Default)]
@@ -301,12 +302,27 @@ impl Players {
         })
     }
 
-    /// The server as it is now, waiting while it is down.
-    async fn server(&mut self) -> Option<TableServer> {
+    /// A node of the server as it is now, waiting while every node is down: the player's own node (each
+    /// game's two players at different nodes when there are several) when it is up and `anywhere` is not
+    /// asked, else any node that is up, chosen at random (as a load balancer would).
+    async fn server(&mut self, color: Color, anywhere: bool) -> Option<TableServer> {
         let deadline = Instant::now() + self.config.patience * 4;
         loop {
-            if let Some(server) = self.server.borrow().clone() {
-                return Some(server);
+            let up: Vec<(usize, TableServer)> = self
+                .server
+                .borrow()
+                .iter()
+                .enumerate()
+                .filter_map(|(n, place)| place.clone().map(|server| (n, server)))
+                .collect();
+            let nodes = self.server.borrow().len().max(1);
+            let own = (self.index + color.index()) % nodes;
+            if let Some((_, server)) = up.iter().find(|(n, _)| *n == own && !anywhere) {
+                return Some(server.clone());
+            }
+            if !up.is_empty() {
+                let pick = self.rng.random_range(0..up.len());
+                return Some(up[pick].1.clone());
             }
             if Instant::now() >= deadline
                 || timeout(self.config.patience, self.server.changed())
@@ -318,8 +334,16 @@ impl Players {
         }
     }
 
-    async fn open(&mut self, color: Color, command: Option<&str>) -> Result<Screen, LoadError> {
-        let server = self.server().await.ok_or(LoadError::ChannelClosed)?;
+    async fn open(
+        &mut self,
+        color: Color,
+        command: Option<&str>,
+        anywhere: bool,
+    ) -> Result<Screen, LoadError> {
+        let server = self
+            .server(color, anywhere)
+            .await
+            .ok_or(LoadError::ChannelClosed)?;
         let i = color.index();
         Screen::open(
             &server,
@@ -335,7 +359,7 @@ impl Players {
     async fn sit_down(&mut self) -> Result<[Screen; 2], LoadError> {
         let patience = self.config.patience;
         let mut black = self
-            .open(Color::Black, Some("new english black casual"))
+            .open(Color::Black, Some("new english black casual"), false)
             .await?;
         black
             .until(patience, "a table's code", |t| code_on(t).is_some())
@@ -343,7 +367,7 @@ impl Players {
         let code = code_on(&black.text()).ok_or(LoadError::NoCode)?;
         self.log.code = code.clone();
         let mut white = self
-            .open(Color::White, Some(&format!("join {code}")))
+            .open(Color::White, Some(&format!("join {code}")), false)
             .await?;
         let start = status_after(&self.game);
         for screen in [&mut black, &mut white] {
@@ -457,7 +481,7 @@ impl Players {
     ) -> Result<(), LoadError> {
         let patience = self.config.patience;
         let status = status_after(&self.game);
-        let mut again = self.open(color, None).await?;
+        let mut again = self.open(color, None, false).await?;
         again
             .until(patience, &status, |t| {
                 t.contains(&status) && !t.contains(JOINING)
@@ -497,12 +521,13 @@ impl Players {
         let command = by_code.then_some(join.as_str());
         let mut last = LoadError::ChannelClosed;
         for _ in 0..COMEBACKS {
-            if *self.stop.borrow() && self.server.borrow().is_none() {
+            if *self.stop.borrow() && self.server.borrow().iter().all(Option::is_none) {
                 break;
             }
             let attempt = async {
-                let mut black = self.open(Color::Black, command).await?;
-                let mut white = self.open(Color::White, command).await?;
+                // Back at any node that is up: a player whose node died goes wherever the balancer sends them.
+                let mut black = self.open(Color::Black, command, true).await?;
+                let mut white = self.open(Color::White, command, true).await?;
                 // Until the table's state comes, the screen shows the start "joining the table…".
                 let shown = |t: &str| {
                     !t.contains(JOINING) && (plies_shown(t).is_some() || t.contains("over"))

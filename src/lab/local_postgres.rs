@@ -265,8 +265,26 @@ impl LocalPostgres {
     /// an immediate one: this server does not wait for its commits to reach the disk, so a crash would lose
     /// the latest.)
     pub fn restart(&self) -> Result<(), LocalPostgresError> {
+        self.pg_ctl(&["restart", "-m", "fast"], "restart")
+    }
+
+    /// Stops the server at once, as a crash of its processes would (`pg_ctl stop -m immediate`: no checkpoint,
+    /// the next start recovers from the log), until [`LocalPostgres::start_again`]. A durable server keeps every
+    /// commit it acknowledged; a throwaway one may not.
+    pub fn crash(&self) -> Result<(), LocalPostgresError> {
+        self.pg_ctl(&["stop", "-m", "immediate"], "stop")
+    }
+
+    /// Starts the server again after [`LocalPostgres::crash`], on the same port and data.
+    pub fn start_again(&self) -> Result<(), LocalPostgresError> {
+        self.pg_ctl(&["start"], "start again")
+    }
+
+    /// Runs `pg_ctl` with `action`, waiting for it to be done, on this server's data and options.
+    fn pg_ctl(&self, action: &[&str], what: &str) -> Result<(), LocalPostgresError> {
         let out = as_owner(&self.bin.join("pg_ctl"), self.owner)
-            .args(["restart", "-w", "-m", "fast", "-t"])
+            .args(action)
+            .args(["-w", "-t"])
             .arg(START_SECONDS.to_string())
             .arg("-D")
             .arg(self.folder.join("data"))
@@ -280,7 +298,7 @@ impl LocalPostgres {
         match out.status.success() {
             true => Ok(()),
             false => Err(LocalPostgresError::Failed(format!(
-                "the PostgreSQL server did not restart: {}",
+                "the PostgreSQL server did not {what}: {}",
                 log_tail(&self.folder)
             ))),
         }

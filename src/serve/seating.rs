@@ -247,31 +247,36 @@ async fn join_within_take_over(
 /// to see that the node has died and to take its games over.
 pub const TAKE_OVER_MARGIN: Duration = Duration::from_secs(5);
 
-/// Goes back to the game not over where `identity` has a seat, if there is one.
+/// Goes back to the game not over where `identity` has a seat, if there is one: on one node, the one played in
+/// last; on several, the one begun last as the records say, wherever it runs (a node knows only its own rooms,
+/// and another node may hold a later game of the player's, or a game of theirs whose node has just died).
 pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, RoomError>> {
-    if let Some((room, listing)) = shared.tables.seat_of(&identity.fingerprint) {
-        // Here, at once; elsewhere, by its code, so that a node that has just died is waited out.
-        return Some(match shared.tables.find(&listing.code) {
-            Some(_) => sit(shared, identity, room, listing, None).await,
-            None => join_within_take_over(shared, identity, &listing.code, true).await,
-        });
+    if shared.tables.cluster().is_some() {
+        let fingerprint = identity.fingerprint.clone();
+        let latest = shared
+            .read_records(move |records| {
+                Ok(records
+                    .unfinished_games_of(&fingerprint)?
+                    .into_iter()
+                    .rev()
+                    .find_map(|game| game.code))
+            })
+            .await;
+        match latest {
+            Some(Some(code)) => {
+                return Some(join_within_take_over(shared, identity, &code, true).await);
+            }
+            Some(None) => return None,
+            // The records cannot be read: the seat this node knows, if it has one.
+            None => {}
+        }
     }
-    // One node of several: the game may be on a node that has just died, listed nowhere until another node
-    // takes it over. The records know it; looking it up by its code takes it over.
-    shared.tables.cluster()?;
-    let fingerprint = identity.fingerprint.clone();
-    let code = shared
-        .read_records(move |records| {
-            // The one begun last, as on this node.
-            Ok(records
-                .unfinished_games_of(&fingerprint)?
-                .into_iter()
-                .rev()
-                .find_map(|game| game.code))
-        })
-        .await
-        .flatten()?;
-    Some(join_within_take_over(shared, identity, &code, true).await)
+    let (room, listing) = shared.tables.seat_of(&identity.fingerprint)?;
+    // Here, at once; elsewhere, by its code, so that a node that has just died is waited out.
+    Some(match shared.tables.find(&listing.code) {
+        Some(_) => sit(shared, identity, room, listing, None).await,
+        None => join_within_take_over(shared, identity, &listing.code, true).await,
+    })
 }
 
 /// Watches the game with `code`.
