@@ -35,6 +35,7 @@ fn state(moves: &[&str]) -> TableEvent {
         rated: true,
         paused: false,
         unrecorded: false,
+        node_silent: false,
     }))
 }
 
@@ -49,6 +50,7 @@ fn ended(game: AnyGame, clocks: Option<[Duration; 2]>, watchers: usize) -> Table
         rated: true,
         paused: false,
         unrecorded: false,
+        node_silent: false,
     }))
 }
 
@@ -153,6 +155,7 @@ fn undo_asks_for_a_takeback_and_offers_are_answered_through_the_table() {
         rated: false,
         paused: false,
         unrecorded: false,
+        node_silent: false,
     }))));
     assert!(matches!(app.mode(), Mode::Over(_)));
 }
@@ -212,6 +215,7 @@ fn a_seat_waiting_for_an_opponent_says_the_code() {
         rated: false,
         paused: false,
         unrecorded: false,
+        node_silent: false,
     }))));
     assert!(app.status().contains("code K7QX"), "{}", app.status());
     let effects = app.update(Action::Submit("11-15".into()));
@@ -263,6 +267,7 @@ fn pause_asks_the_opponent_and_starts_the_clocks_again_once_stopped() {
         rated: true,
         paused: true,
         unrecorded: false,
+        node_silent: false,
     }))));
     assert!(
         app.status().contains("stopped by agreement"),
@@ -289,6 +294,7 @@ fn bob_away(left: Duration) -> TableEvent {
         rated: true,
         paused: false,
         unrecorded: false,
+        node_silent: false,
     }))
 }
 
@@ -378,6 +384,7 @@ fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
         rated: false,
         paused: false,
         unrecorded: false,
+        node_silent: false,
     }))));
     assert!(
         app.status()

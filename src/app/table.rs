@@ -119,6 +119,10 @@ pub struct TableState {
     /// Whether the server cannot write its records just now (a full disk, say): a move (or anything else that
     /// changes the game) is refused until it can, and nothing already shown is lost.
     pub unrecorded: bool,
+    /// Whether the node that runs the game, another than the one this person is connected to, has stopped
+    /// answering (it has died or stalled): the game is paused and a move is refused until that node answers
+    /// again or another node takes the game over. Set by the person's own node, never by the room.
+    pub node_silent: bool,
 }
 
 /// What a table tells the people at it.
@@ -149,6 +153,10 @@ pub enum TableEvent {
         text: String,
     },
 }
+
+/// What the people at a table are told while the node that runs its game does not answer.
+pub const NODE_SILENT: &str = "the server node running this game is not answering: the game is paused until it \
+     answers or another node takes it over, in a few seconds";
 
 /// What a connection whose seat was taken again from another connection is told.
 pub const TAKEN_OVER: &str = "you are playing this game from another connection";

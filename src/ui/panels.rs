@@ -80,8 +80,11 @@ fn history_title(app: &App) -> String {
             if watchers > 0 {
                 title.push_str(&format!("· {watchers} watching "));
             }
-            if unsaved {
-                // Short, to fit beside the rest: the status line says the whole.
+            let silent = table.state.as_ref().is_some_and(|s| s.node_silent);
+            // Short, to fit beside the rest: the status line says the whole.
+            if silent {
+                title.push_str("· paused ");
+            } else if unsaved {
                 title.push_str("· cannot save ");
             }
             title

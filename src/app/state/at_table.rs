@@ -13,7 +13,7 @@ use crate::app::mode::Mode;
 use crate::app::overlay::Question;
 use crate::app::preferences::Preferences;
 use crate::app::table::{
-    OfferKind, TAKEN_OVER, Table, TableEvent, TableRequest, TableState, clock_text,
+    NODE_SILENT, OfferKind, TAKEN_OVER, Table, TableEvent, TableRequest, TableState, clock_text,
 };
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
@@ -387,7 +387,9 @@ impl App {
             return format!("{turn}: joining the table…");
         };
         let message = self.table_turn(table, state, turn);
-        if state.unrecorded {
+        if state.node_silent {
+            format!("{message} · {NODE_SILENT}")
+        } else if state.unrecorded {
             format!(
                 "{message} · the server cannot save moves right now: a move is played once it is saved, so try again in a moment"
             )
@@ -473,6 +475,7 @@ struct Gist<'a> {
     running: Option<Color>,
     paused: bool,
     unrecorded: bool,
+    node_silent: bool,
 }
 
 impl Gist<'_> {
@@ -487,6 +490,7 @@ impl Gist<'_> {
             running: state.running,
             paused: state.paused,
             unrecorded: state.unrecorded,
+            node_silent: state.node_silent,
         }
     }
 }

@@ -173,6 +173,9 @@ impl Cluster {
         generation: Option<i64>,
         rooms_here: RoomsHere,
     ) -> Result<Arc<Cluster>, NodesError> {
+        // Named, so that the other nodes see at once when this node's process has gone (its sessions end with it).
+        let mut config = config;
+        config.application_name(&lease::session_name(&node));
         // The schema's creation needs a transaction, so a connection of its own; the shared one is for queries.
         let (mut own, connection) = config.connect(tokio_postgres::NoTls).await?;
         tokio::spawn(connection);
@@ -449,8 +452,17 @@ impl Cluster {
             }
         }
         // People here at rooms whose node has gone, or that another node has taken over: the room ends for them,
-        // and they find the game again where it runs now.
+        // and they find the game again where it runs now. Until then, those at rooms whose node does not answer
+        // are told that their game is paused, and their moves are refused rather than sent into the void.
         let away = self.relay.rooms_away();
+        let mut owners: Vec<String> = away.iter().map(|(node, _)| node.to_string()).collect();
+        owners.dedup();
+        let silent = lease::unanswering(&db, &owners, self.leases.term() / 2)
+            .await?
+            .into_iter()
+            .filter_map(|name| name.parse().ok())
+            .collect();
+        self.relay.mark_silent(silent).await;
         if !away.is_empty() {
             let held = lease::still_held(&db, &away).await?;
             for (owner, code) in away.iter().filter(|room| !held.contains(*room)) {

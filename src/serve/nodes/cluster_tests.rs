@@ -198,3 +198,155 @@ async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
             .is_none()
     );
 }
+
+/// Who sits at a room through `room`, with their news.
+async fn sit_through(
+    room: &crate::serve::room::RoomHandle,
+    name: &str,
+) -> (
+    crate::serve::identity::Identity,
+    tokio::sync::mpsc::Receiver<crate::app::TableEvent>,
+) {
+    let who = crate::serve::identity::Identity {
+        fingerprint: format!("SHA256:{name}").into(),
+        name: name.to_string(),
+    };
+    let (updates, news) = tokio::sync::mpsc::channel(crate::serve::room::UPDATES_QUEUE);
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    assert!(
+        room.send(crate::serve::room::Command::Sit {
+            who: who.clone(),
+            color: None,
+            rating: None,
+            updates,
+            reply,
+        })
+        .await
+    );
+    answer.await.expect("an answer").expect("a seat");
+    (who, news)
+}
+
+/// The next news `pick` takes, skipping others.
+async fn next_news<T>(
+    news: &mut tokio::sync::mpsc::Receiver<crate::app::TableEvent>,
+    pick: impl Fn(crate::app::TableEvent) -> Option<T>,
+) -> T {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let event = tokio::time::timeout_at(deadline, news.recv())
+            .await
+            .expect("news in time")
+            .expect("the room is there");
+        if let Some(found) = pick(event) {
+            return found;
+        }
+    }
+}
+
+#[tokio::test]
+async fn people_at_a_room_whose_node_stops_answering_are_told_and_their_moves_refused_until_it_answers()
+ {
+    use crate::app::{NODE_SILENT, TableEvent, TableRequest};
+    let config = database().await;
+    let term = Duration::from_secs(30);
+    let (tables_one, one) = node_with_tables(&config, "one", term).await;
+    let (tables_two, two) = node_with_tables(&config, "two", term).await;
+    one.beat(&tables_one.codes(), &[]).await.unwrap();
+    let mut casual = room_config(Variant::English);
+    casual.clock = None;
+    casual.rated = false;
+    let (code, _room) = tables_one.open(casual, None).expect("a room");
+    one.beat(&tables_one.codes(), &[]).await.unwrap();
+    two.beat(&tables_two.codes(), &[]).await.unwrap();
+    let Some(Found::Elsewhere(there, _)) = two.find(&code).await.unwrap() else {
+        panic!("node two finds the room on node one");
+    };
+    let (ann, mut ann_news) = sit_through(&there, "ann").await;
+    let (_bob, _bob_news) = sit_through(&there, "bob").await;
+    let state = next_news(&mut ann_news, |e| match e {
+        TableEvent::State(s) if s.seats.iter().all(Option::is_some) => Some(s),
+        _ => None,
+    })
+    .await;
+    assert!(!state.node_silent);
+
+    // Node one stops answering (its heartbeat is an hour old): at node two's next beat, ann is told.
+    let db = super::connect(&config).await;
+    db.execute(
+        "UPDATE nodes SET seen = now() - interval '1 hour' WHERE name = 'one'",
+        &[],
+    )
+    .await
+    .unwrap();
+    two.beat(&tables_two.codes(), &[]).await.unwrap();
+    let paused = next_news(&mut ann_news, |e| match e {
+        TableEvent::State(s) if s.node_silent => Some(s),
+        _ => None,
+    })
+    .await;
+    assert_eq!(paused.game.len(), 0);
+    // Her move is refused where she is, with the reason, rather than sent to a node that does not answer.
+    let mv = paused.game.position().legal_moves()[0];
+    assert!(there.ask(&ann.fingerprint, TableRequest::Play(mv)).await);
+    let refused = next_news(&mut ann_news, |e| match e {
+        TableEvent::MoveRefused(why) => Some(why),
+        _ => None,
+    })
+    .await;
+    assert_eq!(refused, NODE_SILENT);
+
+    // Node one answers again: ann is told, and her move goes through.
+    one.beat(&tables_one.codes(), &[]).await.unwrap();
+    two.beat(&tables_two.codes(), &[]).await.unwrap();
+    let back = next_news(&mut ann_news, |e| match e {
+        TableEvent::State(s) if !s.node_silent => Some(s),
+        _ => None,
+    })
+    .await;
+    assert_eq!(back.game.len(), 0);
+    assert!(there.ask(&ann.fingerprint, TableRequest::Play(mv)).await);
+    let played = next_news(&mut ann_news, |e| match e {
+        TableEvent::State(s) if s.game.len() == 1 => Some(s),
+        _ => None,
+    })
+    .await;
+    assert!(!played.node_silent);
+}
+
+#[tokio::test]
+async fn a_node_whose_sessions_are_gone_does_not_answer_before_its_heartbeat_is_missed() {
+    let config = database().await;
+    let (_tables, one) = node_with_tables(&config, "one", Duration::from_secs(30)).await;
+    let db = super::connect(&config).await;
+    // "ghost" beat two seconds ago and has no session left: a process killed; node one beat just now.
+    db.execute(
+        "INSERT INTO nodes (name, seen) VALUES ('ghost', now() - interval '2 seconds')",
+        &[],
+    )
+    .await
+    .unwrap();
+    let names = vec!["ghost".to_string(), "one".to_string()];
+    let term = Duration::from_secs(30);
+    assert_eq!(
+        crate::serve::nodes::lease::unanswering(&db, &names, term / 2)
+            .await
+            .unwrap(),
+        vec!["ghost".to_string()]
+    );
+    // Node one, silent for two seconds too but with its sessions open, answers (a pause shorter than its
+    // heartbeat's margin).
+    db.execute(
+        "UPDATE nodes SET seen = now() - interval '2 seconds' WHERE name = 'one'",
+        &[],
+    )
+    .await
+    .unwrap();
+    assert_eq!(
+        crate::serve::nodes::lease::unanswering(&db, &names, term / 2)
+            .await
+            .unwrap(),
+        vec!["ghost".to_string()]
+    );
+    drop(one);
+}

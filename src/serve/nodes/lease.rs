@@ -297,6 +297,39 @@ pub async fn live_nodes(db: &Client, within: Duration) -> Result<Vec<String>, No
     Ok(rows.iter().map(|row| row.get(0)).collect())
 }
 
+/// The name a node's sessions carry on the database (`application_name`): while a node's process lives, it has
+/// one at least (its listening session), and when it dies the database ends them at once.
+pub fn session_name(node: &NodeName) -> String {
+    format!("{SESSION_PREFIX}{node}")
+}
+
+/// What a node's sessions' name starts with, before the node's name.
+const SESSION_PREFIX: &str = "crowned node ";
+
+/// Of the nodes `names`, those that do not answer: silent for `within`, or silent for a second with no session
+/// left on the database (a node killed: its sessions ended with it, long before its heartbeat is missed).
+pub async fn unanswering(
+    db: &Client,
+    names: &[String],
+    within: Duration,
+) -> Result<Vec<String>, NodesError> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let rows = db
+        .query(
+            "SELECT name FROM nodes WHERE name = ANY($1)
+               AND (seen <= now() - make_interval(secs => $2)
+                    OR (seen <= now() - interval '1 second'
+                        AND NOT EXISTS (SELECT 1 FROM pg_stat_activity
+                                        WHERE application_name = $3 || nodes.name)))
+             ORDER BY name",
+            &[&names, &within.as_secs_f64(), &SESSION_PREFIX],
+        )
+        .await?;
+    Ok(rows.iter().map(|row| row.get(0)).collect())
+}
+
 /// The nodes that have not renewed within `within`: those dead (or cut off), by name.
 pub async fn silent_nodes(db: &Client, within: Duration) -> Result<Vec<String>, NodesError> {
     let rows = db

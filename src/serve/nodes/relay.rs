@@ -7,7 +7,7 @@
 //! out of it to the visitor's node. The room never knows the difference, and it stays the one authority on its
 //! game: a move from another node is checked like any other.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
@@ -19,7 +19,7 @@ use tokio_postgres::Config;
 use super::bus::{Inbox, Outbox};
 use super::wire::{Envelope, event_from_wire, event_to_wire, request_from_wire, request_to_wire};
 use super::{NodeName, NodesError};
-use crate::app::TableEvent;
+use crate::app::{NODE_SILENT, TableEvent, TableRequest, TableState};
 use crate::rules::Color;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
@@ -50,6 +50,9 @@ struct Away {
     seating: Option<oneshot::Sender<Result<Color, RoomError>>>,
     /// The newest state they missed while their queue was full, sent before anything else once it has room.
     behind: Option<TableEvent>,
+    /// The room's last state as it sent it: told again, marked, when its node stops answering and again when it
+    /// answers.
+    last: Option<Arc<TableState>>,
 }
 
 /// A person on another node at a room here.
@@ -75,6 +78,9 @@ pub struct Relay {
     entered_away: Mutex<HashMap<u64, EnteredAway>>,
     /// Players on other nodes entered in events here.
     event_visitors: Mutex<HashMap<(NodeName, u64), EventVisitor>>,
+    /// The nodes that do not answer (dead or stalled, as the heartbeat last found): their rooms' people here are
+    /// told their game is paused, and their requests are refused here rather than lost there.
+    silent: Mutex<HashSet<NodeName>>,
 }
 
 /// Takes out of `visitors` every one that came from the node `node` (by their lines there).
@@ -115,6 +121,7 @@ impl Relay {
             events_here: OnceLock::new(),
             entered_away: Mutex::default(),
             event_visitors: Mutex::default(),
+            silent: Mutex::default(),
         });
         let weak = Arc::downgrade(&relay);
         tokio::spawn(async move {
@@ -157,6 +164,28 @@ impl Relay {
         rooms.sort();
         rooms.dedup();
         rooms
+    }
+
+    /// Takes the nodes that do not answer now (`silent`, as the heartbeat found): the people here at the rooms
+    /// of a node that stopped answering, or answers again, are told so with the room's last state.
+    pub async fn mark_silent(&self, silent: HashSet<NodeName>) {
+        let changed: HashSet<NodeName> = {
+            let mut was = locked(&self.silent);
+            let changed = was.symmetric_difference(&silent).cloned().collect();
+            *was = silent;
+            changed
+        };
+        if changed.is_empty() {
+            return;
+        }
+        let told: Vec<(u64, Arc<TableState>)> = locked(&self.away)
+            .iter()
+            .filter(|(_, away)| changed.contains(&away.owner))
+            .filter_map(|(link, away)| Some((*link, Arc::clone(away.last.as_ref()?))))
+            .collect();
+        for (link, state) in told {
+            self.deliver(link, TableEvent::State(state)).await;
+        }
     }
 
     /// Drops every person here at the room `code` on node `owner`, as if the room had ended: that node has
@@ -239,6 +268,19 @@ impl Relay {
                     locked(&self.away).remove(&link);
                 }
             }
+            Command::Ask { who, request } if locked(&self.silent).contains(owner) => {
+                let link = locked(&self.away)
+                    .iter()
+                    .find(|(_, away)| away.code == *code && away.who == who)
+                    .map(|(link, _)| *link);
+                let refusal = match request {
+                    TableRequest::Play(_) => TableEvent::MoveRefused(NODE_SILENT.to_string()),
+                    _ => TableEvent::Refused(NODE_SILENT.to_string()),
+                };
+                if let Some(link) = link {
+                    self.deliver(link, refusal).await;
+                }
+            }
             Command::Ask { who, request } => {
                 let link = locked(&self.away)
                     .iter()
@@ -308,6 +350,7 @@ impl Relay {
                 updates,
                 seating,
                 behind: None,
+                last: None,
             },
         );
         link
@@ -519,6 +562,23 @@ impl Relay {
             let mut away = locked(&self.away);
             let Some(person) = away.get_mut(&link) else {
                 return;
+            };
+            let event = match event {
+                TableEvent::State(state) => {
+                    let silent = locked(&self.silent).contains(&person.owner);
+                    let marked = match silent == state.node_silent {
+                        true => Arc::clone(&state),
+                        false => Arc::new(TableState {
+                            node_silent: silent,
+                            ..(*state).clone()
+                        }),
+                    };
+                    if !state.node_silent {
+                        person.last = Some(state);
+                    }
+                    TableEvent::State(marked)
+                }
+                other => other,
             };
             let mut queue = person.behind.take().into_iter().chain([event]);
             let mut closed = false;

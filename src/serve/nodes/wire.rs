@@ -397,6 +397,8 @@ pub fn event_from_wire(event: WireEvent) -> Result<TableEvent, WireError> {
             rated: state.rated,
             paused: state.paused,
             unrecorded: state.unrecorded,
+            // Set by the node the person is on, never sent.
+            node_silent: false,
         })),
         WireEvent::Clocks { clocks } => TableEvent::Clocks(clocks),
         WireEvent::Offer { offer } => TableEvent::Offer(offer),

@@ -31,6 +31,7 @@ fn state_after(game_type: GameType, plies: usize) -> TableState {
         rated: true,
         paused: false,
         unrecorded: false,
+        node_silent: false,
     }
 }
 

@@ -678,6 +678,7 @@ impl Room {
             rated: self.config.rated,
             paused: self.paused,
             unrecorded: self.records && !self.writing,
+            node_silent: false,
         }
     }
 

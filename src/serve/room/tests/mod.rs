@@ -186,6 +186,7 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
         rated: false,
         paused: false,
         unrecorded: false,
+        node_silent: false,
     };
     // White may not move first; a watcher may not move at all.
     play(&room, &bob, &snapshot, "11-15").await;
