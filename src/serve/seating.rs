@@ -247,11 +247,15 @@ async fn join_within_take_over(
 /// to see that the node has died and to take its games over.
 pub const TAKE_OVER_MARGIN: Duration = Duration::from_secs(5);
 
-/// Goes back to the game not over where `identity` has a seat, if there is one: on one node, the one played in
-/// last; on several, the one begun last as the records say, wherever it runs (a node knows only its own rooms,
+/// Goes back to the game not over where `identity` has a seat, if there is one: a table where no move has been
+/// made yet, else on one node the one played in last, and on several the one begun last as the records say,
+/// wherever it runs (a node knows only its own rooms,
 /// and another node may hold a later game of the player's, or a game of theirs whose node has just died).
 pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, RoomError>> {
     if shared.tables.cluster().is_some() {
+        if let Some((_, listing)) = shared.tables.fresh_seat_of(&identity.fingerprint) {
+            return Some(join_within_take_over(shared, identity, &listing.code, true).await);
+        }
         let fingerprint = identity.fingerprint.clone();
         let latest = shared
             .read_records(move |records| {

@@ -276,7 +276,9 @@ impl Task {
                         tracing::error!(event = %code, %why, "the records refused a tournament's step");
                         Stepped::Done
                     }
-                    CommitError::NotHeld | CommitError::Stopped => {
+                    // Another node runs it, the server stops, or the step may have been kept or not: it stops
+                    // here, and is read back from the records where it is taken up next.
+                    CommitError::NotHeld | CommitError::Stopped | CommitError::Unknown => {
                         self.stopped = true;
                         Stepped::Done
                     }

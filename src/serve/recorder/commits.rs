@@ -19,6 +19,11 @@ pub enum CommitError {
     /// The game's room is not this node's any more: another node runs it now.
     #[error("this server does not run the game any more")]
     NotHeld,
+    /// The connection to the records was lost as the step was committed, and they did not say in time whether
+    /// they kept it: the room cannot know its own game, and stops; the game is read again from the records
+    /// where it is taken up next.
+    #[error("the server lost touch with its records as it saved this")]
+    Unknown,
     /// The records' writer has gone (the server is stopping).
     #[error("the server is stopping")]
     Stopped,
@@ -30,6 +35,7 @@ impl CommitError {
         match error {
             e if e.is_storage() => CommitError::Unwritable,
             RecordsError::NotHeld { .. } => CommitError::NotHeld,
+            RecordsError::CommitUnknown => CommitError::Unknown,
             e => CommitError::Refused(e.to_string()),
         }
     }

@@ -365,6 +365,52 @@ fn connection_ended(e: &postgres::Error) -> bool {
         })
 }
 
+impl PostgresRecords {
+    /// The connection was lost (`lost`) as the transaction `transaction` was committed: asks a new connection
+    /// whether the database kept it, until it answers or [`SETTLE_COMMIT_FOR`] has passed. Kept: done; rolled
+    /// back: `lost`; not known in time: [`RecordsError::CommitUnknown`].
+    fn settle_commit(&mut self, transaction: i64, lost: postgres::Error) -> Result<(), RecordsError> {
+        tracing::warn!(records = %self.url, error = %lost, "the records' connection was lost as a write was committed: asking whether it was kept");
+        self.client = None;
+        let deadline = std::time::Instant::now() + SETTLE_COMMIT_FOR;
+        loop {
+            let asked = connect(&self.url).and_then(|mut client| {
+                let row = client.query_one("SELECT txid_status($1)", &[&transaction])?;
+                let status: Option<String> = row.get(0);
+                Ok((client, status))
+            });
+            match asked {
+                Ok((client, Some(status))) if status == "committed" => {
+                    self.client = Some(client);
+                    return Ok(());
+                }
+                Ok((client, Some(status))) if status == "aborted" => {
+                    self.client = Some(client);
+                    return Err(lost.into());
+                }
+                // Still in progress (its session has not ended yet), or the database not back: asked again.
+                Ok((client, Some(_))) => self.client = Some(client),
+                // Too old to be known: cannot happen a moment after the commit, and then nothing is known.
+                Ok((client, None)) => {
+                    self.client = Some(client);
+                    return Err(RecordsError::CommitUnknown);
+                }
+                Err(_) => {}
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(RecordsError::CommitUnknown);
+            }
+            std::thread::sleep(SETTLE_COMMIT_EVERY);
+        }
+    }
+}
+
+/// How long a commit whose connection was lost waits for the database to say whether it kept it.
+pub const SETTLE_COMMIT_FOR: Duration = Duration::from_secs(30);
+
+/// How often the database is asked meanwhile.
+const SETTLE_COMMIT_EVERY: Duration = Duration::from_millis(250);
+
 fn connect(url: &PostgresUrl) -> Result<Client, RecordsError> {
     let mut config = url.config().map_err(|e| RecordsError::Url(e.to_string()))?;
     config
@@ -465,13 +511,25 @@ impl Records for PostgresRecords {
         &mut self,
         writes: &mut dyn FnMut(&mut dyn Records) -> Result<(), RecordsError>,
     ) -> Result<(), RecordsError> {
-        self.client()?.batch_execute("BEGIN")?;
+        let client = self.client()?;
+        client.batch_execute("BEGIN")?;
+        // The transaction's number, to ask of its fate if the connection is lost as it commits.
+        let transaction: i64 = client.query_one("SELECT txid_current()", &[])?.get(0);
         self.in_batch = true;
         let done = writes(self);
         self.in_batch = false;
         let client = self.client.as_mut().ok_or(RecordsError::Lost)?;
         match done {
-            Ok(()) => Ok(client.batch_execute("COMMIT")?),
+            Ok(()) => match client.batch_execute("COMMIT") {
+                Ok(()) => Ok(()),
+                // No answer to the COMMIT: the database may have kept the transaction or not. It is asked,
+                // once it answers again, rather than guessed: a write said to be lost that was kept would
+                // be shown to nobody and then found in the records.
+                Err(e) if e.as_db_error().is_none() || connection_ended(&e) => {
+                    self.settle_commit(transaction, e)
+                }
+                Err(e) => Err(e.into()),
+            },
             Err(e) => {
                 let _ = client.batch_execute("ROLLBACK");
                 Err(e)

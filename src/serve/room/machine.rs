@@ -216,6 +216,9 @@ struct Plan {
     tick: Option<Duration>,
     away: Option<Duration>,
     note: Option<Duration>,
+    /// When to try again to write the start of a game whose players sit at it but whose start the records did
+    /// not take (they could not be written as the second player sat).
+    start: Option<Duration>,
 }
 
 /// A game between people: the state machine.
@@ -370,6 +373,7 @@ impl Room {
             tick: self.tick_deadline(),
             away: self.away_deadline(),
             note: self.note_deadline(),
+            start: self.start_deadline(),
         };
         let Plan {
             flag,
@@ -377,8 +381,9 @@ impl Room {
             tick,
             away,
             note,
+            start,
         } = self.plan;
-        [flag, forfeit, tick, away, note]
+        [flag, forfeit, tick, away, note, start]
             .into_iter()
             .flatten()
             .min()
@@ -444,6 +449,10 @@ impl Room {
             self.broadcast_state();
         } else if due(plan.note) {
             self.note_clocks();
+        } else if due(plan.start) {
+            let before = self.before();
+            self.record_start();
+            self.settle(before, None);
         }
     }
 

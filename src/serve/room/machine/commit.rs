@@ -82,6 +82,18 @@ impl Room {
                 .all(|seat| seat.as_ref().is_some_and(|seat| !seat.who.is_guest()))
     }
 
+    /// When to write again the start of a game that is to be recorded, whose seats are both taken and whose
+    /// start the records did not take (they could not be written as the second player sat): the players see
+    /// the game as begun, so it is in the records before anything else happens to it, and before its node
+    /// might die with it. A move made meanwhile brings the start with it.
+    pub(super) fn start_deadline(&self) -> Option<Duration> {
+        let unrecorded = self.record.is_none()
+            && self.recorded()
+            && self.game.outcome().is_none()
+            && self.seats.iter().all(Option::is_some);
+        unrecorded.then(|| self.retry_at.unwrap_or(self.now))
+    }
+
     /// Adds a job about this game to the step's commit, when the game is recorded; a game whose start the
     /// records have not taken yet is started with it.
     pub(super) fn record(&mut self, job: impl FnOnce(RecordKey, &Room) -> Job) {
@@ -152,6 +164,12 @@ impl Room {
                 return;
             }
             Err(CommitError::NotHeld) => return self.out.push(Effect::Stop),
+            // The step may be in the records or not: neither shown nor undone here; the game is read back
+            // from the records where it is taken up next, as after a crash.
+            Err(CommitError::Unknown) => {
+                tracing::error!(code = %self.code, "the records may or may not have kept a step of a game; it stops here and is read back from them");
+                return self.out.push(Effect::Stop);
+            }
             Err(error) => error,
         };
         tracing::warn!(code = %self.code, %error, "a step of a game was not written; it did not happen");
