@@ -671,6 +671,59 @@ fn bench(args: &[&str]) -> String {
     text
 }
 
+/// The chaos benchmark on three nodes of one server on a real PostgreSQL, tiny: two games, each game's players at
+/// two nodes, while a node is killed and started again, a node is stopped past its lease and let go on, and the
+/// database is stopped and started again; every move the players saw is in the records.
+#[test]
+fn the_chaos_benchmark_on_nodes_runs_small_and_finds_nothing_lost() {
+    let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args([
+            "bench",
+            "chaos",
+            "--nodes",
+            "3",
+            "--lease-term",
+            "2",
+            "--games",
+            "2",
+            "--plies",
+            "20",
+            "--think",
+            "60",
+            "--kills",
+            "1",
+            "--stalls",
+            "1",
+            "--outages",
+            "1",
+            "--full-disks",
+            "0",
+            "--every",
+            "1000",
+            "--double-every",
+            "0",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("anomalies: 0"), "{text}");
+    assert!(
+        text.contains(
+            "1 kills -9 of a node of 3, 0 full disks, 1 stalls past the lease, 1 database outages"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("0 stopped by a failure of the load"),
+        "{text}"
+    );
+}
+
 /// The chaos benchmark, tiny (light, as it shares the machine with the other server tests): two games on a server
 /// killed (kill -9) and started again twice and whose disk refuses writes twice, players connecting to their
 /// tables a second time now and then; every move the players saw is in the records.

@@ -233,7 +233,9 @@ pub enum RecordsError {
     Unreadable(String),
     /// The connection was lost as a transaction was being committed, and the database did not answer again in
     /// time to say whether it kept it: what the transaction wrote may be in the records or not.
-    #[error("the server's records: the connection was lost as a write was committed, and whether it was kept is not known yet")]
+    #[error(
+        "the server's records: the connection was lost as a write was committed, and whether it was kept is not known yet"
+    )]
     CommitUnknown,
     /// The connection to the records was lost and is not back yet.
     #[error("the server's records: the connection was lost")]

@@ -256,23 +256,30 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
         if let Some((_, listing)) = shared.tables.fresh_seat_of(&identity.fingerprint) {
             return Some(join_within_take_over(shared, identity, &listing.code, true).await);
         }
-        let fingerprint = identity.fingerprint.clone();
-        let latest = shared
-            .read_records(move |records| {
-                Ok(records
-                    .unfinished_games_of(&fingerprint)?
-                    .into_iter()
-                    .rev()
-                    .find_map(|game| game.code))
-            })
-            .await;
-        match latest {
-            Some(Some(code)) => {
-                return Some(join_within_take_over(shared, identity, &code, true).await);
+        // The records may be out of reach for a moment (a database restarting): asked again meanwhile. This
+        // node's own rooms are no answer: the player's latest game may be on another node.
+        let give_up = tokio::time::Instant::now() + TAKE_OVER_MARGIN;
+        loop {
+            let fingerprint = identity.fingerprint.clone();
+            let latest = shared
+                .read_records(move |records| {
+                    Ok(records
+                        .unfinished_games_of(&fingerprint)?
+                        .into_iter()
+                        .rev()
+                        .find_map(|game| game.code))
+                })
+                .await;
+            match latest {
+                Some(Some(code)) => {
+                    return Some(join_within_take_over(shared, identity, &code, true).await);
+                }
+                Some(None) => return None,
+                None if tokio::time::Instant::now() < give_up => {
+                    tokio::time::sleep(Duration::from_millis(250)).await;
+                }
+                None => return Some(Err(RoomError::NoAnswer)),
             }
-            Some(None) => return None,
-            // The records cannot be read: the seat this node knows, if it has one.
-            None => {}
         }
     }
     let (room, listing) = shared.tables.seat_of(&identity.fingerprint)?;

@@ -369,7 +369,11 @@ impl PostgresRecords {
     /// The connection was lost (`lost`) as the transaction `transaction` was committed: asks a new connection
     /// whether the database kept it, until it answers or [`SETTLE_COMMIT_FOR`] has passed. Kept: done; rolled
     /// back: `lost`; not known in time: [`RecordsError::CommitUnknown`].
-    fn settle_commit(&mut self, transaction: i64, lost: postgres::Error) -> Result<(), RecordsError> {
+    fn settle_commit(
+        &mut self,
+        transaction: i64,
+        lost: postgres::Error,
+    ) -> Result<(), RecordsError> {
         tracing::warn!(records = %self.url, error = %lost, "the records' connection was lost as a write was committed: asking whether it was kept");
         self.client = None;
         let deadline = std::time::Instant::now() + SETTLE_COMMIT_FOR;
