@@ -314,10 +314,11 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     println!(
         "faults: {} ({kills} kills -9 of {server}, {full_disks} full disks, {stalls} stalls past the lease, \
          {outages} database outages, {doubles} second connections to a table); {} moves refused as unsaved; \
-         the players came back {} times",
+         the players came back {} times; {} tables went before their first move",
         done.iter().sum::<u64>() as usize + doubles,
         sum(|g| g.refused),
-        sum(|g| g.comebacks)
+        sum(|g| g.comebacks),
+        games.iter().filter(|g| g.vanished).count()
     );
     let mut kinds: HashMap<&str, usize> = HashMap::new();
     for (kind, _) in &anomalies {
@@ -415,6 +416,13 @@ fn check(records: &mut dyn Records, games: &[ChaosGame]) -> Result<Vec<(&'static
             .unfinished_game(&code.as_str().into())
             .context("cannot read the records")?;
         let (recorded, result) = match (unfinished, finished.get(code).map(Vec::as_slice)) {
+            (Some(_), _) | (_, Some(_)) if game.vanished => {
+                anomalies.push((
+                    "tables gone that the records hold",
+                    format!("{code}: its players were taken elsewhere"),
+                ));
+                continue;
+            }
             (Some(_), Some(_)) => {
                 anomalies.push(("split games", format!("{code}: both in play and ended")));
                 continue;

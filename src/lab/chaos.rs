@@ -80,6 +80,10 @@ pub struct ChaosGame {
     pub refused: usize,
     /// What the players saw that cannot be: the table showing a game other than the one they saw.
     pub anomalies: Vec<String>,
+    /// Whether the table went before its first move (its node died before the records had its start, as when
+    /// the database was down as the second player sat): nothing was played in it, and the players, coming
+    /// back, are at another table. The records must not hold its game (the command checks).
+    pub vanished: bool,
     /// Why the game could not go on, when it could not (a failure of the load or of the machine).
     pub failed: Option<String>,
 }
@@ -396,7 +400,8 @@ impl Players {
         };
         let patience = self.config.patience;
         while self.game.outcome().is_none() && self.game.len() < self.config.plies {
-            if *self.stop.borrow() {
+            // The table went before its first move: the pair starts another.
+            if *self.stop.borrow() || self.log.vanished {
                 return;
             }
             let think = self.config.think.mul_f64(self.rng.random_range(0.5..1.5));
@@ -548,7 +553,13 @@ impl Players {
                         after.outcome().is_some()
                             && screens[0].text().contains(&status_after(after))
                     };
+                    let elsewhere = code_on(&screens[0].text()).is_some_and(|c| c != self.log.code);
                     match (shows[0], &pending) {
+                        // Nothing was played at the table, and it is gone: the players start another.
+                        _ if seen == 0 && elsewhere => {
+                            self.log.vanished = true;
+                            return Ok(screens);
+                        }
                         (Some(plies), _) if plies == seen => {}
                         (Some(plies), Some(after)) if plies == seen + 1 => {
                             let after = after.clone();

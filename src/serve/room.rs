@@ -95,6 +95,11 @@ impl RoomHandle {
         RoomHandle(commands)
     }
 
+    /// Whether both handles reach the same room.
+    pub fn same_room(&self, other: &RoomHandle) -> bool {
+        self.0.same_channel(&other.0)
+    }
+
     /// Sends a command; `false` when the room has ended.
     pub async fn send(&self, command: Command) -> bool {
         self.0.send(command).await.is_ok()

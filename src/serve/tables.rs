@@ -185,11 +185,23 @@ impl Tables {
         seated: Option<[Identity; 2]>,
     ) -> Option<(RoomCode, RoomHandle)> {
         let mut rooms = self.rooms();
-        let wanted = links
-            .resumed
-            .as_ref()
-            .and_then(|r| r.code.clone())
-            .filter(|code| !rooms.contains_key(code));
+        let wanted = links.resumed.as_ref().and_then(|r| r.code.clone());
+        // A game resumed twice (two take-overs at once, on this node): one room, the one already open with its
+        // code and its players. Under another code it would be a second table of the same game, each with a
+        // part of its people.
+        if let (Some(resumed), Some(open)) = (
+            links.resumed.as_ref(),
+            wanted.as_ref().and_then(|code| rooms.get(code)),
+        ) && open
+            .listing
+            .seats
+            .iter()
+            .zip(&resumed.seats)
+            .all(|(seat, who)| seat.as_ref().is_some_and(|(f, _)| *f == who.fingerprint))
+        {
+            return Some((open.listing.code.clone(), open.handle.clone()));
+        }
+        let wanted = wanted.filter(|code| !rooms.contains_key(code));
         let code = match (wanted, self.cluster.get()) {
             (Some(code), _) => code,
             // One of several nodes: a code this node has reserved, so that no other node opens a room with it.

@@ -111,3 +111,44 @@ async fn rematches_offered_by_both_are_agreed_without_a_question() {
     assert_eq!(bob.next(rematch).await, code);
     assert!(tables.find(&code).is_some());
 }
+
+#[tokio::test]
+async fn a_game_resumed_twice_on_one_node_is_one_room_under_its_code() {
+    use crate::serve::recorder::RecordKey;
+    use crate::serve::room::Resumed;
+    use crate::serve::tables::Tables;
+    let tables = Arc::new(Tables::new(None));
+    let (ann, _) = Person::new("ann");
+    let (bob, _) = Person::new("bob");
+    let (cy, _) = Person::new("cy");
+    let resumed = |seats: [Identity; 2]| Resumed {
+        game: AnyGame::new(GameType::default()),
+        seats,
+        clocks: None,
+        ratings: [None, None],
+        code: Some(RoomCode::new("K7QX")),
+        record: RecordKey::fresh(),
+    };
+    let ann_bob = [ann.who.clone(), bob.who.clone()];
+    let (first, room) = tables
+        .open(config(None, 60_000), Some(resumed(ann_bob.clone())))
+        .expect("a room");
+    assert_eq!(first, RoomCode::new("K7QX"));
+    // Two take-overs of the game at once: the second finds the room the first opened.
+    let (second, again) = tables
+        .open(config(None, 60_000), Some(resumed(ann_bob)))
+        .expect("the same room");
+    assert_eq!(second, first);
+    assert!(again.same_room(&room));
+    assert_eq!(tables.len(), 1);
+    // Another game that had the same code (from before a restart, say) is not this one: it gets a code of its
+    // own.
+    let (other, _) = tables
+        .open(
+            config(None, 60_000),
+            Some(resumed([cy.who.clone(), bob.who.clone()])),
+        )
+        .expect("a room");
+    assert_ne!(other, first);
+    assert_eq!(tables.len(), 2);
+}
