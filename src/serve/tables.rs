@@ -5,7 +5,7 @@
 //! to date after each change and removes when it ends. The lock is held for a lookup or a copy, never across
 //! an await.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use super::codes::new_code;
@@ -277,6 +277,22 @@ impl Tables {
             .find(|e| fresh(&e.listing))
             .map(|e| (e.handle.clone(), e.listing.clone()));
         here.or_else(|| self.cluster.get()?.seat_elsewhere_if(fingerprint, fresh))
+    }
+
+    /// Everyone seated at a game not over with both its seats taken, here or on another node: who is playing
+    /// a game just now.
+    pub fn busy_players(&self) -> HashSet<Fingerprint> {
+        let mut busy: HashSet<Fingerprint> = HashSet::new();
+        let mut take = |listing: &Listing| {
+            if !listing.over && listing.seats.iter().all(Option::is_some) {
+                busy.extend(listing.seats.iter().flatten().map(|(who, _)| who.clone()));
+            }
+        };
+        self.rooms().values().for_each(|e| take(&e.listing));
+        if let Some(cluster) = self.cluster.get() {
+            cluster.others().iter().for_each(&mut take);
+        }
+        busy
     }
 
     /// Every room, here and on the other nodes, sorted by code.

@@ -233,6 +233,9 @@ impl Task {
     /// the next one looks at the time again).
     async fn step(&mut self, event: Event) -> Stepped {
         let ticked = matches!(event, Event::Tick);
+        // Who plays elsewhere just now (another event's board, a table, on any node): not paired here.
+        let busy = self.run.tables.busy_players();
+        self.run.director.set_busy(busy);
         let before = self.run.director.clone();
         let actions = self.run.director.handle(event, unix_now());
         if actions.is_empty() {

@@ -12,6 +12,8 @@
 //!
 //! Entrants are seeded in the order they joined.
 
+use std::collections::HashSet;
+
 use super::arena::{self, ArenaPlayer};
 use super::standings::{self, Line};
 use super::swiss::pair_round;
@@ -154,6 +156,10 @@ pub struct Director {
     arena: Vec<ArenaPlayer>,
     /// A Swiss event's rounds.
     rounds: Vec<Round>,
+    /// Players seated at a game elsewhere (another event's board, a table), as the server last said: an arena
+    /// does not pair them until they are free, so that no one plays two games at once. Not kept: the server
+    /// says it again before each step.
+    busy: HashSet<Fingerprint>,
 }
 
 impl Director {
@@ -166,7 +172,13 @@ impl Director {
             pairings: Vec::new(),
             arena: Vec::new(),
             rounds: Vec::new(),
+            busy: HashSet::new(),
         }
+    }
+
+    /// The players seated at a game elsewhere just now (see [`Director`]'s `busy`): an arena pairs none of them.
+    pub fn set_busy(&mut self, busy: HashSet<Fingerprint>) {
+        self.busy = busy;
     }
 
     /// An event as the records kept it (after a restart): its entrants all away until they come back, its games
@@ -497,9 +509,9 @@ impl Director {
             .arena
             .iter()
             .filter(|p| {
-                self.entries
-                    .get(p.entrant as usize)
-                    .is_some_and(|e| !e.away && !e.playing && !e.withdrawn)
+                self.entries.get(p.entrant as usize).is_some_and(|e| {
+                    !e.away && !e.playing && !e.withdrawn && !self.busy.contains(&e.who)
+                })
             })
             .cloned()
             .collect();

@@ -127,6 +127,32 @@ fn an_arena_pairs_free_players_scores_streaks_and_ends_on_time() {
 }
 
 #[test]
+fn an_arena_does_not_pair_a_player_seated_at_a_game_elsewhere_until_it_ends() {
+    let mut d = Director::new(spec(Kind::Arena));
+    join_all(&mut d, 3);
+    // Player 1 plays at another event's board (or a table) as the arena starts: the other two meet.
+    d.set_busy([who(1)].into_iter().collect());
+    let first = paired(&d.handle(Event::Tick, START));
+    assert_eq!(first.len(), 1);
+    assert!(!first[0].pairing.has(1));
+    // Still busy at the next tick: nobody to meet anyway; free again, paired as soon as someone is.
+    assert!(paired(&d.handle(Event::Tick, START + 1)).is_empty());
+    d.set_busy(Default::default());
+    let done = d.handle(
+        Event::GameOver {
+            round: 0,
+            board: 0,
+            result: GameResult::Draw,
+            forfeit: false,
+        },
+        START + 2,
+    );
+    let next = paired(&done);
+    assert_eq!(next.len(), 1);
+    assert!(next[0].pairing.has(1));
+}
+
+#[test]
 fn an_arena_does_not_pair_a_player_who_is_away() {
     let mut d = Director::new(spec(Kind::Arena));
     join_all(&mut d, 3);
