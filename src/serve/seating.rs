@@ -247,15 +247,12 @@ async fn join_within_take_over(
 /// to see that the node has died and to take its games over.
 pub const TAKE_OVER_MARGIN: Duration = Duration::from_secs(5);
 
-/// Goes back to the game not over where `identity` has a seat, if there is one: a table where no move has been
-/// made yet, else on one node the one played in last, and on several the one begun last as the records say,
-/// wherever it runs (a node knows only its own rooms,
+/// Goes back to the game not over where `identity` has a seat, if there is one: on one node the one opened or
+/// played in last, and on several the one begun last as the records say (a game begins as its second player
+/// sits, and the records have it before either sees it begun), wherever it runs (a node knows only its own rooms,
 /// and another node may hold a later game of the player's, or a game of theirs whose node has just died).
 pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, RoomError>> {
     if shared.tables.cluster().is_some() {
-        if let Some((_, listing)) = shared.tables.fresh_seat_of(&identity.fingerprint) {
-            return Some(join_within_take_over(shared, identity, &listing.code, true).await);
-        }
         // The records may be out of reach for a moment (a database restarting): asked again meanwhile. This
         // node's own rooms are no answer: the player's latest game may be on another node.
         let give_up = tokio::time::Instant::now() + TAKE_OVER_MARGIN;
@@ -274,7 +271,8 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
                 Some(Some(code)) => {
                     return Some(join_within_take_over(shared, identity, &code, true).await);
                 }
-                Some(None) => return None,
+                // None begun: a table waiting for an opponent, if the player has one.
+                Some(None) => break,
                 None if tokio::time::Instant::now() < give_up => {
                     tokio::time::sleep(Duration::from_millis(250)).await;
                 }

@@ -248,14 +248,10 @@ impl Tables {
             .map(|e| (e.handle.clone(), e.listing.clone()))
     }
 
-    /// A game not over where `fingerprint` has a seat: a table where no move has been made yet (the player sat
-    /// there last: it is not in the records yet), else the one played in last when there are several (after a
-    /// restart, the one begun last). Where a player who dropped goes back to (here first, then on the other
-    /// nodes).
+    /// A game not over where `fingerprint` has a seat, the one opened or played in last when there are several
+    /// (after a restart, the one begun last): where a player who dropped goes back to (here first, then on the
+    /// other nodes).
     pub fn seat_of(&self, fingerprint: &Fingerprint) -> Option<(RoomHandle, Listing)> {
-        if let Some(fresh) = self.fresh_seat_of(fingerprint) {
-            return Some(fresh);
-        }
         let here = self
             .rooms()
             .values()
@@ -263,20 +259,6 @@ impl Tables {
             .max_by_key(|e| e.active)
             .map(|e| (e.handle.clone(), e.listing.clone()));
         here.or_else(|| self.cluster.get()?.seat_elsewhere(fingerprint))
-    }
-
-    /// A table not over where `fingerprint` has a seat and no move has been made yet, here or on another node:
-    /// the one a player sat at last, which the records do not know yet.
-    pub fn fresh_seat_of(&self, fingerprint: &Fingerprint) -> Option<(RoomHandle, Listing)> {
-        let fresh = |listing: &Listing| {
-            listing.plies == 0 && !listing.over && listing.seats_player(fingerprint)
-        };
-        let here = self
-            .rooms()
-            .values()
-            .find(|e| fresh(&e.listing))
-            .map(|e| (e.handle.clone(), e.listing.clone()));
-        here.or_else(|| self.cluster.get()?.seat_elsewhere_if(fingerprint, fresh))
     }
 
     /// Everyone seated at a game not over with both its seats taken, here or on another node: who is playing

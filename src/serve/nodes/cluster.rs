@@ -336,18 +336,9 @@ impl Cluster {
 
     /// A game not over on another node where `fingerprint` has a seat, with a handle to it.
     pub fn seat_elsewhere(&self, fingerprint: &Fingerprint) -> Option<(RoomHandle, Listing)> {
-        self.seat_elsewhere_if(fingerprint, |_| true)
-    }
-
-    /// [`Cluster::seat_elsewhere`] at a room whose summary `wanted` takes.
-    pub fn seat_elsewhere_if(
-        &self,
-        fingerprint: &Fingerprint,
-        wanted: impl Fn(&Listing) -> bool,
-    ) -> Option<(RoomHandle, Listing)> {
         let (node, listing) = locked(&self.others)
             .iter()
-            .find(|(_, listing)| listing.seats_player(fingerprint) && wanted(listing))
+            .find(|(_, listing)| listing.seats_player(fingerprint))
             .cloned()?;
         let handle = self.relay.room_at(node, listing.code.clone());
         Some((handle, listing))

@@ -16,7 +16,7 @@ pub enum RoomError {
     /// Someone who only watches asked what only a player may.
     #[error("you are watching this game")]
     Watching,
-    /// A move before the second player sat down.
+    /// A move (or a resignation) before the second player sat down.
     #[error("the game starts when the opponent sits down")]
     NoOpponentYet,
     /// A move or a request after the game ended, with how it ended.

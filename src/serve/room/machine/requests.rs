@@ -162,6 +162,8 @@ impl Room {
 
     pub(super) fn resign(&mut self, who: &Fingerprint) -> Result<bool, RoomError> {
         match self.seat_of(who) {
+            // Nobody to lose to: a game with one seat taken has not begun (and is not in the records).
+            Some(_) if self.seats.iter().any(Option::is_none) => Err(RoomError::NoOpponentYet),
             Some(color) if self.game.outcome().is_none() => {
                 let _ = self.game.resign(color);
                 self.stop_clock();

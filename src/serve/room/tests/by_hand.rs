@@ -123,3 +123,46 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
         .count();
     assert_eq!(shown, 2);
 }
+
+#[test]
+fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
+    let setup = Setup {
+        recorded: true,
+        writing: true,
+        ..Setup::default()
+    };
+    let mut room = Room::new(config(None, 60_000), setup, Duration::ZERO);
+    room.handle(
+        Input::Sit {
+            who: person("ann"),
+            color: None,
+            rating: None,
+            conn: Conn(1),
+        },
+        Duration::ZERO,
+    );
+    let effects = room.handle(
+        Input::Ask {
+            who: person("ann").fingerprint,
+            request: TableRequest::Resign,
+        },
+        Duration::from_secs(1),
+    );
+    // Refused with the reason, and nothing shown as over (nor sent to the records).
+    assert!(
+        effects.iter().any(|e| matches!(
+            e,
+            Effect::Send { to: Conn(1), update: Update::Refused(why) } if why.contains("opponent sits down")
+        )),
+        "{effects:?}"
+    );
+    assert!(!effects.iter().any(|e| matches!(
+        e,
+        Effect::Commit(_)
+            | Effect::Send {
+                update: Update::State(_),
+                ..
+            }
+    )));
+    assert!(!room.finished());
+}

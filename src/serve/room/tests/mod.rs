@@ -12,6 +12,7 @@ pub(super) use crate::rules::GameType;
 
 mod by_hand;
 mod interleavings;
+mod nodes;
 mod offers;
 mod recorded;
 mod rematch;
