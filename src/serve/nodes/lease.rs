@@ -83,7 +83,8 @@ impl Leases {
     }
 
     /// Reserves the code `code` for a room this node will open: `true` when no node had it (a code whose lease
-    /// has lapsed is not taken this way: its game waits to be taken over).
+    /// has lapsed is not taken this way: its game waits to be taken over) and no game in progress in the records
+    /// has it (one whose room has closed with nobody at it: it is found again by its code).
     pub async fn reserve(&self, db: &Client, code: &RoomCode) -> Result<bool, NodesError> {
         Ok(!self
             .reserve_all(db, std::slice::from_ref(code))
@@ -102,11 +103,19 @@ impl Leases {
         let rows = db
             .query(
                 "INSERT INTO room_leases (code, owner, expires) \
-                 SELECT code, $2, now() + make_interval(secs => $3) FROM unnest($1::text[]) AS code \
-                 WHERE $4::bigint IS NULL \
-                     OR EXISTS (SELECT 1 FROM nodes WHERE name = $2 AND generation = $4) \
+                 SELECT wanted.code, $2, now() + make_interval(secs => $3) \
+                 FROM unnest($1::text[]) AS wanted (code) \
+                 WHERE ($4::bigint IS NULL \
+                        OR EXISTS (SELECT 1 FROM nodes WHERE name = $2 AND generation = $4)) \
+                     AND NOT EXISTS (SELECT 1 FROM games \
+                                     WHERE games.code = wanted.code AND games.ended IS NULL) \
                  ON CONFLICT (code) DO NOTHING RETURNING code",
-                &[&codes, &self.node.as_str(), &self.term_seconds(), &self.generation],
+                &[
+                    &codes,
+                    &self.node.as_str(),
+                    &self.term_seconds(),
+                    &self.generation,
+                ],
             )
             .await?;
         Ok(rows

@@ -85,6 +85,31 @@ async fn the_schema_is_the_records_own_and_a_newer_one_is_refused() {
 }
 
 #[tokio::test]
+async fn a_code_of_a_game_in_progress_is_not_reserved_again() {
+    let config = database().await;
+    let db = connect(&config).await;
+    // A game in progress under K7QX whose room has closed (nobody at it, its lease given up).
+    db.batch_execute(
+        "INSERT INTO players (fingerprint, name, first_seen, last_seen) VALUES ('SHA256:a', 'ann', 0, 0);
+         INSERT INTO games (variant, black, white, rated, clock, started, code)
+             VALUES ('english', 'SHA256:a', 'SHA256:a', false, '', 1, 'K7QX');",
+    )
+    .await
+    .unwrap();
+    let one = Leases::new(node("one"), Duration::from_secs(30));
+    let reserved = one
+        .reserve_all(&db, &[code("K7QX"), code("ZZ22")])
+        .await
+        .unwrap();
+    assert_eq!(reserved, vec![code("ZZ22")]);
+    // Once it has ended, its code is free again.
+    db.execute("UPDATE games SET ended = 2 WHERE code = 'K7QX'", &[])
+        .await
+        .unwrap();
+    assert!(one.reserve(&db, &code("K7QX")).await.unwrap());
+}
+
+#[tokio::test]
 async fn a_room_has_one_owner_until_its_lease_lapses() {
     let config = database().await;
     let db = connect(&config).await;

@@ -125,6 +125,15 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // write and every lease renewal of that node carries: a process that was paused past its term, or a second
     // one started under a name in use, finds its generation gone and writes nothing more.
     "ALTER TABLE nodes ADD COLUMN IF NOT EXISTS generation BIGINT NOT NULL DEFAULT 0;",
+    // Version 8: one game in progress per code, held by the database: a code is how players, watchers and the
+    // take-over find a game, and two games in progress under one code could be resumed as each other. Where
+    // older versions let a code be taken again while a game under it was in progress, the newest such game
+    // keeps the code; the older ones lose it (they are resumed by a server that runs alone, as games from
+    // before codes are).
+    "UPDATE games SET code = NULL
+         WHERE ended IS NULL AND code IS NOT NULL
+           AND id NOT IN (SELECT max(id) FROM games WHERE ended IS NULL AND code IS NOT NULL GROUP BY code);
+     CREATE UNIQUE INDEX IF NOT EXISTS games_code_in_play ON games (code) WHERE ended IS NULL;",
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").

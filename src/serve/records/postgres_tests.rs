@@ -237,3 +237,62 @@ fn a_session_stopped_in_a_transaction_is_ended_by_the_database_and_statements_ar
     let client = own.client().expect("a connection");
     assert_eq!(show(client, "statement_timeout"), "5s");
 }
+
+#[test]
+fn one_game_in_progress_per_code_is_held_by_the_database_and_older_duplicates_lose_their_code() {
+    let (url, _) = database("code_in_play");
+    let mut admin =
+        ::postgres::Client::connect(&url.to_string(), ::postgres::NoTls).expect("connects");
+    // A database at version 7, where a code was taken again while a game under it was in progress.
+    for sql in &MIGRATIONS[..7] {
+        admin.batch_execute(sql).expect("an older version");
+    }
+    admin
+        .batch_execute(
+            "CREATE TABLE crowned_schema (version BIGINT NOT NULL);
+             INSERT INTO crowned_schema VALUES (7);
+             INSERT INTO players (fingerprint, name, first_seen, last_seen) VALUES ('SHA256:a', 'ann', 0, 0);
+             INSERT INTO games (variant, black, white, rated, clock, started, code)
+                 VALUES ('english', 'SHA256:a', 'SHA256:a', false, '', 1, 'K7QX'),
+                        ('english', 'SHA256:a', 'SHA256:a', false, '', 2, 'K7QX'),
+                        ('english', 'SHA256:a', 'SHA256:a', false, '', 3, 'ZZ22');",
+        )
+        .expect("two games in progress under one code");
+    let mut records = PostgresRecords::connect(&url).expect("migrated");
+    assert_eq!(
+        records.version().expect("a version"),
+        MIGRATIONS.len() as i64
+    );
+    let codes: Vec<(i64, Option<String>)> = admin
+        .query("SELECT started, code FROM games ORDER BY started", &[])
+        .expect("read")
+        .iter()
+        .map(|row| (row.get(0), row.get(1)))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            (1, None),
+            (2, Some("K7QX".to_string())),
+            (3, Some("ZZ22".to_string()))
+        ]
+    );
+    // A second game in progress under a code in use is refused by the database itself.
+    let again = admin.execute(
+        "INSERT INTO games (variant, black, white, rated, clock, started, code)
+             VALUES ('english', 'SHA256:a', 'SHA256:a', false, '', 4, 'K7QX')",
+        &[],
+    );
+    assert!(again.is_err());
+    // Once that game has ended, its code may be used again.
+    admin
+        .execute("UPDATE games SET ended = 5 WHERE code = 'K7QX'", &[])
+        .expect("ended");
+    admin
+        .execute(
+            "INSERT INTO games (variant, black, white, rated, clock, started, code)
+                 VALUES ('english', 'SHA256:a', 'SHA256:a', false, '', 6, 'K7QX')",
+            &[],
+        )
+        .expect("a code free again");
+}
