@@ -175,7 +175,7 @@ impl Cluster {
     ) -> Result<Arc<Cluster>, NodesError> {
         // Named, so that the other nodes see at once when this node's process has gone (its sessions end with it).
         let mut config = config;
-        config.application_name(&lease::session_name(&node));
+        config.application_name(lease::session_name(&node));
         // The schema's creation needs a transaction, so a connection of its own; the shared one is for queries.
         let (mut own, connection) = config.connect(tokio_postgres::NoTls).await?;
         tokio::spawn(connection);
