@@ -24,7 +24,9 @@ fn write_records(path: &Path) {
     for someone in [&ann, &bob, &cy] {
         records.seen(someone).expect("seen");
     }
-    let start =
+    // Each game under a code of its own: the nodes' records hold one game in progress per code.
+    let mut codes = ["K7QX", "K7QY", "AB12", "CD34"].into_iter();
+    let mut start =
         |records: &mut SqliteRecords, black: &Identity, white: &Identity, rated, definition| {
             records
                 .start_game(&NewGame {
@@ -33,7 +35,7 @@ fn write_records(path: &Path) {
                     white: &white.fingerprint,
                     rated,
                     clock: "5+3",
-                    code: &"K7QX".into(),
+                    code: &codes.next().expect("a code").into(),
                     definition,
                 })
                 .expect("started")
@@ -163,7 +165,7 @@ fn sqlite_records_migrated_to_postgres_answer_alike() {
             white: &bob.fingerprint,
             rated: false,
             clock: "",
-            code: &"AB12".into(),
+            code: &"EF56".into(),
             definition: None,
         })
         .expect("started");
@@ -181,5 +183,51 @@ fn sqlite_records_migrated_to_postgres_answer_alike() {
     let missing = migrate(&dir.join("none.sqlite"), &url);
     assert!(!missing.status.success());
     assert!(!dir.join("none.sqlite").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A server that ran alone may have let a code be taken again while an abandoned game kept it: the nodes' records
+/// hold one game in progress per code, so the newest keeps it and the older loses it (it stays in progress).
+#[test]
+fn games_in_progress_under_one_code_are_migrated_with_the_newest_keeping_it() {
+    let server = LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+    let dir = std::env::temp_dir().join(format!("crowned-migrate-codes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let file = dir.join("records.sqlite");
+    let mut records = SqliteRecords::open(&file).expect("created");
+    let (ann, bob) = (player("ann"), player("bob"));
+    for someone in [&ann, &bob] {
+        records.seen(someone).expect("seen");
+    }
+    for _ in 0..2 {
+        records
+            .start_game(&NewGame {
+                variant: "english",
+                black: &ann.fingerprint,
+                white: &bob.fingerprint,
+                rated: false,
+                clock: "",
+                code: &"K7QX".into(),
+                definition: None,
+            })
+            .expect("started");
+    }
+    drop(records);
+    let url = server.fresh_database("migrate_codes").expect("a database");
+    let out = migrate(&file, &url);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut postgres = PostgresRecords::connect(&url.parse().expect("a URL")).expect("connects");
+    let codes: Vec<Option<String>> = postgres
+        .unfinished_games()
+        .expect("read")
+        .into_iter()
+        .map(|game| game.code.map(|c| c.to_string()))
+        .collect();
+    assert_eq!(codes, vec![None, Some("K7QX".to_string())]);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -126,8 +126,15 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
         "INSERT INTO games (id, variant, black, white, rated, clock, started, ended, result, pdn, code, definition)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
     )?;
+    // One game in progress per code, as the nodes' records hold (a server that ran alone may have let a code
+    // be taken again while an abandoned game kept it): the newest keeps it, the older ones lose it.
     let mut rows = db.prepare(
-        "SELECT id, variant, black, white, rated, clock, started, ended, result, pdn, code, definition
+        "SELECT id, variant, black, white, rated, clock, started, ended, result, pdn,
+                CASE WHEN ended IS NULL AND code IS NOT NULL
+                          AND id <> (SELECT max(id) FROM games AS newer
+                                     WHERE newer.code = games.code AND newer.ended IS NULL)
+                     THEN NULL ELSE code END,
+                definition
          FROM games ORDER BY id",
     )?;
     let mut rows = rows.query(params![])?;
