@@ -268,9 +268,9 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
             }
             Fault::Stall => {
                 let past = Duration::from_secs(args.lease_term).mul_f64(rng.random_range(1.2..2.0));
-                signal(&nodes.nodes[n], "-STOP")?;
+                signal(&nodes.nodes[n], libc::SIGSTOP)?;
                 std::thread::sleep(past);
-                signal(&nodes.nodes[n], "-CONT")?;
+                signal(&nodes.nodes[n], libc::SIGCONT)?;
             }
             Fault::Outage => {
                 let Some((postgres, _)) = &nodes.shared else {
@@ -349,15 +349,16 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
 /// Anomalies told one by one at most (the count of each kind is told in any case).
 const SHOWN: usize = 12;
 
-/// Sends a node a signal (`-STOP`, `-CONT`) by kill(1).
-fn signal(server: &Server, which: &str) -> Result<()> {
-    let status = std::process::Command::new("kill")
-        .arg(which)
-        .arg(server.child.id().to_string())
-        .status()
-        .context("cannot run kill(1)")?;
-    if !status.success() {
-        bail!("kill {which} failed: {status}");
+/// Sends a node a signal (`SIGSTOP`, `SIGCONT`).
+fn signal(server: &Server, which: libc::c_int) -> Result<()> {
+    let pid = libc::pid_t::try_from(server.child.id()).context("a process number out of range")?;
+    // SAFETY: kill(2) takes no memory of ours; the process is a child this program started and has not waited
+    // for, so its number is still its own.
+    if unsafe { libc::kill(pid, which) } != 0 {
+        bail!(
+            "cannot signal node {pid}: {}",
+            std::io::Error::last_os_error()
+        );
     }
     Ok(())
 }
