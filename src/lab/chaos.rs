@@ -577,8 +577,12 @@ impl Players {
                     }
                     if shows[0] != shows[1] {
                         self.log.anomalies.push(format!(
-                            "table {}: the two players are shown {:?} and {:?} plies",
-                            self.log.code, shows[0], shows[1]
+                            "table {}: the two players are shown {:?} and {:?} plies (as tables {:?} and {:?})",
+                            self.log.code,
+                            shows[0],
+                            shows[1],
+                            code_on(&screens[0].text()),
+                            code_on(&screens[1].text())
                         ));
                     }
                     return Ok(screens);
