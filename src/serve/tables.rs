@@ -55,6 +55,8 @@ struct Entry {
     /// When a move was last played in it (or it opened), as a count of such events on this server: a player
     /// with several games not over is taken back to the one they played in last.
     active: u64,
+    /// Whether it is a board of an event (a tournament's game).
+    board: bool,
 }
 
 /// Every room on the server, by code.
@@ -212,6 +214,7 @@ impl Tables {
             seats.map(|id| Some((id.fingerprint, id.name)))
         });
         let plies = links.resumed.as_ref().map_or(0, |r| r.game.len());
+        let board = links.tournament.is_some();
         let links = Links {
             code: code.clone(),
             tables: Some(Arc::downgrade(self)),
@@ -236,6 +239,7 @@ impl Tables {
                 handle: handle.clone(),
                 listing,
                 active: self.next_move(),
+                board,
             },
         );
         Some((code, handle))
@@ -261,20 +265,15 @@ impl Tables {
         here.or_else(|| self.cluster.get()?.seat_elsewhere(fingerprint))
     }
 
-    /// Everyone seated at a game not over with both its seats taken, here or on another node: who is playing
-    /// a game just now.
+    /// Everyone seated at an event's board here whose game is not over: who is playing an event's game just
+    /// now. (Not a casual table: a game both players walked away from stays open, and would keep its players
+    /// out of every event. Not the boards of other nodes: their summaries do not say which rooms are boards.)
     pub fn busy_players(&self) -> HashSet<Fingerprint> {
-        let mut busy: HashSet<Fingerprint> = HashSet::new();
-        let mut take = |listing: &Listing| {
-            if !listing.over && listing.seats.iter().all(Option::is_some) {
-                busy.extend(listing.seats.iter().flatten().map(|(who, _)| who.clone()));
-            }
-        };
-        self.rooms().values().for_each(|e| take(&e.listing));
-        if let Some(cluster) = self.cluster.get() {
-            cluster.others().iter().for_each(&mut take);
-        }
-        busy
+        self.rooms()
+            .values()
+            .filter(|e| e.board && !e.listing.over)
+            .flat_map(|e| e.listing.seats.iter().flatten().map(|(who, _)| who.clone()))
+            .collect()
     }
 
     /// Every room, here and on the other nodes, sorted by code.

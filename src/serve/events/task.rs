@@ -233,7 +233,7 @@ impl Task {
     /// the next one looks at the time again).
     async fn step(&mut self, event: Event) -> Stepped {
         let ticked = matches!(event, Event::Tick);
-        // Who plays elsewhere just now (another event's board, a table, on any node): not paired here.
+        // Who plays another event's game here just now: not paired here until it ends.
         let busy = self.run.tables.busy_players();
         self.run.director.set_busy(busy);
         let before = self.run.director.clone();

@@ -156,8 +156,8 @@ pub struct Director {
     arena: Vec<ArenaPlayer>,
     /// A Swiss event's rounds.
     rounds: Vec<Round>,
-    /// Players seated at a game elsewhere (another event's board, a table), as the server last said: an arena
-    /// does not pair them until they are free, so that no one plays two games at once. Not kept: the server
+    /// Players seated at a game elsewhere (another event's board), as the server last said: an arena does not
+    /// pair them until they are free, so that no one plays two events' games at once. Not kept: the server
     /// says it again before each step.
     busy: HashSet<Fingerprint>,
 }

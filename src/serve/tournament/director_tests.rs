@@ -130,7 +130,7 @@ fn an_arena_pairs_free_players_scores_streaks_and_ends_on_time() {
 fn an_arena_does_not_pair_a_player_seated_at_a_game_elsewhere_until_it_ends() {
     let mut d = Director::new(spec(Kind::Arena));
     join_all(&mut d, 3);
-    // Player 1 plays at another event's board (or a table) as the arena starts: the other two meet.
+    // Player 1 plays at another event's board as the arena starts: the other two meet.
     d.set_busy([who(1)].into_iter().collect());
     let first = paired(&d.handle(Event::Tick, START));
     assert_eq!(first.len(), 1);
