@@ -676,41 +676,31 @@ fn bench(args: &[&str]) -> String {
 /// database is stopped and started again; every move the players saw is in the records.
 #[test]
 fn the_chaos_benchmark_on_nodes_runs_small_and_finds_nothing_lost() {
-    let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
-        .args([
-            "bench",
-            "chaos",
-            "--nodes",
-            "3",
-            "--lease-term",
-            "2",
-            "--games",
-            "2",
-            "--plies",
-            "20",
-            "--think",
-            "60",
-            "--kills",
-            "1",
-            "--stalls",
-            "1",
-            "--outages",
-            "1",
-            "--full-disks",
-            "0",
-            "--every",
-            "1000",
-            "--double-every",
-            "0",
-        ])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = bench(&[
+        "chaos",
+        "--nodes",
+        "3",
+        "--lease-term",
+        "2",
+        "--games",
+        "2",
+        "--plies",
+        "20",
+        "--think",
+        "60",
+        "--kills",
+        "1",
+        "--stalls",
+        "1",
+        "--outages",
+        "1",
+        "--full-disks",
+        "0",
+        "--every",
+        "1000",
+        "--double-every",
+        "0",
+    ]);
     assert!(text.contains("anomalies: 0"), "{text}");
     assert!(
         text.contains(
@@ -729,33 +719,23 @@ fn the_chaos_benchmark_on_nodes_runs_small_and_finds_nothing_lost() {
 /// tables a second time now and then; every move the players saw is in the records.
 #[test]
 fn the_chaos_benchmark_runs_small_and_finds_nothing_lost() {
-    let out = Command::new(env!("CARGO_BIN_EXE_crowned"))
-        .args([
-            "bench",
-            "chaos",
-            "--games",
-            "2",
-            "--plies",
-            "30",
-            "--think",
-            "60",
-            "--kills",
-            "2",
-            "--full-disks",
-            "2",
-            "--every",
-            "700",
-            "--double-every",
-            "6",
-        ])
-        .output()
-        .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let text = bench(&[
+        "chaos",
+        "--games",
+        "2",
+        "--plies",
+        "30",
+        "--think",
+        "60",
+        "--kills",
+        "2",
+        "--full-disks",
+        "2",
+        "--every",
+        "700",
+        "--double-every",
+        "6",
+    ]);
     assert!(text.contains("anomalies: 0"), "{text}");
     assert!(
         text.contains("2 kills -9 of the server, 2 full disks"),

@@ -269,10 +269,7 @@ impl Relay {
                 }
             }
             Command::Ask { who, request } if locked(&self.silent).contains(owner) => {
-                let link = locked(&self.away)
-                    .iter()
-                    .find(|(_, away)| away.code == *code && away.who == who)
-                    .map(|(link, _)| *link);
+                let link = self.link_of(code, &who);
                 let refusal = match request {
                     TableRequest::Play(_) => TableEvent::MoveRefused(NODE_SILENT.to_string()),
                     _ => TableEvent::Refused(NODE_SILENT.to_string()),
@@ -282,10 +279,7 @@ impl Relay {
                 }
             }
             Command::Ask { who, request } => {
-                let link = locked(&self.away)
-                    .iter()
-                    .find(|(_, away)| away.code == *code && away.who == who)
-                    .map(|(link, _)| *link);
+                let link = self.link_of(code, &who);
                 if let Some(link) = link {
                     let asked = Envelope::Ask {
                         from,
@@ -330,6 +324,14 @@ impl Relay {
                 let _ = done.send(());
             }
         }
+    }
+
+    /// The link here of `who` at the room `code` elsewhere, if they are at it.
+    fn link_of(&self, code: &RoomCode, who: &Fingerprint) -> Option<u64> {
+        locked(&self.away)
+            .iter()
+            .find(|(_, away)| away.code == *code && away.who == *who)
+            .map(|(link, _)| *link)
     }
 
     fn open_link(

@@ -525,9 +525,30 @@ impl Records for PostgresRecords {
         writes: &mut dyn FnMut(&mut dyn Records) -> Result<(), RecordsError>,
     ) -> Result<(), RecordsError> {
         let client = self.client()?;
-        client.batch_execute("BEGIN")?;
-        // The transaction's number, to ask of its fate if the connection is lost as it commits.
-        let transaction: i64 = client.query_one("SELECT txid_current()", &[])?.get(0);
+        // The transaction's number, to ask of its fate if the connection is lost as it commits: asked with the
+        // BEGIN, in the same round trip.
+        let numbered = client
+            .simple_query("BEGIN; SELECT txid_current()")
+            .map_err(RecordsError::from)
+            .and_then(|messages| {
+                messages
+                    .into_iter()
+                    .find_map(|message| match message {
+                        postgres::SimpleQueryMessage::Row(row) => row.get(0)?.parse::<i64>().ok(),
+                        _ => None,
+                    })
+                    .ok_or_else(|| {
+                        RecordsError::Unreadable("a transaction without a number".into())
+                    })
+            });
+        let transaction = match numbered {
+            Ok(transaction) => transaction,
+            Err(e) => {
+                // Nothing written yet: the transaction, if it began, ends here rather than with the next batch.
+                let _ = client.batch_execute("ROLLBACK");
+                return Err(e);
+            }
+        };
         self.in_batch = true;
         let done = writes(self);
         self.in_batch = false;

@@ -138,6 +138,8 @@ struct World {
     /// States checked against the records.
     checked: usize,
     faults: usize,
+    /// Whether every input and effect is told (`SIM_TRACE`), to follow a failing seed.
+    trace: bool,
 }
 
 fn person(name: &str) -> Identity {
@@ -183,6 +185,7 @@ impl World {
             next_conn: 1,
             checked: 0,
             faults: 0,
+            trace: std::env::var_os("SIM_TRACE").is_some(),
         };
         // Node 0 opens the table, under the first generation; both players sit there.
         world.records.generation = 1;
@@ -215,7 +218,7 @@ impl World {
     /// their answer and its wake-ups: the rest waits its turn.
     fn feed(&mut self, n: usize, input: Input) {
         let now = self.now;
-        if std::env::var("SIM_TRACE").is_ok() {
+        if self.trace {
             eprintln!(
                 "{now:?} node {n} <- {input:?} (records {:?} {:?} gen {})",
                 self.records.moves, self.records.result, self.records.generation
@@ -249,7 +252,7 @@ impl World {
 
     fn carry_out(&mut self, n: usize, effects: Vec<Effect>) {
         for effect in effects {
-            if std::env::var("SIM_TRACE").is_ok() {
+            if self.trace {
                 eprintln!("{:?} node {n}: {effect:?}", self.now);
             }
             match effect {
