@@ -232,6 +232,9 @@ pub struct Room {
     /// The room's time, as last given.
     now: Duration,
     note_phase: Duration,
+    /// When the clocks were last noted in the records: the next note is due at the first period after it, so
+    /// that a note falling due at the moment of another wake-up is late, never skipped.
+    noted: Duration,
     offer: Option<(Color, OfferKind)>,
     /// When each person's recent chat lines were sent, for the rate limit.
     chat_times: HashMap<Fingerprint, VecDeque<Duration>>,
@@ -289,6 +292,7 @@ impl Room {
             clock: config.clock.map(Clock::new),
             now,
             note_phase,
+            noted: now,
             offer: None,
             chat_times: HashMap::new(),
             records: recorded,

@@ -74,6 +74,7 @@ impl Room {
 
     /// Both clocks as they stand go into the records (when the game is recorded, has clocks and is not over).
     pub(super) fn note_clocks(&mut self) {
+        self.noted = self.now;
         if self.game.outcome().is_some() {
             return;
         }

@@ -52,14 +52,18 @@ impl Room {
 
     /// While a recorded game's clock runs, the next moment the clocks are noted in the records. The moments are
     /// the same for every room (whole periods of [`NOTE_CLOCKS_EVERY`] since the server started: the room's
-    /// time shifted by its `note_phase`), so that the recorder writes them together, in one transaction.
+    /// time shifted by its `note_phase`), so that the recorder writes them together, in one transaction. It is
+    /// the first such moment after the last note, not after now: when a tick or a countdown is handled at a
+    /// moment a note was also due (the room wakes for one of them a time), the note comes at the next wake-up
+    /// instead of a period later; were it counted from now, a clock's tick that keeps falling at the note's
+    /// moment would put every note off, and a crash would cost the player the time since the last move.
     pub(super) fn note_deadline(&self) -> Option<Duration> {
         let running = self.clock.as_ref().is_some_and(|c| c.running().is_some());
         if !running || self.record.is_none() || self.game.outcome().is_some() {
             return None;
         }
         let period = NOTE_CLOCKS_EVERY.as_millis().max(1);
-        let since = (self.now + self.note_phase).as_millis();
+        let since = (self.noted + self.note_phase).as_millis();
         let next = (since / period + 1) * period;
         let next = Duration::from_millis(u64::try_from(next).unwrap_or(u64::MAX / 2));
         Some(next.saturating_sub(self.note_phase))

@@ -76,6 +76,39 @@ fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second()
 }
 
 #[test]
+fn a_note_due_with_a_tick_is_written_at_the_next_wake_up_not_skipped() {
+    // A loaded machine wakes the room late: every second's tick and the note due in the same instant are both
+    // past when it wakes, and the room handles one of them a time. The note must still come, every period.
+    let mut room = seated(Some("5+3"));
+    let late = Duration::from_millis(400);
+    let mut notes = Vec::new();
+    let mut last = Duration::ZERO;
+    while let Some(at) = room.next_wake() {
+        let at = at.max(last) + late;
+        if at > Duration::from_secs(20) {
+            break;
+        }
+        last = at;
+        let effects = room.handle(Input::Wake, at);
+        if effects
+            .iter()
+            .any(|e| matches!(e, Effect::Note(Job::Clocks { .. })))
+        {
+            notes.push(at);
+        }
+    }
+    let period = NOTE_CLOCKS_EVERY.as_secs_f64();
+    assert!(notes.len() as f64 >= 20.0 / period - 1.0, "{notes:?}");
+    // No two periods without a note.
+    for pair in notes.windows(2) {
+        assert!(
+            (pair[1] - pair[0]).as_secs_f64() <= period + 1.0,
+            "{notes:?}"
+        );
+    }
+}
+
+#[test]
 fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     let mut room = seated(None);
     let mv = AnyGame::new(GameType::standard(Variant::English))
