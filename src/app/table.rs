@@ -126,9 +126,14 @@ pub struct TableState {
 }
 
 /// What a table tells the people at it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Serialisable for what crosses between server nodes as it is; the table's state crosses in a shape of its
+/// own (the game as moves after the first time), so it is never serialised here.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TableEvent {
     /// The table after a change.
+    #[serde(skip)]
     State(Arc<TableState>),
     /// The clocks as they run (a few times a minute would do; the table sends one when a shown second changes).
     Clocks([Duration; 2]),
@@ -161,8 +166,9 @@ pub const NODE_SILENT: &str = "the server node running this game is not answerin
 /// What a connection whose seat was taken again from another connection is told.
 pub const TAKEN_OVER: &str = "you are playing this game from another connection";
 
-/// What the player asks of the table.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the player asks of the table (serialisable: it crosses between server nodes as it is).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TableRequest {
     /// Play a move.
     Play(Move),

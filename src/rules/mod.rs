@@ -51,7 +51,7 @@ pub use checks::{PositionError, check_playable, check_position, max_pieces};
 pub use excerpt::{EXCERPT_CHARS, Excerpt, clipped, excerpt, quoted};
 pub use fen::{FenError, parse_fen, to_fen};
 pub use geometry::{DefinedShape, Direction, Geometry};
-pub use moves::{INLINE_MOVES, MAX_PATH, Move, MoveList};
+pub use moves::{INLINE_MOVES, MAX_PATH, MalformedMove, Move, MoveList};
 pub use notation::{
     MoveError, MoveText, SquareName, SquareStyle, Strictness, UnknownSquareStyle, Written,
     full_route, write_move,

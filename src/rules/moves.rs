@@ -1,6 +1,8 @@
 //! Moves and move lists.
 
+use serde::{Deserialize, Serialize};
 use smallvec::SmallVec;
+use thiserror::Error;
 
 use super::bits::BitIter;
 
@@ -19,7 +21,12 @@ pub const INLINE_MOVES: usize = 64;
 ///
 /// A simple move has one landing square. A capture has one landing square per piece taken; the last one is
 /// where the piece ends. Two moves are equal when they have the same start, path and captures.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// It serialises as its squares by index (`from`, `path`), the captured squares as a set of index bits in
+/// hexadecimal and whether it crowns; reading one back checks only that it is a move's shape (squares in
+/// range, one to [`MAX_PATH`] landings): whoever takes a move from outside checks it against the rules.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "MoveOnWire", into = "MoveOnWire")]
 pub struct Move {
     /// The captured squares, bit `i` standing for square index `i` (up to 98 squares on 14x14).
     captured: u128,
@@ -162,5 +169,56 @@ mod tests {
         let b = Move::capture(sq(0), &[sq(9), sq(0), sq(9), sq(0)], 0b1111 << 4, false);
         assert!(a.same_effect(&b));
         assert_ne!(a, b);
+    }
+}
+
+/// A [`Move`] as it is serialised.
+#[derive(Serialize, Deserialize)]
+struct MoveOnWire {
+    from: u8,
+    path: Vec<u8>,
+    captured: String,
+    crowns: bool,
+}
+
+/// Why a serialised move cannot be a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error(
+    "not a move: a square out of range, no landing or too many, or captures that are not a set of squares"
+)]
+pub struct MalformedMove;
+
+impl From<Move> for MoveOnWire {
+    fn from(mv: Move) -> MoveOnWire {
+        MoveOnWire {
+            from: mv.from.index(),
+            path: mv.path().iter().map(|square| square.index()).collect(),
+            captured: format!("{:x}", mv.captured),
+            crowns: mv.crowns,
+        }
+    }
+}
+
+impl TryFrom<MoveOnWire> for Move {
+    type Error = MalformedMove;
+
+    fn try_from(wire: MoveOnWire) -> Result<Move, MalformedMove> {
+        // Square indices stay below 128: the captured set is 128 bits.
+        let in_range = |index: u8| index < 128;
+        if wire.path.is_empty()
+            || wire.path.len() > MAX_PATH
+            || !in_range(wire.from)
+            || !wire.path.iter().all(|&index| in_range(index))
+        {
+            return Err(MalformedMove);
+        }
+        let captured = u128::from_str_radix(&wire.captured, 16).map_err(|_| MalformedMove)?;
+        let path: Vec<Square> = wire.path.into_iter().map(Square::from_index).collect();
+        Ok(Move::capture(
+            Square::from_index(wire.from),
+            &path,
+            captured,
+            wire.crowns,
+        ))
     }
 }

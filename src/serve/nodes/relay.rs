@@ -13,11 +13,11 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::mpsc::error::TrySendError;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_postgres::Config;
 
 use super::bus::{Inbox, Outbox};
-use super::wire::{Envelope, event_from_wire, event_to_wire, request_from_wire, request_to_wire};
+use super::wire::{Envelope, LinkIn, LinkOut, WireError, WireEvent};
 use super::{NodeName, NodesError};
 use crate::app::{NODE_SILENT, TableEvent, TableRequest, TableState};
 use crate::rules::Color;
@@ -53,6 +53,8 @@ struct Away {
     /// The room's last state as it sent it: told again, marked, when its node stops answering and again when it
     /// answers.
     last: Option<Arc<TableState>>,
+    /// The room's news as it crosses, read against the state last got.
+    incoming: LinkIn,
 }
 
 /// A person on another node at a room here.
@@ -60,6 +62,8 @@ struct Visitor {
     room: RoomHandle,
     who: Fingerprint,
     line: Line,
+    /// Rung when the visitor's node missed a state: the last one goes again, whole.
+    resend: Arc<Notify>,
 }
 
 /// This node's side of the rooms shared between nodes.
@@ -285,7 +289,7 @@ impl Relay {
                         from,
                         link,
                         code: code.to_string(),
-                        request: request_to_wire(&request),
+                        request,
                     };
                     self.send(owner, &asked).await;
                 }
@@ -353,6 +357,7 @@ impl Relay {
                 seating,
                 behind: None,
                 last: None,
+                incoming: LinkIn::default(),
             },
         );
         link
@@ -424,12 +429,16 @@ impl Relay {
                 let visitor = locked(&self.visitors)
                     .get(&(from, link))
                     .map(|v| (v.room.clone(), v.who.clone()));
-                match (visitor, request_from_wire(request)) {
-                    (Some((room, who)), Ok(request)) => {
-                        room.ask(&who, request).await;
-                    }
-                    (_, Err(error)) => tracing::warn!(%error, "a request from another node"),
-                    (None, _) => {}
+                if let Some((room, who)) = visitor {
+                    room.ask(&who, request).await;
+                }
+            }
+            Envelope::Resend { from, link } => {
+                let Ok(from) = from.parse::<NodeName>() else {
+                    return;
+                };
+                if let Some(visitor) = locked(&self.visitors).get(&(from, link)) {
+                    visitor.resend.notify_one();
                 }
             }
             Envelope::Leave { from, link, .. } => {
@@ -450,10 +459,7 @@ impl Relay {
             Envelope::Seated { link, result } => {
                 self.answer_seat(link, result.map_err(RoomError::Elsewhere));
             }
-            Envelope::Update { link, event } => match event_from_wire(event) {
-                Ok(event) => self.deliver(link, event).await,
-                Err(error) => tracing::warn!(%error, "news from another node"),
-            },
+            Envelope::Update { link, event } => self.take_update(link, event).await,
             Envelope::Closed { link } => {
                 locked(&self.away).remove(&link);
             }
@@ -494,12 +500,14 @@ impl Relay {
             return;
         };
         let (updates, news) = mpsc::channel(UPDATES_QUEUE);
+        let resend = Arc::new(Notify::new());
         locked(&self.visitors).insert(
             (from.clone(), link),
             Visitor {
                 room: room.clone(),
                 who: who.fingerprint.clone(),
                 line: updates.downgrade(),
+                resend: Arc::clone(&resend),
             },
         );
         let answer = match seat {
@@ -539,21 +547,64 @@ impl Relay {
                 relay.send(&from, &Envelope::Seated { link, result }).await;
             }
             if seated.is_ok() {
-                relay.pass_on(&from, link, news).await;
+                relay.pass_on(&from, link, news, &resend).await;
                 locked(&relay.visitors).remove(&(from.clone(), link));
             }
             relay.send(&from, &Envelope::Closed { link }).await;
         });
     }
 
-    /// Sends the room's news for a visitor to their node, until the room lets them go.
-    async fn pass_on(&self, to: &NodeName, link: u64, mut news: mpsc::Receiver<TableEvent>) {
-        while let Some(event) = news.recv().await {
-            let update = Envelope::Update {
-                link,
-                event: event_to_wire(&event),
+    /// Sends the room's news for a visitor to their node, until the room lets them go: each state as the moves
+    /// since the last, the whole state when their node asks for it again (`resend`).
+    async fn pass_on(
+        &self,
+        to: &NodeName,
+        link: u64,
+        mut news: mpsc::Receiver<TableEvent>,
+        resend: &Notify,
+    ) {
+        let mut out = LinkOut::default();
+        loop {
+            let event = tokio::select! {
+                event = news.recv() => match event {
+                    Some(event) => out.wire(&event),
+                    None => break,
+                },
+                () = resend.notified() => match out.resend() {
+                    Some(event) => event,
+                    None => continue,
+                },
             };
-            self.send(to, &update).await;
+            if !self.send(to, &Envelope::Update { link, event }).await {
+                // It may not have arrived: what follows must not build on it.
+                out.lost();
+            }
+        }
+    }
+
+    /// News from the room of the person on `link`, read against the state they last got; when it follows a
+    /// state that never came, nothing is shown and the owner is asked for the whole state.
+    async fn take_update(&self, link: u64, event: WireEvent) {
+        let taken = {
+            let mut away = locked(&self.away);
+            let Some(person) = away.get_mut(&link) else {
+                return;
+            };
+            person
+                .incoming
+                .take(event)
+                .map_err(|error| (error, person.owner.clone()))
+        };
+        match taken {
+            Ok(event) => self.deliver(link, event).await,
+            Err((WireError::Gap, owner)) => {
+                let again = Envelope::Resend {
+                    from: self.node.to_string(),
+                    link,
+                };
+                self.send(&owner, &again).await;
+            }
+            Err((error, _)) => tracing::warn!(%error, "news from another node"),
         }
     }
 

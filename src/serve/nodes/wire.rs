@@ -1,9 +1,12 @@
 //! What nodes say to each other about rooms, as JSON: a person on one node taking a seat at, watching, asking of
 //! or leaving a room another node owns, and the room's news for them.
 //!
-//! The game crosses as PDN (with its definition, for a defined variant, so any node reads it) and its outcome
-//! beside it (PDN keeps a result but not always why); a move crosses as its squares, which the owner checks
-//! against the rules as it checks any move.
+//! Requests and most news cross as the table's own types. A room's state crosses as the moves that changed
+//! since the last state on the same link, numbered so that a gap is seen ([`LinkOut`], [`LinkIn`]); the whole
+//! state only on joining, after a gap, or when more than moves changed. The whole game crosses as PDN (with its
+//! definition, for a defined variant, so any node reads it) and its outcome beside it (PDN keeps a result but
+//! not always why). A move crosses as its squares, and whoever takes one checks it against the rules: the
+//! owner as it checks any move, the person's node as it plays it on the game it last got.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,10 +14,10 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::app::{OfferKind, SeatView, TableEvent, TableRequest, TableState};
+use crate::app::{SeatView, TableEvent, TableRequest, TableState};
 use crate::game::pdn::{open_game, parse_games};
 use crate::game::{AnyGame, Outcome, Tags};
-use crate::rules::{Color, MAX_PATH, Move, Square};
+use crate::rules::{Color, Move};
 
 /// A message between nodes about a room.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -59,7 +62,7 @@ pub enum Envelope {
         /// The room.
         code: String,
         /// What they ask.
-        request: WireRequest,
+        request: TableRequest,
     },
     /// To a room's owner: a person's connection has gone.
     Leave {
@@ -83,6 +86,14 @@ pub enum Envelope {
         link: u64,
         /// The news.
         event: WireEvent,
+    },
+    /// To a room's owner: the person on `link` missed a state of the room (news came that follows one they did
+    /// not get): the whole state, please.
+    Resend {
+        /// The node the person is connected to.
+        from: String,
+        /// Their line on that node.
+        link: u64,
     },
     /// To a person's node: the room will send nothing more on this line (it has ended, or its owner let it go).
     Closed {
@@ -146,96 +157,42 @@ pub enum Envelope {
     },
 }
 
-/// A [`TableRequest`] as it crosses.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum WireRequest {
-    /// Play a move, given by its squares.
-    Play {
-        /// The square it starts from, by index.
-        from: u8,
-        /// Each square it lands on, in order, by index.
-        path: Vec<u8>,
-        /// The squares it takes, as a set of index bits in hexadecimal.
-        captured: String,
-        /// Whether it crowns.
-        crowns: bool,
-    },
-    /// An offer.
-    Offer {
-        /// Of what.
-        offer: OfferKind,
-    },
-    /// An answer to the opponent's offer.
-    Answer {
-        /// Which offer.
-        offer: OfferKind,
-        /// Yes or no.
-        accept: bool,
-    },
-    /// Resign.
-    Resign,
-    /// A chat line.
-    Chat {
-        /// What is said.
-        text: String,
-    },
-    /// Claim the game from an opponent away too long.
-    Claim,
-    /// Call the game a draw when the opponent is away too long.
-    ClaimDraw,
-    /// Start the clocks again after a pause.
-    Resume,
-}
-
-/// A [`TableEvent`] as it crosses.
+/// A room's news for one person as it crosses. The table's state crosses whole the first time on a link, after
+/// a gap, and when more than its moves changed; otherwise as the moves that changed: the plies kept of the game
+/// the link last got and the moves played after them (a move, or a takeback and a move). Each state on a link
+/// is numbered, so that a node that missed one knows and asks for the whole state again
+/// ([`Envelope::Resend`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum WireEvent {
-    /// The table after a change.
-    State(WireState),
-    /// The clocks as they run.
-    Clocks {
-        /// Black's and White's time left.
-        clocks: [Duration; 2],
+    /// The whole table.
+    State {
+        /// The state's number on its link.
+        seq: u64,
+        /// The table.
+        state: WireState,
     },
-    /// The opponent offers something.
-    Offer {
-        /// What.
-        offer: OfferKind,
+    /// The table after moves, from the state numbered `seq - 1`.
+    Moves {
+        /// The state's number on its link.
+        seq: u64,
+        /// How many plies of the game before are kept.
+        keep: usize,
+        /// The moves played after them.
+        moves: Vec<Move>,
+        /// How the game ended, if it has.
+        outcome: Option<Outcome>,
+        /// The rest of the table as it is now.
+        table: WireTable,
     },
-    /// An offer was declined.
-    Declined {
-        /// Which.
-        offer: OfferKind,
-    },
-    /// A request was refused.
-    Refused {
-        /// Why.
-        reason: String,
-    },
-    /// A move was refused.
-    MoveRefused {
-        /// Why.
-        reason: String,
-    },
-    /// A rematch was agreed, at this code.
-    Rematch {
-        /// The new table's code.
-        code: String,
-    },
-    /// The player took their seat again from another connection.
-    TakenOver,
-    /// A chat line.
-    Chat {
-        /// Who said it.
-        from: String,
-        /// What.
-        text: String,
+    /// Anything else a room tells, as it tells it.
+    News {
+        /// What it tells.
+        event: TableEvent,
     },
 }
 
-/// A [`TableState`] as it crosses: its game as PDN.
+/// A [`TableState`] as it crosses whole: its game as PDN.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WireState {
     /// The game's record.
@@ -244,6 +201,13 @@ pub struct WireState {
     pub outcome: Option<Outcome>,
     /// The game's own tags, in order (the PDN adds its result and game type to them).
     pub tags: Vec<(String, String)>,
+    /// The rest of the table.
+    pub table: WireTable,
+}
+
+/// What a [`TableState`] holds besides its game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WireTable {
     /// Black's and White's seats.
     pub seats: [Option<SeatView>; 2],
     /// Each side's time left.
@@ -266,9 +230,13 @@ pub enum WireError {
     /// Not a message at all.
     #[error("a node's message is not understood: {0}")]
     Unreadable(String),
-    /// A move whose squares cannot be a move.
-    #[error("a move from another node is malformed")]
-    BadMove,
+    /// A move sent as played that the game it follows does not allow.
+    #[error("a move from another node is not legal in the game it follows")]
+    IllegalMove,
+    /// Moves that follow a state this node did not get (one was lost on the way): the whole state is asked
+    /// for again.
+    #[error("news from another node follows a state this node did not get")]
+    Gap,
     /// A game record that does not read back.
     #[error("a game from another node does not read back: {0}")]
     BadGame(String),
@@ -287,128 +255,188 @@ impl Envelope {
     }
 }
 
-/// The request as it crosses.
-pub fn request_to_wire(request: &TableRequest) -> WireRequest {
-    match request {
-        TableRequest::Play(mv) => WireRequest::Play {
-            from: mv.from().index(),
-            path: mv.path().iter().map(|square| square.index()).collect(),
-            captured: format!("{:x}", mv.captured_set()),
-            crowns: mv.crowns(),
-        },
-        TableRequest::Offer(offer) => WireRequest::Offer { offer: *offer },
-        TableRequest::Answer { kind, accept } => WireRequest::Answer {
-            offer: *kind,
-            accept: *accept,
-        },
-        TableRequest::Resign => WireRequest::Resign,
-        TableRequest::Chat(text) => WireRequest::Chat { text: text.clone() },
-        TableRequest::Claim => WireRequest::Claim,
-        TableRequest::ClaimDraw => WireRequest::ClaimDraw,
-        TableRequest::Resume => WireRequest::Resume,
-    }
+/// The sending side of one link: what the node at its other end last got.
+#[derive(Default)]
+pub struct LinkOut {
+    seq: u64,
+    sent: Option<Arc<TableState>>,
 }
 
-/// The request a node was sent.
-pub fn request_from_wire(request: WireRequest) -> Result<TableRequest, WireError> {
-    Ok(match request {
-        WireRequest::Play {
-            from,
-            path,
-            captured,
-            crowns,
-        } => {
-            let captured = u128::from_str_radix(&captured, 16).map_err(|_| WireError::BadMove)?;
-            if path.is_empty()
-                || path.len() > MAX_PATH
-                || from >= 128
-                || path.iter().any(|&s| s >= 128)
-            {
-                return Err(WireError::BadMove);
-            }
-            let path: Vec<Square> = path.into_iter().map(Square::from_index).collect();
-            TableRequest::Play(Move::capture(
-                Square::from_index(from),
-                &path,
-                captured,
-                crowns,
-            ))
+impl LinkOut {
+    /// `event` as it crosses to the node at the other end, as moves when they are all that changed since the
+    /// last state sent.
+    pub fn wire(&mut self, event: &TableEvent) -> WireEvent {
+        let TableEvent::State(state) = event else {
+            return WireEvent::News {
+                event: event.clone(),
+            };
+        };
+        self.seq += 1;
+        let seq = self.seq;
+        let before = self.sent.replace(Arc::clone(state));
+        match before.and_then(|before| moves_since(&before.game, &state.game)) {
+            Some((keep, moves)) => WireEvent::Moves {
+                seq,
+                keep,
+                moves,
+                outcome: state.game.outcome(),
+                table: table_to_wire(state),
+            },
+            None => WireEvent::State {
+                seq,
+                state: state_to_wire(state),
+            },
         }
-        WireRequest::Offer { offer } => TableRequest::Offer(offer),
-        WireRequest::Answer { offer, accept } => TableRequest::Answer {
-            kind: offer,
-            accept,
-        },
-        WireRequest::Resign => TableRequest::Resign,
-        WireRequest::Chat { text } => TableRequest::Chat(text),
-        WireRequest::Claim => TableRequest::Claim,
-        WireRequest::ClaimDraw => TableRequest::ClaimDraw,
-        WireRequest::Resume => TableRequest::Resume,
-    })
-}
+    }
 
-/// The event as it crosses.
-pub fn event_to_wire(event: &TableEvent) -> WireEvent {
-    match event {
-        TableEvent::State(state) => WireEvent::State(WireState {
-            pdn: state.game.to_pdn(),
-            outcome: state.game.outcome(),
-            tags: state
-                .game
-                .tags()
-                .iter()
-                .map(|(name, value)| (name.to_string(), value.to_string()))
-                .collect(),
-            seats: state.seats.clone(),
-            clocks: state.clocks,
-            running: state.running,
-            watchers: state.watchers,
-            rated: state.rated,
-            paused: state.paused,
-            unrecorded: state.unrecorded,
-        }),
-        TableEvent::Clocks(clocks) => WireEvent::Clocks { clocks: *clocks },
-        TableEvent::Offer(offer) => WireEvent::Offer { offer: *offer },
-        TableEvent::Declined(offer) => WireEvent::Declined { offer: *offer },
-        TableEvent::Refused(reason) => WireEvent::Refused {
-            reason: reason.clone(),
-        },
-        TableEvent::MoveRefused(reason) => WireEvent::MoveRefused {
-            reason: reason.clone(),
-        },
-        TableEvent::Rematch(code) => WireEvent::Rematch { code: code.clone() },
-        TableEvent::TakenOver => WireEvent::TakenOver,
-        TableEvent::Chat { from, text } => WireEvent::Chat {
-            from: from.clone(),
-            text: text.clone(),
-        },
+    /// The last state sent, whole again, for a node that missed one; `None` before the first.
+    pub fn resend(&mut self) -> Option<WireEvent> {
+        let state = self.sent.clone()?;
+        self.seq += 1;
+        Some(WireEvent::State {
+            seq: self.seq,
+            state: state_to_wire(&state),
+        })
+    }
+
+    /// Forgets what was sent, after a message that may not have arrived: the next state goes whole.
+    pub fn lost(&mut self) {
+        self.sent = None;
     }
 }
 
-/// The event a node was sent.
-pub fn event_from_wire(event: WireEvent) -> Result<TableEvent, WireError> {
-    Ok(match event {
-        WireEvent::State(state) => TableEvent::State(Arc::new(TableState {
-            game: game_from_wire(&state.pdn, state.outcome, &state.tags)?,
-            seats: state.seats,
-            clocks: state.clocks,
-            running: state.running,
-            watchers: state.watchers,
-            rated: state.rated,
-            paused: state.paused,
-            unrecorded: state.unrecorded,
-            // Set by the node the person is on, never sent.
-            node_silent: false,
-        })),
-        WireEvent::Clocks { clocks } => TableEvent::Clocks(clocks),
-        WireEvent::Offer { offer } => TableEvent::Offer(offer),
-        WireEvent::Declined { offer } => TableEvent::Declined(offer),
-        WireEvent::Refused { reason } => TableEvent::Refused(reason),
-        WireEvent::MoveRefused { reason } => TableEvent::MoveRefused(reason),
-        WireEvent::Rematch { code } => TableEvent::Rematch(code),
-        WireEvent::TakenOver => TableEvent::TakenOver,
-        WireEvent::Chat { from, text } => TableEvent::Chat { from, text },
-    })
+/// The receiving side of one link: the state it last got.
+#[derive(Default)]
+pub struct LinkIn {
+    seq: u64,
+    last: Option<Arc<TableState>>,
+}
+
+impl LinkIn {
+    /// The room's news from what crossed. [`WireError::Gap`] when it follows a state this side did not get:
+    /// nothing is shown until the whole state comes again.
+    pub fn take(&mut self, event: WireEvent) -> Result<TableEvent, WireError> {
+        let (seq, state) = match event {
+            WireEvent::News { event } => return Ok(event),
+            WireEvent::State { seq, state } => (seq, state_from_wire(state)?),
+            WireEvent::Moves {
+                seq,
+                keep,
+                moves,
+                outcome,
+                table,
+            } => {
+                let before = self
+                    .last
+                    .as_ref()
+                    .filter(|_| seq == self.seq + 1)
+                    .ok_or(WireError::Gap)?;
+                let game = play_since(&before.game, keep, &moves, outcome)?;
+                (seq, table_from_wire(game, table))
+            }
+        };
+        let state = Arc::new(state);
+        self.seq = seq;
+        self.last = Some(Arc::clone(&state));
+        Ok(TableEvent::State(state))
+    }
+}
+
+/// How `after` follows from `before` as moves: the plies of `before` it keeps and the moves after them; `None`
+/// when more than its moves changed (another game, its tags).
+fn moves_since(before: &AnyGame, after: &AnyGame) -> Option<(usize, Vec<Move>)> {
+    let same_game = before.game_type() == after.game_type()
+        && before.start() == after.start()
+        && before.move_limit() == after.move_limit()
+        && before.tags() == after.tags();
+    if !same_game {
+        return None;
+    }
+    let keep = before
+        .moves()
+        .iter()
+        .zip(after.moves())
+        .take_while(|(a, b)| a == b)
+        .count();
+    Some((keep, after.moves()[keep..].to_vec()))
+}
+
+/// The game `before` with its first `keep` plies kept, `moves` played after them, each checked by the rules,
+/// and ended as the owner's game ended.
+fn play_since(
+    before: &AnyGame,
+    keep: usize,
+    moves: &[Move],
+    outcome: Option<Outcome>,
+) -> Result<AnyGame, WireError> {
+    let mut game = before.clone();
+    game.withdraw();
+    if !game.go_to(keep) {
+        return Err(WireError::Gap);
+    }
+    game.truncate();
+    for mv in moves {
+        game.play(mv).map_err(|_| WireError::IllegalMove)?;
+    }
+    end_as(&mut game, outcome);
+    Ok(game)
+}
+
+/// Ends `game` as the owner's ended: a result the rules did not reach themselves (a resignation, time, an
+/// agreement) is declared.
+fn end_as(game: &mut AnyGame, outcome: Option<Outcome>) {
+    if let Some(outcome) = outcome
+        && game.outcome() != Some(outcome)
+    {
+        // Refused only when the rules ended the game themselves, and then they say why.
+        let _ = game.declare(outcome);
+    }
+}
+
+fn table_to_wire(state: &TableState) -> WireTable {
+    WireTable {
+        seats: state.seats.clone(),
+        clocks: state.clocks,
+        running: state.running,
+        watchers: state.watchers,
+        rated: state.rated,
+        paused: state.paused,
+        unrecorded: state.unrecorded,
+    }
+}
+
+fn table_from_wire(game: AnyGame, table: WireTable) -> TableState {
+    TableState {
+        game,
+        seats: table.seats,
+        clocks: table.clocks,
+        running: table.running,
+        watchers: table.watchers,
+        rated: table.rated,
+        paused: table.paused,
+        unrecorded: table.unrecorded,
+        // Set by the node the person is on, never sent.
+        node_silent: false,
+    }
+}
+
+fn state_to_wire(state: &TableState) -> WireState {
+    WireState {
+        pdn: state.game.to_pdn(),
+        outcome: state.game.outcome(),
+        tags: state
+            .game
+            .tags()
+            .iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .collect(),
+        table: table_to_wire(state),
+    }
+}
+
+fn state_from_wire(state: WireState) -> Result<TableState, WireError> {
+    let game = game_from_wire(&state.pdn, state.outcome, &state.tags)?;
+    Ok(table_from_wire(game, state.table))
 }
 
 /// Reads a game sent as PDN, ending it as the owner's game ended.
@@ -428,12 +456,7 @@ fn game_from_wire(
     }
     // The record's result says who won, not always why: the owner's outcome replaces it.
     game.withdraw();
-    if let Some(outcome) = outcome
-        && game.outcome() != Some(outcome)
-    {
-        // Refused only when the rules ended the game themselves, and then they say why.
-        let _ = game.declare(outcome);
-    }
+    end_as(&mut game, outcome);
     let mut own = Tags::new();
     for (name, value) in tags {
         own.set(name, value);

@@ -1,6 +1,7 @@
 use super::*;
+use crate::app::OfferKind;
 use crate::game::{DrawReason, WinReason};
-use crate::rules::{GameType, Variant};
+use crate::rules::{GameType, MAX_PATH, Variant};
 
 fn state_after(game_type: GameType, plies: usize) -> TableState {
     let mut game = AnyGame::new(game_type);
@@ -35,18 +36,133 @@ fn state_after(game_type: GameType, plies: usize) -> TableState {
     }
 }
 
-/// Sends an event across as text and reads it back.
-fn across(event: &TableEvent) -> TableEvent {
-    let text = Envelope::Update {
+/// An event as the text that crosses, on a link whose sending side is `out`.
+fn sent(out: &mut LinkOut, event: &TableEvent) -> String {
+    Envelope::Update {
         link: 7,
-        event: event_to_wire(event),
+        event: out.wire(event),
     }
-    .to_text();
-    let Envelope::Update { link: 7, event } = Envelope::from_text(&text).expect("it reads back")
-    else {
+    .to_text()
+}
+
+/// Reads what crossed on a link whose receiving side is `into`.
+fn got(into: &mut LinkIn, text: &str) -> Result<TableEvent, WireError> {
+    let Envelope::Update { link: 7, event } = Envelope::from_text(text)? else {
         panic!("another message came back: {text}");
     };
-    event_from_wire(event).expect("a good event")
+    into.take(event)
+}
+
+/// Sends an event across a new link as text and reads it back.
+fn across(event: &TableEvent) -> TableEvent {
+    let text = sent(&mut LinkOut::default(), event);
+    got(&mut LinkIn::default(), &text).expect("a good event")
+}
+
+/// The state after `state`'s game with `change` made to it.
+fn changed(state: &TableState, change: impl FnOnce(&mut AnyGame)) -> TableEvent {
+    let mut next = state.clone();
+    change(&mut next.game);
+    TableEvent::State(Arc::new(next))
+}
+
+fn play_first(game: &mut AnyGame) {
+    let mv = game.legal_moves()[0];
+    game.play(&mv).expect("legal");
+}
+
+#[test]
+fn states_after_the_first_cross_as_their_moves_and_read_back_whole() {
+    let start = state_after(GameType::standard(Variant::International), 60);
+    let mut events = vec![TableEvent::State(Arc::new(start.clone()))];
+    let mut state = start;
+    // A move, the clocks and seats only, a takeback of two plies, a move again, a resignation.
+    let steps: [&dyn Fn(&mut AnyGame); 5] = [
+        &play_first,
+        &|_| {},
+        &|game| {
+            game.go_to(game.len() - 2);
+            game.truncate();
+        },
+        &play_first,
+        &|game| game.resign(Color::White).expect("resigned"),
+    ];
+    for step in steps {
+        let TableEvent::State(next) = changed(&state, step) else {
+            unreachable!()
+        };
+        state = (*next).clone();
+        state.watchers += 1;
+        events.push(TableEvent::State(Arc::new(state.clone())));
+    }
+    let (mut out, mut into) = (LinkOut::default(), LinkIn::default());
+    let mut sizes = Vec::new();
+    for event in &events {
+        let text = sent(&mut out, event);
+        sizes.push(text.len());
+        assert_eq!(&got(&mut into, &text).expect("read back"), event, "{text}");
+    }
+    // The first goes whole; each after it as a few moves and the table around them, whatever the game's length.
+    assert!(
+        sizes[1..].iter().all(|&size| size * 2 < sizes[0]),
+        "{sizes:?}"
+    );
+}
+
+#[test]
+fn news_after_a_lost_state_is_not_shown_and_the_whole_state_comes_again() {
+    let start = state_after(GameType::standard(Variant::English), 10);
+    let (mut out, mut into) = (LinkOut::default(), LinkIn::default());
+    let first = TableEvent::State(Arc::new(start.clone()));
+    got(&mut into, &sent(&mut out, &first)).expect("the first state");
+    // One state is lost on the way; the next follows it, so it cannot be read.
+    let TableEvent::State(lost) = changed(&start, play_first) else {
+        unreachable!()
+    };
+    sent(&mut out, &TableEvent::State(Arc::clone(&lost)));
+    let after = changed(&lost, play_first);
+    assert_eq!(got(&mut into, &sent(&mut out, &after)), Err(WireError::Gap));
+    // Asked again, the whole state comes, and moves after it read as before.
+    let again = Envelope::Update {
+        link: 7,
+        event: out.resend().expect("a state was sent"),
+    }
+    .to_text();
+    assert_eq!(got(&mut into, &again), Ok(after.clone()));
+    let TableEvent::State(after) = after else {
+        unreachable!()
+    };
+    let next = changed(&after, play_first);
+    assert_eq!(got(&mut into, &sent(&mut out, &next)), Ok(next));
+    // A send that failed: the next state goes whole, and reads on a fresh link too.
+    out.lost();
+    let whole = sent(&mut out, &changed(&after, |_| {}));
+    assert!(got(&mut LinkIn::default(), &whole).is_ok());
+}
+
+#[test]
+fn moves_the_game_does_not_allow_are_refused() {
+    let start = state_after(GameType::standard(Variant::English), 4);
+    let (mut out, mut into) = (LinkOut::default(), LinkIn::default());
+    got(
+        &mut into,
+        &sent(&mut out, &TableEvent::State(Arc::new(start.clone()))),
+    )
+    .expect("first");
+    let mut event = out.wire(&changed(&start, play_first));
+    let WireEvent::Moves { moves, .. } = &mut event else {
+        panic!("not moves: {event:?}");
+    };
+    // The move again, from the square it left: no piece is there now.
+    moves.push(moves[0]);
+    assert_eq!(into.take(event), Err(WireError::IllegalMove));
+    // More plies kept than the game has.
+    let mut event = out.wire(&changed(&start, play_first));
+    if let WireEvent::Moves { keep, seq, .. } = &mut event {
+        *keep = 99;
+        *seq = 2;
+    }
+    assert_eq!(into.take(event), Err(WireError::Gap));
 }
 
 #[test]
@@ -138,13 +254,13 @@ fn every_request_crosses_unchanged() {
             from: "one".into(),
             link: 1,
             code: "K7QX".into(),
-            request: request_to_wire(&request),
+            request: request.clone(),
         }
         .to_text();
-        let Ok(Envelope::Ask { request: wire, .. }) = Envelope::from_text(&text) else {
+        let Ok(Envelope::Ask { request: back, .. }) = Envelope::from_text(&text) else {
             panic!("{text}");
         };
-        assert_eq!(request_from_wire(wire), Ok(request));
+        assert_eq!(back, request);
     }
 }
 
@@ -170,28 +286,36 @@ fn malformed_messages_are_refused_not_trusted() {
         (0, vec![1], "1ffffffffffffffffffffffffffffffff"),
     ];
     for (from, path, captured) in bad_moves {
-        let request = WireRequest::Play {
-            from,
-            path,
-            captured: captured.into(),
-            crowns: false,
-        };
-        assert_eq!(request_from_wire(request), Err(WireError::BadMove));
+        let text = format!(
+            r#"{{"kind":"ask","from":"one","link":1,"code":"K7QX","request":{{"play":{{"from":{from},"path":{path:?},"captured":"{captured}","crowns":false}}}}}}"#
+        );
+        assert!(
+            matches!(Envelope::from_text(&text), Err(WireError::Unreadable(_))),
+            "{text}"
+        );
     }
-    let bad_game = WireEvent::State(WireState {
-        pdn: "[GameType \"20\"]\n1. 99-98 *".into(),
-        outcome: None,
-        tags: Vec::new(),
-        seats: [None, None],
-        clocks: None,
-        running: None,
-        watchers: 0,
-        rated: false,
-        paused: false,
-        unrecorded: false,
-    });
+    // A good move in the same shape reads.
+    let good = r#"{"kind":"ask","from":"one","link":1,"code":"K7QX","request":{"play":{"from":8,"path":[12],"captured":"0","crowns":false}}}"#;
+    assert!(Envelope::from_text(good).is_ok());
+    let bad_game = WireEvent::State {
+        seq: 1,
+        state: WireState {
+            pdn: "[GameType \"20\"]\n1. 99-98 *".into(),
+            outcome: None,
+            tags: Vec::new(),
+            table: WireTable {
+                seats: [None, None],
+                clocks: None,
+                running: None,
+                watchers: 0,
+                rated: false,
+                paused: false,
+                unrecorded: false,
+            },
+        },
+    };
     assert!(matches!(
-        event_from_wire(bad_game),
+        LinkIn::default().take(bad_game),
         Err(WireError::BadGame(_))
     ));
 }
@@ -199,6 +323,10 @@ fn malformed_messages_are_refused_not_trusted() {
 #[test]
 fn every_message_about_an_event_crosses_unchanged() {
     let messages = [
+        Envelope::Resend {
+            from: "two".into(),
+            link: 9,
+        },
         Envelope::EventEnter {
             from: "one".into(),
             link: 3,
