@@ -253,21 +253,37 @@ fn status_after(game: &AnyGame) -> String {
     }
 }
 
-/// The plies played in the game a screen shows, read from its status line (`move 12, White to play`); `None`
-/// when it shows none (a game over, or no table).
+/// The plies played in the game a screen shows, read from its status line (`move 12, White to play`, the last
+/// such line: a message above it may quote a move); `None` when it shows none (a game over, or no table).
 fn plies_shown(text: &str) -> Option<usize> {
-    let at = text.find("move ")?;
-    let rest = &text[at + 5..];
-    let (number, rest) = rest.split_once(", ")?;
-    let number: usize = number.trim().parse().ok()?;
-    let side = if rest.starts_with("Black to play") {
-        0
-    } else if rest.starts_with("White to play") {
-        1
-    } else {
-        return None;
-    };
-    Some((number.checked_sub(1)?) * 2 + side)
+    text.lines().rev().find_map(plies_in_line)
+}
+
+/// The plies a status line (`move 12, White to play`) says were played.
+fn plies_in_line(line: &str) -> Option<usize> {
+    line.match_indices("move ").find_map(|(at, _)| {
+        let rest = &line[at + 5..];
+        let (number, rest) = rest.split_once(", ")?;
+        let number: usize = number.trim().parse().ok()?;
+        let side = if rest.starts_with("Black to play") {
+            0
+        } else if rest.starts_with("White to play") {
+            1
+        } else {
+            return None;
+        };
+        Some((number.checked_sub(1)?) * 2 + side)
+    })
+}
+
+/// The line of a screen that says where its game stands, for a report.
+fn status_line(text: &str) -> String {
+    text.lines()
+        .rev()
+        .find(|line| plies_in_line(line).is_some())
+        .unwrap_or_default()
+        .trim()
+        .to_string()
 }
 
 /// One game's two players.
@@ -577,12 +593,15 @@ impl Players {
                     }
                     if shows[0] != shows[1] {
                         self.log.anomalies.push(format!(
-                            "table {}: the two players are shown {:?} and {:?} plies (as tables {:?} and {:?})",
+                            "table {}: the two players are shown {:?} and {:?} plies (as tables {:?} and {:?}: \
+                             {:?}, {:?})",
                             self.log.code,
                             shows[0],
                             shows[1],
                             code_on(&screens[0].text()),
-                            code_on(&screens[1].text())
+                            code_on(&screens[1].text()),
+                            status_line(&screens[0].text()),
+                            status_line(&screens[1].text()),
                         ));
                     }
                     return Ok(screens);
@@ -619,6 +638,10 @@ mod tests {
         assert_eq!(plies_shown("x move 12, White to play"), Some(23));
         assert_eq!(plies_shown("move 0, Black to play"), None);
         assert_eq!(plies_shown("moves: none"), None);
+        // The status line is the last: a line above it that quotes a move is not it.
+        let screen = "your move, 3, White to play\nmove 21, White to play\n move 18, Black to play: bob\n";
+        assert_eq!(plies_shown(screen), Some(34));
+        assert_eq!(status_line(screen), "move 18, Black to play: bob");
         assert_eq!(code_on("│ Moves · table K7QX ──"), Some("K7QX".into()));
         assert_eq!(code_on("table 12"), None);
     }
