@@ -29,9 +29,17 @@ fn play(game: &mut AnyGame, text: &str) {
 fn both_move_as_international_draughts_does() {
     // The same board, men and captures: the move trees are the international one, from the start and from a
     // middle game.
-    for fen in [
-        "W:W31-50:B1-20",
-        "W:W25,27,28,30,32,33,34,35,37,38,K44:B12,13,14,16,18,19,21,23,24,26",
+    // A king on the board has ended a game of breakthrough: the third is antidraughts' alone.
+    for (fen, breakthrough_too) in [
+        ("W:W31-50:B1-20", true),
+        (
+            "W:W25,27,28,30,32,33,34,35,37,38:B12,13,14,16,18,19,21,23,24,26",
+            true,
+        ),
+        (
+            "W:W25,27,28,30,32,33,34,35,37,38,K44:B12,13,14,16,18,19,21,23,24,26",
+            false,
+        ),
     ] {
         let international: Position<International> = parse_fen(fen).expect("FEN");
         let anti: Position<Antidraughts> = parse_fen(fen).expect("FEN");
@@ -41,11 +49,35 @@ fn both_move_as_international_draughts_does() {
             assert_eq!(perft(&anti, depth, Duplicates::Keep), expected, "{fen}");
             assert_eq!(
                 perft(&breakthrough, depth, Duplicates::Keep),
-                expected,
+                if breakthrough_too { expected } else { 0 },
                 "{fen}"
             );
         }
     }
+}
+
+#[test]
+fn a_breakthrough_game_ends_where_a_capture_crowns_and_the_count_stops_there() {
+    // Black's only move, 30x48, ends on Black's crowning row: Black has crowned first and won, and White has
+    // no reply in the game or in the count.
+    let fen = "B:W28,31,33,34,36-38,41-43,45,46,49,50:B1,3-8,10-13,21,24,30";
+    let pos: Position<Breakthrough> = parse_fen(fen).expect("FEN");
+    assert_eq!(
+        (1..=3)
+            .map(|depth| perft(&pos, depth, Duplicates::Keep))
+            .collect::<Vec<_>>(),
+        [1, 0, 0]
+    );
+    assert_eq!(
+        crowned::rules::perft_by_playing(&pos, 2, Duplicates::Keep),
+        0
+    );
+    let mut after = game(Variant::Breakthrough, fen);
+    play(&mut after, "30x48");
+    assert_eq!(after.outcome(), win(Color::Black, WinReason::CrownedFirst));
+    // The same capture in international draughts crowns a king, and the game goes on.
+    let international: Position<International> = parse_fen(fen).expect("FEN");
+    assert!(perft(&international, 2, Duplicates::Keep) > 0);
 }
 
 #[test]

@@ -639,7 +639,8 @@ mod tests {
         assert_eq!(plies_shown("move 0, Black to play"), None);
         assert_eq!(plies_shown("moves: none"), None);
         // The status line is the last: a line above it that quotes a move is not it.
-        let screen = "your move, 3, White to play\nmove 21, White to play\n move 18, Black to play: bob\n";
+        let screen =
+            "your move, 3, White to play\nmove 21, White to play\n move 18, Black to play: bob\n";
         assert_eq!(plies_shown(screen), Some(34));
         assert_eq!(status_line(screen), "move 18, Black to play: bob");
         assert_eq!(code_on("│ Moves · table K7QX ──"), Some("K7QX".into()));

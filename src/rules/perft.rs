@@ -23,6 +23,9 @@ pub enum Duplicates {
 
 /// The number of leaf positions `depth` plies below `pos`. Depth 0 counts the position itself.
 ///
+/// A position where the game is over by its goal before any move is looked for (breakthrough: a side has
+/// crowned a king) is a leaf: the game has no move after it, whatever pieces could still move.
+///
 /// ```
 /// use crowned::rules::{Duplicates, Position, perft};
 ///
@@ -118,10 +121,7 @@ pub fn perft_reporting<R: RuleSet>(
     if depth == 0 {
         return;
     }
-    let moves = match duplicates {
-        Duplicates::Keep => pos.legal_moves_with_duplicates(),
-        Duplicates::Merge => pos.legal_moves(),
-    };
+    let moves = game_moves(pos, duplicates);
     report(PerftReport::DeepWalk {
         root_moves: moves.len(),
     });
@@ -150,17 +150,40 @@ pub fn divide<R: RuleSet>(
     depth: u32,
     duplicates: Duplicates,
 ) -> Vec<(Move, u64)> {
-    let moves = match duplicates {
-        Duplicates::Keep => pos.legal_moves_with_duplicates(),
-        Duplicates::Merge => pos.legal_moves(),
-    };
-    moves
+    game_moves(pos, duplicates)
         .into_iter()
         .map(|m| {
             let below = perft(&pos.play(&m), depth.saturating_sub(1), duplicates);
             (m, below)
         })
         .collect()
+}
+
+/// Whether the game is over at `pos` by its goal, before any move is looked for: then it has no moves in the
+/// count. Always `false`, at no cost, under goals other than breakthrough's.
+#[inline(always)]
+fn goal_reached<R: RuleSet>(pos: &Position<R>) -> bool {
+    pos.crowned_winner().is_some()
+}
+
+/// The moves the game has at `pos`, counted as `duplicates` says: none once its goal is reached.
+fn game_moves<R: RuleSet>(pos: &Position<R>, duplicates: Duplicates) -> crate::rules::MoveList {
+    if goal_reached(pos) {
+        return crate::rules::MoveList::new();
+    }
+    match duplicates {
+        Duplicates::Keep => pos.legal_moves_with_duplicates(),
+        Duplicates::Merge => pos.legal_moves(),
+    }
+}
+
+/// The number of moves at a leaf's parent: none once the goal is reached.
+#[inline(always)]
+fn leaf_moves<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>) -> u64 {
+    if goal_reached(pos) {
+        return 0;
+    }
+    movegen::count::<R, S, DUP>(pos)
 }
 
 /// The recursion, with the side to move and the duplicate mode as type parameters. Returns the number of leaves
@@ -173,11 +196,19 @@ fn count_tree<R: RuleSet, S: Mover, const DUP: bool>(
     levels: &mut [u64],
 ) -> u64 {
     levels[depth as usize] += 1;
+    if goal_reached(pos) {
+        return 0;
+    }
     if depth == 1 {
         return movegen::count::<R, S, DUP>(pos);
     }
     if depth == 2 {
-        if let Some(replies) = replies::count_replies::<R, S, DUP>(pos) {
+        // The bulk count of replies cannot tell a move that reaches the goal (its replies do not count).
+        let bulk = R::GOAL != super::Goal::FirstKingWins;
+        if let Some(replies) = bulk
+            .then(|| replies::count_replies::<R, S, DUP>(pos))
+            .flatten()
+        {
             levels[1] += replies.moves;
             return replies.replies;
         }
@@ -240,7 +271,7 @@ impl<R: RuleSet, S: Mover, const DUP: bool> Sink<R::Bits> for Leaves<'_, R, S, D
     fn simple(&mut self, from: R::Bits, to: R::Bits, crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, R::Bits::ZERO, crowns);
         self.moves += 1;
-        self.total += movegen::count::<R, S::Next, DUP>(&child);
+        self.total += leaf_moves::<R, S::Next, DUP>(&child);
     }
 }
 
@@ -249,7 +280,7 @@ impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink<R::Bits> for Leaves<'_, 
     fn capture(&mut self, from: R::Bits, to: R::Bits, captured: R::Bits, _: &[u8], crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, captured, crowns);
         self.moves += 1;
-        self.total += movegen::count::<R, S::Next, DUP>(&child);
+        self.total += leaf_moves::<R, S::Next, DUP>(&child);
     }
 }
 
@@ -258,11 +289,7 @@ pub fn perft_by_playing<R: RuleSet>(pos: &Position<R>, depth: u32, duplicates: D
     if depth == 0 {
         return 1;
     }
-    let moves = match duplicates {
-        Duplicates::Keep => pos.legal_moves_with_duplicates(),
-        Duplicates::Merge => pos.legal_moves(),
-    };
-    moves
+    game_moves(pos, duplicates)
         .iter()
         .map(|m| perft_by_playing(&pos.play(m), depth - 1, duplicates))
         .sum()

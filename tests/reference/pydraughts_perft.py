@@ -17,11 +17,14 @@ Version used: pydraughts 0.6.7 (PyPI), Python 3.11.
 How to run:
     python3 -m venv /tmp/pyref && /tmp/pyref/bin/pip install pydraughts==0.6.7
     /tmp/pyref/bin/python tests/reference/pydraughts_perft.py > pydraughts-perft.txt
+    /tmp/pyref/bin/python tests/reference/pydraughts_perft.py --ends    # only ENDS_POSITIONS, in about 2 s
 
 It takes about 5 minutes on one core (most of it Turkish depth 5, English, Italian and Russian depth 6).
 """
 
+import sys
 import time
+from fractions import Fraction
 
 from draughts.core.game import Game
 
@@ -74,6 +77,32 @@ POSITIONS = [
      3, "orthogonal and diagonal captures, value of kings"),
 ]
 
+# Set-up positions where the game ends inside the tree (run alone with `--ends`). For these the script also prints
+# perft with a finished game as a leaf without moves ("game over terminal"): pydraughts' `Game.legal_moves` does
+# not look at whether the game is over, so its plain counts go on playing after a breakthrough man has crowned.
+ENDS_POSITIONS = [
+    ("breakthrough", "B:W28,31,33,34,36-38,41-43,45,46,49,50:B1,3-8,10-13,21,24,30",
+     3, "Black's only move 30x48 ends on Black's crowning row: Black has won"),
+    ("breakthrough", "W:W7,32,37,38:B4,19,23,44",
+     4, "crowning by a plain move: White 7-1 or 7-2 at once, Black 44-49 or 44-50 at the next ply"),
+    ("breakthrough", "W:W12,31,48:B2,19,38",
+     4, "crowning by a capture: White 48-42/43 lets Black 38x47/49, Black 2-7/8 lets White 12x1/3"),
+    ("breakthrough", "W:W15,22,36,45,47:B3,9,10,18,26,34",
+     4, "two captures of two: 22x13x4 ends on the far row (crowns), 15x4x13 passes it (stays a man)"),
+    ("breakthrough", "B:W20,31,35,42,43,50:B1,5,14,26,39",
+     4, "the same for Black: 26x37x48 crowns, 39x48x37 passes the far row and stays a man"),
+    ("frisian", "W:WK44,K11,27:BK6,23,8,28",
+     3, "white kings taking three along diagonals and rows, several end squares; black kings"),
+    ("frisian", "B:WK48,K5,11,41,18:BK31,K24,12,15,3",
+     3, "black kings taking along a file (31x1) or a diagonal; white kings answer"),
+    ("frisian", "W:WK7,K24,33:BK46,40,9,23",
+     3, "a white king taking along a row then a diagonal or a file (7x10x50); two routes of one move"),
+    ("antidraughts", "B:W27,28,33:B17,21,22",
+     4, "a side left without a move (it wins) inside the tree"),
+]
+
+POSITIONS += ENDS_POSITIONS
+
 
 def key(move, captures):
     """A move as crowned counts it: start, pieces taken in order, end."""
@@ -86,7 +115,7 @@ def passes_over_a_piece(game, move, captures):
     pydraughts 0.6.7 lets a Turkish king's quiet move go through pieces along its row or file (its function for
     those moves, `get_directional_orthogonal_multiple_squares_adjacent_positions`, does not stop at the first
     piece as the diagonal one does). Every rule text has kings move over empty squares only, so such moves are
-    dropped here; this is the only correction made to pydraughts.
+    dropped here. (The other correction made to pydraughts is `frisian_legal`.)
     """
     if game.variant != "turkish" or any(c is not None for c in captures):
         return False
@@ -102,9 +131,35 @@ def passes_over_a_piece(game, move, captures):
     return False
 
 
+def frisian_legal(game):
+    """pydraughts' Frisian choice of captures, with the values added exactly.
+
+    pydraughts 0.6.7 (`Game.legal_moves`) values a man 1 and a king 1.501 (a king is worth more than a man and
+    less than two; of equal captures the one taking kings is preferred) and keeps the routes whose float sum equals
+    the largest exactly. The sum depends on the order: 1 + 1.501 + 1 + 1 + 1.501 is 6.001999999999999 and
+    1 + 1.501 + 1.501 + 1 + 1 is 6.002, so a route taking the same pieces in another order is dropped (in
+    `W:WK48,K5,11,41:BK9,K24,12,15,3`, 15 of 38 routes). Here the values are fractions; the rest of its choice is
+    kept as it is: a king's capture before a man's of the same value. (Its limit on a king's quiet moves looks at
+    the game's history, which `copy_fast` does not keep, so it never applies in these trees.)
+    """
+    moves, captures = game.get_moves()
+    piece_at = game.board.searcher.get_piece_by_position
+    king, man = Fraction(1501, 1000), Fraction(1)
+    values = [sum((king if piece_at(p).king else man) for p in c if p is not None) for c in captures]
+    best = max(values, default=Fraction(0))
+    kept = [(m, c) for m, c, v in zip(moves, captures, values) if v == best]
+    if any(piece_at(m[0][0]).king for m, c in kept if c[0] is not None):
+        kept = [(m, c) for m, c in kept if c[0] is None or piece_at(m[0][0]).king]
+    return [m for m, _ in kept], [c for _, c in kept]
+
+
 def legal(game):
-    """pydraughts' legal moves and their captures, less the Turkish quiet moves through pieces."""
-    moves, captures = game.legal_moves()
+    """pydraughts' legal moves and their captures, less the Turkish quiet moves through pieces, with Frisian
+    captures chosen by exact values (`frisian_legal`)."""
+    if game.variant in ("frisian", "frysk!"):
+        moves, captures = frisian_legal(game)
+    else:
+        moves, captures = game.legal_moves()
     kept = [(m, c) for m, c in zip(moves, captures) if not passes_over_a_piece(game, m, c)]
     return [m for m, _ in kept], [c for _, c in kept]
 
@@ -145,6 +200,42 @@ def perft(game, depth):
     return total
 
 
+def perft_ends(game, depth):
+    """`perft`, but a position where pydraughts says the game is over (`Game.is_over`) has no moves.
+
+    In breakthrough that is a position where a side has a king (`Game.has_player_won`): the first man to crown wins.
+    A finished game reached at the last ply still counts as one leaf, as any other position there.
+    """
+    if depth == 0:
+        return 1
+    if game.is_over():
+        return 0
+    moves, _ = moves_of(game)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        child = game.copy_fast()
+        child.push(move)
+        total += perft_ends(child, depth - 1)
+    return total
+
+
+def every_route_ends(game, depth):
+    """`every_route`, with a finished game as a leaf without moves (as in `perft_ends`)."""
+    if game.is_over():
+        return 0
+    moves, _ = legal(game)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        child = game.copy_fast()
+        child.push(move)
+        total += every_route_ends(child, depth - 1)
+    return total
+
+
 def report(variant, fen, depth, why):
     game = Game(variant=variant, fen=fen)
     began = time.time()
@@ -155,11 +246,33 @@ def report(variant, fen, depth, why):
     print(f"    perft 1..{depth}: {counts}  (every route: {routes}; {time.time() - began:.1f} s)", flush=True)
 
 
+def report_ends(variant, fen, depth, why):
+    """`report` for a position of ENDS_POSITIONS: the plain counts, then with a finished game as a leaf."""
+    game = Game(variant=variant, fen=fen)
+    began = time.time()
+    counts = [perft(game, d) for d in range(1, depth + 1)]
+    routes = [every_route(game, d) for d in range(1, min(depth, 2) + 1)]
+    ends = [perft_ends(game, d) for d in range(1, depth + 1)]
+    ends_routes = [every_route_ends(game, d) for d in range(1, min(depth, 2) + 1)]
+    print(f"{variant:<12} {fen}")
+    print(f"    {why}")
+    print(f"    plain:                perft 1..{depth}: {counts}  (every route 1..{len(routes)}: {routes})")
+    print(f"    game over terminal:   perft 1..{depth}: {ends}  (every route 1..{len(ends_routes)}: {ends_routes})"
+          f"  ({time.time() - began:.1f} s)", flush=True)
+
+
 def main():
+    if "--ends" in sys.argv[1:]:
+        for variant, fen, depth, why in ENDS_POSITIONS:
+            report_ends(variant, fen, depth, why)
+        return
     for variant, depth in START_DEPTHS.items():
         report(variant, "startpos", depth, "the start position")
     for variant, fen, depth, why in POSITIONS:
-        report(variant, fen, depth, why)
+        if (variant, fen, depth, why) in ENDS_POSITIONS:
+            report_ends(variant, fen, depth, why)
+        else:
+            report(variant, fen, depth, why)
 
 
 if __name__ == "__main__":

@@ -88,22 +88,11 @@ impl DefinedPosition {
         next
     }
 
-    /// The winner, if the game is over: the side to move has no legal move.
+    /// The winner, if the game is over: a side has promoted first (under `end.promotion_wins`), or the side to
+    /// move has no legal move.
     pub fn winner(&self, rules: &DefinedRules) -> Option<Color> {
-        if rules.promotion_wins {
-            // The side that just moved promoted last, if both sides hold a promoted piece (a set-up position).
-            let promoted = |side: Color| {
-                self.cells
-                    .iter()
-                    .flatten()
-                    .any(|&(color, kind)| color == side && rules.kinds[kind].is_king)
-            };
-            if let Some(side) = [self.side.opponent(), self.side]
-                .into_iter()
-                .find(|&side| promoted(side))
-            {
-                return Some(side);
-            }
+        if let Some(side) = self.promoted_winner(rules) {
+            return Some(side);
         }
         if !legal_moves(rules, self).is_empty() {
             return None;
@@ -112,6 +101,22 @@ impl DefinedPosition {
             NoMoves::Loses => self.side.opponent(),
             NoMoves::Wins => self.side,
         })
+    }
+
+    /// Under `end.promotion_wins`, the side that has promoted a piece: the side that just moved, if both sides
+    /// hold a promoted piece (a set-up position). `None` under other rules, and while nobody has promoted.
+    pub fn promoted_winner(&self, rules: &DefinedRules) -> Option<Color> {
+        if !rules.promotion_wins {
+            return None;
+        }
+        let promoted = |side: Color| {
+            self.cells.iter().flatten().any(|&(color, kind)| {
+                color == side && rules.kinds.get(kind).is_some_and(|k| k.is_king)
+            })
+        };
+        [self.side.opponent(), self.side]
+            .into_iter()
+            .find(|&side| promoted(side))
     }
 
     /// The side that has lost by `end.lone_man_loses`: left with one unpromoted piece while the other side has a
@@ -174,10 +179,14 @@ pub fn perft(rules: &DefinedRules, pos: &DefinedPosition, depth: u32) -> u64 {
     super::turkish::perft(pos, depth)
 }
 
-/// [`perft`] by the general generator whatever the rules.
+/// [`perft`] by the general generator whatever the rules. A position where a side has won by promoting
+/// (`end.promotion_wins`) has no moves in the count.
 pub fn perft_general(rules: &DefinedRules, pos: &DefinedPosition, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
+    }
+    if pos.promoted_winner(rules).is_some() {
+        return 0;
     }
     let moves = legal_moves_general(rules, pos);
     if depth == 1 {

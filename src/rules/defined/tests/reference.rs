@@ -5,9 +5,13 @@
 //! pydraughts lists every route of a flying king separately (one per square it stops on between two captures);
 //! the script counts moves as crowned's `perft` does, once per start, order of pieces taken and end, and the
 //! counts below are those. Its numbering of squares (the playable squares row by row from the top, left to right,
-//! 1 first) is read by [`from_fen`]. One bug of pydraughts is corrected by the script: its Turkish kings' quiet
+//! 1 first) is read by [`from_fen`]. Two bugs of pydraughts are corrected by the script: its Turkish kings' quiet
 //! moves pass over pieces along their line; the script drops those moves (see its `passes_over_a_piece`), which
-//! takes its Turkish start perft 5 from 85146 to 85090.
+//! takes its Turkish start perft 5 from 85146 to 85090. And its Frisian choice of the most valuable capture adds
+//! float values whose sum depends on the order of capture; the script adds them exactly (`frisian_legal`).
+//!
+//! pydraughts lists moves after a breakthrough game has ended (a side has crowned): the script counts a position it
+//! says is over as having none, as the game and crowned's count do.
 //!
 //! Frisian men and kings that can go round a ring of pieces either way take the same pieces in another order, so
 //! these counts, like crowned's, keep both routes (dctl's unique counts differ from depth 4: the fast generator's
@@ -136,12 +140,36 @@ const BRAZILIAN: &[(&str, &[u64])] = &[
 
 const ANTIDRAUGHTS: &[(&str, &[u64])] = &[("start", &[9, 81, 658, 4265])];
 
-const BREAKTHROUGH: &[(&str, &[u64])] = &[("start", &[9, 81, 658, 4265])];
+/// Breakthrough ends when a side crowns: pydraughts goes on listing moves after it (its `legal_moves` does not
+/// ask whether the game is over), so the script counts a position it calls over (`is_over`) as having none, as
+/// the game does. Positions with the end inside the tree: crowning by a plain move, by a capture ending on the
+/// far row, and captures that pass the far row and end as a man.
+const BREAKTHROUGH: &[(&str, &[u64])] = &[
+    ("start", &[9, 81, 658, 4265]),
+    (
+        "B:W28,31,33,34,36,37,38,41,42,43,45,46,49,50:B1,3,4,5,6,7,8,10,11,12,13,21,24,30",
+        &[1, 0, 0],
+    ),
+    ("W:W7,32,37,38:B4,19,23,44", &[6, 23, 100, 437]),
+    ("W:W12,31,48:B2,19,38", &[6, 16, 38, 94]),
+    ("W:W15,22,36,45,47:B3,9,10,18,26,34", &[2, 2, 12, 45]),
+    ("B:W20,31,35,42,43,50:B1,5,14,26,39", &[2, 2, 6, 20]),
+];
 
+/// Kings of both sides capturing along diagonals, files and ranks. In the third position a white king takes all
+/// five black pieces by 38 routes (23 moves by order of capture); pydraughts' own choice of the most valuable
+/// capture keeps 23 routes, as its float values depend on the order the pieces are added in: the script adds
+/// them exactly (its `frisian_legal`), and an enumeration written from the rules alone finds the same 38.
 const FRISIAN: &[(&str, &[u64])] = &[
     ("start", &[9, 81, 658, 3880]),
     ("W:W31,32,33,K46,28:B17,18,22,23,K3", &[1, 3, 20]),
+    ("W:WK44,K11,27:BK6,23,8,28", &[8, 19, 86]),
+    ("B:WK48,K5,11,41,18:BK31,K24,12,15,3", &[4, 51, 87]),
+    ("W:WK7,K24,33:BK46,40,9,23", &[7, 58, 154]),
 ];
+
+/// A side left without a move (it wins) inside the tree.
+const ANTIDRAUGHTS_ENDS: &[(&str, &[u64])] = &[("B:W27,28,33:B17,21,22", &[1, 2, 3, 0])];
 
 const FRYSK: &[(&str, &[u64])] = &[("start", &[9, 81, 657, 5329, 41829])];
 
@@ -166,13 +194,35 @@ fn the_8x8_diagonal_variants_equal_pydraughts() {
 #[test]
 fn antidraughts_and_breakthrough_equal_pydraughts() {
     agrees("antidraughts", ANTIDRAUGHTS, 3, false);
-    agrees("breakthrough", BREAKTHROUGH, 3, false);
+    agrees("antidraughts", ANTIDRAUGHTS_ENDS, 4, false);
+    agrees("breakthrough", BREAKTHROUGH, 4, false);
 }
 
 #[test]
 fn frisian_and_frysk_equal_pydraughts() {
     agrees("frisian", FRISIAN, 3, false);
     agrees("frysk", FRYSK, 4, false);
+}
+
+/// The fast generators against the same counts, at the set-up positions where a game ends inside the tree or
+/// kings capture along every line.
+#[test]
+fn the_fast_generators_equal_pydraughts_where_games_end_and_kings_turn() {
+    use crate::rules::{
+        Antidraughts, Breakthrough, Duplicates, Frisian, Position, RuleSet, parse_fen,
+    };
+    fn fast<R: RuleSet>(table: &[(&str, &[u64])]) {
+        for (fen, expected) in table.iter().filter(|(fen, _)| *fen != "start") {
+            let pos: Position<R> = parse_fen(fen).expect("FEN");
+            let found: Vec<u64> = (1..=expected.len() as u32)
+                .map(|depth| crate::rules::perft(&pos, depth, Duplicates::Keep))
+                .collect();
+            assert_eq!(found, *expected, "{fen}");
+        }
+    }
+    fast::<Breakthrough>(BREAKTHROUGH);
+    fast::<Frisian>(FRISIAN);
+    fast::<Antidraughts>(ANTIDRAUGHTS_ENDS);
 }
 
 /// Every depth the script gave (Turkish to 5 from the start, English, Italian and Russian to 6): slow in a debug
@@ -188,6 +238,7 @@ fn every_variant_equals_pydraughts_deeper() {
         ("russian", RUSSIAN),
         ("brazilian", BRAZILIAN),
         ("antidraughts", ANTIDRAUGHTS),
+        ("antidraughts", ANTIDRAUGHTS_ENDS),
         ("breakthrough", BREAKTHROUGH),
         ("frisian", FRISIAN),
         ("frysk", FRYSK),
