@@ -191,6 +191,7 @@ pub async fn open_new(
         plies: 0,
         over: false,
         watchers: 0,
+        board: false,
     };
     sit(shared, identity, room, listing, Some(color)).await
 }

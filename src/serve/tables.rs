@@ -30,6 +30,8 @@ pub struct Listing {
     pub over: bool,
     /// People watching.
     pub watchers: usize,
+    /// Whether it is an event's board (a tournament's game).
+    pub board: bool,
 }
 
 impl Listing {
@@ -55,8 +57,6 @@ struct Entry {
     /// When a move was last played in it (or it opened), as a count of such events on this server: a player
     /// with several games not over is taken back to the one they played in last.
     active: u64,
-    /// Whether it is a board of an event (a tournament's game).
-    board: bool,
 }
 
 /// Every room on the server, by code.
@@ -229,6 +229,7 @@ impl Tables {
             plies,
             over: false,
             watchers: 0,
+            board,
         };
         if let Some(cluster) = self.cluster.get() {
             cluster.publish(&listing);
@@ -239,7 +240,6 @@ impl Tables {
                 handle: handle.clone(),
                 listing,
                 active: self.next_move(),
-                board,
             },
         );
         Some((code, handle))
@@ -265,14 +265,14 @@ impl Tables {
         here.or_else(|| self.cluster.get()?.seat_elsewhere(fingerprint))
     }
 
-    /// Everyone seated at an event's board here whose game is not over: who is playing an event's game just
-    /// now. (Not a casual table: a game both players walked away from stays open, and would keep its players
-    /// out of every event. Not the boards of other nodes: their summaries do not say which rooms are boards.)
+    /// Everyone seated at an event's board whose game is not over, here and on the other nodes: who is playing
+    /// an event's game just now, and is not paired in another. (Not a casual table: a game both players walked
+    /// away from stays open, and would keep its players out of every event.)
     pub fn busy_players(&self) -> HashSet<Fingerprint> {
-        self.rooms()
-            .values()
-            .filter(|e| e.board && !e.listing.over)
-            .flat_map(|e| e.listing.seats.iter().flatten().map(|(who, _)| who.clone()))
+        self.listings()
+            .into_iter()
+            .filter(|listing| listing.board && !listing.over)
+            .flat_map(|listing| listing.seats.into_iter().flatten().map(|(who, _)| who))
             .collect()
     }
 

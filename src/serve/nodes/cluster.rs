@@ -69,6 +69,9 @@ struct Summary {
     plies: usize,
     over: bool,
     watchers: usize,
+    /// Whether the room is an event's board (absent from a node of an older version: not one).
+    #[serde(default)]
+    board: bool,
 }
 
 /// A room's summary as text, for the other nodes.
@@ -91,6 +94,7 @@ pub fn summary_text(listing: &Listing) -> String {
         plies: listing.plies,
         over: listing.over,
         watchers: listing.watchers,
+        board: listing.board,
     };
     serde_json::to_string(&summary).unwrap_or_default()
 }
@@ -122,6 +126,7 @@ pub fn listing_from_summary(code: &RoomCode, text: &str) -> Option<Listing> {
         plies: summary.plies,
         over: summary.over,
         watchers: summary.watchers,
+        board: summary.board,
     })
 }
 

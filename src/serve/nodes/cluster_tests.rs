@@ -1,11 +1,12 @@
 //! Two nodes' lists of rooms on one database: codes, summaries, lookups, a node's death and a room lost.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::{database, node};
 use crate::rules::{GameType, Variant};
-use crate::serve::ids::RoomCode;
+use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::nodes::RoomsHere;
 use crate::serve::nodes::cluster::{Cluster, Found, listing_from_summary, summary_text};
 use crate::serve::room::RoomConfig;
@@ -92,12 +93,18 @@ fn summaries_read_back_and_bad_ones_are_refused() {
         plies: 7,
         over: false,
         watchers: 3,
+        board: true,
     };
     let text = summary_text(&listing);
     assert_eq!(
         listing_from_summary(&listing.code, &text),
         Some(listing.clone())
     );
+    // A node of the version before writes no board: its rooms read as casual tables.
+    let older = text.replace(",\"board\":true", "");
+    assert_ne!(older, text);
+    let read = listing_from_summary(&listing.code, &older).expect("it reads");
+    assert!(!read.board);
     for bad in [
         "",
         "{}",
@@ -123,6 +130,7 @@ async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
         plies: 0,
         over: false,
         watchers: 0,
+        board: false,
     };
     let told = |cluster: Arc<Cluster>| async move {
         tokio::time::timeout(Duration::from_millis(200), cluster.changed())
@@ -176,6 +184,7 @@ async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
         plies: 0,
         over: true,
         watchers: 0,
+        board: false,
     };
     one.publish(&listing);
     one.flush().await.unwrap();
@@ -349,4 +358,55 @@ async fn a_node_whose_sessions_are_gone_does_not_answer_before_its_heartbeat_is_
         vec!["ghost".to_string()]
     );
     drop(one);
+}
+
+#[tokio::test]
+async fn a_player_at_an_event_s_board_on_another_node_is_busy_here_and_one_at_a_casual_table_is_not()
+ {
+    let config = database().await;
+    let (tables_one, one) = node_with_tables(&config, "one", Duration::from_secs(30)).await;
+    let (tables_two, two) = node_with_tables(&config, "two", Duration::from_secs(30)).await;
+    one.beat(&tables_one.codes(), &[]).await.unwrap();
+    let seated =
+        |ann: &str, bob: &str, code: RoomCode, board: bool| crate::serve::tables::Listing {
+            code,
+            config: room_config(Variant::Russian),
+            seats: [
+                Some((format!("SHA256:{ann}").into(), ann.into())),
+                Some((format!("SHA256:{bob}").into(), bob.into())),
+            ],
+            plies: 4,
+            over: false,
+            watchers: 0,
+            board,
+        };
+    let board = seated(
+        "ann",
+        "bob",
+        one.take_code(|_| false).expect("a code"),
+        true,
+    );
+    let casual = seated(
+        "cy",
+        "dee",
+        one.take_code(|_| false).expect("a code"),
+        false,
+    );
+    one.publish(&board);
+    one.publish(&casual);
+    one.flush().await.unwrap();
+    two.beat(&tables_two.codes(), &[]).await.unwrap();
+    let busy = tables_two.busy_players();
+    let names = |names: &[&str]| -> HashSet<Fingerprint> {
+        names.iter().map(|n| format!("SHA256:{n}").into()).collect()
+    };
+    assert_eq!(busy, names(&["ann", "bob"]));
+    // Once the board's game is over, its players are free for the next pairing.
+    one.publish(&crate::serve::tables::Listing {
+        over: true,
+        ..board
+    });
+    one.flush().await.unwrap();
+    two.beat(&tables_two.codes(), &[]).await.unwrap();
+    assert!(tables_two.busy_players().is_empty());
 }

@@ -134,6 +134,7 @@ impl Room {
             plies: self.game.len(),
             over: self.game.outcome().is_some(),
             watchers: self.watchers.len(),
+            board: self.event.is_some(),
         }
     }
 }
