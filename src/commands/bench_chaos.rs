@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use crowned::lab::chaos::{ChaosConfig, ChaosGame, run_chaos_games};
+use crowned::lab::chaos::{ChaosConfig, ChaosGame, SLOW, run_chaos_games, waits_by_fault};
 use crowned::lab::load_tables::TableServer;
 use crowned::lab::local_postgres::{Durability, LocalPostgres};
 use crowned::serve::records::{PostgresRecords, PostgresUrl, Records, SqliteRecords};
@@ -91,6 +91,16 @@ impl Fault {
             Fault::FullDisk => args.full_disks,
             Fault::Stall => args.stalls,
             Fault::Outage => args.outages,
+        }
+    }
+
+    /// The fault's name in the report, in the plural.
+    fn plural(self) -> &'static str {
+        match self {
+            Fault::Kill => "kills",
+            Fault::FullDisk => "full disks",
+            Fault::Stall => "stalls",
+            Fault::Outage => "outages",
         }
     }
 }
@@ -225,6 +235,7 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     // chosen at random.
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut done = [0u64; FAULTS.len()];
+    let mut struck = Vec::new();
     let wanted: u64 = FAULTS.iter().map(|f| f.wanted(args)).sum();
     // The players start game after game until the nemesis is done (a run without faults plays one round).
     if wanted == 0 {
@@ -252,6 +263,7 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
             })
             .map_or(Fault::Kill, |(f, _)| *f);
         let n = rng.random_range(0..nodes.nodes.len());
+        struck.push((Instant::now(), kind.plural()));
         match kind {
             Fault::Kill => {
                 place.send_modify(|places| places[n] = None);
@@ -336,6 +348,16 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     );
     if let Some(first) = failed.first() {
         println!("first failure of the load: {first}");
+    }
+    let waits = waits_by_fault(&struck, &games);
+    if !waits.is_empty() {
+        println!(
+            "moves settled after more than {} s, by the last fault begun before:",
+            SLOW.as_secs()
+        );
+        for line in waits {
+            println!("  {line}");
+        }
     }
     for (kind, what) in anomalies.iter().take(SHOWN) {
         println!("  {kind}: {what}");

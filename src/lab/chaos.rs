@@ -59,6 +59,10 @@ pub struct ChaosConfig {
     pub seed: u64,
 }
 
+/// A move settled later than this after it was sent is counted as a wait ([`ChaosGame::waits`]): a move takes
+/// milliseconds when nothing fails.
+pub const SLOW: Duration = Duration::from_secs(1);
+
 /// Where the server's nodes are now, one place each: `None` while a node is down (killed, not started again
 /// yet). One node, or several nodes of one server on one database, any of which reaches every table.
 pub type Whereabouts = watch::Receiver<Vec<Option<TableServer>>>;
@@ -86,6 +90,10 @@ pub struct ChaosGame {
     pub vanished: bool,
     /// Why the game could not go on, when it could not (a failure of the load or of the machine).
     pub failed: Option<String>,
+    /// Each move that took longer than [`SLOW`] to be settled (shown to the opponent, refused, or read from the
+    /// table once the players came back for it): when it was sent, and how long it took. What a player waits
+    /// through after a fault.
+    pub waits: Vec<(std::time::Instant, Duration)>,
 }
 
 /// Plays `games` games at once, each pair of players starting another as soon as one ends (by the rules or at
@@ -445,6 +453,7 @@ impl Players {
                 return self.fail(e.into());
             }
             let status = status_after(&after);
+            let sent_at = std::time::Instant::now();
             let sent = screens[mover.index()]
                 .send(format!("{typed}\r").as_bytes())
                 .await;
@@ -452,19 +461,34 @@ impl Players {
                 Ok(()) => seen_or_refused(&mut screens, mover, &status, patience).await,
                 Err(e) => Err(e),
             };
+            let slow = |log: &mut ChaosGame| {
+                let waited = sent_at.elapsed();
+                if waited > SLOW {
+                    log.waits.push((sent_at, waited));
+                }
+            };
             match seen {
-                Ok(true) => self.played(after),
+                Ok(true) => {
+                    slow(&mut self.log);
+                    self.played(after);
+                }
                 // The server said the move was not played: the table, read again, must not have it.
                 Ok(false) => {
                     self.log.refused += 1;
                     match self.rejoin().await {
-                        Ok(again) => screens = again,
+                        Ok(again) => {
+                            screens = again;
+                            slow(&mut self.log);
+                        }
                         Err(e) => return self.fail(e),
                     }
                 }
                 // The server died (or stalled): the move's fate is read from the table once it is back.
                 Err(_) => match self.come_back(Some(after)).await {
-                    Ok(again) => screens = again,
+                    Ok(again) => {
+                        screens = again;
+                        slow(&mut self.log);
+                    }
                     Err(e) => return self.fail(e),
                 },
             }
@@ -616,6 +640,43 @@ impl Players {
     }
 }
 
+/// The waits of the players (moves settled late, [`ChaosGame::waits`]) by the kind of fault that caused each, as
+/// report lines: how many, the median and the longest. `struck` is when each fault began and its kind's name, in
+/// order. A wait goes with the first fault that began while it lasted (a move sent just before a node died waits
+/// for it), else with the last one begun before it (a fault whose effects outlast it). A fault at another node
+/// than the game's may be counted too: the figures bound what the faults cost the players, they do not time one
+/// node's take-over alone.
+pub fn waits_by_fault(
+    struck: &[(std::time::Instant, &'static str)],
+    games: &[ChaosGame],
+) -> Vec<String> {
+    let mut by_kind: std::collections::HashMap<&'static str, Vec<Duration>> =
+        std::collections::HashMap::new();
+    for &(sent, waited) in games.iter().flat_map(|g| &g.waits) {
+        let ended = sent + waited;
+        let during = struck.iter().find(|(at, _)| (sent..=ended).contains(at));
+        let before = || struck.iter().rev().find(|(at, _)| *at < sent);
+        let kind = during.or_else(before).map_or("no fault", |(_, kind)| *kind);
+        by_kind.entry(kind).or_default().push(waited);
+    }
+    let mut lines: Vec<String> = by_kind
+        .into_iter()
+        .map(|(kind, mut waits)| {
+            waits.sort();
+            let median = waits[(waits.len() - 1) / 2];
+            let longest = waits[waits.len() - 1];
+            format!(
+                "after {kind}: {} moves waited, median {:.1} s, longest {:.1} s",
+                waits.len(),
+                median.as_secs_f64(),
+                longest.as_secs_f64()
+            )
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
 /// The table's code in the move pane's title (`Moves · table K7QX`).
 fn code_on(text: &str) -> Option<String> {
     let at = text.find("table ")?;
@@ -645,5 +706,32 @@ mod tests {
         assert_eq!(status_line(screen), "move 18, Black to play: bob");
         assert_eq!(code_on("│ Moves · table K7QX ──"), Some("K7QX".into()));
         assert_eq!(code_on("table 12"), None);
+    }
+
+    #[test]
+    fn waits_go_with_the_last_fault_begun_before_they_ended() {
+        let start = std::time::Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let struck = [(at(1_000), "kills"), (at(5_000), "stalls")];
+        let game = ChaosGame {
+            waits: vec![
+                // Sent before the kill, settled after it.
+                (at(900), Duration::from_millis(2_000)),
+                (at(1_100), Duration::from_millis(1_200)),
+                // Sent into a stall, settled long after it began.
+                (at(6_000), Duration::from_millis(1_500)),
+                (at(5_500), Duration::from_millis(4_000)),
+                (at(10), Duration::from_millis(300)),
+            ],
+            ..ChaosGame::default()
+        };
+        assert_eq!(
+            waits_by_fault(&struck, &[game]),
+            [
+                "after kills: 2 moves waited, median 1.2 s, longest 2.0 s",
+                "after no fault: 1 moves waited, median 0.3 s, longest 0.3 s",
+                "after stalls: 2 moves waited, median 1.5 s, longest 4.0 s",
+            ]
+        );
     }
 }
