@@ -42,6 +42,12 @@ const LOOK_EVERY: Duration = Duration::from_millis(100);
 /// How many times a player tries to come back to a server that has died before the game counts as failed.
 const COMEBACKS: usize = 40;
 
+/// Games one pair may fail to go on with before it stops (the server is then gone for good).
+const FAILED_GAMES: usize = 20;
+
+/// How long a pair waits after a game it could not go on with before it starts another.
+const AFTER_A_FAILED_GAME: Duration = Duration::from_secs(2);
+
 /// What the players do.
 #[derive(Clone, Debug)]
 pub struct ChaosConfig {
@@ -57,6 +63,18 @@ pub struct ChaosConfig {
     pub double_every: usize,
     /// The seed of the games' moves and of when players connect twice.
     pub seed: u64,
+}
+
+/// A move that took long to settle: what a player waited through.
+#[derive(Clone, Copy, Debug)]
+pub struct Wait {
+    /// When the move was sent.
+    pub sent: std::time::Instant,
+    /// How long until it was settled.
+    pub waited: Duration,
+    /// Whether the mover's connection dropped meanwhile (their node died): the wait is then the time to find
+    /// the game again, not a patience spent looking at a table that said nothing.
+    pub dropped: bool,
 }
 
 /// A move settled later than this after it was sent is counted as a wait ([`ChaosGame::waits`]): a move takes
@@ -93,7 +111,7 @@ pub struct ChaosGame {
     /// Each move that took longer than [`SLOW`] to be settled (shown to the opponent, refused, or read from the
     /// table once the players came back for it): when it was sent, and how long it took. What a player waits
     /// through after a fault.
-    pub waits: Vec<(std::time::Instant, Duration)>,
+    pub waits: Vec<Wait>,
 }
 
 /// Plays `games` games at once, each pair of players starting another as soon as one ends (by the rules or at
@@ -118,12 +136,20 @@ pub async fn run_chaos_games(
                 }
             };
             let mut played = Vec::new();
+            let mut failures = 0;
             loop {
                 players.play().await;
                 let failed = players.log.failed.is_some();
                 played.push(players.next_game());
-                if failed || *players.stop.borrow() {
+                failures += usize::from(failed);
+                // A game the load could not go on with (a table that could not be opened or read in the middle
+                // of faults) is checked as far as it went; the pair starts another after a pause, so that the
+                // nemesis keeps players to strike until its last fault, unless every try fails.
+                if *players.stop.borrow() || failures >= FAILED_GAMES {
                     return played;
+                }
+                if failed {
+                    sleep(AFTER_A_FAILED_GAME).await;
                 }
             }
         }));
@@ -461,15 +487,19 @@ impl Players {
                 Ok(()) => seen_or_refused(&mut screens, mover, &status, patience).await,
                 Err(e) => Err(e),
             };
-            let slow = |log: &mut ChaosGame| {
+            let slow = |log: &mut ChaosGame, dropped: bool| {
                 let waited = sent_at.elapsed();
                 if waited > SLOW {
-                    log.waits.push((sent_at, waited));
+                    log.waits.push(Wait {
+                        sent: sent_at,
+                        waited,
+                        dropped,
+                    });
                 }
             };
             match seen {
                 Ok(true) => {
-                    slow(&mut self.log);
+                    slow(&mut self.log, false);
                     self.played(after);
                 }
                 // The server said the move was not played: the table, read again, must not have it.
@@ -478,16 +508,17 @@ impl Players {
                     match self.rejoin().await {
                         Ok(again) => {
                             screens = again;
-                            slow(&mut self.log);
+                            slow(&mut self.log, false);
                         }
                         Err(e) => return self.fail(e),
                     }
                 }
                 // The server died (or stalled): the move's fate is read from the table once it is back.
-                Err(_) => match self.come_back(Some(after)).await {
+                Err(e) => match self.come_back(Some(after)).await {
                     Ok(again) => {
                         screens = again;
-                        slow(&mut self.log);
+                        let dropped = !matches!(e, LoadError::NotShown { .. });
+                        slow(&mut self.log, dropped);
                     }
                     Err(e) => return self.fail(e),
                 },
@@ -650,14 +681,21 @@ pub fn waits_by_fault(
     struck: &[(std::time::Instant, &'static str)],
     games: &[ChaosGame],
 ) -> Vec<String> {
-    let mut by_kind: std::collections::HashMap<&'static str, Vec<Duration>> =
-        std::collections::HashMap::new();
-    for &(sent, waited) in games.iter().flat_map(|g| &g.waits) {
-        let ended = sent + waited;
+    let mut by_kind: std::collections::BTreeMap<String, Vec<Duration>> =
+        std::collections::BTreeMap::new();
+    for wait in games.iter().flat_map(|g| &g.waits) {
+        let (sent, ended) = (wait.sent, wait.sent + wait.waited);
         let during = struck.iter().find(|(at, _)| (sent..=ended).contains(at));
         let before = || struck.iter().rev().find(|(at, _)| *at < sent);
         let kind = during.or_else(before).map_or("no fault", |(_, kind)| *kind);
-        by_kind.entry(kind).or_default().push(waited);
+        let how = match wait.dropped {
+            true => "connection dropped",
+            false => "table silent",
+        };
+        by_kind
+            .entry(format!("{kind}, {how}"))
+            .or_default()
+            .push(wait.waited);
     }
     let mut lines: Vec<String> = by_kind
         .into_iter()
@@ -666,7 +704,7 @@ pub fn waits_by_fault(
             let median = waits[(waits.len() - 1) / 2];
             let longest = waits[waits.len() - 1];
             format!(
-                "after {kind}: {} moves waited, median {:.1} s, longest {:.1} s",
+                "after {kind}: {} moves, median {:.1} s, longest {:.1} s",
                 waits.len(),
                 median.as_secs_f64(),
                 longest.as_secs_f64()
@@ -714,23 +752,29 @@ mod tests {
         let at = |ms: u64| start + Duration::from_millis(ms);
         let struck = [(at(1_000), "kills"), (at(5_000), "stalls")];
         let game = ChaosGame {
-            waits: vec![
+            waits: [
                 // Sent before the kill, settled after it.
-                (at(900), Duration::from_millis(2_000)),
-                (at(1_100), Duration::from_millis(1_200)),
+                (900, 2_000, true),
+                (1_100, 1_200, true),
                 // Sent into a stall, settled long after it began.
-                (at(6_000), Duration::from_millis(1_500)),
-                (at(5_500), Duration::from_millis(4_000)),
-                (at(10), Duration::from_millis(300)),
-            ],
+                (6_000, 1_500, false),
+                (5_500, 4_000, false),
+                (10, 300, false),
+            ]
+            .map(|(sent, waited, dropped)| Wait {
+                sent: at(sent),
+                waited: Duration::from_millis(waited),
+                dropped,
+            })
+            .to_vec(),
             ..ChaosGame::default()
         };
         assert_eq!(
             waits_by_fault(&struck, &[game]),
             [
-                "after kills: 2 moves waited, median 1.2 s, longest 2.0 s",
-                "after no fault: 1 moves waited, median 0.3 s, longest 0.3 s",
-                "after stalls: 2 moves waited, median 1.5 s, longest 4.0 s",
+                "after kills, connection dropped: 2 moves, median 1.2 s, longest 2.0 s",
+                "after no fault, table silent: 1 moves, median 0.3 s, longest 0.3 s",
+                "after stalls, table silent: 2 moves, median 1.5 s, longest 4.0 s",
             ]
         );
     }

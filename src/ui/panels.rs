@@ -12,7 +12,7 @@ use super::theme::PieceStyle;
 use super::{Options, pane_block};
 use crate::app::{App, Focus, Mode, Purpose, Table, Thinking, clock_text, clock_text_fine};
 use crate::engine::Score;
-use crate::rules::{Color, Piece, Role};
+use crate::rules::{Color, GameType, Goal, Piece, Role};
 
 /// Chat lines shown at most under the moves of a game at a table.
 const CHAT_ROWS: usize = 3;
@@ -91,6 +91,34 @@ fn history_title(app: &App) -> String {
         }
         (None, None) => " Moves ".to_string(),
     }
+}
+
+/// The game's rules in a few words, above its players: the variant's name, its board when it is not the usual
+/// one, and its goal when it is not the usual one (antidraughts and breakthrough look like international
+/// draughts, and play the other way round).
+pub fn variant_line(game_type: GameType) -> String {
+    let variant = game_type.variant;
+    let mut line = format!(" {}", variant.title());
+    if game_type.size != variant.board_size() {
+        line.push_str(&format!(" on {0}x{0}", game_type.size));
+    }
+    match variant.goal() {
+        Goal::NoMoveLoses => {}
+        Goal::NoMoveWins => line.push_str(" · whoever cannot move wins"),
+        Goal::FirstKingWins => line.push_str(" · first king wins"),
+    }
+    line
+}
+
+/// `text` cut to `width` characters, ending with `ellipsis` when cut.
+fn clipped_line(text: &str, width: usize, ellipsis: &str) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let keep = width.saturating_sub(ellipsis.chars().count());
+    let mut cut: String = text.chars().take(keep).collect();
+    cut.push_str(ellipsis);
+    cut
 }
 
 /// The bottom `height` rows of `area`, taken from it.
@@ -193,40 +221,47 @@ const MAX_MOVE_COLUMNS: u16 = 4;
 /// The lines that stay at the top of the move list: who plays (or played) each side, the result once there is
 /// one, then a blank line.
 fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>> {
-    let mut lines: Vec<Line> = [Color::Black, Color::White]
-        .into_iter()
-        .map(|color| {
-            let glyph = options.pieces.glyph(Piece::new(color, Role::Man));
-            if let Some(table) = app.table() {
-                return seat_line(table, color, glyph, width, options);
+    let ellipsis = match options.pieces {
+        PieceStyle::Unicode => "…",
+        PieceStyle::Ascii => "...",
+    };
+    // The rules in words, or by their short name (`english 14x14`) where the words do not fit.
+    let game_type = app.game().game_type();
+    let mut rules = variant_line(game_type);
+    if rules.chars().count() > width {
+        rules = format!(" {game_type}");
+    }
+    let mut lines: Vec<Line> = vec![Line::styled(
+        clipped_line(&rules, width, ellipsis),
+        options.theme.quiet,
+    )];
+    lines.extend([Color::Black, Color::White].into_iter().map(|color| {
+        let glyph = options.pieces.glyph(Piece::new(color, Role::Man));
+        if let Some(table) = app.table() {
+            return seat_line(table, color, glyph, width, options);
+        }
+        // A replayed game shows who played it in the record; a game being played, who plays it here.
+        let player = match app.replay() {
+            Some(replay) => replay.names[color.index()].clone(),
+            None => app.players().of(color).to_string(),
+        };
+        let left = format!(" {glyph} {:<6}{player}", color.to_string());
+        match app.clocks() {
+            Some(clocks) => {
+                let running = clocks.running == Some(color);
+                name_and_clock(
+                    left,
+                    clock_label(clock_text_fine(clocks.left[color.index()]), running),
+                    running,
+                    width,
+                    options,
+                )
             }
-            // A replayed game shows who played it in the record; a game being played, who plays it here.
-            let player = match app.replay() {
-                Some(replay) => replay.names[color.index()].clone(),
-                None => app.players().of(color).to_string(),
-            };
-            let left = format!(" {glyph} {:<6}{player}", color.to_string());
-            match app.clocks() {
-                Some(clocks) => {
-                    let running = clocks.running == Some(color);
-                    name_and_clock(
-                        left,
-                        clock_label(clock_text_fine(clocks.left[color.index()]), running),
-                        running,
-                        width,
-                        options,
-                    )
-                }
-                None => Line::from(left),
-            }
-        })
-        .collect();
+            None => Line::from(left),
+        }
+    }));
     if let Some(opening) = app.game().tags().get(crate::app::OPENING_TAG) {
         // A ballot's name and moves wrap onto a second line rather than being cut.
-        let ellipsis = match options.pieces {
-            PieceStyle::Unicode => "…",
-            PieceStyle::Ascii => "...",
-        };
         lines.extend(
             super::fit_words(
                 opening,
