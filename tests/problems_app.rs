@@ -430,3 +430,17 @@ fn a_streak_tells_each_first_try_and_ends_at_the_first_miss() {
     assert!(!trainer.streak_over());
     assert_eq!(trainer.best_streak(), 2);
 }
+
+#[test]
+fn each_problem_is_drawn_with_the_side_to_play_at_the_bottom() {
+    let problems = builtin_problems();
+    let mut sides = std::collections::HashSet::new();
+    for problem in &problems {
+        let app = trainer_on(&problem.title);
+        let to_play = app.game().position().side_to_move();
+        sides.insert(to_play);
+        assert_eq!(app.flipped(), to_play == Color::Black, "{}", problem.title);
+    }
+    // Both kinds are in the collection, so both ways round are seen.
+    assert_eq!(sides.len(), 2, "{sides:?}");
+}

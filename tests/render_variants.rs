@@ -6,7 +6,7 @@ use crowned::app::{Action, App, Player, Players};
 use crowned::engine::Level;
 use crowned::game::AnyGame;
 use crowned::rules::defined::load_builtin;
-use crowned::rules::{GameType, Variant};
+use crowned::rules::{AnyPosition, Color, GameType, Variant};
 use crowned::ui;
 
 use crate::common;
@@ -130,15 +130,20 @@ fn big_boards_at_80x24_number_their_edge_squares_and_hints_follow_the_variant() 
                 .all(|n| (n - 1) % per_row == 0 || n % per_row == 0),
             "{game_type}: each is a row's first or last square {numbers:?}"
         );
-        // The input box's example is a move of this game, written as it writes moves.
+        // The input box's example is a first move of the player's own side (the human's, whoever moves first),
+        // written as this game writes moves.
         let example = shown
             .split("type a move (")
             .nth(1)
             .and_then(|rest| rest.split(',').next())
             .expect("an example");
+        let human = [Color::Black, Color::White]
+            .into_iter()
+            .find(|&c| app.players().of(c) == Player::Human)
+            .expect("a human side");
         assert!(
-            app.game()
-                .position()
+            AnyPosition::start(game_type)
+                .with_side_to_move(human)
                 .parse_move(example, crowned::rules::Strictness::Exact)
                 .is_ok(),
             "{game_type}: {example}"

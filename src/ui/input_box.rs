@@ -8,14 +8,29 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::{Options, pane_block};
 use crate::app::{App, Context, Focus};
-use crate::rules::{AnyPosition, SquareName};
+use crate::engine::Player;
+use crate::rules::{AnyPosition, Color, SquareName};
 
 /// Examples of a move and a capture as this game writes them (`11-15, 11x18` in English, `c3-d4, c3xe5` in
-/// Russian): one of the first moves of the variant, and a jump on along the same diagonal.
+/// Russian): one of the first moves of the player's own side, and a jump on along the same diagonal.
+/// The side whose moves the example shows: the player's own (their seat at a table; at home the human's side,
+/// or the side to move when both sides or neither are played by a human).
+fn own_side(app: &App) -> Color {
+    if let Some(seat) = app.table().and_then(|table| table.seat) {
+        return seat;
+    }
+    let human = |color| app.players().of(color) == Player::Human;
+    match (human(Color::Black), human(Color::White)) {
+        (true, false) => Color::Black,
+        (false, true) => Color::White,
+        _ => app.game().position().side_to_move(),
+    }
+}
+
 fn move_examples(app: &App, options: &Options) -> String {
     let game_type = app.game().game_type();
     let style = options.notation_for(game_type.variant);
-    let start = AnyPosition::start(game_type);
+    let start = AnyPosition::start(game_type).with_side_to_move(own_side(app));
     let moves = start.legal_moves();
     // The middle of the first moves (11-15 of English's seven).
     let Some(mv) = moves.get(moves.len().div_ceil(2).min(moves.len().saturating_sub(1))) else {

@@ -2,6 +2,7 @@
 //! taking back a wrong move with its refutation told, hints, and going from problem to problem.
 
 use super::App;
+use crate::app::Orientation;
 use crate::app::action::{Action, Effect};
 use crate::app::trainer::{
     Answered, Attempt, HintStage, HintStep, Judgement, Trainer, TrainingKind,
@@ -10,7 +11,7 @@ use crate::engine::{Player, Players};
 use crate::game::AnyGame;
 use crate::problems::check::Question;
 use crate::problems::{Problem, Prover, builtin_problems};
-use crate::rules::{English, Playable, SquareStyle, write_move};
+use crate::rules::{Color, English, Playable, SquareStyle, write_move};
 
 use super::hints::Hint;
 
@@ -79,6 +80,11 @@ impl App {
         let start = trainer.problem().start;
         let heading = trainer.problem().heading();
         let effects = self.reset_to(AnyGame::from_position(start.into()));
+        // The side to play at the bottom, as problems are printed (unless the settings fix the orientation).
+        if self.preferences.orientation == Orientation::Auto {
+            self.flipped = start.side_to_move() == Color::Black;
+            self.play.cursor = self.play.cursor.turned(self.board(), self.flipped);
+        }
         self.status = heading;
         effects
     }
