@@ -41,9 +41,25 @@ pub enum PickError {
     /// The piece has no legal move.
     #[error("the piece on {0} cannot move")]
     Stuck(SquareName),
+    /// A Frisian king that has made three quiet moves in a row while its side has men.
+    #[error(
+        "the king on {0} has moved three times in a row without capturing: while its side has men, another \
+         piece moves now"
+    )]
+    KingBarred(SquareName),
     /// Another piece must capture.
     #[error("a capture is compulsory: {} must take", or_list(.0))]
     CaptureRequired(Vec<SquareName>),
+    /// The piece can capture, but the variant ranks another capture before its own.
+    #[error("the piece on {at} may not take: {rule} ({} must take)", or_list(.takers))]
+    CaptureBehind {
+        /// The piece picked.
+        at: SquareName,
+        /// The rule in words.
+        rule: &'static str,
+        /// The pieces whose captures the rule allows.
+        takers: Vec<SquareName>,
+    },
     /// The selected piece cannot go there next.
     #[error("the piece on {from} cannot go to {square}{}", hint(.options))]
     NotADestination {
@@ -89,6 +105,8 @@ pub struct Picker {
     from: Option<Square>,
     /// Landing squares picked so far.
     path: Vec<Square>,
+    /// A king the game's history bars from a quiet move (Frisian), whose quiet moves are left out.
+    barred: Option<Square>,
 }
 
 impl Picker {
@@ -100,6 +118,7 @@ impl Picker {
             routes: pos.legal_moves_with_duplicates(),
             from: None,
             path: Vec::new(),
+            barred: None,
         };
         if picker.is_forced() {
             picker.from = picker.movable().first().copied();
@@ -114,6 +133,7 @@ impl Picker {
         let mut picker = Picker::new(&game.position());
         if let Some(king) = game.barred_king() {
             picker.routes.retain(|m| m.is_capture() || m.from() != king);
+            picker.barred = Some(king);
         }
         picker
     }
@@ -267,10 +287,17 @@ impl Picker {
         }
         let movable = self.movable();
         if !movable.contains(&square) {
-            return Err(if self.must_capture() {
-                PickError::CaptureRequired(
-                    movable.into_iter().map(|s| pos.square_name(s)).collect(),
-                )
+            let takers = || movable.iter().map(|&s| pos.square_name(s)).collect();
+            return Err(if let Some(rule) = pos.captures_behind(square) {
+                PickError::CaptureBehind {
+                    at: pos.square_name(square),
+                    rule,
+                    takers: takers(),
+                }
+            } else if self.must_capture() {
+                PickError::CaptureRequired(takers())
+            } else if self.barred == Some(square) {
+                PickError::KingBarred(pos.square_name(square))
             } else {
                 PickError::Stuck(pos.square_name(square))
             });
@@ -483,6 +510,30 @@ mod tests {
     }
 
     #[test]
+    fn a_piece_whose_capture_takes_fewer_is_refused_with_the_majority_rule() {
+        // International: 33 can take one piece, 45 two (45x34x23): 33 may not take.
+        let game = AnyGame::from_fen(
+            GameType::standard(Variant::International),
+            "W:W33,45:B28,40,29",
+        )
+        .expect("a FEN");
+        let mut picker = Picker::for_game(&game);
+        let at = Square::from_number(33, 50).expect("a square");
+        let refused = picker.pick(&game.position(), at).expect_err("behind");
+        assert_eq!(
+            refused.to_string(),
+            "the piece on 33 may not take: the capture taking the most pieces is compulsory (45 must take)"
+        );
+        // In English any capture may be chosen: none is behind another.
+        let english =
+            AnyGame::from_fen(GameType::default(), "B:W18,24,27,28:B12,16,20,22").expect("a FEN");
+        for number in 1..=32 {
+            let square = Square::from_number(number, 32).expect("a square");
+            assert_eq!(english.position().captures_behind(square), None);
+        }
+    }
+
+    #[test]
     fn a_king_barred_from_another_quiet_move_is_not_offered() {
         // Frisian: White's king on 46 and Black's on 3 go back and forth three times each; White's king may not
         // make a fourth quiet move while White has a man, so only the man on 50 can be picked.
@@ -496,5 +547,26 @@ mod tests {
         let picker = Picker::for_game(&game);
         let movable: Vec<u32> = picker.movable().iter().map(|s| s.number()).collect();
         assert_eq!(movable, vec![50]);
+        // Picked, the king says why it may not move; typed, the game says the same.
+        let mut picker = Picker::for_game(&game);
+        let king = Square::from_number(41, 50).expect("a square of the board");
+        let refused = picker.pick(&game.position(), king).expect_err("barred");
+        assert!(matches!(refused, PickError::KingBarred(_)), "{refused}");
+        assert!(
+            refused.to_string().contains("three times in a row"),
+            "{refused}"
+        );
+        assert!(matches!(
+            game.play_text("41-46"),
+            Err(crate::game::GameError::KingBarred(41))
+        ));
+        let quiet = game
+            .position()
+            .parse_move("41-46", crate::rules::Strictness::Exact)
+            .expect("a move");
+        assert_eq!(
+            game.play(&quiet),
+            Err(crate::game::GameError::KingBarred(41))
+        );
     }
 }

@@ -26,6 +26,12 @@ pub enum GameError {
     /// The move is not one of this position's legal moves.
     #[error("that move is not legal in this position")]
     NotLegal,
+    /// A Frisian king that has made three quiet moves in a row while its side has men may not make a fourth.
+    #[error(
+        "the king on {0} has moved three times in a row without capturing: while its side has men, another piece \
+         moves now (or it captures)"
+    )]
+    KingBarred(u32),
     /// The game has ended at this point.
     #[error("the game is over: {0}")]
     Over(Outcome),
@@ -235,7 +241,19 @@ impl<R: RuleSet> Game<R> {
             return Err(GameError::Over(outcome));
         }
         if !self.legal_moves().iter().any(|m| m.same_effect(mv)) {
-            return Err(GameError::NotLegal);
+            // A move of the position that the game's history bars is refused with its rule.
+            let of_the_position = || {
+                self.position()
+                    .legal_moves()
+                    .iter()
+                    .any(|m| m.same_effect(mv))
+            };
+            return Err(match self.barred_king() {
+                Some(king) if king_moves::is_barred(Some(king), mv) && of_the_position() => {
+                    GameError::KingBarred(king.number())
+                }
+                _ => GameError::NotLegal,
+            });
         }
         self.push(*mv);
         Ok(())
@@ -247,8 +265,11 @@ impl<R: RuleSet> Game<R> {
             return Err(GameError::Over(outcome));
         }
         let mv = MoveText::parse(text, R::GEOMETRY)?.find(self.position(), Strictness::Exact)?;
-        if king_moves::is_barred(self.barred_king(), &mv) {
-            return Err(GameError::NotLegal);
+        if let Some(king) = self
+            .barred_king()
+            .filter(|&k| king_moves::is_barred(Some(k), &mv))
+        {
+            return Err(GameError::KingBarred(king.number()));
         }
         self.push(mv);
         Ok(mv)

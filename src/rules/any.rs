@@ -298,6 +298,20 @@ impl AnyPosition {
         forward!(self, |p| p.side_to_move(), |d| d.side_to_move())
     }
 
+    /// The captures of the piece on `square` that the variant ranks behind another capture, with the rule
+    /// that does so in words; `None` when it has none (or the variant lets any capture be chosen).
+    pub fn captures_behind(&self, square: Square) -> Option<&'static str> {
+        fn behind<R: RuleSet>(pos: &Position<R>, square: Square) -> Option<&'static str> {
+            let rule = R::PRECEDENCE.rule()?;
+            let legal = pos.legal_moves();
+            pos.every_capture()
+                .iter()
+                .any(|m| m.from() == square && !legal.iter().any(|l| l.same_effect(m)))
+                .then_some(rule)
+        }
+        forward!(self, |p| behind(p, square), |_d| None)
+    }
+
     /// The same pieces with another side to move.
     pub fn with_side_to_move(self, side: Color) -> AnyPosition {
         forward!(self, |p| p.with_side_to_move(side).into(), |d| {

@@ -164,6 +164,13 @@ impl<R: RuleSet> Position<R> {
         movegen::legal_moves(self, true)
     }
 
+    /// Every capture the side to move could make if the variant did not rank captures (which to take when
+    /// several are open: the most pieces, the highest value, a king first), one route per effect: with
+    /// [`legal_moves`](Position::legal_moves), what tells why a capture is refused.
+    pub fn every_capture(&self) -> MoveList {
+        movegen::every_capture(self)
+    }
+
     /// Whether the side to move must capture.
     pub fn must_capture(&self) -> bool {
         movegen::has_capture(self)

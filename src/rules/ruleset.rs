@@ -43,6 +43,28 @@ pub enum Precedence {
     Value,
 }
 
+impl Precedence {
+    /// The rule in words, for a player whose capture it refuses; `None` where any capture may be chosen.
+    pub const fn rule(self) -> Option<&'static str> {
+        match self {
+            Precedence::Free => None,
+            Precedence::KingsFirst => Some("when a king can capture, a king must"),
+            Precedence::Majority => Some("the capture taking the most pieces is compulsory"),
+            Precedence::MajorityThenKings => {
+                Some("the capture taking the most pieces, then the most kings, is compulsory")
+            }
+            Precedence::Italian => Some(
+                "the capture taking the most pieces is compulsory; then a king's capture, then the one taking \
+                 the most kings, then the one meeting a king first",
+            ),
+            Precedence::Value => Some(
+                "the capture of the highest value is compulsory (a king counts more than a man and less than \
+                 two); on equal value, a king's",
+            ),
+        }
+    }
+}
+
 /// The board and rules of one draughts variant.
 pub trait RuleSet: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
     /// The word a set of squares of this board is stored in.

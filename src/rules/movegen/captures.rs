@@ -105,7 +105,7 @@ fn rank<R: RuleSet>(c: &FoundCapture<R::Bits>, kings: R::Bits) -> (u32, bool, u3
 }
 
 #[inline(always)]
-fn search<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: bool>(
+pub(super) fn search<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: bool>(
     s: &Sides<R::Bits>,
     jumpers: R::Bits,
     sink: &mut K,

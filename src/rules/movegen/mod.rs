@@ -340,6 +340,29 @@ impl<R: RuleSet> CaptureSink<R::Bits> for Collect<'_, R> {
     }
 }
 
+/// Every capture the side to move could make if no rule ranked them (the captures of each piece, whichever
+/// takes most or first), one route per effect, in square order: what tells a player that the capture they chose
+/// is one the precedence rules put behind another.
+pub(crate) fn every_capture<R: RuleSet>(pos: &Position<R>) -> MoveList {
+    let mut list = MoveList::new();
+    let mut sink = Collect::<R> {
+        list: &mut list,
+        rules: PhantomData,
+    };
+    match pos.side_to_move() {
+        Color::Black => {
+            let s = Sides::of::<R, BlackMoves>(pos);
+            captures::search::<R, BlackMoves, _, false>(&s, s.us, &mut sink);
+        }
+        Color::White => {
+            let s = Sides::of::<R, WhiteMoves>(pos);
+            captures::search::<R, WhiteMoves, _, false>(&s, s.us, &mut sink);
+        }
+    }
+    list.sort_unstable_by(|a, b| (a.from(), a.path()).cmp(&(b.from(), b.path())));
+    list
+}
+
 /// The legal moves of a position in square order. With `keep_duplicates`, capture routes with the same effect
 /// are listed separately.
 pub(crate) fn legal_moves<R: RuleSet>(pos: &Position<R>, keep_duplicates: bool) -> MoveList {

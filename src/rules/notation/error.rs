@@ -66,6 +66,16 @@ pub enum MoveError {
         /// The legal moves of the piece on the starting square, if it has any.
         legal_from: Vec<String>,
     },
+    /// A capture the variant's precedence puts behind another (one taking more pieces, or of more value).
+    #[error("{text} is not allowed: {rule} ({} instead)", or_list(.best))]
+    NotTheBestCapture {
+        /// The move as typed.
+        text: String,
+        /// The rule in words.
+        rule: &'static str,
+        /// The captures the rule allows, written as the player wrote theirs.
+        best: Vec<String>,
+    },
     /// More than one legal move fits the short form.
     #[error("{text} is ambiguous: it could be {}", or_list(.candidates))]
     Ambiguous {

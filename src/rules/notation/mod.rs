@@ -247,6 +247,21 @@ impl MoveText {
         }
         let from = self.squares[0];
         let side = pos.side_to_move();
+        // A capture of the position that the variant ranks behind another: the rule is named.
+        if let Some(rule) = R::PRECEDENCE.rule()
+            && pos.every_capture().iter().any(|m| self.fits_route(m))
+        {
+            let legal = pos.legal_moves();
+            return MoveError::NotTheBestCapture {
+                text: excerpt(&self.text),
+                rule,
+                best: legal
+                    .iter()
+                    .take(4)
+                    .map(|m| write_move(pos, m, self.style()))
+                    .collect(),
+            };
+        }
         if pos.piece_at(from).is_none_or(|p| p.color != side) {
             return MoveError::NoPieceThere {
                 side,
@@ -425,6 +440,65 @@ mod tests {
         assert_eq!(e("c3d"), "\"c3d\" is not a square");
         assert_eq!(e("1115"), "\"1115\" is not a playable square on this board");
         assert_eq!(e("c3i9"), "\"i9\" is not a playable square on this board");
+    }
+
+    /// A capture the precedence puts behind another is refused with the rule named, for each variant that ranks
+    /// captures; where any capture may be chosen, every capture is legal.
+    #[test]
+    fn a_capture_behind_another_names_the_rule_that_puts_it_there() {
+        use crate::rules::{Frisian, International, Italian};
+        fn behind<R: RuleSet>(fen: &str) -> usize {
+            refused_behind(&parse_fen::<R>(fen).expect("FEN"))
+        }
+        fn refused_behind<R: RuleSet>(pos: &Position<R>) -> usize {
+            let legal = pos.legal_moves();
+            let mut refused = 0;
+            for mv in pos.every_capture() {
+                if legal.iter().any(|m| m.same_effect(&mv)) {
+                    continue;
+                }
+                let text = full_route(&mv, SquareStyle::Numbers, R::GEOMETRY);
+                let error = MoveText::parse(&text, R::GEOMETRY)
+                    .and_then(|t| t.find(pos, Strictness::Exact))
+                    .expect_err("not legal");
+                let MoveError::NotTheBestCapture { rule, best, .. } = &error else {
+                    panic!("{text}: {error}");
+                };
+                assert_eq!(Some(*rule), R::PRECEDENCE.rule());
+                assert!(
+                    !best.is_empty() && error.to_string().contains("instead"),
+                    "{error}"
+                );
+                refused += 1;
+            }
+            refused
+        }
+        // 33x22 and 33x24 take one piece; 45x34x23 takes two.
+        assert_eq!(behind::<International>("W:W33,45:B28,40,29"), 2);
+        assert_eq!(behind::<Frisian>("W:W33,45:B28,40,29"), 2);
+        // Italian: the positions of games played by turns of the first and the last legal move.
+        let mut italian = 0;
+        for game in 0..40 {
+            let mut pos: Position<Italian> = Position::start();
+            for ply in 0..80 {
+                italian += refused_behind(&pos);
+                let moves = pos.legal_moves();
+                let Some(mv) = moves.get((game * 7 + ply * 3) % moves.len().max(1)) else {
+                    break;
+                };
+                pos = pos.play(mv);
+            }
+        }
+        assert!(italian > 0);
+        // English: any capture may be chosen, so none is behind another.
+        let english: Position<English> =
+            parse_fen("B:W18,24,27,28,K10,K15:B12,16,20,K22,K25,K29").expect("FEN");
+        let captures: Vec<Move> = english
+            .legal_moves()
+            .into_iter()
+            .filter(Move::is_capture)
+            .collect();
+        assert_eq!(english.every_capture().len(), captures.len());
     }
 
     #[test]
