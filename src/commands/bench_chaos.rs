@@ -113,7 +113,13 @@ pub fn run(args: &BenchChaosArgs) -> Result<()> {
     let home = std::env::temp_dir().join(format!("crowned-bench-chaos-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     let result = chaos(args, &home);
-    let _ = std::fs::remove_dir_all(&home);
+    match &result {
+        // The nodes' logs (each node's serve.log) stay for a look at what went wrong.
+        Err(_) => eprintln!("the nodes' folders and logs are kept in {}", home.display()),
+        Ok(()) => {
+            let _ = std::fs::remove_dir_all(&home);
+        }
+    }
     result
 }
 

@@ -248,6 +248,14 @@ impl Server {
         extra: &[&str],
     ) -> Result<Server> {
         let room = (sessions + 8).to_string();
+        // The server's log goes to a file in its folder, as an operator's would: a full disk (the chaos
+        // benchmark's) then refuses the log's writes too.
+        std::fs::create_dir_all(home).context("cannot make the server's folder")?;
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(home.join("serve.log"))
+            .context("cannot open the server's log")?;
         let mut child = Command::new(program)
             .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "3600"])
             .args(["--max-sessions", &room, "--max-per-address", &room])
@@ -262,7 +270,7 @@ impl Server {
             .env("CROWNED_HOME", home)
             .env("RUST_LOG", "warn")
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(log)
             .spawn()
             .context("cannot start the server")?;
         let mut stdout = BufReader::new(child.stdout.take().context("no output from the server")?);

@@ -370,6 +370,9 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         )
         .with_writer(std::io::stderr)
         .with_target(false)
+        // A log line that cannot be written (stderr on a full disk, or closed) is dropped: said about on stderr
+        // itself, the failure would panic whichever thread logged, the records' thread among them.
+        .log_internal_errors(false)
         .init();
     let store = Store::locate().context("no folder for the server's files")?;
     let records = match &settings.records {
