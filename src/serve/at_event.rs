@@ -251,7 +251,12 @@ fn show_wait(seconds: i64) -> String {
 pub fn event_summary(view: &View) -> String {
     let spec = &view.spec;
     let kind = match spec.kind {
-        super::records::Kind::Arena => format!("arena {} min", spec.seconds.div_ceil(60)),
+        super::records::Kind::Arena => {
+            format!(
+                "arena {}",
+                super::tournament::table::length_text(spec.seconds)
+            )
+        }
         super::records::Kind::Swiss => format!("Swiss {} rounds", spec.rounds),
     };
     let when = match view.stage {

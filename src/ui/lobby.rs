@@ -159,7 +159,15 @@ fn list_lines(lobby: &Lobby, width: usize, height: usize) -> Vec<Line<'static>> 
             heading = group;
         }
         let text = format!("  {}", item_text(item));
-        let text: String = text.chars().take(width).collect();
+        // A line cut to the width says so.
+        let text: String = match text.chars().count() > width {
+            true => text
+                .chars()
+                .take(width.saturating_sub(1))
+                .chain(std::iter::once('…'))
+                .collect(),
+            false => text,
+        };
         let line = if index == lobby.cursor {
             Line::from(Span::styled(
                 format!("{text:<width$}"),
@@ -340,6 +348,26 @@ mod tests {
             game("W9HD", [Some("dan"), Some("eve")], 31, 2),
         ]);
         lobby
+    }
+
+    #[test]
+    fn a_line_cut_to_the_width_ends_with_an_ellipsis() {
+        let mut lobby = lobby();
+        lobby.list_events(vec![crate::app::lobby::LobbyEvent {
+            code: "T4RN".into(),
+            summary: format!(
+                "Evening arena  arena 1 min 15 s  english 3+2  rated  {}",
+                "x".repeat(80)
+            ),
+        }]);
+        lobby.refresh(Vec::new());
+        let shown = drawn(&lobby, 80, 60);
+        let line = shown
+            .lines()
+            .find(|l| l.contains("T4RN"))
+            .unwrap_or_else(|| panic!("{shown}"));
+        assert!(line.ends_with('…'), "{line:?}");
+        assert!(line.contains("arena 1 min 15 s"), "{line}");
     }
 
     #[test]

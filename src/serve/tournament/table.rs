@@ -29,6 +29,21 @@ fn result_text(result: Option<GameResult>) -> &'static str {
     }
 }
 
+/// An arena's length as it was set, in the largest units that say it exactly: `45 s`, `1 min 15 s`, `30 min`,
+/// `1 h 30 min`, `2 h`.
+pub fn length_text(seconds: u32) -> String {
+    let (hours, minutes, seconds) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let parts: Vec<String> = [(hours, "h"), (minutes, "min"), (seconds, "s")]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, unit)| format!("{n} {unit}"))
+        .collect();
+    match parts.is_empty() {
+        true => "0 s".to_string(),
+        false => parts.join(" "),
+    }
+}
+
 /// The event's heading, table and pairings, one line each, ending with a newline.
 pub fn render(director: &Director) -> String {
     let spec = director.spec();
@@ -39,7 +54,7 @@ pub fn render(director: &Director) -> String {
         Stage::Finished => "finished",
     };
     let kind = match spec.kind {
-        Kind::Arena => format!("arena of {} min", spec.seconds.div_ceil(60)),
+        Kind::Arena => format!("arena of {}", length_text(spec.seconds)),
         Kind::Swiss => format!("Swiss of {} rounds", spec.rounds),
     };
     let _ = writeln!(
@@ -122,4 +137,30 @@ pub fn render(director: &Director) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::length_text;
+
+    #[test]
+    fn an_arena_s_length_is_shown_as_it_was_set() {
+        let shown: Vec<String> = [45, 60, 75, 1_800, 3_600, 5_400, 3_661, 0]
+            .into_iter()
+            .map(length_text)
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "45 s",
+                "1 min",
+                "1 min 15 s",
+                "30 min",
+                "1 h",
+                "1 h 30 min",
+                "1 h 1 min 1 s",
+                "0 s"
+            ]
+        );
+    }
 }
