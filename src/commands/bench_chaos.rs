@@ -317,7 +317,7 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     let doubles = sum(|g| g.doubles);
     let failed: Vec<&String> = games.iter().filter_map(|g| g.failed.as_ref()).collect();
     println!(
-        "games: {} ({} ended by the rules, {} stopped by a failure of the load), {} moves seen, in {:.1} s",
+        "games: {} ({} ended, by the rules or a resignation; {} stopped by a failure of the load), {} moves seen, in {:.1} s",
         games.len(),
         games.iter().filter(|g| g.result.is_some()).count(),
         failed.len(),

@@ -524,8 +524,38 @@ impl Players {
                 },
             }
         }
+        // Long enough: the side to move resigns, so that the game ends as players end theirs (left in play, the
+        // pair's games would pile up to the server's limit of games in progress for one player).
+        if self.game.outcome().is_none() && !*self.stop.borrow() && !self.log.vanished {
+            self.resign(&mut screens).await;
+        }
         if self.game.outcome().is_some() {
             self.log.result = Some(self.game.result_token(self.game.outcome()).to_string());
+        }
+    }
+
+    /// The side to move resigns (`:resign`, then `y` to the question); once both screens show the game over, it
+    /// is the game's end. A resignation the screens do not show (a fault meanwhile) is not counted: the records
+    /// may hold it or not, and the moves seen are checked either way.
+    async fn resign(&mut self, screens: &mut [Screen; 2]) {
+        let side = self.game.position().side_to_move();
+        let mut after = self.game.clone();
+        if after.resign(side).is_err() {
+            return;
+        }
+        let status = status_after(&after);
+        let patience = self.config.patience;
+        let asked = async {
+            screens[side.index()].send(b":resign\r").await?;
+            sleep(Duration::from_millis(50)).await;
+            screens[side.index()].send(b"y").await?;
+            for screen in screens.iter_mut() {
+                screen.until(patience, &status, |t| t.contains(&status)).await?;
+            }
+            Ok::<_, LoadError>(())
+        };
+        if asked.await.is_ok() {
+            self.game = after;
         }
     }
 
