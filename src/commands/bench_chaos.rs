@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use crowned::lab::chaos::{ChaosConfig, ChaosGame, SLOW, run_chaos_games, waits_by_fault};
+use crowned::lab::chaos::{ChaosConfig, ChaosGame, run_chaos_games};
+use crowned::lab::chaos_waits::{SLOW, waits_by_fault};
 use crowned::lab::load_tables::TableServer;
 use crowned::lab::local_postgres::{Durability, LocalPostgres};
 use crowned::serve::records::{PostgresRecords, PostgresUrl, Records, SqliteRecords};
@@ -355,7 +356,7 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     if let Some(first) = failed.first() {
         println!("first failure of the load: {first}");
     }
-    let waits = waits_by_fault(&struck, &games);
+    let waits = waits_by_fault(&struck, games.iter().flat_map(|g| &g.waits));
     if !waits.is_empty() {
         println!(
             "moves settled after more than {} s, by the last fault begun before:",

@@ -23,6 +23,7 @@ pub mod arena_check;
 mod arena_check_tests;
 pub mod book_build;
 pub mod chaos;
+pub mod chaos_waits;
 pub mod egdb_bench;
 pub mod egdb_build;
 #[cfg(test)]
