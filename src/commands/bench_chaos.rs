@@ -445,7 +445,19 @@ fn check(records: &mut dyn Records, games: &[ChaosGame]) -> Result<Vec<(&'static
         let unfinished = records
             .unfinished_game(&code.as_str().into())
             .context("cannot read the records")?;
-        let (recorded, result) = match (unfinished, finished.get(code).map(Vec::as_slice)) {
+        // A code is free again once its game has ended, so the records may hold several ended games under
+        // one code: this game's are those that begin with the moves its players saw.
+        let theirs: Vec<(String, Vec<String>)> = finished
+            .get(code)
+            .into_iter()
+            .flatten()
+            .filter(|(_, moves)| moves.starts_with(&game.seen))
+            .cloned()
+            .collect();
+        // A game of which nothing was seen and that is in play is not the ended one under its code.
+        let in_play_unseen = game.seen.is_empty() && unfinished.is_some();
+        let theirs = (!theirs.is_empty() && !in_play_unseen).then_some(theirs.as_slice());
+        let (recorded, result) = match (unfinished, theirs) {
             (Some(_), _) | (_, Some(_)) if game.vanished => {
                 anomalies.push((
                     "tables gone that the records hold",
@@ -459,6 +471,8 @@ fn check(records: &mut dyn Records, games: &[ChaosGame]) -> Result<Vec<(&'static
             }
             (Some(record), None) => (record.moves, None),
             (None, Some([(result, moves)])) => (moves.clone(), Some(result.clone())),
+            // Ended games under a code used again that its players saw nothing of: not told apart.
+            (None, Some(_)) if game.seen.is_empty() => continue,
             (None, Some(several)) => {
                 anomalies.push((
                     "double results",
