@@ -173,67 +173,34 @@ def moves_of(game):
     return list(distinct.values()), len(moves)
 
 
-def every_route(game, depth):
+def walk(game, depth, moves_at, ends=False):
+    """The leaves `depth` plies below `game`, the moves of each position given by `moves_at`. With `ends`, a
+    position where pydraughts says the game is over (`Game.is_over`) has no moves: in breakthrough, one where a
+    side has a king (`Game.has_player_won`), the first man to crown having won. A finished game reached at the last
+    ply still counts as one leaf, as any other position there."""
+    if depth == 0:
+        return 1
+    if ends and game.is_over():
+        return 0
+    moves = moves_at(game)
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        child = game.copy_fast()
+        child.push(move)
+        total += walk(child, depth - 1, moves_at, ends)
+    return total
+
+
+def every_route(game, depth, ends=False):
     """Perft counting every route pydraughts lists, as it lists them."""
-    moves, _ = legal(game)
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        child = game.copy_fast()
-        child.push(move)
-        total += every_route(child, depth - 1)
-    return total
+    return walk(game, depth, lambda g: legal(g)[0], ends)
 
 
-def perft(game, depth):
-    if depth == 0:
-        return 1
-    moves, _ = moves_of(game)
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        child = game.copy_fast()
-        child.push(move)
-        total += perft(child, depth - 1)
-    return total
-
-
-def perft_ends(game, depth):
-    """`perft`, but a position where pydraughts says the game is over (`Game.is_over`) has no moves.
-
-    In breakthrough that is a position where a side has a king (`Game.has_player_won`): the first man to crown wins.
-    A finished game reached at the last ply still counts as one leaf, as any other position there.
-    """
-    if depth == 0:
-        return 1
-    if game.is_over():
-        return 0
-    moves, _ = moves_of(game)
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        child = game.copy_fast()
-        child.push(move)
-        total += perft_ends(child, depth - 1)
-    return total
-
-
-def every_route_ends(game, depth):
-    """`every_route`, with a finished game as a leaf without moves (as in `perft_ends`)."""
-    if game.is_over():
-        return 0
-    moves, _ = legal(game)
-    if depth == 1:
-        return len(moves)
-    total = 0
-    for move in moves:
-        child = game.copy_fast()
-        child.push(move)
-        total += every_route_ends(child, depth - 1)
-    return total
+def perft(game, depth, ends=False):
+    """Perft counting moves as crowned does (`key`)."""
+    return walk(game, depth, lambda g: moves_of(g)[0], ends)
 
 
 def report(variant, fen, depth, why):
@@ -252,8 +219,8 @@ def report_ends(variant, fen, depth, why):
     began = time.time()
     counts = [perft(game, d) for d in range(1, depth + 1)]
     routes = [every_route(game, d) for d in range(1, min(depth, 2) + 1)]
-    ends = [perft_ends(game, d) for d in range(1, depth + 1)]
-    ends_routes = [every_route_ends(game, d) for d in range(1, min(depth, 2) + 1)]
+    ends = [perft(game, d, ends=True) for d in range(1, depth + 1)]
+    ends_routes = [every_route(game, d, ends=True) for d in range(1, min(depth, 2) + 1)]
     print(f"{variant:<12} {fen}")
     print(f"    {why}")
     print(f"    plain:                perft 1..{depth}: {counts}  (every route 1..{len(routes)}: {routes})")
