@@ -23,6 +23,10 @@ const COMMENT_ROWS: usize = 4;
 /// comment (the better move, what it promised, what the move played left) needs two lines at 80x24, even with
 /// the game-over panel under the moves.
 const ROWS_FOR_A_TWO_LINE_COMMENT: u16 = 6;
+/// Rows inside the move list below which the line naming the variant gives way: at 80x24 under the analysis
+/// graph the list has ten, and the moves, a two-line comment and the game-over panel need them all (the rules
+/// page still names the variant).
+const ROWS_FOR_THE_VARIANT_LINE: u16 = 12;
 
 /// Width of a move's column in the history.
 const MOVE_WIDTH: usize = 9;
@@ -39,7 +43,8 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     let mut inner = block.inner(area);
     block.render(area, buf);
 
-    let header = header_lines(app, options, usize::from(inner.width));
+    let with_variant = inner.height >= ROWS_FOR_THE_VARIANT_LINE;
+    let header = header_lines(app, options, usize::from(inner.width), with_variant);
     let header_height = u16::try_from(header.len())
         .unwrap_or(u16::MAX)
         .min(inner.height);
@@ -218,9 +223,14 @@ const MOVE_COLUMN_WIDTH: u16 = 5 + 2 * (MOVE_WIDTH as u16 + 1) + 3;
 /// The most columns of moves side by side.
 const MAX_MOVE_COLUMNS: u16 = 4;
 
-/// The lines that stay at the top of the move list: who plays (or played) each side, the result once there is
-/// one, then a blank line.
-fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>> {
+/// The lines that stay at the top of the move list: the variant (when `with_variant`), who plays (or played)
+/// each side, the result once there is one, then a blank line.
+fn header_lines<'a>(
+    app: &App,
+    options: &Options,
+    width: usize,
+    with_variant: bool,
+) -> Vec<Line<'a>> {
     let ellipsis = match options.pieces {
         PieceStyle::Unicode => "…",
         PieceStyle::Ascii => "...",
@@ -231,10 +241,13 @@ fn header_lines<'a>(app: &App, options: &Options, width: usize) -> Vec<Line<'a>>
     if rules.chars().count() > width {
         rules = format!(" {game_type}");
     }
-    let mut lines: Vec<Line> = vec![Line::styled(
-        clipped_line(&rules, width, ellipsis),
-        options.theme.quiet,
-    )];
+    let mut lines: Vec<Line> = Vec::new();
+    if with_variant {
+        lines.push(Line::styled(
+            clipped_line(&rules, width, ellipsis),
+            options.theme.quiet,
+        ));
+    }
     lines.extend([Color::Black, Color::White].into_iter().map(|color| {
         let glyph = options.pieces.glyph(Piece::new(color, Role::Man));
         if let Some(table) = app.table() {
