@@ -2,7 +2,7 @@
 //! the mirrored Italian board, Russian draughts' move list in coordinates, and each of the newer variants
 //! (Frisian, Frysk!, antidraughts, breakthrough, Turkish) at both sizes.
 
-use crowned::app::{Action, App, Player, Players};
+use crowned::app::{Action, App, KeyCode, Player, Players};
 use crowned::engine::Level;
 use crowned::game::AnyGame;
 use crowned::rules::defined::load_builtin;
@@ -214,4 +214,37 @@ fn turkish_80x24() {
 #[test]
 fn turkish_120x40() {
     insta::assert_snapshot!(newer_variant(turkish(), 4, 120, 40));
+}
+
+#[test]
+fn the_rules_page_is_one_key_away_and_tab_turns_to_the_keys() {
+    let mut app = opened(GameType::standard(Variant::Frisian), 0);
+    common::app::press(&mut app, KeyCode::Char('R'));
+    let shown = screen(&app, 80, 24);
+    assert!(shown.contains("Frisian draughts"), "{shown}");
+    assert!(shown.contains("at most three"), "{shown}");
+    insta::assert_snapshot!(shown);
+    // The page scrolls where 24 rows do not hold it, and Tab turns to the keys and back.
+    common::app::press(&mut app, KeyCode::Down);
+    assert!(
+        screen(&app, 80, 24).contains("Rules 2-"),
+        "{}",
+        screen(&app, 80, 24)
+    );
+    common::app::press(&mut app, KeyCode::Tab);
+    let keys = screen(&app, 80, 24);
+    assert!(
+        keys.contains(" Keys 1-") && keys.contains("Tab rules"),
+        "{keys}"
+    );
+    common::app::press(&mut app, KeyCode::Tab);
+    assert!(screen(&app, 80, 24).contains("Rules"));
+    common::app::press(&mut app, KeyCode::Esc);
+    assert!(app.overlay().is_none(), "{:?}", app.overlay());
+    // The command does the same, and the page follows the game's variant.
+    let mut antidraughts = opened(GameType::standard(Variant::Antidraughts), 0);
+    let _ = antidraughts.update(Action::Submit(":rules".into()));
+    let shown = screen(&antidraughts, 120, 40);
+    assert!(shown.contains("The other way round"), "{shown}");
+    assert!(!shown.contains("at most three"), "{shown}");
 }

@@ -124,6 +124,9 @@ pub enum Action {
     ToggleHelp,
     /// Scroll the help overlay by this many lines.
     ScrollHelp(isize),
+    /// Open the help at the rules of the game on show (its variant's goal, pieces, captures, draws); from the
+    /// rules, go back to the keys.
+    RulesPage,
     /// Open the new-game dialog.
     NewGame,
     /// Start a new game at once with the colours swapped.
@@ -264,6 +267,14 @@ pub enum Action {
 }
 
 impl Action {
+    /// Whether this is one of the help's own actions, which leave the game and the input box as they are.
+    pub fn is_help(&self) -> bool {
+        matches!(
+            self,
+            Action::ToggleHelp | Action::ScrollHelp(_) | Action::RulesPage
+        )
+    }
+
     /// Whether the player did this (a key, a click, a paste, a command), rather than the engine, a timer or the
     /// outside world.
     pub fn from_player(&self) -> bool {

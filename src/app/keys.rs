@@ -131,13 +131,15 @@ fn resume_key(key: Key) -> Option<Action> {
     }
 }
 
-/// The help: the arrow keys and PgUp/PgDn scroll it; any other key closes it.
+/// The help: the arrow keys and PgUp/PgDn scroll it, Tab turns between the keys and the rules; any other key
+/// closes it.
 fn help_key(key: Key) -> Action {
     match key.code {
         KeyCode::Up => Action::ScrollHelp(-1),
         KeyCode::Down => Action::ScrollHelp(1),
         KeyCode::PageUp => Action::ScrollHelp(-10),
         KeyCode::PageDown => Action::ScrollHelp(10),
+        KeyCode::Tab | KeyCode::BackTab => Action::RulesPage,
         _ => Action::ToggleHelp,
     }
 }

@@ -10,7 +10,7 @@ use super::dialog::NewGameDialog;
 use super::library::GameList;
 use super::table::OfferKind;
 use crate::engine::Players;
-use crate::game::{AnyGame, ClockState};
+use crate::game::{AnyGame, ClockState, RulesPage};
 use crate::rules::Color;
 
 /// An unfinished game found at start, offered for resuming.
@@ -114,10 +114,12 @@ pub enum Overlay {
     Help(Help),
 }
 
-/// The help overlay: how far it is scrolled, and what it was opened over.
+/// The help overlay: the keys or the game's rules, how far it is scrolled, and what it was opened over.
 #[derive(Clone, Debug)]
 pub struct Help {
     scroll: usize,
+    /// The rules page on show, made when it was opened; the keys when `None`.
+    rules: Option<Box<RulesPage>>,
     /// Never the help itself nor the resume offer: [`OverlaySlot`] builds it only over the others.
     covers: Option<Box<Overlay>>,
 }
@@ -126,6 +128,11 @@ impl Help {
     /// How far the help is scrolled: lines out of view at the top.
     pub fn scroll(&self) -> usize {
         self.scroll
+    }
+
+    /// The rules page, when the help shows it rather than the keys.
+    pub fn rules(&self) -> Option<&RulesPage> {
+        self.rules.as_deref()
     }
 
     /// What the help was opened over, shown again when it closes.
@@ -248,9 +255,25 @@ impl OverlaySlot {
             Some(resume @ Overlay::Resume(_)) => resume,
             under => Overlay::Help(Help {
                 scroll: 0,
+                rules: None,
                 covers: under.map(Box::new),
             }),
         });
+    }
+
+    /// Shows the rules page made by `page` (the help opening at it over what is open); from the rules page, goes
+    /// back to the keys. The resume offer keeps the help shut.
+    pub fn toggle_rules(&mut self, page: impl FnOnce() -> RulesPage) {
+        if self.help().is_none() {
+            self.show_help();
+        }
+        if let Some(Overlay::Help(help)) = &mut self.0 {
+            help.rules = match help.rules {
+                Some(_) => None,
+                None => Some(Box::new(page())),
+            };
+            help.scroll = 0;
+        }
     }
 
     /// Closes the help, if it is open, showing what it covered.
@@ -315,6 +338,32 @@ mod tests {
         assert!(slot.help().is_some_and(|h| h.covers().is_none()));
         slot.close_help();
         assert!(slot.top().is_none());
+    }
+
+    #[test]
+    fn the_rules_page_opens_over_what_is_open_and_turns_back_to_the_keys() {
+        let mut slot = OverlaySlot::default();
+        slot.open_dialog(dialog());
+        slot.toggle_rules(|| RulesPage::of(&AnyGame::default()));
+        let rules = slot
+            .help()
+            .and_then(Help::rules)
+            .map(|page| page.title.clone());
+        assert_eq!(rules.as_deref(), Some("English draughts"));
+        assert!(matches!(slot.panel(), Some(Overlay::Dialog(_))));
+        slot.scroll_help(2, 10);
+        slot.toggle_rules(|| unreachable!("the page is open: no new one is made"));
+        assert!(
+            slot.help()
+                .is_some_and(|help| help.rules().is_none() && help.scroll() == 0)
+        );
+        slot.toggle_help();
+        assert!(matches!(slot.top(), Some(Overlay::Dialog(_))));
+        // The resume offer keeps the rules shut as it keeps the help.
+        let mut slot = OverlaySlot::default();
+        slot.offer_resume(resume());
+        slot.toggle_rules(|| RulesPage::of(&AnyGame::default()));
+        assert!(matches!(slot.top(), Some(Overlay::Resume(_))));
     }
 
     #[test]

@@ -536,10 +536,8 @@ impl App {
         }
         if self.input.is_held()
             && action.from_player()
-            && !matches!(
-                action,
-                Action::Edit(_) | Action::Paste(_) | Action::ToggleHelp | Action::ScrollHelp(_)
-            )
+            && !matches!(action, Action::Edit(_) | Action::Paste(_))
+            && !action.is_help()
         {
             // Refused text is let go by the first key that is not typing: that key means what it always means.
             self.clear_input();
@@ -557,17 +555,15 @@ impl App {
             && matches!(self.question(), Some(Question::Quit { .. }));
         if !self.fits()
             && action.from_player()
-            && !matches!(
-                action,
-                Action::Quit | Action::Interrupt | Action::ToggleHelp | Action::ScrollHelp(_)
-            )
+            && !matches!(action, Action::Quit | Action::Interrupt)
+            && !action.is_help()
             && !answers_quit
         {
             // The game is not on show: nothing may change it unseen.
             self.status = TOO_SMALL.into();
             return Vec::new();
         }
-        if action.from_player() && !matches!(action, Action::ToggleHelp | Action::ScrollHelp(_)) {
+        if action.from_player() && !action.is_help() {
             // Any key shows the game as it stands at once, bursts ended.
             self.play.animation = None;
             self.play.burst = Burst::default();

@@ -6,6 +6,7 @@
 //! and [`AnyGame::visit_mut`].
 
 use super::defined::DefinedGame;
+use super::draws::DrawRules;
 use super::marks::MoveMark;
 use super::numbering::MoveNumber;
 use super::outcome::Outcome;
@@ -322,6 +323,15 @@ impl AnyGame {
     pub fn king_runs_at(&self, ply: usize) -> Option<super::KingRuns> {
         forward!(self, |g| g.king_runs_at(ply), |d| (ply <= d.len())
             .then(|| super::KingRuns::none(0)))
+    }
+
+    /// The draw rules the game is played under (a definition's: its repetitions and its own move limit).
+    pub fn draw_rules(&self) -> DrawRules {
+        forward!(self, |g| g.draw_rules(), |d| DrawRules {
+            repetitions: super::DEFINED_REPETITIONS,
+            quiet_moves: d.move_limit(),
+            endings: &[],
+        })
     }
 
     /// The move-limit length in moves by each side.

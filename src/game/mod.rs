@@ -15,6 +15,7 @@ mod numbering;
 mod outcome;
 pub mod pdn;
 mod record;
+mod rules_page;
 mod tags;
 
 pub use any::{AnyGame, GameVisitor, GameVisitorMut};
@@ -28,4 +29,5 @@ pub use marks::MoveMark;
 pub use numbering::{MoveNumber, count, moves_played, moves_played_any};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use record::{DEFAULT_MOVE_LIMIT, Game, GameError};
+pub use rules_page::{HEADING_WIDTH, RulesPage};
 pub use tags::{ROSTER, Tags};

@@ -67,7 +67,7 @@ pub fn draw(frame: &mut Frame, app: &App, options: &Options) {
         // Only the help is drawn over it: nothing else can be answered unseen.
         if let Some(Overlay::Help(help)) = app.overlay() {
             let keys = &app.preferences().keys;
-            overlays::help(frame.buffer_mut(), area, keys, help.scroll(), options);
+            overlays::help(frame.buffer_mut(), area, keys, help, options);
         }
         return;
     };

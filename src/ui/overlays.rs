@@ -3,16 +3,16 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 
 use super::Options;
 use crate::app::{
-    App, Context, DialogRow, GameList, KeyMap, NewGameDialog, Overlay, Question, ScreenLayout,
-    command_list, key_help,
+    App, Context, DialogRow, GameList, Help, KeyMap, NewGameDialog, Overlay, Question,
+    ScreenLayout, command_list, key_help,
 };
 use crate::app::{OfferKind, ResumeOffer, SortKey, clock_text, min_size};
-use crate::game::{TimeControl, count};
+use crate::game::{HEADING_WIDTH, RulesPage, TimeControl, count};
 use crate::rules::Color;
 use crate::store::GameEntry;
 
@@ -51,13 +51,46 @@ pub fn draw(
             if let Some(under) = help.covers() {
                 draw(buf, area, layout, under, app, options);
             }
-            self::help(buf, area, keys, help.scroll(), options);
+            self::help(buf, area, keys, help, options);
         }
     }
 }
 
-/// The help overlay: every key bound and every command.
-pub fn help(buf: &mut Buffer, area: Rect, keys: &KeyMap, scroll: usize, options: &Options) {
+/// The help overlay: every key bound and every command, or the rules of the game.
+pub fn help(buf: &mut Buffer, area: Rect, keys: &KeyMap, help: &Help, options: &Options) {
+    match help.rules() {
+        Some(rules) => rules_page(buf, area, rules, help.scroll(), options),
+        None => key_page(buf, area, keys, help.scroll(), options),
+    }
+}
+
+/// The rules page: the variant's name, then each section's text wrapped beside its heading.
+fn rules_page(buf: &mut Buffer, area: Rect, page: &RulesPage, scroll: usize, options: &Options) {
+    let width = area.width.min(78);
+    // Inside the border, a space either side, the headings' column.
+    let room = usize::from(width.saturating_sub(4))
+        .saturating_sub(HEADING_WIDTH + 1)
+        .max(1);
+    let mut lines = vec![
+        Line::styled(format!(" {}", page.title), options.theme.current),
+        Line::default(),
+    ];
+    for (heading, text) in &page.sections {
+        for (index, line) in super::wrap_words(text, room).into_iter().enumerate() {
+            let heading = if index == 0 { heading } else { "" };
+            lines.push(Line::from(vec![
+                Span::styled(format!(" {heading:<HEADING_WIDTH$} "), options.theme.quiet),
+                Span::raw(line),
+            ]));
+        }
+    }
+    scrolled(
+        buf, area, width, lines, scroll, "Rules", "Tab keys", options,
+    );
+}
+
+/// The keys page: every key bound and every command.
+fn key_page(buf: &mut Buffer, area: Rect, keys: &KeyMap, scroll: usize, options: &Options) {
     let entries = key_help(keys);
     let keys_width = entries
         .iter()
@@ -85,16 +118,40 @@ pub fn help(buf: &mut Buffer, area: Rect, keys: &KeyMap, scroll: usize, options:
             .into_iter()
             .map(|line| Line::from(format!(" {line}"))),
     );
-    // The help scrolls when the screen is too short for all of it; the title says where the view is.
+    scrolled(
+        buf,
+        area,
+        width,
+        lines,
+        scroll,
+        "Keys",
+        "Tab rules",
+        options,
+    );
+}
+
+/// A page of the help, `width` wide in the middle of `area`, scrolled down `scroll` lines when the screen is too
+/// short for all of it; the title names the page, says where the view is and how to turn to the other page.
+#[allow(clippy::too_many_arguments)]
+fn scrolled(
+    buf: &mut Buffer,
+    area: Rect,
+    width: u16,
+    lines: Vec<Line>,
+    scroll: usize,
+    name: &str,
+    other: &str,
+    options: &Options,
+) {
     let total = lines.len();
     let rect = centred(area, width, u16::try_from(total + 2).unwrap_or(u16::MAX));
     let visible = usize::from(rect.height.saturating_sub(2)).max(1);
     let first = scroll.min(total.saturating_sub(visible));
     let title = if visible >= total {
-        " Keys (any key closes) ".to_string()
+        format!(" {name} · {other} · other keys close ")
     } else {
         format!(
-            " Keys {}-{} of {total} (Up/Down scroll, other keys close) ",
+            " {name} {}-{} of {total} · Up/Down scroll · {other} · other keys close ",
             first + 1,
             (first + visible).min(total)
         )

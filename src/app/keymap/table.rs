@@ -234,6 +234,13 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
     command(Board, "help", Action::ToggleHelp, &["?"], "this help"),
     command(
         Board,
+        "rules",
+        Action::RulesPage,
+        &["R"],
+        "the rules of this game (Tab in the help too)",
+    ),
+    command(
+        Board,
         "quit",
         Action::Quit,
         &["q"],

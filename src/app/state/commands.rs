@@ -202,6 +202,17 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         app.overlay.show_help();
         Ok(Ran::Done(Vec::new()))
     }),
+    command(
+        "rules",
+        None,
+        "the rules of this game: goal, pieces, captures, draws",
+        |app, _| {
+            if app.overlay.help().and_then(|help| help.rules()).is_none() {
+                let _ = app.update(Action::RulesPage);
+            }
+            Ok(Ran::Done(Vec::new()))
+        },
+    ),
     command("quit", None, "leave at once", |_, _| {
         Ok(Ran::Then(Action::Interrupt))
     }),
@@ -345,7 +356,7 @@ mod tests {
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
     const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse \
                           :comment [TEXT] :analysis :pause :level L :ballot [N] :eleven [N] :setup :fen [FEN] \
-                          :copy [fen|pdn] :save [name] :load :continue :say TEXT :claim [draw] :explode :problems :help :quit";
+                          :copy [fen|pdn] :save [name] :load :continue :say TEXT :claim [draw] :explode :problems :help :rules :quit";
 
     fn app() -> App {
         App::new(Players {

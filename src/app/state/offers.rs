@@ -168,9 +168,8 @@ impl App {
         let answer = match action {
             Action::Answer(yes) => *yes,
             Action::Cancel => false,
-            Action::Interrupt | Action::ToggleHelp | Action::ScrollHelp(_) | Action::Quit => {
-                return None;
-            }
+            Action::Interrupt | Action::Quit => return None,
+            help if help.is_help() => return None,
             _ if !action.from_player() => return None,
             _ => {
                 self.status = question.text();

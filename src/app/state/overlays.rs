@@ -8,6 +8,10 @@ use crate::app::dialog::DialogStep;
 use crate::app::keymap::key_help;
 use crate::app::mode::Mode;
 use crate::app::overlay::Overlay;
+use crate::game::RulesPage;
+
+/// The narrowest the rules page is drawn (the help's width at 80 columns): the most lines it can take.
+const RULES_NARROWEST: usize = 60;
 
 impl App {
     /// Offers `action` to what is open over the game: `Ok` with the effects when an overlay took it, `Err` with the
@@ -23,8 +27,15 @@ impl App {
             }
             Action::ScrollHelp(lines) => {
                 // Past the last line there is nothing to see (the overlay shows as much as fits).
-                let last = key_help(&self.preferences.keys).len() + 4;
+                let last = match self.overlay.help().and_then(|help| help.rules()) {
+                    Some(rules) => rules.lines_at(RULES_NARROWEST),
+                    None => key_help(&self.preferences.keys).len() + 4,
+                };
                 self.overlay.scroll_help(lines, last);
+                return Ok(Vec::new());
+            }
+            Action::RulesPage => {
+                self.overlay.toggle_rules(|| RulesPage::of(&self.play.game));
                 return Ok(Vec::new());
             }
             _ => {}

@@ -110,7 +110,8 @@ impl App {
             | Action::AcceptResume
             | Action::DeclineResume
             | Action::ToggleHelp
-            | Action::ScrollHelp(_) => Vec::new(),
+            | Action::ScrollHelp(_)
+            | Action::RulesPage => Vec::new(),
         }
     }
 

@@ -72,6 +72,7 @@ impl App {
             | Action::StartTyping
             | Action::ToggleHelp
             | Action::ScrollHelp(_)
+            | Action::RulesPage
             | Action::Flip
             | Action::EngineProgress { .. }
             | Action::EngineMoved { .. }
