@@ -99,6 +99,11 @@ pub struct SeatView {
     pub away: Option<Duration>,
 }
 
+/// How long each side of a timed game at a table has for its first move, which its clock does not time: a game
+/// in which the side to move has not made it by then is aborted without a result (lichess and lidraughts allow
+/// about as long), or, in a tournament, lost.
+pub const FIRST_MOVE_LIMIT: Duration = Duration::from_secs(30);
+
 /// The table as it stands, after a change.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TableState {
@@ -110,6 +115,9 @@ pub struct TableState {
     pub clocks: Option<[Duration; 2]>,
     /// Whose clock runs.
     pub running: Option<Color>,
+    /// While the side to move has not made its first move (which is not timed): how long it has left to make it
+    /// before the game is aborted (or, in a tournament, lost).
+    pub first_move_left: Option<Duration>,
     /// People watching.
     pub watchers: usize,
     /// Whether the game is rated.

@@ -379,6 +379,7 @@ impl DefinedGame {
         let first = self.start().entry().rules.first;
         match outcome {
             None => "*",
+            Some(outcome) if outcome.is_aborted() => "*",
             Some(Outcome::Draw { .. }) => "1/2-1/2",
             Some(Outcome::Win { winner, .. }) if winner == first => "1-0",
             Some(Outcome::Win { .. }) => "0-1",

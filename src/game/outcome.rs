@@ -58,6 +58,12 @@ pub enum DrawReason {
     Adjudicated,
     /// A player left a game between people and did not come back in time; the one who stayed called it a draw.
     Abandoned,
+    /// Not a draw but no result at all: `side` did not make its first move in the time allowed for it, so the
+    /// game was called off, unrated (lichess and lidraughts abort such games). Written `*`.
+    Aborted {
+        /// The side that did not move.
+        side: Color,
+    },
 }
 
 /// The end of a game.
@@ -84,6 +90,16 @@ impl Outcome {
             Outcome::Win { winner, .. } => Some(*winner),
             Outcome::Draw { .. } => None,
         }
+    }
+
+    /// Whether the game was called off without a result ([`DrawReason::Aborted`]).
+    pub fn is_aborted(&self) -> bool {
+        matches!(
+            self,
+            Outcome::Draw {
+                reason: DrawReason::Aborted { .. }
+            }
+        )
     }
 }
 
@@ -129,6 +145,10 @@ impl fmt::Display for Outcome {
                 DrawReason::Recorded => f.write_str("Draw"),
                 DrawReason::Adjudicated => f.write_str("Draw: adjudicated after too many moves"),
                 DrawReason::Abandoned => f.write_str("Draw: a player left the game"),
+                DrawReason::Aborted { side } => write!(
+                    f,
+                    "Game aborted: {side} did not make a first move in time (no result, not rated)"
+                ),
             },
         }
     }

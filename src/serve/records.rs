@@ -372,6 +372,14 @@ pub struct GameResult<'a> {
     pub black_score: f64,
 }
 
+impl GameResult<'_> {
+    /// Whether the game changes its players' ratings (when it is rated): not when it has no result (`*`, a game
+    /// called off because a side made no first move in time).
+    pub fn counts(&self) -> bool {
+        self.result != "*"
+    }
+}
+
 /// A player's line in the leaderboard.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Standing {

@@ -23,8 +23,8 @@ use delivery::Delivery;
 use machine::{Effect, EventGame, Input, Room};
 
 pub use machine::{
-    GameEnded, MAX_CHAT, NOTE_CLOCKS_EVERY, Rematch, ResumeError, Resumed, RoomConfig, RoomError,
-    Snapshot, Update, resumed_from, variant_named,
+    FIRST_MOVE_LIMIT, GameEnded, MAX_CHAT, NOTE_CLOCKS_EVERY, Rematch, ResumeError, Resumed,
+    RoomConfig, RoomError, Snapshot, Update, resumed_from, variant_named,
 };
 
 /// Where a person's updates go: a bounded queue (see [`UPDATES_QUEUE`]).

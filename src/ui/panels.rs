@@ -295,6 +295,7 @@ fn header_lines<'a>(
     if let Some(outcome) = outcome {
         let result = match outcome.winner() {
             Some(winner) => format!("{winner} wins"),
+            None if outcome.is_aborted() => "aborted".to_string(),
             None => "drawn".to_string(),
         };
         lines.push(Line::styled(

@@ -404,8 +404,16 @@ impl App {
             .into_iter()
             .find(|c| state.seats[c.index()].is_none())
         {
+            // The clock rule is told before the game starts: it holds the moment the opponent sits down.
+            let clocks = match state.clocks {
+                Some(_) => format!(
+                    " · the clocks start after each side's first move, which must come within {} s or the game is aborted",
+                    crate::app::FIRST_MOVE_LIMIT.as_secs()
+                ),
+                None => String::new(),
+            };
             return format!(
-                "waiting for an opponent to take {missing}: code {} (a friend types `{}`)",
+                "waiting for an opponent to take {missing}: code {} (a friend types `{}`){clocks}",
                 table.code,
                 table.join_command()
             );
@@ -424,9 +432,17 @@ impl App {
                 self.key(Context::Board, "pause", ":pause")
             );
         }
+        // A first move is not timed, but has a limit: its time counts down where the clock would.
+        let first_move = state.first_move_left.map(|left| {
+            format!(
+                " · a first move within {} s, or the game is aborted",
+                left.as_secs_f64().ceil()
+            )
+        });
+        let first_move = first_move.unwrap_or_default();
         match (table.seat, &state.seats[side.index()]) {
-            (Some(seat), _) if seat == side => format!("{turn}: your move"),
-            (_, Some(seat)) => format!("{turn}: {} is thinking", seat.name),
+            (Some(seat), _) if seat == side => format!("{turn}: your move{first_move}"),
+            (_, Some(seat)) => format!("{turn}: {} is thinking{first_move}", seat.name),
             _ => turn,
         }
     }

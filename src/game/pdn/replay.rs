@@ -175,6 +175,7 @@ pub fn result_token<R: RuleSet>(outcome: Option<Outcome>) -> &'static str {
     let large = R::GEOMETRY.width > 8 && R::VARIANT != crate::rules::Variant::English;
     match outcome {
         None => "*",
+        Some(outcome) if outcome.is_aborted() => "*",
         Some(Outcome::Draw { .. }) => {
             if large {
                 "1-1"

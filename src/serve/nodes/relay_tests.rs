@@ -149,9 +149,12 @@ async fn a_game_is_played_from_two_nodes() {
         .await;
     ann.play(&room, &start, "11-15").await;
     let first = bob.state_until(|s| s.game.len() == 1).await;
-    assert_eq!(first.running, Some(Color::White));
+    // The first moves are not timed; the time for Bob's crosses with the state.
+    assert_eq!(first.running, None);
+    assert!(first.first_move_left.is_some());
     bob.play(&there, &first, "23-19").await;
-    ann.state_until(|s| s.game.len() == 2).await;
+    let timed = ann.state_until(|s| s.game.len() == 2).await;
+    assert_eq!(timed.running, Some(Color::Black));
     cy.state_until(|s| s.game.len() == 2).await;
     // A move out of turn from the far node is refused by the owner.
     bob.play(&there, &first, "22-18").await;

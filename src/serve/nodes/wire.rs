@@ -214,6 +214,9 @@ pub struct WireTable {
     pub clocks: Option<[Duration; 2]>,
     /// Whose clock runs.
     pub running: Option<Color>,
+    /// The time left for a first move (a node of an earlier version sends none).
+    #[serde(default)]
+    pub first_move_left: Option<Duration>,
     /// People watching.
     pub watchers: usize,
     /// Whether the game is rated.
@@ -398,6 +401,7 @@ fn table_to_wire(state: &TableState) -> WireTable {
         seats: state.seats.clone(),
         clocks: state.clocks,
         running: state.running,
+        first_move_left: state.first_move_left,
         watchers: state.watchers,
         rated: state.rated,
         paused: state.paused,
@@ -411,6 +415,7 @@ fn table_from_wire(game: AnyGame, table: WireTable) -> TableState {
         seats: table.seats,
         clocks: table.clocks,
         running: table.running,
+        first_move_left: table.first_move_left,
         watchers: table.watchers,
         rated: table.rated,
         paused: table.paused,

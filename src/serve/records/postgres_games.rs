@@ -164,8 +164,8 @@ pub(super) fn record_result(
         "UPDATE games SET ended = $2, result = $3, pdn = $4 WHERE id = $1",
         &[&game.get(), &ended, &result.result, &result.pdn],
     )?;
-    // A player cannot gain or lose rating against themselves.
-    if rated && black != white {
+    // A player cannot gain or lose rating against themselves, nor by a game without a result.
+    if rated && black != white && result.counts() {
         // Both players' rows locked, in one order so that two results at once do not deadlock: their ratings
         // (which may not have a row yet) are read and written by one result at a time.
         c.execute(

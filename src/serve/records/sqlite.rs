@@ -345,8 +345,8 @@ impl Records for SqliteRecords {
             "UPDATE games SET ended = ?2, result = ?3, pdn = ?4 WHERE id = ?1",
             params![game, now(), result.result, result.pdn],
         )?;
-        // A player cannot gain or lose rating against themselves.
-        if rated && black != white {
+        // A player cannot gain or lose rating against themselves, nor by a game without a result.
+        if rated && black != white && result.counts() {
             let (black_before, black_games) = rating_in(&tx, &black, &variant)?;
             let (white_before, white_games) = rating_in(&tx, &white, &variant)?;
             let [black_after, white_after] =

@@ -47,6 +47,7 @@ on_both!(
     a_batch_goes_on_past_a_write_that_fails,
     the_same_move_written_twice_is_kept_once,
     a_player_s_unfinished_games_and_a_room_s_are_read_alone,
+    a_game_called_off_ends_without_touching_the_ratings,
 );
 
 fn player(name: &str) -> Identity {
@@ -438,4 +439,36 @@ fn a_player_s_unfinished_games_and_a_room_s_are_read_alone(records: &mut dyn Rec
             .expect("read")
             .is_none()
     );
+}
+
+fn a_game_called_off_ends_without_touching_the_ratings(records: &mut dyn Records) {
+    let (ann, bob) = (player("ann"), player("bob"));
+    records.seen(&ann).expect("seen");
+    records.seen(&bob).expect("seen");
+    let game = records
+        .start_game(&NewGame {
+            variant: "english",
+            black: &ann.fingerprint,
+            white: &bob.fingerprint,
+            rated: true,
+            clock: "1+0",
+            code: &"AB12".into(),
+            definition: None,
+        })
+        .expect("started");
+    records.add_move(game, 0, "11-15", None).expect("a move");
+    let aborted = GameResult {
+        result: "*",
+        pdn: "[Result \"*\"]\n1. 11-15 *\n",
+        black_score: 0.5,
+    };
+    assert!(!aborted.counts());
+    records.record_result(game, &aborted).expect("ended");
+    // Over, so never resumed; and neither player's rating nor count of games moved.
+    assert!(records.unfinished().expect("listed").is_empty());
+    for who in [&ann, &bob] {
+        let (rating, games) = records.rating(&who.fingerprint, "english").expect("read");
+        assert_eq!(games, 0, "{}", who.name);
+        assert!((rating.rating - 1500.0).abs() < f64::EPSILON, "{rating:?}");
+    }
 }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::app::{OfferKind, SeatView, TableEvent, TableRequest, TableState};
-use crate::game::{AnyGame, Clock, TimeControl, lost_on_time};
+use crate::game::{AnyGame, Clock, DrawReason, Outcome, TimeControl, lost_on_time};
 use crate::rules::{Color, GameType};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
@@ -28,6 +28,8 @@ pub const MAX_CHAT: usize = 200;
 const CHAT_LINES: usize = 5;
 /// See [`CHAT_LINES`].
 const CHAT_WINDOW: Duration = Duration::from_secs(10);
+
+pub use crate::app::FIRST_MOVE_LIMIT;
 
 /// How often a running clock is noted in the records: a crash costs the running side at most this much of the
 /// time it used since (a stop, with SIGTERM, notes the clocks as they stand).
@@ -219,6 +221,8 @@ struct Plan {
     /// When to try again to write the start of a game whose players sit at it but whose start the records did
     /// not take (they could not be written as the second player sat).
     start: Option<Duration>,
+    /// When the time for a first move shows a new second, or runs out.
+    first_move: Option<Duration>,
 }
 
 /// A game between people: the state machine.
@@ -248,6 +252,9 @@ pub struct Room {
     ended: bool,
     /// Whether the clocks are stopped by the players' agreement.
     paused: bool,
+    /// In a timed game whose side to move has not made its first move (which no clock times): since when it has
+    /// had it to make, counted from when both players were first here, then from the first move.
+    first_move_since: Option<Duration>,
     /// The tournament pairing its game is.
     event: Option<EventGame>,
     /// What the step being handled changed in the records' part of the game: its commit, as it is gathered.
@@ -300,6 +307,7 @@ impl Room {
             record: None,
             ended: false,
             paused: false,
+            first_move_since: None,
             event,
             unsaved: Vec::new(),
             pending: None,
@@ -378,6 +386,7 @@ impl Room {
             away: self.away_deadline(),
             note: self.note_deadline(),
             start: self.start_deadline(),
+            first_move: self.not_before_retry(self.first_move_deadline()),
         };
         let Plan {
             flag,
@@ -386,8 +395,9 @@ impl Room {
             away,
             note,
             start,
+            first_move,
         } = self.plan;
-        [flag, forfeit, tick, away, note, start]
+        [flag, forfeit, tick, away, note, start, first_move]
             .into_iter()
             .flatten()
             .min()
@@ -446,6 +456,14 @@ impl Room {
             let before = self.before();
             self.forfeit_absent();
             self.settle(before, None);
+        } else if due(plan.first_move) {
+            let before = self.before();
+            if self.first_move_not_made() {
+                self.settle(before, None);
+            } else {
+                // The time left for the first move, counting down on everyone's screen.
+                self.broadcast_state();
+            }
         } else if due(plan.tick) {
             self.send_clocks();
         } else if due(plan.away) {
@@ -618,21 +636,61 @@ impl Room {
         Ok(chosen)
     }
 
-    /// The clock of the side to move starts once both players are at the table: at the start, and in a game
-    /// resumed after a restart (whose clocks wait for both).
+    /// The clock of the side to move starts once both players are at the table and each side has made its first
+    /// move (which is not timed, as on lichess and lidraughts): after the second first move, and in a game
+    /// resumed after a restart (whose clocks wait for both). Until then, the time for the first move runs from
+    /// when both are first here.
     fn start_clock_when_both_are_here(&mut self) {
         let both_here = self
             .seats
             .iter()
             .all(|s| s.as_ref().is_some_and(|s| s.away_since.is_none()));
         let waiting = self.clock.as_ref().is_some_and(|c| c.running().is_none());
-        if both_here && waiting && !self.paused && self.game.outcome().is_none() {
+        if both_here && self.first_moves_due() && self.first_move_since.is_none() {
+            self.first_move_since = Some(self.now);
+        }
+        if both_here
+            && waiting
+            && !self.paused
+            && self.game.outcome().is_none()
+            && !self.first_moves_due()
+        {
             let to_move = self.game.position().side_to_move();
             let now = self.now;
             if let Some(clock) = self.clock.as_mut() {
                 clock.start(to_move, now);
             }
         }
+    }
+
+    /// Whether the side to move has its first move still to make in a timed game in play: the clocks wait for
+    /// it.
+    fn first_moves_due(&self) -> bool {
+        self.clock.is_some() && self.game.len() < 2 && self.game.outcome().is_none()
+    }
+
+    /// When the side to move ran out of time for its first move, the game is aborted without a result (a
+    /// tournament's is lost by that side, whose opponent came to play); whether it was.
+    fn first_move_not_made(&mut self) -> bool {
+        let Some(since) = self.first_move_since else {
+            return false;
+        };
+        if !self.first_moves_due() || self.now < since + FIRST_MOVE_LIMIT {
+            return false;
+        }
+        let side = self.game.position().side_to_move();
+        let outcome = match self.event {
+            Some(_) => lost_on_time(side),
+            None => Outcome::Draw {
+                reason: DrawReason::Aborted { side },
+            },
+        };
+        if self.record.is_none() {
+            self.record_start();
+        }
+        let _ = self.game.declare(outcome);
+        self.first_move_since = None;
+        true
     }
 
     /// Whether a flag has fallen: the game is lost on time.
@@ -687,6 +745,10 @@ impl Room {
             ],
             clocks: self.clocks_now(),
             running: self.clock.as_ref().and_then(Clock::running),
+            first_move_left: self
+                .first_move_since
+                .filter(|_| self.first_moves_due())
+                .map(|since| FIRST_MOVE_LIMIT.saturating_sub(self.now.saturating_sub(since))),
             watchers: self.watchers.len(),
             rated: self.config.rated,
             paused: self.paused,

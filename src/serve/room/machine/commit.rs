@@ -46,6 +46,7 @@ pub(super) struct Before {
     paused: bool,
     ended: bool,
     record: Option<RecordKey>,
+    first_move_since: Option<Duration>,
 }
 
 /// What a step asked of the records, waited for before anyone hears of it.
@@ -70,6 +71,7 @@ impl Room {
             paused: self.paused,
             ended: self.ended,
             record: self.record,
+            first_move_since: self.first_move_since,
         }
     }
 
@@ -180,6 +182,7 @@ impl Room {
             paused,
             ended,
             record,
+            first_move_since,
         } = before;
         self.game = game;
         self.clock = clock;
@@ -187,6 +190,7 @@ impl Room {
         self.paused = paused;
         self.ended = ended;
         self.record = record;
+        self.first_move_since = first_move_since;
         self.retry_at = Some(self.now + RETRY_AFTER);
         if let Some(asked_by) = &asked_by {
             let why = refusal(&error, asked_by.was_move);
@@ -259,6 +263,10 @@ impl Room {
         let (true, Some(_)) = (self.records, self.record) else {
             return;
         };
+        // A game called off has nothing to keep.
+        if self.game.outcome().is_some_and(|o| o.is_aborted()) {
+            return;
+        }
         let players = self.seats.iter().flatten().map(|s| s.who.clone()).collect();
         let names: Vec<&str> = self
             .seats

@@ -25,7 +25,8 @@ impl Room {
             // A move after an agreed pause starts the clocks again, the mover's first.
             self.resume(who)?;
         }
-        if self.clock.as_ref().is_some_and(|c| c.running().is_none()) {
+        // A first move is not timed; after them, a move waits for the clocks (both players here).
+        if self.clock.as_ref().is_some_and(|c| c.running().is_none()) && !self.first_moves_due() {
             return Err(RoomError::ClocksWaiting);
         }
         // Checked before the clock is pressed: an illegal move costs no time.
@@ -45,6 +46,9 @@ impl Room {
         if self.game.outcome().is_some() {
             self.stop_clock();
         }
+        // The other side's first move is timed from now; after the second, the clocks start.
+        self.first_move_since = self.first_moves_due().then_some(now);
+        self.start_clock_when_both_are_here();
         Ok(true)
     }
 

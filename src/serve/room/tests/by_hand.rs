@@ -36,6 +36,26 @@ fn seated(clock: Option<&str>) -> Room {
     room
 }
 
+/// [`seated`], with each side's first move (which no clock times) played at time zero: Black's clock runs.
+fn moved(clock: Option<&str>) -> Room {
+    let mut room = seated(clock);
+    let mut game = AnyGame::new(GameType::standard(Variant::English));
+    for (who, text) in [("ann", "11-15"), ("bob", "23-19")] {
+        let mv = game.play_text(text).expect("legal");
+        let ask = Input::Ask {
+            who: person(who).fingerprint,
+            request: TableRequest::Play(mv),
+        };
+        let effects = room.handle(ask, Duration::ZERO);
+        assert!(
+            effects.iter().any(|e| matches!(e, Effect::Commit(_))),
+            "{effects:?}"
+        );
+        room.handle(Input::Committed(Ok(())), Duration::ZERO);
+    }
+    room
+}
+
 /// Wakes the room whenever it asks, up to `until`: the effects, with the time of each.
 fn run_until(room: &mut Room, until: Duration) -> Vec<(Duration, Effect)> {
     let mut seen = Vec::new();
@@ -49,7 +69,7 @@ fn run_until(room: &mut Room, until: Duration) -> Vec<(Duration, Effect)> {
 
 #[test]
 fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second() {
-    let mut room = seated(Some("5+3"));
+    let mut room = moved(Some("5+3"));
     let seen = run_until(&mut room, Duration::from_secs(10));
     let notes: Vec<Duration> = seen
         .iter()
@@ -79,7 +99,7 @@ fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second()
 fn a_note_due_with_a_tick_is_written_at_the_next_wake_up_not_skipped() {
     // A loaded machine wakes the room late: every second's tick and the note due in the same instant are both
     // past when it wakes, and the room handles one of them a time. The note must still come, every period.
-    let mut room = seated(Some("5+3"));
+    let mut room = moved(Some("5+3"));
     let late = Duration::from_millis(400);
     let mut notes = Vec::new();
     let mut last = Duration::ZERO;
@@ -198,4 +218,99 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
             }
     )));
     assert!(!room.finished());
+}
+
+/// Wakes `room` whenever it asks up to `until`, and gives the states it sent (to anyone) with their times.
+fn states_until(room: &mut Room, until: Duration) -> Vec<(Duration, Arc<Snapshot>)> {
+    run_until(room, until)
+        .into_iter()
+        .filter_map(|(at, effect)| match effect {
+            Effect::Send {
+                update: Update::State(state),
+                ..
+            } => Some((at, state)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_timed_game_waits_for_each_first_move_and_is_aborted_without_one() {
+    let mut room = seated(Some("5+3"));
+    // The first move is not timed, but its time counts down on everyone's screen, a second at a time.
+    let shown = states_until(&mut room, Duration::from_secs(3));
+    let left: Vec<Option<Duration>> = shown.iter().map(|(_, s)| s.first_move_left).collect();
+    assert!(
+        left.contains(&Some(FIRST_MOVE_LIMIT - Duration::from_secs(2))),
+        "{left:?}"
+    );
+    assert!(
+        shown.iter().all(|(_, s)| s.running.is_none()),
+        "no clock runs"
+    );
+    // Ann moves at 10 s: Bob's time for his first move starts then, and still no clock runs.
+    let mv = AnyGame::new(GameType::standard(Variant::English))
+        .play_text("11-15")
+        .expect("legal");
+    let ask = Input::Ask {
+        who: person("ann").fingerprint,
+        request: TableRequest::Play(mv),
+    };
+    let _ = room.handle(ask, Duration::from_secs(10));
+    let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(10));
+    let after = effects.iter().find_map(|e| match e {
+        Effect::Send {
+            update: Update::State(s),
+            ..
+        } => Some(Arc::clone(s)),
+        _ => None,
+    });
+    let after = after.expect("a state");
+    assert_eq!(after.running, None);
+    assert_eq!(after.first_move_left, Some(FIRST_MOVE_LIMIT));
+    assert_eq!(
+        after.clocks.map(|c| c[0]),
+        Some(Duration::from_secs(300)),
+        "no increment, no time spent"
+    );
+    // Bob never moves: at 10 s + the limit the game is aborted, and the records hear a result of `*`.
+    let limit = Duration::from_secs(10) + FIRST_MOVE_LIMIT;
+    let mut ended = None;
+    while let Some(at) = room
+        .next_wake()
+        .filter(|at| *at <= limit + Duration::from_secs(1))
+    {
+        for effect in room.handle(Input::Wake, at) {
+            if let Effect::Commit(jobs) = &effect
+                && let Some(Job::Finish { result, .. }) =
+                    jobs.iter().find(|j| matches!(j, Job::Finish { .. }))
+            {
+                ended = Some((at, result.clone()));
+            }
+        }
+        if room.awaiting_records() {
+            let _ = room.handle(Input::Committed(Ok(())), at);
+        }
+    }
+    assert_eq!(ended, Some((limit, "*".to_string())));
+    let state = room.state();
+    let Update::State(state) = state else {
+        unreachable!("a state")
+    };
+    let outcome = state.game.outcome().expect("over");
+    assert!(outcome.is_aborted(), "{outcome:?}");
+    assert_eq!(
+        outcome.to_string(),
+        "Game aborted: White did not make a first move in time (no result, not rated)"
+    );
+}
+
+#[test]
+fn a_game_without_clocks_has_no_time_for_a_first_move() {
+    let mut room = seated(None);
+    assert!(room.next_wake().is_none());
+    let Update::State(state) = room.state() else {
+        unreachable!("a state")
+    };
+    assert_eq!(state.first_move_left, None);
 }

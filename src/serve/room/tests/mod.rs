@@ -151,6 +151,22 @@ async fn two_players(config: RoomConfig) -> (RoomHandle, Person, Person) {
     (room, ann, bob)
 }
 
+/// Two players at a timed game who have made their first moves (`11-15`, `23-19`), which no clock times: Black's
+/// clock runs from here.
+async fn two_players_moved(config: RoomConfig) -> (RoomHandle, Person, Person, Arc<Snapshot>) {
+    let (room, mut ann, mut bob) = two_players(config).await;
+    let first = ann.state().await;
+    assert_eq!(first.running, None, "the first move is not timed");
+    play(&room, &ann, &first, "11-15").await;
+    let after = bob.state_until(|s| s.game.len() == 1).await;
+    assert_eq!(after.running, None, "nor is the second");
+    play(&room, &bob, &after, "23-19").await;
+    let timed = ann.state_until(|s| s.game.len() == 2).await;
+    assert_eq!(timed.running, Some(Color::Black));
+    bob.state_until(|s| s.game.len() == 2).await;
+    (room, ann, bob, timed)
+}
+
 async fn play(room: &RoomHandle, who: &Person, state: &Snapshot, text: &str) {
     let mv = mv(state, text);
     assert!(room.ask(&who.id(), TableRequest::Play(mv)).await);
@@ -183,6 +199,7 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
         seats: [None, None],
         clocks: None,
         running: None,
+        first_move_left: None,
         watchers: 0,
         rated: false,
         paused: false,
@@ -219,7 +236,7 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
 #[tokio::test]
 async fn the_clock_runs_out_and_an_absent_player_may_be_claimed_against() {
     // 0.005 minutes: 0.3 s for the whole game.
-    let (_room, mut ann, _bob) = two_players(config(Some("0.005+0"), 1000)).await;
+    let (_room, mut ann, _bob, _) = two_players_moved(config(Some("0.005+0"), 1000)).await;
     let over = ann.state_until(|s| s.game.outcome().is_some()).await;
     assert_eq!(
         over.game.outcome(),
@@ -320,9 +337,8 @@ async fn chat_is_cleaned_and_limited() {
 
 #[tokio::test]
 async fn the_clocks_tick_on_everyone_s_screen() {
-    let (room, mut ann, mut bob) = two_players(config(Some("10+5"), 1000)).await;
-    let first = ann.state().await;
-    play(&room, &ann, &first, "11-15").await;
+    let (room, mut ann, mut bob, timed) = two_players_moved(config(Some("10+5"), 1000)).await;
+    play(&room, &ann, &timed, "8-11").await;
     for person in [&mut ann, &mut bob] {
         let clocks = person
             .next(|u| match u {
@@ -394,9 +410,8 @@ async fn a_listed_recorded_room_goes_on_after_a_player_drops_and_comes_back() {
 
 #[tokio::test]
 async fn the_clocks_pause_only_by_agreement_and_a_move_starts_them_again() {
-    let (room, mut ann, mut bob) = two_players(config(Some("10+5"), 1000)).await;
-    let first = ann.state().await;
-    // Nothing to pause until the clocks run... they run from the start: Black's.
+    let (room, mut ann, mut bob, first) = two_players_moved(config(Some("10+5"), 1000)).await;
+    // The clocks run from the second first move: Black's.
     room.ask(&ann.id(), TableRequest::Offer(OfferKind::Pause))
         .await;
     assert_eq!(bob.offered().await, OfferKind::Pause);
@@ -417,8 +432,8 @@ async fn the_clocks_pause_only_by_agreement_and_a_move_starts_them_again() {
         .await;
     assert_eq!(ann.refused().await, "the clocks are not running");
     // Ann's move starts them again: hers stops (with the increment), Bob's runs.
-    play(&room, &ann, &first, "11-15").await;
-    let going = bob.state_until(|s| s.game.len() == 1).await;
+    play(&room, &ann, &first, "8-11").await;
+    let going = bob.state_until(|s| s.game.len() == 3).await;
     assert!(!going.paused);
     assert_eq!(going.running, Some(Color::White));
     let after = going.clocks.expect("clocks")[0];
@@ -445,10 +460,9 @@ async fn the_time_to_come_back_counts_down_on_the_opponent_s_screen() {
 // make an update look late.
 #[tokio::test(start_paused = true)]
 async fn the_time_to_come_back_counts_down_beside_a_running_clock_and_its_end_is_told() {
-    let (room, mut ann, bob) = two_players(config(Some("5+3"), 2_500)).await;
-    let first = ann.state().await;
-    play(&room, &ann, &first, "11-15").await;
-    ann.state_until(|s| s.game.len() == 1).await;
+    let (room, mut ann, bob, first) = two_players_moved(config(Some("5+3"), 2_500)).await;
+    play(&room, &ann, &first, "8-11").await;
+    ann.state_until(|s| s.game.len() == 3).await;
     // Bob, to move, drops: his clock goes on running while the time he has to come back counts down.
     room.send(bob.leave()).await;
     let away = |s: &Snapshot| s.seats[1].as_ref().and_then(|s| s.away);
@@ -528,7 +542,7 @@ fn state_after(moves: &[&str]) -> AnyGame {
 }
 
 #[tokio::test]
-async fn a_recorded_game_stays_when_its_players_leave_before_a_move_and_ends_when_its_flag_falls() {
+async fn a_recorded_game_stays_when_its_players_leave_and_ends_when_its_flag_falls() {
     use crate::serve::recorder::Recorder;
     use crate::serve::records::SqliteRecords;
     use crate::serve::tables::Tables;
@@ -545,15 +559,21 @@ async fn a_recorded_game_stays_when_its_players_leave_before_a_move_and_ends_whe
     let (code, room) = tables
         .open(config(Some("0.02+0"), 60_000), None)
         .expect("a room");
-    let (ann, ann_tx) = Person::new("ann");
-    let (bob, bob_tx) = Person::new("bob");
+    let (mut ann, ann_tx) = Person::new("ann");
+    let (mut bob, bob_tx) = Person::new("bob");
     for person in [&ann, &bob] {
         recorder.send(crate::serve::recorder::Job::Seen(person.who.clone()));
     }
     sit(&room, &ann, ann_tx, None).await;
     sit(&room, &bob, bob_tx, None).await;
-    // Both leave before a move (as they do when the server stops): the game is in the records, so the room
-    // stays for them, and notes its clocks when asked.
+    // The first moves, which no clock times; then Black's clock runs.
+    let first = ann.state().await;
+    play(&room, &ann, &first, "11-15").await;
+    let after = bob.state_until(|s| s.game.len() == 1).await;
+    play(&room, &bob, &after, "23-19").await;
+    ann.state_until(|s| s.game.len() == 2).await;
+    // Both leave (as they do when the server stops): the game is in the records, so the room stays for them,
+    // and notes its clocks when asked.
     room.send(ann.leave()).await;
     room.send(bob.leave()).await;
     let (done, noted) = oneshot::channel();

@@ -73,11 +73,11 @@ async fn offers_are_answered_by_the_opponent_only() {
 #[tokio::test]
 async fn an_ended_game_ends_every_offer_made_during_it() {
     for kind in [OfferKind::Draw, OfferKind::Takeback] {
-        // 0.01 minutes: 0.6 s each.
-        let (room, mut ann, mut bob) = two_players(config(Some("0.01+0"), 60_000)).await;
-        let start = ann.state().await;
-        play(&room, &ann, &start, "11-15").await;
-        ann.state_until(|s| s.game.len() == 1).await;
+        // 0.01 minutes: 0.6 s each, from the second first move.
+        let (room, mut ann, mut bob, start) =
+            two_players_moved(config(Some("0.01+0"), 60_000)).await;
+        play(&room, &ann, &start, "8-11").await;
+        ann.state_until(|s| s.game.len() == 3).await;
         room.ask(&ann.id(), TableRequest::Offer(kind)).await;
         assert_eq!(bob.offered().await, kind);
         // Bob thinks too long: his flag falls with the offer open.
@@ -104,17 +104,16 @@ async fn an_ended_game_ends_every_offer_made_during_it() {
         .await;
         let after = cy.state().await;
         assert_eq!(after.game.outcome(), lost, "{kind:?}");
-        assert_eq!(after.game.len(), 1, "{kind:?}: nothing taken back");
+        assert_eq!(after.game.len(), 3, "{kind:?}: nothing taken back");
     }
 }
 
 #[tokio::test]
 async fn a_takeback_takes_the_increment_of_the_moves_it_takes_back() {
     // A minute each and ten seconds a move.
-    let (room, mut ann, mut bob) = two_players(config(Some("1+10"), 60_000)).await;
-    let start = ann.state().await;
-    play(&room, &ann, &start, "11-15").await;
-    let moved = ann.state_until(|s| s.game.len() == 1).await;
+    let (room, mut ann, mut bob, start) = two_players_moved(config(Some("1+10"), 60_000)).await;
+    play(&room, &ann, &start, "8-11").await;
+    let moved = ann.state_until(|s| s.game.len() == 3).await;
     let with_increment = moved.clocks.expect("clocks")[0];
     assert!(
         with_increment > Duration::from_secs(65),
@@ -131,7 +130,7 @@ async fn a_takeback_takes_the_increment_of_the_moves_it_takes_back() {
         },
     )
     .await;
-    let back = ann.state_until(|s| s.game.is_empty()).await;
+    let back = ann.state_until(|s| s.game.len() == 2).await;
     let left = back.clocks.expect("clocks")[0];
     // The ten seconds went with the move; the time spent on it stays spent.
     assert!(left <= Duration::from_secs(60), "{left:?}");
@@ -140,7 +139,7 @@ async fn a_takeback_takes_the_increment_of_the_moves_it_takes_back() {
 
 #[tokio::test]
 async fn clocks_stopped_by_agreement_stay_stopped_when_the_game_ends() {
-    let (room, mut ann, mut bob) = two_players(config(Some("0.05+0"), 60_000)).await;
+    let (room, mut ann, mut bob, _) = two_players_moved(config(Some("0.05+0"), 60_000)).await;
     let answer = |kind| TableRequest::Answer { kind, accept: true };
     room.ask(&ann.id(), TableRequest::Offer(OfferKind::Pause))
         .await;

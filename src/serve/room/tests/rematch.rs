@@ -64,12 +64,17 @@ async fn a_rematch_agreed_after_the_game_seats_both_at_a_new_table_colours_swapp
     assert_eq!(sit(&new_room, &bob, tx, None).await, Color::Black);
     let (ann2, tx) = Person::new("ann");
     assert_eq!(sit(&new_room, &ann2, tx, None).await, Color::White);
-    // Both there: a fresh game with full clocks, Black's running.
+    // Both there: a fresh game with full clocks, waiting for Black's first move (not timed, but limited).
     let fresh = bob
         .state_until(|s| s.seats.iter().flatten().all(|s| s.away.is_none()))
         .await;
     assert!(fresh.game.is_empty());
-    assert_eq!(fresh.running, Some(Color::Black));
+    assert_eq!(fresh.running, None);
+    assert!(
+        fresh
+            .first_move_left
+            .is_some_and(|left| left <= FIRST_MOVE_LIMIT)
+    );
     assert_eq!(fresh.clocks.map(|c| c[1]), Some(Duration::from_secs(300)));
     drop(ann);
 }

@@ -171,3 +171,48 @@ fn its_pdn_is_named_by_the_event_and_the_round() {
         "{pdn}"
     );
 }
+
+#[test]
+fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_it() {
+    let setup = crate::serve::room::machine::Setup {
+        event: Some(crate::serve::room::machine::EventGame {
+            event: RoomCode::new("T4RN"),
+            round: 1,
+            board: 0,
+            tags: [
+                ("Event", "Club Swiss".to_string()),
+                ("Round", "1".to_string()),
+            ],
+        }),
+        ..crate::serve::room::machine::Setup::default()
+    };
+    let mut room = Room::new(config(Some("3+2"), 60_000), setup, Duration::ZERO);
+    for (i, name) in ["ann", "bob"].into_iter().enumerate() {
+        let _ = room.handle(
+            crate::serve::room::machine::Input::Sit {
+                who: Identity {
+                    fingerprint: format!("SHA256:{name}").into(),
+                    name: name.to_string(),
+                },
+                color: None,
+                rating: None,
+                conn: crate::serve::room::machine::Conn(i as u64 + 1),
+            },
+            Duration::ZERO,
+        );
+    }
+    while let Some(at) = room.next_wake().filter(|at| *at <= FIRST_MOVE_LIMIT) {
+        let _ = room.handle(crate::serve::room::machine::Input::Wake, at);
+    }
+    let Update::State(state) = room.state() else {
+        unreachable!("a state")
+    };
+    // Ann (Black) came but did not move: Bob, who came to play, wins, as on time.
+    assert_eq!(
+        state.game.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::Time
+        })
+    );
+}
