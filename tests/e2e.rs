@@ -77,7 +77,7 @@ fn move_by_cursor_browse_and_read_the_help() {
     // Help opens and any key closes it.
     s.send("?");
     // At 80x24 the help is taller than the screen: it scrolls, and says so.
-    s.wait_for("Up/Down scroll, other keys close");
+    s.wait_for("Up/Down scroll · Tab rules · other keys close");
     s.wait_for("move the cursor");
     s.send("\x1b[6~");
     s.wait_gone("move the cursor");

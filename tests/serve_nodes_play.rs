@@ -36,11 +36,14 @@ async fn flags_takebacks_claims_and_results_cross_nodes_as_on_one() {
     // A flag falls on the node that runs the clock; the player on the other node sees it too.
     let ann = connect(&one, &ann_key, "ann").await;
     let bob = connect(&two, &bob_key, "bob").await;
-    // 0.02 minutes each: Black's 1.2 seconds run out before a move.
+    // 0.02 minutes each: Black's 1.2 seconds run out after the first moves, which no clock times.
     let mut a = Terminal::exec(&ann, 100, 30, "new english 0.02+0 black").await;
     a.wait_for("waiting for an opponent").await;
     let code = code_on(&a.contents());
     let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    a.wait_for("a first move within").await;
+    play_moves(&mut a, &mut b, &mut game, 2, &mut Dice(5)).await;
     b.wait_for("White wins on time").await;
     a.wait_for("White wins on time").await;
     drop((a, b, ann, bob));
@@ -52,7 +55,7 @@ async fn flags_takebacks_claims_and_results_cross_nodes_as_on_one() {
     a.wait_for("waiting for an opponent").await;
     let code = code_on(&a.contents());
     let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
-    let mut game = AnyGame::new(GameType::default());
+    game = AnyGame::new(GameType::default());
     a.wait_for(&your_move(&game)).await;
     let mut dice = Dice(11);
     play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;

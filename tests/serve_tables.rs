@@ -160,11 +160,16 @@ async fn a_flag_falls_a_dropped_player_rejoins_and_a_restart_resumes_the_game() 
     let ann = connect(&server, &ann_key, "ann").await;
     let bob = connect(&server, &bob_key, "bob").await;
 
-    // 0.02 minutes each: Black's 1.2 seconds run out before a move.
+    // 0.02 minutes each: Black's 1.2 seconds run out after the first moves, which no clock times (the waiting
+    // screen says so).
     let mut a = Terminal::exec(&ann, 100, 30, "new english 0.02+0 black").await;
     a.wait_for("waiting for an opponent").await;
+    a.wait_for("the clocks start after each side's first move").await;
     let code = code_on(&a.contents());
     let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut first_moves = AnyGame::new(GameType::default());
+    a.wait_for("a first move within").await;
+    play_moves(&mut a, &mut b, &mut first_moves, 2, &mut Dice(5)).await;
     b.wait_for("White wins on time").await;
     a.wait_for("White wins on time").await;
     drop((a, b, ann, bob));
@@ -312,7 +317,8 @@ async fn a_restart_keeps_the_clocks_as_they_stood_and_both_ratings() {
     let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
     let mut game = AnyGame::new(GameType::default());
     let mut dice = Dice(5);
-    play_moves(&mut a, &mut b, &mut game, 1, &mut dice).await;
+    // Past the first moves, which no clock times: Bob's clock has not run yet.
+    play_moves(&mut a, &mut b, &mut game, 3, &mut dice).await;
     // Bob thinks: his clock runs down from 5:00.
     let before = clock_down_to(&mut b, "bob (1500) · you", 296).await;
 
@@ -476,7 +482,8 @@ async fn the_time_to_come_back_ticks_for_the_player_and_the_watchers_and_its_end
     c.wait_for("1 watching").await;
     let mut game = AnyGame::new(GameType::default());
     let mut dice = Dice(9);
-    play_moves(&mut a, &mut b, &mut game, 1, &mut dice).await;
+    // Past the first moves, which no clock times.
+    play_moves(&mut a, &mut b, &mut game, 3, &mut dice).await;
     b.wait_for(&your_move(&game)).await;
     // Bob, to move, drops; his clock runs on.
     drop((b, bob));
