@@ -15,6 +15,7 @@ fn seat(name: &str) -> Option<SeatView> {
     Some(SeatView {
         name: name.into(),
         rating: Some(1500),
+        rating_after: None,
         away: None,
     })
 }

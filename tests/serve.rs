@@ -233,7 +233,8 @@ async fn garbage_and_absurd_windows_do_not_hurt_and_sigterm_stops_cleanly() {
     // them as the same two keys.
     t.resize(80, 24).await;
     t.send(b"\x15?").await;
-    t.wait_for("Up/Down scroll · Tab rules · other keys close").await;
+    t.wait_for("Up/Down scroll · Tab rules · other keys close")
+        .await;
     assert!(server.is_running());
     // SIGTERM: every game is told, and the server exits by itself.
     // SAFETY: kill with a child's own pid only sends it a signal.

@@ -76,6 +76,9 @@ async fn flags_takebacks_claims_and_results_cross_nodes_as_on_one() {
         .await;
     a.send(b":claim\r").await;
     a.wait_for("Black wins: White left the game").await;
+    // The result is in the records: Ann sees how both ratings moved, read from there.
+    a.wait_for("Ratings: ann ").await;
+    assert!(a.contents().contains(" → "), "{}", a.contents());
     drop((a, ann));
 
     // Both games are in the records, rated once each, and the node that ran neither prints them.

@@ -164,7 +164,8 @@ async fn a_flag_falls_a_dropped_player_rejoins_and_a_restart_resumes_the_game() 
     // screen says so).
     let mut a = Terminal::exec(&ann, 100, 30, "new english 0.02+0 black").await;
     a.wait_for("waiting for an opponent").await;
-    a.wait_for("the clocks start after each side's first move").await;
+    a.wait_for("the clocks start after each side's first move")
+        .await;
     let code = code_on(&a.contents());
     let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
     let mut first_moves = AnyGame::new(GameType::default());

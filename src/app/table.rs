@@ -95,8 +95,21 @@ pub struct SeatView {
     pub name: String,
     /// Their rating in this variant, when the game is rated.
     pub rating: Option<i32>,
+    /// Their rating after the game, once a rated game has ended and its result is in the records (a node of an
+    /// earlier version sends none).
+    #[serde(default)]
+    pub rating_after: Option<i32>,
     /// Whether they are connected; if not, how long they have left to come back.
     pub away: Option<Duration>,
+}
+
+impl SeatView {
+    /// How the player's rating moved in the game that has just ended, as lichess shows it: `1478 → 1491 (+13)`;
+    /// `None` before the ratings after it are known (or when the game is not rated).
+    pub fn rating_change(&self) -> Option<String> {
+        let (before, after) = (self.rating?, self.rating_after?);
+        Some(format!("{before} → {after} ({:+})", after - before))
+    }
 }
 
 /// How long each side of a timed game at a table has for its first move, which its clock does not time: a game

@@ -171,12 +171,43 @@ pub enum Job {
     },
     /// Jobs that are written together or not at all, answered once durable.
     Commit(Commit),
+    /// Read two players' ratings once everything sent before is written: a finished game's players see their
+    /// ratings as the records hold them after it.
+    Ratings(RatingsRead),
     /// Answer once everything sent before has been written, or kept to be tried again when the disk cannot
     /// take it (for tests and a clean shutdown).
     Flush(std::sync::mpsc::Sender<()>),
     /// Runs on the records as they are (a test's way to make the disk fail, or mend it).
     #[cfg(test)]
     Tamper(fn(&SqliteRecords)),
+}
+
+/// Two players' ratings in a variant, read for whoever waits on `reply` (rounded, as players see them).
+#[derive(Debug)]
+pub struct RatingsRead {
+    /// Black's and White's players.
+    pub players: [super::Fingerprint; 2],
+    /// The variant, as ratings name it.
+    pub variant: String,
+    /// Where the ratings go; dropped unanswered when they cannot be read.
+    pub reply: tokio::sync::oneshot::Sender<[i32; 2]>,
+}
+
+impl RatingsRead {
+    /// Reads and answers; a read that fails is logged and left unanswered.
+    fn answer(self, records: &mut dyn Records) {
+        let black = records.rating(&self.players[0], &self.variant);
+        let ratings =
+            black.and_then(|black| Ok((black, records.rating(&self.players[1], &self.variant)?)));
+        match ratings {
+            Ok(((black, _), (white, _))) => {
+                let _ = self
+                    .reply
+                    .send([black.rating.round() as i32, white.rating.round() as i32]);
+            }
+            Err(error) => tracing::warn!(%error, "cannot read the ratings after a game"),
+        }
+    }
 }
 
 impl Job {

@@ -15,7 +15,7 @@ use tokio::time::{Instant, sleep_until};
 
 use super::identity::Identity;
 use super::ids::{Fingerprint, RoomCode};
-use super::recorder::{Recorder, answer_of};
+use super::recorder::{Job, RatingsRead, Recorder, answer_of};
 use super::tables::Tables;
 use crate::app::TableRequest;
 use crate::rules::Color;
@@ -191,6 +191,8 @@ struct Driver {
     tournament: Option<TournamentGame>,
     /// The records' answer to the commit in flight.
     commit: Option<super::recorder::Committing>,
+    /// The players' ratings after the game, when they have been asked of the records.
+    ratings: Option<oneshot::Receiver<[i32; 2]>>,
     /// Whether the machine said to stop (another node runs the game now).
     stop: bool,
 }
@@ -223,6 +225,7 @@ impl Driver {
             recorder,
             tournament,
             commit: None,
+            ratings: None,
             stop: false,
         }
     }
@@ -262,6 +265,12 @@ impl Driver {
                     () = sleep_until(catch_up_at.unwrap_or_else(far_future)), if catch_up_at.is_some() => {
                         let state = self.room.state();
                         self.delivery.catch_up(&state);
+                    }
+                    after = ratings_read(&mut self.ratings) => {
+                        self.ratings = None;
+                        if let Ok(after) = after {
+                            self.step(Input::Ratings(after));
+                        }
                     }
                     changed = records_changed(&mut writing) => {
                         match (changed, &writing) {
@@ -385,6 +394,17 @@ impl Driver {
                             let _ = link.results.send(ended);
                         }
                     }
+                    Effect::ReadRatings { players, variant } => {
+                        if let Some(recorder) = &self.recorder {
+                            let (reply, answer) = oneshot::channel();
+                            recorder.send(Job::Ratings(RatingsRead {
+                                players,
+                                variant,
+                                reply,
+                            }));
+                            self.ratings = Some(answer);
+                        }
+                    }
                     Effect::Stop => self.stop = true,
                 }
             }
@@ -401,6 +421,16 @@ impl Driver {
 fn server_start() -> Instant {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
     *START.get_or_init(Instant::now)
+}
+
+/// Waits for the ratings asked of the records; never, when none were asked.
+async fn ratings_read(
+    ratings: &mut Option<oneshot::Receiver<[i32; 2]>>,
+) -> Result<[i32; 2], oneshot::error::RecvError> {
+    match ratings {
+        Some(answer) => answer.await,
+        None => std::future::pending().await,
+    }
 }
 
 /// Waits for a change in whether the records are written; never, without a recorder.

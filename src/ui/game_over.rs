@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, Paragraph, Widget};
 use super::Options;
 use crate::app::{App, Context, Mode};
 use crate::game::count;
+use crate::rules::Color;
 
 /// Rows of moves always left above the panel.
 const MOVES_KEPT: u16 = 2;
@@ -124,6 +125,17 @@ pub fn panel(app: &App, options: &Options) -> Panel {
         game.result_token(Some(outcome)),
         count(game.moves_played(), "move", "moves")
     ));
+    // A rated game at a table: how each player's rating moved, once the records hold the result.
+    if let Some(table) = app.table() {
+        let changes: Vec<String> = [Color::Black, Color::White]
+            .into_iter()
+            .filter_map(|color| table.seat_view(color))
+            .filter_map(|seat| Some(format!("{} {}", seat.name, seat.rating_change()?)))
+            .collect();
+        if !changes.is_empty() {
+            panel.text.push(format!("Ratings: {}", changes.join(", ")));
+        }
+    }
     panel.keys = match app.table() {
         // A game at a table was kept by the server: a player may offer a rematch; anyone may look back at it, or
         // go back to the lobby.

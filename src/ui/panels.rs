@@ -319,9 +319,10 @@ fn seat_line<'a>(
 ) -> Line<'a> {
     let seat = table.seat_view(color);
     let mut name = match seat {
-        Some(seat) => match seat.rating {
-            Some(rating) => format!("{} ({rating})", seat.name),
-            None => seat.name.clone(),
+        Some(seat) => match (seat.rating_change(), seat.rating) {
+            (Some(change), _) => format!("{} {change}", seat.name),
+            (None, Some(rating)) => format!("{} ({rating})", seat.name),
+            (None, None) => seat.name.clone(),
         },
         None => "(free seat)".to_string(),
     };

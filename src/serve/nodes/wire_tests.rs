@@ -18,11 +18,13 @@ fn state_after(game_type: GameType, plies: usize) -> TableState {
             Some(SeatView {
                 name: "alice".into(),
                 rating: Some(1500),
+                rating_after: Some(1513),
                 away: None,
             }),
             Some(SeatView {
                 name: "bob".into(),
                 rating: None,
+                rating_after: None,
                 away: Some(Duration::from_secs(170)),
             }),
         ],

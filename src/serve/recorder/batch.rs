@@ -30,11 +30,13 @@ pub(super) fn write_batch(
 ) -> Batch {
     let before = games.clone();
     let mut flushed = Vec::new();
+    let mut reads = Vec::new();
     let mut writes: Vec<Job> = Vec::new();
     let mut filings_left: Vec<Job> = Vec::new();
     for job in batch {
         match job {
             Job::Flush(done) => flushed.push(done),
+            Job::Ratings(read) => reads.push(read),
             Job::File {
                 players: people,
                 game,
@@ -117,6 +119,10 @@ pub(super) fn write_batch(
         // The players' folders are on the same disk: their filings wait with the records. (When the records
         // are written and a filing alone fails, that folder's own trouble is logged and not tried again.)
         unwritten.extend(filings_left);
+    }
+    // After the transaction: what a read asks for was written before it was asked.
+    for read in reads {
+        read.answer(records);
     }
     Batch {
         written: failure.is_none(),
@@ -312,7 +318,7 @@ fn write(
             },
         )?,
         // Taken apart by the batch.
-        Job::Flush(_) | Job::File { .. } | Job::Commit(_) => {}
+        Job::Flush(_) | Job::File { .. } | Job::Commit(_) | Job::Ratings(_) => {}
         #[cfg(test)]
         Job::Tamper(_) => {}
     }

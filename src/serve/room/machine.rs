@@ -132,6 +132,8 @@ pub enum Input {
     Committed(Result<(), CommitError>),
     /// The driver's answer to [`Effect::OpenRematch`]: the new table's code, or why there is none.
     RematchOpened(Result<RoomCode, RoomError>),
+    /// The driver's answer to [`Effect::ReadRatings`]: Black's and White's ratings after the game.
+    Ratings([i32; 2]),
     /// Whether the records are written now changed: everyone here is shown it.
     Records {
         /// Whether they are.
@@ -172,6 +174,14 @@ pub enum Effect {
     },
     /// The game, one of a tournament's, ended so.
     TournamentResult(GameEnded),
+    /// A rated game's end is in the records: read both players' ratings after it (once everything sent to the
+    /// records before is written) and answer with [`Input::Ratings`].
+    ReadRatings {
+        /// Black's and White's players.
+        players: [Fingerprint; 2],
+        /// The variant, as ratings name it.
+        variant: String,
+    },
     /// Another node runs this game now: the room stops at once.
     Stop,
 }
@@ -203,6 +213,8 @@ struct Seat {
     /// Where they are connected from; `None` before they first arrive.
     conn: Option<Conn>,
     rating: Option<i32>,
+    /// Their rating after the game, once it has ended rated and the records have been read.
+    rating_after: Option<i32>,
     /// When the player went away; `None` while connected.
     away_since: Option<Duration>,
     /// Whether everyone here has been told that the player's time to come back is over (the last step of the
@@ -343,6 +355,7 @@ impl Room {
                 rating,
                 away_since: Some(away),
                 told_gone: false,
+                rating_after: None,
             });
         }
     }
@@ -360,6 +373,14 @@ impl Room {
             Input::NoteClocks => self.note_clocks(),
             Input::Gone(conn) => self.watchers.retain(|(_, c)| *c != conn),
             Input::RematchOpened(opened) => self.rematch_opened(opened),
+            Input::Ratings(after) => {
+                for (seat, after) in self.seats.iter_mut().zip(after) {
+                    if let Some(seat) = seat {
+                        seat.rating_after = Some(after);
+                    }
+                }
+                self.broadcast_state();
+            }
             request => {
                 let before = self.before();
                 match self.request(request) {
@@ -517,6 +538,7 @@ impl Room {
             Input::Gone(_)
             | Input::Committed(_)
             | Input::RematchOpened(_)
+            | Input::Ratings(_)
             | Input::Records { .. }
             | Input::NoteClocks
             | Input::Wake => return Step::Quiet,
@@ -628,6 +650,7 @@ impl Room {
             rating,
             away_since: None,
             told_gone: false,
+            rating_after: None,
         });
         if self.seats.iter().all(Option::is_some) && self.game.is_empty() {
             self.record_start();
@@ -733,6 +756,7 @@ impl Room {
         let seat_view = |seat: &Seat| SeatView {
             name: seat.who.name.clone(),
             rating: seat.rating.filter(|_| self.config.rated),
+            rating_after: seat.rating_after.filter(|_| self.config.rated),
             away: seat
                 .away_since
                 .map(|since| self.config.grace.saturating_sub(self.away_for(since))),

@@ -228,6 +228,7 @@ impl Room {
         {
             self.report_to_tournament(outcome);
             self.file_for_players();
+            self.read_ratings(outcome);
         }
         let listing = self.listing();
         self.out.push(Effect::Listing(listing));
@@ -256,6 +257,22 @@ impl Room {
             pdn,
             black_score,
         });
+    }
+
+    /// A rated game that ended with a result in the records: both players' ratings after it are read, to show
+    /// each the change.
+    fn read_ratings(&mut self, outcome: Outcome) {
+        let (true, true, Some(_), [Some(black), Some(white)]) =
+            (self.records, self.config.rated, self.record, &self.seats)
+        else {
+            return;
+        };
+        if outcome.is_aborted() {
+            return;
+        }
+        let players = [black.who.fingerprint.clone(), white.who.fingerprint.clone()];
+        let variant = self.config.game_type.to_string();
+        self.out.push(Effect::ReadRatings { players, variant });
     }
 
     /// Each player's own saved games keep a game that has ended, for `:load` (sent once it is in the records).

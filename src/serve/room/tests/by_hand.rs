@@ -14,17 +14,22 @@ fn person(name: &str) -> Identity {
 
 /// A recorded room with both players seated from connections 1 and 2, at time zero.
 fn seated(clock: Option<&str>) -> Room {
+    seated_with(config(clock, 60_000))
+}
+
+/// A recorded room of `config` with both players seated from connections 1 and 2 (rated 1500), at time zero.
+fn seated_with(config: RoomConfig) -> Room {
     let setup = Setup {
         recorded: true,
         writing: true,
         ..Setup::default()
     };
-    let mut room = Room::new(config(clock, 60_000), setup, Duration::ZERO);
+    let mut room = Room::new(config, setup, Duration::ZERO);
     for (i, name) in ["ann", "bob"].into_iter().enumerate() {
         let sit = Input::Sit {
             who: person(name),
             color: None,
-            rating: None,
+            rating: Some(1500),
             conn: Conn(i as u64 + 1),
         };
         let effects = room.handle(sit, Duration::ZERO);
@@ -313,4 +318,57 @@ fn a_game_without_clocks_has_no_time_for_a_first_move() {
         unreachable!("a state")
     };
     assert_eq!(state.first_move_left, None);
+}
+
+#[test]
+fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result() {
+    let mut room = seated_with(RoomConfig {
+        rated: true,
+        ..config(None, 60_000)
+    });
+    let resign = Input::Ask {
+        who: person("ann").fingerprint,
+        request: TableRequest::Resign,
+    };
+    let effects = room.handle(resign, Duration::from_secs(1));
+    // Nothing is read before the result is written.
+    assert!(
+        !effects
+            .iter()
+            .any(|e| matches!(e, Effect::ReadRatings { .. })),
+        "{effects:?}"
+    );
+    let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(1));
+    let asked = effects.iter().find_map(|e| match e {
+        Effect::ReadRatings { players, variant } => Some((players.clone(), variant.clone())),
+        _ => None,
+    });
+    assert_eq!(
+        asked,
+        Some((
+            [person("ann").fingerprint, person("bob").fingerprint],
+            "english".to_string()
+        ))
+    );
+    let effects = room.handle(Input::Ratings([1338, 1662]), Duration::from_secs(2));
+    let shown = effects.iter().find_map(|e| match e {
+        Effect::Send {
+            update: Update::State(state),
+            ..
+        } => Some(Arc::clone(state)),
+        _ => None,
+    });
+    let shown = shown.expect("a state to everyone");
+    let changes: Vec<Option<String>> = shown
+        .seats
+        .iter()
+        .map(|s| s.as_ref().and_then(crate::app::SeatView::rating_change))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            Some("1500 → 1338 (-162)".to_string()),
+            Some("1500 → 1662 (+162)".to_string())
+        ]
+    );
 }

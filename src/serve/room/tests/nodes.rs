@@ -279,7 +279,8 @@ impl World {
                 | Effect::Note(_)
                 | Effect::Listing(_)
                 | Effect::OpenRematch { .. }
-                | Effect::TournamentResult(_) => {}
+                | Effect::TournamentResult(_)
+                | Effect::ReadRatings { .. } => {}
             }
         }
     }

@@ -125,6 +125,8 @@ impl Recorded {
                 assert_eq!(self.filed.len(), 1, "the game filed twice");
             }
             Job::Commit(_) => panic!("a commit reaches the records unopened"),
+            // Only after the end, which is in the records by then: commit, then show.
+            Job::Ratings(_) => assert!(over, "ratings read before the end is recorded"),
             Job::Seen(_)
             | Job::Resume { .. }
             | Job::Flush(_)
