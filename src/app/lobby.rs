@@ -70,6 +70,27 @@ pub struct Leader {
     pub rating: f64,
     /// Their rated games.
     pub games: i64,
+    /// Whether the rating is still provisional (too few games to be sure of it): shown `1500?`.
+    pub provisional: bool,
+}
+
+/// A player's own rating as the lobby shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OwnRating {
+    /// The rating, rounded.
+    pub rating: i32,
+    /// Rated games played.
+    pub games: i64,
+    /// Whether it is still provisional: shown `1500?`, as lichess does, until enough games settle it.
+    pub provisional: bool,
+}
+
+/// A rating as players read it: `1512`, or `1512?` while provisional.
+pub fn rating_text(rating: i32, provisional: bool) -> String {
+    match provisional {
+        true => format!("{rating}?"),
+        false => rating.to_string(),
+    }
 }
 
 /// A player's problem standing as the lobby shows it.
@@ -163,7 +184,7 @@ pub struct Lobby {
     /// Whether they are a guest (no rated games, nothing kept).
     pub guest: bool,
     /// Their English rating and rated games, when known.
-    pub rating: Option<(i32, i64)>,
+    pub rating: Option<OwnRating>,
     /// The best English players.
     pub leaders: Vec<Leader>,
     /// Their problem standing, when known.

@@ -22,7 +22,7 @@ use super::room::RoomError;
 use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
 use super::tables::Listing;
-use crate::app::lobby::{Choice, Leader, Lobby, LobbyEvent, LobbyGame};
+use crate::app::lobby::{Choice, Leader, Lobby, LobbyEvent, LobbyGame, OwnRating};
 use crate::app::{InputEvent, TrainingKind};
 use crate::config::{Settings, SettingsError};
 use crate::engine::EngineClient;
@@ -447,17 +447,22 @@ async fn read_standings(player: &Player, lobby: &mut Lobby) {
         .read_records(move |records| {
             let (rating, games) = records.rating(&fingerprint, &english)?;
             let leaders = records.leaderboard(&english, 10)?;
-            Ok(((rating.rating.round() as i32, games), leaders))
+            Ok(((rating, games), leaders))
         })
         .await;
     if let Some(((rating, games), leaders)) = standing {
-        lobby.rating = (games > 0).then_some((rating, games));
+        lobby.rating = (games > 0).then_some(OwnRating {
+            rating: rating.rating.round() as i32,
+            games,
+            provisional: rating.is_provisional(),
+        });
         lobby.leaders = leaders
             .into_iter()
             .map(|s| Leader {
                 name: s.name,
                 rating: s.rating.rating,
                 games: s.games,
+                provisional: s.rating.is_provisional(),
             })
             .collect();
     }

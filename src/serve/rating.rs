@@ -53,7 +53,16 @@ fn expected(mu: f64, mu_j: f64, phi_j: f64) -> f64 {
     1.0 / (1.0 + (-g(phi_j) * (mu - mu_j)).exp())
 }
 
+/// The deviation above which a rating is provisional (shown `1500?`): lichess's threshold. A new player's 350
+/// comes under it after 22 games against other new players (fewer against players whose ratings are settled).
+pub const PROVISIONAL_DEVIATION: f64 = 110.0;
+
 impl Rating {
+    /// Whether the rating is not settled yet: its deviation is above [`PROVISIONAL_DEVIATION`].
+    pub fn is_provisional(&self) -> bool {
+        self.deviation > PROVISIONAL_DEVIATION
+    }
+
     /// The rating after a period with `games` (none: the deviation grows, as the rating is less sure).
     pub fn after(self, games: &[Game]) -> Rating {
         let mu = (self.rating - 1500.0) / SCALE;
@@ -233,4 +242,22 @@ mod tests {
         );
         assert!(black.rating < strong.rating && white.rating > weak.rating);
     }
+
+    #[test]
+    fn a_new_rating_is_provisional_until_some_twenty_games_settle_it() {
+        let mut rating = Rating::default();
+        let mut games = 0;
+        while rating.is_provisional() {
+            assert!(games < 40, "still provisional after {games} games: {rating:?}");
+            let score = if games % 2 == 0 { 1.0 } else { 0.0 };
+            rating = rating.after(&[Game {
+                opponent: Rating::default(),
+                score,
+            }]);
+            games += 1;
+        }
+        // Against other new players, whose own ratings are as unsure: 22 games.
+        assert_eq!(games, 22, "settled after {games} games");
+    }
+
 }

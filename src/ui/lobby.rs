@@ -8,7 +8,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::app::lobby::{FORM_ROWS, Item, Lobby, LobbyGame, Panel};
+use crate::app::lobby::{FORM_ROWS, Item, Lobby, LobbyGame, Panel, rating_text};
 use crate::app::{Context, TrainingKind};
 use crate::game::count;
 
@@ -118,11 +118,16 @@ pub fn draw(frame: &mut Frame, lobby: &Lobby) {
 fn list_lines(lobby: &Lobby, width: usize, height: usize) -> Vec<Line<'static>> {
     let rating = match (lobby.guest, lobby.rating) {
         (true, _) => "a guest: your games are not kept".to_string(),
-        (false, Some((rating, games))) => {
+        (false, Some(own)) => {
+            let settled = match own.provisional {
+                true => " (provisional)",
+                false => "",
+            };
             format!(
-                "English rating {rating} after {}",
+                "English rating {} after {}{settled}",
+                rating_text(own.rating, own.provisional),
                 count(
-                    usize::try_from(games).unwrap_or(0),
+                    usize::try_from(own.games).unwrap_or(0),
                     "rated game",
                     "rated games"
                 )
@@ -263,7 +268,8 @@ fn leaderboard(buf: &mut ratatui::buffer::Buffer, area: Rect, lobby: &Lobby) {
             .enumerate()
             .map(|(rank, s)| {
                 let name: String = s.name.chars().take(18).collect();
-                Line::from(format!("{:>3}. {name:<18} {:>5.0}", rank + 1, s.rating))
+                let rating = rating_text(s.rating.round() as i32, s.provisional);
+                Line::from(format!("{:>3}. {name:<18} {rating:>5}", rank + 1))
             })
             .collect(),
     };
@@ -330,7 +336,11 @@ mod tests {
 
     fn lobby() -> Lobby {
         let mut lobby = Lobby::new("ann", false, KeyMap::default());
-        lobby.rating = Some((1512, 4));
+        lobby.rating = Some(crate::app::lobby::OwnRating {
+            rating: 1512,
+            games: 4,
+            provisional: true,
+        });
         lobby.problems = Some(crate::app::lobby::ProblemsShown {
             rating: 1534,
             tried: 7,
@@ -341,6 +351,7 @@ mod tests {
             name: "bob".into(),
             rating: 1620.4,
             games: 9,
+            provisional: false,
         }];
         lobby.refresh(vec![
             game("K7QX", [Some("ann"), Some("bob")], 12, 0),
@@ -378,7 +389,11 @@ mod tests {
     #[test]
     fn one_rated_game_is_one_game() {
         let mut lobby = lobby();
-        lobby.rating = Some((1516, 1));
+        lobby.rating = Some(crate::app::lobby::OwnRating {
+            rating: 1516,
+            games: 1,
+            provisional: true,
+        });
         let screen = drawn(&lobby, 80, 24);
         assert!(screen.contains("after 1 rated game"), "{screen}");
         assert!(!screen.contains("1 rated games"), "{screen}");
