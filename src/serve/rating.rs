@@ -248,7 +248,10 @@ mod tests {
         let mut rating = Rating::default();
         let mut games = 0;
         while rating.is_provisional() {
-            assert!(games < 40, "still provisional after {games} games: {rating:?}");
+            assert!(
+                games < 40,
+                "still provisional after {games} games: {rating:?}"
+            );
             let score = if games % 2 == 0 { 1.0 } else { 0.0 };
             rating = rating.after(&[Game {
                 opponent: Rating::default(),
@@ -259,5 +262,4 @@ mod tests {
         // Against other new players, whose own ratings are as unsure: 22 games.
         assert_eq!(games, 22, "settled after {games} games");
     }
-
 }

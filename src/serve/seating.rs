@@ -35,7 +35,9 @@ pub enum TableAsk {
 pub const USAGE: &str = "the commands: `new [VARIANT] [CLOCK] [black|white] [casual] [private|public]` starts a \
                          game against a person and shows its code (e.g. `new english 5+3`; listed in the lobby \
                          for anyone to join unless `private`), `join CODE` plays it, `watch CODE` watches it, \
-                         `games` prints your games as PDN; with no command, the lobby";
+                         `games` prints your games as PDN, `tournament CODE` enters an event (`tournament CODE \
+                         --pdn` prints its games, `tournament new arena|swiss ...` creates one); with no command, \
+                         the lobby";
 
 /// Why a command asking for a table cannot be read; the text is what the player is shown.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -376,6 +378,23 @@ async fn sit(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_usage_names_every_command_a_connection_takes() {
+        for command in [
+            "`new ",
+            "`join CODE`",
+            "`watch CODE`",
+            "`games`",
+            "`tournament CODE`",
+            "tournament new",
+        ] {
+            assert!(
+                USAGE.contains(command),
+                "{command} is missing from: {USAGE}"
+            );
+        }
+    }
 
     #[test]
     fn table_commands_are_read_with_reasons_for_bad_ones() {
