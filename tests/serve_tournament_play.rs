@@ -519,3 +519,20 @@ async fn withdrawing_asks_first_and_a_withdrawn_player_is_not_paired() {
         "{text}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_created_in_a_terminal_enters_its_creator() {
+    let server = Server::start_with("tournament-creator", "[server]\nidle-timeout = 600\n");
+    let alpha = connect(&server, &new_key(), "alpha").await;
+    let mut t = Terminal::exec(
+        &alpha,
+        100,
+        30,
+        "tournament new swiss rounds=1 3+2 in-seconds=120 name=Own Swiss",
+    )
+    .await;
+    // Straight to the event's screen, entered: no code to copy and type again.
+    t.wait_for("you are in").await;
+    t.wait_for("1 entered").await;
+    assert!(t.contents().contains("Own Swiss"), "{}", t.contents());
+}

@@ -353,6 +353,34 @@ impl russh::server::Handler for Connection {
             self.spawn_player(channel, size, session, Start::Event(Box::new(entered)));
             return Ok(());
         }
+        // `tournament new ...` in a terminal creates the event and enters its creator, as the lobby's form does
+        // (without a terminal the code is printed, with the command that enters it).
+        if let Some(Ok(tournaments::Ask::New(words))) = tournaments::read_ask(&command)
+            && self.channel == Some(channel)
+            && self.game.is_none()
+            && let (Some(identity), Some(size)) = (self.identity.clone(), self.pty)
+            && !identity.is_guest()
+        {
+            let entered =
+                match crate::serve::at_event::create_event(&self.shared, &identity, &words).await {
+                    Ok(code) => {
+                        crate::serve::at_event::enter(&self.shared, &identity, code.as_str())
+                            .await
+                            .ok_or_else(|| format!("tournament {code} cannot be entered"))
+                    }
+                    Err(why) => Err(why),
+                };
+            return match entered {
+                Ok(entered) => {
+                    self.spawn_player(channel, size, session, Start::Event(Box::new(entered)));
+                    Ok(())
+                }
+                Err(why) => {
+                    self.channel = None;
+                    refuse(channel, session, &format!("crowned: {why}\r\n"))
+                }
+            };
+        }
         // Any other command ends with its channel: the connection may open another.
         if self.channel == Some(channel) && self.game.is_none() {
             self.channel = None;
