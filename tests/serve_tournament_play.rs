@@ -401,8 +401,15 @@ async fn an_arena_of_six_pairs_free_players_scores_streaks_and_ends_on_time() {
         players.push(tokio::spawn(arena_player(me, t, PLAYERS, until)));
     }
     let mut games: Vec<Played> = Vec::new();
+    let mut screens = Vec::new();
     for player in players {
-        games.push(player.await.expect("an arena player").1);
+        let (t, played) = player.await.expect("an arena player");
+        games.push(played);
+        screens.push(t);
+    }
+    // Once the arena is over, its players leave their last boards for its final table by themselves.
+    for t in &mut screens {
+        t.wait_for("The event is over: the final table.").await;
     }
     let (text, rows) = final_table(&server, &code).await;
 

@@ -22,6 +22,26 @@ use crate::ui::tournament::{EventScreen, draw};
 
 /// A player's place in an event: their line to its task and the boards it sends them. Dropped, the player is
 /// away.
+/// What an event tells a player at one of its boards.
+pub enum EventNews {
+    /// Their next game is at this table.
+    Board(RoomCode),
+    /// The event has finished.
+    Finished,
+}
+
+/// Waits until the event seen through `view` has finished (at once if it has); never, should its view stop.
+async fn finished(view: &mut watch::Receiver<Arc<View>>) {
+    loop {
+        if view.borrow().stage == crate::serve::records::Stage::Finished {
+            return;
+        }
+        if view.changed().await.is_err() {
+            return std::future::pending().await;
+        }
+    }
+}
+
 pub struct Entered {
     handle: EventHandle,
     who: Identity,
@@ -34,6 +54,17 @@ pub struct Entered {
 }
 
 impl Entered {
+    /// The event's next board for the player, or, when `until_finished`, the news that the event has finished
+    /// (at once if it has); `None` when the event's news has stopped.
+    pub async fn next_news(&mut self, until_finished: bool) -> Option<EventNews> {
+        // The boards' line closes as the event ends: its end is still waited for.
+        tokio::select! {
+            Some(News::Board(code)) = self.news.recv() => Some(EventNews::Board(code)),
+            () = finished(&mut self.view), if until_finished => Some(EventNews::Finished),
+            else => None,
+        }
+    }
+
     /// Enters `who` in the event of `handle` (or brings them back); `None` when the event has ended.
     pub async fn enter(handle: EventHandle, who: Identity) -> Option<Entered> {
         let (news_tx, news) = mpsc::channel(NEWS_QUEUE);

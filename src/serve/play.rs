@@ -7,7 +7,7 @@ use std::io::{self, Write};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use super::events::News;
+use super::at_event::EventNews;
 use crossterm::cursor::{Hide, Show};
 use crossterm::event::{DisableBracketedPaste, EnableBracketedPaste};
 use crossterm::queue;
@@ -148,9 +148,13 @@ pub struct Channels {
 }
 
 /// The next news of the event the player is entered in; never, when they are in none.
-async fn event_news(event: &mut Option<super::at_event::Entered>) -> Option<News> {
+/// The event's next news for the player ([`super::at_event::Entered::next_news`]); never when they are in none.
+async fn event_news(
+    event: &mut Option<super::at_event::Entered>,
+    until_finished: bool,
+) -> Option<EventNews> {
     match event {
-        Some(entered) => entered.news.recv().await,
+        Some(entered) => entered.next_news(until_finished).await,
         None => std::future::pending().await,
     }
 }
@@ -200,6 +204,10 @@ impl Channels {
         }
     }
 }
+
+/// How long a player whose event has finished sees how their last game ended before they are taken to the
+/// event's table.
+const EVENT_TABLE_AFTER: Duration = Duration::from_secs(3);
 
 /// How a game on a connection ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -475,12 +483,23 @@ async fn run_session(
     channels.send_requests(session).await;
     let mut typing = Typing::default();
     let mut events: Vec<InputEvent> = Vec::new();
+    // Whether the player's event has finished: once their last game is over too, they go back to its table (its
+    // final standings), not to a rematch offer.
+    let mut event_over = false;
     loop {
         if !out.draw(session).await {
             session.end(Ending::InputClosed);
             return Some(Ending::InputClosed);
         }
+        if event_over && session.app().game().outcome().is_some() {
+            // A moment to read how the game ended, then the event's table.
+            tokio::time::sleep(EVENT_TABLE_AFTER).await;
+            session.end(Ending::Quit);
+            return Some(Ending::Quit);
+        }
         let wake = typing.wake(session.next_deadline().map(Instant::from_std), idle);
+        // The event's end matters at one of its boards, once.
+        let watch_end = !event_over && channels.table.is_some();
         tokio::select! {
             message = channels.input.recv() => {
                 if !typing.take(message, &mut channels.input, out, &mut events) {
@@ -522,7 +541,11 @@ async fn run_session(
                     return Some(ending);
                 }
             }
-            Some(News::Board(code)) = event_news(&mut channels.event) => {
+            Some(news) = event_news(&mut channels.event, watch_end) => {
+                let EventNews::Board(code) = news else {
+                    event_over = true;
+                    continue;
+                };
                 // The event's next game for this player: there at once (the last one is over), once what the
                 // last table said is on the screen (how its game ended).
                 if channels.table.as_ref().is_none_or(|link| link.code != code) {

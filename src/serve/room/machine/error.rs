@@ -81,6 +81,9 @@ pub enum RoomError {
     /// A rematch offered before the game ended.
     #[error("a rematch is for after the game")]
     RematchTooSoon,
+    /// A rematch offered at a tournament's board: the event pairs the next game.
+    #[error("a tournament's game has no rematch: the event pairs your next game")]
+    RematchInEvent,
     /// A rematch with nobody to play it.
     #[error("there is nobody to play")]
     NobodyToPlay,

@@ -10,6 +10,9 @@ impl Room {
         if self.game.outcome().is_none() {
             return Err(RoomError::RematchTooSoon);
         }
+        if self.event.is_some() {
+            return Err(RoomError::RematchInEvent);
+        }
         let opponent = self.seats[color.opponent().index()]
             .as_ref()
             .ok_or(RoomError::NobodyToPlay)?;

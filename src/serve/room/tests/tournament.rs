@@ -100,6 +100,13 @@ async fn a_player_who_does_not_come_loses_when_the_grace_runs_out_and_the_event_
             forfeit: true
         }
     );
+    // The event pairs the next game: no rematch at its board.
+    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+        .await;
+    assert_eq!(
+        ann.refused().await,
+        "a tournament's game has no rematch: the event pairs your next game"
+    );
 }
 
 #[tokio::test]
