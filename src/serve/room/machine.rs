@@ -686,36 +686,6 @@ impl Room {
         }
     }
 
-    /// Whether the side to move has its first move still to make in a timed game in play: the clocks wait for
-    /// it.
-    fn first_moves_due(&self) -> bool {
-        self.clock.is_some() && self.game.len() < 2 && self.game.outcome().is_none()
-    }
-
-    /// When the side to move ran out of time for its first move, the game is aborted without a result (a
-    /// tournament's is lost by that side, whose opponent came to play); whether it was.
-    fn first_move_not_made(&mut self) -> bool {
-        let Some(since) = self.first_move_since else {
-            return false;
-        };
-        if !self.first_moves_due() || self.now < since + FIRST_MOVE_LIMIT {
-            return false;
-        }
-        let side = self.game.position().side_to_move();
-        let outcome = match self.event {
-            Some(_) => lost_on_time(side),
-            None => Outcome::Draw {
-                reason: DrawReason::Aborted { side },
-            },
-        };
-        if self.record.is_none() {
-            self.record_start();
-        }
-        let _ = self.game.declare(outcome);
-        self.first_move_since = None;
-        true
-    }
-
     /// Whether a flag has fallen: the game is lost on time.
     fn check_flag(&mut self) -> bool {
         if let Some(flagged) = self.clock.as_ref().and_then(|c| c.flagged(self.now))
@@ -860,6 +830,7 @@ impl Room {
 
 mod commit;
 mod error;
+mod first_moves;
 mod recording;
 mod rematch;
 mod requests;

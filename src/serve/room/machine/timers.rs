@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use super::{FIRST_MOVE_LIMIT, NOTE_CLOCKS_EVERY, Room};
+use super::{NOTE_CLOCKS_EVERY, Room};
 
 impl Room {
     /// When the running clock's flag falls.
@@ -48,18 +48,6 @@ impl Room {
                 Some(next.min(ends))
             })
             .min()
-    }
-
-    /// While the side to move has its first move to make and someone is here to see it: when the time for it
-    /// next shows a new second, or runs out (due at once once it has, until the game is aborted).
-    pub(super) fn first_move_deadline(&self) -> Option<Duration> {
-        let since = self.first_move_since.filter(|_| self.first_moves_due())?;
-        let ends = since + FIRST_MOVE_LIMIT;
-        if self.now >= ends || self.everyone().is_empty() {
-            return Some(ends);
-        }
-        let next = since + Duration::from_secs(self.now.saturating_sub(since).as_secs() + 1);
-        Some(next.min(ends))
     }
 
     /// While a recorded game's clock runs, the next moment the clocks are noted in the records. The moments are
