@@ -20,8 +20,6 @@ use crate::app::{InputEvent, KeyCode};
 use crate::session::Ending;
 use crate::ui::tournament::{EventScreen, draw};
 
-/// A player's place in an event: their line to its task and the boards it sends them. Dropped, the player is
-/// away.
 /// What an event tells a player at one of its boards.
 pub enum EventNews {
     /// Their next game is at this table.
@@ -42,6 +40,8 @@ async fn finished(view: &mut watch::Receiver<Arc<View>>) {
     }
 }
 
+/// A player's place in an event: their line to its task and the boards it sends them. Dropped, the player is
+/// away.
 pub struct Entered {
     handle: EventHandle,
     who: Identity,

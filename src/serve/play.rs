@@ -147,7 +147,6 @@ pub struct Channels {
     pub event: Option<super::at_event::Entered>,
 }
 
-/// The next news of the event the player is entered in; never, when they are in none.
 /// The event's next news for the player ([`super::at_event::Entered::next_news`]); never when they are in none.
 async fn event_news(
     event: &mut Option<super::at_event::Entered>,
