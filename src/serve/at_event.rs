@@ -158,6 +158,19 @@ pub async fn create_event(
     shared.events.create(spec).await.map_err(|e| e.to_string())
 }
 
+/// Creates the event set up by `words` for `by` and enters them in it, as its creator: their place in it, or
+/// why not (the text the player is shown).
+pub async fn create_and_enter(
+    shared: &super::Shared,
+    by: &Identity,
+    words: &str,
+) -> Result<Entered, String> {
+    let code = create_event(shared, by, words).await?;
+    enter(shared, by, code.as_str())
+        .await
+        .ok_or_else(|| format!("tournament {code} cannot be entered"))
+}
+
 /// What the player does from the event's screen.
 pub enum EventChoice {
     /// Goes to their game at this table.

@@ -362,14 +362,7 @@ impl russh::server::Handler for Connection {
             && !identity.is_guest()
         {
             let entered =
-                match crate::serve::at_event::create_event(&self.shared, &identity, &words).await {
-                    Ok(code) => {
-                        crate::serve::at_event::enter(&self.shared, &identity, code.as_str())
-                            .await
-                            .ok_or_else(|| format!("tournament {code} cannot be entered"))
-                    }
-                    Err(why) => Err(why),
-                };
+                crate::serve::at_event::create_and_enter(&self.shared, &identity, &words).await;
             return match entered {
                 Ok(entered) => {
                     self.spawn_player(channel, size, session, Start::Event(Box::new(entered)));

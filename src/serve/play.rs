@@ -485,16 +485,16 @@ async fn run_session(
     // Whether the player's event has finished: once their last game is over too, they go back to its table (its
     // final standings), not to a rematch offer.
     let mut event_over = false;
+    // When the player leaves for the event's table: a moment after the end of their last game shows, the keys
+    // and the server's signals answered meanwhile.
+    let mut leave_at: Option<Instant> = None;
     loop {
         if !out.draw(session).await {
             session.end(Ending::InputClosed);
             return Some(Ending::InputClosed);
         }
-        if event_over && session.app().game().outcome().is_some() {
-            // A moment to read how the game ended, then the event's table.
-            tokio::time::sleep(EVENT_TABLE_AFTER).await;
-            session.end(Ending::Quit);
-            return Some(Ending::Quit);
+        if event_over && leave_at.is_none() && session.app().game().outcome().is_some() {
+            leave_at = Some(Instant::now() + EVENT_TABLE_AFTER);
         }
         let wake = typing.wake(session.next_deadline().map(Instant::from_std), idle);
         // The event's end matters at one of its boards, once.
@@ -539,6 +539,10 @@ async fn run_session(
                 if let Some(ending) = session.handle(Event::Proved { question, answer }) {
                     return Some(ending);
                 }
+            }
+            () = sleep_until(leave_at.unwrap_or_else(Instant::now)), if leave_at.is_some() => {
+                session.end(Ending::Quit);
+                return Some(Ending::Quit);
             }
             Some(news) = event_news(&mut channels.event, watch_end) => {
                 let EventNews::Board(code) = news else {

@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
 
 use super::Shared;
-use super::at_event::{Entered, EventChoice, create_event, enter, event_summary, run_event};
+use super::at_event::{Entered, EventChoice, create_and_enter, enter, event_summary, run_event};
 use super::identity::Identity;
 use super::ids::RoomCode;
 use super::play::{
@@ -165,17 +165,10 @@ async fn drive(
                     Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
                     Choice::Problems(kind) => Step::Problems(kind),
                     Choice::NewEvent(words) => {
-                        match create_event(&player.shared, &player.identity, &words).await {
-                            Ok(code) => {
-                                match enter(&player.shared, &player.identity, code.as_str()).await {
-                                    Some(entered) => {
-                                        channels.event = Some(entered);
-                                        Step::Event
-                                    }
-                                    None => Step::Lobby(Some(format!(
-                                        "tournament {code} cannot be entered"
-                                    ))),
-                                }
+                        match create_and_enter(&player.shared, &player.identity, &words).await {
+                            Ok(entered) => {
+                                channels.event = Some(entered);
+                                Step::Event
                             }
                             Err(why) => Step::Lobby(Some(why)),
                         }

@@ -225,6 +225,17 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
     assert!(!room.finished());
 }
 
+/// The first state among `effects`, sent to anyone.
+fn first_state(effects: &[Effect]) -> Option<Arc<Snapshot>> {
+    effects.iter().find_map(|e| match e {
+        Effect::Send {
+            update: Update::State(s),
+            ..
+        } => Some(Arc::clone(s)),
+        _ => None,
+    })
+}
+
 /// Wakes `room` whenever it asks up to `until`, and gives the states it sent (to anyone) with their times.
 fn states_until(room: &mut Room, until: Duration) -> Vec<(Duration, Arc<Snapshot>)> {
     run_until(room, until)
@@ -263,14 +274,7 @@ fn a_timed_game_waits_for_each_first_move_and_is_aborted_without_one() {
     };
     let _ = room.handle(ask, Duration::from_secs(10));
     let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(10));
-    let after = effects.iter().find_map(|e| match e {
-        Effect::Send {
-            update: Update::State(s),
-            ..
-        } => Some(Arc::clone(s)),
-        _ => None,
-    });
-    let after = after.expect("a state");
+    let after = first_state(&effects).expect("a state");
     assert_eq!(after.running, None);
     assert_eq!(after.first_move_left, Some(FIRST_MOVE_LIMIT));
     assert_eq!(
@@ -351,14 +355,7 @@ fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result(
         ))
     );
     let effects = room.handle(Input::Ratings([1338, 1662]), Duration::from_secs(2));
-    let shown = effects.iter().find_map(|e| match e {
-        Effect::Send {
-            update: Update::State(state),
-            ..
-        } => Some(Arc::clone(state)),
-        _ => None,
-    });
-    let shown = shown.expect("a state to everyone");
+    let shown = first_state(&effects).expect("a state to everyone");
     let changes: Vec<Option<String>> = shown
         .seats
         .iter()
