@@ -10,7 +10,7 @@ use tokio::time::{Instant, timeout};
 
 use std::sync::Arc;
 
-use crate::common::ssh::{KnownHost, Server, Terminal, connect, new_key, read_all};
+use crate::common::ssh::{KnownHost, Server, Terminal, connect, new_key, read_all, read_both};
 use russh::client::Handle;
 use russh::keys::PrivateKey;
 
@@ -542,4 +542,43 @@ async fn an_event_created_in_a_terminal_enters_its_creator() {
     t.wait_for("you are in").await;
     t.wait_for("1 entered").await;
     assert!(t.contents().contains("Own Swiss"), "{}", t.contents());
+}
+
+/// Strangers cannot fill the server with events: one key creates as many as a day allows, fresh keys from one
+/// address share that address's cap, and each refusal says which cap and when to try again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn events_a_key_or_an_address_creates_are_capped_with_the_reason() {
+    let server = Server::start_with(
+        "tournament-caps",
+        "[server]\nidle-timeout = 600\nevents-per-key = 1\nevents-per-address = 2\n",
+    );
+    let words = "tournament new arena in=30 minutes=5 casual";
+    let alpha = new_key();
+    let (said, status) = ask_as(&server, &alpha, "alpha", words).await;
+    assert_eq!(status, Some(0), "{said}");
+    event_code(&said);
+    let (said, status) = refused_as(&server, &alpha, "alpha", words).await;
+    assert_ne!(status, Some(0), "{said}");
+    assert!(said.contains("in the last 24 hours"), "{said}");
+    assert!(said.contains("try tomorrow"), "{said}");
+    // A fresh key from the same address: its first event is the address's second, and the last it may have.
+    let (said, status) = ask_as(&server, &new_key(), "bravo", words).await;
+    assert_eq!(status, Some(0), "{said}");
+    let (said, status) = refused_as(&server, &new_key(), "charlie", words).await;
+    assert_ne!(status, Some(0), "{said}");
+    assert!(said.contains("from your address"), "{said}");
+}
+
+/// Runs `command` as [`ask_as`] does: what it printed as its error, and its status.
+async fn refused_as(
+    server: &Server,
+    key: &Arc<PrivateKey>,
+    name: &str,
+    command: &str,
+) -> (String, Option<u32>) {
+    let handle = connect(server, key, name).await;
+    let mut channel = handle.channel_open_session().await.expect("a session");
+    channel.exec(true, command).await.expect("asked");
+    let (_, err, status) = read_both(&mut channel).await;
+    (err, status)
 }

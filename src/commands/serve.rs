@@ -158,6 +158,9 @@ impl ServeArgs {
             node_name: self.node_name.or(s.node_name),
             lease_term: self.lease_term.unwrap_or(s.lease_term),
             tournaments: s.tournaments,
+            events_per_key: s.events_per_key,
+            events_per_address: s.events_per_address,
+            players_events: s.players_events,
         })
     }
 }
@@ -430,6 +433,11 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         problems,
         nodes: None,
         tournaments: scheduled_events(&settings.tournaments),
+        event_caps: crowned::serve::events::caps::EventCaps {
+            per_key: settings.events_per_key,
+            per_address: settings.events_per_address,
+            at_once: settings.players_events,
+        },
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

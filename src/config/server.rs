@@ -29,6 +29,8 @@ pub const LEASE_TERM: RangeInclusive<i64> = 2..=600;
 pub const ENGINE_THREADS: RangeInclusive<i64> = 1..=256;
 /// Table memory shared by every game, in megabytes.
 pub const ENGINE_MEGABYTES: RangeInclusive<i64> = 1..=65_536;
+/// Events one key or one address may create in a day, and players' events at once (none: only the operator's).
+pub const EVENT_CAP: RangeInclusive<i64> = 0..=10_000;
 
 /// How `crowned serve` runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +81,13 @@ pub struct ServerSettings {
     /// The events the server schedules itself, each in the words of `tournament new`; one with `at=HH:MM`
     /// comes back every day (`server.tournaments`).
     pub tournaments: Vec<String>,
+    /// Events one key may create in 24 hours (`server.events-per-key`).
+    pub events_per_key: u32,
+    /// Events players at one address may create in 24 hours (`server.events-per-address`).
+    pub events_per_address: u32,
+    /// Events created by players that may wait or run at once (`server.players-events`); the operator's
+    /// scheduled events are not counted, and always have a place.
+    pub players_events: u32,
 }
 
 impl Default for ServerSettings {
@@ -104,6 +113,9 @@ impl Default for ServerSettings {
             node_name: None,
             lease_term: 10,
             tournaments: Vec::new(),
+            events_per_key: 0,
+            events_per_address: 0,
+            players_events: 0,
         }
     }
 }
@@ -136,6 +148,9 @@ pub(super) struct ServerLayer {
     node_name: Option<String>,
     lease_term: Option<i64>,
     tournaments: Option<Vec<String>>,
+    events_per_key: Option<i64>,
+    events_per_address: Option<i64>,
+    players_events: Option<i64>,
 }
 
 /// The `[server]` table as written.
@@ -161,6 +176,9 @@ pub(super) struct ServerOut {
     node_name: String,
     lease_term: u32,
     tournaments: Vec<String>,
+    events_per_key: u32,
+    events_per_address: u32,
+    players_events: u32,
 }
 
 impl ServerSettings {
@@ -293,6 +311,24 @@ impl ServerSettings {
                 ENGINE_MEGABYTES,
                 &mut self.engine_megabytes,
             ),
+            (
+                "events-per-key",
+                layer.events_per_key,
+                EVENT_CAP,
+                &mut self.events_per_key,
+            ),
+            (
+                "events-per-address",
+                layer.events_per_address,
+                EVENT_CAP,
+                &mut self.events_per_address,
+            ),
+            (
+                "players-events",
+                layer.players_events,
+                EVENT_CAP,
+                &mut self.players_events,
+            ),
         ] {
             let Some(value) = value else { continue };
             match u32::try_from(value).ok().filter(|_| range.contains(&value)) {
@@ -345,6 +381,9 @@ impl ServerSettings {
                 .unwrap_or_default(),
             lease_term: self.lease_term,
             tournaments: self.tournaments.clone(),
+            events_per_key: self.events_per_key,
+            events_per_address: self.events_per_address,
+            players_events: self.players_events,
         }
     }
 }

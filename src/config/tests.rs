@@ -454,6 +454,9 @@ fn the_server_table_is_read_checked_and_printed() {
             records: None,
             node_name: None,
             lease_term: 10,
+            events_per_key: 5,
+            events_per_address: 10,
+            players_events: 100,
         }
     );
     let mine = user(
@@ -461,7 +464,7 @@ fn the_server_table_is_read_checked_and_printed() {
          engine-threads = 2\nguests = true\nauthorized-keys = \"/srv/keys\"\n\
          variant-files = [\"/srv/holes.toml\", \"frogs.toml\"]\n\
          records = \"postgres://crowned@db.example:5433/records\"\n\
-         node-name = \"Eu-1\"\nlease-term = 30\n",
+         node-name = \"Eu-1\"\nlease-term = 30\nevents-per-key = 0\nplayers-events = 20\n",
     )
     .expect("valid");
     assert_eq!(
@@ -469,6 +472,14 @@ fn the_server_table_is_read_checked_and_printed() {
         Some("eu-1".to_string())
     );
     assert_eq!(mine.server.lease_term, 30);
+    assert_eq!(
+        (
+            mine.server.events_per_key,
+            mine.server.events_per_address,
+            mine.server.players_events
+        ),
+        (0, 10, 20)
+    );
     assert_eq!(mine.server.listen, "[::1]:2022".parse().expect("address"));
     assert_eq!(
         mine.server.host_key,
@@ -547,6 +558,11 @@ fn the_server_table_is_read_checked_and_printed() {
             "[server]\nrecords = \"mysql://ann:s3cret-pw@db/records\"\n",
             "server.records",
             "postgres://",
+        ),
+        (
+            "[server]\nevents-per-address = -1\n",
+            "server.events-per-address",
+            "from 0 to 10000",
         ),
         (
             "[server]\nport = 22\n",

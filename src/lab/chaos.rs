@@ -40,8 +40,13 @@ const NOT_PLAYED: &str = "your move was not played";
 /// How often a player waiting for the opponent's screen looks at their own for a refusal.
 const LOOK_EVERY: Duration = Duration::from_millis(100);
 
-/// How many times a player tries to come back to a server that has died before the game counts as failed.
+/// How many times a player tries to open a table on a server that keeps dying before the game counts as failed.
 const COMEBACKS: usize = 40;
+
+/// How long a player tries to come back to a table (a node restarting, the database coming back, a take-over)
+/// before the game counts as failed: counted in time, not tries, as a refusal may come at once or after the
+/// server has waited for the game itself.
+const COMEBACK_PATIENCE: Duration = Duration::from_secs(60);
 
 /// Games one pair may fail to go on with before it stops (the server is then gone for good).
 const FAILED_GAMES: usize = 20;
@@ -613,7 +618,8 @@ impl Players {
         let join = format!("join {}", self.log.code);
         let command = by_code.then_some(join.as_str());
         let mut last = LoadError::ChannelClosed;
-        for _ in 0..COMEBACKS {
+        let give_up = std::time::Instant::now() + COMEBACK_PATIENCE;
+        while std::time::Instant::now() < give_up {
             if *self.stop.borrow() && self.server.borrow().iter().all(Option::is_none) {
                 break;
             }

@@ -139,11 +139,12 @@ pub async fn enter(
     }
 }
 
-/// Creates the event set up by `words` (as `tournament new` takes them) for `by`: its code, or why not (the
-/// text the player is shown).
+/// Creates the event set up by `words` (as `tournament new` takes them) for `by`, connected from `address`, within
+/// the caps on players' events: its code, or why not (the text the player is shown).
 pub async fn create_event(
     shared: &super::Shared,
     by: &Identity,
+    address: Option<std::net::IpAddr>,
     words: &str,
 ) -> Result<RoomCode, String> {
     if by.is_guest() {
@@ -155,17 +156,26 @@ pub async fn create_event(
         super::events::unix_now(),
     )
     .map_err(|e| e.to_string())?;
-    shared.events.create(spec).await.map_err(|e| e.to_string())
+    let creator = super::events::caps::Creator {
+        key: by.fingerprint.clone(),
+        address,
+    };
+    shared
+        .events
+        .create(spec, Some(&creator))
+        .await
+        .map_err(|e| e.to_string())
 }
 
-/// Creates the event set up by `words` for `by` and enters them in it, as its creator: their place in it, or
-/// why not (the text the player is shown).
+/// Creates the event set up by `words` for `by` (connected from `address`) and enters them in it, as its
+/// creator: their place in it, or why not (the text the player is shown).
 pub async fn create_and_enter(
     shared: &super::Shared,
     by: &Identity,
+    address: Option<std::net::IpAddr>,
     words: &str,
 ) -> Result<Entered, String> {
-    let code = create_event(shared, by, words).await?;
+    let code = create_event(shared, by, address, words).await?;
     enter(shared, by, code.as_str())
         .await
         .ok_or_else(|| format!("tournament {code} cannot be entered"))

@@ -156,6 +156,7 @@ impl Connection {
             identity,
             no_color: self.no_color,
             reached_by: self.reached.map(ssh_command),
+            address: self.peer.ip(),
         };
         let peer = self.peer;
         let who = self.who();
@@ -362,7 +363,12 @@ impl russh::server::Handler for Connection {
             && !identity.is_guest()
         {
             let entered =
-                crate::serve::at_event::create_and_enter(&self.shared, &identity, &words).await;
+                crate::serve::at_event::create_and_enter(
+                    &self.shared,
+                    &identity,
+                    Some(self.peer.ip()),
+                    &words,
+                ).await;
             return match entered {
                 Ok(entered) => {
                     self.spawn_player(channel, size, session, Start::Event(Box::new(entered)));

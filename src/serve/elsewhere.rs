@@ -11,29 +11,38 @@ use super::room::{Command, RoomHandle};
 use super::tables::Listing;
 use super::{Shared, events};
 
-/// The room with `code`: here, on another node (through the relay), or, when its node has died, taken over by
-/// this one from the records.
-pub(crate) async fn find(shared: &Shared, code: &RoomCode) -> Option<(RoomHandle, Listing)> {
+/// The game with `code`, here or on another node (taking it over first when its node has died). `Err` when the
+/// other nodes' list cannot be read just now (the records are out of reach): the game may well be there.
+pub(crate) async fn find(
+    shared: &Shared,
+    code: &RoomCode,
+) -> Result<Option<(RoomHandle, Listing)>, Unreachable> {
     if let Some(found) = shared.tables.find(code) {
-        return Some(found);
+        return Ok(Some(found));
     }
-    let cluster = shared.tables.cluster()?;
+    let Some(cluster) = shared.tables.cluster() else {
+        return Ok(None);
+    };
     match cluster.find(code).await {
-        Ok(Some(Found::Elsewhere(handle, listing))) => Some((handle, *listing)),
+        Ok(Some(Found::Elsewhere(handle, listing))) => Ok(Some((handle, *listing))),
         Ok(Some(Found::Lapsed)) => {
             take_over(shared, cluster, code).await;
             match cluster.find(code).await {
-                Ok(Some(Found::Elsewhere(handle, listing))) => Some((handle, *listing)),
-                _ => shared.tables.find(code),
+                Ok(Some(Found::Elsewhere(handle, listing))) => Ok(Some((handle, *listing))),
+                _ => Ok(shared.tables.find(code)),
             }
         }
-        Ok(None) => None,
+        Ok(None) => Ok(None),
         Err(error) => {
             tracing::warn!(%error, %code, "cannot look a game up on the other nodes");
-            None
+            Err(Unreachable)
         }
     }
 }
+
+/// The other nodes' list of games could not be read (the records are out of reach for now).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Unreachable;
 
 /// Takes the room `code` over from a node that has died: claims its lease (exactly one node wins) and resumes
 /// its game from the records, its players away until they come back. A lease with no game in progress behind it

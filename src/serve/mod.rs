@@ -101,6 +101,8 @@ pub struct ServeConfig {
     /// The events the server holds by itself, each in the words of `tournament new` (one with `at=HH:MM` comes
     /// back every day).
     pub tournaments: Vec<String>,
+    /// How many events players may create (the operator's scheduled ones are never held back).
+    pub event_caps: events::caps::EventCaps,
 }
 
 /// How a node joins the others.
@@ -303,6 +305,7 @@ impl Server {
             &tables,
             recorder.clone(),
             config.seat_grace,
+            config.event_caps,
             shutdown.watch(),
             known,
         );

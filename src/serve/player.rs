@@ -47,6 +47,8 @@ pub struct Player {
     pub no_color: bool,
     /// How they reached the server (`ssh -t -p 2222 192.0.2.7`), for the command a friend types to join.
     pub reached_by: Option<String>,
+    /// The address they connected from.
+    pub address: std::net::IpAddr,
 }
 
 /// Where a player starts.
@@ -165,7 +167,7 @@ async fn drive(
                     Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
                     Choice::Problems(kind) => Step::Problems(kind),
                     Choice::NewEvent(words) => {
-                        match create_and_enter(&player.shared, &player.identity, &words).await {
+                        match create_and_enter(&player.shared, &player.identity, Some(player.address), &words).await {
                             Ok(entered) => {
                                 channels.event = Some(entered);
                                 Step::Event

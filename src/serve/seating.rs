@@ -205,12 +205,33 @@ pub async fn join(
     identity: &Identity,
     code: &RoomCode,
 ) -> Result<Seated, RoomError> {
-    join_within_take_over(shared, identity, code, false).await
+    let known = in_progress(shared, code).await;
+    join_within_take_over(shared, identity, code, known).await
+}
+
+/// Whether the records hold `code` as a game in progress, on a server of several nodes (or cannot say: the
+/// records out of reach for a moment). Such a game is waited for when no node lists it yet, as a player coming
+/// back is: its node may have just died, or the database be restarting. On one node the rooms are the truth.
+async fn in_progress(shared: &Shared, code: &RoomCode) -> bool {
+    if shared.tables.cluster().is_none() || shared.tables.find(code).is_some() {
+        return false;
+    }
+    let code = code.clone();
+    shared
+        .read_records(move |records| {
+            Ok(records
+                .unfinished_games()?
+                .iter()
+                .any(|game| game.code.as_ref() == Some(&code)))
+        })
+        .await
+        .unwrap_or(true)
 }
 
 /// [`join`]; when `known` (the records say the game is not over), a game no node lists yet is looked for again
 /// too, for as long as a node is waited out: while two nodes race to take a dead node's game over, the one that
-/// loses the race finds it nowhere for a moment. A code typed by hand is not waited for: it may name no game.
+/// loses the race finds it nowhere for a moment. A code the records do not know is not waited for: it may
+/// name no game.
 async fn join_within_take_over(
     shared: &Shared,
     identity: &Identity,
@@ -225,8 +246,11 @@ async fn join_within_take_over(
     let give_up = tokio::time::Instant::now() + patience;
     let pause = Duration::from_millis(500);
     loop {
-        let Some((room, listing)) = super::elsewhere::find(shared, code).await else {
-            if known && tokio::time::Instant::now() < give_up {
+        let found = super::elsewhere::find(shared, code).await;
+        let Ok(Some((room, listing))) = found else {
+            // Not listed (or the list out of reach): a game known to be in progress is looked for again.
+            let wait = known || found.is_err();
+            if wait && tokio::time::Instant::now() < give_up {
                 tokio::time::sleep(pause).await;
                 continue;
             }
@@ -299,6 +323,8 @@ pub async fn watch(
 ) -> Result<Seated, RoomError> {
     let (room, listing) = super::elsewhere::find(shared, code)
         .await
+        .ok()
+        .flatten()
         .ok_or_else(|| no_game(code))?;
     let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let line = updates.downgrade();

@@ -358,20 +358,28 @@ pub fn has_file(dir: &Path, name: &str) -> bool {
 
 /// Everything a channel says until it closes, and its exit status.
 pub async fn read_all(channel: &mut russh::Channel<Msg>) -> (String, Option<u32>) {
-    let mut text = Vec::new();
+    let (out, _, status) = read_both(channel).await;
+    (out, status)
+}
+
+/// Reads a channel to its end: what it printed on its output and on its error output, and its exit status.
+pub async fn read_both(channel: &mut russh::Channel<Msg>) -> (String, String, Option<u32>) {
+    let (mut out, mut err) = (Vec::new(), Vec::new());
     let mut status = None;
     loop {
         match timeout(PATIENCE, channel.wait())
             .await
             .expect("the channel ends")
         {
-            Some(ChannelMsg::Data { data }) => text.extend_from_slice(&data),
+            Some(ChannelMsg::Data { data }) => out.extend_from_slice(&data),
+            Some(ChannelMsg::ExtendedData { data, .. }) => err.extend_from_slice(&data),
             Some(ChannelMsg::ExitStatus { exit_status }) => status = Some(exit_status),
             Some(ChannelMsg::Close) | None => break,
             Some(_) => {}
         }
     }
-    (String::from_utf8_lossy(&text).into_owned(), status)
+    let text = |bytes: Vec<u8>| String::from_utf8_lossy(&bytes).into_owned();
+    (text(out), text(err), status)
 }
 
 /// A small random number generator, so that the game played is the same every run.

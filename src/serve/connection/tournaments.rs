@@ -56,11 +56,12 @@ impl Connection {
         let handle = session.handle();
         let identity = self.identity.clone();
         let reached = self.reached.map(super::ssh_command);
+        let address = self.peer.ip();
         tokio::spawn(async move {
             let answer: Result<String, String> = match ask {
                 Err(usage) => Err(usage.to_string()),
                 Ok(Ask::New(words)) => match identity.as_ref() {
-                    Some(by) => create_event(&shared, by, &words).await.map(|code| {
+                    Some(by) => create_event(&shared, by, Some(address), &words).await.map(|code| {
                         let join = reached.as_deref().unwrap_or("ssh -t HOST");
                         format!("tournament {code}\r\njoin it with: {join} tournament {code}\r\n")
                     }),

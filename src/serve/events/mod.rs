@@ -11,6 +11,7 @@
 //! so that a result whose message was lost is never lost.
 
 pub mod across;
+pub mod caps;
 pub mod create;
 mod task;
 
@@ -37,9 +38,6 @@ const ASKS_QUEUE: usize = 256;
 
 /// How many boards may wait to be sent to one player (only the newest matters).
 pub const NEWS_QUEUE: usize = 4;
-
-/// The most events waiting or running at once (each holds a task and its entrants).
-pub const MAX_EVENTS: usize = 200;
 
 /// The most events one player may have created waiting or running at once.
 pub const MAX_EVENTS_EACH: usize = 3;
@@ -134,9 +132,9 @@ impl EventHandle {
 /// Why an event cannot be created.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CreateError {
-    /// Too many events wait or run.
-    #[error("the server runs {0} events already; try later")]
-    TooMany(usize),
+    /// A cap on players' events is reached.
+    #[error("{0}")]
+    Cap(#[from] caps::CapReached),
     /// The player has created as many as they may.
     #[error("you have {0} events waiting or under way already")]
     TooManyOfYours(usize),
@@ -162,6 +160,10 @@ pub struct Events {
     tables: Weak<Tables>,
     recorder: Recorder,
     grace: Duration,
+    /// The caps on players' events.
+    caps: caps::EventCaps,
+    /// The events players created through this node in the last day, for the daily caps.
+    creations: Mutex<caps::Creations>,
     shutdown: watch::Receiver<bool>,
     running: Mutex<HashMap<RoomCode, RunningHere>>,
     /// Every event's code the records hold, so that a new one takes another.
@@ -174,11 +176,12 @@ pub struct Events {
 
 impl Events {
     /// No events yet; their rooms open in `tables`, their changes go to `recorder`, a player away from a game
-    /// loses it after `grace`.
+    /// loses it after `grace`, players create them within `caps`.
     pub fn new(
         tables: &Arc<Tables>,
         recorder: Recorder,
         grace: Duration,
+        caps: caps::EventCaps,
         shutdown: watch::Receiver<bool>,
         known: HashSet<RoomCode>,
     ) -> Events {
@@ -186,6 +189,8 @@ impl Events {
             tables: Arc::downgrade(tables),
             recorder,
             grace,
+            caps,
+            creations: Mutex::default(),
             shutdown,
             running: Mutex::default(),
             known: Mutex::new(known),
@@ -235,20 +240,25 @@ impl Events {
     }
 
     /// Creates an event from `spec` (its code is chosen here, and on a server of several nodes its lease taken):
-    /// kept in the records and its task started. Its code.
-    pub async fn create(&self, mut spec: TournamentSpec) -> Result<RoomCode, CreateError> {
-        let views = self.views();
-        if views.len() >= MAX_EVENTS {
-            return Err(CreateError::TooMany(views.len()));
-        }
-        if spec.created_by.is_some() {
-            let theirs = views
-                .iter()
-                .filter(|v| v.stage != Stage::Finished && v.spec.created_by == spec.created_by)
+    /// kept in the records and its task started. Its code. An event a player creates (`by`) is held to the caps
+    /// on players' events; the operator's scheduled ones (`by` none) are not, so that they always have a place.
+    pub async fn create(
+        &self,
+        mut spec: TournamentSpec,
+        by: Option<&caps::Creator>,
+    ) -> Result<RoomCode, CreateError> {
+        if let Some(by) = by {
+            let views = self.views();
+            let live = || views.iter().filter(|v| v.stage != Stage::Finished);
+            let theirs = live()
+                .filter(|v| v.spec.created_by.as_ref() == Some(&by.key))
                 .count();
             if theirs >= MAX_EVENTS_EACH {
                 return Err(CreateError::TooManyOfYours(theirs));
             }
+            let players = live().filter(|v| v.spec.created_by.is_some()).count();
+            locked(&self.creations).admit(self.caps, by, players, std::time::Instant::now())?;
+            spec.created_by = Some(by.key.clone());
         }
         let code = self.new_code().await?;
         spec.code = code.clone();
@@ -492,7 +502,7 @@ pub(crate) async fn schedule(shared: Weak<crate::serve::Shared>, entries: Vec<St
                     && view.spec.created_by.is_none()
                     && view.spec.name == spec.name
             });
-            if !listed && let Err(why) = server.events.create(spec).await {
+            if !listed && let Err(why) = server.events.create(spec, None).await {
                 tracing::warn!(event = %words, %why, "a scheduled tournament cannot be created");
             }
         }
@@ -502,7 +512,7 @@ pub(crate) async fn schedule(shared: Weak<crate::serve::Shared>, entries: Vec<St
 }
 
 #[cfg(test)]
-mod unsaved_tests;
+mod records_tests;
 
 #[cfg(test)]
 mod tests {

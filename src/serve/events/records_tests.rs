@@ -1,5 +1,6 @@
-//! An event whose records cannot be written for a while: nothing of it is shown before it is saved (commit,
-//! then show, as in a room), and what waited is saved and shown, in order, once the disk mends.
+//! Events on real records: one whose records cannot be written for a while shows nothing before it is saved
+//! (commit, then show, as in a room), and what waited is saved and shown, in order, once the disk mends; players'
+//! events are held to their caps while the operator's always have a place.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -7,6 +8,7 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
 
+use super::caps::{CapReached, Creator, EventCaps};
 use super::{Ask, CreateError, Events, View};
 use crate::serve::identity::Identity;
 use crate::serve::recorder::{CommitError, Job, Recorder};
@@ -45,6 +47,11 @@ async fn an_event_shows_nothing_the_records_have_not_taken_and_catches_up_once_t
         &tables,
         recorder.clone(),
         Duration::from_secs(60),
+        super::caps::EventCaps {
+            per_key: 5,
+            per_address: 10,
+            at_once: 100,
+        },
         shutdown,
         HashSet::new(),
     );
@@ -61,13 +68,13 @@ async fn an_event_shows_nothing_the_records_have_not_taken_and_catches_up_once_t
 
     // The disk takes nothing: no event is created, and the creator is told why.
     recorder.send(Job::Tamper(|records| records.refuse_writes(true)));
-    let refused = events.create(spec()).await;
+    let refused = events.create(spec(), None).await;
     assert_eq!(refused, Err(CreateError::NotSaved(CommitError::Unwritable)));
     assert!(events.views().is_empty());
 
     // It mends: the event is created, and is in the records when anyone sees it.
     recorder.send(Job::Tamper(|records| records.refuse_writes(false)));
-    let code = events.create(spec()).await.expect("created");
+    let code = events.create(spec(), None).await.expect("created");
     let handle = events.find(&code).expect("it runs here");
     let mut view = handle.view();
 
@@ -110,5 +117,57 @@ async fn an_event_shows_nothing_the_records_have_not_taken_and_catches_up_once_t
         .expect("the event");
     let entered: Vec<&str> = kept.entries.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(entered, ["ann", "bob"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn players_events_are_capped_and_the_operator_s_always_have_a_place() {
+    let dir = std::env::temp_dir().join(format!("crowned-event-caps-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let recorder = Recorder::start(
+        SqliteRecords::open(&dir.join("r.sqlite")).expect("opens"),
+        None,
+    )
+    .expect("starts");
+    let tables = Arc::new(Tables::new(Some(recorder.clone())));
+    let (_stop, shutdown) = watch::channel(false);
+    let caps = EventCaps {
+        per_key: 5,
+        per_address: 10,
+        at_once: 2,
+    };
+    let events = Events::new(
+        &tables,
+        recorder.clone(),
+        Duration::from_secs(60),
+        caps,
+        shutdown,
+        HashSet::new(),
+    );
+    let creator = |key: &str| Creator {
+        key: key.into(),
+        address: Some(std::net::IpAddr::from([192, 0, 2, 1])),
+    };
+    for key in ["SHA256:ann", "SHA256:bob"] {
+        let code = events.create(spec(), Some(&creator(key))).await;
+        assert!(code.is_ok(), "{code:?}");
+    }
+    // Players' events fill the server: a third player is told so.
+    let refused = events.create(spec(), Some(&creator("SHA256:cid"))).await;
+    assert_eq!(refused, Err(CreateError::Cap(CapReached::AtOnce(2))));
+    // The operator's scheduled events are not held back, however many players' events there are.
+    for _ in 0..3 {
+        let code = events.create(spec(), None).await;
+        assert!(code.is_ok(), "{code:?}");
+    }
+    let views = events.views();
+    assert_eq!(views.len(), 5);
+    // A player's event is theirs in the records' eyes too, whatever the words said.
+    let theirs = views
+        .iter()
+        .filter(|v| v.spec.created_by.as_ref().map(|k| k.as_str()) == Some("SHA256:ann"))
+        .count();
+    assert_eq!(theirs, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
