@@ -15,8 +15,10 @@ use super::identity::Identity;
 use super::ids::{Fingerprint, GameId, RoomCode};
 use super::rating::Rating;
 
+pub mod conduct;
 pub mod migrate;
 mod postgres;
+mod postgres_conduct;
 mod postgres_games;
 mod postgres_problems;
 mod postgres_tournaments;
@@ -41,7 +43,7 @@ pub use tournaments::{
 ///
 /// Every call takes the records mutably, reads too: a client of a database server needs its connection to
 /// itself for each query. Calls block; the trait is used from blocking threads.
-pub trait Records: Send {
+pub trait Records: conduct::Conduct + Send {
     /// Notes that `identity` has connected (their latest name kept).
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError>;
 

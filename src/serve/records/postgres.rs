@@ -134,6 +134,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
          WHERE ended IS NULL AND code IS NOT NULL
            AND id NOT IN (SELECT max(id) FROM games WHERE ended IS NULL AND code IS NOT NULL GROUP BY code);
      CREATE UNIQUE INDEX IF NOT EXISTS games_code_in_play ON games (code) WHERE ended IS NULL;",
+    // Version 9: conduct: whom players have blocked, their reports, the operator's bans.
+    super::conduct::TABLES,
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").
@@ -161,7 +163,7 @@ pub(super) struct Fence {
     pub(super) generation: i64,
 }
 
-fn now() -> i64 {
+pub(super) fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
@@ -279,7 +281,7 @@ impl PostgresRecords {
     }
 
     /// A read: tried once more on a new connection if it failed for want of one.
-    fn read<T>(
+    pub(super) fn read<T>(
         &mut self,
         query: impl Fn(&mut Client) -> Result<T, postgres::Error>,
     ) -> Result<T, RecordsError> {
@@ -302,7 +304,7 @@ impl PostgresRecords {
     /// A write made atomic: a transaction of its own, or within a batch a savepoint, so that a write that fails
     /// in a batch is undone alone and the batch goes on (as a failed statement does in SQLite) rather than
     /// leaving the whole transaction aborted.
-    fn write<T>(
+    pub(super) fn write<T>(
         &mut self,
         work: impl FnOnce(&mut Client) -> Result<T, RecordsError>,
     ) -> Result<T, RecordsError> {

@@ -17,6 +17,7 @@ use super::{
     GameResult, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
     TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
 };
+use super::conduct::{Ban, BanTarget, Blocked, Report, SqliteConduct};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::rating::{Rating, after_game};
@@ -79,6 +80,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
     super::tournaments::TABLES,
     // Version 6: the problem trainer: players' and problems' ratings, and every attempt.
     super::problems::TABLES,
+    // Version 7: conduct: whom players have blocked, their reports, the operator's bans.
+    super::conduct::TABLES,
 ];
 
 /// The records in one SQLite file.
@@ -557,4 +560,56 @@ fn store_rating(
         ],
     )?;
     Ok(())
+}
+
+impl super::conduct::Conduct for SqliteRecords {
+    fn set_block(
+        &mut self,
+        player: &Fingerprint,
+        other: &Fingerprint,
+        name: &str,
+        on: bool,
+    ) -> Result<bool, RecordsError> {
+        SqliteConduct(&self.db).set_block((player, other, name), on, now())
+    }
+
+    fn blocks_of(&mut self, player: &Fingerprint) -> Result<Vec<Blocked>, RecordsError> {
+        SqliteConduct(&self.db).blocks_of(player)
+    }
+
+    fn blocked_between(
+        &mut self,
+        a: &Fingerprint,
+        b: &Fingerprint,
+    ) -> Result<bool, RecordsError> {
+        SqliteConduct(&self.db).blocked_between(a, b)
+    }
+
+    fn add_report(&mut self, report: &Report) -> Result<(), RecordsError> {
+        SqliteConduct(&self.db).add_report(report)
+    }
+
+    fn reports(&mut self, count: usize) -> Result<Vec<Report>, RecordsError> {
+        SqliteConduct(&self.db).reports(count)
+    }
+
+    fn ban(&mut self, ban: &Ban) -> Result<(), RecordsError> {
+        SqliteConduct(&self.db).ban(ban)
+    }
+
+    fn unban(&mut self, target: &BanTarget) -> Result<bool, RecordsError> {
+        SqliteConduct(&self.db).unban(target)
+    }
+
+    fn bans(&mut self) -> Result<Vec<Ban>, RecordsError> {
+        SqliteConduct(&self.db).bans()
+    }
+
+    fn ban_on(
+        &mut self,
+        key: Option<&Fingerprint>,
+        address: std::net::IpAddr,
+    ) -> Result<Option<Ban>, RecordsError> {
+        SqliteConduct(&self.db).ban_on(key, address)
+    }
 }

@@ -48,6 +48,7 @@ on_both!(
     the_same_move_written_twice_is_kept_once,
     a_player_s_unfinished_games_and_a_room_s_are_read_alone,
     a_game_called_off_ends_without_touching_the_ratings,
+    blocks_reports_and_bans_are_kept_and_read_back,
 );
 
 fn player(name: &str) -> Identity {
@@ -471,4 +472,67 @@ fn a_game_called_off_ends_without_touching_the_ratings(records: &mut dyn Records
         assert_eq!(games, 0, "{}", who.name);
         assert!((rating.rating - 1500.0).abs() < f64::EPSILON, "{rating:?}");
     }
+}
+
+fn blocks_reports_and_bans_are_kept_and_read_back(records: &mut dyn Records) {
+    use super::conduct::{Ban, BanTarget, Report};
+    let (ann, bob, cid) = (player("ann"), player("bob"), player("cid"));
+    let (a, b, c) = (&ann.fingerprint, &bob.fingerprint, &cid.fingerprint);
+    // A block is one way in the list, both ways for seating; blocking twice changes nothing.
+    assert!(records.set_block(a, b, "bob", true).expect("blocks"));
+    assert!(!records.set_block(a, b, "bob", true).expect("blocks again"));
+    assert!(records.blocked_between(a, b).expect("reads"));
+    assert!(records.blocked_between(b, a).expect("reads"));
+    assert!(!records.blocked_between(a, c).expect("reads"));
+    let listed = records.blocks_of(a).expect("reads");
+    assert_eq!(
+        listed.iter().map(|x| x.name.as_str()).collect::<Vec<_>>(),
+        ["bob"]
+    );
+    assert!(records.blocks_of(b).expect("reads").is_empty());
+    assert!(records.set_block(a, b, "bob", false).expect("unblocks"));
+    assert!(!records.blocked_between(a, b).expect("reads"));
+    // Reports, newest first, as many as asked.
+    for (at, text) in [(100, "rude in chat"), (200, "stalls when losing")] {
+        let report = Report {
+            at,
+            reporter: (a.clone(), "ann".into()),
+            reported: (b.clone(), "bob".into()),
+            game: "K7QX".into(),
+            text: text.into(),
+        };
+        records.add_report(&report).expect("reported");
+    }
+    let reports = records.reports(10).expect("reads");
+    assert_eq!(
+        reports.iter().map(|r| r.text.as_str()).collect::<Vec<_>>(),
+        ["stalls when losing", "rude in chat"]
+    );
+    assert_eq!(reports[0].reported, (b.clone(), "bob".to_string()));
+    assert_eq!(records.reports(1).expect("reads").len(), 1);
+    // Bans: by key and by address, the key's found first; a second ban of one target takes its reason.
+    let address: std::net::IpAddr = "192.0.2.7".parse().expect("an address");
+    assert_eq!(records.ban_on(Some(b), address).expect("reads"), None);
+    for (target, reason) in [
+        (BanTarget::Address(address), "spam"),
+        (BanTarget::Key(b.clone()), "abuse"),
+        (BanTarget::Key(b.clone()), "abuse in chat"),
+    ] {
+        let ban = Ban {
+            target,
+            reason: reason.into(),
+            since: 1000,
+        };
+        records.ban(&ban).expect("bans");
+    }
+    let found = records.ban_on(Some(b), address).expect("reads");
+    assert_eq!(found.map(|b| b.reason), Some("abuse in chat".to_string()));
+    let found = records.ban_on(Some(c), address).expect("reads");
+    assert_eq!(found.map(|b| b.reason), Some("spam".to_string()));
+    let elsewhere: std::net::IpAddr = "198.51.100.1".parse().expect("an address");
+    assert_eq!(records.ban_on(Some(c), elsewhere).expect("reads"), None);
+    assert_eq!(records.bans().expect("reads").len(), 2);
+    assert!(records.unban(&BanTarget::Address(address)).expect("lifts"));
+    assert!(!records.unban(&BanTarget::Address(address)).expect("lifts"));
+    assert_eq!(records.ban_on(Some(c), address).expect("reads"), None);
 }

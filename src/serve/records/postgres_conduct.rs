@@ -1,0 +1,154 @@
+//! Conduct in PostgreSQL: the [`Conduct`] calls (blocks, reports, bans), each a read or a write of its own.
+
+use std::net::IpAddr;
+
+use super::conduct::{Ban, BanTarget, Blocked, Conduct, Report, ban_of, targets};
+use super::postgres::{PostgresRecords, now};
+use super::RecordsError;
+use crate::serve::ids::Fingerprint;
+
+impl Conduct for PostgresRecords {
+    fn set_block(
+        &mut self,
+        player: &Fingerprint,
+        other: &Fingerprint,
+        name: &str,
+        on: bool,
+    ) -> Result<bool, RecordsError> {
+        let since = now();
+        self.write(|c| {
+            let changed = match on {
+                true => c.execute(
+                    "INSERT INTO blocks (player, blocked, blocked_name, since) VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (player, blocked) DO NOTHING",
+                    &[&player.as_str(), &other.as_str(), &name, &since],
+                )?,
+                false => c.execute(
+                    "DELETE FROM blocks WHERE player = $1 AND blocked = $2",
+                    &[&player.as_str(), &other.as_str()],
+                )?,
+            };
+            Ok(changed > 0)
+        })
+    }
+
+    fn blocks_of(&mut self, player: &Fingerprint) -> Result<Vec<Blocked>, RecordsError> {
+        self.read(|c| {
+            let rows = c.query(
+                "SELECT blocked, blocked_name FROM blocks WHERE player = $1 ORDER BY since, blocked",
+                &[&player.as_str()],
+            )?;
+            Ok(rows
+                .iter()
+                .map(|row| Blocked {
+                    key: Fingerprint::new(row.get::<_, String>(0)),
+                    name: row.get(1),
+                })
+                .collect())
+        })
+    }
+
+    fn blocked_between(
+        &mut self,
+        a: &Fingerprint,
+        b: &Fingerprint,
+    ) -> Result<bool, RecordsError> {
+        self.read(|c| {
+            let row = c.query_opt(
+                "SELECT 1 FROM blocks WHERE (player = $1 AND blocked = $2) OR (player = $2 AND blocked = $1)
+                 LIMIT 1",
+                &[&a.as_str(), &b.as_str()],
+            )?;
+            Ok(row.is_some())
+        })
+    }
+
+    fn add_report(&mut self, r: &Report) -> Result<(), RecordsError> {
+        self.write(|c| {
+            c.execute(
+                "INSERT INTO reports (at, reporter, reporter_name, reported, reported_name, game, text)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[
+                    &r.at,
+                    &r.reporter.0.as_str(),
+                    &r.reporter.1,
+                    &r.reported.0.as_str(),
+                    &r.reported.1,
+                    &r.game,
+                    &r.text,
+                ],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn reports(&mut self, count: usize) -> Result<Vec<Report>, RecordsError> {
+        let limit = i64::try_from(count).unwrap_or(i64::MAX);
+        self.read(|c| {
+            let rows = c.query(
+                "SELECT at, reporter, reporter_name, reported, reported_name, game, text FROM reports
+                 ORDER BY at DESC LIMIT $1",
+                &[&limit],
+            )?;
+            Ok(rows
+                .iter()
+                .map(|row| Report {
+                    at: row.get(0),
+                    reporter: (Fingerprint::new(row.get::<_, String>(1)), row.get(2)),
+                    reported: (Fingerprint::new(row.get::<_, String>(3)), row.get(4)),
+                    game: row.get(5),
+                    text: row.get(6),
+                })
+                .collect())
+        })
+    }
+
+    fn ban(&mut self, ban: &Ban) -> Result<(), RecordsError> {
+        self.write(|c| {
+            c.execute(
+                "INSERT INTO bans (target, reason, since) VALUES ($1, $2, $3)
+                 ON CONFLICT (target) DO UPDATE SET reason = excluded.reason",
+                &[&ban.target.stored(), &ban.reason, &ban.since],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn unban(&mut self, target: &BanTarget) -> Result<bool, RecordsError> {
+        self.write(|c| {
+            let gone = c.execute("DELETE FROM bans WHERE target = $1", &[&target.stored()])?;
+            Ok(gone > 0)
+        })
+    }
+
+    fn bans(&mut self) -> Result<Vec<Ban>, RecordsError> {
+        self.read(|c| {
+            let rows = c.query("SELECT target, reason, since FROM bans ORDER BY since, target", &[])?;
+            Ok(rows
+                .iter()
+                .filter_map(|row| ban_of(row.get(0), row.get(1), row.get(2)))
+                .collect())
+        })
+    }
+
+    fn ban_on(
+        &mut self,
+        key: Option<&Fingerprint>,
+        address: IpAddr,
+    ) -> Result<Option<Ban>, RecordsError> {
+        let targets = targets(key, address);
+        self.read(|c| {
+            let rows = c.query(
+                "SELECT target, reason, since FROM bans WHERE target = ANY($1)",
+                &[&targets],
+            )?;
+            let mut bans: Vec<Ban> = rows
+                .iter()
+                .filter_map(|row| ban_of(row.get(0), row.get(1), row.get(2)))
+                .collect();
+            // The key's ban first, as SQLite answers.
+            bans.sort_by_key(|b| matches!(b.target, BanTarget::Address(_)));
+            Ok(bans.into_iter().next())
+        })
+    }
+}
