@@ -22,6 +22,8 @@ use crowned::serve::{
 use crowned::store::Store;
 use tracing_subscriber::EnvFilter;
 
+use super::serve_conduct;
+
 /// How long a stopping server waits for its games to say goodbye.
 const GRACE: Duration = Duration::from_secs(3);
 
@@ -116,6 +118,29 @@ pub enum ServeCommand {
         /// The players' folders (`players` beside the records file by default).
         #[arg(long, value_name = "DIR")]
         players: Option<PathBuf>,
+    },
+    /// List the latest reports players made about each other, newest first: when, who, whom (with their keys),
+    /// at which game, and what they said.
+    Reports {
+        /// How many.
+        #[arg(long, default_value_t = 50)]
+        count: usize,
+    },
+    /// List the bans.
+    Bans,
+    /// Ban a key (its fingerprint, SHA256:...) or an address: refused at its next sign-in on every node, with
+    /// the reason as the one line it is given.
+    Ban {
+        /// The key's fingerprint or the address.
+        target: String,
+        /// Why (the rest of the line).
+        #[arg(required = true, num_args = 1..)]
+        reason: Vec<String>,
+    },
+    /// Lift a ban.
+    Unban {
+        /// The key's fingerprint or the address.
+        target: String,
     },
 }
 
@@ -218,20 +243,33 @@ fn default_node_name(port: u16) -> NodeName {
 
 /// `crowned serve`: the `[server]` settings of the settings file, with the command line over them.
 pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
-    if let Some(ServeCommand::MigrateRecords { from, to, players }) = args.command.take() {
-        let players = players.unwrap_or_else(|| {
-            from.parent()
-                .unwrap_or_else(|| std::path::Path::new("."))
-                .join("players")
-        });
-        return migrate(&from, &to, &players);
-    }
+    let asked = match args.command.take() {
+        Some(ServeCommand::MigrateRecords { from, to, players }) => {
+            let players = players.unwrap_or_else(|| {
+                from.parent()
+                    .unwrap_or_else(|| std::path::Path::new("."))
+                    .join("players")
+            });
+            return migrate(&from, &to, &players);
+        }
+        Some(ServeCommand::Reports { count }) => Some(serve_conduct::Asked::Reports(count)),
+        Some(ServeCommand::Bans) => Some(serve_conduct::Asked::Bans),
+        Some(ServeCommand::Ban { target, reason }) => {
+            Some(serve_conduct::Asked::Ban(target, reason.join(" ")))
+        }
+        Some(ServeCommand::Unban { target }) => Some(serve_conduct::Asked::Unban(target)),
+        None => None,
+    };
     // The game's options cannot be given with a command, so there is nothing to lay over the file's settings
     // but this command's own options.
     let (settings, _, problem) = super::settings::load(&Overrides::default());
     // A server does not start on settings it was not given.
     if let Some(problem) = problem {
         return Err(anyhow::Error::new(problem));
+    }
+    // The operator's commands on conduct work on the records the settings (and --records) name.
+    if let Some(asked) = asked {
+        return serve_conduct::run(asked, args.over(settings.server)?.records);
     }
     serve(&args.over(settings.server)?)?;
     Ok(ExitCode::SUCCESS)

@@ -19,6 +19,7 @@ use super::identity::Identity;
 use super::limits::{Admission, Refusal};
 use super::play::{GameEnd, ToGame, clamp_size, farewell_bytes};
 use super::player::{self, Player, Start};
+use super::records::conduct::BanTarget;
 use super::ssh_screen::SshScreen;
 use super::text::clean_line;
 use super::{ServeError, Shared, seating};
@@ -54,8 +55,9 @@ pub struct Connection {
     reached: Option<SocketAddr>,
     /// Holds this connection's place in the limits while it lives: a stranger's until it signs in.
     admission: Admission,
-    /// Why a client that signed in may not play: the players' places are full.
-    turned_away: Option<Refusal>,
+    /// Why a client that signed in may not play (the line it is given): the players' places are full, or its
+    /// key or address is banned.
+    turned_away: Option<String>,
     started: Instant,
     identity: Option<Identity>,
     /// Whether a client without a key has been told how to make one (once is enough).
@@ -102,9 +104,37 @@ impl Connection {
     fn signed_in(&mut self, identity: Identity) {
         if let Err(refusal) = self.admission.sign_in() {
             tracing::warn!(peer = %self.peer, ?refusal, "signed in, but no player's place is free");
-            self.turned_away = Some(refusal);
+            self.turned_away = Some(turned_away(refusal).to_string());
         }
         self.identity = Some(identity);
+    }
+
+    /// Whether `identity`'s key (a guest has none) or this connection's address is banned: if so the client is
+    /// let through the handshake only to be given the ban's reason on its channel, and stays a stranger (cut off
+    /// at the sign-in deadline, holding no player's place). Read from the records at each sign-in, so a ban made
+    /// on any node holds on every node at once; records out of reach let the client in (logged).
+    async fn banned(&mut self, identity: &Identity) -> bool {
+        let key = (!identity.is_guest()).then(|| identity.fingerprint.clone());
+        let address = self.peer.ip();
+        let ban = self
+            .shared
+            .read_records(move |records| records.ban_on(key.as_ref(), address))
+            .await
+            .flatten();
+        let Some(ban) = ban else {
+            return false;
+        };
+        tracing::info!(peer = %self.peer, player = %identity.fingerprint, target = %ban.target, "banned: turned away");
+        let whose = match ban.target {
+            BanTarget::Key(_) => "this key is",
+            BanTarget::Address(_) => "connections from your address are",
+        };
+        self.turned_away = Some(format!(
+            "crowned: {whose} banned from this server: {}\r\n",
+            clean_line(&ban.reason, 200)
+        ));
+        self.identity = Some(identity.clone());
+        true
     }
 
     fn who(&self) -> String {
@@ -221,7 +251,9 @@ impl russh::server::Handler for Connection {
                 Some(_) => {
                     let identity = Identity::guest(user);
                     tracing::info!(peer = %self.peer, name = %identity.name, "guest signed in");
-                    self.signed_in(identity);
+                    if !self.banned(&identity).await {
+                        self.signed_in(identity);
+                    }
                     Auth::Accept
                 }
             });
@@ -257,6 +289,9 @@ impl russh::server::Handler for Connection {
                 proceed_with_methods: None,
                 partial_success: false,
             });
+        }
+        if self.banned(&identity).await {
+            return Ok(Auth::Accept);
         }
         tracing::info!(peer = %self.peer, player = %identity.fingerprint, name = %identity.name, "signed in");
         self.shared.note_seen(&identity);
@@ -312,9 +347,9 @@ impl russh::server::Handler for Connection {
             session.channel_failure(channel)?;
             return Ok(());
         }
-        if let Some(refusal) = self.turned_away {
+        if let Some(why) = &self.turned_away {
             self.channel = None;
-            return refuse(channel, session, turned_away(refusal));
+            return refuse(channel, session, why);
         }
         let Some(size) = self.pty else {
             self.channel = None;
@@ -333,11 +368,11 @@ impl russh::server::Handler for Connection {
         session: &mut SshSession,
     ) -> Result<(), Self::Error> {
         session.channel_success(channel)?;
-        if let Some(refusal) = self.turned_away {
+        if let Some(why) = &self.turned_away {
             if self.channel == Some(channel) {
                 self.channel = None;
             }
-            return refuse(channel, session, turned_away(refusal));
+            return refuse(channel, session, why);
         }
         let command = String::from_utf8_lossy(data);
         if let Some(ask) = seating::read_ask(&command, &self.shared.config.variants) {

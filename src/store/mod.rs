@@ -339,6 +339,12 @@ fn pdn_time(now: SystemTime) -> String {
     format!("{hh:02}:{mm:02}:{ss:02}")
 }
 
+/// A time to the minute in UTC, as logs and lists print it: `2026-11-30 00:53 UTC`.
+pub fn utc_minute(time: SystemTime) -> String {
+    let (y, m, d, hh, mm) = civil(time);
+    format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02} UTC")
+}
+
 /// UTC year, month, day, hour and minute of a time (the proleptic Gregorian calendar, from days since 1970).
 fn civil(time: SystemTime) -> (i64, u32, u32, u32, u32) {
     let secs = time

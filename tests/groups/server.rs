@@ -6,6 +6,8 @@
 mod common;
 #[path = "../serve.rs"]
 mod serve;
+#[path = "../serve_conduct.rs"]
+mod serve_conduct;
 #[path = "../serve_defined.rs"]
 mod serve_defined;
 #[path = "../serve_nodes.rs"]
