@@ -8,7 +8,7 @@ use std::sync::Arc;
 use russh::keys::ssh_key::LineEnding;
 use russh::keys::{HashAlg, PrivateKey};
 
-use crate::common::ssh::{Server, Terminal, connect, new_key};
+use crate::common::ssh::{Server, Terminal, code_on, connect, new_key, read_both};
 
 /// Runs `crowned serve ARGS` on the server's folder (its settings, its records), as its operator would; what it
 /// printed, and whether it succeeded.
@@ -19,8 +19,8 @@ fn operator(server: &Server, args: &[&str]) -> (String, bool) {
         .env("CROWNED_HOME", &server.home)
         .output()
         .expect("runs");
-    let text = String::from_utf8_lossy(&out.stdout).into_owned()
-        + &String::from_utf8_lossy(&out.stderr);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
     (text, out.status.success())
 }
 
@@ -88,9 +88,15 @@ async fn a_ban_turns_a_key_or_an_address_away_with_its_reason_on_every_client() 
     assert!(ok, "{said}");
     assert!(said.contains("banned key SHA256:"), "{said}");
     let (said, ok) = operator(&server, &["ban", "not-a-key", "x"]);
-    assert!(!ok && said.contains("neither a key's fingerprint"), "{said}");
+    assert!(
+        !ok && said.contains("neither a key's fingerprint"),
+        "{said}"
+    );
     let (listed, ok) = operator(&server, &["bans"]);
-    assert!(ok && listed.contains(&key) && listed.contains("abuse in chat"), "{listed}");
+    assert!(
+        ok && listed.contains(&key) && listed.contains("abuse in chat"),
+        "{listed}"
+    );
 
     let mut t = lobby_or_refusal(&server, &mallory, "mallory").await;
     t.wait_closed().await;
@@ -103,7 +109,10 @@ async fn a_ban_turns_a_key_or_an_address_away_with_its_reason_on_every_client() 
     assert_ne!(t.exit_status, Some(0));
     // The stock client is given the same line.
     let (printed, status) = openssh(&server, &mallory, "mallory");
-    assert!(printed.contains("banned from this server: abuse in chat"), "{printed}");
+    assert!(
+        printed.contains("banned from this server: abuse in chat"),
+        "{printed}"
+    );
     assert_ne!(status, Some(0));
     // Another key plays on.
     let t = lobby_or_refusal(&server, &bob, "bob").await;
@@ -127,4 +136,90 @@ async fn a_ban_turns_a_key_or_an_address_away_with_its_reason_on_every_client() 
     assert!(!ok && said.contains("not banned"), "{said}");
     let t = lobby_or_refusal(&server, &bob, "bob").await;
     assert!(t.contents().contains("· lobby ·"), "{}", t.contents());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_mutes_reports_and_blocks_an_opponent_who_is_then_never_seated_with_them() {
+    let server = Server::start("conduct-block");
+    let (ann_key, bob_key) = (new_key(), new_key());
+    let ann = connect(&server, &ann_key, "ann").await;
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    b.wait_for("ann").await;
+    b.send(b":say hello\r").await;
+    a.wait_for("bob: hello").await;
+
+    // Muted, the table's chat is not shown; heard again after a second :mute.
+    a.send(b":mute\r").await;
+    a.wait_for("chat is muted").await;
+    b.send(b":say noisy line\r").await;
+    b.wait_for("bob: noisy line").await;
+    a.send(b":mute\r").await;
+    a.wait_for("heard again").await;
+    b.send(b":say after\r").await;
+    a.wait_for("bob: after").await;
+    assert!(!a.contents().contains("noisy line"), "{}", a.contents());
+
+    // A report is kept with the game's code, for the operator to read.
+    a.send(b":report rude in chat\r").await;
+    a.wait_for("kept for the server's operator").await;
+    let (reports, ok) = operator(&server, &["reports"]);
+    assert!(ok, "{reports}");
+    assert!(
+        reports.contains(&format!(
+            "ann ({}) reported bob ({}) at game {code}: rude in chat",
+            fingerprint(&ann_key),
+            fingerprint(&bob_key)
+        )),
+        "{reports}"
+    );
+
+    // Blocked: Bob's chat and his offers no longer reach Ann (an offer is declined for her, unseen).
+    a.send(b":block\r").await;
+    a.wait_for("you have blocked bob").await;
+    b.send(b":say still here\r").await;
+    b.wait_for("bob: still here").await;
+    b.send(b":draw\r").await;
+    b.wait_for("declines a draw").await;
+    assert!(!a.contents().contains("still here"), "{}", a.contents());
+    assert!(!a.contents().contains("offers a draw"), "{}", a.contents());
+
+    // Never seated together again, whoever opens the table; `blocks` lists him, `unblock` lets him back.
+    let bob_again = connect(&server, &bob_key, "bob").await;
+    let mut t = Terminal::exec(&bob_again, 100, 30, "new english 5+3 black").await;
+    t.wait_for("waiting for an opponent").await;
+    let second = code_on(&t.contents());
+    let ann_refused = connect(&server, &ann_key, "ann").await;
+    let mut r = Terminal::exec(&ann_refused, 100, 30, &format!("join {second}")).await;
+    r.wait_for("you cannot play bob: one of you has blocked the other")
+        .await;
+    let (listed, _) = answer(&server, &ann_key, "ann", "blocks").await;
+    assert_eq!(listed.trim(), "bob");
+    let (said, _) = answer(&server, &ann_key, "ann", "unblock bob").await;
+    assert!(said.contains("bob is no longer blocked"), "{said}");
+    let ann_again = connect(&server, &ann_key, "ann").await;
+    let mut joined = Terminal::exec(&ann_again, 100, 30, &format!("join {second}")).await;
+    joined.wait_for("bob").await;
+    assert!(
+        !joined.contents().contains("blocked"),
+        "{}",
+        joined.contents()
+    );
+}
+
+/// Runs `command` without a terminal as `name`: what it printed on its output, and its status.
+async fn answer(
+    server: &Server,
+    key: &Arc<PrivateKey>,
+    name: &str,
+    command: &str,
+) -> (String, Option<u32>) {
+    let handle = connect(server, key, name).await;
+    let mut channel = handle.channel_open_session().await.expect("a session");
+    channel.exec(true, command).await.expect("asked");
+    let (out, _, status) = read_both(&mut channel).await;
+    (out, status)
 }

@@ -399,6 +399,9 @@ pub enum Effect {
     },
     /// Ask the table the game is played at (a room on a server) for this.
     Table(TableRequest),
+    /// Ask the server to keep this about the opponent at the table (a block, a report); the answer comes as
+    /// [`TableEvent::Told`](super::TableEvent::Told).
+    Conduct(super::table::ConductRequest),
     /// Leave the program.
     Quit,
 }

@@ -70,7 +70,7 @@ pub use state::hints::Hint;
 pub use state::offers::JUDGING_TIME;
 pub use state::review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
 pub use table::{
-    CHAT_KEPT, CODE_ALPHABET, CODE_LENGTH, FIRST_MOVE_LIMIT, NODE_SILENT, NewTable, OfferKind,
-    SeatView, TAKEN_OVER, Table, TableEvent, TableRequest, TableState, clock_text, clock_text_fine,
-    read_table_code,
+    CHAT_KEPT, CODE_ALPHABET, CODE_LENGTH, ConductRequest, FIRST_MOVE_LIMIT, NODE_SILENT, NewTable,
+    OfferKind, SeatView, TAKEN_OVER, Table, TableEvent, TableRequest, TableState, clock_text,
+    clock_text_fine, read_table_code,
 };

@@ -177,7 +177,13 @@ pub enum TableEvent {
         from: String,
         /// What.
         text: String,
+        /// Who said it, as the server knows them (their key's fingerprint; empty for the table itself), so that
+        /// a player who has blocked them does not hear it.
+        #[serde(default)]
+        by: String,
     },
+    /// A word from the server for this person alone (a report kept, a player blocked).
+    Told(String),
 }
 
 /// What the people at a table are told while the node that runs its game does not answer.
@@ -215,6 +221,16 @@ pub enum TableRequest {
     Resume,
 }
 
+/// What a player asks the server about their opponent at a table: kept in the server's records, never the
+/// room's business (it does not cross to the room, nor to another node).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConductRequest {
+    /// Block the opponent: no more chat or offers from them, and never seated with them again.
+    Block,
+    /// Report the opponent to the server's operator, with this line (kept with the game's code).
+    Report(String),
+}
+
 /// The app's side of a table: where the player sits and what the table last said.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
@@ -228,6 +244,8 @@ pub struct Table {
     pub clocks: Option<[Duration; 2]>,
     /// The chat, oldest first, at most [`CHAT_KEPT`] lines.
     pub chat: VecDeque<String>,
+    /// Whether the player has muted the table's chat (`:mute`): lines that come meanwhile are not shown.
+    pub muted: bool,
     /// How a friend reaches the server, as the player did (`ssh -t -p 2222 192.0.2.7`), when known.
     pub reached_by: Option<String>,
 }
@@ -241,6 +259,7 @@ impl Table {
             state: None,
             clocks: None,
             chat: VecDeque::new(),
+            muted: false,
             reached_by: None,
         }
     }

@@ -30,7 +30,10 @@ pub enum Asked {
 }
 
 /// Does what the operator asked of the records at `records` (`None`: the SQLite file in the data folder).
-pub fn run(asked: Asked, records: Option<crowned::serve::records::PostgresUrl>) -> Result<ExitCode> {
+pub fn run(
+    asked: Asked,
+    records: Option<crowned::serve::records::PostgresUrl>,
+) -> Result<ExitCode> {
     let place = match records {
         Some(url) => Place::Postgres(url),
         None => Place::Sqlite(

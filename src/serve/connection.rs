@@ -397,13 +397,13 @@ impl russh::server::Handler for Connection {
             && let (Some(identity), Some(size)) = (self.identity.clone(), self.pty)
             && !identity.is_guest()
         {
-            let entered =
-                crate::serve::at_event::create_and_enter(
-                    &self.shared,
-                    &identity,
-                    Some(self.peer.ip()),
-                    &words,
-                ).await;
+            let entered = crate::serve::at_event::create_and_enter(
+                &self.shared,
+                &identity,
+                Some(self.peer.ip()),
+                &words,
+            )
+            .await;
             return match entered {
                 Ok(entered) => {
                     self.spawn_player(channel, size, session, Start::Event(Box::new(entered)));
@@ -433,6 +433,13 @@ impl russh::server::Handler for Connection {
                 session,
                 "crowned: a guest has no games kept; connect with an SSH key to keep yours.\r\n",
             ),
+            (line, Some(identity))
+                if !identity.is_guest() && (line == "blocks" || line.starts_with("unblock ")) =>
+            {
+                let name = line.strip_prefix("unblock ").map(str::trim);
+                self.send_blocks(identity.clone(), name.map(str::to_string), channel, session);
+                Ok(())
+            }
             _ => refuse(
                 channel,
                 session,

@@ -13,6 +13,7 @@
 mod at_event;
 mod authorized;
 mod budget;
+mod civility;
 pub mod codes;
 mod connection;
 mod cut;

@@ -145,6 +145,8 @@ pub struct Channels {
     pub taken_over: bool,
     /// The event the player is entered in, whose next board takes them from the table they are at.
     pub event: Option<super::at_event::Entered>,
+    /// The player's blocks and reports, for a game at a table.
+    pub civility: Option<super::civility::Civility>,
 }
 
 /// The event's next news for the player ([`super::at_event::Entered::next_news`]); never when they are in none.
@@ -181,8 +183,16 @@ async fn table_news(table: &mut Option<TableLink>) -> Option<TableEvent> {
 }
 
 impl Channels {
-    /// Sends what the player asked of the table, and what the problem trainer decided to be kept.
-    async fn send_requests(&self, session: &mut Session) {
+    /// Sends what the player asked of the table, and what the problem trainer decided to be kept; carries out
+    /// what they asked about their opponent, and tells them.
+    async fn send_requests(&mut self, session: &mut Session) {
+        for request in session.take_conduct() {
+            let told = match (self.civility.as_mut(), &self.table) {
+                (Some(civility), Some(link)) => civility.carry_out(&link.code, request).await,
+                _ => "blocking and reporting are for a game at a table".to_string(),
+            };
+            let _ = session.handle(Event::Table(TableEvent::Told(told)));
+        }
         let news = session.take_training_news();
         if let Some(trained) = &self.trained {
             for news in news {
@@ -526,6 +536,16 @@ async fn run_session(
                     channels.rematch = Some(RoomCode::new(code.as_str()));
                     session.end(Ending::Quit);
                     return Some(Ending::Quit);
+                }
+                // What someone the player has blocked says is not shown, and their offers are declined unseen.
+                if let (Some(civility), Some(link)) = (&channels.civility, &channels.table) {
+                    if civility.hides(&news) {
+                        continue;
+                    }
+                    if let Some(answer) = civility.answer_for(&link.code, &news).await {
+                        link.room.ask(&link.who, answer).await;
+                        continue;
+                    }
                 }
                 // A game that moves is not idle: a watcher, or a player waiting for a move, stays.
                 if matches!(news, TableEvent::State(_)) {

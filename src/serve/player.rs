@@ -121,6 +121,7 @@ async fn drive(
         lost: None,
         taken_over: false,
         event: None,
+        civility: None,
     };
     // The lobby follows the player's keys, as their games do.
     let keys = settings_of(&player.shared, &player.identity).0.keys;
@@ -167,7 +168,14 @@ async fn drive(
                     Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
                     Choice::Problems(kind) => Step::Problems(kind),
                     Choice::NewEvent(words) => {
-                        match create_and_enter(&player.shared, &player.identity, Some(player.address), &words).await {
+                        match create_and_enter(
+                            &player.shared,
+                            &player.identity,
+                            Some(player.address),
+                            &words,
+                        )
+                        .await
+                        {
                             Ok(entered) => {
                                 channels.event = Some(entered);
                                 Step::Event
@@ -247,6 +255,14 @@ async fn drive(
                 } = seated;
                 table.reached_by = player.reached_by.clone();
                 channels.table = Some(link);
+                // Read again at each table: a block made in another session (or on another node) holds here.
+                channels.civility = Some(
+                    super::civility::Civility::of(
+                        Arc::clone(&player.shared),
+                        player.identity.clone(),
+                    )
+                    .await,
+                );
                 let (settings, problem) = settings_of(&player.shared, &player.identity);
                 let (opened, config) = session::open_table(
                     table,

@@ -168,6 +168,7 @@ impl TournamentGame {
         Update::Chat {
             from: view.spec.name.clone(),
             text: crate::serve::text::clean_line(&text, MAX_CHAT),
+            by: String::new(),
         }
     }
 }

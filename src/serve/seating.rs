@@ -36,8 +36,8 @@ pub const USAGE: &str = "the commands: `new [VARIANT] [CLOCK] [black|white] [cas
                          game against a person and shows its code (e.g. `new english 5+3`; listed in the lobby \
                          for anyone to join unless `private`), `join CODE` plays it, `watch CODE` watches it, \
                          `games` prints your games as PDN, `tournament CODE` enters an event (`tournament CODE \
-                         --pdn` prints its games, `tournament new arena|swiss ...` creates one); with no command, \
-                         the lobby";
+                         --pdn` prints its games, `tournament new arena|swiss ...` creates one), `blocks` lists the \
+                         players you have blocked and `unblock NAME` lets one back; with no command, the lobby";
 
 /// Why a command asking for a table cannot be read; the text is what the player is shown.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -361,6 +361,9 @@ async fn sit(
     listing: Listing,
     color: Option<Color>,
 ) -> Result<Seated, RoomError> {
+    if let Some(why) = super::civility::refuses_to_seat(shared, identity, &listing.seats).await {
+        return Err(RoomError::Blocked(why));
+    }
     let rating = match (listing.config.rated, identity.is_guest()) {
         (true, false) => {
             let fingerprint = identity.fingerprint.clone();
@@ -414,6 +417,8 @@ mod tests {
             "`games`",
             "`tournament CODE`",
             "tournament new",
+            "`blocks`",
+            "`unblock NAME`",
         ] {
             assert!(
                 USAGE.contains(command),

@@ -31,8 +31,8 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 
 use crate::app::{
-    Action, App, Effect, InputEvent, TableEvent, TableRequest, TrainingNews, actions_for_input,
-    resized,
+    Action, App, ConductRequest, Effect, InputEvent, TableEvent, TableRequest, TrainingNews,
+    actions_for_input, resized,
 };
 use crate::engine::{AnySituation, EngineClient, Level, Limits, Report, Request};
 use crate::store::SavedGame;
@@ -96,6 +96,8 @@ pub struct Session {
     start_effects: Vec<Effect>,
     /// What the player asked of the table, for the front end to send ([`Session::take_requests`]).
     requests: Vec<TableRequest>,
+    /// What the player asked the server to keep about their opponent ([`Session::take_conduct`]).
+    conduct: Vec<ConductRequest>,
     /// What the problem trainer decided, for the front end to keep ([`Session::take_training_news`]).
     trained: Vec<TrainingNews>,
     ending: Option<Ending>,
@@ -125,6 +127,7 @@ impl Session {
             config,
             start_effects: effects,
             requests: Vec::new(),
+            conduct: Vec::new(),
             trained: Vec::new(),
             ending: None,
             epoch: Instant::now(),
@@ -178,6 +181,12 @@ impl Session {
     /// What the player has asked of the table since the last call, in order, for the front end to send.
     pub fn take_requests(&mut self) -> Vec<TableRequest> {
         std::mem::take(&mut self.requests)
+    }
+
+    /// What the player has asked the server to keep about their opponent since the last call (a block, a
+    /// report), in order, for the front end to carry out (a local game has no opponent to ask about).
+    pub fn take_conduct(&mut self) -> Vec<ConductRequest> {
+        std::mem::take(&mut self.conduct)
     }
 
     /// What the problem trainer has decided since the last call, in order, for the front end to keep (a server
@@ -333,6 +342,11 @@ impl Session {
                 }
                 Effect::Table(request) => {
                     self.requests.push(request);
+                    Ok(())
+                }
+                Effect::Conduct(request) => {
+                    // One a command typed: a short list, taken after every event.
+                    self.conduct.push(request);
                     Ok(())
                 }
                 Effect::Trained(news) => {

@@ -13,7 +13,8 @@ use crate::app::mode::Mode;
 use crate::app::overlay::Question;
 use crate::app::preferences::Preferences;
 use crate::app::table::{
-    NODE_SILENT, OfferKind, TAKEN_OVER, Table, TableEvent, TableRequest, TableState, clock_text,
+    ConductRequest, NODE_SILENT, OfferKind, TAKEN_OVER, Table, TableEvent, TableRequest,
+    TableState, clock_text,
 };
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
@@ -198,6 +199,57 @@ impl App {
         }
     }
 
+    /// `:mute`: the table's chat is not shown until `:mute` again.
+    pub(super) fn mute(&mut self) -> Result<Vec<Effect>, String> {
+        let table = self
+            .table
+            .as_mut()
+            .ok_or("muting is for a table's chat, on a server")?;
+        table.muted = !table.muted;
+        self.status = match table.muted {
+            true => "the table's chat is muted: :mute again to hear it".into(),
+            false => "the table's chat is heard again".into(),
+        };
+        Ok(Vec::new())
+    }
+
+    /// `:block`: the opponent is blocked (the server keeps it): no more chat or offers from them, and they are
+    /// never seated with this player again.
+    pub(super) fn block(&mut self) -> Result<Vec<Effect>, String> {
+        self.opponent_at_table("blocking")?;
+        Ok(vec![Effect::Conduct(ConductRequest::Block)])
+    }
+
+    /// `:report TEXT`: the opponent is reported to the server's operator with a line saying why.
+    pub(super) fn report(&mut self, text: Option<&str>) -> Result<Vec<Effect>, String> {
+        self.opponent_at_table("reporting")?;
+        match text.map(str::trim).filter(|t| !t.is_empty()) {
+            Some(text) => Ok(vec![Effect::Conduct(ConductRequest::Report(
+                text.to_string(),
+            ))]),
+            None => Err("say why: :report and a line for the operator".into()),
+        }
+    }
+
+    /// That the player sits at a table with an opponent, or why `what` needs one.
+    fn opponent_at_table(&self, what: &str) -> Result<(), String> {
+        let table = self
+            .table
+            .as_ref()
+            .ok_or_else(|| format!("{what} is for the opponent at a table, on a server"))?;
+        let seat = table
+            .seat
+            .ok_or_else(|| format!("{what} is for players: you are watching this game"))?;
+        let opponent = table
+            .state
+            .as_ref()
+            .and_then(|state| state.seats[seat.opponent().index()].as_ref());
+        match opponent {
+            Some(_) => Ok(()),
+            None => Err(format!("{what} needs an opponent: nobody has sat down yet")),
+        }
+    }
+
     /// `:claim`: the win, or with `draw` a draw, when the opponent has been away past the grace period.
     pub(super) fn claim(&mut self, rest: Option<&str>) -> Result<Vec<Effect>, String> {
         if self.table.is_none() {
@@ -284,10 +336,16 @@ impl App {
                 self.status = why;
                 effects
             }
-            TableEvent::Chat { from, text } => {
-                let line = format!("{from}: {text}");
-                table.hear(line.clone());
-                self.status = line;
+            TableEvent::Chat { from, text, .. } => {
+                if !table.muted {
+                    let line = format!("{from}: {text}");
+                    table.hear(line.clone());
+                    self.status = line;
+                }
+                Vec::new()
+            }
+            TableEvent::Told(text) => {
+                self.status = text;
                 Vec::new()
             }
         }

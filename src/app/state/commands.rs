@@ -183,6 +183,24 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         |app, rest| app.say(rest).map(Ran::Done),
     ),
     command(
+        "mute",
+        None,
+        "stop showing the table's chat, or show it again (a game on a server)",
+        |app, _| app.mute().map(Ran::Done),
+    ),
+    command(
+        "block",
+        None,
+        "block the opponent: no chat or offers from them, never seated with them again (a game on a server)",
+        |app, _| app.block().map(Ran::Done),
+    ),
+    command(
+        "report",
+        Some("TEXT"),
+        "report the opponent to the server's operator, saying why (a game on a server)",
+        |app, rest| app.report(rest).map(Ran::Done),
+    ),
+    command(
         "claim",
         Some("[draw]"),
         "claim the win (or call it a draw) when the opponent has been away too long (a game on a server)",

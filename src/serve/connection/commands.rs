@@ -1,5 +1,6 @@
 //! The commands a connection may run instead of a shell: `new`, `join CODE` and `watch CODE` (a game at a
-//! table, in the terminal the command asked for), and `games` (the player's games as PDN).
+//! table, in the terminal the command asked for), `games` (the player's games as PDN), and `blocks` and
+//! `unblock NAME` (whom the player has blocked).
 
 use russh::ChannelId;
 use russh::server::Session as SshSession;
@@ -7,6 +8,7 @@ use russh::server::Session as SshSession;
 use super::{Connection, refuse};
 use crate::serve::identity::Identity;
 use crate::serve::player::Start;
+use crate::serve::text::clean_line;
 use crate::serve::{ServeError, seating};
 
 impl Connection {
@@ -71,6 +73,50 @@ impl Connection {
                 ),
                 Ok(Err(e)) => (None, Some(format!("cannot read your games: {e}"))),
                 Err(e) => (None, Some(format!("cannot read your games: {e}"))),
+            };
+            finish_exec(&handle, channel, text, note).await;
+        });
+    }
+
+    /// `ssh host blocks`: the players this one has blocked, a name a line; `ssh host unblock NAME` lets the one
+    /// of that name back (every one of that name, as names are not unique).
+    pub(super) fn send_blocks(
+        &self,
+        identity: Identity,
+        unblock: Option<String>,
+        channel: ChannelId,
+        session: &mut SshSession,
+    ) {
+        let shared = std::sync::Arc::clone(&self.shared);
+        let handle = session.handle();
+        tokio::spawn(async move {
+            let me = identity.fingerprint.clone();
+            let answer = shared
+                .read_records(move |records| {
+                    let blocked = records.blocks_of(&me)?;
+                    let Some(name) = unblock else {
+                        return Ok(Ok(blocked
+                            .iter()
+                            .map(|b| format!("{}\r\n", b.name))
+                            .collect::<String>()));
+                    };
+                    let theirs: Vec<_> = blocked.iter().filter(|b| b.name == name).collect();
+                    if theirs.is_empty() {
+                        return Ok(Err(format!(
+                            "you have not blocked anyone named {}",
+                            clean_line(&name, 40)
+                        )));
+                    }
+                    for b in &theirs {
+                        records.set_block(&me, &b.key, &b.name, false)?;
+                    }
+                    Ok(Ok(format!("{name} is no longer blocked\r\n")))
+                })
+                .await;
+            let (text, note) = match answer {
+                Some(Ok(text)) => (Some(text), None),
+                Some(Err(why)) => (None, Some(why)),
+                None => (None, Some("the records cannot be read now".to_string())),
             };
             finish_exec(&handle, channel, text, note).await;
         });

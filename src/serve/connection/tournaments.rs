@@ -61,10 +61,14 @@ impl Connection {
             let answer: Result<String, String> = match ask {
                 Err(usage) => Err(usage.to_string()),
                 Ok(Ask::New(words)) => match identity.as_ref() {
-                    Some(by) => create_event(&shared, by, Some(address), &words).await.map(|code| {
-                        let join = reached.as_deref().unwrap_or("ssh -t HOST");
-                        format!("tournament {code}\r\njoin it with: {join} tournament {code}\r\n")
-                    }),
+                    Some(by) => create_event(&shared, by, Some(address), &words).await.map(
+                        |code| {
+                            let join = reached.as_deref().unwrap_or("ssh -t HOST");
+                            format!(
+                                "tournament {code}\r\njoin it with: {join} tournament {code}\r\n"
+                            )
+                        },
+                    ),
                     None => Err("sign in first".to_string()),
                 },
                 Ok(Ask::Table(code) | Ask::Pdn(code)) if read_code(&code).is_none() => {

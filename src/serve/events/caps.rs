@@ -34,10 +34,14 @@ pub struct EventCaps {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum CapReached {
     /// The key has created as many as a day allows.
-    #[error("you have created {0} events in the last 24 hours, the most one player may; try tomorrow")]
+    #[error(
+        "you have created {0} events in the last 24 hours, the most one player may; try tomorrow"
+    )]
     Key(u32),
     /// The address has.
-    #[error("{0} events were created from your address in the last 24 hours, the most one address may")]
+    #[error(
+        "{0} events were created from your address in the last 24 hours, the most one address may"
+    )]
     Address(u32),
     /// Players' events fill the server.
     #[error("players' events fill the server ({0} waiting or under way); try when one has ended")]

@@ -131,8 +131,7 @@ pub trait Conduct {
     fn blocks_of(&mut self, player: &Fingerprint) -> Result<Vec<Blocked>, RecordsError>;
 
     /// Whether either of `a` and `b` has blocked the other.
-    fn blocked_between(&mut self, a: &Fingerprint, b: &Fingerprint)
-    -> Result<bool, RecordsError>;
+    fn blocked_between(&mut self, a: &Fingerprint, b: &Fingerprint) -> Result<bool, RecordsError>;
 
     /// Keeps a report.
     fn add_report(&mut self, report: &Report) -> Result<(), RecordsError>;
@@ -277,9 +276,10 @@ impl SqliteConduct<'_> {
     }
 
     pub(super) fn unban(&self, target: &BanTarget) -> Result<bool, RecordsError> {
-        let gone = self
-            .0
-            .execute("DELETE FROM bans WHERE target = ?1", params![target.stored()])?;
+        let gone = self.0.execute(
+            "DELETE FROM bans WHERE target = ?1",
+            params![target.stored()],
+        )?;
         Ok(gone > 0)
     }
 
@@ -324,7 +324,12 @@ mod tests {
 
     #[test]
     fn a_ban_target_reads_back_what_it_writes_and_refuses_anything_else() {
-        for text in ["SHA256:abcDEF+/09=", "192.0.2.7", "2001:db8::1", "::ffff:192.0.2.9"] {
+        for text in [
+            "SHA256:abcDEF+/09=",
+            "192.0.2.7",
+            "2001:db8::1",
+            "::ffff:192.0.2.9",
+        ] {
             let target = BanTarget::parse(text).expect("reads");
             assert_eq!(BanTarget::parse(&target.stored()), Some(target));
         }
@@ -332,7 +337,15 @@ mod tests {
             BanTarget::parse("::ffff:192.0.2.9"),
             BanTarget::parse("192.0.2.9")
         );
-        for bad in ["", "SHA256:", "SHA256:a b", "sha1:abc", "host.example", "key", "192.0.2.300"] {
+        for bad in [
+            "",
+            "SHA256:",
+            "SHA256:a b",
+            "sha1:abc",
+            "host.example",
+            "key",
+            "192.0.2.300",
+        ] {
             assert_eq!(BanTarget::parse(bad), None, "{bad:?}");
         }
     }

@@ -2,9 +2,9 @@
 
 use std::net::IpAddr;
 
+use super::RecordsError;
 use super::conduct::{Ban, BanTarget, Blocked, Conduct, Report, ban_of, targets};
 use super::postgres::{PostgresRecords, now};
-use super::RecordsError;
 use crate::serve::ids::Fingerprint;
 
 impl Conduct for PostgresRecords {
@@ -48,11 +48,7 @@ impl Conduct for PostgresRecords {
         })
     }
 
-    fn blocked_between(
-        &mut self,
-        a: &Fingerprint,
-        b: &Fingerprint,
-    ) -> Result<bool, RecordsError> {
+    fn blocked_between(&mut self, a: &Fingerprint, b: &Fingerprint) -> Result<bool, RecordsError> {
         self.read(|c| {
             let row = c.query_opt(
                 "SELECT 1 FROM blocks WHERE (player = $1 AND blocked = $2) OR (player = $2 AND blocked = $1)
@@ -123,7 +119,10 @@ impl Conduct for PostgresRecords {
 
     fn bans(&mut self) -> Result<Vec<Ban>, RecordsError> {
         self.read(|c| {
-            let rows = c.query("SELECT target, reason, since FROM bans ORDER BY since, target", &[])?;
+            let rows = c.query(
+                "SELECT target, reason, since FROM bans ORDER BY since, target",
+                &[],
+            )?;
             Ok(rows
                 .iter()
                 .filter_map(|row| ban_of(row.get(0), row.get(1), row.get(2)))

@@ -11,13 +11,13 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use super::conduct::{Ban, BanTarget, Blocked, Report, SqliteConduct};
 use super::sqlite_problems;
 use super::sqlite_tournaments;
 use super::{
     GameResult, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
     TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
 };
-use super::conduct::{Ban, BanTarget, Blocked, Report, SqliteConduct};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::rating::{Rating, after_game};
@@ -577,11 +577,7 @@ impl super::conduct::Conduct for SqliteRecords {
         SqliteConduct(&self.db).blocks_of(player)
     }
 
-    fn blocked_between(
-        &mut self,
-        a: &Fingerprint,
-        b: &Fingerprint,
-    ) -> Result<bool, RecordsError> {
+    fn blocked_between(&mut self, a: &Fingerprint, b: &Fingerprint) -> Result<bool, RecordsError> {
         SqliteConduct(&self.db).blocked_between(a, b)
     }
 

@@ -116,6 +116,9 @@ pub enum RoomError {
     /// The refusal of a room another node owns, in its words.
     #[error("{0}")]
     Elsewhere(String),
+    /// One of the player and someone at the table has blocked the other (the text says so, with their name).
+    #[error("{0}")]
+    Blocked(String),
     /// The node that owns the room did not answer in time.
     #[error("the game's server did not answer in time; try again")]
     NoAnswer,

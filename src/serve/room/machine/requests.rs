@@ -232,7 +232,11 @@ impl Room {
         }
         // Players and watchers talk among themselves: players see players' lines, watchers everyone's.
         let from_player = self.seat_of(who).is_some();
-        let update = Update::Chat { from: name, text };
+        let update = Update::Chat {
+            from: name,
+            text,
+            by: who.to_string(),
+        };
         let players = self
             .seats
             .iter()
