@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crowned::app::{
-    Action, App, Effect, Mode, OfferKind, Question, SeatView, Table, TableEvent, TableRequest,
-    TableState,
+    Action, App, ConductRequest, Effect, Mode, OfferKind, Question, SeatView, Table, TableEvent,
+    TableRequest, TableState,
 };
 use crowned::game::AnyGame;
 use crowned::rules::{Color, GameType, Strictness};
@@ -174,6 +174,7 @@ fn chat_is_sent_and_heard_and_local_games_are_refused() {
     let _ = app.update(Action::Table(TableEvent::Chat {
         from: "bob".into(),
         text: "you too".into(),
+        by: String::new(),
     }));
     assert_eq!(app.status(), "bob: you too");
     assert_eq!(
@@ -243,6 +244,7 @@ fn a_table_on_screen_80x24() {
     let _ = app.update(Action::Table(TableEvent::Chat {
         from: "ann".into(),
         text: "good luck!".into(),
+        by: String::new(),
     }));
     insta::assert_snapshot!(common::screen::screen(&app, 80, 24));
 }
@@ -324,6 +326,7 @@ fn the_time_to_come_back_ticks_and_its_end_offers_the_claims() {
     let _ = ann.update(Action::Table(TableEvent::Chat {
         from: "cy".into(),
         text: "he will be back".into(),
+        by: String::new(),
     }));
     let _ = ann.update(Action::Table(bob_away(Duration::from_secs(13))));
     assert_eq!(ann.status(), "cy: he will be back");
@@ -499,4 +502,62 @@ fn the_players_are_told_while_the_server_cannot_save_and_when_it_can_again() {
     );
     let _ = app.update(Action::Table(unsaved(false)));
     assert_eq!(app.status(), "move 1, Black to play: your move");
+}
+
+#[test]
+fn chat_is_muted_and_the_opponent_blocked_or_reported_through_the_server() {
+    let mut app = seated(Color::Black);
+    let _ = app.update(Action::Table(state(&["11-15"])));
+    let chat = |text: &str| {
+        Action::Table(TableEvent::Chat {
+            from: "bob".into(),
+            text: text.into(),
+            by: "SHA256:bob".into(),
+        })
+    };
+    assert!(app.update(Action::Submit(":mute".into())).is_empty());
+    assert!(app.status().contains("muted"), "{}", app.status());
+    let _ = app.update(chat("unheard"));
+    assert_eq!(app.table().map(|t| t.chat.len()), Some(0));
+    let _ = app.update(Action::Submit(":mute".into()));
+    let _ = app.update(chat("heard"));
+    assert_eq!(app.status(), "bob: heard");
+    assert_eq!(app.table().map(|t| t.chat.len()), Some(1));
+
+    let conduct = |effects: Vec<Effect>| -> Vec<ConductRequest> {
+        effects
+            .into_iter()
+            .filter_map(|e| match e {
+                Effect::Conduct(c) => Some(c),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        conduct(app.update(Action::Submit(":report stalls when losing".into()))),
+        [ConductRequest::Report("stalls when losing".into())]
+    );
+    assert!(conduct(app.update(Action::Submit(":report".into()))).is_empty());
+    assert!(app.status().contains("say why"), "{}", app.status());
+    assert_eq!(
+        conduct(app.update(Action::Submit(":block".into()))),
+        [ConductRequest::Block]
+    );
+    let _ = app.update(Action::Table(TableEvent::Told(
+        "you have blocked bob".into(),
+    )));
+    assert_eq!(app.status(), "you have blocked bob");
+
+    // A watcher has no opponent to block, and a local game no table.
+    let mut watcher = App::at_table(Table::new(None, "K7QX"), GameType::default());
+    let _ = watcher.update(Action::Table(state(&["11-15"])));
+    assert!(conduct(watcher.update(Action::Submit(":block".into()))).is_empty());
+    assert!(
+        watcher.status().contains("you are watching"),
+        "{}",
+        watcher.status()
+    );
+    let (mut local, _) = App::new(crate::common::app::HUMANS);
+    assert!(conduct(local.update(Action::Submit(":report rude".into()))).is_empty());
+    assert!(local.status().contains("on a server"), "{}", local.status());
 }

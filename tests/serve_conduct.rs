@@ -192,6 +192,15 @@ async fn a_player_mutes_reports_and_blocks_an_opponent_who_is_then_never_seated_
     let mut t = Terminal::exec(&bob_again, 100, 30, "new english 5+3 black").await;
     t.wait_for("waiting for an opponent").await;
     let second = code_on(&t.contents());
+    // The lobby does not offer Ann the table Bob waits at; another player's lobby does.
+    let cid = connect(&server, &new_key(), "cid").await;
+    let mut c = Terminal::open(&cid, 100, 30).await;
+    c.wait_for(&second).await;
+    let ann_lobby = connect(&server, &ann_key, "ann").await;
+    let mut l = Terminal::open(&ann_lobby, 100, 30).await;
+    l.wait_for("· lobby ·").await;
+    l.wait_for(&code).await;
+    assert!(!l.contents().contains(&second), "{}", l.contents());
     let ann_refused = connect(&server, &ann_key, "ann").await;
     let mut r = Terminal::exec(&ann_refused, 100, 30, &format!("join {second}")).await;
     r.wait_for("you cannot play bob: one of you has blocked the other")

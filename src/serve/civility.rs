@@ -50,6 +50,15 @@ impl Civility {
         }
     }
 
+    /// Whether the player has blocked someone seated at the table `listing` lists.
+    pub fn blocks_anyone_at(&self, listing: &super::tables::Listing) -> bool {
+        listing
+            .seats
+            .iter()
+            .flatten()
+            .any(|(key, _)| self.blocked.contains(key))
+    }
+
     /// Whether the news must not reach the player's screen: a chat line by someone they have blocked. An offer
     /// from a blocked opponent is answered no for them, unseen ([`Civility::answer_for`]).
     pub fn hides(&self, news: &TableEvent) -> bool {

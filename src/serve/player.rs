@@ -400,9 +400,18 @@ async fn run_lobby(
     let mut events: Vec<InputEvent> = Vec::new();
     let mut refresh_at = Instant::now();
     let mut refreshes = 0;
+    // The player's blocks, read as they come to the lobby: the open tables of those they blocked are not
+    // offered to them (a table waiting for an opponent is an offer to play).
+    let civility =
+        super::civility::Civility::of(Arc::clone(&player.shared), player.identity.clone()).await;
     loop {
         if Instant::now() >= refresh_at {
-            let games = player.shared.tables.listings().into_iter();
+            let games = player
+                .shared
+                .tables
+                .listings()
+                .into_iter()
+                .filter(|listing| !(listing.open() && civility.blocks_anyone_at(listing)));
             lobby.list_events(listed_events(player));
             lobby.refresh(games.map(|l| lobby_game(l, player)).collect());
             if refreshes % STANDINGS_EVERY == 0 {

@@ -174,7 +174,7 @@ async fn a_game_is_played_from_two_nodes() {
     );
     let line = ann
         .next(|e| match e {
-            TableEvent::Chat { from, text } => Some((from, text)),
+            TableEvent::Chat { from, text, .. } => Some((from, text)),
             _ => None,
         })
         .await;

@@ -180,6 +180,7 @@ fn every_event_crosses_unchanged() {
         TableEvent::Chat {
             from: "alice".into(),
             text: "gl \"hf\" {}".into(),
+            by: "SHA256:alice".into(),
         },
     ];
     for (variant, plies) in [

@@ -320,7 +320,7 @@ async fn chat_is_cleaned_and_limited() {
     .await;
     let (from, text) = bob
         .next(|u| match u {
-            Update::Chat { from, text } => Some((from, text)),
+            Update::Chat { from, text, .. } => Some((from, text)),
             _ => None,
         })
         .await;

@@ -137,7 +137,7 @@ async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
     );
     let line = cy
         .next(|u| match u {
-            Update::Chat { from, text } => Some((from, text)),
+            Update::Chat { from, text, .. } => Some((from, text)),
             _ => None,
         })
         .await;
