@@ -7,6 +7,7 @@ use std::process::Command;
 
 use crowned::lab::local_postgres::LocalPostgres;
 use crowned::serve::Identity;
+use crowned::serve::records::conduct::{Ban, BanTarget, Conduct as _, Report};
 use crowned::serve::records::{GameResult, NewGame, PostgresRecords, Records, SqliteRecords};
 
 fn player(name: &str) -> Identity {
@@ -68,6 +69,24 @@ fn write_records(path: &Path) {
         .expect("noted");
     let defined = start(&mut records, &ann, &cy, false, Some("name = \"holes\"\n"));
     records.add_move(defined, 0, "e5-f4", None).expect("a move");
+    // What keeps the server civil comes along too.
+    records
+        .set_block(&ann.fingerprint, &cy.fingerprint, "cy", true)
+        .expect("blocked");
+    let report = Report {
+        at: 1_700_000_000,
+        reporter: (ann.fingerprint.clone(), "ann".into()),
+        reported: (cy.fingerprint.clone(), "cy".into()),
+        game: "K7QX".into(),
+        text: "rude in chat".into(),
+    };
+    records.add_report(&report).expect("reported");
+    let ban = Ban {
+        target: BanTarget::Address("192.0.2.7".parse().expect("an address")),
+        reason: "flooding".into(),
+        since: 1_700_000_001,
+    };
+    records.ban(&ban).expect("banned");
 }
 
 /// Every read of the records, as one comparable text.
@@ -89,7 +108,10 @@ fn answers(records: &mut dyn Records) -> String {
             "{:?}\n",
             records.rating(fingerprint, "english").expect("rating")
         );
+        text += &format!("{:?}\n", records.blocks_of(fingerprint).expect("blocks"));
     }
+    text += &format!("{:?}\n", records.reports(10).expect("reports"));
+    text += &format!("{:?}\n", records.bans().expect("bans"));
     text
 }
 

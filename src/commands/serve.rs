@@ -282,7 +282,7 @@ fn migrate(from: &std::path::Path, to: &str, players: &std::path::Path) -> Resul
     let copied = crowned::serve::records::migrate::sqlite_to_postgres(from, &to)?;
     say(&format!(
         "copied {} players, {} games, {} moves, {} clock notes and {} ratings ({} tournaments, {} problem \
-         attempts) from {} to {to}",
+         attempts, {} blocks, reports and bans) from {} to {to}",
         copied.players,
         copied.games,
         copied.moves,
@@ -290,6 +290,7 @@ fn migrate(from: &std::path::Path, to: &str, players: &std::path::Path) -> Resul
         copied.ratings,
         copied.tournaments,
         copied.problem_attempts,
+        copied.conduct,
         from.display()
     ));
     let identities = crowned::serve::records::migrate::players_of(from)?;

@@ -27,6 +27,8 @@ pub struct Copied {
     pub tournaments: u64,
     /// Attempts at problems, with the players' and problems' problem ratings.
     pub problem_attempts: u64,
+    /// Blocks, reports and bans.
+    pub conduct: u64,
 }
 
 /// Why the records were not copied.
@@ -226,6 +228,7 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
 
     copied.tournaments = copy_tournaments(&db, &mut tx)?;
     copied.problem_attempts = copy_problems(&db, &mut tx)?;
+    copied.conduct = copy_conduct(&db, &mut tx)?;
     tx.commit()?;
     Ok(copied)
 }
@@ -380,6 +383,71 @@ fn copy_problems(
         let (solved, rated, at): (bool, bool, i64) = (row.get(2)?, row.get(3)?, row.get(4)?);
         tx.execute(&insert, &[&fingerprint, &problem, &solved, &rated, &at])?;
         count += 1;
+    }
+    Ok(count)
+}
+
+/// Copies the conduct tables (blocks, reports, bans), whose columns are text and whole numbers only; how many
+/// rows in all.
+fn copy_conduct(
+    db: &rusqlite::Connection,
+    tx: &mut ::postgres::Transaction<'_>,
+) -> Result<u64, MigrateError> {
+    // Each table with its columns, `true` for a whole number.
+    const TABLES: [(&str, &[(&str, bool)]); 3] = [
+        (
+            "blocks",
+            &[
+                ("player", false),
+                ("blocked", false),
+                ("blocked_name", false),
+                ("since", true),
+            ],
+        ),
+        (
+            "reports",
+            &[
+                ("at", true),
+                ("reporter", false),
+                ("reporter_name", false),
+                ("reported", false),
+                ("reported_name", false),
+                ("game", false),
+                ("text", false),
+            ],
+        ),
+        (
+            "bans",
+            &[("target", false), ("reason", false), ("since", true)],
+        ),
+    ];
+    let mut count = 0;
+    for (table, columns) in TABLES {
+        let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
+        let places: Vec<String> = (1..=columns.len()).map(|i| format!("${i}")).collect();
+        let insert = tx.prepare(&format!(
+            "INSERT INTO {table} ({}) VALUES ({})",
+            names.join(", "),
+            places.join(", ")
+        ))?;
+        let mut rows = db.prepare(&format!(
+            "SELECT {} FROM {table} ORDER BY rowid",
+            names.join(", ")
+        ))?;
+        let mut rows = rows.query(params![])?;
+        while let Some(row) = rows.next()? {
+            let mut values: Vec<Box<dyn ::postgres::types::ToSql + Sync>> = Vec::new();
+            for (i, (_, whole)) in columns.iter().enumerate() {
+                match whole {
+                    true => values.push(Box::new(row.get::<_, i64>(i)?)),
+                    false => values.push(Box::new(row.get::<_, String>(i)?)),
+                }
+            }
+            let refs: Vec<&(dyn ::postgres::types::ToSql + Sync)> =
+                values.iter().map(|v| v.as_ref()).collect();
+            tx.execute(&insert, &refs)?;
+            count += 1;
+        }
     }
     Ok(count)
 }
