@@ -561,3 +561,24 @@ fn chat_is_muted_and_the_opponent_blocked_or_reported_through_the_server() {
     assert!(conduct(local.update(Action::Submit(":report rude".into()))).is_empty());
     assert!(local.status().contains("on a server"), "{}", local.status());
 }
+
+#[test]
+fn a_tournament_s_board_offers_no_rematch() {
+    let mut table = Table::new(Some(Color::Black), "K7QX");
+    table.in_event = true;
+    let mut app = App::at_table(table, GameType::default());
+    let mut game = AnyGame::new(GameType::default());
+    game.play_text("11-15").expect("a legal move");
+    let _ = app.update(Action::Table(ended_by_resignation(game)));
+    assert!(requests(&app.update(Action::Rematch)).is_empty());
+    assert!(app.status().contains("no rematch"), "{}", app.status());
+    let screen = crate::common::screen::screen(&app, 80, 24);
+    assert!(!screen.contains("rematch (colours swapped)"), "{screen}");
+    assert!(screen.contains("the event's table follows"), "{screen}");
+}
+
+/// The table's state once White has resigned `game`.
+fn ended_by_resignation(mut game: AnyGame) -> TableEvent {
+    game.resign(Color::White).expect("resigns");
+    ended(game, None, 0)
+}

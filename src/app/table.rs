@@ -246,6 +246,8 @@ pub struct Table {
     pub chat: VecDeque<String>,
     /// Whether the player has muted the table's chat (`:mute`): lines that come meanwhile are not shown.
     pub muted: bool,
+    /// Whether the table is a board of a tournament, whose pairings decide the next game (no rematch).
+    pub in_event: bool,
     /// How a friend reaches the server, as the player did (`ssh -t -p 2222 192.0.2.7`), when known.
     pub reached_by: Option<String>,
 }
@@ -260,6 +262,7 @@ impl Table {
             clocks: None,
             chat: VecDeque::new(),
             muted: false,
+            in_event: false,
             reached_by: None,
         }
     }

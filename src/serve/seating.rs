@@ -391,8 +391,10 @@ async fn sit(
         return Err(no_game(&listing.code));
     }
     let seat = answer.await.map_err(|_| no_game(&listing.code))??;
+    let mut table = Table::new(Some(seat), listing.code.to_string());
+    table.in_event = listing.board;
     Ok(Seated {
-        table: Table::new(Some(seat), listing.code.to_string()),
+        table,
         game_type: listing.config.game_type,
         link: TableLink {
             room,

@@ -141,7 +141,9 @@ pub fn panel(app: &App, options: &Options) -> Panel {
         // go back to the lobby.
         Some(table) => {
             let mut keys = Vec::new();
-            if table.seat.is_some() {
+            if table.in_event {
+                keys.push("the event's table follows".to_string());
+            } else if table.seat.is_some() {
                 keys.push(format!(
                     "{} rematch (colours swapped)",
                     key("rematch", ":rematch")

@@ -150,8 +150,12 @@ impl App {
     /// game, colours swapped, same clock.
     fn offer_rematch(&mut self) -> Vec<Effect> {
         let seat = self.table.as_ref().and_then(|t| t.seat);
+        let in_event = self.table.as_ref().is_some_and(|t| t.in_event);
         let refusal = match (seat, self.play.game.outcome()) {
             (None, _) => "you are watching this game",
+            (Some(_), _) if in_event => {
+                "a tournament's game has no rematch: the event pairs the next one"
+            }
             (Some(_), None) => "a rematch is for after the game",
             (Some(_), Some(_)) => {
                 self.status =
