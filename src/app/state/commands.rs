@@ -374,7 +374,8 @@ mod tests {
     /// The list as it stood before it was made from the table: the help overlay's snapshot shows it.
     const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse \
                           :comment [TEXT] :analysis :pause :level L :ballot [N] :eleven [N] :setup :fen [FEN] \
-                          :copy [fen|pdn] :save [name] :load :continue :say TEXT :claim [draw] :explode :problems :help :rules :quit";
+                          :copy [fen|pdn] :save [name] :load :continue :say TEXT :mute :block :report TEXT :claim [draw] \
+                          :explode :problems :help :rules :quit";
 
     fn app() -> App {
         App::new(Players {
