@@ -256,7 +256,9 @@ impl Server {
             .append(true)
             .open(home.join("serve.log"))
             .context("cannot open the server's log")?;
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        die_with_parent(&mut command);
+        let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "3600"])
             .args(["--max-sessions", &room, "--max-per-address", &room])
             // Every load client comes from this machine's one address, all signing in at once.
@@ -360,3 +362,23 @@ pub(super) fn first_failure(failed: &[String]) -> String {
         .map(|why| format!(" (first: {why})"))
         .unwrap_or_default()
 }
+
+/// Makes the server started by `command` die with the thread that starts it (the benchmark's main thread): a
+/// benchmark killed, or its terminal closed, leaves no server behind still holding its port and its folder.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: the closure runs in the child between fork and exec, and makes one async-signal-safe call.
+    unsafe {
+        command.pre_exec(|| {
+            match libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) {
+                -1 => Err(std::io::Error::last_os_error()),
+                _ => Ok(()),
+            }
+        });
+    }
+}
+
+/// Elsewhere the server is stopped by the benchmark as it ends, and only then.
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_: &mut Command) {}
