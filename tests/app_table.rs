@@ -14,6 +14,7 @@ use crowned::rules::{Color, GameType, Strictness};
 fn seat(name: &str) -> Option<SeatView> {
     Some(SeatView {
         name: name.into(),
+        provisional: false,
         rating: Some(1500),
         rating_after: None,
         away: None,
@@ -581,4 +582,30 @@ fn a_tournament_s_board_offers_no_rematch() {
 fn ended_by_resignation(mut game: AnyGame) -> TableEvent {
     game.resign(Color::White).expect("resigns");
     ended(game, None, 0)
+}
+
+#[test]
+fn a_provisional_rating_is_marked_in_the_table_s_header() {
+    let mut app = seated(Color::Black);
+    let mut game = AnyGame::new(GameType::default());
+    game.play_text("11-15").expect("a legal move");
+    let mut newcomer = seat("bob");
+    if let Some(seat) = newcomer.as_mut() {
+        seat.provisional = true;
+    }
+    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+        game,
+        seats: [seat("ann"), newcomer],
+        clocks: Some([Duration::from_secs(300), Duration::from_secs(297)]),
+        running: Some(Color::White),
+        first_move_left: None,
+        watchers: 0,
+        rated: true,
+        paused: false,
+        unrecorded: false,
+        node_silent: false,
+    }))));
+    let screen = crate::common::screen::screen(&app, 100, 30);
+    assert!(screen.contains("bob (1500?)"), "{screen}");
+    assert!(screen.contains("ann (1500)"), "{screen}");
 }

@@ -95,6 +95,10 @@ pub struct SeatView {
     pub name: String,
     /// Their rating in this variant, when the game is rated.
     pub rating: Option<i32>,
+    /// Whether that rating is provisional (few games against established players yet), shown `1512?` (a node
+    /// of an earlier version sends none; written only when true, to keep the nodes' messages short).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub provisional: bool,
     /// Their rating after the game, once a rated game has ended and its result is in the records (a node of an
     /// earlier version sends none).
     #[serde(default)]

@@ -371,7 +371,13 @@ fn die_with_parent(command: &mut Command) {
     // SAFETY: the closure runs in the child between fork and exec, and makes one async-signal-safe call.
     unsafe {
         command.pre_exec(|| {
-            match libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) {
+            match libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            ) {
                 -1 => Err(std::io::Error::last_os_error()),
                 _ => Ok(()),
             }

@@ -49,6 +49,8 @@ pub enum Command {
         color: Option<Color>,
         /// Their rating in the variant, shown to the others in a rated game.
         rating: Option<i32>,
+        /// Whether that rating is provisional (shown `1512?`).
+        provisional: bool,
         /// Where their updates go.
         updates: Updates,
         /// The colour they got, or why not.
@@ -314,6 +316,7 @@ impl Driver {
                 who,
                 color,
                 rating,
+                provisional,
                 updates,
                 reply,
             } => {
@@ -322,6 +325,7 @@ impl Driver {
                     who,
                     color,
                     rating,
+                    provisional,
                     conn,
                 });
                 if let Some(seated) = seated {

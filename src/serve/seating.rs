@@ -364,16 +364,19 @@ async fn sit(
     if let Some(why) = super::civility::refuses_to_seat(shared, identity, &listing.seats).await {
         return Err(RoomError::Blocked(why));
     }
-    let rating = match (listing.config.rated, identity.is_guest()) {
+    let (rating, provisional) = match (listing.config.rated, identity.is_guest()) {
         (true, false) => {
             let fingerprint = identity.fingerprint.clone();
             let variant = listing.config.game_type.to_string();
-            shared
+            let read = shared
                 .read_records(move |records| records.rating(&fingerprint, &variant))
-                .await
-                .map(|(rating, _)| rating.rating.round() as i32)
+                .await;
+            match read {
+                Some((rating, _)) => (Some(rating.rating.round() as i32), rating.is_provisional()),
+                None => (None, false),
+            }
         }
-        _ => None,
+        _ => (None, false),
     };
     let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let line = updates.downgrade();
@@ -383,6 +386,7 @@ async fn sit(
             who: identity.clone(),
             color,
             rating,
+            provisional,
             updates,
             reply,
         })

@@ -321,7 +321,11 @@ fn seat_line<'a>(
     let mut name = match seat {
         Some(seat) => match (seat.rating_change(), seat.rating) {
             (Some(change), _) => format!("{} {change}", seat.name),
-            (None, Some(rating)) => format!("{} ({rating})", seat.name),
+            (None, Some(rating)) => format!(
+                "{} ({})",
+                seat.name,
+                crate::app::lobby::rating_text(rating, seat.provisional)
+            ),
             (None, None) => seat.name.clone(),
         },
         None => "(free seat)".to_string(),

@@ -227,6 +227,7 @@ async fn sit_through(
             who: who.clone(),
             color: None,
             rating: None,
+            provisional: false,
             updates,
             reply,
         })

@@ -233,6 +233,7 @@ impl Relay {
                 who,
                 color,
                 rating,
+                provisional,
                 updates,
                 reply,
             } => {
@@ -245,6 +246,7 @@ impl Relay {
                     name: who.name,
                     color,
                     rating,
+                    provisional,
                 };
                 if !self.send(owner, &asked).await {
                     self.answer_seat(link, Err(RoomError::NoAnswer));
@@ -396,12 +398,13 @@ impl Relay {
                 name,
                 color,
                 rating,
+                provisional,
             } => {
                 let who = Identity {
                     fingerprint: Fingerprint::new(fingerprint),
                     name,
                 };
-                self.visit(&from, link, &code, who, Some((color, rating)))
+                self.visit(&from, link, &code, who, Some((color, rating, provisional)))
                     .await;
             }
             Envelope::Watch {
@@ -481,7 +484,7 @@ impl Relay {
         link: u64,
         code: &str,
         who: Identity,
-        seat: Option<(Option<Color>, Option<i32>)>,
+        seat: Option<(Option<Color>, Option<i32>, bool)>,
     ) {
         let Ok(from) = from.parse::<NodeName>() else {
             tracing::warn!(from, "a message from a node with a name that is not one");
@@ -511,13 +514,14 @@ impl Relay {
             },
         );
         let answer = match seat {
-            Some((color, rating)) => {
+            Some((color, rating, provisional)) => {
                 let (reply, answer) = oneshot::channel();
                 let asked = room
                     .send(Command::Sit {
                         who,
                         color,
                         rating,
+                        provisional,
                         updates,
                         reply,
                     })

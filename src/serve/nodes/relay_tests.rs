@@ -65,6 +65,7 @@ impl Person {
                 who: self.who.clone(),
                 color: None,
                 rating: None,
+                provisional: false,
                 updates,
                 reply,
             })

@@ -39,6 +39,9 @@ pub enum Envelope {
         color: Option<Color>,
         /// Their rating, for a rated game.
         rating: Option<i32>,
+        /// Whether that rating is provisional (a node of an earlier version sends none).
+        #[serde(default)]
+        provisional: bool,
     },
     /// To a room's owner: a person on node `from` watches room `code`.
     Watch {

@@ -17,12 +17,15 @@ fn state_after(game_type: GameType, plies: usize) -> TableState {
         seats: [
             Some(SeatView {
                 name: "alice".into(),
+                // A provisional rating crosses with its mark (a plain one without a word of it).
+                provisional: true,
                 rating: Some(1500),
                 rating_after: Some(1513),
                 away: None,
             }),
             Some(SeatView {
                 name: "bob".into(),
+                provisional: false,
                 rating: None,
                 rating_after: None,
                 away: Some(Duration::from_secs(170)),

@@ -99,6 +99,8 @@ pub enum Input {
         color: Option<Color>,
         /// Their rating in the variant, shown to the others in a rated game.
         rating: Option<i32>,
+        /// Whether that rating is provisional (shown `1512?`).
+        provisional: bool,
         /// The connection they sit from.
         conn: Conn,
     },
@@ -213,6 +215,8 @@ struct Seat {
     /// Where they are connected from; `None` before they first arrive.
     conn: Option<Conn>,
     rating: Option<i32>,
+    /// Whether the rating is provisional.
+    provisional: bool,
     /// Their rating after the game, once it has ended rated and the records have been read.
     rating_after: Option<i32>,
     /// When the player went away; `None` while connected.
@@ -353,6 +357,8 @@ impl Room {
                 who,
                 conn: None,
                 rating,
+                // Not kept with a game in progress: a resumed seat's rating is shown plain.
+                provisional: false,
                 away_since: Some(away),
                 told_gone: false,
                 rating_after: None,
@@ -517,9 +523,10 @@ impl Room {
                 who,
                 color,
                 rating,
+                provisional,
                 conn,
             } => {
-                let seated = self.sit(who, color, rating, conn);
+                let seated = self.sit(who, color, (rating, provisional), conn);
                 self.out.push(Effect::Seated(seated));
             }
             Input::Watch {
@@ -605,7 +612,7 @@ impl Room {
         &mut self,
         who: Identity,
         color: Option<Color>,
-        rating: Option<i32>,
+        (rating, provisional): (Option<i32>, bool),
         conn: Conn,
     ) -> Result<Color, RoomError> {
         // Coming back to one's own seat.
@@ -620,7 +627,9 @@ impl Room {
                 }
                 seat.away_since = None;
                 seat.conn = Some(conn);
-                seat.rating = rating.or(seat.rating);
+                if rating.is_some() {
+                    (seat.rating, seat.provisional) = (rating, provisional);
+                }
             }
             if let Some(old) = taken_from {
                 self.send(old, Update::TakenOver);
@@ -648,6 +657,7 @@ impl Room {
             who,
             conn: Some(conn),
             rating,
+            provisional,
             away_since: None,
             told_gone: false,
             rating_after: None,
@@ -726,6 +736,7 @@ impl Room {
         let seat_view = |seat: &Seat| SeatView {
             name: seat.who.name.clone(),
             rating: seat.rating.filter(|_| self.config.rated),
+            provisional: seat.provisional && self.config.rated,
             rating_after: seat.rating_after.filter(|_| self.config.rated),
             away: seat
                 .away_since

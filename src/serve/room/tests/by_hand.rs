@@ -17,7 +17,8 @@ fn seated(clock: Option<&str>) -> Room {
     seated_with(config(clock, 60_000))
 }
 
-/// A recorded room of `config` with both players seated from connections 1 and 2 (rated 1500), at time zero.
+/// A recorded room of `config` with both players seated from connections 1 and 2 (rated 1500, Bob's rating
+/// provisional), at time zero.
 fn seated_with(config: RoomConfig) -> Room {
     let setup = Setup {
         recorded: true,
@@ -30,6 +31,7 @@ fn seated_with(config: RoomConfig) -> Room {
             who: person(name),
             color: None,
             rating: Some(1500),
+            provisional: name == "bob",
             conn: Conn(i as u64 + 1),
         };
         let effects = room.handle(sit, Duration::ZERO);
@@ -195,6 +197,7 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
             who: person("ann"),
             color: None,
             rating: None,
+            provisional: false,
             conn: Conn(1),
         },
         Duration::ZERO,
@@ -367,5 +370,29 @@ fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result(
             Some("1500 → 1338 (-162)".to_string()),
             Some("1500 → 1662 (+162)".to_string())
         ]
+    );
+}
+
+#[test]
+fn a_provisional_rating_is_told_with_the_seat() {
+    let mut rated = config(Some("5+3"), 60_000);
+    rated.rated = true;
+    let mut room = seated_with(rated);
+    let mut game = AnyGame::new(GameType::standard(Variant::English));
+    let mv = game.play_text("11-15").expect("legal");
+    let ask = Input::Ask {
+        who: person("ann").fingerprint,
+        request: TableRequest::Play(mv),
+    };
+    let _ = room.handle(ask, Duration::ZERO);
+    let effects = room.handle(Input::Committed(Ok(())), Duration::ZERO);
+    let state = first_state(&effects).expect("the move is told");
+    let provisional = state
+        .seats
+        .each_ref()
+        .map(|seat| seat.as_ref().map(|s| (s.rating, s.provisional)));
+    assert_eq!(
+        provisional,
+        [Some((Some(1500), false)), Some((Some(1500), true))]
     );
 }

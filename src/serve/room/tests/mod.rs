@@ -125,6 +125,7 @@ async fn sit(room: &RoomHandle, person: &Person, updates: Updates, color: Option
             who: person.who.clone(),
             color,
             rating: None,
+            provisional: false,
             updates,
             reply
         })
@@ -188,6 +189,7 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
         who: dan.who.clone(),
         color: None,
         rating: None,
+        provisional: false,
         updates: dan_tx,
         reply,
     })

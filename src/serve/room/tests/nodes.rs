@@ -209,6 +209,7 @@ impl World {
             who: self.players[p].who.clone(),
             color: None,
             rating: None,
+            provisional: false,
             conn,
         };
         self.feed(n, sit);

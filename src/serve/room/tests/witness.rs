@@ -255,6 +255,7 @@ impl Witness {
                     who,
                     color: None,
                     rating: None,
+                    provisional: false,
                     updates: tx,
                     reply,
                 };
