@@ -186,7 +186,22 @@ async fn a_player_mutes_reports_and_blocks_an_opponent_who_is_then_never_seated_
     b.wait_for("declines a draw").await;
     assert!(!a.contents().contains("still here"), "{}", a.contents());
     assert!(!a.contents().contains("offers a draw"), "{}", a.contents());
-
+    // The game in progress stays theirs to finish: Ann, dropped, comes back to her seat at it.
+    drop(a);
+    drop(ann);
+    let ann_back = connect(&server, &ann_key, "ann").await;
+    let mut a = Terminal::exec(&ann_back, 100, 30, &format!("join {code}")).await;
+    a.wait_for(&format!("table {code}")).await;
+    a.wait_for("ann (").await;
+    assert!(
+        !a.contents().contains("blocked the other"),
+        "{}",
+        a.contents()
+    );
+    // She ends it herself: she has no game left to be taken back to.
+    a.send(b":resign\r").await;
+    a.send(b"y").await;
+    a.wait_for("Black resigned").await;
     // Never seated together again, whoever opens the table; `blocks` lists him, `unblock` lets him back.
     let bob_again = connect(&server, &bob_key, "bob").await;
     let mut t = Terminal::exec(&bob_again, 100, 30, "new english 5+3 black").await;
@@ -199,7 +214,6 @@ async fn a_player_mutes_reports_and_blocks_an_opponent_who_is_then_never_seated_
     let ann_lobby = connect(&server, &ann_key, "ann").await;
     let mut l = Terminal::open(&ann_lobby, 100, 30).await;
     l.wait_for("· lobby ·").await;
-    l.wait_for(&code).await;
     assert!(!l.contents().contains(&second), "{}", l.contents());
     let ann_refused = connect(&server, &ann_key, "ann").await;
     let mut r = Terminal::exec(&ann_refused, 100, 30, &format!("join {second}")).await;

@@ -70,7 +70,7 @@ async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
     let cy = connect(&three, &cy_key, "cy").await;
     let mut c = Terminal::exec(&cy, 100, 30, &format!("watch {code}")).await;
     let mut game = AnyGame::new(GameType::default());
-    b.wait_for("bob (1500) · you").await;
+    b.wait_for("bob (1500?) · you").await;
     a.wait_for(&your_move(&game)).await;
     c.wait_for("1 watching").await;
 

@@ -146,13 +146,19 @@ impl Civility {
 }
 
 /// Why `identity` may not sit down with the players already at a table (`seated`): one of them has blocked the
-/// other. Read from the records at each seating, so that a block made on any node holds on every node.
+/// other. Read from the records at each seating, so that a block made on any node holds on every node. A player
+/// coming back to their own seat is never refused: a block made during a game ends nothing but what comes after
+/// it (the game is theirs to finish or resign).
 pub async fn refuses_to_seat(
     shared: &Shared,
     identity: &Identity,
     seated: &[Option<(Fingerprint, String)>; 2],
 ) -> Option<String> {
-    if identity.is_guest() {
+    let coming_back = seated
+        .iter()
+        .flatten()
+        .any(|(key, _)| *key == identity.fingerprint);
+    if identity.is_guest() || coming_back {
         return None;
     }
     for (other, name) in seated.iter().flatten() {

@@ -579,7 +579,9 @@ fn resume_linked(
                 let variant = config.game_type.to_string();
                 resumed_game.ratings = resumed_game.seats.clone().map(|seat| {
                     match records.rating(&seat.fingerprint, &variant) {
-                        Ok((rating, _)) => Some(rating.rating.round() as i32),
+                        Ok((rating, _)) => {
+                            Some((rating.rating.round() as i32, rating.is_provisional()))
+                        }
                         Err(e) => {
                             tracing::warn!(game = %id, error = %e, "cannot read a rating");
                             None

@@ -66,8 +66,9 @@ pub struct Resumed {
     pub seats: [Identity; 2],
     /// Each side's time left when the game was last recorded, when it has clocks.
     pub clocks: Option<[Duration; 2]>,
-    /// Black's and White's ratings in the variant, when the game is rated and they could be read.
-    pub ratings: [Option<i32>; 2],
+    /// Black's and White's ratings in the variant, each with whether it is provisional, when the game is rated
+    /// and they could be read.
+    pub ratings: [Option<(i32, bool)>; 2],
     /// The code it was joined by, kept when it is free.
     pub code: Option<RoomCode>,
     /// The room's key for it in the records (the recorder has been told its number).
@@ -333,7 +334,12 @@ impl Room {
         };
         if let Some(rematch) = rematch {
             // Both players are on their way from the last game: away until each arrives.
-            room.seat_away(rematch.seats);
+            // The mark of a provisional rating comes with each player as they sit (from the records).
+            room.seat_away(
+                rematch
+                    .seats
+                    .map(|(who, rating)| (who, rating.map(|value| (value, false)))),
+            );
         }
         if let Some(resumed) = resumed {
             room.game = resumed.game;
@@ -350,15 +356,14 @@ impl Room {
     }
 
     /// Seats Black's and White's players (with their ratings), both away until they arrive.
-    fn seat_away(&mut self, players: [(Identity, Option<i32>); 2]) {
+    fn seat_away(&mut self, players: [(Identity, Option<(i32, bool)>); 2]) {
         let away = self.now;
         for (color, (who, rating)) in [Color::Black, Color::White].into_iter().zip(players) {
             self.seats[color.index()] = Some(Seat {
                 who,
                 conn: None,
-                rating,
-                // Not kept with a game in progress: a resumed seat's rating is shown plain.
-                provisional: false,
+                rating: rating.map(|(value, _)| value),
+                provisional: rating.is_some_and(|(_, provisional)| provisional),
                 away_since: Some(away),
                 told_gone: false,
                 rating_after: None,
