@@ -5,10 +5,9 @@
 use std::process::Command;
 use std::sync::Arc;
 
-use russh::keys::ssh_key::LineEnding;
 use russh::keys::{HashAlg, PrivateKey};
 
-use crate::common::ssh::{Server, Terminal, code_on, connect, new_key, read_both};
+use crate::common::ssh::{Server, Terminal, code_on, connect, exec_as, new_key};
 
 /// Runs `crowned serve ARGS` on the server's folder (its settings, its records), as its operator would; what it
 /// printed, and whether it succeeded.
@@ -42,29 +41,7 @@ async fn lobby_or_refusal(server: &Server, key: &Arc<PrivateKey>, name: &str) ->
 
 /// The stock OpenSSH client signing in with `key` and asking for a terminal: what it printed and its status.
 fn openssh(server: &Server, key: &PrivateKey, name: &str) -> (String, Option<i32>) {
-    let file = server.home.join(format!("key-{name}"));
-    let text = key.to_openssh(LineEnding::LF).expect("an OpenSSH key");
-    std::fs::write(&file, text.as_bytes()).expect("written");
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).expect("private");
-    let out = Command::new("ssh")
-        .args(["-tt", "-p", &server.port.to_string(), "-i"])
-        .arg(&file)
-        .args([
-            "-o",
-            "StrictHostKeyChecking=no",
-            "-o",
-            "UserKnownHostsFile=/dev/null",
-            "-o",
-            "BatchMode=yes",
-            "-o",
-            "IdentitiesOnly=yes",
-            "-o",
-            "LogLevel=ERROR",
-            "-l",
-            name,
-            "127.0.0.1",
-        ])
+    let out = crate::common::ssh::openssh(server, key, name, name)
         .stdin(std::process::Stdio::null())
         .output()
         .expect("the OpenSSH client (openssh-client) runs");
@@ -219,9 +196,9 @@ async fn a_player_mutes_reports_and_blocks_an_opponent_who_is_then_never_seated_
     let mut r = Terminal::exec(&ann_refused, 100, 30, &format!("join {second}")).await;
     r.wait_for("you cannot play bob: one of you has blocked the other")
         .await;
-    let (listed, _) = answer(&server, &ann_key, "ann", "blocks").await;
+    let (listed, _, _) = exec_as(&server, &ann_key, "ann", "blocks").await;
     assert_eq!(listed.trim(), "bob");
-    let (said, _) = answer(&server, &ann_key, "ann", "unblock bob").await;
+    let (said, _, _) = exec_as(&server, &ann_key, "ann", "unblock bob").await;
     assert!(said.contains("bob is no longer blocked"), "{said}");
     let ann_again = connect(&server, &ann_key, "ann").await;
     let mut joined = Terminal::exec(&ann_again, 100, 30, &format!("join {second}")).await;
@@ -231,18 +208,4 @@ async fn a_player_mutes_reports_and_blocks_an_opponent_who_is_then_never_seated_
         "{}",
         joined.contents()
     );
-}
-
-/// Runs `command` without a terminal as `name`: what it printed on its output, and its status.
-async fn answer(
-    server: &Server,
-    key: &Arc<PrivateKey>,
-    name: &str,
-    command: &str,
-) -> (String, Option<u32>) {
-    let handle = connect(server, key, name).await;
-    let mut channel = handle.channel_open_session().await.expect("a session");
-    channel.exec(true, command).await.expect("asked");
-    let (out, _, status) = read_both(&mut channel).await;
-    (out, status)
 }

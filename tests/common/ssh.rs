@@ -445,3 +445,50 @@ pub async fn play_moves(
         mover.wait_for(&shown_after(game)).await;
     }
 }
+
+/// Runs `command` without a terminal on a connection of its own with `key` as `user`: what it printed on its
+/// output and on its error output, and its exit status.
+pub async fn exec_as(
+    server: &Server,
+    key: &Arc<PrivateKey>,
+    user: &str,
+    command: &str,
+) -> (String, String, Option<u32>) {
+    let handle = connect(server, key, user).await;
+    let mut channel = handle.channel_open_session().await.expect("a session");
+    channel.exec(true, command).await.expect("asked");
+    read_both(&mut channel).await
+}
+
+/// The stock OpenSSH client, set to sign in to `server` with `key` as `user` (its key file written into the
+/// server's folder as `key-FILE`, private to its owner, as ssh insists), asking for a terminal and trusting the
+/// host; the caller adds the command (if any), its input and output.
+pub fn openssh(server: &Server, key: &PrivateKey, user: &str, file: &str) -> Command {
+    use std::os::unix::fs::PermissionsExt;
+    let path = server.home.join(format!("key-{file}"));
+    let text = key
+        .to_openssh(russh::keys::ssh_key::LineEnding::LF)
+        .expect("an OpenSSH key");
+    std::fs::write(&path, text.as_bytes()).expect("written");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).expect("private");
+    let mut command = Command::new("ssh");
+    command
+        .args(["-tt", "-p", &server.port.to_string(), "-i"])
+        .arg(&path)
+        .args([
+            "-o",
+            "StrictHostKeyChecking=no",
+            "-o",
+            "UserKnownHostsFile=/dev/null",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "IdentitiesOnly=yes",
+            "-o",
+            "LogLevel=ERROR",
+            "-l",
+            user,
+            "127.0.0.1",
+        ]);
+    command
+}

@@ -7,11 +7,10 @@
 //! answering keepalives, and stop taking data once their pipe and window are full) and five russh clients with
 //! a small window whose channel is never read (they stop at once). The server's memory is sampled every 30 s.
 
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::time::Duration;
 
 use russh::client;
-use russh::keys::ssh_key::LineEnding;
 use tokio::time::Instant;
 
 use super::*;
@@ -31,36 +30,20 @@ fn rss_kb(server: &Server) -> u64 {
         .unwrap_or(0)
 }
 
-/// A stock OpenSSH client watching `code`, its output never read; `None` when there is no `ssh` here.
+/// A stock OpenSSH client watching `code`, its output never read.
 fn openssh_watcher(server: &Server, code: &str, n: usize) -> Option<Child> {
-    let key = new_key();
-    let file = server.home.join(format!("watcher-{n}"));
-    let text = key.to_openssh(LineEnding::LF).ok()?;
-    std::fs::write(&file, text.as_bytes()).ok()?;
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).ok()?;
-    Command::new("ssh")
-        .args(["-tt", "-p", &server.port.to_string(), "-i"])
-        .arg(&file)
-        .args([
-            "-o",
-            "StrictHostKeyChecking=no",
-            "-o",
-            "UserKnownHostsFile=/dev/null",
-            "-o",
-            "BatchMode=yes",
-            "-o",
-            "LogLevel=ERROR",
-            "-l",
-            &format!("watcher{n}"),
-            "127.0.0.1",
-            &format!("watch {code}"),
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()
+    common::ssh::openssh(
+        server,
+        &new_key(),
+        &format!("watcher{n}"),
+        &format!("watcher-{n}"),
+    )
+    .arg(format!("watch {code}"))
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null())
+    .spawn()
+    .ok()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

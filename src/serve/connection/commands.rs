@@ -103,7 +103,7 @@ impl Connection {
                     let theirs: Vec<_> = blocked.iter().filter(|b| b.name == name).collect();
                     if theirs.is_empty() {
                         return Ok(Err(format!(
-                            "you have not blocked anyone named {}",
+                            "you have not blocked anyone named {} (`blocks` lists whom you have)",
                             clean_line(&name, 40)
                         )));
                     }
