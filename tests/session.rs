@@ -44,6 +44,8 @@ fn config() -> session::Config {
     session::Config {
         options: Options::default(),
         seed: 7,
+        settings: Some(Box::default()),
+        no_color: false,
     }
 }
 

@@ -85,6 +85,8 @@ pub enum LobbyAction {
     JoinByCode,
     /// The problem trainer, open for this.
     Problems(super::trainer::TrainingKind),
+    /// The settings screen.
+    Settings,
     /// The lobby's keys.
     Help,
     /// Leave.
@@ -255,6 +257,28 @@ pub enum Action {
     Table(TableEvent),
     /// A key of the lobby of a server (the lobby takes it; the game never sees it).
     Lobby(LobbyAction),
+    /// Open the settings screen (the front end answers with [`Action::ShowSettings`]).
+    OpenSettings,
+    /// The settings screen, with the look's rows as the settings in force give them and where changes are
+    /// kept.
+    ShowSettings {
+        /// The look's rows.
+        rows: Vec<super::SettingRow>,
+        /// Where changes are kept, or why they last only for now.
+        saved_in: String,
+    },
+    /// A key pressed on the settings screen.
+    SettingsKey(super::event::Key),
+    /// The answer to a change made on the settings screen ([`Effect::ChangeSetting`]): in force, with a word on
+    /// where it is kept, and what the app follows now; or refused, with the reason.
+    SettingAnswered {
+        /// The change.
+        edit: super::SettingEdit,
+        /// In force (and where it is kept), or why not.
+        answer: Result<String, String>,
+        /// What the app follows once it is in force.
+        follow: Option<Box<super::settings_screen::Followed>>,
+    },
     /// A letter that names a file of the board, pressed on the board: `then` (what the key means alone, if
     /// anything) is done at once, and a digit straight after it takes that back and starts a move typed in
     /// coordinates (`h6-g5`), with no key to open the box first.
@@ -291,6 +315,8 @@ impl Action {
                 | Action::Filed(_)
                 | Action::Resized { .. }
                 | Action::Table(_)
+                | Action::ShowSettings { .. }
+                | Action::SettingAnswered { .. }
         )
     }
 }
@@ -402,6 +428,10 @@ pub enum Effect {
     /// Ask the server to keep this about the opponent at the table (a block, a report); the answer comes as
     /// [`TableEvent::Told`](super::TableEvent::Told).
     Conduct(super::table::ConductRequest),
+    /// Open the settings screen: answer with [`Action::ShowSettings`].
+    OpenSettings,
+    /// Check, apply and keep this change of the settings; answer with [`Action::SettingAnswered`].
+    ChangeSetting(super::SettingEdit),
     /// Leave the program.
     Quit,
 }

@@ -29,6 +29,7 @@ pub fn action_for_key(app: &App, key: Key) -> Option<Action> {
         Some(Overlay::Resume(_)) => return resume_key(key),
         Some(Overlay::Help(_)) => return Some(help_key(key)),
         Some(Overlay::Question(question)) => return question_key(app, *question, key),
+        Some(Overlay::Settings(_)) => return Some(Action::SettingsKey(key)),
         Some(Overlay::Dialog(_)) => &[Context::Dialog],
         Some(Overlay::List(list)) if list.view.typing => return list_filter_key(key),
         Some(Overlay::List(_)) => &[Context::List],

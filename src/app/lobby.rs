@@ -15,6 +15,7 @@ pub use form::{FORM_ROWS, Form};
 use super::action::{Action, LobbyAction};
 use super::event::{Key, KeyCode};
 use super::keymap::{Context, KeyChord, KeyMap};
+use super::settings_screen::{ScreenOutcome, SettingEdit, SettingRow, SettingsScreen};
 use super::table::{NewTable, read_table_code};
 use super::trainer::TrainingKind;
 use crate::game::TimeControl;
@@ -123,6 +124,10 @@ pub enum Choice {
     Event(String),
     /// Creating a tournament set up by these words (as `tournament new` takes them), and entering it.
     NewEvent(String),
+    /// The settings screen, to open with the settings in force ([`Lobby::open_settings`]).
+    Settings,
+    /// A change made on the settings screen, to carry out and answer ([`Lobby::setting_answered`]).
+    ChangeSetting(SettingEdit),
     /// Leaving.
     Quit,
 }
@@ -163,6 +168,8 @@ pub enum Panel {
     Code(String),
     /// The words of a new tournament being typed.
     NewEvent(String),
+    /// The settings screen.
+    Settings(Box<SettingsScreen>),
     /// The keys.
     Help,
 }
@@ -242,6 +249,34 @@ impl Lobby {
         self.variants = variants;
     }
 
+    /// Opens the settings screen over the list, with the look's `rows` as the settings in force give them and
+    /// where changes are kept.
+    pub fn open_settings(&mut self, rows: Vec<SettingRow>, saved_in: String) {
+        let screen = SettingsScreen::new(rows, &self.keys, saved_in);
+        self.panel = Some(Panel::Settings(Box::new(screen)));
+    }
+
+    /// The answer to a change made on the settings screen; `keys`, the player's keys once it is in force.
+    pub fn setting_answered(
+        &mut self,
+        edit: &SettingEdit,
+        answer: Result<String, String>,
+        keys: Option<KeyMap>,
+    ) {
+        if let Some(keys) = keys {
+            self.keys = keys;
+        }
+        if let Some(Panel::Settings(screen)) = &mut self.panel {
+            screen.answered(edit, answer);
+            screen.follow_keys(&self.keys);
+        }
+    }
+
+    /// Follows the player's keys as they are now (changed in a game's settings screen, say).
+    pub fn follow_keys(&mut self, keys: KeyMap) {
+        self.keys = keys;
+    }
+
     /// The player's keys.
     pub fn keys(&self) -> &KeyMap {
         &self.keys
@@ -313,12 +348,24 @@ impl Lobby {
         if key.is_interrupt() {
             return Some(Choice::Quit);
         }
+        if let Some(Panel::Settings(screen)) = &mut self.panel {
+            return match screen.key(key) {
+                ScreenOutcome::Nothing => None,
+                ScreenOutcome::Change(edit) => Some(Choice::ChangeSetting(edit)),
+                ScreenOutcome::Close => {
+                    self.panel = None;
+                    self.message = self.list_message();
+                    None
+                }
+            };
+        }
         match self.panel.clone() {
             Some(Panel::Help) => {
                 self.panel = None;
                 None
             }
             Some(Panel::Form(form)) => self.form_key(form, key),
+            Some(Panel::Settings(_)) => None,
             Some(Panel::Code(code)) => self.code_key(code, key),
             Some(Panel::NewEvent(words)) => self.event_key(words, key),
             None => self.list_key(key),
@@ -340,6 +387,7 @@ impl Lobby {
             LobbyAction::First => self.cursor = 0,
             LobbyAction::Last => self.cursor = last,
             LobbyAction::Help => self.panel = Some(Panel::Help),
+            LobbyAction::Settings => return Some(Choice::Settings),
             LobbyAction::Quit => return Some(Choice::Quit),
             LobbyAction::Engine => return Some(Choice::Engine),
             LobbyAction::SavedGames if !self.guest => return Some(Choice::SavedGames),

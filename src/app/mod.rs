@@ -27,6 +27,7 @@ mod mode;
 mod overlay;
 mod picking;
 mod preferences;
+mod settings_screen;
 mod setup;
 mod state;
 mod table;
@@ -51,6 +52,9 @@ pub use picking::{Pick, PickError, Picker};
 pub use preferences::{
     DEFAULT_ANIMATION_STEP, DEFAULT_PACE, DEFAULT_THINK_TIME, Orientation, Preferences,
     UnknownOrientation,
+};
+pub use settings_screen::{
+    Capture, Followed, RowKind, SCREEN_KEYS, ScreenOutcome, SettingEdit, SettingRow, SettingValue, SettingsScreen,
 };
 pub use setup::{Setup, SetupError, check_position};
 pub use trainer::{Attempt, HintStage, Trainer, TrainingKind, TrainingNews};

@@ -8,6 +8,7 @@
 
 use super::dialog::NewGameDialog;
 use super::library::GameList;
+use super::settings_screen::SettingsScreen;
 use super::table::OfferKind;
 use crate::engine::Players;
 use crate::game::{AnyGame, ClockState, RulesPage};
@@ -110,6 +111,8 @@ pub enum Overlay {
     Dialog(NewGameDialog),
     /// A list of games to choose from.
     List(Box<GameList>),
+    /// The settings screen.
+    Settings(Box<SettingsScreen>),
     /// The help, over what it covers.
     Help(Help),
 }
@@ -177,6 +180,14 @@ impl OverlaySlot {
         }
     }
 
+    /// The settings screen, open for changing.
+    pub fn settings_mut(&mut self) -> Option<&mut SettingsScreen> {
+        match self.panel_mut()? {
+            Overlay::Settings(screen) => Some(screen),
+            _ => None,
+        }
+    }
+
     fn panel_mut(&mut self) -> Option<&mut Overlay> {
         match self.0.as_mut()? {
             Overlay::Help(help) => help.covers.as_deref_mut(),
@@ -205,6 +216,11 @@ impl OverlaySlot {
     /// Opens the new-game dialog.
     pub fn open_dialog(&mut self, dialog: NewGameDialog) {
         self.open(Overlay::Dialog(dialog));
+    }
+
+    /// Opens the settings screen.
+    pub fn open_settings(&mut self, screen: SettingsScreen) {
+        self.open(Overlay::Settings(Box::new(screen)));
     }
 
     /// Opens a list of games.

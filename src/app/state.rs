@@ -26,6 +26,7 @@ mod play;
 pub(super) mod pondering;
 pub(super) mod review;
 mod setting_up;
+mod settings;
 mod timing;
 mod training;
 pub(super) mod typing;

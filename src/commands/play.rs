@@ -97,6 +97,7 @@ fn play(
         .as_ref()
         .map(|s| load_folder(&s.variants_dir()))
         .unwrap_or_default();
+    let settings_file = store.as_ref().ok().map(Store::settings_file);
     let (mut opened, config) = session::open_with_settings(
         store,
         opening,
@@ -107,6 +108,9 @@ fn play(
     opened
         .notices
         .extend(found.1.iter().map(|e| format!("variant not loaded: {e}")));
+    if let Some(file) = settings_file {
+        opened.settings_home = session::SettingsHome::File(file);
+    }
     let ending = term::run(opened, config, super::databases())?;
     Ok(match ending {
         Ending::Quit => ExitCode::SUCCESS,

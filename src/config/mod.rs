@@ -16,6 +16,7 @@ use std::time::Duration;
 use toml::de::DeTable;
 
 mod apply;
+mod edit;
 mod error;
 mod keys;
 mod layers;
@@ -23,6 +24,7 @@ mod locate;
 mod server;
 mod values;
 
+pub use edit::{SaveError, save_edit};
 pub use error::SettingsError;
 pub use server::{
     CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, LEASE_TERM, MAX_PER_ADDRESS,

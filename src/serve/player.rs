@@ -23,11 +23,11 @@ use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
 use super::tables::Listing;
 use crate::app::lobby::{Choice, Leader, Lobby, LobbyEvent, LobbyGame, OwnRating};
-use crate::app::{InputEvent, TrainingKind};
+use crate::app::{InputEvent, SettingEdit, TrainingKind};
 use crate::config::{Settings, SettingsError};
 use crate::engine::EngineClient;
 use crate::rules::{GameType, Variant};
-use crate::session::{self, Ending, Opening, Session};
+use crate::session::{self, Ending, Opening, Session, SettingsHome};
 use crate::store::StoreError;
 use crate::ui;
 
@@ -152,6 +152,8 @@ async fn drive(
                 if let Some(message) = message {
                     lobby.message = message;
                 }
+                // Keys changed on the settings screen of a game just left hold here too.
+                lobby.follow_keys(settings_of(&player.shared, &player.identity).0.keys);
                 let choice = match run_lobby(player, &mut lobby, &mut channels, out, idle).await {
                     Ok((choice, ahead)) => {
                         typed_ahead = ahead;
@@ -197,6 +199,8 @@ async fn drive(
                         }
                     }
                     Choice::Quit => return GameEnd::Session(Ending::Quit),
+                    // Carried out in the lobby, which never ends for them.
+                    Choice::Settings | Choice::ChangeSetting(_) => Step::Lobby(None),
                 };
                 continue;
             }
@@ -272,6 +276,7 @@ async fn drive(
                     player.no_color,
                 );
                 Session::new(opened, config, client)
+                    .keep_settings_in(settings_home(&player.shared, &player.identity))
             }
         };
         let ahead = std::mem::take(&mut typed_ahead);
@@ -373,7 +378,35 @@ fn engine_session(player: &Player, engine: EngineClient) -> Session {
     // The engine threads are every player's: none is kept busy on one player's time.
     preferences.ponder = false;
     opened.app.set_preferences(preferences);
-    Session::new(opened, config, engine)
+    Session::new(opened, config, engine).keep_settings_in(settings_home(shared, identity))
+}
+
+/// Where `player`'s settings screen keeps its changes: the settings file in their folder, which the nodes share
+/// (so the settings follow them to any node); nowhere for a guest.
+pub(super) fn settings_home(shared: &Shared, identity: &Identity) -> SettingsHome {
+    match identity.is_guest() {
+        true => SettingsHome::Nowhere(
+            "a guest's settings are not kept: connect with an SSH key to keep them".into(),
+        ),
+        false => SettingsHome::File(shared.store_of(identity).settings_file()),
+    }
+}
+
+/// Opens the settings screen over the lobby, with `player`'s settings in force.
+fn open_settings(player: &Player, lobby: &mut Lobby) {
+    let (settings, _) = settings_of(&player.shared, &player.identity);
+    let home = settings_home(&player.shared, &player.identity);
+    lobby.open_settings(settings.screen_rows(), home.said());
+}
+
+/// Carries out a change made on the lobby's settings screen, as a game's session does.
+fn change_setting(player: &Player, lobby: &mut Lobby, edit: &SettingEdit) {
+    let (settings, _) = settings_of(&player.shared, &player.identity);
+    let home = settings_home(&player.shared, &player.identity);
+    match session::carry_out_setting(&settings, &home, edit) {
+        Ok((changed, note)) => lobby.setting_answered(edit, Ok(note), Some(changed.keys)),
+        Err(why) => lobby.setting_answered(edit, Err(why), None),
+    }
 }
 
 /// A player's settings (the defaults for a guest), and why their file was not used, if it was not.
@@ -448,7 +481,11 @@ async fn run_lobby(
             if let InputEvent::Key(key) = event
                 && let Some(choice) = lobby.key(key)
             {
-                return Ok((choice, pending.collect()));
+                match choice {
+                    Choice::Settings => open_settings(player, lobby),
+                    Choice::ChangeSetting(edit) => change_setting(player, lobby, &edit),
+                    choice => return Ok((choice, pending.collect())),
+                }
             }
         }
     }

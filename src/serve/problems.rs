@@ -87,8 +87,9 @@ pub(super) async fn trainer_session(
     let prover = Prover::new(shared.config.egdb.clone());
     let (app, effects) = App::training_for(kind, standing.best_streak, problems, prover);
     let (settings, problem) = settings_of(shared, identity);
-    let (opened, config) =
+    let (mut opened, config) =
         session::open_trainer(app, effects, &settings, problem.as_ref(), player.no_color);
+    opened.settings_home = super::player::settings_home(shared, identity);
 
     let (answers_tx, answers_rx) = mpsc::unbounded_channel();
     channels.proofs = answers_rx;

@@ -15,6 +15,7 @@ mod opening;
 mod proofs;
 mod run;
 mod saving;
+mod settings;
 mod timers;
 
 pub use clipboard::{Passthrough, clipboard_sequence};
@@ -22,6 +23,7 @@ pub use opening::{Opened, Opening, open, open_table, open_trainer, open_with_set
 pub use proofs::{ProofClient, Provers};
 pub use run::{Inbox, Urgent, run};
 pub use saving::Saving;
+pub use settings::{SettingsHome, carry_out as carry_out_setting};
 pub use timers::Timers;
 
 use std::io;
@@ -74,12 +76,16 @@ pub enum Ending {
 }
 
 /// How a session plays and looks.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// How the screen looks.
     pub options: Options,
     /// Varies the weaker levels' random choices from game to game.
     pub seed: u64,
+    /// The settings in force, which the settings screen shows and changes; `None` where it is not offered.
+    pub settings: Option<Box<crate::config::Settings>>,
+    /// Whether the `NO_COLOR` convention holds: no colour whatever the theme chosen.
+    pub no_color: bool,
 }
 
 /// One player's game: the app and everything it acts on.
@@ -101,6 +107,8 @@ pub struct Session {
     /// What the problem trainer decided, for the front end to keep ([`Session::take_training_news`]).
     trained: Vec<TrainingNews>,
     ending: Option<Ending>,
+    /// Where the settings screen's changes are kept.
+    settings_home: SettingsHome,
     /// When the session began: the app's clocks count from here.
     epoch: Instant,
     /// The clipboard sequence to send with the next frame (only the latest copy asked for is kept).
@@ -116,6 +124,7 @@ impl Session {
             effects,
             notices,
             saving,
+            settings_home,
         } = opened;
         app.set_seed(config.seed);
         let mut session = Session {
@@ -130,6 +139,7 @@ impl Session {
             conduct: Vec::new(),
             trained: Vec::new(),
             ending: None,
+            settings_home,
             epoch: Instant::now(),
             clipboard: None,
         };
@@ -342,6 +352,14 @@ impl Session {
                 }
                 Effect::Table(request) => {
                     self.requests.push(request);
+                    Ok(())
+                }
+                Effect::OpenSettings => {
+                    self.open_settings();
+                    Ok(())
+                }
+                Effect::ChangeSetting(edit) => {
+                    self.change_setting(edit);
                     Ok(())
                 }
                 Effect::Conduct(request) => {

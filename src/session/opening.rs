@@ -56,6 +56,8 @@ pub struct Opened {
     pub notices: Vec<String>,
     /// Where the session's games go.
     pub saving: Saving,
+    /// Where the settings screen's changes are kept.
+    pub settings_home: super::SettingsHome,
 }
 
 /// Opens `opening` for `players` with the files of `store` (when there is a place for them). With `autosave`
@@ -159,6 +161,8 @@ fn with_settings(
     let config = Config {
         options: settings.options(no_color),
         seed,
+        settings: Some(Box::new(settings.clone())),
+        no_color,
     };
     (opened, config)
 }
@@ -169,6 +173,7 @@ fn opened(app: App, effects: Vec<Effect>, notices: Vec<String>, saving: Saving) 
         effects,
         notices,
         saving,
+        settings_home: super::SettingsHome::Nowhere("kept until you leave".into()),
     }
 }
 

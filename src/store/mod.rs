@@ -20,7 +20,7 @@ mod filing;
 mod library;
 mod locks;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 
 pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
 pub use files::{create_new, create_temporary, rename_new, write_atomic, write_new};

@@ -57,6 +57,7 @@ pub fn draw(frame: &mut Frame, lobby: &Lobby) {
     }
     Paragraph::new(Line::from(format!(" {}", lobby.message))).render(status, buf);
     match &lobby.panel {
+        Some(Panel::Settings(screen)) => super::settings::draw(buf, main, screen),
         Some(Panel::Form(form)) => {
             let values = form.values();
             let mut lines = vec![Line::default()];

@@ -10,6 +10,7 @@ mod overlays;
 mod panels;
 mod problems;
 mod review;
+pub mod settings;
 mod setup_panel;
 mod theme;
 pub mod tournament;

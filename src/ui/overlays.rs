@@ -47,6 +47,7 @@ pub fn draw(
         }
         Overlay::Dialog(dialog) => new_game(buf, area, dialog, keys, options),
         Overlay::List(list) => game_list(buf, area, list, keys, options),
+        Overlay::Settings(screen) => super::settings::draw(buf, area, screen),
         Overlay::Help(help) => {
             if let Some(under) = help.covers() {
                 draw(buf, area, layout, under, app, options);

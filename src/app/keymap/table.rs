@@ -234,6 +234,13 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
     command(Board, "help", Action::ToggleHelp, &["?"], "this help"),
     command(
         Board,
+        "settings",
+        Action::OpenSettings,
+        &["O"],
+        "settings: colours, pieces, notation, keys",
+    ),
+    command(
+        Board,
         "rules",
         Action::RulesPage,
         &["R"],
@@ -519,6 +526,13 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         Action::Lobby(LobbyAction::Problems(TrainingKind::Streak)),
         &["s"],
         "a problem streak: until the first miss",
+    ),
+    command(
+        Lobby,
+        "settings",
+        Action::Lobby(LobbyAction::Settings),
+        &["O"],
+        "settings: colours, pieces, notation, keys",
     ),
     command(
         Lobby,

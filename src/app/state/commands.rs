@@ -231,6 +231,12 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
             Ok(Ran::Done(Vec::new()))
         },
     ),
+    command(
+        "settings",
+        None,
+        "colours, pieces, notation, the board's bottom and the keys, kept for next time",
+        |_, _| Ok(Ran::Then(Action::OpenSettings)),
+    ),
     command("quit", None, "leave at once", |_, _| {
         Ok(Ran::Then(Action::Interrupt))
     }),
@@ -375,7 +381,7 @@ mod tests {
     const LISTED: &str = ":new :rematch :undo :redo :flip :resign :draw :move :hint [L] :analyse \
                           :comment [TEXT] :analysis :pause :level L :ballot [N] :eleven [N] :setup :fen [FEN] \
                           :copy [fen|pdn] :save [name] :load :continue :say TEXT :mute :block :report TEXT :claim [draw] \
-                          :explode :problems :help :rules :quit";
+                          :explode :problems :help :rules :settings :quit";
 
     fn app() -> App {
         App::new(Players {

@@ -20,6 +20,10 @@ impl App {
         if let Some(Overlay::Resume(_)) = self.overlay.top() {
             return Ok(self.resume_action(action));
         }
+        let action = match self.settings_news(action) {
+            Ok(effects) => return Ok(effects),
+            Err(action) => action,
+        };
         match action {
             Action::ToggleHelp => {
                 self.overlay.toggle_help();
@@ -48,6 +52,9 @@ impl App {
                 Ok(self.dialog_action(&action))
             }
             Some(Overlay::List(_)) if Self::overlay_takes(&action) => Ok(self.list_action(&action)),
+            Some(Overlay::Settings(_)) if Self::overlay_takes(&action) => {
+                Ok(self.settings_action(action))
+            }
             _ => Err(action),
         }
     }

@@ -101,7 +101,11 @@ impl App {
             | Action::ListFilter
             | Action::ListSort
             | Action::ListReverse
-            | Action::Lobby(_) => Vec::new(),
+            | Action::Lobby(_)
+            | Action::SettingsKey(_)
+            | Action::OpenSettings
+            | Action::ShowSettings { .. }
+            | Action::SettingAnswered { .. } => Vec::new(),
             // Editing a position needs the setup to be open; answers to a question that is not being asked; the
             // help's own actions, which the overlay takes before the game.
             // A file's letter is taken before the parts of the app are offered anything.
