@@ -748,3 +748,76 @@ fn the_chaos_benchmark_runs_small_and_finds_nothing_lost() {
         "{text}"
     );
 }
+
+/// Whether any cell is drawn in 24-bit colour (the wood theme's).
+fn in_true_colour(t: &Terminal) -> bool {
+    let screen = t.screen.screen();
+    let (rows, cols) = screen.size();
+    (0..rows.get()).any(|row| {
+        (0..cols.get()).any(|col| {
+            screen.cell(row, col).is_some_and(|cell| {
+                matches!(cell.bgcolor(), vt100::Color::Rgb(..))
+                    || matches!(cell.fgcolor(), vt100::Color::Rgb(..))
+            })
+        })
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn settings_changed_over_ssh_hold_at_once_and_at_the_next_connection() {
+    const RIGHT: &[u8] = b"\x1b[C";
+    const DOWN: &[u8] = b"\x1b[B";
+    const UP: &[u8] = b"\x1b[A";
+    let server = Server::start("settings");
+    let olive = new_key();
+    let handle = connect(&server, &olive, "olive").await;
+    let mut t = Terminal::open(&handle, 100, 30).await;
+    t.wait_for("· lobby ·").await;
+    // From the lobby: the colours, the notation, and a key of the lobby's own.
+    t.send(b"O").await;
+    t.wait_for("Settings · kept in config.toml").await;
+    t.send(RIGHT).await;
+    t.wait_for("display.theme = wood: kept in config.toml")
+        .await;
+    t.send(DOWN).await;
+    t.send(DOWN).await;
+    t.send(RIGHT).await;
+    t.wait_for("display.notation = numbers").await;
+    t.send(RIGHT).await;
+    t.wait_for("display.notation = coordinates").await;
+    // The lobby's help, second to last, goes from ? to h.
+    t.send(b"\x1b[F").await;
+    t.send(UP).await;
+    t.send(b"\r").await;
+    t.wait_for("press the key for help").await;
+    t.send(b"h").await;
+    t.wait_for("keys.lobby.help = h").await;
+    t.send(b"\x1b").await;
+    t.until("the lobby again", |t| !t.contents().contains("Settings ·"))
+        .await;
+    t.send(b"h").await;
+    t.wait_for("Lobby keys").await;
+    let dirs = server.player_dirs();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    let file = dirs[0].join("config/config.toml");
+    let text = std::fs::read_to_string(&file).expect("the player's settings file");
+    assert!(text.contains("theme = \"wood\""), "{text}");
+    assert!(text.contains("notation = \"coordinates\""), "{text}");
+    assert!(text.contains("[keys.lobby]\nhelp = [\"h\"]"), "{text}");
+    drop(t);
+    drop(handle);
+
+    // The next connection follows them: its game is in wood colours and writes moves in coordinates, and the
+    // screen opens from the game as well.
+    let handle = connect(&server, &olive, "olive").await;
+    let mut t = Terminal::to_engine(&handle, 100, 30).await;
+    t.wait_for("Black to play").await;
+    assert!(in_true_colour(&t), "{}", t.contents());
+    t.send(b"11-15\r").await;
+    t.wait_for("1. f6-e5").await;
+    t.send(b"O").await;
+    t.wait_for("Colours                  ‹ wood ›").await;
+    t.send(b"q").await;
+    t.until("the game again", |t| !t.contents().contains("Settings ·"))
+        .await;
+}

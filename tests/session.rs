@@ -630,3 +630,100 @@ fn max_ponders_on_the_players_time_and_answers_after_the_expected_reply() {
     }
     assert!(hits > 0 && misses > 0, "{hits} hits, {misses} misses");
 }
+
+#[test]
+fn the_settings_screen_changes_the_look_and_the_keys_at_once_and_keeps_them_in_the_settings_file() {
+    use crowned::config::Settings;
+    use crowned::session::SettingsHome;
+    use crowned::ui::ThemeName;
+
+    let home = Home::new("settings-screen");
+    let engine = EngineService::local(None).expect("the engine starts");
+    let humans = Players {
+        black: Player::Human,
+        white: Player::Human,
+    };
+    let file = home.0.join("config").join("config.toml");
+    let Opened {
+        session,
+        events: _events,
+        inbox: _inbox,
+    } = session_in(&home, humans, &engine);
+    let mut session = session.keep_settings_in(SettingsHome::File(file.clone()));
+    assert_eq!(session.start(80, 24), None);
+    let press = |session: &mut Session, code: KeyCode| assert_eq!(session.handle(key(code)), None);
+
+    press(&mut session, KeyCode::Char('O'));
+    let shown = screen_text(&terminal_text(&mut session));
+    assert!(shown.contains("Settings · kept in config.toml"), "{shown}");
+    assert!(
+        shown.contains("Colours                  ‹ classic ›"),
+        "{shown}"
+    );
+
+    // The colours: shown at once, and in the file.
+    press(&mut session, KeyCode::Right);
+    let shown = screen_text(&terminal_text(&mut session));
+    assert!(
+        shown.contains("Colours                  ‹ wood ›"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("display.theme = wood: kept in config.toml"),
+        "{shown}"
+    );
+    assert_eq!(Settings::load(&file).expect("reads").theme, ThemeName::Wood);
+
+    // The board's bottom turns the board at once (two people: White is at the bottom until then).
+    assert!(!session.app().flipped());
+    for _ in 0..3 {
+        press(&mut session, KeyCode::Down);
+    }
+    press(&mut session, KeyCode::Right);
+    assert!(session.app().flipped(), "Black at the bottom");
+    let file_text = std::fs::read_to_string(&file).expect("the file");
+    assert!(
+        file_text.contains("orientation = \"black-bottom\""),
+        "{file_text}"
+    );
+
+    // A key: undo on the board becomes z; f, which turns the board, is refused for it with the reason.
+    let rows = 7 + 7;
+    press(&mut session, KeyCode::Home);
+    for _ in 0..rows {
+        press(&mut session, KeyCode::Down);
+    }
+    let shown = screen_text(&terminal_text(&mut session));
+    assert!(shown.contains("undo"), "{shown}");
+    press(&mut session, KeyCode::Enter);
+    press(&mut session, KeyCode::Char('f'));
+    let shown = screen_text(&terminal_text(&mut session));
+    assert!(shown.contains("not changed: "), "{shown}");
+    assert!(shown.contains("f is bound to both"), "{shown}");
+    press(&mut session, KeyCode::Enter);
+    press(&mut session, KeyCode::Char('z'));
+    let file_text = std::fs::read_to_string(&file).expect("the file");
+    assert!(
+        file_text.contains("[keys.board]\nundo = [\"z\"]"),
+        "{file_text}"
+    );
+
+    // Closed, the game follows: z takes a move back, u no longer does, and the help lists z.
+    press(&mut session, KeyCode::Esc);
+    let shown = screen_text(&terminal_text(&mut session));
+    let (one, eight) = (shown.find("┃1"), shown.find("┃8"));
+    assert!(one < eight, "Black's side, row 1, at the bottom: {shown}");
+    type_line(&mut session, "11-15");
+    press(&mut session, KeyCode::Char('u'));
+    assert_eq!(session.app().game().ply(), 1, "u is no longer undo");
+    press(&mut session, KeyCode::Char('z'));
+    assert_eq!(session.app().game().ply(), 0, "z takes the move back");
+    let read = Settings::load(&file).expect("the file reads back");
+    assert_eq!(read.theme, ThemeName::Wood);
+    assert_eq!(
+        read.keys
+            .keys(crowned::app::Context::Board, "undo")
+            .map(<[_]>::to_vec),
+        Some(vec!["z".parse().expect("a key")])
+    );
+}

@@ -54,7 +54,8 @@ pub use preferences::{
     UnknownOrientation,
 };
 pub use settings_screen::{
-    Capture, Followed, RowKind, SCREEN_KEYS, ScreenOutcome, SettingEdit, SettingRow, SettingValue, SettingsScreen,
+    Capture, Followed, RowKind, SCREEN_KEYS, ScreenOutcome, SettingEdit, SettingRow, SettingValue,
+    SettingsScreen,
 };
 pub use setup::{Setup, SetupError, check_position};
 pub use trainer::{Attempt, HintStage, Trainer, TrainingKind, TrainingNews};

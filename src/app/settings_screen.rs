@@ -14,8 +14,8 @@
 
 use std::fmt::Write as _;
 
-use super::event::{Key, KeyCode};
 use super::burst::CaptureEffect;
+use super::event::{Key, KeyCode};
 use super::keymap::{Context, KeyChord, KeyMap};
 use super::preferences::Orientation;
 
@@ -441,7 +441,11 @@ impl SettingsScreen {
     /// the same map).
     pub fn follow_keys(&mut self, keys: &KeyMap) {
         for row in &mut self.rows {
-            if let RowKind::Keys { context, keys: bound, .. } = &mut row.kind
+            if let RowKind::Keys {
+                context,
+                keys: bound,
+                ..
+            } = &mut row.kind
                 && let Some(now) = keys.keys(*context, &row.name)
             {
                 *bound = now.to_vec();
@@ -486,7 +490,11 @@ mod tests {
         assert_eq!(screen.rows().len(), 2 + crate::app::KEY_COMMANDS.len());
         let edit = change(screen.key(key(KeyCode::Right)));
         assert_eq!(edit.to_toml(), "[display]\ntheme = \"mono\"\n");
-        assert_eq!(screen.rows()[0].value(), "wood", "not before it is answered");
+        assert_eq!(
+            screen.rows()[0].value(),
+            "wood",
+            "not before it is answered"
+        );
         screen.answered(&edit, Ok("saved".into()));
         assert_eq!(screen.rows()[0].value(), "mono");
         assert_eq!(screen.message(), "display.theme = mono: saved");
@@ -533,7 +541,10 @@ mod tests {
         screen.answered(&edit, Ok("saved".into()));
         screen.key(key(KeyCode::Char('a')));
         let edit = change(screen.key(key(KeyCode::Char('"'))));
-        assert_eq!(edit.to_toml(), "[keys.board]\nundo = [\"Ctrl-z\", \"\\\"\"]\n");
+        assert_eq!(
+            edit.to_toml(),
+            "[keys.board]\nundo = [\"Ctrl-z\", \"\\\"\"]\n"
+        );
         screen.key(key(KeyCode::Char('a')));
         assert_eq!(
             screen.key(Key::new(KeyCode::Char('z'), Modifiers::CONTROL)),
@@ -542,13 +553,19 @@ mod tests {
         assert_eq!(screen.message(), "Ctrl-z is already one of undo's keys");
         // Backspace brings the default back, and says so when it is there already.
         let edit = change(screen.key(key(KeyCode::Backspace)));
-        assert_eq!(edit.value, SettingValue::Keys(vec!["u".parse().expect("a key")]));
+        assert_eq!(
+            edit.value,
+            SettingValue::Keys(vec!["u".parse().expect("a key")])
+        );
         screen.answered(&edit, Ok("saved".into()));
         assert_eq!(screen.key(key(KeyCode::Delete)), ScreenOutcome::Nothing);
         assert_eq!(screen.message(), "undo has its default keys");
         // While a key is awaited, q is that key, not the way out.
         screen.key(key(KeyCode::Enter));
-        assert!(matches!(screen.key(key(KeyCode::Char('q'))), ScreenOutcome::Change(_)));
+        assert!(matches!(
+            screen.key(key(KeyCode::Char('q'))),
+            ScreenOutcome::Change(_)
+        ));
         assert_eq!(screen.key(key(KeyCode::Char('q'))), ScreenOutcome::Close);
     }
 

@@ -56,7 +56,13 @@ impl Settings {
         let effects: Vec<&str> = CaptureEffect::ALL.iter().map(|e| e.name()).collect();
         let display = "display";
         vec![
-            SettingRow::words(display, "theme", "Colours", &names(&themes), self.theme.name()),
+            SettingRow::words(
+                display,
+                "theme",
+                "Colours",
+                &names(&themes),
+                self.theme.name(),
+            ),
             SettingRow::words(display, "pieces", "Pieces", &pieces, self.pieces.name()),
             SettingRow::words(
                 display,
@@ -72,7 +78,12 @@ impl Settings {
                 &orientations,
                 self.orientation.name(),
             ),
-            SettingRow::flag(display, "square-numbers", "Square numbers", self.square_numbers),
+            SettingRow::flag(
+                display,
+                "square-numbers",
+                "Square numbers",
+                self.square_numbers,
+            ),
             SettingRow::flag(display, "legal-moves", "Mark legal moves", self.legal_moves),
             SettingRow::words(
                 display,
@@ -185,12 +196,16 @@ mod tests {
         for row in &rows {
             let values: Vec<SettingValue> = match &row.kind {
                 crate::app::RowKind::Words { words, .. } => words.iter().map(|w| word(w)).collect(),
-                crate::app::RowKind::Flag(_) => vec![SettingValue::Flag(true), SettingValue::Flag(false)],
+                crate::app::RowKind::Flag(_) => {
+                    vec![SettingValue::Flag(true), SettingValue::Flag(false)]
+                }
                 crate::app::RowKind::Keys { .. } => panic!("no keys among the look's rows"),
             };
             for value in values {
                 let change = edit(&row.table, &row.name, value);
-                let changed = settings.with_edit(&change).expect("a value the screen offers");
+                let changed = settings
+                    .with_edit(&change)
+                    .expect("a value the screen offers");
                 let shown = changed
                     .screen_rows()
                     .into_iter()
@@ -208,12 +223,20 @@ mod tests {
             .with_edit(&edit("display", "theme", word("plaid")))
             .expect_err("no such theme");
         assert!(error.brief().contains("display.theme"), "{}", error.brief());
-        assert!(error.brief().contains("classic, wood and mono"), "{}", error.brief());
+        assert!(
+            error.brief().contains("classic, wood and mono"),
+            "{}",
+            error.brief()
+        );
         let f: crate::app::KeyChord = "f".parse().expect("a key");
         let error = settings
             .with_edit(&edit("keys.board", "undo", SettingValue::Keys(vec![f])))
             .expect_err("f flips the board");
-        assert!(error.brief().contains("f is bound to both"), "{}", error.brief());
+        assert!(
+            error.brief().contains("f is bound to both"),
+            "{}",
+            error.brief()
+        );
         let digit: crate::app::KeyChord = "5".parse().expect("a key");
         let error = settings
             .with_edit(&edit("keys.board", "undo", SettingValue::Keys(vec![digit])))
@@ -242,10 +265,21 @@ mod tests {
         .expect("written");
         save_edit(&file, &edit("display", "theme", word("mono"))).expect("saved");
         let z: crate::app::KeyChord = "Ctrl-z".parse().expect("a key");
-        save_edit(&file, &edit("keys.board", "undo", SettingValue::Keys(vec![z]))).expect("saved");
-        save_edit(&file, &edit("display", "legal-moves", SettingValue::Flag(false))).expect("saved");
+        save_edit(
+            &file,
+            &edit("keys.board", "undo", SettingValue::Keys(vec![z])),
+        )
+        .expect("saved");
+        save_edit(
+            &file,
+            &edit("display", "legal-moves", SettingValue::Flag(false)),
+        )
+        .expect("saved");
         let text = fs::read_to_string(&file).expect("read");
-        assert!(text.starts_with("# mine\n[engine]\ntime = 2.0 # slow\n"), "{text}");
+        assert!(
+            text.starts_with("# mine\n[engine]\ntime = 2.0 # slow\n"),
+            "{text}"
+        );
         assert!(text.contains("theme = \"mono\" # my colours"), "{text}");
         assert!(text.contains("[keys.board]\nundo = [\"Ctrl-z\"]"), "{text}");
         assert!(!text.contains("[keys]\n"), "{text}");
@@ -263,7 +297,8 @@ mod tests {
         let file = dir.join("config.toml");
         let mistaken = "[display]\ntheme = \"plaid\"\n# the rest of my settings\n";
         fs::write(&file, mistaken).expect("written");
-        let error = save_edit(&file, &edit("display", "pieces", word("ascii"))).expect_err("refused");
+        let error =
+            save_edit(&file, &edit("display", "pieces", word("ascii"))).expect_err("refused");
         assert!(matches!(error, SaveError::FileHasMistake(_)), "{error}");
         assert!(error.to_string().contains("line 2"), "{error}");
         assert_eq!(fs::read_to_string(&file).expect("read"), mistaken);

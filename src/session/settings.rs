@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::Session;
 use crate::app::{Action, Followed, SettingEdit};
-use crate::config::{Settings, save_edit};
+use crate::config::{Settings, SettingsError, save_edit};
 use crate::store::file_label;
 
 /// Where a session keeps the settings its screen changes.
@@ -88,7 +88,11 @@ pub fn carry_out(
     home: &SettingsHome,
     edit: &SettingEdit,
 ) -> Result<(Settings, String), String> {
-    let changed = settings.with_edit(edit).map_err(|why| why.brief())?;
+    let changed = settings.with_edit(edit).map_err(|why| match why {
+        // The setting is the one on the screen: what is wrong with its value is all there is to say.
+        SettingsError::Invalid { message, .. } => message,
+        why => why.brief(),
+    })?;
     let note = match home {
         SettingsHome::File(path) => match save_edit(path, edit) {
             Ok(()) => format!("kept in {}", file_label(path)),

@@ -16,6 +16,8 @@ use crate::app::{Capture, Context, RowKind, SettingsScreen};
 const WIDTH: u16 = 76;
 /// The label's column.
 const LABEL_WIDTH: usize = 24;
+/// The most lines the screen's word takes at the bottom.
+const MESSAGE_LINES: usize = 3;
 
 /// Draws `screen` in the middle of `area`.
 pub fn draw(buf: &mut Buffer, area: Rect, screen: &SettingsScreen) {
@@ -35,23 +37,34 @@ pub fn draw(buf: &mut Buffer, area: Rect, screen: &SettingsScreen) {
     if inner.height == 0 {
         return;
     }
-    // The last line inside is the screen's word; the rows scroll above it.
-    let rows_height = usize::from(inner.height.saturating_sub(1)).max(1);
+    // The screen's word at the bottom (wrapped: a reason is told whole, up to three lines); the rows scroll
+    // above it.
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut said = super::wrap_words(
+        screen.message(),
+        usize::from(inner.width.saturating_sub(2)).max(1),
+    );
+    said.truncate(MESSAGE_LINES.min(usize::from(inner.height.saturating_sub(1))));
+    let said_height = u16::try_from(said.len()).unwrap_or(0);
+    let rows_height = usize::from(inner.height.saturating_sub(said_height)).max(1);
     let (lines, cursor_line) = lines(screen, usize::from(inner.width));
     let first = cursor_line
         .saturating_sub(rows_height / 2)
         .min(lines.len().saturating_sub(rows_height));
     let shown: Vec<Line> = lines.into_iter().skip(first).take(rows_height).collect();
-    Paragraph::new(shown).render(
-        Rect::new(inner.x, inner.y, inner.width, inner.height.saturating_sub(1).max(1)),
-        buf,
+    let rows_area = Rect::new(inner.x, inner.y, inner.width, inner.height - said_height);
+    Paragraph::new(shown).render(rows_area, buf);
+    let bottom = Rect::new(
+        inner.x,
+        inner.y + inner.height - said_height,
+        inner.width,
+        said_height,
     );
-    if inner.height > 1 {
-        let message = clip(&format!(" {}", screen.message()), usize::from(inner.width));
-        let bottom = Rect::new(inner.x, inner.y + inner.height - 1, inner.width, 1);
-        Paragraph::new(Line::styled(message, Style::new().add_modifier(Modifier::BOLD)))
-            .render(bottom, buf);
-    }
+    let said: Vec<Line> = said
+        .into_iter()
+        .map(|line| Line::styled(format!(" {line}"), bold))
+        .collect();
+    Paragraph::new(said).render(bottom, buf);
 }
 
 /// Every line of the screen, headings included, and the line of the row with the cursor.
@@ -66,12 +79,17 @@ fn lines(screen: &SettingsScreen, width: usize) -> (Vec<Line<'static>>, usize) {
         {
             heading = Some(context);
             lines.push(Line::default());
-            lines.push(Line::styled(format!(" Keys: {}", context_title(context)), bold));
+            lines.push(Line::styled(
+                format!(" Keys: {}", context_title(context)),
+                bold,
+            ));
         }
         let selected = index == screen.selected();
         let value = match (&row.kind, selected, screen.capture()) {
             (RowKind::Keys { .. }, true, Some(Capture::Replace)) => "press a key…".to_string(),
-            (RowKind::Keys { .. }, true, Some(Capture::Add)) => format!("{} + press a key…", row.value()),
+            (RowKind::Keys { .. }, true, Some(Capture::Add)) => {
+                format!("{} + press a key…", row.value())
+            }
             (RowKind::Keys { .. }, _, _) => row.value(),
             _ => format!("‹ {} ›", row.value()),
         };
@@ -79,7 +97,10 @@ fn lines(screen: &SettingsScreen, width: usize) -> (Vec<Line<'static>>, usize) {
         if selected {
             cursor_line = lines.len();
             let padded = format!("{text:<width$}");
-            lines.push(Line::styled(padded, Style::new().add_modifier(Modifier::REVERSED)));
+            lines.push(Line::styled(
+                padded,
+                Style::new().add_modifier(Modifier::REVERSED),
+            ));
         } else {
             lines.push(Line::raw(text));
         }
@@ -107,4 +128,85 @@ fn clip(text: &str, width: usize) -> String {
     }
     let kept: String = text.chars().take(width.saturating_sub(1)).collect();
     format!("{kept}…")
+}
+
+#[cfg(test)]
+mod tests {
+    use ratatui::buffer::Buffer;
+
+    use super::*;
+    use crate::app::{Key, KeyCode, KeyMap, SettingRow};
+
+    fn screen() -> SettingsScreen {
+        let rows = vec![
+            SettingRow::words(
+                "display",
+                "theme",
+                "Colours",
+                &["classic", "wood", "mono"],
+                "wood",
+            ),
+            SettingRow::flag("display", "legal-moves", "Mark legal moves", true),
+        ];
+        SettingsScreen::new(rows, &KeyMap::default(), "kept in config.toml".into())
+    }
+
+    fn drawn(screen: &SettingsScreen, width: u16, height: u16) -> String {
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        draw(&mut buf, area, screen);
+        (0..height)
+            .map(|y| {
+                (0..width)
+                    .map(|x| buf[(x, y)].symbol())
+                    .collect::<String>()
+                    .trim_end()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_settings_screen_80x24() {
+        let mut screen = screen();
+        insta::assert_snapshot!(drawn(&screen, 80, 24));
+        // Far down the keys, waiting for one, with a reason too long for a line.
+        screen.key(Key::plain(KeyCode::End));
+        screen.key(Key::plain(KeyCode::Enter));
+        let shown = drawn(&screen, 80, 24);
+        assert!(
+            shown.contains("quit                     press a key…"),
+            "{shown}"
+        );
+        assert!(shown.contains("Keys: a server's lobby"), "{shown}");
+        let edit = crate::app::SettingEdit {
+            table: "display".into(),
+            name: "theme".into(),
+            value: crate::app::SettingValue::Word("mono".into()),
+        };
+        screen.answered(
+            &edit,
+            Err("config.toml: line 4: engine.time: a number of seconds above 0 and at most 86400; mend the \
+                 file first (the change holds until you leave)"
+                .into()),
+        );
+        let shown = drawn(&screen, 80, 24);
+        assert!(
+            shown.contains("mend the"),
+            "the reason is told whole: {shown}"
+        );
+        assert!(
+            shown.contains("leave)"),
+            "the reason is told whole: {shown}"
+        );
+    }
+
+    #[test]
+    fn any_size_is_drawn_without_a_panic() {
+        let screen = screen();
+        for (width, height) in [(0, 0), (1, 1), (3, 2), (10, 3), (20, 5), (400, 200)] {
+            let _ = drawn(&screen, width, height);
+        }
+    }
 }

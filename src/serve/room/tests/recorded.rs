@@ -153,7 +153,11 @@ impl Recorded {
         assert_eq!(self.finishes.len(), 1, "the end is told but not recorded");
         // A game called off (no first move in time) has nothing to keep among the players' games.
         let filed = usize::from(!outcome.is_aborted());
-        assert_eq!(self.filed.len(), filed, "the end is not filed for the players");
+        assert_eq!(
+            self.filed.len(),
+            filed,
+            "the end is not filed for the players"
+        );
         let (result, pdn, black_score) = &self.finishes[0];
         let token = AnyGame::new(game_type).result_token(Some(*outcome));
         assert_eq!(result, token, "the records' result is not the one shown");
