@@ -473,7 +473,8 @@ async fn the_time_to_come_back_ticks_for_the_player_and_the_watchers_and_its_end
         "[server]\nidle-timeout = 600\nseat-grace = 8\n",
     );
     let ann = connect(&server, &new_key(), "ann").await;
-    let bob = connect(&server, &new_key(), "bob").await;
+    let bob_key = new_key();
+    let bob = connect(&server, &bob_key, "bob").await;
     let cy = connect(&server, &new_key(), "cy").await;
     let mut a = Terminal::exec(&ann, 120, 30, "new english 5+3 black").await;
     a.wait_for("waiting for an opponent").await;
@@ -516,6 +517,34 @@ async fn the_time_to_come_back_ticks_for_the_player_and_the_watchers_and_its_end
     for t in [&mut a, &mut c] {
         t.wait_for("Black wins: White left the game").await;
     }
+    // Bob, back, is told first thing which game he lost, how, and what it did to his rating; once. (The word is
+    // written with the ratings after the game, which Ann sees; a moment later it is in the records.)
+    a.wait_for("1500 → ").await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut b = Terminal::open(&bob, 120, 30).await;
+    b.wait_for("While you were away").await;
+    b.wait_for(&format!(
+        "table {code} (English draughts, rated) against ann"
+    ))
+    .await;
+    b.wait_for("you lost (Black wins: White left the game)")
+        .await;
+    b.wait_for("Your rating: 1500 → ").await;
+    b.send(b" ").await;
+    b.until("the lobby", |t| {
+        !t.contents().contains("While you were away")
+    })
+    .await;
+    drop((b, bob));
+    let bob = connect(&server, &bob_key, "bob").await;
+    let mut b = Terminal::open(&bob, 120, 30).await;
+    b.wait_for("· lobby ·").await;
+    assert!(
+        !b.contents().contains("While you were away"),
+        "{}",
+        b.contents()
+    );
 }
 
 /// Waits until `t` shows the time to come back, then a smaller one.

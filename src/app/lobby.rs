@@ -170,6 +170,8 @@ pub enum Panel {
     NewEvent(String),
     /// The settings screen.
     Settings(Box<SettingsScreen>),
+    /// What happened while the player was away, told once as they arrive.
+    News(Vec<String>),
     /// The keys.
     Help,
 }
@@ -272,6 +274,13 @@ impl Lobby {
         }
     }
 
+    /// Tells what happened while the player was away (any key closes it).
+    pub fn tell_news(&mut self, news: Vec<String>) {
+        if !news.is_empty() {
+            self.panel = Some(Panel::News(news));
+        }
+    }
+
     /// Follows the player's keys as they are now (changed in a game's settings screen, say).
     pub fn follow_keys(&mut self, keys: KeyMap) {
         self.keys = keys;
@@ -360,7 +369,7 @@ impl Lobby {
             };
         }
         match self.panel.clone() {
-            Some(Panel::Help) => {
+            Some(Panel::Help | Panel::News(_)) => {
                 self.panel = None;
                 None
             }

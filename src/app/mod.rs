@@ -77,5 +77,5 @@ pub use state::review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
 pub use table::{
     CHAT_KEPT, CODE_ALPHABET, CODE_LENGTH, ConductRequest, FIRST_MOVE_LIMIT, NODE_SILENT, NewTable,
     OfferKind, SeatView, TAKEN_OVER, Table, TableEvent, TableRequest, TableState, clock_text,
-    clock_text_fine, read_table_code,
+    clock_text_fine, rating_change_text, read_table_code,
 };

@@ -111,9 +111,13 @@ impl SeatView {
     /// How the player's rating moved in the game that has just ended, as lichess shows it: `1478 → 1491 (+13)`;
     /// `None` before the ratings after it are known (or when the game is not rated).
     pub fn rating_change(&self) -> Option<String> {
-        let (before, after) = (self.rating?, self.rating_after?);
-        Some(format!("{before} → {after} ({:+})", after - before))
+        Some(rating_change_text(self.rating?, self.rating_after?))
     }
+}
+
+/// A rating's move in a game, as lichess shows it: `1478 → 1491 (+13)`.
+pub fn rating_change_text(before: i32, after: i32) -> String {
+    format!("{before} → {after} ({:+})", after - before)
 }
 
 /// How long each side of a timed game at a table has for its first move, which its clock does not time: a game

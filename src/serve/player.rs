@@ -127,6 +127,7 @@ async fn drive(
     let keys = settings_of(&player.shared, &player.identity).0.keys;
     let mut lobby = Lobby::new(&player.identity.name, player.identity.is_guest(), keys);
     lobby.offer(&player.shared.config.variants.variants());
+    lobby.tell_news(read_news(player).await);
     let mut next = match start {
         Start::Lobby => Step::Lobby(None),
         Start::Table(seated) => Step::Table(*seated),
@@ -489,6 +490,20 @@ async fn run_lobby(
             }
         }
     }
+}
+
+/// What the records keep to tell `player` about their games that ended while they were away, let go once read
+/// (nothing for a guest, or when the records cannot be read: the word is then told at a later connection).
+async fn read_news(player: &Player) -> Vec<String> {
+    if player.identity.is_guest() {
+        return Vec::new();
+    }
+    let fingerprint = player.identity.fingerprint.clone();
+    player
+        .shared
+        .read_records(move |records| records.take_news(&fingerprint))
+        .await
+        .unwrap_or_default()
 }
 
 /// Reads the player's English rating and the English leaderboard into the lobby.

@@ -31,7 +31,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc as tokio_mpsc, watch};
 
 use super::identity::Identity;
-use super::ids::{GameId, RoomCode};
+use super::ids::{Fingerprint, GameId, RoomCode};
 #[cfg(test)]
 use super::records::SqliteRecords;
 use super::records::{Records, TournamentSpec};
@@ -74,6 +74,13 @@ impl RecordKey {
 pub enum Job {
     /// A player connected.
     Seen(Identity),
+    /// Something to tell `player` when they next connect (a game lost while they were away).
+    News {
+        /// Whom.
+        player: Fingerprint,
+        /// What.
+        text: String,
+    },
     /// A game started between these players.
     Start {
         /// The room's key for it.

@@ -17,6 +17,7 @@ use super::rating::Rating;
 
 pub mod conduct;
 pub mod migrate;
+pub mod news;
 mod postgres;
 mod postgres_conduct;
 mod postgres_games;
@@ -43,7 +44,7 @@ pub use tournaments::{
 ///
 /// Every call takes the records mutably, reads too: a client of a database server needs its connection to
 /// itself for each query. Calls block; the trait is used from blocking threads.
-pub trait Records: conduct::Conduct + Send {
+pub trait Records: conduct::Conduct + news::News + Send {
     /// Notes that `identity` has connected (their latest name kept).
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError>;
 

@@ -110,6 +110,19 @@ pub fn draw(frame: &mut Frame, lobby: &Lobby) {
             ));
             overlay(buf, area, " Lobby keys ", lines);
         }
+        Some(Panel::News(news)) => {
+            // The newest first, each wrapped to the window, a blank line between them.
+            let room = usize::from(area.width.saturating_sub(6)).clamp(20, 72);
+            let mut lines = vec![Line::default()];
+            for item in news.iter().rev() {
+                for line in super::wrap_words(item, room) {
+                    lines.push(Line::from(format!(" {line}")));
+                }
+                lines.push(Line::default());
+            }
+            lines.push(Line::from(" Any key closes this."));
+            overlay(buf, area, " While you were away ", lines);
+        }
         None => {}
     }
 }

@@ -251,6 +251,7 @@ fn write(
     let id = |key: &RecordKey| games.get(key).copied().ok_or(WriteError::UnknownGame);
     match job {
         Job::Seen(identity) => records.seen(identity)?,
+        Job::News { player, text } => records.add_news(player, text)?,
         Job::Start {
             key,
             variant,

@@ -136,6 +136,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
      CREATE UNIQUE INDEX IF NOT EXISTS games_code_in_play ON games (code) WHERE ended IS NULL;",
     // Version 9: conduct: whom players have blocked, their reports, the operator's bans.
     super::conduct::TABLES,
+    // Version 10: news for players about what happened while they were away.
+    super::news::POSTGRES_TABLES,
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").

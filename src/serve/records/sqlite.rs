@@ -82,6 +82,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
     super::problems::TABLES,
     // Version 7: conduct: whom players have blocked, their reports, the operator's bans.
     super::conduct::TABLES,
+    // Version 8: news for players about what happened while they were away.
+    super::news::SQLITE_TABLES,
 ];
 
 /// The records in one SQLite file.

@@ -49,6 +49,7 @@ on_both!(
     a_player_s_unfinished_games_and_a_room_s_are_read_alone,
     a_game_called_off_ends_without_touching_the_ratings,
     blocks_reports_and_bans_are_kept_and_read_back,
+    news_is_told_once_in_order_and_bounded,
 );
 
 fn player(name: &str) -> Identity {
@@ -535,4 +536,43 @@ fn blocks_reports_and_bans_are_kept_and_read_back(records: &mut dyn Records) {
     assert!(records.unban(&BanTarget::Address(address)).expect("lifts"));
     assert!(!records.unban(&BanTarget::Address(address)).expect("lifts"));
     assert_eq!(records.ban_on(Some(c), address).expect("reads"), None);
+}
+
+fn news_is_told_once_in_order_and_bounded(records: &mut dyn Records) {
+    use super::news::MAX_NEWS;
+    let (ann, bob) = (player("ann"), player("bob"));
+    assert!(
+        records
+            .take_news(&ann.fingerprint)
+            .expect("reads")
+            .is_empty()
+    );
+    records.add_news(&ann.fingerprint, "first").expect("kept");
+    records.add_news(&ann.fingerprint, "second").expect("kept");
+    records.add_news(&bob.fingerprint, "for bob").expect("kept");
+    assert_eq!(
+        records.take_news(&ann.fingerprint).expect("reads"),
+        ["first", "second"]
+    );
+    assert!(
+        records
+            .take_news(&ann.fingerprint)
+            .expect("reads")
+            .is_empty(),
+        "told once"
+    );
+    assert_eq!(
+        records.take_news(&bob.fingerprint).expect("reads"),
+        ["for bob"]
+    );
+    // However long a player stays away, the newest are kept.
+    for n in 0..MAX_NEWS + 5 {
+        records
+            .add_news(&ann.fingerprint, &format!("game {n}"))
+            .expect("kept");
+    }
+    let told = records.take_news(&ann.fingerprint).expect("reads");
+    assert_eq!(told.len(), MAX_NEWS);
+    assert_eq!(told.first().map(String::as_str), Some("game 5"));
+    assert_eq!(told.last().map(String::as_str), Some("game 24"));
 }

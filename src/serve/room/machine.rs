@@ -390,6 +390,7 @@ impl Room {
                         seat.rating_after = Some(after);
                     }
                 }
+                self.news_with_ratings(after);
                 self.broadcast_state();
             }
             request => {
@@ -844,6 +845,7 @@ impl Room {
     }
 }
 
+mod away_news;
 mod commit;
 mod error;
 mod first_moves;

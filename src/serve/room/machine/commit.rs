@@ -228,7 +228,8 @@ impl Room {
         {
             self.report_to_tournament(outcome);
             self.file_for_players();
-            self.read_ratings(outcome);
+            let ratings_follow = self.read_ratings(outcome);
+            self.news_for_the_absent(ratings_follow);
         }
         let listing = self.listing();
         self.out.push(Effect::Listing(listing));
@@ -260,19 +261,20 @@ impl Room {
     }
 
     /// A rated game that ended with a result in the records: both players' ratings after it are read, to show
-    /// each the change.
-    fn read_ratings(&mut self, outcome: Outcome) {
+    /// each the change. Whether they are.
+    fn read_ratings(&mut self, outcome: Outcome) -> bool {
         let (true, true, Some(_), [Some(black), Some(white)]) =
             (self.records, self.config.rated, self.record, &self.seats)
         else {
-            return;
+            return false;
         };
         if outcome.is_aborted() {
-            return;
+            return false;
         }
         let players = [black.who.fingerprint.clone(), white.who.fingerprint.clone()];
         let variant = self.config.game_type.to_string();
         self.out.push(Effect::ReadRatings { players, variant });
+        true
     }
 
     /// Each player's own saved games keep a game that has ended, for `:load` (sent once it is in the records).

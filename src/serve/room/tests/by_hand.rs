@@ -396,3 +396,88 @@ fn a_provisional_rating_is_told_with_the_seat() {
         [Some((Some(1500), false)), Some((Some(1500), true))]
     );
 }
+
+/// The news the room leaves for its absent players among `effects`: to whom, and what.
+fn news(effects: &[Effect]) -> Vec<(String, String)> {
+    effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Note(Job::News { player, text }) => Some((player.to_string(), text.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
+    // Rated: Bob leaves, Ann claims the game once his time to come back is over; the word for Bob waits for
+    // the ratings after the game.
+    let mut rated = config(None, 1_000);
+    rated.rated = true;
+    let mut room = seated_with(rated);
+    let bob = person("bob");
+    let _ = room.handle(
+        Input::Leave {
+            who: bob.fingerprint.clone(),
+            conn: Some(Conn(2)),
+        },
+        Duration::ZERO,
+    );
+    let claim = Input::Ask {
+        who: person("ann").fingerprint,
+        request: TableRequest::Claim,
+    };
+    let at = Duration::from_secs(2);
+    let effects = room.handle(claim, at);
+    assert!(
+        effects.iter().any(|e| matches!(e, Effect::Commit(_))),
+        "{effects:?}"
+    );
+    let effects = room.handle(Input::Committed(Ok(())), at);
+    assert!(
+        news(&effects).is_empty(),
+        "not before the ratings: {effects:?}"
+    );
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::ReadRatings { .. }))
+    );
+    let effects = room.handle(Input::Ratings([1512, 1488]), at);
+    let told = news(&effects);
+    assert_eq!(told.len(), 1, "Bob alone, who was away: {told:?}");
+    assert_eq!(told[0].0, bob.fingerprint.to_string());
+    let text = &told[0].1;
+    assert!(
+        text.contains("against ann ended while you were away: you lost"),
+        "{text}"
+    );
+    assert!(text.contains("White left the game"), "{text}");
+    assert!(text.contains("Your rating: 1500 → 1488 (-12)."), "{text}");
+
+    // Casual: the word is left as the end is written, with no rating.
+    let mut room = seated_with(config(None, 1_000));
+    let _ = room.handle(
+        Input::Leave {
+            who: bob.fingerprint.clone(),
+            conn: Some(Conn(2)),
+        },
+        Duration::ZERO,
+    );
+    let claim = Input::Ask {
+        who: person("ann").fingerprint,
+        request: TableRequest::ClaimDraw,
+    };
+    let _ = room.handle(claim, at);
+    let effects = room.handle(Input::Committed(Ok(())), at);
+    let told = news(&effects);
+    assert_eq!(told.len(), 1, "{effects:?}");
+    assert!(
+        told[0]
+            .1
+            .contains("casual) against ann ended while you were away: it was drawn"),
+        "{}",
+        told[0].1
+    );
+    assert!(!told[0].1.contains("rating"), "{}", told[0].1);
+}

@@ -125,6 +125,14 @@ impl Recorded {
                 assert_eq!(self.filed.len(), 1, "the game filed twice");
             }
             Job::Commit(_) => panic!("a commit reaches the records unopened"),
+            // Word for a player away at the end, left once the end is in the records.
+            Job::News { player, .. } => {
+                assert!(over, "news before the end is recorded");
+                assert!(
+                    players.contains(&player),
+                    "news for someone not at the table"
+                );
+            }
             // Only after the end, which is in the records by then: commit, then show.
             Job::Ratings(_) => assert!(over, "ratings read before the end is recorded"),
             Job::Seen(_)

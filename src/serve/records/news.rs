@@ -1,0 +1,109 @@
+//! What a player is told when they next connect about what happened while they were away: a game lost because
+//! they did not come back in time, with its rating change. Written by the game's room as it ends (on whichever
+//! node), read and let go by the lobby of the player's next connection (on whichever node).
+
+use rusqlite::params;
+
+use super::RecordsError;
+use super::postgres::PostgresRecords;
+use super::sqlite::SqliteRecords;
+use crate::serve::ids::Fingerprint;
+
+/// The table of the migration that brings it to SQLite: numbered in the order written, which is the order told.
+pub(super) const SQLITE_TABLES: &str = "CREATE TABLE news (
+         id INTEGER PRIMARY KEY,
+         player TEXT NOT NULL,
+         at BIGINT NOT NULL,
+         text TEXT NOT NULL
+     );
+     CREATE INDEX news_by_player ON news(player, id);";
+
+/// The same for PostgreSQL.
+pub(super) const POSTGRES_TABLES: &str = "CREATE TABLE news (
+         id BIGSERIAL PRIMARY KEY,
+         player TEXT NOT NULL,
+         at BIGINT NOT NULL,
+         text TEXT NOT NULL
+     );
+     CREATE INDEX news_by_player ON news(player, id);";
+
+/// The most news kept for one player: the newest are told; older ones are let go as newer come.
+pub const MAX_NEWS: usize = 20;
+
+/// The records' calls about news (a part of [`Records`](super::Records)).
+pub trait News {
+    /// Keeps `text` for `player`, to tell at their next connection.
+    fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError>;
+
+    /// What is kept for `player`, oldest first (the newest [`MAX_NEWS`]), and lets it go: told once.
+    fn take_news(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError>;
+}
+
+fn now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+impl News for SqliteRecords {
+    fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError> {
+        let tx = self.db.savepoint()?;
+        tx.execute(
+            "INSERT INTO news (player, at, text) VALUES (?1, ?2, ?3)",
+            params![player, now(), text],
+        )?;
+        // Bounded per player, however long they stay away.
+        tx.execute(
+            "DELETE FROM news WHERE player = ?1 AND id NOT IN
+                 (SELECT id FROM news WHERE player = ?1 ORDER BY id DESC LIMIT ?2)",
+            params![player, MAX_NEWS as i64],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    fn take_news(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError> {
+        let tx = self.db.savepoint()?;
+        let told = {
+            let mut query =
+                tx.prepare("SELECT text FROM news WHERE player = ?1 ORDER BY id DESC LIMIT ?2")?;
+            let rows = query.query_map(params![player, MAX_NEWS as i64], |row| row.get(0))?;
+            rows.collect::<Result<Vec<String>, _>>()?
+        };
+        tx.execute("DELETE FROM news WHERE player = ?1", params![player])?;
+        tx.commit()?;
+        Ok(told.into_iter().rev().collect())
+    }
+}
+
+impl News for PostgresRecords {
+    fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError> {
+        let at = now();
+        self.write(|c| {
+            c.execute(
+                "INSERT INTO news (player, at, text) VALUES ($1, $2, $3)",
+                &[&player.as_str(), &at, &text],
+            )?;
+            c.execute(
+                "DELETE FROM news WHERE player = $1 AND id NOT IN
+                     (SELECT id FROM news WHERE player = $1 ORDER BY id DESC LIMIT $2)",
+                &[&player.as_str(), &(MAX_NEWS as i64)],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn take_news(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError> {
+        self.write(|c| {
+            // Taken and let go in one statement: two nodes reading at once cannot both tell it.
+            let rows = c.query(
+                "DELETE FROM news WHERE player = $1 RETURNING id, text",
+                &[&player.as_str()],
+            )?;
+            let mut told: Vec<(i64, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+            told.sort_by_key(|(id, _)| *id);
+            let skip = told.len().saturating_sub(MAX_NEWS);
+            Ok(told.into_iter().skip(skip).map(|(_, text)| text).collect())
+        })
+    }
+}
