@@ -26,7 +26,7 @@ use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::nodes::cluster::Cluster;
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
-use crate::serve::records::{Stage, TournamentRecord, TournamentSpec};
+use crate::serve::records::{Records, Stage, TournamentRecord, TournamentSpec};
 use crate::serve::room::{GameEnded, TournamentGame};
 use crate::serve::tables::Tables;
 use crate::serve::tournament::director::{Director, event_tags};
@@ -172,6 +172,8 @@ pub struct Events {
     cluster: OnceLock<Arc<Cluster>>,
     /// The events elsewhere looked at here, each as last heard: kept fresh by the heartbeat.
     mirrors: Mutex<HashMap<RoomCode, watch::Sender<Arc<View>>>>,
+    /// The records the events read the blocks between their players from (none in tests that pair freely).
+    blocks_from: OnceLock<Arc<Mutex<dyn Records>>>,
 }
 
 impl Events {
@@ -196,7 +198,14 @@ impl Events {
             known: Mutex::new(known),
             cluster: OnceLock::new(),
             mirrors: Mutex::default(),
+            blocks_from: OnceLock::new(),
         }
+    }
+
+    /// Reads the blocks between each event's players from `records` before it pairs them (a block is never
+    /// paired in an arena, and kept apart in a Swiss round as far as it can be paired).
+    pub fn read_blocks_from(&self, records: Arc<Mutex<dyn Records>>) {
+        let _ = self.blocks_from.set(records);
     }
 
     fn running(&self) -> MutexGuard<'_, HashMap<RoomCode, RunningHere>> {
@@ -322,6 +331,7 @@ impl Events {
             grace: self.grace,
             boards,
             view: view_tx,
+            blocks_from: self.blocks_from.get().cloned(),
         };
         let handle = EventHandle {
             asks,

@@ -17,7 +17,7 @@ use crate::rules::GameType;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
-use crate::serve::records::{Kind, PairingRecord, Stage};
+use crate::serve::records::{Kind, PairingRecord, Records, Stage};
 use crate::serve::room::{GameEnded, RoomConfig, TournamentGame, variant_named};
 use crate::serve::tables::Tables;
 use crate::serve::tournament::director::{Action, Director, Event, event_tags};
@@ -58,7 +58,13 @@ pub(super) struct Running {
     /// The rooms of the pairings under way, by (round, board).
     pub boards: HashMap<(u32, u32), RoomCode>,
     pub view: watch::Sender<Arc<View>>,
+    /// Where the blocks between the players are read from.
+    pub blocks_from: Option<Arc<std::sync::Mutex<dyn Records>>>,
 }
+
+/// How long the blocks between an event's players are taken as read, between looks at the time: a block made
+/// at a board (after a game with someone) holds for the next pairing; any other step reads them afresh.
+const BLOCKS_FRESH: Duration = Duration::from_secs(5);
 
 struct Task {
     run: Running,
@@ -71,6 +77,8 @@ struct Task {
     unwritten: VecDeque<Event>,
     /// Whether the task stops: the server is stopping, or another node runs the event now.
     stopped: bool,
+    /// When the blocks between the players were last read, and how many players there were.
+    blocks_read: Option<(tokio::time::Instant, usize)>,
 }
 
 /// Runs the event until it is over (then its table stays in the records) or the server stops. The results
@@ -94,6 +102,7 @@ pub(super) async fn run(
         results,
         unwritten: VecDeque::new(),
         stopped: false,
+        blocks_read: None,
     };
     // The results the records hold that the event had not heard (games that ended while it was not running)
     // first: a pairing already played is not given a new room.
@@ -233,6 +242,7 @@ impl Task {
     /// the next one looks at the time again).
     async fn step(&mut self, event: Event) -> Stepped {
         let ticked = matches!(event, Event::Tick);
+        self.read_blocks(ticked).await;
         // Who plays another event's game here just now: not paired here until it ends.
         let busy = self.run.tables.busy_players();
         self.run.director.set_busy(busy);
@@ -286,6 +296,42 @@ impl Task {
                         Stepped::Done
                     }
                 }
+            }
+        }
+    }
+
+    /// Reads the blocks between the event's players afresh: at every step but a look at the time, at which only
+    /// when the last read is older than [`BLOCKS_FRESH`] or the players have changed. When they cannot be read,
+    /// the last ones read hold.
+    async fn read_blocks(&mut self, ticked: bool) {
+        let Some(records) = self.run.blocks_from.clone() else {
+            return;
+        };
+        let players = self.run.director.players();
+        let fresh = self
+            .blocks_read
+            .is_some_and(|(at, count)| count == players.len() && at.elapsed() < BLOCKS_FRESH);
+        if players.len() < 2 || (ticked && fresh) {
+            return;
+        }
+        let count = players.len();
+        let read = tokio::task::spawn_blocking(move || {
+            let mut records = records
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            records.blocks_among(&players)
+        })
+        .await;
+        match read {
+            Ok(Ok(blocks)) => {
+                self.run.director.set_blocked(blocks);
+                self.blocks_read = Some((tokio::time::Instant::now(), count));
+            }
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "the blocks between an event's players cannot be read; the last read hold")
+            }
+            Err(error) => {
+                tracing::warn!(%error, "reading the blocks between an event's players failed")
             }
         }
     }

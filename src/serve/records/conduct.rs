@@ -133,6 +133,12 @@ pub trait Conduct {
     /// Whether either of `a` and `b` has blocked the other.
     fn blocked_between(&mut self, a: &Fingerprint, b: &Fingerprint) -> Result<bool, RecordsError>;
 
+    /// Every block between two of `players`, as (who blocked, whom): the pairs a tournament never pairs.
+    fn blocks_among(
+        &mut self,
+        players: &[Fingerprint],
+    ) -> Result<Vec<(Fingerprint, Fingerprint)>, RecordsError>;
+
     /// Keeps a report.
     fn add_report(&mut self, report: &Report) -> Result<(), RecordsError>;
 
@@ -228,6 +234,30 @@ impl SqliteConduct<'_> {
             )
             .optional()?;
         Ok(found.is_some())
+    }
+
+    pub(super) fn blocks_among(
+        &self,
+        players: &[Fingerprint],
+    ) -> Result<Vec<(Fingerprint, Fingerprint)>, RecordsError> {
+        // The blocks of each player in turn, kept when the other is among them too: one indexed read a player
+        // (an event has at most a few hundred), with no limit on the number of values in one statement.
+        let among: std::collections::HashSet<&str> =
+            players.iter().map(Fingerprint::as_str).collect();
+        let mut query = self
+            .0
+            .prepare("SELECT blocked FROM blocks WHERE player = ?1")?;
+        let mut found = Vec::new();
+        for player in players {
+            let blocked = query.query_map(params![player], |row| row.get::<_, String>(0))?;
+            for other in blocked {
+                let other = other?;
+                if among.contains(other.as_str()) {
+                    found.push((player.clone(), Fingerprint::new(other)));
+                }
+            }
+        }
+        Ok(found)
     }
 
     pub(super) fn add_report(&self, r: &Report) -> Result<(), RecordsError> {

@@ -59,6 +59,28 @@ impl Conduct for PostgresRecords {
         })
     }
 
+    fn blocks_among(
+        &mut self,
+        players: &[Fingerprint],
+    ) -> Result<Vec<(Fingerprint, Fingerprint)>, RecordsError> {
+        let keys: Vec<&str> = players.iter().map(Fingerprint::as_str).collect();
+        self.read(|c| {
+            let rows = c.query(
+                "SELECT player, blocked FROM blocks WHERE player = ANY($1) AND blocked = ANY($1)",
+                &[&keys],
+            )?;
+            Ok(rows
+                .iter()
+                .map(|row| {
+                    (
+                        Fingerprint::new(row.get::<_, String>(0)),
+                        Fingerprint::new(row.get::<_, String>(1)),
+                    )
+                })
+                .collect())
+        })
+    }
+
     fn add_report(&mut self, r: &Report) -> Result<(), RecordsError> {
         self.write(|c| {
             c.execute(

@@ -583,6 +583,13 @@ impl super::conduct::Conduct for SqliteRecords {
         SqliteConduct(&self.db).blocked_between(a, b)
     }
 
+    fn blocks_among(
+        &mut self,
+        players: &[Fingerprint],
+    ) -> Result<Vec<(Fingerprint, Fingerprint)>, RecordsError> {
+        SqliteConduct(&self.db).blocks_among(players)
+    }
+
     fn add_report(&mut self, report: &Report) -> Result<(), RecordsError> {
         SqliteConduct(&self.db).add_report(report)
     }

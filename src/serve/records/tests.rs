@@ -491,6 +491,17 @@ fn blocks_reports_and_bans_are_kept_and_read_back(records: &mut dyn Records) {
         ["bob"]
     );
     assert!(records.blocks_of(b).expect("reads").is_empty());
+    // Among a tournament's players: the blocks between two of them, whoever made them.
+    let among = records
+        .blocks_among(&[b.clone(), c.clone(), a.clone()])
+        .expect("reads");
+    assert_eq!(among, [(a.clone(), b.clone())]);
+    assert!(
+        records
+            .blocks_among(&[a.clone(), c.clone()])
+            .expect("reads")
+            .is_empty()
+    );
     assert!(records.set_block(a, b, "bob", false).expect("unblocks"));
     assert!(!records.blocked_between(a, b).expect("reads"));
     // Reports, newest first, as many as asked.

@@ -98,9 +98,12 @@ pub fn rank(a: &ArenaPlayer, b: &ArenaPlayer) -> std::cmp::Ordering {
 }
 
 /// Pairs the players who are free now: the best placed with the next best placed who was not their last
-/// opponent, and so on down the list. A player left over (an odd number free, or only their last opponent free)
-/// waits for the next player to become free.
-pub fn pair_free(free: &[ArenaPlayer]) -> Vec<Pairing> {
+/// opponent and may meet them (`may_meet`: neither has blocked the other), and so on down the list. A player
+/// left over (an odd number free, or only their last opponent free) waits for the next player to become free.
+pub fn pair_free(
+    free: &[ArenaPlayer],
+    may_meet: impl Fn(Entrant, Entrant) -> bool,
+) -> Vec<Pairing> {
     let mut order: Vec<&ArenaPlayer> = free.iter().collect();
     order.sort_by(|a, b| rank(a, b));
     order.dedup_by_key(|p| p.entrant);
@@ -115,6 +118,7 @@ pub fn pair_free(free: &[ArenaPlayer]) -> Vec<Pairing> {
             !taken[j]
                 && p.last_opponent != Some(order[j].entrant)
                 && order[j].last_opponent != Some(p.entrant)
+                && may_meet(p.entrant, order[j].entrant)
         });
         if let Some(j) = partner {
             taken[i] = true;
@@ -183,7 +187,7 @@ mod tests {
         a.record(1, Colour::First, Score::Win);
         b.record(0, Colour::Second, Score::Loss);
         // a (2 points) must not meet b again; c is next.
-        let pairs = pair_free(&[a.clone(), b.clone(), c.clone()]);
+        let pairs = pair_free(&[a.clone(), b.clone(), c.clone()], |_, _| true);
         assert_eq!(
             pairs,
             vec![Pairing {
@@ -192,7 +196,13 @@ mod tests {
             }]
         );
         // Only a and b free: they wait.
-        assert!(pair_free(&[a, b]).is_empty());
+        assert!(pair_free(&[a.clone(), b.clone()], |_, _| true).is_empty());
+        // c has blocked a: b, not a, meets c; a waits.
+        let apart = |x: Entrant, y: Entrant| !matches!((x, y), (0, 2) | (2, 0));
+        let pairs = pair_free(&[a.clone(), b, c.clone()], apart);
+        assert_eq!(pairs.len(), 1);
+        assert!(!pairs[0].has(0), "{pairs:?}");
+        assert!(pair_free(&[a, c], apart).is_empty(), "never paired");
     }
 
     fn players() -> impl Strategy<Value = Vec<ArenaPlayer>> {
@@ -218,7 +228,7 @@ mod tests {
     proptest! {
         #[test]
         fn free_players_are_paired_once_never_with_the_last_opponent(free in players()) {
-            let pairs = pair_free(&free);
+            let pairs = pair_free(&free, |_, _| true);
             let mut seen = HashSet::new();
             for p in &pairs {
                 prop_assert!(p.first != p.second);

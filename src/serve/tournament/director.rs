@@ -12,7 +12,7 @@
 //!
 //! Entrants are seeded in the order they joined.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::arena::{self, ArenaPlayer};
 use super::standings::{self, Line};
@@ -160,6 +160,9 @@ pub struct Director {
     /// pair them until they are free, so that no one plays two events' games at once. Not kept: the server
     /// says it again before each step.
     busy: HashSet<Fingerprint>,
+    /// Pairs of players one of whom has blocked the other (each pair in both orders), as the server last read
+    /// them: never paired in an arena, kept apart in a Swiss round as far as it can be paired. Not kept either.
+    blocked: HashMap<Fingerprint, HashSet<Fingerprint>>,
 }
 
 impl Director {
@@ -173,12 +176,35 @@ impl Director {
             arena: Vec::new(),
             rounds: Vec::new(),
             busy: HashSet::new(),
+            blocked: HashMap::new(),
         }
     }
 
     /// The players seated at a game elsewhere just now (see [`Director`]'s `busy`): an arena pairs none of them.
     pub fn set_busy(&mut self, busy: HashSet<Fingerprint>) {
         self.busy = busy;
+    }
+
+    /// The blocks between the event's players (see [`Director`]'s `blocked`), as (who blocked, whom).
+    pub fn set_blocked(&mut self, blocks: impl IntoIterator<Item = (Fingerprint, Fingerprint)>) {
+        self.blocked.clear();
+        for (a, b) in blocks {
+            self.blocked.entry(a.clone()).or_default().insert(b.clone());
+            self.blocked.entry(b).or_default().insert(a);
+        }
+    }
+
+    /// Whether two entrants may be paired: neither has blocked the other.
+    fn may_meet(&self, a: Entrant, b: Entrant) -> bool {
+        match (self.who(a), self.who(b)) {
+            (Some(a), Some(b)) => !self.blocked.get(a).is_some_and(|them| them.contains(b)),
+            _ => true,
+        }
+    }
+
+    /// Every player of the event, by key (to read the blocks between them).
+    pub fn players(&self) -> Vec<Fingerprint> {
+        self.entries.iter().map(|e| e.who.clone()).collect()
     }
 
     /// An event as the records kept it (after a restart): its entrants all away until they come back, its games
@@ -476,7 +502,15 @@ impl Director {
                     actions.push(Action::Stage(Stage::Finished));
                     return;
                 }
-                let round = pair_round(self.entries.len() as u32, &self.rounds, &active);
+                // The blocked pairs among the active players (few: looked up from each blocker).
+                let avoid: Vec<(Entrant, Entrant)> = self
+                    .blocked
+                    .iter()
+                    .flat_map(|(a, them)| them.iter().map(move |b| (a, b)))
+                    .filter_map(|(a, b)| Some((self.entrant(a)?, self.entrant(b)?)))
+                    .filter(|&(a, b)| a < b && active.contains(&a) && active.contains(&b))
+                    .collect();
+                let round = pair_round(self.entries.len() as u32, &self.rounds, &active, &avoid);
                 let number = self.rounds.len() as u32 + 1;
                 let bye = round.bye;
                 self.rounds.push(Round {
@@ -515,7 +549,7 @@ impl Director {
             })
             .cloned()
             .collect();
-        for pairing in arena::pair_free(&free) {
+        for pairing in arena::pair_free(&free, |a, b| self.may_meet(a, b)) {
             let record = PairingRecord {
                 round: self.pairings.len() as u32,
                 board: 0,

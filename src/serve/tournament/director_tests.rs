@@ -153,6 +153,38 @@ fn an_arena_does_not_pair_a_player_seated_at_a_game_elsewhere_until_it_ends() {
 }
 
 #[test]
+fn an_arena_never_pairs_two_players_one_of_whom_blocked_the_other() {
+    let mut d = Director::new(spec(Kind::Arena));
+    join_all(&mut d, 2);
+    // Player 1 blocked player 0: alone together, they wait.
+    d.set_blocked([(who(1), who(0))]);
+    assert!(paired(&d.handle(Event::Tick, START)).is_empty());
+    assert!(paired(&d.handle(Event::Tick, START + 5)).is_empty());
+    // A third comes: one of them meets the newcomer, the other waits.
+    let third = d.handle(
+        Event::Join {
+            who: who(2),
+            name: "p2".into(),
+        },
+        START + 6,
+    );
+    let mut games = paired(&third);
+    games.extend(paired(&d.handle(Event::Tick, START + 7)));
+    assert_eq!(games.len(), 1, "{games:?}");
+    assert!(games[0].pairing.has(2));
+    // In a Swiss, the blocked pair is kept apart while the round allows.
+    let mut swiss = Director::new(spec(Kind::Swiss));
+    join_all(&mut swiss, 4);
+    swiss.set_blocked([(who(0), who(2))]);
+    let round = paired(&swiss.handle(Event::Tick, START));
+    assert_eq!(round.len(), 2);
+    assert!(
+        !round.iter().any(|g| g.pairing.has(0) && g.pairing.has(2)),
+        "{round:?}"
+    );
+}
+
+#[test]
 fn an_arena_does_not_pair_a_player_who_is_away() {
     let mut d = Director::new(spec(Kind::Arena));
     join_all(&mut d, 3);

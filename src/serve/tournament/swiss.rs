@@ -73,8 +73,15 @@ enum Criteria {
 }
 
 /// Pairs the next round of a Swiss event of `entrants` entrants after `rounds`, among the `active` ones (those
-/// not withdrawn; numbers out of range are ignored). The boards come in ranking order, results unknown.
-pub fn pair_round(entrants: u32, rounds: &[Round], active: &[Entrant]) -> Round {
+/// not withdrawn; numbers out of range are ignored). The boards come in ranking order, results unknown. Two
+/// players of `avoid` (one blocked the other) are kept apart as two who have met already: paired only when no
+/// pairing of the round can do without it.
+pub fn pair_round(
+    entrants: u32,
+    rounds: &[Round],
+    active: &[Entrant],
+    avoid: &[(Entrant, Entrant)],
+) -> Round {
     let points = standings::points(entrants, rounds);
     let mut players: Vec<Past> = Vec::new();
     for &entrant in active {
@@ -97,6 +104,13 @@ pub fn pair_round(entrants: u32, rounds: &[Round], active: &[Entrant]) -> Round 
                 let (opponent, colour) = board.pairing.seen_by(p.entrant);
                 p.opponents.push(opponent);
                 p.colours.push(colour);
+            }
+        }
+    }
+    for &(a, b) in avoid {
+        for (one, other) in [(a, b), (b, a)] {
+            if let Some(p) = players.iter_mut().find(|p| p.entrant == one) {
+                p.opponents.push(other);
             }
         }
     }

@@ -26,7 +26,7 @@ fn play(entrants: u32, rounds: usize, result: impl Fn(Pairing) -> GameResult) ->
     let active: Vec<Entrant> = (0..entrants).collect();
     let mut history = Vec::new();
     for _ in 0..rounds {
-        let mut round = pair_round(entrants, &history, &active);
+        let mut round = pair_round(entrants, &history, &active, &[]);
         for board in &mut round.boards {
             board.result = Some(result(board.pairing));
         }
@@ -123,15 +123,41 @@ fn seven_players_five_rounds_as_computed_by_hand() {
     assert_eq!(byes, vec![0, 0, 1, 1, 1, 1, 1]);
 }
 
+/// Two players one of whom blocked the other are kept apart while the round can be paired without them meeting,
+/// and met only when nothing else pairs it.
+#[test]
+fn a_blocked_pair_is_kept_apart_while_the_round_allows() {
+    // The first round would pair 0-2 and 1-3 (top half against bottom half).
+    let free = pair_round(4, &[], &[0, 1, 2, 3], &[]);
+    assert!(
+        free.boards
+            .iter()
+            .any(|b| b.pairing.has(0) && b.pairing.has(2)),
+        "{free:?}"
+    );
+    let round = pair_round(4, &[], &[0, 1, 2, 3], &[(0, 2)]);
+    assert_eq!(round.boards.len(), 2);
+    assert!(
+        !round
+            .boards
+            .iter()
+            .any(|b| b.pairing.has(0) && b.pairing.has(2)),
+        "{round:?}"
+    );
+    // Two players only: they meet, as a Swiss round must pair them (or give both nothing to play).
+    let round = pair_round(2, &[], &[0, 1], &[(0, 1)]);
+    assert_eq!(round.boards.len(), 1);
+}
+
 /// A player withdrawn is not paired and keeps their points in the table.
 #[test]
 fn a_withdrawn_player_is_not_paired() {
-    let first = pair_round(4, &[], &[0, 1, 2, 3]);
+    let first = pair_round(4, &[], &[0, 1, 2, 3], &[]);
     let mut first = first;
     for board in &mut first.boards {
         board.result = Some(GameResult::FirstWins);
     }
-    let second = pair_round(4, std::slice::from_ref(&first), &[0, 1, 2]);
+    let second = pair_round(4, std::slice::from_ref(&first), &[0, 1, 2], &[]);
     assert!(!second.involves(3));
     assert_eq!(second.boards.len(), 1);
     assert!(second.bye.is_some());
@@ -214,7 +240,7 @@ proptest! {
         let mut history: Vec<Round> = Vec::new();
         let mut next = results.iter().cycle();
         for _ in 0..rounds {
-            let round = pair_round(n, &history, &active);
+            let round = pair_round(n, &history, &active, &[]);
             // Everyone exactly once: on one board or with the bye.
             let mut seen = HashSet::new();
             for b in &round.boards {
