@@ -209,3 +209,25 @@ async fn a_player_mutes_reports_and_blocks_an_opponent_who_is_then_never_seated_
         joined.contents()
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_ban_made_while_a_player_plays_cuts_their_connection_and_no_one_else_s() {
+    let server = Server::start("conduct-ban-live");
+    let (mallory, bob) = (new_key(), new_key());
+    let mut m = lobby_or_refusal(&server, &mallory, "mallory").await;
+    let mut b = lobby_or_refusal(&server, &bob, "bob").await;
+    assert!(m.contents().contains("· lobby ·"), "{}", m.contents());
+    let (said, ok) = operator(&server, &["ban", &fingerprint(&mallory), "spam"]);
+    assert!(ok, "{said}");
+    // Within the server's look for new bans (every 5 s): mallory's connection ends, bob's goes on.
+    m.wait_closed().await;
+    b.send(b"?").await;
+    b.wait_for("Lobby keys").await;
+    // And mallory, coming back, is told why.
+    let again = lobby_or_refusal(&server, &mallory, "mallory").await;
+    assert!(
+        again.contents().contains("banned from this server: spam"),
+        "{}",
+        again.contents()
+    );
+}

@@ -102,7 +102,8 @@ impl Connection {
     /// `identity` has signed in: the connection takes a player's place, or is told on its channel that there is
     /// none (and stays a stranger, cut off at its deadline).
     fn signed_in(&mut self, identity: Identity) {
-        if let Err(refusal) = self.admission.sign_in() {
+        let key = (!identity.is_guest()).then(|| identity.fingerprint.clone());
+        if let Err(refusal) = self.admission.sign_in(key) {
             tracing::warn!(peer = %self.peer, ?refusal, "signed in, but no player's place is free");
             self.turned_away = Some(turned_away(refusal).to_string());
         }

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use super::cut::Cut;
+use super::ids::Fingerprint;
 
 /// How many connections one pool holds: in all, and from one address.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +78,17 @@ struct State {
     strangers: Tally,
     /// The strangers, oldest first, with the switch that cuts each off.
     waiting: BTreeMap<u64, (IpAddr, Arc<Cut>)>,
+    /// The players signed in, with their key (none for a guest) and the switch that cuts each off: a ban made
+    /// while they play ends their connection.
+    signed: BTreeMap<u64, Signed>,
+}
+
+/// A player's connection as the limits know it.
+#[derive(Debug)]
+struct Signed {
+    address: IpAddr,
+    key: Option<Fingerprint>,
+    cut: Arc<Cut>,
 }
 
 impl State {
@@ -166,6 +178,19 @@ impl Limits {
     pub fn strangers(&self) -> usize {
         self.state().strangers.total
     }
+
+    /// Cuts off every player connected with a key or from an address `banned` holds; how many.
+    pub fn cut_banned(&self, banned: impl Fn(Option<&Fingerprint>, IpAddr) -> bool) -> usize {
+        let state = self.state();
+        let mut cut = 0;
+        for signed in state.signed.values() {
+            if !signed.cut.is_made() && banned(signed.key.as_ref(), signed.address) {
+                signed.cut.make();
+                cut += 1;
+            }
+        }
+        cut
+    }
 }
 
 impl Admission {
@@ -174,9 +199,10 @@ impl Admission {
         Arc::clone(&self.cut)
     }
 
-    /// Moves this connection from the strangers to the players, if the players' pool has room for it. A
-    /// connection cut off meanwhile (its deadline passed, or a newcomer took its place) stays out.
-    pub fn sign_in(&mut self) -> Result<(), Refusal> {
+    /// Moves this connection, of the player with `key` (none for a guest), from the strangers to the players, if
+    /// the players' pool has room for it. A connection cut off meanwhile (its deadline passed, or a newcomer took
+    /// its place) stays out.
+    pub fn sign_in(&mut self, key: Option<Fingerprint>) -> Result<(), Refusal> {
         if self.signed_in {
             return Ok(());
         }
@@ -189,6 +215,12 @@ impl Admission {
         }
         state.remove_stranger(self.number);
         state.players.add(self.address);
+        let signed = Signed {
+            address: self.address,
+            key,
+            cut: Arc::clone(&self.cut),
+        };
+        state.signed.insert(self.number, signed);
         self.signed_in = true;
         Ok(())
     }
@@ -214,6 +246,7 @@ impl Drop for Admission {
         let mut state = self.limits.state();
         if self.signed_in {
             state.players.remove(self.address);
+            state.signed.remove(&self.number);
         } else {
             // Gone already if it was cut off to make room or at its deadline.
             state.remove_stranger(self.number);
@@ -240,7 +273,7 @@ mod tests {
         let (a, b) = (address("127.0.0.1"), address("::1"));
         let signed = |from| {
             let mut admission = limits.admit(from).expect("a stranger's place");
-            admission.sign_in().map(|()| admission)
+            admission.sign_in(None).map(|()| admission)
         };
         let first = signed(a).expect("room");
         let second = signed(a).expect("room");
@@ -256,6 +289,30 @@ mod tests {
     }
 
     #[test]
+    fn a_ban_cuts_the_players_it_names_and_no_one_else() {
+        let limits = limits((10, 10), (10, 10));
+        let (a, b) = (address("10.0.0.1"), address("10.0.0.2"));
+        let key = |name: &str| Fingerprint::new(format!("SHA256:{name}"));
+        let mut mallory = limits.admit(a).expect("room");
+        mallory.sign_in(Some(key("mallory"))).expect("room");
+        let mut guest = limits.admit(b).expect("room");
+        guest.sign_in(None).expect("room");
+        let mut bob = limits.admit(a).expect("room");
+        bob.sign_in(Some(key("bob"))).expect("room");
+        let stranger = limits.admit(b).expect("room");
+        // By key: mallory alone.
+        assert_eq!(limits.cut_banned(|k, _| k == Some(&key("mallory"))), 1);
+        assert!(mallory.cut.is_made() && !bob.cut.is_made() && !guest.cut.is_made());
+        // Cut once: not counted again. By address: the guest (a stranger waits on its own deadline).
+        assert_eq!(limits.cut_banned(|k, _| k == Some(&key("mallory"))), 0);
+        assert_eq!(limits.cut_banned(|_, address| address == b), 1);
+        assert!(guest.cut.is_made() && !stranger.cut.is_made() && !bob.cut.is_made());
+        // Gone, forgotten.
+        drop(bob);
+        assert_eq!(limits.cut_banned(|_, _| true), 0);
+    }
+
+    #[test]
     fn strangers_never_take_a_players_place() {
         let limits = limits((2, 2), (3, 3));
         let a = address("10.0.0.1");
@@ -267,7 +324,7 @@ mod tests {
             "the longest waiting stranger is cut off"
         );
         assert!(!silent[1].cut.is_made() && !silent[2].cut.is_made());
-        assert_eq!(player.sign_in(), Ok(()));
+        assert_eq!(player.sign_in(None), Ok(()));
         assert_eq!(limits.strangers(), 2);
         drop(silent);
         assert_eq!(limits.held(), 1, "only the player is left");
@@ -291,7 +348,7 @@ mod tests {
         let mut first = limits.admit(address("10.0.0.1")).expect("room");
         let second = limits.admit(address("10.0.0.2")).expect("room");
         assert!(first.cut.is_made());
-        assert_eq!(first.sign_in(), Err(Refusal::Full));
+        assert_eq!(first.sign_in(None), Err(Refusal::Full));
         drop(first);
         assert_eq!(limits.strangers(), 1, "the newcomer's place is untouched");
         drop(second);
@@ -304,7 +361,7 @@ mod tests {
         let stranger = limits.admit(address("10.0.0.1")).expect("room");
         let mut player = limits.admit(address("10.0.0.2")).expect("room");
         let (stranger_deadline, player_deadline) = (stranger.deadline(), player.deadline());
-        player.sign_in().expect("room");
+        player.sign_in(None).expect("room");
         tokio::join!(stranger_deadline, player_deadline);
         assert!(stranger.cut.is_made());
         assert!(!player.cut.is_made());

@@ -396,6 +396,11 @@ impl Server {
             ..
         } = self;
         let mut stop = shutdown.watch();
+        tokio::spawn(watch_bans(
+            Arc::clone(&shared),
+            Arc::clone(&limits),
+            shutdown.watch(),
+        ));
         loop {
             let (socket, peer) = tokio::select! {
                 accepted = listener.accept() => match accepted {
@@ -473,6 +478,43 @@ async fn note_every_clock(tables: &tables::Tables) {
     // All asked first, then all waited for: the rooms note their clocks side by side.
     for noted in answers {
         let _ = tokio::time::timeout_at(deadline, noted).await;
+    }
+}
+
+/// How often the server looks for bans made since (by the operator's `crowned serve ban`, on any node).
+const BAN_WATCH: Duration = Duration::from_secs(5);
+
+/// Cuts off, within [`BAN_WATCH`], every player connected with a key or from an address banned while they
+/// play; a connection made after the ban is turned away at sign-in with its reason (`Connection::banned`).
+async fn watch_bans(shared: Arc<Shared>, limits: Arc<Limits>, mut stop: watch::Receiver<bool>) {
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(BAN_WATCH) => {}
+            _ = stop.changed() => return,
+        }
+        let Some(bans) = shared.read_records(|records| records.bans()).await else {
+            continue;
+        };
+        if bans.is_empty() {
+            continue;
+        }
+        let (mut keys, mut addresses) = (HashSet::new(), HashSet::new());
+        for ban in bans {
+            match ban.target {
+                records::conduct::BanTarget::Key(key) => {
+                    keys.insert(key);
+                }
+                records::conduct::BanTarget::Address(address) => {
+                    addresses.insert(address);
+                }
+            }
+        }
+        let cut = limits.cut_banned(|key, address| {
+            key.is_some_and(|k| keys.contains(k)) || addresses.contains(&address.to_canonical())
+        });
+        if cut > 0 {
+            tracing::info!(connections = cut, "banned while connected: cut off");
+        }
     }
 }
 
