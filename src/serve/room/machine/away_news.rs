@@ -33,7 +33,12 @@ impl Room {
         let Some(seat) = self.seats[color.index()].as_ref() else {
             return;
         };
-        if !self.records || seat.who.is_guest() || seat.away_since.is_none() {
+        // Only a game in the records (no guest at it) leaves word there.
+        if !self.records
+            || self.record.is_none()
+            || seat.who.is_guest()
+            || seat.away_since.is_none()
+        {
             return;
         }
         let opponent = self.seats[color.opponent().index()]
