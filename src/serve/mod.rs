@@ -311,7 +311,7 @@ impl Server {
             known,
         );
         // Before any event runs: each reads the blocks between its players from them before it pairs.
-        events.read_blocks_from(Arc::clone(&records));
+        events.read_from(Arc::clone(&records));
         restoring.start(&events);
         let scheduled = config.tournaments.clone();
         if resumed > 0 {

@@ -74,6 +74,15 @@ impl RecordKey {
 pub enum Job {
     /// A player connected.
     Seen(Identity),
+    /// A player created an event (for the daily caps), in the commit that creates it.
+    EventCreated {
+        /// Their key.
+        creator: Fingerprint,
+        /// The address they connected from, when known.
+        address: Option<String>,
+        /// When, in seconds since the epoch.
+        at: i64,
+    },
     /// Something to tell `player` when they next connect (a game lost while they were away).
     News {
         /// Whom.

@@ -16,6 +16,7 @@ use super::ids::{Fingerprint, GameId, RoomCode};
 use super::rating::Rating;
 
 pub mod conduct;
+pub mod creations;
 pub mod migrate;
 pub mod news;
 mod postgres;
@@ -44,7 +45,7 @@ pub use tournaments::{
 ///
 /// Every call takes the records mutably, reads too: a client of a database server needs its connection to
 /// itself for each query. Calls block; the trait is used from blocking threads.
-pub trait Records: conduct::Conduct + news::News + Send {
+pub trait Records: conduct::Conduct + news::News + creations::EventCreations + Send {
     /// Notes that `identity` has connected (their latest name kept).
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError>;
 

@@ -1,8 +1,10 @@
 //! How many events strangers may create: in a day per key and per address, and waiting or running at once. The
 //! operator's scheduled events are outside every cap, so that a crowd of fresh keys can never crowd them out.
 //!
-//! The day is a sliding window of 24 hours, remembered by each node for itself (a node counts the events
-//! created through it); the number of events waiting or running at once is counted over every node.
+//! The day is a sliding window of 24 hours. Each node remembers the tries made through it (a burst is held back
+//! at once, before the records have anything), and the records keep every creation, which every node counts
+//! (`Events::within_daily_caps`): a key or an address moving from node to node gets no more. The number of
+//! events waiting or running at once is counted over every node.
 
 use std::collections::VecDeque;
 use std::net::IpAddr;

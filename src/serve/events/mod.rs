@@ -172,8 +172,9 @@ pub struct Events {
     cluster: OnceLock<Arc<Cluster>>,
     /// The events elsewhere looked at here, each as last heard: kept fresh by the heartbeat.
     mirrors: Mutex<HashMap<RoomCode, watch::Sender<Arc<View>>>>,
-    /// The records the events read the blocks between their players from (none in tests that pair freely).
-    blocks_from: OnceLock<Arc<Mutex<dyn Records>>>,
+    /// The records the events read from: the blocks between their players, the events players created in the
+    /// last day on every node (none in tests that pair freely and count on this node alone).
+    records: OnceLock<Arc<Mutex<dyn Records>>>,
 }
 
 impl Events {
@@ -198,14 +199,15 @@ impl Events {
             known: Mutex::new(known),
             cluster: OnceLock::new(),
             mirrors: Mutex::default(),
-            blocks_from: OnceLock::new(),
+            records: OnceLock::new(),
         }
     }
 
-    /// Reads the blocks between each event's players from `records` before it pairs them (a block is never
-    /// paired in an arena, and kept apart in a Swiss round as far as it can be paired).
-    pub fn read_blocks_from(&self, records: Arc<Mutex<dyn Records>>) {
-        let _ = self.blocks_from.set(records);
+    /// Reads from `records`: the blocks between each event's players before it pairs them (a block is never
+    /// paired in an arena, and kept apart in a Swiss round as far as it can be paired), and the events players
+    /// created in the last day on every node, for the daily caps.
+    pub fn read_from(&self, records: Arc<Mutex<dyn Records>>) {
+        let _ = self.records.set(records);
     }
 
     fn running(&self) -> MutexGuard<'_, HashMap<RoomCode, RunningHere>> {
@@ -267,19 +269,60 @@ impl Events {
             }
             let players = live().filter(|v| v.spec.created_by.is_some()).count();
             locked(&self.creations).admit(self.caps, by, players, std::time::Instant::now())?;
+            self.within_daily_caps(by).await?;
             spec.created_by = Some(by.key.clone());
         }
         let code = self.new_code().await?;
         spec.code = code.clone();
-        // Commit, then show: the event exists for anyone once the records hold it.
-        let created = self
-            .recorder
-            .commit(vec![Job::CreateTournament(Box::new(spec.clone()))]);
+        // Commit, then show: the event exists for anyone once the records hold it (and so does its creation,
+        // which every node's daily caps count).
+        let mut jobs = vec![Job::CreateTournament(Box::new(spec.clone()))];
+        if let Some(by) = by {
+            jobs.push(Job::EventCreated {
+                creator: by.key.clone(),
+                address: by.address.map(|a| a.to_canonical().to_string()),
+                at: task::unix_now(),
+            });
+        }
+        let created = self.recorder.commit(jobs);
         answer_of(created.await)?;
         let director = Director::new(spec);
         let views = views_of(&director);
         self.start(director, HashMap::new(), channel(), views);
         Ok(code)
+    }
+
+    /// Whether `by` is within the daily caps as the records count them, over every node (this node's own log
+    /// has let them through already). Records out of reach leave that log to hold (logged).
+    async fn within_daily_caps(&self, by: &caps::Creator) -> Result<(), caps::CapReached> {
+        let Some(records) = self.records.get().cloned() else {
+            return Ok(());
+        };
+        let key = by.key.clone();
+        let address = by.address.map(|a| a.to_canonical().to_string());
+        let since = task::unix_now() - caps::DAY.as_secs() as i64;
+        let counted = tokio::task::spawn_blocking(move || {
+            let mut records = records.lock().unwrap_or_else(PoisonError::into_inner);
+            records.creations_since(&key, address.as_deref(), since)
+        })
+        .await;
+        match counted {
+            Ok(Ok((by_key, _))) if by_key >= self.caps.per_key => {
+                Err(caps::CapReached::Key(self.caps.per_key))
+            }
+            Ok(Ok((_, from_address))) if from_address >= self.caps.per_address => {
+                Err(caps::CapReached::Address(self.caps.per_address))
+            }
+            Ok(Ok(_)) => Ok(()),
+            Ok(Err(error)) => {
+                tracing::warn!(%error, "the events created today cannot be read; this node's own count holds");
+                Ok(())
+            }
+            Err(error) => {
+                tracing::warn!(%error, "counting the events created today failed; this node's own count holds");
+                Ok(())
+            }
+        }
     }
 
     /// A code for a new event: one the records do not hold, and (on a server of several nodes) whose lease this
@@ -331,7 +374,7 @@ impl Events {
             grace: self.grace,
             boards,
             view: view_tx,
-            blocks_from: self.blocks_from.get().cloned(),
+            records: self.records.get().cloned(),
         };
         let handle = EventHandle {
             asks,

@@ -171,3 +171,56 @@ async fn players_events_are_capped_and_the_operator_s_always_have_a_place() {
     assert_eq!(theirs, 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn a_key_s_daily_cap_holds_across_nodes_on_the_same_records() {
+    let dir = std::env::temp_dir().join(format!("crowned-event-caps-nodes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a folder");
+    let path = dir.join("r.sqlite");
+    let recorder =
+        Recorder::start(SqliteRecords::open(&path).expect("opens"), None).expect("starts");
+    let caps = EventCaps {
+        per_key: 2,
+        per_address: 10,
+        at_once: 100,
+    };
+    // Two nodes on the one set of records: each its own tables and its own log of tries.
+    let (_stop, shutdown) = watch::channel(false);
+    let node = |tables: &Arc<Tables>| {
+        let events = Events::new(
+            tables,
+            recorder.clone(),
+            Duration::from_secs(60),
+            caps,
+            shutdown.clone(),
+            HashSet::new(),
+        );
+        let reader: Arc<std::sync::Mutex<dyn crate::serve::records::Records>> = Arc::new(
+            std::sync::Mutex::new(SqliteRecords::open(&path).expect("opens")),
+        );
+        events.read_from(reader);
+        events
+    };
+    let (one_tables, two_tables) = (
+        Arc::new(Tables::new(Some(recorder.clone()))),
+        Arc::new(Tables::new(Some(recorder.clone()))),
+    );
+    let (one, two) = (node(&one_tables), node(&two_tables));
+    let ann = Creator {
+        key: "SHA256:ann".into(),
+        address: Some(std::net::IpAddr::from([192, 0, 2, 1])),
+    };
+    recorder.send(Job::Seen(Identity {
+        fingerprint: "SHA256:ann".into(),
+        name: "ann".to_string(),
+    }));
+    // Two on the first node, then the second node knows of them.
+    for _ in 0..2 {
+        let code = one.create(spec(), Some(&ann)).await;
+        assert!(code.is_ok(), "{code:?}");
+    }
+    let refused = two.create(spec(), Some(&ann)).await;
+    assert_eq!(refused, Err(CreateError::Cap(CapReached::Key(2))));
+    let _ = std::fs::remove_dir_all(&dir);
+}

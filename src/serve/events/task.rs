@@ -59,7 +59,7 @@ pub(super) struct Running {
     pub boards: HashMap<(u32, u32), RoomCode>,
     pub view: watch::Sender<Arc<View>>,
     /// Where the blocks between the players are read from.
-    pub blocks_from: Option<Arc<std::sync::Mutex<dyn Records>>>,
+    pub records: Option<Arc<std::sync::Mutex<dyn Records>>>,
 }
 
 /// How long the blocks between an event's players are taken as read, between looks at the time: a block made
@@ -304,7 +304,7 @@ impl Task {
     /// when the last read is older than [`BLOCKS_FRESH`] or the players have changed. When they cannot be read,
     /// the last ones read hold.
     async fn read_blocks(&mut self, ticked: bool) {
-        let Some(records) = self.run.blocks_from.clone() else {
+        let Some(records) = self.run.records.clone() else {
             return;
         };
         let players = self.run.director.players();

@@ -252,6 +252,11 @@ fn write(
     match job {
         Job::Seen(identity) => records.seen(identity)?,
         Job::News { player, text } => records.add_news(player, text)?,
+        Job::EventCreated {
+            creator,
+            address,
+            at,
+        } => records.note_creation(creator, address.as_deref(), *at)?,
         Job::Start {
             key,
             variant,

@@ -138,6 +138,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::conduct::TABLES,
     // Version 10: news for players about what happened while they were away.
     super::news::POSTGRES_TABLES,
+    // Version 11: the events players created, by key and address, for the daily caps on them.
+    super::creations::TABLES,
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").

@@ -84,6 +84,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
     super::conduct::TABLES,
     // Version 8: news for players about what happened while they were away.
     super::news::SQLITE_TABLES,
+    // Version 9: the events players created, by key and address, for the daily caps on them.
+    super::creations::TABLES,
 ];
 
 /// The records in one SQLite file.

@@ -50,6 +50,7 @@ on_both!(
     a_game_called_off_ends_without_touching_the_ratings,
     blocks_reports_and_bans_are_kept_and_read_back,
     news_is_told_once_in_order_and_bounded,
+    events_created_are_counted_by_key_and_address_over_a_day,
 );
 
 fn player(name: &str) -> Identity {
@@ -586,4 +587,47 @@ fn news_is_told_once_in_order_and_bounded(records: &mut dyn Records) {
     assert_eq!(told.len(), MAX_NEWS);
     assert_eq!(told.first().map(String::as_str), Some("game 5"));
     assert_eq!(told.last().map(String::as_str), Some("game 24"));
+}
+
+fn events_created_are_counted_by_key_and_address_over_a_day(records: &mut dyn Records) {
+    let (ann, bob) = (player("ann"), player("bob"));
+    let day = 24 * 3600;
+    let now = 10 * day;
+    assert_eq!(
+        records
+            .creations_since(&ann.fingerprint, Some("192.0.2.7"), now - day)
+            .expect("reads"),
+        (0, 0)
+    );
+    records
+        .note_creation(&ann.fingerprint, Some("192.0.2.7"), now - 2 * 3600)
+        .expect("kept");
+    records
+        .note_creation(&bob.fingerprint, Some("192.0.2.7"), now - 3600)
+        .expect("kept");
+    records
+        .note_creation(&ann.fingerprint, None, now)
+        .expect("kept");
+    // Older than a day: not counted.
+    records
+        .note_creation(&ann.fingerprint, Some("192.0.2.7"), now - day - 1)
+        .expect("kept");
+    assert_eq!(
+        records
+            .creations_since(&ann.fingerprint, Some("192.0.2.7"), now - day)
+            .expect("reads"),
+        (2, 2)
+    );
+    assert_eq!(
+        records
+            .creations_since(&bob.fingerprint, None, now - day)
+            .expect("reads"),
+        (1, 0)
+    );
+    assert_eq!(
+        records
+            .creations_since(&bob.fingerprint, Some("198.51.100.1"), now - day)
+            .expect("reads"),
+        (1, 0)
+    );
 }

@@ -140,6 +140,7 @@ impl Recorded {
             | Job::Flush(_)
             | Job::Tamper(_)
             | Job::CreateTournament(_)
+            | Job::EventCreated { .. }
             | Job::Tournament { .. }
             | Job::TournamentGame { .. } => {
                 panic!("a room outside a tournament sends no {job:?}")

@@ -1,0 +1,124 @@
+//! The events players created, by key and address, for the daily caps on them: counted over every node of the
+//! server (each node also keeps its own log of tries, which holds back a burst before the records have it).
+
+use rusqlite::params;
+
+use super::RecordsError;
+use super::postgres::PostgresRecords;
+use super::sqlite::SqliteRecords;
+use crate::serve::ids::Fingerprint;
+
+/// The table of the migration that brings it, the same text for SQLite and PostgreSQL.
+pub(super) const TABLES: &str = "CREATE TABLE event_creations (
+         creator TEXT NOT NULL,
+         address TEXT,
+         at BIGINT NOT NULL
+     );
+     CREATE INDEX event_creations_by_creator ON event_creations(creator, at);
+     CREATE INDEX event_creations_by_address ON event_creations(address, at);";
+
+/// How long a creation is kept: the caps look back a day; two leave room for clocks that differ.
+const KEPT_FOR: i64 = 2 * 24 * 3600;
+
+/// The records' calls about players' event creations (a part of [`Records`](super::Records)).
+pub trait EventCreations {
+    /// `creator`, from `address`, created an event at `at` (seconds since the epoch); creations older than two
+    /// days are let go.
+    fn note_creation(
+        &mut self,
+        creator: &Fingerprint,
+        address: Option<&str>,
+        at: i64,
+    ) -> Result<(), RecordsError>;
+
+    /// How many events `creator`, and anyone from `address`, created since `since`.
+    fn creations_since(
+        &mut self,
+        creator: &Fingerprint,
+        address: Option<&str>,
+        since: i64,
+    ) -> Result<(u32, u32), RecordsError>;
+}
+
+impl EventCreations for SqliteRecords {
+    fn note_creation(
+        &mut self,
+        creator: &Fingerprint,
+        address: Option<&str>,
+        at: i64,
+    ) -> Result<(), RecordsError> {
+        self.db.execute(
+            "INSERT INTO event_creations (creator, address, at) VALUES (?1, ?2, ?3)",
+            params![creator, address, at],
+        )?;
+        self.db.execute(
+            "DELETE FROM event_creations WHERE at < ?1",
+            params![at - KEPT_FOR],
+        )?;
+        Ok(())
+    }
+
+    fn creations_since(
+        &mut self,
+        creator: &Fingerprint,
+        address: Option<&str>,
+        since: i64,
+    ) -> Result<(u32, u32), RecordsError> {
+        let by_key: i64 = self.db.query_row(
+            "SELECT count(*) FROM event_creations WHERE creator = ?1 AND at >= ?2",
+            params![creator, since],
+            |row| row.get(0),
+        )?;
+        let from_address: i64 = match address {
+            Some(address) => self.db.query_row(
+                "SELECT count(*) FROM event_creations WHERE address = ?1 AND at >= ?2",
+                params![address, since],
+                |row| row.get(0),
+            )?,
+            None => 0,
+        };
+        Ok((count(by_key), count(from_address)))
+    }
+}
+
+impl EventCreations for PostgresRecords {
+    fn note_creation(
+        &mut self,
+        creator: &Fingerprint,
+        address: Option<&str>,
+        at: i64,
+    ) -> Result<(), RecordsError> {
+        self.write(|c| {
+            c.execute(
+                "INSERT INTO event_creations (creator, address, at) VALUES ($1, $2, $3)",
+                &[&creator.as_str(), &address, &at],
+            )?;
+            c.execute(
+                "DELETE FROM event_creations WHERE at < $1",
+                &[&(at - KEPT_FOR)],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn creations_since(
+        &mut self,
+        creator: &Fingerprint,
+        address: Option<&str>,
+        since: i64,
+    ) -> Result<(u32, u32), RecordsError> {
+        self.read(|c| {
+            let row = c.query_one(
+                "SELECT count(*) FILTER (WHERE creator = $1),
+                        count(*) FILTER (WHERE address IS NOT NULL AND address = $2)
+                 FROM event_creations WHERE at >= $3",
+                &[&creator.as_str(), &address, &since],
+            )?;
+            Ok((count(row.get(0)), count(row.get(1))))
+        })
+    }
+}
+
+fn count(n: i64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
