@@ -46,7 +46,6 @@ impl Settings {
     /// The rows of the settings screen for how the board looks and which way up it is, each with the value in
     /// force.
     pub fn screen_rows(&self) -> Vec<SettingRow> {
-        let names = |all: &[&'static str]| all.to_vec();
         let themes: Vec<&str> = ThemeName::ALL.iter().map(|t| t.name()).collect();
         let pieces: Vec<&str> = PieceStyle::ALL.iter().map(|p| p.name()).collect();
         let notations: Vec<&str> = std::iter::once("auto")
@@ -56,13 +55,7 @@ impl Settings {
         let effects: Vec<&str> = CaptureEffect::ALL.iter().map(|e| e.name()).collect();
         let display = "display";
         vec![
-            SettingRow::words(
-                display,
-                "theme",
-                "Colours",
-                &names(&themes),
-                self.theme.name(),
-            ),
+            SettingRow::words(display, "theme", "Colours", &themes, self.theme.name()),
             SettingRow::words(display, "pieces", "Pieces", &pieces, self.pieces.name()),
             SettingRow::words(
                 display,
