@@ -518,12 +518,26 @@ async fn the_time_to_come_back_ticks_for_the_player_and_the_watchers_and_its_end
         t.wait_for("Black wins: White left the game").await;
     }
     // Bob, back, is told first thing which game he lost, how, and what it did to his rating; once. (The word is
-    // written with the ratings after the game, which Ann sees; a moment later it is in the records.)
+    // written with the ratings after the game, which Ann sees; the recorder writes it a moment later: a lobby
+    // opened before then has nothing to tell, and lets nothing go.)
     a.wait_for("1500 → ").await;
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let bob = connect(&server, &bob_key, "bob").await;
-    let mut b = Terminal::open(&bob, 120, 30).await;
-    b.wait_for("While you were away").await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    let (bob, mut b) = loop {
+        let bob = connect(&server, &bob_key, "bob").await;
+        let mut b = Terminal::open(&bob, 120, 30).await;
+        b.wait_for("· lobby ·").await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        if b.contents().contains("While you were away") {
+            break (bob, b);
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no word for bob: {}",
+            b.contents()
+        );
+        drop((b, bob));
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    };
     b.wait_for(&format!(
         "table {code} (English draughts, rated) against ann"
     ))

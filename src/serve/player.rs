@@ -127,7 +127,9 @@ async fn drive(
     let keys = settings_of(&player.shared, &player.identity).0.keys;
     let mut lobby = Lobby::new(&player.identity.name, player.identity.is_guest(), keys);
     lobby.offer(&player.shared.config.variants.variants());
-    lobby.tell_news(read_news(player).await);
+    // Read (and so let go) only as the lobby first shows: a connection that goes straight to its table and drops
+    // there keeps the word for the next one.
+    let mut news_told = false;
     let mut next = match start {
         Start::Lobby => Step::Lobby(None),
         Start::Table(seated) => Step::Table(*seated),
@@ -155,6 +157,9 @@ async fn drive(
                 }
                 // Keys changed on the settings screen of a game just left hold here too.
                 lobby.follow_keys(settings_of(&player.shared, &player.identity).0.keys);
+                if !std::mem::replace(&mut news_told, true) {
+                    lobby.tell_news(read_news(player).await);
+                }
                 let choice = match run_lobby(player, &mut lobby, &mut channels, out, idle).await {
                     Ok((choice, ahead)) => {
                         typed_ahead = ahead;
