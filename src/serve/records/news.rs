@@ -63,16 +63,25 @@ impl News for SqliteRecords {
     }
 
     fn take_news(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError> {
-        let tx = self.db.savepoint()?;
-        let told = {
-            let mut query =
-                tx.prepare("SELECT text FROM news WHERE player = ?1 ORDER BY id DESC LIMIT ?2")?;
-            let rows = query.query_map(params![player, MAX_NEWS as i64], |row| row.get(0))?;
-            rows.collect::<Result<Vec<String>, _>>()?
+        // Read first, without a write lock (a lobby opens at every connection, beside the recorder's writes);
+        // only news found is let go, up to the newest read.
+        let told: Vec<(i64, String)> = {
+            let mut query = self
+                .db
+                .prepare("SELECT id, text FROM news WHERE player = ?1 ORDER BY id DESC LIMIT ?2")?;
+            let rows = query.query_map(params![player, MAX_NEWS as i64], |row| {
+                Ok((row.get(0)?, row.get(1)?))
+            })?;
+            rows.collect::<Result<_, _>>()?
         };
-        tx.execute("DELETE FROM news WHERE player = ?1", params![player])?;
-        tx.commit()?;
-        Ok(told.into_iter().rev().collect())
+        let Some(&(newest, _)) = told.first() else {
+            return Ok(Vec::new());
+        };
+        self.db.execute(
+            "DELETE FROM news WHERE player = ?1 AND id <= ?2",
+            params![player, newest],
+        )?;
+        Ok(told.into_iter().rev().map(|(_, text)| text).collect())
     }
 }
 
@@ -94,6 +103,16 @@ impl News for PostgresRecords {
     }
 
     fn take_news(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError> {
+        // Looked for first, without writing: a lobby opens at every connection, and most have nothing to tell.
+        let any = self.read(|c| {
+            c.query_opt(
+                "SELECT 1 FROM news WHERE player = $1 LIMIT 1",
+                &[&player.as_str()],
+            )
+        })?;
+        if any.is_none() {
+            return Ok(Vec::new());
+        }
         self.write(|c| {
             // Taken and let go in one statement: two nodes reading at once cannot both tell it.
             let rows = c.query(
