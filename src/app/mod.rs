@@ -28,6 +28,8 @@ mod overlay;
 mod picking;
 mod preferences;
 mod settings_screen;
+#[cfg(test)]
+pub(crate) use settings_screen::sample_screen;
 mod setup;
 mod state;
 mod table;

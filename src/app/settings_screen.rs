@@ -454,23 +454,29 @@ impl SettingsScreen {
     }
 }
 
+/// A screen for tests: the colours (wood in force) and the legal-move marks (on), then the default keys.
+#[cfg(test)]
+pub(crate) fn sample_screen() -> SettingsScreen {
+    let rows = vec![
+        SettingRow::words(
+            "display",
+            "theme",
+            "Colours",
+            &["classic", "wood", "mono"],
+            "wood",
+        ),
+        SettingRow::flag("display", "legal-moves", "Mark legal moves", true),
+    ];
+    SettingsScreen::new(rows, &KeyMap::default(), "kept in config.toml".into())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::app::event::Modifiers;
 
     fn screen() -> SettingsScreen {
-        let rows = vec![
-            SettingRow::words(
-                "display",
-                "theme",
-                "Colours",
-                &["classic", "wood", "mono"],
-                "wood",
-            ),
-            SettingRow::flag("display", "legal-moves", "Legal moves", true),
-        ];
-        SettingsScreen::new(rows, &KeyMap::default(), "in config.toml".into())
+        sample_screen()
     }
 
     fn key(code: KeyCode) -> Key {

@@ -135,20 +135,10 @@ mod tests {
     use ratatui::buffer::Buffer;
 
     use super::*;
-    use crate::app::{Key, KeyCode, KeyMap, SettingRow};
+    use crate::app::{Key, KeyCode};
 
     fn screen() -> SettingsScreen {
-        let rows = vec![
-            SettingRow::words(
-                "display",
-                "theme",
-                "Colours",
-                &["classic", "wood", "mono"],
-                "wood",
-            ),
-            SettingRow::flag("display", "legal-moves", "Mark legal moves", true),
-        ];
-        SettingsScreen::new(rows, &KeyMap::default(), "kept in config.toml".into())
+        crate::app::sample_screen()
     }
 
     fn drawn(screen: &SettingsScreen, width: u16, height: u16) -> String {

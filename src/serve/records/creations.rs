@@ -64,19 +64,13 @@ impl EventCreations for SqliteRecords {
         address: Option<&str>,
         since: i64,
     ) -> Result<(u32, u32), RecordsError> {
-        let by_key: i64 = self.db.query_row(
-            "SELECT count(*) FROM event_creations WHERE creator = ?1 AND at >= ?2",
-            params![creator, since],
-            |row| row.get(0),
+        let (by_key, from_address): (i64, i64) = self.db.query_row(
+            "SELECT count(*) FILTER (WHERE creator = ?1),
+                    count(*) FILTER (WHERE address IS NOT NULL AND address = ?2)
+             FROM event_creations WHERE at >= ?3",
+            params![creator, address, since],
+            |row| Ok((row.get(0)?, row.get(1)?)),
         )?;
-        let from_address: i64 = match address {
-            Some(address) => self.db.query_row(
-                "SELECT count(*) FROM event_creations WHERE address = ?1 AND at >= ?2",
-                params![address, since],
-                |row| row.get(0),
-            )?,
-            None => 0,
-        };
         Ok((count(by_key), count(from_address)))
     }
 }

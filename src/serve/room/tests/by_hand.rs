@@ -408,6 +408,17 @@ fn news(effects: &[Effect]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Bob's connection (2) goes at time zero.
+fn bob_leaves(room: &mut Room) {
+    let _ = room.handle(
+        Input::Leave {
+            who: person("bob").fingerprint,
+            conn: Some(Conn(2)),
+        },
+        Duration::ZERO,
+    );
+}
+
 #[test]
 fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
     // Rated: Bob leaves, Ann claims the game once his time to come back is over; the word for Bob waits for
@@ -416,13 +427,7 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
     rated.rated = true;
     let mut room = seated_with(rated);
     let bob = person("bob");
-    let _ = room.handle(
-        Input::Leave {
-            who: bob.fingerprint.clone(),
-            conn: Some(Conn(2)),
-        },
-        Duration::ZERO,
-    );
+    bob_leaves(&mut room);
     let claim = Input::Ask {
         who: person("ann").fingerprint,
         request: TableRequest::Claim,
@@ -457,13 +462,7 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
 
     // Casual: the word is left as the end is written, with no rating.
     let mut room = seated_with(config(None, 1_000));
-    let _ = room.handle(
-        Input::Leave {
-            who: bob.fingerprint.clone(),
-            conn: Some(Conn(2)),
-        },
-        Duration::ZERO,
-    );
+    bob_leaves(&mut room);
     let claim = Input::Ask {
         who: person("ann").fingerprint,
         request: TableRequest::ClaimDraw,
