@@ -100,6 +100,17 @@ pub struct ServeArgs {
     /// games of one that died [setting server.lease-term, built in: 10].
     #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(LEASE_TERM))]
     lease_term: Option<u32>,
+    /// Serve browsers too, at this address and port: the same server in a page [setting server.web, built in:
+    /// no web door].
+    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_listen)]
+    web: Option<SocketAddr>,
+    /// The web door's certificate chain (PEM), for TLS without a proxy; with --web-key [setting
+    /// server.web-cert].
+    #[arg(long, value_name = "FILE", requires = "web_key")]
+    web_cert: Option<PathBuf>,
+    /// The web door's private key (PEM); with --web-cert [setting server.web-key].
+    #[arg(long, value_name = "FILE", requires = "web_cert")]
+    web_key: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<ServeCommand>,
 }
@@ -186,6 +197,10 @@ impl ServeArgs {
             events_per_key: s.events_per_key,
             events_per_address: s.events_per_address,
             players_events: s.players_events,
+            web: self.web.or(s.web),
+            web_cert: self.web_cert.or(s.web_cert),
+            web_key: self.web_key.or(s.web_key),
+            web_proxies: s.web_proxies,
         })
     }
 }
@@ -478,6 +493,11 @@ fn serve(settings: &ServerSettings) -> Result<()> {
             at_once: settings.players_events,
         },
     };
+    // The web door's TLS is read before anything starts: a certificate that does not load stops the server.
+    let web_tls = match (&settings.web_cert, &settings.web_key) {
+        (Some(cert), Some(key)) => Some(crowned::serve::web::load_tls(cert, key)?),
+        _ => None,
+    };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("serve")
@@ -510,6 +530,23 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         // Everything is ready (the engine's threads and tables too) before the server says it listens.
         let server = Server::new(config, shutdown.clone())?;
         server.join_nodes().await?;
+        if let Some(web) = settings.web {
+            let web_listener = tokio::net::TcpListener::bind(web).await.with_context(|| {
+                format!("cannot listen on {web} for the web door (--web or server.web chooses another)")
+            })?;
+            let web_address = web_listener.local_addr()?;
+            let scheme = if web_tls.is_some() { "https" } else { "http" };
+            server.open_web(
+                web_listener,
+                crowned::serve::web::WebSettings {
+                    listen: web_address,
+                    tls: web_tls,
+                    proxies: settings.web_proxies.clone(),
+                },
+                address,
+            );
+            say(&format!("crowned serve: the web door is open at {scheme}://{web_address}/"));
+        }
         let key_note = if made { " (new)" } else { "" };
         // Whoever started the server may have stopped reading its output: that must not stop the server.
         say(&format!(

@@ -1,6 +1,6 @@
 //! The `[server]` table: how `crowned serve` runs when its command line does not say.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
@@ -88,6 +88,15 @@ pub struct ServerSettings {
     /// Events created by players that may wait or run at once (`server.players-events`); the operator's
     /// scheduled events are not counted, and always have a place.
     pub players_events: u32,
+    /// Address and port of the web door (`server.web`); `None` serves no browsers.
+    pub web: Option<SocketAddr>,
+    /// The web door's certificate chain and key, PEM files (`server.web-cert`, `server.web-key`): with both,
+    /// the door speaks TLS itself; with neither, plain HTTP (behind a proxy, or on a trusted network).
+    pub web_cert: Option<PathBuf>,
+    /// See `web_cert`.
+    pub web_key: Option<PathBuf>,
+    /// The reverse proxies in front of the web door whose `X-Forwarded-For` is believed (`server.web-proxies`).
+    pub web_proxies: Vec<IpAddr>,
 }
 
 impl Default for ServerSettings {
@@ -116,6 +125,10 @@ impl Default for ServerSettings {
             events_per_key: 0,
             events_per_address: 0,
             players_events: 0,
+            web: None,
+            web_cert: None,
+            web_key: None,
+            web_proxies: Vec::new(),
         }
     }
 }
@@ -151,6 +164,10 @@ pub(super) struct ServerLayer {
     events_per_key: Option<i64>,
     events_per_address: Option<i64>,
     players_events: Option<i64>,
+    web: Option<String>,
+    web_cert: Option<String>,
+    web_key: Option<String>,
+    web_proxies: Option<Vec<String>>,
 }
 
 /// The `[server]` table as written.
@@ -179,6 +196,10 @@ pub(super) struct ServerOut {
     events_per_key: u32,
     events_per_address: u32,
     players_events: u32,
+    web: String,
+    web_cert: String,
+    web_key: String,
+    web_proxies: Vec<String>,
 }
 
 impl ServerSettings {
@@ -186,6 +207,11 @@ impl ServerSettings {
     /// strangers out, and guests are exactly the strangers without a key, so the two together would let anyone
     /// in past the list. The server refuses to start rather than guess which the operator meant.
     pub fn contradiction(&self) -> Option<String> {
+        if self.web_cert.is_some() != self.web_key.is_some() {
+            return Some(
+                "server.web-cert and server.web-key go together: both for TLS, neither for plain HTTP".into(),
+            );
+        }
         let keys = self.authorized_keys.as_ref()?;
         self.guests.then(|| {
             format!(
@@ -209,6 +235,34 @@ impl ServerSettings {
         }
         if let Some(path) = layer.authorized_keys {
             self.authorized_keys = (!path.trim().is_empty()).then(|| PathBuf::from(path));
+        }
+        if let Some(text) = layer.web {
+            match text.trim() {
+                "" => self.web = None,
+                text => match parse_listen(text) {
+                    Ok(address) => self.web = Some(address),
+                    Err(message) => problem("web", message),
+                },
+            }
+        }
+        if let Some(path) = layer.web_cert {
+            self.web_cert = (!path.trim().is_empty()).then(|| PathBuf::from(path));
+        }
+        if let Some(path) = layer.web_key {
+            self.web_key = (!path.trim().is_empty()).then(|| PathBuf::from(path));
+        }
+        if let Some(proxies) = layer.web_proxies {
+            let mut read = Vec::new();
+            for text in proxies.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
+                match text.parse::<IpAddr>() {
+                    Ok(address) => read.push(address),
+                    Err(_) => problem(
+                        "web-proxies",
+                        format!("{text:?} is not an address like 127.0.0.1 or ::1"),
+                    ),
+                }
+            }
+            self.web_proxies = read;
         }
         if let Some(on) = layer.guests {
             self.guests = on;
@@ -384,6 +438,10 @@ impl ServerSettings {
             events_per_key: self.events_per_key,
             events_per_address: self.events_per_address,
             players_events: self.players_events,
+            web: self.web.map(|a| a.to_string()).unwrap_or_default(),
+            web_cert: path_text(self.web_cert.as_ref()),
+            web_key: path_text(self.web_key.as_ref()),
+            web_proxies: self.web_proxies.iter().map(ToString::to_string).collect(),
         }
     }
 }

@@ -457,6 +457,10 @@ fn the_server_table_is_read_checked_and_printed() {
             events_per_key: 5,
             events_per_address: 10,
             players_events: 100,
+            web: None,
+            web_cert: None,
+            web_key: None,
+            web_proxies: Vec::new(),
         }
     );
     let mine = user(

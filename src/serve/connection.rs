@@ -188,6 +188,7 @@ impl Connection {
             no_color: self.no_color,
             reached_by: self.reached.map(ssh_command),
             address: self.peer.ip(),
+            spectator: false,
         };
         let peer = self.peer;
         let who = self.who();
@@ -433,6 +434,23 @@ impl russh::server::Handler for Connection {
                 channel,
                 session,
                 "crowned: a guest has no games kept; connect with an SSH key to keep yours.\r\n",
+            ),
+            (line, Some(identity))
+                if !identity.is_guest() && (line == "link" || line.starts_with("link ")) =>
+            {
+                self.send_link(identity.clone(), line.trim_start_matches("link"), channel, session);
+                Ok(())
+            }
+            (line, Some(identity))
+                if !identity.is_guest() && (line == "links" || line.starts_with("links ")) =>
+            {
+                self.send_links(identity.clone(), line.trim_start_matches("links"), channel, session);
+                Ok(())
+            }
+            ("link" | "links", _) => refuse(
+                channel,
+                session,
+                "crowned: a browser is linked to an SSH key: connect with yours to link it.\r\n",
             ),
             (line, Some(identity))
                 if !identity.is_guest() && (line == "blocks" || line.starts_with("unblock ")) =>

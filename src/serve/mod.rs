@@ -36,6 +36,8 @@ pub mod room;
 mod seating;
 mod sharing;
 mod ssh_screen;
+mod tv;
+pub mod web;
 pub mod tables;
 pub mod text;
 pub mod tournament;

@@ -147,6 +147,10 @@ pub struct Channels {
     pub event: Option<super::at_event::Entered>,
     /// The player's blocks and reports, for a game at a table.
     pub civility: Option<super::civility::Civility>,
+    /// Whether the table watched is the TV's: its end is shown a moment, then the TV goes on to the next game.
+    pub tv: bool,
+    /// Set as the TV's game ended and the session with it: the connection goes on to the next game.
+    pub tv_next: bool,
 }
 
 /// The event's next news for the player ([`super::at_event::Entered::next_news`]); never when they are in none.
@@ -503,8 +507,12 @@ async fn run_session(
             session.end(Ending::InputClosed);
             return Some(Ending::InputClosed);
         }
-        if event_over && leave_at.is_none() && session.app().game().outcome().is_some() {
-            leave_at = Some(Instant::now() + EVENT_TABLE_AFTER);
+        if (event_over || channels.tv) && leave_at.is_none() && session.app().game().outcome().is_some() {
+            let after = match channels.tv {
+                true => super::tv::NEXT_AFTER,
+                false => EVENT_TABLE_AFTER,
+            };
+            leave_at = Some(Instant::now() + after);
         }
         let wake = typing.wake(session.next_deadline().map(Instant::from_std), idle);
         // The event's end matters at one of its boards, once.
@@ -561,6 +569,7 @@ async fn run_session(
                 }
             }
             () = sleep_until(leave_at.unwrap_or_else(Instant::now)), if leave_at.is_some() => {
+                channels.tv_next = channels.tv;
                 session.end(Ending::Quit);
                 return Some(Ending::Quit);
             }

@@ -49,6 +49,9 @@ pub struct Player {
     pub reached_by: Option<String>,
     /// The address they connected from.
     pub address: std::net::IpAddr,
+    /// Whether they may only watch: a browser without an identity on a server without guests, come by a
+    /// watching link or the TV. Leaving what they watch ends the connection, as the lobby is not theirs.
+    pub spectator: bool,
 }
 
 /// Where a player starts.
@@ -59,6 +62,10 @@ pub enum Start {
     Table(Box<Seated>),
     /// Entered in a tournament.
     Event(Box<Entered>),
+    /// Watching the table of this code.
+    Watch(RoomCode),
+    /// Watching the TV: the highest-rated game in play, then the next.
+    Tv,
 }
 
 /// What comes next on the connection.
@@ -72,6 +79,8 @@ enum Step {
     Problems(TrainingKind),
     /// The screen of the event the player is entered in.
     Event,
+    /// The TV's next game.
+    Tv,
 }
 
 /// Serves `player` on `screen` from `start` until they leave (or the connection, the server or the idle timeout
@@ -122,6 +131,8 @@ async fn drive(
         taken_over: false,
         event: None,
         civility: None,
+        tv: false,
+        tv_next: false,
     };
     // The lobby follows the player's keys, as their games do.
     let keys = settings_of(&player.shared, &player.identity).0.keys;
@@ -137,13 +148,17 @@ async fn drive(
             channels.event = Some(*entered);
             Step::Event
         }
+        Start::Watch(code) => Step::Ask(TableAsk::Watch(code)),
+        Start::Tv => Step::Tv,
     };
     // Keys typed after the one that chose a game, for that game.
     let mut typed_ahead = Vec::new();
     loop {
         *doing = match &next {
             // A problem is not a game to keep: the trainer is left as the lobby is.
-            Step::Lobby(_) | Step::Ask(_) | Step::Problems(_) | Step::Event => Doing::Lobby,
+            Step::Lobby(_) | Step::Ask(_) | Step::Problems(_) | Step::Event | Step::Tv => {
+                Doing::Lobby
+            }
             Step::Engine(_) => Doing::Engine {
                 guest: player.identity.is_guest(),
             },
@@ -151,6 +166,21 @@ async fn drive(
             Step::Table(_) => Doing::Watching,
         };
         let mut session = match next {
+            // Someone who may only watch has nothing more to do once they leave the table.
+            Step::Lobby(_) if player.spectator => return GameEnd::Session(Ending::Quit),
+            Step::Tv => {
+                channels.tv = false;
+                next = match super::tv::wait_for_game(&player.shared, &mut channels, out, idle).await
+                {
+                    Ok(Some(code)) => {
+                        channels.tv = true;
+                        Step::Ask(TableAsk::Watch(code))
+                    }
+                    Ok(None) => Step::Lobby(None),
+                    Err(end) => return end,
+                };
+                continue;
+            }
             Step::Lobby(message) => {
                 if let Some(message) = message {
                     lobby.message = message;
@@ -213,6 +243,8 @@ async fn drive(
             Step::Ask(ask) => {
                 next = match seating::take(&player.shared, &player.identity, ask).await {
                     Ok(seated) => Step::Table(seated),
+                    // The TV's game ended between its choice and the watching: the next one.
+                    Err(_) if channels.tv => Step::Tv,
                     Err(why) => {
                         // Out of the event too: its screen would send the player to the same table again.
                         channels.event = None;
@@ -289,6 +321,11 @@ async fn drive(
         let ending = run(&mut session, &mut channels, out, idle, ahead).await;
         // The trainer's decisions still queued are kept by its writer, which ends once they are.
         channels.trained = None;
+        if std::mem::take(&mut channels.tv_next) {
+            next = Step::Tv;
+            continue;
+        }
+        channels.tv = false;
         if let (Some(Ending::Quit), Some(code)) = (ending, channels.rematch.take()) {
             // A rematch was agreed: players take their seats at its table, watchers watch it.
             next = Step::Ask(match doing {

@@ -17,6 +17,7 @@ use super::rating::Rating;
 
 pub mod conduct;
 pub mod creations;
+pub mod links;
 pub mod migrate;
 pub mod news;
 mod postgres;
@@ -45,7 +46,9 @@ pub use tournaments::{
 ///
 /// Every call takes the records mutably, reads too: a client of a database server needs its connection to
 /// itself for each query. Calls block; the trait is used from blocking threads.
-pub trait Records: conduct::Conduct + news::News + creations::EventCreations + Send {
+pub trait Records:
+    conduct::Conduct + news::News + creations::EventCreations + links::BrowserLinks + Send
+{
     /// Notes that `identity` has connected (their latest name kept).
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError>;
 

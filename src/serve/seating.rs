@@ -37,7 +37,9 @@ pub const USAGE: &str = "the commands: `new [VARIANT] [CLOCK] [black|white] [cas
                          for anyone to join unless `private`), `join CODE` plays it, `watch CODE` watches it, \
                          `games` prints your games as PDN, `tournament CODE` enters an event (`tournament CODE \
                          --pdn` prints its games, `tournament new arena|swiss ...` creates one), `blocks` lists the \
-                         players you have blocked and `unblock NAME` lets one back; with no command, the lobby";
+                         players you have blocked and `unblock NAME` lets one back, `link CODE` links the browser that shows \
+                         the code to your key, `links` lists your linked browsers and `links revoke N` unlinks one; \
+                         with no command, the lobby";
 
 /// Why a command asking for a table cannot be read; the text is what the player is shown.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -1,6 +1,6 @@
 //! The commands a connection may run instead of a shell: `new`, `join CODE` and `watch CODE` (a game at a
-//! table, in the terminal the command asked for), `games` (the player's games as PDN), and `blocks` and
-//! `unblock NAME` (whom the player has blocked).
+//! table, in the terminal the command asked for), `games` (the player's games as PDN), `blocks` and
+//! `unblock NAME` (whom the player has blocked), and `link CODE` and `links` (the browsers linked to the key).
 
 use russh::ChannelId;
 use russh::server::Session as SshSession;
@@ -121,6 +121,81 @@ impl Connection {
             finish_exec(&handle, channel, text, note).await;
         });
     }
+}
+
+impl Connection {
+    /// `ssh host link CODE`: the browser that shows `CODE` plays as this key from now on.
+    pub(super) fn send_link(
+        &self,
+        identity: Identity,
+        code: &str,
+        channel: ChannelId,
+        session: &mut SshSession,
+    ) {
+        let shared = std::sync::Arc::clone(&self.shared);
+        let handle = session.handle();
+        let code = crate::serve::web::read_link_code(code);
+        tokio::spawn(async move {
+            let Some(code) = code else {
+                let note = "a link code is eight letters and digits, as the web page shows it: `link K7QX-M2PA`";
+                finish_exec(&handle, channel, None, Some(note.to_string())).await;
+                return;
+            };
+            let (player, name) = (identity.fingerprint.clone(), identity.name.clone());
+            let proof = shared
+                .read_records(move |records| records.prove_link(&code, &player, &name, unix_now()))
+                .await;
+            if matches!(proof, Some(crate::serve::records::links::Proof::Linked)) {
+                tracing::info!(player = %identity.fingerprint, "a browser was linked");
+            }
+            let (text, note) = match crate::serve::web::prove_text(proof) {
+                Ok(text) => (Some(text), None),
+                Err(why) => (None, Some(why)),
+            };
+            finish_exec(&handle, channel, text, note).await;
+        });
+    }
+
+    /// `ssh host links`: the player's linked browsers; `links revoke N` unlinks one.
+    pub(super) fn send_links(
+        &self,
+        identity: Identity,
+        rest: &str,
+        channel: ChannelId,
+        session: &mut SshSession,
+    ) {
+        let shared = std::sync::Arc::clone(&self.shared);
+        let handle = session.handle();
+        let revoke = match rest.split_whitespace().collect::<Vec<_>>()[..] {
+            [] => Ok(None),
+            ["revoke", n] => n.parse::<usize>().map(Some).map_err(|_| ()),
+            _ => Err(()),
+        };
+        tokio::spawn(async move {
+            let Ok(revoke) = revoke else {
+                let note = "`links` lists your linked browsers; `links revoke N` unlinks browser N";
+                finish_exec(&handle, channel, None, Some(note.to_string())).await;
+                return;
+            };
+            let player = identity.fingerprint.clone();
+            let answer = shared
+                .read_records(move |records| crate::serve::web::links_text(records, &player, revoke))
+                .await;
+            let (text, note) = match answer {
+                Some(Ok(text)) => (Some(text), None),
+                Some(Err(why)) => (None, Some(why)),
+                None => (None, Some("the records cannot be read now".to_string())),
+            };
+            finish_exec(&handle, channel, text, note).await;
+        });
+    }
+}
+
+/// Seconds since the epoch.
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// Ends a command's channel: `text` on its standard output, `note` (if any) as a line on its standard error, then

@@ -140,6 +140,8 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     super::news::POSTGRES_TABLES,
     // Version 11: the events players created, by key and address, for the daily caps on them.
     super::creations::TABLES,
+    // Version 12: browsers linked to players' keys, and the codes offered to link them.
+    super::links::TABLES,
 ];
 
 /// The advisory lock the migrations are made under (any number, the same in every server: "crowned").

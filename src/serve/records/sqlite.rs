@@ -86,6 +86,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
     super::news::SQLITE_TABLES,
     // Version 9: the events players created, by key and address, for the daily caps on them.
     super::creations::TABLES,
+    // Version 10: browsers linked to players' keys, and the codes offered to link them.
+    super::links::TABLES,
 ];
 
 /// The records in one SQLite file.

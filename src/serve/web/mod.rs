@@ -1,0 +1,379 @@
+//! The web door (`crowned serve --web ADDR`): the same server in a browser.
+//!
+//! The page ([`page`]) is a terminal drawn by xterm.js; its WebSocket ([`socket`]) carries what the player
+//! types and the window's size one way and the frames the other, to a player's connection exactly like an SSH
+//! channel's. A browser is a guest, or plays as the SSH key it was linked to ([`link`]).
+//!
+//! The door holds the SSH door's limits, from the same settings: every TCP connection takes a stranger's place
+//! (per address, with the sign-in deadline) until its WebSocket opens and signs in; headers must come within a
+//! few seconds and fit in a small buffer; frames are bounded; a client that stops reading is cut off after the
+//! stall limit, and one that says nothing (not even answering pings) is cut off too. Behind a reverse proxy the
+//! client's address is taken from `X-Forwarded-For`, from the proxies named in the settings only.
+
+mod link;
+mod page;
+mod socket;
+mod tls;
+
+pub use link::{links_text, prove_text, read_code as read_link_code};
+pub use tls::{TlsError, load_tls};
+
+use std::net::{IpAddr, SocketAddr};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{FromRequestParts, Path};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::service::TowerToHyperService;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use super::Shared;
+use super::cut::{Cut, CutStream};
+use super::limits::{Admission, Limits};
+
+/// How the web door runs.
+#[derive(Clone, Debug)]
+pub struct WebSettings {
+    /// Where it listens.
+    pub listen: SocketAddr,
+    /// TLS, when the door speaks it itself (else plain HTTP, for a reverse proxy in front or a trusted network).
+    pub tls: Option<Arc<tokio_rustls::rustls::ServerConfig>>,
+    /// The reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed.
+    pub proxies: Vec<IpAddr>,
+}
+
+/// How long a client has to send a request's headers, from the connection or the last request.
+const HEADERS_DEADLINE: Duration = Duration::from_secs(10);
+/// How long a TLS handshake may take.
+const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(10);
+/// The most a request's headers may take, in bytes (hyper's smallest buffer is 8 KiB).
+const HEADERS_MAX: usize = 16 * 1024;
+
+/// What every request of the door shares.
+pub(super) struct Door {
+    shared: Arc<Shared>,
+    limits: Arc<Limits>,
+    settings: WebSettings,
+    /// The SSH door's port, for the commands the page shows (`ssh -p 2222 host link CODE`).
+    ssh_port: u16,
+}
+
+/// One TCP connection to the door, as each of its requests sees it.
+#[derive(Clone)]
+struct Conn {
+    peer: SocketAddr,
+    /// Its stranger's place (none for a connection from a trusted proxy, whose clients take theirs as their
+    /// WebSockets open); taken by the WebSocket that upgrades it.
+    admission: Arc<Mutex<Option<Admission>>>,
+}
+
+impl Conn {
+    fn take_admission(&self) -> Option<Admission> {
+        self.admission
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+}
+
+/// Who sent a request: the client's address (through a trusted proxy, the one it forwarded) and whether the
+/// browser reached the server over TLS.
+#[derive(Clone, Debug)]
+pub(super) struct Caller {
+    client: IpAddr,
+    secure: bool,
+}
+
+impl FromRequestParts<Arc<Door>> for Caller {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, door: &Arc<Door>) -> Result<Caller, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<Conn>()
+            .map_or(IpAddr::from([0, 0, 0, 0]), |c| c.peer.ip());
+        Ok(door.caller(peer, &parts.headers))
+    }
+}
+
+impl Door {
+    /// The caller of a request that came from `peer` with `headers`.
+    fn caller(&self, peer: IpAddr, headers: &HeaderMap) -> Caller {
+        let tls = self.settings.tls.is_some();
+        if !self.trusts(peer) {
+            return Caller {
+                client: peer.to_canonical(),
+                secure: tls,
+            };
+        }
+        let forwarded = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .collect::<Vec<_>>();
+        Caller {
+            client: client_behind(peer, &forwarded, |ip| self.trusts(ip)),
+            secure: tls
+                || headers
+                    .get("x-forwarded-proto")
+                    .and_then(|v| v.to_str().ok())
+                    .is_some_and(|v| v.trim().eq_ignore_ascii_case("https")),
+        }
+    }
+
+    fn trusts(&self, address: IpAddr) -> bool {
+        let address = address.to_canonical();
+        self.settings
+            .proxies
+            .iter()
+            .any(|p| p.to_canonical() == address)
+    }
+
+    /// Whether a request that changes something (a WebSocket, a code, forgetting a link) comes from this
+    /// server's own page: its `Origin` must name the host the request was sent to. Another site's page cannot
+    /// open a player's session or link their browser.
+    fn same_origin(&self, headers: &HeaderMap, caller: &Caller) -> Result<(), &'static str> {
+        let origin = headers
+            .get(header::ORIGIN)
+            .and_then(|v| v.to_str().ok())
+            .ok_or("no Origin: only this server's page may ask this")?;
+        let host = headers
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .ok_or("no Host")?;
+        let (scheme, origin_host) = origin.split_once("://").ok_or("a malformed Origin")?;
+        let scheme_fits = match scheme {
+            "https" => true,
+            "http" => !caller.secure,
+            _ => false,
+        };
+        if scheme_fits && origin_host.eq_ignore_ascii_case(host) {
+            Ok(())
+        } else {
+            Err("another site's page may not ask this")
+        }
+    }
+
+    /// The host the browser reached the server by, as a command may name it: from the `Host` header when it
+    /// is a plain host name or address, else the address the door listens on.
+    fn host(&self, headers: &HeaderMap) -> String {
+        let named = headers
+            .get(header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .map(host_without_port)
+            .filter(|h| {
+                !h.is_empty()
+                    && h.len() <= 253
+                    && h.bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':'))
+            });
+        named.map_or_else(
+            || self.settings.listen.ip().to_canonical().to_string(),
+            str::to_string,
+        )
+    }
+
+    /// `ssh -p 2222 host`: how the browser's player reaches the SSH door (no `-p` for SSH's own port), with
+    /// `-t` when the command is for a `terminal` (a game).
+    fn ssh_command(&self, headers: &HeaderMap, terminal: bool) -> String {
+        let host = self.host(headers);
+        let t = if terminal { "-t " } else { "" };
+        match self.ssh_port {
+            22 => format!("ssh {t}{host}"),
+            port => format!("ssh {t}-p {port} {host}"),
+        }
+    }
+}
+
+/// `example.org:8080` → `example.org`; `[::1]:8080` → `::1`.
+fn host_without_port(host: &str) -> &str {
+    let host = host.trim();
+    if let Some(rest) = host.strip_prefix('[') {
+        return rest.split(']').next().unwrap_or_default();
+    }
+    match host.rsplit_once(':') {
+        Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name,
+        _ => host,
+    }
+}
+
+/// The client behind a chain of proxies: reading `X-Forwarded-For` from the right (each proxy appends the
+/// address it was reached from), the first address not of a trusted proxy. Anything to its left was written by
+/// the client and is not believed; without a usable address the proxy's own stands.
+fn client_behind(peer: IpAddr, forwarded: &[&str], trusted: impl Fn(IpAddr) -> bool) -> IpAddr {
+    for entry in forwarded.iter().rev() {
+        let Ok(address) = entry.parse::<IpAddr>() else {
+            return peer.to_canonical();
+        };
+        if !trusted(address) {
+            return address.to_canonical();
+        }
+    }
+    peer.to_canonical()
+}
+
+/// The door's routes.
+fn router(door: Arc<Door>) -> Router {
+    Router::new()
+        .route("/", get(|| async { page::page() }))
+        .route("/tv", get(|| async { page::page() }))
+        .route(
+            "/watch/{code}",
+            get(|Path(code): Path<String>| async move {
+                match super::codes::read_code(&code) {
+                    Some(_) => page::page(),
+                    None => page::not_found(),
+                }
+            }),
+        )
+        .route(
+            "/assets/{name}",
+            get(|Path(name): Path<String>, headers: HeaderMap| async move { page::file(&name, &headers) }),
+        )
+        .route("/ws", get(socket::upgrade))
+        .route(
+            "/link",
+            get(link::status).post(link::offer).delete(link::forget),
+        )
+        .fallback(|| async { page::not_found() })
+        .layer(axum::middleware::map_response(guarded))
+        .with_state(door)
+}
+
+async fn guarded(mut response: Response) -> Response {
+    page::guard(response.headers_mut());
+    response
+}
+
+impl super::Server {
+    /// Opens the web door on `listener` beside the SSH door, whose address is `ssh` (the port the page's
+    /// commands name); it serves until the server's shutdown switch is thrown.
+    pub fn open_web(&self, listener: TcpListener, settings: WebSettings, ssh: SocketAddr) {
+        let door = Arc::new(Door {
+            shared: Arc::clone(&self.shared),
+            limits: Arc::clone(&self.limits),
+            settings,
+            ssh_port: ssh.port(),
+        });
+        tokio::task::spawn_blocking(page::pack_all);
+        tokio::spawn(serve(door, listener, self.shutdown.watch()));
+    }
+}
+
+/// Takes connections on `listener` until `stop`.
+async fn serve(door: Arc<Door>, listener: TcpListener, mut stop: watch::Receiver<bool>) {
+    let routes = router(Arc::clone(&door));
+    loop {
+        let (socket, peer) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => accepted,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot accept a web connection");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                    continue;
+                }
+            },
+            _ = stop.changed() => return,
+        };
+        // A trusted proxy carries many clients on its connections: each takes its place as its WebSocket opens.
+        let admission = match door.trusts(peer.ip()) {
+            true => None,
+            false => match door.limits.admit(peer.ip()) {
+                Ok(admission) => Some(admission),
+                Err(refusal) => {
+                    tracing::warn!(peer = %peer, ?refusal, "web connection refused");
+                    continue;
+                }
+            },
+        };
+        let cut = admission.as_ref().map_or_else(Cut::new, Admission::cut);
+        if let Some(admission) = &admission {
+            tokio::spawn(admission.deadline());
+        }
+        let _ = socket.set_nodelay(true);
+        let socket = CutStream::new(socket, cut);
+        let conn = Conn {
+            peer,
+            admission: Arc::new(Mutex::new(admission)),
+        };
+        let routes = routes.clone();
+        let tls = door.settings.tls.clone();
+        tokio::spawn(async move {
+            match tls {
+                Some(tls) => {
+                    let acceptor = tokio_rustls::TlsAcceptor::from(tls);
+                    match tokio::time::timeout(HANDSHAKE_DEADLINE, acceptor.accept(socket)).await {
+                        Ok(Ok(stream)) => http(routes, stream, conn).await,
+                        Ok(Err(e)) => tracing::debug!(peer = %peer, error = %e, "TLS handshake failed"),
+                        Err(_) => tracing::debug!(peer = %peer, "TLS handshake too slow: dropped"),
+                    }
+                }
+                None => http(routes, socket, conn).await,
+            }
+        });
+    }
+}
+
+/// Serves HTTP/1.1 on one connection, WebSocket upgrades included.
+async fn http<S>(routes: Router, stream: S, conn: Conn)
+where
+    S: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    let peer = conn.peer;
+    let service = TowerToHyperService::new(routes.layer(axum::Extension(conn)));
+    let served = hyper::server::conn::http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADERS_DEADLINE)
+        .max_buf_size(HEADERS_MAX)
+        .serve_connection(TokioIo::new(stream), service)
+        .with_upgrades();
+    if let Err(e) = served.await {
+        tracing::debug!(peer = %peer, error = %e, "web connection ended with an error");
+    }
+}
+
+/// A plain answer with `status`.
+fn plain(status: StatusCode, text: &'static str) -> Response {
+    (status, text).into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_client_behind_proxies_is_the_rightmost_address_no_proxy_wrote() {
+        let proxy: IpAddr = "10.0.0.1".parse().expect("ip");
+        let trusted = |ip: IpAddr| ip == proxy;
+        // The client forged the first entry; the proxy appended the real one.
+        assert_eq!(
+            client_behind(proxy, &["1.2.3.4", "198.51.100.7"], trusted),
+            "198.51.100.7".parse::<IpAddr>().expect("ip")
+        );
+        // Two proxies of ours in a row.
+        assert_eq!(
+            client_behind(proxy, &["198.51.100.7", "10.0.0.1"], trusted),
+            "198.51.100.7".parse::<IpAddr>().expect("ip")
+        );
+        // Nothing usable: the proxy's own address.
+        assert_eq!(client_behind(proxy, &[], trusted), proxy);
+        assert_eq!(client_behind(proxy, &["not an address"], trusted), proxy);
+    }
+
+    #[test]
+    fn hosts_lose_their_port() {
+        assert_eq!(host_without_port("example.org:8080"), "example.org");
+        assert_eq!(host_without_port("example.org"), "example.org");
+        assert_eq!(host_without_port("[::1]:8080"), "::1");
+        assert_eq!(host_without_port("127.0.0.1:80"), "127.0.0.1");
+    }
+}
