@@ -530,6 +530,7 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         // Everything is ready (the engine's threads and tables too) before the server says it listens.
         let server = Server::new(config, shutdown.clone())?;
         server.join_nodes().await?;
+        let mut web_note = None;
         if let Some(web) = settings.web {
             let web_listener = tokio::net::TcpListener::bind(web).await.with_context(|| {
                 format!("cannot listen on {web} for the web door (--web or server.web chooses another)")
@@ -545,7 +546,9 @@ fn serve(settings: &ServerSettings) -> Result<()> {
                 },
                 address,
             );
-            say(&format!("crowned serve: the web door is open at {scheme}://{web_address}/"));
+            web_note = Some(format!(
+                "crowned serve: the web door is open at {scheme}://{web_address}/"
+            ));
         }
         let key_note = if made { " (new)" } else { "" };
         // Whoever started the server may have stopped reading its output: that must not stop the server.
@@ -556,6 +559,10 @@ fn serve(settings: &ServerSettings) -> Result<()> {
             address.port(),
             address.ip()
         ));
+        // After the SSH door's line, which scripts read first.
+        if let Some(note) = web_note {
+            say(&note);
+        }
         watch_signals(shutdown)?;
         server.run(listener, GRACE).await;
         say("crowned serve: stopped");

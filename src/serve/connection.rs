@@ -438,13 +438,23 @@ impl russh::server::Handler for Connection {
             (line, Some(identity))
                 if !identity.is_guest() && (line == "link" || line.starts_with("link ")) =>
             {
-                self.send_link(identity.clone(), line.trim_start_matches("link"), channel, session);
+                self.send_link(
+                    identity.clone(),
+                    line.trim_start_matches("link"),
+                    channel,
+                    session,
+                );
                 Ok(())
             }
             (line, Some(identity))
                 if !identity.is_guest() && (line == "links" || line.starts_with("links ")) =>
             {
-                self.send_links(identity.clone(), line.trim_start_matches("links"), channel, session);
+                self.send_links(
+                    identity.clone(),
+                    line.trim_start_matches("links"),
+                    channel,
+                    session,
+                );
                 Ok(())
             }
             ("link" | "links", _) => refuse(

@@ -36,11 +36,11 @@ pub mod room;
 mod seating;
 mod sharing;
 mod ssh_screen;
-mod tv;
-pub mod web;
 pub mod tables;
 pub mod text;
 pub mod tournament;
+mod tv;
+pub mod web;
 
 pub use authorized::{AuthorizedKeysError, load_authorized_keys};
 pub use host_key::{HostKeyError, fingerprint, load_or_create};

@@ -507,7 +507,10 @@ async fn run_session(
             session.end(Ending::InputClosed);
             return Some(Ending::InputClosed);
         }
-        if (event_over || channels.tv) && leave_at.is_none() && session.app().game().outcome().is_some() {
+        if (event_over || channels.tv)
+            && leave_at.is_none()
+            && session.app().game().outcome().is_some()
+        {
             let after = match channels.tv {
                 true => super::tv::NEXT_AFTER,
                 false => EVENT_TABLE_AFTER,

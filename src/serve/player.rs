@@ -170,7 +170,8 @@ async fn drive(
             Step::Lobby(_) if player.spectator => return GameEnd::Session(Ending::Quit),
             Step::Tv => {
                 channels.tv = false;
-                next = match super::tv::wait_for_game(&player.shared, &mut channels, out, idle).await
+                next = match super::tv::wait_for_game(&player.shared, &mut channels, out, idle)
+                    .await
                 {
                     Ok(Some(code)) => {
                         channels.tv = true;

@@ -7,6 +7,7 @@ pub mod app;
 mod positions;
 pub mod screen;
 pub mod ssh;
+pub mod web;
 
 pub use positions::{arbitrary_position, played_position};
 

@@ -22,6 +22,8 @@ pub struct Server {
     pub port: u16,
     pub fingerprint: String,
     pub home: PathBuf,
+    /// The web door's port, when the server was started with `--web`.
+    pub web: Option<u16>,
 }
 
 impl Server {
@@ -82,6 +84,23 @@ impl Server {
         stdout
             .read_line(&mut first)
             .expect("the server says where it listens");
+        // With a web door, the next line says where it is: "crowned serve: the web door is open at http://...".
+        let web = args.contains(&"--web").then(|| {
+            loop {
+                let mut line = String::new();
+                let read = stdout
+                    .read_line(&mut line)
+                    .expect("the server says where its web door is");
+                assert!(read > 0, "the server ended without opening its web door");
+                if let Some(address) = line.split("web door is open at ").nth(1) {
+                    break address
+                        .rsplit(':')
+                        .next()
+                        .and_then(|p| p.trim().trim_end_matches('/').parse().ok())
+                        .unwrap_or_else(|| panic!("no web port in {line:?}"));
+                }
+            }
+        });
         // The rest of what it prints is read (and dropped) as it comes, so that it never blocks on a full pipe.
         std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
         // "crowned serve: listening on 127.0.0.1:PORT; host key SHA256:... (new) in ..."
@@ -102,6 +121,7 @@ impl Server {
             port,
             fingerprint,
             home,
+            web,
         }
     }
 

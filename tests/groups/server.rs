@@ -26,3 +26,7 @@ mod serve_tables;
 mod serve_tournament_play;
 #[path = "../serve_tournaments.rs"]
 mod serve_tournaments;
+#[path = "../serve_web.rs"]
+mod serve_web;
+#[path = "../serve_web_browser.rs"]
+mod serve_web_browser;

@@ -179,7 +179,9 @@ impl Connection {
             };
             let player = identity.fingerprint.clone();
             let answer = shared
-                .read_records(move |records| crate::serve::web::links_text(records, &player, revoke))
+                .read_records(move |records| {
+                    crate::serve::web::links_text(records, &player, revoke)
+                })
                 .await;
             let (text, note) = match answer {
                 Some(Ok(text)) => (Some(text), None),

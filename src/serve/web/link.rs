@@ -83,7 +83,11 @@ pub fn token_of(headers: &HeaderMap) -> Option<String> {
         .filter_map(|pair| pair.trim().split_once('='))
         .find(|(name, _)| *name == COOKIE)
         .map(|(_, value)| value.trim().to_string())
-        .filter(|t| t.len() == 43 && t.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))
+        .filter(|t| {
+            t.len() == 43
+                && t.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
 }
 
 /// The cookie that gives the browser `token` (or takes it away, with `None`).
@@ -91,7 +95,9 @@ fn cookie(token: Option<&str>, secure: bool) -> HeaderValue {
     let secure = if secure { "; Secure" } else { "" };
     let text = match token {
         Some(token) => {
-            format!("{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={COOKIE_AGE}{secure}")
+            format!(
+                "{COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={COOKIE_AGE}{secure}"
+            )
         }
         None => format!("{COOKIE}=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0{secure}"),
     };
@@ -113,10 +119,7 @@ pub async fn linked(door: &Door, headers: &HeaderMap) -> Option<Identity> {
         .read_records(move |records| records.linked_player(&hash, now()))
         .await
         .flatten()?;
-    Some(Identity {
-        fingerprint,
-        name,
-    })
+    Some(Identity { fingerprint, name })
 }
 
 fn answer(status: StatusCode, body: serde_json::Value) -> Response {
@@ -139,11 +142,7 @@ pub async fn status(State(door): State<Arc<Door>>, headers: HeaderMap) -> Respon
 }
 
 /// `POST /link`: a code for this browser to be proved over SSH, and its token in a cookie.
-pub async fn offer(
-    State(door): State<Arc<Door>>,
-    from: Caller,
-    headers: HeaderMap,
-) -> Response {
+pub async fn offer(State(door): State<Arc<Door>>, from: Caller, headers: HeaderMap) -> Response {
     if let Err(why) = door.same_origin(&headers, &from) {
         return answer(StatusCode::FORBIDDEN, json!({"error": why}));
     }
@@ -186,7 +185,11 @@ pub async fn offer(
         }
     }
     tracing::info!(peer = %from.client, "a browser asked for a link code");
-    let command = format!("{} link {}", door.ssh_command(&headers, false), shown(&code));
+    let command = format!(
+        "{} link {}",
+        door.ssh_command(&headers, false),
+        shown(&code)
+    );
     let mut response = answer(
         StatusCode::OK,
         json!({"code": shown(&code), "command": command, "minutes": CODE_LIFETIME / 60}),
@@ -198,11 +201,7 @@ pub async fn offer(
 }
 
 /// `DELETE /link`: this browser is no longer linked to anyone, and forgets its token.
-pub async fn forget(
-    State(door): State<Arc<Door>>,
-    from: Caller,
-    headers: HeaderMap,
-) -> Response {
+pub async fn forget(State(door): State<Arc<Door>>, from: Caller, headers: HeaderMap) -> Response {
     if let Err(why) = door.same_origin(&headers, &from) {
         return answer(StatusCode::FORBIDDEN, json!({"error": why}));
     }
@@ -257,20 +256,26 @@ pub fn links_text(
     }
     if links.is_empty() {
         return Ok(Ok(
-            "no browser is linked to your key: the web page's \"Play as my SSH key\" links one\r\n".into(),
+            "no browser is linked to your key: the web page's \"Play as my SSH key\" links one\r\n"
+                .into(),
         ));
     }
     let at = now();
     Ok(Ok(links
         .iter()
         .map(|l| {
-            let used = l
-                .used_at
-                .map_or_else(|| "never used".to_string(), |u| format!("used {}", ago(at - u)));
+            let used = l.used_at.map_or_else(
+                || "never used".to_string(),
+                |u| format!("used {}", ago(at - u)),
+            );
             format!(
                 "{}. {} (from {}), linked {}, {used}\r\n",
                 l.number,
-                if l.agent.is_empty() { "a browser" } else { &l.agent },
+                if l.agent.is_empty() {
+                    "a browser"
+                } else {
+                    &l.agent
+                },
                 l.address,
                 ago(at - l.linked_at)
             )
@@ -303,7 +308,15 @@ mod tests {
             assert_eq!(read_code(&shown(&code)), Some(code.clone()));
             assert_eq!(read_code(&shown(&code).to_lowercase()), Some(code.clone()));
         }
-        for bad in ["", "ABCD", "ABCD-EFG0", "ABCD-EFGHI", "ÄBCD-EFGH", "ABCD-EF1H", "ABCD\x1b[31m"] {
+        for bad in [
+            "",
+            "ABCD",
+            "ABCD-EFG0",
+            "ABCD-EFGHI",
+            "ÄBCD-EFGH",
+            "ABCD-EF1H",
+            "ABCD\x1b[31m",
+        ] {
             assert_eq!(read_code(bad), None, "{bad:?}");
         }
     }
@@ -315,7 +328,8 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.insert(
             header::COOKIE,
-            HeaderValue::from_str(&format!("theme=dark; {COOKIE}={token}; other=1")).expect("ascii"),
+            HeaderValue::from_str(&format!("theme=dark; {COOKIE}={token}; other=1"))
+                .expect("ascii"),
         );
         assert_eq!(token_of(&headers), Some(token.clone()));
         for bad in [
@@ -342,7 +356,17 @@ mod tests {
         for part in ["HttpOnly", "SameSite=Strict", "Secure", "Path=/"] {
             assert!(text.contains(part), "{text}");
         }
-        assert!(!cookie(Some("t"), false).to_str().expect("ascii").contains("Secure"));
-        assert!(cookie(None, false).to_str().expect("ascii").contains("Max-Age=0"));
+        assert!(
+            !cookie(Some("t"), false)
+                .to_str()
+                .expect("ascii")
+                .contains("Secure")
+        );
+        assert!(
+            cookie(None, false)
+                .to_str()
+                .expect("ascii")
+                .contains("Max-Age=0")
+        );
     }
 }

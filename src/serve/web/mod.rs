@@ -94,7 +94,10 @@ pub(super) struct Caller {
 impl FromRequestParts<Arc<Door>> for Caller {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, door: &Arc<Door>) -> Result<Caller, Self::Rejection> {
+    async fn from_request_parts(
+        parts: &mut Parts,
+        door: &Arc<Door>,
+    ) -> Result<Caller, Self::Rejection> {
         let peer = parts
             .extensions
             .get::<Conn>()
@@ -237,7 +240,9 @@ fn router(door: Arc<Door>) -> Router {
         )
         .route(
             "/assets/{name}",
-            get(|Path(name): Path<String>, headers: HeaderMap| async move { page::file(&name, &headers) }),
+            get(|Path(name): Path<String>, headers: HeaderMap| async move {
+                page::file(&name, &headers)
+            }),
         )
         .route("/ws", get(socket::upgrade))
         .route(
@@ -313,7 +318,9 @@ async fn serve(door: Arc<Door>, listener: TcpListener, mut stop: watch::Receiver
                     let acceptor = tokio_rustls::TlsAcceptor::from(tls);
                     match tokio::time::timeout(HANDSHAKE_DEADLINE, acceptor.accept(socket)).await {
                         Ok(Ok(stream)) => http(routes, stream, conn).await,
-                        Ok(Err(e)) => tracing::debug!(peer = %peer, error = %e, "TLS handshake failed"),
+                        Ok(Err(e)) => {
+                            tracing::debug!(peer = %peer, error = %e, "TLS handshake failed")
+                        }
                         Err(_) => tracing::debug!(peer = %peer, "TLS handshake too slow: dropped"),
                     }
                 }

@@ -35,7 +35,11 @@ macro_rules! asset {
 }
 
 static ASSETS: [Asset; 7] = [
-    asset!("xterm.js", "text/javascript; charset=utf-8", "vendor/xterm.js"),
+    asset!(
+        "xterm.js",
+        "text/javascript; charset=utf-8",
+        "vendor/xterm.js"
+    ),
     asset!("xterm.css", "text/css; charset=utf-8", "vendor/xterm.css"),
     asset!(
         "addon-fit.js",
@@ -93,10 +97,9 @@ pub fn file(name: &str, request: &HeaderMap) -> Response {
     let mut response = match packed {
         Some(bytes) => {
             let mut response = bytes.clone().into_response();
-            response.headers_mut().insert(
-                header::CONTENT_ENCODING,
-                HeaderValue::from_static("zstd"),
-            );
+            response
+                .headers_mut()
+                .insert(header::CONTENT_ENCODING, HeaderValue::from_static("zstd"));
             response
         }
         None => asset.bytes.into_response(),
@@ -158,7 +161,10 @@ mod tests {
                 assert_eq!(unpacked, asset.bytes, "{}", asset.name);
             }
         }
-        assert_eq!(file("../Cargo.toml", &HeaderMap::new()).status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            file("../Cargo.toml", &HeaderMap::new()).status(),
+            StatusCode::NOT_FOUND
+        );
     }
 
     #[test]
@@ -168,7 +174,9 @@ mod tests {
         assert!(!page.contains("http://") && !page.contains("https://"));
         for src in page.split("src=\"").skip(1) {
             let name = src.split('"').next().unwrap_or_default();
-            let name = name.strip_prefix("/assets/").expect("an asset of this server");
+            let name = name
+                .strip_prefix("/assets/")
+                .expect("an asset of this server");
             assert!(ASSETS.iter().any(|a| a.name == name), "{name}");
         }
         assert!(POLICY.contains("script-src 'self';"));

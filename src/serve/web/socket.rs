@@ -214,7 +214,10 @@ async fn read(mut stream: SplitStream<WebSocket>, input: &mpsc::Sender<ToGame>, 
             }
             Ok(None) => return,
             Err(_) => {
-                tracing::info!(seconds = SILENCE.as_secs(), "a browser said nothing: cut off");
+                tracing::info!(
+                    seconds = SILENCE.as_secs(),
+                    "a browser said nothing: cut off"
+                );
                 cut.make();
                 return;
             }
@@ -301,7 +304,9 @@ async fn refuse(mut socket: WebSocket, why: &str) {
 /// What a browser turned away for want of a place is told.
 fn turned_away(refusal: Refusal) -> &'static str {
     match refusal {
-        Refusal::Full => "crowned: the server is full: every player's place is taken. Try again in a few minutes.",
+        Refusal::Full => {
+            "crowned: the server is full: every player's place is taken. Try again in a few minutes."
+        }
         Refusal::TooManyFromAddress => {
             "crowned: your address already holds as many connections as one address may here; close one and \
              connect again."
@@ -311,7 +316,11 @@ fn turned_away(refusal: Refusal) -> &'static str {
 
 /// Why this browser may not play, when its player's key or its address is banned (read from the records at
 /// each connection, as over SSH; records out of reach let it in).
-async fn banned(door: &Door, key: Option<crate::serve::Fingerprint>, address: std::net::IpAddr) -> Option<String> {
+async fn banned(
+    door: &Door,
+    key: Option<crate::serve::Fingerprint>,
+    address: std::net::IpAddr,
+) -> Option<String> {
     let ban = door
         .shared
         .read_records(move |records| records.ban_on(key.as_ref(), address))

@@ -1,0 +1,287 @@
+//! The web door end to end without a browser: the real binary with `--web`, the page's WebSocket spoken by a
+//! real WebSocket client, players on SSH beside it, and hostile clients (a wrong Origin, huge frames, floods,
+//! forged tokens, slow headers). The same door in a real browser: `serve_web_browser.rs`.
+
+use std::time::Duration;
+
+use crowned::game::AnyGame;
+use crowned::rules::GameType;
+use futures_util::SinkExt;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::time::{Instant, timeout};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::common::ssh::{Server, Terminal, code_on, connect, exec_as, new_key, your_move};
+use crate::common::web::{WebTerminal, ask_for_code, header, http, linked_as, origin, try_open};
+
+/// A server with a web door on a port of its own, guests let in.
+fn web_server(name: &str) -> Server {
+    Server::start_with_files(name, &[], &["--web", "127.0.0.1:0", "--guests"])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_guest_and_an_ssh_player_play_one_game_and_the_moves_cross_both_ways() {
+    let server = web_server("web-play");
+    let ann = connect(&server, &new_key(), "ann").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+
+    // The browser opens the lobby as a guest and joins the table by its code.
+    let mut w = WebTerminal::open(&server, "", None, 100, 30).await;
+    w.wait_for("crowned · lobby · guest").await;
+    w.send(b"c").await;
+    w.send(code.as_bytes()).await;
+    w.send(b"\r").await;
+    let game = AnyGame::new(GameType::default());
+    a.wait_for(&your_move(&game)).await;
+    w.wait_for("guest").await;
+    a.send(b"11-15\r").await;
+    w.wait_for("1. 11-15").await;
+    w.send(b"23-19\r").await;
+    a.wait_for("23-19").await;
+    // The page's window changes size: the game is drawn again at the new size.
+    w.resize(120, 40).await;
+    w.until("a frame 120 wide", |t| {
+        t.contents().lines().any(|l| l.chars().count() > 100)
+    })
+    .await;
+    assert!(w.contents().contains("23-19"), "{}", w.contents());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_linked_by_a_code_proved_over_ssh_plays_as_that_key_until_the_link_is_revoked() {
+    let server = web_server("web-link");
+    let key = new_key();
+    let (code, command, cookie) = ask_for_code(&server).await;
+    assert!(
+        command.starts_with(&format!("ssh -p {} 127.0.0.1 link ", server.port)),
+        "{command}"
+    );
+    assert!(command.ends_with(&code), "{command}");
+    assert_eq!(linked_as(&server, &cookie).await, None);
+
+    // A wrong code links nothing; the right one links the browser, once.
+    let (out, err, status) = exec_as(&server, &key, "dora", "link ZZZZ-ZZZZ").await;
+    assert_eq!(status, Some(1), "{out}{err}");
+    assert!(
+        err.contains("no browser is waiting with that code"),
+        "{err}"
+    );
+    let (out, _, status) = exec_as(
+        &server,
+        &key,
+        "dora",
+        &format!("link {}", code.to_lowercase()),
+    )
+    .await;
+    assert_eq!(status, Some(0), "{out}");
+    assert!(out.contains("the browser is linked"), "{out}");
+    assert_eq!(linked_as(&server, &cookie).await.as_deref(), Some("dora"));
+    let (_, err, status) = exec_as(&server, &new_key(), "eve", &format!("link {code}")).await;
+    assert_eq!(status, Some(1));
+    assert!(err.contains("no browser is waiting"), "{err}");
+
+    // The browser plays as dora: her lobby, her name.
+    let mut w = WebTerminal::open(&server, "", Some(&cookie), 100, 30).await;
+    w.wait_for("crowned · lobby · dora").await;
+
+    // A forged token is a guest; the records keep no token, only its hash.
+    let forged = format!("crowned_token={}", "A".repeat(43));
+    assert_eq!(linked_as(&server, &forged).await, None);
+    let token = cookie.split('=').nth(1).expect("a token");
+    let records = std::fs::read(server.home.join("data/server/records.sqlite")).expect("records");
+    assert!(
+        !records.windows(token.len()).any(|w| w == token.as_bytes()),
+        "the token itself is in the records"
+    );
+
+    // `links` lists the browser; revoking it makes the browser a guest again.
+    let (out, _, status) = exec_as(&server, &key, "dora", "links").await;
+    assert_eq!(status, Some(0));
+    assert!(out.contains("1. ") && out.contains("127.0.0.1"), "{out}");
+    let (out, _, status) = exec_as(&server, &key, "dora", "links revoke 1").await;
+    assert_eq!(status, Some(0), "{out}");
+    assert_eq!(linked_as(&server, &cookie).await, None);
+    let mut w = WebTerminal::open(&server, "", Some(&cookie), 100, 30).await;
+    w.wait_for("crowned · lobby · guest").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_watches_a_table_and_the_tv_shows_the_game_in_play_without_an_identity() {
+    // No guests: a browser without a link may only watch.
+    let server = Server::start_with_files("web-watch", &[], &["--web", "127.0.0.1:0"]);
+    let (ann, bob) = (new_key(), new_key());
+    let ann = connect(&server, &ann, "ann").await;
+    let bob = connect(&server, &bob, "bob").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    b.wait_for("bob (1500?) · you").await;
+
+    // The lobby is not for a browser without a key here.
+    let mut lobby = WebTerminal::open(&server, "", None, 100, 30).await;
+    lobby.wait_closed().await;
+    assert!(
+        lobby.contents().contains("SSH key only"),
+        "{}",
+        lobby.contents()
+    );
+
+    let mut watcher = WebTerminal::open(&server, &format!("watch={code}"), None, 100, 30).await;
+    watcher.wait_for("1 watching").await;
+    let mut tv = WebTerminal::open(&server, "tv=1", None, 100, 30).await;
+    tv.wait_for("2 watching").await;
+    a.send(b"11-15\r").await;
+    watcher.wait_for("1. 11-15").await;
+    tv.wait_for("1. 11-15").await;
+    // A watcher cannot move.
+    watcher.send(b"22-18\r").await;
+    b.send(b"22-18\r").await;
+    a.wait_for("22-18").await;
+
+    // The game ends: the TV shows the end, then waits for the next game.
+    b.send(b":resign\r").await;
+    b.send(b"y").await;
+    tv.wait_for("Black wins: White resigned").await;
+    tv.wait_for("No game between people is in play now").await;
+    let bad = try_open(&server, "watch=%1b[31m", Some(&origin(&server)), None).await;
+    let mut bad = WebTerminal::on(bad.expect("opens, to be told"), 80, 24);
+    bad.wait_closed().await;
+    assert!(
+        bad.contents().contains("not a table's code"),
+        "{}",
+        bad.contents()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_browsers_are_refused_or_bounded_and_a_player_beside_them_plays_on() {
+    let server = Server::start_with_files(
+        "web-hostile",
+        &[(
+            "config/config.toml",
+            "[server]\nidle-timeout = 600\nsign-in-deadline = 3\nmax-strangers-per-address = 6\n",
+        )],
+        &["--web", "127.0.0.1:0", "--guests"],
+    );
+    let port = server.web.expect("a web door");
+
+    // Another site's page, or none, may not open a session or ask for a code.
+    for bad in [
+        Some("http://evil.example"),
+        Some("https://127.0.0.1:1"),
+        None,
+    ] {
+        let refused = try_open(&server, "", bad, None).await;
+        assert!(refused.is_err(), "{bad:?}: opened");
+        let origin_header: Vec<(&str, &str)> = bad.map(|o| vec![("Origin", o)]).unwrap_or_default();
+        let (status, _, _) = http(&server, "POST", "/link", &origin_header).await;
+        assert_eq!(status, 403, "{bad:?}");
+    }
+
+    // A player beside the hostile clients.
+    let mut player = WebTerminal::open(&server, "", None, 100, 30).await;
+    player.wait_for("crowned · lobby").await;
+
+    // A frame past the limit ends that socket alone.
+    let mut huge = WebTerminal::open(&server, "", None, 80, 24).await;
+    huge.wait_for("crowned · lobby").await;
+    let _ = huge
+        .socket
+        .send(Message::Binary(vec![b'x'; 1 << 20].into()))
+        .await;
+    huge.until("the huge frame's socket closed", |t| t.closed)
+        .await;
+
+    // A flood of keys: the flooder is read at its budget, and the player's keys are answered meanwhile.
+    let mut flood = WebTerminal::open(&server, "", None, 80, 24).await;
+    flood.wait_for("crowned · lobby").await;
+    let flooding = tokio::spawn(async move {
+        let until = Instant::now() + Duration::from_secs(3);
+        let mut sent = 0usize;
+        while Instant::now() < until {
+            let keys = vec![b'j'; 4096];
+            if timeout(Duration::from_millis(200), flood.send(&keys))
+                .await
+                .is_err()
+            {
+                break;
+            }
+            sent += keys.len();
+            flood.drain().await;
+        }
+        sent
+    });
+    let started = Instant::now();
+    player.send(b"?").await;
+    player.wait_for("Lobby keys").await;
+    let answered = started.elapsed();
+    let sent = flooding.await.expect("the flood ends");
+    assert!(
+        answered < Duration::from_secs(3),
+        "the player waited {answered:?}"
+    );
+    println!("web flood: {sent} bytes offered in 3 s; the player's key answered in {answered:?}");
+
+    // Slow headers: a byte a second is cut off at the sign-in deadline (3 s here), with no answer.
+    let mut slow = TcpStream::connect(("127.0.0.1", port))
+        .await
+        .expect("connects");
+    let began = Instant::now();
+    let mut cut = false;
+    for byte in b"GET / HTTP/1.1\r\nHost: x\r\n".iter() {
+        if slow.write_all(&[*byte]).await.is_err() {
+            cut = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let mut buf = [0u8; 64];
+        if let Ok(Ok(0)) = timeout(Duration::from_millis(1), slow.read(&mut buf)).await {
+            cut = true;
+            break;
+        }
+    }
+    assert!(cut, "a slow client was not cut off");
+    assert!(
+        began.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        began.elapsed()
+    );
+
+    // Strangers from one address are bounded: past six, the oldest silent one is cut.
+    let mut idle = Vec::new();
+    for _ in 0..10 {
+        idle.push(
+            TcpStream::connect(("127.0.0.1", port))
+                .await
+                .expect("connects"),
+        );
+    }
+    let mut closed = 0;
+    for socket in &mut idle {
+        let mut buf = [0u8; 8];
+        if let Ok(Ok(0) | Err(_)) = timeout(Duration::from_millis(200), socket.read(&mut buf)).await
+        {
+            closed += 1;
+        }
+    }
+    assert!(
+        closed >= 4,
+        "only {closed} of 10 silent connections were turned away"
+    );
+    drop(idle);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    // Through it all the player plays on (a key closes the help, the next starts a game).
+    player.send(b"x").await;
+    player.send(b"e").await;
+    player.wait_for("Moves").await;
+    let (status, headers, _) = http(&server, "GET", "/", &[]).await;
+    assert_eq!(status, 200);
+    let policy = header(&headers, "content-security-policy").expect("a policy");
+    assert!(policy.contains("script-src 'self'"), "{policy}");
+    assert_eq!(header(&headers, "x-frame-options"), Some("DENY"));
+}
