@@ -250,13 +250,16 @@ async fn garbage_and_absurd_windows_do_not_hurt_and_sigterm_stops_cleanly() {
     assert!(server.child.wait().expect("exited").success());
 }
 
-/// The load benchmark, tiny: a server of its own, sixteen players at once, every one served.
+/// The load benchmark, tiny: a server of its own, sixteen players at once by SSH and four by the web door,
+/// every one served.
 #[test]
 fn the_load_benchmark_runs_small() {
     let text = bench(&[
         "serve",
         "--sessions",
         "16",
+        "--web",
+        "4",
         "--keys",
         "3",
         "--pause",
@@ -267,10 +270,13 @@ fn the_load_benchmark_runs_small() {
         "1",
     ]);
     assert!(
-        text.starts_with("players: 16 asked, 16 completed, 0 failed\n"),
+        text.starts_with(
+            "players: 20 asked (16 by SSH, 4 by the web door), 20 completed, 0 failed\n"
+        ),
         "{text}"
     );
     assert!(text.contains("key to frame (48 keys"), "{text}");
+    assert!(text.contains("key to frame on the web door (12 keys"), "{text}");
     assert!(
         text.contains("key to frame while 1 connections flooded"),
         "{text}"

@@ -285,3 +285,55 @@ async fn hostile_browsers_are_refused_or_bounded_and_a_player_beside_them_plays_
     assert!(policy.contains("script-src 'self'"), "{policy}");
     assert_eq!(header(&headers, "x-frame-options"), Some("DENY"));
 }
+
+/// The same game watched from both doors: the bytes each watcher is sent for the moves and for a stretch with
+/// only the clocks running, side by side (the payload: the frames, without SSH's or WebSocket's framing).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_is_sent_what_an_ssh_client_is_sent_for_the_same_game() {
+    let server = web_server("web-bytes");
+    let ann = connect(&server, &new_key(), "ann").await;
+    let bob = connect(&server, &new_key(), "bob").await;
+    let cy = connect(&server, &new_key(), "cy").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english black 10+0").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    b.wait_for("bob (1500?) · you").await;
+    let mut ssh = Terminal::exec(&cy, 100, 30, &format!("watch {code}")).await;
+    ssh.wait_for("watching").await;
+    let mut web = WebTerminal::open(&server, &format!("watch={code}"), None, 100, 30).await;
+    web.wait_for("2 watching").await;
+    ssh.wait_for("2 watching").await;
+    let (ssh_start, web_start) = (ssh.received, web.received);
+
+    let moves = ["11-15", "23-19", "8-11", "22-17", "9-13", "17-14"];
+    for (n, mv) in moves.iter().enumerate() {
+        let mover = if n % 2 == 0 { &mut a } else { &mut b };
+        mover.send(format!("{mv}\r").as_bytes()).await;
+        ssh.wait_for(mv).await;
+        web.wait_for(mv).await;
+    }
+    // A moment for the last frames of the moves, then the clock alone for ten seconds.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    ssh.drain().await;
+    web.drain().await;
+    let (ssh_moves, web_moves) = (ssh.received - ssh_start, web.received - web_start);
+    tokio::time::sleep(Duration::from_secs(10)).await;
+    ssh.drain().await;
+    web.drain().await;
+    let ssh_idle = ssh.received - ssh_start - ssh_moves;
+    let web_idle = web.received - web_start - web_moves;
+    let per_move = |bytes: usize| bytes as f64 / moves.len() as f64;
+    println!(
+        "bytes per move: SSH {:.0}, web {:.0}; per minute with only the clock running: SSH {}, web {}",
+        per_move(ssh_moves),
+        per_move(web_moves),
+        ssh_idle * 6,
+        web_idle * 6
+    );
+    // The same frames go to both: what a door adds is its framing, not more frames.
+    let near = |x: usize, y: usize| (x as f64) <= 1.5 * (y as f64) + 200.0;
+    assert!(near(web_moves, ssh_moves) && near(ssh_moves, web_moves), "{web_moves} vs {ssh_moves}");
+    assert!(near(web_idle, ssh_idle) && near(ssh_idle, web_idle), "{web_idle} vs {ssh_idle}");
+    assert!(web_idle > 0, "the clock ran and nothing was sent");
+}

@@ -35,6 +35,10 @@ pub struct BenchServeArgs {
     /// keys a second time: reports that round's times beside the first's (0: one round, no flood).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=1_000))]
     flood: u64,
+    /// Players who come by the web door (browsers' sockets, as guests) beside the --sessions who come by SSH;
+    /// each door's times are reported apart (0: no web door).
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    web: u64,
 }
 
 /// `crowned bench serve`.
@@ -42,6 +46,7 @@ pub fn run(args: &BenchServeArgs) -> Result<()> {
     bench_serve(&LoadArgs {
         flooders: args.flood as usize,
         sessions: args.sessions as usize,
+        web: args.web as usize,
         keys: args.keys as usize,
         pause_ms: args.pause,
         engine_every: args.engine_every as usize,
@@ -67,6 +72,8 @@ struct LoadArgs {
     engine_time: f64,
     /// Connections that flood the server with keys while the players press theirs a second time.
     flooders: usize,
+    /// Players on the web door, besides `sessions` on SSH.
+    web: usize,
 }
 
 /// Starts `crowned serve` on a loopback port of its own (in a scratch folder), connects the players, measures
@@ -74,7 +81,11 @@ struct LoadArgs {
 fn bench_serve(args: &LoadArgs) -> Result<()> {
     let home = std::env::temp_dir().join(format!("crowned-bench-serve-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
-    let mut server = Server::start(&home, args.sessions + args.flooders)?;
+    let everyone = args.sessions + args.web + args.flooders;
+    let mut server = match args.web {
+        0 => Server::start(&home, everyone)?,
+        _ => Server::start_with(&home, everyone, &["--web", "127.0.0.1:0", "--guests"])?,
+    };
     let result = measure(&server, &home, args);
     server.stop();
     let _ = std::fs::remove_dir_all(&home);
@@ -89,12 +100,14 @@ fn measure(server: &Server, home: &std::path::Path, args: &LoadArgs) -> Result<(
     let config = LoadConfig {
         address: server.address,
         host_key: server.fingerprint.clone(),
-        sessions: args.sessions,
+        sessions: args.sessions + args.web,
         keys: args.keys,
         pause: Duration::from_millis(args.pause_ms),
         engine_every: args.engine_every,
         patience: Duration::from_secs(600),
         flooders: args.flooders,
+        web: server.web,
+        web_sessions: args.web,
         player_settings: Some((
             home.join("data/server/players"),
             format!(
@@ -104,7 +117,7 @@ fn measure(server: &Server, home: &std::path::Path, args: &LoadArgs) -> Result<(
         )),
     };
     let empty = server.settled_usage()?;
-    let checkpoints = Checkpoints::new(args.sessions + args.flooders);
+    let checkpoints = Checkpoints::new(args.sessions + args.web + args.flooders);
     let (report, idle, busy_cpu, wall) = runtime.block_on(async {
         let theirs = checkpoints.clone();
         let load = tokio::spawn(async move { run_load(config, &theirs).await });
@@ -140,8 +153,10 @@ fn print_report(
 ) {
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
-        "players: {} asked, {} completed, {} failed{}",
+        "players: {} asked ({} by SSH, {} by the web door), {} completed, {} failed{}",
+        args.sessions + args.web,
         args.sessions,
+        args.web,
         report.completed,
         report.failed.len(),
         first_failure(&report.failed)
@@ -163,6 +178,18 @@ fn print_report(
         ms(quantile(&report.key_to_frame, 1.0)),
         frame_bytes as f64 / report.frame_bytes.len().max(1) as f64
     );
+    if args.web > 0 {
+        let web_bytes: usize = report.web_frame_bytes.iter().sum();
+        println!(
+            "key to frame on the web door ({} keys, in the same run): p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; \
+             {:.0} bytes per frame",
+            report.web_key_to_frame.len(),
+            ms(quantile(&report.web_key_to_frame, 0.5)),
+            ms(quantile(&report.web_key_to_frame, 0.99)),
+            ms(quantile(&report.web_key_to_frame, 1.0)),
+            web_bytes as f64 / report.web_frame_bytes.len().max(1) as f64
+        );
+    }
     if !report.engine_answer.is_empty() {
         println!(
             "engine answers ({} players asking at once, {} at {} s a move, one search thread): p50 {:.1} ms, \
@@ -216,6 +243,8 @@ pub(super) struct Server {
     pub(super) child: Child,
     pub(super) address: std::net::SocketAddr,
     pub(super) fingerprint: String,
+    /// The web door's address, when it was started with one.
+    pub(super) web: Option<std::net::SocketAddr>,
 }
 
 /// A process's resident memory and the processor time it has used.
@@ -278,6 +307,18 @@ impl Server {
         let mut stdout = BufReader::new(child.stdout.take().context("no output from the server")?);
         let mut first = String::new();
         stdout.read_line(&mut first)?;
+        // With a web door, a later line says where: "... the web door is open at http://ADDRESS/".
+        let mut web = None;
+        if extra.contains(&"--web") {
+            let mut line = String::new();
+            while web.is_none() && stdout.read_line(&mut line)? > 0 {
+                web = line
+                    .split("web door is open at http://")
+                    .nth(1)
+                    .and_then(|rest| rest.trim().trim_end_matches('/').parse().ok());
+                line.clear();
+            }
+        }
         std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
         // "crowned serve: listening on ADDRESS; host key FINGERPRINT ..."
         let address = first
@@ -294,6 +335,7 @@ impl Server {
                 child,
                 address,
                 fingerprint: fingerprint.to_string(),
+                web,
             }),
             _ => {
                 let _ = child.kill();

@@ -1,5 +1,6 @@
 //! A load client for `crowned bench serve`: many players at once against one server, each a real SSH client
-//! pressing keys at a human pace, timing how long each key takes to come back as a frame.
+//! (or a browser's WebSocket, on the web door) pressing keys at a human pace, timing how long each key takes to
+//! come back as a frame.
 //!
 //! Loopback only: the caller gives the address of a server it started itself on this machine.
 
@@ -9,12 +10,17 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use futures_util::{SinkExt, StreamExt};
 use russh::ChannelMsg;
 use russh::client::{self, Handle};
 use russh::keys::{Algorithm, HashAlg, PrivateKey, PrivateKeyWithHashAlg, PublicKeyOrCertificate};
 use tokio::io::AsyncWriteExt;
+use tokio::net::TcpStream;
 use tokio::sync::{Barrier, watch};
 use tokio::time::{Instant, timeout};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use thiserror::Error;
 
@@ -56,6 +62,9 @@ pub enum LoadError {
     /// Bytes could not be sent.
     #[error("cannot send: {0}")]
     CannotSend(russh::Error),
+    /// A browser's socket failed: opening it, or sending on it.
+    #[error("web socket: {0}")]
+    WebSocket(Box<tokio_tungstenite::tungstenite::Error>),
     /// The server closed the channel while a frame was awaited.
     #[error("the server closed the channel")]
     Closed,
@@ -121,6 +130,11 @@ pub struct LoadConfig {
     /// fast as the server takes their bytes while the players press their keys a second time (0: no second
     /// round).
     pub flooders: usize,
+    /// The web door, when some players come by it: the last `web_sessions` of `sessions` are browsers' sockets
+    /// (guests) rather than SSH clients.
+    pub web: Option<SocketAddr>,
+    /// See `web`.
+    pub web_sessions: usize,
 }
 
 /// What the load measured.
@@ -132,10 +146,14 @@ pub struct LoadReport {
     pub failed: Vec<String>,
     /// From the start of each connection to its first frame.
     pub first_frame: Vec<Duration>,
-    /// From each key sent to the first bytes of the frame that answers it.
+    /// From each key sent to the first bytes of the frame that answers it (SSH players).
     pub key_to_frame: Vec<Duration>,
-    /// Bytes of each answering frame.
+    /// Bytes of each answering frame (SSH players).
     pub frame_bytes: Vec<usize>,
+    /// The same for the players on the web door.
+    pub web_key_to_frame: Vec<Duration>,
+    /// See `web_key_to_frame`.
+    pub web_frame_bytes: Vec<usize>,
     /// From each engine player's move to the engine's answer on its screen.
     pub engine_answer: Vec<Duration>,
     /// From each key sent to its frame in the second round, while the flooders typed.
@@ -215,8 +233,16 @@ pub async fn run_load(config: LoadConfig, checkpoints: &Checkpoints) -> LoadRepo
             Ok(Ok((measured, flooded))) => {
                 report.completed += 1;
                 report.first_frame.push(measured.first_frame);
-                report.key_to_frame.extend(measured.keys);
-                report.frame_bytes.extend(measured.bytes);
+                match measured.web {
+                    true => {
+                        report.web_key_to_frame.extend(measured.keys);
+                        report.web_frame_bytes.extend(measured.bytes);
+                    }
+                    false => {
+                        report.key_to_frame.extend(measured.keys);
+                        report.frame_bytes.extend(measured.bytes);
+                    }
+                }
                 report.engine_answer.extend(measured.engine_answer);
                 report.flooded_key_to_frame.extend(flooded);
             }
@@ -269,13 +295,23 @@ impl client::Handler for KnownHost {
 }
 
 struct Player {
-    // Kept so that the connection lives as long as the player.
-    _handle: Handle<KnownHost>,
-    channel: russh::Channel<client::Msg>,
+    link: Link,
     first_frame: Duration,
 }
 
+/// How a load player reaches the server.
+enum Link {
+    Ssh {
+        // Kept so that the connection lives as long as the player.
+        _handle: Handle<KnownHost>,
+        channel: russh::Channel<client::Msg>,
+    },
+    Web(Box<WebSocketStream<MaybeTlsStream<TcpStream>>>),
+}
+
 struct Measured {
+    /// Whether the player came by the web door.
+    web: bool,
     first_frame: Duration,
     keys: Vec<Duration>,
     bytes: Vec<usize>,
@@ -285,6 +321,37 @@ struct Measured {
 impl Player {
     async fn connect(config: &LoadConfig, index: usize) -> Result<Player, LoadError> {
         let started = Instant::now();
+        let link = match config.web {
+            Some(web) if index + config.web_sessions >= config.sessions && index < config.sessions => {
+                Link::Web(Box::new(open_web(web, config.patience).await?))
+            }
+            _ => Player::ssh(config, index).await?,
+        };
+        let mut player = Player {
+            link,
+            first_frame: Duration::ZERO,
+        };
+        // The first frame is the lobby's; `e` starts a game against the engine, whose first frame has come when
+        // its status line has ("Black to play", words placed one by one, as ratatui skips the blank cells between
+        // them).
+        let mut seen = Vec::new();
+        while !contains(&seen, b"lobby") {
+            let bytes = player.next_data(config.patience).await?;
+            seen.extend_from_slice(&bytes);
+        }
+        player.first_frame = started.elapsed();
+        player.send(b"e").await?;
+        seen.clear();
+        // A guest (a browser's player) is told instead that their games are not kept.
+        while !contains(&seen, b"play") && !contains(&seen, b"kept") {
+            let bytes = player.next_data(config.patience).await?;
+            seen.extend_from_slice(&bytes);
+        }
+        Ok(player)
+    }
+
+    /// An SSH player with a key of its own (its settings written first, when the load has some).
+    async fn ssh(config: &LoadConfig, index: usize) -> Result<Link, LoadError> {
         let key =
             PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey)?;
         if let Some((players, text)) = &config.player_settings {
@@ -306,39 +373,45 @@ impl Player {
             (80, 24),
         )
         .await?;
-        let mut player = Player {
+        Ok(Link::Ssh {
             _handle: handle,
             channel,
-            first_frame: Duration::ZERO,
-        };
-        // The first frame is the lobby's; `e` starts a game against the engine, whose first frame has come when
-        // its status line has ("Black to play", words placed one by one, as ratatui skips the blank cells between
-        // them).
-        let mut seen = Vec::new();
-        while !contains(&seen, b"lobby") {
-            let bytes = player.next_data(config.patience).await?;
-            seen.extend_from_slice(&bytes);
-        }
-        player.first_frame = started.elapsed();
-        player.send(b"e").await?;
-        seen.clear();
-        while !contains(&seen, b"play") {
-            let bytes = player.next_data(config.patience).await?;
-            seen.extend_from_slice(&bytes);
-        }
-        Ok(player)
+        })
     }
 
     /// The next bytes the server sends, or why none came.
     async fn next_data(&mut self, patience: Duration) -> Result<Vec<u8>, LoadError> {
         loop {
-            match timeout(patience, self.channel.wait()).await {
-                Ok(Some(ChannelMsg::Data { data })) => return Ok(data.to_vec()),
-                Ok(Some(ChannelMsg::Eof | ChannelMsg::Close)) | Ok(None) => {
-                    return Err(LoadError::Closed);
-                }
-                Ok(Some(_)) => {}
-                Err(_) => return Err(LoadError::NoFrame(patience)),
+            match &mut self.link {
+                Link::Ssh { channel, .. } => match timeout(patience, channel.wait()).await {
+                    Ok(Some(ChannelMsg::Data { data })) => return Ok(data.to_vec()),
+                    Ok(Some(ChannelMsg::Eof | ChannelMsg::Close)) | Ok(None) => {
+                        return Err(LoadError::Closed);
+                    }
+                    Ok(Some(_)) => {}
+                    Err(_) => return Err(LoadError::NoFrame(patience)),
+                },
+                Link::Web(socket) => match timeout(patience, socket.next()).await {
+                    Ok(Some(Ok(Message::Binary(data)))) => return Ok(data.to_vec()),
+                    Ok(Some(Ok(Message::Close(_)) | Err(_)) | None) => {
+                        return Err(LoadError::Closed);
+                    }
+                    Ok(Some(Ok(_))) => {}
+                    Err(_) => return Err(LoadError::NoFrame(patience)),
+                },
+            }
+        }
+    }
+
+    /// Takes whatever the server has sent already, without waiting (so that it is not taken for the answer to
+    /// the next key).
+    async fn drain(&mut self) {
+        match &mut self.link {
+            Link::Ssh { channel, .. } => {
+                while let Ok(Some(_)) = timeout(Duration::ZERO, channel.wait()).await {}
+            }
+            Link::Web(socket) => {
+                while let Ok(Some(_)) = timeout(Duration::ZERO, socket.next()).await {}
             }
         }
     }
@@ -362,7 +435,7 @@ impl Player {
         let mut bytes = Vec::with_capacity(config.keys);
         for k in 0..config.keys {
             // Anything already sent (the engine's move, say) is not an answer to the next key.
-            while let Ok(Some(_)) = timeout(Duration::ZERO, self.channel.wait()).await {}
+            self.drain().await;
             let key: &[u8] = if k % 2 == 0 { b"\x1b[C" } else { b"\x1b[D" };
             let sent = Instant::now();
             self.send(key).await?;
@@ -372,6 +445,7 @@ impl Player {
             tokio::time::sleep(config.pause).await;
         }
         Ok(Measured {
+            web: matches!(self.link, Link::Web(_)),
             first_frame: self.first_frame,
             keys,
             bytes,
@@ -407,7 +481,11 @@ impl Player {
     ) -> Result<(u64, Duration), LoadError> {
         let started = Instant::now();
         let typed = Arc::new(AtomicU64::new(0));
-        let mut writer = self.channel.make_writer();
+        // Flooders come by SSH.
+        let Link::Ssh { channel, .. } = &mut self.link else {
+            return Ok((0, Duration::ZERO));
+        };
+        let mut writer = channel.make_writer();
         let count = Arc::clone(&typed);
         let mut typing_stopped = stop.clone();
         let typing = tokio::spawn(async move {
@@ -427,7 +505,7 @@ impl Player {
         loop {
             tokio::select! {
                 _ = stop.wait_for(|stopped| *stopped) => break,
-                message = self.channel.wait() => match message {
+                message = channel.wait() => match message {
                     Some(ChannelMsg::Eof | ChannelMsg::Close) | None => break,
                     Some(_) => {}
                 },
@@ -437,12 +515,38 @@ impl Player {
         Ok((typed.load(Ordering::Relaxed), started.elapsed()))
     }
 
-    async fn send(&self, bytes: &[u8]) -> Result<(), LoadError> {
-        self.channel
-            .data_bytes(bytes.to_vec())
-            .await
-            .map_err(LoadError::CannotSend)
+    async fn send(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+        match &mut self.link {
+            Link::Ssh { channel, .. } => channel
+                .data_bytes(bytes.to_vec())
+                .await
+                .map_err(LoadError::CannotSend),
+            Link::Web(socket) => socket
+                .send(Message::Binary(bytes.to_vec().into()))
+                .await
+                .map_err(|e| LoadError::WebSocket(Box::new(e))),
+        }
     }
+}
+
+/// A browser's terminal of 80x24 on the web door at `address`, as its page opens it (a guest).
+async fn open_web(
+    address: SocketAddr,
+    patience: Duration,
+) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, LoadError> {
+    let web_error = |e| LoadError::WebSocket(Box::new(e));
+    let mut request = format!("ws://{address}/ws?cols=80&rows=24")
+        .into_client_request()
+        .map_err(web_error)?;
+    // The page's own origin, which the door insists on.
+    if let Ok(origin) = format!("http://{address}").parse() {
+        request.headers_mut().insert("origin", origin);
+    }
+    let (socket, _) = timeout(patience, tokio_tungstenite::connect_async(request))
+        .await
+        .map_err(|_| LoadError::ConnectTimeout)?
+        .map_err(web_error)?;
+    Ok(socket)
 }
 
 /// What a terminal's channel brings, each piece with the moment it came: so that a load client times what its

@@ -223,6 +223,8 @@ pub struct Terminal {
     pub screen: vt100::Parser,
     pub closed: bool,
     pub exit_status: Option<u32>,
+    /// Bytes the server sent on the channel.
+    pub received: usize,
 }
 
 impl Terminal {
@@ -277,6 +279,7 @@ impl Terminal {
             screen: vt100::Parser::new(nz(rows), nz(cols), 0),
             closed: false,
             exit_status: None,
+            received: 0,
         }
     }
 
@@ -309,7 +312,10 @@ impl Terminal {
         while !done(self) {
             let left = deadline.saturating_duration_since(Instant::now());
             match timeout(left, self.channel.wait()).await {
-                Ok(Some(ChannelMsg::Data { data })) => self.screen.process(&data),
+                Ok(Some(ChannelMsg::Data { data })) => {
+                    self.received += data.len();
+                    self.screen.process(&data);
+                }
                 Ok(Some(ChannelMsg::ExitStatus { exit_status })) => {
                     self.exit_status = Some(exit_status)
                 }
@@ -334,7 +340,10 @@ impl Terminal {
     pub async fn drain(&mut self) {
         while let Ok(Some(message)) = timeout(Duration::ZERO, self.channel.wait()).await {
             match message {
-                ChannelMsg::Data { data } => self.screen.process(&data),
+                ChannelMsg::Data { data } => {
+                    self.received += data.len();
+                    self.screen.process(&data);
+                }
                 ChannelMsg::ExitStatus { exit_status } => self.exit_status = Some(exit_status),
                 ChannelMsg::Eof | ChannelMsg::Close => self.closed = true,
                 _ => {}
