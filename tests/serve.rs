@@ -276,7 +276,10 @@ fn the_load_benchmark_runs_small() {
         "{text}"
     );
     assert!(text.contains("key to frame (48 keys"), "{text}");
-    assert!(text.contains("key to frame on the web door (12 keys"), "{text}");
+    assert!(
+        text.contains("key to frame on the web door (12 keys"),
+        "{text}"
+    );
     assert!(
         text.contains("key to frame while 1 connections flooded"),
         "{text}"

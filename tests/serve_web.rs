@@ -333,7 +333,111 @@ async fn a_browser_is_sent_what_an_ssh_client_is_sent_for_the_same_game() {
     );
     // The same frames go to both: what a door adds is its framing, not more frames.
     let near = |x: usize, y: usize| (x as f64) <= 1.5 * (y as f64) + 200.0;
-    assert!(near(web_moves, ssh_moves) && near(ssh_moves, web_moves), "{web_moves} vs {ssh_moves}");
-    assert!(near(web_idle, ssh_idle) && near(ssh_idle, web_idle), "{web_idle} vs {ssh_idle}");
+    assert!(
+        near(web_moves, ssh_moves) && near(ssh_moves, web_moves),
+        "{web_moves} vs {ssh_moves}"
+    );
+    assert!(
+        near(web_idle, ssh_idle) && near(ssh_idle, web_idle),
+        "{web_idle} vs {ssh_idle}"
+    );
     assert!(web_idle > 0, "the clock ran and nothing was sent");
+}
+
+/// The web door speaking TLS itself: the page over HTTPS to a client that trusts the server's certificate, the
+/// link cookie marked Secure; a certificate that does not load stops the server with the file's name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_certificate_the_door_speaks_tls_and_its_cookie_is_secure() {
+    use std::sync::Arc;
+    use tokio_rustls::rustls::{self, pki_types::ServerName};
+
+    let files = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/web");
+    let (cert, key) = (files.join("cert.pem"), files.join("key.pem"));
+    let (cert, key) = (cert.to_str().expect("utf-8"), key.to_str().expect("utf-8"));
+    let server = Server::start_with_files(
+        "web-tls",
+        &[],
+        &["--web", "127.0.0.1:0", "--web-cert", cert, "--web-key", key],
+    );
+    let port = server.web.expect("a web door");
+    let mut roots = rustls::RootCertStore::empty();
+    let pem = std::fs::read(cert).expect("the certificate");
+    for der in rustls_pemfile_certs(&pem) {
+        roots.add(der).expect("a certificate");
+    }
+    let config = rustls::ClientConfig::builder_with_provider(Arc::new(
+        rustls::crypto::ring::default_provider(),
+    ))
+    .with_safe_default_protocol_versions()
+    .expect("TLS versions")
+    .with_root_certificates(roots)
+    .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(config));
+    let ask = |request: String| {
+        let connector = connector.clone();
+        async move {
+            let tcp = TcpStream::connect(("127.0.0.1", port))
+                .await
+                .expect("connects");
+            let name = ServerName::try_from("127.0.0.1").expect("a name");
+            let mut tls = connector.connect(name, tcp).await.expect("a TLS handshake");
+            tls.write_all(request.as_bytes()).await.expect("sent");
+            let mut answer = Vec::new();
+            let _ = timeout(Duration::from_secs(10), tls.read_to_end(&mut answer)).await;
+            String::from_utf8_lossy(&answer).into_owned()
+        }
+    };
+    let host = format!("127.0.0.1:{port}");
+    let page = ask(format!(
+        "GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    ))
+    .await;
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    assert!(page.contains("/assets/xterm.js"), "{page}");
+    let offer = ask(format!(
+        "POST /link HTTP/1.1\r\nHost: {host}\r\nOrigin: https://{host}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    ))
+    .await;
+    let cookie = offer
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap_or_else(|| panic!("no cookie: {offer}"));
+    assert!(
+        cookie.contains("; Secure") && cookie.contains("HttpOnly"),
+        "{cookie}"
+    );
+    // Plain HTTP to a TLS door gets no page (a TLS alert, then the end).
+    let mut plain = TcpStream::connect(("127.0.0.1", port))
+        .await
+        .expect("connects");
+    plain
+        .write_all(format!("GET / HTTP/1.1\r\nHost: {host}\r\n\r\n").as_bytes())
+        .await
+        .expect("sent");
+    let mut answer = Vec::new();
+    let _ = timeout(Duration::from_secs(10), plain.read_to_end(&mut answer)).await;
+    assert!(
+        !answer.starts_with(b"HTTP/"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
+
+    // A certificate that is not one: the server says which file and does not start.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--web", "127.0.0.1:0"])
+        .args(["--web-cert", key, "--web-key", key])
+        .env("CROWNED_HOME", server.home.join("other"))
+        .output()
+        .expect("runs");
+    assert!(!out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("key.pem"), "{said}");
+}
+
+/// The certificates of a PEM file, as DER.
+fn rustls_pemfile_certs(pem: &[u8]) -> Vec<rustls_pki_types::CertificateDer<'static>> {
+    use rustls_pki_types::pem::PemObject;
+    rustls_pki_types::CertificateDer::pem_slice_iter(pem)
+        .collect::<Result<_, _>>()
+        .expect("PEM certificates")
 }

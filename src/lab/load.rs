@@ -322,7 +322,9 @@ impl Player {
     async fn connect(config: &LoadConfig, index: usize) -> Result<Player, LoadError> {
         let started = Instant::now();
         let link = match config.web {
-            Some(web) if index + config.web_sessions >= config.sessions && index < config.sessions => {
+            Some(web)
+                if index + config.web_sessions >= config.sessions && index < config.sessions =>
+            {
                 Link::Web(Box::new(open_web(web, config.patience).await?))
             }
             _ => Player::ssh(config, index).await?,
