@@ -51,6 +51,7 @@ on_both!(
     blocks_reports_and_bans_are_kept_and_read_back,
     news_is_told_once_in_order_and_bounded,
     events_created_are_counted_by_key_and_address_over_a_day,
+    a_browser_is_linked_once_by_a_fresh_code_and_unlinked_by_its_player,
 );
 
 fn player(name: &str) -> Identity {
@@ -629,5 +630,134 @@ fn events_created_are_counted_by_key_and_address_over_a_day(records: &mut dyn Re
             .creations_since(&bob.fingerprint, Some("198.51.100.1"), now - day)
             .expect("reads"),
         (1, 0)
+    );
+}
+
+fn a_browser_is_linked_once_by_a_fresh_code_and_unlinked_by_its_player(records: &mut dyn Records) {
+    use super::links::{CODE_LIFETIME, LINKS_PER_PLAYER, OFFERS_PER_ADDRESS, Offer, Proof};
+    let (ann, bob) = (player("ann"), player("bob"));
+    let now = 1_000_000;
+    fn offer<'a>(token_hash: &'a str, code: &'a str, address: &'a str, at: i64) -> Offer<'a> {
+        Offer {
+            token_hash,
+            code,
+            address,
+            agent: "Firefox",
+            at,
+        }
+    }
+    assert!(
+        records
+            .offer_link(&offer("h1", "AAAAAAAA", "192.0.2.7", now))
+            .expect("kept")
+    );
+    assert_eq!(
+        records.linked_player("h1", now).expect("reads"),
+        None,
+        "not proved yet"
+    );
+    // A wrong code links nothing; the right one links the browser once, to the first who proves it.
+    assert_eq!(
+        records
+            .prove_link("BBBBBBBB", &ann.fingerprint, "ann", now)
+            .expect("reads"),
+        Proof::Unknown
+    );
+    assert_eq!(
+        records
+            .prove_link("AAAAAAAA", &ann.fingerprint, "ann", now + 10)
+            .expect("reads"),
+        Proof::Linked
+    );
+    assert_eq!(
+        records
+            .prove_link("AAAAAAAA", &bob.fingerprint, "bob", now + 11)
+            .expect("reads"),
+        Proof::Unknown
+    );
+    assert_eq!(
+        records.linked_player("h1", now + 20).expect("reads"),
+        Some((ann.fingerprint.clone(), "ann".to_string()))
+    );
+    // A code out of time is no code.
+    assert!(
+        records
+            .offer_link(&offer("h2", "CCCCCCCC", "192.0.2.7", now))
+            .expect("kept")
+    );
+    assert_eq!(
+        records
+            .prove_link("CCCCCCCC", &ann.fingerprint, "ann", now + CODE_LIFETIME + 1)
+            .expect("reads"),
+        Proof::Unknown
+    );
+    // One address may have only so many codes waiting; old ones are let go as new ones come.
+    let codes = ["D1", "D2", "D3", "D4", "D5", "D6", "D7"];
+    let mut kept = 0;
+    for (i, code) in codes.iter().enumerate() {
+        let hash = format!("w{i}");
+        if records
+            .offer_link(&offer(&hash, code, "198.51.100.1", now))
+            .expect("reads")
+        {
+            kept += 1;
+        }
+    }
+    assert_eq!(kept, OFFERS_PER_ADDRESS as usize);
+    assert!(
+        records
+            .offer_link(&offer(
+                "late",
+                "E1",
+                "198.51.100.1",
+                now + CODE_LIFETIME + 1
+            ))
+            .expect("reads"),
+        "the old codes ran out"
+    );
+    // The player lists and revokes their links; nobody else can.
+    let links = records.links_of(&ann.fingerprint).expect("reads");
+    assert_eq!(links.len(), 1);
+    assert_eq!((links[0].number, links[0].agent.as_str()), (1, "Firefox"));
+    assert_eq!(links[0].used_at, Some(now + 20));
+    assert!(
+        !records
+            .revoke_link(&bob.fingerprint, &links[0].token_hash)
+            .expect("reads")
+    );
+    assert!(
+        records
+            .revoke_link(&ann.fingerprint, &links[0].token_hash)
+            .expect("reads")
+    );
+    assert_eq!(records.linked_player("h1", now + 30).expect("reads"), None);
+    // However many browsers a player links, the newest are kept.
+    for i in 0..LINKS_PER_PLAYER + 3 {
+        let (hash, code) = (format!("many{i}"), format!("M{i:07}"));
+        let at = now + 100 + i as i64;
+        assert!(
+            records
+                .offer_link(&offer(&hash, &code, "203.0.113.9", at))
+                .expect("reads")
+        );
+        assert_eq!(
+            records
+                .prove_link(&code, &bob.fingerprint, "bob", at)
+                .expect("reads"),
+            Proof::Linked
+        );
+    }
+    let links = records.links_of(&bob.fingerprint).expect("reads");
+    assert_eq!(links.len(), LINKS_PER_PLAYER);
+    assert_eq!(
+        records.linked_player("many0", now + 200).expect("reads"),
+        None,
+        "the oldest went"
+    );
+    assert!(
+        records
+            .linked_player("many22", now + 200)
+            .expect("reads")
+            .is_some()
     );
 }
