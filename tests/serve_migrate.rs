@@ -8,6 +8,9 @@ use std::process::Command;
 use crowned::lab::local_postgres::LocalPostgres;
 use crowned::serve::Identity;
 use crowned::serve::records::conduct::{Ban, BanTarget, Conduct as _, Report};
+use crowned::serve::records::creations::EventCreations as _;
+use crowned::serve::records::links::{BrowserLinks as _, Offer, Proof};
+use crowned::serve::records::news::News as _;
 use crowned::serve::records::{GameResult, NewGame, PostgresRecords, Records, SqliteRecords};
 
 fn player(name: &str) -> Identity {
@@ -87,6 +90,26 @@ fn write_records(path: &Path) {
         since: 1_700_000_001,
     };
     records.ban(&ban).expect("banned");
+    // And what is kept for players: news, the events they created, their linked browsers.
+    records
+        .add_news(&ann.fingerprint, "you lost on time")
+        .expect("news");
+    records
+        .note_creation(&ann.fingerprint, Some("192.0.2.7"), 1_700_000_002)
+        .expect("noted");
+    records
+        .note_creation(&bob.fingerprint, None, 1_700_000_003)
+        .expect("noted");
+    let offer = Offer {
+        token_hash: "abc123",
+        code: "K7QXM2PA",
+        address: "192.0.2.7",
+        agent: "Firefox",
+        at: 1_700_000_004,
+    };
+    assert!(records.offer_link(&offer).expect("offered"));
+    let linked = records.prove_link("K7QXM2PA", &ann.fingerprint, "ann", 1_700_000_005);
+    assert_eq!(linked.expect("proved"), Proof::Linked);
 }
 
 /// Every read of the records, as one comparable text.
@@ -112,6 +135,21 @@ fn answers(records: &mut dyn Records) -> String {
     }
     text += &format!("{:?}\n", records.reports(10).expect("reports"));
     text += &format!("{:?}\n", records.bans().expect("bans"));
+    for (_, fingerprint) in &players {
+        text += &format!("{:?}\n", records.links_of(fingerprint).expect("links"));
+        text += &format!(
+            "{:?}\n",
+            records
+                .creations_since(fingerprint, Some("192.0.2.7"), 0)
+                .expect("creations")
+        );
+    }
+    text += &format!(
+        "{:?}\n",
+        records
+            .linked_player("abc123", 1_700_000_006)
+            .expect("linked")
+    );
     text
 }
 
@@ -178,6 +216,10 @@ fn sqlite_records_migrated_to_postgres_answer_alike() {
     let mut sqlite = SqliteRecords::open(&file).expect("opens");
     let mut postgres = PostgresRecords::connect(&url.parse().expect("a URL")).expect("connects");
     assert_eq!(answers(&mut postgres), answers(&mut sqlite));
+    let told = postgres
+        .take_news(&player("ann").fingerprint)
+        .expect("news");
+    assert_eq!(told, ["you lost on time"]);
     // New games are numbered after those copied.
     let (ann, bob) = (player("ann"), player("bob"));
     let next = postgres

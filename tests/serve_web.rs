@@ -441,3 +441,45 @@ fn rustls_pemfile_certs(pem: &[u8]) -> Vec<rustls_pki_types::CertificateDer<'sta
         .collect::<Result<_, _>>()
         .expect("PEM certificates")
 }
+
+/// Two nodes on one PostgreSQL, each with a web door: a browser asks for its code at one node's door, the
+/// player proves it over SSH at the other node, and the browser plays as that player at either door, at a
+/// table opened on the other node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_linked_on_one_node_plays_as_its_player_on_another() {
+    let url = crate::serve_nodes::fresh_database("web_nodes");
+    let start = |name: &str| {
+        Server::start_with_files(
+            &format!("web-nodes-{name}"),
+            &[],
+            &[
+                "--records",
+                &url,
+                "--node-name",
+                name,
+                "--lease-term",
+                "2",
+                "--web",
+                "127.0.0.1:0",
+            ],
+        )
+    };
+    let (one, two) = (start("w1"), start("w2"));
+    let (code, _, cookie) = ask_for_code(&one).await;
+    let dora = new_key();
+    let (out, err, status) = exec_as(&two, &dora, "dora", &format!("link {code}")).await;
+    assert_eq!(status, Some(0), "{out}{err}");
+    assert_eq!(linked_as(&one, &cookie).await.as_deref(), Some("dora"));
+    assert_eq!(linked_as(&two, &cookie).await.as_deref(), Some("dora"));
+
+    let ann = connect(&one, &new_key(), "ann").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english black").await;
+    a.wait_for("waiting for an opponent").await;
+    let table = code_on(&a.contents());
+    let mut w = WebTerminal::open(&two, "", Some(&cookie), 100, 30).await;
+    w.wait_for("crowned · lobby · dora").await;
+    w.send(format!("c{table}\r").as_bytes()).await;
+    w.wait_for("dora (1500?) · you").await;
+    a.send(b"11-15\r").await;
+    w.wait_for("1. 11-15").await;
+}

@@ -297,7 +297,7 @@ fn migrate(from: &std::path::Path, to: &str, players: &std::path::Path) -> Resul
     let copied = crowned::serve::records::migrate::sqlite_to_postgres(from, &to)?;
     say(&format!(
         "copied {} players, {} games, {} moves, {} clock notes and {} ratings ({} tournaments, {} problem \
-         attempts, {} blocks, reports and bans) from {} to {to}",
+         attempts, {} blocks, reports and bans, {} news, event creations and linked browsers) from {} to {to}",
         copied.players,
         copied.games,
         copied.moves,
@@ -306,6 +306,7 @@ fn migrate(from: &std::path::Path, to: &str, players: &std::path::Path) -> Resul
         copied.tournaments,
         copied.problem_attempts,
         copied.conduct,
+        copied.more,
         from.display()
     ));
     let identities = crowned::serve::records::migrate::players_of(from)?;

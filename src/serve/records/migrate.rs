@@ -29,6 +29,8 @@ pub struct Copied {
     pub problem_attempts: u64,
     /// Blocks, reports and bans.
     pub conduct: u64,
+    /// News waiting for players, events created (for the daily caps) and browsers linked to keys.
+    pub more: u64,
 }
 
 /// Why the records were not copied.
@@ -228,7 +230,8 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
 
     copied.tournaments = copy_tournaments(&db, &mut tx)?;
     copied.problem_attempts = copy_problems(&db, &mut tx)?;
-    copied.conduct = copy_conduct(&db, &mut tx)?;
+    copied.conduct = copy_rows(&db, &mut tx, &CONDUCT)?;
+    copied.more = copy_rows(&db, &mut tx, &MORE)?;
     tx.commit()?;
     Ok(copied)
 }
@@ -387,42 +390,97 @@ fn copy_problems(
     Ok(count)
 }
 
-/// Copies the conduct tables (blocks, reports, bans), whose columns are text and whole numbers only; how many
-/// rows in all.
-fn copy_conduct(
+/// How a column is copied.
+#[derive(Clone, Copy)]
+enum Column {
+    Text,
+    Whole,
+    /// Text, or nothing.
+    MaybeText,
+    /// A whole number, or nothing.
+    MaybeWhole,
+}
+
+/// Tables copied row by row, in the order written, each with its columns (an identity column is left out: the
+/// database numbers the rows again, in the same order).
+type Tables = [(&'static str, &'static [(&'static str, Column)])];
+
+/// The conduct tables: blocks, reports, bans.
+const CONDUCT: [(&str, &[(&str, Column)]); 3] = [
+    (
+        "blocks",
+        &[
+            ("player", Column::Text),
+            ("blocked", Column::Text),
+            ("blocked_name", Column::Text),
+            ("since", Column::Whole),
+        ],
+    ),
+    (
+        "reports",
+        &[
+            ("at", Column::Whole),
+            ("reporter", Column::Text),
+            ("reporter_name", Column::Text),
+            ("reported", Column::Text),
+            ("reported_name", Column::Text),
+            ("game", Column::Text),
+            ("text", Column::Text),
+        ],
+    ),
+    (
+        "bans",
+        &[
+            ("target", Column::Text),
+            ("reason", Column::Text),
+            ("since", Column::Whole),
+        ],
+    ),
+];
+
+/// What else the records keep for players: news waiting for them, the events they created (the daily caps
+/// count them) and their linked browsers (so that a browser stays its player's across the move).
+const MORE: [(&str, &[(&str, Column)]); 3] = [
+    (
+        "news",
+        &[
+            ("player", Column::Text),
+            ("at", Column::Whole),
+            ("text", Column::Text),
+        ],
+    ),
+    (
+        "event_creations",
+        &[
+            ("creator", Column::Text),
+            ("address", Column::MaybeText),
+            ("at", Column::Whole),
+        ],
+    ),
+    (
+        "browser_links",
+        &[
+            ("token_hash", Column::Text),
+            ("code", Column::MaybeText),
+            ("address", Column::Text),
+            ("agent", Column::Text),
+            ("offered_at", Column::Whole),
+            ("player", Column::MaybeText),
+            ("name", Column::MaybeText),
+            ("linked_at", Column::MaybeWhole),
+            ("used_at", Column::MaybeWhole),
+        ],
+    ),
+];
+
+/// Copies `tables` row by row; how many rows in all.
+fn copy_rows(
     db: &rusqlite::Connection,
     tx: &mut ::postgres::Transaction<'_>,
+    tables: &Tables,
 ) -> Result<u64, MigrateError> {
-    // Each table with its columns, `true` for a whole number.
-    const TABLES: [(&str, &[(&str, bool)]); 3] = [
-        (
-            "blocks",
-            &[
-                ("player", false),
-                ("blocked", false),
-                ("blocked_name", false),
-                ("since", true),
-            ],
-        ),
-        (
-            "reports",
-            &[
-                ("at", true),
-                ("reporter", false),
-                ("reporter_name", false),
-                ("reported", false),
-                ("reported_name", false),
-                ("game", false),
-                ("text", false),
-            ],
-        ),
-        (
-            "bans",
-            &[("target", false), ("reason", false), ("since", true)],
-        ),
-    ];
     let mut count = 0;
-    for (table, columns) in TABLES {
+    for (table, columns) in tables {
         let names: Vec<&str> = columns.iter().map(|(name, _)| *name).collect();
         let places: Vec<String> = (1..=columns.len()).map(|i| format!("${i}")).collect();
         let insert = tx.prepare(&format!(
@@ -437,10 +495,12 @@ fn copy_conduct(
         let mut rows = rows.query(params![])?;
         while let Some(row) = rows.next()? {
             let mut values: Vec<Box<dyn ::postgres::types::ToSql + Sync>> = Vec::new();
-            for (i, (_, whole)) in columns.iter().enumerate() {
-                match whole {
-                    true => values.push(Box::new(row.get::<_, i64>(i)?)),
-                    false => values.push(Box::new(row.get::<_, String>(i)?)),
+            for (i, (_, kind)) in columns.iter().enumerate() {
+                match kind {
+                    Column::Whole => values.push(Box::new(row.get::<_, i64>(i)?)),
+                    Column::Text => values.push(Box::new(row.get::<_, String>(i)?)),
+                    Column::MaybeWhole => values.push(Box::new(row.get::<_, Option<i64>>(i)?)),
+                    Column::MaybeText => values.push(Box::new(row.get::<_, Option<String>>(i)?)),
                 }
             }
             let refs: Vec<&(dyn ::postgres::types::ToSql + Sync)> =
