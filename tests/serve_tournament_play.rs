@@ -498,6 +498,24 @@ async fn withdrawing_asks_first_and_a_withdrawn_player_is_not_paired() {
         "{}",
         bravo.contents()
     );
+    // `?` lists the screen's keys (from the key map, as everywhere); any key closes the list.
+    bravo.send(b"?").await;
+    assert!(
+        read_until(bravo, Duration::from_secs(10), |s| s
+            .contains("Tournament keys")
+            && s.contains("withdraw from the event (asks first)"))
+        .await,
+        "{}",
+        bravo.contents()
+    );
+    bravo.send(b"x").await;
+    assert!(
+        read_until(bravo, Duration::from_secs(10), |s| !s
+            .contains("Tournament keys"))
+        .await,
+        "{}",
+        bravo.contents()
+    );
     // `w` then `y` withdraws, and leaves the event's screen.
     bravo.send(b"w").await;
     assert!(read_until(bravo, Duration::from_secs(10), |s| s.contains("for good?")).await);

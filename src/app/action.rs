@@ -93,9 +93,26 @@ pub enum LobbyAction {
     Quit,
 }
 
+/// What a key does on a tournament's screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventAction {
+    /// Scroll the table up a line.
+    Up,
+    /// Down a line.
+    Down,
+    /// Withdraw from the event (asked first).
+    Withdraw,
+    /// The screen's keys.
+    Help,
+    /// Back to the lobby (still entered).
+    Leave,
+}
+
 /// Everything the player (or the engine thread) can do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
+    /// A key of a tournament's screen.
+    Event(EventAction),
     /// Move the board cursor one square up the screen.
     Up,
     /// Down the screen.

@@ -64,7 +64,8 @@ pub use trainer::{Attempt, HintStage, Trainer, TrainingKind, TrainingNews};
 
 pub use crate::engine::{Player, Players};
 pub use action::{
-    Action, Effect, Keep, LobbyAction, MAX_COPY_BYTES, Purpose, SetupAction, Thinking, Timer,
+    Action, Effect, EventAction, Keep, LobbyAction, MAX_COPY_BYTES, Purpose, SetupAction, Thinking,
+    Timer,
 };
 pub use input_box::INPUT_LIMIT;
 pub use mode::{Focus, Mode};

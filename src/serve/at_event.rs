@@ -16,9 +16,9 @@ use super::ids::RoomCode;
 use super::play::{GameEnd, Output, SIGINT, SIGTERM, ToGame, Typing, interrupted};
 use super::records::Stage;
 use super::seating::TAKE_OVER_MARGIN;
-use crate::app::{InputEvent, KeyCode};
+use crate::app::{Action, Context, EventAction, InputEvent, KeyChord, KeyCode, KeyMap};
 use crate::session::Ending;
-use crate::ui::tournament::{EventScreen, draw};
+use crate::ui::tournament::{EventScreen, draw, keys_line};
 
 /// What an event tells a player at one of its boards.
 pub enum EventNews {
@@ -196,11 +196,14 @@ pub async fn run_event(
     input: &mut mpsc::Receiver<ToGame>,
     shutdown: &mut watch::Receiver<bool>,
     out: &mut Output,
-    idle: Duration,
+    (idle, keys): (Duration, &KeyMap),
 ) -> Result<EventChoice, GameEnd> {
     let mut typing = Typing::default();
     let mut events: Vec<InputEvent> = Vec::new();
-    let mut screen = EventScreen::default();
+    let mut screen = EventScreen {
+        keys: keys_line(keys),
+        ..EventScreen::default()
+    };
     let mut live = true;
     // The view as it stands as the player comes (back from a board): while it has not changed, the board it
     // shows them at, if it is the one they have just left, is not one to go back to (a view from another node is
@@ -262,14 +265,22 @@ pub async fn run_event(
                 }
                 continue;
             }
-            match key.code {
-                KeyCode::Char('q') | KeyCode::Esc => return Ok(EventChoice::Leave),
-                KeyCode::Char('w') => screen.confirming_withdrawal = true,
-                KeyCode::Char('j') | KeyCode::Down => {
-                    screen.scroll = screen.scroll.saturating_add(1)
-                }
-                KeyCode::Char('k') | KeyCode::Up => screen.scroll = screen.scroll.saturating_sub(1),
-                _ => {}
+            // Any key closes the help.
+            if screen.help.take().is_some() {
+                continue;
+            }
+            let action = keys
+                .command_for(Context::Event, KeyChord::from(key))
+                .map(|c| c.action.clone());
+            let Some(Action::Event(action)) = action else {
+                continue;
+            };
+            match action {
+                EventAction::Leave => return Ok(EventChoice::Leave),
+                EventAction::Withdraw => screen.confirming_withdrawal = true,
+                EventAction::Down => screen.scroll = screen.scroll.saturating_add(1),
+                EventAction::Up => screen.scroll = screen.scroll.saturating_sub(1),
+                EventAction::Help => screen.help = Some(keys.help(Context::Event)),
             }
         }
     }

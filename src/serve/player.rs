@@ -259,12 +259,14 @@ async fn drive(
                     next = Step::Lobby(None);
                     continue;
                 };
+                // The screen follows the player's keys, as the lobby and their games do.
+                let keys = settings_of(&player.shared, &player.identity).0.keys;
                 let choice = run_event(
                     entered,
                     &mut channels.input,
                     &mut channels.shutdown,
                     out,
-                    idle,
+                    (idle, &keys),
                 )
                 .await;
                 next = match choice {

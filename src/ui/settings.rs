@@ -118,6 +118,7 @@ fn context_title(context: Context) -> &'static str {
         Context::List => "lists of games",
         Context::Replay => "replaying a game",
         Context::Lobby => "a server's lobby",
+        Context::Event => "a tournament's screen",
     }
 }
 
@@ -166,10 +167,10 @@ mod tests {
         screen.key(Key::plain(KeyCode::Enter));
         let shown = drawn(&screen, 80, 24);
         assert!(
-            shown.contains("quit                     press a key…"),
+            shown.contains("leave                    press a key…"),
             "{shown}"
         );
-        assert!(shown.contains("Keys: a server's lobby"), "{shown}");
+        assert!(shown.contains("Keys: a tournament's screen"), "{shown}");
         let edit = crate::app::SettingEdit {
             table: "display".into(),
             name: "theme".into(),

@@ -2,10 +2,12 @@
 //! game, or the wait for one), then its table and pairings, and the keys.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout};
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use crate::app::{Context, KeyMap};
 
 /// What the tournament screen shows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -20,10 +22,27 @@ pub struct EventScreen {
     pub scroll: u16,
     /// The player pressed the key that withdraws and is asked to confirm it: the keys' line asks.
     pub confirming_withdrawal: bool,
+    /// The keys' line, as the player's key map binds them (see [`keys_line`]).
+    pub keys: String,
+    /// The screen's keys, one line each, while the help is open.
+    pub help: Option<Vec<(String, &'static str)>>,
 }
 
-/// The keys of the tournament screen.
-pub const EVENT_KEYS: &str = "j/k scroll · w withdraw · q leave (you are not paired while away)";
+/// The keys' line of the tournament screen under `keys`: `j/k scroll · w withdraw · ? keys · q leave`.
+pub fn keys_line(keys: &KeyMap) -> String {
+    let key = |name: &str, fallback: &str| {
+        keys.first_key(Context::Event, name)
+            .map_or_else(|| fallback.to_string(), |k| k.to_string())
+    };
+    format!(
+        "{}/{} scroll · {} withdraw · {} keys · {} leave (you are not paired while away)",
+        key("down", "Down"),
+        key("up", "Up"),
+        key("withdraw", "w"),
+        key("help", "?"),
+        key("leave", "q"),
+    )
+}
 
 /// What the keys' line asks once the player has pressed the key that withdraws: withdrawing cannot be undone,
 /// so one key alone does not do it.
@@ -59,9 +78,37 @@ pub fn draw(frame: &mut Frame, screen: &EventScreen) {
             CONFIRM_WITHDRAWAL,
             Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED),
         ),
-        false => Line::from(EVENT_KEYS),
+        false => Line::from(screen.keys.as_str()),
     };
     frame.render_widget(Paragraph::new(keys_line), keys);
+    if let Some(help) = &screen.help {
+        let mut lines = vec![Line::default()];
+        lines.extend(
+            help.iter()
+                .map(|(keys, what)| Line::from(format!(" {keys:<18}{what}"))),
+        );
+        lines.push(Line::from(" Ctrl-c            leave the server at once"));
+        lines.push(Line::default());
+        lines.push(Line::from(" Any key closes this."));
+        let area = frame.area();
+        let width = (lines.iter().map(Line::width).max().unwrap_or(20) as u16 + 4).min(area.width);
+        let height = (lines.len() as u16 + 2).min(area.height);
+        let rect = Rect::new(
+            area.x + (area.width - width) / 2,
+            area.y + (area.height - height) / 2,
+            width,
+            height,
+        );
+        frame.render_widget(Clear, rect);
+        frame.render_widget(
+            Paragraph::new(lines).block(
+                Block::default()
+                    .borders(Borders::ALL)
+                    .title(" Tournament keys "),
+            ),
+            rect,
+        );
+    }
 }
 
 #[cfg(test)]
@@ -91,6 +138,8 @@ mod tests {
             table: "  1  ann  4\n  2  bob  2\n".into(),
             scroll: 1,
             confirming_withdrawal: false,
+            keys: keys_line(&crate::config::Settings::defaults().keys),
+            help: None,
         };
         let shown = drawn(&mut terminal, &screen);
         assert!(shown.contains("Waiting for your pairing"), "{shown}");
@@ -99,7 +148,34 @@ mod tests {
             shown.contains("2  bob  2") && !shown.contains("1  ann"),
             "{shown}"
         );
-        assert!(shown.contains("w withdraw"), "{shown}");
+        assert!(
+            shown.contains("w withdraw") && shown.contains("? keys"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn the_help_lists_the_screen_s_keys_as_bound() {
+        let mut terminal = Terminal::new(TestBackend::new(90, 16)).expect("a terminal");
+        let mut keys = crate::config::Settings::defaults().keys;
+        keys.bind(
+            Context::Event,
+            "withdraw",
+            &[crate::app::KeyChord::new(
+                crate::app::KeyCode::Char('x'),
+                crate::app::Modifiers::NONE,
+            )],
+        )
+        .expect("bound");
+        let screen = EventScreen {
+            keys: keys_line(&keys),
+            help: Some(keys.help(Context::Event)),
+            ..EventScreen::default()
+        };
+        let shown = drawn(&mut terminal, &screen);
+        assert!(shown.contains("Tournament keys"), "{shown}");
+        assert!(shown.contains("withdraw from the event"), "{shown}");
+        assert!(shown.contains("x withdraw"), "{shown}");
     }
 
     #[test]

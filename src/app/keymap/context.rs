@@ -26,11 +26,13 @@ pub enum Context {
     Replay,
     /// The lobby of a server: what to play, join or watch.
     Lobby,
+    /// A tournament's screen on a server: its table and pairings, between boards.
+    Event,
 }
 
 impl Context {
     /// Every context, in the order the settings list them.
-    pub const ALL: [Context; 7] = [
+    pub const ALL: [Context; 8] = [
         Context::Board,
         Context::History,
         Context::Dialog,
@@ -38,6 +40,7 @@ impl Context {
         Context::List,
         Context::Replay,
         Context::Lobby,
+        Context::Event,
     ];
 
     /// The name in the settings (`[keys.board]`).
@@ -50,6 +53,7 @@ impl Context {
             Context::List => "list",
             Context::Replay => "replay",
             Context::Lobby => "lobby",
+            Context::Event => "event",
         }
     }
 
@@ -59,7 +63,7 @@ impl Context {
         match self {
             Context::Board | Context::History | Context::Replay => starts_typing(c),
             Context::Setup => c == ':',
-            Context::Dialog | Context::List | Context::Lobby => false,
+            Context::Dialog | Context::List | Context::Lobby | Context::Event => false,
         }
     }
 

@@ -1,7 +1,7 @@
 //! The table of every command keys can be bound to, with its default keys and its line in the help.
 
 use super::Context;
-use crate::app::action::{Action, LobbyAction, SetupAction};
+use crate::app::action::{Action, EventAction, LobbyAction, SetupAction};
 use crate::app::trainer::TrainingKind;
 use crate::rules::{Color, Piece, Role};
 
@@ -37,7 +37,7 @@ const fn command(
     }
 }
 
-use Context::{Board, Dialog, History, List, Lobby, Replay, Setup};
+use Context::{Board, Dialog, Event, History, List, Lobby, Replay, Setup};
 
 const fn put(color: Color, role: Role) -> Action {
     Action::Setup(SetupAction::Put(Piece::new(color, role)))
@@ -547,6 +547,41 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         Action::Lobby(LobbyAction::Quit),
         &["q", "Esc"],
         "leave",
+    ),
+    command(
+        Event,
+        "up",
+        Action::Event(EventAction::Up),
+        &["Up", "k"],
+        "scroll the table",
+    ),
+    command(
+        Event,
+        "down",
+        Action::Event(EventAction::Down),
+        &["Down", "j"],
+        "scroll the table",
+    ),
+    command(
+        Event,
+        "withdraw",
+        Action::Event(EventAction::Withdraw),
+        &["w"],
+        "withdraw from the event (asks first)",
+    ),
+    command(
+        Event,
+        "help",
+        Action::Event(EventAction::Help),
+        &["?"],
+        "these keys",
+    ),
+    command(
+        Event,
+        "leave",
+        Action::Event(EventAction::Leave),
+        &["q", "Esc"],
+        "back to the lobby (still entered: the next board calls you)",
     ),
 ];
 

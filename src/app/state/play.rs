@@ -102,6 +102,7 @@ impl App {
             | Action::ListSort
             | Action::ListReverse
             | Action::Lobby(_)
+            | Action::Event(_)
             | Action::SettingsKey(_)
             | Action::OpenSettings
             | Action::ShowSettings { .. }
