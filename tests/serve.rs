@@ -285,7 +285,7 @@ fn the_load_benchmark_runs_small() {
         "{text}"
     );
     assert!(
-        text.contains("engine answers (4 players asking at once"),
+        text.contains("engine answers (5 players asking at once"),
         "{text}"
     );
     assert!(text.contains("MB per player"), "{text}");
@@ -794,9 +794,11 @@ async fn settings_changed_over_ssh_hold_at_once_and_at_the_next_connection() {
     t.wait_for("display.notation = numbers").await;
     t.send(RIGHT).await;
     t.wait_for("display.notation = coordinates").await;
-    // The lobby's help, second to last, goes from ? to h.
+    // The lobby's help, above its quit and the tournament screen's five keys at the end, goes from ? to h.
     t.send(b"\x1b[F").await;
-    t.send(UP).await;
+    for _ in 0..6 {
+        t.send(UP).await;
+    }
     t.send(b"\r").await;
     t.wait_for("press the key for help").await;
     t.send(b"h").await;

@@ -7,15 +7,16 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
-use tokio::time::{Instant, sleep_until};
+use tokio::time::Instant;
 
 use super::codes::read_code;
 use super::events::{Ask, EventHandle, NEWS_QUEUE, News, View};
 use super::identity::Identity;
 use super::ids::RoomCode;
-use super::play::{GameEnd, Output, SIGINT, SIGTERM, ToGame, Typing, interrupted};
+use super::play::{GameEnd, Output, ToGame};
 use super::records::Stage;
 use super::seating::TAKE_OVER_MARGIN;
+use super::turn::{Turn, Waiting};
 use crate::app::{Action, Context, EventAction, InputEvent, KeyChord, KeyCode, KeyMap};
 use crate::session::Ending;
 use crate::ui::tournament::{EventScreen, draw, keys_line};
@@ -198,8 +199,7 @@ pub async fn run_event(
     out: &mut Output,
     (idle, keys): (Duration, &KeyMap),
 ) -> Result<EventChoice, GameEnd> {
-    let mut typing = Typing::default();
-    let mut events: Vec<InputEvent> = Vec::new();
+    let mut waiting = Waiting::new(input, shutdown, idle);
     let mut screen = EventScreen {
         keys: keys_line(keys),
         ..EventScreen::default()
@@ -222,35 +222,29 @@ pub async fn run_event(
         if !out.draw_with(|frame| draw(frame, &screen)).await {
             return Err(GameEnd::Session(Ending::InputClosed));
         }
-        let wake = typing.wake(Some(Instant::now() + Duration::from_secs(1)), idle);
-        tokio::select! {
-            message = input.recv() => {
-                if !typing.take(message, input, out, &mut events) {
-                    return Err(GameEnd::Session(Ending::InputClosed));
-                }
+        let news = async {
+            tokio::select! {
+                Some(News::Board(code)) = entered.news.recv() => Came::Board(code),
+                changed = entered.view.changed(), if live => Came::Changed(changed.is_ok()),
+                else => std::future::pending().await,
             }
-            Some(News::Board(code)) = entered.news.recv() => {
+        };
+        let timer = Some(Instant::now() + Duration::from_secs(1));
+        let events = match waiting.next(out, timer, news).await? {
+            Turn::Input(events) => events,
+            Turn::News(Came::Board(code)) => {
                 entered.last_board = Some(code.clone());
                 return Ok(EventChoice::Board(code));
             }
-            changed = entered.view.changed(), if live => {
+            Turn::News(Came::Changed(still)) => {
                 // An event that runs is not idle: its players wait for their pairing.
-                typing.last_input = Instant::now();
-                live = changed.is_ok();
+                waiting.busy();
+                live = still;
+                continue;
             }
-            _ = shutdown.changed() => return Err(GameEnd::Session(Ending::Signal(SIGTERM))),
-            () = sleep_until(wake) => {
-                let now = Instant::now();
-                typing.settle(now, &mut events);
-                if now >= typing.last_input + idle {
-                    return Err(GameEnd::Idle);
-                }
-            }
-        }
-        if interrupted(&events) {
-            return Err(GameEnd::Session(Ending::Signal(SIGINT)));
-        }
-        for event in events.drain(..) {
+            Turn::Timer => continue,
+        };
+        for event in events {
             let InputEvent::Key(key) = event else {
                 continue;
             };
@@ -284,6 +278,14 @@ pub async fn run_event(
             }
         }
     }
+}
+
+/// What the event said while its screen waited.
+enum Came {
+    /// The player's next board.
+    Board(RoomCode),
+    /// Its view changed (`false`: the event is gone, and nothing more will change).
+    Changed(bool),
 }
 
 /// The screen for `view` as `who` sees it.

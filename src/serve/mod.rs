@@ -39,6 +39,7 @@ mod ssh_screen;
 pub mod tables;
 pub mod text;
 pub mod tournament;
+mod turn;
 mod tv;
 pub mod web;
 

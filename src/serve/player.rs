@@ -6,22 +6,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use tokio::time::{Instant, sleep_until};
+use tokio::time::Instant;
 
 use super::Shared;
 use super::at_event::{Entered, EventChoice, create_and_enter, enter, event_summary, run_event};
 use super::identity::Identity;
 use super::ids::RoomCode;
-use super::play::{
-    Channels, Doing, GameEnd, Output, SIGINT, SIGTERM, Screen, ToGame, Typing, farewell,
-    interrupted, run,
-};
+use super::play::{Channels, Doing, GameEnd, Output, Screen, ToGame, farewell, run};
 use super::problems;
 use super::records::Stage;
 use super::room::RoomError;
 use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
 use super::tables::Listing;
+use super::turn::{Turn, Waiting};
 use crate::app::lobby::{Choice, Leader, Lobby, LobbyEvent, LobbyGame, OwnRating};
 use crate::app::{InputEvent, SettingEdit, TrainingKind};
 use crate::config::{Settings, SettingsError};
@@ -475,8 +473,7 @@ async fn run_lobby(
     out: &mut Output,
     idle: Duration,
 ) -> Result<(Choice, Vec<InputEvent>), GameEnd> {
-    let mut typing = Typing::default();
-    let mut events: Vec<InputEvent> = Vec::new();
+    let mut waiting = Waiting::new(&mut channels.input, &mut channels.shutdown, idle);
     let mut refresh_at = Instant::now();
     let mut refreshes = 0;
     // The player's blocks, read as they come to the lobby: the open tables of those they blocked are not
@@ -503,26 +500,11 @@ async fn run_lobby(
         if !out.draw_with(|frame| ui::lobby::draw(frame, lobby)).await {
             return Err(GameEnd::Session(Ending::InputClosed));
         }
-        let wake = typing.wake(Some(refresh_at), idle);
-        tokio::select! {
-            message = channels.input.recv() => {
-                if !typing.take(message, &mut channels.input, out, &mut events) {
-                    return Err(GameEnd::Session(Ending::InputClosed));
-                }
-            }
-            _ = channels.shutdown.changed() => return Err(GameEnd::Session(Ending::Signal(SIGTERM))),
-            () = sleep_until(wake) => {
-                let now = Instant::now();
-                typing.settle(now, &mut events);
-                if now >= typing.last_input + idle {
-                    return Err(GameEnd::Idle);
-                }
-            }
-        }
-        if interrupted(&events) {
-            return Err(GameEnd::Session(Ending::Signal(SIGINT)));
-        }
-        let mut pending = events.drain(..);
+        let no_news = std::future::pending::<()>();
+        let Turn::Input(events) = waiting.next(out, Some(refresh_at), no_news).await? else {
+            continue;
+        };
+        let mut pending = events.into_iter();
         while let Some(event) = pending.next() {
             if let InputEvent::Key(key) = event
                 && let Some(choice) = lobby.key(key)

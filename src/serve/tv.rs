@@ -6,12 +6,13 @@ use std::time::Duration;
 use ratatui::layout::{Alignment, Constraint, Layout};
 use ratatui::text::Line;
 use ratatui::widgets::Paragraph;
-use tokio::time::{Instant, sleep_until};
+use tokio::time::Instant;
 
 use super::Shared;
 use super::ids::RoomCode;
-use super::play::{Channels, GameEnd, Output, SIGINT, SIGTERM, Typing, interrupted};
+use super::play::{Channels, GameEnd, Output};
 use super::tables::Listing;
+use super::turn::{Turn, Waiting};
 use crate::app::InputEvent;
 use crate::session::Ending;
 
@@ -78,8 +79,7 @@ pub async fn wait_for_game(
     out: &mut Output,
     idle: Duration,
 ) -> Result<Option<RoomCode>, GameEnd> {
-    let mut typing = Typing::default();
-    let mut events: Vec<InputEvent> = Vec::new();
+    let mut waiting = Waiting::new(&mut channels.input, &mut channels.shutdown, idle);
     loop {
         if let Some(code) = best_table(shared).await {
             return Ok(Some(code));
@@ -104,25 +104,10 @@ pub async fn wait_for_game(
             return Err(GameEnd::Session(Ending::InputClosed));
         }
         let look_at = Instant::now() + LOOK_AGAIN;
-        tokio::select! {
-            message = channels.input.recv() => {
-                if !typing.take(message, &mut channels.input, out, &mut events) {
-                    return Err(GameEnd::Session(Ending::InputClosed));
-                }
-            }
-            _ = channels.shutdown.changed() => return Err(GameEnd::Session(Ending::Signal(SIGTERM))),
-            () = sleep_until(typing.wake(Some(look_at), idle)) => {
-                let now = Instant::now();
-                typing.settle(now, &mut events);
-                if now >= typing.last_input + idle {
-                    return Err(GameEnd::Idle);
-                }
-            }
-        }
-        if interrupted(&events) {
-            return Err(GameEnd::Session(Ending::Signal(SIGINT)));
-        }
-        if events.drain(..).any(|e| matches!(e, InputEvent::Key(_))) {
+        let no_news = std::future::pending::<()>();
+        if let Turn::Input(events) = waiting.next(out, Some(look_at), no_news).await?
+            && events.iter().any(|e| matches!(e, InputEvent::Key(_)))
+        {
             return Ok(None);
         }
     }
