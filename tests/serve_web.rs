@@ -313,12 +313,12 @@ async fn a_browser_is_sent_what_an_ssh_client_is_sent_for_the_same_game() {
         ssh.wait_for(mv).await;
         web.wait_for(mv).await;
     }
-    // A moment for the last frames of the moves, then the clock alone for ten seconds.
+    // A moment for the last frames of the moves, then the clock alone for five seconds.
     tokio::time::sleep(Duration::from_millis(300)).await;
     ssh.drain().await;
     web.drain().await;
     let (ssh_moves, web_moves) = (ssh.received - ssh_start, web.received - web_start);
-    tokio::time::sleep(Duration::from_secs(10)).await;
+    tokio::time::sleep(Duration::from_secs(5)).await;
     ssh.drain().await;
     web.drain().await;
     let ssh_idle = ssh.received - ssh_start - ssh_moves;
@@ -328,8 +328,8 @@ async fn a_browser_is_sent_what_an_ssh_client_is_sent_for_the_same_game() {
         "bytes per move: SSH {:.0}, web {:.0}; per minute with only the clock running: SSH {}, web {}",
         per_move(ssh_moves),
         per_move(web_moves),
-        ssh_idle * 6,
-        web_idle * 6
+        ssh_idle * 12,
+        web_idle * 12
     );
     // The same frames go to both: what a door adds is its framing, not more frames.
     let near = |x: usize, y: usize| (x as f64) <= 1.5 * (y as f64) + 200.0;
