@@ -457,11 +457,18 @@ impl russh::server::Handler for Connection {
                 );
                 Ok(())
             }
-            ("link" | "links", _) => refuse(
-                channel,
-                session,
-                "crowned: a browser is linked to an SSH key: connect with yours to link it.\r\n",
-            ),
+            (line, _)
+                if line
+                    .split_whitespace()
+                    .next()
+                    .is_some_and(|w| w == "link" || w == "links") =>
+            {
+                refuse(
+                    channel,
+                    session,
+                    "crowned: a browser is linked to an SSH key: connect with yours to link it.\r\n",
+                )
+            }
             (line, Some(identity))
                 if !identity.is_guest() && (line == "blocks" || line.starts_with("unblock ")) =>
             {

@@ -242,8 +242,12 @@ async fn drive(
             Step::Ask(ask) => {
                 next = match seating::take(&player.shared, &player.identity, ask).await {
                     Ok(seated) => Step::Table(seated),
-                    // The TV's game ended between its choice and the watching: the next one.
-                    Err(_) if channels.tv => Step::Tv,
+                    // The TV's game ended between its choice and the watching: the next one, after a moment
+                    // (a game listed that cannot be watched must not make the TV spin).
+                    Err(_) if channels.tv => {
+                        tokio::time::sleep(Duration::from_secs(1)).await;
+                        Step::Tv
+                    }
                     Err(why) => {
                         // Out of the event too: its screen would send the player to the same table again.
                         channels.event = None;

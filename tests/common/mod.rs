@@ -4,6 +4,7 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod app;
+pub mod browser;
 mod positions;
 pub mod screen;
 pub mod ssh;
