@@ -1,8 +1,8 @@
 //! The web door (`crowned serve --web ADDR`): the same server in a browser.
 //!
-//! The page ([`page`]) is a terminal drawn by xterm.js; its WebSocket ([`socket`]) carries what the player
+//! The page (`page.rs`) is a terminal drawn by xterm.js; its WebSocket (`socket.rs`) carries what the player
 //! types and the window's size one way and the frames the other, to a player's connection exactly like an SSH
-//! channel's. A browser is a guest, or plays as the SSH key it was linked to ([`link`]).
+//! channel's. A browser is a guest, or plays as the SSH key it was linked to (`link.rs`).
 //!
 //! The door holds the SSH door's limits, from the same settings: every TCP connection takes a stranger's place
 //! (per address, with the sign-in deadline) until its WebSocket opens and signs in; headers must come within a
