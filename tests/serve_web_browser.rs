@@ -24,6 +24,27 @@ async fn size(browser: &mut Browser) -> (u64, u64) {
     (n(0), n(1))
 }
 
+/// Where the board shows square number `square` on `screen`: its row and column (the number sits at the top
+/// left of its square).
+fn cell_of(screen: &str, square: &str) -> (usize, usize) {
+    screen
+        .lines()
+        .enumerate()
+        .find_map(|(row, line)| {
+            let chars: Vec<char> = line.chars().collect();
+            let wanted: Vec<char> = square.chars().collect();
+            (0..chars.len().saturating_sub(wanted.len())).find_map(|col| {
+                let here = chars[col..col + wanted.len()] == wanted[..];
+                let alone = (col == 0 || !chars[col - 1].is_ascii_digit())
+                    && !chars
+                        .get(col + wanted.len())
+                        .is_some_and(char::is_ascii_digit);
+                (here && alone).then_some((row, col))
+            })
+        })
+        .unwrap_or_else(|| panic!("no square {square} on the board:\n{screen}"))
+}
+
 /// Keeps a screenshot of the page as `name`.png for a person to look at; its path.
 async fn keep_screenshot(browser: &mut Browser, name: &str) -> PathBuf {
     let png = browser.screenshot().await;
@@ -71,6 +92,13 @@ async fn in_a_browser_a_guest_plays_an_ssh_player_links_a_key_watches_by_link_an
     client.wait_for("8-11").await;
     client.wait_for("4:5").await;
     a.wait_for("4:5").await;
+    // A move by the mouse: the piece on 22, then square 18 (each found by its number on the board).
+    for square in ["22", "18"] {
+        let (row, col) = cell_of(&client.screen().await, square);
+        client.click_cell(row + 1, col + 1).await;
+    }
+    a.wait_for("22-18").await;
+    client.wait_for("22-18").await;
     let shot = keep_screenshot(&mut client, "guest-at-a-table").await;
     println!("browser: screenshot kept at {}", shot.display());
 

@@ -205,6 +205,26 @@ impl Browser {
         }
     }
 
+    /// Clicks the terminal's cell at `row`, `col` (from 0), as a player's mouse or finger would.
+    pub async fn click_cell(&mut self, row: usize, col: usize) {
+        let at = self
+            .eval(&format!(
+                "(() => {{ const s = document.querySelector('.xterm-screen').getBoundingClientRect(); \
+                 const rows = document.querySelectorAll('.xterm-rows > div').length; \
+                 const cols = document.querySelector('.xterm-rows > div').innerText.length; \
+                 return [s.left + (s.width / cols) * ({col} + 0.5), s.top + (s.height / rows) * ({row} + 0.5)]; }})()"
+            ))
+            .await;
+        let (x, y) = (at[0].as_f64().expect("x"), at[1].as_f64().expect("y"));
+        for kind in ["mousePressed", "mouseReleased"] {
+            self.send(
+                "Input.dispatchMouseEvent",
+                json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1}),
+            )
+            .await;
+        }
+    }
+
     /// Clicks the page's element `id`.
     pub async fn click(&mut self, id: &str) {
         self.eval(&format!("document.getElementById('{id}').click()"))
