@@ -290,8 +290,13 @@ fn leaderboard(buf: &mut ratatui::buffer::Buffer, area: Rect, lobby: &Lobby) {
     Paragraph::new(lines).render(inner, buf);
 }
 
-/// A bordered box in the middle of `area` holding `lines`.
-fn overlay(buf: &mut ratatui::buffer::Buffer, area: Rect, title: &str, lines: Vec<Line>) {
+/// A bordered box in the middle of `area` holding `lines` (the lobby's panels, and the tournament screen's help).
+pub(super) fn overlay(
+    buf: &mut ratatui::buffer::Buffer,
+    area: Rect,
+    title: &str,
+    lines: Vec<Line>,
+) {
     let width = (lines.iter().map(Line::width).max().unwrap_or(20) as u16 + 4).min(area.width);
     let height = (lines.len() as u16 + 2).min(area.height);
     let rect = Rect::new(

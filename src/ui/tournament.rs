@@ -2,10 +2,10 @@
 //! game, or the wait for one), then its table and pairings, and the keys.
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph};
 
 use crate::app::{Context, KeyMap};
 
@@ -91,23 +91,7 @@ pub fn draw(frame: &mut Frame, screen: &EventScreen) {
         lines.push(Line::default());
         lines.push(Line::from(" Any key closes this."));
         let area = frame.area();
-        let width = (lines.iter().map(Line::width).max().unwrap_or(20) as u16 + 4).min(area.width);
-        let height = (lines.len() as u16 + 2).min(area.height);
-        let rect = Rect::new(
-            area.x + (area.width - width) / 2,
-            area.y + (area.height - height) / 2,
-            width,
-            height,
-        );
-        frame.render_widget(Clear, rect);
-        frame.render_widget(
-            Paragraph::new(lines).block(
-                Block::default()
-                    .borders(Borders::ALL)
-                    .title(" Tournament keys "),
-            ),
-            rect,
-        );
+        super::lobby::overlay(frame.buffer_mut(), area, " Tournament keys ", lines);
     }
 }
 
