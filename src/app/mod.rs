@@ -14,6 +14,7 @@ mod burst;
 mod cursor;
 mod dialog;
 mod event;
+mod event_screen;
 mod in_play;
 mod input;
 mod input_box;
@@ -41,6 +42,7 @@ pub use burst::{BURST_FRAME, BURST_FRAMES, Burst, CaptureEffect, UnknownCaptureE
 pub use cursor::{Cursor, Step};
 pub use dialog::{DialogRow, NewGameDialog, PLAYER_CHOICES};
 pub use event::{InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind};
+pub use event_screen::{EventLeave, EventScreen};
 pub use input::{actions_for_input, resized};
 pub use keymap::{
     BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,

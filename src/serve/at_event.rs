@@ -3,6 +3,7 @@
 //! Leaving the screen (or the connection) makes the player away: an arena does not pair them, a Swiss event
 //! pairs them all the same and they lose the game by the grace period's rules.
 
+use std::io;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -10,16 +11,15 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::codes::read_code;
+use super::door::{FrameTerminal, GameEnd, Output};
+use super::driver::{Driver, Flow, Part};
 use super::events::{Ask, EventHandle, NEWS_QUEUE, News, View};
 use super::identity::Identity;
 use super::ids::RoomCode;
-use super::play::{GameEnd, Output, ToGame};
 use super::records::Stage;
 use super::seating::TAKE_OVER_MARGIN;
-use super::turn::{Turn, Waiting};
-use crate::app::{Action, Context, EventAction, InputEvent, KeyChord, KeyCode, KeyMap};
-use crate::session::Ending;
-use crate::ui::tournament::{EventScreen, draw, keys_line};
+use crate::app::{EventLeave, EventScreen, InputEvent, KeyMap};
+use crate::ui::tournament::draw;
 
 /// What an event tells a player at one of its boards.
 pub enum EventNews {
@@ -190,94 +190,35 @@ pub enum EventChoice {
     Leave,
 }
 
-/// Shows the event to `entered` until they are paired (their table), or leave, or the connection, the server
-/// or the idle timeout ends it.
+/// Shows the event to `entered` on `driver` until they are paired (their table), or leave, or the connection,
+/// the server or the idle timeout ends it. The screen's keys are the player's `keys`.
 pub async fn run_event(
     entered: &mut Entered,
-    input: &mut mpsc::Receiver<ToGame>,
-    shutdown: &mut watch::Receiver<bool>,
+    driver: &mut Driver,
     out: &mut Output,
-    (idle, keys): (Duration, &KeyMap),
+    keys: &KeyMap,
 ) -> Result<EventChoice, GameEnd> {
-    let mut waiting = Waiting::new(input, shutdown, idle);
-    let mut screen = EventScreen {
-        keys: keys_line(keys),
-        ..EventScreen::default()
-    };
-    let mut live = true;
     // The view as it stands as the player comes (back from a board): while it has not changed, the board it
     // shows them at, if it is the one they have just left, is not one to go back to (a view from another node is
     // as fresh as its last heartbeat, and may not know yet that the game is over).
     let came_at = entered.view.borrow().clone();
-    loop {
-        let view = entered.view.borrow_and_update().clone();
-        // A game under way is where the player belongs (back after a drop, or paired as they came).
-        if let Some((code, _)) = view.boards.get(&entered.who.fingerprint)
-            && !(Arc::ptr_eq(&view, &came_at) && entered.last_board.as_ref() == Some(code))
-        {
-            entered.last_board = Some(code.clone());
-            return Ok(EventChoice::Board(code.clone()));
-        }
-        shape(&mut screen, &view, &entered.who);
-        if !out.draw_with(|frame| draw(frame, &screen)).await {
-            return Err(GameEnd::Session(Ending::InputClosed));
-        }
-        let news = async {
-            tokio::select! {
-                Some(News::Board(code)) = entered.news.recv() => Came::Board(code),
-                changed = entered.view.changed(), if live => Came::Changed(changed.is_ok()),
-                else => std::future::pending().await,
-            }
-        };
-        let timer = Some(Instant::now() + Duration::from_secs(1));
-        let events = match waiting.next(out, timer, news).await? {
-            Turn::Input(events) => events,
-            Turn::News(Came::Board(code)) => {
-                entered.last_board = Some(code.clone());
-                return Ok(EventChoice::Board(code));
-            }
-            Turn::News(Came::Changed(still)) => {
-                // An event that runs is not idle: its players wait for their pairing.
-                waiting.busy();
-                live = still;
-                continue;
-            }
-            Turn::Timer => continue,
-        };
-        for event in events {
-            let InputEvent::Key(key) = event else {
-                continue;
-            };
-            // Withdrawing is for good: it asks first, and only `y` confirms.
-            if std::mem::take(&mut screen.confirming_withdrawal) {
-                if matches!(key.code, KeyCode::Char('y' | 'Y')) {
-                    entered
-                        .handle
-                        .send(Ask::Withdraw(entered.who.fingerprint.clone()))
-                        .await;
-                    return Ok(EventChoice::Leave);
-                }
-                continue;
-            }
-            // Any key closes the help.
-            if screen.help.take().is_some() {
-                continue;
-            }
-            let action = keys
-                .command_for(Context::Event, KeyChord::from(key))
-                .map(|c| c.action.clone());
-            let Some(Action::Event(action)) = action else {
-                continue;
-            };
-            match action {
-                EventAction::Leave => return Ok(EventChoice::Leave),
-                EventAction::Withdraw => screen.confirming_withdrawal = true,
-                EventAction::Down => screen.scroll = screen.scroll.saturating_add(1),
-                EventAction::Up => screen.scroll = screen.scroll.saturating_sub(1),
-                EventAction::Help => screen.help = Some(keys.help(Context::Event)),
-            }
-        }
-    }
+    let mut part = AtEvent {
+        entered,
+        screen: EventScreen::new(keys.clone()),
+        live: true,
+        came_at,
+    };
+    driver.drive(out, &mut part).await
+}
+
+/// The event's screen, as a connection shows it.
+struct AtEvent<'a> {
+    entered: &'a mut Entered,
+    screen: EventScreen,
+    /// Whether the event's view still changes (it stops when the event is gone).
+    live: bool,
+    /// The view as the player came.
+    came_at: Arc<View>,
 }
 
 /// What the event said while its screen waited.
@@ -286,6 +227,79 @@ enum Came {
     Board(RoomCode),
     /// Its view changed (`false`: the event is gone, and nothing more will change).
     Changed(bool),
+}
+
+impl Part for AtEvent<'_> {
+    type News = Came;
+    type Exit = EventChoice;
+
+    async fn settle(&mut self) -> Option<EventChoice> {
+        let entered = &mut *self.entered;
+        let view = entered.view.borrow_and_update().clone();
+        // A game under way is where the player belongs (back after a drop, or paired as they came).
+        if let Some((code, _)) = view.boards.get(&entered.who.fingerprint)
+            && !(Arc::ptr_eq(&view, &self.came_at) && entered.last_board.as_ref() == Some(code))
+        {
+            entered.last_board = Some(code.clone());
+            return Some(EventChoice::Board(code.clone()));
+        }
+        shape(&mut self.screen, &view, &entered.who);
+        None
+    }
+
+    fn draw(&mut self, terminal: &mut FrameTerminal) -> io::Result<()> {
+        terminal.draw(|frame| draw(frame, &self.screen)).map(drop)
+    }
+
+    async fn news(&mut self) -> Came {
+        let live = self.live;
+        let entered = &mut *self.entered;
+        tokio::select! {
+            Some(News::Board(code)) = entered.news.recv() => Came::Board(code),
+            changed = entered.view.changed(), if live => Came::Changed(changed.is_ok()),
+            else => std::future::pending().await,
+        }
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        // The wait before the start counts down on the screen.
+        Some(Instant::now() + Duration::from_secs(1))
+    }
+
+    async fn input(&mut self, events: Vec<InputEvent>, _: &mut Output) -> Flow<EventChoice> {
+        for event in events {
+            let InputEvent::Key(key) = event else {
+                continue;
+            };
+            match self.screen.key(key) {
+                None => {}
+                Some(EventLeave::Leave) => return Flow::Leave(EventChoice::Leave),
+                Some(EventLeave::Withdraw) => {
+                    let entered = &self.entered;
+                    entered
+                        .handle
+                        .send(Ask::Withdraw(entered.who.fingerprint.clone()))
+                        .await;
+                    return Flow::Leave(EventChoice::Leave);
+                }
+            }
+        }
+        Flow::Stay
+    }
+
+    async fn heard(&mut self, news: Came, _: &mut Output) -> Flow<EventChoice> {
+        match news {
+            Came::Board(code) => {
+                self.entered.last_board = Some(code.clone());
+                Flow::Leave(EventChoice::Board(code))
+            }
+            Came::Changed(still) => {
+                self.live = still;
+                // An event that runs is not idle: its players wait for their pairing.
+                Flow::Busy
+            }
+        }
+    }
 }
 
 /// The screen for `view` as `who` sees it.

@@ -15,9 +15,9 @@ use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::mpsc;
 
 use super::budget::InputBudget;
+use super::door::{GameEnd, ToGame, clamp_size, farewell_bytes};
 use super::identity::Identity;
 use super::limits::{Admission, Refusal};
-use super::play::{GameEnd, ToGame, clamp_size, farewell_bytes};
 use super::player::{self, Player, Start};
 use super::records::conduct::BanTarget;
 use super::ssh_screen::SshScreen;

@@ -6,34 +6,25 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::mpsc;
-use tokio::time::Instant;
 
 use super::Shared;
-use super::at_event::{Entered, EventChoice, create_and_enter, enter, event_summary, run_event};
+use super::at_event::{Entered, EventChoice, create_and_enter, enter, run_event};
+use super::door::{Doing, GameEnd, Output, Screen, ToGame, farewell};
+use super::driver::Driver;
 use super::identity::Identity;
 use super::ids::RoomCode;
-use super::play::{Channels, Doing, GameEnd, Output, Screen, ToGame, farewell, run};
+use super::lobby;
+use super::play::{Channels, run};
 use super::problems;
-use super::records::Stage;
 use super::room::RoomError;
 use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
-use super::tables::Listing;
-use super::turn::{Turn, Waiting};
-use crate::app::lobby::{Choice, Leader, Lobby, LobbyEvent, LobbyGame, OwnRating};
-use crate::app::{InputEvent, SettingEdit, TrainingKind};
+use crate::app::TrainingKind;
+use crate::app::lobby::{Choice, Lobby};
 use crate::config::{Settings, SettingsError};
 use crate::engine::EngineClient;
-use crate::rules::{GameType, Variant};
 use crate::session::{self, Ending, Opening, Session, SettingsHome};
 use crate::store::StoreError;
-use crate::ui;
-
-/// How often the lobby's lists are brought up to date.
-const LOBBY_REFRESH: Duration = Duration::from_secs(2);
-/// How often the lobby reads the player's rating and the leaderboard again (they change only as rated games
-/// end): every this many refreshes.
-const STANDINGS_EVERY: u32 = 10;
 
 /// Who is playing, and how their screen looks.
 pub struct Player {
@@ -116,13 +107,15 @@ async fn drive(
     if !out.start().await {
         return GameEnd::Session(Ending::InputClosed);
     }
-    let idle = player.shared.config.idle_timeout;
-    let mut channels = Channels {
+    let mut driver = Driver::new(
         input,
+        player.shared.shutdown.clone(),
+        player.shared.config.idle_timeout,
+    );
+    let mut channels = Channels {
         engine: mpsc::unbounded_channel().1,
         proofs: mpsc::unbounded_channel().1,
         trained: None,
-        shutdown: player.shared.shutdown.clone(),
         table: None,
         rematch: None,
         lost: None,
@@ -168,9 +161,7 @@ async fn drive(
             Step::Lobby(_) if player.spectator => return GameEnd::Session(Ending::Quit),
             Step::Tv => {
                 channels.tv = false;
-                next = match super::tv::wait_for_game(&player.shared, &mut channels, out, idle)
-                    .await
-                {
+                next = match super::tv::wait_for_game(&player.shared, &mut driver, out).await {
                     Ok(Some(code)) => {
                         channels.tv = true;
                         Step::Ask(TableAsk::Watch(code))
@@ -187,9 +178,9 @@ async fn drive(
                 // Keys changed on the settings screen of a game just left hold here too.
                 lobby.follow_keys(settings_of(&player.shared, &player.identity).0.keys);
                 if !std::mem::replace(&mut news_told, true) {
-                    lobby.tell_news(read_news(player).await);
+                    lobby.tell_news(lobby::read_news(player).await);
                 }
-                let choice = match run_lobby(player, &mut lobby, &mut channels, out, idle).await {
+                let choice = match lobby::run_lobby(player, &mut lobby, &mut driver, out).await {
                     Ok((choice, ahead)) => {
                         typed_ahead = ahead;
                         choice
@@ -263,14 +254,7 @@ async fn drive(
                 };
                 // The screen follows the player's keys, as the lobby and their games do.
                 let keys = settings_of(&player.shared, &player.identity).0.keys;
-                let choice = run_event(
-                    entered,
-                    &mut channels.input,
-                    &mut channels.shutdown,
-                    out,
-                    (idle, &keys),
-                )
-                .await;
+                let choice = run_event(entered, &mut driver, out, &keys).await;
                 next = match choice {
                     Ok(EventChoice::Board(code)) => Step::Ask(TableAsk::Join(code)),
                     Ok(EventChoice::Leave) => {
@@ -323,7 +307,7 @@ async fn drive(
             }
         };
         let ahead = std::mem::take(&mut typed_ahead);
-        let ending = run(&mut session, &mut channels, out, idle, ahead).await;
+        let ending = run(&mut session, &mut channels, &mut driver, out, ahead).await;
         // The trainer's decisions still queued are kept by its writer, which ends once they are.
         channels.trained = None;
         if std::mem::take(&mut channels.tv_next) {
@@ -440,23 +424,6 @@ pub(super) fn settings_home(shared: &Shared, identity: &Identity) -> SettingsHom
     }
 }
 
-/// Opens the settings screen over the lobby, with `player`'s settings in force.
-fn open_settings(player: &Player, lobby: &mut Lobby) {
-    let (settings, _) = settings_of(&player.shared, &player.identity);
-    let home = settings_home(&player.shared, &player.identity);
-    lobby.open_settings(settings.screen_rows(), home.said());
-}
-
-/// Carries out a change made on the lobby's settings screen, as a game's session does.
-fn change_setting(player: &Player, lobby: &mut Lobby, edit: &SettingEdit) {
-    let (settings, _) = settings_of(&player.shared, &player.identity);
-    let home = settings_home(&player.shared, &player.identity);
-    match session::carry_out_setting(&settings, &home, edit) {
-        Ok((changed, note)) => lobby.setting_answered(edit, Ok(note), Some(changed.keys)),
-        Err(why) => lobby.setting_answered(edit, Err(why), None),
-    }
-}
-
 /// A player's settings (the defaults for a guest), and why their file was not used, if it was not.
 pub(super) fn settings_of(
     shared: &Shared,
@@ -465,141 +432,5 @@ pub(super) fn settings_of(
     match identity.is_guest() {
         true => (Settings::defaults(), None),
         false => Settings::load_or_defaults(&shared.store_of(identity).settings_file()),
-    }
-}
-
-/// Runs the lobby until the player chooses (their choice, and the keys they typed after it), or the
-/// connection, the server or the idle timeout ends it.
-async fn run_lobby(
-    player: &Player,
-    lobby: &mut Lobby,
-    channels: &mut Channels,
-    out: &mut Output,
-    idle: Duration,
-) -> Result<(Choice, Vec<InputEvent>), GameEnd> {
-    let mut waiting = Waiting::new(&mut channels.input, &mut channels.shutdown, idle);
-    let mut refresh_at = Instant::now();
-    let mut refreshes = 0;
-    // The player's blocks, read as they come to the lobby: the open tables of those they blocked are not
-    // offered to them (a table waiting for an opponent is an offer to play).
-    let civility =
-        super::civility::Civility::of(Arc::clone(&player.shared), player.identity.clone()).await;
-    loop {
-        if Instant::now() >= refresh_at {
-            let games = player
-                .shared
-                .tables
-                .listings()
-                .into_iter()
-                .filter(|listing| !(listing.open() && civility.blocks_anyone_at(listing)));
-            lobby.list_events(listed_events(player));
-            lobby.refresh(games.map(|l| lobby_game(l, player)).collect());
-            if refreshes % STANDINGS_EVERY == 0 {
-                read_standings(player, lobby).await;
-                problems::read_standing(player, lobby).await;
-            }
-            refreshes += 1;
-            refresh_at = Instant::now() + LOBBY_REFRESH;
-        }
-        if !out.draw_with(|frame| ui::lobby::draw(frame, lobby)).await {
-            return Err(GameEnd::Session(Ending::InputClosed));
-        }
-        let no_news = std::future::pending::<()>();
-        let Turn::Input(events) = waiting.next(out, Some(refresh_at), no_news).await? else {
-            continue;
-        };
-        let mut pending = events.into_iter();
-        while let Some(event) = pending.next() {
-            if let InputEvent::Key(key) = event
-                && let Some(choice) = lobby.key(key)
-            {
-                match choice {
-                    Choice::Settings => open_settings(player, lobby),
-                    Choice::ChangeSetting(edit) => change_setting(player, lobby, &edit),
-                    choice => return Ok((choice, pending.collect())),
-                }
-            }
-        }
-    }
-}
-
-/// What the records keep to tell `player` about their games that ended while they were away, let go once read
-/// (nothing for a guest, or when the records cannot be read: the word is then told at a later connection).
-async fn read_news(player: &Player) -> Vec<String> {
-    if player.identity.is_guest() {
-        return Vec::new();
-    }
-    let fingerprint = player.identity.fingerprint.clone();
-    player
-        .shared
-        .read_records(move |records| records.take_news(&fingerprint))
-        .await
-        .unwrap_or_default()
-}
-
-/// Reads the player's English rating and the English leaderboard into the lobby.
-async fn read_standings(player: &Player, lobby: &mut Lobby) {
-    if lobby.guest {
-        return;
-    }
-    let fingerprint = player.identity.fingerprint.clone();
-    // The records name a variant as its game type is written, as the rooms record it.
-    let english = GameType::standard(Variant::English).to_string();
-    let standing = player
-        .shared
-        .read_records(move |records| {
-            let (rating, games) = records.rating(&fingerprint, &english)?;
-            let leaders = records.leaderboard(&english, 10)?;
-            Ok(((rating, games), leaders))
-        })
-        .await;
-    if let Some(((rating, games), leaders)) = standing {
-        lobby.rating = (games > 0).then_some(OwnRating {
-            rating: rating.rating.round() as i32,
-            games,
-            provisional: rating.is_provisional(),
-        });
-        lobby.leaders = leaders
-            .into_iter()
-            .map(|s| Leader {
-                name: s.name,
-                rating: s.rating.rating,
-                games: s.games,
-                provisional: s.rating.is_provisional(),
-            })
-            .collect();
-    }
-}
-
-/// The tournaments `player`'s lobby lists: those open to anyone, and those they have entered or created.
-fn listed_events(player: &Player) -> Vec<LobbyEvent> {
-    let me = &player.identity.fingerprint;
-    player
-        .shared
-        .events
-        .views()
-        .iter()
-        .filter(|view| view.stage != Stage::Finished)
-        .filter(|view| view.spec.open || view.spec.created_by.as_ref() == Some(me))
-        .map(|view| LobbyEvent {
-            code: view.spec.code.to_string(),
-            summary: event_summary(view),
-        })
-        .collect()
-}
-
-/// A room's listing as `player`'s lobby shows it.
-fn lobby_game(listing: Listing, player: &Player) -> LobbyGame {
-    LobbyGame {
-        mine: listing.seats_player(&player.identity.fingerprint),
-        code: listing.code.to_string(),
-        game_type: listing.config.game_type,
-        clock: listing.config.clock,
-        rated: listing.config.rated,
-        private: listing.config.private,
-        players: listing.seats.map(|seat| seat.map(|(_, name)| name)),
-        plies: listing.plies,
-        over: listing.over,
-        watchers: listing.watchers,
     }
 }

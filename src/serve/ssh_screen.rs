@@ -9,7 +9,7 @@ use russh::server::Handle;
 use tokio::sync::mpsc;
 
 use super::cut::Cut;
-use super::play::{Screen, ToDoor};
+use super::door::{Screen, ToDoor};
 
 /// Where one channel's frames go, and how long one may wait for the client.
 pub struct SshScreen {

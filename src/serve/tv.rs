@@ -1,6 +1,8 @@
 //! The TV (`/tv` on the web door): the highest-rated game between people in play, watched, and the next one as
 //! it ends.
 
+use std::convert::Infallible;
+use std::io;
 use std::time::Duration;
 
 use ratatui::layout::{Alignment, Constraint, Layout};
@@ -9,12 +11,11 @@ use ratatui::widgets::Paragraph;
 use tokio::time::Instant;
 
 use super::Shared;
+use super::door::{FrameTerminal, GameEnd, Output};
+use super::driver::{Driver, Flow, Part, no_news};
 use super::ids::RoomCode;
-use super::play::{Channels, GameEnd, Output};
 use super::tables::Listing;
-use super::turn::{Turn, Waiting};
 use crate::app::InputEvent;
-use crate::session::Ending;
 
 /// How long the end of a game stays on the TV before it goes on to the next.
 pub const NEXT_AFTER: Duration = Duration::from_secs(5);
@@ -75,17 +76,38 @@ pub async fn best_table(shared: &Shared) -> Option<RoomCode> {
 /// ended (`Ok(None)`: a key other than Ctrl-c, to the lobby).
 pub async fn wait_for_game(
     shared: &Shared,
-    channels: &mut Channels,
+    driver: &mut Driver,
     out: &mut Output,
-    idle: Duration,
 ) -> Result<Option<RoomCode>, GameEnd> {
-    let mut waiting = Waiting::new(&mut channels.input, &mut channels.shutdown, idle);
-    loop {
-        if let Some(code) = best_table(shared).await {
-            return Ok(Some(code));
+    let mut part = Waiting {
+        shared,
+        look_at: Instant::now(),
+    };
+    driver.drive(out, &mut part).await
+}
+
+/// The TV's wait for a game, as the screen a connection shows.
+struct Waiting<'a> {
+    shared: &'a Shared,
+    /// When it looks for a game again.
+    look_at: Instant,
+}
+
+impl Part for Waiting<'_> {
+    type News = Infallible;
+    type Exit = Option<RoomCode>;
+
+    async fn settle(&mut self) -> Option<Option<RoomCode>> {
+        if Instant::now() < self.look_at {
+            return None;
         }
-        let drawn = out
-            .draw_with(|frame| {
+        self.look_at = Instant::now() + LOOK_AGAIN;
+        best_table(self.shared).await.map(Some)
+    }
+
+    fn draw(&mut self, terminal: &mut FrameTerminal) -> io::Result<()> {
+        terminal
+            .draw(|frame| {
                 let [_, middle, _] = Layout::vertical([
                     Constraint::Fill(1),
                     Constraint::Length(3),
@@ -99,16 +121,25 @@ pub async fn wait_for_game(
                 ];
                 frame.render_widget(Paragraph::new(text).alignment(Alignment::Center), middle);
             })
-            .await;
-        if !drawn {
-            return Err(GameEnd::Session(Ending::InputClosed));
+            .map(drop)
+    }
+
+    fn news(&mut self) -> impl Future<Output = Infallible> {
+        no_news()
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        Some(self.look_at)
+    }
+
+    async fn input(&mut self, events: Vec<InputEvent>, _: &mut Output) -> Flow<Option<RoomCode>> {
+        match events.iter().any(|e| matches!(e, InputEvent::Key(_))) {
+            true => Flow::Leave(None),
+            false => Flow::Stay,
         }
-        let look_at = Instant::now() + LOOK_AGAIN;
-        let no_news = std::future::pending::<()>();
-        if let Turn::Input(events) = waiting.next(out, Some(look_at), no_news).await?
-            && events.iter().any(|e| matches!(e, InputEvent::Key(_)))
-        {
-            return Ok(None);
-        }
+    }
+
+    async fn heard(&mut self, news: Infallible, _: &mut Output) -> Flow<Option<RoomCode>> {
+        match news {}
     }
 }

@@ -7,26 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use crate::app::{Context, KeyMap};
-
-/// What the tournament screen shows.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct EventScreen {
-    /// The event's name and code.
-    pub title: String,
-    /// Where the player stands (waiting, paired, withdrawn...).
-    pub status: String,
-    /// The table and pairings, one line each.
-    pub table: String,
-    /// Lines of the table scrolled past.
-    pub scroll: u16,
-    /// The player pressed the key that withdraws and is asked to confirm it: the keys' line asks.
-    pub confirming_withdrawal: bool,
-    /// The keys' line, as the player's key map binds them (see [`keys_line`]).
-    pub keys: String,
-    /// The screen's keys, one line each, while the help is open.
-    pub help: Option<Vec<(String, &'static str)>>,
-}
+use crate::app::{Context, EventScreen, KeyMap};
 
 /// The keys' line of the tournament screen under `keys`: `j/k scroll · w withdraw · ? keys · q leave`.
 pub fn keys_line(keys: &KeyMap) -> String {
@@ -73,14 +54,14 @@ pub fn draw(frame: &mut Frame, screen: &EventScreen) {
         ),
         table,
     );
-    let keys_line = match screen.confirming_withdrawal {
+    let line = match screen.confirming_withdrawal {
         true => Line::styled(
             CONFIRM_WITHDRAWAL,
             Style::default().add_modifier(Modifier::BOLD | Modifier::REVERSED),
         ),
-        false => Line::from(screen.keys.as_str()),
+        false => Line::from(keys_line(screen.keys())),
     };
-    frame.render_widget(Paragraph::new(keys_line), keys);
+    frame.render_widget(Paragraph::new(line), keys);
     if let Some(help) = &screen.help {
         let mut lines = vec![Line::default()];
         lines.extend(
@@ -116,15 +97,11 @@ mod tests {
     #[test]
     fn shows_the_status_the_table_and_the_keys() {
         let mut terminal = Terminal::new(TestBackend::new(60, 8)).expect("a terminal");
-        let screen = EventScreen {
-            title: "Autumn (K7QX)".into(),
-            status: "Waiting for your pairing".into(),
-            table: "  1  ann  4\n  2  bob  2\n".into(),
-            scroll: 1,
-            confirming_withdrawal: false,
-            keys: keys_line(&crate::config::Settings::defaults().keys),
-            help: None,
-        };
+        let mut screen = EventScreen::new(crate::config::Settings::defaults().keys);
+        screen.title = "Autumn (K7QX)".into();
+        screen.status = "Waiting for your pairing".into();
+        screen.table = "  1  ann  4\n  2  bob  2\n".into();
+        screen.scroll = 1;
         let shown = drawn(&mut terminal, &screen);
         assert!(shown.contains("Waiting for your pairing"), "{shown}");
         assert!(shown.contains("Autumn (K7QX)"), "{shown}");
@@ -151,11 +128,8 @@ mod tests {
             )],
         )
         .expect("bound");
-        let screen = EventScreen {
-            keys: keys_line(&keys),
-            help: Some(keys.help(Context::Event)),
-            ..EventScreen::default()
-        };
+        let mut screen = EventScreen::new(keys);
+        screen.help = Some(screen.keys().help(Context::Event));
         let shown = drawn(&mut terminal, &screen);
         assert!(shown.contains("Tournament keys"), "{shown}");
         assert!(shown.contains("withdraw from the event"), "{shown}");
@@ -165,10 +139,8 @@ mod tests {
     #[test]
     fn withdrawing_is_asked_about_on_the_keys_line() {
         let mut terminal = Terminal::new(TestBackend::new(80, 6)).expect("a terminal");
-        let screen = EventScreen {
-            confirming_withdrawal: true,
-            ..EventScreen::default()
-        };
+        let mut screen = EventScreen::new(crate::config::Settings::defaults().keys);
+        screen.confirming_withdrawal = true;
         let shown = drawn(&mut terminal, &screen);
         assert!(shown.contains(CONFIRM_WITHDRAWAL), "{shown}");
         assert!(!shown.contains("w withdraw"), "{shown}");

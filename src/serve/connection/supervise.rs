@@ -2,7 +2,7 @@
 
 use thiserror::Error;
 
-use crate::serve::play::GameEnd;
+use crate::serve::door::GameEnd;
 
 /// Why a game stopped before its end.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
