@@ -289,3 +289,223 @@ impl Typing {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Key, KeyCode};
+    use crate::serve::door::Screen;
+
+    /// A screen that keeps what reaches it: numbers as its news (busy or not), keys, its timer; it leaves at
+    /// `q` with every key it had.
+    struct Probe {
+        news: mpsc::Receiver<u32>,
+        heard: Vec<u32>,
+        keys: Vec<Key>,
+        timer: Option<Instant>,
+        timers: u32,
+        ended: Option<GameEnd>,
+        /// Whether news makes it leave.
+        leaves_on_news: bool,
+    }
+
+    impl Part for Probe {
+        type News = Option<u32>;
+        type Exit = Vec<Key>;
+
+        fn draw(&mut self, terminal: &mut FrameTerminal) -> io::Result<()> {
+            terminal.draw(|_| {}).map(drop)
+        }
+
+        async fn news(&mut self) -> Option<u32> {
+            self.news.recv().await
+        }
+
+        fn deadline(&self) -> Option<Instant> {
+            self.timer
+        }
+
+        async fn input(&mut self, events: Vec<InputEvent>, _: &mut Output) -> Flow<Vec<Key>> {
+            for event in events {
+                if let InputEvent::Key(key) = event {
+                    self.keys.push(key);
+                    if key == Key::char('q') {
+                        return Flow::Leave(self.keys.clone());
+                    }
+                }
+            }
+            Flow::Stay
+        }
+
+        async fn heard(&mut self, news: Option<u32>, _: &mut Output) -> Flow<Vec<Key>> {
+            match news {
+                Some(n) => {
+                    self.heard.push(n);
+                    match self.leaves_on_news {
+                        true => Flow::Leave(self.keys.clone()),
+                        false => Flow::Busy,
+                    }
+                }
+                None => std::future::pending().await,
+            }
+        }
+
+        async fn timer(&mut self, _: Instant) -> Flow<Vec<Key>> {
+            self.timers += 1;
+            self.timer = None;
+            Flow::Stay
+        }
+
+        fn end(&mut self, end: GameEnd) {
+            self.ended = Some(end);
+        }
+    }
+
+    /// A driver on a connection whose frames are taken as they come, the probe its screen, and the
+    /// connection's and the probe's senders.
+    fn rig(
+        idle: Duration,
+    ) -> (
+        Driver,
+        Output,
+        Probe,
+        mpsc::Sender<ToGame>,
+        mpsc::Sender<u32>,
+        watch::Sender<bool>,
+    ) {
+        let (screen, mut frames) = Screen::new();
+        tokio::spawn(async move { while frames.recv().await.is_some() {} });
+        let out = Output::new(screen, (80, 24)).expect("an output");
+        let (input_tx, input) = mpsc::channel(8);
+        let (shutdown_tx, shutdown) = watch::channel(false);
+        let (news_tx, news) = mpsc::channel(8);
+        let probe = Probe {
+            news,
+            heard: Vec::new(),
+            keys: Vec::new(),
+            timer: None,
+            timers: 0,
+            ended: None,
+            leaves_on_news: false,
+        };
+        let driver = Driver::new(input, shutdown, idle);
+        (driver, out, probe, input_tx, news_tx, shutdown_tx)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn news_keys_and_the_timer_reach_the_screen_until_it_leaves() {
+        let (mut driver, mut out, mut probe, input, news, _shutdown) = rig(Duration::from_secs(60));
+        probe.timer = Some(Instant::now() + Duration::from_secs(1));
+        news.send(7).await.expect("sent");
+        input
+            .send(ToGame::Bytes(b"ab".to_vec()))
+            .await
+            .expect("sent");
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_secs(2)).await;
+            let _ = news.send(8).await;
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            let _ = input.send(ToGame::Bytes(b"q".to_vec())).await;
+            // Held open until the test ends.
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        });
+        let keys = driver.drive(&mut out, &mut probe).await.expect("left");
+        assert_eq!(keys, vec![Key::char('a'), Key::char('b'), Key::char('q')]);
+        assert_eq!(probe.heard, vec![7, 8]);
+        assert_eq!(probe.timers, 1);
+        assert_eq!(probe.ended, None, "a screen that leaves is not ended");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn ctrl_c_a_closed_connection_and_the_shutdown_end_the_screen_and_tell_it() {
+        let (mut driver, mut out, mut probe, input, _news, _shutdown) =
+            rig(Duration::from_secs(60));
+        input
+            .send(ToGame::Bytes(b"a\x03".to_vec()))
+            .await
+            .expect("sent");
+        let end = driver.drive(&mut out, &mut probe).await.expect_err("ended");
+        assert_eq!(end, GameEnd::Session(Ending::Signal(SIGINT)));
+        assert_eq!(probe.ended, Some(end));
+        assert!(
+            probe.keys.is_empty(),
+            "nothing queued before Ctrl-c is played"
+        );
+
+        let (mut driver, mut out, mut probe, input, _news, _shutdown) =
+            rig(Duration::from_secs(60));
+        drop(input);
+        let end = driver.drive(&mut out, &mut probe).await.expect_err("ended");
+        assert_eq!(end, GameEnd::Session(Ending::InputClosed));
+        assert_eq!(probe.ended, Some(end));
+
+        let (mut driver, mut out, mut probe, _input, _news, shutdown) =
+            rig(Duration::from_secs(60));
+        shutdown.send(true).expect("sent");
+        let end = driver.drive(&mut out, &mut probe).await.expect_err("ended");
+        assert_eq!(end, GameEnd::Session(Ending::Signal(SIGTERM)));
+        assert_eq!(probe.ended, Some(end));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_player_is_idle_only_while_neither_they_nor_busy_news_come() {
+        let idle = Duration::from_secs(60);
+        let (mut driver, mut out, mut probe, _input, news, _shutdown) = rig(idle);
+        // News every 30 s for five minutes keeps the player in; then nothing, and the idle timeout ends it.
+        tokio::spawn(async move {
+            for n in 0..10 {
+                tokio::time::sleep(Duration::from_secs(30)).await;
+                let _ = news.send(n).await;
+            }
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        });
+        let started = Instant::now();
+        let end = driver.drive(&mut out, &mut probe).await.expect_err("ended");
+        assert_eq!(end, GameEnd::Idle);
+        assert_eq!(probe.heard.len(), 10);
+        assert_eq!(started.elapsed(), Duration::from_secs(300) + idle);
+        assert_eq!(probe.ended, Some(GameEnd::Idle));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_lone_escape_becomes_the_esc_key_and_a_sequence_split_across_screens_is_read_whole() {
+        let (mut driver, mut out, mut probe, input, news, _shutdown) = rig(Duration::from_secs(60));
+        // The start of an arrow key's sequence, then the screen changes before the rest comes.
+        input
+            .send(ToGame::Bytes(b"\x1b[".to_vec()))
+            .await
+            .expect("sent");
+        probe.leaves_on_news = true;
+        tokio::spawn(async move {
+            tokio::time::sleep(ESC_TIMEOUT / 4).await;
+            let _ = news.send(1).await;
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        });
+        let keys = driver.drive(&mut out, &mut probe).await.expect("left");
+        assert!(keys.is_empty(), "{keys:?}");
+        let (news_tx, news) = mpsc::channel(1);
+        let mut next = Probe {
+            news,
+            heard: Vec::new(),
+            keys: Vec::new(),
+            timer: None,
+            timers: 0,
+            ended: None,
+            leaves_on_news: false,
+        };
+        input
+            .send(ToGame::Bytes(b"A\x1b".to_vec()))
+            .await
+            .expect("sent");
+        let input_later = input.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(ESC_TIMEOUT * 3).await;
+            let _ = input_later.send(ToGame::Bytes(b"q".to_vec())).await;
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        });
+        let keys = driver.drive(&mut out, &mut next).await.expect("left");
+        let codes: Vec<KeyCode> = keys.iter().map(|k| k.code).collect();
+        assert_eq!(codes, vec![KeyCode::Up, KeyCode::Esc, KeyCode::Char('q')]);
+        drop(news_tx);
+    }
+}
