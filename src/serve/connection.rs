@@ -15,10 +15,11 @@ use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::mpsc;
 
 use super::budget::InputBudget;
+use super::connected::Player;
 use super::door::{GameEnd, ToGame, clamp_size, farewell_bytes};
 use super::identity::Identity;
 use super::limits::{Admission, Refusal};
-use super::player::{self, Player, Start};
+use super::player::{self, Start};
 use super::records::conduct::BanTarget;
 use super::ssh_screen::SshScreen;
 use super::text::clean_line;

@@ -12,9 +12,9 @@ use tokio::time::Instant;
 
 use super::at_event::event_summary;
 use super::civility::Civility;
+use super::connected::{Player, settings_home, settings_of};
 use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part, no_news};
-use super::player::{Player, settings_home, settings_of};
 use super::problems;
 use super::records::Stage;
 use super::tables::Listing;

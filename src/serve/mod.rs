@@ -15,6 +15,7 @@ mod authorized;
 mod budget;
 mod civility;
 pub mod codes;
+mod connected;
 mod connection;
 mod cut;
 mod door;

@@ -7,11 +7,10 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use super::Shared;
 use super::at_event::{Entered, EventChoice, create_and_enter, enter, run_event};
+use super::connected::{Player, settings_home, settings_of};
 use super::door::{Doing, GameEnd, Output, Screen, ToGame, farewell};
 use super::driver::Driver;
-use super::identity::Identity;
 use super::ids::RoomCode;
 use super::lobby;
 use super::play::{Channels, run};
@@ -21,27 +20,9 @@ use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
 use crate::app::TrainingKind;
 use crate::app::lobby::{Choice, Lobby};
-use crate::config::{Settings, SettingsError};
 use crate::engine::EngineClient;
-use crate::session::{self, Ending, Opening, Session, SettingsHome};
+use crate::session::{self, Ending, Opening, Session};
 use crate::store::StoreError;
-
-/// Who is playing, and how their screen looks.
-pub struct Player {
-    /// What every connection shares.
-    pub shared: Arc<Shared>,
-    /// Who.
-    pub identity: Identity,
-    /// Whether their terminal wants no colour.
-    pub no_color: bool,
-    /// How they reached the server (`ssh -t -p 2222 192.0.2.7`), for the command a friend types to join.
-    pub reached_by: Option<String>,
-    /// The address they connected from.
-    pub address: std::net::IpAddr,
-    /// Whether they may only watch: a browser without an identity on a server without guests, come by a
-    /// watching link or the TV. Leaving what they watch ends the connection, as the lobby is not theirs.
-    pub spectator: bool,
-}
 
 /// Where a player starts.
 pub enum Start {
@@ -411,26 +392,4 @@ fn engine_session(player: &Player, engine: EngineClient) -> Session {
     preferences.ponder = false;
     opened.app.set_preferences(preferences);
     Session::new(opened, config, engine).keep_settings_in(settings_home(shared, identity))
-}
-
-/// Where `player`'s settings screen keeps its changes: the settings file in their folder, which the nodes share
-/// (so the settings follow them to any node); nowhere for a guest.
-pub(super) fn settings_home(shared: &Shared, identity: &Identity) -> SettingsHome {
-    match identity.is_guest() {
-        true => SettingsHome::Nowhere(
-            "a guest's settings are not kept: connect with an SSH key to keep them".into(),
-        ),
-        false => SettingsHome::File(shared.store_of(identity).settings_file()),
-    }
-}
-
-/// A player's settings (the defaults for a guest), and why their file was not used, if it was not.
-pub(super) fn settings_of(
-    shared: &Shared,
-    identity: &Identity,
-) -> (Settings, Option<SettingsError>) {
-    match identity.is_guest() {
-        true => (Settings::defaults(), None),
-        false => Settings::load_or_defaults(&shared.store_of(identity).settings_file()),
-    }
 }

@@ -12,9 +12,9 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::mpsc;
 
 use super::Shared;
+use super::connected::{Player, settings_of};
 use super::identity::Identity;
 use super::play::Channels;
-use super::player::{Player, settings_of};
 use crate::app::lobby::{Lobby, ProblemsShown};
 use crate::app::{App, TrainingKind, TrainingNews};
 use crate::engine::EngineClient;
@@ -89,7 +89,7 @@ pub(super) async fn trainer_session(
     let (settings, problem) = settings_of(shared, identity);
     let (mut opened, config) =
         session::open_trainer(app, effects, &settings, problem.as_ref(), player.no_color);
-    opened.settings_home = super::player::settings_home(shared, identity);
+    opened.settings_home = super::connected::settings_home(shared, identity);
 
     let (answers_tx, answers_rx) = mpsc::unbounded_channel();
     channels.proofs = answers_rx;
