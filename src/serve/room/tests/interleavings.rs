@@ -397,6 +397,44 @@ proptest! {
     }
 }
 
+/// Found by the figures' fixed seed: a game called off for want of a first move while nobody is at the table
+/// (both players gone after a draw offer, the records down meanwhile) is recorded as called off, and nobody is
+/// there to see it: an end nobody saw, and nothing anyone saw lost.
+#[test]
+fn a_game_called_off_with_nobody_at_the_table_ends_unseen() {
+    let mut config = config(Some("3+0"), 1_000);
+    config.game_type = GameType::standard(Variant::International);
+    let setup = Setup {
+        config,
+        guest: false,
+        resumes: None,
+    };
+    let wait = |ms| Step::Wait(Duration::from_millis(ms));
+    let reply = || Step::Reply {
+        accept: false,
+        on_screen: false,
+    };
+    let steps = [
+        Step::Claim { by: 0, draw: false },
+        Step::Together(vec![
+            wait(1_885),
+            Step::Offer {
+                by: 0,
+                kind: OfferKind::Draw,
+            },
+        ]),
+        wait(5_771),
+        Step::Leave(1),
+        Step::Leave(0),
+        Step::Together(vec![wait(1_903), wait(1_626)]),
+        Step::Together(vec![wait(2_853), reply()]),
+        wait(5_550),
+        Step::Together(vec![wait(2_412), reply()]),
+        Step::RecordsDown(false),
+    ];
+    run(&setup, &steps);
+}
+
 /// The simulation's figures, from a fixed seed (the same schedules every run): schedules, steps, the faults
 /// among them and the checks made. `cargo test --profile fast --lib simulation_figures -- --ignored --nocapture`
 /// (`CROWNED_SIM_CASES` schedules, 2,000 unless set).

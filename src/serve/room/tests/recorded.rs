@@ -30,6 +30,14 @@ pub(super) struct Recorded {
 }
 
 impl Recorded {
+    /// Whether the game was called off before its first move: recorded as over with the result `*` and no
+    /// move.
+    pub(super) fn called_off(&self) -> bool {
+        self.moves.is_empty()
+            && !self.finishes.is_empty()
+            && self.finishes.iter().all(|(result, ..)| result == "*")
+    }
+
     /// The records of a game started before a restart, under `key`: its moves so far.
     pub(super) fn resumed(key: RecordKey, game: &AnyGame) -> Recorded {
         let notation = game.game_type().variant.notation();
