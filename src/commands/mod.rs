@@ -65,6 +65,11 @@ impl Board {
         self.named.then_some(self.game_type)
     }
 
+    /// The text of `--fen`, if it was given.
+    pub fn fen(&self) -> Option<&str> {
+        self.fen.as_deref()
+    }
+
     /// The position of `--fen` (or the start) under the rules of the command line.
     pub fn position(&self) -> Result<AnyPosition> {
         self.position_as(self.game_type)

@@ -10,8 +10,10 @@ use crowned::engine::EVAL_WEIGHTS;
 use crowned::lab::tune::{self, FitConfig, NetConfig, Sample};
 use crowned::store::create_new;
 
-use super::cores;
 use super::progress::Progress;
+use super::{Board, cores};
+use crowned::rules::defined::DefinedId;
+use crowned::rules::{GameType, Playable, RulesVisitor, Variant};
 
 /// `crowned tune`'s options: the step to take.
 #[derive(clap::Args, Debug)]
@@ -133,7 +135,19 @@ pub enum TuneStep {
 }
 
 /// `crowned tune`: the step asked for.
-pub fn run(args: TuneArgs) -> Result<ExitCode> {
+pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
+    let english = GameType::standard(Variant::English);
+    // Only self-play makes positions of other rules; the weights, the network and the search's parameters
+    // tuned here are English draughts'.
+    if !matches!(args.step, TuneStep::Data { .. })
+        && let Some(named) = board.named()
+        && named != english
+    {
+        anyhow::bail!(
+            "this step of `crowned tune` works on English draughts (8x8) only, not {named}: its evaluation, \
+             network and search parameters are English draughts'"
+        );
+    }
     match args.step {
         TuneStep::Data {
             games,
@@ -143,11 +157,28 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
             out,
             network,
         } => {
+            anyhow::ensure!(
+                board.fen().is_none(),
+                "`crowned tune data` starts its games from openings chosen by --seed, not from --fen"
+            );
             if let Some(path) = &network {
+                anyhow::ensure!(
+                    board.game_type == english,
+                    "--network is a network for English draughts, not for {}",
+                    board.game_type
+                );
                 super::play_with_network_file(path)?;
             }
             let threads = threads.map_or_else(cores, |t| t as usize);
-            data(games as usize, depth, seed, threads, &out)?;
+            let games = Games {
+                game_type: board.game_type,
+                games: games as usize,
+                depth,
+                seed,
+                threads,
+                out: &out,
+            };
+            board.game_type.visit(games)?;
         }
         TuneStep::Fit { files, epochs, out } => fit(&files, epochs as usize, out.as_deref())?,
         TuneStep::Net {
@@ -227,37 +258,71 @@ pub fn run(args: TuneArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `crowned tune data`: plays `games` self-play games at `depth` and writes their quiet positions to the new
-/// file `out` (an existing file is refused: it may be hours of work).
-fn data(games: usize, depth: u32, seed: u64, threads: usize, out: &Path) -> Result<()> {
-    // Refused now rather than after the games; the file itself is made only when the games are done, so an
-    // interrupted run leaves nothing behind.
-    anyhow::ensure!(
-        !out.exists(),
-        "{} already exists; choose another file (an existing file is never replaced)",
-        out.display()
-    );
-    let progress = Progress::on_terminal(games as u64, "games");
-    let started = std::time::Instant::now();
-    let samples = tune::self_play(games, depth, seed, threads, super::databases(), &|done| {
-        progress.set_done(done as u64)
-    });
-    progress.finish();
-    let mut file = create_new(out).with_context(|| {
-        format!(
-            "cannot create {} (an existing file is never replaced)",
+/// `crowned tune data`'s work: `games` self-play games under the rules of `game_type` at `depth`, their quiet
+/// positions written to the new file `out` (an existing file is refused: it may be hours of work).
+struct Games<'a> {
+    game_type: GameType,
+    games: usize,
+    depth: u32,
+    seed: u64,
+    threads: usize,
+    out: &'a Path,
+}
+
+impl RulesVisitor for Games<'_> {
+    type Output = Result<()>;
+
+    fn visit<R: Playable>(self) -> Result<()> {
+        let Games {
+            game_type,
+            games,
+            depth,
+            seed,
+            threads,
+            out,
+        } = self;
+        // Refused now rather than after the games; the file itself is made only when the games are done, so an
+        // interrupted run leaves nothing behind.
+        anyhow::ensure!(
+            !out.exists(),
+            "{} already exists; choose another file (an existing file is never replaced)",
             out.display()
+        );
+        let progress = Progress::on_terminal(games as u64, "games");
+        let started = std::time::Instant::now();
+        let samples = tune::self_play::<R>(
+            game_type,
+            games,
+            depth,
+            seed,
+            threads,
+            super::databases(),
+            &|done| progress.set_done(done as u64),
+        );
+        progress.finish();
+        let mut file = create_new(out).with_context(|| {
+            format!(
+                "cannot create {} (an existing file is never replaced)",
+                out.display()
+            )
+        })?;
+        file.write_all(tune::write_samples(&samples).as_bytes())
+            .and_then(|()| file.sync_all())
+            .with_context(|| format!("cannot write {}", out.display()))?;
+        eprintln!(
+            "{} positions of {game_type} from {games} games at depth {depth} in {:.1} s",
+            samples.len(),
+            started.elapsed().as_secs_f64()
+        );
+        Ok(())
+    }
+
+    fn defined(self, _: DefinedId) -> Result<()> {
+        anyhow::bail!(
+            "`crowned tune data` plays the built-in rule sets; {} is played from its definition",
+            self.game_type
         )
-    })?;
-    file.write_all(tune::write_samples(&samples).as_bytes())
-        .and_then(|()| file.sync_all())
-        .with_context(|| format!("cannot write {}", out.display()))?;
-    eprintln!(
-        "{} positions from {games} games at depth {depth} in {:.1} s",
-        samples.len(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    }
 }
 
 /// Every position of samples files and PDN files (told apart by extension).

@@ -1,5 +1,6 @@
-//! Positions labelled with game results: made by self-play, read from PDN, written to and read from a file of
-//! one `FEN;result` line each, or `FEN;result;search` where the self-play search's own view is kept too.
+//! Positions labelled with game results: made by self-play (under any of the compiled rule sets), read from PDN
+//! (English), written to and read from a file of one `FEN;result` line each, or `FEN;result;search` where the
+//! self-play search's own view is kept too.
 
 use std::fmt::Write as _;
 use std::sync::Arc;
@@ -7,9 +8,14 @@ use std::sync::Arc;
 use thiserror::Error;
 
 use crate::engine::egdb::Egdb;
-use crate::engine::{Engine, EngineConfig, Level, Limits, Rng, Situation, builtin_openings};
+use crate::engine::{
+    AnySituation, Engine, EngineConfig, Level, Limits, Rng, Situation, builtin_openings,
+};
 use crate::game::{AnyGame, Game};
-use crate::rules::{Color, English, GameType, Position, Variant, parse_fen, to_fen};
+use crate::lab::match_openings::{deck_under, random_openings};
+use crate::rules::{
+    Color, English, GameType, Playable, Position, RuleSet, Variant, parse_fen, to_fen,
+};
 
 /// A game still going after this many plies is scored a draw.
 const MAX_PLIES: usize = 300;
@@ -18,11 +24,12 @@ const RANDOM_PERCENT: u64 = 10;
 /// Plies at the start of a game in which random moves may be played.
 const RANDOM_PLIES: usize = 20;
 
-/// A position and the result of its game for Black: 1 a win, 0.5 a draw, 0 a loss.
+/// A position under the rules `R` and the result of its game for Black (the side whose score PDN writes first):
+/// 1 a win, 0.5 a draw, 0 a loss.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Sample {
-    /// The position (English draughts).
-    pub position: Position,
+pub struct Sample<R: RuleSet = English> {
+    /// The position.
+    pub position: Position<R>,
     /// Black's score in the game it came from.
     pub result: f32,
     /// Black's expected share of the points by the search that chose the move played from this position
@@ -46,12 +53,12 @@ pub struct SampleError {
 /// the evaluation's), labelled with its result; nothing for a game without one.
 ///
 /// `searched[ply]`, where there is one, is Black's expectation by the search that chose the move at that ply.
-fn samples_of(
-    game: &Game<English>,
+fn samples_of<R: RuleSet>(
+    game: &Game<R>,
     result: Option<Color>,
     finished: bool,
     searched: &[Option<f32>],
-    out: &mut Vec<Sample>,
+    out: &mut Vec<Sample<R>>,
 ) {
     if !finished {
         return;
@@ -75,21 +82,24 @@ fn samples_of(
     }
 }
 
-/// Self-play games: each starts from a ballot opening chosen by the seed, the full search plays both sides to
-/// `depth` plies (with an occasional random move early on, so that games differ), and its quiet positions are
-/// labelled with the result. Games are shared among `threads`; the samples are the same for the same seed
-/// whatever the number of threads. The search probes `egdb` if there are databases. `progress` hears the number of games finished.
-pub fn self_play(
+/// Self-play games under the rules `R` on the board of `game_type`: each starts from an opening chosen by the
+/// seed (a 3-move ballot in English draughts, balanced random plies elsewhere), the full search plays both sides
+/// to `depth` plies (with an occasional random move early on, so that games differ), and its quiet positions
+/// are labelled with the result. Games are shared among `threads`; the samples are the same for the same seed
+/// whatever the number of threads. The search probes `egdb` if there are databases. `progress` hears the
+/// number of games finished.
+pub fn self_play<R: Playable>(
+    game_type: GameType,
     games: usize,
     depth: u32,
     seed: u64,
     threads: usize,
     egdb: Option<Arc<Egdb>>,
     progress: &(dyn Fn(usize) + Sync),
-) -> Vec<Sample> {
+) -> Vec<Sample<R>> {
     let threads = threads.clamp(1, 64);
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let mut per_game: Vec<(usize, Vec<Sample>)> = std::thread::scope(|scope| {
+    let mut per_game: Vec<(usize, Vec<Sample<R>>)> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 let done = &done;
@@ -104,8 +114,9 @@ pub fn self_play(
                     for g in (t..games).step_by(threads) {
                         out.push((
                             g,
-                            one_game(
+                            one_game::<R>(
                                 &mut engine,
+                                game_type,
                                 depth,
                                 seed ^ (g as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
                             ),
@@ -126,16 +137,26 @@ pub fn self_play(
     per_game.into_iter().flat_map(|(_, s)| s).collect()
 }
 
-fn one_game(engine: &mut Engine, depth: u32, seed: u64) -> Vec<Sample> {
+fn one_game<R: Playable>(
+    engine: &mut Engine,
+    game_type: GameType,
+    depth: u32,
+    seed: u64,
+) -> Vec<Sample<R>> {
     let mut rng = Rng::new(seed);
-    let deck = builtin_openings();
-    let mut game: Game<English> = Game::new();
-    if !deck.is_empty() {
-        let opening = &deck[rng.below(deck.len())];
-        for text in &opening.moves {
-            if game.play_text(text).is_err() {
-                break;
-            }
+    let mut game: Game<R> = Game::new();
+    // The ballot where the rules play it, balanced random plies elsewhere (equal men, no capture pending).
+    let opening = match deck_under::<R>(&builtin_openings(), game_type) {
+        Some(deck) if !deck.is_empty() => deck[rng.below(deck.len())].moves.clone(),
+        _ => random_openings::<R>(game_type, 1, rng.below(u32::MAX as usize) as u64)
+            .into_iter()
+            .next()
+            .map(|opening| opening.moves)
+            .unwrap_or_default(),
+    };
+    for mv in &opening {
+        if game.play(mv).is_err() {
+            break;
         }
     }
     engine.clear();
@@ -152,7 +173,7 @@ fn one_game(engine: &mut Engine, depth: u32, seed: u64) -> Vec<Sample> {
             moves[rng.below(moves.len())]
         } else {
             let result = engine.think(
-                &Situation::of_game(&game).into(),
+                &AnySituation::from(Situation::in_game(&game)),
                 Level::Max,
                 &Limits::depth(depth),
                 0,
@@ -214,7 +235,7 @@ pub fn from_pdn(text: &str) -> Vec<Sample> {
 
 /// The samples as text: one `FEN;result` line each, `FEN;result;search` for a sample with the search's
 /// expectation (written to three decimals).
-pub fn write_samples(samples: &[Sample]) -> String {
+pub fn write_samples<R: RuleSet>(samples: &[Sample<R>]) -> String {
     let mut text = String::with_capacity(samples.len() * 54);
     for s in samples {
         let _ = write!(text, "{};{}", to_fen(&s.position), s.result);
@@ -228,7 +249,7 @@ pub fn write_samples(samples: &[Sample]) -> String {
 
 /// Reads what [`write_samples`] wrote (the search's expectation to the three decimals it was written with);
 /// blank lines are skipped, anything else wrong is refused with its line.
-pub fn read_samples(text: &str) -> Result<Vec<Sample>, SampleError> {
+pub fn read_samples<R: RuleSet>(text: &str) -> Result<Vec<Sample<R>>, SampleError> {
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -276,14 +297,49 @@ pub fn read_samples(text: &str) -> Result<Vec<Sample>, SampleError> {
     Ok(out)
 }
 
+/// English self-play without databases or progress, for the tests of what is made of its samples.
+#[cfg(test)]
+pub(super) fn english(games: usize, depth: u32, seed: u64, threads: usize) -> Vec<Sample> {
+    let english = GameType::standard(Variant::English);
+    self_play::<English>(english, games, depth, seed, threads, None, &|_| {})
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::International;
+
+    #[test]
+    fn self_play_under_other_rules_starts_from_balanced_openings_and_reads_back() {
+        let international = GameType::standard(Variant::International);
+        let play = |seed, threads| {
+            self_play::<International>(international, 2, 2, seed, threads, None, &|_| {})
+        };
+        let samples = play(5, 1);
+        assert_eq!(samples, play(5, 2), "the same seed, whatever the threads");
+        assert_ne!(samples, play(6, 1));
+        assert!(samples.len() > 40, "{}", samples.len());
+        assert!(samples.iter().all(|s| !s.position.must_capture()));
+        // Each game's positions begin at the start; the two games went different ways from it.
+        let start = Position::<International>::start();
+        let firsts: Vec<usize> = (0..samples.len())
+            .filter(|&i| samples[i].position == start)
+            .collect();
+        assert_eq!(firsts.len(), 2, "{firsts:?}");
+        assert_ne!(samples[1].position, samples[firsts[1] + 1].position);
+        let text = write_samples(&samples);
+        assert!(text.starts_with('W') || text.starts_with('B'), "{text}");
+        assert_eq!(read_samples::<International>(&text), Ok(samples));
+        assert!(
+            read_samples::<English>(&text).is_err(),
+            "10x10 squares are not English ones"
+        );
+    }
 
     #[test]
     fn self_play_is_reproducible_and_labelled() {
-        let one = self_play(3, 2, 7, 1, None, &|_| {});
-        let two = self_play(3, 2, 7, 2, None, &|_| {});
+        let one = english(3, 2, 7, 1);
+        let two = english(3, 2, 7, 2);
         assert_eq!(
             one, two,
             "the same seed gives the same samples whatever the threads"
@@ -291,12 +347,12 @@ mod tests {
         assert!(one.len() > 30, "{}", one.len());
         assert!(one.iter().all(|s| [0.0, 0.5, 1.0].contains(&s.result)));
         assert!(one.iter().all(|s| !s.position.must_capture()));
-        assert_ne!(self_play(3, 2, 8, 1, None, &|_| {}), one);
+        assert_ne!(english(3, 2, 8, 1), one);
     }
 
     #[test]
     fn self_play_keeps_the_search_view_of_searched_positions() {
-        let samples = self_play(4, 4, 3, 1, None, &|_| {});
+        let samples = english(4, 4, 3, 1);
         let searched = samples.iter().filter(|s| s.search.is_some()).count();
         // Most positions come from a searched move; the opening's and the random moves' do not.
         assert!(
@@ -328,11 +384,11 @@ mod tests {
 
     #[test]
     fn samples_are_written_and_read_back() {
-        let samples = self_play(1, 2, 1, 1, None, &|_| {});
+        let samples = english(1, 2, 1, 1);
         assert!(samples.iter().any(|s| s.search.is_some()));
         let text = write_samples(&samples);
-        assert_eq!(read_samples(&text), Ok(samples));
-        let old = read_samples("B:W21-32:B1-12;1\nB:W21-32:B1-12;0.5;0.25\n")
+        assert_eq!(read_samples::<English>(&text), Ok(samples));
+        let old = read_samples::<English>("B:W21-32:B1-12;1\nB:W21-32:B1-12;0.5;0.25\n")
             .map(|s| s.iter().map(|s| s.search).collect::<Vec<_>>());
         assert_eq!(old, Ok(vec![None, Some(0.25)]));
         for (bad, line) in [
@@ -345,7 +401,11 @@ mod tests {
             ("B:W21-32:B1-12;1;0.5;0.5", 1),
             ("B:W21-32:B1-12;1;", 1),
         ] {
-            assert_eq!(read_samples(bad).map_err(|e| e.line), Err(line), "{bad:?}");
+            assert_eq!(
+                read_samples::<English>(bad).map_err(|e| e.line),
+                Err(line),
+                "{bad:?}"
+            );
         }
     }
 

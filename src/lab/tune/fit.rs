@@ -231,11 +231,11 @@ pub fn weights_source(weights: &[i32; TERMS], provenance: &str) -> String {
 mod tests {
     use super::*;
     use crate::engine::EVAL_WEIGHTS as WEIGHTS;
-    use crate::lab::tune::self_play;
+    use crate::lab::tune::data::english;
 
     #[test]
     fn a_tiny_fit_lowers_the_loss_and_keeps_men_fixed() {
-        let samples = self_play(6, 2, 11, 2, None, &|_| {});
+        let samples = english(6, 2, 11, 2);
         let config = FitConfig {
             epochs: 100,
             learning_rate: 8.0,
@@ -251,7 +251,7 @@ mod tests {
 
     #[test]
     fn the_table_scores_as_the_engine_does() {
-        let samples = self_play(1, 2, 3, 1, None, &|_| {});
+        let samples = english(1, 2, 3, 1);
         let table = Table::new(&samples);
         let weights = WEIGHTS.map(f64::from);
         for (i, s) in samples.iter().enumerate() {

@@ -334,10 +334,10 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::tune::data::self_play;
+    use crate::lab::tune::data::english;
 
     fn samples() -> Vec<Sample> {
-        self_play(24, 2, 5, 2, None, &|_| {})
+        english(24, 2, 5, 2)
     }
 
     #[test]
