@@ -1,6 +1,8 @@
-//! A civil public server, end to end: the operator bans a key or an address with `crowned serve ban` beside the
-//! running server, and the banned client (russh, and the stock OpenSSH client) is given the reason in one line
-//! at its next sign-in while everyone else plays on; players block, report and mute at a table.
+//! The operator's commands beside a running server, end to end. A civil public server: the operator bans a key
+//! or an address with `crowned serve ban`, and the banned client (russh, and the stock OpenSSH client) is given
+//! the reason in one line at its next sign-in while everyone else plays on; players block, report and mute at a
+//! table. Backups: `crowned serve backup` copies the records while games are played, and the copy put back in
+//! place is what the server restarts on.
 
 use std::process::Command;
 use std::sync::Arc;
@@ -230,4 +232,63 @@ async fn a_ban_made_while_a_player_plays_cuts_their_connection_and_no_one_else_s
         "{}",
         again.contents()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_backup_taken_while_people_play_restores_to_records_that_hold_every_finished_game() {
+    use crowned::serve::records::backup::check;
+    let server = Server::start("conduct-backup");
+    let (ann_key, bob_key) = (new_key(), new_key());
+    let ann = connect(&server, &ann_key, "ann").await;
+    let bob = connect(&server, &bob_key, "bob").await;
+    // One game finished, and a second in play as the copy is taken.
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    b.wait_for("ann").await;
+    a.send(b"11-15\r").await;
+    b.wait_for("11-15").await;
+    a.send(b":resign\r").await;
+    a.send(b"y").await;
+    a.wait_for("Black resigned").await;
+    let (ann_again, bob_again) = (
+        connect(&server, &ann_key, "ann").await,
+        connect(&server, &bob_key, "bob").await,
+    );
+    let mut a = Terminal::exec(&ann_again, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let second = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob_again, 100, 30, &format!("join {second}")).await;
+    b.wait_for("ann").await;
+    a.send(b"9-13\r").await;
+    b.wait_for("9-13").await;
+
+    let copy = server.home.join("records-backup.sqlite");
+    let (said, ok) = operator(&server, &["backup", copy.to_str().expect("a path")]);
+    assert!(ok, "{said}");
+    assert!(said.contains("2 players and 2 games (1 finished"), "{said}");
+    let figures = check(&copy).expect("the copy passes the check");
+    assert_eq!((figures.games, figures.finished), (2, 1));
+    // Never over a file: a second backup to the same place is refused, the first left as it was.
+    let (said, ok) = operator(&server, &["backup", copy.to_str().expect("a path")]);
+    assert!(!ok && said.contains("already exists"), "{said}");
+    assert_eq!(check(&copy).expect("unchanged").games, 2);
+
+    // Restored: the server stopped, the copy put in the records' place, the server started on it. The game in
+    // play as the copy was taken comes back with its move.
+    drop((a, b, ann, bob, ann_again, bob_again));
+    let server = server.stop_and_restart_after(|home| {
+        let records = home.join("data/server/records.sqlite");
+        for extra in ["-wal", "-shm"] {
+            let _ = std::fs::remove_file(format!("{}{extra}", records.display()));
+        }
+        std::fs::copy(&copy, &records).expect("the copy put back");
+    });
+    let ann = connect(&server, &ann_key, "ann").await;
+    let mut a = Terminal::exec(&ann, 100, 30, &format!("join {second}")).await;
+    a.wait_for("9-13").await;
+    let again = server.home.join("records-again.sqlite");
+    let (said, ok) = operator(&server, &["backup", again.to_str().expect("a path")]);
+    assert!(ok && said.contains("(1 finished"), "{said}");
 }

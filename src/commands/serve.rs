@@ -130,6 +130,13 @@ pub enum ServeCommand {
         #[arg(long, value_name = "DIR")]
         players: Option<PathBuf>,
     },
+    /// Copy the records, while the server runs, to the new file DEST (SQLite's online copy, checked before it
+    /// is named); to restore, stop the server and put the copy in the records' place. Records in PostgreSQL
+    /// are backed up with pg_dump, as the README shows.
+    Backup {
+        /// The new file (an existing file is never replaced).
+        dest: PathBuf,
+    },
     /// List the latest reports players made about each other, newest first: when, who, whom (with their keys),
     /// at which game, and what they said.
     Reports {
@@ -267,6 +274,13 @@ pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
             });
             return migrate(&from, &to, &players);
         }
+        Some(ServeCommand::Backup { dest }) => {
+            let (settings, _, problem) = super::settings::load(&Overrides::default());
+            if let Some(problem) = problem {
+                return Err(anyhow::Error::new(problem));
+            }
+            return backup(args.over(settings.server)?.records, &dest);
+        }
         Some(ServeCommand::Reports { count }) => Some(serve_conduct::Asked::Reports(count)),
         Some(ServeCommand::Bans) => Some(serve_conduct::Asked::Bans),
         Some(ServeCommand::Ban { target, reason }) => {
@@ -287,6 +301,39 @@ pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
         return serve_conduct::run(asked, args.over(settings.server)?.records);
     }
     serve(&args.over(settings.server)?)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `crowned serve backup DEST`: copies the SQLite records the settings name to `dest` and says what the copy
+/// holds; for records in PostgreSQL, says how pg_dump backs them up.
+fn backup(records: Option<PostgresUrl>, dest: &std::path::Path) -> Result<ExitCode> {
+    if let Some(url) = records {
+        anyhow::bail!(
+            "the records are in PostgreSQL ({url}): back them up with `pg_dump --format=custom --file {} \
+             '{url}'` (the password from PGPASSWORD or ~/.pgpass), and restore with pg_restore into an \
+             empty database (the README's operator section)",
+            dest.display()
+        );
+    }
+    let from = Store::locate()
+        .context("no folder for the server's files")?
+        .server_dir()
+        .join("records.sqlite");
+    let started = std::time::Instant::now();
+    let copied = crowned::serve::records::backup::backup_sqlite(&from, dest)?;
+    say(&format!(
+        "copied the records of {} players and {} games ({} finished, {} moves; schema version {}) from {} to \
+         {}: {} bytes in {:.1} s, checked",
+        copied.players,
+        copied.games,
+        copied.finished,
+        copied.moves,
+        copied.version,
+        from.display(),
+        dest.display(),
+        copied.bytes,
+        started.elapsed().as_secs_f64()
+    ));
     Ok(ExitCode::SUCCESS)
 }
 

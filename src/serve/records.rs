@@ -15,6 +15,7 @@ use super::identity::Identity;
 use super::ids::{Fingerprint, GameId, RoomCode};
 use super::rating::Rating;
 
+pub mod backup;
 pub mod conduct;
 pub mod creations;
 pub mod links;

@@ -138,7 +138,13 @@ impl Server {
 
     /// Stops the server with SIGTERM (as a service manager would), waits for it to exit, and starts it again
     /// on the same folder; it listens on a new port.
-    pub fn stop_and_restart(mut self) -> Server {
+    pub fn stop_and_restart(self) -> Server {
+        self.stop_and_restart_after(|_| {})
+    }
+
+    /// [`Server::stop_and_restart`], with `between` done to the server's folder while it is stopped (as an
+    /// operator restoring a backup would).
+    pub fn stop_and_restart_after(mut self, between: impl FnOnce(&Path)) -> Server {
         // SAFETY: kill with a child's own pid only sends it a signal.
         unsafe {
             libc::kill(self.child.id() as i32, libc::SIGTERM);
@@ -147,6 +153,7 @@ impl Server {
         assert!(status.success(), "the server stopped with {status}");
         let home = std::mem::take(&mut self.home);
         std::mem::forget(self);
+        between(&home);
         Server::start_in(home)
     }
 
