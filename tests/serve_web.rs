@@ -483,3 +483,61 @@ async fn a_browser_linked_on_one_node_plays_as_its_player_on_another() {
     a.send(b"11-15\r").await;
     w.wait_for("1. 11-15").await;
 }
+
+/// Lowers the server's file-size limit to one byte (every write that would grow a file fails, as on a full
+/// disk), or lifts it, with prlimit(1).
+fn disk_full(server: &Server, full: bool) {
+    let limit = match full {
+        true => "--fsize=1:",
+        false => "--fsize=unlimited:",
+    };
+    let status = std::process::Command::new("prlimit")
+        .args(["--pid", &server.child.id().to_string(), limit])
+        .status()
+        .expect("prlimit (util-linux) runs");
+    assert!(status.success(), "prlimit {limit}: {status}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_says_alive_and_readiness_follows_whether_the_records_can_be_written() {
+    let server = web_server("web-health");
+    assert_eq!(http(&server, "GET", "/healthz", &[]).await.0, 200);
+    let (status, _, body) = http(&server, "GET", "/readyz", &[]).await;
+    assert_eq!((status, body.as_str()), (200, "ready\n"));
+    // A full disk: the next move is refused, and the server says it should be sent no more players.
+    let (ann, bob) = (
+        connect(&server, &new_key(), "ann").await,
+        connect(&server, &new_key(), "bob").await,
+    );
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    b.wait_for("ann").await;
+    disk_full(&server, true);
+    a.send(b"11-15\r").await;
+    a.wait_for("cannot save moves").await;
+    let (status, _, body) = http(&server, "GET", "/readyz", &[]).await;
+    assert_eq!(
+        (status, body.as_str()),
+        (503, "not ready: the server cannot write its records\n")
+    );
+    assert_eq!(
+        http(&server, "GET", "/healthz", &[]).await.0,
+        200,
+        "still alive"
+    );
+    // The disk mends: the move goes through and the server is ready again.
+    disk_full(&server, false);
+    a.send(b"11-15\r").await;
+    b.wait_for("11-15").await;
+    let mut ready = false;
+    for _ in 0..50 {
+        if http(&server, "GET", "/readyz", &[]).await.0 == 200 {
+            ready = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(ready, "ready again once the records take writes");
+}

@@ -22,6 +22,7 @@ mod door;
 mod driver;
 mod elsewhere;
 pub mod events;
+mod health;
 mod host_key;
 mod identity;
 mod ids;

@@ -245,6 +245,9 @@ fn router(door: Arc<Door>) -> Router {
             }),
         )
         .route("/ws", get(socket::upgrade))
+        // For a load balancer or a service manager: alive, and taking players.
+        .route("/healthz", get(|| async { (StatusCode::OK, "alive\n") }))
+        .route("/readyz", get(ready))
         .route(
             "/link",
             get(link::status).post(link::offer).delete(link::forget),
@@ -252,6 +255,18 @@ fn router(door: Arc<Door>) -> Router {
         .fallback(|| async { page::not_found() })
         .layer(axum::middleware::map_response(guarded))
         .with_state(door)
+}
+
+/// `/readyz`: 200 while the server takes players, 503 with the reason while it does not.
+async fn ready(axum::extract::State(door): axum::extract::State<Arc<Door>>) -> Response {
+    match door.shared.readiness() {
+        Ok(()) => (StatusCode::OK, "ready\n").into_response(),
+        Err(why) => (
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("not ready: {why}\n"),
+        )
+            .into_response(),
+    }
 }
 
 async fn guarded(mut response: Response) -> Response {
