@@ -292,3 +292,48 @@ async fn a_backup_taken_while_people_play_restores_to_records_that_hold_every_fi
     let (said, ok) = operator(&server, &["backup", again.to_str().expect("a path")]);
     assert!(ok && said.contains("(1 finished"), "{said}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn serve_check_says_what_a_server_needs_without_serving() {
+    let server = Server::start("conduct-check");
+    // The server's own folder: its host key and records are found, and the SSH port it holds is not free.
+    let taken = format!("127.0.0.1:{}", server.port);
+    let (said, ok) = operator(&server, &["--check", "--listen", &taken]);
+    assert!(!ok, "{said}");
+    assert!(
+        said.contains(&format!("ok      host key: {}", server.fingerprint)),
+        "{said}"
+    );
+    assert!(said.contains("ok      records: SQLite at"), "{said}");
+    assert!(said.contains("passes SQLite's integrity check"), "{said}");
+    assert!(
+        said.contains(&format!("FAILED  SSH door: cannot listen on {taken}")),
+        "{said}"
+    );
+    assert!(said.contains("1 check(s) failed"), "{said}");
+    let (said, ok) = operator(&server, &["--check", "--listen", "127.0.0.1:0"]);
+    assert!(ok, "{said}");
+    // A broken authorized-keys file and a certificate that is not there: each named, nothing served.
+    let keys = server.home.join("authorized_keys");
+    std::fs::write(&keys, "ssh-ed25519 not-a-key\n").expect("written");
+    let (said, ok) = operator(
+        &server,
+        &[
+            "--check",
+            "--listen",
+            "127.0.0.1:0",
+            "--authorized-keys",
+            keys.to_str().expect("a path"),
+            "--web",
+            "127.0.0.1:0",
+            "--web-cert",
+            "/nonexistent/cert.pem",
+            "--web-key",
+            "/nonexistent/key.pem",
+        ],
+    );
+    assert!(!ok, "{said}");
+    assert!(said.contains("FAILED  authorized keys:"), "{said}");
+    assert!(said.contains("FAILED  web door:"), "{said}");
+    assert!(said.contains("2 check(s) failed"), "{said}");
+}

@@ -25,6 +25,7 @@ pub mod play;
 pub mod problems;
 pub mod progress;
 pub mod serve;
+mod serve_check;
 mod serve_conduct;
 pub mod settings;
 pub mod show;

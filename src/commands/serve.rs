@@ -111,6 +111,10 @@ pub struct ServeArgs {
     /// The web door's private key (PEM); with --web-cert [setting server.web-key].
     #[arg(long, value_name = "FILE", requires = "web_cert")]
     web_key: Option<PathBuf>,
+    /// Check the settings, the host key, the records, the listeners, the web door's certificate and the
+    /// variants without serving: a line each, and exit status 1 if the server would not start.
+    #[arg(long)]
+    check: bool,
     #[command(subcommand)]
     command: Option<ServeCommand>,
 }
@@ -299,6 +303,9 @@ pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
     // The operator's commands on conduct work on the records the settings (and --records) name.
     if let Some(asked) = asked {
         return serve_conduct::run(asked, args.over(settings.server)?.records);
+    }
+    if args.check {
+        return super::serve_check::run(&args.over(settings.server)?);
     }
     serve(&args.over(settings.server)?)?;
     Ok(ExitCode::SUCCESS)
