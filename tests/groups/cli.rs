@@ -10,6 +10,8 @@ mod cli_book;
 mod cli_egdb;
 #[path = "../cli_match.rs"]
 mod cli_match;
+#[path = "../cli_packaging.rs"]
+mod cli_packaging;
 #[path = "../cli_support/mod.rs"]
 mod cli_support;
 #[path = "../cli_tune.rs"]
