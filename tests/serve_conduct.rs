@@ -337,3 +337,62 @@ async fn serve_check_says_what_a_server_needs_without_serving() {
     assert!(said.contains("FAILED  web door:"), "{said}");
     assert!(said.contains("2 check(s) failed"), "{said}");
 }
+
+#[test]
+fn with_log_format_json_every_log_line_is_a_json_object_with_its_fields_at_the_top() {
+    use std::io::{BufRead, BufReader, Read};
+    let home = std::env::temp_dir().join(format!("crowned-log-json-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::fs::create_dir_all(&home).expect("a folder");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+        .env("CROWNED_HOME", &home)
+        .env("RUST_LOG", "info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("the server says where it listens");
+    let port: u16 = first
+        .split("listening on ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|address| address.rsplit(':').next())
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no port in {first:?}"));
+    // A stranger who connects and says nothing, then goes: logged as a connection.
+    drop(std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects"));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    // SAFETY: kill with a child's own pid only sends it a signal.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGTERM);
+    }
+    assert!(child.wait().expect("exits").success());
+    let mut log = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut log)
+        .expect("read");
+    let _ = std::fs::remove_dir_all(&home);
+    let lines: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty()).collect();
+    assert!(lines.len() >= 2, "{log}");
+    for line in &lines {
+        let value: serde_json::Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert!(
+            value["level"].is_string() && value["message"].is_string(),
+            "{line}"
+        );
+    }
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("\"message\":\"defined variants offered") || l.contains("\"peer\"")),
+        "{log}"
+    );
+}

@@ -111,12 +111,25 @@ pub struct ServeArgs {
     /// The web door's private key (PEM); with --web-cert [setting server.web-key].
     #[arg(long, value_name = "FILE", requires = "web_cert")]
     web_key: Option<PathBuf>,
+    /// How the log on standard error is written: `text`, a line a message for people, or `json`, a JSON object
+    /// a line for a log collector (each message's fields at the top level).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     /// Check the settings, the host key, the records, the listeners, the web door's certificate and the
     /// variants without serving: a line each, and exit status 1 if the server would not start.
     #[arg(long)]
     check: bool,
     #[command(subcommand)]
     command: Option<ServeCommand>,
+}
+
+/// How the server's log is written.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LogFormat {
+    /// A line a message, for people.
+    Text,
+    /// A JSON object a line, for a log collector.
+    Json,
 }
 
 /// What `crowned serve` does besides serving.
@@ -307,7 +320,8 @@ pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
     if args.check {
         return super::serve_check::run(&args.over(settings.server)?);
     }
-    serve(&args.over(settings.server)?)?;
+    let format = args.log_format;
+    serve(&args.over(settings.server)?, format)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -472,11 +486,11 @@ fn server_problems(
 }
 
 /// Runs the server until SIGTERM or SIGINT; logs go to stderr (`RUST_LOG` sets the level, `info` by default).
-fn serve(settings: &ServerSettings) -> Result<()> {
+fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
     if let Some(why) = settings.contradiction() {
         anyhow::bail!(why);
     }
-    tracing_subscriber::fmt()
+    let log = tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
         )
@@ -484,8 +498,11 @@ fn serve(settings: &ServerSettings) -> Result<()> {
         .with_target(false)
         // A log line that cannot be written (stderr on a full disk, or closed) is dropped: said about on stderr
         // itself, the failure would panic whichever thread logged, the records' thread among them.
-        .log_internal_errors(false)
-        .init();
+        .log_internal_errors(false);
+    match format {
+        LogFormat::Text => log.init(),
+        LogFormat::Json => log.json().flatten_event(true).init(),
+    }
     let store = Store::locate().context("no folder for the server's files")?;
     let records = match &settings.records {
         Some(url) => Place::Postgres(url.clone()),
