@@ -339,23 +339,48 @@ async fn serve_check_says_what_a_server_needs_without_serving() {
 }
 
 #[test]
-fn with_log_format_json_every_log_line_is_a_json_object_with_its_fields_at_the_top() {
+fn with_log_format_json_every_log_line_is_a_json_object_with_its_fields_at_the_top_and_no_cookie() {
     use std::io::{BufRead, BufReader, Read};
     let home = std::env::temp_dir().join(format!("crowned-log-json-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(&home).expect("a folder");
     let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--log-format", "json"])
+        .args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--web",
+            "127.0.0.1:0",
+            "--log-format",
+            "json",
+        ])
         .env("CROWNED_HOME", &home)
         .env("RUST_LOG", "info")
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .expect("the server starts");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
+    stdout
         .read_line(&mut first)
         .expect("the server says where it listens");
+    let web: u16 = loop {
+        let mut line = String::new();
+        let read = stdout
+            .read_line(&mut line)
+            .expect("the server says where its web door is");
+        assert!(read > 0, "the server ended without opening its web door");
+        if let Some(address) = line.split("web door is open at ").nth(1) {
+            break address
+                .trim()
+                .trim_end_matches('/')
+                .rsplit(':')
+                .next()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or_else(|| panic!("no web port in {line:?}"));
+        }
+    };
     let port: u16 = first
         .split("listening on ")
         .nth(1)
@@ -365,6 +390,20 @@ fn with_log_format_json_every_log_line_is_a_json_object_with_its_fields_at_the_t
         .unwrap_or_else(|| panic!("no port in {first:?}"));
     // A stranger who connects and says nothing, then goes: logged as a connection.
     drop(std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects"));
+    // A browser's request, its cookie holding a token: a line for the request, nothing of the cookie.
+    {
+        use std::io::Write;
+        let mut http = std::net::TcpStream::connect(("127.0.0.1", web)).expect("connects");
+        write!(
+            http,
+            "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1:{web}\r\nCookie: crowned=secret-token-4711\r\n\
+             Connection: close\r\n\r\n"
+        )
+        .expect("sent");
+        let mut answer = String::new();
+        http.read_to_string(&mut answer).expect("answered");
+        assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    }
     std::thread::sleep(std::time::Duration::from_millis(300));
     // SAFETY: kill with a child's own pid only sends it a signal.
     unsafe {
@@ -392,7 +431,10 @@ fn with_log_format_json_every_log_line_is_a_json_object_with_its_fields_at_the_t
     assert!(
         lines
             .iter()
-            .any(|l| l.contains("\"message\":\"defined variants offered") || l.contains("\"peer\"")),
+            .any(|l| l.contains("\"message\":\"web request\"")
+                && l.contains("\"path\":\"/healthz\"")
+                && l.contains("\"status\":200")),
         "{log}"
     );
+    assert!(!log.contains("secret-token-4711"), "{log}");
 }

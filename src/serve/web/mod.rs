@@ -254,6 +254,10 @@ fn router(door: Arc<Door>) -> Router {
         )
         .fallback(|| async { page::not_found() })
         .layer(axum::middleware::map_response(guarded))
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::clone(&door),
+            logged,
+        ))
         .with_state(door)
 }
 
@@ -267,6 +271,31 @@ async fn ready(axum::extract::State(door): axum::extract::State<Arc<Door>>) -> R
         )
             .into_response(),
     }
+}
+
+/// One log line a request, at info: the client (through a trusted proxy, the address it forwarded), the method,
+/// the path without its query, the status and the time taken. Never a header: the cookie holds a browser's
+/// token. A WebSocket is logged as its upgrade is answered (the session's own lines follow it).
+async fn logged(
+    caller: Caller,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let started = std::time::Instant::now();
+    let method = request.method().clone();
+    // Paths are the server's own (`/watch/K7QX`, `/assets/...`); a client's longer ones are cut, and what
+    // they hold is logged only as printable text.
+    let path = super::text::clean_line(request.uri().path(), 80);
+    let response = next.run(request).await;
+    tracing::info!(
+        client = %caller.client,
+        %method,
+        %path,
+        status = response.status().as_u16(),
+        ms = started.elapsed().as_secs_f64() * 1000.0,
+        "web request"
+    );
+    response
 }
 
 async fn guarded(mut response: Response) -> Response {
