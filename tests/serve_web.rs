@@ -541,3 +541,64 @@ async fn health_says_alive_and_readiness_follows_whether_the_records_can_be_writ
     }
     assert!(ready, "ready again once the records take writes");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drained_server_takes_no_one_new_keeps_its_players_and_stops_as_the_last_leaves() {
+    use tokio::io::AsyncReadExt;
+    let mut server = web_server("web-drain");
+    let ann = connect(&server, &new_key(), "ann").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let mut browser = WebTerminal::open(&server, "", None, 100, 30).await;
+    browser.wait_for("crowned · lobby").await;
+    // SAFETY: kill with a child's own pid only sends it a signal.
+    unsafe {
+        libc::kill(server.child.id() as i32, libc::SIGUSR1);
+    }
+    let mut status = (0, String::new());
+    for _ in 0..50 {
+        let (code, _, body) = http(&server, "GET", "/readyz", &[]).await;
+        status = (code, body);
+        if code == 503 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        status,
+        (503, "not ready: the server is draining\n".to_string())
+    );
+    // No one new: an SSH client is closed on before the server says a word, a browser's session is refused.
+    let mut ssh = tokio::net::TcpStream::connect(("127.0.0.1", server.port))
+        .await
+        .expect("connects");
+    let mut greeting = [0u8; 64];
+    let read = tokio::time::timeout(std::time::Duration::from_secs(5), ssh.read(&mut greeting))
+        .await
+        .expect("an answer in time");
+    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+    assert!(
+        try_open(&server, "", Some(&origin(&server)), None)
+            .await
+            .is_err()
+    );
+    // The players connected play on: the table and the lobby still answer them.
+    a.send(b":say still here\r").await;
+    a.wait_for("ann: still here").await;
+    browser.send(b"?").await;
+    browser.drain().await;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    assert!(server.is_running(), "not while players are connected");
+    // The last ones leave: the server stops by itself, cleanly.
+    drop((a, ann, browser));
+    let mut stopped = None;
+    for _ in 0..100 {
+        if let Ok(Some(exit)) = server.child.try_wait() {
+            stopped = Some(exit);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let exit = stopped.expect("the drained server stops once empty");
+    assert!(exit.success(), "{exit}");
+}

@@ -648,13 +648,24 @@ fn say(text: &str) {
     let _ = writeln!(out, "{text}").and_then(|()| out.flush());
 }
 
-/// SIGTERM and SIGINT stop the server: games are told, saved, and the server exits. SIGXFSZ (a write past the
+/// SIGTERM and SIGINT stop the server: games are told, saved, and the server exits. SIGUSR1 drains it: no new
+/// connection is taken (`/readyz` answers 503, so a load balancer sends players elsewhere), the players connected
+/// play on, and the server stops as the last one leaves; a signal rather than a command, so that a service manager
+/// sends it as it sends SIGTERM (`systemctl kill -s USR1 crowned`), with no control socket to secure. SIGXFSZ (a write past the
 /// file-size limit) is caught, as PostgreSQL ignores it: the write fails with an error, the records say they
 /// cannot be written, and play resumes once they can, rather than the server dying.
 fn watch_signals(shutdown: Shutdown) -> Result<()> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate()).context("cannot watch for SIGTERM")?;
     let mut int = signal(SignalKind::interrupt()).context("cannot watch for SIGINT")?;
+    let mut usr1 = signal(SignalKind::user_defined1()).context("cannot watch for SIGUSR1")?;
+    let draining = shutdown.clone();
+    tokio::spawn(async move {
+        if usr1.recv().await.is_some() {
+            tracing::info!("draining: no new connection; stopping as the last one leaves");
+            draining.drain();
+        }
+    });
     let mut too_big = signal(SignalKind::from_raw(signal_hook::consts::SIGXFSZ))
         .context("cannot watch for SIGXFSZ")?;
     tokio::spawn(async move {

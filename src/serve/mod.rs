@@ -156,6 +156,8 @@ pub(crate) struct Shared {
     /// The tournaments this node runs (and, on a server of several nodes, the way to the others').
     events: events::Events,
     shutdown: watch::Receiver<bool>,
+    /// Raised as the server drains: it takes no new connection and stops when the last has left.
+    draining: watch::Receiver<bool>,
     /// The players' folders shared with the other nodes, once this server has joined them (never on a single
     /// server: each player's folder is then only here).
     folders: OnceLock<Arc<nodes::Folders>>,
@@ -209,23 +211,40 @@ impl Shared {
 }
 
 /// A running server's off switch: [`Shutdown::stop`] tells every game to end (each is saved) and the server to
-/// stop taking connections.
+/// stop taking connections; [`Shutdown::drain`] stops it taking new ones and lets it stop once the last one
+/// has left.
 #[derive(Clone, Debug)]
-pub struct Shutdown(Arc<watch::Sender<bool>>);
+pub struct Shutdown {
+    stop: Arc<watch::Sender<bool>>,
+    drain: Arc<watch::Sender<bool>>,
+}
 
 impl Shutdown {
     /// A switch, off.
     pub fn new() -> Shutdown {
-        Shutdown(Arc::new(watch::channel(false).0))
+        Shutdown {
+            stop: Arc::new(watch::channel(false).0),
+            drain: Arc::new(watch::channel(false).0),
+        }
     }
 
     /// Stops the server.
     pub fn stop(&self) {
-        self.0.send_replace(true);
+        self.stop.send_replace(true);
+    }
+
+    /// Drains the server: no new connection is taken (the web door answers `/readyz` with 503 and refuses new
+    /// sessions), the players connected play on, and the server stops as the last one leaves.
+    pub fn drain(&self) {
+        self.drain.send_replace(true);
     }
 
     fn watch(&self) -> watch::Receiver<bool> {
-        self.0.subscribe()
+        self.stop.subscribe()
+    }
+
+    fn watch_drain(&self) -> watch::Receiver<bool> {
+        self.drain.subscribe()
     }
 }
 
@@ -335,6 +354,7 @@ impl Server {
             tables,
             events,
             shutdown: shutdown.watch(),
+            draining: shutdown.watch_drain(),
             folders: OnceLock::new(),
             problems,
             provers,
@@ -403,6 +423,7 @@ impl Server {
             ..
         } = self;
         let mut stop = shutdown.watch();
+        let mut draining = shutdown.watch_drain();
         tokio::spawn(watch_bans(
             Arc::clone(&shared),
             Arc::clone(&limits),
@@ -420,7 +441,21 @@ impl Server {
                     }
                 },
                 _ = stop.changed() => break,
+                // Draining: once nobody is connected (an SSH or a web player), the server stops as if told to.
+                () = tokio::time::sleep(DRAIN_LOOK), if *draining.borrow_and_update() => {
+                    if limits.held() == 0 {
+                        tracing::info!("drained: the last connection has left; stopping");
+                        shutdown.stop();
+                        break;
+                    }
+                    continue;
+                }
             };
+            if *draining.borrow() {
+                tracing::info!(peer = %peer, "connection refused: the server is draining");
+                drop(socket);
+                continue;
+            }
             let admission = match limits.admit(peer.ip()) {
                 Ok(admission) => admission,
                 Err(refusal) => {
@@ -465,6 +500,9 @@ impl Server {
         let _ = tokio::task::spawn_blocking(move || recorder.flush()).await;
     }
 }
+
+/// How often a draining server looks whether its last connection has left.
+const DRAIN_LOOK: Duration = Duration::from_millis(200);
 
 /// How long a stopping server waits for its rooms to note their clocks (each does so at once; a room that does
 /// not answer in this time is left, its clocks as last noted).

@@ -77,6 +77,13 @@ pub async fn upgrade(
         tracing::info!(peer = %caller.client, why, "WebSocket refused");
         return plain(StatusCode::FORBIDDEN, why);
     }
+    // A draining server takes no new session: the players it has play on, and it stops as the last leaves.
+    if let Err(super::super::health::NotReady::Draining) = door.shared.readiness() {
+        return plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "this server is being restarted: connect again in a moment",
+        );
+    }
     // A connection's own place; through a proxy, the client's own, taken now.
     let admission = match conn.take_admission() {
         Some(admission) => Ok(admission),
