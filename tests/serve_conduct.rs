@@ -9,7 +9,9 @@ use std::sync::Arc;
 
 use russh::keys::{HashAlg, PrivateKey};
 
-use crate::common::ssh::{Server, Terminal, code_on, connect, exec_as, new_key};
+use crate::common::ssh::{
+    Server, Terminal, TwoAtATable, code_on, connect, exec_as, new_key, read_ports,
+};
 
 /// Runs `crowned serve ARGS` on the server's folder (its settings, its records), as its operator would; what it
 /// printed, and whether it succeeded.
@@ -120,14 +122,13 @@ async fn a_ban_turns_a_key_or_an_address_away_with_its_reason_on_every_client() 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_mutes_reports_and_blocks_an_opponent_who_is_then_never_seated_with_them() {
     let server = Server::start("conduct-block");
-    let (ann_key, bob_key) = (new_key(), new_key());
-    let ann = connect(&server, &ann_key, "ann").await;
-    let bob = connect(&server, &bob_key, "bob").await;
-    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
-    a.wait_for("waiting for an opponent").await;
-    let code = code_on(&a.contents());
-    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
-    b.wait_for("ann").await;
+    let TwoAtATable {
+        keys: [ann_key, bob_key],
+        handles: [ann, _bob],
+        mut a,
+        mut b,
+        code,
+    } = TwoAtATable::seat(&server, "new english 5+3 black").await;
     b.send(b":say hello\r").await;
     a.wait_for("bob: hello").await;
 
@@ -238,15 +239,14 @@ async fn a_ban_made_while_a_player_plays_cuts_their_connection_and_no_one_else_s
 async fn a_backup_taken_while_people_play_restores_to_records_that_hold_every_finished_game() {
     use crowned::serve::records::backup::check;
     let server = Server::start("conduct-backup");
-    let (ann_key, bob_key) = (new_key(), new_key());
-    let ann = connect(&server, &ann_key, "ann").await;
-    let bob = connect(&server, &bob_key, "bob").await;
     // One game finished, and a second in play as the copy is taken.
-    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
-    a.wait_for("waiting for an opponent").await;
-    let code = code_on(&a.contents());
-    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
-    b.wait_for("ann").await;
+    let TwoAtATable {
+        keys: [ann_key, bob_key],
+        handles: [ann, bob],
+        mut a,
+        mut b,
+        ..
+    } = TwoAtATable::seat(&server, "new english 5+3 black").await;
     a.send(b"11-15\r").await;
     b.wait_for("11-15").await;
     a.send(b":resign\r").await;
@@ -340,7 +340,7 @@ async fn serve_check_says_what_a_server_needs_without_serving() {
 
 #[test]
 fn with_log_format_json_every_log_line_is_a_json_object_with_its_fields_at_the_top_and_no_cookie() {
-    use std::io::{BufRead, BufReader, Read};
+    use std::io::{BufReader, Read};
     let home = std::env::temp_dir().join(format!("crowned-log-json-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     std::fs::create_dir_all(&home).expect("a folder");
@@ -361,33 +361,8 @@ fn with_log_format_json_every_log_line_is_a_json_object_with_its_fields_at_the_t
         .spawn()
         .expect("the server starts");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-    let mut first = String::new();
-    stdout
-        .read_line(&mut first)
-        .expect("the server says where it listens");
-    let web: u16 = loop {
-        let mut line = String::new();
-        let read = stdout
-            .read_line(&mut line)
-            .expect("the server says where its web door is");
-        assert!(read > 0, "the server ended without opening its web door");
-        if let Some(address) = line.split("web door is open at ").nth(1) {
-            break address
-                .trim()
-                .trim_end_matches('/')
-                .rsplit(':')
-                .next()
-                .and_then(|p| p.parse().ok())
-                .unwrap_or_else(|| panic!("no web port in {line:?}"));
-        }
-    };
-    let port: u16 = first
-        .split("listening on ")
-        .nth(1)
-        .and_then(|rest| rest.split(';').next())
-        .and_then(|address| address.rsplit(':').next())
-        .and_then(|p| p.trim().parse().ok())
-        .unwrap_or_else(|| panic!("no port in {first:?}"));
+    let (_, port, web) = read_ports(&mut stdout, true);
+    let web = web.expect("a web door");
     // A stranger who connects and says nothing, then goes: logged as a connection.
     drop(std::net::TcpStream::connect(("127.0.0.1", port)).expect("connects"));
     // A browser's request, its cookie holding a token: a line for the request, nothing of the cookie.

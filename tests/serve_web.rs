@@ -12,7 +12,9 @@ use tokio::net::TcpStream;
 use tokio::time::{Instant, timeout};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::ssh::{Server, Terminal, code_on, connect, exec_as, new_key, your_move};
+use crate::common::ssh::{
+    Server, Terminal, TwoAtATable, code_on, connect, exec_as, new_key, your_move,
+};
 use crate::common::web::{WebTerminal, ask_for_code, header, http, linked_as, origin, try_open};
 
 /// A server with a web door on a port of its own, guests let in.
@@ -505,15 +507,8 @@ async fn health_says_alive_and_readiness_follows_whether_the_records_can_be_writ
     let (status, _, body) = http(&server, "GET", "/readyz", &[]).await;
     assert_eq!((status, body.as_str()), (200, "ready\n"));
     // A full disk: the next move is refused, and the server says it should be sent no more players.
-    let (ann, bob) = (
-        connect(&server, &new_key(), "ann").await,
-        connect(&server, &new_key(), "bob").await,
-    );
-    let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
-    a.wait_for("waiting for an opponent").await;
-    let code = code_on(&a.contents());
-    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
-    b.wait_for("ann").await;
+    let TwoAtATable { mut a, mut b, .. } =
+        TwoAtATable::seat(&server, "new english 5+3 black").await;
     disk_full(&server, true);
     a.send(b"11-15\r").await;
     a.wait_for("cannot save moves").await;

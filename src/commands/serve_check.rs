@@ -1,8 +1,8 @@
 //! `crowned serve --check`: everything a server needs, checked without serving: the settings (with the command
 //! line over them), the host key, the authorized keys, the records, the listeners, the web door's certificate
 //! and the variants offered. One line each, `ok` or `FAILED` with the reason; the exit status says whether the
-//! server would start. Nothing is changed: no host key is made, no records file is created, the ports are let
-//! go at once.
+//! server would start. No host key is made, no records file is created, the ports are let go at once; records
+//! in PostgreSQL are connected to as a node connects, which brings an older schema up to date.
 
 use std::path::Path;
 use std::process::ExitCode;

@@ -309,6 +309,21 @@ mod tests {
         leaves_on_news: bool,
     }
 
+    impl Probe {
+        /// A probe that hears `news`, has heard nothing yet and stays on news.
+        fn new(news: mpsc::Receiver<u32>) -> Probe {
+            Probe {
+                news,
+                heard: Vec::new(),
+                keys: Vec::new(),
+                timer: None,
+                timers: 0,
+                ended: None,
+                leaves_on_news: false,
+            }
+        }
+    }
+
     impl Part for Probe {
         type News = Option<u32>;
         type Exit = Vec<Key>;
@@ -379,15 +394,7 @@ mod tests {
         let (input_tx, input) = mpsc::channel(8);
         let (shutdown_tx, shutdown) = watch::channel(false);
         let (news_tx, news) = mpsc::channel(8);
-        let probe = Probe {
-            news,
-            heard: Vec::new(),
-            keys: Vec::new(),
-            timer: None,
-            timers: 0,
-            ended: None,
-            leaves_on_news: false,
-        };
+        let probe = Probe::new(news);
         let driver = Driver::new(input, shutdown, idle);
         (driver, out, probe, input_tx, news_tx, shutdown_tx)
     }
@@ -484,15 +491,7 @@ mod tests {
         let keys = driver.drive(&mut out, &mut probe).await.expect("left");
         assert!(keys.is_empty(), "{keys:?}");
         let (news_tx, news) = mpsc::channel(1);
-        let mut next = Probe {
-            news,
-            heard: Vec::new(),
-            keys: Vec::new(),
-            timer: None,
-            timers: 0,
-            ended: None,
-            leaves_on_news: false,
-        };
+        let mut next = Probe::new(news);
         input
             .send(ToGame::Bytes(b"A\x1b".to_vec()))
             .await

@@ -80,36 +80,9 @@ impl Server {
             .spawn()
             .expect("the server starts");
         let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut first = String::new();
-        stdout
-            .read_line(&mut first)
-            .expect("the server says where it listens");
-        // With a web door, the next line says where it is: "crowned serve: the web door is open at http://...".
-        let web = args.contains(&"--web").then(|| {
-            loop {
-                let mut line = String::new();
-                let read = stdout
-                    .read_line(&mut line)
-                    .expect("the server says where its web door is");
-                assert!(read > 0, "the server ended without opening its web door");
-                if let Some(address) = line.split("web door is open at ").nth(1) {
-                    break address
-                        .rsplit(':')
-                        .next()
-                        .and_then(|p| p.trim().trim_end_matches('/').parse().ok())
-                        .unwrap_or_else(|| panic!("no web port in {line:?}"));
-                }
-            }
-        });
+        let (first, port, web) = read_ports(&mut stdout, args.contains(&"--web"));
         // The rest of what it prints is read (and dropped) as it comes, so that it never blocks on a full pipe.
         std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
-        // "crowned serve: listening on 127.0.0.1:PORT; host key SHA256:... (new) in ..."
-        let port = first
-            .split("127.0.0.1:")
-            .nth(1)
-            .and_then(|rest| rest.split(';').next())
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no port in {first:?}"));
         let fingerprint = first
             .split("host key ")
             .nth(1)
@@ -173,6 +146,76 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.home);
+    }
+}
+
+/// What a starting server prints on `stdout`: its first line ("crowned serve: listening on 127.0.0.1:PORT; host
+/// key SHA256:... (new) in ..."), the SSH port in it, and, when `web`, the web door's port from the line that
+/// says where it is open ("crowned serve: the web door is open at http://...").
+pub fn read_ports(stdout: &mut impl BufRead, web: bool) -> (String, u16, Option<u16>) {
+    let mut first = String::new();
+    stdout
+        .read_line(&mut first)
+        .expect("the server says where it listens");
+    let port = first
+        .split("listening on ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|address| address.rsplit(':').next())
+        .and_then(|p| p.trim().parse().ok())
+        .unwrap_or_else(|| panic!("no port in {first:?}"));
+    let web = web.then(|| {
+        loop {
+            let mut line = String::new();
+            let read = stdout
+                .read_line(&mut line)
+                .expect("the server says where its web door is");
+            assert!(read > 0, "the server ended without opening its web door");
+            if let Some(address) = line.split("web door is open at ").nth(1) {
+                break address
+                    .rsplit(':')
+                    .next()
+                    .and_then(|p| p.trim().trim_end_matches('/').parse().ok())
+                    .unwrap_or_else(|| panic!("no web port in {line:?}"));
+            }
+        }
+    });
+    (first, port, web)
+}
+
+/// Ann and Bob, each with a key of their own, seated at the table Ann opens with `command` (`new english 5+3
+/// black`): Bob has joined and sees her. Their connections are held open with their terminals.
+pub struct TwoAtATable {
+    /// Ann's key and Bob's.
+    pub keys: [Arc<PrivateKey>; 2],
+    /// Their connections.
+    pub handles: [Handle<KnownHost>; 2],
+    /// Ann's terminal at the table.
+    pub a: Terminal,
+    /// Bob's.
+    pub b: Terminal,
+    /// The table's code.
+    pub code: String,
+}
+
+impl TwoAtATable {
+    /// Seats them at `server`.
+    pub async fn seat(server: &Server, command: &str) -> TwoAtATable {
+        let keys = [new_key(), new_key()];
+        let ann = connect(server, &keys[0], "ann").await;
+        let bob = connect(server, &keys[1], "bob").await;
+        let mut a = Terminal::exec(&ann, 100, 30, command).await;
+        a.wait_for("waiting for an opponent").await;
+        let code = code_on(&a.contents());
+        let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+        b.wait_for("ann").await;
+        TwoAtATable {
+            keys,
+            handles: [ann, bob],
+            a,
+            b,
+            code,
+        }
     }
 }
 

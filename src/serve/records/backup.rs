@@ -81,10 +81,13 @@ pub fn backup_sqlite(from: &Path, to: &Path) -> Result<BackupFigures, BackupErro
             return Err(why);
         }
     };
-    std::fs::File::open(&partial)?.sync_all()?;
-    // Named only now, and never over a file that appeared meanwhile.
-    std::fs::hard_link(&partial, to)?;
-    std::fs::remove_file(&partial)?;
+    // Synced, then named only now, and never over a file that appeared meanwhile (a link, unlike a rename, fails
+    // on an existing name). A copy that cannot be named is not left behind.
+    let named = std::fs::File::open(&partial)
+        .and_then(|file| file.sync_all())
+        .and_then(|()| std::fs::hard_link(&partial, to));
+    let _ = std::fs::remove_file(&partial);
+    named?;
     if let Some(folder) = to.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::File::open(folder)?.sync_all()?;
     }
