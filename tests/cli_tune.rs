@@ -4,7 +4,7 @@
 use crate::cli_support;
 
 use cli_support::{TempFile, assert_one_line_error, crowned, stderr};
-use crowned::engine::nnue::Network;
+use crowned::engine::nnue::{Board, Network};
 
 /// Six self-play games at depth 2 from seed 3 into `out`, with `extra` arguments: the file's text, checked to
 /// hold a good number of positions.
@@ -64,13 +64,71 @@ fn self_play_then_a_fit_and_a_network_trained_on_it() {
     assert!(log.contains("epoch   2:"), "{log}");
     assert!(log.contains("held-out mean squared error"), "{log}");
     let network = Network::from_bytes(&bytes).expect("a network the engine reads");
-    assert_ne!(network, Network::zeroed());
+    assert_ne!(network, Network::zeroed(Board::Eight));
     assert_eq!(train("net2.nnue", "1").1, bytes);
 
     // The same games played by that network rather than the one compiled in: another file.
     let net = dir.join("net.nnue").to_string_lossy().into_owned();
     let other = self_play(&dir.join("by-network.txt"), &["--network", &net]);
     assert_ne!(other, text, "the network played the games");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn international_games_train_a_network_for_the_ten_by_ten_board_that_plays_them() {
+    let marker = TempFile::new("tune-ten-dir", "");
+    let dir = marker.0.with_extension("d");
+    std::fs::create_dir_all(&dir).expect("a directory");
+    let samples = dir.join("samples.txt");
+    let samples_arg = samples.to_string_lossy().into_owned();
+    let text = self_play(&samples, &["--variant", "international"]);
+    assert!(text.starts_with("W:W31-50:B1-20;"), "{}", &text[..40]);
+    let path = dir.join("ten.nnue");
+    let net_arg = path.to_string_lossy().into_owned();
+    let train = |variant: &str| {
+        crowned(&[
+            "tune",
+            "net",
+            &samples_arg,
+            "--epochs",
+            "2",
+            "--variant",
+            variant,
+            "--out",
+            &net_arg,
+        ])
+    };
+    let out = train("international");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let network = Network::from_bytes(&std::fs::read(&path).expect("the network")).expect("reads");
+    assert_eq!(network.board(), Board::Ten);
+    assert_ne!(network, Network::zeroed(Board::Ten));
+
+    // The network plays international games (unlike the hand-written evaluation) and is refused for English.
+    let other = self_play(
+        &dir.join("by-network.txt"),
+        &["--variant", "international", "--network", &net_arg],
+    );
+    assert_ne!(other, text, "the network played the games");
+    assert_one_line_error(
+        &[
+            "tune",
+            "data",
+            "--network",
+            &net_arg,
+            "--out",
+            "/dev/null/never",
+        ],
+        "the network is for the 10x10 board",
+    );
+    // Rules without a network: refused before any work.
+    let russian = train("russian");
+    assert_eq!(russian.status.code(), Some(2), "{}", stderr(&russian));
+    assert!(
+        stderr(&russian).contains("English draughts (8x8) and international draughts only"),
+        "{}",
+        stderr(&russian)
+    );
     std::fs::remove_dir_all(&dir).ok();
 }
 

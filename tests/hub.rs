@@ -10,6 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cli_support::{TempFile, assert_one_line_error, crowned, stdout};
+use crowned::engine::nnue::{Board, Network};
 use crowned::engine::{EngineConfig, Level, Limits, builtin_openings};
 use crowned::game::AnyGame;
 use crowned::lab::sprt::{Sprt, Verdict};
@@ -329,8 +330,14 @@ fn the_hub_engine_searches_on_the_threads_it_is_given() {
     assert_eq!(refused.status.code(), Some(2));
 }
 
-/// The scores a `crowned hub` with `extra` arguments reports, one a depth, searching the start to depth 4.
+/// The scores a `crowned hub` with `extra` arguments reports, one a depth, searching the start of English
+/// draughts to depth 4.
 fn start_scores(extra: &[&str]) -> Vec<String> {
+    start_scores_of("english", extra)
+}
+
+/// [`start_scores`] for `variant`'s start.
+fn start_scores_of(variant: &str, extra: &[&str]) -> Vec<String> {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
     let mut child = Command::new(env!("CARGO_BIN_EXE_crowned"))
@@ -342,7 +349,12 @@ fn start_scores(extra: &[&str]) -> Vec<String> {
         .expect("the hub starts");
     let mut input = child.stdin.take().expect("stdin");
     input
-        .write_all(b"hub\ninit\npos\nlevel depth=4\ngo think\n")
+        .write_all(
+            format!(
+                "hub\nset-param name=variant value={variant}\ninit\npos\nlevel depth=4\ngo think\n"
+            )
+            .as_bytes(),
+        )
         .expect("the hub reads");
     let mut scores = Vec::new();
     for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
@@ -372,17 +384,27 @@ fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
     assert_eq!(start_scores(&["--network", compiled_in]), builtin);
     // A network of zeros scores every quiet position level, and nothing is decided four plies from the start.
     let zeros = TempFile::new("zeros.nnue", "");
-    std::fs::write(
-        &zeros.0,
-        crowned::engine::nnue::Network::zeroed().to_bytes(),
-    )
-    .expect("written");
+    std::fs::write(&zeros.0, Network::zeroed(Board::Eight).to_bytes()).expect("written");
     let level = start_scores(&["--network", zeros.path()]);
     assert!(level.iter().all(|s| s == "0.00"), "{level:?}");
     assert_ne!(
         level, builtin,
         "the compiled-in network has a view of the start"
     );
+
+    // International draughts has no network compiled in: the hand-written evaluation's view, until a network
+    // for the 10x10 board is given; a network for the 8x8 board changes nothing there.
+    let ten_zeros = TempFile::new("ten-zeros.nnue", "");
+    std::fs::write(&ten_zeros.0, Network::zeroed(Board::Ten).to_bytes()).expect("written");
+    let hand_written = start_scores_of("international", &[]);
+    assert_eq!(hand_written.len(), 4, "{hand_written:?}");
+    assert_eq!(
+        start_scores_of("international", &["--network", zeros.path()]),
+        hand_written
+    );
+    let ten_level = start_scores_of("international", &["--network", ten_zeros.path()]);
+    assert!(ten_level.iter().all(|s| s == "0.00"), "{ten_level:?}");
+    assert_ne!(ten_level, hand_written);
 
     let damaged = TempFile::new("damaged.nnue", "CRWNNNUE and then nonsense");
     assert_one_line_error(&["hub", "--network", damaged.path()], "damaged.nnue");

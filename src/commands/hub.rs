@@ -13,8 +13,8 @@ pub struct HubArgs {
     /// Search threads until the GUI sets the threads parameter [default: 1].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     threads: Option<u64>,
-    /// The evaluation of English positions until the GUI sets the eval parameter: the network compiled in,
-    /// or the tuned hand-written one (to measure one against the other).
+    /// The evaluation until the GUI sets the eval parameter, where the board has a network (English and
+    /// international draughts): the network, or the hand-written one (to measure one against the other).
     #[arg(long, value_parser = ["network", "classic"])]
     eval: Option<String>,
     /// A search parameter changed from the engine's own value, as NAME=VALUE (futility-margin=70; repeat for
@@ -25,8 +25,9 @@ pub struct HubArgs {
     /// An opening book (`crowned book build`) full strength plays from where it holds the position.
     #[arg(long, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
-    /// A network file (`crowned tune net --out`) English positions are judged by in place of the one compiled
-    /// in, so that a newly trained network can be matched against it without a build.
+    /// A network file (`crowned tune net --out`) the positions of its board (English draughts' 8x8 or
+    /// international draughts' 10x10) are judged by in place of the one compiled in (or of the hand-written
+    /// evaluation where none is), so that a newly trained network can be matched without a build.
     #[arg(long, value_name = "FILE")]
     network: Option<std::path::PathBuf>,
     /// Think this many seconds on every move whatever time the GUI gives, its clock included (to measure the

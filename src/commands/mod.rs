@@ -122,14 +122,17 @@ pub(crate) fn read_network_file(path: &Path) -> Result<Vec<u8>> {
         .with_context(|| format!("cannot read {}", path.display()))
 }
 
-/// Reads the network file at `path` and makes it the one every engine of this process evaluates English
-/// positions with, in place of the one compiled in (`--network` of `crowned hub` and `crowned tune data`): a
-/// newly trained network can then be matched, or play the next generation's games, without a build.
-pub fn play_with_network_file(path: &Path) -> Result<()> {
+/// Reads the network file at `path`, for whichever board it is.
+pub fn read_network(path: &Path) -> Result<crowned::engine::nnue::Network> {
     let bytes = read_network_file(path)?;
-    let network = crowned::engine::nnue::Network::from_bytes(&bytes)
-        .with_context(|| path.display().to_string())?;
-    crowned::engine::nnue::play_with(network)?;
+    crowned::engine::nnue::Network::from_bytes(&bytes).with_context(|| path.display().to_string())
+}
+
+/// Reads the network file at `path` and makes it the one every engine of this process evaluates its board's
+/// positions with (English draughts' 8x8 board or international draughts' 10x10), in place of the one compiled
+/// in (`--network` of `crowned hub`): a newly trained network can then be matched without a build.
+pub fn play_with_network_file(path: &Path) -> Result<()> {
+    crowned::engine::nnue::play_with(read_network(path)?)?;
     Ok(())
 }
 

@@ -12,8 +12,9 @@ use crowned::store::create_new;
 
 use super::progress::Progress;
 use super::{Board, cores};
+use crowned::engine::{EngineRules, nnue};
 use crowned::rules::defined::DefinedId;
-use crowned::rules::{GameType, Playable, RulesVisitor, Variant};
+use crowned::rules::{English, GameType, International, Playable, RulesVisitor, Variant};
 
 /// `crowned tune`'s options: the step to take.
 #[derive(clap::Args, Debug)]
@@ -44,8 +45,9 @@ pub enum TuneStep {
         /// The new file to write (an existing file is refused).
         #[arg(long, value_name = "OUT")]
         out: PathBuf,
-        /// A network file (`crowned tune net --out`) both sides judge English positions by, in place of the one
-        /// compiled in: the next generation's games from a network that passed its match, without a build.
+        /// A network file (`crowned tune net --out`) both sides judge positions by (English or international
+        /// draughts, as the network's board), in place of the one compiled in or the hand-written evaluation:
+        /// the next generation's games from a network that passed its match, without a build.
         #[arg(long, value_name = "FILE")]
         network: Option<PathBuf>,
     },
@@ -64,7 +66,9 @@ pub enum TuneStep {
         out: Option<PathBuf>,
     },
     /// Train the network evaluation on positions (files written by `tune data`, and PDN files of finished
-    /// English games) and write the network file compiled in as src/engine/nnue/weights.nnue to --out.
+    /// English games) and write the network file to --out: English draughts' is compiled in as
+    /// src/engine/nnue/weights.nnue, international draughts' (`--variant international`) as
+    /// src/engine/nnue/international.nnue.
     Net {
         /// Samples files and PDN files.
         #[arg(required = true, value_name = "FILE")]
@@ -137,15 +141,26 @@ pub enum TuneStep {
 /// `crowned tune`: the step asked for.
 pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
     let english = GameType::standard(Variant::English);
-    // Only self-play makes positions of other rules; the weights, the network and the search's parameters
-    // tuned here are English draughts'.
-    if !matches!(args.step, TuneStep::Data { .. })
+    let international = GameType::standard(Variant::International);
+    // Self-play makes positions of any rules and networks are trained for international draughts too; the
+    // weights and the search's parameters tuned here are English draughts'.
+    let step_rules: &[GameType] = match args.step {
+        TuneStep::Data { .. } => &[],
+        TuneStep::Net { .. } => &[english, international],
+        TuneStep::Fit { .. } | TuneStep::Spsa { .. } => &[english],
+    };
+    if !step_rules.is_empty()
         && let Some(named) = board.named()
-        && named != english
+        && !step_rules.contains(&named)
     {
+        if step_rules.len() > 1 {
+            anyhow::bail!(
+                "networks are trained for English draughts (8x8) and international draughts only, not {named}"
+            );
+        }
         anyhow::bail!(
-            "this step of `crowned tune` works on English draughts (8x8) only, not {named}: its evaluation, \
-             network and search parameters are English draughts'"
+            "this step of `crowned tune` works on English draughts (8x8) only, not {named}: its evaluation \
+             and search parameters are English draughts'"
         );
     }
     match args.step {
@@ -162,12 +177,25 @@ pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
                 "`crowned tune data` starts its games from openings chosen by --seed, not from --fen"
             );
             if let Some(path) = &network {
+                let wanted = if board.game_type == english {
+                    nnue::Board::Eight
+                } else if board.game_type == international {
+                    nnue::Board::Ten
+                } else {
+                    anyhow::bail!(
+                        "--network is a network for English or international draughts, not for {}",
+                        board.game_type
+                    );
+                };
+                let network = super::read_network(path)?;
                 anyhow::ensure!(
-                    board.game_type == english,
-                    "--network is a network for English draughts, not for {}",
+                    network.board() == wanted,
+                    "{}: the network is for {}; {} is played on {wanted}",
+                    path.display(),
+                    network.board(),
                     board.game_type
                 );
-                super::play_with_network_file(path)?;
+                nnue::play_with(network)?;
             }
             let threads = threads.map_or_else(cores, |t| t as usize);
             let games = Games {
@@ -201,12 +229,7 @@ pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
                 "--rate must be above 0 and at most 1"
             );
             let start = match from {
-                Some(path) => {
-                    let bytes = super::read_network_file(&path)?;
-                    let network = crowned::engine::nnue::Network::from_bytes(&bytes)
-                        .with_context(|| path.display().to_string())?;
-                    Some(network)
-                }
+                Some(path) => Some(super::read_network(&path)?),
                 None => None,
             };
             let config = NetConfig {
@@ -218,7 +241,11 @@ pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
                 start,
                 ..Default::default()
             };
-            net(&files, config, &out)?;
+            if board.game_type == international {
+                net::<International>(&files, config, &out)?;
+            } else {
+                net::<English>(&files, config, &out)?;
+            }
         }
         TuneStep::Spsa {
             params,
@@ -326,8 +353,8 @@ impl RulesVisitor for Games<'_> {
 }
 
 /// Every position of samples files and PDN files (told apart by extension).
-fn read_inputs(inputs: &[PathBuf]) -> Result<Vec<Sample>> {
-    let mut samples: Vec<Sample> = Vec::new();
+fn read_inputs<R: Playable>(inputs: &[PathBuf]) -> Result<Vec<Sample<R>>> {
+    let mut samples: Vec<Sample<R>> = Vec::new();
     for path in inputs {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read {}", path.display()))?;
@@ -335,7 +362,23 @@ fn read_inputs(inputs: &[PathBuf]) -> Result<Vec<Sample>> {
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("pdn"));
         let read = if is_pdn {
-            tune::from_pdn(&text)
+            // Finished games in PDN are read for English draughts, whose files the trainer takes as they are.
+            let games: Vec<Sample<R>> = tune::from_pdn(&text)
+                .into_iter()
+                .filter_map(|s| {
+                    Some(Sample {
+                        position: R::unwrap(&English::wrap(s.position))?,
+                        result: s.result,
+                        search: s.search,
+                    })
+                })
+                .collect();
+            anyhow::ensure!(
+                games.is_empty() == tune::from_pdn(&text).is_empty(),
+                "{}: PDN files are read for English draughts only; give samples files written by `tune data`",
+                path.display()
+            );
+            games
         } else {
             tune::read_samples(&text).with_context(|| format!("{}", path.display()))?
         };
@@ -394,8 +437,8 @@ fn fit(inputs: &[PathBuf], epochs: usize, out: Option<&Path>) -> Result<()> {
 
 /// `crowned tune net`: reads samples files and PDN files, trains the network evaluation on them and writes the
 /// network file to `out`, with how well it and the hand-written evaluation predict the held-out results.
-fn net(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Result<()> {
-    let samples = read_inputs(inputs)?;
+fn net<R: EngineRules>(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Result<()> {
+    let samples = read_inputs::<R>(inputs)?;
     anyhow::ensure!(
         !samples.is_empty(),
         "no positions to train on: give samples files or PDN files of finished games"
@@ -413,7 +456,7 @@ fn net(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Result<()> {
             "epoch {:>3}: training {:.6}, held out {:.6}",
             report.epoch, report.training, report.validation
         ));
-    });
+    })?;
     progress.finish();
     crowned::store::write_atomic(out, &trained.network.to_bytes())
         .with_context(|| format!("cannot write {}", out.display()))?;

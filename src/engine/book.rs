@@ -42,7 +42,7 @@ pub enum BookError {
 /// A position as the book keys it: the four kinds of piece and the side to move.
 #[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
 struct Key {
-    pieces: [u32; 4],
+    pieces: [u64; 4],
     white_to_move: bool,
 }
 

@@ -2,12 +2,12 @@
 //! the rule sets that have nothing of their own.
 //!
 //! English draughts has a network evaluation, a hand-tuned evaluation, endgame databases and a search tuned to
-//! run on several threads; the other rule sets share the generic evaluation of [`super::variants`] and search on
-//! one thread. The choice is made when the code is compiled for each rule set, so the search pays nothing for it.
+//! run on several threads; international draughts may have a network of its own; the other rule sets share the
+//! generic evaluation of [`super::variants`] and search on one thread. The choice is made when the code is compiled for each rule set, so the search pays nothing for it.
 
 use super::book::Book;
 use super::egdb::{DbValue, Egdb, Outcome};
-use super::nnue::{self, Evaluation, NetCache};
+use super::nnue::{self, Board, Evaluation, NetCache};
 use super::races::Races;
 use super::search::{DB_WIN, MAX_PLY};
 use super::variants::{generic, generic_for_black};
@@ -30,6 +30,11 @@ pub trait EngineRules: Playable {
     /// so that the rule sets measured without it play as they did.
     const RACES: Races = Races::Ignored;
 
+    /// The board of the network that may evaluate this rule set's positions: `None` for a rule set no network
+    /// was trained for. A network plays only where one is compiled in or chosen for the process
+    /// ([`nnue::playing`]); elsewhere the hand-written evaluation does.
+    const NETWORK: Option<Board> = None;
+
     /// The static score of `pos` for the side to move, in hundredths of a man.
     fn evaluate(pos: &Position<Self>) -> i32 {
         generic(pos)
@@ -43,8 +48,10 @@ pub trait EngineRules: Playable {
     /// The accumulators of the network that evaluates this rule set in the full search, when `evaluation`
     /// asks for it and there is a network; `None` where there is none.
     fn network(evaluation: Evaluation) -> Option<Box<NetCache>> {
-        let _ = evaluation;
-        None
+        match (evaluation, nnue::playing(Self::NETWORK?)) {
+            (Evaluation::Network, Some(net)) => Some(Box::new(NetCache::new(net, MAX_PLY))),
+            _ => None,
+        }
     }
 
     /// The network's score of `pos` at `ply` when `net` holds its accumulators, kept well below the
@@ -55,8 +62,8 @@ pub trait EngineRules: Playable {
         pos: &Position<Self>,
         ply: usize,
     ) -> Option<i32> {
-        let _ = (net, pos, ply);
-        None
+        let cache = net.as_deref_mut()?;
+        Some(cache.evaluate(pos, ply).clamp(-EVAL_LIMIT, EVAL_LIMIT))
     }
 
     /// The endgame databases' outcome of `pos`, whose side to move has no capture, if they hold it.
@@ -82,6 +89,7 @@ pub trait EngineRules: Playable {
 
 impl EngineRules for English {
     const PARALLEL: bool = true;
+    const NETWORK: Option<Board> = Some(Board::Eight);
 
     fn evaluate(pos: &Position) -> i32 {
         eval::evaluate(pos)
@@ -89,23 +97,6 @@ impl EngineRules for English {
 
     fn evaluate_for_black(pos: &Position) -> i32 {
         eval::evaluate_for_black(pos)
-    }
-
-    fn network(evaluation: Evaluation) -> Option<Box<NetCache>> {
-        match (evaluation, nnue::playing()) {
-            (Evaluation::Network, Some(net)) => Some(Box::new(NetCache::new(net, MAX_PLY))),
-            _ => None,
-        }
-    }
-
-    #[inline]
-    fn network_evaluate(
-        net: &mut Option<Box<NetCache>>,
-        pos: &Position,
-        ply: usize,
-    ) -> Option<i32> {
-        let cache = net.as_deref_mut()?;
-        Some(cache.evaluate(pos, ply).clamp(-EVAL_LIMIT, EVAL_LIMIT))
     }
 
     #[inline]
@@ -170,8 +161,12 @@ impl EngineRules for Breakthrough {
     const RACES: Races = Races::Decisive;
 }
 
+/// International draughts is evaluated by its network where one is compiled in or chosen.
+impl EngineRules for International {
+    const NETWORK: Option<Board> = Some(Board::Ten);
+}
+
 defaults!(
-    International,
     Russian,
     Brazilian,
     Pool,

@@ -1,19 +1,19 @@
 //! The pieces as the network sees them, and the first layer's sums for both views.
 
-use super::{Cpu, HIDDEN, INPUTS, Network};
+use super::{Cpu, HIDDEN, MAX_SQUARES, Network};
 use crate::rules::position::compress;
-use crate::rules::{Color, English, Position, RuleSet};
+use crate::rules::{Color, Position, RuleSet};
 
 /// The four kinds of piece as square sets (bit i: square i + 1), in Black's frame: Black's men, Black's kings,
-/// White's men, White's kings.
+/// White's men, White's kings. Boards of up to [`MAX_SQUARES`] squares.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Pieces(pub [u32; 4]);
+pub struct Pieces(pub [u64; 4]);
 
 impl Pieces {
-    /// The pieces of `pos`.
+    /// The pieces of `pos`, on a board of at most [`MAX_SQUARES`] squares (the squares past it are left out).
     #[inline]
-    pub fn of(pos: &Position<English>) -> Pieces {
-        let squares = |bits: u64| compress(English::GEOMETRY, bits) as u32;
+    pub fn of<R: RuleSet>(pos: &Position<R>) -> Pieces {
+        let squares = |bits: R::Bits| compress(R::GEOMETRY, bits) as u64;
         let black = pos.pieces[Color::Black.index()];
         let white = pos.pieces[Color::White.index()];
         Pieces([
@@ -36,25 +36,26 @@ impl Pieces {
         self.0.iter().map(|s| s.count_ones()).sum()
     }
 
-    /// The features set in `view`'s view, each once.
-    pub fn features(&self, view: Color) -> impl Iterator<Item = usize> + '_ {
+    /// The features set in `view`'s view of a board of `squares` squares, each once.
+    pub fn features(&self, view: Color, squares: usize) -> impl Iterator<Item = usize> + '_ {
         (0..4).flat_map(move |kind| {
-            squares_of(self.0[kind]).map(move |square| feature(view, kind, square))
+            squares_of(self.0[kind]).map(move |square| feature(view, kind, square, squares))
         })
     }
 }
 
 /// The feature of a piece of `kind` (Black's frame: 0 Black man, 1 Black king, 2 White man, 3 White king) on
-/// square index `square`, in `view`'s view: its own pieces first, and for White the board turned half round.
+/// square index `square` of a board of `squares` squares, in `view`'s view: its own pieces first, and for White
+/// the board turned half round.
 #[inline(always)]
-pub fn feature(view: Color, kind: usize, square: usize) -> usize {
+pub fn feature(view: Color, kind: usize, square: usize, squares: usize) -> usize {
     match view {
-        Color::Black => kind * 32 + square,
-        Color::White => (kind ^ 2) * 32 + (31 - square),
+        Color::Black => kind * squares + square,
+        Color::White => (kind ^ 2) * squares + (squares - 1 - square),
     }
 }
 
-fn squares_of(mut set: u32) -> impl Iterator<Item = usize> {
+fn squares_of(mut set: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (set != 0).then(|| {
             let i = set.trailing_zeros() as usize;
@@ -110,7 +111,7 @@ impl Accumulator {
         to: &Pieces,
         source: Option<&Accumulator>,
     ) {
-        let changes = Changes::between(from, to);
+        let changes = Changes::between(from, to, net.squares());
         for view in [Color::Black, Color::White] {
             let v = view.index();
             let (sums, source) = (&mut self.views[v], source.map(|s| &s.views[v]));
@@ -125,62 +126,55 @@ impl Accumulator {
     }
 }
 
-/// The pieces that differ between two sets, as features of Black's view: those that are new and those that are
-/// gone. A set has at most 32 pieces (one a square), so at most 32 of each.
+/// The pieces that differ between two sets, as features of each view: those that are new and those that are
+/// gone. A set has at most [`MAX_SQUARES`] pieces (one a square), so at most that many of each.
 struct Changes {
-    added: [u8; 32],
+    /// By view ([`Color::index`]).
+    added: [[u8; MAX_SQUARES]; 2],
+    removed: [[u8; MAX_SQUARES]; 2],
     added_len: usize,
-    removed: [u8; 32],
     removed_len: usize,
 }
 
 impl Changes {
     #[inline(always)]
-    fn between(from: &Pieces, to: &Pieces) -> Changes {
+    fn between(from: &Pieces, to: &Pieces, squares: usize) -> Changes {
         let mut changes = Changes {
-            added: [0; 32],
+            added: [[0; MAX_SQUARES]; 2],
+            removed: [[0; MAX_SQUARES]; 2],
             added_len: 0,
-            removed: [0; 32],
             removed_len: 0,
         };
-        // Pieces of a set are on distinct squares: at most 32 of them whatever their kinds, so the lists cannot
-        // overflow; the checks keep even a malformed set (two kinds on one square) from doing harm.
+        // Features fit a byte: 4 kinds of at most 64 squares. Pieces of a set are on distinct squares: at most
+        // MAX_SQUARES of them whatever their kinds, so the lists cannot overflow; the checks keep even a
+        // malformed set (two kinds on one square) from doing harm.
+        const _: () = assert!(4 * MAX_SQUARES <= 256);
+        let push = |list: &mut [[u8; MAX_SQUARES]; 2], len: &mut usize, kind, square| {
+            if *len < MAX_SQUARES {
+                for view in [Color::Black, Color::White] {
+                    list[view.index()][*len] = feature(view, kind, square, squares) as u8;
+                }
+                *len += 1;
+            }
+        };
         for kind in 0..4 {
             let (was, is) = (from.0[kind], to.0[kind]);
             for square in squares_of(is & !was) {
-                if changes.added_len < 32 {
-                    changes.added[changes.added_len] = feature(Color::Black, kind, square) as u8;
-                    changes.added_len += 1;
-                }
+                push(&mut changes.added, &mut changes.added_len, kind, square);
             }
             for square in squares_of(was & !is) {
-                if changes.removed_len < 32 {
-                    changes.removed[changes.removed_len] =
-                        feature(Color::Black, kind, square) as u8;
-                    changes.removed_len += 1;
-                }
+                push(&mut changes.removed, &mut changes.removed_len, kind, square);
             }
         }
         changes
     }
 
-    fn added(&self) -> &[u8] {
-        &self.added[..self.added_len]
+    fn added(&self, view: Color) -> &[u8] {
+        &self.added[view.index()][..self.added_len]
     }
 
-    fn removed(&self) -> &[u8] {
-        &self.removed[..self.removed_len]
-    }
-}
-
-/// The feature of `view` for a piece whose feature in Black's view is `black`: the same for Black; for White the
-/// kind's colour swapped (bit 6) and the square turned (`31 - square`, the low five bits flipped).
-#[inline(always)]
-fn in_view(view: Color, black: u8) -> usize {
-    const _: () = assert!(INPUTS == 128);
-    match view {
-        Color::Black => usize::from(black),
-        Color::White => usize::from(black ^ 0b101_1111),
+    fn removed(&self, view: Color) -> &[u8] {
+        &self.removed[view.index()][..self.removed_len]
     }
 }
 
@@ -197,13 +191,13 @@ fn apply_portable(
     sums: &mut [i16; HIDDEN],
     source: Option<&[i16; HIDDEN]>,
 ) {
-    let column = |f: &u8| net.column(in_view(view, *f)).as_chunks::<CHUNK>().0;
+    let column = |f: &u8| net.column(usize::from(*f)).as_chunks::<CHUNK>().0;
     for chunk in 0..HIDDEN / CHUNK {
         let mut lanes = source.unwrap_or(&*sums).as_chunks::<CHUNK>().0[chunk];
-        for f in changes.added() {
+        for f in changes.added(view) {
             add(&mut lanes, &column(f)[chunk]);
         }
-        for f in changes.removed() {
+        for f in changes.removed(view) {
             sub(&mut lanes, &column(f)[chunk]);
         }
         sums.as_chunks_mut::<CHUNK>().0[chunk] = lanes;
@@ -231,8 +225,8 @@ fn apply_avx2(
         // SAFETY: `16 * k + 16 <= HIDDEN`: sixteen `i16`s inside the sums read.
         *lane = unsafe { _mm256_loadu_si256(from.add(16 * k).cast::<__m256i>()) };
     }
-    for f in changes.added() {
-        let column = net.column(in_view(view, *f)).as_ptr();
+    for f in changes.added(view) {
+        let column = net.column(usize::from(*f)).as_ptr();
         for (k, lane) in lanes.iter_mut().enumerate() {
             // SAFETY: as above, inside the column.
             *lane = _mm256_add_epi16(*lane, unsafe {
@@ -240,8 +234,8 @@ fn apply_avx2(
             });
         }
     }
-    for f in changes.removed() {
-        let column = net.column(in_view(view, *f)).as_ptr();
+    for f in changes.removed(view) {
+        let column = net.column(usize::from(*f)).as_ptr();
         for (k, lane) in lanes.iter_mut().enumerate() {
             // SAFETY: as above, inside the column.
             *lane = _mm256_sub_epi16(*lane, unsafe {

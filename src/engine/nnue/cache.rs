@@ -1,7 +1,7 @@
 //! The accumulators of a search, one slot per ply, each brought up to date from whichever kept one is nearest.
 
 use super::{Accumulator, Cpu, Network, Pieces};
-use crate::rules::{English, Position};
+use crate::rules::{Position, RuleSet};
 
 /// One ply's accumulator and the pieces it is for.
 #[derive(Clone)]
@@ -54,9 +54,10 @@ impl NetCache {
         self.slots.iter_mut().for_each(|s| s.filled = false);
     }
 
-    /// The network's score of `pos`, reached at `ply`, in hundredths of a man for the side to move.
+    /// The network's score of `pos`, reached at `ply`, in hundredths of a man for the side to move. `R`'s board
+    /// must be the network's.
     #[inline]
-    pub fn evaluate(&mut self, pos: &Position<English>, ply: usize) -> i32 {
+    pub fn evaluate<R: RuleSet>(&mut self, pos: &Position<R>, ply: usize) -> i32 {
         match self.cpu {
             // SAFETY: `Cpu`'s vector kinds are only made where the CPU has been found to support them.
             #[cfg(target_arch = "x86_64")]
@@ -71,19 +72,19 @@ impl NetCache {
     /// [`NetCache::evaluate`], every step of it (finding the pieces, the sums, the layers) compiled for AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    fn evaluate_avx2(&mut self, pos: &Position<English>, ply: usize) -> i32 {
+    fn evaluate_avx2<R: RuleSet>(&mut self, pos: &Position<R>, ply: usize) -> i32 {
         self.evaluate_on(Cpu::Avx2, pos, ply)
     }
 
     /// [`NetCache::evaluate`] compiled for AVX-512.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
-    fn evaluate_avx512(&mut self, pos: &Position<English>, ply: usize) -> i32 {
+    fn evaluate_avx512<R: RuleSet>(&mut self, pos: &Position<R>, ply: usize) -> i32 {
         self.evaluate_on(Cpu::Avx512, pos, ply)
     }
 
     #[inline(always)]
-    fn evaluate_on(&mut self, cpu: Cpu, pos: &Position<English>, ply: usize) -> i32 {
+    fn evaluate_on<R: RuleSet>(&mut self, cpu: Cpu, pos: &Position<R>, ply: usize) -> i32 {
         let ply = ply.min(self.slots.len() - 1);
         let pieces = Pieces::of(pos);
         let rebuild = pieces.count();

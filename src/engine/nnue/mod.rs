@@ -1,7 +1,9 @@
-//! A small neural-network evaluation of English draughts positions, updated incrementally (the NNUE design).
+//! A small neural-network evaluation of draughts positions, updated incrementally (the NNUE design): one for
+//! English draughts' 8x8 board and one for international draughts' 10x10 board ([`Board`]).
 //!
 //! The input is the board seen from each side in turn: for the side whose view it is, its own men, its own
-//! kings, the other side's men and kings, each on 32 squares ([`INPUTS`] features, a few dozen set at most).
+//! kings, the other side's men and kings, each on the board's 32 or 50 squares ([`Board::inputs`] features, a
+//! few dozen set at most).
 //! White's view is the board turned half round, so one set of first-layer weights serves both sides. The first
 //! layer's sums (the *accumulator*, [`HIDDEN`] numbers a view) change by a column of weights for each piece that
 //! appears or disappears, so a move costs a few vector additions instead of a full layer. The side to move's
@@ -21,6 +23,63 @@ mod network;
 pub use accumulator::{Accumulator, Pieces, feature};
 pub use cache::NetCache;
 pub use network::{Network, NetworkError, builtin, play_with, playing};
+
+/// The boards a network is made for: each has its own first layer (a column a piece kind and square); the
+/// layers after it have the same shape on both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Board {
+    /// 32 squares: English draughts.
+    Eight,
+    /// 50 squares: international draughts.
+    Ten,
+}
+
+impl Board {
+    /// Boards there are.
+    pub const COUNT: usize = 2;
+    /// Every board, in the order of [`Board::index`].
+    pub const ALL: [Board; Board::COUNT] = [Board::Eight, Board::Ten];
+
+    /// Its place in [`Board::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Playable squares.
+    pub const fn squares(self) -> usize {
+        match self {
+            Board::Eight => 32,
+            Board::Ten => 50,
+        }
+    }
+
+    /// Features of one view: four kinds of piece on every square.
+    pub const fn inputs(self) -> usize {
+        4 * self.squares()
+    }
+
+    /// The largest first-layer weight or bias, in men-of-activation: keeps every accumulator (a bias and a
+    /// column for each piece, at most 24 on 8x8 and 40 on 10x10 in a game) inside 16 bits after quantisation:
+    /// 25 x 8 x 127 and 41 x 6 x 127 are both below 32,767.
+    pub const fn first_layer_limit(self) -> f32 {
+        match self {
+            Board::Eight => 8.0,
+            Board::Ten => 6.0,
+        }
+    }
+}
+
+impl std::fmt::Display for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Board::Eight => "the 8x8 board",
+            Board::Ten => "the 10x10 board",
+        })
+    }
+}
+
+/// The most squares a board of a network may have: its piece sets are 64-bit.
+pub const MAX_SQUARES: usize = 64;
 
 /// The instructions inference uses: the widest this machine has, found once by [`Cpu::detect`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +139,7 @@ impl Cpu {
     }
 }
 
-/// Which evaluation the full-strength search uses for English draughts.
+/// Which evaluation the full-strength search uses where a network exists for the board.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Evaluation {
     /// The network compiled in.
@@ -107,8 +166,6 @@ impl Evaluation {
     }
 }
 
-/// Features of one view: four kinds of piece (own men, own kings, the other side's men and kings) on 32 squares.
-pub const INPUTS: usize = 4 * 32;
 /// First-layer units of each view.
 pub const HIDDEN: usize = 128;
 /// Units of the second layer, which sees both views.
@@ -125,10 +182,6 @@ pub const SECOND_LAYER_LIMIT: f32 = 127.0 / LAYER2_SCALE as f32;
 pub const OUTPUT_SCALE: i32 = 256;
 /// Bits of the second layer's scale, to shift its sums back to activations.
 const LAYER2_SHIFT: u32 = LAYER2_SCALE.trailing_zeros();
-
-/// The largest first-layer weight or bias, in men-of-activation: keeps every accumulator (a bias and at most
-/// 24 pieces) inside 16 bits after quantisation.
-pub const FIRST_LAYER_LIMIT: f32 = 8.0;
 
 #[cfg(test)]
 mod tests;

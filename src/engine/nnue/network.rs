@@ -4,7 +4,7 @@ use std::sync::{LazyLock, OnceLock};
 
 use thiserror::Error;
 
-use super::{ACTIVATION_ONE, Accumulator, Cpu, HIDDEN, INPUTS, LAYER2, LAYER2_SHIFT, OUTPUT_SCALE};
+use super::{ACTIVATION_ONE, Accumulator, Board, Cpu, HIDDEN, LAYER2, LAYER2_SHIFT, OUTPUT_SCALE};
 use crate::rules::Color;
 
 /// The file's first bytes.
@@ -21,7 +21,10 @@ pub enum NetworkError {
     NotANetwork,
     /// A network of other dimensions than this build's.
     #[error(
-        "the network is {inputs}x{hidden}x{layer2}; this build reads {INPUTS}x{HIDDEN}x{LAYER2}"
+        "the network is {inputs}x{hidden}x{layer2}; this build reads {english}x{HIDDEN}x{LAYER2} (8x8 boards) \
+         and {ten}x{HIDDEN}x{LAYER2} (10x10 boards)",
+        english = Board::Eight.inputs(),
+        ten = Board::Ten.inputs()
     )]
     Dimensions {
         /// Inputs of the file's network.
@@ -43,15 +46,26 @@ pub enum NetworkError {
     #[error("the network file is damaged (checksum mismatch)")]
     Checksum,
     /// A network was already chosen for this process ([`play_with`]).
-    #[error("a network was already chosen for this process")]
-    AlreadyChosen,
+    #[error("a network for {0} was already chosen for this process")]
+    AlreadyChosen(Board),
+    /// A network for another board than the one asked for.
+    #[error("the network is for {found}, not for {expected}")]
+    WrongBoard {
+        /// The board asked for.
+        expected: Board,
+        /// The network's board.
+        found: Board,
+    },
 }
 
 /// A trained network, in the integers inference uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
-    /// First layer: a column of [`HIDDEN`] weights for each feature, times [`ACTIVATION_ONE`].
-    pub(crate) first: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// The board whose pieces are the inputs.
+    pub(crate) board: Board,
+    /// First layer: a column of [`HIDDEN`] weights for each feature ([`Board::inputs`] of them), times
+    /// [`ACTIVATION_ONE`].
+    pub(crate) first: Box<[[i16; HIDDEN]]>,
     /// First layer's biases, times [`ACTIVATION_ONE`].
     pub(crate) first_bias: [i16; HIDDEN],
     /// Second layer: for each unit, a weight for each of the side to move's activations then the other side's,
@@ -65,44 +79,69 @@ pub struct Network {
     pub(crate) output_bias: i32,
 }
 
-/// The bytes of the network compiled in.
-static BUILTIN_BYTES: &[u8] = include_bytes!("weights.nnue");
+/// The bytes of the networks compiled in, by board: English draughts' (8x8), and the 10x10 board's once one has
+/// passed its match against the hand-written evaluation.
+static BUILTIN_BYTES: [Option<&[u8]>; Board::COUNT] = [Some(include_bytes!("weights.nnue")), None];
 
-static BUILTIN: LazyLock<Option<Network>> =
-    LazyLock::new(|| Network::from_bytes(BUILTIN_BYTES).ok());
+static BUILTIN: [LazyLock<Option<Network>>; Board::COUNT] = [
+    LazyLock::new(|| builtin_of(Board::Eight)),
+    LazyLock::new(|| builtin_of(Board::Ten)),
+];
 
-/// The network compiled into the program (`None` only if its file were damaged, which a test rules out).
-pub fn builtin() -> Option<&'static Network> {
-    BUILTIN.as_ref()
+fn builtin_of(board: Board) -> Option<Network> {
+    Network::for_board(BUILTIN_BYTES[board.index()]?, board).ok()
 }
 
-/// A network chosen for this whole process in place of the one compiled in ([`play_with`]).
-static CHOSEN: OnceLock<Network> = OnceLock::new();
-
-/// The network every engine of this process evaluates with: the one [`play_with`] chose, else the one compiled
-/// in.
-pub fn playing() -> Option<&'static Network> {
-    CHOSEN.get().or_else(builtin)
+/// The network compiled into the program for `board`: `None` where there is none (or if its file were damaged,
+/// which a test rules out).
+pub fn builtin(board: Board) -> Option<&'static Network> {
+    BUILTIN[board.index()].as_ref()
 }
 
-/// Makes `network` the one every engine of this process made from now on evaluates with, in place of the one
-/// compiled in: `crowned hub --network FILE`, so that a newly trained network can be matched against the
-/// compiled-in one without a build. It can be chosen once; a second choice is refused and changes nothing.
+/// The networks chosen for this whole process in place of the ones compiled in ([`play_with`]), by board.
+static CHOSEN: [OnceLock<Network>; Board::COUNT] = [OnceLock::new(), OnceLock::new()];
+
+/// The network every engine of this process evaluates positions on `board` with: the one [`play_with`] chose,
+/// else the one compiled in.
+pub fn playing(board: Board) -> Option<&'static Network> {
+    CHOSEN[board.index()].get().or_else(|| builtin(board))
+}
+
+/// Makes `network` the one every engine of this process made from now on evaluates its board's positions with,
+/// in place of the one compiled in: `crowned hub --network FILE`, so that a newly trained network can be matched
+/// against the compiled-in one (or the hand-written evaluation) without a build. It can be chosen once a board;
+/// a second choice is refused and changes nothing.
 pub fn play_with(network: Network) -> Result<(), NetworkError> {
-    CHOSEN.set(network).map_err(|_| NetworkError::AlreadyChosen)
+    let board = network.board;
+    CHOSEN[board.index()]
+        .set(network)
+        .map_err(|_| NetworkError::AlreadyChosen(board))
 }
 
 impl Network {
-    /// A network of zeros (scores every position 0), the starting point for building one by hand in tests.
-    pub fn zeroed() -> Network {
+    /// A network of zeros for `board` (scores every position 0), the starting point for building one by hand
+    /// in tests.
+    pub fn zeroed(board: Board) -> Network {
         Network {
-            first: Box::new([[0; HIDDEN]; INPUTS]),
+            board,
+            first: vec![[0; HIDDEN]; board.inputs()].into_boxed_slice(),
             first_bias: [0; HIDDEN],
             second: Box::new([[0; 2 * HIDDEN]; LAYER2]),
             second_bias: [0; LAYER2],
             output: [0; LAYER2],
             output_bias: 0,
         }
+    }
+
+    /// The board whose positions the network scores.
+    pub fn board(&self) -> Board {
+        self.board
+    }
+
+    /// Squares of the network's board.
+    #[inline(always)]
+    pub(crate) fn squares(&self) -> usize {
+        self.board.squares()
     }
 
     /// The first-layer column of `feature`.
@@ -258,7 +297,19 @@ impl Network {
         out * 100 / (ACTIVATION_ONE * OUTPUT_SCALE)
     }
 
-    /// Reads a network file.
+    /// Reads a network file for `board`: a network for another board is refused.
+    pub fn for_board(bytes: &[u8], board: Board) -> Result<Network, NetworkError> {
+        let network = Network::from_bytes(bytes)?;
+        if network.board != board {
+            return Err(NetworkError::WrongBoard {
+                expected: board,
+                found: network.board,
+            });
+        }
+        Ok(network)
+    }
+
+    /// Reads a network file, for whichever board it is.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let header = MAGIC.len() + 4 * 4;
         if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
@@ -272,14 +323,16 @@ impl Network {
             return Err(NetworkError::NotANetwork);
         }
         let (inputs, hidden, layer2) = (reader.u32(), reader.u32(), reader.u32());
-        if (inputs, hidden, layer2) != (INPUTS as u32, HIDDEN as u32, LAYER2 as u32) {
+        let board = Board::ALL.into_iter().find(|b| b.inputs() as u32 == inputs);
+        let Some(board) = board.filter(|_| (hidden, layer2) == (HIDDEN as u32, LAYER2 as u32))
+        else {
             return Err(NetworkError::Dimensions {
                 inputs,
                 hidden,
                 layer2,
             });
-        }
-        let expected = Network::file_len();
+        };
+        let expected = Network::file_len(board);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 found: bytes.len(),
@@ -290,7 +343,7 @@ impl Network {
         if checksum(&bytes[..payload_end]) != u64::from_le_bytes(bytes_8(&bytes[payload_end..])) {
             return Err(NetworkError::Checksum);
         }
-        let mut net = Network::zeroed();
+        let mut net = Network::zeroed(board);
         net.first
             .iter_mut()
             .flatten()
@@ -308,9 +361,14 @@ impl Network {
 
     /// The network as a file.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Network::file_len());
+        let mut out = Vec::with_capacity(Network::file_len(self.board));
         out.extend_from_slice(MAGIC);
-        for n in [VERSION, INPUTS as u32, HIDDEN as u32, LAYER2 as u32] {
+        for n in [
+            VERSION,
+            self.board.inputs() as u32,
+            HIDDEN as u32,
+            LAYER2 as u32,
+        ] {
             out.extend_from_slice(&n.to_le_bytes());
         }
         for w in self.first.iter().flatten().chain(&self.first_bias) {
@@ -328,11 +386,11 @@ impl Network {
         out
     }
 
-    /// Bytes of a network file of this build's dimensions.
-    const fn file_len() -> usize {
+    /// Bytes of a network file for `board`.
+    const fn file_len(board: Board) -> usize {
         let header = MAGIC.len() + 4 * 4;
         let eight = LAYER2 * 2 * HIDDEN;
-        let sixteen = INPUTS * HIDDEN + HIDDEN;
+        let sixteen = board.inputs() * HIDDEN + HIDDEN;
         let thirty_two = 2 * LAYER2 + 1;
         header + eight + 2 * sixteen + 4 * thirty_two + 8
     }

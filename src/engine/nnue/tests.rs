@@ -1,12 +1,17 @@
 use super::*;
 use crate::engine::rng::Rng;
-use crate::rules::{Color, English, Piece, Position, Square, parse_fen};
+use crate::rules::{Color, English, International, Piece, Position, RuleSet, Square, parse_fen};
 
-/// A network with random weights in the ranges a trained one has.
+/// A network for English draughts' board with random weights in the ranges a trained one has.
 fn random_network(seed: u64) -> Network {
+    random_network_on(Board::Eight, seed)
+}
+
+/// A network for `board` with random weights in the ranges a trained one has.
+fn random_network_on(board: Board, seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut small = |spread: i32| rng.below(2 * spread as usize + 1) as i32 - spread;
-    let mut net = Network::zeroed();
+    let mut net = Network::zeroed(board);
     net.first
         .iter_mut()
         .flatten()
@@ -24,10 +29,15 @@ fn random_network(seed: u64) -> Network {
     net
 }
 
-/// Positions along a pseudo-random game from the start, captures and crownings included.
+/// Positions along a pseudo-random English game from the start, captures and crownings included.
 fn walk(seed: u64, plies: usize) -> Vec<Position<English>> {
+    walk_of::<English>(seed, plies)
+}
+
+/// Positions along a pseudo-random game of `R` from the start, captures and crownings included.
+fn walk_of<R: RuleSet>(seed: u64, plies: usize) -> Vec<Position<R>> {
     let mut rng = Rng::new(seed);
-    let mut pos: Position<English> = Position::start();
+    let mut pos: Position<R> = Position::start();
     let mut out = vec![pos];
     for _ in 0..plies {
         let moves = pos.legal_moves();
@@ -41,10 +51,11 @@ fn walk(seed: u64, plies: usize) -> Vec<Position<English>> {
 }
 
 /// The same position with the board turned and the colours swapped.
-fn mirror(pos: &Position<English>) -> Position<English> {
-    let mut out: Position<English> = Position::empty(pos.side_to_move().opponent());
+fn mirror<R: RuleSet>(pos: &Position<R>) -> Position<R> {
+    let last = R::GEOMETRY.squares() - 1;
+    let mut out: Position<R> = Position::empty(pos.side_to_move().opponent());
     for (square, piece) in pos.pieces() {
-        let turned = Square::from_index(31 - square.index());
+        let turned = Square::from_index(last - square.index());
         out.set_piece(turned, Some(Piece::new(piece.color.opponent(), piece.role)));
     }
     out
@@ -56,9 +67,40 @@ fn leaked(net: Network) -> &'static Network {
 
 #[test]
 fn the_builtin_network_is_there_and_reads_back_byte_for_byte() {
-    let net = builtin().expect("the network compiled in reads");
+    let net = builtin(Board::Eight).expect("the network compiled in reads");
     assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(net));
-    assert_ne!(net, &Network::zeroed(), "a trained network, not zeros");
+    assert_ne!(
+        net,
+        &Network::zeroed(Board::Eight),
+        "a trained network, not zeros"
+    );
+}
+
+#[test]
+fn a_network_knows_its_board_and_is_refused_for_another() {
+    for board in Board::ALL {
+        let net = random_network_on(board, 11);
+        let bytes = net.to_bytes();
+        assert_eq!(Network::for_board(&bytes, board).as_ref(), Ok(&net));
+        assert_eq!(Network::from_bytes(&bytes).map(|n| n.board()), Ok(board));
+        let other = Board::ALL
+            .into_iter()
+            .find(|&b| b != board)
+            .expect("two boards");
+        assert_eq!(
+            Network::for_board(&bytes, other),
+            Err(NetworkError::WrongBoard {
+                expected: other,
+                found: board
+            })
+        );
+    }
+    // The 10x10 board's file is longer by the columns of its extra squares, and nothing else.
+    let (eight, ten) = (
+        random_network_on(Board::Eight, 1).to_bytes().len(),
+        random_network_on(Board::Ten, 1).to_bytes().len(),
+    );
+    assert_eq!(ten - eight, 4 * (50 - 32) * HIDDEN * 2);
 }
 
 #[test]
@@ -115,7 +157,7 @@ fn plain_sums(net: &Network, pieces: &Pieces) -> Accumulator {
         for (h, sum) in views[view.index()].iter_mut().enumerate() {
             let total: i32 = i32::from(net.first_bias[h])
                 + pieces
-                    .features(view)
+                    .features(view, net.squares())
                     .map(|f| i32::from(net.first[f][h]))
                     .sum::<i32>();
             *sum = total as i16;
@@ -126,10 +168,15 @@ fn plain_sums(net: &Network, pieces: &Pieces) -> Accumulator {
 
 #[test]
 fn every_cpu_s_sums_equal_the_plain_ones() {
-    let net = random_network(29);
+    sums_agree::<English>(Board::Eight);
+    sums_agree::<International>(Board::Ten);
+}
+
+fn sums_agree<R: RuleSet>(board: Board) {
+    let net = random_network_on(board, 29);
     for cpu in Cpu::available() {
         for seed in 0..10 {
-            let positions = walk(seed, 150);
+            let positions = walk_of::<R>(seed, 150);
             let mut acc = Accumulator::new_on(cpu, &net, &Pieces::of(&positions[0]));
             assert_eq!(acc, plain_sums(&net, &Pieces::of(&positions[0])), "{cpu:?}");
             for pair in positions.windows(2) {
@@ -141,9 +188,19 @@ fn every_cpu_s_sums_equal_the_plain_ones() {
                 assert_eq!(copy, acc, "{cpu:?}, seed {seed}");
             }
         }
-        // A full board of 32 pieces, from nothing and from an empty one: the most columns one update applies.
-        let pieces = Pieces([0x0000_00ff, 0x0000_ff00, 0x00ff_0000, 0xff00_0000]);
-        assert_eq!(pieces.count(), 32);
+        // A full board, from nothing and from an empty one: the most columns one update applies.
+        let quarter = board.squares() / 4;
+        let kinds: [u64; 4] = std::array::from_fn(|k| {
+            let first = k * quarter;
+            let last = if k == 3 {
+                board.squares()
+            } else {
+                first + quarter
+            };
+            ((1u64 << last) - 1) & !((1u64 << first) - 1)
+        });
+        let pieces = Pieces(kinds);
+        assert_eq!(pieces.count() as usize, board.squares());
         assert_eq!(
             Accumulator::new_on(cpu, &net, &pieces),
             plain_sums(&net, &pieces)
@@ -172,20 +229,25 @@ fn updated_accumulators_equal_ones_built_from_nothing() {
 
 #[test]
 fn the_cache_scores_every_position_as_a_fresh_evaluation_does() {
-    let net = leaked(random_network(7));
-    let fresh = |pos: &Position<English>| {
+    cache_agrees::<English>(Board::Eight);
+    cache_agrees::<International>(Board::Ten);
+}
+
+fn cache_agrees<R: RuleSet>(board: Board) {
+    let net = leaked(random_network_on(board, 7));
+    let fresh = |pos: &Position<R>| {
         net.evaluate_portable(&plain_sums(net, &Pieces::of(pos)), pos.side_to_move())
     };
     for cpu in Cpu::available() {
         let mut cache = NetCache::on(cpu, net, 64);
-        cache_agrees(&mut cache, fresh);
+        cache_agrees_on(&mut cache, fresh);
     }
 }
 
-fn cache_agrees(cache: &mut NetCache, fresh: impl Fn(&Position<English>) -> i32) {
+fn cache_agrees_on<R: RuleSet>(cache: &mut NetCache, fresh: impl Fn(&Position<R>) -> i32) {
     for seed in 0..10 {
         // As a search visits them: down a line, and at each step every child (siblings of one another).
-        for (ply, pos) in walk(seed, 60).iter().enumerate() {
+        for (ply, pos) in walk_of::<R>(seed, 60).iter().enumerate() {
             assert_eq!(
                 cache.evaluate(pos, ply),
                 fresh(pos),
@@ -206,14 +268,25 @@ fn cache_agrees(cache: &mut NetCache, fresh: impl Fn(&Position<English>) -> i32)
 
 #[test]
 fn both_colours_see_the_same_position_the_same_way() {
-    for net in [leaked(random_network(13)), builtin().expect("builtin")] {
-        for pos in walk(17, 200) {
-            let turned = mirror(&pos);
-            let score = |p: &Position<English>| {
-                net.evaluate(&Accumulator::new(net, &Pieces::of(p)), p.side_to_move())
-            };
-            assert_eq!(score(&pos), score(&turned));
-        }
+    for net in [
+        leaked(random_network(13)),
+        builtin(Board::Eight).expect("builtin"),
+    ] {
+        colours_agree(net, &walk(17, 200));
+    }
+    colours_agree(
+        leaked(random_network_on(Board::Ten, 13)),
+        &walk_of::<International>(17, 200),
+    );
+}
+
+fn colours_agree<R: RuleSet>(net: &Network, positions: &[Position<R>]) {
+    for pos in positions {
+        let turned = mirror(pos);
+        let score = |p: &Position<R>| {
+            net.evaluate(&Accumulator::new(net, &Pieces::of(p)), p.side_to_move())
+        };
+        assert_eq!(score(pos), score(&turned));
     }
 }
 
@@ -261,8 +334,8 @@ fn features_are_each_piece_once_in_each_view() {
     let pos: Position<English> = parse_fen("W:W18,K27,32:B1,K10,12").expect("fen");
     let pieces = Pieces::of(&pos);
     assert_eq!(pieces.count(), 6);
-    let black: Vec<usize> = pieces.features(Color::Black).collect();
-    let white: Vec<usize> = pieces.features(Color::White).collect();
+    let black: Vec<usize> = pieces.features(Color::Black, 32).collect();
+    let white: Vec<usize> = pieces.features(Color::White, 32).collect();
     // Black's view: its men on 1 and 12, its king on 10, White's men on 18 and 32, its king on 27.
     assert_eq!(black, vec![0, 11, 32 + 9, 64 + 17, 64 + 31, 96 + 26]);
     // White's view: the board turned (square s is 33 - s), White's pieces first.
@@ -278,12 +351,15 @@ fn features_are_each_piece_once_in_each_view() {
     let mut white_sorted = white.clone();
     white_sorted.sort_unstable();
     assert_eq!(white_sorted, expected);
-    assert_eq!(feature(Color::White, 0, 0), 64 + 31);
+    assert_eq!(feature(Color::White, 0, 0, 32), 64 + 31);
+    // On 50 squares: White's man on square 46 (index 45) is its own man on its square 5 (index 4).
+    assert_eq!(feature(Color::White, 2, 45, 50), 4);
+    assert_eq!(feature(Color::Black, 3, 49, 50), 199);
 }
 
 #[test]
 fn the_builtin_network_knows_material() {
-    let net = builtin().expect("builtin");
+    let net = builtin(Board::Eight).expect("builtin");
     let score = |fen: &str| {
         let pos: Position<English> = parse_fen(fen).expect("fen");
         net.evaluate(

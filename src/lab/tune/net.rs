@@ -11,11 +11,30 @@
 //! hundreds of dependencies and minutes of build time for what is a page of arithmetic here.
 
 use super::data::Sample;
-use super::net_model::{FloatNet, Pass, SLOPE, Views, offsets, sigmoid};
-use crate::engine::Rng;
-use crate::engine::eval;
-use crate::engine::nnue::{Accumulator, Network, Pieces};
+use thiserror::Error;
+
+use super::net_model::{FloatNet, Pass, SLOPE, Views, sigmoid};
+use crate::engine::nnue::{Accumulator, Board, MAX_SQUARES, Network, Pieces};
+use crate::engine::{EngineRules, Rng};
 use crate::rules::Color;
+
+/// A training run that cannot be made.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum NetTrainError {
+    /// The rules have no network to train.
+    #[error(
+        "{0} has no network evaluation; networks are made for English and international draughts"
+    )]
+    NoNetwork(&'static str),
+    /// The network to train further is for another board.
+    #[error("the network to train further is for {found}; these positions are on {expected}")]
+    StartBoard {
+        /// The samples' board.
+        expected: Board,
+        /// The starting network's.
+        found: Board,
+    },
+}
 
 /// How a training run goes.
 #[derive(Clone, Debug)]
@@ -66,6 +85,7 @@ const PARTS: usize = 8;
 #[derive(Clone, Copy)]
 struct Item {
     pieces: Pieces,
+    squares: usize,
     to_move: Color,
     /// The game's result for the side to move.
     result: f32,
@@ -76,13 +96,13 @@ struct Item {
 }
 
 impl Item {
-    fn new(sample: &Sample, lambda: f32) -> Item {
+    fn new<R: EngineRules>(sample: &Sample<R>, board: Board, lambda: f32) -> Item {
         let to_move = sample.position.side_to_move();
         let result = match to_move {
             Color::Black => sample.result,
             Color::White => 1.0 - sample.result,
         };
-        let classic = sigmoid(SLOPE * eval::evaluate(&sample.position) as f32 / 100.0);
+        let classic = sigmoid(SLOPE * R::evaluate(&sample.position) as f32 / 100.0);
         let prediction = match (sample.search, to_move) {
             (Some(search), Color::Black) => search,
             (Some(search), Color::White) => 1.0 - search,
@@ -90,6 +110,7 @@ impl Item {
         };
         Item {
             pieces: Pieces::of(&sample.position),
+            squares: board.squares(),
             to_move,
             result,
             target: (1.0 - lambda) * result + lambda * prediction,
@@ -98,13 +119,13 @@ impl Item {
     }
 
     /// The features of both views (the side to move's first), written into `buffers`.
-    fn views<'b>(&self, buffers: &'b mut [[u16; 32]; 2]) -> Views<'b> {
+    fn views<'b>(&self, buffers: &'b mut Buffers) -> Views<'b> {
         let mut lens = [0; 2];
         for (n, view) in [self.to_move, self.to_move.opponent()]
             .into_iter()
             .enumerate()
         {
-            for f in self.pieces.features(view) {
+            for f in self.pieces.features(view, self.squares) {
                 buffers[n][lens[n]] = f as u16;
                 lens[n] += 1;
             }
@@ -116,6 +137,9 @@ impl Item {
         }
     }
 }
+
+/// Room for the features of both views of a position.
+type Buffers = [[u16; MAX_SQUARES]; 2];
 
 /// One epoch's figures.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -147,13 +171,22 @@ pub struct NetTraining {
     pub validation_start: Option<f64>,
 }
 
-/// Trains a network on `samples` (English positions with their games' results), calling `progress` after
-/// each epoch.
-pub fn train(
-    samples: &[Sample],
+/// Trains a network on `samples` (positions with their games' results, under rules that have a network),
+/// calling `progress` after each epoch.
+pub fn train<R: EngineRules>(
+    samples: &[Sample<R>],
     config: NetConfig,
     progress: &mut dyn FnMut(EpochReport),
-) -> NetTraining {
+) -> Result<NetTraining, NetTrainError> {
+    let board = R::NETWORK.ok_or(NetTrainError::NoNetwork(R::NAME))?;
+    if let Some(start) = &config.start
+        && start.board() != board
+    {
+        return Err(NetTrainError::StartBoard {
+            expected: board,
+            found: start.board(),
+        });
+    }
     let config = NetConfig {
         batch: config.batch.max(1),
         threads: config.threads.clamp(1, 64),
@@ -162,7 +195,7 @@ pub fn train(
     };
     let (mut training, mut validation) = (Vec::new(), Vec::new());
     for (i, s) in samples.iter().enumerate() {
-        let item = Item::new(s, config.lambda);
+        let item = Item::new(s, board, config.lambda);
         if (i / VALIDATION_RUN) % config.validation_every == config.validation_every - 1 {
             validation.push(item);
         } else {
@@ -175,9 +208,9 @@ pub fn train(
     }
     let mut net = match &config.start {
         Some(start) => FloatNet::from_network(start),
-        None => FloatNet::random(config.seed),
+        None => FloatNet::random(board, config.seed),
     };
-    let mut adam = Adam::new(offsets::COUNT);
+    let mut adam = Adam::new(net.layout().count);
     let mut rng = Rng::new(config.seed ^ 0x9e37_79b9_7f4a_7c15);
     let mut order: Vec<u32> = (0..training.len() as u32).collect();
     for epoch in 0..config.epochs {
@@ -196,7 +229,7 @@ pub fn train(
             epoch: epoch + 1,
             training: total / training.len().max(1) as f64,
             validation: mean_error(&validation, |item| {
-                let mut buffers = [[0; 32]; 2];
+                let mut buffers = [[0; MAX_SQUARES]; 2];
                 sigmoid(SLOPE * net.score(&item.views(&mut buffers)))
             }),
         });
@@ -208,18 +241,18 @@ pub fn train(
             sigmoid(SLOPE * network.evaluate(&acc, item.to_move) as f32 / 100.0)
         })
     };
-    NetTraining {
+    Ok(NetTraining {
         training_samples: training.len(),
         validation_samples: validation.len(),
         validation_float: mean_error(&validation, |item| {
-            let mut buffers = [[0; 32]; 2];
+            let mut buffers = [[0; MAX_SQUARES]; 2];
             sigmoid(SLOPE * net.score(&item.views(&mut buffers)))
         }),
         validation_integer: integer_error(&network),
         validation_start: config.start.as_ref().map(integer_error),
         validation_classic: mean_error(&validation, |item| item.classic),
         network,
-    }
+    })
 }
 
 /// The step size of `epoch`: the full rate for three fifths of the run, then falling linearly to a tenth.
@@ -256,11 +289,11 @@ fn batch_gradient(
                     let mut pass = Pass::default();
                     let mut out = Vec::new();
                     for i in (t..parts.len()).step_by(threads) {
-                        let mut grad = vec![0.0f32; offsets::COUNT];
+                        let mut grad = vec![0.0f32; net.layout().count];
                         let mut loss = 0.0f64;
                         for &index in parts[i] {
                             let item = &items[index as usize];
-                            let mut buffers = [[0; 32]; 2];
+                            let mut buffers = [[0; MAX_SQUARES]; 2];
                             let views = item.views(&mut buffers);
                             loss +=
                                 f64::from(net.backward(&views, item.target, &mut pass, &mut grad));
@@ -280,7 +313,7 @@ fn batch_gradient(
             .collect()
     });
     done.sort_by_key(|&(i, _, _)| i);
-    let mut grad = vec![0.0f32; offsets::COUNT];
+    let mut grad = vec![0.0f32; net.layout().count];
     let mut loss = 0.0;
     for (_, part, part_loss) in &done {
         grad.iter_mut().zip(part).for_each(|(g, p)| *g += p);
@@ -342,21 +375,26 @@ mod tests {
 
     #[test]
     fn lambda_blends_the_search_view_for_the_side_to_move_or_else_the_classic_one() {
-        let black = crate::rules::parse_fen("B:W21-32:B1-12").expect("the start");
-        let white = crate::rules::parse_fen("W:W21-32:B1-11,15").expect("after 11-15");
+        let black: crate::rules::Position =
+            crate::rules::parse_fen("B:W21-32:B1-12").expect("the start");
+        let white: crate::rules::Position =
+            crate::rules::parse_fen("W:W21-32:B1-11,15").expect("after 11-15");
         let with = |position, search| Sample {
             position,
             result: 1.0,
             search,
         };
-        let item = Item::new(&with(black, Some(0.8)), 0.5);
+        let item = Item::new(&with(black, Some(0.8)), Board::Eight, 0.5);
         assert!((item.target - 0.9).abs() < 1e-6, "{}", item.target);
         // White to move: both the result and the search's view are turned to White's side.
-        let item = Item::new(&with(white, Some(0.8)), 0.5);
+        let item = Item::new(&with(white, Some(0.8)), Board::Eight, 0.5);
         assert!((item.target - 0.1).abs() < 1e-6, "{}", item.target);
-        let item = Item::new(&with(white, None), 1.0);
+        let item = Item::new(&with(white, None), Board::Eight, 1.0);
         assert_eq!(item.target, item.classic);
-        assert_eq!(Item::new(&with(black, Some(0.8)), 0.0).target, 1.0);
+        assert_eq!(
+            Item::new(&with(black, Some(0.8)), Board::Eight, 0.0).target,
+            1.0
+        );
     }
 
     #[test]
@@ -364,35 +402,36 @@ mod tests {
         let items: Vec<Item> = samples()
             .iter()
             .take(40)
-            .map(|s| Item::new(s, 0.3))
+            .map(|s| Item::new(s, Board::Eight, 0.3))
             .collect();
-        let net = FloatNet::random(9);
+        let net = FloatNet::random(Board::Eight, 9);
         let mut pass = Pass::default();
         let error_of = |net: &FloatNet| -> f64 {
             items
                 .iter()
                 .map(|item| {
-                    let mut buffers = [[0; 32]; 2];
+                    let mut buffers = [[0; MAX_SQUARES]; 2];
                     let views = item.views(&mut buffers);
                     let p = sigmoid(SLOPE * net.score(&views));
                     f64::from((p - item.target).powi(2))
                 })
                 .sum()
         };
-        let mut grad = vec![0.0; offsets::COUNT];
+        let o = net.layout();
+        let mut grad = vec![0.0; o.count];
         for item in &items {
-            let mut buffers = [[0; 32]; 2];
+            let mut buffers = [[0; MAX_SQUARES]; 2];
             net.backward(&item.views(&mut buffers), item.target, &mut pass, &mut grad);
         }
         // One parameter of each layer, nudged both ways.
         let checked = [
-            offsets::FIRST + 3,
-            offsets::FIRST + 70 * crate::engine::nnue::HIDDEN + 5,
-            offsets::FIRST_BIAS + 1,
-            offsets::SECOND + 7,
-            offsets::SECOND_BIAS + 2,
-            offsets::OUTPUT + 4,
-            offsets::OUTPUT_BIAS,
+            o.first + 3,
+            o.first + 70 * crate::engine::nnue::HIDDEN + 5,
+            o.first_bias + 1,
+            o.second + 7,
+            o.second_bias + 2,
+            o.output + 4,
+            o.output_bias,
         ];
         for &i in &checked {
             let h = 1e-2f32;
@@ -411,7 +450,7 @@ mod tests {
 
     #[test]
     fn a_network_trained_further_starts_from_its_own_weights() {
-        let builtin = crate::engine::nnue::builtin().expect("the compiled-in network");
+        let builtin = crate::engine::nnue::builtin(Board::Eight).expect("the compiled-in network");
         assert_eq!(&FloatNet::from_network(builtin).quantise(), builtin);
         let config = NetConfig {
             epochs: 2,
@@ -421,7 +460,7 @@ mod tests {
             ..NetConfig::default()
         };
         // Too few samples to hold any out: the error is measured on the samples trained on.
-        let further = train(&samples(), config, &mut |_| {});
+        let further = train(&samples(), config, &mut |_| {}).expect("English has a network");
         assert_ne!(&further.network, builtin, "two epochs move the weights");
         let start = further
             .validation_start
@@ -451,7 +490,8 @@ mod tests {
                 ..config.clone()
             },
             &mut |r| reports.push(r),
-        );
+        )
+        .expect("English has a network");
         let two = train(
             &samples,
             NetConfig {
@@ -459,7 +499,8 @@ mod tests {
                 ..config.clone()
             },
             &mut |_| {},
-        );
+        )
+        .expect("English has a network");
         assert_eq!(one.network, two.network);
         assert_eq!(reports.len(), 6);
         let (first, last) = (reports[0], reports[5]);
@@ -477,7 +518,65 @@ mod tests {
             one.validation_float
         );
         assert!(one.validation_classic > 0.0 && one.validation_samples > 0);
-        let other_seed = train(&samples, NetConfig { seed: 2, ..config }, &mut |_| {});
+        let other_seed = train(&samples, NetConfig { seed: 2, ..config }, &mut |_| {})
+            .expect("English has a network");
         assert_ne!(one.network, other_seed.network);
+    }
+
+    #[test]
+    fn a_network_for_the_ten_by_ten_board_learns_from_international_games() {
+        use crate::rules::{GameType, International, Russian, Variant};
+        let samples = crate::lab::tune::self_play::<International>(
+            GameType::standard(Variant::International),
+            6,
+            2,
+            4,
+            2,
+            None,
+            &|_| {},
+        );
+        let config = NetConfig {
+            epochs: 6,
+            batch: 256,
+            learning_rate: 0.01,
+            validation_every: 5,
+            ..NetConfig::default()
+        };
+        let mut reports = Vec::new();
+        let trained = train(&samples, config.clone(), &mut |r| reports.push(r))
+            .expect("international draughts has a network");
+        assert_eq!(trained.network.board(), Board::Ten);
+        let (first, last) = (reports[0], reports[5]);
+        assert!(
+            last.training < first.training,
+            "training error {} then {}",
+            first.training,
+            last.training
+        );
+        assert!(
+            (trained.validation_integer - trained.validation_float).abs() < 0.01,
+            "{} against {}",
+            trained.validation_integer,
+            trained.validation_float
+        );
+        // Training further starts from a network of the same board only.
+        let english = crate::engine::nnue::builtin(Board::Eight).expect("the English network");
+        let further = NetConfig {
+            start: Some(english.clone()),
+            ..config.clone()
+        };
+        assert_eq!(
+            train(&samples, further, &mut |_| {}).map(|t| t.network),
+            Err(NetTrainError::StartBoard {
+                expected: Board::Ten,
+                found: Board::Eight
+            })
+        );
+        // Rules without a network are refused rather than trained on another board's inputs.
+        let russian: Vec<Sample<Russian>> = Vec::new();
+        assert!(matches!(
+            train(&russian, config, &mut |_| {}),
+            Err(NetTrainError::NoNetwork(_))
+        ));
     }
 }

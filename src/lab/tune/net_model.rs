@@ -3,30 +3,49 @@
 
 use crate::engine::Rng;
 use crate::engine::nnue::{
-    ACTIVATION_ONE, FIRST_LAYER_LIMIT, HIDDEN, INPUTS, LAYER2, LAYER2_SCALE, Network, OUTPUT_SCALE,
-    SECOND_LAYER_LIMIT,
+    ACTIVATION_ONE, Board, HIDDEN, LAYER2, LAYER2_SCALE, Network, OUTPUT_SCALE, SECOND_LAYER_LIMIT,
 };
 
-/// Where each layer's parameters start in the flat parameter vector.
-pub(crate) mod offsets {
-    use super::{HIDDEN, INPUTS, LAYER2};
+/// Where each layer's parameters start in the flat parameter vector of a network for one board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
     /// First layer: a column of HIDDEN weights per feature.
-    pub const FIRST: usize = 0;
-    pub const FIRST_BIAS: usize = FIRST + INPUTS * HIDDEN;
+    pub first: usize,
+    pub first_bias: usize,
     /// Second layer: a row of 2 * HIDDEN weights per unit.
-    pub const SECOND: usize = FIRST_BIAS + HIDDEN;
-    pub const SECOND_BIAS: usize = SECOND + LAYER2 * 2 * HIDDEN;
-    pub const OUTPUT: usize = SECOND_BIAS + LAYER2;
-    pub const OUTPUT_BIAS: usize = OUTPUT + LAYER2;
+    pub second: usize,
+    pub second_bias: usize,
+    pub output: usize,
+    pub output_bias: usize,
     /// Parameters in all.
-    pub const COUNT: usize = OUTPUT_BIAS + 1;
+    pub count: usize,
 }
 
-use offsets::*;
+impl Layout {
+    /// The layout of a network for `board`.
+    pub const fn of(board: Board) -> Layout {
+        let first = 0;
+        let first_bias = first + board.inputs() * HIDDEN;
+        let second = first_bias + HIDDEN;
+        let second_bias = second + LAYER2 * 2 * HIDDEN;
+        let output = second_bias + LAYER2;
+        let output_bias = output + LAYER2;
+        Layout {
+            first,
+            first_bias,
+            second,
+            second_bias,
+            output,
+            output_bias,
+            count: output_bias + 1,
+        }
+    }
+}
 
 /// The network's parameters, flat, in the units of the model (activations 0..1, output in men).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
+    pub(crate) board: Board,
     pub(crate) params: Vec<f32>,
 }
 
@@ -43,27 +62,34 @@ pub(crate) struct Views<'a> {
 }
 
 impl FloatNet {
-    /// Small random weights from `seed`, every unit starting in the unclipped part of its range.
-    pub fn random(seed: u64) -> FloatNet {
+    /// Small random weights from `seed` for a network for `board`, every unit starting in the unclipped part of
+    /// its range.
+    pub fn random(board: Board, seed: u64) -> FloatNet {
+        let o = Layout::of(board);
         let mut rng = Rng::new(seed);
         let mut uniform = |spread: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
             (2.0 * unit - 1.0) * spread
         };
-        let mut params = vec![0.0; COUNT];
-        params[FIRST..FIRST_BIAS]
+        let mut params = vec![0.0; o.count];
+        params[o.first..o.first_bias]
             .iter_mut()
             .for_each(|w| *w = uniform(0.15));
-        params[FIRST_BIAS..SECOND].fill(0.3);
+        params[o.first_bias..o.second].fill(0.3);
         let fan_in = (2 * HIDDEN) as f32;
-        params[SECOND..SECOND_BIAS]
+        params[o.second..o.second_bias]
             .iter_mut()
             .for_each(|w| *w = uniform(1.0 / fan_in.sqrt()));
-        params[SECOND_BIAS..OUTPUT].fill(0.3);
-        params[OUTPUT..OUTPUT_BIAS]
+        params[o.second_bias..o.output].fill(0.3);
+        params[o.output..o.output_bias]
             .iter_mut()
             .for_each(|w| *w = uniform(0.5));
-        FloatNet { params }
+        FloatNet { board, params }
+    }
+
+    /// Where each layer's parameters are.
+    pub(crate) fn layout(&self) -> Layout {
+        Layout::of(self.board)
     }
 
     /// The score in men for the side to move.
@@ -73,24 +99,25 @@ impl FloatNet {
     }
 
     fn forward(&self, views: &Views, pass: &mut Pass) -> f32 {
+        let o = self.layout();
         let p = &self.params;
         for (half, features) in [views.own, views.other].into_iter().enumerate() {
             let sums = &mut pass.sums[half * HIDDEN..(half + 1) * HIDDEN];
-            sums.copy_from_slice(&p[FIRST_BIAS..SECOND]);
+            sums.copy_from_slice(&p[o.first_bias..o.second]);
             for &f in features {
-                let column = &p[FIRST + f as usize * HIDDEN..][..HIDDEN];
+                let column = &p[o.first + f as usize * HIDDEN..][..HIDDEN];
                 sums.iter_mut().zip(column).for_each(|(s, w)| *s += w);
             }
         }
         for (a, &s) in pass.input.iter_mut().zip(&pass.sums) {
             *a = s.clamp(0.0, 1.0);
         }
-        let mut out = p[OUTPUT_BIAS];
+        let mut out = p[o.output_bias];
         for j in 0..LAYER2 {
-            let row = &p[SECOND + j * 2 * HIDDEN..][..2 * HIDDEN];
-            let z = p[SECOND_BIAS + j] + dot(row, &pass.input);
+            let row = &p[o.second + j * 2 * HIDDEN..][..2 * HIDDEN];
+            let z = p[o.second_bias + j] + dot(row, &pass.input);
             pass.second[j] = z;
-            out += p[OUTPUT + j] * z.clamp(0.0, 1.0);
+            out += p[o.output + j] * z.clamp(0.0, 1.0);
         }
         out
     }
@@ -104,23 +131,24 @@ impl FloatNet {
         pass: &mut Pass,
         grad: &mut [f32],
     ) -> f32 {
+        let o = self.layout();
         let p = &self.params;
         let score = self.forward(views, pass);
         let predicted = sigmoid(SLOPE * score);
         let error = predicted - target;
         let d_score = 2.0 * error * predicted * (1.0 - predicted) * SLOPE;
-        grad[OUTPUT_BIAS] += d_score;
+        grad[o.output_bias] += d_score;
         pass.d_input.fill(0.0);
         for j in 0..LAYER2 {
             let z = pass.second[j];
-            grad[OUTPUT + j] += d_score * z.clamp(0.0, 1.0);
+            grad[o.output + j] += d_score * z.clamp(0.0, 1.0);
             if z <= 0.0 || z >= 1.0 {
                 continue;
             }
-            let d_z = d_score * p[OUTPUT + j];
-            grad[SECOND_BIAS + j] += d_z;
-            let row = &p[SECOND + j * 2 * HIDDEN..][..2 * HIDDEN];
-            let row_grad = &mut grad[SECOND + j * 2 * HIDDEN..][..2 * HIDDEN];
+            let d_z = d_score * p[o.output + j];
+            grad[o.second_bias + j] += d_z;
+            let row = &p[o.second + j * 2 * HIDDEN..][..2 * HIDDEN];
+            let row_grad = &mut grad[o.second + j * 2 * HIDDEN..][..2 * HIDDEN];
             for ((g, &a), (d, &w)) in row_grad
                 .iter_mut()
                 .zip(&pass.input)
@@ -138,12 +166,12 @@ impl FloatNet {
         }
         for (half, features) in [views.own, views.other].into_iter().enumerate() {
             let d_sums = &pass.d_input[half * HIDDEN..(half + 1) * HIDDEN];
-            grad[FIRST_BIAS..SECOND]
+            grad[o.first_bias..o.second]
                 .iter_mut()
                 .zip(d_sums)
                 .for_each(|(g, d)| *g += d);
             for &f in features {
-                let column = &mut grad[FIRST + f as usize * HIDDEN..][..HIDDEN];
+                let column = &mut grad[o.first + f as usize * HIDDEN..][..HIDDEN];
                 column.iter_mut().zip(d_sums).for_each(|(g, d)| *g += d);
             }
         }
@@ -152,10 +180,12 @@ impl FloatNet {
 
     /// Keeps the first two layers' weights inside the ranges their integers can hold.
     pub(crate) fn clip(&mut self) {
-        self.params[FIRST..SECOND]
+        let o = self.layout();
+        let limit = self.board.first_layer_limit();
+        self.params[o.first..o.second]
             .iter_mut()
-            .for_each(|w| *w = w.clamp(-FIRST_LAYER_LIMIT, FIRST_LAYER_LIMIT));
-        self.params[SECOND..SECOND_BIAS]
+            .for_each(|w| *w = w.clamp(-limit, limit));
+        self.params[o.second..o.second_bias]
             .iter_mut()
             .for_each(|w| *w = w.clamp(-SECOND_LAYER_LIMIT, SECOND_LAYER_LIMIT));
     }
@@ -163,54 +193,57 @@ impl FloatNet {
     /// The floating-point network whose rounding is `net` ([`FloatNet::quantise`] gives `net` back): the
     /// starting point for training a network further on new positions rather than from random weights.
     pub fn from_network(net: &Network) -> FloatNet {
+        let board = net.board();
+        let o = Layout::of(board);
         let one = ACTIVATION_ONE as f32;
         let second = LAYER2_SCALE as f32;
         let output = OUTPUT_SCALE as f32;
-        let mut params = vec![0.0; COUNT];
+        let mut params = vec![0.0; o.count];
         for (f, column) in net.first.iter().enumerate() {
             for (h, &w) in column.iter().enumerate() {
-                params[FIRST + f * HIDDEN + h] = f32::from(w) / one;
+                params[o.first + f * HIDDEN + h] = f32::from(w) / one;
             }
         }
         for (h, &b) in net.first_bias.iter().enumerate() {
-            params[FIRST_BIAS + h] = f32::from(b) / one;
+            params[o.first_bias + h] = f32::from(b) / one;
         }
         for (j, row) in net.second.iter().enumerate() {
             for (i, &w) in row.iter().enumerate() {
-                params[SECOND + j * 2 * HIDDEN + i] = f32::from(w) / second;
+                params[o.second + j * 2 * HIDDEN + i] = f32::from(w) / second;
             }
-            params[SECOND_BIAS + j] = net.second_bias[j] as f32 / (one * second);
-            params[OUTPUT + j] = net.output[j] as f32 / output;
+            params[o.second_bias + j] = net.second_bias[j] as f32 / (one * second);
+            params[o.output + j] = net.output[j] as f32 / output;
         }
-        params[OUTPUT_BIAS] = net.output_bias as f32 / (one * output);
-        FloatNet { params }
+        params[o.output_bias] = net.output_bias as f32 / (one * output);
+        FloatNet { board, params }
     }
 
     /// The network in the integers inference uses.
     pub fn quantise(&self) -> Network {
+        let o = self.layout();
         let p = &self.params;
         let one = ACTIVATION_ONE as f32;
         let to_i16 = |x: f32| x.round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
         let to_i8 = |x: f32| x.round().clamp(f32::from(i8::MIN), f32::from(i8::MAX)) as i8;
         let to_i32 = |x: f32| x.round() as i32;
-        let mut net = Network::zeroed();
+        let mut net = Network::zeroed(self.board);
         for (f, column) in net.first.iter_mut().enumerate() {
             for (h, w) in column.iter_mut().enumerate() {
-                *w = to_i16(p[FIRST + f * HIDDEN + h] * one);
+                *w = to_i16(p[o.first + f * HIDDEN + h] * one);
             }
         }
         for (h, b) in net.first_bias.iter_mut().enumerate() {
-            *b = to_i16(p[FIRST_BIAS + h] * one);
+            *b = to_i16(p[o.first_bias + h] * one);
         }
         let second = LAYER2_SCALE as f32;
         for (j, row) in net.second.iter_mut().enumerate() {
             for (i, w) in row.iter_mut().enumerate() {
-                *w = to_i8(p[SECOND + j * 2 * HIDDEN + i] * second);
+                *w = to_i8(p[o.second + j * 2 * HIDDEN + i] * second);
             }
-            net.second_bias[j] = to_i32(p[SECOND_BIAS + j] * one * second);
-            net.output[j] = to_i32(p[OUTPUT + j] * OUTPUT_SCALE as f32);
+            net.second_bias[j] = to_i32(p[o.second_bias + j] * one * second);
+            net.output[j] = to_i32(p[o.output + j] * OUTPUT_SCALE as f32);
         }
-        net.output_bias = to_i32(p[OUTPUT_BIAS] * one * OUTPUT_SCALE as f32);
+        net.output_bias = to_i32(p[o.output_bias] * one * OUTPUT_SCALE as f32);
         net
     }
 }
