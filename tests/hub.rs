@@ -392,19 +392,21 @@ fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
         "the compiled-in network has a view of the start"
     );
 
-    // International draughts has no network compiled in: the hand-written evaluation's view, until a network
-    // for the 10x10 board is given; a network for the 8x8 board changes nothing there.
+    // International draughts has a network of its own: a network for the 8x8 board changes nothing there, one
+    // for the 10x10 board replaces it, and `--eval classic` is the hand-written evaluation's view.
     let ten_zeros = TempFile::new("ten-zeros.nnue", "");
     std::fs::write(&ten_zeros.0, Network::zeroed(Board::Ten).to_bytes()).expect("written");
-    let hand_written = start_scores_of("international", &[]);
-    assert_eq!(hand_written.len(), 4, "{hand_written:?}");
+    let ten_builtin = start_scores_of("international", &[]);
+    assert_eq!(ten_builtin.len(), 4, "{ten_builtin:?}");
     assert_eq!(
         start_scores_of("international", &["--network", zeros.path()]),
-        hand_written
+        ten_builtin
     );
     let ten_level = start_scores_of("international", &["--network", ten_zeros.path()]);
     assert!(ten_level.iter().all(|s| s == "0.00"), "{ten_level:?}");
-    assert_ne!(ten_level, hand_written);
+    let hand_written = start_scores_of("international", &["--eval", "classic"]);
+    assert_ne!(hand_written, ten_builtin);
+    assert_ne!(ten_level, ten_builtin);
 
     let damaged = TempFile::new("damaged.nnue", "CRWNNNUE and then nonsense");
     assert_one_line_error(&["hub", "--network", damaged.path()], "damaged.nnue");

@@ -79,9 +79,12 @@ pub struct Network {
     pub(crate) output_bias: i32,
 }
 
-/// The bytes of the networks compiled in, by board: English draughts' (8x8), and the 10x10 board's once one has
-/// passed its match against the hand-written evaluation.
-static BUILTIN_BYTES: [Option<&[u8]>; Board::COUNT] = [Some(include_bytes!("weights.nnue")), None];
+/// The bytes of the networks compiled in, by board: English draughts' (8x8) and international draughts' (10x10),
+/// each the one that passed its last match (`crowned tune net` writes them).
+static BUILTIN_BYTES: [Option<&[u8]>; Board::COUNT] = [
+    Some(include_bytes!("weights.nnue")),
+    Some(include_bytes!("international.nnue")),
+];
 
 static BUILTIN: [LazyLock<Option<Network>>; Board::COUNT] = [
     LazyLock::new(|| builtin_of(Board::Eight)),

@@ -66,14 +66,13 @@ fn leaked(net: Network) -> &'static Network {
 }
 
 #[test]
-fn the_builtin_network_is_there_and_reads_back_byte_for_byte() {
-    let net = builtin(Board::Eight).expect("the network compiled in reads");
-    assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(net));
-    assert_ne!(
-        net,
-        &Network::zeroed(Board::Eight),
-        "a trained network, not zeros"
-    );
+fn the_builtin_networks_are_there_and_read_back_byte_for_byte() {
+    for board in Board::ALL {
+        let net = builtin(board).expect("the network compiled in reads");
+        assert_eq!(net.board(), board);
+        assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(net));
+        assert_ne!(net, &Network::zeroed(board), "a trained network, not zeros");
+    }
 }
 
 #[test]
@@ -355,6 +354,24 @@ fn features_are_each_piece_once_in_each_view() {
     // On 50 squares: White's man on square 46 (index 45) is its own man on its square 5 (index 4).
     assert_eq!(feature(Color::White, 2, 45, 50), 4);
     assert_eq!(feature(Color::Black, 3, 49, 50), 199);
+}
+
+#[test]
+fn the_builtin_ten_by_ten_network_knows_material() {
+    let net = builtin(Board::Ten).expect("builtin");
+    let score = |fen: &str| {
+        let pos: Position<International> = parse_fen(fen).expect("fen");
+        net.evaluate(
+            &Accumulator::new(net, &Pieces::of(&pos)),
+            pos.side_to_move(),
+        )
+    };
+    let start = score("W:W31-50:B1-20");
+    assert!(start.abs() < 40, "the start scores {start}");
+    // A man up in the opening, either side to move.
+    assert!(score("W:W31-50:B1-19") - start > 40);
+    assert!(score("B:W31-50:B1-19") < -40);
+    colours_agree(net, &walk_of::<International>(3, 200));
 }
 
 #[test]
