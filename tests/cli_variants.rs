@@ -178,6 +178,26 @@ fn bench_measures_any_variant() {
             "{text}"
         );
     }
+    // International draughts has a network: the same search with the hand-written evaluation is measured too.
+    let out = crowned(&[
+        "bench",
+        "--depth",
+        "3",
+        "--time",
+        "0.05",
+        "--variant",
+        "international",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 5, "{text}");
+    assert!(
+        lines[3].starts_with(
+            "the same search with the hand-written evaluation instead of the network: "
+        ),
+        "{text}"
+    );
 }
 
 #[test]

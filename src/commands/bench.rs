@@ -182,12 +182,16 @@ impl RulesVisitor for Bench {
             plain_time.as_secs_f64(),
             rate(plain_nodes, plain_time) / 1e6,
         )?;
-        if self.game_type == GameType::standard(Variant::English) {
+        let english = self.game_type == GameType::standard(Variant::English);
+        if english {
             let english: Vec<Position> = positions
                 .iter()
                 .filter_map(|p| English::unwrap(&R::wrap(*p)))
                 .collect();
             evaluation_alone(&mut out, &english)?;
+        }
+        // The rules with a network of their own: the same search with the hand-written evaluation, for its cost.
+        if english || self.game_type == GameType::standard(Variant::International) {
             let (nodes, time) = measure(
                 &positions,
                 Level::Max,

@@ -50,7 +50,7 @@ enum Event {
 pub struct HubOptions {
     /// Search threads (the `threads` parameter).
     pub threads: usize,
-    /// The evaluation of English positions (the `eval` parameter).
+    /// The evaluation where the board has a network (the `eval` parameter).
     pub evaluation: Evaluation,
     /// The endgame databases the engine probes, if any.
     pub egdb: Option<Arc<Egdb>>,
