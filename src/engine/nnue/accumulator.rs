@@ -1,6 +1,6 @@
 //! The pieces as the network sees them, and the first layer's sums for both views.
 
-use super::{Cpu, HIDDEN, MAX_SQUARES, Network};
+use super::{Board, Cpu, HIDDEN, MAX_SQUARES, Network};
 use crate::rules::position::compress;
 use crate::rules::{Color, Position, RuleSet};
 
@@ -111,7 +111,26 @@ impl Accumulator {
         to: &Pieces,
         source: Option<&Accumulator>,
     ) {
-        let changes = Changes::between(from, to, net.squares());
+        // The board's size as a constant, so that each feature's arithmetic is folded for its board.
+        match net.board() {
+            Board::Eight => {
+                self.update_for::<{ Board::Eight.squares() }>(cpu, net, from, to, source);
+            }
+            Board::Ten => self.update_for::<{ Board::Ten.squares() }>(cpu, net, from, to, source),
+        }
+    }
+
+    /// [`Accumulator::update_on`] for a board of `SQUARES` squares.
+    #[inline(always)]
+    fn update_for<const SQUARES: usize>(
+        &mut self,
+        cpu: Cpu,
+        net: &Network,
+        from: &Pieces,
+        to: &Pieces,
+        source: Option<&Accumulator>,
+    ) {
+        let changes = Changes::between(from, to, SQUARES);
         for view in [Color::Black, Color::White] {
             let v = view.index();
             let (sums, source) = (&mut self.views[v], source.map(|s| &s.views[v]));
@@ -119,20 +138,21 @@ impl Accumulator {
                 // SAFETY: `Cpu`'s vector kinds are only made where the CPU has been found to support them;
                 // AVX-512 implies AVX2.
                 #[cfg(target_arch = "x86_64")]
-                Cpu::Avx2 | Cpu::Avx512 => unsafe { apply_avx2(net, &changes, view, sums, source) },
-                Cpu::Portable => apply_portable(net, &changes, view, sums, source),
+                Cpu::Avx2 | Cpu::Avx512 => unsafe {
+                    apply_avx2::<SQUARES>(net, &changes, view, sums, source)
+                },
+                Cpu::Portable => apply_portable::<SQUARES>(net, &changes, view, sums, source),
             }
         }
     }
 }
 
-/// The pieces that differ between two sets, as features of each view: those that are new and those that are
+/// The pieces that differ between two sets, as features of Black's view: those that are new and those that are
 /// gone. A set has at most [`MAX_SQUARES`] pieces (one a square), so at most that many of each.
 struct Changes {
-    /// By view ([`Color::index`]).
-    added: [[u8; MAX_SQUARES]; 2],
-    removed: [[u8; MAX_SQUARES]; 2],
+    added: [u8; MAX_SQUARES],
     added_len: usize,
+    removed: [u8; MAX_SQUARES],
     removed_len: usize,
 }
 
@@ -140,41 +160,53 @@ impl Changes {
     #[inline(always)]
     fn between(from: &Pieces, to: &Pieces, squares: usize) -> Changes {
         let mut changes = Changes {
-            added: [[0; MAX_SQUARES]; 2],
-            removed: [[0; MAX_SQUARES]; 2],
+            added: [0; MAX_SQUARES],
             added_len: 0,
+            removed: [0; MAX_SQUARES],
             removed_len: 0,
         };
         // Features fit a byte: 4 kinds of at most 64 squares. Pieces of a set are on distinct squares: at most
         // MAX_SQUARES of them whatever their kinds, so the lists cannot overflow; the checks keep even a
         // malformed set (two kinds on one square) from doing harm.
         const _: () = assert!(4 * MAX_SQUARES <= 256);
-        let push = |list: &mut [[u8; MAX_SQUARES]; 2], len: &mut usize, kind, square| {
-            if *len < MAX_SQUARES {
-                for view in [Color::Black, Color::White] {
-                    list[view.index()][*len] = feature(view, kind, square, squares) as u8;
-                }
-                *len += 1;
-            }
-        };
         for kind in 0..4 {
             let (was, is) = (from.0[kind], to.0[kind]);
             for square in squares_of(is & !was) {
-                push(&mut changes.added, &mut changes.added_len, kind, square);
+                if changes.added_len < MAX_SQUARES {
+                    changes.added[changes.added_len] =
+                        feature(Color::Black, kind, square, squares) as u8;
+                    changes.added_len += 1;
+                }
             }
             for square in squares_of(was & !is) {
-                push(&mut changes.removed, &mut changes.removed_len, kind, square);
+                if changes.removed_len < MAX_SQUARES {
+                    changes.removed[changes.removed_len] =
+                        feature(Color::Black, kind, square, squares) as u8;
+                    changes.removed_len += 1;
+                }
             }
         }
         changes
     }
 
-    fn added(&self, view: Color) -> &[u8] {
-        &self.added[view.index()][..self.added_len]
+    fn added(&self) -> &[u8] {
+        &self.added[..self.added_len]
     }
 
-    fn removed(&self, view: Color) -> &[u8] {
-        &self.removed[view.index()][..self.removed_len]
+    fn removed(&self) -> &[u8] {
+        &self.removed[..self.removed_len]
+    }
+}
+
+/// The feature of `view` for a piece whose feature in Black's view is `black`, on a board of `SQUARES` squares:
+/// the same for Black; for White the kind's colour swapped and the board turned. With the board's size a
+/// constant, the division and remainder fold into shifts and multiplications (masks on the 8x8 board).
+#[inline(always)]
+fn in_view<const SQUARES: usize>(view: Color, black: u8) -> usize {
+    let black = usize::from(black);
+    match view {
+        Color::Black => black,
+        Color::White => feature(Color::White, black / SQUARES, black % SQUARES, SQUARES),
     }
 }
 
@@ -184,20 +216,24 @@ const CHUNK: usize = 16;
 /// Applies `changes` to one view's sums, read from `source` (else from `sums` itself) and written to `sums`,
 /// a chunk of lanes at a time: each chunk is loaded and stored once however many columns change it.
 #[inline(always)]
-fn apply_portable(
+fn apply_portable<const SQUARES: usize>(
     net: &Network,
     changes: &Changes,
     view: Color,
     sums: &mut [i16; HIDDEN],
     source: Option<&[i16; HIDDEN]>,
 ) {
-    let column = |f: &u8| net.column(usize::from(*f)).as_chunks::<CHUNK>().0;
+    let column = |f: &u8| {
+        net.column(in_view::<SQUARES>(view, *f))
+            .as_chunks::<CHUNK>()
+            .0
+    };
     for chunk in 0..HIDDEN / CHUNK {
         let mut lanes = source.unwrap_or(&*sums).as_chunks::<CHUNK>().0[chunk];
-        for f in changes.added(view) {
+        for f in changes.added() {
             add(&mut lanes, &column(f)[chunk]);
         }
-        for f in changes.removed(view) {
+        for f in changes.removed() {
             sub(&mut lanes, &column(f)[chunk]);
         }
         sums.as_chunks_mut::<CHUNK>().0[chunk] = lanes;
@@ -207,7 +243,7 @@ fn apply_portable(
 /// [`apply_portable`] with AVX2: the whole view's sums in eight registers while every column goes by.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn apply_avx2(
+fn apply_avx2<const SQUARES: usize>(
     net: &Network,
     changes: &Changes,
     view: Color,
@@ -225,8 +261,8 @@ fn apply_avx2(
         // SAFETY: `16 * k + 16 <= HIDDEN`: sixteen `i16`s inside the sums read.
         *lane = unsafe { _mm256_loadu_si256(from.add(16 * k).cast::<__m256i>()) };
     }
-    for f in changes.added(view) {
-        let column = net.column(usize::from(*f)).as_ptr();
+    for f in changes.added() {
+        let column = net.column(in_view::<SQUARES>(view, *f)).as_ptr();
         for (k, lane) in lanes.iter_mut().enumerate() {
             // SAFETY: as above, inside the column.
             *lane = _mm256_add_epi16(*lane, unsafe {
@@ -234,8 +270,8 @@ fn apply_avx2(
             });
         }
     }
-    for f in changes.removed(view) {
-        let column = net.column(usize::from(*f)).as_ptr();
+    for f in changes.removed() {
+        let column = net.column(in_view::<SQUARES>(view, *f)).as_ptr();
         for (k, lane) in lanes.iter_mut().enumerate() {
             // SAFETY: as above, inside the column.
             *lane = _mm256_sub_epi16(*lane, unsafe {

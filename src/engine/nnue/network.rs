@@ -141,12 +141,6 @@ impl Network {
         self.board
     }
 
-    /// Squares of the network's board.
-    #[inline(always)]
-    pub(crate) fn squares(&self) -> usize {
-        self.board.squares()
-    }
-
     /// The first-layer column of `feature`.
     #[inline(always)]
     pub(crate) fn column(&self, feature: usize) -> &[i16; HIDDEN] {

@@ -156,7 +156,7 @@ fn plain_sums(net: &Network, pieces: &Pieces) -> Accumulator {
         for (h, sum) in views[view.index()].iter_mut().enumerate() {
             let total: i32 = i32::from(net.first_bias[h])
                 + pieces
-                    .features(view, net.squares())
+                    .features(view, net.board().squares())
                     .map(|f| i32::from(net.first[f][h]))
                     .sum::<i32>();
             *sum = total as i16;
