@@ -363,7 +363,9 @@ fn read_inputs<R: Playable>(inputs: &[PathBuf]) -> Result<Vec<Sample<R>>> {
             .is_some_and(|e| e.eq_ignore_ascii_case("pdn"));
         let read = if is_pdn {
             // Finished games in PDN are read for English draughts, whose files the trainer takes as they are.
-            let games: Vec<Sample<R>> = tune::from_pdn(&text)
+            let english = tune::from_pdn(&text);
+            let found = english.len();
+            let games: Vec<Sample<R>> = english
                 .into_iter()
                 .filter_map(|s| {
                     Some(Sample {
@@ -374,7 +376,7 @@ fn read_inputs<R: Playable>(inputs: &[PathBuf]) -> Result<Vec<Sample<R>>> {
                 })
                 .collect();
             anyhow::ensure!(
-                games.is_empty() == tune::from_pdn(&text).is_empty(),
+                games.len() == found,
                 "{}: PDN files are read for English draughts only; give samples files written by `tune data`",
                 path.display()
             );

@@ -373,6 +373,24 @@ mod tests {
         english(24, 2, 5, 2)
     }
 
+    /// The training error fell from the first epoch to the last, and the integer network predicts as the
+    /// floating-point one does, to well within the error itself.
+    fn assert_learned(reports: &[EpochReport], trained: &NetTraining) {
+        let (first, last) = (reports[0], reports[reports.len() - 1]);
+        assert!(
+            last.training < first.training,
+            "training error {} then {}",
+            first.training,
+            last.training
+        );
+        assert!(
+            (trained.validation_integer - trained.validation_float).abs() < 0.01,
+            "{} against {}",
+            trained.validation_integer,
+            trained.validation_float
+        );
+    }
+
     #[test]
     fn lambda_blends_the_search_view_for_the_side_to_move_or_else_the_classic_one() {
         let black: crate::rules::Position =
@@ -503,20 +521,7 @@ mod tests {
         .expect("English has a network");
         assert_eq!(one.network, two.network);
         assert_eq!(reports.len(), 6);
-        let (first, last) = (reports[0], reports[5]);
-        assert!(
-            last.training < first.training,
-            "training error {} then {}",
-            first.training,
-            last.training
-        );
-        // The integer network predicts as the floating-point one does, to well within the error itself.
-        assert!(
-            (one.validation_integer - one.validation_float).abs() < 0.01,
-            "{} against {}",
-            one.validation_integer,
-            one.validation_float
-        );
+        assert_learned(&reports, &one);
         assert!(one.validation_classic > 0.0 && one.validation_samples > 0);
         let other_seed = train(&samples, NetConfig { seed: 2, ..config }, &mut |_| {})
             .expect("English has a network");
@@ -546,19 +551,7 @@ mod tests {
         let trained = train(&samples, config.clone(), &mut |r| reports.push(r))
             .expect("international draughts has a network");
         assert_eq!(trained.network.board(), Board::Ten);
-        let (first, last) = (reports[0], reports[5]);
-        assert!(
-            last.training < first.training,
-            "training error {} then {}",
-            first.training,
-            last.training
-        );
-        assert!(
-            (trained.validation_integer - trained.validation_float).abs() < 0.01,
-            "{} against {}",
-            trained.validation_integer,
-            trained.validation_float
-        );
+        assert_learned(&reports, &trained);
         // Training further starts from a network of the same board only.
         let english = crate::engine::nnue::builtin(Board::Eight).expect("the English network");
         let further = NetConfig {
