@@ -27,7 +27,7 @@ fn shared_four() -> Arc<Egdb> {
     }))
 }
 
-fn four() -> &'static Egdb {
+pub(super) fn four() -> &'static Egdb {
     static DB: OnceLock<Arc<Egdb>> = OnceLock::new();
     DB.get_or_init(shared_four)
 }

@@ -38,6 +38,9 @@ mod match_seats;
 mod matches;
 pub mod sprt;
 pub mod tune;
+pub mod wld_build;
+#[cfg(test)]
+mod wld_tests;
 
 pub use hub_client::{HubEngine, HubError, PonderTally};
 pub use match_openings::{

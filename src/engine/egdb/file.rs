@@ -123,7 +123,7 @@ pub fn write_table(path: &Path, m: Material, stored: &Stored) -> Result<u64, Egd
 
 /// Writes `contents` to `path` through a temporary file beside it, so that an interrupted build leaves no
 /// partial table under the real name.
-fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let mut temporary = path.as_os_str().to_owned();
     temporary.push(".part");
     let temporary = PathBuf::from(temporary);

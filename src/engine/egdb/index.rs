@@ -3,7 +3,8 @@
 //! A position is kept *normalised*: the side to move is always "us", moving down the board like Black (towards
 //! higher square numbers, crowned on squares 29-32). A position with White to move is turned half round (square
 //! `n` becomes `33 - n`, which on a 32-bit set is a bit reversal) and the colours swapped. Squares are the
-//! 0-based square indices 0..32 as bits of a `u32`.
+//! 0-based square indices 0..32 as bits of a `u32`. The same numbering serves any ordinary board of up to 64
+//! squares ([`Shape`], [`Sets`]): the other rule sets' win/draw/loss tables use it on 10x10.
 //!
 //! The number of a position is built from four combinations, each ranked in colex order: our men among the 28
 //! squares a man of ours can stand on, their men among their 28 squares less those our men hold, our kings among
@@ -14,18 +15,13 @@
 use crate::rules::position::{compress, expand};
 use crate::rules::{Color, English, Geometry, Position};
 
-/// The squares our men may stand on: every square but the row where they are crowned.
-pub(crate) const OUR_MEN_SQUARES: u32 = 0x0FFF_FFFF;
-/// The squares their men may stand on.
-pub(crate) const THEIR_MEN_SQUARES: u32 = 0xFFFF_FFF0;
+/// Binomial coefficients `C(n, k)` for `n, k <= 64` (`C(64, 32)` still fits 64 bits).
+static CHOOSE: [[u64; 65]; 65] = binomials();
 
-/// Binomial coefficients `C(n, k)` for `n, k <= 32`.
-static CHOOSE: [[u64; 33]; 33] = binomials();
-
-const fn binomials() -> [[u64; 33]; 33] {
-    let mut table = [[0u64; 33]; 33];
+const fn binomials() -> [[u64; 65]; 65] {
+    let mut table = [[0u64; 65]; 65];
     let mut n = 0;
-    while n <= 32 {
+    while n <= 64 {
         table[n][0] = 1;
         let mut k = 1;
         while k <= n {
@@ -49,7 +45,7 @@ pub(crate) fn choose(n: u32, k: u32) -> u64 {
 
 /// The colex rank of a set among the sets of the same size: `sum C(s_i, i + 1)` over its members in order.
 #[inline]
-fn colex_rank(mut set: u32) -> u64 {
+fn colex_rank(mut set: u64) -> u64 {
     let mut rank = 0;
     let mut i = 1;
     while set != 0 {
@@ -61,7 +57,7 @@ fn colex_rank(mut set: u32) -> u64 {
 }
 
 /// The set of `k` members with colex rank `rank`.
-fn colex_unrank(mut rank: u64, k: u32) -> u32 {
+fn colex_unrank(mut rank: u64, k: u32) -> u64 {
     let mut set = 0;
     for i in (1..=k).rev() {
         // The largest c with C(c, i) <= rank is the i-th member.
@@ -77,11 +73,11 @@ fn colex_unrank(mut rank: u64, k: u32) -> u32 {
 
 /// `set` (a subset of `within`) renumbered as positions among `within`'s members: a software `pext`.
 #[inline]
-fn squeeze(mut set: u32, within: u32) -> u32 {
+fn squeeze(mut set: u64, within: u64) -> u64 {
     let mut out = 0;
     while set != 0 {
         let s = set.trailing_zeros();
-        out |= 1 << (within & ((1u32 << s) - 1)).count_ones();
+        out |= 1 << (within & ((1u64 << s) - 1)).count_ones();
         set &= set - 1;
     }
     out
@@ -89,7 +85,7 @@ fn squeeze(mut set: u32, within: u32) -> u32 {
 
 /// The inverse of [`squeeze`]: positions among `within`'s members back to squares (a software `pdep`).
 #[inline]
-fn spread(mut set: u32, mut within: u32) -> u32 {
+fn spread(mut set: u64, mut within: u64) -> u64 {
     let mut out = 0;
     while set != 0 {
         let low = within & within.wrapping_neg();
@@ -278,9 +274,74 @@ impl Squares {
     }
 }
 
+/// The board a numbering is made for, as the normalised side to move sees it: square indices `0..squares`, our
+/// men on every square but the last row (where they are crowned), theirs on every square but the first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// Dark squares on the board (at most 64).
+    squares: u32,
+    /// Dark squares in a row.
+    per_row: u32,
+}
+
+impl Shape {
+    /// The 8x8 board of English draughts (and of the other 8x8 rule sets).
+    pub const EIGHT: Shape = Shape {
+        squares: 32,
+        per_row: 4,
+    };
+
+    /// The board of `geometry`, when its squares fit a 64-bit set and it is an ordinary board: square `i` turned
+    /// half round is square `squares - 1 - i`, and each row holds the same number of dark squares.
+    pub fn of(geometry: Geometry) -> Option<Shape> {
+        let squares = u32::from(geometry.squares());
+        (squares <= 64 && geometry.defined.is_none() && !geometry.mirrored && squares > 0).then(
+            || Shape {
+                squares,
+                per_row: geometry.per_row(),
+            },
+        )
+    }
+
+    /// How many dark squares.
+    pub fn squares(self) -> u32 {
+        self.squares
+    }
+
+    /// Every square.
+    #[inline]
+    pub fn all(self) -> u64 {
+        u64::MAX >> (64 - self.squares)
+    }
+
+    /// The squares our men may stand on: all but the last row.
+    #[inline]
+    pub fn our_men(self) -> u64 {
+        self.all() >> self.per_row
+    }
+
+    /// The squares their men may stand on: all but the first row.
+    #[inline]
+    pub fn their_men(self) -> u64 {
+        self.all() & !((1u64 << self.per_row) - 1)
+    }
+
+    /// `set` turned half round: square `i` becomes `squares - 1 - i`.
+    #[inline]
+    pub fn turned(self, set: u64) -> u64 {
+        set.reverse_bits() >> (64 - self.squares)
+    }
+
+    /// How many squares a man of either side may stand on.
+    fn men_room(self) -> u32 {
+        self.squares - self.per_row
+    }
+}
+
 /// The numbering of the positions of one material signature.
 #[derive(Clone, Debug)]
 pub struct Layout {
+    shape: Shape,
     material: Material,
     /// Before each combination of our men (in colex order), how many placements of men come before it; one
     /// more entry at the end holds the total.
@@ -292,27 +353,36 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The numbering for `material`.
+    /// The numbering for `material` on the 8x8 board.
     pub fn new(material: Material) -> Layout {
+        Layout::on(Shape::EIGHT, material)
+    }
+
+    /// The numbering for `material` on the board `shape`.
+    pub fn on(shape: Shape, material: Material) -> Layout {
         let our_men = u32::from(material.our_men);
         let their_men = u32::from(material.their_men);
-        let combinations = choose(28, our_men);
+        let room = shape.men_room();
+        // Our men's squares are the lowest `room` squares, so their combinations in colex order are the square
+        // sets themselves.
+        let combinations = choose(room, our_men);
         let mut men_before = Vec::with_capacity(combinations as usize + 1);
         let mut total = 0u64;
         let mut set = (1u64 << our_men) - 1;
         for i in 0..combinations {
             men_before.push(total);
-            let blocked = (set as u32 & THEIR_MEN_SQUARES).count_ones();
-            total += choose(28 - blocked, their_men);
+            let blocked = (set & shape.their_men()).count_ones();
+            total += choose(room - blocked, their_men);
             if i + 1 < combinations {
                 set = next_combination(set);
             }
         }
         men_before.push(total);
-        let empty = 32 - our_men - their_men;
+        let empty = shape.squares - our_men - their_men;
         let our_kings = u32::from(material.our_kings);
         let their_kings_per = choose(empty - our_kings, u32::from(material.their_kings));
         Layout {
+            shape,
             material,
             men_before,
             kings_per_men: choose(empty, our_kings) * their_kings_per,
@@ -330,34 +400,54 @@ impl Layout {
         self.men_before.last().copied().unwrap_or(0) * self.kings_per_men
     }
 
-    /// The number of `sq`, which must have this layout's material.
+    /// The number of an 8x8 position, which must have this layout's material.
     #[inline]
     pub fn index(&self, sq: Squares) -> u64 {
-        debug_assert!(sq.our_men & !OUR_MEN_SQUARES == 0 && sq.their_men & !THEIR_MEN_SQUARES == 0);
+        self.index_of(Sets::from(sq))
+    }
+
+    /// The 8x8 position numbered `index` (below [`Layout::size`]).
+    pub fn squares(&self, index: u64) -> Squares {
+        let s = self.sets(index);
+        // An 8x8 layout's sets hold squares below 32 only.
+        Squares {
+            our_men: s.our_men as u32,
+            our_kings: s.our_kings as u32,
+            their_men: s.their_men as u32,
+            their_kings: s.their_kings as u32,
+        }
+    }
+
+    /// The number of a position on this layout's board, which must have this layout's material.
+    #[inline]
+    pub fn index_of(&self, sq: Sets) -> u64 {
+        debug_assert!(
+            sq.our_men & !self.shape.our_men() == 0 && sq.their_men & !self.shape.their_men() == 0
+        );
         let men_rank = colex_rank(sq.our_men);
-        let their_room = THEIR_MEN_SQUARES & !sq.our_men;
+        let their_room = self.shape.their_men() & !sq.our_men;
         let men =
             self.men_before[men_rank as usize] + colex_rank(squeeze(sq.their_men, their_room));
-        let empty = !(sq.our_men | sq.their_men);
+        let empty = self.shape.all() & !(sq.our_men | sq.their_men);
         let ours = colex_rank(squeeze(sq.our_kings, empty));
         let theirs = colex_rank(squeeze(sq.their_kings, empty & !sq.our_kings));
         men * self.kings_per_men + ours * self.their_kings_per + theirs
     }
 
-    /// The position numbered `index` (below [`Layout::size`]).
-    pub fn squares(&self, index: u64) -> Squares {
+    /// The position numbered `index` (below [`Layout::size`]) on this layout's board.
+    pub fn sets(&self, index: u64) -> Sets {
         let m = self.material;
         let men = index / self.kings_per_men;
         let kings = index % self.kings_per_men;
         // The last combination of our men whose running total is at most `men`.
         let men_rank = self.men_before.partition_point(|&before| before <= men) - 1;
         let our_men = colex_unrank(men_rank as u64, u32::from(m.our_men));
-        let their_room = THEIR_MEN_SQUARES & !our_men;
+        let their_room = self.shape.their_men() & !our_men;
         let their_men = spread(
             colex_unrank(men - self.men_before[men_rank], u32::from(m.their_men)),
             their_room,
         );
-        let empty = !(our_men | their_men);
+        let empty = self.shape.all() & !(our_men | their_men);
         let our_kings = spread(
             colex_unrank(kings / self.their_kings_per, u32::from(m.our_kings)),
             empty,
@@ -366,11 +456,68 @@ impl Layout {
             colex_unrank(kings % self.their_kings_per, u32::from(m.their_kings)),
             empty & !our_kings,
         );
-        Squares {
+        Sets {
             our_men,
             our_kings,
             their_men,
             their_kings,
+        }
+    }
+}
+
+/// A normalised position on any board of up to 64 squares: the side to move ("us") moves like Black, towards
+/// higher square indices; bit `i` is square index `i`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Sets {
+    /// Men of the side to move.
+    pub our_men: u64,
+    /// Kings of the side to move.
+    pub our_kings: u64,
+    /// The other side's men.
+    pub their_men: u64,
+    /// The other side's kings.
+    pub their_kings: u64,
+}
+
+impl Sets {
+    /// The pieces of each kind.
+    #[inline]
+    pub fn material(self) -> Material {
+        let n = |s: u64| s.count_ones() as u8;
+        Material {
+            our_men: n(self.our_men),
+            our_kings: n(self.our_kings),
+            their_men: n(self.their_men),
+            their_kings: n(self.their_kings),
+        }
+    }
+
+    /// Every occupied square.
+    #[inline]
+    pub fn occupied(self) -> u64 {
+        self.our_men | self.our_kings | self.their_men | self.their_kings
+    }
+
+    /// The same board seen by the other side on `shape`, as if it were their turn.
+    #[inline]
+    pub fn flipped(self, shape: Shape) -> Sets {
+        Sets {
+            our_men: shape.turned(self.their_men),
+            our_kings: shape.turned(self.their_kings),
+            their_men: shape.turned(self.our_men),
+            their_kings: shape.turned(self.our_kings),
+        }
+    }
+}
+
+impl From<Squares> for Sets {
+    #[inline]
+    fn from(sq: Squares) -> Sets {
+        Sets {
+            our_men: u64::from(sq.our_men),
+            our_kings: u64::from(sq.our_kings),
+            their_men: u64::from(sq.their_men),
+            their_kings: u64::from(sq.their_kings),
         }
     }
 }
@@ -404,8 +551,8 @@ mod tests {
         for k in 0..=4 {
             let mut set = (1u64 << k) - 1;
             for rank in 0..choose(12, k) {
-                assert_eq!(colex_rank(set as u32), rank);
-                assert_eq!(colex_unrank(rank, k), set as u32);
+                assert_eq!(colex_rank(set), rank);
+                assert_eq!(colex_unrank(rank, k), set);
                 if k > 0 {
                     set = next_combination(set);
                 }
@@ -415,9 +562,9 @@ mod tests {
 
     #[test]
     fn squeeze_and_spread_are_inverse() {
-        let within = 0b1011_0110_1001u32;
-        let set = 0b1001_0000_1000u32;
-        assert_eq!(squeeze(set, within), 0b101_0010);
+        let within = 0b1011_0110_1001u64 | 1 << 63;
+        let set = 0b1001_0000_1000u64 | 1 << 63;
+        assert_eq!(squeeze(set, within), 0b1101_0010);
         assert_eq!(spread(squeeze(set, within), within), set);
     }
 
@@ -446,8 +593,8 @@ mod tests {
             let sq = layout.squares(i);
             assert_eq!(sq.material(), m, "position {i}");
             assert_eq!(sq.occupied().count_ones(), m.pieces(), "overlap at {i}");
-            assert_eq!(sq.our_men & !OUR_MEN_SQUARES, 0);
-            assert_eq!(sq.their_men & !THEIR_MEN_SQUARES, 0);
+            assert_eq!(u64::from(sq.our_men) & !Shape::EIGHT.our_men(), 0);
+            assert_eq!(u64::from(sq.their_men) & !Shape::EIGHT.their_men(), 0);
             assert_eq!(layout.index(sq), i);
             assert!(seen.insert(sq));
         }

@@ -1,4 +1,4 @@
-//! Endgame databases for English draughts: the exact result of every position with few pieces, with the
+//! Endgame databases. English draughts: the exact result of every position with few pieces, with the
 //! distance to the next conversion, built by retrograde analysis (`lab::egdb_build`) and probed by the search
 //! ([`Egdb`]).
 //!
@@ -6,16 +6,20 @@
 //! side to move first), built in an order where every capture and crowning leads into a table already built.
 //! The tables are optional: without them the engine plays as before; with them it knows endings exactly and
 //! converts a won one into a won game (each move takes the shortest way to the next capture or crowning).
+//!
+//! The other rule sets on ordinary boards (international draughts first) have win/draw/loss tables without
+//! distances ([`wld`]), numbered the same way.
 
 pub(crate) mod file;
 mod index;
 mod probe;
 mod values;
+pub mod wld;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use index::{Layout, Material, Squares};
+pub use index::{Layout, Material, Sets, Shape, Squares};
 pub use probe::{Egdb, Mismatch, OUTCOMES_BUDGET, loads_on_this_thread};
 pub use values::{DbValue, MAX_DISTANCE, MAX_NARROW_DISTANCE, Outcome, Outcomes};
 

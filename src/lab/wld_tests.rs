@@ -1,0 +1,365 @@
+//! The win/draw/loss tables checked: on English draughts against its own databases (solved another way, with
+//! distances), on international draughts against its moves and against known endgame theory, and as files.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use super::wld_build::{build, positions_up_to};
+use crate::engine::Rng;
+use crate::engine::egdb::wld::{self, WldTables, shape_of};
+use crate::engine::egdb::{EgdbError, Layout, Material, Outcome};
+use crate::rules::{Color, English, International, Piece, Position, Role, RuleSet, Square};
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crowned-wld-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+/// International draughts' tables of up to four pieces, built once for the tests here.
+fn international() -> &'static WldTables {
+    static TABLES: OnceLock<WldTables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let dir = scratch("international");
+        build::<International>(&dir, 4, 2, &|_| {}, &mut |_| {}).expect("the build succeeds");
+        let tables = WldTables::read::<International>(&dir, 4).expect("the tables open");
+        let _ = std::fs::remove_dir_all(dir);
+        tables
+    })
+}
+
+/// Every position of `m` on `R`'s board with Black to move (numbers that stand for no position left out).
+fn positions<R: RuleSet>(m: Material) -> impl Iterator<Item = Position<R>> {
+    let layout = Layout::on(shape_of::<R>().expect("supported"), m);
+    (0..layout.size())
+        .map(move |i| layout.sets(i))
+        .filter(|s| s.our_men & s.their_men == 0)
+        .map(wld::position_of::<R>)
+}
+
+/// The outcome `pos` should have from its moves, each looked up in `tables` (or decided on the board).
+fn from_moves<R: RuleSet>(tables: &WldTables, pos: &Position<R>) -> Outcome {
+    let mut best = Outcome::Loss;
+    for mv in &pos.legal_moves() {
+        let next = pos.play(mv);
+        let theirs = if next.count(next.side_to_move(), Role::Man)
+            + next.count(next.side_to_move(), Role::King)
+            == 0
+        {
+            Outcome::Loss
+        } else {
+            tables
+                .outcome(&next)
+                .expect("the tables hold every successor")
+        };
+        match theirs {
+            Outcome::Loss => return Outcome::Win,
+            Outcome::Draw => best = Outcome::Draw,
+            Outcome::Win => {}
+        }
+    }
+    best
+}
+
+#[test]
+fn english_tables_solved_this_way_agree_with_its_databases_on_every_position() {
+    // English draughts' databases are solved by their own builder, which unmakes moves by hand and counts
+    // distances; these tables use the rules' generator both ways. Every position of up to four pieces must agree.
+    let dir = scratch("english");
+    build::<English>(&dir, 4, 2, &|_| {}, &mut |_| {}).expect("built");
+    let tables = WldTables::read::<English>(&dir, 4).expect("opens");
+    let db = super::egdb_tests::four();
+    let mut compared = 0u64;
+    for m in Material::all_up_to(4) {
+        for pos in positions::<English>(m) {
+            let theirs = db.probe(&pos).expect("held").outcome();
+            assert_eq!(
+                tables.outcome(&pos),
+                Some(theirs),
+                "{}",
+                crate::rules::to_fen(&pos)
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 5_000_000, "{compared}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn every_international_outcome_agrees_with_its_moves() {
+    let tables = international();
+    assert_eq!(tables.pieces(crate::rules::Variant::International), 4);
+    let mut rng = Rng::new(11);
+    let mut seen = [0u64; 3];
+    for m in Material::all_up_to(4) {
+        let layout = Layout::on(shape_of::<International>().expect("supported"), m);
+        let sample = if m.pieces() <= 3 { layout.size() } else { 3000 };
+        for k in 0..sample {
+            let index = if m.pieces() <= 3 {
+                k
+            } else {
+                rng.below(layout.size() as usize) as u64
+            };
+            let sets = layout.sets(index);
+            if sets.our_men & sets.their_men != 0 {
+                continue;
+            }
+            let pos = wld::position_of::<International>(sets);
+            let outcome = tables.outcome(&pos).expect("held");
+            assert_eq!(
+                outcome,
+                from_moves(tables, &pos),
+                "{}",
+                crate::rules::to_fen(&pos)
+            );
+            seen[outcome.bits() as usize] += 1;
+        }
+    }
+    // Draws, wins and losses all occur.
+    assert!(seen.iter().all(|&n| n > 1000), "{seen:?}");
+}
+
+#[test]
+fn three_kings_against_one_is_usually_a_draw_and_a_lone_king_draws_against_one() {
+    // The FMJD's endgame course: on 10x10, three kings against one "usually is a draw", with exceptions (shots
+    // through the compulsory capture). Unlike the 8x8 flying-king games, holding the long diagonal does not win.
+    let tables = international();
+    let m = Material::from_name("0m3k-0m1k").expect("name");
+    let (mut quiet, mut won) = (0u64, 0u64);
+    for pos in positions::<International>(m) {
+        if !pos.must_capture() {
+            quiet += 1;
+            won += u64::from(tables.outcome(&pos) == Some(Outcome::Win));
+        }
+    }
+    assert!(won > 0 && won * 2 < quiet, "{won} of {quiet} won");
+    // A king against a king: won when it can take the other; otherwise drawn but for a few positions where a
+    // king in a corner has only moves that give it up (a few dozen of some two thousand).
+    let m = Material::from_name("0m1k-0m1k").expect("name");
+    let mut decided = [0u64; 3];
+    for pos in positions::<International>(m) {
+        let outcome = tables.outcome(&pos).expect("held");
+        if pos.must_capture() {
+            assert_eq!(outcome, Outcome::Win);
+        } else {
+            decided[outcome.bits() as usize] += 1;
+        }
+    }
+    let [draws, wins, losses] = decided;
+    assert!((wins + losses) * 50 < draws, "{decided:?}");
+}
+
+/// Outcomes of every position of the signatures `order` (each next to its swap, every conversion leading to
+/// one before), by plain value iteration: each unknown position is looked at again until nothing changes. No
+/// move is ever unmade, so a predecessor the builder misses cannot hide here.
+fn value_iteration<R: RuleSet>(
+    order: &[Material],
+) -> std::collections::HashMap<Material, Vec<Outcome>> {
+    use std::collections::HashMap;
+    let shape = shape_of::<R>().expect("supported");
+    let mut done: HashMap<Material, Vec<Outcome>> = HashMap::new();
+    let layouts: HashMap<Material, Layout> =
+        order.iter().map(|&m| (m, Layout::on(shape, m))).collect();
+    for pair in order.chunks(2) {
+        let mut known: HashMap<Material, Vec<Option<Outcome>>> = pair
+            .iter()
+            .map(|&m| (m, vec![None; layouts[&m].size() as usize]))
+            .collect();
+        loop {
+            let mut changed = false;
+            for &m in pair {
+                for i in 0..layouts[&m].size() as usize {
+                    let sets = layouts[&m].sets(i as u64);
+                    if known[&m][i].is_some() || sets.our_men & sets.their_men != 0 {
+                        continue;
+                    }
+                    let pos = wld::position_of::<R>(sets);
+                    let mut all_won = true;
+                    let mut value = None;
+                    for mv in &pos.legal_moves() {
+                        let next = wld::sets_of(shape, &pos.play(mv));
+                        let nm = next.material();
+                        let theirs = if nm.our_men + nm.our_kings == 0 {
+                            Some(Outcome::Loss)
+                        } else {
+                            let index = layouts[&nm].index_of(next) as usize;
+                            match known.get(&nm) {
+                                Some(values) => values[index],
+                                None => Some(done[&nm][index]),
+                            }
+                        };
+                        match theirs {
+                            Some(Outcome::Loss) => value = Some(Outcome::Win),
+                            Some(Outcome::Win) => {}
+                            _ => all_won = false,
+                        }
+                    }
+                    if value.is_none() && all_won {
+                        value = Some(Outcome::Loss);
+                    }
+                    if value.is_some() {
+                        known.get_mut(&m).expect("in the pair")[i] = value;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        for (m, values) in known {
+            done.insert(
+                m,
+                values
+                    .into_iter()
+                    .map(|v| v.unwrap_or(Outcome::Draw))
+                    .collect(),
+            );
+        }
+    }
+    done
+}
+
+#[test]
+fn plain_value_iteration_agrees_on_flying_kings_and_a_man_against_a_king() {
+    let tables = international();
+    let names = [
+        "0m1k-0m1k",
+        "1m0k-0m1k",
+        "0m1k-1m0k",
+        "0m2k-0m1k",
+        "0m1k-0m2k",
+    ];
+    let order: Vec<Material> = names
+        .iter()
+        .map(|n| Material::from_name(n).expect("name"))
+        .collect();
+    let solved = value_iteration::<International>(&[
+        order[0], order[0], order[1], order[2], order[3], order[4],
+    ]);
+    let shape = shape_of::<International>().expect("supported");
+    let mut wins = 0;
+    for m in order {
+        let layout = Layout::on(shape, m);
+        for (i, &expected) in solved[&m].iter().enumerate() {
+            let sets = layout.sets(i as u64);
+            if sets.our_men & sets.their_men != 0 {
+                continue;
+            }
+            let pos = wld::position_of::<International>(sets);
+            assert_eq!(
+                tables.outcome(&pos),
+                Some(expected),
+                "{}",
+                crate::rules::to_fen(&pos)
+            );
+            wins += u64::from(expected == Outcome::Win);
+        }
+    }
+    assert!(wins > 1000, "{wins}");
+}
+
+#[test]
+fn tables_read_back_and_damaged_ones_are_refused() {
+    let dir = scratch("files");
+    let mut reports = Vec::new();
+    build::<International>(&dir, 3, 1, &|_| {}, &mut |r| reports.push(r.clone())).expect("built");
+    let shape = shape_of::<International>().expect("supported");
+    assert_eq!(
+        reports.iter().map(|r| r.positions).sum::<u64>(),
+        positions_up_to(shape, 3)
+    );
+    assert!(reports.iter().all(|r| !r.resumed));
+    // A second build finds every table and solves nothing.
+    let mut again = Vec::new();
+    build::<International>(&dir, 3, 1, &|_| {}, &mut |r| again.push(r.clone())).expect("built");
+    assert!(again.iter().all(|r| r.resumed), "{again:?}");
+    let whole = WldTables::read::<International>(&dir, 3).expect("reads");
+    // Damage: cut short, another signature's table, another variant's name, garbage.
+    let victim = dir.join(wld::file_name(
+        Material::from_name("1m0k-0m1k").expect("name"),
+    ));
+    let good = std::fs::read(&victim).expect("read");
+    let other = std::fs::read(dir.join(wld::file_name(
+        Material::from_name("0m1k-1m0k").expect("name"),
+    )))
+    .expect("read");
+    let mut renamed = good.clone();
+    renamed[9..9 + "international".len()].copy_from_slice(b"internatiomal");
+    for bad in [
+        good[..good.len() - 3].to_vec(),
+        other,
+        renamed,
+        b"CRWLD\x001\nxx".to_vec(),
+        Vec::new(),
+    ] {
+        std::fs::write(&victim, &bad).expect("written");
+        assert!(
+            matches!(
+                WldTables::read::<International>(&dir, 3),
+                Err(EgdbError::Corrupt(..))
+            ),
+            "{bad:?}"
+        );
+    }
+    // A damaged table is solved again by the next build, and the same outcomes come back.
+    build::<International>(&dir, 3, 2, &|_| {}, &mut |_| {}).expect("built");
+    let rebuilt = WldTables::read::<International>(&dir, 3).expect("reads");
+    for m in Material::all_up_to(3) {
+        for pos in positions::<International>(m) {
+            assert_eq!(whole.outcome(&pos), rebuilt.outcome(&pos));
+        }
+    }
+    // Opened from the databases' directory, the tables stop at the last complete piece count.
+    let databases = scratch("databases");
+    let moved = wld::dir_for(&databases, crate::rules::Variant::International);
+    std::fs::create_dir_all(&databases).expect("made");
+    std::fs::rename(&dir, &moved).expect("moved");
+    let opened = WldTables::open(&databases).expect("found");
+    assert_eq!(opened.pieces(crate::rules::Variant::International), 3);
+    std::fs::remove_file(moved.join(wld::file_name(
+        Material::from_name("0m2k-0m1k").expect("name"),
+    )))
+    .expect("removed");
+    let opened = WldTables::open(&databases).expect("found");
+    assert_eq!(opened.pieces(crate::rules::Variant::International), 2);
+    // Another rule set's positions are not answered from them.
+    let english = Position::<English>::start();
+    assert_eq!(opened.outcome(&english), None);
+    assert!(WldTables::open(&databases.join("nothing")).is_none());
+    let _ = std::fs::remove_dir_all(databases);
+}
+
+#[test]
+fn a_lone_square_is_numbered_where_the_rules_put_it() {
+    // Square 46 (index 45) is on White's back row: White's men may not stand there, Black's may; the long
+    // diagonal's first square is 46.
+    let shape = shape_of::<International>().expect("supported");
+    assert_eq!(shape.squares(), 50);
+    assert_eq!(
+        shape.our_men() & 1 << 45,
+        0,
+        "Black is crowned on the last row"
+    );
+    assert_ne!(shape.their_men() & 1 << 45, 0);
+    assert_eq!(shape.turned(1 << 45), 1 << 4);
+    let mut pos = Position::<International>::empty(Color::White);
+    pos.set_piece(
+        Square::from_index(45),
+        Some(Piece::new(Color::White, Role::Man)),
+    );
+    pos.set_piece(
+        Square::from_index(4),
+        Some(Piece::new(Color::Black, Role::King)),
+    );
+    let sets = wld::sets_of(shape, &pos);
+    assert_eq!(sets.our_men, 1 << 4);
+    assert_eq!(sets.their_kings, 1 << 45);
+    assert_eq!(
+        wld::position_of::<International>(sets.flipped(shape))
+            .pieces()
+            .count(),
+        2
+    );
+}
