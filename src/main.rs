@@ -58,7 +58,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Pdn(args)) => commands::pdn::run(args, &board),
         Some(Command::Serve(args)) => commands::serve::run(args),
         Some(Command::Tune(args)) => commands::tune::run(args, &board),
-        Some(Command::Egdb(args)) => commands::egdb::run(args),
+        Some(Command::Egdb(args)) => commands::egdb::run(args, &board),
         Some(Command::Book(args)) => commands::book::run(args),
         Some(Command::Problems(args)) => commands::problems::run(args, &cli.play.overrides()),
         Some(Command::Hub(args)) => commands::hub::run(args),

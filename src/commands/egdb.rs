@@ -10,11 +10,15 @@ use anyhow::{Context, Result};
 use clap::Subcommand;
 use crowned::engine::egdb::{self, DbValue, Egdb, Material};
 use crowned::lab::egdb_bench;
+use crowned::engine::egdb::wld;
 use crowned::lab::egdb_build::{self, TableReport};
-use crowned::rules::{English, Position, SquareStyle, parse_fen, to_fen, write_move};
+use crowned::lab::wld_build;
+use crowned::rules::{
+    English, GameType, Position, RulesVisitor, SquareStyle, Variant, parse_fen, to_fen, write_move,
+};
 use crowned::store::Store;
 
-use super::cores;
+use super::{Board, cores};
 use super::progress::Progress;
 
 /// `crowned egdb`'s options: the step to take.
@@ -95,8 +99,13 @@ pub enum EgdbStep {
     },
 }
 
-/// `crowned egdb`: the step asked for.
-pub fn run(args: EgdbArgs) -> Result<ExitCode> {
+/// `crowned egdb`: the step asked for, for English draughts or (`--variant`) the rule set named.
+pub fn run(args: EgdbArgs, board: &Board) -> Result<ExitCode> {
+    if let Some(named) = board.named()
+        && named != GameType::standard(Variant::English)
+    {
+        return run_outcomes_only(args, named);
+    }
     match args.step {
         EgdbStep::Build {
             pieces,
@@ -403,4 +412,118 @@ fn probe(dir: Option<PathBuf>, positions: &[String]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// `crowned egdb` for a rule set other than English draughts: win/draw/loss tables, built and listed.
+fn run_outcomes_only(args: EgdbArgs, named: GameType) -> Result<ExitCode> {
+    let variant = named.variant;
+    if !named.is_standard() || wld::shape_for(variant).is_none() {
+        anyhow::bail!(
+            "endgame tables are built for English draughts and for international, Brazilian, Russian, pool, \
+             Czech and Thai draughts on their own boards, not for {named}"
+        );
+    }
+    match args.step {
+        EgdbStep::Build {
+            pieces,
+            only,
+            threads,
+            dir,
+        } => {
+            if only.is_some() {
+                anyhow::bail!("--only is for English draughts' tables; give --pieces");
+            }
+            let pieces = pieces.context("give --pieces")?;
+            if pieces > WLD_MAX_PIECES {
+                anyhow::bail!(
+                    "win/draw/loss tables go up to {WLD_MAX_PIECES} pieces (they are solved in memory)"
+                );
+            }
+            let threads = threads.map_or_else(cores, |t| t as usize);
+            build_outcomes_only(dir_or_default(dir)?, named, pieces, threads)?;
+        }
+        EgdbStep::Info { dir } => {
+            let dir = dir_or_default(dir)?;
+            let tables = wld::WldTables::open(&dir).filter(|t| t.pieces(variant) > 0);
+            let Some(tables) = tables else {
+                anyhow::bail!(
+                    "no {} tables in {} (crowned egdb build --variant {} --pieces 4 makes them)",
+                    variant.name(),
+                    wld::dir_for(&dir, variant).display(),
+                    variant.name()
+                );
+            };
+            println!(
+                "{}: win/draw/loss of every {} position with up to {} pieces, {} bytes in memory",
+                wld::dir_for(&dir, variant).display(),
+                variant.name(),
+                tables.pieces(variant),
+                tables.bytes()
+            );
+        }
+        _ => anyhow::bail!(
+            "verify, probe and bench are for English draughts' databases; {} has build and info",
+            variant.name()
+        ),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The most pieces of a win/draw/loss build: every table of a pair is solved in memory, two bytes a position
+/// (5 pieces on 10x10: about 2 GB at the largest pair).
+const WLD_MAX_PIECES: u32 = 6;
+
+/// `crowned egdb build --variant V --pieces N`.
+fn build_outcomes_only(databases: PathBuf, named: GameType, pieces: u32, threads: usize) -> Result<()> {
+    struct Build<'a> {
+        dir: &'a std::path::Path,
+        pieces: u32,
+        threads: usize,
+    }
+    impl RulesVisitor for Build<'_> {
+        type Output = Result<()>;
+        fn visit<R: crowned::rules::Playable>(self) -> Result<()> {
+            let shape = wld::shape_of::<R>()?;
+            let total = wld_build::positions_up_to(shape, self.pieces);
+            eprintln!(
+                "building the win/draw/loss tables of {} up to {} pieces ({total} positions) in {} on {} threads",
+                R::NAME,
+                self.pieces,
+                self.dir.display(),
+                self.threads
+            );
+            let progress = Progress::on_terminal(total, "positions");
+            let done = AtomicU64::new(0);
+            let started = Instant::now();
+            let mut report = |t: &TableReport| {
+                let [w, d, l] = t.counts;
+                progress.line(&if t.resumed {
+                    format!("{:>10} {:>13} positions, already built", t.material.name(), t.positions)
+                } else {
+                    format!(
+                        "{:>10} {:>13} positions: {w} wins, {d} draws, {l} losses; {} bytes; {:.1} s",
+                        t.material.name(),
+                        t.positions,
+                        t.bytes,
+                        t.time.as_secs_f64()
+                    )
+                });
+            };
+            let advance = |n| progress.set_done(done.fetch_add(n, Ordering::Relaxed) + n);
+            wld_build::build::<R>(self.dir, self.pieces, self.threads, &advance, &mut report)
+                .with_context(|| format!("the build in {} stopped", self.dir.display()))?;
+            progress.finish();
+            eprintln!("done in {:.1} s", started.elapsed().as_secs_f64());
+            Ok(())
+        }
+        fn defined(self, _: crowned::rules::defined::DefinedId) -> Result<()> {
+            anyhow::bail!("a defined variant has no endgame tables")
+        }
+    }
+    let dir = wld::dir_for(&databases, named.variant);
+    named.visit(Build {
+        dir: &dir,
+        pieces,
+        threads,
+    })
 }

@@ -37,6 +37,9 @@ pub(crate) fn terminal_score(won: bool, ply: usize) -> i32 {
 /// Scores at or beyond this (less the ply) are wins the endgame databases know: above any evaluation, below
 /// any win the search sees to the end.
 pub(crate) const DB_WIN: i32 = 20_000;
+/// A win the win/draw/loss tables know, without its distance: above any evaluation (at most `DB_WIN / 4`), far
+/// below the proven scores.
+pub(crate) const KNOWN_WIN: i32 = DB_WIN / 2;
 /// The deepest the search goes along any line (captures are followed past the nominal depth).
 pub(crate) const MAX_PLY: usize = 128;
 /// The deepest iteration the search starts.
@@ -357,15 +360,17 @@ impl<R: EngineRules> Searcher<R> {
             return terminal_score(pos.winner_without_moves() == pos.side_to_move(), ply);
         }
         let forced_capture = moves[0].is_capture();
-        if ply > 0
-            && !forced_capture
-            && let Some(value) = self.probe(pos)
-        {
-            return match value {
-                Outcome::Win => DB_WIN - ply as i32,
-                Outcome::Draw => 0,
-                Outcome::Loss => -DB_WIN + ply as i32,
-            };
+        if ply > 0 && !forced_capture {
+            if let Some(value) = self.probe(pos) {
+                return match value {
+                    Outcome::Win => DB_WIN - ply as i32,
+                    Outcome::Draw => 0,
+                    Outcome::Loss => -DB_WIN + ply as i32,
+                };
+            }
+            if let Some(score) = self.probe_outcome_only(pos, ply) {
+                return score;
+            }
         }
         if (depth <= 0 && !forced_capture) || ply >= MAX_PLY - 1 {
             return self.evaluate(pos, ply);
@@ -550,6 +555,22 @@ impl<R: EngineRules> Searcher<R> {
             return score;
         }
         R::evaluate(pos)
+    }
+
+    /// The score of a position without captures that the other rule sets' win/draw/loss tables hold. They know
+    /// no distances, so a win scores [`KNOWN_WIN`] plus the evaluation (which prefers the ways that convert: more
+    /// material, men further on), far above any evaluation and below every proven score; a loss the same, negated.
+    #[inline]
+    fn probe_outcome_only(&mut self, pos: &Position<R>, ply: usize) -> Option<i32> {
+        let outcome = self.egdb.as_deref()?.wld()?.outcome(pos)?;
+        if outcome == Outcome::Draw {
+            return Some(0);
+        }
+        let progress = self.evaluate(pos, ply).clamp(-KNOWN_WIN / 4, KNOWN_WIN / 4);
+        Some(match outcome {
+            Outcome::Win => KNOWN_WIN + progress,
+            _ => -KNOWN_WIN + progress,
+        })
     }
 
     /// The databases' outcome of a position without captures, where the rule set has databases that hold it.

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, Once, OnceLock};
 use super::file::{TableFile, value_in};
 use super::index::{Layout, Material, Squares};
 use super::values::{DbValue, Outcome, Outcomes};
+use super::wld::WldTables;
 use super::{EgdbError, MAX_PIECES};
 use crate::engine::moves::{MoveBuf, moves_of};
 use crate::rules::{English, Move, Position};
@@ -38,6 +39,8 @@ pub struct Egdb {
     in_memory: u32,
     /// Starts making the outcomes, once.
     making: Once,
+    /// The other rule sets' win/draw/loss tables found beside English draughts' (in memory).
+    wld: Option<WldTables>,
 }
 
 thread_local! {
@@ -72,7 +75,8 @@ impl std::fmt::Debug for Egdb {
 
 impl Egdb {
     /// Opens the database in `dir`: the largest piece count whose tables are all there (tables of a build still
-    /// going on are left aside).
+    /// going on are left aside), and the other rule sets' win/draw/loss tables in its subdirectories
+    /// ([`WldTables::open`]). A directory with only those has no English tables ([`Egdb::pieces`] is 0).
     pub fn open(dir: &Path) -> Result<Egdb, EgdbError> {
         let entries = std::fs::read_dir(dir).map_err(|e| EgdbError::io(dir, e))?;
         let mut tables: Vec<Option<(TableFile, Layout)>> = Vec::new();
@@ -110,9 +114,11 @@ impl Egdb {
             })
             .last()
             .unwrap_or(0);
-        if pieces < 2 {
+        let wld = WldTables::open(dir);
+        if pieces < 2 && wld.is_none() {
             return Err(EgdbError::Empty(dir.to_path_buf()));
         }
+        let pieces = if pieces < 2 { 0 } else { pieces };
         let outcome_bytes = |n: u32| -> u64 {
             Material::all_up_to(n)
                 .into_iter()
@@ -139,7 +145,13 @@ impl Egdb {
                 })
                 .collect(),
             loads: AtomicU64::new(0),
+            wld,
         })
+    }
+
+    /// The other rule sets' win/draw/loss tables, when there are some.
+    pub fn wld(&self) -> Option<&WldTables> {
+        self.wld.as_ref()
     }
 
     /// How many blocks have been read from the files and unpacked since the database was opened.
@@ -175,7 +187,7 @@ impl Egdb {
         }
     }
 
-    /// The most pieces a position may have to be in the database.
+    /// The most pieces an English position may have to be in the database (0: only other rule sets' tables).
     pub fn pieces(&self) -> u32 {
         self.pieces
     }
