@@ -16,6 +16,7 @@ use super::time_plan::{TimePlan, Unrest};
 use super::tt::{Bound, Table};
 use super::zobrist;
 use super::{EngineConfig, Evaluation, Limits, Progress, Score, SearchResult};
+use crate::game::DrawRules;
 use crate::rules::{Bits, Move, Position, RuleSet};
 use ordering::pick_next;
 
@@ -560,11 +561,22 @@ impl<R: EngineRules> Searcher<R> {
     /// The score of a position without captures that the other rule sets' win/draw/loss tables hold. They know
     /// no distances, so a win scores [`KNOWN_WIN`] plus the evaluation (which prefers the ways that convert: more
     /// material, men further on), far above any evaluation and below every proven score; a loss the same, negated.
+    /// `None` where the tables say nothing the variant's draw rules let stand.
     #[inline]
     fn probe_outcome_only(&mut self, pos: &Position<R>, ply: usize) -> Option<i32> {
         let outcome = self.egdb.as_deref()?.wld()?.outcome(pos)?;
         if outcome == Outcome::Draw {
             return Some(0);
+        }
+        // A win may take longer than an ending rule of the variant allows (international draughts: a lone king
+        // against up to three pieces is drawn after 16 moves), and the tables know no lengths: there only their
+        // draws are taken, and the search looks for the win itself.
+        if DrawRules::of(R::VARIANT)
+            .endings
+            .iter()
+            .any(|rule| rule.ending.holds(pos))
+        {
+            return None;
         }
         let progress = self.evaluate(pos, ply).clamp(-KNOWN_WIN / 4, KNOWN_WIN / 4);
         Some(match outcome {
