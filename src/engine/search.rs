@@ -86,6 +86,10 @@ pub struct Searcher<R: RuleSet> {
     helper: bool,
     /// The endgame databases, probed where the rule set has them ([`EngineRules::probe`]).
     egdb: Option<Arc<Egdb>>,
+    /// The win/draw/loss tables are probed only below this many pieces: the root's count, so that a search
+    /// inside a table's ending finds its own way to a conversion (the tables know no distances: every won move
+    /// would look alike) and takes a conversion they hold won.
+    outcomes_below: u32,
     /// The evaluation asked for, and the network's accumulators when the rule set has a network for it.
     evaluation: Evaluation,
     net: Option<Box<NetCache>>,
@@ -123,6 +127,7 @@ impl<R: EngineRules> Searcher<R> {
             depth_offset: 0,
             helper: false,
             egdb: None,
+            outcomes_below: 0,
             evaluation: config.evaluation,
             net: R::network(config.evaluation),
             params,
@@ -190,6 +195,7 @@ impl<R: EngineRules> Searcher<R> {
         self.history.iter_mut().flatten().for_each(|h| *h /= 8);
 
         let root = situation.position;
+        self.outcomes_below = (root.pieces[0] | root.pieces[1]).count_ones();
         self.path.clear();
         self.quiet.clear();
         for (i, p) in situation.earlier.iter().enumerate() {
@@ -561,9 +567,13 @@ impl<R: EngineRules> Searcher<R> {
     /// The score of a position without captures that the other rule sets' win/draw/loss tables hold. They know
     /// no distances, so a win scores [`KNOWN_WIN`] plus the evaluation (which prefers the ways that convert: more
     /// material, men further on), far above any evaluation and below every proven score; a loss the same, negated.
-    /// `None` where the tables say nothing the variant's draw rules let stand.
+    /// `None` where the tables say nothing the variant's draw rules let stand, and for as many pieces as the root
+    /// has or more.
     #[inline]
     fn probe_outcome_only(&mut self, pos: &Position<R>, ply: usize) -> Option<i32> {
+        if (pos.pieces[0] | pos.pieces[1]).count_ones() >= self.outcomes_below {
+            return None;
+        }
         let outcome = self.egdb.as_deref()?.wld()?.outcome(pos)?;
         if outcome == Outcome::Draw {
             return Some(0);
