@@ -8,9 +8,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Subcommand;
+use crowned::engine::egdb::wld;
 use crowned::engine::egdb::{self, DbValue, Egdb, Material};
 use crowned::lab::egdb_bench;
-use crowned::engine::egdb::wld;
 use crowned::lab::egdb_build::{self, TableReport};
 use crowned::lab::wld_build;
 use crowned::rules::{
@@ -18,8 +18,8 @@ use crowned::rules::{
 };
 use crowned::store::Store;
 
-use super::{Board, cores};
 use super::progress::Progress;
+use super::{Board, cores};
 
 /// `crowned egdb`'s options: the step to take.
 #[derive(clap::Args, Debug)]
@@ -474,7 +474,12 @@ fn run_outcomes_only(args: EgdbArgs, named: GameType) -> Result<ExitCode> {
 const WLD_MAX_PIECES: u32 = 6;
 
 /// `crowned egdb build --variant V --pieces N`.
-fn build_outcomes_only(databases: PathBuf, named: GameType, pieces: u32, threads: usize) -> Result<()> {
+fn build_outcomes_only(
+    databases: PathBuf,
+    named: GameType,
+    pieces: u32,
+    threads: usize,
+) -> Result<()> {
     struct Build<'a> {
         dir: &'a std::path::Path,
         pieces: u32,
