@@ -440,24 +440,31 @@ fn run_outcomes_only(args: EgdbArgs, named: GameType) -> Result<ExitCode> {
                 );
             }
             let threads = threads.map_or_else(cores, |t| t as usize);
-            build_outcomes_only(dir_or_default(dir)?, named, pieces, threads)?;
+            build_outcomes_only(variant_dir(dir, variant)?, named, pieces, threads)?;
         }
         EgdbStep::Info { dir } => {
-            let dir = dir_or_default(dir)?;
-            let tables = wld::WldTables::open(&dir).filter(|t| t.pieces(variant) > 0);
+            let dir = variant_dir(dir, variant)?;
+            let tables = wld::WldTables::open_variant(&dir, variant)
+                .with_context(|| format!("the tables in {} are damaged", dir.display()))?;
             let Some(tables) = tables else {
                 anyhow::bail!(
                     "no {} tables in {} (crowned egdb build --variant {} --pieces 4 makes them)",
                     variant.name(),
-                    wld::dir_for(&dir, variant).display(),
+                    dir.display(),
                     variant.name()
                 );
             };
+            let shape = wld::shape_for(variant).context("a supported variant")?;
+            let pieces = tables.pieces(variant);
+            let bytes: u64 = Material::all_up_to(pieces)
+                .into_iter()
+                .map(|m| std::fs::metadata(dir.join(wld::file_name(m))).map_or(0, |md| md.len()))
+                .sum();
             println!(
-                "{}: win/draw/loss of every {} position with up to {} pieces, {} bytes in memory",
-                wld::dir_for(&dir, variant).display(),
+                "{}: win/draw/loss of every {} position with up to {pieces} pieces: {} positions, {bytes} bytes on disk, {} in memory",
+                dir.display(),
                 variant.name(),
-                tables.pieces(variant),
+                wld_build::positions_up_to(shape, pieces),
                 tables.bytes()
             );
         }
@@ -473,13 +480,18 @@ fn run_outcomes_only(args: EgdbArgs, named: GameType) -> Result<ExitCode> {
 /// (5 pieces on 10x10: about 2 GB at the largest pair).
 const WLD_MAX_PIECES: u32 = 6;
 
-/// `crowned egdb build --variant V --pieces N`.
-fn build_outcomes_only(
-    databases: PathBuf,
-    named: GameType,
-    pieces: u32,
-    threads: usize,
-) -> Result<()> {
+/// The directory asked for, or the data directory's for `variant`'s tables.
+fn variant_dir(dir: Option<PathBuf>, variant: Variant) -> Result<PathBuf> {
+    match dir {
+        Some(dir) => Ok(dir),
+        None => Ok(Store::locate()
+            .context("cannot find the data directory")?
+            .egdb_dir_of(variant)),
+    }
+}
+
+/// `crowned egdb build --variant V --pieces N` into `dir`.
+fn build_outcomes_only(dir: PathBuf, named: GameType, pieces: u32, threads: usize) -> Result<()> {
     struct Build<'a> {
         dir: &'a std::path::Path,
         pieces: u32,
@@ -525,7 +537,6 @@ fn build_outcomes_only(
             anyhow::bail!("a defined variant has no endgame tables")
         }
     }
-    let dir = wld::dir_for(&databases, named.variant);
     named.visit(Build {
         dir: &dir,
         pieces,

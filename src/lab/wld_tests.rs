@@ -377,3 +377,72 @@ fn a_lone_square_is_numbered_where_the_rules_put_it() {
         2
     );
 }
+
+#[test]
+fn the_search_scores_a_conversion_into_a_won_table_as_a_known_win() {
+    use crate::engine::egdb::Egdb;
+    use crate::engine::{Engine, Level, Limits, Score, Situation};
+    // The tables of up to three pieces where the engine finds them: beside English's (absent) directory.
+    let root = scratch("search");
+    let dir = wld::dir_for(&root, crate::rules::Variant::International);
+    build::<International>(&dir, 3, 2, &|_| {}, &mut |_| {}).expect("built");
+    let db = Egdb::open(&root.join("english")).expect("the other rule sets' tables open alone");
+    assert_eq!(db.pieces(), 0, "no English tables");
+    let db = std::sync::Arc::new(db);
+    let tables = db.wld().expect("found");
+    let mut engine = Engine::new();
+    engine.set_egdb(Some(std::sync::Arc::clone(&db)));
+    let shape = shape_of::<International>().expect("supported");
+    let mut rng = Rng::new(5);
+    let (mut known, mut checked) = (0, 0);
+    for name in ["1m1k-1m1k", "0m2k-1m1k", "2m0k-0m2k", "1m1k-2m0k"] {
+        let layout = Layout::on(shape, Material::from_name(name).expect("name"));
+        for _ in 0..40 {
+            let sets = layout.sets(rng.below(layout.size() as usize) as u64);
+            let pos = wld::position_of::<International>(sets);
+            if sets.our_men & sets.their_men != 0 || pos.must_capture() {
+                continue;
+            }
+            let result = engine.think(
+                &Situation::at(pos).into(),
+                Level::Max,
+                &Limits::depth(3),
+                1,
+                &mut |_| {},
+            );
+            let Score::Centi(score) = result.score else {
+                continue;
+            };
+            if score.abs() < 5000 {
+                continue;
+            }
+            // A known win or loss: the line leads to a position of three pieces the tables decide that way.
+            known += 1;
+            let mut here = pos;
+            let mut sign = 1;
+            for mv in &result.pv {
+                here = here.play(mv);
+                sign = -sign;
+                let pieces = here.pieces().count();
+                if pieces < 4 && !here.must_capture() {
+                    let expected = if (score > 0) == (sign > 0) {
+                        Outcome::Win
+                    } else {
+                        Outcome::Loss
+                    };
+                    assert_eq!(
+                        tables.outcome(&here),
+                        Some(expected),
+                        "{} then {:?}",
+                        crate::rules::to_fen(&pos),
+                        result.pv
+                    );
+                    checked += 1;
+                    break;
+                }
+            }
+        }
+    }
+    assert!(known >= 5 && checked >= 3, "{known} known wins or losses, {checked} lines checked");
+    let _ = std::fs::remove_dir_all(root);
+}

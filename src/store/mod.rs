@@ -13,6 +13,7 @@ use thiserror::Error;
 use crate::engine::{Player, Players};
 use crate::game::pdn::{clipped, open_game, parse_games, quoted};
 use crate::game::{AnyGame, ClockState, TimeControl};
+use crate::rules::Variant;
 
 mod autosave;
 mod files;
@@ -169,7 +170,13 @@ impl Store {
 
     /// The English endgame databases built by `crowned egdb build`, found there by the engine.
     pub fn egdb_dir(&self) -> PathBuf {
-        self.data_dir.join("egdb").join("english")
+        self.egdb_dir_of(Variant::English)
+    }
+
+    /// The endgame tables of `variant` (`egdb/<name>`): English draughts' databases, or another rule set's
+    /// win/draw/loss tables (`crowned egdb build --variant`), found beside English's by the engine.
+    pub fn egdb_dir_of(&self, variant: Variant) -> PathBuf {
+        self.data_dir.join("egdb").join(variant.name())
     }
 
     /// What `crowned serve` keeps: its host key, and a folder per player.

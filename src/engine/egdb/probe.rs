@@ -75,12 +75,18 @@ impl std::fmt::Debug for Egdb {
 
 impl Egdb {
     /// Opens the database in `dir`: the largest piece count whose tables are all there (tables of a build still
-    /// going on are left aside), and the other rule sets' win/draw/loss tables in its subdirectories
-    /// ([`WldTables::open`]). A directory with only those has no English tables ([`Egdb::pieces`] is 0).
+    /// going on are left aside), and the other rule sets' win/draw/loss tables in the directories beside it
+    /// (`egdb/english` has `egdb/international` and the others as siblings: [`WldTables::open`]). Without
+    /// English tables but with others, [`Egdb::pieces`] is 0.
     pub fn open(dir: &Path) -> Result<Egdb, EgdbError> {
-        let entries = std::fs::read_dir(dir).map_err(|e| EgdbError::io(dir, e))?;
+        let wld = dir.parent().and_then(WldTables::open);
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => Some(entries),
+            Err(_) if wld.is_some() => None,
+            Err(e) => return Err(EgdbError::io(dir, e)),
+        };
         let mut tables: Vec<Option<(TableFile, Layout)>> = Vec::new();
-        for entry in entries.flatten() {
+        for entry in entries.into_iter().flatten().flatten() {
             let path = entry.path();
             let Some(material) = path
                 .file_name()
@@ -114,7 +120,6 @@ impl Egdb {
             })
             .last()
             .unwrap_or(0);
-        let wld = WldTables::open(dir);
         if pieces < 2 && wld.is_none() {
             return Err(EgdbError::Empty(dir.to_path_buf()));
         }

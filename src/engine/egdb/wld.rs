@@ -223,6 +223,19 @@ impl WldTables {
         (!all.variants.is_empty()).then_some(all)
     }
 
+    /// The tables of `variant` in `dir` (its own directory), up to the most pieces that are all there: `None`
+    /// when not even the two-piece ones are, an error when one of those is damaged.
+    pub fn open_variant(dir: &Path, variant: Variant) -> Result<Option<WldTables>, EgdbError> {
+        let Some(shape) = shape_for(variant) else {
+            return Ok(None);
+        };
+        Ok(
+            VariantTables::read(dir, variant, shape)?.map(|tables| WldTables {
+                variants: vec![tables],
+            }),
+        )
+    }
+
     /// The tables of one rule set read from `dir`, every signature of up to `pieces` pieces (an error if one
     /// is missing or damaged).
     pub fn read<R: RuleSet>(dir: &Path, pieces: u32) -> Result<WldTables, EgdbError> {
