@@ -76,3 +76,92 @@ fn a_small_database_is_built_found_probed_and_used_by_think() {
     let _ = std::fs::remove_dir_all(&home);
     assert!(std::path::Path::new(marker.path()).exists());
 }
+
+#[test]
+fn international_tables_are_built_beside_englishs_and_used_by_think() {
+    let marker = TempFile::new("wld-home", "");
+    let home = marker.0.with_file_name("home");
+    let international = ["--variant", "international"];
+    let none = crowned_in(&home, &["egdb", "info", international[0], international[1]]);
+    assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));
+    assert!(
+        stderr(&none).contains("no international tables"),
+        "{}",
+        stderr(&none)
+    );
+
+    let draw = [
+        "think",
+        "--variant",
+        "international",
+        "--fen",
+        "W:W33,K48:B18,K3",
+        "--depth",
+        "10",
+    ];
+    let blind = crowned_in(&home, &draw);
+    assert!(blind.status.success(), "{}", stderr(&blind));
+
+    let args = [
+        "egdb",
+        "build",
+        "--variant",
+        "international",
+        "--pieces",
+        "3",
+        "--threads",
+        "2",
+    ];
+    let built = crowned_in(&home, &args);
+    assert!(built.status.success(), "{}", stderr(&built));
+    let log = stderr(&built);
+    assert!(log.contains("0m1k-0m1k") && log.contains("draws"), "{log}");
+    let again = crowned_in(&home, &args);
+    assert!(
+        stderr(&again).contains("already built"),
+        "{}",
+        stderr(&again)
+    );
+    assert!(!stderr(&again).contains("draws"), "{}", stderr(&again));
+
+    let info = crowned_in(&home, &["egdb", "info", "--variant", "international"]);
+    assert!(info.status.success(), "{}", stderr(&info));
+    assert!(
+        stdout(&info).contains("up to 3 pieces"),
+        "{}",
+        stdout(&info)
+    );
+    // English draughts' own databases are not there.
+    let english = crowned_in(&home, &["egdb", "info"]);
+    assert_eq!(english.status.code(), Some(2), "{}", stderr(&english));
+
+    // The engine of this home knows the four-piece position's exchanges into three pieces: a draw, seen with
+    // far fewer nodes than without the tables.
+    let seen = crowned_in(&home, &draw);
+    let nodes = |out: &std::process::Output| -> u64 {
+        let text = stdout(out);
+        let after = text.split(" nodes ").nth(1).unwrap_or_default();
+        after
+            .trim()
+            .parse()
+            .unwrap_or_else(|_| panic!("no node count in {text}"))
+    };
+    assert!(stdout(&seen).contains("score 0 "), "{}", stdout(&seen));
+    assert!(
+        nodes(&seen) * 10 < nodes(&blind),
+        "{} against {}",
+        stdout(&seen),
+        stdout(&blind)
+    );
+
+    // Rule sets without tables, and steps for English draughts only, are refused with the reason.
+    assert_one_line_error(
+        &["egdb", "build", "--variant", "frisian", "--pieces", "3"],
+        "not for frisian",
+    );
+    assert_one_line_error(
+        &["egdb", "probe", "--variant", "international", "W:W33:BK3"],
+        "English draughts' databases",
+    );
+    let _ = std::fs::remove_dir_all(&home);
+}

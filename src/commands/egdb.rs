@@ -150,14 +150,22 @@ fn dir_or_default(dir: Option<PathBuf>) -> Result<PathBuf> {
 
 /// The database in `dir`, or why there is none.
 fn open(dir: &std::path::Path) -> Result<Egdb> {
-    Egdb::open(dir).map_err(|e| match e {
+    let db = Egdb::open(dir).map_err(|e| match e {
         egdb::EgdbError::Io { .. } | egdb::EgdbError::Empty(_) => anyhow::anyhow!(
             "no endgame database in {} (crowned egdb build --pieces 6 makes one)",
             dir.display()
         ),
         other => anyhow::Error::new(other)
             .context(format!("the database in {} is damaged", dir.display())),
-    })
+    })?;
+    // Only other rule sets' tables beside it.
+    if db.pieces() == 0 {
+        anyhow::bail!(
+            "no endgame database in {} (crowned egdb build --pieces 6 makes one)",
+            dir.display()
+        );
+    }
+    Ok(db)
 }
 
 /// A signature, by its name.

@@ -443,6 +443,9 @@ fn the_search_scores_a_conversion_into_a_won_table_as_a_known_win() {
             }
         }
     }
-    assert!(known >= 5 && checked >= 3, "{known} known wins or losses, {checked} lines checked");
+    assert!(
+        known >= 5 && checked >= 3,
+        "{known} known wins or losses, {checked} lines checked"
+    );
     let _ = std::fs::remove_dir_all(root);
 }
