@@ -484,8 +484,9 @@ fn run_outcomes_only(args: EgdbArgs, named: GameType) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The most pieces of a win/draw/loss build: every table of a pair is solved in memory, two bytes a position
-/// (5 pieces on 10x10: about 2 GB at the largest pair).
+/// The most pieces of a win/draw/loss build: a pair of tables is solved in memory, two bytes a position, beside
+/// the finished tables at two bits (on 10x10, the largest 5-piece pair takes 0.4 GB, the largest 6-piece pair
+/// 8.3 GB and the finished tables 12 GB more).
 const WLD_MAX_PIECES: u32 = 6;
 
 /// The directory asked for, or the data directory's for `variant`'s tables.
