@@ -403,7 +403,9 @@ impl Layout {
     /// The number of an 8x8 position, which must have this layout's material.
     #[inline]
     pub fn index(&self, sq: Squares) -> u64 {
-        self.index_of(Sets::from(sq))
+        // The 8x8 board's masks as constants, folded into the arithmetic.
+        debug_assert_eq!(self.shape, Shape::EIGHT);
+        self.index_in(Shape::EIGHT, Sets::from(sq))
     }
 
     /// The 8x8 position numbered `index` (below [`Layout::size`]).
@@ -421,14 +423,18 @@ impl Layout {
     /// The number of a position on this layout's board, which must have this layout's material.
     #[inline]
     pub fn index_of(&self, sq: Sets) -> u64 {
-        debug_assert!(
-            sq.our_men & !self.shape.our_men() == 0 && sq.their_men & !self.shape.their_men() == 0
-        );
+        self.index_in(self.shape, sq)
+    }
+
+    /// [`Layout::index_of`] on `shape`, this layout's board.
+    #[inline(always)]
+    fn index_in(&self, shape: Shape, sq: Sets) -> u64 {
+        debug_assert!(sq.our_men & !shape.our_men() == 0 && sq.their_men & !shape.their_men() == 0);
         let men_rank = colex_rank(sq.our_men);
-        let their_room = self.shape.their_men() & !sq.our_men;
+        let their_room = shape.their_men() & !sq.our_men;
         let men =
             self.men_before[men_rank as usize] + colex_rank(squeeze(sq.their_men, their_room));
-        let empty = self.shape.all() & !(sq.our_men | sq.their_men);
+        let empty = shape.all() & !(sq.our_men | sq.their_men);
         let ours = colex_rank(squeeze(sq.our_kings, empty));
         let theirs = colex_rank(squeeze(sq.their_kings, empty & !sq.our_kings));
         men * self.kings_per_men + ours * self.their_kings_per + theirs
