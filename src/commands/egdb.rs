@@ -222,19 +222,7 @@ fn build(dir: Option<PathBuf>, what: What, threads: usize) -> Result<()> {
         entry.0 += t.positions;
         entry.1 += t.bytes;
         entry.2 = entry.2.max(t.longest);
-        let [w, d, l] = t.counts;
-        progress.line(&if t.resumed {
-            format!("{:>10} {:>13} positions, already built", t.material.name(), t.positions)
-        } else {
-            format!(
-                "{:>10} {:>13} positions: {w} wins, {d} draws, {l} losses; longest {} plies; {} bytes; {:.1} s",
-                t.material.name(),
-                t.positions,
-                t.longest,
-                t.bytes,
-                t.time.as_secs_f64()
-            )
-        });
+        progress.line(&table_line(t, true));
     };
     let advance = |n| progress.set_done(done.fetch_add(n, Ordering::Relaxed) + n);
     match what {
@@ -253,6 +241,25 @@ fn build(dir: Option<PathBuf>, what: What, threads: usize) -> Result<()> {
     }
     eprintln!("done in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The build's line for a finished table, with its longest conversion where the tables keep distances.
+fn table_line(t: &TableReport, distances: bool) -> String {
+    let [w, d, l] = t.counts;
+    let (name, positions) = (t.material.name(), t.positions);
+    if t.resumed {
+        return format!("{name:>10} {positions:>13} positions, already built");
+    }
+    let longest = if distances {
+        format!("; longest {} plies", t.longest)
+    } else {
+        String::new()
+    };
+    format!(
+        "{name:>10} {positions:>13} positions: {w} wins, {d} draws, {l} losses{longest}; {} bytes; {:.1} s",
+        t.bytes,
+        t.time.as_secs_f64()
+    )
 }
 
 /// `crowned egdb info`.
@@ -522,18 +529,7 @@ fn build_outcomes_only(dir: PathBuf, named: GameType, pieces: u32, threads: usiz
             let done = AtomicU64::new(0);
             let started = Instant::now();
             let mut report = |t: &TableReport| {
-                let [w, d, l] = t.counts;
-                progress.line(&if t.resumed {
-                    format!("{:>10} {:>13} positions, already built", t.material.name(), t.positions)
-                } else {
-                    format!(
-                        "{:>10} {:>13} positions: {w} wins, {d} draws, {l} losses; {} bytes; {:.1} s",
-                        t.material.name(),
-                        t.positions,
-                        t.bytes,
-                        t.time.as_secs_f64()
-                    )
-                });
+                progress.line(&table_line(t, false));
             };
             let advance = |n| progress.set_done(done.fetch_add(n, Ordering::Relaxed) + n);
             wld_build::build::<R>(self.dir, self.pieces, self.threads, &advance, &mut report)

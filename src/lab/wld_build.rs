@@ -58,7 +58,7 @@ pub fn build<R: RuleSet>(
     advance: &(dyn Fn(u64) + Sync),
     report: &mut dyn FnMut(&TableReport),
 ) -> Result<(), EgdbError> {
-    let shape = shape_of::<R>().map_err(|e| EgdbError::Missing(e.to_string()))?;
+    let shape = shape_of::<R>()?;
     std::fs::create_dir_all(dir).map_err(|e| EgdbError::io(dir, e))?;
     let mut done = Finished {
         shape,

@@ -46,6 +46,9 @@ pub enum EgdbError {
     /// A worker thread failed.
     #[error("a worker thread failed")]
     Thread,
+    /// The rule set has no tables of this kind.
+    #[error(transparent)]
+    Unsupported(#[from] wld::Unsupported),
     /// The directory holds no complete database.
     #[error("no endgame database in {}", .0.display())]
     Empty(PathBuf),

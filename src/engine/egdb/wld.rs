@@ -239,7 +239,7 @@ impl WldTables {
     /// The tables of one rule set read from `dir`, every signature of up to `pieces` pieces (an error if one
     /// is missing or damaged).
     pub fn read<R: RuleSet>(dir: &Path, pieces: u32) -> Result<WldTables, EgdbError> {
-        let shape = shape_of::<R>().map_err(|e| EgdbError::Missing(e.to_string()))?;
+        let shape = shape_of::<R>()?;
         let mut tables = VariantTables::empty(R::VARIANT, shape);
         for m in Material::all_up_to(pieces) {
             tables.insert(dir, m)?;
