@@ -93,9 +93,16 @@ impl PositionVisitor for Think<'_> {
 
     fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
         let style = R::VARIANT.notation();
+        let egdb = super::databases();
+        // Analysis wants the win/draw/loss tables from its first node, not once a thread has read them.
+        if let Some(tables) = egdb.as_deref().and_then(|db| db.wld())
+            && let Err(e) = tables.load(R::VARIANT)
+        {
+            eprintln!("crowned: warning: {e}; the search goes on without that table");
+        }
         let config = EngineConfig::default()
             .with_threads(self.threads)
-            .with_egdb(super::databases());
+            .with_egdb(egdb);
         let mut engine = Engine::with_config(config);
         let situation = Situation::at(*position).into();
         let result = engine.think(&situation, self.level, self.limits, self.seed, &mut |p| {

@@ -346,6 +346,61 @@ fn tables_read_back_and_damaged_ones_are_refused() {
 }
 
 #[test]
+fn opened_tables_are_read_on_their_first_probe_and_a_damaged_one_is_left_out() {
+    use crate::rules::Variant;
+    let databases = scratch("lazy");
+    let dir = wld::dir_for(&databases, Variant::International);
+    build::<International>(&dir, 3, 2, &|_| {}, &mut |_| {}).expect("built");
+    let damaged = Material::from_name("0m2k-0m1k").expect("name");
+    std::fs::write(dir.join(wld::file_name(damaged)), b"CRWLD\x001\nxx").expect("written");
+    let opened = WldTables::open(&databases).expect("found");
+    // Only the files' names were looked at: three pieces, nothing read.
+    assert_eq!(opened.pieces(Variant::International), 3);
+    assert_eq!(opened.bytes(), 0);
+    let two = Layout::on(
+        shape_of::<International>().expect("supported"),
+        Material::from_name("0m1k-0m1k").expect("name"),
+    );
+    let pos = (0..two.size())
+        .map(|i| wld::position_of::<International>(two.sets(i)))
+        .find(|p| !p.must_capture())
+        .expect("a quiet position");
+    // The first probe is not answered: it starts the reading on a thread of its own.
+    assert_eq!(opened.outcome(&pos), None);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while opened.outcome(&pos).is_none() {
+        assert!(std::time::Instant::now() < deadline, "never read");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert_eq!(opened.outcome(&pos), international().outcome(&pos));
+    // The damaged table answers nothing, the others answer, and reading them all says which one.
+    let error = opened
+        .load(Variant::International)
+        .expect_err("one is damaged");
+    assert!(
+        matches!(&error, EgdbError::Corrupt(path, _) if path.ends_with(wld::file_name(damaged))),
+        "{error}"
+    );
+    let mut answered = 0;
+    for m in Material::all_up_to(3) {
+        for pos in positions::<International>(m)
+            .filter(|p| !p.must_capture())
+            .take(50)
+        {
+            let outcome = opened.outcome(&pos);
+            if m == damaged {
+                assert_eq!(outcome, None);
+            } else {
+                assert_eq!(outcome, international().outcome(&pos));
+                answered += 1;
+            }
+        }
+    }
+    assert!(answered > 100, "{answered}");
+    let _ = std::fs::remove_dir_all(databases);
+}
+
+#[test]
 fn a_lone_square_is_numbered_where_the_rules_put_it() {
     // Square 46 (index 45) is on White's back row: White's men may not stand there, Black's may; the long
     // diagonal's first square is 46.
@@ -390,6 +445,12 @@ fn the_search_scores_a_conversion_into_a_won_table_as_a_known_win() {
     assert_eq!(db.pieces(), 0, "no English tables");
     let db = std::sync::Arc::new(db);
     let tables = db.wld().expect("found");
+    // Opened, nothing is read yet; the first probe starts reading, and `load` waits for all of it.
+    assert_eq!(tables.bytes(), 0);
+    tables
+        .load(crate::rules::Variant::International)
+        .expect("the tables read");
+    assert!(tables.bytes() > 0);
     let mut engine = Engine::new();
     engine.set_egdb(Some(std::sync::Arc::clone(&db)));
     let shape = shape_of::<International>().expect("supported");

@@ -4,13 +4,15 @@
 //!
 //! English draughts has tables with the distance to conversion ([`super::Egdb`]); these hold the outcome only,
 //! two bits a position, numbered by the same [`Layout`] on the rule set's board. They are built by
-//! `lab::wld_build` and kept whole in memory: up to 5 pieces on 10x10, a few hundred megabytes at most.
+//! `lab::wld_build` and read whole into memory when first needed ([`WldTables`]): up to 5 pieces on 10x10, a few
+//! hundred megabytes at most.
 //!
 //! The outcome is the game's value with best play and no draw rules (no repetition, no move limits): a won
 //! position may in practice be drawn by a rule that counts moves, such as international draughts' sixteen moves
 //! of three pieces against a lone king.
 
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Once, OnceLock};
 
 use super::index::{Layout, Material, Sets, Shape};
 use super::values::{Outcome, Outcomes};
@@ -174,11 +176,38 @@ pub fn read_table(
     Ok(Outcomes::from_packed(packed))
 }
 
-/// One signature's outcomes with their numbering.
+/// One signature's table: its file, its numbering and, once read, its outcomes.
 #[derive(Debug)]
 struct Table {
+    path: PathBuf,
+    material: Material,
     layout: Layout,
-    outcomes: Outcomes,
+    /// The outcomes once read; `None` inside when the file turned out damaged (warned once, never probed).
+    outcomes: OnceLock<Option<Outcomes>>,
+}
+
+impl Table {
+    /// The outcomes, read now if no thread has read them yet; the reading's error when the file is damaged.
+    fn load(&self, variant: Variant) -> Result<&Outcomes, EgdbError> {
+        let mut failure = None;
+        let outcomes = self.outcomes.get_or_init(|| {
+            read_table(&self.path, variant, self.material, self.layout.size())
+                .map_err(|e| failure = Some(e))
+                .ok()
+        });
+        match (outcomes, failure) {
+            (Some(outcomes), _) => Ok(outcomes),
+            (None, Some(e)) => Err(e),
+            // Found damaged earlier, by another thread: read again for the reason.
+            (None, None) => Err(
+                read_table(&self.path, variant, self.material, self.layout.size())
+                    .err()
+                    .unwrap_or_else(|| {
+                        EgdbError::Corrupt(self.path.clone(), "damaged when first read".into())
+                    }),
+            ),
+        }
+    }
 }
 
 /// One rule set's tables, every signature up to some number of pieces.
@@ -187,11 +216,20 @@ struct VariantTables {
     variant: Variant,
     shape: Shape,
     pieces: u32,
-    /// By [`Material::slot`].
-    tables: Vec<Option<Table>>,
+    /// By [`Material::slot`]; shared with the thread that reads them.
+    tables: Arc<[Option<Table>]>,
+    /// Starts reading the tables on a thread of their own, once.
+    loading: Once,
 }
 
-/// The win/draw/loss tables of the rule sets that have them, in memory.
+/// The win/draw/loss tables of the rule sets that have them.
+///
+/// Opening them only looks at which files are there; the outcomes are read when they are first needed: the
+/// first probe of a rule set starts reading all of its tables on a thread of their own, fewest pieces first (the
+/// most probed), and until a table is read its positions are not answered. So a program that never reaches an
+/// ending of that rule set (the terminal app at its start, a server's other games) never pays for them, and a
+/// search is never held up by a file. [`WldTables::load`] reads them all at once, for analysis that wants them
+/// from its first node.
 #[derive(Debug, Default)]
 pub struct WldTables {
     variants: Vec<VariantTables>,
@@ -199,55 +237,81 @@ pub struct WldTables {
 
 impl WldTables {
     /// The tables under `databases` (one directory per rule set, named as [`dir_for`]) of every supported rule
-    /// set. For each, the signatures of up to the most pieces that are all there are read; a damaged table
-    /// stops that rule set's tables at the pieces below it, with a warning. `None` when there are none.
+    /// set: for each, the signatures of up to the most pieces whose files are all there. `None` when there are
+    /// none. The files are read later (see the type's documentation); a damaged one is left out with a warning.
     pub fn open(databases: &Path) -> Option<WldTables> {
-        let mut all = WldTables::default();
-        for variant in [
+        let variants: Vec<VariantTables> = [
             Variant::International,
             Variant::Brazilian,
             Variant::Russian,
             Variant::Pool,
             Variant::Czech,
             Variant::Thai,
-        ] {
-            let Some(shape) = shape_for(variant) else {
-                continue;
-            };
-            match VariantTables::read(&dir_for(databases, variant), variant, shape) {
-                Ok(Some(tables)) => all.variants.push(tables),
-                Ok(None) => {}
-                Err(e) => tracing::warn!("{} tables not used: {e}", variant.name()),
-            }
-        }
-        (!all.variants.is_empty()).then_some(all)
+        ]
+        .into_iter()
+        .filter_map(|variant| {
+            let shape = shape_for(variant)?;
+            VariantTables::find(&dir_for(databases, variant), variant, shape)
+        })
+        .collect();
+        (!variants.is_empty()).then_some(WldTables { variants })
     }
 
-    /// The tables of `variant` in `dir` (its own directory), up to the most pieces that are all there: `None`
-    /// when not even the two-piece ones are, an error when one of those is damaged.
+    /// The tables of `variant` in `dir` (its own directory), up to the most pieces whose files are all there,
+    /// every one read and checked: `None` when not even the two-piece ones are there, an error when one is
+    /// damaged.
     pub fn open_variant(dir: &Path, variant: Variant) -> Result<Option<WldTables>, EgdbError> {
-        let Some(shape) = shape_for(variant) else {
+        let Some(tables) =
+            shape_for(variant).and_then(|shape| VariantTables::find(dir, variant, shape))
+        else {
             return Ok(None);
         };
-        Ok(
-            VariantTables::read(dir, variant, shape)?.map(|tables| WldTables {
-                variants: vec![tables],
-            }),
-        )
+        let tables = WldTables {
+            variants: vec![tables],
+        };
+        tables.load(variant)?;
+        Ok(Some(tables))
     }
 
     /// The tables of one rule set read from `dir`, every signature of up to `pieces` pieces (an error if one
     /// is missing or damaged).
     pub fn read<R: RuleSet>(dir: &Path, pieces: u32) -> Result<WldTables, EgdbError> {
         let shape = shape_of::<R>()?;
-        let mut tables = VariantTables::empty(R::VARIANT, shape);
+        let mut tables: Vec<Option<Table>> = (0..SLOTS).map(|_| None).collect();
         for m in Material::all_up_to(pieces) {
-            tables.insert(dir, m)?;
+            let table = Table {
+                path: dir.join(file_name(m)),
+                material: m,
+                layout: Layout::on(shape, m),
+                outcomes: OnceLock::new(),
+            };
+            table.load(R::VARIANT)?;
+            tables[m.slot()] = Some(table);
         }
-        tables.pieces = pieces;
         Ok(WldTables {
-            variants: vec![tables],
+            variants: vec![VariantTables {
+                variant: R::VARIANT,
+                shape,
+                pieces,
+                tables: tables.into(),
+                loading: Once::new(),
+            }],
         })
+    }
+
+    /// Reads every table of `variant` that is not read yet, on this thread (waiting for the one another thread
+    /// is reading); the first damaged table's error, after the others are read.
+    pub fn load(&self, variant: Variant) -> Result<(), EgdbError> {
+        let Some(tables) = self.variants.iter().find(|t| t.variant == variant) else {
+            return Ok(());
+        };
+        let mut first = None;
+        for table in tables.tables.iter().flatten() {
+            if let Err(e) = table.load(variant) {
+                first.get_or_insert(e);
+            }
+        }
+        first.map_or(Ok(()), Err)
     }
 
     /// The most pieces the tables of `variant` hold (0 without tables).
@@ -263,13 +327,15 @@ impl WldTables {
         self.variants.iter().map(|t| (t.variant, t.pieces))
     }
 
-    /// The memory the outcomes take, in bytes.
+    /// The memory the outcomes read so far take, in bytes.
     pub fn bytes(&self) -> usize {
         let tables = self.variants.iter().flat_map(|t| t.tables.iter().flatten());
-        tables.map(|t| t.outcomes.bytes()).sum()
+        let read = tables.filter_map(|t| t.outcomes.get().and_then(Option::as_ref));
+        read.map(Outcomes::bytes).sum()
     }
 
-    /// The outcome of `pos` for its side to move, when the tables hold its rule set and its pieces.
+    /// The outcome of `pos` for its side to move, when the tables hold its rule set and its pieces and that
+    /// table has been read (the first probe of a rule set starts reading its tables).
     #[inline]
     pub fn outcome<R: RuleSet>(&self, pos: &Position<R>) -> Option<Outcome> {
         let tables = self.variants.iter().find(|t| t.variant == R::VARIANT)?;
@@ -279,9 +345,18 @@ impl WldTables {
         }
         let sets = sets_of(tables.shape, pos);
         let table = tables.tables.get(sets.material().slot())?.as_ref()?;
-        Some(table.outcomes.get(table.layout.index_of(sets)))
+        match table.outcomes.get() {
+            Some(outcomes) => Some(outcomes.as_ref()?.get(table.layout.index_of(sets))),
+            None => {
+                tables.start_loading();
+                None
+            }
+        }
     }
 }
+
+/// Slots of signatures ([`Material::slot`]): four counts of at most nine.
+const SLOTS: usize = 10_000;
 
 /// The board of a rule set the tables can be solved for, chosen at run time (English draughts has its own
 /// databases, so none here).
@@ -299,34 +374,14 @@ pub fn shape_for(variant: Variant) -> Option<Shape> {
 }
 
 impl VariantTables {
-    fn empty(variant: Variant, shape: Shape) -> VariantTables {
-        VariantTables {
-            variant,
-            shape,
-            pieces: 0,
-            tables: (0..10_000).map(|_| None).collect(),
-        }
-    }
-
-    fn insert(&mut self, dir: &Path, m: Material) -> Result<(), EgdbError> {
-        let layout = Layout::on(self.shape, m);
-        let path = dir.join(file_name(m));
-        let outcomes = read_table(&path, self.variant, m, layout.size())?;
-        self.tables[m.slot()] = Some(Table { layout, outcomes });
-        Ok(())
-    }
-
-    /// The tables in `dir`, up to the most pieces whose signatures are all there; `None` if not even the
-    /// two-piece ones are.
-    fn read(
-        dir: &Path,
-        variant: Variant,
-        shape: Shape,
-    ) -> Result<Option<VariantTables>, EgdbError> {
+    /// The tables in `dir`, up to the most pieces whose signatures' files are all there (none read yet); `None`
+    /// if not even the two-piece ones are.
+    fn find(dir: &Path, variant: Variant, shape: Shape) -> Option<VariantTables> {
         if !dir.is_dir() {
-            return Ok(None);
+            return None;
         }
-        let mut tables = VariantTables::empty(variant, shape);
+        let mut tables: Vec<Option<Table>> = (0..SLOTS).map(|_| None).collect();
+        let mut found = 0;
         for pieces in 2..=MAX_PIECES {
             let level: Vec<Material> = Material::all_up_to(pieces)
                 .into_iter()
@@ -335,26 +390,50 @@ impl VariantTables {
             if !level.iter().all(|&m| dir.join(file_name(m)).is_file()) {
                 break;
             }
-            let mut read = level.into_iter().map(|m| tables.insert(dir, m));
-            if let Some(Err(e)) = read.find(Result::is_err) {
-                if tables.pieces < 2 {
-                    return Err(e);
-                }
-                tracing::warn!(
-                    "{} tables stop at {} pieces: {e}",
-                    variant.name(),
-                    tables.pieces
-                );
-                for m in Material::all_up_to(pieces)
-                    .into_iter()
-                    .filter(|m| m.pieces() == pieces)
-                {
-                    tables.tables[m.slot()] = None;
-                }
-                break;
+            for m in level {
+                tables[m.slot()] = Some(Table {
+                    path: dir.join(file_name(m)),
+                    material: m,
+                    layout: Layout::on(shape, m),
+                    outcomes: OnceLock::new(),
+                });
             }
-            tables.pieces = pieces;
+            found = pieces;
         }
-        Ok((tables.pieces >= 2).then_some(tables))
+        (found >= 2).then(|| VariantTables {
+            variant,
+            shape,
+            pieces: found,
+            tables: tables.into(),
+            loading: Once::new(),
+        })
+    }
+
+    /// Starts reading every table on a thread of its own, fewest pieces first, once. The thread holds the
+    /// tables weakly: when they are dropped (the engine closed) it stops at the next table.
+    fn start_loading(&self) {
+        self.loading.call_once(|| {
+            let tables = Arc::downgrade(&self.tables);
+            let variant = self.variant;
+            let mut order: Vec<usize> = (0..self.tables.len())
+                .filter(|&s| self.tables[s].is_some())
+                .collect();
+            order.sort_by_key(|&s| self.tables[s].as_ref().map_or(0, |t| t.material.pieces()));
+            let spawned = std::thread::Builder::new()
+                .name("wld-tables".into())
+                .spawn(move || {
+                    for s in order {
+                        let Some(tables) = tables.upgrade() else {
+                            return;
+                        };
+                        if let Some(Err(e)) = tables[s].as_ref().map(|t| t.load(variant)) {
+                            tracing::warn!("{} table left out: {e}", variant.name());
+                        }
+                    }
+                });
+            if let Err(e) = spawned {
+                tracing::warn!("{} tables: no thread to read them: {e}", variant.name());
+            }
+        });
     }
 }
