@@ -1,4 +1,5 @@
-//! The command line: every subcommand run as a user runs it.
+//! The command line: every subcommand run as a user runs it; and the test suite's own check that every file under
+//! `tests/` is compiled by one of its programs.
 //!
 //! One test program for the layer: each file below is a module of it (one link instead of one a file).
 
@@ -18,3 +19,5 @@ mod cli_support;
 mod cli_tune;
 #[path = "../cli_variants.rs"]
 mod cli_variants;
+#[path = "../suite.rs"]
+mod suite;
