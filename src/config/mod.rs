@@ -21,11 +21,15 @@ mod error;
 mod keys;
 mod layers;
 mod locate;
+mod node_name;
+mod postgres_url;
 mod server;
 mod values;
 
 pub use edit::{SaveError, save_edit};
 pub use error::SettingsError;
+pub use node_name::{MAX_NODE_NAME, NodeName, NodeNameError};
+pub use postgres_url::{PostgresUrl, UrlError};
 pub use server::{
     CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, LEASE_TERM, MAX_PER_ADDRESS,
     MAX_SESSIONS, MAX_STRANGERS, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings, parse_listen,

@@ -6,8 +6,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::serve::nodes::NodeName;
-use crate::serve::records::PostgresUrl;
+use super::{NodeName, PostgresUrl};
 
 /// Connections a server may hold at once, in all.
 pub const MAX_SESSIONS: RangeInclusive<i64> = 1..=100_000;

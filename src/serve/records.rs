@@ -26,16 +26,15 @@ mod postgres_conduct;
 mod postgres_games;
 mod postgres_problems;
 mod postgres_tournaments;
-mod postgres_url;
 pub mod problems;
 mod sqlite;
 mod sqlite_problems;
 mod sqlite_tournaments;
 pub mod tournaments;
 
+pub use crate::config::{PostgresUrl, UrlError};
 pub use postgres::PostgresRecords;
 pub(crate) use postgres::{MIGRATION_LOCK, MIGRATIONS as POSTGRES_MIGRATIONS};
-pub use postgres_url::{PostgresUrl, UrlError};
 pub use problems::{ProblemOutcome, ProblemStanding};
 pub use sqlite::SqliteRecords;
 pub use tournaments::{

@@ -18,16 +18,15 @@ pub mod event_listing;
 mod folder_files;
 pub mod folders;
 pub mod lease;
-mod name;
 pub mod relay;
 mod schema;
 pub mod wire;
 
+pub use crate::config::{MAX_NODE_NAME, NodeName, NodeNameError};
 pub use bus::{Inbox, Message, Outbox};
 pub use db::Db;
 pub use folders::{Folders, FoldersError};
 pub use lease::{Holder, Leases};
-pub use name::{MAX_NODE_NAME, NodeName, NodeNameError};
 pub use relay::{Relay, RoomsHere};
 pub use schema::create_schema;
 

@@ -23,11 +23,11 @@ use postgres::{Client, NoTls};
 use super::postgres_games::{self as games, Which, rating_in};
 use super::postgres_problems as problems;
 use super::postgres_tournaments as tournaments;
-use super::postgres_url::PostgresUrl;
 use super::{
     GameResult, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
     TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
 };
+use crate::config::PostgresUrl;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
 use crate::serve::rating::Rating;
