@@ -13,7 +13,7 @@ use super::at_event::EventNews;
 use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part};
 use super::ids::{Fingerprint, RoomCode};
-use super::room::{Command, Line, RoomHandle};
+use super::room::{Command, RoomHandle, WeakUpdates};
 use crate::app::{InputEvent, TableEvent, TrainingNews};
 use crate::engine::Report;
 use crate::problems::check::Answer;
@@ -70,7 +70,7 @@ pub struct TableLink {
     /// The room's updates for this player.
     pub updates: mpsc::Receiver<TableEvent>,
     /// The same updates as the room knows them, to say which connection leaves.
-    pub line: Line,
+    pub line: WeakUpdates,
 }
 
 /// The table's next news, or never when the game is not at a table (or the room has gone).

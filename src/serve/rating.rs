@@ -38,7 +38,7 @@ impl Default for Rating {
 
 /// One game of a rating period, from the rated player's side.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Game {
+pub struct RatedGame {
     /// The opponent's rating before the period.
     pub opponent: Rating,
     /// 1 for a win, 0.5 for a draw, 0 for a loss.
@@ -64,7 +64,7 @@ impl Rating {
     }
 
     /// The rating after a period with `games` (none: the deviation grows, as the rating is less sure).
-    pub fn after(self, games: &[Game]) -> Rating {
+    pub fn after(self, games: &[RatedGame]) -> Rating {
         let mu = (self.rating - 1500.0) / SCALE;
         let phi = self.deviation / SCALE;
         let sigma = self.volatility;
@@ -102,11 +102,11 @@ impl Rating {
 /// White's ratings before it, and Black's score (1 for a win, 0.5 for a draw, 0 for a loss). A pure function:
 /// the records read the ratings before and store the ratings after in one change, whatever keeps them.
 pub fn after_game(black: Rating, white: Rating, black_score: f64) -> [Rating; 2] {
-    let black_after = black.after(&[Game {
+    let black_after = black.after(&[RatedGame {
         opponent: white,
         score: black_score,
     }]);
-    let white_after = white.after(&[Game {
+    let white_after = white.after(&[RatedGame {
         opponent: black,
         score: 1.0 - black_score,
     }]);
@@ -175,15 +175,15 @@ mod tests {
             volatility: 0.06,
         };
         let after = player.after(&[
-            Game {
+            RatedGame {
                 opponent: opponent(1400.0, 30.0),
                 score: 1.0,
             },
-            Game {
+            RatedGame {
                 opponent: opponent(1550.0, 100.0),
                 score: 0.0,
             },
-            Game {
+            RatedGame {
                 opponent: opponent(1700.0, 300.0),
                 score: 0.0,
             },
@@ -201,15 +201,15 @@ mod tests {
         assert!(after.deviation > player.deviation);
         // A win against an equal raises the rating, a loss lowers it, a draw between equals leaves it.
         let equal = Rating::default();
-        let won = player.after(&[Game {
+        let won = player.after(&[RatedGame {
             opponent: equal,
             score: 1.0,
         }]);
-        let lost = player.after(&[Game {
+        let lost = player.after(&[RatedGame {
             opponent: equal,
             score: 0.0,
         }]);
-        let drawn = player.after(&[Game {
+        let drawn = player.after(&[RatedGame {
             opponent: equal,
             score: 0.5,
         }]);
@@ -228,14 +228,14 @@ mod tests {
         let [black, white] = after_game(strong, weak, 0.0);
         assert_eq!(
             black,
-            strong.after(&[Game {
+            strong.after(&[RatedGame {
                 opponent: weak,
                 score: 0.0
             }])
         );
         assert_eq!(
             white,
-            weak.after(&[Game {
+            weak.after(&[RatedGame {
                 opponent: strong,
                 score: 1.0
             }])
@@ -253,7 +253,7 @@ mod tests {
                 "still provisional after {games} games: {rating:?}"
             );
             let score = if games % 2 == 0 { 1.0 } else { 0.0 };
-            rating = rating.after(&[Game {
+            rating = rating.after(&[RatedGame {
                 opponent: Rating::default(),
                 score,
             }]);

@@ -32,7 +32,7 @@ pub type Updates = mpsc::Sender<Update>;
 
 /// A connection's [`Updates`], known without holding them open ([`mpsc::Sender::downgrade`]): which of a person's
 /// connections has gone, when they have more than one (the room holds the only [`Updates`] of each).
-pub type Line = mpsc::WeakSender<Update>;
+pub type WeakUpdates = mpsc::WeakSender<Update>;
 
 /// How many updates may wait for one person. A connection that falls this far behind misses what comes next
 /// until it has caught up, and then the room sends it the newest state: it never holds memory that grows.
@@ -75,7 +75,7 @@ pub enum Command {
         /// Who.
         who: Fingerprint,
         /// The connection, by the updates it was sent.
-        line: Line,
+        line: WeakUpdates,
     },
     /// Another node has taken the room over (this one was too slow to renew its lease): the room stops here at
     /// once and records nothing more; its people find the game again on the node that runs it now.

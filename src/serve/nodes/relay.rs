@@ -23,7 +23,7 @@ use crate::app::{NODE_SILENT, TableEvent, TableRequest, TableState};
 use crate::rules::Color;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::room::{Command, Line, RoomError, RoomHandle, UPDATES_QUEUE, Updates};
+use crate::serve::room::{Command, RoomError, RoomHandle, UPDATES_QUEUE, Updates, WeakUpdates};
 
 #[path = "relay_events.rs"]
 mod events;
@@ -61,7 +61,7 @@ struct Away {
 struct Visitor {
     room: RoomHandle,
     who: Fingerprint,
-    line: Line,
+    line: WeakUpdates,
     /// Rung when the visitor's node missed a state: the last one goes again, whole.
     resend: Arc<Notify>,
 }

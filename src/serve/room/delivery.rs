@@ -10,7 +10,7 @@ use tokio::sync::mpsc::error::TrySendError;
 use tokio::time::Instant;
 
 use super::machine::Conn;
-use super::{Line, Update, Updates};
+use super::{Update, Updates, WeakUpdates};
 
 /// How often a room tries again to bring someone who fell behind up to date.
 const CATCH_UP_EVERY: Duration = Duration::from_millis(500);
@@ -50,7 +50,7 @@ impl Delivery {
     }
 
     /// The number of the connection `line` names, if the room still holds it.
-    pub(super) fn conn_of(&self, line: &Line) -> Option<Conn> {
+    pub(super) fn conn_of(&self, line: &WeakUpdates) -> Option<Conn> {
         let line = line.upgrade()?;
         self.conns
             .iter()

@@ -26,7 +26,7 @@ struct Person {
     who: Identity,
     updates: mpsc::Receiver<Update>,
     /// Which connection this is, for leaving.
-    line: Line,
+    line: WeakUpdates,
 }
 
 impl Person {

@@ -72,7 +72,7 @@ struct Screen {
     link: Option<Link>,
     /// Earlier connections that have gone without the server noticing yet (their end is still to come to the
     /// room), oldest first: nothing reads what reaches them.
-    unnoticed: Vec<(mpsc::Receiver<Update>, Line)>,
+    unnoticed: Vec<(mpsc::Receiver<Update>, WeakUpdates)>,
     /// Earlier connections still open and read when the player took their seat from another one: each must be
     /// told so, and hear nothing after.
     displaced: Vec<Displaced>,
@@ -89,7 +89,7 @@ struct Displaced {
 struct Link {
     updates: mpsc::Receiver<Update>,
     /// Which connection this is, for leaving.
-    line: Line,
+    line: WeakUpdates,
     /// The app the connection shows, fed every update.
     app: App,
     /// The last state the room sent.
