@@ -11,7 +11,7 @@ use crowned::serve::records::conduct::{Ban, BanTarget, Conduct as _, Report};
 use crowned::serve::records::creations::EventCreations as _;
 use crowned::serve::records::links::{BrowserLinks as _, Offer, Proof};
 use crowned::serve::records::news::News as _;
-use crowned::serve::records::{GameResult, NewGame, PostgresRecords, Records, SqliteRecords};
+use crowned::serve::records::{FinishedGame, NewGame, PostgresRecords, Records, SqliteRecords};
 
 fn player(name: &str) -> Identity {
     Identity {
@@ -52,7 +52,7 @@ fn write_records(path: &Path) {
         records
             .record_result(
                 game,
-                &GameResult {
+                &FinishedGame {
                     result: "1-0",
                     pdn: "[Result \"1-0\"]\n1. 11-15 1-0\n",
                     black_score: score,

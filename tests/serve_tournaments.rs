@@ -6,7 +6,7 @@ use crate::common::ssh::{Server, connect, new_key, read_all};
 use crowned::serve::Identity;
 use crowned::serve::codes::new_code;
 use crowned::serve::records::{
-    GameResult, Kind, NewGame, PairingRecord, Records, SqliteRecords, Stage, TournamentChange,
+    FinishedGame, Kind, NewGame, PairingRecord, Records, SqliteRecords, Stage, TournamentChange,
     TournamentSpec,
 };
 use crowned::serve::tournament::{GameResult as Outcome, Pairing};
@@ -96,7 +96,7 @@ fn keep_event(records: &mut dyn Records, code: &crowned::serve::RoomCode) {
     records
         .record_result(
             game,
-            &GameResult {
+            &FinishedGame {
                 result: "1-0",
                 pdn,
                 black_score: 1.0,

@@ -85,7 +85,7 @@ pub trait Records:
     /// Ends a game with its result; when the game is rated, both players' ratings in its variant change by
     /// [`rating::after_game`](super::rating::after_game). Atomic: the result and both ratings change together
     /// or not at all. A game not in progress is [`RecordsError::NoGame`].
-    fn record_result(&mut self, game: GameId, result: &GameResult) -> Result<(), RecordsError>;
+    fn record_result(&mut self, game: GameId, result: &FinishedGame) -> Result<(), RecordsError>;
 
     /// Makes the writes `writes` does one change: if it fails (or the change cannot be kept) nothing of it is
     /// kept, and the error is returned. Not nested: `writes` does not call it again.
@@ -370,7 +370,7 @@ pub struct Unfinished {
 
 /// How a game ended, as the records keep it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GameResult<'a> {
+pub struct FinishedGame<'a> {
     /// Its result as the variant writes it (`1-0`, `0-1`, `1/2-1/2`... from Black's side).
     pub result: &'a str,
     /// The whole game as PDN.
@@ -379,7 +379,7 @@ pub struct GameResult<'a> {
     pub black_score: f64,
 }
 
-impl GameResult<'_> {
+impl FinishedGame<'_> {
     /// Whether the game changes its players' ratings (when it is rated): not when it has no result (`*`, a game
     /// called off because a side made no first move in time).
     pub fn counts(&self) -> bool {

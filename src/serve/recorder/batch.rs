@@ -12,7 +12,7 @@ use tokio::sync::mpsc as tokio_mpsc;
 use super::filing::{OnFiled, file_for_players};
 use super::{Commit, CommitError, Job, RecordKey};
 use crate::serve::ids::{GameId, RoomCode};
-use crate::serve::records::{GameResult, NewGame, Records, RecordsError, TournamentChange};
+use crate::serve::records::{FinishedGame, NewGame, Records, RecordsError, TournamentChange};
 
 /// Writes `batch` in one transaction; the jobs the disk could not take (all of the batch's records jobs, when
 /// it fails, as its transaction is rolled back, and the filings that failed), to be tried again in order, and
@@ -301,7 +301,7 @@ fn write(
             games.remove(key);
             records.record_result(
                 game,
-                &GameResult {
+                &FinishedGame {
                     result,
                     pdn,
                     black_score: *black_score,

@@ -130,7 +130,7 @@ pub fn check(path: &Path) -> Result<BackupFigures, BackupError> {
 mod tests {
     use super::*;
     use crate::serve::identity::Identity;
-    use crate::serve::records::{GameResult, NewGame, Records, SqliteRecords};
+    use crate::serve::records::{FinishedGame, NewGame, Records, SqliteRecords};
 
     /// A folder of this test's own, empty.
     fn scratch(name: &str) -> PathBuf {
@@ -168,7 +168,7 @@ mod tests {
             for (ply, text) in ["11-15", "23-19"].iter().enumerate() {
                 records.add_move(game, ply, text, None).expect("a move");
             }
-            let won = GameResult {
+            let won = FinishedGame {
                 result: "1-0",
                 pdn: "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n",
                 black_score: 1.0,

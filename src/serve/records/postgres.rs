@@ -24,7 +24,7 @@ use super::postgres_games::{self as games, Which, rating_in};
 use super::postgres_problems as problems;
 use super::postgres_tournaments as tournaments;
 use super::{
-    GameResult, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
+    FinishedGame, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
     TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
 };
 use crate::config::PostgresUrl;
@@ -523,7 +523,7 @@ impl Records for PostgresRecords {
         self.game_write(game, |c| games::take_back(c, game, ply))
     }
 
-    fn record_result(&mut self, game: GameId, result: &GameResult) -> Result<(), RecordsError> {
+    fn record_result(&mut self, game: GameId, result: &FinishedGame) -> Result<(), RecordsError> {
         let ended = now();
         self.game_write(game, |c| games::record_result(c, game, result, ended))
     }

@@ -78,7 +78,7 @@ fn not_held(outcome: Result<(), RecordsError>, code: &str) {
     }
 }
 
-const RESULT: GameResult<'static> = GameResult {
+const RESULT: FinishedGame<'static> = FinishedGame {
     result: "1-0",
     pdn: "1. 11-15 1-0",
     black_score: 1.0,

@@ -12,7 +12,7 @@ use postgres::Client;
 use postgres::types::ToSql;
 
 use super::postgres::Fence;
-use super::{GameResult, RecordsError, Unfinished};
+use super::{FinishedGame, RecordsError, Unfinished};
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::rating::{Rating, after_game};
 
@@ -146,7 +146,7 @@ pub(super) fn take_back(c: &mut Client, game: GameId, ply: usize) -> Result<(), 
 pub(super) fn record_result(
     c: &mut Client,
     game: GameId,
-    result: &GameResult,
+    result: &FinishedGame,
     ended: i64,
 ) -> Result<(), RecordsError> {
     // The game's row locked, and only while it is in progress: a second server recording the same result

@@ -83,7 +83,7 @@ fn two_servers_recording_one_result_at_once_change_the_ratings_once() {
                 together.wait();
                 records.record_result(
                     game,
-                    &GameResult {
+                    &FinishedGame {
                         result: "1-0",
                         pdn: "1-0",
                         black_score: 1.0,

@@ -15,7 +15,7 @@ use super::conduct::{Ban, BanTarget, Blocked, Report, SqliteConduct};
 use super::sqlite_problems;
 use super::sqlite_tournaments;
 use super::{
-    GameResult, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
+    FinishedGame, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
     TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
 };
 use crate::serve::identity::Identity;
@@ -337,7 +337,7 @@ impl Records for SqliteRecords {
         Ok(())
     }
 
-    fn record_result(&mut self, game: GameId, result: &GameResult) -> Result<(), RecordsError> {
+    fn record_result(&mut self, game: GameId, result: &FinishedGame) -> Result<(), RecordsError> {
         // A savepoint rather than a transaction: it nests inside a batch (`all_or_nothing`).
         let tx = self.db.savepoint()?;
         let row: Option<(String, Fingerprint, Fingerprint, bool)> = tx

@@ -107,7 +107,7 @@ fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings(records: &mut dyn 
     });
     assert!(failed.is_err());
     assert_eq!(records.players().expect("listed").len(), 3);
-    let won = GameResult {
+    let won = FinishedGame {
         result: "1-0",
         pdn: "[Result \"1-0\"]\n1. 11-15 23-19 1-0\n",
         black_score: 1.0,
@@ -128,7 +128,7 @@ fn a_rated_game_is_kept_with_its_moves_and_moves_both_ratings(records: &mut dyn 
     assert!(matches!(
         records.record_result(
             game,
-            &GameResult {
+            &FinishedGame {
                 result: "0-1",
                 pdn: "",
                 black_score: 0.0
@@ -284,7 +284,7 @@ fn players_and_finished_games_are_listed_in_order(records: &mut dyn Records) {
         records
             .record_result(
                 game,
-                &GameResult {
+                &FinishedGame {
                     result,
                     pdn: &pdn,
                     black_score: score,
@@ -316,7 +316,7 @@ fn players_and_finished_games_are_listed_in_order(records: &mut dyn Records) {
     assert!(matches!(
         records.record_result(
             GameId::new(999),
-            &GameResult {
+            &FinishedGame {
                 result: "1-0",
                 pdn: "",
                 black_score: 1.0
@@ -409,7 +409,7 @@ fn a_player_s_unfinished_games_and_a_room_s_are_read_alone(records: &mut dyn Rec
     records
         .record_result(
             cy_ann,
-            &GameResult {
+            &FinishedGame {
                 result: "1-0",
                 pdn: "1-0",
                 black_score: 1.0,
@@ -461,7 +461,7 @@ fn a_game_called_off_ends_without_touching_the_ratings(records: &mut dyn Records
         })
         .expect("started");
     records.add_move(game, 0, "11-15", None).expect("a move");
-    let aborted = GameResult {
+    let aborted = FinishedGame {
         result: "*",
         pdn: "[Result \"*\"]\n1. 11-15 *\n",
         black_score: 0.5,

@@ -104,7 +104,7 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
     records
         .record_result(
             game,
-            &GameResult {
+            &FinishedGame {
                 result: "1-0",
                 pdn,
                 black_score: 1.0,
