@@ -64,7 +64,7 @@ pub use search_params::{ParamError, SearchParams};
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 pub use situation::{AnySituation, Situation};
 pub use thinking::Engine;
-pub use time_plan::Clock;
+pub use time_plan::TimeLeft;
 pub use variants::{evaluate_rules, evaluate_rules_for_black};
 
 use crate::rules::Move;
@@ -140,7 +140,7 @@ pub struct Limits {
     /// Longest time to think (all of it is used, unless the result is proven or the move forced).
     pub time: Option<Duration>,
     /// The game clock: time is then spent where the position is unclear and saved where it is not.
-    pub clock: Option<Clock>,
+    pub clock: Option<TimeLeft>,
 }
 
 impl Limits {

@@ -11,7 +11,7 @@ use super::Limits;
 
 /// A game clock as the side to move sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
+pub struct TimeLeft {
     /// Time left on the clock, the increment for this move included.
     pub remaining: Duration,
     /// Time added after each move (Fischer); zero without one.
@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn a_clock_is_shared_over_the_moves_to_come() {
         let clock = |remaining, increment, moves_to_go| Limits {
-            clock: Some(Clock {
+            clock: Some(TimeLeft {
                 remaining: ms(remaining),
                 increment: ms(increment),
                 moves_to_go,
@@ -230,7 +230,7 @@ mod tests {
                 let remaining = ms(remaining + increment);
                 for moves_to_go in [None, Some(1), Some(3)] {
                     let limits = Limits {
-                        clock: Some(Clock {
+                        clock: Some(TimeLeft {
                             remaining,
                             increment: ms(increment),
                             moves_to_go,

@@ -14,7 +14,7 @@ use super::match_openings::{
 };
 use super::match_seats::Seat;
 use super::sprt::{Pairs, Sprt, Verdict};
-use crate::engine::{Clock, EngineConfig, Level, Limits, Opening};
+use crate::engine::{EngineConfig, Level, Limits, Opening, TimeLeft};
 use crate::game::{AnyGame, DrawReason, Outcome, WinReason};
 use crate::rules::defined::{DefinedBoard, DefinedId};
 use crate::rules::{AnyPosition, Color, GameType, Playable, RulesVisitor, Variant};
@@ -459,7 +459,7 @@ fn play_game(
 fn limits_for(config: &MatchConfig, left: Duration) -> Limits {
     match config.clock {
         Some((_, increment)) => Limits {
-            clock: Some(Clock {
+            clock: Some(TimeLeft {
                 remaining: left,
                 increment,
                 moves_to_go: None,

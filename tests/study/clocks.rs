@@ -239,7 +239,7 @@ fn the_engine_thinks_on_its_clock_and_pausing_stops_the_clocks() {
         _ => None,
     });
     let expected = Limits {
-        clock: Some(crowned::engine::Clock {
+        clock: Some(crowned::engine::TimeLeft {
             // Less the allowance for the time a move spends outside the search.
             remaining: s(179.99),
             increment: s(2.0),

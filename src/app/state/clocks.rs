@@ -236,7 +236,7 @@ impl App {
             .saturating_sub(MOVE_OVERHEAD);
         match clock.control() {
             TimeControl::Fischer { increment, .. } => Limits {
-                clock: Some(engine::Clock {
+                clock: Some(engine::TimeLeft {
                     remaining,
                     increment,
                     moves_to_go: None,
@@ -300,7 +300,7 @@ mod tests {
         let limits = app.move_limits(Level::Max, Color::Black);
         assert_eq!(
             limits.clock,
-            Some(engine::Clock {
+            Some(engine::TimeLeft {
                 remaining: ms(290_000) - MOVE_OVERHEAD,
                 increment: ms(3_000),
                 moves_to_go: None

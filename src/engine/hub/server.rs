@@ -18,8 +18,8 @@ use crate::engine::book::Book;
 use crate::engine::egdb::Egdb;
 use crate::engine::time_plan::{Deadline, TimePlan};
 use crate::engine::{
-    AnySituation, Clock, Engine, EngineConfig, Evaluation, Level, Limits, Progress, Score,
-    SearchParams, SearchResult, TABLE_MEGABYTES,
+    AnySituation, Engine, EngineConfig, Evaluation, Level, Limits, Progress, Score, SearchParams,
+    SearchResult, TABLE_MEGABYTES, TimeLeft,
 };
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Variant};
@@ -449,7 +449,7 @@ impl Server {
             clock: None,
         };
         if let Some(remaining) = seconds("time")? {
-            limits.clock = Some(Clock {
+            limits.clock = Some(TimeLeft {
                 remaining,
                 increment: seconds("inc")?.unwrap_or_default(),
                 moves_to_go: whole("moves")?.map(|m| m.clamp(1, u64::from(u32::MAX)) as u32),
