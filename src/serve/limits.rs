@@ -26,7 +26,7 @@ pub struct Quota {
 
 /// The connections held: players and strangers, each pool counted in all and per address.
 #[derive(Debug)]
-pub struct Limits {
+pub struct ConnectionLimits {
     players: Quota,
     strangers: Quota,
     sign_in_deadline: Duration,
@@ -112,18 +112,22 @@ pub enum Refusal {
 /// A connection's place, given back when it is dropped.
 #[derive(Debug)]
 pub struct Admission {
-    limits: Arc<Limits>,
+    limits: Arc<ConnectionLimits>,
     number: u64,
     address: IpAddr,
     signed_in: bool,
     cut: Arc<Cut>,
 }
 
-impl Limits {
+impl ConnectionLimits {
     /// Limits of `players` for those signed in and `strangers` for those not, who have `sign_in_deadline` to
     /// sign in.
-    pub fn new(players: Quota, strangers: Quota, sign_in_deadline: Duration) -> Arc<Limits> {
-        Arc::new(Limits {
+    pub fn new(
+        players: Quota,
+        strangers: Quota,
+        sign_in_deadline: Duration,
+    ) -> Arc<ConnectionLimits> {
+        Arc::new(ConnectionLimits {
             players,
             strangers,
             sign_in_deadline,
@@ -262,9 +266,9 @@ mod tests {
         text.parse().expect("an address")
     }
 
-    fn limits(players: (usize, usize), strangers: (usize, usize)) -> Arc<Limits> {
+    fn limits(players: (usize, usize), strangers: (usize, usize)) -> Arc<ConnectionLimits> {
         let quota = |(total, per_address)| Quota { total, per_address };
-        Limits::new(quota(players), quota(strangers), Duration::from_millis(50))
+        ConnectionLimits::new(quota(players), quota(strangers), Duration::from_millis(50))
     }
 
     #[test]

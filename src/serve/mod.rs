@@ -52,7 +52,7 @@ pub use door::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 pub use host_key::{HostKeyError, fingerprint, load_or_create};
 pub use identity::{Identity, MAX_NAME, display_name};
 pub use ids::{Fingerprint, GameId, RoomCode};
-pub use limits::{Admission, Limits, Quota, Refusal};
+pub use limits::{Admission, ConnectionLimits, Quota, Refusal};
 pub use offered::{OfferProblem, Offered, OfferedVariant};
 
 use std::collections::HashSet;
@@ -259,7 +259,7 @@ impl Default for Shutdown {
 pub struct Server {
     shared: Arc<Shared>,
     ssh: Arc<russh::server::Config>,
-    limits: Arc<Limits>,
+    limits: Arc<ConnectionLimits>,
     shutdown: Shutdown,
     /// The generation this node started as, when it is one of several (the fencing token of its writes and
     /// leases).
@@ -270,7 +270,8 @@ impl Server {
     /// A server with `config`, stopped by `shutdown`.
     pub fn new(config: ServeConfig, shutdown: Shutdown) -> Result<Server, ServeError> {
         let ssh = Arc::new(ssh_config(&config));
-        let limits = Limits::new(config.players, config.strangers, config.sign_in_deadline);
+        let limits =
+            ConnectionLimits::new(config.players, config.strangers, config.sign_in_deadline);
         let engine_config = EngineConfig::default()
             .with_table_megabytes(config.engine_megabytes)
             .with_egdb(config.egdb.clone());
@@ -531,7 +532,11 @@ const BAN_WATCH: Duration = Duration::from_secs(5);
 
 /// Cuts off, within [`BAN_WATCH`], every player connected with a key or from an address banned while they
 /// play; a connection made after the ban is turned away at sign-in with its reason (`Connection::banned`).
-async fn watch_bans(shared: Arc<Shared>, limits: Arc<Limits>, mut stop: watch::Receiver<bool>) {
+async fn watch_bans(
+    shared: Arc<Shared>,
+    limits: Arc<ConnectionLimits>,
+    mut stop: watch::Receiver<bool>,
+) {
     loop {
         tokio::select! {
             () = tokio::time::sleep(BAN_WATCH) => {}

@@ -36,7 +36,7 @@ use tokio::sync::watch;
 
 use super::Shared;
 use super::cut::{Cut, CutStream};
-use super::limits::{Admission, Limits};
+use super::limits::{Admission, ConnectionLimits};
 
 /// How the web door runs.
 #[derive(Clone, Debug)]
@@ -59,7 +59,7 @@ const HEADERS_MAX: usize = 16 * 1024;
 /// What every request of the door shares.
 pub(super) struct Door {
     shared: Arc<Shared>,
-    limits: Arc<Limits>,
+    limits: Arc<ConnectionLimits>,
     settings: WebSettings,
     /// The SSH door's port, for the commands the page shows (`ssh -p 2222 host link CODE`).
     ssh_port: u16,
