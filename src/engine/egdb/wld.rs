@@ -187,6 +187,16 @@ struct Table {
 }
 
 impl Table {
+    /// The table of `m` in `dir` on `shape`, not read yet.
+    fn unread(dir: &Path, shape: Shape, m: Material) -> Table {
+        Table {
+            path: dir.join(file_name(m)),
+            material: m,
+            layout: Layout::on(shape, m),
+            outcomes: OnceLock::new(),
+        }
+    }
+
     /// The outcomes, read now if no thread has read them yet; the reading's error when the file is damaged.
     fn load(&self, variant: Variant) -> Result<&Outcomes, EgdbError> {
         let mut failure = None;
@@ -279,12 +289,7 @@ impl WldTables {
         let shape = shape_of::<R>()?;
         let mut tables: Vec<Option<Table>> = (0..SLOTS).map(|_| None).collect();
         for m in Material::all_up_to(pieces) {
-            let table = Table {
-                path: dir.join(file_name(m)),
-                material: m,
-                layout: Layout::on(shape, m),
-                outcomes: OnceLock::new(),
-            };
+            let table = Table::unread(dir, shape, m);
             table.load(R::VARIANT)?;
             tables[m.slot()] = Some(table);
         }
@@ -391,12 +396,7 @@ impl VariantTables {
                 break;
             }
             for m in level {
-                tables[m.slot()] = Some(Table {
-                    path: dir.join(file_name(m)),
-                    material: m,
-                    layout: Layout::on(shape, m),
-                    outcomes: OnceLock::new(),
-                });
+                tables[m.slot()] = Some(Table::unread(dir, shape, m));
             }
             found = pieces;
         }
