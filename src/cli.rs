@@ -163,7 +163,8 @@ pub(crate) enum Command {
     Pdn(PdnArgs),
     /// Serve the game over SSH: `ssh -p PORT host` and you are playing, nothing to install. Players are known
     /// by their SSH key; each has their own settings, autosave and saved games on the server.
-    Serve(ServeArgs),
+    // Boxed: its settings' flags make it much the largest of the commands.
+    Serve(Box<ServeArgs>),
     /// Tune the evaluation's weights on game results: make positions by self-play, then fit the weights to
     /// them and to master games.
     Tune(TuneArgs),

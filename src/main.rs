@@ -56,7 +56,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Some(Command::Match(args)) => commands::matches::run(args, &board),
         Some(Command::Bench(args)) => commands::bench::run(args, &board),
         Some(Command::Pdn(args)) => commands::pdn::run(args, &board),
-        Some(Command::Serve(args)) => commands::serve::run(args),
+        Some(Command::Serve(args)) => commands::serve::run(*args),
         Some(Command::Tune(args)) => commands::tune::run(args, &board),
         Some(Command::Egdb(args)) => commands::egdb::run(args, &board),
         Some(Command::Book(args)) => commands::book::run(args),

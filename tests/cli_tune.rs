@@ -209,4 +209,25 @@ fn spsa_prints_values_a_hub_takes_and_refuses_unknown_parameters() {
         "the same seed"
     );
     assert_one_line_error(&["tune", "spsa", "--param", "no-such"], "no-such");
+    // Any built-in rules: international draughts' search is tuned on its own board.
+    let international = crowned(&[
+        "tune",
+        "spsa",
+        "--variant",
+        "international",
+        "--param",
+        "futility-margin:40:80:15",
+        "--iterations",
+        "1",
+        "--pairs",
+        "1",
+        "--nodes",
+        "200",
+    ]);
+    assert!(international.status.success(), "{}", stderr(&international));
+    assert!(
+        String::from_utf8_lossy(&international.stdout).starts_with("futility-margin="),
+        "{}",
+        String::from_utf8_lossy(&international.stdout)
+    );
 }

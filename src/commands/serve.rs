@@ -1,20 +1,15 @@
 //! `crowned serve`: the game as an SSH server.
 
 use std::io::Write;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use crowned::config::{
-    CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, LEASE_TERM, MAX_PER_ADDRESS,
-    MAX_SESSIONS, MAX_STRANGERS, Overrides, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings,
-    parse_listen,
-};
+use crowned::config::{Overrides, ServerFlags, ServerSettings};
 use crowned::serve::events::create::read_spec;
 use crowned::serve::nodes::NodeName;
-use crowned::serve::records::{Place, PostgresUrl, UrlError};
+use crowned::serve::records::{Place, PostgresUrl};
 use crowned::serve::{
     NodesSettings, Offered, Quota, ServeConfig, Server, Shutdown, fingerprint,
     load_authorized_keys, load_or_create,
@@ -30,87 +25,9 @@ const GRACE: Duration = Duration::from_secs(3);
 /// `crowned serve`'s options: each overrides its setting of the `[server]` table.
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
-    /// Address and port to listen on; 0.0.0.0:2222 (or [::]:2222) serves other machines [setting
-    /// server.listen, built in: 127.0.0.1:2222].
-    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_listen)]
-    listen: Option<SocketAddr>,
-    /// The host key (an OpenSSH private key); made on first start if missing [setting server.host-key,
-    /// built in: server/host_key_ed25519 in the data folder].
-    #[arg(long, value_name = "FILE")]
-    host_key: Option<PathBuf>,
-    /// Only the keys of this OpenSSH authorized_keys file may connect [setting server.authorized-keys,
-    /// built in: every key may].
-    #[arg(long, value_name = "FILE")]
-    authorized_keys: Option<PathBuf>,
-    /// Let clients without a key play as guests, whose games are not kept; not with --authorized-keys
-    /// [setting server.guests].
-    #[arg(long)]
-    guests: bool,
-    /// Connections held at once [setting server.max-sessions, built in: 500].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_SESSIONS))]
-    max_sessions: Option<u32>,
-    /// Connections held at once from one address [setting server.max-per-address, built in: 20].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_PER_ADDRESS))]
-    max_per_address: Option<u32>,
-    /// Connections at once that have not signed in yet, in their own places that never take a player's
-    /// [setting server.max-strangers, built in: 100].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_STRANGERS))]
-    max_strangers: Option<u32>,
-    /// Of those, from one address [setting server.max-strangers-per-address, built in: 10].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(MAX_STRANGERS))]
-    max_strangers_per_address: Option<u32>,
-    /// Seconds a connection has to sign in before it is cut off [setting server.sign-in-deadline, built in:
-    /// 20].
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(SIGN_IN_DEADLINE))]
-    sign_in_deadline: Option<u32>,
-    /// Seconds a client may leave a frame waiting (it stopped reading) before it is cut off [setting
-    /// server.client-stall, built in: 60].
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(CLIENT_STALL))]
-    client_stall: Option<u32>,
-    /// Seconds a game may wait for a key before it ends (it is saved and offered on the next connection)
-    /// [setting server.idle-timeout, built in: 1800].
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(IDLE_TIMEOUT))]
-    idle_timeout: Option<u32>,
-    /// Seconds a player who drops out of a game against a person keeps their seat (their clock runs on)
-    /// [setting server.seat-grace, built in: 180].
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(SEAT_GRACE))]
-    seat_grace: Option<u32>,
-    /// Search threads shared by every game on the server [setting server.engine-threads, built in: 1].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(ENGINE_THREADS))]
-    engine_threads: Option<u32>,
-    /// Transposition-table memory shared by every game, in megabytes [setting server.engine-megabytes,
-    /// built in: 64].
-    #[arg(long, value_name = "MB", value_parser = clap::value_parser!(u32).range(ENGINE_MEGABYTES))]
-    engine_megabytes: Option<u32>,
-    /// A variant definition (TOML) players may open tables with, besides Turkish and the definitions in the
-    /// variants folder beside the settings file; may be given several times [setting server.variant-files,
-    /// built in: none].
-    #[arg(long, value_name = "FILE")]
-    variant_file: Vec<PathBuf>,
-    /// Keep the records in this PostgreSQL database (postgres://user@host:port/database), which several
-    /// servers may share; the password is best given in PGPASSWORD or ~/.pgpass, where `ps` does not show it
-    /// [setting server.records, built in: an SQLite file in the data folder].
-    #[arg(long, value_name = "URL")]
-    records: Option<String>,
-    /// This node's name among the servers sharing the PostgreSQL records [setting server.node-name, built in:
-    /// the machine's name and the port listened on].
-    #[arg(long, value_name = "NAME", value_parser = parse_node_name)]
-    node_name: Option<NodeName>,
-    /// Seconds a game stays with its node without that node's heartbeat: how soon another node takes over the
-    /// games of one that died [setting server.lease-term, built in: 10].
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u32).range(LEASE_TERM))]
-    lease_term: Option<u32>,
-    /// Serve browsers too, at this address and port: the same server in a page [setting server.web, built in:
-    /// no web door].
-    #[arg(long, value_name = "ADDR:PORT", value_parser = parse_listen)]
-    web: Option<SocketAddr>,
-    /// The web door's certificate chain (PEM), for TLS without a proxy; with --web-key [setting
-    /// server.web-cert].
-    #[arg(long, value_name = "FILE", requires = "web_key")]
-    web_cert: Option<PathBuf>,
-    /// The web door's private key (PEM); with --web-cert [setting server.web-key].
-    #[arg(long, value_name = "FILE", requires = "web_cert")]
-    web_key: Option<PathBuf>,
+    /// The `[server]` settings' flags, each overriding its setting.
+    #[command(flatten)]
+    server: ServerFlags,
     /// How the log on standard error is written: `text`, a line a message for people, or `json`, a JSON object
     /// a line for a log collector (each message's fields at the top level).
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
@@ -181,51 +98,8 @@ pub enum ServeCommand {
 
 impl ServeArgs {
     /// The settings with each option given laid over its setting; an option not given leaves its setting alone.
-    /// A records URL that does not read is refused (without its password).
-    pub fn over(self, settings: ServerSettings) -> Result<ServerSettings, UrlError> {
-        let s = settings;
-        // Parsed here rather than by clap, whose message would quote the URL, password and all.
-        let records = match self.records {
-            Some(text) => Some(text.parse::<PostgresUrl>()?),
-            None => s.records,
-        };
-        // Every field named, none taken with `..`: a new setting does not compile until it is decided here
-        // whether the command line can set it.
-        Ok(ServerSettings {
-            listen: self.listen.unwrap_or(s.listen),
-            host_key: self.host_key.or(s.host_key),
-            authorized_keys: self.authorized_keys.or(s.authorized_keys),
-            // A switch can only turn guests on; off is the settings file's to say.
-            guests: self.guests || s.guests,
-            max_sessions: self.max_sessions.unwrap_or(s.max_sessions),
-            max_per_address: self.max_per_address.unwrap_or(s.max_per_address),
-            max_strangers: self.max_strangers.unwrap_or(s.max_strangers),
-            max_strangers_per_address: self
-                .max_strangers_per_address
-                .unwrap_or(s.max_strangers_per_address),
-            sign_in_deadline: self.sign_in_deadline.unwrap_or(s.sign_in_deadline),
-            client_stall: self.client_stall.unwrap_or(s.client_stall),
-            idle_timeout: self.idle_timeout.unwrap_or(s.idle_timeout),
-            seat_grace: self.seat_grace.unwrap_or(s.seat_grace),
-            engine_threads: self.engine_threads.unwrap_or(s.engine_threads),
-            engine_megabytes: self.engine_megabytes.unwrap_or(s.engine_megabytes),
-            // Files given on the command line take the place of the setting's list.
-            variant_files: match self.variant_file.is_empty() {
-                true => s.variant_files,
-                false => self.variant_file,
-            },
-            records,
-            node_name: self.node_name.or(s.node_name),
-            lease_term: self.lease_term.unwrap_or(s.lease_term),
-            tournaments: s.tournaments,
-            events_per_key: s.events_per_key,
-            events_per_address: s.events_per_address,
-            players_events: s.players_events,
-            web: self.web.or(s.web),
-            web_cert: self.web_cert.or(s.web_cert),
-            web_key: self.web_key.or(s.web_key),
-            web_proxies: s.web_proxies,
-        })
+    pub fn over(self, settings: ServerSettings) -> ServerSettings {
+        self.server.over(settings)
     }
 }
 
@@ -243,12 +117,6 @@ fn scheduled_events(entries: &[String]) -> Vec<String> {
         })
         .cloned()
         .collect()
-}
-
-/// A node's name as `--node-name` takes it.
-fn parse_node_name(text: &str) -> Result<NodeName, String> {
-    text.parse()
-        .map_err(|e: crowned::serve::nodes::NodeNameError| e.to_string())
 }
 
 /// The name a node goes by when it is given none: the machine's name and the port it listens on, so that two
@@ -296,7 +164,7 @@ pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
             if let Some(problem) = problem {
                 return Err(anyhow::Error::new(problem));
             }
-            return backup(args.over(settings.server)?.records, &dest);
+            return backup(args.over(settings.server).records, &dest);
         }
         Some(ServeCommand::Reports { count }) => Some(serve_conduct::Asked::Reports(count)),
         Some(ServeCommand::Bans) => Some(serve_conduct::Asked::Bans),
@@ -315,13 +183,13 @@ pub fn run(mut args: ServeArgs) -> Result<ExitCode> {
     }
     // The operator's commands on conduct work on the records the settings (and --records) name.
     if let Some(asked) = asked {
-        return serve_conduct::run(asked, args.over(settings.server)?.records);
+        return serve_conduct::run(asked, args.over(settings.server).records);
     }
     if args.check {
-        return super::serve_check::run(&args.over(settings.server)?);
+        return super::serve_check::run(&args.over(settings.server));
     }
     let format = args.log_format;
-    serve(&args.over(settings.server)?, format)?;
+    serve(&args.over(settings.server), format)?;
     Ok(ExitCode::SUCCESS)
 }
 

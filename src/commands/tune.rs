@@ -102,8 +102,8 @@ pub enum TuneStep {
     /// Tune search parameters by SPSA (simultaneous perturbation, Spall's gains a/(k+1+A)^0.602 and
     /// c/(k+1)^0.101): each iteration plays game pairs (random quiet openings, both colours) between the
     /// engine with every tuned parameter moved one way and the engine with them moved the other, at a fixed
-    /// number of nodes a move. Prints each iteration's values, and at the end NAME=VALUE lines for
-    /// `crowned hub --param` (also written to --out).
+    /// number of nodes a move, under the rules of --variant (English by default). Prints each iteration's
+    /// values, and at the end NAME=VALUE lines for `crowned hub --param` (also written to --out).
     Spsa {
         /// A parameter to tune, as NAME or NAME:MIN:MAX:STEP (repeat for more; STEP is the first perturbation).
         #[arg(long = "param", value_name = "NAME[:MIN:MAX:STEP]", required = true)]
@@ -142,12 +142,12 @@ pub enum TuneStep {
 pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
     let english = GameType::standard(Variant::English);
     let international = GameType::standard(Variant::International);
-    // Self-play makes positions of any rules and networks are trained for international draughts too; the
-    // weights and the search's parameters tuned here are English draughts'.
+    // Self-play makes positions and SPSA tunes the search under any rules, and networks are trained for
+    // international draughts too; the hand-written weights fitted here are English draughts'.
     let step_rules: &[GameType] = match args.step {
-        TuneStep::Data { .. } => &[],
+        TuneStep::Data { .. } | TuneStep::Spsa { .. } => &[],
         TuneStep::Net { .. } => &[english, international],
-        TuneStep::Fit { .. } | TuneStep::Spsa { .. } => &[english],
+        TuneStep::Fit { .. } => &[english],
     };
     if !step_rules.is_empty()
         && let Some(named) = board.named()
@@ -279,7 +279,11 @@ pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
                 seed,
                 threads: threads.map_or_else(cores, |t| t as usize),
             };
-            spsa(&config, out.as_deref())?;
+            board.game_type.visit(Spsa {
+                game_type: board.game_type,
+                config: &config,
+                out: out.as_deref(),
+            })?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -480,9 +484,34 @@ fn net<R: EngineRules>(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Res
     Ok(())
 }
 
-/// `crowned tune spsa`: runs SPSA, printing each iteration's values to standard error and the final ones as
-/// NAME=VALUE lines to standard output (and to `out`).
-fn spsa(config: &tune::SpsaConfig, out: Option<&Path>) -> Result<()> {
+/// `crowned tune spsa`'s work: SPSA under the rules of `game_type`, each iteration's values printed to standard
+/// error and the final ones as NAME=VALUE lines to standard output (and to `out`).
+struct Spsa<'a> {
+    game_type: GameType,
+    config: &'a tune::SpsaConfig,
+    out: Option<&'a Path>,
+}
+
+impl RulesVisitor for Spsa<'_> {
+    type Output = Result<()>;
+
+    fn visit<R: Playable>(self) -> Result<()> {
+        spsa::<R>(self.game_type, self.config, self.out)
+    }
+
+    fn defined(self, _: DefinedId) -> Result<()> {
+        anyhow::bail!(
+            "`crowned tune spsa` tunes the search of the built-in rule sets; {} is played from its definition",
+            self.game_type
+        )
+    }
+}
+
+fn spsa<R: Playable>(
+    game_type: GameType,
+    config: &tune::SpsaConfig,
+    out: Option<&Path>,
+) -> Result<()> {
     let lines = |theta: &[f64]| -> Vec<String> {
         config
             .tuned
@@ -492,7 +521,7 @@ fn spsa(config: &tune::SpsaConfig, out: Option<&Path>) -> Result<()> {
             .collect()
     };
     let started = std::time::Instant::now();
-    let theta = tune::spsa(config, &mut |report| {
+    let theta = tune::spsa::<R>(game_type, config, &mut |report| {
         eprintln!(
             "iteration {} ({:.0} s): difference {:+.3}; {}",
             report.iteration,

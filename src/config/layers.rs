@@ -18,7 +18,8 @@ pub(super) struct Layer {
     pub(super) engine: Option<EngineLayer>,
     pub(super) display: Option<DisplayLayer>,
     pub(super) game: Option<GameLayer>,
-    pub(super) server: Option<super::server::ServerLayer>,
+    /// Read setting by setting by the `[server]` table's schema, which names each mistake itself.
+    pub(super) server: Option<toml::Table>,
     /// Context name, then command name, then keys. Names are checked against the key table, which the types
     /// here cannot know.
     pub(super) keys: Option<BTreeMap<String, BTreeMap<String, KeyList>>>,
@@ -113,7 +114,7 @@ pub(super) struct FileOut<'a> {
     pub(super) engine: EngineOut,
     pub(super) display: DisplayOut,
     pub(super) game: GameOut<'a>,
-    pub(super) server: super::server::ServerOut,
+    pub(super) server: super::schema::Printed,
     pub(super) keys: KeysOut<'a>,
 }
 

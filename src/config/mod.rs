@@ -23,6 +23,7 @@ mod layers;
 mod locate;
 mod node_name;
 mod postgres_url;
+pub mod schema;
 mod server;
 mod values;
 
@@ -30,9 +31,11 @@ pub use edit::{SaveError, save_edit};
 pub use error::SettingsError;
 pub use node_name::{MAX_NODE_NAME, NodeName, NodeNameError};
 pub use postgres_url::{PostgresUrl, UrlError};
+pub use schema::parse_listen;
 pub use server::{
-    CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, IDLE_TIMEOUT, LEASE_TERM, MAX_PER_ADDRESS,
-    MAX_SESSIONS, MAX_STRANGERS, SEAT_GRACE, SIGN_IN_DEADLINE, ServerSettings, parse_listen,
+    CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, EVENT_CAP, IDLE_TIMEOUT, LEASE_TERM,
+    MAX_PER_ADDRESS, MAX_SESSIONS, MAX_STRANGERS, SEAT_GRACE, SIGN_IN_DEADLINE, ServerFlags,
+    ServerSettings,
 };
 
 use layers::*;
@@ -161,7 +164,7 @@ impl Settings {
             game_type: GameType::default(),
             variant_name: None,
             clock: None,
-            server: ServerSettings::default(),
+            server: ServerSettings::placeholder(),
             keys: KeyMap::unbound(),
         }
     }
@@ -348,7 +351,7 @@ impl Settings {
                     .clock
                     .map_or_else(|| "none".to_string(), |c| c.to_string()),
             },
-            server: self.server.out(),
+            server: self.server.printed(),
             keys: KeysOut(&self.keys),
         };
         // Every value is a plain string, number, boolean or list of strings, which TOML can always write.

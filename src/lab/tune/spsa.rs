@@ -10,11 +10,11 @@
 //! depth it reaches for the same work.
 
 use crate::engine::{
-    Engine, EngineConfig, Level, Limits, ParamError, Rng, SearchParams, Situation,
+    AnySituation, Engine, EngineConfig, Level, Limits, ParamError, Rng, SearchParams, Situation,
 };
 use crate::game::Game;
 use crate::lab::match_openings::random_openings;
-use crate::rules::{Color, English, GameType, Variant};
+use crate::rules::{Color, GameType, Playable};
 
 /// Spall's exponent of the step size's decay.
 const ALPHA: f64 = 0.602;
@@ -154,9 +154,14 @@ pub fn format_value(name: &str, value: f64) -> String {
     }
 }
 
-/// Runs SPSA as `config` says, telling `progress` after each iteration; returns the final values of the tuned
-/// parameters, in the order given, each within its range.
-pub fn spsa(config: &SpsaConfig, progress: &mut dyn FnMut(&SpsaReport)) -> Vec<f64> {
+/// Runs SPSA as `config` says under the rules `R` on the board of `game_type`, each game pair from a random
+/// balanced opening of that board, telling `progress` after each iteration; returns the final values of the
+/// tuned parameters, in the order given, each within its range.
+pub fn spsa<R: Playable>(
+    game_type: GameType,
+    config: &SpsaConfig,
+    progress: &mut dyn FnMut(&SpsaReport),
+) -> Vec<f64> {
     let mut theta: Vec<f64> = config
         .tuned
         .iter()
@@ -169,7 +174,6 @@ pub fn spsa(config: &SpsaConfig, progress: &mut dyn FnMut(&SpsaReport)) -> Vec<f
         })
         .collect();
     let mut rng = Rng::new(config.seed ^ 0x7370_7361);
-    let game_type = GameType::standard(Variant::English);
     for k in 0..config.iterations {
         let kf = k as f64;
         let a_k = config.a / (kf + 1.0 + config.stability).powf(ALPHA);
@@ -190,8 +194,8 @@ pub fn spsa(config: &SpsaConfig, progress: &mut dyn FnMut(&SpsaReport)) -> Vec<f
         };
         let plus = params_of(&config.start, &config.tuned, &shifted(1.0));
         let minus = params_of(&config.start, &config.tuned, &shifted(-1.0));
-        let openings = random_openings::<English>(game_type, config.pairs, rng.next_u64());
-        let starts: Vec<Game<English>> = openings
+        let openings = random_openings::<R>(game_type, config.pairs, rng.next_u64());
+        let starts: Vec<Game<R>> = openings
             .iter()
             .map(|o| {
                 let mut game = Game::new();
@@ -222,8 +226,8 @@ pub fn spsa(config: &SpsaConfig, progress: &mut dyn FnMut(&SpsaReport)) -> Vec<f
 
 /// Plays each start twice (plus side as Black, then as White); returns the plus side's points less the minus
 /// side's, summed over the games (a win 1, a draw 0, a loss -1). Games are shared among `threads`.
-fn play_pairs(
-    starts: &[Game<English>],
+fn play_pairs<R: Playable>(
+    starts: &[Game<R>],
     plus: SearchParams,
     minus: SearchParams,
     nodes: u64,
@@ -274,7 +278,12 @@ fn play_pairs(
 
 /// One game from `start`, each side searching `nodes` nodes a move from fresh tables; returns Black's points
 /// less White's (1, 0 or -1).
-fn one_game(start: &Game<English>, black: &mut Engine, white: &mut Engine, nodes: u64) -> i64 {
+fn one_game<R: Playable>(
+    start: &Game<R>,
+    black: &mut Engine,
+    white: &mut Engine,
+    nodes: u64,
+) -> i64 {
     let mut game = start.clone();
     black.clear();
     white.clear();
@@ -283,7 +292,7 @@ fn one_game(start: &Game<English>, black: &mut Engine, white: &mut Engine, nodes
         ..Limits::default()
     };
     while game.outcome().is_none() && game.len() < MAX_PLIES {
-        let situation = Situation::of_game(&game).into();
+        let situation = AnySituation::from(Situation::in_game(&game));
         let engine = match game.position().side_to_move() {
             Color::Black => &mut *black,
             Color::White => &mut *white,
@@ -308,6 +317,7 @@ fn one_game(start: &Game<English>, black: &mut Engine, white: &mut Engine, nodes
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{English, International, Variant};
 
     fn tiny(seed: u64) -> SpsaConfig {
         SpsaConfig {
@@ -330,10 +340,15 @@ mod tests {
     #[test]
     fn a_run_is_fixed_by_its_seed_and_stays_in_bounds() {
         let mut reports = Vec::new();
-        let one = spsa(&tiny(5), &mut |r| reports.push(r.clone()));
+        let english = GameType::standard(Variant::English);
+        let one = spsa::<English>(english, &tiny(5), &mut |r| reports.push(r.clone()));
         let mut single = tiny(5);
         single.threads = 1;
-        assert_eq!(spsa(&single, &mut |_| {}), one, "whatever the threads");
+        assert_eq!(
+            spsa::<English>(english, &single, &mut |_| {}),
+            one,
+            "whatever the threads"
+        );
         assert_eq!(reports.len(), 3);
         assert_eq!(reports.last().map(|r| r.theta.clone()), Some(one.clone()));
         assert!((40.0..=80.0).contains(&one[0]), "{one:?}");
@@ -342,6 +357,31 @@ mod tests {
         assert!(
             reports.iter().any(|r| r.difference != 0.0),
             "every iteration drawn: {reports:?}"
+        );
+    }
+
+    #[test]
+    fn a_run_under_other_rules_plays_their_board() {
+        let international = GameType::standard(Variant::International);
+        let mut config = tiny(8);
+        config.iterations = 2;
+        config.pairs = 1;
+        let mut differences = Vec::new();
+        let one = spsa::<International>(international, &config, &mut |r| {
+            differences.push(r.difference)
+        });
+        config.threads = 1;
+        assert_eq!(
+            spsa::<International>(international, &config, &mut |_| {}),
+            one,
+            "whatever the threads"
+        );
+        assert_eq!(differences.len(), 2);
+        assert!((40.0..=80.0).contains(&one[0]), "{one:?}");
+        // A pair of games scores between -1 and 1 a game.
+        assert!(
+            differences.iter().all(|d| d.abs() <= 1.0),
+            "{differences:?}"
         );
     }
 
