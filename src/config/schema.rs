@@ -1,10 +1,10 @@
 //! Settings declared once. A table of settings is written as a list of declarations (its name in the file, the
 //! field it fills, the kind of value, its documentation, and its command-line flag if it has one), and
-//! [`settings_table!`] makes from that list everything the program does with the table: the struct of values,
+//! `settings_table!` makes from that list everything the program does with the table: the struct of values,
 //! the file's reading with a message for each value it cannot use, the printed settings in the declared order,
 //! and the flags that override the file, with help that names the setting and its built-in value.
 //!
-//! A kind of value ([`Kind`]) is read the same way from the file and from a flag, so the two cannot drift.
+//! A kind of value ([`SettingKind`]) is read the same way from the file and from a flag, so the two cannot drift.
 
 use std::fmt::{self, Display};
 use std::marker::PhantomData;
@@ -19,7 +19,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 use toml::Value;
 
 /// How a setting's values are read from the settings file and from a flag, and written back.
-pub trait Kind: Clone + Send + Sync + 'static {
+pub trait SettingKind: Clone + Send + Sync + 'static {
     /// The value the program uses.
     type Value: Clone + Send + Sync + 'static;
     /// Reads the value the settings file gives the setting `key`; the error says what is accepted.
@@ -31,10 +31,10 @@ pub trait Kind: Clone + Send + Sync + 'static {
     /// A value to hold before the built-in file is laid over it (which sets every setting).
     fn placeholder(&self) -> Self::Value;
     /// How the flag is given on the command line.
-    fn form(&self) -> Form {
-        Form::Value
+    fn form(&self) -> FlagForm {
+        FlagForm::Value
     }
-    /// The values of a flag given several times, as one ([`Form::Repeated`]); by default the last.
+    /// The values of a flag given several times, as one ([`FlagForm::Repeated`]); by default the last.
     fn join(&self, values: Vec<Self::Value>) -> Option<Self::Value> {
         values.into_iter().last()
     }
@@ -42,7 +42,7 @@ pub trait Kind: Clone + Send + Sync + 'static {
 
 /// How a flag is given.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Form {
+pub enum FlagForm {
     /// Once, with a value.
     Value,
     /// A switch: given, the setting is on; not given, the file decides (a switch cannot say off).
@@ -56,7 +56,7 @@ pub enum Form {
 
 /// Whether the command line may set a setting, and under which flag.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cli {
+pub enum CliFlag {
     /// `--NAME VALUE_NAME`.
     Flag(&'static str, &'static str),
     /// Only the settings file sets it.
@@ -114,7 +114,7 @@ impl Count {
     }
 }
 
-impl Kind for Count {
+impl SettingKind for Count {
     type Value = u32;
 
     fn read(&self, key: &str, value: &Value) -> Result<u32, String> {
@@ -138,7 +138,7 @@ impl Kind for Count {
 #[derive(Clone, Debug)]
 pub struct Switch;
 
-impl Kind for Switch {
+impl SettingKind for Switch {
     type Value = bool;
 
     fn read(&self, key: &str, value: &Value) -> Result<bool, String> {
@@ -163,8 +163,8 @@ impl Kind for Switch {
         false
     }
 
-    fn form(&self) -> Form {
-        Form::Switch
+    fn form(&self) -> FlagForm {
+        FlagForm::Switch
     }
 }
 
@@ -179,7 +179,7 @@ pub fn parse_listen(text: &str) -> Result<SocketAddr, String> {
 #[derive(Clone, Debug)]
 pub struct Listen;
 
-impl Kind for Listen {
+impl SettingKind for Listen {
     type Value = SocketAddr;
 
     fn read(&self, key: &str, value: &Value) -> Result<SocketAddr, String> {
@@ -214,7 +214,7 @@ impl<T> Clone for Optional<T> {
     }
 }
 
-impl<T> Kind for Optional<T>
+impl<T> SettingKind for Optional<T>
 where
     T: FromStr + Display + Clone + Send + Sync + 'static,
     T::Err: Display,
@@ -248,7 +248,7 @@ where
 #[derive(Clone, Debug)]
 pub struct OptionalListen;
 
-impl Kind for OptionalListen {
+impl SettingKind for OptionalListen {
     type Value = Option<SocketAddr>;
 
     fn read(&self, key: &str, value: &Value) -> Result<Option<SocketAddr>, String> {
@@ -271,11 +271,11 @@ impl Kind for OptionalListen {
     }
 }
 
-/// A secret's kind: as `K`, but given on the command line as [`Form::Secret`].
+/// A secret's kind: as `K`, but given on the command line as [`FlagForm::Secret`].
 #[derive(Clone, Debug)]
 pub struct Secret<K>(pub K);
 
-impl<K: Kind> Kind for Secret<K> {
+impl<K: SettingKind> SettingKind for Secret<K> {
     type Value = K::Value;
 
     fn read(&self, key: &str, value: &Value) -> Result<K::Value, String> {
@@ -294,8 +294,8 @@ impl<K: Kind> Kind for Secret<K> {
         self.0.placeholder()
     }
 
-    fn form(&self) -> Form {
-        Form::Secret
+    fn form(&self) -> FlagForm {
+        FlagForm::Secret
     }
 }
 
@@ -303,7 +303,7 @@ impl<K: Kind> Kind for Secret<K> {
 #[derive(Clone, Debug)]
 pub struct OptionalPath;
 
-impl Kind for OptionalPath {
+impl SettingKind for OptionalPath {
     type Value = Option<PathBuf>;
 
     fn read(&self, key: &str, value: &Value) -> Result<Option<PathBuf>, String> {
@@ -340,7 +340,7 @@ pub struct List<T> {
     pub write: fn(&T) -> String,
 }
 
-impl<T: Clone + Send + Sync + 'static> Kind for List<T> {
+impl<T: Clone + Send + Sync + 'static> SettingKind for List<T> {
     type Value = Vec<T>;
 
     fn read(&self, key: &str, value: &Value) -> Result<Vec<T>, String> {
@@ -370,8 +370,8 @@ impl<T: Clone + Send + Sync + 'static> Kind for List<T> {
         Vec::new()
     }
 
-    fn form(&self) -> Form {
-        Form::Repeated
+    fn form(&self) -> FlagForm {
+        FlagForm::Repeated
     }
 
     fn join(&self, values: Vec<Vec<T>>) -> Option<Vec<T>> {
@@ -413,16 +413,16 @@ pub fn unknown(key: &str, keys: &[&str]) -> String {
 }
 
 /// The flag of a setting added to `command`, its help the setting's documentation, name and built-in value.
-pub fn flag<K: Kind>(
+pub fn flag<K: SettingKind>(
     command: Command,
     table: &str,
     key: &'static str,
-    cli: Cli,
+    cli: CliFlag,
     kind: &K,
     doc: &[&str],
     built_in: &K::Value,
 ) -> Command {
-    let Cli::Flag(long, value_name) = cli else {
+    let CliFlag::Flag(long, value_name) = cli else {
         return command;
     };
     let text: Vec<&str> = doc.iter().map(|line| line.trim()).collect();
@@ -437,17 +437,17 @@ pub fn flag<K: Kind>(
         move |text: &str| kind.parse(key, text)
     };
     command.arg(match kind.form() {
-        Form::Switch => arg.action(ArgAction::SetTrue),
-        Form::Value => arg
+        FlagForm::Switch => arg.action(ArgAction::SetTrue),
+        FlagForm::Value => arg
             .value_name(value_name)
             .action(ArgAction::Set)
             .value_parser(parsed),
-        Form::Repeated => arg
+        FlagForm::Repeated => arg
             .value_name(value_name)
             .action(ArgAction::Append)
             .value_parser(parsed),
         // Taken as text; read by `given`, whose message does not quote it.
-        Form::Secret => arg
+        FlagForm::Secret => arg
             .value_name(value_name)
             .action(ArgAction::Set)
             .value_parser(StringValueParser::new()),
@@ -455,28 +455,28 @@ pub fn flag<K: Kind>(
 }
 
 /// The value a setting's flag gives, if it was given.
-pub fn given<K: Kind>(
+pub fn given<K: SettingKind>(
     matches: &ArgMatches,
     key: &'static str,
-    cli: Cli,
+    cli: CliFlag,
     kind: &K,
 ) -> Result<Option<K::Value>, clap::Error> {
-    let Cli::Flag(long, _) = cli else {
+    let CliFlag::Flag(long, _) = cli else {
         return Ok(None);
     };
     match kind.form() {
-        Form::Switch => match matches.get_flag(key) {
+        FlagForm::Switch => match matches.get_flag(key) {
             true => kind
                 .parse(key, "true")
                 .map(Some)
                 .map_err(|why| clap::Error::raw(ErrorKind::ValueValidation, why)),
             false => Ok(None),
         },
-        Form::Value => Ok(matches.get_one::<K::Value>(key).cloned()),
-        Form::Repeated => Ok(matches
+        FlagForm::Value => Ok(matches.get_one::<K::Value>(key).cloned()),
+        FlagForm::Repeated => Ok(matches
             .get_many::<K::Value>(key)
             .and_then(|values| kind.join(values.cloned().collect()))),
-        Form::Secret => match matches.get_one::<String>(key) {
+        FlagForm::Secret => match matches.get_one::<String>(key) {
             None => Ok(None),
             Some(text) => kind.parse(key, text).map(Some).map_err(|why| {
                 clap::Error::raw(ErrorKind::ValueValidation, format!("--{long}: {why}\n"))
@@ -514,8 +514,8 @@ impl fmt::Debug for Printed {
 /// - the struct `$flags` of the command line's flags (`clap::Args`), whose `over` lays the flags given over
 ///   the settings.
 ///
-/// Each declaration is `/// documentation`, then `field ("key"): Type = kind, cli;` where `kind` is a [`Kind`]
-/// whose value is `Type` and `cli` a [`Cli`].
+/// Each declaration is `/// documentation`, then `field ("key"): Type = kind, cli;` where `kind` is a [`SettingKind`]
+/// whose value is `Type` and `cli` a [`CliFlag`].
 macro_rules! settings_table {
     (
         $(#[doc = $table_doc:literal])*
@@ -541,14 +541,14 @@ macro_rules! settings_table {
 
             /// Values to hold before the built-in file, which sets every one, is laid over them.
             pub(super) fn placeholder() -> $settings {
-                use $crate::config::schema::Kind as _;
+                use $crate::config::schema::SettingKind as _;
                 $settings { $($field: ($kind).placeholder(),)* }
             }
 
             /// Lays a file's table over these values; each value that cannot be used, and each name that is no
             /// setting, goes to `problem` with its key.
             pub(super) fn apply(&mut self, table: toml::Table, problem: &mut dyn FnMut(&str, String)) {
-                use $crate::config::schema::Kind as _;
+                use $crate::config::schema::SettingKind as _;
                 for (key, value) in table {
                     match key.as_str() {
                         $(
@@ -567,7 +567,7 @@ macro_rules! settings_table {
 
             /// The values as the settings file writes them, in the declared order.
             pub(super) fn printed(&self) -> $crate::config::schema::Printed {
-                use $crate::config::schema::Kind as _;
+                use $crate::config::schema::SettingKind as _;
                 $crate::config::schema::Printed(vec![$(($key, ($kind).write(&self.$field)),)*])
             }
         }
