@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
 use crowned::app::{Orientation, Player};
-use crowned::config::Overrides;
+use crowned::config::{EngineFlags, Overrides};
 use crowned::game::TimeControl;
 use crowned::rules::SquareStyle;
 use crowned::ui::{PieceStyle, ThemeName};
@@ -15,7 +15,6 @@ use crate::commands::book::BookArgs;
 use crate::commands::egdb::EgdbArgs;
 use crate::commands::hub::HubArgs;
 use crate::commands::matches::MatchArgs;
-use crate::commands::parse_seconds;
 use crate::commands::pdn::PdnArgs;
 use crate::commands::perft::PerftArgs;
 use crate::commands::problems::ProblemsArgs;
@@ -82,13 +81,9 @@ pub(crate) struct PlayArgs {
     /// Who plays White [setting players.white, built in: medium].
     #[arg(long, value_name = "PLAYER")]
     pub(crate) white: Option<Player>,
-    /// Seconds the engine thinks per move [setting engine.time, built in: 1].
-    #[arg(long = "time", value_name = "SECONDS", value_parser = parse_seconds)]
-    pub(crate) think_time: Option<f64>,
-    /// In a game between engines, seconds each move stays on the board before the next is shown; 0 as fast as
-    /// they play [setting engine.pace, built in: 1].
-    #[arg(long, value_name = "SECONDS", value_parser = parse_pace)]
-    pub(crate) pace: Option<f64>,
+    /// The `[engine]` table's flags: --time and --pace.
+    #[command(flatten)]
+    pub(crate) engine: EngineFlags,
     /// Colour theme: classic (16 colours), wood (24-bit colour) or mono (no colour; also chosen by NO_COLOR)
     /// [setting display.theme, built in: classic].
     #[arg(long)]
@@ -192,8 +187,7 @@ impl PlayArgs {
         Overrides {
             black: self.black,
             white: self.white,
-            engine_time: self.think_time,
-            pace: self.pace,
+            engine: self.engine.clone(),
             animation_step: self.no_animation.then_some(0.0),
             theme: self.theme,
             pieces: self.ascii.then_some(PieceStyle::Ascii),
@@ -205,13 +199,5 @@ impl PlayArgs {
             clock: self.clock.map(|ClockArg(clock)| clock),
             move_limit: self.move_limit,
         }
-    }
-}
-
-/// The pace of a game between engines: seconds from 0 to 600.
-pub(crate) fn parse_pace(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(s) => crowned::config::check_interval(s, crowned::config::MAX_PACE),
-        Err(_) => Err(format!("{text:?} is not a number of seconds")),
     }
 }

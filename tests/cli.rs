@@ -568,7 +568,7 @@ fn a_broken_settings_file_is_reported_and_the_defaults_used() {
         b"[engine]\ntime = \"fast\"\n",
         2,
         "engine.time",
-        "invalid type",
+        "a number of seconds, not \"fast\"",
     );
     assert_refused(
         &home,

@@ -79,8 +79,8 @@ fn settings() -> impl Strategy<Value = Settings> {
             )| {
                 let mut s = Settings::defaults();
                 s.players = Players { black, white };
-                s.engine_time = time;
-                s.pace = pace;
+                s.engine.time = time;
+                s.engine.pace = pace;
                 s.animation_step = step;
                 s.theme = theme;
                 s.pieces = pieces;

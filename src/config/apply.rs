@@ -1,10 +1,9 @@
 //! How a layer of settings (the user's file) is laid over the settings, section by section: each value that
 //! cannot be used is noted with its setting's path, and the others are used.
 
-use super::layers::{DisplayLayer, EngineLayer, GameLayer, Layer, PlayersLayer};
+use super::layers::{DisplayLayer, GameLayer, Layer, PlayersLayer};
 use super::values::{MAX_ANIMATION_STEP, parse_player};
-use super::{MAX_PACE, MOVE_LIMITS, Settings, check_interval, check_seconds, parse_clock, values};
-use crate::engine::Level;
+use super::{MOVE_LIMITS, Settings, check_interval, parse_clock, values};
 use std::path::Path;
 
 use crate::rules::defined::variant_by_name;
@@ -27,7 +26,9 @@ impl Settings {
             self.apply_players(players, problems);
         }
         if let Some(engine) = layer.engine {
-            self.apply_engine(engine, problems);
+            self.engine.apply(engine, &mut |name, message| {
+                problems.push((vec!["engine".to_string(), name.to_string()], message));
+            });
         }
         if let Some(display) = layer.display {
             self.apply_display(display, problems);
@@ -57,37 +58,6 @@ impl Settings {
                     Err(message) => note(problems, &["players", name], message),
                 }
             }
-        }
-    }
-
-    /// `[engine]`.
-    fn apply_engine(&mut self, engine: EngineLayer, problems: &mut Problems) {
-        if let Some(time) = engine.time {
-            match check_seconds(time) {
-                Ok(time) => self.engine_time = time,
-                Err(message) => note(problems, &["engine", "time"], message),
-            }
-        }
-        if let Some(pace) = engine.pace {
-            match check_interval(pace, MAX_PACE) {
-                Ok(pace) => self.pace = pace,
-                Err(message) => note(problems, &["engine", "pace"], message),
-            }
-        }
-        if let Some(level) = engine.hint_level {
-            match level.parse::<Level>() {
-                Ok(level) => self.hint_level = level,
-                Err(e) => note(problems, &["engine", "hint-level"], e.to_string()),
-            }
-        }
-        if let Some(time) = engine.hint_time {
-            match check_seconds(time) {
-                Ok(time) => self.hint_time = time,
-                Err(message) => note(problems, &["engine", "hint-time"], message),
-            }
-        }
-        if let Some(on) = engine.ponder {
-            self.ponder = on;
         }
     }
 

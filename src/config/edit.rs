@@ -279,7 +279,7 @@ mod tests {
         let read = Settings::load(&file).expect("reads back");
         assert_eq!(read.theme, ThemeName::Mono);
         assert!(!read.legal_moves);
-        assert!((read.engine_time - 2.0).abs() < f64::EPSILON);
+        assert!((read.engine.time - 2.0).abs() < f64::EPSILON);
         assert_eq!(read.keys.keys(Context::Board, "undo"), Some(&[z][..]));
     }
 

@@ -15,7 +15,8 @@ use crate::app::{Context, KeyChord, KeyMap};
 #[serde(deny_unknown_fields, expecting = "a table of settings")]
 pub(super) struct Layer {
     pub(super) players: Option<PlayersLayer>,
-    pub(super) engine: Option<EngineLayer>,
+    /// Read by the `[engine]` table's schema.
+    pub(super) engine: Option<toml::Table>,
     pub(super) display: Option<DisplayLayer>,
     pub(super) game: Option<GameLayer>,
     /// Read setting by setting by the `[server]` table's schema, which names each mistake itself.
@@ -30,18 +31,6 @@ pub(super) struct Layer {
 pub(super) struct PlayersLayer {
     pub(super) black: Option<String>,
     pub(super) white: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a table of settings")]
-pub(super) struct EngineLayer {
-    pub(super) time: Option<f64>,
-    pub(super) pace: Option<f64>,
-    #[serde(rename = "hint-level")]
-    pub(super) hint_level: Option<String>,
-    #[serde(rename = "hint-time")]
-    pub(super) hint_time: Option<f64>,
-    pub(super) ponder: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -111,7 +100,7 @@ impl<'de> Deserialize<'de> for KeyList {
 #[derive(Serialize)]
 pub(super) struct FileOut<'a> {
     pub(super) players: PlayersOut,
-    pub(super) engine: EngineOut,
+    pub(super) engine: super::schema::Printed,
     pub(super) display: DisplayOut,
     pub(super) game: GameOut<'a>,
     pub(super) server: super::schema::Printed,
@@ -122,16 +111,6 @@ pub(super) struct FileOut<'a> {
 pub(super) struct PlayersOut {
     pub(super) black: &'static str,
     pub(super) white: &'static str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub(super) struct EngineOut {
-    pub(super) time: f64,
-    pub(super) pace: f64,
-    pub(super) hint_level: &'static str,
-    pub(super) hint_time: f64,
-    pub(super) ponder: bool,
 }
 
 #[derive(Serialize)]

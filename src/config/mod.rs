@@ -17,6 +17,7 @@ use toml::de::DeTable;
 
 mod apply;
 mod edit;
+mod engine_settings;
 mod error;
 mod keys;
 mod layers;
@@ -28,6 +29,7 @@ mod server;
 mod values;
 
 pub use edit::{SaveError, save_edit};
+pub use engine_settings::{EngineFlags, EngineSettings};
 pub use error::SettingsError;
 pub use node_name::{MAX_NODE_NAME, NodeName, NodeNameError};
 pub use postgres_url::{PostgresUrl, UrlError};
@@ -44,7 +46,6 @@ use values::seconds;
 pub use values::{MAX_PACE, check_interval, check_seconds, parse_clock, parse_notation};
 
 use crate::app::{CaptureEffect, KeyMap, Orientation, Player, Players, Preferences};
-use crate::engine::Level;
 use crate::game::TimeControl;
 use crate::rules::{GameType, SquareStyle};
 use crate::ui::{Options, PieceStyle, Theme, ThemeName};
@@ -66,17 +67,8 @@ const MOVE_LIMITS: std::ops::RangeInclusive<i64> = 1..=1000;
 pub struct Settings {
     /// Who plays each side when the program starts (`players.black`, `players.white`).
     pub players: Players,
-    /// Seconds the engine thinks per move (`engine.time`): positive and finite.
-    pub engine_time: f64,
-    /// Seconds each move of a game between engines stays on the board before the next is shown (`engine.pace`);
-    /// 0 shows them as fast as they come.
-    pub pace: f64,
-    /// The level that suggests a move when the player asks for a hint (`engine.hint-level`).
-    pub hint_level: Level,
-    /// Seconds it looks for one (`engine.hint-time`): positive and finite.
-    pub hint_time: f64,
-    /// Whether `max` thinks on its opponent's time in a game against a person (`engine.ponder`).
-    pub ponder: bool,
+    /// How the engine plays (`[engine]`).
+    pub engine: EngineSettings,
     /// Colours (`display.theme`).
     pub theme: ThemeName,
     /// Piece glyphs (`display.pieces`).
@@ -146,11 +138,7 @@ impl Settings {
                 black: Player::Human,
                 white: Player::Human,
             },
-            engine_time: 1.0,
-            pace: 0.0,
-            hint_level: Level::Random,
-            hint_time: 1.0,
-            ponder: false,
+            engine: EngineSettings::placeholder(),
             theme: ThemeName::default(),
             pieces: options.pieces,
             square_numbers: options.square_numbers,
@@ -240,12 +228,7 @@ impl Settings {
         if let Some(white) = o.white {
             self.players.white = white;
         }
-        if let Some(time) = o.engine_time {
-            self.engine_time = time;
-        }
-        if let Some(pace) = o.pace {
-            self.pace = pace;
-        }
+        self.engine = o.engine.clone().over(self.engine.clone());
         if let Some(step) = o.animation_step {
             self.animation_step = step;
         }
@@ -280,7 +263,7 @@ impl Settings {
 
     /// The engine's time per move.
     pub fn think_time(&self) -> Duration {
-        Duration::from_secs_f64(self.engine_time)
+        Duration::from_secs_f64(self.engine.time)
     }
 
     /// What the app follows.
@@ -289,13 +272,13 @@ impl Settings {
             keys: self.keys.clone(),
             orientation: self.orientation,
             move_limit: self.move_limit,
-            pace: seconds(self.pace),
+            pace: seconds(self.engine.pace),
             animation_step: seconds(self.animation_step),
             capture_effect: self.capture_effect,
             think_time: self.think_time(),
-            hint_level: self.hint_level,
-            hint_time: Duration::from_secs_f64(self.hint_time),
-            ponder: self.ponder,
+            hint_level: self.engine.hint_level,
+            hint_time: Duration::from_secs_f64(self.engine.hint_time),
+            ponder: self.engine.ponder,
             clock: self.clock,
             ..Preferences::default()
         }
@@ -321,13 +304,7 @@ impl Settings {
                 black: self.players.black.word(),
                 white: self.players.white.word(),
             },
-            engine: EngineOut {
-                time: self.engine_time,
-                pace: self.pace,
-                hint_level: self.hint_level.name(),
-                hint_time: self.hint_time,
-                ponder: self.ponder,
-            },
+            engine: self.engine.printed(),
             display: DisplayOut {
                 theme: self.theme.name(),
                 pieces: self.pieces.name(),
@@ -360,16 +337,14 @@ impl Settings {
 }
 
 /// Choices from the command line, each overriding its setting.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overrides {
     /// `--black`.
     pub black: Option<Player>,
     /// `--white`.
     pub white: Option<Player>,
-    /// `--time`, in seconds.
-    pub engine_time: Option<f64>,
-    /// `--pace`, in seconds.
-    pub pace: Option<f64>,
+    /// `--time`, `--pace`: the `[engine]` table's flags.
+    pub engine: EngineFlags,
     /// `--no-animation` (0).
     pub animation_step: Option<f64>,
     /// `--theme`.

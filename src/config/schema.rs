@@ -18,14 +18,17 @@ use clap::error::ErrorKind;
 use clap::{Arg, ArgAction, ArgMatches, Command};
 use toml::Value;
 
+use super::values::{check_interval, check_seconds};
+
 /// How a setting's values are read from the settings file and from a flag, and written back.
 pub trait SettingKind: Clone + Send + Sync + 'static {
     /// The value the program uses.
     type Value: Clone + Send + Sync + 'static;
-    /// Reads the value the settings file gives the setting `key`; the error says what is accepted.
-    fn read(&self, key: &str, value: &Value) -> Result<Self::Value, String>;
-    /// Reads a flag's text for the setting `key`.
-    fn parse(&self, key: &str, text: &str) -> Result<Self::Value, String>;
+    /// Reads the value the settings file gives the setting; the error says what is accepted, as a message that
+    /// follows the setting's name.
+    fn read(&self, value: &Value) -> Result<Self::Value, String>;
+    /// Reads a flag's text.
+    fn parse(&self, text: &str) -> Result<Self::Value, String>;
     /// The value as the settings file writes it.
     fn write(&self, value: &Self::Value) -> Value;
     /// A value to hold before the built-in file is laid over it (which sets every setting).
@@ -75,15 +78,13 @@ pub fn shown(value: &Value) -> String {
 }
 
 /// The value of `value` as text, or why it is not text.
-fn text<'a>(key: &str, value: &'a Value, what: &str) -> Result<&'a str, String> {
-    value
-        .as_str()
-        .ok_or_else(|| format!("{key} is {what}, not {value}"))
+fn text<'a>(value: &'a Value, what: &str) -> Result<&'a str, String> {
+    value.as_str().ok_or_else(|| format!("{what}, not {value}"))
 }
 
 /// The items of a list of texts, empty ones left out.
-fn texts<'a>(key: &str, value: &'a Value, what: &str) -> Result<Vec<&'a str>, String> {
-    let not = || format!("{key} is a list of {what}, not {value}");
+fn texts<'a>(value: &'a Value, what: &str) -> Result<Vec<&'a str>, String> {
+    let not = || format!("a list of {what}, not {value}");
     let items = value.as_array().ok_or_else(not)?;
     let mut out = Vec::with_capacity(items.len());
     for item in items {
@@ -100,13 +101,13 @@ fn texts<'a>(key: &str, value: &'a Value, what: &str) -> Result<Vec<&'a str>, St
 pub struct Count(pub RangeInclusive<i64>);
 
 impl Count {
-    fn check(&self, key: &str, number: Option<i64>, shown: &dyn Display) -> Result<u32, String> {
+    fn check(&self, number: Option<i64>, shown: &dyn Display) -> Result<u32, String> {
         number
             .filter(|n| self.0.contains(n))
             .and_then(|n| u32::try_from(n).ok())
             .ok_or_else(|| {
                 format!(
-                    "{key} is a number from {} to {}, not {shown}",
+                    "a number from {} to {}, not {shown}",
                     self.0.start(),
                     self.0.end()
                 )
@@ -117,12 +118,12 @@ impl Count {
 impl SettingKind for Count {
     type Value = u32;
 
-    fn read(&self, key: &str, value: &Value) -> Result<u32, String> {
-        self.check(key, value.as_integer(), value)
+    fn read(&self, value: &Value) -> Result<u32, String> {
+        self.check(value.as_integer(), value)
     }
 
-    fn parse(&self, key: &str, text: &str) -> Result<u32, String> {
-        self.check(key, text.trim().parse().ok(), &text)
+    fn parse(&self, text: &str) -> Result<u32, String> {
+        self.check(text.trim().parse().ok(), &text)
     }
 
     fn write(&self, value: &u32) -> Value {
@@ -141,17 +142,17 @@ pub struct Switch;
 impl SettingKind for Switch {
     type Value = bool;
 
-    fn read(&self, key: &str, value: &Value) -> Result<bool, String> {
+    fn read(&self, value: &Value) -> Result<bool, String> {
         value
             .as_bool()
-            .ok_or_else(|| format!("{key} is true or false, not {value}"))
+            .ok_or_else(|| format!("true or false, not {value}"))
     }
 
-    fn parse(&self, key: &str, text: &str) -> Result<bool, String> {
+    fn parse(&self, text: &str) -> Result<bool, String> {
         match text.trim() {
             "true" => Ok(true),
             "false" => Ok(false),
-            other => Err(format!("{key} is true or false, not {other:?}")),
+            other => Err(format!("true or false, not {other:?}")),
         }
     }
 
@@ -182,11 +183,11 @@ pub struct Listen;
 impl SettingKind for Listen {
     type Value = SocketAddr;
 
-    fn read(&self, key: &str, value: &Value) -> Result<SocketAddr, String> {
-        parse_listen(text(key, value, "an address and port")?)
+    fn read(&self, value: &Value) -> Result<SocketAddr, String> {
+        parse_listen(text(value, "an address and port")?)
     }
 
-    fn parse(&self, _: &str, text: &str) -> Result<SocketAddr, String> {
+    fn parse(&self, text: &str) -> Result<SocketAddr, String> {
         parse_listen(text)
     }
 
@@ -196,6 +197,100 @@ impl SettingKind for Listen {
 
     fn placeholder(&self) -> SocketAddr {
         SocketAddr::from(([127, 0, 0, 1], 0))
+    }
+}
+
+/// A number read as `f64`: whole numbers too, since a file may write `2` for two seconds.
+fn number(value: &Value, what: &str) -> Result<f64, String> {
+    match value {
+        Value::Float(x) => Ok(*x),
+        Value::Integer(n) => Ok(*n as f64),
+        other => Err(format!("{what}, not {other}")),
+    }
+}
+
+/// Seconds a move, above 0 and at most a day ([`check_seconds`]).
+#[derive(Clone, Debug)]
+pub struct Seconds;
+
+impl SettingKind for Seconds {
+    type Value = f64;
+
+    fn read(&self, value: &Value) -> Result<f64, String> {
+        check_seconds(number(value, "a number of seconds")?)
+    }
+
+    fn parse(&self, text: &str) -> Result<f64, String> {
+        let seconds = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("a number of seconds, not {text:?}"))?;
+        check_seconds(seconds)
+    }
+
+    fn write(&self, value: &f64) -> Value {
+        Value::Float(*value)
+    }
+
+    fn placeholder(&self) -> f64 {
+        1.0
+    }
+}
+
+/// Seconds from 0 (off) to the most given ([`check_interval`]).
+#[derive(Clone, Debug)]
+pub struct Interval(pub f64);
+
+impl SettingKind for Interval {
+    type Value = f64;
+
+    fn read(&self, value: &Value) -> Result<f64, String> {
+        check_interval(number(value, "a number of seconds")?, self.0)
+    }
+
+    fn parse(&self, text: &str) -> Result<f64, String> {
+        let seconds = text
+            .trim()
+            .parse()
+            .map_err(|_| format!("a number of seconds, not {text:?}"))?;
+        check_interval(seconds, self.0)
+    }
+
+    fn write(&self, value: &f64) -> Value {
+        Value::Float(*value)
+    }
+
+    fn placeholder(&self) -> f64 {
+        0.0
+    }
+}
+
+/// A word read by its type's `FromStr` and written by its `Display` (a level, a theme); the value held is the
+/// placeholder.
+#[derive(Clone, Debug)]
+pub struct Word<T>(pub T);
+
+impl<T> SettingKind for Word<T>
+where
+    T: FromStr + Display + Clone + Send + Sync + 'static,
+    T::Err: Display,
+{
+    type Value = T;
+
+    fn read(&self, value: &Value) -> Result<T, String> {
+        self.parse(text(value, "a word")?)
+    }
+
+    fn parse(&self, text: &str) -> Result<T, String> {
+        text.trim().parse().map_err(|why: T::Err| why.to_string())
+    }
+
+    fn write(&self, value: &T) -> Value {
+        Value::String(value.to_string())
+    }
+
+    fn placeholder(&self) -> T {
+        self.0.clone()
     }
 }
 
@@ -221,11 +316,11 @@ where
 {
     type Value = Option<T>;
 
-    fn read(&self, key: &str, value: &Value) -> Result<Option<T>, String> {
-        self.parse(key, text(key, value, "text")?)
+    fn read(&self, value: &Value) -> Result<Option<T>, String> {
+        self.parse(text(value, "text")?)
     }
 
-    fn parse(&self, _: &str, text: &str) -> Result<Option<T>, String> {
+    fn parse(&self, text: &str) -> Result<Option<T>, String> {
         match text.trim() {
             "" => Ok(None),
             text => text
@@ -251,11 +346,11 @@ pub struct OptionalListen;
 impl SettingKind for OptionalListen {
     type Value = Option<SocketAddr>;
 
-    fn read(&self, key: &str, value: &Value) -> Result<Option<SocketAddr>, String> {
-        self.parse(key, text(key, value, "an address and port")?)
+    fn read(&self, value: &Value) -> Result<Option<SocketAddr>, String> {
+        self.parse(text(value, "an address and port")?)
     }
 
-    fn parse(&self, _: &str, text: &str) -> Result<Option<SocketAddr>, String> {
+    fn parse(&self, text: &str) -> Result<Option<SocketAddr>, String> {
         match text.trim() {
             "" => Ok(None),
             text => parse_listen(text).map(Some),
@@ -278,12 +373,12 @@ pub struct Secret<K>(pub K);
 impl<K: SettingKind> SettingKind for Secret<K> {
     type Value = K::Value;
 
-    fn read(&self, key: &str, value: &Value) -> Result<K::Value, String> {
-        self.0.read(key, value)
+    fn read(&self, value: &Value) -> Result<K::Value, String> {
+        self.0.read(value)
     }
 
-    fn parse(&self, key: &str, text: &str) -> Result<K::Value, String> {
-        self.0.parse(key, text)
+    fn parse(&self, text: &str) -> Result<K::Value, String> {
+        self.0.parse(text)
     }
 
     fn write(&self, value: &K::Value) -> Value {
@@ -306,11 +401,11 @@ pub struct OptionalPath;
 impl SettingKind for OptionalPath {
     type Value = Option<PathBuf>;
 
-    fn read(&self, key: &str, value: &Value) -> Result<Option<PathBuf>, String> {
-        self.parse(key, text(key, value, "a file's path")?)
+    fn read(&self, value: &Value) -> Result<Option<PathBuf>, String> {
+        self.parse(text(value, "a file's path")?)
     }
 
-    fn parse(&self, _: &str, text: &str) -> Result<Option<PathBuf>, String> {
+    fn parse(&self, text: &str) -> Result<Option<PathBuf>, String> {
         Ok((!text.trim().is_empty()).then(|| PathBuf::from(text)))
     }
 
@@ -343,14 +438,14 @@ pub struct List<T> {
 impl<T: Clone + Send + Sync + 'static> SettingKind for List<T> {
     type Value = Vec<T>;
 
-    fn read(&self, key: &str, value: &Value) -> Result<Vec<T>, String> {
-        texts(key, value, self.items)?
+    fn read(&self, value: &Value) -> Result<Vec<T>, String> {
+        texts(value, self.items)?
             .into_iter()
-            .map(|text| (self.parse)(text).map_err(|why| format!("{key}: {why}")))
+            .map(self.parse)
             .collect()
     }
 
-    fn parse(&self, _: &str, text: &str) -> Result<Vec<T>, String> {
+    fn parse(&self, text: &str) -> Result<Vec<T>, String> {
         match text.trim() {
             "" => Ok(Vec::new()),
             text => (self.parse)(text).map(|item| vec![item]),
@@ -434,7 +529,7 @@ pub fn flag<K: SettingKind>(
     let arg = Arg::new(key).long(long).help(help);
     let parsed = {
         let kind = kind.clone();
-        move |text: &str| kind.parse(key, text)
+        move |text: &str| kind.parse(text)
     };
     command.arg(match kind.form() {
         FlagForm::Switch => arg.action(ArgAction::SetTrue),
@@ -467,7 +562,7 @@ pub fn given<K: SettingKind>(
     match kind.form() {
         FlagForm::Switch => match matches.get_flag(key) {
             true => kind
-                .parse(key, "true")
+                .parse("true")
                 .map(Some)
                 .map_err(|why| clap::Error::raw(ErrorKind::ValueValidation, why)),
             false => Ok(None),
@@ -478,7 +573,7 @@ pub fn given<K: SettingKind>(
             .and_then(|values| kind.join(values.cloned().collect()))),
         FlagForm::Secret => match matches.get_one::<String>(key) {
             None => Ok(None),
-            Some(text) => kind.parse(key, text).map(Some).map_err(|why| {
+            Some(text) => kind.parse(text).map(Some).map_err(|why| {
                 clap::Error::raw(ErrorKind::ValueValidation, format!("--{long}: {why}\n"))
             }),
         },
@@ -526,7 +621,7 @@ macro_rules! settings_table {
         )*
     ) => {
         $(#[doc = $table_doc])*
-        #[derive(Clone, Debug, PartialEq, Eq)]
+        #[derive(Clone, Debug, PartialEq)]
         pub struct $settings {
             $(
                 $(#[doc = $doc])*
@@ -552,7 +647,7 @@ macro_rules! settings_table {
                 for (key, value) in table {
                     match key.as_str() {
                         $(
-                            $key => match ($kind).read($key, &value) {
+                            $key => match ($kind).read(&value) {
                                 Ok(read) => self.$field = read,
                                 Err(message) => problem($key, message),
                             },
@@ -573,9 +668,12 @@ macro_rules! settings_table {
         }
 
         /// The command line's flags over the settings of the table: each given one takes its setting's place.
-        #[derive(Clone, Debug, Default)]
+        #[derive(Clone, Debug, Default, PartialEq)]
         pub struct $flags {
-            $($field: Option<$ty>,)*
+            $(
+                #[doc = concat!("The value given for `", $table, ".", $key, "`, if one was.")]
+                pub $field: Option<$ty>,
+            )*
         }
 
         impl $flags {
@@ -743,28 +841,28 @@ mod tests {
     #[test]
     fn kinds_refuse_values_of_the_wrong_type() {
         let count = Count(1..=9);
-        assert_eq!(count.read("n", &Value::Integer(9)), Ok(9));
-        assert!(count.read("n", &Value::Integer(10)).is_err());
+        assert_eq!(count.read(&Value::Integer(9)), Ok(9));
+        assert!(count.read(&Value::Integer(10)).is_err());
         assert!(
             count
-                .read("n", &Value::String("3".into()))
+                .read(&Value::String("3".into()))
                 .is_err_and(|e| e.contains("from 1 to 9, not \"3\""))
         );
-        assert!(Switch.read("s", &Value::Integer(1)).is_err());
-        assert!(Listen.read("l", &Value::Boolean(true)).is_err());
+        assert!(Switch.read(&Value::Integer(1)).is_err());
+        assert!(Listen.read(&Value::Boolean(true)).is_err());
         assert_eq!(
-            PATHS.read("p", &Value::Array(vec![Value::String(" ".into())])),
+            PATHS.read(&Value::Array(vec![Value::String(" ".into())])),
             Ok(Vec::new()),
             "empty items are left out"
         );
         assert!(
             ADDRESSES
-                .read("a", &Value::Array(vec![Value::Integer(1)]))
+                .read(&Value::Array(vec![Value::Integer(1)]))
                 .is_err()
         );
         assert!(
             ADDRESSES
-                .read("a", &Value::Array(vec![Value::String("host".into())]))
+                .read(&Value::Array(vec![Value::String("host".into())]))
                 .is_err_and(|e| e.contains("not an address"))
         );
     }

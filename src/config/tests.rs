@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::app::{Context, KEY_COMMANDS, KeyChord};
+use crate::engine::Level;
 use crate::rules::Variant;
 use std::path::PathBuf;
 
@@ -27,7 +28,7 @@ fn the_built_in_file_parses_and_sets_everything() {
     let layer: Layer = toml::from_str(DEFAULT_SETTINGS).expect("the built-in file is TOML");
     let players = layer.players.expect("[players]");
     assert!(players.black.is_some() && players.white.is_some());
-    assert!(layer.engine.expect("[engine]").time.is_some());
+    assert!(layer.engine.expect("[engine]").contains_key("time"));
     let d = layer.display.expect("[display]");
     assert!(d.theme.is_some() && d.pieces.is_some() && d.square_numbers.is_some());
     assert!(d.notation.is_some() && d.orientation.is_some() && d.legal_moves.is_some());
@@ -60,7 +61,7 @@ fn the_built_in_file_parses_and_sets_everything() {
     );
     assert_eq!(defaults.preferences(), Preferences::default());
     assert_eq!(defaults.options(false), Options::default());
-    assert_eq!(defaults.engine_time, 1.0);
+    assert_eq!(defaults.engine.time, 1.0);
     assert!(defaults.autosave);
 }
 
@@ -105,7 +106,7 @@ fn a_users_file_changes_only_what_it_names() {
     assert_eq!(user("").expect("valid"), defaults);
     assert_eq!(user("# nothing\n\n").expect("valid"), defaults);
     // An integer is a number of seconds too.
-    assert_eq!(user("[engine]\ntime = 3").expect("valid").engine_time, 3.0);
+    assert_eq!(user("[engine]\ntime = 3").expect("valid").engine.time, 3.0);
 }
 
 #[test]
@@ -138,7 +139,7 @@ fn mistakes_name_the_line_and_the_setting() {
             "[engine]\ntime = \"fast\"\n",
             2,
             "engine.time",
-            "invalid type",
+            "a number of seconds, not \"fast\"",
         ),
         ("[engine]\n\ntime = -1\n", 3, "engine.time", "above 0"),
         ("[engine]\ntime = nan\n", 2, "engine.time", "above 0"),
@@ -347,11 +348,14 @@ fn printed_settings_read_back_the_same() {
 fn overrides_win() {
     let mut settings = user("[engine]\ntime = 5\n[display]\ntheme = \"wood\"\n").expect("valid");
     settings.override_with(&Overrides {
-        engine_time: Some(0.5),
+        engine: EngineFlags {
+            time: Some(0.5),
+            ..EngineFlags::default()
+        },
         black: Some(Player::Engine(Level::Easy)),
         ..Overrides::default()
     });
-    assert_eq!(settings.engine_time, 0.5);
+    assert_eq!(settings.engine.time, 0.5);
     assert_eq!(settings.theme, ThemeName::Wood);
     assert_eq!(settings.players.black, Player::Engine(Level::Easy));
     assert_eq!(settings.think_time(), Duration::from_millis(500));
@@ -394,7 +398,7 @@ fn files_missing_unreadable_and_not_text() {
     assert!(matches!(error, SettingsError::TooLarge { .. }), "{error:?}");
 
     std::fs::write(&path, "[engine]\ntime = 2\n").expect("written");
-    assert_eq!(Settings::load(&path).expect("valid").engine_time, 2.0);
+    assert_eq!(Settings::load(&path).expect("valid").engine.time, 2.0);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
