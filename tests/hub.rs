@@ -13,7 +13,7 @@ use cli_support::{TempFile, assert_one_line_error, crowned, stdout};
 use crowned::engine::nnue::{Board, Network};
 use crowned::engine::{EngineConfig, Level, Limits, builtin_openings};
 use crowned::game::AnyGame;
-use crowned::lab::sprt::{Sprt, Verdict};
+use crowned::lab::sprt::{Sprt, SprtVerdict};
 use crowned::lab::{
     Contender, HubEngine, HubError, MatchConfig, MatchError, MatchOpenings, play_match,
 };
@@ -141,7 +141,7 @@ fn an_sprt_match_stops_when_it_decides() {
     };
     let stop = Arc::new(AtomicBool::new(false));
     let result = play_match(&config, &stop, &mut |_, _| ControlFlow::Continue(())).expect("plays");
-    assert_eq!(result.verdict, Some(Verdict::Elo1), "{result:?}");
+    assert_eq!(result.verdict, Some(SprtVerdict::Elo1), "{result:?}");
     assert!(!result.stopped);
     assert!(
         result.games() < 400 && result.games().is_multiple_of(2),

@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use crowned::engine::{EngineConfig, Level, builtin_openings, openings_from_json};
 use crowned::game::TimeControl;
-use crowned::lab::sprt::{Sprt, Verdict};
+use crowned::lab::sprt::{Sprt, SprtVerdict};
 use crowned::lab::{Contender, MatchConfig, MatchOpenings, MatchResult, play_match};
 use crowned::rules::{GameType, Variant};
 use crowned::store::{create_new, create_temporary};
@@ -263,8 +263,8 @@ fn time_use(result: &MatchResult, config: &MatchConfig) -> String {
 fn sprt_line(test: &Sprt, result: &MatchResult) -> String {
     let (lower, upper) = test.bounds();
     let decision = match result.verdict {
-        Some(Verdict::Elo1) => format!("a is at least {} Elo stronger", test.elo1),
-        Some(Verdict::Elo0) => format!("a is not more than {} Elo stronger", test.elo0),
+        Some(SprtVerdict::Elo1) => format!("a is at least {} Elo stronger", test.elo1),
+        Some(SprtVerdict::Elo0) => format!("a is not more than {} Elo stronger", test.elo0),
         None => "undecided".to_string(),
     };
     format!(

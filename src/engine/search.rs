@@ -13,7 +13,7 @@ use super::nnue::NetCache;
 use super::search_params::{Reductions, SearchParams};
 use super::situation::Situation;
 use super::time_plan::{TimePlan, Unrest};
-use super::tt::{Bound, Table};
+use super::tt::{Bound, TranspositionTable};
 use super::zobrist;
 use super::{EngineConfig, Evaluation, Limits, Progress, Score, SearchResult};
 use crate::game::DrawRules;
@@ -60,7 +60,7 @@ struct Here<R: RuleSet> {
 /// The state is typed by the rule set, as its moves are words of the rule set's board; the table is not, and
 /// is shared: by the searchers of several rule sets, and by the threads of one search.
 pub struct Searcher<R: RuleSet> {
-    tt: Arc<Table>,
+    tt: Arc<TranspositionTable>,
     /// Cutoff counts by the layout bits of a quiet move's squares. 128 covers the widest layout (104 bits); an
     /// 8x8 board uses the first 36 of each row, so the cache lines it touches are the ones a 64-wide table had.
     history: Box<[[i32; HISTORY_BITS]; HISTORY_BITS]>,
@@ -107,7 +107,11 @@ const HISTORY_BITS: usize = 128;
 
 impl<R: EngineRules> Searcher<R> {
     /// A searcher using `tt` as its transposition table, set up as `config` says.
-    pub fn with_table(tt: Arc<Table>, stop: Arc<AtomicBool>, config: &EngineConfig) -> Searcher<R> {
+    pub fn with_table(
+        tt: Arc<TranspositionTable>,
+        stop: Arc<AtomicBool>,
+        config: &EngineConfig,
+    ) -> Searcher<R> {
         let params = SearchParams::default();
         let mut searcher = Searcher {
             tt,

@@ -11,7 +11,7 @@ use super::search::Searcher;
 use super::search_params::SearchParams;
 use super::searchers::{self, AnySearcher, EngineVisitor, SearcherSlot};
 use super::situation::{AnySituation, Situation};
-use super::tt::Table;
+use super::tt::TranspositionTable;
 use super::{Level, Limits, Progress, Score, SearchResult, levels, rng};
 use crate::rules::defined::DefinedBoard;
 use crate::rules::{English, Playable, Position};
@@ -22,7 +22,7 @@ use crate::rules::{English, Playable, Position};
 /// set differ); the ordering heuristics are kept for English draughts and for the last other rule set played.
 pub struct Engine {
     config: EngineConfig,
-    table: Arc<Table>,
+    table: Arc<TranspositionTable>,
     /// The searcher of English draughts, the rule set most played, kept whatever else the engine plays. Out of
     /// its place only while it searches.
     home: Option<AnySearcher>,
@@ -51,7 +51,7 @@ impl Engine {
             threads: config.threads.clamp(1, MAX_THREADS),
             ..config
         };
-        let table = Arc::new(Table::new(config.table_megabytes));
+        let table = Arc::new(TranspositionTable::new(config.table_megabytes));
         let stop = Arc::new(AtomicBool::new(false));
         let home = Searcher::<English>::with_table(Arc::clone(&table), Arc::clone(&stop), &config);
         Engine {
@@ -263,7 +263,7 @@ fn barred(king: Option<crate::rules::Square>, mv: &crate::rules::Move) -> bool {
 
 /// A searcher for helper thread `index` of a parallel search, sharing `table`.
 fn helper<R: SearcherSlot>(
-    table: &Arc<Table>,
+    table: &Arc<TranspositionTable>,
     config: &EngineConfig,
     index: usize,
 ) -> Box<Searcher<R>> {

@@ -105,19 +105,19 @@ impl Slot {
 struct Bucket([Slot; 2]);
 
 /// The table: a power of two of buckets, shared by reference between the threads of a search.
-pub struct Table {
+pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
 }
 
-impl Table {
+impl TranspositionTable {
     /// A table using about `megabytes` of memory (at least one bucket).
-    pub fn new(megabytes: usize) -> Table {
+    pub fn new(megabytes: usize) -> TranspositionTable {
         let bucket = size_of::<Bucket>();
         let wanted = (megabytes * 1024 * 1024 / bucket).max(1);
         // A power of two, so that a mask picks the bucket.
         let count = 1usize << (usize::BITS - 1 - wanted.leading_zeros());
-        Table {
+        TranspositionTable {
             buckets: (0..count).map(|_| Bucket::default()).collect(),
             generation: AtomicU8::new(0),
         }
@@ -208,7 +208,7 @@ mod tests {
 
     #[test]
     fn stores_and_finds() {
-        let t = Table::new(1);
+        let t = TranspositionTable::new(1);
         assert_eq!(t.probe(0x1234_5678_9abc_def0), None);
         t.store(0x1234_5678_9abc_def0, 77, -5, 6, Bound::Lower);
         let e = t.probe(0x1234_5678_9abc_def0).expect("stored");
@@ -249,7 +249,7 @@ mod tests {
     fn threads_writing_at_once_never_read_back_a_mixed_entry() {
         // Many threads write entries whose fields all derive from the key into a tiny table; every entry read
         // back must be one that was written whole.
-        let t = Table::new(0);
+        let t = TranspositionTable::new(0);
         std::thread::scope(|s| {
             for thread in 0..4u64 {
                 let t = &t;

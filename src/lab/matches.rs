@@ -13,7 +13,7 @@ use super::match_openings::{
     MatchOpening, deck_under, defined_openings, random_openings, start_of,
 };
 use super::match_seats::Seat;
-use super::sprt::{Pairs, Sprt, Verdict};
+use super::sprt::{Pairs, Sprt, SprtVerdict};
 use crate::engine::{EngineConfig, Level, Limits, Opening, TimeLeft};
 use crate::game::{AnyGame, DrawReason, Outcome, WinReason};
 use crate::rules::defined::{DefinedBoard, DefinedId};
@@ -201,7 +201,7 @@ pub struct MatchResult {
     /// The finished pairs of games (one opening with both colours) by the first player's points.
     pub pairs: Pairs,
     /// What the SPRT decided, if the match had one and it decided.
-    pub verdict: Option<Verdict>,
+    pub verdict: Option<SprtVerdict>,
     /// The players' names: a level, or the name an external engine gave.
     pub names: [String; 2],
 }

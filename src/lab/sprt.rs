@@ -28,7 +28,7 @@ pub struct Sprt {
 
 /// What the test decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
+pub enum SprtVerdict {
     /// The first player is no better than `elo0`.
     Elo0,
     /// The first player is at least `elo1` better.
@@ -83,16 +83,16 @@ impl Sprt {
     }
 
     /// The decision, once there is one.
-    pub fn verdict(&self, pairs: &Pairs) -> Option<Verdict> {
+    pub fn verdict(&self, pairs: &Pairs) -> Option<SprtVerdict> {
         if pairs.count() < MIN_PAIRS {
             return None;
         }
         let llr = self.llr(pairs);
         let (lower, upper) = self.bounds();
         if llr >= upper {
-            Some(Verdict::Elo1)
+            Some(SprtVerdict::Elo1)
         } else if llr <= lower {
-            Some(Verdict::Elo0)
+            Some(SprtVerdict::Elo0)
         } else {
             None
         }
@@ -222,16 +222,22 @@ mod tests {
         let sprt = Sprt::new(0.0, 20.0).expect("valid");
         // Mostly won pairs: far above 20 Elo.
         let strong = Pairs([2, 10, 30, 40, 18]);
-        assert_eq!(sprt.verdict(&strong), Some(Verdict::Elo1));
+        assert_eq!(sprt.verdict(&strong), Some(SprtVerdict::Elo1));
         // Perfectly even: the LLR falls with every pair until elo0 is accepted.
         let even = Pairs([10, 100, 300, 100, 10]);
         assert!(sprt.llr(&even) < 0.0);
-        assert_eq!(sprt.verdict(&even), Some(Verdict::Elo0));
+        assert_eq!(sprt.verdict(&even), Some(SprtVerdict::Elo0));
         // Too few pairs decide nothing, however lopsided.
         assert_eq!(sprt.verdict(&Pairs([0, 0, 1, 2, 10])), None);
         // No variance at all still decides: a clean sweep is a gain, nothing but draws is none.
-        assert_eq!(sprt.verdict(&Pairs([0, 0, 0, 0, 30])), Some(Verdict::Elo1));
-        assert_eq!(sprt.verdict(&Pairs([0, 0, 30, 0, 0])), Some(Verdict::Elo0));
+        assert_eq!(
+            sprt.verdict(&Pairs([0, 0, 0, 0, 30])),
+            Some(SprtVerdict::Elo1)
+        );
+        assert_eq!(
+            sprt.verdict(&Pairs([0, 0, 30, 0, 0])),
+            Some(SprtVerdict::Elo0)
+        );
         assert_eq!(sprt.llr(&Pairs::default()), 0.0);
     }
 
@@ -276,10 +282,10 @@ mod tests {
                     break v;
                 }
                 if pairs.count() > 20_000 {
-                    break Verdict::Elo0;
+                    break SprtVerdict::Elo0;
                 }
             };
-            wrong += usize::from(verdict == Verdict::Elo1);
+            wrong += usize::from(verdict == SprtVerdict::Elo1);
         }
         assert!(
             wrong <= 20,

@@ -35,7 +35,7 @@ use super::ids::{Fingerprint, GameId, RoomCode};
 #[cfg(test)]
 use super::records::SqliteRecords;
 use super::records::{Records, TournamentSpec};
-use super::tournament::director::Action;
+use super::tournament::director::DirectorAction;
 use crate::game::AnyGame;
 
 mod batch;
@@ -172,7 +172,7 @@ pub enum Job {
         /// The event's code.
         event: RoomCode,
         /// What changed.
-        action: Action,
+        action: DirectorAction,
     },
     /// A tournament's pairing is played as this room's game (just started in the records).
     TournamentGame {

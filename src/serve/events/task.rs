@@ -20,7 +20,7 @@ use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{Kind, PairingRecord, Records, Stage};
 use crate::serve::room::{GameEnded, RoomConfig, TournamentGame, variant_named};
 use crate::serve::tables::Tables;
-use crate::serve::tournament::director::{Action, Director, Event, event_tags};
+use crate::serve::tournament::director::{Director, DirectorAction, DirectorEvent, event_tags};
 use crate::serve::tournament::standings::show_half;
 use crate::serve::tournament::table::render;
 use crate::serve::tournament::{Colour, Entrant, GameResult};
@@ -74,7 +74,7 @@ struct Task {
     present: HashMap<Fingerprint, mpsc::Sender<News>>,
     results: mpsc::UnboundedSender<GameEnded>,
     /// The steps the records could not take, in order, tried again before anything new.
-    unwritten: VecDeque<Event>,
+    unwritten: VecDeque<DirectorEvent>,
     /// Whether the task stops: the server is stopping, or another node runs the event now.
     stopped: bool,
     /// When the blocks between the players were last read, and how many players there were.
@@ -147,7 +147,7 @@ impl Task {
             } => {
                 let fingerprint = who.fingerprint.clone();
                 self.present.insert(fingerprint.clone(), news);
-                self.handle(Event::Join {
+                self.handle(DirectorEvent::Join {
                     who: who.fingerprint,
                     name: who.name,
                 })
@@ -167,12 +167,12 @@ impl Task {
                     .is_some_and(|held| news.upgrade().is_some_and(|n| n.same_channel(held)));
                 if this_one {
                     self.present.remove(&who);
-                    self.handle(Event::Away(who)).await;
+                    self.handle(DirectorEvent::Away(who)).await;
                 }
             }
             Ask::Withdraw(who) => {
                 self.present.remove(&who);
-                self.handle(Event::Withdraw(who)).await;
+                self.handle(DirectorEvent::Withdraw(who)).await;
             }
         }
     }
@@ -186,7 +186,7 @@ impl Task {
             .find(|p| p.round == game.round && p.board == game.board)
             .map(|p| p.pairing);
         self.run.boards.remove(&(game.round, game.board));
-        self.handle(Event::GameOver {
+        self.handle(DirectorEvent::GameOver {
             round: game.round,
             board: game.board,
             result: game.result,
@@ -203,7 +203,7 @@ impl Task {
                 if let Some(who) = self.run.director.who(entrant).cloned()
                     && !self.present.contains_key(&who)
                 {
-                    self.handle(Event::Withdraw(who)).await;
+                    self.handle(DirectorEvent::Withdraw(who)).await;
                 }
             }
         }
@@ -223,12 +223,12 @@ impl Task {
                 }
             }
         }
-        self.step(Event::Tick).await;
+        self.step(DirectorEvent::Tick).await;
     }
 
     /// Feeds the director `event` after the steps still waiting for the records (it keeps its place behind
     /// them), or now.
-    async fn handle(&mut self, event: Event) {
+    async fn handle(&mut self, event: DirectorEvent) {
         if !self.unwritten.is_empty() {
             return self.wait_for_records(event);
         }
@@ -240,8 +240,8 @@ impl Task {
     /// Feeds the director and, once the records hold what it changed, acts on its answer. A step the records
     /// cannot take now is undone ([`Stepped::Unwritten`]: the caller keeps it to try again, a tick excepted, as
     /// the next one looks at the time again).
-    async fn step(&mut self, event: Event) -> Stepped {
-        let ticked = matches!(event, Event::Tick);
+    async fn step(&mut self, event: DirectorEvent) -> Stepped {
+        let ticked = matches!(event, DirectorEvent::Tick);
         self.read_blocks(ticked).await;
         // Who plays another event's game here just now: not paired here until it ends.
         let busy = self.run.tables.busy_players();
@@ -259,7 +259,7 @@ impl Task {
         let paired: Vec<PairingRecord> = actions
             .iter()
             .filter_map(|action| match action {
-                Action::Paired(pairing) => Some(pairing.clone()),
+                DirectorAction::Paired(pairing) => Some(pairing.clone()),
                 _ => None,
             })
             .collect();
@@ -337,7 +337,7 @@ impl Task {
     }
 
     /// Keeps `event` to try again once the records can be written; the oldest is given up past the bound.
-    fn wait_for_records(&mut self, event: Event) {
+    fn wait_for_records(&mut self, event: DirectorEvent) {
         if self.unwritten.len() >= MAX_UNWRITTEN
             && let Some(lost) = self.unwritten.pop_front()
         {

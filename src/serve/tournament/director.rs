@@ -1,6 +1,6 @@
 //! The director of one event: what happens when players join, go away, come back, finish games, and as time
-//! passes. Pure like the rest of the module: the server's task feeds it [`Event`]s with the time, keeps the
-//! [`Action`]s it answers in the records and starts the games it pairs.
+//! passes. Pure like the rest of the module: the server's task feeds it [`DirectorEvent`]s with the time, keeps the
+//! [`DirectorAction`]s it answers in the records and starts the games it pairs.
 //!
 //! - An **arena** pairs its free players (present, not playing, not withdrawn) as soon as two can meet
 //!   ([`arena::pair_free`]); a player away is not paired. It stops pairing when its time is up, and is over once
@@ -32,7 +32,7 @@ pub const MAX_ROUNDS: u32 = 100;
 
 /// What happens to an event.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
+pub enum DirectorEvent {
     /// Someone enters (or comes back after withdrawing).
     Join {
         /// Who.
@@ -61,10 +61,10 @@ pub enum Event {
     Tick,
 }
 
-/// What the director asks of the server: each is kept in the records ([`Action::change`]), and a pairing's game
+/// What the director asks of the server: each is kept in the records ([`DirectorAction::change`]), and a pairing's game
 /// is started.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
+pub enum DirectorAction {
     /// A new entrant.
     Entered {
         /// Their number.
@@ -103,25 +103,25 @@ pub enum Action {
     Stage(Stage),
 }
 
-impl Action {
+impl DirectorAction {
     /// The change to keep in the records.
     pub fn change(&self) -> TournamentChange<'_> {
         match self {
-            Action::Entered { entrant, who, name } => TournamentChange::Entered {
+            DirectorAction::Entered { entrant, who, name } => TournamentChange::Entered {
                 entrant: *entrant,
                 fingerprint: who,
                 name,
             },
-            Action::Withdrawn { entrant, withdrawn } => TournamentChange::Withdrawn {
+            DirectorAction::Withdrawn { entrant, withdrawn } => TournamentChange::Withdrawn {
                 entrant: *entrant,
                 withdrawn: *withdrawn,
             },
-            Action::Paired(p) => TournamentChange::Paired(p),
-            Action::Bye { round, entrant } => TournamentChange::Bye {
+            DirectorAction::Paired(p) => TournamentChange::Paired(p),
+            DirectorAction::Bye { round, entrant } => TournamentChange::Bye {
                 round: *round,
                 entrant: *entrant,
             },
-            Action::Result {
+            DirectorAction::Result {
                 round,
                 board,
                 result,
@@ -130,7 +130,7 @@ impl Action {
                 board: *board,
                 result: *result,
             },
-            Action::Stage(stage) => TournamentChange::Stage(*stage),
+            DirectorAction::Stage(stage) => TournamentChange::Stage(*stage),
         }
     }
 }
@@ -309,24 +309,24 @@ impl Director {
     }
 
     /// Handles `event` at `now` (seconds since the epoch); what the server is to do, in order.
-    pub fn handle(&mut self, event: Event, now: i64) -> Vec<Action> {
+    pub fn handle(&mut self, event: DirectorEvent, now: i64) -> Vec<DirectorAction> {
         let mut actions = Vec::new();
         match event {
-            Event::Join { who, name } => self.join(who, name, &mut actions),
-            Event::Away(who) => self.set(&who, |e| e.away = true),
-            Event::Back(who) => self.set(&who, |e| e.away = false),
-            Event::Withdraw(who) => {
+            DirectorEvent::Join { who, name } => self.join(who, name, &mut actions),
+            DirectorEvent::Away(who) => self.set(&who, |e| e.away = true),
+            DirectorEvent::Back(who) => self.set(&who, |e| e.away = false),
+            DirectorEvent::Withdraw(who) => {
                 if let Some(entrant) = self.entrant(&who) {
                     self.withdraw(entrant, true, &mut actions);
                 }
             }
-            Event::GameOver {
+            DirectorEvent::GameOver {
                 round,
                 board,
                 result,
                 forfeit,
             } => self.game_over(round, board, result, forfeit, &mut actions),
-            Event::Tick => {}
+            DirectorEvent::Tick => {}
         }
         self.advance(now, &mut actions);
         actions
@@ -338,7 +338,7 @@ impl Director {
         }
     }
 
-    fn join(&mut self, who: Fingerprint, name: String, actions: &mut Vec<Action>) {
+    fn join(&mut self, who: Fingerprint, name: String, actions: &mut Vec<DirectorAction>) {
         if self.stage == Stage::Finished {
             return;
         }
@@ -361,15 +361,15 @@ impl Director {
             playing: false,
         });
         self.arena.push(ArenaPlayer::new(entrant));
-        actions.push(Action::Entered { entrant, who, name });
+        actions.push(DirectorAction::Entered { entrant, who, name });
     }
 
-    fn withdraw(&mut self, entrant: Entrant, withdrawn: bool, actions: &mut Vec<Action>) {
+    fn withdraw(&mut self, entrant: Entrant, withdrawn: bool, actions: &mut Vec<DirectorAction>) {
         if let Some(entry) = self.entries.get_mut(entrant as usize)
             && entry.withdrawn != withdrawn
         {
             entry.withdrawn = withdrawn;
-            actions.push(Action::Withdrawn { entrant, withdrawn });
+            actions.push(DirectorAction::Withdrawn { entrant, withdrawn });
         }
     }
 
@@ -433,7 +433,7 @@ impl Director {
         board: u32,
         result: GameResult,
         forfeit: bool,
-        actions: &mut Vec<Action>,
+        actions: &mut Vec<DirectorAction>,
     ) {
         let known = self
             .pairings
@@ -445,7 +445,7 @@ impl Director {
         let Some(pairing) = self.note_result(round, board, result) else {
             return;
         };
-        actions.push(Action::Result {
+        actions.push(DirectorAction::Result {
             round,
             board,
             result,
@@ -466,10 +466,10 @@ impl Director {
     }
 
     /// Starts, pairs and ends the event as the time and its state allow.
-    fn advance(&mut self, now: i64, actions: &mut Vec<Action>) {
+    fn advance(&mut self, now: i64, actions: &mut Vec<DirectorAction>) {
         if self.stage == Stage::Waiting && now >= self.spec.starts {
             self.stage = Stage::Running;
-            actions.push(Action::Stage(Stage::Running));
+            actions.push(DirectorAction::Stage(Stage::Running));
         }
         if self.stage != Stage::Running {
             return;
@@ -481,7 +481,7 @@ impl Director {
                     self.pair_arena(actions);
                 } else if !under_way {
                     self.stage = Stage::Finished;
-                    actions.push(Action::Stage(Stage::Finished));
+                    actions.push(DirectorAction::Stage(Stage::Finished));
                 }
             }
             Kind::Swiss => {
@@ -490,7 +490,7 @@ impl Director {
                 }
                 if self.rounds.len() as u32 >= self.spec.rounds.min(MAX_ROUNDS) {
                     self.stage = Stage::Finished;
-                    actions.push(Action::Stage(Stage::Finished));
+                    actions.push(DirectorAction::Stage(Stage::Finished));
                     return;
                 }
                 let active: Vec<Entrant> = (0..self.entries.len() as Entrant)
@@ -499,7 +499,7 @@ impl Director {
                 if active.len() < 2 {
                     // Nobody left to play: the event ends where it stands.
                     self.stage = Stage::Finished;
-                    actions.push(Action::Stage(Stage::Finished));
+                    actions.push(DirectorAction::Stage(Stage::Finished));
                     return;
                 }
                 // The blocked pairs among the active players (few: looked up from each blocker).
@@ -526,10 +526,10 @@ impl Director {
                         game: None,
                     };
                     self.note_pairing(record.clone());
-                    actions.push(Action::Paired(record));
+                    actions.push(DirectorAction::Paired(record));
                 }
                 if let Some(entrant) = bye {
-                    actions.push(Action::Bye {
+                    actions.push(DirectorAction::Bye {
                         round: number,
                         entrant,
                     });
@@ -538,7 +538,7 @@ impl Director {
         }
     }
 
-    fn pair_arena(&mut self, actions: &mut Vec<Action>) {
+    fn pair_arena(&mut self, actions: &mut Vec<DirectorAction>) {
         let free: Vec<ArenaPlayer> = self
             .arena
             .iter()
@@ -558,7 +558,7 @@ impl Director {
                 game: None,
             };
             self.note_pairing(record.clone());
-            actions.push(Action::Paired(record));
+            actions.push(DirectorAction::Paired(record));
         }
     }
 }
@@ -570,5 +570,8 @@ pub fn event_tags(spec: &TournamentSpec, round: u32) -> [(&'static str, String);
         Kind::Swiss => round,
         Kind::Arena => round + 1,
     };
-    [("Event", spec.name.clone()), ("Round", round.to_string())]
+    [
+        ("DirectorEvent", spec.name.clone()),
+        ("Round", round.to_string()),
+    ]
 }
