@@ -12,7 +12,7 @@ use crowned::lab::book_build::{BookPlan, build_book};
 use crowned::rules::{English, Position, SquareStyle, parse_fen, write_move};
 
 use super::cores;
-use super::progress::Progress;
+use super::progress::TerminalProgress;
 
 /// `crowned book`'s options: the step to take.
 #[derive(clap::Args, Debug)]
@@ -82,7 +82,7 @@ pub fn run(args: BookArgs) -> Result<ExitCode> {
                 threads: threads.map_or_else(cores, |t| t as usize),
                 engine: EngineConfig::default().with_egdb(super::databases()),
             };
-            let progress = Progress::on_terminal(positions, "positions");
+            let progress = TerminalProgress::on_terminal(positions, "positions");
             let book = build_book(&roots, &plan, &mut |done| progress.set_done(done as u64));
             progress.finish();
             std::fs::write(&out, book.to_text())

@@ -18,7 +18,7 @@ use crowned::rules::{
 };
 use crowned::store::Store;
 
-use super::progress::Progress;
+use super::progress::TerminalProgress;
 use super::{Board, cores};
 
 /// `crowned egdb`'s options: the step to take.
@@ -213,7 +213,7 @@ fn build(dir: Option<PathBuf>, what: What, threads: usize) -> Result<()> {
         "building the tables of {named} ({total} positions) in {} on {threads} threads",
         dir.display()
     );
-    let progress = Progress::on_terminal(total, "positions");
+    let progress = TerminalProgress::on_terminal(total, "positions");
     let done = AtomicU64::new(0);
     let started = Instant::now();
     let mut per_pieces = [(0u64, 0u64, 0u16); egdb::MAX_PIECES as usize + 1];
@@ -375,7 +375,7 @@ fn bench(
 fn verify(dir: Option<PathBuf>, positions: u64, seed: u64) -> Result<()> {
     let dir = dir_or_default(dir)?;
     let db = open(&dir)?;
-    let progress = Progress::on_terminal(positions, "positions");
+    let progress = TerminalProgress::on_terminal(positions, "positions");
     let done = AtomicU64::new(0);
     let started = Instant::now();
     let checked = db
@@ -525,7 +525,7 @@ fn build_outcomes_only(dir: PathBuf, named: GameType, pieces: u32, threads: usiz
                 self.dir.display(),
                 self.threads
             );
-            let progress = Progress::on_terminal(total, "positions");
+            let progress = TerminalProgress::on_terminal(total, "positions");
             let done = AtomicU64::new(0);
             let started = Instant::now();
             let mut report = |t: &TableReport| {

@@ -18,7 +18,7 @@ use crowned::lab::{Contender, MatchConfig, MatchOpenings, MatchResult, play_matc
 use crowned::rules::{GameType, Variant};
 use crowned::store::{create_new, create_temporary};
 
-use super::progress::Progress;
+use super::progress::TerminalProgress;
 use super::{Board, parse_seconds};
 
 /// The exit code of a match stopped by Ctrl-c, as shells report a process ended by SIGINT.
@@ -162,7 +162,7 @@ fn run_match(config: &MatchConfig, pdn: Option<&Path>, force: bool) -> Result<Ex
     let stop = Arc::new(AtomicBool::new(false));
     watch_interrupts(&stop)?;
     let total = config.total_games();
-    let progress = Progress::on_terminal(total as u64, "games");
+    let progress = TerminalProgress::on_terminal(total as u64, "games");
     let mut failure = None;
     let result = play_match(config, &stop, &mut |g, so_far| {
         // Saved first, so that a game reported is a game on disk.

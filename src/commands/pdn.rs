@@ -10,7 +10,7 @@ use crowned::game::pdn::{check_reader_as, quoted};
 use crowned::rules::GameType;
 
 use super::Board;
-use super::progress::Progress;
+use super::progress::TerminalProgress;
 
 /// `crowned pdn`'s options: what to do with the files.
 #[derive(clap::Args, Debug)]
@@ -51,7 +51,7 @@ fn check_files(files: &[PathBuf], default: Option<GameType>) -> Result<ExitCode>
         .filter_map(|path| std::fs::metadata(path).ok())
         .map(|m| m.len())
         .sum();
-    let bar = Progress::bytes_on_terminal(size);
+    let bar = TerminalProgress::bytes_on_terminal(size);
     let mut before = 0;
     for path in files {
         let prefix = if files.len() > 1 {

@@ -11,7 +11,7 @@ use crowned::rules::{
 };
 
 use super::Board;
-use super::progress::Progress;
+use super::progress::TerminalProgress;
 
 /// `crowned perft`'s options.
 #[derive(clap::Args, Debug)]
@@ -83,7 +83,7 @@ pub fn run_perft<R: RuleSet>(
 ) -> Result<()> {
     let mut out = io::stdout().lock();
     let started = Instant::now();
-    let mut progress: Option<Progress> = None;
+    let mut progress: Option<TerminalProgress> = None;
     let mut root_counts: Vec<(Move, u64)> = Vec::new();
     let mut leaves = 1;
     // The first write error is kept and the rest of the count skipped: a closed pipe should end the command.
@@ -103,7 +103,7 @@ pub fn run_perft<R: RuleSet>(
                 failure = written.and_then(|()| out.flush()).err();
             }
             PerftReport::DeepWalk { root_moves } => {
-                progress = Some(Progress::on_terminal(
+                progress = Some(TerminalProgress::on_terminal(
                     root_moves as u64,
                     &format!("root moves at depth {depth}"),
                 ));

@@ -1,7 +1,7 @@
 //! Progress bars for long-running commands, drawn on stderr only when stderr is a terminal.
 //!
 //! Scripts, pipes and log files see exactly the lines they saw before: when stderr is not a terminal there is no
-//! bar at all, and [`Progress::line`] prints plain lines. On a terminal the lines are printed above the bar, so
+//! bar at all, and [`TerminalProgress::line`] prints plain lines. On a terminal the lines are printed above the bar, so
 //! the bar stays at the bottom and is removed when the work ends.
 
 use std::borrow::Cow;
@@ -10,44 +10,44 @@ use std::io::IsTerminal;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// A count of work done towards a known total, shown as a bar when a person is watching.
-pub struct Progress {
+pub struct TerminalProgress {
     bar: Option<ProgressBar>,
 }
 
-impl Progress {
+impl TerminalProgress {
     /// A bar of `total` steps labelled `what` (such as "games"), on stderr if stderr is a terminal; otherwise
     /// nothing is drawn.
-    pub fn on_terminal(total: u64, what: &str) -> Progress {
-        Progress::when_terminal(
+    pub fn on_terminal(total: u64, what: &str) -> TerminalProgress {
+        TerminalProgress::when_terminal(
             total,
             format!("{{elapsed_precise}} [{{wide_bar}}] {{pos}}/{{len}} {what} {{msg}}"),
         )
     }
 
     /// A bar of `total` bytes (shown as `1.2 MiB/57.0 MiB`), on stderr if stderr is a terminal.
-    pub fn bytes_on_terminal(total: u64) -> Progress {
-        Progress::when_terminal(
+    pub fn bytes_on_terminal(total: u64) -> TerminalProgress {
+        TerminalProgress::when_terminal(
             total,
             "{elapsed_precise} [{wide_bar}] {binary_bytes}/{binary_total_bytes} {msg}".into(),
         )
     }
 
     /// A bar in this template when stderr is a terminal; nothing otherwise.
-    fn when_terminal(total: u64, template: String) -> Progress {
+    fn when_terminal(total: u64, template: String) -> TerminalProgress {
         if std::io::stderr().is_terminal() {
-            Progress::drawn(total, template)
+            TerminalProgress::drawn(total, template)
         } else {
-            Progress { bar: None }
+            TerminalProgress { bar: None }
         }
     }
 
-    fn drawn(total: u64, template: String) -> Progress {
+    fn drawn(total: u64, template: String) -> TerminalProgress {
         // The template is a constant, so it always parses; should it not, a bar without a template is still
         // a bar.
         let style = ProgressStyle::with_template(&template)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> ");
-        Progress {
+        TerminalProgress {
             bar: Some(ProgressBar::new(total).with_style(style)),
         }
     }
@@ -90,7 +90,7 @@ impl Progress {
     }
 }
 
-impl Drop for Progress {
+impl Drop for TerminalProgress {
     fn drop(&mut self) {
         // A bar left behind by an early return (an error) would stay on the screen above the shell prompt.
         self.finish();

@@ -10,7 +10,7 @@ use crowned::engine::EVAL_WEIGHTS;
 use crowned::lab::tune::{self, FitConfig, NetConfig, Sample};
 use crowned::store::create_new;
 
-use super::progress::Progress;
+use super::progress::TerminalProgress;
 use super::{Board, cores};
 use crowned::engine::{EngineRules, nnue};
 use crowned::rules::defined::DefinedId;
@@ -319,7 +319,7 @@ impl RulesVisitor for Games<'_> {
             "{} already exists; choose another file (an existing file is never replaced)",
             out.display()
         );
-        let progress = Progress::on_terminal(games as u64, "games");
+        let progress = TerminalProgress::on_terminal(games as u64, "games");
         let started = std::time::Instant::now();
         let samples = tune::self_play::<R>(
             game_type,
@@ -402,7 +402,7 @@ fn fit(inputs: &[PathBuf], epochs: usize, out: Option<&Path>) -> Result<()> {
         !samples.is_empty(),
         "no positions to fit: give samples files or PDN files of finished games"
     );
-    let progress = Progress::on_terminal(epochs as u64, "epochs");
+    let progress = TerminalProgress::on_terminal(epochs as u64, "epochs");
     let config = FitConfig {
         epochs,
         ..FitConfig::default()
@@ -450,7 +450,7 @@ fn net<R: EngineRules>(inputs: &[PathBuf], config: NetConfig, out: &Path) -> Res
         "no positions to train on: give samples files or PDN files of finished games"
     );
     let epochs = config.epochs;
-    let progress = Progress::on_terminal(epochs as u64, "epochs");
+    let progress = TerminalProgress::on_terminal(epochs as u64, "epochs");
     let started = std::time::Instant::now();
     let trained = tune::train_net(&samples, config, &mut |report| {
         progress.set_done(report.epoch as u64);

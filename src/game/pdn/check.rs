@@ -22,7 +22,7 @@ pub struct GameCheck {
 
 /// How far checking a stream has got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Progress {
+pub struct CheckProgress {
     /// Bytes read from the stream so far.
     pub bytes_read: u64,
     /// Games checked so far.
@@ -42,8 +42,8 @@ pub fn check_games(text: &str) -> Vec<GameCheck> {
 /// or the error that stopped reading (the games reported before it stand).
 pub fn check_reader<R: BufRead>(
     reader: R,
-    report: impl FnMut(GameCheck, Progress),
-) -> io::Result<Progress> {
+    report: impl FnMut(GameCheck, CheckProgress),
+) -> io::Result<CheckProgress> {
     check_reader_as(reader, None, report)
 }
 
@@ -51,9 +51,9 @@ pub fn check_reader<R: BufRead>(
 pub fn check_reader_as<R: BufRead>(
     reader: R,
     default: Option<GameType>,
-    mut report: impl FnMut(GameCheck, Progress),
-) -> io::Result<Progress> {
-    let mut progress = Progress::default();
+    mut report: impl FnMut(GameCheck, CheckProgress),
+) -> io::Result<CheckProgress> {
+    let mut progress = CheckProgress::default();
     for piece in Pieces::new(reader) {
         let piece = piece?;
         progress.bytes_read = piece.bytes_read;
@@ -130,7 +130,7 @@ mod tests {
             taken: &taken,
         };
         let mut first_report = None;
-        let mut last = Progress::default();
+        let mut last = CheckProgress::default();
         let end = check_reader(BufReader::new(stream), |game, progress| {
             assert_eq!(game.problem, None);
             assert_eq!(game.event, game.index.to_string());

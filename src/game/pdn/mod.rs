@@ -16,7 +16,7 @@ mod split;
 mod write;
 
 pub use crate::rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
-pub use check::{GameCheck, Progress, check_games, check_reader, check_reader_as};
+pub use check::{CheckProgress, GameCheck, check_games, check_reader, check_reader_as};
 pub use defined::{
     DEFINITION_TAG, VARIANT_TAG, decode_definition, definition_of, encode_definition,
     replay_defined, write_defined,
