@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::engine::hub::Line;
+use crate::engine::hub::HubLine;
 use crate::engine::hub::notation::{find_move, move_text, position_text};
 use crate::engine::{AnySituation, Limits};
 use crate::game::AnyGame;
@@ -148,7 +148,7 @@ impl HubEngine {
             pondering: None,
             ponder_tally: PonderTally::default(),
         };
-        engine.send(&Line::new("hub"), "its introduction")?;
+        engine.send(&HubLine::new("hub"), "its introduction")?;
         let never = AtomicBool::new(false);
         let introduction = engine.wait_for(&["wait"], START_TIME, "wait", &never)?;
         for line in &introduction {
@@ -162,11 +162,11 @@ impl HubEngine {
             }
         }
         let variant = hub_variant_name(game_type.variant);
-        let set = Line::new("set-param")
+        let set = HubLine::new("set-param")
             .arg("name", "variant")
             .arg("value", variant);
         engine.send(&set, "ready")?;
-        engine.send(&Line::new("init"), "ready")?;
+        engine.send(&HubLine::new("init"), "ready")?;
         engine.wait_for(&["ready"], START_TIME, "ready", &never)?;
         Ok(engine)
     }
@@ -184,7 +184,7 @@ impl HubEngine {
             self.stop_pondering()?;
         }
         self.expected = None;
-        self.send(&Line::new("new-game"), "the next position")
+        self.send(&HubLine::new("new-game"), "the next position")
     }
 
     /// How the searches on the opponent's time have gone so far.
@@ -212,7 +212,7 @@ impl HubEngine {
         }
         self.send_position(&after)?;
         self.send(&level_line(limits).0, "done")?;
-        self.send(&Line::new("go").flag("ponder"), "done")?;
+        self.send(&HubLine::new("go").flag("ponder"), "done")?;
         self.pondering = Some((game.ply(), reply));
         Ok(true)
     }
@@ -243,7 +243,7 @@ impl HubEngine {
                 if hit {
                     self.ponder_tally.hits += 1;
                     // The search under way goes on as the real one, its time counted from now.
-                    self.send(&Line::new("ponder-hit"), "done")?;
+                    self.send(&HubLine::new("ponder-hit"), "done")?;
                 } else {
                     self.ponder_tally.misses += 1;
                     self.stop_pondering()?;
@@ -255,7 +255,7 @@ impl HubEngine {
         if !hit {
             self.send_position(game)?;
             self.send(&level, "done")?;
-            self.send(&Line::new("go").flag("think"), "done")?;
+            self.send(&HubLine::new("go").flag("think"), "done")?;
         }
         let lines = self.wait_for(&["done"], time, "done", stop)?;
         let done = lines.last().cloned().unwrap_or_default();
@@ -278,14 +278,14 @@ impl HubEngine {
         let since = ply - AnySituation::of_game(game).earlier.len();
         let base = game.position_at(since).unwrap_or_else(|| game.position());
         let written: Vec<String> = moves[since..].iter().map(move_text).collect();
-        let mut pos = Line::new("pos").arg("pos", position_text(&base));
+        let mut pos = HubLine::new("pos").arg("pos", position_text(&base));
         if !written.is_empty() {
             pos = pos.arg("moves", written.join(" "));
         }
         self.send(&pos, "done")
     }
 
-    fn send(&mut self, line: &Line, waiting_for: &str) -> Result<(), HubError> {
+    fn send(&mut self, line: &HubLine, waiting_for: &str) -> Result<(), HubError> {
         writeln!(self.input, "{line}")
             .and_then(|()| self.input.flush())
             .map_err(|_| HubError::Closed {
@@ -305,7 +305,7 @@ impl HubEngine {
         time: Duration,
         waiting_for: &str,
         stop: &AtomicBool,
-    ) -> Result<Vec<Line>, HubError> {
+    ) -> Result<Vec<HubLine>, HubError> {
         let started = Instant::now();
         let within = time + GRACE;
         let deadline = started + within;
@@ -316,7 +316,7 @@ impl HubEngine {
             caller_stopped |= stop.load(Ordering::Relaxed);
             if (caller_stopped || started.elapsed() >= time) && !told_to_stop {
                 told_to_stop = true;
-                let _ = self.send(&Line::new("stop"), waiting_for);
+                let _ = self.send(&HubLine::new("stop"), waiting_for);
             }
             let now = Instant::now();
             if now >= deadline {
@@ -336,7 +336,7 @@ impl HubEngine {
                     });
                 }
             };
-            let Some(line) = Line::parse(&text) else {
+            let Some(line) = HubLine::parse(&text) else {
                 continue;
             };
             if line.command == "error" {
@@ -359,11 +359,11 @@ impl HubEngine {
 
 /// The `level` line for `limits` (a clock, a time per move, a depth, or none), and how long the engine may
 /// take under them.
-fn level_line(limits: &Limits) -> (Line, Duration) {
+fn level_line(limits: &Limits) -> (HubLine, Duration) {
     let seconds = |d: Duration| format!("{:.3}", d.as_secs_f64());
     match (limits.clock, limits.time, limits.depth) {
         (Some(clock), _, _) => {
-            let mut level = Line::new("level")
+            let mut level = HubLine::new("level")
                 .arg("time", seconds(clock.remaining))
                 .arg("inc", seconds(clock.increment));
             if let Some(moves) = clock.moves_to_go {
@@ -371,9 +371,9 @@ fn level_line(limits: &Limits) -> (Line, Duration) {
             }
             (level, clock.remaining)
         }
-        (None, Some(time), _) => (Line::new("level").arg("move-time", seconds(time)), time),
-        (None, None, Some(depth)) => (Line::new("level").arg("depth", depth), START_TIME),
-        (None, None, None) => (Line::new("level").flag("infinite"), START_TIME),
+        (None, Some(time), _) => (HubLine::new("level").arg("move-time", seconds(time)), time),
+        (None, None, Some(depth)) => (HubLine::new("level").arg("depth", depth), START_TIME),
+        (None, None, None) => (HubLine::new("level").flag("infinite"), START_TIME),
     }
 }
 

@@ -13,7 +13,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::notation::{find_move, move_text, parse_position};
-use super::syntax::Line;
+use super::syntax::HubLine;
 use crate::engine::book::Book;
 use crate::engine::egdb::Egdb;
 use crate::engine::time_plan::{Deadline, TimePlan};
@@ -34,7 +34,7 @@ const MAX_THREADS: usize = crate::engine::MAX_THREADS;
 /// What the loop hears about.
 enum Event {
     /// A line from the GUI.
-    Line(String),
+    HubLine(String),
     /// A line too long to be a command.
     TooLong,
     /// The input closed (or failed): the GUI is gone.
@@ -118,7 +118,7 @@ fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
                 }
                 Event::TooLong
             }
-            Ok(_) => Event::Line(String::from_utf8_lossy(&buf).into_owned()),
+            Ok(_) => Event::HubLine(String::from_utf8_lossy(&buf).into_owned()),
         };
         let closed = matches!(event, Event::Closed);
         if events.send(event).is_err() || closed {
@@ -173,7 +173,7 @@ struct Server {
     limits: Limits,
     running: Option<Running>,
     /// Commands that came during a search, for after it.
-    waiting: VecDeque<Line>,
+    waiting: VecDeque<HubLine>,
     searches: u64,
 }
 
@@ -209,8 +209,8 @@ impl Server {
     fn run(&mut self, inbox: &Receiver<Event>, out: &mut impl Write) -> io::Result<()> {
         while let Ok(event) = inbox.recv() {
             match event {
-                Event::Line(text) => {
-                    let Some(line) = Line::parse(&text) else {
+                Event::HubLine(text) => {
+                    let Some(line) = HubLine::parse(&text) else {
                         continue;
                     };
                     if self.command(line, out)? == Next::Quit {
@@ -246,10 +246,10 @@ impl Server {
         Ok(())
     }
 
-    fn command(&mut self, line: Line, out: &mut impl Write) -> io::Result<Next> {
+    fn command(&mut self, line: HubLine, out: &mut impl Write) -> io::Result<Next> {
         if let Some(running) = &mut self.running {
             match line.command.as_str() {
-                "ping" => send(out, Line::new("pong"))?,
+                "ping" => send(out, HubLine::new("pong"))?,
                 "stop" => running.stop.store(true, Ordering::Relaxed),
                 "ponder-hit" => self.ponder_hit(),
                 "quit" => return Ok(Next::Quit),
@@ -267,7 +267,7 @@ impl Server {
             "set-param" => self.set_param(&line).err(),
             "init" => {
                 self.engine();
-                Some(Line::new("ready"))
+                Some(HubLine::new("ready"))
             }
             "new-game" => {
                 self.engine().clear();
@@ -276,7 +276,7 @@ impl Server {
             "pos" => self.position(&line).err(),
             "level" => self.level(&line).err(),
             "go" => self.go(&line).err(),
-            "ping" => Some(Line::new("pong")),
+            "ping" => Some(HubLine::new("pong")),
             "quit" => return Ok(Next::Quit),
             // `stop` and `ponder-hit` with nothing running, and commands of later versions: ignored, as the
             // protocol asks.
@@ -288,7 +288,7 @@ impl Server {
         Ok(Next::Continue)
     }
 
-    fn introduction(&self) -> Vec<Line> {
+    fn introduction(&self) -> Vec<HubLine> {
         let variants: Vec<&str> = Variant::ALL
             .iter()
             .map(|v| v.name())
@@ -297,42 +297,42 @@ impl Server {
             .collect();
         let levels: Vec<&str> = Level::ALL.iter().map(|l| l.name()).collect();
         vec![
-            Line::new("id")
+            HubLine::new("id")
                 .arg("name", "crowned")
                 .arg("version", env!("CARGO_PKG_VERSION"))
                 .arg("author", "the crowned authors"),
-            Line::new("param")
+            HubLine::new("param")
                 .arg("name", "variant")
                 .arg("value", self.game_type.variant.name())
                 .arg("type", "enum")
                 .arg("values", variants.join(" ")),
-            Line::new("param")
+            HubLine::new("param")
                 .arg("name", "level")
                 .arg("value", self.level.name())
                 .arg("type", "enum")
                 .arg("values", levels.join(" ")),
-            Line::new("param")
+            HubLine::new("param")
                 .arg("name", "hash")
                 .arg("value", self.hash_megabytes)
                 .arg("type", "int")
                 .arg("min", 1)
                 .arg("max", MAX_HASH_MEGABYTES),
-            Line::new("param")
+            HubLine::new("param")
                 .arg("name", "threads")
                 .arg("value", self.threads)
                 .arg("type", "int")
                 .arg("min", 1)
                 .arg("max", MAX_THREADS),
-            Line::new("param")
+            HubLine::new("param")
                 .arg("name", "eval")
                 .arg("value", self.evaluation.name())
                 .arg("type", "enum")
                 .arg("values", "network classic"),
-            Line::new("wait"),
+            HubLine::new("wait"),
         ]
     }
 
-    fn set_param(&mut self, line: &Line) -> Result<(), Line> {
+    fn set_param(&mut self, line: &HubLine) -> Result<(), HubLine> {
         let value = line.get("value").unwrap_or_default();
         match line.get("name").unwrap_or_default() {
             "variant" => {
@@ -406,7 +406,7 @@ impl Server {
         })
     }
 
-    fn position(&mut self, line: &Line) -> Result<(), Line> {
+    fn position(&mut self, line: &HubLine) -> Result<(), HubLine> {
         self.situation = None;
         let start = match line.get("pos") {
             Some(text) => parse_position(self.game_type, text).map_err(|e| error(e.to_string()))?,
@@ -421,8 +421,8 @@ impl Server {
         Ok(())
     }
 
-    fn level(&mut self, line: &Line) -> Result<(), Line> {
-        let seconds = |name: &str| -> Result<Option<Duration>, Line> {
+    fn level(&mut self, line: &HubLine) -> Result<(), HubLine> {
+        let seconds = |name: &str| -> Result<Option<Duration>, HubLine> {
             line.get(name)
                 .map(|text| {
                     text.parse::<f64>()
@@ -434,7 +434,7 @@ impl Server {
                 })
                 .transpose()
         };
-        let whole = |name: &str| -> Result<Option<u64>, Line> {
+        let whole = |name: &str| -> Result<Option<u64>, HubLine> {
             line.get(name)
                 .map(|text| {
                     text.parse::<u64>()
@@ -463,7 +463,7 @@ impl Server {
         Ok(())
     }
 
-    fn go(&mut self, line: &Line) -> Result<(), Line> {
+    fn go(&mut self, line: &HubLine) -> Result<(), HubLine> {
         let Some(situation) = self.situation.clone() else {
             return Err(error("no position: send pos before go"));
         };
@@ -524,7 +524,7 @@ impl Server {
 }
 
 /// A parameter's value that must be a whole number from 1 to `most`.
-fn whole_in(value: &str, name: &str, most: usize) -> Result<usize, Line> {
+fn whole_in(value: &str, name: &str, most: usize) -> Result<usize, HubLine> {
     value
         .parse()
         .ok()
@@ -537,13 +537,13 @@ fn whole_in(value: &str, name: &str, most: usize) -> Result<usize, Line> {
 }
 
 /// Writes one line and flushes it: the GUI reads line by line.
-fn send(out: &mut impl Write, line: Line) -> io::Result<()> {
+fn send(out: &mut impl Write, line: HubLine) -> io::Result<()> {
     writeln!(out, "{line}")?;
     out.flush()
 }
 
-fn error(message: impl Into<String>) -> Line {
-    Line::new("error").arg("message", message.into())
+fn error(message: impl Into<String>) -> HubLine {
+    HubLine::new("error").arg("message", message.into())
 }
 
 /// A score in men, as Hub GUIs show it; a forced win in `n` moves is `99.nn` less than 100 (`99.97` for a win in
@@ -559,10 +559,10 @@ fn score_in_men(score: Score) -> String {
     }
 }
 
-fn info(progress: &Progress) -> Line {
+fn info(progress: &Progress) -> HubLine {
     let pv: Vec<String> = progress.pv.iter().map(move_text).collect();
     let seconds = progress.elapsed.as_secs_f64();
-    Line::new("info")
+    HubLine::new("info")
         .arg("depth", progress.depth)
         .arg("score", score_in_men(progress.score))
         .arg("nodes", progress.nodes)
@@ -574,8 +574,8 @@ fn info(progress: &Progress) -> Line {
         .arg("pv", pv.join(" "))
 }
 
-fn done_line(result: &SearchResult) -> Line {
-    let mut line = Line::new("done");
+fn done_line(result: &SearchResult) -> HubLine {
+    let mut line = HubLine::new("done");
     if let Some(best) = &result.best {
         line = line.arg("move", move_text(best));
     }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::{HubOptions, serve_with};
 use crate::engine::hub::notation::{find_move, position_text};
-use crate::engine::hub::syntax::Line;
+use crate::engine::hub::syntax::HubLine;
 use crate::rules::{AnyPosition, GameType, Variant};
 
 /// Bytes sent to the engine, one chunk at a time; the end of the input when the sender is dropped.
@@ -98,14 +98,14 @@ impl Gui {
     }
 
     /// Lines up to and including the first whose command is `end`.
-    fn until(&self, end: &str) -> Vec<Line> {
+    fn until(&self, end: &str) -> Vec<HubLine> {
         let mut lines = Vec::new();
         loop {
             let text = self
                 .from_engine
                 .recv_timeout(Duration::from_secs(30))
                 .unwrap_or_else(|e| panic!("no {end} line ({e}); had {lines:?}"));
-            let line = Line::parse(&text).expect("the engine sends no blank lines");
+            let line = HubLine::parse(&text).expect("the engine sends no blank lines");
             let stop = line.command == end;
             lines.push(line);
             if stop {
@@ -161,7 +161,7 @@ fn introduction_parameters_and_a_search() {
     gui.send("level depth=6");
     gui.send("go think");
     let lines = gui.until("done");
-    let infos: Vec<&Line> = lines.iter().filter(|l| l.command == "info").collect();
+    let infos: Vec<&HubLine> = lines.iter().filter(|l| l.command == "info").collect();
     assert_eq!(infos.len(), 6, "one info per depth: {lines:?}");
     assert_eq!(infos[5].get("depth"), Some("6"));
     assert!(

@@ -8,30 +8,30 @@ use std::fmt;
 
 /// One line of the protocol: a command word and its arguments in order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Line {
+pub struct HubLine {
     /// The first word, such as `pos` or `done`.
     pub command: String,
     /// `(name, value)` pairs in order; a flag such as `think` in `go think` has an empty value.
     pub args: Vec<(String, String)>,
 }
 
-impl Line {
+impl HubLine {
     /// A line with no arguments yet.
-    pub fn new(command: &str) -> Line {
-        Line {
+    pub fn new(command: &str) -> HubLine {
+        HubLine {
             command: command.to_string(),
             args: Vec::new(),
         }
     }
 
     /// Adds `name=value`.
-    pub fn arg(mut self, name: &str, value: impl fmt::Display) -> Line {
+    pub fn arg(mut self, name: &str, value: impl fmt::Display) -> HubLine {
         self.args.push((name.to_string(), value.to_string()));
         self
     }
 
     /// Adds a flag (an argument without a value).
-    pub fn flag(mut self, name: &str) -> Line {
+    pub fn flag(mut self, name: &str) -> HubLine {
         self.args.push((name.to_string(), String::new()));
         self
     }
@@ -50,7 +50,7 @@ impl Line {
     }
 
     /// Reads a line; `None` for a blank one. Runs in time linear in the line's length.
-    pub fn parse(text: &str) -> Option<Line> {
+    pub fn parse(text: &str) -> Option<HubLine> {
         let mut words = Words {
             rest: text.trim_start(),
         };
@@ -64,14 +64,14 @@ impl Line {
                 _ => args.push((unquote(&token), String::new())),
             }
         }
-        Some(Line {
+        Some(HubLine {
             command: unquote(&command),
             args,
         })
     }
 }
 
-impl fmt::Display for Line {
+impl fmt::Display for HubLine {
     /// The line as sent, without its line end: values are quoted when they are empty or hold a space, a quote
     /// or `=`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -166,18 +166,18 @@ mod tests {
 
     #[test]
     fn reads_commands_arguments_flags_and_quotes() {
-        let line = Line::parse("  pos pos=Wbbe moves=\"32-28 17-22\"  ").expect("a line");
+        let line = HubLine::parse("  pos pos=Wbbe moves=\"32-28 17-22\"  ").expect("a line");
         assert_eq!(line.command, "pos");
         assert_eq!(line.get("pos"), Some("Wbbe"));
         assert_eq!(line.get("moves"), Some("32-28 17-22"));
-        let go = Line::parse("go think").expect("a line");
+        let go = HubLine::parse("go think").expect("a line");
         assert!(go.has("think"));
         assert_eq!(go.get("ponder"), None);
-        let id =
-            Line::parse("id name=Scan author=\"Fabien Letouzey\" country=France").expect("a line");
+        let id = HubLine::parse("id name=Scan author=\"Fabien Letouzey\" country=France")
+            .expect("a line");
         assert_eq!(id.get("author"), Some("Fabien Letouzey"));
-        assert_eq!(Line::parse("   "), None);
-        assert_eq!(Line::parse(""), None);
+        assert_eq!(HubLine::parse("   "), None);
+        assert_eq!(HubLine::parse(""), None);
     }
 
     #[test]
@@ -191,18 +191,18 @@ mod tests {
             "level time= inc=",
             "é=ü \u{1b}[31m",
         ] {
-            let line = Line::parse(text).expect("not blank");
+            let line = HubLine::parse(text).expect("not blank");
             // Whatever was read writes back as a line that reads the same.
-            let again = Line::parse(&line.to_string()).expect("not blank");
+            let again = HubLine::parse(&line.to_string()).expect("not blank");
             assert_eq!(again.args.len(), line.args.len(), "{text:?}");
         }
-        let unterminated = Line::parse("pos pos=\"Wbb e").expect("a line");
+        let unterminated = HubLine::parse("pos pos=\"Wbb e").expect("a line");
         assert_eq!(unterminated.get("pos"), Some("Wbb e"));
     }
 
     #[test]
     fn whatever_is_written_reads_back() {
-        let line = Line::new("info")
+        let line = HubLine::new("info")
             .arg("depth", 12)
             .arg("pv", "11-15 23-19")
             .arg("empty", "")
@@ -214,21 +214,21 @@ mod tests {
             text,
             "info depth=12 pv=\"11-15 23-19\" empty eq=\"a=b\" think"
         );
-        let read = Line::parse(&text).expect("a line");
+        let read = HubLine::parse(&text).expect("a line");
         assert_eq!(read.get("pv"), Some("11-15 23-19"));
         assert_eq!(read.get("eq"), Some("a=b"));
         assert_eq!(read.get("empty"), Some(""));
         assert!(read.has("think"));
         // A quote inside a value cannot be carried; the line stays one line with the same arguments.
-        let odd = Line::new("error").arg("message", "say \"hi\"\nthere");
-        let read = Line::parse(&odd.to_string()).expect("a line");
+        let odd = HubLine::new("error").arg("message", "say \"hi\"\nthere");
+        let read = HubLine::parse(&odd.to_string()).expect("a line");
         assert_eq!(read.get("message"), Some("say 'hi' there"));
     }
 
     #[test]
     fn a_huge_line_is_read_in_linear_time() {
         let text = format!("pos moves=\"{}\"", "11-15 ".repeat(200_000));
-        let line = Line::parse(&text).expect("a line");
+        let line = HubLine::parse(&text).expect("a line");
         assert_eq!(
             line.get("moves").map(|m| m.split_whitespace().count()),
             Some(200_000)

@@ -15,7 +15,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::arena::{self, ArenaPlayer};
-use super::standings::{self, Line};
+use super::standings::{self, StandingsRow};
 use super::swiss::pair_round;
 use super::{Board, Entrant, GameResult, Pairing, Round};
 use crate::serve::ids::Fingerprint;
@@ -292,7 +292,7 @@ impl Director {
     }
 
     /// A Swiss event's table.
-    pub fn swiss_table(&self) -> Vec<Line> {
+    pub fn swiss_table(&self) -> Vec<StandingsRow> {
         standings::table(self.entries.len() as u32, &self.rounds)
     }
 

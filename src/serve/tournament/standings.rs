@@ -15,7 +15,7 @@ use super::{Entrant, HalfPoints, Round, Score};
 
 /// One line of a Swiss table.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line {
+pub struct StandingsRow {
     /// Who.
     pub entrant: Entrant,
     /// Points, in half points (byes included).
@@ -54,10 +54,10 @@ pub fn points(entrants: u32, rounds: &[Round]) -> Vec<HalfPoints> {
 }
 
 /// The table after `rounds`, best first: by points, then Buchholz, then Sonneborn-Berger, then seed.
-pub fn table(entrants: u32, rounds: &[Round]) -> Vec<Line> {
+pub fn table(entrants: u32, rounds: &[Round]) -> Vec<StandingsRow> {
     let points = points(entrants, rounds);
-    let mut lines: Vec<Line> = (0..entrants)
-        .map(|entrant| Line {
+    let mut lines: Vec<StandingsRow> = (0..entrants)
+        .map(|entrant| StandingsRow {
             entrant,
             points: points[entrant as usize],
             buchholz: 0,
