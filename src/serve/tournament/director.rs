@@ -571,7 +571,7 @@ pub fn event_tags(spec: &TournamentSpec, round: u32) -> [(&'static str, String);
         Kind::Arena => round + 1,
     };
     [
-        ("DirectorEvent", spec.name.clone()),
+        ("Event", spec.name.clone()),
         ("Round", round.to_string()),
     ]
 }

@@ -262,7 +262,7 @@ fn a_swiss_event_runs_its_rounds_and_matches_the_hand_computed_table() {
     assert_eq!(
         event_tags(d.spec(), 3),
         [
-            ("DirectorEvent", "Test event".to_string()),
+            ("Event", "Test event".to_string()),
             ("Round", "3".to_string())
         ]
     );
