@@ -374,7 +374,7 @@ async fn arena_player(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_arena_of_six_pairs_free_players_scores_streaks_and_ends_on_time() {
     use crowned::serve::tournament::arena::ArenaPlayer;
-    use crowned::serve::tournament::{Colour, Score};
+    use crowned::serve::tournament::{Colour, PlayerScore};
 
     const PLAYERS: usize = 6;
     let server = Server::start_with(
@@ -438,7 +438,11 @@ async fn an_arena_of_six_pairs_free_players_scores_streaks_and_ends_on_time() {
     for (me, mine) in games.iter().enumerate() {
         for &(opponent, first, won) in mine {
             let colour = if first { Colour::First } else { Colour::Second };
-            let score = if won { Score::Win } else { Score::Loss };
+            let score = if won {
+                PlayerScore::Win
+            } else {
+                PlayerScore::Loss
+            };
             scored[me].record(opponent as u32, colour, score);
         }
     }

@@ -12,7 +12,7 @@ use crate::game::pdn::{check_games, open_game, parse_games};
 use crate::serve::records::{Kind, Stage, TournamentRecord};
 use crate::serve::tournament::arena::{ArenaPlayer, rank};
 use crate::serve::tournament::director::Director;
-use crate::serve::tournament::{Colour, GameResult, Score};
+use crate::serve::tournament::{Colour, GameResult, PlayerScore};
 
 /// What the records of an arena hold that disagrees with its games or its players.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -214,10 +214,10 @@ pub fn check_arena(
             (p.pairing.second, p.pairing.first, Colour::Second),
         ] {
             let score = match (result, colour) {
-                (GameResult::Draw, _) => Score::Draw,
+                (GameResult::Draw, _) => PlayerScore::Draw,
                 (GameResult::FirstWins, Colour::First)
-                | (GameResult::SecondWins, Colour::Second) => Score::Win,
-                _ => Score::Loss,
+                | (GameResult::SecondWins, Colour::Second) => PlayerScore::Win,
+                _ => PlayerScore::Loss,
             };
             let player = scored
                 .iter_mut()

@@ -10,7 +10,7 @@
 //! Pairing follows the same FAQ in spirit: a player who is free is paired at once with a free player of a near
 //! score, never with the opponent of their previous game.
 
-use super::{Colour, Entrant, Pairing, Score};
+use super::{Colour, Entrant, Pairing, PlayerScore};
 
 /// One player of an arena, as the pairing and the table see them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -50,25 +50,25 @@ impl ArenaPlayer {
     }
 
     /// What a game with `score` is worth to this player now.
-    pub fn worth(&self, score: Score) -> u32 {
+    pub fn worth(&self, score: PlayerScore) -> u32 {
         let base = score.half_points();
         if self.on_fire() { 2 * base } else { base }
     }
 
     /// Notes a finished game against `opponent` played with `colour`; the points it brought.
-    pub fn record(&mut self, opponent: Entrant, colour: Colour, score: Score) -> u32 {
+    pub fn record(&mut self, opponent: Entrant, colour: Colour, score: PlayerScore) -> u32 {
         let gained = self.worth(score);
         self.points += gained;
         match score {
-            Score::Win => {
+            PlayerScore::Win => {
                 self.won += 1;
                 self.wins_in_row += 1;
             }
-            Score::Draw => {
+            PlayerScore::Draw => {
                 self.drawn += 1;
                 self.wins_in_row = 0;
             }
-            Score::Loss => {
+            PlayerScore::Loss => {
                 self.lost += 1;
                 self.wins_in_row = 0;
             }
@@ -150,7 +150,7 @@ mod tests {
     use proptest::prelude::*;
     use std::collections::HashSet;
 
-    fn play(p: &mut ArenaPlayer, scores: &[Score]) -> Vec<u32> {
+    fn play(p: &mut ArenaPlayer, scores: &[PlayerScore]) -> Vec<u32> {
         scores
             .iter()
             .map(|&s| p.record(99, Colour::First, s))
@@ -159,7 +159,7 @@ mod tests {
 
     #[test]
     fn streaks_score_as_the_published_examples() {
-        use Score::*;
+        use PlayerScore::*;
         // The FAQ's examples: W W D = 6, W W W = 8, W W L D = 5.
         let mut p = ArenaPlayer::new(0);
         assert_eq!(play(&mut p, &[Win, Win, Draw]), vec![2, 2, 2]);
@@ -184,8 +184,8 @@ mod tests {
         let mut a = ArenaPlayer::new(0);
         let mut b = ArenaPlayer::new(1);
         let c = ArenaPlayer::new(2);
-        a.record(1, Colour::First, Score::Win);
-        b.record(0, Colour::Second, Score::Loss);
+        a.record(1, Colour::First, PlayerScore::Win);
+        b.record(0, Colour::Second, PlayerScore::Loss);
         // a (2 points) must not meet b again; c is next.
         let pairs = pair_free(&[a.clone(), b.clone(), c.clone()], |_, _| true);
         assert_eq!(

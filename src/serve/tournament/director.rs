@@ -570,8 +570,5 @@ pub fn event_tags(spec: &TournamentSpec, round: u32) -> [(&'static str, String);
         Kind::Swiss => round,
         Kind::Arena => round + 1,
     };
-    [
-        ("Event", spec.name.clone()),
-        ("Round", round.to_string()),
-    ]
+    [("Event", spec.name.clone()), ("Round", round.to_string())]
 }

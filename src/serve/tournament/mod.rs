@@ -62,7 +62,7 @@ pub enum GameResult {
 
 /// What one player made of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Score {
+pub enum PlayerScore {
     /// A win.
     Win,
     /// A draw.
@@ -71,13 +71,13 @@ pub enum Score {
     Loss,
 }
 
-impl Score {
+impl PlayerScore {
     /// The score in half points of a classical event: 2 for a win, 1 for a draw.
     pub fn half_points(self) -> HalfPoints {
         match self {
-            Score::Win => 2,
-            Score::Draw => 1,
-            Score::Loss => 0,
+            PlayerScore::Win => 2,
+            PlayerScore::Draw => 1,
+            PlayerScore::Loss => 0,
         }
     }
 }
@@ -122,11 +122,11 @@ impl Pairing {
     }
 
     /// What `who` made of this game given its result.
-    pub fn score_of(&self, who: Entrant, result: GameResult) -> Score {
+    pub fn score_of(&self, who: Entrant, result: GameResult) -> PlayerScore {
         match (result, self.first == who) {
-            (GameResult::Draw, _) => Score::Draw,
-            (GameResult::FirstWins, true) | (GameResult::SecondWins, false) => Score::Win,
-            _ => Score::Loss,
+            (GameResult::Draw, _) => PlayerScore::Draw,
+            (GameResult::FirstWins, true) | (GameResult::SecondWins, false) => PlayerScore::Win,
+            _ => PlayerScore::Loss,
         }
     }
 }

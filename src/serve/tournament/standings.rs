@@ -11,7 +11,7 @@
 //!
 //! Scores are kept in half points; Sonneborn-Berger, which halves a half point, in quarter points.
 
-use super::{Entrant, HalfPoints, Round, Score};
+use super::{Entrant, HalfPoints, PlayerScore, Round};
 
 /// One line of a Swiss table.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +39,7 @@ pub fn points(entrants: u32, rounds: &[Round]) -> Vec<HalfPoints> {
     let mut points = vec![0; entrants as usize];
     for round in rounds {
         if let Some(p) = round.bye.and_then(|b| points.get_mut(b as usize)) {
-            *p += Score::Win.half_points();
+            *p += PlayerScore::Win.half_points();
         }
         for board in &round.boards {
             let Some(result) = board.result else { continue };
@@ -82,15 +82,15 @@ pub fn table(entrants: u32, rounds: &[Round]) -> Vec<StandingsRow> {
                 };
                 line.buchholz += theirs;
                 match board.pairing.score_of(who, result) {
-                    Score::Win => {
+                    PlayerScore::Win => {
                         line.won += 1;
                         line.sonneborn_berger += 2 * theirs;
                     }
-                    Score::Draw => {
+                    PlayerScore::Draw => {
                         line.drawn += 1;
                         line.sonneborn_berger += theirs;
                     }
-                    Score::Loss => line.lost += 1,
+                    PlayerScore::Loss => line.lost += 1,
                 }
             }
         }
