@@ -145,6 +145,13 @@ fn number(value: &Value, what: &str) -> Result<f64, String> {
     }
 }
 
+/// A number of seconds as a flag writes it.
+fn seconds_in(text: &str) -> Result<f64, String> {
+    text.trim()
+        .parse()
+        .map_err(|_| format!("a number of seconds, not {text:?}"))
+}
+
 /// Seconds a move, above 0 and at most a day ([`check_seconds`]).
 #[derive(Clone, Debug)]
 pub struct Seconds;
@@ -157,11 +164,7 @@ impl SettingKind for Seconds {
     }
 
     fn parse(&self, text: &str) -> Result<f64, String> {
-        let seconds = text
-            .trim()
-            .parse()
-            .map_err(|_| format!("a number of seconds, not {text:?}"))?;
-        check_seconds(seconds)
+        check_seconds(seconds_in(text)?)
     }
 
     fn write(&self, value: &f64) -> Value {
@@ -185,11 +188,7 @@ impl SettingKind for Interval {
     }
 
     fn parse(&self, text: &str) -> Result<f64, String> {
-        let seconds = text
-            .trim()
-            .parse()
-            .map_err(|_| format!("a number of seconds, not {text:?}"))?;
-        check_interval(seconds, self.0)
+        check_interval(seconds_in(text)?, self.0)
     }
 
     fn write(&self, value: &f64) -> Value {
