@@ -195,12 +195,13 @@ fn spsa_prints_values_a_hub_takes_and_refuses_unknown_parameters() {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 2, "{text}");
-    let mut params = crowned::engine::SearchParams::default();
+    let mut params = crowned::engine::ParamOverrides::default();
     for line in &lines {
         params
             .assign(line)
             .expect("a NAME=VALUE line the hub takes");
     }
+    let params = params.over(crowned::engine::SearchParams::default());
     assert!((40..=80).contains(&params.futility_margin), "{text}");
     assert!(stderr(&out).contains("iteration 2"), "{}", stderr(&out));
     assert_eq!(

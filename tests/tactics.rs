@@ -112,7 +112,7 @@ fn finds_every_shot(threads: usize, params: SearchParams) {
     let mut missed = Vec::new();
     for (fen, answer) in SHOTS {
         let pos: Position = parse_fen(fen).expect("suite FEN");
-        let mut engine = Engine::with_config(EngineConfig::default().with_params(params));
+        let mut engine = Engine::with_config(EngineConfig::default().with_params(params.into()));
         engine.set_threads(threads);
         assert_eq!(engine.threads(), threads);
         let result = engine.think(

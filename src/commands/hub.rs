@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use crowned::engine::hub::{self, HubOptions};
-use crowned::engine::{Evaluation, SearchParams};
+use crowned::engine::{Evaluation, ParamOverrides};
 
 /// `crowned hub`'s options: what the engine starts with until the GUI sets its parameters.
 #[derive(clap::Args, Debug)]
@@ -46,7 +46,7 @@ pub fn run(args: HubArgs) -> Result<ExitCode> {
     if let Some(path) = &args.network {
         super::play_with_network_file(path)?;
     }
-    let mut params = SearchParams::default();
+    let mut params = ParamOverrides::default();
     for assignment in &args.params {
         params.assign(assignment)?;
     }

@@ -259,7 +259,7 @@ pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
             threads,
             out,
         } => {
-            let mut start = crowned::engine::SearchParams::default();
+            let mut start = crowned::engine::ParamOverrides::default();
             for assignment in &starts {
                 start.assign(assignment)?;
             }
@@ -517,7 +517,7 @@ fn spsa<R: Playable>(
             .tuned
             .iter()
             .zip(theta)
-            .map(|(t, &v)| format!("{}={}", t.name, tune::format_value(&t.name, v)))
+            .map(|(t, &v)| format!("{}={}", t.name, tune::format_value(t.name, v)))
             .collect()
     };
     let started = std::time::Instant::now();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::book::Book;
 use super::egdb::Egdb;
 use super::nnue::Evaluation;
-use super::search_params::SearchParams;
+use super::search_params::ParamOverrides;
 
 /// Memory for the transposition table of one engine playing one game. Small enough to stay mostly in the
 /// processor caches, which makes the search faster than a bigger table would at the thinking times of a game.
@@ -29,8 +29,9 @@ pub struct EngineConfig {
     pub egdb: Option<Arc<Egdb>>,
     /// The full search's evaluation where the rule set has a choice.
     pub evaluation: Evaluation,
-    /// The search's margins and reductions.
-    pub params: SearchParams,
+    /// The search's margins and reductions changed from the rule set's own
+    /// ([`super::EngineRules::search_params`]).
+    pub params: ParamOverrides,
     /// An opening book `max` plays from at once where it holds the position (English draughts only).
     pub book: Option<Arc<Book>>,
 }
@@ -42,7 +43,7 @@ impl Default for EngineConfig {
             threads: 1,
             egdb: None,
             evaluation: Evaluation::default(),
-            params: SearchParams::default(),
+            params: ParamOverrides::default(),
             book: None,
         }
     }
@@ -77,8 +78,8 @@ impl EngineConfig {
         EngineConfig { book, ..self }
     }
 
-    /// This setup searching with `params`.
-    pub fn with_params(self, params: SearchParams) -> EngineConfig {
+    /// This setup searching with the parameters of `params` changed.
+    pub fn with_params(self, params: ParamOverrides) -> EngineConfig {
         EngineConfig { params, ..self }
     }
 }

@@ -11,7 +11,7 @@ use super::nnue::{self, Board, Evaluation, NetCache};
 use super::races::Races;
 use super::search::{DB_WIN, MAX_PLY};
 use super::variants::{generic, generic_for_black};
-use super::{Score, SearchResult, eval};
+use super::{Score, SearchParams, SearchResult, eval};
 use crate::rules::{
     Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn, Frisian, Frysk,
     International, Italian, Playable, Pool, Position, Russian, Spanish, Thai,
@@ -34,6 +34,12 @@ pub trait EngineRules: Playable {
     /// was trained for. A network plays only where one is compiled in or chosen for the process
     /// ([`nnue::playing`]); elsewhere the hand-written evaluation does.
     const NETWORK: Option<Board> = None;
+
+    /// The search's margins and reductions under this rule set, before any is changed from outside
+    /// ([`super::ParamOverrides`]): the values measured for English draughts unless a rule set was tuned.
+    fn search_params() -> SearchParams {
+        SearchParams::default()
+    }
 
     /// The static score of `pos` for the side to move, in hundredths of a man.
     fn evaluate(pos: &Position<Self>) -> i32 {

@@ -60,7 +60,8 @@ pub use openings::{Opening, OpeningsError, builtin_openings, openings_from_json}
 pub use players::{Player, Players};
 pub(crate) use rng::Rng;
 pub use score::{SLOPE, Score};
-pub use search_params::{ParamError, SearchParams};
+pub use search_params::{ParamError, ParamOverrides, SearchParams};
+pub use searchers::rule_set_params;
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 pub use situation::{AnySituation, Situation};
 pub use thinking::Engine;

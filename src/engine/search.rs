@@ -112,7 +112,7 @@ impl<R: EngineRules> Searcher<R> {
         stop: Arc<AtomicBool>,
         config: &EngineConfig,
     ) -> Searcher<R> {
-        let params = SearchParams::default();
+        let params = R::search_params();
         let mut searcher = Searcher {
             tt,
             history: Box::new([[0; HISTORY_BITS]; HISTORY_BITS]),
@@ -151,9 +151,10 @@ impl<R: EngineRules> Searcher<R> {
             self.evaluation = config.evaluation;
             self.net = R::network(config.evaluation);
         }
-        if config.params != self.params {
-            self.params = config.params;
-            self.reductions = Reductions::new(&config.params);
+        let params = config.params.over(R::search_params());
+        if params != self.params {
+            self.params = params;
+            self.reductions = Reductions::new(&params);
         }
     }
 

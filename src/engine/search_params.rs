@@ -98,6 +98,15 @@ pub enum ParamError {
     NotAnAssignment(String),
 }
 
+/// The parameter called `name`, with the name as [`SearchParams::NAMES`] holds it.
+fn known(name: &str) -> Result<&'static str, ParamError> {
+    SearchParams::NAMES
+        .iter()
+        .find(|&&n| n == name)
+        .copied()
+        .ok_or_else(|| ParamError::Unknown(name.to_string()))
+}
+
 /// Reads `value` as the number `name` takes, described as `kind` when it is not one.
 fn number<T: FromStr>(
     name: &'static str,
@@ -154,9 +163,7 @@ impl SearchParams {
         const COUNT: &str = "a whole number from 0";
         const REAL: &str = "a number";
         const FLAG: &str = "0 or 1";
-        let Some(&name) = SearchParams::NAMES.iter().find(|&&n| n == name) else {
-            return Err(ParamError::Unknown(name.to_string()));
-        };
+        let name = known(name)?;
         match name {
             "aspiration-depth" => self.aspiration_depth = number(name, WHOLE, value)?,
             "aspiration-window" => self.aspiration_window = number(name, WHOLE, value)?,
@@ -209,9 +216,61 @@ impl SearchParams {
         })
     }
 
+    /// Sets the parameter `name` to `value`, as [`SearchParams::get`] gives it: whole parameters take the
+    /// number rounded, switches are on for any value but 0. A name that is no parameter changes nothing.
+    pub fn put(&mut self, name: &str, value: f64) {
+        // `as` saturates, so a value beyond a parameter's type becomes its largest or smallest.
+        let whole = value.round() as i32;
+        let count = value.round().max(0.0) as usize;
+        match name {
+            "aspiration-depth" => self.aspiration_depth = whole,
+            "aspiration-window" => self.aspiration_window = whole,
+            "aspiration-widen" => self.aspiration_widen = whole,
+            "futility-depth" => self.futility_depth = whole,
+            "futility-margin" => self.futility_margin = whole,
+            "quiet-prune-depth" => self.quiet_prune_depth = whole,
+            "quiet-prune-margin" => self.quiet_prune_margin = whole,
+            "late-move-depth" => self.late_move_depth = whole,
+            "late-move-base" => self.late_move_base = count,
+            "late-move-per-ply" => self.late_move_per_ply = count,
+            "reduction-depth" => self.reduction_depth = whole,
+            "reduction-base" => self.reduction_base = value as f32,
+            "reduction-divisor" => self.reduction_divisor = value as f32,
+            "eval-reduction-margin" => self.eval_reduction_margin = whole.max(0),
+            "eval-reduction-max" => self.eval_reduction_max = whole.max(0),
+            "singular-depth" => self.singular_depth = whole.max(0),
+            "singular-margin" => self.singular_margin = whole,
+            "capture-extension" => self.capture_extension = value != 0.0,
+            _ => {}
+        }
+    }
+
     /// Whether the parameter `name` takes whole numbers only.
     pub fn is_whole(name: &str) -> bool {
         !matches!(name, "reduction-base" | "reduction-divisor")
+    }
+}
+
+/// Search parameters chosen from outside the engine (`crowned hub --param`, the Hub protocol's `set-param`, a
+/// tuner), each laid over the values of the rule set searched ([`super::EngineRules::search_params`]) when a
+/// search is set up: setting one parameter changes that one and keeps every rule set's own tuning of the others.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParamOverrides {
+    /// Each parameter set, once, with its value as [`SearchParams::get`] gives it, in the order first set.
+    values: Vec<(&'static str, f64)>,
+}
+
+impl ParamOverrides {
+    /// Sets the parameter `name` to `value`, refusing a name that is no parameter and a value it cannot take.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        let name = known(name)?;
+        // Read by the parameter's own rules, so that the value is refused here rather than at a search.
+        let mut read = SearchParams::default();
+        read.set(name, value)?;
+        if let Some(number) = read.get(name) {
+            self.put(name, number);
+        }
+        Ok(())
     }
 
     /// Sets a parameter written `name=value`.
@@ -220,6 +279,41 @@ impl SearchParams {
             .split_once('=')
             .ok_or_else(|| ParamError::NotAnAssignment(assignment.to_string()))?;
         self.set(name.trim(), value)
+    }
+
+    /// Sets the parameter `name` (one of [`SearchParams::NAMES`]) to the number `value`, as
+    /// [`SearchParams::put`] takes it.
+    pub fn put(&mut self, name: &'static str, value: f64) {
+        match self.values.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, v)) => *v = value,
+            None => self.values.push((name, value)),
+        }
+    }
+
+    /// `base` with every parameter set here changed.
+    pub fn over(&self, mut base: SearchParams) -> SearchParams {
+        for &(name, value) in &self.values {
+            base.put(name, value);
+        }
+        base
+    }
+
+    /// Whether no parameter is set.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+}
+
+impl From<SearchParams> for ParamOverrides {
+    /// Every parameter set to its value in `params`, whatever the rule set's own.
+    fn from(params: SearchParams) -> ParamOverrides {
+        let mut overrides = ParamOverrides::default();
+        for name in SearchParams::NAMES {
+            if let Some(value) = params.get(name) {
+                overrides.put(name, value);
+            }
+        }
+        overrides
     }
 }
 
@@ -281,14 +375,12 @@ mod tests {
             assert_ne!(params, SearchParams::default(), "{name} changes nothing");
         }
         let mut params = SearchParams::default();
-        params
-            .assign("futility-margin = 70")
-            .expect("an assignment");
+        params.set("futility-margin", " 70").expect("a number");
         assert_eq!(params.futility_margin, 70);
-        params.assign("reduction-divisor=1.75").expect("a real");
+        params.set("reduction-divisor", "1.75").expect("a real");
         assert_eq!(params.reduction_divisor, 1.75);
         assert!(matches!(
-            params.assign("futility-margins=70"),
+            params.set("futility-margins", "70"),
             Err(ParamError::Unknown(name)) if name == "futility-margins"
         ));
         assert!(matches!(
@@ -297,10 +389,6 @@ mod tests {
                 name: "late-move-base",
                 ..
             })
-        ));
-        assert!(matches!(
-            params.assign("futility-margin"),
-            Err(ParamError::NotAnAssignment(_))
         ));
         assert_eq!(
             params.futility_margin, 70,
@@ -320,5 +408,61 @@ mod tests {
         params.set("reduction-divisor", "0").expect("a real");
         params.set("reduction-base", "-1e30").expect("a real");
         let _ = Reductions::new(&params);
+    }
+
+    #[test]
+    fn every_parameter_put_as_it_is_got_is_the_same() {
+        let mut changed = SearchParams::default();
+        for name in SearchParams::NAMES {
+            let value = if name == "capture-extension" {
+                "1"
+            } else {
+                "5"
+            };
+            changed.set(name, value).expect("a number");
+        }
+        let mut copy = SearchParams::default();
+        for name in SearchParams::NAMES {
+            copy.put(name, changed.get(name).expect("a parameter"));
+        }
+        assert_eq!(copy, changed);
+    }
+
+    #[test]
+    fn overrides_change_what_they_set_and_keep_the_rule_sets_other_values() {
+        let base = SearchParams {
+            futility_margin: 54,
+            reduction_divisor: 1.725,
+            ..SearchParams::default()
+        };
+        let mut overrides = ParamOverrides::default();
+        assert!(overrides.is_empty());
+        assert_eq!(overrides.over(base), base, "nothing set changes nothing");
+        overrides.assign("quiet-prune-margin=94").expect("a number");
+        overrides.set("reduction-base", "0.479").expect("a real");
+        overrides
+            .set("quiet-prune-margin", "95")
+            .expect("set again");
+        let params = overrides.over(base);
+        assert_eq!(params.quiet_prune_margin, 95, "the last value set holds");
+        assert_eq!(params.reduction_base, 0.479);
+        assert_eq!(params.futility_margin, 54, "the rule set's own value stays");
+        assert_eq!(params.reduction_divisor, 1.725);
+        // A refused name or value is not kept.
+        assert!(matches!(
+            overrides.assign("futility-margins=1"),
+            Err(ParamError::Unknown(_))
+        ));
+        assert!(matches!(
+            overrides.set("singular-depth", "-2"),
+            Err(ParamError::BadValue { .. })
+        ));
+        assert!(matches!(
+            overrides.assign("late-move-base"),
+            Err(ParamError::NotAnAssignment(_))
+        ));
+        assert_eq!(overrides.over(base), params);
+        // A whole set stands in for any rule set's values.
+        assert_eq!(ParamOverrides::from(base).over(params), base);
     }
 }

@@ -2,9 +2,9 @@
 //! [`AnyPosition`]: the engine keeps its searchers in [`AnySearcher`] and reaches the typed one, and the code
 //! generic over the rules, through [`SearcherSlot`] and [`EngineVisitor`].
 
-use super::EngineConfig;
 use super::engine_rules::EngineRules;
 use super::search::Searcher;
+use super::{EngineConfig, SearchParams};
 use crate::rules::defined::DefinedBoard;
 use crate::rules::{AnyPosition, Position, playable_rule_sets};
 
@@ -83,3 +83,20 @@ macro_rules! any_searcher {
 }
 
 playable_rule_sets!(any_searcher);
+
+/// The search parameters of the rule set of `position` ([`EngineRules::search_params`]), so that code that
+/// chooses the rules at run time (a tuner) starts from the values the engine plays with. The plain search of
+/// a defined variant has no parameters of its own: it gets the defaults.
+pub fn rule_set_params(position: &AnyPosition) -> SearchParams {
+    struct Params;
+    impl EngineVisitor for Params {
+        type Output = SearchParams;
+        fn visit<R: SearcherSlot>(self, _: &Position<R>) -> SearchParams {
+            R::search_params()
+        }
+        fn defined(self, _: &DefinedBoard) -> SearchParams {
+            SearchParams::default()
+        }
+    }
+    visit(position, Params)
+}

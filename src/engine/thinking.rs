@@ -8,7 +8,7 @@ use super::config::{EngineConfig, MAX_THREADS};
 use super::egdb::Egdb;
 use super::nnue::Evaluation;
 use super::search::Searcher;
-use super::search_params::SearchParams;
+use super::search_params::ParamOverrides;
 use super::searchers::{self, AnySearcher, EngineVisitor, SearcherSlot};
 use super::situation::{AnySituation, Situation};
 use super::tt::TranspositionTable;
@@ -89,8 +89,8 @@ impl Engine {
         self.configure_searchers();
     }
 
-    /// Searches with the margins and reductions of `params` from now on.
-    pub fn set_params(&mut self, params: SearchParams) {
+    /// Searches with the margins and reductions of `params` changed from the rule set's own from now on.
+    pub fn set_params(&mut self, params: ParamOverrides) {
         self.config.params = params;
         self.configure_searchers();
     }

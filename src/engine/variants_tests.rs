@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::{
-    AnySituation, Engine, EngineConfig, Level, Limits, Progress, Score, SearchParams, Situation,
+    AnySituation, Engine, EngineConfig, Level, Limits, ParamOverrides, Progress, Score, Situation,
 };
 use crate::rules::{
     AnyPosition, Brazilian, Canadian, Czech, English, EnglishOn, GameType, International, Italian,
@@ -170,7 +170,7 @@ fn english_searches_are_not_disturbed_by_another_rule_set() {
 #[test]
 fn the_search_reads_its_parameters_from_the_configuration() {
     let situation = Situation::new(Position::start()).into();
-    let nodes = |params: SearchParams| {
+    let nodes = |params: ParamOverrides| {
         let mut engine = Engine::with_config(EngineConfig {
             params,
             ..EngineConfig::default()
@@ -179,11 +179,11 @@ fn the_search_reads_its_parameters_from_the_configuration() {
             .think(&situation, Level::Max, &Limits::depth(8), 0, &mut |_| {})
             .nodes
     };
-    let default = nodes(SearchParams::default());
-    assert_eq!(nodes(SearchParams::default()), default);
-    let no_reductions = SearchParams {
-        reduction_depth: i32::MAX,
-        ..SearchParams::default()
-    };
+    let default = nodes(ParamOverrides::default());
+    assert_eq!(nodes(ParamOverrides::default()), default);
+    let mut no_reductions = ParamOverrides::default();
+    no_reductions
+        .set("reduction-depth", &i32::MAX.to_string())
+        .expect("a depth");
     assert!(nodes(no_reductions) > default);
 }

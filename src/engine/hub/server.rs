@@ -18,8 +18,8 @@ use crate::engine::book::Book;
 use crate::engine::egdb::Egdb;
 use crate::engine::time_plan::{Deadline, TimePlan};
 use crate::engine::{
-    AnySituation, Engine, EngineConfig, Evaluation, Level, Limits, Progress, Score, SearchParams,
-    SearchResult, TABLE_MEGABYTES, TimeLeft,
+    AnySituation, Engine, EngineConfig, Evaluation, Level, Limits, ParamOverrides, Progress, Score,
+    SearchParams, SearchResult, TABLE_MEGABYTES, TimeLeft,
 };
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Variant};
@@ -54,8 +54,8 @@ pub struct HubOptions {
     pub evaluation: Evaluation,
     /// The endgame databases the engine probes, if any.
     pub egdb: Option<Arc<Egdb>>,
-    /// The search's parameters (each also set by its name with `set-param`).
-    pub params: SearchParams,
+    /// The search's parameters changed from the rule set's own (each also set by its name with `set-param`).
+    pub params: ParamOverrides,
     /// An opening book full strength plays from.
     pub book: Option<Arc<Book>>,
     /// A time for every move that replaces the GUI's time limits, clock included, so that a match can measure
@@ -69,7 +69,7 @@ impl Default for HubOptions {
             threads: 1,
             evaluation: Evaluation::default(),
             egdb: None,
-            params: SearchParams::default(),
+            params: ParamOverrides::default(),
             book: None,
             fixed_move_time: None,
         }
@@ -162,7 +162,7 @@ struct Server {
     threads: usize,
     evaluation: Evaluation,
     egdb: Option<Arc<Egdb>>,
-    params: SearchParams,
+    params: ParamOverrides,
     book: Option<Arc<Book>>,
     /// A time per move that replaces the GUI's time limits.
     fixed_move_time: Option<Duration>,
@@ -194,7 +194,7 @@ impl Server {
             threads: 1,
             evaluation: Evaluation::default(),
             egdb: None,
-            params: SearchParams::default(),
+            params: ParamOverrides::default(),
             book: None,
             fixed_move_time: None,
             engine: None,
@@ -377,7 +377,7 @@ impl Server {
                 self.params
                     .set(name, value)
                     .map_err(|e| error(e.to_string()))?;
-                let params = self.params;
+                let params = self.params.clone();
                 if let Some(engine) = &mut self.engine {
                     engine.set_params(params);
                 }
@@ -390,7 +390,7 @@ impl Server {
     /// The engine, made on first use with the table size asked for.
     fn engine(&mut self) -> &mut Engine {
         let (megabytes, threads, evaluation) = (self.hash_megabytes, self.threads, self.evaluation);
-        let params = self.params;
+        let params = self.params.clone();
         let egdb = self.egdb.clone();
         let book = self.book.clone();
         self.engine.get_or_insert_with(|| {

@@ -10,11 +10,12 @@
 //! depth it reaches for the same work.
 
 use crate::engine::{
-    AnySituation, Engine, EngineConfig, Level, Limits, ParamError, Rng, SearchParams, Situation,
+    AnySituation, Engine, EngineConfig, Level, Limits, ParamError, ParamOverrides, Rng,
+    SearchParams, Situation, rule_set_params,
 };
 use crate::game::Game;
 use crate::lab::match_openings::random_openings;
-use crate::rules::{Color, GameType, Playable};
+use crate::rules::{Color, GameType, Playable, Position};
 
 /// Spall's exponent of the step size's decay.
 const ALPHA: f64 = 0.602;
@@ -27,8 +28,8 @@ const MAX_PLIES: usize = 300;
 /// the size of a perturbation at the start (`c` = 1) and the unit the updates are measured in.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tuned {
-    /// The parameter's name.
-    pub name: String,
+    /// The parameter's name, one of [`SearchParams::NAMES`].
+    pub name: &'static str,
     /// The least value allowed.
     pub min: f64,
     /// The greatest value allowed.
@@ -74,7 +75,7 @@ impl Tuned {
             });
         }
         Ok(Tuned {
-            name: known.to_string(),
+            name: known,
             min,
             max,
             step,
@@ -104,8 +105,8 @@ fn default_range(name: &str) -> (f64, f64, f64) {
 pub struct SpsaConfig {
     /// The parameters tuned; the others keep their values in `start`.
     pub tuned: Vec<Tuned>,
-    /// Where the run starts.
-    pub start: SearchParams,
+    /// Where the run starts: the parameters changed from the rule set's own values.
+    pub start: ParamOverrides,
     /// Iterations (each a perturbation and its games).
     pub iterations: usize,
     /// Game pairs an iteration (each pair one opening, both colours).
@@ -136,11 +137,15 @@ pub struct SpsaReport {
 }
 
 /// The search parameters `theta` stands for: `start` with each tuned parameter set, whole ones rounded.
-pub fn params_of(start: &SearchParams, tuned: &[Tuned], theta: &[f64]) -> SearchParams {
-    let mut params = *start;
+pub fn params_of(start: &ParamOverrides, tuned: &[Tuned], theta: &[f64]) -> ParamOverrides {
+    let mut params = start.clone();
     for (t, &value) in tuned.iter().zip(theta) {
-        // The names were checked when the run was set up, and a number is always a valid value.
-        let _ = params.set(&t.name, &format_value(&t.name, value));
+        let value = if SearchParams::is_whole(t.name) {
+            value.round()
+        } else {
+            value
+        };
+        params.put(t.name, value);
     }
     params
 }
@@ -162,16 +167,13 @@ pub fn spsa<R: Playable>(
     config: &SpsaConfig,
     progress: &mut dyn FnMut(&SpsaReport),
 ) -> Vec<f64> {
+    let start = config
+        .start
+        .over(rule_set_params(&R::wrap(Position::<R>::start())));
     let mut theta: Vec<f64> = config
         .tuned
         .iter()
-        .map(|t| {
-            config
-                .start
-                .get(&t.name)
-                .unwrap_or(t.min)
-                .clamp(t.min, t.max)
-        })
+        .map(|t| start.get(t.name).unwrap_or(t.min).clamp(t.min, t.max))
         .collect();
     let mut rng = Rng::new(config.seed ^ 0x7370_7361);
     for k in 0..config.iterations {
@@ -205,7 +207,7 @@ pub fn spsa<R: Playable>(
                 game
             })
             .collect();
-        let points = play_pairs(&starts, plus, minus, config.nodes, config.threads);
+        let points = play_pairs(&starts, &plus, &minus, config.nodes, config.threads);
         let games = (2 * starts.len()).max(1) as f64;
         // Plus side's points less minus side's, a game's worth being 1.
         let difference = points / games;
@@ -228,8 +230,8 @@ pub fn spsa<R: Playable>(
 /// side's, summed over the games (a win 1, a draw 0, a loss -1). Games are shared among `threads`.
 fn play_pairs<R: Playable>(
     starts: &[Game<R>],
-    plus: SearchParams,
-    minus: SearchParams,
+    plus: &ParamOverrides,
+    minus: &ParamOverrides,
     nodes: u64,
     threads: usize,
 ) -> f64 {
@@ -242,12 +244,12 @@ fn play_pairs<R: Playable>(
             .map(|t| {
                 let jobs = &jobs;
                 scope.spawn(move || {
-                    let engine = |params| {
+                    let engine = |params: &ParamOverrides| {
                         Engine::with_config(
                             EngineConfig::default()
                                 .with_table_megabytes(8)
                                 .with_threads(1)
-                                .with_params(params),
+                                .with_params(params.clone()),
                         )
                     };
                     let (mut p, mut m) = (engine(plus), engine(minus));
@@ -325,7 +327,7 @@ mod tests {
                 Tuned::parse("futility-margin:40:80:15").expect("range"),
                 Tuned::parse("reduction-divisor").expect("name"),
             ],
-            start: SearchParams::default(),
+            start: ParamOverrides::default(),
             iterations: 3,
             pairs: 2,
             nodes: 300,
@@ -390,7 +392,7 @@ mod tests {
         assert_eq!(
             Tuned::parse("futility-margin:10:90:5"),
             Ok(Tuned {
-                name: "futility-margin".into(),
+                name: "futility-margin",
                 min: 10.0,
                 max: 90.0,
                 step: 5.0
@@ -403,11 +405,11 @@ mod tests {
             Err(ParamError::Unknown(_))
         ));
         let p = params_of(
-            &SearchParams::default(),
+            &ParamOverrides::default(),
             &[Tuned::parse("late-move-base").expect("name")],
             &[4.6],
         );
-        assert_eq!(p.late_move_base, 5);
+        assert_eq!(p.over(SearchParams::default()).late_move_base, 5);
         assert_eq!(format_value("reduction-base", 0.25), "0.250");
     }
 }
