@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use crowned::config::check_seconds;
 use crowned::engine::egdb::Egdb;
-use crowned::rules::defined::{load_file, variant_by_name};
 use crowned::rules::{AnyPosition, GameType, Variant, excerpt};
 use crowned::store::Store;
+use crowned::store::{load_file, variant_by_name};
 
 pub mod bench;
 pub mod bench_arena;

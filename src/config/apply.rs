@@ -6,8 +6,8 @@ use super::values::{MAX_ANIMATION_STEP, parse_player};
 use super::{MOVE_LIMITS, Settings, check_interval, parse_clock, values};
 use std::path::Path;
 
-use crate::rules::defined::variant_by_name;
 use crate::rules::{GameType, Variant};
+use crate::store::variant_by_name;
 
 /// The values that could not be used: each with its setting's path (`["engine", "time"]`) and what is wrong.
 pub(super) type Problems = Vec<(Vec<String>, String)>;

@@ -12,9 +12,8 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use crate::rules::Variant;
-use crate::rules::defined::{
-    DefinedId, LoadError, RegistryError, definition_only_builtins, load_file, load_folder, register,
-};
+use crate::rules::defined::{DefinedId, RegistryError, definition_only_builtins, register};
+use crate::store::{LoadError, load_file, load_folder};
 
 /// The words `ssh host new ...` reads as something other than a variant (clocks aside): a file named so is not
 /// offered, as `new` could not ask for it.

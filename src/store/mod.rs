@@ -22,6 +22,7 @@ mod library;
 mod locks;
 #[cfg(test)]
 pub(crate) mod test_support;
+mod variant_files;
 
 pub use autosave::{AutosaveSlot, Claim, MAX_SLOTS};
 pub use files::{create_new, create_temporary, rename_new, write_atomic, write_new};
@@ -30,6 +31,10 @@ pub use library::{
     GameEntry, MAX_GAMES_TEXT, file_label, games_in_text, read_games_file, read_games_file_as,
 };
 pub use locks::ServerLock;
+pub use variant_files::{
+    LoadError, LoadProblem, MAX_FOLDER_FILES, VariantNameError, find_in_folder, line_of, load_file,
+    load_folder, variant_by_name,
+};
 
 /// The environment variable that moves every file of the program under one directory.
 pub const HOME_VARIABLE: &str = "CROWNED_HOME";

@@ -20,7 +20,6 @@
 mod board;
 mod error;
 mod fen;
-mod files;
 mod format;
 mod generate;
 mod glyphs;
@@ -35,10 +34,6 @@ mod tests;
 pub use board::DefinedBoard;
 pub use error::DefinitionError;
 pub use fen::{from_fen, parse_move, to_fen};
-pub use files::{
-    LoadError, LoadProblem, MAX_FOLDER_FILES, VariantNameError, find_in_folder, line_of, load_file,
-    load_folder, variant_by_name,
-};
 pub use format::{
     BoardDefinition, CaptureDefinition, CaptureRange, Capturing, CrowningRule, DirectionSet,
     EndDefinition, Landing, Leap, Movement, NoMoves, PieceDefinition, PlacedPieces, Playable,
@@ -46,7 +41,7 @@ pub use format::{
 };
 pub use generate::{legal_moves, legal_moves_general};
 pub use position::{DefinedMove, DefinedPosition, Occupant, perft, perft_general};
-pub use registry::{DefinedId, RegistryError, register};
+pub use registry::{DefinedId, MAX_DEFINITION_BYTES, RegistryError, register};
 pub use rules::{Cell, DefinedRules, Kind, MAX_KINDS, MAX_SIDE, Step};
 
 /// The built-in variants as definitions: a short name and the TOML text.

@@ -1,12 +1,13 @@
-//! Definitions in files: one read and loaded for play, or every `.toml` file of a folder, each problem named by
-//! file and line.
+//! Variant definitions in files: one read and loaded for play, or every `.toml` file of a folder, each problem
+//! named by file and line. The rules read a definition's text; reading files, bounded, is the store's work.
 
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use super::error::DefinitionError;
-use super::registry::{DefinedId, MAX_DEFINITION_BYTES, RegistryError, register};
+use crate::rules::defined::{
+    DefinedId, DefinitionError, MAX_DEFINITION_BYTES, RegistryError, load_builtin, register,
+};
 
 /// The most definition files read from one folder.
 pub const MAX_FOLDER_FILES: usize = 64;
@@ -142,7 +143,7 @@ pub fn variant_by_name(
         Ok(variant) => return Ok(variant),
         Err(unknown) => unknown,
     };
-    if let Some(builtin) = super::load_builtin(name.trim()) {
+    if let Some(builtin) = load_builtin(name.trim()) {
         return Ok(Variant::Defined(builtin?));
     }
     match folder.and_then(|dir| find_in_folder(dir, name.trim())) {
@@ -206,7 +207,7 @@ pub fn line_of(error: &DefinitionError, text: &str) -> Option<usize> {
 mod tests {
     use super::*;
 
-    const LEAPERS: &str = include_str!("../../../variants/leapers.toml");
+    const LEAPERS: &str = include_str!("../../variants/leapers.toml");
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir =
