@@ -27,7 +27,7 @@ pub mod engine;
 pub mod game;
 pub mod lab;
 pub mod problems;
-pub mod rules;
+pub use crowned_rules as rules;
 pub mod serve;
 pub mod session;
 pub mod store;

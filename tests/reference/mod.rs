@@ -1,6 +1,6 @@
 //! A slow, plainly written move generator for every draughts variant, for checking the fast one against.
 //!
-//! It is written from the rules text, not from `src/rules/movegen`: the rules of a variant are plain data
+//! It is written from the rules text, not from `crates/rules/src/movegen`: the rules of a variant are plain data
 //! ([`RefRules`]), the board is a square array of cells indexed by (row, column) ([`Board`]), and a capture is
 //! found by trying every jump from every square, one at a time, recursively. Nothing is clever and nothing is
 //! fast, so that each rule can be read off the code: if this generator and the bitboard one agree on many
