@@ -24,7 +24,7 @@ pub mod app;
 pub mod bounded;
 pub mod config;
 pub mod engine;
-pub mod game;
+pub use crowned_game as game;
 pub mod lab;
 pub mod problems;
 pub use crowned_rules as rules;

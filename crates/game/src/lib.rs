@@ -1,4 +1,12 @@
-//! A game over time: history, undo and redo, draw rules, outcomes, and PDN reading and writing.
+//! A game over time: history, undo and redo, draw rules, outcomes, and PDN reading and writing. The layer above
+//! the rules ([`crowned_rules`]), and below everything that plays or shows a game.
+
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 mod any;
 mod clock;
@@ -7,7 +15,7 @@ mod defined;
 #[cfg(test)]
 mod draw_tests;
 mod draws;
-pub(crate) mod king_moves;
+pub mod king_moves;
 pub use king_moves::KingRuns;
 mod marks;
 mod notes;

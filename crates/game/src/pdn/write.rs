@@ -2,9 +2,9 @@
 
 use super::game_type::{game_type_of_rules, game_type_tag};
 use super::replay::result_token;
-use crate::game::record::Game;
-use crate::game::tags::{ROSTER, Tags};
-use crate::rules::{RuleSet, to_fen};
+use crate::record::Game;
+use crate::tags::{ROSTER, Tags};
+use crowned_rules::{RuleSet, to_fen};
 
 /// Lines of move text stay shorter than this.
 const LINE_LIMIT: usize = 80;
@@ -175,8 +175,8 @@ pub(super) fn wrap(words: &[String], out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::pdn::{parse_games, replay_english};
-    use crate::rules::English;
+    use crate::pdn::{parse_games, replay_english};
+    use crowned_rules::English;
 
     fn game(moves: &str) -> Game {
         let mut g: Game = Game::new();
@@ -206,7 +206,7 @@ mod tests {
         let mut g: Game = Game::from_fen("W:W18,30:B14,5").expect("valid");
         g.play_text("18x9").expect("legal");
         g.play_text("5x14").expect("legal");
-        g.resign(crate::rules::Color::White).expect("not over");
+        g.resign(crowned_rules::Color::White).expect("not over");
         let text = write_game(&g);
         assert!(
             text.contains(

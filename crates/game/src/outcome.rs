@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::draws::{Ending, number};
-use crate::rules::Color;
+use crowned_rules::Color;
 
 /// Why a game was won.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

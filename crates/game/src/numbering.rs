@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::rules::{AnyPosition, Color, Position, RuleSet};
+use crowned_rules::{AnyPosition, Color, Position, RuleSet};
 
 /// A turn as the record numbers it: the move number and the side that moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +82,7 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{English, parse_fen};
+    use crowned_rules::{English, parse_fen};
 
     #[test]
     fn moves_are_numbered_as_in_the_record() {

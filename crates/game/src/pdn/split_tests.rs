@@ -1,7 +1,7 @@
 //! Tests of cutting PDN text into pieces.
 
 use super::*;
-use crate::game::pdn::parse::parse_games;
+use crate::pdn::parse::parse_games;
 
 /// Chunk limits the streamed reader is tried with: tiny ones put chunk ends inside words, comments and
 /// characters.

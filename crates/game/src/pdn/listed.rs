@@ -1,8 +1,8 @@
 //! A game as a list of games holds it: what the list shows, and the game itself or the text it is read from.
 
 use super::GameSource;
-use crate::game::{AnyGame, Outcome, Tags};
-use crate::rules::AnyPosition;
+use crate::{AnyGame, Outcome, Tags};
+use crowned_rules::AnyPosition;
 
 /// A game as a list holds it: what the list shows (its tags, start and length), and either the game or, for a
 /// game of a file, the text it is replayed from when it is chosen, so that a list of many games does not hold

@@ -8,7 +8,7 @@ use std::collections::HashSet;
 use super::draws::{Counting, DrawRules, Ending, EndingRule};
 use super::outcome::{DrawReason, Outcome};
 use super::record::Game;
-use crate::rules::{
+use crowned_rules::{
     Brazilian, Canadian, Color, Czech, English, International, Italian, Move, Pool, Position, Role,
     RuleSet, Russian, Spanish, Square, Thai, Variant,
 };

@@ -13,7 +13,7 @@ use super::outcome::Outcome;
 use super::pdn::{game_type_of_rules, result_token, write_defined, write_game};
 use super::record::{Game, GameError};
 use super::tags::Tags;
-use crate::rules::{
+use crowned_rules::{
     Antidraughts, AnyPosition, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn,
     FenError, Frisian, Frysk, GameType, Geometry, International, Italian, Move, Playable, Pool,
     RuleSet, Russian, Spanish, SquareStyle, Thai, Variant,
@@ -266,7 +266,7 @@ impl AnyGame {
     }
 
     /// `loser` resigns at the current point.
-    pub fn resign(&mut self, loser: crate::rules::Color) -> Result<(), GameError> {
+    pub fn resign(&mut self, loser: crowned_rules::Color) -> Result<(), GameError> {
         forward!(self, |g| g.resign(loser), |d| d.resign(loser))
     }
 
@@ -303,18 +303,18 @@ impl AnyGame {
 
     /// The king of the side to move that may not make another quiet move at the current point (Frisian: three
     /// in a row while its side has men), if there is one.
-    pub fn barred_king(&self) -> Option<crate::rules::Square> {
+    pub fn barred_king(&self) -> Option<crowned_rules::Square> {
         forward!(self, |g| g.barred_king(), |_d| None)
     }
 
     /// The legal moves at the current point: the position's, less those the game's own rules bar (the quiet
     /// moves of a Frisian king that has made three in a row).
-    pub fn legal_moves(&self) -> crate::rules::MoveList {
+    pub fn legal_moves(&self) -> crowned_rules::MoveList {
         forward!(self, |g| g.legal_moves(), |d| d.position().legal_moves())
     }
 
     /// [`barred_king`](AnyGame::barred_king) after `ply` moves; `None` past the moves played.
-    pub fn barred_king_at(&self, ply: usize) -> Option<crate::rules::Square> {
+    pub fn barred_king_at(&self, ply: usize) -> Option<crowned_rules::Square> {
         forward!(self, |g| g.barred_king_at(ply), |_d| None)
     }
 
@@ -387,12 +387,12 @@ impl AnyGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::pdn::{open_game, parse_games};
+    use crate::pdn::{open_game, parse_games};
 
     #[test]
     fn every_game_type_plays_writes_and_reads_back() {
         let mut types: Vec<GameType> = Variant::ALL.into_iter().map(GameType::standard).collect();
-        for size in crate::rules::ENGLISH_SIZES {
+        for size in crowned_rules::ENGLISH_SIZES {
             types.push(GameType::new(Variant::English, Some(size), None).expect("valid"));
         }
         for game_type in types {

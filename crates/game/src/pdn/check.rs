@@ -6,7 +6,7 @@ use super::defined::{definition_of, replay_defined};
 use super::parse::{GameText, PdnError, parse_games};
 use super::replay::check_as;
 use super::split::Pieces;
-use crate::rules::GameType;
+use crowned_rules::GameType;
 
 /// What checking one game of a file found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,10 +151,9 @@ mod tests {
 
     #[test]
     fn a_game_that_carries_its_definition_is_checked_under_it() {
-        let id = crate::rules::defined::register(include_str!("../../../variants/holes.toml"))
+        let id = crowned_rules::defined::register(include_str!("../../../../variants/holes.toml"))
             .expect("the definition loads");
-        let mut game =
-            crate::game::AnyGame::new(GameType::standard(crate::rules::Variant::Defined(id)));
+        let mut game = crate::AnyGame::new(GameType::standard(crowned_rules::Variant::Defined(id)));
         let first = game.legal_moves()[0];
         game.play(&first).expect("legal");
         let text = game.to_pdn();

@@ -6,12 +6,12 @@
 //! non-capturing moves in a row with the same king ... This rule does not apply for a player that has no more
 //! men left").
 
-use crate::rules::{Color, Move, MoveList, Position, Role, RuleSet, Square};
+use crowned_rules::{Color, Move, MoveList, Position, Role, RuleSet, Square};
 
 /// The king of the side to move after `moves` that may not make another quiet move, if the rules limit king
 /// moves and it has used them up. `positions[i]` is the position before `moves[i]`; the last position is the
 /// one to move from.
-pub(crate) fn barred_king<R: RuleSet>(positions: &[Position<R>], moves: &[Move]) -> Option<Square> {
+pub fn barred_king<R: RuleSet>(positions: &[Position<R>], moves: &[Move]) -> Option<Square> {
     let limit = R::VARIANT.king_moves_in_a_row() as usize;
     let now = positions.last()?;
     let side = now.side_to_move();
@@ -43,12 +43,12 @@ pub(crate) fn barred_king<R: RuleSet>(positions: &[Position<R>], moves: &[Move])
 }
 
 /// Whether `mv` is a quiet move of the barred king.
-pub(crate) fn is_barred(barred: Option<Square>, mv: &Move) -> bool {
+pub fn is_barred(barred: Option<Square>, mv: &Move) -> bool {
     barred.is_some_and(|king| !mv.is_capture() && mv.from() == king)
 }
 
 /// The legal moves of `pos` less the quiet moves of the barred king.
-pub(crate) fn allowed(pos: &Position<impl RuleSet>, barred: Option<Square>) -> MoveList {
+pub fn allowed(pos: &Position<impl RuleSet>, barred: Option<Square>) -> MoveList {
     let mut moves = pos.legal_moves();
     moves.retain(|m| !is_barred(barred, m));
     moves
@@ -100,7 +100,7 @@ impl KingRuns {
 
 /// Both sides' runs after `moves` (see [`KingRuns`]), `positions[i]` being the position before `moves[i]` and
 /// the last position the one to move from. Counted as [`barred_king`] counts the side to move's.
-pub(crate) fn king_runs<R: RuleSet>(positions: &[Position<R>], moves: &[Move]) -> KingRuns {
+pub fn king_runs<R: RuleSet>(positions: &[Position<R>], moves: &[Move]) -> KingRuns {
     let limit = R::VARIANT.king_moves_in_a_row();
     let mut runs = KingRuns::none(u8::try_from(limit).unwrap_or(u8::MAX));
     let Some(now) = positions.last() else {

@@ -9,7 +9,7 @@ use std::time::Duration;
 use thiserror::Error;
 
 use super::{Outcome, WinReason};
-use crate::rules::Color;
+use crowned_rules::Color;
 
 /// The time controls offered where one is chosen from a list (the new-game dialog, the server's lobby), in
 /// the order they are cycled through: none, then the usual Fischer controls from bullet to slow, then a fixed
@@ -60,7 +60,7 @@ impl FromStr for TimeControl {
     /// Reads the form players type: minutes and an increment in seconds (`5+3`, `0.5+2`), or seconds per move
     /// (`30s`).
     fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
-        let error = || TimeControlError(crate::rules::excerpt(text).to_string());
+        let error = || TimeControlError(crowned_rules::excerpt(text).to_string());
         let trimmed = text.trim();
         if let Some(seconds) = trimmed.strip_suffix('s') {
             return per_move(number(seconds).ok_or_else(error)?).ok_or_else(error);
@@ -88,7 +88,7 @@ impl TimeControl {
     /// `300` (a starting time alone) and `1/30` (one move in thirty seconds). `?` (unknown) and `-` (no clock)
     /// are refused, as are periods of several moves, which the program's clocks do not run.
     pub fn from_pdn_text(text: &str) -> Result<TimeControl, TimeControlError> {
-        let error = || TimeControlError(crate::rules::excerpt(text).to_string());
+        let error = || TimeControlError(crowned_rules::excerpt(text).to_string());
         let trimmed = text.trim();
         if let Some((moves, seconds)) = trimmed.split_once('/') {
             if moves.trim() != "1" {
@@ -172,7 +172,7 @@ impl ClockState {
     /// Reads back [`ClockState::left_text`] for `control`. A time longer than the control could ever give is
     /// refused, as is anything but two numbers.
     pub fn read(control: TimeControl, left: &str) -> Result<ClockState, ClockStateError> {
-        let error = || ClockStateError(crate::rules::excerpt(left).to_string());
+        let error = || ClockStateError(crowned_rules::excerpt(left).to_string());
         let most = (MAX_INITIAL + MAX_STEP).as_secs_f64();
         let mut times = left.split_whitespace().map(|t| {
             t.parse::<f64>()

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::draws::{Counting, DrawRules, MAX_ENDING_RULES};
 use super::outcome::DrawReason;
-use crate::rules::{Move, Position, Role, RuleSet};
+use crowned_rules::{Move, Position, Role, RuleSet};
 
 /// How long each of a variant's ending rules has held at one point, in single moves (0 where it does not).
 type EndingCounts = [u32; MAX_ENDING_RULES];

@@ -12,8 +12,8 @@ use thiserror::Error;
 
 use super::scan::{Failure, Mark, Scanner};
 use super::split::pieces_of_str;
-use crate::game::tags::Tags;
-use crate::rules::{clipped, quoted};
+use crate::tags::Tags;
+use crowned_rules::{clipped, quoted};
 
 /// A syntax error, with the game it belongs to and where it is.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -55,10 +55,10 @@ pub struct MoveToken {
 
 impl MoveToken {
     /// The move's mark: the first annotation that marks a move (`!?`, `$5`); NAGs about positions are not kept.
-    pub fn mark(&self) -> Option<crate::game::marks::MoveMark> {
+    pub fn mark(&self) -> Option<crate::marks::MoveMark> {
         self.annotations
             .iter()
-            .find_map(|a| crate::game::marks::MoveMark::from_annotation(a))
+            .find_map(|a| crate::marks::MoveMark::from_annotation(a))
     }
 }
 

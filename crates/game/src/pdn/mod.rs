@@ -15,8 +15,8 @@ mod scan;
 mod split;
 mod write;
 
-pub use crate::rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use check::{CheckProgress, GameCheck, check_games, check_reader, check_reader_as};
+pub use crowned_rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use defined::{
     DEFINITION_TAG, VARIANT_TAG, decode_definition, definition_of, encode_definition,
     replay_defined, write_defined,

@@ -9,8 +9,8 @@
 use super::parse::GameText;
 use super::replay::{MoveNumber, ReplayError};
 use super::write::{push_comment, push_tags, wrap};
-use crate::game::defined::DefinedGame;
-use crate::rules::defined::{
+use crate::defined::DefinedGame;
+use crowned_rules::defined::{
     DefinedId, DefinedRules, RegistryError, definition_only_builtins, from_fen, parse_move,
     register, to_fen,
 };
@@ -63,7 +63,7 @@ fn carried_definition(text: &GameText) -> Option<Result<DefinedId, RegistryError
     Some(match decode_definition(value) {
         Some(definition) => register(&definition),
         None => Err(RegistryError::Definition(
-            crate::rules::defined::DefinitionError::Syntax {
+            crowned_rules::defined::DefinitionError::Syntax {
                 line: None,
                 message: format!("the {DEFINITION_TAG} tag has an escape other than \\\\ or \\n"),
             },
@@ -143,7 +143,7 @@ pub fn replay_defined(text: &GameText, id: DefinedId) -> (DefinedGame, Option<Re
                 return (game, Some(ReplayError::Fen { fen, error }));
             }
         },
-        None => crate::rules::defined::DefinedBoard::start(id),
+        None => crowned_rules::defined::DefinedBoard::start(id),
     };
     let mut game = DefinedGame::from_position(start);
     game.set_comment(0, text.intro.clone());

@@ -9,7 +9,7 @@ use super::marks::MoveMark;
 use super::notes::Notes;
 use super::outcome::{DrawReason, Outcome, WinReason};
 use super::tags::Tags;
-use crate::rules::{
+use crowned_rules::{
     English, FenError, Move, MoveError, MoveList, MoveText, Position, RuleSet, Square, SquareStyle,
     Strictness, Variant, parse_fen, write_move,
 };
@@ -299,7 +299,7 @@ impl<R: RuleSet> Game<R> {
     }
 
     /// `loser` resigns at the current point (dropping the redo line).
-    pub fn resign(&mut self, loser: crate::rules::Color) -> Result<(), GameError> {
+    pub fn resign(&mut self, loser: crowned_rules::Color) -> Result<(), GameError> {
         self.declare(Outcome::Win {
             winner: loser.opponent(),
             reason: WinReason::Resignation,
@@ -410,7 +410,7 @@ impl<R: RuleSet> Game<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Color;
+    use crowned_rules::Color;
 
     fn play(game: &mut Game, moves: &str) {
         for text in moves.split_whitespace() {

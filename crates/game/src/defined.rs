@@ -10,8 +10,8 @@ use super::numbering::MoveNumber;
 use super::outcome::{DrawReason, Outcome, WinReason};
 use super::record::GameError;
 use super::tags::Tags;
-use crate::rules::defined::{DefinedBoard, DefinedId, parse_move};
-use crate::rules::{AnyPosition, Color, Move};
+use crowned_rules::defined::{DefinedBoard, DefinedId, parse_move};
+use crowned_rules::{AnyPosition, Color, Move};
 
 /// How many times a position may stand on the board before the game is drawn.
 pub const DEFINED_REPETITIONS: u32 = 3;
@@ -390,7 +390,7 @@ impl DefinedGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::defined::load_builtin;
+    use crowned_rules::defined::load_builtin;
 
     /// A Turkish position with the pieces given as (side, kind, square), `side` to move.
     fn turkish(pieces: &[(Color, usize, &str)], side: Color) -> DefinedGame {
@@ -399,7 +399,7 @@ mod tests {
         for &(color, kind, name) in pieces {
             let square = board.entry().square_named(name).expect("a square");
             assert!(board.set_occupant(
-                crate::rules::Square::from_index(square),
+                crowned_rules::Square::from_index(square),
                 Some((color, kind))
             ));
         }

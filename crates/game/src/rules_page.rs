@@ -5,8 +5,8 @@
 //! draw rules, the Frisian limit on a king's moves and the variant's result tokens.
 
 use super::{AnyGame, DrawRules, Outcome, WinReason, draws::number};
-use crate::rules::defined::{CrowningRule, DefinedRules, NoMoves, PrecedenceRule, Step};
-use crate::rules::{Color, Variant};
+use crowned_rules::defined::{CrowningRule, DefinedRules, NoMoves, PrecedenceRule, Step};
+use crowned_rules::{Color, Variant};
 
 /// A game's rules as a page of short sections.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,7 +97,7 @@ pub const HEADING_WIDTH: usize = 9;
 
 /// The definition of a built-in variant, by the short name its definition goes by.
 fn builtin_rules(variant: Variant) -> Option<DefinedRules> {
-    crate::rules::defined::builtin(variant.name()).ok()
+    crowned_rules::defined::builtin(variant.name()).ok()
 }
 
 /// How the game is won.
@@ -386,7 +386,7 @@ fn scoring(game: &AnyGame) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::GameType;
+    use crowned_rules::GameType;
 
     fn page(variant: Variant) -> RulesPage {
         RulesPage::of(&AnyGame::new(GameType::standard(variant)))
@@ -493,12 +493,12 @@ mod tests {
 
     #[test]
     fn a_definition_is_told_from_itself() {
-        let text = crate::rules::defined::BUILTINS
+        let text = crowned_rules::defined::BUILTINS
             .iter()
             .find(|(name, _)| *name == "turkish")
             .map(|(_, text)| *text)
             .expect("Turkish is built in");
-        let id = crate::rules::defined::register(text).expect("Turkish loads");
+        let id = crowned_rules::defined::register(text).expect("Turkish loads");
         let game = AnyGame::new(GameType::standard(Variant::Defined(id)));
         let page = RulesPage::of(&game);
         assert_eq!(page.title, "Turkish draughts");

@@ -7,7 +7,7 @@
 
 use std::fmt;
 
-use crate::rules::{Color, Position, Role, RuleSet, Variant};
+use crowned_rules::{Color, Position, Role, RuleSet, Variant};
 
 /// The most ending rules one variant has (Russian draughts has five).
 pub const MAX_ENDING_RULES: usize = 6;
@@ -324,7 +324,7 @@ const _: () = {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{International, Russian, parse_fen};
+    use crowned_rules::{International, Russian, parse_fen};
 
     #[test]
     fn each_variant_has_its_federations_numbers() {

@@ -11,7 +11,7 @@ use thiserror::Error;
 
 use super::parse::GameText;
 use super::replay::replay;
-use crate::rules::{
+use crowned_rules::{
     Color, English, GameType, GameTypeError, International, Playable, RuleSet, RulesVisitor,
     Variant, quoted,
 };
@@ -277,7 +277,7 @@ impl<W: WithRules> RulesVisitor for RunWith<'_, W> {
         self.work.run::<R>(self.game)
     }
 
-    fn defined(self, _: crate::rules::defined::DefinedId) -> W::Output {
+    fn defined(self, _: crowned_rules::defined::DefinedId) -> W::Output {
         // `with_rules` refuses defined game types before visiting.
         unreachable!("with_rules visits built-in rule sets only")
     }
@@ -286,8 +286,8 @@ impl<W: WithRules> RulesVisitor for RunWith<'_, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::pdn::parse_games;
-    use crate::rules::ENGLISH_SIZES;
+    use crate::pdn::parse_games;
+    use crowned_rules::ENGLISH_SIZES;
 
     fn text(pdn: &str) -> GameText {
         parse_games(pdn).remove(0).expect("parses")
@@ -423,7 +423,7 @@ mod tests {
 
     #[test]
     fn rule_sets_know_their_game_type() {
-        use crate::rules::{Canadian, EnglishOn, Russian, Thai};
+        use crowned_rules::{Canadian, EnglishOn, Russian, Thai};
         assert_eq!(
             game_type_of_rules::<English>(),
             GameType::standard(Variant::English)
@@ -479,7 +479,7 @@ mod tests {
     #[test]
     fn the_international_and_italian_conformance_files() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../shared/data/pdn/conformance/succeed");
+            .join("../../../shared/data/pdn/conformance/succeed");
         // (file, games, the game type of each)
         let expected = [
             ("wk2003.pdn", 23, Variant::International),

@@ -8,13 +8,13 @@ use super::game_type::{
     VariantError, WithRules, game_type_of_or, needs_replay_to_guess, title, with_rules,
 };
 use super::parse::GameText;
-use crate::game::outcome::{DrawReason, Outcome, WinReason};
-use crate::game::record::Game;
-use crate::rules::{
+use crate::outcome::{DrawReason, Outcome, WinReason};
+use crate::record::Game;
+use crowned_rules::{
     Color, English, FenError, GameType, International, MoveText, Position, RuleSet, Strictness,
     Variant, parse_fen,
 };
-use crate::rules::{clipped, quoted};
+use crowned_rules::{clipped, quoted};
 
 /// Why a game could not be replayed to its end.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -153,7 +153,7 @@ pub fn recorded_outcome<R: RuleSet>(result: &str) -> Option<Outcome> {
 }
 
 /// [`recorded_outcome`] for rules chosen at run time, given the side that moves first.
-pub(crate) fn outcome_of_result(result: &str, first: crate::rules::Color) -> Option<Outcome> {
+pub(crate) fn outcome_of_result(result: &str, first: crowned_rules::Color) -> Option<Outcome> {
     let win = |winner| Outcome::Win {
         winner,
         reason: WinReason::Recorded,
@@ -172,7 +172,7 @@ pub(crate) fn outcome_of_result(result: &str, first: crate::rules::Color) -> Opt
 /// larger boards under the FMJD's two-point scoring (international, Canadian); `1-0`, `0-1`, `1/2-1/2` in the
 /// others, English rules included on every board size, as their files write them.
 pub fn result_token<R: RuleSet>(outcome: Option<Outcome>) -> &'static str {
-    let large = R::GEOMETRY.width > 8 && R::VARIANT != crate::rules::Variant::English;
+    let large = R::GEOMETRY.width > 8 && R::VARIANT != crowned_rules::Variant::English;
     match outcome {
         None => "*",
         Some(outcome) if outcome.is_aborted() => "*",
@@ -295,8 +295,8 @@ fn assumed_note(assumed: Option<GameType>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::marks::MoveMark;
-    use crate::game::pdn::parse_games;
+    use crate::marks::MoveMark;
+    use crate::pdn::parse_games;
 
     fn text(pdn: &str) -> GameText {
         parse_games(pdn).remove(0).expect("parses")
@@ -320,7 +320,7 @@ mod tests {
             ]
         );
         assert_eq!(r.game.comment(4), Some("a blunder"));
-        let written = crate::game::AnyGame::English(r.game.clone()).to_pdn();
+        let written = crate::AnyGame::English(r.game.clone()).to_pdn();
         assert!(
             written.contains("1. 11-15! 23-19? 2. 8-11?! 22-17?? {a blunder}"),
             "{written}"
@@ -420,7 +420,7 @@ mod tests {
             );
         }
         // English rules keep one-point scoring on every board.
-        use crate::rules::EnglishOn;
+        use crowned_rules::EnglishOn;
         for token in ["1-0", "0-1", "1/2-1/2"] {
             assert_eq!(
                 result_token::<EnglishOn<10>>(recorded_outcome::<EnglishOn<10>>(token)),

@@ -6,10 +6,10 @@ use super::defined::{definition_of, replay_defined};
 use super::game_type::game_type_of_or;
 use super::parse::{GameText, parse_piece};
 use super::replay::replay;
-use crate::game::DefinedGame;
-use crate::game::any::{AnyGame, GameVisitorMut};
-use crate::game::record::Game;
-use crate::rules::{GameType, Playable};
+use crate::DefinedGame;
+use crate::any::{AnyGame, GameVisitorMut};
+use crate::record::Game;
+use crowned_rules::{GameType, Playable};
 
 /// A game of a file as the program shows it: replayed under the rules of its game type (its `GameType` tag;
 /// without one `default` when given, else a guess from its moves) as far as it goes. The second value says why
@@ -131,18 +131,18 @@ mod tests {
             .open()
             .expect("there");
         assert_eq!(game.len(), 1);
-        assert_eq!(game.variant(), crate::rules::Variant::International);
+        assert_eq!(game.variant(), crowned_rules::Variant::International);
         assert_eq!(error, None);
         let untagged: Arc<str> = Arc::from("1. 22-18 *");
         let (game, _) = GameSource::new(untagged.clone(), 1, 1, 1, 1)
             .open()
             .expect("there");
-        assert_eq!(game.variant(), crate::rules::Variant::English);
-        let russian = GameType::standard(crate::rules::Variant::Russian);
+        assert_eq!(game.variant(), crowned_rules::Variant::English);
+        let russian = GameType::standard(crowned_rules::Variant::Russian);
         let (game, _) = GameSource::new(untagged, 1, 1, 1, 1)
             .with_default(Some(russian))
             .open()
             .expect("there");
-        assert_eq!(game.variant(), crate::rules::Variant::Russian);
+        assert_eq!(game.variant(), crowned_rules::Variant::Russian);
     }
 }
