@@ -23,7 +23,7 @@
 pub mod app;
 pub mod bounded;
 pub mod config;
-pub mod engine;
+pub use crowned_engine as engine;
 pub use crowned_game as game;
 pub mod lab;
 pub mod problems;

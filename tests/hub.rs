@@ -378,7 +378,10 @@ fn start_scores_of(variant: &str, extra: &[&str]) -> Vec<String> {
 
 #[test]
 fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
-    let compiled_in = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/nnue/weights.nnue");
+    let compiled_in = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/crates/engine/src/nnue/weights.nnue"
+    );
     let builtin = start_scores(&[]);
     assert_eq!(builtin.len(), 4, "{builtin:?}");
     assert_eq!(start_scores(&["--network", compiled_in]), builtin);

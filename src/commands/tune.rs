@@ -53,7 +53,7 @@ pub enum TuneStep {
     },
     /// Fit the weights to positions: files written by `tune data`, and PDN files of finished English games
     /// (by their .pdn extension), starting from the weights compiled in. Writes the Rust source of
-    /// src/engine/eval_weights.rs to --out, or to standard output.
+    /// crates/engine/src/eval_weights.rs to --out, or to standard output.
     Fit {
         /// Samples files and PDN files.
         #[arg(required = true, value_name = "FILE")]
@@ -67,8 +67,8 @@ pub enum TuneStep {
     },
     /// Train the network evaluation on positions (files written by `tune data`, and PDN files of finished
     /// English games) and write the network file to --out: English draughts' is compiled in as
-    /// src/engine/nnue/weights.nnue, international draughts' (`--variant international`) as
-    /// src/engine/nnue/international.nnue.
+    /// crates/engine/src/nnue/weights.nnue, international draughts' (`--variant international`) as
+    /// crates/engine/src/nnue/international.nnue.
     Net {
         /// Samples files and PDN files.
         #[arg(required = true, value_name = "FILE")]
@@ -87,7 +87,7 @@ pub enum TuneStep {
         /// Threads computing gradients (default: every core; the network does not depend on it).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
         threads: Option<u64>,
-        /// A network file to train further (for example the compiled-in src/engine/nnue/weights.nnue, refined
+        /// A network file to train further (for example the compiled-in crates/engine/src/nnue/weights.nnue, refined
         /// on a new generation's positions) instead of starting from random weights.
         #[arg(long, value_name = "NET")]
         from: Option<PathBuf>,

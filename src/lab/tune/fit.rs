@@ -210,7 +210,7 @@ pub fn fit(
     }
 }
 
-/// The Rust source of `src/engine/eval_weights.rs` holding `weights`, with what made them.
+/// The Rust source of `crates/engine/src/eval_weights.rs` holding `weights`, with what made them.
 pub fn weights_source(weights: &[i32; TERMS], provenance: &str) -> String {
     let mut text = String::new();
     text.push_str(

@@ -3,7 +3,7 @@
 //!
 //! [`data`] makes the positions, from self-play at a fixed depth (reproducible from a seed) and from master
 //! games in PDN; [`mod@fit`] finds the weights by gradient descent (Adam) on the mean squared error, and writes them
-//! as the Rust source of `src/engine/eval_weights.rs`, which is compiled in. [`mod@spsa`] tunes the search's
+//! as the Rust source of `crates/engine/src/eval_weights.rs`, which is compiled in. [`mod@spsa`] tunes the search's
 //! parameters by game results.
 
 pub mod data;

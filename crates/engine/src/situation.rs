@@ -1,0 +1,171 @@
+//! What a game looks like to the search: the position and the history that decides draws by repetition.
+
+use crowned_game::{AnyGame, DefinedGame, Game, GameVisitor, KingRuns};
+use crowned_rules::{AnyPosition, English, Playable, Position, Role, RuleSet, Square};
+
+/// What a game looks like to the search: the position to search, and the positions before it since the last
+/// capture or man move (for repetitions and the move limit). `Situation` alone is one of English draughts.
+#[derive(Clone, Debug)]
+pub struct Situation<R: RuleSet = English> {
+    /// The position to move from.
+    pub position: Position<R>,
+    /// Earlier positions since the last capture or man move, oldest first (not including `position`).
+    pub earlier: Vec<Position<R>>,
+    /// Plies without capture or man move after which the game is drawn (80 for the 40-move rule; 0: never).
+    pub move_limit_plies: u32,
+    /// Each side's run of quiet moves by one king (Frisian: a king that has made three in a row may only
+    /// capture), which the search carries on from here.
+    pub king_runs: KingRuns,
+}
+
+impl Situation {
+    /// An English position with no history.
+    pub fn new(position: Position) -> Situation {
+        Situation::at(position)
+    }
+
+    /// The situation at the current point of an English game.
+    pub fn of_game(game: &Game) -> Situation {
+        Situation::in_game(game)
+    }
+}
+
+impl<R: RuleSet> Situation<R> {
+    /// A position of any rule set with no history, and the default move limit.
+    pub fn at(position: Position<R>) -> Situation<R> {
+        Situation {
+            position,
+            earlier: Vec::new(),
+            move_limit_plies: 2 * crowned_game::DEFAULT_MOVE_LIMIT,
+            king_runs: KingRuns::none(R::VARIANT.king_moves_in_a_row() as u8),
+        }
+    }
+
+    /// The king of the side to move that may not make another quiet move (Frisian), if there is one.
+    pub fn barred_king(&self) -> Option<Square> {
+        self.king_runs.barred(self.position.side_to_move())
+    }
+
+    /// The situation at the current point of a game of any rule set, with the game's own move limit.
+    pub fn in_game(game: &Game<R>) -> Situation<R> {
+        let ply = game.ply();
+        let mut earlier = Vec::new();
+        // Walk back while the moves were reversible (king moves without capture).
+        let mut i = ply;
+        while i > 0 {
+            let before = game.position_at(i - 1).copied();
+            let mv = game.moves()[i - 1];
+            let reversible = !mv.is_capture()
+                && before
+                    .and_then(|p| p.piece_at(mv.from()))
+                    .is_some_and(|p| p.role == Role::King);
+            if !reversible {
+                break;
+            }
+            if let Some(p) = before {
+                earlier.push(p);
+            }
+            i -= 1;
+        }
+        earlier.reverse();
+        Situation {
+            position: *game.position(),
+            earlier,
+            move_limit_plies: game.move_limit() * 2,
+            king_runs: game
+                .king_runs_at(ply)
+                .unwrap_or(KingRuns::none(R::VARIANT.king_moves_in_a_row() as u8)),
+        }
+    }
+}
+
+/// A situation of any rule set, chosen at run time: what the app and the engine service pass around.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnySituation {
+    /// The position to move from.
+    pub position: AnyPosition,
+    /// Earlier positions since the last capture or man move, oldest first (not including `position`).
+    pub earlier: Vec<AnyPosition>,
+    /// Plies without capture or man move after which the game is drawn (0: never).
+    pub move_limit_plies: u32,
+    /// Each side's run of quiet moves by one king (Frisian: a king that has made three in a row may only
+    /// capture), which the search carries on from here.
+    pub king_runs: KingRuns,
+}
+
+impl AnySituation {
+    /// A position with no history, and the default move limit.
+    pub fn at(position: AnyPosition) -> AnySituation {
+        AnySituation {
+            position,
+            earlier: Vec::new(),
+            move_limit_plies: 2 * crowned_game::DEFAULT_MOVE_LIMIT,
+            king_runs: KingRuns::none(0),
+        }
+    }
+
+    /// The king of the side to move that may not make another quiet move (Frisian), if there is one.
+    pub fn barred_king(&self) -> Option<Square> {
+        self.king_runs.barred(self.position.side_to_move())
+    }
+
+    /// The situation at the current point of a game of any rule set.
+    pub fn of_game(game: &AnyGame) -> AnySituation {
+        struct Of;
+        impl GameVisitor for Of {
+            type Output = AnySituation;
+            fn visit<R: Playable>(self, game: &Game<R>) -> AnySituation {
+                AnySituation::from(Situation::in_game(game))
+            }
+            fn defined(self, game: &DefinedGame) -> AnySituation {
+                // Earlier positions back to the last capture, as the game looks for repetitions: a man that moves
+                // sideways (Turkish) can go back, so a move of a piece that could still promote does not end them.
+                let ply = game.ply();
+                let mut earlier = Vec::new();
+                for i in (0..ply).rev() {
+                    let (Some(before), Some(mv)) = (game.position_at(i), game.moves().get(i))
+                    else {
+                        break;
+                    };
+                    if mv.is_capture() {
+                        break;
+                    }
+                    earlier.push(AnyPosition::Defined(*before));
+                }
+                earlier.reverse();
+                AnySituation {
+                    position: (*game.position()).into(),
+                    earlier,
+                    move_limit_plies: game.move_limit() * 2,
+                    king_runs: KingRuns::none(0),
+                }
+            }
+        }
+        game.visit(Of)
+    }
+
+    /// The situation under its own rule set `R`; `None` when it is of another.
+    pub fn typed<R: Playable>(&self) -> Option<Situation<R>> {
+        Some(Situation {
+            position: R::unwrap(&self.position)?,
+            earlier: self
+                .earlier
+                .iter()
+                .map(R::unwrap)
+                .collect::<Option<Vec<_>>>()?,
+            move_limit_plies: self.move_limit_plies,
+            king_runs: self.king_runs,
+        })
+    }
+}
+
+impl<R: Playable> From<Situation<R>> for AnySituation {
+    fn from(situation: Situation<R>) -> AnySituation {
+        AnySituation {
+            position: R::wrap(situation.position),
+            earlier: situation.earlier.into_iter().map(R::wrap).collect(),
+            move_limit_plies: situation.move_limit_plies,
+            king_runs: situation.king_runs,
+        }
+    }
+}
