@@ -21,15 +21,15 @@
 )]
 
 pub mod app;
-pub mod bounded;
 pub mod config;
 pub use crowned_engine as engine;
 pub use crowned_game as game;
 pub mod lab;
 pub mod problems;
 pub use crowned_rules as rules;
+pub use crowned_store as store;
+pub use crowned_store::bounded;
 pub mod serve;
 pub mod session;
-pub mod store;
 pub mod term;
 pub mod ui;

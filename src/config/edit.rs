@@ -169,6 +169,14 @@ mod tests {
     use crate::app::Context;
     use std::fs;
 
+    /// A folder of the test's own, removed first if a run left it.
+    fn temp_home(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("crowned-config-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
     fn edit(table: &str, name: &str, value: SettingValue) -> SettingEdit {
         SettingEdit {
             table: table.into(),
@@ -245,7 +253,7 @@ mod tests {
 
     #[test]
     fn a_change_is_written_into_the_file_keeping_the_rest_and_reads_back() {
-        let dir = crate::store::test_support::temp_home("config", "settings-edit");
+        let dir = temp_home("settings-edit");
         let file = dir.join("config").join("config.toml");
         // No file yet: one is made with the one setting.
         save_edit(&file, &edit("display", "theme", word("wood"))).expect("saved");
@@ -285,7 +293,7 @@ mod tests {
 
     #[test]
     fn a_file_with_a_mistake_is_never_written() {
-        let dir = crate::store::test_support::temp_home("config", "settings-edit-mistake");
+        let dir = temp_home("settings-edit-mistake");
         fs::create_dir_all(&dir).expect("a folder");
         let file = dir.join("config.toml");
         let mistaken = "[display]\ntheme = \"plaid\"\n# the rest of my settings\n";

@@ -201,7 +201,7 @@ mod tests {
     }
 
     fn entries(dir: &Path) -> Vec<String> {
-        crate::store::test_support::file_names(dir)
+        crate::test_support::file_names(dir)
     }
 
     #[test]

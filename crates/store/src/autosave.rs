@@ -184,7 +184,7 @@ fn read_slot(path: &Path, games_dir: &Path) -> Result<Option<SavedGame>, StoreEr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::test_support;
+    use crate::test_support;
 
     fn temp_home(name: &str) -> PathBuf {
         test_support::temp_home("autosave", name)

@@ -5,7 +5,7 @@ use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::rules::defined::{
+use crowned_rules::defined::{
     DefinedId, DefinitionError, MAX_DEFINITION_BYTES, RegistryError, load_builtin, register,
 };
 
@@ -119,7 +119,7 @@ pub enum VariantNameError {
     #[error("{unknown}, turkish, or a definition NAME.toml in {}", folder.as_ref().map_or_else(|| "the variants folder".to_string(), |d| d.display().to_string()))]
     Unknown {
         /// The built-ins' refusal, which lists them.
-        unknown: crate::rules::UnknownVariant,
+        unknown: crowned_rules::UnknownVariant,
         /// The folder looked in.
         folder: Option<PathBuf>,
     },
@@ -137,8 +137,8 @@ pub enum VariantNameError {
 pub fn variant_by_name(
     name: &str,
     folder: Option<&Path>,
-) -> Result<crate::rules::Variant, VariantNameError> {
-    use crate::rules::Variant;
+) -> Result<crowned_rules::Variant, VariantNameError> {
+    use crowned_rules::Variant;
     let unknown = match name.parse::<Variant>() {
         Ok(variant) => return Ok(variant),
         Err(unknown) => unknown,
@@ -207,7 +207,7 @@ pub fn line_of(error: &DefinitionError, text: &str) -> Option<usize> {
 mod tests {
     use super::*;
 
-    const LEAPERS: &str = include_str!("../../variants/leapers.toml");
+    const LEAPERS: &str = include_str!("../../../variants/leapers.toml");
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir =

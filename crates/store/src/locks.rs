@@ -49,7 +49,7 @@ pub(super) fn try_lock(path: &Path) -> Result<Option<File>, StoreError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::test_support::temp_home;
+    use crate::test_support::temp_home;
 
     #[test]
     fn one_server_at_a_time_on_a_folder_and_the_next_once_it_has_gone() {

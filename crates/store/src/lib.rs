@@ -4,18 +4,26 @@
 //! into place ([`write_atomic`]), so a file is never half-written, whatever happens to the process; each running program
 //! keeps its game in progress in an autosave slot of its own ([`AutosaveSlot`], [`Store::claim_autosave`]).
 
+#![deny(missing_docs)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use thiserror::Error;
 
-use crate::engine::{Player, Players};
-use crate::game::pdn::{clipped, open_game, parse_games, quoted};
-use crate::game::{AnyGame, ClockState, TimeControl};
-use crate::rules::Variant;
+use crowned_engine::{Player, Players};
+use crowned_game::pdn::{clipped, open_game, parse_games, quoted};
+use crowned_game::{AnyGame, ClockState, TimeControl};
+use crowned_rules::Variant;
 
 mod autosave;
+pub mod bounded;
 mod files;
 mod filing;
 mod library;
@@ -248,9 +256,9 @@ pub fn from_pdn(text: &str) -> Result<SavedGame, String> {
     }
     let player = |tag: &str| -> Result<Player, String> {
         match game.tags().get(tag) {
-            Some(word) => word.parse().map_err(|e: crate::engine::UnknownLevel| {
+            Some(word) => word.parse().map_err(|e: crowned_engine::UnknownLevel| {
                 // The word is cut short: a huge tag value must not make a huge message.
-                let short = crate::engine::UnknownLevel(clipped(&e.0).to_string());
+                let short = crowned_engine::UnknownLevel(clipped(&e.0).to_string());
                 format!("tag {tag}: {short}")
             }),
             None => Ok(Player::Human),
@@ -385,7 +393,7 @@ fn civil(time: SystemTime) -> (i64, u32, u32, u32, u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
+    use crowned_engine::Level;
     use std::fs;
     use std::time::Duration;
 
@@ -396,7 +404,7 @@ mod tests {
     }
 
     fn sample() -> SavedGame {
-        let mut game = crate::game::AnyGame::default();
+        let mut game = crowned_game::AnyGame::default();
         for mv in ["11-15", "23-19", "8-11", "22-17"] {
             game.play_text(mv).expect("legal");
         }

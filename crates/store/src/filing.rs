@@ -162,7 +162,7 @@ fn holder(path: &Path) -> Holder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::test_support;
+    use crate::test_support;
 
     fn temp_home(name: &str) -> PathBuf {
         test_support::temp_home("filing", name)

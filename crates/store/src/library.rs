@@ -8,10 +8,10 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::{CLOCKS_TAG, OLD_CLOCKS_TAG, Store, StoreError, TIME_CONTROL_TAG, from_pdn, io_error};
-use crate::engine::Players;
-use crate::game::pdn::{GameSource, ListedGame, Piece, Pieces, open_game};
-use crate::game::{AnyGame, TimeControl};
-use crate::rules::GameType;
+use crowned_engine::Players;
+use crowned_game::pdn::{GameSource, ListedGame, Piece, Pieces, open_game};
+use crowned_game::{AnyGame, TimeControl};
+use crowned_rules::GameType;
 
 /// Every game of a PDN file, each read as far as it can be. The file need not be UTF-8 (old archives are
 /// often Latin-1); bytes that are not are shown as replacement characters. The file is read a piece at a time,
@@ -231,7 +231,7 @@ pub struct GameEntry {
     /// The file of one of the program's own saved games, which continuing the game updates.
     pub file: Option<std::path::PathBuf>,
     /// The clocks of one of the program's own saved games, as they stood when it was saved.
-    pub clock: Option<crate::game::ClockState>,
+    pub clock: Option<crowned_game::ClockState>,
 }
 
 impl GameEntry {

@@ -4,8 +4,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::SavedGame;
-use crate::engine::{Player, Players};
-use crate::game::AnyGame;
+use crowned_engine::{Player, Players};
+use crowned_game::AnyGame;
 
 /// A folder of the test's own, named by `part` and `name` and this process, removed first if a run left it.
 pub fn temp_home(part: &str, name: &str) -> PathBuf {
