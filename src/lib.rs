@@ -7,7 +7,11 @@
 //! files, its engine client) that any front end drives; [`term`] is the front end for the local terminal, and
 //! [`serve`] the SSH server that runs a session for each connection. Beside them, [`store`] says where files live
 //! and writes them safely, and [`config`] reads the settings. [`lab`] holds the tools around the engine (matches,
-//! tuning, database builds, load clients), which depend on it and which nothing that plays depends on.
+//! tuning, database builds) and [`server_lab`] the server's load clients and fault runs: they depend on what they
+//! measure, and nothing that plays depends on them.
+//!
+//! The rules, the game, the engine, the lab and the store are crates of their own (`crates/`), so that the
+//! compiler holds their direction; this library re-exports each under its name here.
 //!
 //! House rules, checked by the compiler: every public item is documented, every `unsafe` block says why it is
 //! sound, and outside tests nothing calls `unwrap`, `expect` or `panic!` (the one intended `expect`, on the
@@ -24,12 +28,13 @@ pub mod app;
 pub mod config;
 pub use crowned_engine as engine;
 pub use crowned_game as game;
-pub mod lab;
+pub use crowned_lab as lab;
 pub mod problems;
 pub use crowned_rules as rules;
 pub use crowned_store as store;
 pub use crowned_store::bounded;
 pub mod serve;
+pub mod server_lab;
 pub mod session;
 pub mod term;
 pub mod ui;

@@ -5,13 +5,13 @@
 use std::path::Path;
 use std::process::Command;
 
-use crowned::lab::local_postgres::LocalPostgres;
 use crowned::serve::Identity;
 use crowned::serve::records::conduct::{Ban, BanTarget, Conduct as _, Report};
 use crowned::serve::records::creations::EventCreations as _;
 use crowned::serve::records::links::{BrowserLinks as _, Offer, Proof};
 use crowned::serve::records::news::News as _;
 use crowned::serve::records::{FinishedGame, NewGame, PostgresRecords, Records, SqliteRecords};
+use crowned::server_lab::local_postgres::LocalPostgres;
 
 fn player(name: &str) -> Identity {
     Identity {

@@ -10,10 +10,10 @@ use crate::common::ssh::{
     Dice, PATIENCE, Server, Terminal, code_on, connect, new_key, play_moves, shown_after, your_move,
 };
 use crowned::game::AnyGame;
-use crowned::lab::local_postgres::LocalPostgres;
 use crowned::rules::{Color, GameType};
 use crowned::serve::Fingerprint;
 use crowned::serve::records::{PostgresRecords, PostgresUrl, Records as _};
+use crowned::server_lab::local_postgres::LocalPostgres;
 use russh::keys::HashAlg;
 
 fn node(name: &str, url: &str) -> Server {

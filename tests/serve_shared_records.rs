@@ -4,8 +4,8 @@
 use std::time::{Duration, Instant};
 
 use crate::common::ssh::{PATIENCE, Server, Terminal, connect, new_key};
-use crowned::lab::local_postgres::LocalPostgres;
 use crowned::serve::records::{PostgresRecords, Records as _};
+use crowned::server_lab::local_postgres::LocalPostgres;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_servers_share_one_postgres_database() {

@@ -6,11 +6,13 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
-use crowned::lab::arena_check::{ArenaChecked, check_arena};
-use crowned::lab::load::quantile;
-use crowned::lab::load_arena::{ArenaLoadConfig, ArenaLoadReport, MAX_PLIES, ask, run_arena_load};
 use crowned::serve::RoomCode;
 use crowned::serve::records::{Records, SqliteRecords};
+use crowned::server_lab::arena_check::{ArenaChecked, check_arena};
+use crowned::server_lab::load::quantile;
+use crowned::server_lab::load_arena::{
+    ArenaLoadConfig, ArenaLoadReport, MAX_PLIES, ask, run_arena_load,
+};
 
 use super::bench_serve::{Server, Usage, first_failure};
 use super::bench_tables::{EMBEDDED_RECORDS, stop_gently};

@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use crowned::lab::chaos::{ChaosConfig, ChaosGame, run_chaos_games};
-use crowned::lab::chaos_waits::{SLOW, waits_by_fault};
-use crowned::lab::load_tables::TableServer;
-use crowned::lab::local_postgres::{Durability, LocalPostgres};
 use crowned::serve::records::{PostgresRecords, PostgresUrl, Records, SqliteRecords};
+use crowned::server_lab::chaos::{ChaosConfig, ChaosGame, run_chaos_games};
+use crowned::server_lab::chaos_waits::{SLOW, waits_by_fault};
+use crowned::server_lab::load_tables::TableServer;
+use crowned::server_lab::local_postgres::{Durability, LocalPostgres};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use tokio::sync::watch;

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use crowned::engine::Level;
-use crowned::lab::load::{Checkpoints, LoadConfig, LoadReport, quantile, run_load};
+use crowned::server_lab::load::{Checkpoints, LoadConfig, LoadReport, quantile, run_load};
 
 use super::parse_seconds;
 

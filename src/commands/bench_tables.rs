@@ -10,10 +10,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use crowned::game::pdn::check_games;
-use crowned::lab::load::quantile;
-use crowned::lab::load_tables::{TableLoadConfig, TableLoadReport, TableServer, run_table_load};
-use crowned::lab::local_postgres::{Durability, LocalPostgres};
 use crowned::serve::records::{PostgresRecords, PostgresUrl, Records, SqliteRecords};
+use crowned::server_lab::load::quantile;
+use crowned::server_lab::load_tables::{
+    TableLoadConfig, TableLoadReport, TableServer, run_table_load,
+};
+use crowned::server_lab::local_postgres::{Durability, LocalPostgres};
 
 use super::bench_serve::{Server, Usage, first_failure};
 

@@ -5,7 +5,7 @@
 
 use super::sqlite::MIGRATIONS;
 use super::*;
-use crate::lab::local_postgres::LocalPostgres;
+use crate::server_lab::local_postgres::LocalPostgres;
 
 /// Records on a new database of the test program's PostgreSQL server. A test that needs it fails, saying what
 /// is missing, when the server cannot be started: it is never skipped.

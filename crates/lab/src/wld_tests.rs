@@ -5,10 +5,10 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use super::wld_build::{build, positions_up_to};
-use crate::engine::Rng;
-use crate::engine::egdb::wld::{self, WldTables, shape_of};
-use crate::engine::egdb::{EgdbError, Layout, Material, Outcome};
-use crate::rules::{Color, English, International, Piece, Position, Role, RuleSet, Square};
+use crowned_engine::Rng;
+use crowned_engine::egdb::wld::{self, WldTables, shape_of};
+use crowned_engine::egdb::{EgdbError, Layout, Material, Outcome};
+use crowned_rules::{Color, English, International, Piece, Position, Role, RuleSet, Square};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("crowned-wld-{}-{name}", std::process::id()));
@@ -90,7 +90,7 @@ fn english_agrees(pieces: u32, at_least: u64) {
                 tables.outcome(&pos),
                 Some(theirs),
                 "{}",
-                crate::rules::to_fen(&pos)
+                crowned_rules::to_fen(&pos)
             );
             compared += 1;
         }
@@ -102,7 +102,7 @@ fn english_agrees(pieces: u32, at_least: u64) {
 #[test]
 fn every_international_outcome_agrees_with_its_moves() {
     let tables = international();
-    assert_eq!(tables.pieces(crate::rules::Variant::International), 3);
+    assert_eq!(tables.pieces(crowned_rules::Variant::International), 3);
     let mut rng = Rng::new(11);
     let mut seen = [0u64; 3];
     for m in Material::all_up_to(3) {
@@ -124,7 +124,7 @@ fn every_international_outcome_agrees_with_its_moves() {
                 outcome,
                 from_moves(tables, &pos),
                 "{}",
-                crate::rules::to_fen(&pos)
+                crowned_rules::to_fen(&pos)
             );
             seen[outcome.bits() as usize] += 1;
         }
@@ -266,7 +266,7 @@ fn plain_value_iteration_agrees_on_flying_kings_and_a_man_against_a_king() {
                 tables.outcome(&pos),
                 Some(expected),
                 "{}",
-                crate::rules::to_fen(&pos)
+                crowned_rules::to_fen(&pos)
             );
             wins += u64::from(expected == Outcome::Win);
         }
@@ -327,17 +327,17 @@ fn tables_read_back_and_damaged_ones_are_refused() {
     }
     // Opened from the databases' directory, the tables stop at the last complete piece count.
     let databases = scratch("databases");
-    let moved = wld::dir_for(&databases, crate::rules::Variant::International);
+    let moved = wld::dir_for(&databases, crowned_rules::Variant::International);
     std::fs::create_dir_all(&databases).expect("made");
     std::fs::rename(&dir, &moved).expect("moved");
     let opened = WldTables::open(&databases).expect("found");
-    assert_eq!(opened.pieces(crate::rules::Variant::International), 3);
+    assert_eq!(opened.pieces(crowned_rules::Variant::International), 3);
     std::fs::remove_file(moved.join(wld::file_name(
         Material::from_name("0m2k-0m1k").expect("name"),
     )))
     .expect("removed");
     let opened = WldTables::open(&databases).expect("found");
-    assert_eq!(opened.pieces(crate::rules::Variant::International), 2);
+    assert_eq!(opened.pieces(crowned_rules::Variant::International), 2);
     // Another rule set's positions are not answered from them.
     let english = Position::<English>::start();
     assert_eq!(opened.outcome(&english), None);
@@ -347,7 +347,7 @@ fn tables_read_back_and_damaged_ones_are_refused() {
 
 #[test]
 fn opened_tables_are_read_on_their_first_probe_and_a_damaged_one_is_left_out() {
-    use crate::rules::Variant;
+    use crowned_rules::Variant;
     let databases = scratch("lazy");
     let dir = wld::dir_for(&databases, Variant::International);
     build::<International>(&dir, 3, 2, &|_| {}, &mut |_| {}).expect("built");
@@ -435,11 +435,11 @@ fn a_lone_square_is_numbered_where_the_rules_put_it() {
 
 #[test]
 fn the_search_scores_a_conversion_into_a_won_table_as_a_known_win() {
-    use crate::engine::egdb::Egdb;
-    use crate::engine::{Engine, Level, Limits, Score, Situation};
+    use crowned_engine::egdb::Egdb;
+    use crowned_engine::{Engine, Level, Limits, Score, Situation};
     // The tables of up to three pieces where the engine finds them: beside English's (absent) directory.
     let root = scratch("search");
-    let dir = wld::dir_for(&root, crate::rules::Variant::International);
+    let dir = wld::dir_for(&root, crowned_rules::Variant::International);
     build::<International>(&dir, 3, 2, &|_| {}, &mut |_| {}).expect("built");
     let db = Egdb::open(&root.join("english")).expect("the other rule sets' tables open alone");
     assert_eq!(db.pieces(), 0, "no English tables");
@@ -448,7 +448,7 @@ fn the_search_scores_a_conversion_into_a_won_table_as_a_known_win() {
     // Opened, nothing is read yet; the first probe starts reading, and `load` waits for all of it.
     assert_eq!(tables.bytes(), 0);
     tables
-        .load(crate::rules::Variant::International)
+        .load(crowned_rules::Variant::International)
         .expect("the tables read");
     assert!(tables.bytes() > 0);
     let mut engine = Engine::new();
@@ -495,7 +495,7 @@ fn the_search_scores_a_conversion_into_a_won_table_as_a_known_win() {
                         tables.outcome(&here),
                         Some(expected),
                         "{} then {:?}",
-                        crate::rules::to_fen(&pos),
+                        crowned_rules::to_fen(&pos),
                         result.pv
                     );
                     checked += 1;

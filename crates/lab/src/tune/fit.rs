@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::data::Sample;
-use crate::engine::eval::{SCALE, TERMS, features, term_name, terms};
+use crowned_engine::eval::{SCALE, TERMS, features, term_name, terms};
 
 /// How a fit runs.
 #[derive(Clone, Copy, Debug)]
@@ -230,8 +230,8 @@ pub fn weights_source(weights: &[i32; TERMS], provenance: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EVAL_WEIGHTS as WEIGHTS;
-    use crate::lab::tune::data::english;
+    use crate::tune::data::english;
+    use crowned_engine::EVAL_WEIGHTS as WEIGHTS;
 
     #[test]
     fn a_tiny_fit_lowers_the_loss_and_keeps_men_fixed() {
@@ -255,7 +255,7 @@ mod tests {
         let table = Table::new(&samples);
         let weights = WEIGHTS.map(f64::from);
         for (i, s) in samples.iter().enumerate() {
-            let engine = crate::engine::evaluate_for_black(&s.position);
+            let engine = crowned_engine::evaluate_for_black(&s.position);
             assert!(
                 (table.score(i, &weights) - f64::from(engine)).abs() < 1.0,
                 "{i}"

@@ -1,4 +1,4 @@
-//! Training the network evaluation ([`crate::engine::nnue`]) on positions labelled with game results.
+//! Training the network evaluation ([`crowned_engine::nnue`]) on positions labelled with game results.
 //!
 //! The loss is Texel's (the squared error of `sigmoid(SLOPE * score)` against the target), the optimiser Adam
 //! on minibatches, the target the game's result for the side to move, optionally blended (`lambda`) with the
@@ -14,9 +14,9 @@ use super::data::Sample;
 use thiserror::Error;
 
 use super::net_model::{FloatNet, Pass, SLOPE, Views, sigmoid};
-use crate::engine::nnue::{Accumulator, Board, MAX_SQUARES, Network, Pieces};
-use crate::engine::{EngineRules, Rng};
-use crate::rules::Color;
+use crowned_engine::nnue::{Accumulator, Board, MAX_SQUARES, Network, Pieces};
+use crowned_engine::{EngineRules, Rng};
+use crowned_rules::Color;
 
 /// A training run that cannot be made.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -367,7 +367,7 @@ impl Adam {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::tune::data::english;
+    use crate::tune::data::english;
 
     fn samples() -> Vec<Sample> {
         english(24, 2, 5, 2)
@@ -393,10 +393,10 @@ mod tests {
 
     #[test]
     fn lambda_blends_the_search_view_for_the_side_to_move_or_else_the_classic_one() {
-        let black: crate::rules::Position =
-            crate::rules::parse_fen("B:W21-32:B1-12").expect("the start");
-        let white: crate::rules::Position =
-            crate::rules::parse_fen("W:W21-32:B1-11,15").expect("after 11-15");
+        let black: crowned_rules::Position =
+            crowned_rules::parse_fen("B:W21-32:B1-12").expect("the start");
+        let white: crowned_rules::Position =
+            crowned_rules::parse_fen("W:W21-32:B1-11,15").expect("after 11-15");
         let with = |position, search| Sample {
             position,
             result: 1.0,
@@ -444,7 +444,7 @@ mod tests {
         // One parameter of each layer, nudged both ways.
         let checked = [
             o.first + 3,
-            o.first + 70 * crate::engine::nnue::HIDDEN + 5,
+            o.first + 70 * crowned_engine::nnue::HIDDEN + 5,
             o.first_bias + 1,
             o.second + 7,
             o.second_bias + 2,
@@ -468,7 +468,7 @@ mod tests {
 
     #[test]
     fn a_network_trained_further_starts_from_its_own_weights() {
-        let builtin = crate::engine::nnue::builtin(Board::Eight).expect("the compiled-in network");
+        let builtin = crowned_engine::nnue::builtin(Board::Eight).expect("the compiled-in network");
         assert_eq!(&FloatNet::from_network(builtin).quantise(), builtin);
         let config = NetConfig {
             epochs: 2,
@@ -530,8 +530,8 @@ mod tests {
 
     #[test]
     fn a_network_for_the_ten_by_ten_board_learns_from_international_games() {
-        use crate::rules::{GameType, International, Russian, Variant};
-        let samples = crate::lab::tune::self_play::<International>(
+        use crowned_rules::{GameType, International, Russian, Variant};
+        let samples = crate::tune::self_play::<International>(
             GameType::standard(Variant::International),
             6,
             2,
@@ -553,7 +553,7 @@ mod tests {
         assert_eq!(trained.network.board(), Board::Ten);
         assert_learned(&reports, &trained);
         // Training further starts from a network of the same board only.
-        let english = crate::engine::nnue::builtin(Board::Eight).expect("the English network");
+        let english = crowned_engine::nnue::builtin(Board::Eight).expect("the English network");
         let further = NetConfig {
             start: Some(english.clone()),
             ..config.clone()

@@ -7,9 +7,9 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use super::egdb_build::*;
-use crate::engine::Rng;
-use crate::engine::egdb::*;
-use crate::rules::{Color, English, Piece, Position, Role, Square};
+use crowned_engine::Rng;
+use crowned_engine::egdb::*;
+use crowned_rules::{Color, English, Piece, Position, Role, Square};
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("crowned-egdb-{}-{name}", std::process::id()));
@@ -194,7 +194,7 @@ fn the_search_never_contradicts_the_database() {
     // database's result, and a database draw is never proved either way.
     let db = four();
     let mut rng = Rng::new(11);
-    let mut engine = crate::engine::Engine::new();
+    let mut engine = crowned_engine::Engine::new();
     let materials: Vec<Material> = Material::all_up_to(4)
         .into_iter()
         .filter(|m| m.pieces() >= 3)
@@ -208,17 +208,17 @@ fn the_search_never_contradicts_the_database() {
             .position();
         let value = db.probe(&pos).expect("in the database");
         engine.clear();
-        let situation = crate::engine::Situation::new(pos).into();
+        let situation = crowned_engine::Situation::new(pos).into();
         let found = engine.think(
             &situation,
-            crate::engine::Level::Max,
-            &crate::engine::Limits::depth(13),
+            crowned_engine::Level::Max,
+            &crowned_engine::Limits::depth(13),
             1,
             &mut |_| {},
         );
         let proof = match found.score {
-            crate::engine::Score::Win(_) => Outcome::Win,
-            crate::engine::Score::Loss(_) => Outcome::Loss,
+            crowned_engine::Score::Win(_) => Outcome::Win,
+            crowned_engine::Score::Loss(_) => Outcome::Loss,
             _ => continue,
         };
         assert_eq!(
@@ -300,7 +300,7 @@ fn a_database_is_only_as_deep_as_its_complete_piece_count() {
 fn a_won_ending_is_played_out_to_the_win() {
     let db = four();
     // Two kings against one (a long win: the lone king runs for the double corner).
-    let start: Position<English> = crate::rules::parse_fen("B:WK32:BK1,K5").expect("fen");
+    let start: Position<English> = crowned_rules::parse_fen("B:WK32:BK1,K5").expect("fen");
     assert!(matches!(db.probe(&start), Some(DbValue::Win(_))));
     let end = play_out(start, |pos, _| db.best_move(pos).expect("a move").0);
     assert_eq!(
@@ -314,7 +314,7 @@ fn a_won_ending_is_played_out_to_the_win() {
 /// most 200 plies.
 fn play_out(
     start: Position<English>,
-    mut choose: impl FnMut(&Position<English>, usize) -> crate::rules::Move,
+    mut choose: impl FnMut(&Position<English>, usize) -> crowned_rules::Move,
 ) -> Position<English> {
     let mut pos = start;
     let mut plies = 0;
@@ -328,11 +328,11 @@ fn play_out(
 
 #[test]
 fn the_engine_plays_won_endings_from_the_database_and_sees_them_in_search() {
-    use crate::engine::{Engine, Level, Limits, Score, Situation};
+    use crowned_engine::{Engine, Level, Limits, Score, Situation};
     let mut engine = Engine::new();
     engine.set_egdb(Some(shared_four()));
     // Five pieces: not in the tables, but Black's forced capture leaves three kings against one.
-    let start: Position<English> = crate::rules::parse_fen("B:WK32,K23:BK1,K5,K19").expect("fen");
+    let start: Position<English> = crowned_rules::parse_fen("B:WK32,K23:BK1,K5,K19").expect("fen");
     let seen = engine.think(
         &Situation::new(start).into(),
         Level::Max,
@@ -406,11 +406,12 @@ fn verify_finds_a_table_that_disagrees_with_its_moves() {
 fn a_stopped_search_reads_no_more_than_one_block_from_the_tables() {
     // Reading a block may wait on the disk for longer than the nodes between two looks at the clock: a
     // search told to stop must not go on reading blocks until its next periodic look.
-    use crate::engine::{Engine, Level, Limits, Situation};
+    use crowned_engine::{Engine, Level, Limits, Situation};
     use std::sync::atomic::AtomicBool;
     let dir = shared_four().dir().to_path_buf();
     // Six pieces with exchanges to come: the search reaches the four-piece tables everywhere.
-    let start: Position<English> = crate::rules::parse_fen("B:W21,22,K30:B9,K14,K15").expect("fen");
+    let start: Position<English> =
+        crowned_rules::parse_fen("B:W21,22,K30:B9,K14,K15").expect("fen");
     let situation = Situation::new(start).into();
     let loads = |stop: bool, limits: &Limits| {
         // Each search with tables of its own, so that no block is in the cache yet, and none kept in memory
@@ -484,7 +485,7 @@ fn the_outcomes_kept_in_memory_are_the_tables_results() {
     assert!(checked > 100_000, "{checked}");
     assert_eq!(on_disk.outcomes_bytes(), 0, "a database on disk keeps none");
     // Positions the tables do not hold are not answered from memory either.
-    let five: Position<English> = crate::rules::parse_fen("B:W21,22,K30:B9,K14").expect("fen");
+    let five: Position<English> = crowned_rules::parse_fen("B:W21,22,K30:B9,K14").expect("fen");
     assert_eq!(db.outcome_quiet(&five), None);
 }
 
@@ -492,7 +493,7 @@ fn the_outcomes_kept_in_memory_are_the_tables_results() {
 fn the_first_probe_of_a_search_starts_keeping_the_outcomes_in_the_background() {
     let dir = shared_four().dir().to_path_buf();
     let db = Egdb::open(&dir).expect("opens");
-    let pos: Position<English> = crate::rules::parse_fen("B:WK30:BK14,K15").expect("fen");
+    let pos: Position<English> = crowned_rules::parse_fen("B:WK30:BK14,K15").expect("fen");
     assert_eq!(db.outcome_quiet(&pos), Some(Outcome::Win));
     let expected: u64 = Material::all_up_to(4)
         .into_iter()

@@ -9,13 +9,13 @@
 //! the same from the same seed on any number of threads, and a parameter that prunes more is judged by the
 //! depth it reaches for the same work.
 
-use crate::engine::{
+use crate::match_openings::random_openings;
+use crowned_engine::{
     AnySituation, Engine, EngineConfig, Level, Limits, ParamError, ParamOverrides, Rng,
     SearchParams, Situation, rule_set_params,
 };
-use crate::game::Game;
-use crate::lab::match_openings::random_openings;
-use crate::rules::{Color, GameType, Playable, Position};
+use crowned_game::Game;
+use crowned_rules::{Color, GameType, Playable, Position};
 
 /// Spall's exponent of the step size's decay.
 const ALPHA: f64 = 0.602;
@@ -319,7 +319,7 @@ fn one_game<R: Playable>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{English, International, Variant};
+    use crowned_rules::{English, International, Variant};
 
     fn tiny(seed: u64) -> SpsaConfig {
         SpsaConfig {

@@ -1,8 +1,8 @@
 //! The network in floating point, as it is trained: one forward and backward pass a sample, and the rounding to
-//! the integers of [`crate::engine::nnue::Network`].
+//! the integers of [`crowned_engine::nnue::Network`].
 
-use crate::engine::Rng;
-use crate::engine::nnue::{
+use crowned_engine::Rng;
+use crowned_engine::nnue::{
     ACTIVATION_ONE, Board, HIDDEN, LAYER2, LAYER2_SCALE, Network, OUTPUT_SCALE, SECOND_LAYER_LIMIT,
 };
 
@@ -49,7 +49,7 @@ pub struct FloatNet {
     pub(crate) params: Vec<f32>,
 }
 
-pub use crate::engine::SLOPE;
+pub use crowned_engine::SLOPE;
 
 pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())

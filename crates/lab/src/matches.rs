@@ -14,10 +14,10 @@ use super::match_openings::{
 };
 use super::match_seats::Seat;
 use super::sprt::{Pairs, Sprt, SprtVerdict};
-use crate::engine::{EngineConfig, Level, Limits, Opening, TimeLeft};
-use crate::game::{AnyGame, DrawReason, Outcome, WinReason};
-use crate::rules::defined::{DefinedBoard, DefinedId};
-use crate::rules::{AnyPosition, Color, GameType, Playable, RulesVisitor, Variant};
+use crowned_engine::{EngineConfig, Level, Limits, Opening, TimeLeft};
+use crowned_game::{AnyGame, DrawReason, Outcome, WinReason};
+use crowned_rules::defined::{DefinedBoard, DefinedId};
+use crowned_rules::{AnyPosition, Color, GameType, Playable, RulesVisitor, Variant};
 
 /// A game longer than this many plies is adjudicated a draw. The draw rules end real games long before.
 pub const MAX_PLIES: usize = 600;
@@ -292,7 +292,7 @@ struct Start {
 
 impl Start {
     /// The opening `name` of `moves` played from `start` (moves found legal in these very positions).
-    fn after(start: &AnyGame, name: String, moves: &[crate::rules::Move]) -> Start {
+    fn after(start: &AnyGame, name: String, moves: &[crowned_rules::Move]) -> Start {
         let mut game = start.clone();
         for mv in moves {
             let _ = game.play(mv);

@@ -6,9 +6,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::engine::{Opening, Rng};
-use crate::rules::defined::{DefinedBoard, DefinedId};
-use crate::rules::{
+use crowned_engine::{Opening, Rng};
+use crowned_rules::defined::{DefinedBoard, DefinedId};
+use crowned_rules::{
     AnyPosition, Color, GameType, Move, MoveText, Playable, Position, Role, Strictness, write_move,
 };
 
@@ -117,7 +117,7 @@ pub fn random_openings<R: Playable>(
 fn random_line<R: Playable>(
     start: Position<R>,
     plies: usize,
-    style: crate::rules::SquareStyle,
+    style: crowned_rules::SquareStyle,
     rng: &mut Rng,
 ) -> Option<MatchOpening<R>> {
     let mut pos = start;
@@ -221,8 +221,8 @@ fn balanced<R: Playable>(pos: &Position<R>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::builtin_openings;
-    use crate::rules::{English, EnglishOn, International, Variant};
+    use crowned_engine::builtin_openings;
+    use crowned_rules::{English, EnglishOn, International, Variant};
 
     #[test]
     fn the_deck_fits_english_only() {

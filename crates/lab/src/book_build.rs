@@ -11,9 +11,9 @@
 use std::collections::HashMap;
 use std::thread;
 
-use crate::engine::book::Book;
-use crate::engine::{Engine, EngineConfig, Level, Limits, Score, Situation};
-use crate::rules::{English, Move, Position};
+use crowned_engine::book::Book;
+use crowned_engine::{Engine, EngineConfig, Level, Limits, Score, Situation};
+use crowned_rules::{English, Move, Position};
 
 /// How a book is built.
 #[derive(Clone, Debug)]

@@ -21,11 +21,11 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::engine::egdb::file::{Stored, TableFile, file_name, write_table};
-use crate::engine::egdb::{
+use crowned_engine::egdb::file::{Stored, TableFile, file_name, write_table};
+use crowned_engine::egdb::{
     DbValue, EgdbError, Layout, MAX_DISTANCE, MAX_PIECES, Material, Outcome, Outcomes, Squares,
 };
-use crate::engine::moves::{MoveBuf, moves_of};
+use crowned_engine::moves::{MoveBuf, moves_of};
 
 /// One table, built or found on disk, as the build reports it.
 #[derive(Clone, Debug)]

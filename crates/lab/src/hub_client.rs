@@ -11,11 +11,11 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
-use crate::engine::hub::HubLine;
-use crate::engine::hub::notation::{find_move, move_text, position_text};
-use crate::engine::{AnySituation, Limits};
-use crate::game::AnyGame;
-use crate::rules::{GameType, Move, Variant};
+use crowned_engine::hub::HubLine;
+use crowned_engine::hub::notation::{find_move, move_text, position_text};
+use crowned_engine::{AnySituation, Limits};
+use crowned_game::AnyGame;
+use crowned_rules::{GameType, Move, Variant};
 
 /// How long an engine may take to introduce itself and to initialise (loading databases, say).
 const START_TIME: Duration = Duration::from_secs(60);

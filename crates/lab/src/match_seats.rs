@@ -6,9 +6,9 @@ use std::sync::atomic::AtomicBool;
 
 use super::hub_client::{HubEngine, HubError, PonderTally};
 use super::matches::{Contender, MatchError};
-use crate::engine::{AnySituation, Engine, EngineConfig, Level, Limits};
-use crate::game::AnyGame;
-use crate::rules::GameType;
+use crowned_engine::{AnySituation, Engine, EngineConfig, Level, Limits};
+use crowned_game::AnyGame;
+use crowned_rules::GameType;
 
 /// A player's seat at the match: crowned's engine at a level, or an external engine.
 pub(super) enum Seat {
@@ -72,7 +72,7 @@ impl Seat {
         limits: &Limits,
         seed: u64,
         stop: &AtomicBool,
-    ) -> Result<Option<crate::rules::Move>, MatchError> {
+    ) -> Result<Option<crowned_rules::Move>, MatchError> {
         match self {
             Seat::Own(engine, level) => {
                 let choice = engine.think(

@@ -4,9 +4,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::engine::egdb::{Egdb, Layout, Material};
-use crate::engine::{AnySituation, Engine, EngineConfig, Level, Limits, Rng};
-use crate::rules::{English, Position};
+use crowned_engine::egdb::{Egdb, Layout, Material};
+use crowned_engine::{AnySituation, Engine, EngineConfig, Level, Limits, Rng};
+use crowned_rules::{English, Position};
 
 /// Probes done, and what they took.
 #[derive(Clone, Copy, Debug)]

@@ -1,8 +1,8 @@
 //! The match's own tests: tallies, stopping, openings under every rule set.
 
 use super::*;
-use crate::engine::builtin_openings;
-use crate::lab::random_plies;
+use crate::random_plies;
+use crowned_engine::builtin_openings;
 
 #[test]
 fn a_short_match_between_random_players_adds_up() {
@@ -121,12 +121,12 @@ fn every_game_type_plays_a_match_from_random_openings() {
             assert_eq!(g.game.game_type(), game_type);
             assert_eq!(g.game.final_outcome(), Some(g.outcome));
             assert_eq!(g.game.tags().get("Opening"), Some(g.opening.as_str()));
-            let texts = crate::game::pdn::parse_games(&g.game.to_pdn());
+            let texts = crowned_game::pdn::parse_games(&g.game.to_pdn());
             let [Ok(text)] = texts.as_slice() else {
                 panic!("one game expected: {texts:?}");
             };
             // Without a default: the GameType tag alone says the rules.
-            let (read, error) = crate::game::pdn::open_game(text, None);
+            let (read, error) = crowned_game::pdn::open_game(text, None);
             assert_eq!(error, None);
             assert_eq!(read.game_type(), game_type);
             assert_eq!(read.moves(), g.game.moves());
@@ -156,7 +156,7 @@ fn the_english_deck_is_refused_for_another_game_type() {
 
 #[test]
 fn a_defined_variant_plays_a_match_from_random_openings_and_saves_its_definition() {
-    let id = crate::rules::defined::load_builtin("turkish")
+    let id = crowned_rules::defined::load_builtin("turkish")
         .expect("turkish is built in")
         .expect("it loads");
     let game_type = GameType::standard(Variant::Defined(id));
@@ -179,11 +179,11 @@ fn a_defined_variant_plays_a_match_from_random_openings_and_saves_its_definition
     for g in &games {
         let pdn = g.game.to_pdn();
         assert!(pdn.contains("[VariantDefinition "), "{pdn}");
-        let texts = crate::game::pdn::parse_games(&pdn);
+        let texts = crowned_game::pdn::parse_games(&pdn);
         let [Ok(text)] = texts.as_slice() else {
             panic!("one game expected: {texts:?}");
         };
-        let (read, error) = crate::game::pdn::open_game(text, None);
+        let (read, error) = crowned_game::pdn::open_game(text, None);
         assert_eq!(error, None);
         assert_eq!(read.game_type(), game_type);
         assert_eq!(read.moves(), g.game.moves());
@@ -193,7 +193,7 @@ fn a_defined_variant_plays_a_match_from_random_openings_and_saves_its_definition
 
 #[test]
 fn a_hub_engine_or_a_deck_is_refused_in_a_defined_variant() {
-    let id = crate::rules::defined::load_builtin("turkish")
+    let id = crowned_rules::defined::load_builtin("turkish")
         .expect("turkish is built in")
         .expect("it loads");
     let game_type = GameType::standard(Variant::Defined(id));

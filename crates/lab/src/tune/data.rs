@@ -7,13 +7,13 @@ use std::sync::Arc;
 
 use thiserror::Error;
 
-use crate::engine::egdb::Egdb;
-use crate::engine::{
+use crate::match_openings::{deck_under, random_openings};
+use crowned_engine::egdb::Egdb;
+use crowned_engine::{
     AnySituation, Engine, EngineConfig, Level, Limits, Rng, Situation, builtin_openings,
 };
-use crate::game::{AnyGame, Game};
-use crate::lab::match_openings::{deck_under, random_openings};
-use crate::rules::{
+use crowned_game::{AnyGame, Game};
+use crowned_rules::{
     Color, English, GameType, Playable, Position, RuleSet, Variant, parse_fen, to_fen,
 };
 
@@ -33,7 +33,7 @@ pub struct Sample<R: RuleSet = English> {
     /// Black's score in the game it came from.
     pub result: f32,
     /// Black's expected share of the points by the search that chose the move played from this position
-    /// ([`crate::engine::Score::expectation`]), 0 to 1; `None` for a random move or a master game. Training can
+    /// ([`crowned_engine::Score::expectation`]), 0 to 1; `None` for a random move or a master game. Training can
     /// blend it into the target: a game's result says little about a position many moves before the decision,
     /// and a deep search says more.
     pub search: Option<f32>,
@@ -206,9 +206,9 @@ fn one_game<R: Playable>(
 pub fn from_pdn(text: &str) -> Vec<Sample> {
     let mut out = Vec::new();
     let english = GameType::standard(Variant::English);
-    for parsed in crate::game::pdn::parse_games(text) {
+    for parsed in crowned_game::pdn::parse_games(text) {
         let Ok(game_text) = parsed else { continue };
-        let (game, error): (AnyGame, _) = crate::game::pdn::open_game(&game_text, Some(english));
+        let (game, error): (AnyGame, _) = crowned_game::pdn::open_game(&game_text, Some(english));
         if error.is_some() || game.game_type() != english {
             continue;
         }
@@ -307,7 +307,7 @@ pub(super) fn english(games: usize, depth: u32, seed: u64, threads: usize) -> Ve
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::International;
+    use crowned_rules::International;
 
     #[test]
     fn self_play_under_other_rules_starts_from_balanced_openings_and_reads_back() {

@@ -21,11 +21,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::egdb_build::TableReport;
-use crate::engine::egdb::wld::{self, position_of, sets_of, shape_of};
-use crate::engine::egdb::{
+use crowned_engine::egdb::wld::{self, position_of, sets_of, shape_of};
+use crowned_engine::egdb::{
     EgdbError, Layout, MAX_PIECES, Material, Outcome, Outcomes, Sets, Shape,
 };
-use crate::rules::{Color, RuleSet, Square};
+use crowned_rules::{Color, RuleSet, Square};
 
 /// A position not decided yet.
 const UNKNOWN: u8 = 0;
