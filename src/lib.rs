@@ -10,8 +10,9 @@
 //! tuning, database builds) and [`server_lab`] the server's load clients and fault runs: they depend on what they
 //! measure, and nothing that plays depends on them.
 //!
-//! The rules, the game, the engine, the lab and the store are crates of their own (`crates/`), so that the
-//! compiler holds their direction; this library re-exports each under its name here.
+//! The rules, the game, the engine, the lab, the store and the application (with its rendering, settings and
+//! problems) are crates of their own (`crates/`), so that the compiler holds their direction; this library
+//! re-exports each under its name here, and holds the session, the doors and the server.
 //!
 //! House rules, checked by the compiler: every public item is documented, every `unsafe` block says why it is
 //! sound, and outside tests nothing calls `unwrap`, `expect` or `panic!` (the one intended `expect`, on the
@@ -24,12 +25,10 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-pub mod app;
-pub mod config;
+pub use crowned_app::{app, config, problems, ui};
 pub use crowned_engine as engine;
 pub use crowned_game as game;
 pub use crowned_lab as lab;
-pub mod problems;
 pub use crowned_rules as rules;
 pub use crowned_store as store;
 pub use crowned_store::bounded;
@@ -37,4 +36,3 @@ pub mod serve;
 pub mod server_lab;
 pub mod session;
 pub mod term;
-pub mod ui;

@@ -101,7 +101,7 @@ impl PostgresUrl {
     /// The client library's settings for this URL, with the user and password filled in as libpq would: the
     /// user from `PGUSER` or `USER` when the URL has none, the password from `PGPASSWORD` or the password file
     /// when the URL has none.
-    pub(crate) fn config(&self) -> Result<postgres::Config, UrlError> {
+    pub fn config(&self) -> Result<postgres::Config, UrlError> {
         self.async_config().map(postgres::Config::from)
     }
 

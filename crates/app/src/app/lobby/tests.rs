@@ -203,8 +203,8 @@ fn the_lobby_follows_the_player_s_keys() {
 #[test]
 fn the_form_cycles_through_the_offered_definitions_after_the_built_ins() {
     let defined = [
-        crate::rules::defined::register(include_str!("../../../variants/leapers.toml")),
-        crate::rules::defined::register(include_str!("../../../variants/holes.toml")),
+        crate::rules::defined::register(include_str!("../../../../../variants/leapers.toml")),
+        crate::rules::defined::register(include_str!("../../../../../variants/holes.toml")),
     ]
     .map(|id| Variant::Defined(id.expect("the definition loads")));
     let mut lobby = lobby(false);

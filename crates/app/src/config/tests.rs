@@ -600,7 +600,7 @@ fn a_variant_setting_may_name_a_definition_and_is_written_back_as_named() {
     std::fs::create_dir_all(&folder).expect("a temporary folder");
     std::fs::write(
         folder.join("pond.toml"),
-        include_str!("../../variants/pond.toml"),
+        include_str!("../../../../variants/pond.toml"),
     )
     .expect("written");
     std::fs::write(

@@ -51,7 +51,7 @@ use crate::rules::{GameType, SquareStyle};
 use crate::ui::{Options, PieceStyle, Theme, ThemeName};
 
 /// The built-in settings file: every setting with its default, and a comment for each.
-pub const DEFAULT_SETTINGS: &str = include_str!("../../config/default.toml");
+pub const DEFAULT_SETTINGS: &str = include_str!("../../../../config/default.toml");
 
 /// The name the built-in file goes by in messages.
 const DEFAULT_SETTINGS_NAME: &str = "the built-in default.toml";
