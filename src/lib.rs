@@ -10,9 +10,10 @@
 //! tuning, database builds) and [`server_lab`] the server's load clients and fault runs: they depend on what they
 //! measure, and nothing that plays depends on them.
 //!
-//! The rules, the game, the engine, the lab, the store and the application (with its rendering, settings and
-//! problems) are crates of their own (`crates/`), so that the compiler holds their direction; this library
-//! re-exports each under its name here, and holds the session, the doors and the server.
+//! The rules, the game, the engine, the lab, the store, the application (with its rendering, settings and
+//! problems) and the server (with the session and the SSH and web doors) are crates of their own (`crates/`), so
+//! that the compiler holds their direction; this library re-exports each under its name here, and holds the local
+//! terminal's door and the server's load clients.
 //!
 //! House rules, checked by the compiler: every public item is documented, every `unsafe` block says why it is
 //! sound, and outside tests nothing calls `unwrap`, `expect` or `panic!` (the one intended `expect`, on the
@@ -30,9 +31,8 @@ pub use crowned_engine as engine;
 pub use crowned_game as game;
 pub use crowned_lab as lab;
 pub use crowned_rules as rules;
+pub use crowned_server::{serve, session};
 pub use crowned_store as store;
 pub use crowned_store::bounded;
-pub mod serve;
 pub mod server_lab;
-pub mod session;
 pub mod term;

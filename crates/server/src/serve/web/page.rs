@@ -28,7 +28,7 @@ macro_rules! asset {
         Asset {
             name: $name,
             kind: $kind,
-            bytes: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/web/", $path)),
+            bytes: include_bytes!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../web/", $path)),
             packed: OnceLock::new(),
         }
     };

@@ -4,10 +4,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use super::*;
+use crate::local_postgres::LocalPostgres;
 use crate::serve::recorder::{Job, RecordKey, Recorder};
 use crate::serve::records::TournamentChange;
 use crate::serve::records::tournaments::test_arena;
-use crate::server_lab::local_postgres::LocalPostgres;
 
 /// A fresh database (the nodes' tables are the records' own) and a connection to play the other nodes with.
 fn database(test: &str) -> (PostgresUrl, ::postgres::Client) {

@@ -5,7 +5,7 @@
 
 use super::sqlite::MIGRATIONS;
 use super::*;
-use crate::server_lab::local_postgres::LocalPostgres;
+use crate::local_postgres::LocalPostgres;
 
 /// Records on a new database of the test program's PostgreSQL server. A test that needs it fails, saying what
 /// is missing, when the server cannot be started: it is never skipped.
@@ -215,7 +215,7 @@ fn a_defined_variant_s_game_keeps_its_definition_and_resumes_from_it(records: &m
     let (ann, bob) = (player("ann"), player("bob"));
     records.seen(&ann).expect("seen");
     records.seen(&bob).expect("seen");
-    let text = include_str!("../../../variants/holes.toml");
+    let text = include_str!("../../../../../variants/holes.toml");
     let game = records
         .start_game(&NewGame {
             variant: "English draughts with holes",

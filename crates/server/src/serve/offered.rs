@@ -224,8 +224,8 @@ mod tests {
         dir
     }
 
-    const HOLES: &str = include_str!("../../variants/holes.toml");
-    const LEAPERS: &str = include_str!("../../variants/leapers.toml");
+    const HOLES: &str = include_str!("../../../../variants/holes.toml");
+    const LEAPERS: &str = include_str!("../../../../variants/leapers.toml");
 
     #[test]
     fn turkish_the_folder_and_the_files_are_offered_and_bad_files_reported() {

@@ -479,7 +479,7 @@ mod tests {
         let folder = std::env::temp_dir().join(format!("crowned-seating-{}", std::process::id()));
         std::fs::create_dir_all(&folder).expect("a folder");
         let file = folder.join("holes.toml");
-        std::fs::write(&file, include_str!("../../variants/holes.toml")).expect("written");
+        std::fs::write(&file, include_str!("../../../../variants/holes.toml")).expect("written");
         let (offered, problems) = Offered::load(None, std::slice::from_ref(&file));
         let _ = std::fs::remove_dir_all(&folder);
         assert!(problems.is_empty(), "{problems:?}");

@@ -199,7 +199,7 @@ fn an_event_is_copied_from_sqlite_into_postgres() {
     let path = dir.join("records.sqlite");
     let mut sqlite = SqliteRecords::open(&path).expect("opens");
     an_event_is_kept_as_it_changes(&mut sqlite);
-    let server = crate::server_lab::local_postgres::LocalPostgres::shared()
+    let server = crate::local_postgres::LocalPostgres::shared()
         .unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
     let url: PostgresUrl = server
         .fresh_database("an_event_is_copied_from_sqlite_into_postgres")

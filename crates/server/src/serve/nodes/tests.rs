@@ -7,8 +7,8 @@ use tokio_postgres::{Client, Config, NoTls};
 use super::bus::{self, Inbox, MAX_MESSAGE};
 use super::lease::{self, Leases};
 use super::{NodeName, NodesError, create_schema};
+use crate::local_postgres::LocalPostgres;
 use crate::serve::ids::RoomCode;
-use crate::server_lab::local_postgres::LocalPostgres;
 
 #[path = "cluster_tests.rs"]
 mod cluster;

@@ -211,8 +211,8 @@ fn setup() -> impl Strategy<Value = Setup> {
     let mut variants = Variant::ALL.to_vec();
     let turkish = crate::rules::defined::load_builtin("turkish");
     for defined in turkish.into_iter().chain([
-        crate::rules::defined::register(include_str!("../../../../variants/holes.toml")),
-        crate::rules::defined::register(include_str!("../../../../variants/leapers.toml")),
+        crate::rules::defined::register(include_str!("../../../../../../variants/holes.toml")),
+        crate::rules::defined::register(include_str!("../../../../../../variants/leapers.toml")),
     ]) {
         variants.push(Variant::Defined(defined.expect("the definition loads")));
     }

@@ -124,7 +124,7 @@ fn problem_records_are_copied_from_sqlite_into_postgres() {
     let path = dir.join("records.sqlite");
     let mut sqlite = SqliteRecords::open(&path).expect("opens");
     attempts_rate_players_and_problems(&mut sqlite);
-    let server = crate::server_lab::local_postgres::LocalPostgres::shared()
+    let server = crate::local_postgres::LocalPostgres::shared()
         .unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
     let url: PostgresUrl = server
         .fresh_database("problem_records_are_copied_from_sqlite_into_postgres")

@@ -5,7 +5,7 @@ use std::sync::{Arc, Barrier};
 
 use super::postgres::MIGRATIONS;
 use super::*;
-use crate::server_lab::local_postgres::LocalPostgres;
+use crate::local_postgres::LocalPostgres;
 
 fn server() -> &'static LocalPostgres {
     LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"))

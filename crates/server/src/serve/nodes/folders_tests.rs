@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use tokio_postgres::{Config, NoTls};
 
 use super::*;
-use crate::server_lab::local_postgres::LocalPostgres;
+use crate::local_postgres::LocalPostgres;
 
 const OWNER: &str = "SHA256:folders-test";
 

@@ -152,7 +152,7 @@ fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
 /// them in its own time) goes into records that insist on knowing its players: PostgreSQL's.
 #[test]
 fn a_game_between_players_seen_elsewhere_is_recorded_with_them() {
-    let postgres = crate::server_lab::local_postgres::LocalPostgres::shared()
+    let postgres = crate::local_postgres::LocalPostgres::shared()
         .unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
     let url: crate::serve::records::PostgresUrl = postgres
         .fresh_database("recorder_seen_elsewhere")
