@@ -19,7 +19,7 @@ use tokio::sync::watch;
 use tokio::time::{Instant, sleep, timeout};
 
 use super::chaos_waits::{SLOW, Wait};
-use super::load::{Arrivals, KnownHost, LoadError, open_terminal, split_arrivals};
+use super::load::{Arrivals, KnownHost, LoadClientError, open_terminal, split_arrivals};
 use super::load_tables::TableServer;
 use crate::app::TAKEN_OVER;
 use crate::game::AnyGame;
@@ -172,7 +172,7 @@ impl Screen {
         user: &str,
         key: &PrivateKey,
         command: Option<&str>,
-    ) -> Result<Screen, LoadError> {
+    ) -> Result<Screen, LoadClientError> {
         let (handle, channel) = open_terminal(
             server.address,
             &server.host_key,
@@ -203,7 +203,7 @@ impl Screen {
         patience: Duration,
         what: &str,
         done: impl Fn(&str) -> bool,
-    ) -> Result<(), LoadError> {
+    ) -> Result<(), LoadClientError> {
         let deadline = Instant::now() + patience;
         loop {
             if done(&self.text()) {
@@ -216,9 +216,9 @@ impl Screen {
             .await
             {
                 Ok(Some((_, bytes))) => self.terminal.process(&bytes),
-                Ok(None) => return Err(LoadError::ClosedBefore(what.to_string())),
+                Ok(None) => return Err(LoadClientError::ClosedBefore(what.to_string())),
                 Err(_) => {
-                    return Err(LoadError::NotShown {
+                    return Err(LoadClientError::NotShown {
                         text: what.to_string(),
                         patience,
                     });
@@ -227,8 +227,11 @@ impl Screen {
         }
     }
 
-    async fn send(&self, bytes: &[u8]) -> Result<(), LoadError> {
-        self.writer.data(bytes).await.map_err(LoadError::CannotSend)
+    async fn send(&self, bytes: &[u8]) -> Result<(), LoadClientError> {
+        self.writer
+            .data(bytes)
+            .await
+            .map_err(LoadClientError::CannotSend)
     }
 }
 
@@ -239,7 +242,7 @@ async fn seen_or_refused(
     mover: Color,
     status: &str,
     patience: Duration,
-) -> Result<bool, LoadError> {
+) -> Result<bool, LoadClientError> {
     let deadline = Instant::now() + patience;
     loop {
         let wait = LOOK_EVERY.min(deadline.saturating_duration_since(Instant::now()));
@@ -248,7 +251,7 @@ async fn seen_or_refused(
             .await
         {
             Ok(()) => return Ok(true),
-            Err(LoadError::NotShown { .. }) if Instant::now() < deadline => {}
+            Err(LoadClientError::NotShown { .. }) if Instant::now() < deadline => {}
             Err(e) => return Err(e),
         }
         // What has come to the mover's screen meanwhile, read without waiting for more.
@@ -259,7 +262,7 @@ async fn seen_or_refused(
             .await
         {
             Ok(()) => return Ok(false),
-            Err(LoadError::NotShown { .. }) => {}
+            Err(LoadClientError::NotShown { .. }) => {}
             Err(e) => return Err(e),
         }
     }
@@ -329,9 +332,10 @@ impl Players {
         index: usize,
         server: Whereabouts,
         stop: watch::Receiver<bool>,
-    ) -> Result<Players, LoadError> {
-        let key =
-            || PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey);
+    ) -> Result<Players, LoadClientError> {
+        let key = || {
+            PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadClientError::NoKey)
+        };
         let seed = config.seed ^ (index as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
         Ok(Players {
             config,
@@ -383,11 +387,11 @@ impl Players {
         color: Color,
         command: Option<&str>,
         anywhere: bool,
-    ) -> Result<Screen, LoadError> {
+    ) -> Result<Screen, LoadClientError> {
         let server = self
             .server(color, anywhere)
             .await
-            .ok_or(LoadError::ChannelClosed)?;
+            .ok_or(LoadClientError::ChannelClosed)?;
         let i = color.index();
         Screen::open(
             &server,
@@ -400,7 +404,7 @@ impl Players {
     }
 
     /// Black opens the table and White joins it.
-    async fn sit_down(&mut self) -> Result<[Screen; 2], LoadError> {
+    async fn sit_down(&mut self) -> Result<[Screen; 2], LoadClientError> {
         let patience = self.config.patience;
         let mut black = self
             .open(Color::Black, Some("new english black casual"), false)
@@ -408,7 +412,7 @@ impl Players {
         black
             .until(patience, "a table's code", |t| code_on(t).is_some())
             .await?;
-        let code = code_on(&black.text()).ok_or(LoadError::NoCode)?;
+        let code = code_on(&black.text()).ok_or(LoadClientError::NoCode)?;
         self.log.code = code.clone();
         let mut white = self
             .open(Color::White, Some(&format!("join {code}")), false)
@@ -507,7 +511,7 @@ impl Players {
                 Err(e) => match self.come_back(Some(after)).await {
                     Ok(again) => {
                         screens = again;
-                        let dropped = !matches!(e, LoadError::NotShown { .. });
+                        let dropped = !matches!(e, LoadClientError::NotShown { .. });
                         slow(&mut self.log, dropped);
                     }
                     Err(e) => return self.fail(e),
@@ -544,7 +548,7 @@ impl Players {
                     .until(patience, &status, |t| t.contains(&status))
                     .await?;
             }
-            Ok::<_, LoadError>(())
+            Ok::<_, LoadClientError>(())
         };
         if asked.await.is_ok() {
             self.game = after;
@@ -566,7 +570,7 @@ impl Players {
         self.game = after;
     }
 
-    fn fail(&mut self, e: LoadError) {
+    fn fail(&mut self, e: LoadClientError) {
         self.log.failed = Some(format!("game {} ({}): {e}", self.index, self.log.code));
     }
 
@@ -576,7 +580,7 @@ impl Players {
         &mut self,
         screens: &mut [Screen; 2],
         color: Color,
-    ) -> Result<(), LoadError> {
+    ) -> Result<(), LoadClientError> {
         let patience = self.config.patience;
         let status = status_after(&self.game);
         let mut again = self.open(color, None, false).await?;
@@ -595,14 +599,17 @@ impl Players {
 
     /// Both players connect again after the server died, and read where the table stands: as they saw it, or
     /// one move on when the move on its way (`pending`, the game after it) was written before the server died.
-    async fn come_back(&mut self, pending: Option<AnyGame>) -> Result<[Screen; 2], LoadError> {
+    async fn come_back(
+        &mut self,
+        pending: Option<AnyGame>,
+    ) -> Result<[Screen; 2], LoadClientError> {
         self.read_table(pending, false).await
     }
 
     /// Both players open the table again by its code (`join CODE`: the server is up, and a plain `ssh host`
     /// might take them to an older game they left unfinished) after it refused a move, and read where it
     /// stands: as they saw it.
-    async fn rejoin(&mut self) -> Result<[Screen; 2], LoadError> {
+    async fn rejoin(&mut self) -> Result<[Screen; 2], LoadClientError> {
         self.read_table(None, true).await
     }
 
@@ -613,11 +620,11 @@ impl Players {
         &mut self,
         pending: Option<AnyGame>,
         by_code: bool,
-    ) -> Result<[Screen; 2], LoadError> {
+    ) -> Result<[Screen; 2], LoadClientError> {
         let patience = self.config.patience;
         let join = format!("join {}", self.log.code);
         let command = by_code.then_some(join.as_str());
-        let mut last = LoadError::ChannelClosed;
+        let mut last = LoadClientError::ChannelClosed;
         let give_up = std::time::Instant::now() + COMEBACK_PATIENCE;
         while std::time::Instant::now() < give_up {
             if *self.stop.borrow() && self.server.borrow().iter().all(Option::is_none) {
@@ -633,7 +640,7 @@ impl Players {
                 };
                 black.until(patience, "the table", shown).await?;
                 white.until(patience, "the table", shown).await?;
-                Ok::<_, LoadError>([black, white])
+                Ok::<_, LoadClientError>([black, white])
             };
             match attempt.await {
                 Ok(screens) => {

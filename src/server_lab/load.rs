@@ -29,7 +29,7 @@ use crate::serve::Identity;
 
 /// Why a load client failed; the text goes into the report.
 #[derive(Debug, Error)]
-pub enum LoadError {
+pub enum LoadClientError {
     /// No key could be made for the client.
     #[error("no key: {0}")]
     NoKey(russh::keys::ssh_key::Error),
@@ -319,7 +319,7 @@ struct Measured {
 }
 
 impl Player {
-    async fn connect(config: &LoadConfig, index: usize) -> Result<Player, LoadError> {
+    async fn connect(config: &LoadConfig, index: usize) -> Result<Player, LoadClientError> {
         let started = Instant::now();
         let link = match config.web {
             Some(web)
@@ -353,9 +353,9 @@ impl Player {
     }
 
     /// An SSH player with a key of its own (its settings written first, when the load has some).
-    async fn ssh(config: &LoadConfig, index: usize) -> Result<Link, LoadError> {
-        let key =
-            PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey)?;
+    async fn ssh(config: &LoadConfig, index: usize) -> Result<Link, LoadClientError> {
+        let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
+            .map_err(LoadClientError::NoKey)?;
         if let Some((players, text)) = &config.player_settings {
             let identity = Identity::of_key(key.public_key(), "load");
             let file = players
@@ -363,7 +363,7 @@ impl Player {
                 .join("config/config.toml");
             let written = std::fs::create_dir_all(file.parent().unwrap_or(players))
                 .and_then(|()| std::fs::write(&file, text));
-            written.map_err(|error| LoadError::CannotWrite { path: file, error })?;
+            written.map_err(|error| LoadClientError::CannotWrite { path: file, error })?;
         }
         let (handle, channel) = open_terminal(
             config.address,
@@ -382,24 +382,24 @@ impl Player {
     }
 
     /// The next bytes the server sends, or why none came.
-    async fn next_data(&mut self, patience: Duration) -> Result<Vec<u8>, LoadError> {
+    async fn next_data(&mut self, patience: Duration) -> Result<Vec<u8>, LoadClientError> {
         loop {
             match &mut self.link {
                 Link::Ssh { channel, .. } => match timeout(patience, channel.wait()).await {
                     Ok(Some(ChannelMsg::Data { data })) => return Ok(data.to_vec()),
                     Ok(Some(ChannelMsg::Eof | ChannelMsg::Close)) | Ok(None) => {
-                        return Err(LoadError::Closed);
+                        return Err(LoadClientError::Closed);
                     }
                     Ok(Some(_)) => {}
-                    Err(_) => return Err(LoadError::NoFrame(patience)),
+                    Err(_) => return Err(LoadClientError::NoFrame(patience)),
                 },
                 Link::Web(socket) => match timeout(patience, socket.next()).await {
                     Ok(Some(Ok(Message::Binary(data)))) => return Ok(data.to_vec()),
                     Ok(Some(Ok(Message::Close(_)) | Err(_)) | None) => {
-                        return Err(LoadError::Closed);
+                        return Err(LoadClientError::Closed);
                     }
                     Ok(Some(Ok(_))) => {}
-                    Err(_) => return Err(LoadError::NoFrame(patience)),
+                    Err(_) => return Err(LoadClientError::NoFrame(patience)),
                 },
             }
         }
@@ -425,7 +425,7 @@ impl Player {
         config: &LoadConfig,
         index: usize,
         first: bool,
-    ) -> Result<Measured, LoadError> {
+    ) -> Result<Measured, LoadClientError> {
         let mut engine_answer = None;
         if first && config.engine_every > 0 && index.is_multiple_of(config.engine_every) {
             engine_answer = Some(self.play_the_engine(config.patience).await?);
@@ -457,7 +457,7 @@ impl Player {
 
     /// Plays a move and waits for the engine's answer: the status line says the engine is thinking, then
     /// names Black, whose turn it is again.
-    async fn play_the_engine(&mut self, patience: Duration) -> Result<Duration, LoadError> {
+    async fn play_the_engine(&mut self, patience: Duration) -> Result<Duration, LoadClientError> {
         let sent = Instant::now();
         self.send(b"11-15\r").await?;
         let mut seen = Vec::new();
@@ -480,7 +480,7 @@ impl Player {
     async fn flood(
         mut self,
         mut stop: watch::Receiver<bool>,
-    ) -> Result<(u64, Duration), LoadError> {
+    ) -> Result<(u64, Duration), LoadClientError> {
         let started = Instant::now();
         let typed = Arc::new(AtomicU64::new(0));
         // Flooders come by SSH.
@@ -517,16 +517,16 @@ impl Player {
         Ok((typed.load(Ordering::Relaxed), started.elapsed()))
     }
 
-    async fn send(&mut self, bytes: &[u8]) -> Result<(), LoadError> {
+    async fn send(&mut self, bytes: &[u8]) -> Result<(), LoadClientError> {
         match &mut self.link {
             Link::Ssh { channel, .. } => channel
                 .data_bytes(bytes.to_vec())
                 .await
-                .map_err(LoadError::CannotSend),
+                .map_err(LoadClientError::CannotSend),
             Link::Web(socket) => socket
                 .send(Message::Binary(bytes.to_vec().into()))
                 .await
-                .map_err(|e| LoadError::WebSocket(Box::new(e))),
+                .map_err(|e| LoadClientError::WebSocket(Box::new(e))),
         }
     }
 }
@@ -535,8 +535,8 @@ impl Player {
 async fn open_web(
     address: SocketAddr,
     patience: Duration,
-) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, LoadError> {
-    let web_error = |e| LoadError::WebSocket(Box::new(e));
+) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, LoadClientError> {
+    let web_error = |e| LoadClientError::WebSocket(Box::new(e));
     let mut request = format!("ws://{address}/ws?cols=80&rows=24")
         .into_client_request()
         .map_err(web_error)?;
@@ -546,7 +546,7 @@ async fn open_web(
     }
     let (socket, _) = timeout(patience, tokio_tungstenite::connect_async(request))
         .await
-        .map_err(|_| LoadError::ConnectTimeout)?
+        .map_err(|_| LoadClientError::ConnectTimeout)?
         .map_err(web_error)?;
     Ok(socket)
 }
@@ -588,12 +588,12 @@ pub(super) async fn open_terminal(
     key: PrivateKey,
     command: Option<&str>,
     (cols, rows): (u32, u32),
-) -> Result<(Handle<KnownHost>, russh::Channel<client::Msg>), LoadError> {
+) -> Result<(Handle<KnownHost>, russh::Channel<client::Msg>), LoadClientError> {
     let handle = sign_in(address, host_key, patience, user, key).await?;
     let channel = handle
         .channel_open_session()
         .await
-        .map_err(LoadError::NoSession)?;
+        .map_err(LoadClientError::NoSession)?;
     let ask = async {
         channel
             .request_pty(false, "xterm-256color", cols, rows, 0, 0, &[])
@@ -603,7 +603,7 @@ pub(super) async fn open_terminal(
             None => channel.request_shell(false).await,
         }
     };
-    ask.await.map_err(LoadError::NoTerminal)?;
+    ask.await.map_err(LoadClientError::NoTerminal)?;
     Ok((handle, channel))
 }
 
@@ -615,21 +615,21 @@ pub(super) async fn sign_in(
     patience: Duration,
     user: &str,
     key: PrivateKey,
-) -> Result<Handle<KnownHost>, LoadError> {
+) -> Result<Handle<KnownHost>, LoadClientError> {
     let ssh = Arc::new(client::Config::default());
     let mut handle = timeout(
         patience,
         client::connect(ssh, address, KnownHost(host_key.to_string())),
     )
     .await
-    .map_err(|_| LoadError::ConnectTimeout)?
-    .map_err(LoadError::CannotConnect)?;
+    .map_err(|_| LoadClientError::ConnectTimeout)?
+    .map_err(LoadClientError::CannotConnect)?;
     let auth = handle
         .authenticate_publickey(user, PrivateKeyWithHashAlg::new(Arc::new(key), None))
         .await
-        .map_err(LoadError::CannotSignIn)?;
+        .map_err(LoadClientError::CannotSignIn)?;
     if !auth.success() {
-        return Err(LoadError::SignInRefused);
+        return Err(LoadClientError::SignInRefused);
     }
     Ok(handle)
 }

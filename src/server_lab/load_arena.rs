@@ -22,7 +22,7 @@ use russh::keys::{Algorithm, PrivateKey};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, sleep, timeout, timeout_at};
 
-use super::load::{KnownHost, LoadError, find, open_terminal, sign_in, split_arrivals};
+use super::load::{KnownHost, LoadClientError, find, open_terminal, sign_in, split_arrivals};
 use super::load_tables::last_words;
 use crate::game::AnyGame;
 use crate::rules::{Color, GameType};
@@ -131,7 +131,7 @@ struct Meeting(Arc<Mutex<HashMap<String, Waiting>>>);
 
 impl Meeting {
     /// Meets the opponent at the board `code`: this player's line once both are there.
-    async fn meet(&self, code: &str, patience: Duration) -> Result<Line, LoadError> {
+    async fn meet(&self, code: &str, patience: Duration) -> Result<Line, LoadClientError> {
         let come = {
             let mut boards = self.0.lock().unwrap_or_else(PoisonError::into_inner);
             if let Some(waiting) = boards.remove(code) {
@@ -168,7 +168,7 @@ impl Meeting {
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .remove(code);
-                Err(LoadError::NoOpponent(code.to_string()))
+                Err(LoadClientError::NoOpponent(code.to_string()))
             }
         }
     }
@@ -233,7 +233,7 @@ async fn play_arena(
     index: usize,
     meeting: &Meeting,
     run: &mut PlayerRun,
-) -> Result<(), LoadError> {
+) -> Result<(), LoadClientError> {
     let name = format!("p{index:03}");
     let mut screen = Screen::open(config, &name, &format!("tournament {}", config.event)).await?;
     screen
@@ -280,7 +280,7 @@ async fn play_board(
     black: bool,
     rng: &mut StdRng,
     run: &mut PlayerRun,
-) -> Result<(String, Instant), LoadError> {
+) -> Result<(String, Instant), LoadClientError> {
     let patience = config.patience;
     let me = if black { Color::Black } else { Color::White };
     let mut game = AnyGame::new(GameType::default());
@@ -312,7 +312,7 @@ async fn play_board(
             game.play(&mv)?;
             let shown = game
                 .move_text(game.len(), notation)
-                .ok_or(LoadError::NoMoveText)?;
+                .ok_or(LoadClientError::NoMoveText)?;
             let sent = Instant::now();
             screen.send(format!("{typed}\r").as_bytes()).await?;
             let echoed = screen.wait_for(shown.as_bytes(), patience).await?;
@@ -327,16 +327,16 @@ async fn play_board(
                 .await
                 .ok()
                 .flatten()
-                .ok_or(LoadError::OpponentGone)?;
+                .ok_or(LoadClientError::OpponentGone)?;
             match note {
                 Note::Moved { index, sent } => {
                     let position = game.position();
                     let moves = position.legal_moves();
-                    let mv = *moves.get(index).ok_or(LoadError::OpponentGone)?;
+                    let mv = *moves.get(index).ok_or(LoadClientError::OpponentGone)?;
                     game.play(&mv)?;
                     let shown = game
                         .move_text(game.len(), notation)
-                        .ok_or(LoadError::NoMoveText)?;
+                        .ok_or(LoadClientError::NoMoveText)?;
                     let arrived = screen.wait_for(shown.as_bytes(), patience).await?;
                     run.to_opponent
                         .push(arrived.saturating_duration_since(sent));
@@ -370,17 +370,18 @@ pub async fn ask(
     user: &str,
     command: &str,
     patience: Duration,
-) -> Result<(String, Option<u32>), LoadError> {
-    let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey)?;
+) -> Result<(String, Option<u32>), LoadClientError> {
+    let key =
+        PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadClientError::NoKey)?;
     let handle = sign_in(address, host_key, patience, user, key).await?;
     let mut channel = handle
         .channel_open_session()
         .await
-        .map_err(LoadError::NoSession)?;
+        .map_err(LoadClientError::NoSession)?;
     channel
         .exec(true, command)
         .await
-        .map_err(LoadError::NoTerminal)?;
+        .map_err(LoadClientError::NoTerminal)?;
     let deadline = Instant::now() + patience;
     let (mut said, mut status) = (Vec::new(), None);
     loop {
@@ -395,7 +396,7 @@ pub async fn ask(
             Ok(Some(ChannelMsg::Close) | None) => break,
             Ok(Some(_)) => {}
             Err(_) => {
-                return Err(LoadError::NotShown {
+                return Err(LoadClientError::NotShown {
                     text: format!("the end of {command:?}"),
                     patience,
                 });
@@ -443,9 +444,9 @@ impl Screen {
         config: &ArenaLoadConfig,
         user: &str,
         command: &str,
-    ) -> Result<Screen, LoadError> {
-        let key =
-            PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey)?;
+    ) -> Result<Screen, LoadClientError> {
+        let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
+            .map_err(LoadClientError::NoKey)?;
         let (cols, rows) = SIZE;
         let (handle, channel) = open_terminal(
             config.address,
@@ -469,7 +470,11 @@ impl Screen {
     }
 
     /// The next piece of data by `deadline`: `Ok(false)` when none came.
-    async fn take(&mut self, deadline: Instant, waiting_for: &str) -> Result<bool, LoadError> {
+    async fn take(
+        &mut self,
+        deadline: Instant,
+        waiting_for: &str,
+    ) -> Result<bool, LoadClientError> {
         match timeout_at(deadline, self.arrivals.recv()).await {
             Ok(Some((when, bytes))) => {
                 self.terminal.process(&bytes);
@@ -477,7 +482,7 @@ impl Screen {
                 self.stamps.push((self.seen.len(), when));
                 Ok(true)
             }
-            Ok(None) => Err(LoadError::ClosedBefore(format!(
+            Ok(None) => Err(LoadClientError::ClosedBefore(format!(
                 "{waiting_for} (the screen's last words: {:?})",
                 last_words(&self.seen)
             ))),
@@ -487,7 +492,11 @@ impl Screen {
 
     /// Waits for `text` in the bytes since the last [`Screen::forget`]; when the piece that completed it
     /// arrived.
-    async fn wait_for(&mut self, text: &[u8], patience: Duration) -> Result<Instant, LoadError> {
+    async fn wait_for(
+        &mut self,
+        text: &[u8],
+        patience: Duration,
+    ) -> Result<Instant, LoadClientError> {
         let deadline = Instant::now() + patience;
         let what = String::from_utf8_lossy(text).into_owned();
         loop {
@@ -501,7 +510,7 @@ impl Screen {
                 return Ok(stamp);
             }
             if !self.take(deadline, &what).await? {
-                return Err(LoadError::NotShown {
+                return Err(LoadClientError::NotShown {
                     text: what,
                     patience,
                 });
@@ -514,11 +523,11 @@ impl Screen {
         &mut self,
         patience: Duration,
         done: impl Fn(&str) -> bool,
-    ) -> Result<(), LoadError> {
+    ) -> Result<(), LoadClientError> {
         let deadline = Instant::now() + patience;
         while !done(&self.terminal.screen().contents()) {
             if !self.take(deadline, "the screen awaited").await? {
-                return Err(LoadError::NotShown {
+                return Err(LoadClientError::NotShown {
                     text: last_words(&self.seen),
                     patience,
                 });
@@ -533,7 +542,7 @@ impl Screen {
         &mut self,
         last: Option<&str>,
         deadline: Instant,
-    ) -> Result<Option<(String, bool, Instant)>, LoadError> {
+    ) -> Result<Option<(String, bool, Instant)>, LoadClientError> {
         loop {
             let now = self.terminal.screen().contents();
             if let Some((code, black)) = board(&now)
@@ -554,8 +563,11 @@ impl Screen {
         self.stamps.clear();
     }
 
-    async fn send(&self, bytes: &[u8]) -> Result<(), LoadError> {
-        self.writer.data(bytes).await.map_err(LoadError::CannotSend)
+    async fn send(&self, bytes: &[u8]) -> Result<(), LoadClientError> {
+        self.writer
+            .data(bytes)
+            .await
+            .map_err(LoadClientError::CannotSend)
     }
 }
 

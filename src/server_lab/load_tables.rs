@@ -19,7 +19,7 @@ use russh::keys::{Algorithm, PrivateKey};
 use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep, timeout};
 
-use super::load::{LoadError, find, open_terminal, split_arrivals};
+use super::load::{LoadClientError, find, open_terminal, split_arrivals};
 use crate::game::AnyGame;
 use crate::rules::GameType;
 use crate::serve::codes::ALPHABET;
@@ -121,9 +121,9 @@ impl Screen {
         server: &TableServer,
         user: &str,
         command: &str,
-    ) -> Result<Screen, LoadError> {
-        let key =
-            PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519).map_err(LoadError::NoKey)?;
+    ) -> Result<Screen, LoadClientError> {
+        let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
+            .map_err(LoadClientError::NoKey)?;
         let (handle, channel) = open_terminal(
             server.address,
             &server.host_key,
@@ -146,7 +146,11 @@ impl Screen {
 
     /// Waits for `text` in the bytes since the last [`Screen::forget`]; when the piece that completed it
     /// arrived.
-    async fn wait_for(&mut self, text: &[u8], patience: Duration) -> Result<Instant, LoadError> {
+    async fn wait_for(
+        &mut self,
+        text: &[u8],
+        patience: Duration,
+    ) -> Result<Instant, LoadClientError> {
         let deadline = Instant::now() + patience;
         loop {
             if let Some(at) = find(&self.seen, text) {
@@ -169,14 +173,14 @@ impl Screen {
                     self.stamps.push((self.seen.len(), when));
                 }
                 Ok(None) => {
-                    return Err(LoadError::ClosedBefore(format!(
+                    return Err(LoadClientError::ClosedBefore(format!(
                         "{} (the screen's last words: {:?})",
                         String::from_utf8_lossy(text),
                         last_words(&self.seen)
                     )));
                 }
                 Err(_) => {
-                    return Err(LoadError::NotShown {
+                    return Err(LoadClientError::NotShown {
                         text: String::from_utf8_lossy(text).into_owned(),
                         patience,
                     });
@@ -191,13 +195,16 @@ impl Screen {
         self.stamps.clear();
     }
 
-    async fn send(&self, bytes: &[u8]) -> Result<(), LoadError> {
-        self.writer.data(bytes).await.map_err(LoadError::CannotSend)
+    async fn send(&self, bytes: &[u8]) -> Result<(), LoadClientError> {
+        self.writer
+            .data(bytes)
+            .await
+            .map_err(LoadClientError::CannotSend)
     }
 
     /// The code in the title of the move pane (`table K7QX`). The first frame is drawn over blank cells, which
     /// ratatui skips: the code comes after a cursor move, not after a space.
-    async fn code(&mut self, patience: Duration) -> Result<String, LoadError> {
+    async fn code(&mut self, patience: Duration) -> Result<String, LoadClientError> {
         self.wait_for(b"table", patience).await?;
         loop {
             if let Some(code) =
@@ -207,8 +214,8 @@ impl Screen {
             }
             let (when, bytes) = timeout(patience, self.arrivals.recv())
                 .await
-                .map_err(|_| LoadError::NoCode)?
-                .ok_or(LoadError::ChannelClosed)?;
+                .map_err(|_| LoadClientError::NoCode)?
+                .ok_or(LoadClientError::ChannelClosed)?;
             self.seen.extend_from_slice(&bytes);
             self.stamps.push((self.seen.len(), when));
         }
@@ -266,7 +273,7 @@ struct Played {
     to_watchers: Vec<Duration>,
 }
 
-async fn play_game(config: &TableLoadConfig, index: usize) -> Result<Played, LoadError> {
+async fn play_game(config: &TableLoadConfig, index: usize) -> Result<Played, LoadClientError> {
     let patience = config.patience;
     let clocked = config.clock_every > 0 && index.is_multiple_of(config.clock_every);
     let command = format!(
@@ -325,7 +332,7 @@ async fn play_game(config: &TableLoadConfig, index: usize) -> Result<Played, Loa
         game.play(&mv)?;
         let shown = game
             .move_text(game.len(), notation)
-            .ok_or(LoadError::NoMoveText)?;
+            .ok_or(LoadClientError::NoMoveText)?;
         let black_moved = game.len() % 2 == 1;
         let (mover, other) = match black_moved {
             true => (&mut black, &mut white),

@@ -4,7 +4,7 @@
 use std::io::{self, BufReader, Read};
 use std::path::PathBuf;
 
-use crowned::game::pdn::{Pieces, check_reader, parse_games, parse_piece};
+use crowned::game::pdn::{PdnPieces, check_reader, parse_games, parse_piece};
 
 /// Short legal English games with every kind of result, none with tags.
 const GAMES: [&str; 4] = [
@@ -64,7 +64,7 @@ fn ten_megabytes_of_untagged_games_are_read_a_game_at_a_time() {
         let total = Untagged::len(MANY, separator);
         assert!(total > 10_000_000, "{total}");
         let (mut pieces, mut largest, mut bytes) = (0, 0, 0);
-        for piece in Pieces::new(BufReader::new(Untagged::new(MANY, separator))) {
+        for piece in PdnPieces::new(BufReader::new(Untagged::new(MANY, separator))) {
             let piece = piece.expect("reads");
             assert!(!piece.too_long);
             pieces += 1;

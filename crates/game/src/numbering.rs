@@ -31,7 +31,7 @@ impl MoveNumber {
 
     /// The turn of a move after `plies` others, in a game whose start has `starter` to move under rules where
     /// `first` moves first.
-    fn of_ply_from(starter: Color, first: Color, plies: usize) -> MoveNumber {
+    pub fn of_ply_from(starter: Color, first: Color, plies: usize) -> MoveNumber {
         let offset = usize::from(starter != first);
         let slot = plies + offset;
         let second = slot % 2 == 1;
@@ -39,6 +39,17 @@ impl MoveNumber {
             number: slot / 2 + 1,
             side: if second { first.opponent() } else { first },
             second,
+        }
+    }
+}
+
+impl MoveNumber {
+    /// The number as a message cites a move: `12` for the first mover's turn, `12...` for the other's.
+    pub fn cited(&self) -> String {
+        if self.second {
+            format!("{}...", self.number)
+        } else {
+            self.number.to_string()
         }
     }
 }

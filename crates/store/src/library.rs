@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use super::{CLOCKS_TAG, OLD_CLOCKS_TAG, Store, StoreError, TIME_CONTROL_TAG, from_pdn, io_error};
 use crowned_engine::Players;
-use crowned_game::pdn::{GameSource, ListedGame, Piece, Pieces, open_game};
+use crowned_game::pdn::{GameSource, ListedGame, PdnPiece, PdnPieces, open_game};
 use crowned_game::{AnyGame, TimeControl};
 use crowned_rules::GameType;
 
@@ -30,7 +30,7 @@ pub fn read_games_file_as(
     // pieces).
     let file = crate::bounded::open_regular(path).map_err(io_error(path))?;
     games_in_pieces(
-        Pieces::new(BufReader::new(file)),
+        PdnPieces::new(BufReader::new(file)),
         &file_label(path),
         default,
     )
@@ -48,11 +48,11 @@ pub fn file_label(path: &Path) -> String {
 /// Every game of a PDN text; `name` says where it came from in messages.
 pub fn games_in_text(text: &str, name: &str) -> Vec<GameEntry> {
     // Reading from memory cannot fail.
-    games_in_pieces(Pieces::new(text.as_bytes()), name, None).unwrap_or_default()
+    games_in_pieces(PdnPieces::new(text.as_bytes()), name, None).unwrap_or_default()
 }
 
 fn games_in_pieces(
-    pieces: impl Iterator<Item = io::Result<Piece<String>>>,
+    pieces: impl Iterator<Item = io::Result<PdnPiece<String>>>,
     name: &str,
     default: Option<GameType>,
 ) -> io::Result<Vec<GameEntry>> {

@@ -5,7 +5,7 @@ use std::io::{self, BufRead};
 use super::defined::{definition_of, replay_defined};
 use super::parse::{GameText, PdnError, parse_games};
 use super::replay::check_as;
-use super::split::Pieces;
+use super::split::PdnPieces;
 use crowned_rules::GameType;
 
 /// What checking one game of a file found.
@@ -54,7 +54,7 @@ pub fn check_reader_as<R: BufRead>(
     mut report: impl FnMut(GameCheck, CheckProgress),
 ) -> io::Result<CheckProgress> {
     let mut progress = CheckProgress::default();
-    for piece in Pieces::new(reader) {
+    for piece in PdnPieces::new(reader) {
         let piece = piece?;
         progress.bytes_read = piece.bytes_read;
         for parsed in piece.games(progress.games_checked + 1) {

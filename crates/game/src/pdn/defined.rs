@@ -7,8 +7,9 @@
 //! ([`register`]), which checks it and bounds its size; a bad definition is an error for that game only.
 
 use super::parse::GameText;
-use super::replay::{MoveNumber, ReplayError};
+use super::replay::ReplayError;
 use super::write::{push_comment, push_tags, wrap};
+use crate::MoveNumber;
 use crate::defined::DefinedGame;
 use crowned_rules::defined::{
     DefinedId, DefinedRules, RegistryError, definition_only_builtins, from_fen, parse_move,
@@ -158,7 +159,7 @@ pub fn replay_defined(text: &GameText, id: DefinedId) -> (DefinedGame, Option<Re
             }
             Err(reason) => {
                 error = Some(ReplayError::Move {
-                    number: MoveNumber::of_ply(ply, start.side_to_move(), first),
+                    number: MoveNumber::of_ply_from(start.side_to_move(), first, ply),
                     ply,
                     text: token.text.clone(),
                     reason: reason.to_string(),

@@ -1,6 +1,6 @@
 //! PDN (Portable Draughts Notation 3.0): reading game files and writing games.
 //!
-//! Files are read a piece at a time ([`Pieces`]): each piece holds whole games (one, unless a syntax error hides
+//! Files are read a piece at a time ([`PdnPieces`]): each piece holds whole games (one, unless a syntax error hides
 //! where a game ends) and is parsed on its own, so a file of any size and layout is read in memory proportional
 //! to its largest game, and a game that runs past [`MAX_PIECE_BYTES`] without ending is refused, not held.
 
@@ -29,8 +29,8 @@ pub use listed::ListedGame;
 pub use open::{GameSource, open_game};
 pub use parse::{GameText, MoveToken, PdnError, parse_games, parse_piece};
 pub use replay::{
-    CheckError, MoveNumber, ReplayError, Replayed, check, check_as, recorded_outcome, replay,
-    replay_english, result_token,
+    CheckError, ReplayError, Replayed, check, check_as, recorded_outcome, replay, replay_english,
+    result_token,
 };
-pub use split::{CHUNK_BYTES, MAX_PIECE_BYTES, Piece, Pieces};
+pub use split::{CHUNK_BYTES, MAX_PIECE_BYTES, PdnPiece, PdnPieces};
 pub use write::{write_game, write_games};

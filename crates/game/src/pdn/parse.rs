@@ -109,7 +109,7 @@ pub fn parse_games(text: &str) -> Vec<Result<GameText, PdnError>> {
 }
 
 /// Parses a piece of a file that starts at line `line`, column `column` (a piece may start where a game ended
-/// in the middle of a line), and whose first game is game `first` of the file (see [`Pieces`](super::Pieces)
+/// in the middle of a line), and whose first game is game `first` of the file (see [`PdnPieces`](super::PdnPieces)
 /// for reading a file piece by piece).
 pub fn parse_piece(
     text: &str,

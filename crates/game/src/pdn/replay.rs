@@ -1,18 +1,17 @@
 //! Replaying a game's move text with the rules: from [`GameText`] to a [`Game`].
 
-use std::fmt;
-
 use thiserror::Error;
 
 use super::game_type::{
     VariantError, WithRules, game_type_of_or, needs_replay_to_guess, title, with_rules,
 };
 use super::parse::GameText;
+use crate::numbering::MoveNumber;
 use crate::outcome::{DrawReason, Outcome, WinReason};
 use crate::record::Game;
 use crowned_rules::{
-    Color, English, FenError, GameType, International, MoveText, Position, RuleSet, Strictness,
-    Variant, parse_fen,
+    English, FenError, GameType, International, MoveText, Position, RuleSet, Strictness, Variant,
+    parse_fen,
 };
 use crowned_rules::{clipped, quoted};
 
@@ -28,7 +27,7 @@ pub enum ReplayError {
         error: FenError,
     },
     /// A move that is not legal, or not a move, where it stands.
-    #[error("move {number} {}: {reason}", clipped(.text))]
+    #[error("move {} {}: {reason}", .number.cited(), clipped(.text))]
     Move {
         /// The move number as in a game record: `12` for the first mover's move, `12...` for the other's.
         number: MoveNumber,
@@ -43,33 +42,6 @@ pub enum ReplayError {
         /// 1-based column of the move in the file.
         column: usize,
     },
-}
-
-/// A move's number in the record: move 12 of the side that moves first, or 12... of the other.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MoveNumber {
-    /// The number.
-    pub number: usize,
-    /// Whether it is the second mover's move (written `12...`).
-    pub second: bool,
-}
-
-impl MoveNumber {
-    /// The number of the move played after `ply` earlier moves from a start where `start` is to move, when
-    /// `first` starts games of the variant.
-    pub fn of_ply(ply: usize, start: Color, first: Color) -> MoveNumber {
-        let half = ply + usize::from(start != first);
-        MoveNumber {
-            number: half / 2 + 1,
-            second: half % 2 == 1,
-        }
-    }
-}
-
-impl fmt::Display for MoveNumber {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.number, if self.second { "..." } else { "" })
-    }
 }
 
 /// A replayed game: every move up to the first that could not be played, and what stopped it, if anything.
@@ -112,7 +84,7 @@ pub fn replay<R: RuleSet>(text: &GameText) -> Replayed<R> {
                 game.set_mark(ply + 1, token.mark());
             }
             Err(reason) => {
-                let number = MoveNumber::of_ply(ply, start.side_to_move(), R::FIRST_TO_MOVE);
+                let number = MoveNumber::of_ply_from(start.side_to_move(), R::FIRST_TO_MOVE, ply);
                 return Replayed {
                     game: with_record(game, text),
                     error: Some(ReplayError::Move {
@@ -297,6 +269,7 @@ mod tests {
     use super::*;
     use crate::marks::MoveMark;
     use crate::pdn::parse_games;
+    use crowned_rules::Color;
 
     fn text(pdn: &str) -> GameText {
         parse_games(pdn).remove(0).expect("parses")
@@ -398,11 +371,11 @@ mod tests {
     #[test]
     fn move_numbers() {
         use Color::*;
-        assert_eq!(MoveNumber::of_ply(0, Black, Black).to_string(), "1");
-        assert_eq!(MoveNumber::of_ply(1, Black, Black).to_string(), "1...");
-        assert_eq!(MoveNumber::of_ply(2, Black, Black).to_string(), "2");
-        assert_eq!(MoveNumber::of_ply(0, White, Black).to_string(), "1...");
-        assert_eq!(MoveNumber::of_ply(1, White, Black).to_string(), "2");
+        assert_eq!(MoveNumber::of_ply_from(Black, Black, 0).cited(), "1");
+        assert_eq!(MoveNumber::of_ply_from(Black, Black, 1).cited(), "1...");
+        assert_eq!(MoveNumber::of_ply_from(Black, Black, 2).cited(), "2");
+        assert_eq!(MoveNumber::of_ply_from(White, Black, 0).cited(), "1...");
+        assert_eq!(MoveNumber::of_ply_from(White, Black, 1).cited(), "2");
     }
 
     #[test]

@@ -19,7 +19,7 @@
 //! reading starts again at the next game's end.)
 //!
 //! Each piece is then parsed on its own. A file of games that all end with a result or start with tags is read
-//! in memory proportional to its largest game, however it is laid out: [`Pieces`] reads the stream in chunks
+//! in memory proportional to its largest game, however it is laid out: [`PdnPieces`] reads the stream in chunks
 //! of a line or at most [`CHUNK_BYTES`], so even one enormous line of many games is never held whole, and a
 //! piece that grows past [`MAX_PIECE_BYTES`] without its game ending is let go as it is read and stands for one
 //! game that cannot be read.
@@ -27,7 +27,7 @@
 use super::parse::{GameText, PdnError, RESULTS, parse_piece};
 use std::io::{self, BufRead};
 
-/// How much of a line [`Pieces`] reads at once; a longer line is read in parts.
+/// How much of a line [`PdnPieces`] reads at once; a longer line is read in parts.
 pub const CHUNK_BYTES: usize = 64 * 1024;
 
 /// How long a piece may grow before its game has ended: far more than any real game (a long annotated game is
@@ -235,7 +235,7 @@ impl Splitter {
 
 /// A piece of PDN text holding whole games.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Piece<T> {
+pub struct PdnPiece<T> {
     /// The text.
     pub text: T,
     /// The 1-based line of the file where it starts.
@@ -249,7 +249,7 @@ pub struct Piece<T> {
     pub too_long: bool,
 }
 
-impl<T: AsRef<str>> Piece<T> {
+impl<T: AsRef<str>> PdnPiece<T> {
     /// The piece's games, parsed, the first being game `first` of the file; a piece that was too long is one
     /// game that is an error.
     pub fn games(&self, first: usize) -> Vec<Result<GameText, PdnError>> {
@@ -272,7 +272,7 @@ impl<T: AsRef<str>> Piece<T> {
 
 /// The pieces of a text, borrowed from it. A byte-order mark at the start is left out. The text is already in
 /// memory, so no piece is too long here.
-pub(super) fn pieces_of_str(text: &str) -> impl Iterator<Item = Piece<&str>> {
+pub(super) fn pieces_of_str(text: &str) -> impl Iterator<Item = PdnPiece<&str>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut splitter = Splitter::default();
     let (mut start, mut line, mut column) = (0, 1, 1);
@@ -283,7 +283,7 @@ pub(super) fn pieces_of_str(text: &str) -> impl Iterator<Item = Piece<&str>> {
         let end = splitter
             .next_cut(&text[start..])
             .map_or(text.len(), |cut| start + cut);
-        let piece = Piece {
+        let piece = PdnPiece {
             text: &text[start..end],
             line,
             column,
@@ -299,7 +299,7 @@ pub(super) fn pieces_of_str(text: &str) -> impl Iterator<Item = Piece<&str>> {
 /// The pieces of a PDN stream, read a line (or [`CHUNK_BYTES`] of it) at a time: only one piece and one chunk
 /// are held at once. Bytes that are not UTF-8 become replacement characters (old archives are often Latin-1),
 /// as `String::from_utf8_lossy` makes them.
-pub struct Pieces<R> {
+pub struct PdnPieces<R> {
     reader: R,
     splitter: Splitter,
     /// The most a chunk holds.
@@ -325,7 +325,7 @@ pub struct Pieces<R> {
     done: bool,
 }
 
-impl<R: BufRead> Pieces<R> {
+impl<R: BufRead> PdnPieces<R> {
     /// Pieces read from `reader`.
     pub fn new(reader: R) -> Self {
         Self::with_chunk_limit(reader, CHUNK_BYTES)
@@ -333,7 +333,7 @@ impl<R: BufRead> Pieces<R> {
 
     /// Pieces read in chunks of at most `limit` bytes (at least 4, so that a chunk can hold any character).
     fn with_chunk_limit(reader: R, limit: usize) -> Self {
-        Pieces {
+        PdnPieces {
             reader,
             splitter: Splitter::default(),
             chunk_limit: limit.max(4),
@@ -416,8 +416,8 @@ impl<R: BufRead> Pieces<R> {
 
     /// The piece gathered so far, complete once `bytes_read` bytes of the stream are read; the next one starts
     /// where the splitter stands.
-    fn complete(&mut self, bytes_read: u64) -> Piece<String> {
-        let piece = Piece {
+    fn complete(&mut self, bytes_read: u64) -> PdnPiece<String> {
+        let piece = PdnPiece {
             text: std::mem::take(&mut self.text),
             line: self.line,
             column: self.column,
@@ -429,8 +429,8 @@ impl<R: BufRead> Pieces<R> {
     }
 }
 
-impl<R: BufRead> Iterator for Pieces<R> {
-    type Item = io::Result<Piece<String>>;
+impl<R: BufRead> Iterator for PdnPieces<R> {
+    type Item = io::Result<PdnPiece<String>>;
 
     fn next(&mut self) -> Option<Self::Item> {
         while !self.done {

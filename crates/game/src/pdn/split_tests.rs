@@ -8,8 +8,8 @@ use crate::pdn::parse::parse_games;
 const LIMITS: [usize; 6] = [4, 5, 7, 13, 64, CHUNK_BYTES];
 
 /// The pieces of `bytes` streamed in chunks of at most `limit`.
-fn streamed(bytes: &[u8], limit: usize) -> Vec<Piece<String>> {
-    Pieces::with_chunk_limit(bytes, limit)
+fn streamed(bytes: &[u8], limit: usize) -> Vec<PdnPiece<String>> {
+    PdnPieces::with_chunk_limit(bytes, limit)
         .map(|p| p.expect("reads"))
         .collect()
 }
