@@ -1,7 +1,7 @@
 //! Messages between nodes, through the database they share.
 //!
 //! A message is a row addressed to a node, and a `NOTIFY` on that node's channel (sent in the same statement, so
-//! delivered when the row is there to read). The node's [`Inbox`] listens on its channel on a connection of its
+//! delivered when the row is there to read). The node's [`NodeInbox`] listens on its channel on a connection of its
 //! own; each notification (and, in case one was missed while the connection was down, a slow tick) makes it read
 //! and delete its rows in the order they were written, and hand them on. Rows rather than notification payloads
 //! carry the messages because a payload is limited to 8,000 bytes and is lost when nobody listens; a row waits for
@@ -84,20 +84,20 @@ pub async fn purge_stale(db: &Client, age: Duration) -> Result<u64, NodesError> 
 }
 
 /// A node's messages as they arrive; the listening stops when it is dropped.
-pub struct Inbox {
+pub struct NodeInbox {
     messages: mpsc::Receiver<Message>,
 }
 
-impl Inbox {
+impl NodeInbox {
     /// Starts listening for the messages to `node` on a connection of its own made from `config`. The first
     /// connection is made before this returns (so a wrong address is an error here); after that, a lost
     /// connection is made again, with a growing pause between tries.
-    pub async fn listen(config: Config, node: NodeName) -> Result<Inbox, NodesError> {
+    pub async fn listen(config: Config, node: NodeName) -> Result<NodeInbox, NodesError> {
         let config = unsynced(&config);
         let listener = Listener::connect(&config, &node).await?;
         let (sender, messages) = mpsc::channel(WAITING);
         tokio::spawn(run(config, node, listener, sender));
-        Ok(Inbox { messages })
+        Ok(NodeInbox { messages })
     }
 
     /// The next message; `None` once the inbox has stopped.
@@ -213,14 +213,14 @@ async fn run(
 }
 
 /// A node's connection for sending: made again when it is lost.
-pub struct Outbox {
+pub struct NodeOutbox {
     db: Db,
 }
 
-impl Outbox {
+impl NodeOutbox {
     /// Connects for sending (so a wrong address is an error here).
-    pub async fn connect(config: Config) -> Result<Outbox, NodesError> {
-        Ok(Outbox {
+    pub async fn connect(config: Config) -> Result<NodeOutbox, NodesError> {
+        Ok(NodeOutbox {
             db: Db::connect(unsynced(&config)).await?,
         })
     }

@@ -23,7 +23,7 @@ mod schema;
 pub mod wire;
 
 pub use crate::config::{MAX_NODE_NAME, NodeName, NodeNameError};
-pub use bus::{Inbox, Message, Outbox};
+pub use bus::{Message, NodeInbox, NodeOutbox};
 pub use db::Db;
 pub use folders::{Folders, FoldersError};
 pub use lease::{Holder, Leases};

@@ -16,7 +16,7 @@ use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_postgres::Config;
 
-use super::bus::{Inbox, Outbox};
+use super::bus::{NodeInbox, NodeOutbox};
 use super::wire::{Envelope, LinkIn, LinkOut, WireError, WireEvent};
 use super::{NodeName, NodesError};
 use crate::app::{NODE_SILENT, TableEvent, TableRequest, TableState};
@@ -69,7 +69,7 @@ struct Visitor {
 /// This node's side of the rooms shared between nodes.
 pub struct Relay {
     node: NodeName,
-    outbox: Outbox,
+    outbox: NodeOutbox,
     away: Mutex<HashMap<u64, Away>>,
     visitors: Mutex<HashMap<(NodeName, u64), Visitor>>,
     next_link: AtomicU64,
@@ -112,8 +112,8 @@ impl Relay {
         term: Duration,
         rooms_here: RoomsHere,
     ) -> Result<Arc<Relay>, NodesError> {
-        let outbox = Outbox::connect(config.clone()).await?;
-        let mut inbox = Inbox::listen(config, node.clone()).await?;
+        let outbox = NodeOutbox::connect(config.clone()).await?;
+        let mut inbox = NodeInbox::listen(config, node.clone()).await?;
         let relay = Arc::new(Relay {
             node,
             outbox,

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use tokio_postgres::{Client, Config, NoTls};
 
-use super::bus::{self, Inbox, MAX_MESSAGE};
+use super::bus::{self, MAX_MESSAGE, NodeInbox};
 use super::lease::{self, Leases};
 use super::{NodeName, NodesError, create_schema};
 use crate::local_postgres::LocalPostgres;
@@ -38,7 +38,7 @@ pub(super) async fn connect(config: &Config) -> Client {
 }
 
 /// The inbox's next message's text, waited for at most a few seconds.
-async fn next(inbox: &mut Inbox) -> String {
+async fn next(inbox: &mut NodeInbox) -> String {
     tokio::time::timeout(Duration::from_secs(10), inbox.next())
         .await
         .expect("a message in time")
@@ -272,8 +272,8 @@ async fn messages_reach_their_node_only_in_order() {
     let db = connect(&config).await;
     // Sent before anyone listens: they wait.
     bus::send(&db, &node("b"), "early").await.unwrap();
-    let mut inbox_b = Inbox::listen(config.clone(), node("b")).await.unwrap();
-    let mut inbox_c = Inbox::listen(config.clone(), node("c")).await.unwrap();
+    let mut inbox_b = NodeInbox::listen(config.clone(), node("b")).await.unwrap();
+    let mut inbox_c = NodeInbox::listen(config.clone(), node("c")).await.unwrap();
     for i in 0..300 {
         bus::send(&db, &node("b"), &format!("to b {i}"))
             .await
@@ -307,7 +307,7 @@ async fn the_inbox_connects_again_and_stale_messages_are_dropped() {
     let db = connect(&config).await;
     let mut listening = config.clone();
     listening.application_name("crowned-test-inbox");
-    let mut inbox = Inbox::listen(listening, node("b")).await.unwrap();
+    let mut inbox = NodeInbox::listen(listening, node("b")).await.unwrap();
     let cut = db
         .query(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
