@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 use crowned::serve::Identity;
-use crowned::serve::records::conduct::{Ban, BanTarget, Conduct as _, Report};
+use crowned::serve::records::conduct::{Ban, BanTarget, Conduct as _, PlayerReport};
 use crowned::serve::records::creations::EventCreations as _;
 use crowned::serve::records::links::{BrowserLinks as _, Offer, Proof};
 use crowned::serve::records::news::News as _;
@@ -76,7 +76,7 @@ fn write_records(path: &Path) {
     records
         .set_block(&ann.fingerprint, &cy.fingerprint, "cy", true)
         .expect("blocked");
-    let report = Report {
+    let report = PlayerReport {
         at: 1_700_000_000,
         reporter: (ann.fingerprint.clone(), "ann".into()),
         reported: (cy.fingerprint.clone(), "cy".into()),

@@ -17,7 +17,7 @@ const MOVES_KEPT: u16 = 2;
 
 /// The panel's content, laid out for the width it is given: the headline, the reason and the result wrap under
 /// one indent, and the keys flow into as few lines as the width allows, so that none is cut on a narrow list.
-pub struct Panel {
+pub struct GameOverPanel {
     headline: String,
     /// The reason and the result line, each wrapped on its own.
     text: Vec<String>,
@@ -28,7 +28,7 @@ pub struct Panel {
     border: Style,
 }
 
-impl Panel {
+impl GameOverPanel {
     /// The lines inside a panel `width` cells wide (border included).
     fn lines(&self, width: u16) -> Vec<Line<'static>> {
         // A space either side inside the border.
@@ -85,9 +85,9 @@ impl Panel {
 }
 
 /// The panel for the game on show, which is over.
-pub fn panel(app: &App, options: &Options) -> Panel {
+pub fn panel(app: &App, options: &Options) -> GameOverPanel {
     let theme = &options.theme;
-    let mut panel = Panel {
+    let mut panel = GameOverPanel {
         headline: String::new(),
         text: Vec::new(),
         keys: Vec::new(),

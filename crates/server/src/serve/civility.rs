@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use super::identity::Identity;
 use super::ids::{Fingerprint, RoomCode};
-use super::records::conduct::Report;
+use super::records::conduct::PlayerReport;
 use super::text::clean_line;
 use super::{Shared, events};
 use crate::app::{ConductRequest, TableEvent, TableRequest};
@@ -113,7 +113,7 @@ impl Civility {
                 }
             }
             ConductRequest::Report(text) => {
-                let report = Report {
+                let report = PlayerReport {
                     at: events::unix_now(),
                     reporter: (me, self.identity.name.clone()),
                     reported: (opponent, name.clone()),

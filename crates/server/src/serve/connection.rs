@@ -18,7 +18,7 @@ use super::budget::InputBudget;
 use super::connected::Player;
 use super::door::{GameEnd, ToGame, clamp_size, farewell_bytes};
 use super::identity::Identity;
-use super::limits::{Admission, Refusal};
+use super::limits::{Admission, ConnectionRefusal};
 use super::player::{self, Start};
 use super::records::conduct::BanTarget;
 use super::ssh_screen::SshScreen;
@@ -647,12 +647,12 @@ pub(super) fn ssh_command(address: SocketAddr) -> String {
 }
 
 /// What a client that signed in is told when there is no player's place for it.
-fn turned_away(refusal: Refusal) -> &'static str {
+fn turned_away(refusal: ConnectionRefusal) -> &'static str {
     match refusal {
-        Refusal::Full => {
+        ConnectionRefusal::Full => {
             "crowned: the server is full: every player's place is taken. Try again in a few minutes.\r\n"
         }
-        Refusal::TooManyFromAddress => {
+        ConnectionRefusal::TooManyFromAddress => {
             "crowned: your address already holds as many games as one address may here; close one and connect \
              again.\r\n"
         }

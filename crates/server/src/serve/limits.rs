@@ -44,11 +44,11 @@ impl Tally {
         self.per_address.get(&address).copied().unwrap_or(0)
     }
 
-    fn refusal(&self, quota: Quota, address: IpAddr) -> Option<Refusal> {
+    fn refusal(&self, quota: Quota, address: IpAddr) -> Option<ConnectionRefusal> {
         if self.total >= quota.total {
-            Some(Refusal::Full)
+            Some(ConnectionRefusal::Full)
         } else if self.from(address) >= quota.per_address {
-            Some(Refusal::TooManyFromAddress)
+            Some(ConnectionRefusal::TooManyFromAddress)
         } else {
             None
         }
@@ -102,7 +102,7 @@ impl State {
 
 /// Why a connection was turned away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub enum ConnectionRefusal {
     /// The pool holds as many connections as it may.
     Full,
     /// This address holds as many as one address may.
@@ -141,11 +141,11 @@ impl ConnectionLimits {
 
     /// A stranger's place for a connection from `address`, unless that address already has as many strangers
     /// as it may. A full pool makes room by cutting off the stranger who has waited longest.
-    pub fn admit(self: &Arc<Self>, address: IpAddr) -> Result<Admission, Refusal> {
+    pub fn admit(self: &Arc<Self>, address: IpAddr) -> Result<Admission, ConnectionRefusal> {
         let mut state = self.state();
         // One address's own flood is turned away at its own limit, and costs nobody else a place.
         if state.strangers.from(address) >= self.strangers.per_address {
-            return Err(Refusal::TooManyFromAddress);
+            return Err(ConnectionRefusal::TooManyFromAddress);
         }
         if state.strangers.total >= self.strangers.total {
             let oldest = state.waiting.keys().next().copied();
@@ -206,13 +206,13 @@ impl Admission {
     /// Moves this connection, of the player with `key` (none for a guest), from the strangers to the players, if
     /// the players' pool has room for it. A connection cut off meanwhile (its deadline passed, or a newcomer took
     /// its place) stays out.
-    pub fn sign_in(&mut self, key: Option<Fingerprint>) -> Result<(), Refusal> {
+    pub fn sign_in(&mut self, key: Option<Fingerprint>) -> Result<(), ConnectionRefusal> {
         if self.signed_in {
             return Ok(());
         }
         let mut state = self.limits.state();
         if !state.waiting.contains_key(&self.number) {
-            return Err(Refusal::Full);
+            return Err(ConnectionRefusal::Full);
         }
         if let Some(refusal) = state.players.refusal(self.limits.players, self.address) {
             return Err(refusal);
@@ -281,9 +281,9 @@ mod tests {
         };
         let first = signed(a).expect("room");
         let second = signed(a).expect("room");
-        assert_eq!(signed(a).err(), Some(Refusal::TooManyFromAddress));
+        assert_eq!(signed(a).err(), Some(ConnectionRefusal::TooManyFromAddress));
         let third = signed(b).expect("room");
-        assert_eq!(signed(b).err(), Some(Refusal::Full));
+        assert_eq!(signed(b).err(), Some(ConnectionRefusal::Full));
         assert_eq!(limits.held(), 3);
         assert_eq!(limits.strangers(), 0, "the refused gave their places back");
         drop(first);
@@ -342,7 +342,10 @@ mod tests {
         let other = limits.admit(address("10.0.0.9")).expect("room");
         let _first = limits.admit(a).expect("room");
         let _second = limits.admit(a).expect("room");
-        assert_eq!(limits.admit(a).err(), Some(Refusal::TooManyFromAddress));
+        assert_eq!(
+            limits.admit(a).err(),
+            Some(ConnectionRefusal::TooManyFromAddress)
+        );
         assert!(!other.cut.is_made());
     }
 
@@ -352,7 +355,7 @@ mod tests {
         let mut first = limits.admit(address("10.0.0.1")).expect("room");
         let second = limits.admit(address("10.0.0.2")).expect("room");
         assert!(first.cut.is_made());
-        assert_eq!(first.sign_in(None), Err(Refusal::Full));
+        assert_eq!(first.sign_in(None), Err(ConnectionRefusal::Full));
         drop(first);
         assert_eq!(limits.strangers(), 1, "the newcomer's place is untouched");
         drop(second);

@@ -52,7 +52,7 @@ pub use door::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 pub use host_key::{HostKeyError, fingerprint, load_or_create};
 pub use identity::{Identity, MAX_NAME, display_name};
 pub use ids::{Fingerprint, GameId, RoomCode};
-pub use limits::{Admission, ConnectionLimits, Quota, Refusal};
+pub use limits::{Admission, ConnectionLimits, ConnectionRefusal, Quota};
 pub use offered::{OfferProblem, Offered, OfferedVariant};
 
 use std::collections::HashSet;

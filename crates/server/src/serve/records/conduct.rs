@@ -45,7 +45,7 @@ pub struct Blocked {
 
 /// A player's report about another, made at a game.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Report {
+pub struct PlayerReport {
     /// When, in seconds since the epoch.
     pub at: i64,
     /// Who reported, and their name then.
@@ -140,10 +140,10 @@ pub trait Conduct {
     ) -> Result<Vec<(Fingerprint, Fingerprint)>, RecordsError>;
 
     /// Keeps a report.
-    fn add_report(&mut self, report: &Report) -> Result<(), RecordsError>;
+    fn add_report(&mut self, report: &PlayerReport) -> Result<(), RecordsError>;
 
     /// The latest `count` reports, newest first.
-    fn reports(&mut self, count: usize) -> Result<Vec<Report>, RecordsError>;
+    fn reports(&mut self, count: usize) -> Result<Vec<PlayerReport>, RecordsError>;
 
     /// Bans `ban.target` (a ban already there takes the new reason).
     fn ban(&mut self, ban: &Ban) -> Result<(), RecordsError>;
@@ -260,7 +260,7 @@ impl SqliteConduct<'_> {
         Ok(found)
     }
 
-    pub(super) fn add_report(&self, r: &Report) -> Result<(), RecordsError> {
+    pub(super) fn add_report(&self, r: &PlayerReport) -> Result<(), RecordsError> {
         self.0.execute(
             "INSERT INTO reports (at, reporter, reporter_name, reported, reported_name, game, text)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -277,14 +277,14 @@ impl SqliteConduct<'_> {
         Ok(())
     }
 
-    pub(super) fn reports(&self, count: usize) -> Result<Vec<Report>, RecordsError> {
+    pub(super) fn reports(&self, count: usize) -> Result<Vec<PlayerReport>, RecordsError> {
         let mut query = self.0.prepare_cached(
             "SELECT at, reporter, reporter_name, reported, reported_name, game, text FROM reports
              ORDER BY at DESC, rowid DESC LIMIT ?1",
         )?;
         let rows = query
             .query_map(params![count as i64], |row| {
-                Ok(Report {
+                Ok(PlayerReport {
                     at: row.get(0)?,
                     reporter: (Fingerprint::new(row.get::<_, String>(1)?), row.get(2)?),
                     reported: (Fingerprint::new(row.get::<_, String>(3)?), row.get(4)?),

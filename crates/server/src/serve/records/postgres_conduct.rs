@@ -3,7 +3,7 @@
 use std::net::IpAddr;
 
 use super::RecordsError;
-use super::conduct::{Ban, BanTarget, Blocked, Conduct, Report, ban_of, targets};
+use super::conduct::{Ban, BanTarget, Blocked, Conduct, PlayerReport, ban_of, targets};
 use super::postgres::{PostgresRecords, now};
 use crate::serve::ids::Fingerprint;
 
@@ -81,7 +81,7 @@ impl Conduct for PostgresRecords {
         })
     }
 
-    fn add_report(&mut self, r: &Report) -> Result<(), RecordsError> {
+    fn add_report(&mut self, r: &PlayerReport) -> Result<(), RecordsError> {
         self.write(|c| {
             c.execute(
                 "INSERT INTO reports (at, reporter, reporter_name, reported, reported_name, game, text)
@@ -100,7 +100,7 @@ impl Conduct for PostgresRecords {
         })
     }
 
-    fn reports(&mut self, count: usize) -> Result<Vec<Report>, RecordsError> {
+    fn reports(&mut self, count: usize) -> Result<Vec<PlayerReport>, RecordsError> {
         let limit = i64::try_from(count).unwrap_or(i64::MAX);
         self.read(|c| {
             let rows = c.query(
@@ -110,7 +110,7 @@ impl Conduct for PostgresRecords {
             )?;
             Ok(rows
                 .iter()
-                .map(|row| Report {
+                .map(|row| PlayerReport {
                     at: row.get(0),
                     reporter: (Fingerprint::new(row.get::<_, String>(1)), row.get(2)),
                     reported: (Fingerprint::new(row.get::<_, String>(3)), row.get(4)),

@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::conduct::{Ban, BanTarget, Blocked, Report, SqliteConduct};
+use super::conduct::{Ban, BanTarget, Blocked, PlayerReport, SqliteConduct};
 use super::sqlite_problems;
 use super::sqlite_tournaments;
 use super::{
@@ -594,11 +594,11 @@ impl super::conduct::Conduct for SqliteRecords {
         SqliteConduct(&self.db).blocks_among(players)
     }
 
-    fn add_report(&mut self, report: &Report) -> Result<(), RecordsError> {
+    fn add_report(&mut self, report: &PlayerReport) -> Result<(), RecordsError> {
         SqliteConduct(&self.db).add_report(report)
     }
 
-    fn reports(&mut self, count: usize) -> Result<Vec<Report>, RecordsError> {
+    fn reports(&mut self, count: usize) -> Result<Vec<PlayerReport>, RecordsError> {
         SqliteConduct(&self.db).reports(count)
     }
 

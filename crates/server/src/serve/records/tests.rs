@@ -478,7 +478,7 @@ fn a_game_called_off_ends_without_touching_the_ratings(records: &mut dyn Records
 }
 
 fn blocks_reports_and_bans_are_kept_and_read_back(records: &mut dyn Records) {
-    use super::conduct::{Ban, BanTarget, Report};
+    use super::conduct::{Ban, BanTarget, PlayerReport};
     let (ann, bob, cid) = (player("ann"), player("bob"), player("cid"));
     let (a, b, c) = (&ann.fingerprint, &bob.fingerprint, &cid.fingerprint);
     // A block is one way in the list, both ways for seating; blocking twice changes nothing.
@@ -508,7 +508,7 @@ fn blocks_reports_and_bans_are_kept_and_read_back(records: &mut dyn Records) {
     assert!(!records.blocked_between(a, b).expect("reads"));
     // Reports, newest first, as many as asked.
     for (at, text) in [(100, "rude in chat"), (200, "stalls when losing")] {
-        let report = Report {
+        let report = PlayerReport {
             at,
             reporter: (a.clone(), "ann".into()),
             reported: (b.clone(), "bob".into()),

@@ -26,7 +26,7 @@ use crate::serve::connected::Player;
 use crate::serve::connection::supervise;
 use crate::serve::cut::Cut;
 use crate::serve::door::{Screen, ToDoor, ToGame, clamp_size};
-use crate::serve::limits::{Admission, Refusal};
+use crate::serve::limits::{Admission, ConnectionRefusal};
 use crate::serve::player::{self, Start};
 use crate::serve::records::conduct::BanTarget;
 use crate::serve::seating;
@@ -310,12 +310,12 @@ async fn refuse(mut socket: WebSocket, why: &str) {
 }
 
 /// What a browser turned away for want of a place is told.
-fn turned_away(refusal: Refusal) -> &'static str {
+fn turned_away(refusal: ConnectionRefusal) -> &'static str {
     match refusal {
-        Refusal::Full => {
+        ConnectionRefusal::Full => {
             "crowned: the server is full: every player's place is taken. Try again in a few minutes."
         }
-        Refusal::TooManyFromAddress => {
+        ConnectionRefusal::TooManyFromAddress => {
             "crowned: your address already holds as many connections as one address may here; close one and \
              connect again."
         }
