@@ -27,6 +27,7 @@ mod postgres_games;
 mod postgres_problems;
 mod postgres_tournaments;
 pub mod problems;
+mod ratings;
 mod sqlite;
 mod sqlite_problems;
 mod sqlite_tournaments;

@@ -611,7 +611,7 @@ impl Records for PostgresRecords {
         player: &Fingerprint,
         variant: &str,
     ) -> Result<(Rating, i64), RecordsError> {
-        self.read(|c| rating_in(c, player.as_str(), variant))
+        self.read(|c| rating_in(c, player, variant))
     }
 
     fn leaderboard(&mut self, variant: &str, count: usize) -> Result<Vec<Standing>, RecordsError> {

@@ -8,13 +8,14 @@
 //! the game through [`unfinished_where`] with `lock`, which waits for a write that passed the fence to be kept,
 //! so that it resumes from every move its old owner was let write, and nothing is written after it.
 
-use postgres::Client;
 use postgres::types::ToSql;
+use postgres::{Client, GenericClient};
 
 use super::postgres::Fence;
+use super::ratings::{EndedGame, RatingRows, rate_game};
 use super::{FinishedGame, RecordsError, Unfinished};
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
-use crate::serve::rating::{Rating, after_game};
+use crate::serve::rating::Rating;
 
 /// A clock reading as the database keeps it (milliseconds fit; a larger one is kept as the largest).
 pub(super) fn millis(ms: u64) -> i64 {
@@ -164,21 +165,13 @@ pub(super) fn record_result(
         "UPDATE games SET ended = $2, result = $3, pdn = $4 WHERE id = $1",
         &[&game.get(), &ended, &result.result, &result.pdn],
     )?;
-    // A player cannot gain or lose rating against themselves, nor by a game without a result.
-    if rated && black != white && result.counts() {
-        // Both players' rows locked, in one order so that two results at once do not deadlock: their ratings
-        // (which may not have a row yet) are read and written by one result at a time.
-        c.execute(
-            "SELECT 1 FROM players WHERE fingerprint IN ($1, $2) ORDER BY fingerprint FOR UPDATE",
-            &[&black, &white],
-        )?;
-        let (black_before, black_games) = rating_in(c, &black, &variant)?;
-        let (white_before, white_games) = rating_in(c, &white, &variant)?;
-        let [black_after, white_after] = after_game(black_before, white_before, result.black_score);
-        store_rating(c, &black, &variant, black_after, black_games + 1)?;
-        store_rating(c, &white, &variant, white_after, white_games + 1)?;
-    }
-    Ok(())
+    let ended = EndedGame {
+        variant,
+        black: Fingerprint::new(black),
+        white: Fingerprint::new(white),
+        rated,
+    };
+    rate_game(&mut Rows(c), &ended, result)
 }
 
 /// A game's moves, in order.
@@ -269,13 +262,13 @@ pub(super) fn unfinished_where(
 
 /// A player's rating in a variant (a new player's when they have none) and their rated games in it.
 pub(super) fn rating_in(
-    c: &mut Client,
-    fingerprint: &str,
+    c: &mut impl GenericClient,
+    player: &Fingerprint,
     variant: &str,
 ) -> Result<(Rating, i64), postgres::Error> {
     let row = c.query_opt(
         "SELECT rating, deviation, volatility, games FROM ratings WHERE fingerprint = $1 AND variant = $2",
-        &[&fingerprint, &variant],
+        &[&player.as_str(), &variant],
     )?;
     Ok(row.map_or((Rating::default(), 0), |row| {
         (
@@ -289,26 +282,49 @@ pub(super) fn rating_in(
     }))
 }
 
-fn store_rating(
-    c: &mut Client,
-    fingerprint: &str,
-    variant: &str,
-    rating: Rating,
-    games: i64,
-) -> Result<(), postgres::Error> {
-    c.execute(
-        "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (fingerprint, variant) DO UPDATE
-         SET rating = $3, deviation = $4, volatility = $5, games = $6",
-        &[
-            &fingerprint,
-            &variant,
-            &rating.rating,
-            &rating.deviation,
-            &rating.volatility,
-            &games,
-        ],
-    )?;
-    Ok(())
+/// The rating rules' rows in PostgreSQL, read and written by a client inside the result's transaction.
+pub(super) struct Rows<'a, C>(pub(super) &'a mut C);
+
+impl<C: GenericClient> RatingRows for Rows<'_, C> {
+    fn lock_players(&mut self, a: &Fingerprint, b: &Fingerprint) -> Result<(), RecordsError> {
+        // Both players' rows locked, in one order so that two results at once do not deadlock: their ratings
+        // (which may not have a row yet) are read and written by one result at a time.
+        self.0.execute(
+            "SELECT 1 FROM players WHERE fingerprint IN ($1, $2) ORDER BY fingerprint FOR UPDATE",
+            &[&a.as_str(), &b.as_str()],
+        )?;
+        Ok(())
+    }
+
+    fn rating_row(
+        &mut self,
+        player: &Fingerprint,
+        variant: &str,
+    ) -> Result<(Rating, i64), RecordsError> {
+        Ok(rating_in(self.0, player, variant)?)
+    }
+
+    fn store_rating_row(
+        &mut self,
+        player: &Fingerprint,
+        variant: &str,
+        rating: Rating,
+        games: i64,
+    ) -> Result<(), RecordsError> {
+        self.0.execute(
+            "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
+             VALUES ($1, $2, $3, $4, $5, $6)
+             ON CONFLICT (fingerprint, variant) DO UPDATE
+             SET rating = $3, deviation = $4, volatility = $5, games = $6",
+            &[
+                &player.as_str(),
+                &variant,
+                &rating.rating,
+                &rating.deviation,
+                &rating.volatility,
+                &games,
+            ],
+        )?;
+        Ok(())
+    }
 }

@@ -4,9 +4,10 @@
 use postgres::{GenericClient, Row};
 
 use super::RecordsError;
-use super::problems::{ProblemOutcome, ProblemStanding, score};
+use super::problems::{ProblemOutcome, ProblemStanding};
+use super::ratings::{Attempt, ProblemRows, rate_attempt};
 use crate::serve::ids::Fingerprint;
-use crate::serve::rating::{Rating, after_game};
+use crate::serve::rating::Rating;
 
 fn rating_of(row: &Row, first: usize) -> Result<Rating, RecordsError> {
     Ok(Rating {
@@ -71,76 +72,111 @@ pub(super) fn attempt(
     solved: bool,
     at: i64,
 ) -> Result<ProblemOutcome, RecordsError> {
-    let (rating, deviation, volatility) = fresh();
-    // Two nodes recording the same player's attempts at once: the second waits for the first's rows, so that
-    // both changes count. Rows are made first for a new player and problem, so that there is one to lock.
-    c.execute(
-        "INSERT INTO player_problem_ratings
-             (fingerprint, rating, deviation, volatility, attempts, solved, best_streak)
-         VALUES ($1, $2, $3, $4, 0, 0, 0) ON CONFLICT (fingerprint) DO NOTHING",
-        &[&player.as_str(), &rating, &deviation, &volatility],
-    )?;
-    let before = standing_of(c, player, true)?;
-    c.execute(
-        "INSERT INTO problem_ratings (problem, rating, deviation, volatility, attempts)
-         VALUES ($1, $2, $3, $4, 0) ON CONFLICT (problem) DO NOTHING",
-        &[&problem, &rating, &deviation, &volatility],
-    )?;
-    let row = c.query_one(
-        "SELECT rating, deviation, volatility, attempts FROM problem_ratings WHERE problem = $1 FOR UPDATE",
-        &[&problem],
-    )?;
-    let problem_before = rating_of(&row, 0)?;
-    let problem_attempts: i64 = row.try_get(3)?;
-    let tried: bool = c
-        .query_one(
-            "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = $1 AND problem = $2)",
-            &[&player.as_str(), &problem],
-        )?
-        .try_get(0)?;
-    let outcome = if tried {
-        ProblemOutcome {
-            rated: false,
-            player: before.rating,
-            problem: problem_before,
-        }
-    } else {
-        let [player_after, problem_after] =
-            after_game(before.rating, problem_before, score(solved));
-        c.execute(
+    let attempt = Attempt {
+        player,
+        problem,
+        solved,
+        at,
+    };
+    rate_attempt(&mut Rows(c), &attempt)
+}
+
+/// The problem trainer's rows in PostgreSQL, by a client inside the attempt's transaction.
+struct Rows<'a, C>(&'a mut C);
+
+impl<C: GenericClient> ProblemRows for Rows<'_, C> {
+    fn lock_standings(
+        &mut self,
+        player: &Fingerprint,
+        problem: &str,
+    ) -> Result<(ProblemStanding, Rating, i64), RecordsError> {
+        let (rating, deviation, volatility) = fresh();
+        // Two nodes recording the same player's attempts at once: the second waits for the first's rows, so
+        // that both changes count. Rows are made first for a new player and problem, so that there is one to
+        // lock.
+        self.0.execute(
+            "INSERT INTO player_problem_ratings
+                 (fingerprint, rating, deviation, volatility, attempts, solved, best_streak)
+             VALUES ($1, $2, $3, $4, 0, 0, 0) ON CONFLICT (fingerprint) DO NOTHING",
+            &[&player.as_str(), &rating, &deviation, &volatility],
+        )?;
+        let before = standing_of(self.0, player, true)?;
+        self.0.execute(
+            "INSERT INTO problem_ratings (problem, rating, deviation, volatility, attempts)
+             VALUES ($1, $2, $3, $4, 0) ON CONFLICT (problem) DO NOTHING",
+            &[&problem, &rating, &deviation, &volatility],
+        )?;
+        let row = self.0.query_one(
+            "SELECT rating, deviation, volatility, attempts FROM problem_ratings WHERE problem = $1 FOR UPDATE",
+            &[&problem],
+        )?;
+        Ok((before, rating_of(&row, 0)?, row.try_get(3)?))
+    }
+
+    fn tried(&mut self, player: &Fingerprint, problem: &str) -> Result<bool, RecordsError> {
+        Ok(self
+            .0
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = $1 AND problem = $2)",
+                &[&player.as_str(), &problem],
+            )?
+            .try_get(0)?)
+    }
+
+    fn store_player(
+        &mut self,
+        player: &Fingerprint,
+        standing: &ProblemStanding,
+    ) -> Result<(), RecordsError> {
+        // The row is there: `lock_standings` made it.
+        self.0.execute(
             "UPDATE player_problem_ratings SET rating = $2, deviation = $3, volatility = $4, attempts = $5,
                  solved = $6 WHERE fingerprint = $1",
             &[
                 &player.as_str(),
-                &player_after.rating,
-                &player_after.deviation,
-                &player_after.volatility,
-                &(before.attempts + 1),
-                &(before.solved + i64::from(solved)),
+                &standing.rating.rating,
+                &standing.rating.deviation,
+                &standing.rating.volatility,
+                &standing.attempts,
+                &standing.solved,
             ],
         )?;
-        c.execute(
+        Ok(())
+    }
+
+    fn store_problem(
+        &mut self,
+        problem: &str,
+        rating: Rating,
+        attempts: i64,
+    ) -> Result<(), RecordsError> {
+        self.0.execute(
             "UPDATE problem_ratings SET rating = $2, deviation = $3, volatility = $4, attempts = $5
              WHERE problem = $1",
             &[
                 &problem,
-                &problem_after.rating,
-                &problem_after.deviation,
-                &problem_after.volatility,
-                &(problem_attempts + 1),
+                &rating.rating,
+                &rating.deviation,
+                &rating.volatility,
+                &attempts,
             ],
         )?;
-        ProblemOutcome {
-            rated: true,
-            player: player_after,
-            problem: problem_after,
-        }
-    };
-    c.execute(
-        "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES ($1, $2, $3, $4, $5)",
-        &[&player.as_str(), &problem, &solved, &outcome.rated, &at],
-    )?;
-    Ok(outcome)
+        Ok(())
+    }
+
+    fn add_attempt(&mut self, attempt: &Attempt<'_>, rated: bool) -> Result<(), RecordsError> {
+        self.0.execute(
+            "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES ($1, $2, $3, $4, $5)",
+            &[
+                &attempt.player.as_str(),
+                &attempt.problem,
+                &attempt.solved,
+                &rated,
+                &attempt.at,
+            ],
+        )?;
+        Ok(())
+    }
 }
 
 /// Notes a streak of `length` problems; the player's best streak after it (call inside a transaction).

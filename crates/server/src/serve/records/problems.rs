@@ -57,8 +57,3 @@ pub struct ProblemOutcome {
     /// The problem's rating after it.
     pub problem: Rating,
 }
-
-/// The score of an attempt for the player: a solve is a win against the problem, anything else a loss.
-pub(super) fn score(solved: bool) -> f64 {
-    if solved { 1.0 } else { 0.0 }
-}

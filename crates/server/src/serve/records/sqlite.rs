@@ -12,6 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::conduct::{Ban, BanTarget, Blocked, PlayerReport, SqliteConduct};
+use super::ratings::{EndedGame, RatingRows, rate_game};
 use super::sqlite_problems;
 use super::sqlite_tournaments;
 use super::{
@@ -20,7 +21,7 @@ use super::{
 };
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
-use crate::serve::rating::{Rating, after_game};
+use crate::serve::rating::Rating;
 
 /// The schema, one migration per version: `MIGRATIONS[n]` takes a file from version `n` to `n + 1`.
 pub(super) const MIGRATIONS: &[&str] = &[
@@ -354,15 +355,13 @@ impl Records for SqliteRecords {
             "UPDATE games SET ended = ?2, result = ?3, pdn = ?4 WHERE id = ?1",
             params![game, now(), result.result, result.pdn],
         )?;
-        // A player cannot gain or lose rating against themselves, nor by a game without a result.
-        if rated && black != white && result.counts() {
-            let (black_before, black_games) = rating_in(&tx, &black, &variant)?;
-            let (white_before, white_games) = rating_in(&tx, &white, &variant)?;
-            let [black_after, white_after] =
-                after_game(black_before, white_before, result.black_score);
-            store_rating(&tx, &black, &variant, black_after, black_games + 1)?;
-            store_rating(&tx, &white, &variant, white_after, white_games + 1)?;
-        }
+        let ended = EndedGame {
+            variant,
+            black,
+            white,
+            rated,
+        };
+        rate_game(&mut Rows(&tx), &ended, result)?;
         tx.commit()?;
         Ok(())
     }
@@ -419,7 +418,7 @@ impl Records for SqliteRecords {
         fingerprint: &Fingerprint,
         variant: &str,
     ) -> Result<(Rating, i64), RecordsError> {
-        rating_in(&self.db, fingerprint, variant)
+        Rows(&self.db).rating_row(fingerprint, variant)
     }
 
     fn leaderboard(&mut self, variant: &str, count: usize) -> Result<Vec<Standing>, RecordsError> {
@@ -520,52 +519,63 @@ impl Records for SqliteRecords {
     }
 }
 
-fn rating_in(
-    db: &Connection,
-    fingerprint: &Fingerprint,
-    variant: &str,
-) -> Result<(Rating, i64), RecordsError> {
-    let row = db
-        .query_row(
-            "SELECT rating, deviation, volatility, games FROM ratings WHERE fingerprint = ?1 AND variant = ?2",
-            params![fingerprint, variant],
-            |row| {
-                Ok((
-                    Rating {
-                        rating: row.get(0)?,
-                        deviation: row.get(1)?,
-                        volatility: row.get(2)?,
-                    },
-                    row.get(3)?,
-                ))
-            },
-        )
-        .optional()?;
-    Ok(row.unwrap_or((Rating::default(), 0)))
-}
+/// The rating rules' rows in SQLite, read and written on a connection inside the result's transaction.
+pub(super) struct Rows<'a>(pub(super) &'a Connection);
 
-fn store_rating(
-    db: &Connection,
-    fingerprint: &Fingerprint,
-    variant: &str,
-    rating: Rating,
-    games: i64,
-) -> Result<(), RecordsError> {
-    db.execute(
-        "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-         ON CONFLICT (fingerprint, variant) DO UPDATE
-         SET rating = ?3, deviation = ?4, volatility = ?5, games = ?6",
-        params![
-            fingerprint,
-            variant,
-            rating.rating,
-            rating.deviation,
-            rating.volatility,
-            games
-        ],
-    )?;
-    Ok(())
+impl RatingRows for Rows<'_> {
+    fn lock_players(&mut self, _: &Fingerprint, _: &Fingerprint) -> Result<(), RecordsError> {
+        // SQLite lets one writer in at a time: the transaction already holds the file's write lock.
+        Ok(())
+    }
+
+    fn rating_row(
+        &mut self,
+        fingerprint: &Fingerprint,
+        variant: &str,
+    ) -> Result<(Rating, i64), RecordsError> {
+        let row = self
+            .0
+            .query_row(
+                "SELECT rating, deviation, volatility, games FROM ratings WHERE fingerprint = ?1 AND variant = ?2",
+                params![fingerprint, variant],
+                |row| {
+                    Ok((
+                        Rating {
+                            rating: row.get(0)?,
+                            deviation: row.get(1)?,
+                            volatility: row.get(2)?,
+                        },
+                        row.get(3)?,
+                    ))
+                },
+            )
+            .optional()?;
+        Ok(row.unwrap_or((Rating::default(), 0)))
+    }
+
+    fn store_rating_row(
+        &mut self,
+        fingerprint: &Fingerprint,
+        variant: &str,
+        rating: Rating,
+        games: i64,
+    ) -> Result<(), RecordsError> {
+        self.0.execute(
+            "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (fingerprint, variant) DO UPDATE
+             SET rating = ?3, deviation = ?4, volatility = ?5, games = ?6",
+            params![
+                fingerprint,
+                variant,
+                rating.rating,
+                rating.deviation,
+                rating.volatility,
+                games
+            ],
+        )?;
+        Ok(())
+    }
 }
 
 impl super::conduct::Conduct for SqliteRecords {

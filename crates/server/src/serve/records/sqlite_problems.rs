@@ -3,9 +3,10 @@
 use rusqlite::{Connection, OptionalExtension, Savepoint, TransactionBehavior, params};
 
 use super::RecordsError;
-use super::problems::{ProblemOutcome, ProblemStanding, score};
+use super::problems::{ProblemOutcome, ProblemStanding};
+use super::ratings::{Attempt, ProblemRows, rate_attempt};
 use crate::serve::ids::Fingerprint;
-use crate::serve::rating::{Rating, after_game};
+use crate::serve::rating::Rating;
 
 fn rating_of(row: &rusqlite::Row<'_>, first: usize) -> rusqlite::Result<Rating> {
     Ok(Rating {
@@ -97,23 +98,43 @@ fn attempt_in(
     solved: bool,
     at: i64,
 ) -> Result<ProblemOutcome, RecordsError> {
-    let tried: bool = tx.query_row(
-        "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = ?1 AND problem = ?2)",
-        params![player, problem],
-        |row| row.get(0),
-    )?;
-    let before = standing(tx, player)?;
-    let (problem_before, problem_attempts) = problem_rating(tx, problem)?;
-    let outcome = if tried {
-        ProblemOutcome {
-            rated: false,
-            player: before.rating,
-            problem: problem_before,
-        }
-    } else {
-        let [player_after, problem_after] =
-            after_game(before.rating, problem_before, score(solved));
-        tx.execute(
+    let attempt = Attempt {
+        player,
+        problem,
+        solved,
+        at,
+    };
+    rate_attempt(&mut Rows(tx), &attempt)
+}
+
+/// The problem trainer's rows in SQLite, on a connection inside the attempt's transaction.
+struct Rows<'a>(&'a Connection);
+
+impl ProblemRows for Rows<'_> {
+    fn lock_standings(
+        &mut self,
+        player: &Fingerprint,
+        problem: &str,
+    ) -> Result<(ProblemStanding, Rating, i64), RecordsError> {
+        // SQLite lets one writer in at a time: the transaction already holds the file's write lock.
+        let (rating, attempts) = problem_rating(self.0, problem)?;
+        Ok((standing(self.0, player)?, rating, attempts))
+    }
+
+    fn tried(&mut self, player: &Fingerprint, problem: &str) -> Result<bool, RecordsError> {
+        Ok(self.0.query_row(
+            "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = ?1 AND problem = ?2)",
+            params![player, problem],
+            |row| row.get(0),
+        )?)
+    }
+
+    fn store_player(
+        &mut self,
+        player: &Fingerprint,
+        standing: &ProblemStanding,
+    ) -> Result<(), RecordsError> {
+        self.0.execute(
             "INSERT INTO player_problem_ratings
                  (fingerprint, rating, deviation, volatility, attempts, solved, best_streak)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
@@ -121,37 +142,51 @@ fn attempt_in(
                  attempts = ?5, solved = ?6",
             params![
                 player,
-                player_after.rating,
-                player_after.deviation,
-                player_after.volatility,
-                before.attempts + 1,
-                before.solved + i64::from(solved),
-                before.best_streak
+                standing.rating.rating,
+                standing.rating.deviation,
+                standing.rating.volatility,
+                standing.attempts,
+                standing.solved,
+                standing.best_streak
             ],
         )?;
-        tx.execute(
+        Ok(())
+    }
+
+    fn store_problem(
+        &mut self,
+        problem: &str,
+        rating: Rating,
+        attempts: i64,
+    ) -> Result<(), RecordsError> {
+        self.0.execute(
             "INSERT INTO problem_ratings (problem, rating, deviation, volatility, attempts)
              VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT (problem) DO UPDATE SET rating = ?2, deviation = ?3, volatility = ?4, attempts = ?5",
             params![
                 problem,
-                problem_after.rating,
-                problem_after.deviation,
-                problem_after.volatility,
-                problem_attempts + 1
+                rating.rating,
+                rating.deviation,
+                rating.volatility,
+                attempts
             ],
         )?;
-        ProblemOutcome {
-            rated: true,
-            player: player_after,
-            problem: problem_after,
-        }
-    };
-    tx.execute(
-        "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![player, problem, solved, outcome.rated, at],
-    )?;
-    Ok(outcome)
+        Ok(())
+    }
+
+    fn add_attempt(&mut self, attempt: &Attempt<'_>, rated: bool) -> Result<(), RecordsError> {
+        self.0.execute(
+            "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![
+                attempt.player,
+                attempt.problem,
+                attempt.solved,
+                rated,
+                attempt.at
+            ],
+        )?;
+        Ok(())
+    }
 }
 
 /// Notes a streak of `length` problems; the player's best streak after it.
