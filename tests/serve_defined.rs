@@ -208,7 +208,7 @@ async fn a_table_of_a_defined_variant_with_holes_is_played_watched_recorded_and_
 
 /// The moves of the one unfinished game in the records at `path` (read beside the running server).
 fn recorded_moves(path: &std::path::Path) -> usize {
-    use crowned::serve::records::{Records as _, SqliteRecords};
+    use crowned::serve::records::{GameRecords as _, SqliteRecords};
     SqliteRecords::open(path)
         .and_then(|mut records| records.unfinished_games())
         .ok()

@@ -10,7 +10,10 @@ use crowned::serve::records::conduct::{Ban, BanTarget, Conduct as _, PlayerRepor
 use crowned::serve::records::creations::EventCreations as _;
 use crowned::serve::records::links::{BrowserLinks as _, Offer, Proof};
 use crowned::serve::records::news::News as _;
-use crowned::serve::records::{FinishedGame, NewGame, PostgresRecords, Records, SqliteRecords};
+use crowned::serve::records::{
+    FinishedGame, GameRecords as _, NewGame, PlayerRecords as _, PostgresRecords, Records,
+    SqliteRecords,
+};
 use crowned::server_lab::local_postgres::LocalPostgres;
 
 fn player(name: &str) -> Identity {

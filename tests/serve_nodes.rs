@@ -12,7 +12,7 @@ use crate::common::ssh::{
 use crowned::game::AnyGame;
 use crowned::rules::{Color, GameType};
 use crowned::serve::Fingerprint;
-use crowned::serve::records::{PostgresRecords, PostgresUrl, Records as _};
+use crowned::serve::records::{GameRecords as _, PostgresRecords, PostgresUrl, RatingRecords as _};
 use crowned::server_lab::local_postgres::LocalPostgres;
 use russh::keys::HashAlg;
 

@@ -9,7 +9,7 @@ use crowned::problems::choose::{problem_of_the_day, utc_day};
 use crowned::problems::{Problem, Prover, builtin_problems};
 use crowned::rules::{Move, SquareStyle, write_move};
 use crowned::serve::Fingerprint;
-use crowned::serve::records::{ProblemStanding, Records as _, SqliteRecords};
+use crowned::serve::records::{ProblemRecords as _, ProblemStanding, SqliteRecords};
 use russh::keys::HashAlg;
 
 use crate::common::ssh::{PATIENCE, Server, Terminal, connect, new_key};

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use crate::common::ssh::{PATIENCE, Server, Terminal, connect, new_key};
-use crowned::serve::records::{PostgresRecords, Records as _};
+use crowned::serve::records::{PlayerRecords as _, PostgresRecords};
 use crowned::server_lab::local_postgres::LocalPostgres;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

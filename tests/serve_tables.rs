@@ -20,7 +20,7 @@ const PAST_THE_ACTIONS: &[u8] = b"\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B\x1b[B";
 
 /// The moves of the one unfinished game in the records at `path` (read beside the running server).
 fn recorded_moves(path: &std::path::Path) -> usize {
-    use crowned::serve::records::{Records as _, SqliteRecords};
+    use crowned::serve::records::{GameRecords as _, SqliteRecords};
     SqliteRecords::open(path)
         .and_then(|mut records| records.unfinished_games())
         .ok()

@@ -1,6 +1,7 @@
 //! The recorder's tests: jobs written in order, and kept while the disk cannot take them.
 
 use super::*;
+use crate::serve::records::{GameRecords as _, PlayerRecords as _, RatingRecords as _};
 use crate::store::Store;
 
 fn player(name: &str) -> Identity {

@@ -11,16 +11,16 @@
 use rusqlite::ErrorCode;
 use thiserror::Error;
 
-use super::identity::Identity;
-use super::ids::{Fingerprint, GameId, RoomCode};
-use super::rating::Rating;
+use super::ids::{GameId, RoomCode};
 
 pub mod backup;
 pub mod conduct;
 pub mod creations;
+mod games;
 pub mod links;
 pub mod migrate;
 pub mod news;
+mod players;
 mod postgres;
 mod postgres_conduct;
 mod postgres_games;
@@ -34,10 +34,15 @@ mod sqlite_tournaments;
 pub mod tournaments;
 
 pub use crate::config::{PostgresUrl, UrlError};
+pub use games::{FinishedGame, GameRecords, NewGame, Unfinished};
+pub use players::PlayerRecords;
 pub use postgres::PostgresRecords;
 pub(crate) use postgres::{MIGRATION_LOCK, MIGRATIONS as POSTGRES_MIGRATIONS};
+pub use problems::ProblemRecords;
 pub use problems::{ProblemOutcome, ProblemStanding};
+pub use ratings::{RatingRecords, Standing};
 pub use sqlite::SqliteRecords;
+pub use tournaments::TournamentRecords;
 pub use tournaments::{
     EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
 };
@@ -48,140 +53,23 @@ pub use tournaments::{
 /// Every call takes the records mutably, reads too: a client of a database server needs its connection to
 /// itself for each query. Calls block; the trait is used from blocking threads.
 pub trait Records:
-    conduct::Conduct + news::News + creations::EventCreations + links::BrowserLinks + Send
+    PlayerRecords
+    + GameRecords
+    + RatingRecords
+    + TournamentRecords
+    + ProblemRecords
+    + conduct::Conduct
+    + news::News
+    + creations::EventCreations
+    + links::BrowserLinks
+    + Send
 {
-    /// Notes that `identity` has connected (their latest name kept).
-    fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError>;
-
-    /// Everyone who has connected, by display name, with their key's fingerprint, first seen first.
-    fn players(&mut self) -> Result<Vec<(String, Fingerprint)>, RecordsError>;
-
-    /// Records a game that starts; its number.
-    fn start_game(&mut self, game: &NewGame) -> Result<GameId, RecordsError>;
-
-    /// Records the move at `ply` (from 0) of a game in progress, with both clocks after it (milliseconds,
-    /// Black's then White's) when the game has clocks. The same move written twice (a write tried again after
-    /// its answer was lost) is kept once; another move at a ply already written is [`RecordsError::PlyTaken`].
-    fn add_move(
-        &mut self,
-        game: GameId,
-        ply: usize,
-        text: &str,
-        clocks: Option<[u64; 2]>,
-    ) -> Result<(), RecordsError>;
-
-    /// Notes both clocks of a game in progress as they stand after `ply` moves (milliseconds, Black's then
-    /// White's), replacing the last note: what a restart goes on from, so that time used since the last move is
-    /// not given back.
-    fn note_clocks(
-        &mut self,
-        game: GameId,
-        ply: usize,
-        clocks: [u64; 2],
-    ) -> Result<(), RecordsError>;
-
-    /// Takes back the moves from `ply` on (an agreed takeback), and the clocks noted at them.
-    fn take_back(&mut self, game: GameId, ply: usize) -> Result<(), RecordsError>;
-
-    /// Ends a game with its result; when the game is rated, both players' ratings in its variant change by
-    /// [`rating::after_game`](super::rating::after_game). Atomic: the result and both ratings change together
-    /// or not at all. A game not in progress is [`RecordsError::NoGame`].
-    fn record_result(&mut self, game: GameId, result: &FinishedGame) -> Result<(), RecordsError>;
-
     /// Makes the writes `writes` does one change: if it fails (or the change cannot be kept) nothing of it is
     /// kept, and the error is returned. Not nested: `writes` does not call it again.
     fn all_or_nothing(
         &mut self,
         writes: &mut dyn FnMut(&mut dyn Records) -> Result<(), RecordsError>,
     ) -> Result<(), RecordsError>;
-
-    /// The moves of a game so far, in order: what a restarted server replays.
-    fn moves(&mut self, game: GameId) -> Result<Vec<String>, RecordsError>;
-
-    /// The games that started and have not ended: those a restarted server resumes.
-    fn unfinished(&mut self) -> Result<Vec<GameId>, RecordsError>;
-
-    /// Every game that started and has not ended, with what resuming it needs.
-    fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError>;
-
-    /// The games not ended in which `player` has a seat (what a player coming back rejoins), oldest first.
-    fn unfinished_games_of(
-        &mut self,
-        player: &Fingerprint,
-    ) -> Result<Vec<Unfinished>, RecordsError>;
-
-    /// The game not ended that is joined by `code`, if there is one: what a node taking a room over resumes.
-    /// PostgreSQL's read first waits for a write to the game that is being made to be kept or refused, so that
-    /// the room's new owner reads every move its old owner was let write.
-    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError>;
-
-    /// A player's rating in a variant (a new player's when they have none) and their rated games in it.
-    fn rating(
-        &mut self,
-        player: &Fingerprint,
-        variant: &str,
-    ) -> Result<(Rating, i64), RecordsError>;
-
-    /// The best `count` players of a variant by rating.
-    fn leaderboard(&mut self, variant: &str, count: usize) -> Result<Vec<Standing>, RecordsError>;
-
-    /// Every finished game's result and PDN, oldest first.
-    fn finished_games(&mut self) -> Result<Vec<(String, String)>, RecordsError>;
-
-    /// The finished games a player took part in, as PDN, oldest first.
-    fn games_of(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError>;
-
-    /// Records a new tournament, waiting to start. A code already taken is an error of the database.
-    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError>;
-
-    /// Records one change to the tournament `code` as it happens (an entry, a pairing, a result...).
-    fn change_tournament(
-        &mut self,
-        code: &RoomCode,
-        change: &TournamentChange,
-    ) -> Result<(), RecordsError>;
-
-    /// The tournament `code` as kept: how it was set up, its entrants, pairings, results and byes.
-    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError>;
-
-    /// Every tournament kept, with where it stands, by start time.
-    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError>;
-
-    /// The PDN of a tournament's finished games, in the order they were paired.
-    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError>;
-
-    /// The pairings of the tournament `code` whose result is not kept but whose game has ended: each one's round,
-    /// board and the game's result as PDN writes it (`1-0`). What an event taken over or restarted learns of the
-    /// games that ended where it did not hear of them.
-    fn tournament_games_ended(
-        &mut self,
-        code: &RoomCode,
-    ) -> Result<Vec<(u32, u32, String)>, RecordsError>;
-
-    /// A player's standing in the problem trainer: their problem rating, problems tried and solved, best
-    /// streak (a new player's when they have tried none).
-    fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError>;
-
-    /// Every problem's rating, by the problem's name (its FEN), for the problems tried at least once.
-    fn problem_ratings(&mut self) -> Result<Vec<(String, Rating)>, RecordsError>;
-
-    /// Records `player`'s attempt at `problem` (named by its FEN): solved (no wrong move, no hint) or not. The
-    /// player's first attempt at a problem is rated, a win or a loss against the problem, both ratings changing
-    /// by [`rating::after_game`](super::rating::after_game); later ones are kept unrated. Atomic. The player
-    /// must have been [`seen`](Records::seen).
-    fn record_problem_attempt(
-        &mut self,
-        player: &Fingerprint,
-        problem: &str,
-        solved: bool,
-    ) -> Result<ProblemOutcome, RecordsError>;
-
-    /// Notes a streak of `length` problems solved one after another; the player's best streak after it.
-    fn note_problem_streak(
-        &mut self,
-        player: &Fingerprint,
-        length: u32,
-    ) -> Result<i64, RecordsError>;
 }
 
 /// What goes wrong with the records.
@@ -322,81 +210,6 @@ impl std::fmt::Display for Place {
             Place::Postgres(url) => write!(f, "{url}"),
         }
     }
-}
-
-/// A game as it starts: who plays what.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NewGame<'a> {
-    /// The variant's name.
-    pub variant: &'a str,
-    /// Black's key fingerprint.
-    pub black: &'a Fingerprint,
-    /// White's.
-    pub white: &'a Fingerprint,
-    /// Whether the game changes ratings.
-    pub rated: bool,
-    /// The time control as written (`5+3`), empty for none.
-    pub clock: &'a str,
-    /// The code the game is joined by.
-    pub code: &'a RoomCode,
-    /// The definition (TOML text) of a variant written as one; `None` for a built-in variant.
-    pub definition: Option<&'a str>,
-}
-
-/// A game that started and has not ended, as a restarted server resumes it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Unfinished {
-    /// Its number in the records.
-    pub id: GameId,
-    /// The variant's name.
-    pub variant: String,
-    /// Black's key fingerprint and name.
-    pub black: (Fingerprint, String),
-    /// White's.
-    pub white: (Fingerprint, String),
-    /// Whether it is rated.
-    pub rated: bool,
-    /// The time control as written, empty for none.
-    pub clock: String,
-    /// The code it was joined by.
-    pub code: Option<RoomCode>,
-    /// The definition (TOML text) of a variant written as one; `None` for a built-in variant.
-    pub definition: Option<String>,
-    /// Its moves, in order.
-    pub moves: Vec<String>,
-    /// Black's and White's time left in milliseconds, when the game has clocks: as they stood when last noted
-    /// ([`Records::note_clocks`]) if that was after the last move, else after the last move (if there is one).
-    pub clocks: Option<[u64; 2]>,
-}
-
-/// How a game ended, as the records keep it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FinishedGame<'a> {
-    /// Its result as the variant writes it (`1-0`, `0-1`, `1/2-1/2`... from Black's side).
-    pub result: &'a str,
-    /// The whole game as PDN.
-    pub pdn: &'a str,
-    /// Black's score for the ratings, when the game is rated: 1, 0.5 or 0.
-    pub black_score: f64,
-}
-
-impl FinishedGame<'_> {
-    /// Whether the game changes its players' ratings (when it is rated): not when it has no result (`*`, a game
-    /// called off because a side made no first move in time).
-    pub fn counts(&self) -> bool {
-        self.result != "*"
-    }
-}
-
-/// A player's line in the leaderboard.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Standing {
-    /// Their display name.
-    pub name: String,
-    /// Their rating in the variant.
-    pub rating: Rating,
-    /// Rated games played in it.
-    pub games: i64,
 }
 
 #[cfg(test)]

@@ -438,7 +438,7 @@ pub struct Restoring {
 
 impl Restoring {
     /// The events of `records` not finished, each with the results of its games that ended and that it had not
-    /// kept (as [`Records::tournament_games_ended`] reads them).
+    /// kept (as [`TournamentRecords::tournament_games_ended`](crate::serve::records::TournamentRecords::tournament_games_ended) reads them).
     pub fn new(records: Vec<(TournamentRecord, Vec<EndedInRecords>)>) -> Restoring {
         let mut games = HashMap::new();
         let mut events = Vec::new();

@@ -13,7 +13,7 @@ use super::{Ask, CreateError, Events, View};
 use crate::serve::identity::Identity;
 use crate::serve::recorder::{CommitError, Job, Recorder};
 use crate::serve::records::tournaments::test_arena;
-use crate::serve::records::{Records as _, SqliteRecords, TournamentSpec};
+use crate::serve::records::{SqliteRecords, TournamentRecords as _, TournamentSpec};
 use crate::serve::tables::Tables;
 
 /// An arena an hour from now: it waits, and takes entrants.

@@ -130,7 +130,9 @@ pub fn check(path: &Path) -> Result<BackupFigures, BackupError> {
 mod tests {
     use super::*;
     use crate::serve::identity::Identity;
-    use crate::serve::records::{FinishedGame, NewGame, Records, SqliteRecords};
+    use crate::serve::records::{
+        FinishedGame, GameRecords as _, NewGame, PlayerRecords as _, SqliteRecords,
+    };
 
     /// A folder of this test's own, empty.
     fn scratch(name: &str) -> PathBuf {

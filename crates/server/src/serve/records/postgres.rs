@@ -21,15 +21,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use postgres::{Client, NoTls};
 
 use super::postgres_games::{self as games, Which, rating_in};
-use super::postgres_problems as problems;
-use super::postgres_tournaments as tournaments;
 use super::{
-    FinishedGame, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
-    TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
+    FinishedGame, GameRecords, NewGame, PlayerRecords, RatingRecords, Records, RecordsError,
+    Standing, Unfinished,
 };
 use crate::config::PostgresUrl;
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
+use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::rating::Rating;
 
 /// The schema, one migration per version: `MIGRATIONS[n]` takes a database from version `n` to `n + 1`.
@@ -159,7 +157,7 @@ pub struct PostgresRecords {
     in_batch: bool,
     /// The node (and its generation) whose leases fence the writes to games and events, when the records are
     /// those of one node of several.
-    fence: Option<Fence>,
+    pub(super) fence: Option<Fence>,
 }
 
 /// What a node's writes are fenced by: its name, which holds the leases, and the generation it started as.
@@ -451,7 +449,7 @@ fn schema_version(client: &mut impl postgres::GenericClient) -> Result<Option<i6
     Ok(row.map(|row| row.get(0)))
 }
 
-impl Records for PostgresRecords {
+impl PlayerRecords for PostgresRecords {
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError> {
         let at = now();
         self.write(|c| {
@@ -476,7 +474,9 @@ impl Records for PostgresRecords {
                 .collect())
         })
     }
+}
 
+impl GameRecords for PostgresRecords {
     fn start_game(&mut self, game: &NewGame) -> Result<GameId, RecordsError> {
         let started = now();
         let fence = self.fence.clone();
@@ -528,6 +528,91 @@ impl Records for PostgresRecords {
         self.game_write(game, |c| games::record_result(c, game, result, ended))
     }
 
+    fn moves(&mut self, game: GameId) -> Result<Vec<String>, RecordsError> {
+        self.read(|c| games::moves_of(c, game))
+    }
+
+    fn unfinished(&mut self) -> Result<Vec<GameId>, RecordsError> {
+        self.read(|c| {
+            let rows = c.query("SELECT id FROM games WHERE ended IS NULL ORDER BY id", &[])?;
+            Ok(rows.iter().map(|row| GameId::new(row.get(0))).collect())
+        })
+    }
+
+    fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError> {
+        self.read(|c| games::unfinished_where(c, &Which::All))
+    }
+
+    fn unfinished_games_of(
+        &mut self,
+        player: &Fingerprint,
+    ) -> Result<Vec<Unfinished>, RecordsError> {
+        self.read(|c| games::unfinished_where(c, &Which::Of(player)))
+    }
+
+    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError> {
+        let found = self.read(|c| games::unfinished_where(c, &Which::Code(code)))?;
+        Ok(found.into_iter().next())
+    }
+
+    fn finished_games(&mut self) -> Result<Vec<(String, String)>, RecordsError> {
+        self.read(|c| {
+            let rows = c.query(
+                "SELECT result, pdn FROM games WHERE ended IS NOT NULL ORDER BY id",
+                &[],
+            )?;
+            Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
+        })
+    }
+
+    fn games_of(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError> {
+        self.read(|c| {
+            let rows = c.query(
+                "SELECT pdn FROM games WHERE (black = $1 OR white = $1) AND ended IS NOT NULL ORDER BY id",
+                &[&player.as_str()],
+            )?;
+            Ok(rows.iter().map(|row| row.get(0)).collect())
+        })
+    }
+
+    // An event's writes are fenced by its lease, as a game's by its room's: a node that lost the event (a pause,
+    // a partition) writes nothing more to it.
+}
+
+impl RatingRecords for PostgresRecords {
+    fn rating(
+        &mut self,
+        player: &Fingerprint,
+        variant: &str,
+    ) -> Result<(Rating, i64), RecordsError> {
+        self.read(|c| rating_in(c, player, variant))
+    }
+
+    fn leaderboard(&mut self, variant: &str, count: usize) -> Result<Vec<Standing>, RecordsError> {
+        let count = i64::try_from(count).unwrap_or(i64::MAX);
+        self.read(|c| {
+            let rows = c.query(
+                "SELECT players.name, rating, deviation, volatility, games FROM ratings
+                 JOIN players USING (fingerprint) WHERE variant = $1 ORDER BY rating DESC LIMIT $2",
+                &[&variant, &count],
+            )?;
+            Ok(rows
+                .iter()
+                .map(|row| Standing {
+                    name: row.get(0),
+                    rating: Rating {
+                        rating: row.get(1),
+                        deviation: row.get(2),
+                        volatility: row.get(3),
+                    },
+                    games: row.get(4),
+                })
+                .collect())
+        })
+    }
+}
+
+impl Records for PostgresRecords {
     fn all_or_nothing(
         &mut self,
         writes: &mut dyn FnMut(&mut dyn Records) -> Result<(), RecordsError>,
@@ -577,151 +662,5 @@ impl Records for PostgresRecords {
                 Err(e)
             }
         }
-    }
-
-    fn moves(&mut self, game: GameId) -> Result<Vec<String>, RecordsError> {
-        self.read(|c| games::moves_of(c, game))
-    }
-
-    fn unfinished(&mut self) -> Result<Vec<GameId>, RecordsError> {
-        self.read(|c| {
-            let rows = c.query("SELECT id FROM games WHERE ended IS NULL ORDER BY id", &[])?;
-            Ok(rows.iter().map(|row| GameId::new(row.get(0))).collect())
-        })
-    }
-
-    fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError> {
-        self.read(|c| games::unfinished_where(c, &Which::All))
-    }
-
-    fn unfinished_games_of(
-        &mut self,
-        player: &Fingerprint,
-    ) -> Result<Vec<Unfinished>, RecordsError> {
-        self.read(|c| games::unfinished_where(c, &Which::Of(player)))
-    }
-
-    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError> {
-        let found = self.read(|c| games::unfinished_where(c, &Which::Code(code)))?;
-        Ok(found.into_iter().next())
-    }
-
-    fn rating(
-        &mut self,
-        player: &Fingerprint,
-        variant: &str,
-    ) -> Result<(Rating, i64), RecordsError> {
-        self.read(|c| rating_in(c, player, variant))
-    }
-
-    fn leaderboard(&mut self, variant: &str, count: usize) -> Result<Vec<Standing>, RecordsError> {
-        let count = i64::try_from(count).unwrap_or(i64::MAX);
-        self.read(|c| {
-            let rows = c.query(
-                "SELECT players.name, rating, deviation, volatility, games FROM ratings
-                 JOIN players USING (fingerprint) WHERE variant = $1 ORDER BY rating DESC LIMIT $2",
-                &[&variant, &count],
-            )?;
-            Ok(rows
-                .iter()
-                .map(|row| Standing {
-                    name: row.get(0),
-                    rating: Rating {
-                        rating: row.get(1),
-                        deviation: row.get(2),
-                        volatility: row.get(3),
-                    },
-                    games: row.get(4),
-                })
-                .collect())
-        })
-    }
-
-    fn finished_games(&mut self) -> Result<Vec<(String, String)>, RecordsError> {
-        self.read(|c| {
-            let rows = c.query(
-                "SELECT result, pdn FROM games WHERE ended IS NOT NULL ORDER BY id",
-                &[],
-            )?;
-            Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
-        })
-    }
-
-    fn games_of(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError> {
-        self.read(|c| {
-            let rows = c.query(
-                "SELECT pdn FROM games WHERE (black = $1 OR white = $1) AND ended IS NOT NULL ORDER BY id",
-                &[&player.as_str()],
-            )?;
-            Ok(rows.iter().map(|row| row.get(0)).collect())
-        })
-    }
-
-    // An event's writes are fenced by its lease, as a game's by its room's: a node that lost the event (a pause,
-    // a partition) writes nothing more to it.
-    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
-        let fence = self.fence.clone();
-        self.write(|c| {
-            games::fence_code(c, fence.as_ref(), &event_key(&spec.code))?;
-            tournaments::create(c, spec)
-        })
-    }
-
-    fn change_tournament(
-        &mut self,
-        code: &RoomCode,
-        change: &TournamentChange,
-    ) -> Result<(), RecordsError> {
-        let fence = self.fence.clone();
-        self.write(|c| {
-            games::fence_code(c, fence.as_ref(), &event_key(code))?;
-            tournaments::change(c, code, change)
-        })
-    }
-
-    // The reads are made in a transaction of their own (a write's), so that an event is read as one state.
-    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError> {
-        self.write(|c| tournaments::read(c, code))
-    }
-
-    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
-        self.write(tournaments::list)
-    }
-
-    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
-        self.write(|c| tournaments::games(c, code))
-    }
-
-    fn tournament_games_ended(
-        &mut self,
-        code: &RoomCode,
-    ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
-        self.write(|c| tournaments::games_ended(c, code))
-    }
-
-    fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError> {
-        self.write(|c| problems::standing(c, player))
-    }
-
-    fn problem_ratings(&mut self) -> Result<Vec<(String, Rating)>, RecordsError> {
-        self.write(problems::ratings)
-    }
-
-    fn record_problem_attempt(
-        &mut self,
-        player: &Fingerprint,
-        problem: &str,
-        solved: bool,
-    ) -> Result<ProblemOutcome, RecordsError> {
-        let at = now();
-        self.write(|c| problems::attempt(c, player, problem, solved, at))
-    }
-
-    fn note_problem_streak(
-        &mut self,
-        player: &Fingerprint,
-        length: u32,
-    ) -> Result<i64, RecordsError> {
-        self.write(|c| problems::streak(c, player, i64::from(length)))
     }
 }

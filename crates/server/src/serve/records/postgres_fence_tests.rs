@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::*;
 use crate::local_postgres::LocalPostgres;
+use crate::serve::identity::Identity;
 use crate::serve::recorder::{Job, RecordKey, Recorder};
 use crate::serve::records::TournamentChange;
 use crate::serve::records::tournaments::test_arena;

@@ -4,6 +4,8 @@
 use postgres::{GenericClient, Row};
 
 use super::RecordsError;
+use super::postgres::{PostgresRecords, now};
+use super::problems::ProblemRecords;
 use super::problems::{ProblemOutcome, ProblemStanding};
 use super::ratings::{Attempt, ProblemRows, rate_attempt};
 use crate::serve::ids::Fingerprint;
@@ -196,4 +198,32 @@ pub(super) fn streak(
         &[&player.as_str(), &rating, &deviation, &volatility, &length],
     )?;
     Ok(row.try_get(0)?)
+}
+
+impl ProblemRecords for PostgresRecords {
+    fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError> {
+        self.write(|c| standing(c, player))
+    }
+
+    fn problem_ratings(&mut self) -> Result<Vec<(String, Rating)>, RecordsError> {
+        self.write(ratings)
+    }
+
+    fn record_problem_attempt(
+        &mut self,
+        player: &Fingerprint,
+        problem: &str,
+        solved: bool,
+    ) -> Result<ProblemOutcome, RecordsError> {
+        let at = now();
+        self.write(|c| attempt(c, player, problem, solved, at))
+    }
+
+    fn note_problem_streak(
+        &mut self,
+        player: &Fingerprint,
+        length: u32,
+    ) -> Result<i64, RecordsError> {
+        self.write(|c| streak(c, player, i64::from(length)))
+    }
 }

@@ -6,6 +6,7 @@ use std::sync::{Arc, Barrier};
 use super::postgres::MIGRATIONS;
 use super::*;
 use crate::local_postgres::LocalPostgres;
+use crate::serve::identity::Identity;
 
 fn server() -> &'static LocalPostgres {
     LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"))

@@ -3,11 +3,14 @@
 use postgres::{Client, Row};
 
 use super::RecordsError;
+use super::postgres::PostgresRecords;
+use super::postgres_games as games;
+use super::tournaments::TournamentRecords;
 use super::tournaments::{
     EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
     parse_result, result_str,
 };
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
 use crate::serve::tournament::Pairing;
 
 /// A value that did not read as the records write it.
@@ -220,4 +223,47 @@ pub(super) fn games_ended(
             ))
         })
         .collect()
+}
+
+impl TournamentRecords for PostgresRecords {
+    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
+        let fence = self.fence.clone();
+        self.write(|c| {
+            games::fence_code(c, fence.as_ref(), &event_key(&spec.code))?;
+            create(c, spec)
+        })
+    }
+
+    fn change_tournament(
+        &mut self,
+        code: &RoomCode,
+        change: &TournamentChange,
+    ) -> Result<(), RecordsError> {
+        let fence = self.fence.clone();
+        self.write(|c| {
+            games::fence_code(c, fence.as_ref(), &event_key(code))?;
+            self::change(c, code, change)
+        })
+    }
+
+    // The reads are made in a transaction of their own (a write's), so that an event is read as one state.
+
+    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError> {
+        self.write(|c| read(c, code))
+    }
+
+    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+        self.write(list)
+    }
+
+    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+        self.write(|c| games(c, code))
+    }
+
+    fn tournament_games_ended(
+        &mut self,
+        code: &RoomCode,
+    ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
+        self.write(|c| games_ended(c, code))
+    }
 }

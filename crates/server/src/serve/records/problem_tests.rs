@@ -3,6 +3,8 @@
 
 use super::tests::fresh_postgres;
 use super::*;
+use crate::serve::identity::Identity;
+use crate::serve::rating::Rating;
 use crate::serve::rating::after_game;
 
 #[test]

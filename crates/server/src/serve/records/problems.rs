@@ -6,7 +6,37 @@
 //! but change no rating (the answer is known by then). A problem is named by its position's FEN, which stays
 //! the same whatever collection it comes in.
 
-use super::super::rating::Rating;
+use super::RecordsError;
+use crate::serve::ids::Fingerprint;
+use crate::serve::rating::Rating;
+
+/// The problem trainer's records.
+pub trait ProblemRecords {
+    /// A player's standing in the problem trainer: their problem rating, problems tried and solved, best
+    /// streak (a new player's when they have tried none).
+    fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError>;
+
+    /// Every problem's rating, by the problem's name (its FEN), for the problems tried at least once.
+    fn problem_ratings(&mut self) -> Result<Vec<(String, Rating)>, RecordsError>;
+
+    /// Records `player`'s attempt at `problem` (named by its FEN): solved (no wrong move, no hint) or not. The
+    /// player's first attempt at a problem is rated, a win or a loss against the problem, both ratings changing
+    /// by [`rating::after_game`](crate::serve::rating::after_game); later ones are kept unrated. Atomic. The player
+    /// must have been [`seen`](super::PlayerRecords::seen).
+    fn record_problem_attempt(
+        &mut self,
+        player: &Fingerprint,
+        problem: &str,
+        solved: bool,
+    ) -> Result<ProblemOutcome, RecordsError>;
+
+    /// Notes a streak of `length` problems solved one after another; the player's best streak after it.
+    fn note_problem_streak(
+        &mut self,
+        player: &Fingerprint,
+        length: u32,
+    ) -> Result<i64, RecordsError>;
+}
 
 /// The tables of migration 6, the same text for SQLite and PostgreSQL.
 pub(super) const TABLES: &str = "CREATE TABLE problem_ratings (

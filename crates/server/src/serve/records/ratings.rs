@@ -10,6 +10,30 @@ use super::{FinishedGame, RecordsError};
 use crate::serve::ids::Fingerprint;
 use crate::serve::rating::{Rating, after_game};
 
+/// The ratings' records: read by the lobby, the leaderboard and the pairing of rated games.
+pub trait RatingRecords {
+    /// A player's rating in a variant (a new player's when they have none) and their rated games in it.
+    fn rating(
+        &mut self,
+        player: &Fingerprint,
+        variant: &str,
+    ) -> Result<(Rating, i64), RecordsError>;
+
+    /// The best `count` players of a variant by rating.
+    fn leaderboard(&mut self, variant: &str, count: usize) -> Result<Vec<Standing>, RecordsError>;
+}
+
+/// A player's line in the leaderboard.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Standing {
+    /// Their display name.
+    pub name: String,
+    /// Their rating in the variant.
+    pub rating: Rating,
+    /// Rated games played in it.
+    pub games: i64,
+}
+
 /// The game ratings' rows as one driver keeps them, inside the transaction that records a result.
 pub(super) trait RatingRows {
     /// Makes the two players' ratings this transaction's alone until it ends, where the database needs it (a

@@ -13,11 +13,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::conduct::{Ban, BanTarget, Blocked, PlayerReport, SqliteConduct};
 use super::ratings::{EndedGame, RatingRows, rate_game};
-use super::sqlite_problems;
-use super::sqlite_tournaments;
 use super::{
-    FinishedGame, NewGame, ProblemOutcome, ProblemStanding, Records, RecordsError, Stage, Standing,
-    TournamentChange, TournamentRecord, TournamentSpec, Unfinished,
+    FinishedGame, GameRecords, NewGame, PlayerRecords, RatingRecords, Records, RecordsError,
+    Standing, Unfinished,
 };
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
@@ -97,7 +95,7 @@ pub struct SqliteRecords {
     pub(super) db: Connection,
 }
 
-fn now() -> i64 {
+pub(super) fn now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)
@@ -241,7 +239,7 @@ impl SqliteRecords {
     }
 }
 
-impl Records for SqliteRecords {
+impl PlayerRecords for SqliteRecords {
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError> {
         let at = now();
         self.db.execute(
@@ -261,7 +259,9 @@ impl Records for SqliteRecords {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
+}
 
+impl GameRecords for SqliteRecords {
     fn start_game(&mut self, game: &NewGame) -> Result<GameId, RecordsError> {
         self.db.execute(
             "INSERT INTO games (variant, black, white, rated, clock, started, code, definition)
@@ -307,22 +307,6 @@ impl Records for SqliteRecords {
         Ok(())
     }
 
-    fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError> {
-        self.unfinished_where("TRUE", params![])
-    }
-
-    fn unfinished_games_of(
-        &mut self,
-        player: &Fingerprint,
-    ) -> Result<Vec<Unfinished>, RecordsError> {
-        self.unfinished_where("(black = ?1 OR white = ?1)", params![player])
-    }
-
-    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError> {
-        let found = self.unfinished_where("code = ?1", params![code])?;
-        Ok(found.into_iter().next())
-    }
-
     fn note_clocks(
         &mut self,
         game: GameId,
@@ -334,6 +318,19 @@ impl Records for SqliteRecords {
             "INSERT INTO clocks (game, ply, black_ms, white_ms) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (game) DO UPDATE SET ply = ?2, black_ms = ?3, white_ms = ?4",
             params![game, ply as i64, black, white],
+        )?;
+        Ok(())
+    }
+
+    fn take_back(&mut self, game: GameId, ply: usize) -> Result<(), RecordsError> {
+        self.db.execute(
+            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+            params![game, ply as i64],
+        )?;
+        // Clocks noted at a move no longer played are of no use.
+        self.db.execute(
+            "DELETE FROM clocks WHERE game = ?1 AND ply >= ?2",
+            params![game, ply as i64],
         )?;
         Ok(())
     }
@@ -366,33 +363,6 @@ impl Records for SqliteRecords {
         Ok(())
     }
 
-    fn all_or_nothing(
-        &mut self,
-        writes: &mut dyn FnMut(&mut dyn Records) -> Result<(), RecordsError>,
-    ) -> Result<(), RecordsError> {
-        // Immediate: the write lock is taken now, so that a batch never fails half-way for want of it.
-        self.db.execute_batch("BEGIN IMMEDIATE")?;
-        let done = writes(self).and_then(|()| Ok(self.db.execute_batch("COMMIT")?));
-        // SQLite may have ended the transaction itself (a full disk): then there is nothing to undo.
-        if done.is_err() && !self.db.is_autocommit() {
-            let _ = self.db.execute_batch("ROLLBACK");
-        }
-        done
-    }
-
-    fn take_back(&mut self, game: GameId, ply: usize) -> Result<(), RecordsError> {
-        self.db.execute(
-            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
-            params![game, ply as i64],
-        )?;
-        // Clocks noted at a move no longer played are of no use.
-        self.db.execute(
-            "DELETE FROM clocks WHERE game = ?1 AND ply >= ?2",
-            params![game, ply as i64],
-        )?;
-        Ok(())
-    }
-
     fn moves(&mut self, game: GameId) -> Result<Vec<String>, RecordsError> {
         let mut query = self
             .db
@@ -413,6 +383,44 @@ impl Records for SqliteRecords {
         Ok(ids)
     }
 
+    fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError> {
+        self.unfinished_where("TRUE", params![])
+    }
+
+    fn unfinished_games_of(
+        &mut self,
+        player: &Fingerprint,
+    ) -> Result<Vec<Unfinished>, RecordsError> {
+        self.unfinished_where("(black = ?1 OR white = ?1)", params![player])
+    }
+
+    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError> {
+        let found = self.unfinished_where("code = ?1", params![code])?;
+        Ok(found.into_iter().next())
+    }
+
+    fn finished_games(&mut self) -> Result<Vec<(String, String)>, RecordsError> {
+        let mut query = self
+            .db
+            .prepare_cached("SELECT result, pdn FROM games WHERE ended IS NOT NULL ORDER BY id")?;
+        let games = query
+            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
+            .collect::<Result<Vec<(String, String)>, _>>()?;
+        Ok(games)
+    }
+
+    fn games_of(&mut self, fingerprint: &Fingerprint) -> Result<Vec<String>, RecordsError> {
+        let mut query = self.db.prepare_cached(
+            "SELECT pdn FROM games WHERE (black = ?1 OR white = ?1) AND ended IS NOT NULL ORDER BY id",
+        )?;
+        let games = query
+            .query_map(params![fingerprint], |row| row.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(games)
+    }
+}
+
+impl RatingRecords for SqliteRecords {
     fn rating(
         &mut self,
         fingerprint: &Fingerprint,
@@ -441,81 +449,21 @@ impl Records for SqliteRecords {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(rows)
     }
+}
 
-    fn finished_games(&mut self) -> Result<Vec<(String, String)>, RecordsError> {
-        let mut query = self
-            .db
-            .prepare_cached("SELECT result, pdn FROM games WHERE ended IS NOT NULL ORDER BY id")?;
-        let games = query
-            .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
-            .collect::<Result<Vec<(String, String)>, _>>()?;
-        Ok(games)
-    }
-
-    fn games_of(&mut self, fingerprint: &Fingerprint) -> Result<Vec<String>, RecordsError> {
-        let mut query = self.db.prepare_cached(
-            "SELECT pdn FROM games WHERE (black = ?1 OR white = ?1) AND ended IS NOT NULL ORDER BY id",
-        )?;
-        let games = query
-            .query_map(params![fingerprint], |row| row.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        Ok(games)
-    }
-
-    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
-        sqlite_tournaments::create(&self.db, spec)
-    }
-
-    fn change_tournament(
+impl Records for SqliteRecords {
+    fn all_or_nothing(
         &mut self,
-        code: &RoomCode,
-        change: &TournamentChange,
+        writes: &mut dyn FnMut(&mut dyn Records) -> Result<(), RecordsError>,
     ) -> Result<(), RecordsError> {
-        sqlite_tournaments::change(&self.db, code, change)
-    }
-
-    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError> {
-        sqlite_tournaments::read(&self.db, code)
-    }
-
-    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
-        sqlite_tournaments::list(&self.db)
-    }
-
-    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
-        sqlite_tournaments::games(&self.db, code)
-    }
-
-    fn tournament_games_ended(
-        &mut self,
-        code: &RoomCode,
-    ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
-        sqlite_tournaments::games_ended(&self.db, code)
-    }
-
-    fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError> {
-        sqlite_problems::standing(&self.db, player)
-    }
-
-    fn problem_ratings(&mut self) -> Result<Vec<(String, Rating)>, RecordsError> {
-        sqlite_problems::ratings(&self.db)
-    }
-
-    fn record_problem_attempt(
-        &mut self,
-        player: &Fingerprint,
-        problem: &str,
-        solved: bool,
-    ) -> Result<ProblemOutcome, RecordsError> {
-        sqlite_problems::attempt(&mut self.db, player, problem, solved, now())
-    }
-
-    fn note_problem_streak(
-        &mut self,
-        player: &Fingerprint,
-        length: u32,
-    ) -> Result<i64, RecordsError> {
-        sqlite_problems::streak(&mut self.db, player, i64::from(length))
+        // Immediate: the write lock is taken now, so that a batch never fails half-way for want of it.
+        self.db.execute_batch("BEGIN IMMEDIATE")?;
+        let done = writes(self).and_then(|()| Ok(self.db.execute_batch("COMMIT")?));
+        // SQLite may have ended the transaction itself (a full disk): then there is nothing to undo.
+        if done.is_err() && !self.db.is_autocommit() {
+            let _ = self.db.execute_batch("ROLLBACK");
+        }
+        done
     }
 }
 

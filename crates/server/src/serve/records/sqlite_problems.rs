@@ -3,8 +3,10 @@
 use rusqlite::{Connection, OptionalExtension, Savepoint, TransactionBehavior, params};
 
 use super::RecordsError;
+use super::problems::ProblemRecords;
 use super::problems::{ProblemOutcome, ProblemStanding};
 use super::ratings::{Attempt, ProblemRows, rate_attempt};
+use super::sqlite::{SqliteRecords, now};
 use crate::serve::ids::Fingerprint;
 use crate::serve::rating::Rating;
 
@@ -217,4 +219,31 @@ fn streak_in(tx: &Connection, player: &Fingerprint, length: i64) -> Result<i64, 
         ],
     )?;
     Ok(best)
+}
+
+impl ProblemRecords for SqliteRecords {
+    fn problem_standing(&mut self, player: &Fingerprint) -> Result<ProblemStanding, RecordsError> {
+        standing(&self.db, player)
+    }
+
+    fn problem_ratings(&mut self) -> Result<Vec<(String, Rating)>, RecordsError> {
+        ratings(&self.db)
+    }
+
+    fn record_problem_attempt(
+        &mut self,
+        player: &Fingerprint,
+        problem: &str,
+        solved: bool,
+    ) -> Result<ProblemOutcome, RecordsError> {
+        attempt(&mut self.db, player, problem, solved, now())
+    }
+
+    fn note_problem_streak(
+        &mut self,
+        player: &Fingerprint,
+        length: u32,
+    ) -> Result<i64, RecordsError> {
+        streak(&mut self.db, player, i64::from(length))
+    }
 }

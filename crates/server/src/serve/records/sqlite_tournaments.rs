@@ -3,6 +3,8 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::RecordsError;
+use super::sqlite::SqliteRecords;
+use super::tournaments::TournamentRecords;
 use super::tournaments::{
     EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
     parse_result, result_str,
@@ -221,4 +223,37 @@ pub(super) fn games_ended(
         })?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
+}
+
+impl TournamentRecords for SqliteRecords {
+    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
+        create(&self.db, spec)
+    }
+
+    fn change_tournament(
+        &mut self,
+        code: &RoomCode,
+        change: &TournamentChange,
+    ) -> Result<(), RecordsError> {
+        self::change(&self.db, code, change)
+    }
+
+    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError> {
+        read(&self.db, code)
+    }
+
+    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+        list(&self.db)
+    }
+
+    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+        games(&self.db, code)
+    }
+
+    fn tournament_games_ended(
+        &mut self,
+        code: &RoomCode,
+    ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
+        games_ended(&self.db, code)
+    }
 }

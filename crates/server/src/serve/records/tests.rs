@@ -6,6 +6,7 @@
 use super::sqlite::MIGRATIONS;
 use super::*;
 use crate::local_postgres::LocalPostgres;
+use crate::serve::identity::Identity;
 
 /// Records on a new database of the test program's PostgreSQL server. A test that needs it fails, saying what
 /// is missing, when the server cannot be started: it is never skipped.

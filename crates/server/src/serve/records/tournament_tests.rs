@@ -2,6 +2,7 @@
 
 use super::tests::fresh_postgres;
 use super::*;
+use crate::serve::identity::Identity;
 use crate::serve::tournament::{GameResult as Outcome, Pairing};
 
 #[test]

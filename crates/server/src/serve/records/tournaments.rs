@@ -2,67 +2,40 @@
 //! game, and the byes. The director writes each change as it happens ([`TournamentChange`]), so that a restarted
 //! server picks an event up where it stood and a finished one's table can be shown later.
 
+use super::RecordsError;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::tournament::{Entrant, GameResult, Pairing};
+pub use crate::serve::tournament::{Kind, Stage};
 
-/// The two kinds of event.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
-    /// Paired as players become free, for a fixed time.
-    Arena,
-    /// A fixed number of rounds, paired by score.
-    Swiss,
-}
+/// The tournaments' records: each change written as it happens, so that a restarted or taken-over event goes on
+/// where it stood.
+pub trait TournamentRecords {
+    /// Records a new tournament, waiting to start. A code already taken is an error of the database.
+    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError>;
 
-impl Kind {
-    /// As the records write it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Arena => "arena",
-            Kind::Swiss => "swiss",
-        }
-    }
+    /// Records one change to the tournament `code` as it happens (an entry, a pairing, a result...).
+    fn change_tournament(
+        &mut self,
+        code: &RoomCode,
+        change: &TournamentChange,
+    ) -> Result<(), RecordsError>;
 
-    /// Read as the records write it.
-    pub fn parse(text: &str) -> Option<Kind> {
-        match text {
-            "arena" => Some(Kind::Arena),
-            "swiss" => Some(Kind::Swiss),
-            _ => None,
-        }
-    }
-}
+    /// The tournament `code` as kept: how it was set up, its entrants, pairings, results and byes.
+    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError>;
 
-/// Where an event stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Stage {
-    /// Taking entries, not started.
-    Waiting,
-    /// Under way.
-    Running,
-    /// Over; its table is final.
-    Finished,
-}
+    /// Every tournament kept, with where it stands, by start time.
+    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError>;
 
-impl Stage {
-    /// As the records write it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Stage::Waiting => "waiting",
-            Stage::Running => "running",
-            Stage::Finished => "finished",
-        }
-    }
+    /// The PDN of a tournament's finished games, in the order they were paired.
+    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError>;
 
-    /// Read as the records write it.
-    pub fn parse(text: &str) -> Option<Stage> {
-        match text {
-            "waiting" => Some(Stage::Waiting),
-            "running" => Some(Stage::Running),
-            "finished" => Some(Stage::Finished),
-            _ => None,
-        }
-    }
+    /// The pairings of the tournament `code` whose result is not kept but whose game has ended: each one's round,
+    /// board and the game's result as PDN writes it (`1-0`). What an event taken over or restarted learns of the
+    /// games that ended where it did not hear of them.
+    fn tournament_games_ended(
+        &mut self,
+        code: &RoomCode,
+    ) -> Result<Vec<(u32, u32, String)>, RecordsError>;
 }
 
 /// How an event was set up.

@@ -22,6 +22,66 @@ mod director_tests;
 #[cfg(test)]
 mod swiss_tests;
 
+/// The kinds of event. Each is written in the records by its name ([`Kind::as_str`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// Paired as players become free, for a fixed time.
+    Arena,
+    /// A fixed number of rounds, paired by score.
+    Swiss,
+}
+
+impl Kind {
+    /// As the records write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Arena => "arena",
+            Kind::Swiss => "swiss",
+        }
+    }
+
+    /// Read as the records write it.
+    pub fn parse(text: &str) -> Option<Kind> {
+        match text {
+            "arena" => Some(Kind::Arena),
+            "swiss" => Some(Kind::Swiss),
+            _ => None,
+        }
+    }
+}
+
+/// Where an event stands, as the records keep it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Taking entries, not started.
+    Waiting,
+    /// Under way.
+    Running,
+    /// Over; its table is final.
+    Finished,
+}
+
+impl Stage {
+    /// As the records write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Waiting => "waiting",
+            Stage::Running => "running",
+            Stage::Finished => "finished",
+        }
+    }
+
+    /// Read as the records write it.
+    pub fn parse(text: &str) -> Option<Stage> {
+        match text {
+            "waiting" => Some(Stage::Waiting),
+            "running" => Some(Stage::Running),
+            "finished" => Some(Stage::Finished),
+            _ => None,
+        }
+    }
+}
+
 /// An entrant of one tournament, numbered from 0 in the order of their seeding (0 is the highest seed: the
 /// best-rated player when the event started, or the first to join).
 pub type Entrant = u32;

@@ -21,6 +21,7 @@ mod unsaved;
 mod witness;
 use crate::game::{Outcome, WinReason};
 use crate::rules::{Move, Strictness, Variant};
+use crate::serve::records::GameRecords as _;
 
 struct Person {
     who: Identity,
@@ -355,7 +356,7 @@ async fn the_clocks_tick_on_everyone_s_screen() {
 #[tokio::test]
 async fn a_listed_recorded_room_goes_on_after_a_player_drops_and_comes_back() {
     use crate::serve::recorder::Recorder;
-    use crate::serve::records::{Records as _, SqliteRecords};
+    use crate::serve::records::SqliteRecords;
     use crate::serve::tables::Tables;
     let dir = std::env::temp_dir().join(format!("crowned-room-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::serve::recorder::{Job, Recorder};
-use crate::serve::records::{Records as _, SqliteRecords};
+use crate::serve::records::{GameRecords as _, SqliteRecords};
 use crate::serve::tables::Tables;
 
 /// A recorder writing SQLite records in a fresh folder of its own (`r.sqlite` in it), named for the test.
