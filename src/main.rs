@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::{Parser, error::ErrorKind};
 use cli::{Cli, Command};
-use commands::Board;
+use commands::BoardOptions;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -48,7 +48,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     }
     // Checked for every command, even those that take no rules, as the options are global.
     let variant = commands::variant_named(cli.variant.as_deref(), cli.variant_file.as_deref())?;
-    let board = Board::new(variant, cli.size, cli.rows, cli.fen)?;
+    let board = BoardOptions::new(variant, cli.size, cli.rows, cli.fen)?;
     match cli.command {
         None => commands::play::run(&cli.play.overrides(), &board, cli.file.as_deref()),
         Some(Command::Show) => commands::show::run(&board),

@@ -2,7 +2,7 @@
 //! exactly one move wins.
 
 use crowned::problems::mine::mine_games;
-use crowned::problems::{BUILTIN, Goal, Prover, Refusal, load_problems};
+use crowned::problems::{BUILTIN, ProblemGoal, Prover, Refusal, load_problems};
 use crowned::rules::{SquareStyle, write_move};
 
 fn first_move(problem: &crowned::problems::Problem) -> String {
@@ -15,7 +15,7 @@ fn every_built_in_problem_is_proved_again() {
     assert!(loaded.refused.is_empty(), "{:?}", loaded.refused);
     assert!(loaded.problems.len() >= 10);
     for p in &loaded.problems {
-        assert_eq!(p.goal, Goal::Win, "{}", p.title);
+        assert_eq!(p.goal, ProblemGoal::Win, "{}", p.title);
         assert!(!p.solution.is_empty());
     }
 }
@@ -85,14 +85,18 @@ fn mining_with_databases_finds_the_one_move_that_draws() {
 
     let mined = mine_games(text, &mut Prover::new(Some(egdb)), &mut |_| {});
     assert_eq!((mined.games, mined.positions), (1, 1));
-    let found: Vec<(String, Goal, String)> = mined
+    let found: Vec<(String, ProblemGoal, String)> = mined
         .problems
         .iter()
         .map(|p| (p.title.clone(), p.goal, first_move(p)))
         .collect();
     assert_eq!(
         found,
-        [("hold, 1...".to_string(), Goal::Draw, "14-18".to_string())]
+        [(
+            "hold, 1...".to_string(),
+            ProblemGoal::Draw,
+            "14-18".to_string()
+        )]
     );
     let pdn = mined.problems[0].to_pdn();
     assert!(pdn.contains("[Result \"1/2-1/2\"]"), "{pdn}");

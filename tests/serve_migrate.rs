@@ -9,7 +9,7 @@ use crowned::serve::Identity;
 use crowned::serve::records::conduct::{Ban, BanTarget, Conduct as _, PlayerReport};
 use crowned::serve::records::creations::EventCreations as _;
 use crowned::serve::records::links::{BrowserLinks as _, Offer, Proof};
-use crowned::serve::records::news::News as _;
+use crowned::serve::records::news::NewsRecords as _;
 use crowned::serve::records::{
     FinishedGame, GameRecords as _, NewGame, PlayerRecords as _, PostgresRecords, Records,
     SqliteRecords,

@@ -6,8 +6,8 @@ use crate::common::ssh::{Server, connect, new_key, read_all};
 use crowned::serve::Identity;
 use crowned::serve::codes::new_code;
 use crowned::serve::records::{
-    FinishedGame, Kind, NewGame, PairingRecord, Records, SqliteRecords, Stage, TournamentChange,
-    TournamentSpec,
+    EventKind, FinishedGame, NewGame, PairingRecord, Records, SqliteRecords, Stage,
+    TournamentChange, TournamentSpec,
 };
 use crowned::serve::tournament::{GameResult as Outcome, Pairing};
 
@@ -24,7 +24,7 @@ fn keep_event(records: &mut dyn Records, code: &crowned::serve::RoomCode) {
     let spec = TournamentSpec {
         code: code.clone(),
         name: "Autumn Swiss".to_string(),
-        kind: Kind::Swiss,
+        kind: EventKind::Swiss,
         variant: "english".to_string(),
         clock: "3+2".to_string(),
         rated: true,

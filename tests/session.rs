@@ -9,7 +9,7 @@ use crowned::app::{InputEvent, Key, KeyCode, Mode, Player, Players, Preferences}
 use crowned::engine::{EngineService, Level};
 use crowned::game::{Outcome, WinReason};
 use crowned::rules::SquareStyle;
-use crowned::session::{self, Ending, Event, Inbox, Opening, Session, Urgent};
+use crowned::session::{self, Event, Inbox, Session, SessionEnd, SessionOpening, Urgent};
 use crowned::store::Store;
 use crowned::ui::Options;
 use ratatui::Terminal;
@@ -93,7 +93,7 @@ fn session_with(
     let mut opened = session::open(
         Ok(Store::under(&home.0)),
         true,
-        Opening::Standard(crowned::rules::GameType::default()),
+        SessionOpening::Standard(crowned::rules::GameType::default()),
         players,
     );
     opened.app.set_preferences(preferences);
@@ -208,7 +208,10 @@ fn a_whole_game_against_the_engine_is_played_to_its_end_and_filed() {
     drop(claim);
 
     // Quitting a finished game needs no confirmation.
-    assert_eq!(session.handle(key(KeyCode::Char('q'))), Some(Ending::Quit));
+    assert_eq!(
+        session.handle(key(KeyCode::Char('q'))),
+        Some(SessionEnd::Quit)
+    );
 }
 
 #[test]
@@ -225,7 +228,7 @@ fn an_unfinished_game_is_offered_to_the_next_session_and_resumed() {
         type_line(&mut session, "23-19");
         // Ctrl-c ends at once; the game is already saved.
         let ctrl_c = Event::Input(InputEvent::Key(Key::ctrl('c')));
-        assert_eq!(session.handle(ctrl_c), Some(Ending::Quit));
+        assert_eq!(session.handle(ctrl_c), Some(SessionEnd::Quit));
     }
     let Opened { mut session, .. } = started(&home, humans, &engine, (80, 24));
     assert!(
@@ -270,7 +273,7 @@ fn the_loop_runs_a_session_until_a_signal_ends_it_however_much_input_waits() {
         },
     )
     .expect("the loop runs");
-    assert_eq!(ending, Ending::Signal(15));
+    assert_eq!(ending, SessionEnd::Signal(15));
     assert_eq!(
         session.app().game().ply(),
         0,

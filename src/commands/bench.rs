@@ -18,7 +18,7 @@ use super::bench_arena::{self, BenchArenaArgs};
 use super::bench_chaos::{self, BenchChaosArgs};
 use super::bench_serve::{self, BenchServeArgs};
 use super::bench_tables::{self, BenchTablesArgs};
-use super::{Board, parse_seconds};
+use super::{BoardOptions, parse_seconds};
 
 /// `crowned bench`'s options: the engine's measure, or another target.
 #[derive(clap::Args, Debug)]
@@ -60,7 +60,7 @@ pub enum BenchTarget {
 }
 
 /// `crowned bench`: the engine under the rules of the command line, or the target named.
-pub fn run(args: BenchArgs, board: &Board) -> Result<ExitCode> {
+pub fn run(args: BenchArgs, board: &BoardOptions) -> Result<ExitCode> {
     match args.target {
         Some(BenchTarget::Serve(load)) => bench_serve::run(&load)?,
         Some(BenchTarget::Tables(load)) => bench_tables::run(&load)?,
@@ -257,7 +257,7 @@ fn evaluation_walk(positions: &[Position]) -> Vec<(Position, usize)> {
 /// The time of one static evaluation, the network's (its sums brought up to date as the search does) and the
 /// hand-written one's, on the same positions: the fastest of [`REPEATS`] passes, each over all of them.
 fn evaluation_alone(out: &mut impl Write, positions: &[Position]) -> Result<()> {
-    let Some(net) = nnue::builtin(nnue::Board::Eight) else {
+    let Some(net) = nnue::builtin(nnue::NetworkBoard::Eight) else {
         return Ok(());
     };
     let walk = evaluation_walk(positions);

@@ -19,7 +19,7 @@ use crowned::rules::{
 use crowned::store::Store;
 
 use super::progress::TerminalProgress;
-use super::{Board, cores};
+use super::{BoardOptions, cores};
 
 /// `crowned egdb`'s options: the step to take.
 #[derive(clap::Args, Debug)]
@@ -100,7 +100,7 @@ pub enum EgdbStep {
 }
 
 /// `crowned egdb`: the step asked for, for English draughts or (`--variant`) the rule set named.
-pub fn run(args: EgdbArgs, board: &Board) -> Result<ExitCode> {
+pub fn run(args: EgdbArgs, board: &BoardOptions) -> Result<ExitCode> {
     if let Some(named) = board.named()
         && named != GameType::standard(Variant::English)
     {

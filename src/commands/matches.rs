@@ -19,7 +19,7 @@ use crowned::rules::{GameType, Variant};
 use crowned::store::{create_new, create_temporary};
 
 use super::progress::TerminalProgress;
-use super::{Board, parse_seconds};
+use super::{BoardOptions, parse_seconds};
 
 /// The exit code of a match stopped by Ctrl-c, as shells report a process ended by SIGINT.
 const INTERRUPTED: u8 = 130;
@@ -92,7 +92,7 @@ fn parse_sprt(text: &str) -> Result<Sprt, String> {
 }
 
 /// `crowned match` under the rules of the command line.
-pub fn run(args: MatchArgs, board: &Board) -> Result<ExitCode> {
+pub fn run(args: MatchArgs, board: &BoardOptions) -> Result<ExitCode> {
     let game_type = board.game_type;
     let openings = openings(args.openings, game_type)?;
     let config = MatchConfig {

@@ -36,7 +36,7 @@ pub mod variant;
 /// The rules and the position that the global options set up (`--variant`, `--size`, `--rows`, `--fen`), for
 /// the commands that work under rules or on a position.
 #[derive(Debug)]
-pub struct Board {
+pub struct BoardOptions {
     /// The rules and board the command line names; English 8x8 when it names none.
     pub game_type: GameType,
     /// Whether the command line named a variant, a size or rows.
@@ -46,15 +46,15 @@ pub struct Board {
     fen: Option<String>,
 }
 
-impl Board {
+impl BoardOptions {
     /// Checks the rules the options name; the FEN waits until a command asks for the position.
     pub fn new(
         variant: Option<Variant>,
         size: Option<u8>,
         rows: Option<u8>,
         fen: Option<String>,
-    ) -> Result<Board> {
-        Ok(Board {
+    ) -> Result<BoardOptions> {
+        Ok(BoardOptions {
             game_type: GameType::new(variant.unwrap_or(Variant::English), size, rows)?,
             named: variant.is_some() || size.is_some() || rows.is_some(),
             fen,

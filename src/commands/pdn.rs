@@ -9,7 +9,7 @@ use clap::Subcommand;
 use crowned::game::pdn::{check_reader_as, quoted};
 use crowned::rules::GameType;
 
-use super::Board;
+use super::BoardOptions;
 use super::progress::TerminalProgress;
 
 /// `crowned pdn`'s options: what to do with the files.
@@ -33,7 +33,7 @@ pub enum PdnCommand {
 
 /// `crowned pdn`: games without a `GameType` tag are read under the rules of the command line when it names
 /// any.
-pub fn run(args: PdnArgs, board: &Board) -> Result<ExitCode> {
+pub fn run(args: PdnArgs, board: &BoardOptions) -> Result<ExitCode> {
     match args.command {
         PdnCommand::Check { files } => check_files(&files, board.named()),
     }

@@ -10,7 +10,7 @@ use crowned::rules::{
     full_route, perft_reporting, write_move,
 };
 
-use super::Board;
+use super::BoardOptions;
 use super::progress::TerminalProgress;
 
 /// `crowned perft`'s options.
@@ -29,7 +29,7 @@ pub struct PerftArgs {
 }
 
 /// `crowned perft`: counts from the position of the command line, under its rules.
-pub fn run(args: PerftArgs, board: &Board) -> Result<ExitCode> {
+pub fn run(args: PerftArgs, board: &BoardOptions) -> Result<ExitCode> {
     let duplicates = if args.no_dup {
         Duplicates::Merge
     } else {

@@ -8,17 +8,17 @@ use anyhow::{Result, anyhow, bail};
 use crowned::config::{Overrides, Settings, SettingsError};
 use crowned::game::AnyGame;
 use crowned::rules::{AnyPosition, GameType};
-use crowned::session::{self, Ending, Opening};
+use crowned::session::{self, SessionEnd, SessionOpening};
 use crowned::store::load_folder;
 use crowned::store::{GameEntry, Store, StoreError, file_label, read_games_file_as};
 use crowned::term;
 use crowned::ui::Theme;
 
-use super::{Board, settings};
+use super::{BoardOptions, settings};
 
 /// `crowned` with no command: the game with the command line's options over the settings, under the rules the
 /// command line names, else the settings'.
-pub fn run(overrides: &Overrides, board: &Board, file: Option<&Path>) -> Result<ExitCode> {
+pub fn run(overrides: &Overrides, board: &BoardOptions, file: Option<&Path>) -> Result<ExitCode> {
     let (settings, store, problem) = settings::load(overrides);
     // A FEN is read under the rules chosen.
     let game_type = board.named().unwrap_or(settings.game_type);
@@ -70,15 +70,15 @@ fn play(
                     None => bail!("{}: no PDN games in the file", path.display()),
                 }
             }
-            Opening::File {
+            SessionOpening::File {
                 name: file_label(path),
                 games,
             }
         }
         None if start != AnyPosition::start(game_type) => {
-            Opening::Position(AnyGame::from_position(start))
+            SessionOpening::Position(AnyGame::from_position(start))
         }
-        None => Opening::Standard(game_type),
+        None => SessionOpening::Standard(game_type),
     };
     if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
         bail!(
@@ -113,10 +113,10 @@ fn play(
     }
     let ending = term::run(opened, config, super::databases())?;
     Ok(match ending {
-        Ending::Quit => ExitCode::SUCCESS,
+        SessionEnd::Quit => ExitCode::SUCCESS,
         // The shell's convention for a process ended by a signal.
-        Ending::Signal(signal) => ExitCode::from(128 + signal as u8),
-        Ending::InputClosed => ExitCode::from(1),
-        Ending::EngineFailed => bail!("the engine stopped after an error"),
+        SessionEnd::Signal(signal) => ExitCode::from(128 + signal as u8),
+        SessionEnd::InputClosed => ExitCode::from(1),
+        SessionEnd::EngineFailed => bail!("the engine stopped after an error"),
     })
 }

@@ -10,7 +10,7 @@ use crowned::config::Overrides;
 use crowned::problems::{
     BUILTIN, Loaded, PROOF_DEPTH, PROOF_NODES, Prover, load_problems, mine::mine_games,
 };
-use crowned::session::{self, Ending};
+use crowned::session::{self, SessionEnd};
 use crowned::term;
 use crowned::ui::Theme;
 
@@ -179,9 +179,9 @@ fn train(file: Option<&Path>, overrides: &Overrides) -> Result<ExitCode> {
     }
     let ending = term::run(opened, config, egdb)?;
     Ok(match ending {
-        Ending::Quit => ExitCode::SUCCESS,
-        Ending::Signal(signal) => ExitCode::from(128 + signal as u8),
-        Ending::InputClosed => ExitCode::from(1),
-        Ending::EngineFailed => bail!("the engine stopped after an error"),
+        SessionEnd::Quit => ExitCode::SUCCESS,
+        SessionEnd::Signal(signal) => ExitCode::from(128 + signal as u8),
+        SessionEnd::InputClosed => ExitCode::from(1),
+        SessionEnd::EngineFailed => bail!("the engine stopped after an error"),
     })
 }

@@ -9,10 +9,10 @@ use crowned::rules::{
     Playable, Position, PositionVisitor, RuleSet, SquareStyle, to_fen, write_move,
 };
 
-use super::Board;
+use super::BoardOptions;
 
 /// `crowned show`: the position of the command line, under its rules.
-pub fn run(board: &Board) -> Result<ExitCode> {
+pub fn run(board: &BoardOptions) -> Result<ExitCode> {
     board.position()?.visit(Show)?;
     Ok(ExitCode::SUCCESS)
 }

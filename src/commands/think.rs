@@ -8,7 +8,7 @@ use anyhow::Result;
 use crowned::engine::{Engine, EngineConfig, Level, Limits, Situation};
 use crowned::rules::{Move, Playable, Position, PositionVisitor, SquareStyle, write_move};
 
-use super::{Board, cores, parse_seconds};
+use super::{BoardOptions, cores, parse_seconds};
 
 /// `crowned think`'s options.
 #[derive(clap::Args, Debug)]
@@ -32,7 +32,7 @@ pub struct ThinkArgs {
 
 /// `crowned think`: the engine's move in the position of the command line; a second when neither a time nor a
 /// depth is given.
-pub fn run(args: ThinkArgs, board: &Board) -> Result<ExitCode> {
+pub fn run(args: ThinkArgs, board: &BoardOptions) -> Result<ExitCode> {
     let limits = match (args.time, args.depth) {
         (Some(t), _) => Limits::time(Duration::from_secs_f64(t)),
         (None, Some(d)) => Limits::depth(d),

@@ -11,7 +11,7 @@ use crowned::lab::tune::{self, FitConfig, NetConfig, Sample};
 use crowned::store::create_new;
 
 use super::progress::TerminalProgress;
-use super::{Board, cores};
+use super::{BoardOptions, cores};
 use crowned::engine::{EngineRules, nnue};
 use crowned::rules::defined::DefinedId;
 use crowned::rules::{English, GameType, International, Playable, RulesVisitor, Variant};
@@ -139,7 +139,7 @@ pub enum TuneStep {
 }
 
 /// `crowned tune`: the step asked for.
-pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
+pub fn run(args: TuneArgs, board: &BoardOptions) -> Result<ExitCode> {
     let english = GameType::standard(Variant::English);
     let international = GameType::standard(Variant::International);
     // Self-play makes positions and SPSA tunes the search under any rules, and networks are trained for
@@ -178,9 +178,9 @@ pub fn run(args: TuneArgs, board: &Board) -> Result<ExitCode> {
             );
             if let Some(path) = &network {
                 let wanted = if board.game_type == english {
-                    nnue::Board::Eight
+                    nnue::NetworkBoard::Eight
                 } else if board.game_type == international {
-                    nnue::Board::Ten
+                    nnue::NetworkBoard::Ten
                 } else {
                     anyhow::bail!(
                         "--network is a network for English or international draughts, not for {}",

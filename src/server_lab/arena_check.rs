@@ -9,7 +9,7 @@ use thiserror::Error;
 
 use super::load_arena::SeenGame;
 use crate::game::pdn::{check_games, open_game, parse_games};
-use crate::serve::records::{Kind, Stage, TournamentRecord};
+use crate::serve::records::{EventKind, Stage, TournamentRecord};
 use crate::serve::tournament::arena::{ArenaPlayer, rank};
 use crate::serve::tournament::director::Director;
 use crate::serve::tournament::{Colour, GameResult, PlayerScore};
@@ -114,7 +114,7 @@ pub fn check_arena(
     pdns: &[String],
     seen: &[SeenGame],
 ) -> Result<ArenaChecked, ArenaCheckError> {
-    if record.spec.kind != Kind::Arena {
+    if record.spec.kind != EventKind::Arena {
         return Err(ArenaCheckError::NotArena);
     }
     if record.stage != Stage::Finished {

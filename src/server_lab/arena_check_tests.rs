@@ -8,7 +8,7 @@ use crate::rules::{Color, GameType};
 use crate::serve::GameId;
 use crate::serve::RoomCode;
 use crate::serve::records::{
-    EntryRecord, Kind, PairingRecord, Stage, TournamentRecord, TournamentSpec,
+    EntryRecord, EventKind, PairingRecord, Stage, TournamentRecord, TournamentSpec,
 };
 use crate::serve::tournament::{GameResult, Pairing};
 
@@ -27,7 +27,7 @@ fn record() -> TournamentRecord {
         spec: TournamentSpec {
             code: RoomCode::new("ARNA"),
             name: "Test arena".to_string(),
-            kind: Kind::Arena,
+            kind: EventKind::Arena,
             variant: "english".to_string(),
             clock: "1+1".to_string(),
             rated: true,

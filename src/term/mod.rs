@@ -24,12 +24,16 @@ use signal_hook::iterator::Signals;
 use crate::app::InputEvent;
 use crate::engine::EngineService;
 use crate::engine::egdb::Egdb;
-use crate::session::{self, Ending, Event, Inbox, Opened, Provers, Session, Urgent};
+use crate::session::{self, Event, Inbox, Opened, Provers, Session, SessionEnd, Urgent};
 
 /// Runs the opened session on the local terminal until the player quits or a signal comes; the terminal is
 /// restored however it ends.
 /// The computer player probes `egdb` if there are databases.
-pub fn run(opened: Opened, config: session::Config, egdb: Option<Arc<Egdb>>) -> io::Result<Ending> {
+pub fn run(
+    opened: Opened,
+    config: session::Config,
+    egdb: Option<Arc<Egdb>>,
+) -> io::Result<SessionEnd> {
     let (events, inbox) = channel();
     let urgent = Urgent::default();
     spawn_signal_thread(events.clone(), urgent.clone())?;

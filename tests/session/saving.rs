@@ -6,7 +6,7 @@ use super::*;
 /// A session in `home` opening on `opening` (a position, say) rather than the standard start.
 fn session_opening(
     home: &Home,
-    opening: Opening,
+    opening: SessionOpening,
     players: Players,
     engine: &EngineService,
 ) -> Opened {
@@ -49,7 +49,7 @@ fn one_game_is_one_file_through_undo_redo_and_a_name() {
     };
     let game = crowned::game::AnyGame::from_fen(Default::default(), "B:W18:B14").expect("FEN");
     let Opened { mut session, .. } =
-        session_opening(&home, Opening::Position(game), humans, &engine);
+        session_opening(&home, SessionOpening::Position(game), humans, &engine);
     assert_eq!(session.start(80, 24), None);
     // The capture ends the game: it is filed.
     type_line(&mut session, "14x23");
@@ -103,7 +103,7 @@ fn a_file_that_changed_hands_is_never_written_over() {
     };
     let game = crowned::game::AnyGame::from_fen(Default::default(), "B:W18:B14").expect("FEN");
     let Opened { mut session, .. } =
-        session_opening(&home, Opening::Position(game), humans, &engine);
+        session_opening(&home, SessionOpening::Position(game), humans, &engine);
     assert_eq!(session.start(80, 24), None);
     type_line(&mut session, "14x23");
     let filed = saved_files(&home);

@@ -7,7 +7,7 @@ use std::ops::Deref;
 
 use super::super::defined_eval::{evaluate_with, mops_up, worths};
 use crowned_rules::Color;
-use crowned_rules::defined::turkish::{Board, KING, MAN, Step, Steps};
+use crowned_rules::defined::turkish::{KING, MAN, Steps, TurkishMove, TurkishPosition};
 use crowned_rules::defined::{
     DefinedMove, DefinedPosition, DefinedRules, MAX_KINDS, NoMoves, legal_moves,
 };
@@ -214,7 +214,7 @@ pub(super) struct Turkish<'a> {
 /// A position of [`Turkish`]: the bitboards and the key.
 #[derive(Clone, Copy)]
 pub(super) struct Bits {
-    board: Board,
+    board: TurkishPosition,
     key: u64,
 }
 
@@ -241,7 +241,7 @@ impl<'a> Turkish<'a> {
         if !rules.has_fast_turkish() || !root.fits(rules) || rules.kinds.len() != 2 {
             return None;
         }
-        Board::of(root)?;
+        TurkishPosition::of(root)?;
         let mut progress = [[[0; 64]; 2]; 2];
         let mut keys = [[[0; 64]; 2]; 2];
         for side in 0..2 {
@@ -266,7 +266,7 @@ impl<'a> Turkish<'a> {
     }
 
     /// The general generator's position of a board.
-    fn general(&self, board: &Board) -> DefinedPosition {
+    fn general(&self, board: &TurkishPosition) -> DefinedPosition {
         let mut pos = DefinedPosition::empty(self.rules, color_of(board.side));
         for (pieces, side) in [(board.us, board.side), (board.them, board.side ^ 1)] {
             each(pieces, |cell| {
@@ -301,7 +301,7 @@ impl<'a> Turkish<'a> {
 
 impl Game for Turkish<'_> {
     type Pos = Bits;
-    type Move = Step;
+    type Move = TurkishMove;
     type Moves = Steps;
 
     fn rules(&self) -> &DefinedRules {
@@ -310,7 +310,7 @@ impl Game for Turkish<'_> {
 
     fn position(&self, pos: &DefinedPosition) -> Bits {
         // `new` has checked the root; later positions come from it by `play`.
-        let board = Board::of(pos).unwrap_or(Board {
+        let board = TurkishPosition::of(pos).unwrap_or(TurkishPosition {
             us: 0,
             them: 0,
             kings: 0,
@@ -322,8 +322,8 @@ impl Game for Turkish<'_> {
         }
     }
 
-    fn convert(&self, mv: &DefinedMove) -> Step {
-        Step::of(mv)
+    fn convert(&self, mv: &DefinedMove) -> TurkishMove {
+        TurkishMove::of(mv)
     }
 
     fn key(&self, pos: &Bits) -> u64 {
@@ -334,15 +334,15 @@ impl Game for Turkish<'_> {
         pos.board.steps()
     }
 
-    fn route(&self, mv: &Step) -> usize {
+    fn route(&self, mv: &TurkishMove) -> usize {
         (mv.from * 64 + mv.to) as usize
     }
 
-    fn taken(&self, mv: &Step) -> usize {
+    fn taken(&self, mv: &TurkishMove) -> usize {
         mv.taken.count_ones() as usize
     }
 
-    fn play(&self, pos: &Bits, mv: &Step) -> Bits {
+    fn play(&self, pos: &Bits, mv: &TurkishMove) -> Bits {
         let b = &pos.board;
         let (us, them) = (b.side, b.side ^ 1);
         let was = if b.kings & 1 << mv.from != 0 {
@@ -428,7 +428,7 @@ mod tests {
                 );
                 assert_eq!(fast.ended(&a, ply), general.ended(&b, ply));
                 let (fast_moves, moves) = (fast.moves(&a), general.moves(&b));
-                let converted: Vec<Step> = moves.iter().map(|m| fast.convert(m)).collect();
+                let converted: Vec<TurkishMove> = moves.iter().map(|m| fast.convert(m)).collect();
                 assert_eq!(fast_moves.as_slice(), converted.as_slice());
                 checked += 1;
                 if moves.is_empty() {

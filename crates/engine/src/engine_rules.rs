@@ -6,8 +6,8 @@
 //! generic evaluation of [`super::variants`] and search on one thread. The choice is made when the code is compiled for each rule set, so the search pays nothing for it.
 
 use super::book::Book;
-use super::egdb::{DbValue, Egdb, Outcome};
-use super::nnue::{self, Board, Evaluation, NetCache};
+use super::egdb::{DbValue, Egdb, Wld};
+use super::nnue::{self, Evaluation, NetCache, NetworkBoard};
 use super::races::Races;
 use super::search::{DB_WIN, MAX_PLY};
 use super::variants::{generic, generic_for_black};
@@ -33,7 +33,7 @@ pub trait EngineRules: Playable {
     /// The board of the network that may evaluate this rule set's positions: `None` for a rule set no network
     /// was trained for. A network plays only where one is compiled in or chosen for the process
     /// ([`nnue::playing`]); elsewhere the hand-written evaluation does.
-    const NETWORK: Option<Board> = None;
+    const NETWORK: Option<NetworkBoard> = None;
 
     /// The search's margins and reductions under this rule set, before any is changed from outside
     /// ([`super::ParamOverrides`]): the values measured for English draughts unless a rule set was tuned.
@@ -74,7 +74,7 @@ pub trait EngineRules: Playable {
 
     /// The endgame databases' outcome of `pos`, whose side to move has no capture, if they hold it.
     #[inline]
-    fn probe(db: Option<&Egdb>, pos: &Position<Self>) -> Option<Outcome> {
+    fn probe(db: Option<&Egdb>, pos: &Position<Self>) -> Option<Wld> {
         let _ = (db, pos);
         None
     }
@@ -95,7 +95,7 @@ pub trait EngineRules: Playable {
 
 impl EngineRules for English {
     const PARALLEL: bool = true;
-    const NETWORK: Option<Board> = Some(Board::Eight);
+    const NETWORK: Option<NetworkBoard> = Some(NetworkBoard::Eight);
 
     fn evaluate(pos: &Position) -> i32 {
         eval::evaluate(pos)
@@ -106,7 +106,7 @@ impl EngineRules for English {
     }
 
     #[inline]
-    fn probe(db: Option<&Egdb>, pos: &Position) -> Option<Outcome> {
+    fn probe(db: Option<&Egdb>, pos: &Position) -> Option<Wld> {
         let db = db?;
         if (pos.pieces[0] | pos.pieces[1]).count_ones() > db.pieces() {
             return None;
@@ -169,7 +169,7 @@ impl EngineRules for Breakthrough {
 
 /// International draughts is evaluated by its network where one is compiled in or chosen.
 impl EngineRules for International {
-    const NETWORK: Option<Board> = Some(Board::Ten);
+    const NETWORK: Option<NetworkBoard> = Some(NetworkBoard::Ten);
 }
 
 defaults!(

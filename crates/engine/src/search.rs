@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::egdb::{self, Egdb, Outcome};
+use super::egdb::{self, Egdb, Wld};
 use super::engine_rules::EngineRules;
 use super::king_runs::Runs;
 use super::moves::{MoveBuf, SearchMove, moves_of};
@@ -375,9 +375,9 @@ impl<R: EngineRules> Searcher<R> {
         if ply > 0 && !forced_capture {
             if let Some(value) = self.probe(pos) {
                 return match value {
-                    Outcome::Win => DB_WIN - ply as i32,
-                    Outcome::Draw => 0,
-                    Outcome::Loss => -DB_WIN + ply as i32,
+                    Wld::Win => DB_WIN - ply as i32,
+                    Wld::Draw => 0,
+                    Wld::Loss => -DB_WIN + ply as i32,
                 };
             }
             if let Some(score) = self.probe_outcome_only(pos, ply) {
@@ -580,7 +580,7 @@ impl<R: EngineRules> Searcher<R> {
             return None;
         }
         let outcome = self.egdb.as_deref()?.wld()?.outcome(pos)?;
-        if outcome == Outcome::Draw {
+        if outcome == Wld::Draw {
             return Some(0);
         }
         // A win may take longer than an ending rule of the variant allows (international draughts: a lone king
@@ -595,14 +595,14 @@ impl<R: EngineRules> Searcher<R> {
         }
         let progress = self.evaluate(pos, ply).clamp(-KNOWN_WIN / 4, KNOWN_WIN / 4);
         Some(match outcome {
-            Outcome::Win => KNOWN_WIN + progress,
+            Wld::Win => KNOWN_WIN + progress,
             _ => -KNOWN_WIN + progress,
         })
     }
 
     /// The databases' outcome of a position without captures, where the rule set has databases that hold it.
     #[inline]
-    fn probe(&mut self, pos: &Position<R>) -> Option<Outcome> {
+    fn probe(&mut self, pos: &Position<R>) -> Option<Wld> {
         let db = self.egdb.as_deref()?;
         let loads = egdb::loads_on_this_thread();
         let value = R::probe(Some(db), pos);

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 
 use crowned_engine::egdb::file::{Stored, TableFile, file_name, write_table};
 use crowned_engine::egdb::{
-    DbValue, EgdbError, Layout, MAX_DISTANCE, MAX_PIECES, Material, Outcome, Outcomes, Squares,
+    DbValue, EgdbError, Layout, MAX_DISTANCE, MAX_PIECES, Material, Outcomes, Squares, Wld,
 };
 use crowned_engine::moves::{MoveBuf, moves_of};
 
@@ -201,9 +201,9 @@ impl Solved {
 
     /// The outcome of `sq` for its side to move; a side without pieces has lost.
     #[inline]
-    fn outcome(&self, sq: Squares) -> Result<Outcome, EgdbError> {
+    fn outcome(&self, sq: Squares) -> Result<Wld, EgdbError> {
         if sq.our_men | sq.our_kings == 0 {
-            return Ok(Outcome::Loss);
+            return Ok(Wld::Loss);
         }
         let m = sq.material();
         match self.tables.get(m.slot()) {
@@ -247,12 +247,12 @@ pub(crate) fn exits(
             continue;
         }
         match solved.outcome(Squares::of(&m.play(&pos)))? {
-            Outcome::Loss => {
+            Wld::Loss => {
                 e.win = true;
                 return Ok(e);
             }
-            Outcome::Draw => e.draw = true,
-            Outcome::Win => {}
+            Wld::Draw => e.draw = true,
+            Wld::Win => {}
         }
     }
     Ok(e)

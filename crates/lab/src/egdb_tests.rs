@@ -85,7 +85,7 @@ fn every_four_piece_value_agrees_with_its_successors() {
 
 /// Outcomes by plain value iteration: every position of up to `pieces` pieces placed square by square,
 /// values improved until nothing changes. Shares nothing with the build but the move generator.
-fn value_iteration(pieces: usize) -> HashMap<Position<English>, Outcome> {
+fn value_iteration(pieces: usize) -> HashMap<Position<English>, Wld> {
     let kinds = [
         Piece::new(Color::Black, Role::Man),
         Piece::new(Color::Black, Role::King),
@@ -126,7 +126,7 @@ fn value_iteration(pieces: usize) -> HashMap<Position<English>, Outcome> {
         }
     }
     place(0, pieces, Position::empty(Color::Black), &kinds, &mut all);
-    let mut values: HashMap<Position<English>, Outcome> = HashMap::new();
+    let mut values: HashMap<Position<English>, Wld> = HashMap::new();
     loop {
         let mut changed = false;
         for pos in &all {
@@ -142,20 +142,20 @@ fn value_iteration(pieces: usize) -> HashMap<Position<English>, Outcome> {
                     + child.count(child.side_to_move(), Role::King)
                     == 0;
                 match if gone {
-                    Some(Outcome::Loss)
+                    Some(Wld::Loss)
                 } else {
                     values.get(&child).copied()
                 } {
-                    Some(Outcome::Loss) => win = true,
-                    Some(Outcome::Win) => {}
+                    Some(Wld::Loss) => win = true,
+                    Some(Wld::Win) => {}
                     _ => all_lose = false,
                 }
             }
             if win {
-                values.insert(*pos, Outcome::Win);
+                values.insert(*pos, Wld::Win);
                 changed = true;
             } else if all_lose {
-                values.insert(*pos, Outcome::Loss);
+                values.insert(*pos, Wld::Loss);
                 changed = true;
             }
         }
@@ -164,7 +164,7 @@ fn value_iteration(pieces: usize) -> HashMap<Position<English>, Outcome> {
         }
     }
     for pos in all {
-        values.entry(pos).or_insert(Outcome::Draw);
+        values.entry(pos).or_insert(Wld::Draw);
     }
     values
 }
@@ -217,8 +217,8 @@ fn the_search_never_contradicts_the_database() {
             &mut |_| {},
         );
         let proof = match found.score {
-            crowned_engine::Score::Win(_) => Outcome::Win,
-            crowned_engine::Score::Loss(_) => Outcome::Loss,
+            crowned_engine::Score::Win(_) => Wld::Win,
+            crowned_engine::Score::Loss(_) => Wld::Loss,
             _ => continue,
         };
         assert_eq!(
@@ -494,7 +494,7 @@ fn the_first_probe_of_a_search_starts_keeping_the_outcomes_in_the_background() {
     let dir = shared_four().dir().to_path_buf();
     let db = Egdb::open(&dir).expect("opens");
     let pos: Position<English> = crowned_rules::parse_fen("B:WK30:BK14,K15").expect("fen");
-    assert_eq!(db.outcome_quiet(&pos), Some(Outcome::Win));
+    assert_eq!(db.outcome_quiet(&pos), Some(Wld::Win));
     let expected: u64 = Material::all_up_to(4)
         .into_iter()
         .map(|m| Layout::new(m).size().div_ceil(4))
@@ -504,7 +504,7 @@ fn the_first_probe_of_a_search_starts_keeping_the_outcomes_in_the_background() {
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     assert_eq!(db.outcomes_bytes(), expected);
-    assert_eq!(db.outcome_quiet(&pos), Some(Outcome::Win));
+    assert_eq!(db.outcome_quiet(&pos), Some(Wld::Win));
 }
 
 #[test]

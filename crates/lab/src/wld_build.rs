@@ -22,9 +22,7 @@ use std::time::Instant;
 
 use super::egdb_build::TableReport;
 use crowned_engine::egdb::wld::{self, position_of, sets_of, shape_of};
-use crowned_engine::egdb::{
-    EgdbError, Layout, MAX_PIECES, Material, Outcome, Outcomes, Sets, Shape,
-};
+use crowned_engine::egdb::{EgdbError, Layout, MAX_PIECES, Material, Outcomes, Sets, Shape, Wld};
 use crowned_rules::{Color, RuleSet, Square};
 
 /// A position not decided yet.
@@ -138,11 +136,11 @@ struct Finished {
 
 impl Finished {
     /// The outcome of normalised `sets` for its side to move.
-    fn outcome(&self, sets: Sets) -> Result<Outcome, EgdbError> {
+    fn outcome(&self, sets: Sets) -> Result<Wld, EgdbError> {
         let m = sets.material();
         if m.our_men + m.our_kings == 0 {
             // Every piece taken: the side to move has no move.
-            return Ok(Outcome::Loss);
+            return Ok(Wld::Loss);
         }
         let (layout, outcomes) = self
             .tables
@@ -158,15 +156,15 @@ fn pack(states: &[u8]) -> (Vec<u8>, [u64; 3]) {
     let mut counts = [0u64; 3];
     for (i, &s) in states.iter().enumerate() {
         let outcome = match s & !DRAW_EXIT {
-            WIN => Outcome::Win,
-            LOSS => Outcome::Loss,
-            _ => Outcome::Draw,
+            WIN => Wld::Win,
+            LOSS => Wld::Loss,
+            _ => Wld::Draw,
         };
         if s & !DRAW_EXIT != INVALID {
             counts[match outcome {
-                Outcome::Win => 0,
-                Outcome::Draw => 1,
-                Outcome::Loss => 2,
+                Wld::Win => 0,
+                Wld::Draw => 1,
+                Wld::Loss => 2,
             }] += 1;
         }
         packed[i / 4] |= outcome.bits() << (2 * (i % 4));
@@ -303,9 +301,9 @@ fn forward<R: RuleSet>(
             continue;
         }
         match done.outcome(next)? {
-            Outcome::Loss => return Ok((WIN, 0)),
-            Outcome::Draw => state |= DRAW_EXIT,
-            Outcome::Win => {}
+            Wld::Loss => return Ok((WIN, 0)),
+            Wld::Draw => state |= DRAW_EXIT,
+            Wld::Win => {}
         }
     }
     Ok(match inside {

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use super::wld_build::{build, positions_up_to};
 use crowned_engine::Rng;
 use crowned_engine::egdb::wld::{self, WldTables, shape_of};
-use crowned_engine::egdb::{EgdbError, Layout, Material, Outcome};
+use crowned_engine::egdb::{EgdbError, Layout, Material, Wld};
 use crowned_rules::{Color, English, International, Piece, Position, Role, RuleSet, Square};
 
 fn scratch(name: &str) -> PathBuf {
@@ -40,24 +40,24 @@ fn positions<R: RuleSet>(m: Material) -> impl Iterator<Item = Position<R>> {
 }
 
 /// The outcome `pos` should have from its moves, each looked up in `tables` (or decided on the board).
-fn from_moves<R: RuleSet>(tables: &WldTables, pos: &Position<R>) -> Outcome {
-    let mut best = Outcome::Loss;
+fn from_moves<R: RuleSet>(tables: &WldTables, pos: &Position<R>) -> Wld {
+    let mut best = Wld::Loss;
     for mv in &pos.legal_moves() {
         let next = pos.play(mv);
         let theirs = if next.count(next.side_to_move(), Role::Man)
             + next.count(next.side_to_move(), Role::King)
             == 0
         {
-            Outcome::Loss
+            Wld::Loss
         } else {
             tables
                 .outcome(&next)
                 .expect("the tables hold every successor")
         };
         match theirs {
-            Outcome::Loss => return Outcome::Win,
-            Outcome::Draw => best = Outcome::Draw,
-            Outcome::Win => {}
+            Wld::Loss => return Wld::Win,
+            Wld::Draw => best = Wld::Draw,
+            Wld::Win => {}
         }
     }
     best
@@ -144,7 +144,7 @@ fn three_kings_against_one_is_usually_a_draw_and_a_lone_king_draws_against_one()
     for pos in positions::<International>(m) {
         if !pos.must_capture() {
             quiet += 1;
-            won += u64::from(tables.outcome(&pos) == Some(Outcome::Win));
+            won += u64::from(tables.outcome(&pos) == Some(Wld::Win));
         }
     }
     assert!(won > 0 && won * 2 < quiet, "{won} of {quiet} won");
@@ -155,7 +155,7 @@ fn three_kings_against_one_is_usually_a_draw_and_a_lone_king_draws_against_one()
     for pos in positions::<International>(m) {
         let outcome = tables.outcome(&pos).expect("held");
         if pos.must_capture() {
-            assert_eq!(outcome, Outcome::Win);
+            assert_eq!(outcome, Wld::Win);
         } else {
             decided[outcome.bits() as usize] += 1;
         }
@@ -169,14 +169,14 @@ fn three_kings_against_one_is_usually_a_draw_and_a_lone_king_draws_against_one()
 /// move is ever unmade, so a predecessor the builder misses cannot hide here.
 fn value_iteration<R: RuleSet>(
     order: &[Material],
-) -> std::collections::HashMap<Material, Vec<Outcome>> {
+) -> std::collections::HashMap<Material, Vec<Wld>> {
     use std::collections::HashMap;
     let shape = shape_of::<R>().expect("supported");
-    let mut done: HashMap<Material, Vec<Outcome>> = HashMap::new();
+    let mut done: HashMap<Material, Vec<Wld>> = HashMap::new();
     let layouts: HashMap<Material, Layout> =
         order.iter().map(|&m| (m, Layout::on(shape, m))).collect();
     for pair in order.chunks(2) {
-        let mut known: HashMap<Material, Vec<Option<Outcome>>> = pair
+        let mut known: HashMap<Material, Vec<Option<Wld>>> = pair
             .iter()
             .map(|&m| (m, vec![None; layouts[&m].size() as usize]))
             .collect();
@@ -195,7 +195,7 @@ fn value_iteration<R: RuleSet>(
                         let next = wld::sets_of(shape, &pos.play(mv));
                         let nm = next.material();
                         let theirs = if nm.our_men + nm.our_kings == 0 {
-                            Some(Outcome::Loss)
+                            Some(Wld::Loss)
                         } else {
                             let index = layouts[&nm].index_of(next) as usize;
                             match known.get(&nm) {
@@ -204,13 +204,13 @@ fn value_iteration<R: RuleSet>(
                             }
                         };
                         match theirs {
-                            Some(Outcome::Loss) => value = Some(Outcome::Win),
-                            Some(Outcome::Win) => {}
+                            Some(Wld::Loss) => value = Some(Wld::Win),
+                            Some(Wld::Win) => {}
                             _ => all_won = false,
                         }
                     }
                     if value.is_none() && all_won {
-                        value = Some(Outcome::Loss);
+                        value = Some(Wld::Loss);
                     }
                     if value.is_some() {
                         known.get_mut(&m).expect("in the pair")[i] = value;
@@ -225,10 +225,7 @@ fn value_iteration<R: RuleSet>(
         for (m, values) in known {
             done.insert(
                 m,
-                values
-                    .into_iter()
-                    .map(|v| v.unwrap_or(Outcome::Draw))
-                    .collect(),
+                values.into_iter().map(|v| v.unwrap_or(Wld::Draw)).collect(),
             );
         }
     }
@@ -268,7 +265,7 @@ fn plain_value_iteration_agrees_on_flying_kings_and_a_man_against_a_king() {
                 "{}",
                 crowned_rules::to_fen(&pos)
             );
-            wins += u64::from(expected == Outcome::Win);
+            wins += u64::from(expected == Wld::Win);
         }
     }
     assert!(wins > 1000, "{wins}");
@@ -487,9 +484,9 @@ fn the_search_scores_a_conversion_into_a_won_table_as_a_known_win() {
                 let pieces = here.pieces().count();
                 if pieces < 4 && !here.must_capture() {
                     let expected = if (score > 0) == (sign > 0) {
-                        Outcome::Win
+                        Wld::Win
                     } else {
-                        Outcome::Loss
+                        Wld::Loss
                     };
                     assert_eq!(
                         tables.outcome(&here),

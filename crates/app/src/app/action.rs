@@ -11,7 +11,7 @@ use super::library::GameList;
 use super::table::{TableEvent, TableRequest};
 use crate::engine::{AnySituation, Level, Limits, Players, Score};
 use crate::game::{AnyGame, ClockState};
-use crate::problems::check::{Answer, Question, SharedProver};
+use crate::problems::check::{Answer, ProverQuestion, SharedProver};
 use crate::rules::{Color, Move, Piece, Square};
 use crate::store::{Filed, SavedGame};
 
@@ -375,7 +375,7 @@ pub enum Effect {
         /// The prover to answer with (shared with the trainer, so that what it proves is remembered).
         prover: SharedProver,
         /// The question.
-        asked: Question,
+        asked: ProverQuestion,
     },
     /// Tell the outside world what the problem trainer decided (a server keeps it in its records).
     Trained(super::trainer::TrainingNews),

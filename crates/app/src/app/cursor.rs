@@ -12,7 +12,7 @@ use crate::rules::{Geometry, Square};
 
 /// A cursor move, as the arrows point on screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub enum CursorStep {
     /// Up the screen.
     Up,
     /// Down the screen.
@@ -76,7 +76,7 @@ impl Cursor {
     }
 
     /// The cursor one step along on a board shown `flipped` or not; at the edge it stays where it is.
-    pub fn step(self, step: Step, geometry: Geometry, flipped: bool) -> Cursor {
+    pub fn step(self, step: CursorStep, geometry: Geometry, flipped: bool) -> Cursor {
         if geometry.defined.is_some() {
             return self.step_straight(step, geometry, flipped);
         }
@@ -93,8 +93,8 @@ impl Cursor {
         };
         let (row, col) = (i64::from(row), i64::from(col));
         match step {
-            Step::Left | Step::Right => {
-                let (lean, dc) = if step == Step::Left {
+            CursorStep::Left | CursorStep::Right => {
+                let (lean, dc) = if step == CursorStep::Left {
                     (Lean::Left, -2)
                 } else {
                     (Lean::Right, 2)
@@ -110,8 +110,8 @@ impl Cursor {
                     },
                 }
             }
-            Step::Up | Step::Down => {
-                let up = step == Step::Up;
+            CursorStep::Up | CursorStep::Down => {
+                let up = step == CursorStep::Up;
                 let next_row = if up { row - 1 } else { row + 1 };
                 let along =
                     |lean: Lean| at(next_row, col + lean.column_step(up)).map(|s| (s, lean));
@@ -145,7 +145,7 @@ impl Cursor {
     /// A step on a defined variant's board, whose squares need not alternate (every cell may be one, and holes
     /// leave gaps): left and right to the next square of the row, up and down to the nearest square of the next
     /// row that has one.
-    fn step_straight(self, step: Step, geometry: Geometry, flipped: bool) -> Cursor {
+    fn step_straight(self, step: CursorStep, geometry: Geometry, flipped: bool) -> Cursor {
         let (row, col) = screen(geometry, geometry.row_col(self.square), flipped);
         let (width, height) = (u32::from(geometry.width), u32::from(geometry.height));
         let at = |row: u32, col: u32| {
@@ -153,10 +153,10 @@ impl Cursor {
             geometry.at(board.0, board.1)
         };
         let found = match step {
-            Step::Left => (0..col).rev().find_map(|c| at(row, c)),
-            Step::Right => (col + 1..width).find_map(|c| at(row, c)),
-            Step::Up | Step::Down => {
-                let rows: Box<dyn Iterator<Item = u32>> = if step == Step::Up {
+            CursorStep::Left => (0..col).rev().find_map(|c| at(row, c)),
+            CursorStep::Right => (col + 1..width).find_map(|c| at(row, c)),
+            CursorStep::Up | CursorStep::Down => {
+                let rows: Box<dyn Iterator<Item = u32>> = if step == CursorStep::Up {
                     Box::new((0..row).rev())
                 } else {
                     Box::new(row + 1..height)
@@ -199,7 +199,7 @@ mod tests {
         Square::from_number(n, 32).expect("a square")
     }
 
-    fn walk(start: u32, flipped: bool, steps: &[Step]) -> Vec<u32> {
+    fn walk(start: u32, flipped: bool, steps: &[CursorStep]) -> Vec<u32> {
         let mut cursor = Cursor::on(sq(start), G, flipped);
         steps
             .iter()
@@ -213,7 +213,7 @@ mod tests {
     #[test]
     fn left_and_right_skip_the_light_squares_and_stop_at_the_edge() {
         // Row 6 of the diagram (squares 21-24, a3 c3 e3 g3).
-        use Step::{Left, Right};
+        use CursorStep::{Left, Right};
         assert_eq!(
             walk(21, false, &[Right, Right, Right, Right]),
             [22, 23, 24, 24]
@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn up_and_down_go_along_a_diagonal_and_come_back() {
-        use Step::{Down, Left, Right, Up};
+        use CursorStep::{Down, Left, Right, Up};
         // From 22 (c3) with no diagonal yet: up to d4 (18), nearer the middle, then on along that diagonal.
         assert_eq!(walk(22, false, &[Up, Up, Up]), [18, 15, 11]);
         // Up then Down comes back to the square it left, from every square, on both diagonals, either way up.
@@ -255,7 +255,7 @@ mod tests {
 
     #[test]
     fn a_jump_is_a_straight_run_of_one_key() {
-        use Step::Up;
+        use CursorStep::Up;
         // Black at the bottom (flipped): from 15 a jump over 18 or 19 lands on 22 or 24; Up Up reaches one of
         // them along a diagonal, never the square straight above.
         let run = walk(15, true, &[Up, Up]);
@@ -264,12 +264,12 @@ mod tests {
         let mut cursor = Cursor::on(sq(11), G, true);
         cursor = cursor.step(Up, G, true);
         assert!([15, 16].contains(&cursor.square().number()));
-        assert_eq!(cursor.step(Step::Down, G, true).square().number(), 11);
+        assert_eq!(cursor.step(CursorStep::Down, G, true).square().number(), 11);
     }
 
     #[test]
     fn at_the_edge_the_other_diagonal_goes_on() {
-        use Step::{Down, Left, Up};
+        use CursorStep::{Down, Left, Up};
         // From 13 (a5) leaning left, up-left is off the board: Up turns onto the other diagonal (b6, 9) and keeps
         // to it (c7, 6), and Down comes back the same way.
         assert_eq!(
@@ -282,7 +282,7 @@ mod tests {
 
     #[test]
     fn a_turned_board_moves_the_way_the_arrows_point() {
-        use Step::{Left, Right, Up};
+        use CursorStep::{Left, Right, Up};
         // Turned round, square 11 is on screen row 5 column 2; its left-hand neighbour on screen is 12.
         assert_eq!(walk(11, true, &[Left]), [12]);
         assert_eq!(walk(11, true, &[Right]), [10]);
@@ -292,7 +292,7 @@ mod tests {
 
     #[test]
     fn every_walk_stays_on_dark_squares() {
-        use Step::{Down, Left, Right, Up};
+        use CursorStep::{Down, Left, Right, Up};
         for geometry in [Geometry::EIGHT, Geometry::TEN] {
             for flipped in [false, true] {
                 let mut cursor = Cursor::on(Square::from_index(0), geometry, flipped);

@@ -39,7 +39,7 @@ mod trainer;
 pub use animation::Animation;
 pub use ballot::{OPENING_TAG, OpeningChoice, ballot_game, deck_size, eleven_man_game};
 pub use burst::{BURST_FRAME, BURST_FRAMES, Burst, CaptureEffect, UnknownCaptureEffect};
-pub use cursor::{Cursor, Step};
+pub use cursor::{Cursor, CursorStep};
 pub use dialog::{DialogRow, NewGameDialog, PLAYER_CHOICES};
 pub use event::{InputEvent, Key, KeyCode, Modifiers, Mouse, MouseKind};
 pub use event_screen::{EventLeave, EventScreen};

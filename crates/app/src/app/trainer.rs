@@ -5,7 +5,7 @@
 //! move off it needs the prover, which may search for a second: the trainer asks a [`Question`], waits
 //! ([`Attempt::Checking`]), and takes the [`Answer`] when the worker brings it back (`Trainer::answered`).
 
-use crate::problems::check::{Answer, Question, SharedProver};
+use crate::problems::check::{Answer, ProverQuestion, SharedProver};
 use crate::problems::{Problem, Prover, Verdict, line_text};
 use crate::rules::{Move, Position, SquareStyle, write_move};
 
@@ -81,7 +81,7 @@ pub struct Trainer {
     misses: Vec<u32>,
     prover: SharedProver,
     /// The question asked of the prover and not answered yet, with its number.
-    asked: Option<(u64, Question)>,
+    asked: Option<(u64, ProverQuestion)>,
     /// The number of the last question asked.
     questions: u64,
     /// Plies of the game on show that have been judged (the player's) or played (the defence).
@@ -110,7 +110,7 @@ pub enum Judgement {
     /// It lets the result go: take it back.
     Wrong,
     /// The prover must be asked: this question, numbered so that a late answer is known.
-    Ask(u64, Question),
+    Ask(u64, ProverQuestion),
 }
 
 /// What a hint asked for gives.
@@ -119,7 +119,7 @@ pub enum HintStep {
     /// The next stage, and the solution's move.
     Ready(HintStage, Move),
     /// The prover must be asked: this question, numbered.
-    Ask(u64, Question),
+    Ask(u64, ProverQuestion),
     /// No hint: the trainer is waiting for the prover, or no move keeps the result.
     Nothing,
 }
@@ -305,7 +305,7 @@ impl Trainer {
         {
             return HintStep::Ready(self.advance_hint(), mv);
         }
-        let question = Question::Hint {
+        let question = ProverQuestion::Hint {
             pos: *pos,
             goal: self.problem().goal,
         };
@@ -323,7 +323,7 @@ impl Trainer {
         self.hint
     }
 
-    fn ask(&mut self, question: Question) -> u64 {
+    fn ask(&mut self, question: ProverQuestion) -> u64 {
         self.questions += 1;
         self.asked = Some((self.questions, question));
         self.questions
@@ -334,7 +334,7 @@ impl Trainer {
     pub(crate) fn judge(&mut self, pos: &Position, mv: &Move) -> Judgement {
         let main = self.problems[self.index].solution.get(self.judged).copied();
         if !(self.on_line && main == Some(*mv)) {
-            let question = Question::Move {
+            let question = ProverQuestion::Move {
                 pos: *pos,
                 mv: *mv,
                 goal: self.problem().goal,
@@ -369,12 +369,12 @@ impl Trainer {
     pub(crate) fn answered(&mut self, number: u64, answer: Answer) -> Option<Answered> {
         let (_, question) = self.asked.take_if(|(n, _)| *n == number)?;
         match (question, answer) {
-            (Question::Hint { .. }, Answer::Hint(Some(mv))) => {
+            (ProverQuestion::Hint { .. }, Answer::Hint(Some(mv))) => {
                 Some(Answered::Hint(self.advance_hint(), mv))
             }
-            (Question::Hint { .. }, _) => Some(Answered::NoHint),
+            (ProverQuestion::Hint { .. }, _) => Some(Answered::NoHint),
             (
-                Question::Move { pos, mv, .. },
+                ProverQuestion::Move { pos, mv, .. },
                 Answer::Lost {
                     refutation,
                     verdict,
@@ -396,7 +396,7 @@ impl Trainer {
                 };
                 Some(Answered::Move(Judgement::Wrong))
             }
-            (Question::Move { pos, mv, .. }, Answer::Kept { defence, draw_held }) => {
+            (ProverQuestion::Move { pos, mv, .. }, Answer::Kept { defence, draw_held }) => {
                 self.on_line = false;
                 self.judged += 1;
                 self.hint = HintStage::None;
@@ -414,7 +414,7 @@ impl Trainer {
                 Some(Answered::Move(Judgement::Kept(defence)))
             }
             // A move's question answered as a hint's: never asked so; the move stands unjudged, tried again.
-            (Question::Move { .. }, Answer::Hint(_)) => {
+            (ProverQuestion::Move { .. }, Answer::Hint(_)) => {
                 self.attempt = Attempt::Solving;
                 Some(Answered::Move(Judgement::Wrong))
             }

@@ -2,13 +2,13 @@
 //! line keeps the result (and the defence to it, or the refutation), and which move a hint gives off the line.
 //!
 //! A question can take the prover up to its node budget several times over (about a second at worst), far too
-//! long for a state machine that answers every key within a frame. So the app only asks ([`Question`]) and a
+//! long for a state machine that answers every key within a frame. So the app only asks ([`ProverQuestion`]) and a
 //! worker answers ([`SharedProver::answer`]); the answer comes back to the app as an action.
 
 use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use super::{Goal, Prover, Verdict};
+use super::{ProblemGoal, Prover, Verdict};
 use crate::rules::{Move, Position};
 
 /// The most positions a shared prover remembers before a question: past it, it forgets them all first, so that
@@ -20,7 +20,7 @@ pub const REFUTATION_PLIES: usize = 8;
 
 /// What the trainer asks the prover.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Question {
+pub enum ProverQuestion {
     /// Does the solver's `mv` from `pos` keep `goal`? If it does, the defence to it; if not, the refutation.
     Move {
         /// The position the move is played from (the solver to move).
@@ -28,18 +28,18 @@ pub enum Question {
         /// The move.
         mv: Move,
         /// What the solver must keep.
-        goal: Goal,
+        goal: ProblemGoal,
     },
     /// The move that keeps `goal` fastest from `pos` (the solver to move), for a hint.
     Hint {
         /// The position.
         pos: Position,
         /// What the solver must keep.
-        goal: Goal,
+        goal: ProblemGoal,
     },
 }
 
-/// The prover's answer to a [`Question`].
+/// The prover's answer to a [`ProverQuestion`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Answer {
     /// The move keeps the result.
@@ -63,9 +63,9 @@ pub enum Answer {
 }
 
 /// Answers `question` with `prover`.
-pub fn answer(prover: &mut Prover, question: &Question) -> Answer {
+pub fn answer(prover: &mut Prover, question: &ProverQuestion) -> Answer {
     match *question {
-        Question::Move { pos, mv, goal } => {
+        ProverQuestion::Move { pos, mv, goal } => {
             if !prover.keeps(&pos, &mv, goal) {
                 let after = pos.play(&mv);
                 let refutation = prover.line(&after, REFUTATION_PLIES);
@@ -84,12 +84,14 @@ pub fn answer(prover: &mut Prover, question: &Question) -> Answer {
             }
             let defence = prover.defence(&after, goal);
             let draw_held = match defence {
-                Some(d) if goal == Goal::Draw => prover.verdict(&after.play(&d)) == Verdict::Draw,
+                Some(d) if goal == ProblemGoal::Draw => {
+                    prover.verdict(&after.play(&d)) == Verdict::Draw
+                }
                 _ => false,
             };
             Answer::Kept { defence, draw_held }
         }
-        Question::Hint { pos, goal } => Answer::Hint(prover.solving_move(&pos, goal)),
+        ProverQuestion::Hint { pos, goal } => Answer::Hint(prover.solving_move(&pos, goal)),
     }
 }
 
@@ -106,7 +108,7 @@ impl SharedProver {
     }
 
     /// Answers `question` (blocks while it proves: call it off the app's thread).
-    pub fn answer(&self, question: &Question) -> Answer {
+    pub fn answer(&self, question: &ProverQuestion) -> Answer {
         // A worker that panicked mid-proof leaves only a cache of what was proved before: still true.
         let mut prover = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         if prover.remembered() > MAX_REMEMBERED {
@@ -144,7 +146,7 @@ mod tests {
         let prover = SharedProver::new(Prover::new(None));
         let pos = problem.start;
         let right = problem.solution[0];
-        let kept = prover.answer(&Question::Move {
+        let kept = prover.answer(&ProverQuestion::Move {
             pos,
             mv: right,
             goal: problem.goal,
@@ -165,13 +167,13 @@ mod tests {
             .copied()
             .find(|m| *m != right && !Prover::new(None).keeps(&pos, m, problem.goal))
             .expect("a wrong move");
-        let lost = prover.answer(&Question::Move {
+        let lost = prover.answer(&ProverQuestion::Move {
             pos,
             mv: wrong,
             goal: problem.goal,
         });
         assert!(matches!(lost, Answer::Lost { .. }), "{lost:?}");
-        let hint = prover.answer(&Question::Hint {
+        let hint = prover.answer(&ProverQuestion::Hint {
             pos,
             goal: problem.goal,
         });

@@ -4,7 +4,7 @@
 //! two moves or more to choose from, of which one keeps the result and every other is proved to let it go
 //! ([`Prover::refutes`]), is a problem, written with the proved line as its solution.
 
-use super::{Goal, Problem, Prover, Verdict, prove_problem};
+use super::{Problem, ProblemGoal, Prover, Verdict, prove_problem};
 use crate::game::pdn::{parse_games, replay_english};
 
 /// Proofs the prover may remember between two positions; past this it starts again from nothing (a few
@@ -78,8 +78,8 @@ pub fn problem_at(
         return None;
     }
     let goal = match prover.verdict(pos) {
-        Verdict::Win(_) => Goal::Win,
-        Verdict::Draw => Goal::Draw,
+        Verdict::Win(_) => ProblemGoal::Win,
+        Verdict::Draw => ProblemGoal::Draw,
         _ => return None,
     };
     let mut keeping = None;

@@ -14,7 +14,7 @@ pub mod prove;
 use crate::game::pdn::{GameText, parse_games, recorded_outcome, replay_english};
 use crate::game::{Game, Outcome, WinReason};
 use crate::rules::{Color, English, Move, Position, SquareStyle, to_fen, write_move};
-pub use prove::{Distance, Goal, PROOF_DEPTH, PROOF_NODES, Prover, Verdict};
+pub use prove::{Distance, PROOF_DEPTH, PROOF_NODES, ProblemGoal, Prover, Verdict};
 
 /// The longest solution line kept, in plies: a problem is its decisive moves, not the whole ending.
 pub const MAX_SOLUTION_PLIES: usize = 40;
@@ -27,7 +27,7 @@ pub struct Problem {
     /// The position; its side to move is the solver.
     pub start: Position,
     /// Win or draw.
-    pub goal: Goal,
+    pub goal: ProblemGoal,
     /// The main line: the solver's moves and the defence, starting with the solver's.
     pub solution: Vec<Move>,
 }
@@ -59,11 +59,11 @@ impl Problem {
         game.tags_mut().set("Event", &self.title);
         if game.final_outcome().is_none() {
             let outcome = match self.goal {
-                Goal::Win => Outcome::Win {
+                ProblemGoal::Win => Outcome::Win {
                     winner: self.solver(),
                     reason: WinReason::Recorded,
                 },
-                Goal::Draw => Outcome::Draw {
+                ProblemGoal::Draw => Outcome::Draw {
                     reason: crate::game::DrawReason::Recorded,
                 },
             };
@@ -189,17 +189,19 @@ pub fn prove_problem(
     }
     let solver = start.side_to_move();
     let claimed_goal = match claimed {
-        Some(Outcome::Win { winner, .. }) if winner == solver => Some(Goal::Win),
+        Some(Outcome::Win { winner, .. }) if winner == solver => Some(ProblemGoal::Win),
         Some(Outcome::Win { .. }) => return Err(Refusal::LossClaimed),
-        Some(Outcome::Draw { .. }) => Some(Goal::Draw),
+        Some(Outcome::Draw { .. }) => Some(ProblemGoal::Draw),
         None => None,
     };
     let goal = match prover.verdict(&start) {
-        Verdict::Win(_) => Goal::Win,
-        Verdict::Draw => Goal::Draw,
+        Verdict::Win(_) => ProblemGoal::Win,
+        Verdict::Draw => ProblemGoal::Draw,
         Verdict::Loss(_) => {
             return Err(Refusal::Contradicted {
-                claimed: claimed_goal.map_or("nothing", Goal::word).to_string(),
+                claimed: claimed_goal
+                    .map_or("nothing", ProblemGoal::word)
+                    .to_string(),
                 proved: "a loss".into(),
             });
         }
@@ -264,8 +266,8 @@ pub fn read_problems(text: &str) -> Loaded {
             .get("Result")
             .and_then(recorded_outcome::<English>)
         {
-            Some(Outcome::Win { winner, .. }) if winner == start.side_to_move() => Goal::Win,
-            Some(Outcome::Draw { .. }) => Goal::Draw,
+            Some(Outcome::Win { winner, .. }) if winner == start.side_to_move() => ProblemGoal::Win,
+            Some(Outcome::Draw { .. }) => ProblemGoal::Draw,
             _ => {
                 loaded.refused.push((title, Refusal::Unproved));
                 continue;

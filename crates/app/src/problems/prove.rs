@@ -240,23 +240,23 @@ impl Prover {
     /// Whether playing `mv` in `pos` keeps `goal` for the side to move: after a move that keeps a win, the
     /// other side is proved lost; after one that keeps a draw, it is proved unable to win (a database draw or
     /// loss).
-    pub fn keeps(&mut self, pos: &Position, mv: &Move, goal: Goal) -> bool {
+    pub fn keeps(&mut self, pos: &Position, mv: &Move, goal: ProblemGoal) -> bool {
         let after = self.verdict(&pos.play(mv));
         match goal {
-            Goal::Win => matches!(after, Verdict::Loss(_)),
-            Goal::Draw => matches!(after, Verdict::Loss(_) | Verdict::Draw),
+            ProblemGoal::Win => matches!(after, Verdict::Loss(_)),
+            ProblemGoal::Draw => matches!(after, Verdict::Loss(_) | Verdict::Draw),
         }
     }
 
     /// Whether `mv` is proved to let `goal` go: after it the other side wins or (against a win) holds a
     /// database draw, or (against a win, without databases) a complete search proves the other side not lost
     /// within the prover's depth.
-    pub fn refutes(&mut self, pos: &Position, mv: &Move, goal: Goal) -> bool {
+    pub fn refutes(&mut self, pos: &Position, mv: &Move, goal: ProblemGoal) -> bool {
         let child = pos.play(mv);
         match (goal, self.verdict(&child)) {
             (_, Verdict::Win(_)) => true,
-            (Goal::Win, Verdict::Draw) => true,
-            (Goal::Win, Verdict::Unknown) => {
+            (ProblemGoal::Win, Verdict::Draw) => true,
+            (ProblemGoal::Win, Verdict::Unknown) => {
                 self.nodes = 0;
                 matches!(self.loses_within(&child, self.depth), Ok(false))
             }
@@ -265,7 +265,7 @@ impl Prover {
     }
 
     /// The moves of `pos` that keep `goal`.
-    pub fn keeping_moves(&mut self, pos: &Position, goal: Goal) -> Vec<Move> {
+    pub fn keeping_moves(&mut self, pos: &Position, goal: ProblemGoal) -> Vec<Move> {
         pos.legal_moves()
             .iter()
             .filter(|m| self.keeps(pos, m, goal))
@@ -274,13 +274,13 @@ impl Prover {
     }
 
     /// The move that keeps `goal` fastest (a win by the shortest way; a draw by any move that keeps it).
-    pub fn solving_move(&mut self, pos: &Position, goal: Goal) -> Option<Move> {
+    pub fn solving_move(&mut self, pos: &Position, goal: ProblemGoal) -> Option<Move> {
         let mut best: Option<(u32, Move)> = None;
         for m in &pos.legal_moves() {
             let after = self.verdict(&pos.play(m));
             let length = match (goal, after) {
                 (_, Verdict::Loss(d)) => d.length(),
-                (Goal::Draw, Verdict::Draw) => u32::MAX,
+                (ProblemGoal::Draw, Verdict::Draw) => u32::MAX,
                 _ => continue,
             };
             if best.is_none_or(|(b, _)| length < b) {
@@ -293,7 +293,7 @@ impl Prover {
     /// The defence in `pos`, where the side to move faces `goal` of the other side: against a win, the move
     /// that holds out longest; against a draw, a move that keeps the draw in hand and leaves the solver the
     /// fewest moves that hold it. `None` when no move is left.
-    pub fn defence(&mut self, pos: &Position, goal: Goal) -> Option<Move> {
+    pub fn defence(&mut self, pos: &Position, goal: ProblemGoal) -> Option<Move> {
         let moves = pos.legal_moves();
         let mut best: Option<(i64, Move)> = None;
         for m in &moves {
@@ -301,12 +301,12 @@ impl Prover {
             let worth = match (goal, self.verdict(&child)) {
                 // A slip that lets the solver's goal go: the defender takes it.
                 (_, Verdict::Loss(d)) => 1_000_000 + i64::from(d.length()),
-                (Goal::Win, Verdict::Draw | Verdict::Unknown) => 900_000,
-                (Goal::Win, Verdict::Win(d)) => i64::from(d.length()),
-                (Goal::Draw, Verdict::Draw) => {
-                    -(self.keeping_moves(&child, Goal::Draw).len() as i64)
+                (ProblemGoal::Win, Verdict::Draw | Verdict::Unknown) => 900_000,
+                (ProblemGoal::Win, Verdict::Win(d)) => i64::from(d.length()),
+                (ProblemGoal::Draw, Verdict::Draw) => {
+                    -(self.keeping_moves(&child, ProblemGoal::Draw).len() as i64)
                 }
-                (Goal::Draw, _) => -1_000,
+                (ProblemGoal::Draw, _) => -1_000,
             };
             if best.is_none_or(|(b, _)| worth > b) {
                 best = Some((worth, *m));
@@ -323,16 +323,16 @@ impl Prover {
         let mut at = *pos;
         // The side whose result the line shows, and what it is.
         let goal = match self.verdict(pos) {
-            Verdict::Win(_) => Goal::Win,
-            Verdict::Draw => Goal::Draw,
+            Verdict::Win(_) => ProblemGoal::Win,
+            Verdict::Draw => ProblemGoal::Draw,
             Verdict::Loss(_) => {
                 // The loser's best defence first, then the winner's line.
-                let Some(m) = self.defence(pos, Goal::Win) else {
+                let Some(m) = self.defence(pos, ProblemGoal::Win) else {
                     return line;
                 };
                 line.push(m);
                 at = at.play(&m);
-                Goal::Win
+                ProblemGoal::Win
             }
             Verdict::Unknown => return line,
         };
@@ -353,19 +353,19 @@ impl Prover {
 
 /// What the side to move is asked to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Goal {
+pub enum ProblemGoal {
     /// Play and win.
     Win,
     /// Play and draw.
     Draw,
 }
 
-impl Goal {
+impl ProblemGoal {
     /// `win` or `draw`, as the problem's heading writes it.
     pub fn word(self) -> &'static str {
         match self {
-            Goal::Win => "win",
-            Goal::Draw => "draw",
+            ProblemGoal::Win => "win",
+            ProblemGoal::Draw => "draw",
         }
     }
 }
@@ -419,11 +419,15 @@ mod tests {
             prover.verdict(&p),
             Verdict::Win(Distance::Plies(_))
         ));
-        let keeping = prover.keeping_moves(&p, Goal::Win);
+        let keeping = prover.keeping_moves(&p, ProblemGoal::Win);
         assert_eq!(names(&p, &keeping), ["17-22"]);
         for m in &p.legal_moves() {
             if !keeping.contains(m) {
-                assert!(prover.refutes(&p, m, Goal::Win), "{}", names(&p, &[*m])[0]);
+                assert!(
+                    prover.refutes(&p, m, ProblemGoal::Win),
+                    "{}",
+                    names(&p, &[*m])[0]
+                );
             }
         }
         // The proved line starts with the key move and ends with White's win.
@@ -442,10 +446,10 @@ mod tests {
         assert_eq!(prover.verdict(&p), Verdict::Draw);
         // Every move keeps it, and the defence answers with one that does too.
         assert_eq!(
-            prover.keeping_moves(&p, Goal::Draw).len(),
+            prover.keeping_moves(&p, ProblemGoal::Draw).len(),
             p.legal_moves().len()
         );
-        let reply = prover.defence(&p.play(&p.legal_moves()[0]), Goal::Draw);
+        let reply = prover.defence(&p.play(&p.legal_moves()[0]), ProblemGoal::Draw);
         assert!(reply.is_some());
     }
 
@@ -463,7 +467,7 @@ mod tests {
             }
         }
         assert!(p.legal_moves().len() > 1);
-        let defence = prover.defence(&p, Goal::Win).unwrap();
+        let defence = prover.defence(&p, ProblemGoal::Win).unwrap();
         let length = |prover: &mut Prover, m: &Move| match prover.verdict(&p.play(m)) {
             Verdict::Win(d) => d.length(),
             other => panic!("{other:?}"),

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 pub use index::{Layout, Material, Sets, Shape, Squares};
 pub use probe::{Egdb, Mismatch, OUTCOMES_BUDGET, loads_on_this_thread};
-pub use values::{DbValue, MAX_DISTANCE, MAX_NARROW_DISTANCE, Outcome, Outcomes};
+pub use values::{DbValue, MAX_DISTANCE, MAX_NARROW_DISTANCE, Outcomes, Wld};
 
 /// What can go wrong building or reading the databases.
 #[derive(Debug, thiserror::Error)]

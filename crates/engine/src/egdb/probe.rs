@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, Once, OnceLock};
 
 use super::file::{TableFile, value_in};
 use super::index::{Layout, Material, Squares};
-use super::values::{DbValue, Outcome, Outcomes};
+use super::values::{DbValue, Outcomes, Wld};
 use super::wld::WldTables;
 use super::{EgdbError, MAX_PIECES};
 use crate::moves::{MoveBuf, moves_of};
@@ -247,13 +247,13 @@ impl Egdb {
     /// memory where they are made, else through the cache of blocks (and the first such probe starts making
     /// them in the background).
     #[inline]
-    pub fn outcome_quiet(&self, pos: &Position<English>) -> Option<Outcome> {
+    pub fn outcome_quiet(&self, pos: &Position<English>) -> Option<Wld> {
         let sq = Squares::of(pos);
         if sq.occupied().count_ones() > self.pieces || sq.their_men | sq.their_kings == 0 {
             return None;
         }
         if sq.our_men | sq.our_kings == 0 {
-            return Some(Outcome::Loss);
+            return Some(Wld::Loss);
         }
         let s = sq.material().slot();
         if let Some(outcomes) = self.outcomes.get(s).and_then(OnceLock::get) {

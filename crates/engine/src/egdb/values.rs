@@ -57,18 +57,18 @@ impl DbValue {
     }
 
     /// The result without the distance.
-    pub fn outcome(self) -> Outcome {
+    pub fn outcome(self) -> Wld {
         match self {
-            DbValue::Win(_) => Outcome::Win,
-            DbValue::Draw => Outcome::Draw,
-            DbValue::Loss(_) => Outcome::Loss,
+            DbValue::Win(_) => Wld::Win,
+            DbValue::Draw => Wld::Draw,
+            DbValue::Loss(_) => Wld::Loss,
         }
     }
 }
 
 /// A result without its distance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
+pub enum Wld {
     /// The side to move wins.
     Win,
     /// Nobody can force a win.
@@ -77,22 +77,22 @@ pub enum Outcome {
     Loss,
 }
 
-impl Outcome {
+impl Wld {
     /// Two bits: 0 a draw, 1 a win, 2 a loss.
     #[inline]
     pub fn bits(self) -> u8 {
         match self {
-            Outcome::Draw => 0,
-            Outcome::Win => 1,
-            Outcome::Loss => 2,
+            Wld::Draw => 0,
+            Wld::Win => 1,
+            Wld::Loss => 2,
         }
     }
 
-    fn from_bits(bits: u8) -> Outcome {
+    fn from_bits(bits: u8) -> Wld {
         match bits & 3 {
-            1 => Outcome::Win,
-            2 => Outcome::Loss,
-            _ => Outcome::Draw,
+            1 => Wld::Win,
+            2 => Wld::Loss,
+            _ => Wld::Draw,
         }
     }
 }
@@ -113,16 +113,16 @@ impl Outcomes {
         Outcomes { bits }
     }
 
-    /// Outcomes already packed four to a byte, the first position in the low bits (as [`Outcome::bits`]).
+    /// Outcomes already packed four to a byte, the first position in the low bits (as [`Wld::bits`]).
     pub fn from_packed(bits: Vec<u8>) -> Outcomes {
         Outcomes { bits }
     }
 
     /// The outcome of position `index`.
     #[inline]
-    pub fn get(&self, index: u64) -> Outcome {
+    pub fn get(&self, index: u64) -> Wld {
         let byte = self.bits[(index / 4) as usize];
-        Outcome::from_bits(byte >> (2 * (index % 4)))
+        Wld::from_bits(byte >> (2 * (index % 4)))
     }
 
     /// The memory the outcomes take, in bytes.
@@ -146,22 +146,22 @@ mod tests {
             assert_eq!(DbValue::from_code(code).code(), code);
         }
         assert_eq!(DbValue::Loss(0).narrow_code(), 128);
-        assert_eq!(DbValue::Win(3).outcome(), Outcome::Win);
+        assert_eq!(DbValue::Win(3).outcome(), Wld::Win);
     }
 
     #[test]
     fn outcomes_pack_four_to_a_byte() {
         let codes = [0, 5, 130, 128, 1, 0, 129];
         let packed = Outcomes::from_values(codes.iter().map(|&c| DbValue::from_narrow_code(c)));
-        let read: Vec<Outcome> = (0..7).map(|i| packed.get(i)).collect();
-        use Outcome::*;
+        let read: Vec<Wld> = (0..7).map(|i| packed.get(i)).collect();
+        use Wld::*;
         assert_eq!(read, [Draw, Win, Loss, Loss, Win, Draw, Loss]);
         assert_eq!(packed.bytes(), 2);
         let by_hand = Outcomes::from_packed(vec![
             Win.bits() | Loss.bits() << 2 | Loss.bits() << 6,
             Loss.bits() << 4,
         ]);
-        let read: Vec<Outcome> = (0..7).map(|i| by_hand.get(i)).collect();
+        let read: Vec<Wld> = (0..7).map(|i| by_hand.get(i)).collect();
         assert_eq!(read, [Win, Loss, Draw, Loss, Draw, Draw, Loss]);
     }
 }

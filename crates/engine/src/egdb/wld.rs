@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Once, OnceLock};
 
 use super::index::{Layout, Material, Sets, Shape};
-use super::values::{Outcome, Outcomes};
+use super::values::{Outcomes, Wld};
 use super::{EgdbError, MAX_PIECES};
 use crowned_rules::position::{compress, expand};
 use crowned_rules::{Bits, Color, Goal, Position, RuleSet, Variant};
@@ -342,7 +342,7 @@ impl WldTables {
     /// The outcome of `pos` for its side to move, when the tables hold its rule set and its pieces and that
     /// table has been read (the first probe of a rule set starts reading its tables).
     #[inline]
-    pub fn outcome<R: RuleSet>(&self, pos: &Position<R>) -> Option<Outcome> {
+    pub fn outcome<R: RuleSet>(&self, pos: &Position<R>) -> Option<Wld> {
         let tables = self.variants.iter().find(|t| t.variant == R::VARIANT)?;
         let pieces = (pos.pieces[0] | pos.pieces[1]).count_ones();
         if pieces > tables.pieces {

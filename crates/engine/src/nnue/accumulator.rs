@@ -1,6 +1,6 @@
 //! The pieces as the network sees them, and the first layer's sums for both views.
 
-use super::{Board, Cpu, HIDDEN, MAX_SQUARES, Network};
+use super::{Cpu, HIDDEN, MAX_SQUARES, Network, NetworkBoard};
 use crowned_rules::position::compress;
 use crowned_rules::{Color, Position, RuleSet};
 
@@ -113,10 +113,12 @@ impl Accumulator {
     ) {
         // The board's size as a constant, so that each feature's arithmetic is folded for its board.
         match net.board() {
-            Board::Eight => {
-                self.update_for::<{ Board::Eight.squares() }>(cpu, net, from, to, source);
+            NetworkBoard::Eight => {
+                self.update_for::<{ NetworkBoard::Eight.squares() }>(cpu, net, from, to, source);
             }
-            Board::Ten => self.update_for::<{ Board::Ten.squares() }>(cpu, net, from, to, source),
+            NetworkBoard::Ten => {
+                self.update_for::<{ NetworkBoard::Ten.squares() }>(cpu, net, from, to, source)
+            }
         }
     }
 

@@ -1,8 +1,8 @@
 //! A small neural-network evaluation of draughts positions, updated incrementally (the NNUE design): one for
-//! English draughts' 8x8 board and one for international draughts' 10x10 board ([`Board`]).
+//! English draughts' 8x8 board and one for international draughts' 10x10 board ([`NetworkBoard`]).
 //!
 //! The input is the board seen from each side in turn: for the side whose view it is, its own men, its own
-//! kings, the other side's men and kings, each on the board's 32 or 50 squares ([`Board::inputs`] features, a
+//! kings, the other side's men and kings, each on the board's 32 or 50 squares ([`NetworkBoard::inputs`] features, a
 //! few dozen set at most).
 //! White's view is the board turned half round, so one set of first-layer weights serves both sides. The first
 //! layer's sums (the *accumulator*, [`HIDDEN`] numbers a view) change by a column of weights for each piece that
@@ -27,20 +27,20 @@ pub use network::{Network, NetworkError, builtin, play_with, playing};
 /// The boards a network is made for: each has its own first layer (a column a piece kind and square); the
 /// layers after it have the same shape on both.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Board {
+pub enum NetworkBoard {
     /// 32 squares: English draughts.
     Eight,
     /// 50 squares: international draughts.
     Ten,
 }
 
-impl Board {
+impl NetworkBoard {
     /// Boards there are.
     pub const COUNT: usize = 2;
-    /// Every board, in the order of [`Board::index`].
-    pub const ALL: [Board; Board::COUNT] = [Board::Eight, Board::Ten];
+    /// Every board, in the order of [`NetworkBoard::index`].
+    pub const ALL: [NetworkBoard; NetworkBoard::COUNT] = [NetworkBoard::Eight, NetworkBoard::Ten];
 
-    /// Its place in [`Board::ALL`].
+    /// Its place in [`NetworkBoard::ALL`].
     pub const fn index(self) -> usize {
         self as usize
     }
@@ -48,8 +48,8 @@ impl Board {
     /// Playable squares.
     pub const fn squares(self) -> usize {
         match self {
-            Board::Eight => 32,
-            Board::Ten => 50,
+            NetworkBoard::Eight => 32,
+            NetworkBoard::Ten => 50,
         }
     }
 
@@ -63,17 +63,17 @@ impl Board {
     /// 25 x 8 x 127 and 41 x 6 x 127 are both below 32,767.
     pub const fn first_layer_limit(self) -> f32 {
         match self {
-            Board::Eight => 8.0,
-            Board::Ten => 6.0,
+            NetworkBoard::Eight => 8.0,
+            NetworkBoard::Ten => 6.0,
         }
     }
 }
 
-impl std::fmt::Display for Board {
+impl std::fmt::Display for NetworkBoard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Board::Eight => "the 8x8 board",
-            Board::Ten => "the 10x10 board",
+            NetworkBoard::Eight => "the 8x8 board",
+            NetworkBoard::Ten => "the 10x10 board",
         })
     }
 }

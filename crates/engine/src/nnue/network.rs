@@ -4,7 +4,9 @@ use std::sync::{LazyLock, OnceLock};
 
 use thiserror::Error;
 
-use super::{ACTIVATION_ONE, Accumulator, Board, Cpu, HIDDEN, LAYER2, LAYER2_SHIFT, OUTPUT_SCALE};
+use super::{
+    ACTIVATION_ONE, Accumulator, Cpu, HIDDEN, LAYER2, LAYER2_SHIFT, NetworkBoard, OUTPUT_SCALE,
+};
 use crowned_rules::Color;
 
 /// The file's first bytes.
@@ -23,8 +25,8 @@ pub enum NetworkError {
     #[error(
         "the network is {inputs}x{hidden}x{layer2}; this build reads {english}x{HIDDEN}x{LAYER2} (8x8 boards) \
          and {ten}x{HIDDEN}x{LAYER2} (10x10 boards)",
-        english = Board::Eight.inputs(),
-        ten = Board::Ten.inputs()
+        english = NetworkBoard::Eight.inputs(),
+        ten = NetworkBoard::Ten.inputs()
     )]
     Dimensions {
         /// Inputs of the file's network.
@@ -47,14 +49,14 @@ pub enum NetworkError {
     Checksum,
     /// A network was already chosen for this process ([`play_with`]).
     #[error("a network for {0} was already chosen for this process")]
-    AlreadyChosen(Board),
+    AlreadyChosen(NetworkBoard),
     /// A network for another board than the one asked for.
     #[error("the network is for {found}, not for {expected}")]
     WrongBoard {
         /// The board asked for.
-        expected: Board,
+        expected: NetworkBoard,
         /// The network's board.
-        found: Board,
+        found: NetworkBoard,
     },
 }
 
@@ -62,8 +64,8 @@ pub enum NetworkError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
     /// The board whose pieces are the inputs.
-    pub(crate) board: Board,
-    /// First layer: a column of [`HIDDEN`] weights for each feature ([`Board::inputs`] of them), times
+    pub(crate) board: NetworkBoard,
+    /// First layer: a column of [`HIDDEN`] weights for each feature ([`NetworkBoard::inputs`] of them), times
     /// [`ACTIVATION_ONE`].
     pub first: Box<[[i16; HIDDEN]]>,
     /// First layer's biases, times [`ACTIVATION_ONE`].
@@ -81,32 +83,32 @@ pub struct Network {
 
 /// The bytes of the networks compiled in, by board: English draughts' (8x8) and international draughts' (10x10),
 /// each the one that passed its last match (`crowned tune net` writes them).
-static BUILTIN_BYTES: [Option<&[u8]>; Board::COUNT] = [
+static BUILTIN_BYTES: [Option<&[u8]>; NetworkBoard::COUNT] = [
     Some(include_bytes!("weights.nnue")),
     Some(include_bytes!("international.nnue")),
 ];
 
-static BUILTIN: [LazyLock<Option<Network>>; Board::COUNT] = [
-    LazyLock::new(|| builtin_of(Board::Eight)),
-    LazyLock::new(|| builtin_of(Board::Ten)),
+static BUILTIN: [LazyLock<Option<Network>>; NetworkBoard::COUNT] = [
+    LazyLock::new(|| builtin_of(NetworkBoard::Eight)),
+    LazyLock::new(|| builtin_of(NetworkBoard::Ten)),
 ];
 
-fn builtin_of(board: Board) -> Option<Network> {
+fn builtin_of(board: NetworkBoard) -> Option<Network> {
     Network::for_board(BUILTIN_BYTES[board.index()]?, board).ok()
 }
 
 /// The network compiled into the program for `board`: `None` where there is none (or if its file were damaged,
 /// which a test rules out).
-pub fn builtin(board: Board) -> Option<&'static Network> {
+pub fn builtin(board: NetworkBoard) -> Option<&'static Network> {
     BUILTIN[board.index()].as_ref()
 }
 
 /// The networks chosen for this whole process in place of the ones compiled in ([`play_with`]), by board.
-static CHOSEN: [OnceLock<Network>; Board::COUNT] = [OnceLock::new(), OnceLock::new()];
+static CHOSEN: [OnceLock<Network>; NetworkBoard::COUNT] = [OnceLock::new(), OnceLock::new()];
 
 /// The network every engine of this process evaluates positions on `board` with: the one [`play_with`] chose,
 /// else the one compiled in.
-pub fn playing(board: Board) -> Option<&'static Network> {
+pub fn playing(board: NetworkBoard) -> Option<&'static Network> {
     CHOSEN[board.index()].get().or_else(|| builtin(board))
 }
 
@@ -124,7 +126,7 @@ pub fn play_with(network: Network) -> Result<(), NetworkError> {
 impl Network {
     /// A network of zeros for `board` (scores every position 0), the starting point for building one by hand
     /// in tests.
-    pub fn zeroed(board: Board) -> Network {
+    pub fn zeroed(board: NetworkBoard) -> Network {
         Network {
             board,
             first: vec![[0; HIDDEN]; board.inputs()].into_boxed_slice(),
@@ -137,7 +139,7 @@ impl Network {
     }
 
     /// The board whose positions the network scores.
-    pub fn board(&self) -> Board {
+    pub fn board(&self) -> NetworkBoard {
         self.board
     }
 
@@ -295,7 +297,7 @@ impl Network {
     }
 
     /// Reads a network file for `board`: a network for another board is refused.
-    pub fn for_board(bytes: &[u8], board: Board) -> Result<Network, NetworkError> {
+    pub fn for_board(bytes: &[u8], board: NetworkBoard) -> Result<Network, NetworkError> {
         let network = Network::from_bytes(bytes)?;
         if network.board != board {
             return Err(NetworkError::WrongBoard {
@@ -320,7 +322,9 @@ impl Network {
             return Err(NetworkError::NotANetwork);
         }
         let (inputs, hidden, layer2) = (reader.u32(), reader.u32(), reader.u32());
-        let board = Board::ALL.into_iter().find(|b| b.inputs() as u32 == inputs);
+        let board = NetworkBoard::ALL
+            .into_iter()
+            .find(|b| b.inputs() as u32 == inputs);
         let Some(board) = board.filter(|_| (hidden, layer2) == (HIDDEN as u32, LAYER2 as u32))
         else {
             return Err(NetworkError::Dimensions {
@@ -384,7 +388,7 @@ impl Network {
     }
 
     /// Bytes of a network file for `board`.
-    const fn file_len(board: Board) -> usize {
+    const fn file_len(board: NetworkBoard) -> usize {
         let header = MAGIC.len() + 4 * 4;
         let eight = LAYER2 * 2 * HIDDEN;
         let sixteen = board.inputs() * HIDDEN + HIDDEN;

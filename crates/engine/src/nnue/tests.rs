@@ -4,11 +4,11 @@ use crowned_rules::{Color, English, International, Piece, Position, RuleSet, Squ
 
 /// A network for English draughts' board with random weights in the ranges a trained one has.
 fn random_network(seed: u64) -> Network {
-    random_network_on(Board::Eight, seed)
+    random_network_on(NetworkBoard::Eight, seed)
 }
 
 /// A network for `board` with random weights in the ranges a trained one has.
-fn random_network_on(board: Board, seed: u64) -> Network {
+fn random_network_on(board: NetworkBoard, seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut small = |spread: i32| rng.below(2 * spread as usize + 1) as i32 - spread;
     let mut net = Network::zeroed(board);
@@ -67,7 +67,7 @@ fn leaked(net: Network) -> &'static Network {
 
 #[test]
 fn the_builtin_networks_are_there_and_read_back_byte_for_byte() {
-    for board in Board::ALL {
+    for board in NetworkBoard::ALL {
         let net = builtin(board).expect("the network compiled in reads");
         assert_eq!(net.board(), board);
         assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(net));
@@ -77,12 +77,12 @@ fn the_builtin_networks_are_there_and_read_back_byte_for_byte() {
 
 #[test]
 fn a_network_knows_its_board_and_is_refused_for_another() {
-    for board in Board::ALL {
+    for board in NetworkBoard::ALL {
         let net = random_network_on(board, 11);
         let bytes = net.to_bytes();
         assert_eq!(Network::for_board(&bytes, board).as_ref(), Ok(&net));
         assert_eq!(Network::from_bytes(&bytes).map(|n| n.board()), Ok(board));
-        let other = Board::ALL
+        let other = NetworkBoard::ALL
             .into_iter()
             .find(|&b| b != board)
             .expect("two boards");
@@ -96,8 +96,8 @@ fn a_network_knows_its_board_and_is_refused_for_another() {
     }
     // The 10x10 board's file is longer by the columns of its extra squares, and nothing else.
     let (eight, ten) = (
-        random_network_on(Board::Eight, 1).to_bytes().len(),
-        random_network_on(Board::Ten, 1).to_bytes().len(),
+        random_network_on(NetworkBoard::Eight, 1).to_bytes().len(),
+        random_network_on(NetworkBoard::Ten, 1).to_bytes().len(),
     );
     assert_eq!(ten - eight, 4 * (50 - 32) * HIDDEN * 2);
 }
@@ -167,11 +167,11 @@ fn plain_sums(net: &Network, pieces: &Pieces) -> Accumulator {
 
 #[test]
 fn every_cpu_s_sums_equal_the_plain_ones() {
-    sums_agree::<English>(Board::Eight);
-    sums_agree::<International>(Board::Ten);
+    sums_agree::<English>(NetworkBoard::Eight);
+    sums_agree::<International>(NetworkBoard::Ten);
 }
 
-fn sums_agree<R: RuleSet>(board: Board) {
+fn sums_agree<R: RuleSet>(board: NetworkBoard) {
     let net = random_network_on(board, 29);
     for cpu in Cpu::available() {
         for seed in 0..10 {
@@ -228,11 +228,11 @@ fn updated_accumulators_equal_ones_built_from_nothing() {
 
 #[test]
 fn the_cache_scores_every_position_as_a_fresh_evaluation_does() {
-    cache_agrees::<English>(Board::Eight);
-    cache_agrees::<International>(Board::Ten);
+    cache_agrees::<English>(NetworkBoard::Eight);
+    cache_agrees::<International>(NetworkBoard::Ten);
 }
 
-fn cache_agrees<R: RuleSet>(board: Board) {
+fn cache_agrees<R: RuleSet>(board: NetworkBoard) {
     let net = leaked(random_network_on(board, 7));
     let fresh = |pos: &Position<R>| {
         net.evaluate_portable(&plain_sums(net, &Pieces::of(pos)), pos.side_to_move())
@@ -269,12 +269,12 @@ fn cache_agrees_on<R: RuleSet>(cache: &mut NetCache, fresh: impl Fn(&Position<R>
 fn both_colours_see_the_same_position_the_same_way() {
     for net in [
         leaked(random_network(13)),
-        builtin(Board::Eight).expect("builtin"),
+        builtin(NetworkBoard::Eight).expect("builtin"),
     ] {
         colours_agree(net, &walk(17, 200));
     }
     colours_agree(
-        leaked(random_network_on(Board::Ten, 13)),
+        leaked(random_network_on(NetworkBoard::Ten, 13)),
         &walk_of::<International>(17, 200),
     );
 }
@@ -358,7 +358,7 @@ fn features_are_each_piece_once_in_each_view() {
 
 #[test]
 fn the_builtin_ten_by_ten_network_knows_material() {
-    let net = builtin(Board::Ten).expect("builtin");
+    let net = builtin(NetworkBoard::Ten).expect("builtin");
     let score = |fen: &str| {
         let pos: Position<International> = parse_fen(fen).expect("fen");
         net.evaluate(
@@ -376,7 +376,7 @@ fn the_builtin_ten_by_ten_network_knows_material() {
 
 #[test]
 fn the_builtin_network_knows_material() {
-    let net = builtin(Board::Eight).expect("builtin");
+    let net = builtin(NetworkBoard::Eight).expect("builtin");
     let score = |fen: &str| {
         let pos: Position<English> = parse_fen(fen).expect("fen");
         net.evaluate(

@@ -14,7 +14,7 @@ use super::data::Sample;
 use thiserror::Error;
 
 use super::net_model::{FloatNet, Pass, SLOPE, Views, sigmoid};
-use crowned_engine::nnue::{Accumulator, Board, MAX_SQUARES, Network, Pieces};
+use crowned_engine::nnue::{Accumulator, MAX_SQUARES, Network, NetworkBoard, Pieces};
 use crowned_engine::{EngineRules, Rng};
 use crowned_rules::Color;
 
@@ -30,9 +30,9 @@ pub enum NetTrainError {
     #[error("the network to train further is for {found}; these positions are on {expected}")]
     StartBoard {
         /// The samples' board.
-        expected: Board,
+        expected: NetworkBoard,
         /// The starting network's.
-        found: Board,
+        found: NetworkBoard,
     },
 }
 
@@ -96,7 +96,7 @@ struct Item {
 }
 
 impl Item {
-    fn new<R: EngineRules>(sample: &Sample<R>, board: Board, lambda: f32) -> Item {
+    fn new<R: EngineRules>(sample: &Sample<R>, board: NetworkBoard, lambda: f32) -> Item {
         let to_move = sample.position.side_to_move();
         let result = match to_move {
             Color::Black => sample.result,
@@ -402,15 +402,15 @@ mod tests {
             result: 1.0,
             search,
         };
-        let item = Item::new(&with(black, Some(0.8)), Board::Eight, 0.5);
+        let item = Item::new(&with(black, Some(0.8)), NetworkBoard::Eight, 0.5);
         assert!((item.target - 0.9).abs() < 1e-6, "{}", item.target);
         // White to move: both the result and the search's view are turned to White's side.
-        let item = Item::new(&with(white, Some(0.8)), Board::Eight, 0.5);
+        let item = Item::new(&with(white, Some(0.8)), NetworkBoard::Eight, 0.5);
         assert!((item.target - 0.1).abs() < 1e-6, "{}", item.target);
-        let item = Item::new(&with(white, None), Board::Eight, 1.0);
+        let item = Item::new(&with(white, None), NetworkBoard::Eight, 1.0);
         assert_eq!(item.target, item.classic);
         assert_eq!(
-            Item::new(&with(black, Some(0.8)), Board::Eight, 0.0).target,
+            Item::new(&with(black, Some(0.8)), NetworkBoard::Eight, 0.0).target,
             1.0
         );
     }
@@ -420,9 +420,9 @@ mod tests {
         let items: Vec<Item> = samples()
             .iter()
             .take(40)
-            .map(|s| Item::new(s, Board::Eight, 0.3))
+            .map(|s| Item::new(s, NetworkBoard::Eight, 0.3))
             .collect();
-        let net = FloatNet::random(Board::Eight, 9);
+        let net = FloatNet::random(NetworkBoard::Eight, 9);
         let mut pass = Pass::default();
         let error_of = |net: &FloatNet| -> f64 {
             items
@@ -468,7 +468,8 @@ mod tests {
 
     #[test]
     fn a_network_trained_further_starts_from_its_own_weights() {
-        let builtin = crowned_engine::nnue::builtin(Board::Eight).expect("the compiled-in network");
+        let builtin =
+            crowned_engine::nnue::builtin(NetworkBoard::Eight).expect("the compiled-in network");
         assert_eq!(&FloatNet::from_network(builtin).quantise(), builtin);
         let config = NetConfig {
             epochs: 2,
@@ -550,10 +551,11 @@ mod tests {
         let mut reports = Vec::new();
         let trained = train(&samples, config.clone(), &mut |r| reports.push(r))
             .expect("international draughts has a network");
-        assert_eq!(trained.network.board(), Board::Ten);
+        assert_eq!(trained.network.board(), NetworkBoard::Ten);
         assert_learned(&reports, &trained);
         // Training further starts from a network of the same board only.
-        let english = crowned_engine::nnue::builtin(Board::Eight).expect("the English network");
+        let english =
+            crowned_engine::nnue::builtin(NetworkBoard::Eight).expect("the English network");
         let further = NetConfig {
             start: Some(english.clone()),
             ..config.clone()
@@ -561,8 +563,8 @@ mod tests {
         assert_eq!(
             train(&samples, further, &mut |_| {}).map(|t| t.network),
             Err(NetTrainError::StartBoard {
-                expected: Board::Ten,
-                found: Board::Eight
+                expected: NetworkBoard::Ten,
+                found: NetworkBoard::Eight
             })
         );
         // Rules without a network are refused rather than trained on another board's inputs.

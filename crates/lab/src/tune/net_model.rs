@@ -3,7 +3,8 @@
 
 use crowned_engine::Rng;
 use crowned_engine::nnue::{
-    ACTIVATION_ONE, Board, HIDDEN, LAYER2, LAYER2_SCALE, Network, OUTPUT_SCALE, SECOND_LAYER_LIMIT,
+    ACTIVATION_ONE, HIDDEN, LAYER2, LAYER2_SCALE, Network, NetworkBoard, OUTPUT_SCALE,
+    SECOND_LAYER_LIMIT,
 };
 
 /// Where each layer's parameters start in the flat parameter vector of a network for one board.
@@ -23,7 +24,7 @@ pub(crate) struct Layout {
 
 impl Layout {
     /// The layout of a network for `board`.
-    pub const fn of(board: Board) -> Layout {
+    pub const fn of(board: NetworkBoard) -> Layout {
         let first = 0;
         let first_bias = first + board.inputs() * HIDDEN;
         let second = first_bias + HIDDEN;
@@ -45,7 +46,7 @@ impl Layout {
 /// The network's parameters, flat, in the units of the model (activations 0..1, output in men).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
-    pub(crate) board: Board,
+    pub(crate) board: NetworkBoard,
     pub(crate) params: Vec<f32>,
 }
 
@@ -64,7 +65,7 @@ pub(crate) struct Views<'a> {
 impl FloatNet {
     /// Small random weights from `seed` for a network for `board`, every unit starting in the unclipped part of
     /// its range.
-    pub fn random(board: Board, seed: u64) -> FloatNet {
+    pub fn random(board: NetworkBoard, seed: u64) -> FloatNet {
         let o = Layout::of(board);
         let mut rng = Rng::new(seed);
         let mut uniform = |spread: f32| {

@@ -50,7 +50,7 @@ pub struct BoardDefinition {
     pub height: u32,
     /// Which squares are played on.
     #[serde(default)]
-    pub playable: Playable,
+    pub playable: PlayableSquares,
     /// Whether the board is seen in a mirror: the near left corner (a1) is light rather than dark (Italian and
     /// Spanish). Only matters for `playable = "dark"`.
     #[serde(default)]
@@ -63,7 +63,7 @@ pub struct BoardDefinition {
 /// Which squares of the board are played on.
 #[derive(Clone, Copy, Debug, Default, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
-pub enum Playable {
+pub enum PlayableSquares {
     /// The dark squares only, as in every draughts game.
     #[default]
     Dark,

@@ -36,8 +36,9 @@ pub use error::DefinitionError;
 pub use fen::{from_fen, parse_move, to_fen};
 pub use format::{
     BoardDefinition, CaptureDefinition, CaptureRange, Capturing, CrowningRule, DirectionSet,
-    EndDefinition, Landing, Leap, Movement, NoMoves, PieceDefinition, PlacedPieces, Playable,
-    PrecedenceRule, Promotion, Range, Removal, Side, StartDefinition, VariantDefinition,
+    EndDefinition, Landing, Leap, Movement, NoMoves, PieceDefinition, PlacedPieces,
+    PlayableSquares, PrecedenceRule, Promotion, Range, Removal, Side, StartDefinition,
+    VariantDefinition,
 };
 pub use generate::{legal_moves, legal_moves_general};
 pub use position::{DefinedMove, DefinedPosition, Occupant, perft, perft_general};

@@ -2,8 +2,8 @@
 
 use super::error::DefinitionError;
 use super::format::{
-    CaptureRange, CrowningRule, DirectionSet, Landing, NoMoves, Playable, PrecedenceRule, Range,
-    Removal, Side, VariantDefinition,
+    CaptureRange, CrowningRule, DirectionSet, Landing, NoMoves, PlayableSquares, PrecedenceRule,
+    Range, Removal, Side, VariantDefinition,
 };
 use crate::Color;
 
@@ -179,15 +179,15 @@ impl DefinedRules {
             height,
             playable: (0..width * height)
                 .map(|cell| match def.board.playable {
-                    Playable::All => true,
+                    PlayableSquares::All => true,
                     // Dark squares are those whose row and column differ in parity (agree, in a mirror), as
                     // the fast generator's geometry numbers them.
-                    Playable::Dark => {
+                    PlayableSquares::Dark => {
                         ((cell / width + cell % width) % 2 == 1) != def.board.mirrored
                     }
                 })
                 .collect(),
-            dark_squares: def.board.playable == Playable::Dark,
+            dark_squares: def.board.playable == PlayableSquares::Dark,
             holes: Vec::new(),
             start: vec![None; width * height],
             first: color(def.first),

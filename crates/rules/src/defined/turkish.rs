@@ -132,7 +132,7 @@ pub const KING: usize = 1;
 /// A position: the side to move's pieces, the other side's, the kings of both, and who moves (0 White, 1 Black).
 /// The engine searches on it too, for speed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Board {
+pub struct TurkishPosition {
     /// The side to move's pieces.
     pub us: u64,
     /// The other side's.
@@ -146,7 +146,7 @@ pub struct Board {
 /// A move as perft plays it: the captured pieces as a set, since the order they were taken in does not change
 /// the position (two orders are still two moves, and both are listed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Step {
+pub struct TurkishMove {
     /// The square it starts from.
     pub from: u32,
     /// The square it ends on.
@@ -157,14 +157,14 @@ pub struct Step {
     pub king: bool,
 }
 
-/// A position's moves as [`Step`]s; most positions have fewer than the inline room, a long list spills to the
+/// A position's moves as [`TurkishMove`]s; most positions have fewer than the inline room, a long list spills to the
 /// heap.
-pub type Steps = SmallVec<[Step; 32]>;
+pub type Steps = SmallVec<[TurkishMove; 32]>;
 
-impl Step {
+impl TurkishMove {
     /// The step of a move in the general generator's form.
-    pub fn of(mv: &DefinedMove) -> Step {
-        Step {
+    pub fn of(mv: &DefinedMove) -> TurkishMove {
+        TurkishMove {
             from: mv.from as u32,
             to: mv.to() as u32,
             taken: mv.captured.iter().fold(0, |set, &c| set | 1u64 << (c & 63)),
@@ -173,14 +173,14 @@ impl Step {
     }
 }
 
-impl Board {
+impl TurkishPosition {
     /// The board of a position that fits the Turkish rules ([`DefinedPosition::fits`]); `None` for any other.
-    pub fn of(pos: &DefinedPosition) -> Option<Board> {
+    pub fn of(pos: &DefinedPosition) -> Option<TurkishPosition> {
         if pos.cells.len() != 64 {
             return None;
         }
         let side = usize::from(pos.side == crate::Color::Black);
-        let mut board = Board {
+        let mut board = TurkishPosition {
             us: 0,
             them: 0,
             kings: 0,
@@ -278,7 +278,7 @@ impl Board {
 
     /// Calls `f` with each quiet move, in the general generator's order: piece by piece in cell order, each
     /// piece's directions in the definition's order, the nearest square first.
-    fn quiet_moves(&self, mut f: impl FnMut(Step)) {
+    fn quiet_moves(&self, mut f: impl FnMut(TurkishMove)) {
         let occupied = self.occupied();
         let far = FAR_ROW[self.side];
         each(self.us, |from| {
@@ -286,7 +286,7 @@ impl Board {
             if king {
                 for d in KING_DIRECTIONS[self.side] {
                     each_along(open(RAYS[d][from as usize], occupied, d), d, |to| {
-                        f(Step {
+                        f(TurkishMove {
                             from,
                             to,
                             taken: 0,
@@ -298,7 +298,7 @@ impl Board {
                 for d in MAN_DIRECTIONS[self.side] {
                     let to = shift(1 << from, d) & !occupied;
                     if to != 0 {
-                        f(Step {
+                        f(TurkishMove {
                             from,
                             to: to.trailing_zeros(),
                             taken: 0,
@@ -323,12 +323,12 @@ impl Board {
     }
 
     /// The position after `step`, the other side to move.
-    pub fn play(&self, step: &Step) -> Board {
+    pub fn play(&self, step: &TurkishMove) -> TurkishPosition {
         let (from, to) = (1u64 << step.from, 1u64 << step.to);
         // The start is cleared first: a capture may end where it began.
         let us = (self.us & !from) | to;
         let kings = self.kings & !from & !step.taken;
-        Board {
+        TurkishPosition {
             us: self.them & !step.taken,
             them: us,
             kings: if step.king { kings | to } else { kings },
@@ -378,7 +378,7 @@ impl Sink for MostTaken {
         }
         if path.len() == self.best {
             let to = u32::from(path[path.len() - 1]);
-            self.steps.push(Step {
+            self.steps.push(TurkishMove {
                 from,
                 to,
                 taken,
@@ -528,7 +528,7 @@ impl<S: Sink> Search<'_, S> {
 /// Every legal move, as [`legal_moves_general`](super::legal_moves_general) gives them for these rules; no move
 /// for a position that does not fit them.
 pub(super) fn legal_moves(pos: &DefinedPosition) -> Vec<DefinedMove> {
-    let Some(board) = Board::of(pos) else {
+    let Some(board) = TurkishPosition::of(pos) else {
         return Vec::new();
     };
     if board.can_capture() {
@@ -551,14 +551,14 @@ pub(super) fn legal_moves(pos: &DefinedPosition) -> Vec<DefinedMove> {
 /// The number of move sequences `depth` plies deep, counted as [`perft_general`](super::perft_general) counts
 /// them for these rules.
 pub(super) fn perft(pos: &DefinedPosition, depth: u32) -> u64 {
-    match Board::of(pos) {
+    match TurkishPosition::of(pos) {
         _ if depth == 0 => 1,
         Some(board) => count(&board, depth),
         None => 0,
     }
 }
 
-fn count(board: &Board, depth: u32) -> u64 {
+fn count(board: &TurkishPosition, depth: u32) -> u64 {
     if board.can_capture() {
         if depth == 1 {
             let mut count = Count::default();

@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use super::codes::read_code;
 use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part};
-use super::events::{Ask, EventHandle, NEWS_QUEUE, News, View};
+use super::events::{EventHandle, EventRequest, NEWS_QUEUE, News, View};
 use super::identity::Identity;
 use super::ids::RoomCode;
 use super::records::Stage;
@@ -73,7 +73,7 @@ impl Entered {
         let view = handle.view();
         let (taken_in, answer) = tokio::sync::oneshot::channel();
         if !handle
-            .send(Ask::Enter {
+            .send(EventRequest::Enter {
                 who: who.clone(),
                 news: news_tx,
                 taken_in,
@@ -99,7 +99,7 @@ impl Entered {
 impl Drop for Entered {
     fn drop(&mut self) {
         let handle = self.handle.clone();
-        let ask = Ask::Leave {
+        let ask = EventRequest::Leave {
             who: self.who.fingerprint.clone(),
             news: self.line.clone(),
         };
@@ -278,7 +278,7 @@ impl Part for AtEvent<'_> {
                     let entered = &self.entered;
                     entered
                         .handle
-                        .send(Ask::Withdraw(entered.who.fingerprint.clone()))
+                        .send(EventRequest::Withdraw(entered.who.fingerprint.clone()))
                         .await;
                     return Flow::Leave(EventChoice::Leave);
                 }
@@ -332,13 +332,13 @@ fn show_wait(seconds: i64) -> String {
 pub fn event_summary(view: &View) -> String {
     let spec = &view.spec;
     let kind = match spec.kind {
-        super::records::Kind::Arena => {
+        super::records::EventKind::Arena => {
             format!(
                 "arena {}",
                 super::tournament::table::length_text(spec.seconds)
             )
         }
-        super::records::Kind::Swiss => format!("Swiss {} rounds", spec.rounds),
+        super::records::EventKind::Swiss => format!("Swiss {} rounds", spec.rounds),
     };
     let when = match view.stage {
         Stage::Waiting => {

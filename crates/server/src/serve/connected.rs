@@ -9,7 +9,7 @@ use crate::config::{Settings, SettingsError};
 use crate::session::SettingsHome;
 
 /// Who is playing, and how their screen looks.
-pub struct Player {
+pub struct ConnectedPlayer {
     /// What every connection shares.
     pub shared: Arc<Shared>,
     /// Who.

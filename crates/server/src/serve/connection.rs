@@ -15,7 +15,7 @@ use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::mpsc;
 
 use super::budget::InputBudget;
-use super::connected::Player;
+use super::connected::ConnectedPlayer;
 use super::door::{GameEnd, ToGame, clamp_size, farewell_bytes};
 use super::identity::Identity;
 use super::limits::{Admission, ConnectionRefusal};
@@ -24,7 +24,7 @@ use super::records::conduct::BanTarget;
 use super::ssh_screen::SshScreen;
 use super::text::clean_line;
 use super::{ServeError, Shared, seating};
-use crate::session::Ending;
+use crate::session::SessionEnd;
 
 mod commands;
 mod supervise;
@@ -183,7 +183,7 @@ impl Connection {
             stall: self.shared.config.client_stall,
         }
         .open();
-        let player = Player {
+        let player = ConnectedPlayer {
             shared: Arc::clone(&self.shared),
             identity,
             no_color: self.no_color,
@@ -672,10 +672,10 @@ fn key_or_explanation() -> Auth {
 /// How a game ended, for the log.
 fn describe(end: GameEnd) -> &'static str {
     match end {
-        GameEnd::Session(Ending::Quit) => "quit",
-        GameEnd::Session(Ending::Signal(_)) => "server shutdown",
-        GameEnd::Session(Ending::InputClosed) => "connection closed",
-        GameEnd::Session(Ending::EngineFailed) => "engine failed",
+        GameEnd::Session(SessionEnd::Quit) => "quit",
+        GameEnd::Session(SessionEnd::Signal(_)) => "server shutdown",
+        GameEnd::Session(SessionEnd::InputClosed) => "connection closed",
+        GameEnd::Session(SessionEnd::EngineFailed) => "engine failed",
         GameEnd::Idle => "idle",
     }
 }

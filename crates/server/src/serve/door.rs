@@ -15,7 +15,7 @@ use ratatui::layout::Rect;
 use ratatui::{Terminal, TerminalOptions, Viewport};
 use tokio::sync::mpsc;
 
-use crate::session::Ending;
+use crate::session::SessionEnd;
 
 /// Mouse reports for clicks and the wheel only (no motion: that would be a report per cell the pointer
 /// crosses, over the network), in the SGR encoding, which has no limit on the column.
@@ -116,7 +116,7 @@ pub type FrameTerminal = Terminal<CrosstermBackend<FrameBytes>>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameEnd {
     /// As the session ended: the player quit, the server stopped, the connection went, the engine failed.
-    Session(Ending),
+    Session(SessionEnd),
     /// Nobody typed for the idle timeout: the game is put away (saved, as always) and the channel closed.
     Idle,
 }
@@ -167,10 +167,10 @@ fn shutting_down(doing: Doing) -> &'static str {
 pub async fn farewell(screen: &Screen, end: GameEnd, doing: Doing) {
     let (farewell, status): (&str, u32) = match end {
         // The connection has gone: there is nobody to tell.
-        GameEnd::Session(Ending::InputClosed) => return,
-        GameEnd::Session(Ending::Quit | Ending::Signal(SIGINT)) => ("", 0),
-        GameEnd::Session(Ending::Signal(_)) => (shutting_down(doing), 0),
-        GameEnd::Session(Ending::EngineFailed) => (
+        GameEnd::Session(SessionEnd::InputClosed) => return,
+        GameEnd::Session(SessionEnd::Quit | SessionEnd::Signal(SIGINT)) => ("", 0),
+        GameEnd::Session(SessionEnd::Signal(_)) => (shutting_down(doing), 0),
+        GameEnd::Session(SessionEnd::EngineFailed) => (
             "crowned: the engine stopped after an error; your game is saved, and connecting again offers it.\r\n",
             1,
         ),

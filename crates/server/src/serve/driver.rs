@@ -19,7 +19,7 @@ use tokio::time::{Instant, sleep_until};
 use super::door::{FrameTerminal, GameEnd, Output, SIGINT, SIGTERM, ToGame};
 use super::input::{ByteInput, ESC_TIMEOUT};
 use crate::app::InputEvent;
-use crate::session::Ending;
+use crate::session::SessionEnd;
 
 /// What a part answers to what came: stay, stay with the player counted as active, or leave with this.
 #[derive(Debug)]
@@ -140,7 +140,7 @@ impl Driver {
                 return Ok(exit);
             }
             if !out.draw_part(|terminal| part.draw(terminal)).await {
-                let end = GameEnd::Session(Ending::InputClosed);
+                let end = GameEnd::Session(SessionEnd::InputClosed);
                 part.end(end);
                 return Err(end);
             }
@@ -175,11 +175,11 @@ impl Driver {
         tokio::select! {
             message = self.input.recv() => {
                 if !self.typing.take(message, &mut self.input, out, &mut events) {
-                    return Err(GameEnd::Session(Ending::InputClosed));
+                    return Err(GameEnd::Session(SessionEnd::InputClosed));
                 }
             }
             news = news => return Ok(Turn::News(news)),
-            _ = self.shutdown.changed() => return Err(GameEnd::Session(Ending::Signal(SIGTERM))),
+            _ = self.shutdown.changed() => return Err(GameEnd::Session(SessionEnd::Signal(SIGTERM))),
             () = sleep_until(wake) => {
                 let now = Instant::now();
                 self.typing.settle(now, &mut events);
@@ -192,7 +192,7 @@ impl Driver {
             }
         }
         if interrupted(&events) {
-            return Err(GameEnd::Session(Ending::Signal(SIGINT)));
+            return Err(GameEnd::Session(SessionEnd::Signal(SIGINT)));
         }
         Ok(Turn::Input(events))
     }
@@ -432,7 +432,7 @@ mod tests {
             .await
             .expect("sent");
         let end = driver.drive(&mut out, &mut probe).await.expect_err("ended");
-        assert_eq!(end, GameEnd::Session(Ending::Signal(SIGINT)));
+        assert_eq!(end, GameEnd::Session(SessionEnd::Signal(SIGINT)));
         assert_eq!(probe.ended, Some(end));
         assert!(
             probe.keys.is_empty(),
@@ -443,14 +443,14 @@ mod tests {
             rig(Duration::from_secs(60));
         drop(input);
         let end = driver.drive(&mut out, &mut probe).await.expect_err("ended");
-        assert_eq!(end, GameEnd::Session(Ending::InputClosed));
+        assert_eq!(end, GameEnd::Session(SessionEnd::InputClosed));
         assert_eq!(probe.ended, Some(end));
 
         let (mut driver, mut out, mut probe, _input, _news, shutdown) =
             rig(Duration::from_secs(60));
         shutdown.send(true).expect("sent");
         let end = driver.drive(&mut out, &mut probe).await.expect_err("ended");
-        assert_eq!(end, GameEnd::Session(Ending::Signal(SIGTERM)));
+        assert_eq!(end, GameEnd::Session(SessionEnd::Signal(SIGTERM)));
         assert_eq!(probe.ended, Some(end));
     }
 

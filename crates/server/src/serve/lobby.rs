@@ -12,7 +12,7 @@ use tokio::time::Instant;
 
 use super::at_event::event_summary;
 use super::civility::Civility;
-use super::connected::{Player, settings_home, settings_of};
+use super::connected::{ConnectedPlayer, settings_home, settings_of};
 use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part, no_news};
 use super::problems;
@@ -31,14 +31,14 @@ const LOBBY_REFRESH: Duration = Duration::from_secs(2);
 const STANDINGS_EVERY: u32 = 10;
 
 /// Opens the settings screen over the lobby, with `player`'s settings in force.
-fn open_settings(player: &Player, lobby: &mut Lobby) {
+fn open_settings(player: &ConnectedPlayer, lobby: &mut Lobby) {
     let (settings, _) = settings_of(&player.shared, &player.identity);
     let home = settings_home(&player.shared, &player.identity);
     lobby.open_settings(settings.screen_rows(), home.said());
 }
 
 /// Carries out a change made on the lobby's settings screen, as a game's session does.
-fn change_setting(player: &Player, lobby: &mut Lobby, edit: &SettingEdit) {
+fn change_setting(player: &ConnectedPlayer, lobby: &mut Lobby, edit: &SettingEdit) {
     let (settings, _) = settings_of(&player.shared, &player.identity);
     let home = settings_home(&player.shared, &player.identity);
     match session::carry_out_setting(&settings, &home, edit) {
@@ -50,7 +50,7 @@ fn change_setting(player: &Player, lobby: &mut Lobby, edit: &SettingEdit) {
 /// Runs the lobby on `driver` until the player chooses (their choice, and the keys they typed after it), or the
 /// connection, the server or the idle timeout ends it.
 pub async fn run_lobby(
-    player: &Player,
+    player: &ConnectedPlayer,
     lobby: &mut Lobby,
     driver: &mut Driver,
     out: &mut Output,
@@ -70,7 +70,7 @@ pub async fn run_lobby(
 
 /// The lobby as the screen a connection shows.
 struct AtLobby<'a> {
-    player: &'a Player,
+    player: &'a ConnectedPlayer,
     lobby: &'a mut Lobby,
     civility: Civility,
     /// When its lists are next brought up to date.
@@ -143,7 +143,7 @@ impl Part for AtLobby<'_> {
 
 /// What the records keep to tell `player` about their games that ended while they were away, let go once read
 /// (nothing for a guest, or when the records cannot be read: the word is then told at a later connection).
-pub async fn read_news(player: &Player) -> Vec<String> {
+pub async fn read_news(player: &ConnectedPlayer) -> Vec<String> {
     if player.identity.is_guest() {
         return Vec::new();
     }
@@ -156,7 +156,7 @@ pub async fn read_news(player: &Player) -> Vec<String> {
 }
 
 /// Reads the player's English rating and the English leaderboard into the lobby.
-async fn read_standings(player: &Player, lobby: &mut Lobby) {
+async fn read_standings(player: &ConnectedPlayer, lobby: &mut Lobby) {
     if lobby.guest {
         return;
     }
@@ -190,7 +190,7 @@ async fn read_standings(player: &Player, lobby: &mut Lobby) {
 }
 
 /// The tournaments `player`'s lobby lists: those open to anyone, and those they have entered or created.
-fn listed_events(player: &Player) -> Vec<LobbyEvent> {
+fn listed_events(player: &ConnectedPlayer) -> Vec<LobbyEvent> {
     let me = &player.identity.fingerprint;
     player
         .shared
@@ -207,7 +207,7 @@ fn listed_events(player: &Player) -> Vec<LobbyEvent> {
 }
 
 /// A room's listing as `player`'s lobby shows it.
-fn lobby_game(listing: Listing, player: &Player) -> LobbyGame {
+fn lobby_game(listing: Listing, player: &ConnectedPlayer) -> LobbyGame {
     LobbyGame {
         mine: listing.seats_player(&player.identity.fingerprint),
         code: listing.code.to_string(),

@@ -17,7 +17,7 @@ use super::room::{Command, RoomHandle, WeakUpdates};
 use crate::app::{InputEvent, TableEvent, TrainingNews};
 use crate::engine::Report;
 use crate::problems::check::Answer;
-use crate::session::{Ending, Event, Session};
+use crate::session::{Event, Session, SessionEnd};
 
 /// What a game needs besides its session.
 pub struct Channels {
@@ -121,7 +121,7 @@ const EVENT_TABLE_AFTER: Duration = Duration::from_secs(3);
 fn handle_all(
     session: &mut Session,
     events: impl IntoIterator<Item = InputEvent>,
-) -> Option<Ending> {
+) -> Option<SessionEnd> {
     events
         .into_iter()
         .find_map(|event| session.handle(Event::Input(event)))
@@ -136,7 +136,7 @@ pub async fn run(
     driver: &mut Driver,
     out: &mut Output,
     typed_ahead: Vec<InputEvent>,
-) -> Option<Ending> {
+) -> Option<SessionEnd> {
     let ending = run_session(session, channels, driver, out, typed_ahead).await;
     if let Some(link) = channels.table.take() {
         let leave = Command::Leave {
@@ -154,7 +154,7 @@ async fn run_session(
     driver: &mut Driver,
     out: &mut Output,
     typed_ahead: Vec<InputEvent>,
-) -> Option<Ending> {
+) -> Option<SessionEnd> {
     let (width, height) = out.size();
     if let Some(ending) = session.start(width, height) {
         return Some(ending);
@@ -202,13 +202,13 @@ enum GameNews {
 
 impl Playing<'_> {
     /// Ends the session with `ending`, and leaves the screen with it.
-    fn leave(&mut self, ending: Ending) -> Flow<Ending> {
+    fn leave(&mut self, ending: SessionEnd) -> Flow<SessionEnd> {
         self.session.end(ending);
         Flow::Leave(ending)
     }
 
     /// After the session has handled something: its ending, or the player's requests sent and the screen kept.
-    async fn go_on(&mut self, ending: Option<Ending>) -> Flow<Ending> {
+    async fn go_on(&mut self, ending: Option<SessionEnd>) -> Flow<SessionEnd> {
         if let Some(ending) = ending {
             return Flow::Leave(ending);
         }
@@ -217,11 +217,11 @@ impl Playing<'_> {
     }
 
     /// Handles the table's update.
-    async fn table_news(&mut self, news: Option<TableEvent>) -> Flow<Ending> {
+    async fn table_news(&mut self, news: Option<TableEvent>) -> Flow<SessionEnd> {
         let Some(news) = news else {
             // Nothing more will come from this room: it went away with the player still at it.
             self.channels.lost = self.channels.table.take().map(|link| link.code);
-            return self.leave(Ending::Quit);
+            return self.leave(SessionEnd::Quit);
         };
         if matches!(news, TableEvent::TakenOver) {
             // The seat is played from another connection now: this one leaves the table, and must not tell the
@@ -229,11 +229,11 @@ impl Playing<'_> {
             let _ = self.session.handle(Event::Table(news));
             self.channels.table = None;
             self.channels.taken_over = true;
-            return self.leave(Ending::Quit);
+            return self.leave(SessionEnd::Quit);
         }
         if let TableEvent::Rematch(code) = &news {
             self.channels.rematch = Some(RoomCode::new(code.as_str()));
-            return self.leave(Ending::Quit);
+            return self.leave(SessionEnd::Quit);
         }
         // What someone the player has blocked says is not shown, and their offers are declined unseen.
         if let (Some(civility), Some(link)) = (&self.channels.civility, &self.channels.table) {
@@ -255,7 +255,7 @@ impl Playing<'_> {
     }
 
     /// Handles the event's news: its end, or the player's next board.
-    async fn event_news(&mut self, news: EventNews, out: &mut Output) -> Flow<Ending> {
+    async fn event_news(&mut self, news: EventNews, out: &mut Output) -> Flow<SessionEnd> {
         let EventNews::Board(code) = news else {
             self.event_over = true;
             return Flow::Stay;
@@ -280,15 +280,15 @@ impl Playing<'_> {
         }
         let _ = out.draw_part(|terminal| self.session.draw(terminal)).await;
         self.channels.rematch = Some(code);
-        self.leave(Ending::Quit)
+        self.leave(SessionEnd::Quit)
     }
 }
 
 impl Part for Playing<'_> {
     type News = GameNews;
-    type Exit = Ending;
+    type Exit = SessionEnd;
 
-    async fn settle(&mut self) -> Option<Ending> {
+    async fn settle(&mut self) -> Option<SessionEnd> {
         if (self.event_over || self.channels.tv)
             && self.leave_at.is_none()
             && self.session.app().game().outcome().is_some()
@@ -323,12 +323,12 @@ impl Part for Playing<'_> {
         [timers, self.leave_at].into_iter().flatten().min()
     }
 
-    async fn input(&mut self, events: Vec<InputEvent>, _: &mut Output) -> Flow<Ending> {
+    async fn input(&mut self, events: Vec<InputEvent>, _: &mut Output) -> Flow<SessionEnd> {
         let ending = handle_all(self.session, events);
         self.go_on(ending).await
     }
 
-    async fn heard(&mut self, news: GameNews, out: &mut Output) -> Flow<Ending> {
+    async fn heard(&mut self, news: GameNews, out: &mut Output) -> Flow<SessionEnd> {
         match news {
             GameNews::Table(news) => self.table_news(news).await,
             GameNews::Proved(question, answer) => {
@@ -343,10 +343,10 @@ impl Part for Playing<'_> {
         }
     }
 
-    async fn timer(&mut self, now: Instant) -> Flow<Ending> {
+    async fn timer(&mut self, now: Instant) -> Flow<SessionEnd> {
         if self.leave_at.is_some_and(|at| at <= now) {
             self.channels.tv_next = self.channels.tv;
-            return self.leave(Ending::Quit);
+            return self.leave(SessionEnd::Quit);
         }
         let ending = self.session.fire_timers(now.into_std());
         self.go_on(ending).await
@@ -356,7 +356,7 @@ impl Part for Playing<'_> {
         self.session.end(match end {
             GameEnd::Session(ending) => ending,
             // Put away: saved as it stands, as when the connection goes.
-            GameEnd::Idle => Ending::InputClosed,
+            GameEnd::Idle => SessionEnd::InputClosed,
         });
     }
 }

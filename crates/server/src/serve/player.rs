@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 use super::at_event::{Entered, EventChoice, create_and_enter, enter, run_event};
-use super::connected::{Player, settings_home, settings_of};
+use super::connected::{ConnectedPlayer, settings_home, settings_of};
 use super::door::{Doing, GameEnd, Output, Screen, ToGame, farewell};
 use super::driver::Driver;
 use super::ids::RoomCode;
@@ -21,7 +21,7 @@ use super::sharing::Sharing;
 use crate::app::TrainingKind;
 use crate::app::lobby::{Choice, Lobby};
 use crate::engine::EngineClient;
-use crate::session::{self, Ending, Opening, Session};
+use crate::session::{self, Session, SessionEnd, SessionOpening};
 use crate::store::StoreError;
 
 /// Where a player starts.
@@ -58,14 +58,14 @@ enum Step {
 /// K7QX`), and the player leaves from there. The player's terminal is given back and the channel closed at the
 /// end.
 pub async fn serve(
-    player: Player,
+    player: ConnectedPlayer,
     screen: Screen,
     input: mpsc::Receiver<ToGame>,
     size: (u16, u16),
     start: Start,
 ) -> GameEnd {
     let Ok(mut out) = Output::new(screen, size) else {
-        return GameEnd::Session(Ending::InputClosed);
+        return GameEnd::Session(SessionEnd::InputClosed);
     };
     let mut doing = Doing::Lobby;
     // The player's folder comes from the other nodes before their settings or games are read here.
@@ -79,14 +79,14 @@ pub async fn serve(
 }
 
 async fn drive(
-    player: &Player,
+    player: &ConnectedPlayer,
     out: &mut Output,
     input: mpsc::Receiver<ToGame>,
     start: Start,
     doing: &mut Doing,
 ) -> GameEnd {
     if !out.start().await {
-        return GameEnd::Session(Ending::InputClosed);
+        return GameEnd::Session(SessionEnd::InputClosed);
     }
     let mut driver = Driver::new(
         input,
@@ -139,7 +139,7 @@ async fn drive(
         };
         let mut session = match next {
             // Someone who may only watch has nothing more to do once they leave the table.
-            Step::Lobby(_) if player.spectator => return GameEnd::Session(Ending::Quit),
+            Step::Lobby(_) if player.spectator => return GameEnd::Session(SessionEnd::Quit),
             Step::Tv => {
                 channels.tv = false;
                 next = match super::tv::wait_for_game(&player.shared, &mut driver, out).await {
@@ -205,7 +205,7 @@ async fn drive(
                             None => Step::Lobby(Some(format!("tournament {code} is over"))),
                         }
                     }
-                    Choice::Quit => return GameEnd::Session(Ending::Quit),
+                    Choice::Quit => return GameEnd::Session(SessionEnd::Quit),
                     // Carried out in the lobby, which never ends for them.
                     Choice::Settings | Choice::ChangeSetting(_) => Step::Lobby(None),
                 };
@@ -296,7 +296,7 @@ async fn drive(
             continue;
         }
         channels.tv = false;
-        if let (Some(Ending::Quit), Some(code)) = (ending, channels.rematch.take()) {
+        if let (Some(SessionEnd::Quit), Some(code)) = (ending, channels.rematch.take()) {
             // A rematch was agreed: players take their seats at its table, watchers watch it.
             next = Step::Ask(match doing {
                 Doing::Watching => TableAsk::Watch(code),
@@ -311,7 +311,7 @@ async fn drive(
             )));
             continue;
         }
-        if let (Some(Ending::Quit), Some(code)) = (ending, channels.lost.take()) {
+        if let (Some(SessionEnd::Quit), Some(code)) = (ending, channels.lost.take()) {
             next = match find_again(player, *doing, code).await {
                 Ok(seated) => Step::Table(seated),
                 Err(why) => Step::Lobby(Some(format!("the game's server went away: {why}"))),
@@ -320,8 +320,8 @@ async fn drive(
         }
         next = match ending {
             // A tournament's player goes back to its screen, to wait for their next game.
-            Some(Ending::Quit) if channels.event.is_some() => Step::Event,
-            Some(Ending::Quit) => Step::Lobby(None),
+            Some(SessionEnd::Quit) if channels.event.is_some() => Step::Event,
+            Some(SessionEnd::Quit) => Step::Lobby(None),
             Some(ending) => return GameEnd::Session(ending),
             None => return GameEnd::Idle,
         };
@@ -331,7 +331,11 @@ async fn drive(
 /// Finds the game of a room that went away while `player` was at it (its node died, or another node took it
 /// over) where it runs now: their seat again, or their place among its watchers. It keeps trying until another
 /// node can have taken the room over.
-async fn find_again(player: &Player, doing: Doing, code: RoomCode) -> Result<Seated, RoomError> {
+async fn find_again(
+    player: &ConnectedPlayer,
+    doing: Doing,
+    code: RoomCode,
+) -> Result<Seated, RoomError> {
     let patience = player
         .shared
         .config
@@ -359,7 +363,7 @@ const SERVER_ANALYSIS_TIME: Duration = Duration::from_secs(3);
 
 /// A new engine client for the next session, its reports coming to `channels` (a session's search numbers
 /// start again at one: the last session's late reports must not reach the next).
-fn engine_client(player: &Player, channels: &mut Channels) -> EngineClient {
+fn engine_client(player: &ConnectedPlayer, channels: &mut Channels) -> EngineClient {
     let (engine_tx, engine_rx) = mpsc::unbounded_channel();
     channels.engine = engine_rx;
     player.shared.engine.client(move |report| {
@@ -370,7 +374,7 @@ fn engine_client(player: &Player, channels: &mut Channels) -> EngineClient {
 
 /// A game against the engine for `player`: their own settings and saved games under the server's data folder,
 /// and the offer to resume an unfinished game, as locally.
-fn engine_session(player: &Player, engine: EngineClient) -> Session {
+fn engine_session(player: &ConnectedPlayer, engine: EngineClient) -> Session {
     let (shared, identity) = (&player.shared, &player.identity);
     let store = match identity.is_guest() {
         true => Err(StoreError::Guest),
@@ -379,7 +383,7 @@ fn engine_session(player: &Player, engine: EngineClient) -> Session {
     let (settings, problem) = settings_of(shared, identity);
     let (mut opened, config) = session::open_with_settings(
         store,
-        Opening::Standard(settings.game_type),
+        SessionOpening::Standard(settings.game_type),
         &settings,
         problem.as_ref(),
         player.no_color,

@@ -12,7 +12,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use tokio::sync::mpsc;
 
 use super::Shared;
-use super::connected::{Player, settings_of};
+use super::connected::{ConnectedPlayer, settings_of};
 use super::identity::Identity;
 use super::play::Channels;
 use crate::app::lobby::{Lobby, ProblemsShown};
@@ -64,7 +64,7 @@ async fn standing_and_ratings(
 /// The trainer's session for `player`, open for `kind`: its proofs answered by the server's workers (the
 /// answers coming to `channels`), its decisions kept in the records for a keyed player.
 pub(super) async fn trainer_session(
-    player: &Player,
+    player: &ConnectedPlayer,
     kind: TrainingKind,
     engine: EngineClient,
     channels: &mut Channels,
@@ -102,7 +102,7 @@ pub(super) async fn trainer_session(
 }
 
 /// A writer of the trainer's decisions to the records, for as long as its sender lives.
-fn keep_news(player: &Player) -> mpsc::Sender<TrainingNews> {
+fn keep_news(player: &ConnectedPlayer) -> mpsc::Sender<TrainingNews> {
     let (tx, mut rx) = mpsc::channel(NEWS_QUEUE);
     let shared = std::sync::Arc::clone(&player.shared);
     let identity = player.identity.clone();
@@ -138,7 +138,7 @@ fn keep_news(player: &Player) -> mpsc::Sender<TrainingNews> {
 }
 
 /// Reads the player's problem standing into the lobby, with the problem of the day's title.
-pub(super) async fn read_standing(player: &Player, lobby: &mut Lobby) {
+pub(super) async fn read_standing(player: &ConnectedPlayer, lobby: &mut Lobby) {
     let shared = &*player.shared;
     lobby.daily = daily_index(shared)
         .and_then(|i| shared.problems.get(i))

@@ -44,7 +44,8 @@ pub use ratings::{RatingRecords, Standing};
 pub use sqlite::SqliteRecords;
 pub use tournaments::TournamentRecords;
 pub use tournaments::{
-    EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
+    EntryRecord, EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord,
+    TournamentSpec,
 };
 
 /// Where the server's records are kept, and what it asks of them: the players it has seen, the games with their
@@ -59,7 +60,7 @@ pub trait Records:
     + TournamentRecords
     + ProblemRecords
     + conduct::Conduct
-    + news::News
+    + news::NewsRecords
     + creations::EventCreations
     + links::BrowserLinks
     + Send

@@ -20,7 +20,7 @@ use super::tables::Tables;
 use crate::app::TableRequest;
 use crate::rules::Color;
 use delivery::Delivery;
-use machine::{Effect, EventGame, Input, Room};
+use machine::{EventGame, Input, Room, RoomEffect};
 
 pub use machine::{
     FIRST_MOVE_LIMIT, GameEnded, MAX_CHAT, NOTE_CLOCKS_EVERY, Rematch, ResumeError, Resumed,
@@ -211,7 +211,7 @@ impl Driver {
             tournament,
         } = links;
         let epoch = Instant::now();
-        let setup = machine::Setup {
+        let setup = machine::RoomSetup {
             code,
             recorded: recorder.is_some(),
             writing: recorder.as_ref().is_none_or(Recorder::is_writing),
@@ -365,26 +365,26 @@ impl Driver {
             let now = self.now();
             for effect in self.room.handle(input, now) {
                 match effect {
-                    Effect::Send { to, update } => {
+                    RoomEffect::Send { to, update } => {
                         if let Some(gone) = self.delivery.send(to, update) {
                             inputs.push(Input::Gone(gone));
                         }
                     }
-                    Effect::Seated(answer) => seated = Some(answer),
-                    Effect::Commit(jobs) => {
+                    RoomEffect::Seated(answer) => seated = Some(answer),
+                    RoomEffect::Commit(jobs) => {
                         self.commit = self.recorder.as_ref().map(|r| r.commit(jobs));
                     }
-                    Effect::Note(job) => {
+                    RoomEffect::Note(job) => {
                         if let Some(recorder) = &self.recorder {
                             recorder.send(job);
                         }
                     }
-                    Effect::Listing(listing) => {
+                    RoomEffect::Listing(listing) => {
                         if let Some(tables) = self.tables.as_ref().and_then(Weak::upgrade) {
                             tables.update(listing);
                         }
                     }
-                    Effect::OpenRematch { config, rematch } => {
+                    RoomEffect::OpenRematch { config, rematch } => {
                         let opened = match self.tables.as_ref().and_then(Weak::upgrade) {
                             Some(tables) => tables
                                 .open_rematch(config, rematch)
@@ -394,12 +394,12 @@ impl Driver {
                         };
                         inputs.push(Input::RematchOpened(opened));
                     }
-                    Effect::TournamentResult(ended) => {
+                    RoomEffect::TournamentResult(ended) => {
                         if let Some(link) = &self.tournament {
                             let _ = link.results.send(ended);
                         }
                     }
-                    Effect::ReadRatings { players, variant } => {
+                    RoomEffect::ReadRatings { players, variant } => {
                         if let Some(recorder) = &self.recorder {
                             let (reply, answer) = oneshot::channel();
                             recorder.send(Job::Ratings(RatingsRead {
@@ -410,7 +410,7 @@ impl Driver {
                             self.ratings = Some(answer);
                         }
                     }
-                    Effect::Stop => self.stop = true,
+                    RoomEffect::Stop => self.stop = true,
                 }
             }
         }

@@ -19,7 +19,7 @@ mod settings;
 mod timers;
 
 pub use clipboard::{Passthrough, clipboard_sequence};
-pub use opening::{Opened, Opening, open, open_table, open_trainer, open_with_settings};
+pub use opening::{Opened, SessionOpening, open, open_table, open_trainer, open_with_settings};
 pub use proofs::{ProofClient, Provers};
 pub use run::{Inbox, Urgent, run};
 pub use saving::Saving;
@@ -64,7 +64,7 @@ pub enum Event {
 
 /// Why a session ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub enum SessionEnd {
     /// The player quit.
     Quit,
     /// The front end was asked to end ([`Event::Signal`]).
@@ -106,7 +106,7 @@ pub struct Session {
     conduct: Vec<ConductRequest>,
     /// What the problem trainer decided, for the front end to keep ([`Session::take_training_news`]).
     trained: Vec<TrainingNews>,
-    ending: Option<Ending>,
+    ending: Option<SessionEnd>,
     /// Where the settings screen's changes are kept.
     settings_home: SettingsHome,
     /// When the session began: the app's clocks count from here.
@@ -160,7 +160,7 @@ impl Session {
     /// opening's effects (the engine's first move, say) are carried out. Returns how the session ended, if it
     /// did at once.
     #[must_use = "an ending must end the front end"]
-    pub fn start(&mut self, width: u16, height: u16) -> Option<Ending> {
+    pub fn start(&mut self, width: u16, height: u16) -> Option<SessionEnd> {
         self.act(resized(width, height));
         let effects = std::mem::take(&mut self.start_effects);
         self.carry_out(effects);
@@ -169,7 +169,7 @@ impl Session {
 
     /// Handles one event; returns how the session ended, if it has.
     #[must_use = "an ending must end the front end"]
-    pub fn handle(&mut self, event: Event) -> Option<Ending> {
+    pub fn handle(&mut self, event: Event) -> Option<SessionEnd> {
         if self.ending.is_some() {
             return self.ending;
         }
@@ -180,8 +180,8 @@ impl Session {
                 }
             }
             Event::Engine(report) => self.engine_report(report),
-            Event::Signal(signal) => self.end(Ending::Signal(signal)),
-            Event::InputClosed => self.end(Ending::InputClosed),
+            Event::Signal(signal) => self.end(SessionEnd::Signal(signal)),
+            Event::InputClosed => self.end(SessionEnd::InputClosed),
             Event::Table(event) => self.act(Action::Table(event)),
             Event::Proved { question, answer } => self.act(Action::Proved { question, answer }),
         }
@@ -218,7 +218,7 @@ impl Session {
 
     /// Fires the timers due at `now`; returns how the session ended, if it has.
     #[must_use = "an ending must end the front end"]
-    pub fn fire_timers(&mut self, now: Instant) -> Option<Ending> {
+    pub fn fire_timers(&mut self, now: Instant) -> Option<SessionEnd> {
         for timer in self.timers.take_due(now) {
             if self.ending.is_some() {
                 break;
@@ -231,7 +231,7 @@ impl Session {
     /// Ends the session at once (the game in progress is already saved: every change was); its search stops.
     /// A game with clocks is saved once more, so that the time spent on the move under way is not given back
     /// when it is resumed.
-    pub fn end(&mut self, ending: Ending) {
+    pub fn end(&mut self, ending: SessionEnd) {
         self.engine.cancel();
         if let Some(proofs) = &self.proofs {
             proofs.cancel();
@@ -265,7 +265,7 @@ impl Session {
     }
 
     /// How the session ended, if it has.
-    pub fn ending(&self) -> Option<Ending> {
+    pub fn ending(&self) -> Option<SessionEnd> {
         self.ending
     }
 
@@ -347,7 +347,7 @@ impl Session {
                     Ok(())
                 }
                 Effect::Quit => {
-                    self.end(Ending::Quit);
+                    self.end(SessionEnd::Quit);
                     Ok(())
                 }
                 Effect::Table(request) => {
@@ -439,7 +439,7 @@ impl Session {
             seed: self.config.seed ^ search,
         };
         if self.engine.start(request).is_err() {
-            self.end(Ending::EngineFailed);
+            self.end(SessionEnd::EngineFailed);
         }
     }
 
@@ -467,7 +467,7 @@ impl Session {
                     score: result.score,
                 }
             }
-            Report::Failed { .. } => return self.end(Ending::EngineFailed),
+            Report::Failed { .. } => return self.end(SessionEnd::EngineFailed),
         };
         self.act(action);
     }

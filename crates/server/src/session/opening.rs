@@ -13,7 +13,7 @@ use crate::config::{Settings, SettingsError};
 
 /// What a session opens with.
 #[derive(Debug)]
-pub enum Opening {
+pub enum SessionOpening {
     /// A new game of this variant and board from its start (or the unfinished game, if the player resumes it).
     Standard(GameType),
     /// A new game from a given position.
@@ -27,12 +27,12 @@ pub enum Opening {
     },
 }
 
-impl Opening {
+impl SessionOpening {
     fn app(self, players: Players) -> (App, Vec<Effect>) {
         match self {
-            Opening::Standard(game_type) => App::with_game(AnyGame::new(game_type), players),
-            Opening::Position(game) => App::with_game(game, players),
-            Opening::File { name, mut games } => {
+            SessionOpening::Standard(game_type) => App::with_game(AnyGame::new(game_type), players),
+            SessionOpening::Position(game) => App::with_game(game, players),
+            SessionOpening::File { name, mut games } => {
                 if games.len() == 1 {
                     (App::replaying(games.remove(0), players), Vec::new())
                 } else {
@@ -66,7 +66,7 @@ pub struct Opened {
 pub fn open(
     store: Result<Store, StoreError>,
     autosave: bool,
-    opening: Opening,
+    opening: SessionOpening,
     players: Players,
 ) -> Opened {
     match store {
@@ -91,7 +91,7 @@ pub fn open(
 /// play a new game each time.
 pub fn open_with_settings(
     store: Result<Store, StoreError>,
-    opening: Opening,
+    opening: SessionOpening,
     settings: &Settings,
     problem: Option<&SettingsError>,
     no_color: bool,
@@ -182,7 +182,7 @@ fn opened(app: App, effects: Vec<Effect>, notices: Vec<String>, saving: Saving) 
 /// among the saved games instead, so that nothing replaces it. Games still open in other sessions are left to
 /// them; autosaves that cannot be read were moved aside (never overwritten). The notices say all of it. Without
 /// a slot the game is saved only when asked.
-fn open_with_autosave(store: Store, opening: Opening, players: Players) -> Opened {
+fn open_with_autosave(store: Store, opening: SessionOpening, players: Players) -> Opened {
     let claim = match store.claim_autosave() {
         Ok(claim) => claim,
         Err(e) => {
@@ -218,7 +218,7 @@ fn open_with_autosave(store: Store, opening: Opening, players: Players) -> Opene
         let saving = Saving::in_store(store, Some(slot), true);
         return opened(app, effects, notices, saving);
     };
-    if let Opening::Standard(game_type) = opening {
+    if let SessionOpening::Standard(game_type) = opening {
         let app = App::offering_resume_over(AnyGame::new(game_type), players, saved);
         let saving = Saving::in_store(store, Some(slot), true);
         return opened(app, Vec::new(), notices, saving);

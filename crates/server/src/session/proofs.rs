@@ -12,7 +12,7 @@ use std::io;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
 
-use crate::problems::check::{Answer, Question, SharedProver};
+use crate::problems::check::{Answer, ProverQuestion, SharedProver};
 
 /// Where a client's answers go: the question's number and the answer.
 type Sink = Box<dyn Fn(u64, Answer) + Send + Sync>;
@@ -28,7 +28,7 @@ struct Job {
     ticket: u64,
     question: u64,
     prover: SharedProver,
-    asked: Question,
+    asked: ProverQuestion,
 }
 
 #[derive(Default)]
@@ -140,7 +140,7 @@ pub struct ProofClient {
 impl ProofClient {
     /// Asks `asked` of `prover`, numbered `question`, replacing the client's question still waiting. Refused
     /// (`false`) once the pool has stopped.
-    pub fn ask(&self, question: u64, prover: SharedProver, asked: Question) -> bool {
+    pub fn ask(&self, question: u64, prover: SharedProver, asked: ProverQuestion) -> bool {
         let mut state = lock(&self.shared.state);
         if state.stopped {
             return false;
@@ -195,7 +195,7 @@ mod tests {
         });
         let problem = builtin_problems().remove(0);
         let prover = SharedProver::new(Prover::new(None));
-        let hint = Question::Hint {
+        let hint = ProverQuestion::Hint {
             pos: problem.start,
             goal: problem.goal,
         };

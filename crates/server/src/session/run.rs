@@ -15,7 +15,7 @@ use std::time::Instant;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 
-use super::{Ending, Event, Passthrough, Session};
+use super::{Event, Passthrough, Session, SessionEnd};
 
 /// A request to end that must not wait behind queued input: a signal, or Ctrl-c read from the terminal. The
 /// thread that sees it raises it at once; the loop looks before every event it handles, so the session ends
@@ -44,11 +44,11 @@ impl Urgent {
     }
 
     /// How the session must end, if it has been asked to.
-    pub fn ending(&self) -> Option<Ending> {
+    pub fn ending(&self) -> Option<SessionEnd> {
         match self.0.load(Ordering::SeqCst) {
             0 => None,
-            Self::INTERRUPT => Some(Ending::Quit),
-            signal => Some(Ending::Signal(signal)),
+            Self::INTERRUPT => Some(SessionEnd::Quit),
+            signal => Some(SessionEnd::Signal(signal)),
         }
     }
 }
@@ -68,7 +68,7 @@ pub fn run<B: Backend + Passthrough>(
     terminal: &mut Terminal<B>,
     session: &mut Session,
     inbox: Inbox,
-) -> io::Result<Ending> {
+) -> io::Result<SessionEnd> {
     session.draw(terminal)?;
     loop {
         // Timers keep their deadlines across other events, so that keys never hold them back.
@@ -114,10 +114,10 @@ mod tests {
         assert_eq!(urgent.ending(), None);
         urgent.signal(15);
         urgent.interrupt();
-        assert_eq!(urgent.ending(), Some(Ending::Signal(15)));
+        assert_eq!(urgent.ending(), Some(SessionEnd::Signal(15)));
         let urgent = Urgent::default();
         urgent.interrupt();
         urgent.signal(1);
-        assert_eq!(urgent.ending(), Some(Ending::Quit));
+        assert_eq!(urgent.ending(), Some(SessionEnd::Quit));
     }
 }

@@ -4,7 +4,7 @@
 use super::App;
 use crate::app::action::{Action, Effect, Purpose, SetupAction};
 use crate::app::ballot::OpeningChoice;
-use crate::app::cursor::{Cursor, Step};
+use crate::app::cursor::{Cursor, CursorStep};
 use crate::app::dialog::NewGameDialog;
 use crate::app::mode::{Focus, Mode};
 use crate::app::picking::Pick;
@@ -248,10 +248,10 @@ impl App {
     /// Moves the board cursor one square the way `action` (an arrow) says, as the board is turned.
     pub(super) fn move_cursor(&mut self, action: &Action) {
         let step = match action {
-            Action::Up => Step::Up,
-            Action::Down => Step::Down,
-            Action::Left => Step::Left,
-            _ => Step::Right,
+            Action::Up => CursorStep::Up,
+            Action::Down => CursorStep::Down,
+            Action::Left => CursorStep::Left,
+            _ => CursorStep::Right,
         };
         self.play.cursor = self.play.cursor.step(step, self.board(), self.flipped);
     }

@@ -9,7 +9,7 @@ use crate::app::trainer::{
 };
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
-use crate::problems::check::Question;
+use crate::problems::check::ProverQuestion;
 use crate::problems::{Problem, Prover, builtin_problems};
 use crate::rules::{Color, English, Playable, SquareStyle, write_move};
 
@@ -248,7 +248,7 @@ impl App {
     }
 
     /// The effect that asks the trainer's prover `question`, numbered `number`.
-    fn prove(&self, number: u64, question: Question) -> Vec<Effect> {
+    fn prove(&self, number: u64, question: ProverQuestion) -> Vec<Effect> {
         let Some(trainer) = self.trainer.as_deref() else {
             return Vec::new();
         };

@@ -42,7 +42,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::Ending;
+    use crate::session::SessionEnd;
     use tokio::sync::mpsc;
 
     #[tokio::test]
@@ -56,7 +56,7 @@ mod tests {
             },
         ));
         let fine = tokio::spawn(supervise(
-            async { GameEnd::Session(Ending::Quit) },
+            async { GameEnd::Session(SessionEnd::Quit) },
             move |outcome| async move {
                 let _ = told.send(outcome);
             },
@@ -75,7 +75,7 @@ mod tests {
             outcomes,
             vec![
                 Err(GameFailed::Panicked("a bug in one game".to_string())),
-                Ok(GameEnd::Session(Ending::Quit))
+                Ok(GameEnd::Session(SessionEnd::Quit))
             ]
         );
     }

@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::game::TimeControl;
 use crate::rules::Variant;
 use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::records::{Kind, TournamentSpec};
+use crate::serve::records::{EventKind, TournamentSpec};
 use crate::serve::text::clean_line;
 
 /// The longest event name kept, in characters.
@@ -70,8 +70,8 @@ pub fn read_spec(
                 .map_err(|_| SetUpError::OutOfRange(what))
         };
         match key {
-            "arena" => kind = Some(Kind::Arena),
-            "swiss" => kind = Some(Kind::Swiss),
+            "arena" => kind = Some(EventKind::Arena),
+            "swiss" => kind = Some(EventKind::Swiss),
             "casual" | "unrated" => rated = false,
             "rated" => rated = true,
             "private" => open = false,
@@ -98,18 +98,18 @@ pub fn read_spec(
         return Err(SetUpError::OutOfRange("the start"));
     }
     let (seconds, rounds) = match kind {
-        Kind::Arena => (seconds.unwrap_or(30 * 60), 0),
-        Kind::Swiss => (0, rounds.unwrap_or(5)),
+        EventKind::Arena => (seconds.unwrap_or(30 * 60), 0),
+        EventKind::Swiss => (0, rounds.unwrap_or(5)),
     };
-    if kind == Kind::Arena && !(MIN_ARENA_SECONDS..=MAX_ARENA_SECONDS).contains(&seconds) {
+    if kind == EventKind::Arena && !(MIN_ARENA_SECONDS..=MAX_ARENA_SECONDS).contains(&seconds) {
         return Err(SetUpError::OutOfRange("the arena's length"));
     }
-    if kind == Kind::Swiss && !(1..=MAX_SWISS_ROUNDS).contains(&rounds) {
+    if kind == EventKind::Swiss && !(1..=MAX_SWISS_ROUNDS).contains(&rounds) {
         return Err(SetUpError::OutOfRange("rounds"));
     }
     let kind_name = match kind {
-        Kind::Arena => "Arena",
-        Kind::Swiss => "Swiss",
+        EventKind::Arena => "Arena",
+        EventKind::Swiss => "Swiss",
     };
     Ok(TournamentSpec {
         code: RoomCode::new(""),
@@ -164,7 +164,7 @@ mod tests {
             NOW,
         )
         .expect("a Swiss event");
-        assert_eq!(spec.kind, Kind::Swiss);
+        assert_eq!(spec.kind, EventKind::Swiss);
         assert_eq!(spec.rounds, 5);
         assert_eq!(spec.clock, "5+3");
         assert!(!spec.rated && !spec.open);
@@ -172,7 +172,7 @@ mod tests {
         assert_eq!(spec.name, "Club night");
         let arena =
             read_spec("arena russian seconds=30 in-seconds=3", None, NOW).expect("an arena");
-        assert_eq!(arena.kind, Kind::Arena);
+        assert_eq!(arena.kind, EventKind::Arena);
         assert_eq!(arena.seconds, 30);
         assert_eq!(arena.variant, "russian");
         assert_eq!(arena.starts, NOW + 3);

@@ -44,7 +44,7 @@ pub const MAX_EVENTS_EACH: usize = 3;
 
 /// What an event's task is asked by the connections.
 #[derive(Debug)]
-pub enum Ask {
+pub enum EventRequest {
     /// A player enters (or is back), their boards to be sent to `news`.
     Enter {
         /// Who.
@@ -93,7 +93,7 @@ pub struct View {
 /// A line to one event's task (here, or on another node through the relay).
 #[derive(Clone, Debug)]
 pub struct EventHandle {
-    asks: mpsc::Sender<Ask>,
+    asks: mpsc::Sender<EventRequest>,
     view: watch::Receiver<Arc<View>>,
     /// Where its games' results go, for an event here.
     results: Option<mpsc::UnboundedSender<GameEnded>>,
@@ -102,7 +102,10 @@ pub struct EventHandle {
 impl EventHandle {
     /// A handle whose asks go to `asks` and whose view is `view`: an event run elsewhere (on another node,
     /// through a relay).
-    pub fn relayed(asks: mpsc::Sender<Ask>, view: watch::Receiver<Arc<View>>) -> EventHandle {
+    pub fn relayed(
+        asks: mpsc::Sender<EventRequest>,
+        view: watch::Receiver<Arc<View>>,
+    ) -> EventHandle {
         EventHandle {
             asks,
             view,
@@ -111,7 +114,7 @@ impl EventHandle {
     }
 
     /// Sends an ask; `false` when the event's task has ended.
-    pub async fn send(&self, ask: Ask) -> bool {
+    pub async fn send(&self, ask: EventRequest) -> bool {
         self.asks.send(ask).await.is_ok()
     }
 

@@ -9,7 +9,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot, watch};
 
 use super::caps::{CapReached, Creator, EventCaps};
-use super::{Ask, CreateError, Events, View};
+use super::{CreateError, EventRequest, Events, View};
 use crate::serve::identity::Identity;
 use crate::serve::recorder::{CommitError, Job, Recorder};
 use crate::serve::records::tournaments::test_arena;
@@ -86,7 +86,7 @@ async fn an_event_shows_nothing_the_records_have_not_taken_and_catches_up_once_t
         let (news, board) = mpsc::channel(4);
         boards.push(board);
         let (taken_in, entered) = oneshot::channel();
-        let enter = Ask::Enter {
+        let enter = EventRequest::Enter {
             who: who.clone(),
             news,
             taken_in,

@@ -11,13 +11,13 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{mpsc, watch};
 
-use super::{Ask, News, View};
+use super::{EventRequest, News, View};
 use crate::game::TimeControl;
 use crate::rules::GameType;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
-use crate::serve::records::{Kind, PairingRecord, Records, Stage};
+use crate::serve::records::{EventKind, PairingRecord, Records, Stage};
 use crate::serve::room::{GameEnded, RoomConfig, TournamentGame, variant_named};
 use crate::serve::tables::Tables;
 use crate::serve::tournament::director::{Director, DirectorAction, DirectorEvent, event_tags};
@@ -86,7 +86,7 @@ struct Task {
 /// are given one.
 pub(super) async fn run(
     run: Running,
-    mut asks: mpsc::Receiver<Ask>,
+    mut asks: mpsc::Receiver<EventRequest>,
     results: (
         mpsc::UnboundedSender<GameEnded>,
         mpsc::UnboundedReceiver<GameEnded>,
@@ -138,9 +138,9 @@ pub(super) async fn run(
 }
 
 impl Task {
-    async fn ask(&mut self, ask: Ask) {
+    async fn ask(&mut self, ask: EventRequest) {
         match ask {
-            Ask::Enter {
+            EventRequest::Enter {
                 who,
                 news,
                 taken_in,
@@ -159,7 +159,7 @@ impl Task {
                     self.tell(&fingerprint, News::Board(code));
                 }
             }
-            Ask::Leave { who, news } => {
+            EventRequest::Leave { who, news } => {
                 // Only the connection that leaves: the player may be back on a new one already.
                 let this_one = self
                     .present
@@ -170,7 +170,7 @@ impl Task {
                     self.handle(DirectorEvent::Away(who)).await;
                 }
             }
-            Ask::Withdraw(who) => {
+            EventRequest::Withdraw(who) => {
                 self.present.remove(&who);
                 self.handle(DirectorEvent::Withdraw(who)).await;
             }
@@ -196,7 +196,7 @@ impl Task {
         // Neither came: a Swiss event withdraws both (each is back when they come again).
         if game.forfeit
             && game.result == GameResult::Draw
-            && self.run.director.spec().kind == Kind::Swiss
+            && self.run.director.spec().kind == EventKind::Swiss
             && let Some(pairing) = pairing
         {
             for entrant in [pairing.first, pairing.second] {
@@ -457,7 +457,7 @@ pub(super) fn view_of(
 ) -> View {
     let name = |entrant: Entrant| director.name(entrant).unwrap_or("?").to_string();
     let leaders: Vec<String> = match director.spec().kind {
-        Kind::Swiss => director
+        EventKind::Swiss => director
             .swiss_table()
             .iter()
             .take(LEADERS)
@@ -471,7 +471,7 @@ pub(super) fn view_of(
                 )
             })
             .collect(),
-        Kind::Arena => director
+        EventKind::Arena => director
             .arena_table()
             .iter()
             .take(LEADERS)

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::serve::events::View;
 use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::records::{Kind, Stage, TournamentSpec};
+use crate::serve::records::{EventKind, Stage, TournamentSpec};
 use crate::serve::tournament::Colour;
 
 /// An event's summary as the nodes write it.
@@ -71,7 +71,7 @@ pub fn view_from_listing(code: &RoomCode, text: &str) -> Option<Arc<View>> {
     let spec = TournamentSpec {
         code: code.clone(),
         name: summary.name,
-        kind: Kind::parse(&summary.kind)?,
+        kind: EventKind::parse(&summary.kind)?,
         variant: summary.variant,
         clock: summary.clock,
         rated: summary.rated,
@@ -109,7 +109,7 @@ mod tests {
             spec: TournamentSpec {
                 code: RoomCode::new("T4RN"),
                 name: "Night arena".to_string(),
-                kind: Kind::Arena,
+                kind: EventKind::Arena,
                 variant: "english".to_string(),
                 clock: "3+2".to_string(),
                 rated: true,

@@ -13,7 +13,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use super::super::NodeName;
 use super::super::wire::Envelope;
 use super::{Relay, locked, take_from_node};
-use crate::serve::events::{Ask, EventHandle, NEWS_QUEUE, News, View};
+use crate::serve::events::{EventHandle, EventRequest, NEWS_QUEUE, News, View};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::records::tournaments::{parse_result, result_str};
@@ -46,7 +46,7 @@ impl EventVisitor {
     /// Takes the visitor out of the event, as if their connection had dropped.
     async fn leave(self) {
         self.event
-            .send(Ask::Leave {
+            .send(EventRequest::Leave {
                 who: self.who,
                 news: self.news,
             })
@@ -84,14 +84,14 @@ impl Relay {
 
     /// An ask for the event `code` on node `owner` from a player here; the event's own task has it if the event
     /// has come here meanwhile (taken over).
-    async fn forward_ask(self: &Arc<Self>, owner: &NodeName, code: &RoomCode, ask: Ask) {
+    async fn forward_ask(self: &Arc<Self>, owner: &NodeName, code: &RoomCode, ask: EventRequest) {
         if let Some(event) = self.event_here(code) {
             event.send(ask).await;
             return;
         }
         let from = self.node.to_string();
         match ask {
-            Ask::Enter {
+            EventRequest::Enter {
                 who,
                 news,
                 taken_in,
@@ -131,7 +131,7 @@ impl Relay {
                     }
                 });
             }
-            Ask::Leave { who, news } => {
+            EventRequest::Leave { who, news } => {
                 let connection = news.upgrade();
                 let gone = {
                     let mut away = locked(&self.entered_away);
@@ -150,7 +150,7 @@ impl Relay {
                         .await;
                 }
             }
-            Ask::Withdraw(who) => {
+            EventRequest::Withdraw(who) => {
                 let withdraw = Envelope::EventWithdraw {
                     event: code.to_string(),
                     fingerprint: who.to_string(),
@@ -179,7 +179,7 @@ impl Relay {
             for entered in moved {
                 let (taken_in, _) = oneshot::channel();
                 event
-                    .send(Ask::Enter {
+                    .send(EventRequest::Enter {
                         who: entered.who,
                         news: entered.news,
                         taken_in,
@@ -288,7 +288,7 @@ impl Relay {
             Envelope::EventWithdraw { event, fingerprint } => {
                 if let Some(event) = self.event_here(&RoomCode::new(event)) {
                     event
-                        .send(Ask::Withdraw(Fingerprint::new(fingerprint)))
+                        .send(EventRequest::Withdraw(Fingerprint::new(fingerprint)))
                         .await;
                 }
             }
@@ -343,7 +343,7 @@ impl Relay {
         );
         let (taken_in, answer) = oneshot::channel();
         let asked = event
-            .send(Ask::Enter {
+            .send(EventRequest::Enter {
                 who,
                 news,
                 taken_in,

@@ -31,7 +31,7 @@ pub(super) const POSTGRES_TABLES: &str = "CREATE TABLE news (
 pub const MAX_NEWS: usize = 20;
 
 /// The records' calls about news (a part of [`Records`](super::Records)).
-pub trait News {
+pub trait NewsRecords {
     /// Keeps `text` for `player`, to tell at their next connection.
     fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError>;
 
@@ -45,7 +45,7 @@ fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
-impl News for SqliteRecords {
+impl NewsRecords for SqliteRecords {
     fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError> {
         let tx = self.db.savepoint()?;
         tx.execute(
@@ -85,7 +85,7 @@ impl News for SqliteRecords {
     }
 }
 
-impl News for PostgresRecords {
+impl NewsRecords for PostgresRecords {
     fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError> {
         let at = now();
         self.write(|c| {

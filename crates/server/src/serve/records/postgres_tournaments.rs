@@ -7,8 +7,8 @@ use super::postgres::PostgresRecords;
 use super::postgres_games as games;
 use super::tournaments::TournamentRecords;
 use super::tournaments::{
-    EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
-    parse_result, result_str,
+    EntryRecord, EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord,
+    TournamentSpec, parse_result, result_str,
 };
 use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
 use crate::serve::tournament::Pairing;
@@ -32,7 +32,7 @@ fn spec_of(row: &Row) -> Result<(TournamentSpec, Stage), RecordsError> {
         TournamentSpec {
             code: RoomCode::new(row.try_get::<_, String>(0)?),
             name: row.try_get(1)?,
-            kind: Kind::parse(&kind).ok_or_else(|| bad("kind"))?,
+            kind: EventKind::parse(&kind).ok_or_else(|| bad("kind"))?,
             variant: row.try_get(3)?,
             clock: row.try_get(4)?,
             rated: row.try_get(5)?,

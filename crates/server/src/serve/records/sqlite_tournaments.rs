@@ -6,8 +6,8 @@ use super::RecordsError;
 use super::sqlite::SqliteRecords;
 use super::tournaments::TournamentRecords;
 use super::tournaments::{
-    EntryRecord, Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
-    parse_result, result_str,
+    EntryRecord, EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord,
+    TournamentSpec, parse_result, result_str,
 };
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::tournament::Pairing;
@@ -32,7 +32,7 @@ fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<(TournamentSpec, Stage)>
         TournamentSpec {
             code: row.get(0)?,
             name: row.get(1)?,
-            kind: Kind::parse(&kind).ok_or_else(|| bad("kind"))?,
+            kind: EventKind::parse(&kind).ok_or_else(|| bad("kind"))?,
             variant: row.get(3)?,
             clock: row.get(4)?,
             rated: row.get(5)?,

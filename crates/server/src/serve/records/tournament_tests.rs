@@ -27,7 +27,7 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
     let spec = TournamentSpec {
         code: code.clone(),
         name: "Friday Swiss".to_string(),
-        kind: Kind::Swiss,
+        kind: EventKind::Swiss,
         variant: "english".to_string(),
         clock: "3+2".to_string(),
         rated: true,

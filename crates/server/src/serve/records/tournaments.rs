@@ -5,7 +5,7 @@
 use super::RecordsError;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::tournament::{Entrant, GameResult, Pairing};
-pub use crate::serve::tournament::{Kind, Stage};
+pub use crate::serve::tournament::{EventKind, Stage};
 
 /// The tournaments' records: each change written as it happens, so that a restarted or taken-over event goes on
 /// where it stood.
@@ -46,7 +46,7 @@ pub struct TournamentSpec {
     /// Its name.
     pub name: String,
     /// Arena or Swiss.
-    pub kind: Kind,
+    pub kind: EventKind,
     /// The variant's name.
     pub variant: String,
     /// The time control as written (`3+2`).
@@ -226,7 +226,7 @@ pub(crate) fn test_arena(code: &str, starts: i64) -> TournamentSpec {
     TournamentSpec {
         code: code.into(),
         name: "Club arena".to_string(),
-        kind: Kind::Arena,
+        kind: EventKind::Arena,
         variant: "english".to_string(),
         clock: "3+2".to_string(),
         rated: false,

@@ -1,13 +1,13 @@
 //! A game between people as a state machine, apart from any transport.
 //!
 //! [`Room`] takes one [`Input`] at a time (a player's request, a connection come or gone, a timer, the records'
-//! answer) with the room's time, and returns the [`Effect`]s of handling it: updates for connections, a commit
+//! answer) with the room's time, and returns the [`RoomEffect`]s of handling it: updates for connections, a commit
 //! for the records, the lobby's summary, a result for a tournament. It knows no task, channel, socket or
 //! terminal: its clock is the time it is given, its connections are numbers ([`Conn`]), and its records are the
 //! commits it asks for and the answers it is given. The driver in [`super`] runs it on a tokio task for the
 //! server; the tests and the simulation drive the same machine.
 //!
-//! Commit, then show: what a step changes in the game goes out as one [`Effect::Commit`], and nothing of it is
+//! Commit, then show: what a step changes in the game goes out as one [`RoomEffect::Commit`], and nothing of it is
 //! shown to anyone until [`Input::Committed`] says that it is durable (see `machine/commit.rs`).
 
 use std::collections::{HashMap, VecDeque};
@@ -92,7 +92,7 @@ pub struct Conn(pub u64);
 #[derive(Debug)]
 pub enum Input {
     /// Take a seat (a colour, or the first free one), or take back one's own seat: answered by
-    /// [`Effect::Seated`].
+    /// [`RoomEffect::Seated`].
     Sit {
         /// Who.
         who: Identity,
@@ -131,11 +131,11 @@ pub enum Input {
     },
     /// The driver found a connection closed while sending to it: a watcher there is forgotten, quietly.
     Gone(Conn),
-    /// The records' answer to the last [`Effect::Commit`].
+    /// The records' answer to the last [`RoomEffect::Commit`].
     Committed(Result<(), CommitError>),
-    /// The driver's answer to [`Effect::OpenRematch`]: the new table's code, or why there is none.
+    /// The driver's answer to [`RoomEffect::OpenRematch`]: the new table's code, or why there is none.
     RematchOpened(Result<RoomCode, RoomError>),
-    /// The driver's answer to [`Effect::ReadRatings`]: Black's and White's ratings after the game.
+    /// The driver's answer to [`RoomEffect::ReadRatings`]: Black's and White's ratings after the game.
     Ratings([i32; 2]),
     /// Whether the records are written now changed: everyone here is shown it.
     Records {
@@ -150,7 +150,7 @@ pub enum Input {
 
 /// What handling an input comes to, in order.
 #[derive(Debug)]
-pub enum Effect {
+pub enum RoomEffect {
     /// An update for one connection.
     Send {
         /// Which.
@@ -191,7 +191,7 @@ pub enum Effect {
 
 /// What a room starts from besides its settings.
 #[derive(Default)]
-pub struct Setup {
+pub struct RoomSetup {
     /// The code it is joined by.
     pub code: RoomCode,
     /// Whether its games go to the records.
@@ -283,7 +283,7 @@ pub struct Room {
     /// The wake-ups asked for by the last [`Room::next_wake`].
     plan: Plan,
     /// The effects of the input being handled.
-    out: Vec<Effect>,
+    out: Vec<RoomEffect>,
 }
 
 /// What a step of the room comes to.
@@ -297,8 +297,8 @@ enum Step {
 
 impl Room {
     /// A room at time `now`.
-    pub fn new(config: RoomConfig, setup: Setup, now: Duration) -> Room {
-        let Setup {
+    pub fn new(config: RoomConfig, setup: RoomSetup, now: Duration) -> Room {
+        let RoomSetup {
             code,
             recorded,
             writing,
@@ -372,7 +372,7 @@ impl Room {
     }
 
     /// Handles `input` at time `now` (never earlier than the last), and says what comes of it.
-    pub fn handle(&mut self, input: Input, now: Duration) -> Vec<Effect> {
+    pub fn handle(&mut self, input: Input, now: Duration) -> Vec<RoomEffect> {
         self.now = self.now.max(now);
         match input {
             Input::Committed(answer) => self.committed(answer),
@@ -533,7 +533,7 @@ impl Room {
                 conn,
             } => {
                 let seated = self.sit(who, color, (rating, provisional), conn);
-                self.out.push(Effect::Seated(seated));
+                self.out.push(RoomEffect::Seated(seated));
             }
             Input::Watch {
                 who,
@@ -770,7 +770,7 @@ impl Room {
 
     /// Sends `update` to one connection.
     fn send(&mut self, to: Conn, update: Update) {
-        self.out.push(Effect::Send { to, update });
+        self.out.push(RoomEffect::Send { to, update });
     }
 
     /// Sends `update` to `who` alone (wherever they sit or watch from).

@@ -17,10 +17,10 @@ use std::collections::{HashMap, HashSet};
 use super::arena::{self, ArenaPlayer};
 use super::standings::{self, StandingsRow};
 use super::swiss::pair_round;
-use super::{Board, Entrant, GameResult, Pairing, Round};
+use super::{Entrant, GameResult, Pairing, Round, RoundBoard};
 use crate::serve::ids::Fingerprint;
 use crate::serve::records::{
-    Kind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
+    EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
 };
 
 /// The most entrants one event takes (bounds its memory and the pairing's work).
@@ -379,7 +379,7 @@ impl Director {
                 e.playing = p.result.is_none();
             }
         }
-        if self.spec.kind == Kind::Swiss {
+        if self.spec.kind == EventKind::Swiss {
             if p.round == 0 || p.round > MAX_ROUNDS {
                 return;
             }
@@ -387,7 +387,7 @@ impl Director {
             while self.rounds.len() <= index {
                 self.rounds.push(Round::default());
             }
-            self.rounds[index].boards.push(Board {
+            self.rounds[index].boards.push(RoundBoard {
                 pairing: p.pairing,
                 result: None,
             });
@@ -410,7 +410,7 @@ impl Director {
             }
         }
         match kind {
-            Kind::Arena => {
+            EventKind::Arena => {
                 for who in [pairing.first, pairing.second] {
                     let (opponent, colour) = pairing.seen_by(who);
                     if let Some(player) = self.arena.get_mut(who as usize) {
@@ -418,7 +418,7 @@ impl Director {
                     }
                 }
             }
-            Kind::Swiss => {
+            EventKind::Swiss => {
                 let r = self.rounds.get_mut(round.saturating_sub(1) as usize)?;
                 let b = r.boards.get_mut(board as usize)?;
                 b.result = Some(result);
@@ -451,7 +451,7 @@ impl Director {
             result,
         });
         // Swiss: a game lost while away is a missed round; its loser is withdrawn until they come back.
-        if forfeit && self.spec.kind == Kind::Swiss {
+        if forfeit && self.spec.kind == EventKind::Swiss {
             let loser = match result {
                 GameResult::FirstWins => Some(pairing.second),
                 GameResult::SecondWins => Some(pairing.first),
@@ -476,7 +476,7 @@ impl Director {
         }
         let under_way = self.pairings.iter().any(|p| p.result.is_none());
         match self.spec.kind {
-            Kind::Arena => {
+            EventKind::Arena => {
                 if now < self.ends() {
                     self.pair_arena(actions);
                 } else if !under_way {
@@ -484,7 +484,7 @@ impl Director {
                     actions.push(DirectorAction::Stage(Stage::Finished));
                 }
             }
-            Kind::Swiss => {
+            EventKind::Swiss => {
                 if under_way {
                     return;
                 }
@@ -567,8 +567,8 @@ impl Director {
 /// game's number in the arena (from 1).
 pub fn event_tags(spec: &TournamentSpec, round: u32) -> [(&'static str, String); 2] {
     let round = match spec.kind {
-        Kind::Swiss => round,
-        Kind::Arena => round + 1,
+        EventKind::Swiss => round,
+        EventKind::Arena => round + 1,
     };
     [("Event", spec.name.clone()), ("Round", round.to_string())]
 }

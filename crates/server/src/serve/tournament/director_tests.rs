@@ -4,12 +4,12 @@ use super::director::{Director, DirectorAction, DirectorEvent, event_tags};
 use super::{Entrant, GameResult, Pairing};
 use crate::serve::ids::Fingerprint;
 use crate::serve::records::{
-    EntryRecord, Kind, PairingRecord, Stage, TournamentRecord, TournamentSpec,
+    EntryRecord, EventKind, PairingRecord, Stage, TournamentRecord, TournamentSpec,
 };
 
 const START: i64 = 1_000_000;
 
-fn spec(kind: Kind) -> TournamentSpec {
+fn spec(kind: EventKind) -> TournamentSpec {
     TournamentSpec {
         code: "T1".into(),
         name: "Test event".to_string(),
@@ -19,8 +19,8 @@ fn spec(kind: Kind) -> TournamentSpec {
         rated: true,
         open: true,
         starts: START,
-        seconds: if kind == Kind::Arena { 60 } else { 0 },
-        rounds: if kind == Kind::Swiss { 5 } else { 0 },
+        seconds: if kind == EventKind::Arena { 60 } else { 0 },
+        rounds: if kind == EventKind::Swiss { 5 } else { 0 },
         created_by: None,
     }
 }
@@ -68,7 +68,7 @@ fn seeded(p: Pairing) -> GameResult {
 
 #[test]
 fn an_arena_pairs_free_players_scores_streaks_and_ends_on_time() {
-    let mut d = Director::new(spec(Kind::Arena));
+    let mut d = Director::new(spec(EventKind::Arena));
     join_all(&mut d, 6);
     // Nothing before the start.
     assert!(paired(&d.handle(DirectorEvent::Tick, START - 1)).is_empty());
@@ -130,7 +130,7 @@ fn an_arena_pairs_free_players_scores_streaks_and_ends_on_time() {
 
 #[test]
 fn an_arena_does_not_pair_a_player_seated_at_a_game_elsewhere_until_it_ends() {
-    let mut d = Director::new(spec(Kind::Arena));
+    let mut d = Director::new(spec(EventKind::Arena));
     join_all(&mut d, 3);
     // Player 1 plays at another event's board as the arena starts: the other two meet.
     d.set_busy([who(1)].into_iter().collect());
@@ -156,7 +156,7 @@ fn an_arena_does_not_pair_a_player_seated_at_a_game_elsewhere_until_it_ends() {
 
 #[test]
 fn an_arena_never_pairs_two_players_one_of_whom_blocked_the_other() {
-    let mut d = Director::new(spec(Kind::Arena));
+    let mut d = Director::new(spec(EventKind::Arena));
     join_all(&mut d, 2);
     // Player 1 blocked player 0: alone together, they wait.
     d.set_blocked([(who(1), who(0))]);
@@ -175,7 +175,7 @@ fn an_arena_never_pairs_two_players_one_of_whom_blocked_the_other() {
     assert_eq!(games.len(), 1, "{games:?}");
     assert!(games[0].pairing.has(2));
     // In a Swiss, the blocked pair is kept apart while the round allows.
-    let mut swiss = Director::new(spec(Kind::Swiss));
+    let mut swiss = Director::new(spec(EventKind::Swiss));
     join_all(&mut swiss, 4);
     swiss.set_blocked([(who(0), who(2))]);
     let round = paired(&swiss.handle(DirectorEvent::Tick, START));
@@ -188,7 +188,7 @@ fn an_arena_never_pairs_two_players_one_of_whom_blocked_the_other() {
 
 #[test]
 fn an_arena_does_not_pair_a_player_who_is_away() {
-    let mut d = Director::new(spec(Kind::Arena));
+    let mut d = Director::new(spec(EventKind::Arena));
     join_all(&mut d, 3);
     d.handle(DirectorEvent::Away(who(2)), START - 5);
     let first = paired(&d.handle(DirectorEvent::Tick, START));
@@ -231,7 +231,7 @@ fn play_swiss(d: &mut Director, mut queue: Vec<PairingRecord>, now: i64) -> Vec<
 
 #[test]
 fn a_swiss_event_runs_its_rounds_and_matches_the_hand_computed_table() {
-    let mut d = Director::new(spec(Kind::Swiss));
+    let mut d = Director::new(spec(EventKind::Swiss));
     join_all(&mut d, 7);
     let start = d.handle(DirectorEvent::Tick, START);
     assert_eq!(start[0], DirectorAction::Stage(Stage::Running));
@@ -329,7 +329,7 @@ fn kept(spec: &TournamentSpec, actions: &[DirectorAction]) -> TournamentRecord {
 
 #[test]
 fn a_swiss_event_restored_mid_round_goes_on_as_if_nothing_happened() {
-    let spec = spec(Kind::Swiss);
+    let spec = spec(EventKind::Swiss);
     let mut d = Director::new(spec.clone());
     let mut log = Vec::new();
     for i in 0..7 {
@@ -384,7 +384,7 @@ fn a_swiss_event_restored_mid_round_goes_on_as_if_nothing_happened() {
 
 #[test]
 fn a_swiss_player_who_loses_while_away_is_withdrawn_until_back() {
-    let mut d = Director::new(spec(Kind::Swiss));
+    let mut d = Director::new(spec(EventKind::Swiss));
     join_all(&mut d, 4);
     let round_one = paired(&d.handle(DirectorEvent::Tick, START));
     let gone = round_one[0].pairing.second;
@@ -495,12 +495,12 @@ struct Spec200;
 
 impl Spec200 {
     fn arena() -> Director {
-        let mut s = spec(Kind::Arena);
+        let mut s = spec(EventKind::Arena);
         s.seconds = 3600;
         Director::new(s)
     }
 
     fn swiss() -> Director {
-        Director::new(spec(Kind::Swiss))
+        Director::new(spec(EventKind::Swiss))
     }
 }

@@ -22,29 +22,29 @@ mod director_tests;
 #[cfg(test)]
 mod swiss_tests;
 
-/// The kinds of event. Each is written in the records by its name ([`Kind::as_str`]).
+/// The kinds of event. Each is written in the records by its name ([`EventKind::as_str`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub enum EventKind {
     /// Paired as players become free, for a fixed time.
     Arena,
     /// A fixed number of rounds, paired by score.
     Swiss,
 }
 
-impl Kind {
+impl EventKind {
     /// As the records write it.
     pub fn as_str(self) -> &'static str {
         match self {
-            Kind::Arena => "arena",
-            Kind::Swiss => "swiss",
+            EventKind::Arena => "arena",
+            EventKind::Swiss => "swiss",
         }
     }
 
     /// Read as the records write it.
-    pub fn parse(text: &str) -> Option<Kind> {
+    pub fn parse(text: &str) -> Option<EventKind> {
         match text {
-            "arena" => Some(Kind::Arena),
-            "swiss" => Some(Kind::Swiss),
+            "arena" => Some(EventKind::Arena),
+            "swiss" => Some(EventKind::Swiss),
             _ => None,
         }
     }
@@ -193,7 +193,7 @@ impl Pairing {
 
 /// One game of a round: who plays whom, and the result once it is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Board {
+pub struct RoundBoard {
     /// The players and their colours.
     pub pairing: Pairing,
     /// The result, once the game has ended.
@@ -204,7 +204,7 @@ pub struct Board {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Round {
     /// The games, board 1 first.
-    pub boards: Vec<Board>,
+    pub boards: Vec<RoundBoard>,
     /// The player with the bye (1 point, no game), when the number of players was odd.
     pub bye: Option<Entrant>,
 }

@@ -127,10 +127,10 @@ pub fn show_quarter(quarter: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::tournament::{Board, GameResult, Pairing};
+    use crate::serve::tournament::{GameResult, Pairing, RoundBoard};
 
-    fn board(first: Entrant, second: Entrant, result: GameResult) -> Board {
-        Board {
+    fn board(first: Entrant, second: Entrant, result: GameResult) -> RoundBoard {
+        RoundBoard {
             pairing: Pairing { first, second },
             result: Some(result),
         }
@@ -165,7 +165,7 @@ mod tests {
     #[test]
     fn games_under_way_count_nothing() {
         let rounds = vec![Round {
-            boards: vec![Board {
+            boards: vec![RoundBoard {
                 pairing: Pairing {
                     first: 0,
                     second: 1,

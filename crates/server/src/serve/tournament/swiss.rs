@@ -23,7 +23,7 @@
 //!    (1, 3, ...) and second on even ones (as the Dutch system's initial colour does).
 
 use super::standings;
-use super::{Board, Colour, Entrant, HalfPoints, Pairing, Round};
+use super::{Colour, Entrant, HalfPoints, Pairing, Round, RoundBoard};
 
 /// How many steps the backtracking search may take for one set of criteria (all the byes tried) before it gives
 /// up on them: a round of hundreds usually pairs in a few hundred steps; this bounds what an awkward history
@@ -141,7 +141,7 @@ pub fn pair_round(
                     boards: pairs
                         .iter()
                         .enumerate()
-                        .map(|(board, &(a, b))| Board {
+                        .map(|(board, &(a, b))| RoundBoard {
                             pairing: colours(rest[a], rest[b], board),
                             result: None,
                         })

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use super::director::Director;
 use super::standings::{show_half, show_quarter};
 use super::{Entrant, GameResult};
-use crate::serve::records::{Kind, Stage};
+use crate::serve::records::{EventKind, Stage};
 
 /// The longest name shown in a table (longer ones are cut: a line stays within a terminal).
 const NAME: usize = 16;
@@ -54,8 +54,8 @@ pub fn render(director: &Director) -> String {
         Stage::Finished => "finished",
     };
     let kind = match spec.kind {
-        Kind::Arena => format!("arena of {}", length_text(spec.seconds)),
-        Kind::Swiss => format!("Swiss of {} rounds", spec.rounds),
+        EventKind::Arena => format!("arena of {}", length_text(spec.seconds)),
+        EventKind::Swiss => format!("Swiss of {} rounds", spec.rounds),
     };
     let _ = writeln!(
         out,
@@ -67,7 +67,7 @@ pub fn render(director: &Director) -> String {
         if spec.rated { "rated" } else { "casual" }
     );
     match spec.kind {
-        Kind::Swiss => {
+        EventKind::Swiss => {
             let _ = writeln!(
                 out,
                 "{:>3}  {:<NAME$} {:>5} {:>6} {:>6}",
@@ -101,7 +101,7 @@ pub fn render(director: &Director) -> String {
                 }
             }
         }
-        Kind::Arena => {
+        EventKind::Arena => {
             let _ = writeln!(
                 out,
                 "{:>3}  {:<NAME$} {:>5} {:>7}",

@@ -22,7 +22,7 @@ use super::{Caller, Conn, Door, link, plain};
 use crate::serve::Identity;
 use crate::serve::budget::InputBudget;
 use crate::serve::codes::read_code;
-use crate::serve::connected::Player;
+use crate::serve::connected::ConnectedPlayer;
 use crate::serve::connection::supervise;
 use crate::serve::cut::Cut;
 use crate::serve::door::{Screen, ToDoor, ToGame, clamp_size};
@@ -46,7 +46,7 @@ const SILENCE: Duration = Duration::from_secs(90);
 
 /// What a page asks for as its socket opens.
 #[derive(Debug, Default, Deserialize)]
-pub struct Ask {
+pub struct PageRequest {
     /// A table to watch (`/watch/CODE`).
     watch: Option<String>,
     /// The TV (`/tv`).
@@ -69,7 +69,7 @@ pub async fn upgrade(
     State(door): State<Arc<Door>>,
     Extension(conn): Extension<Conn>,
     caller: Caller,
-    Query(ask): Query<Ask>,
+    Query(ask): Query<PageRequest>,
     headers: HeaderMap,
     socket: WebSocketUpgrade,
 ) -> Response {
@@ -111,7 +111,7 @@ pub async fn upgrade(
 /// What a socket opens with.
 struct Opening {
     identity: Option<Identity>,
-    ask: Ask,
+    ask: PageRequest,
     caller: Caller,
     reached_by: String,
 }
@@ -185,7 +185,7 @@ async fn session(door: Arc<Door>, socket: WebSocket, mut admission: Admission, o
         Arc::clone(&cut),
     ));
     let (input, input_rx) = mpsc::channel(INPUT_QUEUE);
-    let player = Player {
+    let player = ConnectedPlayer {
         shared: Arc::clone(&door.shared),
         identity: identity.clone(),
         no_color: false,

@@ -3,7 +3,7 @@
 //! ended, and how their rating moved. The room leaves the word in the records as the game ends, or, for a rated
 //! game, once the ratings after it are read.
 
-use super::{Effect, Job, Room};
+use super::{Job, Room, RoomEffect};
 use crate::app::rating_change_text;
 use crate::rules::{Color, Variant};
 
@@ -69,6 +69,6 @@ impl Room {
             ));
         }
         let player = seat.who.fingerprint.clone();
-        self.out.push(Effect::Note(Job::News { player, text }));
+        self.out.push(RoomEffect::Note(Job::News { player, text }));
     }
 }

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use super::{Effect, Fingerprint, Job, RecordKey, Room, Update};
+use super::{Fingerprint, Job, RecordKey, Room, RoomEffect, Update};
 use crate::app::OfferKind;
 use crate::game::{AnyGame, Clock, Outcome};
 use crate::rules::Color;
@@ -112,7 +112,7 @@ impl Room {
     pub(super) fn note(&mut self, job: impl FnOnce(RecordKey, &Room) -> Job) {
         if let (true, Some(key)) = (self.records, self.record) {
             let job = job(key, self);
-            self.out.push(Effect::Note(job));
+            self.out.push(RoomEffect::Note(job));
         }
     }
 
@@ -138,7 +138,7 @@ impl Room {
         let jobs = std::mem::take(&mut self.unsaved);
         match (self.records, jobs.is_empty()) {
             (true, false) => {
-                self.out.push(Effect::Commit(jobs));
+                self.out.push(RoomEffect::Commit(jobs));
                 self.pending = Some(Pending {
                     before,
                     asked_by,
@@ -165,12 +165,12 @@ impl Room {
                 self.publish(before.ended);
                 return;
             }
-            Err(CommitError::NotHeld) => return self.out.push(Effect::Stop),
+            Err(CommitError::NotHeld) => return self.out.push(RoomEffect::Stop),
             // The step may be in the records or not: neither shown nor undone here; the game is read back
             // from the records where it is taken up next, as after a crash.
             Err(CommitError::Unknown) => {
                 tracing::error!(code = %self.code, "the records may or may not have kept a step of a game; it stops here and is read back from them");
-                return self.out.push(Effect::Stop);
+                return self.out.push(RoomEffect::Stop);
             }
             Err(error) => error,
         };
@@ -232,7 +232,7 @@ impl Room {
             self.news_for_the_absent(ratings_follow);
         }
         let listing = self.listing();
-        self.out.push(Effect::Listing(listing));
+        self.out.push(RoomEffect::Listing(listing));
     }
 
     /// A room that could not write what a clock or an absence decided waits a moment before trying again.
@@ -273,7 +273,7 @@ impl Room {
         }
         let players = [black.who.fingerprint.clone(), white.who.fingerprint.clone()];
         let variant = self.config.game_type.to_string();
-        self.out.push(Effect::ReadRatings { players, variant });
+        self.out.push(RoomEffect::ReadRatings { players, variant });
         true
     }
 
@@ -298,7 +298,7 @@ impl Room {
             game: Box::new(self.tagged_game()),
             name: format!("table {} {}", self.code, names.join(" vs ")),
         };
-        self.out.push(Effect::Note(file));
+        self.out.push(RoomEffect::Note(file));
     }
 }
 

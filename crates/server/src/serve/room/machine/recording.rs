@@ -213,7 +213,7 @@ pub fn resumed_from(
 
 #[cfg(test)]
 mod tests {
-    use super::super::Setup;
+    use super::super::RoomSetup;
     use super::*;
 
     #[test]
@@ -225,7 +225,7 @@ mod tests {
             rated: false,
             private: true,
         };
-        let pdn = Room::new(config, Setup::default(), Duration::ZERO).pdn();
+        let pdn = Room::new(config, RoomSetup::default(), Duration::ZERO).pdn();
         assert!(pdn.contains("[TimeControl \"300+3\"]"), "{pdn}");
         let read = crate::game::pdn::parse_games(&pdn)
             .into_iter()

@@ -2,7 +2,9 @@
 //! other (or offered by both), played at a new table with the colours swapped and the same clock. Both players
 //! and the watchers are told its code and taken there by their connections.
 
-use super::{Color, Effect, Fingerprint, OfferKind, Rematch, Room, RoomCode, RoomError, Update};
+use super::{
+    Color, Fingerprint, OfferKind, Rematch, Room, RoomCode, RoomEffect, RoomError, Update,
+};
 
 impl Room {
     /// `color` offers a rematch: the opponent is asked, or, if they offered one already, it is agreed.
@@ -40,7 +42,7 @@ impl Room {
             (white.who.clone(), white.rating),
             (black.who.clone(), black.rating),
         ];
-        self.out.push(Effect::OpenRematch {
+        self.out.push(RoomEffect::OpenRematch {
             config: self.config,
             rematch: Rematch { seats },
         });

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use super::{Effect, Job, Room};
+use super::{Job, Room, RoomEffect};
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::Color;
 use crate::serve::ids::RoomCode;
@@ -77,7 +77,7 @@ impl Room {
             result,
             forfeit,
         };
-        self.out.push(Effect::TournamentResult(ended));
+        self.out.push(RoomEffect::TournamentResult(ended));
     }
 
     /// In a tournament game not over, when the first absent player's time to come back runs out.

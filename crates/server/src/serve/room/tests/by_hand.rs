@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::serve::recorder::{CommitError, Job};
-use crate::serve::room::machine::{Conn, Effect, Input, Room, Setup};
+use crate::serve::room::machine::{Conn, Input, Room, RoomEffect, RoomSetup};
 
 fn person(name: &str) -> Identity {
     Identity {
@@ -20,10 +20,10 @@ fn seated(clock: Option<&str>) -> Room {
 /// A recorded room of `config` with both players seated from connections 1 and 2 (rated 1500, Bob's rating
 /// provisional), at time zero.
 fn seated_with(config: RoomConfig) -> Room {
-    let setup = Setup {
+    let setup = RoomSetup {
         recorded: true,
         writing: true,
-        ..Setup::default()
+        ..RoomSetup::default()
     };
     let mut room = Room::new(config, setup, Duration::ZERO);
     for (i, name) in ["ann", "bob"].into_iter().enumerate() {
@@ -36,7 +36,7 @@ fn seated_with(config: RoomConfig) -> Room {
         };
         let effects = room.handle(sit, Duration::ZERO);
         // Bob's seat starts the game in the records: shown once they hold it.
-        if effects.iter().any(|e| matches!(e, Effect::Commit(_))) {
+        if effects.iter().any(|e| matches!(e, RoomEffect::Commit(_))) {
             room.handle(Input::Committed(Ok(())), Duration::ZERO);
         }
     }
@@ -55,7 +55,7 @@ fn moved(clock: Option<&str>) -> Room {
         };
         let effects = room.handle(ask, Duration::ZERO);
         assert!(
-            effects.iter().any(|e| matches!(e, Effect::Commit(_))),
+            effects.iter().any(|e| matches!(e, RoomEffect::Commit(_))),
             "{effects:?}"
         );
         room.handle(Input::Committed(Ok(())), Duration::ZERO);
@@ -64,7 +64,7 @@ fn moved(clock: Option<&str>) -> Room {
 }
 
 /// Wakes the room whenever it asks, up to `until`: the effects, with the time of each.
-fn run_until(room: &mut Room, until: Duration) -> Vec<(Duration, Effect)> {
+fn run_until(room: &mut Room, until: Duration) -> Vec<(Duration, RoomEffect)> {
     let mut seen = Vec::new();
     while let Some(at) = room.next_wake().filter(|at| *at <= until) {
         for effect in room.handle(Input::Wake, at) {
@@ -80,7 +80,7 @@ fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second()
     let seen = run_until(&mut room, Duration::from_secs(10));
     let notes: Vec<Duration> = seen
         .iter()
-        .filter(|(_, e)| matches!(e, Effect::Note(Job::Clocks { .. })))
+        .filter(|(_, e)| matches!(e, RoomEffect::Note(Job::Clocks { .. })))
         .map(|(at, _)| *at)
         .collect();
     let ticks = seen
@@ -88,7 +88,7 @@ fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second()
         .filter(|(_, e)| {
             matches!(
                 e,
-                Effect::Send {
+                RoomEffect::Send {
                     update: Update::Clocks(_),
                     ..
                 }
@@ -119,7 +119,7 @@ fn a_note_due_with_a_tick_is_written_at_the_next_wake_up_not_skipped() {
         let effects = room.handle(Input::Wake, at);
         if effects
             .iter()
-            .any(|e| matches!(e, Effect::Note(Job::Clocks { .. })))
+            .any(|e| matches!(e, RoomEffect::Note(Job::Clocks { .. })))
         {
             notes.push(at);
         }
@@ -147,7 +147,7 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     };
     let effects = room.handle(ask(&mv), Duration::from_secs(1));
     assert!(
-        matches!(effects.as_slice(), [Effect::Commit(jobs)] if matches!(jobs.as_slice(), [Job::Move { ply: 0, .. }])),
+        matches!(effects.as_slice(), [RoomEffect::Commit(jobs)] if matches!(jobs.as_slice(), [Job::Move { ply: 0, .. }])),
         "{effects:?}"
     );
     assert!(room.awaiting_records());
@@ -159,7 +159,7 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     let states: Vec<usize> = effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Send {
+            RoomEffect::Send {
                 update: Update::State(s),
                 ..
             } => Some(s.game.len()),
@@ -169,7 +169,7 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     assert_eq!(states, [0, 0]);
     assert!(effects.iter().any(|e| matches!(
         e,
-        Effect::Send {
+        RoomEffect::Send {
             to: Conn(1),
             update: Update::MoveRefused(_)
         }
@@ -179,17 +179,19 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(2));
     let shown = effects
         .iter()
-        .filter(|e| matches!(e, Effect::Send { update: Update::State(s), .. } if s.game.len() == 1))
+        .filter(
+            |e| matches!(e, RoomEffect::Send { update: Update::State(s), .. } if s.game.len() == 1),
+        )
         .count();
     assert_eq!(shown, 2);
 }
 
 #[test]
 fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
-    let setup = Setup {
+    let setup = RoomSetup {
         recorded: true,
         writing: true,
-        ..Setup::default()
+        ..RoomSetup::default()
     };
     let mut room = Room::new(config(None, 60_000), setup, Duration::ZERO);
     room.handle(
@@ -213,14 +215,14 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
     assert!(
         effects.iter().any(|e| matches!(
             e,
-            Effect::Send { to: Conn(1), update: Update::Refused(why) } if why.contains("opponent sits down")
+            RoomEffect::Send { to: Conn(1), update: Update::Refused(why) } if why.contains("opponent sits down")
         )),
         "{effects:?}"
     );
     assert!(!effects.iter().any(|e| matches!(
         e,
-        Effect::Commit(_)
-            | Effect::Send {
+        RoomEffect::Commit(_)
+            | RoomEffect::Send {
                 update: Update::State(_),
                 ..
             }
@@ -229,9 +231,9 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
 }
 
 /// The first state among `effects`, sent to anyone.
-fn first_state(effects: &[Effect]) -> Option<Arc<Snapshot>> {
+fn first_state(effects: &[RoomEffect]) -> Option<Arc<Snapshot>> {
     effects.iter().find_map(|e| match e {
-        Effect::Send {
+        RoomEffect::Send {
             update: Update::State(s),
             ..
         } => Some(Arc::clone(s)),
@@ -244,7 +246,7 @@ fn states_until(room: &mut Room, until: Duration) -> Vec<(Duration, Arc<Snapshot
     run_until(room, until)
         .into_iter()
         .filter_map(|(at, effect)| match effect {
-            Effect::Send {
+            RoomEffect::Send {
                 update: Update::State(state),
                 ..
             } => Some((at, state)),
@@ -293,7 +295,7 @@ fn a_timed_game_waits_for_each_first_move_and_is_aborted_without_one() {
         .filter(|at| *at <= limit + Duration::from_secs(1))
     {
         for effect in room.handle(Input::Wake, at) {
-            if let Effect::Commit(jobs) = &effect
+            if let RoomEffect::Commit(jobs) = &effect
                 && let Some(Job::Finish { result, .. }) =
                     jobs.iter().find(|j| matches!(j, Job::Finish { .. }))
             {
@@ -342,12 +344,12 @@ fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result(
     assert!(
         !effects
             .iter()
-            .any(|e| matches!(e, Effect::ReadRatings { .. })),
+            .any(|e| matches!(e, RoomEffect::ReadRatings { .. })),
         "{effects:?}"
     );
     let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(1));
     let asked = effects.iter().find_map(|e| match e {
-        Effect::ReadRatings { players, variant } => Some((players.clone(), variant.clone())),
+        RoomEffect::ReadRatings { players, variant } => Some((players.clone(), variant.clone())),
         _ => None,
     });
     assert_eq!(
@@ -398,11 +400,13 @@ fn a_provisional_rating_is_told_with_the_seat() {
 }
 
 /// The news the room leaves for its absent players among `effects`: to whom, and what.
-fn news(effects: &[Effect]) -> Vec<(String, String)> {
+fn news(effects: &[RoomEffect]) -> Vec<(String, String)> {
     effects
         .iter()
         .filter_map(|e| match e {
-            Effect::Note(Job::News { player, text }) => Some((player.to_string(), text.clone())),
+            RoomEffect::Note(Job::News { player, text }) => {
+                Some((player.to_string(), text.clone()))
+            }
             _ => None,
         })
         .collect()
@@ -435,7 +439,7 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
     let at = Duration::from_secs(2);
     let effects = room.handle(claim, at);
     assert!(
-        effects.iter().any(|e| matches!(e, Effect::Commit(_))),
+        effects.iter().any(|e| matches!(e, RoomEffect::Commit(_))),
         "{effects:?}"
     );
     let effects = room.handle(Input::Committed(Ok(())), at);
@@ -446,7 +450,7 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, Effect::ReadRatings { .. }))
+            .any(|e| matches!(e, RoomEffect::ReadRatings { .. }))
     );
     let effects = room.handle(Input::Ratings([1512, 1488]), at);
     let told = news(&effects);

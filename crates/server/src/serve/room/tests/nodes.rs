@@ -23,7 +23,7 @@ use rand::{RngExt, SeedableRng};
 use super::*;
 use crate::serve::recorder::{CommitError, Job, RecordKey};
 use crate::serve::room::Resumed;
-use crate::serve::room::machine::{Conn, Effect, Input, Room, Setup};
+use crate::serve::room::machine::{Conn, Input, Room, RoomEffect, RoomSetup};
 
 /// The lease's term.
 const TERM: Duration = Duration::from_secs(4);
@@ -251,13 +251,13 @@ impl World {
         }
     }
 
-    fn carry_out(&mut self, n: usize, effects: Vec<Effect>) {
+    fn carry_out(&mut self, n: usize, effects: Vec<RoomEffect>) {
         for effect in effects {
             if self.trace {
                 eprintln!("{:?} node {n}: {effect:?}", self.now);
             }
             match effect {
-                Effect::Send { to, update } => {
+                RoomEffect::Send { to, update } => {
                     let Some(p) = self.players.iter().position(|p| p.at == Some((n, to))) else {
                         continue;
                     };
@@ -271,17 +271,17 @@ impl World {
                         _ => {}
                     }
                 }
-                Effect::Commit(jobs) => {
+                RoomEffect::Commit(jobs) => {
                     let lands = self.now + Duration::from_millis(self.rng.random_range(1..400));
                     self.nodes[n].in_flight = Some((jobs, lands));
                 }
-                Effect::Stop => self.stop_room(n),
-                Effect::Seated(_)
-                | Effect::Note(_)
-                | Effect::Listing(_)
-                | Effect::OpenRematch { .. }
-                | Effect::TournamentResult(_)
-                | Effect::ReadRatings { .. } => {}
+                RoomEffect::Stop => self.stop_room(n),
+                RoomEffect::Seated(_)
+                | RoomEffect::Note(_)
+                | RoomEffect::Listing(_)
+                | RoomEffect::OpenRematch { .. }
+                | RoomEffect::TournamentResult(_)
+                | RoomEffect::ReadRatings { .. } => {}
             }
         }
     }
@@ -540,13 +540,13 @@ impl World {
     }
 }
 
-fn setup(resumed: Option<Resumed>) -> Setup {
-    Setup {
+fn setup(resumed: Option<Resumed>) -> RoomSetup {
+    RoomSetup {
         code: RoomCode::new("N0DE"),
         recorded: true,
         writing: true,
         resumed,
-        ..Setup::default()
+        ..RoomSetup::default()
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::serve::events::View;
-use crate::serve::records::{Kind, Stage, TournamentSpec};
+use crate::serve::records::{EventKind, Stage, TournamentSpec};
 use crate::serve::tournament::GameResult;
 
 /// A tournament's room and the people of a test.
@@ -21,7 +21,7 @@ fn tournament_room(grace_ms: u64) -> TournamentRoom {
     let spec = TournamentSpec {
         code: RoomCode::new("T4RN"),
         name: "Club Swiss".into(),
-        kind: Kind::Swiss,
+        kind: EventKind::Swiss,
         variant: "english".into(),
         clock: "3+2".into(),
         rated: false,
@@ -160,7 +160,7 @@ async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
 
 #[test]
 fn its_pdn_is_named_by_the_event_and_the_round() {
-    let setup = crate::serve::room::machine::Setup {
+    let setup = crate::serve::room::machine::RoomSetup {
         event: Some(crate::serve::room::machine::EventGame {
             event: RoomCode::new("T4RN"),
             round: 2,
@@ -170,7 +170,7 @@ fn its_pdn_is_named_by_the_event_and_the_round() {
                 ("Round", "2".to_string()),
             ],
         }),
-        ..crate::serve::room::machine::Setup::default()
+        ..crate::serve::room::machine::RoomSetup::default()
     };
     let pdn = Room::new(config(None, 1000), setup, Duration::ZERO).pdn();
     assert!(
@@ -181,7 +181,7 @@ fn its_pdn_is_named_by_the_event_and_the_round() {
 
 #[test]
 fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_it() {
-    let setup = crate::serve::room::machine::Setup {
+    let setup = crate::serve::room::machine::RoomSetup {
         event: Some(crate::serve::room::machine::EventGame {
             event: RoomCode::new("T4RN"),
             round: 1,
@@ -191,7 +191,7 @@ fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_
                 ("Round", "1".to_string()),
             ],
         }),
-        ..crate::serve::room::machine::Setup::default()
+        ..crate::serve::room::machine::RoomSetup::default()
     };
     let mut room = Room::new(config(Some("3+2"), 60_000), setup, Duration::ZERO);
     for (i, name) in ["ann", "bob"].into_iter().enumerate() {
