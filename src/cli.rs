@@ -4,11 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use crowned::app::{Orientation, Player};
-use crowned::config::{EngineFlags, Overrides};
+use crowned::app::Player;
+use crowned::config::{DisplayFlags, EngineFlags, Overrides};
 use crowned::game::TimeControl;
-use crowned::rules::SquareStyle;
-use crowned::ui::{PieceStyle, ThemeName};
 
 use crate::commands::bench::BenchArgs;
 use crate::commands::book::BookArgs;
@@ -84,31 +82,10 @@ pub(crate) struct PlayArgs {
     /// The `[engine]` table's flags: --time and --pace.
     #[command(flatten)]
     pub(crate) engine: EngineFlags,
-    /// Colour theme: classic (16 colours), wood (24-bit colour) or mono (no colour; also chosen by NO_COLOR)
-    /// [setting display.theme, built in: classic].
-    #[arg(long)]
-    pub(crate) theme: Option<ThemeName>,
-    /// Draw pieces with ASCII letters (b w B W) instead of Unicode symbols [setting display.pieces].
-    #[arg(long)]
-    pub(crate) ascii: bool,
-    /// Hide the square numbers inside the squares [setting display.square-numbers].
-    #[arg(long)]
-    pub(crate) no_numbers: bool,
-    /// How the move list writes moves: auto (each variant as its players write it: coordinates in Russian and
-    /// Brazilian, numbers elsewhere), numbers (11-15) or coordinates (c3-d4) [setting display.notation, built in:
-    /// auto].
-    #[arg(long, value_name = "NOTATION", value_parser = parse_notation_arg)]
-    pub(crate) notation: Option<NotationArg>,
-    /// Which side is at the bottom: auto (Black when one person plays Black against the engine), black-bottom
-    /// or white-bottom [setting display.orientation, built in: auto].
-    #[arg(long)]
-    pub(crate) orientation: Option<Orientation>,
-    /// Do not mark the squares the selected piece can move to [setting display.legal-moves].
-    #[arg(long)]
-    pub(crate) no_legal_moves: bool,
-    /// Show moves at once instead of stepping the piece along its path [setting display.animation-step].
-    #[arg(long)]
-    pub(crate) no_animation: bool,
+    /// The `[display]` table's flags: --theme, --ascii, --no-numbers, --notation, --orientation,
+    /// --no-legal-moves and --no-animation.
+    #[command(flatten)]
+    pub(crate) display: DisplayFlags,
     /// Save nothing without being asked: no autosave, no resume, no filing of finished games; :save still
     /// works [setting game.autosave].
     #[arg(long)]
@@ -130,14 +107,6 @@ pub(crate) struct ClockArg(Option<TimeControl>);
 
 fn parse_clock_arg(text: &str) -> Result<ClockArg, String> {
     crowned::config::parse_clock(text).map(ClockArg)
-}
-
-/// `--notation`'s value: a notation, or `auto` for each variant's own (a type of its own, as `--clock`'s).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct NotationArg(Option<SquareStyle>);
-
-fn parse_notation_arg(text: &str) -> Result<NotationArg, String> {
-    crowned::config::parse_notation(text).map(NotationArg)
 }
 
 /// The commands; each owns its options, in its module of [`commands`](crate::commands).
@@ -188,13 +157,7 @@ impl PlayArgs {
             black: self.black,
             white: self.white,
             engine: self.engine.clone(),
-            animation_step: self.no_animation.then_some(0.0),
-            theme: self.theme,
-            pieces: self.ascii.then_some(PieceStyle::Ascii),
-            square_numbers: off(self.no_numbers),
-            notation: self.notation.map(|NotationArg(notation)| notation),
-            orientation: self.orientation,
-            legal_moves: off(self.no_legal_moves),
+            display: self.display.clone(),
             autosave: off(self.no_autosave),
             clock: self.clock.map(|ClockArg(clock)| clock),
             move_limit: self.move_limit,

@@ -675,7 +675,10 @@ fn the_settings_screen_changes_the_look_and_the_keys_at_once_and_keeps_them_in_t
         shown.contains("display.theme = wood: kept in config.toml"),
         "{shown}"
     );
-    assert_eq!(Settings::load(&file).expect("reads").theme, ThemeName::Wood);
+    assert_eq!(
+        Settings::load(&file).expect("reads").display.theme,
+        ThemeName::Wood
+    );
 
     // The board's bottom turns the board at once (two people: White is at the bottom until then).
     assert!(!session.app().flipped());
@@ -722,7 +725,7 @@ fn the_settings_screen_changes_the_look_and_the_keys_at_once_and_keeps_them_in_t
     press(&mut session, KeyCode::Char('z'));
     assert_eq!(session.app().game().ply(), 0, "z takes the move back");
     let read = Settings::load(&file).expect("the file reads back");
-    assert_eq!(read.theme, ThemeName::Wood);
+    assert_eq!(read.display.theme, ThemeName::Wood);
     assert_eq!(
         read.keys
             .keys(crowned::app::Context::Board, "undo")

@@ -81,13 +81,18 @@ fn settings() -> impl Strategy<Value = Settings> {
                 s.players = Players { black, white };
                 s.engine.time = time;
                 s.engine.pace = pace;
-                s.animation_step = step;
-                s.theme = theme;
-                s.pieces = pieces;
-                s.notation = notation;
-                s.orientation = orientation;
+                s.display.animation_step = step;
+                s.display.theme = theme;
+                s.display.pieces = pieces;
+                s.display.notation = notation;
+                s.display.orientation = orientation;
                 s.game_type = game_type;
-                (s.square_numbers, s.legal_moves, s.autosave, s.move_limit) = flags;
+                (
+                    s.display.square_numbers,
+                    s.display.legal_moves,
+                    s.autosave,
+                    s.move_limit,
+                ) = flags;
                 for (index, chords) in keys {
                     let command = &KEY_COMMANDS[index];
                     let mut bound = s.keys.clone();

@@ -5,64 +5,20 @@
 //! once, and nothing waits for it. It keeps its own timer rather than the animation's so that it runs the same
 //! whether moves step along their path or appear at once (`display.animation-step = 0`).
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
-
-use thiserror::Error;
 
 use crate::rules::Square;
 
-/// What is drawn when a piece is taken.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum CaptureEffect {
-    /// Nothing beyond the taken piece's mark.
-    #[default]
-    None,
-    /// A short burst over each taken piece's square.
-    Explode,
-}
+pub use crate::config::{CaptureEffect, UnknownCaptureEffect};
 
+/// The toggle key's side of the capture effect.
 impl CaptureEffect {
-    /// Every effect.
-    pub const ALL: [CaptureEffect; 2] = [CaptureEffect::None, CaptureEffect::Explode];
-
-    /// The name in the settings.
-    pub fn name(self) -> &'static str {
-        match self {
-            CaptureEffect::None => "none",
-            CaptureEffect::Explode => "explode",
-        }
-    }
-
     /// The other one: what the toggle key switches to.
     pub fn toggled(self) -> CaptureEffect {
         match self {
             CaptureEffect::None => CaptureEffect::Explode,
             CaptureEffect::Explode => CaptureEffect::None,
         }
-    }
-}
-
-impl fmt::Display for CaptureEffect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is not a capture effect.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown capture effect {0:?}: the effects are none and explode")]
-pub struct UnknownCaptureEffect(pub String);
-
-impl FromStr for CaptureEffect {
-    type Err = UnknownCaptureEffect;
-
-    fn from_str(s: &str) -> Result<CaptureEffect, UnknownCaptureEffect> {
-        CaptureEffect::ALL
-            .into_iter()
-            .find(|e| e.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| UnknownCaptureEffect(s.to_string()))
     }
 }
 

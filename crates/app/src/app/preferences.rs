@@ -1,46 +1,17 @@
 //! What the settings change in the app: the keys, which way up the board starts, the draw rule's length, the
 //! pace of the screen, how long the engine may think, and how hints are found.
 
-use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
-
-use thiserror::Error;
 
 use super::burst::CaptureEffect;
 use super::keymap::KeyMap;
 use crate::engine::{Level, Player, Players};
 use crate::game::{DEFAULT_MOVE_LIMIT, TimeControl};
 
-/// Which side is at the bottom of the board when a game starts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Orientation {
-    /// Black at the bottom when one person plays Black against the engine, White otherwise.
-    #[default]
-    Auto,
-    /// Black at the bottom.
-    BlackBottom,
-    /// White at the bottom (the diagrams' convention).
-    WhiteBottom,
-}
+pub use crate::config::{Orientation, UnknownOrientation};
 
+/// Which way up the board starts, as the orientation says for the players of a game.
 impl Orientation {
-    /// Every orientation.
-    pub const ALL: [Orientation; 3] = [
-        Orientation::Auto,
-        Orientation::BlackBottom,
-        Orientation::WhiteBottom,
-    ];
-
-    /// The name in the settings.
-    pub fn name(self) -> &'static str {
-        match self {
-            Orientation::Auto => "auto",
-            Orientation::BlackBottom => "black-bottom",
-            Orientation::WhiteBottom => "white-bottom",
-        }
-    }
-
     /// Whether Black is at the bottom of the board for a game with these players.
     pub fn black_at_bottom(self, players: Players) -> bool {
         match self {
@@ -48,28 +19,6 @@ impl Orientation {
             Orientation::BlackBottom => true,
             Orientation::WhiteBottom => false,
         }
-    }
-}
-
-impl fmt::Display for Orientation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is not an orientation.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown orientation {0:?}: the orientations are auto, black-bottom and white-bottom")]
-pub struct UnknownOrientation(pub String);
-
-impl FromStr for Orientation {
-    type Err = UnknownOrientation;
-
-    fn from_str(s: &str) -> Result<Orientation, UnknownOrientation> {
-        Orientation::ALL
-            .into_iter()
-            .find(|o| o.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| UnknownOrientation(s.to_string()))
     }
 }
 

@@ -1,9 +1,9 @@
 //! How a layer of settings (the user's file) is laid over the settings, section by section: each value that
 //! cannot be used is noted with its setting's path, and the others are used.
 
-use super::layers::{DisplayLayer, GameLayer, Layer, PlayersLayer};
-use super::values::{MAX_ANIMATION_STEP, parse_player};
-use super::{MOVE_LIMITS, Settings, check_interval, parse_clock, values};
+use super::layers::{GameLayer, Layer, PlayersLayer};
+use super::values::parse_player;
+use super::{MOVE_LIMITS, Settings, parse_clock};
 use std::path::Path;
 
 use crate::rules::{GameType, Variant};
@@ -31,7 +31,9 @@ impl Settings {
             });
         }
         if let Some(display) = layer.display {
-            self.apply_display(display, problems);
+            self.display.apply(display, &mut |name, message| {
+                problems.push((vec!["display".to_string(), name.to_string()], message));
+            });
         }
         if let Some(game) = layer.game {
             self.apply_game(game, problems, variants);
@@ -57,52 +59,6 @@ impl Settings {
                     Ok(player) => *slot = player,
                     Err(message) => note(problems, &["players", name], message),
                 }
-            }
-        }
-    }
-
-    /// `[display]`.
-    fn apply_display(&mut self, display: DisplayLayer, problems: &mut Problems) {
-        let mut parse =
-            |name: &str,
-             value: Option<String>,
-             apply: &mut dyn FnMut(&str) -> Result<(), String>| {
-                if let Some(value) = value
-                    && let Err(message) = apply(&value)
-                {
-                    note(problems, &["display", name], message);
-                }
-            };
-        parse("theme", display.theme, &mut |v| {
-            self.theme = v.parse().map_err(|e| format!("{e}"))?;
-            Ok(())
-        });
-        parse("pieces", display.pieces, &mut |v| {
-            self.pieces = v.parse().map_err(|e| format!("{e}"))?;
-            Ok(())
-        });
-        parse("notation", display.notation, &mut |v| {
-            self.notation = values::parse_notation(v)?;
-            Ok(())
-        });
-        parse("orientation", display.orientation, &mut |v| {
-            self.orientation = v.parse().map_err(|e| format!("{e}"))?;
-            Ok(())
-        });
-        parse("capture-effect", display.capture_effect, &mut |v| {
-            self.capture_effect = v.parse().map_err(|e| format!("{e}"))?;
-            Ok(())
-        });
-        if let Some(on) = display.square_numbers {
-            self.square_numbers = on;
-        }
-        if let Some(on) = display.legal_moves {
-            self.legal_moves = on;
-        }
-        if let Some(step) = display.animation_step {
-            match check_interval(step, MAX_ANIMATION_STEP) {
-                Ok(step) => self.animation_step = step,
-                Err(message) => note(problems, &["display", "animation-step"], message),
             }
         }
     }

@@ -14,11 +14,11 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 
+use super::{CaptureEffect, Orientation, PieceStyle, ThemeName};
 use super::{Settings, SettingsError, read_settings_file};
-use crate::app::{CaptureEffect, Orientation, SettingEdit, SettingRow, SettingValue};
+use crate::app::{SettingEdit, SettingRow, SettingValue};
 use crate::rules::SquareStyle;
 use crate::store::{file_label, write_atomic};
-use crate::ui::{PieceStyle, ThemeName};
 
 /// Where the settings screen's changes are checked: the name its errors give instead of a file's.
 const SCREEN: &str = "the settings screen";
@@ -55,35 +55,52 @@ impl Settings {
         let effects: Vec<&str> = CaptureEffect::ALL.iter().map(|e| e.name()).collect();
         let display = "display";
         vec![
-            SettingRow::words(display, "theme", "Colours", &themes, self.theme.name()),
-            SettingRow::words(display, "pieces", "Pieces", &pieces, self.pieces.name()),
+            SettingRow::words(
+                display,
+                "theme",
+                "Colours",
+                &themes,
+                self.display.theme.name(),
+            ),
+            SettingRow::words(
+                display,
+                "pieces",
+                "Pieces",
+                &pieces,
+                self.display.pieces.name(),
+            ),
             SettingRow::words(
                 display,
                 "notation",
                 "Notation",
                 &notations,
-                self.notation.map_or("auto", SquareStyle::name),
+                self.display.notation.map_or("auto", SquareStyle::name),
             ),
             SettingRow::words(
                 display,
                 "orientation",
                 "Bottom of the board",
                 &orientations,
-                self.orientation.name(),
+                self.display.orientation.name(),
             ),
             SettingRow::flag(
                 display,
                 "square-numbers",
                 "Square numbers",
-                self.square_numbers,
+                self.display.square_numbers,
             ),
-            SettingRow::flag(display, "legal-moves", "Mark legal moves", self.legal_moves),
+            SettingRow::flag(
+                display,
+                "legal-moves",
+                "Mark legal moves",
+                self.display.legal_moves,
+            ),
             SettingRow::words(
                 display,
                 "capture-effect",
                 "Capture effect",
                 &effects,
-                self.capture_effect.name(),
+                self.display.capture_effect.name(),
             ),
         ]
     }
@@ -257,7 +274,10 @@ mod tests {
         let file = dir.join("config").join("config.toml");
         // No file yet: one is made with the one setting.
         save_edit(&file, &edit("display", "theme", word("wood"))).expect("saved");
-        assert_eq!(Settings::load(&file).expect("reads").theme, ThemeName::Wood);
+        assert_eq!(
+            Settings::load(&file).expect("reads").display.theme,
+            ThemeName::Wood
+        );
         // The user's comments and other settings are kept; a value on its line keeps its comment.
         fs::write(
             &file,
@@ -285,8 +305,8 @@ mod tests {
         assert!(text.contains("[keys.board]\nundo = [\"Ctrl-z\"]"), "{text}");
         assert!(!text.contains("[keys]\n"), "{text}");
         let read = Settings::load(&file).expect("reads back");
-        assert_eq!(read.theme, ThemeName::Mono);
-        assert!(!read.legal_moves);
+        assert_eq!(read.display.theme, ThemeName::Mono);
+        assert!(!read.display.legal_moves);
         assert!((read.engine.time - 2.0).abs() < f64::EPSILON);
         assert_eq!(read.keys.keys(Context::Board, "undo"), Some(&[z][..]));
     }

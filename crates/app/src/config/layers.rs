@@ -17,7 +17,8 @@ pub(super) struct Layer {
     pub(super) players: Option<PlayersLayer>,
     /// Read by the `[engine]` table's schema.
     pub(super) engine: Option<toml::Table>,
-    pub(super) display: Option<DisplayLayer>,
+    /// Read setting by setting by the `[display]` table's schema.
+    pub(super) display: Option<toml::Table>,
     pub(super) game: Option<GameLayer>,
     /// Read setting by setting by the `[server]` table's schema, which names each mistake itself.
     pub(super) server: Option<toml::Table>,
@@ -31,23 +32,6 @@ pub(super) struct Layer {
 pub(super) struct PlayersLayer {
     pub(super) black: Option<String>,
     pub(super) white: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    rename_all = "kebab-case",
-    expecting = "a table of settings"
-)]
-pub(super) struct DisplayLayer {
-    pub(super) theme: Option<String>,
-    pub(super) pieces: Option<String>,
-    pub(super) square_numbers: Option<bool>,
-    pub(super) notation: Option<String>,
-    pub(super) orientation: Option<String>,
-    pub(super) legal_moves: Option<bool>,
-    pub(super) animation_step: Option<f64>,
-    pub(super) capture_effect: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -101,7 +85,7 @@ impl<'de> Deserialize<'de> for KeyList {
 pub(super) struct FileOut<'a> {
     pub(super) players: PlayersOut,
     pub(super) engine: super::schema::Printed,
-    pub(super) display: DisplayOut,
+    pub(super) display: super::schema::Printed,
     pub(super) game: GameOut<'a>,
     pub(super) server: super::schema::Printed,
     pub(super) keys: KeysOut<'a>,
@@ -111,19 +95,6 @@ pub(super) struct FileOut<'a> {
 pub(super) struct PlayersOut {
     pub(super) black: &'static str,
     pub(super) white: &'static str,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub(super) struct DisplayOut {
-    pub(super) theme: &'static str,
-    pub(super) pieces: &'static str,
-    pub(super) square_numbers: bool,
-    pub(super) notation: &'static str,
-    pub(super) orientation: &'static str,
-    pub(super) legal_moves: bool,
-    pub(super) animation_step: f64,
-    pub(super) capture_effect: &'static str,
 }
 
 #[derive(Serialize)]

@@ -16,6 +16,7 @@ use std::time::Duration;
 use toml::de::DeTable;
 
 mod apply;
+mod display;
 mod edit;
 mod engine_settings;
 mod error;
@@ -27,7 +28,9 @@ mod postgres_url;
 pub mod schema;
 mod server;
 mod values;
+mod words;
 
+pub use display::{DisplayFlags, DisplaySettings};
 pub use edit::{SaveError, save_edit};
 pub use engine_settings::{EngineFlags, EngineSettings};
 pub use error::SettingsError;
@@ -44,11 +47,15 @@ use layers::*;
 use locate::*;
 use values::seconds;
 pub use values::{MAX_PACE, check_interval, check_seconds, parse_clock, parse_notation};
+pub use words::{
+    CaptureEffect, Orientation, PieceStyle, ThemeName, UnknownCaptureEffect, UnknownOrientation,
+    UnknownPieceStyle, UnknownTheme,
+};
 
-use crate::app::{CaptureEffect, KeyMap, Orientation, Player, Players, Preferences};
+use crate::app::{KeyMap, Player, Players, Preferences};
 use crate::game::TimeControl;
-use crate::rules::{GameType, SquareStyle};
-use crate::ui::{Options, PieceStyle, Theme, ThemeName};
+use crate::rules::GameType;
+use crate::ui::{Options, Theme};
 
 /// The built-in settings file: every setting with its default, and a comment for each.
 pub const DEFAULT_SETTINGS: &str = include_str!("../../../../config/default.toml");
@@ -69,23 +76,8 @@ pub struct Settings {
     pub players: Players,
     /// How the engine plays (`[engine]`).
     pub engine: EngineSettings,
-    /// Colours (`display.theme`).
-    pub theme: ThemeName,
-    /// Piece glyphs (`display.pieces`).
-    pub pieces: PieceStyle,
-    /// Square numbers on the board (`display.square-numbers`).
-    pub square_numbers: bool,
-    /// How the move list writes moves (`display.notation`); `None` ("auto") for each variant's own way.
-    pub notation: Option<SquareStyle>,
-    /// Which side is at the bottom of the board (`display.orientation`).
-    pub orientation: Orientation,
-    /// Marks on the squares the selected piece can go to (`display.legal-moves`).
-    pub legal_moves: bool,
-    /// Seconds each step of a move is shown as the piece moves along its path (`display.animation-step`); 0
-    /// shows moves at once.
-    pub animation_step: f64,
-    /// What is drawn over a piece as it is taken (`display.capture-effect`).
-    pub capture_effect: CaptureEffect,
+    /// How the board looks (`[display]`).
+    pub display: DisplaySettings,
     /// Saving the game in progress and filing games without being asked (`game.autosave`).
     pub autosave: bool,
     /// Moves by each side without a capture or a man moving before a draw in English draughts
@@ -131,7 +123,6 @@ impl Settings {
     /// Values to lay the built-in file over. The file sets every one of them (a test checks), so none of these
     /// is ever in force; the keys start unbound so that the file alone binds them.
     fn placeholder() -> Settings {
-        let options = Options::default();
         let preferences = Preferences::default();
         Settings {
             players: Players {
@@ -139,14 +130,7 @@ impl Settings {
                 white: Player::Human,
             },
             engine: EngineSettings::placeholder(),
-            theme: ThemeName::default(),
-            pieces: options.pieces,
-            square_numbers: options.square_numbers,
-            notation: options.notation,
-            orientation: preferences.orientation,
-            legal_moves: options.legal_moves,
-            animation_step: 0.0,
-            capture_effect: preferences.capture_effect,
+            display: DisplaySettings::placeholder(),
             autosave: true,
             move_limit: preferences.move_limit,
             game_type: GameType::default(),
@@ -229,27 +213,7 @@ impl Settings {
             self.players.white = white;
         }
         self.engine = o.engine.clone().over(self.engine.clone());
-        if let Some(step) = o.animation_step {
-            self.animation_step = step;
-        }
-        if let Some(theme) = o.theme {
-            self.theme = theme;
-        }
-        if let Some(pieces) = o.pieces {
-            self.pieces = pieces;
-        }
-        if let Some(on) = o.square_numbers {
-            self.square_numbers = on;
-        }
-        if let Some(notation) = o.notation {
-            self.notation = notation;
-        }
-        if let Some(orientation) = o.orientation {
-            self.orientation = orientation;
-        }
-        if let Some(on) = o.legal_moves {
-            self.legal_moves = on;
-        }
+        self.display = o.display.clone().over(self.display.clone());
         if let Some(on) = o.autosave {
             self.autosave = on;
         }
@@ -270,11 +234,11 @@ impl Settings {
     pub fn preferences(&self) -> Preferences {
         Preferences {
             keys: self.keys.clone(),
-            orientation: self.orientation,
+            orientation: self.display.orientation,
             move_limit: self.move_limit,
             pace: seconds(self.engine.pace),
-            animation_step: seconds(self.animation_step),
-            capture_effect: self.capture_effect,
+            animation_step: seconds(self.display.animation_step),
+            capture_effect: self.display.capture_effect,
             think_time: self.think_time(),
             hint_level: self.engine.hint_level,
             hint_time: Duration::from_secs_f64(self.engine.hint_time),
@@ -287,11 +251,11 @@ impl Settings {
     /// How the screen looks; `no_color` (the `NO_COLOR` convention) turns the colours off whatever the theme.
     pub fn options(&self, no_color: bool) -> Options {
         Options {
-            theme: Theme::new(self.theme, no_color),
-            pieces: self.pieces,
-            square_numbers: self.square_numbers,
-            notation: self.notation,
-            legal_moves: self.legal_moves,
+            theme: Theme::new(self.display.theme, no_color),
+            pieces: self.display.pieces,
+            square_numbers: self.display.square_numbers,
+            notation: self.display.notation,
+            legal_moves: self.display.legal_moves,
         }
     }
 
@@ -305,16 +269,7 @@ impl Settings {
                 white: self.players.white.word(),
             },
             engine: self.engine.printed(),
-            display: DisplayOut {
-                theme: self.theme.name(),
-                pieces: self.pieces.name(),
-                square_numbers: self.square_numbers,
-                notation: self.notation.map_or("auto", SquareStyle::name),
-                orientation: self.orientation.name(),
-                legal_moves: self.legal_moves,
-                animation_step: self.animation_step,
-                capture_effect: self.capture_effect.name(),
-            },
+            display: self.display.printed(),
             game: GameOut {
                 autosave: self.autosave,
                 move_limit: self.move_limit,
@@ -345,20 +300,9 @@ pub struct Overrides {
     pub white: Option<Player>,
     /// `--time`, `--pace`: the `[engine]` table's flags.
     pub engine: EngineFlags,
-    /// `--no-animation` (0).
-    pub animation_step: Option<f64>,
-    /// `--theme`.
-    pub theme: Option<ThemeName>,
-    /// `--ascii`.
-    pub pieces: Option<PieceStyle>,
-    /// `--no-numbers`.
-    pub square_numbers: Option<bool>,
-    /// `--notation`: `Some(None)` is `auto`, each variant's own.
-    pub notation: Option<Option<SquareStyle>>,
-    /// `--orientation`.
-    pub orientation: Option<Orientation>,
-    /// `--no-legal-moves`.
-    pub legal_moves: Option<bool>,
+    /// The `[display]` table's flags: --theme, --ascii, --no-numbers, --notation, --orientation,
+    /// --no-legal-moves, --no-animation.
+    pub display: DisplayFlags,
     /// `--no-autosave`.
     pub autosave: Option<bool>,
     /// `--move-limit`.

@@ -59,6 +59,9 @@ pub enum FlagForm {
 pub enum CliFlag {
     /// `--NAME VALUE_NAME`.
     Flag(&'static str, &'static str),
+    /// `--NAME` alone, which sets the setting to the value its kind reads from the text (`--ascii` sets
+    /// `display.pieces` to `ascii`), with the flag's own help (what giving it does); not given, the file decides.
+    Preset(&'static str, &'static str, &'static str),
     /// Only the settings file sets it.
     FileOnly,
 }
@@ -93,10 +96,23 @@ pub fn flag<K: SettingKind>(
     doc: &[&str],
     built_in: &K::Value,
 ) -> Command {
-    let CliFlag::Flag(long, value_name) = cli else {
-        return command;
-    };
     let text: Vec<&str> = doc.iter().map(|line| line.trim()).collect();
+    let (long, value_name) = match cli {
+        CliFlag::Flag(long, value_name) => (long, value_name),
+        CliFlag::Preset(long, value, what) => {
+            let help = format!(
+                "{what} [sets {table}.{key} to {value}, built in: {}]",
+                shown(&kind.write(built_in))
+            );
+            return command.arg(
+                Arg::new(key)
+                    .long(long)
+                    .help(help)
+                    .action(ArgAction::SetTrue),
+            );
+        }
+        CliFlag::FileOnly => return command,
+    };
     let help = format!(
         "{} [setting {table}.{key}, built in: {}]",
         text.join(" ").trim().trim_end_matches('.'),
@@ -132,8 +148,18 @@ pub fn given<K: SettingKind>(
     cli: CliFlag,
     kind: &K,
 ) -> Result<Option<K::Value>, clap::Error> {
-    let CliFlag::Flag(long, _) = cli else {
-        return Ok(None);
+    let long = match cli {
+        CliFlag::Flag(long, _) => long,
+        CliFlag::Preset(_, value, _) => {
+            return match matches.get_flag(key) {
+                true => kind
+                    .parse(value)
+                    .map(Some)
+                    .map_err(|why| clap::Error::raw(ErrorKind::ValueValidation, why)),
+                false => Ok(None),
+            };
+        }
+        CliFlag::FileOnly => return Ok(None),
     };
     match kind.form() {
         FlagForm::Switch => match matches.get_flag(key) {

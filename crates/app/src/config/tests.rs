@@ -3,7 +3,7 @@
 use super::*;
 use crate::app::{Context, KEY_COMMANDS, KeyChord};
 use crate::engine::Level;
-use crate::rules::Variant;
+use crate::rules::{SquareStyle, Variant};
 use std::path::PathBuf;
 
 fn user(text: &str) -> Result<Settings, SettingsError> {
@@ -29,10 +29,13 @@ fn the_built_in_file_parses_and_sets_everything() {
     let players = layer.players.expect("[players]");
     assert!(players.black.is_some() && players.white.is_some());
     assert!(layer.engine.expect("[engine]").contains_key("time"));
-    let d = layer.display.expect("[display]");
-    assert!(d.theme.is_some() && d.pieces.is_some() && d.square_numbers.is_some());
-    assert!(d.notation.is_some() && d.orientation.is_some() && d.legal_moves.is_some());
-    assert!(d.animation_step.is_some() && d.capture_effect.is_some());
+    let display = layer.display.expect("[display]");
+    for key in DisplaySettings::KEYS {
+        assert!(
+            display.contains_key(*key),
+            "display.{key} is in the built-in file"
+        );
+    }
     let g = layer.game.expect("[game]");
     assert!(g.autosave.is_some() && g.move_limit.is_some());
     assert!(g.variant.is_some() && g.size.is_some() && g.rows.is_some());
@@ -82,10 +85,10 @@ fn a_users_file_changes_only_what_it_names() {
     let defaults = Settings::defaults();
     assert_eq!(settings.players.white, Player::Engine(Level::Hard));
     assert_eq!(settings.players.black, defaults.players.black);
-    assert_eq!(settings.notation, Some(SquareStyle::Coordinates));
-    assert_eq!(settings.pieces, PieceStyle::Ascii);
+    assert_eq!(settings.display.notation, Some(SquareStyle::Coordinates));
+    assert_eq!(settings.display.pieces, PieceStyle::Ascii);
     assert_eq!(settings.move_limit, 60);
-    assert_eq!(settings.theme, defaults.theme);
+    assert_eq!(settings.display.theme, defaults.display.theme);
     let z: KeyChord = "z".parse().expect("key");
     let f2: KeyChord = "F2".parse().expect("key");
     assert_eq!(
@@ -111,9 +114,12 @@ fn a_users_file_changes_only_what_it_names() {
 
 #[test]
 fn the_capture_effect_is_read_and_a_bad_one_refused_with_its_line() {
-    assert_eq!(Settings::defaults().capture_effect, CaptureEffect::None);
+    assert_eq!(
+        Settings::defaults().display.capture_effect,
+        CaptureEffect::None
+    );
     let settings = user("[display]\ncapture-effect = \"explode\"\n").expect("valid");
-    assert_eq!(settings.capture_effect, CaptureEffect::Explode);
+    assert_eq!(settings.display.capture_effect, CaptureEffect::Explode);
     assert_eq!(
         settings.preferences().capture_effect,
         CaptureEffect::Explode
@@ -129,7 +135,7 @@ fn the_capture_effect_is_read_and_a_bad_one_refused_with_its_line() {
     assert!(message.contains("none and explode"), "{message}");
     let (line, _, message) = refused("[display]\ncapture-effect = true\n");
     assert_eq!(line, Some(2));
-    assert!(message.contains("invalid type"), "{message}");
+    assert!(message.contains("a word, not true"), "{message}");
 }
 
 #[test]
@@ -191,7 +197,7 @@ fn mistakes_name_the_line_and_the_setting() {
             "[display]\nlegal-moves = \"yes\"\n",
             2,
             "display.legal-moves",
-            "invalid type",
+            "true or false, not \"yes\"",
         ),
         (
             "[game]\nmove-limit = 0\n",
@@ -324,7 +330,10 @@ fn printed_settings_read_back_the_same() {
     )
     .expect("valid");
     settings.override_with(&Overrides {
-        legal_moves: Some(false),
+        display: DisplayFlags {
+            legal_moves: Some(false),
+            ..DisplayFlags::default()
+        },
         autosave: Some(false),
         ..Overrides::default()
     });
@@ -356,7 +365,7 @@ fn overrides_win() {
         ..Overrides::default()
     });
     assert_eq!(settings.engine.time, 0.5);
-    assert_eq!(settings.theme, ThemeName::Wood);
+    assert_eq!(settings.display.theme, ThemeName::Wood);
     assert_eq!(settings.players.black, Player::Engine(Level::Easy));
     assert_eq!(settings.think_time(), Duration::from_millis(500));
 }
@@ -430,7 +439,7 @@ fn the_variant_board_and_rows_are_read_together() {
         assert!(message.contains(words), "{text}: {message}");
     }
     let auto = user("[display]\nnotation = \"auto\"\n").expect("valid");
-    assert_eq!(auto.notation, None);
+    assert_eq!(auto.display.notation, None);
 }
 
 #[test]

@@ -4,35 +4,14 @@
 //! destinations and the pieces that must capture have marks beside or on the piece, so the `mono` theme (chosen
 //! whenever `NO_COLOR` is set) shows everything the others do.
 
-use std::fmt;
-use std::str::FromStr;
-
 use ratatui::style::{Color as Tint, Modifier, Style};
 
 use crate::rules::{Color, Piece, Role};
 
-/// The glyphs pieces are drawn with.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum PieceStyle {
-    /// Discs for men and crowns for kings: ● ○ ♛ ♕.
-    #[default]
-    Unicode,
-    /// Letters, for terminals and fonts without those symbols: b w B W.
-    Ascii,
-}
+pub use crate::config::{PieceStyle, ThemeName, UnknownPieceStyle, UnknownTheme};
 
+/// What the screen draws for each piece style (the style itself is a setting's word).
 impl PieceStyle {
-    /// Every style.
-    pub const ALL: [PieceStyle; 2] = [PieceStyle::Unicode, PieceStyle::Ascii];
-
-    /// The name in the settings.
-    pub fn name(self) -> &'static str {
-        match self {
-            PieceStyle::Unicode => "unicode",
-            PieceStyle::Ascii => "ascii",
-        }
-    }
-
     /// The glyph of a piece.
     pub fn glyph(self, piece: Piece) -> char {
         match (self, piece.color, piece.role) {
@@ -100,76 +79,6 @@ impl PieceStyle {
             PieceStyle::Unicode => '×',
             PieceStyle::Ascii => 'x',
         }
-    }
-}
-
-impl fmt::Display for PieceStyle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A name that is not a piece style.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown piece style {0:?}: the styles are unicode and ascii")]
-pub struct UnknownPieceStyle(pub String);
-
-impl FromStr for PieceStyle {
-    type Err = UnknownPieceStyle;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        PieceStyle::ALL
-            .into_iter()
-            .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| UnknownPieceStyle(s.to_string()))
-    }
-}
-
-/// The themes on offer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum ThemeName {
-    /// The 16 standard colours: reads the same on every colour terminal.
-    #[default]
-    Classic,
-    /// Wood colours in 24-bit colour, for terminals that have it.
-    Wood,
-    /// No colour at all: reverse video and marks.
-    Mono,
-}
-
-impl ThemeName {
-    /// Every theme.
-    pub const ALL: [ThemeName; 3] = [ThemeName::Classic, ThemeName::Wood, ThemeName::Mono];
-
-    /// The name as typed.
-    pub fn name(self) -> &'static str {
-        match self {
-            ThemeName::Classic => "classic",
-            ThemeName::Wood => "wood",
-            ThemeName::Mono => "mono",
-        }
-    }
-}
-
-impl fmt::Display for ThemeName {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// A theme name that is not one of the themes.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown theme {0:?}: the themes are classic, wood and mono")]
-pub struct UnknownTheme(pub String);
-
-impl FromStr for ThemeName {
-    type Err = UnknownTheme;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ThemeName::ALL
-            .into_iter()
-            .find(|t| t.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| UnknownTheme(s.to_string()))
     }
 }
 

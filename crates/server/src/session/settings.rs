@@ -68,8 +68,8 @@ impl Session {
         self.config.options = changed.options(self.config.no_color);
         let follow = Followed {
             keys: changed.keys.clone(),
-            orientation: changed.orientation,
-            capture_effect: changed.capture_effect,
+            orientation: changed.display.orientation,
+            capture_effect: changed.display.capture_effect,
         };
         self.config.settings = Some(Box::new(changed));
         self.act(Action::SettingAnswered {

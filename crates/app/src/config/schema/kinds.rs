@@ -10,8 +10,10 @@ use std::str::FromStr;
 
 use toml::Value;
 
-use super::super::values::{check_interval, check_seconds};
+use super::super::values::{check_interval, check_seconds, parse_notation, parse_player};
 use super::{FlagForm, SettingKind};
+use crate::engine::Player;
+use crate::rules::SquareStyle;
 
 /// The value of `value` as text, or why it is not text.
 fn text<'a>(value: &'a Value, what: &str) -> Result<&'a str, String> {
@@ -432,3 +434,51 @@ pub const ADDRESSES: List<IpAddr> = List {
     },
     write: ToString::to_string,
 };
+
+/// How the move list writes moves: `auto` (none: each variant's own way) or a square style.
+#[derive(Clone, Debug)]
+pub struct Notation;
+
+impl SettingKind for Notation {
+    type Value = Option<SquareStyle>;
+
+    fn read(&self, value: &Value) -> Result<Option<SquareStyle>, String> {
+        self.parse(text(value, "a notation")?)
+    }
+
+    fn parse(&self, text: &str) -> Result<Option<SquareStyle>, String> {
+        parse_notation(text)
+    }
+
+    fn write(&self, value: &Option<SquareStyle>) -> Value {
+        Value::String(value.map_or("auto", SquareStyle::name).to_string())
+    }
+
+    fn placeholder(&self) -> Option<SquareStyle> {
+        None
+    }
+}
+
+/// Who plays a side: `human` or an engine level, written as the word that names it.
+#[derive(Clone, Debug)]
+pub struct PlayerWord;
+
+impl SettingKind for PlayerWord {
+    type Value = Player;
+
+    fn read(&self, value: &Value) -> Result<Player, String> {
+        self.parse(text(value, "a player")?)
+    }
+
+    fn parse(&self, text: &str) -> Result<Player, String> {
+        parse_player(text)
+    }
+
+    fn write(&self, value: &Player) -> Value {
+        Value::String(value.word().to_string())
+    }
+
+    fn placeholder(&self) -> Player {
+        Player::Human
+    }
+}
