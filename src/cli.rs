@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use crowned::app::Player;
-use crowned::config::{DisplayFlags, EngineFlags, Overrides};
+use crowned::config::{DisplayFlags, EngineFlags, Overrides, PlayersFlags};
 use crowned::game::TimeControl;
 
 use crate::commands::bench::BenchArgs;
@@ -72,13 +71,9 @@ pub(crate) struct Cli {
 /// settings file, which overrides the built-in default (`--print-config` shows the result).
 #[derive(clap::Args, Debug)]
 pub(crate) struct PlayArgs {
-    /// Who plays Black (moves first): human, or an engine level (random, easy, medium, hard, max) [setting
-    /// players.black, built in: human].
-    #[arg(long, value_name = "PLAYER")]
-    pub(crate) black: Option<Player>,
-    /// Who plays White [setting players.white, built in: medium].
-    #[arg(long, value_name = "PLAYER")]
-    pub(crate) white: Option<Player>,
+    /// The `[players]` table's flags: --black and --white.
+    #[command(flatten)]
+    pub(crate) players: PlayersFlags,
     /// The `[engine]` table's flags: --time and --pace.
     #[command(flatten)]
     pub(crate) engine: EngineFlags,
@@ -154,8 +149,7 @@ impl PlayArgs {
         // A switch that is not given leaves its setting alone.
         let off = |given: bool| given.then_some(false);
         Overrides {
-            black: self.black,
-            white: self.white,
+            players: self.players.clone(),
             engine: self.engine.clone(),
             display: self.display.clone(),
             autosave: off(self.no_autosave),

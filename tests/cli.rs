@@ -232,7 +232,7 @@ fn the_game_without_a_terminal_says_so_instead_of_drawing() {
         "{}",
         stderr(&out)
     );
-    assert_one_line_error(&["--white", "genius"], "unknown level");
+    assert_one_line_error(&["--white", "genius"], "unknown player");
     assert_one_line_error(&["--theme", "neon"], "unknown theme");
     assert_one_line_error(&["--clock", "5 minutes"], "not a time control");
     assert_one_line_error(&["--clock"], "--clock");

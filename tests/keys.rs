@@ -1,7 +1,8 @@
 //! Whole games played with key presses through the key map and the app, as the terminal delivers them.
 
 use crowned::app::{
-    App, Effect, Key, KeyCode, Mode, Modifiers, Player, Players, Question, action_for_key,
+    App, Effect, Key, KeyCode, Mode, Modifiers, Player, Players, Preferences, Question,
+    action_for_key,
 };
 use crowned::engine::Level;
 use crowned::game::{DrawReason, Game, Outcome, WinReason};
@@ -336,7 +337,7 @@ fn a_remapped_key_works_and_the_old_one_no_longer_does() {
         )
         .expect("valid settings");
     let (mut app, _) = App::new(HUMANS);
-    app.set_preferences(settings.preferences());
+    app.set_preferences(Preferences::from(&settings));
     press(&mut app, "11-15<Enter>23-19<Enter>");
     assert_eq!(app.game().ply(), 2);
     press(&mut app, "u");
@@ -380,7 +381,7 @@ fn the_orientation_and_move_limit_settings_reach_every_new_game() {
         app.flipped(),
         "by default Black is at the bottom against the engine"
     );
-    app.set_preferences(settings.preferences());
+    app.set_preferences(Preferences::from(&settings));
     assert!(!app.flipped());
     assert_eq!(app.game().move_limit(), 3);
     // A new game from the dialog keeps both.
@@ -389,7 +390,7 @@ fn the_orientation_and_move_limit_settings_reach_every_new_game() {
     assert_eq!(app.game().move_limit(), 3);
     // Three moves each with kings only: drawn by the shortened rule.
     let mut app = app_from("B:WK32:BK1", HUMANS);
-    app.set_preferences(settings.preferences());
+    app.set_preferences(Preferences::from(&settings));
     press(
         &mut app,
         "1-6<Enter>32-27<Enter>6-10<Enter>27-23<Enter>10-15<Enter>23-18<Enter>",
@@ -596,7 +597,7 @@ fn messages_name_the_keys_as_bound() {
         )
         .expect("valid settings");
     let mut app = app_from("B:W18:B14", HUMANS);
-    app.set_preferences(settings.preferences());
+    app.set_preferences(Preferences::from(&settings));
     press(&mut app, "14x23<Enter>");
     // A command without a key is named by its :command.
     assert!(

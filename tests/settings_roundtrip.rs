@@ -3,8 +3,8 @@
 
 use std::path::Path;
 
-use crowned::app::{KEY_COMMANDS, KeyChord, Orientation, PLAYER_CHOICES, Player, Players};
-use crowned::config::Settings;
+use crowned::app::{KEY_COMMANDS, KeyChord, Orientation, PLAYER_CHOICES, Player};
+use crowned::config::{PlayersSettings, Settings};
 use crowned::rules::{ENGLISH_SIZES, GameType, SquareStyle, Variant};
 use crowned::ui::{PieceStyle, ThemeName};
 use proptest::prelude::*;
@@ -78,7 +78,7 @@ fn settings() -> impl Strategy<Value = Settings> {
                 game_type,
             )| {
                 let mut s = Settings::defaults();
-                s.players = Players { black, white };
+                s.players = PlayersSettings { black, white };
                 s.engine.time = time;
                 s.engine.pace = pace;
                 s.display.animation_step = step;

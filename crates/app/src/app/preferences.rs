@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use super::burst::CaptureEffect;
 use super::keymap::KeyMap;
+use crate::config::{Settings, interval};
 use crate::engine::{Level, Player, Players};
 use crate::game::{DEFAULT_MOVE_LIMIT, TimeControl};
 
@@ -85,6 +86,26 @@ impl Default for Preferences {
             ponder: true,
             analysis_time: DEFAULT_ANALYSIS_TIME,
             clock: None,
+        }
+    }
+}
+
+impl From<&Settings> for Preferences {
+    /// What the app follows of the settings.
+    fn from(settings: &Settings) -> Preferences {
+        Preferences {
+            keys: settings.keys.clone(),
+            orientation: settings.display.orientation,
+            move_limit: settings.move_limit,
+            pace: interval(settings.engine.pace),
+            animation_step: interval(settings.display.animation_step),
+            capture_effect: settings.display.capture_effect,
+            think_time: settings.think_time(),
+            hint_level: settings.engine.hint_level,
+            hint_time: Duration::from_secs_f64(settings.engine.hint_time),
+            ponder: settings.engine.ponder,
+            clock: settings.clock,
+            ..Preferences::default()
         }
     }
 }

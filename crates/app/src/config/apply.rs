@@ -1,8 +1,7 @@
 //! How a layer of settings (the user's file) is laid over the settings, section by section: each value that
 //! cannot be used is noted with its setting's path, and the others are used.
 
-use super::layers::{GameLayer, Layer, PlayersLayer};
-use super::values::parse_player;
+use super::layers::{GameLayer, Layer};
 use super::{MOVE_LIMITS, Settings, parse_clock};
 use std::path::Path;
 
@@ -23,7 +22,9 @@ impl Settings {
     /// `variants` is the folder where a definition named by `game.variant` is looked for.
     pub(super) fn apply(&mut self, layer: Layer, problems: &mut Problems, variants: Option<&Path>) {
         if let Some(players) = layer.players {
-            self.apply_players(players, problems);
+            self.players.apply(players, &mut |name, message| {
+                problems.push((vec!["players".to_string(), name.to_string()], message));
+            });
         }
         if let Some(engine) = layer.engine {
             self.engine.apply(engine, &mut |name, message| {
@@ -45,21 +46,6 @@ impl Settings {
         }
         if let Some(keys) = layer.keys {
             self.apply_keys(keys, problems);
-        }
-    }
-
-    /// `[players]`.
-    fn apply_players(&mut self, players: PlayersLayer, problems: &mut Problems) {
-        for (name, value, slot) in [
-            ("black", players.black, &mut self.players.black),
-            ("white", players.white, &mut self.players.white),
-        ] {
-            if let Some(value) = value {
-                match parse_player(&value) {
-                    Ok(player) => *slot = player,
-                    Err(message) => note(problems, &["players", name], message),
-                }
-            }
         }
     }
 

@@ -14,7 +14,8 @@ use crate::app::{Context, KeyChord, KeyMap};
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields, expecting = "a table of settings")]
 pub(super) struct Layer {
-    pub(super) players: Option<PlayersLayer>,
+    /// Read setting by setting by the `[players]` table's schema.
+    pub(super) players: Option<toml::Table>,
     /// Read by the `[engine]` table's schema.
     pub(super) engine: Option<toml::Table>,
     /// Read setting by setting by the `[display]` table's schema.
@@ -25,13 +26,6 @@ pub(super) struct Layer {
     /// Context name, then command name, then keys. Names are checked against the key table, which the types
     /// here cannot know.
     pub(super) keys: Option<BTreeMap<String, BTreeMap<String, KeyList>>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, expecting = "a table of settings")]
-pub(super) struct PlayersLayer {
-    pub(super) black: Option<String>,
-    pub(super) white: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -83,18 +77,12 @@ impl<'de> Deserialize<'de> for KeyList {
 
 #[derive(Serialize)]
 pub(super) struct FileOut<'a> {
-    pub(super) players: PlayersOut,
+    pub(super) players: super::schema::Printed,
     pub(super) engine: super::schema::Printed,
     pub(super) display: super::schema::Printed,
     pub(super) game: GameOut<'a>,
     pub(super) server: super::schema::Printed,
     pub(super) keys: KeysOut<'a>,
-}
-
-#[derive(Serialize)]
-pub(super) struct PlayersOut {
-    pub(super) black: &'static str,
-    pub(super) white: &'static str,
 }
 
 #[derive(Serialize)]

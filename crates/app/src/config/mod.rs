@@ -24,6 +24,7 @@ mod keys;
 mod layers;
 mod locate;
 mod node_name;
+mod players;
 mod postgres_url;
 pub mod schema;
 mod server;
@@ -35,6 +36,7 @@ pub use edit::{SaveError, save_edit};
 pub use engine_settings::{EngineFlags, EngineSettings};
 pub use error::SettingsError;
 pub use node_name::{MAX_NODE_NAME, NodeName, NodeNameError};
+pub use players::{PlayersFlags, PlayersSettings};
 pub use postgres_url::{PostgresUrl, UrlError};
 pub use schema::parse_listen;
 pub use server::{
@@ -45,17 +47,15 @@ pub use server::{
 
 use layers::*;
 use locate::*;
-use values::seconds;
-pub use values::{MAX_PACE, check_interval, check_seconds, parse_clock, parse_notation};
+pub use values::{MAX_PACE, check_interval, check_seconds, interval, parse_clock, parse_notation};
 pub use words::{
     CaptureEffect, Orientation, PieceStyle, ThemeName, UnknownCaptureEffect, UnknownOrientation,
     UnknownPieceStyle, UnknownTheme,
 };
 
-use crate::app::{KeyMap, Player, Players, Preferences};
-use crate::game::TimeControl;
+use crate::app::KeyMap;
+use crate::game::{DEFAULT_MOVE_LIMIT, TimeControl};
 use crate::rules::GameType;
-use crate::ui::{Options, Theme};
 
 /// The built-in settings file: every setting with its default, and a comment for each.
 pub const DEFAULT_SETTINGS: &str = include_str!("../../../../config/default.toml");
@@ -73,7 +73,7 @@ const MOVE_LIMITS: std::ops::RangeInclusive<i64> = 1..=1000;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Settings {
     /// Who plays each side when the program starts (`players.black`, `players.white`).
-    pub players: Players,
+    pub players: PlayersSettings,
     /// How the engine plays (`[engine]`).
     pub engine: EngineSettings,
     /// How the board looks (`[display]`).
@@ -123,16 +123,12 @@ impl Settings {
     /// Values to lay the built-in file over. The file sets every one of them (a test checks), so none of these
     /// is ever in force; the keys start unbound so that the file alone binds them.
     fn placeholder() -> Settings {
-        let preferences = Preferences::default();
         Settings {
-            players: Players {
-                black: Player::Human,
-                white: Player::Human,
-            },
+            players: PlayersSettings::placeholder(),
             engine: EngineSettings::placeholder(),
             display: DisplaySettings::placeholder(),
             autosave: true,
-            move_limit: preferences.move_limit,
+            move_limit: DEFAULT_MOVE_LIMIT,
             game_type: GameType::default(),
             variant_name: None,
             clock: None,
@@ -206,12 +202,7 @@ impl Settings {
     /// Lays the command line's choices over the settings.
     pub fn override_with(&mut self, overrides: &Overrides) {
         let o = overrides;
-        if let Some(black) = o.black {
-            self.players.black = black;
-        }
-        if let Some(white) = o.white {
-            self.players.white = white;
-        }
+        self.players = o.players.clone().over(self.players.clone());
         self.engine = o.engine.clone().over(self.engine.clone());
         self.display = o.display.clone().over(self.display.clone());
         if let Some(on) = o.autosave {
@@ -230,44 +221,12 @@ impl Settings {
         Duration::from_secs_f64(self.engine.time)
     }
 
-    /// What the app follows.
-    pub fn preferences(&self) -> Preferences {
-        Preferences {
-            keys: self.keys.clone(),
-            orientation: self.display.orientation,
-            move_limit: self.move_limit,
-            pace: seconds(self.engine.pace),
-            animation_step: seconds(self.display.animation_step),
-            capture_effect: self.display.capture_effect,
-            think_time: self.think_time(),
-            hint_level: self.engine.hint_level,
-            hint_time: Duration::from_secs_f64(self.engine.hint_time),
-            ponder: self.engine.ponder,
-            clock: self.clock,
-            ..Preferences::default()
-        }
-    }
-
-    /// How the screen looks; `no_color` (the `NO_COLOR` convention) turns the colours off whatever the theme.
-    pub fn options(&self, no_color: bool) -> Options {
-        Options {
-            theme: Theme::new(self.display.theme, no_color),
-            pieces: self.display.pieces,
-            square_numbers: self.display.square_numbers,
-            notation: self.display.notation,
-            legal_moves: self.display.legal_moves,
-        }
-    }
-
     /// The settings as a settings file in the shape of `config/default.toml`, keys included; reading it back
     /// gives the same settings.
     pub fn to_toml(&self) -> String {
         let defined = matches!(self.game_type.variant, crate::rules::Variant::Defined(_));
         let file = FileOut {
-            players: PlayersOut {
-                black: self.players.black.word(),
-                white: self.players.white.word(),
-            },
+            players: self.players.printed(),
             engine: self.engine.printed(),
             display: self.display.printed(),
             game: GameOut {
@@ -294,10 +253,8 @@ impl Settings {
 /// Choices from the command line, each overriding its setting.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Overrides {
-    /// `--black`.
-    pub black: Option<Player>,
-    /// `--white`.
-    pub white: Option<Player>,
+    /// The `[players]` table's flags: --black and --white.
+    pub players: PlayersFlags,
     /// `--time`, `--pace`: the `[engine]` table's flags.
     pub engine: EngineFlags,
     /// The `[display]` table's flags: --theme, --ascii, --no-numbers, --notation, --orientation,

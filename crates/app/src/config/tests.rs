@@ -1,9 +1,10 @@
 //! Tests of reading, checking and printing settings.
 
 use super::*;
-use crate::app::{Context, KEY_COMMANDS, KeyChord};
-use crate::engine::Level;
+use crate::app::{Context, KEY_COMMANDS, KeyChord, Preferences};
+use crate::engine::{Level, Player, Players};
 use crate::rules::{SquareStyle, Variant};
+use crate::ui::Options;
 use std::path::PathBuf;
 
 fn user(text: &str) -> Result<Settings, SettingsError> {
@@ -27,7 +28,12 @@ fn refused(text: &str) -> (Option<usize>, Option<String>, String) {
 fn the_built_in_file_parses_and_sets_everything() {
     let layer: Layer = toml::from_str(DEFAULT_SETTINGS).expect("the built-in file is TOML");
     let players = layer.players.expect("[players]");
-    assert!(players.black.is_some() && players.white.is_some());
+    for key in PlayersSettings::KEYS {
+        assert!(
+            players.contains_key(*key),
+            "players.{key} is in the built-in file"
+        );
+    }
     assert!(layer.engine.expect("[engine]").contains_key("time"));
     let display = layer.display.expect("[display]");
     for key in DisplaySettings::KEYS {
@@ -56,14 +62,14 @@ fn the_built_in_file_parses_and_sets_everything() {
         "the file and the key table agree"
     );
     assert_eq!(
-        defaults.players,
+        defaults.players.players(),
         Players {
             black: Player::Human,
             white: Player::Engine(Level::Medium)
         }
     );
-    assert_eq!(defaults.preferences(), Preferences::default());
-    assert_eq!(defaults.options(false), Options::default());
+    assert_eq!(Preferences::from(&defaults), Preferences::default());
+    assert_eq!(Options::of(&defaults, false), Options::default());
     assert_eq!(defaults.engine.time, 1.0);
     assert!(defaults.autosave);
 }
@@ -76,7 +82,7 @@ fn a_users_file_changes_only_what_it_names() {
     )
     .expect("valid");
     assert_eq!(settings.clock, "5+3".parse().ok());
-    assert_eq!(settings.preferences().clock, settings.clock);
+    assert_eq!(Preferences::from(&settings).clock, settings.clock);
     assert_eq!(
         Settings::defaults().clock,
         None,
@@ -121,7 +127,7 @@ fn the_capture_effect_is_read_and_a_bad_one_refused_with_its_line() {
     let settings = user("[display]\ncapture-effect = \"explode\"\n").expect("valid");
     assert_eq!(settings.display.capture_effect, CaptureEffect::Explode);
     assert_eq!(
-        settings.preferences().capture_effect,
+        Preferences::from(&settings).capture_effect,
         CaptureEffect::Explode
     );
     assert!(
@@ -361,7 +367,10 @@ fn overrides_win() {
             time: Some(0.5),
             ..EngineFlags::default()
         },
-        black: Some(Player::Engine(Level::Easy)),
+        players: PlayersFlags {
+            black: Some(Player::Engine(Level::Easy)),
+            ..PlayersFlags::default()
+        },
         ..Overrides::default()
     });
     assert_eq!(settings.engine.time, 0.5);

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use crate::app::Player;
 use crate::engine::Level;
+use crate::engine::Player;
 use crate::game::{TimeControl, TimeControlError};
 use crate::rules::SquareStyle;
 
@@ -39,8 +39,8 @@ pub fn check_interval(seconds: f64, max: f64) -> Result<f64, String> {
     }
 }
 
-/// A time in seconds, `None` for 0 (off).
-pub(super) fn seconds(seconds: f64) -> Option<Duration> {
+/// A time in seconds as a setting gives it (a pace, an animation step), `None` for 0 (off).
+pub fn interval(seconds: f64) -> Option<Duration> {
     (seconds > 0.0).then(|| Duration::from_secs_f64(seconds))
 }
 

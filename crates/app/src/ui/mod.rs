@@ -24,6 +24,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, BorderType};
 
 use crate::app::{App, Overlay};
+use crate::config::Settings;
 use crate::rules::{SquareStyle, Variant};
 
 /// How the screen looks.
@@ -39,6 +40,21 @@ pub struct Options {
     pub notation: Option<SquareStyle>,
     /// Whether the squares the selected piece can go to are marked.
     pub legal_moves: bool,
+}
+
+impl Options {
+    /// How the settings say the screen looks; `no_color` (the `NO_COLOR` convention) turns the colours off
+    /// whatever the theme.
+    pub fn of(settings: &Settings, no_color: bool) -> Options {
+        let display = &settings.display;
+        Options {
+            theme: Theme::new(display.theme, no_color),
+            pieces: display.pieces,
+            square_numbers: display.square_numbers,
+            notation: display.notation,
+            legal_moves: display.legal_moves,
+        }
+    }
 }
 
 impl Default for Options {

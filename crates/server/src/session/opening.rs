@@ -1,10 +1,11 @@
 //! How a session starts: the game asked for (the standard start, a position, the games of a file), this
 //! session's autosave slot, and the offer to resume an unfinished game left by a session that has ended.
 
-use crate::app::{App, Effect, GameList, ListPurpose, Players, Table};
+use crate::app::{App, Effect, GameList, ListPurpose, Players, Preferences, Table};
 use crate::game::AnyGame;
 use crate::rules::GameType;
 use crate::store::{GameEntry, Store, StoreError, rename_new};
+use crate::ui::Options;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -96,7 +97,12 @@ pub fn open_with_settings(
     problem: Option<&SettingsError>,
     no_color: bool,
 ) -> (Opened, Config) {
-    let opened = open(store, settings.autosave, opening, settings.players);
+    let opened = open(
+        store,
+        settings.autosave,
+        opening,
+        settings.players.players(),
+    );
     with_settings(opened, settings, problem, no_color)
 }
 
@@ -135,7 +141,7 @@ fn with_settings(
     problem: Option<&SettingsError>,
     no_color: bool,
 ) -> (Opened, Config) {
-    opened.app.set_preferences(settings.preferences());
+    opened.app.set_preferences(Preferences::from(settings));
     // The engine's first move was asked for before the settings were known: it is asked for again, with their
     // time to think or their clocks.
     if opened
@@ -159,7 +165,7 @@ fn with_settings(
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let config = Config {
-        options: settings.options(no_color),
+        options: Options::of(settings, no_color),
         seed,
         settings: Some(Box::new(settings.clone())),
         no_color,

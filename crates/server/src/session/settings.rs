@@ -9,6 +9,7 @@ use super::Session;
 use crate::app::{Action, Followed, SettingEdit};
 use crate::config::{Settings, SettingsError, save_edit};
 use crate::store::file_label;
+use crate::ui::Options;
 
 /// Where a session keeps the settings its screen changes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,7 +66,7 @@ impl Session {
                 return;
             }
         };
-        self.config.options = changed.options(self.config.no_color);
+        self.config.options = Options::of(&changed, self.config.no_color);
         let follow = Followed {
             keys: changed.keys.clone(),
             orientation: changed.display.orientation,
