@@ -1,80 +1,260 @@
 //! The numbers that shape the full search: its window, pruning margins and reductions, gathered in one value so
 //! that a match can compare two settings of one of them without editing the search.
 
-use std::str::FromStr;
-
 use thiserror::Error;
 
-/// The search's margins and reductions. [`SearchParams::default`] holds the values the engine plays with.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SearchParams {
+/// How a parameter's values are read from text (`--param`, `set-param`) and carried as a number (a tuner's).
+trait ParamKind {
+    /// The value the search uses.
+    type Value: Copy;
+    /// What the parameter takes, as a message says it.
+    const KIND: &'static str;
+    /// Whether it takes whole numbers only.
+    const WHOLE: bool = true;
+    /// The value written `text`, if it is one.
+    fn read(text: &str) -> Option<Self::Value>;
+    /// The value as a number.
+    fn number(value: Self::Value) -> f64;
+    /// The value nearest to `number` that the parameter can hold.
+    fn from_number(number: f64) -> Self::Value;
+}
+
+/// Any whole number.
+struct Whole;
+
+impl ParamKind for Whole {
+    type Value = i32;
+    const KIND: &'static str = "a whole number";
+
+    fn read(text: &str) -> Option<i32> {
+        text.parse().ok()
+    }
+
+    fn number(value: i32) -> f64 {
+        f64::from(value)
+    }
+
+    fn from_number(number: f64) -> i32 {
+        // `as` saturates, so a value beyond the type becomes its largest or smallest.
+        number.round() as i32
+    }
+}
+
+/// A whole number from 0, held as the search's `i32`.
+struct Natural;
+
+impl ParamKind for Natural {
+    type Value = i32;
+    const KIND: &'static str = "a whole number from 0";
+
+    fn read(text: &str) -> Option<i32> {
+        text.parse::<u16>().ok().map(i32::from)
+    }
+
+    fn number(value: i32) -> f64 {
+        f64::from(value)
+    }
+
+    fn from_number(number: f64) -> i32 {
+        (number.round() as i32).max(0)
+    }
+}
+
+/// A count of moves.
+struct Count;
+
+impl ParamKind for Count {
+    type Value = usize;
+    const KIND: &'static str = "a whole number from 0";
+
+    fn read(text: &str) -> Option<usize> {
+        text.parse().ok()
+    }
+
+    fn number(value: usize) -> f64 {
+        value as f64
+    }
+
+    fn from_number(number: f64) -> usize {
+        number.round().max(0.0) as usize
+    }
+}
+
+/// Any number.
+struct Real;
+
+impl ParamKind for Real {
+    type Value = f32;
+    const KIND: &'static str = "a number";
+    const WHOLE: bool = false;
+
+    fn read(text: &str) -> Option<f32> {
+        text.parse().ok()
+    }
+
+    fn number(value: f32) -> f64 {
+        f64::from(value)
+    }
+
+    fn from_number(number: f64) -> f32 {
+        number as f32
+    }
+}
+
+/// On or off: 1 or 0 (as a tuner writes a whole number), or true or false.
+struct Flag;
+
+impl ParamKind for Flag {
+    type Value = bool;
+    const KIND: &'static str = "0 or 1";
+
+    fn read(text: &str) -> Option<bool> {
+        match text {
+            "1" | "true" => Some(true),
+            "0" | "false" => Some(false),
+            _ => None,
+        }
+    }
+
+    fn number(value: bool) -> f64 {
+        f64::from(u8::from(value))
+    }
+
+    fn from_number(number: f64) -> bool {
+        number != 0.0
+    }
+}
+
+/// Reads `value` as the parameter `name` of kind `K` takes it.
+fn read<K: ParamKind>(name: &'static str, value: &str) -> Result<K::Value, ParamError> {
+    K::read(value.trim()).ok_or_else(|| ParamError::BadValue {
+        name,
+        kind: K::KIND,
+        value: value.to_string(),
+    })
+}
+
+/// One, whatever it is given: counts the parameters.
+macro_rules! one {
+    ($x:ident) => {
+        1
+    };
+}
+
+/// Declares the search's parameters once: each one's documentation, field, name, type, kind and the value the
+/// engine plays with; the struct, its default, its names and setting a parameter by name (from text or from a
+/// number) are made from the list.
+macro_rules! search_params {
+    (
+        $(
+            $(#[doc = $doc:literal])*
+            $field:ident ($name:literal): $ty:ty as $kind:ty = $default:expr;
+        )*
+    ) => {
+        /// The search's margins and reductions. [`SearchParams::default`] holds the values the engine plays with.
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct SearchParams {
+            $(
+                $(#[doc = $doc])*
+                pub $field: $ty,
+            )*
+        }
+
+        impl Default for SearchParams {
+            fn default() -> SearchParams {
+                SearchParams {
+                    $($field: $default,)*
+                }
+            }
+        }
+
+        impl SearchParams {
+            /// The parameters' names, as [`SearchParams::set`] takes them.
+            pub const NAMES: [&'static str; 0 $(+ one!($field))*] = [$($name),*];
+
+            /// Sets the parameter `name` to `value`, so that a match can set one from outside (`crowned hub
+            /// --param`, the Hub protocol's `set-param`) and compare two values without an edit of the search.
+            pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+                match name {
+                    $($name => self.$field = read::<$kind>($name, value)?,)*
+                    _ => return Err(ParamError::Unknown(name.to_string())),
+                }
+                Ok(())
+            }
+
+            /// The value of the parameter `name` as a number (whole ones too, switches as 1 or 0), `None` if
+            /// there is no such parameter.
+            pub fn get(&self, name: &str) -> Option<f64> {
+                match name {
+                    $($name => Some(<$kind as ParamKind>::number(self.$field)),)*
+                    _ => None,
+                }
+            }
+
+            /// Sets the parameter `name` to `value`, as [`SearchParams::get`] gives it: whole parameters take
+            /// the number rounded (saturating at their type's ends, at 0 for those from 0), switches are on for
+            /// any value but 0. A name that is no parameter changes nothing.
+            pub fn put(&mut self, name: &str, value: f64) {
+                match name {
+                    $($name => self.$field = <$kind as ParamKind>::from_number(value),)*
+                    _ => {}
+                }
+            }
+
+            /// Whether the parameter `name` takes whole numbers only.
+            pub fn is_whole(name: &str) -> bool {
+                match name {
+                    $($name => <$kind as ParamKind>::WHOLE,)*
+                    _ => true,
+                }
+            }
+        }
+    };
+}
+
+search_params! {
     /// The first iteration searched in a window around the previous score rather than a full one.
-    pub aspiration_depth: i32,
+    aspiration_depth ("aspiration-depth"): i32 as Whole = 5;
     /// Half the width of that window, in hundredths of a man.
-    pub aspiration_window: i32,
+    aspiration_window ("aspiration-window"): i32 as Whole = 40;
     /// How far a bound of the window moves when the score falls outside it.
-    pub aspiration_widen: i32,
+    aspiration_widen ("aspiration-widen"): i32 as Whole = 200;
     /// The deepest node whose static score may cut it off at once, far enough above beta.
-    pub futility_depth: i32,
+    futility_depth ("futility-depth"): i32 as Whole = 4;
     /// How far above beta, per ply of depth left, the static score must be for that.
-    pub futility_margin: i32,
+    futility_margin ("futility-margin"): i32 as Whole = 60;
     /// The deepest node whose quiet moves may be skipped when the static score is far below alpha.
-    pub quiet_prune_depth: i32,
+    quiet_prune_depth ("quiet-prune-depth"): i32 as Whole = 3;
     /// How far below alpha, per ply of depth left, the static score must be for that.
-    pub quiet_prune_margin: i32,
+    quiet_prune_margin ("quiet-prune-margin"): i32 as Whole = 90;
     /// The deepest node whose late quiet moves are skipped outside the principal variation.
-    pub late_move_depth: i32,
+    late_move_depth ("late-move-depth"): i32 as Whole = 3;
     /// Quiet moves tried before late ones are skipped there, at any depth.
-    pub late_move_base: usize,
+    late_move_base ("late-move-base"): usize as Count = 3;
     /// Further quiet moves tried for each ply of depth left.
-    pub late_move_per_ply: usize,
+    late_move_per_ply ("late-move-per-ply"): usize as Count = 2;
     /// The shallowest node whose late quiet moves are searched less deeply first.
-    pub reduction_depth: i32,
+    reduction_depth ("reduction-depth"): i32 as Whole = 3;
     /// The reduction's constant part, in plies: `base + ln(depth) * ln(move number) / divisor`, rounded down.
-    pub reduction_base: f32,
+    reduction_base ("reduction-base"): f32 as Real = 0.5;
     /// The reduction's divisor of the product of the logarithms.
-    pub reduction_divisor: f32,
+    reduction_divisor ("reduction-divisor"): f32 as Real = 1.6;
     /// How far the static score is below alpha, in hundredths of a man, for each further ply a late quiet move
     /// is reduced; a static score above alpha takes one ply off the reduction instead (0: the static score
     /// does not change reductions).
-    pub eval_reduction_margin: i32,
+    // Off: -4 Elo (95%: -20 to +11) after 408 games at 0.05 s a move, going nowhere.
+    eval_reduction_margin ("eval-reduction-margin"): i32 as Natural = 0;
     /// The most plies the static score adds to a reduction.
-    pub eval_reduction_max: i32,
+    eval_reduction_max ("eval-reduction-max"): i32 as Natural = 2;
     /// The shallowest node whose hash move may be extended as singular (0: never).
-    pub singular_depth: i32,
+    // Measured at 0.05 s a move over the ballot deck: +20 Elo (95%: +6 to +34), SPRT(0, 10) accepted.
+    singular_depth ("singular-depth"): i32 as Natural = 6;
     /// How far below the hash move's stored score every other move must fail, in hundredths of a man, for the
     /// hash move to be singular.
-    pub singular_margin: i32,
+    singular_margin ("singular-margin"): i32 as Whole = 30;
     /// Whether a capture the side to move is forced to make costs no depth, in lines shorter than twice the
     /// iteration's depth (set by name as 1 or 0).
-    pub capture_extension: bool,
-}
-
-impl Default for SearchParams {
-    fn default() -> SearchParams {
-        SearchParams {
-            aspiration_depth: 5,
-            aspiration_window: 40,
-            aspiration_widen: 200,
-            futility_depth: 4,
-            futility_margin: 60,
-            quiet_prune_depth: 3,
-            quiet_prune_margin: 90,
-            late_move_depth: 3,
-            late_move_base: 3,
-            late_move_per_ply: 2,
-            reduction_depth: 3,
-            reduction_base: 0.5,
-            reduction_divisor: 1.6,
-            // Off: -4 Elo (95%: -20 to +11) after 408 games at 0.05 s a move, going nowhere.
-            eval_reduction_margin: 0,
-            eval_reduction_max: 2,
-            // Measured at 0.05 s a move over the ballot deck: +20 Elo (95%: +6 to +34), SPRT(0, 10) accepted.
-            singular_depth: 6,
-            singular_margin: 30,
-            capture_extension: false,
-        }
-    }
+    capture_extension ("capture-extension"): bool as Flag = false;
 }
 
 /// Why a search parameter cannot be set as asked.
@@ -105,150 +285,6 @@ fn known(name: &str) -> Result<&'static str, ParamError> {
         .find(|&&n| n == name)
         .copied()
         .ok_or_else(|| ParamError::Unknown(name.to_string()))
-}
-
-/// Reads `value` as the number `name` takes, described as `kind` when it is not one.
-fn number<T: FromStr>(
-    name: &'static str,
-    kind: &'static str,
-    value: &str,
-) -> Result<T, ParamError> {
-    value.trim().parse().map_err(|_| ParamError::BadValue {
-        name,
-        kind,
-        value: value.to_string(),
-    })
-}
-
-/// Reads `value` as a switch: 1 or 0 (as a tuner writes a whole number), or true or false.
-fn flag(name: &'static str, kind: &'static str, value: &str) -> Result<bool, ParamError> {
-    match value.trim() {
-        "1" | "true" => Ok(true),
-        "0" | "false" => Ok(false),
-        _ => Err(ParamError::BadValue {
-            name,
-            kind,
-            value: value.to_string(),
-        }),
-    }
-}
-
-impl SearchParams {
-    /// The parameters' names, as [`SearchParams::set`] takes them.
-    pub const NAMES: [&'static str; 18] = [
-        "aspiration-depth",
-        "aspiration-window",
-        "aspiration-widen",
-        "futility-depth",
-        "futility-margin",
-        "quiet-prune-depth",
-        "quiet-prune-margin",
-        "late-move-depth",
-        "late-move-base",
-        "late-move-per-ply",
-        "reduction-depth",
-        "reduction-base",
-        "reduction-divisor",
-        "eval-reduction-margin",
-        "eval-reduction-max",
-        "singular-depth",
-        "singular-margin",
-        "capture-extension",
-    ];
-
-    /// Sets the parameter `name` to `value`, so that a match can set one from outside (`crowned hub --param`,
-    /// the Hub protocol's `set-param`) and compare two values without an edit of the search.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
-        const WHOLE: &str = "a whole number";
-        const COUNT: &str = "a whole number from 0";
-        const REAL: &str = "a number";
-        const FLAG: &str = "0 or 1";
-        let name = known(name)?;
-        match name {
-            "aspiration-depth" => self.aspiration_depth = number(name, WHOLE, value)?,
-            "aspiration-window" => self.aspiration_window = number(name, WHOLE, value)?,
-            "aspiration-widen" => self.aspiration_widen = number(name, WHOLE, value)?,
-            "futility-depth" => self.futility_depth = number(name, WHOLE, value)?,
-            "futility-margin" => self.futility_margin = number(name, WHOLE, value)?,
-            "quiet-prune-depth" => self.quiet_prune_depth = number(name, WHOLE, value)?,
-            "quiet-prune-margin" => self.quiet_prune_margin = number(name, WHOLE, value)?,
-            "late-move-depth" => self.late_move_depth = number(name, WHOLE, value)?,
-            "late-move-base" => self.late_move_base = number(name, COUNT, value)?,
-            "late-move-per-ply" => self.late_move_per_ply = number(name, COUNT, value)?,
-            "reduction-depth" => self.reduction_depth = number(name, WHOLE, value)?,
-            "reduction-base" => self.reduction_base = number(name, REAL, value)?,
-            "reduction-divisor" => self.reduction_divisor = number(name, REAL, value)?,
-            "eval-reduction-margin" => {
-                self.eval_reduction_margin = i32::from(number::<u16>(name, COUNT, value)?)
-            }
-            "eval-reduction-max" => {
-                self.eval_reduction_max = i32::from(number::<u16>(name, COUNT, value)?)
-            }
-            "singular-depth" => self.singular_depth = i32::from(number::<u16>(name, COUNT, value)?),
-            "singular-margin" => self.singular_margin = number(name, WHOLE, value)?,
-            _ => self.capture_extension = flag(name, FLAG, value)?,
-        }
-        Ok(())
-    }
-
-    /// The value of the parameter `name` as a number (whole ones too), `None` if there is no such parameter.
-    pub fn get(&self, name: &str) -> Option<f64> {
-        Some(match name {
-            "aspiration-depth" => f64::from(self.aspiration_depth),
-            "aspiration-window" => f64::from(self.aspiration_window),
-            "aspiration-widen" => f64::from(self.aspiration_widen),
-            "futility-depth" => f64::from(self.futility_depth),
-            "futility-margin" => f64::from(self.futility_margin),
-            "quiet-prune-depth" => f64::from(self.quiet_prune_depth),
-            "quiet-prune-margin" => f64::from(self.quiet_prune_margin),
-            "late-move-depth" => f64::from(self.late_move_depth),
-            "late-move-base" => self.late_move_base as f64,
-            "late-move-per-ply" => self.late_move_per_ply as f64,
-            "reduction-depth" => f64::from(self.reduction_depth),
-            "reduction-base" => f64::from(self.reduction_base),
-            "reduction-divisor" => f64::from(self.reduction_divisor),
-            "eval-reduction-margin" => f64::from(self.eval_reduction_margin),
-            "eval-reduction-max" => f64::from(self.eval_reduction_max),
-            "singular-depth" => f64::from(self.singular_depth),
-            "singular-margin" => f64::from(self.singular_margin),
-            "capture-extension" => f64::from(u8::from(self.capture_extension)),
-            _ => return None,
-        })
-    }
-
-    /// Sets the parameter `name` to `value`, as [`SearchParams::get`] gives it: whole parameters take the
-    /// number rounded, switches are on for any value but 0. A name that is no parameter changes nothing.
-    pub fn put(&mut self, name: &str, value: f64) {
-        // `as` saturates, so a value beyond a parameter's type becomes its largest or smallest.
-        let whole = value.round() as i32;
-        let count = value.round().max(0.0) as usize;
-        match name {
-            "aspiration-depth" => self.aspiration_depth = whole,
-            "aspiration-window" => self.aspiration_window = whole,
-            "aspiration-widen" => self.aspiration_widen = whole,
-            "futility-depth" => self.futility_depth = whole,
-            "futility-margin" => self.futility_margin = whole,
-            "quiet-prune-depth" => self.quiet_prune_depth = whole,
-            "quiet-prune-margin" => self.quiet_prune_margin = whole,
-            "late-move-depth" => self.late_move_depth = whole,
-            "late-move-base" => self.late_move_base = count,
-            "late-move-per-ply" => self.late_move_per_ply = count,
-            "reduction-depth" => self.reduction_depth = whole,
-            "reduction-base" => self.reduction_base = value as f32,
-            "reduction-divisor" => self.reduction_divisor = value as f32,
-            "eval-reduction-margin" => self.eval_reduction_margin = whole.max(0),
-            "eval-reduction-max" => self.eval_reduction_max = whole.max(0),
-            "singular-depth" => self.singular_depth = whole.max(0),
-            "singular-margin" => self.singular_margin = whole,
-            "capture-extension" => self.capture_extension = value != 0.0,
-            _ => {}
-        }
-    }
-
-    /// Whether the parameter `name` takes whole numbers only.
-    pub fn is_whole(name: &str) -> bool {
-        !matches!(name, "reduction-base" | "reduction-divisor")
-    }
 }
 
 /// Search parameters chosen from outside the engine (`crowned hub --param`, the Hub protocol's `set-param`, a
