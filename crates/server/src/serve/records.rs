@@ -73,6 +73,22 @@ pub trait Records:
     ) -> Result<(), RecordsError>;
 }
 
+/// A statement written once for both databases, in PostgreSQL's numbered parameters (`$1`), as SQLite is given
+/// it (`?1`). SQLite would take `$1` too, but as a name numbered in the order names first appear, so that a
+/// statement using `$2` before `$1` would bind its values the wrong way round.
+pub(super) fn for_sqlite(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len());
+    let mut chars = sql.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '$' && chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push('?');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// What goes wrong with the records.
 #[derive(Debug, Error)]
 pub enum RecordsError {

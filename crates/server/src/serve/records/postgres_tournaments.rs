@@ -5,11 +5,11 @@ use postgres::{Client, Row};
 use super::RecordsError;
 use super::postgres::PostgresRecords;
 use super::postgres_games as games;
-use super::tournaments::TournamentRecords;
 use super::tournaments::{
     EntryRecord, EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord,
     TournamentSpec, parse_result, result_str,
 };
+use super::tournaments::{TournamentRecords, sql};
 use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
 use crate::serve::tournament::Pairing;
 
@@ -21,9 +21,6 @@ fn bad(what: &str) -> RecordsError {
 fn small(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
-
-const SPEC_COLUMNS: &str =
-    "code, name, kind, variant, clock, rated, open, starts, seconds, rounds, created_by, stage";
 
 fn spec_of(row: &Row) -> Result<(TournamentSpec, Stage), RecordsError> {
     let kind: String = row.try_get(2)?;
@@ -49,7 +46,7 @@ fn spec_of(row: &Row) -> Result<(TournamentSpec, Stage), RecordsError> {
 /// Records a new event, waiting to start.
 pub(super) fn create(c: &mut Client, spec: &TournamentSpec) -> Result<(), RecordsError> {
     c.execute(
-        &format!("INSERT INTO tournaments ({SPEC_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"),
+        sql::CREATE,
         &[
             &spec.code.as_str(),
             &spec.name,
@@ -76,18 +73,19 @@ pub(super) fn change(
 ) -> Result<(), RecordsError> {
     let code = code.as_str();
     match *change {
-        TournamentChange::Entered { entrant, fingerprint, name } => c.execute(
-            "INSERT INTO tournament_entries (code, entrant, fingerprint, name, withdrawn) VALUES ($1, $2, $3, $4, false)
-             ON CONFLICT (code, entrant) DO UPDATE SET name = $4, withdrawn = false",
+        TournamentChange::Entered {
+            entrant,
+            fingerprint,
+            name,
+        } => c.execute(
+            sql::ENTER,
             &[&code, &i64::from(entrant), &fingerprint.as_str(), &name],
         )?,
-        TournamentChange::Withdrawn { entrant, withdrawn } => c.execute(
-            "UPDATE tournament_entries SET withdrawn = $3 WHERE code = $1 AND entrant = $2",
-            &[&code, &i64::from(entrant), &withdrawn],
-        )?,
+        TournamentChange::Withdrawn { entrant, withdrawn } => {
+            c.execute(sql::WITHDRAW, &[&code, &i64::from(entrant), &withdrawn])?
+        }
         TournamentChange::Paired(p) => c.execute(
-            "INSERT INTO tournament_pairings (code, round, board, first, second, result, game)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            sql::PAIR,
             &[
                 &code,
                 &i64::from(p.round),
@@ -99,22 +97,26 @@ pub(super) fn change(
             ],
         )?,
         TournamentChange::Started { round, board, game } => c.execute(
-            "UPDATE tournament_pairings SET game = $4 WHERE code = $1 AND round = $2 AND board = $3",
+            sql::START_GAME,
             &[&code, &i64::from(round), &i64::from(board), &game.get()],
         )?,
-        TournamentChange::Result { round, board, result } => c.execute(
-            "UPDATE tournament_pairings SET result = $4 WHERE code = $1 AND round = $2 AND board = $3",
-            &[&code, &i64::from(round), &i64::from(board), &result_str(result)],
+        TournamentChange::Result {
+            round,
+            board,
+            result,
+        } => c.execute(
+            sql::RESULT,
+            &[
+                &code,
+                &i64::from(round),
+                &i64::from(board),
+                &result_str(result),
+            ],
         )?,
-        TournamentChange::Bye { round, entrant } => c.execute(
-            "INSERT INTO tournament_byes (code, round, entrant) VALUES ($1, $2, $3)
-             ON CONFLICT (code, round) DO UPDATE SET entrant = $3",
-            &[&code, &i64::from(round), &i64::from(entrant)],
-        )?,
-        TournamentChange::Stage(stage) => c.execute(
-            "UPDATE tournaments SET stage = $2 WHERE code = $1",
-            &[&code, &stage.as_str()],
-        )?,
+        TournamentChange::Bye { round, entrant } => {
+            c.execute(sql::BYE, &[&code, &i64::from(round), &i64::from(entrant)])?
+        }
+        TournamentChange::Stage(stage) => c.execute(sql::STAGE, &[&code, &stage.as_str()])?,
     };
     Ok(())
 }
@@ -125,19 +127,12 @@ pub(super) fn read(
     code: &RoomCode,
 ) -> Result<Option<TournamentRecord>, RecordsError> {
     let code = code.as_str();
-    let Some(row) = c.query_opt(
-        &format!("SELECT {SPEC_COLUMNS} FROM tournaments WHERE code = $1"),
-        &[&code],
-    )?
-    else {
+    let Some(row) = c.query_opt(sql::READ, &[&code])? else {
         return Ok(None);
     };
     let (spec, stage) = spec_of(&row)?;
     let mut entries = Vec::new();
-    for row in c.query(
-        "SELECT entrant, fingerprint, name, withdrawn FROM tournament_entries WHERE code = $1 ORDER BY entrant",
-        &[&code],
-    )? {
+    for row in c.query(sql::ENTRIES, &[&code])? {
         entries.push(EntryRecord {
             entrant: small(row.try_get(0)?),
             fingerprint: Fingerprint::new(row.try_get::<_, String>(1)?),
@@ -146,11 +141,7 @@ pub(super) fn read(
         });
     }
     let mut pairings = Vec::new();
-    for row in c.query(
-        "SELECT round, board, first, second, result, game FROM tournament_pairings WHERE code = $1
-         ORDER BY round, board",
-        &[&code],
-    )? {
+    for row in c.query(sql::PAIRINGS, &[&code])? {
         let result: Option<String> = row.try_get(4)?;
         pairings.push(PairingRecord {
             round: small(row.try_get(0)?),
@@ -167,10 +158,7 @@ pub(super) fn read(
         });
     }
     let mut byes = Vec::new();
-    for row in c.query(
-        "SELECT round, entrant FROM tournament_byes WHERE code = $1 ORDER BY round",
-        &[&code],
-    )? {
+    for row in c.query(sql::BYES, &[&code])? {
         byes.push((small(row.try_get(0)?), small(row.try_get(1)?)));
     }
     Ok(Some(TournamentRecord {
@@ -184,22 +172,12 @@ pub(super) fn read(
 
 /// Every event kept, by start time.
 pub(super) fn list(c: &mut Client) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
-    c.query(
-        &format!("SELECT {SPEC_COLUMNS} FROM tournaments ORDER BY starts, code"),
-        &[],
-    )?
-    .iter()
-    .map(spec_of)
-    .collect()
+    c.query(sql::LIST, &[])?.iter().map(spec_of).collect()
 }
 
 /// The PDN of an event's finished games, in the order they were paired.
 pub(super) fn games(c: &mut Client, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
-    let rows = c.query(
-        "SELECT g.pdn FROM tournament_pairings p JOIN games g ON g.id = p.game
-         WHERE p.code = $1 AND g.pdn IS NOT NULL ORDER BY p.round, p.board",
-        &[&code.as_str()],
-    )?;
+    let rows = c.query(sql::GAMES, &[&code.as_str()])?;
     rows.iter().map(|row| Ok(row.try_get(0)?)).collect()
 }
 
@@ -208,12 +186,7 @@ pub(super) fn games_ended(
     c: &mut Client,
     code: &RoomCode,
 ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
-    let rows = c.query(
-        "SELECT p.round, p.board, g.result FROM tournament_pairings p JOIN games g ON g.id = p.game
-         WHERE p.code = $1 AND p.result IS NULL AND g.ended IS NOT NULL AND g.result IS NOT NULL
-         ORDER BY p.round, p.board",
-        &[&code.as_str()],
-    )?;
+    let rows = c.query(sql::GAMES_ENDED, &[&code.as_str()])?;
     rows.iter()
         .map(|row| {
             Ok((

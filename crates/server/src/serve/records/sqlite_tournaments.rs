@@ -3,12 +3,13 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::RecordsError;
+use super::for_sqlite;
 use super::sqlite::SqliteRecords;
-use super::tournaments::TournamentRecords;
 use super::tournaments::{
     EntryRecord, EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord,
     TournamentSpec, parse_result, result_str,
 };
+use super::tournaments::{TournamentRecords, sql};
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::tournament::Pairing;
 
@@ -21,9 +22,6 @@ fn bad(what: &str) -> rusqlite::Error {
 fn small(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
-
-const SPEC_COLUMNS: &str =
-    "code, name, kind, variant, clock, rated, open, starts, seconds, rounds, created_by, stage";
 
 fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<(TournamentSpec, Stage)> {
     let kind: String = row.get(2)?;
@@ -49,7 +47,7 @@ fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<(TournamentSpec, Stage)>
 /// Records a new event, waiting to start.
 pub(super) fn create(db: &Connection, spec: &TournamentSpec) -> Result<(), RecordsError> {
     db.execute(
-        &format!("INSERT INTO tournaments ({SPEC_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"),
+        &for_sqlite(sql::CREATE),
         params![
             spec.code,
             spec.name,
@@ -75,18 +73,20 @@ pub(super) fn change(
     change: &TournamentChange,
 ) -> Result<(), RecordsError> {
     match *change {
-        TournamentChange::Entered { entrant, fingerprint, name } => db.execute(
-            "INSERT INTO tournament_entries (code, entrant, fingerprint, name, withdrawn) VALUES (?1, ?2, ?3, ?4, 0)
-             ON CONFLICT (code, entrant) DO UPDATE SET name = ?4, withdrawn = 0",
+        TournamentChange::Entered {
+            entrant,
+            fingerprint,
+            name,
+        } => db.execute(
+            &for_sqlite(sql::ENTER),
             params![code, entrant, fingerprint, name],
         )?,
         TournamentChange::Withdrawn { entrant, withdrawn } => db.execute(
-            "UPDATE tournament_entries SET withdrawn = ?3 WHERE code = ?1 AND entrant = ?2",
+            &for_sqlite(sql::WITHDRAW),
             params![code, entrant, withdrawn],
         )?,
         TournamentChange::Paired(p) => db.execute(
-            "INSERT INTO tournament_pairings (code, round, board, first, second, result, game)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            &for_sqlite(sql::PAIR),
             params![
                 code,
                 p.round,
@@ -98,20 +98,22 @@ pub(super) fn change(
             ],
         )?,
         TournamentChange::Started { round, board, game } => db.execute(
-            "UPDATE tournament_pairings SET game = ?4 WHERE code = ?1 AND round = ?2 AND board = ?3",
+            &for_sqlite(sql::START_GAME),
             params![code, round, board, game],
         )?,
-        TournamentChange::Result { round, board, result } => db.execute(
-            "UPDATE tournament_pairings SET result = ?4 WHERE code = ?1 AND round = ?2 AND board = ?3",
+        TournamentChange::Result {
+            round,
+            board,
+            result,
+        } => db.execute(
+            &for_sqlite(sql::RESULT),
             params![code, round, board, result_str(result)],
         )?,
-        TournamentChange::Bye { round, entrant } => db.execute(
-            "INSERT INTO tournament_byes (code, round, entrant) VALUES (?1, ?2, ?3)
-             ON CONFLICT (code, round) DO UPDATE SET entrant = ?3",
-            params![code, round, entrant],
-        )?,
+        TournamentChange::Bye { round, entrant } => {
+            db.execute(&for_sqlite(sql::BYE), params![code, round, entrant])?
+        }
         TournamentChange::Stage(stage) => {
-            db.execute("UPDATE tournaments SET stage = ?2 WHERE code = ?1", params![code, stage.as_str()])?
+            db.execute(&for_sqlite(sql::STAGE), params![code, stage.as_str()])?
         }
     };
     Ok(())
@@ -123,19 +125,13 @@ pub(super) fn read(
     code: &RoomCode,
 ) -> Result<Option<TournamentRecord>, RecordsError> {
     let Some((spec, stage)) = db
-        .query_row(
-            &format!("SELECT {SPEC_COLUMNS} FROM tournaments WHERE code = ?1"),
-            params![code],
-            spec_of,
-        )
+        .query_row(&for_sqlite(sql::READ), params![code], spec_of)
         .optional()?
     else {
         return Ok(None);
     };
     let entries = db
-        .prepare_cached(
-            "SELECT entrant, fingerprint, name, withdrawn FROM tournament_entries WHERE code = ?1 ORDER BY entrant",
-        )?
+        .prepare_cached(&for_sqlite(sql::ENTRIES))?
         .query_map(params![code], |row| {
             Ok(EntryRecord {
                 entrant: small(row.get(0)?),
@@ -146,10 +142,7 @@ pub(super) fn read(
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let pairings = db
-        .prepare_cached(
-            "SELECT round, board, first, second, result, game FROM tournament_pairings WHERE code = ?1
-             ORDER BY round, board",
-        )?
+        .prepare_cached(&for_sqlite(sql::PAIRINGS))?
         .query_map(params![code], |row| {
             let result: Option<String> = row.get(4)?;
             Ok(PairingRecord {
@@ -168,9 +161,7 @@ pub(super) fn read(
         })?
         .collect::<Result<Vec<_>, _>>()?;
     let byes = db
-        .prepare_cached(
-            "SELECT round, entrant FROM tournament_byes WHERE code = ?1 ORDER BY round",
-        )?
+        .prepare_cached(&for_sqlite(sql::BYES))?
         .query_map(params![code], |row| {
             Ok((small(row.get(0)?), small(row.get(1)?)))
         })?
@@ -187,9 +178,7 @@ pub(super) fn read(
 /// Every event kept, by start time.
 pub(super) fn list(db: &Connection) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
     let rows = db
-        .prepare_cached(&format!(
-            "SELECT {SPEC_COLUMNS} FROM tournaments ORDER BY starts, code"
-        ))?
+        .prepare_cached(&for_sqlite(sql::LIST))?
         .query_map([], spec_of)?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
@@ -198,10 +187,7 @@ pub(super) fn list(db: &Connection) -> Result<Vec<(TournamentSpec, Stage)>, Reco
 /// The PDN of an event's finished games, in the order they were paired.
 pub(super) fn games(db: &Connection, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
     let rows = db
-        .prepare_cached(
-            "SELECT g.pdn FROM tournament_pairings p JOIN games g ON g.id = p.game
-             WHERE p.code = ?1 AND g.pdn IS NOT NULL ORDER BY p.round, p.board",
-        )?
+        .prepare_cached(&for_sqlite(sql::GAMES))?
         .query_map(params![code], |row| row.get(0))?
         .collect::<Result<Vec<_>, _>>()?;
     Ok(rows)
@@ -213,11 +199,7 @@ pub(super) fn games_ended(
     code: &RoomCode,
 ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
     let rows = db
-        .prepare_cached(
-            "SELECT p.round, p.board, g.result FROM tournament_pairings p JOIN games g ON g.id = p.game
-             WHERE p.code = ?1 AND p.result IS NULL AND g.ended IS NOT NULL AND g.result IS NOT NULL
-             ORDER BY p.round, p.board",
-        )?
+        .prepare_cached(&for_sqlite(sql::GAMES_ENDED))?
         .query_map(params![code], |row| {
             Ok((small(row.get(0)?), small(row.get(1)?), row.get(2)?))
         })?

@@ -762,3 +762,21 @@ fn a_browser_is_linked_once_by_a_fresh_code_and_unlinked_by_its_player(records: 
             .is_some()
     );
 }
+
+#[test]
+fn a_statement_written_once_numbers_its_parameters_for_sqlite() {
+    assert_eq!(
+        for_sqlite("UPDATE t SET a = $2 WHERE b = $1 AND c = $10 AND d = '$'"),
+        "UPDATE t SET a = ?2 WHERE b = ?1 AND c = ?10 AND d = '$'"
+    );
+    // Bound by number, not by the order of first use.
+    let db = rusqlite::Connection::open_in_memory().expect("an in-memory database");
+    let pair: (i64, i64) = db
+        .query_row(
+            &for_sqlite("SELECT $2, $1"),
+            rusqlite::params![1, 2],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .expect("a row");
+    assert_eq!(pair, (2, 1));
+}

@@ -221,6 +221,95 @@ pub(super) const TABLES: &str = "CREATE TABLE tournaments (
 
 /// An open, unrated arena of ten minutes at 3+2 with the code `code`, starting at `starts` (Unix seconds): an
 /// event for the tests of what keeps events.
+
+/// The SQL of the tournaments' records, written once for both databases (SQLite takes it through
+/// [`for_sqlite`](super::for_sqlite)).
+pub(super) mod sql {
+    /// The columns of an event's setting-up, in the order [`CREATE`] writes them and the reads read them.
+    macro_rules! spec_columns {
+        () => {
+            "code, name, kind, variant, clock, rated, open, starts, seconds, rounds, created_by, stage"
+        };
+    }
+
+    /// A new event, waiting to start.
+    pub(in super::super) const CREATE: &str = concat!(
+        "INSERT INTO tournaments (",
+        spec_columns!(),
+        ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
+    );
+
+    /// An entrant, or one entering again.
+    pub(in super::super) const ENTER: &str =
+        "INSERT INTO tournament_entries (code, entrant, fingerprint, name, withdrawn)
+         VALUES ($1, $2, $3, $4, false)
+         ON CONFLICT (code, entrant) DO UPDATE SET name = $4, withdrawn = false";
+
+    /// An entrant withdrawn, or back.
+    pub(in super::super) const WITHDRAW: &str =
+        "UPDATE tournament_entries SET withdrawn = $3 WHERE code = $1 AND entrant = $2";
+
+    /// A pairing.
+    pub(in super::super) const PAIR: &str =
+        "INSERT INTO tournament_pairings (code, round, board, first, second, result, game)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+    /// The game a pairing is played in.
+    pub(in super::super) const START_GAME: &str =
+        "UPDATE tournament_pairings SET game = $4 WHERE code = $1 AND round = $2 AND board = $3";
+
+    /// A pairing's result.
+    pub(in super::super) const RESULT: &str =
+        "UPDATE tournament_pairings SET result = $4 WHERE code = $1 AND round = $2 AND board = $3";
+
+    /// A round's bye.
+    pub(in super::super) const BYE: &str =
+        "INSERT INTO tournament_byes (code, round, entrant) VALUES ($1, $2, $3)
+         ON CONFLICT (code, round) DO UPDATE SET entrant = $3";
+
+    /// Where an event stands.
+    pub(in super::super) const STAGE: &str = "UPDATE tournaments SET stage = $2 WHERE code = $1";
+
+    /// An event by its code.
+    pub(in super::super) const READ: &str = concat!(
+        "SELECT ",
+        spec_columns!(),
+        " FROM tournaments WHERE code = $1"
+    );
+
+    /// An event's entrants.
+    pub(in super::super) const ENTRIES: &str =
+        "SELECT entrant, fingerprint, name, withdrawn FROM tournament_entries WHERE code = $1
+         ORDER BY entrant";
+
+    /// An event's pairings, in order.
+    pub(in super::super) const PAIRINGS: &str =
+        "SELECT round, board, first, second, result, game FROM tournament_pairings WHERE code = $1
+         ORDER BY round, board";
+
+    /// An event's byes.
+    pub(in super::super) const BYES: &str =
+        "SELECT round, entrant FROM tournament_byes WHERE code = $1 ORDER BY round";
+
+    /// Every event, by start time.
+    pub(in super::super) const LIST: &str = concat!(
+        "SELECT ",
+        spec_columns!(),
+        " FROM tournaments ORDER BY starts, code"
+    );
+
+    /// The PDN of an event's finished games, in the order they were paired.
+    pub(in super::super) const GAMES: &str =
+        "SELECT g.pdn FROM tournament_pairings p JOIN games g ON g.id = p.game
+         WHERE p.code = $1 AND g.pdn IS NOT NULL ORDER BY p.round, p.board";
+
+    /// The pairings whose result is not kept and whose game has ended, with the game's result.
+    pub(in super::super) const GAMES_ENDED: &str =
+        "SELECT p.round, p.board, g.result FROM tournament_pairings p JOIN games g ON g.id = p.game
+         WHERE p.code = $1 AND p.result IS NULL AND g.ended IS NOT NULL AND g.result IS NOT NULL
+         ORDER BY p.round, p.board";
+}
+
 #[cfg(test)]
 pub(crate) fn test_arena(code: &str, starts: i64) -> TournamentSpec {
     TournamentSpec {
