@@ -6,7 +6,7 @@ use std::net::IpAddr;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::RecordsError;
+use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 
 /// The tables of the migration that brings them, the same text for SQLite and PostgreSQL.
@@ -191,23 +191,18 @@ impl SqliteConduct<'_> {
         now: i64,
     ) -> Result<bool, RecordsError> {
         let changed = match on {
-            true => self.0.execute(
-                "INSERT INTO blocks (player, blocked, blocked_name, since) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (player, blocked) DO NOTHING",
-                params![player, other, name, now],
-            )?,
-            false => self.0.execute(
-                "DELETE FROM blocks WHERE player = ?1 AND blocked = ?2",
-                params![player, other],
-            )?,
+            true => self
+                .0
+                .execute(&for_sqlite(sql::BLOCK), params![player, other, name, now])?,
+            false => self
+                .0
+                .execute(&for_sqlite(sql::UNBLOCK), params![player, other])?,
         };
         Ok(changed > 0)
     }
 
     pub(super) fn blocks_of(&self, player: &Fingerprint) -> Result<Vec<Blocked>, RecordsError> {
-        let mut query = self.0.prepare_cached(
-            "SELECT blocked, blocked_name FROM blocks WHERE player = ?1 ORDER BY since, blocked",
-        )?;
+        let mut query = self.0.prepare_cached(&for_sqlite(sql::BLOCKS_OF))?;
         let rows = query
             .query_map(params![player], |row| {
                 Ok(Blocked {
@@ -226,12 +221,9 @@ impl SqliteConduct<'_> {
     ) -> Result<bool, RecordsError> {
         let found: Option<i64> = self
             .0
-            .query_row(
-                "SELECT 1 FROM blocks WHERE (player = ?1 AND blocked = ?2) OR (player = ?2 AND blocked = ?1)
-                 LIMIT 1",
-                params![a, b],
-                |row| row.get(0),
-            )
+            .query_row(&for_sqlite(sql::BLOCKED_BETWEEN), params![a, b], |row| {
+                row.get(0)
+            })
             .optional()?;
         Ok(found.is_some())
     }
@@ -262,8 +254,7 @@ impl SqliteConduct<'_> {
 
     pub(super) fn add_report(&self, r: &PlayerReport) -> Result<(), RecordsError> {
         self.0.execute(
-            "INSERT INTO reports (at, reporter, reporter_name, reported, reported_name, game, text)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            &for_sqlite(sql::REPORT),
             params![
                 r.at,
                 r.reporter.0,
@@ -298,25 +289,21 @@ impl SqliteConduct<'_> {
 
     pub(super) fn ban(&self, ban: &Ban) -> Result<(), RecordsError> {
         self.0.execute(
-            "INSERT INTO bans (target, reason, since) VALUES (?1, ?2, ?3)
-             ON CONFLICT (target) DO UPDATE SET reason = excluded.reason",
+            &for_sqlite(sql::BAN),
             params![ban.target.stored(), ban.reason, ban.since],
         )?;
         Ok(())
     }
 
     pub(super) fn unban(&self, target: &BanTarget) -> Result<bool, RecordsError> {
-        let gone = self.0.execute(
-            "DELETE FROM bans WHERE target = ?1",
-            params![target.stored()],
-        )?;
+        let gone = self
+            .0
+            .execute(&for_sqlite(sql::UNBAN), params![target.stored()])?;
         Ok(gone > 0)
     }
 
     pub(super) fn bans(&self) -> Result<Vec<Ban>, RecordsError> {
-        let mut query = self
-            .0
-            .prepare_cached("SELECT target, reason, since FROM bans ORDER BY since, target")?;
+        let mut query = self.0.prepare_cached(sql::BANS)?;
         let rows = query
             .query_map([], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?
             .collect::<Result<Vec<(String, String, i64)>, _>>()?;
@@ -346,6 +333,45 @@ impl SqliteConduct<'_> {
         }
         Ok(None)
     }
+}
+
+/// The SQL of these records, written once for both databases (SQLite takes it through
+/// [`for_sqlite`](super::for_sqlite)).
+pub(super) mod sql {
+    /// A block, kept once.
+    pub(in super::super) const BLOCK: &str =
+        "INSERT INTO blocks (player, blocked, blocked_name, since) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (player, blocked) DO NOTHING";
+
+    /// A block lifted.
+    pub(in super::super) const UNBLOCK: &str =
+        "DELETE FROM blocks WHERE player = $1 AND blocked = $2";
+
+    /// The players one player blocks, oldest first.
+    pub(in super::super) const BLOCKS_OF: &str =
+        "SELECT blocked, blocked_name FROM blocks WHERE player = $1 ORDER BY since, blocked";
+
+    /// Whether either of two players blocks the other.
+    pub(in super::super) const BLOCKED_BETWEEN: &str =
+        "SELECT 1 FROM blocks WHERE (player = $1 AND blocked = $2) OR (player = $2 AND blocked = $1)
+         LIMIT 1";
+
+    /// A report.
+    pub(in super::super) const REPORT: &str =
+        "INSERT INTO reports (at, reporter, reporter_name, reported, reported_name, game, text)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)";
+
+    /// A ban, or a ban's reason changed.
+    pub(in super::super) const BAN: &str =
+        "INSERT INTO bans (target, reason, since) VALUES ($1, $2, $3)
+         ON CONFLICT (target) DO UPDATE SET reason = excluded.reason";
+
+    /// A ban lifted.
+    pub(in super::super) const UNBAN: &str = "DELETE FROM bans WHERE target = $1";
+
+    /// Every ban, oldest first.
+    pub(in super::super) const BANS: &str =
+        "SELECT target, reason, since FROM bans ORDER BY since, target";
 }
 
 #[cfg(test)]

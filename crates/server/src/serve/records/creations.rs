@@ -3,9 +3,9 @@
 
 use rusqlite::params;
 
-use super::RecordsError;
 use super::postgres::PostgresRecords;
 use super::sqlite::SqliteRecords;
+use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 
 /// The table of the migration that brings it, the same text for SQLite and PostgreSQL.
@@ -47,14 +47,10 @@ impl EventCreations for SqliteRecords {
         address: Option<&str>,
         at: i64,
     ) -> Result<(), RecordsError> {
-        self.db.execute(
-            "INSERT INTO event_creations (creator, address, at) VALUES (?1, ?2, ?3)",
-            params![creator, address, at],
-        )?;
-        self.db.execute(
-            "DELETE FROM event_creations WHERE at < ?1",
-            params![at - KEPT_FOR],
-        )?;
+        self.db
+            .execute(&for_sqlite(sql::NOTE), params![creator, address, at])?;
+        self.db
+            .execute(&for_sqlite(sql::FORGET), params![at - KEPT_FOR])?;
         Ok(())
     }
 
@@ -65,9 +61,7 @@ impl EventCreations for SqliteRecords {
         since: i64,
     ) -> Result<(u32, u32), RecordsError> {
         let (by_key, from_address): (i64, i64) = self.db.query_row(
-            "SELECT count(*) FILTER (WHERE creator = ?1),
-                    count(*) FILTER (WHERE address IS NOT NULL AND address = ?2)
-             FROM event_creations WHERE at >= ?3",
+            &for_sqlite(sql::COUNT),
             params![creator, address, since],
             |row| Ok((row.get(0)?, row.get(1)?)),
         )?;
@@ -83,14 +77,8 @@ impl EventCreations for PostgresRecords {
         at: i64,
     ) -> Result<(), RecordsError> {
         self.write(|c| {
-            c.execute(
-                "INSERT INTO event_creations (creator, address, at) VALUES ($1, $2, $3)",
-                &[&creator.as_str(), &address, &at],
-            )?;
-            c.execute(
-                "DELETE FROM event_creations WHERE at < $1",
-                &[&(at - KEPT_FOR)],
-            )?;
+            c.execute(sql::NOTE, &[&creator.as_str(), &address, &at])?;
+            c.execute(sql::FORGET, &[&(at - KEPT_FOR)])?;
             Ok(())
         })
     }
@@ -102,12 +90,7 @@ impl EventCreations for PostgresRecords {
         since: i64,
     ) -> Result<(u32, u32), RecordsError> {
         self.read(|c| {
-            let row = c.query_one(
-                "SELECT count(*) FILTER (WHERE creator = $1),
-                        count(*) FILTER (WHERE address IS NOT NULL AND address = $2)
-                 FROM event_creations WHERE at >= $3",
-                &[&creator.as_str(), &address, &since],
-            )?;
+            let row = c.query_one(sql::COUNT, &[&creator.as_str(), &address, &since])?;
             Ok((count(row.get(0)), count(row.get(1))))
         })
     }
@@ -115,4 +98,20 @@ impl EventCreations for PostgresRecords {
 
 fn count(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The SQL of these records, written once for both databases (SQLite takes it through
+/// [`for_sqlite`](super::for_sqlite)).
+pub(super) mod sql {
+    /// An event created.
+    pub(in super::super) const NOTE: &str =
+        "INSERT INTO event_creations (creator, address, at) VALUES ($1, $2, $3)";
+
+    /// Creations older than the window, forgotten.
+    pub(in super::super) const FORGET: &str = "DELETE FROM event_creations WHERE at < $1";
+
+    /// The creations by a key and by an address since a time.
+    pub(in super::super) const COUNT: &str = "SELECT count(*) FILTER (WHERE creator = $1),
+         count(*) FILTER (WHERE address IS NOT NULL AND address = $2)
+         FROM event_creations WHERE at >= $3";
 }

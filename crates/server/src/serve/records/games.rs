@@ -128,3 +128,56 @@ impl FinishedGame<'_> {
         self.result != "*"
     }
 }
+
+/// The SQL of these records, written once for both databases (SQLite takes it through
+/// [`for_sqlite`](super::for_sqlite)).
+pub(super) mod sql {
+    /// The clocks after a game's last move.
+    pub(in super::super) const LAST_MOVE_CLOCKS: &str =
+        "SELECT black_ms, white_ms FROM moves WHERE game = $1 ORDER BY ply DESC LIMIT 1";
+
+    /// The clocks noted at a ply.
+    pub(in super::super) const NOTED_CLOCKS: &str =
+        "SELECT black_ms, white_ms FROM clocks WHERE game = $1 AND ply = $2";
+
+    /// A move, kept once.
+    pub(in super::super) const ADD_MOVE: &str =
+        "INSERT INTO moves (game, ply, text, black_ms, white_ms) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (game, ply) DO NOTHING";
+
+    /// The move at a ply.
+    pub(in super::super) const MOVE_AT: &str =
+        "SELECT text FROM moves WHERE game = $1 AND ply = $2";
+
+    /// Both clocks noted, in place of the last note.
+    pub(in super::super) const NOTE_CLOCKS: &str =
+        "INSERT INTO clocks (game, ply, black_ms, white_ms) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (game) DO UPDATE SET ply = $2, black_ms = $3, white_ms = $4";
+
+    /// The moves from a ply on, taken back.
+    pub(in super::super) const TAKE_BACK_MOVES: &str =
+        "DELETE FROM moves WHERE game = $1 AND ply >= $2";
+
+    /// The clocks noted at them.
+    pub(in super::super) const TAKE_BACK_CLOCKS: &str =
+        "DELETE FROM clocks WHERE game = $1 AND ply >= $2";
+
+    /// A game's end: when, its result and its PDN.
+    pub(in super::super) const END: &str =
+        "UPDATE games SET ended = $2, result = $3, pdn = $4 WHERE id = $1";
+
+    /// A game's moves, in order.
+    pub(in super::super) const MOVES: &str = "SELECT text FROM moves WHERE game = $1 ORDER BY ply";
+
+    /// The games not ended.
+    pub(in super::super) const UNFINISHED: &str =
+        "SELECT id FROM games WHERE ended IS NULL ORDER BY id";
+
+    /// Every finished game's result and PDN, oldest first.
+    pub(in super::super) const FINISHED: &str =
+        "SELECT result, pdn FROM games WHERE ended IS NOT NULL ORDER BY id";
+
+    /// The finished games a player took part in, oldest first.
+    pub(in super::super) const GAMES_OF: &str =
+        "SELECT pdn FROM games WHERE (black = $1 OR white = $1) AND ended IS NOT NULL ORDER BY id";
+}

@@ -6,9 +6,9 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::RecordsError;
 use super::postgres::PostgresRecords;
 use super::sqlite::SqliteRecords;
+use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 
 /// The table of the migration that brings it, the same text for SQLite and PostgreSQL. A row is an offer while
@@ -122,11 +122,11 @@ impl BrowserLinks for SqliteRecords {
     fn offer_link(&mut self, offer: &Offer<'_>) -> Result<bool, RecordsError> {
         let tx = self.db.savepoint()?;
         tx.execute(
-            "DELETE FROM browser_links WHERE player IS NULL AND offered_at < ?1",
+            &for_sqlite(sql::FORGET_STALE),
             params![offer.at - CODE_LIFETIME],
         )?;
         let waiting: u32 = tx.query_row(
-            "SELECT count(*) FROM browser_links WHERE player IS NULL AND address = ?1",
+            &for_sqlite(sql::OFFERS_FROM),
             params![offer.address],
             |row| row.get(0),
         )?;
@@ -134,8 +134,14 @@ impl BrowserLinks for SqliteRecords {
             return Ok(false);
         }
         tx.execute(
-            "INSERT INTO browser_links (token_hash, code, address, agent, offered_at) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![offer.token_hash, offer.code, offer.address, offer.agent, offer.at],
+            &for_sqlite(sql::OFFER),
+            params![
+                offer.token_hash,
+                offer.code,
+                offer.address,
+                offer.agent,
+                offer.at
+            ],
         )?;
         tx.commit()?;
         Ok(true)
@@ -150,8 +156,7 @@ impl BrowserLinks for SqliteRecords {
     ) -> Result<Proof, RecordsError> {
         let tx = self.db.savepoint()?;
         let changed = tx.execute(
-            "UPDATE browser_links SET player = ?2, name = ?3, linked_at = ?4, code = NULL
-                 WHERE code = ?1 AND player IS NULL AND offered_at >= ?5",
+            &for_sqlite(sql::PROVE),
             params![code, player, name, now, now - CODE_LIFETIME],
         )?;
         if changed == 0 {
@@ -213,10 +218,9 @@ impl BrowserLinks for SqliteRecords {
         player: &Fingerprint,
         token_hash: &str,
     ) -> Result<bool, RecordsError> {
-        let gone = self.db.execute(
-            "DELETE FROM browser_links WHERE player = ?1 AND token_hash = ?2",
-            params![player, token_hash],
-        )?;
+        let gone = self
+            .db
+            .execute(&for_sqlite(sql::REVOKE), params![player, token_hash])?;
         Ok(gone > 0)
     }
 }
@@ -225,22 +229,13 @@ impl BrowserLinks for PostgresRecords {
     fn offer_link(&mut self, offer: &Offer<'_>) -> Result<bool, RecordsError> {
         let cutoff = offer.at - CODE_LIFETIME;
         self.write(|c| {
-            c.execute(
-                "DELETE FROM browser_links WHERE player IS NULL AND offered_at < $1",
-                &[&cutoff],
-            )?;
-            let waiting: i64 = c
-                .query_one(
-                    "SELECT count(*) FROM browser_links WHERE player IS NULL AND address = $1",
-                    &[&offer.address],
-                )?
-                .get(0);
+            c.execute(sql::FORGET_STALE, &[&cutoff])?;
+            let waiting: i64 = c.query_one(sql::OFFERS_FROM, &[&offer.address])?.get(0);
             if waiting >= i64::from(OFFERS_PER_ADDRESS) {
                 return Ok(false);
             }
             c.execute(
-                "INSERT INTO browser_links (token_hash, code, address, agent, offered_at)
-                     VALUES ($1, $2, $3, $4, $5)",
+                sql::OFFER,
                 &[
                     &offer.token_hash,
                     &offer.code,
@@ -263,11 +258,8 @@ impl BrowserLinks for PostgresRecords {
         let cutoff = now - CODE_LIFETIME;
         self.write(|c| {
             // One statement: two nodes proving one code at once cannot both link it.
-            let changed = c.execute(
-                "UPDATE browser_links SET player = $2, name = $3, linked_at = $4, code = NULL
-                     WHERE code = $1 AND player IS NULL AND offered_at >= $5",
-                &[&code, &player.as_str(), &name, &now, &cutoff],
-            )?;
+            let changed =
+                c.execute(sql::PROVE, &[&code, &player.as_str(), &name, &now, &cutoff])?;
             if changed == 0 {
                 return Ok(Proof::Unknown);
             }
@@ -324,11 +316,32 @@ impl BrowserLinks for PostgresRecords {
         token_hash: &str,
     ) -> Result<bool, RecordsError> {
         self.write(|c| {
-            let gone = c.execute(
-                "DELETE FROM browser_links WHERE player = $1 AND token_hash = $2",
-                &[&player.as_str(), &token_hash],
-            )?;
+            let gone = c.execute(sql::REVOKE, &[&player.as_str(), &token_hash])?;
             Ok(gone > 0)
         })
     }
+}
+
+/// The SQL of these records, written once for both databases (SQLite takes it through
+/// [`for_sqlite`](super::for_sqlite)).
+pub(super) mod sql {
+    /// Offers not proved in time, forgotten.
+    pub(in super::super) const FORGET_STALE: &str =
+        "DELETE FROM browser_links WHERE player IS NULL AND offered_at < $1";
+
+    /// Offers waiting from one address.
+    pub(in super::super) const OFFERS_FROM: &str =
+        "SELECT count(*) FROM browser_links WHERE player IS NULL AND address = $1";
+
+    /// An offer.
+    pub(in super::super) const OFFER: &str = "INSERT INTO browser_links (token_hash, code, address, agent, offered_at) VALUES ($1, $2, $3, $4, $5)";
+
+    /// An offer proved by its code: the browser linked to the player.
+    pub(in super::super) const PROVE: &str =
+        "UPDATE browser_links SET player = $2, name = $3, linked_at = $4, code = NULL
+         WHERE code = $1 AND player IS NULL AND offered_at >= $5";
+
+    /// A link revoked by its player.
+    pub(in super::super) const REVOKE: &str =
+        "DELETE FROM browser_links WHERE player = $1 AND token_hash = $2";
 }

@@ -4,9 +4,9 @@
 
 use rusqlite::params;
 
-use super::RecordsError;
 use super::postgres::PostgresRecords;
 use super::sqlite::SqliteRecords;
+use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 
 /// The table of the migration that brings it to SQLite: numbered in the order written, which is the order told.
@@ -48,16 +48,9 @@ fn now() -> i64 {
 impl NewsRecords for SqliteRecords {
     fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError> {
         let tx = self.db.savepoint()?;
-        tx.execute(
-            "INSERT INTO news (player, at, text) VALUES (?1, ?2, ?3)",
-            params![player, now(), text],
-        )?;
+        tx.execute(&for_sqlite(sql::ADD), params![player, now(), text])?;
         // Bounded per player, however long they stay away.
-        tx.execute(
-            "DELETE FROM news WHERE player = ?1 AND id NOT IN
-                 (SELECT id FROM news WHERE player = ?1 ORDER BY id DESC LIMIT ?2)",
-            params![player, MAX_NEWS as i64],
-        )?;
+        tx.execute(&for_sqlite(sql::BOUND), params![player, MAX_NEWS as i64])?;
         tx.commit()?;
         Ok(())
     }
@@ -89,15 +82,8 @@ impl NewsRecords for PostgresRecords {
     fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError> {
         let at = now();
         self.write(|c| {
-            c.execute(
-                "INSERT INTO news (player, at, text) VALUES ($1, $2, $3)",
-                &[&player.as_str(), &at, &text],
-            )?;
-            c.execute(
-                "DELETE FROM news WHERE player = $1 AND id NOT IN
-                     (SELECT id FROM news WHERE player = $1 ORDER BY id DESC LIMIT $2)",
-                &[&player.as_str(), &(MAX_NEWS as i64)],
-            )?;
+            c.execute(sql::ADD, &[&player.as_str(), &at, &text])?;
+            c.execute(sql::BOUND, &[&player.as_str(), &(MAX_NEWS as i64)])?;
             Ok(())
         })
     }
@@ -125,4 +111,16 @@ impl NewsRecords for PostgresRecords {
             Ok(told.into_iter().skip(skip).map(|(_, text)| text).collect())
         })
     }
+}
+
+/// The SQL of these records, written once for both databases (SQLite takes it through
+/// [`for_sqlite`](super::for_sqlite)).
+pub(super) mod sql {
+    /// News for a player.
+    pub(in super::super) const ADD: &str =
+        "INSERT INTO news (player, at, text) VALUES ($1, $2, $3)";
+
+    /// A player's news beyond the most kept, let go.
+    pub(in super::super) const BOUND: &str = "DELETE FROM news WHERE player = $1 AND id NOT IN
+         (SELECT id FROM news WHERE player = $1 ORDER BY id DESC LIMIT $2)";
 }

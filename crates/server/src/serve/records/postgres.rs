@@ -454,8 +454,7 @@ impl PlayerRecords for PostgresRecords {
         let at = now();
         self.write(|c| {
             c.execute(
-                "INSERT INTO players (fingerprint, name, first_seen, last_seen) VALUES ($1, $2, $3, $3)
-                 ON CONFLICT (fingerprint) DO UPDATE SET name = $2, last_seen = $3",
+                super::players::sql::SEEN,
                 &[&identity.fingerprint.as_str(), &identity.name, &at],
             )?;
             Ok(())
@@ -464,10 +463,7 @@ impl PlayerRecords for PostgresRecords {
 
     fn players(&mut self) -> Result<Vec<(String, Fingerprint)>, RecordsError> {
         self.read(|c| {
-            let rows = c.query(
-                "SELECT name, fingerprint FROM players ORDER BY first_seen, name",
-                &[],
-            )?;
+            let rows = c.query(super::players::sql::PLAYERS, &[])?;
             Ok(rows
                 .iter()
                 .map(|row| (row.get(0), Fingerprint::new(row.get::<_, String>(1))))
@@ -534,7 +530,7 @@ impl GameRecords for PostgresRecords {
 
     fn unfinished(&mut self) -> Result<Vec<GameId>, RecordsError> {
         self.read(|c| {
-            let rows = c.query("SELECT id FROM games WHERE ended IS NULL ORDER BY id", &[])?;
+            let rows = c.query(super::games::sql::UNFINISHED, &[])?;
             Ok(rows.iter().map(|row| GameId::new(row.get(0))).collect())
         })
     }
@@ -557,20 +553,14 @@ impl GameRecords for PostgresRecords {
 
     fn finished_games(&mut self) -> Result<Vec<(String, String)>, RecordsError> {
         self.read(|c| {
-            let rows = c.query(
-                "SELECT result, pdn FROM games WHERE ended IS NOT NULL ORDER BY id",
-                &[],
-            )?;
+            let rows = c.query(super::games::sql::FINISHED, &[])?;
             Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
         })
     }
 
     fn games_of(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError> {
         self.read(|c| {
-            let rows = c.query(
-                "SELECT pdn FROM games WHERE (black = $1 OR white = $1) AND ended IS NOT NULL ORDER BY id",
-                &[&player.as_str()],
-            )?;
+            let rows = c.query(super::games::sql::GAMES_OF, &[&player.as_str()])?;
             Ok(rows.iter().map(|row| row.get(0)).collect())
         })
     }
@@ -591,11 +581,7 @@ impl RatingRecords for PostgresRecords {
     fn leaderboard(&mut self, variant: &str, count: usize) -> Result<Vec<Standing>, RecordsError> {
         let count = i64::try_from(count).unwrap_or(i64::MAX);
         self.read(|c| {
-            let rows = c.query(
-                "SELECT players.name, rating, deviation, volatility, games FROM ratings
-                 JOIN players USING (fingerprint) WHERE variant = $1 ORDER BY rating DESC LIMIT $2",
-                &[&variant, &count],
-            )?;
+            let rows = c.query(super::ratings::sql::LEADERBOARD, &[&variant, &count])?;
             Ok(rows
                 .iter()
                 .map(|row| Standing {

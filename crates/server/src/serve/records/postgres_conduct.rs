@@ -3,7 +3,7 @@
 use std::net::IpAddr;
 
 use super::RecordsError;
-use super::conduct::{Ban, BanTarget, Blocked, Conduct, PlayerReport, ban_of, targets};
+use super::conduct::{self, Ban, BanTarget, Blocked, Conduct, PlayerReport, ban_of, targets};
 use super::postgres::{PostgresRecords, now};
 use crate::serve::ids::Fingerprint;
 
@@ -19,14 +19,10 @@ impl Conduct for PostgresRecords {
         self.write(|c| {
             let changed = match on {
                 true => c.execute(
-                    "INSERT INTO blocks (player, blocked, blocked_name, since) VALUES ($1, $2, $3, $4)
-                     ON CONFLICT (player, blocked) DO NOTHING",
+                    conduct::sql::BLOCK,
                     &[&player.as_str(), &other.as_str(), &name, &since],
                 )?,
-                false => c.execute(
-                    "DELETE FROM blocks WHERE player = $1 AND blocked = $2",
-                    &[&player.as_str(), &other.as_str()],
-                )?,
+                false => c.execute(conduct::sql::UNBLOCK, &[&player.as_str(), &other.as_str()])?,
             };
             Ok(changed > 0)
         })
@@ -34,10 +30,7 @@ impl Conduct for PostgresRecords {
 
     fn blocks_of(&mut self, player: &Fingerprint) -> Result<Vec<Blocked>, RecordsError> {
         self.read(|c| {
-            let rows = c.query(
-                "SELECT blocked, blocked_name FROM blocks WHERE player = $1 ORDER BY since, blocked",
-                &[&player.as_str()],
-            )?;
+            let rows = c.query(conduct::sql::BLOCKS_OF, &[&player.as_str()])?;
             Ok(rows
                 .iter()
                 .map(|row| Blocked {
@@ -50,11 +43,7 @@ impl Conduct for PostgresRecords {
 
     fn blocked_between(&mut self, a: &Fingerprint, b: &Fingerprint) -> Result<bool, RecordsError> {
         self.read(|c| {
-            let row = c.query_opt(
-                "SELECT 1 FROM blocks WHERE (player = $1 AND blocked = $2) OR (player = $2 AND blocked = $1)
-                 LIMIT 1",
-                &[&a.as_str(), &b.as_str()],
-            )?;
+            let row = c.query_opt(conduct::sql::BLOCKED_BETWEEN, &[&a.as_str(), &b.as_str()])?;
             Ok(row.is_some())
         })
     }
@@ -84,8 +73,7 @@ impl Conduct for PostgresRecords {
     fn add_report(&mut self, r: &PlayerReport) -> Result<(), RecordsError> {
         self.write(|c| {
             c.execute(
-                "INSERT INTO reports (at, reporter, reporter_name, reported, reported_name, game, text)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                conduct::sql::REPORT,
                 &[
                     &r.at,
                     &r.reporter.0.as_str(),
@@ -124,8 +112,7 @@ impl Conduct for PostgresRecords {
     fn ban(&mut self, ban: &Ban) -> Result<(), RecordsError> {
         self.write(|c| {
             c.execute(
-                "INSERT INTO bans (target, reason, since) VALUES ($1, $2, $3)
-                 ON CONFLICT (target) DO UPDATE SET reason = excluded.reason",
+                conduct::sql::BAN,
                 &[&ban.target.stored(), &ban.reason, &ban.since],
             )?;
             Ok(())
@@ -134,17 +121,14 @@ impl Conduct for PostgresRecords {
 
     fn unban(&mut self, target: &BanTarget) -> Result<bool, RecordsError> {
         self.write(|c| {
-            let gone = c.execute("DELETE FROM bans WHERE target = $1", &[&target.stored()])?;
+            let gone = c.execute(conduct::sql::UNBAN, &[&target.stored()])?;
             Ok(gone > 0)
         })
     }
 
     fn bans(&mut self) -> Result<Vec<Ban>, RecordsError> {
         self.read(|c| {
-            let rows = c.query(
-                "SELECT target, reason, since FROM bans ORDER BY since, target",
-                &[],
-            )?;
+            let rows = c.query(conduct::sql::BANS, &[])?;
             Ok(rows
                 .iter()
                 .filter_map(|row| ban_of(row.get(0), row.get(1), row.get(2)))

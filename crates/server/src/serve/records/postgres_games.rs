@@ -95,16 +95,12 @@ pub(super) fn add_move(
 ) -> Result<(), RecordsError> {
     let [black, white] = clocks.map_or([None, None], |[b, w]| [Some(millis(b)), Some(millis(w))]);
     let written = c.execute(
-        "INSERT INTO moves (game, ply, text, black_ms, white_ms) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (game, ply) DO NOTHING",
+        super::games::sql::ADD_MOVE,
         &[&game.get(), &ply_of(ply), &text, &black, &white],
     )?;
     if written == 0 {
         let kept: String = c
-            .query_one(
-                "SELECT text FROM moves WHERE game = $1 AND ply = $2",
-                &[&game.get(), &ply_of(ply)],
-            )?
+            .query_one(super::games::sql::MOVE_AT, &[&game.get(), &ply_of(ply)])?
             .get(0);
         if kept != text {
             return Err(RecordsError::PlyTaken { game, ply });
@@ -122,8 +118,7 @@ pub(super) fn note_clocks(
 ) -> Result<(), RecordsError> {
     let [black, white] = clocks.map(millis);
     c.execute(
-        "INSERT INTO clocks (game, ply, black_ms, white_ms) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (game) DO UPDATE SET ply = $2, black_ms = $3, white_ms = $4",
+        super::games::sql::NOTE_CLOCKS,
         &[&game.get(), &ply_of(ply), &black, &white],
     )?;
     Ok(())
@@ -132,12 +127,12 @@ pub(super) fn note_clocks(
 /// Takes back the moves from `ply` on, and the clocks noted at them.
 pub(super) fn take_back(c: &mut Client, game: GameId, ply: usize) -> Result<(), RecordsError> {
     c.execute(
-        "DELETE FROM moves WHERE game = $1 AND ply >= $2",
+        super::games::sql::TAKE_BACK_MOVES,
         &[&game.get(), &ply_of(ply)],
     )?;
     // Clocks noted at a move no longer played are of no use.
     c.execute(
-        "DELETE FROM clocks WHERE game = $1 AND ply >= $2",
+        super::games::sql::TAKE_BACK_CLOCKS,
         &[&game.get(), &ply_of(ply)],
     )?;
     Ok(())
@@ -162,7 +157,7 @@ pub(super) fn record_result(
     let (variant, black, white, rated): (String, String, String, bool) =
         (row.get(0), row.get(1), row.get(2), row.get(3));
     c.execute(
-        "UPDATE games SET ended = $2, result = $3, pdn = $4 WHERE id = $1",
+        super::games::sql::END,
         &[&game.get(), &ended, &result.result, &result.pdn],
     )?;
     let ended = EndedGame {
@@ -176,10 +171,7 @@ pub(super) fn record_result(
 
 /// A game's moves, in order.
 pub(super) fn moves_of(c: &mut Client, game: GameId) -> Result<Vec<String>, postgres::Error> {
-    let rows = c.query(
-        "SELECT text FROM moves WHERE game = $1 ORDER BY ply",
-        &[&game.get()],
-    )?;
+    let rows = c.query(super::games::sql::MOVES, &[&game.get()])?;
     Ok(rows.iter().map(|row| row.get(0)).collect())
 }
 
@@ -226,10 +218,7 @@ pub(super) fn unfinished_where(
         let id = GameId::new(row.get(0));
         let moves = moves_of(c, id)?;
         let after_move = c
-            .query_opt(
-                "SELECT black_ms, white_ms FROM moves WHERE game = $1 ORDER BY ply DESC LIMIT 1",
-                &[&id.get()],
-            )?
+            .query_opt(super::games::sql::LAST_MOVE_CLOCKS, &[&id.get()])?
             .and_then(|row| {
                 let (b, w): (Option<i64>, Option<i64>) = (row.get(0), row.get(1));
                 b.zip(w).map(|(b, w)| [b.max(0) as u64, w.max(0) as u64])
@@ -237,7 +226,7 @@ pub(super) fn unfinished_where(
         // Noted after the last move (not before a move or a takeback since): the later of the two.
         let noted = c
             .query_opt(
-                "SELECT black_ms, white_ms FROM clocks WHERE game = $1 AND ply = $2",
+                super::games::sql::NOTED_CLOCKS,
                 &[&id.get(), &ply_of(moves.len())],
             )?
             .map(|row| {
@@ -266,10 +255,7 @@ pub(super) fn rating_in(
     player: &Fingerprint,
     variant: &str,
 ) -> Result<(Rating, i64), postgres::Error> {
-    let row = c.query_opt(
-        "SELECT rating, deviation, volatility, games FROM ratings WHERE fingerprint = $1 AND variant = $2",
-        &[&player.as_str(), &variant],
-    )?;
+    let row = c.query_opt(super::ratings::sql::RATING, &[&player.as_str(), &variant])?;
     Ok(row.map_or((Rating::default(), 0), |row| {
         (
             Rating {
@@ -312,10 +298,7 @@ impl<C: GenericClient> RatingRows for Rows<'_, C> {
         games: i64,
     ) -> Result<(), RecordsError> {
         self.0.execute(
-            "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
-             VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT (fingerprint, variant) DO UPDATE
-             SET rating = $3, deviation = $4, volatility = $5, games = $6",
+            super::ratings::sql::STORE_RATING,
             &[
                 &player.as_str(),
                 &variant,

@@ -51,13 +51,10 @@ pub(super) fn standing(
 
 /// Every rated problem's rating.
 pub(super) fn ratings(c: &mut impl GenericClient) -> Result<Vec<(String, Rating)>, RecordsError> {
-    c.query(
-        "SELECT problem, rating, deviation, volatility FROM problem_ratings",
-        &[],
-    )?
-    .iter()
-    .map(|row| Ok((row.try_get(0)?, rating_of(row, 1)?)))
-    .collect()
+    c.query(super::problems::sql::PROBLEM_RATINGS, &[])?
+        .iter()
+        .map(|row| Ok((row.try_get(0)?, rating_of(row, 1)?)))
+        .collect()
 }
 
 /// A new player's rating, as the rows made before their first change hold it.
@@ -118,10 +115,7 @@ impl<C: GenericClient> ProblemRows for Rows<'_, C> {
     fn tried(&mut self, player: &Fingerprint, problem: &str) -> Result<bool, RecordsError> {
         Ok(self
             .0
-            .query_one(
-                "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = $1 AND problem = $2)",
-                &[&player.as_str(), &problem],
-            )?
+            .query_one(super::problems::sql::TRIED, &[&player.as_str(), &problem])?
             .try_get(0)?)
     }
 
@@ -168,7 +162,7 @@ impl<C: GenericClient> ProblemRows for Rows<'_, C> {
 
     fn add_attempt(&mut self, attempt: &Attempt<'_>, rated: bool) -> Result<(), RecordsError> {
         self.0.execute(
-            "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES ($1, $2, $3, $4, $5)",
+            super::problems::sql::ADD_ATTEMPT,
             &[
                 &attempt.player.as_str(),
                 &attempt.problem,

@@ -87,3 +87,18 @@ pub struct ProblemOutcome {
     /// The problem's rating after it.
     pub problem: Rating,
 }
+
+/// The SQL of these records, written once for both databases (SQLite takes it through
+/// [`for_sqlite`](super::for_sqlite)).
+pub(super) mod sql {
+    /// Every rated problem's rating.
+    pub(in super::super) const PROBLEM_RATINGS: &str =
+        "SELECT problem, rating, deviation, volatility FROM problem_ratings";
+
+    /// Whether a player has tried a problem.
+    pub(in super::super) const TRIED: &str =
+        "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = $1 AND problem = $2)";
+
+    /// An attempt, kept.
+    pub(in super::super) const ADD_ATTEMPT: &str = "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES ($1, $2, $3, $4, $5)";
+}

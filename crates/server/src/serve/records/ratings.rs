@@ -175,6 +175,25 @@ pub(super) fn rate_attempt(
     Ok(outcome)
 }
 
+/// The SQL of these records, written once for both databases (SQLite takes it through
+/// [`for_sqlite`](super::for_sqlite)).
+pub(super) mod sql {
+    /// The best players of a variant.
+    pub(in super::super) const LEADERBOARD: &str =
+        "SELECT players.name, rating, deviation, volatility, games FROM ratings
+         JOIN players USING (fingerprint) WHERE variant = $1 ORDER BY rating DESC LIMIT $2";
+
+    /// A player's rating in a variant, with their rated games.
+    pub(in super::super) const RATING: &str = "SELECT rating, deviation, volatility, games FROM ratings WHERE fingerprint = $1 AND variant = $2";
+
+    /// A player's rating in a variant, written.
+    pub(in super::super) const STORE_RATING: &str =
+        "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (fingerprint, variant) DO UPDATE
+         SET rating = $3, deviation = $4, volatility = $5, games = $6";
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;

@@ -15,7 +15,7 @@ use super::conduct::{Ban, BanTarget, Blocked, PlayerReport, SqliteConduct};
 use super::ratings::{EndedGame, RatingRows, rate_game};
 use super::{
     FinishedGame, GameRecords, NewGame, PlayerRecords, RatingRecords, Records, RecordsError,
-    Standing, Unfinished,
+    Standing, Unfinished, for_sqlite,
 };
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
@@ -212,7 +212,7 @@ impl SqliteRecords {
             let after_move = self
                 .db
                 .query_row(
-                    "SELECT black_ms, white_ms FROM moves WHERE game = ?1 ORDER BY ply DESC LIMIT 1",
+                    &for_sqlite(super::games::sql::LAST_MOVE_CLOCKS),
                     params![game.id],
                     |row| {
                         let (b, w): (Option<i64>, Option<i64>) = (row.get(0)?, row.get(1)?);
@@ -225,7 +225,7 @@ impl SqliteRecords {
             let noted = self
                 .db
                 .query_row(
-                    "SELECT black_ms, white_ms FROM clocks WHERE game = ?1 AND ply = ?2",
+                    &for_sqlite(super::games::sql::NOTED_CLOCKS),
                     params![game.id, game.moves.len() as i64],
                     |row| {
                         let (b, w): (i64, i64) = (row.get(0)?, row.get(1)?);
@@ -243,17 +243,14 @@ impl PlayerRecords for SqliteRecords {
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError> {
         let at = now();
         self.db.execute(
-            "INSERT INTO players (fingerprint, name, first_seen, last_seen) VALUES (?1, ?2, ?3, ?3)
-             ON CONFLICT (fingerprint) DO UPDATE SET name = ?2, last_seen = ?3",
+            &for_sqlite(super::players::sql::SEEN),
             params![identity.fingerprint, identity.name, at],
         )?;
         Ok(())
     }
 
     fn players(&mut self) -> Result<Vec<(String, Fingerprint)>, RecordsError> {
-        let mut query = self
-            .db
-            .prepare_cached("SELECT name, fingerprint FROM players ORDER BY first_seen, name")?;
+        let mut query = self.db.prepare_cached(super::players::sql::PLAYERS)?;
         let rows = query
             .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
             .collect::<Result<Vec<_>, _>>()?;
@@ -289,14 +286,13 @@ impl GameRecords for SqliteRecords {
     ) -> Result<(), RecordsError> {
         let [black, white] = clocks.map_or([None, None], |[b, w]| [Some(b as i64), Some(w as i64)]);
         let written = self.db.execute(
-            "INSERT INTO moves (game, ply, text, black_ms, white_ms) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT (game, ply) DO NOTHING",
+            &for_sqlite(super::games::sql::ADD_MOVE),
             params![game, ply as i64, text, black, white],
         )?;
         // The same move again (a write tried again) is kept once; another one at that ply is refused.
         if written == 0 {
             let kept: String = self.db.query_row(
-                "SELECT text FROM moves WHERE game = ?1 AND ply = ?2",
+                &for_sqlite(super::games::sql::MOVE_AT),
                 params![game, ply as i64],
                 |row| row.get(0),
             )?;
@@ -315,8 +311,7 @@ impl GameRecords for SqliteRecords {
     ) -> Result<(), RecordsError> {
         let [black, white] = clocks.map(|ms| i64::try_from(ms).unwrap_or(i64::MAX));
         self.db.execute(
-            "INSERT INTO clocks (game, ply, black_ms, white_ms) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (game) DO UPDATE SET ply = ?2, black_ms = ?3, white_ms = ?4",
+            &for_sqlite(super::games::sql::NOTE_CLOCKS),
             params![game, ply as i64, black, white],
         )?;
         Ok(())
@@ -324,12 +319,12 @@ impl GameRecords for SqliteRecords {
 
     fn take_back(&mut self, game: GameId, ply: usize) -> Result<(), RecordsError> {
         self.db.execute(
-            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+            &for_sqlite(super::games::sql::TAKE_BACK_MOVES),
             params![game, ply as i64],
         )?;
         // Clocks noted at a move no longer played are of no use.
         self.db.execute(
-            "DELETE FROM clocks WHERE game = ?1 AND ply >= ?2",
+            &for_sqlite(super::games::sql::TAKE_BACK_CLOCKS),
             params![game, ply as i64],
         )?;
         Ok(())
@@ -349,7 +344,7 @@ impl GameRecords for SqliteRecords {
             return Err(RecordsError::NoGame(game));
         };
         tx.execute(
-            "UPDATE games SET ended = ?2, result = ?3, pdn = ?4 WHERE id = ?1",
+            &for_sqlite(super::games::sql::END),
             params![game, now(), result.result, result.pdn],
         )?;
         let ended = EndedGame {
@@ -366,7 +361,7 @@ impl GameRecords for SqliteRecords {
     fn moves(&mut self, game: GameId) -> Result<Vec<String>, RecordsError> {
         let mut query = self
             .db
-            .prepare_cached("SELECT text FROM moves WHERE game = ?1 ORDER BY ply")?;
+            .prepare_cached(&for_sqlite(super::games::sql::MOVES))?;
         let moves = query
             .query_map(params![game], |row| row.get(0))?
             .collect::<Result<Vec<String>, _>>()?;
@@ -374,9 +369,7 @@ impl GameRecords for SqliteRecords {
     }
 
     fn unfinished(&mut self) -> Result<Vec<GameId>, RecordsError> {
-        let mut query = self
-            .db
-            .prepare_cached("SELECT id FROM games WHERE ended IS NULL ORDER BY id")?;
+        let mut query = self.db.prepare_cached(super::games::sql::UNFINISHED)?;
         let ids = query
             .query_map([], |row| row.get(0))?
             .collect::<Result<Vec<GameId>, _>>()?;
@@ -400,9 +393,7 @@ impl GameRecords for SqliteRecords {
     }
 
     fn finished_games(&mut self) -> Result<Vec<(String, String)>, RecordsError> {
-        let mut query = self
-            .db
-            .prepare_cached("SELECT result, pdn FROM games WHERE ended IS NOT NULL ORDER BY id")?;
+        let mut query = self.db.prepare_cached(super::games::sql::FINISHED)?;
         let games = query
             .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))?
             .collect::<Result<Vec<(String, String)>, _>>()?;
@@ -410,9 +401,9 @@ impl GameRecords for SqliteRecords {
     }
 
     fn games_of(&mut self, fingerprint: &Fingerprint) -> Result<Vec<String>, RecordsError> {
-        let mut query = self.db.prepare_cached(
-            "SELECT pdn FROM games WHERE (black = ?1 OR white = ?1) AND ended IS NOT NULL ORDER BY id",
-        )?;
+        let mut query = self
+            .db
+            .prepare_cached(&for_sqlite(super::games::sql::GAMES_OF))?;
         let games = query
             .query_map(params![fingerprint], |row| row.get(0))?
             .collect::<Result<Vec<String>, _>>()?;
@@ -430,10 +421,9 @@ impl RatingRecords for SqliteRecords {
     }
 
     fn leaderboard(&mut self, variant: &str, count: usize) -> Result<Vec<Standing>, RecordsError> {
-        let mut query = self.db.prepare_cached(
-            "SELECT players.name, rating, deviation, volatility, games FROM ratings
-             JOIN players USING (fingerprint) WHERE variant = ?1 ORDER BY rating DESC LIMIT ?2",
-        )?;
+        let mut query = self
+            .db
+            .prepare_cached(&for_sqlite(super::ratings::sql::LEADERBOARD))?;
         let rows = query
             .query_map(params![variant, count as i64], |row| {
                 Ok(Standing {
@@ -484,7 +474,7 @@ impl RatingRows for Rows<'_> {
         let row = self
             .0
             .query_row(
-                "SELECT rating, deviation, volatility, games FROM ratings WHERE fingerprint = ?1 AND variant = ?2",
+                &for_sqlite(super::ratings::sql::RATING),
                 params![fingerprint, variant],
                 |row| {
                     Ok((
@@ -509,10 +499,7 @@ impl RatingRows for Rows<'_> {
         games: i64,
     ) -> Result<(), RecordsError> {
         self.0.execute(
-            "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-             ON CONFLICT (fingerprint, variant) DO UPDATE
-             SET rating = ?3, deviation = ?4, volatility = ?5, games = ?6",
+            &for_sqlite(super::ratings::sql::STORE_RATING),
             params![
                 fingerprint,
                 variant,

@@ -2,11 +2,11 @@
 
 use rusqlite::{Connection, OptionalExtension, Savepoint, TransactionBehavior, params};
 
-use super::RecordsError;
 use super::problems::ProblemRecords;
 use super::problems::{ProblemOutcome, ProblemStanding};
 use super::ratings::{Attempt, ProblemRows, rate_attempt};
 use super::sqlite::{SqliteRecords, now};
+use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 use crate::serve::rating::Rating;
 
@@ -43,8 +43,7 @@ pub(super) fn standing(
 
 /// Every rated problem's rating.
 pub(super) fn ratings(db: &Connection) -> Result<Vec<(String, Rating)>, RecordsError> {
-    let mut query =
-        db.prepare_cached("SELECT problem, rating, deviation, volatility FROM problem_ratings")?;
+    let mut query = db.prepare_cached(super::problems::sql::PROBLEM_RATINGS)?;
     let rows = query
         .query_map([], |row| Ok((row.get(0)?, rating_of(row, 1)?)))?
         .collect::<Result<Vec<_>, _>>()?;
@@ -125,7 +124,7 @@ impl ProblemRows for Rows<'_> {
 
     fn tried(&mut self, player: &Fingerprint, problem: &str) -> Result<bool, RecordsError> {
         Ok(self.0.query_row(
-            "SELECT EXISTS (SELECT 1 FROM problem_attempts WHERE fingerprint = ?1 AND problem = ?2)",
+            &for_sqlite(super::problems::sql::TRIED),
             params![player, problem],
             |row| row.get(0),
         )?)
@@ -178,7 +177,7 @@ impl ProblemRows for Rows<'_> {
 
     fn add_attempt(&mut self, attempt: &Attempt<'_>, rated: bool) -> Result<(), RecordsError> {
         self.0.execute(
-            "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            &for_sqlite(super::problems::sql::ADD_ATTEMPT),
             params![
                 attempt.player,
                 attempt.problem,

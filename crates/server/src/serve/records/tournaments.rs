@@ -219,9 +219,6 @@ pub(super) const TABLES: &str = "CREATE TABLE tournaments (
          PRIMARY KEY (code, round)
      );";
 
-/// An open, unrated arena of ten minutes at 3+2 with the code `code`, starting at `starts` (Unix seconds): an
-/// event for the tests of what keeps events.
-
 /// The SQL of the tournaments' records, written once for both databases (SQLite takes it through
 /// [`for_sqlite`](super::for_sqlite)).
 pub(super) mod sql {
@@ -310,6 +307,8 @@ pub(super) mod sql {
          ORDER BY p.round, p.board";
 }
 
+/// An open, unrated arena of ten minutes at 3+2 with the code `code`, starting at `starts` (Unix seconds): an
+/// event for the tests of what keeps events.
 #[cfg(test)]
 pub(crate) fn test_arena(code: &str, starts: i64) -> TournamentSpec {
     TournamentSpec {
