@@ -4,8 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Parser, Subcommand};
-use crowned::config::{DisplayFlags, EngineFlags, Overrides, PlayersFlags};
-use crowned::game::TimeControl;
+use crowned::config::{DisplayFlags, EngineFlags, GameFlags, Overrides, PlayersFlags};
 
 use crate::commands::bench::BenchArgs;
 use crate::commands::book::BookArgs;
@@ -81,27 +80,9 @@ pub(crate) struct PlayArgs {
     /// --no-legal-moves and --no-animation.
     #[command(flatten)]
     pub(crate) display: DisplayFlags,
-    /// Save nothing without being asked: no autosave, no resume, no filing of finished games; :save still
-    /// works [setting game.autosave].
-    #[arg(long)]
-    pub(crate) no_autosave: bool,
-    /// Moves by each side without a capture or a man moving before the game is drawn [setting
-    /// game.move-limit, built in: 40].
-    #[arg(long, value_name = "MOVES", value_parser = clap::value_parser!(u32).range(1..=1000))]
-    pub(crate) move_limit: Option<u32>,
-    /// Clocks for a new game: minutes and an increment in seconds (5+3), seconds for every move (30s), or none; a
-    /// side whose time runs out loses [setting game.clock, built in: none].
-    #[arg(long, value_name = "CONTROL", value_parser = parse_clock_arg)]
-    pub(crate) clock: Option<ClockArg>,
-}
-
-/// `--clock`'s value: a time control, or none. (A type of its own: clap would take an `Option` in an `Option` for
-/// an option whose value may be left out.)
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct ClockArg(Option<TimeControl>);
-
-fn parse_clock_arg(text: &str) -> Result<ClockArg, String> {
-    crowned::config::parse_clock(text).map(ClockArg)
+    /// The `[game]` table's flags: --no-autosave, --move-limit and --clock.
+    #[command(flatten)]
+    pub(crate) game: GameFlags,
 }
 
 /// The commands; each owns its options, in its module of [`commands`](crate::commands).
@@ -146,15 +127,11 @@ pub(crate) enum Command {
 impl PlayArgs {
     /// The settings these options override.
     pub(crate) fn overrides(&self) -> Overrides {
-        // A switch that is not given leaves its setting alone.
-        let off = |given: bool| given.then_some(false);
         Overrides {
             players: self.players.clone(),
             engine: self.engine.clone(),
             display: self.display.clone(),
-            autosave: off(self.no_autosave),
-            clock: self.clock.map(|ClockArg(clock)| clock),
-            move_limit: self.move_limit,
+            game: self.game.clone(),
         }
     }
 }

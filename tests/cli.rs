@@ -654,7 +654,7 @@ fn an_unreadable_settings_file_is_reported_and_the_defaults_used() {
 
 #[test]
 fn options_are_checked_like_the_settings() {
-    assert_one_line_error(&["--move-limit", "0"], "0 is not in 1..=1000");
+    assert_one_line_error(&["--move-limit", "0"], "a number from 1 to 1000, not 0");
     assert_one_line_error(&["--time", "0"], "above 0");
     assert_one_line_error(&["--notation", "algebraic"], "unknown notation");
     assert_one_line_error(&["--orientation", "up"], "unknown orientation");

@@ -90,8 +90,8 @@ fn settings() -> impl Strategy<Value = Settings> {
                 (
                     s.display.square_numbers,
                     s.display.legal_moves,
-                    s.autosave,
-                    s.move_limit,
+                    s.game.autosave,
+                    s.game.move_limit,
                 ) = flags;
                 for (index, chords) in keys {
                     let command = &KEY_COMMANDS[index];

@@ -96,7 +96,7 @@ impl From<&Settings> for Preferences {
         Preferences {
             keys: settings.keys.clone(),
             orientation: settings.display.orientation,
-            move_limit: settings.move_limit,
+            move_limit: settings.game.move_limit,
             pace: interval(settings.engine.pace),
             animation_step: interval(settings.display.animation_step),
             capture_effect: settings.display.capture_effect,
@@ -104,7 +104,7 @@ impl From<&Settings> for Preferences {
             hint_level: settings.engine.hint_level,
             hint_time: Duration::from_secs_f64(settings.engine.hint_time),
             ponder: settings.engine.ponder,
-            clock: settings.clock,
+            clock: settings.game.clock,
             ..Preferences::default()
         }
     }

@@ -1,8 +1,9 @@
 //! How a layer of settings (the user's file) is laid over the settings, section by section: each value that
 //! cannot be used is noted with its setting's path, and the others are used.
 
-use super::layers::{GameLayer, Layer};
-use super::{MOVE_LIMITS, Settings, parse_clock};
+use super::Settings;
+use super::game::GameTypeLayer;
+use super::layers::Layer;
 use std::path::Path;
 
 use crate::rules::{GameType, Variant};
@@ -10,11 +11,6 @@ use crate::store::variant_by_name;
 
 /// The values that could not be used: each with its setting's path (`["engine", "time"]`) and what is wrong.
 pub(super) type Problems = Vec<(Vec<String>, String)>;
-
-/// Notes that the value at `path` could not be used, and why.
-fn note(problems: &mut Problems, path: &[&str], message: String) {
-    problems.push((path.iter().map(|s| s.to_string()).collect(), message));
-}
 
 impl Settings {
     /// Lays a layer's values over these settings; each value that cannot be used is added to `problems` with
@@ -37,7 +33,12 @@ impl Settings {
             });
         }
         if let Some(game) = layer.game {
-            self.apply_game(game, problems, variants);
+            let mut problem = |name: &str, message: String| {
+                problems.push((vec!["game".to_string(), name.to_string()], message));
+            };
+            let game_type = GameTypeLayer::of(&game, &mut problem);
+            self.game.apply(game, &mut problem);
+            self.apply_game_type(&game_type, problems, variants);
         }
         if let Some(server) = layer.server {
             self.server.apply(server, &mut |name, message| {
@@ -49,46 +50,15 @@ impl Settings {
         }
     }
 
-    /// `[game]`.
-    fn apply_game(&mut self, game: GameLayer, problems: &mut Problems, variants: Option<&Path>) {
-        if let Some(on) = game.autosave {
-            self.autosave = on;
-        }
-        if let Some(limit) = game.move_limit {
-            match u32::try_from(limit)
-                .ok()
-                .filter(|_| MOVE_LIMITS.contains(&limit))
-            {
-                Some(limit) => self.move_limit = limit,
-                None => note(
-                    problems,
-                    &["game", "move-limit"],
-                    format!(
-                        "the move limit is a number of moves from {} to {}, not {limit}",
-                        MOVE_LIMITS.start(),
-                        MOVE_LIMITS.end()
-                    ),
-                ),
-            }
-        }
-        if let Some(clock) = &game.clock {
-            match parse_clock(clock) {
-                Ok(clock) => self.clock = clock,
-                Err(message) => note(problems, &["game", "clock"], message),
-            }
-        }
-        self.apply_game_type(&game, problems, variants);
-    }
-
     /// `game.variant`, `game.size` and `game.rows`, checked together: a size or row count only means something
     /// for its variant. A variant given alone brings its own board and rows.
     fn apply_game_type(
         &mut self,
-        game: &GameLayer,
+        game: &GameTypeLayer,
         problems: &mut Problems,
         variants: Option<&Path>,
     ) {
-        if game.variant.is_none() && game.size.is_none() && game.rows.is_none() {
+        if game.is_empty() {
             return;
         }
         let mut problem = |name: &str, message: String| {

@@ -20,29 +20,13 @@ pub(super) struct Layer {
     pub(super) engine: Option<toml::Table>,
     /// Read setting by setting by the `[display]` table's schema.
     pub(super) display: Option<toml::Table>,
-    pub(super) game: Option<GameLayer>,
+    /// Read setting by setting by the `[game]` table's schema, its game type by [`super::game::GameTypeLayer`].
+    pub(super) game: Option<toml::Table>,
     /// Read setting by setting by the `[server]` table's schema, which names each mistake itself.
     pub(super) server: Option<toml::Table>,
     /// Context name, then command name, then keys. Names are checked against the key table, which the types
     /// here cannot know.
     pub(super) keys: Option<BTreeMap<String, BTreeMap<String, KeyList>>>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(
-    deny_unknown_fields,
-    rename_all = "kebab-case",
-    expecting = "a table of settings"
-)]
-pub(super) struct GameLayer {
-    pub(super) autosave: Option<bool>,
-    /// Wider than the setting, so that a negative number gets this program's message rather than serde's.
-    pub(super) move_limit: Option<i64>,
-    pub(super) variant: Option<String>,
-    /// Wider than the settings, for the same reason.
-    pub(super) size: Option<i64>,
-    pub(super) rows: Option<i64>,
-    pub(super) clock: Option<String>,
 }
 
 /// The keys of a command: a list of key names, or one name on its own.
@@ -80,23 +64,9 @@ pub(super) struct FileOut<'a> {
     pub(super) players: super::schema::Printed,
     pub(super) engine: super::schema::Printed,
     pub(super) display: super::schema::Printed,
-    pub(super) game: GameOut<'a>,
+    pub(super) game: super::schema::Printed,
     pub(super) server: super::schema::Printed,
     pub(super) keys: KeysOut<'a>,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub(super) struct GameOut<'a> {
-    pub(super) autosave: bool,
-    pub(super) move_limit: u32,
-    pub(super) variant: &'a str,
-    /// Left out for a defined variant, whose board is its definition's.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) size: Option<u8>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(super) rows: Option<u8>,
-    pub(super) clock: String,
 }
 
 /// The key map as tables of contexts, each listing its commands in the table's order.

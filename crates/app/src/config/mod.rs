@@ -20,6 +20,7 @@ mod display;
 mod edit;
 mod engine_settings;
 mod error;
+mod game;
 mod keys;
 mod layers;
 mod locate;
@@ -35,6 +36,7 @@ pub use display::{DisplayFlags, DisplaySettings};
 pub use edit::{SaveError, save_edit};
 pub use engine_settings::{EngineFlags, EngineSettings};
 pub use error::SettingsError;
+pub use game::{GameFlags, GameSettings};
 pub use node_name::{MAX_NODE_NAME, NodeName, NodeNameError};
 pub use players::{PlayersFlags, PlayersSettings};
 pub use postgres_url::{PostgresUrl, UrlError};
@@ -54,7 +56,6 @@ pub use words::{
 };
 
 use crate::app::KeyMap;
-use crate::game::{DEFAULT_MOVE_LIMIT, TimeControl};
 use crate::rules::GameType;
 
 /// The built-in settings file: every setting with its default, and a comment for each.
@@ -78,18 +79,13 @@ pub struct Settings {
     pub engine: EngineSettings,
     /// How the board looks (`[display]`).
     pub display: DisplaySettings,
-    /// Saving the game in progress and filing games without being asked (`game.autosave`).
-    pub autosave: bool,
-    /// Moves by each side without a capture or a man moving before a draw in English draughts
-    /// (`game.move-limit`); the other variants keep their own rules.
-    pub move_limit: u32,
+    /// How a new game is played and kept (`[game]`, its variant, board and rows apart).
+    pub game: GameSettings,
     /// The variant, board and rows of men of a new game (`game.variant`, `game.size`, `game.rows`).
     pub game_type: GameType,
     /// The name `game.variant` gave a defined variant (a built-in definition such as `turkish`, or the file stem
     /// of a definition in the variants folder beside the settings file), written back as it was given.
     pub variant_name: Option<String>,
-    /// The clocks of a new game (`game.clock`): `None` for none.
-    pub clock: Option<TimeControl>,
     /// How `crowned serve` runs (`[server]`).
     pub server: ServerSettings,
     /// The keys bound to each command (`[keys.<context>]`).
@@ -127,11 +123,9 @@ impl Settings {
             players: PlayersSettings::placeholder(),
             engine: EngineSettings::placeholder(),
             display: DisplaySettings::placeholder(),
-            autosave: true,
-            move_limit: DEFAULT_MOVE_LIMIT,
+            game: GameSettings::placeholder(),
             game_type: GameType::default(),
             variant_name: None,
-            clock: None,
             server: ServerSettings::placeholder(),
             keys: KeyMap::unbound(),
         }
@@ -205,15 +199,7 @@ impl Settings {
         self.players = o.players.clone().over(self.players.clone());
         self.engine = o.engine.clone().over(self.engine.clone());
         self.display = o.display.clone().over(self.display.clone());
-        if let Some(on) = o.autosave {
-            self.autosave = on;
-        }
-        if let Some(limit) = o.move_limit {
-            self.move_limit = limit;
-        }
-        if let Some(clock) = o.clock {
-            self.clock = clock;
-        }
+        self.game = o.game.clone().over(self.game.clone());
     }
 
     /// The engine's time per move.
@@ -224,24 +210,11 @@ impl Settings {
     /// The settings as a settings file in the shape of `config/default.toml`, keys included; reading it back
     /// gives the same settings.
     pub fn to_toml(&self) -> String {
-        let defined = matches!(self.game_type.variant, crate::rules::Variant::Defined(_));
         let file = FileOut {
             players: self.players.printed(),
             engine: self.engine.printed(),
             display: self.display.printed(),
-            game: GameOut {
-                autosave: self.autosave,
-                move_limit: self.move_limit,
-                variant: match (&self.variant_name, self.game_type.variant) {
-                    (Some(name), crate::rules::Variant::Defined(_)) => name,
-                    (_, variant) => variant.name(),
-                },
-                size: (!defined).then_some(self.game_type.size),
-                rows: (!defined).then_some(self.game_type.rows),
-                clock: self
-                    .clock
-                    .map_or_else(|| "none".to_string(), |c| c.to_string()),
-            },
+            game: self.game_printed(),
             server: self.server.printed(),
             keys: KeysOut(&self.keys),
         };
@@ -260,12 +233,8 @@ pub struct Overrides {
     /// The `[display]` table's flags: --theme, --ascii, --no-numbers, --notation, --orientation,
     /// --no-legal-moves, --no-animation.
     pub display: DisplayFlags,
-    /// `--no-autosave`.
-    pub autosave: Option<bool>,
-    /// `--move-limit`.
-    pub move_limit: Option<u32>,
-    /// `--clock` (`Some(None)`: `--clock none`).
-    pub clock: Option<Option<TimeControl>>,
+    /// The `[game]` table's flags: --no-autosave, --move-limit and --clock.
+    pub game: GameFlags,
 }
 
 /// Reads the settings file; `None` if there is none.

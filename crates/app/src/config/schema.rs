@@ -212,11 +212,13 @@ impl fmt::Debug for Printed {
 ///   the settings.
 ///
 /// Each declaration is `/// documentation`, then `field ("key"): Type = kind, cli;` where `kind` is a [`SettingKind`]
-/// whose value is `Type` and `cli` a [`CliFlag`].
+/// whose value is `Type` and `cli` a [`CliFlag`]. A table some of whose settings are read together elsewhere names
+/// them after its flags (`also ["variant", "size"]`): `apply` leaves them to the caller, and they are no mistake.
 macro_rules! settings_table {
     (
         $(#[doc = $table_doc:literal])*
-        table $table:literal, Settings.$section:ident => $settings:ident, $flags:ident;
+        table $table:literal, Settings.$section:ident => $settings:ident, $flags:ident
+            $(, also [$($also:literal),* $(,)?])?;
         $(
             $(#[doc = $doc:literal])*
             $field:ident ($key:literal): $ty:ty = $kind:expr, $cli:expr;
@@ -254,10 +256,11 @@ macro_rules! settings_table {
                                 Err(message) => problem($key, message),
                             },
                         )*
-                        other => problem(
-                            other,
-                            $crate::config::schema::unknown(other, Self::KEYS),
-                        ),
+                        $($($also)|* => {})?
+                        other => {
+                            let names: &[&str] = &[$($key,)* $($($also,)*)?];
+                            problem(other, $crate::config::schema::unknown(other, names))
+                        }
                     }
                 }
             }

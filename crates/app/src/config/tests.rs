@@ -42,9 +42,16 @@ fn the_built_in_file_parses_and_sets_everything() {
             "display.{key} is in the built-in file"
         );
     }
-    let g = layer.game.expect("[game]");
-    assert!(g.autosave.is_some() && g.move_limit.is_some());
-    assert!(g.variant.is_some() && g.size.is_some() && g.rows.is_some());
+    let game = layer.game.expect("[game]");
+    for key in GameSettings::KEYS
+        .iter()
+        .chain(&["variant", "size", "rows"])
+    {
+        assert!(
+            game.contains_key(*key),
+            "game.{key} is in the built-in file"
+        );
+    }
     let keys = layer.keys.expect("[keys]");
     for command in KEY_COMMANDS {
         assert!(
@@ -71,7 +78,7 @@ fn the_built_in_file_parses_and_sets_everything() {
     assert_eq!(Preferences::from(&defaults), Preferences::default());
     assert_eq!(Options::of(&defaults, false), Options::default());
     assert_eq!(defaults.engine.time, 1.0);
-    assert!(defaults.autosave);
+    assert!(defaults.game.autosave);
 }
 
 #[test]
@@ -81,10 +88,10 @@ fn a_users_file_changes_only_what_it_names() {
          [game]\nmove-limit = 60\nclock = \"5+3\"\n[keys.board]\nundo = [\"z\", \"Ctrl-z\"]\nflip = \"F2\"\n",
     )
     .expect("valid");
-    assert_eq!(settings.clock, "5+3".parse().ok());
-    assert_eq!(Preferences::from(&settings).clock, settings.clock);
+    assert_eq!(settings.game.clock, "5+3".parse().ok());
+    assert_eq!(Preferences::from(&settings).clock, settings.game.clock);
     assert_eq!(
-        Settings::defaults().clock,
+        Settings::defaults().game.clock,
         None,
         "no clocks unless asked for"
     );
@@ -93,7 +100,7 @@ fn a_users_file_changes_only_what_it_names() {
     assert_eq!(settings.players.black, defaults.players.black);
     assert_eq!(settings.display.notation, Some(SquareStyle::Coordinates));
     assert_eq!(settings.display.pieces, PieceStyle::Ascii);
-    assert_eq!(settings.move_limit, 60);
+    assert_eq!(settings.game.move_limit, 60);
     assert_eq!(settings.display.theme, defaults.display.theme);
     let z: KeyChord = "z".parse().expect("key");
     let f2: KeyChord = "F2".parse().expect("key");
@@ -340,7 +347,10 @@ fn printed_settings_read_back_the_same() {
             legal_moves: Some(false),
             ..DisplayFlags::default()
         },
-        autosave: Some(false),
+        game: GameFlags {
+            autosave: Some(false),
+            ..GameFlags::default()
+        },
         ..Overrides::default()
     });
     let printed = settings.to_toml();

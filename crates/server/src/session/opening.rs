@@ -99,7 +99,7 @@ pub fn open_with_settings(
 ) -> (Opened, Config) {
     let opened = open(
         store,
-        settings.autosave,
+        settings.game.autosave,
         opening,
         settings.players.players(),
     );

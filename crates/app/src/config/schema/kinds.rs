@@ -10,9 +10,12 @@ use std::str::FromStr;
 
 use toml::Value;
 
-use super::super::values::{check_interval, check_seconds, parse_notation, parse_player};
+use super::super::values::{
+    check_interval, check_seconds, parse_clock, parse_notation, parse_player,
+};
 use super::{FlagForm, SettingKind};
 use crate::engine::Player;
+use crate::game::TimeControl;
 use crate::rules::SquareStyle;
 
 /// The value of `value` as text, or why it is not text.
@@ -480,5 +483,29 @@ impl SettingKind for PlayerWord {
 
     fn placeholder(&self) -> Player {
         Player::Human
+    }
+}
+
+/// The clocks of a game: `none`, or a time control (`5+3`, `30s`).
+#[derive(Clone, Debug)]
+pub struct Clock;
+
+impl SettingKind for Clock {
+    type Value = Option<TimeControl>;
+
+    fn read(&self, value: &Value) -> Result<Option<TimeControl>, String> {
+        self.parse(text(value, "a time control")?)
+    }
+
+    fn parse(&self, text: &str) -> Result<Option<TimeControl>, String> {
+        parse_clock(text)
+    }
+
+    fn write(&self, value: &Option<TimeControl>) -> Value {
+        Value::String(value.map_or_else(|| "none".to_string(), |clock| clock.to_string()))
+    }
+
+    fn placeholder(&self) -> Option<TimeControl> {
+        None
     }
 }
