@@ -181,7 +181,12 @@ fn mistakes_name_the_line_and_the_setting() {
             "players.black",
             "unknown player \"genius\"",
         ),
-        ("[players]\nwhite = 3\n", 2, "players.white", "invalid type"),
+        (
+            "[players]\nwhite = 3\n",
+            2,
+            "players.white",
+            "a player, not 3",
+        ),
         (
             "[display]\ntheme = \"neon\"\n",
             2,
@@ -225,7 +230,12 @@ fn mistakes_name_the_line_and_the_setting() {
             "game.move-limit",
             "from 1 to 1000",
         ),
-        ("[game]\nautosave = 1\n", 2, "game.autosave", "invalid type"),
+        (
+            "[game]\nautosave = 1\n",
+            2,
+            "game.autosave",
+            "true or false, not 1",
+        ),
         ("[game]\nclock = \"5\"\n", 2, "game.clock", "or none"),
         (
             "[game]\nclock = \"0+0\"\n",
@@ -233,7 +243,12 @@ fn mistakes_name_the_line_and_the_setting() {
             "game.clock",
             "not a time control",
         ),
-        ("[game]\nclock = 5\n", 2, "game.clock", "invalid type"),
+        (
+            "[game]\nclock = 5\n",
+            2,
+            "game.clock",
+            "a time control, not 5",
+        ),
         (
             "[keys.board]\nundo = [\"Ctrl-\"]\n",
             2,
@@ -665,4 +680,50 @@ fn a_variant_setting_may_name_a_definition_and_is_written_back_as_named() {
         "{unknown}"
     );
     let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn the_game_type_s_settings_are_checked_for_their_type_and_are_no_unknown_setting() {
+    for (text, setting, message) in [
+        (
+            "[game]\nsize = \"big\"\n",
+            "game.size",
+            "a whole number, not \"big\"",
+        ),
+        (
+            "[game]\nrows = 2.5\n",
+            "game.rows",
+            "a whole number, not 2.5",
+        ),
+        (
+            "[game]\nvariant = 7\n",
+            "game.variant",
+            "a variant's name, not 7",
+        ),
+        (
+            "[game]\nvariants = \"english\"\n",
+            "game.variants",
+            "`autosave`, `move-limit`, `clock`, `variant`, `size`, `rows`",
+        ),
+    ] {
+        let (line, s, m) = refused(text);
+        assert_eq!(line, Some(2), "{text:?}: {m}");
+        assert_eq!(s.as_deref(), Some(setting), "{text:?}: {m}");
+        assert!(m.contains(message), "{text:?}: {m}");
+    }
+    let international =
+        user("[game]\nvariant = \"international\"\nclock = \"3+2\"\n").expect("valid");
+    assert_eq!(international.game_type.size, 10);
+    let printed = international.to_toml();
+    let game = &printed[printed.find("[game]").expect("a [game] table")..];
+    let order: Vec<&str> = game
+        .lines()
+        .skip(1)
+        .take_while(|line| !line.is_empty())
+        .filter_map(|line| line.split(" = ").next())
+        .collect();
+    assert_eq!(
+        order,
+        ["autosave", "move-limit", "variant", "size", "rows", "clock"]
+    );
 }
