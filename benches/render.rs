@@ -21,7 +21,7 @@ use divan::Bencher;
 use ratatui::Terminal;
 use ratatui::backend::{CrosstermBackend, TestBackend};
 
-#[path = "../tests/pty/mod.rs"]
+#[path = "../tests/pty/pty.rs"]
 mod pty;
 
 const HUMANS: Players = Players {

@@ -142,7 +142,7 @@ fn antidraughts_and_breakthrough_move_as_international_and_end_by_their_goals() 
     use crate::{Antidraughts, Breakthrough, parse_fen};
     agrees::<Antidraughts>("antidraughts", 3);
     agrees::<Breakthrough>("breakthrough", 3);
-    // The winners the definitions name are the fast rules' (checked by the game record in tests/goals.rs).
+    // The winners the definitions name are the fast rules' (checked by the game record in tests/rules/goals.rs).
     let anti = builtin("antidraughts").expect("built in");
     let blocked: Position<Antidraughts> = parse_fen("W:W6:B1").expect("FEN");
     assert_eq!(from_fast(&anti, &blocked).winner(&anti), Some(Color::White));

@@ -8,8 +8,8 @@ use crowned::game::{AnyGame, DrawReason, Outcome};
 use crowned::rules::defined::register;
 use crowned::rules::{AnyPosition, GameType, Variant};
 
-const LEAPERS: &str = include_str!("../variants/leapers.toml");
-const HOLES: &str = include_str!("../variants/holes.toml");
+const LEAPERS: &str = include_str!("../../variants/leapers.toml");
+const HOLES: &str = include_str!("../../variants/holes.toml");
 
 fn new_game(text: &str) -> AnyGame {
     let id = register(text).expect("the example loads");

@@ -15,9 +15,9 @@ fn defined(text: &str) -> GameType {
 
 fn examples() -> [GameType; 3] {
     [
-        defined(include_str!("../variants/leapers.toml")),
-        defined(include_str!("../variants/holes.toml")),
-        defined(include_str!("../variants/first-steps.toml")),
+        defined(include_str!("../../variants/leapers.toml")),
+        defined(include_str!("../../variants/holes.toml")),
+        defined(include_str!("../../variants/first-steps.toml")),
     ]
 }
 

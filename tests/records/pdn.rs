@@ -1,7 +1,6 @@
 //! PDN reading and writing against the real files in the shared reference data, and round trips.
 
 use crate::common;
-#[path = "pdn/pieces.rs"]
 mod pieces;
 
 use std::path::{Path, PathBuf};

@@ -18,11 +18,11 @@ fn defined(text: &str) -> GameType {
 }
 
 fn leapers() -> GameType {
-    defined(include_str!("../variants/leapers.toml"))
+    defined(include_str!("../../variants/leapers.toml"))
 }
 
 fn holes() -> GameType {
-    defined(include_str!("../variants/holes.toml"))
+    defined(include_str!("../../variants/holes.toml"))
 }
 
 /// Plays a game of `game_type` by keys, a fixed choice of move each time, until it ends.

@@ -4,11 +4,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
-#[path = "../e2e.rs"]
 mod e2e;
-#[path = "../e2e_reliability.rs"]
 mod e2e_reliability;
-#[path = "../e2e_variants.rs"]
 mod e2e_variants;
-#[path = "../pty/mod.rs"]
 mod pty;

@@ -9,7 +9,6 @@ use crowned::game::{DrawReason, Game, Outcome, WinReason};
 use crowned::rules::{Color, English, Piece, Position, Role, Square};
 
 use crate::common;
-#[path = "keys/cursor.rs"]
 mod cursor;
 
 use common::app::{HUMANS, answer, app_from};

@@ -16,7 +16,6 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 // Where games go: one file a game, whatever happens to it.
-#[path = "session/saving.rs"]
 mod saving;
 
 /// The longest any single wait may take before the test fails rather than hangs.

@@ -4,17 +4,10 @@
 
 #[path = "../common/mod.rs"]
 mod common;
-#[path = "../frisian.rs"]
 mod frisian;
-#[path = "../goals.rs"]
 mod goals;
-#[path = "../notation_roundtrip.rs"]
 mod notation_roundtrip;
-#[path = "../perft.rs"]
 mod perft;
-#[path = "../random_play.rs"]
 mod random_play;
-#[path = "../reference_movegen.rs"]
 mod reference_movegen;
-#[path = "../variants.rs"]
 mod variants;

@@ -2,9 +2,7 @@
 //! SSH client library (russh) inside the test, with the screen read through a terminal emulator (vt100).
 
 use crate::common;
-#[path = "serve/stalled.rs"]
 mod stalled;
-#[path = "serve/strangers.rs"]
 mod strangers;
 
 use std::process::Command;

@@ -15,6 +15,7 @@ use crowned::rules::{
 use proptest::prelude::*;
 
 use crate::common;
+#[path = "../reference/mod.rs"]
 mod reference;
 
 use reference::compare::{check_position, check_tree, compare_position};

@@ -345,7 +345,7 @@ fn a_device_named_as_a_file_is_refused_at_once() {
 
 #[test]
 fn variant_check_prints_a_definition_s_names_without_their_control_characters() {
-    let english = include_str!("../crates/rules/src/defined/builtin/english.toml");
+    let english = include_str!("../../crates/rules/src/defined/builtin/english.toml");
     let hostile = english
         .replacen(
             "name = \"English draughts\"",

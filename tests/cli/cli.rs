@@ -455,7 +455,7 @@ fn printed(out: &Output) -> toml::Table {
 }
 
 fn defaults() -> toml::Table {
-    include_str!("../config/default.toml")
+    include_str!("../../config/default.toml")
         .parse()
         .expect("default.toml is TOML")
 }

@@ -16,8 +16,8 @@ use crowned::game::AnyGame;
 use crowned::rules::defined::register;
 use crowned::rules::{Color, GameType, Variant};
 
-const HOLES: &str = include_str!("../variants/holes.toml");
-const LEAPERS: &str = include_str!("../variants/leapers.toml");
+const HOLES: &str = include_str!("../../variants/holes.toml");
+const LEAPERS: &str = include_str!("../../variants/leapers.toml");
 
 /// Plays random legal moves until `enough` holds of the game (or it ends), each typed by the player to move once
 /// their screen says it is their turn, and seen by the watcher; how many were captures.

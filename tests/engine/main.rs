@@ -6,13 +6,8 @@
 mod cli_support;
 #[path = "../common/mod.rs"]
 mod common;
-#[path = "../engine_defined.rs"]
 mod engine_defined;
-#[path = "../hub.rs"]
 mod hub;
-#[path = "../problems.rs"]
 mod problems;
-#[path = "../engine.rs"]
 mod search;
-#[path = "../tactics.rs"]
 mod tactics;

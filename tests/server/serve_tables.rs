@@ -2,7 +2,6 @@
 //! player's and watcher's screen read through a terminal emulator.
 
 use crate::common;
-#[path = "serve_tables/soak.rs"]
 mod soak;
 
 use std::process::Command;

@@ -1,6 +1,6 @@
 //! The test suite itself: every Rust file under `tests/` is compiled by some test program.
 //!
-//! The tests are a few programs (one a layer, `tests/groups/`), each naming its files as modules, so a file that
+//! The tests are a few programs (one a layer, `tests/<layer>/main.rs`), each naming its files as modules, so a file that
 //! no program names is never compiled and its tests never run, without a word from cargo. This follows the module
 //! declarations from each program's root, as the compiler resolves them, and names any file left out.
 
@@ -123,19 +123,22 @@ fn every_file_under_tests_is_compiled_by_a_test_program() {
         .collect();
     assert!(
         left_out.is_empty(),
-        "no test program compiles these files (name each as a module of a group in tests/groups/): {left_out:?}"
+        "no test program compiles these files (name each as a module of its layer's program, tests/<layer>/main.rs): {left_out:?}"
     );
     // The walk found the files it should: this one among them.
-    assert!(compiled.contains(&root.join("tests/suite.rs")));
+    assert!(compiled.contains(&root.join("tests/cli/suite.rs")));
 }
 
 #[test]
 fn a_file_no_program_names_would_be_found() {
-    let file = Path::new("/suite/tests/groups/rules.rs");
-    let text = "#[path = \"../perft.rs\"]\nmod perft;\nmod inline {\n}\n";
+    let file = Path::new("/suite/tests/rules/main.rs");
+    let text = "#[path = \"../common/mod.rs\"]\nmod common;\nmod perft;\nmod inline {\n}\n";
     assert_eq!(
         declared(file, text, true),
-        [(PathBuf::from("/suite/tests/groups/../perft.rs"), true)]
+        [
+            (PathBuf::from("/suite/tests/rules/../common/mod.rs"), true),
+            (PathBuf::from("/suite/tests/rules/perft.rs"), false)
+        ]
     );
     // A plain declaration in a file that is not a directory's owner is looked for in a folder of its name.
     let text = "pub mod cursor;\n";
@@ -144,9 +147,9 @@ fn a_file_no_program_names_would_be_found() {
         [(PathBuf::from("/suite/tests/common/app/cursor.rs"), false)]
     );
     assert_eq!(
-        normal(Path::new("/suite/tests/groups/../perft.rs")),
-        PathBuf::from("/suite/tests/perft.rs")
+        normal(Path::new("/suite/tests/rules/../common/mod.rs")),
+        PathBuf::from("/suite/tests/common/mod.rs")
     );
-    let manifest = "[[test]]\nname = \"rules\"\npath = \"tests/groups/rules.rs\"\n\n[[bench]]\npath = \"x.rs\"\n";
-    assert_eq!(roots(manifest), [PathBuf::from("tests/groups/rules.rs")]);
+    let manifest = "[[test]]\nname = \"rules\"\npath = \"tests/rules/main.rs\"\n\n[[bench]]\npath = \"x.rs\"\n";
+    assert_eq!(roots(manifest), [PathBuf::from("tests/rules/main.rs")]);
 }
