@@ -3,11 +3,9 @@
 //! Written by `crowned tune fit` from 5350137 positions (selfplay-d8.txt, tinsley.pdn), 800 epochs: mean squared error 0.052802 before,
 //! 0.049000 after, with a sigmoid scale of 0.00569 per hundredth of a man.
 
-use super::eval::TERMS;
-
 /// The weights the engine plays with.
 #[rustfmt::skip]
-pub const WEIGHTS: [i32; TERMS] = [
+pub const WEIGHTS: [i32; 50] = [
     6400, // men
     10782, // kings
     -161, // kings late

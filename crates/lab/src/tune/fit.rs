@@ -219,7 +219,13 @@ pub fn weights_source(weights: &[i32; TERMS], provenance: &str) -> String {
     for line in provenance.lines() {
         let _ = writeln!(text, "//! {line}");
     }
-    text.push_str("\nuse super::eval::TERMS;\n\n/// The weights the engine plays with.\n#[rustfmt::skip]\npub const WEIGHTS: [i32; TERMS] = [\n");
+    // The length written out, not `eval::TERMS`: the evaluation checks it when it takes the weights as one a
+    // term, and this file imports nothing from the evaluation that reads it.
+    let _ = write!(
+        text,
+        "\n/// The weights the engine plays with.\n#[rustfmt::skip]\npub const WEIGHTS: [i32; {}] = [\n",
+        weights.len()
+    );
     for (t, w) in weights.iter().enumerate() {
         let _ = writeln!(text, "    {w}, // {}", term_name(t));
     }
