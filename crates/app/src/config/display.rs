@@ -41,18 +41,12 @@ settings_table! {
 
 #[cfg(test)]
 mod tests {
-    use clap::{Args, Command, FromArgMatches};
-
     use super::*;
     use crate::config::Settings;
+    use crate::config::schema::{flags_given, flags_help};
 
     fn flags(args: &[&str]) -> Result<DisplaySettings, String> {
-        let command = DisplayFlags::augment_args(Command::new("crowned"));
-        let matches = command
-            .try_get_matches_from(std::iter::once("crowned").chain(args.iter().copied()))
-            .map_err(|e| e.to_string())?;
-        let flags = DisplayFlags::from_arg_matches(&matches).map_err(|e| e.to_string())?;
-        Ok(flags.over(Settings::defaults().display))
+        Ok(flags_given::<DisplayFlags>(args)?.over(Settings::defaults().display))
     }
 
     #[test]
@@ -81,12 +75,7 @@ mod tests {
 
     #[test]
     fn a_preset_switch_says_what_it_sets() {
-        let help = DisplayFlags::augment_args(Command::new("crowned"))
-            .render_long_help()
-            .to_string()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let help = flags_help::<DisplayFlags>();
         assert!(
             help.contains("[sets display.pieces to ascii, built in: unicode]"),
             "{help}"

@@ -333,23 +333,39 @@ macro_rules! settings_table {
 
 pub(crate) use settings_table;
 
+/// The flags of a table as a command line gives them (`args` after the program's name), or clap's message.
+#[cfg(test)]
+pub(super) fn flags_given<F: clap::Args + clap::FromArgMatches>(
+    args: &[&str],
+) -> Result<F, String> {
+    let command = F::augment_args(Command::new("crowned"));
+    let matches = command
+        .try_get_matches_from(std::iter::once("crowned").chain(args.iter().copied()))
+        .map_err(|e| e.to_string())?;
+    F::from_arg_matches(&matches).map_err(|e| e.to_string())
+}
+
+/// The help of a table's flags, as words: clap wraps it to the terminal's width.
+#[cfg(test)]
+pub(super) fn flags_help<F: clap::Args>() -> String {
+    F::augment_args(Command::new("crowned"))
+        .render_long_help()
+        .to_string()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use std::net::SocketAddr;
     use std::path::PathBuf;
 
-    use clap::{Args, FromArgMatches};
-
     use super::*;
     use crate::config::{ServerFlags, ServerSettings, Settings};
 
     fn flags(args: &[&str]) -> Result<ServerSettings, String> {
-        let command = ServerFlags::augment_args(Command::new("serve"));
-        let matches = command
-            .try_get_matches_from(std::iter::once("serve").chain(args.iter().copied()))
-            .map_err(|e| e.to_string())?;
-        let flags = ServerFlags::from_arg_matches(&matches).map_err(|e| e.to_string())?;
-        Ok(flags.over(Settings::defaults().server))
+        Ok(flags_given::<ServerFlags>(args)?.over(Settings::defaults().server))
     }
 
     #[test]
@@ -411,13 +427,7 @@ mod tests {
 
     #[test]
     fn each_flag_is_documented_with_its_setting_and_built_in_value() {
-        let help = ServerFlags::augment_args(Command::new("serve"))
-            .render_long_help()
-            .to_string()
-            // Wrapped to the terminal's width: compared as words.
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
+        let help = flags_help::<ServerFlags>();
         assert!(
             help.contains("[setting server.max-sessions, built in: 500]"),
             "{help}"
