@@ -19,6 +19,7 @@
 )]
 
 pub mod book_build;
+mod contenders;
 pub mod egdb_bench;
 pub mod egdb_build;
 #[cfg(test)]

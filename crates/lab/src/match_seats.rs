@@ -4,8 +4,8 @@
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
+use super::contenders::{Contender, MatchError};
 use super::hub_client::{HubEngine, HubError, PonderTally};
-use super::matches::{Contender, MatchError};
 use crowned_engine::{AnySituation, Engine, EngineConfig, Level, Limits};
 use crowned_game::AnyGame;
 use crowned_rules::GameType;

@@ -6,9 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use thiserror::Error;
-
-use super::hub_client::{HubError, PonderTally};
+pub use super::contenders::{Contender, MatchError};
+use super::hub_client::PonderTally;
 use super::match_openings::{
     MatchOpening, deck_under, defined_openings, random_openings, start_of,
 };
@@ -29,25 +28,6 @@ pub const DEFAULT_RANDOM_OPENINGS: usize = 50;
 /// The most games a match decided by an SPRT plays when it is not told how many: the deck is played again
 /// and again until the test decides or this many games are played.
 pub const SPRT_MAX_GAMES: usize = 20_000;
-
-/// One side of a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Contender {
-    /// crowned's own engine at a level.
-    Level(Level),
-    /// Another engine speaking the Hub protocol: the program to start and its arguments (another build of
-    /// crowned is `path/to/crowned hub`).
-    Hub(Vec<String>),
-}
-
-impl std::fmt::Display for Contender {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Contender::Level(level) => write!(f, "{level}"),
-            Contender::Hub(command) => write!(f, "hub engine `{}`", command.join(" ")),
-        }
-    }
-}
 
 /// Where the games of a match start.
 #[derive(Clone, Debug)]
@@ -102,25 +82,6 @@ impl MatchConfig {
             MatchOpenings::Random => self.games.unwrap_or(DEFAULT_RANDOM_OPENINGS * 2),
         }
     }
-}
-
-/// Why a match cannot be played.
-#[derive(Debug, Error, PartialEq, Eq)]
-pub enum MatchError {
-    /// A deck of openings for a game type it does not belong to.
-    #[error(
-        "the openings deck is English draughts from the standard start; {0} matches start from random openings"
-    )]
-    DeckDoesNotFit(GameType),
-    /// An external engine failed: it could not be started, stopped answering, or played an illegal move.
-    #[error("{0}")]
-    Hub(#[from] HubError),
-    /// Another engine was named as a player of a defined variant: the Hub protocol names the built-in variants
-    /// only, so a defined variant's match is between crowned's own levels.
-    #[error(
-        "a Hub engine cannot play {0}: the Hub protocol names the built-in variants only; give both players a level"
-    )]
-    HubInDefinedVariant(GameType),
 }
 
 /// One finished game of a match.
