@@ -13,7 +13,7 @@ use super::match_openings::{
 };
 use super::match_seats::Seat;
 use super::sprt::{Pairs, Sprt, SprtVerdict};
-use crowned_engine::{EngineConfig, Level, Limits, Opening, TimeLeft};
+use crowned_engine::{EngineConfig, Limits, Opening, TimeLeft};
 use crowned_game::{AnyGame, DrawReason, Outcome, WinReason};
 use crowned_rules::defined::{DefinedBoard, DefinedId};
 use crowned_rules::{AnyPosition, Color, GameType, Playable, RulesVisitor, Variant};

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::random_plies;
-use crowned_engine::builtin_openings;
+use crowned_engine::{Level, builtin_openings};
 
 #[test]
 fn a_short_match_between_random_players_adds_up() {
