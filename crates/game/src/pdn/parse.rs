@@ -11,7 +11,7 @@ use std::fmt;
 use thiserror::Error;
 
 use super::scan::{Failure, Mark, Scanner};
-use super::split::pieces_of_str;
+use super::split::{MAX_PIECE_BYTES, PdnPiece, RESULTS, pieces_of_str};
 use crate::tags::Tags;
 use crowned_rules::{clipped, quoted};
 
@@ -88,9 +88,6 @@ impl GameText {
 
 /// How deep variations may nest; deeper is refused rather than risking the reader's stack.
 const MAX_VARIATION_DEPTH: usize = 64;
-
-/// Result tokens that end a game's move text (the splitter cuts files into games after the same ones).
-pub(super) const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
 
 /// Values the `Result` tag may have: a result, or unknown.
 fn is_result_tag_value(value: &str) -> bool {
@@ -522,6 +519,28 @@ fn found(c: Option<char>) -> String {
 impl fmt::Display for MoveToken {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.text)
+    }
+}
+
+/// A piece of a file read as PDN.
+impl<T: AsRef<str>> PdnPiece<T> {
+    /// The piece's games, parsed, the first being game `first` of the file; a piece that was too long is one
+    /// game that is an error.
+    pub fn games(&self, first: usize) -> Vec<Result<GameText, PdnError>> {
+        if self.too_long {
+            return vec![Err(PdnError {
+                game: first,
+                event: None,
+                line: self.line,
+                column: self.column,
+                message: format!(
+                    "the game starting here runs on for more than {} MiB without a result or the next \
+                     game's tags; it is skipped",
+                    MAX_PIECE_BYTES >> 20
+                ),
+            })];
+        }
+        parse_piece(self.text.as_ref(), self.line, self.column, first)
     }
 }
 

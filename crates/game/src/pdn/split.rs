@@ -24,8 +24,11 @@
 //! piece that grows past [`MAX_PIECE_BYTES`] without its game ending is let go as it is read and stands for one
 //! game that cannot be read.
 
-use super::parse::{GameText, PdnError, RESULTS, parse_piece};
 use std::io::{self, BufRead};
+
+/// Result tokens that end a game's move text: the splitter cuts files into games after them, and the parser
+/// reads them as results.
+pub(super) const RESULTS: [&str; 7] = ["1-0", "0-1", "1/2-1/2", "*", "2-0", "0-2", "1-1"];
 
 /// How much of a line [`PdnPieces`] reads at once; a longer line is read in parts.
 pub const CHUNK_BYTES: usize = 64 * 1024;
@@ -247,27 +250,6 @@ pub struct PdnPiece<T> {
     /// The piece went on past [`MAX_PIECE_BYTES`] without its game ending, so its text was let go as it was read
     /// and `text` is empty: it stands for one game that cannot be read.
     pub too_long: bool,
-}
-
-impl<T: AsRef<str>> PdnPiece<T> {
-    /// The piece's games, parsed, the first being game `first` of the file; a piece that was too long is one
-    /// game that is an error.
-    pub fn games(&self, first: usize) -> Vec<Result<GameText, PdnError>> {
-        if self.too_long {
-            return vec![Err(PdnError {
-                game: first,
-                event: None,
-                line: self.line,
-                column: self.column,
-                message: format!(
-                    "the game starting here runs on for more than {} MiB without a result or the next \
-                     game's tags; it is skipped",
-                    MAX_PIECE_BYTES >> 20
-                ),
-            })];
-        }
-        parse_piece(self.text.as_ref(), self.line, self.column, first)
-    }
 }
 
 /// The pieces of a text, borrowed from it. A byte-order mark at the start is left out. The text is already in

@@ -1,7 +1,7 @@
 //! Tests of cutting PDN text into pieces.
 
 use super::*;
-use crate::pdn::parse::parse_games;
+use crate::pdn::parse::{parse_games, parse_piece};
 
 /// Chunk limits the streamed reader is tried with: tiny ones put chunk ends inside words, comments and
 /// characters.
