@@ -136,7 +136,8 @@ fn international_tables_are_built_beside_englishs_and_used_by_think() {
     assert_eq!(english.status.code(), Some(2), "{}", stderr(&english));
 
     // The engine of this home knows the four-piece position's exchanges into three pieces: a draw, seen with
-    // far fewer nodes than without the tables.
+    // far fewer nodes than without the tables (6.5 times fewer with the third 10x10 network, 10 with the second:
+    // how many the blind search needs depends on the evaluation).
     let seen = crowned_in(&home, &draw);
     let nodes = |out: &std::process::Output| -> u64 {
         let text = stdout(out);
@@ -148,7 +149,7 @@ fn international_tables_are_built_beside_englishs_and_used_by_think() {
     };
     assert!(stdout(&seen).contains("score 0 "), "{}", stdout(&seen));
     assert!(
-        nodes(&seen) * 10 < nodes(&blind),
+        nodes(&seen) * 4 < nodes(&blind),
         "{} against {}",
         stdout(&seen),
         stdout(&blind)
