@@ -124,10 +124,8 @@ impl<C: GenericClient> ProblemRows for Rows<'_, C> {
         player: &Fingerprint,
         standing: &ProblemStanding,
     ) -> Result<(), RecordsError> {
-        // The row is there: `lock_standings` made it.
         self.0.execute(
-            "UPDATE player_problem_ratings SET rating = $2, deviation = $3, volatility = $4, attempts = $5,
-                 solved = $6 WHERE fingerprint = $1",
+            super::problems::sql::STORE_PLAYER,
             &[
                 &player.as_str(),
                 &standing.rating.rating,
@@ -135,6 +133,7 @@ impl<C: GenericClient> ProblemRows for Rows<'_, C> {
                 &standing.rating.volatility,
                 &standing.attempts,
                 &standing.solved,
+                &standing.best_streak,
             ],
         )?;
         Ok(())
@@ -147,8 +146,7 @@ impl<C: GenericClient> ProblemRows for Rows<'_, C> {
         attempts: i64,
     ) -> Result<(), RecordsError> {
         self.0.execute(
-            "UPDATE problem_ratings SET rating = $2, deviation = $3, volatility = $4, attempts = $5
-             WHERE problem = $1",
+            super::problems::sql::STORE_PROBLEM,
             &[
                 &problem,
                 &rating.rating,

@@ -101,4 +101,17 @@ pub(super) mod sql {
 
     /// An attempt, kept.
     pub(in super::super) const ADD_ATTEMPT: &str = "INSERT INTO problem_attempts (fingerprint, problem, solved, rated, at) VALUES ($1, $2, $3, $4, $5)";
+
+    /// A player's standing after a rated attempt (their best streak is written only with a new row).
+    pub(in super::super) const STORE_PLAYER: &str = "INSERT INTO player_problem_ratings
+             (fingerprint, rating, deviation, volatility, attempts, solved, best_streak)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (fingerprint) DO UPDATE SET rating = $2, deviation = $3, volatility = $4,
+             attempts = $5, solved = $6";
+
+    /// A problem's rating after a rated attempt, with its rated attempts.
+    pub(in super::super) const STORE_PROBLEM: &str =
+        "INSERT INTO problem_ratings (problem, rating, deviation, volatility, attempts)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (problem) DO UPDATE SET rating = $2, deviation = $3, volatility = $4, attempts = $5";
 }

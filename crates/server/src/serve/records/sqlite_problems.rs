@@ -136,11 +136,7 @@ impl ProblemRows for Rows<'_> {
         standing: &ProblemStanding,
     ) -> Result<(), RecordsError> {
         self.0.execute(
-            "INSERT INTO player_problem_ratings
-                 (fingerprint, rating, deviation, volatility, attempts, solved, best_streak)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-             ON CONFLICT (fingerprint) DO UPDATE SET rating = ?2, deviation = ?3, volatility = ?4,
-                 attempts = ?5, solved = ?6",
+            &for_sqlite(super::problems::sql::STORE_PLAYER),
             params![
                 player,
                 standing.rating.rating,
@@ -161,9 +157,7 @@ impl ProblemRows for Rows<'_> {
         attempts: i64,
     ) -> Result<(), RecordsError> {
         self.0.execute(
-            "INSERT INTO problem_ratings (problem, rating, deviation, volatility, attempts)
-             VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT (problem) DO UPDATE SET rating = ?2, deviation = ?3, volatility = ?4, attempts = ?5",
+            &for_sqlite(super::problems::sql::STORE_PROBLEM),
             params![
                 problem,
                 rating.rating,
