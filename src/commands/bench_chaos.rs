@@ -116,7 +116,10 @@ pub fn run(args: &BenchChaosArgs) -> Result<()> {
     let result = chaos(args, &home);
     match &result {
         // The nodes' logs (each node's serve.log) stay for a look at what went wrong.
-        Err(_) => eprintln!("the nodes' folders and logs are kept in {}", home.display()),
+        Err(_) => {
+            tell_logs(&home);
+            eprintln!("the nodes' folders and logs are kept in {}", home.display());
+        }
         Ok(()) => {
             let _ = std::fs::remove_dir_all(&home);
         }
@@ -372,7 +375,40 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     if let Some((kind, what)) = anomalies.first() {
         bail!("{kind}: {what}");
     }
+    // A player who could not play on is the server's failure to come back in time (or the load's own): either
+    // way the run says so, and keeps the nodes' logs.
+    if let Some(first) = failed.first() {
+        bail!("the load failed: {first}");
+    }
     Ok(())
+}
+
+/// Lines of each node's log told when a run fails, for a failure far away (a CI machine) to be read.
+const LOG_TAIL: usize = 25;
+
+/// Tells the last lines of each node's log under `home` (its own folder with several nodes).
+fn tell_logs(home: &Path) {
+    let mut logs: Vec<PathBuf> = std::fs::read_dir(home)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.is_dir())
+        .map(|dir| dir.join("serve.log"))
+        .chain(std::iter::once(home.join("serve.log")))
+        .filter(|log| log.is_file())
+        .collect();
+    logs.sort();
+    for log in logs {
+        let Ok(text) = std::fs::read_to_string(&log) else {
+            continue;
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        eprintln!("the last lines of {}:", log.display());
+        for line in &lines[lines.len().saturating_sub(LOG_TAIL)..] {
+            eprintln!("  {line}");
+        }
+    }
 }
 
 /// Anomalies told one by one at most (the count of each kind is told in any case).

@@ -221,6 +221,7 @@ impl Screen {
                     return Err(LoadClientError::NotShown {
                         text: what.to_string(),
                         patience,
+                        shown: super::load::screen_tail(&self.text()),
                     });
                 }
             }

@@ -75,12 +75,14 @@ pub enum LoadClientError {
     #[error("the channel closed before {0}")]
     ClosedBefore(String),
     /// `text` was not on the screen in time.
-    #[error("no {text} within {patience:?}")]
+    #[error("{text} was not shown within {patience:?} (the screen showed {shown:?})")]
     NotShown {
         /// What was awaited.
         text: String,
         /// How long.
         patience: Duration,
+        /// What the screen showed instead, its last words.
+        shown: String,
     },
     /// The table's code never came on the screen.
     #[error("no code on the screen")]
@@ -100,6 +102,27 @@ pub enum LoadClientError {
     /// The opponent's client stopped during the game (its own failure is reported for it).
     #[error("the opponent's client stopped")]
     OpponentGone,
+}
+
+/// The last words of a terminal emulator's screen (`contents`): its last lines with words on them, joined by
+/// ` / `, for a failure to say what a player saw instead of what was awaited.
+pub(super) fn screen_tail(contents: &str) -> String {
+    const LIMIT: usize = 240;
+    let mut lines: Vec<String> = Vec::new();
+    let mut length = 0;
+    for line in contents.lines().rev() {
+        let words = line.split_whitespace().collect::<Vec<_>>().join(" ");
+        if words.is_empty() {
+            continue;
+        }
+        length += words.len() + 3;
+        lines.push(words);
+        if length >= LIMIT {
+            break;
+        }
+    }
+    lines.reverse();
+    lines.join(" / ")
 }
 
 /// Bytes a flooder sends at a time.

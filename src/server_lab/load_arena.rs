@@ -399,6 +399,7 @@ pub async fn ask(
                 return Err(LoadClientError::NotShown {
                     text: format!("the end of {command:?}"),
                     patience,
+                    shown: last_words(&said),
                 });
             }
         }
@@ -513,6 +514,7 @@ impl Screen {
                 return Err(LoadClientError::NotShown {
                     text: what,
                     patience,
+                    shown: last_words(&self.seen),
                 });
             }
         }
@@ -528,8 +530,9 @@ impl Screen {
         while !done(&self.terminal.screen().contents()) {
             if !self.take(deadline, "the screen awaited").await? {
                 return Err(LoadClientError::NotShown {
-                    text: last_words(&self.seen),
+                    text: "the screen awaited".to_string(),
                     patience,
+                    shown: last_words(&self.seen),
                 });
             }
         }

@@ -183,6 +183,7 @@ impl Screen {
                     return Err(LoadClientError::NotShown {
                         text: String::from_utf8_lossy(text).into_owned(),
                         patience,
+                        shown: last_words(&self.seen),
                     });
                 }
             }

@@ -26,6 +26,17 @@ pub struct Server {
     pub web: Option<u16>,
 }
 
+/// A new, empty folder for a server named `name`: each server its own, even when two tests running at once name
+/// theirs alike.
+fn fresh_home(name: &str) -> PathBuf {
+    static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let home =
+        std::env::temp_dir().join(format!("crowned-serve-{}-{n}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    home
+}
+
 impl Server {
     pub fn start(name: &str) -> Server {
         Server::start_with(name, "[server]\nidle-timeout = 600\n")
@@ -33,9 +44,7 @@ impl Server {
 
     /// A server whose settings file holds `settings`.
     pub fn start_with(name: &str, settings: &str) -> Server {
-        let home =
-            std::env::temp_dir().join(format!("crowned-serve-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
+        let home = fresh_home(name);
         std::fs::create_dir_all(home.join("config")).expect("a config folder");
         std::fs::write(home.join("config/config.toml"), settings).expect("settings written");
         Server::start_in(home)
@@ -44,9 +53,7 @@ impl Server {
     /// A server whose folder holds `files` (paths under it, with their text) besides the settings, started
     /// with the options `args` too.
     pub fn start_with_files(name: &str, files: &[(&str, &str)], args: &[&str]) -> Server {
-        let home =
-            std::env::temp_dir().join(format!("crowned-serve-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&home);
+        let home = fresh_home(name);
         std::fs::create_dir_all(home.join("config")).expect("a config folder");
         std::fs::write(
             home.join("config/config.toml"),

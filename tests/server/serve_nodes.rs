@@ -154,6 +154,73 @@ async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
     drop((two, three));
 }
 
+/// A game in progress that no node runs: its node killed, and its lease gone (as when a take-over claimed it and
+/// then could not read the records, or a node restarted while they were out of reach). No node takes it over by
+/// itself on its lease's lapse (there is none left to lapse); a player coming back to another node finds it there,
+/// as it stood.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_no_node_runs_is_taken_over_when_a_player_comes_back() {
+    let url = fresh_database("no_node");
+    let one = node("n1", &url);
+    let two = node("n2", &url);
+    let (ann_key, bob_key) = (new_key(), new_key());
+    let ann = connect(&one, &ann_key, "ann").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let bob = connect(&one, &bob_key, "bob").await;
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    a.wait_for(&your_move(&game)).await;
+    play_moves(&mut a, &mut b, &mut game, 3, &mut Dice(11)).await;
+    let records_url: PostgresUrl = url.parse().expect("a URL");
+    let played = game.len();
+    wait_until("the moves are recorded", || {
+        let url = records_url.clone();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                PostgresRecords::connect(&url)
+                    .and_then(|mut records| records.unfinished_games())
+                    .map(|games| games.first().is_some_and(|g| g.moves.len() >= played))
+                    .unwrap_or(false)
+            })
+            .await
+            .unwrap_or(false)
+        }
+    })
+    .await;
+    drop((a, b, ann, bob));
+    drop(one);
+    let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .expect("the nodes' database");
+    tokio::spawn(connection);
+    let gone = client
+        .execute("DELETE FROM room_leases WHERE code = $1", &[&code])
+        .await
+        .expect("the lease deleted");
+    assert_eq!(gone, 1, "the game had a lease");
+
+    let ann = connect(&two, &ann_key, "ann").await;
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    a.wait_for(&shown_after(&game)).await;
+    assert!(
+        a.contents().contains(&code),
+        "the same code:\n{}",
+        a.contents()
+    );
+    let owner = client
+        .query_one("SELECT owner FROM room_leases WHERE code = $1", &[&code])
+        .await
+        .expect("a lease again");
+    assert_eq!(
+        owner.get::<_, String>(0),
+        "n2",
+        "the node the player came to runs it"
+    );
+    drop(two);
+}
+
 /// Waits until `done` says so, failing after [`PATIENCE`].
 pub(crate) async fn wait_until<F: std::future::Future<Output = bool>>(
     what: &str,

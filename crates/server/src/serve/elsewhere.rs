@@ -2,6 +2,7 @@
 //! a dead node taken over from the records (a game of an event keeping its link to the event, wherever that
 //! runs), and the heartbeat that keeps this node's leases (its events' with its rooms').
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -48,48 +49,100 @@ pub(crate) struct Unreachable;
 /// its game from the records, its players away until they come back. A lease with no game in progress behind it
 /// (a code reserved, or a game that ended as its node died) is given up. Whether the room is here now.
 pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> bool {
-    let resumed = claim_and_resume(shared, cluster, code).await;
-    if resumed {
-        tracing::info!(%code, node = %cluster.node(), "a game taken over from a node that has gone");
+    match claim_and_resume(shared, cluster, code).await {
+        Resumption::Here => {
+            tracing::info!(%code, node = %cluster.node(), "a game taken over from a node that has gone");
+            true
+        }
+        Resumption::NotHere => false,
+        Resumption::Unreadable => {
+            // The lease is this node's, or free: either way no other node will resume the game, so this one
+            // looks again once the records answer.
+            cluster.want_sweep();
+            false
+        }
     }
-    resumed
+}
+
+/// What came of claiming a room to resume its game here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Resumption {
+    /// The room is here.
+    Here,
+    /// Another node holds it, or there is no game in progress behind the code (its lease given up).
+    NotHere,
+    /// The records (or the leases) could not be read: the game may be in progress with no room anywhere, and
+    /// must be looked for again.
+    Unreadable,
+}
+
+/// What a look through the records for games no node runs found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Sweep {
+    /// Games resumed here.
+    pub resumed: usize,
+    /// Whether every game in progress was read: when not, some may still have no room, and the look is made
+    /// again.
+    pub complete: bool,
 }
 
 /// Resumes here every game in progress in the records that no live node runs (this node's own from before it
-/// stopped, those of nodes that have died, and those of a server that ran alone before); how many.
-pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) -> usize {
-    let games = shared
-        .read_records(|records| records.unfinished_games())
+/// stopped, those of nodes that have died, and those of a server that ran alone before, or a game whose take-over
+/// failed halfway as the records went away); games here or listed by a live node are not asked about.
+pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) -> Sweep {
+    // A room here that ended has its result in the records first (else the records, behind, would still list its
+    // game as in progress, and it would be resumed after its end); one ending from now on is told by the cluster.
+    if !records_caught_up(shared).await {
+        return Sweep::default();
+    }
+    // Only the codes: the games themselves are read one by one, once claimed.
+    let Some(codes) = shared
+        .read_records(|records| records.unfinished_codes())
         .await
-        .unwrap_or_default();
-    let mut resumed = 0;
-    for game in games {
-        // A game from before rooms had codes cannot be leased: it is resumed by a server that runs alone.
-        let Some(code) = game.code.clone() else {
+    else {
+        return Sweep::default();
+    };
+    let elsewhere: HashSet<RoomCode> = cluster
+        .others()
+        .into_iter()
+        .map(|listing| listing.code)
+        .collect();
+    let mut sweep = Sweep {
+        resumed: 0,
+        complete: true,
+    };
+    for code in codes {
+        if shared.tables.find(&code).is_some()
+            || elsewhere.contains(&code)
+            || cluster.ended_here(&code)
+        {
             continue;
-        };
+        }
         // Read again once claimed: a node whose lease on it ran out may have written to it since.
-        if claim_and_resume(shared, cluster, &code).await {
-            resumed += 1;
+        match claim_and_resume(shared, cluster, &code).await {
+            Resumption::Here => sweep.resumed += 1,
+            Resumption::NotHere => {}
+            Resumption::Unreadable => sweep.complete = false,
         }
     }
-    resumed
+    sweep
 }
 
 /// Claims the room `code` and resumes its game here, the game in progress with that code as the records have it
 /// once the claim is made (and any write its old owner was making is kept or refused: no move comes after it). A
-/// claim with no game to resume is given up. Whether the room is here.
-async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> bool {
+/// claim with no game to resume is given up; a claim whose game cannot be read now is kept (renewed with this
+/// node's other leases), for the game to be resumed when the records answer rather than left with no room.
+async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> Resumption {
     match cluster.claim(code).await {
         Ok(true) => {}
-        Ok(false) => return false,
+        Ok(false) => return Resumption::NotHere,
         Err(error) => {
             tracing::warn!(%error, %code, "cannot claim a game in progress");
-            return false;
+            return Resumption::Unreadable;
         }
     }
     if shared.tables.find(code).is_some() {
-        return true;
+        return Resumption::Here;
     }
     let wanted = code.clone();
     // The game, and the event's pairing it is the game of, if it is an event's.
@@ -101,10 +154,10 @@ async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCo
             let pairing = events::across::pairing_of_game(records, game.id)?;
             Ok(Some((game, pairing)))
         })
-        .await
-        .flatten();
+        .await;
     let resumed = match found {
-        Some((game, pairing)) => {
+        None => return Resumption::Unreadable,
+        Some(Some((game, pairing))) => {
             // Its result goes to its event wherever that runs.
             let link = pairing.map(|(spec, round, board)| {
                 events::across::link_to_event(shared, &spec, round, board)
@@ -112,23 +165,33 @@ async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCo
             let tables = Arc::clone(&shared.tables);
             let recorder = shared.recorder.clone();
             let grace = shared.config.seat_grace;
-            shared
+            let opened = shared
                 .read_records(move |records| {
                     Ok(
                         super::resume_linked(&tables, &recorder, records, game, grace, link)
                             .is_some(),
                     )
                 })
-                .await
-                .unwrap_or(false)
+                .await;
+            match opened {
+                None => return Resumption::Unreadable,
+                Some(opened) => opened,
+            }
         }
-        None => false,
+        Some(None) => false,
     };
-    if !resumed && let Err(error) = cluster.release(code).await {
+    if resumed {
+        return Resumption::Here;
+    }
+    if let Err(error) = cluster.release(code).await {
         tracing::warn!(%error, %code, "cannot give up a code");
     }
-    resumed
+    Resumption::NotHere
 }
+
+/// How often, at the longest, a node looks through the records for games in progress that no node runs: a
+/// safety net under the take-overs, which leave none when they go as they should.
+const SWEEP_EVERY: Duration = Duration::from_secs(30);
 
 /// How often the heartbeat comes, as a part of the lease's term.
 const BEATS_PER_TERM: u32 = 4;
@@ -140,6 +203,7 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
     let mut shutdown = shared.shutdown.clone();
     let mut every = tokio::time::interval(term / BEATS_PER_TERM);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut last_sweep = tokio::time::Instant::now();
     loop {
         tokio::select! {
             _ = every.tick() => {}
@@ -165,6 +229,8 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
             Ok(beat) => beat,
             Err(error) => {
                 tracing::warn!(%error, "the heartbeat cannot reach the nodes' database");
+                // Take-overs may have failed halfway meanwhile: the games are looked for once it answers.
+                cluster.want_sweep();
                 continue;
             }
         };
@@ -180,6 +246,16 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
             take_over(&shared, &cluster, code).await;
         }
         release_ended(&shared, &cluster).await;
+        if cluster.take_sweep() || last_sweep.elapsed() >= SWEEP_EVERY {
+            last_sweep = tokio::time::Instant::now();
+            let sweep = resume_unclaimed(&shared, &cluster).await;
+            if sweep.resumed > 0 {
+                tracing::warn!(games = sweep.resumed, node = %cluster.node(), "games that no node ran are resumed here");
+            }
+            if !sweep.complete {
+                cluster.want_sweep();
+            }
+        }
     }
 }
 

@@ -220,12 +220,7 @@ async fn in_progress(shared: &Shared, code: &RoomCode) -> bool {
     }
     let code = code.clone();
     shared
-        .read_records(move |records| {
-            Ok(records
-                .unfinished_games()?
-                .iter()
-                .any(|game| game.code.as_ref() == Some(&code)))
-        })
+        .read_records(move |records| Ok(records.unfinished_codes()?.contains(&code)))
         .await
         .unwrap_or(true)
 }
@@ -250,6 +245,16 @@ async fn join_within_take_over(
     loop {
         let found = super::elsewhere::find(shared, code).await;
         let Ok(Some((room, listing))) = found else {
+            // A game the records say is in progress that no node runs (a take-over that failed halfway as the
+            // records went away, or a node that could not resume its own as it started): taken over here. The
+            // lease decides: where another node holds the game, nothing is done.
+            if known
+                && found.is_ok()
+                && let Some(cluster) = shared.tables.cluster()
+                && super::elsewhere::take_over(shared, cluster, code).await
+            {
+                continue;
+            }
             // Not listed (or the list out of reach): a game known to be in progress is looked for again.
             let wait = known || found.is_err();
             if wait && tokio::time::Instant::now() < give_up {

@@ -6,6 +6,7 @@
 //! beat. Only looking up a code that is not here waits on the database.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -161,6 +162,9 @@ pub struct Cluster {
     /// Raised when a summary waits to be written: a new room must be found by the other nodes at once, not at
     /// the next heartbeat.
     waiting: tokio::sync::Notify,
+    /// Raised when a take-over could not read the records: a game may be in progress with no room, and the
+    /// heartbeat looks through the records for such games once they answer.
+    sweep_wanted: AtomicBool,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -201,6 +205,7 @@ impl Cluster {
             other_events: Mutex::default(),
             events_written: Mutex::default(),
             waiting: tokio::sync::Notify::new(),
+            sweep_wanted: AtomicBool::new(false),
         }))
     }
 
@@ -321,6 +326,13 @@ impl Cluster {
         locked(&self.ending).clone()
     }
 
+    /// Whether `code` is a room here that has ended (its lease not given up yet): its game is over, whatever the
+    /// records say until they have its result.
+    pub fn ended_here(&self, code: &RoomCode) -> bool {
+        locked(&self.ending).contains(code)
+            || locked(&self.pending).get(code).is_some_and(Option::is_none)
+    }
+
     /// Gives up the leases of `codes`, rooms here that ended and whose records are written.
     pub async fn release_ended(&self, codes: &[RoomCode]) -> Result<(), NodesError> {
         let db = self.db.client().await?;
@@ -329,6 +341,17 @@ impl Cluster {
             locked(&self.ending).retain(|ending| ending != code);
         }
         Ok(())
+    }
+
+    /// Asks the heartbeat to look through the records for games in progress that no node runs (a take-over
+    /// could not read them).
+    pub fn want_sweep(&self) {
+        self.sweep_wanted.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether a look through the records was asked for since the last call.
+    pub fn take_sweep(&self) -> bool {
+        self.sweep_wanted.swap(false, Ordering::Relaxed)
     }
 
     /// The other nodes' rooms, as last read.

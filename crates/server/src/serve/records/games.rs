@@ -44,6 +44,10 @@ pub trait GameRecords {
     /// The games that started and have not ended: those a restarted server resumes.
     fn unfinished(&mut self) -> Result<Vec<GameId>, RecordsError>;
 
+    /// The codes of the games that started and have not ended, oldest first: what a node looks through for games
+    /// that no node runs, at a cost that does not grow with their moves.
+    fn unfinished_codes(&mut self) -> Result<Vec<RoomCode>, RecordsError>;
+
     /// Every game that started and has not ended, with what resuming it needs.
     fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError>;
 
@@ -172,6 +176,10 @@ pub(super) mod sql {
     /// The games not ended.
     pub(in super::super) const UNFINISHED: &str =
         "SELECT id FROM games WHERE ended IS NULL ORDER BY id";
+
+    /// The codes of the games not ended (a game from before rooms had codes has none).
+    pub(in super::super) const UNFINISHED_CODES: &str =
+        "SELECT code FROM games WHERE ended IS NULL AND code IS NOT NULL ORDER BY id";
 
     /// Every finished game's result and PDN, oldest first.
     pub(in super::super) const FINISHED: &str =

@@ -535,6 +535,16 @@ impl GameRecords for PostgresRecords {
         })
     }
 
+    fn unfinished_codes(&mut self) -> Result<Vec<RoomCode>, RecordsError> {
+        self.read(|c| {
+            let rows = c.query(super::games::sql::UNFINISHED_CODES, &[])?;
+            Ok(rows
+                .iter()
+                .map(|row| RoomCode::new(row.get::<_, String>(0)))
+                .collect())
+        })
+    }
+
     fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError> {
         self.read(|c| games::unfinished_where(c, &Which::All))
     }

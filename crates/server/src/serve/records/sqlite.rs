@@ -376,6 +376,17 @@ impl GameRecords for SqliteRecords {
         Ok(ids)
     }
 
+    fn unfinished_codes(&mut self) -> Result<Vec<RoomCode>, RecordsError> {
+        let mut query = self
+            .db
+            .prepare_cached(super::games::sql::UNFINISHED_CODES)?;
+        let codes = query
+            .query_map([], |row| row.get::<_, String>(0))?
+            .map(|code| code.map(RoomCode::new))
+            .collect::<Result<Vec<RoomCode>, _>>()?;
+        Ok(codes)
+    }
+
     fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError> {
         self.unfinished_where("TRUE", params![])
     }

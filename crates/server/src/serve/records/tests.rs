@@ -444,6 +444,9 @@ fn a_player_s_unfinished_games_and_a_room_s_are_read_alone(records: &mut dyn Rec
             .expect("read")
             .is_none()
     );
+    // The codes of the games in progress, oldest first, without the ended one.
+    let codes: Vec<RoomCode> = vec!["AB12".into(), "BC34".into()];
+    assert_eq!(records.unfinished_codes().expect("read"), codes);
 }
 
 fn a_game_called_off_ends_without_touching_the_ratings(records: &mut dyn Records) {
