@@ -435,7 +435,7 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
     };
     // The web door's TLS is read before anything starts: a certificate that does not load stops the server.
     let web_tls = match (&settings.web_cert, &settings.web_key) {
-        (Some(cert), Some(key)) => Some(crowned::serve::web::load_tls(cert, key)?),
+        (Some(cert), Some(key)) => Some(crowned::web::load_tls(cert, key)?),
         _ => None,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -477,9 +477,10 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
             })?;
             let web_address = web_listener.local_addr()?;
             let scheme = if web_tls.is_some() { "https" } else { "http" };
-            server.open_web(
+            crowned::web::open(
+                &server,
                 web_listener,
-                crowned::serve::web::WebSettings {
+                crowned::web::WebSettings {
                     listen: web_address,
                     tls: web_tls,
                     proxies: settings.web_proxies.clone(),

@@ -117,7 +117,7 @@ fn web(settings: &ServerSettings) -> Result<String> {
     let free = listener(address)?;
     let tls = match (&settings.web_cert, &settings.web_key) {
         (Some(cert), Some(key)) => {
-            crowned::serve::web::load_tls(cert, key)?;
+            crowned::web::load_tls(cert, key)?;
             format!("TLS with {}", cert.display())
         }
         _ => "plain HTTP (behind a proxy for TLS)".into(),

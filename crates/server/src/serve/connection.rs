@@ -30,7 +30,7 @@ mod commands;
 mod supervise;
 mod tournaments;
 
-pub(crate) use supervise::supervise;
+pub use supervise::{GameFailed, supervise};
 
 /// How many messages from the client may wait for its game before reading from the connection pauses (the
 /// client then waits, not the server's memory).

@@ -12,13 +12,14 @@
 
 mod at_event;
 mod authorized;
+pub mod browser_links;
 mod budget;
 mod civility;
 pub mod codes;
 mod connected;
 mod connection;
 mod cut;
-mod door;
+pub mod door;
 mod driver;
 mod elsewhere;
 pub mod events;
@@ -45,7 +46,6 @@ pub mod tables;
 pub mod text;
 pub mod tournament;
 mod tv;
-pub mod web;
 
 pub use authorized::{AuthorizedKeysError, load_authorized_keys};
 pub use door::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
@@ -144,8 +144,8 @@ pub enum ServeError {
     Folders(#[from] nodes::FoldersError),
 }
 
-/// What every connection shares.
-pub(crate) struct Shared {
+/// What every connection shares: the server as a door's connections see it (see [`door`]).
+pub struct Shared {
     config: ServeConfig,
     engine: EngineService,
     /// Read from blocking tasks only: the records wait for the disk. Every write goes through the recorder.
@@ -168,6 +168,11 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
+    /// How the server runs.
+    pub fn config(&self) -> &ServeConfig {
+        &self.config
+    }
+
     /// A keyed player's files: their folder under the server's players folder.
     fn store_of(&self, identity: &Identity) -> crate::store::Store {
         crate::store::Store::under(&self.folder_of(identity))
@@ -179,12 +184,12 @@ impl Shared {
     }
 
     /// Notes in the records that `identity` has connected (the recorder logs a failure; the game goes on).
-    fn note_seen(&self, identity: &Identity) {
+    pub fn note_seen(&self, identity: &Identity) {
         self.recorder.send(recorder::Job::Seen(identity.clone()));
     }
 
     /// Reads the records on a blocking thread: `read`'s answer, or `None` (logged) when they cannot be read.
-    async fn read_records<T: Send + 'static>(
+    pub async fn read_records<T: Send + 'static>(
         &self,
         read: impl FnOnce(&mut dyn records::Records) -> Result<T, records::RecordsError>
         + Send
@@ -239,7 +244,8 @@ impl Shutdown {
         self.drain.send_replace(true);
     }
 
-    fn watch(&self) -> watch::Receiver<bool> {
+    /// A receiver that changes when the server is told to stop.
+    pub fn watch(&self) -> watch::Receiver<bool> {
         self.stop.subscribe()
     }
 
@@ -267,6 +273,21 @@ pub struct Server {
 }
 
 impl Server {
+    /// What its connections share, for a door to open a player's connection with.
+    pub fn shared(&self) -> Arc<Shared> {
+        Arc::clone(&self.shared)
+    }
+
+    /// The limits on connections, shared by every door.
+    pub fn limits(&self) -> Arc<ConnectionLimits> {
+        Arc::clone(&self.limits)
+    }
+
+    /// The server's off switch.
+    pub fn shutdown(&self) -> &Shutdown {
+        &self.shutdown
+    }
+
     /// A server with `config`, stopped by `shutdown`.
     pub fn new(config: ServeConfig, shutdown: Shutdown) -> Result<Server, ServeError> {
         let ssh = Arc::new(ssh_config(&config));

@@ -134,7 +134,7 @@ impl Connection {
     ) {
         let shared = std::sync::Arc::clone(&self.shared);
         let handle = session.handle();
-        let code = crate::serve::web::read_link_code(code);
+        let code = crate::serve::browser_links::read_code(code);
         tokio::spawn(async move {
             let Some(code) = code else {
                 let note = "a link code is eight letters and digits, as the web page shows it: `link K7QX-M2PA`";
@@ -148,7 +148,7 @@ impl Connection {
             if matches!(proof, Some(crate::serve::records::links::Proof::Linked)) {
                 tracing::info!(player = %identity.fingerprint, "a browser was linked");
             }
-            let (text, note) = match crate::serve::web::prove_text(proof) {
+            let (text, note) = match crate::serve::browser_links::prove_text(proof) {
                 Ok(text) => (Some(text), None),
                 Err(why) => (None, Some(why)),
             };
@@ -180,7 +180,7 @@ impl Connection {
             let player = identity.fingerprint.clone();
             let answer = shared
                 .read_records(move |records| {
-                    crate::serve::web::links_text(records, &player, revoke)
+                    crate::serve::browser_links::links_text(records, &player, revoke)
                 })
                 .await;
             let (text, note) = match answer {

@@ -6,7 +6,7 @@ use crate::serve::door::GameEnd;
 
 /// Why a game stopped before its end.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub(crate) enum GameFailed {
+pub enum GameFailed {
     /// It panicked, with the panic's message.
     #[error("{0}")]
     Panicked(String),
@@ -17,7 +17,7 @@ pub(crate) enum GameFailed {
 
 /// Runs a game in a task of its own and hands `after` how it went: its end, or the panic that stopped it.
 /// A panic ends that game alone; the connection, the server and every other game go on.
-pub(crate) async fn supervise<F, A, Fut>(game: F, after: A)
+pub async fn supervise<F, A, Fut>(game: F, after: A)
 where
     F: Future<Output = GameEnd> + Send + 'static,
     A: FnOnce(Result<GameEnd, GameFailed>) -> Fut,

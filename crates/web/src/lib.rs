@@ -1,5 +1,8 @@
 //! The web door (`crowned serve --web ADDR`): the same server in a browser.
 //!
+//! A door of its own above the server (`crowned-server`): it reaches the server only through the seam every door
+//! uses ([`crowned_server::serve::door`]), so the compiler holds that nothing in the game core knows HTTP.
+//!
 //! The page (`page.rs`) is a terminal drawn by xterm.js; its WebSocket (`socket.rs`) carries what the player
 //! types and the window's size one way and the frames the other, to a player's connection exactly like an SSH
 //! channel's. A browser is a guest, or plays as the SSH key it was linked to (`link.rs`).
@@ -10,12 +13,17 @@
 //! stall limit, and one that says nothing (not even answering pings) is cut off too. Behind a reverse proxy the
 //! client's address is taken from `X-Forwarded-For`, from the proxies named in the settings only.
 
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 mod link;
 mod page;
 mod socket;
 mod tls;
 
-pub use link::{links_text, prove_text, read_code as read_link_code};
 pub use tls::{TlsError, load_tls};
 
 use std::net::{IpAddr, SocketAddr};
@@ -34,9 +42,8 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
 
-use super::Shared;
-use super::cut::{Cut, CutStream};
-use super::limits::{Admission, ConnectionLimits};
+use crowned_server::serve::door::{Cut, CutStream, Shared};
+use crowned_server::serve::{Admission, ConnectionLimits, Server};
 
 /// How the web door runs.
 #[derive(Clone, Debug)]
@@ -57,7 +64,7 @@ const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(10);
 const HEADERS_MAX: usize = 16 * 1024;
 
 /// What every request of the door shares.
-pub(super) struct Door {
+pub(crate) struct Door {
     shared: Arc<Shared>,
     limits: Arc<ConnectionLimits>,
     settings: WebSettings,
@@ -86,7 +93,7 @@ impl Conn {
 /// Who sent a request: the client's address (through a trusted proxy, the one it forwarded) and whether the
 /// browser reached the server over TLS.
 #[derive(Clone, Debug)]
-pub(super) struct Caller {
+pub(crate) struct Caller {
     client: IpAddr,
     secure: bool,
 }
@@ -232,7 +239,7 @@ fn router(door: Arc<Door>) -> Router {
         .route(
             "/watch/{code}",
             get(|Path(code): Path<String>| async move {
-                match super::codes::read_code(&code) {
+                match crowned_server::serve::codes::read_code(&code) {
                     Some(_) => page::page(),
                     None => page::not_found(),
                 }
@@ -285,7 +292,7 @@ async fn logged(
     let method = request.method().clone();
     // Paths are the server's own (`/watch/K7QX`, `/assets/...`); a client's longer ones are cut, and what
     // they hold is logged only as printable text.
-    let path = super::text::clean_line(request.uri().path(), 80);
+    let path = crowned_server::serve::text::clean_line(request.uri().path(), 80);
     let response = next.run(request).await;
     tracing::info!(
         client = %caller.client,
@@ -303,19 +310,17 @@ async fn guarded(mut response: Response) -> Response {
     response
 }
 
-impl super::Server {
-    /// Opens the web door on `listener` beside the SSH door, whose address is `ssh` (the port the page's
-    /// commands name); it serves until the server's shutdown switch is thrown.
-    pub fn open_web(&self, listener: TcpListener, settings: WebSettings, ssh: SocketAddr) {
-        let door = Arc::new(Door {
-            shared: Arc::clone(&self.shared),
-            limits: Arc::clone(&self.limits),
-            settings,
-            ssh_port: ssh.port(),
-        });
-        tokio::task::spawn_blocking(page::pack_all);
-        tokio::spawn(serve(door, listener, self.shutdown.watch()));
-    }
+/// Opens the web door of `server` on `listener` beside its SSH door, whose address is `ssh` (the port the page's
+/// commands name); it serves until the server's shutdown switch is thrown.
+pub fn open(server: &Server, listener: TcpListener, settings: WebSettings, ssh: SocketAddr) {
+    let door = Arc::new(Door {
+        shared: server.shared(),
+        limits: server.limits(),
+        settings,
+        ssh_port: ssh.port(),
+    });
+    tokio::task::spawn_blocking(page::pack_all);
+    tokio::spawn(serve(door, listener, server.shutdown().watch()));
 }
 
 /// Takes connections on `listener` until `stop`.

@@ -18,19 +18,16 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
+use crowned_server::serve::codes::read_code;
+use crowned_server::serve::door::{
+    ConnectedPlayer, Cut, InputBudget, NotReady, Screen, Start, ToDoor, ToGame, clamp_size, rejoin,
+    serve_player, supervise,
+};
+use crowned_server::serve::records::conduct::BanTarget;
+use crowned_server::serve::text::clean_line;
+use crowned_server::serve::{Admission, ConnectionRefusal, Fingerprint, Identity};
+
 use super::{Caller, Conn, Door, link, plain};
-use crate::serve::Identity;
-use crate::serve::budget::InputBudget;
-use crate::serve::codes::read_code;
-use crate::serve::connected::ConnectedPlayer;
-use crate::serve::connection::supervise;
-use crate::serve::cut::Cut;
-use crate::serve::door::{Screen, ToDoor, ToGame, clamp_size};
-use crate::serve::limits::{Admission, ConnectionRefusal};
-use crate::serve::player::{self, Start};
-use crate::serve::records::conduct::BanTarget;
-use crate::serve::seating;
-use crate::serve::text::clean_line;
 
 /// The largest message a browser may send: a piece of a paste (the page sends at most 4 KiB at once) or a
 /// window size. A bigger one ends the connection.
@@ -78,7 +75,7 @@ pub async fn upgrade(
         return plain(StatusCode::FORBIDDEN, why);
     }
     // A draining server takes no new session: the players it has play on, and it stops as the last leaves.
-    if let Err(super::super::health::NotReady::Draining) = door.shared.readiness() {
+    if let Err(NotReady::Draining) = door.shared.readiness() {
         return plain(
             StatusCode::SERVICE_UNAVAILABLE,
             "this server is being restarted: connect again in a moment",
@@ -130,7 +127,7 @@ async fn session(door: Arc<Door>, socket: WebSocket, mut admission: Admission, o
     }
     let watching = watching.flatten();
     let tv = ask.tv.is_some();
-    let guests = door.shared.config.guests;
+    let guests = door.shared.config().guests;
     // A browser not linked is a guest; on a server without guests it may still watch, by link or the TV.
     let (identity, spectator) = match identity {
         Some(identity) => (identity, false),
@@ -165,7 +162,7 @@ async fn session(door: Arc<Door>, socket: WebSocket, mut admission: Admission, o
         (Some(code), _) => Start::Watch(code),
         (None, true) => Start::Tv,
         (None, false) if identity.is_guest() => Start::Lobby,
-        (None, false) => match seating::rejoin(&door.shared, &identity).await {
+        (None, false) => match rejoin(&door.shared, &identity).await {
             Some(Ok(seated)) => Start::Table(Box::new(seated)),
             Some(Err(why)) => {
                 tracing::warn!(player = %identity.fingerprint, %why, "cannot rejoin");
@@ -181,7 +178,7 @@ async fn session(door: Arc<Door>, socket: WebSocket, mut admission: Admission, o
     tokio::spawn(write(
         sink,
         frames,
-        door.shared.config.client_stall,
+        door.shared.config().client_stall,
         Arc::clone(&cut),
     ));
     let (input, input_rx) = mpsc::channel(INPUT_QUEUE);
@@ -196,7 +193,7 @@ async fn session(door: Arc<Door>, socket: WebSocket, mut admission: Admission, o
     let peer = caller.client;
     let who = identity.fingerprint.clone();
     tokio::spawn(supervise(
-        player::serve(player, screen, input_rx, size, start),
+        serve_player(player, screen, input_rx, size, start),
         move |outcome| async move {
             match outcome {
                 Ok(end) => tracing::info!(peer = %peer, player = %who, ?end, "web game ended"),
@@ -326,7 +323,7 @@ fn turned_away(refusal: ConnectionRefusal) -> &'static str {
 /// each connection, as over SSH; records out of reach let it in).
 async fn banned(
     door: &Door,
-    key: Option<crate::serve::Fingerprint>,
+    key: Option<Fingerprint>,
     address: std::net::IpAddr,
 ) -> Option<String> {
     let ban = door
