@@ -64,15 +64,15 @@ pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &Ro
     }
 }
 
-/// What came of claiming a room to resume its game here.
+/// What came of claiming a room (or an event) to resume it here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Resumption {
+pub(crate) enum Resumption {
     /// The room is here.
     Here,
-    /// Another node holds it, or there is no game in progress behind the code (its lease given up).
+    /// Another node holds it, or there is nothing in progress behind the code (its lease given up).
     NotHere,
-    /// The records (or the leases) could not be read: the game may be in progress with no room anywhere, and
-    /// must be looked for again.
+    /// The records (or the leases) could not be read: the game (or event) may be in progress with nothing
+    /// running it anywhere, and must be looked for again.
     Unreadable,
 }
 
@@ -248,11 +248,18 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
         release_ended(&shared, &cluster).await;
         if cluster.take_sweep() || last_sweep.elapsed() >= SWEEP_EVERY {
             last_sweep = tokio::time::Instant::now();
-            let sweep = resume_unclaimed(&shared, &cluster).await;
-            if sweep.resumed > 0 {
-                tracing::warn!(games = sweep.resumed, node = %cluster.node(), "games that no node ran are resumed here");
+            // The events first, as on joining: a game of an event taken over here is linked to it here.
+            let events = events::across::resume_unclaimed(&shared, &cluster).await;
+            let games = resume_unclaimed(&shared, &cluster).await;
+            if events.resumed + games.resumed > 0 {
+                tracing::warn!(
+                    games = games.resumed,
+                    events = events.resumed,
+                    node = %cluster.node(),
+                    "games and events that no node ran are resumed here"
+                );
             }
-            if !sweep.complete {
+            if !(events.complete && games.complete) {
                 cluster.want_sweep();
             }
         }

@@ -418,12 +418,17 @@ impl Server {
         // The events before the games: a game of an event taken over here is linked to it here.
         let events = events::across::join(&self.shared, &cluster).await;
         let resumed = elsewhere::resume_unclaimed(&self.shared, &cluster).await;
-        if !resumed.complete {
-            // The records did not answer for every game: the heartbeat looks again, so that no game this node
-            // held before it stopped is left with its lease renewed here and no room.
+        if !(resumed.complete && events.complete) {
+            // The records did not answer for every game or event: the heartbeat looks again, so that nothing
+            // this node held before it stopped is left with its lease renewed here and nothing running it.
             cluster.want_sweep();
         }
-        tracing::info!(node = %cluster.node(), games = resumed.resumed, events, "joined the other nodes");
+        tracing::info!(
+            node = %cluster.node(),
+            games = resumed.resumed,
+            events = events.resumed,
+            "joined the other nodes"
+        );
         if let Some(lost) = self.shared.recorder.lost_rooms() {
             tokio::spawn(elsewhere::stop_lost_rooms(
                 Arc::clone(&self.shared),

@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, watch};
 
 use super::{EventHandle, Events, View, channel, locked, recorded_results, task, views_of};
 use crate::serve::Shared;
+use crate::serve::elsewhere::{Resumption, Sweep};
 use crate::serve::ids::{GameId, RoomCode};
 use crate::serve::nodes::NodeName;
 use crate::serve::nodes::cluster::{Beat, Cluster, EventOwner};
@@ -145,8 +146,8 @@ fn same_view(a: &View, b: &View) -> bool {
 
 /// Joins the events to the other nodes: the relay finds the events here, and the events not finished that no
 /// live node holds (this node's own from before it stopped, those of nodes that have died, those of a server
-/// that ran alone before) are taken over here. How many.
-pub(crate) async fn join(shared: &Arc<Shared>, cluster: &Arc<Cluster>) -> usize {
+/// that ran alone before) are taken over here.
+pub(crate) async fn join(shared: &Arc<Shared>, cluster: &Arc<Cluster>) -> Sweep {
     shared.events.join_cluster(Arc::clone(cluster));
     let weak = Arc::downgrade(shared);
     cluster
@@ -154,7 +155,14 @@ pub(crate) async fn join(shared: &Arc<Shared>, cluster: &Arc<Cluster>) -> usize 
         .serve_events(Arc::new(move |code: &RoomCode| {
             weak.upgrade()?.events.find(code)
         }));
-    let unfinished = shared
+    resume_unclaimed(shared, cluster).await
+}
+
+/// Takes over here every event not finished that no live node runs (this node's own from before it stopped,
+/// those of nodes that have died, those of a server that ran alone before, or one whose take-over failed halfway
+/// as the records went away).
+pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) -> Sweep {
+    let Some(unfinished) = shared
         .read_records(|records| {
             Ok(records
                 .tournaments()?
@@ -164,14 +172,24 @@ pub(crate) async fn join(shared: &Arc<Shared>, cluster: &Arc<Cluster>) -> usize 
                 .collect::<Vec<_>>())
         })
         .await
-        .unwrap_or_default();
-    let mut taken = 0;
+    else {
+        return Sweep::default();
+    };
+    let mut sweep = Sweep {
+        resumed: 0,
+        complete: true,
+    };
     for code in unfinished {
-        if take_over(shared, cluster, &code).await {
-            taken += 1;
+        if shared.events.find(&code).is_some() {
+            continue;
+        }
+        match claim_and_start(shared, cluster, &code).await {
+            Resumption::Here => sweep.resumed += 1,
+            Resumption::NotHere => {}
+            Resumption::Unreadable => sweep.complete = false,
         }
     }
-    taken
+    sweep
 }
 
 /// The event with `code`: here, on another node (through the relay), or, when its node has died, taken over by
@@ -242,15 +260,30 @@ async fn view_in_records(shared: &Shared, code: &RoomCode) -> Option<Arc<View>> 
 /// with the results of its games that ended meanwhile and the rooms of its games under way (wherever they run
 /// now). An event over, or not in the records, is given up. Whether it runs here now.
 pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> bool {
+    match claim_and_start(shared, cluster, code).await {
+        Resumption::Here => true,
+        Resumption::NotHere => false,
+        Resumption::Unreadable => {
+            // Its lease is this node's, or free: no other node will start it, so this one looks again once the
+            // records answer.
+            cluster.want_sweep();
+            false
+        }
+    }
+}
+
+/// [`take_over`]: an event whose record cannot be read now keeps the lease just claimed (renewed with this node's
+/// others) rather than be left with no node to run it.
+async fn claim_and_start(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> Resumption {
     if shared.events.find(code).is_some() {
-        return true;
+        return Resumption::Here;
     }
     match cluster.claim_event(code).await {
         Ok(true) => {}
-        Ok(false) => return false,
+        Ok(false) => return Resumption::NotHere,
         Err(error) => {
             tracing::warn!(%error, %code, "cannot claim an event");
-            return false;
+            return Resumption::Unreadable;
         }
     }
     let wanted = code.clone();
@@ -268,17 +301,20 @@ pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &Ro
             Ok(Some((record, ended, rooms)))
         })
         .await;
-    let Some(Some((record, ended, rooms))) = read else {
+    let Some(read) = read else {
+        return Resumption::Unreadable;
+    };
+    let Some((record, ended, rooms)) = read else {
         release(cluster, code).await;
-        return false;
+        return Resumption::NotHere;
     };
     if record.stage == Stage::Finished {
         release(cluster, code).await;
-        return false;
+        return Resumption::NotHere;
     }
     // Between the claim and now another call may have started it.
     if shared.events.find(code).is_some() {
-        return true;
+        return Resumption::Here;
     }
     let boards = record
         .pairings
@@ -297,7 +333,7 @@ pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &Ro
     tracing::info!(event = %code, node = %cluster.node(), "an event taken over from the records");
     // The players here who were entered in it on its old node are entered here now.
     cluster.relay().event_moved(code, cluster.node()).await;
-    true
+    Resumption::Here
 }
 
 async fn release(cluster: &Cluster, code: &RoomCode) {
