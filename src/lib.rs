@@ -11,7 +11,7 @@
 //! measure, and nothing that plays depends on them.
 //!
 //! The rules, the game, the engine, the lab, the store, the application (with its rendering, settings and
-//! problems), the server (with the session and the SSH door) and the web door are crates of their own (`crates/`), so
+//! problems), the server (with the session), the SSH door and the web door are crates of their own (`crates/`), so
 //! that the compiler holds their direction; this library re-exports each under its name here, and holds the local
 //! terminal's door and the server's load clients.
 //!
@@ -32,6 +32,7 @@ pub use crowned_game as game;
 pub use crowned_lab as lab;
 pub use crowned_rules as rules;
 pub use crowned_server::{serve, session};
+pub use crowned_ssh as ssh;
 pub use crowned_store as store;
 pub use crowned_store::bounded;
 pub use crowned_web as web;

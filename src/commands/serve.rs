@@ -10,10 +10,8 @@ use crowned::config::{Overrides, ServerFlags, ServerSettings};
 use crowned::serve::events::create::read_spec;
 use crowned::serve::nodes::NodeName;
 use crowned::serve::records::{Place, PostgresUrl};
-use crowned::serve::{
-    NodesSettings, Offered, Quota, ServeConfig, Server, Shutdown, fingerprint,
-    load_authorized_keys, load_or_create,
-};
+use crowned::serve::{NodesSettings, Offered, Quota, ServeConfig, Server, Shutdown};
+use crowned::ssh::{fingerprint, load_authorized_keys, load_or_create};
 use crowned::store::Store;
 use tracing_subscriber::EnvFilter;
 
@@ -403,7 +401,6 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
     let egdb = super::databases();
     let problems = server_problems(&store.problems_file(), egdb.clone());
     let mut config = ServeConfig {
-        host_key,
         players_dir: store.server_dir().join("players"),
         records,
         authorized,
@@ -465,7 +462,7 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
                 lease_term: Duration::from_secs(u64::from(settings.lease_term)),
             });
         }
-        let host_fingerprint = fingerprint(&config.host_key);
+        let host_fingerprint = fingerprint(&host_key);
         let shutdown = Shutdown::new();
         // Everything is ready (the engine's threads and tables too) before the server says it listens.
         let server = Server::new(config, shutdown.clone())?;
@@ -505,7 +502,7 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
             say(&note);
         }
         watch_signals(shutdown)?;
-        server.run(listener, GRACE).await;
+        crowned::ssh::run(server, listener, GRACE, host_key).await;
         say("crowned serve: stopped");
         Ok(())
     })

@@ -9,9 +9,10 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use crowned::config::ServerSettings;
+use crowned::serve::Offered;
 use crowned::serve::records::PostgresRecords;
 use crowned::serve::records::backup::check;
-use crowned::serve::{Offered, fingerprint, load_authorized_keys, load_or_create};
+use crowned::ssh::{fingerprint, load_authorized_keys, load_or_create};
 use crowned::store::Store;
 
 /// One check's outcome: what was checked, and what was found or why it failed.

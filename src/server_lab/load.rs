@@ -25,7 +25,6 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use thiserror::Error;
 
 use crate::game::GameError;
-use crate::serve::Identity;
 
 /// Why a load client failed; the text goes into the report.
 #[derive(Debug, Error)]
@@ -380,7 +379,7 @@ impl Player {
         let key = PrivateKey::random(&mut rand::rng(), Algorithm::Ed25519)
             .map_err(LoadClientError::NoKey)?;
         if let Some((players, text)) = &config.player_settings {
-            let identity = Identity::of_key(key.public_key(), "load");
+            let identity = crate::ssh::identity_of(key.public_key(), "load");
             let file = players
                 .join(identity.folder_name())
                 .join("config/config.toml");

@@ -271,7 +271,7 @@ async fn a_players_settings_and_game_against_the_engine_follow_them_to_another_n
     let one = node("f1", &url);
     let two = node("f2", &url);
     let ann_key = new_key();
-    let folder = crowned::serve::Identity::of_key(ann_key.public_key(), "ann").folder_name();
+    let folder = crowned::ssh::identity_of(ann_key.public_key(), "ann").folder_name();
 
     // Ann, signed in on node 1, changes her settings there (her settings file is the way: ASCII pieces, and a
     // quick engine); the change is shared while she is connected.

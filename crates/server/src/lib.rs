@@ -1,7 +1,8 @@
 //! The sessions and the server of crowned: [`session`], one player's session (the app, its files, its engine
 //! client) that any front end drives, and [`serve`], the server: rooms with their clocks and offers, events and
-//! tournaments, problems, ratings, the records (SQLite or PostgreSQL), the nodes of one server, its SSH door, and
-//! the seam every door uses (`serve::door`; the web door is a crate of its own above this one, `crowned-web`). [`local_postgres`] starts a throwaway PostgreSQL server for the tests and benches of the records.
+//! tournaments, problems, ratings, the records (SQLite or PostgreSQL), the nodes of one server, and the seam every
+//! door uses (`serve::door`; the SSH and web doors are crates of their own above this one, `crowned-ssh` and
+//! `crowned-web`, so that the compiler holds that nothing here knows SSH or HTTP). [`local_postgres`] starts a throwaway PostgreSQL server for the tests and benches of the records.
 //!
 //! It stands on the application ([`crowned_app`]) and the layers below it; the local terminal's door, the load
 //! clients and the command line are above it, in the `crowned` package.

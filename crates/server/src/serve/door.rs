@@ -1,6 +1,6 @@
 //! The seam between a door and a player's connection: what the door hands in ([`ToGame`]: bytes, window
 //! changes, the close), what it takes out ([`ToDoor`]: frames and the close), the [`Output`] frames are drawn
-//! into, and the goodbye. The SSH door (`ssh_screen.rs`) and the web door (the `crowned-web` crate) each feed
+//! into, and the goodbye. The SSH door (the `crowned-ssh` crate) and the web door (`crowned-web`) each feed
 //! one connection's bytes in and write its frames out; nothing behind this seam knows which door it is.
 //!
 //! A door outside this crate finds here all it may use of the server: the connection's seam, what it opens a
@@ -24,11 +24,11 @@ use crate::session::SessionEnd;
 pub use super::Shared;
 pub use super::budget::InputBudget;
 pub use super::connected::ConnectedPlayer;
-pub use super::connection::{GameFailed, supervise};
 pub use super::cut::{Cut, CutStream};
 pub use super::health::NotReady;
 pub use super::player::{Start, serve as serve_player};
 pub use super::seating::rejoin;
+pub use super::supervise::{GameFailed, supervise};
 
 /// Mouse reports for clicks and the wheel only (no motion: that would be a report per cell the pointer
 /// crosses, over the network), in the SGR encoding, which has no limit on the column.

@@ -1,9 +1,8 @@
-//! Who a connection is: the fingerprint of the SSH key it signed in with, and the name it gave.
+//! Who a connection is: the fingerprint of the SSH key it signed in with (the SSH door reads it), and the name
+//! it gave.
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
-
-use russh::keys::{HashAlg, PublicKey};
 
 use super::Fingerprint;
 use super::text::clean_line;
@@ -24,14 +23,6 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// The identity of a key, with the user name it came with.
-    pub fn of_key(key: &PublicKey, user: &str) -> Identity {
-        Identity {
-            fingerprint: Fingerprint::new(key.fingerprint(HashAlg::Sha256).to_string()),
-            name: display_name(user),
-        }
-    }
-
     /// A guest: no key, so nothing to know them by again. Each guest has a fingerprint of their own for as long
     /// as they are connected (`guest-17`), so that two guests at one table are two players.
     ///

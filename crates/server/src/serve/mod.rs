@@ -10,21 +10,18 @@
 //!
 //! Each game runs in a task of its own: a panic in one is caught by the runtime and ends that game alone.
 
-mod at_event;
-mod authorized;
+pub mod at_event;
 pub mod browser_links;
 mod budget;
 mod civility;
 pub mod codes;
 mod connected;
-mod connection;
 mod cut;
 pub mod door;
 mod driver;
 mod elsewhere;
 pub mod events;
 mod health;
-mod host_key;
 mod identity;
 mod ids;
 pub mod input;
@@ -39,17 +36,15 @@ pub mod rating;
 pub mod recorder;
 pub mod records;
 pub mod room;
-mod seating;
+pub mod seating;
 mod sharing;
-mod ssh_screen;
+mod supervise;
 pub mod tables;
 pub mod text;
 pub mod tournament;
 mod tv;
 
-pub use authorized::{AuthorizedKeysError, load_authorized_keys};
 pub use door::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
-pub use host_key::{HostKeyError, fingerprint, load_or_create};
 pub use identity::{Identity, MAX_NAME, display_name};
 pub use ids::{Fingerprint, GameId, RoomCode};
 pub use limits::{Admission, ConnectionLimits, ConnectionRefusal, Quota};
@@ -60,20 +55,15 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
-use russh::keys::PrivateKey;
 use thiserror::Error;
-use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::engine::egdb::Egdb;
 use crate::engine::{EngineConfig, EngineService};
-use connection::Connection;
 
 /// How a server runs.
 #[derive(Clone, Debug)]
 pub struct ServeConfig {
-    /// The host key.
-    pub host_key: PrivateKey,
     /// Where each player's folder goes.
     pub players_dir: PathBuf,
     /// The server's records (who has played; games and ratings as people play each other).
@@ -127,9 +117,6 @@ pub struct NodesSettings {
 /// What goes wrong in a server.
 #[derive(Debug, Error)]
 pub enum ServeError {
-    /// The SSH layer failed.
-    #[error("ssh: {0}")]
-    Ssh(#[from] russh::Error),
     /// Something on this machine failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
@@ -173,8 +160,13 @@ impl Shared {
         &self.config
     }
 
+    /// The event with `code`, when this node runs it.
+    pub fn event_here(&self, code: &RoomCode) -> Option<events::EventHandle> {
+        self.events.find(code)
+    }
+
     /// A keyed player's files: their folder under the server's players folder.
-    fn store_of(&self, identity: &Identity) -> crate::store::Store {
+    pub fn store_of(&self, identity: &Identity) -> crate::store::Store {
         crate::store::Store::under(&self.folder_of(identity))
     }
 
@@ -249,7 +241,8 @@ impl Shutdown {
         self.stop.subscribe()
     }
 
-    fn watch_drain(&self) -> watch::Receiver<bool> {
+    /// A receiver that changes when the server is told to drain.
+    pub fn watch_drain(&self) -> watch::Receiver<bool> {
         self.drain.subscribe()
     }
 }
@@ -264,7 +257,6 @@ impl Default for Shutdown {
 /// set.
 pub struct Server {
     shared: Arc<Shared>,
-    ssh: Arc<russh::server::Config>,
     limits: Arc<ConnectionLimits>,
     shutdown: Shutdown,
     /// The generation this node started as, when it is one of several (the fencing token of its writes and
@@ -290,7 +282,6 @@ impl Server {
 
     /// A server with `config`, stopped by `shutdown`.
     pub fn new(config: ServeConfig, shutdown: Shutdown) -> Result<Server, ServeError> {
-        let ssh = Arc::new(ssh_config(&config));
         let limits =
             ConnectionLimits::new(config.players, config.strangers, config.sign_in_deadline);
         let engine_config = EngineConfig::default()
@@ -384,7 +375,6 @@ impl Server {
         tokio::spawn(events::schedule(Arc::downgrade(&shared), scheduled));
         Ok(Server {
             shared,
-            ssh,
             limits,
             shutdown,
             generation,
@@ -444,97 +434,46 @@ impl Server {
         Ok(())
     }
 
-    /// Serves games on `listener` until the shutdown switch is thrown; then every game is told to end and the
-    /// server waits up to `grace` for them to say goodbye.
-    pub async fn run(self, listener: TcpListener, grace: Duration) {
-        let Server {
-            shared,
-            ssh,
-            limits,
-            shutdown,
-            ..
-        } = self;
-        let mut stop = shutdown.watch();
-        let mut draining = shutdown.watch_drain();
+    /// Starts what a running server keeps doing beside its doors: cutting off, within a few seconds, every
+    /// player banned while connected.
+    pub fn start_watching_bans(&self) {
         tokio::spawn(watch_bans(
-            Arc::clone(&shared),
-            Arc::clone(&limits),
-            shutdown.watch(),
+            Arc::clone(&self.shared),
+            Arc::clone(&self.limits),
+            self.shutdown.watch(),
         ));
-        loop {
-            let (socket, peer) = tokio::select! {
-                accepted = listener.accept() => match accepted {
-                    Ok(accepted) => accepted,
-                    Err(e) => {
-                        // Out of file descriptors, say: wait a moment rather than spin.
-                        tracing::warn!(error = %e, "cannot accept a connection");
-                        tokio::time::sleep(Duration::from_millis(100)).await;
-                        continue;
-                    }
-                },
-                _ = stop.changed() => break,
-                // Draining: once nobody is connected (an SSH or a web player), the server stops as if told to.
-                () = tokio::time::sleep(DRAIN_LOOK), if *draining.borrow_and_update() => {
-                    if limits.held() == 0 {
-                        tracing::info!("drained: the last connection has left; stopping");
-                        shutdown.stop();
-                        break;
-                    }
-                    continue;
-                }
-            };
-            if *draining.borrow() {
-                tracing::info!(peer = %peer, "connection refused: the server is draining");
-                drop(socket);
-                continue;
-            }
-            let admission = match limits.admit(peer.ip()) {
-                Ok(admission) => admission,
-                Err(refusal) => {
-                    tracing::warn!(peer = %peer, ?refusal, "connection refused");
-                    drop(socket);
-                    continue;
-                }
-            };
-            tracing::info!(
-                peer = %peer,
-                held = limits.held(),
-                strangers = limits.strangers(),
-                "connection"
-            );
-            let _ = socket.set_nodelay(true);
-            // The address the client reached, for the command a friend types to join its games.
-            let reached = socket.local_addr().ok();
-            tokio::spawn(admission.deadline());
-            let socket = cut::CutStream::new(socket, admission.cut());
-            let handler = Connection::new(Arc::clone(&shared), peer, reached, admission);
-            let ssh = Arc::clone(&ssh);
-            tokio::spawn(async move {
-                match russh::server::run_stream(ssh, socket, handler).await {
-                    Ok(running) => {
-                        if let Err(e) = running.await {
-                            tracing::debug!(peer = %peer, error = %e, "connection ended with an error");
-                        }
-                    }
-                    Err(e) => tracing::debug!(peer = %peer, error = %e, "handshake failed"),
-                }
-            });
+    }
+
+    /// Whether the server is draining, as a receiver that changes when it starts: a door then takes no new
+    /// connection, and the server stops once the last has left ([`Server::drained`]).
+    pub fn draining(&self) -> watch::Receiver<bool> {
+        self.shutdown.watch_drain()
+    }
+
+    /// Whether a draining server's last connection has left (by any door): if so, it is stopped, and `true`.
+    pub fn drained(&self) -> bool {
+        if self.limits.held() > 0 {
+            return false;
         }
-        // Every game has been told (they watch the same switch); give them a moment to save and say goodbye.
+        tracing::info!("drained: the last connection has left; stopping");
+        self.shutdown.stop();
+        true
+    }
+
+    /// After the doors have stopped taking connections: every game has been told to end (they watch the same
+    /// switch), and the server gives them up to `grace` to save and say goodbye; then each room's clocks go to
+    /// the records (a restart goes on from them, not from the last move) and everything sent to the records is
+    /// on disk before the server goes.
+    pub async fn wind_down(self, grace: Duration) {
         let deadline = tokio::time::Instant::now() + grace;
-        while limits.held() > 0 && tokio::time::Instant::now() < deadline {
+        while self.limits.held() > 0 && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        // Each room's clocks as they stand go to the records: a restart goes on from them, not from the last move.
-        note_every_clock(&shared.tables).await;
-        // Everything the rooms sent the records is on disk before the server goes.
-        let recorder = shared.recorder.clone();
+        note_every_clock(&self.shared.tables).await;
+        let recorder = self.shared.recorder.clone();
         let _ = tokio::task::spawn_blocking(move || recorder.flush()).await;
     }
 }
-
-/// How often a draining server looks whether its last connection has left.
-const DRAIN_LOOK: Duration = Duration::from_millis(200);
 
 /// How long a stopping server waits for its rooms to note their clocks (each does so at once; a room that does
 /// not answer in this time is left, its clocks as last noted).
@@ -728,21 +667,5 @@ fn resume_linked(
             tracing::error!(game = %id, %why, "cannot resume a game from the records");
             None
         }
-    }
-}
-
-/// The SSH settings: the host key, slow refusals of failed sign-ins, and a connection dropped when it goes
-/// silent for longer than a game may idle.
-fn ssh_config(config: &ServeConfig) -> russh::server::Config {
-    russh::server::Config {
-        keys: vec![config.host_key.clone()],
-        // Every failed sign-in costs the client a second: guessing is slow, and a real user never notices.
-        auth_rejection_time: Duration::from_secs(1),
-        auth_rejection_time_initial: Some(Duration::ZERO),
-        max_auth_attempts: 6,
-        inactivity_timeout: Some(config.idle_timeout + Duration::from_secs(60)),
-        keepalive_interval: Some(Duration::from_secs(30)),
-        nodelay: true,
-        ..Default::default()
     }
 }

@@ -46,7 +46,7 @@ impl Shared {
 
     /// Brings `identity`'s folder here up to date from the other nodes (when this server is one of several); a
     /// failure is logged, and the copy here is used as it is.
-    pub(crate) async fn pull_folder(&self, identity: &Identity) {
+    pub async fn pull_folder(&self, identity: &Identity) {
         if let Some((folders, owner, folder)) = self.shared_folder(identity) {
             pull(&folders, &owner, &folder).await;
         }

@@ -78,7 +78,7 @@ impl Connection {
                     let Some(code) = read_code(&code) else { return };
                     let shown = code.to_string();
                     // An event under way here is shown as it stands now.
-                    if let Some(event) = shared.events.find(&code) {
+                    if let Some(event) = shared.event_here(&code) {
                         let text = event.view().borrow().text.clone();
                         finish_exec(&handle, channel, Some(text.replace('\n', "\r\n")), None).await;
                         return;

@@ -14,23 +14,20 @@ use russh::server::{Auth, Msg, Session as SshSession};
 use russh::{Channel, ChannelId, MethodKind, MethodSet, Pty};
 use tokio::sync::mpsc;
 
-use super::budget::InputBudget;
-use super::connected::ConnectedPlayer;
-use super::door::{GameEnd, ToGame, clamp_size, farewell_bytes};
-use super::identity::Identity;
-use super::limits::{Admission, ConnectionRefusal};
-use super::player::{self, Start};
-use super::records::conduct::BanTarget;
-use super::ssh_screen::SshScreen;
-use super::text::clean_line;
-use super::{ServeError, Shared, seating};
+use crate::SshError;
+use crate::serve::door::{
+    ConnectedPlayer, GameEnd, InputBudget, Shared, Start, ToGame, clamp_size, farewell_bytes,
+    serve_player, supervise,
+};
+use crate::serve::records::conduct::BanTarget;
+use crate::serve::seating;
+use crate::serve::text::clean_line;
+use crate::serve::{Admission, ConnectionRefusal, Identity};
 use crate::session::SessionEnd;
+use crate::ssh_screen::SshScreen;
 
 mod commands;
-mod supervise;
 mod tournaments;
-
-pub use supervise::{GameFailed, supervise};
 
 /// How many messages from the client may wait for its game before reading from the connection pauses (the
 /// client then waits, not the server's memory).
@@ -180,7 +177,7 @@ impl Connection {
             handle: handle.clone(),
             channel,
             cut: self.admission.cut(),
-            stall: self.shared.config.client_stall,
+            stall: self.shared.config().client_stall,
         }
         .open();
         let player = ConnectedPlayer {
@@ -194,7 +191,7 @@ impl Connection {
         let peer = self.peer;
         let who = self.who();
         tokio::spawn(supervise(
-            player::serve(player, screen, input_rx, size, start),
+            serve_player(player, screen, input_rx, size, start),
             move |outcome| async move {
                 match outcome {
                     Ok(ending) => {
@@ -226,7 +223,7 @@ impl Drop for Connection {
 }
 
 impl russh::server::Handler for Connection {
-    type Error = ServeError;
+    type Error = SshError;
 
     async fn auth_none(&mut self, _user: &str) -> Result<Auth, Self::Error> {
         Ok(key_or_explanation())
@@ -244,7 +241,7 @@ impl russh::server::Handler for Connection {
         _submethods: &str,
         response: Option<russh::server::Response<'a>>,
     ) -> Result<Auth, Self::Error> {
-        if self.shared.config.guests {
+        if self.shared.config().guests {
             return Ok(match response {
                 None => Auth::Partial {
                     name: "crowned".into(),
@@ -283,8 +280,8 @@ impl russh::server::Handler for Connection {
         key: russh::server::VerifiedPublicKey<'_>,
     ) -> Result<Auth, Self::Error> {
         let key: &PublicKey = key.public_key;
-        let identity = Identity::of_key(key, user);
-        if let Some(authorized) = &self.shared.config.authorized
+        let identity = crate::identity_of(key, user);
+        if let Some(authorized) = &self.shared.config().authorized
             && !authorized.contains(identity.fingerprint.as_str())
         {
             tracing::info!(peer = %self.peer, player = %identity.fingerprint, "key not authorized");
@@ -378,7 +375,7 @@ impl russh::server::Handler for Connection {
             return refuse(channel, session, why);
         }
         let command = String::from_utf8_lossy(data);
-        if let Some(ask) = seating::read_ask(&command, &self.shared.config.variants) {
+        if let Some(ask) = seating::read_ask(&command, &self.shared.config().variants) {
             return self.exec_table(channel, session, &command, ask).await;
         }
         // `tournament CODE` in a terminal enters an event that has not finished.
@@ -611,7 +608,7 @@ pub(super) fn refuse(
     channel: ChannelId,
     session: &mut SshSession,
     why: &str,
-) -> Result<(), ServeError> {
+) -> Result<(), SshError> {
     session.data(channel, why.as_bytes().to_vec())?;
     session.exit_status_request(channel, 1)?;
     session.eof(channel)?;

@@ -8,8 +8,7 @@ use russh::ChannelId;
 use russh::server::Handle;
 use tokio::sync::mpsc;
 
-use super::cut::Cut;
-use super::door::{Screen, ToDoor};
+use crate::serve::door::{Cut, Screen, ToDoor};
 
 /// Where one channel's frames go, and how long one may wait for the client.
 pub struct SshScreen {

@@ -6,10 +6,10 @@ use russh::ChannelId;
 use russh::server::Session as SshSession;
 
 use super::{Connection, refuse};
-use crate::serve::identity::Identity;
-use crate::serve::player::Start;
+use crate::SshError;
+use crate::serve::door::Start;
 use crate::serve::text::clean_line;
-use crate::serve::{ServeError, seating};
+use crate::serve::{Identity, seating};
 
 impl Connection {
     /// `new`, `join CODE`, `watch CODE` (the client's `command`): a game at a table on `channel`, or the reason
@@ -20,7 +20,7 @@ impl Connection {
         session: &mut SshSession,
         command: &str,
         ask: Result<seating::TableAsk, seating::AskError>,
-    ) -> Result<(), ServeError> {
+    ) -> Result<(), SshError> {
         if self.channel != Some(channel) || self.game.is_some() {
             return refuse(channel, session, "crowned: one game per connection.\r\n");
         }
