@@ -13,11 +13,11 @@ use tokio::time::Instant;
 use super::codes::read_code;
 use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part};
+use super::elsewhere::take_over_patience;
 use super::events::{EventHandle, EventRequest, NEWS_QUEUE, News, View};
 use super::identity::Identity;
 use super::ids::RoomCode;
 use super::records::Stage;
-use super::seating::TAKE_OVER_MARGIN;
 use crate::app::{EventLeave, EventScreen, InputEvent, KeyMap};
 use crate::ui::tournament::draw;
 
@@ -121,12 +121,7 @@ pub async fn enter(
         return None;
     }
     let code = read_code(code)?;
-    let patience = shared
-        .config
-        .nodes
-        .as_ref()
-        .map_or(Duration::ZERO, |nodes| nodes.lease_term + TAKE_OVER_MARGIN);
-    let give_up = Instant::now() + patience;
+    let give_up = Instant::now() + take_over_patience(shared);
     loop {
         let event = super::events::across::find(shared, &code).await?;
         if event.view().borrow().stage == Stage::Finished {

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use super::ids::RoomCode;
 use super::nodes::cluster::{Cluster, Found};
+use super::nodes::{Resumption, Sweep};
 use super::room::{Command, RoomHandle};
 use super::tables::Listing;
 use super::{Shared, events};
@@ -64,26 +65,18 @@ pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &Ro
     }
 }
 
-/// What came of claiming a room (or an event) to resume it here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Resumption {
-    /// The room is here.
-    Here,
-    /// Another node holds it, or there is nothing in progress behind the code (its lease given up).
-    NotHere,
-    /// The records (or the leases) could not be read: the game (or event) may be in progress with nothing
-    /// running it anywhere, and must be looked for again.
-    Unreadable,
-}
+/// How long past a lease's term a game whose node does not answer is looked for: the time another node takes
+/// to see that the node has died and to take its games over.
+pub const TAKE_OVER_MARGIN: Duration = Duration::from_secs(5);
 
-/// What a look through the records for games no node runs found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Sweep {
-    /// Games resumed here.
-    pub resumed: usize,
-    /// Whether every game in progress was read: when not, some may still have no room, and the look is made
-    /// again.
-    pub complete: bool,
+/// How long a game (or an event) whose node does not answer is looked for before it is given up: a lease's term
+/// and [`TAKE_OVER_MARGIN`] on a server of several nodes, nothing on one alone (its rooms are the truth).
+pub(crate) fn take_over_patience(shared: &Shared) -> Duration {
+    shared
+        .config
+        .nodes
+        .as_ref()
+        .map_or(Duration::ZERO, |nodes| nodes.lease_term + TAKE_OVER_MARGIN)
 }
 
 /// Resumes here every game in progress in the records that no live node runs (this node's own from before it

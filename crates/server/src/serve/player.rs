@@ -336,15 +336,8 @@ async fn find_again(
     doing: Doing,
     code: RoomCode,
 ) -> Result<Seated, RoomError> {
-    let patience = player
-        .shared
-        .config
-        .nodes
-        .as_ref()
-        .map_or(Duration::ZERO, |nodes| {
-            nodes.lease_term + seating::TAKE_OVER_MARGIN
-        });
-    let give_up = tokio::time::Instant::now() + patience;
+    let give_up =
+        tokio::time::Instant::now() + super::elsewhere::take_over_patience(&player.shared);
     loop {
         let ask = match doing {
             Doing::Watching => TableAsk::Watch(code.clone()),

@@ -9,6 +9,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::Shared;
 use super::codes::read_code;
+use super::elsewhere::{TAKE_OVER_MARGIN, take_over_patience};
 use super::identity::Identity;
 use super::ids::RoomCode;
 use super::offered::Offered;
@@ -235,12 +236,7 @@ async fn join_within_take_over(
     code: &RoomCode,
     known: bool,
 ) -> Result<Seated, RoomError> {
-    let patience = shared
-        .config
-        .nodes
-        .as_ref()
-        .map_or(Duration::ZERO, |nodes| nodes.lease_term + TAKE_OVER_MARGIN);
-    let give_up = tokio::time::Instant::now() + patience;
+    let give_up = tokio::time::Instant::now() + take_over_patience(shared);
     let pause = Duration::from_millis(500);
     loop {
         let found = super::elsewhere::find(shared, code).await;
@@ -276,10 +272,6 @@ async fn join_within_take_over(
         }
     }
 }
-
-/// How long past a lease's term a game whose node does not answer is looked for: the time another node takes
-/// to see that the node has died and to take its games over.
-pub const TAKE_OVER_MARGIN: Duration = Duration::from_secs(5);
 
 /// Goes back to the game not over where `identity` has a seat, if there is one: on one node the one opened or
 /// played in last, and on several the one begun last as the records say (a game begins as its second player

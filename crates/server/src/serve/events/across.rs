@@ -11,11 +11,10 @@ use tokio::sync::{mpsc, watch};
 
 use super::{EventHandle, Events, View, channel, locked, recorded_results, task, views_of};
 use crate::serve::Shared;
-use crate::serve::elsewhere::{Resumption, Sweep};
 use crate::serve::ids::{GameId, RoomCode};
-use crate::serve::nodes::NodeName;
 use crate::serve::nodes::cluster::{Beat, Cluster, EventOwner};
 use crate::serve::nodes::event_listing::listing_text;
+use crate::serve::nodes::{NodeName, Resumption, Sweep};
 use crate::serve::records::{Records, RecordsError, Stage, TournamentRecord, TournamentSpec};
 use crate::serve::room::{GameEnded, TournamentGame};
 use crate::serve::tournament::director::{Director, event_tags};

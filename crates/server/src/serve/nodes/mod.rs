@@ -20,6 +20,7 @@ pub mod folders;
 pub mod lease;
 pub mod relay;
 mod schema;
+mod sweep;
 pub mod wire;
 
 pub use crate::config::{MAX_NODE_NAME, NodeName, NodeNameError};
@@ -29,6 +30,7 @@ pub use folders::{Folders, FoldersError};
 pub use lease::{Holder, Leases};
 pub use relay::{Relay, RoomsHere};
 pub use schema::create_schema;
+pub use sweep::{Resumption, Sweep};
 
 use thiserror::Error;
 
