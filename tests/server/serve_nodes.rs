@@ -90,21 +90,7 @@ async fn a_game_crosses_three_nodes_and_outlives_the_one_that_ran_it() {
     // Node 1 dies with the game on it. Once the moves are in the records, it is killed; Ann connects again to
     // node 3 and Bob, whose node goes on, finds the game again by himself: it goes on where it stood.
     let records_url: crowned::serve::records::PostgresUrl = url.parse().expect("a URL");
-    let played = game.len();
-    wait_until("the moves are recorded", || {
-        let url = records_url.clone();
-        async move {
-            tokio::task::spawn_blocking(move || {
-                PostgresRecords::connect(&url)
-                    .and_then(|mut records| records.unfinished_games())
-                    .map(|games| games.first().is_some_and(|g| g.moves.len() >= played))
-                    .unwrap_or(false)
-            })
-            .await
-            .unwrap_or(false)
-        }
-    })
-    .await;
+    wait_recorded(&records_url, game.len()).await;
     drop((a, ann));
     drop(one);
     let killed = Instant::now();
@@ -174,21 +160,7 @@ async fn a_game_no_node_runs_is_taken_over_when_a_player_comes_back() {
     a.wait_for(&your_move(&game)).await;
     play_moves(&mut a, &mut b, &mut game, 3, &mut Dice(11)).await;
     let records_url: PostgresUrl = url.parse().expect("a URL");
-    let played = game.len();
-    wait_until("the moves are recorded", || {
-        let url = records_url.clone();
-        async move {
-            tokio::task::spawn_blocking(move || {
-                PostgresRecords::connect(&url)
-                    .and_then(|mut records| records.unfinished_games())
-                    .map(|games| games.first().is_some_and(|g| g.moves.len() >= played))
-                    .unwrap_or(false)
-            })
-            .await
-            .unwrap_or(false)
-        }
-    })
-    .await;
+    wait_recorded(&records_url, game.len()).await;
     drop((a, b, ann, bob));
     drop(one);
     let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
@@ -219,6 +191,24 @@ async fn a_game_no_node_runs_is_taken_over_when_a_player_comes_back() {
         "the node the player came to runs it"
     );
     drop(two);
+}
+
+/// Waits until the records at `url` hold the first game in progress with `played` moves or more.
+async fn wait_recorded(url: &PostgresUrl, played: usize) {
+    wait_until("the moves are recorded", || {
+        let url = url.clone();
+        async move {
+            tokio::task::spawn_blocking(move || {
+                PostgresRecords::connect(&url)
+                    .and_then(|mut records| records.unfinished_games())
+                    .map(|games| games.first().is_some_and(|g| g.moves.len() >= played))
+                    .unwrap_or(false)
+            })
+            .await
+            .unwrap_or(false)
+        }
+    })
+    .await;
 }
 
 /// Waits until `done` says so, failing after [`PATIENCE`].

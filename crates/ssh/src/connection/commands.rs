@@ -113,12 +113,7 @@ impl Connection {
                     Ok(Ok(format!("{name} is no longer blocked\r\n")))
                 })
                 .await;
-            let (text, note) = match answer {
-                Some(Ok(text)) => (Some(text), None),
-                Some(Err(why)) => (None, Some(why)),
-                None => (None, Some("the records cannot be read now".to_string())),
-            };
-            finish_exec(&handle, channel, text, note).await;
+            finish_answer(&handle, channel, answer).await;
         });
     }
 }
@@ -183,12 +178,7 @@ impl Connection {
                     crate::serve::browser_links::links_text(records, &player, revoke)
                 })
                 .await;
-            let (text, note) = match answer {
-                Some(Ok(text)) => (Some(text), None),
-                Some(Err(why)) => (None, Some(why)),
-                None => (None, Some("the records cannot be read now".to_string())),
-            };
-            finish_exec(&handle, channel, text, note).await;
+            finish_answer(&handle, channel, answer).await;
         });
     }
 }
@@ -202,6 +192,21 @@ fn unix_now() -> i64 {
 
 /// Ends a command's channel: `text` on its standard output, `note` (if any) as a line on its standard error, then
 /// its status (0 when there is text, else 1), the end of its output, and the channel closed.
+/// Ends a command answered from the records: its text on the channel (status 0), or why not on stderr (status
+/// 1), `None` being records that cannot be read now.
+async fn finish_answer(
+    handle: &russh::server::Handle,
+    channel: ChannelId,
+    answer: Option<Result<String, String>>,
+) {
+    let (text, note) = match answer {
+        Some(Ok(text)) => (Some(text), None),
+        Some(Err(why)) => (None, Some(why)),
+        None => (None, Some("the records cannot be read now".to_string())),
+    };
+    finish_exec(handle, channel, text, note).await;
+}
+
 pub(super) async fn finish_exec(
     handle: &russh::server::Handle,
     channel: ChannelId,
