@@ -14,9 +14,7 @@ use super::pdn::{game_type_of_rules, result_token, write_defined, write_game};
 use super::record::{Game, GameError};
 use super::tags::Tags;
 use crowned_rules::{
-    Antidraughts, AnyPosition, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn,
-    FenError, Frisian, Frysk, GameType, Geometry, International, Italian, Move, Playable, Pool,
-    RuleSet, Russian, Spanish, SquareStyle, Thai, Variant,
+    AnyPosition, FenError, GameType, Geometry, Move, Playable, RuleSet, SquareStyle, Variant,
 };
 
 /// Code generic over the rule set, run on a game of the rule set chosen at run time.
@@ -96,26 +94,8 @@ macro_rules! any_game {
     };
 }
 
-any_game! {
-    English => English,
-    International => International,
-    Russian => Russian,
-    Brazilian => Brazilian,
-    Pool => Pool,
-    Italian => Italian,
-    Spanish => Spanish,
-    Czech => Czech,
-    Thai => Thai,
-    Canadian => Canadian,
-    Antidraughts => Antidraughts,
-    Breakthrough => Breakthrough,
-    Frisian => Frisian,
-    Frysk => Frysk,
-    English6 => EnglishOn<6>,
-    English10 => EnglishOn<10>,
-    English12 => EnglishOn<12>,
-    English14 => EnglishOn<14>,
-}
+// The one list of the rule sets this program plays (the rules crate's): a rule set added there is a game here.
+crowned_rules::playable_rule_sets!(any_game);
 
 impl Default for AnyGame {
     fn default() -> Self {

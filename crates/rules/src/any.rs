@@ -94,8 +94,8 @@ macro_rules! any_position {
 }
 
 /// Calls the macro `$callback` with every rule set this program plays, as `Name => Type` pairs: the one list
-/// from which [`AnyPosition`] here and the engine's searchers are built, so that a rule set added here reaches
-/// both.
+/// from which [`AnyPosition`] here, the game's `AnyGame` and the engine's searchers are built, so that a rule set
+/// added here reaches all three.
 #[macro_export]
 macro_rules! playable_rule_sets {
     ($callback:ident) => {
