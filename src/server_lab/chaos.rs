@@ -635,12 +635,33 @@ impl Players {
                 // Back at any node that is up: a player whose node died goes wherever the balancer sends them.
                 let mut black = self.open(Color::Black, command, true).await?;
                 let mut white = self.open(Color::White, command, true).await?;
-                // Until the table's state comes, the screen shows the start "joining the table…".
+                // Until the table's state comes, the screen shows the start "joining the table…". A table nothing
+                // was played at may have gone (its start never reached the records: its node lost it as it
+                // began): the players are then shown the lobby. (The checker holds that the records have no game
+                // under its code.)
+                let unplayed = self.game.is_empty();
                 let shown = |t: &str| {
-                    !t.contains(JOINING) && (plies_shown(t).is_some() || t.contains("over"))
+                    !t.contains(JOINING)
+                        && (plies_shown(t).is_some()
+                            || t.contains("over")
+                            || (unplayed && in_lobby(t)))
                 };
                 black.until(patience, "the table", shown).await?;
                 white.until(patience, "the table", shown).await?;
+                // A table gone is gone for both: one player at it and the other in the lobby is a player not
+                // back at it yet (a node taking it over), and both connect again.
+                if in_lobby(&black.text()) != in_lobby(&white.text()) {
+                    let lost = if in_lobby(&black.text()) {
+                        &black
+                    } else {
+                        &white
+                    };
+                    return Err(LoadClientError::NotShown {
+                        text: "the table to both players".to_string(),
+                        patience,
+                        shown: super::load::screen_tail(&lost.text()),
+                    });
+                }
                 Ok::<_, LoadClientError>([black, white])
             };
             match attempt.await {
@@ -655,9 +676,11 @@ impl Players {
                         after.outcome().is_some()
                             && screens[0].text().contains(&status_after(after))
                     };
-                    let elsewhere = code_on(&screens[0].text()).is_some_and(|c| c != self.log.code);
+                    let elsewhere = code_on(&screens[0].text()).is_some_and(|c| c != self.log.code)
+                        || in_lobby(&screens[0].text());
                     match (shows[0], &pending) {
-                        // Nothing was played at the table, and it is gone: the players start another.
+                        // Nothing was played at the table, and it is gone (the players are at another, or in the
+                        // lobby): they start another.
                         _ if seen == 0 && elsewhere => {
                             self.log.vanished = true;
                             return Ok(screens);
@@ -700,6 +723,11 @@ impl Players {
         }
         Err(last)
     }
+}
+
+/// Whether the screen is the lobby (its frame's title: `crowned · lobby · NAME`).
+fn in_lobby(text: &str) -> bool {
+    text.contains("crowned · lobby")
 }
 
 /// The table's code in the move pane's title (`Moves · table K7QX`).
