@@ -19,10 +19,36 @@ pub(crate) async fn find(
     shared: &Shared,
     code: &RoomCode,
 ) -> Result<Option<(RoomHandle, Listing)>, Unreachable> {
+    let cluster = shared.tables.cluster();
     if let Some(found) = shared.tables.find(code) {
-        return Ok(Some(found));
+        let Some(cluster) = cluster.filter(|cluster| !cluster.leases_sure()) else {
+            return Ok(Some(found));
+        };
+        // This node has not renewed its leases within their term (it stalled, or the database was away):
+        // another node may have taken the room over meanwhile, and nobody is seated at a room that may show an
+        // old state. The leases say where it runs.
+        match cluster.holds(code).await {
+            Ok(true) => return Ok(Some(found)),
+            Ok(false) => {
+                tracing::error!(%code, "a game was taken over by another node; it stops here");
+                found.0.send(Command::Yield).await;
+                // Looked for elsewhere once it has gone: a take-over here must resume the game from the records,
+                // not find this room again.
+                let deadline = tokio::time::Instant::now() + STOP_PATIENCE;
+                while shared.tables.find(code).is_some() {
+                    if tokio::time::Instant::now() >= deadline {
+                        return Err(Unreachable);
+                    }
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, %code, "cannot ask whether a game here is still this node's");
+                return Err(Unreachable);
+            }
+        }
     }
-    let Some(cluster) = shared.tables.cluster() else {
+    let Some(cluster) = cluster else {
         return Ok(None);
     };
     match cluster.find(code).await {

@@ -165,6 +165,8 @@ pub struct Cluster {
     /// Raised when a take-over could not read the records: a game may be in progress with no room, and the
     /// heartbeat looks through the records for such games once they answer.
     sweep_wanted: AtomicBool,
+    /// When this node's leases were last renewed (the moment the renewal was asked, to be safe), if ever.
+    renewed: Mutex<Option<std::time::Instant>>,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -206,6 +208,7 @@ impl Cluster {
             events_written: Mutex::default(),
             waiting: tokio::sync::Notify::new(),
             sweep_wanted: AtomicBool::new(false),
+            renewed: Mutex::new(None),
         }))
     }
 
@@ -343,6 +346,19 @@ impl Cluster {
         Ok(())
     }
 
+    /// Whether this node's leases are surely still its own: renewed within their term. A node that stalled past
+    /// it, or could not reach the database for as long, may have lost rooms it still runs without knowing yet.
+    pub fn leases_sure(&self) -> bool {
+        locked(&self.renewed).is_some_and(|at| at.elapsed() < self.leases.term())
+    }
+
+    /// Whether the room `code` is this node's, as the leases say now.
+    pub async fn holds(&self, code: &RoomCode) -> Result<bool, NodesError> {
+        let db = self.db.client().await?;
+        let holder = lease::holder(&db, code).await?;
+        Ok(holder.is_some_and(|holder| holder.node == self.node().as_str()))
+    }
+
     /// Asks the heartbeat to look through the records for games in progress that no node runs (a take-over
     /// could not read them).
     pub fn want_sweep(&self) {
@@ -435,7 +451,9 @@ impl Cluster {
     /// that have died, and says which rooms and events here were lost and which elsewhere lapsed.
     pub async fn beat(&self, here: &[RoomCode], events: &[RoomCode]) -> Result<Beat, NodesError> {
         let db = self.db.client().await?;
+        let asked = std::time::Instant::now();
         let held = self.leases.renew(&db).await?;
+        *locked(&self.renewed) = Some(asked);
         let lost = here
             .iter()
             .filter(|c| !held.contains(*c))

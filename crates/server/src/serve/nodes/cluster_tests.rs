@@ -411,3 +411,27 @@ async fn a_player_at_an_event_s_board_on_another_node_is_busy_here_and_one_at_a_
     two.beat(&tables_two.codes(), &[]).await.unwrap();
     assert!(tables_two.busy_players().is_empty());
 }
+
+#[tokio::test]
+async fn a_node_that_has_not_renewed_within_its_term_asks_the_leases_whose_a_room_is() {
+    let config = database().await;
+    let term = Duration::from_millis(600);
+    let (tables_one, one) = node_with_tables(&config, "one", term).await;
+    let (_tables_two, two) = node_with_tables(&config, "two", term).await;
+    // Never renewed: nothing is sure.
+    assert!(!one.leases_sure());
+    one.beat(&tables_one.codes(), &[]).await.unwrap();
+    assert!(one.leases_sure());
+    let (code, _room) = tables_one
+        .open(room_config(Variant::English), None)
+        .expect("a room with a reserved code");
+    assert!(one.holds(&code).await.unwrap());
+    assert!(!two.holds(&code).await.unwrap());
+    // One goes silent past its term (as a stalled node does): its leases are no longer sure, and once another
+    // node has taken the room over, the leases say so.
+    tokio::time::sleep(term + Duration::from_millis(100)).await;
+    assert!(!one.leases_sure());
+    assert!(two.claim(&code).await.unwrap());
+    assert!(!one.holds(&code).await.unwrap());
+    assert!(two.holds(&code).await.unwrap());
+}
