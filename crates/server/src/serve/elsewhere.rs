@@ -209,7 +209,8 @@ async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCo
 }
 
 /// How often, at the longest, a node looks through the records for games in progress that no node runs: a
-/// safety net under the take-overs, which leave none when they go as they should.
+/// safety net under the take-overs, which leave none when they go as they should. (Events are looked through
+/// when a take-over or an outage asks.)
 const SWEEP_EVERY: Duration = Duration::from_secs(30);
 
 /// How often the heartbeat comes, as a part of the lease's term.
@@ -265,10 +266,19 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
             take_over(&shared, &cluster, code).await;
         }
         release_ended(&shared, &cluster).await;
-        if cluster.take_sweep() || last_sweep.elapsed() >= SWEEP_EVERY {
+        let wanted = cluster.take_sweep();
+        if wanted || last_sweep.elapsed() >= SWEEP_EVERY {
             last_sweep = tokio::time::Instant::now();
-            // The events first, as on joining: a game of an event taken over here is linked to it here.
-            let events = events::across::resume_unclaimed(&shared, &cluster).await;
+            // The events first, as on joining: a game of an event taken over here is linked to it here. They are
+            // looked through only when a take-over or an outage asks (their list is every event ever held, which
+            // grows with the server's age); the games' codes, in progress only, every time.
+            let events = match wanted {
+                true => events::across::resume_unclaimed(&shared, &cluster).await,
+                false => Sweep {
+                    resumed: 0,
+                    complete: true,
+                },
+            };
             let games = resume_unclaimed(&shared, &cluster).await;
             if events.resumed + games.resumed > 0 {
                 tracing::warn!(
