@@ -257,7 +257,7 @@ fn evaluation_walk(positions: &[Position]) -> Vec<(Position, usize)> {
 /// The time of one static evaluation, the network's (its sums brought up to date as the search does) and the
 /// hand-written one's, on the same positions: the fastest of [`REPEATS`] passes, each over all of them.
 fn evaluation_alone(out: &mut impl Write, positions: &[Position]) -> Result<()> {
-    let Some(net) = nnue::builtin(nnue::NetworkBoard::Eight) else {
+    let Some(net) = nnue::builtin(nnue::NetworkFamily::English) else {
         return Ok(());
     };
     let walk = evaluation_walk(positions);

@@ -122,15 +122,14 @@ pub(crate) fn read_network_file(path: &Path) -> Result<Vec<u8>> {
         .with_context(|| format!("cannot read {}", path.display()))
 }
 
-/// Reads the network file at `path`, for whichever board it is.
+/// Reads the network file at `path`, for whichever family of rules it is.
 pub fn read_network(path: &Path) -> Result<crowned::engine::nnue::Network> {
     let bytes = read_network_file(path)?;
     crowned::engine::nnue::Network::from_bytes(&bytes).with_context(|| path.display().to_string())
 }
 
-/// Reads the network file at `path` and makes it the one every engine of this process evaluates its board's
-/// positions with (English draughts' 8x8 board or international draughts' 10x10), in place of the one compiled
-/// in (`--network` of `crowned hub`): a newly trained network can then be matched without a build.
+/// Reads the network file at `path` and makes it the one every engine of this process evaluates its family's
+/// positions with (English, international or Russian draughts), in place of the one compiled in (`--network` of `crowned hub`): a newly trained network can then be matched without a build.
 pub fn play_with_network_file(path: &Path) -> Result<()> {
     crowned::engine::nnue::play_with(read_network(path)?)?;
     Ok(())

@@ -14,7 +14,7 @@ use super::progress::TerminalProgress;
 use super::{BoardOptions, cores};
 use crowned::engine::{EngineRules, nnue};
 use crowned::rules::defined::DefinedId;
-use crowned::rules::{English, GameType, International, Playable, RulesVisitor, Variant};
+use crowned::rules::{English, GameType, International, Playable, RulesVisitor, Russian, Variant};
 
 /// `crowned tune`'s options: the step to take.
 #[derive(clap::Args, Debug)]
@@ -45,8 +45,8 @@ pub enum TuneStep {
         /// The new file to write (an existing file is refused).
         #[arg(long, value_name = "OUT")]
         out: PathBuf,
-        /// A network file (`crowned tune net --out`) both sides judge positions by (English or international
-        /// draughts, as the network's board), in place of the one compiled in or the hand-written evaluation:
+        /// A network file (`crowned tune net --out`) both sides judge positions by (English, international or
+        /// Russian draughts, as the network's family), in place of the one compiled in or the hand-written evaluation:
         /// the next generation's games from a network that passed its match, without a build.
         #[arg(long, value_name = "FILE")]
         network: Option<PathBuf>,
@@ -68,7 +68,8 @@ pub enum TuneStep {
     /// Train the network evaluation on positions (files written by `tune data`, and PDN files of finished
     /// English games) and write the network file to --out: English draughts' is compiled in as
     /// crates/engine/src/nnue/weights.nnue, international draughts' (`--variant international`) as
-    /// crates/engine/src/nnue/international.nnue.
+    /// crates/engine/src/nnue/international.nnue, Russian draughts' (`--variant russian`) as
+    /// crates/engine/src/nnue/russian.nnue.
     Net {
         /// Samples files and PDN files.
         #[arg(required = true, value_name = "FILE")]
@@ -138,15 +139,30 @@ pub enum TuneStep {
     },
 }
 
+/// The rules networks are trained for, each with its family.
+const NETWORK_FAMILIES: [(Variant, nnue::NetworkFamily); 3] = [
+    (Variant::English, nnue::NetworkFamily::English),
+    (Variant::International, nnue::NetworkFamily::International),
+    (Variant::Russian, nnue::NetworkFamily::Russian),
+];
+
+/// The family of the network trained and played for `game_type`, if it has one.
+fn network_family(game_type: GameType) -> Option<nnue::NetworkFamily> {
+    NETWORK_FAMILIES
+        .into_iter()
+        .find(|&(variant, _)| GameType::standard(variant) == game_type)
+        .map(|(_, family)| family)
+}
+
 /// `crowned tune`: the step asked for.
 pub fn run(args: TuneArgs, board: &BoardOptions) -> Result<ExitCode> {
     let english = GameType::standard(Variant::English);
-    let international = GameType::standard(Variant::International);
+    let with_networks = NETWORK_FAMILIES.map(|(variant, _)| GameType::standard(variant));
     // Self-play makes positions and SPSA tunes the search under any rules, and networks are trained for
-    // international draughts too; the hand-written weights fitted here are English draughts'.
+    // every family that has one; the hand-written weights fitted here are English draughts'.
     let step_rules: &[GameType] = match args.step {
         TuneStep::Data { .. } | TuneStep::Spsa { .. } => &[],
-        TuneStep::Net { .. } => &[english, international],
+        TuneStep::Net { .. } => &with_networks,
         TuneStep::Fit { .. } => &[english],
     };
     if !step_rules.is_empty()
@@ -155,7 +171,7 @@ pub fn run(args: TuneArgs, board: &BoardOptions) -> Result<ExitCode> {
     {
         if step_rules.len() > 1 {
             anyhow::bail!(
-                "networks are trained for English draughts (8x8) and international draughts only, not {named}"
+                "networks are trained for English, international and Russian draughts only, not {named}"
             );
         }
         anyhow::bail!(
@@ -177,22 +193,18 @@ pub fn run(args: TuneArgs, board: &BoardOptions) -> Result<ExitCode> {
                 "`crowned tune data` starts its games from openings chosen by --seed, not from --fen"
             );
             if let Some(path) = &network {
-                let wanted = if board.game_type == english {
-                    nnue::NetworkBoard::Eight
-                } else if board.game_type == international {
-                    nnue::NetworkBoard::Ten
-                } else {
+                let Some(wanted) = network_family(board.game_type) else {
                     anyhow::bail!(
-                        "--network is a network for English or international draughts, not for {}",
+                        "--network is a network for English, international or Russian draughts, not for {}",
                         board.game_type
                     );
                 };
                 let network = super::read_network(path)?;
                 anyhow::ensure!(
-                    network.board() == wanted,
+                    network.family() == wanted,
                     "{}: the network is for {}; {} is played on {wanted}",
                     path.display(),
-                    network.board(),
+                    network.family(),
                     board.game_type
                 );
                 nnue::play_with(network)?;
@@ -241,10 +253,12 @@ pub fn run(args: TuneArgs, board: &BoardOptions) -> Result<ExitCode> {
                 start,
                 ..Default::default()
             };
-            if board.game_type == international {
-                net::<International>(&files, config, &out)?;
-            } else {
-                net::<English>(&files, config, &out)?;
+            match network_family(board.game_type) {
+                Some(nnue::NetworkFamily::International) => {
+                    net::<International>(&files, config, &out)?
+                }
+                Some(nnue::NetworkFamily::Russian) => net::<Russian>(&files, config, &out)?,
+                _ => net::<English>(&files, config, &out)?,
             }
         }
         TuneStep::Spsa {

@@ -4,7 +4,7 @@
 use crate::cli_support;
 
 use cli_support::{TempFile, assert_one_line_error, crowned, stderr};
-use crowned::engine::nnue::{Network, NetworkBoard};
+use crowned::engine::nnue::{Network, NetworkFamily};
 
 /// Six self-play games at depth 2 from seed 3 into `out`, with `extra` arguments: the file's text, checked to
 /// hold a good number of positions.
@@ -64,7 +64,7 @@ fn self_play_then_a_fit_and_a_network_trained_on_it() {
     assert!(log.contains("epoch   2:"), "{log}");
     assert!(log.contains("held-out mean squared error"), "{log}");
     let network = Network::from_bytes(&bytes).expect("a network the engine reads");
-    assert_ne!(network, Network::zeroed(NetworkBoard::Eight));
+    assert_ne!(network, Network::zeroed(NetworkFamily::English));
     assert_eq!(train("net2.nnue", "1").1, bytes);
 
     // The same games played by that network rather than the one compiled in: another file.
@@ -101,8 +101,8 @@ fn international_games_train_a_network_for_the_ten_by_ten_board_that_plays_them(
     let out = train("international");
     assert!(out.status.success(), "{}", stderr(&out));
     let network = Network::from_bytes(&std::fs::read(&path).expect("the network")).expect("reads");
-    assert_eq!(network.board(), NetworkBoard::Ten);
-    assert_ne!(network, Network::zeroed(NetworkBoard::Ten));
+    assert_eq!(network.family(), NetworkFamily::International);
+    assert_ne!(network, Network::zeroed(NetworkFamily::International));
 
     // The network plays international games (unlike the hand-written evaluation) and is refused for English.
     let other = self_play(
@@ -119,15 +119,15 @@ fn international_games_train_a_network_for_the_ten_by_ten_board_that_plays_them(
             "--out",
             "/dev/null/never",
         ],
-        "the network is for the 10x10 board",
+        "the network is for international draughts (10x10)",
     );
     // Rules without a network: refused before any work.
-    let russian = train("russian");
-    assert_eq!(russian.status.code(), Some(2), "{}", stderr(&russian));
+    let brazilian = train("brazilian");
+    assert_eq!(brazilian.status.code(), Some(2), "{}", stderr(&brazilian));
     assert!(
-        stderr(&russian).contains("English draughts (8x8) and international draughts only"),
+        stderr(&brazilian).contains("English, international and Russian draughts only"),
         "{}",
-        stderr(&russian)
+        stderr(&brazilian)
     );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use cli_support::{TempFile, assert_one_line_error, crowned, stdout};
-use crowned::engine::nnue::{Network, NetworkBoard};
+use crowned::engine::nnue::{Network, NetworkFamily};
 use crowned::engine::{EngineConfig, Level, Limits, builtin_openings};
 use crowned::game::AnyGame;
 use crowned::lab::sprt::{Sprt, SprtVerdict};
@@ -387,7 +387,7 @@ fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
     assert_eq!(start_scores(&["--network", compiled_in]), builtin);
     // A network of zeros scores every quiet position level, and nothing is decided four plies from the start.
     let zeros = TempFile::new("zeros.nnue", "");
-    std::fs::write(&zeros.0, Network::zeroed(NetworkBoard::Eight).to_bytes()).expect("written");
+    std::fs::write(&zeros.0, Network::zeroed(NetworkFamily::English).to_bytes()).expect("written");
     let level = start_scores(&["--network", zeros.path()]);
     assert!(level.iter().all(|s| s == "0.00"), "{level:?}");
     assert_ne!(
@@ -398,7 +398,11 @@ fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
     // International draughts has a network of its own: a network for the 8x8 board changes nothing there, one
     // for the 10x10 board replaces it, and `--eval classic` is the hand-written evaluation's view.
     let ten_zeros = TempFile::new("ten-zeros.nnue", "");
-    std::fs::write(&ten_zeros.0, Network::zeroed(NetworkBoard::Ten).to_bytes()).expect("written");
+    std::fs::write(
+        &ten_zeros.0,
+        Network::zeroed(NetworkFamily::International).to_bytes(),
+    )
+    .expect("written");
     let ten_builtin = start_scores_of("international", &[]);
     assert_eq!(ten_builtin.len(), 4, "{ten_builtin:?}");
     assert_eq!(
@@ -410,6 +414,25 @@ fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
     let hand_written = start_scores_of("international", &["--eval", "classic"]);
     assert_ne!(hand_written, ten_builtin);
     assert_ne!(ten_level, ten_builtin);
+
+    // Russian draughts is played on English's board but by a network of its own family: English's changes
+    // nothing there, and a Russian network of zeros scores it level.
+    let russian_zeros = TempFile::new("russian-zeros.nnue", "");
+    std::fs::write(
+        &russian_zeros.0,
+        Network::zeroed(NetworkFamily::Russian).to_bytes(),
+    )
+    .expect("written");
+    let russian = start_scores_of("russian", &[]);
+    assert_eq!(
+        start_scores_of("russian", &["--network", zeros.path()]),
+        russian
+    );
+    let russian_level = start_scores_of("russian", &["--network", russian_zeros.path()]);
+    assert!(
+        russian_level.iter().all(|s| s == "0.00"),
+        "{russian_level:?}"
+    );
 
     let damaged = TempFile::new("damaged.nnue", "CRWNNNUE and then nonsense");
     assert_one_line_error(&["hub", "--network", damaged.path()], "damaged.nnue");

@@ -2,12 +2,12 @@
 //! the rule sets that have nothing of their own.
 //!
 //! English draughts has a network evaluation, a hand-tuned evaluation, endgame databases and a search tuned to
-//! run on several threads; international draughts may have a network of its own; the other rule sets share the
+//! run on several threads; international and Russian draughts may have a network of their own; the other rule sets share the
 //! generic evaluation of [`super::variants`] and search on one thread. The choice is made when the code is compiled for each rule set, so the search pays nothing for it.
 
 use super::book::Book;
 use super::egdb::{DbValue, Egdb, Wld};
-use super::nnue::{self, Evaluation, NetCache, NetworkBoard};
+use super::nnue::{self, Evaluation, NetCache, NetworkFamily};
 use super::races::Races;
 use super::search::{DB_WIN, MAX_PLY};
 use super::variants::{generic, generic_for_black};
@@ -30,10 +30,10 @@ pub trait EngineRules: Playable {
     /// so that the rule sets measured without it play as they did.
     const RACES: Races = Races::Ignored;
 
-    /// The board of the network that may evaluate this rule set's positions: `None` for a rule set no network
+    /// The family of the network that may evaluate this rule set's positions: `None` for a rule set no network
     /// was trained for. A network plays only where one is compiled in or chosen for the process
     /// ([`nnue::playing`]); elsewhere the hand-written evaluation does.
-    const NETWORK: Option<NetworkBoard> = None;
+    const NETWORK: Option<NetworkFamily> = None;
 
     /// The search's margins and reductions under this rule set, before any is changed from outside
     /// ([`super::ParamOverrides`]): the values measured for English draughts unless a rule set was tuned.
@@ -95,7 +95,7 @@ pub trait EngineRules: Playable {
 
 impl EngineRules for English {
     const PARALLEL: bool = true;
-    const NETWORK: Option<NetworkBoard> = Some(NetworkBoard::Eight);
+    const NETWORK: Option<NetworkFamily> = Some(NetworkFamily::English);
 
     fn evaluate(pos: &Position) -> i32 {
         eval::evaluate(pos)
@@ -169,11 +169,15 @@ impl EngineRules for Breakthrough {
 
 /// International draughts is evaluated by its network where one is compiled in or chosen.
 impl EngineRules for International {
-    const NETWORK: Option<NetworkBoard> = Some(NetworkBoard::Ten);
+    const NETWORK: Option<NetworkFamily> = Some(NetworkFamily::International);
+}
+
+/// Russian draughts is evaluated by its network where one is compiled in or chosen.
+impl EngineRules for Russian {
+    const NETWORK: Option<NetworkFamily> = Some(NetworkFamily::Russian);
 }
 
 defaults!(
-    Russian,
     Brazilian,
     Pool,
     Italian,

@@ -1,6 +1,6 @@
 //! The pieces as the network sees them, and the first layer's sums for both views.
 
-use super::{Cpu, HIDDEN, MAX_SQUARES, Network, NetworkBoard};
+use super::{Cpu, HIDDEN, MAX_SQUARES, Network, NetworkFamily};
 use crowned_rules::position::compress;
 use crowned_rules::{Color, Position, RuleSet};
 
@@ -112,13 +112,13 @@ impl Accumulator {
         source: Option<&Accumulator>,
     ) {
         // The board's size as a constant, so that each feature's arithmetic is folded for its board.
-        match net.board() {
-            NetworkBoard::Eight => {
-                self.update_for::<{ NetworkBoard::Eight.squares() }>(cpu, net, from, to, source);
+        const EIGHT: usize = NetworkFamily::English.squares();
+        const TEN: usize = NetworkFamily::International.squares();
+        match net.family() {
+            NetworkFamily::English | NetworkFamily::Russian => {
+                self.update_for::<EIGHT>(cpu, net, from, to, source)
             }
-            NetworkBoard::Ten => {
-                self.update_for::<{ NetworkBoard::Ten.squares() }>(cpu, net, from, to, source)
-            }
+            NetworkFamily::International => self.update_for::<TEN>(cpu, net, from, to, source),
         }
     }
 

@@ -1,8 +1,9 @@
 //! A small neural-network evaluation of draughts positions, updated incrementally (the NNUE design): one for
-//! English draughts' 8x8 board and one for international draughts' 10x10 board ([`NetworkBoard`]).
+//! each family of rules that has one ([`NetworkFamily`]): English draughts, international draughts' 10x10 board,
+//! and Russian draughts' 8x8 board with flying kings.
 //!
 //! The input is the board seen from each side in turn: for the side whose view it is, its own men, its own
-//! kings, the other side's men and kings, each on the board's 32 or 50 squares ([`NetworkBoard::inputs`] features, a
+//! kings, the other side's men and kings, each on the board's 32 or 50 squares ([`NetworkFamily::inputs`] features, a
 //! few dozen set at most).
 //! White's view is the board turned half round, so one set of first-layer weights serves both sides. The first
 //! layer's sums (the *accumulator*, [`HIDDEN`] numbers a view) change by a column of weights for each piece that
@@ -24,32 +25,39 @@ pub use accumulator::{Accumulator, Pieces, feature};
 pub use cache::NetCache;
 pub use network::{Network, NetworkError, builtin, play_with, playing};
 
-/// The boards a network is made for: each has its own first layer (a column a piece kind and square); the
-/// layers after it have the same shape on both.
+/// The rules a network is made for: each family has its own first layer (a column a piece kind and square) and
+/// its own weights; the layers after the first have the same shape in every family. Rules of one board whose
+/// pieces move alike share a family (and so a network) where an SPRT match says the network serves them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NetworkBoard {
-    /// 32 squares: English draughts.
-    Eight,
-    /// 50 squares: international draughts.
-    Ten,
+pub enum NetworkFamily {
+    /// English draughts: 32 squares, kings that move one square.
+    English,
+    /// International draughts: 50 squares, flying kings.
+    International,
+    /// Russian draughts: 32 squares, flying kings, men that capture backwards.
+    Russian,
 }
 
-impl NetworkBoard {
-    /// Boards there are.
-    pub const COUNT: usize = 2;
-    /// Every board, in the order of [`NetworkBoard::index`].
-    pub const ALL: [NetworkBoard; NetworkBoard::COUNT] = [NetworkBoard::Eight, NetworkBoard::Ten];
+impl NetworkFamily {
+    /// Families there are.
+    pub const COUNT: usize = 3;
+    /// Every family, in the order of [`NetworkFamily::index`] (which is also its code in a network file).
+    pub const ALL: [NetworkFamily; NetworkFamily::COUNT] = [
+        NetworkFamily::English,
+        NetworkFamily::International,
+        NetworkFamily::Russian,
+    ];
 
-    /// Its place in [`NetworkBoard::ALL`].
+    /// Its place in [`NetworkFamily::ALL`].
     pub const fn index(self) -> usize {
         self as usize
     }
 
-    /// Playable squares.
+    /// Playable squares of its board.
     pub const fn squares(self) -> usize {
         match self {
-            NetworkBoard::Eight => 32,
-            NetworkBoard::Ten => 50,
+            NetworkFamily::English | NetworkFamily::Russian => 32,
+            NetworkFamily::International => 50,
         }
     }
 
@@ -63,17 +71,18 @@ impl NetworkBoard {
     /// 25 x 8 x 127 and 41 x 6 x 127 are both below 32,767.
     pub const fn first_layer_limit(self) -> f32 {
         match self {
-            NetworkBoard::Eight => 8.0,
-            NetworkBoard::Ten => 6.0,
+            NetworkFamily::English | NetworkFamily::Russian => 8.0,
+            NetworkFamily::International => 6.0,
         }
     }
 }
 
-impl std::fmt::Display for NetworkBoard {
+impl std::fmt::Display for NetworkFamily {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            NetworkBoard::Eight => "the 8x8 board",
-            NetworkBoard::Ten => "the 10x10 board",
+            NetworkFamily::English => "English draughts (8x8)",
+            NetworkFamily::International => "international draughts (10x10)",
+            NetworkFamily::Russian => "Russian draughts (8x8, flying kings)",
         })
     }
 }

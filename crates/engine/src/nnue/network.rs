@@ -5,28 +5,31 @@ use std::sync::{LazyLock, OnceLock};
 use thiserror::Error;
 
 use super::{
-    ACTIVATION_ONE, Accumulator, Cpu, HIDDEN, LAYER2, LAYER2_SHIFT, NetworkBoard, OUTPUT_SCALE,
+    ACTIVATION_ONE, Accumulator, Cpu, HIDDEN, LAYER2, LAYER2_SHIFT, NetworkFamily, OUTPUT_SCALE,
 };
 use crowned_rules::Color;
 
 /// The file's first bytes.
 const MAGIC: &[u8; 8] = b"CRWNNNUE";
-/// The format's version: 2 since the second layer's weights are 8-bit (version 1 had them 16-bit at twice the
-/// scale; the network compiled in was converted by halving them, rounded).
-const VERSION: u32 = 2;
+/// The format's version: 3 since the file names its family of rules (version 2, whose family is told by its
+/// inputs, English's 128 or international's 200, is still read); 2 since the second layer's weights are 8-bit
+/// (version 1 had them 16-bit at twice the scale; the network compiled in was converted by halving them, rounded).
+const VERSION: u32 = 3;
+/// The version before the family was written: read, never written.
+const VERSION_WITHOUT_FAMILY: u32 = 2;
 
 /// A network file that cannot be used.
 #[derive(Debug, Error, PartialEq, Eq)]
 pub enum NetworkError {
     /// Not a network file, or one of a version this build does not read.
-    #[error("not a crowned network file (version {VERSION})")]
+    #[error("not a crowned network file (version {VERSION_WITHOUT_FAMILY} or {VERSION})")]
     NotANetwork,
     /// A network of other dimensions than this build's.
     #[error(
-        "the network is {inputs}x{hidden}x{layer2}; this build reads {english}x{HIDDEN}x{LAYER2} (8x8 boards) \
-         and {ten}x{HIDDEN}x{LAYER2} (10x10 boards)",
-        english = NetworkBoard::Eight.inputs(),
-        ten = NetworkBoard::Ten.inputs()
+        "the network is {inputs}x{hidden}x{layer2}; this build reads {eight}x{HIDDEN}x{LAYER2} (8x8 boards) \
+         and {ten}x{HIDDEN}x{LAYER2} (10x10 boards), for English, international and Russian draughts",
+        eight = NetworkFamily::English.inputs(),
+        ten = NetworkFamily::International.inputs()
     )]
     Dimensions {
         /// Inputs of the file's network.
@@ -36,6 +39,9 @@ pub enum NetworkError {
         /// Second-layer units.
         layer2: u32,
     },
+    /// A network for a family of rules this build does not know (written by a later one).
+    #[error("the network is for a family of rules this build does not know (code {0})")]
+    UnknownFamily(u32),
     /// Shorter or longer than its dimensions say.
     #[error("the network file is {found} bytes long; {expected} expected")]
     Length {
@@ -47,25 +53,25 @@ pub enum NetworkError {
     /// The checksum does not match: the file is damaged.
     #[error("the network file is damaged (checksum mismatch)")]
     Checksum,
-    /// A network was already chosen for this process ([`play_with`]).
+    /// A network was already chosen for this family in this process ([`play_with`]).
     #[error("a network for {0} was already chosen for this process")]
-    AlreadyChosen(NetworkBoard),
-    /// A network for another board than the one asked for.
+    AlreadyChosen(NetworkFamily),
+    /// A network for another family of rules than the one asked for.
     #[error("the network is for {found}, not for {expected}")]
-    WrongBoard {
-        /// The board asked for.
-        expected: NetworkBoard,
-        /// The network's board.
-        found: NetworkBoard,
+    WrongFamily {
+        /// The family asked for.
+        expected: NetworkFamily,
+        /// The network's family.
+        found: NetworkFamily,
     },
 }
 
 /// A trained network, in the integers inference uses.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Network {
-    /// The board whose pieces are the inputs.
-    pub(crate) board: NetworkBoard,
-    /// First layer: a column of [`HIDDEN`] weights for each feature ([`NetworkBoard::inputs`] of them), times
+    /// The rules whose positions it scores (and so the board whose pieces are the inputs).
+    pub(crate) family: NetworkFamily,
+    /// First layer: a column of [`HIDDEN`] weights for each feature ([`NetworkFamily::inputs`] of them), times
     /// [`ACTIVATION_ONE`].
     pub first: Box<[[i16; HIDDEN]]>,
     /// First layer's biases, times [`ACTIVATION_ONE`].
@@ -81,55 +87,59 @@ pub struct Network {
     pub output_bias: i32,
 }
 
-/// The bytes of the networks compiled in, by board: English draughts' (8x8) and international draughts' (10x10),
-/// each the one that passed its last match (`crowned tune net` writes them).
-static BUILTIN_BYTES: [Option<&[u8]>; NetworkBoard::COUNT] = [
+/// The bytes of the networks compiled in, by family: English draughts' (8x8), international draughts' (10x10)
+/// and Russian draughts' (8x8, flying kings), each the one that passed its last match (`crowned tune net` writes
+/// them).
+static BUILTIN_BYTES: [Option<&[u8]>; NetworkFamily::COUNT] = [
     Some(include_bytes!("weights.nnue")),
     Some(include_bytes!("international.nnue")),
+    None,
 ];
 
-static BUILTIN: [LazyLock<Option<Network>>; NetworkBoard::COUNT] = [
-    LazyLock::new(|| builtin_of(NetworkBoard::Eight)),
-    LazyLock::new(|| builtin_of(NetworkBoard::Ten)),
+static BUILTIN: [LazyLock<Option<Network>>; NetworkFamily::COUNT] = [
+    LazyLock::new(|| builtin_of(NetworkFamily::English)),
+    LazyLock::new(|| builtin_of(NetworkFamily::International)),
+    LazyLock::new(|| builtin_of(NetworkFamily::Russian)),
 ];
 
-fn builtin_of(board: NetworkBoard) -> Option<Network> {
-    Network::for_board(BUILTIN_BYTES[board.index()]?, board).ok()
+fn builtin_of(family: NetworkFamily) -> Option<Network> {
+    Network::for_family(BUILTIN_BYTES[family.index()]?, family).ok()
 }
 
-/// The network compiled into the program for `board`: `None` where there is none (or if its file were damaged,
-/// which a test rules out).
-pub fn builtin(board: NetworkBoard) -> Option<&'static Network> {
-    BUILTIN[board.index()].as_ref()
+/// The network compiled into the program for `family`: `None` where there is none (or if its file were
+/// damaged, which a test rules out).
+pub fn builtin(family: NetworkFamily) -> Option<&'static Network> {
+    BUILTIN[family.index()].as_ref()
 }
 
-/// The networks chosen for this whole process in place of the ones compiled in ([`play_with`]), by board.
-static CHOSEN: [OnceLock<Network>; NetworkBoard::COUNT] = [OnceLock::new(), OnceLock::new()];
+/// The networks chosen for this whole process in place of the ones compiled in ([`play_with`]), by family.
+static CHOSEN: [OnceLock<Network>; NetworkFamily::COUNT] =
+    [OnceLock::new(), OnceLock::new(), OnceLock::new()];
 
-/// The network every engine of this process evaluates positions on `board` with: the one [`play_with`] chose,
+/// The network every engine of this process evaluates positions of `family` with: the one [`play_with`] chose,
 /// else the one compiled in.
-pub fn playing(board: NetworkBoard) -> Option<&'static Network> {
-    CHOSEN[board.index()].get().or_else(|| builtin(board))
+pub fn playing(family: NetworkFamily) -> Option<&'static Network> {
+    CHOSEN[family.index()].get().or_else(|| builtin(family))
 }
 
-/// Makes `network` the one every engine of this process made from now on evaluates its board's positions with,
-/// in place of the one compiled in: `crowned hub --network FILE`, so that a newly trained network can be matched
-/// against the compiled-in one (or the hand-written evaluation) without a build. It can be chosen once a board;
-/// a second choice is refused and changes nothing.
+/// Makes `network` the one every engine of this process made from now on evaluates its family's positions
+/// with, in place of the one compiled in: `crowned hub --network FILE`, so that a newly trained network can be
+/// matched against the compiled-in one (or the hand-written evaluation) without a build. It can be chosen once a
+/// family; a second choice is refused and changes nothing.
 pub fn play_with(network: Network) -> Result<(), NetworkError> {
-    let board = network.board;
-    CHOSEN[board.index()]
+    let family = network.family;
+    CHOSEN[family.index()]
         .set(network)
-        .map_err(|_| NetworkError::AlreadyChosen(board))
+        .map_err(|_| NetworkError::AlreadyChosen(family))
 }
 
 impl Network {
-    /// A network of zeros for `board` (scores every position 0), the starting point for building one by hand
+    /// A network of zeros for `family` (scores every position 0), the starting point for building one by hand
     /// in tests.
-    pub fn zeroed(board: NetworkBoard) -> Network {
+    pub fn zeroed(family: NetworkFamily) -> Network {
         Network {
-            board,
-            first: vec![[0; HIDDEN]; board.inputs()].into_boxed_slice(),
+            family,
+            first: vec![[0; HIDDEN]; family.inputs()].into_boxed_slice(),
             first_bias: [0; HIDDEN],
             second: Box::new([[0; 2 * HIDDEN]; LAYER2]),
             second_bias: [0; LAYER2],
@@ -138,9 +148,9 @@ impl Network {
         }
     }
 
-    /// The board whose positions the network scores.
-    pub fn board(&self) -> NetworkBoard {
-        self.board
+    /// The family of rules whose positions the network scores.
+    pub fn family(&self) -> NetworkFamily {
+        self.family
     }
 
     /// The first-layer column of `feature`.
@@ -296,44 +306,59 @@ impl Network {
         out * 100 / (ACTIVATION_ONE * OUTPUT_SCALE)
     }
 
-    /// Reads a network file for `board`: a network for another board is refused.
-    pub fn for_board(bytes: &[u8], board: NetworkBoard) -> Result<Network, NetworkError> {
+    /// Reads a network file for `family`: a network for another family is refused.
+    pub fn for_family(bytes: &[u8], family: NetworkFamily) -> Result<Network, NetworkError> {
         let network = Network::from_bytes(bytes)?;
-        if network.board != board {
-            return Err(NetworkError::WrongBoard {
-                expected: board,
-                found: network.board,
+        if network.family != family {
+            return Err(NetworkError::WrongFamily {
+                expected: family,
+                found: network.family,
             });
         }
         Ok(network)
     }
 
-    /// Reads a network file, for whichever board it is.
+    /// Reads a network file, for whichever family it is.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        let header = MAGIC.len() + 4 * 4;
-        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
+        if bytes.len() < MAGIC.len() + 4 || &bytes[..MAGIC.len()] != MAGIC {
             return Err(NetworkError::NotANetwork);
         }
         let mut reader = Reader {
             bytes,
             at: MAGIC.len(),
         };
-        if reader.u32() != VERSION {
+        let version = reader.u32();
+        let with_family = match version {
+            VERSION => true,
+            VERSION_WITHOUT_FAMILY => false,
+            _ => return Err(NetworkError::NotANetwork),
+        };
+        if bytes.len() < Network::header_len(with_family) {
             return Err(NetworkError::NotANetwork);
         }
+        let code = with_family.then(|| reader.u32());
         let (inputs, hidden, layer2) = (reader.u32(), reader.u32(), reader.u32());
-        let board = NetworkBoard::ALL
-            .into_iter()
-            .find(|b| b.inputs() as u32 == inputs);
-        let Some(board) = board.filter(|_| (hidden, layer2) == (HIDDEN as u32, LAYER2 as u32))
-        else {
+        let family = match code {
+            Some(code) => Some(
+                *NetworkFamily::ALL
+                    .get(code as usize)
+                    .ok_or(NetworkError::UnknownFamily(code))?,
+            ),
+            // Before the family was written, the two families there were had boards of their own.
+            None => [NetworkFamily::English, NetworkFamily::International]
+                .into_iter()
+                .find(|f| f.inputs() as u32 == inputs),
+        };
+        let Some(family) = family.filter(|f| {
+            (inputs, hidden, layer2) == (f.inputs() as u32, HIDDEN as u32, LAYER2 as u32)
+        }) else {
             return Err(NetworkError::Dimensions {
                 inputs,
                 hidden,
                 layer2,
             });
         };
-        let expected = Network::file_len(board);
+        let expected = Network::file_len(family, with_family);
         if bytes.len() != expected {
             return Err(NetworkError::Length {
                 found: bytes.len(),
@@ -344,7 +369,7 @@ impl Network {
         if checksum(&bytes[..payload_end]) != u64::from_le_bytes(bytes_8(&bytes[payload_end..])) {
             return Err(NetworkError::Checksum);
         }
-        let mut net = Network::zeroed(board);
+        let mut net = Network::zeroed(family);
         net.first
             .iter_mut()
             .flatten()
@@ -360,13 +385,14 @@ impl Network {
         Ok(net)
     }
 
-    /// The network as a file.
+    /// The network as a file (of the current version, which names its family).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(Network::file_len(self.board));
+        let mut out = Vec::with_capacity(Network::file_len(self.family, true));
         out.extend_from_slice(MAGIC);
         for n in [
             VERSION,
-            self.board.inputs() as u32,
+            self.family.index() as u32,
+            self.family.inputs() as u32,
             HIDDEN as u32,
             LAYER2 as u32,
         ] {
@@ -387,13 +413,17 @@ impl Network {
         out
     }
 
-    /// Bytes of a network file for `board`.
-    const fn file_len(board: NetworkBoard) -> usize {
-        let header = MAGIC.len() + 4 * 4;
+    /// Bytes before the weights: the magic, the version, the family where written, and three dimensions.
+    const fn header_len(with_family: bool) -> usize {
+        MAGIC.len() + 4 * (4 + with_family as usize)
+    }
+
+    /// Bytes of a network file for `family`, with the family written or not.
+    const fn file_len(family: NetworkFamily, with_family: bool) -> usize {
         let eight = LAYER2 * 2 * HIDDEN;
-        let sixteen = board.inputs() * HIDDEN + HIDDEN;
+        let sixteen = family.inputs() * HIDDEN + HIDDEN;
         let thirty_two = 2 * LAYER2 + 1;
-        header + eight + 2 * sixteen + 4 * thirty_two + 8
+        Network::header_len(with_family) + eight + 2 * sixteen + 4 * thirty_two + 8
     }
 }
 

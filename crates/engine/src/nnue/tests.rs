@@ -1,14 +1,16 @@
 use super::*;
 use crate::rng::Rng;
-use crowned_rules::{Color, English, International, Piece, Position, RuleSet, Square, parse_fen};
+use crowned_rules::{
+    Color, English, International, Piece, Position, RuleSet, Russian, Square, parse_fen,
+};
 
 /// A network for English draughts' board with random weights in the ranges a trained one has.
 fn random_network(seed: u64) -> Network {
-    random_network_on(NetworkBoard::Eight, seed)
+    random_network_on(NetworkFamily::English, seed)
 }
 
 /// A network for `board` with random weights in the ranges a trained one has.
-fn random_network_on(board: NetworkBoard, seed: u64) -> Network {
+fn random_network_on(board: NetworkFamily, seed: u64) -> Network {
     let mut rng = Rng::new(seed);
     let mut small = |spread: i32| rng.below(2 * spread as usize + 1) as i32 - spread;
     let mut net = Network::zeroed(board);
@@ -67,39 +69,51 @@ fn leaked(net: Network) -> &'static Network {
 
 #[test]
 fn the_builtin_networks_are_there_and_read_back_byte_for_byte() {
-    for board in NetworkBoard::ALL {
-        let net = builtin(board).expect("the network compiled in reads");
-        assert_eq!(net.board(), board);
+    // English's and international draughts' files were written before the family was (version 2): they read
+    // by their inputs, and are written back naming it.
+    for family in [NetworkFamily::English, NetworkFamily::International] {
+        let net = builtin(family).expect("the network compiled in reads");
+        assert_eq!(net.family(), family);
         assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(net));
-        assert_ne!(net, &Network::zeroed(board), "a trained network, not zeros");
+        assert_ne!(
+            net,
+            &Network::zeroed(family),
+            "a trained network, not zeros"
+        );
     }
 }
 
 #[test]
-fn a_network_knows_its_board_and_is_refused_for_another() {
-    for board in NetworkBoard::ALL {
-        let net = random_network_on(board, 11);
+fn a_network_knows_its_family_and_is_refused_for_another() {
+    for family in NetworkFamily::ALL {
+        let net = random_network_on(family, 11);
         let bytes = net.to_bytes();
-        assert_eq!(Network::for_board(&bytes, board).as_ref(), Ok(&net));
-        assert_eq!(Network::from_bytes(&bytes).map(|n| n.board()), Ok(board));
-        let other = NetworkBoard::ALL
-            .into_iter()
-            .find(|&b| b != board)
-            .expect("two boards");
-        assert_eq!(
-            Network::for_board(&bytes, other),
-            Err(NetworkError::WrongBoard {
-                expected: other,
-                found: board
-            })
-        );
+        assert_eq!(Network::for_family(&bytes, family).as_ref(), Ok(&net));
+        assert_eq!(Network::from_bytes(&bytes).map(|n| n.family()), Ok(family));
+        for other in NetworkFamily::ALL.into_iter().filter(|&f| f != family) {
+            assert_eq!(
+                Network::for_family(&bytes, other),
+                Err(NetworkError::WrongFamily {
+                    expected: other,
+                    found: family
+                })
+            );
+        }
     }
+    // English's and Russian draughts' boards are the same: only the family written in the file tells them apart.
+    let english = random_network_on(NetworkFamily::English, 1).to_bytes();
+    let russian = random_network_on(NetworkFamily::Russian, 1).to_bytes();
+    assert_eq!(english.len(), russian.len());
     // The 10x10 board's file is longer by the columns of its extra squares, and nothing else.
-    let (eight, ten) = (
-        random_network_on(NetworkBoard::Eight, 1).to_bytes().len(),
-        random_network_on(NetworkBoard::Ten, 1).to_bytes().len(),
+    let ten = random_network_on(NetworkFamily::International, 1).to_bytes();
+    assert_eq!(ten.len() - english.len(), 4 * (50 - 32) * HIDDEN * 2);
+    // A family this build does not know is refused, whatever the dimensions.
+    let mut unknown = english.clone();
+    unknown[12] = 9;
+    assert_eq!(
+        Network::from_bytes(&unknown),
+        Err(NetworkError::UnknownFamily(9))
     );
-    assert_eq!(ten - eight, 4 * (50 - 32) * HIDDEN * 2);
 }
 
 #[test]
@@ -119,7 +133,7 @@ fn a_network_file_round_trips_and_damage_is_refused() {
         Err(NetworkError::NotANetwork)
     );
     let mut dims = bytes.clone();
-    dims[16] = 64;
+    dims[20] = 64;
     assert!(matches!(
         Network::from_bytes(&dims),
         Err(NetworkError::Dimensions { hidden: 64, .. })
@@ -137,7 +151,7 @@ fn a_network_file_round_trips_and_damage_is_refused() {
         Err(NetworkError::Length { .. })
     ));
     // Every single flipped bit past the header is caught.
-    for at in (24..bytes.len()).step_by(997) {
+    for at in (28..bytes.len()).step_by(997) {
         let mut damaged = bytes.clone();
         damaged[at] ^= 0x10;
         assert_eq!(
@@ -156,7 +170,7 @@ fn plain_sums(net: &Network, pieces: &Pieces) -> Accumulator {
         for (h, sum) in views[view.index()].iter_mut().enumerate() {
             let total: i32 = i32::from(net.first_bias[h])
                 + pieces
-                    .features(view, net.board().squares())
+                    .features(view, net.family().squares())
                     .map(|f| i32::from(net.first[f][h]))
                     .sum::<i32>();
             *sum = total as i16;
@@ -167,11 +181,12 @@ fn plain_sums(net: &Network, pieces: &Pieces) -> Accumulator {
 
 #[test]
 fn every_cpu_s_sums_equal_the_plain_ones() {
-    sums_agree::<English>(NetworkBoard::Eight);
-    sums_agree::<International>(NetworkBoard::Ten);
+    sums_agree::<English>(NetworkFamily::English);
+    sums_agree::<International>(NetworkFamily::International);
+    sums_agree::<Russian>(NetworkFamily::Russian);
 }
 
-fn sums_agree<R: RuleSet>(board: NetworkBoard) {
+fn sums_agree<R: RuleSet>(board: NetworkFamily) {
     let net = random_network_on(board, 29);
     for cpu in Cpu::available() {
         for seed in 0..10 {
@@ -228,11 +243,12 @@ fn updated_accumulators_equal_ones_built_from_nothing() {
 
 #[test]
 fn the_cache_scores_every_position_as_a_fresh_evaluation_does() {
-    cache_agrees::<English>(NetworkBoard::Eight);
-    cache_agrees::<International>(NetworkBoard::Ten);
+    cache_agrees::<English>(NetworkFamily::English);
+    cache_agrees::<International>(NetworkFamily::International);
+    cache_agrees::<Russian>(NetworkFamily::Russian);
 }
 
-fn cache_agrees<R: RuleSet>(board: NetworkBoard) {
+fn cache_agrees<R: RuleSet>(board: NetworkFamily) {
     let net = leaked(random_network_on(board, 7));
     let fresh = |pos: &Position<R>| {
         net.evaluate_portable(&plain_sums(net, &Pieces::of(pos)), pos.side_to_move())
@@ -269,12 +285,12 @@ fn cache_agrees_on<R: RuleSet>(cache: &mut NetCache, fresh: impl Fn(&Position<R>
 fn both_colours_see_the_same_position_the_same_way() {
     for net in [
         leaked(random_network(13)),
-        builtin(NetworkBoard::Eight).expect("builtin"),
+        builtin(NetworkFamily::English).expect("builtin"),
     ] {
         colours_agree(net, &walk(17, 200));
     }
     colours_agree(
-        leaked(random_network_on(NetworkBoard::Ten, 13)),
+        leaked(random_network_on(NetworkFamily::International, 13)),
         &walk_of::<International>(17, 200),
     );
 }
@@ -358,7 +374,7 @@ fn features_are_each_piece_once_in_each_view() {
 
 #[test]
 fn the_builtin_ten_by_ten_network_knows_material() {
-    let net = builtin(NetworkBoard::Ten).expect("builtin");
+    let net = builtin(NetworkFamily::International).expect("builtin");
     let score = |fen: &str| {
         let pos: Position<International> = parse_fen(fen).expect("fen");
         net.evaluate(
@@ -376,7 +392,7 @@ fn the_builtin_ten_by_ten_network_knows_material() {
 
 #[test]
 fn the_builtin_network_knows_material() {
-    let net = builtin(NetworkBoard::Eight).expect("builtin");
+    let net = builtin(NetworkFamily::English).expect("builtin");
     let score = |fen: &str| {
         let pos: Position<English> = parse_fen(fen).expect("fen");
         net.evaluate(

@@ -14,7 +14,7 @@ use super::data::Sample;
 use thiserror::Error;
 
 use super::net_model::{FloatNet, Pass, SLOPE, Views, sigmoid};
-use crowned_engine::nnue::{Accumulator, MAX_SQUARES, Network, NetworkBoard, Pieces};
+use crowned_engine::nnue::{Accumulator, MAX_SQUARES, Network, NetworkFamily, Pieces};
 use crowned_engine::{EngineRules, Rng};
 use crowned_rules::Color;
 
@@ -23,16 +23,16 @@ use crowned_rules::Color;
 pub enum NetTrainError {
     /// The rules have no network to train.
     #[error(
-        "{0} has no network evaluation; networks are made for English and international draughts"
+        "{0} has no network evaluation; networks are made for English, international and Russian draughts"
     )]
     NoNetwork(&'static str),
-    /// The network to train further is for another board.
-    #[error("the network to train further is for {found}; these positions are on {expected}")]
-    StartBoard {
-        /// The samples' board.
-        expected: NetworkBoard,
+    /// The network to train further is for another family of rules.
+    #[error("the network to train further is for {found}; these positions are of {expected}")]
+    StartFamily {
+        /// The samples' family.
+        expected: NetworkFamily,
         /// The starting network's.
-        found: NetworkBoard,
+        found: NetworkFamily,
     },
 }
 
@@ -96,7 +96,7 @@ struct Item {
 }
 
 impl Item {
-    fn new<R: EngineRules>(sample: &Sample<R>, board: NetworkBoard, lambda: f32) -> Item {
+    fn new<R: EngineRules>(sample: &Sample<R>, family: NetworkFamily, lambda: f32) -> Item {
         let to_move = sample.position.side_to_move();
         let result = match to_move {
             Color::Black => sample.result,
@@ -110,7 +110,7 @@ impl Item {
         };
         Item {
             pieces: Pieces::of(&sample.position),
-            squares: board.squares(),
+            squares: family.squares(),
             to_move,
             result,
             target: (1.0 - lambda) * result + lambda * prediction,
@@ -178,13 +178,13 @@ pub fn train<R: EngineRules>(
     config: NetConfig,
     progress: &mut dyn FnMut(EpochReport),
 ) -> Result<NetTraining, NetTrainError> {
-    let board = R::NETWORK.ok_or(NetTrainError::NoNetwork(R::NAME))?;
+    let family = R::NETWORK.ok_or(NetTrainError::NoNetwork(R::NAME))?;
     if let Some(start) = &config.start
-        && start.board() != board
+        && start.family() != family
     {
-        return Err(NetTrainError::StartBoard {
-            expected: board,
-            found: start.board(),
+        return Err(NetTrainError::StartFamily {
+            expected: family,
+            found: start.family(),
         });
     }
     let config = NetConfig {
@@ -195,7 +195,7 @@ pub fn train<R: EngineRules>(
     };
     let (mut training, mut validation) = (Vec::new(), Vec::new());
     for (i, s) in samples.iter().enumerate() {
-        let item = Item::new(s, board, config.lambda);
+        let item = Item::new(s, family, config.lambda);
         if (i / VALIDATION_RUN) % config.validation_every == config.validation_every - 1 {
             validation.push(item);
         } else {
@@ -208,7 +208,7 @@ pub fn train<R: EngineRules>(
     }
     let mut net = match &config.start {
         Some(start) => FloatNet::from_network(start),
-        None => FloatNet::random(board, config.seed),
+        None => FloatNet::random(family, config.seed),
     };
     let mut adam = Adam::new(net.layout().count);
     let mut rng = Rng::new(config.seed ^ 0x9e37_79b9_7f4a_7c15);
@@ -402,15 +402,15 @@ mod tests {
             result: 1.0,
             search,
         };
-        let item = Item::new(&with(black, Some(0.8)), NetworkBoard::Eight, 0.5);
+        let item = Item::new(&with(black, Some(0.8)), NetworkFamily::English, 0.5);
         assert!((item.target - 0.9).abs() < 1e-6, "{}", item.target);
         // White to move: both the result and the search's view are turned to White's side.
-        let item = Item::new(&with(white, Some(0.8)), NetworkBoard::Eight, 0.5);
+        let item = Item::new(&with(white, Some(0.8)), NetworkFamily::English, 0.5);
         assert!((item.target - 0.1).abs() < 1e-6, "{}", item.target);
-        let item = Item::new(&with(white, None), NetworkBoard::Eight, 1.0);
+        let item = Item::new(&with(white, None), NetworkFamily::English, 1.0);
         assert_eq!(item.target, item.classic);
         assert_eq!(
-            Item::new(&with(black, Some(0.8)), NetworkBoard::Eight, 0.0).target,
+            Item::new(&with(black, Some(0.8)), NetworkFamily::English, 0.0).target,
             1.0
         );
     }
@@ -420,9 +420,9 @@ mod tests {
         let items: Vec<Item> = samples()
             .iter()
             .take(40)
-            .map(|s| Item::new(s, NetworkBoard::Eight, 0.3))
+            .map(|s| Item::new(s, NetworkFamily::English, 0.3))
             .collect();
-        let net = FloatNet::random(NetworkBoard::Eight, 9);
+        let net = FloatNet::random(NetworkFamily::English, 9);
         let mut pass = Pass::default();
         let error_of = |net: &FloatNet| -> f64 {
             items
@@ -469,7 +469,7 @@ mod tests {
     #[test]
     fn a_network_trained_further_starts_from_its_own_weights() {
         let builtin =
-            crowned_engine::nnue::builtin(NetworkBoard::Eight).expect("the compiled-in network");
+            crowned_engine::nnue::builtin(NetworkFamily::English).expect("the compiled-in network");
         assert_eq!(&FloatNet::from_network(builtin).quantise(), builtin);
         let config = NetConfig {
             epochs: 2,
@@ -529,11 +529,13 @@ mod tests {
         assert_ne!(one.network, other_seed.network);
     }
 
-    #[test]
-    fn a_network_for_the_ten_by_ten_board_learns_from_international_games() {
-        use crowned_rules::{GameType, International, Russian, Variant};
-        let samples = crate::tune::self_play::<International>(
-            GameType::standard(Variant::International),
+    /// A network for `family` trained on a few games of self-play under `R` learns, and knows its family.
+    fn learns_from_own_games<R: EngineRules>(
+        variant: crowned_rules::Variant,
+        family: NetworkFamily,
+    ) -> (Vec<Sample<R>>, NetConfig) {
+        let samples = crate::tune::self_play::<R>(
+            crowned_rules::GameType::standard(variant),
             6,
             2,
             4,
@@ -550,27 +552,39 @@ mod tests {
         };
         let mut reports = Vec::new();
         let trained = train(&samples, config.clone(), &mut |r| reports.push(r))
-            .expect("international draughts has a network");
-        assert_eq!(trained.network.board(), NetworkBoard::Ten);
+            .expect("the rules have a network");
+        assert_eq!(trained.network.family(), family);
         assert_learned(&reports, &trained);
-        // Training further starts from a network of the same board only.
+        (samples, config)
+    }
+
+    #[test]
+    fn networks_for_international_and_russian_draughts_learn_from_their_games() {
+        use crowned_rules::{Brazilian, International, Russian, Variant};
+        let (samples, config) = learns_from_own_games::<International>(
+            Variant::International,
+            NetworkFamily::International,
+        );
+        learns_from_own_games::<Russian>(Variant::Russian, NetworkFamily::Russian);
+        // Training further starts from a network of the same family only: English's board is Russian's, but
+        // not its rules.
         let english =
-            crowned_engine::nnue::builtin(NetworkBoard::Eight).expect("the English network");
+            crowned_engine::nnue::builtin(NetworkFamily::English).expect("the English network");
         let further = NetConfig {
             start: Some(english.clone()),
             ..config.clone()
         };
         assert_eq!(
             train(&samples, further, &mut |_| {}).map(|t| t.network),
-            Err(NetTrainError::StartBoard {
-                expected: NetworkBoard::Ten,
-                found: NetworkBoard::Eight
+            Err(NetTrainError::StartFamily {
+                expected: NetworkFamily::International,
+                found: NetworkFamily::English
             })
         );
-        // Rules without a network are refused rather than trained on another board's inputs.
-        let russian: Vec<Sample<Russian>> = Vec::new();
+        // Rules without a network are refused rather than trained on another family's inputs.
+        let brazilian: Vec<Sample<Brazilian>> = Vec::new();
         assert!(matches!(
-            train(&russian, config, &mut |_| {}),
+            train(&brazilian, config, &mut |_| {}),
             Err(NetTrainError::NoNetwork(_))
         ));
     }

@@ -3,11 +3,11 @@
 
 use crowned_engine::Rng;
 use crowned_engine::nnue::{
-    ACTIVATION_ONE, HIDDEN, LAYER2, LAYER2_SCALE, Network, NetworkBoard, OUTPUT_SCALE,
+    ACTIVATION_ONE, HIDDEN, LAYER2, LAYER2_SCALE, Network, NetworkFamily, OUTPUT_SCALE,
     SECOND_LAYER_LIMIT,
 };
 
-/// Where each layer's parameters start in the flat parameter vector of a network for one board.
+/// Where each layer's parameters start in the flat parameter vector of a network for one family.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Layout {
     /// First layer: a column of HIDDEN weights per feature.
@@ -23,10 +23,10 @@ pub(crate) struct Layout {
 }
 
 impl Layout {
-    /// The layout of a network for `board`.
-    pub const fn of(board: NetworkBoard) -> Layout {
+    /// The layout of a network for `family`.
+    pub const fn of(family: NetworkFamily) -> Layout {
         let first = 0;
-        let first_bias = first + board.inputs() * HIDDEN;
+        let first_bias = first + family.inputs() * HIDDEN;
         let second = first_bias + HIDDEN;
         let second_bias = second + LAYER2 * 2 * HIDDEN;
         let output = second_bias + LAYER2;
@@ -46,7 +46,7 @@ impl Layout {
 /// The network's parameters, flat, in the units of the model (activations 0..1, output in men).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNet {
-    pub(crate) board: NetworkBoard,
+    pub(crate) family: NetworkFamily,
     pub(crate) params: Vec<f32>,
 }
 
@@ -63,10 +63,10 @@ pub(crate) struct Views<'a> {
 }
 
 impl FloatNet {
-    /// Small random weights from `seed` for a network for `board`, every unit starting in the unclipped part of
+    /// Small random weights from `seed` for a network for `family`, every unit starting in the unclipped part of
     /// its range.
-    pub fn random(board: NetworkBoard, seed: u64) -> FloatNet {
-        let o = Layout::of(board);
+    pub fn random(family: NetworkFamily, seed: u64) -> FloatNet {
+        let o = Layout::of(family);
         let mut rng = Rng::new(seed);
         let mut uniform = |spread: f32| {
             let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -85,12 +85,12 @@ impl FloatNet {
         params[o.output..o.output_bias]
             .iter_mut()
             .for_each(|w| *w = uniform(0.5));
-        FloatNet { board, params }
+        FloatNet { family, params }
     }
 
     /// Where each layer's parameters are.
     pub(crate) fn layout(&self) -> Layout {
-        Layout::of(self.board)
+        Layout::of(self.family)
     }
 
     /// The score in men for the side to move.
@@ -182,7 +182,7 @@ impl FloatNet {
     /// Keeps the first two layers' weights inside the ranges their integers can hold.
     pub(crate) fn clip(&mut self) {
         let o = self.layout();
-        let limit = self.board.first_layer_limit();
+        let limit = self.family.first_layer_limit();
         self.params[o.first..o.second]
             .iter_mut()
             .for_each(|w| *w = w.clamp(-limit, limit));
@@ -194,8 +194,8 @@ impl FloatNet {
     /// The floating-point network whose rounding is `net` ([`FloatNet::quantise`] gives `net` back): the
     /// starting point for training a network further on new positions rather than from random weights.
     pub fn from_network(net: &Network) -> FloatNet {
-        let board = net.board();
-        let o = Layout::of(board);
+        let family = net.family();
+        let o = Layout::of(family);
         let one = ACTIVATION_ONE as f32;
         let second = LAYER2_SCALE as f32;
         let output = OUTPUT_SCALE as f32;
@@ -216,7 +216,7 @@ impl FloatNet {
             params[o.output + j] = net.output[j] as f32 / output;
         }
         params[o.output_bias] = net.output_bias as f32 / (one * output);
-        FloatNet { board, params }
+        FloatNet { family, params }
     }
 
     /// The network in the integers inference uses.
@@ -227,7 +227,7 @@ impl FloatNet {
         let to_i16 = |x: f32| x.round().clamp(f32::from(i16::MIN), f32::from(i16::MAX)) as i16;
         let to_i8 = |x: f32| x.round().clamp(f32::from(i8::MIN), f32::from(i8::MAX)) as i8;
         let to_i32 = |x: f32| x.round() as i32;
-        let mut net = Network::zeroed(self.board);
+        let mut net = Network::zeroed(self.family);
         for (f, column) in net.first.iter_mut().enumerate() {
             for (h, w) in column.iter_mut().enumerate() {
                 *w = to_i16(p[o.first + f * HIDDEN + h] * one);
