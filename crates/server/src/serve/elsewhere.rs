@@ -112,24 +112,21 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
     // A room here that ended has its result in the records first (else the records, behind, would still list its
     // game as in progress, and it would be resumed after its end); one ending from now on is told by the cluster.
     if !records_caught_up(shared).await {
-        return Sweep::default();
+        return Sweep::UNREAD;
     }
     // Only the codes: the games themselves are read one by one, once claimed.
     let Some(codes) = shared
         .read_records(|records| records.unfinished_codes())
         .await
     else {
-        return Sweep::default();
+        return Sweep::UNREAD;
     };
     let elsewhere: HashSet<RoomCode> = cluster
         .others()
         .into_iter()
         .map(|listing| listing.code)
         .collect();
-    let mut sweep = Sweep {
-        resumed: 0,
-        complete: true,
-    };
+    let mut sweep = Sweep::NOTHING_LEFT;
     for code in codes {
         if shared.tables.find(&code).is_some()
             || elsewhere.contains(&code)
@@ -138,11 +135,7 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
             continue;
         }
         // Read again once claimed: a node whose lease on it ran out may have written to it since.
-        match claim_and_resume(shared, cluster, &code).await {
-            Resumption::Here => sweep.resumed += 1,
-            Resumption::NotHere => {}
-            Resumption::Unreadable => sweep.complete = false,
-        }
+        sweep.count(claim_and_resume(shared, cluster, &code).await);
     }
     sweep
 }
@@ -274,10 +267,7 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
             // grows with the server's age); the games' codes, in progress only, every time.
             let events = match wanted {
                 true => events::across::resume_unclaimed(&shared, &cluster).await,
-                false => Sweep {
-                    resumed: 0,
-                    complete: true,
-                },
+                false => Sweep::NOTHING_LEFT,
             };
             let games = resume_unclaimed(&shared, &cluster).await;
             if events.resumed + games.resumed > 0 {

@@ -172,21 +172,14 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
         })
         .await
     else {
-        return Sweep::default();
+        return Sweep::UNREAD;
     };
-    let mut sweep = Sweep {
-        resumed: 0,
-        complete: true,
-    };
+    let mut sweep = Sweep::NOTHING_LEFT;
     for code in unfinished {
         if shared.events.find(&code).is_some() {
             continue;
         }
-        match claim_and_start(shared, cluster, &code).await {
-            Resumption::Here => sweep.resumed += 1,
-            Resumption::NotHere => {}
-            Resumption::Unreadable => sweep.complete = false,
-        }
+        sweep.count(claim_and_start(shared, cluster, &code).await);
     }
     sweep
 }

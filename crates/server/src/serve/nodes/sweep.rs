@@ -15,11 +15,34 @@ pub enum Resumption {
 }
 
 /// What a look through the records for games no node runs found.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sweep {
     /// Games resumed here.
     pub resumed: usize,
     /// Whether every game in progress was read: when not, some may still have no room, and the look is made
     /// again.
     pub complete: bool,
+}
+
+impl Sweep {
+    /// A look that read everything and resumed nothing: where a look starts, and what one that was not needed
+    /// reports.
+    pub const NOTHING_LEFT: Sweep = Sweep {
+        resumed: 0,
+        complete: true,
+    };
+    /// A look that could not read the records' list: everything may still be left, and it is made again.
+    pub const UNREAD: Sweep = Sweep {
+        resumed: 0,
+        complete: false,
+    };
+
+    /// Counts what came of one claim.
+    pub fn count(&mut self, resumption: Resumption) {
+        match resumption {
+            Resumption::Here => self.resumed += 1,
+            Resumption::NotHere => {}
+            Resumption::Unreadable => self.complete = false,
+        }
+    }
 }
