@@ -433,39 +433,27 @@ impl russh::server::Handler for Connection {
                 session,
                 "crowned: a guest has no games kept; connect with an SSH key to keep yours.\r\n",
             ),
-            (line, Some(identity))
-                if !identity.is_guest() && (line == "link" || line.starts_with("link ")) =>
-            {
-                self.send_link(
-                    identity.clone(),
-                    line.trim_start_matches("link"),
-                    channel,
-                    session,
-                );
-                Ok(())
-            }
-            (line, Some(identity))
-                if !identity.is_guest() && (line == "links" || line.starts_with("links ")) =>
-            {
-                self.send_links(
-                    identity.clone(),
-                    line.trim_start_matches("links"),
-                    channel,
-                    session,
-                );
-                Ok(())
-            }
-            (line, _)
+            (line, identity)
                 if line
                     .split_whitespace()
                     .next()
                     .is_some_and(|w| w == "link" || w == "links") =>
             {
-                refuse(
-                    channel,
-                    session,
-                    "crowned: a browser is linked to an SSH key: connect with yours to link it.\r\n",
-                )
+                let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+                match identity.as_ref().filter(|i| !i.is_guest()) {
+                    Some(identity) if word == "link" => {
+                        self.send_link(identity.clone(), rest, channel, session)
+                    }
+                    Some(identity) => self.send_links(identity.clone(), rest, channel, session),
+                    None => {
+                        return refuse(
+                            channel,
+                            session,
+                            "crowned: a browser is linked to an SSH key: connect with yours to link it.\r\n",
+                        );
+                    }
+                }
+                Ok(())
             }
             (line, Some(identity))
                 if !identity.is_guest() && (line == "blocks" || line.starts_with("unblock ")) =>
