@@ -10,7 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use common::screen::first_line_has_two_moves;
-use common::ssh::{KnownHost, PATIENCE, Server, Terminal, connect, has_file, new_key, read_all};
+use common::ssh::{
+    KnownHost, PATIENCE, Server, Terminal, connect, has_file, new_key, read_all, read_both,
+};
 use russh::keys::PrivateKeyWithHashAlg;
 use russh::{ChannelMsg, client};
 use tokio::time::{Instant, timeout};
@@ -405,10 +407,49 @@ async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() 
 
     // A server open to guests: no key at all plays as a guest, told so, whose game is not kept.
     let guests = Server::start_with("guests", "[server]\nguests = true\n");
+    let guest = as_guest(&guests, &config).await;
+    let mut g = Terminal::to_engine(&guest, 80, 24).await;
+    g.wait_for("not kept").await;
+    g.send(b"11-15\r").await;
+    g.wait_for("1. 11-15").await;
+    // A guest has no key to link a browser to, nor games kept: each command says so and changes nothing.
+    for (command, said) in [
+        ("link K7QX-M2PA", "connect with yours to link it"),
+        ("links", "connect with yours to link it"),
+        ("links revoke 1", "connect with yours to link it"),
+        ("games", "a guest has no games kept"),
+    ] {
+        let mut channel = as_guest(&guests, &config)
+            .await
+            .channel_open_session()
+            .await
+            .expect("a session");
+        channel.exec(true, command).await.expect("asked");
+        let (out, err, status) = read_both(&mut channel).await;
+        assert!(
+            out.contains(said) || err.contains(said),
+            "{command}: {out:?} {err:?}"
+        );
+        assert_ne!(status, Some(0), "{command}");
+    }
+    g.send(b"\x03").await;
+    g.wait_closed().await;
+    // The guest left nothing behind.
+    assert!(
+        guests.player_dirs().is_empty(),
+        "{:?}",
+        guests.player_dirs()
+    );
+    assert_eq!(server.player_dirs().len(), 1, "alice's folder");
+    let _ = std::fs::remove_dir_all(&folder);
+}
+
+/// A connection to `server` (open to guests) with no key: told what a guest is, then let in.
+async fn as_guest(server: &Server, config: &Arc<client::Config>) -> client::Handle<KnownHost> {
     let mut guest = client::connect(
-        Arc::clone(&config),
-        ("127.0.0.1", guests.port),
-        KnownHost(guests.fingerprint.clone()),
+        Arc::clone(config),
+        ("127.0.0.1", server.port),
+        KnownHost(server.fingerprint.clone()),
     )
     .await
     .expect("connects");
@@ -428,20 +469,7 @@ async fn only_authorized_keys_get_in_and_guests_play_without_keeping_anything() 
         accepted,
         client::KeyboardInteractiveAuthResponse::Success
     ));
-    let mut g = Terminal::to_engine(&guest, 80, 24).await;
-    g.wait_for("not kept").await;
-    g.send(b"11-15\r").await;
-    g.wait_for("1. 11-15").await;
-    g.send(b"\x03").await;
-    g.wait_closed().await;
-    // The guest left nothing behind.
-    assert!(
-        guests.player_dirs().is_empty(),
-        "{:?}",
-        guests.player_dirs()
-    );
-    assert_eq!(server.player_dirs().len(), 1, "alice's folder");
-    let _ = std::fs::remove_dir_all(&folder);
+    guest
 }
 
 /// Whether any cell on the screen has a colour.
