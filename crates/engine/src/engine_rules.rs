@@ -172,17 +172,21 @@ impl EngineRules for International {
     const NETWORK: Option<NetworkFamily> = Some(NetworkFamily::International);
 }
 
-/// Russian draughts is evaluated by its network where one is compiled in or chosen.
-impl EngineRules for Russian {
-    const NETWORK: Option<NetworkFamily> = Some(NetworkFamily::Russian);
+/// The 8x8 rule sets with flying kings: evaluated by Russian draughts' network where one is compiled in or
+/// chosen (its pieces move alike in each; which of them it serves is measured by SPRT).
+macro_rules! flying_kings_on_eight {
+    ($($rules:ty),* $(,)?) => {
+        $(impl EngineRules for $rules {
+            const NETWORK: Option<NetworkFamily> = Some(NetworkFamily::Russian);
+        })*
+    };
 }
 
+flying_kings_on_eight!(Russian, Brazilian, Pool, Czech);
+
 defaults!(
-    Brazilian,
-    Pool,
     Italian,
     Spanish,
-    Czech,
     Thai,
     Canadian,
     Frisian,
