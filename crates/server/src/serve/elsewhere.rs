@@ -111,7 +111,7 @@ pub(crate) fn take_over_patience(shared: &Shared) -> Duration {
 pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) -> Sweep {
     // A room here that ended has its result in the records first (else the records, behind, would still list its
     // game as in progress, and it would be resumed after its end); one ending from now on is told by the cluster.
-    if !records_caught_up(shared).await {
+    if !shared.recorder.caught_up().await {
         return Sweep::UNREAD;
     }
     // Only the codes: the games themselves are read one by one, once claimed.
@@ -295,24 +295,12 @@ async fn release_ended(shared: &Shared, cluster: &Cluster) {
         return;
     }
     // Each room sent its last job before it ended, so once what was sent so far is written, theirs is.
-    if !records_caught_up(shared).await {
+    if !shared.recorder.caught_up().await {
         return;
     }
     if let Err(error) = cluster.release_ended(&ending).await {
         tracing::warn!(%error, "cannot give up the leases of rooms that ended");
     }
-}
-
-/// Waits until the records have everything sent to them so far: whether they have (else the recorder is behind,
-/// or the database away).
-pub(crate) async fn records_caught_up(shared: &Shared) -> bool {
-    let recorder = shared.recorder.clone();
-    tokio::task::spawn_blocking(move || {
-        recorder.flush();
-        recorder.is_writing()
-    })
-    .await
-    .unwrap_or(false)
 }
 
 /// How long a room told to stop is waited for to be gone before its game is taken over again from the records.

@@ -337,6 +337,18 @@ impl Recorder {
         self.send(Job::Flush(tx));
         let _ = rx.recv();
     }
+
+    /// Waits (off the async threads) until the records have everything sent to them so far: whether they have
+    /// (else the recorder is behind, or the disk or the database away).
+    pub async fn caught_up(&self) -> bool {
+        let recorder = self.clone();
+        tokio::task::spawn_blocking(move || {
+            recorder.flush();
+            recorder.is_writing()
+        })
+        .await
+        .unwrap_or(false)
+    }
 }
 
 #[cfg(test)]

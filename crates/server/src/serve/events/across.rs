@@ -502,7 +502,7 @@ async fn give_up_ended(shared: &Shared, cluster: &Cluster) {
     if !shared.events.any_ended() {
         return;
     }
-    if !crate::serve::elsewhere::records_caught_up(shared).await {
+    if !shared.recorder.caught_up().await {
         // Tried again on the next beat: the leases are still this node's until then.
         return;
     }
