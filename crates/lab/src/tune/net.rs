@@ -560,7 +560,7 @@ mod tests {
 
     #[test]
     fn networks_for_international_and_russian_draughts_learn_from_their_games() {
-        use crowned_rules::{Brazilian, International, Russian, Variant};
+        use crowned_rules::{International, Italian, Russian, Variant};
         let (samples, config) = learns_from_own_games::<International>(
             Variant::International,
             NetworkFamily::International,
@@ -582,9 +582,9 @@ mod tests {
             })
         );
         // Rules without a network are refused rather than trained on another family's inputs.
-        let brazilian: Vec<Sample<Brazilian>> = Vec::new();
+        let italian: Vec<Sample<Italian>> = Vec::new();
         assert!(matches!(
-            train(&brazilian, config, &mut |_| {}),
+            train(&italian, config, &mut |_| {}),
             Err(NetTrainError::NoNetwork(_))
         ));
     }
