@@ -93,7 +93,7 @@ pub struct Network {
 static BUILTIN_BYTES: [Option<&[u8]>; NetworkFamily::COUNT] = [
     Some(include_bytes!("weights.nnue")),
     Some(include_bytes!("international.nnue")),
-    None,
+    Some(include_bytes!("russian.nnue")),
 ];
 
 static BUILTIN: [LazyLock<Option<Network>>; NetworkFamily::COUNT] = [

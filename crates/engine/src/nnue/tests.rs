@@ -70,8 +70,8 @@ fn leaked(net: Network) -> &'static Network {
 #[test]
 fn the_builtin_networks_are_there_and_read_back_byte_for_byte() {
     // English's and international draughts' files were written before the family was (version 2): they read
-    // by their inputs, and are written back naming it.
-    for family in [NetworkFamily::English, NetworkFamily::International] {
+    // by their inputs, and are written back naming it; Russian draughts' names its family.
+    for family in NetworkFamily::ALL {
         let net = builtin(family).expect("the network compiled in reads");
         assert_eq!(net.family(), family);
         assert_eq!(Network::from_bytes(&net.to_bytes()).as_ref(), Ok(net));
@@ -388,6 +388,25 @@ fn the_builtin_ten_by_ten_network_knows_material() {
     assert!(score("W:W31-50:B1-19") - start > 40);
     assert!(score("B:W31-50:B1-19") < -40);
     colours_agree(net, &walk_of::<International>(3, 200));
+}
+
+#[test]
+fn the_builtin_russian_network_knows_material() {
+    let net = builtin(NetworkFamily::Russian).expect("builtin");
+    let score = |fen: &str| {
+        let pos: Position<Russian> = parse_fen(fen).expect("fen");
+        net.evaluate(
+            &Accumulator::new(net, &Pieces::of(&pos)),
+            pos.side_to_move(),
+        )
+    };
+    // Russian draughts starts with White to move.
+    let start = score("W:W21-32:B1-12");
+    assert!(start.abs() < 40, "the start scores {start}");
+    // A man up in the opening, either side to move.
+    assert!(score("W:W21-32:B1-11") - start > 40);
+    assert!(score("B:W21-32:B1-11") < -40);
+    colours_agree(net, &walk_of::<Russian>(3, 200));
 }
 
 #[test]
