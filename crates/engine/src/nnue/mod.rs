@@ -34,7 +34,8 @@ pub enum NetworkFamily {
     English,
     /// International draughts: 50 squares, flying kings.
     International,
-    /// Russian draughts: 32 squares, flying kings, men that capture backwards.
+    /// Russian draughts and the other 8x8 rule sets with flying kings (Brazilian, pool and Czech draughts,
+    /// where its SPRT against the hand-written evaluation passed): 32 squares.
     Russian,
 }
 
