@@ -13,9 +13,9 @@ pub struct HubArgs {
     /// Search threads until the GUI sets the threads parameter [default: 1].
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     threads: Option<u64>,
-    /// The evaluation until the GUI sets the eval parameter, where the rules have a network (English,
-    /// international and Russian draughts): the network, or the hand-written one (to measure one against the
-    /// other).
+    /// The evaluation until the GUI sets the eval parameter, where the rules have a network (English
+    /// draughts, international draughts and the other 10x10 rule sets but antidraughts, and the 8x8 rule sets
+    /// with flying kings): the network, or the hand-written one (to measure one against the other).
     #[arg(long, value_parser = ["network", "classic"])]
     eval: Option<String>,
     /// A search parameter changed from the engine's own value, as NAME=VALUE (futility-margin=70; repeat for
@@ -27,7 +27,7 @@ pub struct HubArgs {
     #[arg(long, value_name = "FILE")]
     book: Option<std::path::PathBuf>,
     /// A network file (`crowned tune net --out`) the positions of its family of rules (English, international
-    /// or Russian draughts) are judged by in place of the one compiled in (or of the hand-written evaluation
+    /// or Russian draughts, and the rule sets that share their network) are judged by in place of the one compiled in (or of the hand-written evaluation
     /// where none is), so that a newly trained network can be matched without a build.
     #[arg(long, value_name = "FILE")]
     network: Option<std::path::PathBuf>,

@@ -165,12 +165,21 @@ macro_rules! defaults {
 /// The first king wins Breakthrough, so the first man sure to crown decides the game.
 impl EngineRules for Breakthrough {
     const RACES: Races = Races::Decisive;
-}
-
-/// International draughts is evaluated by its network where one is compiled in or chosen.
-impl EngineRules for International {
     const NETWORK: Option<NetworkFamily> = Some(NetworkFamily::International);
 }
+
+/// The 10x10 rule sets whose goal is international draughts' (Frisian, Frysk!; breakthrough above): evaluated by
+/// its network where one is compiled in or chosen, which each played better than the hand-written evaluation by
+/// SPRT. Antidraughts, whose goal is the opposite, keeps the hand-written evaluation turned round.
+macro_rules! international_family {
+    ($($rules:ty),* $(,)?) => {
+        $(impl EngineRules for $rules {
+            const NETWORK: Option<NetworkFamily> = Some(NetworkFamily::International);
+        })*
+    };
+}
+
+international_family!(International, Frisian, Frysk);
 
 /// The 8x8 rule sets with flying kings: evaluated by Russian draughts' network where one is compiled in or
 /// chosen (its pieces move alike in each; which of them it serves is measured by SPRT).
@@ -189,8 +198,6 @@ defaults!(
     Spanish,
     Thai,
     Canadian,
-    Frisian,
-    Frysk,
     EnglishOn<6>,
     EnglishOn<10>,
     EnglishOn<12>,

@@ -32,7 +32,8 @@ pub use network::{Network, NetworkError, builtin, play_with, playing};
 pub enum NetworkFamily {
     /// English draughts: 32 squares, kings that move one square.
     English,
-    /// International draughts: 50 squares, flying kings.
+    /// International draughts and the other 10x10 rule sets whose goal is the same (Frisian, Frysk! and
+    /// breakthrough, where its SPRT against the hand-written evaluation passed): 50 squares, flying kings.
     International,
     /// Russian draughts and the other 8x8 rule sets with flying kings (Brazilian, pool and Czech draughts,
     /// where its SPRT against the hand-written evaluation passed): 32 squares.
