@@ -50,7 +50,7 @@ enum Event {
 pub struct HubOptions {
     /// Search threads (the `threads` parameter).
     pub threads: usize,
-    /// The evaluation where the board has a network (the `eval` parameter).
+    /// The evaluation where the rules have a network (the `eval` parameter).
     pub evaluation: Evaluation,
     /// The endgame databases the engine probes, if any.
     pub egdb: Option<Arc<Egdb>>,
