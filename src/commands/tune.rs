@@ -45,9 +45,9 @@ pub enum TuneStep {
         /// The new file to write (an existing file is refused).
         #[arg(long, value_name = "OUT")]
         out: PathBuf,
-        /// A network file (`crowned tune net --out`) both sides judge positions by (English, international or
-        /// Russian draughts, as the network's family), in place of the one compiled in or the hand-written evaluation:
-        /// the next generation's games from a network that passed its match, without a build.
+        /// A network file (`crowned tune net --out`) both sides judge positions by (of the rules' family:
+        /// English, international or Russian draughts'), in place of the one compiled in or the hand-written
+        /// evaluation: the next generation's games from a network that passed its match, without a build.
         #[arg(long, value_name = "FILE")]
         network: Option<PathBuf>,
     },
@@ -146,7 +146,7 @@ const NETWORK_FAMILIES: [(Variant, nnue::NetworkFamily); 3] = [
     (Variant::Russian, nnue::NetworkFamily::Russian),
 ];
 
-/// The family of the network trained and played for `game_type`, if it has one.
+/// The family of the network `tune net` trains on positions of `game_type`, if it trains one.
 fn network_family(game_type: GameType) -> Option<nnue::NetworkFamily> {
     NETWORK_FAMILIES
         .into_iter()
@@ -193,9 +193,11 @@ pub fn run(args: TuneArgs, board: &BoardOptions) -> Result<ExitCode> {
                 "`crowned tune data` starts its games from openings chosen by --seed, not from --fen"
             );
             if let Some(path) = &network {
-                let Some(wanted) = network_family(board.game_type) else {
+                let start = crowned::rules::AnyPosition::start(board.game_type);
+                let Some(wanted) = crowned::engine::network_family(&start) else {
                     anyhow::bail!(
-                        "--network is a network for English, international or Russian draughts, not for {}",
+                        "--network: {} has no network evaluation (English, international and Russian \
+                         draughts have one, and the rule sets that share theirs)",
                         board.game_type
                     );
                 };

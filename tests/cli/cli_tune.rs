@@ -121,6 +121,25 @@ fn international_games_train_a_network_for_the_ten_by_ten_board_that_plays_them(
         ],
         "the network is for international draughts (10x10)",
     );
+    // Frisian draughts shares international draughts' network, so it plays its games with it; Italian has none.
+    let frisian = self_play(
+        &dir.join("frisian.txt"),
+        &["--variant", "frisian", "--network", &net_arg],
+    );
+    assert!(frisian.starts_with("W:W31-50:B1-20;"), "{}", &frisian[..40]);
+    assert_one_line_error(
+        &[
+            "tune",
+            "data",
+            "--variant",
+            "italian",
+            "--network",
+            &net_arg,
+            "--out",
+            "/dev/null/never",
+        ],
+        "italian has no network evaluation",
+    );
     // Rules without a network: refused before any work.
     let brazilian = train("brazilian");
     assert_eq!(brazilian.status.code(), Some(2), "{}", stderr(&brazilian));

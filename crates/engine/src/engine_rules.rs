@@ -2,8 +2,10 @@
 //! the rule sets that have nothing of their own.
 //!
 //! English draughts has a network evaluation, a hand-tuned evaluation, endgame databases and a search tuned to
-//! run on several threads; international and Russian draughts may have a network of their own; the other rule sets share the
-//! generic evaluation of [`super::variants`] and search on one thread. The choice is made when the code is compiled for each rule set, so the search pays nothing for it.
+//! run on several threads. International and Russian draughts have networks of their own, each shared by the
+//! rule sets of its board whose pieces move alike where an SPRT says it serves them. The other rule sets share
+//! the generic evaluation of [`super::variants`], and all but English search on one thread. The choice is made
+//! when the code is compiled for each rule set, so the search pays nothing for it.
 
 use super::book::Book;
 use super::egdb::{DbValue, Egdb, Wld};

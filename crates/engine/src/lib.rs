@@ -69,7 +69,7 @@ pub use players::{Player, Players};
 pub use rng::Rng;
 pub use score::{SLOPE, Score};
 pub use search_params::{ParamError, ParamOverrides, SearchParams};
-pub use searchers::rule_set_params;
+pub use searchers::{network_family, rule_set_params};
 pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 pub use situation::{AnySituation, Situation};
 pub use thinking::Engine;

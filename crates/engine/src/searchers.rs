@@ -3,6 +3,7 @@
 //! generic over the rules, through [`SearcherSlot`] and [`EngineVisitor`].
 
 use super::engine_rules::EngineRules;
+use super::nnue::NetworkFamily;
 use super::search::Searcher;
 use super::{EngineConfig, SearchParams};
 use crowned_rules::defined::DefinedBoard;
@@ -99,4 +100,20 @@ pub fn rule_set_params(position: &AnyPosition) -> SearchParams {
         }
     }
     visit(position, Params)
+}
+
+/// The family of the network that evaluates positions of the rule set of `position`
+/// ([`EngineRules::NETWORK`]), if it has one: which network file a tool may play that rule set with.
+pub fn network_family(position: &AnyPosition) -> Option<NetworkFamily> {
+    struct Family;
+    impl EngineVisitor for Family {
+        type Output = Option<NetworkFamily>;
+        fn visit<R: SearcherSlot>(self, _: &Position<R>) -> Option<NetworkFamily> {
+            R::NETWORK
+        }
+        fn defined(self, _: &DefinedBoard) -> Option<NetworkFamily> {
+            None
+        }
+    }
+    visit(position, Family)
 }
