@@ -14,8 +14,8 @@ pub struct HubArgs {
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
     threads: Option<u64>,
     /// The evaluation until the GUI sets the eval parameter, where the rules have a network (English
-    /// draughts, international draughts and the other 10x10 rule sets but antidraughts, and the 8x8 rule sets
-    /// with flying kings): the network, or the hand-written one (to measure one against the other).
+    /// draughts; international draughts, Frisian, Frysk! and breakthrough; Russian, Brazilian, pool and Czech
+    /// draughts): the network, or the hand-written one (to measure one against the other).
     #[arg(long, value_parser = ["network", "classic"])]
     eval: Option<String>,
     /// A search parameter changed from the engine's own value, as NAME=VALUE (futility-margin=70; repeat for

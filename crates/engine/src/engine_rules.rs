@@ -183,8 +183,8 @@ macro_rules! international_family {
 
 international_family!(International, Frisian, Frysk);
 
-/// The 8x8 rule sets with flying kings: evaluated by Russian draughts' network where one is compiled in or
-/// chosen (its pieces move alike in each; which of them it serves is measured by SPRT).
+/// The 8x8 rule sets with flying kings that Russian draughts' network serves, by SPRT against the hand-written
+/// evaluation (Spanish draughts, whose board is mirrored, played worse with it; Thai's match was undecided).
 macro_rules! flying_kings_on_eight {
     ($($rules:ty),* $(,)?) => {
         $(impl EngineRules for $rules {

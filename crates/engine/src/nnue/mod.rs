@@ -35,8 +35,9 @@ pub enum NetworkFamily {
     /// International draughts and the other 10x10 rule sets whose goal is the same (Frisian, Frysk! and
     /// breakthrough, where its SPRT against the hand-written evaluation passed): 50 squares, flying kings.
     International,
-    /// Russian draughts and the other 8x8 rule sets with flying kings (Brazilian, pool and Czech draughts,
-    /// where its SPRT against the hand-written evaluation passed): 32 squares.
+    /// Russian draughts and three other 8x8 rule sets with flying kings (Brazilian, pool and Czech draughts,
+    /// where its SPRT against the hand-written evaluation passed; Spanish draughts' failed and Thai's was left
+    /// undecided): 32 squares.
     Russian,
 }
 
