@@ -376,6 +376,29 @@ fn start_scores_of(variant: &str, extra: &[&str]) -> Vec<String> {
     scores
 }
 
+/// A network file of zeros for `family`: it scores every quiet position level.
+fn zeros_of(family: NetworkFamily, name: &str) -> TempFile {
+    let file = TempFile::new(name, "");
+    std::fs::write(&file.0, Network::zeroed(family).to_bytes()).expect("written");
+    file
+}
+
+/// Under `variant`, played by a network of its own family: `foreign`, a network of another family, changes
+/// nothing, and `own`, a network of zeros of its family, scores the first plies level. The compiled-in
+/// network's scores.
+fn plays_its_own_family(variant: &str, own: &TempFile, foreign: &TempFile) -> Vec<String> {
+    let builtin = start_scores_of(variant, &[]);
+    assert_eq!(builtin.len(), 4, "{variant}: {builtin:?}");
+    assert_eq!(
+        start_scores_of(variant, &["--network", foreign.path()]),
+        builtin,
+        "{variant}"
+    );
+    let level = start_scores_of(variant, &["--network", own.path()]);
+    assert!(level.iter().all(|s| s == "0.00"), "{variant}: {level:?}");
+    builtin
+}
+
 #[test]
 fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
     let compiled_in = concat!(
@@ -386,8 +409,7 @@ fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
     assert_eq!(builtin.len(), 4, "{builtin:?}");
     assert_eq!(start_scores(&["--network", compiled_in]), builtin);
     // A network of zeros scores every quiet position level, and nothing is decided four plies from the start.
-    let zeros = TempFile::new("zeros.nnue", "");
-    std::fs::write(&zeros.0, Network::zeroed(NetworkFamily::English).to_bytes()).expect("written");
+    let zeros = zeros_of(NetworkFamily::English, "zeros.nnue");
     let level = start_scores(&["--network", zeros.path()]);
     assert!(level.iter().all(|s| s == "0.00"), "{level:?}");
     assert_ne!(
@@ -397,42 +419,15 @@ fn the_hub_plays_with_a_network_file_in_place_of_the_compiled_in_one() {
 
     // International draughts has a network of its own: a network for the 8x8 board changes nothing there, one
     // for the 10x10 board replaces it, and `--eval classic` is the hand-written evaluation's view.
-    let ten_zeros = TempFile::new("ten-zeros.nnue", "");
-    std::fs::write(
-        &ten_zeros.0,
-        Network::zeroed(NetworkFamily::International).to_bytes(),
-    )
-    .expect("written");
-    let ten_builtin = start_scores_of("international", &[]);
-    assert_eq!(ten_builtin.len(), 4, "{ten_builtin:?}");
-    assert_eq!(
-        start_scores_of("international", &["--network", zeros.path()]),
-        ten_builtin
-    );
-    let ten_level = start_scores_of("international", &["--network", ten_zeros.path()]);
-    assert!(ten_level.iter().all(|s| s == "0.00"), "{ten_level:?}");
+    let ten_zeros = zeros_of(NetworkFamily::International, "ten-zeros.nnue");
+    let ten_builtin = plays_its_own_family("international", &ten_zeros, &zeros);
     let hand_written = start_scores_of("international", &["--eval", "classic"]);
     assert_ne!(hand_written, ten_builtin);
-    assert_ne!(ten_level, ten_builtin);
-
-    // Russian draughts is played on English's board but by a network of its own family: English's changes
-    // nothing there, and a Russian network of zeros scores it level.
-    let russian_zeros = TempFile::new("russian-zeros.nnue", "");
-    std::fs::write(
-        &russian_zeros.0,
-        Network::zeroed(NetworkFamily::Russian).to_bytes(),
-    )
-    .expect("written");
-    let russian = start_scores_of("russian", &[]);
-    assert_eq!(
-        start_scores_of("russian", &["--network", zeros.path()]),
-        russian
-    );
-    let russian_level = start_scores_of("russian", &["--network", russian_zeros.path()]);
-    assert!(
-        russian_level.iter().all(|s| s == "0.00"),
-        "{russian_level:?}"
-    );
+    // Russian draughts is played on English's board but by a network of its own family.
+    let russian_zeros = zeros_of(NetworkFamily::Russian, "russian-zeros.nnue");
+    plays_its_own_family("russian", &russian_zeros, &zeros);
+    // Frisian draughts shares international draughts' network.
+    plays_its_own_family("frisian", &ten_zeros, &russian_zeros);
 
     let damaged = TempFile::new("damaged.nnue", "CRWNNNUE and then nonsense");
     assert_one_line_error(&["hub", "--network", damaged.path()], "damaged.nnue");

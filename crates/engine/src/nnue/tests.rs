@@ -372,41 +372,33 @@ fn features_are_each_piece_once_in_each_view() {
     assert_eq!(feature(Color::Black, 3, 49, 50), 199);
 }
 
-#[test]
-fn the_builtin_ten_by_ten_network_knows_material() {
-    let net = builtin(NetworkFamily::International).expect("builtin");
+/// The compiled-in network of `family` scores the start of `R` (White to move in `start`, the white men
+/// `white`, the black `black`) near level and a black man fewer well in White's favour, whoever is to move, and
+/// sees both colours alike along a random game.
+fn knows_material<R: RuleSet>(family: NetworkFamily, white: &str, black: &str, one_fewer: &str) {
+    let net = builtin(family).expect("builtin");
     let score = |fen: &str| {
-        let pos: Position<International> = parse_fen(fen).expect("fen");
+        let pos: Position<R> = parse_fen(fen).expect("fen");
         net.evaluate(
             &Accumulator::new(net, &Pieces::of(&pos)),
             pos.side_to_move(),
         )
     };
-    let start = score("W:W31-50:B1-20");
+    let start = score(&format!("W:W{white}:B{black}"));
     assert!(start.abs() < 40, "the start scores {start}");
-    // A man up in the opening, either side to move.
-    assert!(score("W:W31-50:B1-19") - start > 40);
-    assert!(score("B:W31-50:B1-19") < -40);
-    colours_agree(net, &walk_of::<International>(3, 200));
+    assert!(score(&format!("W:W{white}:B{one_fewer}")) - start > 40);
+    assert!(score(&format!("B:W{white}:B{one_fewer}")) < -40);
+    colours_agree(net, &walk_of::<R>(3, 200));
+}
+
+#[test]
+fn the_builtin_ten_by_ten_network_knows_material() {
+    knows_material::<International>(NetworkFamily::International, "31-50", "1-20", "1-19");
 }
 
 #[test]
 fn the_builtin_russian_network_knows_material() {
-    let net = builtin(NetworkFamily::Russian).expect("builtin");
-    let score = |fen: &str| {
-        let pos: Position<Russian> = parse_fen(fen).expect("fen");
-        net.evaluate(
-            &Accumulator::new(net, &Pieces::of(&pos)),
-            pos.side_to_move(),
-        )
-    };
-    // Russian draughts starts with White to move.
-    let start = score("W:W21-32:B1-12");
-    assert!(start.abs() < 40, "the start scores {start}");
-    // A man up in the opening, either side to move.
-    assert!(score("W:W21-32:B1-11") - start > 40);
-    assert!(score("B:W21-32:B1-11") < -40);
-    colours_agree(net, &walk_of::<Russian>(3, 200));
+    knows_material::<Russian>(NetworkFamily::Russian, "21-32", "1-12", "1-11");
 }
 
 #[test]
