@@ -260,7 +260,11 @@ pub fn run(args: TuneArgs, board: &BoardOptions) -> Result<ExitCode> {
                     net::<International>(&files, config, &out)?
                 }
                 Some(nnue::NetworkFamily::Russian) => net::<Russian>(&files, config, &out)?,
-                _ => net::<English>(&files, config, &out)?,
+                Some(nnue::NetworkFamily::English) => net::<English>(&files, config, &out)?,
+                None => anyhow::bail!(
+                    "networks are trained for English, international and Russian draughts only, not {}",
+                    board.game_type
+                ),
             }
         }
         TuneStep::Spsa {

@@ -155,6 +155,20 @@ fn international_games_train_a_network_for_the_ten_by_ten_board_that_plays_them(
 fn bad_training_input_is_a_clear_error() {
     let bad = TempFile::new("tune-bad.txt", "B:W21-32:B1-12;0.5\nnot a position;1\n");
     assert_one_line_error(&["tune", "net", bad.path(), "--out", "/dev/null"], "line 2");
+    // A defined variant has no network to train.
+    let pond = concat!(env!("CARGO_MANIFEST_DIR"), "/variants/pond.toml");
+    assert_one_line_error(
+        &[
+            "tune",
+            "net",
+            bad.path(),
+            "--variant-file",
+            pond,
+            "--out",
+            "/dev/null",
+        ],
+        "networks are trained for English, international and Russian draughts only",
+    );
     assert_one_line_error(
         &[
             "tune",

@@ -284,6 +284,15 @@ fn a_defined_variant_is_played_from_its_file_or_by_name_from_the_variants_folder
     );
     let out = crowned(&["show", "--variant-file", broken.path()]);
     assert!(stderr(&out).contains("broken.toml:"), "{}", stderr(&out));
+    // A device is refused unread, and the reason is said once.
+    let device = crowned(&["show", "--variant-file", "/dev/null"]);
+    assert_eq!(device.status.code(), Some(2), "{}", stderr(&device));
+    assert_eq!(
+        stderr(&device).matches("not a regular file").count(),
+        1,
+        "{}",
+        stderr(&device)
+    );
     let _ = std::fs::remove_dir_all(&home);
 }
 

@@ -27,18 +27,16 @@ pub struct LoadError {
 #[derive(Debug, thiserror::Error)]
 pub enum LoadProblem {
     /// It cannot be read.
-    #[error("{0}")]
+    #[error(transparent)]
     Io(#[from] std::io::Error),
     /// It is not a definition that can be played.
     #[error(transparent)]
     Registry(#[from] RegistryError),
 }
 
-impl std::error::Error for LoadError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.problem)
-    }
-}
+/// The problem is written in the message (`file:line: problem`), so it is not given again as the error's
+/// source: a chain printed whole (`crowned: ...`) says it once.
+impl std::error::Error for LoadError {}
 
 impl fmt::Display for LoadError {
     /// `file:line: problem`, as compilers write it, so that editors can jump there.
