@@ -31,15 +31,10 @@ pub(crate) async fn find(
             Ok(true) => return Ok(Some(found)),
             Ok(false) => {
                 tracing::error!(%code, "a game was taken over by another node; it stops here");
-                found.0.send(Command::Yield).await;
                 // Looked for elsewhere once it has gone: a take-over here must resume the game from the records,
                 // not find this room again.
-                let deadline = tokio::time::Instant::now() + STOP_PATIENCE;
-                while shared.tables.find(code).is_some() {
-                    if tokio::time::Instant::now() >= deadline {
-                        return Err(Unreachable);
-                    }
-                    tokio::time::sleep(Duration::from_millis(20)).await;
+                if !stop_room(shared, &found.0, code).await {
+                    return Err(Unreachable);
                 }
             }
             Err(error) => {
@@ -306,6 +301,20 @@ async fn release_ended(shared: &Shared, cluster: &Cluster) {
 /// How long a room told to stop is waited for to be gone before its game is taken over again from the records.
 const STOP_PATIENCE: Duration = Duration::from_secs(2);
 
+/// Tells `room` (the room `code` here), which this node no longer holds, to stop, and waits up to
+/// [`STOP_PATIENCE`] for it to be gone: whether it went.
+async fn stop_room(shared: &Shared, room: &RoomHandle, code: &RoomCode) -> bool {
+    room.send(Command::Yield).await;
+    let deadline = tokio::time::Instant::now() + STOP_PATIENCE;
+    while shared.tables.find(code).is_some() {
+        if tokio::time::Instant::now() >= deadline {
+            return false;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    true
+}
+
 /// Stops each room whose game's writes the records refused because this node no longer holds it (its lease lapsed
 /// while the node stalled, or another node took it over), until the server stops. Its people find the game again
 /// where it runs now: on the node that took it over, or here, resumed afresh from the records (the authority:
@@ -326,11 +335,7 @@ pub(crate) async fn stop_lost_rooms(
         };
         tracing::error!(%code, "the records refused a game's write: its room is not this node's; it stops here");
         if let Some((room, _)) = shared.tables.find(&code) {
-            room.send(Command::Yield).await;
-            let deadline = tokio::time::Instant::now() + STOP_PATIENCE;
-            while shared.tables.find(&code).is_some() && tokio::time::Instant::now() < deadline {
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
+            stop_room(&shared, &room, &code).await;
         }
         take_over(&shared, &cluster, &code).await;
     }
