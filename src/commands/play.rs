@@ -76,7 +76,7 @@ fn play(
             }
         }
         None if start != AnyPosition::start(game_type) => {
-            SessionOpening::Position(AnyGame::from_position(start))
+            SessionOpening::Position(Box::new(AnyGame::from_position(start)))
         }
         None => SessionOpening::Standard(game_type),
     };

@@ -1,7 +1,10 @@
 //! What a game looks like to the search: the position and the history that decides draws by repetition.
 
-use crowned_game::{AnyGame, DefinedGame, Game, GameVisitor, KingRuns};
-use crowned_rules::{AnyPosition, English, Playable, Position, Role, RuleSet, Square};
+use crowned_game::{AnyGame, Game, GameVisitor, KingRuns};
+use crowned_rules::{
+    AnyPosition, Defined, English, GamePosition, Move, Playable, Position, Role, RuleSet, Rules,
+    Square,
+};
 
 /// What a game looks like to the search: the position to search, and the positions before it since the last
 /// capture or man move (for repetitions and the move limit). `Situation` alone is one of English draughts.
@@ -45,38 +48,48 @@ impl<R: RuleSet> Situation<R> {
     pub fn barred_king(&self) -> Option<Square> {
         self.king_runs.barred(self.position.side_to_move())
     }
+}
 
+impl<R: Playable> Situation<R> {
     /// The situation at the current point of a game of any rule set, with the game's own move limit.
     pub fn in_game(game: &Game<R>) -> Situation<R> {
-        let ply = game.ply();
-        let mut earlier = Vec::new();
-        // Walk back while the moves were reversible (king moves without capture).
-        let mut i = ply;
-        while i > 0 {
-            let before = game.position_at(i - 1).copied();
-            let mv = game.moves()[i - 1];
-            let reversible = !mv.is_capture()
+        // Back over the reversible moves (king moves without capture): no position before a man's move or a
+        // capture can stand again.
+        let reversible = |before: &Position<R>, mv: &Move| {
+            !mv.is_capture()
                 && before
-                    .and_then(|p| p.piece_at(mv.from()))
-                    .is_some_and(|p| p.role == Role::King);
-            if !reversible {
-                break;
-            }
-            if let Some(p) = before {
-                earlier.push(p);
-            }
-            i -= 1;
-        }
-        earlier.reverse();
+                    .piece_at(mv.from())
+                    .is_some_and(|p| p.role == Role::King)
+        };
         Situation {
             position: *game.position(),
-            earlier,
+            earlier: earlier_positions(game, reversible),
             move_limit_plies: game.move_limit() * 2,
             king_runs: game
-                .king_runs_at(ply)
+                .king_runs_at(game.ply())
                 .unwrap_or(KingRuns::none(R::VARIANT.king_moves_in_a_row() as u8)),
         }
     }
+}
+
+/// The positions before the current point of `game`, oldest first, back over the moves `reversible` says a
+/// later position could undo.
+fn earlier_positions<R: Rules>(
+    game: &Game<R>,
+    reversible: impl Fn(&R::Position, &Move) -> bool,
+) -> Vec<R::Position> {
+    let mut earlier = Vec::new();
+    for i in (0..game.ply()).rev() {
+        let (Some(before), Some(mv)) = (game.position_at(i), game.moves().get(i)) else {
+            break;
+        };
+        if !reversible(before, mv) {
+            break;
+        }
+        earlier.push(*before);
+    }
+    earlier.reverse();
+    earlier
 }
 
 /// A situation of any rule set, chosen at run time: what the app and the engine service pass around.
@@ -117,25 +130,13 @@ impl AnySituation {
             fn visit<R: Playable>(self, game: &Game<R>) -> AnySituation {
                 AnySituation::from(Situation::in_game(game))
             }
-            fn defined(self, game: &DefinedGame) -> AnySituation {
-                // Earlier positions back to the last capture, as the game looks for repetitions: a man that moves
-                // sideways (Turkish) can go back, so a move of a piece that could still promote does not end them.
-                let ply = game.ply();
-                let mut earlier = Vec::new();
-                for i in (0..ply).rev() {
-                    let (Some(before), Some(mv)) = (game.position_at(i), game.moves().get(i))
-                    else {
-                        break;
-                    };
-                    if mv.is_capture() {
-                        break;
-                    }
-                    earlier.push(AnyPosition::Defined(*before));
-                }
-                earlier.reverse();
+            fn defined(self, game: &Game<Defined>) -> AnySituation {
+                // Back to the last capture, as the game looks for repetitions: a man that moves sideways
+                // (Turkish) can go back, so a move of a piece that could still promote does not end them.
+                let earlier = earlier_positions(game, |_, mv| !mv.is_capture());
                 AnySituation {
-                    position: (*game.position()).into(),
-                    earlier,
+                    position: game.position().into_any(),
+                    earlier: earlier.into_iter().map(GamePosition::into_any).collect(),
                     move_limit_plies: game.move_limit() * 2,
                     king_runs: KingRuns::none(0),
                 }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use super::draws::{Counting, DrawRules, MAX_ENDING_RULES};
 use super::outcome::DrawReason;
-use crowned_rules::{Move, Position, Role, RuleSet};
+use crowned_rules::{GamePosition, Move};
 
 /// How long each of a variant's ending rules has held at one point, in single moves (0 where it does not).
 type EndingCounts = [u32; MAX_ENDING_RULES];
@@ -16,10 +16,14 @@ type EndingCounts = [u32; MAX_ENDING_RULES];
 /// What the draw rules count at one point of a game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Point {
-    /// The moves before this point since the last capture or man move.
+    /// The moves before this point since the last progress ([`GamePosition::is_progress`]: a capture or a
+    /// move by a piece that may still be crowned).
     pub(super) quiet: u32,
-    /// The times this point's position has stood on the board since the last capture or man move, this one
-    /// included.
+    /// The moves before this point since the last capture: as far back as a position may come back (where men
+    /// move sideways, as in Turkish draughts, a man's move can be undone; where they only move forward, no
+    /// position before one can stand again, and this reaches no further than `quiet` does in effect).
+    since_capture: u32,
+    /// The times this point's position has stood on the board since the last capture, this one included.
     pub(super) repeats: u32,
     /// The last point before this one with the same position, if any (to put `last_seen` back on truncating).
     earlier: Option<usize>,
@@ -29,19 +33,20 @@ pub(super) struct Point {
 
 /// The draw counts of every point of a game; index `i` is the point after `i` moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Counts<R: RuleSet> {
+pub(super) struct Counts<P: GamePosition> {
     /// One per point (a single vector keeps a game small: it is moved around whole).
     pub(super) points: Vec<Point>,
     /// Where each position stood last.
-    last_seen: HashMap<Position<R>, usize>,
+    last_seen: HashMap<P, usize>,
 }
 
-impl<R: RuleSet> Counts<R> {
+impl<P: GamePosition> Counts<P> {
     /// The counts of a game that has not started: its start stands once.
-    pub(super) fn new(start: Position<R>) -> Self {
+    pub(super) fn new(start: P) -> Self {
         Counts {
             points: vec![Point {
                 quiet: 0,
+                since_capture: 0,
                 repeats: 1,
                 earlier: None,
                 endings: [0; MAX_ENDING_RULES],
@@ -51,31 +56,28 @@ impl<R: RuleSet> Counts<R> {
     }
 
     /// Counts `mv`, played from `before` (the last point) to `after`.
-    pub(super) fn push(
-        &mut self,
-        before: &Position<R>,
-        mv: &Move,
-        after: Position<R>,
-        rules: &DrawRules,
-    ) {
+    pub(super) fn push(&mut self, before: &P, mv: &Move, after: P, rules: &DrawRules) {
         let ply = self.points.len();
         let last = self.points[ply - 1];
-        let man_moved = before
-            .piece_at(mv.from())
-            .is_some_and(|p| p.role == Role::Man);
-        let quiet = if mv.is_capture() || man_moved {
+        let quiet = if before.is_progress(mv) {
             0
         } else {
             last.quiet + 1
         };
+        let since_capture = if mv.is_capture() {
+            0
+        } else {
+            last.since_capture + 1
+        };
         let earlier = self.last_seen.insert(after, ply);
         let repeats = match earlier {
-            // Only positions since the last capture or man move count.
-            Some(e) if e + quiet as usize >= ply => self.points[e].repeats + 1,
+            // Only positions since the last capture count.
+            Some(e) if e + since_capture as usize >= ply => self.points[e].repeats + 1,
             _ => 1,
         };
         self.points.push(Point {
             quiet,
+            since_capture,
             repeats,
             earlier,
             endings: next_endings(&last.endings, before, mv, &after, rules),
@@ -84,7 +86,7 @@ impl<R: RuleSet> Counts<R> {
 
     /// Keeps the counts of the first `points` points; `positions` are the game's positions before it drops
     /// the rest.
-    pub(super) fn truncate(&mut self, points: usize, positions: &[Position<R>]) {
+    pub(super) fn truncate(&mut self, points: usize, positions: &[P]) {
         for ply in (points..self.points.len()).rev() {
             let position = positions[ply];
             match self.points[ply].earlier {
@@ -97,12 +99,7 @@ impl<R: RuleSet> Counts<R> {
 
     /// Counts the ending rules again under `rules`, for the game's `positions` and `moves` (the other counts
     /// do not depend on the rules).
-    pub(super) fn recount_endings(
-        &mut self,
-        positions: &[Position<R>],
-        moves: &[Move],
-        rules: &DrawRules,
-    ) {
+    pub(super) fn recount_endings(&mut self, positions: &[P], moves: &[Move], rules: &DrawRules) {
         let mut previous = [0; MAX_ENDING_RULES];
         for (ply, point) in self.points.iter_mut().enumerate() {
             if let Some(mv) = ply.checked_sub(1).and_then(|p| moves.get(p)) {
@@ -143,16 +140,16 @@ impl<R: RuleSet> Counts<R> {
 /// The ending counts after `mv` takes `before` (with counts `previous`) to `after`: a rule that holds goes on
 /// counting while it held before too (and, for a rule counted from the last change, nothing was captured or
 /// crowned); otherwise it starts again from 0.
-fn next_endings<R: RuleSet>(
+fn next_endings<P: GamePosition>(
     previous: &EndingCounts,
-    before: &Position<R>,
+    before: &P,
     mv: &Move,
-    after: &Position<R>,
+    after: &P,
     rules: &DrawRules,
 ) -> EndingCounts {
     let changed = mv.is_capture() || mv.crowns();
     let mut counts = [0; MAX_ENDING_RULES];
-    for ((count, rule), previous) in counts.iter_mut().zip(rules.endings).zip(previous) {
+    for ((count, rule), previous) in counts.iter_mut().zip(rules.endings.iter()).zip(previous) {
         if rule.ending.holds(after) {
             let reset = changed && rule.counting == Counting::FromLastChange;
             if !reset && rule.ending.holds(before) {

@@ -5,25 +5,26 @@
 
 use std::collections::HashSet;
 
-use super::draws::{Counting, DrawRules, Ending, EndingRule};
-use super::outcome::{DrawReason, Outcome};
+use super::draws::{Counting, DrawRules, Ending, EndingRule, Endings};
+use super::outcome::{DrawReason, Outcome, WinReason};
 use super::record::Game;
+use crowned_rules::defined::{DefinedBoard, load_builtin};
 use crowned_rules::{
-    Brazilian, Canadian, Color, Czech, English, International, Italian, Move, Pool, Position, Role,
-    RuleSet, Russian, Spanish, Square, Thai, Variant,
+    Brazilian, Canadian, Color, Czech, Defined, English, International, Italian, Move, Playable,
+    Pool, Position, Role, Russian, Spanish, Square, Thai, Variant,
 };
 
 /// Which moves a test lets a side play.
 type Keep<R> = fn(&Position<R>, &Move) -> bool;
 
-fn any<R: RuleSet>(_: &Position<R>, _: &Move) -> bool {
+fn any<R: Playable>(_: &Position<R>, _: &Move) -> bool {
     true
 }
 
 /// Plays `plies` quiet moves that never repeat a position and never leave a capture to the opponent, with a
 /// man move whenever one is possible after `man_every` quiet plies (0: kings only), checking that the game
 /// goes on before each. Returns the game's outcome after the last.
-fn wander<R: RuleSet>(
+fn wander<R: Playable>(
     game: &mut Game<R>,
     plies: usize,
     man_every: usize,
@@ -69,13 +70,13 @@ fn wander<R: RuleSet>(
 }
 
 /// Whether the side to move has a move that leaves the other side no capture.
-fn has_safe_move<R: RuleSet>(pos: &Position<R>) -> bool {
+fn has_safe_move<R: Playable>(pos: &Position<R>) -> bool {
     pos.legal_moves()
         .iter()
         .any(|mv| !pos.play(mv).must_capture())
 }
 
-fn game<R: RuleSet>(fen: &str) -> Game<R> {
+fn game<R: Playable>(fen: &str) -> Game<R> {
     Game::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
@@ -93,7 +94,7 @@ fn ending(variant: Variant, index: usize) -> DrawReason {
 }
 
 /// Plays one move short of `plies` (the game must go on), then the last (which must draw as `expected`).
-fn drawn_after<R: RuleSet>(game: &mut Game<R>, plies: usize, keep: Keep<R>, expected: DrawReason) {
+fn drawn_after<R: Playable>(game: &mut Game<R>, plies: usize, keep: Keep<R>, expected: DrawReason) {
     assert_eq!(wander(game, plies - 1, 0, keep), None, "drawn too soon");
     assert_eq!(wander(game, 1, 0, keep), draw(expected));
 }
@@ -154,18 +155,11 @@ fn a_capture_keeps_or_restarts_an_endings_count_as_its_rule_says() {
     let rules = |counting| DrawRules {
         repetitions: 0,
         quiet_moves: 0,
-        endings: match counting {
-            Counting::FromReached => &[EndingRule {
-                ending: Ending::LoneKingAgainst { min: 1, max: 3 },
-                moves: 1,
-                counting: Counting::FromReached,
-            }],
-            Counting::FromLastChange => &[EndingRule {
-                ending: Ending::LoneKingAgainst { min: 1, max: 3 },
-                moves: 1,
-                counting: Counting::FromLastChange,
-            }],
-        },
+        endings: Endings::of(&[EndingRule {
+            ending: Ending::LoneKingAgainst { min: 1, max: 3 },
+            moves: 1,
+            counting,
+        }]),
     };
     for (counting, plies) in [(Counting::FromReached, 2), (Counting::FromLastChange, 3)] {
         let mut g: Game<Russian> = game("B:WK18,K1,K29:BK22");
@@ -271,7 +265,7 @@ fn english_40_moves_each() {
 }
 
 /// Kings stepping back and forth until `times` occurrences of the start.
-fn shuffle<R: RuleSet>(game: &mut Game<R>, there_and_back: [&str; 4], times: usize) {
+fn shuffle<R: Playable>(game: &mut Game<R>, there_and_back: [&str; 4], times: usize) {
     for round in 1..times {
         assert_eq!(game.outcome(), None, "round {round}");
         for text in there_and_back {
@@ -324,7 +318,7 @@ fn canadian_rules_are_internationals() {
 }
 
 /// Whether `square` is on the long diagonal of `R`'s board (bottom-left to top-right corner).
-fn on_long_diagonal<R: RuleSet>(square: Square) -> bool {
+fn on_long_diagonal<R: Playable>(square: Square) -> bool {
     let (row, col) = R::GEOMETRY.row_col(square);
     row + col + 1 == u32::from(R::GEOMETRY.width)
 }
@@ -358,4 +352,82 @@ fn canadian_games_16_and_5_moves_against_a_lone_king() {
     drawn_after(&mut g, 32, any, ending(Variant::Canadian, 0));
     let mut g: Game<Canadian> = game("W:WK61,K62:BK3");
     drawn_after(&mut g, 10, any, ending(Variant::Canadian, 1));
+}
+
+// A defined variant's endings (Turkish draughts) in the same game type.
+
+/// A Turkish position with the pieces given as (side, kind, square), `side` to move.
+fn turkish(pieces: &[(Color, usize, &str)], side: Color) -> Game<Defined> {
+    let id = load_builtin("turkish").expect("built in").expect("loads");
+    let mut board = DefinedBoard::empty(id, side);
+    for &(color, kind, name) in pieces {
+        let square = board.entry().square_named(name).expect("a square");
+        assert!(board.set_occupant(Square::from_index(square), Some((color, kind))));
+    }
+    Game::from_position(board)
+}
+
+const MAN: usize = 0;
+const KING: usize = 1;
+
+#[test]
+fn a_lone_man_against_a_king_loses_at_once() {
+    let game = turkish(
+        &[(Color::White, KING, "a1"), (Color::Black, MAN, "h7")],
+        Color::Black,
+    );
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::Win {
+            winner: Color::White,
+            reason: WinReason::LoneMan
+        })
+    );
+    // A man with a friend still plays on; so does a lone man against men.
+    let two = turkish(
+        &[
+            (Color::White, KING, "a1"),
+            (Color::Black, MAN, "h7"),
+            (Color::Black, MAN, "g7"),
+        ],
+        Color::Black,
+    );
+    assert_eq!(two.outcome(), None);
+    let men = turkish(
+        &[(Color::White, MAN, "a2"), (Color::Black, MAN, "h7")],
+        Color::Black,
+    );
+    assert_eq!(men.outcome(), None);
+}
+
+#[test]
+fn one_piece_each_is_drawn_after_two_moves_each_without_a_capture() {
+    let mut game = turkish(
+        &[(Color::White, KING, "a1"), (Color::Black, KING, "h8")],
+        Color::White,
+    );
+    for ply in 0..4 {
+        assert_eq!(game.outcome(), None, "after {ply} plies");
+        let mv = *game
+            .position()
+            .legal_moves()
+            .iter()
+            .find(|m| !m.is_capture())
+            .expect("a quiet move");
+        game.play(&mv).expect("legal");
+    }
+    let outcome = game.outcome().expect("drawn");
+    assert_eq!(
+        outcome,
+        Outcome::Draw {
+            reason: DrawReason::Ending {
+                ending: Ending::OnePieceEach,
+                moves: 2
+            }
+        }
+    );
+    assert_eq!(
+        outcome.to_string(),
+        "Draw: 2 moves each with one piece each, without a capture"
+    );
 }

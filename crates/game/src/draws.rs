@@ -6,8 +6,9 @@
 //! The README's "Draw rules by variant" lists the sources, article by article.
 
 use std::fmt;
+use std::ops::Deref;
 
-use crowned_rules::{Color, Position, Role, RuleSet, Variant};
+use crowned_rules::{Color, GamePosition, Role, Variant};
 
 /// The most ending rules one variant has (Russian draughts has five).
 pub const MAX_ENDING_RULES: usize = 6;
@@ -22,7 +23,49 @@ pub struct DrawRules {
     /// moving); 0 turns the rule off.
     pub quiet_moves: u32,
     /// Endings that are drawn unless won within a number of moves.
-    pub endings: &'static [EndingRule],
+    pub endings: Endings,
+}
+
+/// A variant's ending rules, held in the value (a definition's come from its file, not from a table here).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Endings {
+    rules: [EndingRule; MAX_ENDING_RULES],
+    len: usize,
+}
+
+impl Endings {
+    /// No ending rules.
+    pub const NONE: Endings = Endings::of(&[]);
+
+    /// These rules; at most [`MAX_ENDING_RULES`] (checked when the program is compiled, for the tables here).
+    pub const fn of(list: &[EndingRule]) -> Endings {
+        assert!(
+            list.len() <= MAX_ENDING_RULES,
+            "more ending rules than a game counts"
+        );
+        let unused = EndingRule {
+            ending: Ending::OnePieceEach,
+            moves: 0,
+            counting: Counting::FromReached,
+        };
+        let mut rules = [unused; MAX_ENDING_RULES];
+        let mut i = 0;
+        while i < list.len() {
+            rules[i] = list[i];
+            i += 1;
+        }
+        Endings {
+            rules,
+            len: list.len(),
+        }
+    }
+}
+
+impl Deref for Endings {
+    type Target = [EndingRule];
+    fn deref(&self) -> &[EndingRule] {
+        &self.rules[..self.len]
+    }
 }
 
 /// An ending that is drawn when it lasts a number of moves by each side.
@@ -103,7 +146,7 @@ impl Side {
 
 impl Ending {
     /// Whether `position` is this ending.
-    pub fn holds<R: RuleSet>(self, position: &Position<R>) -> bool {
+    pub fn holds(self, position: &impl GamePosition) -> bool {
         let side = |color| Side {
             men: position.count(color, Role::Man),
             kings: position.count(color, Role::King),
@@ -150,10 +193,11 @@ impl Ending {
 
 /// Whether the king of `color` (its only piece) stands on the long diagonal: the playable diagonal from the
 /// bottom-left corner to the top-right one, where row + column is the board's width - 1.
-fn on_long_diagonal<R: RuleSet>(position: &Position<R>, color: Color) -> bool {
+fn on_long_diagonal(position: &impl GamePosition, color: Color) -> bool {
+    let geometry = position.geometry();
     position.pieces().any(|(square, piece)| {
-        let (row, col) = R::GEOMETRY.row_col(square);
-        piece.color == color && row + col + 1 == u32::from(R::GEOMETRY.width)
+        let (row, col) = geometry.row_col(square);
+        piece.color == color && row + col + 1 == u32::from(geometry.width)
     })
 }
 
@@ -284,7 +328,7 @@ const POOL_ENDINGS: [EndingRule; 1] = [EndingRule {
 impl DrawRules {
     /// The draw rules of `variant`, as its federation plays them (see the README for the sources).
     pub const fn of(variant: Variant) -> DrawRules {
-        let (repetitions, quiet_moves, endings): (u32, u32, &'static [EndingRule]) = match variant {
+        let (repetitions, quiet_moves, endings): (u32, u32, &[EndingRule]) = match variant {
             Variant::English => (3, 40, &[]),
             Variant::International | Variant::Canadian => (3, 25, &FMJD_ENDINGS),
             Variant::Russian => (3, 15, &DRAUGHTS_64_ENDINGS),
@@ -301,30 +345,59 @@ impl DrawRules {
             // lidraughts: threefold repetition and the king endings, but no limit on moves without progress
             // (the limit on a king's quiet moves in a row keeps the kings from wandering while men are left).
             Variant::Frisian | Variant::Frysk => (3, 0, &FRISIAN_ENDINGS),
-            // A defined variant's own limit is its definition's `end.quiet_moves` (DefinedGame reads it).
+            // A defined variant's own rules are its definition's ([`DrawRules::of_position`]).
             Variant::Defined(_) => (3, 40, &[]),
         };
         DrawRules {
             repetitions,
             quiet_moves,
-            endings,
+            endings: Endings::of(endings),
+        }
+    }
+
+    /// The draw rules a game from `start` is played under: its variant's, or a defined variant's own (a
+    /// position back for the third time, its quiet-move limit, and one piece each drawn after its number of
+    /// moves without a capture).
+    pub fn of_position(start: &impl GamePosition) -> DrawRules {
+        let Variant::Defined(id) = start.variant() else {
+            return DrawRules::of(start.variant());
+        };
+        let rules = &id.get().rules;
+        let one_each = [EndingRule {
+            ending: Ending::OnePieceEach,
+            moves: rules.one_each_moves,
+            counting: Counting::FromReached,
+        }];
+        DrawRules {
+            repetitions: DEFINED_REPETITIONS,
+            quiet_moves: rules.quiet_moves,
+            endings: Endings::of(if rules.one_each_moves > 0 {
+                &one_each
+            } else {
+                &[]
+            }),
         }
     }
 }
 
-// Every variant's endings fit the counters a game keeps for them.
-const _: () = {
+/// How many times a position may stand on the board before a game of a defined variant is drawn.
+pub const DEFINED_REPETITIONS: u32 = 3;
+
+// Every variant's endings fit the counters a game keeps for them: `Endings::of` would not compile otherwise.
+const _: [DrawRules; Variant::ALL.len()] = {
+    let mut all = [DrawRules::of(Variant::English); Variant::ALL.len()];
     let mut i = 0;
     while i < Variant::ALL.len() {
-        assert!(DrawRules::of(Variant::ALL[i]).endings.len() <= MAX_ENDING_RULES);
+        all[i] = DrawRules::of(Variant::ALL[i]);
         i += 1;
     }
+    all
 };
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crowned_rules::{International, Russian, parse_fen};
+    use crowned_rules::{International, Position, Russian, parse_fen};
 
     #[test]
     fn each_variant_has_its_federations_numbers() {

@@ -6,14 +6,14 @@
 //! non-capturing moves in a row with the same king ... This rule does not apply for a player that has no more
 //! men left").
 
-use crowned_rules::{Color, Move, MoveList, Position, Role, RuleSet, Square};
+use crowned_rules::{Color, GamePosition, Move, MoveList, Role, Square};
 
 /// The king of the side to move after `moves` that may not make another quiet move, if the rules limit king
 /// moves and it has used them up. `positions[i]` is the position before `moves[i]`; the last position is the
 /// one to move from.
-pub fn barred_king<R: RuleSet>(positions: &[Position<R>], moves: &[Move]) -> Option<Square> {
-    let limit = R::VARIANT.king_moves_in_a_row() as usize;
+pub fn barred_king<P: GamePosition>(positions: &[P], moves: &[Move]) -> Option<Square> {
     let now = positions.last()?;
+    let limit = now.variant().king_moves_in_a_row() as usize;
     let side = now.side_to_move();
     if limit == 0 || now.count(side, Role::Man) == 0 {
         return None;
@@ -48,7 +48,7 @@ pub fn is_barred(barred: Option<Square>, mv: &Move) -> bool {
 }
 
 /// The legal moves of `pos` less the quiet moves of the barred king.
-pub fn allowed(pos: &Position<impl RuleSet>, barred: Option<Square>) -> MoveList {
+pub fn allowed(pos: &impl GamePosition, barred: Option<Square>) -> MoveList {
     let mut moves = pos.legal_moves();
     moves.retain(|m| !is_barred(barred, m));
     moves
@@ -100,12 +100,12 @@ impl KingRuns {
 
 /// Both sides' runs after `moves` (see [`KingRuns`]), `positions[i]` being the position before `moves[i]` and
 /// the last position the one to move from. Counted as [`barred_king`] counts the side to move's.
-pub fn king_runs<R: RuleSet>(positions: &[Position<R>], moves: &[Move]) -> KingRuns {
-    let limit = R::VARIANT.king_moves_in_a_row();
-    let mut runs = KingRuns::none(u8::try_from(limit).unwrap_or(u8::MAX));
+pub fn king_runs<P: GamePosition>(positions: &[P], moves: &[Move]) -> KingRuns {
     let Some(now) = positions.last() else {
-        return runs;
+        return KingRuns::none(0);
     };
+    let limit = now.variant().king_moves_in_a_row();
+    let mut runs = KingRuns::none(u8::try_from(limit).unwrap_or(u8::MAX));
     if limit == 0 {
         return runs;
     }

@@ -11,7 +11,6 @@
 mod any;
 mod clock;
 mod counts;
-mod defined;
 #[cfg(test)]
 mod draw_tests;
 mod draws;
@@ -31,10 +30,11 @@ pub use clock::{
     Clock, ClockState, ClockStateError, TIME_CONTROL_CHOICES, TimeControl, TimeControlError,
     lost_on_time,
 };
-pub use defined::{DEFINED_REPETITIONS, DefinedGame};
-pub use draws::{Counting, DrawRules, Ending, EndingRule, MAX_ENDING_RULES};
+pub use draws::{
+    Counting, DEFINED_REPETITIONS, DrawRules, Ending, EndingRule, Endings, MAX_ENDING_RULES,
+};
 pub use marks::MoveMark;
-pub use numbering::{MoveNumber, count, moves_played, moves_played_any};
+pub use numbering::{MoveNumber, count, moves_played};
 pub use outcome::{DrawReason, Outcome, WinReason};
 pub use record::{DEFAULT_MOVE_LIMIT, Game, GameError};
 pub use rules_page::{HEADING_WIDTH, RulesPage};

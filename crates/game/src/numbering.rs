@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crowned_rules::{AnyPosition, Color, Position, RuleSet};
+use crowned_rules::{Color, GamePosition};
 
 /// A turn as the record numbers it: the move number and the side that moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,13 +20,8 @@ impl MoveNumber {
     /// The turn of the move played from `start` after `plies` other moves (plies counted from 0). The side that
     /// moves first in the variant opens each number; a game set up with the other side to move starts with
     /// `1...`.
-    pub fn of_ply<R: RuleSet>(start: &Position<R>, plies: usize) -> MoveNumber {
-        MoveNumber::of_ply_from(start.side_to_move(), R::FIRST_TO_MOVE, plies)
-    }
-
-    /// [`MoveNumber::of_ply`] for a start position of any rule set.
-    pub fn of_ply_any(start: &AnyPosition, plies: usize) -> MoveNumber {
-        MoveNumber::of_ply_from(start.side_to_move(), start.variant().first_to_move(), plies)
+    pub fn of_ply(start: &impl GamePosition, plies: usize) -> MoveNumber {
+        MoveNumber::of_ply_from(start.side_to_move(), start.first_to_move(), plies)
     }
 
     /// The turn of a move after `plies` others, in a game whose start has `starter` to move under rules where
@@ -66,17 +61,9 @@ impl fmt::Display for MoveNumber {
 }
 
 /// How many numbered moves `plies` single moves from `start` make: the number of the last one, or 0.
-pub fn moves_played<R: RuleSet>(start: &Position<R>, plies: usize) -> usize {
+pub fn moves_played(start: &impl GamePosition, plies: usize) -> usize {
     match plies.checked_sub(1) {
         Some(last) => MoveNumber::of_ply(start, last).number,
-        None => 0,
-    }
-}
-
-/// [`moves_played`] for a start position of any rule set.
-pub fn moves_played_any(start: &AnyPosition, plies: usize) -> usize {
-    match plies.checked_sub(1) {
-        Some(last) => MoveNumber::of_ply_any(start, last).number,
         None => 0,
     }
 }
@@ -93,7 +80,7 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crowned_rules::{English, parse_fen};
+    use crowned_rules::{English, Position, parse_fen};
 
     #[test]
     fn moves_are_numbered_as_in_the_record() {

@@ -10,8 +10,8 @@ use super::notes::Notes;
 use super::outcome::{DrawReason, Outcome, WinReason};
 use super::tags::Tags;
 use crowned_rules::{
-    English, FenError, Move, MoveError, MoveList, MoveText, Position, RuleSet, Square, SquareStyle,
-    Strictness, Variant, parse_fen, write_move,
+    English, FenError, GamePosition, Move, MoveError, MoveList, Playable, Position, Rules, Square,
+    SquareStyle, Strictness, Variant, parse_fen,
 };
 
 /// The length of English draughts' move-limit draw rule: 40 moves by each side.
@@ -43,16 +43,19 @@ pub enum GameError {
 /// A game: a start position, the moves played from it, and a current point that undo and redo move.
 ///
 /// The moves after the current point are the redo line: [`Game::redo`] replays them, and playing a different
-/// move at the current point drops them. Draws under the variant's rules ([`DrawRules::of`] `R::VARIANT`: by
+/// move at the current point drops them. Draws under the variant's rules ([`DrawRules::of_position`]: by
 /// repetition, by the move limit, by an ending not won in time) and losses by having no piece or no move follow
 /// from the moves; resignation and agreement are declared.
+///
+/// One game type for every variant: `R` is a built-in rule set, or [`Defined`](crowned_rules::Defined) for the
+/// variants players define, whose positions carry their definition.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game<R: RuleSet = English> {
+pub struct Game<R: Rules = English> {
     /// `positions[i]` is the position after `i` moves; `positions[0]` is the start.
-    positions: Vec<Position<R>>,
+    positions: Vec<R::Position>,
     moves: Vec<Move>,
     /// What the draw rules count at each point.
-    counts: Counts<R>,
+    counts: Counts<R::Position>,
     /// The comments and marks.
     notes: Notes,
     cursor: usize,
@@ -62,20 +65,27 @@ pub struct Game<R: RuleSet = English> {
     draws: DrawRules,
 }
 
-impl<R: RuleSet> Default for Game<R> {
+impl<R: Playable> Default for Game<R> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<R: RuleSet> Game<R> {
+impl<R: Playable> Game<R> {
     /// A new game from the standard start.
     pub fn new() -> Self {
         Self::from_position(Position::start())
     }
 
+    /// A new game from a position in PDN FEN.
+    pub fn from_fen(fen: &str) -> Result<Self, GameError> {
+        Ok(Self::from_position(parse_fen(fen)?))
+    }
+}
+
+impl<R: Rules> Game<R> {
     /// A new game from a set-up position.
-    pub fn from_position(start: Position<R>) -> Self {
+    pub fn from_position(start: R::Position) -> Self {
         Game {
             positions: vec![start],
             moves: Vec::new(),
@@ -84,13 +94,8 @@ impl<R: RuleSet> Game<R> {
             cursor: 0,
             declared: None,
             tags: Tags::new(),
-            draws: DrawRules::of(R::VARIANT),
+            draws: DrawRules::of_position(&start),
         }
-    }
-
-    /// A new game from a position in PDN FEN.
-    pub fn from_fen(fen: &str) -> Result<Self, GameError> {
-        Ok(Self::from_position(parse_fen(fen)?))
     }
 
     /// Sets the move-limit draw: `moves` moves by each side without a capture or a man move (0 turns it off),
@@ -117,22 +122,22 @@ impl<R: RuleSet> Game<R> {
     }
 
     /// The start position.
-    pub fn start(&self) -> &Position<R> {
+    pub fn start(&self) -> &R::Position {
         &self.positions[0]
     }
 
     /// Whether the game starts from a set-up position rather than the standard start.
     pub fn is_set_up(&self) -> bool {
-        self.positions[0] != Position::start()
+        self.positions[0] != self.positions[0].standard_start()
     }
 
     /// The position at the current point.
-    pub fn position(&self) -> &Position<R> {
+    pub fn position(&self) -> &R::Position {
         &self.positions[self.cursor]
     }
 
     /// The position after `ply` moves, if the game is that long.
-    pub fn position_at(&self, ply: usize) -> Option<&Position<R>> {
+    pub fn position_at(&self, ply: usize) -> Option<&R::Position> {
         self.positions.get(ply)
     }
 
@@ -205,7 +210,7 @@ impl<R: RuleSet> Game<R> {
     pub fn move_text(&self, ply: usize, style: SquareStyle) -> Option<String> {
         let before = self.positions.get(ply.checked_sub(1)?)?;
         let mv = self.moves.get(ply - 1)?;
-        Some(write_move(before, mv, style))
+        Some(before.write_move(mv, style))
     }
 
     /// The king of the side to move that may not make another quiet move at the current point (Frisian: three
@@ -264,7 +269,7 @@ impl<R: RuleSet> Game<R> {
         if let Some(outcome) = self.outcome() {
             return Err(GameError::Over(outcome));
         }
-        let mv = MoveText::parse(text, R::GEOMETRY)?.find(self.position(), Strictness::Exact)?;
+        let mv = self.position().parse_move(text, Strictness::Exact)?;
         if let Some(king) = self
             .barred_king()
             .filter(|&k| king_moves::is_barred(Some(k), &mv))
@@ -353,6 +358,13 @@ impl<R: RuleSet> Game<R> {
     fn ruled_outcome(&self, ply: usize) -> Option<Outcome> {
         let pos = &self.positions[ply];
         let side = pos.side_to_move();
+        // A lone man against a king has lost (Turkish), whether or not it could move.
+        if let Some(loser) = pos.lone_man_loser() {
+            return Some(Outcome::Win {
+                winner: loser.opponent(),
+                reason: WinReason::LoneMan,
+            });
+        }
         if let Some(winner) = pos.crowned_winner() {
             return Some(Outcome::Win {
                 winner,
@@ -404,6 +416,12 @@ impl<R: RuleSet> Game<R> {
     /// The tag pairs, to change.
     pub fn tags_mut(&mut self) -> &mut Tags {
         &mut self.tags
+    }
+
+    /// The result token for an outcome (`1-0`, `2-0`, `1/2-1/2`, `*`...), by the variant's conventions: the first
+    /// number is the score of the side that moves first under the rules.
+    pub fn result_token(&self, outcome: Option<Outcome>) -> &'static str {
+        super::pdn::result_token(self.start(), outcome)
     }
 }
 

@@ -4,7 +4,7 @@
 //! (the built-in variants have one each, which their fast generators match move for move by perft), the game's
 //! draw rules, the Frisian limit on a king's moves and the variant's result tokens.
 
-use super::{AnyGame, DrawRules, Outcome, WinReason, draws::number};
+use super::{AnyGame, DrawRules, Ending, Outcome, WinReason, draws::number};
 use crowned_rules::defined::{CrowningRule, DefinedRules, NoMoves, PrecedenceRule, Step};
 use crowned_rules::{Color, Variant};
 
@@ -344,7 +344,10 @@ fn draws(draw_rules: DrawRules, rules: &DefinedRules) -> String {
             draw_rules.quiet_moves
         ));
     }
-    for ending in draw_rules.endings {
+    // One piece each is said below in the definition's own words.
+    let endings = draw_rules.endings.iter();
+    for ending in endings.filter(|e| e.ending != Ending::OnePieceEach || rules.one_each_moves == 0)
+    {
         rules_in_words.push(format!(
             "with {} when it lasts {} moves by each side",
             ending.ending,

@@ -8,18 +8,16 @@
 
 use std::fmt;
 
-use super::checks::{PositionError, check_playable, check_position, max_pieces};
+use super::checks::PositionError;
 use super::defined::{self, DefinedBoard, DefinedId};
-use super::fen::{FenError, parse_fen, to_fen};
+use super::fen::{FenError, parse_fen};
 use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
-use super::notation::{MoveError, MoveText, SquareStyle, Strictness, write_move};
+use super::notation::{MoveError, MoveText, SquareStyle, Strictness};
 use super::position::Position;
-use super::ruleset::{
-    Antidraughts, Brazilian, Breakthrough, Canadian, Czech, English, EnglishOn, Frisian, Frysk,
-    International, Italian, Pool, RuleSet, Russian, Spanish, Thai,
-};
+use super::ruleset::{English, RuleSet};
 use super::square::{Color, Piece, Role, Square};
+use super::surface::GamePosition;
 use super::variant::{GameType, Variant};
 
 /// A rule set the program plays, with its place in [`AnyPosition`].
@@ -81,6 +79,49 @@ macro_rules! any_position {
             }
         )*
 
+        /// Runs one expression on the position inside, whatever its rules (`|p| body`: the expression is compiled
+        /// once per arm, which keeps the forwarding methods below to one line each), or one on a built-in rule
+        /// set's position and another on a defined one (`|p| body, |d| defined`).
+        macro_rules! forward {
+            ($self:expr, |$p:ident| $body:expr) => {
+                match $self {
+                    $(AnyPosition::$name($p) => $body,)*
+                    AnyPosition::Defined($p) => $body,
+                }
+            };
+            ($self:expr, |$p:ident| $body:expr, |$d:ident| $defined:expr) => {
+                match $self {
+                    $(AnyPosition::$name($p) => $body,)*
+                    AnyPosition::Defined($d) => $defined,
+                }
+            };
+        }
+
+        impl GameType {
+            /// Runs generic code for the rule set of this game type: the one of its variant and board size (the
+            /// size decides among the English boards), found in the one list of rule sets.
+            pub fn visit<V: RulesVisitor>(&self, visitor: V) -> V::Output {
+                if let Variant::Defined(id) = self.variant {
+                    return visitor.defined(id);
+                }
+                $(
+                    if <$rules as RuleSet>::VARIANT == self.variant
+                        && <$rules as RuleSet>::GEOMETRY.width == self.size
+                    {
+                        return visitor.visit::<$rules>();
+                    }
+                )*
+                // A checked game type is one of the list's. Any other is played on its variant's first board in
+                // the list (English draughts' is 8x8).
+                $(
+                    if <$rules as RuleSet>::VARIANT == self.variant {
+                        return visitor.visit::<$rules>();
+                    }
+                )*
+                visitor.visit::<English>()
+            }
+        }
+
         impl AnyPosition {
             /// Runs generic code on the typed position.
             pub fn visit<V: PositionVisitor>(&self, visitor: V) -> V::Output {
@@ -123,64 +164,6 @@ macro_rules! playable_rule_sets {
 }
 
 playable_rule_sets!(any_position);
-
-impl GameType {
-    /// Runs generic code for the rule set of this game type (the board size decides among the English boards).
-    pub fn visit<V: RulesVisitor>(&self, visitor: V) -> V::Output {
-        match self.variant {
-            Variant::English => match self.size {
-                6 => visitor.visit::<EnglishOn<6>>(),
-                10 => visitor.visit::<EnglishOn<10>>(),
-                12 => visitor.visit::<EnglishOn<12>>(),
-                14 => visitor.visit::<EnglishOn<14>>(),
-                // A checked GameType has one of the sizes above or 8.
-                _ => visitor.visit::<English>(),
-            },
-            Variant::International => visitor.visit::<International>(),
-            Variant::Russian => visitor.visit::<Russian>(),
-            Variant::Brazilian => visitor.visit::<Brazilian>(),
-            Variant::Pool => visitor.visit::<Pool>(),
-            Variant::Italian => visitor.visit::<Italian>(),
-            Variant::Spanish => visitor.visit::<Spanish>(),
-            Variant::Czech => visitor.visit::<Czech>(),
-            Variant::Thai => visitor.visit::<Thai>(),
-            Variant::Canadian => visitor.visit::<Canadian>(),
-            Variant::Antidraughts => visitor.visit::<Antidraughts>(),
-            Variant::Breakthrough => visitor.visit::<Breakthrough>(),
-            Variant::Frisian => visitor.visit::<Frisian>(),
-            Variant::Frysk => visitor.visit::<Frysk>(),
-            Variant::Defined(id) => visitor.defined(id),
-        }
-    }
-}
-
-/// Runs one expression on the typed position inside, whatever its rule set: the expression is compiled once
-/// per arm, which keeps the forwarding methods below to one line each.
-macro_rules! forward {
-    ($self:expr, |$p:ident| $body:expr, |$d:ident| $defined:expr) => {
-        match $self {
-            AnyPosition::English($p) => $body,
-            AnyPosition::International($p) => $body,
-            AnyPosition::Russian($p) => $body,
-            AnyPosition::Brazilian($p) => $body,
-            AnyPosition::Pool($p) => $body,
-            AnyPosition::Italian($p) => $body,
-            AnyPosition::Spanish($p) => $body,
-            AnyPosition::Czech($p) => $body,
-            AnyPosition::Thai($p) => $body,
-            AnyPosition::Canadian($p) => $body,
-            AnyPosition::Antidraughts($p) => $body,
-            AnyPosition::Breakthrough($p) => $body,
-            AnyPosition::Frisian($p) => $body,
-            AnyPosition::Frysk($p) => $body,
-            AnyPosition::English6($p) => $body,
-            AnyPosition::English10($p) => $body,
-            AnyPosition::English12($p) => $body,
-            AnyPosition::English14($p) => $body,
-            AnyPosition::Defined($d) => $defined,
-        }
-    };
-}
 
 struct Start {
     rows: u32,
@@ -249,15 +232,12 @@ impl AnyPosition {
 
     /// The position as PDN FEN.
     pub fn to_fen(&self) -> String {
-        forward!(self, |p| to_fen(p), |d| defined::to_fen(d))
+        forward!(self, |p| GamePosition::to_fen(p))
     }
 
     /// The variant of the rules.
     pub fn variant(&self) -> Variant {
-        fn of<R: RuleSet>(_: &Position<R>) -> Variant {
-            R::VARIANT
-        }
-        forward!(self, |p| of(p), |d| Variant::Defined(d.id()))
+        forward!(self, |p| GamePosition::variant(p))
     }
 
     /// The position of a defined variant, if it is one.
@@ -270,180 +250,199 @@ impl AnyPosition {
 
     /// `square` as the variant's own notation names it (`16` in English, `c3` in Russian).
     pub fn square_name(&self, square: Square) -> crate::SquareName {
-        match self {
-            AnyPosition::Defined(d) => crate::SquareName::defined(square, d.id()),
-            _ => crate::SquareName::new(square, self.variant().notation(), self.geometry()),
-        }
+        forward!(self, |p| GamePosition::square_name(p, square))
     }
 
-    /// The board. A defined variant's board has its width and height here, but its squares are its own
-    /// ([`DefinedBoard`]): code that maps squares to cells asks it, not the geometry.
+    /// The board ([`GamePosition::geometry`]).
     pub fn geometry(&self) -> Geometry {
-        fn of<R: RuleSet>(_: &Position<R>) -> Geometry {
-            R::GEOMETRY
-        }
-        forward!(self, |p| of(p), |d| {
-            let rules = &d.entry().rules;
-            Geometry {
-                width: rules.width as u8,
-                height: rules.height as u8,
-                mirrored: false,
-                defined: Some(d.entry().shape),
-            }
-        })
+        forward!(self, |p| GamePosition::geometry(p))
     }
 
     /// The side to move.
     pub fn side_to_move(&self) -> Color {
-        forward!(self, |p| p.side_to_move(), |d| d.side_to_move())
+        forward!(self, |p| GamePosition::side_to_move(p))
     }
 
     /// The captures of the piece on `square` that the variant ranks behind another capture, with the rule
     /// that does so in words; `None` when it has none (or the variant lets any capture be chosen).
     pub fn captures_behind(&self, square: Square) -> Option<&'static str> {
-        fn behind<R: RuleSet>(pos: &Position<R>, square: Square) -> Option<&'static str> {
-            let rule = R::PRECEDENCE.rule()?;
-            let legal = pos.legal_moves();
-            pos.every_capture()
-                .iter()
-                .any(|m| m.from() == square && !legal.iter().any(|l| l.same_effect(m)))
-                .then_some(rule)
-        }
-        forward!(self, |p| behind(p, square), |_d| None)
+        forward!(self, |p| GamePosition::captures_behind(p, square))
     }
 
     /// The same pieces with another side to move.
     pub fn with_side_to_move(self, side: Color) -> AnyPosition {
-        forward!(self, |p| p.with_side_to_move(side).into(), |d| {
-            AnyPosition::Defined(d.with_side_to_move(side))
-        })
+        forward!(self, |p| GamePosition::with_side_to_move(p, side)
+            .into_any())
     }
 
-    /// The piece on a square, if any. A defined variant's kinds are men, or kings when some kind promotes to
-    /// them; [`DefinedBoard::occupant`] tells the kind itself.
+    /// The piece on a square, if any ([`GamePosition::piece_at`]).
     pub fn piece_at(&self, square: Square) -> Option<Piece> {
-        forward!(self, |p| p.piece_at(square), |d| d
-            .occupant(square)
-            .map(|o| defined_piece(d, o)))
+        forward!(self, |p| GamePosition::piece_at(p, square))
     }
 
-    /// Puts a piece on a square (or empties it); `false` if the square is not on this board. On a defined
-    /// variant's board a man is its first kind and a king the first kind that others promote to.
+    /// Puts a piece on a square (or empties it); `false` if the square is not on this board
+    /// ([`GamePosition::set_piece`]).
     pub fn set_piece(&mut self, square: Square, piece: Option<Piece>) -> bool {
-        forward!(self, |p| p.set_piece(square, piece), |d| {
-            let kinds = &d.entry().rules.kinds;
-            let occupant = match piece {
-                None => None,
-                Some(Piece {
-                    color,
-                    role: Role::Man,
-                }) => Some((color, 0)),
-                Some(Piece {
-                    color,
-                    role: Role::King,
-                }) => match kinds.iter().position(|k| k.is_king) {
-                    Some(kind) => Some((color, kind)),
-                    None => return false,
-                },
-            };
-            d.set_occupant(square, occupant)
-        })
+        forward!(self, |p| GamePosition::set_piece(p, square, piece))
     }
 
     /// Every occupied square with its piece, in square order.
     pub fn pieces(&self) -> Vec<(Square, Piece)> {
-        forward!(self, |p| p.pieces().collect(), |d| d
-            .occupants()
-            .map(|(s, o)| (s, defined_piece(d, o)))
-            .collect())
+        forward!(self, |p| GamePosition::pieces(p).collect())
     }
 
     /// How many pieces of a colour and role are on the board.
     pub fn count(&self, color: Color, role: Role) -> u32 {
-        forward!(self, |p| p.count(color, role), |d| d
-            .occupants()
-            .filter(|&(_, o)| defined_piece(d, o) == Piece { color, role })
-            .count()
-            as u32)
+        forward!(self, |p| GamePosition::count(p, color, role))
     }
 
     /// Every legal move, routes with the same effect merged.
     pub fn legal_moves(&self) -> MoveList {
-        forward!(self, |p| p.legal_moves(), |d| d.legal_moves())
+        forward!(self, |p| GamePosition::legal_moves(p))
     }
 
     /// Every legal move, one per order of capture.
     pub fn legal_moves_with_duplicates(&self) -> MoveList {
-        forward!(self, |p| p.legal_moves_with_duplicates(), |d| d
-            .legal_moves())
+        forward!(self, |p| GamePosition::legal_moves_with_duplicates(p))
     }
 
     /// Whether the side to move must capture.
     pub fn must_capture(&self) -> bool {
-        forward!(self, |p| p.must_capture(), |d| d.must_capture())
+        forward!(self, |p| GamePosition::must_capture(p))
     }
 
     /// Whether the side to move has lost: no pieces or no legal move.
     pub fn is_lost(&self) -> bool {
-        forward!(self, |p| p.is_lost(), |d| d.legal_moves().is_empty())
+        self.legal_moves().is_empty()
     }
 
     /// The position after a legal move.
     pub fn play(&self, mv: &Move) -> AnyPosition {
-        forward!(self, |p| p.play(mv).into(), |d| AnyPosition::Defined(
-            d.play(mv)
-        ))
+        forward!(self, |p| GamePosition::play(p, mv).into_any())
     }
 
     /// The legal move a move text stands for ([`MoveText::find`]).
     pub fn find_move(&self, text: &MoveText, strictness: Strictness) -> Result<Move, MoveError> {
-        forward!(self, |p| text.find(p, strictness), |d| {
-            defined::parse_move(d, text.text())
-        })
+        forward!(self, |p| text.find(p, strictness), |d| defined::parse_move(
+            d,
+            text.text()
+        ))
     }
 
     /// The legal move typed as `text` (`11-15`, `c3xe5`, a full or short capture route), read on this board.
     pub fn parse_move(&self, text: &str, strictness: Strictness) -> Result<Move, MoveError> {
-        if let AnyPosition::Defined(d) = self {
-            return defined::parse_move(d, text);
-        }
-        MoveText::parse(text, self.geometry()).and_then(|t| self.find_move(&t, strictness))
+        forward!(self, |p| GamePosition::parse_move(p, text, strictness))
     }
 
-    /// A legal move written as players write it ([`write_move`]).
+    /// A legal move written as players write it ([`write_move`](crate::write_move)).
     pub fn write_move(&self, mv: &Move, style: SquareStyle) -> String {
-        forward!(self, |p| write_move(p, mv, style), |d| d.write_move(mv))
+        forward!(self, |p| GamePosition::write_move(p, mv, style))
     }
 
-    /// Whether the position is legal under its rules ([`check_position`]). Any placement of a defined
-    /// variant's pieces on its squares is.
+    /// Whether the position is legal under its rules ([`check_position`](crate::check_position)). Any
+    /// placement of a defined variant's pieces on its squares is.
     pub fn check(&self) -> Result<(), PositionError> {
-        forward!(self, |p| check_position(p), |_d| Ok(()))
+        forward!(self, |p| GamePosition::check(p))
     }
 
-    /// Whether a game can start from the position ([`check_playable`]).
+    /// Whether a game can start from the position ([`check_playable`](crate::check_playable)).
     pub fn check_playable(&self) -> Result<(), PositionError> {
-        forward!(self, |p| check_playable(p), |_d| Ok(()))
+        forward!(self, |p| GamePosition::check_playable(p))
     }
 
-    /// The most pieces a side may have under its rules ([`max_pieces`]).
+    /// The most pieces a side may have under its rules ([`max_pieces`](crate::max_pieces)).
     pub fn max_pieces(&self) -> u32 {
-        fn of<R: RuleSet>(_: &Position<R>) -> u32 {
-            max_pieces::<R>()
-        }
-        forward!(self, |p| of(p), |d| d.entry().square_count() as u32)
+        forward!(self, |p| GamePosition::max_pieces(p))
     }
 }
 
-/// A defined variant's occupant as a man or king: a king when some kind promotes to its kind.
-fn defined_piece(board: &DefinedBoard, (color, kind): (Color, usize)) -> Piece {
-    let king = board
-        .entry()
-        .rules
-        .kinds
-        .get(kind)
-        .is_some_and(|k| k.is_king);
-    Piece::new(color, if king { Role::King } else { Role::Man })
+/// A position of any rules presents the same surface as the typed one inside, so that code written against
+/// [`GamePosition`] takes either.
+impl GamePosition for AnyPosition {
+    fn variant(&self) -> Variant {
+        AnyPosition::variant(self)
+    }
+    fn geometry(&self) -> Geometry {
+        AnyPosition::geometry(self)
+    }
+    fn game_type(&self) -> GameType {
+        forward!(self, |p| GamePosition::game_type(p))
+    }
+    fn standard_start(&self) -> Self {
+        forward!(self, |p| GamePosition::standard_start(p).into_any())
+    }
+    fn square_name(&self, square: Square) -> crate::SquareName {
+        AnyPosition::square_name(self, square)
+    }
+    fn first_to_move(&self) -> Color {
+        forward!(self, |p| GamePosition::first_to_move(p))
+    }
+    fn side_to_move(&self) -> Color {
+        AnyPosition::side_to_move(self)
+    }
+    fn with_side_to_move(self, side: Color) -> Self {
+        AnyPosition::with_side_to_move(self, side)
+    }
+    fn piece_at(&self, square: Square) -> Option<Piece> {
+        AnyPosition::piece_at(self, square)
+    }
+    fn set_piece(&mut self, square: Square, piece: Option<Piece>) -> bool {
+        AnyPosition::set_piece(self, square, piece)
+    }
+    fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        AnyPosition::pieces(self).into_iter()
+    }
+    fn count(&self, color: Color, role: Role) -> u32 {
+        AnyPosition::count(self, color, role)
+    }
+    fn legal_moves(&self) -> MoveList {
+        AnyPosition::legal_moves(self)
+    }
+    fn legal_moves_with_duplicates(&self) -> MoveList {
+        AnyPosition::legal_moves_with_duplicates(self)
+    }
+    fn must_capture(&self) -> bool {
+        AnyPosition::must_capture(self)
+    }
+    fn play(&self, mv: &Move) -> Self {
+        AnyPosition::play(self, mv)
+    }
+    fn is_progress(&self, mv: &Move) -> bool {
+        forward!(self, |p| GamePosition::is_progress(p, mv))
+    }
+    fn crowned_winner(&self) -> Option<Color> {
+        forward!(self, |p| GamePosition::crowned_winner(p))
+    }
+    fn winner_without_moves(&self) -> Color {
+        forward!(self, |p| GamePosition::winner_without_moves(p))
+    }
+    fn lone_man_loser(&self) -> Option<Color> {
+        forward!(self, |p| GamePosition::lone_man_loser(p))
+    }
+    fn captures_behind(&self, square: Square) -> Option<&'static str> {
+        AnyPosition::captures_behind(self, square)
+    }
+    fn parse_move(&self, text: &str, strictness: Strictness) -> Result<Move, MoveError> {
+        AnyPosition::parse_move(self, text, strictness)
+    }
+    fn write_move(&self, mv: &Move, style: SquareStyle) -> String {
+        AnyPosition::write_move(self, mv, style)
+    }
+    fn to_fen(&self) -> String {
+        AnyPosition::to_fen(self)
+    }
+    fn check(&self) -> Result<(), PositionError> {
+        AnyPosition::check(self)
+    }
+    fn check_playable(&self) -> Result<(), PositionError> {
+        AnyPosition::check_playable(self)
+    }
+    fn max_pieces(&self) -> u32 {
+        AnyPosition::max_pieces(self)
+    }
+    fn into_any(self) -> AnyPosition {
+        self
+    }
 }
 
 impl From<DefinedBoard> for AnyPosition {
@@ -454,21 +453,20 @@ impl From<DefinedBoard> for AnyPosition {
 
 impl fmt::Debug for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        forward!(self, |p| fmt::Debug::fmt(p, f), |d| fmt::Debug::fmt(d, f))
+        forward!(self, |p| fmt::Debug::fmt(p, f))
     }
 }
 
 impl fmt::Display for AnyPosition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        forward!(self, |p| fmt::Display::fmt(p, f), |d| fmt::Display::fmt(
-            d, f
-        ))
+        forward!(self, |p| fmt::Display::fmt(p, f))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{Canadian, EnglishOn};
 
     #[test]
     fn every_game_type_starts_with_its_own_board_and_men() {

@@ -50,6 +50,7 @@ pub mod position;
 mod replies;
 mod ruleset;
 mod square;
+mod surface;
 mod variant;
 
 pub use any::{AnyPosition, Playable, PositionVisitor, RulesVisitor};
@@ -73,4 +74,5 @@ pub use ruleset::{
     Spanish, Thai,
 };
 pub use square::{Color, Piece, Role, Square};
+pub use surface::{Defined, GamePosition, Rules};
 pub use variant::{ENGLISH_SIZES, GameType, GameTypeError, Goal, UnknownVariant, Variant};

@@ -48,8 +48,12 @@ fn one_game_is_one_file_through_undo_redo_and_a_name() {
         white: Player::Human,
     };
     let game = crowned::game::AnyGame::from_fen(Default::default(), "B:W18:B14").expect("FEN");
-    let Opened { mut session, .. } =
-        session_opening(&home, SessionOpening::Position(game), humans, &engine);
+    let Opened { mut session, .. } = session_opening(
+        &home,
+        SessionOpening::Position(Box::new(game)),
+        humans,
+        &engine,
+    );
     assert_eq!(session.start(80, 24), None);
     // The capture ends the game: it is filed.
     type_line(&mut session, "14x23");
@@ -102,8 +106,12 @@ fn a_file_that_changed_hands_is_never_written_over() {
         white: Player::Human,
     };
     let game = crowned::game::AnyGame::from_fen(Default::default(), "B:W18:B14").expect("FEN");
-    let Opened { mut session, .. } =
-        session_opening(&home, SessionOpening::Position(game), humans, &engine);
+    let Opened { mut session, .. } = session_opening(
+        &home,
+        SessionOpening::Position(Box::new(game)),
+        humans,
+        &engine,
+    );
     assert_eq!(session.start(80, 24), None);
     type_line(&mut session, "14x23");
     let filed = saved_files(&home);

@@ -391,7 +391,7 @@ fn state(entry: &GameEntry) -> &str {
 
 /// The length of a game as records number it: a move is one by each side.
 fn moves_of(entry: &GameEntry) -> usize {
-    crate::game::moves_played_any(entry.game.start(), entry.game.len())
+    crate::game::moves_played(entry.game.start(), entry.game.len())
 }
 
 /// At most `width` characters of `text`.

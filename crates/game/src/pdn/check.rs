@@ -73,7 +73,7 @@ fn check_one(parsed: Result<GameText, PdnError>, default: Option<GameType>) -> G
             // A game that carries its variant's definition (or names Turkish by its game type) is replayed under
             // it, as it is opened.
             problem: match definition_of(&game) {
-                Some(Ok(id)) => replay_defined(&game, id).1.map(|e| e.to_string()),
+                Some(Ok(id)) => replay_defined(&game, id).error.map(|e| e.to_string()),
                 Some(Err(e)) => Some(format!(
                     "the game's variant definition cannot be played: {e}"
                 )),

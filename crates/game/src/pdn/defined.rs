@@ -7,13 +7,11 @@
 //! ([`register`]), which checks it and bounds its size; a bad definition is an error for that game only.
 
 use super::parse::GameText;
-use super::replay::ReplayError;
-use super::write::{push_comment, push_tags, wrap};
-use crate::MoveNumber;
-use crate::defined::DefinedGame;
+use super::replay::{Replayed, replay_from};
+use crowned_rules::Defined;
 use crowned_rules::defined::{
-    DefinedId, DefinedRules, RegistryError, definition_only_builtins, from_fen, parse_move,
-    register, to_fen,
+    DefinedBoard, DefinedId, DefinedRules, RegistryError, definition_only_builtins, from_fen,
+    register,
 };
 
 /// The tag that holds a defined variant's definition.
@@ -92,11 +90,10 @@ fn builtin_definition_of(text: &GameText) -> Option<Result<DefinedId, RegistryEr
         .map(|(_, text)| register(text))
 }
 
-/// A defined game as canonical PDN.
-pub fn write_defined(game: &DefinedGame) -> String {
-    let mut out = String::new();
-    let result = game.result_token(game.final_outcome());
-    let entry = game.start().entry();
+/// The tags a defined game's PDN makes from its definition: its `GameType` number where it has one, its name,
+/// and the definition itself.
+pub(super) fn defined_tags(id: DefinedId) -> Vec<(&'static str, String)> {
+    let entry = id.get();
     let mut own = Vec::new();
     if let Some(number) = entry.rules.game_type {
         own.push(("GameType", number.to_string()));
@@ -105,82 +102,10 @@ pub fn write_defined(game: &DefinedGame) -> String {
         (VARIANT_TAG, entry.rules.name.clone()),
         (DEFINITION_TAG, encode_definition(&entry.text)),
     ]);
-    if game.is_set_up() {
-        own.extend([("SetUp", "1".to_string()), ("FEN", to_fen(game.start()))]);
-    }
-    push_tags(&mut out, game.tags(), result, &own);
-    let mut words = Vec::new();
-    push_comment(&mut words, game.comment(0));
-    let mut number_next = true;
-    for ply in 1..=game.len() {
-        let Some(number) = game.move_number(ply) else {
-            continue;
-        };
-        if !number.second || number_next {
-            words.push(number.to_string());
-        }
-        if let Some(text) = game.move_text(ply) {
-            match game.mark(ply) {
-                Some(mark) => words.push(format!("{text}{mark}")),
-                None => words.push(text),
-            }
-        }
-        number_next = push_comment(&mut words, game.comment(ply));
-    }
-    words.push(result.to_string());
-    wrap(&words, &mut out);
-    out
+    own
 }
 
 /// Replays a game's text under the definition `id`: as far as its moves go, with the first error.
-pub fn replay_defined(text: &GameText, id: DefinedId) -> (DefinedGame, Option<ReplayError>) {
-    let start = match text.tags.get("FEN") {
-        Some(fen) => match from_fen(id, fen) {
-            Ok(board) => board,
-            Err(error) => {
-                let mut game = DefinedGame::new(id);
-                *game.tags_mut() = text.tags.clone();
-                let fen = fen.to_string();
-                return (game, Some(ReplayError::Fen { fen, error }));
-            }
-        },
-        None => crowned_rules::defined::DefinedBoard::start(id),
-    };
-    let mut game = DefinedGame::from_position(start);
-    game.set_comment(0, text.intro.clone());
-    let first = id.get().rules.first;
-    let mut error = None;
-    for (ply, token) in text.moves.iter().enumerate() {
-        match parse_move(game.position(), &token.text) {
-            Ok(mv) => {
-                game.push(mv);
-                game.set_comment(ply + 1, token.comment.clone());
-                game.set_mark(ply + 1, token.mark());
-            }
-            Err(reason) => {
-                error = Some(ReplayError::Move {
-                    number: MoveNumber::of_ply_from(start.side_to_move(), first, ply),
-                    ply,
-                    text: token.text.clone(),
-                    reason: reason.to_string(),
-                    line: token.line,
-                    column: token.column,
-                });
-                break;
-            }
-        }
-    }
-    *game.tags_mut() = text.tags.clone();
-    game.go_to(game.len());
-    if error.is_none()
-        && game.final_outcome().is_none()
-        && let Some(outcome) = text
-            .result
-            .as_deref()
-            .and_then(|r| super::replay::outcome_of_result(r, first))
-    {
-        // Declaring at the end of a game the rules have not ended cannot fail.
-        let _ = game.declare(outcome);
-    }
-    (game, error)
+pub fn replay_defined(text: &GameText, id: DefinedId) -> Replayed<Defined> {
+    replay_from(text, DefinedBoard::start(id), |fen| from_fen(id, fen))
 }

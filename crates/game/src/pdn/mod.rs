@@ -19,7 +19,7 @@ pub use check::{CheckProgress, GameCheck, check_games, check_reader, check_reade
 pub use crowned_rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use defined::{
     DEFINITION_TAG, VARIANT_TAG, decode_definition, definition_of, encode_definition,
-    replay_defined, write_defined,
+    replay_defined,
 };
 pub use game_type::{
     VariantError, WithRules, game_type_of, game_type_of_or, game_type_of_rules, game_type_tag,

@@ -6,10 +6,9 @@ use super::defined::{definition_of, replay_defined};
 use super::game_type::game_type_of_or;
 use super::parse::{GameText, parse_piece};
 use super::replay::replay;
-use crate::DefinedGame;
 use crate::any::{AnyGame, GameVisitorMut};
 use crate::record::Game;
-use crowned_rules::{GameType, Playable};
+use crowned_rules::{Defined, GameType, Playable};
 
 /// A game of a file as the program shows it: replayed under the rules of its game type (its `GameType` tag;
 /// without one `default` when given, else a guess from its moves) as far as it goes. The second value says why
@@ -20,8 +19,9 @@ pub fn open_game(text: &GameText, default: Option<GameType>) -> (AnyGame, Option
     // game type crowned plays from a built-in definition (Turkish), under that.
     match definition_of(text) {
         Some(Ok(id)) => {
-            let (game, error) = replay_defined(text, id);
-            return (AnyGame::Defined(game), error.map(|e| e.to_string()));
+            let replayed = replay_defined(text, id);
+            let error = replayed.error.map(|e| e.to_string());
+            return (AnyGame::Defined(replayed.game), error);
         }
         Some(Err(e)) => {
             let mut game = AnyGame::default();
@@ -56,10 +56,10 @@ impl GameVisitorMut for Replay<'_> {
         replayed.error.as_ref().map(ToString::to_string)
     }
 
-    fn defined(self, game: &mut DefinedGame) -> Option<String> {
-        let (replayed, error) = replay_defined(self.0, game.id());
-        *game = replayed;
-        error.map(|e| e.to_string())
+    fn defined(self, game: &mut Game<Defined>) -> Option<String> {
+        let replayed = replay_defined(self.0, game.start().id());
+        *game = replayed.game;
+        replayed.error.as_ref().map(ToString::to_string)
     }
 }
 

@@ -10,8 +10,8 @@ use crate::numbering::MoveNumber;
 use crate::outcome::{DrawReason, Outcome, WinReason};
 use crate::record::Game;
 use crowned_rules::{
-    English, FenError, GameType, International, MoveText, Position, RuleSet, Strictness, Variant,
-    parse_fen,
+    English, FenError, GamePosition, GameType, International, Playable, Position, RuleSet, Rules,
+    Strictness, Variant, parse_fen,
 };
 use crowned_rules::{clipped, quoted};
 
@@ -46,7 +46,7 @@ pub enum ReplayError {
 
 /// A replayed game: every move up to the first that could not be played, and what stopped it, if anything.
 #[derive(Debug, Clone)]
-pub struct Replayed<R: RuleSet> {
+pub struct Replayed<R: Rules> {
     /// The game as far as it could be replayed, with its tags, comments and result.
     pub game: Game<R>,
     /// Why the replay stopped early.
@@ -56,35 +56,44 @@ pub struct Replayed<R: RuleSet> {
 /// Replays a game's main line under the rule set `R`. Moves are identified by their squares (files often write
 /// a simple move with `x`); the written kind decides only between moves with the same squares. The result token
 /// becomes the game's ending when the rules have not ended it already.
-pub fn replay<R: RuleSet>(text: &GameText) -> Replayed<R> {
+pub fn replay<R: Playable>(text: &GameText) -> Replayed<R> {
+    replay_from(text, Position::start(), parse_fen::<R>)
+}
+
+/// Replays a game's main line under any rules: from the position its `FEN` tag gives (read by `fen`), else
+/// from `standard`, the rules' usual start.
+pub(super) fn replay_from<R: Rules>(
+    text: &GameText,
+    standard: R::Position,
+    fen: impl FnOnce(&str) -> Result<R::Position, FenError>,
+) -> Replayed<R> {
     let start = match text.tags.get("FEN") {
-        Some(fen) => match parse_fen::<R>(fen) {
+        Some(written) => match fen(written) {
             Ok(pos) => pos,
             Err(error) => {
                 return Replayed {
-                    game: with_record(Game::new(), text),
+                    game: with_record(Game::<R>::from_position(standard), text),
                     error: Some(ReplayError::Fen {
-                        fen: fen.to_string(),
+                        fen: written.to_string(),
                         error,
                     }),
                 };
             }
         },
-        None => Position::start(),
+        None => standard,
     };
-    let mut game = Game::from_position(start);
+    let mut game = Game::<R>::from_position(start);
     game.set_comment(0, text.intro.clone());
     for (ply, token) in text.moves.iter().enumerate() {
-        let found = MoveText::parse(&token.text, R::GEOMETRY)
-            .and_then(|t| t.find(game.position(), Strictness::Squares));
-        match found {
+        match game.position().parse_move(&token.text, Strictness::Squares) {
             Ok(mv) => {
                 game.push(mv);
                 game.set_comment(ply + 1, token.comment.clone());
                 game.set_mark(ply + 1, token.mark());
             }
             Err(reason) => {
-                let number = MoveNumber::of_ply_from(start.side_to_move(), R::FIRST_TO_MOVE, ply);
+                let number =
+                    MoveNumber::of_ply_from(start.side_to_move(), start.first_to_move(), ply);
                 return Replayed {
                     game: with_record(game, text),
                     error: Some(ReplayError::Move {
@@ -100,7 +109,12 @@ pub fn replay<R: RuleSet>(text: &GameText) -> Replayed<R> {
         }
     }
     let mut game = with_record(game, text);
-    if let Some(outcome) = text.result.as_deref().and_then(recorded_outcome::<R>) {
+    let first = start.first_to_move();
+    if let Some(outcome) = text
+        .result
+        .as_deref()
+        .and_then(|r| outcome_of_result(r, first))
+    {
         // The rules may have ended the game already (no moves left, a repetition); they win over the record.
         if game.final_outcome().is_none() {
             // Declaring at the end of a game nobody has ended cannot fail.
@@ -111,7 +125,7 @@ pub fn replay<R: RuleSet>(text: &GameText) -> Replayed<R> {
 }
 
 /// Gives a new game (which has no tags yet) the record's tags, and leaves its current point at the end.
-fn with_record<R: RuleSet>(mut game: Game<R>, text: &GameText) -> Game<R> {
+fn with_record<R: Rules>(mut game: Game<R>, text: &GameText) -> Game<R> {
     // Copied whole: setting them one by one would search the list for each, quadratic for many tags.
     *game.tags_mut() = text.tags.clone();
     game.go_to(game.len());
@@ -140,35 +154,27 @@ pub(crate) fn outcome_of_result(result: &str, first: crowned_rules::Color) -> Op
     }
 }
 
-/// The result token for an outcome (`*` for none): `2-0`, `0-2`, `1-1` in the variants played on 10x10 and
-/// larger boards under the FMJD's two-point scoring (international, Canadian); `1-0`, `0-1`, `1/2-1/2` in the
-/// others, English rules included on every board size, as their files write them.
-pub fn result_token<R: RuleSet>(outcome: Option<Outcome>) -> &'static str {
-    let large = R::GEOMETRY.width > 8 && R::VARIANT != crowned_rules::Variant::English;
+/// The result token for an outcome (`*` for none) in a game from `start`: `2-0`, `0-2`, `1-1` in the variants
+/// played on 10x10 and larger boards under the FMJD's two-point scoring (international, Canadian); `1-0`, `0-1`,
+/// `1/2-1/2` in the others, English rules included on every board size and every defined variant, as their
+/// files write them. The first number is the score of the side that moves first under the rules.
+pub fn result_token(start: &impl GamePosition, outcome: Option<Outcome>) -> &'static str {
+    let large = start.geometry().width > 8
+        && !matches!(
+            start.variant(),
+            crowned_rules::Variant::English | crowned_rules::Variant::Defined(_)
+        );
+    let (win, loss, draw) = if large {
+        ("2-0", "0-2", "1-1")
+    } else {
+        ("1-0", "0-1", "1/2-1/2")
+    };
     match outcome {
         None => "*",
         Some(outcome) if outcome.is_aborted() => "*",
-        Some(Outcome::Draw { .. }) => {
-            if large {
-                "1-1"
-            } else {
-                "1/2-1/2"
-            }
-        }
-        Some(Outcome::Win { winner, .. }) if winner == R::FIRST_TO_MOVE => {
-            if large {
-                "2-0"
-            } else {
-                "1-0"
-            }
-        }
-        Some(Outcome::Win { .. }) => {
-            if large {
-                "0-2"
-            } else {
-                "0-1"
-            }
-        }
+        Some(Outcome::Draw { .. }) => draw,
+        Some(Outcome::Win { winner, .. }) if winner == start.first_to_move() => win,
+        Some(Outcome::Win { .. }) => loss,
     }
 }
 
@@ -233,7 +239,7 @@ struct ReplayErrorOf;
 
 impl WithRules for ReplayErrorOf {
     type Output = Option<ReplayError>;
-    fn run<R: RuleSet>(self, game: &GameText) -> Option<ReplayError> {
+    fn run<R: Playable>(self, game: &GameText) -> Option<ReplayError> {
         replay::<R>(game).error
     }
 }
@@ -382,13 +388,19 @@ mod tests {
     fn result_tokens_both_ways() {
         for token in ["1-0", "0-1", "1/2-1/2"] {
             assert_eq!(
-                result_token::<English>(recorded_outcome::<English>(token)),
+                result_token(
+                    &Position::<English>::start(),
+                    recorded_outcome::<English>(token)
+                ),
                 token
             );
         }
         for token in ["2-0", "0-2", "1-1"] {
             assert_eq!(
-                result_token::<International>(recorded_outcome::<International>(token)),
+                result_token(
+                    &Position::<International>::start(),
+                    recorded_outcome::<International>(token)
+                ),
                 token
             );
         }
@@ -396,16 +408,22 @@ mod tests {
         use crowned_rules::EnglishOn;
         for token in ["1-0", "0-1", "1/2-1/2"] {
             assert_eq!(
-                result_token::<EnglishOn<10>>(recorded_outcome::<EnglishOn<10>>(token)),
+                result_token(
+                    &Position::<EnglishOn<10>>::start(),
+                    recorded_outcome::<EnglishOn<10>>(token)
+                ),
                 token
             );
             assert_eq!(
-                result_token::<EnglishOn<14>>(recorded_outcome::<EnglishOn<14>>(token)),
+                result_token(
+                    &Position::<EnglishOn<14>>::start(),
+                    recorded_outcome::<EnglishOn<14>>(token)
+                ),
                 token
             );
         }
         assert_eq!(recorded_outcome::<English>("*"), None);
-        assert_eq!(result_token::<English>(None), "*");
+        assert_eq!(result_token(&Position::<English>::start(), None), "*");
         // In international draughts White moves first, so 2-0 is a White win.
         assert_eq!(
             recorded_outcome::<International>("2-0").and_then(|o| o.winner()),

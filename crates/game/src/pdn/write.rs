@@ -1,10 +1,11 @@
 //! Writing games as canonical PDN 3.0.
 
-use super::game_type::{game_type_of_rules, game_type_tag};
+use super::defined::defined_tags;
+use super::game_type::game_type_tag;
 use super::replay::result_token;
 use crate::record::Game;
 use crate::tags::{ROSTER, Tags};
-use crowned_rules::{RuleSet, to_fen};
+use crowned_rules::{GamePosition, Rules, Variant};
 
 /// Lines of move text stay shorter than this.
 const LINE_LIMIT: usize = 80;
@@ -20,12 +21,19 @@ pub(super) const DERIVED: [&str; 4] = ["Result", "GameType", "SetUp", "FEN"];
 /// is written as near as it can be: a line end in a tag value as a space (values are one line), runs of white
 /// space in a comment as one space, an empty comment not at all, and a tag whose name is not letters, digits
 /// and `_` not at all. A comment holding a brace is written as a `;` comment, which runs to the end of its line.
-pub fn write_game<R: RuleSet>(game: &Game<R>) -> String {
+///
+/// A defined variant's game carries its definition (the `Variant` and `Definition` tags), so that it reads back
+/// where the definition was never loaded.
+pub fn write_game<R: Rules>(game: &Game<R>) -> String {
     let mut out = String::new();
-    let result = result_token::<R>(game.final_outcome());
-    let mut own = vec![("GameType", game_type_tag(game_type_of_rules::<R>()))];
+    let start = game.start();
+    let result = result_token(start, game.final_outcome());
+    let mut own = match start.variant() {
+        Variant::Defined(id) => defined_tags(id),
+        _ => vec![("GameType", game_type_tag(start.game_type()))],
+    };
     if game.is_set_up() {
-        own.extend([("SetUp", "1".to_string()), ("FEN", to_fen(game.start()))]);
+        own.extend([("SetUp", "1".to_string()), ("FEN", start.to_fen())]);
     }
     push_tags(&mut out, game.tags(), result, &own);
     wrap(&move_tokens(game, result), &mut out);
@@ -61,7 +69,7 @@ pub(super) fn push_tags(out: &mut String, tags: &Tags, result: &str, own: &[(&st
 }
 
 /// Several games, separated by blank lines.
-pub fn write_games<R: RuleSet>(games: &[Game<R>]) -> String {
+pub fn write_games<R: Rules>(games: &[Game<R>]) -> String {
     games.iter().map(write_game).collect::<Vec<_>>().join("\n")
 }
 
@@ -91,14 +99,16 @@ pub(super) fn push_tag(out: &mut String, name: &str, value: &str) {
 }
 
 /// The move text as words to be wrapped: numbers, moves, comment words and the result.
-fn move_tokens<R: RuleSet>(game: &Game<R>, result: &str) -> Vec<String> {
+fn move_tokens<R: Rules>(game: &Game<R>, result: &str) -> Vec<String> {
     let mut words = Vec::new();
     push_comment(&mut words, game.comment(0));
     let start_side = game.start().side_to_move();
+    let first = game.start().first_to_move();
+    let notation = game.start().variant().notation();
     let mut number_next = true;
     for ply in 1..=game.len() {
-        let first_mover_moves = (ply % 2 == 1) == (start_side == R::FIRST_TO_MOVE);
-        let half = ply - 1 + usize::from(start_side != R::FIRST_TO_MOVE);
+        let first_mover_moves = (ply % 2 == 1) == (start_side == first);
+        let half = ply - 1 + usize::from(start_side != first);
         let number = half / 2 + 1;
         if first_mover_moves {
             words.push(format!("{number}."));
@@ -106,7 +116,7 @@ fn move_tokens<R: RuleSet>(game: &Game<R>, result: &str) -> Vec<String> {
             words.push(format!("{number}..."));
         }
         // A move text exists for every recorded move.
-        if let Some(text) = game.move_text(ply, R::VARIANT.notation()) {
+        if let Some(text) = game.move_text(ply, notation) {
             // A mark is written on the move, as annotators write it: `11-15?!`.
             match game.mark(ply) {
                 Some(mark) => words.push(format!("{text}{mark}")),

@@ -17,8 +17,8 @@ use crate::config::{Settings, SettingsError};
 pub enum SessionOpening {
     /// A new game of this variant and board from its start (or the unfinished game, if the player resumes it).
     Standard(GameType),
-    /// A new game from a given position.
-    Position(AnyGame),
+    /// A new game from a given position (boxed: a game is far larger than the other openings).
+    Position(Box<AnyGame>),
     /// The games of a file, for replaying: one is opened at once, several are listed.
     File {
         /// The file's name, as the list's title.
@@ -32,7 +32,7 @@ impl SessionOpening {
     fn app(self, players: Players) -> (App, Vec<Effect>) {
         match self {
             SessionOpening::Standard(game_type) => App::with_game(AnyGame::new(game_type), players),
-            SessionOpening::Position(game) => App::with_game(game, players),
+            SessionOpening::Position(game) => App::with_game(*game, players),
             SessionOpening::File { name, mut games } => {
                 if games.len() == 1 {
                     (App::replaying(games.remove(0), players), Vec::new())

@@ -4,7 +4,7 @@ use super::App;
 use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::engine::Player;
-use crate::game::{count, moves_played_any};
+use crate::game::{count, moves_played};
 
 impl App {
     pub(super) fn resume_question(&self) -> String {
@@ -142,7 +142,7 @@ impl App {
                         replay.source,
                         self.point(ply),
                         count(
-                            moves_played_any(&self.play.game.start(), self.play.game.len()),
+                            moves_played(&self.play.game.start(), self.play.game.len()),
                             "move",
                             "moves"
                         ),

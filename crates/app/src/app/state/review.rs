@@ -106,7 +106,7 @@ impl App {
             one_short: None,
         });
         // Moves as the move list numbers them (one by each side), and the positions actually searched.
-        let moves = crate::game::moves_played_any(&self.play.game.start(), self.play.game.len());
+        let moves = crate::game::moves_played(&self.play.game.start(), self.play.game.len());
         self.status = format!(
             "analysing the game: {} ({} positions, each searched {REVIEW_DEPTH} plies deep)",
             crate::game::count(moves, "move", "moves"),

@@ -1,0 +1,381 @@
+//! The one surface of the rules: what a game, a record, a screen or a file needs of a position, whatever its
+//! rules. A built-in rule set's [`Position<R>`] (a bitboard generator compiled for that rule set) and a defined
+//! variant's [`DefinedBoard`] (the general generator run on a definition) both present it, so that code written
+//! against [`GamePosition`] plays every variant, built in or defined, without an arm for either.
+//!
+//! [`Rules`] names the rules themselves, as a type: each built-in rule set, and [`Defined`] for every variant
+//! its players define (the definition travels inside the position). A game is generic over it.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+
+use super::any::{AnyPosition, Playable};
+use super::checks::{PositionError, check_playable, check_position, max_pieces};
+use super::defined::{self, DefinedBoard, Occupant};
+use super::fen::to_fen;
+use super::geometry::Geometry;
+use super::moves::{Move, MoveList};
+use super::notation::{MoveError, MoveText, SquareName, SquareStyle, Strictness, write_move};
+use super::position::Position;
+use super::square::{Color, Piece, Role, Square};
+use super::variant::{GameType, Variant};
+
+/// A position under some rules: the surface every variant presents, built in or defined.
+pub trait GamePosition: Copy + Debug + Eq + Hash + Send + Sync + 'static {
+    /// The variant of the rules.
+    fn variant(&self) -> Variant;
+    /// The board. A defined variant's board has its width and height here, but its squares are its own
+    /// ([`DefinedBoard`]): code that maps squares to cells asks it, not the geometry.
+    fn geometry(&self) -> Geometry;
+    /// The game type of the rules, with their usual board and rows of men.
+    fn game_type(&self) -> GameType;
+    /// The position a game of these rules starts from, unless it is set up.
+    fn standard_start(&self) -> Self;
+    /// `square` as the variant's own notation names it (`16` in English, `c3` in Russian).
+    fn square_name(&self, square: Square) -> SquareName;
+    /// The side that makes the first move of a game under these rules.
+    fn first_to_move(&self) -> Color {
+        self.variant().first_to_move()
+    }
+    /// The side to move.
+    fn side_to_move(&self) -> Color;
+    /// The same pieces with another side to move.
+    fn with_side_to_move(self, side: Color) -> Self;
+    /// The piece on a square, if any. A defined variant's kinds are men, or kings when some kind promotes to
+    /// them.
+    fn piece_at(&self, square: Square) -> Option<Piece>;
+    /// Puts a piece on a square (or empties it); `false` if the square is not on this board. On a defined
+    /// variant's board a man is its first kind and a king the first kind that others promote to.
+    fn set_piece(&mut self, square: Square, piece: Option<Piece>) -> bool;
+    /// Every occupied square with its piece, in square order.
+    fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_;
+    /// How many pieces of a colour and role are on the board.
+    fn count(&self, color: Color, role: Role) -> u32 {
+        self.pieces()
+            .filter(|&(_, p)| p == Piece::new(color, role))
+            .count() as u32
+    }
+    /// Every legal move, routes with the same effect merged.
+    fn legal_moves(&self) -> MoveList;
+    /// Every legal move, one per order of capture (where the rules tell them apart).
+    fn legal_moves_with_duplicates(&self) -> MoveList {
+        self.legal_moves()
+    }
+    /// Whether the side to move must capture.
+    fn must_capture(&self) -> bool;
+    /// The position after a legal move.
+    fn play(&self, mv: &Move) -> Self;
+    /// Whether `mv`, played from here, is progress that no later position can undo: a capture, or a move by a
+    /// piece that may still be crowned. The move-limit draw counts the moves since the last one.
+    fn is_progress(&self, mv: &Move) -> bool {
+        mv.is_capture()
+            || self
+                .piece_at(mv.from())
+                .is_some_and(|p| p.role == Role::Man)
+    }
+    /// The winner the rules name before any move is looked for: the side that crowned first where that wins
+    /// (breakthrough, a definition's `promotion_wins`). `None` elsewhere, and while nobody has.
+    fn crowned_winner(&self) -> Option<Color>;
+    /// Who wins when the side to move has no legal move: the other side, or under a losing goal itself.
+    fn winner_without_moves(&self) -> Color;
+    /// The side that has lost by being left with one man against a king, where the rules say so (Turkish
+    /// draughts); `None` elsewhere.
+    fn lone_man_loser(&self) -> Option<Color> {
+        None
+    }
+    /// The captures of the piece on `square` that the rules rank behind another capture, with the rule that
+    /// does so in words; `None` when it has none (or any capture may be chosen).
+    fn captures_behind(&self, square: Square) -> Option<&'static str> {
+        let _ = square;
+        None
+    }
+    /// The legal move typed as `text` (`11-15`, `c3xe5`, a full or short capture route), read on this board.
+    fn parse_move(&self, text: &str, strictness: Strictness) -> Result<Move, MoveError>;
+    /// A legal move written as players write it.
+    fn write_move(&self, mv: &Move, style: SquareStyle) -> String;
+    /// The position as PDN FEN.
+    fn to_fen(&self) -> String;
+    /// Whether the position is legal under its rules ([`check_position`]).
+    fn check(&self) -> Result<(), PositionError> {
+        Ok(())
+    }
+    /// Whether a game can start from the position ([`check_playable`]).
+    fn check_playable(&self) -> Result<(), PositionError> {
+        Ok(())
+    }
+    /// The most pieces a side may have under its rules.
+    fn max_pieces(&self) -> u32;
+    /// The position as a value of any rules.
+    fn into_any(self) -> AnyPosition;
+}
+
+/// Rules as a type: each built-in rule set, and [`Defined`] for the variants players define. A game of these
+/// rules holds positions of [`Rules::Position`].
+pub trait Rules: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
+    /// A position under these rules.
+    type Position: GamePosition;
+}
+
+impl<R: Playable> Rules for R {
+    type Position = Position<R>;
+}
+
+/// The rules of every variant its players define: which one travels inside each [`DefinedBoard`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Defined;
+
+impl Rules for Defined {
+    type Position = DefinedBoard;
+}
+
+impl<R: Playable> GamePosition for Position<R> {
+    fn variant(&self) -> Variant {
+        R::VARIANT
+    }
+
+    fn geometry(&self) -> Geometry {
+        R::GEOMETRY
+    }
+
+    fn game_type(&self) -> GameType {
+        GameType {
+            variant: R::VARIANT,
+            size: R::GEOMETRY.width,
+            rows: u8::try_from(R::START_ROWS).unwrap_or(u8::MAX),
+        }
+    }
+
+    fn standard_start(&self) -> Self {
+        Position::start()
+    }
+
+    fn square_name(&self, square: Square) -> SquareName {
+        SquareName::new(square, R::VARIANT.notation(), R::GEOMETRY)
+    }
+
+    fn first_to_move(&self) -> Color {
+        R::FIRST_TO_MOVE
+    }
+
+    fn side_to_move(&self) -> Color {
+        Position::side_to_move(self)
+    }
+
+    fn with_side_to_move(self, side: Color) -> Self {
+        Position::with_side_to_move(self, side)
+    }
+
+    fn piece_at(&self, square: Square) -> Option<Piece> {
+        Position::piece_at(self, square)
+    }
+
+    fn set_piece(&mut self, square: Square, piece: Option<Piece>) -> bool {
+        Position::set_piece(self, square, piece)
+    }
+
+    fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        Position::pieces(self)
+    }
+
+    fn count(&self, color: Color, role: Role) -> u32 {
+        Position::count(self, color, role)
+    }
+
+    fn legal_moves(&self) -> MoveList {
+        Position::legal_moves(self)
+    }
+
+    fn legal_moves_with_duplicates(&self) -> MoveList {
+        Position::legal_moves_with_duplicates(self)
+    }
+
+    fn must_capture(&self) -> bool {
+        Position::must_capture(self)
+    }
+
+    fn play(&self, mv: &Move) -> Self {
+        Position::play(self, mv)
+    }
+
+    fn crowned_winner(&self) -> Option<Color> {
+        Position::crowned_winner(self)
+    }
+
+    fn winner_without_moves(&self) -> Color {
+        Position::winner_without_moves(self)
+    }
+
+    fn captures_behind(&self, square: Square) -> Option<&'static str> {
+        let rule = R::PRECEDENCE.rule()?;
+        let legal = self.legal_moves();
+        self.every_capture()
+            .iter()
+            .any(|m| m.from() == square && !legal.iter().any(|l| l.same_effect(m)))
+            .then_some(rule)
+    }
+
+    fn parse_move(&self, text: &str, strictness: Strictness) -> Result<Move, MoveError> {
+        MoveText::parse(text, R::GEOMETRY)?.find(self, strictness)
+    }
+
+    fn write_move(&self, mv: &Move, style: SquareStyle) -> String {
+        write_move(self, mv, style)
+    }
+
+    fn to_fen(&self) -> String {
+        to_fen(self)
+    }
+
+    fn check(&self) -> Result<(), PositionError> {
+        check_position(self)
+    }
+
+    fn check_playable(&self) -> Result<(), PositionError> {
+        check_playable(self)
+    }
+
+    fn max_pieces(&self) -> u32 {
+        max_pieces::<R>()
+    }
+
+    fn into_any(self) -> AnyPosition {
+        R::wrap(self)
+    }
+}
+
+impl DefinedBoard {
+    /// An occupant as a man or king: a king when some kind promotes to its kind.
+    fn piece_of(&self, (color, kind): Occupant) -> Piece {
+        let king = self
+            .entry()
+            .rules
+            .kinds
+            .get(kind)
+            .is_some_and(|k| k.is_king);
+        Piece::new(color, if king { Role::King } else { Role::Man })
+    }
+}
+
+impl GamePosition for DefinedBoard {
+    fn variant(&self) -> Variant {
+        Variant::Defined(self.id())
+    }
+
+    fn geometry(&self) -> Geometry {
+        let entry = self.entry();
+        Geometry {
+            width: entry.rules.width as u8,
+            height: entry.rules.height as u8,
+            mirrored: false,
+            defined: Some(entry.shape),
+        }
+    }
+
+    fn game_type(&self) -> GameType {
+        GameType::standard(Variant::Defined(self.id()))
+    }
+
+    fn standard_start(&self) -> Self {
+        DefinedBoard::start(self.id())
+    }
+
+    fn square_name(&self, square: Square) -> SquareName {
+        SquareName::defined(square, self.id())
+    }
+
+    fn first_to_move(&self) -> Color {
+        self.entry().rules.first
+    }
+
+    fn side_to_move(&self) -> Color {
+        DefinedBoard::side_to_move(self)
+    }
+
+    fn with_side_to_move(self, side: Color) -> Self {
+        DefinedBoard::with_side_to_move(self, side)
+    }
+
+    fn piece_at(&self, square: Square) -> Option<Piece> {
+        self.occupant(square).map(|o| self.piece_of(o))
+    }
+
+    fn set_piece(&mut self, square: Square, piece: Option<Piece>) -> bool {
+        let occupant = match piece {
+            None => None,
+            Some(Piece {
+                color,
+                role: Role::Man,
+            }) => Some((color, 0)),
+            Some(Piece {
+                color,
+                role: Role::King,
+            }) => match self.entry().rules.kinds.iter().position(|k| k.is_king) {
+                Some(kind) => Some((color, kind)),
+                None => return false,
+            },
+        };
+        self.set_occupant(square, occupant)
+    }
+
+    fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.occupants().map(|(s, o)| (s, self.piece_of(o)))
+    }
+
+    fn legal_moves(&self) -> MoveList {
+        DefinedBoard::legal_moves(self)
+    }
+
+    fn must_capture(&self) -> bool {
+        DefinedBoard::must_capture(self)
+    }
+
+    fn play(&self, mv: &Move) -> Self {
+        DefinedBoard::play(self, mv)
+    }
+
+    /// A capture, or a move by a piece whose kind may still be promoted (a definition's men may move sideways
+    /// or back, so this is what cannot be undone).
+    fn is_progress(&self, mv: &Move) -> bool {
+        let kinds = &self.entry().rules.kinds;
+        mv.is_capture()
+            || self
+                .occupant(mv.from())
+                .is_some_and(|(_, kind)| kinds.get(kind).is_some_and(|k| k.promotion.is_some()))
+    }
+
+    fn crowned_winner(&self) -> Option<Color> {
+        self.to_position().promoted_winner(&self.entry().rules)
+    }
+
+    fn winner_without_moves(&self) -> Color {
+        match self.entry().rules.no_moves {
+            defined::NoMoves::Loses => self.side_to_move().opponent(),
+            defined::NoMoves::Wins => self.side_to_move(),
+        }
+    }
+
+    fn lone_man_loser(&self) -> Option<Color> {
+        self.to_position().lone_man_loser(&self.entry().rules)
+    }
+
+    fn parse_move(&self, text: &str, _: Strictness) -> Result<Move, MoveError> {
+        defined::parse_move(self, text)
+    }
+
+    /// Coordinates, whatever the style: a defined board's squares have no numbers of their own.
+    fn write_move(&self, mv: &Move, _: SquareStyle) -> String {
+        DefinedBoard::write_move(self, mv)
+    }
+
+    fn to_fen(&self) -> String {
+        defined::to_fen(self)
+    }
+
+    fn max_pieces(&self) -> u32 {
+        self.entry().square_count() as u32
+    }
+
+    fn into_any(self) -> AnyPosition {
+        AnyPosition::Defined(self)
+    }
+}
