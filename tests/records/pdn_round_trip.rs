@@ -16,7 +16,7 @@ use crowned::game::pdn::{
     GameText, WithRules, game_type_of, parse_games, replay, with_rules, write_game,
 };
 use crowned::game::{ClockState, Game};
-use crowned::rules::{English, Playable};
+use crowned::rules::{English, RuleSet};
 use crowned::store::{SavedGame, from_pdn, to_pdn};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
@@ -126,7 +126,7 @@ fn written_tags(tags: &crowned::game::Tags) -> Vec<(String, String)> {
 }
 
 /// `back` is `game` as PDN can hold it.
-fn assert_same<R: Playable>(game: &Game<R>, back: &Game<R>, context: &str) {
+fn assert_same<R: RuleSet>(game: &Game<R>, back: &Game<R>, context: &str) {
     assert_eq!(game.start(), back.start(), "{context}");
     assert_eq!(game.moves(), back.moves(), "{context}");
     for ply in 0..=game.len() {
@@ -163,7 +163,7 @@ fn same_text(a: &str, b: &str, what: &str) {
 }
 
 /// Writes `game`, reads it back with the rules `R`, and checks it is the same game and writes the same again.
-fn round_trip<R: Playable>(game: &Game<R>) -> Game<R> {
+fn round_trip<R: RuleSet>(game: &Game<R>) -> Game<R> {
     let written = write_game(game);
     let context = written.chars().take(600).collect::<String>();
     let mut parsed = parse_games(&written);
@@ -315,7 +315,7 @@ fn game_round_trip(text: &GameText) -> bool {
     struct RoundTrip;
     impl WithRules for RoundTrip {
         type Output = ();
-        fn run<R: Playable>(self, text: &GameText) {
+        fn run<R: RuleSet>(self, text: &GameText) {
             round_trip(&replay::<R>(text).game);
         }
     }

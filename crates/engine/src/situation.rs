@@ -2,8 +2,7 @@
 
 use crowned_game::{AnyGame, Game, GameVisitor, KingRuns};
 use crowned_rules::{
-    AnyPosition, Defined, English, GamePosition, Move, Playable, Position, Role, RuleSet, Rules,
-    Square,
+    AnyPosition, Defined, English, Move, Playable, Position, Role, RuleSet, Rules, Square,
 };
 
 /// What a game looks like to the search: the position to search, and the positions before it since the last
@@ -48,9 +47,7 @@ impl<R: RuleSet> Situation<R> {
     pub fn barred_king(&self) -> Option<Square> {
         self.king_runs.barred(self.position.side_to_move())
     }
-}
 
-impl<R: Playable> Situation<R> {
     /// The situation at the current point of a game of any rule set, with the game's own move limit.
     pub fn in_game(game: &Game<R>) -> Situation<R> {
         // Back over the reversible moves (king moves without capture): no position before a man's move or a
@@ -135,8 +132,8 @@ impl AnySituation {
                 // (Turkish) can go back, so a move of a piece that could still promote does not end them.
                 let earlier = earlier_positions(game, |_, mv| !mv.is_capture());
                 AnySituation {
-                    position: game.position().into_any(),
-                    earlier: earlier.into_iter().map(GamePosition::into_any).collect(),
+                    position: AnyPosition::from(*game.position()),
+                    earlier: earlier.into_iter().map(AnyPosition::from).collect(),
                     move_limit_plies: game.move_limit() * 2,
                     king_runs: KingRuns::none(0),
                 }

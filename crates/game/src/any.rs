@@ -146,7 +146,7 @@ impl AnyGame {
 
     /// The start position.
     pub fn start(&self) -> AnyPosition {
-        forward!(self, |g| g.start().into_any())
+        forward!(self, |g| AnyPosition::from(*g.start()))
     }
 
     /// Whether the game starts from a set-up position rather than the standard start.
@@ -156,12 +156,12 @@ impl AnyGame {
 
     /// The position at the current point.
     pub fn position(&self) -> AnyPosition {
-        forward!(self, |g| g.position().into_any())
+        forward!(self, |g| AnyPosition::from(*g.position()))
     }
 
     /// The position after `ply` moves, if the game is that long.
     pub fn position_at(&self, ply: usize) -> Option<AnyPosition> {
-        forward!(self, |g| g.position_at(ply).map(|p| p.into_any()))
+        forward!(self, |g| g.position_at(ply).map(|p| AnyPosition::from(*p)))
     }
 
     /// Every move recorded, including the redo line after the current point.

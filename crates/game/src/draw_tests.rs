@@ -10,21 +10,21 @@ use super::outcome::{DrawReason, Outcome, WinReason};
 use super::record::Game;
 use crowned_rules::defined::{DefinedBoard, load_builtin};
 use crowned_rules::{
-    Brazilian, Canadian, Color, Czech, Defined, English, International, Italian, Move, Playable,
-    Pool, Position, Role, Russian, Spanish, Square, Thai, Variant,
+    Brazilian, Canadian, Color, Czech, Defined, English, International, Italian, Move, Pool,
+    Position, Role, RuleSet, Russian, Spanish, Square, Thai, Variant,
 };
 
 /// Which moves a test lets a side play.
 type Keep<R> = fn(&Position<R>, &Move) -> bool;
 
-fn any<R: Playable>(_: &Position<R>, _: &Move) -> bool {
+fn any<R: RuleSet>(_: &Position<R>, _: &Move) -> bool {
     true
 }
 
 /// Plays `plies` quiet moves that never repeat a position and never leave a capture to the opponent, with a
 /// man move whenever one is possible after `man_every` quiet plies (0: kings only), checking that the game
 /// goes on before each. Returns the game's outcome after the last.
-fn wander<R: Playable>(
+fn wander<R: RuleSet>(
     game: &mut Game<R>,
     plies: usize,
     man_every: usize,
@@ -70,13 +70,13 @@ fn wander<R: Playable>(
 }
 
 /// Whether the side to move has a move that leaves the other side no capture.
-fn has_safe_move<R: Playable>(pos: &Position<R>) -> bool {
+fn has_safe_move<R: RuleSet>(pos: &Position<R>) -> bool {
     pos.legal_moves()
         .iter()
         .any(|mv| !pos.play(mv).must_capture())
 }
 
-fn game<R: Playable>(fen: &str) -> Game<R> {
+fn game<R: RuleSet>(fen: &str) -> Game<R> {
     Game::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
 }
 
@@ -94,7 +94,7 @@ fn ending(variant: Variant, index: usize) -> DrawReason {
 }
 
 /// Plays one move short of `plies` (the game must go on), then the last (which must draw as `expected`).
-fn drawn_after<R: Playable>(game: &mut Game<R>, plies: usize, keep: Keep<R>, expected: DrawReason) {
+fn drawn_after<R: RuleSet>(game: &mut Game<R>, plies: usize, keep: Keep<R>, expected: DrawReason) {
     assert_eq!(wander(game, plies - 1, 0, keep), None, "drawn too soon");
     assert_eq!(wander(game, 1, 0, keep), draw(expected));
 }
@@ -265,7 +265,7 @@ fn english_40_moves_each() {
 }
 
 /// Kings stepping back and forth until `times` occurrences of the start.
-fn shuffle<R: Playable>(game: &mut Game<R>, there_and_back: [&str; 4], times: usize) {
+fn shuffle<R: RuleSet>(game: &mut Game<R>, there_and_back: [&str; 4], times: usize) {
     for round in 1..times {
         assert_eq!(game.outcome(), None, "round {round}");
         for text in there_and_back {
@@ -318,7 +318,7 @@ fn canadian_rules_are_internationals() {
 }
 
 /// Whether `square` is on the long diagonal of `R`'s board (bottom-left to top-right corner).
-fn on_long_diagonal<R: Playable>(square: Square) -> bool {
+fn on_long_diagonal<R: RuleSet>(square: Square) -> bool {
     let (row, col) = R::GEOMETRY.row_col(square);
     row + col + 1 == u32::from(R::GEOMETRY.width)
 }

@@ -10,7 +10,7 @@ use super::notes::Notes;
 use super::outcome::{DrawReason, Outcome, WinReason};
 use super::tags::Tags;
 use crowned_rules::{
-    English, FenError, GamePosition, Move, MoveError, MoveList, Playable, Position, Rules, Square,
+    English, FenError, GamePosition, Move, MoveError, MoveList, Position, RuleSet, Rules, Square,
     SquareStyle, Strictness, Variant, parse_fen,
 };
 
@@ -65,13 +65,13 @@ pub struct Game<R: Rules = English> {
     draws: DrawRules,
 }
 
-impl<R: Playable> Default for Game<R> {
+impl<R: RuleSet> Default for Game<R> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<R: Playable> Game<R> {
+impl<R: RuleSet> Game<R> {
     /// A new game from the standard start.
     pub fn new() -> Self {
         Self::from_position(Position::start())

@@ -271,8 +271,9 @@ impl AnyPosition {
 
     /// The same pieces with another side to move.
     pub fn with_side_to_move(self, side: Color) -> AnyPosition {
-        forward!(self, |p| GamePosition::with_side_to_move(p, side)
-            .into_any())
+        forward!(self, |p| AnyPosition::from(
+            GamePosition::with_side_to_move(p, side)
+        ))
     }
 
     /// The piece on a square, if any ([`GamePosition::piece_at`]).
@@ -318,7 +319,7 @@ impl AnyPosition {
 
     /// The position after a legal move.
     pub fn play(&self, mv: &Move) -> AnyPosition {
-        forward!(self, |p| GamePosition::play(p, mv).into_any())
+        forward!(self, |p| AnyPosition::from(GamePosition::play(p, mv)))
     }
 
     /// The legal move a move text stands for ([`MoveText::find`]).
@@ -369,7 +370,7 @@ impl GamePosition for AnyPosition {
         forward!(self, |p| GamePosition::game_type(p))
     }
     fn standard_start(&self) -> Self {
-        forward!(self, |p| GamePosition::standard_start(p).into_any())
+        forward!(self, |p| AnyPosition::from(GamePosition::standard_start(p)))
     }
     fn square_name(&self, square: Square) -> crate::SquareName {
         AnyPosition::square_name(self, square)
@@ -439,9 +440,6 @@ impl GamePosition for AnyPosition {
     }
     fn max_pieces(&self) -> u32 {
         AnyPosition::max_pieces(self)
-    }
-    fn into_any(self) -> AnyPosition {
-        self
     }
 }
 

@@ -1,7 +1,8 @@
 //! The one surface of the rules: what a game, a record, a screen or a file needs of a position, whatever its
-//! rules. A built-in rule set's [`Position<R>`] (a bitboard generator compiled for that rule set) and a defined
-//! variant's [`DefinedBoard`] (the general generator run on a definition) both present it, so that code written
-//! against [`GamePosition`] plays every variant, built in or defined, without an arm for either.
+//! rules. A built-in rule set's [`Position<R>`] (a bitboard generator compiled for that rule set), a defined
+//! variant's [`DefinedBoard`] (the general generator run on a definition) and a position of rules chosen at run
+//! time ([`AnyPosition`](crate::AnyPosition)) all present it, so that code written against [`GamePosition`]
+//! plays every variant, built in or defined, without an arm for either.
 //!
 //! [`Rules`] names the rules themselves, as a type: each built-in rule set, and [`Defined`] for every variant
 //! its players define (the definition travels inside the position). A game is generic over it.
@@ -9,7 +10,6 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use super::any::{AnyPosition, Playable};
 use super::checks::{PositionError, check_playable, check_position, max_pieces};
 use super::defined::{self, DefinedBoard, Occupant};
 use super::fen::to_fen;
@@ -17,6 +17,7 @@ use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
 use super::notation::{MoveError, MoveText, SquareName, SquareStyle, Strictness, write_move};
 use super::position::Position;
+use super::ruleset::RuleSet;
 use super::square::{Color, Piece, Role, Square};
 use super::variant::{GameType, Variant};
 
@@ -105,8 +106,6 @@ pub trait GamePosition: Copy + Debug + Eq + Hash + Send + Sync + 'static {
     }
     /// The most pieces a side may have under its rules.
     fn max_pieces(&self) -> u32;
-    /// The position as a value of any rules.
-    fn into_any(self) -> AnyPosition;
 }
 
 /// Rules as a type: each built-in rule set, and [`Defined`] for the variants players define. A game of these
@@ -116,7 +115,7 @@ pub trait Rules: Copy + Debug + Default + Eq + Hash + Send + Sync + 'static {
     type Position: GamePosition;
 }
 
-impl<R: Playable> Rules for R {
+impl<R: RuleSet> Rules for R {
     type Position = Position<R>;
 }
 
@@ -128,7 +127,7 @@ impl Rules for Defined {
     type Position = DefinedBoard;
 }
 
-impl<R: Playable> GamePosition for Position<R> {
+impl<R: RuleSet> GamePosition for Position<R> {
     fn variant(&self) -> Variant {
         R::VARIANT
     }
@@ -236,10 +235,6 @@ impl<R: Playable> GamePosition for Position<R> {
 
     fn max_pieces(&self) -> u32 {
         max_pieces::<R>()
-    }
-
-    fn into_any(self) -> AnyPosition {
-        R::wrap(self)
     }
 }
 
@@ -373,9 +368,5 @@ impl GamePosition for DefinedBoard {
 
     fn max_pieces(&self) -> u32 {
         self.entry().square_count() as u32
-    }
-
-    fn into_any(self) -> AnyPosition {
-        AnyPosition::Defined(self)
     }
 }

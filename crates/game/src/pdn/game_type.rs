@@ -249,7 +249,7 @@ pub trait WithRules {
     /// What the work gives.
     type Output;
     /// Does the work under the rule set `R`.
-    fn run<R: Playable>(self, game: &GameText) -> Self::Output;
+    fn run<R: RuleSet>(self, game: &GameText) -> Self::Output;
 }
 
 /// Runs `work` on `game` under the rule set of `game_type` (chosen by [`GameType::visit`]). Every checked game
@@ -454,7 +454,7 @@ mod tests {
 
     impl WithRules for Length {
         type Output = usize;
-        fn run<R: Playable>(self, game: &GameText) -> usize {
+        fn run<R: RuleSet>(self, game: &GameText) -> usize {
             replay::<R>(game).game.len()
         }
     }

@@ -15,7 +15,10 @@ mod scan;
 mod split;
 mod write;
 
-pub use check::{CheckProgress, GameCheck, check_games, check_reader, check_reader_as};
+pub use check::{
+    CheckError, CheckProgress, GameCheck, check, check_as, check_games, check_reader,
+    check_reader_as,
+};
 pub use crowned_rules::{EXCERPT_CHARS, Excerpt, clipped, quoted};
 pub use defined::{
     DEFINITION_TAG, VARIANT_TAG, decode_definition, definition_of, encode_definition,
@@ -28,9 +31,6 @@ pub use game_type::{
 pub use listed::ListedGame;
 pub use open::{GameSource, open_game};
 pub use parse::{GameText, MoveToken, PdnError, parse_games, parse_piece};
-pub use replay::{
-    CheckError, ReplayError, Replayed, check, check_as, recorded_outcome, replay, replay_english,
-    result_token,
-};
+pub use replay::{ReplayError, Replayed, recorded_outcome, replay, replay_english, result_token};
 pub use split::{CHUNK_BYTES, MAX_PIECE_BYTES, PdnPiece, PdnPieces};
 pub use write::{write_game, write_games};

@@ -2,16 +2,12 @@
 
 use thiserror::Error;
 
-use super::game_type::{
-    VariantError, WithRules, game_type_of_or, needs_replay_to_guess, title, with_rules,
-};
 use super::parse::GameText;
 use crate::numbering::MoveNumber;
 use crate::outcome::{DrawReason, Outcome, WinReason};
 use crate::record::Game;
 use crowned_rules::{
-    English, FenError, GamePosition, GameType, International, Playable, Position, RuleSet, Rules,
-    Strictness, Variant, parse_fen,
+    English, FenError, GamePosition, Position, RuleSet, Rules, Strictness, parse_fen,
 };
 use crowned_rules::{clipped, quoted};
 
@@ -56,7 +52,7 @@ pub struct Replayed<R: Rules> {
 /// Replays a game's main line under the rule set `R`. Moves are identified by their squares (files often write
 /// a simple move with `x`); the written kind decides only between moves with the same squares. The result token
 /// becomes the game's ending when the rules have not ended it already.
-pub fn replay<R: Playable>(text: &GameText) -> Replayed<R> {
+pub fn replay<R: RuleSet>(text: &GameText) -> Replayed<R> {
     replay_from(text, Position::start(), parse_fen::<R>)
 }
 
@@ -183,99 +179,13 @@ pub fn replay_english(text: &GameText) -> Replayed<English> {
     replay::<English>(text)
 }
 
-/// Replays a game under the variant it is played under; returns the error that stopped it, if any (or the
-/// reason it could not be replayed at all).
-pub fn check(text: &GameText) -> Result<(), CheckError> {
-    check_as(text, None)
-}
-
-/// [`check`] for a game that, without a `GameType` tag, is of `default` when given (see [`game_type_of_or`]).
-pub fn check_as(text: &GameText, default: Option<GameType>) -> Result<(), CheckError> {
-    let tagged = text.tags.get("GameType").is_some();
-    let (game_type, error) = if default.is_some() || !needs_replay_to_guess(text) {
-        let game_type = game_type_of_or(text, default)?;
-        (game_type, with_rules(game_type, text, ReplayErrorOf)?)
-    } else {
-        // The same choice as `game_type_of`, without replaying a game twice.
-        let english = GameType::standard(Variant::English);
-        match replay::<English>(text).error {
-            None => return Ok(()),
-            Some(error) => {
-                let international = replay::<International>(text);
-                if international.game.len() > moves_before(&error) {
-                    (
-                        GameType::standard(Variant::International),
-                        international.error,
-                    )
-                } else {
-                    (english, Some(error))
-                }
-            }
-        }
-    };
-    match error {
-        None => Ok(()),
-        Some(error) => {
-            // A game that fails at once and names no variant was probably read under the wrong rules.
-            let at_first_move = matches!(&error, ReplayError::Move { ply: 0, .. });
-            Err(CheckError::Replay {
-                error,
-                assumed: (!tagged && at_first_move).then_some(game_type),
-            })
-        }
-    }
-}
-
-/// How many moves replayed before `error` stopped the game.
-fn moves_before(error: &ReplayError) -> usize {
-    match error {
-        ReplayError::Fen { .. } => 0,
-        ReplayError::Move { ply, .. } => *ply,
-    }
-}
-
-/// What stopped a game's replay, if anything.
-struct ReplayErrorOf;
-
-impl WithRules for ReplayErrorOf {
-    type Output = Option<ReplayError>;
-    fn run<R: Playable>(self, game: &GameText) -> Option<ReplayError> {
-        replay::<R>(game).error
-    }
-}
-
-/// Why a game did not replay.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum CheckError {
-    /// Its variant cannot be replayed.
-    #[error(transparent)]
-    Variant(#[from] VariantError),
-    /// A move or the set-up position is wrong.
-    #[error("{error}{}", assumed_note(*.assumed))]
-    Replay {
-        /// What went wrong.
-        error: ReplayError,
-        /// The game type the game was read as, when the game names none and failed at once.
-        assumed: Option<GameType>,
-    },
-}
-
-fn assumed_note(assumed: Option<GameType>) -> String {
-    match assumed {
-        Some(game_type) => format!(
-            " (the game has no GameType tag and was read as {})",
-            title(game_type)
-        ),
-        None => String::new(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::marks::MoveMark;
     use crate::pdn::parse_games;
     use crowned_rules::Color;
+    use crowned_rules::International;
 
     fn text(pdn: &str) -> GameText {
         parse_games(pdn).remove(0).expect("parses")
@@ -436,16 +346,5 @@ mod tests {
         let r = replay::<International>(&text("1. 32-28 19-23 2. 28x19 14x23 *"));
         assert_eq!(r.error, None);
         assert_eq!(r.game.len(), 4);
-        assert_eq!(
-            check(&text("[GameType \"20\"] 1. 32-28 19-23 2. 28x19 14x23 *")),
-            Ok(())
-        );
-        assert_eq!(check(&text("1. 32-28 19-23 *")), Ok(()));
-        assert_eq!(
-            check(&text("1. 21-17 *")).map_err(|e| e.to_string()),
-            Err("move 1 21-17: there is no black piece on 21 (the game has no GameType tag and was read as \
-                 English draughts)"
-                .to_string())
-        );
     }
 }

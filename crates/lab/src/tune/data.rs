@@ -53,7 +53,7 @@ pub struct SampleError {
 /// the evaluation's), labelled with its result; nothing for a game without one.
 ///
 /// `searched[ply]`, where there is one, is Black's expectation by the search that chose the move at that ply.
-fn samples_of<R: Playable>(
+fn samples_of<R: RuleSet>(
     game: &Game<R>,
     result: Option<Color>,
     finished: bool,

@@ -205,17 +205,6 @@ impl DefinedBoard {
     }
 }
 
-impl fmt::Debug for DefinedBoard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{} {}",
-            self.entry().rules.name,
-            super::fen::to_fen(self)
-        )
-    }
-}
-
 impl fmt::Display for DefinedBoard {
     /// The generator's diagram: letters, `.` for an empty square, `#` for a hole.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

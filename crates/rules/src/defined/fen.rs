@@ -163,3 +163,9 @@ pub fn parse_move(board: &DefinedBoard, text: &str) -> Result<Move, MoveError> {
         }),
     }
 }
+/// A board for debugging: the definition's name and the position's FEN.
+impl std::fmt::Debug for DefinedBoard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.entry().rules.name, to_fen(self))
+    }
+}
