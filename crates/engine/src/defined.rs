@@ -23,7 +23,7 @@ use super::time_plan::TimePlan;
 use super::{Level, Limits, Progress, Score, SearchResult};
 use crowned_rules::Move;
 use crowned_rules::defined::{DefinedBoard, DefinedMove, DefinedRules, NoMoves};
-use games::{Game, General, Turkish, WIN};
+use games::{General, Generator, Turkish, WIN};
 
 /// The deepest search.
 const MAX_DEPTH: u32 = 64;
@@ -71,7 +71,7 @@ const EMPTY: Entry = Entry {
     best: NO_MOVE,
 };
 
-struct Search<'a, G: Game> {
+struct Search<'a, G: Generator> {
     game: G,
     stop: &'a AtomicBool,
     deadline: Option<Instant>,
@@ -137,7 +137,7 @@ pub(super) fn think(
     }
 }
 
-/// One search of [`think`], on whichever [`Game`] plays the rules.
+/// One search of [`think`], on whichever [`Generator`] plays the rules.
 struct Run<'a> {
     board: &'a DefinedBoard,
     earlier: &'a [DefinedBoard],
@@ -148,7 +148,7 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
-    fn go<G: Game>(&self, game: G, progress: &mut dyn FnMut(&Progress)) -> SearchResult {
+    fn go<G: Generator>(&self, game: G, progress: &mut dyn FnMut(&Progress)) -> SearchResult {
         let moves = self.moves;
         let first = moves[0].0;
         let plan = TimePlan::new(self.limits);
@@ -241,7 +241,7 @@ fn no_move_score(rules: &DefinedRules, ply: u32) -> i32 {
     }
 }
 
-impl<G: Game> Search<'_, G> {
+impl<G: Generator> Search<'_, G> {
     fn out_of_time(&mut self) -> bool {
         if self.nodes.is_multiple_of(256) {
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);

@@ -1,5 +1,5 @@
-//! What the defined-variant search plays on: a [`Game`] gives the moves, plays them, keys and evaluates the
-//! positions. Any definition is played on the general generator's board ([`General`]); one that moves as Turkish
+//! What the defined-variant search plays on: a [`Generator`] gives the moves, plays them, keys and evaluates
+//! the positions. Any definition is played on the general generator's board ([`General`]); one that moves as Turkish
 //! draughts on the fast generator's bitboards ([`Turkish`]), several times faster a node. Both give the same
 //! moves in the same order, the same keys and the same scores, so the search walks the same tree on either.
 
@@ -16,7 +16,7 @@ use crowned_rules::defined::{
 pub(super) const WIN: i32 = 1_000_000;
 
 /// The rules as the search plays them.
-pub(super) trait Game {
+pub(super) trait Generator {
     /// A position with its key.
     type Pos;
     /// A move of a position.
@@ -108,7 +108,7 @@ impl<'a> General<'a> {
     }
 }
 
-impl Game for General<'_> {
+impl Generator for General<'_> {
     type Pos = Keyed;
     type Move = DefinedMove;
     type Moves = Vec<DefinedMove>;
@@ -299,7 +299,7 @@ impl<'a> Turkish<'a> {
     }
 }
 
-impl Game for Turkish<'_> {
+impl Generator for Turkish<'_> {
     type Pos = Bits;
     type Move = TurkishMove;
     type Moves = Steps;

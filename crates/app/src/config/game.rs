@@ -5,7 +5,7 @@
 use toml::Value;
 
 use super::Settings;
-use super::schema::{CliFlag, Clock, Count, Printed, Switch, settings_table};
+use super::schema::{CliFlag, Clocks, Count, Printed, Switch, settings_table};
 use crate::game::TimeControl;
 use crate::rules::Variant;
 
@@ -25,7 +25,7 @@ settings_table! {
     move_limit ("move-limit"): u32 = Count(super::MOVE_LIMITS), CliFlag::Flag("move-limit", "MOVES");
     /// Clocks for a new game: minutes and an increment in seconds (5+3), seconds for every move (30s), or none; a
     /// side whose time runs out loses.
-    clock ("clock"): Option<TimeControl> = Clock, CliFlag::Flag("clock", "CONTROL");
+    clock ("clock"): Option<TimeControl> = Clocks, CliFlag::Flag("clock", "CONTROL");
 }
 
 /// The game type's settings as a file gives them: each as written, checked together by [`Settings`].

@@ -488,9 +488,9 @@ impl SettingKind for PlayerWord {
 
 /// The clocks of a game: `none`, or a time control (`5+3`, `30s`).
 #[derive(Clone, Debug)]
-pub struct Clock;
+pub struct Clocks;
 
-impl SettingKind for Clock {
+impl SettingKind for Clocks {
     type Value = Option<TimeControl>;
 
     fn read(&self, value: &Value) -> Result<Option<TimeControl>, String> {
