@@ -1,5 +1,5 @@
 //! What players add to a record beside its moves, the same whatever the rules: a comment after each point and a
-//! mark on each move. [`Game`](super::Game) and [`DefinedGame`](super::DefinedGame) both keep theirs here.
+//! mark on each move, which [`Game`](super::Game) keeps here.
 
 use super::marks::MoveMark;
 
