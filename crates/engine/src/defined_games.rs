@@ -213,7 +213,7 @@ pub(super) struct Turkish<'a> {
 
 /// A position of [`Turkish`]: the bitboards and the key.
 #[derive(Clone, Copy)]
-pub(super) struct Bits {
+pub(super) struct KeyedTurkish {
     board: TurkishPosition,
     key: u64,
 }
@@ -300,7 +300,7 @@ impl<'a> Turkish<'a> {
 }
 
 impl Generator for Turkish<'_> {
-    type Pos = Bits;
+    type Pos = KeyedTurkish;
     type Move = TurkishMove;
     type Moves = Steps;
 
@@ -308,7 +308,7 @@ impl Generator for Turkish<'_> {
         self.rules
     }
 
-    fn position(&self, pos: &DefinedPosition) -> Bits {
+    fn position(&self, pos: &DefinedPosition) -> KeyedTurkish {
         // `new` has checked the root; later positions come from it by `play`.
         let board = TurkishPosition::of(pos).unwrap_or(TurkishPosition {
             us: 0,
@@ -316,7 +316,7 @@ impl Generator for Turkish<'_> {
             kings: 0,
             side: usize::from(pos.side == Color::Black),
         });
-        Bits {
+        KeyedTurkish {
             board,
             key: position_key(pos),
         }
@@ -326,11 +326,11 @@ impl Generator for Turkish<'_> {
         TurkishMove::of(mv)
     }
 
-    fn key(&self, pos: &Bits) -> u64 {
+    fn key(&self, pos: &KeyedTurkish) -> u64 {
         pos.key
     }
 
-    fn moves(&self, pos: &Bits) -> Steps {
+    fn moves(&self, pos: &KeyedTurkish) -> Steps {
         pos.board.steps()
     }
 
@@ -342,7 +342,7 @@ impl Generator for Turkish<'_> {
         mv.taken.count_ones() as usize
     }
 
-    fn play(&self, pos: &Bits, mv: &TurkishMove) -> Bits {
+    fn play(&self, pos: &KeyedTurkish, mv: &TurkishMove) -> KeyedTurkish {
         let b = &pos.board;
         let (us, them) = (b.side, b.side ^ 1);
         let was = if b.kings & 1 << mv.from != 0 {
@@ -357,13 +357,13 @@ impl Generator for Turkish<'_> {
             let kind = if b.kings & 1 << cell != 0 { KING } else { MAN };
             key ^= self.keys[them][kind][cell];
         });
-        Bits {
+        KeyedTurkish {
             board: b.play(mv),
             key,
         }
     }
 
-    fn evaluate(&self, pos: &Bits) -> i32 {
+    fn evaluate(&self, pos: &KeyedTurkish) -> i32 {
         let b = &pos.board;
         if self.rules.no_moves == NoMoves::Wins {
             return evaluate_with(self.rules, &self.worth, &self.general(b));
@@ -379,7 +379,7 @@ impl Generator for Turkish<'_> {
         lead + my_progress - their_progress
     }
 
-    fn ended(&self, pos: &Bits, ply: u32) -> Option<i32> {
+    fn ended(&self, pos: &KeyedTurkish, ply: u32) -> Option<i32> {
         let b = &pos.board;
         if self.rules.promotion_wins && self.any_crowned(b.them, b.kings) {
             return Some(lost(ply));
