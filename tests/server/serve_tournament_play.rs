@@ -164,10 +164,14 @@ pub(crate) async fn enter_all(
     let mut terminals = Vec::new();
     for handle in handles {
         let mut t = Terminal::exec(handle, 100, 40, &format!("tournament {code}")).await;
-        // Entered: the event's screen, or already their board.
+        // Entered: the event's screen, or already their board, where a busy machine let the event start before
+        // the screen was read (the board of the player to move says whose move it is, the other's that the
+        // opponent is thinking). As long as the round's own wait below: the board opens through the node that
+        // runs the event.
         assert!(
-            read_until(&mut t, Duration::from_secs(20), |s| s.contains(expect)
-                || s.contains("Black to play"))
+            read_until(&mut t, Duration::from_secs(30), |s| s.contains(expect)
+                || s.contains("Black to play")
+                || s.contains("is thinking"))
             .await,
             "not entered:\n{}",
             t.contents()
