@@ -24,7 +24,7 @@ use signal_hook::iterator::Signals;
 use crate::app::InputEvent;
 use crate::engine::EngineService;
 use crate::engine::egdb::Egdb;
-use crate::session::{self, Event, Inbox, Opened, Provers, Session, SessionEnd, Urgent};
+use crate::session::{self, Inbox, Opened, Provers, Session, SessionEnd, Urgent, Wakeup};
 
 /// Runs the opened session on the local terminal until the player quits or a signal comes; the terminal is
 /// restored however it ends.
@@ -42,13 +42,13 @@ pub fn run(
     let reports = events.clone();
     let client = engine.client(move |report| {
         // The loop has ended when nobody listens: the answer is not wanted.
-        let _ = reports.send(Event::Engine(report));
+        let _ = reports.send(Wakeup::Engine(report));
     });
     // The problem trainer's proofs on a thread of their own, so that the screen answers while one runs.
     let provers = Provers::new(1)?;
     let answers = events.clone();
     let proofs = provers.client(move |question, answer| {
-        let _ = answers.send(Event::Proved { question, answer });
+        let _ = answers.send(Wakeup::Proved { question, answer });
     });
     let mut session = Session::new(opened, config, client).with_proofs(proofs);
     let guard = ScreenGuard::enter()?;
@@ -75,7 +75,7 @@ pub fn run(
     ending
 }
 
-fn spawn_input_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
+fn spawn_input_thread(events: Sender<Wakeup>, urgent: Urgent) -> io::Result<()> {
     thread::Builder::new()
         .name("input".into())
         .spawn(move || {
@@ -88,11 +88,11 @@ fn spawn_input_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
                             // Ctrl-c always quits at once: it does not wait for the input before it.
                             urgent.interrupt();
                         }
-                        Event::Input(event)
+                        Wakeup::Input(event)
                     }
-                    Err(_) => Event::InputClosed,
+                    Err(_) => Wakeup::InputClosed,
                 };
-                let closed = matches!(event, Event::InputClosed);
+                let closed = matches!(event, Wakeup::InputClosed);
                 if events.send(event).is_err() || closed {
                     break;
                 }
@@ -101,7 +101,7 @@ fn spawn_input_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
         .map(|_| ())
 }
 
-fn spawn_signal_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> {
+fn spawn_signal_thread(events: Sender<Wakeup>, urgent: Urgent) -> io::Result<()> {
     let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT])?;
     thread::Builder::new()
         .name("signals".into())
@@ -109,7 +109,7 @@ fn spawn_signal_thread(events: Sender<Event>, urgent: Urgent) -> io::Result<()> 
             for signal in signals.forever() {
                 urgent.signal(signal);
                 // The event wakes the loop if it is waiting; the flag is what makes it act at once.
-                if events.send(Event::Signal(signal)).is_err() {
+                if events.send(Wakeup::Signal(signal)).is_err() {
                     break;
                 }
             }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crowned::app::{
-    Action, App, ConductRequest, Effect, Mode, OfferKind, Question, SeatView, Table, TableEvent,
+    Action, App, ConductRequest, Effect, Mode, OfferKind, Question, SeatView, Table, TableNews,
     TableRequest, TableState,
 };
 use crowned::game::AnyGame;
@@ -22,13 +22,13 @@ fn seat(name: &str) -> Option<SeatView> {
 }
 
 /// The table's state with `moves` played and both seats taken.
-fn state(moves: &[&str]) -> TableEvent {
+fn state(moves: &[&str]) -> TableNews {
     let mut game = AnyGame::new(GameType::default());
     for text in moves {
         game.play_text(text).expect("a legal move");
     }
     let side = game.position().side_to_move();
-    TableEvent::State(Arc::new(TableState {
+    TableNews::State(Arc::new(TableState {
         game,
         seats: [seat("ann"), seat("bob")],
         clocks: Some([Duration::from_secs(300), Duration::from_secs(297)]),
@@ -43,8 +43,8 @@ fn state(moves: &[&str]) -> TableEvent {
 }
 
 /// The table's state once `game` has ended, both seats taken, the clocks stopped as given.
-fn ended(game: AnyGame, clocks: Option<[Duration; 2]>, watchers: usize) -> TableEvent {
-    TableEvent::State(Arc::new(TableState {
+fn ended(game: AnyGame, clocks: Option<[Duration; 2]>, watchers: usize) -> TableNews {
+    TableNews::State(Arc::new(TableState {
         game,
         seats: [seat("ann"), seat("bob")],
         clocks,
@@ -104,11 +104,11 @@ fn a_refused_move_is_put_back_as_the_table_has_the_game() {
     let mut app = seated(Color::Black);
     let _ = app.update(Action::Submit("11-15".into()));
     // A refusal of something else leaves the move as it is.
-    let _ = app.update(Action::Table(TableEvent::Refused(
+    let _ = app.update(Action::Table(TableNews::Refused(
         "slow down: a few lines at a time".into(),
     )));
     assert_eq!(app.game().len(), 1);
-    let _ = app.update(Action::Table(TableEvent::MoveRefused(
+    let _ = app.update(Action::Table(TableNews::MoveRefused(
         "your time ran out".into(),
     )));
     assert_eq!(app.game().len(), 0);
@@ -130,7 +130,7 @@ fn undo_asks_for_a_takeback_and_offers_are_answered_through_the_table() {
         [TableRequest::Offer(OfferKind::Draw)]
     );
     // The opponent offers a draw: the player is asked, and the answer goes to the table.
-    let _ = app.update(Action::Table(TableEvent::Offer(OfferKind::Draw)));
+    let _ = app.update(Action::Table(TableNews::Offer(OfferKind::Draw)));
     assert_eq!(app.question(), Some(Question::Offered(OfferKind::Draw)));
     assert_eq!(
         requests(&app.update(Action::Answer(false))),
@@ -150,7 +150,7 @@ fn undo_asks_for_a_takeback_and_offers_are_answered_through_the_table() {
     over.play_text("11-15").expect("legal");
     over.play_text("23-19").expect("legal");
     over.resign(Color::White).expect("resigned");
-    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+    let _ = app.update(Action::Table(TableNews::State(Arc::new(TableState {
         game: over,
         seats: [seat("ann"), seat("bob")],
         clocks: None,
@@ -172,7 +172,7 @@ fn chat_is_sent_and_heard_and_local_games_are_refused() {
         requests(&app.update(Action::Submit(":say good luck".into()))),
         [TableRequest::Chat("good luck".into())]
     );
-    let _ = app.update(Action::Table(TableEvent::Chat {
+    let _ = app.update(Action::Table(TableNews::Chat {
         from: "bob".into(),
         text: "you too".into(),
         by: String::new(),
@@ -212,7 +212,7 @@ fn a_seat_waiting_for_an_opponent_says_the_code() {
     let mut app = App::at_table(Table::new(Some(Color::Black), "K7QX"), GameType::default());
     let mut waiting = AnyGame::new(GameType::default());
     waiting.truncate();
-    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+    let _ = app.update(Action::Table(TableNews::State(Arc::new(TableState {
         game: waiting,
         seats: [seat("ann"), None],
         clocks: None,
@@ -238,11 +238,11 @@ use crate::common;
 fn a_table_on_screen_80x24() {
     let mut app = seated(Color::White);
     let _ = app.update(Action::Table(state(&["11-15", "23-19", "8-11"])));
-    let _ = app.update(Action::Table(TableEvent::Clocks([
+    let _ = app.update(Action::Table(TableNews::Clocks([
         Duration::from_secs(287),
         Duration::from_millis(9_400),
     ])));
-    let _ = app.update(Action::Table(TableEvent::Chat {
+    let _ = app.update(Action::Table(TableNews::Chat {
         from: "ann".into(),
         text: "good luck!".into(),
         by: String::new(),
@@ -266,7 +266,7 @@ fn pause_asks_the_opponent_and_starts_the_clocks_again_once_stopped() {
     );
     let mut game = AnyGame::new(GameType::default());
     game.truncate();
-    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+    let _ = app.update(Action::Table(TableNews::State(Arc::new(TableState {
         game,
         seats: [seat("ann"), seat("bob")],
         clocks: Some([Duration::from_secs(300); 2]),
@@ -287,14 +287,14 @@ fn pause_asks_the_opponent_and_starts_the_clocks_again_once_stopped() {
 }
 
 /// The table's state with Bob (White, to move) away for `left` more to come back, his clock at 4:31 running.
-fn bob_away(left: Duration) -> TableEvent {
+fn bob_away(left: Duration) -> TableNews {
     let mut game = AnyGame::new(GameType::default());
     game.play_text("11-15").expect("a legal move");
     let mut bob = seat("bob");
     if let Some(bob) = bob.as_mut() {
         bob.away = Some(left);
     }
-    TableEvent::State(Arc::new(TableState {
+    TableNews::State(Arc::new(TableState {
         game,
         seats: [seat("ann"), bob],
         clocks: Some([Duration::from_secs(300), Duration::from_secs(271)]),
@@ -324,7 +324,7 @@ fn the_time_to_come_back_ticks_and_its_end_offers_the_claims() {
         assert!(screen.contains("away 0:14 >4:31"), "{screen}");
     }
     // A chat line is not wiped by the next tick.
-    let _ = ann.update(Action::Table(TableEvent::Chat {
+    let _ = ann.update(Action::Table(TableNews::Chat {
         from: "cy".into(),
         text: "he will be back".into(),
         by: String::new(),
@@ -367,7 +367,7 @@ fn the_time_to_come_back_ticks_and_its_end_offers_the_claims() {
 #[test]
 fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
     let mut app = seated(Color::White);
-    let _ = app.update(Action::Table(TableEvent::Offer(OfferKind::Draw)));
+    let _ = app.update(Action::Table(TableNews::Offer(OfferKind::Draw)));
     assert_eq!(
         app.status(),
         "ann offers a draw. Accept? y: accept, n: decline"
@@ -375,7 +375,7 @@ fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
     let screen = common::screen::screen(&app, 80, 24);
     assert!(screen.contains("ann offers a draw"), "{screen}");
     let _ = app.update(Action::Answer(false));
-    let _ = app.update(Action::Table(TableEvent::Declined(OfferKind::Takeback)));
+    let _ = app.update(Action::Table(TableNews::Declined(OfferKind::Takeback)));
     assert!(
         app.status().starts_with("ann declines a takeback."),
         "{}",
@@ -386,7 +386,7 @@ fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
     let mut table = Table::new(Some(Color::Black), "9WXJ");
     table.reached_by = Some("ssh -t -p 2222 192.0.2.7".into());
     let mut app = App::at_table(table, GameType::default());
-    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+    let _ = app.update(Action::Table(TableNews::State(Arc::new(TableState {
         game: AnyGame::new(GameType::default()),
         seats: [seat("ann"), None],
         clocks: None,
@@ -443,7 +443,7 @@ fn a_rematch_is_offered_after_the_game_and_answered_by_the_other() {
         [TableRequest::Offer(OfferKind::Rematch)]
     );
     let mut ann = over_at_table(Some(Color::Black));
-    let _ = ann.update(Action::Table(TableEvent::Offer(OfferKind::Rematch)));
+    let _ = ann.update(Action::Table(TableNews::Offer(OfferKind::Rematch)));
     assert_eq!(ann.question(), Some(Question::Offered(OfferKind::Rematch)));
     assert!(
         ann.status()
@@ -459,7 +459,7 @@ fn a_rematch_is_offered_after_the_game_and_answered_by_the_other() {
         }]
     );
     // The table says where the rematch is; the front end takes everyone there.
-    let _ = ann.update(Action::Table(TableEvent::Rematch("M4TR".into())));
+    let _ = ann.update(Action::Table(TableNews::Rematch("M4TR".into())));
     assert!(ann.status().contains("M4TR"), "{}", ann.status());
 }
 
@@ -467,7 +467,7 @@ fn a_rematch_is_offered_after_the_game_and_answered_by_the_other() {
 fn an_offer_waiting_when_the_game_ends_is_no_longer_asked() {
     let mut app = seated(Color::White);
     let _ = app.update(Action::Table(state(&["11-15"])));
-    let _ = app.update(Action::Table(TableEvent::Offer(OfferKind::Takeback)));
+    let _ = app.update(Action::Table(TableNews::Offer(OfferKind::Takeback)));
     assert_eq!(app.question(), Some(Question::Offered(OfferKind::Takeback)));
     // White's flag falls while the question is open.
     let mut over = AnyGame::new(GameType::default());
@@ -487,10 +487,10 @@ fn an_offer_waiting_when_the_game_ends_is_no_longer_asked() {
 fn the_players_are_told_while_the_server_cannot_save_and_when_it_can_again() {
     let mut app = seated(Color::Black);
     let unsaved = |unrecorded| {
-        let TableEvent::State(state) = state(&[]) else {
+        let TableNews::State(state) = state(&[]) else {
             unreachable!("a state")
         };
-        TableEvent::State(Arc::new(TableState {
+        TableNews::State(Arc::new(TableState {
             unrecorded,
             ..(*state).clone()
         }))
@@ -510,7 +510,7 @@ fn chat_is_muted_and_the_opponent_blocked_or_reported_through_the_server() {
     let mut app = seated(Color::Black);
     let _ = app.update(Action::Table(state(&["11-15"])));
     let chat = |text: &str| {
-        Action::Table(TableEvent::Chat {
+        Action::Table(TableNews::Chat {
             from: "bob".into(),
             text: text.into(),
             by: "SHA256:bob".into(),
@@ -544,7 +544,7 @@ fn chat_is_muted_and_the_opponent_blocked_or_reported_through_the_server() {
         conduct(app.update(Action::Submit(":block".into()))),
         [ConductRequest::Block]
     );
-    let _ = app.update(Action::Table(TableEvent::Told(
+    let _ = app.update(Action::Table(TableNews::Told(
         "you have blocked bob".into(),
     )));
     assert_eq!(app.status(), "you have blocked bob");
@@ -579,7 +579,7 @@ fn a_tournament_s_board_offers_no_rematch() {
 }
 
 /// The table's state once White has resigned `game`.
-fn ended_by_resignation(mut game: AnyGame) -> TableEvent {
+fn ended_by_resignation(mut game: AnyGame) -> TableNews {
     game.resign(Color::White).expect("resigns");
     ended(game, None, 0)
 }
@@ -593,7 +593,7 @@ fn a_provisional_rating_is_marked_in_the_table_s_header() {
     if let Some(seat) = newcomer.as_mut() {
         seat.provisional = true;
     }
-    let _ = app.update(Action::Table(TableEvent::State(Arc::new(TableState {
+    let _ = app.update(Action::Table(TableNews::State(Arc::new(TableState {
         game,
         seats: [seat("ann"), newcomer],
         clocks: Some([Duration::from_secs(300), Duration::from_secs(297)]),

@@ -9,7 +9,7 @@ use crowned::app::{InputEvent, Key, KeyCode, Mode, Player, Players, Preferences}
 use crowned::engine::{EngineService, Level};
 use crowned::game::{Outcome, WinReason};
 use crowned::rules::SquareStyle;
-use crowned::session::{self, Event, Inbox, Session, SessionEnd, SessionOpening, Urgent};
+use crowned::session::{self, Inbox, Session, SessionEnd, SessionOpening, Urgent, Wakeup};
 use crowned::store::Store;
 use crowned::ui::Options;
 use ratatui::Terminal;
@@ -51,8 +51,8 @@ fn config() -> session::Config {
 /// A new session in `home`, with the queue its engine reports arrive on (a front end sends its input there too).
 struct Opened {
     session: Session,
-    events: Sender<Event>,
-    inbox: Receiver<Event>,
+    events: Sender<Wakeup>,
+    inbox: Receiver<Wakeup>,
 }
 
 /// A session in `home`, started on a screen of `width` x `height`.
@@ -103,7 +103,7 @@ fn session_with(
     opened.effects.extend(again);
     let reports = events.clone();
     let client = engine.client(move |report| {
-        let _ = reports.send(Event::Engine(report));
+        let _ = reports.send(Wakeup::Engine(report));
     });
     let session = Session::new(opened, config(), client);
     Opened {
@@ -113,8 +113,8 @@ fn session_with(
     }
 }
 
-fn key(code: KeyCode) -> Event {
-    Event::Input(InputEvent::Key(Key::plain(code)))
+fn key(code: KeyCode) -> Wakeup {
+    Wakeup::Input(InputEvent::Key(Key::plain(code)))
 }
 
 /// Types `text` and presses Enter, as a player would.
@@ -126,7 +126,7 @@ fn type_line(session: &mut Session, text: &str) {
 }
 
 /// Waits for the engine's next report or the next timer, whichever comes first, and hands it over.
-fn wait_once(session: &mut Session, reports: &Receiver<Event>) {
+fn wait_once(session: &mut Session, reports: &Receiver<Wakeup>) {
     let limit = Instant::now() + PATIENCE;
     let until = session.next_deadline().map_or(limit, |at| at.min(limit));
     match reports.recv_timeout(until.saturating_duration_since(Instant::now())) {
@@ -226,7 +226,7 @@ fn an_unfinished_game_is_offered_to_the_next_session_and_resumed() {
         type_line(&mut session, "11-15");
         type_line(&mut session, "23-19");
         // Ctrl-c ends at once; the game is already saved.
-        let ctrl_c = Event::Input(InputEvent::Key(Key::ctrl('c')));
+        let ctrl_c = Wakeup::Input(InputEvent::Key(Key::ctrl('c')));
         assert_eq!(session.handle(ctrl_c), Some(SessionEnd::Quit));
     }
     let Opened { mut session, .. } = started(&home, humans, &engine, (80, 24));
@@ -307,7 +307,7 @@ impl Wire {
 /// frame drawn after each); returns the bytes each frame sent down `wire`.
 fn watch_the_wire(
     session: &mut Session,
-    reports: &Receiver<Event>,
+    reports: &Receiver<Wakeup>,
     terminal: &mut Terminal<ratatui::backend::CrosstermBackend<Wire>>,
     wire: &Wire,
     watch: Duration,

@@ -14,7 +14,7 @@ fn session_opening(
     let opened = session::open(Ok(Store::under(&home.0)), true, opening, players);
     let reports = events.clone();
     let client = engine.client(move |report| {
-        let _ = reports.send(Event::Engine(report));
+        let _ = reports.send(Wakeup::Engine(report));
     });
     Opened {
         session: Session::new(opened, config(), client),

@@ -8,7 +8,7 @@ use std::time::Duration;
 use tui_input::InputRequest;
 
 use super::library::GameList;
-use super::table::{TableEvent, TableRequest};
+use super::table::{TableNews, TableRequest};
 use crate::engine::{AnySituation, Level, Limits, Players, Score};
 use crate::game::{AnyGame, ClockState};
 use crate::problems::check::{Answer, ProverQuestion, SharedProver};
@@ -271,7 +271,7 @@ pub enum Action {
         score: Score,
     },
     /// The table the game is played at (a room on a server) says something.
-    Table(TableEvent),
+    Table(TableNews),
     /// A key of the lobby of a server (the lobby takes it; the game never sees it).
     Lobby(LobbyAction),
     /// Open the settings screen (the front end answers with [`Action::ShowSettings`]).
@@ -443,7 +443,7 @@ pub enum Effect {
     /// Ask the table the game is played at (a room on a server) for this.
     Table(TableRequest),
     /// Ask the server to keep this about the opponent at the table (a block, a report); the answer comes as
-    /// [`TableEvent::Told`](super::TableEvent::Told).
+    /// [`TableNews::Told`](super::TableNews::Told).
     Conduct(super::table::ConductRequest),
     /// Open the settings screen: answer with [`Action::ShowSettings`].
     OpenSettings,

@@ -81,6 +81,6 @@ pub use state::offers::JUDGING_TIME;
 pub use state::review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
 pub use table::{
     CHAT_KEPT, CODE_ALPHABET, CODE_LENGTH, ConductRequest, FIRST_MOVE_LIMIT, NODE_SILENT, NewTable,
-    OfferKind, SeatView, TAKEN_OVER, Table, TableEvent, TableRequest, TableState, clock_text,
+    OfferKind, SeatView, TAKEN_OVER, Table, TableNews, TableRequest, TableState, clock_text,
     clock_text_fine, rating_change_text, read_table_code,
 };

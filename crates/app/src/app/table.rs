@@ -1,5 +1,5 @@
 //! A game played at a table somewhere else (a room on a server), between people: what the app is told about it
-//! ([`TableEvent`]) and what it asks of it ([`TableRequest`]).
+//! ([`TableNews`]) and what it asks of it ([`TableRequest`]).
 //!
 //! The table is the authority: the app shows its game, its seats and its clocks, and sends the player's moves,
 //! offers and answers. A move the player makes is shown at once and sent; the table's next state confirms it
@@ -160,7 +160,7 @@ pub struct TableState {
 /// own (the game as moves after the first time), so it is never serialised here.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum TableEvent {
+pub enum TableNews {
     /// The table after a change.
     #[serde(skip)]
     State(Arc<TableState>),

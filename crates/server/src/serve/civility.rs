@@ -13,7 +13,7 @@ use super::ids::{Fingerprint, RoomCode};
 use super::records::conduct::PlayerReport;
 use super::text::clean_line;
 use super::{Shared, events};
-use crate::app::{ConductRequest, TableEvent, TableRequest};
+use crate::app::{ConductRequest, TableNews, TableRequest};
 
 /// The longest report kept, in characters (as a chat line).
 pub const MAX_REPORT: usize = 200;
@@ -61,9 +61,9 @@ impl Civility {
 
     /// Whether the news must not reach the player's screen: a chat line by someone they have blocked. An offer
     /// from a blocked opponent is answered no for them, unseen ([`Civility::answer_for`]).
-    pub fn hides(&self, news: &TableEvent) -> bool {
+    pub fn hides(&self, news: &TableNews) -> bool {
         match news {
-            TableEvent::Chat { by, .. } => {
+            TableNews::Chat { by, .. } => {
                 !by.is_empty() && self.blocked.contains(&Fingerprint::new(by.clone()))
             }
             _ => false,
@@ -72,8 +72,8 @@ impl Civility {
 
     /// The answer given for the player to an offer from an opponent they have blocked (they never see it), or
     /// `None` when the offer is for them to answer.
-    pub async fn answer_for(&self, code: &RoomCode, news: &TableEvent) -> Option<TableRequest> {
-        let TableEvent::Offer(kind) = news else {
+    pub async fn answer_for(&self, code: &RoomCode, news: &TableNews) -> Option<TableRequest> {
+        let TableNews::Offer(kind) = news else {
             return None;
         };
         let (opponent, _) = self.opponent(code).await?;

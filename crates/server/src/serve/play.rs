@@ -14,10 +14,10 @@ use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part};
 use super::ids::{Fingerprint, RoomCode};
 use super::room::{Command, RoomHandle, WeakUpdates};
-use crate::app::{InputEvent, TableEvent, TrainingNews};
+use crate::app::{InputEvent, TableNews, TrainingNews};
 use crate::engine::Report;
 use crate::problems::check::Answer;
-use crate::session::{Event, Session, SessionEnd};
+use crate::session::{Session, SessionEnd, Wakeup};
 
 /// What a game needs besides its session.
 pub struct Channels {
@@ -68,13 +68,13 @@ pub struct TableLink {
     /// The player, by key fingerprint.
     pub who: Fingerprint,
     /// The room's updates for this player.
-    pub updates: mpsc::Receiver<TableEvent>,
+    pub updates: mpsc::Receiver<TableNews>,
     /// The same updates as the room knows them, to say which connection leaves.
     pub line: WeakUpdates,
 }
 
 /// The table's next news, or never when the game is not at a table (or the room has gone).
-async fn table_news(table: &mut Option<TableLink>) -> Option<TableEvent> {
+async fn table_news(table: &mut Option<TableLink>) -> Option<TableNews> {
     match table.as_mut() {
         Some(link) => link.updates.recv().await,
         None => std::future::pending().await,
@@ -90,7 +90,7 @@ impl Channels {
                 (Some(civility), Some(link)) => civility.carry_out(&link.code, request).await,
                 _ => "blocking and reporting are for a game at a table".to_string(),
             };
-            let _ = session.handle(Event::Table(TableEvent::Told(told)));
+            let _ = session.handle(Wakeup::Table(TableNews::Told(told)));
         }
         let news = session.take_training_news();
         if let Some(trained) = &self.trained {
@@ -124,7 +124,7 @@ fn handle_all(
 ) -> Option<SessionEnd> {
     events
         .into_iter()
-        .find_map(|event| session.handle(Event::Input(event)))
+        .find_map(|event| session.handle(Wakeup::Input(event)))
 }
 
 /// Runs the session on `driver` until it ends: its ending, or `None` when it was put away for being idle.
@@ -191,7 +191,7 @@ struct Playing<'a> {
 /// What reaches a game besides the player's typing.
 enum GameNews {
     /// The table's update; `None` when its room has gone with the player still at it.
-    Table(Option<TableEvent>),
+    Table(Option<TableNews>),
     /// The prover's answer to the trainer's question.
     Proved(u64, Answer),
     /// The event's news.
@@ -217,21 +217,21 @@ impl Playing<'_> {
     }
 
     /// Handles the table's update.
-    async fn table_news(&mut self, news: Option<TableEvent>) -> Flow<SessionEnd> {
+    async fn table_news(&mut self, news: Option<TableNews>) -> Flow<SessionEnd> {
         let Some(news) = news else {
             // Nothing more will come from this room: it went away with the player still at it.
             self.channels.lost = self.channels.table.take().map(|link| link.code);
             return self.leave(SessionEnd::Quit);
         };
-        if matches!(news, TableEvent::TakenOver) {
+        if matches!(news, TableNews::TakenOver) {
             // The seat is played from another connection now: this one leaves the table, and must not tell the
             // room it has gone (the seat is not away).
-            let _ = self.session.handle(Event::Table(news));
+            let _ = self.session.handle(Wakeup::Table(news));
             self.channels.table = None;
             self.channels.taken_over = true;
             return self.leave(SessionEnd::Quit);
         }
-        if let TableEvent::Rematch(code) = &news {
+        if let TableNews::Rematch(code) = &news {
             self.channels.rematch = Some(RoomCode::new(code.as_str()));
             return self.leave(SessionEnd::Quit);
         }
@@ -246,8 +246,8 @@ impl Playing<'_> {
             }
         }
         // A game that moves is not idle: a watcher, or a player waiting for a move, stays.
-        let moved = matches!(news, TableEvent::State(_));
-        let ending = self.session.handle(Event::Table(news));
+        let moved = matches!(news, TableNews::State(_));
+        let ending = self.session.handle(Wakeup::Table(news));
         match self.go_on(ending).await {
             Flow::Stay if moved => Flow::Busy,
             flow => flow,
@@ -276,7 +276,7 @@ impl Playing<'_> {
             .as_mut()
             .and_then(|link| link.updates.try_recv().ok())
         {
-            let _ = self.session.handle(Event::Table(news));
+            let _ = self.session.handle(Wakeup::Table(news));
         }
         let _ = out.draw_part(|terminal| self.session.draw(terminal)).await;
         self.channels.rematch = Some(code);
@@ -332,12 +332,12 @@ impl Part for Playing<'_> {
         match news {
             GameNews::Table(news) => self.table_news(news).await,
             GameNews::Proved(question, answer) => {
-                let ending = self.session.handle(Event::Proved { question, answer });
+                let ending = self.session.handle(Wakeup::Proved { question, answer });
                 self.go_on(ending).await
             }
             GameNews::Event(news) => self.event_news(news, out).await,
             GameNews::Engine(report) => {
-                let ending = self.session.handle(Event::Engine(report));
+                let ending = self.session.handle(Wakeup::Engine(report));
                 self.go_on(ending).await
             }
         }

@@ -1,7 +1,7 @@
 //! One player's session: the app, where its games go, and its engine client, driven by input events, engine
 //! reports and timers, and drawn into any ratatui backend.
 //!
-//! A front end is thin: it turns what it reads into [`Event`]s (the local terminal from crossterm's events and
+//! A front end is thin: it turns what it reads into [`Wakeup`]s (the local terminal from crossterm's events and
 //! signals; an SSH server from a channel's bytes), hands them to [`Session::handle`], fires the timers when
 //! [`Session::next_deadline`] comes, and calls [`Session::draw`] once the events waiting have been handled.
 //! Everything else happens here: the app's effects are carried out (searches started and stopped, games saved
@@ -33,7 +33,7 @@ use ratatui::Terminal;
 use ratatui::backend::Backend;
 
 use crate::app::{
-    Action, App, ConductRequest, Effect, InputEvent, TableEvent, TableRequest, TrainingNews,
+    Action, App, ConductRequest, Effect, InputEvent, TableNews, TableRequest, TrainingNews,
     actions_for_input, resized,
 };
 use crate::engine::{AnySituation, EngineClient, Level, Limits, Report, Request};
@@ -42,7 +42,7 @@ use crate::ui::{self, Options};
 
 /// Everything a session wakes up for.
 #[derive(Debug)]
-pub enum Event {
+pub enum Wakeup {
     /// The player pressed a key, clicked, pasted, or the screen changed size.
     Input(InputEvent),
     /// The engine reported on a search.
@@ -52,7 +52,7 @@ pub enum Event {
     /// The player's input has gone (the terminal closed, the connection dropped).
     InputClosed,
     /// The table the game is played at (a room on a server) says something.
-    Table(TableEvent),
+    Table(TableNews),
     /// The prover answered the problem trainer's question numbered `question`.
     Proved {
         /// The question's number.
@@ -67,7 +67,7 @@ pub enum Event {
 pub enum SessionEnd {
     /// The player quit.
     Quit,
-    /// The front end was asked to end ([`Event::Signal`]).
+    /// The front end was asked to end ([`Wakeup::Signal`]).
     Signal(i32),
     /// The player's input went away.
     InputClosed,
@@ -117,7 +117,7 @@ pub struct Session {
 
 impl Session {
     /// A session over `opened`, searching with `engine` (whose reports the front end passes to
-    /// [`Session::handle`] as [`Event::Engine`]). Nothing happens until [`Session::start`].
+    /// [`Session::handle`] as [`Wakeup::Engine`]). Nothing happens until [`Session::start`].
     pub fn new(opened: Opened, config: Config, engine: EngineClient) -> Session {
         let Opened {
             mut app,
@@ -150,7 +150,7 @@ impl Session {
     }
 
     /// The session with its problem trainer's questions answered by `proofs` (whose answers the front end
-    /// passes to [`Session::handle`] as [`Event::Proved`]), off the session's thread.
+    /// passes to [`Session::handle`] as [`Wakeup::Proved`]), off the session's thread.
     pub fn with_proofs(mut self, proofs: ProofClient) -> Session {
         self.proofs = Some(proofs);
         self
@@ -169,21 +169,21 @@ impl Session {
 
     /// Handles one event; returns how the session ended, if it has.
     #[must_use = "an ending must end the front end"]
-    pub fn handle(&mut self, event: Event) -> Option<SessionEnd> {
+    pub fn handle(&mut self, event: Wakeup) -> Option<SessionEnd> {
         if self.ending.is_some() {
             return self.ending;
         }
         match event {
-            Event::Input(input) => {
+            Wakeup::Input(input) => {
                 for action in actions_for_input(&self.app, input) {
                     self.act(action);
                 }
             }
-            Event::Engine(report) => self.engine_report(report),
-            Event::Signal(signal) => self.end(SessionEnd::Signal(signal)),
-            Event::InputClosed => self.end(SessionEnd::InputClosed),
-            Event::Table(event) => self.act(Action::Table(event)),
-            Event::Proved { question, answer } => self.act(Action::Proved { question, answer }),
+            Wakeup::Engine(report) => self.engine_report(report),
+            Wakeup::Signal(signal) => self.end(SessionEnd::Signal(signal)),
+            Wakeup::InputClosed => self.end(SessionEnd::InputClosed),
+            Wakeup::Table(event) => self.act(Action::Table(event)),
+            Wakeup::Proved { question, answer } => self.act(Action::Proved { question, answer }),
         }
         self.ending
     }

@@ -15,7 +15,7 @@ use std::time::Instant;
 use ratatui::Terminal;
 use ratatui::backend::Backend;
 
-use super::{Event, Passthrough, Session, SessionEnd};
+use super::{Passthrough, Session, SessionEnd, Wakeup};
 
 /// A request to end that must not wait behind queued input: a signal, or Ctrl-c read from the terminal. The
 /// thread that sees it raises it at once; the loop looks before every event it handles, so the session ends
@@ -57,7 +57,7 @@ impl Urgent {
 #[derive(Clone, Copy, Debug)]
 pub struct Inbox<'a> {
     /// Everything that happens, in order.
-    pub events: &'a Receiver<Event>,
+    pub events: &'a Receiver<Wakeup>,
     /// A request to end that is handled before anything still queued.
     pub urgent: &'a Urgent,
 }
@@ -79,9 +79,9 @@ pub fn run<B: Backend + Passthrough>(
             {
                 Ok(event) => Some(event),
                 Err(RecvTimeoutError::Timeout) => None,
-                Err(RecvTimeoutError::Disconnected) => Some(Event::InputClosed),
+                Err(RecvTimeoutError::Disconnected) => Some(Wakeup::InputClosed),
             },
-            None => Some(inbox.events.recv().unwrap_or(Event::InputClosed)),
+            None => Some(inbox.events.recv().unwrap_or(Wakeup::InputClosed)),
         };
         if let Some(ending) = inbox.urgent.ending() {
             session.end(ending);

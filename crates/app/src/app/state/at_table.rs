@@ -13,8 +13,8 @@ use crate::app::mode::Mode;
 use crate::app::overlay::Question;
 use crate::app::preferences::Preferences;
 use crate::app::table::{
-    ConductRequest, NODE_SILENT, OfferKind, TAKEN_OVER, Table, TableEvent, TableRequest,
-    TableState, clock_text,
+    ConductRequest, NODE_SILENT, OfferKind, TAKEN_OVER, Table, TableNews, TableRequest, TableState,
+    clock_text,
 };
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
@@ -293,45 +293,45 @@ impl App {
         vec![Effect::Table(TableRequest::Answer { kind, accept })]
     }
 
-    fn table_event(&mut self, event: TableEvent) -> Vec<Effect> {
-        if let TableEvent::State(state) = event {
+    fn table_event(&mut self, event: TableNews) -> Vec<Effect> {
+        if let TableNews::State(state) = event {
             return self.table_state(state);
         }
         let Some(table) = self.table.as_mut() else {
             return Vec::new();
         };
         match event {
-            TableEvent::State(_) => Vec::new(),
-            TableEvent::Clocks(clocks) => {
+            TableNews::State(_) => Vec::new(),
+            TableNews::Clocks(clocks) => {
                 table.clocks = Some(clocks);
                 Vec::new()
             }
-            TableEvent::Offer(kind) => {
+            TableNews::Offer(kind) => {
                 let question = Question::Offered(kind);
                 self.overlay.ask(question);
                 self.status = question.text_from(table.opponent_name());
                 Vec::new()
             }
-            TableEvent::Declined(kind) => {
+            TableNews::Declined(kind) => {
                 let who = table.opponent_name().unwrap_or("Your opponent").to_string();
                 self.status = format!("{who} declines {}. {}", kind.words(), self.mode_message());
                 Vec::new()
             }
-            TableEvent::Rematch(code) => {
+            TableNews::Rematch(code) => {
                 // The front end takes the player to the new table; until then, say where they are going.
                 self.status = format!("to the rematch: table {code}…");
                 Vec::new()
             }
-            TableEvent::Refused(why) => {
+            TableNews::Refused(why) => {
                 self.status = why;
                 Vec::new()
             }
-            TableEvent::TakenOver => {
+            TableNews::TakenOver => {
                 // The front end takes this connection to the lobby.
                 self.status = TAKEN_OVER.to_string();
                 Vec::new()
             }
-            TableEvent::MoveRefused(why) => {
+            TableNews::MoveRefused(why) => {
                 // The move the table did not take is put back as the table has the game.
                 let effects = match (self.sent.take(), table.state.clone()) {
                     (Some(_), Some(state)) => self.replace_game(&state),
@@ -340,7 +340,7 @@ impl App {
                 self.status = why;
                 effects
             }
-            TableEvent::Chat { from, text, .. } => {
+            TableNews::Chat { from, text, .. } => {
                 if !table.muted {
                     let line = format!("{from}: {text}");
                     table.hear(line.clone());
@@ -348,7 +348,7 @@ impl App {
                 }
                 Vec::new()
             }
-            TableEvent::Told(text) => {
+            TableNews::Told(text) => {
                 self.status = text;
                 Vec::new()
             }

@@ -214,7 +214,7 @@ async fn sit_through(
     name: &str,
 ) -> (
     crate::serve::identity::Identity,
-    tokio::sync::mpsc::Receiver<crate::app::TableEvent>,
+    tokio::sync::mpsc::Receiver<crate::app::TableNews>,
 ) {
     let who = crate::serve::identity::Identity {
         fingerprint: format!("SHA256:{name}").into(),
@@ -239,8 +239,8 @@ async fn sit_through(
 
 /// The next news `pick` takes, skipping others.
 async fn next_news<T>(
-    news: &mut tokio::sync::mpsc::Receiver<crate::app::TableEvent>,
-    pick: impl Fn(crate::app::TableEvent) -> Option<T>,
+    news: &mut tokio::sync::mpsc::Receiver<crate::app::TableNews>,
+    pick: impl Fn(crate::app::TableNews) -> Option<T>,
 ) -> T {
     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
     loop {
@@ -257,7 +257,7 @@ async fn next_news<T>(
 #[tokio::test]
 async fn people_at_a_room_whose_node_stops_answering_are_told_and_their_moves_refused_until_it_answers()
  {
-    use crate::app::{NODE_SILENT, TableEvent, TableRequest};
+    use crate::app::{NODE_SILENT, TableNews, TableRequest};
     let config = database().await;
     let term = Duration::from_secs(30);
     let (tables_one, one) = node_with_tables(&config, "one", term).await;
@@ -275,7 +275,7 @@ async fn people_at_a_room_whose_node_stops_answering_are_told_and_their_moves_re
     let (ann, mut ann_news) = sit_through(&there, "ann").await;
     let (_bob, _bob_news) = sit_through(&there, "bob").await;
     let state = next_news(&mut ann_news, |e| match e {
-        TableEvent::State(s) if s.seats.iter().all(Option::is_some) => Some(s),
+        TableNews::State(s) if s.seats.iter().all(Option::is_some) => Some(s),
         _ => None,
     })
     .await;
@@ -291,7 +291,7 @@ async fn people_at_a_room_whose_node_stops_answering_are_told_and_their_moves_re
     .unwrap();
     two.beat(&tables_two.codes(), &[]).await.unwrap();
     let paused = next_news(&mut ann_news, |e| match e {
-        TableEvent::State(s) if s.node_silent => Some(s),
+        TableNews::State(s) if s.node_silent => Some(s),
         _ => None,
     })
     .await;
@@ -300,7 +300,7 @@ async fn people_at_a_room_whose_node_stops_answering_are_told_and_their_moves_re
     let mv = paused.game.position().legal_moves()[0];
     assert!(there.ask(&ann.fingerprint, TableRequest::Play(mv)).await);
     let refused = next_news(&mut ann_news, |e| match e {
-        TableEvent::MoveRefused(why) => Some(why),
+        TableNews::MoveRefused(why) => Some(why),
         _ => None,
     })
     .await;
@@ -310,14 +310,14 @@ async fn people_at_a_room_whose_node_stops_answering_are_told_and_their_moves_re
     one.beat(&tables_one.codes(), &[]).await.unwrap();
     two.beat(&tables_two.codes(), &[]).await.unwrap();
     let back = next_news(&mut ann_news, |e| match e {
-        TableEvent::State(s) if !s.node_silent => Some(s),
+        TableNews::State(s) if !s.node_silent => Some(s),
         _ => None,
     })
     .await;
     assert_eq!(back.game.len(), 0);
     assert!(there.ask(&ann.fingerprint, TableRequest::Play(mv)).await);
     let played = next_news(&mut ann_news, |e| match e {
-        TableEvent::State(s) if s.game.len() == 1 => Some(s),
+        TableNews::State(s) if s.game.len() == 1 => Some(s),
         _ => None,
     })
     .await;

@@ -19,7 +19,7 @@ use tokio_postgres::Config;
 use super::bus::{NodeInbox, NodeOutbox};
 use super::wire::{Envelope, LinkIn, LinkOut, WireError, WireEvent};
 use super::{NodeName, NodesError};
-use crate::app::{NODE_SILENT, TableEvent, TableRequest, TableState};
+use crate::app::{NODE_SILENT, TableNews, TableRequest, TableState};
 use crate::rules::Color;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
@@ -49,7 +49,7 @@ struct Away {
     /// Where the answer to their seat goes, until it comes.
     seating: Option<oneshot::Sender<Result<Color, RoomError>>>,
     /// The newest state they missed while their queue was full, sent before anything else once it has room.
-    behind: Option<TableEvent>,
+    behind: Option<TableNews>,
     /// The room's last state as it sent it: told again, marked, when its node stops answering and again when it
     /// answers.
     last: Option<Arc<TableState>>,
@@ -188,7 +188,7 @@ impl Relay {
             .filter_map(|(link, away)| Some((*link, Arc::clone(away.last.as_ref()?))))
             .collect();
         for (link, state) in told {
-            self.deliver(link, TableEvent::State(state)).await;
+            self.deliver(link, TableNews::State(state)).await;
         }
     }
 
@@ -277,8 +277,8 @@ impl Relay {
             Command::Ask { who, request } if locked(&self.silent).contains(owner) => {
                 let link = self.link_of(code, &who);
                 let refusal = match request {
-                    TableRequest::Play(_) => TableEvent::MoveRefused(NODE_SILENT.to_string()),
-                    _ => TableEvent::Refused(NODE_SILENT.to_string()),
+                    TableRequest::Play(_) => TableNews::MoveRefused(NODE_SILENT.to_string()),
+                    _ => TableNews::Refused(NODE_SILENT.to_string()),
                 };
                 if let Some(link) = link {
                     self.deliver(link, refusal).await;
@@ -564,7 +564,7 @@ impl Relay {
         &self,
         to: &NodeName,
         link: u64,
-        mut news: mpsc::Receiver<TableEvent>,
+        mut news: mpsc::Receiver<TableNews>,
         resend: &Notify,
     ) {
         let mut out = LinkOut::default();
@@ -614,14 +614,14 @@ impl Relay {
 
     /// Gives news to the person on `link`; a person whose queue is full misses it, and then gets the newest
     /// state once their queue has room, as a room here treats them.
-    async fn deliver(&self, link: u64, event: TableEvent) {
+    async fn deliver(&self, link: u64, event: TableNews) {
         let gone = {
             let mut away = locked(&self.away);
             let Some(person) = away.get_mut(&link) else {
                 return;
             };
             let event = match event {
-                TableEvent::State(state) => {
+                TableNews::State(state) => {
                     let silent = locked(&self.silent).contains(&person.owner);
                     let marked = match silent == state.node_silent {
                         true => Arc::clone(&state),
@@ -633,7 +633,7 @@ impl Relay {
                     if !state.node_silent {
                         person.last = Some(state);
                     }
-                    TableEvent::State(marked)
+                    TableNews::State(marked)
                 }
                 other => other,
             };
@@ -645,7 +645,7 @@ impl Relay {
                     Err(TrySendError::Full(missed)) => {
                         person.behind = std::iter::once(missed)
                             .chain(queue)
-                            .filter(|e| matches!(e, TableEvent::State(_)))
+                            .filter(|e| matches!(e, TableNews::State(_)))
                             .last();
                         break;
                     }

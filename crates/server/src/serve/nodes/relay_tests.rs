@@ -6,7 +6,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 use super::{database, node};
-use crate::app::{TableEvent, TableRequest, TableState};
+use crate::app::{TableNews, TableRequest, TableState};
 use crate::rules::{Color, GameType, Strictness, Variant};
 use crate::serve::identity::Identity;
 use crate::serve::ids::RoomCode;
@@ -17,12 +17,12 @@ use crate::serve::room::{
 
 struct Person {
     who: Identity,
-    news: mpsc::Receiver<TableEvent>,
-    line: mpsc::WeakSender<TableEvent>,
+    news: mpsc::Receiver<TableNews>,
+    line: mpsc::WeakSender<TableNews>,
 }
 
 impl Person {
-    fn new(name: &str) -> (Person, mpsc::Sender<TableEvent>) {
+    fn new(name: &str) -> (Person, mpsc::Sender<TableNews>) {
         let (updates, news) = mpsc::channel(UPDATES_QUEUE);
         let who = Identity {
             fingerprint: format!("SHA256:{name}").into(),
@@ -33,7 +33,7 @@ impl Person {
     }
 
     /// The next news that `pick` takes, skipping others.
-    async fn next<T>(&mut self, pick: impl Fn(TableEvent) -> Option<T>) -> T {
+    async fn next<T>(&mut self, pick: impl Fn(TableNews) -> Option<T>) -> T {
         let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
         loop {
             let event = tokio::time::timeout_at(deadline, self.news.recv())
@@ -48,7 +48,7 @@ impl Person {
 
     async fn state_until(&mut self, want: impl Fn(&TableState) -> bool) -> Arc<TableState> {
         self.next(|e| match e {
-            TableEvent::State(s) if want(&s) => Some(s),
+            TableNews::State(s) if want(&s) => Some(s),
             _ => None,
         })
         .await
@@ -57,7 +57,7 @@ impl Person {
     async fn sit(
         &self,
         room: &RoomHandle,
-        updates: mpsc::Sender<TableEvent>,
+        updates: mpsc::Sender<TableNews>,
     ) -> Result<Color, RoomError> {
         let (reply, answer) = oneshot::channel();
         assert!(
@@ -161,7 +161,7 @@ async fn a_game_is_played_from_two_nodes() {
     bob.play(&there, &first, "22-18").await;
     let refused = bob
         .next(|e| match e {
-            TableEvent::MoveRefused(why) => Some(why),
+            TableNews::MoveRefused(why) => Some(why),
             _ => None,
         })
         .await;
@@ -175,7 +175,7 @@ async fn a_game_is_played_from_two_nodes() {
     );
     let line = ann
         .next(|e| match e {
-            TableEvent::Chat { from, text, .. } => Some((from, text)),
+            TableNews::Chat { from, text, .. } => Some((from, text)),
             _ => None,
         })
         .await;
@@ -187,7 +187,7 @@ async fn a_game_is_played_from_two_nodes() {
         )
         .await
     );
-    bob.next(|e| matches!(e, TableEvent::Offer(_)).then_some(()))
+    bob.next(|e| matches!(e, TableNews::Offer(_)).then_some(()))
         .await;
     assert!(
         there

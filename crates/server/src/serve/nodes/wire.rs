@@ -14,7 +14,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
-use crate::app::{SeatView, TableEvent, TableRequest, TableState};
+use crate::app::{SeatView, TableNews, TableRequest, TableState};
 use crate::game::pdn::{open_game, parse_games};
 use crate::game::{AnyGame, Outcome, Tags};
 use crate::rules::{Color, Move};
@@ -191,7 +191,7 @@ pub enum WireEvent {
     /// Anything else a room tells, as it tells it.
     News {
         /// What it tells.
-        event: TableEvent,
+        event: TableNews,
     },
 }
 
@@ -271,8 +271,8 @@ pub struct LinkOut {
 impl LinkOut {
     /// `event` as it crosses to the node at the other end, as moves when they are all that changed since the
     /// last state sent.
-    pub fn wire(&mut self, event: &TableEvent) -> WireEvent {
-        let TableEvent::State(state) = event else {
+    pub fn wire(&mut self, event: &TableNews) -> WireEvent {
+        let TableNews::State(state) = event else {
             return WireEvent::News {
                 event: event.clone(),
             };
@@ -321,7 +321,7 @@ pub struct LinkIn {
 impl LinkIn {
     /// The room's news from what crossed. [`WireError::Gap`] when it follows a state this side did not get:
     /// nothing is shown until the whole state comes again.
-    pub fn take(&mut self, event: WireEvent) -> Result<TableEvent, WireError> {
+    pub fn take(&mut self, event: WireEvent) -> Result<TableNews, WireError> {
         let (seq, state) = match event {
             WireEvent::News { event } => return Ok(event),
             WireEvent::State { seq, state } => (seq, state_from_wire(state)?),
@@ -344,7 +344,7 @@ impl LinkIn {
         let state = Arc::new(state);
         self.seq = seq;
         self.last = Some(Arc::clone(&state));
-        Ok(TableEvent::State(state))
+        Ok(TableNews::State(state))
     }
 }
 

@@ -43,7 +43,7 @@ fn state_after(game_type: GameType, plies: usize) -> TableState {
 }
 
 /// An event as the text that crosses, on a link whose sending side is `out`.
-fn sent(out: &mut LinkOut, event: &TableEvent) -> String {
+fn sent(out: &mut LinkOut, event: &TableNews) -> String {
     Envelope::Update {
         link: 7,
         event: out.wire(event),
@@ -52,7 +52,7 @@ fn sent(out: &mut LinkOut, event: &TableEvent) -> String {
 }
 
 /// Reads what crossed on a link whose receiving side is `into`.
-fn got(into: &mut LinkIn, text: &str) -> Result<TableEvent, WireError> {
+fn got(into: &mut LinkIn, text: &str) -> Result<TableNews, WireError> {
     let Envelope::Update { link: 7, event } = Envelope::from_text(text)? else {
         panic!("another message came back: {text}");
     };
@@ -60,16 +60,16 @@ fn got(into: &mut LinkIn, text: &str) -> Result<TableEvent, WireError> {
 }
 
 /// Sends an event across a new link as text and reads it back.
-fn across(event: &TableEvent) -> TableEvent {
+fn across(event: &TableNews) -> TableNews {
     let text = sent(&mut LinkOut::default(), event);
     got(&mut LinkIn::default(), &text).expect("a good event")
 }
 
 /// The state after `state`'s game with `change` made to it.
-fn changed(state: &TableState, change: impl FnOnce(&mut AnyGame)) -> TableEvent {
+fn changed(state: &TableState, change: impl FnOnce(&mut AnyGame)) -> TableNews {
     let mut next = state.clone();
     change(&mut next.game);
-    TableEvent::State(Arc::new(next))
+    TableNews::State(Arc::new(next))
 }
 
 fn play_first(game: &mut AnyGame) {
@@ -80,7 +80,7 @@ fn play_first(game: &mut AnyGame) {
 #[test]
 fn states_after_the_first_cross_as_their_moves_and_read_back_whole() {
     let start = state_after(GameType::standard(Variant::International), 60);
-    let mut events = vec![TableEvent::State(Arc::new(start.clone()))];
+    let mut events = vec![TableNews::State(Arc::new(start.clone()))];
     let mut state = start;
     // A move, the clocks and seats only, a takeback of two plies, a move again, a resignation.
     let steps: [&dyn Fn(&mut AnyGame); 5] = [
@@ -94,12 +94,12 @@ fn states_after_the_first_cross_as_their_moves_and_read_back_whole() {
         &|game| game.resign(Color::White).expect("resigned"),
     ];
     for step in steps {
-        let TableEvent::State(next) = changed(&state, step) else {
+        let TableNews::State(next) = changed(&state, step) else {
             unreachable!()
         };
         state = (*next).clone();
         state.watchers += 1;
-        events.push(TableEvent::State(Arc::new(state.clone())));
+        events.push(TableNews::State(Arc::new(state.clone())));
     }
     let (mut out, mut into) = (LinkOut::default(), LinkIn::default());
     let mut sizes = Vec::new();
@@ -119,13 +119,13 @@ fn states_after_the_first_cross_as_their_moves_and_read_back_whole() {
 fn news_after_a_lost_state_is_not_shown_and_the_whole_state_comes_again() {
     let start = state_after(GameType::standard(Variant::English), 10);
     let (mut out, mut into) = (LinkOut::default(), LinkIn::default());
-    let first = TableEvent::State(Arc::new(start.clone()));
+    let first = TableNews::State(Arc::new(start.clone()));
     got(&mut into, &sent(&mut out, &first)).expect("the first state");
     // One state is lost on the way; the next follows it, so it cannot be read.
-    let TableEvent::State(lost) = changed(&start, play_first) else {
+    let TableNews::State(lost) = changed(&start, play_first) else {
         unreachable!()
     };
-    sent(&mut out, &TableEvent::State(Arc::clone(&lost)));
+    sent(&mut out, &TableNews::State(Arc::clone(&lost)));
     let after = changed(&lost, play_first);
     assert_eq!(got(&mut into, &sent(&mut out, &after)), Err(WireError::Gap));
     // Asked again, the whole state comes, and moves after it read as before.
@@ -135,7 +135,7 @@ fn news_after_a_lost_state_is_not_shown_and_the_whole_state_comes_again() {
     }
     .to_text();
     assert_eq!(got(&mut into, &again), Ok(after.clone()));
-    let TableEvent::State(after) = after else {
+    let TableNews::State(after) = after else {
         unreachable!()
     };
     let next = changed(&after, play_first);
@@ -152,7 +152,7 @@ fn moves_the_game_does_not_allow_are_refused() {
     let (mut out, mut into) = (LinkOut::default(), LinkIn::default());
     got(
         &mut into,
-        &sent(&mut out, &TableEvent::State(Arc::new(start.clone()))),
+        &sent(&mut out, &TableNews::State(Arc::new(start.clone()))),
     )
     .expect("first");
     let mut event = out.wire(&changed(&start, play_first));
@@ -174,13 +174,13 @@ fn moves_the_game_does_not_allow_are_refused() {
 #[test]
 fn every_event_crosses_unchanged() {
     let mut events = vec![
-        TableEvent::Clocks([Duration::from_millis(1), Duration::from_secs(2)]),
-        TableEvent::Offer(OfferKind::Draw),
-        TableEvent::Declined(OfferKind::Takeback),
-        TableEvent::Refused("no".into()),
-        TableEvent::MoveRefused("it is not your turn".into()),
-        TableEvent::Rematch("K7QX".into()),
-        TableEvent::Chat {
+        TableNews::Clocks([Duration::from_millis(1), Duration::from_secs(2)]),
+        TableNews::Offer(OfferKind::Draw),
+        TableNews::Declined(OfferKind::Takeback),
+        TableNews::Refused("no".into()),
+        TableNews::MoveRefused("it is not your turn".into()),
+        TableNews::Rematch("K7QX".into()),
+        TableNews::Chat {
             from: "alice".into(),
             text: "gl \"hf\" {}".into(),
             by: "SHA256:alice".into(),
@@ -192,7 +192,7 @@ fn every_event_crosses_unchanged() {
         (Variant::International, 30),
         (Variant::Frisian, 12),
     ] {
-        events.push(TableEvent::State(Arc::new(state_after(
+        events.push(TableNews::State(Arc::new(state_after(
             GameType::standard(variant),
             plies,
         ))));
@@ -219,12 +219,12 @@ fn a_game_ended_outside_the_rules_keeps_its_reason() {
     ] {
         let mut state = state_after(GameType::standard(Variant::English), 9);
         state.game.declare(outcome).expect("declared");
-        let event = TableEvent::State(Arc::new(state));
-        let TableEvent::State(back) = across(&event) else {
+        let event = TableNews::State(Arc::new(state));
+        let TableNews::State(back) = across(&event) else {
             panic!("not a state");
         };
         assert_eq!(back.game.outcome(), Some(outcome));
-        assert_eq!(TableEvent::State(back), event);
+        assert_eq!(TableNews::State(back), event);
     }
 }
 

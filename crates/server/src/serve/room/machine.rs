@@ -14,7 +14,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::app::{OfferKind, SeatView, TableEvent, TableRequest, TableState};
+use crate::app::{OfferKind, SeatView, TableNews, TableRequest, TableState};
 use crate::game::{AnyGame, Clock, DrawReason, Outcome, TimeControl, lost_on_time};
 use crate::rules::{Color, GameType};
 use crate::serve::identity::Identity;
@@ -54,7 +54,7 @@ pub struct RoomConfig {
 pub type Snapshot = TableState;
 
 /// What a room tells the people in it.
-pub type Update = TableEvent;
+pub type Update = TableNews;
 
 /// A game from the records, resumed after the server restarted: its players are away until they come back, and
 /// its clocks wait for both.

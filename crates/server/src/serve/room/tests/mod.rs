@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use super::*;
 #[allow(unused_imports)]
-pub(super) use crate::app::{OfferKind, TableEvent, TableState};
+pub(super) use crate::app::{OfferKind, TableNews, TableState};
 #[allow(unused_imports)]
 pub(super) use crate::game::{AnyGame, TimeControl};
 #[allow(unused_imports)]
