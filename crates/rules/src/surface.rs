@@ -370,3 +370,71 @@ impl GamePosition for DefinedBoard {
         self.entry().square_count() as u32
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::defined::load_builtin;
+    use crate::{Antidraughts, AnyPosition, English, parse_fen};
+
+    /// A Turkish board with pieces given as (side, kind, square), `side` to move.
+    fn turkish(pieces: &[(Color, usize, &str)], side: Color) -> DefinedBoard {
+        let id = load_builtin("turkish").expect("built in").expect("loads");
+        let mut board = DefinedBoard::empty(id, side);
+        for &(color, kind, name) in pieces {
+            let square = board.entry().square_named(name).expect("a square");
+            assert!(board.set_occupant(Square::from_index(square), Some((color, kind))));
+        }
+        board
+    }
+
+    #[test]
+    fn a_defined_board_presents_its_definitions_rules() {
+        let board = turkish(
+            &[(Color::White, 0, "d4"), (Color::Black, 1, "h8")],
+            Color::White,
+        );
+        assert_eq!(board.standard_start(), DefinedBoard::start(board.id()));
+        assert_eq!(board.game_type().variant, Variant::Defined(board.id()));
+        assert_eq!(board.first_to_move(), Color::White);
+        assert_eq!(board.count(Color::White, Role::Man), 1);
+        assert_eq!(board.count(Color::Black, Role::King), 1);
+        // A man's sideways step is progress (it may still be crowned); a king's quiet move is not.
+        let man = board.legal_moves();
+        assert!(!man.is_empty());
+        assert!(man.iter().all(|m| board.is_progress(m)));
+        let king_to_move = board.with_side_to_move(Color::Black);
+        let quiet = king_to_move
+            .legal_moves()
+            .into_iter()
+            .find(|m| !m.is_capture())
+            .expect("a quiet king move");
+        assert!(!king_to_move.is_progress(&quiet));
+        // A lone man against a king has lost, and the board says so whoever is to move.
+        assert_eq!(board.lone_man_loser(), Some(Color::White));
+        assert_eq!(king_to_move.lone_man_loser(), Some(Color::White));
+        // Every move written reads back as itself.
+        for mv in &man {
+            let text = GamePosition::write_move(&board, mv, SquareStyle::Numbers);
+            assert_eq!(board.parse_move(&text, Strictness::Exact).as_ref(), Ok(mv));
+        }
+        let any = AnyPosition::from(board);
+        assert_eq!(GamePosition::to_fen(&any), GamePosition::to_fen(&board));
+        assert_eq!(GamePosition::lone_man_loser(&any), Some(Color::White));
+    }
+
+    #[test]
+    fn who_wins_without_moves_follows_the_goal() {
+        let english: Position<English> = parse_fen("W:W:B1").expect("valid");
+        assert_eq!(english.winner_without_moves(), Color::Black);
+        let anti: Position<Antidraughts> = parse_fen("W:W:B1").expect("valid");
+        assert_eq!(GamePosition::winner_without_moves(&anti), Color::White);
+        assert_eq!(
+            GamePosition::winner_without_moves(&AnyPosition::from(anti)),
+            Color::White
+        );
+        // A built-in position is its own standard start only at the start.
+        assert_eq!(english.standard_start(), Position::<English>::start());
+        assert_eq!(GamePosition::game_type(&english).size, 8);
+    }
+}
