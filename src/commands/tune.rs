@@ -29,114 +29,130 @@ pub enum TuneStep {
     /// Play self-play games (ballot openings chosen by --seed, the full search at a fixed depth on both sides,
     /// a random move now and then early on) and write their quiet positions with each game's result to OUT,
     /// one `FEN;result` line each (result for Black: 1, 0.5 or 0).
-    Data {
-        /// Games to play.
-        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
-        games: u64,
-        /// Plies each move is searched to.
-        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
-        depth: u32,
-        /// Seed of the openings and the random moves: the same seed makes the same file.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Threads to play on (default: every core).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
-        threads: Option<u64>,
-        /// The new file to write (an existing file is refused).
-        #[arg(long, value_name = "OUT")]
-        out: PathBuf,
-        /// A network file (`crowned tune net --out`) both sides judge positions by (of the rules' family:
-        /// English, international or Russian draughts'), in place of the one compiled in or the hand-written
-        /// evaluation: the next generation's games from a network that passed its match, without a build.
-        #[arg(long, value_name = "FILE")]
-        network: Option<PathBuf>,
-    },
+    Data(DataArgs),
     /// Fit the weights to positions: files written by `tune data`, and PDN files of finished English games
     /// (by their .pdn extension), starting from the weights compiled in. Writes the Rust source of
     /// crates/engine/src/eval_weights.rs to --out, or to standard output.
-    Fit {
-        /// Samples files and PDN files.
-        #[arg(required = true, value_name = "FILE")]
-        files: Vec<PathBuf>,
-        /// Passes of gradient descent.
-        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-        epochs: u64,
-        /// Where to write the weights' source (replaced if it exists).
-        #[arg(long, value_name = "OUT")]
-        out: Option<PathBuf>,
-    },
+    Fit(FitArgs),
     /// Train the network evaluation on positions (files written by `tune data`, and PDN files of finished
     /// English games) and write the network file to --out: English draughts' is compiled in as
     /// crates/engine/src/nnue/weights.nnue, international draughts' (`--variant international`) as
     /// crates/engine/src/nnue/international.nnue, Russian draughts' (`--variant russian`) as
     /// crates/engine/src/nnue/russian.nnue.
-    Net {
-        /// Samples files and PDN files.
-        #[arg(required = true, value_name = "FILE")]
-        files: Vec<PathBuf>,
-        /// Passes over the samples.
-        #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
-        epochs: u64,
-        /// Weight in the target, from 0 (the results alone) to 1, of the self-play search's expectation kept in
-        /// the samples file (`FEN;result;search` lines), or of the hand-written evaluation's prediction for a
-        /// position without one.
-        #[arg(long, default_value_t = 0.0)]
-        lambda: f32,
-        /// Seed of the starting weights and of the order of samples: the same seed makes the same network.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Threads computing gradients (default: every core; the network does not depend on it).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
-        threads: Option<u64>,
-        /// A network file to train further (for example the compiled-in crates/engine/src/nnue/weights.nnue, refined
-        /// on a new generation's positions) instead of starting from random weights.
-        #[arg(long, value_name = "NET")]
-        from: Option<PathBuf>,
-        /// Adam's step size at the start (it falls to a tenth over the last two fifths of the run); lower when
-        /// training a network further than from random weights.
-        #[arg(long, default_value_t = 0.002)]
-        rate: f32,
-        /// Where to write the network (replaced if it exists).
-        #[arg(long, value_name = "OUT")]
-        out: PathBuf,
-    },
+    Net(NetArgs),
     /// Tune search parameters by SPSA (simultaneous perturbation, Spall's gains a/(k+1+A)^0.602 and
     /// c/(k+1)^0.101): each iteration plays game pairs (random quiet openings, both colours) between the
     /// engine with every tuned parameter moved one way and the engine with them moved the other, at a fixed
     /// number of nodes a move, under the rules of --variant (English by default). Prints each iteration's
     /// values, and at the end NAME=VALUE lines for `crowned hub --param` (also written to --out).
-    Spsa {
-        /// A parameter to tune, as NAME or NAME:MIN:MAX:STEP (repeat for more; STEP is the first perturbation).
-        #[arg(long = "param", value_name = "NAME[:MIN:MAX:STEP]", required = true)]
-        params: Vec<String>,
-        /// A starting value other than the engine's own, as NAME=VALUE (repeat for more).
-        #[arg(long = "start", value_name = "NAME=VALUE")]
-        starts: Vec<String>,
-        /// Iterations.
-        #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
-        iterations: u64,
-        /// Game pairs an iteration.
-        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=10_000))]
-        pairs: u64,
-        /// Nodes a move.
-        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(10..=100_000_000))]
-        nodes: u64,
-        /// The step size's scale a (steps per point of score difference at the start).
-        #[arg(long, default_value_t = 2.0)]
-        a: f64,
-        /// The perturbation's scale c (in steps).
-        #[arg(long, default_value_t = 1.0)]
-        c: f64,
-        /// Seed of the perturbations and openings: the same seed makes the same run.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Threads to play on (default: every core; the result does not depend on it).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
-        threads: Option<u64>,
-        /// A file to write the final NAME=VALUE lines to (replaced if it exists).
-        #[arg(long, value_name = "OUT")]
-        out: Option<PathBuf>,
-    },
+    Spsa(SpsaArgs),
+}
+
+/// `crowned tune data`'s options.
+#[derive(clap::Args, Debug)]
+pub struct DataArgs {
+    /// Games to play.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    games: u64,
+    /// Plies each move is searched to.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=30))]
+    depth: u32,
+    /// Seed of the openings and the random moves: the same seed makes the same file.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads to play on (default: every core).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: Option<u64>,
+    /// The new file to write (an existing file is refused).
+    #[arg(long, value_name = "OUT")]
+    out: PathBuf,
+    /// A network file (`crowned tune net --out`) both sides judge positions by (of the rules' family:
+    /// English, international or Russian draughts'), in place of the one compiled in or the hand-written
+    /// evaluation: the next generation's games from a network that passed its match, without a build.
+    #[arg(long, value_name = "FILE")]
+    network: Option<PathBuf>,
+}
+
+/// `crowned tune fit`'s options.
+#[derive(clap::Args, Debug)]
+pub struct FitArgs {
+    /// Samples files and PDN files.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Passes of gradient descent.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    epochs: u64,
+    /// Where to write the weights' source (replaced if it exists).
+    #[arg(long, value_name = "OUT")]
+    out: Option<PathBuf>,
+}
+
+/// `crowned tune net`'s options.
+#[derive(clap::Args, Debug)]
+pub struct NetArgs {
+    /// Samples files and PDN files.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Passes over the samples.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    epochs: u64,
+    /// Weight in the target, from 0 (the results alone) to 1, of the self-play search's expectation kept in
+    /// the samples file (`FEN;result;search` lines), or of the hand-written evaluation's prediction for a
+    /// position without one.
+    #[arg(long, default_value_t = 0.0)]
+    lambda: f32,
+    /// Seed of the starting weights and of the order of samples: the same seed makes the same network.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads computing gradients (default: every core; the network does not depend on it).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: Option<u64>,
+    /// A network file to train further (for example the compiled-in crates/engine/src/nnue/weights.nnue, refined
+    /// on a new generation's positions) instead of starting from random weights.
+    #[arg(long, value_name = "NET")]
+    from: Option<PathBuf>,
+    /// Adam's step size at the start (it falls to a tenth over the last two fifths of the run); lower when
+    /// training a network further than from random weights.
+    #[arg(long, default_value_t = 0.002)]
+    rate: f32,
+    /// Where to write the network (replaced if it exists).
+    #[arg(long, value_name = "OUT")]
+    out: PathBuf,
+}
+
+/// `crowned tune spsa`'s options.
+#[derive(clap::Args, Debug)]
+pub struct SpsaArgs {
+    /// A parameter to tune, as NAME or NAME:MIN:MAX:STEP (repeat for more; STEP is the first perturbation).
+    #[arg(long = "param", value_name = "NAME[:MIN:MAX:STEP]", required = true)]
+    params: Vec<String>,
+    /// A starting value other than the engine's own, as NAME=VALUE (repeat for more).
+    #[arg(long = "start", value_name = "NAME=VALUE")]
+    starts: Vec<String>,
+    /// Iterations.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    iterations: u64,
+    /// Game pairs an iteration.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pairs: u64,
+    /// Nodes a move.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(10..=100_000_000))]
+    nodes: u64,
+    /// The step size's scale a (steps per point of score difference at the start).
+    #[arg(long, default_value_t = 2.0)]
+    a: f64,
+    /// The perturbation's scale c (in steps).
+    #[arg(long, default_value_t = 1.0)]
+    c: f64,
+    /// Seed of the perturbations and openings: the same seed makes the same run.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads to play on (default: every core; the result does not depend on it).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=64))]
+    threads: Option<u64>,
+    /// A file to write the final NAME=VALUE lines to (replaced if it exists).
+    #[arg(long, value_name = "OUT")]
+    out: Option<PathBuf>,
 }
 
 /// The rules networks are trained for, each with its family.
@@ -161,9 +177,9 @@ pub fn run(args: TuneArgs, board: &BoardOptions) -> Result<ExitCode> {
     // Self-play makes positions and SPSA tunes the search under any rules, and networks are trained for
     // every family that has one; the hand-written weights fitted here are English draughts'.
     let step_rules: &[GameType] = match args.step {
-        TuneStep::Data { .. } | TuneStep::Spsa { .. } => &[],
-        TuneStep::Net { .. } => &with_networks,
-        TuneStep::Fit { .. } => &[english],
+        TuneStep::Data(_) | TuneStep::Spsa(_) => &[],
+        TuneStep::Net(_) => &with_networks,
+        TuneStep::Fit(_) => &[english],
     };
     if !step_rules.is_empty()
         && let Some(named) = board.named()
@@ -180,133 +196,114 @@ pub fn run(args: TuneArgs, board: &BoardOptions) -> Result<ExitCode> {
         );
     }
     match args.step {
-        TuneStep::Data {
-            games,
-            depth,
-            seed,
-            threads,
-            out,
-            network,
-        } => {
-            anyhow::ensure!(
-                board.fen().is_none(),
-                "`crowned tune data` starts its games from openings chosen by --seed, not from --fen"
-            );
-            if let Some(path) = &network {
-                let start = crowned::rules::AnyPosition::start(board.game_type);
-                let Some(wanted) = crowned::engine::network_family(&start) else {
-                    anyhow::bail!(
-                        "--network: {} has no network evaluation (English, international and Russian \
-                         draughts have one, and the rule sets that share theirs)",
-                        board.game_type
-                    );
-                };
-                let network = super::read_network(path)?;
-                anyhow::ensure!(
-                    network.family() == wanted,
-                    "{}: the network is for {}; {} is played on {wanted}",
-                    path.display(),
-                    network.family(),
-                    board.game_type
-                );
-                nnue::play_with(network)?;
-            }
-            let threads = threads.map_or_else(cores, |t| t as usize);
-            let games = Games {
-                game_type: board.game_type,
-                games: games as usize,
-                depth,
-                seed,
-                threads,
-                out: &out,
-            };
-            board.game_type.visit(games)?;
-        }
-        TuneStep::Fit { files, epochs, out } => fit(&files, epochs as usize, out.as_deref())?,
-        TuneStep::Net {
-            files,
-            epochs,
-            lambda,
-            seed,
-            threads,
-            from,
-            rate,
-            out,
-        } => {
-            // Checked here rather than by clap, whose range checks are for integers.
-            anyhow::ensure!(
-                (0.0..=1.0).contains(&lambda),
-                "--lambda must be from 0 to 1"
-            );
-            anyhow::ensure!(
-                rate > 0.0 && rate <= 1.0,
-                "--rate must be above 0 and at most 1"
-            );
-            let start = match from {
-                Some(path) => Some(super::read_network(&path)?),
-                None => None,
-            };
-            let config = NetConfig {
-                epochs: epochs as usize,
-                lambda,
-                seed,
-                threads: threads.map_or_else(cores, |t| t as usize),
-                learning_rate: rate,
-                start,
-                ..Default::default()
-            };
-            match network_family(board.game_type) {
-                Some(nnue::NetworkFamily::International) => {
-                    net::<International>(&files, config, &out)?
-                }
-                Some(nnue::NetworkFamily::Russian) => net::<Russian>(&files, config, &out)?,
-                Some(nnue::NetworkFamily::English) => net::<English>(&files, config, &out)?,
-                None => anyhow::bail!(
-                    "networks are trained for English, international and Russian draughts only, not {}",
-                    board.game_type
-                ),
-            }
-        }
-        TuneStep::Spsa {
-            params,
-            starts,
-            iterations,
-            pairs,
-            nodes,
-            a,
-            c,
-            seed,
-            threads,
-            out,
-        } => {
-            let mut start = crowned::engine::ParamOverrides::default();
-            for assignment in &starts {
-                start.assign(assignment)?;
-            }
-            anyhow::ensure!(a > 0.0 && c > 0.0, "--a and --c must be above 0");
-            let config = tune::SpsaConfig {
-                tuned: params
-                    .iter()
-                    .map(|p| tune::Tuned::parse(p))
-                    .collect::<Result<_, _>>()?,
-                start,
-                iterations: iterations as usize,
-                pairs: pairs as usize,
-                nodes,
-                a,
-                c,
-                stability: (iterations as f64 / 10.0).max(1.0),
-                seed,
-                threads: threads.map_or_else(cores, |t| t as usize),
-            };
-            board.game_type.visit(Spsa {
-                game_type: board.game_type,
-                config: &config,
-                out: out.as_deref(),
-            })?;
-        }
+        TuneStep::Data(step) => data_step(step, board)?,
+        TuneStep::Fit(step) => fit(&step.files, step.epochs as usize, step.out.as_deref())?,
+        TuneStep::Net(step) => net_step(step, board)?,
+        TuneStep::Spsa(step) => spsa_step(step, board)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `crowned tune data`: self-play games under the rules of the command line, with the network given, if any.
+fn data_step(step: DataArgs, board: &BoardOptions) -> Result<()> {
+    anyhow::ensure!(
+        board.fen().is_none(),
+        "`crowned tune data` starts its games from openings chosen by --seed, not from --fen"
+    );
+    if let Some(path) = &step.network {
+        let start = crowned::rules::AnyPosition::start(board.game_type);
+        let Some(wanted) = crowned::engine::network_family(&start) else {
+            anyhow::bail!(
+                "--network: {} has no network evaluation (English, international and Russian \
+                 draughts have one, and the rule sets that share theirs)",
+                board.game_type
+            );
+        };
+        let network = super::read_network(path)?;
+        anyhow::ensure!(
+            network.family() == wanted,
+            "{}: the network is for {}; {} is played on {wanted}",
+            path.display(),
+            network.family(),
+            board.game_type
+        );
+        nnue::play_with(network)?;
+    }
+    let games = Games {
+        game_type: board.game_type,
+        games: step.games as usize,
+        depth: step.depth,
+        seed: step.seed,
+        threads: step.threads.map_or_else(cores, |t| t as usize),
+        out: &step.out,
+    };
+    board.game_type.visit(games)
+}
+
+/// `crowned tune net`: a network trained for the family of the command line's rules.
+fn net_step(step: NetArgs, board: &BoardOptions) -> Result<()> {
+    // Checked here rather than by clap, whose range checks are for integers.
+    anyhow::ensure!(
+        (0.0..=1.0).contains(&step.lambda),
+        "--lambda must be from 0 to 1"
+    );
+    anyhow::ensure!(
+        step.rate > 0.0 && step.rate <= 1.0,
+        "--rate must be above 0 and at most 1"
+    );
+    let start = match &step.from {
+        Some(path) => Some(super::read_network(path)?),
+        None => None,
+    };
+    let config = NetConfig {
+        epochs: step.epochs as usize,
+        lambda: step.lambda,
+        seed: step.seed,
+        threads: step.threads.map_or_else(cores, |t| t as usize),
+        learning_rate: step.rate,
+        start,
+        ..Default::default()
+    };
+    let (files, out) = (&step.files, &step.out);
+    match network_family(board.game_type) {
+        Some(nnue::NetworkFamily::International) => net::<International>(files, config, out),
+        Some(nnue::NetworkFamily::Russian) => net::<Russian>(files, config, out),
+        Some(nnue::NetworkFamily::English) => net::<English>(files, config, out),
+        None => anyhow::bail!(
+            "networks are trained for English, international and Russian draughts only, not {}",
+            board.game_type
+        ),
+    }
+}
+
+/// `crowned tune spsa`: the search's parameters tuned by SPSA under the command line's rules.
+fn spsa_step(step: SpsaArgs, board: &BoardOptions) -> Result<()> {
+    let mut start = crowned::engine::ParamOverrides::default();
+    for assignment in &step.starts {
+        start.assign(assignment)?;
+    }
+    anyhow::ensure!(step.a > 0.0 && step.c > 0.0, "--a and --c must be above 0");
+    let config = tune::SpsaConfig {
+        tuned: step
+            .params
+            .iter()
+            .map(|p| tune::Tuned::parse(p))
+            .collect::<Result<_, _>>()?,
+        start,
+        iterations: step.iterations as usize,
+        pairs: step.pairs as usize,
+        nodes: step.nodes,
+        a: step.a,
+        c: step.c,
+        stability: (step.iterations as f64 / 10.0).max(1.0),
+        seed: step.seed,
+        threads: step.threads.map_or_else(cores, |t| t as usize),
+    };
+    board.game_type.visit(Spsa {
+        game_type: board.game_type,
+        config: &config,
+        out: step.out.as_deref(),
+    })
 }
 
 /// `crowned tune data`'s work: `games` self-play games under the rules of `game_type` at `depth`, their quiet
