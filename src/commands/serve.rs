@@ -356,19 +356,7 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
     if let Some(why) = settings.contradiction() {
         anyhow::bail!(why);
     }
-    let log = tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
-        .with_writer(std::io::stderr)
-        .with_target(false)
-        // A log line that cannot be written (stderr on a full disk, or closed) is dropped: said about on stderr
-        // itself, the failure would panic whichever thread logged, the records' thread among them.
-        .log_internal_errors(false);
-    match format {
-        LogFormat::Text => log.init(),
-        LogFormat::Json => log.json().flatten_event(true).init(),
-    }
+    init_log(format);
     let store = Store::locate().context("no folder for the server's files")?;
     let records = match &settings.records {
         Some(url) => Place::Postgres(url.clone()),
@@ -385,51 +373,7 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
         .clone()
         .unwrap_or_else(|| store.server_dir().join("host_key_ed25519"));
     let (host_key, made) = load_or_create(&host_key_path)?;
-    let authorized = settings
-        .authorized_keys
-        .as_deref()
-        .map(load_authorized_keys)
-        .transpose()?;
-    // The defined variants offered: a definition that does not load is told (file, line, problem) and left
-    // out; the server starts without it.
-    let (variants, problems) = Offered::load(Some(&store.variants_dir()), &settings.variant_files);
-    for problem in &problems {
-        tracing::warn!("variant not offered: {problem}");
-    }
-    let offered: Vec<String> = variants.all().iter().map(ToString::to_string).collect();
-    tracing::info!("defined variants offered: {}", offered.join(", "));
-    let egdb = super::databases();
-    let problems = server_problems(&store.problems_file(), egdb.clone());
-    let mut config = ServeConfig {
-        players_dir: store.server_dir().join("players"),
-        records,
-        authorized,
-        guests: settings.guests,
-        players: Quota {
-            total: settings.max_sessions as usize,
-            per_address: settings.max_per_address as usize,
-        },
-        strangers: Quota {
-            total: settings.max_strangers as usize,
-            per_address: settings.max_strangers_per_address as usize,
-        },
-        sign_in_deadline: Duration::from_secs(u64::from(settings.sign_in_deadline)),
-        client_stall: Duration::from_secs(u64::from(settings.client_stall)),
-        idle_timeout: Duration::from_secs(u64::from(settings.idle_timeout)),
-        seat_grace: Duration::from_secs(u64::from(settings.seat_grace)),
-        engine_threads: settings.engine_threads as usize,
-        engine_megabytes: settings.engine_megabytes as usize,
-        egdb,
-        variants,
-        problems,
-        nodes: None,
-        tournaments: scheduled_events(&settings.tournaments),
-        event_caps: crowned::serve::events::caps::EventCaps {
-            per_key: settings.events_per_key,
-            per_address: settings.events_per_address,
-            at_once: settings.players_events,
-        },
-    };
+    let mut config = serve_config(settings, &store, records)?;
     // The web door's TLS is read before anything starts: a certificate that does not load stops the server.
     let web_tls = match (&settings.web_cert, &settings.web_key) {
         (Some(cert), Some(key)) => Some(crowned::web::load_tls(cert, key)?),
@@ -467,27 +411,10 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
         // Everything is ready (the engine's threads and tables too) before the server says it listens.
         let server = Server::new(config, shutdown.clone())?;
         server.join_nodes().await?;
-        let mut web_note = None;
-        if let Some(web) = settings.web {
-            let web_listener = tokio::net::TcpListener::bind(web).await.with_context(|| {
-                format!("cannot listen on {web} for the web door (--web or server.web chooses another)")
-            })?;
-            let web_address = web_listener.local_addr()?;
-            let scheme = if web_tls.is_some() { "https" } else { "http" };
-            crowned::web::open(
-                &server,
-                web_listener,
-                crowned::web::WebSettings {
-                    listen: web_address,
-                    tls: web_tls,
-                    proxies: settings.web_proxies.clone(),
-                },
-                address,
-            );
-            web_note = Some(format!(
-                "crowned serve: the web door is open at {scheme}://{web_address}/"
-            ));
-        }
+        let web_note = match settings.web {
+            Some(web) => Some(open_web_door(&server, settings, web, web_tls, address).await?),
+            None => None,
+        };
         let key_note = if made { " (new)" } else { "" };
         // Whoever started the server may have stopped reading its output: that must not stop the server.
         say(&format!(
@@ -506,6 +433,101 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
         say("crowned serve: stopped");
         Ok(())
     })
+}
+
+/// The log on stderr: `RUST_LOG` sets the level (`info` by default), `format` the shape of a line.
+fn init_log(format: LogFormat) {
+    let log = tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        // A log line that cannot be written (stderr on a full disk, or closed) is dropped: said about on stderr
+        // itself, the failure would panic whichever thread logged, the records' thread among them.
+        .log_internal_errors(false);
+    match format {
+        LogFormat::Text => log.init(),
+        LogFormat::Json => log.json().flatten_event(true).init(),
+    }
+}
+
+/// The server's configuration from its settings and its files: the players' keys, the defined variants and
+/// problems offered, the endgame databases, the limits. Nodes are joined later, once the address is known.
+fn serve_config(settings: &ServerSettings, store: &Store, records: Place) -> Result<ServeConfig> {
+    let authorized = settings
+        .authorized_keys
+        .as_deref()
+        .map(load_authorized_keys)
+        .transpose()?;
+    // The defined variants offered: a definition that does not load is told (file, line, problem) and left
+    // out; the server starts without it.
+    let (variants, problems) = Offered::load(Some(&store.variants_dir()), &settings.variant_files);
+    for problem in &problems {
+        tracing::warn!("variant not offered: {problem}");
+    }
+    let offered: Vec<String> = variants.all().iter().map(ToString::to_string).collect();
+    tracing::info!("defined variants offered: {}", offered.join(", "));
+    let egdb = super::databases();
+    let problems = server_problems(&store.problems_file(), egdb.clone());
+    Ok(ServeConfig {
+        players_dir: store.server_dir().join("players"),
+        records,
+        authorized,
+        guests: settings.guests,
+        players: Quota {
+            total: settings.max_sessions as usize,
+            per_address: settings.max_per_address as usize,
+        },
+        strangers: Quota {
+            total: settings.max_strangers as usize,
+            per_address: settings.max_strangers_per_address as usize,
+        },
+        sign_in_deadline: Duration::from_secs(u64::from(settings.sign_in_deadline)),
+        client_stall: Duration::from_secs(u64::from(settings.client_stall)),
+        idle_timeout: Duration::from_secs(u64::from(settings.idle_timeout)),
+        seat_grace: Duration::from_secs(u64::from(settings.seat_grace)),
+        engine_threads: settings.engine_threads as usize,
+        engine_megabytes: settings.engine_megabytes as usize,
+        egdb,
+        variants,
+        problems,
+        nodes: None,
+        tournaments: scheduled_events(&settings.tournaments),
+        event_caps: crowned::serve::events::caps::EventCaps {
+            per_key: settings.events_per_key,
+            per_address: settings.events_per_address,
+            at_once: settings.players_events,
+        },
+    })
+}
+
+/// Opens the web door on `web` beside the SSH door at `ssh`; the line that says where it is open.
+async fn open_web_door(
+    server: &Server,
+    settings: &ServerSettings,
+    web: std::net::SocketAddr,
+    tls: Option<std::sync::Arc<tokio_rustls::rustls::ServerConfig>>,
+    ssh: std::net::SocketAddr,
+) -> Result<String> {
+    let web_listener = tokio::net::TcpListener::bind(web).await.with_context(|| {
+        format!("cannot listen on {web} for the web door (--web or server.web chooses another)")
+    })?;
+    let web_address = web_listener.local_addr()?;
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    crowned::web::open(
+        server,
+        web_listener,
+        crowned::web::WebSettings {
+            listen: web_address,
+            tls,
+            proxies: settings.web_proxies.clone(),
+        },
+        ssh,
+    );
+    Ok(format!(
+        "crowned serve: the web door is open at {scheme}://{web_address}/"
+    ))
 }
 
 /// A line on stdout, if anyone reads it.
