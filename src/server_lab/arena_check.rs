@@ -12,7 +12,7 @@ use crate::game::pdn::{check_games, open_game, parse_games};
 use crate::serve::records::{EventKind, Stage, TournamentRecord};
 use crate::serve::tournament::arena::{ArenaPlayer, rank};
 use crate::serve::tournament::director::Director;
-use crate::serve::tournament::{Colour, GameResult, PlayerScore};
+use crate::serve::tournament::{Colour, Entrant, GameResult, PlayerScore};
 
 /// What the records of an arena hold that disagrees with its games or its players.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -114,6 +114,36 @@ pub fn check_arena(
     pdns: &[String],
     seen: &[SeenGame],
 ) -> Result<ArenaChecked, ArenaCheckError> {
+    check_record(record)?;
+    let kept = KeptGames::read(record, pdns)?;
+    let mut checked = ArenaChecked {
+        games: kept.by_round.len(),
+        entrants: record.entries.len(),
+        ..ArenaChecked::default()
+    };
+    let mut scored = score_games(record, &kept, &mut checked)?;
+    check_table(record, &scored, &mut checked)?;
+    scored.sort_by(rank);
+    checked.table = scored
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} {}-{}-{}",
+                name_of(record, p.entrant),
+                p.points,
+                p.won,
+                p.drawn,
+                p.lost
+            )
+        })
+        .collect();
+    check_seen(&kept, seen, &mut checked)?;
+    Ok(checked)
+}
+
+/// The record is a finished arena's, its players' names tell them apart, and every pairing has its game and
+/// its result.
+fn check_record(record: &TournamentRecord) -> Result<(), ArenaCheckError> {
     if record.spec.kind != EventKind::Arena {
         return Err(ArenaCheckError::NotArena);
     }
@@ -134,51 +164,73 @@ pub fn check_arena(
             return Err(ArenaCheckError::Unfinished(p.round, "game"));
         }
     }
-    // The games by round (an arena's `[Round]` is the game's number in the event, from 1).
-    let mut by_round: BTreeMap<u32, Kept> = BTreeMap::new();
-    // A table's code is free again once its game is over, so one code may name several games of the event.
-    let mut tables: HashMap<String, Vec<u32>> = HashMap::new();
-    for pdn in pdns {
-        let kept = read_game(pdn, &record.spec.name)?;
-        tables
-            .entry(kept.table.clone())
-            .or_default()
-            .push(kept.round);
-        let round = kept.round;
-        if by_round.insert(round, kept).is_some() {
-            return Err(ArenaCheckError::Twice(format!("round {round}")));
+    Ok(())
+}
+
+/// The name of an entrant of the record, `?` for one it does not hold.
+fn name_of(record: &TournamentRecord, entrant: Entrant) -> &str {
+    record
+        .entries
+        .iter()
+        .find(|e| e.entrant == entrant)
+        .map_or("?", |e| e.name.as_str())
+}
+
+/// The event's games as their PDNs say, one a pairing.
+struct KeptGames {
+    /// The games by round (an arena's `[Round]` is the game's number in the event, from 1).
+    by_round: BTreeMap<u32, Kept>,
+    /// The rounds played at each table: a table's code is free again once its game is over, so one code may
+    /// name several games of the event.
+    tables: HashMap<String, Vec<u32>>,
+}
+
+impl KeptGames {
+    fn read(record: &TournamentRecord, pdns: &[String]) -> Result<KeptGames, ArenaCheckError> {
+        let mut by_round: BTreeMap<u32, Kept> = BTreeMap::new();
+        let mut tables: HashMap<String, Vec<u32>> = HashMap::new();
+        for pdn in pdns {
+            let kept = read_game(pdn, &record.spec.name)?;
+            tables
+                .entry(kept.table.clone())
+                .or_default()
+                .push(kept.round);
+            let round = kept.round;
+            if by_round.insert(round, kept).is_some() {
+                return Err(ArenaCheckError::Twice(format!("round {round}")));
+            }
         }
+        if by_round.len() != record.pairings.len() {
+            return Err(ArenaCheckError::Unmatched(format!(
+                "{} games kept for {} pairings",
+                by_round.len(),
+                record.pairings.len()
+            )));
+        }
+        Ok(KeptGames { by_round, tables })
     }
-    if by_round.len() != record.pairings.len() {
-        return Err(ArenaCheckError::Unmatched(format!(
-            "{} games kept for {} pairings",
-            by_round.len(),
-            record.pairings.len()
-        )));
-    }
-    let name = |entrant| {
-        record
-            .entries
-            .iter()
-            .find(|e| e.entrant == entrant)
-            .map_or("?", |e| e.name.as_str())
-    };
-    let mut checked = ArenaChecked {
-        games: by_round.len(),
-        entrants: record.entries.len(),
-        ..ArenaChecked::default()
-    };
-    // The arena's scoring of the games alone, in the order they were paired.
+}
+
+/// The arena's scoring of the games alone, in the order they were paired, each game checked to be its
+/// pairing's, with its result.
+fn score_games(
+    record: &TournamentRecord,
+    kept: &KeptGames,
+    checked: &mut ArenaChecked,
+) -> Result<Vec<ArenaPlayer>, ArenaCheckError> {
     let mut scored: Vec<ArenaPlayer> = record
         .entries
         .iter()
         .map(|e| ArenaPlayer::new(e.entrant))
         .collect();
     for p in &record.pairings {
-        let game = by_round.get(&(p.round + 1)).ok_or_else(|| {
+        let game = kept.by_round.get(&(p.round + 1)).ok_or_else(|| {
             ArenaCheckError::Unmatched(format!("pairing {} has no game", p.round))
         })?;
-        let (first, second) = (name(p.pairing.first), name(p.pairing.second));
+        let (first, second) = (
+            name_of(record, p.pairing.first),
+            name_of(record, p.pairing.second),
+        );
         if (game.black.as_str(), game.white.as_str()) != (first, second) {
             return Err(ArenaCheckError::NotThePairing {
                 round: game.round,
@@ -228,7 +280,15 @@ pub fn check_arena(
             player.record(opponent, colour, score);
         }
     }
-    // The table as the server shows it, restored from the records' pairings.
+    Ok(scored)
+}
+
+/// The table as the server shows it, restored from the records' pairings, against the games' own scoring.
+fn check_table(
+    record: &TournamentRecord,
+    scored: &[ArenaPlayer],
+    checked: &mut ArenaChecked,
+) -> Result<(), ArenaCheckError> {
     let director = Director::restore(record);
     for line in director.arena_table() {
         let ours = scored
@@ -247,34 +307,29 @@ pub fn check_arena(
         };
         if show(line) != show(ours) {
             return Err(ArenaCheckError::Table {
-                name: name(line.entrant).to_string(),
+                name: name_of(record, line.entrant).to_string(),
                 table: show(line),
                 games: show(ours),
             });
         }
         checked.streak_bonus += ours.points - 2 * ours.won - ours.drawn;
     }
-    scored.sort_by(rank);
-    checked.table = scored
-        .iter()
-        .map(|p| {
-            format!(
-                "{} {} {}-{}-{}",
-                name(p.entrant),
-                p.points,
-                p.won,
-                p.drawn,
-                p.lost
-            )
-        })
-        .collect();
-    // What the players saw: each game at its table, with this player on their side and the result they saw.
+    Ok(())
+}
+
+/// What the players saw: each game at its table, with this player on their side and the result they saw.
+fn check_seen(
+    kept: &KeptGames,
+    seen: &[SeenGame],
+    checked: &mut ArenaChecked,
+) -> Result<(), ArenaCheckError> {
     for game in seen {
-        let at_table: Vec<&Kept> = tables
+        let at_table: Vec<&Kept> = kept
+            .tables
             .get(&game.code)
             .into_iter()
             .flatten()
-            .filter_map(|round| by_round.get(round))
+            .filter_map(|round| kept.by_round.get(round))
             .collect();
         let as_seen = |kept: &&Kept| {
             let colour_name = if game.black { &kept.black } else { &kept.white };
@@ -301,7 +356,7 @@ pub fn check_arena(
         }
         checked.seen += 1;
     }
-    Ok(checked)
+    Ok(())
 }
 
 /// One game's tags, checked to be the event's, and checked to replay: a game that ends by the rules (no move
