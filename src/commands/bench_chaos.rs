@@ -274,37 +274,12 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
             .map_or(Fault::Kill, |(f, _)| *f);
         let n = rng.random_range(0..nodes.nodes.len());
         struck.push((Instant::now(), kind.plural()));
-        match kind {
-            Fault::Kill => {
-                place.send_modify(|places| places[n] = None);
-                nodes.nodes[n].stop();
-                nodes.nodes[n] = nodes
-                    .start_node(n)
-                    .context("a node did not start again after a kill")?;
-                place.send_modify(|places| places[n] = Some(whereabouts(&nodes.nodes[n])));
-            }
-            Fault::FullDisk => {
-                refuse_writes(&nodes.nodes[n], true)?;
-                std::thread::sleep(pause);
-                refuse_writes(&nodes.nodes[n], false)?;
-            }
-            Fault::Stall => {
-                let past = Duration::from_secs(args.lease_term).mul_f64(rng.random_range(1.2..2.0));
-                signal(&nodes.nodes[n], libc::SIGSTOP)?;
-                std::thread::sleep(past);
-                signal(&nodes.nodes[n], libc::SIGCONT)?;
-            }
-            Fault::Outage => {
-                let Some((postgres, _)) = &nodes.shared else {
-                    bail!("an outage needs the nodes' database");
-                };
-                postgres.crash().context("cannot stop the database")?;
-                std::thread::sleep(pause);
-                postgres
-                    .start_again()
-                    .context("cannot start the database again")?;
-            }
-        }
+        let stall = Duration::from_secs(args.lease_term).mul_f64(match kind {
+            // Drawn only for a stall, so that a seed makes the same run as before.
+            Fault::Stall => rng.random_range(1.2..2.0),
+            _ => 0.0,
+        });
+        strike(kind, n, &mut nodes, &place, pause, stall)?;
         if let Some(i) = FAULTS.iter().position(|f| *f == kind) {
             done[i] += 1;
         }
@@ -317,6 +292,74 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     nodes.nodes.iter_mut().for_each(Server::stop);
     let mut records = nodes.records()?;
     let anomalies = check(records.as_mut(), &games)?;
+    let failed = report(args, &games, done, &anomalies, &struck, wall);
+    for (kind, what) in anomalies.iter().take(SHOWN) {
+        println!("  {kind}: {what}");
+    }
+    if let Some((kind, what)) = anomalies.first() {
+        bail!("{kind}: {what}");
+    }
+    // A player who could not play on is the server's failure to come back in time (or the load's own): either
+    // way the run says so, and keeps the nodes' logs.
+    if let Some(first) = failed.first() {
+        bail!("the load failed: {first}");
+    }
+    Ok(())
+}
+
+/// One fault of `kind` at node `n`: a kill (and a new start), a full disk or a database outage for `pause`, or a
+/// stall of `stall` (past the lease).
+fn strike(
+    kind: Fault,
+    n: usize,
+    nodes: &mut Nodes,
+    place: &watch::Sender<Vec<Option<TableServer>>>,
+    pause: Duration,
+    stall: Duration,
+) -> Result<()> {
+    match kind {
+        Fault::Kill => {
+            place.send_modify(|places| places[n] = None);
+            nodes.nodes[n].stop();
+            nodes.nodes[n] = nodes
+                .start_node(n)
+                .context("a node did not start again after a kill")?;
+            place.send_modify(|places| places[n] = Some(whereabouts(&nodes.nodes[n])));
+        }
+        Fault::FullDisk => {
+            refuse_writes(&nodes.nodes[n], true)?;
+            std::thread::sleep(pause);
+            refuse_writes(&nodes.nodes[n], false)?;
+        }
+        Fault::Stall => {
+            signal(&nodes.nodes[n], libc::SIGSTOP)?;
+            std::thread::sleep(stall);
+            signal(&nodes.nodes[n], libc::SIGCONT)?;
+        }
+        Fault::Outage => {
+            let Some((postgres, _)) = &nodes.shared else {
+                bail!("an outage needs the nodes' database");
+            };
+            postgres.crash().context("cannot stop the database")?;
+            std::thread::sleep(pause);
+            postgres
+                .start_again()
+                .context("cannot start the database again")?;
+        }
+    }
+    Ok(())
+}
+
+/// Prints the run's figures: the games, the faults, the anomalies by kind, and the slow moves by the fault
+/// before them. Returns the load's failures.
+fn report<'a>(
+    args: &BenchChaosArgs,
+    games: &'a [ChaosGame],
+    done: [u64; FAULTS.len()],
+    anomalies: &[(&str, String)],
+    struck: &[(Instant, &'static str)],
+    wall: Duration,
+) -> Vec<&'a String> {
     let sum = |f: fn(&ChaosGame) -> usize| games.iter().map(f).sum::<usize>();
     let doubles = sum(|g| g.doubles);
     let failed: Vec<&String> = games.iter().filter_map(|g| g.failed.as_ref()).collect();
@@ -343,7 +386,7 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
         games.iter().filter(|g| g.vanished).count()
     );
     let mut kinds: HashMap<&str, usize> = HashMap::new();
-    for (kind, _) in &anomalies {
+    for (kind, _) in anomalies {
         *kinds.entry(kind).or_default() += 1;
     }
     let mut kinds: Vec<_> = kinds.into_iter().collect();
@@ -359,7 +402,7 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     if let Some(first) = failed.first() {
         println!("first failure of the load: {first}");
     }
-    let waits = waits_by_fault(&struck, games.iter().flat_map(|g| &g.waits));
+    let waits = waits_by_fault(struck, games.iter().flat_map(|g| &g.waits));
     if !waits.is_empty() {
         println!(
             "moves settled after more than {} s, by the last fault begun before:",
@@ -369,18 +412,7 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
             println!("  {line}");
         }
     }
-    for (kind, what) in anomalies.iter().take(SHOWN) {
-        println!("  {kind}: {what}");
-    }
-    if let Some((kind, what)) = anomalies.first() {
-        bail!("{kind}: {what}");
-    }
-    // A player who could not play on is the server's failure to come back in time (or the load's own): either
-    // way the run says so, and keeps the nodes' logs.
-    if let Some(first) = failed.first() {
-        bail!("the load failed: {first}");
-    }
-    Ok(())
+    failed
 }
 
 /// Lines of each node's log told when a run fails, for a failure far away (a CI machine) to be read.
