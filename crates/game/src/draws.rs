@@ -27,7 +27,7 @@ pub struct DrawRules {
 }
 
 /// A variant's ending rules, held in the value (a definition's come from its file, not from a table here).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Endings {
     rules: [EndingRule; MAX_ENDING_RULES],
     len: usize,
@@ -58,6 +58,13 @@ impl Endings {
             rules,
             len: list.len(),
         }
+    }
+}
+
+impl fmt::Debug for Endings {
+    /// The rules there are, without the unused places.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 
