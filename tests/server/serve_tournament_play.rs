@@ -173,7 +173,7 @@ pub(crate) async fn enter_all(
                 || s.contains("Black to play")
                 || s.contains("is thinking"))
             .await,
-            "not entered:\n{}",
+            "not entered (waiting for {expect:?}):\n{}",
             t.contents()
         );
         terminals.push(Some(t));
