@@ -95,8 +95,8 @@ async fn an_event_whose_node_dies_during_a_round_is_taken_over_and_finishes_on_a
     let alpha = connect(&one, &alpha_key, NAMES[0]).await;
     let bravo = connect(&two, &bravo_key, NAMES[1]).await;
     // The start leaves both players time to enter on a busy machine: what this test is about is the round after
-    // it, not a player still entering as the event starts (two full runs of the suite out of eight failed in
-    // entering: a player paired, the event under way, and their screen the event's, not their board).
+    // it, not a player still entering as the event starts (full runs of the suite failed twice in entering: a
+    // player paired, the event under way, and their screen the event's, not their board).
     let (said, status) = ask(
         &alpha,
         "tournament new swiss rounds=1 3+2 in-seconds=20 name=Orphan Swiss",
