@@ -274,12 +274,8 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
             .map_or(Fault::Kill, |(f, _)| *f);
         let n = rng.random_range(0..nodes.nodes.len());
         struck.push((Instant::now(), kind.plural()));
-        let stall = Duration::from_secs(args.lease_term).mul_f64(match kind {
-            // Drawn only for a stall, so that a seed makes the same run as before.
-            Fault::Stall => rng.random_range(1.2..2.0),
-            _ => 0.0,
-        });
-        strike(kind, n, &mut nodes, &place, pause, stall)?;
+        let lease_term = Duration::from_secs(args.lease_term);
+        strike(kind, n, &mut nodes, &place, pause, lease_term, &mut rng)?;
         if let Some(i) = FAULTS.iter().position(|f| *f == kind) {
             done[i] += 1;
         }
@@ -308,14 +304,16 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
 }
 
 /// One fault of `kind` at node `n`: a kill (and a new start), a full disk or a database outage for `pause`, or a
-/// stall of `stall` (past the lease).
+/// stall past `lease_term` (by a random part of it, drawn from `rng` only for a stall, so that a seed makes the
+/// same run).
 fn strike(
     kind: Fault,
     n: usize,
     nodes: &mut Nodes,
     place: &watch::Sender<Vec<Option<TableServer>>>,
     pause: Duration,
-    stall: Duration,
+    lease_term: Duration,
+    rng: &mut StdRng,
 ) -> Result<()> {
     match kind {
         Fault::Kill => {
@@ -332,6 +330,7 @@ fn strike(
             refuse_writes(&nodes.nodes[n], false)?;
         }
         Fault::Stall => {
+            let stall = lease_term.mul_f64(rng.random_range(1.2..2.0));
             signal(&nodes.nodes[n], libc::SIGSTOP)?;
             std::thread::sleep(stall);
             signal(&nodes.nodes[n], libc::SIGCONT)?;

@@ -34,9 +34,6 @@ pub struct Endings {
 }
 
 impl Endings {
-    /// No ending rules.
-    pub const NONE: Endings = Endings::of(&[]);
-
     /// These rules; at most [`MAX_ENDING_RULES`] (checked when the program is compiled, for the tables here).
     pub const fn of(list: &[EndingRule]) -> Endings {
         assert!(
