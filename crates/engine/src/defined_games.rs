@@ -1,51 +1,19 @@
-//! What the defined-variant search plays on: a [`Generator`] gives the moves, plays them, keys and evaluates
-//! the positions. Any definition is played on the general generator's board ([`General`]); one that moves as Turkish
-//! draughts on the fast generator's bitboards ([`Turkish`]), several times faster a node. Both give the same
-//! moves in the same order, the same keys and the same scores, so the search walks the same tree on either.
-
-use std::ops::Deref;
+//! What the search walks in a defined variant ([`SearchRules`]): any definition on the general generator's board
+//! ([`General`]); one that moves as Turkish draughts on the fast generator's bitboards ([`Turkish`]), several
+//! times faster a node. Both give the same moves in the same order, the same keys, fingerprints and scores, so
+//! the search walks the same tree on either.
 
 use super::super::defined_eval::{evaluate_with, mops_up, worths};
-use crowned_rules::Color;
-use crowned_rules::defined::turkish::{KING, MAN, Steps, TurkishMove, TurkishPosition};
+use crate::engine_rules::EVAL_LIMIT;
+use crate::king_runs::Runs;
+use crate::nnue::NetCache;
+use crate::search::{HISTORY_SQUARES, Moves, SearchRules};
+use crowned_rules::defined::turkish::{KING, MAN, TurkishMove, TurkishPosition};
 use crowned_rules::defined::{
-    DefinedMove, DefinedPosition, DefinedRules, MAX_KINDS, NoMoves, legal_moves,
+    DefinedBoard, DefinedId, DefinedMove, DefinedPosition, DefinedRules, MAX_KINDS, NoMoves,
+    legal_moves,
 };
-
-/// A won position's score; a win found `n` plies deep scores `WIN - n`.
-pub(super) const WIN: i32 = 1_000_000;
-
-/// The rules as the search plays them.
-pub(super) trait Generator {
-    /// A position with its key.
-    type Pos;
-    /// A move of a position.
-    type Move: Clone + PartialEq;
-    /// A position's moves.
-    type Moves: Deref<Target = [Self::Move]>;
-
-    /// The rules.
-    fn rules(&self) -> &DefinedRules;
-    /// The search's position for one of the general generator's.
-    fn position(&self, pos: &DefinedPosition) -> Self::Pos;
-    /// The search's move for one of the general generator's, of the same position.
-    fn convert(&self, mv: &DefinedMove) -> Self::Move;
-    /// The position's key: [`position_key`] of the same position.
-    fn key(&self, pos: &Self::Pos) -> u64;
-    /// Every legal move, in the general generator's order.
-    fn moves(&self, pos: &Self::Pos) -> Self::Moves;
-    /// Where a move starts and ends as one number below the square of the board's cells: the history's index.
-    fn route(&self, mv: &Self::Move) -> usize;
-    /// How many pieces a move takes.
-    fn taken(&self, mv: &Self::Move) -> usize;
-    /// The position after a move.
-    fn play(&self, pos: &Self::Pos, mv: &Self::Move) -> Self::Pos;
-    /// The evaluation for the side to move, as `defined_eval::evaluate_with` gives it.
-    fn evaluate(&self, pos: &Self::Pos) -> i32;
-    /// The score for the side to move of a game already over `ply` plies from the root by a rule other than
-    /// having no move: a promotion where the first one wins, or a lone man against a king.
-    fn ended(&self, pos: &Self::Pos, ply: u32) -> Option<i32>;
-}
+use crowned_rules::{Color, Move};
 
 /// A position's key: a Zobrist-style sum of one pseudo-random number per (cell, side, kind) present and one for
 /// the side to move, each drawn from a fixed mixer (SplitMix64's) so that no table is needed for any board size.
@@ -80,15 +48,27 @@ fn mix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The score of a position where the game is already over, the side that has just moved having won.
-fn lost(ply: u32) -> i32 {
-    -(WIN - ply as i32)
+/// A move's fingerprint for the transposition table, the same from either generator: where it starts and
+/// ends, and a digest of the cells it takes.
+fn fingerprint(from: usize, to: usize, captured: impl Iterator<Item = usize>) -> u32 {
+    let digest = captured.fold(0u64, |d, cell| d ^ mix(cell as u64 + 1));
+    let word = (from as u32 & 0xFF) | (to as u32 & 0xFF) << 8 | (digest as u32 & 0x7FFF) << 16;
+    word + 1
+}
+
+/// The static score as the search takes it: within the bounds every evaluation keeps, far below a proven
+/// result (a definition may value a piece at a thousand men).
+fn bounded(score: i32) -> i32 {
+    score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
 }
 
 /// Any definition, on the general generator's board.
-pub(super) struct General<'a> {
-    rules: &'a DefinedRules,
+pub(super) struct General {
+    id: DefinedId,
+    rules: &'static DefinedRules,
     worth: [i32; MAX_KINDS],
+    /// Each cell's playable square (below [`HISTORY_SQUARES`]): the history table's rows and columns.
+    squares: Vec<u8>,
 }
 
 /// A position of [`General`]: the board and its key, kept up to date move by move.
@@ -98,50 +78,78 @@ pub(super) struct Keyed {
     key: u64,
 }
 
-impl<'a> General<'a> {
-    /// The game of `rules`.
-    pub(super) fn new(rules: &'a DefinedRules) -> Self {
+impl General {
+    /// The search's rules for the definition `id`.
+    pub(super) fn new(id: DefinedId) -> Self {
+        let rules = &id.get().rules;
+        let mut next = 0;
+        let squares = rules
+            .playable
+            .iter()
+            .map(|&playable| {
+                let square = next.min(HISTORY_SQUARES - 1) as u8;
+                next += usize::from(playable);
+                square
+            })
+            .collect();
         General {
+            id,
             rules,
             worth: worths(rules),
+            squares,
         }
     }
-}
 
-impl Generator for General<'_> {
-    type Pos = Keyed;
-    type Move = DefinedMove;
-    type Moves = Vec<DefinedMove>;
-
-    fn rules(&self) -> &DefinedRules {
-        self.rules
-    }
-
-    fn position(&self, pos: &DefinedPosition) -> Keyed {
+    /// The search's position for one of the general generator's.
+    pub(super) fn position(&self, pos: &DefinedPosition) -> Keyed {
         Keyed {
             pos: pos.clone(),
             key: position_key(pos),
         }
     }
 
-    fn convert(&self, mv: &DefinedMove) -> DefinedMove {
-        mv.clone()
+    fn square(&self, cell: usize) -> usize {
+        usize::from(self.squares.get(cell).copied().unwrap_or(0))
+    }
+}
+
+impl SearchRules for General {
+    type Pos = Keyed;
+    type Move = DefinedMove;
+
+    fn moves(&self, pos: &Keyed, _: Runs, out: &mut Moves<DefinedMove>) {
+        out.clear();
+        out.extend(legal_moves(self.rules, &pos.pos));
     }
 
-    fn key(&self, pos: &Keyed) -> u64 {
-        pos.key
+    fn must_capture(&self, moves: &[DefinedMove]) -> bool {
+        // A definition may leave captures free: only a node whose every move takes is a forced one.
+        !moves.is_empty() && moves.iter().all(|m| !m.captured.is_empty())
     }
 
-    fn moves(&self, pos: &Keyed) -> Vec<DefinedMove> {
-        legal_moves(self.rules, &pos.pos)
+    fn is_capture(&self, m: &DefinedMove) -> bool {
+        !m.captured.is_empty()
     }
 
-    fn route(&self, mv: &DefinedMove) -> usize {
-        mv.from * self.rules.width * self.rules.height + mv.to()
+    fn taken(&self, m: &DefinedMove) -> u32 {
+        m.captured.len() as u32
     }
 
-    fn taken(&self, mv: &DefinedMove) -> usize {
-        mv.captured.len()
+    fn crowns(&self, pos: &Keyed, m: &DefinedMove) -> bool {
+        pos.pos
+            .cells
+            .get(m.from)
+            .copied()
+            .flatten()
+            .is_some_and(|(_, kind)| kind != m.becomes)
+    }
+
+    fn fingerprint(&self, m: &DefinedMove) -> u32 {
+        fingerprint(m.from, m.to(), m.captured.iter().copied())
+    }
+
+    fn history_slot(&self, m: &DefinedMove) -> (usize, usize) {
+        (self.square(m.from), self.square(m.to()))
     }
 
     fn play(&self, pos: &Keyed, mv: &DefinedMove) -> Keyed {
@@ -172,11 +180,25 @@ impl Generator for General<'_> {
         next
     }
 
-    fn evaluate(&self, pos: &Keyed) -> i32 {
-        evaluate_with(self.rules, &self.worth, &pos.pos)
+    fn key(&self, pos: &Keyed) -> u64 {
+        pos.key
     }
 
-    fn ended(&self, pos: &Keyed, ply: u32) -> Option<i32> {
+    fn key_after(&self, _: u64, _: &Keyed, _: &DefinedMove, after: &Keyed) -> u64 {
+        after.key
+    }
+
+    fn irreversible(&self, _: &Keyed, m: &DefinedMove) -> bool {
+        // A man may move sideways or back in a definition: only a capture is sure never to be undone, which is
+        // also how far back the game looks for repetitions.
+        !m.captured.is_empty()
+    }
+
+    fn pieces(&self, pos: &Keyed) -> u32 {
+        pos.pos.cells.iter().flatten().count() as u32
+    }
+
+    fn decided(&self, pos: &Keyed) -> Option<bool> {
         let rules = self.rules;
         let mover = pos.pos.side.opponent();
         let promoted = pos
@@ -186,22 +208,31 @@ impl Generator for General<'_> {
             .flatten()
             .any(|&(c, kind)| c == mover && rules.kinds[kind].is_king);
         if rules.promotion_wins && promoted {
-            return Some(lost(ply));
+            return Some(false);
         }
         let loser = pos.pos.lone_man_loser(rules)?;
-        Some(if loser == pos.pos.side {
-            lost(ply)
-        } else {
-            -lost(ply)
-        })
+        Some(loser != pos.pos.side)
+    }
+
+    fn wins_without_moves(&self, _: &Keyed) -> bool {
+        self.rules.no_moves == NoMoves::Wins
+    }
+
+    fn to_move(&self, pos: &Keyed, m: &DefinedMove) -> Option<Move> {
+        DefinedBoard::from_position(self.id, &pos.pos).to_move(m)
+    }
+
+    fn evaluate(&self, _: &mut Option<Box<NetCache>>, pos: &Keyed, _: usize) -> i32 {
+        bounded(evaluate_with(self.rules, &self.worth, &pos.pos))
     }
 }
 
 /// A definition that moves as Turkish draughts ([`DefinedRules::has_fast_turkish`]), on the fast generator's
 /// bitboards. Its names, values and end rules may still differ from the built-in one's, so those are read off
 /// the rules as [`General`] reads them.
-pub(super) struct Turkish<'a> {
-    rules: &'a DefinedRules,
+pub(super) struct Turkish {
+    id: DefinedId,
+    rules: &'static DefinedRules,
     worth: [i32; MAX_KINDS],
     /// Whether each kind (man, king) is promoted: what `promotion_wins` and `lone_man_loses` look for.
     crowned: [bool; 2],
@@ -235,9 +266,16 @@ fn each(mut set: u64, mut f: impl FnMut(usize)) {
     }
 }
 
-impl<'a> Turkish<'a> {
-    /// The game of `rules`, if they move as Turkish draughts and `root` stands on their board.
-    pub(super) fn new(rules: &'a DefinedRules, root: &DefinedPosition) -> Option<Self> {
+/// The squares of `set`.
+fn squares(set: u64) -> impl Iterator<Item = usize> {
+    (0..64).filter(move |&cell| set & 1 << cell != 0)
+}
+
+impl Turkish {
+    /// The search's rules for the definition `id`, if it moves as Turkish draughts and `root` stands on its
+    /// board.
+    pub(super) fn new(id: DefinedId, root: &DefinedPosition) -> Option<Self> {
+        let rules = &id.get().rules;
         if !rules.has_fast_turkish() || !root.fits(rules) || rules.kinds.len() != 2 {
             return None;
         }
@@ -257,12 +295,28 @@ impl<'a> Turkish<'a> {
             }
         }
         Some(Turkish {
+            id,
             rules,
             worth: worths(rules),
             crowned: [rules.kinds[MAN].is_king, rules.kinds[KING].is_king],
             progress,
             keys,
         })
+    }
+
+    /// The search's position for one of the general generator's.
+    pub(super) fn position(&self, pos: &DefinedPosition) -> KeyedTurkish {
+        // `new` has checked the root; later positions come from it by `play`.
+        let board = TurkishPosition::of(pos).unwrap_or(TurkishPosition {
+            us: 0,
+            them: 0,
+            kings: 0,
+            side: usize::from(pos.side == Color::Black),
+        });
+        KeyedTurkish {
+            board,
+            key: position_key(pos),
+        }
     }
 
     /// The general generator's position of a board.
@@ -299,47 +353,36 @@ impl<'a> Turkish<'a> {
     }
 }
 
-impl Generator for Turkish<'_> {
+impl SearchRules for Turkish {
     type Pos = KeyedTurkish;
     type Move = TurkishMove;
-    type Moves = Steps;
 
-    fn rules(&self) -> &DefinedRules {
-        self.rules
+    fn moves(&self, pos: &KeyedTurkish, _: Runs, out: &mut Moves<TurkishMove>) {
+        *out = pos.board.steps();
     }
 
-    fn position(&self, pos: &DefinedPosition) -> KeyedTurkish {
-        // `new` has checked the root; later positions come from it by `play`.
-        let board = TurkishPosition::of(pos).unwrap_or(TurkishPosition {
-            us: 0,
-            them: 0,
-            kings: 0,
-            side: usize::from(pos.side == Color::Black),
-        });
-        KeyedTurkish {
-            board,
-            key: position_key(pos),
-        }
+    fn must_capture(&self, moves: &[TurkishMove]) -> bool {
+        !moves.is_empty() && moves.iter().all(|m| m.taken != 0)
     }
 
-    fn convert(&self, mv: &DefinedMove) -> TurkishMove {
-        TurkishMove::of(mv)
+    fn is_capture(&self, m: &TurkishMove) -> bool {
+        m.taken != 0
     }
 
-    fn key(&self, pos: &KeyedTurkish) -> u64 {
-        pos.key
+    fn taken(&self, m: &TurkishMove) -> u32 {
+        m.taken.count_ones()
     }
 
-    fn moves(&self, pos: &KeyedTurkish) -> Steps {
-        pos.board.steps()
+    fn crowns(&self, pos: &KeyedTurkish, m: &TurkishMove) -> bool {
+        m.king && pos.board.kings & 1 << m.from == 0
     }
 
-    fn route(&self, mv: &TurkishMove) -> usize {
-        (mv.from * 64 + mv.to) as usize
+    fn fingerprint(&self, m: &TurkishMove) -> u32 {
+        fingerprint(m.from as usize, m.to as usize, squares(m.taken))
     }
 
-    fn taken(&self, mv: &TurkishMove) -> usize {
-        mv.taken.count_ones() as usize
+    fn history_slot(&self, m: &TurkishMove) -> (usize, usize) {
+        (m.from as usize & 63, m.to as usize & 63)
     }
 
     fn play(&self, pos: &KeyedTurkish, mv: &TurkishMove) -> KeyedTurkish {
@@ -363,10 +406,59 @@ impl Generator for Turkish<'_> {
         }
     }
 
-    fn evaluate(&self, pos: &KeyedTurkish) -> i32 {
+    fn key(&self, pos: &KeyedTurkish) -> u64 {
+        pos.key
+    }
+
+    fn key_after(&self, _: u64, _: &KeyedTurkish, _: &TurkishMove, after: &KeyedTurkish) -> u64 {
+        after.key
+    }
+
+    fn irreversible(&self, _: &KeyedTurkish, m: &TurkishMove) -> bool {
+        // Turkish men move sideways: only a capture is sure never to be undone.
+        m.taken != 0
+    }
+
+    fn pieces(&self, pos: &KeyedTurkish) -> u32 {
+        (pos.board.us | pos.board.them).count_ones()
+    }
+
+    fn decided(&self, pos: &KeyedTurkish) -> Option<bool> {
+        let b = &pos.board;
+        if self.rules.promotion_wins && self.any_crowned(b.them, b.kings) {
+            return Some(false);
+        }
+        if !self.rules.lone_man_loses {
+            return None;
+        }
+        let lone = |set: u64| set.count_ones() == 1 && !self.any_crowned(set, b.kings);
+        if lone(b.us) && self.any_crowned(b.them, b.kings) {
+            // Checked for the side to move first as `lone_man_loser` checks Black first; both cannot hold.
+            return Some(false);
+        }
+        if lone(b.them) && self.any_crowned(b.us, b.kings) {
+            return Some(true);
+        }
+        None
+    }
+
+    fn wins_without_moves(&self, _: &KeyedTurkish) -> bool {
+        self.rules.no_moves == NoMoves::Wins
+    }
+
+    fn to_move(&self, pos: &KeyedTurkish, m: &TurkishMove) -> Option<Move> {
+        // Only for the line the search reports: worked out on the general board.
+        let general = self.general(&pos.board);
+        let route = legal_moves(self.rules, &general)
+            .into_iter()
+            .find(|route| TurkishMove::of(route) == *m)?;
+        DefinedBoard::from_position(self.id, &general).to_move(&route)
+    }
+
+    fn evaluate(&self, _: &mut Option<Box<NetCache>>, pos: &KeyedTurkish, _: usize) -> i32 {
         let b = &pos.board;
         if self.rules.no_moves == NoMoves::Wins {
-            return evaluate_with(self.rules, &self.worth, &self.general(b));
+            return bounded(evaluate_with(self.rules, &self.worth, &self.general(b)));
         }
         let (my_material, my_progress) = self.worth_of(b.us, b.kings, b.side);
         let (their_material, their_progress) = self.worth_of(b.them, b.kings, b.side ^ 1);
@@ -374,28 +466,9 @@ impl Generator for Turkish<'_> {
         let weaker = if lead > 0 { b.them } else { b.us };
         if mops_up(lead, weaker.count_ones() as usize) {
             // A won ending: rare enough in a search to be worked out on the general board.
-            return evaluate_with(self.rules, &self.worth, &self.general(b));
+            return bounded(evaluate_with(self.rules, &self.worth, &self.general(b)));
         }
-        lead + my_progress - their_progress
-    }
-
-    fn ended(&self, pos: &KeyedTurkish, ply: u32) -> Option<i32> {
-        let b = &pos.board;
-        if self.rules.promotion_wins && self.any_crowned(b.them, b.kings) {
-            return Some(lost(ply));
-        }
-        if !self.rules.lone_man_loses {
-            return None;
-        }
-        let lone = |set: u64| set.count_ones() == 1 && !self.any_crowned(set, b.kings);
-        if lone(b.us) && self.any_crowned(b.them, b.kings) {
-            // Checked for Black first as `lone_man_loser` does; both cannot hold at once.
-            return Some(lost(ply));
-        }
-        if lone(b.them) && self.any_crowned(b.us, b.kings) {
-            return Some(-lost(ply));
-        }
-        None
+        bounded(lead + my_progress - their_progress)
     }
 }
 
@@ -405,36 +478,48 @@ mod tests {
     use crate::rng::Rng;
     use crowned_rules::defined::load_builtin;
 
-    /// Random Turkish games played on both games at once: the same moves, keys, scores and endings.
+    /// Random Turkish games played on both at once: the same moves, keys, fingerprints, scores and endings.
     #[test]
-    fn the_turkish_game_plays_as_the_general_one() {
+    fn the_turkish_rules_play_as_the_general_ones() {
         let id = load_builtin("turkish").expect("built in").expect("loads");
         let rules = &id.get().rules;
         let start = DefinedPosition::start(rules);
-        let fast = Turkish::new(rules, &start).expect("moves as Turkish");
-        let general = General::new(rules);
+        let fast = Turkish::new(id, &start).expect("moves as Turkish");
+        let general = General::new(id);
         let mut rng = Rng::new(9);
         let mut checked = 0;
         for _ in 0..20 {
             let (mut a, mut b) = (fast.position(&start), general.position(&start));
-            for ply in 0..200 {
+            for _ in 0..200 {
                 assert_eq!(fast.key(&a), general.key(&b));
                 assert_eq!(general.key(&b), position_key(&b.pos));
                 assert_eq!(
-                    fast.evaluate(&a),
-                    general.evaluate(&b),
+                    fast.evaluate(&mut None, &a, 0),
+                    general.evaluate(&mut None, &b, 0),
                     "{}",
                     b.pos.diagram(rules)
                 );
-                assert_eq!(fast.ended(&a, ply), general.ended(&b, ply));
-                let (fast_moves, moves) = (fast.moves(&a), general.moves(&b));
-                let converted: Vec<TurkishMove> = moves.iter().map(|m| fast.convert(m)).collect();
+                assert_eq!(fast.decided(&a), general.decided(&b));
+                let (mut fast_moves, mut moves) = (Moves::new(), Moves::new());
+                fast.moves(&a, Runs::default(), &mut fast_moves);
+                general.moves(&b, Runs::default(), &mut moves);
+                let converted: Vec<TurkishMove> = moves.iter().map(TurkishMove::of).collect();
                 assert_eq!(fast_moves.as_slice(), converted.as_slice());
+                assert_eq!(fast.must_capture(&fast_moves), general.must_capture(&moves));
+                for (f, g) in fast_moves.iter().zip(&moves) {
+                    assert_eq!(fast.fingerprint(f), general.fingerprint(g));
+                    assert_eq!(fast.crowns(&a, f), general.crowns(&b, g));
+                    assert!(fast.history_slot(f).0 < HISTORY_SQUARES);
+                }
                 checked += 1;
                 if moves.is_empty() {
                     break;
                 }
                 let i = rng.below(moves.len());
+                assert_eq!(
+                    fast.to_move(&a, &fast_moves[i]),
+                    general.to_move(&b, &moves[i])
+                );
                 (a, b) = (fast.play(&a, &fast_moves[i]), general.play(&b, &moves[i]));
             }
         }

@@ -20,7 +20,7 @@ use crowned_rules::{
 };
 
 /// The largest static score the network may give: far from the databases' scores.
-const EVAL_LIMIT: i32 = DB_WIN / 4;
+pub(crate) const EVAL_LIMIT: i32 = DB_WIN / 4;
 
 /// A rule set as the engine plays it. Every hook has a default for a rule set without anything of its own.
 pub trait EngineRules: Playable {

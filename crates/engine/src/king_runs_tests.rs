@@ -4,9 +4,10 @@
 use std::collections::BTreeSet;
 
 use super::*;
-use crate::moves::{MoveBuf, moves_of};
+use crate::engine_rules::EngineRules;
+use crate::moves::MoveBuf;
 use crate::rng::Rng;
-use crate::search::bar_king;
+use crate::search::{Fast, SearchRules};
 use crate::{AnySituation, Engine, Level, Limits, Score};
 use crowned_game::{AnyGame, Game, king_moves};
 use crowned_rules::position::compress;
@@ -15,10 +16,12 @@ use crowned_rules::{Color, Frisian, Frysk, Move, Playable, parse_fen};
 type Key = (u32, u32, u128);
 
 /// The moves the search generates at a node with `runs`, as (from, to, captured) in the layout.
-fn search_moves<R: Playable>(pos: &Position<R>, runs: Runs) -> (MoveBuf<R::Bits>, BTreeSet<Key>) {
+fn search_moves<R: EngineRules>(
+    pos: &Position<R>,
+    runs: Runs,
+) -> (MoveBuf<R::Bits>, BTreeSet<Key>) {
     let mut moves = MoveBuf::new();
-    moves_of(pos, &mut moves);
-    bar_king(&mut moves, runs.barred(pos));
+    Fast::<R>::default().moves(pos, runs, &mut moves);
     let keys = moves
         .iter()
         .map(|m| {
@@ -64,7 +67,7 @@ fn perft_game<R: Playable>(
 }
 
 /// Leaves of the search's tree, the runs carried from node to node.
-fn perft_search<R: Playable>(pos: &Position<R>, runs: Runs, depth: u32) -> u64 {
+fn perft_search<R: EngineRules>(pos: &Position<R>, runs: Runs, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -78,7 +81,7 @@ fn perft_search<R: Playable>(pos: &Position<R>, runs: Runs, depth: u32) -> u64 {
 /// Random games from `fen` in which a king that has just moved quietly is likely to move again, so that runs
 /// reach the limit often: at every ply the search's moves are the game's, and its runs key and bar as the
 /// game's own do; every 7th ply a perft to depth 3 agrees. Returns the plies at which a king was barred.
-fn walk<R: Playable>(fen: &str, seed: u64, plies: usize) -> usize {
+fn walk<R: EngineRules>(fen: &str, seed: u64, plies: usize) -> usize {
     let start: Position<R> = parse_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
     let mut game = Game::<R>::from_position(start);
     game.set_move_limit(0);

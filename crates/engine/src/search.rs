@@ -8,19 +8,19 @@ use std::time::Instant;
 use super::egdb::{self, Egdb, Wld};
 use super::engine_rules::EngineRules;
 use super::king_runs::Runs;
-use super::moves::{MoveBuf, SearchMove, moves_of};
 use super::nnue::NetCache;
 use super::search_params::{Reductions, SearchParams};
 use super::situation::Situation;
 use super::time_plan::{TimePlan, Unrest};
 use super::tt::{Bound, TranspositionTable};
-use super::zobrist;
 use super::{EngineConfig, Evaluation, Limits, Progress, Score, SearchResult};
-use crowned_game::DrawRules;
-use crowned_rules::{Bits, Move, Position, RuleSet};
+use crowned_game::KingRuns;
+use crowned_rules::Move;
 use ordering::pick_next;
+pub(crate) use rules::{Fast, HISTORY_SQUARES, Moves, SearchRules};
 
 mod ordering;
+mod rules;
 mod singular;
 
 /// Scores at or beyond this are wins found by the search.
@@ -46,26 +46,36 @@ pub(crate) const MAX_PLY: usize = 128;
 /// The deepest iteration the search starts.
 pub(crate) const MAX_DEPTH: u32 = 96;
 
-/// A node of the search: the position, its key, the plies since the last capture or man move, and the kings'
+/// A node of the search: the position, its key, the plies since the last irreversible move, and the kings'
 /// runs of quiet moves (Frisian).
-struct Here<R: RuleSet> {
-    pos: Position<R>,
+struct Here<P> {
+    pos: P,
     key: u64,
     quiet: u32,
     runs: Runs,
 }
 
+/// Where a search starts: the position, the positions before it since the last irreversible move (oldest first),
+/// the move limit in plies (0: none) and the kings' runs.
+pub(crate) struct Root<'a, P> {
+    pub(crate) position: &'a P,
+    pub(crate) earlier: &'a [P],
+    pub(crate) move_limit_plies: u32,
+    pub(crate) king_runs: KingRuns,
+}
+
 /// The search state kept between searches: the transposition table and the ordering heuristics.
 ///
-/// The state is typed by the rule set, as its moves are words of the rule set's board; the table is not, and
+/// The state is typed by the rules it walks ([`SearchRules`]), as its moves are theirs; the table is not, and
 /// is shared: by the searchers of several rule sets, and by the threads of one search.
-pub struct Searcher<R: RuleSet> {
+pub(crate) struct Searcher<S: SearchRules> {
+    rules: S,
     tt: Arc<TranspositionTable>,
     /// Cutoff counts by the layout bits of a quiet move's squares. 128 covers the widest layout (104 bits); an
     /// 8x8 board uses the first 36 of each row, so the cache lines it touches are the ones a 64-wide table had.
-    history: Box<[[i32; HISTORY_BITS]; HISTORY_BITS]>,
-    killers: [[SearchMove<R::Bits>; 2]; MAX_PLY],
-    pv: Box<[[SearchMove<R::Bits>; MAX_PLY]; MAX_PLY]>,
+    history: Box<[[i32; HISTORY_SQUARES]; HISTORY_SQUARES]>,
+    killers: [[S::Move; 2]; MAX_PLY],
+    pv: Box<[[S::Move; MAX_PLY]; MAX_PLY]>,
     pv_len: [usize; MAX_PLY],
     /// Keys of the positions on the way to the current node (game history first).
     path: Vec<u64>,
@@ -102,22 +112,60 @@ pub struct Searcher<R: RuleSet> {
     root_depth: i32,
 }
 
-/// Rows and columns of the history table: bits of the widest board layout.
-const HISTORY_BITS: usize = 128;
-
-impl<R: EngineRules> Searcher<R> {
-    /// A searcher using `tt` as its transposition table, set up as `config` says.
+impl<R: EngineRules> Searcher<Fast<R>> {
+    /// A searcher of the built-in rule set `R` using `tt` as its transposition table, set up as `config` says.
     pub fn with_table(
         tt: Arc<TranspositionTable>,
         stop: Arc<AtomicBool>,
         config: &EngineConfig,
-    ) -> Searcher<R> {
-        let params = R::search_params();
+    ) -> Searcher<Fast<R>> {
+        Searcher::new(Fast::default(), tt, stop, config)
+    }
+
+    /// Searches `situation` within `limits`, calling `progress` after each completed depth.
+    pub fn search(
+        &mut self,
+        situation: &Situation<R>,
+        limits: &Limits,
+        progress: &mut dyn FnMut(&Progress),
+    ) -> SearchResult {
+        let root = Root {
+            position: &situation.position,
+            earlier: &situation.earlier,
+            move_limit_plies: situation.move_limit_plies,
+            king_runs: situation.king_runs,
+        };
+        self.search_from(&root, limits, progress)
+    }
+}
+
+/// `n` default moves, the killers' and the principal variation's "no move".
+fn no_moves<M: Default, const N: usize>() -> [M; N] {
+    std::array::from_fn(|_| M::default())
+}
+
+impl<S: SearchRules> Searcher<S> {
+    /// A searcher of `rules` using `tt` as its transposition table, set up as `config` says.
+    pub(crate) fn new(
+        rules: S,
+        tt: Arc<TranspositionTable>,
+        stop: Arc<AtomicBool>,
+        config: &EngineConfig,
+    ) -> Searcher<S> {
+        let params = rules.search_params();
+        let net = rules.network(config.evaluation);
+        // The table of lines is built on the heap: a hundred kilobytes or more is too much for a thread's stack.
+        let pv: Vec<[S::Move; MAX_PLY]> = (0..MAX_PLY).map(|_| no_moves()).collect();
+        let pv = pv
+            .into_boxed_slice()
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("MAX_PLY rows were made"));
         let mut searcher = Searcher {
+            rules,
             tt,
-            history: Box::new([[0; HISTORY_BITS]; HISTORY_BITS]),
-            killers: [[SearchMove::default(); 2]; MAX_PLY],
-            pv: Box::new([[SearchMove::default(); MAX_PLY]; MAX_PLY]),
+            history: Box::new([[0; HISTORY_SQUARES]; HISTORY_SQUARES]),
+            killers: no_moves::<[S::Move; 2], MAX_PLY>(),
+            pv,
             pv_len: [0; MAX_PLY],
             path: Vec::new(),
             quiet: Vec::new(),
@@ -133,7 +181,7 @@ impl<R: EngineRules> Searcher<R> {
             egdb: None,
             outcomes_below: 0,
             evaluation: config.evaluation,
-            net: R::network(config.evaluation),
+            net,
             params,
             reductions: Reductions::new(&params),
             excluded: [0; MAX_PLY],
@@ -149,9 +197,9 @@ impl<R: EngineRules> Searcher<R> {
         self.egdb = config.egdb.clone();
         if config.evaluation != self.evaluation {
             self.evaluation = config.evaluation;
-            self.net = R::network(config.evaluation);
+            self.net = self.rules.network(config.evaluation);
         }
-        let params = config.params.over(R::search_params());
+        let params = config.params.over(self.rules.search_params());
         if params != self.params {
             self.params = params;
             self.reductions = Reductions::new(&params);
@@ -174,13 +222,13 @@ impl<R: EngineRules> Searcher<R> {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.iter_mut().for_each(|row| row.fill(0));
-        self.killers = [[SearchMove::default(); 2]; MAX_PLY];
+        self.killers = no_moves::<[S::Move; 2], MAX_PLY>();
     }
 
-    /// Searches `situation` within `limits`, calling `progress` after each completed depth.
-    pub fn search(
+    /// Searches from `root` within `limits`, calling `progress` after each completed depth.
+    pub(crate) fn search_from(
         &mut self,
-        situation: &Situation<R>,
+        situation: &Root<S::Pos>,
         limits: &Limits,
         progress: &mut dyn FnMut(&Progress),
     ) -> SearchResult {
@@ -200,23 +248,22 @@ impl<R: EngineRules> Searcher<R> {
         self.history.iter_mut().flatten().for_each(|h| *h /= 8);
 
         let root = situation.position;
-        self.outcomes_below = (root.pieces[0] | root.pieces[1]).count_ones();
+        self.outcomes_below = self.rules.pieces(root);
         self.path.clear();
         self.quiet.clear();
         for (i, p) in situation.earlier.iter().enumerate() {
-            self.path.push(zobrist::key(p));
+            self.path.push(self.rules.key(p));
             self.quiet.push(i as u32);
         }
         let here = Here {
-            pos: root,
-            key: zobrist::key(&root),
+            pos: root.clone(),
+            key: self.rules.key(root),
             quiet: situation.earlier.len() as u32,
-            runs: Runs::of::<R>(&situation.king_runs),
+            runs: self.rules.runs(&situation.king_runs),
         };
 
-        let mut root_moves = MoveBuf::new();
-        moves_of(&root, &mut root_moves);
-        bar_king(&mut root_moves, here.runs.barred(&root));
+        let mut root_moves = Moves::new();
+        self.rules.moves(root, here.runs, &mut root_moves);
         let mut result = SearchResult {
             best: None,
             score: Score::Loss(0),
@@ -228,7 +275,7 @@ impl<R: EngineRules> Searcher<R> {
             return result;
         }
         // A first answer before any search, so that even an instant stop returns a legal move.
-        result.best = root_moves[0].to_move(&root);
+        result.best = self.rules.to_move(root, &root_moves[0]);
         result.score = Score::Centi(0);
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
@@ -265,7 +312,7 @@ impl<R: EngineRules> Searcher<R> {
             }
             let score_fall = previous - score;
             previous = score;
-            let pv: Vec<Move> = self.principal_variation(&root);
+            let pv: Vec<Move> = self.principal_variation(root);
             let best_changed = depth > 1 && pv.first().copied() != result.best;
             result = SearchResult {
                 best: pv.first().copied().or(result.best),
@@ -297,13 +344,15 @@ impl<R: EngineRules> Searcher<R> {
         result
     }
 
-    fn principal_variation(&self, root: &Position<R>) -> Vec<Move> {
-        let mut pos = *root;
+    fn principal_variation(&self, root: &S::Pos) -> Vec<Move> {
+        let mut pos = root.clone();
         let mut line = Vec::new();
         for sm in &self.pv[0][..self.pv_len[0]] {
-            let Some(m) = sm.to_move(&pos) else { break };
+            let Some(m) = self.rules.to_move(&pos, sm) else {
+                break;
+            };
             line.push(m);
-            pos = sm.play(&pos);
+            pos = self.rules.play(&pos, sm);
         }
         line
     }
@@ -337,7 +386,7 @@ impl<R: EngineRules> Searcher<R> {
 
     fn node(
         &mut self,
-        here: &Here<R>,
+        here: &Here<S::Pos>,
         depth: i32,
         ply: usize,
         mut alpha: i32,
@@ -345,7 +394,7 @@ impl<R: EngineRules> Searcher<R> {
     ) -> i32 {
         let (pos, key, quiet) = (&here.pos, here.key, here.quiet);
         // The table's key: the position's, and the runs that decide its moves (repetitions go by the position).
-        let tt_key = key ^ here.runs.key(pos);
+        let tt_key = key ^ self.rules.runs_key(here.runs, pos);
         self.pv_len[ply] = 0;
         self.nodes += 1;
         if self.should_stop() {
@@ -362,16 +411,15 @@ impl<R: EngineRules> Searcher<R> {
                 return alpha;
             }
         }
-        if let Some(winner) = pos.crowned_winner() {
-            return terminal_score(winner == pos.side_to_move(), ply);
+        if let Some(won) = self.rules.decided(pos) {
+            return terminal_score(won, ply);
         }
-        let mut moves = MoveBuf::new();
-        moves_of(pos, &mut moves);
-        bar_king(&mut moves, here.runs.barred(pos));
+        let mut moves = Moves::new();
+        self.rules.moves(pos, here.runs, &mut moves);
         if moves.is_empty() {
-            return terminal_score(pos.winner_without_moves() == pos.side_to_move(), ply);
+            return terminal_score(self.rules.wins_without_moves(pos), ply);
         }
-        let forced_capture = moves[0].is_capture();
+        let forced_capture = self.rules.must_capture(&moves);
         if ply > 0 && !forced_capture {
             if let Some(value) = self.probe(pos) {
                 return match value {
@@ -450,35 +498,38 @@ impl<R: EngineRules> Searcher<R> {
             return 0;
         }
 
-        let mut scores = self.score_moves(&moves, tt_move, ply);
+        let mut scores = self.score_moves(pos, &moves, tt_move, ply);
         // A forced move costs no depth: it is not a choice.
         let extension = i32::from(moves.len() == 1);
         let original_alpha = alpha;
         let mut best_score = -WIN;
-        let mut best = SearchMove::default();
+        let mut best = self.rules.fingerprint(&S::Move::default());
         self.path.push(key);
         self.quiet.push(quiet);
         for i in 0..moves.len() {
             // Best first, picked as needed: a cutoff often comes before the list would be sorted.
             pick_next(&mut moves, &mut scores, i);
-            let m = moves[i];
-            if excluded != 0 && m.fingerprint() == excluded {
+            let m = &moves[i];
+            let fingerprint = self.rules.fingerprint(m);
+            if excluded != 0 && fingerprint == excluded {
                 continue;
             }
-            let quiet_move = !m.is_capture() && !m.crowns && !forced_capture;
+            let is_capture = self.rules.is_capture(m);
+            let quiet_move = !is_capture && !self.rules.crowns(pos, m) && !forced_capture;
             if i > 0 && quiet_move && (prune_quiet || late_moves.is_some_and(|late| i >= late)) {
                 continue;
             }
-            let irreversible =
-                m.is_capture() || (pos.kings & R::Bits::bit(u32::from(m.from))).is_empty();
+            let irreversible = self.rules.irreversible(pos, m);
+            let after = self.rules.play(pos, m);
             let child = Here {
-                pos: m.play(pos),
-                key: m.key_after(key, pos),
+                key: self.rules.key_after(key, pos, m, &after),
+                pos: after,
                 quiet: if irreversible { 0 } else { quiet + 1 },
-                runs: here.runs.after(pos, m),
+                runs: self.rules.runs_after(here.runs, pos, m),
             };
-            self.tt.prefetch(child.key ^ child.runs.key(&child.pos));
-            let singular = i32::from(singular_move != 0 && m.fingerprint() == singular_move);
+            self.tt
+                .prefetch(child.key ^ self.rules.runs_key(child.runs, &child.pos));
+            let singular = i32::from(singular_move != 0 && fingerprint == singular_move);
             // A forced capture is no choice either, where the line still has room to grow.
             let capture = i32::from(
                 self.params.capture_extension
@@ -491,7 +542,7 @@ impl<R: EngineRules> Searcher<R> {
                 -self.node(&child, new_depth, ply + 1, -beta, -alpha)
             } else {
                 // Late quiet moves are searched less deeply first; anything promising is searched again.
-                let killer = m == self.killers[ply][0] || m == self.killers[ply][1];
+                let killer = *m == self.killers[ply][0] || *m == self.killers[ply][1];
                 let reduce =
                     if depth >= self.params.reduction_depth && i >= 1 && quiet_move && !killer {
                         (self.reductions.get(depth, i) + i32::from(!pv_node) - i32::from(pv_node)
@@ -515,17 +566,17 @@ impl<R: EngineRules> Searcher<R> {
             }
             if score > best_score {
                 best_score = score;
-                best = m;
+                best = fingerprint;
                 if score > alpha {
                     alpha = score;
-                    self.pv[ply][0] = m;
+                    self.pv[ply][0] = m.clone();
                     let child_len = self.pv_len[ply + 1];
                     let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+                    head[ply][1..=child_len].clone_from_slice(&tail[0][..child_len]);
                     self.pv_len[ply] = child_len + 1;
                     if score >= beta {
-                        if !m.is_capture() {
-                            self.remember_cutoff(m, ply, depth);
+                        if !is_capture {
+                            self.remember_cutoff(m.clone(), ply, depth);
                         }
                         break;
                     }
@@ -551,7 +602,7 @@ impl<R: EngineRules> Searcher<R> {
         };
         self.tt.store(
             tt_key,
-            best.fingerprint(),
+            best,
             to_table(best_score, ply),
             depth.clamp(0, 255) as u8,
             bound,
@@ -559,14 +610,11 @@ impl<R: EngineRules> Searcher<R> {
         best_score
     }
 
-    /// The static score of `pos` at `ply` for the side to move: the network's where the rule set has one in
-    /// use, else its evaluation. The hooks are chosen when this is compiled for the rule set.
+    /// The static score of `pos` at `ply` for the side to move: the network's where the rules have one in
+    /// use, else their evaluation.
     #[inline]
-    fn evaluate(&mut self, pos: &Position<R>, ply: usize) -> i32 {
-        if let Some(score) = R::network_evaluate(&mut self.net, pos, ply) {
-            return score;
-        }
-        R::evaluate(pos)
+    fn evaluate(&mut self, pos: &S::Pos, ply: usize) -> i32 {
+        self.rules.evaluate(&mut self.net, pos, ply)
     }
 
     /// The score of a position without captures that the other rule sets' win/draw/loss tables hold. They know
@@ -575,22 +623,18 @@ impl<R: EngineRules> Searcher<R> {
     /// `None` where the tables say nothing the variant's draw rules let stand, and for as many pieces as the root
     /// has or more.
     #[inline]
-    fn probe_outcome_only(&mut self, pos: &Position<R>, ply: usize) -> Option<i32> {
-        if (pos.pieces[0] | pos.pieces[1]).count_ones() >= self.outcomes_below {
+    fn probe_outcome_only(&mut self, pos: &S::Pos, ply: usize) -> Option<i32> {
+        if self.rules.pieces(pos) >= self.outcomes_below {
             return None;
         }
-        let outcome = self.egdb.as_deref()?.wld()?.outcome(pos)?;
+        let outcome = self.rules.outcome(self.egdb.as_deref()?, pos)?;
         if outcome == Wld::Draw {
             return Some(0);
         }
         // A win may take longer than an ending rule of the variant allows (international draughts: a lone king
         // against up to three pieces is drawn after 16 moves), and the tables know no lengths: there only their
         // draws are taken, and the search looks for the win itself.
-        if DrawRules::of(R::VARIANT)
-            .endings
-            .iter()
-            .any(|rule| rule.ending.holds(pos))
-        {
+        if self.rules.ending_holds(pos) {
             return None;
         }
         let progress = self.evaluate(pos, ply).clamp(-KNOWN_WIN / 4, KNOWN_WIN / 4);
@@ -602,22 +646,14 @@ impl<R: EngineRules> Searcher<R> {
 
     /// The databases' outcome of a position without captures, where the rule set has databases that hold it.
     #[inline]
-    fn probe(&mut self, pos: &Position<R>) -> Option<Wld> {
+    fn probe(&mut self, pos: &S::Pos) -> Option<Wld> {
         let db = self.egdb.as_deref()?;
         let loads = egdb::loads_on_this_thread();
-        let value = R::probe(Some(db), pos);
+        let value = self.rules.probe(Some(db), pos);
         // A block read from the file can take longer than the nodes between two looks at the clock (the
         // disk, a loaded machine): the next node looks at once, so no run of such reads outlasts the move.
         self.look_now |= egdb::loads_on_this_thread() != loads;
         value
-    }
-}
-
-/// Leaves out the quiet moves of the king at layout bit `barred` (Frisian: it has made three in a row).
-#[inline(always)]
-pub(crate) fn bar_king<B: Bits>(moves: &mut MoveBuf<B>, barred: Option<u8>) {
-    if let Some(king) = barred {
-        moves.retain(|m| m.is_capture() || m.from != king);
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::engine_rules::EngineRules;
 use super::nnue::NetworkFamily;
-use super::search::Searcher;
+use super::search::{Fast, Searcher};
 use super::{EngineConfig, SearchParams};
 use crowned_rules::defined::DefinedBoard;
 use crowned_rules::{AnyPosition, Position, playable_rule_sets};
@@ -14,9 +14,9 @@ pub(crate) trait SearcherSlot: EngineRules {
     /// Whether `searcher` is one of this rule set.
     fn holds_searcher(searcher: &AnySearcher) -> bool;
     /// The searcher as one of any rule set.
-    fn wrap_searcher(searcher: Box<Searcher<Self>>) -> AnySearcher;
+    fn wrap_searcher(searcher: Box<Searcher<Fast<Self>>>) -> AnySearcher;
     /// The typed searcher, if `searcher` is one of this rule set.
-    fn unwrap_searcher(searcher: AnySearcher) -> Option<Box<Searcher<Self>>>;
+    fn unwrap_searcher(searcher: AnySearcher) -> Option<Box<Searcher<Fast<Self>>>>;
 }
 
 /// Code generic over the rule set, run for the rule set of a position chosen at run time, with what the engine
@@ -36,7 +36,7 @@ macro_rules! any_searcher {
         /// The searcher of any of the rule sets this program plays. Boxed, as a searcher's tables are large and
         /// the engine moves its searchers in and out of their places.
         pub(crate) enum AnySearcher {
-            $(#[allow(missing_docs)] $name(Box<Searcher<$rules>>),)*
+            $(#[allow(missing_docs)] $name(Box<Searcher<Fast<$rules>>>),)*
         }
 
         $(
@@ -44,10 +44,10 @@ macro_rules! any_searcher {
                 fn holds_searcher(searcher: &AnySearcher) -> bool {
                     matches!(searcher, AnySearcher::$name(_))
                 }
-                fn wrap_searcher(searcher: Box<Searcher<Self>>) -> AnySearcher {
+                fn wrap_searcher(searcher: Box<Searcher<Fast<Self>>>) -> AnySearcher {
                     AnySearcher::$name(searcher)
                 }
-                fn unwrap_searcher(searcher: AnySearcher) -> Option<Box<Searcher<Self>>> {
+                fn unwrap_searcher(searcher: AnySearcher) -> Option<Box<Searcher<Fast<Self>>>> {
                     match searcher {
                         AnySearcher::$name(s) => Some(s),
                         #[allow(unreachable_patterns)]

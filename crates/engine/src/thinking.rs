@@ -7,7 +7,7 @@ use std::time::Duration;
 use super::config::{EngineConfig, MAX_THREADS};
 use super::egdb::Egdb;
 use super::nnue::Evaluation;
-use super::search::Searcher;
+use super::search::{Fast, Searcher};
 use super::search_params::ParamOverrides;
 use super::searchers::{self, AnySearcher, EngineVisitor, SearcherSlot};
 use super::situation::{AnySituation, Situation};
@@ -53,7 +53,8 @@ impl Engine {
         };
         let table = Arc::new(TranspositionTable::new(config.table_megabytes));
         let stop = Arc::new(AtomicBool::new(false));
-        let home = Searcher::<English>::with_table(Arc::clone(&table), Arc::clone(&stop), &config);
+        let home =
+            Searcher::<Fast<English>>::with_table(Arc::clone(&table), Arc::clone(&stop), &config);
         Engine {
             home: Some(English::wrap_searcher(Box::new(home))),
             other: None,
@@ -229,7 +230,7 @@ impl Engine {
         let mut main = match slot.take().and_then(R::unwrap_searcher) {
             Some(searcher) => searcher,
             // Another rule set than last time: its heuristics start afresh (the table is shared and kept).
-            None => Box::new(Searcher::<R>::with_table(
+            None => Box::new(Searcher::<Fast<R>>::with_table(
                 Arc::clone(&self.table),
                 Arc::clone(&self.stop),
                 &self.config,
@@ -266,7 +267,7 @@ fn helper<R: SearcherSlot>(
     table: &Arc<TranspositionTable>,
     config: &EngineConfig,
     index: usize,
-) -> Box<Searcher<R>> {
+) -> Box<Searcher<Fast<R>>> {
     let mut helper =
         Searcher::with_table(Arc::clone(table), Arc::new(AtomicBool::new(false)), config);
     // Half the helpers one ply ahead of the main search, so that they reach different depths first.
@@ -277,8 +278,8 @@ fn helper<R: SearcherSlot>(
 /// The search on the helper threads too: they search the same position into the shared table until the main
 /// search ends, which then stops them.
 fn search_parallel<R: SearcherSlot>(
-    main: &mut Searcher<R>,
-    helpers: &mut [Box<Searcher<R>>],
+    main: &mut Searcher<Fast<R>>,
+    helpers: &mut [Box<Searcher<Fast<R>>>],
     situation: &Situation<R>,
     limits: &Limits,
     progress: &mut dyn FnMut(&Progress),
@@ -343,13 +344,18 @@ impl EngineVisitor for Think<'_> {
             .iter()
             .filter_map(|p| p.defined().copied())
             .collect();
+        let shared = super::defined::Shared {
+            table: &self.engine.table,
+            stop: &self.engine.stop,
+            config: &self.engine.config,
+        };
         super::defined::think(
             board,
             &earlier,
             self.level,
             self.limits,
             self.seed,
-            &self.engine.stop,
+            shared,
             self.progress,
         )
     }

@@ -2,20 +2,18 @@
 
 use smallvec::SmallVec;
 
-use super::Searcher;
-use crate::engine_rules::EngineRules;
-use crate::moves::{MoveBuf, SearchMove};
-use crowned_rules::Bits;
+use super::{Moves, SearchRules, Searcher};
 
-impl<R: EngineRules> Searcher<R> {
+impl<S: SearchRules> Searcher<S> {
     /// Learns from a quiet move `m` that cut off at `ply` with `depth` left: a killer there, and history.
-    pub(super) fn remember_cutoff(&mut self, m: SearchMove<R::Bits>, ply: usize, depth: i32) {
+    pub(super) fn remember_cutoff(&mut self, m: S::Move, ply: usize, depth: i32) {
+        let (from, to) = self.rules.history_slot(&m);
         let killers = &mut self.killers[ply];
         if killers[0] != m {
-            killers[1] = killers[0];
+            killers.swap(0, 1);
             killers[0] = m;
         }
-        let h = &mut self.history[m.from as usize][m.to as usize];
+        let h = &mut self.history[from][to];
         *h = (*h + depth * depth).min(1 << 20);
     }
 
@@ -25,26 +23,30 @@ impl<R: EngineRules> Searcher<R> {
     #[inline(always)]
     pub(super) fn score_moves(
         &self,
-        moves: &MoveBuf<R::Bits>,
+        pos: &S::Pos,
+        moves: &Moves<S::Move>,
         tt_move: u32,
         ply: usize,
     ) -> SmallVec<[i32; 32]> {
-        let killers = self.killers[ply];
+        let rules = &self.rules;
+        let killers = &self.killers[ply];
         // A plain loop rather than `collect`: the collection is not inlined in the generic search.
         let mut scores = SmallVec::new();
-        for &m in moves {
-            scores.push(if tt_move != 0 && m.fingerprint() == tt_move {
+        for m in moves {
+            let crowns = rules.crowns(pos, m);
+            scores.push(if tt_move != 0 && rules.fingerprint(m) == tt_move {
                 1 << 30
-            } else if m.is_capture() {
-                (1 << 28) + m.taken() as i32 * 1000 + i32::from(m.crowns) * 500
-            } else if m.crowns {
+            } else if rules.is_capture(m) {
+                (1 << 28) + rules.taken(m) as i32 * 1000 + i32::from(crowns) * 500
+            } else if crowns {
                 1 << 27
-            } else if m == killers[0] {
+            } else if *m == killers[0] {
                 1 << 26
-            } else if m == killers[1] {
+            } else if *m == killers[1] {
                 (1 << 26) - 1
             } else {
-                self.history[m.from as usize][m.to as usize]
+                let (from, to) = rules.history_slot(m);
+                self.history[from][to]
             });
         }
         scores
@@ -54,7 +56,7 @@ impl<R: EngineRules> Searcher<R> {
 /// Moves the best-scored move at or after `i` to `i`.
 // Inlined by hand for the same reason as `score_moves`.
 #[inline(always)]
-pub(super) fn pick_next<B: Bits>(moves: &mut MoveBuf<B>, scores: &mut [i32], i: usize) {
+pub(super) fn pick_next<M>(moves: &mut Moves<M>, scores: &mut [i32], i: usize) {
     let best = (i..moves.len())
         .max_by_key(|&j| (scores[j], std::cmp::Reverse(j)))
         .unwrap_or(i);

@@ -1,8 +1,7 @@
 //! How deep a move is searched beyond the plain depth: the hash move extended when it is singular (every other
 //! move fails well below its score), and late quiet moves reduced by how far the static score is from the window.
 
-use super::{DB_WIN, Here, MAX_PLY, Searcher, from_table};
-use crate::engine_rules::EngineRules;
+use super::{DB_WIN, Here, MAX_PLY, SearchRules, Searcher, from_table};
 use crate::search_params::SearchParams;
 use crate::tt::{Bound, Entry};
 
@@ -10,7 +9,7 @@ use crate::tt::{Bound, Entry};
 /// singular: a shallower score says too little about the move.
 const SINGULAR_ENTRY_SLACK: i32 = 3;
 
-impl<R: EngineRules> Searcher<R> {
+impl<S: SearchRules> Searcher<S> {
     /// The fingerprint of the hash move at this node if it is singular, else 0.
     ///
     /// The hash move is singular when a search of every other move, at about half the depth, fails below the
@@ -20,7 +19,7 @@ impl<R: EngineRules> Searcher<R> {
     /// without end.
     pub(super) fn singular_move(
         &mut self,
-        here: &Here<R>,
+        here: &Here<S::Pos>,
         entry: &Entry,
         depth: i32,
         ply: usize,

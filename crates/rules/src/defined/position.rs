@@ -9,7 +9,7 @@ use crate::Color;
 pub type Occupant = (Color, usize);
 
 /// A move as a route: where the piece starts, every cell it lands on, and the pieces it takes in order.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct DefinedMove {
     /// The cell it starts from.
     pub from: Cell,

@@ -145,7 +145,7 @@ pub struct TurkishPosition {
 
 /// A move as perft plays it: the captured pieces as a set, since the order they were taken in does not change
 /// the position (two orders are still two moves, and both are listed).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TurkishMove {
     /// The square it starts from.
     pub from: u32,
