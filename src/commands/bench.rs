@@ -88,7 +88,7 @@ const OPENINGS: usize = 16;
 /// of a second on one core), shallower as the board widens.
 fn default_depth(game_type: GameType) -> u32 {
     match (game_type.variant, game_type.size) {
-        // The defined variants' plain alpha-beta goes far less deep in the same time.
+        // A definition's nodes are slower: the general generator works cell by cell.
         (Variant::Defined(_), _) => 7,
         (Variant::English, 8) => 14,
         (_, size) if size <= 8 => 16,
@@ -113,8 +113,8 @@ struct Bench {
 impl RulesVisitor for Bench {
     type Output = Result<()>;
 
-    /// A defined variant has the plain alpha-beta of [`crowned::engine`]'s defined engine at every level: the
-    /// same measures, its `max` against its `medium` (three plies), on the start and random openings.
+    /// A defined variant: the same measures, its `max` against its `medium` (the same search to three plies), on
+    /// the start and random openings.
     fn defined(self, id: DefinedId) -> Result<()> {
         let start = DefinedBoard::start(id);
         let mut positions = vec![start];

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
 use crowned::serve::RoomCode;
-use crowned::serve::records::{SqliteRecords, TournamentRecords};
+use crowned::serve::records::{EventRecords, SqliteRecords};
 use crowned::server_lab::arena_check::{ArenaChecked, check_arena};
 use crowned::server_lab::load::quantile;
 use crowned::server_lab::load_arena::{

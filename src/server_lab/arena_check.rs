@@ -9,10 +9,10 @@ use thiserror::Error;
 
 use super::load_arena::SeenGame;
 use crate::game::pdn::{check_games, open_game, parse_games};
-use crate::serve::records::{EventKind, Stage, TournamentRecord};
-use crate::serve::tournament::arena::{ArenaPlayer, rank};
-use crate::serve::tournament::director::Director;
-use crate::serve::tournament::{Colour, Entrant, GameResult, PlayerScore};
+use crate::serve::records::{EventKind, EventRecord, Stage};
+use crate::serve::event_rules::arena::{ArenaPlayer, rank};
+use crate::serve::event_rules::director::Director;
+use crate::serve::event_rules::{Colour, Entrant, GameResult, PlayerScore};
 
 /// What the records of an arena hold that disagrees with its games or its players.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -110,7 +110,7 @@ struct Kept {
 /// Checks the arena `record` against its games `pdns` (each game's PDN, as the records give them) and the games
 /// its players finished, `seen` (each seen by each of its two players).
 pub fn check_arena(
-    record: &TournamentRecord,
+    record: &EventRecord,
     pdns: &[String],
     seen: &[SeenGame],
 ) -> Result<ArenaChecked, ArenaCheckError> {
@@ -143,7 +143,7 @@ pub fn check_arena(
 
 /// The record is a finished arena's, its players' names tell them apart, and every pairing has its game and
 /// its result.
-fn check_record(record: &TournamentRecord) -> Result<(), ArenaCheckError> {
+fn check_record(record: &EventRecord) -> Result<(), ArenaCheckError> {
     if record.spec.kind != EventKind::Arena {
         return Err(ArenaCheckError::NotArena);
     }
@@ -168,7 +168,7 @@ fn check_record(record: &TournamentRecord) -> Result<(), ArenaCheckError> {
 }
 
 /// The name of an entrant of the record, `?` for one it does not hold.
-fn name_of(record: &TournamentRecord, entrant: Entrant) -> &str {
+fn name_of(record: &EventRecord, entrant: Entrant) -> &str {
     record
         .entries
         .iter()
@@ -186,7 +186,7 @@ struct KeptGames {
 }
 
 impl KeptGames {
-    fn read(record: &TournamentRecord, pdns: &[String]) -> Result<KeptGames, ArenaCheckError> {
+    fn read(record: &EventRecord, pdns: &[String]) -> Result<KeptGames, ArenaCheckError> {
         let mut by_round: BTreeMap<u32, Kept> = BTreeMap::new();
         let mut tables: HashMap<String, Vec<u32>> = HashMap::new();
         for pdn in pdns {
@@ -214,7 +214,7 @@ impl KeptGames {
 /// The arena's scoring of the games alone, in the order they were paired, each game checked to be its
 /// pairing's, with its result.
 fn score_games(
-    record: &TournamentRecord,
+    record: &EventRecord,
     kept: &KeptGames,
     checked: &mut ArenaChecked,
 ) -> Result<Vec<ArenaPlayer>, ArenaCheckError> {
@@ -285,7 +285,7 @@ fn score_games(
 
 /// The table as the server shows it, restored from the records' pairings, against the games' own scoring.
 fn check_table(
-    record: &TournamentRecord,
+    record: &EventRecord,
     scored: &[ArenaPlayer],
     checked: &mut ArenaChecked,
 ) -> Result<(), ArenaCheckError> {

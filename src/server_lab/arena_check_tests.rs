@@ -7,10 +7,8 @@ use crate::game::AnyGame;
 use crate::rules::{Color, GameType};
 use crate::serve::GameId;
 use crate::serve::RoomCode;
-use crate::serve::records::{
-    EntryRecord, EventKind, PairingRecord, Stage, TournamentRecord, TournamentSpec,
-};
-use crate::serve::tournament::{GameResult, Pairing};
+use crate::serve::records::{EntryRecord, EventKind, EventRecord, EventSpec, PairingRecord, Stage};
+use crate::serve::event_rules::{GameResult, Pairing};
 
 const NAMES: [&str; 3] = ["ann", "bob", "cy"];
 
@@ -22,9 +20,9 @@ const GAMES: [(u32, u32, GameResult); 4] = [
     (0, 1, GameResult::FirstWins),
 ];
 
-fn record() -> TournamentRecord {
-    TournamentRecord {
-        spec: TournamentSpec {
+fn record() -> EventRecord {
+    EventRecord {
+        spec: EventSpec {
             code: RoomCode::new("ARNA"),
             name: "Test arena".to_string(),
             kind: EventKind::Arena,

@@ -26,8 +26,8 @@ pub(crate) trait EngineVisitor {
     type Output;
     /// Runs the code on the typed position.
     fn visit<R: SearcherSlot>(self, position: &Position<R>) -> Self::Output;
-    /// Runs the code on a position of a defined variant, which the plain searcher of
-    /// [`defined`](super::defined) plays.
+    /// Runs the code on a position of a defined variant, whose rules [`defined`](super::defined) gives the
+    /// search.
     fn defined(self, board: &DefinedBoard) -> Self::Output;
 }
 
@@ -86,8 +86,8 @@ macro_rules! any_searcher {
 playable_rule_sets!(any_searcher);
 
 /// The search parameters of the rule set of `position` ([`EngineRules::search_params`]), so that code that
-/// chooses the rules at run time (a tuner) starts from the values the engine plays with. The plain search of
-/// a defined variant has no parameters of its own: it gets the defaults.
+/// chooses the rules at run time (a tuner) starts from the values the engine plays with. A defined variant
+/// has no parameters of its own: it gets the defaults.
 pub fn rule_set_params(position: &AnyPosition) -> SearchParams {
     struct Params;
     impl EngineVisitor for Params {

@@ -27,7 +27,7 @@ use crate::session::SessionEnd;
 use crate::ssh_screen::SshScreen;
 
 mod commands;
-mod tournaments;
+mod events;
 
 /// How many messages from the client may wait for its game before reading from the connection pauses (the
 /// client then waits, not the server's memory).
@@ -379,7 +379,7 @@ impl russh::server::Handler for Connection {
             return self.exec_table(channel, session, &command, ask).await;
         }
         // `tournament CODE` in a terminal enters an event that has not finished.
-        if let Some(Ok(tournaments::Ask::Table(code))) = tournaments::read_ask(&command)
+        if let Some(Ok(events::Ask::Table(code))) = events::read_ask(&command)
             && self.channel == Some(channel)
             && self.game.is_none()
             && let (Some(identity), Some(size)) = (self.identity.clone(), self.pty)
@@ -391,7 +391,7 @@ impl russh::server::Handler for Connection {
         }
         // `tournament new ...` in a terminal creates the event and enters its creator, as the lobby's form does
         // (without a terminal the code is printed, with the command that enters it).
-        if let Some(Ok(tournaments::Ask::New(words))) = tournaments::read_ask(&command)
+        if let Some(Ok(events::Ask::New(words))) = events::read_ask(&command)
             && self.channel == Some(channel)
             && self.game.is_none()
             && let (Some(identity), Some(size)) = (self.identity.clone(), self.pty)
@@ -419,8 +419,8 @@ impl russh::server::Handler for Connection {
         if self.channel == Some(channel) && self.game.is_none() {
             self.channel = None;
         }
-        if let Some(ask) = tournaments::read_ask(&command) {
-            self.send_tournament(ask, channel, session);
+        if let Some(ask) = events::read_ask(&command) {
+            self.send_event(ask, channel, session);
             return Ok(());
         }
         match (command.trim(), &self.identity) {

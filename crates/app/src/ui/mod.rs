@@ -13,7 +13,7 @@ mod review;
 pub mod settings;
 mod setup_panel;
 mod theme;
-pub mod tournament;
+pub mod event;
 
 pub use crate::app::{ScreenLayout, min_size};
 pub use theme::{PieceStyle, Theme, ThemeName, UnknownPieceStyle, UnknownTheme};

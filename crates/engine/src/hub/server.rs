@@ -32,7 +32,7 @@ const MAX_HASH_MEGABYTES: usize = 4096;
 const MAX_THREADS: usize = crate::MAX_THREADS;
 
 /// What the loop hears about.
-enum Event {
+enum Wakeup {
     /// A line from the GUI.
     HubLine(String),
     /// A line too long to be a command.
@@ -101,7 +101,7 @@ pub fn serve_with(
 }
 
 /// Reads lines into events until the input ends. Long lines cost their length in time, never in memory.
-fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
+fn read_lines(mut input: impl BufRead, events: &Sender<Wakeup>) {
     let mut buf = Vec::new();
     loop {
         buf.clear();
@@ -109,18 +109,18 @@ fn read_lines(mut input: impl BufRead, events: &Sender<Event>) {
             .take(MAX_LINE as u64 + 1)
             .read_until(b'\n', &mut buf);
         let event = match read {
-            Ok(0) | Err(_) => Event::Closed,
+            Ok(0) | Err(_) => Wakeup::Closed,
             Ok(_) if buf.len() > MAX_LINE && !buf.ends_with(b"\n") => {
                 if !skip_line(&mut input) {
-                    let _ = events.send(Event::TooLong);
-                    let _ = events.send(Event::Closed);
+                    let _ = events.send(Wakeup::TooLong);
+                    let _ = events.send(Wakeup::Closed);
                     return;
                 }
-                Event::TooLong
+                Wakeup::TooLong
             }
-            Ok(_) => Event::HubLine(String::from_utf8_lossy(&buf).into_owned()),
+            Ok(_) => Wakeup::HubLine(String::from_utf8_lossy(&buf).into_owned()),
         };
-        let closed = matches!(event, Event::Closed);
+        let closed = matches!(event, Wakeup::Closed);
         if events.send(event).is_err() || closed {
             return;
         }
@@ -155,7 +155,7 @@ struct Running {
 
 /// The engine's side of the conversation.
 struct Server {
-    events: Sender<Event>,
+    events: Sender<Wakeup>,
     game_type: GameType,
     level: Level,
     hash_megabytes: usize,
@@ -185,7 +185,7 @@ enum Next {
 }
 
 impl Server {
-    fn new(events: Sender<Event>) -> Server {
+    fn new(events: Sender<Wakeup>) -> Server {
         Server {
             events,
             game_type: GameType::standard(Variant::English),
@@ -206,10 +206,10 @@ impl Server {
         }
     }
 
-    fn run(&mut self, inbox: &Receiver<Event>, out: &mut impl Write) -> io::Result<()> {
+    fn run(&mut self, inbox: &Receiver<Wakeup>, out: &mut impl Write) -> io::Result<()> {
         while let Ok(event) = inbox.recv() {
             match event {
-                Event::HubLine(text) => {
+                Wakeup::HubLine(text) => {
                     let Some(line) = HubLine::parse(&text) else {
                         continue;
                     };
@@ -217,13 +217,13 @@ impl Server {
                         break;
                     }
                 }
-                Event::TooLong => send(
+                Wakeup::TooLong => send(
                     out,
                     error(format!("a line over {MAX_LINE} bytes was ignored")),
                 )?,
-                Event::Closed => break,
-                Event::Progress(progress) => send(out, info(&progress))?,
-                Event::Done(done) => {
+                Wakeup::Closed => break,
+                Wakeup::Progress(progress) => send(out, info(&progress))?,
+                Wakeup::Done(done) => {
                     let (engine, result) = *done;
                     self.engine = Some(engine);
                     self.running = None;
@@ -494,9 +494,9 @@ impl Server {
         thread::spawn(move || {
             let progress_events = events.clone();
             let result = engine.think(&situation, level, &limits, seed, &mut |p| {
-                let _ = progress_events.send(Event::Progress(p.clone()));
+                let _ = progress_events.send(Wakeup::Progress(p.clone()));
             });
-            let _ = events.send(Event::Done(Box::new((engine, result))));
+            let _ = events.send(Wakeup::Done(Box::new((engine, result))));
         });
         self.running = Some(Running {
             stop,

@@ -19,7 +19,7 @@ use super::identity::Identity;
 use super::ids::RoomCode;
 use super::records::Stage;
 use crate::app::{EventLeave, EventScreen, InputEvent, KeyMap};
-use crate::ui::tournament::draw;
+use crate::ui::event::draw;
 
 /// What an event tells a player at one of its boards.
 pub enum EventNews {
@@ -330,7 +330,7 @@ pub fn event_summary(view: &View) -> String {
         super::records::EventKind::Arena => {
             format!(
                 "arena {}",
-                super::tournament::table::length_text(spec.seconds)
+                super::event_rules::table::length_text(spec.seconds)
             )
         }
         super::records::EventKind::Swiss => format!("Swiss {} rounds", spec.rounds),

@@ -41,7 +41,7 @@ mod sharing;
 mod supervise;
 pub mod tables;
 pub mod text;
-pub mod tournament;
+pub mod event_rules;
 mod tv;
 
 pub use door::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
@@ -633,7 +633,7 @@ fn resume_linked(
     records: &mut dyn records::Records,
     game: records::Unfinished,
     grace: Duration,
-    tournament: Option<room::TournamentGame>,
+    tournament: Option<room::EventLink>,
 ) -> Option<RoomCode> {
     let id = game.id;
     match room::resumed_from(game, grace) {
@@ -658,7 +658,7 @@ fn resume_linked(
                 id,
             });
             let opened = match tournament {
-                Some(link) => tables.open_resumed_in_tournament(config, resumed_game, link),
+                Some(link) => tables.open_resumed_in_event(config, resumed_game, link),
                 None => tables.open(config, Some(resumed_game)),
             };
             opened.map(|(code, _)| code)

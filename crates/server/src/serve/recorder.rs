@@ -34,8 +34,8 @@ use super::identity::Identity;
 use super::ids::{Fingerprint, GameId, RoomCode};
 #[cfg(test)]
 use super::records::SqliteRecords;
-use super::records::{Records, TournamentSpec};
-use super::tournament::director::DirectorAction;
+use super::records::{EventSpec, Records};
+use super::event_rules::director::DirectorAction;
 use crate::game::AnyGame;
 
 mod batch;
@@ -166,16 +166,16 @@ pub enum Job {
         name: String,
     },
     /// A tournament was created, waiting for its start.
-    CreateTournament(Box<TournamentSpec>),
+    CreateEvent(Box<EventSpec>),
     /// A change to a tournament: its director's action.
-    Tournament {
+    Event {
         /// The event's code.
         event: RoomCode,
         /// What changed.
         action: DirectorAction,
     },
     /// A tournament's pairing is played as this room's game (just started in the records).
-    TournamentGame {
+    EventGame {
         /// The event's code.
         event: RoomCode,
         /// The pairing's round.

@@ -25,13 +25,13 @@ mod postgres;
 mod postgres_conduct;
 mod postgres_games;
 mod postgres_problems;
-mod postgres_tournaments;
+mod postgres_events;
 pub mod problems;
 mod ratings;
 mod sqlite;
 mod sqlite_problems;
-mod sqlite_tournaments;
-pub mod tournaments;
+mod sqlite_events;
+pub mod events;
 
 pub use crate::config::{PostgresUrl, UrlError};
 pub use games::{FinishedGame, GameRecords, NewGame, Unfinished};
@@ -42,10 +42,9 @@ pub use problems::ProblemRecords;
 pub use problems::{ProblemOutcome, ProblemStanding};
 pub use ratings::{RatingRecords, Standing};
 pub use sqlite::SqliteRecords;
-pub use tournaments::TournamentRecords;
-pub use tournaments::{
-    EntryRecord, EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord,
-    TournamentSpec,
+pub use events::EventRecords;
+pub use events::{
+    EntryRecord, EventChange, EventKind, EventRecord, EventSpec, PairingRecord, Stage,
 };
 
 /// Where the server's records are kept, and what it asks of them: the players it has seen, the games with their
@@ -57,7 +56,7 @@ pub trait Records:
     PlayerRecords
     + GameRecords
     + RatingRecords
-    + TournamentRecords
+    + EventRecords
     + ProblemRecords
     + conduct::Conduct
     + news::NewsRecords
@@ -239,7 +238,7 @@ mod postgres_tests;
 mod postgres_fence_tests;
 
 #[cfg(test)]
-mod tournament_tests;
+mod event_tests;
 
 #[cfg(test)]
 mod problem_tests;

@@ -132,12 +132,12 @@ pub struct Links {
     /// The players it is a rematch for.
     pub rematch: Option<Rematch>,
     /// The tournament its game belongs to.
-    pub tournament: Option<TournamentGame>,
+    pub tournament: Option<EventLink>,
 }
 
 /// The link of a room to the tournament its game belongs to.
 #[derive(Clone, Debug)]
-pub struct TournamentGame {
+pub struct EventLink {
     /// The event's code.
     pub event: RoomCode,
     /// The pairing's round (Swiss) or number (arena).
@@ -152,7 +152,7 @@ pub struct TournamentGame {
     pub view: watch::Receiver<std::sync::Arc<super::events::View>>,
 }
 
-impl TournamentGame {
+impl EventLink {
     /// What the room's state machine knows of the pairing.
     fn pairing(&self) -> EventGame {
         EventGame {
@@ -191,7 +191,7 @@ struct Driver {
     delivery: Delivery,
     tables: Option<Weak<Tables>>,
     recorder: Option<Recorder>,
-    tournament: Option<TournamentGame>,
+    tournament: Option<EventLink>,
     /// The records' answer to the commit in flight.
     commit: Option<super::recorder::Committing>,
     /// The players' ratings after the game, when they have been asked of the records.
@@ -217,7 +217,7 @@ impl Driver {
             writing: recorder.as_ref().is_none_or(Recorder::is_writing),
             resumed,
             rematch,
-            event: tournament.as_ref().map(TournamentGame::pairing),
+            event: tournament.as_ref().map(EventLink::pairing),
             note_phase: epoch.saturating_duration_since(server_start()),
         };
         Driver {
@@ -334,7 +334,7 @@ impl Driver {
             }
             Command::Watch { who, updates } => {
                 let conn = self.delivery.conn_for(updates);
-                let greeting = self.tournament.as_ref().map(TournamentGame::standings);
+                let greeting = self.tournament.as_ref().map(EventLink::standings);
                 self.step(Input::Watch {
                     who,
                     conn,
@@ -394,7 +394,7 @@ impl Driver {
                         };
                         inputs.push(Input::RematchOpened(opened));
                     }
-                    RoomEffect::TournamentResult(ended) => {
+                    RoomEffect::EventResult(ended) => {
                         if let Some(link) = &self.tournament {
                             let _ = link.results.send(ended);
                         }

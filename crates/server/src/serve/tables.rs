@@ -13,7 +13,7 @@ use super::identity::Identity;
 use super::ids::{Fingerprint, RoomCode};
 use super::nodes::cluster::Cluster;
 use super::recorder::Recorder;
-use super::room::{Links, Rematch, Resumed, RoomConfig, RoomHandle, TournamentGame, open_room};
+use super::room::{EventLink, Links, Rematch, Resumed, RoomConfig, RoomHandle, open_room};
 
 /// A room as the lobby lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -139,11 +139,11 @@ impl Tables {
 
     /// Opens a room for a tournament's game, its seats (Black, White) taken by the paired players, both away
     /// until they arrive; its code and handle, or `None` when no code is free.
-    pub fn open_tournament(
+    pub fn open_event(
         self: &Arc<Self>,
         config: RoomConfig,
         seats: [Identity; 2],
-        link: TournamentGame,
+        link: EventLink,
     ) -> Option<(RoomCode, RoomHandle)> {
         let rematch = Rematch {
             seats: seats.clone().map(|who| (who, None)),
@@ -160,11 +160,11 @@ impl Tables {
     }
 
     /// Opens a room for a game resumed after a restart that belongs to a tournament (see [`Tables::open`]).
-    pub fn open_resumed_in_tournament(
+    pub fn open_resumed_in_event(
         self: &Arc<Self>,
         config: RoomConfig,
         resumed: Resumed,
-        link: TournamentGame,
+        link: EventLink,
     ) -> Option<(RoomCode, RoomHandle)> {
         let seats = Some(resumed.seats.clone());
         self.open_with(

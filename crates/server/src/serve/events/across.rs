@@ -15,9 +15,9 @@ use crate::serve::ids::{GameId, RoomCode};
 use crate::serve::nodes::cluster::{Beat, Cluster, EventOwner};
 use crate::serve::nodes::event_listing::listing_text;
 use crate::serve::nodes::{NodeName, Resumption, Sweep};
-use crate::serve::records::{Records, RecordsError, Stage, TournamentRecord, TournamentSpec};
-use crate::serve::room::{GameEnded, TournamentGame};
-use crate::serve::tournament::director::{Director, event_tags};
+use crate::serve::records::{EventRecord, EventSpec, Records, RecordsError, Stage};
+use crate::serve::room::{EventLink, GameEnded};
+use crate::serve::event_rules::director::{Director, event_tags};
 
 /// How long an event another node has just created is waited for in the records.
 const RECORDS_WAIT: Duration = Duration::from_secs(2);
@@ -339,12 +339,12 @@ async fn release(cluster: &Cluster, code: &RoomCode) {
 pub(crate) fn pairing_of_game(
     records: &mut dyn Records,
     game: GameId,
-) -> Result<Option<(TournamentSpec, u32, u32)>, RecordsError> {
+) -> Result<Option<(EventSpec, u32, u32)>, RecordsError> {
     for (spec, stage) in records.tournaments()? {
         if stage == Stage::Finished {
             continue;
         }
-        let Some(TournamentRecord { pairings, .. }) = records.tournament(&spec.code)? else {
+        let Some(EventRecord { pairings, .. }) = records.tournament(&spec.code)? else {
             continue;
         };
         if let Some(p) = pairings
@@ -362,15 +362,15 @@ pub(crate) fn pairing_of_game(
 /// and its watchers are shown the event as this node last heard of it.
 pub(crate) fn link_to_event(
     shared: &Shared,
-    spec: &TournamentSpec,
+    spec: &EventSpec,
     round: u32,
     board: u32,
-) -> TournamentGame {
+) -> EventLink {
     let tags = event_tags(spec, round);
     if let Some(handle) = shared.events.find(&spec.code)
         && let Some(results) = handle.results.clone()
     {
-        return TournamentGame {
+        return EventLink {
             event: spec.code.clone(),
             round,
             board,
@@ -398,7 +398,7 @@ pub(crate) fn link_to_event(
             ended,
         ));
     }
-    TournamentGame {
+    EventLink {
         event: spec.code.clone(),
         round,
         board,

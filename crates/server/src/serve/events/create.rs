@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::game::TimeControl;
 use crate::rules::Variant;
 use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::records::{EventKind, TournamentSpec};
+use crate::serve::records::{EventKind, EventSpec};
 use crate::serve::text::clean_line;
 
 /// The longest event name kept, in characters.
@@ -42,11 +42,7 @@ pub enum SetUpError {
 
 /// Reads the words after `tournament new` into an event created by `by` at `now` (seconds since the epoch);
 /// its code is left empty for the server to choose.
-pub fn read_spec(
-    words: &str,
-    by: Option<Fingerprint>,
-    now: i64,
-) -> Result<TournamentSpec, SetUpError> {
+pub fn read_spec(words: &str, by: Option<Fingerprint>, now: i64) -> Result<EventSpec, SetUpError> {
     let (words, name) = match words.find("name=") {
         Some(at) => (
             &words[..at],
@@ -111,7 +107,7 @@ pub fn read_spec(
         EventKind::Arena => "Arena",
         EventKind::Swiss => "Swiss",
     };
-    Ok(TournamentSpec {
+    Ok(EventSpec {
         code: RoomCode::new(""),
         name: name
             .filter(|n| !n.trim().is_empty())

@@ -1,5 +1,5 @@
 //! The tournaments the server runs: one task a running event, which owns its pure
-//! [`crate::serve::tournament::director::Director`], and the list of them the connections find events
+//! [`crate::serve::event_rules::director::Director`], and the list of them the connections find events
 //! in (to enter one, to see its table, to list it in the lobby).
 //!
 //! On a server of several nodes ([`across`]) each event is owned by one node through a lease (kept beside the
@@ -26,11 +26,11 @@ use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::nodes::cluster::Cluster;
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
-use crate::serve::records::{Records, Stage, TournamentRecord, TournamentSpec};
-use crate::serve::room::{GameEnded, TournamentGame};
+use crate::serve::records::{EventRecord, EventSpec, Records, Stage};
+use crate::serve::room::{EventLink, GameEnded};
 use crate::serve::tables::Tables;
-use crate::serve::tournament::director::{Director, event_tags};
-use crate::serve::tournament::{Colour, GameResult};
+use crate::serve::event_rules::director::{Director, event_tags};
+use crate::serve::event_rules::{Colour, GameResult};
 pub use task::unix_now;
 
 /// How many asks may wait for one event's task.
@@ -77,7 +77,7 @@ pub enum News {
 #[derive(Clone, Debug)]
 pub struct View {
     /// How it was set up.
-    pub spec: TournamentSpec,
+    pub spec: EventSpec,
     /// Where it stands.
     pub stage: Stage,
     /// How many have entered.
@@ -258,7 +258,7 @@ impl Events {
     /// on players' events; the operator's scheduled ones (`by` none) are not, so that they always have a place.
     pub async fn create(
         &self,
-        mut spec: TournamentSpec,
+        mut spec: EventSpec,
         by: Option<&caps::Creator>,
     ) -> Result<RoomCode, CreateError> {
         if let Some(by) = by {
@@ -279,7 +279,7 @@ impl Events {
         spec.code = code.clone();
         // Commit, then show: the event exists for anyone once the records hold it (and so does its creation,
         // which every node's daily caps count).
-        let mut jobs = vec![Job::CreateTournament(Box::new(spec.clone()))];
+        let mut jobs = vec![Job::CreateEvent(Box::new(spec.clone()))];
         if let Some(by) = by {
             jobs.push(Job::EventCreated {
                 creator: by.key.clone(),
@@ -441,8 +441,8 @@ pub struct Restoring {
 
 impl Restoring {
     /// The events of `records` not finished, each with the results of its games that ended and that it had not
-    /// kept (as [`TournamentRecords::tournament_games_ended`](crate::serve::records::TournamentRecords::tournament_games_ended) reads them).
-    pub fn new(records: Vec<(TournamentRecord, Vec<EndedInRecords>)>) -> Restoring {
+    /// kept (as [`EventRecords::tournament_games_ended`](crate::serve::records::EventRecords::tournament_games_ended) reads them).
+    pub fn new(records: Vec<(EventRecord, Vec<EndedInRecords>)>) -> Restoring {
         let mut games = HashMap::new();
         let mut events = Vec::new();
         for (record, ended) in records.iter().filter(|(r, _)| r.stage != Stage::Finished) {
@@ -463,10 +463,10 @@ impl Restoring {
     }
 
     /// The link a resumed game's room is opened with, when the game is an event's.
-    pub fn link(&self, game: GameId) -> Option<TournamentGame> {
+    pub fn link(&self, game: GameId) -> Option<EventLink> {
         let &(index, round, board) = self.games.get(&game)?;
         let (director, (results, _), _, (_, view)) = self.events.get(index)?;
-        Some(TournamentGame {
+        Some(EventLink {
             event: director.spec().code.clone(),
             round,
             board,

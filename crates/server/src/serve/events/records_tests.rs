@@ -12,12 +12,12 @@ use super::caps::{CapReached, Creator, EventCaps};
 use super::{CreateError, EventRequest, Events, View};
 use crate::serve::identity::Identity;
 use crate::serve::recorder::{CommitError, Job, Recorder};
-use crate::serve::records::tournaments::test_arena;
-use crate::serve::records::{SqliteRecords, TournamentRecords as _, TournamentSpec};
+use crate::serve::records::events::test_arena;
+use crate::serve::records::{EventRecords as _, EventSpec, SqliteRecords};
 use crate::serve::tables::Tables;
 
 /// An arena an hour from now: it waits, and takes entrants.
-fn spec() -> TournamentSpec {
+fn spec() -> EventSpec {
     test_arena("T1", super::task::unix_now() + 3600)
 }
 

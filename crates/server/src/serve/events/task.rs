@@ -18,12 +18,12 @@ use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{EventKind, PairingRecord, Records, Stage};
-use crate::serve::room::{GameEnded, RoomConfig, TournamentGame, variant_named};
+use crate::serve::room::{EventLink, GameEnded, RoomConfig, variant_named};
 use crate::serve::tables::Tables;
-use crate::serve::tournament::director::{Director, DirectorAction, DirectorEvent, event_tags};
-use crate::serve::tournament::standings::show_half;
-use crate::serve::tournament::table::render;
-use crate::serve::tournament::{Colour, Entrant, GameResult};
+use crate::serve::event_rules::director::{Director, DirectorAction, DirectorInput, event_tags};
+use crate::serve::event_rules::standings::show_half;
+use crate::serve::event_rules::table::render;
+use crate::serve::event_rules::{Colour, Entrant, GameResult};
 
 /// How often the director looks at the time (an arena's end, an event's start), and the steps the records
 /// could not take are tried again.
@@ -31,7 +31,7 @@ const TICK: Duration = Duration::from_millis(500);
 
 /// The most steps that wait to be tried again while the records cannot be written (players entering, leaving,
 /// results): one per thing a player did, so bounded by the event's size; past it the oldest is given up.
-const MAX_UNWRITTEN: usize = 4 * crate::serve::tournament::director::MAX_ENTRANTS;
+const MAX_UNWRITTEN: usize = 4 * crate::serve::event_rules::director::MAX_ENTRANTS;
 
 /// What became of a step of the event.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,7 +74,7 @@ struct Task {
     present: HashMap<Fingerprint, mpsc::Sender<News>>,
     results: mpsc::UnboundedSender<GameEnded>,
     /// The steps the records could not take, in order, tried again before anything new.
-    unwritten: VecDeque<DirectorEvent>,
+    unwritten: VecDeque<DirectorInput>,
     /// Whether the task stops: the server is stopping, or another node runs the event now.
     stopped: bool,
     /// When the blocks between the players were last read, and how many players there were.
@@ -147,7 +147,7 @@ impl Task {
             } => {
                 let fingerprint = who.fingerprint.clone();
                 self.present.insert(fingerprint.clone(), news);
-                self.handle(DirectorEvent::Join {
+                self.handle(DirectorInput::Join {
                     who: who.fingerprint,
                     name: who.name,
                 })
@@ -167,12 +167,12 @@ impl Task {
                     .is_some_and(|held| news.upgrade().is_some_and(|n| n.same_channel(held)));
                 if this_one {
                     self.present.remove(&who);
-                    self.handle(DirectorEvent::Away(who)).await;
+                    self.handle(DirectorInput::Away(who)).await;
                 }
             }
             EventRequest::Withdraw(who) => {
                 self.present.remove(&who);
-                self.handle(DirectorEvent::Withdraw(who)).await;
+                self.handle(DirectorInput::Withdraw(who)).await;
             }
         }
     }
@@ -186,7 +186,7 @@ impl Task {
             .find(|p| p.round == game.round && p.board == game.board)
             .map(|p| p.pairing);
         self.run.boards.remove(&(game.round, game.board));
-        self.handle(DirectorEvent::GameOver {
+        self.handle(DirectorInput::GameOver {
             round: game.round,
             board: game.board,
             result: game.result,
@@ -203,7 +203,7 @@ impl Task {
                 if let Some(who) = self.run.director.who(entrant).cloned()
                     && !self.present.contains_key(&who)
                 {
-                    self.handle(DirectorEvent::Withdraw(who)).await;
+                    self.handle(DirectorInput::Withdraw(who)).await;
                 }
             }
         }
@@ -223,12 +223,12 @@ impl Task {
                 }
             }
         }
-        self.step(DirectorEvent::Tick).await;
+        self.step(DirectorInput::Tick).await;
     }
 
     /// Feeds the director `event` after the steps still waiting for the records (it keeps its place behind
     /// them), or now.
-    async fn handle(&mut self, event: DirectorEvent) {
+    async fn handle(&mut self, event: DirectorInput) {
         if !self.unwritten.is_empty() {
             return self.wait_for_records(event);
         }
@@ -240,8 +240,8 @@ impl Task {
     /// Feeds the director and, once the records hold what it changed, acts on its answer. A step the records
     /// cannot take now is undone ([`Stepped::Unwritten`]: the caller keeps it to try again, a tick excepted, as
     /// the next one looks at the time again).
-    async fn step(&mut self, event: DirectorEvent) -> Stepped {
-        let ticked = matches!(event, DirectorEvent::Tick);
+    async fn step(&mut self, event: DirectorInput) -> Stepped {
+        let ticked = matches!(event, DirectorInput::Tick);
         self.read_blocks(ticked).await;
         // Who plays another event's game here just now: not paired here until it ends.
         let busy = self.run.tables.busy_players();
@@ -266,7 +266,7 @@ impl Task {
         let code = self.run.director.spec().code.clone();
         let jobs = actions
             .into_iter()
-            .map(|action| Job::Tournament {
+            .map(|action| Job::Event {
                 event: code.clone(),
                 action,
             })
@@ -337,7 +337,7 @@ impl Task {
     }
 
     /// Keeps `event` to try again once the records can be written; the oldest is given up past the bound.
-    fn wait_for_records(&mut self, event: DirectorEvent) {
+    fn wait_for_records(&mut self, event: DirectorInput) {
         if self.unwritten.len() >= MAX_UNWRITTEN
             && let Some(lost) = self.unwritten.pop_front()
         {
@@ -382,7 +382,7 @@ impl Task {
             crate::rules::Color::Black => [first, second],
             crate::rules::Color::White => [second, first],
         };
-        let link = TournamentGame {
+        let link = EventLink {
             event: spec.code.clone(),
             round: pairing.round,
             board: pairing.board,
@@ -390,7 +390,7 @@ impl Task {
             results: self.results.clone(),
             view: self.view.clone(),
         };
-        let Some((code, _)) = self.run.tables.open_tournament(config, seats.clone(), link) else {
+        let Some((code, _)) = self.run.tables.open_event(config, seats.clone(), link) else {
             tracing::error!(event = %spec.code, "no code is free for a tournament's game");
             return;
         };

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::serve::events::View;
 use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::records::{EventKind, Stage, TournamentSpec};
-use crate::serve::tournament::Colour;
+use crate::serve::records::{EventKind, EventSpec, Stage};
+use crate::serve::event_rules::Colour;
 
 /// An event's summary as the nodes write it.
 #[derive(Debug, Serialize, Deserialize)]
@@ -68,7 +68,7 @@ pub fn view_from_listing(code: &RoomCode, text: &str) -> Option<Arc<View>> {
     let summary: Summary = serde_json::from_str(text)
         .inspect_err(|error| tracing::warn!(%error, %code, "another node's event summary"))
         .ok()?;
-    let spec = TournamentSpec {
+    let spec = EventSpec {
         code: code.clone(),
         name: summary.name,
         kind: EventKind::parse(&summary.kind)?,
@@ -106,7 +106,7 @@ mod tests {
     #[test]
     fn a_summary_reads_back_as_the_view_it_was_written_from() {
         let view = View {
-            spec: TournamentSpec {
+            spec: EventSpec {
                 code: RoomCode::new("T4RN"),
                 name: "Night arena".to_string(),
                 kind: EventKind::Arena,

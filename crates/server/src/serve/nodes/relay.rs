@@ -17,7 +17,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_postgres::Config;
 
 use super::bus::{NodeInbox, NodeOutbox};
-use super::wire::{Envelope, LinkIn, LinkOut, WireError, WireEvent};
+use super::wire::{Envelope, LinkIn, LinkOut, WireError, WireNews};
 use super::{NodeName, NodesError};
 use crate::app::{NODE_SILENT, TableNews, TableRequest, TableState};
 use crate::rules::Color;
@@ -462,7 +462,7 @@ impl Relay {
             Envelope::Seated { link, result } => {
                 self.answer_seat(link, result.map_err(RoomError::Elsewhere));
             }
-            Envelope::Update { link, event } => self.take_update(link, event).await,
+            Envelope::Update { link, news } => self.take_update(link, news).await,
             Envelope::Closed { link } => {
                 locked(&self.away).remove(&link);
             }
@@ -579,7 +579,7 @@ impl Relay {
                     None => continue,
                 },
             };
-            if !self.send(to, &Envelope::Update { link, event }).await {
+            if !self.send(to, &Envelope::Update { link, news: event }).await {
                 // It may not have arrived: what follows must not build on it.
                 out.lost();
             }
@@ -588,7 +588,7 @@ impl Relay {
 
     /// News from the room of the person on `link`, read against the state they last got; when it follows a
     /// state that never came, nothing is shown and the owner is asked for the whole state.
-    async fn take_update(&self, link: u64, event: WireEvent) {
+    async fn take_update(&self, link: u64, event: WireNews) {
         let taken = {
             let mut away = locked(&self.away);
             let Some(person) = away.get_mut(&link) else {

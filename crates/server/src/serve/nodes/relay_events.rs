@@ -16,7 +16,7 @@ use super::{Relay, locked, take_from_node};
 use crate::serve::events::{EventHandle, EventRequest, NEWS_QUEUE, News, View};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::records::tournaments::{parse_result, result_str};
+use crate::serve::records::events::{parse_result, result_str};
 use crate::serve::room::GameEnded;
 
 /// How many asks may wait to be sent to an event on another node, from one player's line.

@@ -87,8 +87,9 @@ pub enum Envelope {
     Update {
         /// Their line.
         link: u64,
-        /// The news.
-        event: WireEvent,
+        /// The news. Called `event` on the wire, as nodes of earlier versions call it.
+        #[serde(rename = "event")]
+        news: WireNews,
     },
     /// To a room's owner: the person on `link` missed a state of the room (news came that follows one they did
     /// not get): the whole state, please.
@@ -167,7 +168,7 @@ pub enum Envelope {
 /// ([`Envelope::Resend`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum WireEvent {
+pub enum WireNews {
     /// The whole table.
     State {
         /// The state's number on its link.
@@ -271,9 +272,9 @@ pub struct LinkOut {
 impl LinkOut {
     /// `event` as it crosses to the node at the other end, as moves when they are all that changed since the
     /// last state sent.
-    pub fn wire(&mut self, event: &TableNews) -> WireEvent {
+    pub fn wire(&mut self, event: &TableNews) -> WireNews {
         let TableNews::State(state) = event else {
-            return WireEvent::News {
+            return WireNews::News {
                 event: event.clone(),
             };
         };
@@ -281,14 +282,14 @@ impl LinkOut {
         let seq = self.seq;
         let before = self.sent.replace(Arc::clone(state));
         match before.and_then(|before| moves_since(&before.game, &state.game)) {
-            Some((keep, moves)) => WireEvent::Moves {
+            Some((keep, moves)) => WireNews::Moves {
                 seq,
                 keep,
                 moves,
                 outcome: state.game.outcome(),
                 table: table_to_wire(state),
             },
-            None => WireEvent::State {
+            None => WireNews::State {
                 seq,
                 state: state_to_wire(state),
             },
@@ -296,10 +297,10 @@ impl LinkOut {
     }
 
     /// The last state sent, whole again, for a node that missed one; `None` before the first.
-    pub fn resend(&mut self) -> Option<WireEvent> {
+    pub fn resend(&mut self) -> Option<WireNews> {
         let state = self.sent.clone()?;
         self.seq += 1;
-        Some(WireEvent::State {
+        Some(WireNews::State {
             seq: self.seq,
             state: state_to_wire(&state),
         })
@@ -321,11 +322,11 @@ pub struct LinkIn {
 impl LinkIn {
     /// The room's news from what crossed. [`WireError::Gap`] when it follows a state this side did not get:
     /// nothing is shown until the whole state comes again.
-    pub fn take(&mut self, event: WireEvent) -> Result<TableNews, WireError> {
+    pub fn take(&mut self, event: WireNews) -> Result<TableNews, WireError> {
         let (seq, state) = match event {
-            WireEvent::News { event } => return Ok(event),
-            WireEvent::State { seq, state } => (seq, state_from_wire(state)?),
-            WireEvent::Moves {
+            WireNews::News { event } => return Ok(event),
+            WireNews::State { seq, state } => (seq, state_from_wire(state)?),
+            WireNews::Moves {
                 seq,
                 keep,
                 moves,

@@ -46,17 +46,17 @@ fn state_after(game_type: GameType, plies: usize) -> TableState {
 fn sent(out: &mut LinkOut, event: &TableNews) -> String {
     Envelope::Update {
         link: 7,
-        event: out.wire(event),
+        news: out.wire(event),
     }
     .to_text()
 }
 
 /// Reads what crossed on a link whose receiving side is `into`.
 fn got(into: &mut LinkIn, text: &str) -> Result<TableNews, WireError> {
-    let Envelope::Update { link: 7, event } = Envelope::from_text(text)? else {
+    let Envelope::Update { link: 7, news } = Envelope::from_text(text)? else {
         panic!("another message came back: {text}");
     };
-    into.take(event)
+    into.take(news)
 }
 
 /// Sends an event across a new link as text and reads it back.
@@ -75,6 +75,16 @@ fn changed(state: &TableState, change: impl FnOnce(&mut AnyGame)) -> TableNews {
 fn play_first(game: &mut AnyGame) {
     let mv = game.legal_moves()[0];
     game.play(&mv).expect("legal");
+}
+
+#[test]
+fn a_table_s_news_crosses_under_the_name_earlier_nodes_read() {
+    // Nodes of two versions run side by side during an upgrade: the field keeps its first name on the wire.
+    let state = state_after(GameType::standard(Variant::English), 4);
+    let text = sent(&mut LinkOut::default(), &TableNews::State(Arc::new(state)));
+    let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert!(value.get("event").is_some(), "{text}");
+    assert!(value.get("news").is_none(), "{text}");
 }
 
 #[test]
@@ -131,7 +141,7 @@ fn news_after_a_lost_state_is_not_shown_and_the_whole_state_comes_again() {
     // Asked again, the whole state comes, and moves after it read as before.
     let again = Envelope::Update {
         link: 7,
-        event: out.resend().expect("a state was sent"),
+        news: out.resend().expect("a state was sent"),
     }
     .to_text();
     assert_eq!(got(&mut into, &again), Ok(after.clone()));
@@ -156,7 +166,7 @@ fn moves_the_game_does_not_allow_are_refused() {
     )
     .expect("first");
     let mut event = out.wire(&changed(&start, play_first));
-    let WireEvent::Moves { moves, .. } = &mut event else {
+    let WireNews::Moves { moves, .. } = &mut event else {
         panic!("not moves: {event:?}");
     };
     // The move again, from the square it left: no piece is there now.
@@ -164,7 +174,7 @@ fn moves_the_game_does_not_allow_are_refused() {
     assert_eq!(into.take(event), Err(WireError::IllegalMove));
     // More plies kept than the game has.
     let mut event = out.wire(&changed(&start, play_first));
-    if let WireEvent::Moves { keep, seq, .. } = &mut event {
+    if let WireNews::Moves { keep, seq, .. } = &mut event {
         *keep = 99;
         *seq = 2;
     }
@@ -304,7 +314,7 @@ fn malformed_messages_are_refused_not_trusted() {
     // A good move in the same shape reads.
     let good = r#"{"kind":"ask","from":"one","link":1,"code":"K7QX","request":{"play":{"from":8,"path":[12],"captured":"0","crowns":false}}}"#;
     assert!(Envelope::from_text(good).is_ok());
-    let bad_game = WireEvent::State {
+    let bad_game = WireNews::State {
         seq: 1,
         state: WireState {
             pdn: "[GameType \"20\"]\n1. 99-98 *".into(),

@@ -12,7 +12,7 @@ use tokio::sync::mpsc as tokio_mpsc;
 use super::filing::{OnFiled, file_for_players};
 use super::{Commit, CommitError, Job, RecordKey};
 use crate::serve::ids::{GameId, RoomCode};
-use crate::serve::records::{FinishedGame, NewGame, Records, RecordsError, TournamentChange};
+use crate::serve::records::{EventChange, FinishedGame, NewGame, Records, RecordsError};
 
 /// Writes `batch` in one transaction; the jobs the disk could not take (all of the batch's records jobs, when
 /// it fails, as its transaction is rolled back, and the filings that failed), to be tried again in order, and
@@ -308,16 +308,16 @@ fn write(
                 },
             )?;
         }
-        Job::CreateTournament(spec) => records.create_tournament(spec)?,
-        Job::Tournament { event, action } => records.change_tournament(event, &action.change())?,
-        Job::TournamentGame {
+        Job::CreateEvent(spec) => records.create_event(spec)?,
+        Job::Event { event, action } => records.change_event(event, &action.change())?,
+        Job::EventGame {
             event,
             round,
             board,
             key,
-        } => records.change_tournament(
+        } => records.change_event(
             event,
-            &TournamentChange::Started {
+            &EventChange::Started {
                 round: *round,
                 board: *board,
                 game: id(key)?,

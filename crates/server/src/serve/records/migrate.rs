@@ -228,7 +228,7 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
         copied.ratings += 1;
     }
 
-    copied.tournaments = copy_tournaments(&db, &mut tx)?;
+    copied.tournaments = copy_events(&db, &mut tx)?;
     copied.problem_attempts = copy_problems(&db, &mut tx)?;
     copied.conduct = copy_rows(&db, &mut tx, &CONDUCT)?;
     copied.more = copy_rows(&db, &mut tx, &MORE)?;
@@ -237,7 +237,7 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
 }
 
 /// Copies the tournaments with their entrants, pairings and byes; how many tournaments.
-fn copy_tournaments(
+fn copy_events(
     db: &rusqlite::Connection,
     tx: &mut ::postgres::Transaction<'_>,
 ) -> Result<u64, MigrateError> {

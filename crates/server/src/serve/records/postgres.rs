@@ -116,7 +116,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (owner, path)
      );",
     // Version 5: tournaments, their entrants, pairings with results and games, and byes.
-    super::tournaments::TABLES,
+    super::events::TABLES,
     // Version 6: the problem trainer: players' and problems' ratings, and every attempt.
     super::problems::TABLES,
     // Version 7: each start of a node under its name takes the next generation, the fencing token that every

@@ -7,8 +7,8 @@ use super::*;
 use crate::local_postgres::LocalPostgres;
 use crate::serve::identity::Identity;
 use crate::serve::recorder::{Job, RecordKey, Recorder};
-use crate::serve::records::TournamentChange;
-use crate::serve::records::tournaments::test_arena;
+use crate::serve::records::EventChange;
+use crate::serve::records::events::test_arena;
 
 /// A fresh database (the nodes' tables are the records' own) and a connection to play the other nodes with.
 fn database(test: &str) -> (PostgresUrl, ::postgres::Client) {
@@ -168,23 +168,22 @@ fn an_event_is_written_only_by_the_node_holding_its_lease() {
     one.seen(&ann).expect("seen");
     // Node two holds the event's lease: node one may not create it.
     lease(&mut admin, "event:T1", "two", 60.0);
-    not_held(one.create_tournament(&spec), "event:T1");
-    two.create_tournament(&spec).expect("created by its holder");
-    let entered = TournamentChange::Entered {
+    not_held(one.create_event(&spec), "event:T1");
+    two.create_event(&spec).expect("created by its holder");
+    let entered = EventChange::Entered {
         entrant: 0,
         fingerprint: &ann.fingerprint,
         name: "ann",
     };
-    two.change_tournament(&spec.code, &entered)
-        .expect("written");
+    two.change_event(&spec.code, &entered).expect("written");
     // Node one takes the event over (node two paused past its lease): two's next step is refused, one's kept.
     lease(&mut admin, "event:T1", "one", 60.0);
-    let withdrawn = TournamentChange::Withdrawn {
+    let withdrawn = EventChange::Withdrawn {
         entrant: 0,
         withdrawn: true,
     };
-    not_held(two.change_tournament(&spec.code, &withdrawn), "event:T1");
-    one.change_tournament(&spec.code, &withdrawn)
+    not_held(two.change_event(&spec.code, &withdrawn), "event:T1");
+    one.change_event(&spec.code, &withdrawn)
         .expect("written by the new holder");
     let kept = one
         .tournament(&spec.code)
@@ -194,11 +193,11 @@ fn an_event_is_written_only_by_the_node_holding_its_lease() {
     assert!(kept.entries[0].withdrawn);
     // A lapsed lease fences too.
     lease(&mut admin, "event:T1", "one", -1.0);
-    let back = TournamentChange::Withdrawn {
+    let back = EventChange::Withdrawn {
         entrant: 0,
         withdrawn: false,
     };
-    not_held(one.change_tournament(&spec.code, &back), "event:T1");
+    not_held(one.change_event(&spec.code, &back), "event:T1");
 }
 
 #[test]

@@ -76,7 +76,7 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // server resumes it whether or not it still offers that variant.
     "ALTER TABLE games ADD COLUMN definition TEXT;",
     // Version 5: tournaments, their entrants, pairings with results and games, and byes.
-    super::tournaments::TABLES,
+    super::events::TABLES,
     // Version 6: the problem trainer: players' and problems' ratings, and every attempt.
     super::problems::TABLES,
     // Version 7: conduct: whom players have blocked, their reports, the operator's bans.

@@ -176,7 +176,7 @@ pub enum RoomEffect {
         rematch: Rematch,
     },
     /// The game, one of a tournament's, ended so.
-    TournamentResult(GameEnded),
+    EventResult(GameEnded),
     /// A rated game's end is in the records: read both players' ratings after it (once everything sent to the
     /// records before is written) and answer with [`Input::Ratings`].
     ReadRatings {
@@ -209,7 +209,7 @@ pub struct RoomSetup {
     pub note_phase: Duration,
 }
 
-pub use tournament_game::{EventGame, GameEnded};
+pub use event_game::{EventGame, GameEnded};
 
 struct Seat {
     who: Identity,
@@ -853,7 +853,7 @@ mod recording;
 mod rematch;
 mod requests;
 mod timers;
-mod tournament_game;
+mod event_game;
 
 pub use error::RoomError;
 pub use recording::{ResumeError, resumed_from, variant_named};

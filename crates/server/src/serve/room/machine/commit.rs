@@ -226,7 +226,7 @@ impl Room {
             && !was_ended
             && self.ended
         {
-            self.report_to_tournament(outcome);
+            self.report_to_event(outcome);
             self.file_for_players();
             let ratings_follow = self.read_ratings(outcome);
             self.news_for_the_absent(ratings_follow);

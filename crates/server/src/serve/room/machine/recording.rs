@@ -47,7 +47,7 @@ impl Room {
         };
         self.unsaved.push(start);
         self.record = Some(key);
-        self.record_tournament_start();
+        self.record_event_start();
     }
 
     /// The last move goes into the step's commit, with both clocks after it.

@@ -16,7 +16,7 @@ mod nodes;
 mod offers;
 mod recorded;
 mod rematch;
-mod tournament;
+mod event;
 mod unsaved;
 mod witness;
 use crate::game::{Outcome, WinReason};

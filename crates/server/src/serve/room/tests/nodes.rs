@@ -280,7 +280,7 @@ impl World {
                 | RoomEffect::Note(_)
                 | RoomEffect::Listing(_)
                 | RoomEffect::OpenRematch { .. }
-                | RoomEffect::TournamentResult(_)
+                | RoomEffect::EventResult(_)
                 | RoomEffect::ReadRatings { .. } => {}
             }
         }

@@ -147,10 +147,10 @@ impl Recorded {
             | Job::Resume { .. }
             | Job::Flush(_)
             | Job::Tamper(_)
-            | Job::CreateTournament(_)
+            | Job::CreateEvent(_)
             | Job::EventCreated { .. }
-            | Job::Tournament { .. }
-            | Job::TournamentGame { .. } => {
+            | Job::Event { .. }
+            | Job::EventGame { .. } => {
                 panic!("a room outside a tournament sends no {job:?}")
             }
         }

@@ -127,7 +127,7 @@ pub fn show_quarter(quarter: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::serve::tournament::{GameResult, Pairing, RoundBoard};
+    use crate::serve::event_rules::{GameResult, Pairing, RoundBoard};
 
     fn board(first: Entrant, second: Entrant, result: GameResult) -> RoundBoard {
         RoundBoard {

@@ -3,11 +3,11 @@
 
 use super::*;
 use crate::serve::events::View;
-use crate::serve::records::{EventKind, Stage, TournamentSpec};
-use crate::serve::tournament::GameResult;
+use crate::serve::records::{EventKind, EventSpec, Stage};
+use crate::serve::event_rules::GameResult;
 
 /// A tournament's room and the people of a test.
-struct TournamentRoom {
+struct EventRoom {
     room: RoomHandle,
     ann: (Person, Updates),
     bob: (Person, Updates),
@@ -16,9 +16,9 @@ struct TournamentRoom {
 }
 
 /// A room of round 2, board 1, of a Swiss event, with Ann (Black) and Bob (White) seated and away.
-fn tournament_room(grace_ms: u64) -> TournamentRoom {
+fn event_room(grace_ms: u64) -> EventRoom {
     let (results, ended) = mpsc::unbounded_channel();
-    let spec = TournamentSpec {
+    let spec = EventSpec {
         code: RoomCode::new("T4RN"),
         name: "Club Swiss".into(),
         kind: EventKind::Swiss,
@@ -43,11 +43,11 @@ fn tournament_room(grace_ms: u64) -> TournamentRoom {
     let (_, view) = watch::channel(Arc::new(view));
     let (ann, ann_tx) = Person::new("ann");
     let (bob, bob_tx) = Person::new("bob");
-    let link = TournamentGame {
+    let link = EventLink {
         event: spec.code.clone(),
         round: 2,
         board: 1,
-        tags: crate::serve::tournament::director::event_tags(&spec, 2),
+        tags: crate::serve::event_rules::director::event_tags(&spec, 2),
         results,
         view,
     };
@@ -62,7 +62,7 @@ fn tournament_room(grace_ms: u64) -> TournamentRoom {
             ..Links::default()
         },
     );
-    TournamentRoom {
+    EventRoom {
         room,
         ann: (ann, ann_tx),
         bob: (bob, bob_tx),
@@ -72,12 +72,12 @@ fn tournament_room(grace_ms: u64) -> TournamentRoom {
 
 #[tokio::test]
 async fn a_player_who_does_not_come_loses_when_the_grace_runs_out_and_the_event_hears_it() {
-    let TournamentRoom {
+    let EventRoom {
         room,
         ann: (mut ann, ann_tx),
         bob: _bob,
         mut ended,
-    } = tournament_room(300);
+    } = event_room(300);
     assert_eq!(sit(&room, &ann, ann_tx, None).await, Color::Black);
     let over = ann.state_until(|s| s.game.outcome().is_some()).await;
     assert_eq!(
@@ -111,19 +111,19 @@ async fn a_player_who_does_not_come_loses_when_the_grace_runs_out_and_the_event_
 
 #[tokio::test]
 async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
-    let mut nobody = tournament_room(100);
+    let mut nobody = event_room(100);
     let result = tokio::time::timeout(Duration::from_secs(2), nobody.ended.recv())
         .await
         .expect("in time")
         .expect("a result");
     assert_eq!((result.result, result.forfeit), (GameResult::Draw, true));
 
-    let TournamentRoom {
+    let EventRoom {
         room,
         ann: (mut ann, ann_tx),
         bob: (mut bob, bob_tx),
         mut ended,
-    } = tournament_room(60_000);
+    } = event_room(60_000);
     sit(&room, &ann, ann_tx, None).await;
     sit(&room, &bob, bob_tx, None).await;
     // A watcher is told the event's leaders.

@@ -3,7 +3,7 @@
 use super::tests::fresh_postgres;
 use super::*;
 use crate::serve::identity::Identity;
-use crate::serve::tournament::{GameResult as Outcome, Pairing};
+use crate::serve::event_rules::{GameResult as Outcome, Pairing};
 
 #[test]
 fn on_sqlite() {
@@ -24,7 +24,7 @@ fn player(name: &str) -> Identity {
 
 fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
     let code = RoomCode::from("T4RN");
-    let spec = TournamentSpec {
+    let spec = EventSpec {
         code: code.clone(),
         name: "Friday Swiss".to_string(),
         kind: EventKind::Swiss,
@@ -37,17 +37,17 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
         rounds: 5,
         created_by: Some("SHA256:ann".into()),
     };
-    records.create_tournament(&spec).expect("created");
+    records.create_event(&spec).expect("created");
     // The same code twice is refused.
-    assert!(records.create_tournament(&spec).is_err());
+    assert!(records.create_event(&spec).is_err());
     let names = ["ann", "bob", "cy"];
     for (entrant, name) in names.iter().enumerate() {
         let who = player(name);
         records.seen(&who).expect("seen");
         records
-            .change_tournament(
+            .change_event(
                 &code,
-                &TournamentChange::Entered {
+                &EventChange::Entered {
                     entrant: entrant as u32,
                     fingerprint: &who.fingerprint,
                     name: &who.name,
@@ -56,7 +56,7 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
             .expect("entered");
     }
     records
-        .change_tournament(&code, &TournamentChange::Stage(Stage::Running))
+        .change_event(&code, &EventChange::Stage(Stage::Running))
         .expect("started");
     let pairing = PairingRecord {
         round: 1,
@@ -69,12 +69,12 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
         game: None,
     };
     records
-        .change_tournament(&code, &TournamentChange::Paired(&pairing))
+        .change_event(&code, &EventChange::Paired(&pairing))
         .expect("paired");
     records
-        .change_tournament(
+        .change_event(
             &code,
-            &TournamentChange::Bye {
+            &EventChange::Bye {
                 round: 1,
                 entrant: 2,
             },
@@ -92,9 +92,9 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
         })
         .expect("a game");
     records
-        .change_tournament(
+        .change_event(
             &code,
-            &TournamentChange::Started {
+            &EventChange::Started {
                 round: 1,
                 board: 0,
                 game,
@@ -118,9 +118,9 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
         vec![(1, 0, "1-0".to_string())]
     );
     records
-        .change_tournament(
+        .change_event(
             &code,
-            &TournamentChange::Result {
+            &EventChange::Result {
                 round: 1,
                 board: 0,
                 result: Outcome::FirstWins,
@@ -128,9 +128,9 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
         )
         .expect("its result");
     records
-        .change_tournament(
+        .change_event(
             &code,
-            &TournamentChange::Withdrawn {
+            &EventChange::Withdrawn {
                 entrant: 1,
                 withdrawn: true,
             },
@@ -171,9 +171,9 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
     // Entering again brings a withdrawn player back.
     let bob = player("bob");
     records
-        .change_tournament(
+        .change_event(
             &code,
-            &TournamentChange::Entered {
+            &EventChange::Entered {
                 entrant: 1,
                 fingerprint: &bob.fingerprint,
                 name: "bob",
@@ -184,7 +184,7 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
     assert!(!kept.entries[1].withdrawn);
 
     records
-        .change_tournament(&code, &TournamentChange::Stage(Stage::Finished))
+        .change_event(&code, &EventChange::Stage(Stage::Finished))
         .expect("over");
     let listed = records.tournaments().expect("listed");
     assert_eq!(listed, vec![(spec, Stage::Finished)]);

@@ -8,8 +8,8 @@ use super::Connection;
 use super::commands::finish_exec;
 use crate::serve::at_event::create_event;
 use crate::serve::codes::read_code;
-use crate::serve::tournament::director::Director;
-use crate::serve::tournament::table::render;
+use crate::serve::event_rules::director::Director;
+use crate::serve::event_rules::table::render;
 
 /// What `tournament` is asked.
 #[derive(Debug, PartialEq, Eq)]
@@ -46,7 +46,7 @@ pub(super) fn read_ask(command: &str) -> Option<Result<Ask, &'static str>> {
 impl Connection {
     /// Answers `tournament CODE [--pdn]` on `channel` from the records, on a blocking thread; the channel then
     /// closes, with status 0 when the event was found.
-    pub(super) fn send_tournament(
+    pub(super) fn send_event(
         &self,
         ask: Result<Ask, &'static str>,
         channel: ChannelId,

@@ -9,7 +9,7 @@ use super::{Job, Room, RoomEffect};
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::Color;
 use crate::serve::ids::RoomCode;
-use crate::serve::tournament::GameResult;
+use crate::serve::event_rules::GameResult;
 
 /// What a tournament's director hears of one of its games as it ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,10 +39,10 @@ pub struct EventGame {
 
 impl Room {
     /// The game has gone into the records: the event learns which game its pairing is.
-    pub(super) fn record_tournament_start(&mut self) {
+    pub(super) fn record_event_start(&mut self) {
         if let Some(link) = &self.event {
             let (event, round, board) = (link.event.clone(), link.round, link.board);
-            self.record(|key, _| Job::TournamentGame {
+            self.record(|key, _| Job::EventGame {
                 event,
                 round,
                 board,
@@ -52,7 +52,7 @@ impl Room {
     }
 
     /// The game is over: its result goes to the event's director.
-    pub(super) fn report_to_tournament(&mut self, outcome: Outcome) {
+    pub(super) fn report_to_event(&mut self, outcome: Outcome) {
         let Some(link) = &self.event else {
             return;
         };
@@ -77,7 +77,7 @@ impl Room {
             result,
             forfeit,
         };
-        self.out.push(RoomEffect::TournamentResult(ended));
+        self.out.push(RoomEffect::EventResult(ended));
     }
 
     /// In a tournament game not over, when the first absent player's time to come back runs out.

@@ -5,13 +5,13 @@ use postgres::{Client, Row};
 use super::RecordsError;
 use super::postgres::PostgresRecords;
 use super::postgres_games as games;
-use super::tournaments::{
-    EntryRecord, EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord,
-    TournamentSpec, parse_result, result_str,
+use super::events::{
+    EntryRecord, EventChange, EventKind, EventRecord, EventSpec, PairingRecord, Stage,
+    parse_result, result_str,
 };
-use super::tournaments::{TournamentRecords, sql};
+use super::events::{EventRecords, sql};
 use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
-use crate::serve::tournament::Pairing;
+use crate::serve::event_rules::Pairing;
 
 /// A value that did not read as the records write it.
 fn bad(what: &str) -> RecordsError {
@@ -22,11 +22,11 @@ fn small(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-fn spec_of(row: &Row) -> Result<(TournamentSpec, Stage), RecordsError> {
+fn spec_of(row: &Row) -> Result<(EventSpec, Stage), RecordsError> {
     let kind: String = row.try_get(2)?;
     let stage: String = row.try_get(11)?;
     Ok((
-        TournamentSpec {
+        EventSpec {
             code: RoomCode::new(row.try_get::<_, String>(0)?),
             name: row.try_get(1)?,
             kind: EventKind::parse(&kind).ok_or_else(|| bad("kind"))?,
@@ -44,7 +44,7 @@ fn spec_of(row: &Row) -> Result<(TournamentSpec, Stage), RecordsError> {
 }
 
 /// Records a new event, waiting to start.
-pub(super) fn create(c: &mut Client, spec: &TournamentSpec) -> Result<(), RecordsError> {
+pub(super) fn create(c: &mut Client, spec: &EventSpec) -> Result<(), RecordsError> {
     c.execute(
         sql::CREATE,
         &[
@@ -69,11 +69,11 @@ pub(super) fn create(c: &mut Client, spec: &TournamentSpec) -> Result<(), Record
 pub(super) fn change(
     c: &mut Client,
     code: &RoomCode,
-    change: &TournamentChange,
+    change: &EventChange,
 ) -> Result<(), RecordsError> {
     let code = code.as_str();
     match *change {
-        TournamentChange::Entered {
+        EventChange::Entered {
             entrant,
             fingerprint,
             name,
@@ -81,10 +81,10 @@ pub(super) fn change(
             sql::ENTER,
             &[&code, &i64::from(entrant), &fingerprint.as_str(), &name],
         )?,
-        TournamentChange::Withdrawn { entrant, withdrawn } => {
+        EventChange::Withdrawn { entrant, withdrawn } => {
             c.execute(sql::WITHDRAW, &[&code, &i64::from(entrant), &withdrawn])?
         }
-        TournamentChange::Paired(p) => c.execute(
+        EventChange::Paired(p) => c.execute(
             sql::PAIR,
             &[
                 &code,
@@ -96,11 +96,11 @@ pub(super) fn change(
                 &p.game.map(GameId::get),
             ],
         )?,
-        TournamentChange::Started { round, board, game } => c.execute(
+        EventChange::Started { round, board, game } => c.execute(
             sql::START_GAME,
             &[&code, &i64::from(round), &i64::from(board), &game.get()],
         )?,
-        TournamentChange::Result {
+        EventChange::Result {
             round,
             board,
             result,
@@ -113,19 +113,16 @@ pub(super) fn change(
                 &result_str(result),
             ],
         )?,
-        TournamentChange::Bye { round, entrant } => {
+        EventChange::Bye { round, entrant } => {
             c.execute(sql::BYE, &[&code, &i64::from(round), &i64::from(entrant)])?
         }
-        TournamentChange::Stage(stage) => c.execute(sql::STAGE, &[&code, &stage.as_str()])?,
+        EventChange::Stage(stage) => c.execute(sql::STAGE, &[&code, &stage.as_str()])?,
     };
     Ok(())
 }
 
 /// An event as kept, if there is one by that code.
-pub(super) fn read(
-    c: &mut Client,
-    code: &RoomCode,
-) -> Result<Option<TournamentRecord>, RecordsError> {
+pub(super) fn read(c: &mut Client, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
     let code = code.as_str();
     let Some(row) = c.query_opt(sql::READ, &[&code])? else {
         return Ok(None);
@@ -161,7 +158,7 @@ pub(super) fn read(
     for row in c.query(sql::BYES, &[&code])? {
         byes.push((small(row.try_get(0)?), small(row.try_get(1)?)));
     }
-    Ok(Some(TournamentRecord {
+    Ok(Some(EventRecord {
         spec,
         stage,
         entries,
@@ -171,7 +168,7 @@ pub(super) fn read(
 }
 
 /// Every event kept, by start time.
-pub(super) fn list(c: &mut Client) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+pub(super) fn list(c: &mut Client) -> Result<Vec<(EventSpec, Stage)>, RecordsError> {
     c.query(sql::LIST, &[])?.iter().map(spec_of).collect()
 }
 
@@ -198,8 +195,8 @@ pub(super) fn games_ended(
         .collect()
 }
 
-impl TournamentRecords for PostgresRecords {
-    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
+impl EventRecords for PostgresRecords {
+    fn create_event(&mut self, spec: &EventSpec) -> Result<(), RecordsError> {
         let fence = self.fence.clone();
         self.write(|c| {
             games::fence_code(c, fence.as_ref(), &event_key(&spec.code))?;
@@ -207,11 +204,7 @@ impl TournamentRecords for PostgresRecords {
         })
     }
 
-    fn change_tournament(
-        &mut self,
-        code: &RoomCode,
-        change: &TournamentChange,
-    ) -> Result<(), RecordsError> {
+    fn change_event(&mut self, code: &RoomCode, change: &EventChange) -> Result<(), RecordsError> {
         let fence = self.fence.clone();
         self.write(|c| {
             games::fence_code(c, fence.as_ref(), &event_key(code))?;
@@ -221,11 +214,11 @@ impl TournamentRecords for PostgresRecords {
 
     // The reads are made in a transaction of their own (a write's), so that an event is read as one state.
 
-    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError> {
+    fn tournament(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
         self.write(|c| read(c, code))
     }
 
-    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+    fn tournaments(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError> {
         self.write(list)
     }
 

@@ -1,4 +1,4 @@
-//! Tournaments: arenas and Swiss events, the rules of which are kept here apart from the server that runs them.
+//! The rules of events (tournaments): arenas and Swiss, kept here apart from the server that runs them.
 //!
 //! Everything in this module is pure: no I/O, no clock reads (the time, where it matters, is passed in), and the
 //! same input always gives the same pairings. The server's director task feeds it the events (a player joins, a

@@ -6,10 +6,10 @@ use crate::common::ssh::{Server, connect, new_key, read_all};
 use crowned::serve::Identity;
 use crowned::serve::codes::new_code;
 use crowned::serve::records::{
-    EventKind, FinishedGame, NewGame, PairingRecord, Records, SqliteRecords, Stage,
-    TournamentChange, TournamentSpec,
+    EventChange, EventKind, EventSpec, FinishedGame, NewGame, PairingRecord, Records,
+    SqliteRecords, Stage,
 };
-use crowned::serve::tournament::{GameResult as Outcome, Pairing};
+use crowned::serve::event_rules::{GameResult as Outcome, Pairing};
 
 fn player(name: &str) -> Identity {
     Identity {
@@ -21,7 +21,7 @@ fn player(name: &str) -> Identity {
 /// A finished Swiss event of three, one round: ann beats bob, cy has the bye; kept in the server's records as
 /// its director keeps it.
 fn keep_event(records: &mut dyn Records, code: &crowned::serve::RoomCode) {
-    let spec = TournamentSpec {
+    let spec = EventSpec {
         code: code.clone(),
         name: "Autumn Swiss".to_string(),
         kind: EventKind::Swiss,
@@ -34,14 +34,14 @@ fn keep_event(records: &mut dyn Records, code: &crowned::serve::RoomCode) {
         rounds: 1,
         created_by: None,
     };
-    records.create_tournament(&spec).expect("created");
+    records.create_event(&spec).expect("created");
     let people = [player("ann"), player("bob"), player("cy")];
     for (entrant, who) in people.iter().enumerate() {
         records.seen(who).expect("seen");
         records
-            .change_tournament(
+            .change_event(
                 code,
-                &TournamentChange::Entered {
+                &EventChange::Entered {
                     entrant: entrant as u32,
                     fingerprint: &who.fingerprint,
                     name: &who.name,
@@ -60,12 +60,12 @@ fn keep_event(records: &mut dyn Records, code: &crowned::serve::RoomCode) {
         game: None,
     };
     records
-        .change_tournament(code, &TournamentChange::Paired(&pairing))
+        .change_event(code, &EventChange::Paired(&pairing))
         .expect("paired");
     records
-        .change_tournament(
+        .change_event(
             code,
-            &TournamentChange::Bye {
+            &EventChange::Bye {
                 round: 1,
                 entrant: 2,
             },
@@ -83,9 +83,9 @@ fn keep_event(records: &mut dyn Records, code: &crowned::serve::RoomCode) {
         })
         .expect("a game");
     records
-        .change_tournament(
+        .change_event(
             code,
-            &TournamentChange::Started {
+            &EventChange::Started {
                 round: 1,
                 board: 0,
                 game,
@@ -104,9 +104,9 @@ fn keep_event(records: &mut dyn Records, code: &crowned::serve::RoomCode) {
         )
         .expect("ended");
     records
-        .change_tournament(
+        .change_event(
             code,
-            &TournamentChange::Result {
+            &EventChange::Result {
                 round: 1,
                 board: 0,
                 result: Outcome::FirstWins,
@@ -114,7 +114,7 @@ fn keep_event(records: &mut dyn Records, code: &crowned::serve::RoomCode) {
         )
         .expect("its result");
     records
-        .change_tournament(code, &TournamentChange::Stage(Stage::Finished))
+        .change_event(code, &EventChange::Stage(Stage::Finished))
         .expect("over");
 }
 

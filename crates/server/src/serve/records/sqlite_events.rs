@@ -5,13 +5,13 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::RecordsError;
 use super::for_sqlite;
 use super::sqlite::SqliteRecords;
-use super::tournaments::{
-    EntryRecord, EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord,
-    TournamentSpec, parse_result, result_str,
+use super::events::{
+    EntryRecord, EventChange, EventKind, EventRecord, EventSpec, PairingRecord, Stage,
+    parse_result, result_str,
 };
-use super::tournaments::{TournamentRecords, sql};
+use super::events::{EventRecords, sql};
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
-use crate::serve::tournament::Pairing;
+use crate::serve::event_rules::Pairing;
 
 /// A column that did not read as the records write it: a file written by hand, or by a newer program.
 fn bad(what: &str) -> rusqlite::Error {
@@ -23,11 +23,11 @@ fn small(n: i64) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
-fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<(TournamentSpec, Stage)> {
+fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<(EventSpec, Stage)> {
     let kind: String = row.get(2)?;
     let stage: String = row.get(11)?;
     Ok((
-        TournamentSpec {
+        EventSpec {
             code: row.get(0)?,
             name: row.get(1)?,
             kind: EventKind::parse(&kind).ok_or_else(|| bad("kind"))?,
@@ -45,7 +45,7 @@ fn spec_of(row: &rusqlite::Row<'_>) -> rusqlite::Result<(TournamentSpec, Stage)>
 }
 
 /// Records a new event, waiting to start.
-pub(super) fn create(db: &Connection, spec: &TournamentSpec) -> Result<(), RecordsError> {
+pub(super) fn create(db: &Connection, spec: &EventSpec) -> Result<(), RecordsError> {
     db.execute(
         &for_sqlite(sql::CREATE),
         params![
@@ -70,10 +70,10 @@ pub(super) fn create(db: &Connection, spec: &TournamentSpec) -> Result<(), Recor
 pub(super) fn change(
     db: &Connection,
     code: &RoomCode,
-    change: &TournamentChange,
+    change: &EventChange,
 ) -> Result<(), RecordsError> {
     match *change {
-        TournamentChange::Entered {
+        EventChange::Entered {
             entrant,
             fingerprint,
             name,
@@ -81,11 +81,11 @@ pub(super) fn change(
             &for_sqlite(sql::ENTER),
             params![code, entrant, fingerprint, name],
         )?,
-        TournamentChange::Withdrawn { entrant, withdrawn } => db.execute(
+        EventChange::Withdrawn { entrant, withdrawn } => db.execute(
             &for_sqlite(sql::WITHDRAW),
             params![code, entrant, withdrawn],
         )?,
-        TournamentChange::Paired(p) => db.execute(
+        EventChange::Paired(p) => db.execute(
             &for_sqlite(sql::PAIR),
             params![
                 code,
@@ -97,11 +97,11 @@ pub(super) fn change(
                 p.game
             ],
         )?,
-        TournamentChange::Started { round, board, game } => db.execute(
+        EventChange::Started { round, board, game } => db.execute(
             &for_sqlite(sql::START_GAME),
             params![code, round, board, game],
         )?,
-        TournamentChange::Result {
+        EventChange::Result {
             round,
             board,
             result,
@@ -109,10 +109,10 @@ pub(super) fn change(
             &for_sqlite(sql::RESULT),
             params![code, round, board, result_str(result)],
         )?,
-        TournamentChange::Bye { round, entrant } => {
+        EventChange::Bye { round, entrant } => {
             db.execute(&for_sqlite(sql::BYE), params![code, round, entrant])?
         }
-        TournamentChange::Stage(stage) => {
+        EventChange::Stage(stage) => {
             db.execute(&for_sqlite(sql::STAGE), params![code, stage.as_str()])?
         }
     };
@@ -120,10 +120,7 @@ pub(super) fn change(
 }
 
 /// An event as kept, if there is one by that code.
-pub(super) fn read(
-    db: &Connection,
-    code: &RoomCode,
-) -> Result<Option<TournamentRecord>, RecordsError> {
+pub(super) fn read(db: &Connection, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
     let Some((spec, stage)) = db
         .query_row(&for_sqlite(sql::READ), params![code], spec_of)
         .optional()?
@@ -166,7 +163,7 @@ pub(super) fn read(
             Ok((small(row.get(0)?), small(row.get(1)?)))
         })?
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Some(TournamentRecord {
+    Ok(Some(EventRecord {
         spec,
         stage,
         entries,
@@ -176,7 +173,7 @@ pub(super) fn read(
 }
 
 /// Every event kept, by start time.
-pub(super) fn list(db: &Connection) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+pub(super) fn list(db: &Connection) -> Result<Vec<(EventSpec, Stage)>, RecordsError> {
     let rows = db
         .prepare_cached(&for_sqlite(sql::LIST))?
         .query_map([], spec_of)?
@@ -207,24 +204,20 @@ pub(super) fn games_ended(
     Ok(rows)
 }
 
-impl TournamentRecords for SqliteRecords {
-    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError> {
+impl EventRecords for SqliteRecords {
+    fn create_event(&mut self, spec: &EventSpec) -> Result<(), RecordsError> {
         create(&self.db, spec)
     }
 
-    fn change_tournament(
-        &mut self,
-        code: &RoomCode,
-        change: &TournamentChange,
-    ) -> Result<(), RecordsError> {
+    fn change_event(&mut self, code: &RoomCode, change: &EventChange) -> Result<(), RecordsError> {
         self::change(&self.db, code, change)
     }
 
-    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError> {
+    fn tournament(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
         read(&self.db, code)
     }
 
-    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError> {
+    fn tournaments(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError> {
         list(&self.db)
     }
 

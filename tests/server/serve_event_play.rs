@@ -377,8 +377,8 @@ async fn arena_player(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_arena_of_six_pairs_free_players_scores_streaks_and_ends_on_time() {
-    use crowned::serve::tournament::arena::ArenaPlayer;
-    use crowned::serve::tournament::{Colour, PlayerScore};
+    use crowned::serve::event_rules::arena::ArenaPlayer;
+    use crowned::serve::event_rules::{Colour, PlayerScore};
 
     const PLAYERS: usize = 6;
     let server = Server::start_with(

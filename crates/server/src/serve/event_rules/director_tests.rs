@@ -1,16 +1,14 @@
 //! The director: events run from joins, results and time, and an event restored from what it kept.
 
-use super::director::{Director, DirectorAction, DirectorEvent, event_tags};
+use super::director::{Director, DirectorAction, DirectorInput, event_tags};
 use super::{Entrant, GameResult, Pairing};
 use crate::serve::ids::Fingerprint;
-use crate::serve::records::{
-    EntryRecord, EventKind, PairingRecord, Stage, TournamentRecord, TournamentSpec,
-};
+use crate::serve::records::{EntryRecord, EventKind, EventRecord, EventSpec, PairingRecord, Stage};
 
 const START: i64 = 1_000_000;
 
-fn spec(kind: EventKind) -> TournamentSpec {
-    TournamentSpec {
+fn spec(kind: EventKind) -> EventSpec {
+    EventSpec {
         code: "T1".into(),
         name: "Test event".to_string(),
         kind,
@@ -32,7 +30,7 @@ fn who(i: usize) -> Fingerprint {
 fn join_all(d: &mut Director, n: usize) {
     for i in 0..n {
         let actions = d.handle(
-            DirectorEvent::Join {
+            DirectorInput::Join {
                 who: who(i),
                 name: format!("p{i}"),
             },
@@ -71,9 +69,9 @@ fn an_arena_pairs_free_players_scores_streaks_and_ends_on_time() {
     let mut d = Director::new(spec(EventKind::Arena));
     join_all(&mut d, 6);
     // Nothing before the start.
-    assert!(paired(&d.handle(DirectorEvent::Tick, START - 1)).is_empty());
+    assert!(paired(&d.handle(DirectorInput::Tick, START - 1)).is_empty());
     let mut now = START;
-    let mut queue = paired(&d.handle(DirectorEvent::Tick, now));
+    let mut queue = paired(&d.handle(DirectorInput::Tick, now));
     assert_eq!(queue.len(), 3, "six free players make three games at once");
     let mut last: Vec<Option<Entrant>> = vec![None; 6];
     let mut played = 0;
@@ -82,7 +80,7 @@ fn an_arena_pairs_free_players_scores_streaks_and_ends_on_time() {
         now += 7;
         let result = seeded(game.pairing);
         let actions = d.handle(
-            DirectorEvent::GameOver {
+            DirectorInput::GameOver {
                 round: game.round,
                 board: game.board,
                 result,
@@ -134,14 +132,14 @@ fn an_arena_does_not_pair_a_player_seated_at_a_game_elsewhere_until_it_ends() {
     join_all(&mut d, 3);
     // Player 1 plays at another event's board as the arena starts: the other two meet.
     d.set_busy([who(1)].into_iter().collect());
-    let first = paired(&d.handle(DirectorEvent::Tick, START));
+    let first = paired(&d.handle(DirectorInput::Tick, START));
     assert_eq!(first.len(), 1);
     assert!(!first[0].pairing.has(1));
     // Still busy at the next tick: nobody to meet anyway; free again, paired as soon as someone is.
-    assert!(paired(&d.handle(DirectorEvent::Tick, START + 1)).is_empty());
+    assert!(paired(&d.handle(DirectorInput::Tick, START + 1)).is_empty());
     d.set_busy(Default::default());
     let done = d.handle(
-        DirectorEvent::GameOver {
+        DirectorInput::GameOver {
             round: 0,
             board: 0,
             result: GameResult::Draw,
@@ -160,25 +158,25 @@ fn an_arena_never_pairs_two_players_one_of_whom_blocked_the_other() {
     join_all(&mut d, 2);
     // Player 1 blocked player 0: alone together, they wait.
     d.set_blocked([(who(1), who(0))]);
-    assert!(paired(&d.handle(DirectorEvent::Tick, START)).is_empty());
-    assert!(paired(&d.handle(DirectorEvent::Tick, START + 5)).is_empty());
+    assert!(paired(&d.handle(DirectorInput::Tick, START)).is_empty());
+    assert!(paired(&d.handle(DirectorInput::Tick, START + 5)).is_empty());
     // A third comes: one of them meets the newcomer, the other waits.
     let third = d.handle(
-        DirectorEvent::Join {
+        DirectorInput::Join {
             who: who(2),
             name: "p2".into(),
         },
         START + 6,
     );
     let mut games = paired(&third);
-    games.extend(paired(&d.handle(DirectorEvent::Tick, START + 7)));
+    games.extend(paired(&d.handle(DirectorInput::Tick, START + 7)));
     assert_eq!(games.len(), 1, "{games:?}");
     assert!(games[0].pairing.has(2));
     // In a Swiss, the blocked pair is kept apart while the round allows.
     let mut swiss = Director::new(spec(EventKind::Swiss));
     join_all(&mut swiss, 4);
     swiss.set_blocked([(who(0), who(2))]);
-    let round = paired(&swiss.handle(DirectorEvent::Tick, START));
+    let round = paired(&swiss.handle(DirectorInput::Tick, START));
     assert_eq!(round.len(), 2);
     assert!(
         !round.iter().any(|g| g.pairing.has(0) && g.pairing.has(2)),
@@ -190,14 +188,14 @@ fn an_arena_never_pairs_two_players_one_of_whom_blocked_the_other() {
 fn an_arena_does_not_pair_a_player_who_is_away() {
     let mut d = Director::new(spec(EventKind::Arena));
     join_all(&mut d, 3);
-    d.handle(DirectorEvent::Away(who(2)), START - 5);
-    let first = paired(&d.handle(DirectorEvent::Tick, START));
+    d.handle(DirectorInput::Away(who(2)), START - 5);
+    let first = paired(&d.handle(DirectorInput::Tick, START));
     assert_eq!(first.len(), 1);
     assert!(!first[0].pairing.has(2));
     // Back: paired at once with... nobody free (the other two are playing): waits.
-    assert!(paired(&d.handle(DirectorEvent::Back(who(2)), START + 1)).is_empty());
+    assert!(paired(&d.handle(DirectorInput::Back(who(2)), START + 1)).is_empty());
     let done = d.handle(
-        DirectorEvent::GameOver {
+        DirectorInput::GameOver {
             round: 0,
             board: 0,
             result: GameResult::Draw,
@@ -215,7 +213,7 @@ fn play_swiss(d: &mut Director, mut queue: Vec<PairingRecord>, now: i64) -> Vec<
     let mut all = Vec::new();
     while let Some(game) = (!queue.is_empty()).then(|| queue.remove(0)) {
         let actions = d.handle(
-            DirectorEvent::GameOver {
+            DirectorInput::GameOver {
                 round: game.round,
                 board: game.board,
                 result: seeded(game.pairing),
@@ -233,7 +231,7 @@ fn play_swiss(d: &mut Director, mut queue: Vec<PairingRecord>, now: i64) -> Vec<
 fn a_swiss_event_runs_its_rounds_and_matches_the_hand_computed_table() {
     let mut d = Director::new(spec(EventKind::Swiss));
     join_all(&mut d, 7);
-    let start = d.handle(DirectorEvent::Tick, START);
+    let start = d.handle(DirectorInput::Tick, START);
     assert_eq!(start[0], DirectorAction::Stage(Stage::Running));
     let actions = play_swiss(&mut d, paired(&start), START + 1);
     assert_eq!(
@@ -287,8 +285,8 @@ fn a_swiss_event_runs_its_rounds_and_matches_the_hand_computed_table() {
 }
 
 /// What the records would hold after `actions` (as the server keeps them).
-fn kept(spec: &TournamentSpec, actions: &[DirectorAction]) -> TournamentRecord {
-    let mut record = TournamentRecord {
+fn kept(spec: &EventSpec, actions: &[DirectorAction]) -> EventRecord {
+    let mut record = EventRecord {
         spec: spec.clone(),
         stage: Stage::Waiting,
         entries: Vec::new(),
@@ -334,21 +332,21 @@ fn a_swiss_event_restored_mid_round_goes_on_as_if_nothing_happened() {
     let mut log = Vec::new();
     for i in 0..7 {
         log.extend(d.handle(
-            DirectorEvent::Join {
+            DirectorInput::Join {
                 who: who(i),
                 name: format!("p{i}"),
             },
             START - 10,
         ));
     }
-    let start = d.handle(DirectorEvent::Tick, START);
+    let start = d.handle(DirectorInput::Tick, START);
     log.extend(start.clone());
     // Round 1 and one game of round 2 are played, then the server stops.
     let round_one = paired(&start);
     let mut next = Vec::new();
     for game in &round_one {
         let actions = d.handle(
-            DirectorEvent::GameOver {
+            DirectorInput::GameOver {
                 round: 1,
                 board: game.board,
                 result: seeded(game.pairing),
@@ -361,7 +359,7 @@ fn a_swiss_event_restored_mid_round_goes_on_as_if_nothing_happened() {
     }
     let first_of_two = next.remove(0);
     log.extend(d.handle(
-        DirectorEvent::GameOver {
+        DirectorInput::GameOver {
             round: 2,
             board: first_of_two.board,
             result: seeded(first_of_two.pairing),
@@ -373,7 +371,7 @@ fn a_swiss_event_restored_mid_round_goes_on_as_if_nothing_happened() {
     assert_eq!(restored.stage(), Stage::Running);
     assert_eq!(restored.rounds(), d.rounds());
     for i in 0..7 {
-        restored.handle(DirectorEvent::Back(who(i)), START + 3);
+        restored.handle(DirectorInput::Back(who(i)), START + 3);
     }
     play_swiss(&mut restored, next.clone(), START + 4);
     play_swiss(&mut d, next, START + 4);
@@ -386,11 +384,11 @@ fn a_swiss_event_restored_mid_round_goes_on_as_if_nothing_happened() {
 fn a_swiss_player_who_loses_while_away_is_withdrawn_until_back() {
     let mut d = Director::new(spec(EventKind::Swiss));
     join_all(&mut d, 4);
-    let round_one = paired(&d.handle(DirectorEvent::Tick, START));
+    let round_one = paired(&d.handle(DirectorInput::Tick, START));
     let gone = round_one[0].pairing.second;
-    d.handle(DirectorEvent::Away(who(gone as usize)), START + 1);
+    d.handle(DirectorInput::Away(who(gone as usize)), START + 1);
     let actions = d.handle(
-        DirectorEvent::GameOver {
+        DirectorInput::GameOver {
             round: 1,
             board: 0,
             result: GameResult::FirstWins,
@@ -403,7 +401,7 @@ fn a_swiss_player_who_loses_while_away_is_withdrawn_until_back() {
         withdrawn: true
     }));
     let round_two = paired(&d.handle(
-        DirectorEvent::GameOver {
+        DirectorInput::GameOver {
             round: 1,
             board: 1,
             result: GameResult::Draw,
@@ -416,7 +414,7 @@ fn a_swiss_player_who_loses_while_away_is_withdrawn_until_back() {
     assert!(d.rounds()[1].bye.is_some_and(|b| b != gone));
     // Back: entering again puts them in the next round.
     let back = d.handle(
-        DirectorEvent::Join {
+        DirectorInput::Join {
             who: who(gone as usize),
             name: "again".into(),
         },
@@ -439,7 +437,7 @@ fn two_hundred_players_are_paired_quickly() {
     let mut arena = Spec200::arena();
     join_all(&mut arena, 200);
     let began = Instant::now();
-    let mut queue = paired(&arena.handle(DirectorEvent::Tick, START));
+    let mut queue = paired(&arena.handle(DirectorInput::Tick, START));
     assert_eq!(queue.len(), 100);
     let mut worst = Duration::ZERO;
     let mut games = 0;
@@ -448,7 +446,7 @@ fn two_hundred_players_are_paired_quickly() {
         let game = queue.remove(0);
         let t = Instant::now();
         let actions = arena.handle(
-            DirectorEvent::GameOver {
+            DirectorInput::GameOver {
                 round: game.round,
                 board: game.board,
                 result: seeded(game.pairing),
@@ -464,13 +462,13 @@ fn two_hundred_players_are_paired_quickly() {
     let mut swiss = Spec200::swiss();
     join_all(&mut swiss, 200);
     let t = Instant::now();
-    let mut queue = paired(&swiss.handle(DirectorEvent::Tick, START));
+    let mut queue = paired(&swiss.handle(DirectorInput::Tick, START));
     let mut slowest_round = Duration::ZERO;
     while !queue.is_empty() {
         let game = queue.remove(0);
         let t = Instant::now();
         let actions = swiss.handle(
-            DirectorEvent::GameOver {
+            DirectorInput::GameOver {
                 round: game.round,
                 board: game.board,
                 result: seeded(game.pairing),

@@ -1,5 +1,5 @@
 //! The director of one event: what happens when players join, go away, come back, finish games, and as time
-//! passes. Pure like the rest of the module: the server's task feeds it [`DirectorEvent`]s with the time, keeps the
+//! passes. Pure like the rest of the module: the server's task feeds it [`DirectorInput`]s with the time, keeps the
 //! [`DirectorAction`]s it answers in the records and starts the games it pairs.
 //!
 //! - An **arena** pairs its free players (present, not playing, not withdrawn) as soon as two can meet
@@ -19,9 +19,7 @@ use super::standings::{self, StandingsRow};
 use super::swiss::pair_round;
 use super::{Entrant, GameResult, Pairing, Round, RoundBoard};
 use crate::serve::ids::Fingerprint;
-use crate::serve::records::{
-    EventKind, PairingRecord, Stage, TournamentChange, TournamentRecord, TournamentSpec,
-};
+use crate::serve::records::{EventChange, EventKind, EventRecord, EventSpec, PairingRecord, Stage};
 
 /// The most entrants one event takes (bounds its memory and the pairing's work).
 pub const MAX_ENTRANTS: usize = 1000;
@@ -32,7 +30,7 @@ pub const MAX_ROUNDS: u32 = 100;
 
 /// What happens to an event.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum DirectorEvent {
+pub enum DirectorInput {
     /// Someone enters (or comes back after withdrawing).
     Join {
         /// Who.
@@ -105,19 +103,19 @@ pub enum DirectorAction {
 
 impl DirectorAction {
     /// The change to keep in the records.
-    pub fn change(&self) -> TournamentChange<'_> {
+    pub fn change(&self) -> EventChange<'_> {
         match self {
-            DirectorAction::Entered { entrant, who, name } => TournamentChange::Entered {
+            DirectorAction::Entered { entrant, who, name } => EventChange::Entered {
                 entrant: *entrant,
                 fingerprint: who,
                 name,
             },
-            DirectorAction::Withdrawn { entrant, withdrawn } => TournamentChange::Withdrawn {
+            DirectorAction::Withdrawn { entrant, withdrawn } => EventChange::Withdrawn {
                 entrant: *entrant,
                 withdrawn: *withdrawn,
             },
-            DirectorAction::Paired(p) => TournamentChange::Paired(p),
-            DirectorAction::Bye { round, entrant } => TournamentChange::Bye {
+            DirectorAction::Paired(p) => EventChange::Paired(p),
+            DirectorAction::Bye { round, entrant } => EventChange::Bye {
                 round: *round,
                 entrant: *entrant,
             },
@@ -125,12 +123,12 @@ impl DirectorAction {
                 round,
                 board,
                 result,
-            } => TournamentChange::Result {
+            } => EventChange::Result {
                 round: *round,
                 board: *board,
                 result: *result,
             },
-            DirectorAction::Stage(stage) => TournamentChange::Stage(*stage),
+            DirectorAction::Stage(stage) => EventChange::Stage(*stage),
         }
     }
 }
@@ -147,7 +145,7 @@ struct Entry {
 /// One event as it runs.
 #[derive(Clone, Debug)]
 pub struct Director {
-    spec: TournamentSpec,
+    spec: EventSpec,
     stage: Stage,
     entries: Vec<Entry>,
     /// Every pairing made, in order.
@@ -167,7 +165,7 @@ pub struct Director {
 
 impl Director {
     /// A new event, waiting for its start.
-    pub fn new(spec: TournamentSpec) -> Director {
+    pub fn new(spec: EventSpec) -> Director {
         Director {
             spec,
             stage: Stage::Waiting,
@@ -209,7 +207,7 @@ impl Director {
 
     /// An event as the records kept it (after a restart): its entrants all away until they come back, its games
     /// under way still to end.
-    pub fn restore(record: &TournamentRecord) -> Director {
+    pub fn restore(record: &EventRecord) -> Director {
         let mut director = Director::new(record.spec.clone());
         director.stage = record.stage;
         for e in &record.entries {
@@ -237,7 +235,7 @@ impl Director {
     }
 
     /// How it was set up.
-    pub fn spec(&self) -> &TournamentSpec {
+    pub fn spec(&self) -> &EventSpec {
         &self.spec
     }
 
@@ -309,24 +307,24 @@ impl Director {
     }
 
     /// Handles `event` at `now` (seconds since the epoch); what the server is to do, in order.
-    pub fn handle(&mut self, event: DirectorEvent, now: i64) -> Vec<DirectorAction> {
+    pub fn handle(&mut self, event: DirectorInput, now: i64) -> Vec<DirectorAction> {
         let mut actions = Vec::new();
         match event {
-            DirectorEvent::Join { who, name } => self.join(who, name, &mut actions),
-            DirectorEvent::Away(who) => self.set(&who, |e| e.away = true),
-            DirectorEvent::Back(who) => self.set(&who, |e| e.away = false),
-            DirectorEvent::Withdraw(who) => {
+            DirectorInput::Join { who, name } => self.join(who, name, &mut actions),
+            DirectorInput::Away(who) => self.set(&who, |e| e.away = true),
+            DirectorInput::Back(who) => self.set(&who, |e| e.away = false),
+            DirectorInput::Withdraw(who) => {
                 if let Some(entrant) = self.entrant(&who) {
                     self.withdraw(entrant, true, &mut actions);
                 }
             }
-            DirectorEvent::GameOver {
+            DirectorInput::GameOver {
                 round,
                 board,
                 result,
                 forfeit,
             } => self.game_over(round, board, result, forfeit, &mut actions),
-            DirectorEvent::Tick => {}
+            DirectorInput::Tick => {}
         }
         self.advance(now, &mut actions);
         actions
@@ -565,7 +563,7 @@ impl Director {
 
 /// The PDN tags a tournament game carries: `[Event]` is the event's name, `[Round]` its round (Swiss) or the
 /// game's number in the arena (from 1).
-pub fn event_tags(spec: &TournamentSpec, round: u32) -> [(&'static str, String); 2] {
+pub fn event_tags(spec: &EventSpec, round: u32) -> [(&'static str, String); 2] {
     let round = match spec.kind {
         EventKind::Swiss => round,
         EventKind::Arena => round + 1,

@@ -1,30 +1,26 @@
 //! What the records keep of a tournament: how it was set up, who entered, every pairing with its result and
-//! game, and the byes. The director writes each change as it happens ([`TournamentChange`]), so that a restarted
+//! game, and the byes. The director writes each change as it happens ([`EventChange`]), so that a restarted
 //! server picks an event up where it stood and a finished one's table can be shown later.
 
 use super::RecordsError;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
-use crate::serve::tournament::{Entrant, GameResult, Pairing};
-pub use crate::serve::tournament::{EventKind, Stage};
+use crate::serve::event_rules::{Entrant, GameResult, Pairing};
+pub use crate::serve::event_rules::{EventKind, Stage};
 
 /// The tournaments' records: each change written as it happens, so that a restarted or taken-over event goes on
 /// where it stood.
-pub trait TournamentRecords {
+pub trait EventRecords {
     /// Records a new tournament, waiting to start. A code already taken is an error of the database.
-    fn create_tournament(&mut self, spec: &TournamentSpec) -> Result<(), RecordsError>;
+    fn create_event(&mut self, spec: &EventSpec) -> Result<(), RecordsError>;
 
     /// Records one change to the tournament `code` as it happens (an entry, a pairing, a result...).
-    fn change_tournament(
-        &mut self,
-        code: &RoomCode,
-        change: &TournamentChange,
-    ) -> Result<(), RecordsError>;
+    fn change_event(&mut self, code: &RoomCode, change: &EventChange) -> Result<(), RecordsError>;
 
     /// The tournament `code` as kept: how it was set up, its entrants, pairings, results and byes.
-    fn tournament(&mut self, code: &RoomCode) -> Result<Option<TournamentRecord>, RecordsError>;
+    fn tournament(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError>;
 
     /// Every tournament kept, with where it stands, by start time.
-    fn tournaments(&mut self) -> Result<Vec<(TournamentSpec, Stage)>, RecordsError>;
+    fn tournaments(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError>;
 
     /// The PDN of a tournament's finished games, in the order they were paired.
     fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError>;
@@ -40,7 +36,7 @@ pub trait TournamentRecords {
 
 /// How an event was set up.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TournamentSpec {
+pub struct EventSpec {
     /// The code it is joined by (`ssh ... tournament CODE`).
     pub code: RoomCode,
     /// Its name.
@@ -96,9 +92,9 @@ pub struct PairingRecord {
 
 /// An event as kept.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TournamentRecord {
+pub struct EventRecord {
     /// How it was set up.
-    pub spec: TournamentSpec,
+    pub spec: EventSpec,
     /// Where it stands.
     pub stage: Stage,
     /// Its entrants, by number.
@@ -111,8 +107,8 @@ pub struct TournamentRecord {
 
 /// One change to an event.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum TournamentChange<'a> {
-    /// Someone entered (again: a withdrawn entrant back is [`TournamentChange::Withdrawn`] with `false`).
+pub enum EventChange<'a> {
+    /// Someone entered (again: a withdrawn entrant back is [`EventChange::Withdrawn`] with `false`).
     Entered {
         /// Their number.
         entrant: Entrant,
@@ -310,8 +306,8 @@ pub(super) mod sql {
 /// An open, unrated arena of ten minutes at 3+2 with the code `code`, starting at `starts` (Unix seconds): an
 /// event for the tests of what keeps events.
 #[cfg(test)]
-pub(crate) fn test_arena(code: &str, starts: i64) -> TournamentSpec {
-    TournamentSpec {
+pub(crate) fn test_arena(code: &str, starts: i64) -> EventSpec {
+    EventSpec {
         code: code.into(),
         name: "Club arena".to_string(),
         kind: EventKind::Arena,
