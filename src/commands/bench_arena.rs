@@ -127,11 +127,11 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
     let mut kept = SqliteRecords::open(&file).context("cannot open the records")?;
     let event = RoomCode::new(&code);
     let record = kept
-        .tournament(&event)
+        .event(&event)
         .context("cannot read the records")?
         .context("the arena is not in the records")?;
     let pdns = kept
-        .tournament_games(&event)
+        .event_games(&event)
         .context("cannot read the records")?;
     let checked = check_arena(&record, &pdns, &report.games);
     let pairings = record.pairings.len();

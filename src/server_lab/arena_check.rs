@@ -9,10 +9,10 @@ use thiserror::Error;
 
 use super::load_arena::SeenGame;
 use crate::game::pdn::{check_games, open_game, parse_games};
-use crate::serve::records::{EventKind, EventRecord, Stage};
 use crate::serve::event_rules::arena::{ArenaPlayer, rank};
 use crate::serve::event_rules::director::Director;
 use crate::serve::event_rules::{Colour, Entrant, GameResult, PlayerScore};
+use crate::serve::records::{EventKind, EventRecord, Stage};
 
 /// What the records of an arena hold that disagrees with its games or its players.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

@@ -7,8 +7,8 @@ use crate::game::AnyGame;
 use crate::rules::{Color, GameType};
 use crate::serve::GameId;
 use crate::serve::RoomCode;
-use crate::serve::records::{EntryRecord, EventKind, EventRecord, EventSpec, PairingRecord, Stage};
 use crate::serve::event_rules::{GameResult, Pairing};
+use crate::serve::records::{EntryRecord, EventKind, EventRecord, EventSpec, PairingRecord, Stage};
 
 const NAMES: [&str; 3] = ["ann", "bob", "cy"];
 

@@ -5,11 +5,11 @@
 use crate::common::ssh::{Server, connect, new_key, read_all};
 use crowned::serve::Identity;
 use crowned::serve::codes::new_code;
+use crowned::serve::event_rules::{GameResult as Outcome, Pairing};
 use crowned::serve::records::{
     EventChange, EventKind, EventSpec, FinishedGame, NewGame, PairingRecord, Records,
     SqliteRecords, Stage,
 };
-use crowned::serve::event_rules::{GameResult as Outcome, Pairing};
 
 fn player(name: &str) -> Identity {
     Identity {

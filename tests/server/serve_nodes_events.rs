@@ -6,10 +6,10 @@
 use std::time::Duration;
 
 use crate::common::ssh::{Server, Terminal, connect, new_key};
-use crate::serve_nodes::{fresh_database, node_with, wait_until};
 use crate::serve_event_play::{
     NAMES, ask, enter_all, event_code, final_table, play_game, read_until,
 };
+use crate::serve_nodes::{fresh_database, node_with, wait_until};
 use crowned::serve::records::{GameRecords as _, PostgresRecords, PostgresUrl};
 
 /// A node on the database at `url`, with a lease of 2 s and a grace long enough for a player to reconnect.

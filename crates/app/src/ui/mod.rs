@@ -3,6 +3,7 @@
 
 mod analysis;
 mod board;
+pub mod event;
 mod game_over;
 mod input_box;
 pub mod lobby;
@@ -13,7 +14,6 @@ mod review;
 pub mod settings;
 mod setup_panel;
 mod theme;
-pub mod event;
 
 pub use crate::app::{ScreenLayout, min_size};
 pub use theme::{PieceStyle, Theme, ThemeName, UnknownPieceStyle, UnknownTheme};

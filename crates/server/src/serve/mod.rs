@@ -20,6 +20,7 @@ mod cut;
 pub mod door;
 mod driver;
 mod elsewhere;
+pub mod event_rules;
 pub mod events;
 mod health;
 mod identity;
@@ -41,7 +42,6 @@ mod sharing;
 mod supervise;
 pub mod tables;
 pub mod text;
-pub mod event_rules;
 mod tv;
 
 pub use door::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
@@ -308,7 +308,7 @@ impl Server {
                 // Every event's code stays its own; those not finished are picked up again, with the results of
                 // their games that ended and they had not kept (by a server on its own: one node of several takes
                 // over the events no live node holds once it has joined them).
-                let kept = reader.tournaments()?;
+                let kept = reader.events()?;
                 let known: HashSet<RoomCode> =
                     kept.iter().map(|(spec, _)| spec.code.clone()).collect();
                 let mut unfinished_events = Vec::new();
@@ -317,8 +317,8 @@ impl Server {
                         .iter()
                         .filter(|(_, stage)| *stage != records::Stage::Finished)
                     {
-                        if let Some(record) = reader.tournament(&spec.code)? {
-                            let ended = reader.tournament_games_ended(&spec.code)?;
+                        if let Some(record) = reader.event(&spec.code)? {
+                            let ended = reader.event_games_ended(&spec.code)?;
                             unfinished_events.push((record, ended));
                         }
                     }

@@ -30,12 +30,12 @@ use std::time::Duration;
 
 use tokio::sync::{mpsc as tokio_mpsc, watch};
 
+use super::event_rules::director::DirectorAction;
 use super::identity::Identity;
 use super::ids::{Fingerprint, GameId, RoomCode};
 #[cfg(test)]
 use super::records::SqliteRecords;
 use super::records::{EventSpec, Records};
-use super::event_rules::director::DirectorAction;
 use crate::game::AnyGame;
 
 mod batch;

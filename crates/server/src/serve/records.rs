@@ -16,6 +16,7 @@ use super::ids::{GameId, RoomCode};
 pub mod backup;
 pub mod conduct;
 pub mod creations;
+pub mod events;
 mod games;
 pub mod links;
 pub mod migrate;
@@ -23,17 +24,20 @@ pub mod news;
 mod players;
 mod postgres;
 mod postgres_conduct;
+mod postgres_events;
 mod postgres_games;
 mod postgres_problems;
-mod postgres_events;
 pub mod problems;
 mod ratings;
 mod sqlite;
-mod sqlite_problems;
 mod sqlite_events;
-pub mod events;
+mod sqlite_problems;
 
 pub use crate::config::{PostgresUrl, UrlError};
+pub use events::EventRecords;
+pub use events::{
+    EntryRecord, EventChange, EventKind, EventRecord, EventSpec, PairingRecord, Stage,
+};
 pub use games::{FinishedGame, GameRecords, NewGame, Unfinished};
 pub use players::PlayerRecords;
 pub use postgres::PostgresRecords;
@@ -42,10 +46,6 @@ pub use problems::ProblemRecords;
 pub use problems::{ProblemOutcome, ProblemStanding};
 pub use ratings::{RatingRecords, Standing};
 pub use sqlite::SqliteRecords;
-pub use events::EventRecords;
-pub use events::{
-    EntryRecord, EventChange, EventKind, EventRecord, EventSpec, PairingRecord, Stage,
-};
 
 /// Where the server's records are kept, and what it asks of them: the players it has seen, the games with their
 /// moves and clocks, the results with the ratings they change, and what the lobby and a restarted server read.

@@ -83,7 +83,7 @@ impl Connection {
                         finish_exec(&handle, channel, Some(text.replace('\n', "\r\n")), None).await;
                         return;
                     }
-                    match shared.read_records(move |r| r.tournament(&code)).await {
+                    match shared.read_records(move |r| r.event(&code)).await {
                         Some(Some(record)) => {
                             Ok(render(&Director::restore(&record)).replace('\n', "\r\n"))
                         }
@@ -96,8 +96,8 @@ impl Connection {
                     let shown = code.to_string();
                     let read = shared
                         .read_records(move |r| {
-                            Ok(match r.tournament(&code)? {
-                                Some(_) => Some(r.tournament_games(&code)?),
+                            Ok(match r.event(&code)? {
+                                Some(_) => Some(r.event_games(&code)?),
                                 None => None,
                             })
                         })

@@ -11,13 +11,13 @@ use tokio::sync::{mpsc, watch};
 
 use super::{EventHandle, Events, View, channel, locked, recorded_results, task, views_of};
 use crate::serve::Shared;
+use crate::serve::event_rules::director::{Director, event_tags};
 use crate::serve::ids::{GameId, RoomCode};
 use crate::serve::nodes::cluster::{Beat, Cluster, EventOwner};
 use crate::serve::nodes::event_listing::listing_text;
 use crate::serve::nodes::{NodeName, Resumption, Sweep};
 use crate::serve::records::{EventRecord, EventSpec, Records, RecordsError, Stage};
 use crate::serve::room::{EventLink, GameEnded};
-use crate::serve::event_rules::director::{Director, event_tags};
 
 /// How long an event another node has just created is waited for in the records.
 const RECORDS_WAIT: Duration = Duration::from_secs(2);
@@ -164,7 +164,7 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
     let Some(unfinished) = shared
         .read_records(|records| {
             Ok(records
-                .tournaments()?
+                .events()?
                 .into_iter()
                 .filter(|(_, stage)| *stage != Stage::Finished)
                 .map(|(spec, _)| spec.code)
@@ -240,7 +240,7 @@ pub(crate) async fn find(shared: &Shared, code: &RoomCode) -> Option<EventHandle
 async fn view_in_records(shared: &Shared, code: &RoomCode) -> Option<Arc<View>> {
     let wanted = code.clone();
     let record = shared
-        .read_records(move |records| records.tournament(&wanted))
+        .read_records(move |records| records.event(&wanted))
         .await??;
     Some(Arc::new(task::view_of(
         &Director::restore(&record),
@@ -281,10 +281,10 @@ async fn claim_and_start(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCod
     let wanted = code.clone();
     let read = shared
         .read_records(move |records| {
-            let Some(record) = records.tournament(&wanted)? else {
+            let Some(record) = records.event(&wanted)? else {
                 return Ok(None);
             };
-            let ended = records.tournament_games_ended(&wanted)?;
+            let ended = records.event_games_ended(&wanted)?;
             let rooms: HashMap<GameId, RoomCode> = records
                 .unfinished_games()?
                 .into_iter()
@@ -340,11 +340,11 @@ pub(crate) fn pairing_of_game(
     records: &mut dyn Records,
     game: GameId,
 ) -> Result<Option<(EventSpec, u32, u32)>, RecordsError> {
-    for (spec, stage) in records.tournaments()? {
+    for (spec, stage) in records.events()? {
         if stage == Stage::Finished {
             continue;
         }
-        let Some(EventRecord { pairings, .. }) = records.tournament(&spec.code)? else {
+        let Some(EventRecord { pairings, .. }) = records.event(&spec.code)? else {
             continue;
         };
         if let Some(p) = pairings
@@ -534,7 +534,7 @@ async fn results_from_records(shared: &Shared) {
     for (code, event) in polled {
         let wanted = code.clone();
         let Some(ended) = shared
-            .read_records(move |records| records.tournament_games_ended(&wanted))
+            .read_records(move |records| records.event_games_ended(&wanted))
             .await
         else {
             continue;

@@ -22,6 +22,8 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 use crate::serve::codes::new_code;
+use crate::serve::event_rules::director::{Director, event_tags};
+use crate::serve::event_rules::{Colour, GameResult};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::nodes::cluster::Cluster;
@@ -29,8 +31,6 @@ use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{EventRecord, EventSpec, Records, Stage};
 use crate::serve::room::{EventLink, GameEnded};
 use crate::serve::tables::Tables;
-use crate::serve::event_rules::director::{Director, event_tags};
-use crate::serve::event_rules::{Colour, GameResult};
 pub use task::unix_now;
 
 /// How many asks may wait for one event's task.

@@ -111,10 +111,7 @@ async fn an_event_shows_nothing_the_records_have_not_taken_and_catches_up_once_t
         shown.text
     );
     let mut records = SqliteRecords::open(&path).expect("opens again");
-    let kept = records
-        .tournament(&code)
-        .expect("reads")
-        .expect("the event");
+    let kept = records.event(&code).expect("reads").expect("the event");
     let entered: Vec<&str> = kept.entries.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(entered, ["ann", "bob"]);
     let _ = std::fs::remove_dir_all(&dir);

@@ -14,16 +14,16 @@ use tokio::sync::{mpsc, watch};
 use super::{EventRequest, News, View};
 use crate::game::TimeControl;
 use crate::rules::GameType;
+use crate::serve::event_rules::director::{Director, DirectorAction, DirectorInput, event_tags};
+use crate::serve::event_rules::standings::show_half;
+use crate::serve::event_rules::table::render;
+use crate::serve::event_rules::{Colour, Entrant, GameResult};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{EventKind, PairingRecord, Records, Stage};
 use crate::serve::room::{EventLink, GameEnded, RoomConfig, variant_named};
 use crate::serve::tables::Tables;
-use crate::serve::event_rules::director::{Director, DirectorAction, DirectorInput, event_tags};
-use crate::serve::event_rules::standings::show_half;
-use crate::serve::event_rules::table::render;
-use crate::serve::event_rules::{Colour, Entrant, GameResult};
 
 /// How often the director looks at the time (an arena's end, an event's start), and the steps the records
 /// could not take are tried again.

@@ -7,10 +7,10 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
+use crate::serve::event_rules::Colour;
 use crate::serve::events::View;
 use crate::serve::ids::{Fingerprint, RoomCode};
 use crate::serve::records::{EventKind, EventSpec, Stage};
-use crate::serve::event_rules::Colour;
 
 /// An event's summary as the nodes write it.
 #[derive(Debug, Serialize, Deserialize)]

@@ -2,8 +2,8 @@
 
 use super::tests::fresh_postgres;
 use super::*;
-use crate::serve::identity::Identity;
 use crate::serve::event_rules::{GameResult as Outcome, Pairing};
+use crate::serve::identity::Identity;
 
 #[test]
 fn on_sqlite() {
@@ -114,7 +114,7 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
         .expect("ended");
     // The game has ended and its pairing's result is not kept yet: the records say what it was.
     assert_eq!(
-        records.tournament_games_ended(&code).expect("read"),
+        records.event_games_ended(&code).expect("read"),
         vec![(1, 0, "1-0".to_string())]
     );
     records
@@ -137,7 +137,7 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
         )
         .expect("withdrawn");
 
-    let kept = records.tournament(&code).expect("read").expect("there");
+    let kept = records.event(&code).expect("read").expect("there");
     assert_eq!(kept.spec, spec);
     assert_eq!(kept.stage, Stage::Running);
     let entries: Vec<_> = kept
@@ -158,14 +158,9 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
         }]
     );
     assert_eq!(kept.byes, vec![(1, 2)]);
-    assert!(
-        records
-            .tournament_games_ended(&code)
-            .expect("read")
-            .is_empty()
-    );
+    assert!(records.event_games_ended(&code).expect("read").is_empty());
     assert_eq!(
-        records.tournament_games(&code).expect("games"),
+        records.event_games(&code).expect("games"),
         vec![pdn.to_string()]
     );
     // Entering again brings a withdrawn player back.
@@ -180,15 +175,15 @@ fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
             },
         )
         .expect("back");
-    let kept = records.tournament(&code).expect("read").expect("there");
+    let kept = records.event(&code).expect("read").expect("there");
     assert!(!kept.entries[1].withdrawn);
 
     records
         .change_event(&code, &EventChange::Stage(Stage::Finished))
         .expect("over");
-    let listed = records.tournaments().expect("listed");
+    let listed = records.events().expect("listed");
     assert_eq!(listed, vec![(spec, Stage::Finished)]);
-    assert!(records.tournament(&"NONE".into()).expect("read").is_none());
+    assert!(records.event(&"NONE".into()).expect("read").is_none());
 }
 
 /// `crowned serve migrate-records` takes the events along: read back from PostgreSQL as SQLite had them.
@@ -212,16 +207,16 @@ fn an_event_is_copied_from_sqlite_into_postgres() {
     let mut postgres = PostgresRecords::connect(&url).expect("opens");
     let code = RoomCode::from("T4RN");
     assert_eq!(
-        postgres.tournament(&code).expect("read"),
-        sqlite.tournament(&code).expect("read")
+        postgres.event(&code).expect("read"),
+        sqlite.event(&code).expect("read")
     );
     assert_eq!(
-        postgres.tournaments().expect("listed"),
-        sqlite.tournaments().expect("listed")
+        postgres.events().expect("listed"),
+        sqlite.events().expect("listed")
     );
     assert_eq!(
-        postgres.tournament_games(&code).expect("games"),
-        sqlite.tournament_games(&code).expect("games")
+        postgres.event_games(&code).expect("games"),
+        sqlite.event_games(&code).expect("games")
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -3,9 +3,9 @@
 //! server picks an event up where it stood and a finished one's table can be shown later.
 
 use super::RecordsError;
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 use crate::serve::event_rules::{Entrant, GameResult, Pairing};
 pub use crate::serve::event_rules::{EventKind, Stage};
+use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 
 /// The tournaments' records: each change written as it happens, so that a restarted or taken-over event goes on
 /// where it stood.
@@ -17,18 +17,18 @@ pub trait EventRecords {
     fn change_event(&mut self, code: &RoomCode, change: &EventChange) -> Result<(), RecordsError>;
 
     /// The tournament `code` as kept: how it was set up, its entrants, pairings, results and byes.
-    fn tournament(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError>;
+    fn event(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError>;
 
     /// Every tournament kept, with where it stands, by start time.
-    fn tournaments(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError>;
+    fn events(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError>;
 
     /// The PDN of a tournament's finished games, in the order they were paired.
-    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError>;
+    fn event_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError>;
 
     /// The pairings of the tournament `code` whose result is not kept but whose game has ended: each one's round,
     /// board and the game's result as PDN writes it (`1-0`). What an event taken over or restarted learns of the
     /// games that ended where it did not hear of them.
-    fn tournament_games_ended(
+    fn event_games_ended(
         &mut self,
         code: &RoomCode,
     ) -> Result<Vec<(u32, u32, String)>, RecordsError>;

@@ -3,15 +3,15 @@
 use postgres::{Client, Row};
 
 use super::RecordsError;
-use super::postgres::PostgresRecords;
-use super::postgres_games as games;
 use super::events::{
     EntryRecord, EventChange, EventKind, EventRecord, EventSpec, PairingRecord, Stage,
     parse_result, result_str,
 };
 use super::events::{EventRecords, sql};
-use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
+use super::postgres::PostgresRecords;
+use super::postgres_games as games;
 use crate::serve::event_rules::Pairing;
+use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
 
 /// A value that did not read as the records write it.
 fn bad(what: &str) -> RecordsError {
@@ -214,19 +214,19 @@ impl EventRecords for PostgresRecords {
 
     // The reads are made in a transaction of their own (a write's), so that an event is read as one state.
 
-    fn tournament(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
+    fn event(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
         self.write(|c| read(c, code))
     }
 
-    fn tournaments(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError> {
+    fn events(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError> {
         self.write(list)
     }
 
-    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+    fn event_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
         self.write(|c| games(c, code))
     }
 
-    fn tournament_games_ended(
+    fn event_games_ended(
         &mut self,
         code: &RoomCode,
     ) -> Result<Vec<(u32, u32, String)>, RecordsError> {

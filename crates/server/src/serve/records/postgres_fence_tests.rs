@@ -185,10 +185,7 @@ fn an_event_is_written_only_by_the_node_holding_its_lease() {
     not_held(two.change_event(&spec.code, &withdrawn), "event:T1");
     one.change_event(&spec.code, &withdrawn)
         .expect("written by the new holder");
-    let kept = one
-        .tournament(&spec.code)
-        .expect("read")
-        .expect("the event");
+    let kept = one.event(&spec.code).expect("read").expect("the event");
     assert_eq!(kept.entries.len(), 1);
     assert!(kept.entries[0].withdrawn);
     // A lapsed lease fences too.

@@ -3,15 +3,15 @@
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::RecordsError;
-use super::for_sqlite;
-use super::sqlite::SqliteRecords;
 use super::events::{
     EntryRecord, EventChange, EventKind, EventRecord, EventSpec, PairingRecord, Stage,
     parse_result, result_str,
 };
 use super::events::{EventRecords, sql};
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use super::for_sqlite;
+use super::sqlite::SqliteRecords;
 use crate::serve::event_rules::Pairing;
+use crate::serve::ids::{Fingerprint, GameId, RoomCode};
 
 /// A column that did not read as the records write it: a file written by hand, or by a newer program.
 fn bad(what: &str) -> rusqlite::Error {
@@ -213,19 +213,19 @@ impl EventRecords for SqliteRecords {
         self::change(&self.db, code, change)
     }
 
-    fn tournament(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
+    fn event(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
         read(&self.db, code)
     }
 
-    fn tournaments(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError> {
+    fn events(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError> {
         list(&self.db)
     }
 
-    fn tournament_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+    fn event_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
         games(&self.db, code)
     }
 
-    fn tournament_games_ended(
+    fn event_games_ended(
         &mut self,
         code: &RoomCode,
     ) -> Result<Vec<(u32, u32, String)>, RecordsError> {

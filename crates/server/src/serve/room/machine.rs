@@ -848,12 +848,12 @@ impl Room {
 mod away_news;
 mod commit;
 mod error;
+mod event_game;
 mod first_moves;
 mod recording;
 mod rematch;
 mod requests;
 mod timers;
-mod event_game;
 
 pub use error::RoomError;
 pub use recording::{ResumeError, resumed_from, variant_named};

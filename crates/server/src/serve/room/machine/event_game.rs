@@ -8,8 +8,8 @@ use std::time::Duration;
 use super::{Job, Room, RoomEffect};
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::Color;
-use crate::serve::ids::RoomCode;
 use crate::serve::event_rules::GameResult;
+use crate::serve::ids::RoomCode;
 
 /// What a tournament's director hears of one of its games as it ends.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,9 +2,9 @@
 //! back runs out (nobody claims), the result sent to the event, and its PDN named by the event and round.
 
 use super::*;
+use crate::serve::event_rules::GameResult;
 use crate::serve::events::View;
 use crate::serve::records::{EventKind, EventSpec, Stage};
-use crate::serve::event_rules::GameResult;
 
 /// A tournament's room and the people of a test.
 struct EventRoom {

@@ -11,12 +11,12 @@ pub(super) use crate::game::{AnyGame, TimeControl};
 pub(super) use crate::rules::GameType;
 
 mod by_hand;
+mod event;
 mod interleavings;
 mod nodes;
 mod offers;
 mod recorded;
 mod rematch;
-mod event;
 mod unsaved;
 mod witness;
 use crate::game::{Outcome, WinReason};
