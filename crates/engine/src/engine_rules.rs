@@ -11,7 +11,7 @@ use super::book::Book;
 use super::egdb::{DbValue, Egdb, Wld};
 use super::nnue::{self, Evaluation, NetCache, NetworkFamily};
 use super::races::Races;
-use super::search::{DB_WIN, MAX_PLY};
+use super::score::{DB_WIN, MAX_PLY};
 use super::variants::{generic, generic_for_black};
 use super::{Score, SearchParams, SearchResult, eval};
 use crowned_rules::{
@@ -45,12 +45,12 @@ pub trait EngineRules: Playable {
 
     /// The static score of `pos` for the side to move, in hundredths of a man.
     fn evaluate(pos: &Position<Self>) -> i32 {
-        generic(pos)
+        generic(pos, Self::RACES)
     }
 
     /// The static score of `pos` from Black's point of view (positive: Black is better).
     fn evaluate_for_black(pos: &Position<Self>) -> i32 {
-        generic_for_black(pos)
+        generic_for_black(pos, Self::RACES)
     }
 
     /// The accumulators of the network that evaluates this rule set in the full search, when `evaluation`
@@ -93,6 +93,18 @@ pub trait EngineRules: Playable {
         let _ = (db, pos);
         None
     }
+}
+
+/// The evaluation of a position of any rule set from Black's point of view, in hundredths of a man: English
+/// draughts on 8x8 by its own function ([`eval::evaluate_for_black`]), every other rule set by the
+/// generic one ([`EngineRules::evaluate_for_black`] chooses).
+pub fn evaluate_rules_for_black<R: EngineRules>(pos: &Position<R>) -> i32 {
+    R::evaluate_for_black(pos)
+}
+
+/// The evaluation of a position of any rule set from the side to move's point of view.
+pub fn evaluate_rules<R: EngineRules>(pos: &Position<R>) -> i32 {
+    R::evaluate(pos)
 }
 
 impl EngineRules for English {
@@ -149,11 +161,11 @@ impl EngineRules for English {
 /// mobility, men near crowning) counts against it here, and the search finds the tactics of giving pieces away.
 impl EngineRules for Antidraughts {
     fn evaluate(pos: &Position<Self>) -> i32 {
-        -generic(pos)
+        -generic(pos, Self::RACES)
     }
 
     fn evaluate_for_black(pos: &Position<Self>) -> i32 {
-        -generic_for_black(pos)
+        -generic_for_black(pos, Self::RACES)
     }
 }
 

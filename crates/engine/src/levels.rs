@@ -4,10 +4,11 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::engine_rules::EngineRules;
+use super::engine_rules::evaluate_rules as evaluate;
 use super::moves::{MoveBuf, SearchMove, moves_of};
 use super::rng::Rng;
-use super::search::{WIN, terminal_score};
-use super::variants::{evaluate, king_value};
+use super::score::{WIN, terminal_score};
+use super::variants::king_value;
 use super::{Engine, Level, Limits, Score, SearchResult};
 use crowned_rules::{Move, Position, Role, RuleSet};
 

@@ -60,7 +60,7 @@ use std::time::Duration;
 
 pub use config::{EngineConfig, MAX_THREADS, TABLE_MEGABYTES};
 pub use eleven_man::{ElevenMan, HalfBallot, eleven_man_ballots};
-pub use engine_rules::EngineRules;
+pub use engine_rules::{EngineRules, evaluate_rules, evaluate_rules_for_black};
 pub use eval::{KING, MAN, SCALE, TERMS, evaluate, evaluate_for_black, evaluate_with};
 pub use eval_weights::WEIGHTS as EVAL_WEIGHTS;
 pub use nnue::Evaluation;
@@ -74,7 +74,6 @@ pub use service::{EngineClient, EngineService, Report, Request, ServiceStopped};
 pub use situation::{AnySituation, Situation};
 pub use thinking::Engine;
 pub use time_plan::TimeLeft;
-pub use variants::{evaluate_rules, evaluate_rules_for_black};
 
 use crowned_rules::Move;
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::engine_rules::EngineRules;
-use crate::variants::evaluate_rules;
+use crate::engine_rules::evaluate_rules;
 use crowned_rules::{Breakthrough, Frisian, Frysk, International, Piece, parse_fen};
 
 fn at<R: RuleSet>(fen: &str) -> Position<R> {

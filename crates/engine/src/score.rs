@@ -2,7 +2,30 @@
 
 use std::fmt;
 
-use super::{MAN, search};
+use super::MAN;
+
+/// Scores at or beyond this are wins found by the search.
+pub(crate) const WIN: i32 = 30_000;
+
+/// The score of a game over at `ply`, for the side to move: won (sooner is better) or lost (later is better).
+#[inline]
+pub(crate) fn terminal_score(won: bool, ply: usize) -> i32 {
+    if won {
+        WIN - ply as i32
+    } else {
+        -WIN + ply as i32
+    }
+}
+/// Scores at or beyond this (less the ply) are wins the endgame databases know: above any evaluation, below
+/// any win the search sees to the end.
+pub(crate) const DB_WIN: i32 = 20_000;
+/// A win the win/draw/loss tables know, without its distance: above any evaluation (at most `DB_WIN / 4`), far
+/// below the proven scores.
+pub(crate) const KNOWN_WIN: i32 = DB_WIN / 2;
+/// The deepest the search goes along any line (captures are followed past the nominal depth).
+pub(crate) const MAX_PLY: usize = 128;
+/// The deepest iteration the search starts.
+pub(crate) const MAX_DEPTH: u32 = 96;
 
 /// The slope of the win probability: `sigmoid(SLOPE * score in men)`. The tuned hand-written evaluation's
 /// fitted scale (0.00569 per hundredth of a man), so that the network's scores are in the same units.
@@ -26,12 +49,12 @@ pub enum Score {
 impl Score {
     /// The score of a search's internal value (centi-men, or a win or loss offset from the bounds).
     pub(crate) fn from_internal(score: i32) -> Score {
-        let bound = search::WIN - search::MAX_PLY as i32;
-        let database = search::DB_WIN - search::MAX_PLY as i32;
+        let bound = WIN - MAX_PLY as i32;
+        let database = DB_WIN - MAX_PLY as i32;
         if score > bound {
-            Score::Win(((search::WIN - score) as u32).div_ceil(2))
+            Score::Win(((WIN - score) as u32).div_ceil(2))
         } else if score < -bound {
-            Score::Loss(((search::WIN + score) as u32).div_ceil(2))
+            Score::Loss(((WIN + score) as u32).div_ceil(2))
         } else if score > database {
             Score::DatabaseWin
         } else if score < -database {
@@ -141,17 +164,11 @@ mod tests {
     #[test]
     fn score_forms() {
         assert_eq!(Score::from_internal(35).to_string(), "35");
-        assert_eq!(Score::from_internal(search::WIN - 1).to_string(), "win1");
-        assert_eq!(Score::from_internal(search::WIN - 5).to_string(), "win3");
-        assert_eq!(Score::from_internal(-search::WIN + 4).to_string(), "loss2");
-        assert_eq!(
-            Score::from_internal(search::DB_WIN - 7).to_string(),
-            "dbwin"
-        );
-        assert_eq!(
-            Score::from_internal(-search::DB_WIN + 2),
-            Score::DatabaseLoss
-        );
+        assert_eq!(Score::from_internal(WIN - 1).to_string(), "win1");
+        assert_eq!(Score::from_internal(WIN - 5).to_string(), "win3");
+        assert_eq!(Score::from_internal(-WIN + 4).to_string(), "loss2");
+        assert_eq!(Score::from_internal(DB_WIN - 7).to_string(), "dbwin");
+        assert_eq!(Score::from_internal(-DB_WIN + 2), Score::DatabaseLoss);
         assert_eq!(Score::DatabaseWin.flipped(), Score::DatabaseLoss);
         assert_eq!(
             Score::DatabaseLoss.describe(crowned_rules::Color::Black),

@@ -9,6 +9,7 @@ use super::egdb::{self, Egdb, Wld};
 use super::engine_rules::EngineRules;
 use super::king_runs::Runs;
 use super::nnue::NetCache;
+use super::score::{DB_WIN, KNOWN_WIN, MAX_DEPTH, MAX_PLY, WIN, terminal_score};
 use super::search_params::{Reductions, SearchParams};
 use super::situation::Situation;
 use super::time_plan::{TimePlan, Unrest};
@@ -22,29 +23,6 @@ pub(crate) use rules::{Fast, HISTORY_SQUARES, Moves, SearchRules};
 mod ordering;
 mod rules;
 mod singular;
-
-/// Scores at or beyond this are wins found by the search.
-pub(crate) const WIN: i32 = 30_000;
-
-/// The score of a game over at `ply`, for the side to move: won (sooner is better) or lost (later is better).
-#[inline]
-pub(crate) fn terminal_score(won: bool, ply: usize) -> i32 {
-    if won {
-        WIN - ply as i32
-    } else {
-        -WIN + ply as i32
-    }
-}
-/// Scores at or beyond this (less the ply) are wins the endgame databases know: above any evaluation, below
-/// any win the search sees to the end.
-pub(crate) const DB_WIN: i32 = 20_000;
-/// A win the win/draw/loss tables know, without its distance: above any evaluation (at most `DB_WIN / 4`), far
-/// below the proven scores.
-pub(crate) const KNOWN_WIN: i32 = DB_WIN / 2;
-/// The deepest the search goes along any line (captures are followed past the nominal depth).
-pub(crate) const MAX_PLY: usize = 128;
-/// The deepest iteration the search starts.
-pub(crate) const MAX_DEPTH: u32 = 96;
 
 /// A node of the search: the position, its key, the plies since the last irreversible move, and the kings'
 /// runs of quiet moves (Frisian).

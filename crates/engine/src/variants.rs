@@ -6,7 +6,6 @@
 //! one, it scores each side from its own point of view with the same terms, so it is symmetric by
 //! construction (a test checks it on every board).
 
-use super::engine_rules::EngineRules;
 use super::eval::MAN;
 use super::races::{Races, race_for_black};
 use crowned_rules::movegen::{board_mask, step};
@@ -199,9 +198,10 @@ fn mobility<R: RuleSet>(pos: &Position<R>, color: Color) -> i32 {
     n as i32
 }
 
-/// The generic evaluation from Black's point of view (positive: Black is better), races of men counted as the
-/// rule set asks ([`EngineRules::RACES`]).
-pub(super) fn generic_for_black<R: EngineRules>(pos: &Position<R>) -> i32 {
+/// The generic evaluation from Black's point of view (positive: Black is better), races of men counted as
+/// `races` says (the rule set's [`EngineRules::RACES`](super::EngineRules::RACES)).
+#[inline]
+pub(super) fn generic_for_black<R: RuleSet>(pos: &Position<R>, races: Races) -> i32 {
     let side = |color: Color| {
         let own = pos.pieces[color.index()];
         Side {
@@ -214,38 +214,26 @@ pub(super) fn generic_for_black<R: EngineRules>(pos: &Position<R>) -> i32 {
     let (black, white) = (side(Color::Black), side(Color::White));
     let total = (pos.pieces[0] | pos.pieces[1]).count_ones() as i32;
     let score = side_score::<R>(black, white, total) - side_score::<R>(white, black, total);
-    if R::RACES == Races::Ignored {
+    if races == Races::Ignored {
         return score;
     }
-    score + race_for_black(pos, R::RACES)
+    score + race_for_black(pos, races)
 }
 
 /// The generic evaluation from the side to move's point of view.
-pub(super) fn generic<R: EngineRules>(pos: &Position<R>) -> i32 {
-    let score = generic_for_black(pos);
+#[inline]
+pub(super) fn generic<R: RuleSet>(pos: &Position<R>, races: Races) -> i32 {
+    let score = generic_for_black(pos, races);
     match pos.side_to_move() {
         Color::Black => score,
         Color::White => -score,
     }
 }
 
-/// The evaluation of a position of any rule set from Black's point of view, in hundredths of a man: English
-/// draughts on 8x8 by its own function ([`super::eval::evaluate_for_black`]), every other rule set by the
-/// generic one ([`EngineRules::evaluate_for_black`] chooses).
-pub fn evaluate_rules_for_black<R: EngineRules>(pos: &Position<R>) -> i32 {
-    R::evaluate_for_black(pos)
-}
-
-/// The evaluation of a position of any rule set from the side to move's point of view.
-pub fn evaluate_rules<R: EngineRules>(pos: &Position<R>) -> i32 {
-    R::evaluate(pos)
-}
-
-pub(crate) use evaluate_rules as evaluate;
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine_rules::{EngineRules, evaluate_rules, evaluate_rules_for_black};
     use crate::eval;
     use crowned_rules::{
         Brazilian, Breakthrough, Canadian, Czech, EnglishOn, Frisian, Frysk, International,

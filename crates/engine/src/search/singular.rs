@@ -1,7 +1,8 @@
 //! How deep a move is searched beyond the plain depth: the hash move extended when it is singular (every other
 //! move fails well below its score), and late quiet moves reduced by how far the static score is from the window.
 
-use super::{DB_WIN, Here, MAX_PLY, SearchRules, Searcher, from_table};
+use super::{Here, SearchRules, Searcher, from_table};
+use crate::score::{DB_WIN, MAX_PLY};
 use crate::search_params::SearchParams;
 use crate::tt::{Bound, Entry};
 
