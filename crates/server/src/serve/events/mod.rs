@@ -441,7 +441,7 @@ pub struct Restoring {
 
 impl Restoring {
     /// The events of `records` not finished, each with the results of its games that ended and that it had not
-    /// kept (as [`EventRecords::tournament_games_ended`](crate::serve::records::EventRecords::tournament_games_ended) reads them).
+    /// kept (as [`EventRecords::event_games_ended`](crate::serve::records::EventRecords::event_games_ended) reads them).
     pub fn new(records: Vec<(EventRecord, Vec<EndedInRecords>)>) -> Restoring {
         let mut games = HashMap::new();
         let mut events = Vec::new();
