@@ -126,17 +126,7 @@ async fn drive(
     // Keys typed after the one that chose a game, for that game.
     let mut typed_ahead = Vec::new();
     loop {
-        *doing = match &next {
-            // A problem is not a game to keep: the trainer is left as the lobby is.
-            Step::Lobby(_) | Step::Ask(_) | Step::Problems(_) | Step::Event | Step::Tv => {
-                Doing::Lobby
-            }
-            Step::Engine(_) => Doing::Engine {
-                guest: player.identity.is_guest(),
-            },
-            Step::Table(seated) if seated.table.seat.is_some() => Doing::Playing,
-            Step::Table(_) => Doing::Watching,
-        };
+        *doing = next.doing(player);
         let mut session = match next {
             // Someone who may only watch has nothing more to do once they leave the table.
             Step::Lobby(_) if player.spectator => return GameEnd::Session(SessionEnd::Quit),
@@ -168,46 +158,9 @@ async fn drive(
                     }
                     Err(end) => return end,
                 };
-                next = match choice {
-                    Choice::Engine => Step::Engine(false),
-                    Choice::SavedGames => Step::Engine(true),
-                    Choice::New(new) => Step::Ask(TableAsk::New(new)),
-                    // The codes come from the server's own list, or were read as codes as they were typed.
-                    Choice::Join(code) => Step::Ask(TableAsk::Join(RoomCode::new(code))),
-                    Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
-                    Choice::Problems(kind) => Step::Problems(kind),
-                    Choice::NewEvent(words) => {
-                        match create_and_enter(
-                            &player.shared,
-                            &player.identity,
-                            Some(player.address),
-                            &words,
-                        )
-                        .await
-                        {
-                            Ok(entered) => {
-                                channels.event = Some(entered);
-                                Step::Event
-                            }
-                            Err(why) => Step::Lobby(Some(why)),
-                        }
-                    }
-                    Choice::Event(code) => {
-                        match enter(&player.shared, &player.identity, &code).await {
-                            Some(entered) => {
-                                channels.event = Some(entered);
-                                Step::Event
-                            }
-                            None if player.identity.is_guest() => Step::Lobby(Some(
-                                "a guest cannot play in a tournament: connect with an SSH key"
-                                    .into(),
-                            )),
-                            None => Step::Lobby(Some(format!("tournament {code} is over"))),
-                        }
-                    }
-                    Choice::Quit => return GameEnd::Session(SessionEnd::Quit),
-                    // Carried out in the lobby, which never ends for them.
-                    Choice::Settings | Choice::ChangeSetting(_) => Step::Lobby(None),
+                next = match after_lobby(player, choice, &mut channels).await {
+                    Ok(step) => step,
+                    Err(end) => return end,
                 };
                 continue;
             }
@@ -258,73 +211,146 @@ async fn drive(
                 }
                 session
             }
-            Step::Table(seated) => {
-                let client = engine_client(player, &mut channels);
-                let Seated {
-                    mut table,
-                    game_type,
-                    link,
-                } = seated;
-                table.reached_by = player.reached_by.clone();
-                channels.table = Some(link);
-                // Read again at each table: a block made in another session (or on another node) holds here.
-                channels.civility = Some(
-                    super::civility::Civility::of(
-                        Arc::clone(&player.shared),
-                        player.identity.clone(),
-                    )
-                    .await,
-                );
-                let (settings, problem) = settings_of(&player.shared, &player.identity);
-                let (opened, config) = session::open_table(
-                    table,
-                    game_type,
-                    &settings,
-                    problem.as_ref(),
-                    player.no_color,
-                );
-                Session::new(opened, config, client)
-                    .keep_settings_in(settings_home(&player.shared, &player.identity))
-            }
+            Step::Table(seated) => table_session(player, seated, &mut channels).await,
         };
         let ahead = std::mem::take(&mut typed_ahead);
         let ending = run(&mut session, &mut channels, &mut driver, out, ahead).await;
-        // The trainer's decisions still queued are kept by its writer, which ends once they are.
-        channels.trained = None;
-        if std::mem::take(&mut channels.tv_next) {
-            next = Step::Tv;
-            continue;
-        }
-        channels.tv = false;
-        if let (Some(SessionEnd::Quit), Some(code)) = (ending, channels.rematch.take()) {
-            // A rematch was agreed: players take their seats at its table, watchers watch it.
-            next = Step::Ask(match doing {
-                Doing::Watching => TableAsk::Watch(code),
-                _ => TableAsk::Join(code),
-            });
-            continue;
-        }
-        if std::mem::take(&mut channels.taken_over) {
-            next = Step::Lobby(Some(format!(
-                "{}; choose it among your games in progress to play it here",
-                crate::app::TAKEN_OVER
-            )));
-            continue;
-        }
-        if let (Some(SessionEnd::Quit), Some(code)) = (ending, channels.lost.take()) {
-            next = match find_again(player, *doing, code).await {
-                Ok(seated) => Step::Table(seated),
-                Err(why) => Step::Lobby(Some(format!("the game's server went away: {why}"))),
-            };
-            continue;
-        }
-        next = match ending {
-            // A tournament's player goes back to its screen, to wait for their next game.
-            Some(SessionEnd::Quit) if channels.event.is_some() => Step::Event,
-            Some(SessionEnd::Quit) => Step::Lobby(None),
-            Some(ending) => return GameEnd::Session(ending),
-            None => return GameEnd::Idle,
+        next = match after_session(player, ending, *doing, &mut channels).await {
+            Ok(step) => step,
+            Err(end) => return end,
         };
+    }
+}
+
+impl Step {
+    /// What the player is doing while on this step (what a farewell says and a take-over keeps).
+    fn doing(&self, player: &ConnectedPlayer) -> Doing {
+        match self {
+            // A problem is not a game to keep: the trainer is left as the lobby is.
+            Step::Lobby(_) | Step::Ask(_) | Step::Problems(_) | Step::Event | Step::Tv => {
+                Doing::Lobby
+            }
+            Step::Engine(_) => Doing::Engine {
+                guest: player.identity.is_guest(),
+            },
+            Step::Table(seated) if seated.table.seat.is_some() => Doing::Playing,
+            Step::Table(_) => Doing::Watching,
+        }
+    }
+}
+
+/// Where the lobby's `choice` leads: a game, a table to ask for, an event entered (or created and entered), or
+/// back to the lobby with the reason; quitting ends the connection.
+async fn after_lobby(
+    player: &ConnectedPlayer,
+    choice: Choice,
+    channels: &mut Channels,
+) -> Result<Step, GameEnd> {
+    Ok(match choice {
+        Choice::Engine => Step::Engine(false),
+        Choice::SavedGames => Step::Engine(true),
+        Choice::New(new) => Step::Ask(TableAsk::New(new)),
+        // The codes come from the server's own list, or were read as codes as they were typed.
+        Choice::Join(code) => Step::Ask(TableAsk::Join(RoomCode::new(code))),
+        Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
+        Choice::Problems(kind) => Step::Problems(kind),
+        Choice::NewEvent(words) => {
+            let address = Some(player.address);
+            match create_and_enter(&player.shared, &player.identity, address, &words).await {
+                Ok(entered) => {
+                    channels.event = Some(entered);
+                    Step::Event
+                }
+                Err(why) => Step::Lobby(Some(why)),
+            }
+        }
+        Choice::Event(code) => match enter(&player.shared, &player.identity, &code).await {
+            Some(entered) => {
+                channels.event = Some(entered);
+                Step::Event
+            }
+            None if player.identity.is_guest() => Step::Lobby(Some(
+                "a guest cannot play in a tournament: connect with an SSH key".into(),
+            )),
+            None => Step::Lobby(Some(format!("tournament {code} is over"))),
+        },
+        Choice::Quit => return Err(GameEnd::Session(SessionEnd::Quit)),
+        // Carried out in the lobby, which never ends for them.
+        Choice::Settings | Choice::ChangeSetting(_) => Step::Lobby(None),
+    })
+}
+
+/// The session at the table `seated` found: the table's link and the player's civility kept in `channels` for
+/// it, their settings and the problem they are on read afresh.
+async fn table_session(
+    player: &ConnectedPlayer,
+    seated: Seated,
+    channels: &mut Channels,
+) -> Session {
+    let client = engine_client(player, channels);
+    let Seated {
+        mut table,
+        game_type,
+        link,
+    } = seated;
+    table.reached_by = player.reached_by.clone();
+    channels.table = Some(link);
+    // Read again at each table: a block made in another session (or on another node) holds here.
+    let civility =
+        super::civility::Civility::of(Arc::clone(&player.shared), player.identity.clone()).await;
+    channels.civility = Some(civility);
+    let (settings, problem) = settings_of(&player.shared, &player.identity);
+    let (opened, config) = session::open_table(
+        table,
+        game_type,
+        &settings,
+        problem.as_ref(),
+        player.no_color,
+    );
+    Session::new(opened, config, client)
+        .keep_settings_in(settings_home(&player.shared, &player.identity))
+}
+
+/// Where a session that ended with `ending` while the player was `doing` leads: the TV's next game, a rematch's
+/// table, the lobby after a take-over, the game found again on another node, the event's screen or the lobby;
+/// any other ending ends the connection.
+async fn after_session(
+    player: &ConnectedPlayer,
+    ending: Option<SessionEnd>,
+    doing: Doing,
+    channels: &mut Channels,
+) -> Result<Step, GameEnd> {
+    // The trainer's decisions still queued are kept by its writer, which ends once they are.
+    channels.trained = None;
+    if std::mem::take(&mut channels.tv_next) {
+        return Ok(Step::Tv);
+    }
+    channels.tv = false;
+    if let (Some(SessionEnd::Quit), Some(code)) = (ending, channels.rematch.take()) {
+        // A rematch was agreed: players take their seats at its table, watchers watch it.
+        return Ok(Step::Ask(match doing {
+            Doing::Watching => TableAsk::Watch(code),
+            _ => TableAsk::Join(code),
+        }));
+    }
+    if std::mem::take(&mut channels.taken_over) {
+        return Ok(Step::Lobby(Some(format!(
+            "{}; choose it among your games in progress to play it here",
+            crate::app::TAKEN_OVER
+        ))));
+    }
+    if let (Some(SessionEnd::Quit), Some(code)) = (ending, channels.lost.take()) {
+        return Ok(match find_again(player, doing, code).await {
+            Ok(seated) => Step::Table(seated),
+            Err(why) => Step::Lobby(Some(format!("the game's server went away: {why}"))),
+        });
+    }
+    match ending {
+        // A tournament's player goes back to its screen, to wait for their next game.
+        Some(SessionEnd::Quit) if channels.event.is_some() => Ok(Step::Event),
+        Some(SessionEnd::Quit) => Ok(Step::Lobby(None)),
+        Some(ending) => Err(GameEnd::Session(ending)),
+        None => Err(GameEnd::Idle),
     }
 }
 
