@@ -37,7 +37,7 @@ use crate::app::{
     actions_for_input, resized,
 };
 use crate::engine::{AnySituation, EngineClient, Level, Limits, Report, Request};
-use crate::store::SavedGame;
+use crate::store::{SavedGame, StoreError};
 use crate::ui::{self, Options};
 
 /// Everything a session wakes up for.
@@ -288,145 +288,128 @@ impl Session {
             if self.ending.is_some() {
                 return;
             }
-            let saved = match effect {
-                Effect::Think {
-                    search,
-                    situation,
-                    level,
-                    limits,
-                } => {
-                    self.search(search, situation, level, limits);
-                    Ok(())
-                }
-                Effect::Evaluate {
-                    search,
-                    situation,
-                    limits,
-                } => {
-                    // A position is judged by a full-strength search, whatever level plays.
-                    self.search(search, situation, Level::Max, limits);
-                    Ok(())
-                }
-                Effect::Prove {
-                    question,
-                    prover,
-                    asked,
-                } => {
-                    let asked_away = self
-                        .proofs
-                        .as_ref()
-                        .is_some_and(|proofs| proofs.ask(question, prover.clone(), asked.clone()));
-                    if !asked_away {
-                        let answer = prover.answer(&asked);
-                        self.act(Action::Proved { question, answer });
-                    }
-                    Ok(())
-                }
-                Effect::Ponder {
-                    search,
-                    situation,
-                    level,
-                } => {
-                    self.search(search, situation, level, Limits::default());
-                    Ok(())
-                }
-                Effect::PonderHit { limits, .. } => {
-                    self.engine.ponder_hit(&limits);
-                    Ok(())
-                }
-                Effect::StopThinking => {
-                    self.engine.cancel();
-                    Ok(())
-                }
-                Effect::MoveNow => {
-                    self.engine.move_now();
-                    Ok(())
-                }
-                Effect::Wake { timer, after } => {
-                    self.timers.set(timer, Instant::now(), after);
-                    Ok(())
-                }
-                Effect::Quit => {
-                    self.end(SessionEnd::Quit);
-                    Ok(())
-                }
-                Effect::Table(request) => {
-                    self.requests.push(request);
-                    Ok(())
-                }
-                Effect::OpenSettings => {
-                    self.open_settings();
-                    Ok(())
-                }
-                Effect::ChangeSetting(edit) => {
-                    self.change_setting(edit);
-                    Ok(())
-                }
-                Effect::Conduct(request) => {
-                    // One a command typed: a short list, taken after every event.
-                    self.conduct.push(request);
-                    Ok(())
-                }
-                Effect::Trained(news) => {
-                    // At most a few a problem, and taken after every event: a short list.
-                    self.trained.push(news);
-                    Ok(())
-                }
-                Effect::GameChanged(keep) => match self.saving.save_progress(keep) {
-                    Ok(Some(filed)) => {
-                        self.act(Action::Filed(filed));
-                        Ok(())
-                    }
-                    Ok(None) => Ok(()),
-                    Err(e) => Err(e),
-                },
-                Effect::ListSaved => {
-                    match self.saving.saved_games() {
-                        Ok(list) => self.act(Action::ShowGames(Box::new(list))),
-                        Err(why) => self.notice(why),
-                    }
-                    Ok(())
-                }
-                Effect::Copy(text) => {
-                    // Sent with the next frame, after its cells, so that it cannot split a frame's sequences.
-                    match clipboard_sequence(&text) {
-                        Some(sequence) => self.clipboard = Some(sequence),
-                        None => self.notice("too long for the clipboard: not copied".into()),
-                    }
-                    Ok(())
-                }
-                Effect::Save {
-                    game,
-                    players,
-                    file,
-                    clock,
-                    name,
-                } => {
-                    let (said, filed) =
-                        self.saving
-                            .save_named(*game, players, file, clock, name.as_deref());
-                    if let Some(filed) = filed {
-                        self.act(Action::Filed(filed));
-                    }
-                    self.notice(said);
-                    Ok(())
-                }
-                Effect::Archive {
-                    game,
-                    players,
-                    file,
-                    clock,
-                } => self.saving.archive(&SavedGame {
-                    game: *game,
-                    players,
-                    file,
-                    clock,
-                }),
-            };
-            if let Err(e) = saved {
+            if let Err(e) = self.carry_out_one(effect) {
                 self.notice(format!("not saved: {e}"));
             }
         }
+    }
+
+    /// Carries out one of the app's effects; the error is a file that could not be written.
+    fn carry_out_one(&mut self, effect: Effect) -> Result<(), StoreError> {
+        match effect {
+            Effect::Think {
+                search,
+                situation,
+                level,
+                limits,
+            } => {
+                self.search(search, situation, level, limits);
+            }
+            Effect::Evaluate {
+                search,
+                situation,
+                limits,
+            } => {
+                // A position is judged by a full-strength search, whatever level plays.
+                self.search(search, situation, Level::Max, limits);
+            }
+            Effect::Prove {
+                question,
+                prover,
+                asked,
+            } => {
+                let asked_away = self
+                    .proofs
+                    .as_ref()
+                    .is_some_and(|proofs| proofs.ask(question, prover.clone(), asked.clone()));
+                if !asked_away {
+                    let answer = prover.answer(&asked);
+                    self.act(Action::Proved { question, answer });
+                }
+            }
+            Effect::Ponder {
+                search,
+                situation,
+                level,
+            } => {
+                self.search(search, situation, level, Limits::default());
+            }
+            Effect::PonderHit { limits, .. } => {
+                self.engine.ponder_hit(&limits);
+            }
+            Effect::StopThinking => {
+                self.engine.cancel();
+            }
+            Effect::MoveNow => {
+                self.engine.move_now();
+            }
+            Effect::Wake { timer, after } => {
+                self.timers.set(timer, Instant::now(), after);
+            }
+            Effect::Quit => {
+                self.end(SessionEnd::Quit);
+            }
+            Effect::Table(request) => {
+                self.requests.push(request);
+            }
+            Effect::OpenSettings => {
+                self.open_settings();
+            }
+            Effect::ChangeSetting(edit) => {
+                self.change_setting(edit);
+            }
+            Effect::Conduct(request) => {
+                // One a command typed: a short list, taken after every event.
+                self.conduct.push(request);
+            }
+            Effect::Trained(news) => {
+                // At most a few a problem, and taken after every event: a short list.
+                self.trained.push(news);
+            }
+            Effect::GameChanged(keep) => {
+                if let Some(filed) = self.saving.save_progress(keep)? {
+                    self.act(Action::Filed(filed));
+                }
+            }
+            Effect::ListSaved => match self.saving.saved_games() {
+                Ok(list) => self.act(Action::ShowGames(Box::new(list))),
+                Err(why) => self.notice(why),
+            },
+            Effect::Copy(text) => {
+                // Sent with the next frame, after its cells, so that it cannot split a frame's sequences.
+                match clipboard_sequence(&text) {
+                    Some(sequence) => self.clipboard = Some(sequence),
+                    None => self.notice("too long for the clipboard: not copied".into()),
+                }
+            }
+            Effect::Save {
+                game,
+                players,
+                file,
+                clock,
+                name,
+            } => {
+                let (said, filed) =
+                    self.saving
+                        .save_named(*game, players, file, clock, name.as_deref());
+                if let Some(filed) = filed {
+                    self.act(Action::Filed(filed));
+                }
+                self.notice(said);
+            }
+            Effect::Archive {
+                game,
+                players,
+                file,
+                clock,
+            } => self.saving.archive(&SavedGame {
+                game: *game,
+                players,
+                file,
+                clock,
+            })?,
+        }
+        Ok(())
     }
 
     /// Starts a search (it replaces the one under way).
