@@ -112,20 +112,26 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
             games,
         });
     }
-    let mut copied = Copied::default();
+    let copied = Copied {
+        players: copy_rows(&db, &mut tx, &PLAYERS)?,
+        games: copy_games(&db, &mut tx)?,
+        moves: copy_rows(&db, &mut tx, &MOVES)?,
+        clocks: copy_rows(&db, &mut tx, &CLOCKS)?,
+        ratings: copy_rows(&db, &mut tx, &RATINGS)?,
+        tournaments: copy_events(&db, &mut tx)?,
+        problem_attempts: copy_problems(&db, &mut tx)?,
+        conduct: copy_rows(&db, &mut tx, &CONDUCT)?,
+        more: copy_rows(&db, &mut tx, &MORE)?,
+    };
+    tx.commit()?;
+    Ok(copied)
+}
 
-    let insert = tx.prepare(
-        "INSERT INTO players (fingerprint, name, first_seen, last_seen) VALUES ($1, $2, $3, $4)",
-    )?;
-    let mut rows = db.prepare("SELECT fingerprint, name, first_seen, last_seen FROM players")?;
-    let mut rows = rows.query(params![])?;
-    while let Some(row) = rows.next()? {
-        let (fingerprint, name, first, last): (String, String, i64, i64) =
-            (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
-        tx.execute(&insert, &[&fingerprint, &name, &first, &last])?;
-        copied.players += 1;
-    }
-
+/// Copies the games, numbered as they were, and has the new ones numbered after them.
+fn copy_games(
+    db: &rusqlite::Connection,
+    tx: &mut ::postgres::Transaction<'_>,
+) -> Result<u64, MigrateError> {
     let insert = tx.prepare(
         "INSERT INTO games (id, variant, black, white, rated, clock, started, ended, result, pdn, code, definition)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
@@ -142,6 +148,7 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
          FROM games ORDER BY id",
     )?;
     let mut rows = rows.query(params![])?;
+    let mut count = 0;
     while let Some(row) = rows.next()? {
         let (id, variant, black, white, rated, clock): (i64, String, String, String, bool, String) = (
             row.get(0)?,
@@ -171,69 +178,13 @@ pub fn sqlite_to_postgres(from: &Path, to: &PostgresUrl) -> Result<Copied, Migra
                 &definition,
             ],
         )?;
-        copied.games += 1;
+        count += 1;
     }
     // New games are numbered after the copied ones.
     tx.batch_execute(
         "SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT COALESCE(max(id), 0) + 1 FROM games), false)",
     )?;
-
-    let insert = tx.prepare(
-        "INSERT INTO moves (game, ply, text, black_ms, white_ms) VALUES ($1, $2, $3, $4, $5)",
-    )?;
-    let mut rows = db.prepare("SELECT game, ply, text, black_ms, white_ms FROM moves")?;
-    let mut rows = rows.query(params![])?;
-    while let Some(row) = rows.next()? {
-        let (game, ply, text): (i64, i32, String) = (row.get(0)?, row.get(1)?, row.get(2)?);
-        let (black, white): (Option<i64>, Option<i64>) = (row.get(3)?, row.get(4)?);
-        tx.execute(&insert, &[&game, &ply, &text, &black, &white])?;
-        copied.moves += 1;
-    }
-
-    let insert =
-        tx.prepare("INSERT INTO clocks (game, ply, black_ms, white_ms) VALUES ($1, $2, $3, $4)")?;
-    let mut rows = db.prepare("SELECT game, ply, black_ms, white_ms FROM clocks")?;
-    let mut rows = rows.query(params![])?;
-    while let Some(row) = rows.next()? {
-        let (game, ply, black, white): (i64, i32, i64, i64) =
-            (row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?);
-        tx.execute(&insert, &[&game, &ply, &black, &white])?;
-        copied.clocks += 1;
-    }
-
-    let insert = tx.prepare(
-        "INSERT INTO ratings (fingerprint, variant, rating, deviation, volatility, games)
-         VALUES ($1, $2, $3, $4, $5, $6)",
-    )?;
-    let mut rows = db.prepare(
-        "SELECT fingerprint, variant, rating, deviation, volatility, games FROM ratings",
-    )?;
-    let mut rows = rows.query(params![])?;
-    while let Some(row) = rows.next()? {
-        let (fingerprint, variant): (String, String) = (row.get(0)?, row.get(1)?);
-        let (rating, deviation, volatility): (f64, f64, f64) =
-            (row.get(2)?, row.get(3)?, row.get(4)?);
-        let games: i64 = row.get(5)?;
-        tx.execute(
-            &insert,
-            &[
-                &fingerprint,
-                &variant,
-                &rating,
-                &deviation,
-                &volatility,
-                &games,
-            ],
-        )?;
-        copied.ratings += 1;
-    }
-
-    copied.tournaments = copy_events(&db, &mut tx)?;
-    copied.problem_attempts = copy_problems(&db, &mut tx)?;
-    copied.conduct = copy_rows(&db, &mut tx, &CONDUCT)?;
-    copied.more = copy_rows(&db, &mut tx, &MORE)?;
-    tx.commit()?;
-    Ok(copied)
+    Ok(count)
 }
 
 /// Copies the tournaments with their entrants, pairings and byes; how many tournaments.
@@ -399,11 +350,62 @@ enum Column {
     MaybeText,
     /// A whole number, or nothing.
     MaybeWhole,
+    /// A whole number of 32 bits (a ply).
+    Small,
+    /// A real number (a rating).
+    Real,
 }
 
 /// Tables copied row by row, in the order written, each with its columns (an identity column is left out: the
 /// database numbers the rows again, in the same order).
 type Tables = [(&'static str, &'static [(&'static str, Column)])];
+
+/// The players, before the games that name them.
+const PLAYERS: [(&str, &[(&str, Column)]); 1] = [(
+    "players",
+    &[
+        ("fingerprint", Column::Text),
+        ("name", Column::Text),
+        ("first_seen", Column::Whole),
+        ("last_seen", Column::Whole),
+    ],
+)];
+
+/// The games' moves, with the clocks as each was made.
+const MOVES: [(&str, &[(&str, Column)]); 1] = [(
+    "moves",
+    &[
+        ("game", Column::Whole),
+        ("ply", Column::Small),
+        ("text", Column::Text),
+        ("black_ms", Column::MaybeWhole),
+        ("white_ms", Column::MaybeWhole),
+    ],
+)];
+
+/// The clocks noted between moves.
+const CLOCKS: [(&str, &[(&str, Column)]); 1] = [(
+    "clocks",
+    &[
+        ("game", Column::Whole),
+        ("ply", Column::Small),
+        ("black_ms", Column::Whole),
+        ("white_ms", Column::Whole),
+    ],
+)];
+
+/// The ratings, one a player and variant.
+const RATINGS: [(&str, &[(&str, Column)]); 1] = [(
+    "ratings",
+    &[
+        ("fingerprint", Column::Text),
+        ("variant", Column::Text),
+        ("rating", Column::Real),
+        ("deviation", Column::Real),
+        ("volatility", Column::Real),
+        ("games", Column::Whole),
+    ],
+)];
 
 /// The conduct tables: blocks, reports, bans.
 const CONDUCT: [(&str, &[(&str, Column)]); 3] = [
@@ -501,6 +503,8 @@ fn copy_rows(
                     Column::Text => values.push(Box::new(row.get::<_, String>(i)?)),
                     Column::MaybeWhole => values.push(Box::new(row.get::<_, Option<i64>>(i)?)),
                     Column::MaybeText => values.push(Box::new(row.get::<_, Option<String>>(i)?)),
+                    Column::Small => values.push(Box::new(row.get::<_, i32>(i)?)),
+                    Column::Real => values.push(Box::new(row.get::<_, f64>(i)?)),
                 }
             }
             let refs: Vec<&(dyn ::postgres::types::ToSql + Sync)> =
