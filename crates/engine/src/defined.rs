@@ -27,7 +27,7 @@ const MEDIUM_DEPTH: u32 = 3;
 const HARD_DEPTH: u32 = 6;
 
 /// What a defined variant's search shares with the engine: its table, stop flag and setup.
-pub(super) struct Shared<'a> {
+pub(super) struct EngineParts<'a> {
     pub(super) table: &'a Arc<TranspositionTable>,
     pub(super) stop: &'a Arc<AtomicBool>,
     pub(super) config: &'a EngineConfig,
@@ -40,7 +40,7 @@ pub(super) fn think(
     level: Level,
     limits: &Limits,
     seed: u64,
-    shared: Shared<'_>,
+    shared: EngineParts<'_>,
     progress: &mut dyn FnMut(&Progress),
 ) -> SearchResult {
     let moves = board.legal_moves();
@@ -99,7 +99,7 @@ fn search<S: SearchRules>(
     root: S::Pos,
     earlier: Vec<S::Pos>,
     limits: &Limits,
-    shared: Shared<'_>,
+    shared: EngineParts<'_>,
     progress: &mut dyn FnMut(&Progress),
 ) -> SearchResult {
     let mut searcher = Searcher::new(
@@ -146,7 +146,7 @@ mod tests {
     ) -> SearchResult {
         let table = Arc::new(TranspositionTable::new(1));
         let config = EngineConfig::default();
-        let shared = Shared {
+        let shared = EngineParts {
             table: &table,
             stop,
             config: &config,

@@ -117,7 +117,7 @@ impl<R: EngineRules> Searcher<Fast<R>> {
     }
 }
 
-/// `n` default moves, the killers' and the principal variation's "no move".
+/// `N` default moves: the "no move" of the killers and of the principal variation.
 fn no_moves<M: Default, const N: usize>() -> [M; N] {
     std::array::from_fn(|_| M::default())
 }

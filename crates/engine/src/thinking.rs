@@ -344,7 +344,7 @@ impl EngineVisitor for Think<'_> {
             .iter()
             .filter_map(|p| p.defined().copied())
             .collect();
-        let shared = super::defined::Shared {
+        let shared = super::defined::EngineParts {
             table: &self.engine.table,
             stop: &self.engine.stop,
             config: &self.engine.config,
