@@ -8,6 +8,7 @@
 //! (`state`), and what reads the state to turn input into actions (`keys`, `input`, `layout`).
 
 mod action;
+mod analysis;
 mod animation;
 mod ballot;
 mod burst;
@@ -28,6 +29,7 @@ mod mode;
 mod overlay;
 mod picking;
 mod preferences;
+mod review;
 mod settings_screen;
 #[cfg(test)]
 pub(crate) use settings_screen::sample_screen;
@@ -69,16 +71,16 @@ pub use action::{
     Action, Effect, EventAction, Keep, LobbyAction, MAX_COPY_BYTES, Purpose, SetupAction, Thinking,
     Timer,
 };
+pub use analysis::{ANALYSIS_REFRESH, AnalysisLine, AnalysisView};
 pub use input_box::INPUT_LIMIT;
 pub use mode::{Focus, Mode};
 pub use overlay::{Help, Overlay, Question, ResumeOffer};
+pub use review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
 pub use state::App;
-pub use state::analysis::{ANALYSIS_REFRESH, AnalysisLine, AnalysisView};
 pub use state::clocks::ClockView;
 pub use state::commands::{TYPED_COMMANDS, TypedCommand, command_list};
 pub use state::hints::Hint;
 pub use state::offers::JUDGING_TIME;
-pub use state::review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
 pub use table::{
     CHAT_KEPT, CODE_ALPHABET, CODE_LENGTH, ConductRequest, FIRST_MOVE_LIMIT, NODE_SILENT, NewTable,
     OfferKind, SeatView, TAKEN_OVER, Table, TableNews, TableRequest, TableState, clock_text,

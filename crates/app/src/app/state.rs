@@ -11,7 +11,7 @@
 //! and replays), `setting_up`, `commands` (the input box's `:commands`), `copying` (`:copy`), `typing`, `timing`
 //! and `messages`. The rooms use the state; the state uses none of them but by calling their methods.
 
-pub(super) mod analysis;
+mod analysis;
 mod at_table;
 pub(super) mod clocks;
 pub(super) mod commands;
@@ -24,7 +24,7 @@ mod openings;
 mod overlays;
 mod play;
 pub(super) mod pondering;
-pub(super) mod review;
+mod review;
 mod setting_up;
 mod settings;
 mod timing;
@@ -36,6 +36,7 @@ use std::path::PathBuf;
 use tui_input::Input;
 
 use super::action::{Action, Effect, Keep, Thinking};
+use super::analysis::Analysis;
 use super::animation::Animation;
 use super::ballot::OpeningChoice;
 use super::burst::Burst;
@@ -47,15 +48,14 @@ use super::mode::{Focus, Mode};
 use super::overlay::{Help, Overlay, OverlaySlot, Question, ResumeOffer};
 use super::picking::Picker;
 use super::preferences::Preferences;
+use super::review::Review;
 use super::setup::Setup;
 use super::table::Table;
 use crate::engine::Players;
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
 use crate::store::{Filed, GAME_ID_TAG, GameEntry, NAME_TAG, SavedGame};
-use analysis::Analysis;
 use hints::Hint;
-use review::Review;
 
 /// The application state.
 #[derive(Clone, Debug)]
@@ -467,7 +467,7 @@ impl App {
         effects.extend(self.judge_problem_moves());
         effects.extend(self.training_news());
         self.sync_clock(&mut effects);
-        self.sync_analysis(&mut effects);
+        self.share_engine(&mut effects);
         self.sync_ponder(&mut effects);
         if std::mem::take(&mut self.game_changed) {
             effects.push(Effect::GameChanged(self.keep()));
