@@ -6,6 +6,7 @@
 //! With `CROWNED_COMPARE` set to another build of the binary (an earlier commit's, say), the start-up figure is
 //! measured for both, interleaved in the same run, and their ratio printed.
 
+use crowned::app::EngineNews;
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -124,7 +125,7 @@ fn answer_with_capture(app: &mut App) -> Vec<crowned::app::Effect> {
         .iter()
         .copied()
         .find(|m| m.capture_count() == 2);
-    app.update(Action::EngineMoved { search, mv })
+    app.update(Action::Engine(EngineNews::Moved { search, mv }))
 }
 
 /// Starts the real binary in a pseudo-terminal (the end-to-end tests' harness) and waits for `text` on its

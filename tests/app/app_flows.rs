@@ -1,6 +1,7 @@
 //! Whole games driven through the application state machine by actions, as the terminal will drive it.
 
 use crowned::app::{Action, App, Effect, Mode, Player, Players, Timer};
+use crowned::app::{BrowseAction, EngineNews};
 use crowned::engine::Level;
 use crowned::game::{DrawReason, Outcome, WinReason};
 use crowned::rules::{Color, SquareStyle};
@@ -121,7 +122,7 @@ fn the_move_list_s_result_follows_the_game_through_undo_and_redo() {
     let result = " 1/2-1/2 · drawn";
     assert!(screen(&app, 80, 24).contains(result), "the game is drawn");
     // Browsing the finished game back is looking at it: it is still drawn.
-    let _ = app.update(Action::BrowseFirst);
+    let _ = app.update(Action::Browse(BrowseAction::First));
     assert!(matches!(app.mode(), Mode::Browsing { .. }));
     assert!(
         screen(&app, 80, 24).contains(result),
@@ -175,10 +176,10 @@ fn undo_and_redo_take_whole_turns_against_the_engine() {
     let effects = play_any(&mut app);
     assert_eq!(app.game().len(), 3);
     // An answer from a search that was stopped is ignored.
-    let stale = app.update(Action::EngineMoved {
+    let stale = app.update(Action::Engine(EngineNews::Moved {
         search: 1,
         mv: None,
-    });
+    }));
     assert!(stale.is_empty());
     assert!(answer(&mut app, effects).is_empty());
     assert_eq!(app.game().len(), 4);
@@ -189,23 +190,23 @@ fn browsing_shows_earlier_positions_and_returns() {
     let (mut app, _) = App::new(HUMANS);
     type_moves(&mut app, "11-15 23-19 8-11");
     let live = app.game().position();
-    let _ = app.update(Action::BrowseBack);
+    let _ = app.update(Action::Browse(BrowseAction::Back));
     assert_eq!(app.mode(), Mode::Browsing { ply: 2 });
     assert_eq!(
         app.shown_position(),
         app.game().position_at(2).expect("ply 2")
     );
-    let _ = app.update(Action::BrowseFirst);
+    let _ = app.update(Action::Browse(BrowseAction::First));
     assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
     let _ = app.update(Action::PickSquare(sq(9)));
     assert!(app.status().starts_with("browsing"));
-    let _ = app.update(Action::BrowseForward);
+    let _ = app.update(Action::Browse(BrowseAction::Forward));
     assert_eq!(app.mode(), Mode::Browsing { ply: 1 });
     let _ = app.update(Action::Cancel);
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(app.shown_position(), live);
-    let _ = app.update(Action::BrowseBack);
-    let _ = app.update(Action::BrowseLast);
+    let _ = app.update(Action::Browse(BrowseAction::Back));
+    let _ = app.update(Action::Browse(BrowseAction::Last));
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(app.game().len(), 3, "browsing never changes the game");
 }
@@ -292,10 +293,10 @@ fn commands() {
     else {
         panic!("the engine is asked to judge: {effects:?}");
     };
-    let _ = app.update(Action::EngineEvaluated {
+    let _ = app.update(Action::Engine(EngineNews::Evaluated {
         search: *search,
         score: crowned::engine::Score::Centi(0),
-    });
+    }));
     assert!(matches!(app.mode(), Mode::Over(Outcome::Draw { .. })));
     assert!(
         app.status().starts_with("The engine accepts"),
@@ -409,10 +410,10 @@ fn the_engine_declines_a_draw_when_it_sees_more_and_thinks_on() {
         panic!("the engine is asked to judge: {effects:?}");
     };
     // The score is for the side to move, White: the engine thinks itself better.
-    let effects = app.update(Action::EngineEvaluated {
+    let effects = app.update(Action::Engine(EngineNews::Evaluated {
         search: *search,
         score: crowned::engine::Score::Centi(80),
-    });
+    }));
     assert_eq!(app.mode(), Mode::Play);
     assert!(
         app.status()
@@ -427,10 +428,10 @@ fn the_engine_declines_a_draw_when_it_sees_more_and_thinks_on() {
     let Some(Effect::Evaluate { search, .. }) = effects.last() else {
         panic!("the engine is asked to judge: {effects:?}");
     };
-    let _ = app.update(Action::EngineEvaluated {
+    let _ = app.update(Action::Engine(EngineNews::Evaluated {
         search: *search,
         score: crowned::engine::Score::Loss(5),
-    });
+    }));
     assert!(matches!(app.mode(), Mode::Over(Outcome::Draw { .. })));
 }
 
@@ -479,10 +480,10 @@ fn a_game_between_engines_keeps_its_pace_and_can_be_held() {
     };
     // Its move comes before the pace: it is held, not shown.
     let mv = situation.position.legal_moves().first().copied();
-    let _ = app.update(Action::EngineMoved {
+    let _ = app.update(Action::Engine(EngineNews::Moved {
         search: *search,
         mv,
-    });
+    }));
     assert_eq!(app.game().len(), 0);
     assert!(app.move_waiting());
     let effects = app.update(Action::Timer(Timer::Pace));

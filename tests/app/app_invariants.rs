@@ -3,6 +3,7 @@
 //! and answers it (with any legal move) when the test says so.
 
 use crowned::app::{Action, App, Effect, Mode, Player, Players, Timer};
+use crowned::app::{BrowseAction, EngineNews};
 use crowned::engine::{AnySituation, Level, Score};
 use crowned::rules::SquareStyle;
 use proptest::prelude::*;
@@ -32,10 +33,10 @@ fn step() -> impl Strategy<Value = Step> {
             Action::Undo,
             Action::Redo,
             Action::MoveNow,
-            Action::BrowseBack,
-            Action::BrowseForward,
-            Action::BrowseLast,
-            Action::BrowseFirst,
+            Action::Browse(BrowseAction::Back),
+            Action::Browse(BrowseAction::Forward),
+            Action::Browse(BrowseAction::Last),
+            Action::Browse(BrowseAction::First),
             Action::Cancel,
             Action::Flip,
             Action::Rematch,
@@ -181,11 +182,11 @@ proptest! {
                     if chooses {
                         let moves = situation.position.legal_moves();
                         let mv = (!moves.is_empty()).then(|| moves[choice.index(moves.len())]);
-                        app.update(Action::EngineMoved { search, mv })
+                        app.update(Action::Engine(EngineNews::Moved { search, mv }))
                     } else {
                         let scores = [Score::Centi(0), Score::Centi(150), Score::Centi(-150), Score::Win(3), Score::Loss(2)];
                         let score = scores[choice.index(scores.len())];
-                        app.update(Action::EngineEvaluated { search, score })
+                        app.update(Action::Engine(EngineNews::Evaluated { search, score }))
                     }
                 }
                 Step::Timer(choice) => {
@@ -195,7 +196,7 @@ proptest! {
                     let timer = front.timers.remove(choice.index(front.timers.len()));
                     app.update(Action::Timer(timer))
                 }
-                Step::StaleAnswer => app.update(Action::EngineMoved { search: 0, mv: None }),
+                Step::StaleAnswer => app.update(Action::Engine(EngineNews::Moved { search: 0, mv: None })),
             };
             front.carry_out(&mut app, effects);
             check(&app, &front, &done);
@@ -320,12 +321,12 @@ mod terminal_events {
                     Some((search, situation, true)) => {
                         let moves = situation.position.legal_moves();
                         let mv = (!moves.is_empty()).then(|| moves[choice.index(moves.len())]);
-                        app.update(Action::EngineMoved { search, mv })
+                        app.update(Action::Engine(EngineNews::Moved { search, mv }))
                     }
-                    Some((search, _, false)) => app.update(Action::EngineEvaluated {
+                    Some((search, _, false)) => app.update(Action::Engine(EngineNews::Evaluated {
                         search,
                         score: Score::Centi(choice.index(400) as i32 - 200),
-                    }),
+                    })),
                     None => Vec::new(),
                 },
                 Input::Timer(choice) => {

@@ -2,6 +2,7 @@
 //! the tests that look at single cells).
 
 use crowned::app::{Action, App, GameList, ListPurpose, Player, Players, SetupAction, Timer};
+use crowned::app::{BrowseAction, HelpAction};
 use crowned::engine::Level;
 use crowned::game::AnyGame;
 use crowned::rules::{GameType, Geometry};
@@ -72,8 +73,8 @@ fn multi_jump_continuation_120x40() {
 #[test]
 fn browsing_80x24() {
     let mut app = played("11-15 23-19 8-11 22-17 9-13 17-14 10x17 21x14 6-10", HUMANS);
-    let _ = app.update(Action::BrowseBack);
-    let _ = app.update(Action::BrowseBack);
+    let _ = app.update(Action::Browse(BrowseAction::Back));
+    let _ = app.update(Action::Browse(BrowseAction::Back));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
@@ -90,7 +91,7 @@ fn game_over_80x24() {
 #[test]
 fn help_80x24() {
     let (mut app, _) = App::new(VS_ENGINE);
-    let _ = app.update(Action::ToggleHelp);
+    let _ = app.update(Action::Help(HelpAction::Toggle));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
@@ -175,7 +176,7 @@ fn a_list_of_games_80x24() {
 fn replaying_a_broken_record_at_its_end_80x24() {
     let entry = games_in_text(TWO_GAMES, "club.pdn").remove(0);
     let mut app = App::replaying(entry, VS_ENGINE);
-    let _ = app.update(Action::BrowseLast);
+    let _ = app.update(Action::Browse(BrowseAction::Last));
     insta::assert_snapshot!(screen(&app, 80, 24));
 }
 
@@ -543,7 +544,7 @@ fn the_move_list_follows_a_game_longer_than_sixteen_bits_count() {
     );
     // Browsing back keeps the shown move in view wherever it is.
     for _ in 0..1_000 {
-        let _ = app.update(Action::BrowseBack);
+        let _ = app.update(Action::Browse(BrowseAction::Back));
     }
     let shown = screen(&app, 80, 24);
     assert!(shown.contains("69500. "), "{shown}");

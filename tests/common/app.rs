@@ -1,5 +1,6 @@
 //! The app as a front end drives it, with no terminal: built from a position, its effects carried out at once.
 
+use crowned::app::EngineNews;
 use std::collections::VecDeque;
 
 use crowned::app::{
@@ -59,10 +60,10 @@ pub fn answer(app: &mut App, effects: Vec<Effect>) -> Vec<Effect> {
                     0,
                     &mut |_| {},
                 );
-                queue.extend(app.update(Action::EngineMoved {
+                queue.extend(app.update(Action::Engine(EngineNews::Moved {
                     search,
                     mv: result.best,
-                }));
+                })));
             }
             // No time passes here: a clock's wake-up would only ask again for the next second.
             Effect::Wake {

@@ -1,6 +1,7 @@
 //! Opening games from PDN files and from the saved games: the list, replaying move by move and on a timer,
 //! continuing from any point, and records with errors opened up to the bad move.
 
+use crowned::app::{BrowseAction, ListAction, ReplayAction};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -63,11 +64,11 @@ fn a_file_of_several_games_opens_on_a_list_and_the_chosen_one_is_replayed() {
     assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
     assert_eq!(app.game().len(), 4);
     for ply in 1..=4 {
-        let _ = app.update(Action::BrowseForward);
+        let _ = app.update(Action::Browse(BrowseAction::Forward));
         assert_eq!(app.mode(), Mode::Browsing { ply });
     }
     // At the end it stays in the replay.
-    let _ = app.update(Action::BrowseForward);
+    let _ = app.update(Action::Browse(BrowseAction::Forward));
     assert_eq!(app.mode(), Mode::Browsing { ply: 4 });
     assert!(app.replay().is_some());
 }
@@ -87,7 +88,7 @@ fn a_record_with_an_illegal_move_opens_up_to_it_with_the_error_shown() {
     let mut app = App::replaying(entry, VS_ENGINE);
     assert_eq!(app.game().len(), 4, "the moves before the bad one");
     assert!(app.status().contains("12-16"), "{}", app.status());
-    let _ = app.update(Action::BrowseLast);
+    let _ = app.update(Action::Browse(BrowseAction::Last));
     assert_eq!(app.mode(), Mode::Browsing { ply: 4 });
     assert!(
         app.status().contains("The record stops here"),
@@ -114,7 +115,7 @@ fn the_real_archive_with_a_broken_game_opens_it_up_to_the_bad_move() {
         GameList::new("tinsley.pdn", entries, ListPurpose::Replay),
         VS_ENGINE,
     );
-    let _ = app.update(Action::ListStep(540));
+    let _ = app.update(Action::List(ListAction::Step(540)));
     let _ = app.update(Action::PickAtCursor);
     assert_eq!(app.game().len(), entry.game.len());
     assert!(app.status().contains("32-28"), "{}", app.status());
@@ -140,8 +141,10 @@ fn auto_play_steps_on_each_tick_and_stops_at_the_end() {
         "a timer nobody asked for does nothing"
     );
     assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
-    let interval = replay_wake(&app.update(Action::AutoPlay)).expect("playing back");
-    let faster = replay_wake(&app.update(Action::Speed(true))).expect("still playing");
+    let interval =
+        replay_wake(&app.update(Action::Replay(ReplayAction::AutoPlay))).expect("playing back");
+    let faster =
+        replay_wake(&app.update(Action::Replay(ReplayAction::Speed(true)))).expect("still playing");
     assert!(faster < interval);
     for ply in 1..=4 {
         let effects = app.update(Action::Timer(Timer::Replay));
@@ -153,7 +156,7 @@ fn auto_play_steps_on_each_tick_and_stops_at_the_end() {
         );
     }
     // Started again at the end, it plays back from the start; Esc pauses it.
-    assert!(replay_wake(&app.update(Action::AutoPlay)).is_some());
+    assert!(replay_wake(&app.update(Action::Replay(ReplayAction::AutoPlay))).is_some());
     assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
     let _ = app.update(Action::Timer(Timer::Replay));
     let _ = app.update(Action::Cancel);
@@ -171,9 +174,9 @@ fn a_replayed_game_is_continued_from_any_point_as_a_new_game() {
     let _ = app.update(Action::Undo);
     assert!(app.status().contains("c continues"), "{}", app.status());
 
-    let _ = app.update(Action::BrowseForward);
-    let _ = app.update(Action::BrowseForward);
-    let effects = app.update(Action::Continue);
+    let _ = app.update(Action::Browse(BrowseAction::Forward));
+    let _ = app.update(Action::Browse(BrowseAction::Forward));
+    let effects = app.update(Action::Replay(ReplayAction::Continue));
     assert!(app.replay().is_none());
     assert_eq!(app.mode(), Mode::Play);
     assert_eq!(
@@ -265,7 +268,7 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
         .iter()
         .position(|e| e.source == "unfinished.pdn")
         .expect("listed");
-    let _ = app.update(Action::ListStep(at as isize));
+    let _ = app.update(Action::List(ListAction::Step(at as isize)));
     let effects = app.update(Action::PickAtCursor);
     // The game in progress is kept; the loaded one goes on where it stood, the engine to move for Black.
     assert!(
@@ -310,7 +313,7 @@ fn loading_lists_the_saved_games_and_continues_an_unfinished_one_with_its_player
         .iter()
         .position(|e| e.source == "finished.pdn")
         .expect("listed");
-    let _ = app.update(Action::ListStep(at as isize));
+    let _ = app.update(Action::List(ListAction::Step(at as isize)));
     let _ = app.update(Action::PickAtCursor);
     assert!(app.replay().is_some());
     assert_eq!(app.mode(), Mode::Browsing { ply: 0 });
@@ -337,7 +340,7 @@ fn an_empty_list_says_so_and_esc_closes_a_list() {
 fn setting_up_from_a_replay_and_leaving_returns_to_the_record() {
     let mut entries = games_in_text(TWO_GAMES, "two.pdn");
     let mut app = App::replaying(entries.remove(0), VS_ENGINE);
-    let _ = app.update(Action::BrowseForward);
+    let _ = app.update(Action::Browse(BrowseAction::Forward));
     let _ = app.update(Action::Setup(crowned::app::SetupAction::Open));
     assert!(matches!(app.mode(), Mode::Setup(_)));
     let effects = app.update(Action::Cancel);

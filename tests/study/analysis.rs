@@ -4,6 +4,7 @@
 use crowned::app::{
     ANALYSIS_REFRESH, Action, AnalysisView, App, Effect, Mode, Player, Players, Preferences, Timer,
 };
+use crowned::app::{BrowseAction, EngineNews};
 use crowned::engine::{Level, Limits, Score};
 use crowned::rules::Move;
 
@@ -53,12 +54,12 @@ fn line(app: &mut App, text: &str) -> Vec<Move> {
 }
 
 fn report(app: &mut App, search: u64, depth: u32, centi: i32, pv: Vec<Move>) -> Vec<Effect> {
-    app.update(Action::EngineProgress {
+    app.update(Action::Engine(EngineNews::Progress {
         search,
         depth,
         score: Score::Centi(centi),
         pv,
-    })
+    }))
 }
 
 fn shown_depth(app: &App) -> Option<u32> {
@@ -126,7 +127,7 @@ fn browsing_analyses_the_position_on_show() {
     }
     let effects = app.update(Action::ToggleAnalysis);
     let (live, ..) = searches(&effects)[0].clone();
-    let effects = app.update(Action::BrowseBack);
+    let effects = app.update(Action::Browse(BrowseAction::Back));
     let started = searches(&effects);
     assert_eq!(started.len(), 1, "{effects:?}");
     assert!(matches!(app.mode(), Mode::Browsing { ply: 2 }));
@@ -139,7 +140,7 @@ fn browsing_analyses_the_position_on_show() {
     let _ = report(&mut app, started[0].0, 5, -20, pv);
     assert_eq!(shown_depth(&app), Some(5));
     // Back to the live position: analysed again.
-    let effects = app.update(Action::BrowseLast);
+    let effects = app.update(Action::Browse(BrowseAction::Last));
     assert_eq!(searches(&effects)[0].1, app.game().position().to_fen());
 }
 
@@ -187,10 +188,10 @@ fn a_hint_asked_with_the_panel_open_is_answered_then_analysis_resumes() {
     assert_eq!(started.len(), 1);
     assert!(app.finding_hint());
     let mv = app.game().position().legal_moves()[0];
-    let effects = app.update(Action::EngineMoved {
+    let effects = app.update(Action::Engine(EngineNews::Moved {
         search: started[0].0,
         mv: Some(mv),
-    });
+    }));
     assert_eq!(app.hint().map(|h| h.mv), Some(mv));
     let resumed = searches(&effects);
     assert_eq!(resumed.len(), 1, "the panel's search starts again");

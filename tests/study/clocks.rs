@@ -2,6 +2,7 @@
 //! flag falling (by the timer, or on a move that comes too late), browsing and pausing, the engine thinking on
 //! its clock, the dialog's choice, and a game saved and resumed with its clocks.
 
+use crowned::app::{BrowseAction, EngineNews};
 use std::time::Duration;
 
 use crowned::app::{
@@ -200,14 +201,14 @@ fn browsing_stops_the_clocks_between_people_but_not_against_the_engine() {
     let (mut app, _) = clocked(HUMANS, "5+0");
     play_at(&mut app, 5.0, "11-15");
     app.set_time(s(6.0));
-    let _ = app.update(Action::BrowseBack);
+    let _ = app.update(Action::Browse(BrowseAction::Back));
     assert_eq!(
         view(&app).running,
         None,
         "people looking back stop their clocks"
     );
     app.set_time(s(100.0));
-    let _ = app.update(Action::BrowseLast);
+    let _ = app.update(Action::Browse(BrowseAction::Last));
     assert_eq!(view(&app).running, Some(Color::White));
     app.set_time(s(101.0));
     assert_eq!(view(&app).left[1], s(298.0), "only the time in play counts");
@@ -216,7 +217,7 @@ fn browsing_stops_the_clocks_between_people_but_not_against_the_engine() {
     let _ = answer(&mut app, effects);
     let effects = play_at(&mut app, 5.0, "11-15");
     app.set_time(s(6.0));
-    let _ = app.update(Action::BrowseBack);
+    let _ = app.update(Action::Browse(BrowseAction::Back));
     assert_eq!(
         view(&app).running,
         Some(Color::White),
@@ -414,7 +415,7 @@ fn a_game_between_engines_on_a_clock_is_not_held_for_the_pace() {
     let search = app.thinking().expect("Black's engine thinks").search;
     let mv = app.game().position().legal_moves().first().copied();
     app.set_time(s(0.2));
-    let _ = app.update(Action::EngineMoved { search, mv });
+    let _ = app.update(Action::Engine(EngineNews::Moved { search, mv }));
     assert_eq!(app.game().len(), 3, "shown at once");
     assert_eq!(view(&app).running, Some(Color::White));
 }

@@ -1,6 +1,7 @@
 //! Hints driven through the app by actions: asked for by key and by command, answered by the engine, shown
 //! without being played, and gone once the position changes.
 
+use crowned::app::{BrowseAction, EngineNews};
 use std::time::Duration;
 
 use crowned::app::{Action, App, Effect, Mode, Player, Players, Preferences};
@@ -101,10 +102,10 @@ fn a_move_played_while_the_hint_is_sought_stops_the_search() {
     assert!(!app.finding_hint());
     // Its late answer changes nothing.
     let mv = app.game().position().legal_moves()[0];
-    let effects = app.update(Action::EngineMoved {
+    let effects = app.update(Action::Engine(EngineNews::Moved {
         search,
         mv: Some(mv),
-    });
+    }));
     assert!(effects.is_empty());
     assert!(app.hint().is_none());
     assert_eq!(app.game().len(), 1);
@@ -171,7 +172,7 @@ fn no_hint_where_nobody_is_to_move() {
     // Browsing an earlier position.
     let (mut app, _) = App::new(HUMANS);
     let _ = app.update(Action::Submit("11-15".into()));
-    let _ = app.update(Action::BrowseBack);
+    let _ = app.update(Action::Browse(BrowseAction::Back));
     assert!(app.update(Action::Hint).is_empty());
     assert!(
         app.status().contains("the position in play"),

@@ -1,5 +1,6 @@
 //! Finding games in a long list: a filter typed after `/`, sorting by column, the game found opened.
 
+use crowned::app::ListAction;
 use std::time::Instant;
 
 use crowned::app::{
@@ -138,7 +139,7 @@ fn a_list_of_twenty_thousand_games_is_filtered_at_each_key() {
         GameList::new("big.pdn", entries, ListPurpose::Replay),
         VS_ENGINE,
     );
-    let _ = app.update(Action::ListFilter);
+    let _ = app.update(Action::List(ListAction::Filter));
     let started = Instant::now();
     for c in "player 123 event 5".chars() {
         let _ = app.update(Action::Edit(InputRequest::InsertChar(c)));
@@ -158,7 +159,7 @@ fn a_list_of_twenty_thousand_games_is_filtered_at_each_key() {
     }
     println!("20,000 games: {found} found, {per_key:?} a key (this build)");
     // Paging goes through the games found.
-    let _ = app.update(Action::ListStep(10));
+    let _ = app.update(Action::List(ListAction::Step(10)));
     assert!(
         app.game_list()
             .is_some_and(|l| l.selected == 10.min(found - 1))

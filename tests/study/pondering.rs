@@ -1,6 +1,7 @@
 //! Pondering driven through the app by actions: `max` thinks on the person's time about the reply its line
 //! expects; that reply turns the search into its move, any other change stops it.
 
+use crowned::app::EngineNews;
 use std::time::Duration;
 
 use crowned::app::{Action, App, Effect, Player, Players, Preferences};
@@ -43,16 +44,16 @@ fn engine_answers(app: &mut App, effects: &[Effect]) -> (Vec<Effect>, Vec<Move>)
     let (search, situation) = think(effects).expect("the engine is asked for its move");
     let result = Engine::new().think(&situation, Level::Max, &Limits::depth(6), 0, &mut |_| {});
     assert!(result.pv.len() >= 2, "a line with a reply: {:?}", result.pv);
-    let mut effects = app.update(Action::EngineProgress {
+    let mut effects = app.update(Action::Engine(EngineNews::Progress {
         search,
         depth: result.depth,
         score: result.score,
         pv: result.pv.clone(),
-    });
-    effects.extend(app.update(Action::EngineMoved {
+    }));
+    effects.extend(app.update(Action::Engine(EngineNews::Moved {
         search,
         mv: result.best,
-    }));
+    })));
     (effects, result.pv)
 }
 
@@ -133,10 +134,10 @@ fn max_ponders_on_the_reply_it_expects_and_that_reply_makes_it_its_move() {
 
     // Its answer is the engine's move.
     let mv = app.game().position().legal_moves()[0];
-    let effects = app.update(Action::EngineMoved {
+    let effects = app.update(Action::Engine(EngineNews::Moved {
         search,
         mv: Some(mv),
-    });
+    }));
     assert_eq!(app.game().ply(), 4, "the pondered search's move is played");
     assert!(!app.is_thinking());
     let _ = effects;
@@ -164,10 +165,10 @@ fn another_reply_stops_pondering_and_the_engine_thinks_afresh() {
     );
     // The ponder search's late answer is not taken for the move.
     let late = app.game().position().legal_moves()[0];
-    let stale = app.update(Action::EngineMoved {
+    let stale = app.update(Action::Engine(EngineNews::Moved {
         search,
         mv: Some(late),
-    });
+    }));
     assert!(stale.is_empty());
     assert_eq!(app.game().ply(), 3);
     assert!(app.is_thinking(), "the fresh search is still awaited");
@@ -248,7 +249,7 @@ fn a_ponder_search_that_ends_by_itself_is_not_started_again() {
     let (mut app, effects, line) = after_the_engines_answer(Preferences::default());
     let (search, _, _) = ponder(&effects).expect("a ponder search");
     // It answers before the person moves (a forced position, say).
-    let effects = app.update(Action::EngineMoved { search, mv: None });
+    let effects = app.update(Action::Engine(EngineNews::Moved { search, mv: None }));
     assert!(ponder(&effects).is_none(), "not started again: {effects:?}");
     assert_eq!(app.game().ply(), 2, "its answer is not a move");
     // The expected reply then starts a fresh search of the move.

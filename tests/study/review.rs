@@ -3,6 +3,7 @@
 //! dropped when the game it judged changes.
 
 use crowned::app::{Action, App, Effect, Mode, Player, Players, REVIEW_DEPTH, ReviewView, Timer};
+use crowned::app::{BrowseAction, EngineNews};
 use crowned::engine::{Level, Limits, Score};
 use crowned::game::{AnyGame, MoveMark};
 use crowned::rules::Color;
@@ -70,16 +71,16 @@ fn answer_review_choosing(
                 .find(|mv| Some(*mv) != played)
                 .unwrap_or(moves[0])
         };
-        let _ = app.update(Action::EngineProgress {
+        let _ = app.update(Action::Engine(EngineNews::Progress {
             search,
             depth: REVIEW_DEPTH,
             score: Score::Centi(score),
             pv: vec![best],
-        });
-        effects = app.update(Action::EngineEvaluated {
+        }));
+        effects = app.update(Action::Engine(EngineNews::Evaluated {
             search,
             score: Score::Centi(score),
-        });
+        }));
     }
     effects
 }
@@ -201,18 +202,18 @@ fn mark_of_a_move_seen_deeper(one_short: i32) -> Option<MoveMark> {
             .expect("another move");
         for (depth, score) in [(REVIEW_DEPTH - 1, short), (REVIEW_DEPTH, Some(full))] {
             if let Some(score) = score {
-                let _ = app.update(Action::EngineProgress {
+                let _ = app.update(Action::Engine(EngineNews::Progress {
                     search,
                     depth,
                     score: Score::Centi(score),
                     pv: vec![best],
-                });
+                }));
             }
         }
-        effects = app.update(Action::EngineEvaluated {
+        effects = app.update(Action::Engine(EngineNews::Evaluated {
             search,
             score: Score::Centi(full),
-        });
+        }));
     }
     assert!(app.status().starts_with("analysed"), "{}", app.status());
     app.game().mark(1)
@@ -244,24 +245,24 @@ fn the_marked_moves_are_jumped_between() {
     let mut app = played(GAME);
     let first = app.update(Action::AnalyseGame);
     let _ = answer_review(&mut app, first, &SCORES);
-    let _ = app.update(Action::BrowseFirst);
+    let _ = app.update(Action::Browse(BrowseAction::First));
     for ply in 3..=5 {
-        let _ = app.update(Action::JumpToMark(true));
+        let _ = app.update(Action::Browse(BrowseAction::ToMark(true)));
         assert_eq!(app.mode(), Mode::Browsing { ply });
     }
-    let _ = app.update(Action::JumpToMark(true));
+    let _ = app.update(Action::Browse(BrowseAction::ToMark(true)));
     assert_eq!(
         app.mode(),
         Mode::Play,
         "the last marked move is the live one"
     );
-    let _ = app.update(Action::JumpToMark(true));
+    let _ = app.update(Action::Browse(BrowseAction::ToMark(true)));
     assert!(
         app.status().contains("no marked move after"),
         "{}",
         app.status()
     );
-    let _ = app.update(Action::JumpToMark(false));
+    let _ = app.update(Action::Browse(BrowseAction::ToMark(false)));
     assert_eq!(app.mode(), Mode::Browsing { ply: 5 });
 }
 
@@ -294,10 +295,10 @@ fn a_game_changed_under_the_review_drops_it() {
     assert!(app.review_view().is_none(), "{}", app.status());
     assert!(evaluations(&effects).is_empty());
     // Its late answer changes nothing.
-    let _ = app.update(Action::EngineEvaluated {
+    let _ = app.update(Action::Engine(EngineNews::Evaluated {
         search,
         score: Score::Centi(0),
-    });
+    }));
     assert!((1..=app.game().len()).all(|ply| app.game().mark(ply).is_none()));
 }
 
@@ -320,10 +321,10 @@ fn the_game_s_own_search_comes_first_and_the_review_resumes() {
     let effects = app.update(Action::AnalyseGame);
     assert!(evaluations(&effects).is_empty(), "{effects:?}");
     let mv = app.game().position().legal_moves()[0];
-    let effects = app.update(Action::EngineMoved {
+    let effects = app.update(Action::Engine(EngineNews::Moved {
         search: thinking,
         mv: Some(mv),
-    });
+    }));
     assert_eq!(evaluations(&effects).len(), 1, "{effects:?}");
 }
 
@@ -333,7 +334,7 @@ fn nothing_to_analyse_is_said() {
     assert!(app.update(Action::AnalyseGame).is_empty());
     assert_eq!(app.status(), "no moves to analyse yet");
     assert!(app.review_view().is_none());
-    let _ = app.update(Action::JumpToMark(true));
+    let _ = app.update(Action::Browse(BrowseAction::ToMark(true)));
     assert!(app.status().contains("no marked moves"), "{}", app.status());
 }
 
@@ -368,14 +369,14 @@ fn marks_in_a_record_show_in_the_replayed_move_list() {
     let text = "[Event \"club\"]\n1. 11-15! 23-19 $2 2. 8-11 22-17?? *";
     let entry = crowned::store::games_in_text(text, "club.pdn").remove(0);
     let mut app = App::replaying(entry, HUMANS);
-    let _ = app.update(Action::BrowseLast);
+    let _ = app.update(Action::Browse(BrowseAction::Last));
     let shown = screen(&app, 80, 24);
     for written in ["11-15!", "23-19?", "22-17??"] {
         assert!(shown.contains(written), "{written}: {shown}");
     }
     // In a replay every move can be jumped to.
-    let _ = app.update(Action::BrowseFirst);
-    let _ = app.update(Action::JumpToMark(true));
+    let _ = app.update(Action::Browse(BrowseAction::First));
+    let _ = app.update(Action::Browse(BrowseAction::ToMark(true)));
     assert_eq!(app.mode(), Mode::Browsing { ply: 1 });
 }
 
@@ -416,18 +417,18 @@ fn analysing_a_sixty_move_game_takes() {
         reports.push((result.depth, result.score, result.pv.clone()));
         judged.push((result.score, result.best));
         for (depth, score, pv) in reports {
-            let _ = app.update(Action::EngineProgress {
+            let _ = app.update(Action::Engine(EngineNews::Progress {
                 search,
                 depth,
                 score,
                 pv,
-            });
+            }));
         }
         searches += 1;
-        effects = app.update(Action::EngineEvaluated {
+        effects = app.update(Action::Engine(EngineNews::Evaluated {
             search,
             score: result.score,
-        });
+        }));
     }
     let took = started.elapsed();
     let view = app.review_view().expect("a review");
@@ -483,7 +484,7 @@ fn a_comment_is_added_to_the_move_on_show_and_shown() {
     );
     assert!(screen(&app, 80, 24).contains("the Old Faithful"));
     // On a move browsed back to.
-    let _ = app.update(Action::BrowseBack);
+    let _ = app.update(Action::Browse(BrowseAction::Back));
     let _ = app.update(Action::Submit(":comment a solid reply".into()));
     assert_eq!(app.game().comment(2), Some("a solid reply"));
     let shown = screen(&app, 80, 24);
@@ -503,8 +504,8 @@ fn a_long_comment_wraps_and_a_replayed_record_keeps_its_own() {
     let text = format!("1. 11-15 {{{long}}} 23-19 *");
     let entry = crowned::store::games_in_text(&text, "club.pdn").remove(0);
     let mut app = App::replaying(entry, HUMANS);
-    let _ = app.update(Action::BrowseFirst);
-    let _ = app.update(Action::BrowseForward);
+    let _ = app.update(Action::Browse(BrowseAction::First));
+    let _ = app.update(Action::Browse(BrowseAction::Forward));
     assert!(app.game().comment(1).is_some(), "{:?}", app.game().to_pdn());
     let shown = screen(&app, 80, 24);
     assert!(shown.matches("long comment").count() >= 3, "{shown}");

@@ -108,6 +108,99 @@ pub enum EventAction {
     Leave,
 }
 
+/// What the engine says of a search the app asked for: each names its search by number, so that a late answer is
+/// never taken for another's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineNews {
+    /// The engine finished an iteration of the search numbered `search`.
+    Progress {
+        /// The search reporting.
+        search: u64,
+        /// Depth completed.
+        depth: u32,
+        /// Score for the side to move.
+        score: Score,
+        /// The expected line of play.
+        pv: Vec<Move>,
+    },
+    /// The engine finished the search numbered `search` (asked for with [`Effect::Think`] or
+    /// [`Effect::Evaluate`]): the app knows which it asked for, and takes the answer as a move
+    /// ([`EngineNews::Moved`]) or a judgement ([`EngineNews::Evaluated`]).
+    Done {
+        /// The number of the search.
+        search: u64,
+        /// Its best move, or `None` if it found none.
+        best: Option<Move>,
+        /// Its score for the side to move.
+        score: Score,
+    },
+    /// The engine chose a move, in the search numbered `search`.
+    Moved {
+        /// The number of the search that chose it (stale answers are ignored).
+        search: u64,
+        /// The move, or `None` if it found none.
+        mv: Option<Move>,
+    },
+    /// The engine judged a position, in the search numbered `search` (asked for with [`Effect::Evaluate`]).
+    Evaluated {
+        /// The number of the search.
+        search: u64,
+        /// The score for the side to move.
+        score: Score,
+    },
+}
+
+/// Moving through the moves of the game on show, leaving the game itself as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrowseAction {
+    /// Show the position one move earlier.
+    Back,
+    /// One move later.
+    Forward,
+    /// The start.
+    First,
+    /// The live position.
+    Last,
+    /// The next (`true`) or previous move the review marked.
+    ToMark(bool),
+}
+
+/// What a key does in a list of games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListAction {
+    /// Move the selection by this many entries.
+    Step(isize),
+    /// Type a filter (`/`).
+    Filter,
+    /// Sort by the next column.
+    Sort,
+    /// Reverse the order.
+    Reverse,
+}
+
+/// What the player does with a game from a file being replayed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReplayAction {
+    /// Start or pause playing it back on a timer.
+    AutoPlay,
+    /// Play back faster (`true`) or slower.
+    Speed(bool),
+    /// Continue it from the move on show as a game of the player's own.
+    Continue,
+}
+
+/// The help overlay's own actions, which leave the game and the input box as they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HelpAction {
+    /// Open or close it.
+    Toggle,
+    /// Scroll it by this many lines.
+    Scroll(isize),
+    /// Open it at the rules of the game on show (its variant's goal, pieces, captures, draws); from the rules, go
+    /// back to the keys.
+    RulesPage,
+}
+
 /// Everything the player (or the engine thread) can do.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -139,13 +232,16 @@ pub enum Action {
     StartTyping,
     /// Move the focus between the board and the move history.
     ToggleHistoryFocus,
-    /// Open or close the help overlay.
-    ToggleHelp,
-    /// Scroll the help overlay by this many lines.
-    ScrollHelp(isize),
-    /// Open the help at the rules of the game on show (its variant's goal, pieces, captures, draws); from the
-    /// rules, go back to the keys.
-    RulesPage,
+    /// The help overlay.
+    Help(HelpAction),
+    /// Browse the game on show.
+    Browse(BrowseAction),
+    /// A list of games.
+    List(ListAction),
+    /// The game from a file being replayed.
+    Replay(ReplayAction),
+    /// The engine answers or reports on a search.
+    Engine(EngineNews),
     /// Open the new-game dialog.
     NewGame,
     /// Start a new game at once with the colours swapped.
@@ -154,17 +250,6 @@ pub enum Action {
     MoveNow,
     /// Ask the engine for a move to suggest to the player to move (at the hint level of the settings).
     Hint,
-    /// The engine finished an iteration of the search numbered `search`.
-    EngineProgress {
-        /// The search reporting.
-        search: u64,
-        /// Depth completed.
-        depth: u32,
-        /// Score for the side to move.
-        score: Score,
-        /// The expected line of play.
-        pv: Vec<Move>,
-    },
     /// Show or hide the analysis panel: the engine's live judgement of the position on show.
     ToggleAnalysis,
     /// Turn the capture effect on or off for the session.
@@ -180,40 +265,12 @@ pub enum Action {
     },
     /// Analyse every move of the game on show, and mark the costly ones.
     AnalyseGame,
-    /// Show the next (`true`) or previous marked move of the game.
-    JumpToMark(bool),
     /// Take back a move (a whole turn pair against the engine).
     Undo,
     /// Replay a taken-back move (a whole turn pair against the engine).
     Redo,
     /// Turn the board round.
     Flip,
-    /// Show the position one move earlier.
-    BrowseBack,
-    /// One move later.
-    BrowseForward,
-    /// The start.
-    BrowseFirst,
-    /// The live position.
-    BrowseLast,
-    /// The engine finished the search numbered `search` (asked for with [`Effect::Think`] or
-    /// [`Effect::Evaluate`]): the app knows which it asked for, and takes the answer as a move
-    /// ([`Action::EngineMoved`]) or a judgement ([`Action::EngineEvaluated`]).
-    EngineDone {
-        /// The number of the search.
-        search: u64,
-        /// Its best move, or `None` if it found none.
-        best: Option<Move>,
-        /// Its score for the side to move.
-        score: Score,
-    },
-    /// The engine chose a move, in the search numbered `search`.
-    EngineMoved {
-        /// The number of the search that chose it (stale answers are ignored).
-        search: u64,
-        /// The move, or `None` if it found none.
-        mv: Option<Move>,
-    },
     /// Leave the program (asks first while a game is in progress).
     Quit,
     /// Leave the program at once (Ctrl-C, a signal).
@@ -233,22 +290,8 @@ pub enum Action {
     /// The game on show was filed among the saved games: its file, identity and name, for later saves to
     /// update the same file.
     Filed(Filed),
-    /// Move the selection in a list of games by this many entries.
-    ListStep(isize),
-    /// Type a filter for a list of games (`/`).
-    ListFilter,
-    /// Sort a list of games by its next column.
-    ListSort,
-    /// Reverse the order of a list of games.
-    ListReverse,
-    /// Start or pause playing the replayed game back on a timer.
-    AutoPlay,
-    /// Play back faster (`true`) or slower.
-    Speed(bool),
     /// A timer asked for with [`Effect::Wake`] is due.
     Timer(Timer),
-    /// Continue the replayed game from the move on show as a new game.
-    Continue,
     /// The answer to the question asked (yes: resign, accept the draw offer).
     Answer(bool),
     /// Hold the engine (it stops thinking and waits), or let it go on.
@@ -262,13 +305,6 @@ pub enum Action {
         width: u16,
         /// Rows.
         height: u16,
-    },
-    /// The engine judged a position, in the search numbered `search` (asked for with [`Effect::Evaluate`]).
-    EngineEvaluated {
-        /// The number of the search.
-        search: u64,
-        /// The score for the side to move.
-        score: Score,
     },
     /// The table the game is played at (a room on a server) says something.
     Table(TableNews),
@@ -310,10 +346,7 @@ pub enum Action {
 impl Action {
     /// Whether this is one of the help's own actions, which leave the game and the input box as they are.
     pub fn is_help(&self) -> bool {
-        matches!(
-            self,
-            Action::ToggleHelp | Action::ScrollHelp(_) | Action::RulesPage
-        )
+        matches!(self, Action::Help(_))
     }
 
     /// Whether the player did this (a key, a click, a paste, a command), rather than the engine, a timer or the
@@ -321,10 +354,7 @@ impl Action {
     pub fn from_player(&self) -> bool {
         !matches!(
             self,
-            Action::EngineProgress { .. }
-                | Action::EngineDone { .. }
-                | Action::EngineMoved { .. }
-                | Action::EngineEvaluated { .. }
+            Action::Engine(_)
                 | Action::Proved { .. }
                 | Action::Timer(_)
                 | Action::Notice(_)
@@ -345,7 +375,7 @@ pub const MAX_COPY_BYTES: usize = 48 * 1024;
 /// What the outside world must do after an action.
 #[derive(Clone, Debug)]
 pub enum Effect {
-    /// Start the engine on this situation at this level; answer with [`Action::EngineDone`] and this number.
+    /// Start the engine on this situation at this level; answer with [`EngineNews::Done`] and this number.
     Think {
         /// The number of this search.
         search: u64,
@@ -356,7 +386,7 @@ pub enum Effect {
         /// What the search is given: the level's limits for the thinking time when it was asked for.
         limits: Limits,
     },
-    /// Judge this situation quickly (a short full-strength search); answer with [`Action::EngineDone`] and this
+    /// Judge this situation quickly (a short full-strength search); answer with [`EngineNews::Done`] and this
     /// number.
     Evaluate {
         /// The number of this search.
@@ -381,7 +411,7 @@ pub enum Effect {
     Trained(super::trainer::TrainingNews),
     /// Think on the opponent's time: search this situation (the position after the reply the engine expects)
     /// with no limit, until [`Effect::PonderHit`] gives it its time or another search replaces it. Its answer
-    /// comes with [`Action::EngineDone`] and this number.
+    /// comes with [`EngineNews::Done`] and this number.
     Ponder {
         /// The number of this search.
         search: u64,

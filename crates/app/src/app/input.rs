@@ -1,7 +1,7 @@
 //! What the player's input means: [`actions_for_input`] turns the app's [`InputEvent`]s into [`Action`]s, keys,
 //! clicks and pastes alike, given the app's state and the screen they happened on.
 
-use super::action::Action;
+use super::action::{Action, BrowseAction};
 use super::event::{InputEvent, Mouse, MouseKind};
 use super::keys::action_for_key;
 use super::layout::ScreenLayout;
@@ -35,8 +35,8 @@ fn action_for_mouse(app: &App, mouse: Mouse) -> Option<Action> {
         MouseKind::Click => layout
             .square_at(x, y, app.flipped())
             .map(Action::PickSquare),
-        MouseKind::ScrollUp if over_history => Some(Action::BrowseBack),
-        MouseKind::ScrollDown if over_history => Some(Action::BrowseForward),
+        MouseKind::ScrollUp if over_history => Some(Action::Browse(BrowseAction::Back)),
+        MouseKind::ScrollDown if over_history => Some(Action::Browse(BrowseAction::Forward)),
         _ => None,
     }
 }
@@ -44,6 +44,7 @@ fn action_for_mouse(app: &App, mouse: Mouse) -> Option<Action> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::HelpAction;
     use crate::app::{Player, Players};
     use crate::rules::Square;
     use ratatui::layout::Rect;
@@ -81,7 +82,7 @@ mod tests {
         let (x, y) = (layout.history.x + 2, layout.history.y + 2);
         assert_eq!(
             actions_for_input(&app, mouse(MouseKind::ScrollUp, x, y)),
-            vec![Action::BrowseBack]
+            vec![Action::Browse(BrowseAction::Back)]
         );
         // The wheel over the board does nothing.
         assert!(actions_for_input(&app, mouse(MouseKind::ScrollUp, rect.x, rect.y)).is_empty());
@@ -100,7 +101,7 @@ mod tests {
     #[test]
     fn clicks_under_the_help_do_nothing() {
         let mut app = humans();
-        let _ = app.update(Action::ToggleHelp);
+        let _ = app.update(Action::Help(HelpAction::Toggle));
         let area = Rect::new(0, 0, 80, 24);
         let rect = ScreenLayout::new(area, app.board())
             .expect("big enough")

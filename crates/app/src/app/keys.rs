@@ -12,7 +12,7 @@
 
 use tui_input::InputRequest;
 
-use super::action::Action;
+use super::action::{Action, HelpAction, ListAction};
 use super::event::{Key, KeyCode, Modifiers};
 use super::keymap::{Context, KeyChord};
 use super::mode::{Focus, Mode};
@@ -117,8 +117,8 @@ fn list_filter_key(key: Key) -> Option<Action> {
         KeyCode::Backspace => Some(Action::Edit(InputRequest::DeletePrevChar)),
         KeyCode::Up => Some(Action::Up),
         KeyCode::Down => Some(Action::Down),
-        KeyCode::PageUp => Some(Action::ListStep(-10)),
-        KeyCode::PageDown => Some(Action::ListStep(10)),
+        KeyCode::PageUp => Some(Action::List(ListAction::Step(-10))),
+        KeyCode::PageDown => Some(Action::List(ListAction::Step(10))),
         _ => plain_char(key).map(|c| Action::Edit(InputRequest::InsertChar(c))),
     }
 }
@@ -136,12 +136,12 @@ fn resume_key(key: Key) -> Option<Action> {
 /// closes it.
 fn help_key(key: Key) -> Action {
     match key.code {
-        KeyCode::Up => Action::ScrollHelp(-1),
-        KeyCode::Down => Action::ScrollHelp(1),
-        KeyCode::PageUp => Action::ScrollHelp(-10),
-        KeyCode::PageDown => Action::ScrollHelp(10),
-        KeyCode::Tab | KeyCode::BackTab => Action::RulesPage,
-        _ => Action::ToggleHelp,
+        KeyCode::Up => Action::Help(HelpAction::Scroll(-1)),
+        KeyCode::Down => Action::Help(HelpAction::Scroll(1)),
+        KeyCode::PageUp => Action::Help(HelpAction::Scroll(-10)),
+        KeyCode::PageDown => Action::Help(HelpAction::Scroll(10)),
+        KeyCode::Tab | KeyCode::BackTab => Action::Help(HelpAction::RulesPage),
+        _ => Action::Help(HelpAction::Toggle),
     }
 }
 
@@ -159,7 +159,7 @@ fn question_key(app: &App, question: Question, key: Key) -> Option<Action> {
     match (key.code, plain_char(key)) {
         (_, Some('y' | 'Y')) => Some(Action::Answer(true)),
         (KeyCode::Esc, _) | (_, Some('n' | 'N')) => Some(Action::Answer(false)),
-        (_, Some('?')) => Some(Action::ToggleHelp),
+        (_, Some('?')) => Some(Action::Help(HelpAction::Toggle)),
         _ => None,
     }
 }
@@ -218,6 +218,7 @@ fn edit_request(key: Key) -> Option<InputRequest> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::BrowseAction;
     use crate::app::keymap::KeyMap;
     use crate::app::{Player, Players, Preferences};
     use crate::engine::Level;
@@ -276,12 +277,12 @@ mod tests {
     #[test]
     fn ctrl_c_always_interrupts() {
         let mut app = app();
-        let _ = app.update(Action::ToggleHelp);
+        let _ = app.update(Action::Help(HelpAction::Toggle));
         let ctrl_c = Key::new(KeyCode::Char('c'), Modifiers::CONTROL);
         assert_eq!(action_for_key(&app, ctrl_c), Some(Action::Interrupt));
         assert_eq!(
             action_for_key(&app, key(KeyCode::Char('x'))),
-            Some(Action::ToggleHelp),
+            Some(Action::Help(HelpAction::Toggle)),
             "any key closes the help"
         );
     }
@@ -315,15 +316,15 @@ mod tests {
         let _ = app.update(Action::ToggleHistoryFocus);
         assert_eq!(
             action_for_key(&app, key(KeyCode::Char('g'))),
-            Some(Action::BrowseFirst)
+            Some(Action::Browse(BrowseAction::First))
         );
         assert_eq!(
             action_for_key(&app, Key::new(KeyCode::Char('G'), Modifiers::SHIFT)),
-            Some(Action::BrowseLast)
+            Some(Action::Browse(BrowseAction::Last))
         );
         assert_eq!(
             action_for_key(&app, key(KeyCode::Home)),
-            Some(Action::BrowseFirst)
+            Some(Action::Browse(BrowseAction::First))
         );
         // The cursor keys are the board's; the app turns them into steps through the game.
         assert_eq!(action_for_key(&app, key(KeyCode::Up)), Some(Action::Up));

@@ -68,8 +68,8 @@ pub use trainer::{Attempt, HintStage, Trainer, TrainingKind, TrainingNews};
 
 pub use crate::engine::{Player, Players};
 pub use action::{
-    Action, Effect, EventAction, Keep, LobbyAction, MAX_COPY_BYTES, Purpose, SetupAction, Thinking,
-    Timer,
+    Action, BrowseAction, Effect, EngineNews, EventAction, HelpAction, Keep, ListAction,
+    LobbyAction, MAX_COPY_BYTES, Purpose, ReplayAction, SetupAction, Thinking, Timer,
 };
 pub use analysis::{ANALYSIS_REFRESH, AnalysisLine, AnalysisView};
 pub use input_box::INPUT_LIMIT;

@@ -35,7 +35,7 @@ use std::path::PathBuf;
 
 use tui_input::Input;
 
-use super::action::{Action, Effect, Keep, Thinking};
+use super::action::{Action, Effect, EngineNews, Keep, Thinking};
 use super::analysis::Analysis;
 use super::animation::Animation;
 use super::ballot::OpeningChoice;
@@ -507,9 +507,9 @@ impl App {
                 t.search == search && t.purpose == super::action::Purpose::DrawOffer
             });
         if judged {
-            Action::EngineEvaluated { search, score }
+            Action::Engine(EngineNews::Evaluated { search, score })
         } else {
-            Action::EngineMoved { search, mv: best }
+            Action::Engine(EngineNews::Moved { search, mv: best })
         }
     }
 
@@ -525,11 +525,11 @@ impl App {
             }
         }
         let action = match action {
-            Action::EngineDone {
+            Action::Engine(EngineNews::Done {
                 search,
                 best,
                 score,
-            } => self.engine_answer(search, best, score),
+            }) => self.engine_answer(search, best, score),
             action => action,
         };
         if let Action::FileLetter { letter, then } = action {

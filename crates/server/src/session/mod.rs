@@ -26,6 +26,7 @@ pub use saving::Saving;
 pub use settings::{SettingsHome, carry_out as carry_out_setting};
 pub use timers::Timers;
 
+use crate::app::EngineNews;
 use std::io;
 use std::time::Instant;
 
@@ -429,26 +430,26 @@ impl Session {
     /// The engine's report, as the action it stands for.
     fn engine_report(&mut self, report: Report) {
         let action = match report {
-            Report::Progress { search, progress } => Action::EngineProgress {
+            Report::Progress { search, progress } => Action::Engine(EngineNews::Progress {
                 search,
                 depth: progress.depth,
                 score: progress.score,
                 pv: progress.pv,
-            },
+            }),
             Report::Done { search, result } => {
                 // The final word on the position, for those who show it (a search that ends at once, on a forced
                 // move or a database position, reports nothing else).
-                self.act(Action::EngineProgress {
+                self.act(Action::Engine(EngineNews::Progress {
                     search,
                     depth: result.depth,
                     score: result.score,
                     pv: result.pv,
-                });
-                Action::EngineDone {
+                }));
+                Action::Engine(EngineNews::Done {
                     search,
                     best: result.best,
                     score: result.score,
-                }
+                })
             }
             Report::Failed { .. } => return self.end(SessionEnd::EngineFailed),
         };

@@ -1,7 +1,10 @@
 //! The table of every command keys can be bound to, with its default keys and its line in the help.
 
 use super::Context;
-use crate::app::action::{Action, EventAction, LobbyAction, SetupAction};
+use crate::app::action::{
+    Action, BrowseAction, EventAction, HelpAction, ListAction, LobbyAction, ReplayAction,
+    SetupAction,
+};
 use crate::app::trainer::TrainingKind;
 use crate::rules::{Color, Piece, Role};
 
@@ -100,28 +103,28 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
     command(
         Board,
         "back",
-        Action::BrowseBack,
+        Action::Browse(BrowseAction::Back),
         &["["],
         "step back / forward through the game",
     ),
     command(
         Board,
         "forward",
-        Action::BrowseForward,
+        Action::Browse(BrowseAction::Forward),
         &["]"],
         "step back / forward through the game",
     ),
     command(
         Board,
         "first",
-        Action::BrowseFirst,
+        Action::Browse(BrowseAction::First),
         &["Home"],
         "the start / the live position",
     ),
     command(
         Board,
         "last",
-        Action::BrowseLast,
+        Action::Browse(BrowseAction::Last),
         &["End"],
         "the start / the live position",
     ),
@@ -163,14 +166,14 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
     command(
         Board,
         "next-mark",
-        Action::JumpToMark(true),
+        Action::Browse(BrowseAction::ToMark(true)),
         &["."],
         "the next / previous marked move",
     ),
     command(
         Board,
         "previous-mark",
-        Action::JumpToMark(false),
+        Action::Browse(BrowseAction::ToMark(false)),
         &[","],
         "the next / previous marked move",
     ),
@@ -231,7 +234,13 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
         &["P"],
         "problems: play and win, play and draw",
     ),
-    command(Board, "help", Action::ToggleHelp, &["?"], "this help"),
+    command(
+        Board,
+        "help",
+        Action::Help(HelpAction::Toggle),
+        &["?"],
+        "this help",
+    ),
     command(
         Board,
         "settings",
@@ -242,7 +251,7 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
     command(
         Board,
         "rules",
-        Action::RulesPage,
+        Action::Help(HelpAction::RulesPage),
         &["R"],
         "the rules of this game (Tab in the help too)",
     ),
@@ -256,14 +265,14 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
     command(
         History,
         "first",
-        Action::BrowseFirst,
+        Action::Browse(BrowseAction::First),
         &["g"],
         "in the move list: the start / the end",
     ),
     command(
         History,
         "last",
-        Action::BrowseLast,
+        Action::Browse(BrowseAction::Last),
         &["G"],
         "in the move list: the start / the end",
     ),
@@ -388,58 +397,82 @@ pub static KEY_COMMANDS: &[KeyCommand] = &[
     // The list shows its own hints.
     command(List, "up", Action::Up, &["Up", "k"], ""),
     command(List, "down", Action::Down, &["Down", "j"], ""),
-    command(List, "page-up", Action::ListStep(-10), &["PageUp"], ""),
-    command(List, "page-down", Action::ListStep(10), &["PageDown"], ""),
-    command(List, "first", Action::BrowseFirst, &["Home", "g"], ""),
-    command(List, "last", Action::BrowseLast, &["End", "G"], ""),
+    command(
+        List,
+        "page-up",
+        Action::List(ListAction::Step(-10)),
+        &["PageUp"],
+        "",
+    ),
+    command(
+        List,
+        "page-down",
+        Action::List(ListAction::Step(10)),
+        &["PageDown"],
+        "",
+    ),
+    command(
+        List,
+        "first",
+        Action::Browse(BrowseAction::First),
+        &["Home", "g"],
+        "",
+    ),
+    command(
+        List,
+        "last",
+        Action::Browse(BrowseAction::Last),
+        &["End", "G"],
+        "",
+    ),
     command(List, "open", Action::PickAtCursor, &["Enter", "Space"], ""),
     command(List, "cancel", Action::Cancel, &["Esc", "q"], ""),
     command(
         List,
         "filter",
-        Action::ListFilter,
+        Action::List(ListAction::Filter),
         &["/"],
         "in a list of games: find (type words; Esc clears)",
     ),
     command(
         List,
         "sort",
-        Action::ListSort,
+        Action::List(ListAction::Sort),
         &["s"],
         "in a list of games: sort by the next column / reverse",
     ),
     command(
         List,
         "reverse",
-        Action::ListReverse,
+        Action::List(ListAction::Reverse),
         &["r"],
         "in a list of games: sort by the next column / reverse",
     ),
     command(
         Replay,
         "play",
-        Action::AutoPlay,
+        Action::Replay(ReplayAction::AutoPlay),
         &["p"],
         "replaying: play back / pause",
     ),
     command(
         Replay,
         "faster",
-        Action::Speed(true),
+        Action::Replay(ReplayAction::Speed(true)),
         &["+"],
         "replaying: faster / slower",
     ),
     command(
         Replay,
         "slower",
-        Action::Speed(false),
+        Action::Replay(ReplayAction::Speed(false)),
         &["-"],
         "replaying: faster / slower",
     ),
     command(
         Replay,
         "continue",
-        Action::Continue,
+        Action::Replay(ReplayAction::Continue),
         &["c"],
         "replaying: continue from here as a new game",
     ),

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::App;
-use crate::app::action::{Action, Effect, SetupAction};
+use crate::app::action::{Action, Effect, ReplayAction, SetupAction};
 use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::app::overlay::Question;
@@ -65,7 +65,7 @@ impl App {
             Action::NewGame
             | Action::Setup(SetupAction::Open)
             | Action::Load
-            | Action::Continue => self.leave_first(),
+            | Action::Replay(ReplayAction::Continue) => self.leave_first(),
             Action::Pause => return Some(self.pause_or_resume()),
             Action::MoveNow => "no engine plays at this table".to_string(),
             Action::Hint => NO_HINTS_AT_TABLES.to_string(),

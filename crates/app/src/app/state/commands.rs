@@ -5,7 +5,7 @@
 //! command is adding a row.
 
 use super::App;
-use crate::app::action::{Action, Effect, SetupAction};
+use crate::app::action::{Action, Effect, HelpAction, ReplayAction, SetupAction};
 use crate::app::mode::{Focus, Mode};
 use crate::engine::{Level, Player};
 use crate::rules::{Color, Strictness};
@@ -174,7 +174,7 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         "continue",
         None,
         "continue a replayed game from the move on show",
-        |_, _| Ok(Ran::Then(Action::Continue)),
+        |_, _| Ok(Ran::Then(Action::Replay(ReplayAction::Continue))),
     ),
     command(
         "say",
@@ -226,7 +226,7 @@ pub static TYPED_COMMANDS: &[TypedCommand] = &[
         "the rules of this game: goal, pieces, captures, draws",
         |app, _| {
             if app.overlay.help().and_then(|help| help.rules()).is_none() {
-                let _ = app.update(Action::RulesPage);
+                let _ = app.update(Action::Help(HelpAction::RulesPage));
             }
             Ok(Ran::Done(Vec::new()))
         },
@@ -453,7 +453,7 @@ mod tests {
         let mut app = app();
         let _ = app.update(Action::Submit(":help".into()));
         assert!(app.help_open());
-        let _ = app.update(Action::ToggleHelp);
+        let _ = app.update(Action::Help(HelpAction::Toggle));
         let effects = app.update(Action::Submit(":save  my game ".into()));
         assert!(matches!(
             effects.as_slice(),

@@ -2,7 +2,7 @@
 //! playing it back on a timer, continuing it as a new game.
 
 use super::App;
-use crate::app::action::{Action, Effect, Timer};
+use crate::app::action::{Action, BrowseAction, Effect, ListAction, ReplayAction, Timer};
 use crate::app::keymap::Context;
 use crate::app::library::{GameList, ListPurpose, Replay};
 use crate::app::mode::{Focus, Mode};
@@ -63,14 +63,14 @@ impl App {
             }
         }
         match action {
-            Action::ListFilter => list.view.typing = true,
-            Action::ListSort => list.next_sort(),
-            Action::ListReverse => list.reverse(),
+            Action::List(ListAction::Filter) => list.view.typing = true,
+            Action::List(ListAction::Sort) => list.next_sort(),
+            Action::List(ListAction::Reverse) => list.reverse(),
             Action::Up | Action::Left => list.step(-1),
             Action::Down | Action::Right => list.step(1),
-            Action::ListStep(step) => list.step(*step),
-            Action::BrowseFirst => list.step(isize::MIN),
-            Action::BrowseLast => list.step(isize::MAX),
+            Action::List(ListAction::Step(step)) => list.step(*step),
+            Action::Browse(BrowseAction::First) => list.step(isize::MIN),
+            Action::Browse(BrowseAction::Last) => list.step(isize::MAX),
             Action::PickAtCursor | Action::SubmitInput => {
                 let purpose = list.purpose;
                 let Some(entry) = list.chosen().cloned() else {
@@ -160,7 +160,7 @@ impl App {
         };
         let live = self.play.game.len();
         match action {
-            Action::AutoPlay => {
+            Action::Replay(ReplayAction::AutoPlay) => {
                 replay.playing = !replay.playing;
                 if replay.playing && ply == live {
                     // Played back from the start when started at the end.
@@ -173,7 +173,7 @@ impl App {
                 self.status = self.mode_message();
                 return Some(wake.into_iter().collect());
             }
-            Action::Speed(faster) => {
+            Action::Replay(ReplayAction::Speed(faster)) => {
                 replay.change_speed(*faster);
                 // The new speed counts from now.
                 let wake = replay.playing.then(|| Effect::Wake {
@@ -183,28 +183,30 @@ impl App {
                 self.status = self.mode_message();
                 return Some(wake.into_iter().collect());
             }
-            Action::Continue => return Some(self.continue_replay(ply)),
+            Action::Replay(ReplayAction::Continue) => return Some(self.continue_replay(ply)),
             Action::Cancel if self.focus != Focus::Input => {
                 replay.playing = false;
                 self.focus = Focus::History;
             }
             // The cursor keys step through the moves while the move list has them, as in a game.
-            Action::BrowseBack | Action::Up | Action::Left
-                if self.focus == Focus::History || *action == Action::BrowseBack =>
+            Action::Browse(BrowseAction::Back) | Action::Up | Action::Left
+                if self.focus == Focus::History
+                    || *action == Action::Browse(BrowseAction::Back) =>
             {
                 self.mode = Mode::Browsing {
                     ply: ply.saturating_sub(1),
                 };
             }
-            Action::BrowseForward | Action::Down | Action::Right
-                if self.focus == Focus::History || *action == Action::BrowseForward =>
+            Action::Browse(BrowseAction::Forward) | Action::Down | Action::Right
+                if self.focus == Focus::History
+                    || *action == Action::Browse(BrowseAction::Forward) =>
             {
                 self.mode = Mode::Browsing {
                     ply: (ply + 1).min(live),
                 };
             }
-            Action::BrowseFirst => self.mode = Mode::Browsing { ply: 0 },
-            Action::BrowseLast => self.mode = Mode::Browsing { ply: live },
+            Action::Browse(BrowseAction::First) => self.mode = Mode::Browsing { ply: 0 },
+            Action::Browse(BrowseAction::Last) => self.mode = Mode::Browsing { ply: live },
             Action::PickAtCursor
             | Action::PickSquare(_)
             | Action::Undo

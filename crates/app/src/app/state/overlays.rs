@@ -3,7 +3,7 @@
 //! the rest to what it covers), and carries out the resume offer, the new-game dialog and the help.
 
 use super::App;
-use crate::app::action::{Action, Effect};
+use crate::app::action::{Action, Effect, HelpAction};
 use crate::app::dialog::DialogStep;
 use crate::app::keymap::key_help;
 use crate::app::mode::Mode;
@@ -25,11 +25,11 @@ impl App {
             Err(action) => action,
         };
         match action {
-            Action::ToggleHelp => {
+            Action::Help(HelpAction::Toggle) => {
                 self.overlay.toggle_help();
                 return Ok(Vec::new());
             }
-            Action::ScrollHelp(lines) => {
+            Action::Help(HelpAction::Scroll(lines)) => {
                 // Past the last line there is nothing to see (the overlay shows as much as fits).
                 let last = match self.overlay.help().and_then(|help| help.rules()) {
                     Some(rules) => rules.lines_at(RULES_NARROWEST),
@@ -38,7 +38,7 @@ impl App {
                 self.overlay.scroll_help(lines, last);
                 return Ok(Vec::new());
             }
-            Action::RulesPage => {
+            Action::Help(HelpAction::RulesPage) => {
                 self.overlay.toggle_rules(|| RulesPage::of(&self.play.game));
                 return Ok(Vec::new());
             }
@@ -197,19 +197,19 @@ mod tests {
             None,
             "the dialog binds no ?"
         );
-        let _ = app.update(Action::ToggleHelp);
+        let _ = app.update(Action::Help(HelpAction::Toggle));
         assert!(matches!(app.overlay(), Some(Overlay::Help(_))));
         clicks_do_nothing(&app);
         // The keys go to the help: the cursor keys scroll it, and the dialog under it is untouched.
         assert_eq!(
             press(&mut app, Key::plain(KeyCode::Down)),
-            Some(Action::ScrollHelp(1))
+            Some(Action::Help(HelpAction::Scroll(1)))
         );
         assert_eq!(app.help_scroll(), 1);
         assert_eq!(app.dialog().map(|d| d.row), Some(DialogRow::Black));
         assert_eq!(
             press(&mut app, Key::char('q')),
-            Some(Action::ToggleHelp),
+            Some(Action::Help(HelpAction::Toggle)),
             "any other key closes the help"
         );
         assert!(!app.help_open());
@@ -231,13 +231,13 @@ mod tests {
     fn the_help_passes_other_actions_to_what_it_covers() {
         let mut app = App::new(players()).0;
         let _ = app.update(Action::NewGame);
-        let _ = app.update(Action::ToggleHelp);
+        let _ = app.update(Action::Help(HelpAction::Toggle));
         // An action that does not come from a key (a test, a paste) goes to the dialog under the help.
         let _ = app.update(Action::Setup(SetupAction::Open));
         assert!(app.setup().is_some(), "the dialog opened the setup");
         assert!(app.dialog().is_none());
         assert!(app.help_open(), "the help stays, over nothing now");
-        let _ = app.update(Action::ToggleHelp);
+        let _ = app.update(Action::Help(HelpAction::Toggle));
         assert!(app.overlay().is_none());
     }
 
@@ -248,8 +248,14 @@ mod tests {
         let _ = app.update(Action::Submit(":resign".into()));
         assert!(matches!(app.overlay(), Some(Overlay::Question(_))));
         clicks_do_nothing(&app);
-        assert_eq!(press(&mut app, Key::char('?')), Some(Action::ToggleHelp));
-        assert_eq!(press(&mut app, Key::char('y')), Some(Action::ToggleHelp));
+        assert_eq!(
+            press(&mut app, Key::char('?')),
+            Some(Action::Help(HelpAction::Toggle))
+        );
+        assert_eq!(
+            press(&mut app, Key::char('y')),
+            Some(Action::Help(HelpAction::Toggle))
+        );
         assert!(
             app.question().is_some(),
             "y closed the help, not the question"
@@ -278,17 +284,17 @@ mod tests {
         );
         assert_eq!(app.game_list().map(|l| l.selected), Some(1));
         assert_eq!(press(&mut app, Key::char('?')), None, "the list binds no ?");
-        let _ = app.update(Action::ToggleHelp);
+        let _ = app.update(Action::Help(HelpAction::Toggle));
         assert_eq!(
             press(&mut app, Key::plain(KeyCode::Up)),
-            Some(Action::ScrollHelp(-1))
+            Some(Action::Help(HelpAction::Scroll(-1)))
         );
         assert_eq!(
             app.game_list().map(|l| l.selected),
             Some(1),
             "the help took it"
         );
-        let _ = app.update(Action::ToggleHelp);
+        let _ = app.update(Action::Help(HelpAction::Toggle));
         assert_eq!(
             press(&mut app, Key::plain(KeyCode::Esc)),
             Some(Action::Cancel)
@@ -302,7 +308,7 @@ mod tests {
         clicks_do_nothing(&app);
         assert_eq!(press(&mut app, Key::char('?')), None);
         for action in [
-            Action::ToggleHelp,
+            Action::Help(HelpAction::Toggle),
             Action::NewGame,
             Action::Submit(":help".into()),
         ] {

@@ -2,7 +2,7 @@
 //! undo and redo, browsing the game, flipping, quitting) and starting or leaving a game.
 
 use super::App;
-use crate::app::action::{Action, Effect, Purpose, SetupAction};
+use crate::app::action::{Action, BrowseAction, Effect, EngineNews, Purpose, SetupAction};
 use crate::app::ballot::OpeningChoice;
 use crate::app::cursor::{Cursor, CursorStep};
 use crate::app::dialog::NewGameDialog;
@@ -20,9 +20,9 @@ impl App {
                 if self.focus == Focus::History {
                     let back = matches!(action, Action::Up | Action::Left);
                     return self.dispatch(if back {
-                        Action::BrowseBack
+                        Action::Browse(BrowseAction::Back)
                     } else {
-                        Action::BrowseForward
+                        Action::Browse(BrowseAction::Forward)
                     });
                 }
                 self.move_cursor(&action);
@@ -54,24 +54,14 @@ impl App {
                 self.play.cursor = self.play.cursor.turned(self.board(), self.flipped);
                 Vec::new()
             }
-            Action::BrowseBack => self.browse(|ply, _| ply.saturating_sub(1)),
-            Action::BrowseForward => self.browse(|ply, live| (ply + 1).min(live)),
-            Action::BrowseFirst => self.browse(|_, _| 0),
-            Action::BrowseLast => {
-                self.leave_browsing();
-                Vec::new()
-            }
-            Action::EngineProgress { .. }
-            | Action::EngineMoved { .. }
-            | Action::EngineEvaluated { .. } => self.engine_report(action),
-            // Taken as a move or a judgement before the parts of the app see it.
-            Action::Answer(_) | Action::EngineDone { .. } => Vec::new(),
+            Action::Browse(step) => self.browse_action(step),
+            Action::Engine(news) => self.engine_news(news),
+            Action::Answer(_) => Vec::new(),
             Action::Pause => self.toggle_pause(),
             Action::Save => self.run_command("save"),
             // The table's news, with no table to hear it.
             Action::Resized { .. } | Action::Timer(_) | Action::Table(_) => Vec::new(),
             Action::AnalyseGame => self.start_review(),
-            Action::JumpToMark(forward) => self.jump_to_mark(forward),
             Action::ToggleAnalysis => self.toggle_analysis(),
             Action::ToggleCaptureEffect => self.toggle_capture_effect(),
             Action::Problems => self.open_problems(),
@@ -91,16 +81,13 @@ impl App {
             }
             // Taken before any part of the app is offered an action: it concerns the game in any mode.
             Action::Filed(_) => Vec::new(),
-            Action::AutoPlay | Action::Speed(_) | Action::Continue => {
+            Action::Replay(_) => {
                 self.status =
                     "that works when replaying a game (:load, or crowned FILE.pdn)".into();
                 Vec::new()
             }
             // A list's keys with no list open; the lobby's, with no lobby.
-            Action::ListStep(_)
-            | Action::ListFilter
-            | Action::ListSort
-            | Action::ListReverse
+            Action::List(_)
             | Action::Lobby(_)
             | Action::Event(_)
             | Action::SettingsKey(_)
@@ -114,16 +101,29 @@ impl App {
             | Action::Setup(_)
             | Action::AcceptResume
             | Action::DeclineResume
-            | Action::ToggleHelp
-            | Action::ScrollHelp(_)
-            | Action::RulesPage => Vec::new(),
+            | Action::Help(_) => Vec::new(),
+        }
+    }
+
+    /// Browsing the game on show: a move back or on, to the start, back to the live position, or to a move the
+    /// review marked.
+    fn browse_action(&mut self, step: BrowseAction) -> Vec<Effect> {
+        match step {
+            BrowseAction::Back => self.browse(|ply, _| ply.saturating_sub(1)),
+            BrowseAction::Forward => self.browse(|ply, live| (ply + 1).min(live)),
+            BrowseAction::First => self.browse(|_, _| 0),
+            BrowseAction::Last => {
+                self.leave_browsing();
+                Vec::new()
+            }
+            BrowseAction::ToMark(forward) => self.jump_to_mark(forward),
         }
     }
 
     /// What the engine says of a search: how far it has gone, the move it chose, its judgement of a position.
-    fn engine_report(&mut self, report: Action) -> Vec<Effect> {
-        match report {
-            Action::EngineProgress {
+    fn engine_news(&mut self, news: EngineNews) -> Vec<Effect> {
+        match news {
+            EngineNews::Progress {
                 search,
                 depth,
                 score,
@@ -137,13 +137,14 @@ impl App {
                 self.review_progress(search, depth, score, &pv);
                 self.analysis_report(search, depth, score, pv)
             }
-            Action::EngineMoved { search, mv } => self.engine_moved(search, mv),
-            Action::EngineEvaluated { search, score } if self.is_review_search(search) => {
+            EngineNews::Moved { search, mv } => self.engine_moved(search, mv),
+            EngineNews::Evaluated { search, score } if self.is_review_search(search) => {
                 self.review_answer(search, score);
                 Vec::new()
             }
-            Action::EngineEvaluated { search, score } => self.draw_offer_judged(search, score),
-            _ => Vec::new(),
+            EngineNews::Evaluated { search, score } => self.draw_offer_judged(search, score),
+            // Taken as a move or a judgement before the parts of the app see it.
+            EngineNews::Done { .. } => Vec::new(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Setting up a position by hand, and `:fen`.
 
 use super::App;
-use crate::app::action::{Action, Effect, SetupAction};
+use crate::app::action::{Action, Effect, EngineNews, SetupAction};
 use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
 use crate::app::setup::{Setup, check_position};
@@ -70,12 +70,9 @@ impl App {
             | Action::SubmitInput
             | Action::Submit(_)
             | Action::StartTyping
-            | Action::ToggleHelp
-            | Action::ScrollHelp(_)
-            | Action::RulesPage
+            | Action::Help(_)
             | Action::Flip
-            | Action::EngineProgress { .. }
-            | Action::EngineMoved { .. }
+            | Action::Engine(EngineNews::Progress { .. } | EngineNews::Moved { .. })
             | Action::Quit
             | Action::Interrupt
             | Action::Notice(_) => return None,

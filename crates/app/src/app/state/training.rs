@@ -3,7 +3,7 @@
 
 use super::App;
 use crate::app::Orientation;
-use crate::app::action::{Action, Effect};
+use crate::app::action::{Action, BrowseAction, Effect};
 use crate::app::trainer::{
     Answered, Attempt, HintStage, HintStep, Judgement, Trainer, TrainingKind,
 };
@@ -117,15 +117,15 @@ impl App {
         }
         let solved = matches!(trainer.attempt(), Attempt::Solved);
         match action {
-            Action::BrowseForward | Action::NewGame if trainer.streak_over() => {
+            Action::Browse(BrowseAction::Forward) | Action::NewGame if trainer.streak_over() => {
                 trainer.new_streak();
                 Some(self.show_problem())
             }
-            Action::BrowseForward | Action::NewGame if !solved => {
+            Action::Browse(BrowseAction::Forward) | Action::NewGame if !solved => {
                 self.status = "a streak goes on by solving this one".into();
                 Some(Vec::new())
             }
-            Action::BrowseBack => {
+            Action::Browse(BrowseAction::Back) => {
                 self.status = "a streak only goes forward".into();
                 Some(Vec::new())
             }
@@ -175,18 +175,19 @@ impl App {
                 Some(Vec::new())
             }
             Action::Hint => Some(self.problem_hint()),
-            Action::BrowseForward | Action::NewGame => {
+            Action::Browse(BrowseAction::Forward) | Action::NewGame => {
                 self.trainer.as_mut()?.go_to(index + 1);
                 Some(self.show_problem())
             }
-            Action::BrowseBack => {
+            Action::Browse(BrowseAction::Back) => {
                 self.trainer.as_mut()?.go_to(index + count - 1);
                 Some(self.show_problem())
             }
             Action::Undo | Action::Rematch => Some(self.show_problem()),
-            Action::Redo | Action::BrowseFirst | Action::BrowseLast | Action::MoveNow => {
-                Some(Vec::new())
-            }
+            Action::Redo
+            | Action::Browse(BrowseAction::First)
+            | Action::Browse(BrowseAction::Last)
+            | Action::MoveNow => Some(Vec::new()),
             Action::Problems => Some(Vec::new()),
             _ if matches!(trainer.attempt(), Attempt::Solved)
                 && matches!(
