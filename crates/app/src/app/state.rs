@@ -104,6 +104,19 @@ pub struct App {
     game_changed: bool,
 }
 
+/// The parts' hooks after every action, in the order they run, each with the part it belongs to: each looks at
+/// the state the action left (whichever part took it) and adds the effects that state asks for. The order
+/// matters: the trainer's answer to a move is a move the clocks and the engine must see; the engine goes first
+/// to the game's own search, then the review, then the analysis panel, then a ponder search; and the game is
+/// kept last, as all of them left it.
+const AFTER_ACTION: [fn(&mut App, &mut Vec<Effect>); 5] = [
+    App::trainer_after_action, // the trainer (state/training.rs)
+    App::sync_clock,           // the clocks (state/clocks.rs)
+    App::share_engine,         // the review and the analysis panel (state/analysis.rs)
+    App::sync_ponder,          // the ponder search (state/pondering.rs)
+    App::keep_after_action,    // the game's keeping (here)
+];
+
 /// What a key pressed on a screen too small to show the game is told.
 const TOO_SMALL: &str = "the window is too small to play in: enlarge it to go on";
 
@@ -464,15 +477,17 @@ impl App {
     #[must_use = "the effects must be carried out: a dropped effect is a stalled engine or an unsaved game"]
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         let mut effects = self.dispatch(action);
-        effects.extend(self.judge_problem_moves());
-        effects.extend(self.training_news());
-        self.sync_clock(&mut effects);
-        self.share_engine(&mut effects);
-        self.sync_ponder(&mut effects);
+        for hook in AFTER_ACTION {
+            hook(self, &mut effects);
+        }
+        effects
+    }
+
+    /// The hook after every action of the game's keeping: the game as it stands, kept if the action changed it.
+    fn keep_after_action(&mut self, effects: &mut Vec<Effect>) {
         if std::mem::take(&mut self.game_changed) {
             effects.push(Effect::GameChanged(self.keep()));
         }
-        effects
     }
 
     /// What the game on show asks to keep: nothing while it has no moves or is a file's game being replayed;

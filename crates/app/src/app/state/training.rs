@@ -100,12 +100,13 @@ impl App {
         effects
     }
 
-    /// What the trainer has decided since the last action, for the outside world to keep.
-    pub(super) fn training_news(&mut self) -> Vec<Effect> {
-        self.trainer
-            .as_mut()
-            .map(|t| t.take_news().into_iter().map(Effect::Trained).collect())
-            .unwrap_or_default()
+    /// The trainer's hook after every action: it judges the moves played since the last one, then tells the
+    /// outside world what it has decided, to keep.
+    pub(super) fn trainer_after_action(&mut self, effects: &mut Vec<Effect>) {
+        effects.extend(self.judge_problem_moves());
+        if let Some(trainer) = self.trainer.as_mut() {
+            effects.extend(trainer.take_news().into_iter().map(Effect::Trained));
+        }
     }
 
     /// In a streak, the keys that go from problem to problem: on only past a problem solved, and from the
@@ -291,7 +292,7 @@ impl App {
     }
 
     /// Judges the moves played since the last action: the player's is kept and answered, or taken back.
-    pub(super) fn judge_problem_moves(&mut self) -> Vec<Effect> {
+    fn judge_problem_moves(&mut self) -> Vec<Effect> {
         let mut effects = Vec::new();
         let Some(trainer) = self.trainer.as_mut() else {
             return effects;
