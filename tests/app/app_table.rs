@@ -96,7 +96,7 @@ fn a_move_is_shown_at_once_sent_and_confirmed_and_the_reply_follows() {
     assert!(requests(&effects).is_empty());
     assert_eq!(app.game().len(), 2);
     let view = app.table().expect("a table");
-    assert_eq!(view.clocks.map(|c| c[1]), Some(Duration::from_secs(297)));
+    assert_eq!(view.clocks().map(|c| c[1]), Some(Duration::from_secs(297)));
 }
 
 #[test]
@@ -179,7 +179,7 @@ fn chat_is_sent_and_heard_and_local_games_are_refused() {
     }));
     assert_eq!(app.status(), "bob: you too");
     assert_eq!(
-        app.table().map(|t| t.chat.len()),
+        app.table().map(|t| t.chat().len()),
         Some(1),
         "the line is kept"
     );
@@ -384,7 +384,7 @@ fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
 
     // Waiting for an opponent: the code, and the whole command a friend types to join.
     let mut table = Table::new(Some(Color::Black), "9WXJ");
-    table.reached_by = Some("ssh -t -p 2222 192.0.2.7".into());
+    table.set_reached_by(Some("ssh -t -p 2222 192.0.2.7".into()));
     let mut app = App::at_table(table, GameType::default());
     let _ = app.update(Action::Table(TableNews::State(Arc::new(TableState {
         game: AnyGame::new(GameType::default()),
@@ -519,11 +519,11 @@ fn chat_is_muted_and_the_opponent_blocked_or_reported_through_the_server() {
     assert!(app.update(Action::Submit(":mute".into())).is_empty());
     assert!(app.status().contains("muted"), "{}", app.status());
     let _ = app.update(chat("unheard"));
-    assert_eq!(app.table().map(|t| t.chat.len()), Some(0));
+    assert_eq!(app.table().map(|t| t.chat().len()), Some(0));
     let _ = app.update(Action::Submit(":mute".into()));
     let _ = app.update(chat("heard"));
     assert_eq!(app.status(), "bob: heard");
-    assert_eq!(app.table().map(|t| t.chat.len()), Some(1));
+    assert_eq!(app.table().map(|t| t.chat().len()), Some(1));
 
     let conduct = |effects: Vec<Effect>| -> Vec<ConductRequest> {
         effects
@@ -566,7 +566,7 @@ fn chat_is_muted_and_the_opponent_blocked_or_reported_through_the_server() {
 #[test]
 fn a_tournament_s_board_offers_no_rematch() {
     let mut table = Table::new(Some(Color::Black), "K7QX");
-    table.in_event = true;
+    table.set_in_event(true);
     let mut app = App::at_table(table, GameType::default());
     let mut game = AnyGame::new(GameType::default());
     game.play_text("11-15").expect("a legal move");

@@ -83,8 +83,6 @@ pub struct App {
     saved_file: Option<PathBuf>,
     /// The table the game is played at, when it is played at one (a room on a server).
     table: Option<Table>,
-    /// The player's move sent to the table and not yet seen in its state.
-    sent: Option<Move>,
     /// The last move the engine suggested, shown while its position is in play.
     hint: Option<Hint>,
     /// The analysis panel.
@@ -165,7 +163,6 @@ impl App {
             screen: None,
             saved_file: None,
             table: None,
-            sent: None,
             hint: None,
             analysis: Analysis::default(),
             review: None,

@@ -239,25 +239,43 @@ pub enum ConductRequest {
     Report(String),
 }
 
-/// The app's side of a table: where the player sits and what the table last said.
+/// The app's side of a table, a part of the app: where the player sits, what the table last said, its chat, and
+/// the player's move on its way to it. Its fields are its own: the app reads them through the methods below
+/// and tells it the table's news.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Table {
     /// The player's colour; `None` for a watcher.
-    pub seat: Option<Color>,
+    seat: Option<Color>,
     /// The code others join or watch the game by.
-    pub code: String,
+    code: String,
     /// The table as last told.
-    pub state: Option<Arc<TableState>>,
+    state: Option<Arc<TableState>>,
     /// The clocks as last told.
-    pub clocks: Option<[Duration; 2]>,
+    clocks: Option<[Duration; 2]>,
     /// The chat, oldest first, at most [`CHAT_KEPT`] lines.
-    pub chat: VecDeque<String>,
+    chat: VecDeque<String>,
     /// Whether the player has muted the table's chat (`:mute`): lines that come meanwhile are not shown.
-    pub muted: bool,
+    muted: bool,
     /// Whether the table is a board of a tournament, whose pairings decide the next game (no rematch).
-    pub in_event: bool,
+    in_event: bool,
     /// How a friend reaches the server, as the player did (`ssh -t -p 2222 192.0.2.7`), when known.
-    pub reached_by: Option<String>,
+    reached_by: Option<String>,
+    /// The player's move sent to the table and not yet seen in its state.
+    sent: Option<Move>,
+}
+
+/// How the game on show is brought to the table's ([`Table::follow`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Following {
+    /// They agree: nothing to do (seats or clocks changed, not the game).
+    Same,
+    /// The table has not seen the move the player just sent yet: the game on show keeps it.
+    AwaitingOurs,
+    /// The table is this one move ahead: it is shown stepping along its path.
+    OneAhead(Move),
+    /// Anything else (a takeback, an ending, a game joined part-way, a move refused): the table's game is taken
+    /// as it is.
+    Replace,
 }
 
 impl Table {
@@ -272,6 +290,128 @@ impl Table {
             muted: false,
             in_event: false,
             reached_by: None,
+            sent: None,
+        }
+    }
+
+    /// Makes the table a board of a tournament (or not): the event pairs the next game, so there is no rematch.
+    pub fn set_in_event(&mut self, in_event: bool) {
+        self.in_event = in_event;
+    }
+
+    /// Says how a friend reaches the server, as the player did (`ssh -t -p 2222 192.0.2.7`).
+    pub fn set_reached_by(&mut self, reached_by: Option<String>) {
+        self.reached_by = reached_by;
+    }
+
+    /// The player's colour; `None` for a watcher.
+    pub fn seat(&self) -> Option<Color> {
+        self.seat
+    }
+
+    /// The code others join or watch the game by.
+    pub fn code(&self) -> &str {
+        &self.code
+    }
+
+    /// The table as last told, once it has said anything.
+    pub fn state(&self) -> Option<&TableState> {
+        self.state.as_deref()
+    }
+
+    /// The clocks as last told.
+    pub fn clocks(&self) -> Option<[Duration; 2]> {
+        self.clocks
+    }
+
+    /// The chat, oldest first, at most [`CHAT_KEPT`] lines.
+    pub fn chat(&self) -> &VecDeque<String> {
+        &self.chat
+    }
+
+    /// Whether the player has muted the chat.
+    pub fn muted(&self) -> bool {
+        self.muted
+    }
+
+    /// Whether the table is a board of a tournament.
+    pub fn in_event(&self) -> bool {
+        self.in_event
+    }
+
+    /// Mutes the chat, or lets it be heard again; whether it is muted now.
+    pub(super) fn toggle_mute(&mut self) -> bool {
+        self.muted = !self.muted;
+        self.muted
+    }
+
+    /// A chat line from `from`: kept and returned as shown, unless the chat is muted.
+    pub(super) fn chat_line(&mut self, from: &str, text: &str) -> Option<String> {
+        if self.muted {
+            return None;
+        }
+        let line = format!("{from}: {text}");
+        self.hear(line.clone());
+        Some(line)
+    }
+
+    /// The clocks as the table tells them between states.
+    pub(super) fn set_clocks(&mut self, clocks: [Duration; 2]) {
+        self.clocks = Some(clocks);
+    }
+
+    /// The table's new state, kept; whether it differs from the last only by the passing of time (a countdown,
+    /// the clocks).
+    pub(super) fn take_state(&mut self, state: Arc<TableState>) -> bool {
+        let ticked_only = self
+            .state
+            .as_deref()
+            .is_some_and(|before| Gist::of(before) == Gist::of(&state));
+        self.clocks = state.clocks;
+        self.state = Some(state);
+        ticked_only
+    }
+
+    /// The player's move, sent to the table.
+    pub(super) fn sent(&mut self, mv: Move) {
+        self.sent = Some(mv);
+    }
+
+    /// The table refused the move sent: if one was on its way, it is forgotten, and the game on show goes back
+    /// to this state, the table's last.
+    pub(super) fn refused_sent(&mut self) -> Option<Arc<TableState>> {
+        self.sent.take()?;
+        self.state.clone()
+    }
+
+    /// Forgets the move sent: the game on show was replaced by the table's.
+    pub(super) fn forget_sent(&mut self) {
+        self.sent = None;
+    }
+
+    /// How `ours`, the game on show, is brought to `theirs`, the table's (the move sent, if any, is settled by
+    /// it): a move ahead is shown only when the game on show is at its last move (not taken back).
+    pub(super) fn follow(&mut self, ours: &AnyGame, theirs: &AnyGame) -> Following {
+        let (played, told) = (ours.moves(), theirs.moves());
+        if played == told && ours.outcome() == theirs.outcome() {
+            self.sent = None;
+            return Following::Same;
+        }
+        let awaiting_ours = self.sent.is_some()
+            && theirs.outcome().is_none()
+            && told.len() + 1 == played.len()
+            && played.starts_with(told);
+        if awaiting_ours {
+            return Following::AwaitingOurs;
+        }
+        self.sent = None;
+        let one_ahead = ours.outcome().is_none()
+            && told.len() == played.len() + 1
+            && told.starts_with(played)
+            && ours.ply() == played.len();
+        match one_ahead {
+            true => Following::OneAhead(told[played.len()]),
+            false => Following::Replace,
         }
     }
 
@@ -303,11 +443,41 @@ impl Table {
     }
 
     /// Keeps a chat line, dropping the oldest past [`CHAT_KEPT`].
-    pub fn hear(&mut self, line: String) {
+    fn hear(&mut self, line: String) {
         if self.chat.len() == CHAT_KEPT {
             self.chat.pop_front();
         }
         self.chat.push_back(line);
+    }
+}
+
+/// What a table's state says apart from its ticking (the clocks, the time left to come back): two states with
+/// the same gist differ only by the passing of time.
+#[derive(PartialEq)]
+struct Gist<'a> {
+    game: &'a AnyGame,
+    /// Each seat's name, and whether its player is away, and past their grace.
+    seats: [Option<(&'a str, Option<bool>)>; 2],
+    running: Option<Color>,
+    paused: bool,
+    unrecorded: bool,
+    node_silent: bool,
+}
+
+impl Gist<'_> {
+    fn of(state: &TableState) -> Gist<'_> {
+        Gist {
+            game: &state.game,
+            seats: [0, 1].map(|i| {
+                state.seats[i]
+                    .as_ref()
+                    .map(|s| (s.name.as_str(), s.away.map(|left| left.is_zero())))
+            }),
+            running: state.running,
+            paused: state.paused,
+            unrecorded: state.unrecorded,
+            node_silent: state.node_silent,
+        }
     }
 }
 
@@ -369,5 +539,74 @@ mod tests {
         }
         assert_eq!(table.chat.len(), CHAT_KEPT);
         assert_eq!(table.chat.front().map(String::as_str), Some("5"));
+    }
+
+    fn game_after(moves: &[&str]) -> AnyGame {
+        let mut game = AnyGame::default();
+        for text in moves {
+            game.play_text(text).expect("a legal move");
+        }
+        game
+    }
+
+    #[test]
+    fn the_game_on_show_follows_the_table() {
+        let mut table = Table::new(Some(Color::Black), "K7QX");
+        let start = game_after(&[]);
+        let one = game_after(&["11-15"]);
+        let two = game_after(&["11-15", "23-19"]);
+        assert_eq!(table.follow(&one, &one), Following::Same);
+        // The player's move, shown at once and sent, waits for the table to see it.
+        let mv = one.moves()[0];
+        table.sent(mv);
+        assert_eq!(table.follow(&one, &start), Following::AwaitingOurs);
+        assert_eq!(table.follow(&one, &one), Following::Same);
+        // Without a move sent, a table a move behind took one back.
+        assert_eq!(table.follow(&one, &start), Following::Replace);
+        assert_eq!(
+            table.follow(&one, &two),
+            Following::OneAhead(two.moves()[1])
+        );
+        // A move ahead of a game browsed back by an undo is the table's game as it is.
+        let mut undone = two.clone();
+        undone.undo();
+        assert_eq!(
+            table.follow(&undone, &game_after(&["11-15", "23-19", "8-11"])),
+            Following::Replace
+        );
+    }
+
+    #[test]
+    fn a_refused_move_goes_back_to_the_last_state_only_when_one_was_sent() {
+        let mut table = Table::new(Some(Color::Black), "K7QX");
+        let state = Arc::new(TableState {
+            game: AnyGame::default(),
+            seats: [None, None],
+            clocks: Some([Duration::from_secs(60); 2]),
+            running: None,
+            first_move_left: None,
+            watchers: 0,
+            rated: false,
+            paused: false,
+            unrecorded: false,
+            node_silent: false,
+        });
+        assert!(!table.take_state(state.clone()));
+        assert_eq!(table.clocks(), Some([Duration::from_secs(60); 2]));
+        // The same state a second later is only ticking.
+        assert!(table.take_state(state.clone()));
+        assert_eq!(table.refused_sent(), None);
+        table.sent(game_after(&["11-15"]).moves()[0]);
+        assert_eq!(table.refused_sent(), Some(state));
+        assert_eq!(table.refused_sent(), None);
+    }
+
+    #[test]
+    fn a_muted_chat_keeps_nothing() {
+        let mut table = Table::new(None, "K7QX");
+        assert_eq!(table.chat_line("ann", "hi").as_deref(), Some("ann: hi"));
+        assert!(table.toggle_mute());
+        assert_eq!(table.chat_line("bob", "hello"), None);
+        assert_eq!(table.chat().len(), 1);
     }
 }

@@ -141,9 +141,9 @@ pub fn panel(app: &App, options: &Options) -> GameOverPanel {
         // go back to the lobby.
         Some(table) => {
             let mut keys = Vec::new();
-            if table.in_event {
+            if table.in_event() {
                 keys.push("the event's table follows".to_string());
-            } else if table.seat.is_some() {
+            } else if table.seat().is_some() {
                 keys.push(format!(
                     "{} rematch (colours swapped)",
                     key("rematch", ":rematch")

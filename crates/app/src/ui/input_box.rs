@@ -16,7 +16,7 @@ use crate::rules::{AnyPosition, Color, SquareName};
 /// The side whose moves the example shows: the player's own (their seat at a table; at home the human's side,
 /// or the side to move when both sides or neither are played by a human).
 fn own_side(app: &App) -> Color {
-    if let Some(seat) = app.table().and_then(|table| table.seat) {
+    if let Some(seat) = app.table().and_then(|table| table.seat()) {
         return seat;
     }
     let human = |color| app.players().of(color) == Player::Human;
@@ -86,7 +86,7 @@ pub fn draw(buf: &mut Buffer, area: Rect, app: &App, options: &Options) -> Optio
             Some(key) => format!("{key} lists every key"),
             None => ":help lists every key".to_string(),
         };
-        let watching = app.table().is_some_and(|t| t.seat.is_none());
+        let watching = app.table().is_some_and(|t| t.seat().is_none());
         let hint = if app.setup().is_some() {
             format!("type :fen <FEN> to load a position, :fen to show this one; {help}")
         } else if watching {

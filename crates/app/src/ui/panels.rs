@@ -61,7 +61,7 @@ pub fn history(buf: &mut Buffer, area: Rect, app: &App, options: &Options) {
     // From the bottom up: the table's chat, the comment on the move on show, the game-over panel; the moves
     // get what is left.
     if let Some(table) = app.table() {
-        chat(buf, &mut inner, &table.chat, options);
+        chat(buf, &mut inner, table.chat(), options);
     }
     comment(buf, &mut inner, app, options);
     if matches!(app.mode(), Mode::Over(_)) && app.replay().is_none() {
@@ -79,13 +79,13 @@ fn history_title(app: &App) -> String {
     match (app.replay(), app.table()) {
         (Some(replay), _) => format!(" Moves · {} ", replay.source),
         (None, Some(table)) => {
-            let watchers = table.state.as_ref().map_or(0, |s| s.watchers);
-            let unsaved = table.state.as_ref().is_some_and(|s| s.unrecorded);
-            let mut title = format!(" Moves · table {} ", table.code);
+            let watchers = table.state().map_or(0, |s| s.watchers);
+            let unsaved = table.state().is_some_and(|s| s.unrecorded);
+            let mut title = format!(" Moves · table {} ", table.code());
             if watchers > 0 {
                 title.push_str(&format!("· {watchers} watching "));
             }
-            let silent = table.state.as_ref().is_some_and(|s| s.node_silent);
+            let silent = table.state().is_some_and(|s| s.node_silent);
             // Short, to fit beside the rest: the status line says the whole.
             if silent {
                 title.push_str("· paused ");
@@ -330,12 +330,12 @@ fn seat_line<'a>(
         },
         None => "(free seat)".to_string(),
     };
-    if table.seat == Some(color) {
+    if table.seat() == Some(color) {
         name.push_str(" · you");
     }
-    let running = table.state.as_ref().and_then(|s| s.running) == Some(color);
+    let running = table.state().and_then(|s| s.running) == Some(color);
     let clock = table
-        .clocks
+        .clocks()
         .map(|clocks| clock_label(clock_text(clocks[color.index()]), running));
     // An absent player's clock stays in view beside the time they have left to come back: it may be running.
     let away = seat.and_then(|s| s.away).map(|left| match left.is_zero() {

@@ -43,7 +43,7 @@ enum Step {
     Lobby(Option<String>),
     /// A game against the engine; `true` to open the list of saved games first.
     Engine(bool),
-    Table(Seated),
+    Table(Box<Seated>),
     Ask(TableAsk),
     /// The problem trainer.
     Problems(TrainingKind),
@@ -115,7 +115,7 @@ async fn drive(
     let mut news_told = false;
     let mut next = match start {
         Start::Lobby => Step::Lobby(None),
-        Start::Table(seated) => Step::Table(*seated),
+        Start::Table(seated) => Step::Table(seated),
         Start::Event(entered) => {
             channels.event = Some(*entered);
             Step::Event
@@ -166,7 +166,7 @@ async fn drive(
             }
             Step::Ask(ask) => {
                 next = match seating::take(&player.shared, &player.identity, ask).await {
-                    Ok(seated) => Step::Table(seated),
+                    Ok(seated) => Step::Table(Box::new(seated)),
                     // The TV's game ended between its choice and the watching: the next one, after a moment
                     // (a game listed that cannot be watched must not make the TV spin).
                     Err(_) if channels.tv => {
@@ -211,7 +211,7 @@ async fn drive(
                 }
                 session
             }
-            Step::Table(seated) => table_session(player, seated, &mut channels).await,
+            Step::Table(seated) => table_session(player, *seated, &mut channels).await,
         };
         let ahead = std::mem::take(&mut typed_ahead);
         let ending = run(&mut session, &mut channels, &mut driver, out, ahead).await;
@@ -233,7 +233,7 @@ impl Step {
             Step::Engine(_) => Doing::Engine {
                 guest: player.identity.is_guest(),
             },
-            Step::Table(seated) if seated.table.seat.is_some() => Doing::Playing,
+            Step::Table(seated) if seated.table.seat().is_some() => Doing::Playing,
             Step::Table(_) => Doing::Watching,
         }
     }
@@ -293,7 +293,7 @@ async fn table_session(
         game_type,
         link,
     } = seated;
-    table.reached_by = player.reached_by.clone();
+    table.set_reached_by(player.reached_by.clone());
     channels.table = Some(link);
     // Read again at each table: a block made in another session (or on another node) holds here.
     let civility =
@@ -341,7 +341,7 @@ async fn after_session(
     }
     if let (Some(SessionEnd::Quit), Some(code)) = (ending, channels.lost.take()) {
         return Ok(match find_again(player, doing, code).await {
-            Ok(seated) => Step::Table(seated),
+            Ok(seated) => Step::Table(Box::new(seated)),
             Err(why) => Step::Lobby(Some(format!("the game's server went away: {why}"))),
         });
     }

@@ -395,7 +395,7 @@ async fn sit(
     }
     let seat = answer.await.map_err(|_| no_game(&listing.code))??;
     let mut table = Table::new(Some(seat), listing.code.to_string());
-    table.in_event = listing.board;
+    table.set_in_event(listing.board);
     Ok(Seated {
         table,
         game_type: listing.config.game_type,

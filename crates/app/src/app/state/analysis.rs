@@ -38,7 +38,7 @@ impl App {
     /// The side whose point of view the panel takes: the person playing the engine, the seat at a table, or
     /// else the side at the bottom of the board.
     pub fn viewpoint(&self) -> Color {
-        if let Some(seat) = self.table.as_ref().and_then(|t| t.seat) {
+        if let Some(seat) = self.table.as_ref().and_then(|t| t.seat()) {
             return seat;
         }
         match (self.players.black, self.players.white) {
@@ -53,7 +53,7 @@ impl App {
     pub(super) fn toggle_analysis(&mut self) -> Vec<Effect> {
         if !self.analysis.is_open()
             && let Some(table) = &self.table
-            && table.seat.is_some()
+            && table.seat().is_some()
         {
             self.status = "no analysis while you play a person at a table".into();
             return Vec::new();

@@ -13,8 +13,8 @@ use crate::app::mode::Mode;
 use crate::app::overlay::Question;
 use crate::app::preferences::Preferences;
 use crate::app::table::{
-    ConductRequest, NODE_SILENT, OfferKind, TAKEN_OVER, Table, TableNews, TableRequest, TableState,
-    clock_text,
+    ConductRequest, Following, NODE_SILENT, OfferKind, TAKEN_OVER, Table, TableNews, TableRequest,
+    TableState, clock_text,
 };
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
@@ -28,7 +28,7 @@ impl App {
     /// their side; the other side's moves, and everything else about the game, come from the table as
     /// [`Action::Table`].
     pub fn at_table(table: Table, game_type: GameType) -> App {
-        let players = match table.seat {
+        let players = match table.seat() {
             Some(Color::Black) => Players {
                 black: Player::Human,
                 white: Player::Remote,
@@ -111,7 +111,7 @@ impl App {
     /// The player's seat at the table, or why they cannot act as a player.
     pub(super) fn seated(&self) -> Result<Color, String> {
         let table = self.table.as_ref().ok_or("there is no table")?;
-        let seat = table.seat.ok_or("you are watching this game")?;
+        let seat = table.seat().ok_or("you are watching this game")?;
         if let Some(outcome) = self.play.game.outcome() {
             return Err(format!("{outcome} already"));
         }
@@ -149,8 +149,8 @@ impl App {
     /// The rematch key (or `:rematch`) at a table once the game is over: the opponent is asked for another
     /// game, colours swapped, same clock.
     fn offer_rematch(&mut self) -> Vec<Effect> {
-        let seat = self.table.as_ref().and_then(|t| t.seat);
-        let in_event = self.table.as_ref().is_some_and(|t| t.in_event);
+        let seat = self.table.as_ref().and_then(Table::seat);
+        let in_event = self.table.as_ref().is_some_and(Table::in_event);
         let refusal = match (seat, self.play.game.outcome()) {
             (None, _) => "you are watching this game",
             (Some(_), _) if in_event => {
@@ -175,8 +175,7 @@ impl App {
             self.status = why;
             return Vec::new();
         }
-        let state = self.table.as_ref().and_then(|t| t.state.clone());
-        match state {
+        match self.table.as_ref().and_then(Table::state) {
             Some(state) if state.paused => {
                 self.status = "you start the clocks again".into();
                 vec![Effect::Table(TableRequest::Resume)]
@@ -209,8 +208,7 @@ impl App {
             .table
             .as_mut()
             .ok_or("muting is for a table's chat, on a server")?;
-        table.muted = !table.muted;
-        self.status = match table.muted {
+        self.status = match table.toggle_mute() {
             true => "the table's chat is muted: :mute again to hear it".into(),
             false => "the table's chat is heard again".into(),
         };
@@ -242,13 +240,9 @@ impl App {
             .as_ref()
             .ok_or_else(|| format!("{what} is for the opponent at a table, on a server"))?;
         let seat = table
-            .seat
+            .seat()
             .ok_or_else(|| format!("{what} is for players: you are watching this game"))?;
-        let opponent = table
-            .state
-            .as_ref()
-            .and_then(|state| state.seats[seat.opponent().index()].as_ref());
-        match opponent {
+        match table.seat_view(seat.opponent()) {
             Some(_) => Ok(()),
             None => Err(format!("{what} needs an opponent: nobody has sat down yet")),
         }
@@ -269,9 +263,9 @@ impl App {
 
     /// A move the player made at a table: shown at once (the app has checked it), and sent.
     pub(super) fn send_move(&mut self, effects: &mut Vec<Effect>) {
-        if self.table.is_none() {
+        let Some(table) = self.table.as_mut() else {
             return;
-        }
+        };
         if let Some(mv) = self
             .play
             .game
@@ -279,7 +273,7 @@ impl App {
             .get(self.play.game.ply().wrapping_sub(1))
             .cloned()
         {
-            self.sent = Some(mv);
+            table.sent(mv);
             effects.push(Effect::Table(TableRequest::Play(mv)));
         }
     }
@@ -303,7 +297,7 @@ impl App {
         match event {
             TableNews::State(_) => Vec::new(),
             TableNews::Clocks(clocks) => {
-                table.clocks = Some(clocks);
+                table.set_clocks(clocks);
                 Vec::new()
             }
             TableNews::Offer(kind) => {
@@ -333,17 +327,15 @@ impl App {
             }
             TableNews::MoveRefused(why) => {
                 // The move the table did not take is put back as the table has the game.
-                let effects = match (self.sent.take(), table.state.clone()) {
-                    (Some(_), Some(state)) => self.replace_game(&state),
-                    _ => Vec::new(),
+                let effects = match table.refused_sent() {
+                    Some(state) => self.replace_game(&state),
+                    None => Vec::new(),
                 };
                 self.status = why;
                 effects
             }
             TableNews::Chat { from, text, .. } => {
-                if !table.muted {
-                    let line = format!("{from}: {text}");
-                    table.hear(line.clone());
+                if let Some(line) = table.chat_line(&from, &text) {
                     self.status = line;
                 }
                 Vec::new()
@@ -363,12 +355,7 @@ impl App {
         let Some(table) = self.table.as_mut() else {
             return Vec::new();
         };
-        let ticked_only = table
-            .state
-            .as_deref()
-            .is_some_and(|before| Gist::of(before) == Gist::of(&state));
-        table.clocks = state.clocks;
-        table.state = Some(state.clone());
+        let ticked_only = table.take_state(state.clone());
         if state.game.outcome().is_some()
             && matches!(self.question(), Some(Question::Offered(kind)) if kind != OfferKind::Rematch)
         {
@@ -389,30 +376,16 @@ impl App {
     /// Brings the game to the table's: nothing when they agree (or the table has not yet seen the move the player
     /// just sent), one move shown stepping along its path when the table is one move ahead, else the table's game.
     fn follow(&mut self, state: &TableState) -> Vec<Effect> {
-        let (ours, theirs) = (self.play.game.moves(), state.game.moves());
-        let same = ours == theirs && self.play.game.outcome() == state.game.outcome();
-        if same {
+        let Some(table) = self.table.as_mut() else {
+            return Vec::new();
+        };
+        let mv = match table.follow(&self.play.game, &state.game) {
             // Seats and clocks changed, not the game: the caller brings the status line up to date.
-            self.sent = None;
-            return Vec::new();
-        }
-        let awaiting_ours = self.sent.is_some()
-            && state.game.outcome().is_none()
-            && theirs.len() + 1 == ours.len()
-            && ours.starts_with(theirs);
-        if awaiting_ours {
-            return Vec::new();
-        }
-        self.sent = None;
-        let one_ahead = self.play.game.outcome().is_none()
-            && theirs.len() == ours.len() + 1
-            && theirs.starts_with(ours)
-            && self.play.game.ply() == ours.len();
-        if !one_ahead {
-            return self.replace_game(state);
-        }
+            Following::Same | Following::AwaitingOurs => return Vec::new(),
+            Following::Replace => return self.replace_game(state),
+            Following::OneAhead(mv) => mv,
+        };
         let browsing = self.mode;
-        let mv = theirs[ours.len()];
         let effects = self.play(mv);
         if self.play.game.outcome() != state.game.outcome() {
             // The table ended the game otherwise (a flag fell as the move came): its word stands.
@@ -433,7 +406,9 @@ impl App {
             _ => None,
         };
         self.play.game = state.game.clone();
-        self.sent = None;
+        if let Some(table) = self.table.as_mut() {
+            table.forget_sent();
+        }
         let effects = self.after_change();
         if let (Some(ply), Mode::Play) = (browsing, self.mode) {
             self.mode = Mode::Browsing { ply };
@@ -445,7 +420,7 @@ impl App {
     /// What the status line says of the turn at a table: whose it is, who is missing, how to go on; and, while
     /// the server cannot write its records, that no move is played until it can.
     pub(super) fn table_turn_message(&self, table: &Table, turn: String) -> String {
-        let Some(state) = &table.state else {
+        let Some(state) = table.state() else {
             return format!("{turn}: joining the table…");
         };
         let message = self.table_turn(table, state, turn);
@@ -476,16 +451,16 @@ impl App {
             };
             return format!(
                 "waiting for an opponent to take {missing}: code {} (a friend types `{}`){clocks}",
-                table.code,
+                table.code(),
                 table.join_command()
             );
         }
         for color in [Color::Black, Color::White] {
             if let Some(seat) = &state.seats[color.index()]
                 && let Some(left) = seat.away
-                && table.seat != Some(color)
+                && table.seat() != Some(color)
             {
-                return away_message(&turn, &seat.name, left, table.seat.is_some());
+                return away_message(&turn, &seat.name, left, table.seat().is_some());
             }
         }
         if state.paused {
@@ -502,7 +477,7 @@ impl App {
             )
         });
         let first_move = first_move.unwrap_or_default();
-        match (table.seat, &state.seats[side.index()]) {
+        match (table.seat(), &state.seats[side.index()]) {
             (Some(seat), _) if seat == side => format!("{turn}: your move{first_move}"),
             (_, Some(seat)) => format!("{turn}: {} is thinking{first_move}", seat.name),
             _ => turn,
@@ -511,11 +486,11 @@ impl App {
 
     /// Why the player may not move at a table now.
     pub(super) fn table_refusal(&self, table: &Table) -> String {
-        match table.seat {
+        match table.seat() {
             None => "you are watching this game".into(),
             Some(_) if !table.full() => format!(
                 "the game starts when your opponent sits down (code {})",
-                table.code
+                table.code()
             ),
             Some(_) => "it is your opponent's turn".into(),
         }
@@ -539,36 +514,6 @@ fn away_message(turn: &str, name: &str, left: Duration, seated: bool) -> String 
         ),
         (true, false) => {
             format!("{turn}: {name} has not come back; the other player may claim the game or wait")
-        }
-    }
-}
-
-/// What a table's state says apart from its ticking (the clocks, the time left to come back): two states with
-/// the same gist differ only by the passing of time.
-#[derive(PartialEq)]
-struct Gist<'a> {
-    game: &'a AnyGame,
-    /// Each seat's name, and whether its player is away, and past their grace.
-    seats: [Option<(&'a str, Option<bool>)>; 2],
-    running: Option<Color>,
-    paused: bool,
-    unrecorded: bool,
-    node_silent: bool,
-}
-
-impl Gist<'_> {
-    fn of(state: &TableState) -> Gist<'_> {
-        Gist {
-            game: &state.game,
-            seats: [0, 1].map(|i| {
-                state.seats[i]
-                    .as_ref()
-                    .map(|s| (s.name.as_str(), s.away.map(|left| left.is_zero())))
-            }),
-            running: state.running,
-            paused: state.paused,
-            unrecorded: state.unrecorded,
-            node_silent: state.node_silent,
         }
     }
 }

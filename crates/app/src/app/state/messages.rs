@@ -99,7 +99,7 @@ impl App {
     pub(super) fn mode_message(&self) -> String {
         match self.mode {
             Mode::Play => self.turn_message(),
-            Mode::Over(outcome) if self.table.as_ref().is_some_and(|t| t.seat.is_some()) => {
+            Mode::Over(outcome) if self.table.as_ref().is_some_and(|t| t.seat().is_some()) => {
                 format!(
                     "{outcome}. {}: rematch, {}: browse the game, {}: back to the lobby",
                     self.key(Context::Board, "rematch", ":rematch"),

@@ -42,7 +42,7 @@ impl App {
         if !in_progress {
             return self.quit_now();
         }
-        let seat = self.table.as_ref().filter(|t| t.seat.is_some());
+        let seat = self.table.as_ref().filter(|t| t.seat().is_some());
         self.overlay.ask(Question::Quit {
             leaving: seat.is_some(),
         });
@@ -50,7 +50,7 @@ impl App {
         self.status = match seat {
             Some(table) => format!(
                 "leave the table? y or {key}: leave (`join {}` comes back to your seat), n: stay",
-                table.code
+                table.code()
             ),
             None => format!("quit? y or {key}: quit, n: play on"),
         };
@@ -140,7 +140,7 @@ impl App {
 
     /// The side of the person at the keyboard: the one human against the engine, else the side to move.
     fn player_at_keyboard(&self) -> Color {
-        if let Some(seat) = self.table.as_ref().and_then(|t| t.seat) {
+        if let Some(seat) = self.table.as_ref().and_then(|t| t.seat()) {
             return seat;
         }
         match self.engine_side() {

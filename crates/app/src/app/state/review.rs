@@ -17,7 +17,7 @@ impl App {
             self.status = "setting up: there is no game to analyse yet".into();
             return Vec::new();
         }
-        if self.table.as_ref().is_some_and(|t| t.seat.is_some())
+        if self.table.as_ref().is_some_and(|t| t.seat().is_some())
             && self.play.game.outcome().is_none()
         {
             self.status = "no analysis while you play a person at a table".into();
