@@ -3,15 +3,14 @@
 //! owns one and lends it to its parts; everything here is about the game itself, nothing about what is open over
 //! it.
 
-use std::time::Duration;
-
 use super::action::{Purpose, Thinking};
 use super::animation::Animation;
 use super::burst::Burst;
+use super::clocks::Clocks;
 use super::cursor::Cursor;
 use super::picking::Picker;
 use super::state::pondering::{Expected, Line, Ponder};
-use crate::game::{AnyGame, Clock, TimeControl};
+use crate::game::{AnyGame, TimeControl};
 use crate::rules::{AnyPosition, Geometry, Move, Square};
 
 /// The game in play and its moving parts.
@@ -34,15 +33,8 @@ pub(super) struct InPlay {
     pub(super) pace_wait: bool,
     /// An engine's move that came before the pace timer, shown when it is due.
     pub(super) held: Option<Move>,
-    /// The time control new games get (`None`: no clocks).
-    pub(super) time_control: Option<TimeControl>,
-    /// The clocks of the game in play, when it has them.
-    pub(super) clock: Option<Clock>,
-    /// The front end's time as it last said ([`App::set_time`](super::App::set_time)).
-    pub(super) now: Duration,
-    /// Whether a move pressed the clock since the clocks were last looked at (the other side's clock needs its
-    /// wake-up).
-    pub(super) clock_pressed: bool,
+    /// The clocks, and the time control new games get.
+    pub(super) clocks: Clocks,
     /// The line of the engine's move search under way, for the reply it expects.
     pub(super) line: Option<Line>,
     /// The reply the engine expects to its last move, in the position that move left.
@@ -66,10 +58,7 @@ impl InPlay {
             burst: Burst::default(),
             pace_wait: false,
             held: None,
-            clock: time_control.map(Clock::new),
-            time_control,
-            now: Duration::ZERO,
-            clock_pressed: false,
+            clocks: Clocks::new(time_control),
             line: None,
             expected: None,
             ponder: None,
@@ -83,9 +72,7 @@ impl InPlay {
     pub(super) fn carry_over(&mut self, old: &InPlay) {
         self.searches = old.searches;
         self.ponder = old.ponder;
-        self.now = old.now;
-        self.time_control = old.time_control;
-        self.clock = self.time_control.map(Clock::new);
+        self.clocks.carry_over(&old.clocks);
     }
 
     /// A new search for `purpose`, now the one waited for; its number.

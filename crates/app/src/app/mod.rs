@@ -12,6 +12,7 @@ mod analysis;
 mod animation;
 mod ballot;
 mod burst;
+mod clocks;
 mod cursor;
 mod dialog;
 mod event;
@@ -72,12 +73,12 @@ pub use action::{
     LobbyAction, MAX_COPY_BYTES, Purpose, ReplayAction, SetupAction, Thinking, Timer,
 };
 pub use analysis::{ANALYSIS_REFRESH, AnalysisLine, AnalysisView};
+pub use clocks::ClockView;
 pub use input_box::INPUT_LIMIT;
 pub use mode::{Focus, Mode};
 pub use overlay::{Help, Overlay, Question, ResumeOffer};
 pub use review::{BLUNDER, DUBIOUS, MISTAKE, REVIEW_DEPTH, ReviewView};
 pub use state::App;
-pub use state::clocks::ClockView;
 pub use state::commands::{TYPED_COMMANDS, TypedCommand, command_list};
 pub use state::hints::Hint;
 pub use state::offers::JUDGING_TIME;

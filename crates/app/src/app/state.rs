@@ -13,7 +13,7 @@
 
 mod analysis;
 mod at_table;
-pub(super) mod clocks;
+mod clocks;
 pub(super) mod commands;
 mod copying;
 pub(super) mod hints;
@@ -278,12 +278,12 @@ impl App {
         if preferences.pace.is_none() {
             self.play.pace_wait = false;
         }
-        self.play.time_control = preferences.clock;
+        self.play.clocks.set_new_games(preferences.clock);
         // A game not begun takes the clocks of the settings; with clocks, they set the pace of a game between
         // engines.
         if self.play.game.is_empty() && self.table.is_none() && self.replay.is_none() {
-            self.set_fresh_clock();
-            if self.play.clock.is_some() {
+            self.play.clocks.fresh();
+            if self.play.clocks.in_game() {
                 self.play.pace_wait = false;
             }
         }

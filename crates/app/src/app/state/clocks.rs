@@ -1,54 +1,34 @@
-//! The clocks of a local game: which side's runs, pressing it when a move is played, the flag falling, what
-//! the engine is given to think with, and the clocks as the screen shows them.
-//!
-//! The app has no time source of its own: the front end says what time it is ([`App::set_time`]) before each
-//! action, as a count since any start, and the app asks to be woken ([`Timer::Clock`]) when a clock shows a new
-//! second or runs out. Which clock runs is worked out again after every action ([`App::sync_clock`]), from
-//! the game and what the player is doing, so that no path (a move, an undo, a pause, browsing, a new game)
-//! can leave a clock running that should not, or stopped that should run.
+//! The app's wiring of the clocks of a local game ([`Clocks`](crate::app::clocks)): which side's runs, worked
+//! out again after every action ([`App::sync_clock`]) from the game and what the player is doing, so that no path
+//! (a move, an undo, a pause, browsing, a new game) can leave a clock running that should not, or stopped that
+//! should run; pressing it when a move is played; the flag falling; and what the engine is given to think with.
 
 use std::time::Duration;
 
 use super::App;
 use crate::app::action::{Effect, Timer};
+use crate::app::clocks::ClockView;
 use crate::app::mode::Mode;
 use crate::app::overlay::Overlay;
-use crate::app::table::TENTHS_BELOW;
-use crate::engine::{self, Level, Limits, Player};
-use crate::game::{AnyGame, Clock, ClockState, TimeControl, lost_on_time};
+use crate::engine::{Level, Limits, Player};
+use crate::game::{AnyGame, ClockState, TimeControl, lost_on_time};
 use crate::rules::Color;
-
-/// The clocks as the screen shows them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ClockView {
-    /// Each side's time left, by [`Color::index`].
-    pub left: [Duration; 2],
-    /// The side whose clock runs, if one does.
-    pub running: Option<Color>,
-}
-
-/// What the engine is not given of its clock, for the time a move spends outside its search: asking for the
-/// search, the answer coming back, the move being played and the clock pressed.
-const MOVE_OVERHEAD: Duration = Duration::from_millis(10);
-
-/// Wakes come this long after the moment a clock shows a new second, so that the frame drawn then shows it.
-const PAST_THE_SECOND: Duration = Duration::from_millis(5);
 
 impl App {
     /// The front end's time, as a count since any start it likes (it only has to go forward). Told before each
     /// action: the clocks run by it.
     pub fn set_time(&mut self, now: Duration) {
-        self.play.now = self.play.now.max(now);
+        self.play.clocks.set_time(now);
     }
 
     /// The time control of the game in play, if it has clocks.
     pub fn time_control(&self) -> Option<TimeControl> {
-        self.play.clock.as_ref().map(Clock::control)
+        self.play.clocks.game_control()
     }
 
     /// The time control new games get (the settings', or the one last chosen in the new-game dialog).
     pub fn new_games_time_control(&self) -> Option<TimeControl> {
-        self.play.time_control
+        self.play.clocks.new_games()
     }
 
     /// The clocks of the game on show, as they stand: `None` for a game without clocks, a replayed record or a
@@ -57,11 +37,7 @@ impl App {
         if self.replay.is_some() || self.table.is_some() {
             return None;
         }
-        let clock = self.play.clock.as_ref()?;
-        Some(ClockView {
-            left: [Color::Black, Color::White].map(|side| clock.left(side, self.play.now)),
-            running: clock.running(),
-        })
+        self.play.clocks.view()
     }
 
     /// The clocks of the player's own game as they stand, for saving with it (a replayed record and a table's
@@ -70,15 +46,7 @@ impl App {
         if self.replay.is_some() || self.table.is_some() {
             return None;
         }
-        self.play
-            .clock
-            .as_ref()
-            .map(|clock| clock.state(self.play.now))
-    }
-
-    /// Fresh clocks for a new game, from the time control new games get.
-    pub(super) fn set_fresh_clock(&mut self) {
-        self.play.clock = self.play.time_control.map(Clock::new);
+        self.play.clocks.state()
     }
 
     /// Goes on with `game` and its clocks as they were saved (stopped until the game is in play again).
@@ -89,10 +57,7 @@ impl App {
         clock: Option<ClockState>,
     ) -> Vec<Effect> {
         self.reset(game, players);
-        if let Some(state) = clock {
-            self.play.time_control = Some(state.control);
-        }
-        self.play.clock = clock.map(Clock::from_state);
+        self.play.clocks.resume(clock);
         self.after_change()
     }
 
@@ -124,63 +89,28 @@ impl App {
             || matches!(self.players.white, Player::Engine(_))
     }
 
-    /// Starts, stops or hands over the clocks as the game now stands, after every action; asks to be woken
-    /// when the running clock next shows a new second (or runs out) if anything changed.
+    /// The clocks' hook after every action: starts, stops or hands over the clocks as the game now stands; asks
+    /// to be woken when the running clock next shows a new second (or runs out) if anything changed.
     pub(super) fn sync_clock(&mut self, effects: &mut Vec<Effect>) {
-        let should_run = self.clock_should_run();
-        let side = self.play.game.position().side_to_move();
-        let now = self.play.now;
-        let Some(clock) = self.play.clock.as_mut() else {
-            return;
-        };
-        let wanted = should_run.then_some(side);
-        // A move hands the clock over itself (`press_clock`); the wake-up for the other side's clock is still due.
-        let pressed = std::mem::take(&mut self.play.clock_pressed);
-        if clock.running() != wanted {
-            match wanted {
-                // A side that is to move without having been handed the clock by a move (after an undo, a
-                // resumed game, the start) starts from what it had.
-                Some(side) => clock.start(side, now),
-                None => clock.stop(now),
-            }
-        } else if !pressed {
-            return;
+        let wanted = self
+            .clock_should_run()
+            .then(|| self.play.game.position().side_to_move());
+        if self.play.clocks.run(wanted) {
+            effects.extend(self.clock_wake());
         }
-        effects.extend(self.clock_wake());
     }
 
     /// The wake-up for the running clock's next new figure (second, or tenth in the last seconds), or its fall.
     fn clock_wake(&self) -> Option<Effect> {
-        self.clock_wake_after().map(|after| Effect::Wake {
+        self.play.clocks.wake_after().map(|after| Effect::Wake {
             timer: Timer::Clock,
             after,
         })
     }
 
-    /// How long until the running clock shows its next new figure (just after it), or falls.
-    fn clock_wake_after(&self) -> Option<Duration> {
-        let left = self.play.clock.as_ref()?.until_flag(self.play.now)?;
-        let step = match left <= TENTHS_BELOW {
-            true => Duration::from_millis(100),
-            false => Duration::from_secs(1),
-        };
-        let into_step = Duration::from_nanos((left.as_nanos() % step.as_nanos()) as u64);
-        let after = if into_step.is_zero() {
-            step.min(left)
-        } else {
-            into_step
-        };
-        Some(after + PAST_THE_SECOND)
-    }
-
     /// The clock timer came: the running side's time has run out, or its clock shows a new second.
     pub(super) fn clock_tick(&mut self) -> Vec<Effect> {
-        match self
-            .play
-            .clock
-            .as_ref()
-            .and_then(|c| c.flagged(self.play.now))
-        {
+        match self.play.clocks.flagged() {
             Some(flagged) => self.flag_fell(flagged),
             None => self.clock_wake().into_iter().collect(),
         }
@@ -189,18 +119,8 @@ impl App {
     /// Before a move is played: if the running clock has run out, the move comes too late and the game is lost
     /// on time instead; the effects of that are returned.
     pub(super) fn flag_before_move(&mut self) -> Option<Vec<Effect>> {
-        let flagged = self.play.clock.as_ref()?.flagged(self.play.now)?;
+        let flagged = self.play.clocks.flagged()?;
         Some(self.flag_fell(flagged))
-    }
-
-    /// A move was played: the mover's clock stops (with its increment) and the other side's starts.
-    pub(super) fn press_clock(&mut self) {
-        let now = self.play.now;
-        if let Some(clock) = self.play.clock.as_mut() {
-            // The fall was looked for just before the move ([`App::flag_before_move`]) at the same time.
-            let _ = clock.press(now);
-            self.play.clock_pressed = true;
-        }
     }
 
     /// `flagged`'s time ran out: the game is lost on time, and the search for the move stops.
@@ -210,9 +130,7 @@ impl App {
         {
             return Vec::new();
         }
-        if let Some(clock) = self.play.clock.as_mut() {
-            clock.stop(self.play.now);
-        }
+        self.play.clocks.stop();
         let browsing = self.mode;
         let mut effects = self.stop_thinking();
         self.hint = None;
@@ -225,34 +143,21 @@ impl App {
         effects
     }
 
-    /// What the engine playing `side` at `level` is given to think with: its clock when the game has clocks
-    /// (the time it has left, spent by the engine's time management), else the settings' time per move.
+    /// What the engine playing `side` at `level` is given to think with: its clock when the game has clocks,
+    /// else the settings' time per move.
     pub(super) fn move_limits(&self, level: Level, side: Color) -> Limits {
-        let Some(clock) = self.play.clock.as_ref() else {
-            return level.limits(self.preferences.think_time);
-        };
-        let remaining = clock
-            .left(side, self.play.now)
-            .saturating_sub(MOVE_OVERHEAD);
-        match clock.control() {
-            TimeControl::Fischer { increment, .. } => Limits {
-                clock: Some(engine::TimeLeft {
-                    remaining,
-                    increment,
-                    moves_to_go: None,
-                }),
-                ..Limits::default()
-            },
-            // A fixed time per move is the move's whole budget, less the engine's margin.
-            TimeControl::PerMove(_) => Limits::time(remaining),
-        }
+        self.play
+            .clocks
+            .limits(level, side, self.preferences.think_time)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::clocks::{MOVE_OVERHEAD, PAST_THE_SECOND};
     use crate::app::{Action, App};
+    use crate::engine;
     use crate::engine::Players;
 
     fn ms(n: u64) -> Duration {
@@ -282,7 +187,10 @@ mod tests {
         app.set_time(ms(250));
         let _ = app.update(Action::Notice(String::new()));
         // Started at 0 by the rematch: 59.75 s left, so 59 shows in 0.75 s.
-        assert_eq!(app.clock_wake_after(), Some(ms(750) + PAST_THE_SECOND));
+        assert_eq!(
+            app.play.clocks.wake_after(),
+            Some(ms(750) + PAST_THE_SECOND)
+        );
     }
 
     #[test]
@@ -290,7 +198,7 @@ mod tests {
         let mut app = humans_with("1+0");
         app.set_time(ms(50_250));
         // 9.75 s left: 9.7 shows in 0.05 s.
-        assert_eq!(app.clock_wake_after(), Some(ms(50) + PAST_THE_SECOND));
+        assert_eq!(app.play.clocks.wake_after(), Some(ms(50) + PAST_THE_SECOND));
     }
 
     #[test]

@@ -115,12 +115,12 @@ impl App {
             DialogStep::Stays => Vec::new(),
             DialogStep::Start(game_type, players, opening, clock) => {
                 self.overlay.close_panel();
-                self.play.time_control = clock;
+                self.play.clocks.set_new_games(clock);
                 self.start_with_opening(game_type, players, opening)
             }
             DialogStep::SetUp(game_type, players, clock) => {
                 self.overlay.close_panel();
-                self.play.time_control = clock;
+                self.play.clocks.set_new_games(clock);
                 self.open_setup_as(game_type, players)
             }
             DialogStep::Cancel => {

@@ -40,7 +40,7 @@ impl App {
             Action::NewGame => {
                 self.overlay.open_dialog(
                     NewGameDialog::new(self.game_type(), self.players)
-                        .with_clock(self.play.time_control),
+                        .with_clock(self.play.clocks.new_games()),
                 );
                 Vec::new()
             }
@@ -348,7 +348,7 @@ impl App {
         }
         match self.play.game.play(&mv) {
             Ok(()) => {
-                self.press_clock();
+                self.play.clocks.press();
                 let mut effects = Vec::new();
                 if players_own {
                     self.send_move(&mut effects);
@@ -515,9 +515,7 @@ impl App {
             self.play.game.ply(),
             self.play.game.position().side_to_move(),
         );
-        if let Some(clock) = self.play.clock.as_mut().filter(|_| ply >= 2) {
-            clock.take_back(mover, self.play.now);
-        }
+        self.play.clocks.take_back(mover, ply);
         true
     }
 
@@ -531,9 +529,7 @@ impl App {
         if !self.play.game.redo() {
             return false;
         }
-        if let Some(clock) = self.play.clock.as_mut().filter(|_| ply >= 2) {
-            clock.replay(mover);
-        }
+        self.play.clocks.replay(mover, ply);
         true
     }
 

@@ -82,7 +82,7 @@ impl App {
         let pace = self
             .preferences
             .pace
-            .filter(|_| !self.has_human() && self.play.clock.is_none())?;
+            .filter(|_| !self.has_human() && !self.play.clocks.in_game())?;
         self.play.pace_wait = true;
         Some(Effect::Wake {
             timer: Timer::Pace,
