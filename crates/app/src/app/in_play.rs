@@ -9,7 +9,7 @@ use super::burst::Burst;
 use super::clocks::Clocks;
 use super::cursor::Cursor;
 use super::picking::Picker;
-use super::state::pondering::{Expected, Line, Ponder};
+use super::pondering::Pondering;
 use crate::game::{AnyGame, TimeControl};
 use crate::rules::{AnyPosition, Geometry, Move, Square};
 
@@ -35,12 +35,8 @@ pub(super) struct InPlay {
     pub(super) held: Option<Move>,
     /// The clocks, and the time control new games get.
     pub(super) clocks: Clocks,
-    /// The line of the engine's move search under way, for the reply it expects.
-    pub(super) line: Option<Line>,
-    /// The reply the engine expects to its last move, in the position that move left.
-    pub(super) expected: Option<Expected>,
-    /// The engine's search on the person's time, if one runs.
-    pub(super) ponder: Option<Ponder>,
+    /// The engine's thinking on the person's time.
+    pub(super) pondering: Pondering,
 }
 
 impl InPlay {
@@ -59,9 +55,7 @@ impl InPlay {
             pace_wait: false,
             held: None,
             clocks: Clocks::new(time_control),
-            line: None,
-            expected: None,
-            ponder: None,
+            pondering: Pondering::default(),
         }
     }
 
@@ -71,7 +65,7 @@ impl InPlay {
     /// stopped.
     pub(super) fn carry_over(&mut self, old: &InPlay) {
         self.searches = old.searches;
-        self.ponder = old.ponder;
+        self.pondering.carry_over(&old.pondering);
         self.clocks.carry_over(&old.clocks);
     }
 

@@ -29,6 +29,7 @@ pub mod lobby;
 mod mode;
 mod overlay;
 mod picking;
+mod pondering;
 mod preferences;
 mod review;
 mod settings_screen;

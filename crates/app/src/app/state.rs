@@ -23,7 +23,7 @@ pub(super) mod offers;
 mod openings;
 mod overlays;
 mod play;
-pub(super) mod pondering;
+mod pondering;
 mod review;
 mod setting_up;
 mod settings;
