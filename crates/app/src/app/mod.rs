@@ -3,9 +3,12 @@
 //! turns, quitting) the outside world carries out.
 //!
 //! The modules build on one another from the bottom up, none importing one above it: the vocabulary of actions
-//! and effects (`action`), the parts of the state with their own rules (`cursor`, `picking`, `animation`,
-//! `burst`, `setup`, `dialog`, `library`, `keymap`, `preferences`, `mode`, `overlay`), the state and its rooms
-//! (`state`), and what reads the state to turn input into actions (`keys`, `input`, `layout`).
+//! and effects (`action`, its actions grouped by the part that takes them); the parts, each owning its fields
+//! (`table`, `analysis`, `review`, `trainer`, `clocks`, `pondering`, `overlay`, `input_box`, `cursor`,
+//! `picking`, `setup`, `dialog`, `library`), with the values they use (`animation`, `burst`, `keymap`,
+//! `preferences`, `mode`); the app that routes over them (`state`); what reads the app to turn input into
+//! actions (`keys`, `input`, `layout`); and the server's own screens, apart from the app (`lobby`,
+//! `event_screen`, `settings_screen`).
 
 mod action;
 mod analysis;

@@ -4,12 +4,18 @@
 //! carry out (start, stop or hurry the engine, wake the app later, save or file the game, list the saved games,
 //! quit). Nothing here touches a terminal, a thread or a file, so tests drive it directly.
 //!
-//! This module holds the state, its views, and the order in which an action is offered to the parts of the app:
-//! the overlay on top, setting up, replaying, then the game. Each part is a room of its own below, working on the
-//! same state: `play` (moves, engine turns, undo and redo, browsing), `overlays` (the resume offer, the new-game
-//! dialog, the help, and which of them takes an action), `offers` (resigning and draws), `lists` (lists of games
-//! and replays), `setting_up`, `commands` (the input box's `:commands`), `copying` (`:copy`), `typing`, `timing`
-//! and `messages`. The rooms use the state; the state uses none of them but by calling their methods.
+//! The app is a router over parts. A part owns its fields, which nothing else can touch, and is asked and told
+//! through its methods: the table link ([`Table`]), the analysis panel, the review of a game, the problem
+//! trainer, the clocks, pondering, the overlay slot, the input box, the picker, the cursor, the position being
+//! set up and the new-game dialog (each a module of `app`, below this one). The app holds what they share: the
+//! game in play, who plays it, what the player is doing (`mode`), the status line and the settings.
+//!
+//! This module holds the app's fields, its views, the order in which an action is offered to the parts (the
+//! overlay on top, the table, setting up, replaying, the trainer, then the game), and the parts' hooks after every
+//! action ([`AFTER_ACTION`]). The modules below it wire the parts in, one each (`analysis`, `review`,
+//! `training`, `clocks`, `pondering`, `at_table`, `overlays`, `setting_up`, `lists`, `typing`, `hints`), and
+//! say what the game itself does (`play`, `offers`, `timing`, `commands`, `copying`, `openings`, `messages`).
+//! They use the app's fields; the app uses them only by calling their methods.
 
 mod analysis;
 mod at_table;
