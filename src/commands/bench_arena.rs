@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
-use crowned::serve::RoomCode;
+use crowned::serve::TableCode;
 use crowned::serve::records::{EventRecords, SqliteRecords};
 use crowned::server_lab::arena_check::{ArenaChecked, check_arena};
 use crowned::server_lab::load::quantile;
@@ -125,7 +125,7 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
     print_load(args, &report, before, after, peak_kb, wall);
     let file = home.join(EMBEDDED_RECORDS);
     let mut kept = SqliteRecords::open(&file).context("cannot open the records")?;
-    let event = RoomCode::new(&code);
+    let event = TableCode::new(&code);
     let record = kept
         .event(&event)
         .context("cannot read the records")?

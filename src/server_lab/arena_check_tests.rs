@@ -6,7 +6,7 @@ use super::load_arena::SeenGame;
 use crate::game::AnyGame;
 use crate::rules::{Color, GameType};
 use crate::serve::GameId;
-use crate::serve::RoomCode;
+use crate::serve::TableCode;
 use crate::serve::event_rules::{GameResult, Pairing};
 use crate::serve::records::{EntryRecord, EventKind, EventRecord, EventSpec, PairingRecord, Stage};
 
@@ -23,7 +23,7 @@ const GAMES: [(u32, u32, GameResult); 4] = [
 fn record() -> EventRecord {
     EventRecord {
         spec: EventSpec {
-            code: RoomCode::new("ARNA"),
+            code: TableCode::new("ARNA"),
             name: "Test arena".to_string(),
             kind: EventKind::Arena,
             variant: "english".to_string(),

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crowned::app::{
-    Action, App, ConductRequest, Effect, Mode, OfferKind, Question, SeatView, Table, TableNews,
-    TableRequest, TableState,
+    Action, App, ConductRequest, Effect, Mode, OfferKind, Question, SeatView, TableNews,
+    TableRequest, TableState, TableView,
 };
 use crowned::game::AnyGame;
 use crowned::rules::{Color, GameType, Strictness};
@@ -69,7 +69,7 @@ fn requests(effects: &[Effect]) -> Vec<TableRequest> {
 }
 
 fn seated(color: Color) -> App {
-    let mut app = App::at_table(Table::new(Some(color), "K7QX"), GameType::default());
+    let mut app = App::at_table(TableView::new(Some(color), "K7QX"), GameType::default());
     let _ = app.update(Action::Table(state(&[])));
     app
 }
@@ -195,7 +195,7 @@ fn chat_is_sent_and_heard_and_local_games_are_refused() {
 
 #[test]
 fn a_watcher_sees_the_game_and_cannot_move_or_offer() {
-    let mut app = App::at_table(Table::new(None, "K7QX"), GameType::default());
+    let mut app = App::at_table(TableView::new(None, "K7QX"), GameType::default());
     let _ = app.update(Action::Table(state(&["11-15", "23-19"])));
     assert_eq!(app.game().len(), 2);
     let position = app.game().position();
@@ -209,7 +209,10 @@ fn a_watcher_sees_the_game_and_cannot_move_or_offer() {
 
 #[test]
 fn a_seat_waiting_for_an_opponent_says_the_code() {
-    let mut app = App::at_table(Table::new(Some(Color::Black), "K7QX"), GameType::default());
+    let mut app = App::at_table(
+        TableView::new(Some(Color::Black), "K7QX"),
+        GameType::default(),
+    );
     let mut waiting = AnyGame::new(GameType::default());
     waiting.truncate();
     let _ = app.update(Action::Table(TableNews::State(Arc::new(TableState {
@@ -311,7 +314,7 @@ fn bob_away(left: Duration) -> TableNews {
 #[test]
 fn the_time_to_come_back_ticks_and_its_end_offers_the_claims() {
     let mut ann = seated(Color::Black);
-    let mut watcher = App::at_table(Table::new(None, "K7QX"), GameType::default());
+    let mut watcher = App::at_table(TableView::new(None, "K7QX"), GameType::default());
     let _ = ann.update(Action::Table(state(&["11-15"])));
     for app in [&mut ann, &mut watcher] {
         let _ = app.update(Action::Table(bob_away(Duration::from_secs(15))));
@@ -383,7 +386,7 @@ fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
     );
 
     // Waiting for an opponent: the code, and the whole command a friend types to join.
-    let mut table = Table::new(Some(Color::Black), "9WXJ");
+    let mut table = TableView::new(Some(Color::Black), "9WXJ");
     table.set_reached_by(Some("ssh -t -p 2222 192.0.2.7".into()));
     let mut app = App::at_table(table, GameType::default());
     let _ = app.update(Action::Table(TableNews::State(Arc::new(TableState {
@@ -408,7 +411,7 @@ fn offers_name_the_opponent_and_a_waiting_seat_gives_the_whole_command() {
 
 /// A game at a table over after Black resigned, as the player in seat `mine` (or a watcher) sees it.
 fn over_at_table(mine: Option<Color>) -> App {
-    let mut app = App::at_table(Table::new(mine, "K7QX"), GameType::default());
+    let mut app = App::at_table(TableView::new(mine, "K7QX"), GameType::default());
     let mut over = AnyGame::new(GameType::default());
     for text in ["11-15", "23-19"] {
         over.play_text(text).expect("legal");
@@ -550,7 +553,7 @@ fn chat_is_muted_and_the_opponent_blocked_or_reported_through_the_server() {
     assert_eq!(app.status(), "you have blocked bob");
 
     // A watcher has no opponent to block, and a local game no table.
-    let mut watcher = App::at_table(Table::new(None, "K7QX"), GameType::default());
+    let mut watcher = App::at_table(TableView::new(None, "K7QX"), GameType::default());
     let _ = watcher.update(Action::Table(state(&["11-15"])));
     assert!(conduct(watcher.update(Action::Submit(":block".into()))).is_empty());
     assert!(
@@ -565,7 +568,7 @@ fn chat_is_muted_and_the_opponent_blocked_or_reported_through_the_server() {
 
 #[test]
 fn a_tournament_s_board_offers_no_rematch() {
-    let mut table = Table::new(Some(Color::Black), "K7QX");
+    let mut table = TableView::new(Some(Color::Black), "K7QX");
     table.set_in_event(true);
     let mut app = App::at_table(table, GameType::default());
     let mut game = AnyGame::new(GameType::default());

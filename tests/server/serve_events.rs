@@ -20,7 +20,7 @@ fn player(name: &str) -> Identity {
 
 /// A finished Swiss event of three, one round: ann beats bob, cy has the bye; kept in the server's records as
 /// its director keeps it.
-fn keep_event(records: &mut dyn Records, code: &crowned::serve::RoomCode) {
+fn keep_event(records: &mut dyn Records, code: &crowned::serve::TableCode) {
     let spec = EventSpec {
         code: code.clone(),
         name: "Autumn Swiss".to_string(),

@@ -88,6 +88,6 @@ pub use state::hints::Hint;
 pub use state::offers::JUDGING_TIME;
 pub use table::{
     CHAT_KEPT, CODE_ALPHABET, CODE_LENGTH, ConductRequest, FIRST_MOVE_LIMIT, NODE_SILENT, NewTable,
-    OfferKind, SeatView, TAKEN_OVER, Table, TableNews, TableRequest, TableState, clock_text,
+    OfferKind, SeatView, TAKEN_OVER, TableNews, TableRequest, TableState, TableView, clock_text,
     clock_text_fine, rating_change_text, read_table_code,
 };

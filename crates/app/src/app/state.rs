@@ -5,7 +5,7 @@
 //! quit). Nothing here touches a terminal, a thread or a file, so tests drive it directly.
 //!
 //! The app is a router over parts. A part owns its fields, which nothing else can touch, and is asked and told
-//! through its methods: the table link ([`Table`]), the analysis panel, the review of a game, the problem
+//! through its methods: the view of the table the game is played at ([`TableView`]), the analysis panel, the review of a game, the problem
 //! trainer, the clocks, pondering, the overlay slot, the input box, the picker, the cursor, the position being
 //! set up and the new-game dialog (each a module of `app`, below this one). The app holds what they share: the
 //! game in play, who plays it, what the player is doing (`mode`), the status line and the settings.
@@ -56,7 +56,7 @@ use super::picking::Picker;
 use super::preferences::Preferences;
 use super::review::Review;
 use super::setup::Setup;
-use super::table::Table;
+use super::table::TableView;
 use crate::engine::Players;
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType, Geometry, Move, Square};
@@ -88,7 +88,7 @@ pub struct App {
     /// game updates that file instead of filing a second copy.
     saved_file: Option<PathBuf>,
     /// The table the game is played at, when it is played at one (a room on a server).
-    table: Option<Table>,
+    table: Option<TableView>,
     /// The last move the engine suggested, shown while its position is in play.
     hint: Option<Hint>,
     /// The analysis panel.

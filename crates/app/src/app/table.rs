@@ -243,7 +243,7 @@ pub enum ConductRequest {
 /// the player's move on its way to it. Its fields are its own: the app reads them through the methods below
 /// and tells it the table's news.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Table {
+pub struct TableView {
     /// The player's colour; `None` for a watcher.
     seat: Option<Color>,
     /// The code others join or watch the game by.
@@ -264,7 +264,7 @@ pub struct Table {
     sent: Option<Move>,
 }
 
-/// How the game on show is brought to the table's ([`Table::follow`]).
+/// How the game on show is brought to the table's ([`TableView::follow`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Following {
     /// They agree: nothing to do (seats or clocks changed, not the game).
@@ -278,10 +278,10 @@ pub enum Following {
     Replace,
 }
 
-impl Table {
+impl TableView {
     /// A table the player has just sat down at (or watches, with no seat), before it has said anything.
-    pub fn new(seat: Option<Color>, code: impl Into<String>) -> Table {
-        Table {
+    pub fn new(seat: Option<Color>, code: impl Into<String>) -> TableView {
+        TableView {
             seat,
             code: code.into(),
             state: None,
@@ -533,7 +533,7 @@ mod tests {
 
     #[test]
     fn the_chat_keeps_the_newest_lines() {
-        let mut table = Table::new(Some(Color::Black), "K7QX");
+        let mut table = TableView::new(Some(Color::Black), "K7QX");
         for n in 0..CHAT_KEPT + 5 {
             table.hear(n.to_string());
         }
@@ -551,7 +551,7 @@ mod tests {
 
     #[test]
     fn the_game_on_show_follows_the_table() {
-        let mut table = Table::new(Some(Color::Black), "K7QX");
+        let mut table = TableView::new(Some(Color::Black), "K7QX");
         let start = game_after(&[]);
         let one = game_after(&["11-15"]);
         let two = game_after(&["11-15", "23-19"]);
@@ -578,7 +578,7 @@ mod tests {
 
     #[test]
     fn a_refused_move_goes_back_to_the_last_state_only_when_one_was_sent() {
-        let mut table = Table::new(Some(Color::Black), "K7QX");
+        let mut table = TableView::new(Some(Color::Black), "K7QX");
         let state = Arc::new(TableState {
             game: AnyGame::default(),
             seats: [None, None],
@@ -603,7 +603,7 @@ mod tests {
 
     #[test]
     fn a_muted_chat_keeps_nothing() {
-        let mut table = Table::new(None, "K7QX");
+        let mut table = TableView::new(None, "K7QX");
         assert_eq!(table.chat_line("ann", "hi").as_deref(), Some("ann: hi"));
         assert!(table.toggle_mute());
         assert_eq!(table.chat_line("bob", "hello"), None);

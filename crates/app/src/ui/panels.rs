@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::theme::PieceStyle;
 use super::{Options, pane_block};
-use crate::app::{App, Focus, Mode, Purpose, Table, Thinking, clock_text, clock_text_fine};
+use crate::app::{App, Focus, Mode, Purpose, TableView, Thinking, clock_text, clock_text_fine};
 use crate::engine::Score;
 use crate::rules::{Color, GameType, Goal, Piece, Role};
 
@@ -311,7 +311,7 @@ fn header_lines<'a>(
 /// marked while it runs, after how long they have left to come back when they have gone (`gone` once that is
 /// over).
 fn seat_line<'a>(
-    table: &Table,
+    table: &TableView,
     color: Color,
     glyph: char,
     width: usize,

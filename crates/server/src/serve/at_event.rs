@@ -16,7 +16,7 @@ use super::driver::{Driver, Flow, Part};
 use super::elsewhere::take_over_patience;
 use super::events::{EventHandle, EventRequest, NEWS_QUEUE, News, View};
 use super::identity::Identity;
-use super::ids::RoomCode;
+use super::ids::TableCode;
 use super::records::Stage;
 use crate::app::{EventLeave, EventScreen, InputEvent, KeyMap};
 use crate::ui::event::draw;
@@ -24,7 +24,7 @@ use crate::ui::event::draw;
 /// What an event tells a player at one of its boards.
 pub enum EventNews {
     /// Their next game is at this table.
-    Board(RoomCode),
+    Board(TableCode),
     /// The event has finished.
     Finished,
 }
@@ -51,7 +51,7 @@ pub struct Entered {
     pub news: mpsc::Receiver<News>,
     line: mpsc::WeakSender<News>,
     /// The board the player last went to.
-    last_board: Option<RoomCode>,
+    last_board: Option<TableCode>,
 }
 
 impl Entered {
@@ -142,7 +142,7 @@ pub async fn create_event(
     by: &Identity,
     address: Option<std::net::IpAddr>,
     words: &str,
-) -> Result<RoomCode, String> {
+) -> Result<TableCode, String> {
     if by.is_guest() {
         return Err("a guest cannot create a tournament: connect with an SSH key".to_string());
     }
@@ -180,7 +180,7 @@ pub async fn create_and_enter(
 /// What the player does from the event's screen.
 pub enum EventChoice {
     /// Goes to their game at this table.
-    Board(RoomCode),
+    Board(TableCode),
     /// Leaves the event's screen (away, or withdrawn), for the lobby.
     Leave,
 }
@@ -219,7 +219,7 @@ struct AtEvent<'a> {
 /// What the event said while its screen waited.
 enum Came {
     /// The player's next board.
-    Board(RoomCode),
+    Board(TableCode),
     /// Its view changed (`false`: the event is gone, and nothing more will change).
     Changed(bool),
 }

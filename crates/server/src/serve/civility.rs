@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use super::identity::Identity;
-use super::ids::{Fingerprint, RoomCode};
+use super::ids::{Fingerprint, TableCode};
 use super::records::conduct::PlayerReport;
 use super::text::clean_line;
 use super::{Shared, events};
@@ -72,7 +72,7 @@ impl Civility {
 
     /// The answer given for the player to an offer from an opponent they have blocked (they never see it), or
     /// `None` when the offer is for them to answer.
-    pub async fn answer_for(&self, code: &RoomCode, news: &TableNews) -> Option<TableRequest> {
+    pub async fn answer_for(&self, code: &TableCode, news: &TableNews) -> Option<TableRequest> {
         let TableNews::Offer(kind) = news else {
             return None;
         };
@@ -86,7 +86,7 @@ impl Civility {
     }
 
     /// Carries out what the player asked about their opponent at the table `code`: what they are told.
-    pub async fn carry_out(&mut self, code: &RoomCode, request: ConductRequest) -> String {
+    pub async fn carry_out(&mut self, code: &TableCode, request: ConductRequest) -> String {
         if self.identity.is_guest() {
             return "a guest cannot block or report: connect with an SSH key".to_string();
         }
@@ -135,7 +135,7 @@ impl Civility {
     }
 
     /// The other player at the table `code`, with their name.
-    async fn opponent(&self, code: &RoomCode) -> Option<(Fingerprint, String)> {
+    async fn opponent(&self, code: &TableCode) -> Option<(Fingerprint, String)> {
         let (_, listing) = super::elsewhere::find(&self.shared, code).await.ok()??;
         listing
             .seats

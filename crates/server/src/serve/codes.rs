@@ -3,15 +3,15 @@
 
 use rand::RngExt;
 
-use super::RoomCode;
+use super::TableCode;
 pub use crate::app::{CODE_ALPHABET as ALPHABET, CODE_LENGTH as LENGTH};
 
 /// A new code for which `taken` is false, or `None` when none was found in a fair number of tries (the server
 /// is then nearly full of private games).
-pub fn new_code(taken: impl Fn(&RoomCode) -> bool) -> Option<RoomCode> {
+pub fn new_code(taken: impl Fn(&TableCode) -> bool) -> Option<TableCode> {
     let mut rng = rand::rng();
     for _ in 0..1000 {
-        let code = RoomCode::new(
+        let code = TableCode::new(
             (0..LENGTH)
                 .map(|_| char::from(ALPHABET[rng.random_range(0..ALPHABET.len())]))
                 .collect::<String>(),
@@ -25,8 +25,8 @@ pub fn new_code(taken: impl Fn(&RoomCode) -> bool) -> Option<RoomCode> {
 
 /// A code as a player typed it: any case, spaces and dashes ignored (`k7 qx`, `K7-QX`). `None` when it cannot be
 /// a code.
-pub fn read_code(text: &str) -> Option<RoomCode> {
-    crate::app::read_table_code(text).map(RoomCode::new)
+pub fn read_code(text: &str) -> Option<TableCode> {
+    crate::app::read_table_code(text).map(TableCode::new)
 }
 
 #[cfg(test)]

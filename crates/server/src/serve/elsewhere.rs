@@ -6,10 +6,10 @@ use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::ids::RoomCode;
+use super::ids::TableCode;
 use super::nodes::cluster::{Cluster, Found};
 use super::nodes::{Resumption, Sweep};
-use super::room::{Command, RoomHandle};
+use super::room::{Command, TableHandle};
 use super::tables::Listing;
 use super::{Shared, events};
 
@@ -17,8 +17,8 @@ use super::{Shared, events};
 /// other nodes' list cannot be read just now (the records are out of reach): the game may well be there.
 pub(crate) async fn find(
     shared: &Shared,
-    code: &RoomCode,
-) -> Result<Option<(RoomHandle, Listing)>, Unreachable> {
+    code: &TableCode,
+) -> Result<Option<(TableHandle, Listing)>, Unreachable> {
     let cluster = shared.tables.cluster();
     if let Some(found) = shared.tables.find(code) {
         let Some(cluster) = cluster.filter(|cluster| !cluster.leases_sure()) else {
@@ -70,7 +70,7 @@ pub(crate) struct Unreachable;
 /// Takes the room `code` over from a node that has died: claims its lease (exactly one node wins) and resumes
 /// its game from the records, its players away until they come back. A lease with no game in progress behind it
 /// (a code reserved, or a game that ended as its node died) is given up. Whether the room is here now.
-pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> bool {
+pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCode) -> bool {
     match claim_and_resume(shared, cluster, code).await {
         Resumption::Here => {
             tracing::info!(%code, node = %cluster.node(), "a game taken over from a node that has gone");
@@ -116,7 +116,7 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
     else {
         return Sweep::UNREAD;
     };
-    let elsewhere: HashSet<RoomCode> = cluster
+    let elsewhere: HashSet<TableCode> = cluster
         .others()
         .into_iter()
         .map(|listing| listing.code)
@@ -139,7 +139,7 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
 /// once the claim is made (and any write its old owner was making is kept or refused: no move comes after it). A
 /// claim with no game to resume is given up; a claim whose game cannot be read now is kept (renewed with this
 /// node's other leases), for the game to be resumed when the records answer rather than left with no room.
-async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> Resumption {
+async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCode) -> Resumption {
     match cluster.claim(code).await {
         Ok(true) => {}
         Ok(false) => return Resumption::NotHere,
@@ -303,7 +303,7 @@ const STOP_PATIENCE: Duration = Duration::from_secs(2);
 
 /// Tells `room` (the room `code` here), which this node no longer holds, to stop, and waits up to
 /// [`STOP_PATIENCE`] for it to be gone: whether it went.
-async fn stop_room(shared: &Shared, room: &RoomHandle, code: &RoomCode) -> bool {
+async fn stop_room(shared: &Shared, room: &TableHandle, code: &TableCode) -> bool {
     room.send(Command::Yield).await;
     let deadline = tokio::time::Instant::now() + STOP_PATIENCE;
     while shared.tables.find(code).is_some() {
@@ -322,7 +322,7 @@ async fn stop_room(shared: &Shared, room: &RoomHandle, code: &RoomCode) -> bool 
 pub(crate) async fn stop_lost_rooms(
     shared: Arc<Shared>,
     cluster: Arc<Cluster>,
-    mut lost: crate::serve::recorder::LostRooms,
+    mut lost: crate::serve::recorder::LostTables,
 ) {
     let mut shutdown = shared.shutdown.clone();
     loop {

@@ -84,7 +84,7 @@ text_id!(
 text_id!(
     /// A room, by the short code it is joined by (`K7QX`, see [`super::codes`]; a code typed by a player is read
     /// with [`super::codes::read_code`]); empty for a room on its own (tests).
-    RoomCode,
+    TableCode,
     #[derive(Default)]
 );
 
@@ -127,11 +127,11 @@ impl FromSql for GameId {
 pub const EVENT_KEY: &str = "event:";
 
 /// The lease key of the event `code`.
-pub fn event_key(code: &RoomCode) -> RoomCode {
-    RoomCode::new(format!("{EVENT_KEY}{code}"))
+pub fn event_key(code: &TableCode) -> TableCode {
+    TableCode::new(format!("{EVENT_KEY}{code}"))
 }
 
 /// The event a lease key is of, if it is an event's.
-pub fn event_of_key(key: &RoomCode) -> Option<RoomCode> {
-    key.as_str().strip_prefix(EVENT_KEY).map(RoomCode::new)
+pub fn event_of_key(key: &TableCode) -> Option<TableCode> {
+    key.as_str().strip_prefix(EVENT_KEY).map(TableCode::new)
 }

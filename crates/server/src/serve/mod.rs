@@ -46,7 +46,7 @@ mod tv;
 
 pub use door::{MAX_HEIGHT, MAX_WIDTH, clamp_size};
 pub use identity::{Identity, MAX_NAME, display_name};
-pub use ids::{Fingerprint, GameId, RoomCode};
+pub use ids::{Fingerprint, GameId, TableCode};
 pub use limits::{Admission, ConnectionLimits, ConnectionRefusal, Quota};
 pub use offered::{OfferProblem, Offered, OfferedVariant};
 
@@ -161,7 +161,7 @@ impl Shared {
     }
 
     /// The event with `code`, when this node runs it.
-    pub fn event_here(&self, code: &RoomCode) -> Option<events::EventHandle> {
+    pub fn event_here(&self, code: &TableCode) -> Option<events::EventHandle> {
         self.events.find(code)
     }
 
@@ -309,7 +309,7 @@ impl Server {
                 // their games that ended and they had not kept (by a server on its own: one node of several takes
                 // over the events no live node holds once it has joined them).
                 let kept = reader.events()?;
-                let known: HashSet<RoomCode> =
+                let known: HashSet<TableCode> =
                     kept.iter().map(|(spec, _)| spec.code.clone()).collect();
                 let mut unfinished_events = Vec::new();
                 if config.nodes.is_none() {
@@ -392,8 +392,8 @@ impl Server {
         let _ = self.shared.folders.set(Arc::new(folders));
         sharing::push_filings(&self.shared);
         let tables = Arc::downgrade(&self.shared.tables);
-        let rooms_here: nodes::RoomsHere =
-            Arc::new(move |code: &RoomCode| tables.upgrade()?.find(code).map(|(room, _)| room));
+        let rooms_here: nodes::TablesHere =
+            Arc::new(move |code: &TableCode| tables.upgrade()?.find(code).map(|(room, _)| room));
         let cluster = nodes::cluster::Cluster::start(
             settings.database,
             settings.node,
@@ -634,7 +634,7 @@ fn resume_linked(
     game: records::Unfinished,
     grace: Duration,
     tournament: Option<room::EventLink>,
-) -> Option<RoomCode> {
+) -> Option<TableCode> {
     let id = game.id;
     match room::resumed_from(game, grace) {
         Ok((config, mut resumed_game)) => {

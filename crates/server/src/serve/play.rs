@@ -12,8 +12,8 @@ use tokio::time::Instant;
 use super::at_event::EventNews;
 use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part};
-use super::ids::{Fingerprint, RoomCode};
-use super::room::{Command, RoomHandle, WeakUpdates};
+use super::ids::{Fingerprint, TableCode};
+use super::room::{Command, TableHandle, WeakUpdates};
 use crate::app::{InputEvent, TableNews, TrainingNews};
 use crate::engine::Report;
 use crate::problems::check::Answer;
@@ -31,10 +31,10 @@ pub struct Channels {
     pub table: Option<TableLink>,
     /// The code of the rematch the table's players and watchers were sent to, once one is agreed: the session
     /// at the old table ends, and the connection goes on to the new one.
-    pub rematch: Option<RoomCode>,
+    pub rematch: Option<TableCode>,
     /// The code of the table whose room went away while the player was at it (its node died, or another node
     /// took it over): the session ends, and the connection finds the game again where it runs now.
-    pub lost: Option<RoomCode>,
+    pub lost: Option<TableCode>,
     /// Whether the player took the seat of the table they were at from another connection: this one goes to
     /// the lobby and says so.
     pub taken_over: bool,
@@ -62,9 +62,9 @@ async fn event_news(
 /// A game's line to its table: where the player's requests go and where the table's news comes from.
 pub struct TableLink {
     /// The room.
-    pub room: RoomHandle,
+    pub room: TableHandle,
     /// The code it is joined by.
-    pub code: RoomCode,
+    pub code: TableCode,
     /// The player, by key fingerprint.
     pub who: Fingerprint,
     /// The room's updates for this player.
@@ -232,7 +232,7 @@ impl Playing<'_> {
             return self.leave(SessionEnd::Quit);
         }
         if let TableNews::Rematch(code) = &news {
-            self.channels.rematch = Some(RoomCode::new(code.as_str()));
+            self.channels.rematch = Some(TableCode::new(code.as_str()));
             return self.leave(SessionEnd::Quit);
         }
         // What someone the player has blocked says is not shown, and their offers are declined unseen.

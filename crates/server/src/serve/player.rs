@@ -11,11 +11,11 @@ use super::at_event::{Entered, EventChoice, create_and_enter, enter, run_event};
 use super::connected::{ConnectedPlayer, settings_home, settings_of};
 use super::door::{Doing, GameEnd, Output, Screen, ToGame, farewell};
 use super::driver::Driver;
-use super::ids::RoomCode;
+use super::ids::TableCode;
 use super::lobby;
 use super::play::{Channels, run};
 use super::problems;
-use super::room::RoomError;
+use super::room::TableError;
 use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
 use crate::app::TrainingKind;
@@ -33,7 +33,7 @@ pub enum Start {
     /// Entered in a tournament.
     Event(Box<Entered>),
     /// Watching the table of this code.
-    Watch(RoomCode),
+    Watch(TableCode),
     /// Watching the TV: the highest-rated game in play, then the next.
     Tv,
 }
@@ -251,8 +251,8 @@ async fn after_lobby(
         Choice::SavedGames => Step::Engine(true),
         Choice::New(new) => Step::Ask(TableAsk::New(new)),
         // The codes come from the server's own list, or were read as codes as they were typed.
-        Choice::Join(code) => Step::Ask(TableAsk::Join(RoomCode::new(code))),
-        Choice::Watch(code) => Step::Ask(TableAsk::Watch(RoomCode::new(code))),
+        Choice::Join(code) => Step::Ask(TableAsk::Join(TableCode::new(code))),
+        Choice::Watch(code) => Step::Ask(TableAsk::Watch(TableCode::new(code))),
         Choice::Problems(kind) => Step::Problems(kind),
         Choice::NewEvent(words) => {
             let address = Some(player.address);
@@ -360,8 +360,8 @@ async fn after_session(
 async fn find_again(
     player: &ConnectedPlayer,
     doing: Doing,
-    code: RoomCode,
-) -> Result<Seated, RoomError> {
+    code: TableCode,
+) -> Result<Seated, TableError> {
     let give_up =
         tokio::time::Instant::now() + super::elsewhere::take_over_patience(&player.shared);
     loop {

@@ -32,7 +32,7 @@ use tokio::sync::{mpsc as tokio_mpsc, watch};
 
 use super::event_rules::director::DirectorAction;
 use super::identity::Identity;
-use super::ids::{Fingerprint, GameId, RoomCode};
+use super::ids::{Fingerprint, GameId, TableCode};
 #[cfg(test)]
 use super::records::SqliteRecords;
 use super::records::{EventSpec, Records};
@@ -106,7 +106,7 @@ pub enum Job {
         /// The time control as written, empty for none.
         clock: String,
         /// The code it is joined by.
-        code: RoomCode,
+        code: TableCode,
         /// The definition (TOML text) of a variant written as one; `None` for a built-in variant.
         definition: Option<String>,
     },
@@ -170,14 +170,14 @@ pub enum Job {
     /// A change to a tournament: its director's action.
     Event {
         /// The event's code.
-        event: RoomCode,
+        event: TableCode,
         /// What changed.
         action: DirectorAction,
     },
     /// A tournament's pairing is played as this room's game (just started in the records).
     EventGame {
         /// The event's code.
-        event: RoomCode,
+        event: TableCode,
         /// The pairing's round.
         round: u32,
         /// Its board.
@@ -253,7 +253,7 @@ pub struct Recorder {
     writing: watch::Receiver<bool>,
     filed: OnFiled,
     /// The codes of the rooms whose writes the records refused as not this node's, until taken.
-    lost_rooms: Arc<Mutex<Option<LostRooms>>>,
+    lost_rooms: Arc<Mutex<Option<LostTables>>>,
     /// A test's recorder holds the sender of [`Recorder::writing`] itself (the thread holds it otherwise), so
     /// that the rooms do not hear it go.
     #[cfg(test)]
@@ -262,7 +262,7 @@ pub struct Recorder {
 
 /// The codes of the rooms whose games' writes the records refused because this node does not hold them, each
 /// once.
-pub type LostRooms = tokio_mpsc::UnboundedReceiver<RoomCode>;
+pub type LostTables = tokio_mpsc::UnboundedReceiver<TableCode>;
 
 impl Recorder {
     /// Starts the thread, writing into `records`, and finished games into the folders under `players` (each
@@ -298,7 +298,7 @@ impl Recorder {
 
     /// The codes of the rooms whose games' writes the records refused because this node no longer holds the
     /// rooms (the records of one node of several): each room reported must stop here. Given once; `None` after.
-    pub fn lost_rooms(&self) -> Option<LostRooms> {
+    pub fn lost_rooms(&self) -> Option<LostTables> {
         self.lost_rooms
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -377,7 +377,7 @@ fn write_jobs<R: Records + 'static>(
     filed: &OnFiled,
     jobs: &mpsc::Receiver<Job>,
     health: &watch::Sender<bool>,
-    lost: &tokio_mpsc::UnboundedSender<RoomCode>,
+    lost: &tokio_mpsc::UnboundedSender<TableCode>,
 ) {
     let mut games: HashMap<RecordKey, GameId> = HashMap::new();
     // The games whose writes were refused as not this node's: their later jobs are let go too.

@@ -119,7 +119,7 @@ fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
         stored(&mut records).len() < 3000,
         "the full disk took every move"
     );
-    // Room is made: everything kept is written, in order, once.
+    // Table is made: everything kept is written, in order, once.
     recorder.send(Job::Tamper(|records| records.limit_pages(None)));
     let deadline = std::time::Instant::now() + 4 * RETRY_EVERY;
     while !*writing.borrow() && std::time::Instant::now() < deadline {

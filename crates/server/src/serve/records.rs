@@ -11,7 +11,7 @@
 use rusqlite::ErrorCode;
 use thiserror::Error;
 
-use super::ids::{GameId, RoomCode};
+use super::ids::{GameId, TableCode};
 
 pub mod backup;
 pub mod conduct;
@@ -117,11 +117,11 @@ pub enum RecordsError {
     /// lease on it has lapsed): refused, the game left as it was. The room is no longer this node's to run.
     #[error(
         "the server's records: this node does not hold the room {} any more; the write is refused",
-        .code.as_ref().map_or("(no code)", RoomCode::as_str)
+        .code.as_ref().map_or("(no code)", TableCode::as_str)
     )]
     NotHeld {
         /// The room's code (`None` for a game from before rooms had codes, which no node may lease).
-        code: Option<RoomCode>,
+        code: Option<TableCode>,
     },
     /// Another live process is running as this node (it renewed its leases within the last lease term).
     #[error(

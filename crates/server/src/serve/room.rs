@@ -1,4 +1,4 @@
-//! A game between people, owned by one task: the driver of the room's state machine ([`machine::Room`]).
+//! A game between people, owned by one task: the driver of the room's state machine ([`machine::Table`]).
 //!
 //! Everything that can change a game (a move, an offer and its answer, a resignation, a chat line, a player
 //! leaving or coming back, a clock running out) is a [`Command`] to the room's task, handled one at a time, so
@@ -14,17 +14,17 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::{Instant, sleep_until};
 
 use super::identity::Identity;
-use super::ids::{Fingerprint, RoomCode};
+use super::ids::{Fingerprint, TableCode};
 use super::recorder::{Job, RatingsRead, Recorder, answer_of};
 use super::tables::Tables;
 use crate::app::TableRequest;
 use crate::rules::Color;
 use delivery::Delivery;
-use machine::{EventGame, Input, Room, RoomEffect};
+use machine::{EventGame, Input, Table, TableEffect};
 
 pub use machine::{
     FIRST_MOVE_LIMIT, GameEnded, MAX_CHAT, NOTE_CLOCKS_EVERY, Rematch, ResumeError, Resumed,
-    RoomConfig, RoomError, Snapshot, Update, resumed_from, variant_named,
+    Snapshot, TableConfig, TableError, Update, resumed_from, variant_named,
 };
 
 /// Where a person's updates go: a bounded queue (see [`UPDATES_QUEUE`]).
@@ -54,7 +54,7 @@ pub enum Command {
         /// Where their updates go.
         updates: Updates,
         /// The colour they got, or why not.
-        reply: oneshot::Sender<Result<Color, RoomError>>,
+        reply: oneshot::Sender<Result<Color, TableError>>,
     },
     /// Watch.
     Watch {
@@ -89,16 +89,16 @@ pub enum Command {
 
 /// A way to talk to a room; the room's task ends when the game is over and everyone has gone.
 #[derive(Clone, Debug)]
-pub struct RoomHandle(mpsc::Sender<Command>);
+pub struct TableHandle(mpsc::Sender<Command>);
 
-impl RoomHandle {
+impl TableHandle {
     /// A handle whose commands go to `commands`: a room run elsewhere (on another node, through a relay).
-    pub fn relayed(commands: mpsc::Sender<Command>) -> RoomHandle {
-        RoomHandle(commands)
+    pub fn relayed(commands: mpsc::Sender<Command>) -> TableHandle {
+        TableHandle(commands)
     }
 
     /// Whether both handles reach the same room.
-    pub fn same_room(&self, other: &RoomHandle) -> bool {
+    pub fn same_room(&self, other: &TableHandle) -> bool {
         self.0.same_channel(&other.0)
     }
 
@@ -122,7 +122,7 @@ impl RoomHandle {
 #[derive(Default)]
 pub struct Links {
     /// The code it is joined by.
-    pub code: RoomCode,
+    pub code: TableCode,
     /// The server's list of rooms, kept up to date with the room's summary.
     pub tables: Option<Weak<Tables>>,
     /// Where its game is recorded.
@@ -139,7 +139,7 @@ pub struct Links {
 #[derive(Clone, Debug)]
 pub struct EventLink {
     /// The event's code.
-    pub event: RoomCode,
+    pub event: TableCode,
     /// The pairing's round (Swiss) or number (arena).
     pub round: u32,
     /// The pairing's board.
@@ -176,16 +176,16 @@ impl EventLink {
 }
 
 /// Starts a room.
-pub fn open_room(config: RoomConfig, links: Links) -> RoomHandle {
+pub fn open_room(config: TableConfig, links: Links) -> TableHandle {
     let (tx, rx) = mpsc::channel(256);
     let driver = Driver::new(config, links);
     tokio::spawn(driver.run(rx));
-    RoomHandle(tx)
+    TableHandle(tx)
 }
 
 /// The room's task: its state machine, and what the machine's effects go through.
 struct Driver {
-    room: Room,
+    room: Table,
     /// The room's time starts here.
     epoch: Instant,
     delivery: Delivery,
@@ -201,7 +201,7 @@ struct Driver {
 }
 
 impl Driver {
-    fn new(config: RoomConfig, links: Links) -> Driver {
+    fn new(config: TableConfig, links: Links) -> Driver {
         let Links {
             code,
             tables,
@@ -211,7 +211,7 @@ impl Driver {
             tournament,
         } = links;
         let epoch = Instant::now();
-        let setup = machine::RoomSetup {
+        let setup = machine::TableSetup {
             code,
             recorded: recorder.is_some(),
             writing: recorder.as_ref().is_none_or(Recorder::is_writing),
@@ -221,7 +221,7 @@ impl Driver {
             note_phase: epoch.saturating_duration_since(server_start()),
         };
         Driver {
-            room: Room::new(config, setup, Duration::ZERO),
+            room: Table::new(config, setup, Duration::ZERO),
             epoch,
             delivery: Delivery::default(),
             tables,
@@ -358,48 +358,48 @@ impl Driver {
     }
 
     /// Gives `input` to the machine and carries out its effects; the answer to a seat asked for, if it was.
-    fn step(&mut self, input: Input) -> Option<Result<Color, RoomError>> {
+    fn step(&mut self, input: Input) -> Option<Result<Color, TableError>> {
         let mut seated = None;
         let mut inputs = vec![input];
         while let Some(input) = inputs.pop() {
             let now = self.now();
             for effect in self.room.handle(input, now) {
                 match effect {
-                    RoomEffect::Send { to, update } => {
+                    TableEffect::Send { to, update } => {
                         if let Some(gone) = self.delivery.send(to, update) {
                             inputs.push(Input::Gone(gone));
                         }
                     }
-                    RoomEffect::Seated(answer) => seated = Some(answer),
-                    RoomEffect::Commit(jobs) => {
+                    TableEffect::Seated(answer) => seated = Some(answer),
+                    TableEffect::Commit(jobs) => {
                         self.commit = self.recorder.as_ref().map(|r| r.commit(jobs));
                     }
-                    RoomEffect::Note(job) => {
+                    TableEffect::Note(job) => {
                         if let Some(recorder) = &self.recorder {
                             recorder.send(job);
                         }
                     }
-                    RoomEffect::Listing(listing) => {
+                    TableEffect::Listing(listing) => {
                         if let Some(tables) = self.tables.as_ref().and_then(Weak::upgrade) {
                             tables.update(listing);
                         }
                     }
-                    RoomEffect::OpenRematch { config, rematch } => {
+                    TableEffect::OpenRematch { config, rematch } => {
                         let opened = match self.tables.as_ref().and_then(Weak::upgrade) {
                             Some(tables) => tables
                                 .open_rematch(config, rematch)
                                 .map(|(code, _)| code)
-                                .ok_or(RoomError::NoFreeCodes),
-                            None => Err(RoomError::CannotOpenAnother),
+                                .ok_or(TableError::NoFreeCodes),
+                            None => Err(TableError::CannotOpenAnother),
                         };
                         inputs.push(Input::RematchOpened(opened));
                     }
-                    RoomEffect::EventResult(ended) => {
+                    TableEffect::EventResult(ended) => {
                         if let Some(link) = &self.tournament {
                             let _ = link.results.send(ended);
                         }
                     }
-                    RoomEffect::ReadRatings { players, variant } => {
+                    TableEffect::ReadRatings { players, variant } => {
                         if let Some(recorder) = &self.recorder {
                             let (reply, answer) = oneshot::channel();
                             recorder.send(Job::Ratings(RatingsRead {
@@ -410,7 +410,7 @@ impl Driver {
                             self.ratings = Some(answer);
                         }
                     }
-                    RoomEffect::Stop => self.stop = true,
+                    TableEffect::Stop => self.stop = true,
                 }
             }
         }

@@ -11,13 +11,13 @@ use super::Shared;
 use super::codes::read_code;
 use super::elsewhere::{TAKE_OVER_MARGIN, take_over_patience};
 use super::identity::Identity;
-use super::ids::RoomCode;
+use super::ids::TableCode;
 use super::offered::Offered;
 use super::play::TableLink;
-use super::room::{Command, RoomConfig, RoomError, RoomHandle, UPDATES_QUEUE};
+use super::room::{Command, TableConfig, TableError, TableHandle, UPDATES_QUEUE};
 use super::tables::Listing;
 use super::text::clean_line;
-use crate::app::{NewTable, Table};
+use crate::app::{NewTable, TableView};
 use crate::game::TimeControl;
 use crate::rules::{Color, GameType, Variant};
 
@@ -27,9 +27,9 @@ pub enum TableAsk {
     /// A new game against a person, waiting for them.
     New(NewTable),
     /// A seat at the game with this code.
-    Join(RoomCode),
+    Join(TableCode),
     /// A place among the watchers of the game with this code.
-    Watch(RoomCode),
+    Watch(TableCode),
 }
 
 /// What the commands are, for a refusal.
@@ -121,7 +121,7 @@ fn read_new(words: &[&str], offered: &Offered) -> Result<NewTable, AskError> {
 /// A seat (or a watcher's place) taken: the app's side of the table, its game's rules, and the line to it.
 pub struct Seated {
     /// The app's side of the table.
-    pub table: Table,
+    pub table: TableView,
     /// The game's rules and board.
     pub game_type: GameType,
     /// The line to the room.
@@ -133,7 +133,7 @@ pub async fn take(
     shared: &Shared,
     identity: &Identity,
     ask: TableAsk,
-) -> Result<Seated, RoomError> {
+) -> Result<Seated, TableError> {
     match ask {
         TableAsk::New(new) => open_new(shared, identity, new).await,
         TableAsk::Join(code) => join(shared, identity, &code).await,
@@ -149,7 +149,7 @@ pub async fn open_new(
     shared: &Shared,
     identity: &Identity,
     new: NewTable,
-) -> Result<Seated, RoomError> {
+) -> Result<Seated, TableError> {
     let mine = shared
         .tables
         .listings()
@@ -157,9 +157,9 @@ pub async fn open_new(
         .filter(|l| l.seats_player(&identity.fingerprint))
         .count();
     if mine >= MAX_GAMES_EACH {
-        return Err(RoomError::TooManyGames(mine));
+        return Err(TableError::TooManyGames(mine));
     }
-    let config = RoomConfig {
+    let config = TableConfig {
         game_type: GameType::standard(new.variant),
         clock: new.clock,
         grace: shared.config.seat_grace,
@@ -172,14 +172,14 @@ pub async fn open_new(
         None => {
             // One of several nodes whose reserved codes a burst of new games has used up: more are reserved
             // now (one statement), and the room opened with one of them.
-            let cluster = shared.tables.cluster().ok_or(RoomError::NoFreeCodes)?;
+            let cluster = shared.tables.cluster().ok_or(TableError::NoFreeCodes)?;
             if let Err(error) = cluster.top_up(&shared.tables.codes()).await {
                 tracing::warn!(%error, "cannot reserve codes for new games");
             }
             shared
                 .tables
                 .open(config, None)
-                .ok_or(RoomError::NoFreeCodes)?
+                .ok_or(TableError::NoFreeCodes)?
         }
     };
     let color = new.color.unwrap_or_else(|| {
@@ -206,8 +206,8 @@ pub async fn open_new(
 pub async fn join(
     shared: &Shared,
     identity: &Identity,
-    code: &RoomCode,
-) -> Result<Seated, RoomError> {
+    code: &TableCode,
+) -> Result<Seated, TableError> {
     let known = in_progress(shared, code).await;
     join_within_take_over(shared, identity, code, known).await
 }
@@ -215,7 +215,7 @@ pub async fn join(
 /// Whether the records hold `code` as a game in progress, on a server of several nodes (or cannot say: the
 /// records out of reach for a moment). Such a game is waited for when no node lists it yet, as a player coming
 /// back is: its node may have just died, or the database be restarting. On one node the rooms are the truth.
-async fn in_progress(shared: &Shared, code: &RoomCode) -> bool {
+async fn in_progress(shared: &Shared, code: &TableCode) -> bool {
     if shared.tables.cluster().is_none() || shared.tables.find(code).is_some() {
         return false;
     }
@@ -233,9 +233,9 @@ async fn in_progress(shared: &Shared, code: &RoomCode) -> bool {
 async fn join_within_take_over(
     shared: &Shared,
     identity: &Identity,
-    code: &RoomCode,
+    code: &TableCode,
     known: bool,
-) -> Result<Seated, RoomError> {
+) -> Result<Seated, TableError> {
     let give_up = tokio::time::Instant::now() + take_over_patience(shared);
     let pause = Duration::from_millis(500);
     loop {
@@ -260,12 +260,12 @@ async fn join_within_take_over(
             return Err(no_game(code));
         };
         match sit(shared, identity, room, listing, None).await {
-            Err(RoomError::NoAnswer) if tokio::time::Instant::now() < give_up => {
+            Err(TableError::NoAnswer) if tokio::time::Instant::now() < give_up => {
                 tokio::time::sleep(pause).await;
             }
             // A game the records say is not over, whose room ended as the player came (the node that lost a
             // take-over race stops its copy): it is looked for again, as when no node lists it.
-            Err(RoomError::NoGame(_)) if known && tokio::time::Instant::now() < give_up => {
+            Err(TableError::NoGame(_)) if known && tokio::time::Instant::now() < give_up => {
                 tokio::time::sleep(pause).await;
             }
             seated => return seated,
@@ -277,7 +277,7 @@ async fn join_within_take_over(
 /// played in last, and on several the one begun last as the records say (a game begins as its second player
 /// sits, and the records have it before either sees it begun), wherever it runs (a node knows only its own rooms,
 /// and another node may hold a later game of the player's, or a game of theirs whose node has just died).
-pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, RoomError>> {
+pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, TableError>> {
     if shared.tables.cluster().is_some() {
         // The records may be out of reach for a moment (a database restarting): asked again meanwhile. This
         // node's own rooms are no answer: the player's latest game may be on another node.
@@ -302,7 +302,7 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
                 None if tokio::time::Instant::now() < give_up => {
                     tokio::time::sleep(Duration::from_millis(250)).await;
                 }
-                None => return Some(Err(RoomError::NoAnswer)),
+                None => return Some(Err(TableError::NoAnswer)),
             }
         }
     }
@@ -318,8 +318,8 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
 pub async fn watch(
     shared: &Shared,
     identity: &Identity,
-    code: &RoomCode,
-) -> Result<Seated, RoomError> {
+    code: &TableCode,
+) -> Result<Seated, TableError> {
     let (room, listing) = super::elsewhere::find(shared, code)
         .await
         .ok()
@@ -337,7 +337,7 @@ pub async fn watch(
         return Err(no_game(code));
     }
     Ok(Seated {
-        table: Table::new(None, listing.code.to_string()),
+        table: TableView::new(None, listing.code.to_string()),
         game_type: listing.config.game_type,
         link: TableLink {
             room,
@@ -349,19 +349,19 @@ pub async fn watch(
     })
 }
 
-fn no_game(code: &RoomCode) -> RoomError {
-    RoomError::NoGame(code.clone())
+fn no_game(code: &TableCode) -> TableError {
+    TableError::NoGame(code.clone())
 }
 
 async fn sit(
     shared: &Shared,
     identity: &Identity,
-    room: RoomHandle,
+    room: TableHandle,
     listing: Listing,
     color: Option<Color>,
-) -> Result<Seated, RoomError> {
+) -> Result<Seated, TableError> {
     if let Some(why) = super::civility::refuses_to_seat(shared, identity, &listing.seats).await {
-        return Err(RoomError::Blocked(why));
+        return Err(TableError::Blocked(why));
     }
     let (rating, provisional) = match (listing.config.rated, identity.is_guest()) {
         (true, false) => {
@@ -394,7 +394,7 @@ async fn sit(
         return Err(no_game(&listing.code));
     }
     let seat = answer.await.map_err(|_| no_game(&listing.code))??;
-    let mut table = Table::new(Some(seat), listing.code.to_string());
+    let mut table = TableView::new(Some(seat), listing.code.to_string());
     table.set_in_event(listing.board);
     Ok(Seated {
         table,

@@ -10,18 +10,18 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use super::codes::new_code;
 use super::identity::Identity;
-use super::ids::{Fingerprint, RoomCode};
+use super::ids::{Fingerprint, TableCode};
 use super::nodes::cluster::Cluster;
 use super::recorder::Recorder;
-use super::room::{EventLink, Links, Rematch, Resumed, RoomConfig, RoomHandle, open_room};
+use super::room::{EventLink, Links, Rematch, Resumed, TableConfig, TableHandle, open_room};
 
 /// A room as the lobby lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing {
     /// The code it is joined by.
-    pub code: RoomCode,
+    pub code: TableCode,
     /// How it is played.
-    pub config: RoomConfig,
+    pub config: TableConfig,
     /// The seats: each player's fingerprint and name.
     pub seats: [Option<(Fingerprint, String)>; 2],
     /// Moves played.
@@ -52,7 +52,7 @@ impl Listing {
 }
 
 struct Entry {
-    handle: RoomHandle,
+    handle: TableHandle,
     listing: Listing,
     /// When a move was last played in it (or it opened), as a count of such events on this server: a player
     /// with several games not over is taken back to the one they played in last.
@@ -62,7 +62,7 @@ struct Entry {
 /// Every room on the server, by code.
 #[derive(Default)]
 pub struct Tables {
-    rooms: Mutex<HashMap<RoomCode, Entry>>,
+    rooms: Mutex<HashMap<TableCode, Entry>>,
     recorder: Option<Recorder>,
     /// The count behind each entry's `active`.
     moves: std::sync::atomic::AtomicU64,
@@ -93,11 +93,11 @@ impl Tables {
     }
 
     /// The codes of the rooms here.
-    pub fn codes(&self) -> Vec<RoomCode> {
+    pub fn codes(&self) -> Vec<TableCode> {
         self.rooms().keys().cloned().collect()
     }
 
-    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<RoomCode, Entry>> {
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<TableCode, Entry>> {
         self.rooms.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -105,9 +105,9 @@ impl Tables {
     /// handle, or `None` when no code is free.
     pub fn open(
         self: &Arc<Self>,
-        config: RoomConfig,
+        config: TableConfig,
         resumed: Option<Resumed>,
-    ) -> Option<(RoomCode, RoomHandle)> {
+    ) -> Option<(TableCode, TableHandle)> {
         let seats = resumed.as_ref().map(|r| r.seats.clone());
         self.open_with(
             config,
@@ -123,9 +123,9 @@ impl Tables {
     /// no code is free.
     pub fn open_rematch(
         self: &Arc<Self>,
-        config: RoomConfig,
+        config: TableConfig,
         rematch: Rematch,
-    ) -> Option<(RoomCode, RoomHandle)> {
+    ) -> Option<(TableCode, TableHandle)> {
         let seats = rematch.seats.clone().map(|(who, _)| who);
         self.open_with(
             config,
@@ -141,10 +141,10 @@ impl Tables {
     /// until they arrive; its code and handle, or `None` when no code is free.
     pub fn open_event(
         self: &Arc<Self>,
-        config: RoomConfig,
+        config: TableConfig,
         seats: [Identity; 2],
         link: EventLink,
-    ) -> Option<(RoomCode, RoomHandle)> {
+    ) -> Option<(TableCode, TableHandle)> {
         let rematch = Rematch {
             seats: seats.clone().map(|who| (who, None)),
         };
@@ -162,10 +162,10 @@ impl Tables {
     /// Opens a room for a game resumed after a restart that belongs to a tournament (see [`Tables::open`]).
     pub fn open_resumed_in_event(
         self: &Arc<Self>,
-        config: RoomConfig,
+        config: TableConfig,
         resumed: Resumed,
         link: EventLink,
-    ) -> Option<(RoomCode, RoomHandle)> {
+    ) -> Option<(TableCode, TableHandle)> {
         let seats = Some(resumed.seats.clone());
         self.open_with(
             config,
@@ -182,10 +182,10 @@ impl Tables {
     /// seated, if any.
     fn open_with(
         self: &Arc<Self>,
-        config: RoomConfig,
+        config: TableConfig,
         links: Links,
         seated: Option<[Identity; 2]>,
-    ) -> Option<(RoomCode, RoomHandle)> {
+    ) -> Option<(TableCode, TableHandle)> {
         let mut rooms = self.rooms();
         let wanted = links.resumed.as_ref().and_then(|r| r.code.clone());
         // A game resumed twice (two take-overs at once, on this node): one room, the one already open with its
@@ -246,7 +246,7 @@ impl Tables {
     }
 
     /// The room with `code`, if it is open.
-    pub fn find(&self, code: &RoomCode) -> Option<(RoomHandle, Listing)> {
+    pub fn find(&self, code: &TableCode) -> Option<(TableHandle, Listing)> {
         self.rooms()
             .get(code)
             .map(|e| (e.handle.clone(), e.listing.clone()))
@@ -255,7 +255,7 @@ impl Tables {
     /// A game not over where `fingerprint` has a seat, the one opened or played in last when there are several
     /// (after a restart, the one begun last): where a player who dropped goes back to (here first, then on the
     /// other nodes).
-    pub fn seat_of(&self, fingerprint: &Fingerprint) -> Option<(RoomHandle, Listing)> {
+    pub fn seat_of(&self, fingerprint: &Fingerprint) -> Option<(TableHandle, Listing)> {
         let here = self
             .rooms()
             .values()
@@ -287,7 +287,7 @@ impl Tables {
     }
 
     /// Every room's handle (to tell each the server is stopping).
-    pub fn handles(&self) -> Vec<RoomHandle> {
+    pub fn handles(&self) -> Vec<TableHandle> {
         self.rooms().values().map(|e| e.handle.clone()).collect()
     }
 
@@ -320,7 +320,7 @@ impl Tables {
     }
 
     /// The room has ended (called by the room as it goes).
-    pub(super) fn remove(&self, code: &RoomCode) {
+    pub(super) fn remove(&self, code: &TableCode) {
         if self.rooms().remove(code).is_some()
             && let Some(cluster) = self.cluster.get()
         {

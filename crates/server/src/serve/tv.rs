@@ -13,7 +13,7 @@ use tokio::time::Instant;
 use super::Shared;
 use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part, no_news};
-use super::ids::RoomCode;
+use super::ids::TableCode;
 use super::tables::Listing;
 use crate::app::InputEvent;
 
@@ -30,7 +30,7 @@ fn showable(listing: &Listing) -> bool {
 
 /// The game to show now: the one whose players' ratings (in its variant) add up highest; the most watched,
 /// then the longest, among equals. `None` when no game between people is in play.
-pub async fn best_table(shared: &Shared) -> Option<RoomCode> {
+pub async fn best_table(shared: &Shared) -> Option<TableCode> {
     let candidates: Vec<Listing> = shared
         .tables
         .listings()
@@ -78,7 +78,7 @@ pub async fn wait_for_game(
     shared: &Shared,
     driver: &mut Driver,
     out: &mut Output,
-) -> Result<Option<RoomCode>, GameEnd> {
+) -> Result<Option<TableCode>, GameEnd> {
     let mut part = Waiting {
         shared,
         look_at: Instant::now(),
@@ -95,9 +95,9 @@ struct Waiting<'a> {
 
 impl Part for Waiting<'_> {
     type News = Infallible;
-    type Exit = Option<RoomCode>;
+    type Exit = Option<TableCode>;
 
-    async fn settle(&mut self) -> Option<Option<RoomCode>> {
+    async fn settle(&mut self) -> Option<Option<TableCode>> {
         if Instant::now() < self.look_at {
             return None;
         }
@@ -132,14 +132,14 @@ impl Part for Waiting<'_> {
         Some(self.look_at)
     }
 
-    async fn input(&mut self, events: Vec<InputEvent>, _: &mut Output) -> Flow<Option<RoomCode>> {
+    async fn input(&mut self, events: Vec<InputEvent>, _: &mut Output) -> Flow<Option<TableCode>> {
         match events.iter().any(|e| matches!(e, InputEvent::Key(_))) {
             true => Flow::Leave(None),
             false => Flow::Stay,
         }
     }
 
-    async fn heard(&mut self, news: Infallible, _: &mut Output) -> Flow<Option<RoomCode>> {
+    async fn heard(&mut self, news: Infallible, _: &mut Output) -> Flow<Option<TableCode>> {
         match news {}
     }
 }

@@ -1,7 +1,7 @@
 //! How a session starts: the game asked for (the standard start, a position, the games of a file), this
 //! session's autosave slot, and the offer to resume an unfinished game left by a session that has ended.
 
-use crate::app::{App, Effect, GameList, ListPurpose, Players, Preferences, Table};
+use crate::app::{App, Effect, GameList, ListPurpose, Players, Preferences, TableView};
 use crate::game::AnyGame;
 use crate::rules::GameType;
 use crate::store::{GameEntry, Store, StoreError, rename_new};
@@ -109,7 +109,7 @@ pub fn open_with_settings(
 /// Opens a game at `table` (a room on a server) of `game_type` for a player with `settings` (their look and
 /// keys), as [`open_with_settings`] does. The session saves nothing: the table keeps the game.
 pub fn open_table(
-    table: Table,
+    table: TableView,
     game_type: GameType,
     settings: &Settings,
     problem: Option<&SettingsError>,

@@ -13,8 +13,8 @@ use crate::app::mode::Mode;
 use crate::app::overlay::Question;
 use crate::app::preferences::Preferences;
 use crate::app::table::{
-    ConductRequest, Following, NODE_SILENT, OfferKind, TAKEN_OVER, Table, TableNews, TableRequest,
-    TableState, clock_text,
+    ConductRequest, Following, NODE_SILENT, OfferKind, TAKEN_OVER, TableNews, TableRequest,
+    TableState, TableView, clock_text,
 };
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
@@ -27,7 +27,7 @@ impl App {
     /// An app at `table` (a room on a server) for a game of `game_type`, seated or watching: the player moves
     /// their side; the other side's moves, and everything else about the game, come from the table as
     /// [`Action::Table`].
-    pub fn at_table(table: Table, game_type: GameType) -> App {
+    pub fn at_table(table: TableView, game_type: GameType) -> App {
         let players = match table.seat() {
             Some(Color::Black) => Players {
                 black: Player::Human,
@@ -49,7 +49,7 @@ impl App {
     }
 
     /// The table the game is played at, when it is played at one.
-    pub fn table(&self) -> Option<&Table> {
+    pub fn table(&self) -> Option<&TableView> {
         self.table.as_ref()
     }
 
@@ -149,8 +149,8 @@ impl App {
     /// The rematch key (or `:rematch`) at a table once the game is over: the opponent is asked for another
     /// game, colours swapped, same clock.
     fn offer_rematch(&mut self) -> Vec<Effect> {
-        let seat = self.table.as_ref().and_then(Table::seat);
-        let in_event = self.table.as_ref().is_some_and(Table::in_event);
+        let seat = self.table.as_ref().and_then(TableView::seat);
+        let in_event = self.table.as_ref().is_some_and(TableView::in_event);
         let refusal = match (seat, self.play.game.outcome()) {
             (None, _) => "you are watching this game",
             (Some(_), _) if in_event => {
@@ -175,7 +175,7 @@ impl App {
             self.status = why;
             return Vec::new();
         }
-        match self.table.as_ref().and_then(Table::state) {
+        match self.table.as_ref().and_then(TableView::state) {
             Some(state) if state.paused => {
                 self.status = "you start the clocks again".into();
                 vec![Effect::Table(TableRequest::Resume)]
@@ -419,7 +419,7 @@ impl App {
 
     /// What the status line says of the turn at a table: whose it is, who is missing, how to go on; and, while
     /// the server cannot write its records, that no move is played until it can.
-    pub(super) fn table_turn_message(&self, table: &Table, turn: String) -> String {
+    pub(super) fn table_turn_message(&self, table: &TableView, turn: String) -> String {
         let Some(state) = table.state() else {
             return format!("{turn}: joining the table…");
         };
@@ -435,7 +435,7 @@ impl App {
         }
     }
 
-    fn table_turn(&self, table: &Table, state: &TableState, turn: String) -> String {
+    fn table_turn(&self, table: &TableView, state: &TableState, turn: String) -> String {
         let side = self.play.game.position().side_to_move();
         if let Some(missing) = [Color::Black, Color::White]
             .into_iter()
@@ -485,7 +485,7 @@ impl App {
     }
 
     /// Why the player may not move at a table now.
-    pub(super) fn table_refusal(&self, table: &Table) -> String {
+    pub(super) fn table_refusal(&self, table: &TableView) -> String {
         match table.seat() {
             None => "you are watching this game".into(),
             Some(_) if !table.full() => format!(

@@ -12,7 +12,7 @@ use tokio::sync::{mpsc, watch};
 use super::{EventHandle, Events, View, channel, locked, recorded_results, task, views_of};
 use crate::serve::Shared;
 use crate::serve::event_rules::director::{Director, event_tags};
-use crate::serve::ids::{GameId, RoomCode};
+use crate::serve::ids::{GameId, TableCode};
 use crate::serve::nodes::cluster::{Beat, Cluster, EventOwner};
 use crate::serve::nodes::event_listing::listing_text;
 use crate::serve::nodes::{NodeName, Resumption, Sweep};
@@ -35,12 +35,12 @@ impl Events {
     }
 
     /// The codes of the events this node holds (running, or over and not yet given up).
-    pub fn codes_here(&self) -> Vec<RoomCode> {
+    pub fn codes_here(&self) -> Vec<TableCode> {
         self.running().keys().cloned().collect()
     }
 
     /// Each event here with its summary for the other nodes.
-    fn listings(&self) -> Vec<(RoomCode, String)> {
+    fn listings(&self) -> Vec<(TableCode, String)> {
         self.running()
             .iter()
             .map(|(code, here)| (code.clone(), listing_text(&here.handle.view.borrow())))
@@ -48,7 +48,7 @@ impl Events {
     }
 
     /// Stops the event `code` here (another node holds it now).
-    fn stop(&self, code: &RoomCode) {
+    fn stop(&self, code: &TableCode) {
         if let Some(here) = self.running().remove(code) {
             here.task.abort();
         }
@@ -62,15 +62,15 @@ impl Events {
     }
 
     /// Notes that the records hold the event `code` (taken over), so that no new event takes its code.
-    fn known_code(&self, code: &RoomCode) {
+    fn known_code(&self, code: &TableCode) {
         locked(&self.known).insert(code.clone());
     }
 
     /// Takes out the events here whose tasks have ended: each with whether it is over (else the server is
     /// stopping).
-    fn take_ended(&self) -> Vec<(RoomCode, bool)> {
+    fn take_ended(&self) -> Vec<(TableCode, bool)> {
         let mut running = self.running();
-        let ended: Vec<RoomCode> = running
+        let ended: Vec<TableCode> = running
             .iter()
             .filter(|(_, here)| here.handle.asks.is_closed())
             .map(|(code, _)| code.clone())
@@ -87,7 +87,7 @@ impl Events {
 
     /// The view of the event `code` that runs elsewhere, as last heard (starting from `first`): one channel for
     /// every player here who looks at it, kept fresh by the heartbeat.
-    fn mirror(&self, code: &RoomCode, first: Arc<View>) -> watch::Receiver<Arc<View>> {
+    fn mirror(&self, code: &TableCode, first: Arc<View>) -> watch::Receiver<Arc<View>> {
         let mut mirrors = locked(&self.mirrors);
         mirrors
             .entry(code.clone())
@@ -98,8 +98,8 @@ impl Events {
     /// The views of the events elsewhere looked at here, brought up to date from `elsewhere` (each event's
     /// view as its node last wrote it) and the events here (one taken over). Those nobody looks at any more are
     /// dropped; those no node lists any more are returned, to be read from the records.
-    fn refresh_mirrors(&self, elsewhere: &HashMap<RoomCode, Arc<View>>) -> Vec<RoomCode> {
-        let here: HashMap<RoomCode, Arc<View>> = self
+    fn refresh_mirrors(&self, elsewhere: &HashMap<TableCode, Arc<View>>) -> Vec<TableCode> {
+        let here: HashMap<TableCode, Arc<View>> = self
             .running()
             .iter()
             .map(|(code, h)| (code.clone(), h.handle.view.borrow().clone()))
@@ -125,7 +125,7 @@ impl Events {
 
     /// The event `code`, looked at elsewhere, is over or gone: its last view is `last` (from the records), and
     /// its mirror goes.
-    fn end_mirror(&self, code: &RoomCode, last: Option<Arc<View>>) {
+    fn end_mirror(&self, code: &TableCode, last: Option<Arc<View>>) {
         if let Some(mirror) = locked(&self.mirrors).remove(code)
             && let Some(last) = last
         {
@@ -151,7 +151,7 @@ pub(crate) async fn join(shared: &Arc<Shared>, cluster: &Arc<Cluster>) -> Sweep 
     let weak = Arc::downgrade(shared);
     cluster
         .relay()
-        .serve_events(Arc::new(move |code: &RoomCode| {
+        .serve_events(Arc::new(move |code: &TableCode| {
             weak.upgrade()?.events.find(code)
         }));
     resume_unclaimed(shared, cluster).await
@@ -186,7 +186,7 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
 
 /// The event with `code`: here, on another node (through the relay), or, when its node has died, taken over by
 /// this one from the records.
-pub(crate) async fn find(shared: &Shared, code: &RoomCode) -> Option<EventHandle> {
+pub(crate) async fn find(shared: &Shared, code: &TableCode) -> Option<EventHandle> {
     if let Some(found) = shared.events.find(code) {
         return Some(found);
     }
@@ -237,7 +237,7 @@ pub(crate) async fn find(shared: &Shared, code: &RoomCode) -> Option<EventHandle
 }
 
 /// The event `code` as the records have it, as everyone sees it.
-async fn view_in_records(shared: &Shared, code: &RoomCode) -> Option<Arc<View>> {
+async fn view_in_records(shared: &Shared, code: &TableCode) -> Option<Arc<View>> {
     let wanted = code.clone();
     let record = shared
         .read_records(move |records| records.event(&wanted))
@@ -251,7 +251,7 @@ async fn view_in_records(shared: &Shared, code: &RoomCode) -> Option<Arc<View>> 
 /// Takes the event `code` over: claims its lease (exactly one node wins) and starts its task from the records,
 /// with the results of its games that ended meanwhile and the rooms of its games under way (wherever they run
 /// now). An event over, or not in the records, is given up. Whether it runs here now.
-pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> bool {
+pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCode) -> bool {
     match claim_and_start(shared, cluster, code).await {
         Resumption::Here => true,
         Resumption::NotHere => false,
@@ -266,7 +266,7 @@ pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &Ro
 
 /// [`take_over`]: an event whose record cannot be read now keeps the lease just claimed (renewed with this node's
 /// others) rather than be left with no node to run it.
-async fn claim_and_start(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCode) -> Resumption {
+async fn claim_and_start(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCode) -> Resumption {
     if shared.events.find(code).is_some() {
         return Resumption::Here;
     }
@@ -285,7 +285,7 @@ async fn claim_and_start(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCod
                 return Ok(None);
             };
             let ended = records.event_games_ended(&wanted)?;
-            let rooms: HashMap<GameId, RoomCode> = records
+            let rooms: HashMap<GameId, TableCode> = records
                 .unfinished_games()?
                 .into_iter()
                 .filter_map(|game| Some((game.id, game.code?)))
@@ -328,7 +328,7 @@ async fn claim_and_start(shared: &Shared, cluster: &Arc<Cluster>, code: &RoomCod
     Resumption::Here
 }
 
-async fn release(cluster: &Cluster, code: &RoomCode) {
+async fn release(cluster: &Cluster, code: &TableCode) {
     if let Err(error) = cluster.release_event(code).await {
         tracing::warn!(%error, %code, "cannot give an event up");
     }
@@ -413,7 +413,7 @@ pub(crate) fn link_to_event(
 /// [`REPORT_TRIES`] it is left to the records, from which the event's node reads it.
 async fn report_results(
     cluster: Weak<Cluster>,
-    code: RoomCode,
+    code: TableCode,
     mut ended: mpsc::UnboundedReceiver<GameEnded>,
 ) {
     while let Some(game) = ended.recv().await {
@@ -464,12 +464,12 @@ pub(crate) async fn after_beat(shared: &Arc<Shared>, cluster: &Arc<Cluster>, bea
     if let Err(error) = cluster.publish_events(&events.listings()).await {
         tracing::warn!(%error, "cannot share the events' summaries with the other nodes");
     }
-    let elsewhere: HashMap<RoomCode, (NodeName, Arc<View>)> = cluster
+    let elsewhere: HashMap<TableCode, (NodeName, Arc<View>)> = cluster
         .other_events()
         .into_iter()
         .map(|(node, view)| (view.spec.code.clone(), (node, view)))
         .collect();
-    let views: HashMap<RoomCode, Arc<View>> = elsewhere
+    let views: HashMap<TableCode, Arc<View>> = elsewhere
         .iter()
         .map(|(code, (_, view))| (code.clone(), Arc::clone(view)))
         .collect();
@@ -483,7 +483,7 @@ pub(crate) async fn after_beat(shared: &Arc<Shared>, cluster: &Arc<Cluster>, bea
             events.end_mirror(&code, last);
         }
     }
-    let here: HashSet<RoomCode> = events.codes_here().into_iter().collect();
+    let here: HashSet<TableCode> = events.codes_here().into_iter().collect();
     for (code, node) in cluster.relay().events_away() {
         if here.contains(&code) {
             cluster.relay().event_moved(&code, cluster.node()).await;
@@ -516,7 +516,7 @@ async fn give_up_ended(shared: &Shared, cluster: &Cluster) {
 /// The events here with games under way on other nodes hear the results the records hold for them: a result
 /// whose message never came (its node died as it sent it) is not lost.
 async fn results_from_records(shared: &Shared) {
-    let polled: Vec<(RoomCode, EventHandle)> = shared
+    let polled: Vec<(TableCode, EventHandle)> = shared
         .events
         .running()
         .iter()

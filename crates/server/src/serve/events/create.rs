@@ -8,7 +8,7 @@ use thiserror::Error;
 
 use crate::game::TimeControl;
 use crate::rules::Variant;
-use crate::serve::ids::{Fingerprint, RoomCode};
+use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::records::{EventKind, EventSpec};
 use crate::serve::text::clean_line;
 
@@ -108,7 +108,7 @@ pub fn read_spec(words: &str, by: Option<Fingerprint>, now: i64) -> Result<Event
         EventKind::Swiss => "Swiss",
     };
     Ok(EventSpec {
-        code: RoomCode::new(""),
+        code: TableCode::new(""),
         name: name
             .filter(|n| !n.trim().is_empty())
             .unwrap_or_else(|| format!("{} {kind_name} {clock}", variant.title())),

@@ -25,7 +25,7 @@ use crate::serve::codes::new_code;
 use crate::serve::event_rules::director::{Director, event_tags};
 use crate::serve::event_rules::{Colour, GameResult};
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::ids::{Fingerprint, GameId, TableCode};
 use crate::serve::nodes::cluster::Cluster;
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{EventRecord, EventSpec, Records, Stage};
@@ -70,7 +70,7 @@ pub enum EventRequest {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum News {
     /// Their game is at this table.
-    Board(RoomCode),
+    Board(TableCode),
 }
 
 /// An event as everyone sees it, after each change.
@@ -87,7 +87,7 @@ pub struct View {
     /// Its leaders in one line (`1. ann 4 · 2. bob 3.5 · ...`), for the watchers of its games.
     pub leaders: String,
     /// The games under way: each player's table and colour.
-    pub boards: HashMap<Fingerprint, (RoomCode, Colour)>,
+    pub boards: HashMap<Fingerprint, (TableCode, Colour)>,
 }
 
 /// A line to one event's task (here, or on another node through the relay).
@@ -168,13 +168,13 @@ pub struct Events {
     /// The events players created through this node in the last day, for the daily caps.
     creations: Mutex<caps::Creations>,
     shutdown: watch::Receiver<bool>,
-    running: Mutex<HashMap<RoomCode, RunningHere>>,
+    running: Mutex<HashMap<TableCode, RunningHere>>,
     /// Every event's code the records hold, so that a new one takes another.
-    known: Mutex<HashSet<RoomCode>>,
+    known: Mutex<HashSet<TableCode>>,
     /// The other nodes, once this server has joined them.
     cluster: OnceLock<Arc<Cluster>>,
     /// The events elsewhere looked at here, each as last heard: kept fresh by the heartbeat.
-    mirrors: Mutex<HashMap<RoomCode, watch::Sender<Arc<View>>>>,
+    mirrors: Mutex<HashMap<TableCode, watch::Sender<Arc<View>>>>,
     /// The records the events read from: the blocks between their players, the events players created in the
     /// last day on every node (none in tests that pair freely and count on this node alone).
     records: OnceLock<Arc<Mutex<dyn Records>>>,
@@ -189,7 +189,7 @@ impl Events {
         grace: Duration,
         caps: caps::EventCaps,
         shutdown: watch::Receiver<bool>,
-        known: HashSet<RoomCode>,
+        known: HashSet<TableCode>,
     ) -> Events {
         Events {
             tables: Arc::downgrade(tables),
@@ -213,13 +213,13 @@ impl Events {
         let _ = self.records.set(records);
     }
 
-    fn running(&self) -> MutexGuard<'_, HashMap<RoomCode, RunningHere>> {
+    fn running(&self) -> MutexGuard<'_, HashMap<TableCode, RunningHere>> {
         locked(&self.running)
     }
 
     /// The event with `code`, if it waits or runs here. (The event's task removes nothing: an event over stays
     /// listed until the heartbeat gives its lease up.)
-    pub fn find(&self, code: &RoomCode) -> Option<EventHandle> {
+    pub fn find(&self, code: &TableCode) -> Option<EventHandle> {
         let running = self.running();
         let handle = &running.get(code)?.handle;
         (!handle.asks.is_closed()).then(|| handle.clone())
@@ -240,7 +240,7 @@ impl Events {
                 .collect()
         };
         if let Some(cluster) = self.cluster.get() {
-            let here: HashSet<RoomCode> = views.iter().map(|v| v.spec.code.clone()).collect();
+            let here: HashSet<TableCode> = views.iter().map(|v| v.spec.code.clone()).collect();
             views.extend(
                 cluster
                     .other_events()
@@ -260,7 +260,7 @@ impl Events {
         &self,
         mut spec: EventSpec,
         by: Option<&caps::Creator>,
-    ) -> Result<RoomCode, CreateError> {
+    ) -> Result<TableCode, CreateError> {
         if let Some(by) = by {
             let views = self.views();
             let live = || views.iter().filter(|v| v.stage != Stage::Finished);
@@ -330,7 +330,7 @@ impl Events {
 
     /// A code for a new event: one the records do not hold, and (on a server of several nodes) whose lease this
     /// node has taken, so that two nodes never create the same event.
-    async fn new_code(&self) -> Result<RoomCode, CreateError> {
+    async fn new_code(&self) -> Result<TableCode, CreateError> {
         const TRIES: usize = 8;
         for _ in 0..TRIES {
             let code = {
@@ -360,7 +360,7 @@ impl Events {
     fn start(
         &self,
         director: Director,
-        boards: HashMap<(u32, u32), RoomCode>,
+        boards: HashMap<(u32, u32), TableCode>,
         results: Results,
         views: Views,
     ) {
@@ -418,7 +418,7 @@ fn channel() -> Results {
 }
 
 /// The rooms of an event's pairings under way, by (round, board).
-type Boards = HashMap<(u32, u32), RoomCode>;
+type Boards = HashMap<(u32, u32), TableCode>;
 
 /// Where an event's task publishes it, and where everyone sees it.
 type Views = (watch::Sender<Arc<View>>, watch::Receiver<Arc<View>>);
@@ -477,7 +477,7 @@ impl Restoring {
     }
 
     /// The resumed game `game` is at the table `code`.
-    pub fn resumed(&mut self, game: GameId, code: RoomCode) {
+    pub fn resumed(&mut self, game: GameId, code: TableCode) {
         if let Some(&(index, round, board)) = self.games.get(&game)
             && let Some((_, _, boards, _)) = self.events.get_mut(index)
         {

@@ -19,10 +19,10 @@ use crate::serve::event_rules::standings::show_half;
 use crate::serve::event_rules::table::render;
 use crate::serve::event_rules::{Colour, Entrant, GameResult};
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, RoomCode};
+use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{EventKind, PairingRecord, Records, Stage};
-use crate::serve::room::{EventLink, GameEnded, RoomConfig, variant_named};
+use crate::serve::room::{EventLink, GameEnded, TableConfig, variant_named};
 use crate::serve::tables::Tables;
 
 /// How often the director looks at the time (an arena's end, an event's start), and the steps the records
@@ -56,7 +56,7 @@ pub(super) struct Running {
     pub recorder: Recorder,
     pub grace: Duration,
     /// The rooms of the pairings under way, by (round, board).
-    pub boards: HashMap<(u32, u32), RoomCode>,
+    pub boards: HashMap<(u32, u32), TableCode>,
     pub view: watch::Sender<Arc<View>>,
     /// Where the blocks between the players are read from.
     pub records: Option<Arc<std::sync::Mutex<dyn Records>>>,
@@ -358,7 +358,7 @@ impl Task {
             }
         };
         let clock = spec.clock.parse::<TimeControl>().ok();
-        let config = RoomConfig {
+        let config = TableConfig {
             game_type,
             clock,
             grace: self.run.grace,
@@ -403,7 +403,7 @@ impl Task {
     }
 
     /// The room of `who`'s game under way, if they have one.
-    fn board_of(&self, who: &Fingerprint) -> Option<RoomCode> {
+    fn board_of(&self, who: &Fingerprint) -> Option<TableCode> {
         let entrant = self.run.director.entrant(who)?;
         self.run
             .director
@@ -453,7 +453,7 @@ const LEADERS: usize = 5;
 /// `director`'s event as everyone sees it, with the games under way at `boards`.
 pub(super) fn view_of(
     director: &Director,
-    boards: HashMap<Fingerprint, (RoomCode, Colour)>,
+    boards: HashMap<Fingerprint, (TableCode, Colour)>,
 ) -> View {
     let name = |entrant: Entrant| director.name(entrant).unwrap_or("?").to_string();
     let leaders: Vec<String> = match director.spec().kind {

@@ -16,14 +16,14 @@ use tokio_postgres::Config;
 use super::db::Db;
 use super::event_listing::view_from_listing;
 use super::lease::{self, Leases};
-use super::relay::{Relay, RoomsHere};
+use super::relay::{Relay, TablesHere};
 use super::{NodeName, NodesError, bus, create_schema};
 use crate::game::TimeControl;
 use crate::rules::{GameType, Variant};
 use crate::serve::codes::new_code;
 use crate::serve::events::View;
-use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::room::{RoomConfig, RoomHandle, variant_named};
+use crate::serve::ids::{Fingerprint, TableCode};
+use crate::serve::room::{TableConfig, TableHandle, variant_named};
 use crate::serve::tables::Listing;
 
 /// How many codes a node keeps reserved for the rooms it will open: more are reserved as soon as half are used,
@@ -39,20 +39,20 @@ const STALE_MESSAGES: Duration = Duration::from_secs(600);
 /// What a heartbeat found.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Beat {
-    /// Rooms this node runs whose leases another node now holds: they must stop here.
-    pub lost: Vec<RoomCode>,
-    /// Rooms whose owner has died or stalled: to be taken over from the records.
-    pub lapsed: Vec<RoomCode>,
+    /// Tables this node runs whose leases another node now holds: they must stop here.
+    pub lost: Vec<TableCode>,
+    /// Tables whose owner has died or stalled: to be taken over from the records.
+    pub lapsed: Vec<TableCode>,
     /// Events this node runs whose leases another node now holds: they must stop here.
-    pub lost_events: Vec<RoomCode>,
+    pub lost_events: Vec<TableCode>,
     /// Events whose owner has died or stalled: to be taken over from the records.
-    pub lapsed_events: Vec<RoomCode>,
+    pub lapsed_events: Vec<TableCode>,
 }
 
 /// A room that is not on this node.
 pub enum Found {
     /// Another node runs it: a handle to it through the relay, and its summary.
-    Elsewhere(RoomHandle, Box<Listing>),
+    Elsewhere(TableHandle, Box<Listing>),
     /// Its node has died: it may be taken over.
     Lapsed,
 }
@@ -101,7 +101,7 @@ pub fn summary_text(listing: &Listing) -> String {
 }
 
 /// A summary another node wrote, as a listing; `None` when it does not read (logged).
-pub fn listing_from_summary(code: &RoomCode, text: &str) -> Option<Listing> {
+pub fn listing_from_summary(code: &TableCode, text: &str) -> Option<Listing> {
     let summary: Summary = serde_json::from_str(text)
         .inspect_err(|error| tracing::warn!(%error, %code, "another node's room summary"))
         .ok()?;
@@ -114,7 +114,7 @@ pub fn listing_from_summary(code: &RoomCode, text: &str) -> Option<Listing> {
     };
     Some(Listing {
         code: code.clone(),
-        config: RoomConfig {
+        config: TableConfig {
             game_type: GameType::standard(variant),
             clock,
             grace: Duration::from_millis(summary.grace_ms),
@@ -143,22 +143,22 @@ pub struct Cluster {
     db: Db,
     relay: Arc<Relay>,
     /// Codes reserved and not yet used.
-    reserved: Mutex<Vec<RoomCode>>,
+    reserved: Mutex<Vec<TableCode>>,
     /// Held while codes are being reserved.
     topping_up: tokio::sync::Mutex<()>,
-    /// Rooms here that ended, whose leases are kept until the records have their games.
-    ending: Mutex<Vec<RoomCode>>,
+    /// Tables here that ended, whose leases are kept until the records have their games.
+    ending: Mutex<Vec<TableCode>>,
     /// This node's rooms' summaries waiting to be written: the newest, or `None` once the room has ended.
-    pending: Mutex<HashMap<RoomCode, Option<Listing>>>,
+    pending: Mutex<HashMap<TableCode, Option<Listing>>>,
     /// This node's rooms' summaries as last written: what tells a change the others must see at once from one
     /// that waits for the next heartbeat ([`Cluster::publish`]).
-    written: Mutex<HashMap<RoomCode, Listing>>,
+    written: Mutex<HashMap<TableCode, Listing>>,
     /// The other nodes' rooms as last read, with the node that runs each.
     others: Mutex<Vec<(NodeName, Listing)>>,
     /// The other nodes' events as last read, with the node that runs each.
     other_events: Mutex<Vec<(NodeName, Arc<View>)>>,
     /// This node's events' summaries as last written, by code.
-    events_written: Mutex<HashMap<RoomCode, String>>,
+    events_written: Mutex<HashMap<TableCode, String>>,
     /// Raised when a summary waits to be written: a new room must be found by the other nodes at once, not at
     /// the next heartbeat.
     waiting: tokio::sync::Notify,
@@ -182,7 +182,7 @@ impl Cluster {
         node: NodeName,
         term: Duration,
         generation: Option<i64>,
-        rooms_here: RoomsHere,
+        rooms_here: TablesHere,
     ) -> Result<Arc<Cluster>, NodesError> {
         // Named, so that the other nodes see at once when this node's process has gone (its sessions end with it).
         let mut config = config;
@@ -224,7 +224,7 @@ impl Cluster {
 
     /// A code reserved for a room to open here, not used by a room here (`is_here`); `None` when none is left
     /// (then [`Cluster::top_up`] reserves more at once; the heartbeat is told to as soon as half are used).
-    pub fn take_code(&self, is_here: impl Fn(&RoomCode) -> bool) -> Option<RoomCode> {
+    pub fn take_code(&self, is_here: impl Fn(&TableCode) -> bool) -> Option<TableCode> {
         let mut reserved = locked(&self.reserved);
         let code = std::iter::from_fn(|| reserved.pop()).find(|code| !is_here(code));
         if reserved.len() < RESERVED / 2 {
@@ -236,17 +236,17 @@ impl Cluster {
     /// Reserves codes until enough wait unused (`here`: the codes of the rooms here), in one statement. One
     /// top-up at a time: a burst of new games that finds the codes used up waits for the one under way rather
     /// than each reserving its own.
-    pub async fn top_up(&self, here: &[RoomCode]) -> Result<(), NodesError> {
+    pub async fn top_up(&self, here: &[TableCode]) -> Result<(), NodesError> {
         let _one_at_a_time = self.topping_up.lock().await;
         let wanted = RESERVED.saturating_sub(locked(&self.reserved).len());
         if wanted == 0 {
             return Ok(());
         }
-        let mut fresh: Vec<RoomCode> = Vec::with_capacity(wanted);
+        let mut fresh: Vec<TableCode> = Vec::with_capacity(wanted);
         {
             let reserved = locked(&self.reserved);
             for _ in 0..wanted {
-                let taken = |code: &RoomCode| {
+                let taken = |code: &TableCode| {
                     here.contains(code) || reserved.contains(code) || fresh.contains(code)
                 };
                 let Some(code) = new_code(taken) else { break };
@@ -276,7 +276,7 @@ impl Cluster {
 
     /// Notes that a room here has ended: its summary is taken away on the next heartbeat, and its lease given
     /// up once the records have its game ([`Cluster::ending`], [`Cluster::release_ended`]).
-    pub fn ended(&self, code: &RoomCode) {
+    pub fn ended(&self, code: &TableCode) {
         locked(&self.pending).insert(code.clone(), None);
         self.waiting.notify_one();
     }
@@ -290,7 +290,7 @@ impl Cluster {
     /// [`Cluster::ending`]).
     pub async fn flush(&self) -> Result<(), NodesError> {
         let db = self.db.client().await?;
-        let pending: Vec<(RoomCode, Option<Listing>)> = locked(&self.pending).drain().collect();
+        let pending: Vec<(TableCode, Option<Listing>)> = locked(&self.pending).drain().collect();
         for (code, listing) in pending {
             let written = match &listing {
                 Some(listing) => self
@@ -325,19 +325,19 @@ impl Cluster {
     /// The rooms here that ended and whose leases wait to be given up. The records refuse a game's writes from a
     /// node that does not hold its room, so a lease is given up only once the records have everything its room
     /// sent them (its result above all): the heartbeat sees to it, with [`Cluster::release_ended`].
-    pub fn ending(&self) -> Vec<RoomCode> {
+    pub fn ending(&self) -> Vec<TableCode> {
         locked(&self.ending).clone()
     }
 
     /// Whether `code` is a room here that has ended (its lease not given up yet): its game is over, whatever the
     /// records say until they have its result.
-    pub fn ended_here(&self, code: &RoomCode) -> bool {
+    pub fn ended_here(&self, code: &TableCode) -> bool {
         locked(&self.ending).contains(code)
             || locked(&self.pending).get(code).is_some_and(Option::is_none)
     }
 
     /// Gives up the leases of `codes`, rooms here that ended and whose records are written.
-    pub async fn release_ended(&self, codes: &[RoomCode]) -> Result<(), NodesError> {
+    pub async fn release_ended(&self, codes: &[TableCode]) -> Result<(), NodesError> {
         let db = self.db.client().await?;
         for code in codes {
             self.leases.release(&db, code).await?;
@@ -353,7 +353,7 @@ impl Cluster {
     }
 
     /// Whether the room `code` is this node's, as the leases say now.
-    pub async fn holds(&self, code: &RoomCode) -> Result<bool, NodesError> {
+    pub async fn holds(&self, code: &TableCode) -> Result<bool, NodesError> {
         let db = self.db.client().await?;
         let holder = lease::holder(&db, code).await?;
         Ok(holder.is_some_and(|holder| holder.node == self.node().as_str()))
@@ -379,7 +379,7 @@ impl Cluster {
     }
 
     /// A game not over on another node where `fingerprint` has a seat, with a handle to it.
-    pub fn seat_elsewhere(&self, fingerprint: &Fingerprint) -> Option<(RoomHandle, Listing)> {
+    pub fn seat_elsewhere(&self, fingerprint: &Fingerprint) -> Option<(TableHandle, Listing)> {
         let (node, listing) = locked(&self.others)
             .iter()
             .find(|(_, listing)| listing.seats_player(fingerprint))
@@ -390,7 +390,7 @@ impl Cluster {
 
     /// The room `code` when it is not here: run by another node, or lapsed; `None` when there is no such room.
     /// A room another node has just opened may not have its summary written yet: it is waited for a moment.
-    pub async fn find(&self, code: &RoomCode) -> Result<Option<Found>, NodesError> {
+    pub async fn find(&self, code: &TableCode) -> Result<Option<Found>, NodesError> {
         let deadline = tokio::time::Instant::now() + SUMMARY_WAIT;
         // The longest a silent node's lease can still run.
         let lapse_deadline = tokio::time::Instant::now() + self.leases.term();
@@ -435,13 +435,13 @@ impl Cluster {
     }
 
     /// Claims the room `code` for this node (to take it over): `true` when it is this node's now.
-    pub async fn claim(&self, code: &RoomCode) -> Result<bool, NodesError> {
+    pub async fn claim(&self, code: &TableCode) -> Result<bool, NodesError> {
         let db = self.db.client().await?;
         self.leases.claim(&db, code).await
     }
 
     /// Gives up the room `code` at once (a room taken over with no game to resume).
-    pub async fn release(&self, code: &RoomCode) -> Result<(), NodesError> {
+    pub async fn release(&self, code: &TableCode) -> Result<(), NodesError> {
         let db = self.db.client().await?;
         self.leases.release(&db, code).await
     }
@@ -449,7 +449,7 @@ impl Cluster {
     /// The heartbeat, given the codes of the rooms and the events here: renews this node's leases, writes its
     /// rooms' summaries, reserves codes, reads the other nodes' rooms and events, lets go of the people of nodes
     /// that have died, and says which rooms and events here were lost and which elsewhere lapsed.
-    pub async fn beat(&self, here: &[RoomCode], events: &[RoomCode]) -> Result<Beat, NodesError> {
+    pub async fn beat(&self, here: &[TableCode], events: &[TableCode]) -> Result<Beat, NodesError> {
         let db = self.db.client().await?;
         let asked = std::time::Instant::now();
         let held = self.leases.renew(&db).await?;

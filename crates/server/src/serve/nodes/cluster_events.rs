@@ -9,7 +9,7 @@ use super::super::lease::{self, Holder};
 use super::super::{NodeName, NodesError};
 use super::{Cluster, locked};
 use crate::serve::events::View;
-use crate::serve::ids::RoomCode;
+use crate::serve::ids::TableCode;
 
 /// Where an event is, as the leases say.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,20 +24,20 @@ pub enum EventOwner {
 
 impl Cluster {
     /// Reserves the code `code` for a new event of this node's: `true` when no node had it.
-    pub async fn reserve_event(&self, code: &RoomCode) -> Result<bool, NodesError> {
+    pub async fn reserve_event(&self, code: &TableCode) -> Result<bool, NodesError> {
         let db = self.db.client().await?;
         self.leases.reserve(&db, &lease::event_key(code)).await
     }
 
     /// Claims the event `code` for this node (to take it over): `true` when it is this node's now. Exactly one
     /// of the nodes that race for it wins.
-    pub async fn claim_event(&self, code: &RoomCode) -> Result<bool, NodesError> {
+    pub async fn claim_event(&self, code: &TableCode) -> Result<bool, NodesError> {
         let db = self.db.client().await?;
         self.leases.claim(&db, &lease::event_key(code)).await
     }
 
     /// Gives up the event `code` (it is over, and the records have it all).
-    pub async fn release_event(&self, code: &RoomCode) -> Result<(), NodesError> {
+    pub async fn release_event(&self, code: &TableCode) -> Result<(), NodesError> {
         let db = self.db.client().await?;
         self.leases.release(&db, &lease::event_key(code)).await?;
         locked(&self.events_written).remove(code);
@@ -47,7 +47,7 @@ impl Cluster {
     /// Where the event `code` runs; `None` when no node holds it (it is over, or from before the nodes). A node
     /// that has missed two heartbeats has most likely died: rather than send it asks that will not be answered,
     /// its lease is waited for (at most the term) to lapse, and the event is then said to have lapsed.
-    pub async fn event_owner(&self, code: &RoomCode) -> Result<Option<EventOwner>, NodesError> {
+    pub async fn event_owner(&self, code: &TableCode) -> Result<Option<EventOwner>, NodesError> {
         let key = lease::event_key(code);
         let lapse_deadline = tokio::time::Instant::now() + self.leases.term();
         loop {
@@ -81,8 +81,8 @@ impl Cluster {
 
     /// Writes the summaries of this node's events that changed since they were last written (`listings`: each
     /// event's code and summary).
-    pub async fn publish_events(&self, listings: &[(RoomCode, String)]) -> Result<(), NodesError> {
-        let changed: Vec<&(RoomCode, String)> = {
+    pub async fn publish_events(&self, listings: &[(TableCode, String)]) -> Result<(), NodesError> {
+        let changed: Vec<&(TableCode, String)> = {
             let written = locked(&self.events_written);
             listings
                 .iter()

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use super::{database, node};
 use crate::rules::{GameType, Variant};
-use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::nodes::RoomsHere;
+use crate::serve::ids::{Fingerprint, TableCode};
+use crate::serve::nodes::TablesHere;
 use crate::serve::nodes::cluster::{Cluster, Found, listing_from_summary, summary_text};
-use crate::serve::room::RoomConfig;
+use crate::serve::room::TableConfig;
 use crate::serve::tables::Tables;
 
 async fn node_with_tables(
@@ -19,8 +19,8 @@ async fn node_with_tables(
 ) -> (Arc<Tables>, Arc<Cluster>) {
     let tables = Arc::new(Tables::new(None));
     let weak = Arc::downgrade(&tables);
-    let rooms_here: RoomsHere =
-        Arc::new(move |code: &RoomCode| weak.upgrade()?.find(code).map(|(handle, _)| handle));
+    let rooms_here: TablesHere =
+        Arc::new(move |code: &TableCode| weak.upgrade()?.find(code).map(|(handle, _)| handle));
     let cluster = Cluster::start(config.clone(), node(name), term, None, rooms_here)
         .await
         .expect("a node");
@@ -28,8 +28,8 @@ async fn node_with_tables(
     (tables, cluster)
 }
 
-fn room_config(variant: Variant) -> RoomConfig {
-    RoomConfig {
+fn room_config(variant: Variant) -> TableConfig {
+    TableConfig {
         game_type: GameType::standard(variant),
         clock: Some("3+2".parse().expect("a clock")),
         grace: Duration::from_secs(90),
@@ -64,7 +64,7 @@ async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node
         two.find(&code).await.unwrap(),
         Some(Found::Elsewhere(_, _))
     ));
-    assert!(two.find(&RoomCode::new("ZZZZ")).await.unwrap().is_none());
+    assert!(two.find(&TableCode::new("ZZZZ")).await.unwrap().is_none());
     // Node two's own codes are its own: none of them is node one's.
     let mine = two.take_code(|_| false).expect("a code reserved");
     assert_ne!(mine, code);
@@ -87,7 +87,7 @@ async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node
 #[test]
 fn summaries_read_back_and_bad_ones_are_refused() {
     let listing = crate::serve::tables::Listing {
-        code: RoomCode::new("K7QX"),
+        code: TableCode::new("K7QX"),
         config: room_config(Variant::Frisian),
         seats: [Some(("SHA256:ann".into(), "ann".into())), None],
         plies: 7,
@@ -162,7 +162,7 @@ async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
 /// The summary of the room `code` as the other nodes read it.
 async fn shared_summary(
     db: &tokio_postgres::Client,
-    code: &RoomCode,
+    code: &TableCode,
 ) -> crate::serve::tables::Listing {
     let holder = crate::serve::nodes::lease::holder(db, code)
         .await
@@ -210,7 +210,7 @@ async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
 
 /// Who sits at a room through `room`, with their news.
 async fn sit_through(
-    room: &crate::serve::room::RoomHandle,
+    room: &crate::serve::room::TableHandle,
     name: &str,
 ) -> (
     crate::serve::identity::Identity,
@@ -369,7 +369,7 @@ async fn a_player_at_an_event_s_board_on_another_node_is_busy_here_and_one_at_a_
     let (tables_two, two) = node_with_tables(&config, "two", Duration::from_secs(30)).await;
     one.beat(&tables_one.codes(), &[]).await.unwrap();
     let seated =
-        |ann: &str, bob: &str, code: RoomCode, board: bool| crate::serve::tables::Listing {
+        |ann: &str, bob: &str, code: TableCode, board: bool| crate::serve::tables::Listing {
             code,
             config: room_config(Variant::Russian),
             seats: [

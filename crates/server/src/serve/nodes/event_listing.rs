@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::serve::event_rules::Colour;
 use crate::serve::events::View;
-use crate::serve::ids::{Fingerprint, RoomCode};
+use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::records::{EventKind, EventSpec, Stage};
 
 /// An event's summary as the nodes write it.
@@ -64,7 +64,7 @@ pub fn listing_text(view: &View) -> String {
 }
 
 /// The event `code` as another node summarised it; `None` when the summary does not read (logged).
-pub fn view_from_listing(code: &RoomCode, text: &str) -> Option<Arc<View>> {
+pub fn view_from_listing(code: &TableCode, text: &str) -> Option<Arc<View>> {
     let summary: Summary = serde_json::from_str(text)
         .inspect_err(|error| tracing::warn!(%error, %code, "another node's event summary"))
         .ok()?;
@@ -81,12 +81,12 @@ pub fn view_from_listing(code: &RoomCode, text: &str) -> Option<Arc<View>> {
         rounds: summary.rounds,
         created_by: summary.created_by.map(Fingerprint::new),
     };
-    let boards: HashMap<Fingerprint, (RoomCode, Colour)> = summary
+    let boards: HashMap<Fingerprint, (TableCode, Colour)> = summary
         .boards
         .into_iter()
         .map(|(who, code, first)| {
             let colour = if first { Colour::First } else { Colour::Second };
-            (Fingerprint::new(who), (RoomCode::new(code), colour))
+            (Fingerprint::new(who), (TableCode::new(code), colour))
         })
         .collect();
     Some(Arc::new(View {
@@ -107,7 +107,7 @@ mod tests {
     fn a_summary_reads_back_as_the_view_it_was_written_from() {
         let view = View {
             spec: EventSpec {
-                code: RoomCode::new("T4RN"),
+                code: TableCode::new("T4RN"),
                 name: "Night arena".to_string(),
                 kind: EventKind::Arena,
                 variant: "english".to_string(),
@@ -126,11 +126,11 @@ mod tests {
             boards: HashMap::from([
                 (
                     Fingerprint::new("SHA256:ann"),
-                    (RoomCode::new("K7QX"), Colour::First),
+                    (TableCode::new("K7QX"), Colour::First),
                 ),
                 (
                     Fingerprint::new("SHA256:bob"),
-                    (RoomCode::new("K7QX"), Colour::Second),
+                    (TableCode::new("K7QX"), Colour::Second),
                 ),
             ]),
         };

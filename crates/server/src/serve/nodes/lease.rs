@@ -13,7 +13,7 @@ use std::time::Duration;
 use tokio_postgres::Client;
 
 use super::{NodeName, NodesError};
-use crate::serve::ids::RoomCode;
+use crate::serve::ids::TableCode;
 
 /// A room's owner as the database has it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -32,7 +32,7 @@ pub struct Holder {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listed {
     /// Its code.
-    pub code: RoomCode,
+    pub code: TableCode,
     /// The node that runs it.
     pub node: String,
     /// Its summary as that node wrote it.
@@ -85,7 +85,7 @@ impl Leases {
     /// Reserves the code `code` for a room this node will open: `true` when no node had it (a code whose lease
     /// has lapsed is not taken this way: its game waits to be taken over) and no game in progress in the records
     /// has it (one whose room has closed with nobody at it: it is found again by its code).
-    pub async fn reserve(&self, db: &Client, code: &RoomCode) -> Result<bool, NodesError> {
+    pub async fn reserve(&self, db: &Client, code: &TableCode) -> Result<bool, NodesError> {
         Ok(!self
             .reserve_all(db, std::slice::from_ref(code))
             .await?
@@ -97,9 +97,9 @@ impl Leases {
     pub async fn reserve_all(
         &self,
         db: &Client,
-        codes: &[RoomCode],
-    ) -> Result<Vec<RoomCode>, NodesError> {
-        let codes: Vec<&str> = codes.iter().map(RoomCode::as_str).collect();
+        codes: &[TableCode],
+    ) -> Result<Vec<TableCode>, NodesError> {
+        let codes: Vec<&str> = codes.iter().map(TableCode::as_str).collect();
         let rows = db
             .query(
                 "INSERT INTO room_leases (code, owner, expires) \
@@ -120,13 +120,13 @@ impl Leases {
             .await?;
         Ok(rows
             .iter()
-            .map(|row| RoomCode::new(row.get::<_, String>(0)))
+            .map(|row| TableCode::new(row.get::<_, String>(0)))
             .collect())
     }
 
     /// Claims the room `code`: `true` when this node owns it now (it was free, its lease had lapsed, or it was
     /// already this node's), `false` when another node holds a live lease on it.
-    pub async fn claim(&self, db: &Client, code: &RoomCode) -> Result<bool, NodesError> {
+    pub async fn claim(&self, db: &Client, code: &TableCode) -> Result<bool, NodesError> {
         let won = db
             .query_opt(
                 "INSERT INTO room_leases (code, owner, expires) \
@@ -147,7 +147,7 @@ impl Leases {
     /// too slow to renew): it must stop running it.
     /// A process whose generation is no longer the node's (it was paused past its term and another started
     /// under its name) renews nothing: every room it runs is then stopped.
-    pub async fn renew(&self, db: &Client) -> Result<HashSet<RoomCode>, NodesError> {
+    pub async fn renew(&self, db: &Client) -> Result<HashSet<TableCode>, NodesError> {
         let seen = match self.generation {
             Some(generation) => {
                 db.execute(
@@ -181,7 +181,7 @@ impl Leases {
             .await?;
         Ok(rows
             .iter()
-            .map(|row| RoomCode::new(row.get::<_, String>(0)))
+            .map(|row| TableCode::new(row.get::<_, String>(0)))
             .collect())
     }
 
@@ -190,7 +190,7 @@ impl Leases {
     pub async fn publish(
         &self,
         db: &Client,
-        code: &RoomCode,
+        code: &TableCode,
         listing: &str,
     ) -> Result<bool, NodesError> {
         let written = db
@@ -204,7 +204,7 @@ impl Leases {
 
     /// Gives the room `code` up (its game is over and everyone has gone); a lease held by another node is left
     /// alone.
-    pub async fn release(&self, db: &Client, code: &RoomCode) -> Result<(), NodesError> {
+    pub async fn release(&self, db: &Client, code: &TableCode) -> Result<(), NodesError> {
         db.execute(
             "DELETE FROM room_leases WHERE code = $1 AND owner = $2",
             &[&code.as_str(), &self.node.as_str()],
@@ -214,7 +214,7 @@ impl Leases {
     }
 
     /// The codes this node holds: at a start, those it held before it stopped (their games are resumed).
-    pub async fn held(&self, db: &Client) -> Result<Vec<RoomCode>, NodesError> {
+    pub async fn held(&self, db: &Client) -> Result<Vec<TableCode>, NodesError> {
         let rows = db
             .query(
                 "SELECT code FROM room_leases WHERE owner = $1 ORDER BY code",
@@ -223,7 +223,7 @@ impl Leases {
             .await?;
         Ok(rows
             .iter()
-            .map(|row| RoomCode::new(row.get::<_, String>(0)))
+            .map(|row| TableCode::new(row.get::<_, String>(0)))
             .collect())
     }
 
@@ -241,7 +241,7 @@ impl Leases {
         Ok(rows
             .iter()
             .map(|row| Listed {
-                code: RoomCode::new(unkeyed(row.get(0))),
+                code: TableCode::new(unkeyed(row.get(0))),
                 node: row.get(1),
                 listing: row.get(2),
             })
@@ -250,7 +250,7 @@ impl Leases {
 }
 
 /// Who owns the room `code`, if anyone has claimed it.
-pub async fn holder(db: &Client, code: &RoomCode) -> Result<Option<Holder>, NodesError> {
+pub async fn holder(db: &Client, code: &TableCode) -> Result<Option<Holder>, NodesError> {
     let row = db
         .query_opt(
             "SELECT l.owner, l.expires > now(), l.listing, \
@@ -271,7 +271,7 @@ pub async fn holder(db: &Client, code: &RoomCode) -> Result<Option<Holder>, Node
 
 /// The rooms whose leases have lapsed (their node died or stalled): what a surviving node takes over. Oldest
 /// lapse first. With `events`, the events instead (their codes without [`EVENT_KEY`]).
-pub async fn lapsed(db: &Client, events: bool) -> Result<Vec<RoomCode>, NodesError> {
+pub async fn lapsed(db: &Client, events: bool) -> Result<Vec<TableCode>, NodesError> {
     let rows = db
         .query(
             "SELECT code FROM room_leases WHERE expires <= now() AND starts_with(code, $1) = $2 \
@@ -281,7 +281,7 @@ pub async fn lapsed(db: &Client, events: bool) -> Result<Vec<RoomCode>, NodesErr
         .await?;
     Ok(rows
         .iter()
-        .map(|row| RoomCode::new(unkeyed(row.get(0))))
+        .map(|row| TableCode::new(unkeyed(row.get(0))))
         .collect())
 }
 
@@ -354,8 +354,8 @@ pub async fn silent_nodes(db: &Client, within: Duration) -> Result<Vec<String>, 
 /// the rooms elsewhere that still run where they did.
 pub async fn still_held(
     db: &Client,
-    rooms: &[(NodeName, RoomCode)],
-) -> Result<HashSet<(NodeName, RoomCode)>, NodesError> {
+    rooms: &[(NodeName, TableCode)],
+) -> Result<HashSet<(NodeName, TableCode)>, NodesError> {
     let codes: Vec<&str> = rooms.iter().map(|(_, code)| code.as_str()).collect();
     let rows = db
         .query(

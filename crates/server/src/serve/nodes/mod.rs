@@ -28,7 +28,7 @@ pub use bus::{Message, NodeInbox, NodeOutbox};
 pub use db::Db;
 pub use folders::{Folders, FoldersError};
 pub use lease::{Holder, Leases};
-pub use relay::{Relay, RoomsHere};
+pub use relay::{Relay, TablesHere};
 pub use schema::create_schema;
 pub use sweep::{Resumption, Sweep};
 

@@ -1,6 +1,6 @@
-//! Rooms across nodes: a person connected to this node at a room another node owns, and the other way round.
+//! Tables across nodes: a person connected to this node at a room another node owns, and the other way round.
 //!
-//! To a connection, a room elsewhere is a [`RoomHandle`] like any other ([`Relay::room_at`]): its commands go to
+//! To a connection, a room elsewhere is a [`TableHandle`] like any other ([`Relay::room_at`]): its commands go to
 //! a task that sends them to the owner, and the news for each person comes back on a *link*, numbered by this
 //! node, into the same bounded queue a local room would fill. On the owner, each link from another node is a
 //! visitor with a queue of its own, given to the room as a local connection's would be; a task sends what comes
@@ -22,8 +22,8 @@ use super::{NodeName, NodesError};
 use crate::app::{NODE_SILENT, TableNews, TableRequest, TableState};
 use crate::rules::Color;
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, RoomCode};
-use crate::serve::room::{Command, RoomError, RoomHandle, UPDATES_QUEUE, Updates, WeakUpdates};
+use crate::serve::ids::{Fingerprint, TableCode};
+use crate::serve::room::{Command, TableError, TableHandle, UPDATES_QUEUE, Updates, WeakUpdates};
 
 #[path = "relay_events.rs"]
 mod events;
@@ -38,16 +38,16 @@ pub const ANSWER_WAIT: Duration = Duration::from_secs(4);
 const SHORTEST_ANSWER_WAIT: Duration = Duration::from_secs(1);
 
 /// Finds a room this node runs, by code.
-pub type RoomsHere = Arc<dyn Fn(&RoomCode) -> Option<RoomHandle> + Send + Sync>;
+pub type TablesHere = Arc<dyn Fn(&TableCode) -> Option<TableHandle> + Send + Sync>;
 
 /// A person here at a room another node owns.
 struct Away {
     owner: NodeName,
-    code: RoomCode,
+    code: TableCode,
     who: Fingerprint,
     updates: Updates,
     /// Where the answer to their seat goes, until it comes.
-    seating: Option<oneshot::Sender<Result<Color, RoomError>>>,
+    seating: Option<oneshot::Sender<Result<Color, TableError>>>,
     /// The newest state they missed while their queue was full, sent before anything else once it has room.
     behind: Option<TableNews>,
     /// The room's last state as it sent it: told again, marked, when its node stops answering and again when it
@@ -59,7 +59,7 @@ struct Away {
 
 /// A person on another node at a room here.
 struct Visitor {
-    room: RoomHandle,
+    room: TableHandle,
     who: Fingerprint,
     line: WeakUpdates,
     /// Rung when the visitor's node missed a state: the last one goes again, whole.
@@ -73,7 +73,7 @@ pub struct Relay {
     away: Mutex<HashMap<u64, Away>>,
     visitors: Mutex<HashMap<(NodeName, u64), Visitor>>,
     next_link: AtomicU64,
-    rooms_here: RoomsHere,
+    rooms_here: TablesHere,
     /// How long a seat asked of another node waits for its answer.
     answer_wait: Duration,
     /// Finds the events this node runs, once it serves them.
@@ -110,7 +110,7 @@ impl Relay {
         config: Config,
         node: NodeName,
         term: Duration,
-        rooms_here: RoomsHere,
+        rooms_here: TablesHere,
     ) -> Result<Arc<Relay>, NodesError> {
         let outbox = NodeOutbox::connect(config.clone()).await?;
         let mut inbox = NodeInbox::listen(config, node.clone()).await?;
@@ -143,7 +143,7 @@ impl Relay {
     }
 
     /// A handle to the room `code` that node `owner` runs.
-    pub fn room_at(self: &Arc<Self>, owner: NodeName, code: RoomCode) -> RoomHandle {
+    pub fn room_at(self: &Arc<Self>, owner: NodeName, code: TableCode) -> TableHandle {
         let (commands, mut asked) = mpsc::channel(256);
         let relay = Arc::clone(self);
         tokio::spawn(async move {
@@ -151,7 +151,7 @@ impl Relay {
                 relay.forward(&owner, &code, command).await;
             }
         });
-        RoomHandle::relayed(commands)
+        TableHandle::relayed(commands)
     }
 
     /// People here at rooms elsewhere, and people elsewhere at rooms here.
@@ -160,8 +160,8 @@ impl Relay {
     }
 
     /// The rooms elsewhere that people here are at, each with the node that runs it.
-    pub fn rooms_away(&self) -> Vec<(NodeName, RoomCode)> {
-        let mut rooms: Vec<(NodeName, RoomCode)> = locked(&self.away)
+    pub fn rooms_away(&self) -> Vec<(NodeName, TableCode)> {
+        let mut rooms: Vec<(NodeName, TableCode)> = locked(&self.away)
             .values()
             .map(|a| (a.owner.clone(), a.code.clone()))
             .collect();
@@ -195,7 +195,7 @@ impl Relay {
     /// Drops every person here at the room `code` on node `owner`, as if the room had ended: that node has
     /// gone (its lease lapsed, or another node took the room over), and they find the game again where it runs
     /// now.
-    pub fn close_room(&self, owner: &NodeName, code: &RoomCode) {
+    pub fn close_room(&self, owner: &NodeName, code: &TableCode) {
         locked(&self.away).retain(|_, away| away.code != *code || away.owner != *owner);
     }
 
@@ -226,7 +226,7 @@ impl Relay {
     }
 
     /// A command for the room `code` on node `owner`, from a connection here.
-    async fn forward(self: &Arc<Self>, owner: &NodeName, code: &RoomCode, command: Command) {
+    async fn forward(self: &Arc<Self>, owner: &NodeName, code: &TableCode, command: Command) {
         let from = self.node.to_string();
         match command {
             Command::Sit {
@@ -249,7 +249,7 @@ impl Relay {
                     provisional,
                 };
                 if !self.send(owner, &asked).await {
-                    self.answer_seat(link, Err(RoomError::NoAnswer));
+                    self.answer_seat(link, Err(TableError::NoAnswer));
                     return;
                 }
                 let relay = Arc::downgrade(self);
@@ -257,7 +257,7 @@ impl Relay {
                 tokio::spawn(async move {
                     tokio::time::sleep(wait).await;
                     if let Some(relay) = relay.upgrade() {
-                        relay.answer_seat(link, Err(RoomError::NoAnswer));
+                        relay.answer_seat(link, Err(TableError::NoAnswer));
                     }
                 });
             }
@@ -333,7 +333,7 @@ impl Relay {
     }
 
     /// The link here of `who` at the room `code` elsewhere, if they are at it.
-    fn link_of(&self, code: &RoomCode, who: &Fingerprint) -> Option<u64> {
+    fn link_of(&self, code: &TableCode, who: &Fingerprint) -> Option<u64> {
         locked(&self.away)
             .iter()
             .find(|(_, away)| away.code == *code && away.who == *who)
@@ -343,10 +343,10 @@ impl Relay {
     fn open_link(
         &self,
         owner: &NodeName,
-        code: &RoomCode,
+        code: &TableCode,
         who: &Identity,
         updates: Updates,
-        seating: Option<oneshot::Sender<Result<Color, RoomError>>>,
+        seating: Option<oneshot::Sender<Result<Color, TableError>>>,
     ) -> u64 {
         let link = self.next_link.fetch_add(1, Ordering::Relaxed);
         locked(&self.away).insert(
@@ -366,7 +366,7 @@ impl Relay {
     }
 
     /// Answers the seat asked on `link`, if it is still waiting; a refusal closes the link.
-    fn answer_seat(&self, link: u64, answer: Result<Color, RoomError>) {
+    fn answer_seat(&self, link: u64, answer: Result<Color, TableError>) {
         let mut away = locked(&self.away);
         let Some(seating) = away.get_mut(&link).and_then(|a| a.seating.take()) else {
             return;
@@ -460,7 +460,7 @@ impl Relay {
                 }
             }
             Envelope::Seated { link, result } => {
-                self.answer_seat(link, result.map_err(RoomError::Elsewhere));
+                self.answer_seat(link, result.map_err(TableError::Elsewhere));
             }
             Envelope::Update { link, news } => self.take_update(link, news).await,
             Envelope::Closed { link } => {
@@ -490,10 +490,10 @@ impl Relay {
             tracing::warn!(from, "a message from a node with a name that is not one");
             return;
         };
-        let code = RoomCode::new(code);
-        let refuse = |code: &RoomCode| Envelope::Seated {
+        let code = TableCode::new(code);
+        let refuse = |code: &TableCode| Envelope::Seated {
             link,
-            result: Err(RoomError::NoGame(code.clone()).to_string()),
+            result: Err(TableError::NoGame(code.clone()).to_string()),
         };
         let Some(room) = (self.rooms_here)(&code) else {
             match seat {
@@ -539,8 +539,8 @@ impl Relay {
             let seated = match answer {
                 Some(answer) => answer
                     .await
-                    .unwrap_or_else(|_| Err(RoomError::NoGame(code.clone()))),
-                None => Err(RoomError::NoGame(code.clone())),
+                    .unwrap_or_else(|_| Err(TableError::NoGame(code.clone()))),
+                None => Err(TableError::NoGame(code.clone())),
             };
             // Someone refused is no visitor by the time they hear so.
             if seated.is_err() {

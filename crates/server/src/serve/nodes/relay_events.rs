@@ -15,7 +15,7 @@ use super::super::wire::Envelope;
 use super::{Relay, locked, take_from_node};
 use crate::serve::events::{EventHandle, EventRequest, NEWS_QUEUE, News, View};
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, RoomCode};
+use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::records::events::{parse_result, result_str};
 use crate::serve::room::GameEnded;
 
@@ -23,11 +23,11 @@ use crate::serve::room::GameEnded;
 const ASKS_QUEUE: usize = 16;
 
 /// Finds an event this node runs, by code.
-pub type EventsHere = Arc<dyn Fn(&RoomCode) -> Option<EventHandle> + Send + Sync>;
+pub type EventsHere = Arc<dyn Fn(&TableCode) -> Option<EventHandle> + Send + Sync>;
 
 /// A player here entered in an event another node owns.
 pub(super) struct EnteredAway {
-    event: RoomCode,
+    event: TableCode,
     owner: NodeName,
     who: Identity,
     news: mpsc::Sender<News>,
@@ -61,7 +61,7 @@ impl Relay {
     }
 
     /// The event `code`, if it runs here.
-    pub fn event_here(&self, code: &RoomCode) -> Option<EventHandle> {
+    pub fn event_here(&self, code: &TableCode) -> Option<EventHandle> {
         (self.events_here.get()?)(code)
     }
 
@@ -69,7 +69,7 @@ impl Relay {
     pub fn event_at(
         self: &Arc<Self>,
         owner: NodeName,
-        code: RoomCode,
+        code: TableCode,
         view: watch::Receiver<Arc<View>>,
     ) -> EventHandle {
         let (asks, mut asked) = mpsc::channel(ASKS_QUEUE);
@@ -84,7 +84,7 @@ impl Relay {
 
     /// An ask for the event `code` on node `owner` from a player here; the event's own task has it if the event
     /// has come here meanwhile (taken over).
-    async fn forward_ask(self: &Arc<Self>, owner: &NodeName, code: &RoomCode, ask: EventRequest) {
+    async fn forward_ask(self: &Arc<Self>, owner: &NodeName, code: &TableCode, ask: EventRequest) {
         if let Some(event) = self.event_here(code) {
             event.send(ask).await;
             return;
@@ -162,7 +162,7 @@ impl Relay {
 
     /// The event `code` has moved to node `owner` (its old node died and `owner` took it over): the players here
     /// entered in it enter again there. When it has come here, they are given to its task here.
-    pub async fn event_moved(&self, code: &RoomCode, owner: &NodeName) {
+    pub async fn event_moved(&self, code: &TableCode, owner: &NodeName) {
         if *owner == self.node {
             let Some(event) = self.event_here(code) else {
                 return;
@@ -210,8 +210,8 @@ impl Relay {
     }
 
     /// The events elsewhere that players here are entered in, each with the node it was last known at.
-    pub fn events_away(&self) -> Vec<(RoomCode, NodeName)> {
-        let mut events: Vec<(RoomCode, NodeName)> = locked(&self.entered_away)
+    pub fn events_away(&self) -> Vec<(TableCode, NodeName)> {
+        let mut events: Vec<(TableCode, NodeName)> = locked(&self.entered_away)
             .values()
             .map(|a| (a.event.clone(), a.owner.clone()))
             .collect();
@@ -225,7 +225,7 @@ impl Relay {
     pub async fn report_result(
         &self,
         owner: &NodeName,
-        event: &RoomCode,
+        event: &TableCode,
         ended: &GameEnded,
     ) -> bool {
         let report = Envelope::EventResult {
@@ -260,7 +260,7 @@ impl Relay {
                     fingerprint: Fingerprint::new(fingerprint),
                     name,
                 };
-                self.visit_event(&from, link, &RoomCode::new(event), who)
+                self.visit_event(&from, link, &TableCode::new(event), who)
                     .await;
             }
             Envelope::EventEntered { link, entered } => {
@@ -274,7 +274,7 @@ impl Relay {
                 }
             }
             Envelope::EventBoard { link, code } => {
-                self.deliver_board(link, RoomCode::new(code)).await
+                self.deliver_board(link, TableCode::new(code)).await
             }
             Envelope::EventLeave { from, link } => {
                 let Ok(from) = from.parse::<NodeName>() else {
@@ -286,7 +286,7 @@ impl Relay {
                 }
             }
             Envelope::EventWithdraw { event, fingerprint } => {
-                if let Some(event) = self.event_here(&RoomCode::new(event)) {
+                if let Some(event) = self.event_here(&TableCode::new(event)) {
                     event
                         .send(EventRequest::Withdraw(Fingerprint::new(fingerprint)))
                         .await;
@@ -299,7 +299,7 @@ impl Relay {
                 result,
                 forfeit,
             } => {
-                let code = RoomCode::new(event);
+                let code = TableCode::new(event);
                 match (self.event_here(&code), parse_result(&result)) {
                     (Some(event), Some(result)) => event.game_ended(GameEnded {
                         round,
@@ -319,7 +319,7 @@ impl Relay {
     }
 
     /// A player on node `from` enters the event `code` here, their boards to go to `link` there.
-    async fn visit_event(self: &Arc<Self>, from: &str, link: u64, code: &RoomCode, who: Identity) {
+    async fn visit_event(self: &Arc<Self>, from: &str, link: u64, code: &TableCode, who: Identity) {
         let Ok(from) = from.parse::<NodeName>() else {
             tracing::warn!(from, "a message from a node with a name that is not one");
             return;
@@ -376,7 +376,7 @@ impl Relay {
 
     /// Gives the board the owner sent to the player on `link`; one whose connection has gone is taken out of the
     /// event, and the owner told.
-    async fn deliver_board(&self, link: u64, code: RoomCode) {
+    async fn deliver_board(&self, link: u64, code: TableCode) {
         let gone = {
             let mut away = locked(&self.entered_away);
             let Some(entered) = away.get(&link) else {

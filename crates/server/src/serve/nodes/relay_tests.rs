@@ -9,10 +9,10 @@ use super::{database, node};
 use crate::app::{TableNews, TableRequest, TableState};
 use crate::rules::{Color, GameType, Strictness, Variant};
 use crate::serve::identity::Identity;
-use crate::serve::ids::RoomCode;
-use crate::serve::nodes::{Relay, RoomsHere};
+use crate::serve::ids::TableCode;
+use crate::serve::nodes::{Relay, TablesHere};
 use crate::serve::room::{
-    Command, Links, RoomConfig, RoomError, RoomHandle, UPDATES_QUEUE, open_room,
+    Command, Links, TableConfig, TableError, TableHandle, UPDATES_QUEUE, open_room,
 };
 
 struct Person {
@@ -56,9 +56,9 @@ impl Person {
 
     async fn sit(
         &self,
-        room: &RoomHandle,
+        room: &TableHandle,
         updates: mpsc::Sender<TableNews>,
-    ) -> Result<Color, RoomError> {
+    ) -> Result<Color, TableError> {
         let (reply, answer) = oneshot::channel();
         assert!(
             room.send(Command::Sit {
@@ -74,7 +74,7 @@ impl Person {
         answer.await.expect("an answer")
     }
 
-    async fn play(&self, room: &RoomHandle, state: &TableState, text: &str) {
+    async fn play(&self, room: &TableHandle, state: &TableState, text: &str) {
         let mv = state
             .game
             .position()
@@ -87,15 +87,15 @@ impl Person {
     }
 }
 
-fn rooms(code: &'static str, room: Option<RoomHandle>) -> RoomsHere {
-    Arc::new(move |asked: &RoomCode| room.clone().filter(|_| asked.as_str() == code))
+fn rooms(code: &'static str, room: Option<TableHandle>) -> TablesHere {
+    Arc::new(move |asked: &TableCode| room.clone().filter(|_| asked.as_str() == code))
 }
 
 /// A room of English draughts with the clock `clock` on node one, and the relays of nodes one and two.
-async fn two_nodes(clock: Option<&str>) -> (RoomHandle, Arc<Relay>, Arc<Relay>) {
+async fn two_nodes(clock: Option<&str>) -> (TableHandle, Arc<Relay>, Arc<Relay>) {
     let config = database().await;
     let room = open_room(
-        RoomConfig {
+        TableConfig {
             game_type: GameType::standard(Variant::English),
             clock: clock.map(|c| c.parse().expect("a clock")),
             grace: Duration::from_secs(60),
@@ -122,7 +122,7 @@ async fn two_nodes(clock: Option<&str>) -> (RoomHandle, Arc<Relay>, Arc<Relay>) 
 #[tokio::test]
 async fn a_game_is_played_from_two_nodes() {
     let (room, one, two) = two_nodes(Some("5+3")).await;
-    let there = two.room_at(node("one"), RoomCode::new("ROOM"));
+    let there = two.room_at(node("one"), TableCode::new("ROOM"));
 
     let (mut ann, ann_updates) = Person::new("ann");
     assert_eq!(ann.sit(&room, ann_updates).await, Ok(Color::Black));
@@ -141,7 +141,7 @@ async fn a_game_is_played_from_two_nodes() {
     let (dan, dan_updates) = Person::new("dan");
     assert_eq!(
         dan.sit(&there, dan_updates).await,
-        Err(RoomError::Elsewhere(RoomError::Full.to_string()))
+        Err(TableError::Elsewhere(TableError::Full.to_string()))
     );
     assert_eq!((one.links().1, two.links().0), (2, 2));
 
@@ -222,17 +222,17 @@ async fn a_room_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away(
     let (mut ann, ann_updates) = Person::new("ann");
     assert_eq!(ann.sit(&room, ann_updates).await, Ok(Color::Black));
 
-    let nowhere = two.room_at(node("one"), RoomCode::new("GONE"));
+    let nowhere = two.room_at(node("one"), TableCode::new("GONE"));
     let (bob, bob_updates) = Person::new("bob");
     assert_eq!(
         bob.sit(&nowhere, bob_updates).await,
-        Err(RoomError::Elsewhere(
-            RoomError::NoGame(RoomCode::new("GONE")).to_string()
+        Err(TableError::Elsewhere(
+            TableError::NoGame(TableCode::new("GONE")).to_string()
         ))
     );
     assert_eq!(two.links().0, 0);
 
-    let there = two.room_at(node("one"), RoomCode::new("ROOM"));
+    let there = two.room_at(node("one"), TableCode::new("ROOM"));
     let (mut bob, bob_updates) = Person::new("bob");
     assert_eq!(bob.sit(&there, bob_updates).await, Ok(Color::White));
     bob.state_until(|s| s.seats.iter().all(Option::is_some))
@@ -243,7 +243,7 @@ async fn a_room_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away(
     ann.state_until(|s| s.seats[1].as_ref().is_some_and(|seat| seat.away.is_some()))
         .await;
     // The far side of a room taken over is closed: its people see the room end.
-    two.close_room(&node("one"), &RoomCode::new("ROOM"));
+    two.close_room(&node("one"), &TableCode::new("ROOM"));
     tokio::time::timeout(Duration::from_secs(5), async {
         while bob.news.recv().await.is_some() {}
     })

@@ -8,7 +8,7 @@ use super::bus::{self, MAX_MESSAGE, NodeInbox};
 use super::lease::{self, Leases};
 use super::{NodeName, NodesError, create_schema};
 use crate::local_postgres::LocalPostgres;
-use crate::serve::ids::RoomCode;
+use crate::serve::ids::TableCode;
 
 #[path = "cluster_tests.rs"]
 mod cluster;
@@ -50,8 +50,8 @@ pub(super) fn node(name: &str) -> NodeName {
     name.parse().expect("a node name")
 }
 
-fn code(text: &str) -> RoomCode {
-    RoomCode::new(text)
+fn code(text: &str) -> TableCode {
+    TableCode::new(text)
 }
 
 #[tokio::test]

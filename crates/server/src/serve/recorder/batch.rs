@@ -11,7 +11,7 @@ use tokio::sync::mpsc as tokio_mpsc;
 
 use super::filing::{OnFiled, file_for_players};
 use super::{Commit, CommitError, Job, RecordKey};
-use crate::serve::ids::{GameId, RoomCode};
+use crate::serve::ids::{GameId, TableCode};
 use crate::serve::records::{EventChange, FinishedGame, NewGame, Records, RecordsError};
 
 /// Writes `batch` in one transaction; the jobs the disk could not take (all of the batch's records jobs, when
@@ -23,7 +23,7 @@ pub(super) fn write_batch(
     records: &mut dyn Records,
     games: &mut HashMap<RecordKey, GameId>,
     fenced: &mut HashSet<RecordKey>,
-    lost: &tokio_mpsc::UnboundedSender<RoomCode>,
+    lost: &tokio_mpsc::UnboundedSender<TableCode>,
     players: Option<&Path>,
     filed: &OnFiled,
     batch: Vec<Job>,
@@ -59,7 +59,7 @@ pub(super) fn write_batch(
     // The commits the records refused for good, with why: left out of the transaction.
     let mut refusals: Vec<Option<CommitError>> = vec![None; writes.len()];
     // The games refused as not this node's, with their rooms' codes.
-    let mut refused: Vec<(RecordKey, Option<RoomCode>)> = Vec::new();
+    let mut refused: Vec<(RecordKey, Option<TableCode>)> = Vec::new();
     let done = loop {
         *games = before.clone();
         let mut given_up = false;
@@ -147,7 +147,7 @@ fn write_one(
     records: &mut dyn Records,
     games: &mut HashMap<RecordKey, GameId>,
     fenced: &HashSet<RecordKey>,
-    refused: &mut Vec<(RecordKey, Option<RoomCode>)>,
+    refused: &mut Vec<(RecordKey, Option<TableCode>)>,
     job: &Job,
 ) -> Result<bool, RecordsError> {
     let key = job.key();
@@ -165,7 +165,7 @@ fn write_one(
         Err(WriteError::Records(e)) if e.is_storage() => Err(e),
         Err(WriteError::Records(RecordsError::NotHeld { code })) => {
             tracing::error!(
-                code = code.as_ref().map_or("", RoomCode::as_str),
+                code = code.as_ref().map_or("", TableCode::as_str),
                 ?job,
                 "a game's write refused: its room is not this node's any more"
             );
@@ -187,7 +187,7 @@ fn write_commit(
     records: &mut dyn Records,
     games: &mut HashMap<RecordKey, GameId>,
     fenced: &HashSet<RecordKey>,
-    refused: &mut Vec<(RecordKey, Option<RoomCode>)>,
+    refused: &mut Vec<(RecordKey, Option<TableCode>)>,
     commit: &Commit,
 ) -> Result<(), RecordsError> {
     for job in &commit.jobs {
@@ -223,9 +223,9 @@ fn write_commit(
 
 /// Notes that the records refused `key`'s game as not this node's (once).
 fn note_refused(
-    refused: &mut Vec<(RecordKey, Option<RoomCode>)>,
+    refused: &mut Vec<(RecordKey, Option<TableCode>)>,
     key: RecordKey,
-    code: Option<RoomCode>,
+    code: Option<TableCode>,
 ) {
     if !refused.iter().any(|(k, _)| *k == key) {
         refused.push((key, code));

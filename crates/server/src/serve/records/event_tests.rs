@@ -23,7 +23,7 @@ fn player(name: &str) -> Identity {
 }
 
 fn an_event_is_kept_as_it_changes(records: &mut dyn Records) {
-    let code = RoomCode::from("T4RN");
+    let code = TableCode::from("T4RN");
     let spec = EventSpec {
         code: code.clone(),
         name: "Friday Swiss".to_string(),
@@ -205,7 +205,7 @@ fn an_event_is_copied_from_sqlite_into_postgres() {
     let copied = migrate::sqlite_to_postgres(&path, &url).expect("copied");
     assert_eq!(copied.tournaments, 1);
     let mut postgres = PostgresRecords::connect(&url).expect("opens");
-    let code = RoomCode::from("T4RN");
+    let code = TableCode::from("T4RN");
     assert_eq!(
         postgres.event(&code).expect("read"),
         sqlite.event(&code).expect("read")

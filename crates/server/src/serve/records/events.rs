@@ -5,7 +5,7 @@
 use super::RecordsError;
 use crate::serve::event_rules::{Entrant, GameResult, Pairing};
 pub use crate::serve::event_rules::{EventKind, Stage};
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::ids::{Fingerprint, GameId, TableCode};
 
 /// The tournaments' records: each change written as it happens, so that a restarted or taken-over event goes on
 /// where it stood.
@@ -14,23 +14,23 @@ pub trait EventRecords {
     fn create_event(&mut self, spec: &EventSpec) -> Result<(), RecordsError>;
 
     /// Records one change to the tournament `code` as it happens (an entry, a pairing, a result...).
-    fn change_event(&mut self, code: &RoomCode, change: &EventChange) -> Result<(), RecordsError>;
+    fn change_event(&mut self, code: &TableCode, change: &EventChange) -> Result<(), RecordsError>;
 
     /// The tournament `code` as kept: how it was set up, its entrants, pairings, results and byes.
-    fn event(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError>;
+    fn event(&mut self, code: &TableCode) -> Result<Option<EventRecord>, RecordsError>;
 
     /// Every tournament kept, with where it stands, by start time.
     fn events(&mut self) -> Result<Vec<(EventSpec, Stage)>, RecordsError>;
 
     /// The PDN of a tournament's finished games, in the order they were paired.
-    fn event_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError>;
+    fn event_games(&mut self, code: &TableCode) -> Result<Vec<String>, RecordsError>;
 
     /// The pairings of the tournament `code` whose result is not kept but whose game has ended: each one's round,
     /// board and the game's result as PDN writes it (`1-0`). What an event taken over or restarted learns of the
     /// games that ended where it did not hear of them.
     fn event_games_ended(
         &mut self,
-        code: &RoomCode,
+        code: &TableCode,
     ) -> Result<Vec<(u32, u32, String)>, RecordsError>;
 }
 
@@ -38,7 +38,7 @@ pub trait EventRecords {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventSpec {
     /// The code it is joined by (`ssh ... tournament CODE`).
-    pub code: RoomCode,
+    pub code: TableCode,
     /// Its name.
     pub name: String,
     /// Arena or Swiss.

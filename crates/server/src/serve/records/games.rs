@@ -2,7 +2,7 @@
 //! what a restarted server or a node taking a room over resumes from.
 
 use super::RecordsError;
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::ids::{Fingerprint, GameId, TableCode};
 
 /// The games' records. A result changes ratings with it ([`record_result`](GameRecords::record_result)).
 pub trait GameRecords {
@@ -46,7 +46,7 @@ pub trait GameRecords {
 
     /// The codes of the games that started and have not ended, oldest first: what a node looks through for games
     /// that no node runs, at a cost that does not grow with their moves.
-    fn unfinished_codes(&mut self) -> Result<Vec<RoomCode>, RecordsError>;
+    fn unfinished_codes(&mut self) -> Result<Vec<TableCode>, RecordsError>;
 
     /// Every game that started and has not ended, with what resuming it needs.
     fn unfinished_games(&mut self) -> Result<Vec<Unfinished>, RecordsError>;
@@ -60,7 +60,7 @@ pub trait GameRecords {
     /// The game not ended that is joined by `code`, if there is one: what a node taking a room over resumes.
     /// PostgreSQL's read first waits for a write to the game that is being made to be kept or refused, so that
     /// the room's new owner reads every move its old owner was let write.
-    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError>;
+    fn unfinished_game(&mut self, code: &TableCode) -> Result<Option<Unfinished>, RecordsError>;
 
     /// Every finished game's result and PDN, oldest first.
     fn finished_games(&mut self) -> Result<Vec<(String, String)>, RecordsError>;
@@ -83,7 +83,7 @@ pub struct NewGame<'a> {
     /// The time control as written (`5+3`), empty for none.
     pub clock: &'a str,
     /// The code the game is joined by.
-    pub code: &'a RoomCode,
+    pub code: &'a TableCode,
     /// The definition (TOML text) of a variant written as one; `None` for a built-in variant.
     pub definition: Option<&'a str>,
 }
@@ -104,7 +104,7 @@ pub struct Unfinished {
     /// The time control as written, empty for none.
     pub clock: String,
     /// The code it was joined by.
-    pub code: Option<RoomCode>,
+    pub code: Option<TableCode>,
     /// The definition (TOML text) of a variant written as one; `None` for a built-in variant.
     pub definition: Option<String>,
     /// Its moves, in order.

@@ -27,7 +27,7 @@ use super::{
 };
 use crate::config::PostgresUrl;
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::ids::{Fingerprint, GameId, TableCode};
 use crate::serve::rating::Rating;
 
 /// The schema, one migration per version: `MIGRATIONS[n]` takes a database from version `n` to `n + 1`.
@@ -535,12 +535,12 @@ impl GameRecords for PostgresRecords {
         })
     }
 
-    fn unfinished_codes(&mut self) -> Result<Vec<RoomCode>, RecordsError> {
+    fn unfinished_codes(&mut self) -> Result<Vec<TableCode>, RecordsError> {
         self.read(|c| {
             let rows = c.query(super::games::sql::UNFINISHED_CODES, &[])?;
             Ok(rows
                 .iter()
-                .map(|row| RoomCode::new(row.get::<_, String>(0)))
+                .map(|row| TableCode::new(row.get::<_, String>(0)))
                 .collect())
         })
     }
@@ -556,7 +556,7 @@ impl GameRecords for PostgresRecords {
         self.read(|c| games::unfinished_where(c, &Which::Of(player)))
     }
 
-    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError> {
+    fn unfinished_game(&mut self, code: &TableCode) -> Result<Option<Unfinished>, RecordsError> {
         let found = self.read(|c| games::unfinished_where(c, &Which::Code(code)))?;
         Ok(found.into_iter().next())
     }

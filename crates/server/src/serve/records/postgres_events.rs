@@ -11,7 +11,7 @@ use super::events::{EventRecords, sql};
 use super::postgres::PostgresRecords;
 use super::postgres_games as games;
 use crate::serve::event_rules::Pairing;
-use crate::serve::ids::{Fingerprint, GameId, RoomCode, event_key};
+use crate::serve::ids::{Fingerprint, GameId, TableCode, event_key};
 
 /// A value that did not read as the records write it.
 fn bad(what: &str) -> RecordsError {
@@ -27,7 +27,7 @@ fn spec_of(row: &Row) -> Result<(EventSpec, Stage), RecordsError> {
     let stage: String = row.try_get(11)?;
     Ok((
         EventSpec {
-            code: RoomCode::new(row.try_get::<_, String>(0)?),
+            code: TableCode::new(row.try_get::<_, String>(0)?),
             name: row.try_get(1)?,
             kind: EventKind::parse(&kind).ok_or_else(|| bad("kind"))?,
             variant: row.try_get(3)?,
@@ -68,7 +68,7 @@ pub(super) fn create(c: &mut Client, spec: &EventSpec) -> Result<(), RecordsErro
 /// Records one change to an event.
 pub(super) fn change(
     c: &mut Client,
-    code: &RoomCode,
+    code: &TableCode,
     change: &EventChange,
 ) -> Result<(), RecordsError> {
     let code = code.as_str();
@@ -122,7 +122,7 @@ pub(super) fn change(
 }
 
 /// An event as kept, if there is one by that code.
-pub(super) fn read(c: &mut Client, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
+pub(super) fn read(c: &mut Client, code: &TableCode) -> Result<Option<EventRecord>, RecordsError> {
     let code = code.as_str();
     let Some(row) = c.query_opt(sql::READ, &[&code])? else {
         return Ok(None);
@@ -173,7 +173,7 @@ pub(super) fn list(c: &mut Client) -> Result<Vec<(EventSpec, Stage)>, RecordsErr
 }
 
 /// The PDN of an event's finished games, in the order they were paired.
-pub(super) fn games(c: &mut Client, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+pub(super) fn games(c: &mut Client, code: &TableCode) -> Result<Vec<String>, RecordsError> {
     let rows = c.query(sql::GAMES, &[&code.as_str()])?;
     rows.iter().map(|row| Ok(row.try_get(0)?)).collect()
 }
@@ -181,7 +181,7 @@ pub(super) fn games(c: &mut Client, code: &RoomCode) -> Result<Vec<String>, Reco
 /// The pairings whose result is not kept and whose game has ended, with the game's result.
 pub(super) fn games_ended(
     c: &mut Client,
-    code: &RoomCode,
+    code: &TableCode,
 ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
     let rows = c.query(sql::GAMES_ENDED, &[&code.as_str()])?;
     rows.iter()
@@ -204,7 +204,7 @@ impl EventRecords for PostgresRecords {
         })
     }
 
-    fn change_event(&mut self, code: &RoomCode, change: &EventChange) -> Result<(), RecordsError> {
+    fn change_event(&mut self, code: &TableCode, change: &EventChange) -> Result<(), RecordsError> {
         let fence = self.fence.clone();
         self.write(|c| {
             games::fence_code(c, fence.as_ref(), &event_key(code))?;
@@ -214,7 +214,7 @@ impl EventRecords for PostgresRecords {
 
     // The reads are made in a transaction of their own (a write's), so that an event is read as one state.
 
-    fn event(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
+    fn event(&mut self, code: &TableCode) -> Result<Option<EventRecord>, RecordsError> {
         self.write(|c| read(c, code))
     }
 
@@ -222,13 +222,13 @@ impl EventRecords for PostgresRecords {
         self.write(list)
     }
 
-    fn event_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+    fn event_games(&mut self, code: &TableCode) -> Result<Vec<String>, RecordsError> {
         self.write(|c| games(c, code))
     }
 
     fn event_games_ended(
         &mut self,
-        code: &RoomCode,
+        code: &TableCode,
     ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
         self.write(|c| games_ended(c, code))
     }

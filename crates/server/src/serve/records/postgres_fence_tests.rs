@@ -134,7 +134,7 @@ fn a_node_whose_room_was_taken_over_writes_nothing_more_and_the_new_owner_does()
         definition: None,
     };
     not_held(one.start_game(&new_game).map(drop), "K7QX");
-    let unleased = RoomCode::new("ZZ99");
+    let unleased = TableCode::new("ZZ99");
     new_game.code = &unleased;
     not_held(one.start_game(&new_game).map(drop), "ZZ99");
 }
@@ -302,7 +302,7 @@ fn the_recorder_lets_a_refused_game_go_and_reports_its_room_once() {
     };
     recorder.send(move_job(keys[0], 0, "11-15"));
     recorder.flush();
-    // Room K7QX is taken over by node two.
+    // Table K7QX is taken over by node two.
     lease(&mut admin, "K7QX", "two", 60.0);
     for (ply, text) in ["23-19", "8-11"].into_iter().enumerate() {
         recorder.send(move_job(keys[0], ply + 1, text));

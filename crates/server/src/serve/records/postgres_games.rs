@@ -14,7 +14,7 @@ use postgres::{Client, GenericClient};
 use super::postgres::Fence;
 use super::ratings::{EndedGame, RatingRows, rate_game};
 use super::{FinishedGame, RecordsError, Unfinished};
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::ids::{Fingerprint, GameId, TableCode};
 use crate::serve::rating::Rating;
 
 /// A clock reading as the database keeps it (milliseconds fit; a larger one is kept as the largest).
@@ -52,7 +52,7 @@ pub(super) fn fence(
     match row.get::<_, Option<bool>>(1) {
         Some(true) => Ok(()),
         _ => Err(RecordsError::NotHeld {
-            code: row.get::<_, Option<String>>(0).map(RoomCode::new),
+            code: row.get::<_, Option<String>>(0).map(TableCode::new),
         }),
     }
 }
@@ -63,7 +63,7 @@ pub(super) fn fence(
 pub(super) fn fence_code(
     c: &mut Client,
     fence: Option<&Fence>,
-    code: &RoomCode,
+    code: &TableCode,
 ) -> Result<(), RecordsError> {
     let Some(fence) = fence else {
         return Ok(());
@@ -183,7 +183,7 @@ pub(super) enum Which<'a> {
     Of(&'a Fingerprint),
     /// The one joined by this code, its row locked for a moment first: a write to it that passed the fence is
     /// kept before it is read.
-    Code(&'a RoomCode),
+    Code(&'a TableCode),
 }
 
 /// The games not ended that `which` says, oldest first, with what resuming each needs.
@@ -240,7 +240,7 @@ pub(super) fn unfinished_where(
             white: (Fingerprint::new(row.get::<_, String>(4)), row.get(5)),
             rated: row.get(6),
             clock: row.get(7),
-            code: row.get::<_, Option<String>>(8).map(RoomCode::new),
+            code: row.get::<_, Option<String>>(8).map(TableCode::new),
             definition: row.get(9),
             moves,
             clocks: noted.or(after_move),

@@ -18,7 +18,7 @@ use super::{
     Standing, Unfinished, for_sqlite,
 };
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::ids::{Fingerprint, GameId, TableCode};
 use crate::serve::rating::Rating;
 
 /// The schema, one migration per version: `MIGRATIONS[n]` takes a file from version `n` to `n + 1`.
@@ -376,14 +376,14 @@ impl GameRecords for SqliteRecords {
         Ok(ids)
     }
 
-    fn unfinished_codes(&mut self) -> Result<Vec<RoomCode>, RecordsError> {
+    fn unfinished_codes(&mut self) -> Result<Vec<TableCode>, RecordsError> {
         let mut query = self
             .db
             .prepare_cached(super::games::sql::UNFINISHED_CODES)?;
         let codes = query
             .query_map([], |row| row.get::<_, String>(0))?
-            .map(|code| code.map(RoomCode::new))
-            .collect::<Result<Vec<RoomCode>, _>>()?;
+            .map(|code| code.map(TableCode::new))
+            .collect::<Result<Vec<TableCode>, _>>()?;
         Ok(codes)
     }
 
@@ -398,7 +398,7 @@ impl GameRecords for SqliteRecords {
         self.unfinished_where("(black = ?1 OR white = ?1)", params![player])
     }
 
-    fn unfinished_game(&mut self, code: &RoomCode) -> Result<Option<Unfinished>, RecordsError> {
+    fn unfinished_game(&mut self, code: &TableCode) -> Result<Option<Unfinished>, RecordsError> {
         let found = self.unfinished_where("code = ?1", params![code])?;
         Ok(found.into_iter().next())
     }

@@ -11,7 +11,7 @@ use super::events::{EventRecords, sql};
 use super::for_sqlite;
 use super::sqlite::SqliteRecords;
 use crate::serve::event_rules::Pairing;
-use crate::serve::ids::{Fingerprint, GameId, RoomCode};
+use crate::serve::ids::{Fingerprint, GameId, TableCode};
 
 /// A column that did not read as the records write it: a file written by hand, or by a newer program.
 fn bad(what: &str) -> rusqlite::Error {
@@ -69,7 +69,7 @@ pub(super) fn create(db: &Connection, spec: &EventSpec) -> Result<(), RecordsErr
 /// Records one change to an event.
 pub(super) fn change(
     db: &Connection,
-    code: &RoomCode,
+    code: &TableCode,
     change: &EventChange,
 ) -> Result<(), RecordsError> {
     match *change {
@@ -120,7 +120,7 @@ pub(super) fn change(
 }
 
 /// An event as kept, if there is one by that code.
-pub(super) fn read(db: &Connection, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
+pub(super) fn read(db: &Connection, code: &TableCode) -> Result<Option<EventRecord>, RecordsError> {
     let Some((spec, stage)) = db
         .query_row(&for_sqlite(sql::READ), params![code], spec_of)
         .optional()?
@@ -182,7 +182,7 @@ pub(super) fn list(db: &Connection) -> Result<Vec<(EventSpec, Stage)>, RecordsEr
 }
 
 /// The PDN of an event's finished games, in the order they were paired.
-pub(super) fn games(db: &Connection, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+pub(super) fn games(db: &Connection, code: &TableCode) -> Result<Vec<String>, RecordsError> {
     let rows = db
         .prepare_cached(&for_sqlite(sql::GAMES))?
         .query_map(params![code], |row| row.get(0))?
@@ -193,7 +193,7 @@ pub(super) fn games(db: &Connection, code: &RoomCode) -> Result<Vec<String>, Rec
 /// The pairings whose result is not kept and whose game has ended, with the game's result.
 pub(super) fn games_ended(
     db: &Connection,
-    code: &RoomCode,
+    code: &TableCode,
 ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
     let rows = db
         .prepare_cached(&for_sqlite(sql::GAMES_ENDED))?
@@ -209,11 +209,11 @@ impl EventRecords for SqliteRecords {
         create(&self.db, spec)
     }
 
-    fn change_event(&mut self, code: &RoomCode, change: &EventChange) -> Result<(), RecordsError> {
+    fn change_event(&mut self, code: &TableCode, change: &EventChange) -> Result<(), RecordsError> {
         self::change(&self.db, code, change)
     }
 
-    fn event(&mut self, code: &RoomCode) -> Result<Option<EventRecord>, RecordsError> {
+    fn event(&mut self, code: &TableCode) -> Result<Option<EventRecord>, RecordsError> {
         read(&self.db, code)
     }
 
@@ -221,13 +221,13 @@ impl EventRecords for SqliteRecords {
         list(&self.db)
     }
 
-    fn event_games(&mut self, code: &RoomCode) -> Result<Vec<String>, RecordsError> {
+    fn event_games(&mut self, code: &TableCode) -> Result<Vec<String>, RecordsError> {
         games(&self.db, code)
     }
 
     fn event_games_ended(
         &mut self,
-        code: &RoomCode,
+        code: &TableCode,
     ) -> Result<Vec<(u32, u32, String)>, RecordsError> {
         games_ended(&self.db, code)
     }

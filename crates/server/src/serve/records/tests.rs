@@ -445,7 +445,7 @@ fn a_player_s_unfinished_games_and_a_room_s_are_read_alone(records: &mut dyn Rec
             .is_none()
     );
     // The codes of the games in progress, oldest first, without the ended one.
-    let codes: Vec<RoomCode> = vec!["AB12".into(), "BC34".into()];
+    let codes: Vec<TableCode> = vec!["AB12".into(), "BC34".into()];
     assert_eq!(records.unfinished_codes().expect("read"), codes);
 }
 

@@ -1,13 +1,13 @@
 //! A game between people as a state machine, apart from any transport.
 //!
-//! [`Room`] takes one [`Input`] at a time (a player's request, a connection come or gone, a timer, the records'
-//! answer) with the room's time, and returns the [`RoomEffect`]s of handling it: updates for connections, a commit
+//! [`Table`] takes one [`Input`] at a time (a player's request, a connection come or gone, a timer, the records'
+//! answer) with the room's time, and returns the [`TableEffect`]s of handling it: updates for connections, a commit
 //! for the records, the lobby's summary, a result for a tournament. It knows no task, channel, socket or
 //! terminal: its clock is the time it is given, its connections are numbers ([`Conn`]), and its records are the
 //! commits it asks for and the answers it is given. The driver in [`super`] runs it on a tokio task for the
 //! server; the tests and the simulation drive the same machine.
 //!
-//! Commit, then show: what a step changes in the game goes out as one [`RoomEffect::Commit`], and nothing of it is
+//! Commit, then show: what a step changes in the game goes out as one [`TableEffect::Commit`], and nothing of it is
 //! shown to anyone until [`Input::Committed`] says that it is durable (see `machine/commit.rs`).
 
 use std::collections::{HashMap, VecDeque};
@@ -18,7 +18,7 @@ use crate::app::{OfferKind, SeatView, TableNews, TableRequest, TableState};
 use crate::game::{AnyGame, Clock, DrawReason, Outcome, TimeControl, lost_on_time};
 use crate::rules::{Color, GameType};
 use crate::serve::identity::Identity;
-use crate::serve::ids::{Fingerprint, RoomCode};
+use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::recorder::{CommitError, Job, RecordKey};
 use crate::serve::tables::Listing;
 
@@ -37,7 +37,7 @@ pub const NOTE_CLOCKS_EVERY: Duration = Duration::from_secs(2);
 
 /// How a room's game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RoomConfig {
+pub struct TableConfig {
     /// The rules and board.
     pub game_type: GameType,
     /// The time control, if the game has clocks.
@@ -70,7 +70,7 @@ pub struct Resumed {
     /// and they could be read.
     pub ratings: [Option<(i32, bool)>; 2],
     /// The code it was joined by, kept when it is free.
-    pub code: Option<RoomCode>,
+    pub code: Option<TableCode>,
     /// The room's key for it in the records (the recorder has been told its number).
     pub record: RecordKey,
 }
@@ -92,7 +92,7 @@ pub struct Conn(pub u64);
 #[derive(Debug)]
 pub enum Input {
     /// Take a seat (a colour, or the first free one), or take back one's own seat: answered by
-    /// [`RoomEffect::Seated`].
+    /// [`TableEffect::Seated`].
     Sit {
         /// Who.
         who: Identity,
@@ -131,11 +131,11 @@ pub enum Input {
     },
     /// The driver found a connection closed while sending to it: a watcher there is forgotten, quietly.
     Gone(Conn),
-    /// The records' answer to the last [`RoomEffect::Commit`].
+    /// The records' answer to the last [`TableEffect::Commit`].
     Committed(Result<(), CommitError>),
-    /// The driver's answer to [`RoomEffect::OpenRematch`]: the new table's code, or why there is none.
-    RematchOpened(Result<RoomCode, RoomError>),
-    /// The driver's answer to [`RoomEffect::ReadRatings`]: Black's and White's ratings after the game.
+    /// The driver's answer to [`TableEffect::OpenRematch`]: the new table's code, or why there is none.
+    RematchOpened(Result<TableCode, TableError>),
+    /// The driver's answer to [`TableEffect::ReadRatings`]: Black's and White's ratings after the game.
     Ratings([i32; 2]),
     /// Whether the records are written now changed: everyone here is shown it.
     Records {
@@ -144,13 +144,13 @@ pub enum Input {
     },
     /// The server is stopping: the clocks as they stand go to the records.
     NoteClocks,
-    /// The time asked for by [`Room::next_wake`] has come.
+    /// The time asked for by [`Table::next_wake`] has come.
     Wake,
 }
 
 /// What handling an input comes to, in order.
 #[derive(Debug)]
-pub enum RoomEffect {
+pub enum TableEffect {
     /// An update for one connection.
     Send {
         /// Which.
@@ -159,7 +159,7 @@ pub enum RoomEffect {
         update: Update,
     },
     /// The answer to [`Input::Sit`].
-    Seated(Result<Color, RoomError>),
+    Seated(Result<Color, TableError>),
     /// A step's changes for the records, as one commit: answer with [`Input::Committed`]. Until then the room
     /// takes nothing but that answer and [`Input::Wake`].
     Commit(Vec<Job>),
@@ -171,7 +171,7 @@ pub enum RoomEffect {
     /// A rematch was agreed: open a table for it and answer with [`Input::RematchOpened`].
     OpenRematch {
         /// The new table's settings (the same as this one's).
-        config: RoomConfig,
+        config: TableConfig,
         /// Its players, colours swapped.
         rematch: Rematch,
     },
@@ -191,9 +191,9 @@ pub enum RoomEffect {
 
 /// What a room starts from besides its settings.
 #[derive(Default)]
-pub struct RoomSetup {
+pub struct TableSetup {
     /// The code it is joined by.
-    pub code: RoomCode,
+    pub code: TableCode,
     /// Whether its games go to the records.
     pub recorded: bool,
     /// Whether the records are written as it opens.
@@ -243,9 +243,9 @@ struct Plan {
 }
 
 /// A game between people: the state machine.
-pub struct Room {
-    config: RoomConfig,
-    code: RoomCode,
+pub struct Table {
+    config: TableConfig,
+    code: TableCode,
     game: AnyGame,
     seats: [Option<Seat>; 2],
     watchers: Vec<(Fingerprint, Conn)>,
@@ -280,10 +280,10 @@ pub struct Room {
     pending: Option<commit::Pending>,
     /// After the records could not take a step: not before then does the room try again by itself.
     retry_at: Option<Duration>,
-    /// The wake-ups asked for by the last [`Room::next_wake`].
+    /// The wake-ups asked for by the last [`Table::next_wake`].
     plan: Plan,
     /// The effects of the input being handled.
-    out: Vec<RoomEffect>,
+    out: Vec<TableEffect>,
 }
 
 /// What a step of the room comes to.
@@ -295,10 +295,10 @@ enum Step {
     Show(Option<commit::AskedBy>),
 }
 
-impl Room {
+impl Table {
     /// A room at time `now`.
-    pub fn new(config: RoomConfig, setup: RoomSetup, now: Duration) -> Room {
-        let RoomSetup {
+    pub fn new(config: TableConfig, setup: TableSetup, now: Duration) -> Table {
+        let TableSetup {
             code,
             recorded,
             writing,
@@ -307,7 +307,7 @@ impl Room {
             event,
             note_phase,
         } = setup;
-        let mut room = Room {
+        let mut room = Table {
             config,
             code,
             game: AnyGame::new(config.game_type),
@@ -372,7 +372,7 @@ impl Room {
     }
 
     /// Handles `input` at time `now` (never earlier than the last), and says what comes of it.
-    pub fn handle(&mut self, input: Input, now: Duration) -> Vec<RoomEffect> {
+    pub fn handle(&mut self, input: Input, now: Duration) -> Vec<TableEffect> {
         self.now = self.now.max(now);
         match input {
             Input::Committed(answer) => self.committed(answer),
@@ -449,7 +449,7 @@ impl Room {
     }
 
     /// The room's code.
-    pub fn code(&self) -> &RoomCode {
+    pub fn code(&self) -> &TableCode {
         &self.code
     }
 
@@ -519,7 +519,7 @@ impl Room {
         })
     }
 
-    fn refuse(&mut self, who: &Fingerprint, why: &RoomError) {
+    fn refuse(&mut self, who: &Fingerprint, why: &TableError) {
         self.tell(who, Update::Refused(why.to_string()));
     }
 
@@ -533,7 +533,7 @@ impl Room {
                 conn,
             } => {
                 let seated = self.sit(who, color, (rating, provisional), conn);
-                self.out.push(RoomEffect::Seated(seated));
+                self.out.push(TableEffect::Seated(seated));
             }
             Input::Watch {
                 who,
@@ -620,7 +620,7 @@ impl Room {
         color: Option<Color>,
         (rating, provisional): (Option<i32>, bool),
         conn: Conn,
-    ) -> Result<Color, RoomError> {
+    ) -> Result<Color, TableError> {
         // Coming back to one's own seat.
         if let Some(mine) = self.seat_of(&who.fingerprint) {
             let mut taken_from = None;
@@ -648,16 +648,16 @@ impl Room {
             return Ok(mine);
         }
         if self.game.outcome().is_some() {
-            return Err(RoomError::OverMayWatch);
+            return Err(TableError::OverMayWatch);
         }
         let free = |c: &Color| self.seats[c.index()].is_none();
         let chosen = match color {
             Some(c) if free(&c) => c,
-            Some(c) => return Err(RoomError::SeatTaken(c)),
+            Some(c) => return Err(TableError::SeatTaken(c)),
             None => [Color::Black, Color::White]
                 .into_iter()
                 .find(free)
-                .ok_or(RoomError::Full)?,
+                .ok_or(TableError::Full)?,
         };
         self.seats[chosen.index()] = Some(Seat {
             who,
@@ -770,7 +770,7 @@ impl Room {
 
     /// Sends `update` to one connection.
     fn send(&mut self, to: Conn, update: Update) {
-        self.out.push(RoomEffect::Send { to, update });
+        self.out.push(TableEffect::Send { to, update });
     }
 
     /// Sends `update` to `who` alone (wherever they sit or watch from).
@@ -855,5 +855,5 @@ mod rematch;
 mod requests;
 mod timers;
 
-pub use error::RoomError;
+pub use error::TableError;
 pub use recording::{ResumeError, resumed_from, variant_named};

@@ -3,13 +3,13 @@
 //! ended, and how their rating moved. The room leaves the word in the records as the game ends, or, for a rated
 //! game, once the ratings after it are read.
 
-use super::{Job, Room, RoomEffect};
+use super::{Job, Table, TableEffect};
 use crate::app::rating_change_text;
 use crate::rules::{Color, Variant};
 
-impl Room {
+impl Table {
     /// The game has just ended and is in the records: the players away now are told when they next connect,
-    /// at once unless the ratings after it are still to be read (then [`Room::news_with_ratings`] tells them).
+    /// at once unless the ratings after it are still to be read (then [`Table::news_with_ratings`] tells them).
     pub(super) fn news_for_the_absent(&mut self, ratings_follow: bool) {
         if ratings_follow {
             return;
@@ -69,6 +69,6 @@ impl Room {
             ));
         }
         let player = seat.who.fingerprint.clone();
-        self.out.push(RoomEffect::Note(Job::News { player, text }));
+        self.out.push(TableEffect::Note(Job::News { player, text }));
     }
 }

@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use super::{Fingerprint, Job, RecordKey, Room, RoomEffect, Update};
+use super::{Fingerprint, Job, RecordKey, Table, TableEffect, Update};
 use crate::app::OfferKind;
 use crate::game::{AnyGame, Clock, Outcome};
 use crate::rules::Color;
@@ -61,7 +61,7 @@ pub(super) struct Pending {
     pub(super) told_slow: bool,
 }
 
-impl Room {
+impl Table {
     /// The room as it stands, to go back to if the next step's commit is not written.
     pub(super) fn before(&self) -> Before {
         Before {
@@ -98,7 +98,7 @@ impl Room {
 
     /// Adds a job about this game to the step's commit, when the game is recorded; a game whose start the
     /// records have not taken yet is started with it.
-    pub(super) fn record(&mut self, job: impl FnOnce(RecordKey, &Room) -> Job) {
+    pub(super) fn record(&mut self, job: impl FnOnce(RecordKey, &Table) -> Job) {
         if self.record.is_none() && self.recorded() {
             self.record_start();
         }
@@ -109,10 +109,10 @@ impl Room {
     }
 
     /// Sends a job about this game that nobody waits for (a note of the clocks between moves).
-    pub(super) fn note(&mut self, job: impl FnOnce(RecordKey, &Room) -> Job) {
+    pub(super) fn note(&mut self, job: impl FnOnce(RecordKey, &Table) -> Job) {
         if let (true, Some(key)) = (self.records, self.record) {
             let job = job(key, self);
-            self.out.push(RoomEffect::Note(job));
+            self.out.push(TableEffect::Note(job));
         }
     }
 
@@ -138,7 +138,7 @@ impl Room {
         let jobs = std::mem::take(&mut self.unsaved);
         match (self.records, jobs.is_empty()) {
             (true, false) => {
-                self.out.push(RoomEffect::Commit(jobs));
+                self.out.push(TableEffect::Commit(jobs));
                 self.pending = Some(Pending {
                     before,
                     asked_by,
@@ -165,12 +165,12 @@ impl Room {
                 self.publish(before.ended);
                 return;
             }
-            Err(CommitError::NotHeld) => return self.out.push(RoomEffect::Stop),
+            Err(CommitError::NotHeld) => return self.out.push(TableEffect::Stop),
             // The step may be in the records or not: neither shown nor undone here; the game is read back
             // from the records where it is taken up next, as after a crash.
             Err(CommitError::Unknown) => {
                 tracing::error!(code = %self.code, "the records may or may not have kept a step of a game; it stops here and is read back from them");
-                return self.out.push(RoomEffect::Stop);
+                return self.out.push(TableEffect::Stop);
             }
             Err(error) => error,
         };
@@ -232,7 +232,7 @@ impl Room {
             self.news_for_the_absent(ratings_follow);
         }
         let listing = self.listing();
-        self.out.push(RoomEffect::Listing(listing));
+        self.out.push(TableEffect::Listing(listing));
     }
 
     /// A room that could not write what a clock or an absence decided waits a moment before trying again.
@@ -273,7 +273,7 @@ impl Room {
         }
         let players = [black.who.fingerprint.clone(), white.who.fingerprint.clone()];
         let variant = self.config.game_type.to_string();
-        self.out.push(RoomEffect::ReadRatings { players, variant });
+        self.out.push(TableEffect::ReadRatings { players, variant });
         true
     }
 
@@ -298,7 +298,7 @@ impl Room {
             game: Box::new(self.tagged_game()),
             name: format!("table {} {}", self.code, names.join(" vs ")),
         };
-        self.out.push(RoomEffect::Note(file));
+        self.out.push(TableEffect::Note(file));
     }
 }
 

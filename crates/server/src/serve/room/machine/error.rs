@@ -8,11 +8,11 @@ use thiserror::Error;
 use crate::app::{OfferKind, clock_text};
 use crate::game::{GameError, Outcome};
 use crate::rules::Color;
-use crate::serve::RoomCode;
+use crate::serve::TableCode;
 
 /// A request the room (or the list of rooms) refused, and why; its text is what the asker is shown.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum RoomError {
+pub enum TableError {
     /// Someone who only watches asked what only a player may.
     #[error("you are watching this game")]
     Watching,
@@ -107,7 +107,7 @@ pub enum RoomError {
     Full,
     /// No game has this code (the code, as asked).
     #[error("there is no game {0} on this server (it may have ended)")]
-    NoGame(RoomCode),
+    NoGame(TableCode),
     /// A player with as many games in progress as one may have (how many).
     #[error(
         "you have {0} games in progress, the most one player may have: finish one (or resign) first"
@@ -130,24 +130,24 @@ mod tests {
 
     #[test]
     fn refusals_read_as_the_players_have_always_read_them() {
-        let away = RoomError::MayComeBack {
+        let away = TableError::MayComeBack {
             name: "ann".into(),
             left: Duration::from_secs(75),
         };
         assert_eq!(away.to_string(), "ann may still come back (1:15 left)");
         assert_eq!(
-            RoomError::OfferEnded(OfferKind::Draw).to_string(),
+            TableError::OfferEnded(OfferKind::Draw).to_string(),
             format!(
                 "the game is over: {} offered during it ended with it",
                 OfferKind::Draw.words()
             )
         );
         assert_eq!(
-            RoomError::SeatTaken(Color::White).to_string(),
+            TableError::SeatTaken(Color::White).to_string(),
             "white is taken"
         );
         assert_eq!(
-            RoomError::NoGame("K7QX".into()).to_string(),
+            TableError::NoGame("K7QX".into()).to_string(),
             "there is no game K7QX on this server (it may have ended)"
         );
     }

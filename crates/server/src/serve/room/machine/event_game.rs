@@ -5,11 +5,11 @@
 
 use std::time::Duration;
 
-use super::{Job, Room, RoomEffect};
+use super::{Job, Table, TableEffect};
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::Color;
 use crate::serve::event_rules::GameResult;
-use crate::serve::ids::RoomCode;
+use crate::serve::ids::TableCode;
 
 /// What a tournament's director hears of one of its games as it ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct GameEnded {
 #[derive(Clone, Debug)]
 pub struct EventGame {
     /// The event's code.
-    pub event: RoomCode,
+    pub event: TableCode,
     /// The pairing's round (Swiss) or number (arena).
     pub round: u32,
     /// The pairing's board.
@@ -37,7 +37,7 @@ pub struct EventGame {
     pub tags: [(&'static str, String); 2],
 }
 
-impl Room {
+impl Table {
     /// The game has gone into the records: the event learns which game its pairing is.
     pub(super) fn record_event_start(&mut self) {
         if let Some(link) = &self.event {
@@ -77,7 +77,7 @@ impl Room {
             result,
             forfeit,
         };
-        self.out.push(RoomEffect::EventResult(ended));
+        self.out.push(TableEffect::EventResult(ended));
     }
 
     /// In a tournament game not over, when the first absent player's time to come back runs out.

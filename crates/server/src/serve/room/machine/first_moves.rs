@@ -4,9 +4,9 @@
 
 use std::time::Duration;
 
-use super::{DrawReason, FIRST_MOVE_LIMIT, Outcome, Room, lost_on_time};
+use super::{DrawReason, FIRST_MOVE_LIMIT, Outcome, Table, lost_on_time};
 
-impl Room {
+impl Table {
     /// Whether the side to move has its first move still to make in a timed game in play: the clocks wait for
     /// it.
     pub(super) fn first_moves_due(&self) -> bool {

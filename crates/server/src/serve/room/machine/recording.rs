@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use super::{Fingerprint, Identity, Job, Listing, RecordKey, Resumed, Room, RoomConfig};
+use super::{Fingerprint, Identity, Job, Listing, RecordKey, Resumed, Table, TableConfig};
 use crate::game::{AnyGame, GameError, TimeControl, TimeControlError};
 
 use crate::rules::defined::{RegistryError, register};
@@ -20,7 +20,7 @@ use crate::store::pdn_date;
 /// The event written in the PDN of every game played on the server.
 const EVENT: &str = "crowned server";
 
-impl Room {
+impl Table {
     /// Both seats are taken at the start: the game goes into the records (unless a guest plays: their games are
     /// not kept).
     pub(super) fn record_start(&mut self) {
@@ -177,7 +177,7 @@ pub fn variant_named(name: &str, definition: Option<&str>) -> Result<Variant, Re
 pub fn resumed_from(
     game: Unfinished,
     grace: Duration,
-) -> Result<(RoomConfig, Resumed), ResumeError> {
+) -> Result<(TableConfig, Resumed), ResumeError> {
     let variant = variant_named(&game.variant, game.definition.as_deref())?;
     let game_type = GameType::standard(variant);
     let clock = match game.clock.trim() {
@@ -192,7 +192,7 @@ pub fn resumed_from(
         })?;
     }
     let identity = |(fingerprint, name): (Fingerprint, String)| Identity { fingerprint, name };
-    let config = RoomConfig {
+    let config = TableConfig {
         game_type,
         clock,
         grace,
@@ -213,19 +213,19 @@ pub fn resumed_from(
 
 #[cfg(test)]
 mod tests {
-    use super::super::RoomSetup;
+    use super::super::TableSetup;
     use super::*;
 
     #[test]
     fn the_record_s_time_control_is_in_seconds() {
-        let config = RoomConfig {
+        let config = TableConfig {
             game_type: GameType::standard(Variant::English),
             clock: Some("5+3".parse().expect("a time control")),
             grace: Duration::from_secs(60),
             rated: false,
             private: true,
         };
-        let pdn = Room::new(config, RoomSetup::default(), Duration::ZERO).pdn();
+        let pdn = Table::new(config, TableSetup::default(), Duration::ZERO).pdn();
         assert!(pdn.contains("[TimeControl \"300+3\"]"), "{pdn}");
         let read = crate::game::pdn::parse_games(&pdn)
             .into_iter()

@@ -3,23 +3,23 @@
 //! and the watchers are told its code and taken there by their connections.
 
 use super::{
-    Color, Fingerprint, OfferKind, Rematch, Room, RoomCode, RoomEffect, RoomError, Update,
+    Color, Fingerprint, OfferKind, Rematch, Table, TableCode, TableEffect, TableError, Update,
 };
 
-impl Room {
+impl Table {
     /// `color` offers a rematch: the opponent is asked, or, if they offered one already, it is agreed.
-    pub(super) fn offer_rematch(&mut self, color: Color) -> Result<(), RoomError> {
+    pub(super) fn offer_rematch(&mut self, color: Color) -> Result<(), TableError> {
         if self.game.outcome().is_none() {
-            return Err(RoomError::RematchTooSoon);
+            return Err(TableError::RematchTooSoon);
         }
         if self.event.is_some() {
-            return Err(RoomError::RematchInEvent);
+            return Err(TableError::RematchInEvent);
         }
         let opponent = self.seats[color.opponent().index()]
             .as_ref()
-            .ok_or(RoomError::NobodyToPlay)?;
+            .ok_or(TableError::NobodyToPlay)?;
         if opponent.away_since.is_some() {
-            return Err(RoomError::OpponentLeft(opponent.who.name.clone()));
+            return Err(TableError::OpponentLeft(opponent.who.name.clone()));
         }
         if self.offer == Some((color.opponent(), OfferKind::Rematch)) {
             // Both asked: nobody need answer.
@@ -31,18 +31,18 @@ impl Room {
     }
 
     /// The rematch agreed: a new room with the same settings is asked for, its seats taken by the same players
-    /// with the colours swapped ([`Room::rematch_opened`] tells everyone here its code). Nothing changes here.
-    pub(super) fn open_rematch(&mut self) -> Result<(), RoomError> {
+    /// with the colours swapped ([`Table::rematch_opened`] tells everyone here its code). Nothing changes here.
+    pub(super) fn open_rematch(&mut self) -> Result<(), TableError> {
         self.offer = None;
         let [Some(black), Some(white)] = &self.seats else {
-            return Err(RoomError::NobodyToPlay);
+            return Err(TableError::NobodyToPlay);
         };
         // Colours swapped: last game's White plays Black.
         let seats = [
             (white.who.clone(), white.rating),
             (black.who.clone(), black.rating),
         ];
-        self.out.push(RoomEffect::OpenRematch {
+        self.out.push(TableEffect::OpenRematch {
             config: self.config,
             rematch: Rematch { seats },
         });
@@ -51,7 +51,7 @@ impl Room {
 
     /// The rematch's table is open (everyone here is told its code), or could not be (both players are told
     /// why).
-    pub(super) fn rematch_opened(&mut self, opened: Result<RoomCode, RoomError>) {
+    pub(super) fn rematch_opened(&mut self, opened: Result<TableCode, TableError>) {
         match opened {
             Ok(code) => self.tell_everyone(&Update::Rematch(code.to_string())),
             Err(why) => {
@@ -73,7 +73,7 @@ impl Room {
             if from != leaving {
                 self.tell_seat(
                     from,
-                    Update::Refused(RoomError::RematchOff(name).to_string()),
+                    Update::Refused(TableError::RematchOff(name).to_string()),
                 );
             }
         }

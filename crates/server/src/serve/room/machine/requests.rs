@@ -2,24 +2,24 @@
 //! clocks again, a chat line. Each handler says whether the game changed (everyone then hears the new state),
 //! or why the request was refused (the asker alone hears it).
 
-use super::{CHAT_LINES, CHAT_WINDOW, Conn, Fingerprint, Job, MAX_CHAT, Room, RoomError, Update};
+use super::{CHAT_LINES, CHAT_WINDOW, Conn, Fingerprint, Job, MAX_CHAT, Table, TableError, Update};
 use crate::app::OfferKind;
 use crate::game::{DrawReason, Outcome, WinReason};
 use crate::rules::{Color, Move};
 use crate::serve::text::clean_line;
 
-impl Room {
+impl Table {
     /// Plays `who`'s move; whether the game changed, or why not.
-    pub(super) fn play(&mut self, who: &Fingerprint, mv: &Move) -> Result<bool, RoomError> {
-        let color = self.seat_of(who).ok_or(RoomError::Watching)?;
+    pub(super) fn play(&mut self, who: &Fingerprint, mv: &Move) -> Result<bool, TableError> {
+        let color = self.seat_of(who).ok_or(TableError::Watching)?;
         if self.seats.iter().any(Option::is_none) {
-            return Err(RoomError::NoOpponentYet);
+            return Err(TableError::NoOpponentYet);
         }
         if let Some(outcome) = self.game.outcome() {
-            return Err(RoomError::OverAs(outcome));
+            return Err(TableError::OverAs(outcome));
         }
         if self.game.position().side_to_move() != color {
-            return Err(RoomError::NotYourTurn);
+            return Err(TableError::NotYourTurn);
         }
         if self.paused {
             // A move after an agreed pause starts the clocks again, the mover's first.
@@ -27,7 +27,7 @@ impl Room {
         }
         // A first move is not timed; after them, a move waits for the clocks (both players here).
         if self.clock.as_ref().is_some_and(|c| c.running().is_none()) && !self.first_moves_due() {
-            return Err(RoomError::ClocksWaiting);
+            return Err(TableError::ClocksWaiting);
         }
         // Checked before the clock is pressed: an illegal move costs no time.
         let mut after = self.game.clone();
@@ -37,7 +37,7 @@ impl Room {
             && let Err(flagged) = clock.press(now)
         {
             self.lose_on_time(flagged);
-            return Err(RoomError::TimeRanOut);
+            return Err(TableError::TimeRanOut);
         }
         self.game = after;
         // A move answers any offer still open.
@@ -56,22 +56,22 @@ impl Room {
         &mut self,
         who: &Fingerprint,
         kind: OfferKind,
-    ) -> Result<(), RoomError> {
-        let color = self.seat_of(who).ok_or(RoomError::Watching)?;
+    ) -> Result<(), TableError> {
+        let color = self.seat_of(who).ok_or(TableError::Watching)?;
         if kind == OfferKind::Rematch {
             return self.offer_rematch(color);
         }
         if self.game.outcome().is_some() {
-            return Err(RoomError::Over);
+            return Err(TableError::Over);
         }
         if self.seats[color.opponent().index()].is_none() {
-            return Err(RoomError::NobodyToAsk);
+            return Err(TableError::NobodyToAsk);
         }
         if kind == OfferKind::Takeback && self.plies_to_take_back(color) == 0 {
-            return Err(RoomError::NoMoveToTakeBack);
+            return Err(TableError::NoMoveToTakeBack);
         }
         if kind == OfferKind::Pause && self.clock.as_ref().is_none_or(|c| c.running().is_none()) {
-            return Err(RoomError::ClocksNotRunning);
+            return Err(TableError::ClocksNotRunning);
         }
         self.offer = Some((color, kind));
         self.tell_seat(color.opponent(), Update::Offer(kind));
@@ -91,16 +91,16 @@ impl Room {
         who: &Fingerprint,
         kind: OfferKind,
         accept: bool,
-    ) -> Result<bool, RoomError> {
-        let color = self.seat_of(who).ok_or(RoomError::Watching)?;
+    ) -> Result<bool, TableError> {
+        let color = self.seat_of(who).ok_or(TableError::Watching)?;
         if kind != OfferKind::Rematch && self.game.outcome().is_some() {
-            return Err(RoomError::OfferEnded(kind));
+            return Err(TableError::OfferEnded(kind));
         }
         let Some((from, offered)) = self.offer else {
-            return Err(RoomError::NothingToAnswer);
+            return Err(TableError::NothingToAnswer);
         };
         if from == color || offered != kind {
-            return Err(RoomError::NothingToAnswer);
+            return Err(TableError::NothingToAnswer);
         }
         self.offer = None;
         if !accept {
@@ -144,16 +144,16 @@ impl Room {
     }
 
     /// Starts the clocks again after an agreed pause (either player may), the side to move's first.
-    pub(super) fn resume(&mut self, who: &Fingerprint) -> Result<bool, RoomError> {
-        self.seat_of(who).ok_or(RoomError::Watching)?;
+    pub(super) fn resume(&mut self, who: &Fingerprint) -> Result<bool, TableError> {
+        self.seat_of(who).ok_or(TableError::Watching)?;
         // A game may end while its clocks are stopped (a draw agreed, a resignation): they stay stopped. Started
         // again, a clock would run on a finished game until its flag fell, and then wake the room at once, again
         // and again, for as long as anyone stayed at the table.
         if let Some(outcome) = self.game.outcome() {
-            return Err(RoomError::OverAs(outcome));
+            return Err(TableError::OverAs(outcome));
         }
         if !self.paused {
-            return Err(RoomError::ClocksNotStopped);
+            return Err(TableError::ClocksNotStopped);
         }
         self.paused = false;
         let to_move = self.game.position().side_to_move();
@@ -164,34 +164,34 @@ impl Room {
         Ok(true)
     }
 
-    pub(super) fn resign(&mut self, who: &Fingerprint) -> Result<bool, RoomError> {
+    pub(super) fn resign(&mut self, who: &Fingerprint) -> Result<bool, TableError> {
         match self.seat_of(who) {
             // Nobody to lose to: a game with one seat taken has not begun (and is not in the records).
-            Some(_) if self.seats.iter().any(Option::is_none) => Err(RoomError::NoOpponentYet),
+            Some(_) if self.seats.iter().any(Option::is_none) => Err(TableError::NoOpponentYet),
             Some(color) if self.game.outcome().is_none() => {
                 let _ = self.game.resign(color);
                 self.stop_clock();
                 Ok(true)
             }
-            _ => Err(RoomError::NothingToResign),
+            _ => Err(TableError::NothingToResign),
         }
     }
 
     /// The game, or a draw when `draw`, to `who` whose opponent has been away past the grace period.
-    pub(super) fn claim(&mut self, who: &Fingerprint, draw: bool) -> Result<bool, RoomError> {
-        let color = self.seat_of(who).ok_or(RoomError::Watching)?;
+    pub(super) fn claim(&mut self, who: &Fingerprint, draw: bool) -> Result<bool, TableError> {
+        let color = self.seat_of(who).ok_or(TableError::Watching)?;
         if self.game.outcome().is_some() {
-            return Err(RoomError::Over);
+            return Err(TableError::Over);
         }
         let opponent = self.seats[color.opponent().index()]
             .as_ref()
-            .ok_or(RoomError::NobodyToClaimAgainst)?;
+            .ok_or(TableError::NobodyToClaimAgainst)?;
         let away = opponent
             .away_since
-            .ok_or_else(|| RoomError::OpponentHere(opponent.who.name.clone()))?;
+            .ok_or_else(|| TableError::OpponentHere(opponent.who.name.clone()))?;
         let left = self.config.grace.saturating_sub(self.away_for(away));
         if !left.is_zero() {
-            return Err(RoomError::MayComeBack {
+            return Err(TableError::MayComeBack {
                 name: opponent.who.name.clone(),
                 left,
             });
@@ -223,7 +223,7 @@ impl Room {
             times.pop_front();
         }
         if times.len() >= CHAT_LINES {
-            return self.refuse(who, &RoomError::SlowDown);
+            return self.refuse(who, &TableError::SlowDown);
         }
         times.push_back(now);
         let text = clean_line(text, MAX_CHAT);

@@ -3,9 +3,9 @@
 
 use std::time::Duration;
 
-use super::{NOTE_CLOCKS_EVERY, Room};
+use super::{NOTE_CLOCKS_EVERY, Table};
 
-impl Room {
+impl Table {
     /// When the running clock's flag falls.
     pub(super) fn flag_deadline(&self) -> Option<Duration> {
         let clock = self.clock.as_ref()?;

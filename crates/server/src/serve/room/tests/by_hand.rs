@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::serve::recorder::{CommitError, Job};
-use crate::serve::room::machine::{Conn, Input, Room, RoomEffect, RoomSetup};
+use crate::serve::room::machine::{Conn, Input, Table, TableEffect, TableSetup};
 
 fn person(name: &str) -> Identity {
     Identity {
@@ -13,19 +13,19 @@ fn person(name: &str) -> Identity {
 }
 
 /// A recorded room with both players seated from connections 1 and 2, at time zero.
-fn seated(clock: Option<&str>) -> Room {
+fn seated(clock: Option<&str>) -> Table {
     seated_with(config(clock, 60_000))
 }
 
 /// A recorded room of `config` with both players seated from connections 1 and 2 (rated 1500, Bob's rating
 /// provisional), at time zero.
-fn seated_with(config: RoomConfig) -> Room {
-    let setup = RoomSetup {
+fn seated_with(config: TableConfig) -> Table {
+    let setup = TableSetup {
         recorded: true,
         writing: true,
-        ..RoomSetup::default()
+        ..TableSetup::default()
     };
-    let mut room = Room::new(config, setup, Duration::ZERO);
+    let mut room = Table::new(config, setup, Duration::ZERO);
     for (i, name) in ["ann", "bob"].into_iter().enumerate() {
         let sit = Input::Sit {
             who: person(name),
@@ -36,7 +36,7 @@ fn seated_with(config: RoomConfig) -> Room {
         };
         let effects = room.handle(sit, Duration::ZERO);
         // Bob's seat starts the game in the records: shown once they hold it.
-        if effects.iter().any(|e| matches!(e, RoomEffect::Commit(_))) {
+        if effects.iter().any(|e| matches!(e, TableEffect::Commit(_))) {
             room.handle(Input::Committed(Ok(())), Duration::ZERO);
         }
     }
@@ -44,7 +44,7 @@ fn seated_with(config: RoomConfig) -> Room {
 }
 
 /// [`seated`], with each side's first move (which no clock times) played at time zero: Black's clock runs.
-fn moved(clock: Option<&str>) -> Room {
+fn moved(clock: Option<&str>) -> Table {
     let mut room = seated(clock);
     let mut game = AnyGame::new(GameType::standard(Variant::English));
     for (who, text) in [("ann", "11-15"), ("bob", "23-19")] {
@@ -55,7 +55,7 @@ fn moved(clock: Option<&str>) -> Room {
         };
         let effects = room.handle(ask, Duration::ZERO);
         assert!(
-            effects.iter().any(|e| matches!(e, RoomEffect::Commit(_))),
+            effects.iter().any(|e| matches!(e, TableEffect::Commit(_))),
             "{effects:?}"
         );
         room.handle(Input::Committed(Ok(())), Duration::ZERO);
@@ -64,7 +64,7 @@ fn moved(clock: Option<&str>) -> Room {
 }
 
 /// Wakes the room whenever it asks, up to `until`: the effects, with the time of each.
-fn run_until(room: &mut Room, until: Duration) -> Vec<(Duration, RoomEffect)> {
+fn run_until(room: &mut Table, until: Duration) -> Vec<(Duration, TableEffect)> {
     let mut seen = Vec::new();
     while let Some(at) = room.next_wake().filter(|at| *at <= until) {
         for effect in room.handle(Input::Wake, at) {
@@ -80,7 +80,7 @@ fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second()
     let seen = run_until(&mut room, Duration::from_secs(10));
     let notes: Vec<Duration> = seen
         .iter()
-        .filter(|(_, e)| matches!(e, RoomEffect::Note(Job::Clocks { .. })))
+        .filter(|(_, e)| matches!(e, TableEffect::Note(Job::Clocks { .. })))
         .map(|(at, _)| *at)
         .collect();
     let ticks = seen
@@ -88,7 +88,7 @@ fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second()
         .filter(|(_, e)| {
             matches!(
                 e,
-                RoomEffect::Send {
+                TableEffect::Send {
                     update: Update::Clocks(_),
                     ..
                 }
@@ -119,7 +119,7 @@ fn a_note_due_with_a_tick_is_written_at_the_next_wake_up_not_skipped() {
         let effects = room.handle(Input::Wake, at);
         if effects
             .iter()
-            .any(|e| matches!(e, RoomEffect::Note(Job::Clocks { .. })))
+            .any(|e| matches!(e, TableEffect::Note(Job::Clocks { .. })))
         {
             notes.push(at);
         }
@@ -147,7 +147,7 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     };
     let effects = room.handle(ask(&mv), Duration::from_secs(1));
     assert!(
-        matches!(effects.as_slice(), [RoomEffect::Commit(jobs)] if matches!(jobs.as_slice(), [Job::Move { ply: 0, .. }])),
+        matches!(effects.as_slice(), [TableEffect::Commit(jobs)] if matches!(jobs.as_slice(), [Job::Move { ply: 0, .. }])),
         "{effects:?}"
     );
     assert!(room.awaiting_records());
@@ -159,7 +159,7 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     let states: Vec<usize> = effects
         .iter()
         .filter_map(|e| match e {
-            RoomEffect::Send {
+            TableEffect::Send {
                 update: Update::State(s),
                 ..
             } => Some(s.game.len()),
@@ -169,7 +169,7 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     assert_eq!(states, [0, 0]);
     assert!(effects.iter().any(|e| matches!(
         e,
-        RoomEffect::Send {
+        TableEffect::Send {
             to: Conn(1),
             update: Update::MoveRefused(_)
         }
@@ -180,7 +180,7 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
     let shown = effects
         .iter()
         .filter(
-            |e| matches!(e, RoomEffect::Send { update: Update::State(s), .. } if s.game.len() == 1),
+            |e| matches!(e, TableEffect::Send { update: Update::State(s), .. } if s.game.len() == 1),
         )
         .count();
     assert_eq!(shown, 2);
@@ -188,12 +188,12 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
 
 #[test]
 fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
-    let setup = RoomSetup {
+    let setup = TableSetup {
         recorded: true,
         writing: true,
-        ..RoomSetup::default()
+        ..TableSetup::default()
     };
-    let mut room = Room::new(config(None, 60_000), setup, Duration::ZERO);
+    let mut room = Table::new(config(None, 60_000), setup, Duration::ZERO);
     room.handle(
         Input::Sit {
             who: person("ann"),
@@ -215,14 +215,14 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
     assert!(
         effects.iter().any(|e| matches!(
             e,
-            RoomEffect::Send { to: Conn(1), update: Update::Refused(why) } if why.contains("opponent sits down")
+            TableEffect::Send { to: Conn(1), update: Update::Refused(why) } if why.contains("opponent sits down")
         )),
         "{effects:?}"
     );
     assert!(!effects.iter().any(|e| matches!(
         e,
-        RoomEffect::Commit(_)
-            | RoomEffect::Send {
+        TableEffect::Commit(_)
+            | TableEffect::Send {
                 update: Update::State(_),
                 ..
             }
@@ -231,9 +231,9 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
 }
 
 /// The first state among `effects`, sent to anyone.
-fn first_state(effects: &[RoomEffect]) -> Option<Arc<Snapshot>> {
+fn first_state(effects: &[TableEffect]) -> Option<Arc<Snapshot>> {
     effects.iter().find_map(|e| match e {
-        RoomEffect::Send {
+        TableEffect::Send {
             update: Update::State(s),
             ..
         } => Some(Arc::clone(s)),
@@ -242,11 +242,11 @@ fn first_state(effects: &[RoomEffect]) -> Option<Arc<Snapshot>> {
 }
 
 /// Wakes `room` whenever it asks up to `until`, and gives the states it sent (to anyone) with their times.
-fn states_until(room: &mut Room, until: Duration) -> Vec<(Duration, Arc<Snapshot>)> {
+fn states_until(room: &mut Table, until: Duration) -> Vec<(Duration, Arc<Snapshot>)> {
     run_until(room, until)
         .into_iter()
         .filter_map(|(at, effect)| match effect {
-            RoomEffect::Send {
+            TableEffect::Send {
                 update: Update::State(state),
                 ..
             } => Some((at, state)),
@@ -295,7 +295,7 @@ fn a_timed_game_waits_for_each_first_move_and_is_aborted_without_one() {
         .filter(|at| *at <= limit + Duration::from_secs(1))
     {
         for effect in room.handle(Input::Wake, at) {
-            if let RoomEffect::Commit(jobs) = &effect
+            if let TableEffect::Commit(jobs) = &effect
                 && let Some(Job::Finish { result, .. }) =
                     jobs.iter().find(|j| matches!(j, Job::Finish { .. }))
             {
@@ -331,7 +331,7 @@ fn a_game_without_clocks_has_no_time_for_a_first_move() {
 
 #[test]
 fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result() {
-    let mut room = seated_with(RoomConfig {
+    let mut room = seated_with(TableConfig {
         rated: true,
         ..config(None, 60_000)
     });
@@ -344,12 +344,12 @@ fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result(
     assert!(
         !effects
             .iter()
-            .any(|e| matches!(e, RoomEffect::ReadRatings { .. })),
+            .any(|e| matches!(e, TableEffect::ReadRatings { .. })),
         "{effects:?}"
     );
     let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(1));
     let asked = effects.iter().find_map(|e| match e {
-        RoomEffect::ReadRatings { players, variant } => Some((players.clone(), variant.clone())),
+        TableEffect::ReadRatings { players, variant } => Some((players.clone(), variant.clone())),
         _ => None,
     });
     assert_eq!(
@@ -400,11 +400,11 @@ fn a_provisional_rating_is_told_with_the_seat() {
 }
 
 /// The news the room leaves for its absent players among `effects`: to whom, and what.
-fn news(effects: &[RoomEffect]) -> Vec<(String, String)> {
+fn news(effects: &[TableEffect]) -> Vec<(String, String)> {
     effects
         .iter()
         .filter_map(|e| match e {
-            RoomEffect::Note(Job::News { player, text }) => {
+            TableEffect::Note(Job::News { player, text }) => {
                 Some((player.to_string(), text.clone()))
             }
             _ => None,
@@ -413,7 +413,7 @@ fn news(effects: &[RoomEffect]) -> Vec<(String, String)> {
 }
 
 /// Bob's connection (2) goes at time zero.
-fn bob_leaves(room: &mut Room) {
+fn bob_leaves(room: &mut Table) {
     let _ = room.handle(
         Input::Leave {
             who: person("bob").fingerprint,
@@ -439,7 +439,7 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
     let at = Duration::from_secs(2);
     let effects = room.handle(claim, at);
     assert!(
-        effects.iter().any(|e| matches!(e, RoomEffect::Commit(_))),
+        effects.iter().any(|e| matches!(e, TableEffect::Commit(_))),
         "{effects:?}"
     );
     let effects = room.handle(Input::Committed(Ok(())), at);
@@ -450,7 +450,7 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
     assert!(
         effects
             .iter()
-            .any(|e| matches!(e, RoomEffect::ReadRatings { .. }))
+            .any(|e| matches!(e, TableEffect::ReadRatings { .. }))
     );
     let effects = room.handle(Input::Ratings([1512, 1488]), at);
     let told = news(&effects);

@@ -8,7 +8,7 @@ use crate::serve::records::{EventKind, EventSpec, Stage};
 
 /// A tournament's room and the people of a test.
 struct EventRoom {
-    room: RoomHandle,
+    room: TableHandle,
     ann: (Person, Updates),
     bob: (Person, Updates),
     /// Where its result goes.
@@ -19,7 +19,7 @@ struct EventRoom {
 fn event_room(grace_ms: u64) -> EventRoom {
     let (results, ended) = mpsc::unbounded_channel();
     let spec = EventSpec {
-        code: RoomCode::new("T4RN"),
+        code: TableCode::new("T4RN"),
         name: "Club Swiss".into(),
         kind: EventKind::Swiss,
         variant: "english".into(),
@@ -160,9 +160,9 @@ async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
 
 #[test]
 fn its_pdn_is_named_by_the_event_and_the_round() {
-    let setup = crate::serve::room::machine::RoomSetup {
+    let setup = crate::serve::room::machine::TableSetup {
         event: Some(crate::serve::room::machine::EventGame {
-            event: RoomCode::new("T4RN"),
+            event: TableCode::new("T4RN"),
             round: 2,
             board: 0,
             tags: [
@@ -170,9 +170,9 @@ fn its_pdn_is_named_by_the_event_and_the_round() {
                 ("Round", "2".to_string()),
             ],
         }),
-        ..crate::serve::room::machine::RoomSetup::default()
+        ..crate::serve::room::machine::TableSetup::default()
     };
-    let pdn = Room::new(config(None, 1000), setup, Duration::ZERO).pdn();
+    let pdn = Table::new(config(None, 1000), setup, Duration::ZERO).pdn();
     assert!(
         pdn.contains("[Event \"Club Swiss\"]") && pdn.contains("[Round \"2\"]"),
         "{pdn}"
@@ -181,9 +181,9 @@ fn its_pdn_is_named_by_the_event_and_the_round() {
 
 #[test]
 fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_it() {
-    let setup = crate::serve::room::machine::RoomSetup {
+    let setup = crate::serve::room::machine::TableSetup {
         event: Some(crate::serve::room::machine::EventGame {
-            event: RoomCode::new("T4RN"),
+            event: TableCode::new("T4RN"),
             round: 1,
             board: 0,
             tags: [
@@ -191,9 +191,9 @@ fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_
                 ("Round", "1".to_string()),
             ],
         }),
-        ..crate::serve::room::machine::RoomSetup::default()
+        ..crate::serve::room::machine::TableSetup::default()
     };
-    let mut room = Room::new(config(Some("3+2"), 60_000), setup, Duration::ZERO);
+    let mut room = Table::new(config(Some("3+2"), 60_000), setup, Duration::ZERO);
     for (i, name) in ["ann", "bob"].into_iter().enumerate() {
         let _ = room.handle(
             crate::serve::room::machine::Input::Sit {

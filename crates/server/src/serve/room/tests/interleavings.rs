@@ -160,7 +160,7 @@ fn step() -> impl Strategy<Value = Step> {
 #[derive(Clone, Debug)]
 struct Setup {
     /// The room's settings: short clocks and grace periods, so that they run out.
-    config: RoomConfig,
+    config: TableConfig,
     /// Whether Bob is a guest (whose games are not recorded).
     guest: bool,
     /// A game the room resumes from the records after a restart, its players away: its moves (each picked among

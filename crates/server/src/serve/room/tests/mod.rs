@@ -109,8 +109,8 @@ impl Person {
     }
 }
 
-fn config(clock: Option<&str>, grace_ms: u64) -> RoomConfig {
-    RoomConfig {
+fn config(clock: Option<&str>, grace_ms: u64) -> TableConfig {
+    TableConfig {
         game_type: GameType::standard(Variant::English),
         clock: clock.map(|c| c.parse().expect("a time control")),
         grace: Duration::from_millis(grace_ms),
@@ -119,7 +119,7 @@ fn config(clock: Option<&str>, grace_ms: u64) -> RoomConfig {
     }
 }
 
-async fn sit(room: &RoomHandle, person: &Person, updates: Updates, color: Option<Color>) -> Color {
+async fn sit(room: &TableHandle, person: &Person, updates: Updates, color: Option<Color>) -> Color {
     let (reply, answer) = oneshot::channel();
     assert!(
         room.send(Command::Sit {
@@ -144,7 +144,7 @@ fn mv(state: &Snapshot, text: &str) -> Move {
 }
 
 /// A room with Ann (Black) and Bob (White) seated.
-async fn two_players(config: RoomConfig) -> (RoomHandle, Person, Person) {
+async fn two_players(config: TableConfig) -> (TableHandle, Person, Person) {
     let room = open_room(config, Links::default());
     let (ann, ann_tx) = Person::new("ann");
     let (bob, bob_tx) = Person::new("bob");
@@ -155,7 +155,7 @@ async fn two_players(config: RoomConfig) -> (RoomHandle, Person, Person) {
 
 /// Two players at a timed game who have made their first moves (`11-15`, `23-19`), which no clock times: Black's
 /// clock runs from here.
-async fn two_players_moved(config: RoomConfig) -> (RoomHandle, Person, Person, Arc<Snapshot>) {
+async fn two_players_moved(config: TableConfig) -> (TableHandle, Person, Person, Arc<Snapshot>) {
     let (room, mut ann, mut bob) = two_players(config).await;
     let first = ann.state().await;
     assert_eq!(first.running, None, "the first move is not timed");
@@ -169,7 +169,7 @@ async fn two_players_moved(config: RoomConfig) -> (RoomHandle, Person, Person, A
     (room, ann, bob, timed)
 }
 
-async fn play(room: &RoomHandle, who: &Person, state: &Snapshot, text: &str) {
+async fn play(room: &TableHandle, who: &Person, state: &Snapshot, text: &str) {
     let mv = mv(state, text);
     assert!(room.ask(&who.id(), TableRequest::Play(mv)).await);
 }

@@ -23,7 +23,7 @@ use rand::{RngExt, SeedableRng};
 use super::*;
 use crate::serve::recorder::{CommitError, Job, RecordKey};
 use crate::serve::room::Resumed;
-use crate::serve::room::machine::{Conn, Input, Room, RoomEffect, RoomSetup};
+use crate::serve::room::machine::{Conn, Input, Table, TableEffect, TableSetup};
 
 /// The lease's term.
 const TERM: Duration = Duration::from_secs(4);
@@ -102,7 +102,7 @@ struct Node {
     /// Stopped (SIGSTOP) until then.
     paused_until: Duration,
     /// Its room of the game, with the generation it claimed it under.
-    room: Option<(Room, u64)>,
+    room: Option<(Table, u64)>,
     /// The room's commit on its way to the records, and when it gets there.
     in_flight: Option<(Vec<Job>, Duration)>,
     /// When it last renewed its lease.
@@ -190,7 +190,7 @@ impl World {
         // Node 0 opens the table, under the first generation; both players sit there.
         world.records.generation = 1;
         world.records.expires = TERM;
-        let room = Room::new(config(None, 600_000), setup(None), Duration::ZERO);
+        let room = Table::new(config(None, 600_000), setup(None), Duration::ZERO);
         world.nodes[0].room = Some((room, 1));
         for p in 0..2 {
             world.connect(p, 0);
@@ -251,13 +251,13 @@ impl World {
         }
     }
 
-    fn carry_out(&mut self, n: usize, effects: Vec<RoomEffect>) {
+    fn carry_out(&mut self, n: usize, effects: Vec<TableEffect>) {
         for effect in effects {
             if self.trace {
                 eprintln!("{:?} node {n}: {effect:?}", self.now);
             }
             match effect {
-                RoomEffect::Send { to, update } => {
+                TableEffect::Send { to, update } => {
                     let Some(p) = self.players.iter().position(|p| p.at == Some((n, to))) else {
                         continue;
                     };
@@ -271,17 +271,17 @@ impl World {
                         _ => {}
                     }
                 }
-                RoomEffect::Commit(jobs) => {
+                TableEffect::Commit(jobs) => {
                     let lands = self.now + Duration::from_millis(self.rng.random_range(1..400));
                     self.nodes[n].in_flight = Some((jobs, lands));
                 }
-                RoomEffect::Stop => self.stop_room(n),
-                RoomEffect::Seated(_)
-                | RoomEffect::Note(_)
-                | RoomEffect::Listing(_)
-                | RoomEffect::OpenRematch { .. }
-                | RoomEffect::EventResult(_)
-                | RoomEffect::ReadRatings { .. } => {}
+                TableEffect::Stop => self.stop_room(n),
+                TableEffect::Seated(_)
+                | TableEffect::Note(_)
+                | TableEffect::Listing(_)
+                | TableEffect::OpenRematch { .. }
+                | TableEffect::EventResult(_)
+                | TableEffect::ReadRatings { .. } => {}
             }
         }
     }
@@ -389,10 +389,10 @@ impl World {
             seats: [person("ann"), person("bob")],
             clocks: None,
             ratings: [None, None],
-            code: Some(RoomCode::new("N0DE")),
+            code: Some(TableCode::new("N0DE")),
             record: RecordKey::fresh(),
         });
-        let room = Room::new(config(None, 600_000), setup(resumed), self.now);
+        let room = Table::new(config(None, 600_000), setup(resumed), self.now);
         self.nodes[n].room = Some((room, self.records.generation));
         self.nodes[n].renewed = self.now;
     }
@@ -540,13 +540,13 @@ impl World {
     }
 }
 
-fn setup(resumed: Option<Resumed>) -> RoomSetup {
-    RoomSetup {
-        code: RoomCode::new("N0DE"),
+fn setup(resumed: Option<Resumed>) -> TableSetup {
+    TableSetup {
+        code: TableCode::new("N0DE"),
         recorded: true,
         writing: true,
         resumed,
-        ..RoomSetup::default()
+        ..TableSetup::default()
     }
 }
 

@@ -74,7 +74,7 @@ impl Recorded {
     }
 
     /// Takes in a job from the room with `config`, whose players are `players` (Black's and White's keys).
-    pub(super) fn take(&mut self, job: Job, config: &RoomConfig, players: &[Fingerprint; 2]) {
+    pub(super) fn take(&mut self, job: Job, config: &TableConfig, players: &[Fingerprint; 2]) {
         let over = !self.finishes.is_empty();
         match job {
             Job::Start {

@@ -41,7 +41,7 @@ async fn a_rematch_agreed_after_the_game_seats_both_at_a_new_table_colours_swapp
     assert_eq!(ann.offered().await, OfferKind::Rematch);
     room.ask(&ann.id(), answer(true)).await;
     let rematch = |u| match u {
-        Update::Rematch(code) => Some(RoomCode::new(code)),
+        Update::Rematch(code) => Some(TableCode::new(code)),
         _ => None,
     };
     let new_code = ann.next(rematch).await;
@@ -109,7 +109,7 @@ async fn rematches_offered_by_both_are_agreed_without_a_question() {
     room.ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     let rematch = |u| match u {
-        Update::Rematch(code) => Some(RoomCode::new(code)),
+        Update::Rematch(code) => Some(TableCode::new(code)),
         _ => None,
     };
     let code = ann.next(rematch).await;
@@ -131,14 +131,14 @@ async fn a_game_resumed_twice_on_one_node_is_one_room_under_its_code() {
         seats,
         clocks: None,
         ratings: [None, None],
-        code: Some(RoomCode::new("K7QX")),
+        code: Some(TableCode::new("K7QX")),
         record: RecordKey::fresh(),
     };
     let ann_bob = [ann.who.clone(), bob.who.clone()];
     let (first, room) = tables
         .open(config(None, 60_000), Some(resumed(ann_bob.clone())))
         .expect("a room");
-    assert_eq!(first, RoomCode::new("K7QX"));
+    assert_eq!(first, TableCode::new("K7QX"));
     // Two take-overs of the game at once: the second finds the room the first opened.
     let (second, again) = tables
         .open(config(None, 60_000), Some(resumed(ann_bob)))

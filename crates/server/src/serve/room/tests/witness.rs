@@ -16,7 +16,7 @@ use std::sync::mpsc as std_mpsc;
 
 use super::recorded::{Recorded, same_moves};
 use super::*;
-use crate::app::{Action, App, Effect, Mode, Question, Table};
+use crate::app::{Action, App, Effect, Mode, Question, TableView};
 use crate::serve::recorder::{Commit, CommitError, Job, RecordKey, Recorder};
 
 /// How many times the witness lets the room run while it waits for an answer, before it calls the room stuck.
@@ -124,8 +124,8 @@ impl Link {
 
 /// A room, the people who come and go at its table, and its records.
 pub(super) struct Witness {
-    room: RoomHandle,
-    config: RoomConfig,
+    room: TableHandle,
+    config: TableConfig,
     /// Black's and White's players, then the watchers.
     people: Vec<Screen>,
     jobs: std_mpsc::Receiver<Job>,
@@ -148,7 +148,7 @@ impl Witness {
     /// recorded). Both players are seated at a new game; or, when the room `resumes` a game from the records
     /// (with the clocks as they were), both are away until they come back.
     pub(super) async fn open(
-        config: RoomConfig,
+        config: TableConfig,
         guest: bool,
         watchers: usize,
         resumes: Option<(AnyGame, Option<[Duration; 2]>)>,
@@ -274,7 +274,7 @@ impl Witness {
         if !sent {
             return self.gone();
         }
-        let table = Table::new(seat, CODE);
+        let table = TableView::new(seat, CODE);
         self.people[person].link = Some(Link {
             updates,
             line,
