@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::ids::TableCode;
 use super::nodes::cluster::{Cluster, Found};
 use super::nodes::{Resumption, Sweep};
-use super::room::{Command, TableHandle};
+use super::table::{Command, TableHandle};
 use super::tables::Listing;
 use super::{Shared, events};
 

@@ -36,10 +36,10 @@ mod problems;
 pub mod rating;
 pub mod recorder;
 pub mod records;
-pub mod room;
 pub mod seating;
 mod sharing;
 mod supervise;
+pub mod table;
 pub mod tables;
 pub mod text;
 mod tv;
@@ -486,7 +486,7 @@ async fn note_every_clock(tables: &tables::Tables) {
     for room in tables.handles() {
         let (done, noted) = tokio::sync::oneshot::channel();
         let asked =
-            tokio::time::timeout_at(deadline, room.send(room::Command::NoteClocks { done }));
+            tokio::time::timeout_at(deadline, room.send(table::Command::NoteClocks { done }));
         if matches!(asked.await, Ok(true)) {
             answers.push(noted);
         }
@@ -633,10 +633,10 @@ fn resume_linked(
     records: &mut dyn records::Records,
     game: records::Unfinished,
     grace: Duration,
-    tournament: Option<room::EventLink>,
+    tournament: Option<table::EventLink>,
 ) -> Option<TableCode> {
     let id = game.id;
-    match room::resumed_from(game, grace) {
+    match table::resumed_from(game, grace) {
         Ok((config, mut resumed_game)) => {
             // Both players' ratings, shown to the first back while the other is still away.
             if config.rated {

@@ -13,7 +13,7 @@ use super::at_event::EventNews;
 use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part};
 use super::ids::{Fingerprint, TableCode};
-use super::room::{Command, TableHandle, WeakUpdates};
+use super::table::{Command, TableHandle, WeakUpdates};
 use crate::app::{InputEvent, TableNews, TrainingNews};
 use crate::engine::Report;
 use crate::problems::check::Answer;

@@ -14,7 +14,7 @@ use super::identity::Identity;
 use super::ids::TableCode;
 use super::offered::Offered;
 use super::play::TableLink;
-use super::room::{Command, TableConfig, TableError, TableHandle, UPDATES_QUEUE};
+use super::table::{Command, TableConfig, TableError, TableHandle, UPDATES_QUEUE};
 use super::tables::Listing;
 use super::text::clean_line;
 use crate::app::{NewTable, TableView};

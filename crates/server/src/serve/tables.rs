@@ -13,7 +13,7 @@ use super::identity::Identity;
 use super::ids::{Fingerprint, TableCode};
 use super::nodes::cluster::Cluster;
 use super::recorder::Recorder;
-use super::room::{EventLink, Links, Rematch, Resumed, TableConfig, TableHandle, open_room};
+use super::table::{EventLink, Links, Rematch, Resumed, TableConfig, TableHandle, open_room};
 
 /// A room as the lobby lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -17,7 +17,7 @@ use crate::serve::nodes::cluster::{Beat, Cluster, EventOwner};
 use crate::serve::nodes::event_listing::listing_text;
 use crate::serve::nodes::{NodeName, Resumption, Sweep};
 use crate::serve::records::{EventRecord, EventSpec, Records, RecordsError, Stage};
-use crate::serve::room::{EventLink, GameEnded};
+use crate::serve::table::{EventLink, GameEnded};
 
 /// How long an event another node has just created is waited for in the records.
 const RECORDS_WAIT: Duration = Duration::from_secs(2);

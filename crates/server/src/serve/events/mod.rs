@@ -29,7 +29,7 @@ use crate::serve::ids::{Fingerprint, GameId, TableCode};
 use crate::serve::nodes::cluster::Cluster;
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{EventRecord, EventSpec, Records, Stage};
-use crate::serve::room::{EventLink, GameEnded};
+use crate::serve::table::{EventLink, GameEnded};
 use crate::serve::tables::Tables;
 pub use task::unix_now;
 

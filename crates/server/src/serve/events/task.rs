@@ -22,7 +22,7 @@ use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
 use crate::serve::records::{EventKind, PairingRecord, Records, Stage};
-use crate::serve::room::{EventLink, GameEnded, TableConfig, variant_named};
+use crate::serve::table::{EventLink, GameEnded, TableConfig, variant_named};
 use crate::serve::tables::Tables;
 
 /// How often the director looks at the time (an arena's end, an event's start), and the steps the records

@@ -23,7 +23,7 @@ use crate::rules::{GameType, Variant};
 use crate::serve::codes::new_code;
 use crate::serve::events::View;
 use crate::serve::ids::{Fingerprint, TableCode};
-use crate::serve::room::{TableConfig, TableHandle, variant_named};
+use crate::serve::table::{TableConfig, TableHandle, variant_named};
 use crate::serve::tables::Listing;
 
 /// How many codes a node keeps reserved for the rooms it will open: more are reserved as soon as half are used,

@@ -9,7 +9,7 @@ use crate::rules::{GameType, Variant};
 use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::nodes::TablesHere;
 use crate::serve::nodes::cluster::{Cluster, Found, listing_from_summary, summary_text};
-use crate::serve::room::TableConfig;
+use crate::serve::table::TableConfig;
 use crate::serve::tables::Tables;
 
 async fn node_with_tables(
@@ -210,7 +210,7 @@ async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
 
 /// Who sits at a room through `room`, with their news.
 async fn sit_through(
-    room: &crate::serve::room::TableHandle,
+    room: &crate::serve::table::TableHandle,
     name: &str,
 ) -> (
     crate::serve::identity::Identity,
@@ -220,10 +220,10 @@ async fn sit_through(
         fingerprint: format!("SHA256:{name}").into(),
         name: name.to_string(),
     };
-    let (updates, news) = tokio::sync::mpsc::channel(crate::serve::room::UPDATES_QUEUE);
+    let (updates, news) = tokio::sync::mpsc::channel(crate::serve::table::UPDATES_QUEUE);
     let (reply, answer) = tokio::sync::oneshot::channel();
     assert!(
-        room.send(crate::serve::room::Command::Sit {
+        room.send(crate::serve::table::Command::Sit {
             who: who.clone(),
             color: None,
             rating: None,

@@ -23,7 +23,7 @@ use crate::app::{NODE_SILENT, TableNews, TableRequest, TableState};
 use crate::rules::Color;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, TableCode};
-use crate::serve::room::{Command, TableError, TableHandle, UPDATES_QUEUE, Updates, WeakUpdates};
+use crate::serve::table::{Command, TableError, TableHandle, UPDATES_QUEUE, Updates, WeakUpdates};
 
 #[path = "relay_events.rs"]
 mod events;

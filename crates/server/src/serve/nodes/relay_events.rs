@@ -17,7 +17,7 @@ use crate::serve::events::{EventHandle, EventRequest, NEWS_QUEUE, News, View};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::records::events::{parse_result, result_str};
-use crate::serve::room::GameEnded;
+use crate::serve::table::GameEnded;
 
 /// How many asks may wait to be sent to an event on another node, from one player's line.
 const ASKS_QUEUE: usize = 16;

@@ -11,7 +11,7 @@ use crate::rules::{Color, GameType, Strictness, Variant};
 use crate::serve::identity::Identity;
 use crate::serve::ids::TableCode;
 use crate::serve::nodes::{Relay, TablesHere};
-use crate::serve::room::{
+use crate::serve::table::{
     Command, Links, TableConfig, TableError, TableHandle, UPDATES_QUEUE, open_room,
 };
 

@@ -232,9 +232,11 @@ fn a_defined_variant_s_game_keeps_its_definition_and_resumes_from_it(records: &m
     let unfinished = records.unfinished_games().expect("listed");
     assert_eq!(unfinished[0].definition.as_deref(), Some(text));
     // Resumed from the definition recorded, which no server offer is needed for.
-    let (config, resumed) =
-        crate::serve::room::resumed_from(unfinished[0].clone(), std::time::Duration::from_secs(60))
-            .expect("resumed");
+    let (config, resumed) = crate::serve::table::resumed_from(
+        unfinished[0].clone(),
+        std::time::Duration::from_secs(60),
+    )
+    .expect("resumed");
     assert_eq!(
         config.game_type.variant.name(),
         "English draughts with holes"
@@ -243,7 +245,7 @@ fn a_defined_variant_s_game_keeps_its_definition_and_resumes_from_it(records: &m
     // A definition that no longer reads is the game's problem alone, told.
     let mut broken = unfinished[0].clone();
     broken.definition = Some("name = 1".into());
-    let why = crate::serve::room::resumed_from(broken, std::time::Duration::from_secs(60))
+    let why = crate::serve::table::resumed_from(broken, std::time::Duration::from_secs(60))
         .expect_err("not resumed");
     assert!(why.to_string().contains("definition"), "{why}");
 }

@@ -160,8 +160,8 @@ async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
 
 #[test]
 fn its_pdn_is_named_by_the_event_and_the_round() {
-    let setup = crate::serve::room::machine::TableSetup {
-        event: Some(crate::serve::room::machine::EventGame {
+    let setup = crate::serve::table::machine::TableSetup {
+        event: Some(crate::serve::table::machine::EventGame {
             event: TableCode::new("T4RN"),
             round: 2,
             board: 0,
@@ -170,7 +170,7 @@ fn its_pdn_is_named_by_the_event_and_the_round() {
                 ("Round", "2".to_string()),
             ],
         }),
-        ..crate::serve::room::machine::TableSetup::default()
+        ..crate::serve::table::machine::TableSetup::default()
     };
     let pdn = Table::new(config(None, 1000), setup, Duration::ZERO).pdn();
     assert!(
@@ -181,8 +181,8 @@ fn its_pdn_is_named_by_the_event_and_the_round() {
 
 #[test]
 fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_it() {
-    let setup = crate::serve::room::machine::TableSetup {
-        event: Some(crate::serve::room::machine::EventGame {
+    let setup = crate::serve::table::machine::TableSetup {
+        event: Some(crate::serve::table::machine::EventGame {
             event: TableCode::new("T4RN"),
             round: 1,
             board: 0,
@@ -191,12 +191,12 @@ fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_
                 ("Round", "1".to_string()),
             ],
         }),
-        ..crate::serve::room::machine::TableSetup::default()
+        ..crate::serve::table::machine::TableSetup::default()
     };
     let mut room = Table::new(config(Some("3+2"), 60_000), setup, Duration::ZERO);
     for (i, name) in ["ann", "bob"].into_iter().enumerate() {
         let _ = room.handle(
-            crate::serve::room::machine::Input::Sit {
+            crate::serve::table::machine::Input::Sit {
                 who: Identity {
                     fingerprint: format!("SHA256:{name}").into(),
                     name: name.to_string(),
@@ -204,13 +204,13 @@ fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_
                 color: None,
                 rating: None,
                 provisional: false,
-                conn: crate::serve::room::machine::Conn(i as u64 + 1),
+                conn: crate::serve::table::machine::Conn(i as u64 + 1),
             },
             Duration::ZERO,
         );
     }
     while let Some(at) = room.next_wake().filter(|at| *at <= FIRST_MOVE_LIMIT) {
-        let _ = room.handle(crate::serve::room::machine::Input::Wake, at);
+        let _ = room.handle(crate::serve::table::machine::Input::Wake, at);
     }
     let Update::State(state) = room.state() else {
         unreachable!("a state")

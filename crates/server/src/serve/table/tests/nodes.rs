@@ -22,8 +22,8 @@ use rand::{RngExt, SeedableRng};
 
 use super::*;
 use crate::serve::recorder::{CommitError, Job, RecordKey};
-use crate::serve::room::Resumed;
-use crate::serve::room::machine::{Conn, Input, Table, TableEffect, TableSetup};
+use crate::serve::table::Resumed;
+use crate::serve::table::machine::{Conn, Input, Table, TableEffect, TableSetup};
 
 /// The lease's term.
 const TERM: Duration = Duration::from_secs(4);

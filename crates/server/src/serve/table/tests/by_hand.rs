@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::serve::recorder::{CommitError, Job};
-use crate::serve::room::machine::{Conn, Input, Table, TableEffect, TableSetup};
+use crate::serve::table::machine::{Conn, Input, Table, TableEffect, TableSetup};
 
 fn person(name: &str) -> Identity {
     Identity {

@@ -388,7 +388,7 @@ proptest! {
     #![proptest_config(settings(10_000))]
 
     #[test]
-    #[ignore = "deep run: cargo test --profile fast --lib serve::room -- --ignored"]
+    #[ignore = "deep run: cargo test --profile fast --lib serve::table -- --ignored"]
     fn deep_the_screens_and_the_records_agree_whatever_happens_in_whatever_order(
         setup in setup(),
         steps in prop::collection::vec(step(), 1..120),

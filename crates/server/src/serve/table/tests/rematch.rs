@@ -120,7 +120,7 @@ async fn rematches_offered_by_both_are_agreed_without_a_question() {
 #[tokio::test]
 async fn a_game_resumed_twice_on_one_node_is_one_room_under_its_code() {
     use crate::serve::recorder::RecordKey;
-    use crate::serve::room::Resumed;
+    use crate::serve::table::Resumed;
     use crate::serve::tables::Tables;
     let tables = Arc::new(Tables::new(None));
     let (ann, _) = Person::new("ann");
