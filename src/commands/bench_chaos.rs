@@ -41,7 +41,7 @@ pub struct BenchChaosArgs {
     /// this run's own on loopback, syncing every commit), each game's players at two different nodes.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=8))]
     nodes: u64,
-    /// Seconds a node's rooms stay with it without its heartbeat, with 2 or more nodes (`serve --lease-term`).
+    /// Seconds a node's tables stay with it without its heartbeat, with 2 or more nodes (`serve --lease-term`).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(2..=600))]
     lease_term: u64,
     /// Times a node is killed (kill -9) and started again.

@@ -276,7 +276,7 @@ impl Server {
         sessions: usize,
         extra: &[&str],
     ) -> Result<Server> {
-        let room = (sessions + 8).to_string();
+        let table = (sessions + 8).to_string();
         // The server's log goes to a file in its folder, as an operator's would: a full disk (the chaos
         // benchmark's) then refuses the log's writes too.
         std::fs::create_dir_all(home).context("cannot make the server's folder")?;
@@ -289,13 +289,13 @@ impl Server {
         die_with_parent(&mut command);
         let mut child = command
             .args(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "3600"])
-            .args(["--max-sessions", &room, "--max-per-address", &room])
+            .args(["--max-sessions", &table, "--max-per-address", &table])
             // Every load client comes from this machine's one address, all signing in at once.
             .args([
                 "--max-strangers",
-                &room,
+                &table,
                 "--max-strangers-per-address",
-                &room,
+                &table,
             ])
             .args(extra)
             .env("CROWNED_HOME", home)

@@ -173,7 +173,7 @@ async fn requests_without_a_terminal_are_refused_with_a_reason() {
             assert!(said.contains("needs a terminal"), "{said:?}");
             break;
         }
-        assert!(Instant::now() < deadline, "never room again");
+        assert!(Instant::now() < deadline, "never table again");
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let mut anonymous = client::connect(

@@ -1,5 +1,5 @@
 //! Variants written as definitions on `crowned serve`, end to end: the server offers those of its variants
-//! folder and of `--variant-file`, players open, join and watch tables of them, the room plays them to the end,
+//! folder and of `--variant-file`, players open, join and watch tables of them, the table plays them to the end,
 //! the records keep their definition (so a restart resumes a game whose file is gone), and a definition that
 //! does not load is reported at start-up and left out.
 

@@ -569,7 +569,7 @@ async fn sees_the_countdown_go_down(t: &mut Terminal) {
     let first = left_to_come_back(&t.contents()).unwrap_or_default();
     // The countdown goes down, or ends. Run beside the rest of the server group, the screens here have been
     // seen to go from their first countdown straight to its end (not yet explained: alone, or one test at a
-    // time, every second is drawn); the room's own test and the app's (`tests/app_table.rs`) hold every tick,
+    // time, every second is drawn); the table's own test and the app's (`tests/app_table.rs`) hold every tick,
     // so this end-to-end test holds the countdown shown and its end told.
     t.until("the countdown going down or over", |t| {
         let screen = t.contents();

@@ -1,5 +1,5 @@
 //! The sessions and the server of crowned: [`session`], one player's session (the app, its files, its engine
-//! client) that any front end drives, and [`serve`], the server: rooms with their clocks and offers, events and
+//! client) that any front end drives, and [`serve`], the server: tables with their clocks and offers, events and
 //! tournaments, problems, ratings, the records (SQLite or PostgreSQL), the nodes of one server, and the seam every
 //! door uses (`serve::door`; the SSH and web doors are crates of their own above this one, `crowned-ssh` and
 //! `crowned-web`, so that the compiler holds that nothing here knows SSH or HTTP). [`local_postgres`] starts a throwaway PostgreSQL server for the tests and benches of the records.

@@ -306,7 +306,7 @@ pub enum Action {
         /// Rows.
         height: u16,
     },
-    /// The table the game is played at (a room on a server) says something.
+    /// The table the game is played at (on a server) says something.
     Table(TableNews),
     /// A key of the lobby of a server (the lobby takes it; the game never sees it).
     Lobby(LobbyAction),
@@ -470,7 +470,7 @@ pub enum Effect {
         /// How long from now.
         after: Duration,
     },
-    /// Ask the table the game is played at (a room on a server) for this.
+    /// Ask the table the game is played at (on a server) for this.
     Table(TableRequest),
     /// Ask the server to keep this about the opponent at the table (a block, a report); the answer comes as
     /// [`TableNews::Told`](super::TableNews::Told).

@@ -87,7 +87,7 @@ pub struct App {
     /// The saved-games file the game in play (or offered for resuming) came from: finishing or leaving the
     /// game updates that file instead of filing a second copy.
     saved_file: Option<PathBuf>,
-    /// The table the game is played at, when it is played at one (a room on a server).
+    /// The table the game is played at, when it is played at one (on a server).
     table: Option<TableView>,
     /// The last move the engine suggested, shown while its position is in play.
     hint: Option<Hint>,

@@ -1,4 +1,4 @@
-//! A game played at a table somewhere else (a room on a server), between people: what the app is told about it
+//! A game played at a table somewhere else (on a server), between people: what the app is told about it
 //! ([`TableNews`]) and what it asks of it ([`TableRequest`]).
 //!
 //! The table is the authority: the app shows its game, its seats and its clocks, and sends the player's moves,

@@ -123,7 +123,7 @@ impl PostgresUrl {
             }
         }
         // A process that stops in the middle of a transaction (paused, cut off) must not hold its rows' locks
-        // for good: the database ends its session past a bound, and the node taking its rooms over goes on. A
+        // for good: the database ends its session past a bound, and the node taking its tables over goes on. A
         // statement that runs past its own bound is ended too. The URL's own options come after, and win.
         let ours = format!(
             "-c idle_in_transaction_session_timeout={}s -c statement_timeout={}s",

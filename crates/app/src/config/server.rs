@@ -24,7 +24,7 @@ pub const CLIENT_STALL: RangeInclusive<i64> = 1..=3_600;
 pub const IDLE_TIMEOUT: RangeInclusive<i64> = 10..=604_800;
 /// The range of `server.seat-grace`, in seconds: from five seconds to a day.
 pub const SEAT_GRACE: RangeInclusive<i64> = 5..=86_400;
-/// Seconds a room's lease lasts without its node's heartbeat, when several nodes serve together.
+/// Seconds a table's lease lasts without its node's heartbeat, when several nodes serve together.
 pub const LEASE_TERM: RangeInclusive<i64> = 2..=600;
 /// Search threads shared by every game.
 pub const ENGINE_THREADS: RangeInclusive<i64> = 1..=256;

@@ -3,7 +3,7 @@
 //! operator, and keeping what the blocked say and offer off the player's screen.
 //!
 //! Seating refuses two players one of whom has blocked the other ([`refuses_to_seat`]); everything else happens
-//! here, between the table's news and the player's screen, so the room stays a game and nothing more.
+//! here, between the table's news and the player's screen, so the table stays a game and nothing more.
 
 use std::collections::HashSet;
 use std::sync::Arc;

@@ -1,6 +1,6 @@
-//! A server of several nodes, as this node's connections see it: a room looked up here or elsewhere, the rooms of
+//! A server of several nodes, as this node's connections see it: a table looked up here or elsewhere, the tables of
 //! a dead node taken over from the records (a game of an event keeping its link to the event, wherever that
-//! runs), and the heartbeat that keeps this node's leases (its events' with its rooms').
+//! runs), and the heartbeat that keeps this node's leases (its events' with its tables').
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -25,15 +25,15 @@ pub(crate) async fn find(
             return Ok(Some(found));
         };
         // This node has not renewed its leases within their term (it stalled, or the database was away):
-        // another node may have taken the room over meanwhile, and nobody is seated at a room that may show an
+        // another node may have taken the table over meanwhile, and nobody is seated at a table that may show an
         // old state. The leases say where it runs.
         match cluster.holds(code).await {
             Ok(true) => return Ok(Some(found)),
             Ok(false) => {
                 tracing::error!(%code, "a game was taken over by another node; it stops here");
                 // Looked for elsewhere once it has gone: a take-over here must resume the game from the records,
-                // not find this room again.
-                if !stop_room(shared, &found.0, code).await {
+                // not find this table again.
+                if !stop_table(shared, &found.0, code).await {
                     return Err(Unreachable);
                 }
             }
@@ -67,9 +67,9 @@ pub(crate) async fn find(
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Unreachable;
 
-/// Takes the room `code` over from a node that has died: claims its lease (exactly one node wins) and resumes
+/// Takes the table `code` over from a node that has died: claims its lease (exactly one node wins) and resumes
 /// its game from the records, its players away until they come back. A lease with no game in progress behind it
-/// (a code reserved, or a game that ended as its node died) is given up. Whether the room is here now.
+/// (a code reserved, or a game that ended as its node died) is given up. Whether the table is here now.
 pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCode) -> bool {
     match claim_and_resume(shared, cluster, code).await {
         Resumption::Here => {
@@ -91,7 +91,7 @@ pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &Ta
 pub const TAKE_OVER_MARGIN: Duration = Duration::from_secs(5);
 
 /// How long a game (or an event) whose node does not answer is looked for before it is given up: a lease's term
-/// and [`TAKE_OVER_MARGIN`] on a server of several nodes, nothing on one alone (its rooms are the truth).
+/// and [`TAKE_OVER_MARGIN`] on a server of several nodes, nothing on one alone (its tables are the truth).
 pub(crate) fn take_over_patience(shared: &Shared) -> Duration {
     shared
         .config
@@ -104,7 +104,7 @@ pub(crate) fn take_over_patience(shared: &Shared) -> Duration {
 /// stopped, those of nodes that have died, and those of a server that ran alone before, or a game whose take-over
 /// failed halfway as the records went away); games here or listed by a live node are not asked about.
 pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) -> Sweep {
-    // A room here that ended has its result in the records first (else the records, behind, would still list its
+    // A table here that ended has its result in the records first (else the records, behind, would still list its
     // game as in progress, and it would be resumed after its end); one ending from now on is told by the cluster.
     if !shared.recorder.caught_up().await {
         return Sweep::UNREAD;
@@ -135,10 +135,10 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
     sweep
 }
 
-/// Claims the room `code` and resumes its game here, the game in progress with that code as the records have it
+/// Claims the table `code` and resumes its game here, the game in progress with that code as the records have it
 /// once the claim is made (and any write its old owner was making is kept or refused: no move comes after it). A
 /// claim with no game to resume is given up; a claim whose game cannot be read now is kept (renewed with this
-/// node's other leases), for the game to be resumed when the records answer rather than left with no room.
+/// node's other leases), for the game to be resumed when the records answer rather than left with no table.
 async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCode) -> Resumption {
     match cluster.claim(code).await {
         Ok(true) => {}
@@ -204,8 +204,8 @@ const SWEEP_EVERY: Duration = Duration::from_secs(30);
 /// How often the heartbeat comes, as a part of the lease's term.
 const BEATS_PER_TERM: u32 = 4;
 
-/// This node's heartbeat, until the server stops: renews its leases, shares its rooms' summaries, stops the
-/// rooms another node took over, and takes over the rooms of nodes that have died. Started with the games this
+/// This node's heartbeat, until the server stops: renews its leases, shares its tables' summaries, stops the
+/// tables another node took over, and takes over the tables of nodes that have died. Started with the games this
 /// node held before it stopped (or that no node holds), resumed here.
 pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: Duration) {
     let mut shutdown = shared.shutdown.clone();
@@ -216,13 +216,13 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
         tokio::select! {
             _ = every.tick() => {}
             () = cluster.changed() => {
-                // A new room, or one that changed: the others see it now rather than at the next beat (after a
+                // A new table, or one that changed: the others see it now rather than at the next beat (after a
                 // moment in which more changes may come, written together).
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 if let Err(error) = cluster.flush().await {
-                    tracing::warn!(%error, "cannot share a room's summary with the other nodes");
+                    tracing::warn!(%error, "cannot share a table's summary with the other nodes");
                 }
-                // Codes for the next rooms, when many were just used.
+                // Codes for the next tables, when many were just used.
                 if let Err(error) = cluster.top_up(&shared.tables.codes()).await {
                     tracing::warn!(%error, "cannot reserve codes for new games");
                 }
@@ -244,8 +244,8 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
         };
         for code in &beat.lost {
             tracing::error!(%code, "a game was taken over by another node; it stops here");
-            if let Some((room, _)) = shared.tables.find(code) {
-                room.send(Command::Yield).await;
+            if let Some((table, _)) = shared.tables.find(code) {
+                table.send(Command::Yield).await;
             }
         }
         // The events first: a game taken over below finds its event here if it is to run here.
@@ -280,7 +280,7 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
     }
 }
 
-/// Gives up the leases of the rooms here that ended, once the records have everything their rooms sent them: the
+/// Gives up the leases of the tables here that ended, once the records have everything their tables sent them: the
 /// records refuse a game's writes from a node without its lease, so a result still waiting to be written (the
 /// recorder behind, or the database away) would be lost if the lease went first. Until then the leases are
 /// renewed with the others.
@@ -289,22 +289,22 @@ async fn release_ended(shared: &Shared, cluster: &Cluster) {
     if ending.is_empty() {
         return;
     }
-    // Each room sent its last job before it ended, so once what was sent so far is written, theirs is.
+    // Each table sent its last job before it ended, so once what was sent so far is written, theirs is.
     if !shared.recorder.caught_up().await {
         return;
     }
     if let Err(error) = cluster.release_ended(&ending).await {
-        tracing::warn!(%error, "cannot give up the leases of rooms that ended");
+        tracing::warn!(%error, "cannot give up the leases of tables that ended");
     }
 }
 
-/// How long a room told to stop is waited for to be gone before its game is taken over again from the records.
+/// How long a table told to stop is waited for to be gone before its game is taken over again from the records.
 const STOP_PATIENCE: Duration = Duration::from_secs(2);
 
-/// Tells `room` (the room `code` here), which this node no longer holds, to stop, and waits up to
+/// Tells `table` (the table `code` here), which this node no longer holds, to stop, and waits up to
 /// [`STOP_PATIENCE`] for it to be gone: whether it went.
-async fn stop_room(shared: &Shared, room: &TableHandle, code: &TableCode) -> bool {
-    room.send(Command::Yield).await;
+async fn stop_table(shared: &Shared, table: &TableHandle, code: &TableCode) -> bool {
+    table.send(Command::Yield).await;
     let deadline = tokio::time::Instant::now() + STOP_PATIENCE;
     while shared.tables.find(code).is_some() {
         if tokio::time::Instant::now() >= deadline {
@@ -315,11 +315,11 @@ async fn stop_room(shared: &Shared, room: &TableHandle, code: &TableCode) -> boo
     true
 }
 
-/// Stops each room whose game's writes the records refused because this node no longer holds it (its lease lapsed
+/// Stops each table whose game's writes the records refused because this node no longer holds it (its lease lapsed
 /// while the node stalled, or another node took it over), until the server stops. Its people find the game again
 /// where it runs now: on the node that took it over, or here, resumed afresh from the records (the authority:
 /// a move they refused is not in the game) when no other node holds it.
-pub(crate) async fn stop_lost_rooms(
+pub(crate) async fn stop_lost_tables(
     shared: Arc<Shared>,
     cluster: Arc<Cluster>,
     mut lost: crate::serve::recorder::LostTables,
@@ -333,9 +333,9 @@ pub(crate) async fn stop_lost_rooms(
             },
             _ = shutdown.changed() => return,
         };
-        tracing::error!(%code, "the records refused a game's write: its room is not this node's; it stops here");
-        if let Some((room, _)) = shared.tables.find(&code) {
-            stop_room(&shared, &room, &code).await;
+        tracing::error!(%code, "the records refused a game's write: its table is not this node's; it stops here");
+        if let Some((table, _)) = shared.tables.find(&code) {
+            stop_table(&shared, &table, &code).await;
         }
         take_over(&shared, &cluster, &code).await;
     }

@@ -1,5 +1,5 @@
 //! The names the server knows things by, each a type of its own so that one cannot be passed for another: a
-//! player by their key's fingerprint, a game in the records by its number, a room by the code it is joined by.
+//! player by their key's fingerprint, a game in the records by its number, a table by the code it is joined by.
 
 use std::fmt;
 
@@ -82,8 +82,8 @@ text_id!(
 );
 
 text_id!(
-    /// A room, by the short code it is joined by (`K7QX`, see [`super::codes`]; a code typed by a player is read
-    /// with [`super::codes::read_code`]); empty for a room on its own (tests).
+    /// A table, by the short code it is joined by (`K7QX`, see [`super::codes`]; a code typed by a player is read
+    /// with [`super::codes::read_code`]); empty for a table on its own (tests).
     TableCode,
     #[derive(Default)]
 );
@@ -122,7 +122,7 @@ impl FromSql for GameId {
     }
 }
 
-/// What an event's lease is kept under, before its code: events and rooms share the lease table (and the
+/// What an event's lease is kept under, before its code: events and tables share the lease table (and the
 /// heartbeat that renews it), and no room's code starts so, so neither is ever taken for the other.
 pub const EVENT_KEY: &str = "event:";
 

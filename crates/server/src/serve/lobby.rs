@@ -161,7 +161,7 @@ async fn read_standings(player: &ConnectedPlayer, lobby: &mut Lobby) {
         return;
     }
     let fingerprint = player.identity.fingerprint.clone();
-    // The records name a variant as its game type is written, as the rooms record it.
+    // The records name a variant as its game type is written, as the tables record it.
     let english = GameType::standard(Variant::English).to_string();
     let standing = player
         .shared
@@ -206,7 +206,7 @@ fn listed_events(player: &ConnectedPlayer) -> Vec<LobbyEvent> {
         .collect()
 }
 
-/// A room's listing as `player`'s lobby shows it.
+/// A table's listing as `player`'s lobby shows it.
 fn lobby_game(listing: Listing, player: &ConnectedPlayer) -> LobbyGame {
     LobbyGame {
         mine: listing.seats_player(&player.identity.fingerprint),

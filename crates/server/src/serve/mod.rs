@@ -110,7 +110,7 @@ pub struct NodesSettings {
     pub database: tokio_postgres::Config,
     /// This node's name, unique among the nodes.
     pub node: nodes::NodeName,
-    /// How long a room's lease lasts without a heartbeat: how soon the rooms of a node that died are taken over.
+    /// How long a table's lease lasts without a heartbeat: how soon the tables of a node that died are taken over.
     pub lease_term: Duration,
 }
 
@@ -138,7 +138,7 @@ pub struct Shared {
     /// Read from blocking tasks only: the records wait for the disk. Every write goes through the recorder.
     records: Arc<Mutex<dyn records::Records>>,
     recorder: recorder::Recorder,
-    /// The rooms of games between people.
+    /// The tables of games between people.
     tables: Arc<tables::Tables>,
     /// The tournaments this node runs (and, on a server of several nodes, the way to the others').
     events: events::Events,
@@ -381,7 +381,7 @@ impl Server {
         })
     }
 
-    /// Joins the other nodes when the server is one of several (else does nothing): its list of rooms becomes
+    /// Joins the other nodes when the server is one of several (else does nothing): its list of tables becomes
     /// theirs too, the games no live node runs are resumed here, its heartbeat starts, and the players' folders
     /// are shared with the other nodes.
     pub async fn join_nodes(&self) -> Result<(), ServeError> {
@@ -392,18 +392,18 @@ impl Server {
         let _ = self.shared.folders.set(Arc::new(folders));
         sharing::push_filings(&self.shared);
         let tables = Arc::downgrade(&self.shared.tables);
-        let rooms_here: nodes::TablesHere =
-            Arc::new(move |code: &TableCode| tables.upgrade()?.find(code).map(|(room, _)| room));
+        let tables_here: nodes::TablesHere =
+            Arc::new(move |code: &TableCode| tables.upgrade()?.find(code).map(|(table, _)| table));
         let cluster = nodes::cluster::Cluster::start(
             settings.database,
             settings.node,
             settings.lease_term,
             self.generation,
-            rooms_here,
+            tables_here,
         )
         .await?;
         self.shared.tables.join_cluster(Arc::clone(&cluster));
-        // Codes to open rooms with, and the other nodes' rooms and events, before the first player comes.
+        // Codes to open tables with, and the other nodes' tables and events, before the first player comes.
         cluster.beat(&[], &[]).await?;
         // The events before the games: a game of an event taken over here is linked to it here.
         let events = events::across::join(&self.shared, &cluster).await;
@@ -419,8 +419,8 @@ impl Server {
             events = events.resumed,
             "joined the other nodes"
         );
-        if let Some(lost) = self.shared.recorder.lost_rooms() {
-            tokio::spawn(elsewhere::stop_lost_rooms(
+        if let Some(lost) = self.shared.recorder.lost_tables() {
+            tokio::spawn(elsewhere::stop_lost_tables(
                 Arc::clone(&self.shared),
                 Arc::clone(&cluster),
                 lost,
@@ -461,7 +461,7 @@ impl Server {
     }
 
     /// After the doors have stopped taking connections: every game has been told to end (they watch the same
-    /// switch), and the server gives them up to `grace` to save and say goodbye; then each room's clocks go to
+    /// switch), and the server gives them up to `grace` to save and say goodbye; then each table's clocks go to
     /// the records (a restart goes on from them, not from the last move) and everything sent to the records is
     /// on disk before the server goes.
     pub async fn wind_down(self, grace: Duration) {
@@ -475,23 +475,23 @@ impl Server {
     }
 }
 
-/// How long a stopping server waits for its rooms to note their clocks (each does so at once; a room that does
+/// How long a stopping server waits for its tables to note their clocks (each does so at once; a table that does
 /// not answer in this time is left, its clocks as last noted).
 const NOTE_CLOCKS_PATIENCE: Duration = Duration::from_secs(2);
 
-/// Asks every room to send its clocks to the records, and waits until each has (or [`NOTE_CLOCKS_PATIENCE`]).
+/// Asks every table to send its clocks to the records, and waits until each has (or [`NOTE_CLOCKS_PATIENCE`]).
 async fn note_every_clock(tables: &tables::Tables) {
     let deadline = tokio::time::Instant::now() + NOTE_CLOCKS_PATIENCE;
     let mut answers = Vec::new();
-    for room in tables.handles() {
+    for table in tables.handles() {
         let (done, noted) = tokio::sync::oneshot::channel();
         let asked =
-            tokio::time::timeout_at(deadline, room.send(table::Command::NoteClocks { done }));
+            tokio::time::timeout_at(deadline, table.send(table::Command::NoteClocks { done }));
         if matches!(asked.await, Ok(true)) {
             answers.push(noted);
         }
     }
-    // All asked first, then all waited for: the rooms note their clocks side by side.
+    // All asked first, then all waited for: the tables note their clocks side by side.
     for noted in answers {
         let _ = tokio::time::timeout_at(deadline, noted).await;
     }
@@ -548,7 +548,7 @@ type Opened = (
 
 /// The records at `place`: one connection to read them, and the recorder writing them on another. The records of
 /// the node `node` (with its lease term), one of several, take the name's next generation first, and write to a
-/// game only while the node holds its room's lease as that generation.
+/// game only while the node holds its table's lease as that generation.
 fn open_records(
     place: &records::Place,
     players: &std::path::Path,
@@ -598,7 +598,7 @@ fn off_the_event_loop<T>(work: impl FnOnce() -> T) -> T {
     }
 }
 
-/// Opens a room for each game the records hold as started and not ended (the server stopped during it): its
+/// Opens a table for each game the records hold as started and not ended (the server stopped during it): its
 /// players away until they come back, its clocks waiting for both. Returns how many were resumed; a game that
 /// cannot be read back is logged and left in the records as it is.
 fn resume_games(
@@ -625,8 +625,8 @@ fn resume_games(
         .count()
 }
 
-/// Opens a room for one game the records hold as started and not ended, linked to its tournament if it is an
-/// event's; the room's code, or `None` (logged) when the game cannot be read back.
+/// Opens a table for one game the records hold as started and not ended, linked to its tournament if it is an
+/// event's; the table's code, or `None` (logged) when the game cannot be read back.
 fn resume_linked(
     tables: &Arc<tables::Tables>,
     recorder: &recorder::Recorder,

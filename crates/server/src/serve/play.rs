@@ -32,7 +32,7 @@ pub struct Channels {
     /// The code of the rematch the table's players and watchers were sent to, once one is agreed: the session
     /// at the old table ends, and the connection goes on to the new one.
     pub rematch: Option<TableCode>,
-    /// The code of the table whose room went away while the player was at it (its node died, or another node
+    /// The code of the table whose table went away while the player was at it (its node died, or another node
     /// took it over): the session ends, and the connection finds the game again where it runs now.
     pub lost: Option<TableCode>,
     /// Whether the player took the seat of the table they were at from another connection: this one goes to
@@ -61,19 +61,19 @@ async fn event_news(
 
 /// A game's line to its table: where the player's requests go and where the table's news comes from.
 pub struct TableLink {
-    /// The room.
-    pub room: TableHandle,
+    /// The table.
+    pub table: TableHandle,
     /// The code it is joined by.
     pub code: TableCode,
     /// The player, by key fingerprint.
     pub who: Fingerprint,
-    /// The room's updates for this player.
+    /// The table's updates for this player.
     pub updates: mpsc::Receiver<TableNews>,
-    /// The same updates as the room knows them, to say which connection leaves.
+    /// The same updates as the table knows them, to say which connection leaves.
     pub line: WeakUpdates,
 }
 
-/// The table's next news, or never when the game is not at a table (or the room has gone).
+/// The table's next news, or never when the game is not at a table (or the table has gone).
 async fn table_news(table: &mut Option<TableLink>) -> Option<TableNews> {
     match table.as_mut() {
         Some(link) => link.updates.recv().await,
@@ -107,7 +107,7 @@ impl Channels {
         let requests = session.take_requests();
         if let Some(link) = &self.table {
             for request in requests {
-                link.room.ask(&link.who, request).await;
+                link.table.ask(&link.who, request).await;
             }
         }
     }
@@ -143,7 +143,7 @@ pub async fn run(
             who: link.who,
             line: link.line,
         };
-        link.room.send(leave).await;
+        link.table.send(leave).await;
     }
     ending
 }
@@ -190,7 +190,7 @@ struct Playing<'a> {
 
 /// What reaches a game besides the player's typing.
 enum GameNews {
-    /// The table's update; `None` when its room has gone with the player still at it.
+    /// The table's update; `None` when its table has gone with the player still at it.
     Table(Option<TableNews>),
     /// The prover's answer to the trainer's question.
     Proved(u64, Answer),
@@ -219,13 +219,13 @@ impl Playing<'_> {
     /// Handles the table's update.
     async fn table_news(&mut self, news: Option<TableNews>) -> Flow<SessionEnd> {
         let Some(news) = news else {
-            // Nothing more will come from this room: it went away with the player still at it.
+            // Nothing more will come from this table: it went away with the player still at it.
             self.channels.lost = self.channels.table.take().map(|link| link.code);
             return self.leave(SessionEnd::Quit);
         };
         if matches!(news, TableNews::TakenOver) {
             // The seat is played from another connection now: this one leaves the table, and must not tell the
-            // room it has gone (the seat is not away).
+            // table it has gone (the seat is not away).
             let _ = self.session.handle(Wakeup::Table(news));
             self.channels.table = None;
             self.channels.taken_over = true;
@@ -241,7 +241,7 @@ impl Playing<'_> {
                 return Flow::Stay;
             }
             if let Some(answer) = civility.answer_for(&link.code, &news).await {
-                link.room.ask(&link.who, answer).await;
+                link.table.ask(&link.who, answer).await;
                 return Flow::Stay;
             }
         }

@@ -354,9 +354,9 @@ async fn after_session(
     }
 }
 
-/// Finds the game of a room that went away while `player` was at it (its node died, or another node took it
+/// Finds the game of a table that went away while `player` was at it (its node died, or another node took it
 /// over) where it runs now: their seat again, or their place among its watchers. It keeps trying until another
-/// node can have taken the room over.
+/// node can have taken the table over.
 async fn find_again(
     player: &ConnectedPlayer,
     doing: Doing,

@@ -1,24 +1,24 @@
-//! The one writer of the server's records: a thread of its own that takes what the rooms and connections report
+//! The one writer of the server's records: a thread of its own that takes what the tables and connections report
 //! ([`Job`]) in order and writes it, several at a time in one transaction when they queue up (one sync to the
 //! disk for many moves: group commit).
 //!
 //! What a player will see (a move, a takeback, a result) comes as a [`Commit`]: jobs written together or not at
-//! all, answered once their transaction is durable, so that the room shows them only then ([`Recorder::commit`]).
+//! all, answered once their transaction is durable, so that the table shows them only then ([`Recorder::commit`]).
 //! A commit is tried once: when the disk cannot take it, or the records refuse it, it is answered with why
-//! ([`CommitError`]) and let go, and the room puts its game back as the records have it. Everything else (who
+//! ([`CommitError`]) and let go, and the table puts its game back as the records have it. Everything else (who
 //! was seen, clocks noted between moves, tournaments' own changes) is sent and not waited for.
 //!
-//! A room knows its game by a key of its own ([`RecordKey`]); the recorder maps it to the game's number in the
+//! A table knows its game by a key of its own ([`RecordKey`]); the recorder maps it to the game's number in the
 //! records when the game starts (or, for a game resumed after a restart, is told the number).
 //!
 //! When the disk cannot take a batch (full, read-only, failing), the batch is rolled back; its commits are
 //! answered and let go, the rest kept, in order, with everything that comes after it, and tried again every few
 //! seconds until it is written: nothing is written twice. Whether the records are being written is there for the
-//! rooms to watch ([`Recorder::writing`]), so that the people at a table are told.
+//! tables to watch ([`Recorder::writing`]), so that the people at a table are told.
 //!
-//! A write the records refuse because the game's room is not this node's any more (one node of several, whose
-//! lease on the room lapsed or was taken over: [`RecordsError::NotHeld`](super::records::RecordsError::NotHeld)) is let go, with every later job of
-//! that game, and the room's code is reported ([`Recorder::lost_rooms`]) so that the room stops here.
+//! A write the records refuse because the game's table is not this node's any more (one node of several, whose
+//! lease on the table lapsed or was taken over: [`RecordsError::NotHeld`](super::records::RecordsError::NotHeld)) is let go, with every later job of
+//! that game, and the table's code is reported ([`Recorder::lost_tables`]) so that the table stops here.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -57,7 +57,7 @@ const RETRY_EVERY: Duration = Duration::from_secs(5);
 /// results are always kept.
 const MAX_WAITING: usize = 100_000;
 
-/// A room's name for its game in the records.
+/// A table's name for its game in the records.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct RecordKey(u64);
 
@@ -92,7 +92,7 @@ pub enum Job {
     },
     /// A game started between these players.
     Start {
-        /// The room's key for it.
+        /// The table's key for it.
         key: RecordKey,
         /// The variant's name.
         variant: String,
@@ -112,7 +112,7 @@ pub enum Job {
     },
     /// A game in the records, resumed after a restart under this key.
     Resume {
-        /// The room's key for it.
+        /// The table's key for it.
         key: RecordKey,
         /// Its number in the records.
         id: GameId,
@@ -174,7 +174,7 @@ pub enum Job {
         /// What changed.
         action: DirectorAction,
     },
-    /// A tournament's pairing is played as this room's game (just started in the records).
+    /// A tournament's pairing is played as this table's game (just started in the records).
     EventGame {
         /// The event's code.
         event: TableCode,
@@ -182,7 +182,7 @@ pub enum Job {
         round: u32,
         /// Its board.
         board: u32,
-        /// The room's key for the game.
+        /// The table's key for the game.
         key: RecordKey,
     },
     /// Jobs that are written together or not at all, answered once durable.
@@ -252,15 +252,15 @@ pub struct Recorder {
     jobs: mpsc::Sender<Job>,
     writing: watch::Receiver<bool>,
     filed: OnFiled,
-    /// The codes of the rooms whose writes the records refused as not this node's, until taken.
-    lost_rooms: Arc<Mutex<Option<LostTables>>>,
+    /// The codes of the tables whose writes the records refused as not this node's, until taken.
+    lost_tables: Arc<Mutex<Option<LostTables>>>,
     /// A test's recorder holds the sender of [`Recorder::writing`] itself (the thread holds it otherwise), so
-    /// that the rooms do not hear it go.
+    /// that the tables do not hear it go.
     #[cfg(test)]
     _health: Option<Arc<watch::Sender<bool>>>,
 }
 
-/// The codes of the rooms whose games' writes the records refused because this node does not hold them, each
+/// The codes of the tables whose games' writes the records refused because this node does not hold them, each
 /// once.
 pub type LostTables = tokio_mpsc::UnboundedReceiver<TableCode>;
 
@@ -275,8 +275,8 @@ impl Recorder {
         let (health, writing) = watch::channel(true);
         let filed = OnFiled::default();
         let told = filed.clone();
-        // Unbounded, yet small: a room is reported once.
-        let (lost, lost_rooms) = tokio_mpsc::unbounded_channel();
+        // Unbounded, yet small: a table is reported once.
+        let (lost, lost_tables) = tokio_mpsc::unbounded_channel();
         thread::Builder::new()
             .name("crowned-records".into())
             .spawn(move || write_jobs(records, players.as_deref(), &told, &rx, &health, &lost))?;
@@ -284,7 +284,7 @@ impl Recorder {
             jobs: tx,
             writing,
             filed,
-            lost_rooms: Arc::new(Mutex::new(Some(lost_rooms))),
+            lost_tables: Arc::new(Mutex::new(Some(lost_tables))),
             #[cfg(test)]
             _health: None,
         })
@@ -296,10 +296,10 @@ impl Recorder {
         let _ = self.filed.0.set(hook);
     }
 
-    /// The codes of the rooms whose games' writes the records refused because this node no longer holds the
-    /// rooms (the records of one node of several): each room reported must stop here. Given once; `None` after.
-    pub fn lost_rooms(&self) -> Option<LostTables> {
-        self.lost_rooms
+    /// The codes of the tables whose games' writes the records refused because this node no longer holds the
+    /// tables (the records of one node of several): each table reported must stop here. Given once; `None` after.
+    pub fn lost_tables(&self) -> Option<LostTables> {
+        self.lost_tables
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .take()
@@ -362,7 +362,7 @@ impl Recorder {
             jobs: tx,
             writing,
             filed: OnFiled::default(),
-            lost_rooms: Arc::default(),
+            lost_tables: Arc::default(),
             _health: Some(Arc::new(health)),
         };
         (recorder, rx)
@@ -440,7 +440,7 @@ fn write_jobs<R: Records + 'static>(
         if !written {
             // Nothing more can be written for now: whoever waits for a flush (a stopping server) is answered,
             // with the jobs kept, and the commits that came meanwhile are answered at once: none waits for the
-            // next try, and a room puts its game back as the records have it.
+            // next try, and a table puts its game back as the records have it.
             waiting = waiting
                 .drain(..)
                 .filter_map(|job| match job {
@@ -469,7 +469,7 @@ fn write_jobs<R: Records + 'static>(
             *was = written;
             changed
         });
-        // Answered once the rooms can see how the writing went.
+        // Answered once the tables can see how the writing went.
         for done in flushed {
             let _ = done.send(());
         }

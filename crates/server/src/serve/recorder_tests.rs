@@ -108,7 +108,7 @@ fn moves_the_disk_cannot_take_wait_in_memory_and_are_written_once_it_can() {
     }));
     moves(1..3000);
     recorder.flush();
-    assert!(!*writing.borrow(), "the rooms are told");
+    assert!(!*writing.borrow(), "the tables are told");
     let mut records = SqliteRecords::open(&path).expect("reopens");
     let stored = |records: &mut SqliteRecords| {
         let unfinished = records.unfinished_games().expect("listed");

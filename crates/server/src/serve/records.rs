@@ -113,14 +113,14 @@ pub enum RecordsError {
     /// The records' URL cannot be used.
     #[error("the server's records: {0}")]
     Url(String),
-    /// A write to a game whose room this node does not hold (another node has taken it over, or this node's
-    /// lease on it has lapsed): refused, the game left as it was. The room is no longer this node's to run.
+    /// A write to a game whose table this node does not hold (another node has taken it over, or this node's
+    /// lease on it has lapsed): refused, the game left as it was. The table is no longer this node's to run.
     #[error(
-        "the server's records: this node does not hold the room {} any more; the write is refused",
+        "the server's records: this node does not hold the table {} any more; the write is refused",
         .code.as_ref().map_or("(no code)", TableCode::as_str)
     )]
     NotHeld {
-        /// The room's code (`None` for a game from before rooms had codes, which no node may lease).
+        /// The table's code (`None` for a game from before tables had codes, which no node may lease).
         code: Option<TableCode>,
     },
     /// Another live process is running as this node (it renewed its leases within the last lease term).

@@ -1,5 +1,5 @@
 //! How a connection comes to a table: the commands that ask for one (`new`, `join CODE`, `watch CODE`), finding
-//! the room, taking a seat (or a place among the watchers), and the app's side of it.
+//! the table, taking a seat (or a place among the watchers), and the app's side of it.
 
 use std::time::Duration;
 
@@ -124,7 +124,7 @@ pub struct Seated {
     pub table: TableView,
     /// The game's rules and board.
     pub game_type: GameType,
-    /// The line to the room.
+    /// The line to the table.
     pub link: TableLink,
 }
 
@@ -141,10 +141,10 @@ pub async fn take(
     }
 }
 
-/// Games in progress one player may have at once: each holds a room until it ends.
+/// Games in progress one player may have at once: each holds a table until it ends.
 pub const MAX_GAMES_EACH: usize = 10;
 
-/// Opens a room for `new` and sits `identity` in it.
+/// Opens a table for `new` and sits `identity` in it.
 pub async fn open_new(
     shared: &Shared,
     identity: &Identity,
@@ -167,11 +167,11 @@ pub async fn open_new(
         rated: new.rated && !identity.is_guest(),
         private: new.private,
     };
-    let (code, room) = match shared.tables.open(config, None) {
+    let (code, table) = match shared.tables.open(config, None) {
         Some(opened) => opened,
         None => {
             // One of several nodes whose reserved codes a burst of new games has used up: more are reserved
-            // now (one statement), and the room opened with one of them.
+            // now (one statement), and the table opened with one of them.
             let cluster = shared.tables.cluster().ok_or(TableError::NoFreeCodes)?;
             if let Err(error) = cluster.top_up(&shared.tables.codes()).await {
                 tracing::warn!(%error, "cannot reserve codes for new games");
@@ -198,7 +198,7 @@ pub async fn open_new(
         watchers: 0,
         board: false,
     };
-    sit(shared, identity, room, listing, Some(color)).await
+    sit(shared, identity, table, listing, Some(color)).await
 }
 
 /// Takes a seat at the game with `code` (or one's own seat again). When the game's node does not answer (it
@@ -214,7 +214,7 @@ pub async fn join(
 
 /// Whether the records hold `code` as a game in progress, on a server of several nodes (or cannot say: the
 /// records out of reach for a moment). Such a game is waited for when no node lists it yet, as a player coming
-/// back is: its node may have just died, or the database be restarting. On one node the rooms are the truth.
+/// back is: its node may have just died, or the database be restarting. On one node the tables are the truth.
 async fn in_progress(shared: &Shared, code: &TableCode) -> bool {
     if shared.tables.cluster().is_none() || shared.tables.find(code).is_some() {
         return false;
@@ -240,7 +240,7 @@ async fn join_within_take_over(
     let pause = Duration::from_millis(500);
     loop {
         let found = super::elsewhere::find(shared, code).await;
-        let Ok(Some((room, listing))) = found else {
+        let Ok(Some((table, listing))) = found else {
             // A game the records say is in progress that no node runs (a take-over that failed halfway as the
             // records went away, or a node that could not resume its own as it started): taken over here. The
             // lease decides: where another node holds the game, nothing is done.
@@ -259,11 +259,11 @@ async fn join_within_take_over(
             }
             return Err(no_game(code));
         };
-        match sit(shared, identity, room, listing, None).await {
+        match sit(shared, identity, table, listing, None).await {
             Err(TableError::NoAnswer) if tokio::time::Instant::now() < give_up => {
                 tokio::time::sleep(pause).await;
             }
-            // A game the records say is not over, whose room ended as the player came (the node that lost a
+            // A game the records say is not over, whose table ended as the player came (the node that lost a
             // take-over race stops its copy): it is looked for again, as when no node lists it.
             Err(TableError::NoGame(_)) if known && tokio::time::Instant::now() < give_up => {
                 tokio::time::sleep(pause).await;
@@ -275,12 +275,12 @@ async fn join_within_take_over(
 
 /// Goes back to the game not over where `identity` has a seat, if there is one: on one node the one opened or
 /// played in last, and on several the one begun last as the records say (a game begins as its second player
-/// sits, and the records have it before either sees it begun), wherever it runs (a node knows only its own rooms,
+/// sits, and the records have it before either sees it begun), wherever it runs (a node knows only its own tables,
 /// and another node may hold a later game of the player's, or a game of theirs whose node has just died).
 pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seated, TableError>> {
     if shared.tables.cluster().is_some() {
         // The records may be out of reach for a moment (a database restarting): asked again meanwhile. This
-        // node's own rooms are no answer: the player's latest game may be on another node.
+        // node's own tables are no answer: the player's latest game may be on another node.
         let give_up = tokio::time::Instant::now() + TAKE_OVER_MARGIN;
         loop {
             let fingerprint = identity.fingerprint.clone();
@@ -306,10 +306,10 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
             }
         }
     }
-    let (room, listing) = shared.tables.seat_of(&identity.fingerprint)?;
+    let (table, listing) = shared.tables.seat_of(&identity.fingerprint)?;
     // Here, at once; elsewhere, by its code, so that a node that has just died is waited out.
     Some(match shared.tables.find(&listing.code) {
-        Some(_) => sit(shared, identity, room, listing, None).await,
+        Some(_) => sit(shared, identity, table, listing, None).await,
         None => join_within_take_over(shared, identity, &listing.code, true).await,
     })
 }
@@ -320,14 +320,14 @@ pub async fn watch(
     identity: &Identity,
     code: &TableCode,
 ) -> Result<Seated, TableError> {
-    let (room, listing) = super::elsewhere::find(shared, code)
+    let (table, listing) = super::elsewhere::find(shared, code)
         .await
         .ok()
         .flatten()
         .ok_or_else(|| no_game(code))?;
     let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let line = updates.downgrade();
-    let watching = room
+    let watching = table
         .send(Command::Watch {
             who: identity.clone(),
             updates,
@@ -340,7 +340,7 @@ pub async fn watch(
         table: TableView::new(None, listing.code.to_string()),
         game_type: listing.config.game_type,
         link: TableLink {
-            room,
+            table,
             code: listing.code.clone(),
             who: identity.fingerprint.clone(),
             updates: news,
@@ -356,7 +356,7 @@ fn no_game(code: &TableCode) -> TableError {
 async fn sit(
     shared: &Shared,
     identity: &Identity,
-    room: TableHandle,
+    table: TableHandle,
     listing: Listing,
     color: Option<Color>,
 ) -> Result<Seated, TableError> {
@@ -380,7 +380,7 @@ async fn sit(
     let (updates, news) = mpsc::channel(UPDATES_QUEUE);
     let line = updates.downgrade();
     let (reply, answer) = oneshot::channel();
-    let asked = room
+    let asked = table
         .send(Command::Sit {
             who: identity.clone(),
             color,
@@ -394,13 +394,13 @@ async fn sit(
         return Err(no_game(&listing.code));
     }
     let seat = answer.await.map_err(|_| no_game(&listing.code))??;
-    let mut table = TableView::new(Some(seat), listing.code.to_string());
-    table.set_in_event(listing.board);
+    let mut view = TableView::new(Some(seat), listing.code.to_string());
+    view.set_in_event(listing.board);
     Ok(Seated {
-        table,
+        table: view,
         game_type: listing.config.game_type,
         link: TableLink {
-            room,
+            table,
             code: listing.code.clone(),
             who: identity.fingerprint.clone(),
             updates: news,

@@ -54,7 +54,7 @@ impl Shared {
 }
 
 /// Has the recorder push the folder of each player it files a finished game for (a game against a person is
-/// filed by the node that ran its room, which may not be the node the player is on).
+/// filed by the node that ran its table, which may not be the node the player is on).
 pub(crate) fn push_filings(shared: &Arc<Shared>) {
     let weak = Arc::downgrade(shared);
     let runtime = tokio::runtime::Handle::current();

@@ -1,10 +1,10 @@
-//! A game between people, owned by one task: the driver of the room's state machine ([`machine::Table`]).
+//! A game between people, owned by one task: the driver of the table's state machine ([`machine::Table`]).
 //!
 //! Everything that can change a game (a move, an offer and its answer, a resignation, a chat line, a player
-//! leaving or coming back, a clock running out) is a [`Command`] to the room's task, handled one at a time, so
+//! leaving or coming back, a clock running out) is a [`Command`] to the table's task, handled one at a time, so
 //! two players pressing at the same instant cannot corrupt it. The task gives each to the state machine with
 //! the time, and carries out what it answers: updates to each connection's bounded queue, commits to the
-//! recorder (the room waits for the answer before it shows anything), the lobby's list, the tournament's
+//! recorder (the table waits for the answer before it shows anything), the lobby's list, the tournament's
 //! director, and a wake-up at the next moment the machine asked for.
 
 use std::sync::Weak;
@@ -31,14 +31,14 @@ pub use machine::{
 pub type Updates = mpsc::Sender<Update>;
 
 /// A connection's [`Updates`], known without holding them open ([`mpsc::Sender::downgrade`]): which of a person's
-/// connections has gone, when they have more than one (the room holds the only [`Updates`] of each).
+/// connections has gone, when they have more than one (the table holds the only [`Updates`] of each).
 pub type WeakUpdates = mpsc::WeakSender<Update>;
 
 /// How many updates may wait for one person. A connection that falls this far behind misses what comes next
-/// until it has caught up, and then the room sends it the newest state: it never holds memory that grows.
+/// until it has caught up, and then the table sends it the newest state: it never holds memory that grows.
 pub const UPDATES_QUEUE: usize = 64;
 
-/// What a room is asked.
+/// What a table is asked.
 #[derive(Debug)]
 pub enum Command {
     /// Take a seat (a colour, or the first free one), or take back one's own seat after a drop.
@@ -77,7 +77,7 @@ pub enum Command {
         /// The connection, by the updates it was sent.
         line: WeakUpdates,
     },
-    /// Another node has taken the room over (this one was too slow to renew its lease): the room stops here at
+    /// Another node has taken the table over (this one was too slow to renew its lease): the table stops here at
     /// once and records nothing more; its people find the game again on the node that runs it now.
     Yield,
     /// The server is stopping: the clocks as they stand go to the records, then `done` is answered.
@@ -87,27 +87,27 @@ pub enum Command {
     },
 }
 
-/// A way to talk to a room; the room's task ends when the game is over and everyone has gone.
+/// A way to talk to a table; the table's task ends when the game is over and everyone has gone.
 #[derive(Clone, Debug)]
 pub struct TableHandle(mpsc::Sender<Command>);
 
 impl TableHandle {
-    /// A handle whose commands go to `commands`: a room run elsewhere (on another node, through a relay).
+    /// A handle whose commands go to `commands`: a table run elsewhere (on another node, through a relay).
     pub fn relayed(commands: mpsc::Sender<Command>) -> TableHandle {
         TableHandle(commands)
     }
 
-    /// Whether both handles reach the same room.
-    pub fn same_room(&self, other: &TableHandle) -> bool {
+    /// Whether both handles reach the same table.
+    pub fn same_table(&self, other: &TableHandle) -> bool {
         self.0.same_channel(&other.0)
     }
 
-    /// Sends a command; `false` when the room has ended.
+    /// Sends a command; `false` when the table has ended.
     pub async fn send(&self, command: Command) -> bool {
         self.0.send(command).await.is_ok()
     }
 
-    /// Sends `request` from `who`; `false` when the room has ended.
+    /// Sends `request` from `who`; `false` when the table has ended.
     pub async fn ask(&self, who: &Fingerprint, request: TableRequest) -> bool {
         self.send(Command::Ask {
             who: who.clone(),
@@ -117,13 +117,13 @@ impl TableHandle {
     }
 }
 
-/// What a room is linked to besides its players: its code and the list it is listed in, where its game is
-/// recorded, and the game it resumes. The default is a room on its own (tests).
+/// What a table is linked to besides its players: its code and the list it is listed in, where its game is
+/// recorded, and the game it resumes. The default is a table on its own (tests).
 #[derive(Default)]
 pub struct Links {
     /// The code it is joined by.
     pub code: TableCode,
-    /// The server's list of rooms, kept up to date with the room's summary.
+    /// The server's list of tables, kept up to date with the table's summary.
     pub tables: Option<Weak<Tables>>,
     /// Where its game is recorded.
     pub recorder: Option<Recorder>,
@@ -135,7 +135,7 @@ pub struct Links {
     pub tournament: Option<EventLink>,
 }
 
-/// The link of a room to the tournament its game belongs to.
+/// The link of a table to the tournament its game belongs to.
 #[derive(Clone, Debug)]
 pub struct EventLink {
     /// The event's code.
@@ -153,7 +153,7 @@ pub struct EventLink {
 }
 
 impl EventLink {
-    /// What the room's state machine knows of the pairing.
+    /// What the table's state machine knows of the pairing.
     fn pairing(&self) -> EventGame {
         EventGame {
             event: self.event.clone(),
@@ -175,18 +175,18 @@ impl EventLink {
     }
 }
 
-/// Starts a room.
-pub fn open_room(config: TableConfig, links: Links) -> TableHandle {
+/// Starts a table.
+pub fn open_table(config: TableConfig, links: Links) -> TableHandle {
     let (tx, rx) = mpsc::channel(256);
     let driver = Driver::new(config, links);
     tokio::spawn(driver.run(rx));
     TableHandle(tx)
 }
 
-/// The room's task: its state machine, and what the machine's effects go through.
+/// The table's task: its state machine, and what the machine's effects go through.
 struct Driver {
-    room: Table,
-    /// The room's time starts here.
+    table: Table,
+    /// The table's time starts here.
     epoch: Instant,
     delivery: Delivery,
     tables: Option<Weak<Tables>>,
@@ -221,7 +221,7 @@ impl Driver {
             note_phase: epoch.saturating_duration_since(server_start()),
         };
         Driver {
-            room: Table::new(config, setup, Duration::ZERO),
+            table: Table::new(config, setup, Duration::ZERO),
             epoch,
             delivery: Delivery::default(),
             tables,
@@ -233,7 +233,7 @@ impl Driver {
         }
     }
 
-    /// The room's time: since it opened.
+    /// The table's time: since it opened.
     fn now(&self) -> Duration {
         self.epoch.elapsed()
     }
@@ -242,7 +242,7 @@ impl Driver {
         // Whether the records are written, watched so that everyone here is told when that changes.
         let mut writing = self.recorder.as_ref().map(Recorder::writing);
         loop {
-            let wake_at = self.room.next_wake().map(|at| self.epoch + at);
+            let wake_at = self.table.next_wake().map(|at| self.epoch + at);
             if let Some(answer) = self.commit.as_mut() {
                 // Nothing else happens until the records answer: what the last step changed is shown once it
                 // is durable, or undone. Whoever asked hears if that takes long.
@@ -258,7 +258,7 @@ impl Driver {
                 }
             } else {
                 let catch_up_at = self.delivery.catch_up_deadline();
-                // Biased, in this order, so that the room's steps follow from what happened and when alone (the
+                // Biased, in this order, so that the table's steps follow from what happened and when alone (the
                 // simulation replays them exactly); the timers come first, as each is ready only when it is due.
                 tokio::select! {
                     biased;
@@ -266,7 +266,7 @@ impl Driver {
                         self.step(Input::Wake);
                     }
                     () = sleep_until(catch_up_at.unwrap_or_else(far_future)), if catch_up_at.is_some() => {
-                        let state = self.room.state();
+                        let state = self.table.state();
                         self.delivery.catch_up(&state);
                     }
                     after = ratings_read(&mut self.ratings) => {
@@ -284,8 +284,8 @@ impl Driver {
                             // The recorder has gone (the server is stopping): nothing more to hear from it.
                             _ => writing = None,
                         }
-                        // News of the records sends nobody away: a room just opened, whose first player is on
-                        // the way, stays for them (a full disk once ended every such room: "there is no game").
+                        // News of the records sends nobody away: a table just opened, whose first player is on
+                        // the way, stays for them (a full disk once ended every such table: "there is no game").
                         continue;
                     }
                     command = commands.recv() => {
@@ -299,17 +299,17 @@ impl Driver {
             if self.stop {
                 break;
             }
-            // Checked after a clock's wake-up too: a flag that falls in an empty room ends it.
-            if !self.room.awaiting_records() && self.room.finished() {
+            // Checked after a clock's wake-up too: a flag that falls in an empty table ends it.
+            if !self.table.awaiting_records() && self.table.finished() {
                 break;
             }
         }
         if let Some(tables) = self.tables.as_ref().and_then(Weak::upgrade) {
-            tables.remove(self.room.code());
+            tables.remove(self.table.code());
         }
     }
 
-    /// Hands a command to the machine; `false` when the room stops here.
+    /// Hands a command to the machine; `false` when the table stops here.
     fn command(&mut self, command: Command) -> bool {
         match command {
             Command::Sit {
@@ -363,7 +363,7 @@ impl Driver {
         let mut inputs = vec![input];
         while let Some(input) = inputs.pop() {
             let now = self.now();
-            for effect in self.room.handle(input, now) {
+            for effect in self.table.handle(input, now) {
                 match effect {
                     TableEffect::Send { to, update } => {
                         if let Some(gone) = self.delivery.send(to, update) {
@@ -414,14 +414,14 @@ impl Driver {
                 }
             }
         }
-        // Connections the room no longer sends to are let go: one whose seat was taken from elsewhere hears
-        // nothing more, and its session sees the room's end of the line.
-        self.delivery.keep(|conn| self.room.holds(conn));
+        // Connections the table no longer sends to are let go: one whose seat was taken from elsewhere hears
+        // nothing more, and its session sees the table's end of the line.
+        self.delivery.keep(|conn| self.table.holds(conn));
         seated
     }
 }
 
-/// When the server started, by this process's clock: every room's clocks are noted in the records at whole
+/// When the server started, by this process's clock: every table's clocks are noted in the records at whole
 /// periods of [`NOTE_CLOCKS_EVERY`] since then.
 fn server_start() -> Instant {
     static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();

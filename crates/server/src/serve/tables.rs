@@ -1,7 +1,7 @@
-//! The server's rooms by code: what the lobby lists, what `join` and `watch` find, and where a player who
+//! The server's tables by code: what the lobby lists, what `join` and `watch` find, and where a player who
 //! dropped finds their seat again.
 //!
-//! Each room owns its game; this list only knows how to reach it and a summary to show, which the room keeps up
+//! Each table owns its game; this list only knows how to reach it and a summary to show, which the table keeps up
 //! to date after each change and removes when it ends. The lock is held for a lookup or a copy, never across
 //! an await.
 
@@ -13,9 +13,9 @@ use super::identity::Identity;
 use super::ids::{Fingerprint, TableCode};
 use super::nodes::cluster::Cluster;
 use super::recorder::Recorder;
-use super::table::{EventLink, Links, Rematch, Resumed, TableConfig, TableHandle, open_room};
+use super::table::{EventLink, Links, Rematch, Resumed, TableConfig, TableHandle, open_table};
 
-/// A room as the lobby lists it.
+/// A table as the lobby lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listing {
     /// The code it is joined by.
@@ -59,23 +59,23 @@ struct Entry {
     active: u64,
 }
 
-/// Every room on the server, by code.
+/// Every table on the server, by code.
 #[derive(Default)]
 pub struct Tables {
-    rooms: Mutex<HashMap<TableCode, Entry>>,
+    tables: Mutex<HashMap<TableCode, Entry>>,
     recorder: Option<Recorder>,
     /// The count behind each entry's `active`.
     moves: std::sync::atomic::AtomicU64,
     /// The other nodes, when this server is one of several: codes come from the leases it reserved, each
-    /// room's summary is shared, and the lists show the other nodes' rooms too.
+    /// table's summary is shared, and the lists show the other nodes' tables too.
     cluster: OnceLock<Arc<Cluster>>,
 }
 
 impl Tables {
-    /// An empty list whose rooms write their games through `recorder` (none: nothing is recorded).
+    /// An empty list whose tables write their games through `recorder` (none: nothing is recorded).
     pub fn new(recorder: Option<Recorder>) -> Tables {
         Tables {
-            rooms: Mutex::default(),
+            tables: Mutex::default(),
             recorder,
             moves: std::sync::atomic::AtomicU64::new(0),
             cluster: OnceLock::new(),
@@ -92,16 +92,16 @@ impl Tables {
         self.cluster.get()
     }
 
-    /// The codes of the rooms here.
+    /// The codes of the tables here.
     pub fn codes(&self) -> Vec<TableCode> {
-        self.rooms().keys().cloned().collect()
+        self.tables().keys().cloned().collect()
     }
 
-    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<TableCode, Entry>> {
-        self.rooms.lock().unwrap_or_else(PoisonError::into_inner)
+    fn tables(&self) -> std::sync::MutexGuard<'_, HashMap<TableCode, Entry>> {
+        self.tables.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Opens a room under a new code (or, for a resumed game, its old code when it is free); its code and
+    /// Opens a table under a new code (or, for a resumed game, its old code when it is free); its code and
     /// handle, or `None` when no code is free.
     pub fn open(
         self: &Arc<Self>,
@@ -119,7 +119,7 @@ impl Tables {
         )
     }
 
-    /// Opens a room for a rematch, its seats taken by `rematch`'s players; its code and handle, or `None` when
+    /// Opens a table for a rematch, its seats taken by `rematch`'s players; its code and handle, or `None` when
     /// no code is free.
     pub fn open_rematch(
         self: &Arc<Self>,
@@ -137,7 +137,7 @@ impl Tables {
         )
     }
 
-    /// Opens a room for a tournament's game, its seats (Black, White) taken by the paired players, both away
+    /// Opens a table for a tournament's game, its seats (Black, White) taken by the paired players, both away
     /// until they arrive; its code and handle, or `None` when no code is free.
     pub fn open_event(
         self: &Arc<Self>,
@@ -159,7 +159,7 @@ impl Tables {
         )
     }
 
-    /// Opens a room for a game resumed after a restart that belongs to a tournament (see [`Tables::open`]).
+    /// Opens a table for a game resumed after a restart that belongs to a tournament (see [`Tables::open`]).
     pub fn open_resumed_in_event(
         self: &Arc<Self>,
         config: TableConfig,
@@ -178,7 +178,7 @@ impl Tables {
         )
     }
 
-    /// Opens a room linked as `links` says (its code, list and recorder filled in here) with these players
+    /// Opens a table linked as `links` says (its code, list and recorder filled in here) with these players
     /// seated, if any.
     fn open_with(
         self: &Arc<Self>,
@@ -186,14 +186,14 @@ impl Tables {
         links: Links,
         seated: Option<[Identity; 2]>,
     ) -> Option<(TableCode, TableHandle)> {
-        let mut rooms = self.rooms();
+        let mut tables = self.tables();
         let wanted = links.resumed.as_ref().and_then(|r| r.code.clone());
-        // A game resumed twice (two take-overs at once, on this node): one room, the one already open with its
+        // A game resumed twice (two take-overs at once, on this node): one table, the one already open with its
         // code and its players. Under another code it would be a second table of the same game, each with a
         // part of its people.
         if let (Some(resumed), Some(open)) = (
             links.resumed.as_ref(),
-            wanted.as_ref().and_then(|code| rooms.get(code)),
+            wanted.as_ref().and_then(|code| tables.get(code)),
         ) && open
             .listing
             .seats
@@ -203,12 +203,12 @@ impl Tables {
         {
             return Some((open.listing.code.clone(), open.handle.clone()));
         }
-        let wanted = wanted.filter(|code| !rooms.contains_key(code));
+        let wanted = wanted.filter(|code| !tables.contains_key(code));
         let code = match (wanted, self.cluster.get()) {
             (Some(code), _) => code,
-            // One of several nodes: a code this node has reserved, so that no other node opens a room with it.
-            (None, Some(cluster)) => cluster.take_code(|code| rooms.contains_key(code))?,
-            (None, None) => new_code(|code| rooms.contains_key(code))?,
+            // One of several nodes: a code this node has reserved, so that no other node opens a table with it.
+            (None, Some(cluster)) => cluster.take_code(|code| tables.contains_key(code))?,
+            (None, None) => new_code(|code| tables.contains_key(code))?,
         };
         let seats = seated.map_or([None, None], |seats| {
             seats.map(|id| Some((id.fingerprint, id.name)))
@@ -221,7 +221,7 @@ impl Tables {
             recorder: self.recorder.clone(),
             ..links
         };
-        let handle = open_room(config, links);
+        let handle = open_table(config, links);
         let listing = Listing {
             code: code.clone(),
             config,
@@ -234,7 +234,7 @@ impl Tables {
         if let Some(cluster) = self.cluster.get() {
             cluster.publish(&listing);
         }
-        rooms.insert(
+        tables.insert(
             code.clone(),
             Entry {
                 handle: handle.clone(),
@@ -245,9 +245,9 @@ impl Tables {
         Some((code, handle))
     }
 
-    /// The room with `code`, if it is open.
+    /// The table with `code`, if it is open.
     pub fn find(&self, code: &TableCode) -> Option<(TableHandle, Listing)> {
-        self.rooms()
+        self.tables()
             .get(code)
             .map(|e| (e.handle.clone(), e.listing.clone()))
     }
@@ -257,7 +257,7 @@ impl Tables {
     /// other nodes).
     pub fn seat_of(&self, fingerprint: &Fingerprint) -> Option<(TableHandle, Listing)> {
         let here = self
-            .rooms()
+            .tables()
             .values()
             .filter(|e| e.listing.seats_player(fingerprint))
             .max_by_key(|e| e.active)
@@ -276,9 +276,10 @@ impl Tables {
             .collect()
     }
 
-    /// Every room, here and on the other nodes, sorted by code.
+    /// Every table, here and on the other nodes, sorted by code.
     pub fn listings(&self) -> Vec<Listing> {
-        let mut listings: Vec<Listing> = self.rooms().values().map(|e| e.listing.clone()).collect();
+        let mut listings: Vec<Listing> =
+            self.tables().values().map(|e| e.listing.clone()).collect();
         if let Some(cluster) = self.cluster.get() {
             listings.extend(cluster.others());
         }
@@ -286,24 +287,24 @@ impl Tables {
         listings
     }
 
-    /// Every room's handle (to tell each the server is stopping).
+    /// Every table's handle (to tell each the server is stopping).
     pub fn handles(&self) -> Vec<TableHandle> {
-        self.rooms().values().map(|e| e.handle.clone()).collect()
+        self.tables().values().map(|e| e.handle.clone()).collect()
     }
 
-    /// How many rooms are open.
+    /// How many tables are open.
     pub fn len(&self) -> usize {
-        self.rooms().len()
+        self.tables().len()
     }
 
-    /// Whether no room is open.
+    /// Whether no table is open.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// The room's new summary (called by the room after a change).
+    /// The table's new summary (called by the table after a change).
     pub(super) fn update(&self, listing: Listing) {
-        if let Some(entry) = self.rooms().get_mut(&listing.code) {
+        if let Some(entry) = self.tables().get_mut(&listing.code) {
             if let Some(cluster) = self.cluster.get() {
                 cluster.publish(&listing);
             }
@@ -319,9 +320,9 @@ impl Tables {
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// The room has ended (called by the room as it goes).
+    /// The table has ended (called by the table as it goes).
     pub(super) fn remove(&self, code: &TableCode) {
-        if self.rooms().remove(code).is_some()
+        if self.tables().remove(code).is_some()
             && let Some(cluster) = self.cluster.get()
         {
             cluster.ended(code);

@@ -52,7 +52,7 @@ pub enum Wakeup {
     Signal(i32),
     /// The player's input has gone (the terminal closed, the connection dropped).
     InputClosed,
-    /// The table the game is played at (a room on a server) says something.
+    /// The table the game is played at (a table on a server) says something.
     Table(TableNews),
     /// The prover answered the problem trainer's question numbered `question`.
     Proved {

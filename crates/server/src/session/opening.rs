@@ -106,7 +106,7 @@ pub fn open_with_settings(
     with_settings(opened, settings, problem, no_color)
 }
 
-/// Opens a game at `table` (a room on a server) of `game_type` for a player with `settings` (their look and
+/// Opens a game at `table` (a table on a server) of `game_type` for a player with `settings` (their look and
 /// keys), as [`open_with_settings`] does. The session saves nothing: the table keeps the game.
 pub fn open_table(
     table: TableView,

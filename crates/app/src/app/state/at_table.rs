@@ -1,4 +1,4 @@
-//! Playing at a table elsewhere (a room on a server): the player's moves are shown at once and sent, the table's
+//! Playing at a table elsewhere (on a server): the player's moves are shown at once and sent, the table's
 //! states are followed, and what means something else between people at a table is turned into requests to it:
 //! undo asks the opponent for a takeback, a draw offer goes to the opponent, resigning is sent. A new game,
 //! setting up, loading or taking the engine's moves belong to games played here and are refused.
@@ -24,7 +24,7 @@ use crate::rules::{Color, GameType};
 const NO_HINTS_AT_TABLES: &str = "no hints in a game between people";
 
 impl App {
-    /// An app at `table` (a room on a server) for a game of `game_type`, seated or watching: the player moves
+    /// An app at `table` (on a server) for a game of `game_type`, seated or watching: the player moves
     /// their side; the other side's moves, and everything else about the game, come from the table as
     /// [`Action::Table`].
     pub fn at_table(table: TableView, game_type: GameType) -> App {

@@ -6,7 +6,7 @@
 //!   ([`arena::pair_free`]); a player away is not paired. It stops pairing when its time is up, and is over once
 //!   the games under way have ended (their results still count).
 //! - A **Swiss** event pairs a round when it starts and each next round when every game of the one before has
-//!   ended. A player away when paired is paired all the same (their game is lost by the room's grace-period
+//!   ended. A player away when paired is paired all the same (their game is lost by the table's grace-period
 //!   rules); a player who lost a round's game by being away is withdrawn after it, and is paired again only
 //!   if they come back. It is over after its last round.
 //!

@@ -1,6 +1,6 @@
 //! Events on a server of several nodes: an event found here, on another node (through the relay) or, when its
 //! node has died, taken over by this one from the records; what each heartbeat does for them (renewed with the
-//! rooms' leases; summaries written for the other nodes and theirs read; events lost or lapsed; events over
+//! tables' leases; summaries written for the other nodes and theirs read; events lost or lapsed; events over
 //! given up); and the link a resumed game of an event keeps to it, wherever the event runs.
 
 use std::collections::{HashMap, HashSet};
@@ -249,7 +249,7 @@ async fn view_in_records(shared: &Shared, code: &TableCode) -> Option<Arc<View>>
 }
 
 /// Takes the event `code` over: claims its lease (exactly one node wins) and starts its task from the records,
-/// with the results of its games that ended meanwhile and the rooms of its games under way (wherever they run
+/// with the results of its games that ended meanwhile and the tables of its games under way (wherever they run
 /// now). An event over, or not in the records, is given up. Whether it runs here now.
 pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCode) -> bool {
     match claim_and_start(shared, cluster, code).await {
@@ -285,18 +285,18 @@ async fn claim_and_start(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCo
                 return Ok(None);
             };
             let ended = records.event_games_ended(&wanted)?;
-            let rooms: HashMap<GameId, TableCode> = records
+            let tables: HashMap<GameId, TableCode> = records
                 .unfinished_games()?
                 .into_iter()
                 .filter_map(|game| Some((game.id, game.code?)))
                 .collect();
-            Ok(Some((record, ended, rooms)))
+            Ok(Some((record, ended, tables)))
         })
         .await;
     let Some(read) = read else {
         return Resumption::Unreadable;
     };
-    let Some((record, ended, rooms)) = read else {
+    let Some((record, ended, tables)) = read else {
         release(cluster, code).await;
         return Resumption::NotHere;
     };
@@ -312,7 +312,7 @@ async fn claim_and_start(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCo
         .pairings
         .iter()
         .filter(|p| p.result.is_none())
-        .filter_map(|p| Some(((p.round, p.board), rooms.get(&p.game?)?.clone())))
+        .filter_map(|p| Some(((p.round, p.board), tables.get(&p.game?)?.clone())))
         .collect();
     let director = Director::restore(&record);
     let results = channel();
@@ -527,7 +527,7 @@ async fn results_from_records(shared: &Shared) {
                 .borrow()
                 .boards
                 .values()
-                .any(|(room, _)| shared.tables.find(room).is_none())
+                .any(|(table, _)| shared.tables.find(table).is_none())
         })
         .map(|(code, here)| (code.clone(), here.handle.clone()))
         .collect();

@@ -3,8 +3,8 @@
 //! in (to enter one, to see its table, to list it in the lobby).
 //!
 //! On a server of several nodes ([`across`]) each event is owned by one node through a lease (kept beside the
-//! rooms', renewed by the same heartbeat); the other nodes list it from the summary its owner writes there, and
-//! their players enter it through the nodes' messages. Its games are ordinary rooms, reached from any node, and
+//! tables', renewed by the same heartbeat); the other nodes list it from the summary its owner writes there, and
+//! their players enter it through the nodes' messages. Its games are ordinary tables, reached from any node, and
 //! a game that ends on a node other than the event's sends its result there. When the event's node dies,
 //! another takes it over from the records (exactly one wins its lease): its entrants, pairings and results as
 //! the records hold them, with the results of the games that ended meanwhile read from the games' own records,
@@ -181,7 +181,7 @@ pub struct Events {
 }
 
 impl Events {
-    /// No events yet; their rooms open in `tables`, their changes go to `recorder`, a player away from a game
+    /// No events yet; their tables open in `tables`, their changes go to `recorder`, a player away from a game
     /// loses it after `grace`, players create them within `caps`.
     pub fn new(
         tables: &Arc<Tables>,
@@ -417,7 +417,7 @@ fn channel() -> Results {
     mpsc::unbounded_channel()
 }
 
-/// The rooms of an event's pairings under way, by (round, board).
+/// The tables of an event's pairings under way, by (round, board).
 type Boards = HashMap<(u32, u32), TableCode>;
 
 /// Where an event's task publishes it, and where everyone sees it.
@@ -462,7 +462,7 @@ impl Restoring {
         Restoring { events, games }
     }
 
-    /// The link a resumed game's room is opened with, when the game is an event's.
+    /// The link a resumed game's table is opened with, when the game is an event's.
     pub fn link(&self, game: GameId) -> Option<EventLink> {
         let &(index, round, board) = self.games.get(&game)?;
         let (director, (results, _), _, (_, view)) = self.events.get(index)?;

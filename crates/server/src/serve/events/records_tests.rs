@@ -1,5 +1,5 @@
 //! Events on real records: one whose records cannot be written for a while shows nothing before it is saved
-//! (commit, then show, as in a room), and what waited is saved and shown, in order, once the disk mends; players'
+//! (commit, then show, as in a table), and what waited is saved and shown, in order, once the disk mends; players'
 //! events are held to their caps while the operator's always have a place.
 
 use std::collections::HashSet;

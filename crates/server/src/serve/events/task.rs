@@ -1,7 +1,7 @@
 //! One running tournament's task: it owns the event's [`Director`], feeds it the players who come and go, the
-//! results its rooms report and the time, and acts on what it answers. Commit, then show, as in a room: the
+//! results its tables report and the time, and acts on what it answers. Commit, then show, as in a table: the
 //! changes of each step go to the records as one commit, and only once they are written does a pairing open its
-//! room (both players seated, away until they arrive), are the players present sent to their boards, and does
+//! table (both players seated, away until they arrive), are the players present sent to their boards, and does
 //! everyone who looks at the event see its new table (through a [`watch`] channel). A step the records cannot
 //! take is undone and tried again, in order, at the next tick.
 
@@ -55,7 +55,7 @@ pub(super) struct Running {
     pub tables: Arc<Tables>,
     pub recorder: Recorder,
     pub grace: Duration,
-    /// The rooms of the pairings under way, by (round, board).
+    /// The tables of the pairings under way, by (round, board).
     pub boards: HashMap<(u32, u32), TableCode>,
     pub view: watch::Sender<Arc<View>>,
     /// Where the blocks between the players are read from.
@@ -68,7 +68,7 @@ const BLOCKS_FRESH: Duration = Duration::from_secs(5);
 
 struct Task {
     run: Running,
-    /// The event as everyone sees it (for its games' rooms, which show its leaders to their watchers).
+    /// The event as everyone sees it (for its games' tables, which show its leaders to their watchers).
     view: watch::Receiver<Arc<View>>,
     /// The connections of the players looking at the event, by key: where their boards are sent.
     present: HashMap<Fingerprint, mpsc::Sender<News>>,
@@ -82,7 +82,7 @@ struct Task {
 }
 
 /// Runs the event until it is over (then its table stays in the records) or the server stops. The results
-/// already waiting are taken first, then pairings under way with no room (a restart that found no game for them)
+/// already waiting are taken first, then pairings under way with no table (a restart that found no game for them)
 /// are given one.
 pub(super) async fn run(
     run: Running,
@@ -105,7 +105,7 @@ pub(super) async fn run(
         blocks_read: None,
     };
     // The results the records hold that the event had not heard (games that ended while it was not running)
-    // first: a pairing already played is not given a new room.
+    // first: a pairing already played is not given a new table.
     while let Ok(game) = ended.try_recv() {
         task.game_over(game).await;
     }
@@ -254,7 +254,7 @@ impl Task {
             }
             return Stepped::Done;
         }
-        // The pairings are in the commit that records them before their rooms open: a room records its game's
+        // The pairings are in the commit that records them before their tables open: a table records its game's
         // start against its pairing.
         let paired: Vec<PairingRecord> = actions
             .iter()
@@ -347,7 +347,7 @@ impl Task {
         self.unwritten.push_back(event);
     }
 
-    /// Opens the room of `pairing`, both players seated away until they arrive, and sends those present there.
+    /// Opens the table of `pairing`, both players seated away until they arrive, and sends those present there.
     fn open_board(&mut self, pairing: &PairingRecord) {
         let spec = self.run.director.spec();
         let game_type = match variant_named(&spec.variant, None) {
@@ -402,7 +402,7 @@ impl Task {
         }
     }
 
-    /// The room of `who`'s game under way, if they have one.
+    /// The table of `who`'s game under way, if they have one.
     fn board_of(&self, who: &Fingerprint) -> Option<TableCode> {
         let entrant = self.run.director.entrant(who)?;
         self.run

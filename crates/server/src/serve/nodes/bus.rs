@@ -33,7 +33,7 @@ const TICK: Duration = Duration::from_secs(1);
 const MOST_BACKOFF: Duration = Duration::from_secs(5);
 
 /// The message connections' commits do not wait for the disk. A message lives for the moment between two
-/// nodes: if the database server crashes, every node loses its connections and finds its rooms again from the
+/// nodes: if the database server crashes, every node loses its connections and finds its tables again from the
 /// records (which stay durable: they are written on connections of their own), so a message lost with the
 /// crash costs nothing that waiting for the disk on every message (two commits a move, several milliseconds
 /// each on a disk that syncs) would save.

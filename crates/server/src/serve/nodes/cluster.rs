@@ -1,8 +1,8 @@
-//! This node among the others: the leases of its rooms, their summaries for the other nodes' lobbies, the rooms
-//! the others run, and what each heartbeat finds (rooms lost to another node, rooms whose node has died).
+//! This node among the others: the leases of its tables, their summaries for the other nodes' lobbies, the tables
+//! the others run, and what each heartbeat finds (tables lost to another node, tables whose node has died).
 //!
-//! The server's list of rooms ([`Tables`](crate::serve::tables::Tables)) stays synchronous: a room opens with a
-//! code reserved ahead by the heartbeat, and a change to a room's summary is noted here and written on the next
+//! The server's list of tables ([`Tables`](crate::serve::tables::Tables)) stays synchronous: a table opens with a
+//! code reserved ahead by the heartbeat, and a change to a table's summary is noted here and written on the next
 //! beat. Only looking up a code that is not here waits on the database.
 
 use std::collections::HashMap;
@@ -26,11 +26,11 @@ use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::table::{TableConfig, TableHandle, variant_named};
 use crate::serve::tables::Listing;
 
-/// How many codes a node keeps reserved for the rooms it will open: more are reserved as soon as half are used,
+/// How many codes a node keeps reserved for the tables it will open: more are reserved as soon as half are used,
 /// so that a burst of new games (a tournament's round, a load test) never waits for a heartbeat.
 const RESERVED: usize = 64;
 
-/// How long a lookup waits for the summary of a room another node has just opened.
+/// How long a lookup waits for the summary of a table another node has just opened.
 const SUMMARY_WAIT: Duration = Duration::from_secs(2);
 
 /// How long a message waits for a node that does not read it.
@@ -49,7 +49,7 @@ pub struct Beat {
     pub lapsed_events: Vec<TableCode>,
 }
 
-/// A room that is not on this node.
+/// A table that is not on this node.
 pub enum Found {
     /// Another node runs it: a handle to it through the relay, and its summary.
     Elsewhere(TableHandle, Box<Listing>),
@@ -57,7 +57,7 @@ pub enum Found {
     Lapsed,
 }
 
-/// A room's summary as the nodes write it.
+/// A table's summary as the nodes write it.
 #[derive(Debug, Serialize, Deserialize)]
 struct Summary {
     variant: String,
@@ -70,12 +70,12 @@ struct Summary {
     plies: usize,
     over: bool,
     watchers: usize,
-    /// Whether the room is an event's board (absent from a node of an older version: not one).
+    /// Whether the table is an event's board (absent from a node of an older version: not one).
     #[serde(default)]
     board: bool,
 }
 
-/// A room's summary as text, for the other nodes.
+/// A table's summary as text, for the other nodes.
 pub fn summary_text(listing: &Listing) -> String {
     let config = listing.config;
     let summary = Summary {
@@ -103,10 +103,10 @@ pub fn summary_text(listing: &Listing) -> String {
 /// A summary another node wrote, as a listing; `None` when it does not read (logged).
 pub fn listing_from_summary(code: &TableCode, text: &str) -> Option<Listing> {
     let summary: Summary = serde_json::from_str(text)
-        .inspect_err(|error| tracing::warn!(%error, %code, "another node's room summary"))
+        .inspect_err(|error| tracing::warn!(%error, %code, "another node's table summary"))
         .ok()?;
     let variant = variant_named(&summary.variant, summary.definition.as_deref())
-        .inspect_err(|error| tracing::warn!(%error, %code, "another node's room variant"))
+        .inspect_err(|error| tracing::warn!(%error, %code, "another node's table variant"))
         .ok()?;
     let clock = match summary.clock.as_str() {
         "" => None,
@@ -148,21 +148,21 @@ pub struct Cluster {
     topping_up: tokio::sync::Mutex<()>,
     /// Tables here that ended, whose leases are kept until the records have their games.
     ending: Mutex<Vec<TableCode>>,
-    /// This node's rooms' summaries waiting to be written: the newest, or `None` once the room has ended.
+    /// This node's tables' summaries waiting to be written: the newest, or `None` once the table has ended.
     pending: Mutex<HashMap<TableCode, Option<Listing>>>,
-    /// This node's rooms' summaries as last written: what tells a change the others must see at once from one
+    /// This node's tables' summaries as last written: what tells a change the others must see at once from one
     /// that waits for the next heartbeat ([`Cluster::publish`]).
     written: Mutex<HashMap<TableCode, Listing>>,
-    /// The other nodes' rooms as last read, with the node that runs each.
+    /// The other nodes' tables as last read, with the node that runs each.
     others: Mutex<Vec<(NodeName, Listing)>>,
     /// The other nodes' events as last read, with the node that runs each.
     other_events: Mutex<Vec<(NodeName, Arc<View>)>>,
     /// This node's events' summaries as last written, by code.
     events_written: Mutex<HashMap<TableCode, String>>,
-    /// Raised when a summary waits to be written: a new room must be found by the other nodes at once, not at
+    /// Raised when a summary waits to be written: a new table must be found by the other nodes at once, not at
     /// the next heartbeat.
     waiting: tokio::sync::Notify,
-    /// Raised when a take-over could not read the records: a game may be in progress with no room, and the
+    /// Raised when a take-over could not read the records: a game may be in progress with no table, and the
     /// heartbeat looks through the records for such games once they answer.
     sweep_wanted: AtomicBool,
     /// When this node's leases were last renewed (the moment the renewal was asked, to be safe), if ever.
@@ -176,13 +176,13 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 impl Cluster {
     /// Joins the nodes on the database at `config` as `node`, started as `generation` (its renewals and claims
     /// are then fenced by it), with leases lasting `term` (a heartbeat should come several times a term); the
-    /// rooms other nodes ask for are found with `rooms_here`.
+    /// tables other nodes ask for are found with `tables_here`.
     pub async fn start(
         config: Config,
         node: NodeName,
         term: Duration,
         generation: Option<i64>,
-        rooms_here: TablesHere,
+        tables_here: TablesHere,
     ) -> Result<Arc<Cluster>, NodesError> {
         // Named, so that the other nodes see at once when this node's process has gone (its sessions end with it).
         let mut config = config;
@@ -193,7 +193,7 @@ impl Cluster {
         create_schema(&mut own).await?;
         drop(own);
         let db = Db::connect(config.clone()).await?;
-        let relay = Relay::start(config, node.clone(), term, rooms_here).await?;
+        let relay = Relay::start(config, node.clone(), term, tables_here).await?;
         Ok(Arc::new(Cluster {
             leases: Leases::new(node, term).of_generation(generation),
             db,
@@ -217,12 +217,12 @@ impl Cluster {
         self.leases.node()
     }
 
-    /// The relay to the rooms elsewhere.
+    /// The relay to the tables elsewhere.
     pub fn relay(&self) -> &Arc<Relay> {
         &self.relay
     }
 
-    /// A code reserved for a room to open here, not used by a room here (`is_here`); `None` when none is left
+    /// A code reserved for a table to open here, not used by a table here (`is_here`); `None` when none is left
     /// (then [`Cluster::top_up`] reserves more at once; the heartbeat is told to as soon as half are used).
     pub fn take_code(&self, is_here: impl Fn(&TableCode) -> bool) -> Option<TableCode> {
         let mut reserved = locked(&self.reserved);
@@ -233,7 +233,7 @@ impl Cluster {
         code
     }
 
-    /// Reserves codes until enough wait unused (`here`: the codes of the rooms here), in one statement. One
+    /// Reserves codes until enough wait unused (`here`: the codes of the tables here), in one statement. One
     /// top-up at a time: a burst of new games that finds the codes used up waits for the one under way rather
     /// than each reserving its own.
     pub async fn top_up(&self, here: &[TableCode]) -> Result<(), NodesError> {
@@ -260,8 +260,8 @@ impl Cluster {
         Ok(())
     }
 
-    /// Notes a room's new summary. A new room, a seat taken or left, a game over are written at once: another
-    /// node must find the room, or a seat in it, as it is now. A move or a watcher changes only what the other
+    /// Notes a table's new summary. A new table, a seat taken or left, a game over are written at once: another
+    /// node must find the table, or a seat in it, as it is now. A move or a watcher changes only what the other
     /// nodes' lobbies show, which they read on their heartbeat anyway: that waits for this node's next one, so
     /// that a game costs no write of its summary for every move.
     pub fn publish(&self, listing: &Listing) {
@@ -274,19 +274,19 @@ impl Cluster {
         }
     }
 
-    /// Notes that a room here has ended: its summary is taken away on the next heartbeat, and its lease given
+    /// Notes that a table here has ended: its summary is taken away on the next heartbeat, and its lease given
     /// up once the records have its game ([`Cluster::ending`], [`Cluster::release_ended`]).
     pub fn ended(&self, code: &TableCode) {
         locked(&self.pending).insert(code.clone(), None);
         self.waiting.notify_one();
     }
 
-    /// Waits until a room's summary waits to be written.
+    /// Waits until a table's summary waits to be written.
     pub async fn changed(&self) {
         self.waiting.notified().await;
     }
 
-    /// Writes the summaries waiting (a room that ended keeps its last, and its lease waits in
+    /// Writes the summaries waiting (a table that ended keeps its last, and its lease waits in
     /// [`Cluster::ending`]).
     pub async fn flush(&self) -> Result<(), NodesError> {
         let db = self.db.client().await?;
@@ -322,21 +322,21 @@ impl Cluster {
         Ok(())
     }
 
-    /// The rooms here that ended and whose leases wait to be given up. The records refuse a game's writes from a
-    /// node that does not hold its room, so a lease is given up only once the records have everything its room
+    /// The tables here that ended and whose leases wait to be given up. The records refuse a game's writes from a
+    /// node that does not hold its table, so a lease is given up only once the records have everything its table
     /// sent them (its result above all): the heartbeat sees to it, with [`Cluster::release_ended`].
     pub fn ending(&self) -> Vec<TableCode> {
         locked(&self.ending).clone()
     }
 
-    /// Whether `code` is a room here that has ended (its lease not given up yet): its game is over, whatever the
+    /// Whether `code` is a table here that has ended (its lease not given up yet): its game is over, whatever the
     /// records say until they have its result.
     pub fn ended_here(&self, code: &TableCode) -> bool {
         locked(&self.ending).contains(code)
             || locked(&self.pending).get(code).is_some_and(Option::is_none)
     }
 
-    /// Gives up the leases of `codes`, rooms here that ended and whose records are written.
+    /// Gives up the leases of `codes`, tables here that ended and whose records are written.
     pub async fn release_ended(&self, codes: &[TableCode]) -> Result<(), NodesError> {
         let db = self.db.client().await?;
         for code in codes {
@@ -347,12 +347,12 @@ impl Cluster {
     }
 
     /// Whether this node's leases are surely still its own: renewed within their term. A node that stalled past
-    /// it, or could not reach the database for as long, may have lost rooms it still runs without knowing yet.
+    /// it, or could not reach the database for as long, may have lost tables it still runs without knowing yet.
     pub fn leases_sure(&self) -> bool {
         locked(&self.renewed).is_some_and(|at| at.elapsed() < self.leases.term())
     }
 
-    /// Whether the room `code` is this node's, as the leases say now.
+    /// Whether the table `code` is this node's, as the leases say now.
     pub async fn holds(&self, code: &TableCode) -> Result<bool, NodesError> {
         let db = self.db.client().await?;
         let holder = lease::holder(&db, code).await?;
@@ -370,7 +370,7 @@ impl Cluster {
         self.sweep_wanted.swap(false, Ordering::Relaxed)
     }
 
-    /// The other nodes' rooms, as last read.
+    /// The other nodes' tables, as last read.
     pub fn others(&self) -> Vec<Listing> {
         locked(&self.others)
             .iter()
@@ -384,12 +384,12 @@ impl Cluster {
             .iter()
             .find(|(_, listing)| listing.seats_player(fingerprint))
             .cloned()?;
-        let handle = self.relay.room_at(node, listing.code.clone());
+        let handle = self.relay.table_at(node, listing.code.clone());
         Some((handle, listing))
     }
 
-    /// The room `code` when it is not here: run by another node, or lapsed; `None` when there is no such room.
-    /// A room another node has just opened may not have its summary written yet: it is waited for a moment.
+    /// The table `code` when it is not here: run by another node, or lapsed; `None` when there is no such table.
+    /// A table another node has just opened may not have its summary written yet: it is waited for a moment.
     pub async fn find(&self, code: &TableCode) -> Result<Option<Found>, NodesError> {
         let deadline = tokio::time::Instant::now() + SUMMARY_WAIT;
         // The longest a silent node's lease can still run.
@@ -406,7 +406,7 @@ impl Cluster {
                 return Ok(None);
             };
             // A node that has missed two heartbeats has most likely died: rather than ask it and wait for an
-            // answer that will not come, wait for its lease to lapse (at most the term), and take the room over.
+            // answer that will not come, wait for its lease to lapse (at most the term), and take the table over.
             let silent = holder
                 .silent_for
                 .is_some_and(|silent| silent > self.leases.term() / 2);
@@ -415,7 +415,7 @@ impl Cluster {
                 continue;
             }
             if node == *self.node() {
-                // This node's own lease on a room it does not run: a code reserved, or a room from before a
+                // This node's own lease on a table it does not run: a code reserved, or a table from before a
                 // restart that the next heartbeat resumes.
                 return Ok(None);
             }
@@ -424,31 +424,31 @@ impl Cluster {
                     let Some(listing) = listing_from_summary(code, &text) else {
                         return Ok(None);
                     };
-                    let room = self.relay.room_at(node, code.clone());
-                    return Ok(Some(Found::Elsewhere(room, Box::new(listing))));
+                    let table = self.relay.table_at(node, code.clone());
+                    return Ok(Some(Found::Elsewhere(table, Box::new(listing))));
                 }
-                // A code reserved and not used (after the wait), or a room that opened a moment ago.
+                // A code reserved and not used (after the wait), or a table that opened a moment ago.
                 None if tokio::time::Instant::now() >= deadline => return Ok(None),
                 None => tokio::time::sleep(Duration::from_millis(50)).await,
             }
         }
     }
 
-    /// Claims the room `code` for this node (to take it over): `true` when it is this node's now.
+    /// Claims the table `code` for this node (to take it over): `true` when it is this node's now.
     pub async fn claim(&self, code: &TableCode) -> Result<bool, NodesError> {
         let db = self.db.client().await?;
         self.leases.claim(&db, code).await
     }
 
-    /// Gives up the room `code` at once (a room taken over with no game to resume).
+    /// Gives up the table `code` at once (a table taken over with no game to resume).
     pub async fn release(&self, code: &TableCode) -> Result<(), NodesError> {
         let db = self.db.client().await?;
         self.leases.release(&db, code).await
     }
 
-    /// The heartbeat, given the codes of the rooms and the events here: renews this node's leases, writes its
-    /// rooms' summaries, reserves codes, reads the other nodes' rooms and events, lets go of the people of nodes
-    /// that have died, and says which rooms and events here were lost and which elsewhere lapsed.
+    /// The heartbeat, given the codes of the tables and the events here: renews this node's leases, writes its
+    /// tables' summaries, reserves codes, reads the other nodes' tables and events, lets go of the people of nodes
+    /// that have died, and says which tables and events here were lost and which elsewhere lapsed.
     pub async fn beat(&self, here: &[TableCode], events: &[TableCode]) -> Result<Beat, NodesError> {
         let db = self.db.client().await?;
         let asked = std::time::Instant::now();
@@ -497,10 +497,10 @@ impl Cluster {
                 self.relay.forget_node(&node).await;
             }
         }
-        // People here at rooms whose node has gone, or that another node has taken over: the room ends for them,
-        // and they find the game again where it runs now. Until then, those at rooms whose node does not answer
+        // People here at tables whose node has gone, or that another node has taken over: the table ends for them,
+        // and they find the game again where it runs now. Until then, those at tables whose node does not answer
         // are told that their game is paused, and their moves are refused rather than sent into the void.
-        let away = self.relay.rooms_away();
+        let away = self.relay.tables_away();
         let mut owners: Vec<String> = away.iter().map(|(node, _)| node.to_string()).collect();
         owners.dedup();
         let silent = lease::unanswering(&db, &owners, self.leases.term() / 2)
@@ -511,8 +511,8 @@ impl Cluster {
         self.relay.mark_silent(silent).await;
         if !away.is_empty() {
             let held = lease::still_held(&db, &away).await?;
-            for (owner, code) in away.iter().filter(|room| !held.contains(*room)) {
-                self.relay.close_room(owner, code);
+            for (owner, code) in away.iter().filter(|table| !held.contains(*table)) {
+                self.relay.close_table(owner, code);
             }
         }
         bus::purge_stale(&db, STALE_MESSAGES).await?;

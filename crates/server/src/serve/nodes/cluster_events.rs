@@ -1,4 +1,4 @@
-//! The events among the nodes: each is owned by one node through a lease of its own (kept beside the rooms'
+//! The events among the nodes: each is owned by one node through a lease of its own (kept beside the tables'
 //! under [`EVENT_KEY`](super::lease::EVENT_KEY), renewed by the same heartbeat), and its summary is written in
 //! it for the other nodes.
 

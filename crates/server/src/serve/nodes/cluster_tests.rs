@@ -1,4 +1,4 @@
-//! Two nodes' lists of rooms on one database: codes, summaries, lookups, a node's death and a room lost.
+//! Two nodes' lists of tables on one database: codes, summaries, lookups, a node's death and a table lost.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -19,16 +19,16 @@ async fn node_with_tables(
 ) -> (Arc<Tables>, Arc<Cluster>) {
     let tables = Arc::new(Tables::new(None));
     let weak = Arc::downgrade(&tables);
-    let rooms_here: TablesHere =
+    let tables_here: TablesHere =
         Arc::new(move |code: &TableCode| weak.upgrade()?.find(code).map(|(handle, _)| handle));
-    let cluster = Cluster::start(config.clone(), node(name), term, None, rooms_here)
+    let cluster = Cluster::start(config.clone(), node(name), term, None, tables_here)
         .await
         .expect("a node");
     tables.join_cluster(Arc::clone(&cluster));
     (tables, cluster)
 }
 
-fn room_config(variant: Variant) -> TableConfig {
+fn table_config(variant: Variant) -> TableConfig {
     TableConfig {
         game_type: GameType::standard(variant),
         clock: Some("3+2".parse().expect("a clock")),
@@ -39,27 +39,27 @@ fn room_config(variant: Variant) -> TableConfig {
 }
 
 #[tokio::test]
-async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node_dies() {
+async fn tables_are_listed_and_found_on_every_node_and_taken_over_when_their_node_dies() {
     let config = database().await;
     let (tables_one, one) = node_with_tables(&config, "one", Duration::from_millis(800)).await;
     let (tables_two, two) = node_with_tables(&config, "two", Duration::from_secs(30)).await;
     // Before its first heartbeat a node has no codes reserved, and opens nothing.
     assert!(
         tables_one
-            .open(room_config(Variant::Russian), None)
+            .open(table_config(Variant::Russian), None)
             .is_none()
     );
     one.beat(&tables_one.codes(), &[]).await.unwrap();
-    let (code, _room) = tables_one
-        .open(room_config(Variant::Russian), None)
-        .expect("a room with a reserved code");
+    let (code, _table) = tables_one
+        .open(table_config(Variant::Russian), None)
+        .expect("a table with a reserved code");
     one.beat(&tables_one.codes(), &[]).await.unwrap();
     two.beat(&tables_two.codes(), &[]).await.unwrap();
 
     let listed = tables_two.listings();
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].code, code);
-    assert_eq!(listed[0].config, room_config(Variant::Russian));
+    assert_eq!(listed[0].config, table_config(Variant::Russian));
     assert!(matches!(
         two.find(&code).await.unwrap(),
         Some(Found::Elsewhere(_, _))
@@ -69,7 +69,7 @@ async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node
     let mine = two.take_code(|_| false).expect("a code reserved");
     assert_ne!(mine, code);
 
-    // Node one stops beating: its leases lapse, its room is listed nowhere, and node two may take it over.
+    // Node one stops beating: its leases lapse, its table is listed nowhere, and node two may take it over.
     tokio::time::sleep(Duration::from_millis(1000)).await;
     let beat = two.beat(&tables_two.codes(), &[]).await.unwrap();
     assert!(beat.lapsed.contains(&code), "{beat:?}");
@@ -79,7 +79,7 @@ async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node
         Some(Found::Lapsed)
     ));
     assert!(two.claim(&code).await.unwrap());
-    // Node one wakes up: the room is no longer its own.
+    // Node one wakes up: the table is no longer its own.
     let beat = one.beat(&tables_one.codes(), &[]).await.unwrap();
     assert_eq!(beat.lost, vec![code.clone()]);
 }
@@ -88,7 +88,7 @@ async fn rooms_are_listed_and_found_on_every_node_and_taken_over_when_their_node
 fn summaries_read_back_and_bad_ones_are_refused() {
     let listing = crate::serve::tables::Listing {
         code: TableCode::new("K7QX"),
-        config: room_config(Variant::Frisian),
+        config: table_config(Variant::Frisian),
         seats: [Some(("SHA256:ann".into(), "ann".into())), None],
         plies: 7,
         over: false,
@@ -100,7 +100,7 @@ fn summaries_read_back_and_bad_ones_are_refused() {
         listing_from_summary(&listing.code, &text),
         Some(listing.clone())
     );
-    // A node of the version before writes no board: its rooms read as casual tables.
+    // A node of the version before writes no board: its tables read as casual tables.
     let older = text.replace(",\"board\":true", "");
     assert_ne!(older, text);
     let read = listing_from_summary(&listing.code, &older).expect("it reads");
@@ -125,7 +125,7 @@ async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
     let code = one.take_code(|_| false).expect("a code reserved");
     let mut listing = crate::serve::tables::Listing {
         code: code.clone(),
-        config: room_config(Variant::Russian),
+        config: table_config(Variant::Russian),
         seats: [Some(("SHA256:ann".into(), "ann".into())), None],
         plies: 0,
         over: false,
@@ -137,7 +137,7 @@ async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
             .await
             .is_ok()
     };
-    // A new room is shared at once.
+    // A new table is shared at once.
     one.publish(&listing);
     assert!(told(Arc::clone(&one)).await);
     one.flush().await.unwrap();
@@ -159,7 +159,7 @@ async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
     assert!(told(Arc::clone(&one)).await);
 }
 
-/// The summary of the room `code` as the other nodes read it.
+/// The summary of the table `code` as the other nodes read it.
 async fn shared_summary(
     db: &tokio_postgres::Client,
     code: &TableCode,
@@ -172,14 +172,14 @@ async fn shared_summary(
 }
 
 #[tokio::test]
-async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
+async fn a_table_that_ended_keeps_its_lease_until_it_is_given_up() {
     let config = database().await;
     let (tables, one) = node_with_tables(&config, "one", Duration::from_secs(30)).await;
     one.beat(&tables.codes(), &[]).await.unwrap();
     let code = one.take_code(|_| false).expect("a code reserved");
     let listing = crate::serve::tables::Listing {
         code: code.clone(),
-        config: room_config(Variant::Russian),
+        config: table_config(Variant::Russian),
         seats: [Some(("SHA256:ann".into(), "ann".into())), None],
         plies: 0,
         over: true,
@@ -208,9 +208,9 @@ async fn a_room_that_ended_keeps_its_lease_until_it_is_given_up() {
     );
 }
 
-/// Who sits at a room through `room`, with their news.
+/// Who sits at a table through `table`, with their news.
 async fn sit_through(
-    room: &crate::serve::table::TableHandle,
+    table: &crate::serve::table::TableHandle,
     name: &str,
 ) -> (
     crate::serve::identity::Identity,
@@ -223,15 +223,16 @@ async fn sit_through(
     let (updates, news) = tokio::sync::mpsc::channel(crate::serve::table::UPDATES_QUEUE);
     let (reply, answer) = tokio::sync::oneshot::channel();
     assert!(
-        room.send(crate::serve::table::Command::Sit {
-            who: who.clone(),
-            color: None,
-            rating: None,
-            provisional: false,
-            updates,
-            reply,
-        })
-        .await
+        table
+            .send(crate::serve::table::Command::Sit {
+                who: who.clone(),
+                color: None,
+                rating: None,
+                provisional: false,
+                updates,
+                reply,
+            })
+            .await
     );
     answer.await.expect("an answer").expect("a seat");
     (who, news)
@@ -247,7 +248,7 @@ async fn next_news<T>(
         let event = tokio::time::timeout_at(deadline, news.recv())
             .await
             .expect("news in time")
-            .expect("the room is there");
+            .expect("the table is there");
         if let Some(found) = pick(event) {
             return found;
         }
@@ -255,7 +256,7 @@ async fn next_news<T>(
 }
 
 #[tokio::test]
-async fn people_at_a_room_whose_node_stops_answering_are_told_and_their_moves_refused_until_it_answers()
+async fn people_at_a_table_whose_node_stops_answering_are_told_and_their_moves_refused_until_it_answers()
  {
     use crate::app::{NODE_SILENT, TableNews, TableRequest};
     let config = database().await;
@@ -263,14 +264,14 @@ async fn people_at_a_room_whose_node_stops_answering_are_told_and_their_moves_re
     let (tables_one, one) = node_with_tables(&config, "one", term).await;
     let (tables_two, two) = node_with_tables(&config, "two", term).await;
     one.beat(&tables_one.codes(), &[]).await.unwrap();
-    let mut casual = room_config(Variant::English);
+    let mut casual = table_config(Variant::English);
     casual.clock = None;
     casual.rated = false;
-    let (code, _room) = tables_one.open(casual, None).expect("a room");
+    let (code, _table) = tables_one.open(casual, None).expect("a table");
     one.beat(&tables_one.codes(), &[]).await.unwrap();
     two.beat(&tables_two.codes(), &[]).await.unwrap();
     let Some(Found::Elsewhere(there, _)) = two.find(&code).await.unwrap() else {
-        panic!("node two finds the room on node one");
+        panic!("node two finds the table on node one");
     };
     let (ann, mut ann_news) = sit_through(&there, "ann").await;
     let (_bob, _bob_news) = sit_through(&there, "bob").await;
@@ -371,7 +372,7 @@ async fn a_player_at_an_event_s_board_on_another_node_is_busy_here_and_one_at_a_
     let seated =
         |ann: &str, bob: &str, code: TableCode, board: bool| crate::serve::tables::Listing {
             code,
-            config: room_config(Variant::Russian),
+            config: table_config(Variant::Russian),
             seats: [
                 Some((format!("SHA256:{ann}").into(), ann.into())),
                 Some((format!("SHA256:{bob}").into(), bob.into())),
@@ -413,7 +414,7 @@ async fn a_player_at_an_event_s_board_on_another_node_is_busy_here_and_one_at_a_
 }
 
 #[tokio::test]
-async fn a_node_that_has_not_renewed_within_its_term_asks_the_leases_whose_a_room_is() {
+async fn a_node_that_has_not_renewed_within_its_term_asks_the_leases_whose_a_table_is() {
     let config = database().await;
     let term = Duration::from_millis(600);
     let (tables_one, one) = node_with_tables(&config, "one", term).await;
@@ -422,13 +423,13 @@ async fn a_node_that_has_not_renewed_within_its_term_asks_the_leases_whose_a_roo
     assert!(!one.leases_sure());
     one.beat(&tables_one.codes(), &[]).await.unwrap();
     assert!(one.leases_sure());
-    let (code, _room) = tables_one
-        .open(room_config(Variant::English), None)
-        .expect("a room with a reserved code");
+    let (code, _table) = tables_one
+        .open(table_config(Variant::English), None)
+        .expect("a table with a reserved code");
     assert!(one.holds(&code).await.unwrap());
     assert!(!two.holds(&code).await.unwrap());
     // One goes silent past its term (as a stalled node does): its leases are no longer sure, and once another
-    // node has taken the room over, the leases say so.
+    // node has taken the table over, the leases say so.
     tokio::time::sleep(term + Duration::from_millis(100)).await;
     assert!(!one.leases_sure());
     assert!(two.claim(&code).await.unwrap());

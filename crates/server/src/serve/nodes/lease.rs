@@ -1,11 +1,11 @@
-//! Which node owns which room: a lease row per room code, renewed on a heartbeat.
+//! Which node owns which table: a lease row per table code, renewed on a heartbeat.
 //!
-//! A node reserves codes ahead (so that opening a room needs no wait on the database) and claims the rooms it
+//! A node reserves codes ahead (so that opening a table needs no wait on the database) and claims the tables it
 //! takes over; while the node lives it renews all its leases at once, every few seconds. When a node dies its
-//! leases lapse, and another node may take a room over by claiming it. A claim is one conditional write (`INSERT
+//! leases lapse, and another node may take a table over by claiming it. A claim is one conditional write (`INSERT
 //! ... ON CONFLICT DO UPDATE ... WHERE` the lease has lapsed or is already the claimant's), which PostgreSQL
-//! runs one at a time for a row: when two nodes race for a room, exactly one gets it, and a room is never owned
-//! twice. The row also carries the room's summary for the other nodes' lobbies.
+//! runs one at a time for a row: when two nodes race for a table, exactly one gets it, and a table is never owned
+//! twice. The row also carries the table's summary for the other nodes' lobbies.
 
 use std::collections::HashSet;
 use std::time::Duration;
@@ -15,20 +15,20 @@ use tokio_postgres::Client;
 use super::{NodeName, NodesError};
 use crate::serve::ids::TableCode;
 
-/// A room's owner as the database has it.
+/// A table's owner as the database has it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Holder {
     /// The owning node's name.
     pub node: String,
-    /// Whether the lease still runs (when it has lapsed, the room may be taken over).
+    /// Whether the lease still runs (when it has lapsed, the table may be taken over).
     pub live: bool,
-    /// The room's summary as its owner last wrote it; `None` for a code reserved and not yet used.
+    /// The table's summary as its owner last wrote it; `None` for a code reserved and not yet used.
     pub listing: Option<String>,
     /// How long ago its node last renewed its leases (`None` when the node has never been seen).
     pub silent_for: Option<Duration>,
 }
 
-/// A room another node runs, as the lobby lists it.
+/// A table another node runs, as the lobby lists it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Listed {
     /// Its code.
@@ -53,7 +53,7 @@ pub struct Leases {
 
 impl Leases {
     /// The leases of `node`, each lasting `term` past its last renewal. The term should be several heartbeats
-    /// long, so that a slow heartbeat or two does not give rooms away.
+    /// long, so that a slow heartbeat or two does not give tables away.
     pub fn new(node: NodeName, term: Duration) -> Leases {
         Leases {
             node,
@@ -82,9 +82,9 @@ impl Leases {
         self.term.as_secs_f64()
     }
 
-    /// Reserves the code `code` for a room this node will open: `true` when no node had it (a code whose lease
+    /// Reserves the code `code` for a table this node will open: `true` when no node had it (a code whose lease
     /// has lapsed is not taken this way: its game waits to be taken over) and no game in progress in the records
-    /// has it (one whose room has closed with nobody at it: it is found again by its code).
+    /// has it (one whose table has closed with nobody at it: it is found again by its code).
     pub async fn reserve(&self, db: &Client, code: &TableCode) -> Result<bool, NodesError> {
         Ok(!self
             .reserve_all(db, std::slice::from_ref(code))
@@ -124,7 +124,7 @@ impl Leases {
             .collect())
     }
 
-    /// Claims the room `code`: `true` when this node owns it now (it was free, its lease had lapsed, or it was
+    /// Claims the table `code`: `true` when this node owns it now (it was free, its lease had lapsed, or it was
     /// already this node's), `false` when another node holds a live lease on it.
     pub async fn claim(&self, db: &Client, code: &TableCode) -> Result<bool, NodesError> {
         let won = db
@@ -143,10 +143,10 @@ impl Leases {
     }
 
     /// The heartbeat: notes that this node is alive and renews every lease it holds; the codes it still holds.
-    /// A room this node runs whose code is not among them has been taken over by another node (this node was
+    /// A table this node runs whose code is not among them has been taken over by another node (this node was
     /// too slow to renew): it must stop running it.
     /// A process whose generation is no longer the node's (it was paused past its term and another started
-    /// under its name) renews nothing: every room it runs is then stopped.
+    /// under its name) renews nothing: every table it runs is then stopped.
     pub async fn renew(&self, db: &Client) -> Result<HashSet<TableCode>, NodesError> {
         let seen = match self.generation {
             Some(generation) => {
@@ -168,7 +168,7 @@ impl Leases {
         if seen == 0 {
             tracing::error!(
                 node = %self.node,
-                "another process has started under this node's name: this one holds no room any more"
+                "another process has started under this node's name: this one holds no table any more"
             );
             return Ok(HashSet::new());
         }
@@ -185,7 +185,7 @@ impl Leases {
             .collect())
     }
 
-    /// Writes the summary of a room this node holds, for the other nodes' lobbies; `false` when the room is no
+    /// Writes the summary of a table this node holds, for the other nodes' lobbies; `false` when the table is no
     /// longer this node's.
     pub async fn publish(
         &self,
@@ -202,7 +202,7 @@ impl Leases {
         Ok(written == 1)
     }
 
-    /// Gives the room `code` up (its game is over and everyone has gone); a lease held by another node is left
+    /// Gives the table `code` up (its game is over and everyone has gone); a lease held by another node is left
     /// alone.
     pub async fn release(&self, db: &Client, code: &TableCode) -> Result<(), NodesError> {
         db.execute(
@@ -227,7 +227,7 @@ impl Leases {
             .collect())
     }
 
-    /// The rooms other nodes run and have listed, whose leases are live; with `events`, the events instead
+    /// The tables other nodes run and have listed, whose leases are live; with `events`, the events instead
     /// (their codes without [`EVENT_KEY`]).
     pub async fn others(&self, db: &Client, events: bool) -> Result<Vec<Listed>, NodesError> {
         let rows = db
@@ -249,7 +249,7 @@ impl Leases {
     }
 }
 
-/// Who owns the room `code`, if anyone has claimed it.
+/// Who owns the table `code`, if anyone has claimed it.
 pub async fn holder(db: &Client, code: &TableCode) -> Result<Option<Holder>, NodesError> {
     let row = db
         .query_opt(
@@ -269,7 +269,7 @@ pub async fn holder(db: &Client, code: &TableCode) -> Result<Option<Holder>, Nod
     }))
 }
 
-/// The rooms whose leases have lapsed (their node died or stalled): what a surviving node takes over. Oldest
+/// The tables whose leases have lapsed (their node died or stalled): what a surviving node takes over. Oldest
 /// lapse first. With `events`, the events instead (their codes without [`EVENT_KEY`]).
 pub async fn lapsed(db: &Client, events: bool) -> Result<Vec<TableCode>, NodesError> {
     let rows = db
@@ -350,13 +350,13 @@ pub async fn silent_nodes(db: &Client, within: Duration) -> Result<Vec<String>, 
     Ok(rows.iter().map(|row| row.get(0)).collect())
 }
 
-/// Of `rooms` (each a code with the node thought to run it), those whose lease is live and still that node's:
-/// the rooms elsewhere that still run where they did.
+/// Of `tables` (each a code with the node thought to run it), those whose lease is live and still that node's:
+/// the tables elsewhere that still run where they did.
 pub async fn still_held(
     db: &Client,
-    rooms: &[(NodeName, TableCode)],
+    tables: &[(NodeName, TableCode)],
 ) -> Result<HashSet<(NodeName, TableCode)>, NodesError> {
-    let codes: Vec<&str> = rooms.iter().map(|(_, code)| code.as_str()).collect();
+    let codes: Vec<&str> = tables.iter().map(|(_, code)| code.as_str()).collect();
     let rows = db
         .query(
             "SELECT owner, code FROM room_leases WHERE code = ANY($1) AND expires > now()",
@@ -364,7 +364,7 @@ pub async fn still_held(
         )
         .await?;
     let live: HashSet<(String, String)> = rows.iter().map(|row| (row.get(0), row.get(1))).collect();
-    Ok(rooms
+    Ok(tables
         .iter()
         .filter(|(node, code)| live.contains(&(node.to_string(), code.to_string())))
         .cloned()

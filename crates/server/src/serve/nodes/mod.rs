@@ -1,11 +1,11 @@
 //! Several `crowned serve` processes on one PostgreSQL database, one server to players.
 //!
-//! Each process is a *node*, known by the name it is started with. A room is owned by exactly one node at a time
-//! ([`lease`]): the owner holds a lease row that it renews on a heartbeat, and another node may take the room over
+//! Each process is a *node*, known by the name it is started with. A table is owned by exactly one node at a time
+//! ([`lease`]): the owner holds a lease row that it renews on a heartbeat, and another node may take the table over
 //! only once the lease has lapsed, by one conditional write that exactly one node can win. Nodes talk to each other
 //! through the database ([`bus`]): a message is a row addressed to a node, announced with `NOTIFY` on that node's
-//! channel, so a player on one node reaches a room owned by another, and the owner stays the one authority on the
-//! game. Tournaments are shared the same way: an event has a lease of its own beside the rooms' (its summary in
+//! channel, so a player on one node reaches a table owned by another, and the owner stays the one authority on the
+//! game. Tournaments are shared the same way: an event has a lease of its own beside the tables' (its summary in
 //! it for the other nodes' lobbies), players on other nodes enter it through the same messages, and a node takes
 //! it over from the records when its node dies ([`crate::serve::events`]).
 //!

@@ -1,10 +1,10 @@
-//! Tables across nodes: a person connected to this node at a room another node owns, and the other way round.
+//! Tables across nodes: a person connected to this node at a table another node owns, and the other way round.
 //!
-//! To a connection, a room elsewhere is a [`TableHandle`] like any other ([`Relay::room_at`]): its commands go to
+//! To a connection, a table elsewhere is a [`TableHandle`] like any other ([`Relay::table_at`]): its commands go to
 //! a task that sends them to the owner, and the news for each person comes back on a *link*, numbered by this
-//! node, into the same bounded queue a local room would fill. On the owner, each link from another node is a
-//! visitor with a queue of its own, given to the room as a local connection's would be; a task sends what comes
-//! out of it to the visitor's node. The room never knows the difference, and it stays the one authority on its
+//! node, into the same bounded queue a local table would fill. On the owner, each link from another node is a
+//! visitor with a queue of its own, given to the table as a local connection's would be; a task sends what comes
+//! out of it to the visitor's node. The table never knows the difference, and it stays the one authority on its
 //! game: a move from another node is checked like any other.
 
 use std::collections::{HashMap, HashSet};
@@ -37,10 +37,10 @@ pub const ANSWER_WAIT: Duration = Duration::from_secs(4);
 /// The shortest wait for an answer, however short the leases.
 const SHORTEST_ANSWER_WAIT: Duration = Duration::from_secs(1);
 
-/// Finds a room this node runs, by code.
+/// Finds a table this node runs, by code.
 pub type TablesHere = Arc<dyn Fn(&TableCode) -> Option<TableHandle> + Send + Sync>;
 
-/// A person here at a room another node owns.
+/// A person here at a table another node owns.
 struct Away {
     owner: NodeName,
     code: TableCode,
@@ -50,30 +50,30 @@ struct Away {
     seating: Option<oneshot::Sender<Result<Color, TableError>>>,
     /// The newest state they missed while their queue was full, sent before anything else once it has room.
     behind: Option<TableNews>,
-    /// The room's last state as it sent it: told again, marked, when its node stops answering and again when it
+    /// The table's last state as it sent it: told again, marked, when its node stops answering and again when it
     /// answers.
     last: Option<Arc<TableState>>,
-    /// The room's news as it crosses, read against the state last got.
+    /// The table's news as it crosses, read against the state last got.
     incoming: LinkIn,
 }
 
-/// A person on another node at a room here.
+/// A person on another node at a table here.
 struct Visitor {
-    room: TableHandle,
+    table: TableHandle,
     who: Fingerprint,
     line: WeakUpdates,
     /// Rung when the visitor's node missed a state: the last one goes again, whole.
     resend: Arc<Notify>,
 }
 
-/// This node's side of the rooms shared between nodes.
+/// This node's side of the tables shared between nodes.
 pub struct Relay {
     node: NodeName,
     outbox: NodeOutbox,
     away: Mutex<HashMap<u64, Away>>,
     visitors: Mutex<HashMap<(NodeName, u64), Visitor>>,
     next_link: AtomicU64,
-    rooms_here: TablesHere,
+    tables_here: TablesHere,
     /// How long a seat asked of another node waits for its answer.
     answer_wait: Duration,
     /// Finds the events this node runs, once it serves them.
@@ -82,7 +82,7 @@ pub struct Relay {
     entered_away: Mutex<HashMap<u64, EnteredAway>>,
     /// Players on other nodes entered in events here.
     event_visitors: Mutex<HashMap<(NodeName, u64), EventVisitor>>,
-    /// The nodes that do not answer (dead or stalled, as the heartbeat last found): their rooms' people here are
+    /// The nodes that do not answer (dead or stalled, as the heartbeat last found): their tables' people here are
     /// told their game is paused, and their requests are refused here rather than lost there.
     silent: Mutex<HashSet<NodeName>>,
 }
@@ -104,13 +104,13 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 impl Relay {
     /// Starts the relay of node `node` on the database at `config`: it listens for the other nodes' messages and
-    /// finds the rooms they ask for with `rooms_here`. A seat asked of another node waits half a lease `term`
+    /// finds the tables they ask for with `tables_here`. A seat asked of another node waits half a lease `term`
     /// for its answer (from 1 to 4 s). It stops when the last handle to it is dropped.
     pub async fn start(
         config: Config,
         node: NodeName,
         term: Duration,
-        rooms_here: TablesHere,
+        tables_here: TablesHere,
     ) -> Result<Arc<Relay>, NodesError> {
         let outbox = NodeOutbox::connect(config.clone()).await?;
         let mut inbox = NodeInbox::listen(config, node.clone()).await?;
@@ -120,7 +120,7 @@ impl Relay {
             away: Mutex::default(),
             visitors: Mutex::default(),
             next_link: AtomicU64::new(1),
-            rooms_here,
+            tables_here,
             answer_wait: (term / 2).clamp(SHORTEST_ANSWER_WAIT, ANSWER_WAIT),
             events_here: OnceLock::new(),
             entered_away: Mutex::default(),
@@ -142,8 +142,8 @@ impl Relay {
         &self.node
     }
 
-    /// A handle to the room `code` that node `owner` runs.
-    pub fn room_at(self: &Arc<Self>, owner: NodeName, code: TableCode) -> TableHandle {
+    /// A handle to the table `code` that node `owner` runs.
+    pub fn table_at(self: &Arc<Self>, owner: NodeName, code: TableCode) -> TableHandle {
         let (commands, mut asked) = mpsc::channel(256);
         let relay = Arc::clone(self);
         tokio::spawn(async move {
@@ -154,24 +154,24 @@ impl Relay {
         TableHandle::relayed(commands)
     }
 
-    /// People here at rooms elsewhere, and people elsewhere at rooms here.
+    /// People here at tables elsewhere, and people elsewhere at tables here.
     pub fn links(&self) -> (usize, usize) {
         (locked(&self.away).len(), locked(&self.visitors).len())
     }
 
-    /// The rooms elsewhere that people here are at, each with the node that runs it.
-    pub fn rooms_away(&self) -> Vec<(NodeName, TableCode)> {
-        let mut rooms: Vec<(NodeName, TableCode)> = locked(&self.away)
+    /// The tables elsewhere that people here are at, each with the node that runs it.
+    pub fn tables_away(&self) -> Vec<(NodeName, TableCode)> {
+        let mut tables: Vec<(NodeName, TableCode)> = locked(&self.away)
             .values()
             .map(|a| (a.owner.clone(), a.code.clone()))
             .collect();
-        rooms.sort();
-        rooms.dedup();
-        rooms
+        tables.sort();
+        tables.dedup();
+        tables
     }
 
-    /// Takes the nodes that do not answer now (`silent`, as the heartbeat found): the people here at the rooms
-    /// of a node that stopped answering, or answers again, are told so with the room's last state.
+    /// Takes the nodes that do not answer now (`silent`, as the heartbeat found): the people here at the tables
+    /// of a node that stopped answering, or answers again, are told so with the table's last state.
     pub async fn mark_silent(&self, silent: HashSet<NodeName>) {
         let changed: HashSet<NodeName> = {
             let mut was = locked(&self.silent);
@@ -192,20 +192,20 @@ impl Relay {
         }
     }
 
-    /// Drops every person here at the room `code` on node `owner`, as if the room had ended: that node has
-    /// gone (its lease lapsed, or another node took the room over), and they find the game again where it runs
+    /// Drops every person here at the table `code` on node `owner`, as if the table had ended: that node has
+    /// gone (its lease lapsed, or another node took the table over), and they find the game again where it runs
     /// now.
-    pub fn close_room(&self, owner: &NodeName, code: &TableCode) {
+    pub fn close_table(&self, owner: &NodeName, code: &TableCode) {
         locked(&self.away).retain(|_, away| away.code != *code || away.owner != *owner);
     }
 
-    /// Takes every visitor from the node `node` away from the rooms here, as if their connections had dropped:
+    /// Takes every visitor from the node `node` away from the tables here, as if their connections had dropped:
     /// that node has died, and its players' seats wait for them for the grace period, as after any drop.
     pub async fn forget_node(&self, node: &NodeName) {
         let gone = take_from_node(&self.visitors, node);
         for visitor in gone {
             visitor
-                .room
+                .table
                 .send(Command::Leave {
                     who: visitor.who,
                     line: visitor.line,
@@ -225,7 +225,7 @@ impl Relay {
         }
     }
 
-    /// A command for the room `code` on node `owner`, from a connection here.
+    /// A command for the table `code` on node `owner`, from a connection here.
     async fn forward(self: &Arc<Self>, owner: &NodeName, code: &TableCode, command: Command) {
         let from = self.node.to_string();
         match command {
@@ -323,7 +323,7 @@ impl Relay {
                     self.send(owner, &left).await;
                 }
             }
-            // Only the owner's own list stops its room.
+            // Only the owner's own list stops its table.
             Command::Yield => {}
             // The owner notes its own clocks when it stops; nothing of them is here.
             Command::NoteClocks { done } => {
@@ -332,7 +332,7 @@ impl Relay {
         }
     }
 
-    /// The link here of `who` at the room `code` elsewhere, if they are at it.
+    /// The link here of `who` at the table `code` elsewhere, if they are at it.
     fn link_of(&self, code: &TableCode, who: &Fingerprint) -> Option<u64> {
         locked(&self.away)
             .iter()
@@ -431,9 +431,9 @@ impl Relay {
                 };
                 let visitor = locked(&self.visitors)
                     .get(&(from, link))
-                    .map(|v| (v.room.clone(), v.who.clone()));
-                if let Some((room, who)) = visitor {
-                    room.ask(&who, request).await;
+                    .map(|v| (v.table.clone(), v.who.clone()));
+                if let Some((table, who)) = visitor {
+                    table.ask(&who, request).await;
                 }
             }
             Envelope::Resend { from, link } => {
@@ -451,7 +451,7 @@ impl Relay {
                 let visitor = locked(&self.visitors).remove(&(from, link));
                 if let Some(visitor) = visitor {
                     visitor
-                        .room
+                        .table
                         .send(Command::Leave {
                             who: visitor.who,
                             line: visitor.line,
@@ -476,7 +476,7 @@ impl Relay {
         }
     }
 
-    /// A person on node `from` comes to the room `code` here, to sit (`seat`: the colour and rating they
+    /// A person on node `from` comes to the table `code` here, to sit (`seat`: the colour and rating they
     /// bring) or to watch.
     async fn visit(
         self: &Arc<Self>,
@@ -495,7 +495,7 @@ impl Relay {
             link,
             result: Err(TableError::NoGame(code.clone()).to_string()),
         };
-        let Some(room) = (self.rooms_here)(&code) else {
+        let Some(table) = (self.tables_here)(&code) else {
             match seat {
                 Some(_) => self.send(&from, &refuse(&code)).await,
                 None => self.send(&from, &Envelope::Closed { link }).await,
@@ -507,7 +507,7 @@ impl Relay {
         locked(&self.visitors).insert(
             (from.clone(), link),
             Visitor {
-                room: room.clone(),
+                table: table.clone(),
                 who: who.fingerprint.clone(),
                 line: updates.downgrade(),
                 resend: Arc::clone(&resend),
@@ -516,7 +516,7 @@ impl Relay {
         let answer = match seat {
             Some((color, rating, provisional)) => {
                 let (reply, answer) = oneshot::channel();
-                let asked = room
+                let asked = table
                     .send(Command::Sit {
                         who,
                         color,
@@ -528,7 +528,7 @@ impl Relay {
                     .await;
                 asked.then_some(answer)
             }
-            None => room.send(Command::Watch { who, updates }).await.then(|| {
+            None => table.send(Command::Watch { who, updates }).await.then(|| {
                 let (reply, answer) = oneshot::channel();
                 let _ = reply.send(Ok(Color::Black));
                 answer
@@ -558,7 +558,7 @@ impl Relay {
         });
     }
 
-    /// Sends the room's news for a visitor to their node, until the room lets them go: each state as the moves
+    /// Sends the table's news for a visitor to their node, until the table lets them go: each state as the moves
     /// since the last, the whole state when their node asks for it again (`resend`).
     async fn pass_on(
         &self,
@@ -586,7 +586,7 @@ impl Relay {
         }
     }
 
-    /// News from the room of the person on `link`, read against the state they last got; when it follows a
+    /// News from the table of the person on `link`, read against the state they last got; when it follows a
     /// state that never came, nothing is shown and the owner is asked for the whole state.
     async fn take_update(&self, link: u64, event: WireNews) {
         let taken = {
@@ -613,7 +613,7 @@ impl Relay {
     }
 
     /// Gives news to the person on `link`; a person whose queue is full misses it, and then gets the newest
-    /// state once their queue has room, as a room here treats them.
+    /// state once their queue has room, as a table here treats them.
     async fn deliver(&self, link: u64, event: TableNews) {
         let gone = {
             let mut away = locked(&self.away);

@@ -1,4 +1,4 @@
-//! Events across nodes, the way rooms cross them: a player connected here entered in an event another node owns
+//! Events across nodes, the way tables cross them: a player connected here entered in an event another node owns
 //! (their asks go to the owner, the boards it pairs them at come back on a link numbered here, into the same
 //! bounded queue a local event would fill), a player on another node entered in an event here (a visitor with a
 //! queue of its own, given to the event's task as a local player's), and the result of an event's game that ended

@@ -1,4 +1,4 @@
-//! Two nodes in one process on one database: a room on node one, people at it from node two.
+//! Two nodes in one process on one database: a table on node one, people at it from node two.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -12,7 +12,7 @@ use crate::serve::identity::Identity;
 use crate::serve::ids::TableCode;
 use crate::serve::nodes::{Relay, TablesHere};
 use crate::serve::table::{
-    Command, Links, TableConfig, TableError, TableHandle, UPDATES_QUEUE, open_room,
+    Command, Links, TableConfig, TableError, TableHandle, UPDATES_QUEUE, open_table,
 };
 
 struct Person {
@@ -39,7 +39,7 @@ impl Person {
             let event = tokio::time::timeout_at(deadline, self.news.recv())
                 .await
                 .expect("news in time")
-                .expect("the room is there");
+                .expect("the table is there");
             if let Some(found) = pick(event) {
                 return found;
             }
@@ -56,45 +56,47 @@ impl Person {
 
     async fn sit(
         &self,
-        room: &TableHandle,
+        table: &TableHandle,
         updates: mpsc::Sender<TableNews>,
     ) -> Result<Color, TableError> {
         let (reply, answer) = oneshot::channel();
         assert!(
-            room.send(Command::Sit {
-                who: self.who.clone(),
-                color: None,
-                rating: None,
-                provisional: false,
-                updates,
-                reply,
-            })
-            .await
+            table
+                .send(Command::Sit {
+                    who: self.who.clone(),
+                    color: None,
+                    rating: None,
+                    provisional: false,
+                    updates,
+                    reply,
+                })
+                .await
         );
         answer.await.expect("an answer")
     }
 
-    async fn play(&self, room: &TableHandle, state: &TableState, text: &str) {
+    async fn play(&self, table: &TableHandle, state: &TableState, text: &str) {
         let mv = state
             .game
             .position()
             .parse_move(text, Strictness::Squares)
             .expect("a legal move");
         assert!(
-            room.ask(&self.who.fingerprint, TableRequest::Play(mv))
+            table
+                .ask(&self.who.fingerprint, TableRequest::Play(mv))
                 .await
         );
     }
 }
 
-fn rooms(code: &'static str, room: Option<TableHandle>) -> TablesHere {
-    Arc::new(move |asked: &TableCode| room.clone().filter(|_| asked.as_str() == code))
+fn tables(code: &'static str, table: Option<TableHandle>) -> TablesHere {
+    Arc::new(move |asked: &TableCode| table.clone().filter(|_| asked.as_str() == code))
 }
 
-/// A room of English draughts with the clock `clock` on node one, and the relays of nodes one and two.
+/// A table of English draughts with the clock `clock` on node one, and the relays of nodes one and two.
 async fn two_nodes(clock: Option<&str>) -> (TableHandle, Arc<Relay>, Arc<Relay>) {
     let config = database().await;
-    let room = open_room(
+    let table = open_table(
         TableConfig {
             game_type: GameType::standard(Variant::English),
             clock: clock.map(|c| c.parse().expect("a clock")),
@@ -109,23 +111,23 @@ async fn two_nodes(clock: Option<&str>) -> (TableHandle, Arc<Relay>, Arc<Relay>)
         config.clone(),
         node("one"),
         term,
-        rooms("ROOM", Some(room.clone())),
+        tables("ROOM", Some(table.clone())),
     )
     .await
     .expect("node one");
-    let two = Relay::start(config, node("two"), term, rooms("ROOM", None))
+    let two = Relay::start(config, node("two"), term, tables("ROOM", None))
         .await
         .expect("node two");
-    (room, one, two)
+    (table, one, two)
 }
 
 #[tokio::test]
 async fn a_game_is_played_from_two_nodes() {
-    let (room, one, two) = two_nodes(Some("5+3")).await;
-    let there = two.room_at(node("one"), TableCode::new("ROOM"));
+    let (table, one, two) = two_nodes(Some("5+3")).await;
+    let there = two.table_at(node("one"), TableCode::new("ROOM"));
 
     let (mut ann, ann_updates) = Person::new("ann");
-    assert_eq!(ann.sit(&room, ann_updates).await, Ok(Color::Black));
+    assert_eq!(ann.sit(&table, ann_updates).await, Ok(Color::Black));
     let (mut bob, bob_updates) = Person::new("bob");
     assert_eq!(bob.sit(&there, bob_updates).await, Ok(Color::White));
     let (mut cy, cy_updates) = Person::new("cy");
@@ -148,7 +150,7 @@ async fn a_game_is_played_from_two_nodes() {
     let start = ann
         .state_until(|s| s.seats.iter().all(Option::is_some))
         .await;
-    ann.play(&room, &start, "11-15").await;
+    ann.play(&table, &start, "11-15").await;
     let first = bob.state_until(|s| s.game.len() == 1).await;
     // The first moves are not timed; the time for Bob's crosses with the state.
     assert_eq!(first.running, None);
@@ -181,11 +183,12 @@ async fn a_game_is_played_from_two_nodes() {
         .await;
     assert_eq!(line, ("bob".to_string(), "hello".to_string()));
     assert!(
-        room.ask(
-            &ann.who.fingerprint,
-            TableRequest::Offer(crate::app::OfferKind::Draw)
-        )
-        .await
+        table
+            .ask(
+                &ann.who.fingerprint,
+                TableRequest::Offer(crate::app::OfferKind::Draw)
+            )
+            .await
     );
     bob.next(|e| matches!(e, TableNews::Offer(_)).then_some(()))
         .await;
@@ -217,12 +220,12 @@ async fn a_game_is_played_from_two_nodes() {
 }
 
 #[tokio::test]
-async fn a_room_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away() {
-    let (room, one, two) = two_nodes(None).await;
+async fn a_table_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away() {
+    let (table, one, two) = two_nodes(None).await;
     let (mut ann, ann_updates) = Person::new("ann");
-    assert_eq!(ann.sit(&room, ann_updates).await, Ok(Color::Black));
+    assert_eq!(ann.sit(&table, ann_updates).await, Ok(Color::Black));
 
-    let nowhere = two.room_at(node("one"), TableCode::new("GONE"));
+    let nowhere = two.table_at(node("one"), TableCode::new("GONE"));
     let (bob, bob_updates) = Person::new("bob");
     assert_eq!(
         bob.sit(&nowhere, bob_updates).await,
@@ -232,7 +235,7 @@ async fn a_room_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away(
     );
     assert_eq!(two.links().0, 0);
 
-    let there = two.room_at(node("one"), TableCode::new("ROOM"));
+    let there = two.table_at(node("one"), TableCode::new("ROOM"));
     let (mut bob, bob_updates) = Person::new("bob");
     assert_eq!(bob.sit(&there, bob_updates).await, Ok(Color::White));
     bob.state_until(|s| s.seats.iter().all(Option::is_some))
@@ -242,11 +245,11 @@ async fn a_room_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away(
     assert_eq!(one.links().1, 0);
     ann.state_until(|s| s.seats[1].as_ref().is_some_and(|seat| seat.away.is_some()))
         .await;
-    // The far side of a room taken over is closed: its people see the room end.
-    two.close_room(&node("one"), &TableCode::new("ROOM"));
+    // The far side of a table taken over is closed: its people see the table end.
+    two.close_table(&node("one"), &TableCode::new("ROOM"));
     tokio::time::timeout(Duration::from_secs(5), async {
         while bob.news.recv().await.is_some() {}
     })
     .await
-    .expect("the room ends for bob");
+    .expect("the table ends for bob");
 }

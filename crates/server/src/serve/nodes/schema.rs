@@ -1,4 +1,4 @@
-//! The tables the nodes share (who is alive, who owns which room, and the messages between them) are the
+//! The tables the nodes share (who is alive, who owns which table, and the messages between them) are the
 //! PostgreSQL records' own, made by their migrations: a node brings the records' schema up to date before it
 //! joins the others, as a server does when it opens its records.
 

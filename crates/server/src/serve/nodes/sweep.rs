@@ -1,11 +1,11 @@
-//! What came of taking a room or an event over, and of a look through the records for the games and events no
-//! node runs: the words the take-overs of rooms (`serve::elsewhere`) and of events (`serve::events::across`)
+//! What came of taking a table or an event over, and of a look through the records for the games and events no
+//! node runs: the words the take-overs of tables (`serve::elsewhere`) and of events (`serve::events::across`)
 //! share.
 
-/// What came of claiming a room (or an event) to resume it here.
+/// What came of claiming a table (or an event) to resume it here.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Resumption {
-    /// The room is here.
+    /// The table is here.
     Here,
     /// Another node holds it, or there is nothing in progress behind the code (its lease given up).
     NotHere,
@@ -19,7 +19,7 @@ pub enum Resumption {
 pub struct Sweep {
     /// Games resumed here.
     pub resumed: usize,
-    /// Whether every game in progress was read: when not, some may still have no room, and the look is made
+    /// Whether every game in progress was read: when not, some may still have no table, and the look is made
     /// again.
     pub complete: bool,
 }

@@ -88,7 +88,7 @@ async fn the_schema_is_the_records_own_and_a_newer_one_is_refused() {
 async fn a_code_of_a_game_in_progress_is_not_reserved_again() {
     let config = database().await;
     let db = connect(&config).await;
-    // A game in progress under K7QX whose room has closed (nobody at it, its lease given up).
+    // A game in progress under K7QX whose table has closed (nobody at it, its lease given up).
     db.batch_execute(
         "INSERT INTO players (fingerprint, name, first_seen, last_seen) VALUES ('SHA256:a', 'ann', 0, 0);
          INSERT INTO games (variant, black, white, rated, clock, started, code)
@@ -110,7 +110,7 @@ async fn a_code_of_a_game_in_progress_is_not_reserved_again() {
 }
 
 #[tokio::test]
-async fn a_room_has_one_owner_until_its_lease_lapses() {
+async fn a_table_has_one_owner_until_its_lease_lapses() {
     let config = database().await;
     let db = connect(&config).await;
     let one = Leases::new(node("one"), Duration::from_millis(300));
@@ -118,7 +118,7 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
     assert!(one.reserve(&db, &code("K7QX")).await.unwrap());
     assert!(!two.reserve(&db, &code("K7QX")).await.unwrap());
     assert!(!two.claim(&db, &code("K7QX")).await.unwrap());
-    // Claiming again one's own room renews it.
+    // Claiming again one's own table renews it.
     assert!(one.claim(&db, &code("K7QX")).await.unwrap());
     assert!(one.publish(&db, &code("K7QX"), "{}").await.unwrap());
     assert!(!two.publish(&db, &code("K7QX"), "{...}").await.unwrap());
@@ -143,11 +143,11 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
             .unwrap()
             .live
     );
-    // A lapsed room is not free to reserve: its game waits to be taken over.
+    // A lapsed table is not free to reserve: its game waits to be taken over.
     assert!(!two.reserve(&db, &code("K7QX")).await.unwrap());
     assert!(two.others(&db, false).await.unwrap().is_empty());
     assert!(two.claim(&db, &code("K7QX")).await.unwrap());
-    // The old owner finds out on its heartbeat that the room is no longer its own.
+    // The old owner finds out on its heartbeat that the table is no longer its own.
     assert!(one.renew(&db).await.unwrap().is_empty());
     assert!(!one.claim(&db, &code("K7QX")).await.unwrap());
     assert_eq!(
@@ -162,12 +162,12 @@ async fn a_room_has_one_owner_until_its_lease_lapses() {
 }
 
 #[tokio::test]
-async fn an_event_s_lease_is_its_own_and_never_taken_for_a_room_s() {
+async fn an_event_s_lease_is_its_own_and_never_taken_for_a_table_s() {
     let config = database().await;
     let db = connect(&config).await;
     let one = Leases::new(node("one"), Duration::from_millis(300));
     let two = Leases::new(node("two"), Duration::from_secs(30));
-    // The same code as an event and as a room: two leases, held by two nodes.
+    // The same code as an event and as a table: two leases, held by two nodes.
     let event = lease::event_key(&code("K7QX"));
     assert!(one.reserve(&db, &event).await.unwrap());
     assert!(two.reserve(&db, &code("K7QX")).await.unwrap());
@@ -176,7 +176,7 @@ async fn an_event_s_lease_is_its_own_and_never_taken_for_a_room_s() {
     assert_eq!(lease::event_of_key(&code("K7QX")), None);
     assert!(one.publish(&db, &event, "{}").await.unwrap());
     assert!(two.publish(&db, &code("K7QX"), "{}").await.unwrap());
-    // Each node lists the other's: the event among events, the room among rooms.
+    // Each node lists the other's: the event among events, the table among tables.
     let events = two.others(&db, true).await.unwrap();
     assert_eq!(events.len(), 1);
     assert_eq!(
@@ -186,7 +186,7 @@ async fn an_event_s_lease_is_its_own_and_never_taken_for_a_room_s() {
     assert!(two.others(&db, false).await.unwrap().is_empty());
     assert_eq!(one.others(&db, false).await.unwrap().len(), 1);
     assert!(one.others(&db, true).await.unwrap().is_empty());
-    // The event's node stops: its lease lapses, and is listed among the events to take over, not the rooms.
+    // The event's node stops: its lease lapses, and is listed among the events to take over, not the tables.
     tokio::time::sleep(Duration::from_millis(400)).await;
     assert_eq!(lease::lapsed(&db, true).await.unwrap(), vec![code("K7QX")]);
     assert!(lease::lapsed(&db, false).await.unwrap().is_empty());
@@ -213,20 +213,20 @@ async fn codes_reserved_together_are_those_no_node_had() {
 }
 
 #[tokio::test]
-async fn two_nodes_racing_for_a_lapsed_room_one_wins() {
+async fn two_nodes_racing_for_a_lapsed_table_one_wins() {
     let config = database().await;
     let (a, b) = (connect(&config).await, connect(&config).await);
     let dead = Leases::new(node("dead"), Duration::ZERO);
     let one = Leases::new(node("one"), Duration::from_secs(30));
     let two = Leases::new(node("two"), Duration::from_secs(30));
     for round in 0..40 {
-        let room = code(&format!("R{round:03}"));
-        assert!(dead.reserve(&a, &room).await.unwrap());
-        let (won_one, won_two) = tokio::join!(one.claim(&a, &room), two.claim(&b, &room));
+        let table = code(&format!("R{round:03}"));
+        assert!(dead.reserve(&a, &table).await.unwrap());
+        let (won_one, won_two) = tokio::join!(one.claim(&a, &table), two.claim(&b, &table));
         let (won_one, won_two) = (won_one.unwrap(), won_two.unwrap());
         assert!(won_one != won_two, "round {round}: {won_one} {won_two}");
         let winner = if won_one { "one" } else { "two" };
-        let holder = lease::holder(&a, &room).await.unwrap().expect("a holder");
+        let holder = lease::holder(&a, &table).await.unwrap().expect("a holder");
         assert_eq!(holder.node, winner);
     }
     let held = one.renew(&a).await.unwrap().len() + two.renew(&b).await.unwrap().len();
@@ -234,16 +234,16 @@ async fn two_nodes_racing_for_a_lapsed_room_one_wins() {
 }
 
 #[tokio::test]
-async fn released_rooms_are_free_and_the_heartbeat_shows_who_lives() {
+async fn released_tables_are_free_and_the_heartbeat_shows_who_lives() {
     let config = database().await;
     let db = connect(&config).await;
     let one = Leases::new(node("one"), Duration::from_secs(30));
     let two = Leases::new(node("two"), Duration::from_secs(30));
-    for room in ["AAAA", "BBBB", "CCCC"] {
-        assert!(one.reserve(&db, &code(room)).await.unwrap());
+    for table in ["AAAA", "BBBB", "CCCC"] {
+        assert!(one.reserve(&db, &code(table)).await.unwrap());
     }
     one.release(&db, &code("AAAA")).await.unwrap();
-    // Another node's release leaves a room alone.
+    // Another node's release leaves a table alone.
     two.release(&db, &code("BBBB")).await.unwrap();
     assert!(lease::holder(&db, &code("AAAA")).await.unwrap().is_none());
     assert!(lease::holder(&db, &code("BBBB")).await.unwrap().is_some());

@@ -1,7 +1,7 @@
-//! What nodes say to each other about rooms, as JSON: a person on one node taking a seat at, watching, asking of
-//! or leaving a room another node owns, and the room's news for them.
+//! What nodes say to each other about tables, as JSON: a person on one node taking a seat at, watching, asking of
+//! or leaving a table another node owns, and the table's news for them.
 //!
-//! Requests and most news cross as the table's own types. A room's state crosses as the moves that changed
+//! Requests and most news cross as the table's own types. A table's state crosses as the moves that changed
 //! since the last state on the same link, numbered so that a gap is seen ([`LinkOut`], [`LinkIn`]); the whole
 //! state only on joining, after a gap, or when more than moves changed. The whole game crosses as PDN (with its
 //! definition, for a defined variant, so any node reads it) and its outcome beside it (PDN keeps a result but
@@ -19,17 +19,17 @@ use crate::game::pdn::{open_game, parse_games};
 use crate::game::{AnyGame, Outcome, Tags};
 use crate::rules::{Color, Move};
 
-/// A message between nodes about a room.
+/// A message between nodes about a table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Envelope {
-    /// To a room's owner: a person on node `from` takes a seat at room `code`; their news goes to `link` there.
+    /// To a table's owner: a person on node `from` takes a seat at table `code`; their news goes to `link` there.
     Sit {
         /// The node the person is connected to.
         from: String,
         /// The person's line on that node.
         link: u64,
-        /// The room.
+        /// The table.
         code: String,
         /// Their key's fingerprint.
         fingerprint: String,
@@ -43,47 +43,47 @@ pub enum Envelope {
         #[serde(default)]
         provisional: bool,
     },
-    /// To a room's owner: a person on node `from` watches room `code`.
+    /// To a table's owner: a person on node `from` watches table `code`.
     Watch {
         /// The node the person is connected to.
         from: String,
         /// The person's line on that node.
         link: u64,
-        /// The room.
+        /// The table.
         code: String,
         /// Their key's fingerprint.
         fingerprint: String,
         /// Their display name.
         name: String,
     },
-    /// To a room's owner: a person asks something of room `code`.
+    /// To a table's owner: a person asks something of table `code`.
     Ask {
         /// The node the person is connected to.
         from: String,
         /// The person's line on that node.
         link: u64,
-        /// The room.
+        /// The table.
         code: String,
         /// What they ask.
         request: TableRequest,
     },
-    /// To a room's owner: a person's connection has gone.
+    /// To a table's owner: a person's connection has gone.
     Leave {
         /// The node the person was connected to.
         from: String,
         /// Their line on that node.
         link: u64,
-        /// The room.
+        /// The table.
         code: String,
     },
     /// To a person's node: the answer to their [`Envelope::Sit`], the colour they got or why not.
     Seated {
         /// Their line.
         link: u64,
-        /// Their colour, or the room's reason in words.
+        /// Their colour, or the table's reason in words.
         result: Result<Color, String>,
     },
-    /// To a person's node: the room's news for them.
+    /// To a person's node: the table's news for them.
     Update {
         /// Their line.
         link: u64,
@@ -91,7 +91,7 @@ pub enum Envelope {
         #[serde(rename = "event")]
         news: WireNews,
     },
-    /// To a room's owner: the person on `link` missed a state of the room (news came that follows one they did
+    /// To a table's owner: the person on `link` missed a state of the table (news came that follows one they did
     /// not get): the whole state, please.
     Resend {
         /// The node the person is connected to.
@@ -99,7 +99,7 @@ pub enum Envelope {
         /// Their line on that node.
         link: u64,
     },
-    /// To a person's node: the room will send nothing more on this line (it has ended, or its owner let it go).
+    /// To a person's node: the table will send nothing more on this line (it has ended, or its owner let it go).
     Closed {
         /// Their line.
         link: u64,
@@ -161,7 +161,7 @@ pub enum Envelope {
     },
 }
 
-/// A room's news for one person as it crosses. The table's state crosses whole the first time on a link, after
+/// A table's news for one person as it crosses. The table's state crosses whole the first time on a link, after
 /// a gap, and when more than its moves changed; otherwise as the moves that changed: the plies kept of the game
 /// the link last got and the moves played after them (a move, or a takeback and a move). Each state on a link
 /// is numbered, so that a node that missed one knows and asks for the whole state again
@@ -189,7 +189,7 @@ pub enum WireNews {
         /// The rest of the table as it is now.
         table: WireTable,
     },
-    /// Anything else a room tells, as it tells it.
+    /// Anything else a table tells, as it tells it.
     News {
         /// What it tells.
         event: TableNews,
@@ -320,7 +320,7 @@ pub struct LinkIn {
 }
 
 impl LinkIn {
-    /// The room's news from what crossed. [`WireError::Gap`] when it follows a state this side did not get:
+    /// The table's news from what crossed. [`WireError::Gap`] when it follows a state this side did not get:
     /// nothing is shown until the whole state comes again.
     pub fn take(&mut self, event: WireNews) -> Result<TableNews, WireError> {
         let (seq, state) = match event {

@@ -58,7 +58,7 @@ pub(super) fn write_batch(
     let mut hopeless = vec![false; writes.len()];
     // The commits the records refused for good, with why: left out of the transaction.
     let mut refusals: Vec<Option<CommitError>> = vec![None; writes.len()];
-    // The games refused as not this node's, with their rooms' codes.
+    // The games refused as not this node's, with their tables' codes.
     let mut refused: Vec<(RecordKey, Option<TableCode>)> = Vec::new();
     let done = loop {
         *games = before.clone();
@@ -90,7 +90,7 @@ pub(super) fn write_batch(
             done => break done,
         }
     };
-    // Refused whether the batch is kept or not: the room stops here either way, reported once.
+    // Refused whether the batch is kept or not: the table stops here either way, reported once.
     for (key, code) in refused {
         if fenced.insert(key)
             && let Some(code) = code
@@ -152,10 +152,10 @@ fn write_one(
 ) -> Result<bool, RecordsError> {
     let key = job.key();
     if key.is_some_and(|key| fenced.contains(&key) || refused.iter().any(|(k, _)| *k == key)) {
-        // The room stops (or has stopped) here: what it sent meanwhile is not this node's to write.
+        // The table stops (or has stopped) here: what it sent meanwhile is not this node's to write.
         tracing::debug!(
             ?job,
-            "a job of a room that is not this node's any more is let go"
+            "a job of a table that is not this node's any more is let go"
         );
         return Ok(false);
     }
@@ -167,7 +167,7 @@ fn write_one(
             tracing::error!(
                 code = code.as_ref().map_or("", TableCode::as_str),
                 ?job,
-                "a game's write refused: its room is not this node's any more"
+                "a game's write refused: its table is not this node's any more"
             );
             if let Some(key) = key {
                 note_refused(refused, key, code);

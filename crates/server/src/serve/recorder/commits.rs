@@ -1,5 +1,5 @@
 //! Commits: jobs that are written together or not at all, and answered once their transaction is durable. A
-//! room sends what its players will see (a move, a takeback, a result) as one, and shows it only once answered.
+//! table sends what its players will see (a move, a takeback, a result) as one, and shows it only once answered.
 
 use thiserror::Error;
 use tokio::sync::oneshot;
@@ -16,11 +16,11 @@ pub enum CommitError {
     /// The records refused it for good (a move at a ply that holds another, a game they do not know).
     #[error("the server's records refused it: {0}")]
     Refused(String),
-    /// The game's room is not this node's any more: another node runs it now.
+    /// The game's table is not this node's any more: another node runs it now.
     #[error("this server does not run the game any more")]
     NotHeld,
     /// The connection to the records was lost as the step was committed, and they did not say in time whether
-    /// they kept it: the room cannot know its own game, and stops; the game is read again from the records
+    /// they kept it: the table cannot know its own game, and stops; the game is read again from the records
     /// where it is taken up next.
     #[error("the server lost touch with its records as it saved this")]
     Unknown,
@@ -60,7 +60,7 @@ impl Commit {
         (Commit { jobs, done }, answer)
     }
 
-    /// Answers the commit (nobody may be waiting any more: a room that stopped).
+    /// Answers the commit (nobody may be waiting any more: a table that stopped).
     pub fn answer(self, result: Result<(), CommitError>) {
         let _ = self.done.send(result);
     }

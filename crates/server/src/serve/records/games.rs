@@ -1,5 +1,5 @@
 //! The games the records keep: each game as it starts, its moves and clocks as they are played, its result, and
-//! what a restarted server or a node taking a room over resumes from.
+//! what a restarted server or a node taking a table over resumes from.
 
 use super::RecordsError;
 use crate::serve::ids::{Fingerprint, GameId, TableCode};
@@ -57,9 +57,9 @@ pub trait GameRecords {
         player: &Fingerprint,
     ) -> Result<Vec<Unfinished>, RecordsError>;
 
-    /// The game not ended that is joined by `code`, if there is one: what a node taking a room over resumes.
+    /// The game not ended that is joined by `code`, if there is one: what a node taking a table over resumes.
     /// PostgreSQL's read first waits for a write to the game that is being made to be kept or refused, so that
-    /// the room's new owner reads every move its old owner was let write.
+    /// the table's new owner reads every move its old owner was let write.
     fn unfinished_game(&mut self, code: &TableCode) -> Result<Option<Unfinished>, RecordsError>;
 
     /// Every finished game's result and PDN, oldest first.
@@ -177,7 +177,7 @@ pub(super) mod sql {
     pub(in super::super) const UNFINISHED: &str =
         "SELECT id FROM games WHERE ended IS NULL ORDER BY id";
 
-    /// The codes of the games not ended (a game from before rooms had codes has none).
+    /// The codes of the games not ended (a game from before tables had codes has none).
     pub(in super::super) const UNFINISHED_CODES: &str =
         "SELECT code FROM games WHERE ended IS NULL AND code IS NOT NULL ORDER BY id";
 

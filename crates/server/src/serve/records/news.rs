@@ -1,5 +1,5 @@
 //! What a player is told when they next connect about what happened while they were away: a game lost because
-//! they did not come back in time, with its rating change. Written by the game's room as it ends (on whichever
+//! they did not come back in time, with its rating change. Written by the game's table as it ends (on whichever
 //! node), read and let go by the lobby of the player's next connection (on whichever node).
 
 use rusqlite::params;

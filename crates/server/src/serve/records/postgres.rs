@@ -81,7 +81,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
          games BIGINT NOT NULL,
          PRIMARY KEY (fingerprint, variant)
      );",
-    // Version 2: the nodes' tables (who is alive, who owns which room, the messages between them), made by the
+    // Version 2: the nodes' tables (who is alive, who owns which table, the messages between them), made by the
     // nodes themselves before they were records: `IF NOT EXISTS`, so that a database they already made them in
     // comes up to date as it is.
     "CREATE TABLE IF NOT EXISTS nodes (
@@ -102,7 +102,7 @@ pub(crate) const MIGRATIONS: &[&str] = &[
          sent timestamptz NOT NULL DEFAULT now()
      );
      CREATE INDEX IF NOT EXISTS node_messages_by_recipient ON node_messages (recipient, id);",
-    // Version 3: a game not ended found by its room's code, as a node taking the room over reads it.
+    // Version 3: a game not ended found by its table's code, as a node taking the table over reads it.
     "CREATE INDEX games_unfinished_by_code ON games(code) WHERE ended IS NULL;",
     // Version 4: the players' own files (settings, autosave, saved games), shared by the nodes
     // (`serve::nodes::folders`); a deleted file keeps its row, without contents, so that the deletion reaches
@@ -189,7 +189,7 @@ impl PostgresRecords {
 
     /// The records of the node `node`, one of several, started as `generation` ([`PostgresRecords::claim_node`]):
     /// a write to a game (its start, moves, clocks, takebacks and result) or to an event is then made only while
-    /// `node` holds a live lease on the game's room (the event), and `generation` is still the node's; it is
+    /// `node` holds a live lease on the game's table (the event), and `generation` is still the node's; it is
     /// refused with [`RecordsError::NotHeld`] otherwise, the game left as it was (see `postgres_games`).
     pub fn fenced_by(mut self, node: &str, generation: i64) -> PostgresRecords {
         self.fence = Some(Fence {
@@ -337,7 +337,7 @@ impl PostgresRecords {
 
 impl PostgresRecords {
     /// A write to the game `game`, made atomic, behind the fence: the game's row locked and, when the records
-    /// are a node's, its room's lease checked to be this node's, in the write's own transaction.
+    /// are a node's, its table's lease checked to be this node's, in the write's own transaction.
     fn game_write<T>(
         &mut self,
         game: GameId,
@@ -575,7 +575,7 @@ impl GameRecords for PostgresRecords {
         })
     }
 
-    // An event's writes are fenced by its lease, as a game's by its room's: a node that lost the event (a pause,
+    // An event's writes are fenced by its lease, as a game's by its table's: a node that lost the event (a pause,
     // a partition) writes nothing more to it.
 }
 

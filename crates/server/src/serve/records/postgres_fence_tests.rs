@@ -1,4 +1,4 @@
-//! The fence on a node's writes to games: only the node holding a live lease on a game's room writes to it.
+//! The fence on a node's writes to games: only the node holding a live lease on a game's table writes to it.
 
 use std::sync::mpsc;
 use std::time::Duration;
@@ -34,7 +34,7 @@ fn node(url: &PostgresUrl, node: &str) -> PostgresRecords {
 /// The nodes' lease term in these tests: a name claimed again within it is waited for.
 const TERM: Duration = Duration::from_secs(60);
 
-/// The room `code` leased to `owner`, lasting `seconds` from now (a lapsed lease when negative).
+/// The table `code` leased to `owner`, lasting `seconds` from now (a lapsed lease when negative).
 fn lease(admin: &mut ::postgres::Client, code: &str, owner: &str, seconds: f64) {
     admin
         .execute(
@@ -52,7 +52,7 @@ fn player(name: &str) -> Identity {
     }
 }
 
-/// Ann (Black) and Bob in a game in the room `code`, started by `records`: its number.
+/// Ann (Black) and Bob in a game in the table `code`, started by `records`: its number.
 fn start(records: &mut PostgresRecords, code: &str) -> GameId {
     let (ann, bob) = (player("ann"), player("bob"));
     records.seen(&ann).expect("seen");
@@ -86,7 +86,7 @@ const RESULT: FinishedGame<'static> = FinishedGame {
 };
 
 #[test]
-fn a_node_whose_room_was_taken_over_writes_nothing_more_and_the_new_owner_does() {
+fn a_node_whose_table_was_taken_over_writes_nothing_more_and_the_new_owner_does() {
     let (url, mut admin) = database("fence_taken_over");
     lease(&mut admin, "K7QX", "one", 60.0);
     let mut one = node(&url, "one");
@@ -95,7 +95,7 @@ fn a_node_whose_room_was_taken_over_writes_nothing_more_and_the_new_owner_does()
         .expect("the owner's move");
     one.note_clocks(game, 1, [299_000, 300_000])
         .expect("the owner's clocks");
-    // Node one stalls; its lease lapses and node two claims the room.
+    // Node one stalls; its lease lapses and node two claims the table.
     lease(&mut admin, "K7QX", "two", 60.0);
     not_held(one.add_move(game, 1, "23-19", None), "K7QX");
     not_held(one.note_clocks(game, 1, [1, 1]), "K7QX");
@@ -122,7 +122,7 @@ fn a_node_whose_room_was_taken_over_writes_nothing_more_and_the_new_owner_does()
         .expect("the new owner's result");
     assert_eq!(two.moves(game).expect("moves"), ["11-15", "23-19"]);
     assert!(two.unfinished().expect("listed").is_empty());
-    // A game does not start in a room another node holds, nor in one nobody holds.
+    // A game does not start in a table another node holds, nor in one nobody holds.
     let (ann, bob) = (player("ann"), player("bob"));
     let mut new_game = NewGame {
         variant: "english",
@@ -218,7 +218,7 @@ fn a_process_that_lost_its_name_to_a_newer_one_writes_nothing_more() {
         other => panic!("a live name taken again: {other:?}"),
     }
     // The first stops renewing (it was paused): a new process takes the name, as the next generation, and
-    // holds the room's lease (the same name's); the paused one, woken, may not write under it.
+    // holds the table's lease (the same name's); the paused one, woken, may not write under it.
     admin
         .execute(
             "UPDATE nodes SET seen = now() - interval '1 hour' WHERE name = 'one'",
@@ -244,7 +244,7 @@ fn a_take_over_reads_the_game_after_the_write_its_old_owner_was_making() {
     one.all_or_nothing(&mut |records| {
         // Past the fence, not kept yet: the game's row is the write's until its batch ends.
         records.add_move(game, 0, "11-15", None)?;
-        // Meanwhile node two takes the room over (as if one's lease had lapsed) and reads the game.
+        // Meanwhile node two takes the table over (as if one's lease had lapsed) and reads the game.
         lease(&mut admin, "K7QX", "two", 60.0);
         let url = url.clone();
         let read_tx = read_tx.clone();
@@ -272,13 +272,13 @@ fn a_take_over_reads_the_game_after_the_write_its_old_owner_was_making() {
 }
 
 #[test]
-fn the_recorder_lets_a_refused_game_go_and_reports_its_room_once() {
+fn the_recorder_lets_a_refused_game_go_and_reports_its_table_once() {
     let (url, mut admin) = database("fence_recorder");
     lease(&mut admin, "K7QX", "one", 60.0);
     lease(&mut admin, "AB12", "one", 60.0);
     let recorder = Recorder::start(node(&url, "one"), None).expect("started");
-    let mut lost = recorder.lost_rooms().expect("the lost rooms");
-    assert!(recorder.lost_rooms().is_none(), "given once");
+    let mut lost = recorder.lost_tables().expect("the lost tables");
+    assert!(recorder.lost_tables().is_none(), "given once");
     let keys = [RecordKey::fresh(), RecordKey::fresh()];
     recorder.send(Job::Seen(player("ann")));
     recorder.send(Job::Seen(player("bob")));
@@ -311,7 +311,7 @@ fn the_recorder_lets_a_refused_game_go_and_reports_its_room_once() {
     recorder.flush();
     assert_eq!(lost.try_recv().expect("reported").as_str(), "K7QX");
     assert!(lost.try_recv().is_err(), "reported once");
-    // The records are still written, and the other room's game goes on.
+    // The records are still written, and the other table's game goes on.
     assert!(recorder.is_writing());
     let mut records = PostgresRecords::connect(&url).expect("opens");
     let games = records.unfinished_games().expect("listed");

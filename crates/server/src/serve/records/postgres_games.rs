@@ -1,9 +1,9 @@
-//! A game's writes in PostgreSQL (its moves, clocks and result), fenced by its room's lease when the records are
-//! those of one node of several, and the reads a room is resumed from.
+//! A game's writes in PostgreSQL (its moves, clocks and result), fenced by its table's lease when the records are
+//! those of one node of several, and the reads a table is resumed from.
 //!
 //! The fence: every write to a game first locks the game's row and checks, in the same transaction, that this
-//! node holds a live lease on the game's room. A node that stalled past its lease (a pause, a partition from the
-//! database) and wakes to write is refused ([`RecordsError::NotHeld`]) once another node has claimed the room,
+//! node holds a live lease on the game's table. A node that stalled past its lease (a pause, a partition from the
+//! database) and wakes to write is refused ([`RecordsError::NotHeld`]) once another node has claimed the table,
 //! and already once its lease has run out. The row lock orders the writes with a take-over: the new owner reads
 //! the game through [`unfinished_where`] with `lock`, which waits for a write that passed the fence to be kept,
 //! so that it resumes from every move its old owner was let write, and nothing is written after it.
@@ -28,7 +28,7 @@ pub(super) fn ply_of(ply: usize) -> i32 {
 }
 
 /// Locks the game's row for the rest of the write's transaction and checks that the fence's node holds a live
-/// lease on the game's room, and is still the generation it started as (when there is a fence: the records are
+/// lease on the game's table, and is still the generation it started as (when there is a fence: the records are
 /// a node's). The lease is read as it is now (`clock_timestamp()`, not the transaction's start): a batch that
 /// began before the lease ran out does not write after it.
 pub(super) fn fence(
@@ -57,9 +57,9 @@ pub(super) fn fence(
     }
 }
 
-/// Checks that the fence's node (still the generation it started as) holds a live lease on the room `code`,
+/// Checks that the fence's node (still the generation it started as) holds a live lease on the table `code`,
 /// for a game about to start in it (or on an event's lease key, for a write to the event). Nothing to lock yet:
-/// a node taking the room over finds no game behind the lease and gives the room up.
+/// a node taking the table over finds no game behind the lease and gives the table up.
 pub(super) fn fence_code(
     c: &mut Client,
     fence: Option<&Fence>,

@@ -174,7 +174,7 @@ fn a_server_that_is_not_there_is_a_storage_error_without_the_password() {
 fn a_database_whose_nodes_made_their_tables_comes_up_to_date_as_it_is() {
     let (url, _) = database("nodes_tables_before");
     // As a deployment left it before the nodes' tables were records: version 1, and the tables the nodes made
-    // for themselves, with a room leased.
+    // for themselves, with a table leased.
     let mut admin =
         ::postgres::Client::connect(&url.to_string(), ::postgres::NoTls).expect("connects");
     admin

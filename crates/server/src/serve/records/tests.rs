@@ -47,7 +47,7 @@ on_both!(
     players_and_finished_games_are_listed_in_order,
     a_batch_goes_on_past_a_write_that_fails,
     the_same_move_written_twice_is_kept_once,
-    a_player_s_unfinished_games_and_a_room_s_are_read_alone,
+    a_player_s_unfinished_games_and_a_table_s_are_read_alone,
     a_game_called_off_ends_without_touching_the_ratings,
     blocks_reports_and_bans_are_kept_and_read_back,
     news_is_told_once_in_order_and_bounded,
@@ -388,7 +388,7 @@ fn the_same_move_written_twice_is_kept_once(records: &mut dyn Records) {
     assert_eq!(records.moves(game).expect("moves"), ["11-15", "23-19"]);
 }
 
-fn a_player_s_unfinished_games_and_a_room_s_are_read_alone(records: &mut dyn Records) {
+fn a_player_s_unfinished_games_and_a_table_s_are_read_alone(records: &mut dyn Records) {
     let (ann, bob, cy) = (player("ann"), player("bob"), player("cy"));
     for someone in [&ann, &bob, &cy] {
         records.seen(someone).expect("seen");
@@ -433,7 +433,7 @@ fn a_player_s_unfinished_games_and_a_room_s_are_read_alone(records: &mut dyn Rec
         .expect("in progress");
     assert_eq!((found.id, found.moves), (bob_cy, vec!["11-15".to_string()]));
     assert_eq!(found.black.0, bob.fingerprint);
-    // An ended game's room, and a room never used, have none.
+    // An ended game's table, and a table never used, have none.
     assert!(
         records
             .unfinished_game(&"CA56".into())

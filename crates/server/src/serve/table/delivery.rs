@@ -1,4 +1,4 @@
-//! How a room's news reaches the people in it: each connection through a bounded queue, so that a connection
+//! How a table's news reaches the people in it: each connection through a bounded queue, so that a connection
 //! that stops reading costs a fixed amount of memory. What cannot wait is dropped for that connection alone; a
 //! state it misses is made good by the newest one once its queue has room, so that it never stays on an old
 //! one.
@@ -12,7 +12,7 @@ use tokio::time::Instant;
 use super::machine::Conn;
 use super::{Update, Updates, WeakUpdates};
 
-/// How often a room tries again to bring someone who fell behind up to date.
+/// How often a table tries again to bring someone who fell behind up to date.
 const CATCH_UP_EVERY: Duration = Duration::from_millis(500);
 
 /// What became of an update offered to a queue.
@@ -24,7 +24,7 @@ enum Offered {
     Gone,
 }
 
-/// The connections of one room, numbered for its state machine, with those that fell behind.
+/// The connections of one table, numbered for its state machine, with those that fell behind.
 #[derive(Default)]
 pub(super) struct Delivery {
     conns: Vec<(Conn, Updates)>,
@@ -38,7 +38,7 @@ pub(super) struct Delivery {
 }
 
 impl Delivery {
-    /// The number of the connection whose queue is `updates`: the one it has if the room knows it already.
+    /// The number of the connection whose queue is `updates`: the one it has if the table knows it already.
     pub(super) fn conn_for(&mut self, updates: Updates) -> Conn {
         if let Some((conn, _)) = self.conns.iter().find(|(_, u)| u.same_channel(&updates)) {
             return *conn;
@@ -49,7 +49,7 @@ impl Delivery {
         conn
     }
 
-    /// The number of the connection `line` names, if the room still holds it.
+    /// The number of the connection `line` names, if the table still holds it.
     pub(super) fn conn_of(&self, line: &WeakUpdates) -> Option<Conn> {
         let line = line.upgrade()?;
         self.conns
@@ -58,7 +58,7 @@ impl Delivery {
             .map(|(conn, _)| *conn)
     }
 
-    /// Lets go of the connections the room no longer sends to.
+    /// Lets go of the connections the table no longer sends to.
     pub(super) fn keep(&mut self, holds: impl Fn(Conn) -> bool) {
         self.conns.retain(|(conn, _)| holds(*conn));
         self.behind.retain(|conn| holds(*conn));
@@ -96,7 +96,7 @@ impl Delivery {
     }
 
     /// While someone is behind, when to try again to send them the newest state: a moment fixed when they fell
-    /// behind (or at the last try), so that the room's other wake-ups never put it off.
+    /// behind (or at the last try), so that the table's other wake-ups never put it off.
     pub(super) fn catch_up_deadline(&mut self) -> Option<Instant> {
         if self.behind.is_empty() {
             self.catch_up_at = None;

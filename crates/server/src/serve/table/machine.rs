@@ -1,7 +1,7 @@
 //! A game between people as a state machine, apart from any transport.
 //!
 //! [`Table`] takes one [`Input`] at a time (a player's request, a connection come or gone, a timer, the records'
-//! answer) with the room's time, and returns the [`TableEffect`]s of handling it: updates for connections, a commit
+//! answer) with the table's time, and returns the [`TableEffect`]s of handling it: updates for connections, a commit
 //! for the records, the lobby's summary, a result for a tournament. It knows no task, channel, socket or
 //! terminal: its clock is the time it is given, its connections are numbers ([`Conn`]), and its records are the
 //! commits it asks for and the answers it is given. The driver in [`super`] runs it on a tokio task for the
@@ -35,7 +35,7 @@ pub use crate::app::FIRST_MOVE_LIMIT;
 /// time it used since (a stop, with SIGTERM, notes the clocks as they stand).
 pub const NOTE_CLOCKS_EVERY: Duration = Duration::from_secs(2);
 
-/// How a room's game is played.
+/// How a table's game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TableConfig {
     /// The rules and board.
@@ -50,10 +50,10 @@ pub struct TableConfig {
     pub private: bool,
 }
 
-/// The room as it stands, after a change.
+/// The table as it stands, after a change.
 pub type Snapshot = TableState;
 
-/// What a room tells the people in it.
+/// What a table tells the people in it.
 pub type Update = TableNews;
 
 /// A game from the records, resumed after the server restarted: its players are away until they come back, and
@@ -71,24 +71,24 @@ pub struct Resumed {
     pub ratings: [Option<(i32, bool)>; 2],
     /// The code it was joined by, kept when it is free.
     pub code: Option<TableCode>,
-    /// The room's key for it in the records (the recorder has been told its number).
+    /// The table's key for it in the records (the recorder has been told its number).
     pub record: RecordKey,
 }
 
-/// The players of a rematch, seated in its room before their connections arrive.
+/// The players of a rematch, seated in its table before their connections arrive.
 #[derive(Clone, Debug)]
 pub struct Rematch {
     /// Black's and White's players, with the ratings they were shown with.
     pub seats: [(Identity, Option<i32>); 2],
 }
 
-/// One connection of a person to the room, as the driver numbers them: a player's, or a watcher's. A person
+/// One connection of a person to the table, as the driver numbers them: a player's, or a watcher's. A person
 /// may have more than one (a watcher on two screens; a player who came back before the old connection was
 /// found gone).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Conn(pub u64);
 
-/// What a room is told.
+/// What a table is told.
 #[derive(Debug)]
 pub enum Input {
     /// Take a seat (a colour, or the first free one), or take back one's own seat: answered by
@@ -111,7 +111,7 @@ pub enum Input {
         who: Identity,
         /// Their connection.
         conn: Conn,
-        /// Told to them before the room's state.
+        /// Told to them before the table's state.
         greeting: Option<Update>,
     },
     /// A player (or watcher) asks something: a move, an offer or its answer, resigning, a chat line, a claim.
@@ -121,7 +121,7 @@ pub enum Input {
         /// What.
         request: TableRequest,
     },
-    /// A connection of `who` has gone (`None`: one the room no longer holds): its player is away (their seat
+    /// A connection of `who` has gone (`None`: one the table no longer holds): its player is away (their seat
     /// kept for the grace period), or it stops watching.
     Leave {
         /// Who.
@@ -160,13 +160,13 @@ pub enum TableEffect {
     },
     /// The answer to [`Input::Sit`].
     Seated(Result<Color, TableError>),
-    /// A step's changes for the records, as one commit: answer with [`Input::Committed`]. Until then the room
+    /// A step's changes for the records, as one commit: answer with [`Input::Committed`]. Until then the table
     /// takes nothing but that answer and [`Input::Wake`].
     Commit(Vec<Job>),
     /// A job for the records that nobody waits for (the clocks between moves, a finished game for the players'
     /// folders).
     Note(Job),
-    /// The room's line in the lobby's list changed.
+    /// The table's line in the lobby's list changed.
     Listing(Listing),
     /// A rematch was agreed: open a table for it and answer with [`Input::RematchOpened`].
     OpenRematch {
@@ -185,11 +185,11 @@ pub enum TableEffect {
         /// The variant, as ratings name it.
         variant: String,
     },
-    /// Another node runs this game now: the room stops at once.
+    /// Another node runs this game now: the table stops at once.
     Stop,
 }
 
-/// What a room starts from besides its settings.
+/// What a table starts from besides its settings.
 #[derive(Default)]
 pub struct TableSetup {
     /// The code it is joined by.
@@ -204,7 +204,7 @@ pub struct TableSetup {
     pub rematch: Option<Rematch>,
     /// The tournament pairing its game is.
     pub event: Option<EventGame>,
-    /// Where the room's time stands among the periods of [`NOTE_CLOCKS_EVERY`] shared by every room of the
+    /// Where the table's time stands among the periods of [`NOTE_CLOCKS_EVERY`] shared by every table of the
     /// server, so that all of them note their clocks at the same moments (one transaction).
     pub note_phase: Duration,
 }
@@ -227,7 +227,7 @@ struct Seat {
     told_gone: bool,
 }
 
-/// The moments the room asked to be woken at, by what is due then (checked in this order).
+/// The moments the table asked to be woken at, by what is due then (checked in this order).
 #[derive(Default)]
 struct Plan {
     flag: Option<Duration>,
@@ -250,7 +250,7 @@ pub struct Table {
     seats: [Option<Seat>; 2],
     watchers: Vec<(Fingerprint, Conn)>,
     clock: Option<Clock>,
-    /// The room's time, as last given.
+    /// The table's time, as last given.
     now: Duration,
     note_phase: Duration,
     /// When the clocks were last noted in the records: the next note is due at the first period after it, so
@@ -276,9 +276,9 @@ pub struct Table {
     event: Option<EventGame>,
     /// What the step being handled changed in the records' part of the game: its commit, as it is gathered.
     unsaved: Vec<Job>,
-    /// The commit sent to the records and not answered yet: nothing else happens in the room until it is.
+    /// The commit sent to the records and not answered yet: nothing else happens in the table until it is.
     pending: Option<commit::Pending>,
-    /// After the records could not take a step: not before then does the room try again by itself.
+    /// After the records could not take a step: not before then does the table try again by itself.
     retry_at: Option<Duration>,
     /// The wake-ups asked for by the last [`Table::next_wake`].
     plan: Plan,
@@ -286,17 +286,17 @@ pub struct Table {
     out: Vec<TableEffect>,
 }
 
-/// What a step of the room comes to.
+/// What a step of the table comes to.
 enum Step {
     /// Nothing the people here see changed.
     Quiet,
-    /// The room changed: shown to everyone once what it changed in the game is in the records. Who asked for it
+    /// The table changed: shown to everyone once what it changed in the game is in the records. Who asked for it
     /// is told if it cannot be written.
     Show(Option<commit::AskedBy>),
 }
 
 impl Table {
-    /// A room at time `now`.
+    /// A table at time `now`.
     pub fn new(config: TableConfig, setup: TableSetup, now: Duration) -> Table {
         let TableSetup {
             code,
@@ -307,7 +307,7 @@ impl Table {
             event,
             note_phase,
         } = setup;
-        let mut room = Table {
+        let mut table = Table {
             config,
             code,
             game: AnyGame::new(config.game_type),
@@ -335,24 +335,24 @@ impl Table {
         if let Some(rematch) = rematch {
             // Both players are on their way from the last game: away until each arrives.
             // The mark of a provisional rating comes with each player as they sit (from the records).
-            room.seat_away(
+            table.seat_away(
                 rematch
                     .seats
                     .map(|(who, rating)| (who, rating.map(|value| (value, false)))),
             );
         }
         if let Some(resumed) = resumed {
-            room.game = resumed.game;
-            room.record = Some(resumed.record);
+            table.game = resumed.game;
+            table.record = Some(resumed.record);
             if let (Some(control), Some(left)) = (config.clock, resumed.clocks) {
-                room.clock = Some(Clock::resumed(control, left));
+                table.clock = Some(Clock::resumed(control, left));
             }
             // Both players are away until they come back; nobody hears anything until then.
             let [black, white] = resumed.seats;
             let [black_rating, white_rating] = resumed.ratings;
-            room.seat_away([(black, black_rating), (white, white_rating)]);
+            table.seat_away([(black, black_rating), (white, white_rating)]);
         }
-        room
+        table
     }
 
     /// Seats Black's and White's players (with their ratings), both away until they arrive.
@@ -405,7 +405,7 @@ impl Table {
         std::mem::take(&mut self.out)
     }
 
-    /// When the room wants [`Input::Wake`] next, if ever: a flag falling, a clock or a countdown showing a new
+    /// When the table wants [`Input::Wake`] next, if ever: a flag falling, a clock or a countdown showing a new
     /// second, the clocks' note, the records slow to answer.
     pub fn next_wake(&mut self) -> Option<Duration> {
         if let Some(pending) = &self.pending {
@@ -436,29 +436,29 @@ impl Table {
             .min()
     }
 
-    /// Whether a commit waits for the records' answer: until it comes, feed the room only that answer and
+    /// Whether a commit waits for the records' answer: until it comes, feed the table only that answer and
     /// [`Input::Wake`].
     pub fn awaiting_records(&self) -> bool {
         self.pending.is_some()
     }
 
-    /// Whether `conn` is one the room sends to.
+    /// Whether `conn` is one the table sends to.
     pub fn holds(&self, conn: Conn) -> bool {
         self.seats.iter().flatten().any(|s| s.conn == Some(conn))
             || self.watchers.iter().any(|(_, c)| *c == conn)
     }
 
-    /// The room's code.
+    /// The table's code.
     pub fn code(&self) -> &TableCode {
         &self.code
     }
 
-    /// The room as it stands, to someone who missed a state.
+    /// The table as it stands, to someone who missed a state.
     pub fn state(&self) -> Update {
         Update::State(Arc::new(self.snapshot()))
     }
 
-    /// Nobody is left in the room, and there is no game in it to come back to: it is over, or never began (a
+    /// Nobody is left in the table, and there is no game in it to come back to: it is over, or never began (a
     /// game in the records has begun, moves or not: it stays for its players, and a restart resumes it).
     pub fn finished(&self) -> bool {
         let nobody =
@@ -468,7 +468,7 @@ impl Table {
         nobody && (self.game.outcome().is_some() || never_began)
     }
 
-    /// The first wake-up planned that is due: one a time, in the order of [`Plan`], as the room's steps follow
+    /// The first wake-up planned that is due: one a time, in the order of [`Plan`], as the table's steps follow
     /// from what happened and when alone.
     fn wake(&mut self) {
         let now = self.now;
@@ -809,7 +809,7 @@ impl Table {
         }
     }
 
-    /// The room as it stands, to everyone here (a player away too: their connection may not have gone yet).
+    /// The table as it stands, to everyone here (a player away too: their connection may not have gone yet).
     fn broadcast_state(&mut self) {
         if self.unsettled() {
             return;

@@ -1,6 +1,6 @@
 //! A player who was away when their game ended (they did not come back in time, their flag fell, the other
 //! player claimed the game or a draw) hears of it when they next connect: which game, against whom, how it
-//! ended, and how their rating moved. The room leaves the word in the records as the game ends, or, for a rated
+//! ended, and how their rating moved. The table leaves the word in the records as the game ends, or, for a rated
 //! game, once the ratings after it are read.
 
 use super::{Job, Table, TableEffect};

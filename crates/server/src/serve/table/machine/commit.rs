@@ -1,7 +1,7 @@
-//! Commit, then show. What a step of the room changes in its game (a move, a takeback, a result, the game's
+//! Commit, then show. What a step of the table changes in its game (a move, a takeback, a result, the game's
 //! start) is gathered as it happens and sent to the records as one commit; nobody hears of the change until the
-//! records answer that it is durable. Until then the room takes nothing else (one commit in flight a room; the
-//! recorder groups the commits of every room into one transaction). When the records cannot take it, the room
+//! records answer that it is durable. Until then the table takes nothing else (one commit in flight a table; the
+//! recorder groups the commits of every table into one transaction). When the records cannot take it, the table
 //! goes back to where it stood before the step, the player who asked is told that nothing happened, and
 //! everyone goes on from the game the records hold: a move a player saw is a move of the game.
 
@@ -13,14 +13,14 @@ use crate::game::{AnyGame, Clock, Outcome};
 use crate::rules::Color;
 use crate::serve::recorder::CommitError;
 
-/// How long a room waits before it tries again by itself to write what a clock or an absence decided (a flag,
+/// How long a table waits before it tries again by itself to write what a clock or an absence decided (a flag,
 /// a forfeit) after the records could not take it.
 pub(super) const RETRY_AFTER: Duration = Duration::from_secs(1);
 
 /// How long the records may take to answer a commit before whoever asked for it is told that they are slow.
 pub(super) const SLOW_COMMIT: Duration = Duration::from_secs(3);
 
-/// Who asked for a step of the room, told when it does not happen.
+/// Who asked for a step of the table, told when it does not happen.
 pub(super) struct AskedBy {
     /// Who.
     pub(super) who: Fingerprint,
@@ -38,7 +38,7 @@ impl AskedBy {
     }
 }
 
-/// What the room was before a step: what it goes back to when the step's commit is not written.
+/// What the table was before a step: what it goes back to when the step's commit is not written.
 pub(super) struct Before {
     game: AnyGame,
     clock: Option<Clock>,
@@ -51,7 +51,7 @@ pub(super) struct Before {
 
 /// What a step asked of the records, waited for before anyone hears of it.
 pub(super) struct Pending {
-    /// The room as it was before the step.
+    /// The table as it was before the step.
     before: Before,
     /// Who asked for the step: told when it does not happen.
     asked_by: Option<AskedBy>,
@@ -62,7 +62,7 @@ pub(super) struct Pending {
 }
 
 impl Table {
-    /// The room as it stands, to go back to if the next step's commit is not written.
+    /// The table as it stands, to go back to if the next step's commit is not written.
     pub(super) fn before(&self) -> Before {
         Before {
             game: self.game.clone(),
@@ -75,7 +75,7 @@ impl Table {
         }
     }
 
-    /// Whether this room's game goes into the records: a recorder, and no guest at it.
+    /// Whether this table's game goes into the records: a recorder, and no guest at it.
     fn recorded(&self) -> bool {
         self.records
             && self
@@ -123,7 +123,7 @@ impl Table {
     }
 
     /// After a step: its end of the game is gathered, and what it changed is sent to the records as one commit
-    /// (the room waits for the answer before it shows anything), or shown at once when nothing waits.
+    /// (the table waits for the answer before it shows anything), or shown at once when nothing waits.
     /// `asked_by` is who asked for the step, to tell if it does not happen.
     pub(super) fn settle(&mut self, before: Before, asked_by: Option<AskedBy>) {
         if let Some(outcome) = self.game.outcome()
@@ -150,8 +150,8 @@ impl Table {
         }
     }
 
-    /// The records answered the step's commit: shown to everyone when written; else the room goes back to
-    /// where it stood, and whoever asked is told; the room stops when another node runs its game now.
+    /// The records answered the step's commit: shown to everyone when written; else the table goes back to
+    /// where it stood, and whoever asked is told; the table stops when another node runs its game now.
     pub(super) fn committed(&mut self, answer: Result<(), CommitError>) {
         let Some(pending) = self.pending.take() else {
             return;
@@ -218,7 +218,7 @@ impl Table {
         }
     }
 
-    /// Shows the room as it stands to everyone, and tells the rest of the server: the lobby's list, and when the
+    /// Shows the table as it stands to everyone, and tells the rest of the server: the lobby's list, and when the
     /// game has just ended (it had not before the step: `was_ended`), the tournament and the players' saved games.
     fn publish(&mut self, was_ended: bool) {
         self.broadcast_state();
@@ -235,7 +235,7 @@ impl Table {
         self.out.push(TableEffect::Listing(listing));
     }
 
-    /// A room that could not write what a clock or an absence decided waits a moment before trying again.
+    /// A table that could not write what a clock or an absence decided waits a moment before trying again.
     pub(super) fn not_before_retry(&self, at: Option<Duration>) -> Option<Duration> {
         at.map(|at| self.retry_at.map_or(at, |retry| at.max(retry)))
     }

@@ -1,4 +1,4 @@
-//! Why a room (or the list of rooms) refuses what someone asked: each refusal is told to the asker alone, in
+//! Why a table (or the list of tables) refuses what someone asked: each refusal is told to the asker alone, in
 //! the words below, which are what the player reads on their screen.
 
 use std::time::Duration;
@@ -10,7 +10,7 @@ use crate::game::{GameError, Outcome};
 use crate::rules::Color;
 use crate::serve::TableCode;
 
-/// A request the room (or the list of rooms) refused, and why; its text is what the asker is shown.
+/// A request the table (or the list of tables) refused, and why; its text is what the asker is shown.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum TableError {
     /// Someone who only watches asked what only a player may.
@@ -93,7 +93,7 @@ pub enum TableError {
     /// The rematch offered is off: the other player has gone (their name).
     #[error("{0} has left the table: no rematch")]
     RematchOff(String),
-    /// A rematch agreed at a room that is not linked to the server's list of rooms.
+    /// A rematch agreed at a table that is not linked to the server's list of tables.
     #[error("this table cannot open another")]
     CannotOpenAnother,
     /// Every game code is taken.
@@ -113,13 +113,13 @@ pub enum TableError {
         "you have {0} games in progress, the most one player may have: finish one (or resign) first"
     )]
     TooManyGames(usize),
-    /// The refusal of a room another node owns, in its words.
+    /// The refusal of a table another node owns, in its words.
     #[error("{0}")]
     Elsewhere(String),
     /// One of the player and someone at the table has blocked the other (the text says so, with their name).
     #[error("{0}")]
     Blocked(String),
-    /// The node that owns the room did not answer in time.
+    /// The node that owns the table did not answer in time.
     #[error("the game's server did not answer in time; try again")]
     NoAnswer,
 }

@@ -1,4 +1,4 @@
-//! A room whose game is one of a tournament's: its PDN carries the event's `[Event]` and `[Round]` tags, its
+//! A table whose game is one of a tournament's: its PDN carries the event's `[Event]` and `[Round]` tags, its
 //! start and result go to the event's director, and a player who is away when their time to come back runs out
 //! loses at once (nobody need claim the game: the event cannot wait). When both are away past it, the game is
 //! scored a draw, and the director withdraws the absent players from a Swiss event.
@@ -24,7 +24,7 @@ pub struct GameEnded {
     pub forfeit: bool,
 }
 
-/// The tournament pairing a room's game is.
+/// The tournament pairing a table's game is.
 #[derive(Clone, Debug)]
 pub struct EventGame {
     /// The event's code.

@@ -1,4 +1,4 @@
-//! What a room writes in the records (the game's start, each move with the clocks, takebacks, the end with its
+//! What a table writes in the records (the game's start, each move with the clocks, takebacks, the end with its
 //! PDN: see [`super::commit`] for when), the game's PDN, the lobby's summary of it, and a game read back from
 //! the records to resume.
 
@@ -82,9 +82,9 @@ impl Table {
             return;
         };
         let clocks = clocks.map(|left| u64::try_from(left.as_millis()).unwrap_or(u64::MAX));
-        self.note(|key, room| Job::Clocks {
+        self.note(|key, table| Job::Clocks {
             key,
-            ply: room.game.len(),
+            ply: table.game.len(),
             clocks,
         });
     }
@@ -161,7 +161,7 @@ pub enum ResumeError {
     },
 }
 
-/// The variant a game names in the records (or in another node's list of rooms): by its definition when it
+/// The variant a game names in the records (or in another node's list of tables): by its definition when it
 /// carries one, whether or not this server still offers it (the game carries its rules), else by its name.
 pub fn variant_named(name: &str, definition: Option<&str>) -> Result<Variant, ResumeError> {
     Ok(match definition {
@@ -172,7 +172,7 @@ pub fn variant_named(name: &str, definition: Option<&str>) -> Result<Variant, Re
     })
 }
 
-/// A game from the records as a room resumes it: its rules, clock and players, its moves played again (each
+/// A game from the records as a table resumes it: its rules, clock and players, its moves played again (each
 /// checked), and its clocks where they stood after the last move. Why not, when the record cannot be read back.
 pub fn resumed_from(
     game: Unfinished,

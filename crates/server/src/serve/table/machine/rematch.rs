@@ -30,7 +30,7 @@ impl Table {
         Ok(())
     }
 
-    /// The rematch agreed: a new room with the same settings is asked for, its seats taken by the same players
+    /// The rematch agreed: a new table with the same settings is asked for, its seats taken by the same players
     /// with the colours swapped ([`Table::rematch_opened`] tells everyone here its code). Nothing changes here.
     pub(super) fn open_rematch(&mut self) -> Result<(), TableError> {
         self.offer = None;

@@ -1,4 +1,4 @@
-//! What the people at a table ask of its room: a move, an offer and its answer, resigning, a claim, starting the
+//! What the people at a table ask of its table: a move, an offer and its answer, resigning, a claim, starting the
 //! clocks again, a chat line. Each handler says whether the game changed (everyone then hears the new state),
 //! or why the request was refused (the asker alone hears it).
 
@@ -128,9 +128,9 @@ impl Table {
                     }
                 }
                 self.game.truncate();
-                self.record(|key, room| Job::TakeBack {
+                self.record(|key, table| Job::TakeBack {
                     key,
-                    ply: room.game.len(),
+                    ply: table.game.len(),
                 });
                 let to_move = self.game.position().side_to_move();
                 if let Some(clock) = self.clock.as_mut()
@@ -147,7 +147,7 @@ impl Table {
     pub(super) fn resume(&mut self, who: &Fingerprint) -> Result<bool, TableError> {
         self.seat_of(who).ok_or(TableError::Watching)?;
         // A game may end while its clocks are stopped (a draw agreed, a resignation): they stay stopped. Started
-        // again, a clock would run on a finished game until its flag fell, and then wake the room at once, again
+        // again, a clock would run on a finished game until its flag fell, and then wake the table at once, again
         // and again, for as long as anyone stayed at the table.
         if let Some(outcome) = self.game.outcome() {
             return Err(TableError::OverAs(outcome));

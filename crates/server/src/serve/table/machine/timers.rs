@@ -1,4 +1,4 @@
-//! When a room wakes up by itself: a flag falling, the running clock showing a new second, the time an absent
+//! When a table wakes up by itself: a flag falling, the running clock showing a new second, the time an absent
 //! player has to come back showing a new second (or running out), and the clocks' note in the records.
 
 use std::time::Duration;
@@ -17,7 +17,7 @@ impl Table {
     pub(super) fn tick_deadline(&self) -> Option<Duration> {
         let clock = self.clock.as_ref()?;
         // A flag that has fallen is the flag's wake-up: nothing more to tick (a flag the records could not take
-        // yet waits for its retry; ticking meanwhile would wake the room again and again).
+        // yet waits for its retry; ticking meanwhile would wake the table again and again).
         let left = clock.until_flag(self.now).filter(|left| !left.is_zero())?;
         // The shown second (rounded up) changes once the fraction of a second left is used up; a tick is due at
         // once when none is left, as the second shown may have changed at this very moment, unsent (another
@@ -28,7 +28,7 @@ impl Table {
 
     /// While a player is away from an unfinished game and someone is here to see it: when the time they have
     /// left to come back next shows a new second, or runs out. The moment is fixed by when they left, not by
-    /// when the room last woke, so that the clocks' own ticks never put it off.
+    /// when the table last woke, so that the clocks' own ticks never put it off.
     pub(super) fn away_deadline(&self) -> Option<Duration> {
         if self.game.outcome().is_some() || self.everyone().is_empty() {
             return None;
@@ -51,10 +51,10 @@ impl Table {
     }
 
     /// While a recorded game's clock runs, the next moment the clocks are noted in the records. The moments are
-    /// the same for every room (whole periods of [`NOTE_CLOCKS_EVERY`] since the server started: the room's
+    /// the same for every table (whole periods of [`NOTE_CLOCKS_EVERY`] since the server started: the table's
     /// time shifted by its `note_phase`), so that the recorder writes them together, in one transaction. It is
     /// the first such moment after the last note, not after now: when a tick or a countdown is handled at a
-    /// moment a note was also due (the room wakes for one of them a time), the note comes at the next wake-up
+    /// moment a note was also due (the table wakes for one of them a time), the note comes at the next wake-up
     /// instead of a period later; were it counted from now, a clock's tick that keeps falling at the note's
     /// moment would put every note off, and a crash would cost the player the time since the last move.
     pub(super) fn note_deadline(&self) -> Option<Duration> {

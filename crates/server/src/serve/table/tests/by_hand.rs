@@ -1,4 +1,4 @@
-//! The room's state machine driven by hand, with no task, channel or clock: inputs in, effects out, the time
+//! The table's state machine driven by hand, with no task, channel or clock: inputs in, effects out, the time
 //! given with each.
 
 use super::*;
@@ -12,12 +12,12 @@ fn person(name: &str) -> Identity {
     }
 }
 
-/// A recorded room with both players seated from connections 1 and 2, at time zero.
+/// A recorded table with both players seated from connections 1 and 2, at time zero.
 fn seated(clock: Option<&str>) -> Table {
     seated_with(config(clock, 60_000))
 }
 
-/// A recorded room of `config` with both players seated from connections 1 and 2 (rated 1500, Bob's rating
+/// A recorded table of `config` with both players seated from connections 1 and 2 (rated 1500, Bob's rating
 /// provisional), at time zero.
 fn seated_with(config: TableConfig) -> Table {
     let setup = TableSetup {
@@ -25,7 +25,7 @@ fn seated_with(config: TableConfig) -> Table {
         writing: true,
         ..TableSetup::default()
     };
-    let mut room = Table::new(config, setup, Duration::ZERO);
+    let mut table = Table::new(config, setup, Duration::ZERO);
     for (i, name) in ["ann", "bob"].into_iter().enumerate() {
         let sit = Input::Sit {
             who: person(name),
@@ -34,18 +34,18 @@ fn seated_with(config: TableConfig) -> Table {
             provisional: name == "bob",
             conn: Conn(i as u64 + 1),
         };
-        let effects = room.handle(sit, Duration::ZERO);
+        let effects = table.handle(sit, Duration::ZERO);
         // Bob's seat starts the game in the records: shown once they hold it.
         if effects.iter().any(|e| matches!(e, TableEffect::Commit(_))) {
-            room.handle(Input::Committed(Ok(())), Duration::ZERO);
+            table.handle(Input::Committed(Ok(())), Duration::ZERO);
         }
     }
-    room
+    table
 }
 
 /// [`seated`], with each side's first move (which no clock times) played at time zero: Black's clock runs.
 fn moved(clock: Option<&str>) -> Table {
-    let mut room = seated(clock);
+    let mut table = seated(clock);
     let mut game = AnyGame::new(GameType::standard(Variant::English));
     for (who, text) in [("ann", "11-15"), ("bob", "23-19")] {
         let mv = game.play_text(text).expect("legal");
@@ -53,21 +53,21 @@ fn moved(clock: Option<&str>) -> Table {
             who: person(who).fingerprint,
             request: TableRequest::Play(mv),
         };
-        let effects = room.handle(ask, Duration::ZERO);
+        let effects = table.handle(ask, Duration::ZERO);
         assert!(
             effects.iter().any(|e| matches!(e, TableEffect::Commit(_))),
             "{effects:?}"
         );
-        room.handle(Input::Committed(Ok(())), Duration::ZERO);
+        table.handle(Input::Committed(Ok(())), Duration::ZERO);
     }
-    room
+    table
 }
 
-/// Wakes the room whenever it asks, up to `until`: the effects, with the time of each.
-fn run_until(room: &mut Table, until: Duration) -> Vec<(Duration, TableEffect)> {
+/// Wakes the table whenever it asks, up to `until`: the effects, with the time of each.
+fn run_until(table: &mut Table, until: Duration) -> Vec<(Duration, TableEffect)> {
     let mut seen = Vec::new();
-    while let Some(at) = room.next_wake().filter(|at| *at <= until) {
-        for effect in room.handle(Input::Wake, at) {
+    while let Some(at) = table.next_wake().filter(|at| *at <= until) {
+        for effect in table.handle(Input::Wake, at) {
             seen.push((at, effect));
         }
     }
@@ -76,8 +76,8 @@ fn run_until(room: &mut Table, until: Duration) -> Vec<(Duration, TableEffect)> 
 
 #[test]
 fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second() {
-    let mut room = moved(Some("5+3"));
-    let seen = run_until(&mut room, Duration::from_secs(10));
+    let mut table = moved(Some("5+3"));
+    let seen = run_until(&mut table, Duration::from_secs(10));
     let notes: Vec<Duration> = seen
         .iter()
         .filter(|(_, e)| matches!(e, TableEffect::Note(Job::Clocks { .. })))
@@ -104,19 +104,19 @@ fn a_running_clock_is_noted_in_the_records_every_period_and_ticks_every_second()
 
 #[test]
 fn a_note_due_with_a_tick_is_written_at_the_next_wake_up_not_skipped() {
-    // A loaded machine wakes the room late: every second's tick and the note due in the same instant are both
-    // past when it wakes, and the room handles one of them a time. The note must still come, every period.
-    let mut room = moved(Some("5+3"));
+    // A loaded machine wakes the table late: every second's tick and the note due in the same instant are both
+    // past when it wakes, and the table handles one of them a time. The note must still come, every period.
+    let mut table = moved(Some("5+3"));
     let late = Duration::from_millis(400);
     let mut notes = Vec::new();
     let mut last = Duration::ZERO;
-    while let Some(at) = room.next_wake() {
+    while let Some(at) = table.next_wake() {
         let at = at.max(last) + late;
         if at > Duration::from_secs(20) {
             break;
         }
         last = at;
-        let effects = room.handle(Input::Wake, at);
+        let effects = table.handle(Input::Wake, at);
         if effects
             .iter()
             .any(|e| matches!(e, TableEffect::Note(Job::Clocks { .. })))
@@ -137,7 +137,7 @@ fn a_note_due_with_a_tick_is_written_at_the_next_wake_up_not_skipped() {
 
 #[test]
 fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
-    let mut room = seated(None);
+    let mut table = seated(None);
     let mv = AnyGame::new(GameType::standard(Variant::English))
         .position()
         .legal_moves()[0];
@@ -145,14 +145,14 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
         who: person("ann").fingerprint,
         request: TableRequest::Play(*mv),
     };
-    let effects = room.handle(ask(&mv), Duration::from_secs(1));
+    let effects = table.handle(ask(&mv), Duration::from_secs(1));
     assert!(
         matches!(effects.as_slice(), [TableEffect::Commit(jobs)] if matches!(jobs.as_slice(), [Job::Move { ply: 0, .. }])),
         "{effects:?}"
     );
-    assert!(room.awaiting_records());
+    assert!(table.awaiting_records());
     // Refused: each player is shown the game without it, and Ann hears why.
-    let effects = room.handle(
+    let effects = table.handle(
         Input::Committed(Err(CommitError::Unwritable)),
         Duration::from_secs(1),
     );
@@ -175,8 +175,8 @@ fn a_move_is_shown_only_once_the_records_answer_and_undone_when_they_refuse() {
         }
     )));
     // Played again and written: shown to both.
-    room.handle(ask(&mv), Duration::from_secs(2));
-    let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(2));
+    table.handle(ask(&mv), Duration::from_secs(2));
+    let effects = table.handle(Input::Committed(Ok(())), Duration::from_secs(2));
     let shown = effects
         .iter()
         .filter(
@@ -193,8 +193,8 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
         writing: true,
         ..TableSetup::default()
     };
-    let mut room = Table::new(config(None, 60_000), setup, Duration::ZERO);
-    room.handle(
+    let mut table = Table::new(config(None, 60_000), setup, Duration::ZERO);
+    table.handle(
         Input::Sit {
             who: person("ann"),
             color: None,
@@ -204,7 +204,7 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
         },
         Duration::ZERO,
     );
-    let effects = room.handle(
+    let effects = table.handle(
         Input::Ask {
             who: person("ann").fingerprint,
             request: TableRequest::Resign,
@@ -227,7 +227,7 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
                 ..
             }
     )));
-    assert!(!room.finished());
+    assert!(!table.finished());
 }
 
 /// The first state among `effects`, sent to anyone.
@@ -241,9 +241,9 @@ fn first_state(effects: &[TableEffect]) -> Option<Arc<Snapshot>> {
     })
 }
 
-/// Wakes `room` whenever it asks up to `until`, and gives the states it sent (to anyone) with their times.
-fn states_until(room: &mut Table, until: Duration) -> Vec<(Duration, Arc<Snapshot>)> {
-    run_until(room, until)
+/// Wakes `table` whenever it asks up to `until`, and gives the states it sent (to anyone) with their times.
+fn states_until(table: &mut Table, until: Duration) -> Vec<(Duration, Arc<Snapshot>)> {
+    run_until(table, until)
         .into_iter()
         .filter_map(|(at, effect)| match effect {
             TableEffect::Send {
@@ -257,9 +257,9 @@ fn states_until(room: &mut Table, until: Duration) -> Vec<(Duration, Arc<Snapsho
 
 #[test]
 fn a_timed_game_waits_for_each_first_move_and_is_aborted_without_one() {
-    let mut room = seated(Some("5+3"));
+    let mut table = seated(Some("5+3"));
     // The first move is not timed, but its time counts down on everyone's screen, a second at a time.
-    let shown = states_until(&mut room, Duration::from_secs(3));
+    let shown = states_until(&mut table, Duration::from_secs(3));
     let left: Vec<Option<Duration>> = shown.iter().map(|(_, s)| s.first_move_left).collect();
     assert!(
         left.contains(&Some(FIRST_MOVE_LIMIT - Duration::from_secs(2))),
@@ -277,8 +277,8 @@ fn a_timed_game_waits_for_each_first_move_and_is_aborted_without_one() {
         who: person("ann").fingerprint,
         request: TableRequest::Play(mv),
     };
-    let _ = room.handle(ask, Duration::from_secs(10));
-    let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(10));
+    let _ = table.handle(ask, Duration::from_secs(10));
+    let effects = table.handle(Input::Committed(Ok(())), Duration::from_secs(10));
     let after = first_state(&effects).expect("a state");
     assert_eq!(after.running, None);
     assert_eq!(after.first_move_left, Some(FIRST_MOVE_LIMIT));
@@ -290,11 +290,11 @@ fn a_timed_game_waits_for_each_first_move_and_is_aborted_without_one() {
     // Bob never moves: at 10 s + the limit the game is aborted, and the records hear a result of `*`.
     let limit = Duration::from_secs(10) + FIRST_MOVE_LIMIT;
     let mut ended = None;
-    while let Some(at) = room
+    while let Some(at) = table
         .next_wake()
         .filter(|at| *at <= limit + Duration::from_secs(1))
     {
-        for effect in room.handle(Input::Wake, at) {
+        for effect in table.handle(Input::Wake, at) {
             if let TableEffect::Commit(jobs) = &effect
                 && let Some(Job::Finish { result, .. }) =
                     jobs.iter().find(|j| matches!(j, Job::Finish { .. }))
@@ -302,12 +302,12 @@ fn a_timed_game_waits_for_each_first_move_and_is_aborted_without_one() {
                 ended = Some((at, result.clone()));
             }
         }
-        if room.awaiting_records() {
-            let _ = room.handle(Input::Committed(Ok(())), at);
+        if table.awaiting_records() {
+            let _ = table.handle(Input::Committed(Ok(())), at);
         }
     }
     assert_eq!(ended, Some((limit, "*".to_string())));
-    let state = room.state();
+    let state = table.state();
     let Update::State(state) = state else {
         unreachable!("a state")
     };
@@ -321,9 +321,9 @@ fn a_timed_game_waits_for_each_first_move_and_is_aborted_without_one() {
 
 #[test]
 fn a_game_without_clocks_has_no_time_for_a_first_move() {
-    let mut room = seated(None);
-    assert!(room.next_wake().is_none());
-    let Update::State(state) = room.state() else {
+    let mut table = seated(None);
+    assert!(table.next_wake().is_none());
+    let Update::State(state) = table.state() else {
         unreachable!("a state")
     };
     assert_eq!(state.first_move_left, None);
@@ -331,7 +331,7 @@ fn a_game_without_clocks_has_no_time_for_a_first_move() {
 
 #[test]
 fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result() {
-    let mut room = seated_with(TableConfig {
+    let mut table = seated_with(TableConfig {
         rated: true,
         ..config(None, 60_000)
     });
@@ -339,7 +339,7 @@ fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result(
         who: person("ann").fingerprint,
         request: TableRequest::Resign,
     };
-    let effects = room.handle(resign, Duration::from_secs(1));
+    let effects = table.handle(resign, Duration::from_secs(1));
     // Nothing is read before the result is written.
     assert!(
         !effects
@@ -347,7 +347,7 @@ fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result(
             .any(|e| matches!(e, TableEffect::ReadRatings { .. })),
         "{effects:?}"
     );
-    let effects = room.handle(Input::Committed(Ok(())), Duration::from_secs(1));
+    let effects = table.handle(Input::Committed(Ok(())), Duration::from_secs(1));
     let asked = effects.iter().find_map(|e| match e {
         TableEffect::ReadRatings { players, variant } => Some((players.clone(), variant.clone())),
         _ => None,
@@ -359,7 +359,7 @@ fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result(
             "english".to_string()
         ))
     );
-    let effects = room.handle(Input::Ratings([1338, 1662]), Duration::from_secs(2));
+    let effects = table.handle(Input::Ratings([1338, 1662]), Duration::from_secs(2));
     let shown = first_state(&effects).expect("a state to everyone");
     let changes: Vec<Option<String>> = shown
         .seats
@@ -379,15 +379,15 @@ fn a_rated_game_s_end_shows_each_rating_change_once_the_records_hold_the_result(
 fn a_provisional_rating_is_told_with_the_seat() {
     let mut rated = config(Some("5+3"), 60_000);
     rated.rated = true;
-    let mut room = seated_with(rated);
+    let mut table = seated_with(rated);
     let mut game = AnyGame::new(GameType::standard(Variant::English));
     let mv = game.play_text("11-15").expect("legal");
     let ask = Input::Ask {
         who: person("ann").fingerprint,
         request: TableRequest::Play(mv),
     };
-    let _ = room.handle(ask, Duration::ZERO);
-    let effects = room.handle(Input::Committed(Ok(())), Duration::ZERO);
+    let _ = table.handle(ask, Duration::ZERO);
+    let effects = table.handle(Input::Committed(Ok(())), Duration::ZERO);
     let state = first_state(&effects).expect("the move is told");
     let provisional = state
         .seats
@@ -399,7 +399,7 @@ fn a_provisional_rating_is_told_with_the_seat() {
     );
 }
 
-/// The news the room leaves for its absent players among `effects`: to whom, and what.
+/// The news the table leaves for its absent players among `effects`: to whom, and what.
 fn news(effects: &[TableEffect]) -> Vec<(String, String)> {
     effects
         .iter()
@@ -413,8 +413,8 @@ fn news(effects: &[TableEffect]) -> Vec<(String, String)> {
 }
 
 /// Bob's connection (2) goes at time zero.
-fn bob_leaves(room: &mut Table) {
-    let _ = room.handle(
+fn bob_leaves(table: &mut Table) {
+    let _ = table.handle(
         Input::Leave {
             who: person("bob").fingerprint,
             conn: Some(Conn(2)),
@@ -429,20 +429,20 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
     // the ratings after the game.
     let mut rated = config(None, 1_000);
     rated.rated = true;
-    let mut room = seated_with(rated);
+    let mut table = seated_with(rated);
     let bob = person("bob");
-    bob_leaves(&mut room);
+    bob_leaves(&mut table);
     let claim = Input::Ask {
         who: person("ann").fingerprint,
         request: TableRequest::Claim,
     };
     let at = Duration::from_secs(2);
-    let effects = room.handle(claim, at);
+    let effects = table.handle(claim, at);
     assert!(
         effects.iter().any(|e| matches!(e, TableEffect::Commit(_))),
         "{effects:?}"
     );
-    let effects = room.handle(Input::Committed(Ok(())), at);
+    let effects = table.handle(Input::Committed(Ok(())), at);
     assert!(
         news(&effects).is_empty(),
         "not before the ratings: {effects:?}"
@@ -452,7 +452,7 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
             .iter()
             .any(|e| matches!(e, TableEffect::ReadRatings { .. }))
     );
-    let effects = room.handle(Input::Ratings([1512, 1488]), at);
+    let effects = table.handle(Input::Ratings([1512, 1488]), at);
     let told = news(&effects);
     assert_eq!(told.len(), 1, "Bob alone, who was away: {told:?}");
     assert_eq!(told[0].0, bob.fingerprint.to_string());
@@ -465,14 +465,14 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
     assert!(text.contains("Your rating: 1500 → 1488 (-12)."), "{text}");
 
     // Casual: the word is left as the end is written, with no rating.
-    let mut room = seated_with(config(None, 1_000));
-    bob_leaves(&mut room);
+    let mut table = seated_with(config(None, 1_000));
+    bob_leaves(&mut table);
     let claim = Input::Ask {
         who: person("ann").fingerprint,
         request: TableRequest::ClaimDraw,
     };
-    let _ = room.handle(claim, at);
-    let effects = room.handle(Input::Committed(Ok(())), at);
+    let _ = table.handle(claim, at);
+    let effects = table.handle(Input::Committed(Ok(())), at);
     let told = news(&effects);
     assert_eq!(told.len(), 1, "{effects:?}");
     assert!(

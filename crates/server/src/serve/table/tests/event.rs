@@ -1,4 +1,4 @@
-//! A tournament's room: its players seated before they arrive, an absent one losing when their time to come
+//! A tournament's table: its players seated before they arrive, an absent one losing when their time to come
 //! back runs out (nobody claims), the result sent to the event, and its PDN named by the event and round.
 
 use super::*;
@@ -6,17 +6,17 @@ use crate::serve::event_rules::GameResult;
 use crate::serve::events::View;
 use crate::serve::records::{EventKind, EventSpec, Stage};
 
-/// A tournament's room and the people of a test.
-struct EventRoom {
-    room: TableHandle,
+/// A tournament's table and the people of a test.
+struct EventTable {
+    table: TableHandle,
     ann: (Person, Updates),
     bob: (Person, Updates),
     /// Where its result goes.
     ended: mpsc::UnboundedReceiver<GameEnded>,
 }
 
-/// A room of round 2, board 1, of a Swiss event, with Ann (Black) and Bob (White) seated and away.
-fn event_room(grace_ms: u64) -> EventRoom {
+/// A table of round 2, board 1, of a Swiss event, with Ann (Black) and Bob (White) seated and away.
+fn event_table(grace_ms: u64) -> EventTable {
     let (results, ended) = mpsc::unbounded_channel();
     let spec = EventSpec {
         code: TableCode::new("T4RN"),
@@ -39,7 +39,7 @@ fn event_room(grace_ms: u64) -> EventRoom {
         leaders: "1. ann 1 · 2. bob 0".into(),
         boards: Default::default(),
     };
-    // The room reads the last view sent, which stays when the sender has gone.
+    // The table reads the last view sent, which stays when the sender has gone.
     let (_, view) = watch::channel(Arc::new(view));
     let (ann, ann_tx) = Person::new("ann");
     let (bob, bob_tx) = Person::new("bob");
@@ -54,7 +54,7 @@ fn event_room(grace_ms: u64) -> EventRoom {
     let rematch = Rematch {
         seats: [(ann.who.clone(), None), (bob.who.clone(), None)],
     };
-    let room = open_room(
+    let table = open_table(
         config(Some("3+2"), grace_ms),
         Links {
             rematch: Some(rematch),
@@ -62,8 +62,8 @@ fn event_room(grace_ms: u64) -> EventRoom {
             ..Links::default()
         },
     );
-    EventRoom {
-        room,
+    EventTable {
+        table,
         ann: (ann, ann_tx),
         bob: (bob, bob_tx),
         ended,
@@ -72,13 +72,13 @@ fn event_room(grace_ms: u64) -> EventRoom {
 
 #[tokio::test]
 async fn a_player_who_does_not_come_loses_when_the_grace_runs_out_and_the_event_hears_it() {
-    let EventRoom {
-        room,
+    let EventTable {
+        table,
         ann: (mut ann, ann_tx),
         bob: _bob,
         mut ended,
-    } = event_room(300);
-    assert_eq!(sit(&room, &ann, ann_tx, None).await, Color::Black);
+    } = event_table(300);
+    assert_eq!(sit(&table, &ann, ann_tx, None).await, Color::Black);
     let over = ann.state_until(|s| s.game.outcome().is_some()).await;
     assert_eq!(
         over.game.outcome(),
@@ -101,7 +101,8 @@ async fn a_player_who_does_not_come_loses_when_the_grace_runs_out_and_the_event_
         }
     );
     // The event pairs the next game: no rematch at its board.
-    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+    table
+        .ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     assert_eq!(
         ann.refused().await,
@@ -111,29 +112,30 @@ async fn a_player_who_does_not_come_loses_when_the_grace_runs_out_and_the_event_
 
 #[tokio::test]
 async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
-    let mut nobody = event_room(100);
+    let mut nobody = event_table(100);
     let result = tokio::time::timeout(Duration::from_secs(2), nobody.ended.recv())
         .await
         .expect("in time")
         .expect("a result");
     assert_eq!((result.result, result.forfeit), (GameResult::Draw, true));
 
-    let EventRoom {
-        room,
+    let EventTable {
+        table,
         ann: (mut ann, ann_tx),
         bob: (mut bob, bob_tx),
         mut ended,
-    } = event_room(60_000);
-    sit(&room, &ann, ann_tx, None).await;
-    sit(&room, &bob, bob_tx, None).await;
+    } = event_table(60_000);
+    sit(&table, &ann, ann_tx, None).await;
+    sit(&table, &bob, bob_tx, None).await;
     // A watcher is told the event's leaders.
     let (mut cy, cy_tx) = Person::new("cy");
     assert!(
-        room.send(Command::Watch {
-            who: cy.who.clone(),
-            updates: cy_tx
-        })
-        .await
+        table
+            .send(Command::Watch {
+                who: cy.who.clone(),
+                updates: cy_tx
+            })
+            .await
     );
     let line = cy
         .next(|u| match u {
@@ -149,7 +151,7 @@ async fn nobody_coming_is_a_draw_and_a_game_played_out_is_no_forfeit() {
         )
     );
     let _ = ann.state().await;
-    assert!(room.ask(&bob.id(), TableRequest::Resign).await);
+    assert!(table.ask(&bob.id(), TableRequest::Resign).await);
     bob.state_until(|s| s.game.outcome().is_some()).await;
     let result = ended.recv().await.expect("a result");
     assert_eq!(
@@ -193,9 +195,9 @@ fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_
         }),
         ..crate::serve::table::machine::TableSetup::default()
     };
-    let mut room = Table::new(config(Some("3+2"), 60_000), setup, Duration::ZERO);
+    let mut table = Table::new(config(Some("3+2"), 60_000), setup, Duration::ZERO);
     for (i, name) in ["ann", "bob"].into_iter().enumerate() {
-        let _ = room.handle(
+        let _ = table.handle(
             crate::serve::table::machine::Input::Sit {
                 who: Identity {
                     fingerprint: format!("SHA256:{name}").into(),
@@ -209,10 +211,10 @@ fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_
             Duration::ZERO,
         );
     }
-    while let Some(at) = room.next_wake().filter(|at| *at <= FIRST_MOVE_LIMIT) {
-        let _ = room.handle(crate::serve::table::machine::Input::Wake, at);
+    while let Some(at) = table.next_wake().filter(|at| *at <= FIRST_MOVE_LIMIT) {
+        let _ = table.handle(crate::serve::table::machine::Input::Wake, at);
     }
-    let Update::State(state) = room.state() else {
+    let Update::State(state) = table.state() else {
         unreachable!("a state")
     };
     // Ann (Black) came but did not move: Bob, who came to play, wins, as on time.

@@ -1,12 +1,12 @@
-//! The room under random interleavings of everything its people do: moves (typed on the mover's screen, out of
+//! The table under random interleavings of everything its people do: moves (typed on the mover's screen, out of
 //! turn, stale), offers and answers of every kind by either player (answers to nothing, to oneself, and answers
-//! pressed before the room's latest news arrived among them), resigning, claims against an absent opponent,
+//! pressed before the table's latest news arrived among them), resigning, claims against an absent opponent,
 //! starting paused clocks again, players dropping and coming back (on a new connection before the server has
 //! noticed the old one gone too), watchers coming and going, several of these at the same moment, and time
 //! passing in small steps and past flag falls and grace periods; in new games and in games resumed after a
 //! restart, in every variant.
 //!
-//! Faults come among them: the records down for a while (every commit refused: the room undoes the step and
+//! Faults come among them: the records down for a while (every commit refused: the table undoes the step and
 //! says why), the server crashing with a commit in flight (the game resumed from the records), a player
 //! connecting a second time with the first connection still open.
 //!
@@ -20,10 +20,10 @@
 //! - no question about an offer stays on a screen after the end, and no offer but a rematch is made after it;
 //! - no move or takeback reaches the records after the end, and the moves shown are the moves recorded;
 //! - the end is recorded once, and filed once;
-//! - a player at the table is never shown away, and the room never ends with someone at the table or with its
+//! - a player at the table is never shown away, and the table never ends with someone at the table or with its
 //!   game unfinished (but for a game that never began).
 //!
-//! The room's own pending offer is not seen from outside; what is seen is that no answer after the end changes
+//! The table's own pending offer is not seen from outside; what is seen is that no answer after the end changes
 //! anything. A person whose connection stops reading (a full queue) is left out: what they miss reaches them
 //! only later, by design.
 
@@ -54,7 +54,7 @@ enum Step {
     /// A player offers something.
     Offer { by: usize, kind: OfferKind },
     /// The player last offered something answers it: on their screen while it asks them, or, not on screen,
-    /// straight to the room, as a key pressed before the room's latest news arrived would.
+    /// straight to the table, as a key pressed before the table's latest news arrived would.
     Reply { accept: bool, on_screen: bool },
     /// A player answers an offer of `kind`, whether one is open or not (their own among them).
     Answer {
@@ -77,7 +77,7 @@ enum Step {
     /// Someone's connection goes without the server noticing, and they connect again at once (the first
     /// connection's end comes later, as a `Leave`).
     Reconnect(usize),
-    /// Several of these at once: the room has them all before anyone hears what the first did (two players
+    /// Several of these at once: the table has them all before anyone hears what the first did (two players
     /// pressing at the same moment, each on the screen as it was).
     Together(Vec<Step>),
     /// The records cannot be written (a full disk, the database gone) from now on, or can again.
@@ -159,11 +159,11 @@ fn step() -> impl Strategy<Value = Step> {
 /// How a case begins.
 #[derive(Clone, Debug)]
 struct Setup {
-    /// The room's settings: short clocks and grace periods, so that they run out.
+    /// The table's settings: short clocks and grace periods, so that they run out.
     config: TableConfig,
     /// Whether Bob is a guest (whose games are not recorded).
     guest: bool,
-    /// A game the room resumes from the records after a restart, its players away: its moves (each picked among
+    /// A game the table resumes from the records after a restart, its players away: its moves (each picked among
     /// the legal moves, as long as the game goes on), and each side's time left, in tenths of its full time.
     resumes: Option<(Vec<Index>, [Index; 2])>,
 }
@@ -237,11 +237,11 @@ fn setup() -> impl Strategy<Value = Setup> {
         })
 }
 
-/// How long a case may take in real time: far longer than any takes, unless the room never goes idle (a timer
+/// How long a case may take in real time: far longer than any takes, unless the table never goes idle (a timer
 /// due again at once, say), which in paused time stops the clock and would hang the test.
 const STUCK: Duration = Duration::from_secs(5);
 
-/// Plays `steps` at a room set up as `setup` says, in paused time, checking after each.
+/// Plays `steps` at a table set up as `setup` says, in paused time, checking after each.
 fn run(setup: &Setup, steps: &[Step]) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
@@ -258,7 +258,7 @@ fn run(setup: &Setup, steps: &[Step]) {
     runtime.block_on(async {
         tokio::select! {
             () = play(setup, steps) => {}
-            Ok(()) = stuck => panic!("the room never went idle: time stood still"),
+            Ok(()) = stuck => panic!("the table never went idle: time stood still"),
         }
     });
     drop(finished);
@@ -291,7 +291,7 @@ fn to_move(table: &Witness, pick: &Index) -> Option<(usize, Move, String)> {
 }
 
 /// Does `step`; `last_offer` is the last offer made (by which player, of what), for a reply to it. Steps taken
-/// `together` are not waited for: time passes without the room's news being taken in.
+/// `together` are not waited for: time passes without the table's news being taken in.
 async fn take(
     table: &mut Witness,
     step: &Step,
@@ -363,7 +363,7 @@ async fn take(
 }
 
 /// The property's settings: `cases` cases. A failure's shrinking stops after a minute, which matters only for
-/// a room that never goes idle (each try then waits for [`STUCK`]).
+/// a table that never goes idle (each try then waits for [`STUCK`]).
 fn settings(cases: u32) -> ProptestConfig {
     ProptestConfig {
         cases,

@@ -1,4 +1,4 @@
-//! One game on several nodes, simulated: the room's state machine run by whichever node holds the game's lease,
+//! One game on several nodes, simulated: the table's state machine run by whichever node holds the game's lease,
 //! with leases that lapse in simulated time, fencing tokens the records check, nodes that are killed (a commit
 //! in flight landing or not), paused past their lease and let go on, a database that stops for a while, and
 //! players who come back to wherever the game runs now. Seeded and replayable: a failing seed is printed, run
@@ -8,14 +8,14 @@
 //! The records are a model of the real ones' promises (the PostgreSQL driver's own tests check the real ones):
 //! a commit is written whole or not at all, only when the generation it carries is the game's current one (a
 //! claim takes the next), and a move only at the next ply. What is checked after every step:
-//! - **commit, then show**: every state any room shows any player holds moves the records hold, in order, and an
+//! - **commit, then show**: every state any table shows any player holds moves the records hold, in order, and an
 //!   end only once the records hold that end; so nothing anyone saw is lost when a node dies;
 //! - **one history, one result**: the records' moves only grow or are taken back by a recorded takeback, and the
 //!   result is written once;
-//! - **one owner**: a commit is taken only from the room of the current generation; a room whose commit is
+//! - **one owner**: a commit is taken only from the table of the current generation; a table whose commit is
 //!   refused as not its node's stops, showing nothing of it;
-//! - **one room per game**: each node runs one room of the game at most, and a player always comes back to the
-//!   room of the node holding the lease.
+//! - **one table per game**: each node runs one table of the game at most, and a player always comes back to the
+//!   table of the node holding the lease.
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -60,7 +60,7 @@ impl Records {
         now >= self.down_until
     }
 
-    /// A commit from the room of generation `generation`: all of it, or none.
+    /// A commit from the table of generation `generation`: all of it, or none.
     fn commit(&mut self, generation: u64, jobs: &[Job], now: Duration) -> Result<(), CommitError> {
         if !self.up(now) {
             return Err(CommitError::Unwritable);
@@ -101,14 +101,14 @@ struct Node {
     alive: bool,
     /// Stopped (SIGSTOP) until then.
     paused_until: Duration,
-    /// Its room of the game, with the generation it claimed it under.
-    room: Option<(Table, u64)>,
-    /// The room's commit on its way to the records, and when it gets there.
+    /// Its table of the game, with the generation it claimed it under.
+    table: Option<(Table, u64)>,
+    /// The table's commit on its way to the records, and when it gets there.
     in_flight: Option<(Vec<Job>, Duration)>,
     /// When it last renewed its lease.
     renewed: Duration,
-    /// What came for the room while it waited for the records, in order: given it once they answer, as the
-    /// room's task does.
+    /// What came for the table while it waited for the records, in order: given it once they answer, as the
+    /// table's task does.
     waiting: std::collections::VecDeque<Input>,
 }
 
@@ -121,7 +121,7 @@ impl Node {
 /// A player: where they are connected, and the last state they were shown there.
 struct Player {
     who: Identity,
-    /// The node whose room they are at, and their connection there.
+    /// The node whose table they are at, and their connection there.
     at: Option<(usize, Conn)>,
     shown: Option<Arc<TableState>>,
     /// The opponent's offer on their screen, not answered yet.
@@ -190,15 +190,15 @@ impl World {
         // Node 0 opens the table, under the first generation; both players sit there.
         world.records.generation = 1;
         world.records.expires = TERM;
-        let room = Table::new(config(None, 600_000), setup(None), Duration::ZERO);
-        world.nodes[0].room = Some((room, 1));
+        let table = Table::new(config(None, 600_000), setup(None), Duration::ZERO);
+        world.nodes[0].table = Some((table, 1));
         for p in 0..2 {
             world.connect(p, 0);
         }
         world
     }
 
-    /// Player `p` connects to node `n`'s room.
+    /// Player `p` connects to node `n`'s table.
     fn connect(&mut self, p: usize, n: usize) {
         let conn = Conn(self.next_conn);
         self.next_conn += 1;
@@ -215,7 +215,7 @@ impl World {
         self.feed(n, sit);
     }
 
-    /// Gives node `n`'s room an input and carries out what it answers; while it waits for the records, only
+    /// Gives node `n`'s table an input and carries out what it answers; while it waits for the records, only
     /// their answer and its wake-ups: the rest waits its turn.
     fn feed(&mut self, n: usize, input: Input) {
         let now = self.now;
@@ -225,28 +225,28 @@ impl World {
                 self.records.moves, self.records.result, self.records.generation
             );
         }
-        let Some((room, _)) = self.nodes[n].room.as_mut() else {
+        let Some((table, _)) = self.nodes[n].table.as_mut() else {
             return;
         };
         let answer = matches!(input, Input::Committed(_) | Input::Wake);
-        if room.awaiting_records() && !answer {
+        if table.awaiting_records() && !answer {
             self.nodes[n].waiting.push_back(input);
             return;
         }
-        let effects = room.handle(input, now);
+        let effects = table.handle(input, now);
         self.carry_out(n, effects);
         loop {
             let node = &mut self.nodes[n];
-            let Some((room, _)) = node.room.as_mut() else {
+            let Some((table, _)) = node.table.as_mut() else {
                 return;
             };
-            if room.awaiting_records() {
+            if table.awaiting_records() {
                 return;
             }
             let Some(next) = node.waiting.pop_front() else {
                 return;
             };
-            let effects = room.handle(next, now);
+            let effects = table.handle(next, now);
             self.carry_out(n, effects);
         }
     }
@@ -275,7 +275,7 @@ impl World {
                     let lands = self.now + Duration::from_millis(self.rng.random_range(1..400));
                     self.nodes[n].in_flight = Some((jobs, lands));
                 }
-                TableEffect::Stop => self.stop_room(n),
+                TableEffect::Stop => self.stop_table(n),
                 TableEffect::Seated(_)
                 | TableEffect::Note(_)
                 | TableEffect::Listing(_)
@@ -286,7 +286,7 @@ impl World {
         }
     }
 
-    /// Commit, then show: what a room shows is in the records.
+    /// Commit, then show: what a table shows is in the records.
     fn check_shown(&mut self, state: &TableState) {
         self.checked += 1;
         let shown = texts(&state.game);
@@ -307,9 +307,9 @@ impl World {
         }
     }
 
-    /// Node `n`'s room stops: its people find the game again where it runs.
-    fn stop_room(&mut self, n: usize) {
-        self.nodes[n].room = None;
+    /// Node `n`'s table stops: its people find the game again where it runs.
+    fn stop_table(&mut self, n: usize) {
+        self.nodes[n].table = None;
         self.nodes[n].in_flight = None;
         self.nodes[n].waiting.clear();
         for player in &mut self.players {
@@ -320,7 +320,7 @@ impl World {
         }
     }
 
-    /// A commit reaches the records (the node running), and its answer the room.
+    /// A commit reaches the records (the node running), and its answer the table.
     fn land_commits(&mut self) {
         for n in 0..NODES {
             if !self.nodes[n].running(self.now) {
@@ -336,13 +336,13 @@ impl World {
             let Some((jobs, _)) = self.nodes[n].in_flight.take() else {
                 continue;
             };
-            let generation = self.nodes[n].room.as_ref().map_or(0, |(_, g)| *g);
+            let generation = self.nodes[n].table.as_ref().map_or(0, |(_, g)| *g);
             let answer = self.records.commit(generation, &jobs, self.now);
             self.feed(n, Input::Committed(answer));
         }
     }
 
-    /// The heartbeats: a running node renews its lease while it is the game's (else its room stops, as its beat
+    /// The heartbeats: a running node renews its lease while it is the game's (else its table stops, as its beat
     /// finds the lease lost), and a lapsed lease is claimed by a running node, which resumes the game from the
     /// records.
     fn beat(&mut self) {
@@ -355,13 +355,13 @@ impl World {
                 continue;
             }
             self.nodes[n].renewed = now;
-            let Some(generation) = self.nodes[n].room.as_ref().map(|(_, g)| *g) else {
+            let Some(generation) = self.nodes[n].table.as_ref().map(|(_, g)| *g) else {
                 continue;
             };
             if generation == self.records.generation && now < self.records.expires {
                 self.records.expires = now + TERM;
             } else if generation != self.records.generation {
-                self.stop_room(n);
+                self.stop_table(n);
             }
         }
         if now >= self.records.expires && self.records.result.is_none() {
@@ -378,8 +378,8 @@ impl World {
     fn take_over(&mut self, n: usize) {
         self.records.generation += 1;
         self.records.expires = self.now + TERM;
-        // A room of an older generation here stops first: one room per game on a node.
-        self.stop_room(n);
+        // A table of an older generation here stops first: one table per game on a node.
+        self.stop_table(n);
         let mut game = AnyGame::new(GameType::standard(Variant::English));
         for text in &self.records.moves {
             game.play_text(text).expect("the records hold legal moves");
@@ -392,17 +392,17 @@ impl World {
             code: Some(TableCode::new("N0DE")),
             record: RecordKey::fresh(),
         });
-        let room = Table::new(config(None, 600_000), setup(resumed), self.now);
-        self.nodes[n].room = Some((room, self.records.generation));
+        let table = Table::new(config(None, 600_000), setup(resumed), self.now);
+        self.nodes[n].table = Some((table, self.records.generation));
         self.nodes[n].renewed = self.now;
     }
 
-    /// The node running the current generation's room, if one does.
+    /// The node running the current generation's table, if one does.
     fn owner(&self) -> Option<usize> {
         (0..NODES).find(|n| {
             self.nodes[*n].alive
                 && self.nodes[*n]
-                    .room
+                    .table
                     .as_ref()
                     .is_some_and(|(_, g)| *g == self.records.generation)
         })
@@ -417,9 +417,9 @@ impl World {
                 continue;
             }
             let wake = self.nodes[n]
-                .room
+                .table
                 .as_mut()
-                .and_then(|(room, _)| room.next_wake());
+                .and_then(|(table, _)| table.next_wake());
             if wake.is_some_and(|at| at <= self.now) {
                 self.feed(n, Input::Wake);
             }
@@ -485,12 +485,12 @@ impl World {
         self.feed(n, Input::Ask { who, request });
     }
 
-    /// A player without a room (theirs stopped or died) comes back to the owner's room, when there is one.
+    /// A player without a table (theirs stopped or died) comes back to the owner's table, when there is one.
     fn a_player_comes_back(&mut self) {
         let p = self.rng.random_range(0..2);
         if self.players[p]
             .at
-            .is_some_and(|(n, _)| self.nodes[n].room.is_some())
+            .is_some_and(|(n, _)| self.nodes[n].table.is_some())
         {
             return;
         }
@@ -509,10 +509,10 @@ impl World {
         if let Some((jobs, _)) = self.nodes[n].in_flight.take()
             && self.rng.random_bool(0.5)
         {
-            let generation = self.nodes[n].room.as_ref().map_or(0, |(_, g)| *g);
+            let generation = self.nodes[n].table.as_ref().map_or(0, |(_, g)| *g);
             let _ = self.records.commit(generation, &jobs, self.now);
         }
-        self.stop_room(n);
+        self.stop_table(n);
         self.nodes[n].alive = false;
     }
 
@@ -525,7 +525,7 @@ impl World {
         }
     }
 
-    /// A node stops (SIGSTOP) for up to two lease terms: its room hears nothing and says nothing meanwhile.
+    /// A node stops (SIGSTOP) for up to two lease terms: its table hears nothing and says nothing meanwhile.
     fn a_node_pauses(&mut self) {
         let n = self.rng.random_range(0..NODES);
         self.faults += 1;
@@ -582,7 +582,7 @@ fn one_game_on_nodes_that_die_stall_and_lose_their_database_keeps_one_history() 
         takebacks > 0 && ended > 0,
         "no takeback or no end was ever written"
     );
-    // The faults bit: some commits came from a room that had lost its game to another node.
+    // The faults bit: some commits came from a table that had lost its game to another node.
     assert!(fenced > 0, "no commit was ever fenced");
     assert!(plies > SCHEDULES as usize, "the games hardly moved");
 }

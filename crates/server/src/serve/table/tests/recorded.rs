@@ -1,4 +1,4 @@
-//! The records as a room's jobs to its recorder build them, for the property test's witness
+//! The records as a table's jobs to its recorder build them, for the property test's witness
 //! (`witness.rs`): the game's start, its moves and takebacks, its end and the game filed for its players, each
 //! checked as it comes (nothing after the end, nothing twice, moves in order and legal).
 
@@ -7,7 +7,7 @@ use super::*;
 use crate::game::pdn::{open_game, parse_games};
 use crate::serve::recorder::{Job, RecordKey};
 
-/// The records of one room's game.
+/// The records of one table's game.
 #[derive(Debug, Default)]
 pub(super) struct Recorded {
     /// The game's key, once it has started in the records.
@@ -73,7 +73,7 @@ impl Recorded {
         self.game = Some(game);
     }
 
-    /// Takes in a job from the room with `config`, whose players are `players` (Black's and White's keys).
+    /// Takes in a job from the table with `config`, whose players are `players` (Black's and White's keys).
     pub(super) fn take(&mut self, job: Job, config: &TableConfig, players: &[Fingerprint; 2]) {
         let over = !self.finishes.is_empty();
         match job {
@@ -151,7 +151,7 @@ impl Recorded {
             | Job::EventCreated { .. }
             | Job::Event { .. }
             | Job::EventGame { .. } => {
-                panic!("a room outside a tournament sends no {job:?}")
+                panic!("a table outside a tournament sends no {job:?}")
             }
         }
     }

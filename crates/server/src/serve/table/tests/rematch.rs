@@ -7,39 +7,44 @@ async fn a_rematch_agreed_after_the_game_seats_both_at_a_new_table_colours_swapp
     use crate::serve::tables::Tables;
     let tables = Arc::new(Tables::new(None));
     let config = config(Some("5+3"), 60_000);
-    let (code, room) = tables.open(config, None).expect("a room");
+    let (code, table) = tables.open(config, None).expect("a table");
     let (mut ann, ann_tx) = Person::new("ann");
     let (mut bob, bob_tx) = Person::new("bob");
     let (mut cy, cy_tx) = Person::new("cy");
-    assert_eq!(sit(&room, &ann, ann_tx, None).await, Color::Black);
-    assert_eq!(sit(&room, &bob, bob_tx, None).await, Color::White);
-    room.send(Command::Watch {
-        who: cy.who.clone(),
-        updates: cy_tx,
-    })
-    .await;
+    assert_eq!(sit(&table, &ann, ann_tx, None).await, Color::Black);
+    assert_eq!(sit(&table, &bob, bob_tx, None).await, Color::White);
+    table
+        .send(Command::Watch {
+            who: cy.who.clone(),
+            updates: cy_tx,
+        })
+        .await;
     // Not while the game goes on.
-    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+    table
+        .ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     assert_eq!(ann.refused().await, "a rematch is for after the game");
-    room.ask(&ann.id(), TableRequest::Resign).await;
+    table.ask(&ann.id(), TableRequest::Resign).await;
     bob.state_until(|s| s.game.outcome().is_some()).await;
     // A watcher cannot offer one; Bob offers, Ann declines; Bob offers again and Ann accepts.
-    room.ask(&cy.id(), TableRequest::Offer(OfferKind::Rematch))
+    table
+        .ask(&cy.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     assert_eq!(cy.refused().await, "you are watching this game");
     let answer = |accept| TableRequest::Answer {
         kind: OfferKind::Rematch,
         accept,
     };
-    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
+    table
+        .ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     assert_eq!(ann.offered().await, OfferKind::Rematch);
-    room.ask(&ann.id(), answer(false)).await;
-    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
+    table.ask(&ann.id(), answer(false)).await;
+    table
+        .ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     assert_eq!(ann.offered().await, OfferKind::Rematch);
-    room.ask(&ann.id(), answer(true)).await;
+    table.ask(&ann.id(), answer(true)).await;
     let rematch = |u| match u {
         Update::Rematch(code) => Some(TableCode::new(code)),
         _ => None,
@@ -49,7 +54,7 @@ async fn a_rematch_agreed_after_the_game_seats_both_at_a_new_table_colours_swapp
     assert_eq!(cy.next(rematch).await, new_code);
     assert_ne!(new_code, code);
     // The new table: the same clock and settings, Bob seated as Black and Ann as White before they arrive.
-    let (new_room, listing) = tables.find(&new_code).expect("the rematch's room");
+    let (new_table, listing) = tables.find(&new_code).expect("the rematch's table");
     assert_eq!(listing.config, config);
     assert_eq!(
         listing.seats.clone().map(|s| s.map(|(_, name)| name)),
@@ -61,9 +66,9 @@ async fn a_rematch_agreed_after_the_game_seats_both_at_a_new_table_colours_swapp
         updates: bob2.updates,
         line: bob2.line,
     };
-    assert_eq!(sit(&new_room, &bob, tx, None).await, Color::Black);
+    assert_eq!(sit(&new_table, &bob, tx, None).await, Color::Black);
     let (ann2, tx) = Person::new("ann");
-    assert_eq!(sit(&new_room, &ann2, tx, None).await, Color::White);
+    assert_eq!(sit(&new_table, &ann2, tx, None).await, Color::White);
     // Both there: a fresh game with full clocks, waiting for Black's first move (not timed, but limited).
     let fresh = bob
         .state_until(|s| s.seats.iter().flatten().all(|s| s.away.is_none()))
@@ -81,14 +86,16 @@ async fn a_rematch_agreed_after_the_game_seats_both_at_a_new_table_colours_swapp
 
 #[tokio::test]
 async fn a_rematch_offered_to_someone_who_leaves_is_called_off() {
-    let (room, mut ann, bob) = two_players(config(None, 60_000)).await;
-    room.ask(&ann.id(), TableRequest::Resign).await;
+    let (table, mut ann, bob) = two_players(config(None, 60_000)).await;
+    table.ask(&ann.id(), TableRequest::Resign).await;
     ann.state_until(|s| s.game.outcome().is_some()).await;
-    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+    table
+        .ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
-    room.send(bob.leave()).await;
+    table.send(bob.leave()).await;
     assert_eq!(ann.refused().await, "bob has left the table: no rematch");
-    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+    table
+        .ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     assert_eq!(ann.refused().await, "bob has left the table");
 }
@@ -97,16 +104,18 @@ async fn a_rematch_offered_to_someone_who_leaves_is_called_off() {
 async fn rematches_offered_by_both_are_agreed_without_a_question() {
     use crate::serve::tables::Tables;
     let tables = Arc::new(Tables::new(None));
-    let (_, room) = tables.open(config(None, 60_000), None).expect("a room");
+    let (_, table) = tables.open(config(None, 60_000), None).expect("a table");
     let (mut ann, ann_tx) = Person::new("ann");
     let (mut bob, bob_tx) = Person::new("bob");
-    sit(&room, &ann, ann_tx, None).await;
-    sit(&room, &bob, bob_tx, None).await;
-    room.ask(&bob.id(), TableRequest::Resign).await;
+    sit(&table, &ann, ann_tx, None).await;
+    sit(&table, &bob, bob_tx, None).await;
+    table.ask(&bob.id(), TableRequest::Resign).await;
     ann.state_until(|s| s.game.outcome().is_some()).await;
-    room.ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
+    table
+        .ask(&ann.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
-    room.ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
+    table
+        .ask(&bob.id(), TableRequest::Offer(OfferKind::Rematch))
         .await;
     let rematch = |u| match u {
         Update::Rematch(code) => Some(TableCode::new(code)),
@@ -118,7 +127,7 @@ async fn rematches_offered_by_both_are_agreed_without_a_question() {
 }
 
 #[tokio::test]
-async fn a_game_resumed_twice_on_one_node_is_one_room_under_its_code() {
+async fn a_game_resumed_twice_on_one_node_is_one_table_under_its_code() {
     use crate::serve::recorder::RecordKey;
     use crate::serve::table::Resumed;
     use crate::serve::tables::Tables;
@@ -135,16 +144,16 @@ async fn a_game_resumed_twice_on_one_node_is_one_room_under_its_code() {
         record: RecordKey::fresh(),
     };
     let ann_bob = [ann.who.clone(), bob.who.clone()];
-    let (first, room) = tables
+    let (first, table) = tables
         .open(config(None, 60_000), Some(resumed(ann_bob.clone())))
-        .expect("a room");
+        .expect("a table");
     assert_eq!(first, TableCode::new("K7QX"));
-    // Two take-overs of the game at once: the second finds the room the first opened.
+    // Two take-overs of the game at once: the second finds the table the first opened.
     let (second, again) = tables
         .open(config(None, 60_000), Some(resumed(ann_bob)))
-        .expect("the same room");
+        .expect("the same table");
     assert_eq!(second, first);
-    assert!(again.same_room(&room));
+    assert!(again.same_table(&table));
     assert_eq!(tables.len(), 1);
     // Another game that had the same code (from before a restart, say) is not this one: it gets a code of its
     // own.
@@ -153,7 +162,7 @@ async fn a_game_resumed_twice_on_one_node_is_one_room_under_its_code() {
             config(None, 60_000),
             Some(resumed([cy.who.clone(), bob.who.clone()])),
         )
-        .expect("a room");
+        .expect("a table");
     assert_ne!(other, first);
     assert_eq!(tables.len(), 2);
 }

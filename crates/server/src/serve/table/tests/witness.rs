@@ -1,13 +1,13 @@
-//! What a room has told the people at its table and what it has sent to the records, kept side by side for the
+//! What a table has told the people at its table and what it has sent to the records, kept side by side for the
 //! property test of `interleavings.rs`, with the checks that they agree.
 //!
-//! Each person connected has a screen: an app at the table fed every update the room sends them, as a
+//! Each person connected has a screen: an app at the table fed every update the table sends them, as a
 //! connection feeds its session (what the app asks of the table in return is sent, as a connection sends it).
-//! The records are the jobs the room sends its recorder, played into the moves, the result and the filed game
+//! The records are the jobs the table sends its recorder, played into the moves, the result and the filed game
 //! the records would hold (the store itself is left out: the recorder's own tests cover it). The witness answers
-//! the room's commits as the records would: written, or, while the records are down, not; a crash loses the
-//! commit in flight and everything not yet heard, and the room is resumed from the records. Every state a
-//! screen hears is checked against the records as it comes (commit, then show), and whenever the room has
+//! the table's commits as the records would: written, or, while the records are down, not; a crash loses the
+//! commit in flight and everything not yet heard, and the table is resumed from the records. Every state a
+//! screen hears is checked against the records as it comes (commit, then show), and whenever the table has
 //! dealt with everything asked of it, the screens and the records are compared.
 
 use std::sync::Arc;
@@ -19,10 +19,10 @@ use super::*;
 use crate::app::{Action, App, Effect, Mode, Question, TableView};
 use crate::serve::recorder::{Commit, CommitError, Job, RecordKey, Recorder};
 
-/// How many times the witness lets the room run while it waits for an answer, before it calls the room stuck.
+/// How many times the witness lets the table run while it waits for an answer, before it calls the table stuck.
 const PATIENCE: usize = 100_000;
 
-/// How long slow records take to answer a commit: longer than a room waits before it tells the player who asked
+/// How long slow records take to answer a commit: longer than a table waits before it tells the player who asked
 /// that the records are slow.
 const SLOW: Duration = Duration::from_secs(4);
 
@@ -71,7 +71,7 @@ struct Screen {
     /// While connected: what they are told, and how it shows.
     link: Option<Link>,
     /// Earlier connections that have gone without the server noticing yet (their end is still to come to the
-    /// room), oldest first: nothing reads what reaches them.
+    /// table), oldest first: nothing reads what reaches them.
     unnoticed: Vec<(mpsc::Receiver<Update>, WeakUpdates)>,
     /// Earlier connections still open and read when the player took their seat from another one: each must be
     /// told so, and hear nothing after.
@@ -92,7 +92,7 @@ struct Link {
     line: WeakUpdates,
     /// The app the connection shows, fed every update.
     app: App,
-    /// The last state the room sent.
+    /// The last state the table sent.
     last: Option<Arc<Snapshot>>,
     /// Whether a state has told this connection the game is over.
     told_end: bool,
@@ -122,9 +122,9 @@ impl Link {
     }
 }
 
-/// A room, the people who come and go at its table, and its records.
+/// A table, the people who come and go at its table, and its records.
 pub(super) struct Witness {
-    room: TableHandle,
+    table: TableHandle,
     config: TableConfig,
     /// Black's and White's players, then the watchers.
     people: Vec<Screen>,
@@ -133,7 +133,7 @@ pub(super) struct Witness {
     /// Whether the game is recorded: no guest plays in it.
     recorded: bool,
     end: Option<Ended>,
-    /// Whether the room has ended (it takes no more commands).
+    /// Whether the table has ended (it takes no more commands).
     closed: bool,
     /// Whether the records cannot be written: every commit is refused.
     down: bool,
@@ -144,8 +144,8 @@ pub(super) struct Witness {
 }
 
 impl Witness {
-    /// A room with `watchers` people who may come to watch, and Bob a guest when `guest` (a guest's games are not
-    /// recorded). Both players are seated at a new game; or, when the room `resumes` a game from the records
+    /// A table with `watchers` people who may come to watch, and Bob a guest when `guest` (a guest's games are not
+    /// recorded). Both players are seated at a new game; or, when the table `resumes` a game from the records
     /// (with the clocks as they were), both are away until they come back.
     pub(super) async fn open(
         config: TableConfig,
@@ -190,7 +190,7 @@ impl Witness {
             ..Links::default()
         };
         let mut witness = Witness {
-            room: open_room(config, links),
+            table: open_table(config, links),
             config,
             people,
             jobs,
@@ -259,8 +259,8 @@ impl Witness {
                     updates: tx,
                     reply,
                 };
-                // A room that ends with the request on its way drops it unanswered.
-                let got = match self.room.send(sit).await {
+                // A table that ends with the request on its way drops it unanswered.
+                let got = match self.table.send(sit).await {
                     true => self.answering(answer).await,
                     false => None,
                 };
@@ -269,7 +269,7 @@ impl Witness {
                 }
                 got.is_some()
             }
-            None => self.room.send(Command::Watch { who, updates: tx }).await,
+            None => self.table.send(Command::Watch { who, updates: tx }).await,
         };
         if !sent {
             return self.gone();
@@ -297,13 +297,13 @@ impl Witness {
             return;
         };
         let who = screen.who.fingerprint.clone();
-        if !self.room.send(Command::Leave { who, line }).await {
+        if !self.table.send(Command::Leave { who, line }).await {
             self.gone();
         }
     }
 
     /// `person`'s connection goes without the server noticing (a network that stops answering), and they connect
-    /// again; the first connection's end reaches the room later, as a [`Witness::leave`].
+    /// again; the first connection's end reaches the table later, as a [`Witness::leave`].
     pub(super) async fn reconnect(&mut self, person: usize) {
         let screen = &mut self.people[person];
         let Some(link) = screen.link.take() else {
@@ -313,13 +313,13 @@ impl Witness {
         self.arrive(person).await;
     }
 
-    /// `person` asks `request` of the room, as their connection would send it (nothing while they are away).
+    /// `person` asks `request` of the table, as their connection would send it (nothing while they are away).
     pub(super) async fn ask(&mut self, person: usize, request: TableRequest) {
         if !self.here(person) || self.closed {
             return;
         }
         let who = self.people[person].who.fingerprint.clone();
-        if !self.room.ask(&who, request).await {
+        if !self.table.ask(&who, request).await {
             self.gone();
         }
     }
@@ -336,7 +336,7 @@ impl Witness {
         }
     }
 
-    /// Time passes (the room's clocks, countdowns and wake-ups with it), checked every half second.
+    /// Time passes (the table's clocks, countdowns and wake-ups with it), checked every half second.
     pub(super) async fn wait(&mut self, time: Duration) {
         let step = Duration::from_millis(500);
         let mut left = time;
@@ -348,16 +348,16 @@ impl Witness {
         }
     }
 
-    /// Waits until the room has dealt with everything asked of it, takes in what it said, and checks that the
+    /// Waits until the table has dealt with everything asked of it, takes in what it said, and checks that the
     /// screens and the records agree.
     pub(super) async fn settle(&mut self) {
         // What the screens ask of the table as they take in the news (as a connection sends it), until they
         // ask nothing more.
         for _ in 0..8 {
             if !self.closed {
-                // Answered once the room has handled everything sent before; it changes nothing anyone sees.
+                // Answered once the table has handled everything sent before; it changes nothing anyone sees.
                 let (done, noted) = oneshot::channel();
-                let sent = self.room.send(Command::NoteClocks { done }).await;
+                let sent = self.table.send(Command::NoteClocks { done }).await;
                 if !sent || self.answering(noted).await.is_none() {
                     self.gone();
                 }
@@ -389,25 +389,25 @@ impl Witness {
         panic!("the screens never stop asking");
     }
 
-    /// Waits for `answer` while answering the room's commits, as the records would (the room takes nothing else
-    /// while one waits); `None` when the room drops the question unanswered.
+    /// Waits for `answer` while answering the table's commits, as the records would (the table takes nothing else
+    /// while one waits); `None` when the table drops the question unanswered.
     async fn answering<T>(&mut self, mut answer: oneshot::Receiver<T>) -> Option<T> {
         for _ in 0..PATIENCE {
             self.answer_commits();
             match answer.try_recv() {
                 Ok(answer) => return Some(answer),
                 Err(oneshot::error::TryRecvError::Closed) => return None,
-                // Time passes while slow records hold a commit (the room waits for it).
+                // Time passes while slow records hold a commit (the table waits for it).
                 Err(oneshot::error::TryRecvError::Empty) if !self.held.is_empty() => {
                     tokio::time::sleep(Duration::from_millis(50)).await;
                 }
                 Err(oneshot::error::TryRecvError::Empty) => tokio::task::yield_now().await,
             }
         }
-        panic!("the room never answers");
+        panic!("the table never answers");
     }
 
-    /// Takes in what the room has sent its recorder: each commit written (or, while the records are down,
+    /// Takes in what the table has sent its recorder: each commit written (or, while the records are down,
     /// refused) and answered, at once or, while they are slow, once its time has come; anything else written in
     /// its turn.
     fn answer_commits(&mut self) {
@@ -453,8 +453,8 @@ impl Witness {
         self.down = down;
     }
 
-    /// The server dies: the commit in flight is lost with everything the room would have said after, every
-    /// connection drops, and a new room resumes the game from the records (an unfinished game between two
+    /// The server dies: the commit in flight is lost with everything the table would have said after, every
+    /// connection drops, and a new table resumes the game from the records (an unfinished game between two
     /// people whose start the records hold), its players away until they come back.
     pub(super) async fn crash(&mut self) {
         if self.closed {
@@ -475,10 +475,10 @@ impl Witness {
             screen.unnoticed.clear();
             screen.displaced.clear();
         }
-        // The old room is stopped; what it sends on its way out reaches no recorder.
+        // The old table is stopped; what it sends on its way out reaches no recorder.
         let (recorder, jobs) = Recorder::by_hand();
         self.jobs = jobs;
-        let _ = self.room.send(Command::Yield).await;
+        let _ = self.table.send(Command::Yield).await;
         let resumable = self.recorded && self.records.finishes.is_empty();
         let Some(key) = self.records.key.filter(|_| resumable) else {
             self.closed = true;
@@ -503,7 +503,7 @@ impl Witness {
             resumed: Some(resumed),
             ..Links::default()
         };
-        self.room = open_room(self.config, links);
+        self.table = open_table(self.config, links);
     }
 
     /// A player connects again while their first connection stays open and read: the new one takes the seat,
@@ -522,12 +522,12 @@ impl Witness {
         self.arrive(person).await;
     }
 
-    /// The room has ended (checked with what it said before it did, by [`Witness::check`]).
+    /// The table has ended (checked with what it said before it did, by [`Witness::check`]).
     fn gone(&mut self) {
         self.closed = true;
     }
 
-    /// A job the room sent the recorder, as the records take it.
+    /// A job the table sent the recorder, as the records take it.
     fn record(&mut self, job: Job) {
         assert!(
             self.recorded,
@@ -583,19 +583,22 @@ impl Witness {
             );
         }
         if self.closed {
-            // A room ends only when nobody is at the table and there is no game to come back to.
+            // A table ends only when nobody is at the table and there is no game to come back to.
             let here: Vec<&str> = self
                 .people
                 .iter()
                 .filter(|p| p.link.is_some())
                 .map(|p| p.who.name.as_str())
                 .collect();
-            assert!(here.is_empty(), "the room ended with {here:?} at the table");
+            assert!(
+                here.is_empty(),
+                "the table ended with {here:?} at the table"
+            );
             let never_began = records.key.is_none() && records.moves.is_empty();
             let never_played = never_began || records.called_off();
             assert!(
                 self.end.is_some() || never_played,
-                "the room ended with its game unfinished"
+                "the table ended with its game unfinished"
             );
         }
     }
@@ -612,7 +615,7 @@ impl Screen {
         }
     }
 
-    /// Takes in what the room has sent, checking that an end once told is never taken back or changed, and that
+    /// Takes in what the table has sent, checking that an end once told is never taken back or changed, and that
     /// every state heard is one the `records` (of a recorded game) have held: moves and end; what the screen asks
     /// of the table as it does.
     fn hear(
@@ -634,7 +637,7 @@ impl Screen {
                 }
             }
         }
-        // A displaced connection is told once the room has seated the new one; then the room lets it go.
+        // A displaced connection is told once the table has seated the new one; then the table lets it go.
         self.displaced
             .retain(|d| !(d.told && d.updates.is_closed()));
         let mut asked = Vec::new();
@@ -647,11 +650,11 @@ impl Screen {
                 Ok(update) => update,
                 Err(mpsc::error::TryRecvError::Empty) => break,
                 Err(mpsc::error::TryRecvError::Disconnected) => {
-                    // The room has ended, and dropped the way to this person: a watcher (or player) who was
+                    // The table has ended, and dropped the way to this person: a watcher (or player) who was
                     // on their way when it ended never arrived, anyone else was left at the table.
                     assert!(
                         link.last.is_none(),
-                        "the room ended with {name} at the table"
+                        "the table ended with {name} at the table"
                     );
                     self.link = None;
                     return asked;
