@@ -1,6 +1,6 @@
 //! The node's own copy of a player's folder, as [`folders`](super::folders) shares it: which files are shared and
 //! which are refused, what each holds now, and what each held when it was last shared (the *manifest*, a small file
-//! of this node's own in the folder).
+//! of this node's own in the folder); and the limits of what is shared, with the errors of sharing.
 //!
 //! Everything here blocks on the disk: it runs on the runtime's blocking threads.
 
@@ -12,12 +12,81 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use thiserror::Error;
 
-use super::folders::{FoldersError, MAX_FILE, MAX_FILES, MAX_FOLDER, MAX_PATH, Refused};
+use super::NodesError;
 use crate::store::{rename_new, write_atomic, write_new};
 
 /// The manifest's name in the folder. It starts with a dot: hidden names are never shared, so each node keeps its
 /// own.
+/// The largest file shared. The largest a player's folder holds is a file of saved games, a few kilobytes a game:
+/// a megabyte is hundreds of games, and a larger file is no file the program writes for a player.
+pub const MAX_FILE: usize = 1 << 20;
+/// The most files shared of one player: saved games are filed one a file, and a few hundred is years of play; more
+/// would make every scan and every sign-in slow for one player's sake.
+pub const MAX_FILES: usize = 512;
+/// The most bytes shared of one player in all: what a sign-in may have to bring over, kept well under what a node
+/// holds in memory for one player at once.
+pub const MAX_FOLDER: usize = 16 << 20;
+/// The longest path of a shared file in its folder.
+pub const MAX_PATH: usize = 255;
+
+/// A file that is not shared, and why.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+pub enum Refused {
+    /// A path that is not a shared file's inside a folder (`..`, absolute, hidden, a lock).
+    #[error("{path:?} is not a shared file's path inside a player's folder")]
+    Path {
+        /// The path (cut short).
+        path: String,
+    },
+    /// A file larger than [`MAX_FILE`].
+    #[error("{path}: {size} bytes is more than the {MAX_FILE} a shared file may have")]
+    FileTooLarge {
+        /// The file.
+        path: String,
+        /// Its size.
+        size: u64,
+    },
+    /// A file past the [`MAX_FILES`] shared of one player.
+    #[error("{path}: more than {MAX_FILES} files of one player are not shared")]
+    TooManyFiles {
+        /// The file.
+        path: String,
+    },
+    /// A file past the [`MAX_FOLDER`] bytes shared of one player.
+    #[error("{path}: more than {MAX_FOLDER} bytes of one player are not shared")]
+    FolderTooLarge {
+        /// The file.
+        path: String,
+    },
+}
+
+/// What goes wrong sharing a folder.
+#[derive(Debug, Error)]
+pub enum FoldersError {
+    /// The database failed, or the connection to it was lost.
+    #[error("the players' files in the database: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    /// The database could not be reached.
+    #[error("{0}")]
+    Nodes(#[from] NodesError),
+    /// A file here could not be read or written.
+    #[error("{}: {cause}", .path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        cause: std::io::Error,
+    },
+    /// A file refused (a path out of the folder, say).
+    #[error("{0}")]
+    Refused(#[from] Refused),
+    /// The blocking work on the folder did not finish (its thread panicked).
+    #[error("the work on a player's folder failed: {0}")]
+    Blocking(#[from] tokio::task::JoinError),
+}
+
 pub(super) const MANIFEST: &str = ".crowned-shared.json";
 
 /// How deep a shared file may lie in the folder (`data/games/x.pdn` is three deep): deeper files are not looked

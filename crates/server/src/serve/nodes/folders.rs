@@ -25,83 +25,16 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use thiserror::Error;
 use tokio_postgres::Config;
 
-use super::NodesError;
 use super::db::Db;
 use super::folder_files::{self as files, Local, Manifest, Shared, check_path, digest, scan};
+// The limits and the errors belong to the files below; they are named here too, where the sharing is.
+pub use super::folder_files::{FoldersError, MAX_FILE, MAX_FILES, MAX_FOLDER, MAX_PATH, Refused};
 
-/// The largest file shared. The largest a player's folder holds is a file of saved games, a few kilobytes a game:
-/// a megabyte is hundreds of games, and a larger file is no file the program writes for a player.
-pub const MAX_FILE: usize = 1 << 20;
-/// The most files shared of one player: saved games are filed one a file, and a few hundred is years of play; more
-/// would make every scan and every sign-in slow for one player's sake.
-pub const MAX_FILES: usize = 512;
-/// The most bytes shared of one player in all: what a sign-in may have to bring over, kept well under what a node
-/// holds in memory for one player at once.
-pub const MAX_FOLDER: usize = 16 << 20;
-/// The longest path of a shared file in its folder.
-pub const MAX_PATH: usize = 255;
 /// How often a player's folder is scanned for changes to push while they are connected: what a node killed outright
 /// can lose of their changes.
 pub const SCAN_EVERY: Duration = Duration::from_secs(1);
-
-/// A file that is not shared, and why.
-#[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum Refused {
-    /// A path that is not a shared file's inside a folder (`..`, absolute, hidden, a lock).
-    #[error("{path:?} is not a shared file's path inside a player's folder")]
-    Path {
-        /// The path (cut short).
-        path: String,
-    },
-    /// A file larger than [`MAX_FILE`].
-    #[error("{path}: {size} bytes is more than the {MAX_FILE} a shared file may have")]
-    FileTooLarge {
-        /// The file.
-        path: String,
-        /// Its size.
-        size: u64,
-    },
-    /// A file past the [`MAX_FILES`] shared of one player.
-    #[error("{path}: more than {MAX_FILES} files of one player are not shared")]
-    TooManyFiles {
-        /// The file.
-        path: String,
-    },
-    /// A file past the [`MAX_FOLDER`] bytes shared of one player.
-    #[error("{path}: more than {MAX_FOLDER} bytes of one player are not shared")]
-    FolderTooLarge {
-        /// The file.
-        path: String,
-    },
-}
-
-/// What goes wrong sharing a folder.
-#[derive(Debug, Error)]
-pub enum FoldersError {
-    /// The database failed, or the connection to it was lost.
-    #[error("the players' files in the database: {0}")]
-    Postgres(#[from] tokio_postgres::Error),
-    /// The database could not be reached.
-    #[error("{0}")]
-    Nodes(#[from] NodesError),
-    /// A file here could not be read or written.
-    #[error("{}: {cause}", .path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        cause: std::io::Error,
-    },
-    /// A file refused (a path out of the folder, say).
-    #[error("{0}")]
-    Refused(#[from] Refused),
-    /// The blocking work on the folder did not finish (its thread panicked).
-    #[error("the work on a player's folder failed: {0}")]
-    Blocking(#[from] tokio::task::JoinError),
-}
 
 /// What one pull or push did.
 #[derive(Debug, Default, PartialEq, Eq)]
