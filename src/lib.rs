@@ -10,8 +10,8 @@
 //! tuning, database builds) and [`server_lab`] the server's load clients and fault runs: they depend on what they
 //! measure, and nothing that plays depends on them.
 //!
-//! The rules, the game, the engine, the lab, the store, the application (with its rendering, settings and
-//! problems), the server (with the session), the SSH door and the web door are crates of their own (`crates/`), so
+//! The rules, the game, the engine, the lab, the store, the problems, the application (with its rendering and
+//! settings), the server (with the session), the SSH door and the web door are crates of their own (`crates/`), so
 //! that the compiler holds their direction; this library re-exports each under its name here, and holds the local
 //! terminal's door and the server's load clients.
 //!
@@ -26,10 +26,11 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
-pub use crowned_app::{app, config, problems, ui};
+pub use crowned_app::{app, config, ui};
 pub use crowned_engine as engine;
 pub use crowned_game as game;
 pub use crowned_lab as lab;
+pub use crowned_problems as problems;
 pub use crowned_rules as rules;
 pub use crowned_server::{serve, session};
 pub use crowned_ssh as ssh;

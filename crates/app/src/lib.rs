@@ -1,9 +1,10 @@
 //! The application of crowned below its doors: [`app`], the pure state machine (its own input events in, effects
-//! out); [`ui`], which draws it with ratatui into any backend; [`config`], the settings from the built-in
-//! defaults, the user's file and the command line; and [`problems`], the built-in problems and their checks.
+//! out); [`ui`], which draws it with ratatui into any backend; and [`config`], the settings from the built-in
+//! defaults, the user's file and the command line.
 //!
-//! These four import one another (the settings hold the app's key map and the screen's theme, the app reads the
-//! settings), so they are one crate for now; it stands on the rules, the game, the engine and the store, and
+//! These three import one another (the settings hold the app's key map and the screen's theme, the app reads the
+//! settings), so they are one crate for now; it stands on the rules, the game, the engine, the store and the
+//! problems (the trainer's), and
 //! knows nothing of terminals, SSH or HTTP: the compiler holds that, as ratatui comes without a backend here.
 
 #![deny(missing_docs)]
@@ -15,14 +16,12 @@
 
 pub mod app;
 pub mod config;
-pub mod problems;
 pub mod ui;
 
 // The layers below, by the names the whole program knows them by.
 use crowned_engine as engine;
 use crowned_game as game;
-#[cfg(test)]
-use crowned_lab as lab;
+use crowned_problems as problems;
 use crowned_rules as rules;
 use crowned_store as store;
 use crowned_store::bounded;

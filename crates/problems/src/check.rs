@@ -135,7 +135,7 @@ impl fmt::Debug for SharedProver {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problems::builtin_problems;
+    use crate::builtin_problems;
 
     #[test]
     fn a_wrong_move_gets_a_refutation_and_a_right_one_a_defence() {

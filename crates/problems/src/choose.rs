@@ -73,7 +73,7 @@ pub fn easiest_first(problems: Vec<Problem>, ratings: &HashMap<String, f64>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problems::builtin_problems;
+    use crate::builtin_problems;
 
     #[test]
     fn the_problem_of_the_day_is_fixed_by_the_day_and_changes_with_it() {

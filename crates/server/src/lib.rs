@@ -19,8 +19,9 @@ pub mod serve;
 pub mod session;
 
 // The layers below, by the names the whole program knows them by.
-use crowned_app::{app, config, problems, ui};
+use crowned_app::{app, config, ui};
 use crowned_engine as engine;
 use crowned_game as game;
+use crowned_problems as problems;
 use crowned_rules as rules;
 use crowned_store as store;
