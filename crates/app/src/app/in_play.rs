@@ -8,10 +8,11 @@ use super::animation::Animation;
 use super::burst::Burst;
 use super::clocks::Clocks;
 use super::cursor::Cursor;
+use super::pace::Pace;
 use super::picking::Picker;
 use super::pondering::Pondering;
 use crate::game::{AnyGame, TimeControl};
-use crate::rules::{AnyPosition, Geometry, Move, Square};
+use crate::rules::{AnyPosition, Geometry, Square};
 
 /// The game in play and its moving parts.
 #[derive(Clone, Debug)]
@@ -29,10 +30,8 @@ pub(super) struct InPlay {
     pub(super) animation: Option<Animation>,
     /// The capture effect's bursts on show (empty when it is off or nothing was taken lately).
     pub(super) burst: Burst,
-    /// Whether a game between engines is waiting for its pace timer before it shows the next move.
-    pub(super) pace_wait: bool,
-    /// An engine's move that came before the pace timer, shown when it is due.
-    pub(super) held: Option<Move>,
+    /// The pace of a game between engines, and the move that waits for it.
+    pub(super) pace: Pace,
     /// The clocks, and the time control new games get.
     pub(super) clocks: Clocks,
     /// The engine's thinking on the person's time.
@@ -52,8 +51,7 @@ impl InPlay {
             searches: 0,
             animation: None,
             burst: Burst::default(),
-            pace_wait: false,
-            held: None,
+            pace: Pace::default(),
             clocks: Clocks::new(time_control),
             pondering: Pondering::default(),
         }

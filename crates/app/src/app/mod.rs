@@ -4,7 +4,7 @@
 //!
 //! The modules build on one another from the bottom up, none importing one above it: the vocabulary of actions
 //! and effects (`action`, its actions grouped by the part that takes them); the parts, each owning its fields
-//! (`table`, `analysis`, `review`, `trainer`, `clocks`, `pondering`, `overlay`, `input_box`, `cursor`,
+//! (`table`, `analysis`, `review`, `trainer`, `clocks`, `pondering`, `pace`, `overlay`, `input_box`, `cursor`,
 //! `picking`, `setup`, `dialog`, `library`), with the values they use (`animation`, `burst`, `keymap`,
 //! `preferences`, `mode`); the app that routes over them (`state`); what reads the app to turn input into
 //! actions (`keys`, `input`, `layout`); and the server's own screens, apart from the app (`lobby`,
@@ -31,6 +31,7 @@ mod list_view;
 pub mod lobby;
 mod mode;
 mod overlay;
+mod pace;
 mod picking;
 mod pondering;
 mod preferences;

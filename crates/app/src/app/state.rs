@@ -6,7 +6,7 @@
 //!
 //! The app is a router over parts. A part owns its fields, which nothing else can touch, and is asked and told
 //! through its methods: the view of the table the game is played at ([`TableView`]), the analysis panel, the review of a game, the problem
-//! trainer, the clocks, pondering, the overlay slot, the input box, the picker, the cursor, the position being
+//! trainer, the clocks, pondering, the pace of a game between engines, the overlay slot, the input box, the picker, the cursor, the position being
 //! set up and the new-game dialog (each a module of `app`, below this one). The app holds what they share: the
 //! game in play, who plays it, what the player is doing (`mode`), the status line and the settings.
 //!
@@ -282,7 +282,7 @@ impl App {
         self.flipped = preferences.orientation.black_at_bottom(self.players);
         self.play.cursor = self.play.cursor.turned(self.board(), self.flipped);
         if preferences.pace.is_none() {
-            self.play.pace_wait = false;
+            self.play.pace.stop_waiting();
         }
         self.play.clocks.set_new_games(preferences.clock);
         // A game not begun takes the clocks of the settings; with clocks, they set the pace of a game between
@@ -290,7 +290,7 @@ impl App {
         if self.play.game.is_empty() && self.table.is_none() && self.replay.is_none() {
             self.play.clocks.fresh();
             if self.play.clocks.in_game() {
-                self.play.pace_wait = false;
+                self.play.pace.stop_waiting();
             }
         }
         self.preferences = preferences;
@@ -457,7 +457,7 @@ impl App {
 
     /// Whether the engine's move has been found and waits for the pace of a game between engines.
     pub fn move_waiting(&self) -> bool {
-        self.play.held.is_some()
+        self.play.pace.is_holding()
     }
 
     /// Whether the player holds the engine ([`Action::Pause`]).

@@ -226,9 +226,8 @@ impl App {
 
     /// Hurries the engine: a move held for the pace is shown now, a search under way answers with its best.
     pub(super) fn move_now(&mut self) -> Vec<Effect> {
-        if self.play.held.is_some() {
+        if self.play.pace.is_holding() {
             // A game between engines waiting for its pace: the move is shown now.
-            self.play.pace_wait = false;
             return self.show_held_move();
         }
         match self.play.thinking {
@@ -428,7 +427,7 @@ impl App {
     /// Stops waiting for the engine: a move held for the pace is dropped, and a search under way is stopped (its
     /// answer will be stale).
     pub(super) fn stop_thinking(&mut self) -> Vec<Effect> {
-        self.play.held = None;
+        self.play.pace.drop_held();
         match self.play.thinking.take() {
             Some(_) => vec![Effect::StopThinking],
             None => Vec::new(),
@@ -452,13 +451,12 @@ impl App {
             .play
             .thinking
             .filter(|t| t.search == search && t.purpose == Purpose::Move);
-        if wanted.is_none() || self.play.held.is_some() {
+        if wanted.is_none() || self.play.pace.is_holding() {
             // An answer to a search that was stopped (by an undo, say): the game has moved on.
             return Vec::new();
         }
-        if self.play.pace_wait && mv.is_some() {
+        if self.play.pace.hold(mv) {
             // A game between engines: the move is shown when the pace says.
-            self.play.held = mv;
             return Vec::new();
         }
         let effects = self.deliver(mv);
@@ -469,7 +467,7 @@ impl App {
     /// Plays the engine's move (or, with none, lets the game end).
     pub(super) fn deliver(&mut self, mv: Option<Move>) -> Vec<Effect> {
         self.play.thinking = None;
-        self.play.held = None;
+        self.play.pace.drop_held();
         let browsing = self.mode;
         let effects = match mv {
             Some(mv) => self.play(mv),

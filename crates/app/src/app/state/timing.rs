@@ -21,10 +21,7 @@ impl App {
             Timer::Replay => self.replay_tick(),
             Timer::Analysis => self.analysis_refresh(),
             Timer::Clock => self.clock_tick(),
-            Timer::Pace => {
-                self.play.pace_wait = false;
-                self.show_held_move()
-            }
+            Timer::Pace => self.show_held_move(),
             Timer::Animation => {
                 let Some(animation) = self.play.animation.as_mut() else {
                     return Vec::new();
@@ -77,22 +74,17 @@ impl App {
     /// In a game with nobody at the board, the time the next move waits before it is shown: the engine thinks
     /// meanwhile, and a move found sooner is held until then.
     pub(super) fn start_pace(&mut self) -> Option<Effect> {
-        self.play.pace_wait = false;
         // With clocks, the clocks set the pace.
         let pace = self
             .preferences
             .pace
-            .filter(|_| !self.has_human() && !self.play.clocks.in_game())?;
-        self.play.pace_wait = true;
-        Some(Effect::Wake {
-            timer: Timer::Pace,
-            after: pace,
-        })
+            .filter(|_| !self.has_human() && !self.play.clocks.in_game());
+        self.play.pace.start(pace)
     }
 
-    /// Shows the engine's move that waited for the pace, if one did.
+    /// The wait for the pace is over: the engine's move that waited, if one did, is shown.
     pub(super) fn show_held_move(&mut self) -> Vec<Effect> {
-        match self.play.held.take() {
+        match self.play.pace.release() {
             Some(mv) => self.deliver(Some(mv)),
             None => Vec::new(),
         }
