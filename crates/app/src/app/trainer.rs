@@ -85,9 +85,9 @@ pub struct Trainer {
     /// The number of the last question asked.
     questions: u64,
     /// Plies of the game on show that have been judged (the player's) or played (the defence).
-    pub(crate) judged: usize,
+    judged: usize,
     /// Whether every move so far is the solution's main line (the defence then follows it too).
-    pub(crate) on_line: bool,
+    on_line: bool,
     attempt: Attempt,
     hint: HintStage,
     kind: TrainingKind,
@@ -221,6 +221,12 @@ impl Trainer {
         if self.kind == TrainingKind::Streak {
             self.streak_over = true;
         }
+    }
+
+    /// Plies of the game on show the trainer has judged (the player's moves) or played (the defence's): a move
+    /// past them is the player's, to be judged.
+    pub(crate) fn judged(&self) -> usize {
+        self.judged
     }
 
     /// The problem on show.

@@ -298,10 +298,10 @@ impl App {
             return effects;
         };
         let ply = self.play.game.ply();
-        if ply <= trainer.judged || trainer.is_checking() {
+        if ply <= trainer.judged() || trainer.is_checking() {
             return effects;
         }
-        let at = trainer.judged;
+        let at = trainer.judged();
         let (Some(before), Some(mv)) = (
             self.play
                 .game
@@ -323,7 +323,7 @@ impl App {
             return String::new();
         };
         match trainer.attempt() {
-            Attempt::Solving if trainer.judged == 0 => trainer.problem().heading(),
+            Attempt::Solving if trainer.judged() == 0 => trainer.problem().heading(),
             Attempt::Solving => "right: go on".into(),
             Attempt::Checking { tried } => format!("checking {tried}: a moment"),
             Attempt::Wrong {
