@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use crowned::engine::{Engine, EngineConfig, Level, Limits, Situation};
-use crowned::rules::{Move, Playable, Position, PositionVisitor, SquareStyle, write_move};
+use crowned::engine::{AnySituation, Engine, EngineConfig, Level, Limits};
+use crowned::rules::{AnyPosition, Move, SquareStyle};
 
 use super::{BoardOptions, cores, parse_seconds};
 
@@ -38,106 +38,60 @@ pub fn run(args: ThinkArgs, board: &BoardOptions) -> Result<ExitCode> {
         (None, Some(d)) => Limits::depth(d),
         (None, None) => Limits::time(Duration::from_secs(1)),
     };
-    board.position()?.visit(Think {
-        level: args.level,
-        limits: &limits,
-        seed: args.seed,
-        threads: args.threads.map_or_else(cores, |t| t as usize),
-    })?;
+    think(&board.position()?, args, &limits)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// `crowned think` under the rules of the position: progress on stderr, the decision on stdout, moves in the
-/// variant's notation.
-struct Think<'a> {
-    /// The playing level.
-    level: Level,
-    /// When to stop.
-    limits: &'a Limits,
-    /// Fixes the random choices of the weaker levels.
-    seed: u64,
-    /// Threads of a full-strength search.
-    threads: usize,
-}
-
-impl PositionVisitor for Think<'_> {
-    type Output = Result<()>;
-
-    fn defined(self, board: &crowned::rules::defined::DefinedBoard) -> Result<()> {
-        let mut engine = Engine::with_config(EngineConfig::default());
-        let situation = crowned::engine::AnySituation::at((*board).into());
-        let result = engine.think(&situation, self.level, self.limits, self.seed, &mut |p| {
-            let line: Vec<String> = p.pv.iter().map(|m| board.write_move(m)).collect();
-            eprintln!(
-                "depth {} score {} nodes {} pv {}",
-                p.depth,
-                p.score,
-                p.nodes,
-                line.join(" ")
-            );
-        });
-        let mut out = io::stdout().lock();
-        match result.best {
-            None => writeln!(out, "bestmove none")?,
-            Some(mv) => writeln!(
-                out,
-                "bestmove {} score {} depth {} nodes {}",
-                board.write_move(&mv),
-                result.score,
-                result.depth,
-                result.nodes
-            )?,
-        }
-        Ok(())
+/// The engine's move in `position`, under its rules (built-in or defined, one engine for both): progress on
+/// stderr, the decision on stdout, moves in the variant's notation.
+fn think(position: &AnyPosition, args: ThinkArgs, limits: &Limits) -> Result<()> {
+    let variant = position.variant();
+    let egdb = super::databases();
+    // Analysis wants the win/draw/loss tables from its first node, not once a thread has read them (a variant
+    // without tables, a defined one among them, has nothing to load).
+    if let Some(tables) = egdb.as_deref().and_then(|db| db.wld())
+        && let Err(e) = tables.load(variant)
+    {
+        eprintln!("crowned: warning: {e}; the search goes on without that table");
     }
-
-    fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
-        let style = R::VARIANT.notation();
-        let egdb = super::databases();
-        // Analysis wants the win/draw/loss tables from its first node, not once a thread has read them.
-        if let Some(tables) = egdb.as_deref().and_then(|db| db.wld())
-            && let Err(e) = tables.load(R::VARIANT)
-        {
-            eprintln!("crowned: warning: {e}; the search goes on without that table");
-        }
-        let config = EngineConfig::default()
-            .with_threads(self.threads)
-            .with_egdb(egdb);
-        let mut engine = Engine::with_config(config);
-        let situation = Situation::at(*position).into();
-        let result = engine.think(&situation, self.level, self.limits, self.seed, &mut |p| {
-            let line = pv_text(position, &p.pv, style);
-            eprintln!(
-                "depth {} score {} nodes {} nps {} time {:.3} pv {line}",
-                p.depth,
-                p.score,
-                p.nodes,
-                p.nodes_per_second(),
-                p.elapsed.as_secs_f64()
-            );
-        });
-        let mut out = io::stdout().lock();
-        match result.best {
-            None => writeln!(out, "bestmove none")?,
-            Some(mv) => writeln!(
-                out,
-                "bestmove {} score {} depth {} nodes {}",
-                write_move(position, &mv, style),
-                result.score,
-                result.depth,
-                result.nodes
-            )?,
-        }
-        Ok(())
+    let config = EngineConfig::default()
+        .with_threads(args.threads.map_or_else(cores, |t| t as usize))
+        .with_egdb(egdb);
+    let mut engine = Engine::with_config(config);
+    let style = variant.notation();
+    let situation = AnySituation::at(*position);
+    let result = engine.think(&situation, args.level, limits, args.seed, &mut |p| {
+        let line = pv_text(position, &p.pv, style);
+        eprintln!(
+            "depth {} score {} nodes {} nps {} time {:.3} pv {line}",
+            p.depth,
+            p.score,
+            p.nodes,
+            p.nodes_per_second(),
+            p.elapsed.as_secs_f64()
+        );
+    });
+    let mut out = io::stdout().lock();
+    match result.best {
+        None => writeln!(out, "bestmove none")?,
+        Some(mv) => writeln!(
+            out,
+            "bestmove {} score {} depth {} nodes {}",
+            position.write_move(&mv, style),
+            result.score,
+            result.depth,
+            result.nodes
+        )?,
     }
+    Ok(())
 }
 
 /// Moves of a line in the variant's notation, each written in the position it is played from.
-fn pv_text<R: Playable>(start: &Position<R>, pv: &[Move], style: SquareStyle) -> String {
+fn pv_text(start: &AnyPosition, pv: &[Move], style: SquareStyle) -> String {
     let mut pos = *start;
     let mut words = Vec::new();
     for mv in pv {
-        words.push(write_move(&pos, mv, style));
+        words.push(pos.write_move(mv, style));
         pos = pos.play(mv);
     }
     words.join(" ")

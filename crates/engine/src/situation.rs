@@ -106,11 +106,13 @@ pub struct AnySituation {
 impl AnySituation {
     /// A position with no history, and the default move limit.
     pub fn at(position: AnyPosition) -> AnySituation {
+        // The variant's limit on a king's quiet moves in a row (Frisian's three), as [`Situation::at`] has it.
+        let king_runs = KingRuns::none(position.variant().king_moves_in_a_row() as u8);
         AnySituation {
             position,
             earlier: Vec::new(),
             move_limit_plies: 2 * crowned_game::DEFAULT_MOVE_LIMIT,
-            king_runs: KingRuns::none(0),
+            king_runs,
         }
     }
 
@@ -165,5 +167,21 @@ impl<R: Playable> From<Situation<R>> for AnySituation {
             move_limit_plies: situation.move_limit_plies,
             king_runs: situation.king_runs,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crowned_rules::{Frisian, Position};
+
+    #[test]
+    fn a_position_with_no_history_keeps_its_variants_limit_on_a_kings_run() {
+        let start = Position::<Frisian>::start();
+        let typed: AnySituation = Situation::at(start).into();
+        let any = AnySituation::at(start.into());
+        assert_eq!(any, typed);
+        // A king's fourth quiet move in a row is barred in Frisian: the limit must reach the search.
+        assert_ne!(any.king_runs, KingRuns::none(0));
     }
 }
