@@ -183,7 +183,7 @@ pub struct TableSetup {
     pub rematch: Option<Rematch>,
     /// The tournament pairing its game is.
     pub event: Option<EventGame>,
-    /// Where the table's time stands among the periods of [`NOTE_CLOCKS_EVERY`] shared by every table of the
+    /// Where the table's time stands among the periods of [`NOTE_CLOCKS_EVERY`](super::NOTE_CLOCKS_EVERY) shared by every table of the
     /// server, so that all of them note their clocks at the same moments (one transaction).
     pub note_phase: Duration,
 }
