@@ -531,15 +531,26 @@ impl App {
         }
     }
 
-    /// Offers `action` to the parts of the app in turn (see the module's documentation).
+    /// Carries out `action`: what the app takes itself first ([`App::before_parts`]), then the parts in turn
+    /// ([`App::route`]).
     fn dispatch(&mut self, action: Action) -> Vec<Effect> {
+        match self.before_parts(action) {
+            Ok(action) => self.route(action),
+            Err(effects) => effects,
+        }
+    }
+
+    /// What the app does with an action before any part sees it: a digit after a file's letter, the engine's
+    /// answer taken as what was asked, the screen's size, a key while the game is not on show, a timer, a game
+    /// filed. The action to route to the parts, or the effects of having taken it here.
+    fn before_parts(&mut self, action: Action) -> Result<Action, Vec<Effect>> {
         if action.from_player() {
             // A file's letter waits for one key only: a digit makes it the start of a typed square.
             if let Some(letter) = self.input.take_letter()
                 && let Action::Edit(tui_input::InputRequest::InsertChar(digit)) = action
                 && digit.is_ascii_digit()
             {
-                return self.type_square(letter, digit);
+                return Err(self.type_square(letter, digit));
             }
         }
         let action = match action {
@@ -551,7 +562,7 @@ impl App {
             action => action,
         };
         if let Action::FileLetter { letter, then } = action {
-            return self.file_letter(letter, then.map(|then| *then));
+            return Err(self.file_letter(letter, then.map(|then| *then)));
         }
         if self.input.is_held()
             && action.from_player()
@@ -567,7 +578,7 @@ impl App {
             if self.fits() && !fitted && self.status == TOO_SMALL {
                 self.status = self.mode_message();
             }
-            return Vec::new();
+            return Err(Vec::new());
         }
         // The answer to the quit question is taken unseen: the question is on the enlarge screen.
         let answers_quit = matches!(action, Action::Answer(_) | Action::Cancel)
@@ -580,7 +591,7 @@ impl App {
         {
             // The game is not on show: nothing may change it unseen.
             self.status = TOO_SMALL.into();
-            return Vec::new();
+            return Err(Vec::new());
         }
         if action.from_player() && !action.is_help() {
             // Any key shows the game as it stands at once, bursts ended.
@@ -588,13 +599,18 @@ impl App {
             self.play.burst = Burst::default();
         }
         if let Action::Timer(timer) = action {
-            return self.timer(timer);
+            return Err(self.timer(timer));
         }
         if let Action::Filed(filed) = action {
             self.filed(filed);
-            return Vec::new();
+            return Err(Vec::new());
         }
-        // The parts of the app, first to last: each takes the action or passes it on.
+        Ok(action)
+    }
+
+    /// Offers `action` to the parts of the app, first to last: each takes it or passes it on, and the game takes
+    /// what none of them did.
+    fn route(&mut self, action: Action) -> Vec<Effect> {
         let action = match self.overlay_action(action) {
             Ok(effects) => return effects,
             Err(passed_on) => passed_on,
