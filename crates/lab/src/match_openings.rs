@@ -9,22 +9,94 @@ use std::collections::{HashMap, HashSet};
 use crowned_engine::{Opening, Rng};
 use crowned_rules::defined::{DefinedBoard, DefinedId};
 use crowned_rules::{
-    AnyPosition, Color, GameType, Move, MoveText, Playable, Position, Role, Strictness, write_move,
+    AnyPosition, Color, GameType, Move, MoveList, MoveText, Playable, Position, Role, Strictness,
+    write_move,
 };
 
 /// Tries per random opening wanted before the openings found so far are used again: a small board has few
 /// distinct short openings, and looking for more than exist must end.
 const TRIES_PER_OPENING: usize = 50;
 
-/// A match opening under the rules `R`: its name and the moves from the start of the game type.
+/// A match opening: its name and the moves from the start, and the position they lead to (`P`: a built-in rule
+/// set's position, or a defined variant's board).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MatchOpening<R: Playable> {
+pub struct Line<P> {
     /// The moves in the variant's notation, separated by spaces (the name a match reports).
     pub name: String,
     /// The moves from the start.
     pub moves: Vec<Move>,
     /// The position after them.
-    pub position: Position<R>,
+    pub position: P,
+}
+
+/// A match opening under the built-in rules `R`.
+pub type MatchOpening<R> = Line<Position<R>>;
+
+/// A match opening of a defined variant.
+pub type DefinedOpening = Line<DefinedBoard>;
+
+/// What drawing random openings asks of a position, built-in or defined: the same draw for both.
+trait OpeningBoard: Copy + Eq + std::hash::Hash {
+    /// The legal moves.
+    fn legal(&self) -> MoveList;
+    /// The position after `mv`.
+    fn after(&self, mv: &Move) -> Self;
+    /// `mv` in the variant's notation.
+    fn word(&self, mv: &Move) -> String;
+    /// Whether the game is decided here by a rule other than having no move (a defined variant's goal).
+    fn decided(&self) -> bool;
+    /// Whether both sides have as many pieces of each kind as the other.
+    fn balanced(&self) -> bool;
+    /// Whether the side to move must capture.
+    fn capture_due(&self) -> bool;
+}
+
+impl<R: Playable> OpeningBoard for Position<R> {
+    fn legal(&self) -> MoveList {
+        self.legal_moves()
+    }
+    fn after(&self, mv: &Move) -> Self {
+        self.play(mv)
+    }
+    fn word(&self, mv: &Move) -> String {
+        write_move(self, mv, R::VARIANT.notation())
+    }
+    fn decided(&self) -> bool {
+        false
+    }
+    fn balanced(&self) -> bool {
+        [Role::Man, Role::King]
+            .into_iter()
+            .all(|role| self.count(Color::Black, role) == self.count(Color::White, role))
+    }
+    fn capture_due(&self) -> bool {
+        self.must_capture()
+    }
+}
+
+impl OpeningBoard for DefinedBoard {
+    fn legal(&self) -> MoveList {
+        self.legal_moves()
+    }
+    fn after(&self, mv: &Move) -> Self {
+        self.play(mv)
+    }
+    fn word(&self, mv: &Move) -> String {
+        self.write_move(mv)
+    }
+    fn decided(&self) -> bool {
+        self.winner().is_some()
+    }
+    fn balanced(&self) -> bool {
+        let mut counts = HashMap::new();
+        for (_, (color, kind)) in self.occupants() {
+            *counts.entry(kind).or_insert(0i32) += if color == Color::Black { 1 } else { -1 };
+        }
+        counts.values().all(|&c| c == 0)
+    }
+    fn capture_due(&self) -> bool {
+        self.must_capture()
+    }
 }
 
 /// The start of a game type as a position of its rule set.
@@ -81,21 +153,28 @@ pub fn random_openings<R: Playable>(
     count: usize,
     seed: u64,
 ) -> Vec<MatchOpening<R>> {
-    let start = start_of::<R>(game_type);
-    let plies = random_plies(game_type.size);
-    let style = R::VARIANT.notation();
+    draw(
+        start_of::<R>(game_type),
+        random_plies(game_type.size),
+        count,
+        seed,
+    )
+}
+
+/// `count` openings of `plies` random moves from `start` (see [`random_openings`]), fixed by `seed`.
+fn draw<P: OpeningBoard>(start: P, plies: usize, count: usize, seed: u64) -> Vec<Line<P>> {
     let mut rng = Rng::new(seed ^ 0x6f70_656e_696e_6773);
     let mut seen = HashSet::new();
-    let mut found: Vec<MatchOpening<R>> = Vec::with_capacity(count);
+    let mut found: Vec<Line<P>> = Vec::with_capacity(count);
     for _ in 0..count.saturating_mul(TRIES_PER_OPENING) {
         if found.len() == count {
             break;
         }
-        let Some(opening) = random_line(start, plies, style, &mut rng) else {
+        let Some(opening) = random_line(start, plies, &mut rng) else {
             continue;
         };
-        if balanced(&opening.position)
-            && !opening.position.must_capture()
+        if opening.position.balanced()
+            && !opening.position.capture_due()
             && seen.insert(opening.position)
         {
             found.push(opening);
@@ -114,44 +193,28 @@ pub fn random_openings<R: Playable>(
 }
 
 /// One line of `plies` random legal moves from `start`, or `None` if the game ends on the way.
-fn random_line<R: Playable>(
-    start: Position<R>,
-    plies: usize,
-    style: crowned_rules::SquareStyle,
-    rng: &mut Rng,
-) -> Option<MatchOpening<R>> {
+fn random_line<P: OpeningBoard>(start: P, plies: usize, rng: &mut Rng) -> Option<Line<P>> {
     let mut pos = start;
     let mut moves = Vec::with_capacity(plies);
     let mut words = Vec::with_capacity(plies);
     for _ in 0..plies {
-        let legal = pos.legal_moves();
-        if legal.is_empty() {
+        let legal = pos.legal();
+        if legal.is_empty() || pos.decided() {
             return None;
         }
         let mv = legal[rng.below(legal.len())];
-        words.push(write_move(&pos, &mv, style));
-        pos = pos.play(&mv);
+        words.push(pos.word(&mv));
+        pos = pos.after(&mv);
         moves.push(mv);
     }
-    if pos.legal_moves().is_empty() {
+    if pos.legal().is_empty() || pos.decided() {
         return None;
     }
-    Some(MatchOpening {
+    Some(Line {
         name: words.join(" "),
         moves,
         position: pos,
     })
-}
-
-/// A match opening of a defined variant: its name and the moves from the start.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DefinedOpening {
-    /// The moves in the definition's notation (coordinates), separated by spaces.
-    pub name: String,
-    /// The moves from the start.
-    pub moves: Vec<Move>,
-    /// The position after them.
-    pub position: DefinedBoard,
 }
 
 /// `count` random openings of a defined variant, as [`random_openings`] draws them for the built-in rule sets:
@@ -159,63 +222,8 @@ pub struct DefinedOpening {
 /// pieces of every kind, no capture to make and a move to play, distinct while the board has enough of them;
 /// fixed by `seed`.
 pub fn defined_openings(id: DefinedId, count: usize, seed: u64) -> Vec<DefinedOpening> {
-    let start = DefinedBoard::start(id);
     let height = u8::try_from(id.get().rules.height).unwrap_or(u8::MAX);
-    let plies = random_plies(height);
-    let mut rng = Rng::new(seed ^ 0x6f70_656e_696e_6773);
-    let mut seen = HashSet::new();
-    let mut found: Vec<DefinedOpening> = Vec::with_capacity(count);
-    'tries: for _ in 0..count.saturating_mul(TRIES_PER_OPENING) {
-        if found.len() == count {
-            break;
-        }
-        let mut board = start;
-        let (mut moves, mut words) = (Vec::with_capacity(plies), Vec::with_capacity(plies));
-        for _ in 0..plies {
-            let legal = board.legal_moves();
-            if legal.is_empty() || board.winner().is_some() {
-                continue 'tries;
-            }
-            let mv = legal[rng.below(legal.len())];
-            words.push(board.write_move(&mv));
-            board = board.play(&mv);
-            moves.push(mv);
-        }
-        let over = board.legal_moves().is_empty() || board.winner().is_some();
-        // Quiet as [`random_openings`]' are: no capture to make.
-        if !over && defined_balanced(&board) && !board.must_capture() && seen.insert(board) {
-            found.push(DefinedOpening {
-                name: words.join(" "),
-                moves,
-                position: board,
-            });
-        }
-    }
-    let distinct = found.len();
-    for i in distinct..count {
-        if distinct == 0 {
-            break;
-        }
-        let again = found[i % distinct].clone();
-        found.push(again);
-    }
-    found
-}
-
-/// Whether both sides of a defined position have as many pieces of each kind as the other.
-fn defined_balanced(board: &DefinedBoard) -> bool {
-    let mut counts = HashMap::new();
-    for (_, (color, kind)) in board.occupants() {
-        *counts.entry(kind).or_insert(0i32) += if color == Color::Black { 1 } else { -1 };
-    }
-    counts.values().all(|&c| c == 0)
-}
-
-/// Whether both sides have the same men and kings.
-fn balanced<R: Playable>(pos: &Position<R>) -> bool {
-    [Role::Man, Role::King]
-        .into_iter()
-        .all(|role| pos.count(Color::Black, role) == pos.count(Color::White, role))
+    draw(DefinedBoard::start(id), random_plies(height), count, seed)
 }
 
 #[cfg(test)]
@@ -257,7 +265,7 @@ mod tests {
                 pos = pos.play(mv);
             }
             assert_eq!(pos, opening.position);
-            assert!(balanced(&pos));
+            assert!(pos.balanced());
             assert!(!pos.must_capture(), "{}", opening.name);
             // Written in the variant's notation, one word per move.
             assert_eq!(
