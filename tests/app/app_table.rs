@@ -1,4 +1,4 @@
-//! The app at a table (a room on a server), driven by actions as a session would: the player's moves are shown
+//! The app at a table on a server, driven by actions as a session would: the player's moves are shown
 //! and sent, the table's states followed, offers go to the table, and what belongs to local games is refused.
 
 use std::sync::Arc;

@@ -122,8 +122,8 @@ impl FromSql for GameId {
     }
 }
 
-/// What an event's lease is kept under, before its code: events and tables share the lease table (and the
-/// heartbeat that renews it), and no room's code starts so, so neither is ever taken for the other.
+/// What an event's lease is kept under, before its code: events and tables share the leases' database table (and
+/// the heartbeat that renews it), and no table's code starts so, so neither is ever taken for the other.
 pub const EVENT_KEY: &str = "event:";
 
 /// The lease key of the event `code`.
