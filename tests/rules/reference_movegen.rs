@@ -1,6 +1,6 @@
 //! The bitboard generator against a plain, obviously-correct one written from the rules text, for every variant.
 //!
-//! The reference (`tests/reference`) takes the rules as data ([`RefRules`]) and finds moves on a square array,
+//! The reference (`crates/reference`) takes the rules as data ([`RefRules`]) and finds moves on a square array,
 //! one jump at a time. Three kinds of test here:
 //! - each rule set the library has is compared with the reference on random positions (any mix of men and kings,
 //!   which the start position reaches only deep in the tree), along random games, and at every node of the tree
@@ -15,8 +15,7 @@ use crowned::rules::{
 use proptest::prelude::*;
 
 use crate::common;
-#[path = "../reference/mod.rs"]
-mod reference;
+use crowned_reference as reference;
 
 use reference::compare::{check_position, check_tree, compare_position};
 use reference::positions::{random_game, random_position};

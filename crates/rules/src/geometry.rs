@@ -256,6 +256,9 @@ impl Geometry {
     }
 
     /// Row (0 = top of the diagram) and column (0 = left, the a-file) of a square.
+    // Inline across crates: board walkers outside the rules (the reference generator, the renderer) call this
+    // and `at` once a cell.
+    #[inline]
     pub const fn row_col(self, square: Square) -> (u32, u32) {
         if let Some(shape) = self.defined {
             let i = square.index() as usize;
@@ -273,6 +276,7 @@ impl Geometry {
     }
 
     /// The square at a row and column, if that is a playable square of this board.
+    #[inline]
     pub const fn at(self, row: u32, col: u32) -> Option<Square> {
         if row >= self.height as u32 || col >= self.width as u32 {
             return None;

@@ -1,5 +1,5 @@
 //! The general generator against an independent implementation: pydraughts, a Python draughts library that shares
-//! nothing with crowned. Its counts were computed once by `tests/reference/pydraughts_perft.py` (pydraughts 0.6.7,
+//! nothing with crowned. Its counts were computed once by `crates/reference/pydraughts_perft.py` (pydraughts 0.6.7,
 //! run as that script's header says) and are quoted here like a published table; none comes from crowned.
 //!
 //! pydraughts lists every route of a flying king separately (one per square it stops on between two captures);
@@ -85,7 +85,7 @@ fn agrees(name: &str, table: &[(&str, &[u64])], shallow: usize, deep: bool) {
     }
 }
 
-// pydraughts' counts, from `tests/reference/pydraughts_perft.py` (pydraughts 0.6.7). pydraughts' variant names:
+// pydraughts' counts, from `crates/reference/pydraughts_perft.py` (pydraughts 0.6.7). pydraughts' variant names:
 // "standard" is international draughts; the rest are crowned's names. English in pydraughts starts with White at
 // the bottom to move, the colours of crowned's English swapped and the board turned, which counts the same.
 

@@ -1,6 +1,6 @@
 //! Random positions for property tests, for any rule set and board.
 
-use crowned::rules::{Color, Piece, Position, Role, RuleSet, Square, max_pieces};
+use crowned_rules::{Color, Piece, Position, Role, RuleSet, Square, max_pieces};
 use proptest::prelude::*;
 
 /// Random legal positions under `R`: each side has from none up to as many pieces as it starts with, on random

@@ -13,9 +13,13 @@
 //! The generator lists full routes ([`RefMove`]): every landing square, and the captured pieces in the order they
 //! were taken. The keys the fast generator is compared on ([`RefMove::order_key`], [`RefMove::set_key`]) are
 //! derived from them.
+//!
+//! It is a crate of its own, used only by the tests, so that it can be built with full optimisation while the
+//! tests are not: its trees are the longest part of the rules' tests (see the tests' profile in the workspace's
+//! `Cargo.toml`). [`compare`] holds the comparison with the fast generator, and [`positions`] the random positions
+//! and games it is made on.
 
-// Each test file that includes this module uses a different part of it.
-#![allow(dead_code)]
+#![deny(missing_docs)]
 
 pub mod compare;
 pub mod positions;
@@ -23,7 +27,7 @@ pub mod positions;
 use std::collections::BTreeSet;
 use std::fmt;
 
-use crowned::rules::{Color, Geometry, Piece, Position, Role, RuleSet, Square};
+use crowned_rules::{Color, Geometry, Piece, Position, Role, RuleSet, Square};
 
 /// What happens when a man reaches the far row in the middle of a capture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

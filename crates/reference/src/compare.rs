@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 
-use crowned::rules::{Move, Position, RuleSet, to_fen};
+use crowned_rules::{Move, Position, RuleSet, to_fen};
 
 use super::{Board, RefMove, RefRules, SetKey, legal_routes};
 

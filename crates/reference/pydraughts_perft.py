@@ -16,8 +16,8 @@ Version used: pydraughts 0.6.7 (PyPI), Python 3.11.
 
 How to run:
     python3 -m venv /tmp/pyref && /tmp/pyref/bin/pip install pydraughts==0.6.7
-    /tmp/pyref/bin/python tests/reference/pydraughts_perft.py > pydraughts-perft.txt
-    /tmp/pyref/bin/python tests/reference/pydraughts_perft.py --ends    # only ENDS_POSITIONS, in about 2 s
+    /tmp/pyref/bin/python crates/reference/pydraughts_perft.py > pydraughts-perft.txt
+    /tmp/pyref/bin/python crates/reference/pydraughts_perft.py --ends    # only ENDS_POSITIONS, in about 2 s
 
 It takes about 5 minutes on one core (most of it Turkish depth 5, English, Italian and Russian depth 6).
 """
