@@ -1,11 +1,57 @@
 //! The fast generator (`Position::legal_moves` and friends) against the reference, position by position.
+//!
+//! The comparison sees a position through [`FastPosition`], so that it is built once, here, with the reference's
+//! full optimisation, rather than once for each rule set in the tests that call it; only the few calls into the
+//! fast generator are built for each.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Debug;
 
-use crowned_rules::{Move, Position, RuleSet, to_fen};
+use crowned_rules::{Move, MoveList, Position, RuleSet, to_fen};
 
 use super::{Board, RefMove, RefRules, SetKey, legal_routes};
+
+/// What the comparison asks of a position of the fast generator.
+pub trait FastPosition {
+    /// The position as PDN FEN, for the messages.
+    fn fen(&self) -> String;
+    /// The pieces and the side to move, as the reference holds them.
+    fn board(&self) -> Board;
+    /// `legal_moves`: one move per start, set of pieces taken and end.
+    fn merged_moves(&self) -> MoveList;
+    /// `legal_moves_with_duplicates`: one move per start, order of pieces taken and end.
+    fn moves_with_duplicates(&self) -> MoveList;
+    /// The position after a move.
+    fn after(&self, mv: &Move) -> Box<dyn FastPosition>;
+    /// Whether a capture is compulsory.
+    fn must_capture(&self) -> bool;
+}
+
+impl<R: RuleSet> FastPosition for Position<R> {
+    fn fen(&self) -> String {
+        to_fen(self)
+    }
+
+    fn board(&self) -> Board {
+        Board::from_position(self)
+    }
+
+    fn merged_moves(&self) -> MoveList {
+        self.legal_moves()
+    }
+
+    fn moves_with_duplicates(&self) -> MoveList {
+        self.legal_moves_with_duplicates()
+    }
+
+    fn after(&self, mv: &Move) -> Box<dyn FastPosition> {
+        Box::new(self.play(mv))
+    }
+
+    fn must_capture(&self) -> bool {
+        Position::must_capture(self)
+    }
+}
 
 /// Returns `Err` with the formatted message from the enclosing function unless `cond` holds.
 macro_rules! ensure {
@@ -51,8 +97,12 @@ fn same_keys<K: Ord + Debug>(
 ///
 /// Returns the first difference found, with the FEN.
 pub fn compare_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) -> Result<(), String> {
-    let fen = to_fen(pos);
-    let board = Board::from_position(pos);
+    compare(rules, pos)
+}
+
+fn compare(rules: &RefRules, pos: &dyn FastPosition) -> Result<(), String> {
+    let fen = pos.fen();
+    let board = pos.board();
     let routes = legal_routes(rules, &board);
     let mut by_route: BTreeMap<(u32, Vec<u32>), &RefMove> = BTreeMap::new();
     for r in &routes {
@@ -87,7 +137,7 @@ pub fn compare_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) -> Resu
     };
 
     let mut fast_order = BTreeSet::new();
-    for m in &pos.legal_moves_with_duplicates() {
+    for m in &pos.moves_with_duplicates() {
         let key = find(m)?.order_key();
         ensure!(
             fast_order.insert(key.clone()),
@@ -103,7 +153,7 @@ pub fn compare_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) -> Resu
     )?;
 
     let mut fast_set = BTreeSet::new();
-    for m in &pos.legal_moves() {
+    for m in &pos.merged_moves() {
         let route = find(m)?;
         let key = route.set_key();
         ensure!(
@@ -111,7 +161,7 @@ pub fn compare_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) -> Resu
             "the fast generator lists {key:?} twice (merged) in {fen}"
         );
         ensure!(
-            Board::from_position(&pos.play(m)) == board.after(route),
+            pos.after(m).board() == board.after(route),
             "playing {m:?} in {fen} leads elsewhere than the reference's route"
         );
     }
@@ -144,7 +194,12 @@ pub fn compare_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) -> Resu
 /// [`compare_position`], panicking on a difference (which proptest then shrinks).
 #[track_caller]
 pub fn check_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) {
-    if let Err(difference) = compare_position(rules, pos) {
+    check(rules, pos);
+}
+
+#[track_caller]
+fn check(rules: &RefRules, pos: &dyn FastPosition) {
+    if let Err(difference) = compare(rules, pos) {
         panic!("{difference}");
     }
 }
@@ -152,13 +207,17 @@ pub fn check_position<R: RuleSet>(rules: &RefRules, pos: &Position<R>) {
 /// Checks [`check_position`] at every node of the tree of merged legal moves from `pos` down to `depth` plies
 /// (the root and every leaf included). Returns the number of nodes checked.
 pub fn check_tree<R: RuleSet>(rules: &RefRules, pos: &Position<R>, depth: u32) -> u64 {
-    check_position(rules, pos);
+    check_subtree(rules, pos, depth)
+}
+
+fn check_subtree(rules: &RefRules, pos: &dyn FastPosition, depth: u32) -> u64 {
+    check(rules, pos);
     if depth == 0 {
         return 1;
     }
     1 + pos
-        .legal_moves()
+        .merged_moves()
         .iter()
-        .map(|m| check_tree(rules, &pos.play(m), depth - 1))
+        .map(|m| check_subtree(rules, pos.after(m).as_ref(), depth - 1))
         .sum::<u64>()
 }
