@@ -2,8 +2,9 @@
 //! out); [`ui`], which draws it with ratatui into any backend; and [`config`], the settings from the built-in
 //! defaults, the user's file and the command line.
 //!
-//! These three import one another (the settings hold the app's key map and the screen's theme, the app reads the
-//! settings), so they are one crate for now; it stands on the rules, the game, the engine, the store and the
+//! The app reads the settings, and the settings still hold the app's key map (its key names, contexts and
+//! default keys, with the actions they stand for), so the two are one crate for now; what a settings screen's
+//! row holds and what an edit says are the settings' own ([`config::SettingEdit`]); it stands on the rules, the game, the engine, the store and the
 //! problems (the trainer's), and
 //! knows nothing of terminals, SSH or HTTP: the compiler holds that, as ratatui comes without a backend here.
 

@@ -316,7 +316,7 @@ pub enum Action {
     /// kept.
     ShowSettings {
         /// The look's rows.
-        rows: Vec<super::SettingRow>,
+        rows: Vec<crate::config::SettingRow>,
         /// Where changes are kept, or why they last only for now.
         saved_in: String,
     },
@@ -326,7 +326,7 @@ pub enum Action {
     /// where it is kept, and what the app follows now; or refused, with the reason.
     SettingAnswered {
         /// The change.
-        edit: super::SettingEdit,
+        edit: crate::config::SettingEdit,
         /// In force (and where it is kept), or why not.
         answer: Result<String, String>,
         /// What the app follows once it is in force.
@@ -478,7 +478,7 @@ pub enum Effect {
     /// Open the settings screen: answer with [`Action::ShowSettings`].
     OpenSettings,
     /// Check, apply and keep this change of the settings; answer with [`Action::SettingAnswered`].
-    ChangeSetting(super::SettingEdit),
+    ChangeSetting(crate::config::SettingEdit),
     /// Leave the program.
     Quit,
 }

@@ -15,9 +15,10 @@ pub use form::{FORM_ROWS, Form};
 use super::action::{Action, LobbyAction};
 use super::event::{Key, KeyCode};
 use super::keymap::{Context, KeyChord, KeyMap};
-use super::settings_screen::{ScreenOutcome, SettingEdit, SettingRow, SettingsScreen};
+use super::settings_screen::{ScreenOutcome, SettingsScreen};
 use super::table::{NewTable, read_table_code};
 use super::trainer::TrainingKind;
+use crate::config::{SettingEdit, SettingRow};
 use crate::game::TimeControl;
 use crate::rules::{GameType, Variant};
 

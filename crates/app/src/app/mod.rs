@@ -65,10 +65,7 @@ pub use preferences::{
     DEFAULT_ANIMATION_STEP, DEFAULT_PACE, DEFAULT_THINK_TIME, Orientation, Preferences,
     UnknownOrientation,
 };
-pub use settings_screen::{
-    Capture, Followed, RowKind, SCREEN_KEYS, ScreenOutcome, SettingEdit, SettingRow, SettingValue,
-    SettingsScreen,
-};
+pub use settings_screen::{Capture, Followed, SCREEN_KEYS, ScreenOutcome, SettingsScreen};
 pub use setup::{Setup, SetupError, check_position};
 pub use trainer::{Attempt, HintStage, Trainer, TrainingKind, TrainingNews};
 

@@ -15,8 +15,8 @@ use thiserror::Error;
 use toml_edit::{Array, DocumentMut, Item, Table, Value};
 
 use super::{CaptureEffect, Orientation, PieceStyle, ThemeName};
+use super::{SettingEdit, SettingRow, SettingValue};
 use super::{Settings, SettingsError, read_settings_file};
-use crate::app::{SettingEdit, SettingRow, SettingValue};
 use crate::rules::SquareStyle;
 use crate::store::{file_label, write_atomic};
 
@@ -213,11 +213,13 @@ mod tests {
         assert_eq!(rows[0].value(), "classic");
         for row in &rows {
             let values: Vec<SettingValue> = match &row.kind {
-                crate::app::RowKind::Words { words, .. } => words.iter().map(|w| word(w)).collect(),
-                crate::app::RowKind::Flag(_) => {
+                crate::config::RowKind::Words { words, .. } => {
+                    words.iter().map(|w| word(w)).collect()
+                }
+                crate::config::RowKind::Flag(_) => {
                     vec![SettingValue::Flag(true), SettingValue::Flag(false)]
                 }
-                crate::app::RowKind::Keys { .. } => panic!("no keys among the look's rows"),
+                crate::config::RowKind::Keys { .. } => panic!("no keys among the look's rows"),
             };
             for value in values {
                 let change = edit(&row.table, &row.name, value);

@@ -27,6 +27,7 @@ mod locate;
 mod node_name;
 mod players;
 mod postgres_url;
+pub(crate) mod rows;
 pub mod schema;
 mod server;
 mod values;
@@ -40,6 +41,7 @@ pub use game::{GameFlags, GameSettings};
 pub use node_name::{MAX_NODE_NAME, NodeName, NodeNameError};
 pub use players::{PlayersFlags, PlayersSettings};
 pub use postgres_url::{PostgresUrl, UrlError};
+pub use rows::{RowKind, SettingEdit, SettingRow, SettingValue};
 pub use schema::parse_listen;
 pub use server::{
     CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, EVENT_CAP, IDLE_TIMEOUT, LEASE_TERM,

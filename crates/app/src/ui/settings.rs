@@ -10,7 +10,8 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Clear, Paragraph, Widget};
 
-use crate::app::{Capture, Context, RowKind, SettingsScreen};
+use crate::app::{Capture, Context, SettingsScreen};
+use crate::config::RowKind;
 
 /// The widest the screen is drawn.
 const WIDTH: u16 = 76;
@@ -171,10 +172,10 @@ mod tests {
             "{shown}"
         );
         assert!(shown.contains("Keys: a tournament's screen"), "{shown}");
-        let edit = crate::app::SettingEdit {
+        let edit = crate::config::SettingEdit {
             table: "display".into(),
             name: "theme".into(),
-            value: crate::app::SettingValue::Word("mono".into()),
+            value: crate::config::SettingValue::Word("mono".into()),
         };
         screen.answered(
             &edit,

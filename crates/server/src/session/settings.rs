@@ -6,7 +6,8 @@
 use std::path::PathBuf;
 
 use super::Session;
-use crate::app::{Action, Followed, SettingEdit};
+use crate::app::{Action, Followed};
+use crate::config::SettingEdit;
 use crate::config::{Settings, SettingsError, save_edit};
 use crate::store::file_label;
 use crate::ui::Options;

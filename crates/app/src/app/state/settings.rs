@@ -3,7 +3,8 @@
 
 use super::App;
 use crate::app::action::{Action, Effect};
-use crate::app::settings_screen::{Followed, ScreenOutcome, SettingEdit, SettingsScreen};
+use crate::app::settings_screen::{Followed, ScreenOutcome, SettingsScreen};
+use crate::config::SettingEdit;
 
 impl App {
     /// The settings screen's own actions, wherever the player is: `Ok` with the effects when `action` is one.
