@@ -3,10 +3,10 @@
 //! defaults, the user's file and the command line.
 //!
 //! The app reads the settings, and the settings still hold the app's key map (its key names, contexts and
-//! default keys, with the actions they stand for), so the two are one crate for now; what a settings screen's
-//! row holds and what an edit says are the settings' own ([`config::SettingEdit`]); it stands on the rules, the game, the engine, the store and the
-//! problems (the trainer's), and
-//! knows nothing of terminals, SSH or HTTP: the compiler holds that, as ratatui comes without a backend here.
+//! default keys, with the actions they stand for), so the two are one crate for now; what a settings screen's row
+//! holds and what an edit says are the settings' own ([`config::SettingEdit`]). The crate stands on the rules, the
+//! game, the engine, the store and the problems (the trainer's), and knows nothing of terminals, SSH or HTTP: the
+//! compiler holds that, as ratatui comes without a backend here.
 
 #![deny(missing_docs)]
 #![deny(clippy::undocumented_unsafe_blocks)]
