@@ -648,7 +648,7 @@ fn the_arena_benchmark_runs_small() {
         "--players",
         "10",
         "--seconds",
-        "20",
+        "12",
         "--start-in",
         "4",
         "--plies",
@@ -673,7 +673,7 @@ fn the_arena_benchmark_runs_small() {
     let started = number("games: ", " started");
     let finished = number(" started, ", " finished");
     let kept = number("records: ", " games of the event");
-    // Ten players paired as they come free for 20 seconds play many rounds of short games.
+    // Ten players paired as they come free for 12 seconds play many rounds of short games.
     assert!(started >= 10, "{text}");
     assert_eq!((finished, kept), (started, started), "{text}");
     assert!(
