@@ -393,9 +393,12 @@ impl Board {
 
     /// Every piece of `color` with its square.
     pub fn pieces_of(&self, color: Color) -> Vec<((i32, i32), Piece)> {
-        self.dark_squares()
-            .into_iter()
-            .filter_map(|at| self.get(at).map(|p| (at, p)))
+        // Light squares are always empty, so a scan of the cells finds only playable ones, row by row.
+        let size = self.size();
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, cell)| cell.map(|p| (((i as i32) / size, (i as i32) % size), p)))
             .filter(|(_, p)| p.color == color)
             .collect()
     }
@@ -824,11 +827,14 @@ pub fn perft(rules: &RefRules, board: &Board, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let mut seen = BTreeSet::new();
-    let moves: Vec<RefMove> = legal_routes(rules, board)
-        .into_iter()
-        .filter(|m| seen.insert(m.order_key()))
-        .collect();
+    // One move per start, pieces taken in order and end (see `OrderKey`): sorted by that key, the routes that
+    // differ only in where a flying king stopped between captures lie side by side.
+    fn key(m: &RefMove) -> (u32, &[u32], u32) {
+        (m.from, &m.captured, m.to())
+    }
+    let mut moves = legal_routes(rules, board);
+    moves.sort_by(|a, b| key(a).cmp(&key(b)));
+    moves.dedup_by(|a, b| key(a) == key(b));
     if depth == 1 {
         return moves.len() as u64;
     }
