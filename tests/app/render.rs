@@ -7,7 +7,7 @@ use crowned::engine::Level;
 use crowned::game::AnyGame;
 use crowned::rules::{GameType, Geometry};
 use crowned::store::games_in_text;
-use crowned::ui::{self, Options, PieceStyle, Theme, ThemeName};
+use crowned::ui::{self, Glyphs as _, Options, PieceStyle, Theme, ThemeName};
 use ratatui::buffer::Buffer;
 
 use crate::common;

@@ -11,17 +11,6 @@ use crate::rules::Square;
 
 pub use crate::config::{CaptureEffect, UnknownCaptureEffect};
 
-/// The toggle key's side of the capture effect.
-impl CaptureEffect {
-    /// The other one: what the toggle key switches to.
-    pub fn toggled(self) -> CaptureEffect {
-        match self {
-            CaptureEffect::None => CaptureEffect::Explode,
-            CaptureEffect::Explode => CaptureEffect::None,
-        }
-    }
-}
-
 /// How many frames a burst has: the flash, the ring, the dust.
 pub const BURST_FRAMES: usize = 3;
 
@@ -97,15 +86,5 @@ mod tests {
         assert!(!burst.advance());
         assert!(burst.is_empty());
         assert!(!burst.add([]), "nothing to show starts nothing");
-    }
-
-    #[test]
-    fn effects_read_and_toggle() {
-        for effect in CaptureEffect::ALL {
-            assert_eq!(effect.name().parse(), Ok(effect));
-            assert_eq!(effect.toggled().toggled(), effect);
-        }
-        assert_eq!(" Explode ".parse(), Ok(CaptureEffect::Explode));
-        assert!("fireworks".parse::<CaptureEffect>().is_err());
     }
 }

@@ -4,7 +4,7 @@
 //! they can be rebound and the help lists them as bound. The server fills in what the event says; this holds
 //! what the player does with it.
 
-use super::{Action, Context, EventAction, Key, KeyChord, KeyCode, KeyMap};
+use super::{Action, Context, EventAction, Key, KeyCode, KeyMap, bound_in};
 
 /// The tournament screen's state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -56,11 +56,7 @@ impl EventScreen {
         if self.help.take().is_some() {
             return None;
         }
-        let Some(Action::Event(action)) = self
-            .keys
-            .command_for(Context::Event, KeyChord::from(key))
-            .map(|c| c.action.clone())
-        else {
+        let Some(Action::Event(action)) = bound_in(&self.keys, Context::Event, key) else {
             return None;
         };
         match action {
@@ -77,7 +73,7 @@ impl EventScreen {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::Modifiers;
+    use crate::app::{KeyChord, Modifiers};
 
     fn screen() -> EventScreen {
         EventScreen::new(crate::config::Settings::defaults().keys)

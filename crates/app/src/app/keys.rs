@@ -14,7 +14,7 @@ use tui_input::InputRequest;
 
 use super::action::{Action, HelpAction, ListAction};
 use super::event::{Key, KeyCode, Modifiers};
-use super::keymap::{Context, KeyChord};
+use super::keymap::{Context, KeyChord, bound_in, command_action};
 use super::mode::{Focus, Mode};
 use super::overlay::{Overlay, Question};
 use super::state::App;
@@ -71,10 +71,10 @@ fn bound_action(app: &App, contexts: &[Context], key: Key) -> Option<Action> {
             return Some(Action::Edit(InputRequest::InsertChar(c)));
         }
         if let Some(command) = keys.command_for(context, chord) {
-            return match command.action {
+            return match command_action(command) {
                 // A rematch abandons the game, so the key works only once it is over (`:rematch` always does).
-                Action::Rematch if !matches!(app.mode(), Mode::Over(_)) => None,
-                ref action => Some(action.clone()),
+                Some(Action::Rematch) if !matches!(app.mode(), Mode::Over(_)) => None,
+                action => action,
             };
         }
     }
@@ -148,11 +148,7 @@ fn help_key(key: Key) -> Action {
 /// A yes/no question: y or n (Esc is no); the quit key confirms quitting too; help still opens, other keys
 /// leave the question on screen.
 fn question_key(app: &App, question: Question, key: Key) -> Option<Action> {
-    let quit_key = app
-        .preferences()
-        .keys
-        .command_for(Context::Board, KeyChord::from(key))
-        .is_some_and(|command| command.action == Action::Quit);
+    let quit_key = bound_in(&app.preferences().keys, Context::Board, key) == Some(Action::Quit);
     if matches!(question, Question::Quit { .. }) && quit_key {
         return Some(Action::Answer(true));
     }

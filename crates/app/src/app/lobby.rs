@@ -14,7 +14,7 @@ pub use form::{FORM_ROWS, Form};
 
 use super::action::{Action, LobbyAction};
 use super::event::{Key, KeyCode};
-use super::keymap::{Context, KeyChord, KeyMap};
+use super::keymap::{Context, KeyMap, bound_in};
 use super::settings_screen::{ScreenOutcome, SettingsScreen};
 use super::table::{NewTable, read_table_code};
 use super::trainer::TrainingKind;
@@ -383,11 +383,7 @@ impl Lobby {
     }
 
     fn list_key(&mut self, key: Key) -> Option<Choice> {
-        let Some(Action::Lobby(action)) = self
-            .keys
-            .command_for(Context::Lobby, KeyChord::from(key))
-            .map(|c| c.action.clone())
-        else {
+        let Some(Action::Lobby(action)) = bound_in(&self.keys, Context::Lobby, key) else {
             return None;
         };
         let last = self.items.len() - 1;
@@ -451,10 +447,7 @@ impl Lobby {
 
     /// The form takes the new-game dialog's keys: it is the same kind of form.
     fn form_key(&mut self, mut form: Form, key: Key) -> Option<Choice> {
-        let action = self
-            .keys
-            .command_for(Context::Dialog, KeyChord::from(key))
-            .map(|c| c.action.clone());
+        let action = bound_in(&self.keys, Context::Dialog, key);
         match action {
             Some(Action::Cancel) => {
                 self.close_panel();

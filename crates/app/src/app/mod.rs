@@ -54,7 +54,7 @@ pub use event_screen::{EventLeave, EventScreen};
 pub use input::{actions_for_input, resized};
 pub use keymap::{
     BadKey, Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand, KeyMap, KeyMapError,
-    UnknownContext, key_help,
+    UnknownContext, bound_in, command_action, key_help,
 };
 pub use keys::action_for_key;
 pub use layout::{ScreenLayout, min_size};

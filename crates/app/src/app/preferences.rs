@@ -6,22 +6,10 @@ use std::time::Duration;
 use super::burst::CaptureEffect;
 use super::keymap::KeyMap;
 use crate::config::{Settings, interval};
-use crate::engine::{Level, Player, Players};
+use crate::engine::Level;
 use crate::game::{DEFAULT_MOVE_LIMIT, TimeControl};
 
 pub use crate::config::{Orientation, UnknownOrientation};
-
-/// Which way up the board starts, as the orientation says for the players of a game.
-impl Orientation {
-    /// Whether Black is at the bottom of the board for a game with these players.
-    pub fn black_at_bottom(self, players: Players) -> bool {
-        match self {
-            Orientation::Auto => players.black == Player::Human && players.white != Player::Human,
-            Orientation::BlackBottom => true,
-            Orientation::WhiteBottom => false,
-        }
-    }
-}
 
 /// The settings the app itself follows. The default is the built-in behaviour.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -113,26 +101,24 @@ impl From<&Settings> for Preferences {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Level;
 
     #[test]
-    fn orientations_read_and_decide_the_bottom() {
-        let against_engine = Players {
-            black: Player::Human,
-            white: Player::Engine(Level::Easy),
-        };
-        let humans = Players {
-            black: Player::Human,
-            white: Player::Human,
-        };
-        assert!(Orientation::Auto.black_at_bottom(against_engine));
-        assert!(!Orientation::Auto.black_at_bottom(humans));
-        assert!(!Orientation::Auto.black_at_bottom(against_engine.swapped()));
-        assert!(Orientation::BlackBottom.black_at_bottom(humans));
-        assert!(!Orientation::WhiteBottom.black_at_bottom(against_engine));
-        for o in Orientation::ALL {
-            assert_eq!(o.name().parse(), Ok(o));
-        }
-        assert!("sideways".parse::<Orientation>().is_err());
+    fn the_built_in_settings_are_the_apps_defaults_and_a_file_reaches_it() {
+        let defaults = Settings::defaults();
+        assert_eq!(Preferences::from(&defaults), Preferences::default());
+        assert_eq!(
+            crate::ui::Options::of(&defaults, false),
+            crate::ui::Options::default()
+        );
+        let file = "[game]\nclock = \"5+3\"\n[display]\ncapture-effect = \"explode\"\n";
+        let settings = defaults
+            .overlaid(file, std::path::Path::new("config.toml"))
+            .expect("valid");
+        let preferences = Preferences::from(&settings);
+        assert_eq!(preferences.clock, "5+3".parse().ok());
+        assert_eq!(
+            preferences.capture_effect,
+            crate::config::CaptureEffect::Explode
+        );
     }
 }

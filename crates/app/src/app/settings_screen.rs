@@ -16,7 +16,7 @@ use super::burst::CaptureEffect;
 use super::event::{Key, KeyCode};
 use super::keymap::{Context, KeyChord, KeyMap};
 use super::preferences::Orientation;
-use crate::config::rows::keys_text;
+use crate::config::keys_text;
 use crate::config::{RowKind, SettingEdit, SettingRow, SettingValue};
 
 /// What the app itself follows of the settings, taken up at once when a change is in force (the screen's look

@@ -5,7 +5,7 @@ use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Widget};
 
-use super::theme::PieceStyle;
+use super::theme::{Glyphs as _, PieceStyle};
 use super::{Options, pane_block};
 use crate::app::ScreenLayout;
 use crate::app::{App, BURST_FRAMES, Focus, Mode, Player};

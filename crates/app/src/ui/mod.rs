@@ -16,7 +16,7 @@ mod setup_panel;
 mod theme;
 
 pub use crate::app::{ScreenLayout, min_size};
-pub use theme::{PieceStyle, Theme, ThemeName, UnknownPieceStyle, UnknownTheme};
+pub use theme::{Glyphs, PieceStyle, Theme, ThemeName, UnknownPieceStyle, UnknownTheme};
 
 use ratatui::Frame;
 use ratatui::style::Style;

@@ -8,7 +8,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::theme::PieceStyle;
+use super::theme::{Glyphs as _, PieceStyle};
 use super::{Options, pane_block};
 use crate::app::{App, Focus, Mode, Purpose, TableView, Thinking, clock_text, clock_text_fine};
 use crate::engine::Score;

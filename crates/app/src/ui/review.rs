@@ -7,7 +7,7 @@ use ratatui::symbols;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Sparkline, Widget};
 
-use super::theme::PieceStyle;
+use super::theme::{Glyphs as _, PieceStyle};
 use super::{Options, pane_block};
 use crate::app::{App, ReviewView};
 use crate::rules::{Color, Piece, Role};

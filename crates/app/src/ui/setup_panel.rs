@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::Line;
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::theme::PieceStyle;
+use super::theme::{Glyphs as _, PieceStyle};
 use super::{Options, pane_block};
 use crate::app::{App, Context, Setup};
 use crate::rules::{Color, Piece, Role};

@@ -10,10 +10,36 @@ use crate::rules::{Color, Piece, Role};
 
 pub use crate::config::{PieceStyle, ThemeName, UnknownPieceStyle, UnknownTheme};
 
-/// What the screen draws for each piece style (the style itself is a setting's word).
-impl PieceStyle {
+/// What the screen draws for each piece style (the style itself is a word of the settings).
+pub trait Glyphs {
     /// The glyph of a piece.
-    pub fn glyph(self, piece: Piece) -> char {
+    fn glyph(self, piece: Piece) -> char;
+
+    /// The mark on an empty square the selected piece can move to.
+    fn destination(self) -> char;
+
+    /// The mark on the empty square the last move started from: a ring where the piece was, unlike the
+    /// landing squares' dot.
+    fn departed(self) -> char;
+
+    /// The marks either side of the selected piece when the cursor is on it and the square is too narrow for
+    /// the cursor's brackets around the selection's.
+    fn held(self) -> (char, char);
+
+    /// The marks either side of the piece the last move brought to its square.
+    fn arrived(self) -> (char, char);
+
+    /// The capture effect's frame `frame` over a piece being taken: a flash, a ring, dust (`display.capture-effect
+    /// = "explode"`). A frame past the last shows the last.
+    fn burst(self, frame: usize) -> char;
+
+    /// The mark on a piece captured so far in a capture being picked, and on the squares of the pieces the last
+    /// move took.
+    fn taken(self) -> char;
+}
+
+impl Glyphs for PieceStyle {
+    fn glyph(self, piece: Piece) -> char {
         match (self, piece.color, piece.role) {
             (PieceStyle::Unicode, Color::Black, Role::Man) => '●',
             (PieceStyle::Unicode, Color::White, Role::Man) => '○',
@@ -26,43 +52,35 @@ impl PieceStyle {
         }
     }
 
-    /// The mark on an empty square the selected piece can move to.
-    pub fn destination(self) -> char {
+    fn destination(self) -> char {
         match self {
             PieceStyle::Unicode => '•',
             PieceStyle::Ascii => '+',
         }
     }
 
-    /// The mark on the empty square the last move started from: a ring where the piece was, unlike the
-    /// landing squares' dot.
-    pub fn departed(self) -> char {
+    fn departed(self) -> char {
         match self {
             PieceStyle::Unicode => '◌',
             PieceStyle::Ascii => '.',
         }
     }
 
-    /// The marks either side of the selected piece when the cursor is on it and the square is too narrow for
-    /// the cursor's brackets around the selection's.
-    pub fn held(self) -> (char, char) {
+    fn held(self) -> (char, char) {
         match self {
             PieceStyle::Unicode => ('»', '«'),
             PieceStyle::Ascii => ('>', '<'),
         }
     }
 
-    /// The marks either side of the piece the last move brought to its square.
-    pub fn arrived(self) -> (char, char) {
+    fn arrived(self) -> (char, char) {
         match self {
             PieceStyle::Unicode => ('‹', '›'),
             PieceStyle::Ascii => ('<', '>'),
         }
     }
 
-    /// The capture effect's frame `frame` over a piece being taken: a flash, a ring, dust (`display.capture-effect
-    /// = "explode"`). A frame past the last shows the last.
-    pub fn burst(self, frame: usize) -> char {
+    fn burst(self, frame: usize) -> char {
         const UNICODE: [char; 3] = ['✸', '✺', '·'];
         const ASCII: [char; 3] = ['*', '+', '.'];
         let frames = match self {
@@ -72,9 +90,7 @@ impl PieceStyle {
         frames[frame.min(frames.len() - 1)]
     }
 
-    /// The mark on a piece captured so far in a capture being picked, and on the squares of the pieces the last
-    /// move took.
-    pub fn taken(self) -> char {
+    fn taken(self) -> char {
         match self {
             PieceStyle::Unicode => '×',
             PieceStyle::Ascii => 'x',

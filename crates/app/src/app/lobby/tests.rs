@@ -1,6 +1,7 @@
 //! The lobby's lists, keys, form and code.
 
 use super::*;
+use crate::app::KeyChord;
 use crate::rules::{Color, Variant};
 
 fn game(code: &str, players: [Option<&str>; 2], private: bool) -> LobbyGame {

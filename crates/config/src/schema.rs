@@ -240,14 +240,14 @@ macro_rules! settings_table {
 
             /// Values to hold before the built-in file, which sets every one, is laid over them.
             pub(super) fn placeholder() -> $settings {
-                use $crate::config::schema::SettingKind as _;
+                use $crate::schema::SettingKind as _;
                 $settings { $($field: ($kind).placeholder(),)* }
             }
 
             /// Lays a file's table over these values; each value that cannot be used, and each name that is no
             /// setting, goes to `problem` with its key.
             pub(super) fn apply(&mut self, table: toml::Table, problem: &mut dyn FnMut(&str, String)) {
-                use $crate::config::schema::SettingKind as _;
+                use $crate::schema::SettingKind as _;
                 for (key, value) in table {
                     match key.as_str() {
                         $(
@@ -259,16 +259,16 @@ macro_rules! settings_table {
                         $($($also)|* => {})?
                         other => {
                             let names: &[&str] = &[$($key,)* $($($also,)*)?];
-                            problem(other, $crate::config::schema::unknown(other, names))
+                            problem(other, $crate::schema::unknown(other, names))
                         }
                     }
                 }
             }
 
             /// The values as the settings file writes them, in the declared order.
-            pub(super) fn printed(&self) -> $crate::config::schema::Printed {
-                use $crate::config::schema::SettingKind as _;
-                $crate::config::schema::Printed(vec![$(($key, ($kind).write(&self.$field)),)*])
+            pub(super) fn printed(&self) -> $crate::schema::Printed {
+                use $crate::schema::SettingKind as _;
+                $crate::schema::Printed(vec![$(($key, ($kind).write(&self.$field)),)*])
             }
         }
 
@@ -297,7 +297,7 @@ macro_rules! settings_table {
         impl clap::FromArgMatches for $flags {
             fn from_arg_matches(matches: &clap::ArgMatches) -> Result<$flags, clap::Error> {
                 Ok($flags {
-                    $($field: $crate::config::schema::given(matches, $key, $cli, &$kind)?,)*
+                    $($field: $crate::schema::given(matches, $key, $cli, &$kind)?,)*
                 })
             }
 
@@ -309,9 +309,9 @@ macro_rules! settings_table {
 
         impl clap::Args for $flags {
             fn augment_args(command: clap::Command) -> clap::Command {
-                let built_in = $crate::config::Settings::defaults().$section;
+                let built_in = $crate::Settings::defaults().$section;
                 $(
-                    let command = $crate::config::schema::flag(
+                    let command = $crate::schema::flag(
                         command,
                         $table,
                         $key,
@@ -362,7 +362,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
-    use crate::config::{ServerFlags, ServerSettings, Settings};
+    use crate::{ServerFlags, ServerSettings, Settings};
 
     fn flags(args: &[&str]) -> Result<ServerSettings, String> {
         Ok(flags_given::<ServerFlags>(args)?.over(Settings::defaults().server))

@@ -1,7 +1,7 @@
 //! The keys actually bound to each command (the table's defaults, or the settings'), checked for clashes, and
 //! the help made from them.
 
-use crate::app::event::KeyCode;
+use super::KeyCode;
 use thiserror::Error;
 
 use super::{Context, FIXED_KEYS, KEY_COMMANDS, KeyChord, KeyCommand};

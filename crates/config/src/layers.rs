@@ -8,7 +8,7 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, Serializer};
 use serde::{Deserialize, Serialize};
 
-use crate::app::{Context, KeyChord, KeyMap};
+use crate::keymap::{Context, KeyChord, KeyMap};
 
 /// A settings file as written: every setting optional, nothing unknown allowed.
 #[derive(Debug, Default, Deserialize)]
@@ -20,7 +20,7 @@ pub(super) struct Layer {
     pub(super) engine: Option<toml::Table>,
     /// Read setting by setting by the `[display]` table's schema.
     pub(super) display: Option<toml::Table>,
-    /// Read setting by setting by the `[game]` table's schema, its game type by [`super::game::GameTypeLayer`].
+    /// Read setting by setting by the `[game]` table's schema, its game type by [`super::game_settings::GameTypeLayer`].
     pub(super) game: Option<toml::Table>,
     /// Read setting by setting by the `[server]` table's schema, which names each mistake itself.
     pub(super) server: Option<toml::Table>,

@@ -1,10 +1,9 @@
 //! Tests of reading, checking and printing settings.
 
 use super::*;
-use crate::app::{Context, KEY_COMMANDS, KeyChord, Preferences};
 use crate::engine::{Level, Player, Players};
+use crate::keymap::{Context, KEY_COMMANDS, KeyChord};
 use crate::rules::{SquareStyle, Variant};
-use crate::ui::Options;
 use std::path::PathBuf;
 
 fn user(text: &str) -> Result<Settings, SettingsError> {
@@ -75,8 +74,6 @@ fn the_built_in_file_parses_and_sets_everything() {
             white: Player::Engine(Level::Medium)
         }
     );
-    assert_eq!(Preferences::from(&defaults), Preferences::default());
-    assert_eq!(Options::of(&defaults, false), Options::default());
     assert_eq!(defaults.engine.time, 1.0);
     assert!(defaults.game.autosave);
 }
@@ -89,7 +86,6 @@ fn a_users_file_changes_only_what_it_names() {
     )
     .expect("valid");
     assert_eq!(settings.game.clock, "5+3".parse().ok());
-    assert_eq!(Preferences::from(&settings).clock, settings.game.clock);
     assert_eq!(
         Settings::defaults().game.clock,
         None,
@@ -133,10 +129,6 @@ fn the_capture_effect_is_read_and_a_bad_one_refused_with_its_line() {
     );
     let settings = user("[display]\ncapture-effect = \"explode\"\n").expect("valid");
     assert_eq!(settings.display.capture_effect, CaptureEffect::Explode);
-    assert_eq!(
-        Preferences::from(&settings).capture_effect,
-        CaptureEffect::Explode
-    );
     assert!(
         settings.to_toml().contains("capture-effect = \"explode\""),
         "--print-config shows it"
@@ -643,7 +635,7 @@ fn a_variant_setting_may_name_a_definition_and_is_written_back_as_named() {
     std::fs::create_dir_all(&folder).expect("a temporary folder");
     std::fs::write(
         folder.join("pond.toml"),
-        include_str!("../../../../variants/pond.toml"),
+        include_str!("../../../variants/pond.toml"),
     )
     .expect("written");
     std::fs::write(

@@ -1,31 +1,31 @@
 //! The key map: every command a key can be bound to, and the keys bound to each.
 //!
-//! Every such command is one row of [`KEY_COMMANDS`]: the context it belongs to, its name in the settings, the
-//! action it stands for, its default keys and its line in the help. A [`KeyMap`] holds the keys actually bound (the
-//! defaults, or what the settings' `[keys.<context>]` tables say), and the help overlay is made from it, so that
-//! the help shows the keys that work. Adding a command takes a row of [`KEY_COMMANDS`] and its line in
-//! `config/default.toml`; adding a context takes a variant of [`Context`] (its name, whether digits type there),
-//! its rows, its `[keys.<name>]` table, and its place in the lookup of `app/keys.rs`.
+//! Every such command is one row of [`KEY_COMMANDS`]: the context it belongs to, its name in the settings, its
+//! default keys and its line in the help. A [`KeyMap`] holds the keys actually bound (the defaults, or what the
+//! settings' `[keys.<context>]` tables say), and the help overlay is made from it, so that the help shows the keys
+//! that work. What a command does is the app's: its table of actions names one for each row. Adding a command
+//! takes a row of [`KEY_COMMANDS`], its action in the app and its line in `config/default.toml`; adding a context
+//! takes a variant of [`Context`] (its name, whether digits type there), its rows, its `[keys.<name>]` table, and
+//! its place in the app's lookup of keys.
 //!
 //! A few keys are fixed on purpose and cannot be bound: digits and `:` start typing a move or a command, Ctrl-c
 //! leaves at once from anywhere, the resume question takes y / n, and the input box keeps its editing keys.
-//!
-//! Nothing here knows the app's state: what a key means at a given moment is decided by the lookup above it.
 
 mod chord;
+mod commands;
 mod context;
+mod key;
 mod map;
-mod table;
 
 pub use chord::{BadKey, KeyChord};
+pub use commands::{FIXED_KEYS, KEY_COMMANDS, KeyCommand};
 pub use context::{Context, UnknownContext};
+pub use key::{Key, KeyCode, Modifiers};
 pub use map::{KeyMap, KeyMapError, key_help};
-pub use table::{FIXED_KEYS, KEY_COMMANDS, KeyCommand};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::event::{Key, KeyCode, Modifiers};
     use Context::{Board, Dialog, History};
 
     fn chord(text: &str) -> KeyChord {

@@ -2,7 +2,7 @@
 //! cannot be used is noted with its setting's path, and the others are used.
 
 use super::Settings;
-use super::game::GameTypeLayer;
+use super::game_settings::GameTypeLayer;
 use super::layers::Layer;
 use std::path::Path;
 

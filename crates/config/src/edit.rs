@@ -183,7 +183,7 @@ fn set(document: &mut DocumentMut, edit: &SettingEdit) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::Context;
+    use crate::keymap::Context;
     use std::fs;
 
     /// A folder of the test's own, removed first if a run left it.
@@ -213,13 +213,11 @@ mod tests {
         assert_eq!(rows[0].value(), "classic");
         for row in &rows {
             let values: Vec<SettingValue> = match &row.kind {
-                crate::config::RowKind::Words { words, .. } => {
-                    words.iter().map(|w| word(w)).collect()
-                }
-                crate::config::RowKind::Flag(_) => {
+                crate::RowKind::Words { words, .. } => words.iter().map(|w| word(w)).collect(),
+                crate::RowKind::Flag(_) => {
                     vec![SettingValue::Flag(true), SettingValue::Flag(false)]
                 }
-                crate::config::RowKind::Keys { .. } => panic!("no keys among the look's rows"),
+                crate::RowKind::Keys { .. } => panic!("no keys among the look's rows"),
             };
             for value in values {
                 let change = edit(&row.table, &row.name, value);
@@ -248,7 +246,7 @@ mod tests {
             "{}",
             error.brief()
         );
-        let f: crate::app::KeyChord = "f".parse().expect("a key");
+        let f: crate::keymap::KeyChord = "f".parse().expect("a key");
         let error = settings
             .with_edit(&edit("keys.board", "undo", SettingValue::Keys(vec![f])))
             .expect_err("f flips the board");
@@ -257,13 +255,13 @@ mod tests {
             "{}",
             error.brief()
         );
-        let digit: crate::app::KeyChord = "5".parse().expect("a key");
+        let digit: crate::keymap::KeyChord = "5".parse().expect("a key");
         let error = settings
             .with_edit(&edit("keys.board", "undo", SettingValue::Keys(vec![digit])))
             .expect_err("digits type moves");
         assert!(error.brief().contains("start typing"), "{}", error.brief());
         // A key free on the board is taken.
-        let z: crate::app::KeyChord = "z".parse().expect("a key");
+        let z: crate::keymap::KeyChord = "z".parse().expect("a key");
         let changed = settings
             .with_edit(&edit("keys.board", "undo", SettingValue::Keys(vec![z])))
             .expect("z is free");
@@ -287,7 +285,7 @@ mod tests {
         )
         .expect("written");
         save_edit(&file, &edit("display", "theme", word("mono"))).expect("saved");
-        let z: crate::app::KeyChord = "Ctrl-z".parse().expect("a key");
+        let z: crate::keymap::KeyChord = "Ctrl-z".parse().expect("a key");
         save_edit(
             &file,
             &edit("keys.board", "undo", SettingValue::Keys(vec![z])),

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::app::event::{KeyCode, Modifiers};
+use super::{KeyCode, Modifiers};
 
 use super::KeyChord;
 
@@ -14,7 +14,7 @@ use super::KeyChord;
 pub enum Context {
     /// The board has the focus.
     Board,
-    /// The move list has the focus; keys it does not bind keep their board meaning (see [`action_for_key`](crate::app::action_for_key)).
+    /// The move list has the focus; keys it does not bind keep their board meaning.
     History,
     /// The new-game dialog is open.
     Dialog,

@@ -5,6 +5,8 @@
 //! name back (any case, spaces around ignored) with an error that lists the names, and `Display` as the name.
 //! What the screen makes of a value (a piece's glyph, a theme's colours) lives with the screen.
 
+use crate::engine::{Player, Players};
+
 /// One, whatever it is given: counts the variants of a list.
 macro_rules! one {
     ($x:ident) => {
@@ -141,9 +143,64 @@ setting_words! {
     }
 }
 
+/// Which way up the board starts, as the orientation says for the players of a game.
+impl Orientation {
+    /// Whether Black is at the bottom of the board for a game with these players.
+    pub fn black_at_bottom(self, players: Players) -> bool {
+        match self {
+            Orientation::Auto => players.black == Player::Human && players.white != Player::Human,
+            Orientation::BlackBottom => true,
+            Orientation::WhiteBottom => false,
+        }
+    }
+}
+
+/// The toggle key's side of the capture effect.
+impl CaptureEffect {
+    /// The other one: what the toggle key switches to.
+    pub fn toggled(self) -> CaptureEffect {
+        match self {
+            CaptureEffect::None => CaptureEffect::Explode,
+            CaptureEffect::Explode => CaptureEffect::None,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Level;
+
+    #[test]
+    fn effects_read_and_toggle() {
+        for effect in CaptureEffect::ALL {
+            assert_eq!(effect.name().parse(), Ok(effect));
+            assert_eq!(effect.toggled().toggled(), effect);
+        }
+        assert_eq!(" Explode ".parse(), Ok(CaptureEffect::Explode));
+        assert!("fireworks".parse::<CaptureEffect>().is_err());
+    }
+
+    #[test]
+    fn orientations_read_and_decide_the_bottom() {
+        let against_engine = Players {
+            black: Player::Human,
+            white: Player::Engine(Level::Easy),
+        };
+        let humans = Players {
+            black: Player::Human,
+            white: Player::Human,
+        };
+        assert!(Orientation::Auto.black_at_bottom(against_engine));
+        assert!(!Orientation::Auto.black_at_bottom(humans));
+        assert!(!Orientation::Auto.black_at_bottom(against_engine.swapped()));
+        assert!(Orientation::BlackBottom.black_at_bottom(humans));
+        assert!(!Orientation::WhiteBottom.black_at_bottom(against_engine));
+        for o in Orientation::ALL {
+            assert_eq!(o.name().parse(), Ok(o));
+        }
+        assert!("sideways".parse::<Orientation>().is_err());
+    }
 
     #[test]
     fn every_word_reads_back_in_any_case_and_a_wrong_one_lists_the_right_ones() {

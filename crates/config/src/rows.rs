@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use crate::app::{Context, KeyChord};
+use crate::keymap::{Context, KeyChord};
 
 /// A value as a setting takes it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,7 +79,8 @@ fn quoted(text: &str) -> String {
     out
 }
 
-pub(crate) fn keys_text(keys: &[KeyChord]) -> String {
+/// A row's keys as the settings screen shows them: their names with spaces between, or `(no key)`.
+pub fn keys_text(keys: &[KeyChord]) -> String {
     match keys.is_empty() {
         true => "(no key)".into(),
         false => keys
@@ -169,7 +170,7 @@ impl SettingRow {
     }
 
     /// The edit that steps the value by `step` (±1), for a row of words or a flag.
-    pub(crate) fn stepped(&self, step: isize) -> Option<SettingEdit> {
+    pub fn stepped(&self, step: isize) -> Option<SettingEdit> {
         let value = match &self.kind {
             RowKind::Words { words, current } if !words.is_empty() => {
                 let next = (*current as isize + step).rem_euclid(words.len() as isize) as usize;
@@ -181,7 +182,8 @@ impl SettingRow {
         Some(self.edit(value))
     }
 
-    pub(crate) fn edit(&self, value: SettingValue) -> SettingEdit {
+    /// The edit that sets this row's setting to `value`.
+    pub fn edit(&self, value: SettingValue) -> SettingEdit {
         SettingEdit {
             table: self.table.clone(),
             name: self.name.clone(),
@@ -190,7 +192,7 @@ impl SettingRow {
     }
 
     /// Takes `edit`'s value, once it is in force.
-    pub(crate) fn take(&mut self, edit: &SettingEdit) {
+    pub fn take(&mut self, edit: &SettingEdit) {
         match (&mut self.kind, &edit.value) {
             (RowKind::Words { words, current }, SettingValue::Word(word)) => {
                 if let Some(at) = words.iter().position(|w| w == word) {

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::Settings;
 use super::layers::KeyList;
-use crate::app::{Context, KeyChord};
+use crate::keymap::{Context, KeyChord};
 
 impl Settings {
     /// Binds the keys of a file's `[keys]` tables; each binding that cannot be made (an unknown context or
@@ -43,7 +43,7 @@ impl Settings {
             }
         }
         if let Err(e) = self.keys.check() {
-            let crate::app::KeyMapError::Conflict {
+            let crate::keymap::KeyMapError::Conflict {
                 context,
                 first,
                 second,

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::app::event::{Key, KeyCode, Modifiers};
+use super::{Key, KeyCode, Modifiers};
 
 /// One key with its modifiers, as bound in the settings (`"u"`, `"Ctrl-r"`, `"PageUp"`, `"F1"`).
 ///

@@ -42,8 +42,8 @@ settings_table! {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Settings;
-    use crate::config::schema::{flags_given, flags_help};
+    use crate::Settings;
+    use crate::schema::{flags_given, flags_help};
 
     fn flags(args: &[&str]) -> Result<DisplaySettings, String> {
         Ok(flags_given::<DisplayFlags>(args)?.over(Settings::defaults().display))

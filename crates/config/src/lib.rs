@@ -7,6 +7,18 @@
 //! value of the wrong kind or out of range, a key name that means nothing, a key bound twice) is not used at all:
 //! the error names the file, the line and the setting, the program runs on the defaults, and the file is never
 //! written.
+//!
+//! Each setting is declared once, in [`schema`]'s tables, and the file layer, the printed file, the command-line
+//! flags and the settings screen's rows are derived from it. The settings sit below everything that reads them:
+//! they stand on the rules, the game, the engine (levels and players) and the store (file helpers), and know
+//! nothing of the app. The key map is theirs too ([`keymap`]): key names, contexts, commands and default keys;
+//! what each command does is the app's.
+
+#![deny(missing_docs)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -20,14 +32,15 @@ mod display;
 mod edit;
 mod engine_settings;
 mod error;
-mod game;
+mod game_settings;
+pub mod keymap;
 mod keys;
 mod layers;
 mod locate;
 mod node_name;
 mod players;
 mod postgres_url;
-pub(crate) mod rows;
+mod rows;
 pub mod schema;
 mod server;
 mod values;
@@ -37,11 +50,11 @@ pub use display::{DisplayFlags, DisplaySettings};
 pub use edit::{SaveError, save_edit};
 pub use engine_settings::{EngineFlags, EngineSettings};
 pub use error::SettingsError;
-pub use game::{GameFlags, GameSettings};
+pub use game_settings::{GameFlags, GameSettings};
 pub use node_name::{MAX_NODE_NAME, NodeName, NodeNameError};
 pub use players::{PlayersFlags, PlayersSettings};
 pub use postgres_url::{PostgresUrl, UrlError};
-pub use rows::{RowKind, SettingEdit, SettingRow, SettingValue};
+pub use rows::{RowKind, SettingEdit, SettingRow, SettingValue, keys_text};
 pub use schema::parse_listen;
 pub use server::{
     CLIENT_STALL, ENGINE_MEGABYTES, ENGINE_THREADS, EVENT_CAP, IDLE_TIMEOUT, LEASE_TERM,
@@ -57,11 +70,22 @@ pub use words::{
     UnknownPieceStyle, UnknownTheme,
 };
 
-use crate::app::KeyMap;
+pub use keymap::{
+    BadKey, Context, FIXED_KEYS, KEY_COMMANDS, Key, KeyChord, KeyCode, KeyCommand, KeyMap,
+    KeyMapError, Modifiers, UnknownContext, key_help,
+};
+
 use crate::rules::GameType;
 
+// The layers below, by the names the whole program knows them by.
+use crowned_engine as engine;
+use crowned_game as game;
+use crowned_rules as rules;
+use crowned_store as store;
+use crowned_store::bounded;
+
 /// The built-in settings file: every setting with its default, and a comment for each.
-pub const DEFAULT_SETTINGS: &str = include_str!("../../../../config/default.toml");
+pub const DEFAULT_SETTINGS: &str = include_str!("../../../config/default.toml");
 
 /// The name the built-in file goes by in messages.
 const DEFAULT_SETTINGS_NAME: &str = "the built-in default.toml";
