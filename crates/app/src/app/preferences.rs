@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use super::burst::CaptureEffect;
-use super::keymap::KeyMap;
+use crate::config::KeyMap;
 use crate::config::{Settings, interval};
 use crate::engine::Level;
 use crate::game::{DEFAULT_MOVE_LIMIT, TimeControl};

@@ -14,9 +14,9 @@
 
 use super::burst::CaptureEffect;
 use super::event::{Key, KeyCode};
-use super::keymap::{Context, KeyChord, KeyMap};
 use super::preferences::Orientation;
 use crate::config::keys_text;
+use crate::config::{Context, KeyChord, KeyMap};
 use crate::config::{RowKind, SettingEdit, SettingRow, SettingValue};
 
 /// What the app itself follows of the settings, taken up at once when a change is in force (the screen's look

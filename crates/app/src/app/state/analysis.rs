@@ -7,8 +7,8 @@
 use super::App;
 use crate::app::action::Effect;
 use crate::app::analysis::{AnalysisView, Follow, situation_at};
-use crate::app::keymap::Context;
 use crate::app::mode::Mode;
+use crate::config::Context;
 use crate::engine::{AnySituation, Level, Limits, Player};
 use crate::rules::Color;
 

@@ -8,7 +8,6 @@ use std::time::Duration;
 
 use super::App;
 use crate::app::action::{Action, Effect, ReplayAction, SetupAction};
-use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::app::overlay::Question;
 use crate::app::preferences::Preferences;
@@ -16,6 +15,7 @@ use crate::app::table::{
     ConductRequest, Following, NODE_SILENT, OfferKind, TAKEN_OVER, TableNews, TableRequest,
     TableState, TableView, clock_text,
 };
+use crate::config::Context;
 use crate::engine::{Player, Players};
 use crate::game::AnyGame;
 use crate::rules::{Color, GameType};

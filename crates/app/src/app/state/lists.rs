@@ -3,9 +3,9 @@
 
 use super::App;
 use crate::app::action::{Action, BrowseAction, Effect, ListAction, ReplayAction, Timer};
-use crate::app::keymap::Context;
 use crate::app::library::{GameList, ListPurpose, Replay};
 use crate::app::mode::{Focus, Mode};
+use crate::config::Context;
 use crate::store::{GAME_ID_TAG, GameEntry, NAME_TAG};
 use tui_input::InputRequest;
 

@@ -1,8 +1,8 @@
 //! What the status line says in each state, with the keys as bound.
 
 use super::App;
-use crate::app::keymap::Context;
 use crate::app::mode::Mode;
+use crate::config::Context;
 use crate::engine::Player;
 use crate::game::{count, moves_played};
 

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use super::App;
 use crate::app::action::{Action, Effect, Purpose};
-use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::app::overlay::Question;
+use crate::config::Context;
 use crate::engine::{AnySituation, Level, Player, Score};
 use crate::game::{AnyGame, GameError};
 use crate::rules::Color;

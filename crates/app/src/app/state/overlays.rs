@@ -5,9 +5,9 @@
 use super::App;
 use crate::app::action::{Action, Effect, HelpAction};
 use crate::app::dialog::DialogStep;
-use crate::app::keymap::key_help;
 use crate::app::mode::Mode;
 use crate::app::overlay::Overlay;
+use crate::config::key_help;
 use crate::game::RulesPage;
 
 /// The narrowest the rules page is drawn (the help's width at 80 columns): the most lines it can take.

@@ -4,9 +4,9 @@
 
 use super::App;
 use crate::app::action::Effect;
-use crate::app::keymap::Context;
 use crate::app::mode::Mode;
 use crate::app::review::{Asked, REVIEW_DEPTH, Review, ReviewView};
+use crate::config::Context;
 use crate::engine::Score;
 use crate::rules::Move;
 

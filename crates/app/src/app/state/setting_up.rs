@@ -2,9 +2,9 @@
 
 use super::App;
 use crate::app::action::{Action, Effect, EngineNews, SetupAction};
-use crate::app::keymap::Context;
 use crate::app::mode::{Focus, Mode};
 use crate::app::setup::{Setup, check_position};
+use crate::config::Context;
 use crate::engine::Players;
 use crate::game::AnyGame;
 use crate::rules::{AnyPosition, GameType};

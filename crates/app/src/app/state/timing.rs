@@ -9,8 +9,8 @@ use super::App;
 use crate::app::action::{Effect, Timer};
 use crate::app::animation::Animation;
 use crate::app::burst::{BURST_FRAME, Burst, CaptureEffect};
-use crate::app::keymap::Context;
 use crate::app::mode::Mode;
+use crate::config::Context;
 use crate::engine::Player;
 use crate::rules::{AnyPosition, Move, Square};
 

@@ -7,8 +7,8 @@ use tui_input::InputRequest;
 use super::App;
 use crate::app::action::{Action, Effect};
 use crate::app::cursor::Cursor;
-use crate::app::keymap::Context;
 use crate::app::mode::Focus;
+use crate::config::Context;
 
 /// A file's letter pressed on the board, with what its key changed as it was done, to take back if a digit
 /// follows and the letter turns out to start a square (`h6-g5`).
