@@ -1,14 +1,14 @@
 //! The application state machine, independent of any terminal: the game, who plays it, the cursor and the move
-//! being picked, browsing, the input box and what opens over the game, the key map, and the effects (engine
-//! turns, quitting) the outside world carries out.
+//! being picked, browsing, the input box and what opens over the game, what each command of the settings' key map
+//! does, and the effects (engine turns, quitting) the outside world carries out.
 //!
 //! The modules build on one another from the bottom up, none importing one above it: the vocabulary of actions
 //! and effects (`action`, its actions grouped by the part that takes them); the parts, each owning its fields
 //! (`table`, `analysis`, `review`, `trainer`, `clocks`, `pondering`, `pace`, `overlay`, `input_box`, `cursor`,
-//! `picking`, `setup`, `dialog`, `library`), with the values they use (`animation`, `burst`, `keymap`,
-//! `preferences`, `mode`); the app that routes over them (`state`); what reads the app to turn input into
-//! actions (`keys`, `input`, `layout`); and the server's own screens, apart from the app (`lobby`,
-//! `event_screen`, `settings_screen`).
+//! `picking`, `setup`, `dialog`, `library`), with the values they use (`animation`, `burst`, `preferences`,
+//! `mode`) and the command table's actions (`keymap`); the app that routes over them (`state`); what reads the
+//! app to turn input into actions (`keys`, `input`, `layout`); and the server's own screens, apart from the app
+//! (`lobby`, `event_screen`, `settings_screen`).
 
 mod action;
 mod analysis;
