@@ -357,6 +357,12 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
         anyhow::bail!(why);
     }
     init_log(format);
+    // Installed before anything runs, so that what the server does as it starts (games resumed, leases taken)
+    // is counted.
+    let metrics = match settings.metrics {
+        Some(_) => Some(crowned::serve::metrics::Metrics::install()?),
+        None => None,
+    };
     let store = Store::locate().context("no folder for the server's files")?;
     let records = match &settings.records {
         Some(url) => Place::Postgres(url.clone()),
@@ -415,6 +421,10 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
             Some(web) => Some(open_web_door(&server, settings, web, web_tls, address).await?),
             None => None,
         };
+        let metrics_note = match (settings.metrics, metrics) {
+            (Some(at), Some(metrics)) => Some(open_metrics(&server, at, metrics).await?),
+            _ => None,
+        };
         let key_note = if made { " (new)" } else { "" };
         // Whoever started the server may have stopped reading its output: that must not stop the server.
         say(&format!(
@@ -425,7 +435,7 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
             address.ip()
         ));
         // After the SSH door's line, which scripts read first.
-        if let Some(note) = web_note {
+        for note in [web_note, metrics_note].into_iter().flatten() {
             say(&note);
         }
         watch_signals(shutdown)?;
@@ -527,6 +537,23 @@ async fn open_web_door(
     );
     Ok(format!(
         "crowned serve: the web door is open at {scheme}://{web_address}/"
+    ))
+}
+
+/// Opens the operator's listener (metrics and health) on `at`; the line that says where it is.
+async fn open_metrics(
+    server: &Server,
+    at: std::net::SocketAddr,
+    metrics: crowned::serve::metrics::Metrics,
+) -> Result<String> {
+    let listener = tokio::net::TcpListener::bind(at).await.with_context(|| {
+        format!(
+            "cannot listen on {at} for the metrics (--metrics or server.metrics chooses another)"
+        )
+    })?;
+    let address = crowned::web::open_operator(server, listener, metrics)?;
+    Ok(format!(
+        "crowned serve: metrics at http://{address}/metrics (health at /healthz, /readyz)"
     ))
 }
 

@@ -21,7 +21,7 @@ type Checked = (&'static str, Result<String>);
 /// Checks what serving on `settings` needs, prints each check, and exits 0 when all pass, 1 otherwise.
 pub fn run(settings: &ServerSettings) -> Result<ExitCode> {
     let store = Store::locate().context("no folder for the server's files")?;
-    let checks: [Checked; 7] = [
+    let checks: [Checked; 8] = [
         (
             "settings",
             match settings.contradiction() {
@@ -34,6 +34,13 @@ pub fn run(settings: &ServerSettings) -> Result<ExitCode> {
         ("records", records(settings, &store)),
         ("SSH door", listener(settings.listen)),
         ("web door", web(settings)),
+        (
+            "metrics",
+            match settings.metrics {
+                Some(address) => listener(address),
+                None => Ok("closed (server.metrics or --metrics opens it)".into()),
+            },
+        ),
         ("variants", variants(settings, &store)),
     ];
     let mut failed = 0;

@@ -24,6 +24,8 @@ pub struct Server {
     pub home: PathBuf,
     /// The web door's port, when the server was started with `--web`.
     pub web: Option<u16>,
+    /// The operator's listener's port (metrics and health), when the server was started with `--metrics`.
+    pub metrics: Option<u16>,
 }
 
 /// A new, empty folder for a server named `name`: each server its own, even when two tests running at once name
@@ -87,7 +89,16 @@ impl Server {
             .spawn()
             .expect("the server starts");
         let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
-        let (first, port, web) = read_ports(&mut stdout, args.contains(&"--web"));
+        let Ports {
+            first,
+            ssh: port,
+            web,
+            metrics,
+        } = read_all_ports(
+            &mut stdout,
+            args.contains(&"--web"),
+            args.contains(&"--metrics"),
+        );
         // The rest of what it prints is read (and dropped) as it comes, so that it never blocks on a full pipe.
         std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
         let fingerprint = first
@@ -102,6 +113,7 @@ impl Server {
             fingerprint,
             home,
             web,
+            metrics,
         }
     }
 
@@ -160,6 +172,25 @@ impl Drop for Server {
 /// key SHA256:... (new) in ..."), the SSH port in it, and, when `web`, the web door's port from the line that
 /// says where it is open ("crowned serve: the web door is open at http://...").
 pub fn read_ports(stdout: &mut impl BufRead, web: bool) -> (String, u16, Option<u16>) {
+    let ports = read_all_ports(stdout, web, false);
+    (ports.first, ports.ssh, ports.web)
+}
+
+/// Where a starting server listens, as it says on `stdout`.
+pub struct Ports {
+    /// Its first line.
+    pub first: String,
+    /// The SSH door's port.
+    pub ssh: u16,
+    /// The web door's, when asked for.
+    pub web: Option<u16>,
+    /// The operator's listener's (metrics and health), when asked for.
+    pub metrics: Option<u16>,
+}
+
+/// [`read_ports`], and the operator's listener's port too when `metrics` ("crowned serve: metrics at
+/// http://...").
+pub fn read_all_ports(stdout: &mut impl BufRead, web: bool, metrics: bool) -> Ports {
     let mut first = String::new();
     stdout
         .read_line(&mut first)
@@ -171,23 +202,34 @@ pub fn read_ports(stdout: &mut impl BufRead, web: bool) -> (String, u16, Option<
         .and_then(|address| address.rsplit(':').next())
         .and_then(|p| p.trim().parse().ok())
         .unwrap_or_else(|| panic!("no port in {first:?}"));
-    let web = web.then(|| {
-        loop {
-            let mut line = String::new();
-            let read = stdout
-                .read_line(&mut line)
-                .expect("the server says where its web door is");
-            assert!(read > 0, "the server ended without opening its web door");
-            if let Some(address) = line.split("web door is open at ").nth(1) {
-                break address
-                    .rsplit(':')
-                    .next()
-                    .and_then(|p| p.trim().trim_end_matches('/').parse().ok())
-                    .unwrap_or_else(|| panic!("no web port in {line:?}"));
-            }
-        }
-    });
-    (first, port, web)
+    let port_after = |line: &str, marker: &str| -> Option<u16> {
+        let address = line.split(marker).nth(1)?;
+        let address = address.split_whitespace().next()?.trim_end_matches('/');
+        let address = address.strip_suffix("/metrics").unwrap_or(address);
+        Some(
+            address
+                .rsplit(':')
+                .next()
+                .and_then(|p| p.parse().ok())
+                .unwrap_or_else(|| panic!("no port in {line:?}")),
+        )
+    };
+    let (mut web_port, mut metrics_port) = (None, None);
+    while (web && web_port.is_none()) || (metrics && metrics_port.is_none()) {
+        let mut line = String::new();
+        let read = stdout
+            .read_line(&mut line)
+            .expect("the server says where its listeners are");
+        assert!(read > 0, "the server ended without saying where it listens");
+        web_port = web_port.or(port_after(&line, "web door is open at "));
+        metrics_port = metrics_port.or(port_after(&line, "metrics at "));
+    }
+    Ports {
+        first,
+        ssh: port,
+        web: web_port,
+        metrics: metrics_port,
+    }
 }
 
 /// Ann and Bob, each with a key of their own, seated at the table Ann opens with `command` (`new english 5+3

@@ -164,8 +164,17 @@ pub async fn http(
     path: &str,
     headers: &[(&str, &str)],
 ) -> (u16, Vec<(String, String)>, String) {
+    http_to(server.web.expect("a web door"), method, path, headers).await
+}
+
+/// [`http`] to the port `port` on loopback.
+pub async fn http_to(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+) -> (u16, Vec<(String, String)>, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
-    let port = server.web.expect("a web door");
     let mut stream = TcpStream::connect(("127.0.0.1", port))
         .await
         .expect("connects");

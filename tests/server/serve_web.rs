@@ -15,11 +15,54 @@ use tokio_tungstenite::tungstenite::Message;
 use crate::common::ssh::{
     Server, Terminal, TwoAtATable, code_on, connect, exec_as, new_key, your_move,
 };
-use crate::common::web::{WebTerminal, ask_for_code, header, http, linked_as, origin, try_open};
+use crate::common::web::{
+    WebTerminal, ask_for_code, header, http, http_to, linked_as, origin, try_open,
+};
 
 /// A server with a web door on a port of its own, guests let in.
 fn web_server(name: &str) -> Server {
     Server::start_with_files(name, &[], &["--web", "127.0.0.1:0", "--guests"])
+}
+
+/// A server with a web door and the operator's listener (metrics and health).
+fn watched_web_server(name: &str) -> Server {
+    Server::start_with_files(
+        name,
+        &[],
+        &[
+            "--web",
+            "127.0.0.1:0",
+            "--guests",
+            "--metrics",
+            "127.0.0.1:0",
+        ],
+    )
+}
+
+/// The value of the series `series` (its name and labels, as written) on the server's `/metrics`.
+async fn metric(server: &Server, series: &str) -> Option<f64> {
+    let port = server.metrics.expect("an operator's listener");
+    let (status, headers, text) = http_to(port, "GET", "/metrics", &[]).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/plain; version=0.0.4; charset=utf-8")
+    );
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+}
+
+/// Waits up to five seconds for `series` to read `wanted`.
+async fn metric_reaches(server: &Server, series: &str, wanted: f64) {
+    let mut seen = None;
+    for _ in 0..50 {
+        seen = metric(server, series).await;
+        if seen == Some(wanted) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{series} is {seen:?}, not {wanted}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -502,7 +545,7 @@ fn disk_full(server: &Server, full: bool) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn health_says_alive_and_readiness_follows_whether_the_records_can_be_written() {
-    let server = web_server("web-health");
+    let server = watched_web_server("web-health");
     assert_eq!(http(&server, "GET", "/healthz", &[]).await.0, 200);
     let (status, _, body) = http(&server, "GET", "/readyz", &[]).await;
     assert_eq!((status, body.as_str()), (200, "ready\n"));
@@ -517,6 +560,16 @@ async fn health_says_alive_and_readiness_follows_whether_the_records_can_be_writ
         (status, body.as_str()),
         (503, "not ready: the server cannot write its records\n")
     );
+    // The operator's listener says the same, and its metrics count the refused commit and no move.
+    let port = server.metrics.expect("an operator's listener");
+    let (status, _, body) = http_to(port, "GET", "/readyz", &[]).await;
+    assert_eq!(
+        (status, body.as_str()),
+        (503, "not ready: the server cannot write its records\n")
+    );
+    assert_eq!(metric(&server, "crowned_ready").await, Some(0.0));
+    assert_eq!(metric(&server, "crowned_moves_total").await, Some(0.0));
+    assert!(metric(&server, "crowned_records_commits_failed_total").await >= Some(1.0));
     assert_eq!(
         http(&server, "GET", "/healthz", &[]).await.0,
         200,
@@ -535,17 +588,33 @@ async fn health_says_alive_and_readiness_follows_whether_the_records_can_be_writ
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     assert!(ready, "ready again once the records take writes");
+    // One move written, its commit timed; one table; two players by SSH.
+    metric_reaches(&server, "crowned_ready", 1.0).await;
+    assert_eq!(metric(&server, "crowned_moves_total").await, Some(1.0));
+    assert!(metric(&server, "crowned_records_commit_seconds_count").await >= Some(1.0));
+    assert_eq!(metric(&server, "crowned_tables").await, Some(1.0));
+    assert_eq!(
+        metric(&server, r#"crowned_sessions{door="ssh"}"#).await,
+        Some(2.0)
+    );
+    assert_eq!(
+        metric(&server, r#"crowned_sessions{door="web"}"#).await,
+        Some(0.0)
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_drained_server_takes_no_one_new_keeps_its_players_and_stops_as_the_last_leaves() {
     use tokio::io::AsyncReadExt;
-    let mut server = web_server("web-drain");
+    let mut server = watched_web_server("web-drain");
     let ann = connect(&server, &new_key(), "ann").await;
     let mut a = Terminal::exec(&ann, 100, 30, "new english 5+3 black").await;
     a.wait_for("waiting for an opponent").await;
     let mut browser = WebTerminal::open(&server, "", None, 100, 30).await;
     browser.wait_for("crowned · lobby").await;
+    metric_reaches(&server, r#"crowned_sessions{door="ssh"}"#, 1.0).await;
+    metric_reaches(&server, r#"crowned_sessions{door="web"}"#, 1.0).await;
+    assert_eq!(metric(&server, "crowned_ready").await, Some(1.0));
     // SAFETY: kill with a child's own pid only sends it a signal.
     unsafe {
         libc::kill(server.child.id() as i32, libc::SIGUSR1);
@@ -576,6 +645,24 @@ async fn a_drained_server_takes_no_one_new_keeps_its_players_and_stops_as_the_la
         try_open(&server, "", Some(&origin(&server)), None)
             .await
             .is_err()
+    );
+    // Counted by door and reason; the operator's listener says the server is not ready either.
+    let refused = |door: &str| {
+        format!(r#"crowned_connections_refused_total{{door="{door}",reason="draining"}}"#)
+    };
+    metric_reaches(&server, &refused("ssh"), 1.0).await;
+    metric_reaches(&server, &refused("web"), 1.0).await;
+    assert_eq!(metric(&server, "crowned_ready").await, Some(0.0));
+    let (status, _, body) = http_to(
+        server.metrics.expect("an operator's listener"),
+        "GET",
+        "/readyz",
+        &[],
+    )
+    .await;
+    assert_eq!(
+        (status, body.as_str()),
+        (503, "not ready: the server is draining\n")
     );
     // The players connected play on: the table and the lobby still answer them.
     a.send(b":say still here\r").await;

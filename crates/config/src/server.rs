@@ -98,6 +98,9 @@ settings_table! {
     web_cert ("web-cert"): Option<PathBuf> = OptionalPath, CliFlag::Flag("web-cert", "FILE");
     /// The web door's private key (PEM); with web-cert.
     web_key ("web-key"): Option<PathBuf> = OptionalPath, CliFlag::Flag("web-key", "FILE");
+    /// The operator's listener, at this address and port: /metrics (Prometheus), /healthz and /readyz; none: no
+    /// such listener.
+    metrics ("metrics"): Option<SocketAddr> = OptionalListen, CliFlag::Flag("metrics", "ADDR:PORT");
     /// The reverse proxies in front of the web door, whose X-Forwarded-For is believed.
     web_proxies ("web-proxies"): Vec<IpAddr> = ADDRESSES, CliFlag::FileOnly;
 }

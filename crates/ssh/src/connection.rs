@@ -20,9 +20,9 @@ use crate::serve::door::{
     serve_player, supervise,
 };
 use crate::serve::records::conduct::BanTarget;
-use crate::serve::seating;
 use crate::serve::text::clean_line;
 use crate::serve::{Admission, ConnectionRefusal, Identity};
+use crate::serve::{metrics, seating};
 use crate::session::SessionEnd;
 use crate::ssh_screen::SshScreen;
 
@@ -102,6 +102,7 @@ impl Connection {
     fn signed_in(&mut self, identity: Identity) {
         let key = (!identity.is_guest()).then(|| identity.fingerprint.clone());
         if let Err(refusal) = self.admission.sign_in(key) {
+            metrics::refused(metrics::Door::Ssh, metrics::Refused::Limits(refusal));
             tracing::warn!(peer = %self.peer, ?refusal, "signed in, but no player's place is free");
             self.turned_away = Some(turned_away(refusal).to_string());
         }
@@ -124,6 +125,7 @@ impl Connection {
             return false;
         };
         tracing::info!(peer = %self.peer, player = %identity.fingerprint, target = %ban.target, "banned: turned away");
+        metrics::refused(metrics::Door::Ssh, metrics::Refused::Banned);
         let whose = match ban.target {
             BanTarget::Key(_) => "this key is",
             BanTarget::Address(_) => "connections from your address are",
@@ -191,7 +193,10 @@ impl Connection {
         let peer = self.peer;
         let who = self.who();
         tokio::spawn(supervise(
-            serve_player(player, screen, input_rx, size, start),
+            metrics::counted(
+                metrics::Door::Ssh,
+                serve_player(player, screen, input_rx, size, start),
+            ),
             move |outcome| async move {
                 match outcome {
                     Ok(ending) => {

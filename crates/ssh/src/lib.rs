@@ -24,6 +24,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crowned_server::serve::door::CutStream;
+use crowned_server::serve::metrics::{self, Door, Refused};
 use crowned_server::serve::{Fingerprint, Identity, ServeError, Server, display_name};
 use russh::keys::{HashAlg, PrivateKey, PublicKey};
 use thiserror::Error;
@@ -90,6 +91,7 @@ pub async fn run(server: Server, listener: TcpListener, grace: Duration, host_ke
         };
         if *draining.borrow() {
             tracing::info!(peer = %peer, "connection refused: the server is draining");
+            metrics::refused(Door::Ssh, Refused::Draining);
             drop(socket);
             continue;
         }
@@ -97,6 +99,7 @@ pub async fn run(server: Server, listener: TcpListener, grace: Duration, host_ke
             Ok(admission) => admission,
             Err(refusal) => {
                 tracing::warn!(peer = %peer, ?refusal, "connection refused");
+                metrics::refused(Door::Ssh, Refused::Limits(refusal));
                 drop(socket);
                 continue;
             }

@@ -20,10 +20,12 @@
 )]
 
 mod link;
+mod operator;
 mod page;
 mod socket;
 mod tls;
 
+pub use operator::open_operator;
 pub use tls::{TlsError, load_tls};
 
 use std::net::{IpAddr, SocketAddr};
@@ -43,7 +45,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crowned_server::serve::door::{Cut, CutStream, Shared};
-use crowned_server::serve::{Admission, ConnectionLimits, Server};
+use crowned_server::serve::{Admission, ConnectionLimits, Server, metrics};
 
 /// How the web door runs.
 #[derive(Clone, Debug)]
@@ -268,9 +270,14 @@ fn router(door: Arc<Door>) -> Router {
         .with_state(door)
 }
 
-/// `/readyz`: 200 while the server takes players, 503 with the reason while it does not.
+/// `/readyz` on the web door.
 async fn ready(axum::extract::State(door): axum::extract::State<Arc<Door>>) -> Response {
-    match door.shared.readiness() {
+    ready_answer(&door.shared)
+}
+
+/// `/readyz`: 200 while the server takes players, 503 with the reason while it does not.
+fn ready_answer(shared: &Shared) -> Response {
+    match shared.readiness() {
         Ok(()) => (StatusCode::OK, "ready\n").into_response(),
         Err(why) => (
             StatusCode::SERVICE_UNAVAILABLE,
@@ -345,6 +352,7 @@ async fn serve(door: Arc<Door>, listener: TcpListener, mut stop: watch::Receiver
                 Ok(admission) => Some(admission),
                 Err(refusal) => {
                     tracing::warn!(peer = %peer, ?refusal, "web connection refused");
+                    metrics::refused(metrics::Door::Web, metrics::Refused::Limits(refusal));
                     continue;
                 }
             },

@@ -23,6 +23,7 @@ use crowned_server::serve::door::{
     ConnectedPlayer, Cut, InputBudget, NotReady, Screen, Start, ToDoor, ToGame, clamp_size, rejoin,
     serve_player, supervise,
 };
+use crowned_server::serve::metrics::{self, Refused};
 use crowned_server::serve::records::conduct::BanTarget;
 use crowned_server::serve::text::clean_line;
 use crowned_server::serve::{Admission, ConnectionRefusal, Fingerprint, Identity};
@@ -72,10 +73,12 @@ pub async fn upgrade(
 ) -> Response {
     if let Err(why) = door.same_origin(&headers, &caller) {
         tracing::info!(peer = %caller.client, why, "WebSocket refused");
+        metrics::refused(metrics::Door::Web, Refused::Origin);
         return plain(StatusCode::FORBIDDEN, why);
     }
     // A draining server takes no new session: the players it has play on, and it stops as the last leaves.
     if let Err(NotReady::Draining) = door.shared.readiness() {
+        metrics::refused(metrics::Door::Web, Refused::Draining);
         return plain(
             StatusCode::SERVICE_UNAVAILABLE,
             "this server is being restarted: connect again in a moment",
@@ -144,9 +147,11 @@ async fn session(door: Arc<Door>, socket: WebSocket, mut admission: Admission, o
     };
     let key = (!identity.is_guest()).then(|| identity.fingerprint.clone());
     if let Err(refusal) = admission.sign_in(key.clone()) {
+        metrics::refused(metrics::Door::Web, Refused::Limits(refusal));
         return refuse(socket, turned_away(refusal)).await;
     }
     if let Some(why) = banned(&door, key, caller.client).await {
+        metrics::refused(metrics::Door::Web, Refused::Banned);
         return refuse(socket, &why).await;
     }
     tracing::info!(
@@ -193,7 +198,10 @@ async fn session(door: Arc<Door>, socket: WebSocket, mut admission: Admission, o
     let peer = caller.client;
     let who = identity.fingerprint.clone();
     tokio::spawn(supervise(
-        serve_player(player, screen, input_rx, size, start),
+        metrics::counted(
+            metrics::Door::Web,
+            serve_player(player, screen, input_rx, size, start),
+        ),
         move |outcome| async move {
             match outcome {
                 Ok(end) => tracing::info!(peer = %peer, player = %who, ?end, "web game ended"),

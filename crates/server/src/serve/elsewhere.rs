@@ -11,7 +11,7 @@ use super::nodes::cluster::{Cluster, Found};
 use super::nodes::{Resumption, Sweep};
 use super::table::{Command, TableHandle};
 use super::tables::Listing;
-use super::{Shared, events};
+use super::{Shared, events, metrics};
 
 /// The game with `code`, here or on another node (taking it over first when its node has died). `Err` when the
 /// other nodes' list cannot be read just now (the records are out of reach): the game may well be there.
@@ -31,6 +31,7 @@ pub(crate) async fn find(
             Ok(true) => return Ok(Some(found)),
             Ok(false) => {
                 tracing::error!(%code, "a game was taken over by another node; it stops here");
+                metrics::table_lost();
                 // Looked for elsewhere once it has gone: a take-over here must resume the game from the records,
                 // not find this table again.
                 if !stop_table(shared, &found.0, code).await {
@@ -74,6 +75,7 @@ pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &Ta
     match claim_and_resume(shared, cluster, code).await {
         Resumption::Here => {
             tracing::info!(%code, node = %cluster.node(), "a game taken over from a node that has gone");
+            metrics::taken_over();
             true
         }
         Resumption::NotHere => false,
@@ -244,6 +246,7 @@ pub(crate) async fn heartbeat(shared: Arc<Shared>, cluster: Arc<Cluster>, term: 
         };
         for code in &beat.lost {
             tracing::error!(%code, "a game was taken over by another node; it stops here");
+            metrics::table_lost();
             if let Some((table, _)) = shared.tables.find(code) {
                 table.send(Command::Yield).await;
             }

@@ -28,6 +28,7 @@ mod ids;
 pub mod input;
 mod limits;
 mod lobby;
+pub mod metrics;
 pub mod nodes;
 pub mod offered;
 mod play;

@@ -452,7 +452,9 @@ impl Cluster {
     pub async fn beat(&self, here: &[TableCode], events: &[TableCode]) -> Result<Beat, NodesError> {
         let db = self.db.client().await?;
         let asked = std::time::Instant::now();
-        let held = self.leases.renew(&db).await?;
+        let held = self.leases.renew(&db).await;
+        crate::serve::metrics::lease_renewal(held.is_ok());
+        let held = held?;
         *locked(&self.renewed) = Some(asked);
         let lost = here
             .iter()

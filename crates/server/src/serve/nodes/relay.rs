@@ -643,6 +643,7 @@ impl Relay {
                 match person.updates.try_send(next) {
                     Ok(()) => {}
                     Err(TrySendError::Full(missed)) => {
+                        crate::serve::metrics::update_dropped(crate::serve::metrics::Queue::Relay);
                         person.behind = std::iter::once(missed)
                             .chain(queue)
                             .filter(|e| matches!(e, TableNews::State(_)))

@@ -1,6 +1,8 @@
 //! Commits: jobs that are written together or not at all, and answered once their transaction is durable. A
 //! table sends what its players will see (a move, a takeback, a result) as one, and shows it only once answered.
 
+use std::time::Instant;
+
 use thiserror::Error;
 use tokio::sync::oneshot;
 
@@ -47,6 +49,8 @@ pub struct Commit {
     /// The jobs, in order.
     pub jobs: Vec<Job>,
     done: oneshot::Sender<Result<(), CommitError>>,
+    /// When it was asked for: the commit latency the metrics report runs from here.
+    asked: Instant,
 }
 
 /// The answer to a commit, to wait for: `Ok` once durable. A dropped sender (the writer gone) reads as
@@ -57,11 +61,23 @@ impl Commit {
     /// A commit of `jobs`, and its answer to wait for.
     pub fn new(jobs: Vec<Job>) -> (Commit, Committing) {
         let (done, answer) = oneshot::channel();
-        (Commit { jobs, done }, answer)
+        let asked = Instant::now();
+        (Commit { jobs, done, asked }, answer)
     }
 
     /// Answers the commit (nobody may be waiting any more: a table that stopped).
     pub fn answer(self, result: Result<(), CommitError>) {
+        match &result {
+            Ok(()) => {
+                let moves = self
+                    .jobs
+                    .iter()
+                    .filter(|job| matches!(job, Job::Move { .. }))
+                    .count();
+                crate::serve::metrics::committed(moves, self.asked.elapsed());
+            }
+            Err(_) => crate::serve::metrics::commit_failed(),
+        }
         let _ = self.done.send(result);
     }
 }

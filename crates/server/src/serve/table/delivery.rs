@@ -83,6 +83,7 @@ impl Delivery {
                 None
             }
             Offered::Full => {
+                crate::serve::metrics::update_dropped(crate::serve::metrics::Queue::Table);
                 if missed_counts {
                     self.behind.insert(to);
                 }
