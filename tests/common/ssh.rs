@@ -83,7 +83,12 @@ impl Server {
             .args(["serve", "--listen", "127.0.0.1:0"])
             .args(args)
             .env("CROWNED_HOME", &home)
-            .env("RUST_LOG", "warn")
+            // Warnings only, unless a developer looking into a test asks for more
+            // (CROWNED_TEST_SERVER_LOG=info).
+            .env(
+                "RUST_LOG",
+                std::env::var("CROWNED_TEST_SERVER_LOG").unwrap_or("warn".into()),
+            )
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()

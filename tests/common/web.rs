@@ -241,3 +241,29 @@ pub async fn linked_as(server: &Server, cookie: &str) -> Option<String> {
         .expect("linked")
         .then(|| me["name"].as_str().expect("a name").to_string())
 }
+
+/// The value of the series `series` (its name and labels, as written) on the server's `/metrics`.
+pub async fn metric(server: &Server, series: &str) -> Option<f64> {
+    let port = server.metrics.expect("an operator's listener");
+    let (status, headers, text) = http_to(port, "GET", "/metrics", &[]).await;
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(
+        header(&headers, "content-type"),
+        Some("text/plain; version=0.0.4; charset=utf-8")
+    );
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
+}
+
+/// Waits up to five seconds for `series` to read `wanted`.
+pub async fn metric_reaches(server: &Server, series: &str, wanted: f64) {
+    let mut seen = None;
+    for _ in 0..50 {
+        seen = metric(server, series).await;
+        if seen == Some(wanted) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{series} is {seen:?}, not {wanted}");
+}

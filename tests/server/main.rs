@@ -10,6 +10,7 @@ mod serve_defined;
 mod serve_event_play;
 mod serve_events;
 mod serve_nodes;
+mod serve_nodes_drain;
 mod serve_nodes_events;
 mod serve_nodes_play;
 mod serve_problems;

@@ -16,7 +16,8 @@ use crate::common::ssh::{
     Server, Terminal, TwoAtATable, code_on, connect, exec_as, new_key, your_move,
 };
 use crate::common::web::{
-    WebTerminal, ask_for_code, header, http, http_to, linked_as, origin, try_open,
+    WebTerminal, ask_for_code, header, http, http_to, linked_as, metric, metric_reaches, origin,
+    try_open,
 };
 
 /// A server with a web door on a port of its own, guests let in.
@@ -37,32 +38,6 @@ fn watched_web_server(name: &str) -> Server {
             "127.0.0.1:0",
         ],
     )
-}
-
-/// The value of the series `series` (its name and labels, as written) on the server's `/metrics`.
-async fn metric(server: &Server, series: &str) -> Option<f64> {
-    let port = server.metrics.expect("an operator's listener");
-    let (status, headers, text) = http_to(port, "GET", "/metrics", &[]).await;
-    assert_eq!(status, 200, "{text}");
-    assert_eq!(
-        header(&headers, "content-type"),
-        Some("text/plain; version=0.0.4; charset=utf-8")
-    );
-    text.lines()
-        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' ')?.parse().ok())
-}
-
-/// Waits up to five seconds for `series` to read `wanted`.
-async fn metric_reaches(server: &Server, series: &str, wanted: f64) {
-    let mut seen = None;
-    for _ in 0..50 {
-        seen = metric(server, series).await;
-        if seen == Some(wanted) {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("{series} is {seen:?}, not {wanted}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

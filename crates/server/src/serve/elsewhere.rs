@@ -142,6 +142,10 @@ pub(crate) async fn resume_unclaimed(shared: &Shared, cluster: &Arc<Cluster>) ->
 /// claim with no game to resume is given up; a claim whose game cannot be read now is kept (renewed with this
 /// node's other leases), for the game to be resumed when the records answer rather than left with no table.
 async fn claim_and_resume(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCode) -> Resumption {
+    // A draining node hands its tables to the others (`handover`): it takes none.
+    if *shared.draining.borrow() {
+        return Resumption::NotHere;
+    }
     match cluster.claim(code).await {
         Ok(true) => {}
         Ok(false) => return Resumption::NotHere,
@@ -306,7 +310,7 @@ const STOP_PATIENCE: Duration = Duration::from_secs(2);
 
 /// Tells `table` (the table `code` here), which this node no longer holds, to stop, and waits up to
 /// [`STOP_PATIENCE`] for it to be gone: whether it went.
-async fn stop_table(shared: &Shared, table: &TableHandle, code: &TableCode) -> bool {
+pub(crate) async fn stop_table(shared: &Shared, table: &TableHandle, code: &TableCode) -> bool {
     table.send(Command::Yield).await;
     let deadline = tokio::time::Instant::now() + STOP_PATIENCE;
     while shared.tables.find(code).is_some() {

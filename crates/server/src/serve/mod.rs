@@ -22,6 +22,7 @@ mod driver;
 mod elsewhere;
 pub mod event_rules;
 pub mod events;
+mod handover;
 mod health;
 mod identity;
 mod ids;
@@ -427,6 +428,10 @@ impl Server {
                 lost,
             ));
         }
+        tokio::spawn(handover::when_draining(
+            Arc::clone(&self.shared),
+            Arc::clone(&cluster),
+        ));
         tokio::spawn(elsewhere::heartbeat(
             Arc::clone(&self.shared),
             cluster,

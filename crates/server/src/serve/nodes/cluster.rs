@@ -434,6 +434,13 @@ impl Cluster {
         }
     }
 
+    /// Hands the tables `codes`, stopped here with their games written, to the other nodes (see
+    /// [`Leases::hand_over`]); how many were handed over.
+    pub async fn hand_over(&self, codes: &[TableCode]) -> Result<u64, NodesError> {
+        let db = self.db.client().await?;
+        self.leases.hand_over(&db, codes).await
+    }
+
     /// Claims the table `code` for this node (to take it over): `true` when it is this node's now.
     pub async fn claim(&self, code: &TableCode) -> Result<bool, NodesError> {
         let db = self.db.client().await?;

@@ -202,6 +202,21 @@ impl Leases {
         Ok(written == 1)
     }
 
+    /// Hands the tables `codes` (this node's, stopped here with their games written) to the other nodes: each
+    /// lease lapses now and is no node's (its owner left empty), so that this node's renewals pass it by and the
+    /// next heartbeat of another node takes the table over (one claim wins), with no term to wait out. Leases
+    /// another node holds are left alone. How many were handed over.
+    pub async fn hand_over(&self, db: &Client, codes: &[TableCode]) -> Result<u64, NodesError> {
+        let codes: Vec<&str> = codes.iter().map(TableCode::as_str).collect();
+        Ok(db
+            .execute(
+                "UPDATE room_leases SET owner = '', expires = now() \
+                 WHERE owner = $1 AND code = ANY($2)",
+                &[&self.node.as_str(), &codes],
+            )
+            .await?)
+    }
+
     /// Gives the table `code` up (its game is over and everyone has gone); a lease held by another node is left
     /// alone.
     pub async fn release(&self, db: &Client, code: &TableCode) -> Result<(), NodesError> {

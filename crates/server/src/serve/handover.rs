@@ -1,0 +1,108 @@
+//! A draining node of several hands its tables to the others, so that an operator can stop it (to upgrade it,
+//! say) without its games waiting out a lease term.
+//!
+//! Once the node drains, each of its tables notes its clocks and stops here; once everything the tables sent the
+//! records is written, their leases lapse at once and are no node's ([`Cluster::hand_over`]), and the next
+//! heartbeat of another node takes each table over from the records (one claim wins). The draining node takes
+//! nothing over meanwhile (`elsewhere::claim_and_resume` refuses), so its own players find their games on the
+//! node that runs them now, through the relay, as after any take-over: they play on, after a pause of about a
+//! heartbeat, while still connected here. A table opened here while the node drains (a player here still in the
+//! lobby) is handed over the same way, a moment later. The node stops as the last of its connections leaves, or
+//! as it is told to stop: its players then connect again, through the load balancer, to a node that runs their
+//! game.
+//!
+//! On a single server there is nobody to hand a table to: its players play on where they are.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::elsewhere::stop_table;
+use super::ids::TableCode;
+use super::nodes::cluster::Cluster;
+use super::{Shared, note_every_clock};
+
+/// How often a draining node looks again for tables opened here since it began.
+const LOOK_AGAIN: Duration = Duration::from_millis(500);
+
+/// Waits for the server to drain, then hands its tables to the other nodes, and any opened here later, until the
+/// server stops.
+pub(crate) async fn when_draining(shared: Arc<Shared>, cluster: Arc<Cluster>) {
+    let mut draining = shared.draining.clone();
+    let mut shutdown = shared.shutdown.clone();
+    tokio::select! {
+        drained = draining.wait_for(|draining| *draining) => {
+            if drained.is_err() {
+                return;
+            }
+        }
+        _ = shutdown.wait_for(|stopped| *stopped) => return,
+    }
+    let started = Instant::now();
+    // Tables stopped here whose leases are still to be handed over (the records could not be written yet).
+    let mut stopped: Vec<TableCode> = Vec::new();
+    let mut said = false;
+    loop {
+        let codes = shared.tables.codes();
+        if !codes.is_empty() {
+            stopped.extend(stop_tables(&shared, &codes).await);
+        }
+        if !stopped.is_empty() {
+            let handed = hand_over(&shared, &cluster, &stopped).await;
+            if let Some(handed) = handed {
+                tracing::info!(
+                    tables = handed,
+                    ms = started.elapsed().as_millis() as u64,
+                    "tables handed to the other nodes"
+                );
+                stopped.clear();
+            }
+        } else if !said {
+            tracing::info!("draining: no table here to hand over");
+        }
+        said = true;
+        tokio::select! {
+            () = tokio::time::sleep(LOOK_AGAIN) => {}
+            _ = shutdown.wait_for(|stopped| *stopped) => return,
+        }
+    }
+}
+
+/// Stops the tables `codes` here, their clocks noted; the codes of those that stopped. A table that will not
+/// stop keeps its lease: another node takes its game over once this node has stopped, after the lease's term,
+/// as after a crash.
+async fn stop_tables(shared: &Shared, codes: &[TableCode]) -> Vec<TableCode> {
+    // The running clocks first, all at once: the next node goes on from them rather than from the last move.
+    note_every_clock(&shared.tables).await;
+    let mut stopped = Vec::with_capacity(codes.len());
+    for code in codes {
+        let Some((table, _)) = shared.tables.find(code) else {
+            continue;
+        };
+        if stop_table(shared, &table, code).await {
+            stopped.push(code.clone());
+        } else {
+            tracing::warn!(%code, "a table would not stop to be handed over; left to a take-over");
+        }
+    }
+    stopped
+}
+
+/// Hands the tables `stopped` over once the records have everything they sent; how many were handed over, or
+/// `None` when the records or the nodes' database cannot be reached now (tried again a moment later).
+async fn hand_over(shared: &Shared, cluster: &Cluster, stopped: &[TableCode]) -> Option<u64> {
+    // The records must hold every move shown before the game leaves: the next node reads it from them.
+    if !shared.recorder.caught_up().await {
+        tracing::warn!(
+            tables = stopped.len(),
+            "the records cannot be written: the tables stopped here wait to be handed over"
+        );
+        return None;
+    }
+    match cluster.hand_over(stopped).await {
+        Ok(handed) => Some(handed),
+        Err(error) => {
+            tracing::warn!(%error, "cannot hand tables over just now");
+            None
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Draining: a server with nobody connected stops at once, with no connection needed to wake it; a node drained
+//! while it runs a game hands the game to another node at once rather than after its lease's term, its own player
+//! plays on through the relay, and it stops as that player leaves; the game goes on, every move in it, on the
+//! node that took it.
+
+use std::time::{Duration, Instant};
+
+use crate::common::ssh::{
+    Dice, Server, Terminal, code_on, connect, new_key, play_moves, shown_after, your_move,
+};
+use crate::common::web::{metric, metric_reaches};
+use crate::serve_nodes::fresh_database;
+use crowned::game::AnyGame;
+use crowned::rules::GameType;
+
+/// The lease's term here: far longer than a hand-over may take, so that a game that moved within it was handed
+/// over, not taken over after its node went silent.
+const TERM: &str = "30";
+
+fn node(name: &str, url: &str) -> Server {
+    Server::start_with_files(
+        &format!("nodes-{name}"),
+        &[],
+        &[
+            "--records",
+            url,
+            "--node-name",
+            name,
+            "--lease-term",
+            TERM,
+            "--metrics",
+            "127.0.0.1:0",
+        ],
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drained_server_with_nobody_connected_stops_at_once() {
+    let mut server = Server::start("drain-empty");
+    // SAFETY: kill with a child's own pid only sends it a signal.
+    unsafe {
+        libc::kill(server.child.id() as i32, libc::SIGUSR1);
+    }
+    let mut stopped = None;
+    for _ in 0..50 {
+        if let Ok(Some(exit)) = server.child.try_wait() {
+            stopped = Some(exit);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let exit = stopped.expect("stopped within five seconds");
+    assert!(exit.success(), "{exit}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drained_node_hands_its_game_over_at_once_and_its_player_plays_on() {
+    let url = fresh_database("nodes_drain");
+    let mut one = node("d1", &url);
+    let two = node("d2", &url);
+    let (ann_key, bob_key) = (new_key(), new_key());
+    let ann = connect(&one, &ann_key, "ann").await;
+    let bob = connect(&two, &bob_key, "bob").await;
+    let mut a = Terminal::exec(&ann, 100, 30, "new english 10+5 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let code = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
+    let mut game = AnyGame::new(GameType::default());
+    let mut dice = Dice(23);
+    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+    assert_eq!(metric(&one, "crowned_tables").await, Some(1.0));
+    assert_eq!(metric(&two, "crowned_tables").await, Some(0.0));
+
+    // Drained: the table leaves the first node and runs on the second, long before the lease's term.
+    // SAFETY: kill with a child's own pid only sends it a signal.
+    unsafe {
+        libc::kill(one.child.id() as i32, libc::SIGUSR1);
+    }
+    let drained = Instant::now();
+    metric_reaches(&one, "crowned_ready", 0.0).await;
+    metric_reaches(&one, "crowned_tables", 0.0).await;
+    metric_reaches(&two, "crowned_take_overs_total", 1.0).await;
+    metric_reaches(&two, "crowned_tables", 1.0).await;
+    // Ann, still connected to the drained node, plays on against Bob once her connection has found the game
+    // where it runs now.
+    play_through_the_move(&mut a, &mut game, &mut dice).await;
+    play_moves(&mut a, &mut b, &mut game, 1, &mut dice).await;
+    let moved = drained.elapsed();
+    assert!(
+        moved < Duration::from_secs(15),
+        "the game moved and went on in {moved:?}, within the lease's term of {TERM} s"
+    );
+    assert!(one.is_running(), "not while Ann is connected");
+
+    // Ann leaves: the drained node stops, cleanly.
+    drop((a, ann));
+    let mut stopped = None;
+    for _ in 0..100 {
+        if let Ok(Some(exit)) = one.child.try_wait() {
+            stopped = Some(exit);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let exit = stopped.expect("the drained node stops once empty");
+    assert!(exit.success(), "{exit}");
+
+    // She comes back by the other node: her game, with every move, and it goes on.
+    let ann = connect(&two, &ann_key, "ann").await;
+    let mut a = Terminal::open(&ann, 100, 30).await;
+    a.wait_for(&your_move(&game)).await;
+    play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
+    assert_eq!(metric(&two, "crowned_tables").await, Some(1.0));
+}
+
+/// Plays a random move for `mover`, whose game is moving to another node: a move typed while the connection
+/// finds the game there is refused with a word (and kept in the input box), so it is typed again until the
+/// screen shows it played.
+async fn play_through_the_move(mover: &mut Terminal, game: &mut AnyGame, dice: &mut Dice) {
+    let position = game.position();
+    let moves = position.legal_moves();
+    let mv = moves[dice.below(moves.len())];
+    let text = position.write_move(&mv, game.variant().notation());
+    let mut after = game.clone();
+    after.play(&mv).expect("a legal move");
+    let shown = shown_after(&after);
+    for _ in 0..40 {
+        mover.wait_for(&your_move(game)).await;
+        mover.send(format!("{text}\r").as_bytes()).await;
+        mover
+            .until("the move shown, or refused", |t| {
+                let screen = t.contents();
+                screen.contains(&shown) || screen.contains("refused")
+            })
+            .await;
+        if mover.contents().contains(&shown) {
+            *game = after;
+            return;
+        }
+        // Esc clears the refused text.
+        mover.send(b"\x1b").await;
+        mover
+            .until("the refused move cleared", |t| !t.contents().contains("refused"))
+            .await;
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    panic!("{text} was never taken:\n{}", mover.contents());
+}
