@@ -3,6 +3,8 @@
 //! game of the event is there once with its tags and replays to its result, and the event's table is the
 //! arena's scoring of those games.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, Result, bail};
@@ -13,6 +15,7 @@ use crowned::server_lab::load::quantile;
 use crowned::server_lab::load_arena::{
     ArenaLoadConfig, ArenaLoadReport, MAX_PLIES, ask, run_arena_load,
 };
+use crowned::server_lab::scrape::{Scraped, scrape};
 
 use super::bench_serve::{Server, Usage, first_failure};
 use super::bench_tables::{EMBEDDED_RECORDS, stop_gently};
@@ -54,7 +57,11 @@ pub fn run(args: &BenchArenaArgs) -> Result<()> {
     }
     let home = std::env::temp_dir().join(format!("crowned-bench-arena-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
-    let mut server = Server::start(&home, args.players as usize + 4)?;
+    let mut server = Server::start_with(
+        &home,
+        args.players as usize + 4,
+        &["--metrics", "127.0.0.1:0"],
+    )?;
     let result = measure(&mut server, &home, args);
     server.stop();
     let _ = std::fs::remove_dir_all(&home);
@@ -101,6 +108,24 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
         think: Duration::from_millis(args.think),
         patience,
     };
+    let metrics = server
+        .metrics
+        .context("the server did not say where its metrics are")?;
+    // Scraped once a second while the event goes on, as Prometheus would: what a scrape costs.
+    let scraping = Arc::new(AtomicBool::new(true));
+    let scraper = {
+        let scraping = Arc::clone(&scraping);
+        std::thread::spawn(move || {
+            let mut took = Vec::new();
+            while scraping.load(Ordering::Relaxed) {
+                if let Ok(scraped) = scrape(metrics, patience) {
+                    took.push(scraped.took);
+                }
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            took
+        })
+    };
     let started = Instant::now();
     let (report, peak_kb, shown) = runtime.block_on(async {
         let load = tokio::spawn(run_arena_load(config));
@@ -121,6 +146,10 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
     let after = server.usage()?;
     let report: ArenaLoadReport = report.context("the load failed")?;
     let shown = shown?;
+    scraping.store(false, Ordering::Relaxed);
+    let scrape_times = scraper.join().unwrap_or_default();
+    // The event is over: what the server counted, to hold against its records below.
+    let counted = scrape(metrics, patience).context("cannot read the server's metrics")?;
     stop_gently(server)?;
     print_load(args, &report, before, after, peak_kb, wall);
     let file = home.join(EMBEDDED_RECORDS);
@@ -142,6 +171,7 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
     );
     let checked = checked.context("the records disagree with the games")?;
     print_records(&checked);
+    check_metrics(&counted, &checked, &scrape_times)?;
     let printed = printed_table(&shown);
     if printed != checked.table {
         let first = printed
@@ -174,6 +204,48 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
     }
     if checked.games == 0 {
         bail!("no game was played");
+    }
+    Ok(())
+}
+
+/// Holds what the server counted (`counted`, its metrics once the event was over) against the records it kept:
+/// the moves it wrote are the moves of the event's games, each timed as a commit, and no table is left.
+fn check_metrics(
+    counted: &Scraped,
+    checked: &ArenaChecked,
+    scrape_times: &[Duration],
+) -> Result<()> {
+    let value = |series: &str| {
+        counted
+            .value(series)
+            .with_context(|| format!("no {series} in the server's metrics"))
+    };
+    let moves = value("crowned_moves_total")?;
+    let commits = value("crowned_records_commit_seconds_count")?;
+    let seconds = value("crowned_records_commit_seconds_sum")?;
+    let tables = value("crowned_tables")?;
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "metrics: {moves} moves written (the records' games hold {}), {commits} commits ({:.2} ms each on \
+         average), {tables} tables left; a scrape took p50 {:.2} ms, max {:.2} ms ({} scrapes, {} bytes)",
+        checked.moves,
+        1e3 * seconds / commits.max(1.0),
+        ms(quantile(scrape_times, 0.5)),
+        ms(quantile(scrape_times, 1.0)),
+        scrape_times.len(),
+        counted.text.len()
+    );
+    if moves != checked.moves as f64 {
+        bail!(
+            "the server counted {moves} moves written, and its records' games hold {}",
+            checked.moves
+        );
+    }
+    if commits < moves {
+        bail!("{commits} commits timed for {moves} moves");
+    }
+    if tables != 0.0 {
+        bail!("{tables} tables left once the event was over");
     }
     Ok(())
 }

@@ -245,6 +245,8 @@ pub(super) struct Server {
     pub(super) fingerprint: String,
     /// The web door's address, when it was started with one.
     pub(super) web: Option<std::net::SocketAddr>,
+    /// The operator's listener's address (`/metrics`), when it was started with one.
+    pub(super) metrics: Option<std::net::SocketAddr>,
 }
 
 /// A process's resident memory and the processor time it has used.
@@ -307,17 +309,21 @@ impl Server {
         let mut stdout = BufReader::new(child.stdout.take().context("no output from the server")?);
         let mut first = String::new();
         stdout.read_line(&mut first)?;
-        // With a web door, a later line says where: "... the web door is open at http://ADDRESS/".
-        let mut web = None;
-        if extra.contains(&"--web") {
-            let mut line = String::new();
-            while web.is_none() && stdout.read_line(&mut line)? > 0 {
-                web = line
-                    .split("web door is open at http://")
-                    .nth(1)
-                    .and_then(|rest| rest.trim().trim_end_matches('/').parse().ok());
-                line.clear();
-            }
+        // With a web door or the metrics, later lines say where: "... the web door is open at http://ADDRESS/",
+        // "... metrics at http://ADDRESS/metrics ...".
+        let (mut web, mut metrics) = (None, None);
+        let (want_web, want_metrics) = (extra.contains(&"--web"), extra.contains(&"--metrics"));
+        let mut line = String::new();
+        while ((want_web && web.is_none()) || (want_metrics && metrics.is_none()))
+            && stdout.read_line(&mut line)? > 0
+        {
+            let after = |marker: &str| -> Option<std::net::SocketAddr> {
+                let rest = line.split(marker).nth(1)?;
+                rest.split(['/', ' ']).next()?.trim().parse().ok()
+            };
+            web = web.or_else(|| after("web door is open at http://"));
+            metrics = metrics.or_else(|| after("metrics at http://"));
+            line.clear();
         }
         std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
         // "crowned serve: listening on ADDRESS; host key FINGERPRINT ..."
@@ -336,6 +342,7 @@ impl Server {
                 address,
                 fingerprint: fingerprint.to_string(),
                 web,
+                metrics,
             }),
             _ => {
                 let _ = child.kill();

@@ -94,6 +94,8 @@ pub struct ArenaChecked {
     pub streak_bonus: u32,
     /// The games the players finished, all found as they saw them.
     pub seen: usize,
+    /// The moves (plies) of the event's games, as they replay from the records.
+    pub moves: usize,
     /// The table the games make, best first: each line `NAME POINTS W-D-L`.
     pub table: Vec<String>,
 }
@@ -105,6 +107,8 @@ struct Kept {
     black: String,
     white: String,
     result: String,
+    /// Its moves (plies).
+    plies: usize,
 }
 
 /// Checks the arena `record` against its games `pdns` (each game's PDN, as the records give them) and the games
@@ -119,6 +123,7 @@ pub fn check_arena(
     let mut checked = ArenaChecked {
         games: kept.by_round.len(),
         entrants: record.entries.len(),
+        moves: kept.by_round.values().map(|kept| kept.plies).sum(),
         ..ArenaChecked::default()
     };
     let mut scored = score_games(record, &kept, &mut checked)?;
@@ -411,5 +416,6 @@ fn read_game(pdn: &str, event: &str) -> Result<Kept, ArenaCheckError> {
         black: tag("Black")?,
         white: tag("White")?,
         result,
+        plies: game.moves().len(),
     })
 }

@@ -15,4 +15,5 @@ pub mod chaos_waits;
 pub mod load;
 pub mod load_arena;
 pub mod load_tables;
+pub mod scrape;
 pub use crowned_server::local_postgres;

@@ -689,6 +689,21 @@ fn the_arena_benchmark_runs_small() {
         text.contains("from the end of a game to the next board ("),
         "{text}"
     );
+    // The server's metrics agree with its records (the bench fails otherwise), and were scraped as it ran.
+    let moves = number("metrics: ", " moves written");
+    assert_eq!(moves, number("the records' games hold ", ")"), "{text}");
+    assert!(moves > 0, "{text}");
+    let metrics_line = text
+        .lines()
+        .find(|line| line.starts_with("metrics: "))
+        .unwrap_or_default();
+    let scrapes: usize = metrics_line
+        .split(" ms (")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no scrapes counted: {metrics_line}"));
+    assert!(scrapes > 0, "{metrics_line}");
 }
 
 /// `crowned bench ARGS`, which must succeed: what it printed.

@@ -140,7 +140,9 @@ async fn play_through_the_move(mover: &mut Terminal, game: &mut AnyGame, dice: &
         // Esc clears the refused text.
         mover.send(b"\x1b").await;
         mover
-            .until("the refused move cleared", |t| !t.contents().contains("refused"))
+            .until("the refused move cleared", |t| {
+                !t.contents().contains("refused")
+            })
             .await;
         tokio::time::sleep(Duration::from_millis(250)).await;
     }

@@ -499,6 +499,7 @@ fn the_server_table_is_read_checked_and_printed() {
             web: None,
             web_cert: None,
             web_key: None,
+            metrics: None,
             web_proxies: Vec::new(),
         }
     );
