@@ -16,14 +16,16 @@ use anyhow::{Context, Result, bail};
 use crowned::serve::records::{PostgresRecords, PostgresUrl, Records, SqliteRecords};
 use crowned::server_lab::chaos::{ChaosConfig, ChaosGame, run_chaos_games};
 use crowned::server_lab::chaos_waits::{SLOW, waits_by_fault};
+use crowned::server_lab::load::quantile;
 use crowned::server_lab::load_tables::TableServer;
 use crowned::server_lab::local_postgres::{Durability, LocalPostgres};
+use crowned::server_lab::scrape::scrape;
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use tokio::sync::watch;
 
 use super::bench_serve::Server;
-use super::bench_tables::{EMBEDDED_RECORDS, table_of};
+use super::bench_tables::{EMBEDDED_RECORDS, stop_gently, table_of};
 
 /// `crowned bench chaos`' options: the games, the nodes, the faults and their pace.
 #[derive(clap::Args, Debug)]
@@ -60,6 +62,11 @@ pub struct BenchChaosArgs {
     /// between faults) and started again, with 2 or more nodes.
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
     outages: u64,
+    /// Times a node is upgraded in place, the nodes in turn, as a rolling upgrade does it: drained (SIGUSR1, its
+    /// tables handed to the other nodes and its new players sent elsewhere), stopped (SIGTERM) once its tables
+    /// are gone, and started again on its folder; with 2 or more nodes.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    upgrades: u64,
     /// Milliseconds between faults (each a little more or less).
     #[arg(long, default_value_t = 1_500, value_parser = clap::value_parser!(u64).range(100..=600_000))]
     every: u64,
@@ -81,9 +88,16 @@ enum Fault {
     FullDisk,
     Stall,
     Outage,
+    Upgrade,
 }
 
-const FAULTS: [Fault; 4] = [Fault::Kill, Fault::FullDisk, Fault::Stall, Fault::Outage];
+const FAULTS: [Fault; 5] = [
+    Fault::Kill,
+    Fault::FullDisk,
+    Fault::Stall,
+    Fault::Outage,
+    Fault::Upgrade,
+];
 
 impl Fault {
     fn wanted(self, args: &BenchChaosArgs) -> u64 {
@@ -92,6 +106,7 @@ impl Fault {
             Fault::FullDisk => args.full_disks,
             Fault::Stall => args.stalls,
             Fault::Outage => args.outages,
+            Fault::Upgrade => args.upgrades,
         }
     }
 
@@ -102,6 +117,7 @@ impl Fault {
             Fault::FullDisk => "full disks",
             Fault::Stall => "stalls",
             Fault::Outage => "outages",
+            Fault::Upgrade => "upgrades",
         }
     }
 }
@@ -110,6 +126,9 @@ impl Fault {
 pub fn run(args: &BenchChaosArgs) -> Result<()> {
     if args.nodes == 1 && args.outages > 0 {
         bail!("--outages stops the nodes' database: it needs --nodes 2 or more");
+    }
+    if args.nodes == 1 && args.upgrades > 0 {
+        bail!("--upgrades hands a node's tables to the others: it needs --nodes 2 or more");
     }
     let home = std::env::temp_dir().join(format!("crowned-bench-chaos-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
@@ -133,6 +152,8 @@ struct Nodes {
     base: PathBuf,
     sessions: usize,
     lease_term: String,
+    /// Whether each node opens the operator's listener (its metrics say when a drain has handed its tables over).
+    metrics: bool,
     /// The database and its address, with 2 or more nodes.
     shared: Option<(LocalPostgres, String)>,
     nodes: Vec<Server>,
@@ -162,6 +183,7 @@ impl Nodes {
             // gone yet: any node may hold them all.
             sessions: args.games as usize * 6,
             lease_term: args.lease_term.to_string(),
+            metrics: args.upgrades > 0,
             shared,
             nodes: Vec::new(),
         };
@@ -175,7 +197,7 @@ impl Nodes {
     /// Starts node `n` (again), on its own folder and, with several nodes, under its own name.
     fn start_node(&self, n: usize) -> Result<Server> {
         let name = format!("n{}", n + 1);
-        let extra: Vec<&str> = match &self.shared {
+        let mut extra: Vec<&str> = match &self.shared {
             None => Vec::new(),
             Some((_, url)) => vec![
                 "--records",
@@ -186,6 +208,9 @@ impl Nodes {
                 &self.lease_term,
             ],
         };
+        if self.metrics {
+            extra.extend(["--metrics", "127.0.0.1:0"]);
+        }
         let home = match self.shared {
             None => self.base.clone(),
             Some(_) => self.base.join(&name),
@@ -246,6 +271,8 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     let mut rng = StdRng::seed_from_u64(args.seed);
     let mut done = [0u64; FAULTS.len()];
     let mut struck = Vec::new();
+    // How long each upgrade's drain took to hand the node's tables over.
+    let mut handovers = Vec::new();
     let wanted: u64 = FAULTS.iter().map(|f| f.wanted(args)).sum();
     // The players start game after game until the nemesis is done (a run without faults plays one round).
     if wanted == 0 {
@@ -273,9 +300,16 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
             })
             .map_or(Fault::Kill, |(f, _)| *f);
         let n = rng.random_range(0..nodes.nodes.len());
+        // An upgrade goes through the nodes in turn, as an operator's does.
+        let n = match kind {
+            Fault::Upgrade => done[4] as usize % nodes.nodes.len(),
+            _ => n,
+        };
         struck.push((Instant::now(), kind.plural()));
         let lease_term = Duration::from_secs(args.lease_term);
-        strike(kind, n, &mut nodes, &place, pause, lease_term, &mut rng)?;
+        if let Some(handed) = strike(kind, n, &mut nodes, &place, pause, lease_term, &mut rng)? {
+            handovers.push(handed);
+        }
         if let Some(i) = FAULTS.iter().position(|f| *f == kind) {
             done[i] += 1;
         }
@@ -289,6 +323,18 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     let mut records = nodes.records()?;
     let anomalies = check(records.as_mut(), &games)?;
     let failed = report(args, &games, done, &anomalies, &struck, wall);
+    if !handovers.is_empty() {
+        let ms = |d: Duration| d.as_secs_f64() * 1e3;
+        let took: Vec<Duration> = handovers.iter().map(|h| h.took).collect();
+        println!(
+            "upgrades: a drained node's tables were handed over in p50 {:.0} ms, max {:.0} ms ({} drains, {} not \
+             within the lease's term)",
+            ms(quantile(&took, 0.5)),
+            ms(quantile(&took, 1.0)),
+            handovers.len(),
+            handovers.iter().filter(|h| !h.in_time).count()
+        );
+    }
     for (kind, what) in anomalies.iter().take(SHOWN) {
         println!("  {kind}: {what}");
     }
@@ -303,9 +349,9 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     Ok(())
 }
 
-/// One fault of `kind` at node `n`: a kill (and a new start), a full disk or a database outage for `pause`, or a
+/// One fault of `kind` at node `n`: a kill (and a new start), a full disk or a database outage for `pause`, a
 /// stall past `lease_term` (by a random part of it, drawn from `rng` only for a stall, so that a seed makes the
-/// same run).
+/// same run), or an upgrade in place; for an upgrade, how long its drain took to hand the node's tables over.
 fn strike(
     kind: Fault,
     n: usize,
@@ -314,7 +360,7 @@ fn strike(
     pause: Duration,
     lease_term: Duration,
     rng: &mut StdRng,
-) -> Result<()> {
+) -> Result<Option<Handover>> {
     match kind {
         Fault::Kill => {
             place.send_modify(|places| places[n] = None);
@@ -345,8 +391,55 @@ fn strike(
                 .start_again()
                 .context("cannot start the database again")?;
         }
+        Fault::Upgrade => {
+            // No new player goes to it; those on it play on through the relay until it stops.
+            place.send_modify(|places| places[n] = None);
+            let started = Instant::now();
+            signal(&nodes.nodes[n], libc::SIGUSR1)?;
+            let in_time = handed_over(&nodes.nodes[n], lease_term)?;
+            let handed = Handover {
+                took: started.elapsed(),
+                in_time,
+            };
+            stop_gently(&mut nodes.nodes[n])?;
+            nodes.nodes[n] = nodes
+                .start_node(n)
+                .context("a node did not start again after its upgrade")?;
+            place.send_modify(|places| places[n] = Some(whereabouts(&nodes.nodes[n])));
+            return Ok(Some(handed));
+        }
     }
-    Ok(())
+    Ok(None)
+}
+
+/// An upgrade's drain: how long the node took to hand its tables over, and whether it did within the lease's
+/// term (else it was stopped anyway, its tables taken over once their leases lapsed).
+#[derive(Clone, Copy, Debug)]
+struct Handover {
+    took: Duration,
+    in_time: bool,
+}
+
+/// Waits for a draining node to have handed its tables over, as its metrics say: draining (not ready), no table
+/// left here and none waiting for its lease to be handed. At most `patience`, after which it is stopped anyway
+/// and its tables are taken over once their leases lapse: whether it did in time.
+fn handed_over(node: &Server, patience: Duration) -> Result<bool> {
+    let started = Instant::now();
+    let metrics = node.metrics.context("the node did not open its metrics")?;
+    loop {
+        let counted = scrape(metrics, Duration::from_secs(2)).ok();
+        let value = |series: &str| counted.as_ref().and_then(|c| c.value(series));
+        let done = ["crowned_ready", "crowned_tables", "crowned_handing_over"]
+            .iter()
+            .all(|series| value(series) == Some(0.0));
+        if done {
+            return Ok(true);
+        }
+        if started.elapsed() >= patience {
+            return Ok(false);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 /// Prints the run's figures: the games, the faults, the anomalies by kind, and the slow moves by the fault
@@ -370,14 +463,15 @@ fn report<'a>(
         sum(|g| g.seen.len()),
         wall.as_secs_f64()
     );
-    let [kills, full_disks, stalls, outages] = done;
+    let [kills, full_disks, stalls, outages, upgrades] = done;
     let server = match args.nodes {
         1 => "the server".to_string(),
         n => format!("a node of {n}"),
     };
     println!(
         "faults: {} ({kills} kills -9 of {server}, {full_disks} full disks, {stalls} stalls past the lease, \
-         {outages} database outages, {doubles} second connections to a table); {} moves refused as unsaved; \
+         {outages} database outages, {upgrades} upgrades in place, {doubles} second connections to a table); {} \
+         moves refused as unsaved; \
          the players came back {} times; {} tables went before their first move",
         done.iter().sum::<u64>() as usize + doubles,
         sum(|g| g.refused),

@@ -301,7 +301,11 @@ impl Server {
             ])
             .args(extra)
             .env("CROWNED_HOME", home)
-            .env("RUST_LOG", "warn")
+            // Warnings only, unless whoever runs the benchmark asks for more (CROWNED_BENCH_SERVER_LOG=info).
+            .env(
+                "RUST_LOG",
+                std::env::var("CROWNED_BENCH_SERVER_LOG").unwrap_or_else(|_| "warn".into()),
+            )
             .stdout(Stdio::piped())
             .stderr(log)
             .spawn()

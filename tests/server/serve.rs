@@ -724,8 +724,9 @@ fn bench(args: &[&str]) -> String {
 
 /// The chaos benchmark on three nodes of one server on a real PostgreSQL, tiny: two games, each game's players at
 /// two nodes, while a node is killed and started again, a node is stopped past its lease and let go on, the
-/// database is stopped and started again, and twice a node's disk refuses writes (its log's among them: a log
-/// line that cannot be written must not take a thread down); every move the players saw is in the records.
+/// database is stopped and started again, twice a node's disk refuses writes (its log's among them: a log line
+/// that cannot be written must not take a thread down), and two nodes are upgraded in place in turn (drained, their
+/// tables handed over, stopped and started again); every move the players saw is in the records.
 #[test]
 fn the_chaos_benchmark_on_nodes_runs_small_and_finds_nothing_lost() {
     let text = bench(&[
@@ -748,6 +749,8 @@ fn the_chaos_benchmark_on_nodes_runs_small_and_finds_nothing_lost() {
         "1",
         "--full-disks",
         "2",
+        "--upgrades",
+        "2",
         "--every",
         "1000",
         "--double-every",
@@ -756,8 +759,14 @@ fn the_chaos_benchmark_on_nodes_runs_small_and_finds_nothing_lost() {
     assert!(text.contains("anomalies: 0"), "{text}");
     assert!(
         text.contains(
-            "1 kills -9 of a node of 3, 2 full disks, 1 stalls past the lease, 1 database outages"
+            "1 kills -9 of a node of 3, 2 full disks, 1 stalls past the lease, 1 database outages, 2 upgrades \
+             in place"
         ),
+        "{text}"
+    );
+    // Each upgrade's drain handed the node's tables over (as its metrics said) before it was stopped.
+    assert!(
+        text.contains("(2 drains, 0 not within the lease's term)"),
         "{text}"
     );
     assert!(

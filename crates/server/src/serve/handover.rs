@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use super::elsewhere::stop_table;
 use super::ids::TableCode;
 use super::nodes::cluster::Cluster;
-use super::{Shared, note_every_clock};
+use super::{Shared, metrics, note_every_clock};
 
 /// How often a draining node looks again for tables opened here since it began.
 const LOOK_AGAIN: Duration = Duration::from_millis(500);
@@ -43,12 +43,14 @@ pub(crate) async fn when_draining(shared: Arc<Shared>, cluster: Arc<Cluster>) {
     let mut said = false;
     loop {
         let codes = shared.tables.codes();
+        metrics::handing_over(!(codes.is_empty() && stopped.is_empty()));
         if !codes.is_empty() {
             stopped.extend(stop_tables(&shared, &codes).await);
         }
         if !stopped.is_empty() {
             let handed = hand_over(&shared, &cluster, &stopped).await;
             if let Some(handed) = handed {
+                metrics::handed_over(handed);
                 tracing::info!(
                     tables = handed,
                     ms = started.elapsed().as_millis() as u64,
@@ -60,6 +62,7 @@ pub(crate) async fn when_draining(shared: Arc<Shared>, cluster: Arc<Cluster>) {
             tracing::info!("draining: no table here to hand over");
         }
         said = true;
+        metrics::handing_over(!(stopped.is_empty() && shared.tables.is_empty()));
         tokio::select! {
             () = tokio::time::sleep(LOOK_AGAIN) => {}
             _ = shutdown.wait_for(|stopped| *stopped) => return,

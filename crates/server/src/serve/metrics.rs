@@ -29,6 +29,8 @@ const LEASE_RENEWALS: &str = "crowned_lease_renewals_total";
 const LEASE_RENEWALS_FAILED: &str = "crowned_lease_renewals_failed_total";
 const TAKE_OVERS: &str = "crowned_take_overs_total";
 const TABLES_LOST: &str = "crowned_tables_lost_total";
+const HANDED_OVER: &str = "crowned_tables_handed_over_total";
+const HANDING_OVER: &str = "crowned_handing_over";
 const REFUSED: &str = "crowned_connections_refused_total";
 
 /// The commit latency's buckets, in seconds: a commit is a transaction on a local disk (a millisecond or two) or
@@ -161,6 +163,17 @@ pub fn table_lost() {
     counter!(TABLES_LOST).increment(1);
 }
 
+/// This node, draining, handed `tables` tables to the other nodes.
+pub fn handed_over(tables: u64) {
+    counter!(HANDED_OVER).increment(tables);
+}
+
+/// Whether this node, draining, has tables still to hand over (here, or stopped and waiting for their leases to
+/// be handed): an operator stops it once this is 0.
+pub fn handing_over(pending: bool) {
+    gauge!(HANDING_OVER).set(if pending { 1.0 } else { 0.0 });
+}
+
 /// Why the metrics' endpoint could not be set up.
 #[derive(Debug, Error)]
 pub enum MetricsError {
@@ -240,6 +253,14 @@ fn describe() {
         TABLES_LOST,
         "Games stopped here because another node took them over."
     );
+    describe_counter!(
+        HANDED_OVER,
+        "Tables this node handed to the other nodes as it drained."
+    );
+    describe_gauge!(
+        HANDING_OVER,
+        "1 while this node, draining, has tables still to hand to the other nodes; else 0."
+    );
     describe_counter!(REFUSED, "Connections turned away, by door and reason.");
 }
 
@@ -268,9 +289,11 @@ fn start_at_zero() {
         LEASE_RENEWALS_FAILED,
         TAKE_OVERS,
         TABLES_LOST,
+        HANDED_OVER,
     ] {
         counter!(name).increment(0);
     }
+    handing_over(false);
     // A histogram is written once it holds a value; until the first commit, its count alone says none came.
     let _ = histogram!(COMMIT_SECONDS);
 }

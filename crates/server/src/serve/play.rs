@@ -14,7 +14,7 @@ use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part};
 use super::ids::{Fingerprint, TableCode};
 use super::table::{Command, TableHandle, WeakUpdates};
-use crate::app::{InputEvent, TableNews, TrainingNews};
+use crate::app::{InputEvent, TableNews, TableRequest, TrainingNews};
 use crate::engine::Report;
 use crate::problems::check::Answer;
 use crate::session::{Session, SessionEnd, Wakeup};
@@ -107,11 +107,22 @@ impl Channels {
         let requests = session.take_requests();
         if let Some(link) = &self.table {
             for request in requests {
-                link.table.ask(&link.who, request).await;
+                let was_move = matches!(request, TableRequest::Play(_));
+                // A table that has just stopped here (handed to another node as this one drains, or taken over):
+                // the player hears that their move went nowhere, as they would from a table that refused it,
+                // and plays it again once the game is found where it runs now.
+                if !link.table.ask(&link.who, request).await && was_move {
+                    let _ = session.handle(Wakeup::Table(TableNews::MoveRefused(
+                        MOVED_AWAY.to_string(),
+                    )));
+                }
             }
         }
     }
 }
+
+/// What a player whose move reached a table that had just stopped here is told.
+const MOVED_AWAY: &str = "the game is moving to another server; your move was not played";
 
 /// How long a player whose event has finished sees how their last game ended before they are taken to the
 /// event's table.
