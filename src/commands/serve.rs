@@ -425,6 +425,9 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
             (Some(at), Some(metrics)) => Some(open_metrics(&server, at, metrics).await?),
             _ => None,
         };
+        // The signals are watched before the server says it listens: whoever reads that line (a service manager,
+        // a script) may signal it at once.
+        watch_signals(shutdown)?;
         let key_note = if made { " (new)" } else { "" };
         // Whoever started the server may have stopped reading its output: that must not stop the server.
         say(&format!(
@@ -438,7 +441,6 @@ fn serve(settings: &ServerSettings, format: LogFormat) -> Result<()> {
         for note in [web_note, metrics_note].into_iter().flatten() {
             say(&note);
         }
-        watch_signals(shutdown)?;
         crowned::ssh::run(server, listener, GRACE, host_key).await;
         say("crowned serve: stopped");
         Ok(())

@@ -334,6 +334,11 @@ impl TableView {
         self.muted
     }
 
+    /// Whether the player's move was sent to the table and is not yet in the state it told.
+    pub fn move_on_its_way(&self) -> bool {
+        self.sent.is_some()
+    }
+
     /// Whether the table is a board of a tournament.
     pub fn in_event(&self) -> bool {
         self.in_event

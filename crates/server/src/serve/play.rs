@@ -35,6 +35,9 @@ pub struct Channels {
     /// The code of the table whose table went away while the player was at it (its node died, or another node
     /// took it over): the session ends, and the connection finds the game again where it runs now.
     pub lost: Option<TableCode>,
+    /// When the table went away with the player's move on its way to it: the plies of the game it last told
+    /// (the move is played once the game found again is longer, and the player is told it was not otherwise).
+    pub unplayed: Option<usize>,
     /// Whether the player took the seat of the table they were at from another connection: this one goes to
     /// the lobby and says so.
     pub taken_over: bool,
@@ -121,8 +124,10 @@ impl Channels {
     }
 }
 
-/// What a player whose move reached a table that had just stopped here is told.
-const MOVED_AWAY: &str = "the game is moving to another server; your move was not played";
+/// What a player whose move reached a table that had just stopped here, or went nowhere as their table moved to
+/// another node, is told.
+pub(super) const MOVED_AWAY: &str =
+    "the game is moving to another server; your move was not played";
 
 /// How long a player whose event has finished sees how their last game ended before they are taken to the
 /// event's table.
@@ -232,6 +237,13 @@ impl Playing<'_> {
         let Some(news) = news else {
             // Nothing more will come from this table: it went away with the player still at it.
             self.channels.lost = self.channels.table.take().map(|link| link.code);
+            self.channels.unplayed = self
+                .session
+                .app()
+                .table()
+                .filter(|table| table.move_on_its_way())
+                .and_then(|table| table.state())
+                .map(|state| state.game.moves().len());
             return self.leave(SessionEnd::Quit);
         };
         if matches!(news, TableNews::TakenOver) {

@@ -18,10 +18,10 @@ use super::problems;
 use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
 use super::table::TableError;
-use crate::app::TrainingKind;
 use crate::app::lobby::{Choice, Lobby};
+use crate::app::{TableNews, TrainingKind};
 use crate::engine::EngineClient;
-use crate::session::{self, Session, SessionEnd, SessionOpening};
+use crate::session::{self, Session, SessionEnd, SessionOpening, Wakeup};
 use crate::store::StoreError;
 
 /// Where a player starts.
@@ -100,6 +100,7 @@ async fn drive(
         table: None,
         rematch: None,
         lost: None,
+        unplayed: None,
         taken_over: false,
         event: None,
         civility: None,
@@ -211,7 +212,20 @@ async fn drive(
                 }
                 session
             }
-            Step::Table(seated) => table_session(player, *seated, &mut channels).await,
+            Step::Table(seated) => {
+                let mut session = table_session(player, *seated, &mut channels).await;
+                // The game found again after its table went (moved to another node) without the move the player
+                // had sent it: they hear it was not played, rather than find their turn again unexplained.
+                if let Some(plies) = channels.unplayed.take() {
+                    let told = session.app().table().and_then(|t| t.state());
+                    if told.is_some_and(|state| state.game.moves().len() == plies) {
+                        let _ = session.handle(Wakeup::Table(TableNews::MoveRefused(
+                            super::play::MOVED_AWAY.to_string(),
+                        )));
+                    }
+                }
+                session
+            }
         };
         let ahead = std::mem::take(&mut typed_ahead);
         let ending = run(&mut session, &mut channels, &mut driver, out, ahead).await;
