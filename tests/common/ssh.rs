@@ -163,6 +163,20 @@ impl Server {
     pub fn is_running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
     }
+
+    /// Waits up to `within` for the server to stop by itself: how it exited, or `None` if it is still running.
+    pub async fn stopped_within(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + within;
+        loop {
+            if let Ok(Some(exit)) = self.child.try_wait() {
+                return Some(exit);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
 }
 
 impl Drop for Server {

@@ -41,14 +41,7 @@ async fn a_drained_server_with_nobody_connected_stops_at_once() {
     unsafe {
         libc::kill(server.child.id() as i32, libc::SIGUSR1);
     }
-    let mut stopped = None;
-    for _ in 0..50 {
-        if let Ok(Some(exit)) = server.child.try_wait() {
-            stopped = Some(exit);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let stopped = server.stopped_within(Duration::from_secs(5)).await;
     let exit = stopped.expect("stopped within five seconds");
     assert!(exit.success(), "{exit}");
 }
@@ -94,14 +87,7 @@ async fn a_drained_node_hands_its_game_over_at_once_and_its_player_plays_on() {
 
     // Ann leaves: the drained node stops, cleanly.
     drop((a, ann));
-    let mut stopped = None;
-    for _ in 0..100 {
-        if let Ok(Some(exit)) = one.child.try_wait() {
-            stopped = Some(exit);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let stopped = one.stopped_within(Duration::from_secs(10)).await;
     let exit = stopped.expect("the drained node stops once empty");
     assert!(exit.success(), "{exit}");
 

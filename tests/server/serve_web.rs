@@ -648,14 +648,7 @@ async fn a_drained_server_takes_no_one_new_keeps_its_players_and_stops_as_the_la
     assert!(server.is_running(), "not while players are connected");
     // The last ones leave: the server stops by itself, cleanly.
     drop((a, ann, browser));
-    let mut stopped = None;
-    for _ in 0..100 {
-        if let Ok(Some(exit)) = server.child.try_wait() {
-            stopped = Some(exit);
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
+    let stopped = server.stopped_within(Duration::from_secs(10)).await;
     let exit = stopped.expect("the drained server stops once empty");
     assert!(exit.success(), "{exit}");
 }
