@@ -81,8 +81,9 @@ pub async fn run(server: Server, listener: TcpListener, grace: Duration, host_ke
                 }
             },
             _ = stop.changed() => break,
-            // The drain begins: the loop comes round to look at once, even with no one knocking.
-            _ = draining.changed(), if !*draining.borrow() => continue,
+            // The drain begins: the loop comes round to look at once, even with no one knocking (a switch dropped
+            // disables the branch rather than waking the loop again and again).
+            Ok(()) = draining.changed(), if !*draining.borrow() => continue,
             // Draining: once nobody is connected (an SSH or a web player), the server stops as if told to.
             () = tokio::time::sleep(DRAIN_LOOK), if *draining.borrow() => {
                 if server.drained() {
