@@ -348,14 +348,13 @@ async fn after_session(
         }));
     }
     if std::mem::take(&mut channels.taken_over) {
-        return Ok(Step::Lobby(Some(format!(
-            "{}; choose it among your games in progress to play it here",
-            crate::app::TAKEN_OVER
-        ))));
+        return Ok(played_elsewhere());
     }
     if let (Some(SessionEnd::Quit), Some(code)) = (ending, channels.lost.take()) {
         return Ok(match find_again(player, doing, code).await {
             Ok(seated) => Step::Table(Box::new(seated)),
+            // They connected again while this connection looked for the game: it is played from there.
+            Err(TableError::SeatedElsewhere) => played_elsewhere(),
             Err(why) => Step::Lobby(Some(format!("the game's server went away: {why}"))),
         });
     }
@@ -368,6 +367,14 @@ async fn after_session(
     }
 }
 
+/// The lobby, for a player whose seat is taken by another connection of theirs, with the way back to it.
+fn played_elsewhere() -> Step {
+    Step::Lobby(Some(format!(
+        "{}; choose it among your games in progress to play it here",
+        crate::app::TAKEN_OVER
+    )))
+}
+
 /// Finds the game of a table that went away while `player` was at it (its node died, or another node took it
 /// over) where it runs now: their seat again, or their place among its watchers. It keeps trying until another
 /// node can have taken the table over.
@@ -378,13 +385,16 @@ async fn find_again(
 ) -> Result<Seated, TableError> {
     let give_up =
         tokio::time::Instant::now() + super::elsewhere::take_over_patience(&player.shared);
+    let (shared, identity) = (&player.shared, &player.identity);
     loop {
-        let ask = match doing {
-            Doing::Watching => TableAsk::Watch(code.clone()),
-            _ => TableAsk::Join(code.clone()),
+        let found = match doing {
+            Doing::Watching => seating::watch(shared, identity, &code).await,
+            // Their seat, unless they have connected again meanwhile and sit from there.
+            _ => seating::come_back(shared, identity, &code).await,
         };
-        match seating::take(&player.shared, &player.identity, ask).await {
+        match found {
             Ok(seated) => return Ok(seated),
+            Err(TableError::SeatedElsewhere) => return Err(TableError::SeatedElsewhere),
             Err(why) if tokio::time::Instant::now() >= give_up => return Err(why),
             Err(_) => tokio::time::sleep(Duration::from_secs(1)).await,
         }

@@ -198,7 +198,7 @@ pub async fn open_new(
         watchers: 0,
         board: false,
     };
-    sit(shared, identity, table, listing, Some(color)).await
+    sit(shared, identity, table, listing, Some(color), false).await
 }
 
 /// Takes a seat at the game with `code` (or one's own seat again). When the game's node does not answer (it
@@ -209,7 +209,20 @@ pub async fn join(
     code: &TableCode,
 ) -> Result<Seated, TableError> {
     let known = in_progress(shared, code).await;
-    join_within_take_over(shared, identity, code, known).await
+    join_within_take_over(shared, identity, code, known, false).await
+}
+
+/// Takes one's seat again at the game `code` after its table went (moved to another node, or its node died)
+/// while this connection was at it: as [`join`], except that a newer connection of the player's, seated
+/// meanwhile, keeps the seat ([`TableError::SeatedElsewhere`]): the player connected again before this
+/// connection found the game, and plays from there.
+pub async fn come_back(
+    shared: &Shared,
+    identity: &Identity,
+    code: &TableCode,
+) -> Result<Seated, TableError> {
+    let known = in_progress(shared, code).await;
+    join_within_take_over(shared, identity, code, known, true).await
 }
 
 /// Whether the records hold `code` as a game in progress, on a server of several nodes (or cannot say: the
@@ -235,6 +248,7 @@ async fn join_within_take_over(
     identity: &Identity,
     code: &TableCode,
     known: bool,
+    returning: bool,
 ) -> Result<Seated, TableError> {
     let give_up = tokio::time::Instant::now() + take_over_patience(shared);
     let pause = Duration::from_millis(500);
@@ -259,7 +273,7 @@ async fn join_within_take_over(
             }
             return Err(no_game(code));
         };
-        match sit(shared, identity, table, listing, None).await {
+        match sit(shared, identity, table, listing, None, returning).await {
             Err(TableError::NoAnswer) if tokio::time::Instant::now() < give_up => {
                 tokio::time::sleep(pause).await;
             }
@@ -295,7 +309,7 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
                 .await;
             match latest {
                 Some(Some(code)) => {
-                    return Some(join_within_take_over(shared, identity, &code, true).await);
+                    return Some(join_within_take_over(shared, identity, &code, true, false).await);
                 }
                 // None begun: a table waiting for an opponent, if the player has one.
                 Some(None) => break,
@@ -309,8 +323,8 @@ pub async fn rejoin(shared: &Shared, identity: &Identity) -> Option<Result<Seate
     let (table, listing) = shared.tables.seat_of(&identity.fingerprint)?;
     // Here, at once; elsewhere, by its code, so that a node that has just died is waited out.
     Some(match shared.tables.find(&listing.code) {
-        Some(_) => sit(shared, identity, table, listing, None).await,
-        None => join_within_take_over(shared, identity, &listing.code, true).await,
+        Some(_) => sit(shared, identity, table, listing, None, false).await,
+        None => join_within_take_over(shared, identity, &listing.code, true, false).await,
     })
 }
 
@@ -353,12 +367,15 @@ fn no_game(code: &TableCode) -> TableError {
     TableError::NoGame(code.clone())
 }
 
+/// Sits `identity` at `table` (in `color`'s seat if given, else the first free one, or their own seat again);
+/// `returning` as for [`Command::Sit`].
 async fn sit(
     shared: &Shared,
     identity: &Identity,
     table: TableHandle,
     listing: Listing,
     color: Option<Color>,
+    returning: bool,
 ) -> Result<Seated, TableError> {
     if let Some(why) = super::civility::refuses_to_seat(shared, identity, &listing.seats).await {
         return Err(TableError::Blocked(why));
@@ -386,6 +403,7 @@ async fn sit(
             color,
             rating,
             provisional,
+            returning,
             updates,
             reply,
         })

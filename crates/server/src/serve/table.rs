@@ -51,6 +51,9 @@ pub enum Command {
         rating: Option<i32>,
         /// Whether that rating is provisional (shown `1512?`).
         provisional: bool,
+        /// Whether a connection that held the seat comes back to it after its table moved to another node: it
+        /// sits again only while the seat is away, not taking it from a newer connection seated meanwhile.
+        returning: bool,
         /// Where their updates go.
         updates: Updates,
         /// The colour they got, or why not.
@@ -317,6 +320,7 @@ impl Driver {
                 color,
                 rating,
                 provisional,
+                returning,
                 updates,
                 reply,
             } => {
@@ -326,6 +330,7 @@ impl Driver {
                     color,
                     rating,
                     provisional,
+                    returning,
                     conn,
                 });
                 if let Some(seated) = seated {

@@ -229,6 +229,7 @@ async fn sit_through(
                 color: None,
                 rating: None,
                 provisional: false,
+                returning: false,
                 updates,
                 reply,
             })

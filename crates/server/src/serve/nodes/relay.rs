@@ -66,6 +66,14 @@ struct Visitor {
     resend: Arc<Notify>,
 }
 
+/// A seat a person on another node asks for at a table here (an [`Envelope::Sit`]'s terms).
+struct SeatAsked {
+    color: Option<Color>,
+    rating: Option<i32>,
+    provisional: bool,
+    returning: bool,
+}
+
 /// This node's side of the tables shared between nodes.
 pub struct Relay {
     node: NodeName,
@@ -234,6 +242,7 @@ impl Relay {
                 color,
                 rating,
                 provisional,
+                returning,
                 updates,
                 reply,
             } => {
@@ -247,6 +256,7 @@ impl Relay {
                     color,
                     rating,
                     provisional,
+                    returning,
                 };
                 if !self.send(owner, &asked).await {
                     self.answer_seat(link, Err(TableError::NoAnswer));
@@ -399,13 +409,19 @@ impl Relay {
                 color,
                 rating,
                 provisional,
+                returning,
             } => {
                 let who = Identity {
                     fingerprint: Fingerprint::new(fingerprint),
                     name,
                 };
-                self.visit(&from, link, &code, who, Some((color, rating, provisional)))
-                    .await;
+                let seat = SeatAsked {
+                    color,
+                    rating,
+                    provisional,
+                    returning,
+                };
+                self.visit(&from, link, &code, who, Some(seat)).await;
             }
             Envelope::Watch {
                 from,
@@ -460,7 +476,7 @@ impl Relay {
                 }
             }
             Envelope::Seated { link, result } => {
-                self.answer_seat(link, result.map_err(TableError::Elsewhere));
+                self.answer_seat(link, result.map_err(TableError::from_elsewhere));
             }
             Envelope::Update { link, news } => self.take_update(link, news).await,
             Envelope::Closed { link } => {
@@ -484,7 +500,7 @@ impl Relay {
         link: u64,
         code: &str,
         who: Identity,
-        seat: Option<(Option<Color>, Option<i32>, bool)>,
+        seat: Option<SeatAsked>,
     ) {
         let Ok(from) = from.parse::<NodeName>() else {
             tracing::warn!(from, "a message from a node with a name that is not one");
@@ -513,15 +529,17 @@ impl Relay {
                 resend: Arc::clone(&resend),
             },
         );
+        let sitting = seat.is_some();
         let answer = match seat {
-            Some((color, rating, provisional)) => {
+            Some(seat) => {
                 let (reply, answer) = oneshot::channel();
                 let asked = table
                     .send(Command::Sit {
                         who,
-                        color,
-                        rating,
-                        provisional,
+                        color: seat.color,
+                        rating: seat.rating,
+                        provisional: seat.provisional,
+                        returning: seat.returning,
                         updates,
                         reply,
                     })
@@ -546,7 +564,7 @@ impl Relay {
             if seated.is_err() {
                 locked(&relay.visitors).remove(&(from.clone(), link));
             }
-            if seat.is_some() {
+            if sitting {
                 let result = seated.as_ref().copied().map_err(ToString::to_string);
                 relay.send(&from, &Envelope::Seated { link, result }).await;
             }

@@ -67,6 +67,7 @@ impl Person {
                     color: None,
                     rating: None,
                     provisional: false,
+                    returning: false,
                     updates,
                     reply,
                 })

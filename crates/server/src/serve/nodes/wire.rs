@@ -42,6 +42,10 @@ pub enum Envelope {
         /// Whether that rating is provisional (a node of an earlier version sends none).
         #[serde(default)]
         provisional: bool,
+        /// Whether a connection comes back to its seat after its table moved (a node of an earlier version sends
+        /// none: a seat taken as any other).
+        #[serde(default)]
+        returning: bool,
     },
     /// To a table's owner: a person on node `from` watches table `code`.
     Watch {

@@ -2,6 +2,7 @@ use super::*;
 use crate::app::OfferKind;
 use crate::game::{DrawReason, WinReason};
 use crate::rules::{GameType, MAX_PATH, Variant};
+use crate::serve::table::TableError;
 
 fn state_after(game_type: GameType, plies: usize) -> TableState {
     let mut game = AnyGame::new(game_type);
@@ -85,6 +86,44 @@ fn a_table_s_news_crosses_under_the_name_earlier_nodes_read() {
     let value: serde_json::Value = serde_json::from_str(&text).expect("JSON");
     assert!(value.get("event").is_some(), "{text}");
     assert!(value.get("news").is_none(), "{text}");
+}
+
+#[test]
+fn a_seat_asked_by_a_node_of_an_earlier_version_is_an_ordinary_one() {
+    // An earlier node knows nothing of a connection coming back: its seats are taken as new ones.
+    let earlier = r#"{"kind":"sit","from":"n1","link":3,"code":"K7QX","fingerprint":"SHA256:a","name":"ann","color":null,"rating":null}"#;
+    let Ok(Envelope::Sit {
+        returning,
+        provisional,
+        ..
+    }) = Envelope::from_text(earlier)
+    else {
+        panic!("read");
+    };
+    assert!(!returning && !provisional);
+    let now = Envelope::Sit {
+        from: "n2".into(),
+        link: 4,
+        code: "K7QX".into(),
+        fingerprint: "SHA256:a".into(),
+        name: "ann".into(),
+        color: None,
+        rating: Some(1500),
+        provisional: true,
+        returning: true,
+    };
+    let text = now.to_text();
+    assert_eq!(Envelope::from_text(&text).ok(), Some(now), "{text}");
+    // The refusal comes back in words, and the one a connection acts on is known again by them.
+    let words = TableError::SeatedElsewhere.to_string();
+    assert_eq!(
+        TableError::from_elsewhere(words),
+        TableError::SeatedElsewhere
+    );
+    assert_eq!(
+        TableError::from_elsewhere("black is taken".into()),
+        TableError::Elsewhere("black is taken".into())
+    );
 }
 
 #[test]

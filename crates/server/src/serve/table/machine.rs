@@ -356,9 +356,10 @@ impl Table {
                 color,
                 rating,
                 provisional,
+                returning,
                 conn,
             } => {
-                let seated = self.sit(who, color, (rating, provisional), conn);
+                let seated = self.sit(who, color, (rating, provisional), returning, conn);
                 self.out.push(TableEffect::Seated(seated));
             }
             Input::Watch {
@@ -445,16 +446,23 @@ impl Table {
         who: Identity,
         color: Option<Color>,
         (rating, provisional): (Option<i32>, bool),
+        returning: bool,
         conn: Conn,
     ) -> Result<Color, TableError> {
         // Coming back to one's own seat.
         if let Some(mine) = self.seat_of(&who.fingerprint) {
             let mut taken_from = None;
             if let Some(seat) = self.seats[mine.index()].as_mut() {
+                // A connection whose table moved to another node finds the player seated from a newer one (they
+                // connected again meanwhile): the newer keeps the seat, as it would have had it first.
+                let newer_here = seat.away_since.is_none() && seat.conn != Some(conn);
+                if returning && newer_here {
+                    return Err(TableError::SeatedElsewhere);
+                }
                 // One seat, one connection: one still here is told that the seat is taken from elsewhere (the
                 // last thing it hears: its queue always has room for it), and leaves the table rather than
                 // coming back for the seat.
-                if seat.away_since.is_none() && seat.conn != Some(conn) {
+                if newer_here {
                     taken_from = seat.conn;
                 }
                 seat.away_since = None;

@@ -119,9 +119,23 @@ pub enum TableError {
     /// One of the player and someone at the table has blocked the other (the text says so, with their name).
     #[error("{0}")]
     Blocked(String),
+    /// A connection coming back to its seat after its table moved finds the player seated from a newer one.
+    #[error("your game is played from another connection")]
+    SeatedElsewhere,
     /// The node that owns the table did not answer in time.
     #[error("the game's server did not answer in time; try again")]
     NoAnswer,
+}
+
+impl TableError {
+    /// The refusal of a table another node owns, from its words: the refusals a connection acts on (rather than
+    /// shows) are known again by their words, and the others kept as words.
+    pub fn from_elsewhere(words: String) -> TableError {
+        if words == TableError::SeatedElsewhere.to_string() {
+            return TableError::SeatedElsewhere;
+        }
+        TableError::Elsewhere(words)
+    }
 }
 
 #[cfg(test)]

@@ -81,6 +81,9 @@ pub enum Input {
         rating: Option<i32>,
         /// Whether that rating is provisional (shown `1512?`).
         provisional: bool,
+        /// Whether a connection that held the seat comes back to it after its table moved to another node: it
+        /// sits again only while the seat is away, not taking it from a newer connection seated meanwhile.
+        returning: bool,
         /// The connection they sit from.
         conn: Conn,
     },

@@ -32,6 +32,7 @@ fn seated_with(config: TableConfig) -> Table {
             color: None,
             rating: Some(1500),
             provisional: name == "bob",
+            returning: false,
             conn: Conn(i as u64 + 1),
         };
         let effects = table.handle(sit, Duration::ZERO);
@@ -200,6 +201,7 @@ fn a_player_alone_at_a_table_cannot_resign_a_game_that_has_not_begun() {
             color: None,
             rating: None,
             provisional: false,
+            returning: false,
             conn: Conn(1),
         },
         Duration::ZERO,
@@ -483,4 +485,68 @@ fn a_player_away_at_the_end_is_left_word_of_it_with_the_rating_change() {
         told[0].1
     );
     assert!(!told[0].1.contains("rating"), "{}", told[0].1);
+}
+
+/// Ann sits again from connection `conn`, as a connection coming back after her table moved (`returning`) or as
+/// a new one: the colour she gets, or why not.
+fn ann_sits_from(table: &mut Table, conn: u64, returning: bool) -> Result<Color, TableError> {
+    let sit = Input::Sit {
+        who: person("ann"),
+        color: None,
+        rating: Some(1500),
+        provisional: false,
+        returning,
+        conn: Conn(conn),
+    };
+    let seated = table.handle(sit, Duration::ZERO).into_iter().find_map(|e| match e {
+        TableEffect::Seated(seated) => Some(seated),
+        _ => None,
+    });
+    seated.expect("a sit is answered")
+}
+
+#[test]
+fn a_connection_coming_back_after_its_table_moved_leaves_the_seat_to_a_newer_one() {
+    // Ann connected again (connection 3) while her first connection (1) looked for the game her table moved
+    // with: the first one, coming back, does not take the seat from the newer.
+    let mut table = seated(None);
+    assert_eq!(ann_sits_from(&mut table, 3, false), Ok(Color::Black));
+    assert_eq!(
+        ann_sits_from(&mut table, 1, true),
+        Err(TableError::SeatedElsewhere)
+    );
+    // The newer connection still plays: its move is the game's.
+    let mv = AnyGame::new(GameType::standard(Variant::English))
+        .play_text("11-15")
+        .expect("legal");
+    let effects = table.handle(
+        Input::Ask {
+            who: person("ann").fingerprint,
+            request: TableRequest::Play(mv),
+        },
+        Duration::ZERO,
+    );
+    assert!(
+        effects.iter().any(|e| matches!(e, TableEffect::Commit(_))),
+        "{effects:?}"
+    );
+    // Coming back to a seat nobody holds (Bob's connection has gone) takes it, as it takes one's own again.
+    bob_leaves(&mut table);
+    let bob_back = Input::Sit {
+        who: person("bob"),
+        color: None,
+        rating: Some(1500),
+        provisional: true,
+        returning: true,
+        conn: Conn(2),
+    };
+    let effects = table.handle(bob_back, Duration::ZERO);
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, TableEffect::Seated(Ok(Color::White)))),
+        "{effects:?}"
+    );
+    // A new connection takes a seat held from elsewhere, as it always has (the newest connection plays).
+    assert_eq!(ann_sits_from(&mut table, 4, false), Ok(Color::Black));
 }

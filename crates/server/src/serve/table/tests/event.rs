@@ -206,6 +206,7 @@ fn a_tournament_game_without_a_first_move_is_lost_by_the_side_that_did_not_make_
                 color: None,
                 rating: None,
                 provisional: false,
+                returning: false,
                 conn: crate::serve::table::machine::Conn(i as u64 + 1),
             },
             Duration::ZERO,

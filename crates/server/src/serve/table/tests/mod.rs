@@ -133,6 +133,7 @@ async fn sit(
                 color,
                 rating: None,
                 provisional: false,
+                returning: false,
                 updates,
                 reply
             })
@@ -199,6 +200,7 @@ async fn players_alternate_legal_moves_and_watchers_see_them() {
             color: None,
             rating: None,
             provisional: false,
+            returning: false,
             updates: dan_tx,
             reply,
         })

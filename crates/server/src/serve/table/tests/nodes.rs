@@ -210,6 +210,7 @@ impl World {
             color: None,
             rating: None,
             provisional: false,
+            returning: false,
             conn,
         };
         self.feed(n, sit);

@@ -137,6 +137,7 @@ async fn a_move_the_records_are_slow_to_take_waits_unseen_and_its_player_hears_w
             color: None,
             rating: None,
             provisional: false,
+            returning: false,
             updates: bob_tx,
             reply,
         })

@@ -256,6 +256,7 @@ impl Witness {
                     color: None,
                     rating: None,
                     provisional: false,
+                    returning: false,
                     updates: tx,
                     reply,
                 };
