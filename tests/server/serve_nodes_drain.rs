@@ -1,7 +1,8 @@
 //! Draining: a server with nobody connected stops at once, with no connection needed to wake it; a node drained
 //! while it runs a game hands the game to another node at once rather than after its lease's term, its own player
 //! plays on through the relay, and it stops as that player leaves; the game goes on, every move in it, on the
-//! node that took it.
+//! node that took it. A node drained while it runs a tournament hands the tournament over too: its round's game
+//! ends on the other node and the tournament's table is final there well within the lease's term.
 
 use std::time::{Duration, Instant};
 
@@ -9,6 +10,9 @@ use crate::common::ssh::{
     Dice, Server, Terminal, code_on, connect, new_key, play_moves, shown_after, your_move,
 };
 use crate::common::web::{metric, metric_reaches};
+use crate::serve_event_play::{
+    NAMES, ask, enter_all, event_code, final_table, play_game, read_until,
+};
 use crate::serve_nodes::fresh_database;
 use crowned::game::AnyGame;
 use crowned::rules::GameType;
@@ -18,6 +22,11 @@ use crowned::rules::GameType;
 const TERM: &str = "30";
 
 fn node(name: &str, url: &str) -> Server {
+    node_with_term(name, url, TERM)
+}
+
+/// A node whose leases last `term` seconds, with its metrics on a port of its own.
+fn node_with_term(name: &str, url: &str, term: &str) -> Server {
     Server::start_with_files(
         &format!("nodes-{name}"),
         &[],
@@ -27,7 +36,7 @@ fn node(name: &str, url: &str) -> Server {
             "--node-name",
             name,
             "--lease-term",
-            TERM,
+            term,
             "--metrics",
             "127.0.0.1:0",
         ],
@@ -97,6 +106,72 @@ async fn a_drained_node_hands_its_game_over_at_once_and_its_player_plays_on() {
     a.wait_for(&your_move(&game)).await;
     play_moves(&mut a, &mut b, &mut game, 2, &mut dice).await;
     assert_eq!(metric(&two, "crowned_tables").await, Some(1.0));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drained_node_hands_its_tournament_over_and_it_finishes_on_another() {
+    // A lease far longer than the test: a tournament that finished on the other node was handed over, not taken
+    // over after its node went silent.
+    const EVENT_TERM: u64 = 90;
+    let url = fresh_database("nodes_drain_event");
+    let mut one = node_with_term("e1", &url, &EVENT_TERM.to_string());
+    let two = node_with_term("e2", &url, &EVENT_TERM.to_string());
+    let (alpha_key, bravo_key) = (new_key(), new_key());
+    let alpha = connect(&one, &alpha_key, NAMES[0]).await;
+    let bravo = connect(&two, &bravo_key, NAMES[1]).await;
+    let (said, status) = ask(
+        &alpha,
+        "tournament new swiss rounds=1 3+2 in-seconds=20 name=Drained Swiss",
+    )
+    .await;
+    assert_eq!(status, Some(0), "{said}");
+    let code = event_code(&said);
+    let mut terminals = enter_all(&[alpha, bravo], &code, "you are in").await;
+    for (who, needle) in [(0, "move 1, Black to play: your move"), (1, "is thinking")] {
+        let t = terminals[who].as_mut().expect("a terminal");
+        assert!(
+            read_until(t, Duration::from_secs(30), |s| s.contains(needle)).await,
+            "{}",
+            t.contents()
+        );
+    }
+
+    // Drained: the event and its round's game leave the first node; it stops as its players leave.
+    // SAFETY: kill with a child's own pid only sends it a signal.
+    unsafe {
+        libc::kill(one.child.id() as i32, libc::SIGUSR1);
+    }
+    let drained = Instant::now();
+    metric_reaches(&one, "crowned_handing_over", 0.0).await;
+    metric_reaches(&two, "crowned_tables", 1.0).await;
+    drop(terminals);
+    let stopped = one.stopped_within(Duration::from_secs(10)).await;
+    assert!(
+        stopped
+            .expect("the drained node stops once empty")
+            .success()
+    );
+
+    // Both players at the other node: the game goes on there, Alpha resigns, and the event, run there now,
+    // counts the result into its final table.
+    let alpha = connect(&two, &alpha_key, NAMES[0]).await;
+    let bravo = connect(&two, &bravo_key, NAMES[1]).await;
+    let mut terminals = enter_all(&[alpha, bravo], &code, "Black to play").await;
+    let a = terminals[0].take().expect("alpha's terminal");
+    let b = terminals[1].take().expect("bravo's terminal");
+    let (_a, _b) = play_game((0, a), (1, b), |_, second| Some(second)).await;
+    let (text, rows) = final_table(&two, &code).await;
+    let names: Vec<&str> = rows
+        .iter()
+        .filter_map(|row| row.get(1))
+        .map(String::as_str)
+        .collect();
+    assert_eq!(names, [NAMES[1], NAMES[0]], "{text}");
+    let took = drained.elapsed();
+    assert!(
+        took < Duration::from_secs(EVENT_TERM / 2),
+        "the tournament finished {took:?} after the drain: it waited out its lease ({EVENT_TERM} s)"
+    );
 }
 
 /// Plays a random move for `mover`, whose game is moving to another node: a move typed while the connection

@@ -1,10 +1,11 @@
-//! A draining node of several hands its tables to the others, so that an operator can stop it (to upgrade it,
-//! say) without its games waiting out a lease term.
+//! A draining node of several hands its tables and events to the others, so that an operator can stop it (to
+//! upgrade it, say) without its games and tournaments waiting out a lease term.
 //!
-//! Once the node drains, each of its tables notes its clocks and stops here; once everything the tables sent the
-//! records is written, their leases lapse at once and are no node's ([`Cluster::hand_over`]), and the next
-//! heartbeat of another node takes each table over from the records (one claim wins). The draining node takes
-//! nothing over meanwhile (`elsewhere::claim_and_resume` refuses), so its own players find their games on the
+//! Once the node drains, its events stop here (they open no more tables here), and each of its tables notes its
+//! clocks and stops; once everything they sent the records is written, their leases lapse at once and are no
+//! node's ([`Cluster::hand_over`]), and the next heartbeat of another node takes each over from the records (one
+//! claim wins; an event's games report their results to wherever it runs then). The draining node takes nothing
+//! over meanwhile (`elsewhere::claim_and_resume` and the events' take-over refuse), so its own players find their games on the
 //! node that runs them now, through the relay, as after any take-over: they play on, after a pause of about a
 //! heartbeat, while still connected here. A table opened here while the node drains (a player here still in the
 //! lobby) is handed over the same way, a moment later. The node stops as the last of its connections leaves, or
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::elsewhere::stop_table;
-use super::ids::TableCode;
+use super::ids::{TableCode, event_key, event_of_key};
 use super::nodes::cluster::Cluster;
 use super::{Shared, metrics, note_every_clock};
 
@@ -38,31 +39,44 @@ pub(crate) async fn when_draining(shared: Arc<Shared>, cluster: Arc<Cluster>) {
         _ = shutdown.wait_for(|stopped| *stopped) => return,
     }
     let started = Instant::now();
-    // Tables stopped here whose leases are still to be handed over (the records could not be written yet).
+    // The lease keys of tables and events stopped here that are still to be handed over (the records could not
+    // be written yet).
     let mut stopped: Vec<TableCode> = Vec::new();
     let mut said = false;
     loop {
+        // The events first: an event stopped here pairs no more games here.
+        let events = shared.events.codes_here();
         let codes = shared.tables.codes();
-        metrics::handing_over(!(codes.is_empty() && stopped.is_empty()));
+        let any = !(codes.is_empty() && events.is_empty() && stopped.is_empty());
+        metrics::handing_over(any);
+        for code in &events {
+            shared.events.stop(code);
+            stopped.push(event_key(code));
+        }
         if !codes.is_empty() {
             stopped.extend(stop_tables(&shared, &codes).await);
         }
         if !stopped.is_empty() {
             let handed = hand_over(&shared, &cluster, &stopped).await;
             if let Some(handed) = handed {
-                metrics::handed_over(handed);
+                let events = stopped.iter().filter(|key| event_of_key(key).is_some());
+                let events = events.count() as u64;
+                let tables = handed.saturating_sub(events);
+                metrics::handed_over(tables);
                 tracing::info!(
-                    tables = handed,
+                    tables,
+                    events,
                     ms = started.elapsed().as_millis() as u64,
-                    "tables handed to the other nodes"
+                    "tables and events handed to the other nodes"
                 );
                 stopped.clear();
             }
         } else if !said {
-            tracing::info!("draining: no table here to hand over");
+            tracing::info!("draining: no table or event here to hand over");
         }
         said = true;
-        metrics::handing_over(!(stopped.is_empty() && shared.tables.is_empty()));
+        let here = !(shared.tables.is_empty() && shared.events.codes_here().is_empty());
+        metrics::handing_over(here || !stopped.is_empty());
         tokio::select! {
             () = tokio::time::sleep(LOOK_AGAIN) => {}
             _ = shutdown.wait_for(|stopped| *stopped) => return,

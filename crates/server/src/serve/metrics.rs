@@ -168,8 +168,8 @@ pub fn handed_over(tables: u64) {
     counter!(HANDED_OVER).increment(tables);
 }
 
-/// Whether this node, draining, has tables still to hand over (here, or stopped and waiting for their leases to
-/// be handed): an operator stops it once this is 0.
+/// Whether this node, draining, has tables or events still to hand over (here, or stopped and waiting for their
+/// leases to be handed): an operator stops it once this is 0.
 pub fn handing_over(pending: bool) {
     gauge!(HANDING_OVER).set(if pending { 1.0 } else { 0.0 });
 }
@@ -259,7 +259,7 @@ fn describe() {
     );
     describe_gauge!(
         HANDING_OVER,
-        "1 while this node, draining, has tables still to hand to the other nodes; else 0."
+        "1 while this node, draining, has tables or events still to hand to the other nodes; else 0."
     );
     describe_counter!(REFUSED, "Connections turned away, by door and reason.");
 }

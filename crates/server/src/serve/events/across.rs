@@ -47,8 +47,9 @@ impl Events {
             .collect()
     }
 
-    /// Stops the event `code` here (another node holds it now).
-    fn stop(&self, code: &TableCode) {
+    /// Stops the event `code` here (another node holds it now, or is to: this node drains). Its state is the
+    /// records': what it sent them is written, and the node that runs it next starts it from them.
+    pub(crate) fn stop(&self, code: &TableCode) {
         if let Some(here) = self.running().remove(code) {
             here.task.abort();
         }
@@ -269,6 +270,10 @@ pub(crate) async fn take_over(shared: &Shared, cluster: &Arc<Cluster>, code: &Ta
 async fn claim_and_start(shared: &Shared, cluster: &Arc<Cluster>, code: &TableCode) -> Resumption {
     if shared.events.find(code).is_some() {
         return Resumption::Here;
+    }
+    // A draining node hands its events to the others (`handover`): it takes none.
+    if *shared.draining.borrow() {
+        return Resumption::NotHere;
     }
     match cluster.claim_event(code).await {
         Ok(true) => {}

@@ -498,10 +498,13 @@ fn ann_sits_from(table: &mut Table, conn: u64, returning: bool) -> Result<Color,
         returning,
         conn: Conn(conn),
     };
-    let seated = table.handle(sit, Duration::ZERO).into_iter().find_map(|e| match e {
-        TableEffect::Seated(seated) => Some(seated),
-        _ => None,
-    });
+    let seated = table
+        .handle(sit, Duration::ZERO)
+        .into_iter()
+        .find_map(|e| match e {
+            TableEffect::Seated(seated) => Some(seated),
+            _ => None,
+        });
     seated.expect("a sit is answered")
 }
 
