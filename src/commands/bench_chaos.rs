@@ -79,6 +79,10 @@ pub struct BenchChaosArgs {
     /// The program to run as the server (another build of crowned, to compare); this one by default.
     #[arg(long)]
     server: Option<std::path::PathBuf>,
+    /// The program a node runs once upgraded (`--upgrades`): the next version, so that the two versions serve
+    /// side by side during the rolling upgrade, as they do for an operator. The nodes start on `--server`.
+    #[arg(long)]
+    upgrade_to: Option<std::path::PathBuf>,
 }
 
 /// The kinds of fault, in the order the report names them.
@@ -127,6 +131,9 @@ pub fn run(args: &BenchChaosArgs) -> Result<()> {
     if args.nodes == 1 && args.outages > 0 {
         bail!("--outages stops the nodes' database: it needs --nodes 2 or more");
     }
+    if args.upgrade_to.is_some() && args.upgrades == 0 {
+        bail!("--upgrade-to is the program a node runs once upgraded: it needs --upgrades");
+    }
     if args.nodes == 1 && args.upgrades > 0 {
         bail!("--upgrades hands a node's tables to the others: it needs --nodes 2 or more");
     }
@@ -148,7 +155,10 @@ pub fn run(args: &BenchChaosArgs) -> Result<()> {
 
 /// The server's nodes, their database when they share one, and how to start a node again.
 struct Nodes {
-    program: PathBuf,
+    /// The program each node runs (the next version's, once upgraded with `--upgrade-to`).
+    programs: Vec<PathBuf>,
+    /// The program a node runs once upgraded.
+    upgraded: PathBuf,
     base: PathBuf,
     sessions: usize,
     lease_term: String,
@@ -177,7 +187,8 @@ impl Nodes {
             }
         };
         let mut nodes = Nodes {
-            program,
+            programs: vec![program.clone(); args.nodes as usize],
+            upgraded: args.upgrade_to.clone().unwrap_or(program),
             base: base.to_path_buf(),
             // Every game's players, a second connection of one, and the connections of a node not noticed
             // gone yet: any node may hold them all.
@@ -215,7 +226,7 @@ impl Nodes {
             None => self.base.clone(),
             Some(_) => self.base.join(&name),
         };
-        Server::start_program(&self.program, &home, self.sessions, &extra)
+        Server::start_program(&self.programs[n], &home, self.sessions, &extra)
             .with_context(|| format!("node {name} did not start"))
     }
 
@@ -322,7 +333,7 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     nodes.nodes.iter_mut().for_each(Server::stop);
     let mut records = nodes.records()?;
     let anomalies = check(records.as_mut(), &games)?;
-    let failed = report(args, &games, done, &anomalies, &struck, wall);
+    let failed = report(args, &games, done, &anomalies, (started, &struck), wall);
     if !handovers.is_empty() {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let took: Vec<Duration> = handovers.iter().map(|h| h.took).collect();
@@ -402,6 +413,7 @@ fn strike(
                 in_time,
             };
             stop_gently(&mut nodes.nodes[n])?;
+            nodes.programs[n] = nodes.upgraded.clone();
             nodes.nodes[n] = nodes
                 .start_node(n)
                 .context("a node did not start again after its upgrade")?;
@@ -449,7 +461,7 @@ fn report<'a>(
     games: &'a [ChaosGame],
     done: [u64; FAULTS.len()],
     anomalies: &[(&str, String)],
-    struck: &[(Instant, &'static str)],
+    (began, struck): (Instant, &[(Instant, &'static str)]),
     wall: Duration,
 ) -> Vec<&'a String> {
     let sum = |f: fn(&ChaosGame) -> usize| games.iter().map(f).sum::<usize>();
@@ -495,7 +507,7 @@ fn report<'a>(
     if let Some(first) = failed.first() {
         println!("first failure of the load: {first}");
     }
-    let waits = waits_by_fault(struck, games.iter().flat_map(|g| &g.waits));
+    let waits = waits_by_fault(began, struck, games.iter().flat_map(|g| &g.waits));
     if !waits.is_empty() {
         println!(
             "moves settled after more than {} s, by the last fault begun before:",

@@ -34,8 +34,13 @@ const SIZE: (NonZeroU16, NonZeroU16) = match (NonZeroU16::new(100), NonZeroU16::
 /// What a screen says until the table's state has come.
 const JOINING: &str = "joining the table";
 
-/// What the mover's screen says when the server could not save a move (a full disk).
+/// What the mover's screen says when the server could not save a move (a full disk), or the table moved to
+/// another node as it came.
 const NOT_PLAYED: &str = "your move was not played";
+
+/// What the mover's input box says while it keeps a move the server refused (a move typed while the game was
+/// being found again, say).
+const REFUSED: &str = "refused: type again";
 
 /// How often a player waiting for the opponent's screen looks at their own for a refusal.
 const LOOK_EVERY: Duration = Duration::from_millis(100);
@@ -237,7 +242,7 @@ impl Screen {
 }
 
 /// Waits until the opponent's screen shows `status` (the move is seen: `true`) or the mover's says the move was
-/// not played (`false`).
+/// not played, or keeps it refused (`false`).
 async fn seen_or_refused(
     screens: &mut [Screen; 2],
     mover: Color,
@@ -258,7 +263,7 @@ async fn seen_or_refused(
         // What has come to the mover's screen meanwhile, read without waiting for more.
         match screens[mover.index()]
             .until(Duration::from_millis(1), NOT_PLAYED, |t| {
-                t.contains(NOT_PLAYED)
+                t.contains(NOT_PLAYED) || t.contains(REFUSED)
             })
             .await
         {
@@ -486,6 +491,7 @@ impl Players {
                 let waited = sent_at.elapsed();
                 if waited > SLOW {
                     log.waits.push(Wait {
+                        table: log.code.clone(),
                         sent: sent_at,
                         waited,
                         dropped,

@@ -5,8 +5,10 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// A move that took long to settle: what a player waited through.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Wait {
+    /// The table's code, for the longest wait to be looked up in the nodes' logs.
+    pub table: String,
     /// When the move was sent.
     pub sent: Instant,
     /// How long until it was settled.
@@ -25,12 +27,13 @@ pub const SLOW: Duration = Duration::from_secs(1);
 /// order. A wait goes with the first fault that began while it lasted (a move sent just before a node died waits
 /// for it), else with the last one begun before it (a fault whose effects outlast it). A fault at another node
 /// than the game's may be counted too: the figures bound what the faults cost the players, they do not time one
-/// node's take-over alone.
+/// node's take-over alone. The longest of each kind names its table and when it was sent, counted from `began`.
 pub fn waits_by_fault<'a>(
+    began: Instant,
     struck: &[(Instant, &'static str)],
     waits: impl IntoIterator<Item = &'a Wait>,
 ) -> Vec<String> {
-    let mut by_kind: BTreeMap<String, Vec<Duration>> = BTreeMap::new();
+    let mut by_kind: BTreeMap<String, Vec<&Wait>> = BTreeMap::new();
     for wait in waits {
         let (sent, ended) = (wait.sent, wait.sent + wait.waited);
         let during = struck.iter().find(|(at, _)| (sent..=ended).contains(at));
@@ -43,19 +46,21 @@ pub fn waits_by_fault<'a>(
         by_kind
             .entry(format!("{kind}, {how}"))
             .or_default()
-            .push(wait.waited);
+            .push(wait);
     }
     let mut lines: Vec<String> = by_kind
         .into_iter()
         .map(|(kind, mut waits)| {
-            waits.sort();
-            let median = waits[(waits.len() - 1) / 2];
+            waits.sort_by_key(|wait| wait.waited);
+            let median = waits[(waits.len() - 1) / 2].waited;
             let longest = waits[waits.len() - 1];
             format!(
-                "after {kind}: {} moves, median {:.1} s, longest {:.1} s",
+                "after {kind}: {} moves, median {:.1} s, longest {:.1} s (table {}, sent {:.1} s into the run)",
                 waits.len(),
                 median.as_secs_f64(),
-                longest.as_secs_f64()
+                longest.waited.as_secs_f64(),
+                longest.table,
+                longest.sent.saturating_duration_since(began).as_secs_f64(),
             )
         })
         .collect();
@@ -82,16 +87,20 @@ mod tests {
             (10, 300, false),
         ]
         .map(|(sent, waited, dropped)| Wait {
+            table: format!("T{sent}"),
             sent: at(sent),
             waited: Duration::from_millis(waited),
             dropped,
         });
         assert_eq!(
-            waits_by_fault(&struck, &waits),
+            waits_by_fault(start, &struck, &waits),
             [
-                "after kills, connection dropped: 2 moves, median 1.2 s, longest 2.0 s",
-                "after no fault, table silent: 1 moves, median 0.3 s, longest 0.3 s",
-                "after stalls, table silent: 2 moves, median 1.5 s, longest 4.0 s",
+                "after kills, connection dropped: 2 moves, median 1.2 s, longest 2.0 s (table T900, sent 0.9 s \
+                 into the run)",
+                "after no fault, table silent: 1 moves, median 0.3 s, longest 0.3 s (table T10, sent 0.0 s into \
+                 the run)",
+                "after stalls, table silent: 2 moves, median 1.5 s, longest 4.0 s (table T5500, sent 5.5 s into \
+                 the run)",
             ]
         );
     }

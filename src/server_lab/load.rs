@@ -103,15 +103,15 @@ pub enum LoadClientError {
     OpponentGone,
 }
 
-/// The last words of a terminal emulator's screen (`contents`): its last lines with words on them, joined by
-/// ` / `, for a failure to say what a player saw instead of what was awaited.
+/// The last words of a terminal emulator's screen (`contents`): its last lines with words on them (a frame's
+/// edges are no words), joined by ` / `, for a failure to say what a player saw instead of what was awaited.
 pub(super) fn screen_tail(contents: &str) -> String {
     const LIMIT: usize = 240;
     let mut lines: Vec<String> = Vec::new();
     let mut length = 0;
     for line in contents.lines().rev() {
         let words = line.split_whitespace().collect::<Vec<_>>().join(" ");
-        if words.is_empty() {
+        if !words.chars().any(char::is_alphanumeric) {
             continue;
         }
         length += words.len() + 3;
@@ -669,6 +669,15 @@ pub(super) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_screen_s_tail_is_its_last_words_not_its_frames() {
+        let screen = "┌ crowned · lobby ┐\n│ games  │\n│ there is no game K7QX │\n└──────┘└──┘\n\n ↑↓ choose; q leaves \n";
+        assert_eq!(
+            screen_tail(screen),
+            "┌ crowned · lobby ┐ / │ games │ / │ there is no game K7QX │ / ↑↓ choose; q leaves"
+        );
+    }
 
     #[test]
     fn quantiles() {

@@ -116,6 +116,28 @@ fn a_refused_move_is_put_back_as_the_table_has_the_game() {
 }
 
 #[test]
+fn a_refusal_stays_on_the_status_line_until_the_player_moves_again() {
+    let mut app = seated(Color::Black);
+    let _ = app.update(Action::Submit("11-15".into()));
+    let not_played = "the game is moving to another server; your move was not played";
+    let _ = app.update(Action::Table(TableNews::MoveRefused(not_played.into())));
+    // The opponent goes and comes back (the seats change, not the game): the word is still there to be read.
+    let mut away = state(&[]);
+    if let TableNews::State(state) = &mut away
+        && let Some(bob) = Arc::make_mut(state).seats[1].as_mut()
+    {
+        bob.away = Some(Duration::from_secs(60));
+    }
+    let _ = app.update(Action::Table(away));
+    let _ = app.update(Action::Table(state(&[])));
+    assert_eq!(app.status(), not_played);
+    // Once the player moves again, the table's news says where the game stands.
+    let _ = app.update(Action::Submit("11-15".into()));
+    let _ = app.update(Action::Table(state(&["11-15"])));
+    assert!(app.status().contains("bob is thinking"), "{}", app.status());
+}
+
+#[test]
 fn undo_asks_for_a_takeback_and_offers_are_answered_through_the_table() {
     let mut app = seated(Color::White);
     let _ = app.update(Action::Table(state(&["11-15"])));

@@ -262,6 +262,9 @@ pub struct TableView {
     reached_by: Option<String>,
     /// The player's move sent to the table and not yet seen in its state.
     sent: Option<Move>,
+    /// Whether the status line says that a move of the player's was refused, and they have not moved since: the
+    /// table's news about seats and clocks does not replace it, so that the word is read, not flashed.
+    refusal_standing: bool,
 }
 
 /// How the game on show is brought to the table's ([`TableView::follow`]).
@@ -291,6 +294,7 @@ impl TableView {
             in_event: false,
             reached_by: None,
             sent: None,
+            refusal_standing: false,
         }
     }
 
@@ -380,6 +384,17 @@ impl TableView {
     /// The player's move, sent to the table.
     pub(super) fn sent(&mut self, mv: Move) {
         self.sent = Some(mv);
+        self.refusal_standing = false;
+    }
+
+    /// Notes that the status line says a move of the player's was refused, until they move again.
+    pub(super) fn refusal_said(&mut self) {
+        self.refusal_standing = true;
+    }
+
+    /// Whether the status line says that a move of the player's was refused and they have not moved since.
+    pub fn refusal_standing(&self) -> bool {
+        self.refusal_standing
     }
 
     /// The table refused the move sent: if one was on its way, it is forgotten, and the game on show goes back
@@ -389,9 +404,11 @@ impl TableView {
         self.state.clone()
     }
 
-    /// Forgets the move sent: the game on show was replaced by the table's.
+    /// Forgets the move sent: the game on show was replaced by the table's (and what was said of a refusal is
+    /// past).
     pub(super) fn forget_sent(&mut self) {
         self.sent = None;
+        self.refusal_standing = false;
     }
 
     /// How `ours`, the game on show, is brought to `theirs`, the table's (the move sent, if any, is settled by

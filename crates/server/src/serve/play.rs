@@ -270,7 +270,22 @@ impl Playing<'_> {
         }
         // A game that moves is not idle: a watcher, or a player waiting for a move, stays.
         let moved = matches!(news, TableNews::State(_));
-        let ending = self.session.handle(Wakeup::Table(news));
+        // The game found again after its table went (moved to another node) without the move the player had sent
+        // it: once its state has come, they hear that the move was not played, rather than find their turn again
+        // unexplained.
+        let unplayed = match &news {
+            TableNews::State(state) => self
+                .channels
+                .unplayed
+                .take()
+                .filter(|plies| state.game.moves().len() == *plies),
+            _ => None,
+        };
+        let mut ending = self.session.handle(Wakeup::Table(news));
+        if ending.is_none() && unplayed.is_some() {
+            let refused = TableNews::MoveRefused(MOVED_AWAY.to_string());
+            ending = self.session.handle(Wakeup::Table(refused));
+        }
         match self.go_on(ending).await {
             Flow::Stay if moved => Flow::Busy,
             flow => flow,

@@ -18,10 +18,10 @@ use super::problems;
 use super::seating::{self, Seated, TableAsk};
 use super::sharing::Sharing;
 use super::table::TableError;
+use crate::app::TrainingKind;
 use crate::app::lobby::{Choice, Lobby};
-use crate::app::{TableNews, TrainingKind};
 use crate::engine::EngineClient;
-use crate::session::{self, Session, SessionEnd, SessionOpening, Wakeup};
+use crate::session::{self, Session, SessionEnd, SessionOpening};
 use crate::store::StoreError;
 
 /// Where a player starts.
@@ -128,6 +128,10 @@ async fn drive(
     let mut typed_ahead = Vec::new();
     loop {
         *doing = next.doing(player);
+        // A move that went nowhere as the table moved is told of at the game found again, and nowhere else.
+        if !matches!(next, Step::Table(_)) {
+            channels.unplayed = None;
+        }
         let mut session = match next {
             // Someone who may only watch has nothing more to do once they leave the table.
             Step::Lobby(_) if player.spectator => return GameEnd::Session(SessionEnd::Quit),
@@ -175,6 +179,7 @@ async fn drive(
                         Step::Tv
                     }
                     Err(why) => {
+                        tracing::info!(player = %player.identity.fingerprint, %why, "a table refused");
                         // Out of the event too: its screen would send the player to the same table again.
                         channels.event = None;
                         Step::Lobby(Some(why.to_string()))
@@ -212,20 +217,9 @@ async fn drive(
                 }
                 session
             }
-            Step::Table(seated) => {
-                let mut session = table_session(player, *seated, &mut channels).await;
-                // The game found again after its table went (moved to another node) without the move the player
-                // had sent it: they hear it was not played, rather than find their turn again unexplained.
-                if let Some(plies) = channels.unplayed.take() {
-                    let told = session.app().table().and_then(|t| t.state());
-                    if told.is_some_and(|state| state.game.moves().len() == plies) {
-                        let _ = session.handle(Wakeup::Table(TableNews::MoveRefused(
-                            super::play::MOVED_AWAY.to_string(),
-                        )));
-                    }
-                }
-                session
-            }
+            // A move the player had on its way as the table went is settled by the game found again's first state
+            // (`play`).
+            Step::Table(seated) => table_session(player, *seated, &mut channels).await,
         };
         let ahead = std::mem::take(&mut typed_ahead);
         let ending = run(&mut session, &mut channels, &mut driver, out, ahead).await;
@@ -355,7 +349,10 @@ async fn after_session(
             Ok(seated) => Step::Table(Box::new(seated)),
             // They connected again while this connection looked for the game: it is played from there.
             Err(TableError::SeatedElsewhere) => played_elsewhere(),
-            Err(why) => Step::Lobby(Some(format!("the game's server went away: {why}"))),
+            Err(why) => {
+                tracing::warn!(player = %player.identity.fingerprint, %why, "a game that went is not found again");
+                Step::Lobby(Some(format!("the game's server went away: {why}")))
+            }
         });
     }
     match ending {

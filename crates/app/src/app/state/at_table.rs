@@ -331,6 +331,9 @@ impl App {
                     Some(state) => self.replace_game(&state),
                     None => Vec::new(),
                 };
+                if let Some(table) = self.table.as_mut() {
+                    table.refusal_said();
+                }
                 self.status = why;
                 effects
             }
@@ -364,10 +367,11 @@ impl App {
         }
         let before = self.status.clone();
         let effects = self.follow(&state);
-        // A move played or taken back has said so already.
+        // A move played or taken back has said so already; a refusal stands until the player moves again.
         let followed = self.status != before;
         let quiet = matches!(self.mode, Mode::Play) && self.overlay.panel().is_none();
-        if quiet && !followed && (self.status == said || !ticked_only) {
+        let refused = self.table.as_ref().is_some_and(TableView::refusal_standing);
+        if quiet && !followed && !refused && (self.status == said || !ticked_only) {
             self.status = self.mode_message();
         }
         effects

@@ -476,7 +476,9 @@ impl Relay {
                 }
             }
             Envelope::Seated { link, result } => {
-                self.answer_seat(link, result.map_err(TableError::from_elsewhere));
+                let code = locked(&self.away).get(&link).map(|away| away.code.clone());
+                let known = |words| TableError::from_elsewhere(words, code.as_ref());
+                self.answer_seat(link, result.map_err(known));
             }
             Envelope::Update { link, news } => self.take_update(link, news).await,
             Envelope::Closed { link } => {

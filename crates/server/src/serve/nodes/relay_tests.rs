@@ -228,11 +228,10 @@ async fn a_table_that_is_not_there_is_refused_and_a_dead_node_s_visitors_go_away
 
     let nowhere = two.table_at(node("one"), TableCode::new("GONE"));
     let (bob, bob_updates) = Person::new("bob");
+    // Known again by its words: the seat is asked again where the game runs next, as for a table here.
     assert_eq!(
         bob.sit(&nowhere, bob_updates).await,
-        Err(TableError::Elsewhere(
-            TableError::NoGame(TableCode::new("GONE")).to_string()
-        ))
+        Err(TableError::NoGame(TableCode::new("GONE")))
     );
     assert_eq!(two.links().0, 0);
 

@@ -2,6 +2,7 @@ use super::*;
 use crate::app::OfferKind;
 use crate::game::{DrawReason, WinReason};
 use crate::rules::{GameType, MAX_PATH, Variant};
+use crate::serve::TableCode;
 use crate::serve::table::TableError;
 
 fn state_after(game_type: GameType, plies: usize) -> TableState {
@@ -115,15 +116,26 @@ fn a_seat_asked_by_a_node_of_an_earlier_version_is_an_ordinary_one() {
     let text = now.to_text();
     assert_eq!(Envelope::from_text(&text).ok(), Some(now), "{text}");
     // The refusal comes back in words, and the one a connection acts on is known again by them.
-    let words = TableError::SeatedElsewhere.to_string();
+    let code = TableCode::new("K7QX");
+    let known = |error: TableError| TableError::from_elsewhere(error.to_string(), Some(&code));
     assert_eq!(
-        TableError::from_elsewhere(words),
+        known(TableError::SeatedElsewhere),
         TableError::SeatedElsewhere
     );
+    // A table that stopped as the seat was asked (handed to another node): looked for again, as one here.
     assert_eq!(
-        TableError::from_elsewhere("black is taken".into()),
+        known(TableError::NoGame(code.clone())),
+        TableError::NoGame(code.clone())
+    );
+    assert_eq!(
+        known(TableError::SeatTaken(Color::Black)),
         TableError::Elsewhere("black is taken".into())
     );
+    let other = TableError::NoGame(TableCode::new("ZZZZ")).to_string();
+    assert!(matches!(
+        TableError::from_elsewhere(other, Some(&code)),
+        TableError::Elsewhere(_)
+    ));
 }
 
 #[test]

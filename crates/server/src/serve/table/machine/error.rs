@@ -128,11 +128,17 @@ pub enum TableError {
 }
 
 impl TableError {
-    /// The refusal of a table another node owns, from its words: the refusals a connection acts on (rather than
-    /// shows) are known again by their words, and the others kept as words.
-    pub fn from_elsewhere(words: String) -> TableError {
+    /// The refusal of the table `code` that another node owns, from its words: the refusals a connection acts on
+    /// (rather than shows) are known again by their words (a table that stopped as the seat was asked, to be
+    /// looked for where it runs next; a newer connection seated), and the others kept as words.
+    pub fn from_elsewhere(words: String, code: Option<&TableCode>) -> TableError {
         if words == TableError::SeatedElsewhere.to_string() {
             return TableError::SeatedElsewhere;
+        }
+        if let Some(code) = code
+            && words == TableError::NoGame(code.clone()).to_string()
+        {
+            return TableError::NoGame(code.clone());
         }
         TableError::Elsewhere(words)
     }
