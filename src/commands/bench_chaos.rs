@@ -337,12 +337,15 @@ fn chaos(args: &BenchChaosArgs, home: &Path) -> Result<()> {
     if !handovers.is_empty() {
         let ms = |d: Duration| d.as_secs_f64() * 1e3;
         let took: Vec<Duration> = handovers.iter().map(|h| h.took).collect();
+        let tables: Vec<u64> = handovers.iter().map(|h| h.tables).collect();
         println!(
-            "upgrades: a drained node's tables were handed over in p50 {:.0} ms, max {:.0} ms ({} drains, {} not \
-             within the lease's term)",
+            "upgrades: a drained node's tables were handed over in p50 {:.0} ms, max {:.0} ms ({} drains of {} to \
+             {} tables, {} not within the lease's term)",
             ms(quantile(&took, 0.5)),
             ms(quantile(&took, 1.0)),
             handovers.len(),
+            tables.iter().min().unwrap_or(&0),
+            tables.iter().max().unwrap_or(&0),
             handovers.iter().filter(|h| !h.in_time).count()
         );
     }
@@ -405,11 +408,13 @@ fn strike(
         Fault::Upgrade => {
             // No new player goes to it; those on it play on through the relay until it stops.
             place.send_modify(|places| places[n] = None);
+            let tables = tables_at(&nodes.nodes[n]);
             let started = Instant::now();
             signal(&nodes.nodes[n], libc::SIGUSR1)?;
             let in_time = handed_over(&nodes.nodes[n], lease_term)?;
             let handed = Handover {
                 took: started.elapsed(),
+                tables,
                 in_time,
             };
             stop_gently(&mut nodes.nodes[n])?;
@@ -429,7 +434,19 @@ fn strike(
 #[derive(Clone, Copy, Debug)]
 struct Handover {
     took: Duration,
+    /// The tables the node ran as it was told to drain.
+    tables: u64,
     in_time: bool,
+}
+
+/// The tables `node` runs now, as its metrics say (0 when they do not answer).
+fn tables_at(node: &Server) -> u64 {
+    let counted = node
+        .metrics
+        .and_then(|metrics| scrape(metrics, Duration::from_secs(2)).ok());
+    counted
+        .and_then(|c| c.value("crowned_tables"))
+        .map_or(0, |tables| tables as u64)
 }
 
 /// Waits for a draining node to have handed its tables over, as its metrics say: draining (not ready), no table

@@ -668,6 +668,21 @@ impl Players {
                         shown: super::load::screen_tail(&lost.text()),
                     });
                 }
+                // The two screens may be a move apart for a moment: a move on its way as the mover's connection
+                // dropped lands after one of them was drawn. What the table holds is what both show once they
+                // agree; screens that never do are the checker's to report.
+                let agreed = std::time::Instant::now() + patience;
+                while plies_shown(&black.text()) != plies_shown(&white.text())
+                    && std::time::Instant::now() < agreed
+                {
+                    for screen in [&mut black, &mut white] {
+                        match screen.until(LOOK_EVERY, "the same game", |_| false).await {
+                            Err(LoadClientError::NotShown { .. }) => {}
+                            Err(e) => return Err(e),
+                            Ok(()) => {}
+                        }
+                    }
+                }
                 Ok::<_, LoadClientError>([black, white])
             };
             match attempt.await {

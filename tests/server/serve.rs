@@ -767,7 +767,7 @@ fn the_chaos_benchmark_on_nodes_runs_small_and_finds_nothing_lost() {
     // Both upgrades drained their node, waiting on its metrics for its tables to be handed over (within the
     // lease's term as a rule; an outage just before one may slow the database's answer past it, and the node's
     // tables are then taken over after their lease, which the records' check covers as well).
-    assert!(text.contains("(2 drains, "), "{text}");
+    assert!(text.contains("(2 drains of "), "{text}");
     assert!(
         text.contains("0 stopped by a failure of the load"),
         "{text}"
