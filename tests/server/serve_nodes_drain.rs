@@ -10,10 +10,9 @@ use crate::common::ssh::{
     Dice, Server, Terminal, code_on, connect, new_key, play_moves, shown_after, your_move,
 };
 use crate::common::web::{metric, metric_reaches};
-use crate::serve_event_play::{
-    NAMES, ask, enter_all, event_code, final_table, play_game, read_until,
-};
+use crate::serve_event_play::{NAMES, enter_all, final_table, play_game};
 use crate::serve_nodes::fresh_database;
+use crate::serve_nodes_events::round_under_way;
 use crowned::game::AnyGame;
 use crowned::rules::GameType;
 
@@ -117,24 +116,8 @@ async fn a_drained_node_hands_its_tournament_over_and_it_finishes_on_another() {
     let mut one = node_with_term("e1", &url, &EVENT_TERM.to_string());
     let two = node_with_term("e2", &url, &EVENT_TERM.to_string());
     let (alpha_key, bravo_key) = (new_key(), new_key());
-    let alpha = connect(&one, &alpha_key, NAMES[0]).await;
-    let bravo = connect(&two, &bravo_key, NAMES[1]).await;
-    let (said, status) = ask(
-        &alpha,
-        "tournament new swiss rounds=1 3+2 in-seconds=20 name=Drained Swiss",
-    )
-    .await;
-    assert_eq!(status, Some(0), "{said}");
-    let code = event_code(&said);
-    let mut terminals = enter_all(&[alpha, bravo], &code, "you are in").await;
-    for (who, needle) in [(0, "move 1, Black to play: your move"), (1, "is thinking")] {
-        let t = terminals[who].as_mut().expect("a terminal");
-        assert!(
-            read_until(t, Duration::from_secs(30), |s| s.contains(needle)).await,
-            "{}",
-            t.contents()
-        );
-    }
+    let keys = [&alpha_key, &bravo_key];
+    let (code, terminals) = round_under_way([&one, &two], keys, "Drained Swiss").await;
 
     // Drained: the event and its round's game leave the first node; it stops as its players leave.
     // SAFETY: kill with a child's own pid only sends it a signal.

@@ -3,7 +3,10 @@
 //! and both nodes show its final table; an event whose node dies during a round is taken over by the other node
 //! from the records, its players reconnect there, its game goes on and it finishes with the right table.
 
+use std::sync::Arc;
 use std::time::Duration;
+
+use russh::keys::PrivateKey;
 
 use crate::common::ssh::{Server, Terminal, connect, new_key};
 use crate::serve_event_play::{
@@ -86,36 +89,45 @@ async fn an_event_made_on_one_node_is_listed_entered_and_played_from_the_other()
     }
 }
 
+/// A one-round Swiss named `name` made by Alpha (`keys[0]`) on `nodes[0]` and entered by Alpha there and Bravo
+/// (`keys[1]`) on `nodes[1]`, once its round is under way: both at their board, Alpha to move. Its code, and
+/// the players' terminals.
+pub(crate) async fn round_under_way(
+    nodes: [&Server; 2],
+    keys: [&Arc<PrivateKey>; 2],
+    name: &str,
+) -> (String, Vec<Option<Terminal>>) {
+    let alpha = connect(nodes[0], keys[0], NAMES[0]).await;
+    let bravo = connect(nodes[1], keys[1], NAMES[1]).await;
+    // The start leaves both players time to enter on a busy machine: what the tests are about is the round after
+    // it, not a player still entering as the event starts (full runs of the suite failed twice in entering: a
+    // player paired, the event under way, and their screen the event's, not their board).
+    let made = format!("tournament new swiss rounds=1 3+2 in-seconds=20 name={name}");
+    let (said, status) = ask(&alpha, &made).await;
+    assert_eq!(status, Some(0), "{said}");
+    let code = event_code(&said);
+    let mut terminals = enter_all(&[alpha, bravo], &code, "you are in").await;
+    for (who, needle) in [(0, "move 1, Black to play: your move"), (1, "is thinking")] {
+        let t = terminals[who].as_mut().expect("a terminal");
+        assert!(
+            read_until(t, Duration::from_secs(30), |s| s.contains(needle)).await,
+            "{}",
+            t.contents()
+        );
+    }
+    (code, terminals)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_event_whose_node_dies_during_a_round_is_taken_over_and_finishes_on_another() {
     let url = fresh_database("nodes_event_takeover");
     let one = node("d1", &url);
     let two = node("d2", &url);
     let (alpha_key, bravo_key) = (new_key(), new_key());
-    let alpha = connect(&one, &alpha_key, NAMES[0]).await;
-    let bravo = connect(&two, &bravo_key, NAMES[1]).await;
-    // The start leaves both players time to enter on a busy machine: what this test is about is the round after
-    // it, not a player still entering as the event starts (full runs of the suite failed twice in entering: a
-    // player paired, the event under way, and their screen the event's, not their board).
-    let (said, status) = ask(
-        &alpha,
-        "tournament new swiss rounds=1 3+2 in-seconds=20 name=Orphan Swiss",
-    )
-    .await;
-    assert_eq!(status, Some(0), "{said}");
-    let code = event_code(&said);
-    let mut terminals = enter_all(&[alpha, bravo], &code, "you are in").await;
+    let (code, terminals) =
+        round_under_way([&one, &two], [&alpha_key, &bravo_key], "Orphan Swiss").await;
 
-    // The round is under way: both are at their board, and the game is in the records.
-    let patience = Duration::from_secs(30);
-    for (who, needle) in [(0, "move 1, Black to play: your move"), (1, "is thinking")] {
-        let t = terminals[who].as_mut().expect("a terminal");
-        assert!(
-            read_until(t, patience, |s| s.contains(needle)).await,
-            "{}",
-            t.contents()
-        );
-    }
+    // The round's game is in the records.
     let records_url: PostgresUrl = url.parse().expect("a URL");
     wait_until("the round's game is recorded", || {
         let url = records_url.clone();
