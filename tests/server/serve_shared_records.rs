@@ -1,10 +1,12 @@
 //! Two `crowned serve` on one PostgreSQL database (a server of the test's own): both start (the SQLite lock is
-//! not theirs to take), and each one's players are in the shared records.
+//! not theirs to take), and each one's players are in the shared records. The README's backup of such records,
+//! `pg_dump` while people play and `pg_restore` into an empty database, gives records a server serves on.
 
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::common::ssh::{PATIENCE, Server, Terminal, connect, new_key};
-use crowned::serve::records::{PlayerRecords as _, PostgresRecords};
+use crate::common::ssh::{PATIENCE, Server, Terminal, TwoAtATable, code_on, connect, new_key};
+use crowned::serve::records::{GameRecords as _, PlayerRecords as _, PostgresRecords};
 use crowned::server_lab::local_postgres::LocalPostgres;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -42,4 +44,86 @@ async fn two_servers_share_one_postgres_database() {
     .await
     .expect("read");
     assert_eq!(names, ["ann", "bob"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pg_dump_taken_while_people_play_restores_to_records_a_server_serves_on() {
+    let postgres = LocalPostgres::shared().unwrap_or_else(|e| panic!("PostgreSQL is needed: {e}"));
+    let url = postgres.fresh_database("dumped").expect("a database");
+    let server = Server::start_with_files("pg-dumped", &[], &["--records", &url]);
+    // One game finished, and a second in play as the dump is taken.
+    let TwoAtATable {
+        keys: [ann_key, bob_key],
+        handles: [ann, bob],
+        mut a,
+        mut b,
+        ..
+    } = TwoAtATable::seat(&server, "new english 5+3 black").await;
+    a.send(b"11-15\r").await;
+    b.wait_for("11-15").await;
+    a.send(b":resign\r").await;
+    a.send(b"y").await;
+    a.wait_for("Black resigned").await;
+    let ann_again = connect(&server, &ann_key, "ann").await;
+    let bob_again = connect(&server, &bob_key, "bob").await;
+    let mut a = Terminal::exec(&ann_again, 100, 30, "new english 5+3 black").await;
+    a.wait_for("waiting for an opponent").await;
+    let second = code_on(&a.contents());
+    let mut b = Terminal::exec(&bob_again, 100, 30, &format!("join {second}")).await;
+    b.wait_for("ann").await;
+    a.send(b"9-13\r").await;
+    b.wait_for("9-13").await;
+
+    // The README's commands, while the server runs.
+    let dump = server.home.join("records.dump");
+    let dumped = Command::new(postgres.program("pg_dump"))
+        .args(["--format=custom", "--file"])
+        .arg(&dump)
+        .arg(&url)
+        .output()
+        .unwrap_or_else(|e| panic!("{} runs: {e}", postgres.program("pg_dump").display()));
+    assert!(
+        dumped.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dumped.stderr)
+    );
+    let fresh = postgres
+        .fresh_database("restored")
+        .expect("an empty database");
+    let restored = Command::new(postgres.program("pg_restore"))
+        .arg("--dbname")
+        .arg(&fresh)
+        .arg(&dump)
+        .output()
+        .expect("pg_restore runs");
+    assert!(
+        restored.status.success(),
+        "{}",
+        String::from_utf8_lossy(&restored.stderr)
+    );
+
+    // The restored records hold the finished game and the one in play, with its move.
+    let parsed = fresh.parse().expect("a URL");
+    let (finished, unfinished) = tokio::task::spawn_blocking(move || {
+        let mut records = PostgresRecords::connect(&parsed).expect("connects");
+        let finished = records.finished_games().expect("read").len();
+        let unfinished = records.unfinished_games().expect("read");
+        (finished, unfinished)
+    })
+    .await
+    .expect("read");
+    assert_eq!(finished, 1);
+    let codes: Vec<_> = unfinished
+        .iter()
+        .filter_map(|game| game.code.clone())
+        .collect();
+    assert_eq!(codes.len(), 1, "{unfinished:?}");
+    assert_eq!(codes[0].to_string(), second);
+
+    // A server pointed at them serves the game in play from where it stood.
+    drop((a, b, ann, bob, ann_again, bob_again, server));
+    let server = Server::start_with_files("pg-restored", &[], &["--records", &fresh]);
+    let ann = connect(&server, &ann_key, "ann").await;
+    let mut a = Terminal::exec(&ann, 100, 30, &format!("join {second}")).await;
+    a.wait_for("9-13").await;
 }

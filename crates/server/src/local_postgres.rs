@@ -230,6 +230,16 @@ impl LocalPostgres {
             .map_err(|why| LocalPostgresError::Shared(why.clone()))
     }
 
+    /// The PostgreSQL client program `name` (`pg_dump`, `pg_restore`): beside this server's programs, else on
+    /// `PATH` or in Debian's folders (a machine may put only the server's programs in a folder of its own).
+    pub fn program(&self, name: &str) -> PathBuf {
+        let beside = self.bin.join(name);
+        if beside.is_file() {
+            return beside;
+        }
+        programs_with(&[name]).map_or(beside, |dir| dir.join(name))
+    }
+
     /// The port it listens on (on 127.0.0.1).
     pub fn port(&self) -> u16 {
         self.port
@@ -394,9 +404,14 @@ fn log_tail(folder: &Path) -> String {
 
 /// The folder holding `initdb` and `pg_ctl`: on `PATH`, else the newest of Debian's.
 fn programs() -> Option<PathBuf> {
-    let has_both = |dir: &Path| dir.join("initdb").is_file() && dir.join("pg_ctl").is_file();
+    programs_with(&["initdb", "pg_ctl"])
+}
+
+/// The folder holding every program of `names`: on `PATH`, else the newest of Debian's.
+fn programs_with(names: &[&str]) -> Option<PathBuf> {
+    let has_all = |dir: &Path| names.iter().all(|name| dir.join(name).is_file());
     if let Some(path) = std::env::var_os("PATH")
-        && let Some(dir) = std::env::split_paths(&path).find(|dir| has_both(dir))
+        && let Some(dir) = std::env::split_paths(&path).find(|dir| has_all(dir))
     {
         return Some(dir);
     }
@@ -407,7 +422,7 @@ fn programs() -> Option<PathBuf> {
             let version = entry.file_name().to_str()?.parse::<u32>().ok()?;
             Some((version, entry.path().join("bin")))
         })
-        .filter(|(_, dir)| has_both(dir))
+        .filter(|(_, dir)| has_all(dir))
         .collect();
     debian.sort();
     debian.pop().map(|(_, dir)| dir)
