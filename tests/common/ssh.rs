@@ -287,6 +287,49 @@ impl TwoAtATable {
     }
 }
 
+/// Ann and Bob at `server` with one game finished (Black resigned after `11-15`) and a second in play, `9-13`
+/// played in it: what a backup taken now must hold.
+pub struct OneFinishedOneInPlay {
+    /// Ann's key and Bob's.
+    pub keys: [Arc<PrivateKey>; 2],
+    /// The second game's code.
+    pub second: String,
+    /// Their connections and terminals, kept open while the backup is taken.
+    pub held: (Vec<Handle<KnownHost>>, Vec<Terminal>),
+}
+
+impl OneFinishedOneInPlay {
+    /// Plays the first game to its end and the second's first move at `server`.
+    pub async fn play(server: &Server) -> OneFinishedOneInPlay {
+        let TwoAtATable {
+            keys,
+            handles: [ann, bob],
+            mut a,
+            mut b,
+            ..
+        } = TwoAtATable::seat(server, "new english 5+3 black").await;
+        a.send(b"11-15\r").await;
+        b.wait_for("11-15").await;
+        a.send(b":resign\r").await;
+        a.send(b"y").await;
+        a.wait_for("Black resigned").await;
+        let ann_again = connect(server, &keys[0], "ann").await;
+        let bob_again = connect(server, &keys[1], "bob").await;
+        let mut a2 = Terminal::exec(&ann_again, 100, 30, "new english 5+3 black").await;
+        a2.wait_for("waiting for an opponent").await;
+        let second = code_on(&a2.contents());
+        let mut b2 = Terminal::exec(&bob_again, 100, 30, &format!("join {second}")).await;
+        b2.wait_for("ann").await;
+        a2.send(b"9-13\r").await;
+        b2.wait_for("9-13").await;
+        OneFinishedOneInPlay {
+            keys,
+            second,
+            held: (vec![ann, bob, ann_again, bob_again], vec![a, b, a2, b2]),
+        }
+    }
+}
+
 /// Trusts the server only if its key is the one it printed.
 pub struct KnownHost(pub String);
 

@@ -10,7 +10,8 @@ use std::sync::Arc;
 use russh::keys::{HashAlg, PrivateKey};
 
 use crate::common::ssh::{
-    Server, Terminal, TwoAtATable, code_on, connect, exec_as, new_key, read_ports,
+    OneFinishedOneInPlay, Server, Terminal, TwoAtATable, code_on, connect, exec_as, new_key,
+    read_ports,
 };
 
 /// Runs `crowned serve ARGS` on the server's folder (its settings, its records), as its operator would; what it
@@ -240,29 +241,11 @@ async fn a_backup_taken_while_people_play_restores_to_records_that_hold_every_fi
     use crowned::serve::records::backup::check;
     let server = Server::start("conduct-backup");
     // One game finished, and a second in play as the copy is taken.
-    let TwoAtATable {
-        keys: [ann_key, bob_key],
-        handles: [ann, bob],
-        mut a,
-        mut b,
-        ..
-    } = TwoAtATable::seat(&server, "new english 5+3 black").await;
-    a.send(b"11-15\r").await;
-    b.wait_for("11-15").await;
-    a.send(b":resign\r").await;
-    a.send(b"y").await;
-    a.wait_for("Black resigned").await;
-    let (ann_again, bob_again) = (
-        connect(&server, &ann_key, "ann").await,
-        connect(&server, &bob_key, "bob").await,
-    );
-    let mut a = Terminal::exec(&ann_again, 100, 30, "new english 5+3 black").await;
-    a.wait_for("waiting for an opponent").await;
-    let second = code_on(&a.contents());
-    let mut b = Terminal::exec(&bob_again, 100, 30, &format!("join {second}")).await;
-    b.wait_for("ann").await;
-    a.send(b"9-13\r").await;
-    b.wait_for("9-13").await;
+    let OneFinishedOneInPlay {
+        keys: [ann_key, _],
+        second,
+        held,
+    } = OneFinishedOneInPlay::play(&server).await;
 
     let copy = server.home.join("records-backup.sqlite");
     let (said, ok) = operator(&server, &["backup", copy.to_str().expect("a path")]);
@@ -277,7 +260,7 @@ async fn a_backup_taken_while_people_play_restores_to_records_that_hold_every_fi
 
     // Restored: the server stopped, the copy put in the records' place, the server started on it. The game in
     // play as the copy was taken comes back with its move.
-    drop((a, b, ann, bob, ann_again, bob_again));
+    drop(held);
     let server = server.stop_and_restart_after(|home| {
         let records = home.join("data/server/records.sqlite");
         for extra in ["-wal", "-shm"] {

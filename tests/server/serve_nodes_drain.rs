@@ -10,9 +10,9 @@ use crate::common::ssh::{
     Dice, Server, Terminal, code_on, connect, new_key, play_moves, shown_after, your_move,
 };
 use crate::common::web::{metric, metric_reaches};
-use crate::serve_event_play::{NAMES, enter_all, final_table, play_game};
+use crate::serve_event_play::{NAMES, final_table};
 use crate::serve_nodes::fresh_database;
-use crate::serve_nodes_events::round_under_way;
+use crate::serve_nodes_events::{alpha_resigns_at, round_under_way};
 use crowned::game::AnyGame;
 use crowned::rules::GameType;
 
@@ -137,12 +137,7 @@ async fn a_drained_node_hands_its_tournament_over_and_it_finishes_on_another() {
 
     // Both players at the other node: the game goes on there, Alpha resigns, and the event, run there now,
     // counts the result into its final table.
-    let alpha = connect(&two, &alpha_key, NAMES[0]).await;
-    let bravo = connect(&two, &bravo_key, NAMES[1]).await;
-    let mut terminals = enter_all(&[alpha, bravo], &code, "Black to play").await;
-    let a = terminals[0].take().expect("alpha's terminal");
-    let b = terminals[1].take().expect("bravo's terminal");
-    let (_a, _b) = play_game((0, a), (1, b), |_, second| Some(second)).await;
+    let _terminals = alpha_resigns_at(&two, [&alpha_key, &bravo_key], &code).await;
     let (text, rows) = final_table(&two, &code).await;
     let names: Vec<&str> = rows
         .iter()

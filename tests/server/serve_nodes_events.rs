@@ -118,6 +118,21 @@ pub(crate) async fn round_under_way(
     (code, terminals)
 }
 
+/// Alpha and Bravo (`keys`) come back to their board of the event `code` at `node`, and Alpha resigns; their
+/// terminals.
+pub(crate) async fn alpha_resigns_at(
+    node: &Server,
+    keys: [&Arc<PrivateKey>; 2],
+    code: &str,
+) -> (Terminal, Terminal) {
+    let alpha = connect(node, keys[0], NAMES[0]).await;
+    let bravo = connect(node, keys[1], NAMES[1]).await;
+    let mut terminals = enter_all(&[alpha, bravo], code, "Black to play").await;
+    let a = terminals[0].take().expect("alpha's terminal");
+    let b = terminals[1].take().expect("bravo's terminal");
+    play_game((0, a), (1, b), |_, second| Some(second)).await
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_event_whose_node_dies_during_a_round_is_taken_over_and_finishes_on_another() {
     let url = fresh_database("nodes_event_takeover");
@@ -146,13 +161,8 @@ async fn an_event_whose_node_dies_during_a_round_is_taken_over_and_finishes_on_a
     // The node that runs the event and its game dies; both players come back to the other node.
     drop(terminals);
     drop(one);
-    let alpha = connect(&two, &alpha_key, NAMES[0]).await;
-    let bravo = connect(&two, &bravo_key, NAMES[1]).await;
-    let mut terminals = enter_all(&[alpha, bravo], &code, "Black to play").await;
-    let a = terminals[0].take().expect("alpha's terminal");
-    let b = terminals[1].take().expect("bravo's terminal");
     // The game goes on where it stood, and ends: Alpha resigns.
-    let (_a, _b) = play_game((0, a), (1, b), |_, second| Some(second)).await;
+    let _terminals = alpha_resigns_at(&two, [&alpha_key, &bravo_key], &code).await;
 
     assert_eq!(
         standings(&two, &code).await,

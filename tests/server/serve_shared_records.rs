@@ -5,7 +5,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::common::ssh::{PATIENCE, Server, Terminal, TwoAtATable, code_on, connect, new_key};
+use crate::common::ssh::{OneFinishedOneInPlay, PATIENCE, Server, Terminal, connect, new_key};
 use crowned::serve::records::{GameRecords as _, PlayerRecords as _, PostgresRecords};
 use crowned::server_lab::local_postgres::LocalPostgres;
 
@@ -52,27 +52,11 @@ async fn a_pg_dump_taken_while_people_play_restores_to_records_a_server_serves_o
     let url = postgres.fresh_database("dumped").expect("a database");
     let server = Server::start_with_files("pg-dumped", &[], &["--records", &url]);
     // One game finished, and a second in play as the dump is taken.
-    let TwoAtATable {
-        keys: [ann_key, bob_key],
-        handles: [ann, bob],
-        mut a,
-        mut b,
-        ..
-    } = TwoAtATable::seat(&server, "new english 5+3 black").await;
-    a.send(b"11-15\r").await;
-    b.wait_for("11-15").await;
-    a.send(b":resign\r").await;
-    a.send(b"y").await;
-    a.wait_for("Black resigned").await;
-    let ann_again = connect(&server, &ann_key, "ann").await;
-    let bob_again = connect(&server, &bob_key, "bob").await;
-    let mut a = Terminal::exec(&ann_again, 100, 30, "new english 5+3 black").await;
-    a.wait_for("waiting for an opponent").await;
-    let second = code_on(&a.contents());
-    let mut b = Terminal::exec(&bob_again, 100, 30, &format!("join {second}")).await;
-    b.wait_for("ann").await;
-    a.send(b"9-13\r").await;
-    b.wait_for("9-13").await;
+    let OneFinishedOneInPlay {
+        keys: [ann_key, _],
+        second,
+        held,
+    } = OneFinishedOneInPlay::play(&server).await;
 
     // The README's commands, while the server runs.
     let dump = server.home.join("records.dump");
@@ -121,7 +105,7 @@ async fn a_pg_dump_taken_while_people_play_restores_to_records_a_server_serves_o
     assert_eq!(codes[0].to_string(), second);
 
     // A server pointed at them serves the game in play from where it stood.
-    drop((a, b, ann, bob, ann_again, bob_again, server));
+    drop((held, server));
     let server = Server::start_with_files("pg-restored", &[], &["--records", &fresh]);
     let ann = connect(&server, &ann_key, "ann").await;
     let mut a = Terminal::exec(&ann, 100, 30, &format!("join {second}")).await;
