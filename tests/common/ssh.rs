@@ -586,7 +586,6 @@ impl Dice {
     }
 }
 
-/// What the status line says when it is `game`'s side to move and it is this player's turn.
 /// What every screen at a table says once `game` stands as it does: its end, or whose move it is.
 pub fn shown_after(game: &crowned::game::AnyGame) -> String {
     match game.outcome() {
@@ -599,6 +598,7 @@ pub fn shown_after(game: &crowned::game::AnyGame) -> String {
     }
 }
 
+/// What the status line says when it is `game`'s side to move and it is this player's turn.
 pub fn your_move(game: &crowned::game::AnyGame) -> String {
     format!(
         "move {}, {} to play: your move",
