@@ -161,7 +161,7 @@ pub fn divide<R: RuleSet>(
 
 /// Whether the game is over at `pos` by its goal, before any move is looked for: then it has no moves in the
 /// count. Always `false`, at no cost, under goals other than breakthrough's.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn goal_reached<R: RuleSet>(pos: &Position<R>) -> bool {
     pos.crowned_winner().is_some()
 }
@@ -178,7 +178,7 @@ fn game_moves<R: RuleSet>(pos: &Position<R>, duplicates: Duplicates) -> crate::M
 }
 
 /// The number of moves at a leaf's parent: none once the goal is reached.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn leaf_moves<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>) -> u64 {
     if goal_reached(pos) {
         return 0;
@@ -243,7 +243,7 @@ struct Subtrees<'a, R: RuleSet, S: Mover, const DUP: bool> {
 }
 
 impl<R: RuleSet, S: Mover, const DUP: bool> Sink<R::Bits> for Subtrees<'_, R, S, DUP> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn simple(&mut self, from: R::Bits, to: R::Bits, crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, R::Bits::ZERO, crowns);
         self.total += count_tree::<R, S::Next, DUP>(&child, self.depth, self.levels);
@@ -251,7 +251,7 @@ impl<R: RuleSet, S: Mover, const DUP: bool> Sink<R::Bits> for Subtrees<'_, R, S,
 }
 
 impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink<R::Bits> for Subtrees<'_, R, S, DUP> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn capture(&mut self, from: R::Bits, to: R::Bits, captured: R::Bits, _: &[u8], crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, captured, crowns);
         self.total += count_tree::<R, S::Next, DUP>(&child, self.depth, self.levels);
@@ -267,7 +267,7 @@ struct Leaves<'a, R: RuleSet, S: Mover, const DUP: bool> {
 }
 
 impl<R: RuleSet, S: Mover, const DUP: bool> Sink<R::Bits> for Leaves<'_, R, S, DUP> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn simple(&mut self, from: R::Bits, to: R::Bits, crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, R::Bits::ZERO, crowns);
         self.moves += 1;
@@ -276,7 +276,7 @@ impl<R: RuleSet, S: Mover, const DUP: bool> Sink<R::Bits> for Leaves<'_, R, S, D
 }
 
 impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink<R::Bits> for Leaves<'_, R, S, DUP> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn capture(&mut self, from: R::Bits, to: R::Bits, captured: R::Bits, _: &[u8], crowns: bool) {
         let child = self.pos.after(S::COLOR, from, to, captured, crowns);
         self.moves += 1;

@@ -18,7 +18,7 @@ use super::position::Position;
 use super::ruleset::RuleSet;
 
 /// The opposite direction.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 const fn reverse(dir: Direction) -> Direction {
     match dir {
         Direction::UpLeft => Direction::DownRight,
@@ -29,7 +29,7 @@ const fn reverse(dir: Direction) -> Direction {
 }
 
 /// The pieces of the side `M` (whose pieces are `own`) that step in `dir`: all of them forwards, kings backwards.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn steppers<M: Mover, B: Bits>(own: B, kings: B, dir: Direction) -> B {
     if dir == M::FORWARD[0] || dir == M::FORWARD[1] {
         own
@@ -39,7 +39,7 @@ fn steppers<M: Mover, B: Bits>(own: B, kings: B, dir: Direction) -> B {
 }
 
 /// The pieces of the side `M` that capture in `dir`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn capturers<R: RuleSet, M: Mover>(own: R::Bits, kings: R::Bits, dir: Direction) -> R::Bits {
     if R::MEN_CAPTURE_BACKWARDS {
         own
@@ -58,7 +58,7 @@ pub(crate) struct Replies {
 
 /// The moves of `pos` (side to move `S`) and the total number of replies to them, or `None` when S must capture
 /// or its opponent has a capture already, where the caller counts child by child.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(
     pos: &Position<R>,
 ) -> Option<Replies> {
@@ -78,7 +78,7 @@ pub(crate) fn count_replies<R: RuleSet, S: Mover, const DUP: bool>(
     }
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn replies_of<R: RuleSet, S: Mover, const DUP: bool>(
     pos: &Position<R>,
     s: &Sides<R::Bits>,

@@ -127,7 +127,7 @@ impl<R: EngineRules> SearchRules for Fast<R> {
     type Pos = Position<R>;
     type Move = SearchMove<R::Bits>;
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn moves(&self, pos: &Position<R>, runs: Runs, out: &mut Moves<Self::Move>) {
         moves_of(pos, out);
         if let Some(king) = runs.barred(pos) {
@@ -135,69 +135,69 @@ impl<R: EngineRules> SearchRules for Fast<R> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn must_capture(&self, moves: &[Self::Move]) -> bool {
         // Captures are compulsory in every built-in rule set: one capture means only captures.
         moves.first().is_some_and(|m| m.is_capture())
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn is_capture(&self, m: &Self::Move) -> bool {
         m.is_capture()
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn taken(&self, m: &Self::Move) -> u32 {
         m.taken()
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn crowns(&self, _: &Position<R>, m: &Self::Move) -> bool {
         m.crowns
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn fingerprint(&self, m: &Self::Move) -> u32 {
         m.fingerprint()
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn history_slot(&self, m: &Self::Move) -> (usize, usize) {
         (usize::from(m.from), usize::from(m.to))
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn play(&self, pos: &Position<R>, m: &Self::Move) -> Position<R> {
         m.play(pos)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn key(&self, pos: &Position<R>) -> u64 {
         zobrist::key(pos)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn key_after(&self, key: u64, pos: &Position<R>, m: &Self::Move, _: &Position<R>) -> u64 {
         m.key_after(key, pos)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn irreversible(&self, pos: &Position<R>, m: &Self::Move) -> bool {
         m.is_capture() || (pos.kings & R::Bits::bit(u32::from(m.from))).is_empty()
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn pieces(&self, pos: &Position<R>) -> u32 {
         (pos.pieces[0] | pos.pieces[1]).count_ones()
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn decided(&self, pos: &Position<R>) -> Option<bool> {
         pos.crowned_winner()
             .map(|winner| winner == pos.side_to_move())
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn wins_without_moves(&self, pos: &Position<R>) -> bool {
         pos.winner_without_moves() == pos.side_to_move()
     }
@@ -206,7 +206,7 @@ impl<R: EngineRules> SearchRules for Fast<R> {
         m.to_move(pos)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn evaluate(&self, net: &mut Option<Box<NetCache>>, pos: &Position<R>, ply: usize) -> i32 {
         if let Some(score) = R::network_evaluate(net, pos, ply) {
             return score;
@@ -218,12 +218,12 @@ impl<R: EngineRules> SearchRules for Fast<R> {
         Runs::of::<R>(runs)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn runs_after(&self, runs: Runs, pos: &Position<R>, m: &Self::Move) -> Runs {
         runs.after(pos, *m)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn runs_key(&self, runs: Runs, pos: &Position<R>) -> u64 {
         runs.key(pos)
     }
@@ -236,17 +236,17 @@ impl<R: EngineRules> SearchRules for Fast<R> {
         R::network(evaluation)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn probe(&self, db: Option<&Egdb>, pos: &Position<R>) -> Option<Wld> {
         R::probe(db, pos)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn outcome(&self, db: &Egdb, pos: &Position<R>) -> Option<Wld> {
         db.wld()?.outcome(pos)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn ending_holds(&self, pos: &Position<R>) -> bool {
         DrawRules::of(R::VARIANT)
             .endings

@@ -28,7 +28,7 @@ pub(crate) const fn forward_men<R: RuleSet>() -> bool {
 /// Passes every capture route of the pieces in `jumpers` to `sink` (where the rules rank captures, only the
 /// routes ranked first). Without `DUP`, a route with the same effect as an earlier route of the same piece is
 /// left out.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn generate_captures<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: bool>(
     s: &Sides<R::Bits>,
     jumpers: R::Bits,
@@ -73,7 +73,7 @@ fn generate_ranked<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: boo
 /// How a capture ranks under the variant's precedence; the highest rank must be chosen. In order: pieces
 /// taken, whether a king takes them, kings taken, and how early the kings are taken (the first piece taken
 /// is the highest bit).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn rank<R: RuleSet>(c: &FoundCapture<R::Bits>, kings: R::Bits) -> (u32, bool, u32, u64) {
     let count = c.captured.count_ones();
     match R::PRECEDENCE {
@@ -104,7 +104,7 @@ fn rank<R: RuleSet>(c: &FoundCapture<R::Bits>, kings: R::Bits) -> (u32, bool, u3
     }
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(super) fn search<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: bool>(
     s: &Sides<R::Bits>,
     jumpers: R::Bits,
@@ -150,7 +150,7 @@ pub(super) fn search<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>, const DUP: b
 
 /// Passes on the captures of forward-capturing `men` that are single jumps, for all men at once, and returns
 /// the men that have a landing square from which they can jump again (to be searched one by one).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn single_jumps<R: RuleSet, S: Mover, K: CaptureSink<R::Bits>>(
     s: &Sides<R::Bits>,
     men: R::Bits,
@@ -238,7 +238,7 @@ struct Route<'a, R: RuleSet, K: CaptureSink<R::Bits>> {
 type RouteKey<B> = (B, B, <B as Bits>::Order);
 
 /// Appends a captured piece (one bit) as the `taken`-th of a packed order of capture.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn then_take<B: Bits>(order: B::Order, over: B, taken: usize) -> B::Order {
     B::then_take(order, over.trailing_zeros(), taken)
 }
@@ -292,7 +292,7 @@ impl<R: RuleSet, K: CaptureSink<R::Bits>> Route<'_, R, K> {
 
     /// A man's jump over `over` to `land` (one bit each, or `land` empty when there is no such jump), and the
     /// rest of its capture from there. Whether there was a jump.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn man_jump<S: Mover>(
         &mut self,
         over: R::Bits,
@@ -349,7 +349,7 @@ impl<R: RuleSet, K: CaptureSink<R::Bits>> Route<'_, R, K> {
     }
 
     /// Goes on with a king's capture that takes `over` and may land on `landings`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn king_land(
         &mut self,
         over: R::Bits,
@@ -381,7 +381,7 @@ impl<R: RuleSet, K: CaptureSink<R::Bits>> Route<'_, R, K> {
 
     /// The piece a king on `at` can take going the way `next` steps (not one already taken) and the squares it
     /// may land on.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn king_jump(
         &self,
         at: R::Bits,

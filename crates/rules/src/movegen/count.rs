@@ -14,14 +14,14 @@ use super::{
 struct Tally(u64);
 
 impl<B> CaptureSink<B> for Tally {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn capture(&mut self, _: B, _: B, _: B, _: &[u8], _: bool) {
         self.0 += 1;
     }
 }
 
 /// The number of legal moves of `pos` (side to move `S`). Simple moves are counted a direction at a time.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn count<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>) -> u64 {
     let s = Sides::of::<R, S>(pos);
     // Kings are rare in most of a game tree; with none, every king term folds away.
@@ -32,7 +32,7 @@ pub(crate) fn count<R: RuleSet, S: Mover, const DUP: bool>(pos: &Position<R>) ->
     }
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn count_sides<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides<R::Bits>) -> u64 {
     let jumpers = jumpers::<R, S>(s);
     if !jumpers.is_empty() {
@@ -63,7 +63,7 @@ fn count_sides<R: RuleSet, S: Mover, const DUP: bool>(s: &Sides<R::Bits>) -> u64
 }
 
 /// The number of capture routes open to `jumpers`, counted without recording them.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn count_captures<R: RuleSet, S: Mover, const DUP: bool>(
     s: &Sides<R::Bits>,
     jumpers: R::Bits,

@@ -60,7 +60,7 @@ pub(crate) struct Sides<B> {
 }
 
 impl<B: Bits> Sides<B> {
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn of<R: RuleSet<Bits = B>, S: Mover>(pos: &Position<R>) -> Sides<B> {
         let us = pos.pieces[S::COLOR.index()];
         let them = pos.pieces[S::COLOR.opponent().index()];
@@ -73,7 +73,7 @@ impl<B: Bits> Sides<B> {
     }
 
     /// The same position seen from the other side.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn swapped(&self) -> Sides<B> {
         Sides {
             us: self.them,
@@ -84,7 +84,7 @@ impl<B: Bits> Sides<B> {
 
     /// The same position with the kings forgotten, for positions known to have none: every king term of the
     /// code it is passed to then folds away.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn without_kings(&self) -> Sides<B> {
         Sides {
             kings: B::ZERO,
@@ -93,7 +93,7 @@ impl<B: Bits> Sides<B> {
     }
 
     /// The enemy pieces a man may take: all of them, or only men where men cannot take kings.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn men_targets<R: RuleSet>(&self) -> B {
         if R::MEN_CAPTURE_KINGS {
             self.them
@@ -105,31 +105,31 @@ impl<B: Bits> Sides<B> {
 
 /// The squares one diagonal step in `dir` from `bits` (which may fall off the board: mask with
 /// [`board_mask`]).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn step<R: RuleSet>(bits: R::Bits, dir: Direction) -> R::Bits {
     shift_bits(bits, R::GEOMETRY.shift(dir))
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn step_back<R: RuleSet>(bits: R::Bits, dir: Direction) -> R::Bits {
     shift_bits(bits, -R::GEOMETRY.shift(dir))
 }
 
 /// The squares that a straight step along `line` (two rows or two columns: the next dark square) reaches from
 /// `bits`, on the board.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn line_step<R: RuleSet>(bits: R::Bits, line: Line) -> R::Bits {
     shift_bits(bits & line_from::<R>(line), R::GEOMETRY.line_shift(line)) & board_mask::<R>()
 }
 
 /// The squares from which a straight step along `line` reaches `bits`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn line_step_back<R: RuleSet>(bits: R::Bits, line: Line) -> R::Bits {
     shift_bits(bits, -R::GEOMETRY.line_shift(line)) & line_from::<R>(line)
 }
 
 /// The squares a straight step along `line` may start from (see [`super::Geometry::line_from`]).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn line_from<R: RuleSet>(line: Line) -> R::Bits {
     let mask = match line {
         Line::Up => const { R::GEOMETRY.line_from(Line::Up) },
@@ -142,7 +142,7 @@ fn line_from<R: RuleSet>(line: Line) -> R::Bits {
 
 /// The squares a flying king on `from` (one or more bits) passes along `line` up to and including the first
 /// occupied square (or the edge), stepping from dark square to dark square.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn line_ray<R: RuleSet>(from: R::Bits, line: Line, empty: R::Bits) -> R::Bits {
     let mut reach = R::Bits::ZERO;
     let mut next = line_step::<R>(from, line);
@@ -156,7 +156,7 @@ pub(crate) fn line_ray<R: RuleSet>(from: R::Bits, line: Line, empty: R::Bits) ->
 /// The pieces that can start a straight capture (Frisian): men, and kings that move one square, with an enemy
 /// piece on the next dark square along a line and an empty one beyond; flying kings with an enemy piece
 /// anywhere along a line past empty squares and an empty square beyond it.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn line_jumpers<R: RuleSet>(s: &Sides<R::Bits>) -> R::Bits {
     let own_kings = s.us & s.kings;
     let men = s.us & !s.kings;
@@ -182,25 +182,25 @@ fn line_jumpers<R: RuleSet>(s: &Sides<R::Bits>) -> R::Bits {
     found
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn square_of<R: RuleSet>(bit: u32) -> Square {
     R::GEOMETRY.square_of_bit(bit)
 }
 
 /// Every square of the board of `R`, as bits.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn board_mask<R: RuleSet>() -> R::Bits {
     R::Bits::from_u128(const { R::GEOMETRY.board_mask() })
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn crowning_mask<R: RuleSet, S: Mover>() -> R::Bits {
     R::Bits::from_u128(const { R::GEOMETRY.row_mask(Position::<R>::crowning_row(S::COLOR)) })
 }
 
 /// The squares a flying king on `from` (one or more bits) passes in `dir` up to and including the first
 /// occupied square (or the edge).
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn ray<R: RuleSet>(from: R::Bits, dir: Direction, empty: R::Bits) -> R::Bits {
     let mut reach = R::Bits::ZERO;
     let mut next = step::<R>(from, dir) & board_mask::<R>();
@@ -212,7 +212,7 @@ pub(crate) fn ray<R: RuleSet>(from: R::Bits, dir: Direction, empty: R::Bits) -> 
 }
 
 /// Pieces among `pieces` that can capture in `dir`: one of `targets` next to them and an empty square beyond.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn jumpers_over<R: RuleSet>(
     pieces: R::Bits,
     targets: R::Bits,
@@ -223,14 +223,14 @@ pub(crate) fn jumpers_over<R: RuleSet>(
 }
 
 /// Men among `men` that can capture in `dir`.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn jumpers_in<R: RuleSet>(men: R::Bits, s: &Sides<R::Bits>, dir: Direction) -> R::Bits {
     jumpers_over::<R>(men, s.men_targets::<R>(), s.empty, dir)
 }
 
 /// Every piece of the side to move that may start a capture. Where a king must capture when one can (Czech),
 /// only the kings, if any of them can.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub(crate) fn jumpers<R: RuleSet, S: Mover>(s: &Sides<R::Bits>) -> R::Bits {
     let own_kings = s.us & s.kings;
     let mut found = R::Bits::ZERO;
@@ -390,7 +390,7 @@ pub(crate) fn legal_moves<R: RuleSet>(pos: &Position<R>, keep_duplicates: bool) 
 
 /// Passes every legal move of `pos` (whose side to move must be `S`) to `sink`. Without `DUP`, capture routes
 /// with the same effect as an earlier route of the same piece are left out.
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn generate<R: RuleSet, S: Mover, K: Sink<R::Bits>, const DUP: bool>(
     pos: &Position<R>,
     sink: &mut K,
@@ -404,7 +404,7 @@ pub fn generate<R: RuleSet, S: Mover, K: Sink<R::Bits>, const DUP: bool>(
     }
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn generate_sides<R: RuleSet, S: Mover, K: Sink<R::Bits>, const DUP: bool>(
     s: &Sides<R::Bits>,
     sink: &mut K,
@@ -417,7 +417,7 @@ fn generate_sides<R: RuleSet, S: Mover, K: Sink<R::Bits>, const DUP: bool>(
     }
 }
 
-#[inline(always)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 fn generate_simple<R: RuleSet, S: Mover, K: Sink<R::Bits>>(s: &Sides<R::Bits>, sink: &mut K) {
     let crowning = crowning_mask::<R, S>();
     let men = s.us & !s.kings;
