@@ -4,11 +4,8 @@
 #![allow(dead_code, unused_imports)]
 
 pub mod app;
-pub mod browser;
 mod positions;
 pub mod screen;
-pub mod ssh;
-pub mod web;
 
 pub use positions::{arbitrary_position, played_position};
 

@@ -4,6 +4,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod doors;
 mod serve;
 mod serve_conduct;
 mod serve_defined;

@@ -9,10 +9,10 @@ use std::process::Command;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::screen::first_line_has_two_moves;
-use common::ssh::{
+use crate::doors::ssh::{
     KnownHost, PATIENCE, Server, Terminal, connect, has_file, new_key, read_all, read_both,
 };
+use common::screen::first_line_has_two_moves;
 use russh::keys::PrivateKeyWithHashAlg;
 use russh::{ChannelMsg, client};
 use tokio::time::{Instant, timeout};

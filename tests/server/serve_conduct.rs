@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use russh::keys::{HashAlg, PrivateKey};
 
-use crate::common::ssh::{
+use crate::doors::ssh::{
     OneFinishedOneInPlay, Server, Terminal, TwoAtATable, code_on, connect, exec_as, new_key,
     read_ports,
 };
@@ -46,7 +46,7 @@ async fn lobby_or_refusal(server: &Server, key: &Arc<PrivateKey>, name: &str) ->
 
 /// The stock OpenSSH client signing in with `key` and asking for a terminal: what it printed and its status.
 fn openssh(server: &Server, key: &PrivateKey, name: &str) -> (String, Option<i32>) {
-    let out = crate::common::ssh::openssh(server, key, name, name)
+    let out = crate::doors::ssh::openssh(server, key, name, name)
         .stdin(std::process::Stdio::null())
         .output()
         .expect("the OpenSSH client (openssh-client) runs");

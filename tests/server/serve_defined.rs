@@ -3,13 +3,11 @@
 //! the records keep their definition (so a restart resumes a game whose file is gone), and a definition that
 //! does not load is reported at start-up and left out.
 
-use crate::common;
-
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use common::ssh::{
+use crate::doors::ssh::{
     Dice, Server, Terminal, code_on, connect, new_key, read_all, shown_after, your_move,
 };
 use crowned::game::AnyGame;
@@ -123,7 +121,7 @@ async fn a_table_of_a_defined_variant_with_holes_is_played_watched_recorded_and_
     assert!(captures > 0, "no capture in {} plies", game.len());
     assert!(game.outcome().is_none(), "the game ended early");
     let records = server.home.join("data/server/records.sqlite");
-    let deadline = std::time::Instant::now() + common::ssh::PATIENCE;
+    let deadline = std::time::Instant::now() + crate::doors::ssh::PATIENCE;
     while recorded_moves(&records) < game.len() {
         assert!(
             std::time::Instant::now() < deadline,

@@ -10,7 +10,7 @@ use tokio::time::{Instant, timeout};
 
 use std::sync::Arc;
 
-use crate::common::ssh::{KnownHost, Server, Terminal, connect, exec_as, new_key, read_all};
+use crate::doors::ssh::{KnownHost, Server, Terminal, connect, exec_as, new_key, read_all};
 use russh::client::Handle;
 use russh::keys::PrivateKey;
 

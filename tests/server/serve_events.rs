@@ -2,7 +2,7 @@
 //! (`ssh host tournament CODE`: its table and pairings), and all its games come back as PDN
 //! (`ssh host tournament CODE --pdn`).
 
-use crate::common::ssh::{Server, connect, new_key, read_all};
+use crate::doors::ssh::{Server, connect, new_key, read_all};
 use crowned::serve::Identity;
 use crowned::serve::codes::new_code;
 use crowned::serve::event_rules::{GameResult as Outcome, Pairing};

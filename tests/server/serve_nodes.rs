@@ -6,7 +6,7 @@
 use std::time::{Duration, Instant};
 
 use crate::common::screen::first_line_has_two_moves;
-use crate::common::ssh::{
+use crate::doors::ssh::{
     Dice, PATIENCE, Server, Terminal, code_on, connect, new_key, play_moves, shown_after, your_move,
 };
 use crowned::game::AnyGame;

@@ -6,10 +6,10 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::ssh::{
+use crate::doors::ssh::{
     Dice, Server, Terminal, code_on, connect, new_key, play_moves, shown_after, your_move,
 };
-use crate::common::web::{metric, metric_reaches};
+use crate::doors::web::{metric, metric_reaches};
 use crate::serve_event_play::{NAMES, final_table};
 use crate::serve_nodes::fresh_database;
 use crate::serve_nodes_events::{alpha_resigns_at, round_under_way};

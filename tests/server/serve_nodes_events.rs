@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use russh::keys::PrivateKey;
 
-use crate::common::ssh::{Server, Terminal, connect, new_key};
+use crate::doors::ssh::{Server, Terminal, connect, new_key};
 use crate::serve_event_play::{
     NAMES, ask, enter_all, event_code, final_table, play_game, read_until,
 };

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::common::ssh::{
+use crate::doors::ssh::{
     Dice, Server, Terminal, code_on, connect, new_key, play_moves, read_all, your_move,
 };
 use crate::serve_nodes::{fresh_database, games_rated, node_with, wait_until};

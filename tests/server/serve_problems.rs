@@ -12,7 +12,7 @@ use crowned::serve::Fingerprint;
 use crowned::serve::records::{ProblemRecords as _, ProblemStanding, SqliteRecords};
 use russh::keys::HashAlg;
 
-use crate::common::ssh::{PATIENCE, Server, Terminal, connect, new_key};
+use crate::doors::ssh::{PATIENCE, Server, Terminal, connect, new_key};
 
 const COLS: u16 = 120;
 const ROWS: u16 = 36;

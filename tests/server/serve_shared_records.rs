@@ -5,7 +5,7 @@
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use crate::common::ssh::{OneFinishedOneInPlay, PATIENCE, Server, Terminal, connect, new_key};
+use crate::doors::ssh::{OneFinishedOneInPlay, PATIENCE, Server, Terminal, connect, new_key};
 use crowned::serve::records::{GameRecords as _, PlayerRecords as _, PostgresRecords};
 use crowned::server_lab::local_postgres::LocalPostgres;
 

@@ -1,13 +1,12 @@
 //! Games between people on `crowned serve`, end to end: real SSH clients (russh) on a real server, each
 //! player's and watcher's screen read through a terminal emulator.
 
-use crate::common;
 mod soak;
 
 use std::process::Command;
 use std::time::Duration;
 
-use common::ssh::{
+use crate::doors::ssh::{
     Dice, Server, Terminal, code_on, connect, new_key, play_moves, read_all, your_move,
 };
 use crowned::game::AnyGame;
@@ -621,7 +620,7 @@ async fn a_server_killed_the_moment_a_move_is_seen_loses_no_move_seen() {
             mover.send(format!("{text}\r").as_bytes()).await;
             game.play(&mv).expect("a legal move");
             // Seen by the opponent: from here on it must survive anything.
-            other.wait_for(&common::ssh::shown_after(&game)).await;
+            other.wait_for(&crate::doors::ssh::shown_after(&game)).await;
         }
         drop((a, b, connections));
         server = server.crash_and_restart();
@@ -639,7 +638,9 @@ async fn a_server_killed_the_moment_a_move_is_seen_loses_no_move_seen() {
         b = Terminal::open(&bob, 100, 30).await;
         // Both are back at the game as they last saw it.
         for screen in [&mut a, &mut b] {
-            screen.wait_for(&common::ssh::shown_after(&game)).await;
+            screen
+                .wait_for(&crate::doors::ssh::shown_after(&game))
+                .await;
         }
         connections = (ann, bob);
     }

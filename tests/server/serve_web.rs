@@ -12,10 +12,10 @@ use tokio::net::TcpStream;
 use tokio::time::{Instant, timeout};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::common::ssh::{
+use crate::doors::ssh::{
     Server, Terminal, TwoAtATable, code_on, connect, exec_as, new_key, your_move,
 };
-use crate::common::web::{
+use crate::doors::web::{
     WebTerminal, ask_for_code, header, http, http_to, linked_as, metric, metric_reaches, origin,
     try_open,
 };

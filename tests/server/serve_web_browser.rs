@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::common::browser::Browser;
-use crate::common::ssh::{PATIENCE, Server, Terminal, code_on, connect, exec_as, new_key};
-use crate::common::web::origin;
+use crate::doors::browser::Browser;
+use crate::doors::ssh::{PATIENCE, Server, Terminal, code_on, connect, exec_as, new_key};
+use crate::doors::web::origin;
 
 /// The terminal's rows and columns, as the page fitted them to the window.
 async fn size(browser: &mut Browser) -> (u64, u64) {

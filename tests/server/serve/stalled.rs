@@ -6,7 +6,7 @@ use std::time::Duration;
 use russh::client;
 use tokio::time::Instant;
 
-use crate::common::ssh::{PATIENCE, Server, Terminal, code_on, connect, connect_with, new_key};
+use crate::doors::ssh::{PATIENCE, Server, Terminal, code_on, connect, connect_with, new_key};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watcher_who_stops_reading_is_cut_off_and_the_game_goes_on() {

@@ -9,7 +9,7 @@ use tokio::io::AsyncReadExt;
 use tokio::net::{TcpSocket, TcpStream};
 use tokio::time::{Instant, timeout};
 
-use crate::common::ssh::{KnownHost, PATIENCE, Server, Terminal, connect, new_key, read_all};
+use crate::doors::ssh::{KnownHost, PATIENCE, Server, Terminal, connect, new_key, read_all};
 
 /// A TCP connection from `from` (any 127.x.y.z address: all of them reach this machine) that never says a word.
 async fn silent_socket(server: &Server, from: [u8; 4]) -> TcpStream {

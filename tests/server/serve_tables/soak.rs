@@ -14,7 +14,7 @@ use russh::client;
 use tokio::time::Instant;
 
 use super::*;
-use common::ssh::connect_with;
+use crate::doors::ssh::connect_with;
 
 /// The server's resident memory, in kilobytes.
 fn rss_kb(server: &Server) -> u64 {
@@ -32,7 +32,7 @@ fn rss_kb(server: &Server) -> u64 {
 
 /// A stock OpenSSH client watching `code`, its output never read.
 fn openssh_watcher(server: &Server, code: &str, n: usize) -> Option<Child> {
-    common::ssh::openssh(
+    crate::doors::ssh::openssh(
         server,
         &new_key(),
         &format!("watcher{n}"),
