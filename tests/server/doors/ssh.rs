@@ -277,6 +277,9 @@ impl TwoAtATable {
         let code = code_on(&a.contents());
         let mut b = Terminal::exec(&bob, 100, 30, &format!("join {code}")).await;
         b.wait_for("ann").await;
+        // Ann's screen too: a move she typed before her session heard of Bob would be refused (the game has not
+        // begun), and a test that moves at once would wait for it in vain.
+        a.wait_for("bob").await;
         TwoAtATable {
             keys,
             handles: [ann, bob],
@@ -320,6 +323,7 @@ impl OneFinishedOneInPlay {
         let second = code_on(&a2.contents());
         let mut b2 = Terminal::exec(&bob_again, 100, 30, &format!("join {second}")).await;
         b2.wait_for("ann").await;
+        a2.wait_for("bob").await;
         a2.send(b"9-13\r").await;
         b2.wait_for("9-13").await;
         OneFinishedOneInPlay {
