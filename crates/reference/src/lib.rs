@@ -241,13 +241,18 @@ impl RefRules {
 /// The four diagonal steps as (row, column) changes.
 pub const DIAGONALS: [(i32, i32); 4] = [(-1, -1), (-1, 1), (1, -1), (1, 1)];
 
+/// The most cells a board has: 16 x 16, beyond every board the program plays.
+const MAX_CELLS: usize = 256;
+
 /// A position for the reference generator: a square array of cells and the side to move.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Board {
     /// Which squares are playable and how they are numbered.
     pub geometry: Geometry,
-    /// Row-major cells, `size * size`; light squares are always `None`.
-    cells: Vec<Option<Piece>>,
+    /// Row-major cells, `size * size` of them used; light squares and the unused rest are always `None`. A
+    /// fixed array rather than a vector: the trees and perft counts make a board at every node, and allocating
+    /// them was most of the tests' time.
+    cells: [Option<Piece>; MAX_CELLS],
     /// Whose turn it is.
     pub side: Color,
 }
@@ -256,9 +261,13 @@ impl Board {
     /// An empty board of `geometry` with `side` to move.
     pub fn empty(geometry: Geometry, side: Color) -> Board {
         assert_eq!(geometry.width, geometry.height, "boards are square");
+        assert!(
+            geometry.width as usize * geometry.height as usize <= MAX_CELLS,
+            "boards up to 16 x 16"
+        );
         Board {
             geometry,
-            cells: vec![None; geometry.width as usize * geometry.height as usize],
+            cells: [None; MAX_CELLS],
             side,
         }
     }
@@ -395,7 +404,7 @@ impl Board {
     pub fn pieces_of(&self, color: Color) -> Vec<((i32, i32), Piece)> {
         // Light squares are always empty, so a scan of the cells finds only playable ones, row by row.
         let size = self.size();
-        self.cells
+        self.cells[..(size * size) as usize]
             .iter()
             .enumerate()
             .filter_map(|(i, cell)| cell.map(|p| (((i as i32) / size, (i as i32) % size), p)))
@@ -624,7 +633,7 @@ struct CaptureSearch<'a> {
     board: Board,
     /// Pieces already jumped that still stand on the board (cells row-major): they block the way and cannot be
     /// jumped again.
-    taken: Vec<bool>,
+    taken: [bool; MAX_CELLS],
     color: Color,
     from: (i32, i32),
     by_king: bool,
@@ -646,7 +655,7 @@ impl<'a> CaptureSearch<'a> {
         lifted.set(from, None);
         CaptureSearch {
             rules,
-            taken: vec![false; (board.size() * board.size()) as usize],
+            taken: [false; MAX_CELLS],
             board: lifted,
             color: piece.color,
             from,
