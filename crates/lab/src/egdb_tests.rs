@@ -126,36 +126,51 @@ fn value_iteration(pieces: usize) -> HashMap<Position<English>, Wld> {
         }
     }
     place(0, pieces, Position::empty(Color::Black), &kinds, &mut all);
-    let mut values: HashMap<Position<English>, Wld> = HashMap::new();
+    // Each position's successors are found once, as indices into `all` (a successor with no piece of the side to
+    // move is a loss for it and has no index): the passes below then only read values, where generating moves
+    // again at every pass for every position not yet known (every draw, at every pass) was most of the time.
+    let index: HashMap<Position<English>, usize> =
+        all.iter().enumerate().map(|(i, pos)| (*pos, i)).collect();
+    let successors: Vec<Vec<Option<usize>>> = all
+        .iter()
+        .map(|pos| {
+            pos.legal_moves()
+                .iter()
+                .map(|m| {
+                    let child = pos.play(m);
+                    let gone = child.count(child.side_to_move(), Role::Man)
+                        + child.count(child.side_to_move(), Role::King)
+                        == 0;
+                    if gone {
+                        None
+                    } else {
+                        Some(index[&child])
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut known: Vec<Option<Wld>> = vec![None; all.len()];
     loop {
         let mut changed = false;
-        for pos in &all {
-            if values.contains_key(pos) {
+        for (i, children) in successors.iter().enumerate() {
+            if known[i].is_some() {
                 continue;
             }
-            let moves = pos.legal_moves();
             let mut win = false;
             let mut all_lose = true;
-            for m in &moves {
-                let child = pos.play(m);
-                let gone = child.count(child.side_to_move(), Role::Man)
-                    + child.count(child.side_to_move(), Role::King)
-                    == 0;
-                match if gone {
-                    Some(Wld::Loss)
-                } else {
-                    values.get(&child).copied()
-                } {
+            for child in children {
+                match child.map_or(Some(Wld::Loss), |c| known[c]) {
                     Some(Wld::Loss) => win = true,
                     Some(Wld::Win) => {}
                     _ => all_lose = false,
                 }
             }
             if win {
-                values.insert(*pos, Wld::Win);
+                known[i] = Some(Wld::Win);
                 changed = true;
             } else if all_lose {
-                values.insert(*pos, Wld::Loss);
+                known[i] = Some(Wld::Loss);
                 changed = true;
             }
         }
@@ -163,10 +178,10 @@ fn value_iteration(pieces: usize) -> HashMap<Position<English>, Wld> {
             break;
         }
     }
-    for pos in all {
-        values.entry(pos).or_insert(Wld::Draw);
-    }
-    values
+    all.into_iter()
+        .zip(known)
+        .map(|(pos, value)| (pos, value.unwrap_or(Wld::Draw)))
+        .collect()
 }
 
 #[test]

@@ -176,32 +176,63 @@ fn value_iteration<R: RuleSet>(
     let layouts: HashMap<Material, Layout> =
         order.iter().map(|&m| (m, Layout::on(shape, m))).collect();
     for pair in order.chunks(2) {
-        let mut known: HashMap<Material, Vec<Option<Wld>>> = pair
+        // Each position's successors are found once: a value already known (a loss for a side left without
+        // pieces, or a signature solved before) or a position of this pair. The passes then only read values;
+        // generating the moves of every unknown position again at every pass was most of the time.
+        enum Next {
+            Known(Wld),
+            Pending(usize, usize),
+        }
+        // A signature that is its own swap comes twice: it is solved once.
+        let mut members = pair.to_vec();
+        members.dedup();
+        let at = |nm: Material| members.iter().position(|&p| p == nm);
+        let mut successors: Vec<Vec<(usize, Vec<Next>)>> = Vec::new();
+        for &m in &members {
+            let mut of_m = Vec::new();
+            for i in 0..layouts[&m].size() as usize {
+                let sets = layouts[&m].sets(i as u64);
+                if sets.our_men & sets.their_men != 0 {
+                    continue;
+                }
+                let pos = wld::position_of::<R>(sets);
+                let next = pos
+                    .legal_moves()
+                    .iter()
+                    .map(|mv| {
+                        let next = wld::sets_of(shape, &pos.play(mv));
+                        let nm = next.material();
+                        if nm.our_men + nm.our_kings == 0 {
+                            return Next::Known(Wld::Loss);
+                        }
+                        let index = layouts[&nm].index_of(next) as usize;
+                        match at(nm) {
+                            Some(p) => Next::Pending(p, index),
+                            None => Next::Known(done[&nm][index]),
+                        }
+                    })
+                    .collect();
+                of_m.push((i, next));
+            }
+            successors.push(of_m);
+        }
+        let mut known: Vec<Vec<Option<Wld>>> = members
             .iter()
-            .map(|&m| (m, vec![None; layouts[&m].size() as usize]))
+            .map(|m| vec![None; layouts[m].size() as usize])
             .collect();
         loop {
             let mut changed = false;
-            for &m in pair {
-                for i in 0..layouts[&m].size() as usize {
-                    let sets = layouts[&m].sets(i as u64);
-                    if known[&m][i].is_some() || sets.our_men & sets.their_men != 0 {
+            for (p, of_m) in successors.iter().enumerate() {
+                for (i, next) in of_m {
+                    if known[p][*i].is_some() {
                         continue;
                     }
-                    let pos = wld::position_of::<R>(sets);
                     let mut all_won = true;
                     let mut value = None;
-                    for mv in &pos.legal_moves() {
-                        let next = wld::sets_of(shape, &pos.play(mv));
-                        let nm = next.material();
-                        let theirs = if nm.our_men + nm.our_kings == 0 {
-                            Some(Wld::Loss)
-                        } else {
-                            let index = layouts[&nm].index_of(next) as usize;
-                            match known.get(&nm) {
-                                Some(values) => values[index],
-                                None => Some(done[&nm][index]),
-                            }
+                    for n in next {
+                        let theirs = match *n {
+                            Next::Known(v) => Some(v),
+                            Next::Pending(q, j) => known[q][j],
                         };
                         match theirs {
                             Some(Wld::Loss) => value = Some(Wld::Win),
@@ -213,7 +244,7 @@ fn value_iteration<R: RuleSet>(
                         value = Some(Wld::Loss);
                     }
                     if value.is_some() {
-                        known.get_mut(&m).expect("in the pair")[i] = value;
+                        known[p][*i] = value;
                         changed = true;
                     }
                 }
@@ -222,6 +253,7 @@ fn value_iteration<R: RuleSet>(
                 break;
             }
         }
+        let known = members.iter().copied().zip(known);
         for (m, values) in known {
             done.insert(
                 m,
