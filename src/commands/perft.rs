@@ -6,8 +6,7 @@ use std::time::Instant;
 
 use anyhow::Result;
 use crowned::rules::{
-    Duplicates, Move, PerftReport, Playable, Position, PositionVisitor, RuleSet, SquareStyle,
-    full_route, perft_reporting, write_move,
+    AnyPosition, Duplicates, GamePosition, Move, PerftReport, SquareStyle, perft_reporting,
 };
 
 use super::BoardOptions;
@@ -35,48 +34,15 @@ pub fn run(args: PerftArgs, board: &BoardOptions) -> Result<ExitCode> {
     } else {
         Duplicates::Keep
     };
-    board.position()?.visit(Perft {
-        depth: args.depth,
-        split: args.divide,
-        duplicates,
-    })?;
+    run_perft(&board.position()?, args.depth, args.divide, duplicates)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// `crowned perft` under the rules of the position.
-struct Perft {
-    depth: u32,
-    split: bool,
-    duplicates: Duplicates,
-}
-
-impl PositionVisitor for Perft {
-    type Output = Result<()>;
-    fn visit<R: Playable>(self, position: &Position<R>) -> Result<()> {
-        run_perft(position, self.depth, self.split, self.duplicates)
-    }
-
-    fn defined(self, board: &crowned::rules::defined::DefinedBoard) -> Result<()> {
-        // The defined generator (the general one, or Turkish draughts' fast one) counts one move per route, as
-        // `crowned variant perft` does.
-        let mut out = io::stdout().lock();
-        for depth in 1..=self.depth {
-            writeln!(out, "perft {depth} {}", board.perft(depth))?;
-        }
-        if self.split {
-            for (mv, _) in board.moves_with_routes() {
-                let count = board.play(&mv).perft(self.depth.saturating_sub(1));
-                writeln!(out, "{} {count}", board.write_move(&mv))?;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// Prints `perft <depth> <nodes>` for each depth as soon as it is known, then with `split` each root move with
-/// its count at `depth`. On a terminal a bar on stderr shows the root moves done in the deepest walk.
-pub fn run_perft<R: RuleSet>(
-    position: &Position<R>,
+/// its count at `depth`. On a terminal a bar on stderr shows the root moves done in the deepest walk. Each rule
+/// set counts with its own generator (a defined variant's counts one move per route).
+fn run_perft(
+    position: &AnyPosition,
     depth: u32,
     split: bool,
     duplicates: Duplicates,
@@ -138,13 +104,13 @@ pub fn run_perft<R: RuleSet>(
 
 /// The shortest text that tells `m` apart from the other listed moves (which may include several routes with
 /// the same effect).
-fn root_move_text<R: RuleSet>(position: &Position<R>, m: &Move, listed: &[Move]) -> String {
+fn root_move_text(position: &AnyPosition, m: &Move, listed: &[Move]) -> String {
     let clash = listed
         .iter()
         .any(|o| o != m && o.from() == m.from() && o.to() == m.to());
     if clash {
-        full_route(m, SquareStyle::Numbers, R::GEOMETRY)
+        position.write_route(m, SquareStyle::Numbers)
     } else {
-        write_move(position, m, SquareStyle::Numbers)
+        position.write_move(m, SquareStyle::Numbers)
     }
 }

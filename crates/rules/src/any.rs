@@ -14,6 +14,7 @@ use super::fen::{FenError, parse_fen};
 use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
 use super::notation::{MoveError, MoveText, SquareStyle, Strictness};
+use super::perft::Duplicates;
 use super::position::Position;
 use super::ruleset::{English, RuleSet};
 use super::square::{Color, Piece, Role, Square};
@@ -428,6 +429,15 @@ impl GamePosition for AnyPosition {
     }
     fn write_move(&self, mv: &Move, style: SquareStyle) -> String {
         AnyPosition::write_move(self, mv, style)
+    }
+    fn write_route(&self, mv: &Move, style: SquareStyle) -> String {
+        forward!(self, |p| GamePosition::write_route(p, mv, style))
+    }
+    fn perft_moves(&self, duplicates: Duplicates) -> MoveList {
+        forward!(self, |p| GamePosition::perft_moves(p, duplicates))
+    }
+    fn perft_by_depth(&self, depth: u32, duplicates: Duplicates) -> Vec<u64> {
+        forward!(self, |p| GamePosition::perft_by_depth(p, depth, duplicates))
     }
     fn to_fen(&self) -> String {
         AnyPosition::to_fen(self)

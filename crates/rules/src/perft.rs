@@ -9,6 +9,7 @@ use super::position::Position;
 use super::replies;
 use super::ruleset::RuleSet;
 use super::square::Color;
+use super::surface::GamePosition;
 
 /// How capture routes with the same effect (same piece, same pieces taken, same end) are counted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -102,9 +103,10 @@ pub enum PerftReport {
 /// Every depth comes from one walk of the tree only at the very end, so the walk is done twice: first to two
 /// plies less, which reports every depth but the last two at about a twentieth of the cost of the full walk
 /// (English draughts has about 4.6 moves a position), then to the full depth root move by root move, which
-/// reports the last two. The counts are those of [`perft_by_depth`].
-pub fn perft_reporting<R: RuleSet>(
-    pos: &Position<R>,
+/// reports the last two. The counts are those of [`GamePosition::perft_by_depth`]: any rules', built in or
+/// defined, each counted by its own generator.
+pub fn perft_reporting<P: GamePosition>(
+    pos: &P,
     depth: u32,
     duplicates: Duplicates,
     report: &mut dyn FnMut(PerftReport),
@@ -113,7 +115,7 @@ pub fn perft_reporting<R: RuleSet>(
     const FIRST_WALK_FROM: u32 = 4;
     let mut reported = 0;
     if depth >= FIRST_WALK_FROM {
-        for (d, nodes) in (1..).zip(perft_by_depth(pos, depth - 2, duplicates)) {
+        for (d, nodes) in (1..).zip(pos.perft_by_depth(depth - 2, duplicates)) {
             report(PerftReport::Depth { depth: d, nodes });
             reported = d;
         }
@@ -121,7 +123,7 @@ pub fn perft_reporting<R: RuleSet>(
     if depth == 0 {
         return;
     }
-    let moves = game_moves(pos, duplicates);
+    let moves = pos.perft_moves(duplicates);
     report(PerftReport::DeepWalk {
         root_moves: moves.len(),
     });
@@ -129,7 +131,7 @@ pub fn perft_reporting<R: RuleSet>(
     let mut levels = vec![0u64; depth as usize];
     levels[0] = moves.len() as u64;
     for (done, mv) in (1..).zip(moves.iter()) {
-        let below = perft_by_depth(&pos.play(mv), depth - 1, duplicates);
+        let below = pos.play(mv).perft_by_depth(depth - 1, duplicates);
         for (level, nodes) in levels[1..].iter_mut().zip(&below) {
             *level += nodes;
         }
@@ -150,7 +152,7 @@ pub fn divide<R: RuleSet>(
     depth: u32,
     duplicates: Duplicates,
 ) -> Vec<(Move, u64)> {
-    game_moves(pos, duplicates)
+    pos.perft_moves(duplicates)
         .into_iter()
         .map(|m| {
             let below = perft(&pos.play(&m), depth.saturating_sub(1), duplicates);
@@ -164,17 +166,6 @@ pub fn divide<R: RuleSet>(
 #[cfg_attr(not(debug_assertions), inline(always))]
 fn goal_reached<R: RuleSet>(pos: &Position<R>) -> bool {
     pos.crowned_winner().is_some()
-}
-
-/// The moves the game has at `pos`, counted as `duplicates` says: none once its goal is reached.
-fn game_moves<R: RuleSet>(pos: &Position<R>, duplicates: Duplicates) -> crate::MoveList {
-    if goal_reached(pos) {
-        return crate::MoveList::new();
-    }
-    match duplicates {
-        Duplicates::Keep => pos.legal_moves_with_duplicates(),
-        Duplicates::Merge => pos.legal_moves(),
-    }
 }
 
 /// The number of moves at a leaf's parent: none once the goal is reached.
@@ -284,12 +275,13 @@ impl<R: RuleSet, S: Mover, const DUP: bool> CaptureSink<R::Bits> for Leaves<'_, 
     }
 }
 
-/// Perft without bulk counting: every leaf is played. Much slower; kept as a reference for tests and benches.
-pub fn perft_by_playing<R: RuleSet>(pos: &Position<R>, depth: u32, duplicates: Duplicates) -> u64 {
+/// Perft without bulk counting, under any rules: every leaf is played. Much slower than a rule set's own count;
+/// kept as a reference for tests and benches, and the count of rules without one of their own.
+pub fn perft_by_playing<P: GamePosition>(pos: &P, depth: u32, duplicates: Duplicates) -> u64 {
     if depth == 0 {
         return 1;
     }
-    game_moves(pos, duplicates)
+    pos.perft_moves(duplicates)
         .iter()
         .map(|m| perft_by_playing(&pos.play(m), depth - 1, duplicates))
         .sum()

@@ -15,7 +15,10 @@ use super::defined::{self, DefinedBoard, Occupant};
 use super::fen::to_fen;
 use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
-use super::notation::{MoveError, MoveText, SquareName, SquareStyle, Strictness, write_move};
+use super::notation::{
+    MoveError, MoveText, SquareName, SquareStyle, Strictness, full_route, write_move,
+};
+use super::perft::{Duplicates, perft_by_depth, perft_by_playing};
 use super::position::Position;
 use super::ruleset::RuleSet;
 use super::square::{Color, Piece, Role, Square};
@@ -94,6 +97,32 @@ pub trait GamePosition: Copy + Debug + Eq + Hash + Send + Sync + 'static {
     fn parse_move(&self, text: &str, strictness: Strictness) -> Result<Move, MoveError>;
     /// A legal move written as players write it.
     fn write_move(&self, mv: &Move, style: SquareStyle) -> String;
+    /// A legal move written with every square it lands on (`9x18x27`), which tells apart routes that take the
+    /// same pieces to the same square. Where moves are always written so, [`GamePosition::write_move`].
+    fn write_route(&self, mv: &Move, style: SquareStyle) -> String {
+        self.write_move(mv, style)
+    }
+    /// The moves perft walks from here: none once the rules have named a winner
+    /// ([`GamePosition::crowned_winner`]), else every legal move, each order of capture apart with
+    /// [`Duplicates::Keep`].
+    fn perft_moves(&self, duplicates: Duplicates) -> MoveList {
+        if self.crowned_winner().is_some() {
+            return MoveList::new();
+        }
+        match duplicates {
+            Duplicates::Keep => self.legal_moves_with_duplicates(),
+            Duplicates::Merge => self.legal_moves(),
+        }
+    }
+    /// The number of positions at every depth from 1 to `depth` below this one: entry `i` is perft `i + 1`.
+    /// Found here by playing every move of [`GamePosition::perft_moves`] ([`perft_by_playing`]), a walk a depth;
+    /// a rule set with a generator of its own counts with it ([`perft_by_depth`](crate::perft_by_depth) for the
+    /// built-in ones, one walk that never builds the positions one ply above the leaves).
+    fn perft_by_depth(&self, depth: u32, duplicates: Duplicates) -> Vec<u64> {
+        (1..=depth)
+            .map(|d| perft_by_playing(self, d, duplicates))
+            .collect()
+    }
     /// The position as PDN FEN.
     fn to_fen(&self) -> String;
     /// Whether the position is legal under its rules ([`check_position`]).
@@ -219,6 +248,14 @@ impl<R: RuleSet> GamePosition for Position<R> {
 
     fn write_move(&self, mv: &Move, style: SquareStyle) -> String {
         write_move(self, mv, style)
+    }
+
+    fn write_route(&self, mv: &Move, style: SquareStyle) -> String {
+        full_route(mv, style, R::GEOMETRY)
+    }
+
+    fn perft_by_depth(&self, depth: u32, duplicates: Duplicates) -> Vec<u64> {
+        perft_by_depth(self, depth, duplicates)
     }
 
     fn to_fen(&self) -> String {
@@ -366,6 +403,12 @@ impl GamePosition for DefinedBoard {
         defined::to_fen(self)
     }
 
+    /// Counted by the definition's generator (the general one, or Turkish draughts' fast one), one walk a depth:
+    /// it has no walk that counts every depth at once. Its moves are one per route.
+    fn perft_by_depth(&self, depth: u32, _: Duplicates) -> Vec<u64> {
+        (1..=depth).map(|d| self.perft(d)).collect()
+    }
+
     fn max_pieces(&self) -> u32 {
         self.entry().square_count() as u32
     }
@@ -374,7 +417,7 @@ impl GamePosition for DefinedBoard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::defined::load_builtin;
+    use crate::defined::{BUILTINS, load_builtin, register};
     use crate::{Antidraughts, AnyPosition, English, parse_fen};
 
     /// A Turkish board with pieces given as (side, kind, square), `side` to move.
@@ -436,5 +479,65 @@ mod tests {
         // A built-in position is its own standard start only at the start.
         assert_eq!(english.standard_start(), Position::<English>::start());
         assert_eq!(GamePosition::game_type(&english).size, 8);
+    }
+
+    #[test]
+    fn every_rules_count_agrees_with_playing_every_move() {
+        // The built-in generator's one walk, each order of capture apart and merged, at the start and where
+        // routes with the same effect come apart (a king taking four pieces round a ring either way: perft 1
+        // is 2 against 1).
+        let start = Position::<English>::start();
+        let ring: Position<English> = parse_fen("B:W10,11,18,19:BK14").expect("valid");
+        assert_eq!(
+            GamePosition::perft_by_depth(&ring, 1, Duplicates::Keep),
+            [2]
+        );
+        assert_eq!(
+            GamePosition::perft_by_depth(&ring, 1, Duplicates::Merge),
+            [1]
+        );
+        for pos in [start, ring] {
+            for duplicates in [Duplicates::Keep, Duplicates::Merge] {
+                let plain: Vec<u64> = (1..=5)
+                    .map(|d| perft_by_playing(&pos, d, duplicates))
+                    .collect();
+                assert_eq!(GamePosition::perft_by_depth(&pos, 5, duplicates), plain);
+                let any = AnyPosition::from(pos);
+                assert_eq!(GamePosition::perft_by_depth(&any, 5, duplicates), plain);
+            }
+        }
+        assert_eq!(
+            GamePosition::perft_by_depth(&start, 6, Duplicates::Keep),
+            [7, 49, 302, 1469, 7361, 36768]
+        );
+        // A definition's own generator (Turkish draughts' fast one here), and English written as a definition.
+        let english = register(
+            BUILTINS
+                .iter()
+                .find(|(name, _)| *name == "english")
+                .expect("built in")
+                .1,
+        )
+        .expect("loads");
+        let turkish = load_builtin("turkish").expect("built in").expect("loads");
+        for id in [turkish, english] {
+            let board = DefinedBoard::start(id);
+            let plain: Vec<u64> = (1..=4)
+                .map(|d| perft_by_playing(&board, d, Duplicates::Keep))
+                .collect();
+            assert_eq!(
+                GamePosition::perft_by_depth(&board, 4, Duplicates::Keep),
+                plain
+            );
+            let any = AnyPosition::from(board);
+            assert_eq!(
+                GamePosition::perft_by_depth(&any, 4, Duplicates::Merge),
+                plain
+            );
+        }
+        assert_eq!(
+            GamePosition::perft_by_depth(&DefinedBoard::start(english), 4, Duplicates::Keep),
+            [7, 49, 302, 1469]
+        );
     }
 }
