@@ -141,11 +141,7 @@ fn value_iteration(pieces: usize) -> HashMap<Position<English>, Wld> {
                     let gone = child.count(child.side_to_move(), Role::Man)
                         + child.count(child.side_to_move(), Role::King)
                         == 0;
-                    if gone {
-                        None
-                    } else {
-                        Some(index[&child])
-                    }
+                    if gone { None } else { Some(index[&child]) }
                 })
                 .collect()
         })

@@ -20,7 +20,7 @@ const TRIES_PER_OPENING: usize = 50;
 /// A match opening: its name and the moves from the start, and the position they lead to (`P`: a built-in rule
 /// set's position, or a defined variant's board).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Line<P> {
+pub struct OpeningLine<P> {
     /// The moves in the variant's notation, separated by spaces (the name a match reports).
     pub name: String,
     /// The moves from the start.
@@ -30,10 +30,10 @@ pub struct Line<P> {
 }
 
 /// A match opening under the built-in rules `R`.
-pub type MatchOpening<R> = Line<Position<R>>;
+pub type MatchOpening<R> = OpeningLine<Position<R>>;
 
 /// A match opening of a defined variant.
-pub type DefinedOpening = Line<DefinedBoard>;
+pub type DefinedOpening = OpeningLine<DefinedBoard>;
 
 /// What drawing random openings asks of a position, built-in or defined: the same draw for both.
 trait OpeningBoard: Copy + Eq + std::hash::Hash {
@@ -162,10 +162,10 @@ pub fn random_openings<R: Playable>(
 }
 
 /// `count` openings of `plies` random moves from `start` (see [`random_openings`]), fixed by `seed`.
-fn draw<P: OpeningBoard>(start: P, plies: usize, count: usize, seed: u64) -> Vec<Line<P>> {
+fn draw<P: OpeningBoard>(start: P, plies: usize, count: usize, seed: u64) -> Vec<OpeningLine<P>> {
     let mut rng = Rng::new(seed ^ 0x6f70_656e_696e_6773);
     let mut seen = HashSet::new();
-    let mut found: Vec<Line<P>> = Vec::with_capacity(count);
+    let mut found: Vec<OpeningLine<P>> = Vec::with_capacity(count);
     for _ in 0..count.saturating_mul(TRIES_PER_OPENING) {
         if found.len() == count {
             break;
@@ -193,7 +193,7 @@ fn draw<P: OpeningBoard>(start: P, plies: usize, count: usize, seed: u64) -> Vec
 }
 
 /// One line of `plies` random legal moves from `start`, or `None` if the game ends on the way.
-fn random_line<P: OpeningBoard>(start: P, plies: usize, rng: &mut Rng) -> Option<Line<P>> {
+fn random_line<P: OpeningBoard>(start: P, plies: usize, rng: &mut Rng) -> Option<OpeningLine<P>> {
     let mut pos = start;
     let mut moves = Vec::with_capacity(plies);
     let mut words = Vec::with_capacity(plies);
@@ -210,7 +210,7 @@ fn random_line<P: OpeningBoard>(start: P, plies: usize, rng: &mut Rng) -> Option
     if pos.legal().is_empty() || pos.decided() {
         return None;
     }
-    Some(Line {
+    Some(OpeningLine {
         name: words.join(" "),
         moves,
         position: pos,

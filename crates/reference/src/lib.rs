@@ -44,7 +44,7 @@ pub enum Crowning {
 
 /// Which of the legal capture sequences the player may choose from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Precedence {
+pub enum RefPrecedence {
     /// Any capture sequence (English, Russian, pool, Thai).
     FreeChoice,
     /// Only the sequences taking the most pieces, kings counting as one (international, Brazilian, Canadian).
@@ -88,7 +88,7 @@ pub struct RefRules {
     /// What a man does on reaching the far row during a capture.
     pub crowning: Crowning,
     /// Which capture sequences may be chosen.
-    pub precedence: Precedence,
+    pub precedence: RefPrecedence,
 }
 
 impl RefRules {
@@ -107,7 +107,7 @@ impl RefRules {
             king_may_reverse: true,
             men_capture_kings: true,
             crowning: Crowning::EndsMove,
-            precedence: Precedence::FreeChoice,
+            precedence: RefPrecedence::FreeChoice,
         }
     }
 
@@ -122,7 +122,7 @@ impl RefRules {
             men_capture_backwards: true,
             flying_kings: true,
             crowning: Crowning::OnlyAtEnd,
-            precedence: Precedence::MostPieces,
+            precedence: RefPrecedence::MostPieces,
             ..RefRules::english(10)
         }
     }
@@ -152,7 +152,7 @@ impl RefRules {
     pub const fn russian() -> RefRules {
         RefRules {
             crowning: Crowning::ContinuesAsKing,
-            precedence: Precedence::FreeChoice,
+            precedence: RefPrecedence::FreeChoice,
             ..RefRules::brazilian()
         }
     }
@@ -162,7 +162,7 @@ impl RefRules {
     pub const fn pool() -> RefRules {
         RefRules {
             first: Color::Black,
-            precedence: Precedence::FreeChoice,
+            precedence: RefPrecedence::FreeChoice,
             ..RefRules::brazilian()
         }
     }
@@ -180,7 +180,7 @@ impl RefRules {
     /// Czech draughts (8x8): men capture forwards only, flying kings, a king must capture if one can.
     pub const fn czech() -> RefRules {
         RefRules {
-            precedence: Precedence::KingFirst,
+            precedence: RefPrecedence::KingFirst,
             ..RefRules::flying_forward_only()
         }
     }
@@ -189,7 +189,7 @@ impl RefRules {
     /// must be taken.
     pub const fn spanish() -> RefRules {
         RefRules {
-            precedence: Precedence::MostPiecesThenKings,
+            precedence: RefPrecedence::MostPiecesThenKings,
             mirrored: true,
             ..RefRules::flying_forward_only()
         }
@@ -201,7 +201,7 @@ impl RefRules {
         RefRules {
             first: Color::White,
             men_capture_kings: false,
-            precedence: Precedence::Italian,
+            precedence: RefPrecedence::Italian,
             mirrored: true,
             ..RefRules::english(8)
         }
@@ -594,12 +594,12 @@ fn simple_moves(rules: &RefRules, board: &Board) -> Vec<RefMove> {
 /// Keeps the capture sequences the precedence rule allows.
 fn preferred(rules: &RefRules, captures: Vec<RefMove>) -> Vec<RefMove> {
     match rules.precedence {
-        Precedence::FreeChoice => captures,
-        Precedence::MostPieces => keep_best(captures, |m| m.captured.len()),
-        Precedence::MostPiecesThenKings => {
+        RefPrecedence::FreeChoice => captures,
+        RefPrecedence::MostPieces => keep_best(captures, |m| m.captured.len()),
+        RefPrecedence::MostPiecesThenKings => {
             keep_best(captures, |m| (m.captured.len(), m.kings_taken()))
         }
-        Precedence::KingFirst => {
+        RefPrecedence::KingFirst => {
             if captures.iter().any(|m| m.by_king) {
                 captures.into_iter().filter(|m| m.by_king).collect()
             } else {
@@ -608,7 +608,7 @@ fn preferred(rules: &RefRules, captures: Vec<RefMove>) -> Vec<RefMove> {
         }
         // Compared in the order the rules give: count, then king over man, then kings taken, then the kings'
         // places in the order of capture (a king taken where the other takes a man wins; `true > false`).
-        Precedence::Italian => keep_best(captures, |m| {
+        RefPrecedence::Italian => keep_best(captures, |m| {
             (
                 m.captured.len(),
                 m.by_king,

@@ -33,7 +33,7 @@ pub const MAX_PATH: usize = 255;
 
 /// A file that is not shared, and why.
 #[derive(Clone, Debug, Error, PartialEq, Eq)]
-pub enum Refused {
+pub enum FileRefusal {
     /// A path that is not a shared file's inside a folder (`..`, absolute, hidden, a lock).
     #[error("{path:?} is not a shared file's path inside a player's folder")]
     Path {
@@ -81,7 +81,7 @@ pub enum FoldersError {
     },
     /// A file refused (a path out of the folder, say).
     #[error("{0}")]
-    Refused(#[from] Refused),
+    Refused(#[from] FileRefusal),
     /// The blocking work on the folder did not finish (its thread panicked).
     #[error("the work on a player's folder failed: {0}")]
     Blocking(#[from] tokio::task::JoinError),
@@ -154,7 +154,7 @@ pub(super) struct Local {
 #[derive(Debug, Default)]
 pub(super) struct Scan {
     pub files: BTreeMap<String, Local>,
-    pub refused: Vec<Refused>,
+    pub refused: Vec<FileRefusal>,
 }
 
 pub(super) fn io_error(path: &Path) -> impl FnOnce(io::Error) -> FoldersError + '_ {
@@ -175,8 +175,8 @@ pub(super) fn digest(bytes: &[u8]) -> String {
 /// Whether `path` names a file that is shared, and is a path inside a folder: relative, `/`-separated, no `.` or
 /// `..`, no hidden part (temporary files and the manifest are hidden), not a lock (locks belong to one node's
 /// running programs), printable, and short.
-pub(super) fn check_path(path: &str) -> Result<(), Refused> {
-    let refused = || Refused::Path {
+pub(super) fn check_path(path: &str) -> Result<(), FileRefusal> {
+    let refused = || FileRefusal::Path {
         path: path.chars().take(MAX_PATH).collect(),
     };
     if path.is_empty() || path.len() > MAX_PATH || path.ends_with(".lock") {
@@ -230,19 +230,20 @@ pub(super) fn scan(folder: &Path, manifest: &Manifest) -> Result<Scan, FoldersEr
         };
         let size = metadata.len();
         if size > MAX_FILE as u64 {
-            scan.refused.push(Refused::FileTooLarge {
+            scan.refused.push(FileRefusal::FileTooLarge {
                 path: relative,
                 size,
             });
             continue;
         }
         if scan.files.len() >= MAX_FILES {
-            scan.refused.push(Refused::TooManyFiles { path: relative });
+            scan.refused
+                .push(FileRefusal::TooManyFiles { path: relative });
             continue;
         }
         if total + size > MAX_FOLDER as u64 {
             scan.refused
-                .push(Refused::FolderTooLarge { path: relative });
+                .push(FileRefusal::FolderTooLarge { path: relative });
             continue;
         }
         total += size;
@@ -318,7 +319,7 @@ fn inside(folder: &Path, relative: &str) -> Result<PathBuf, FoldersError> {
         path.push(part);
         match fs::symlink_metadata(&path) {
             Ok(metadata) if !metadata.is_dir() => {
-                return Err(FoldersError::Refused(Refused::Path {
+                return Err(FoldersError::Refused(FileRefusal::Path {
                     path: relative.to_string(),
                 }));
             }

@@ -30,7 +30,9 @@ use tokio_postgres::Config;
 use super::db::Db;
 use super::folder_files::{self as files, Local, Manifest, Shared, check_path, digest, scan};
 // The limits and the errors belong to the files below; they are named here too, where the sharing is.
-pub use super::folder_files::{FoldersError, MAX_FILE, MAX_FILES, MAX_FOLDER, MAX_PATH, Refused};
+pub use super::folder_files::{
+    FileRefusal, FoldersError, MAX_FILE, MAX_FILES, MAX_FOLDER, MAX_PATH,
+};
 
 /// How often a player's folder is scanned for changes to push while they are connected: what a node killed outright
 /// can lose of their changes.
@@ -46,7 +48,7 @@ pub struct Synced {
     /// Files of this node's set aside for the database's copy, where they went.
     pub set_aside: Vec<PathBuf>,
     /// Files not shared, and why (they stay here).
-    pub refused: Vec<Refused>,
+    pub refused: Vec<FileRefusal>,
 }
 
 /// What copying one player's folder into the database did ([`Folders::copy_in`]).
@@ -55,7 +57,7 @@ pub struct CopiedIn {
     /// Files copied.
     pub copied: usize,
     /// Files not copied, and why.
-    pub refused: Vec<Refused>,
+    pub refused: Vec<FileRefusal>,
     /// The player's files the database holds afterwards.
     pub held: usize,
 }
@@ -265,12 +267,12 @@ impl Folders {
     }
 }
 
-fn refused_path(refused: &Refused) -> &str {
+fn refused_path(refused: &FileRefusal) -> &str {
     match refused {
-        Refused::Path { path }
-        | Refused::FileTooLarge { path, .. }
-        | Refused::TooManyFiles { path }
-        | Refused::FolderTooLarge { path } => path,
+        FileRefusal::Path { path }
+        | FileRefusal::FileTooLarge { path, .. }
+        | FileRefusal::TooManyFiles { path }
+        | FileRefusal::FolderTooLarge { path } => path,
     }
 }
 
@@ -279,7 +281,7 @@ fn refused_path(refused: &Refused) -> &str {
 fn wanted(
     rows: &BTreeMap<String, (i64, i64)>,
     manifest: &Manifest,
-    refused: &mut Vec<Refused>,
+    refused: &mut Vec<FileRefusal>,
 ) -> Vec<String> {
     let (mut files, mut total) = (0, 0);
     let mut wanted = Vec::new();
@@ -288,14 +290,14 @@ fn wanted(
         let refusal = if let Err(refusal) = check_path(path) {
             Some(refusal)
         } else if size > MAX_FILE as u64 {
-            Some(Refused::FileTooLarge {
+            Some(FileRefusal::FileTooLarge {
                 path: path.clone(),
                 size,
             })
         } else if files >= MAX_FILES {
-            Some(Refused::TooManyFiles { path: path.clone() })
+            Some(FileRefusal::TooManyFiles { path: path.clone() })
         } else if total + size > MAX_FOLDER as u64 {
-            Some(Refused::FolderTooLarge { path: path.clone() })
+            Some(FileRefusal::FolderTooLarge { path: path.clone() })
         } else {
             None
         };
@@ -353,7 +355,7 @@ fn apply(
             continue;
         }
         if let Some(size) = contents.as_ref().map(Vec::len).filter(|&n| n > MAX_FILE) {
-            let refused = Refused::FileTooLarge {
+            let refused = FileRefusal::FileTooLarge {
                 path,
                 size: size as u64,
             };

@@ -233,7 +233,7 @@ async fn limits_and_hostile_paths_are_refused() {
     assert_eq!(pushed.pushed, 1);
     assert!(matches!(
         pushed.refused.as_slice(),
-        [Refused::FileTooLarge { path, .. }] if path == "data/games/huge.pdn"
+        [FileRefusal::FileTooLarge { path, .. }] if path == "data/games/huge.pdn"
     ));
     // Too many files: those past the limit are not shared (and stay here).
     for n in 0..MAX_FILES {
@@ -245,7 +245,7 @@ async fn limits_and_hostile_paths_are_refused() {
         pushed
             .refused
             .iter()
-            .any(|r| matches!(r, Refused::TooManyFiles { .. }))
+            .any(|r| matches!(r, FileRefusal::TooManyFiles { .. }))
     );
     assert!(one.join("data/games/g0511.pdn").exists());
 
