@@ -46,6 +46,7 @@ pub mod movegen;
 mod moves;
 pub mod notation;
 mod perft;
+mod perft_walks;
 pub mod position;
 mod replies;
 mod ruleset;
@@ -64,9 +65,8 @@ pub use notation::{
     MoveError, MoveText, SquareName, SquareStyle, Strictness, UnknownSquareStyle, Written,
     full_route, write_move,
 };
-pub use perft::{
-    Duplicates, PerftReport, divide, perft, perft_by_depth, perft_by_playing, perft_reporting,
-};
+pub use perft::{Duplicates, perft, perft_by_depth};
+pub use perft_walks::{PerftReport, divide, perft_by_playing, perft_reporting};
 pub use position::Position;
 pub use ruleset::{
     Antidraughts, Brazilian, Breakthrough, Canadian, CrowningInCapture, Czech, English, EnglishOn,

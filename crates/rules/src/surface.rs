@@ -18,7 +18,7 @@ use super::moves::{Move, MoveList};
 use super::notation::{
     MoveError, MoveText, SquareName, SquareStyle, Strictness, full_route, write_move,
 };
-use super::perft::{Duplicates, perft_by_depth, perft_by_playing};
+use super::perft::{Duplicates, perft_by_depth};
 use super::position::Position;
 use super::ruleset::RuleSet;
 use super::square::{Color, Piece, Role, Square};
@@ -115,13 +115,24 @@ pub trait GamePosition: Copy + Debug + Eq + Hash + Send + Sync + 'static {
         }
     }
     /// The number of positions at every depth from 1 to `depth` below this one: entry `i` is perft `i + 1`.
-    /// Found here by playing every move of [`GamePosition::perft_moves`] ([`perft_by_playing`]), a walk a depth;
-    /// a rule set with a generator of its own counts with it ([`perft_by_depth`](crate::perft_by_depth) for the
-    /// built-in ones, one walk that never builds the positions one ply above the leaves).
+    /// Found here by playing every move of [`GamePosition::perft_moves`]; a rule set with a generator of its own
+    /// counts with it ([`perft_by_depth`](crate::perft_by_depth) for the built-in ones, one walk that never
+    /// builds the positions one ply above the leaves).
     fn perft_by_depth(&self, depth: u32, duplicates: Duplicates) -> Vec<u64> {
-        (1..=depth)
-            .map(|d| perft_by_playing(self, d, duplicates))
-            .collect()
+        fn walk<P: GamePosition>(pos: &P, ply: usize, duplicates: Duplicates, levels: &mut [u64]) {
+            let moves = pos.perft_moves(duplicates);
+            levels[ply] += moves.len() as u64;
+            if ply + 1 < levels.len() {
+                for mv in &moves {
+                    walk(&pos.play(mv), ply + 1, duplicates, levels);
+                }
+            }
+        }
+        let mut levels = vec![0; depth as usize];
+        if depth > 0 {
+            walk(self, 0, duplicates, &mut levels);
+        }
+        levels
     }
     /// The position as PDN FEN.
     fn to_fen(&self) -> String;
@@ -418,6 +429,7 @@ impl GamePosition for DefinedBoard {
 mod tests {
     use super::*;
     use crate::defined::{BUILTINS, load_builtin, register};
+    use crate::perft_by_playing;
     use crate::{Antidraughts, AnyPosition, English, parse_fen};
 
     /// A Turkish board with pieces given as (side, kind, square), `side` to move.
