@@ -3,14 +3,14 @@
 //! owns one and lends it to its parts; everything here is about the game itself, nothing about what is open over
 //! it.
 
-use super::action::{Purpose, Thinking};
+use super::action::{Effect, Purpose, Thinking};
 use super::animation::Animation;
 use super::burst::Burst;
 use super::clocks::Clocks;
 use super::cursor::Cursor;
 use super::pace::Pace;
 use super::picking::Picker;
-use super::pondering::Pondering;
+use super::pondering::{Expected, Pondering};
 use crate::game::{AnyGame, TimeControl};
 use crate::rules::{AnyPosition, Geometry, Square};
 
@@ -25,7 +25,8 @@ pub(super) struct InPlay {
     /// The search the app is waiting for.
     pub(super) thinking: Option<Thinking>,
     /// Searches asked for so far: each has its own number, so that a late answer is never taken for another's.
-    pub(super) searches: u64,
+    /// Only [`InPlay::next_search_number`] and the searches begun here count them.
+    searches: u64,
     /// Moves being shown stepping along their path.
     pub(super) animation: Option<Animation>,
     /// The capture effect's bursts on show (empty when it is off or nothing was taken lately).
@@ -83,6 +84,20 @@ impl InPlay {
     pub(super) fn next_search_number(&mut self) -> u64 {
         self.searches += 1;
         self.searches
+    }
+
+    /// The pondering's next step after an action ([`Pondering::follow`]): a ponder search begun gets its number
+    /// from the game's count, as every search does.
+    pub(super) fn follow_pondering(
+        &mut self,
+        engine_taken: bool,
+        wanted: Option<Expected>,
+    ) -> Vec<Effect> {
+        let searches = &mut self.searches;
+        self.pondering.follow(engine_taken, wanted, &self.game, || {
+            *searches += 1;
+            *searches
+        })
     }
 
     /// After the game changed: the moves of the new live position.

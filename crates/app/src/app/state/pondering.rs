@@ -74,16 +74,7 @@ impl App {
             true => None,
             false => self.ponder_wanted(),
         };
-        let play = &mut self.play;
-        // The closure takes only the search count: the game and the part are lent alongside.
-        let next_search = || {
-            play.searches += 1;
-            play.searches
-        };
-        effects.extend(
-            play.pondering
-                .follow(engine_taken, wanted, &play.game, next_search),
-        );
+        effects.extend(self.play.follow_pondering(engine_taken, wanted));
     }
 
     /// What the engine would ponder on now: the reply it expects, while a person is to move against `max` in a
