@@ -1,6 +1,7 @@
 //! Perft under any rules, through the rules' one surface ([`GamePosition`]): the count that reports as it goes,
 //! the count split by root move, and the count by playing every move. Each rule set counts below the root with
-//! its own generator ([`GamePosition::perft_by_depth`]: the built-in ones with their fast walk, [`perft`](crate::perft)).
+//! its own generator ([`GamePosition::perft_by_depth`]: the built-in ones with their fast walk,
+//! [`perft`](crate::perft)).
 
 use super::moves::Move;
 use super::perft::Duplicates;
@@ -73,7 +74,7 @@ pub fn perft_reporting<P: GamePosition>(
         report(PerftReport::RootMove {
             done,
             mv: *mv,
-            leaves: below.last().copied().unwrap_or(1),
+            leaves: deepest(&below),
         });
     }
     for (d, nodes) in (1..).zip(levels).skip(reported as usize) {
@@ -86,22 +87,21 @@ pub fn divide<P: GamePosition>(pos: &P, depth: u32, duplicates: Duplicates) -> V
     pos.perft_moves(duplicates)
         .into_iter()
         .map(|m| {
-            let below = match depth {
-                0 | 1 => 1,
-                _ => pos
-                    .play(&m)
-                    .perft_by_depth(depth - 1, duplicates)
-                    .last()
-                    .copied()
-                    .unwrap_or(1),
-            };
-            (m, below)
+            let below = pos
+                .play(&m)
+                .perft_by_depth(depth.saturating_sub(1), duplicates);
+            (m, deepest(&below))
         })
         .collect()
 }
 
+/// The leaves of a count by depth: its deepest level, or the position itself when it went no deeper.
+fn deepest(levels: &[u64]) -> u64 {
+    levels.last().copied().unwrap_or(1)
+}
+
 /// Perft without bulk counting, under any rules: every leaf is played. Much slower than a rule set's own count;
-/// kept as a reference for tests and benches, and the count of rules without one of their own.
+/// kept as the reference the rule sets' counts are held to, in tests and benches.
 pub fn perft_by_playing<P: GamePosition>(pos: &P, depth: u32, duplicates: Duplicates) -> u64 {
     if depth == 0 {
         return 1;

@@ -114,26 +114,11 @@ pub trait GamePosition: Copy + Debug + Eq + Hash + Send + Sync + 'static {
             Duplicates::Merge => self.legal_moves(),
         }
     }
-    /// The number of positions at every depth from 1 to `depth` below this one: entry `i` is perft `i + 1`.
-    /// Found here by playing every move of [`GamePosition::perft_moves`]; a rule set with a generator of its own
-    /// counts with it ([`perft_by_depth`](crate::perft_by_depth) for the built-in ones, one walk that never
-    /// builds the positions one ply above the leaves).
-    fn perft_by_depth(&self, depth: u32, duplicates: Duplicates) -> Vec<u64> {
-        fn walk<P: GamePosition>(pos: &P, ply: usize, duplicates: Duplicates, levels: &mut [u64]) {
-            let moves = pos.perft_moves(duplicates);
-            levels[ply] += moves.len() as u64;
-            if ply + 1 < levels.len() {
-                for mv in &moves {
-                    walk(&pos.play(mv), ply + 1, duplicates, levels);
-                }
-            }
-        }
-        let mut levels = vec![0; depth as usize];
-        if depth > 0 {
-            walk(self, 0, duplicates, &mut levels);
-        }
-        levels
-    }
+    /// The number of positions at every depth from 1 to `depth` below this one: entry `i` is perft `i + 1`,
+    /// over the moves of [`GamePosition::perft_moves`]. Each rule set counts with its own generator
+    /// ([`perft_by_depth`](crate::perft_by_depth) for the built-in ones, one walk that never builds the positions
+    /// one ply above the leaves); [`perft_by_playing`](crate::perft_by_playing) is the plain count they agree with.
+    fn perft_by_depth(&self, depth: u32, duplicates: Duplicates) -> Vec<u64>;
     /// The position as PDN FEN.
     fn to_fen(&self) -> String;
     /// Whether the position is legal under its rules ([`check_position`]).
