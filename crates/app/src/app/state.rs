@@ -124,14 +124,6 @@ const AFTER_ACTION: [fn(&mut App, &mut Vec<Effect>); 5] = [
 /// What a key pressed on a screen too small to show the game is told.
 const TOO_SMALL: &str = "the window is too small to play in: enlarge it to go on";
 
-/// The move-limit setting is the English draw rule's length; the other variants keep their federations' rules
-/// (see the README's "Draw rules by variant").
-fn follow_move_limit(game: &mut AnyGame, preferences: &Preferences) {
-    if game.variant() == crate::rules::Variant::English {
-        game.set_move_limit(preferences.move_limit);
-    }
-}
-
 impl App {
     /// A new game of English draughts from the standard start with these players. Returns the app and the
     /// effects to start with (the engine thinks at once if it has the first move).
@@ -149,12 +141,13 @@ impl App {
         (app, effects)
     }
 
-    fn fresh(mut game: AnyGame, players: Players, preferences: Preferences) -> App {
-        follow_move_limit(&mut game, &preferences);
+    fn fresh(game: AnyGame, players: Players, preferences: Preferences) -> App {
         // White is at the bottom of the diagram unless the orientation chosen puts Black there.
         let flipped = preferences.orientation.black_at_bottom(players);
+        let mut play = InPlay::new(game, flipped, preferences.clock);
+        play.follow_move_limit(preferences.move_limit);
         App {
-            play: InPlay::new(game, flipped, preferences.clock),
+            play,
             players,
             mode: Mode::Play,
             flipped,
@@ -235,7 +228,7 @@ impl App {
     /// updates its copy.
     fn filed(&mut self, filed: Filed) {
         self.saved_file = Some(filed.path);
-        let tags = self.play.game.tags_mut();
+        let tags = self.play.tags_mut();
         tags.set(GAME_ID_TAG, &filed.id);
         if let Some(name) = &filed.name {
             tags.set(NAME_TAG, name);
@@ -277,20 +270,20 @@ impl App {
     pub fn set_preferences(&mut self, preferences: Preferences) {
         // A table's game follows the table's rules.
         if self.table.is_none() {
-            follow_move_limit(&mut self.play.game, &preferences);
+            self.play.follow_move_limit(preferences.move_limit);
         }
         self.flipped = preferences.orientation.black_at_bottom(self.players);
-        self.play.cursor = self.play.cursor.turned(self.board(), self.flipped);
+        self.play.fit_cursor(self.board(), self.flipped);
         if preferences.pace.is_none() {
-            self.play.pace.stop_waiting();
+            self.play.pace_mut().stop_waiting();
         }
-        self.play.clocks.set_new_games(preferences.clock);
+        self.play.clocks_mut().set_new_games(preferences.clock);
         // A game not begun takes the clocks of the settings; with clocks, they set the pace of a game between
         // engines.
-        if self.play.game.is_empty() && self.table.is_none() && self.replay.is_none() {
-            self.play.clocks.fresh();
-            if self.play.clocks.in_game() {
-                self.play.pace.stop_waiting();
+        if self.play.game().is_empty() && self.table.is_none() && self.replay.is_none() {
+            self.play.clocks_mut().fresh();
+            if self.play.clocks().in_game() {
+                self.play.pace_mut().stop_waiting();
             }
         }
         self.preferences = preferences;
@@ -298,14 +291,14 @@ impl App {
 
     /// The game.
     pub fn game(&self) -> &AnyGame {
-        &self.play.game
+        self.play.game()
     }
 
     /// The variant and board of the game (or of the position being set up).
     pub fn game_type(&self) -> GameType {
         match &self.mode {
             Mode::Setup(setup) => setup.game_type(),
-            _ => self.play.game.game_type(),
+            _ => self.play.game().game_type(),
         }
     }
 
@@ -313,7 +306,7 @@ impl App {
     pub fn board(&self) -> Geometry {
         match &self.mode {
             Mode::Setup(setup) => setup.position().geometry(),
-            _ => self.play.game.geometry(),
+            _ => self.play.game().geometry(),
         }
     }
 
@@ -346,7 +339,7 @@ impl App {
 
     /// The move picker of the live position.
     pub fn picker(&self) -> &Picker {
-        &self.play.picker
+        self.play.picker()
     }
 
     /// The position on show: the live one, or the one being browsed.
@@ -354,9 +347,9 @@ impl App {
         match &self.mode {
             Mode::Browsing { ply } => self
                 .play
-                .game
+                .game()
                 .position_at(*ply)
-                .unwrap_or_else(|| self.play.game.position()),
+                .unwrap_or_else(|| self.play.game().position()),
             Mode::Setup(setup) => *setup.position(),
             _ => self.play.live_picture(),
         }
@@ -364,12 +357,12 @@ impl App {
 
     /// The moves being shown stepping along their path, if any.
     pub fn animation(&self) -> Option<&Animation> {
-        self.play.animation.as_ref()
+        self.play.animation()
     }
 
     /// The capture effect's bursts on show (empty when there are none).
     pub fn burst(&self) -> &Burst {
-        &self.play.burst
+        self.play.burst()
     }
 
     /// The position being set up, when setting up.
@@ -382,12 +375,12 @@ impl App {
 
     /// The square under the cursor (always a playable square).
     pub fn cursor_square(&self) -> Option<Square> {
-        Some(self.play.cursor.square())
+        Some(self.play.cursor().square())
     }
 
     /// Cursor row and column on the diagram (row 0 at the top when not flipped).
     pub fn cursor(&self) -> (u32, u32) {
-        self.board().row_col(self.play.cursor.square())
+        self.board().row_col(self.play.cursor().square())
     }
 
     /// Whether the board is turned round (Black at the bottom).
@@ -402,12 +395,12 @@ impl App {
 
     /// Whether the engine is thinking.
     pub fn is_thinking(&self) -> bool {
-        self.play.thinking.is_some()
+        self.play.thinking().is_some()
     }
 
     /// What the engine has reported of the search under way.
     pub fn thinking(&self) -> Option<Thinking> {
-        self.play.thinking
+        self.play.thinking()
     }
 
     /// Which pane has the keys.
@@ -457,7 +450,7 @@ impl App {
 
     /// Whether the engine's move has been found and waits for the pace of a game between engines.
     pub fn move_waiting(&self) -> bool {
-        self.play.pace.is_holding()
+        self.play.pace().is_holding()
     }
 
     /// Whether the player holds the engine ([`Action::Pause`]).
@@ -496,16 +489,16 @@ impl App {
     /// What the game on show asks to keep: nothing while it has no moves or is a file's game being replayed;
     /// else the game with its players, its file and its clocks, in progress or ended.
     pub fn keep(&self) -> Keep {
-        if self.play.game.is_empty() || self.replay.is_some() || self.trainer.is_some() {
+        if self.play.game().is_empty() || self.replay.is_some() || self.trainer.is_some() {
             return Keep::Nothing;
         }
         let saved = Box::new(SavedGame {
-            game: self.play.game.clone(),
+            game: self.play.game().clone(),
             players: self.players,
             file: self.saved_file.clone(),
             clock: self.clock_state(),
         });
-        if self.play.game.outcome().is_some() {
+        if self.play.game().outcome().is_some() {
             Keep::Finished(saved)
         } else {
             Keep::InProgress(saved)
@@ -521,7 +514,7 @@ impl App {
         score: crate::engine::Score,
     ) -> Action {
         let judged = self.is_review_search(search)
-            || self.play.thinking.is_some_and(|t| {
+            || self.play.thinking().is_some_and(|t| {
                 t.search == search && t.purpose == super::action::Purpose::DrawOffer
             });
         if judged {
@@ -595,8 +588,7 @@ impl App {
         }
         if action.from_player() && !action.is_help() {
             // Any key shows the game as it stands at once, bursts ended.
-            self.play.animation = None;
-            self.play.burst = Burst::default();
+            self.play.end_showing();
         }
         if let Action::Timer(timer) = action {
             return Err(self.timer(timer));

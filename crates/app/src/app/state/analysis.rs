@@ -28,7 +28,7 @@ impl App {
         }
         Some(match self.analysis_refusal() {
             Some(why) => AnalysisView::Idle(why),
-            None if self.play.thinking.is_some() || self.review_running().is_some() => {
+            None if self.play.thinking().is_some() || self.review_running().is_some() => {
                 AnalysisView::Idle("the engine is busy: analysis resumes when it is free".into())
             }
             None => AnalysisView::Starting,
@@ -86,10 +86,10 @@ impl App {
     /// repetitions a move would make.
     fn shown_situation(&self) -> AnySituation {
         match self.mode {
-            Mode::Browsing { ply } if ply < self.play.game.ply() => {
-                situation_at(&self.play.game, ply)
+            Mode::Browsing { ply } if ply < self.play.game().ply() => {
+                situation_at(self.play.game(), ply)
             }
-            _ => AnySituation::of_game(&self.play.game),
+            _ => AnySituation::of_game(self.play.game()),
         }
     }
 
@@ -116,7 +116,7 @@ impl App {
         }
         self.drop_stale_review();
         // A game being analysed comes before the panel.
-        if self.play.thinking.is_none() && self.fits() {
+        if self.play.thinking().is_none() && self.fits() {
             while let Some(ply) = self.review_wants() {
                 // The review's search replaces the panel's on the engine.
                 self.analysis.replaced();
@@ -126,7 +126,7 @@ impl App {
             }
         }
         let free = self.analysis.is_open()
-            && self.play.thinking.is_none()
+            && self.play.thinking().is_none()
             && self.analysis_refusal().is_none()
             && self.fits();
         let position = free.then(|| self.shown_position());
@@ -156,9 +156,9 @@ impl App {
     ) -> Vec<Effect> {
         let live = self
             .play
-            .thinking
+            .thinking()
             .is_some_and(|t| t.search == search)
-            .then(|| self.play.game.position());
+            .then(|| self.play.game().position());
         self.analysis.report(search, live, depth, score, pv)
     }
 

@@ -112,7 +112,7 @@ impl App {
     pub(super) fn seated(&self) -> Result<Color, String> {
         let table = self.table.as_ref().ok_or("there is no table")?;
         let seat = table.seat().ok_or("you are watching this game")?;
-        if let Some(outcome) = self.play.game.outcome() {
+        if let Some(outcome) = self.play.game().outcome() {
             return Err(format!("{outcome} already"));
         }
         Ok(seat)
@@ -151,7 +151,7 @@ impl App {
     fn offer_rematch(&mut self) -> Vec<Effect> {
         let seat = self.table.as_ref().and_then(TableView::seat);
         let in_event = self.table.as_ref().is_some_and(TableView::in_event);
-        let refusal = match (seat, self.play.game.outcome()) {
+        let refusal = match (seat, self.play.game().outcome()) {
             (None, _) => "you are watching this game",
             (Some(_), _) if in_event => {
                 "a tournament's game has no rematch: the event pairs the next one"
@@ -268,9 +268,9 @@ impl App {
         };
         if let Some(mv) = self
             .play
-            .game
+            .game()
             .moves()
-            .get(self.play.game.ply().wrapping_sub(1))
+            .get(self.play.game().ply().wrapping_sub(1))
             .cloned()
         {
             table.sent(mv);
@@ -383,7 +383,7 @@ impl App {
         let Some(table) = self.table.as_mut() else {
             return Vec::new();
         };
-        let mv = match table.follow(&self.play.game, &state.game) {
+        let mv = match table.follow(self.play.game(), &state.game) {
             // Seats and clocks changed, not the game: the caller brings the status line up to date.
             Following::Same | Following::AwaitingOurs => return Vec::new(),
             Following::Replace => return self.replace_game(state),
@@ -391,7 +391,7 @@ impl App {
         };
         let browsing = self.mode;
         let effects = self.play(mv);
-        if self.play.game.outcome() != state.game.outcome() {
+        if self.play.game().outcome() != state.game.outcome() {
             // The table ended the game otherwise (a flag fell as the move came): its word stands.
             return self.replace_game(state);
         }
@@ -409,7 +409,7 @@ impl App {
             Mode::Browsing { ply } if ply < state.game.ply() => Some(ply),
             _ => None,
         };
-        self.play.game = state.game.clone();
+        self.play.replace_game(state.game.clone());
         if let Some(table) = self.table.as_mut() {
             table.forget_sent();
         }
@@ -440,7 +440,7 @@ impl App {
     }
 
     fn table_turn(&self, table: &TableView, state: &TableState, turn: String) -> String {
-        let side = self.play.game.position().side_to_move();
+        let side = self.play.game().position().side_to_move();
         if let Some(missing) = [Color::Black, Color::White]
             .into_iter()
             .find(|c| state.seats[c.index()].is_none())

@@ -18,17 +18,17 @@ impl App {
     /// The front end's time, as a count since any start it likes (it only has to go forward). Told before each
     /// action: the clocks run by it.
     pub fn set_time(&mut self, now: Duration) {
-        self.play.clocks.set_time(now);
+        self.play.clocks_mut().set_time(now);
     }
 
     /// The time control of the game in play, if it has clocks.
     pub fn time_control(&self) -> Option<TimeControl> {
-        self.play.clocks.game_control()
+        self.play.clocks().game_control()
     }
 
     /// The time control new games get (the settings', or the one last chosen in the new-game dialog).
     pub fn new_games_time_control(&self) -> Option<TimeControl> {
-        self.play.clocks.new_games()
+        self.play.clocks().new_games()
     }
 
     /// The clocks of the game on show, as they stand: `None` for a game without clocks, a replayed record or a
@@ -37,7 +37,7 @@ impl App {
         if self.replay.is_some() || self.table.is_some() {
             return None;
         }
-        self.play.clocks.view()
+        self.play.clocks().view()
     }
 
     /// The clocks of the player's own game as they stand, for saving with it (a replayed record and a table's
@@ -46,7 +46,7 @@ impl App {
         if self.replay.is_some() || self.table.is_some() {
             return None;
         }
-        self.play.clocks.state()
+        self.play.clocks().state()
     }
 
     /// Goes on with `game` and its clocks as they were saved (stopped until the game is in play again).
@@ -57,7 +57,7 @@ impl App {
         clock: Option<ClockState>,
     ) -> Vec<Effect> {
         self.reset(game, players);
-        self.play.clocks.resume(clock);
+        self.play.clocks_mut().resume(clock);
         self.after_change()
     }
 
@@ -70,7 +70,7 @@ impl App {
         if self.replay.is_some() || self.table.is_some() || self.paused {
             return false;
         }
-        if self.play.game.ply() < 2 {
+        if self.play.game().ply() < 2 {
             // The side to move has not moved yet.
             return false;
         }
@@ -78,8 +78,8 @@ impl App {
             return false;
         }
         match self.mode {
-            Mode::Play => self.play.game.outcome().is_none(),
-            Mode::Browsing { .. } => self.play.game.outcome().is_none() && self.engine_plays(),
+            Mode::Play => self.play.game().outcome().is_none(),
+            Mode::Browsing { .. } => self.play.game().outcome().is_none() && self.engine_plays(),
             Mode::Over(_) | Mode::Setup(_) => false,
         }
     }
@@ -94,15 +94,15 @@ impl App {
     pub(super) fn sync_clock(&mut self, effects: &mut Vec<Effect>) {
         let wanted = self
             .clock_should_run()
-            .then(|| self.play.game.position().side_to_move());
-        if self.play.clocks.run(wanted) {
+            .then(|| self.play.game().position().side_to_move());
+        if self.play.clocks_mut().run(wanted) {
             effects.extend(self.clock_wake());
         }
     }
 
     /// The wake-up for the running clock's next new figure (second, or tenth in the last seconds), or its fall.
     fn clock_wake(&self) -> Option<Effect> {
-        self.play.clocks.wake_after().map(|after| Effect::Wake {
+        self.play.clocks().wake_after().map(|after| Effect::Wake {
             timer: Timer::Clock,
             after,
         })
@@ -110,7 +110,7 @@ impl App {
 
     /// The clock timer came: the running side's time has run out, or its clock shows a new second.
     pub(super) fn clock_tick(&mut self) -> Vec<Effect> {
-        match self.play.clocks.flagged() {
+        match self.play.clocks().flagged() {
             Some(flagged) => self.flag_fell(flagged),
             None => self.clock_wake().into_iter().collect(),
         }
@@ -119,18 +119,21 @@ impl App {
     /// Before a move is played: if the running clock has run out, the move comes too late and the game is lost
     /// on time instead; the effects of that are returned.
     pub(super) fn flag_before_move(&mut self) -> Option<Vec<Effect>> {
-        let flagged = self.play.clocks.flagged()?;
+        let flagged = self.play.clocks().flagged()?;
         Some(self.flag_fell(flagged))
     }
 
     /// `flagged`'s time ran out: the game is lost on time, and the search for the move stops.
     fn flag_fell(&mut self, flagged: Color) -> Vec<Effect> {
-        if self.play.game.outcome().is_some()
-            || self.play.game.declare(lost_on_time(flagged)).is_err()
+        if self.play.game().outcome().is_some()
+            || self
+                .play
+                .end_with(|game| game.declare(lost_on_time(flagged)))
+                .is_err()
         {
             return Vec::new();
         }
-        self.play.clocks.stop();
+        self.play.clocks_mut().stop();
         let browsing = self.mode;
         let mut effects = self.stop_thinking();
         self.hint = None;
@@ -147,7 +150,7 @@ impl App {
     /// else the settings' time per move.
     pub(super) fn move_limits(&self, level: Level, side: Color) -> Limits {
         self.play
-            .clocks
+            .clocks()
             .limits(level, side, self.preferences.think_time)
     }
 }
@@ -188,7 +191,7 @@ mod tests {
         let _ = app.update(Action::Notice(String::new()));
         // Started at 0 by the rematch: 59.75 s left, so 59 shows in 0.75 s.
         assert_eq!(
-            app.play.clocks.wake_after(),
+            app.play.clocks().wake_after(),
             Some(ms(750) + PAST_THE_SECOND)
         );
     }
@@ -198,7 +201,10 @@ mod tests {
         let mut app = humans_with("1+0");
         app.set_time(ms(50_250));
         // 9.75 s left: 9.7 shows in 0.05 s.
-        assert_eq!(app.play.clocks.wake_after(), Some(ms(50) + PAST_THE_SECOND));
+        assert_eq!(
+            app.play.clocks().wake_after(),
+            Some(ms(50) + PAST_THE_SECOND)
+        );
     }
 
     #[test]

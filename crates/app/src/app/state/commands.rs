@@ -275,7 +275,7 @@ impl App {
         }
         let found = self
             .play
-            .game
+            .game()
             .position()
             .parse_move(&text, Strictness::Exact);
         match found {
@@ -334,7 +334,7 @@ impl App {
     /// `:save [name]`: the name is the rest of the line, spaces and all (the store makes it a safe file name).
     fn save(&self, name: Option<&str>) -> Vec<Effect> {
         vec![Effect::Save {
-            game: Box::new(self.play.game.clone()),
+            game: Box::new(self.play.game().clone()),
             players: self.players,
             file: self.saved_file.clone(),
             clock: self.clock_state(),

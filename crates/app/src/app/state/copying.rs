@@ -42,7 +42,7 @@ impl App {
     /// it), a record being replayed whole, and without the tags the saved games keep for themselves (its
     /// identity and name among them), which mean nothing elsewhere.
     fn game_for_others(&self) -> String {
-        let mut game = self.play.game.clone();
+        let mut game = self.play.game().clone();
         if self.replay.is_none() {
             game.truncate();
         }

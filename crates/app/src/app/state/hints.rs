@@ -26,14 +26,14 @@ impl App {
     /// The hint for the position in play, while it is on show.
     pub fn hint(&self) -> Option<&Hint> {
         self.hint.as_ref().filter(|hint| {
-            matches!(self.mode, Mode::Play) && hint.position == self.play.game.position()
+            matches!(self.mode, Mode::Play) && hint.position == self.play.game().position()
         })
     }
 
     /// Whether the engine is looking for a hint.
     pub fn finding_hint(&self) -> bool {
         self.play
-            .thinking
+            .thinking()
             .is_some_and(|t| t.purpose == Purpose::Hint)
     }
 
@@ -52,7 +52,7 @@ impl App {
         self.status = format!("looking for a hint ({level})…");
         vec![Effect::Think {
             search,
-            situation: AnySituation::of_game(&self.play.game),
+            situation: AnySituation::of_game(self.play.game()),
             level,
             limits: level.limits(self.preferences.hint_time),
         }]
@@ -86,7 +86,7 @@ impl App {
         if self.replay.is_some() {
             return Err(browsing("this game is a record being replayed"));
         }
-        let side = self.play.game.position().side_to_move();
+        let side = self.play.game().position().side_to_move();
         match self.players.of(side) {
             Player::Human => {}
             Player::Engine(_) => {
@@ -94,7 +94,7 @@ impl App {
             }
             Player::Remote => return Err("it is your opponent's move".into()),
         }
-        match self.play.thinking.map(|t| t.purpose) {
+        match self.play.thinking().map(|t| t.purpose) {
             Some(Purpose::Hint) => Err("already looking for a hint".into()),
             Some(Purpose::DrawOffer) => Err("the engine is considering your draw offer".into()),
             Some(Purpose::Move) | None => Ok(()),
@@ -104,9 +104,9 @@ impl App {
     /// The engine's answer to hint search `search` (the caller checked that it is the one awaited): kept and
     /// shown while its position is in play.
     pub(super) fn hint_found(&mut self, mv: Option<Move>) {
-        let score = self.play.thinking.take().and_then(|t| t.score);
+        let score = self.play.stop_waiting().and_then(|t| t.score);
         self.hint = mv.map(|mv| Hint {
-            position: self.play.game.position(),
+            position: self.play.game().position(),
             mv,
             score,
         });

@@ -140,7 +140,7 @@ impl App {
             Some(error) => format!(
                 "{}: the record stops {}: {error}",
                 self.replay_source(),
-                self.point(self.play.game.len())
+                self.point(self.play.game().len())
             ),
             None => self.mode_message(),
         };
@@ -156,9 +156,9 @@ impl App {
         let replay = self.replay.as_mut()?;
         let ply = match self.mode {
             Mode::Browsing { ply } => ply,
-            _ => self.play.game.len(),
+            _ => self.play.game().len(),
         };
-        let live = self.play.game.len();
+        let live = self.play.game().len();
         match action {
             Action::Replay(ReplayAction::AutoPlay) => {
                 replay.playing = !replay.playing;
@@ -229,7 +229,7 @@ impl App {
 
     /// Auto-play's timer: the next move of the replayed game, and the timer again unless it was the last.
     pub(super) fn replay_tick(&mut self) -> Vec<Effect> {
-        let live = self.play.game.len();
+        let live = self.play.game().len();
         let ply = match self.mode {
             Mode::Browsing { ply } => ply,
             _ => live,
@@ -250,7 +250,7 @@ impl App {
 
     /// A new game from the replayed game's position after `ply` moves, with those moves as its history.
     pub(super) fn continue_replay(&mut self, ply: usize) -> Vec<Effect> {
-        let mut game = self.play.game.clone();
+        let mut game = self.play.game().clone();
         game.go_to(ply);
         game.truncate();
         // The record's result belongs to the game as it was played, and so do its identity and name among the

@@ -19,10 +19,10 @@ impl App {
 
     /// "move 12, White to play", and what the player can do about it.
     pub(super) fn turn_message(&self) -> String {
-        let side = self.play.game.position().side_to_move();
+        let side = self.play.game().position().side_to_move();
         let turn = format!(
             "move {}, {side} to play",
-            self.play.game.next_move_number().number
+            self.play.game().next_move_number().number
         );
         if let Some(table) = &self.table {
             return self.table_turn_message(table, turn);
@@ -39,11 +39,11 @@ impl App {
                 self.key(Context::Board, "move-now", ":move")
             );
         }
-        if self.play.picker.must_capture() {
-            let position = self.play.game.position();
+        if self.play.picker().must_capture() {
+            let position = self.play.game().position();
             let takers: Vec<String> = self
                 .play
-                .picker
+                .picker()
                 .movable()
                 .into_iter()
                 .map(|square| position.square_name(square).to_string())
@@ -64,8 +64,8 @@ impl App {
             _ => format!(
                 "after {}",
                 self.play
-                    .game
-                    .point_text(ply, self.play.game.variant().notation())
+                    .game()
+                    .point_text(ply, self.play.game().variant().notation())
             ),
         }
     }
@@ -133,7 +133,7 @@ impl App {
                     } else {
                         format!("{} plays back", self.key(Context::Replay, "play", "-"))
                     };
-                    let end = match (&replay.error, ply == self.play.game.len()) {
+                    let end = match (&replay.error, ply == self.play.game().len()) {
                         (Some(error), true) => format!(" The record stops here: {error}."),
                         _ => String::new(),
                     };
@@ -142,7 +142,7 @@ impl App {
                         replay.source,
                         self.point(ply),
                         count(
-                            moves_played(&self.play.game.start(), self.play.game.len()),
+                            moves_played(&self.play.game().start(), self.play.game().len()),
                             "move",
                             "moves"
                         ),
@@ -152,7 +152,7 @@ impl App {
                 None => format!(
                     "browsing: {}, {} played ({} returns to the game)",
                     self.point(ply),
-                    count(self.play.game.moves_played(), "move", "moves"),
+                    count(self.play.game().moves_played(), "move", "moves"),
                     self.key(Context::Board, "cancel", "Esc")
                 ),
             },

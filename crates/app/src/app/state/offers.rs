@@ -26,7 +26,7 @@ pub const JUDGING_TIME: Duration = Duration::from_millis(500);
 impl App {
     /// Quits, asking first (a yes/no question) while a game is in progress; the key again confirms.
     pub(super) fn quit(&mut self) -> Vec<Effect> {
-        let in_progress = !self.play.game.is_empty() && self.play.game.outcome().is_none();
+        let in_progress = !self.play.game().is_empty() && self.play.game().outcome().is_none();
         match self.question() {
             Some(Question::Quit { .. }) => {
                 self.overlay.close_panel();
@@ -107,7 +107,7 @@ impl App {
         let time = self.preferences.think_time.min(JUDGING_TIME);
         effects.push(Effect::Evaluate {
             search,
-            situation: AnySituation::of_game(&self.play.game),
+            situation: AnySituation::of_game(self.play.game()),
             limits: Level::Max.limits(time),
         });
         self.status = "you offer a draw: the engine considers it".into();
@@ -125,12 +125,12 @@ impl App {
         if let Mode::Setup(_) = self.mode {
             return Some("setting up: there is no game to end until it starts".into());
         }
-        if let Some(outcome) = self.play.game.outcome() {
+        if let Some(outcome) = self.play.game().outcome() {
             return Some(format!("{outcome} already"));
         }
         if self
             .play
-            .thinking
+            .thinking()
             .is_some_and(|t| t.purpose == Purpose::DrawOffer)
         {
             return Some("the engine is considering your draw offer".into());
@@ -145,7 +145,7 @@ impl App {
         }
         match self.engine_side() {
             Some(engine) => engine.opponent(),
-            None => self.play.game.position().side_to_move(),
+            None => self.play.game().position().side_to_move(),
         }
     }
 
@@ -213,13 +213,13 @@ impl App {
     pub(super) fn draw_offer_judged(&mut self, search: u64, score: Score) -> Vec<Effect> {
         let wanted = self
             .play
-            .thinking
+            .thinking()
             .is_some_and(|t| t.search == search && t.purpose == Purpose::DrawOffer);
         let Some(engine) = self.engine_side().filter(|_| wanted) else {
             return Vec::new();
         };
-        self.play.thinking = None;
-        let side_to_move = self.play.game.position().side_to_move();
+        self.play.stop_waiting();
+        let side_to_move = self.play.game().position().side_to_move();
         let for_engine = if side_to_move == engine {
             score
         } else {
@@ -257,7 +257,7 @@ impl App {
         &mut self,
         declare: impl FnOnce(&mut AnyGame) -> Result<(), GameError>,
     ) -> Vec<Effect> {
-        match declare(&mut self.play.game) {
+        match self.play.end_with(declare) {
             Ok(()) => self.after_change(),
             Err(GameError::Over(outcome)) => {
                 self.status = format!("{outcome} already");

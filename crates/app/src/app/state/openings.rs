@@ -24,7 +24,7 @@ impl App {
         let name = game.tags().get(OPENING_TAG).unwrap_or_default().to_string();
         let effects = self.start_game(game, players);
         self.ballot = Some(ballot);
-        if self.play.thinking.is_none() {
+        if self.play.thinking().is_none() {
             self.status = format!("{name}; {}", self.mode_message());
         }
         effects

@@ -39,7 +39,8 @@ impl App {
                 return Ok(Vec::new());
             }
             Action::Help(HelpAction::RulesPage) => {
-                self.overlay.toggle_rules(|| RulesPage::of(&self.play.game));
+                self.overlay
+                    .toggle_rules(|| RulesPage::of(self.play.game()));
                 return Ok(Vec::new());
             }
             _ => {}
@@ -115,12 +116,12 @@ impl App {
             DialogStep::Stays => Vec::new(),
             DialogStep::Start(game_type, players, opening, clock) => {
                 self.overlay.close_panel();
-                self.play.clocks.set_new_games(clock);
+                self.play.clocks_mut().set_new_games(clock);
                 self.start_with_opening(game_type, players, opening)
             }
             DialogStep::SetUp(game_type, players, clock) => {
                 self.overlay.close_panel();
-                self.play.clocks.set_new_games(clock);
+                self.play.clocks_mut().set_new_games(clock);
                 self.open_setup_as(game_type, players)
             }
             DialogStep::Cancel => {

@@ -4,7 +4,7 @@
 use super::App;
 use crate::app::action::{Action, BrowseAction, Effect, EngineNews, Purpose, SetupAction};
 use crate::app::ballot::OpeningChoice;
-use crate::app::cursor::{Cursor, CursorStep};
+use crate::app::cursor::CursorStep;
 use crate::app::dialog::NewGameDialog;
 use crate::app::mode::{Focus, Mode};
 use crate::app::picking::Pick;
@@ -28,7 +28,7 @@ impl App {
                 self.move_cursor(&action);
                 Vec::new()
             }
-            Action::PickAtCursor => self.pick(self.play.cursor.square()),
+            Action::PickAtCursor => self.pick(self.play.cursor().square()),
             Action::PickSquare(square) => self.pick(square),
             Action::Cancel => self.cancel(),
             Action::Submit(_)
@@ -40,7 +40,7 @@ impl App {
             Action::NewGame => {
                 self.overlay.open_dialog(
                     NewGameDialog::new(self.game_type(), self.players)
-                        .with_clock(self.play.clocks.new_games()),
+                        .with_clock(self.play.clocks().new_games()),
                 );
                 Vec::new()
             }
@@ -51,7 +51,7 @@ impl App {
             Action::Redo => self.step_forward(),
             Action::Flip => {
                 self.flipped = !self.flipped;
-                self.play.cursor = self.play.cursor.turned(self.board(), self.flipped);
+                self.play.fit_cursor(self.board(), self.flipped);
                 Vec::new()
             }
             Action::Browse(step) => self.browse_action(step),
@@ -129,10 +129,7 @@ impl App {
                 score,
                 pv,
             } => {
-                if let Some(thinking) = self.play.thinking.as_mut().filter(|t| t.search == search) {
-                    thinking.depth = Some(depth);
-                    thinking.score = Some(score);
-                }
+                self.play.note_progress(search, depth, score);
                 self.note_line(search, &pv);
                 self.review_progress(search, depth, score, &pv);
                 self.analysis_report(search, depth, score, pv)
@@ -168,11 +165,11 @@ impl App {
     pub(super) fn leave_game(&mut self) -> Vec<Effect> {
         let mut effects = self.stop_thinking();
         if self.replay.is_none()
-            && !self.play.game.is_empty()
-            && self.play.game.final_outcome().is_none()
+            && !self.play.game().is_empty()
+            && self.play.game().final_outcome().is_none()
         {
             effects.push(Effect::Archive {
-                game: Box::new(self.play.game.clone()),
+                game: Box::new(self.play.game().clone()),
                 players: self.players,
                 file: self.saved_file.clone(),
                 clock: self.clock_state(),
@@ -213,7 +210,7 @@ impl App {
             self.focus = Focus::Board;
             self.status = self.mode_message();
         } else {
-            self.play.picker.drop_selection();
+            self.play.drop_selection();
             // The hint goes too, and the search for one.
             self.hint = None;
             self.status = self.mode_message();
@@ -226,11 +223,11 @@ impl App {
 
     /// Hurries the engine: a move held for the pace is shown now, a search under way answers with its best.
     pub(super) fn move_now(&mut self) -> Vec<Effect> {
-        if self.play.pace.is_holding() {
+        if self.play.pace().is_holding() {
             // A game between engines waiting for its pace: the move is shown now.
             return self.show_held_move();
         }
-        match self.play.thinking {
+        match self.play.thinking() {
             Some(thinking) => {
                 self.status = match thinking.purpose {
                     Purpose::Hint => "the best move found so far:".into(),
@@ -253,16 +250,16 @@ impl App {
             Action::Left => CursorStep::Left,
             _ => CursorStep::Right,
         };
-        self.play.cursor = self.play.cursor.step(step, self.board(), self.flipped);
+        self.play.step_cursor(step, self.board(), self.flipped);
     }
 
     /// Puts the cursor on `square`.
     pub(super) fn put_cursor(&mut self, square: Square) {
-        if self.play.cursor.square() == square {
+        if self.play.cursor().square() == square {
             // Picking the square under the cursor keeps the diagonal it came along.
             return;
         }
-        self.play.cursor = Cursor::on(square, self.board(), self.flipped);
+        self.play.put_cursor(square, self.board(), self.flipped);
     }
 
     /// Puts the cursor where the player is likely to want it: on the selected piece, or on the middle one of the
@@ -271,8 +268,8 @@ impl App {
         if !self.humans_turn() {
             return;
         }
-        let movable = self.play.picker.movable();
-        let target = self.play.picker.selected().or_else(|| {
+        let movable = self.play.picker().movable();
+        let target = self.play.picker().selected().or_else(|| {
             let on_movable = self.cursor_square().is_some_and(|s| movable.contains(&s));
             (!on_movable)
                 .then(|| movable.get(movable.len() / 2).copied())
@@ -285,7 +282,7 @@ impl App {
 
     /// Whether the person at the keyboard is to move (at a table, once both seats are taken).
     pub(super) fn humans_turn(&self) -> bool {
-        self.players.of(self.play.game.position().side_to_move()) == Player::Human
+        self.players.of(self.play.game().position().side_to_move()) == Player::Human
             && self.table.as_ref().is_none_or(|t| t.full())
     }
 
@@ -308,10 +305,10 @@ impl App {
             self.status = self.engine_refusal();
             return Vec::new();
         }
-        let position = self.play.game.position();
+        let position = self.play.game().position();
         // The jumps of a capture picked one by one have been seen: the animation shows the rest.
-        let seen = self.play.picker.taken_so_far(&position).len();
-        match self.play.picker.pick(&position, square) {
+        let seen = self.play.picker().taken_so_far(&position).len();
+        match self.play.pick(square) {
             Ok(Pick::Complete(mv)) => self.play_shown_from(mv, seen),
             Ok(Pick::Selected(s)) => {
                 self.status = format!("{} selected", position.square_name(s));
@@ -339,15 +336,14 @@ impl App {
 
     /// Plays `mv`, and shows it stepping along its path from its landing number `seen`.
     fn play_shown_from(&mut self, mv: Move, seen: usize) -> Vec<Effect> {
-        let before = self.play.game.position();
+        let before = self.play.game().position();
         let players_own = self.players.of(before.side_to_move()) == Player::Human;
         if let Some(effects) = self.flag_before_move() {
             // Too late: the time ran out before the move came.
             return effects;
         }
-        match self.play.game.play(&mv) {
+        match self.play.play_move(&mv) {
             Ok(()) => {
-                self.play.clocks.press();
                 let mut effects = Vec::new();
                 if players_own {
                     self.send_move(&mut effects);
@@ -373,7 +369,7 @@ impl App {
             // The hint was for the position before: nobody needs it now.
             effects.extend(self.stop_thinking());
         }
-        match self.play.game.outcome() {
+        match self.play.game().outcome() {
             Some(outcome) => {
                 self.mode = Mode::Over(outcome);
                 self.status = self.mode_message();
@@ -390,7 +386,7 @@ impl App {
 
     /// Starts the engine when it is to move (unless the player holds it).
     pub(super) fn next_turn(&mut self) -> Vec<Effect> {
-        let side = self.play.game.position().side_to_move();
+        let side = self.play.game().position().side_to_move();
         if self.paused {
             return Vec::new();
         }
@@ -403,7 +399,7 @@ impl App {
                 let search = self.play.begin_search(Purpose::Move);
                 vec![Effect::Think {
                     search,
-                    situation: AnySituation::of_game(&self.play.game),
+                    situation: AnySituation::of_game(self.play.game()),
                     level,
                     limits: self.move_limits(level, side),
                 }]
@@ -415,9 +411,9 @@ impl App {
     /// when one was asked for: for a front end that gives the settings after opening the game, and drops the
     /// search first asked for without starting it.
     pub fn renew_engine_turn(&mut self) -> Vec<Effect> {
-        match self.play.thinking {
+        match self.play.thinking() {
             Some(thinking) if thinking.purpose == Purpose::Move => {
-                self.play.thinking = None;
+                self.play.stop_waiting();
                 self.next_turn()
             }
             _ => Vec::new(),
@@ -427,8 +423,8 @@ impl App {
     /// Stops waiting for the engine: a move held for the pace is dropped, and a search under way is stopped (its
     /// answer will be stale).
     pub(super) fn stop_thinking(&mut self) -> Vec<Effect> {
-        self.play.pace.drop_held();
-        match self.play.thinking.take() {
+        self.play.pace_mut().drop_held();
+        match self.play.stop_waiting() {
             Some(_) => vec![Effect::StopThinking],
             None => Vec::new(),
         }
@@ -441,7 +437,7 @@ impl App {
         }
         if self
             .play
-            .thinking
+            .thinking()
             .is_some_and(|t| t.search == search && t.purpose == Purpose::Hint)
         {
             self.hint_found(mv);
@@ -449,13 +445,13 @@ impl App {
         }
         let wanted = self
             .play
-            .thinking
+            .thinking()
             .filter(|t| t.search == search && t.purpose == Purpose::Move);
-        if wanted.is_none() || self.play.pace.is_holding() {
+        if wanted.is_none() || self.play.pace().is_holding() {
             // An answer to a search that was stopped (by an undo, say): the game has moved on.
             return Vec::new();
         }
-        if self.play.pace.hold(mv) {
+        if self.play.pace_mut().hold(mv) {
             // A game between engines: the move is shown when the pace says.
             return Vec::new();
         }
@@ -466,8 +462,8 @@ impl App {
 
     /// Plays the engine's move (or, with none, lets the game end).
     pub(super) fn deliver(&mut self, mv: Option<Move>) -> Vec<Effect> {
-        self.play.thinking = None;
-        self.play.pace.drop_held();
+        self.play.stop_waiting();
+        self.play.pace_mut().drop_held();
         let browsing = self.mode;
         let effects = match mv {
             Some(mv) => self.play(mv),
@@ -484,7 +480,7 @@ impl App {
     /// Undo: a declared ending (a resignation, an agreed draw), or one move, or against the engine, back to the
     /// human's previous turn. With nothing to take back nothing changes: a search under way goes on.
     pub(super) fn take_back(&mut self) -> Vec<Effect> {
-        if self.play.game.outcome().is_some() && self.play.game.withdraw() {
+        if self.play.withdraw_ending() {
             let mut effects = self.stop_thinking();
             effects.extend(self.after_change());
             if matches!(self.mode, Mode::Play) {
@@ -492,55 +488,27 @@ impl App {
             }
             return effects;
         }
-        if self.play.game.ply() == 0 {
+        if self.play.game().ply() == 0 {
             self.status = "nothing to undo".into();
             return Vec::new();
         }
         let mut effects = self.stop_thinking();
-        self.undo_move();
-        while !self.humans_turn() && self.has_human() && self.undo_move() {}
+        self.play.undo_move();
+        while !self.humans_turn() && self.has_human() && self.play.undo_move() {}
         effects.extend(self.after_change());
         effects
-    }
-
-    /// Takes back one move, and the increment its mover's clock earned for it (the first move of each side is
-    /// not timed, so earned none); `false` with nothing to take back.
-    fn undo_move(&mut self) -> bool {
-        if !self.play.game.undo() {
-            return false;
-        }
-        let (ply, mover) = (
-            self.play.game.ply(),
-            self.play.game.position().side_to_move(),
-        );
-        self.play.clocks.take_back(mover, ply);
-        true
-    }
-
-    /// Plays one move of the redo line again, and gives its mover back the increment [`App::undo_move`] took;
-    /// `false` with nothing to replay.
-    fn redo_move(&mut self) -> bool {
-        let (ply, mover) = (
-            self.play.game.ply(),
-            self.play.game.position().side_to_move(),
-        );
-        if !self.play.game.redo() {
-            return false;
-        }
-        self.play.clocks.replay(mover, ply);
-        true
     }
 
     /// Redo: one move, or against the engine, on to the human's next turn. With nothing to replay nothing
     /// changes: a search under way goes on.
     pub(super) fn step_forward(&mut self) -> Vec<Effect> {
-        if self.play.game.ply() == self.play.game.len() {
+        if self.play.game().ply() == self.play.game().len() {
             self.status = "nothing to redo".into();
             return Vec::new();
         }
         let mut effects = self.stop_thinking();
-        self.redo_move();
-        while !self.humans_turn() && self.has_human() && self.redo_move() {}
+        self.play.redo_move();
+        while !self.humans_turn() && self.has_human() && self.play.redo_move() {}
         effects.extend(self.after_change());
         effects
     }
@@ -552,7 +520,7 @@ impl App {
 
     /// Shows the position `step` gives from the one on show and the live ply; at the live ply browsing ends.
     fn browse(&mut self, step: impl Fn(usize, usize) -> usize) -> Vec<Effect> {
-        let live = self.play.game.ply();
+        let live = self.play.game().ply();
         let from = match self.mode {
             Mode::Browsing { ply } => ply,
             _ => live,
@@ -570,7 +538,7 @@ impl App {
     /// Back to the live position, if browsing.
     pub(super) fn leave_browsing(&mut self) {
         if matches!(self.mode, Mode::Browsing { .. }) {
-            self.mode = match self.play.game.outcome() {
+            self.mode = match self.play.game().outcome() {
                 Some(outcome) => Mode::Over(outcome),
                 None => Mode::Play,
             };

@@ -3,7 +3,7 @@
 //! `max` in a game in play on the player's own machine, and the engine has nothing else to do.
 
 use super::App;
-use crate::app::action::{Effect, Purpose, Thinking};
+use crate::app::action::{Effect, Purpose};
 use crate::app::mode::Mode;
 use crate::app::pondering::{Expected, PONDERING_LEVEL};
 use crate::engine::{Level, Player};
@@ -12,44 +12,36 @@ use crate::rules::{Color, Move};
 impl App {
     /// The reply the engine is thinking about on the player's time, while it ponders.
     pub fn pondering_on(&self) -> Option<Move> {
-        self.play.pondering.on()
+        self.play.pondering().on()
     }
 
     /// Notes the line of the engine's move search `search`, for the reply it expects.
     pub(super) fn note_line(&mut self, search: u64, pv: &[Move]) {
         if self
             .play
-            .thinking
+            .thinking()
             .is_some_and(|t| t.search == search && t.purpose == Purpose::Move)
         {
-            self.play.pondering.note_line(search, pv);
+            self.play.pondering_mut().note_line(search, pv);
         }
     }
 
     /// After the engine's move `mv` of search `search` was played: the reply its line expects, if the line
     /// began with that move.
     pub(super) fn expect_reply(&mut self, search: u64, mv: Option<Move>) {
-        self.play
-            .pondering
-            .expect_reply(search, mv, &self.play.game);
+        self.play.expect_reply(search, mv);
     }
 
     /// Whether search `search` is the ponder search; its answer (it ended by itself) is then noted and goes no
     /// further.
     pub(super) fn ponder_answered(&mut self, search: u64) -> bool {
-        self.play.pondering.answered(search)
+        self.play.pondering_mut().answered(search)
     }
 
     /// The engine (at `level`, playing `side`) is to move: when the move just played is the one its ponder
     /// search expected, that search becomes the move's, with the time of a move from now.
     pub(super) fn ponder_hit(&mut self, level: Level, side: Color) -> Option<Vec<Effect>> {
-        let search = self.play.pondering.hit(level, &self.play.game)?;
-        self.play.thinking = Some(Thinking {
-            search,
-            purpose: Purpose::Move,
-            depth: None,
-            score: None,
-        });
+        let search = self.play.take_ponder_hit(level)?;
         Some(vec![Effect::PonderHit {
             search,
             limits: self.move_limits(level, side),
@@ -80,10 +72,10 @@ impl App {
     /// What the engine would ponder on now: the reply it expects, while a person is to move against `max` in a
     /// game in play and the engine has nothing else to do.
     fn ponder_wanted(&self) -> Option<Expected> {
-        let expected = self.play.pondering.expected_in(&self.play.game)?;
-        let side = self.play.game.position().side_to_move();
+        let expected = self.play.pondering().expected_in(self.play.game())?;
+        let side = self.play.game().position().side_to_move();
         let idle =
-            self.play.thinking.is_none() && !self.analysing() && self.review_running().is_none();
+            self.play.thinking().is_none() && !self.analysing() && self.review_running().is_none();
         let wanted = self.preferences.ponder
             && idle
             && !self.paused
@@ -93,7 +85,7 @@ impl App {
             && matches!(self.mode, Mode::Play | Mode::Browsing { .. })
             && self.players.of(side) == Player::Human
             && self.players.of(side.opponent()) == Player::Engine(PONDERING_LEVEL)
-            && self.play.game.outcome().is_none();
+            && self.play.game().outcome().is_none();
         wanted.then_some(expected)
     }
 }

@@ -18,22 +18,22 @@ impl App {
             return Vec::new();
         }
         if self.table.as_ref().is_some_and(|t| t.seat().is_some())
-            && self.play.game.outcome().is_none()
+            && self.play.game().outcome().is_none()
         {
             self.status = "no analysis while you play a person at a table".into();
             return Vec::new();
         }
-        if self.play.game.is_empty() {
+        if self.play.game().is_empty() {
             self.status = "no moves to analyse yet".into();
             return Vec::new();
         }
-        self.review = Some(Review::of(&self.play.game));
+        self.review = Some(Review::of(self.play.game()));
         // Moves as the move list numbers them (one by each side), and the positions actually searched.
-        let moves = crate::game::moves_played(&self.play.game.start(), self.play.game.len());
+        let moves = crate::game::moves_played(&self.play.game().start(), self.play.game().len());
         self.status = format!(
             "analysing the game: {} ({} positions, each searched {REVIEW_DEPTH} plies deep)",
             crate::game::count(moves, "move", "moves"),
-            self.play.game.len() + 1
+            self.play.game().len() + 1
         );
         Vec::new()
     }
@@ -41,7 +41,7 @@ impl App {
     /// What the review panel shows, while a review is under way or done.
     pub fn review_view(&self) -> Option<ReviewView> {
         let review = self.review.as_ref()?;
-        Some(review.view(&self.play.game, self.viewpoint()))
+        Some(review.view(self.play.game(), self.viewpoint()))
     }
 
     /// The next position the review has to judge, if any.
@@ -58,7 +58,7 @@ impl App {
         match review.ask(ply, || self.play.next_search_number()) {
             Asked::Running => true,
             Asked::Start { search } => {
-                effects.push(Review::search_effect(search, &self.play.game, ply));
+                effects.push(Review::search_effect(search, self.play.game(), ply));
                 true
             }
             Asked::Lost => {
@@ -76,7 +76,7 @@ impl App {
         if self
             .review
             .as_ref()
-            .is_some_and(|review| review.is_stale(&self.play.game))
+            .is_some_and(|review| review.is_stale(self.play.game()))
         {
             self.review = None;
         }
@@ -124,11 +124,11 @@ impl App {
             return;
         };
         let mut marked = 0;
-        for found in review.marks(&self.play.game) {
-            if self.play.game.mark(found.ply).is_none() {
-                self.play.game.set_mark(found.ply, Some(found.mark));
-                if self.play.game.comment(found.ply).is_none() {
-                    self.play.game.set_comment(found.ply, Some(found.comment));
+        for found in review.marks(self.play.game()) {
+            if self.play.game().mark(found.ply).is_none() {
+                self.play.set_mark(found.ply, Some(found.mark));
+                if self.play.game().comment(found.ply).is_none() {
+                    self.play.set_comment(found.ply, Some(found.comment));
                 }
                 marked += 1;
             }
@@ -157,16 +157,16 @@ impl App {
         }
         let ply = match self.mode {
             Mode::Browsing { ply } => ply,
-            _ => self.play.game.ply(),
+            _ => self.play.game().ply(),
         };
         let text = text.map(str::trim).filter(|t| !t.is_empty());
-        self.play.game.set_comment(ply, text.map(str::to_string));
+        self.play.set_comment(ply, text.map(str::to_string));
         let what = match ply {
             0 => "the start".to_string(),
             _ => self
                 .play
-                .game
-                .move_text(ply, self.play.game.variant().notation())
+                .game()
+                .move_text(ply, self.play.game().variant().notation())
                 .unwrap_or_default(),
         };
         self.status = match text {
@@ -181,21 +181,21 @@ impl App {
     pub(super) fn jump_to_mark(&mut self, forward: bool) -> Vec<Effect> {
         // In a game, the moves taken back are not browsed; in a replay every move is.
         let len = match self.replay {
-            Some(_) => self.play.game.len(),
-            None => self.play.game.ply(),
+            Some(_) => self.play.game().len(),
+            None => self.play.game().ply(),
         };
         let shown = match self.mode {
             Mode::Browsing { ply } => ply,
-            _ => self.play.game.ply(),
+            _ => self.play.game().ply(),
         };
-        let marked = |ply: &usize| self.play.game.mark(*ply).is_some();
+        let marked = |ply: &usize| self.play.game().mark(*ply).is_some();
         let target = if forward {
             (shown + 1..=len).find(marked)
         } else {
             (1..shown).rev().find(marked)
         };
         let Some(ply) = target else {
-            self.status = if (1..=len).any(|p| self.play.game.mark(p).is_some()) {
+            self.status = if (1..=len).any(|p| self.play.game().mark(p).is_some()) {
                 format!(
                     "no marked move {} this one",
                     if forward { "after" } else { "before" }

@@ -119,13 +119,13 @@ impl App {
         if self.replay.is_some() {
             // Back to the record (at its end): nobody plays a replayed game.
             self.mode = Mode::Browsing {
-                ply: self.play.game.len(),
+                ply: self.play.game().len(),
             };
             self.focus = Focus::History;
             self.status = self.mode_message();
             return Vec::new();
         }
-        match self.play.game.outcome() {
+        match self.play.game().outcome() {
             Some(outcome) => {
                 self.mode = Mode::Over(outcome);
                 self.status = self.mode_message();

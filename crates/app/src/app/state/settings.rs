@@ -61,7 +61,7 @@ impl App {
             self.preferences.capture_effect = follow.capture_effect;
             if turn {
                 self.flipped = follow.orientation.black_at_bottom(self.players);
-                self.play.cursor = self.play.cursor.turned(self.board(), self.flipped);
+                self.play.fit_cursor(self.board(), self.flipped);
             }
         }
         if let Some(screen) = self.overlay.settings_mut() {

@@ -7,8 +7,7 @@
 
 use super::App;
 use crate::app::action::{Effect, Timer};
-use crate::app::animation::Animation;
-use crate::app::burst::{BURST_FRAME, Burst, CaptureEffect};
+use crate::app::burst::{BURST_FRAME, CaptureEffect};
 use crate::app::mode::Mode;
 use crate::config::Context;
 use crate::engine::Player;
@@ -23,22 +22,18 @@ impl App {
             Timer::Clock => self.clock_tick(),
             Timer::Pace => self.show_held_move(),
             Timer::Animation => {
-                let Some(animation) = self.play.animation.as_mut() else {
+                let Some((taken, still)) = self.play.step_showing() else {
                     return Vec::new();
                 };
                 // The pieces this step takes off the board burst as they go.
-                let taken = animation.taken_next();
-                let still = animation.advance();
                 let mut effects: Vec<Effect> = self.start_burst(taken).into_iter().collect();
                 if still {
                     effects.extend(self.animation_wake());
-                } else {
-                    self.play.animation = None;
                 }
                 effects
             }
             Timer::Burst => {
-                if self.play.burst.advance() {
+                if self.play.advance_bursts() {
                     vec![burst_wake()]
                 } else {
                     Vec::new()
@@ -53,14 +48,14 @@ impl App {
         if self.preferences.capture_effect != CaptureEffect::Explode {
             return None;
         }
-        self.play.burst.add(squares).then(burst_wake)
+        self.play.add_bursts(squares).then(burst_wake)
     }
 
     /// Turns the capture effect on or off for the session, saying so on the status line.
     pub(super) fn toggle_capture_effect(&mut self) -> Vec<Effect> {
         let effect = self.preferences.capture_effect.toggled();
         self.preferences.capture_effect = effect;
-        self.play.burst = Burst::default();
+        self.play.clear_bursts();
         let again = self.key(Context::Board, "capture-effect", ":explode");
         self.status = match effect {
             CaptureEffect::Explode => {
@@ -78,13 +73,13 @@ impl App {
         let pace = self
             .preferences
             .pace
-            .filter(|_| !self.has_human() && !self.play.clocks.in_game());
-        self.play.pace.start(pace)
+            .filter(|_| !self.has_human() && !self.play.clocks().in_game());
+        self.play.pace_mut().start(pace)
     }
 
     /// The wait for the pace is over: the engine's move that waited, if one did, is shown.
     pub(super) fn show_held_move(&mut self) -> Vec<Effect> {
-        match self.play.pace.release() {
+        match self.play.pace_mut().release() {
             Some(mv) => self.deliver(Some(mv)),
             None => Vec::new(),
         }
@@ -108,7 +103,7 @@ impl App {
             return effects;
         }
         let live = matches!(self.mode, Mode::Play | Mode::Browsing { .. });
-        let effects = if live && self.play.game.outcome().is_none() && self.replay.is_none() {
+        let effects = if live && self.play.game().outcome().is_none() && self.replay.is_none() {
             self.next_turn()
         } else {
             Vec::new()
@@ -134,16 +129,10 @@ impl App {
                 .into_iter()
                 .collect();
         }
-        if let Some(animation) = self.play.animation.as_mut() {
-            animation.then(before, mv);
-            return Vec::new();
-        }
-        self.play.animation = Animation::new(before, mv, seen, before.geometry());
         // The jumps already seen (a capture picked jump by jump) took their pieces just now; a move with nothing
         // left to show took all of them.
-        let taken: Vec<Square> = match &self.play.animation {
-            Some(animation) => animation.trail().into_iter().skip(1).collect(),
-            None => mv.captured().collect(),
+        let Some(taken) = self.play.show_move(before, mv, seen) else {
+            return Vec::new();
         };
         let mut effects: Vec<Effect> = self.start_burst(taken).into_iter().collect();
         effects.extend(self.animation_wake());
@@ -153,7 +142,7 @@ impl App {
     /// The wake-up for the next step of the animation, while there is one.
     fn animation_wake(&self) -> Option<Effect> {
         let step = self.preferences.animation_step?;
-        self.play.animation.as_ref().map(|_| Effect::Wake {
+        self.play.animation().map(|_| Effect::Wake {
             timer: Timer::Animation,
             after: step,
         })

@@ -83,7 +83,7 @@ impl App {
         // The side to play at the bottom, as problems are printed (unless the settings fix the orientation).
         if self.preferences.orientation == Orientation::Auto {
             self.flipped = start.side_to_move() == Color::Black;
-            self.play.cursor = self.play.cursor.turned(self.board(), self.flipped);
+            self.play.fit_cursor(self.board(), self.flipped);
         }
         self.status = heading;
         effects
@@ -205,7 +205,7 @@ impl App {
 
     /// The hint: the piece of the solution's next move, then the whole move.
     fn problem_hint(&mut self) -> Vec<Effect> {
-        let position = self.play.game.position();
+        let position = self.play.game().position();
         let Some(pos) = English::unwrap(&position) else {
             return Vec::new();
         };
@@ -229,7 +229,7 @@ impl App {
 
     /// Shows a hint: the piece (the cursor put on it), or the whole move.
     fn show_hint(&mut self, stage: HintStage, mv: crate::rules::Move) {
-        let position = self.play.game.position();
+        let position = self.play.game().position();
         let Some(pos) = English::unwrap(&position) else {
             return;
         };
@@ -281,8 +281,7 @@ impl App {
             Judgement::Kept(Some(defence)) => self.play(defence),
             Judgement::Kept(None) => Vec::new(),
             Judgement::Wrong => {
-                self.play.game.undo();
-                self.play.game.truncate();
+                self.play.drop_last_move();
                 let effects = self.after_change();
                 self.game_changed = false;
                 effects
@@ -297,17 +296,17 @@ impl App {
         let Some(trainer) = self.trainer.as_mut() else {
             return effects;
         };
-        let ply = self.play.game.ply();
+        let ply = self.play.game().ply();
         if ply <= trainer.judged() || trainer.is_checking() {
             return effects;
         }
         let at = trainer.judged();
         let (Some(before), Some(mv)) = (
             self.play
-                .game
+                .game()
                 .position_at(at)
                 .and_then(|p| English::unwrap(&p)),
-            self.play.game.moves().get(at).copied(),
+            self.play.game().moves().get(at).copied(),
         ) else {
             return effects;
         };

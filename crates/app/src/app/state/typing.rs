@@ -74,7 +74,7 @@ impl App {
     pub(super) fn file_letter(&mut self, letter: char, then: Option<Action>) -> Vec<Effect> {
         let pressed = LetterPressed {
             letter,
-            cursor: self.play.cursor,
+            cursor: self.play.cursor(),
             flipped: self.flipped,
             analysis_open: self.analysis_open(),
             focus: self.focus,
@@ -99,7 +99,7 @@ impl App {
         if self.analysis_open() != pressed.analysis_open {
             effects.extend(self.toggle_analysis());
         }
-        self.play.cursor = pressed.cursor;
+        self.play.set_cursor(pressed.cursor);
         self.flipped = pressed.flipped;
         self.focus = pressed.focus;
         self.status = pressed.status;
