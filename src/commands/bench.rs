@@ -7,12 +7,10 @@ use std::time::{Duration, Instant};
 use anyhow::Result;
 use clap::Subcommand;
 use crowned::engine::{
-    AnySituation, Engine, EngineConfig, Evaluation, Level, Limits, Situation, builtin_openings,
-    nnue,
+    AnySituation, Engine, EngineConfig, Evaluation, Level, Limits, builtin_openings, nnue,
 };
-use crowned::lab::{defined_openings, random_openings};
-use crowned::rules::defined::{DefinedBoard, DefinedId};
-use crowned::rules::{AnyPosition, English, GameType, Playable, Position, RulesVisitor, Variant};
+use crowned::lab::openings;
+use crowned::rules::{AnyPosition, English, GameType, Playable, Position, Variant};
 
 use super::bench_arena::{self, BenchArenaArgs};
 use super::bench_chaos::{self, BenchChaosArgs};
@@ -68,12 +66,13 @@ pub fn run(args: BenchArgs, board: &BoardOptions) -> Result<ExitCode> {
         Some(BenchTarget::Chaos(load)) => bench_chaos::run(&load)?,
         None => {
             let game_type = board.game_type;
-            game_type.visit(Bench {
+            Bench {
                 game_type,
                 depth: args.depth.unwrap_or_else(|| default_depth(game_type)),
                 time: Duration::from_secs_f64(args.time),
                 engine: EngineConfig::default().with_egdb(super::databases()),
-            })?;
+            }
+            .run()?;
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -98,8 +97,9 @@ fn default_depth(game_type: GameType) -> u32 {
     }
 }
 
-/// `crowned bench` for a game type: searches every position to `depth` with the full search and with the plain
-/// minimax of `medium` (as a baseline in the same run), then the start position for `time`.
+/// `crowned bench` for a game type, built in or defined: searches every position to `depth` with the full
+/// search and with `medium`'s fixed-depth search (as a baseline in the same run), then the start position for
+/// `time`.
 struct Bench {
     /// The rules and board.
     game_type: GameType,
@@ -111,28 +111,21 @@ struct Bench {
     engine: EngineConfig,
 }
 
-impl RulesVisitor for Bench {
-    type Output = Result<()>;
-
-    /// A defined variant: the same measures, its `max` against its `medium` (the same search to three plies), on
-    /// the start and random openings.
-    fn defined(self, id: DefinedId) -> Result<()> {
-        let start = DefinedBoard::start(id);
-        let mut positions = vec![start];
-        positions.extend(
-            defined_openings(id, OPENINGS, 0)
-                .into_iter()
-                .map(|o| o.position),
-        );
-        let situations: Vec<AnySituation> = positions
-            .iter()
-            .map(|b| AnySituation::at((*b).into()))
-            .collect();
+impl Bench {
+    fn run(self) -> Result<()> {
+        let positions = positions(self.game_type);
+        let situations: Vec<AnySituation> =
+            positions.iter().map(|p| AnySituation::at(*p)).collect();
         let mut out = io::stdout().lock();
-        writeln!(out, "rules: {} (defined)", self.game_type)?;
+        let defined = matches!(self.game_type.variant, Variant::Defined(_));
+        let kind = if defined { " (defined)" } else { "" };
+        writeln!(out, "rules: {}{kind}", self.game_type)?;
         let depth = self.depth;
-        let (full_nodes, full_time) = measure_any(&situations, Level::Max, depth, &self.engine);
-        let (plain_nodes, plain_time) = measure_any(&situations, Level::Medium, 3, &self.engine);
+        let network = Evaluation::Network;
+        let (full_nodes, full_time) =
+            measure(&situations, Level::Max, depth, &self.engine, network);
+        let (plain_nodes, plain_time) =
+            measure(&situations, Level::Medium, 5, &self.engine, network);
         writeln!(
             out,
             "search: {} positions to depth {depth}: {full_nodes} nodes in {:.3} s, {:.2} M nodes/s",
@@ -142,64 +135,20 @@ impl RulesVisitor for Bench {
         )?;
         writeln!(
             out,
-            "reference, medium's three plies on the same positions: {plain_nodes} nodes in {:.3} s, \
-             {:.2} M nodes/s",
-            plain_time.as_secs_f64(),
-            rate(plain_nodes, plain_time) / 1e6,
-        )?;
-        start_depth(&mut out, &situations[0], self.time, &self.engine)
-    }
-
-    fn visit<R: Playable>(self) -> Result<()> {
-        let positions = positions::<R>(self.game_type);
-        let mut out = io::stdout().lock();
-        writeln!(out, "rules: {}", self.game_type)?;
-        let depth = self.depth;
-        let (full_nodes, full_time) = measure(
-            &positions,
-            Level::Max,
-            depth,
-            &self.engine,
-            Evaluation::Network,
-        );
-        let (plain_nodes, plain_time) = measure(
-            &positions,
-            Level::Medium,
-            5,
-            &self.engine,
-            Evaluation::Network,
-        );
-        writeln!(
-            out,
-            "search: {} positions to depth {depth}: {full_nodes} nodes in {:.3} s, {:.2} M nodes/s",
-            positions.len(),
-            full_time.as_secs_f64(),
-            rate(full_nodes, full_time) / 1e6
-        )?;
-        writeln!(
-            out,
-            "reference, the plain minimax of medium on the same positions to depth 5: {plain_nodes} nodes in \
-             {:.3} s, {:.2} M nodes/s (it visits positions without tables, ordering or pruning)",
+            "reference, medium on the same positions ({}): {plain_nodes} nodes in {:.3} s, {:.2} M nodes/s",
+            medium_words(defined),
             plain_time.as_secs_f64(),
             rate(plain_nodes, plain_time) / 1e6,
         )?;
         let english = self.game_type == GameType::standard(Variant::English);
         if english {
-            let english: Vec<Position> = positions
-                .iter()
-                .filter_map(|p| English::unwrap(&R::wrap(*p)))
-                .collect();
+            let english: Vec<Position> = positions.iter().filter_map(English::unwrap).collect();
             evaluation_alone(&mut out, &english)?;
         }
         // The rules with a network of their own: the same search with the hand-written evaluation, for its cost.
         if english || self.game_type == GameType::standard(Variant::International) {
-            let (nodes, time) = measure(
-                &positions,
-                Level::Max,
-                depth,
-                &self.engine,
-                Evaluation::Classic,
-            );
+            let classic = Evaluation::Classic;
+            let (nodes, time) = measure(&situations, Level::Max, depth, &self.engine, classic);
             writeln!(
                 out,
                 "the same search with the hand-written evaluation instead of the network: {nodes} nodes in \
@@ -209,12 +158,18 @@ impl RulesVisitor for Bench {
                 rate(nodes, time) / rate(full_nodes, full_time)
             )?;
         }
-        start_depth(
-            &mut out,
-            &Situation::at(positions[0]).into(),
-            self.time,
-            &self.engine,
-        )
+        start_depth(&mut out, &situations[0], self.time, &self.engine)
+    }
+}
+
+/// What `medium` is, for the reference line: on a built-in rule set a plain minimax (it visits positions
+/// without tables, ordering or pruning) to depth 5; on a definition's slower nodes the full search to three
+/// plies.
+fn medium_words(defined: bool) -> &'static str {
+    if defined {
+        "the full search to three plies"
+    } else {
+        "a plain minimax to depth 5, without tables, ordering or pruning"
     }
 }
 
@@ -312,17 +267,20 @@ fn fastest<S>(
         .unwrap_or_default()
 }
 
-/// The start of the game type, then the openings.
-fn positions<R: Playable>(game_type: GameType) -> Vec<Position<R>> {
-    let start = AnyPosition::start(game_type);
-    let mut list: Vec<Position<R>> = R::unwrap(&start).into_iter().collect();
+/// The start of the game type, then the openings: for English every tenth opening of the ballot deck, for the
+/// others random openings drawn from a fixed seed.
+fn positions(game_type: GameType) -> Vec<AnyPosition> {
+    let mut list = vec![AnyPosition::start(game_type)];
     if game_type == GameType::standard(Variant::English) {
         let deck = builtin_openings();
         let english = deck.iter().step_by(10).take(OPENINGS);
-        list.extend(english.filter_map(|o| R::unwrap(&o.position.into())));
+        list.extend(english.map(|o| AnyPosition::from(o.position)));
     } else {
-        let openings = random_openings::<R>(game_type, OPENINGS, 0);
-        list.extend(openings.into_iter().map(|o| o.position));
+        list.extend(
+            openings(game_type, OPENINGS, 0)
+                .into_iter()
+                .map(|o| o.position),
+        );
     }
     list
 }
@@ -331,30 +289,10 @@ fn rate(nodes: u64, time: Duration) -> f64 {
     nodes as f64 / time.as_secs_f64().max(1e-9)
 }
 
-/// [`measure`] for situations of any rules: the nodes and the time of searching each to `depth` at `level`.
-fn measure_any(
+/// The nodes and the time of searching each of `situations` to `depth` at `level` with `evaluation` (each the
+/// fastest of [`REPEATS`] searches, the tables cleared before each).
+fn measure(
     situations: &[AnySituation],
-    level: Level,
-    depth: u32,
-    engine: &EngineConfig,
-) -> (u64, Duration) {
-    let mut nodes = 0;
-    let mut spent = Duration::ZERO;
-    let mut engine = Engine::with_config(engine.clone());
-    for situation in situations {
-        let mut searched = 0;
-        spent += fastest(&mut engine, Engine::clear, |engine| {
-            searched = engine
-                .think(situation, level, &Limits::depth(depth), 0, &mut |_| {})
-                .nodes;
-        });
-        nodes += searched;
-    }
-    (nodes, spent)
-}
-
-fn measure<R: Playable>(
-    positions: &[Position<R>],
     level: Level,
     depth: u32,
     engine: &EngineConfig,
@@ -363,12 +301,11 @@ fn measure<R: Playable>(
     let mut nodes = 0;
     let mut spent = Duration::ZERO;
     let mut engine = Engine::with_config(engine.clone().with_evaluation(evaluation));
-    for pos in positions {
-        let situation = Situation::at(*pos).into();
+    for situation in situations {
         let mut searched = 0;
         spent += fastest(&mut engine, Engine::clear, |engine| {
             searched = engine
-                .think(&situation, level, &Limits::depth(depth), 0, &mut |_| {})
+                .think(situation, level, &Limits::depth(depth), 0, &mut |_| {})
                 .nodes;
         });
         nodes += searched;

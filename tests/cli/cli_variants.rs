@@ -328,7 +328,9 @@ fn bench_measures_a_defined_variant() {
         "{text}"
     );
     assert!(
-        lines[2].starts_with("reference, medium's three plies"),
+        lines[2].starts_with(
+            "reference, medium on the same positions (the full search to three plies)"
+        ),
         "{text}"
     );
     assert!(

@@ -36,7 +36,7 @@ mod wld_tests;
 
 pub use hub_client::{HubEngine, HubError, PonderTally};
 pub use match_openings::{
-    DefinedOpening, MatchOpening, defined_openings, random_openings, random_plies,
+    AnyOpening, MatchOpening, deck_openings, openings, random_openings, random_plies,
 };
 pub use matches::{
     Contender, DEFAULT_RANDOM_OPENINGS, MatchConfig, MatchError, MatchGame, MatchOpenings,

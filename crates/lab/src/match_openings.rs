@@ -7,18 +7,16 @@
 use std::collections::{HashMap, HashSet};
 
 use crowned_engine::{Opening, Rng};
-use crowned_rules::defined::{DefinedBoard, DefinedId};
 use crowned_rules::{
-    AnyPosition, Color, GameType, Move, MoveList, MoveText, Playable, Position, Role, Strictness,
-    write_move,
+    AnyPosition, Color, GamePosition, GameType, Move, Playable, Position, Role, Strictness,
 };
 
 /// Tries per random opening wanted before the openings found so far are used again: a small board has few
 /// distinct short openings, and looking for more than exist must end.
 const TRIES_PER_OPENING: usize = 50;
 
-/// A match opening: its name and the moves from the start, and the position they lead to (`P`: a built-in rule
-/// set's position, or a defined variant's board).
+/// A match opening: its name and the moves from the start, and the position they lead to (`P`: a position of
+/// rules chosen at run time, or of one built-in rule set).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OpeningLine<P> {
     /// The moves in the variant's notation, separated by spaces (the name a match reports).
@@ -29,111 +27,64 @@ pub struct OpeningLine<P> {
     pub position: P,
 }
 
+/// A match opening under any rules, built in or defined.
+pub type AnyOpening = OpeningLine<AnyPosition>;
+
 /// A match opening under the built-in rules `R`.
 pub type MatchOpening<R> = OpeningLine<Position<R>>;
 
-/// A match opening of a defined variant.
-pub type DefinedOpening = OpeningLine<DefinedBoard>;
-
-/// What drawing random openings asks of a position, built-in or defined: the same draw for both.
-trait OpeningBoard: Copy + Eq + std::hash::Hash {
-    /// The legal moves.
-    fn legal(&self) -> MoveList;
-    /// The position after `mv`.
-    fn after(&self, mv: &Move) -> Self;
-    /// `mv` in the variant's notation.
-    fn word(&self, mv: &Move) -> String;
-    /// Whether the game is decided here by a rule other than having no move (a defined variant's goal).
-    fn decided(&self) -> bool;
-    /// Whether both sides have as many pieces of each kind as the other.
-    fn balanced(&self) -> bool;
-    /// Whether the side to move must capture.
-    fn capture_due(&self) -> bool;
-}
-
-impl<R: Playable> OpeningBoard for Position<R> {
-    fn legal(&self) -> MoveList {
-        self.legal_moves()
-    }
-    fn after(&self, mv: &Move) -> Self {
-        self.play(mv)
-    }
-    fn word(&self, mv: &Move) -> String {
-        write_move(self, mv, R::VARIANT.notation())
-    }
-    fn decided(&self) -> bool {
-        false
-    }
-    fn balanced(&self) -> bool {
-        [Role::Man, Role::King]
-            .into_iter()
-            .all(|role| self.count(Color::Black, role) == self.count(Color::White, role))
-    }
-    fn capture_due(&self) -> bool {
-        self.must_capture()
+impl AnyOpening {
+    /// The same opening as a position of the built-in rules `R`; `None` when it is not one of theirs.
+    fn under<R: Playable>(self) -> Option<MatchOpening<R>> {
+        Some(OpeningLine {
+            position: R::unwrap(&self.position)?,
+            name: self.name,
+            moves: self.moves,
+        })
     }
 }
 
-impl OpeningBoard for DefinedBoard {
-    fn legal(&self) -> MoveList {
-        self.legal_moves()
-    }
-    fn after(&self, mv: &Move) -> Self {
-        self.play(mv)
-    }
-    fn word(&self, mv: &Move) -> String {
-        self.write_move(mv)
-    }
-    fn decided(&self) -> bool {
-        self.winner().is_some()
-    }
-    fn balanced(&self) -> bool {
-        let mut counts = HashMap::new();
-        for (_, (color, kind)) in self.occupants() {
-            *counts.entry(kind).or_insert(0i32) += if color == Color::Black { 1 } else { -1 };
-        }
-        counts.values().all(|&c| c == 0)
-    }
-    fn capture_due(&self) -> bool {
-        self.must_capture()
-    }
-}
-
-/// The start of a game type as a position of its rule set.
-pub fn start_of<R: Playable>(game_type: GameType) -> Position<R> {
-    R::unwrap(&AnyPosition::start(game_type)).unwrap_or_else(Position::start)
-}
-
-/// The deck's openings under `R`, each replayed from the start of `game_type`; `None` when one does not fit
-/// (the deck is English draughts on 8x8 from the standard start).
-pub fn deck_under<R: Playable>(
-    deck: &[Opening],
-    game_type: GameType,
-) -> Option<Vec<MatchOpening<R>>> {
+/// The deck's openings, each replayed from the start of `game_type`; `None` when one does not fit (the deck is
+/// English draughts on 8x8 from the standard start: its moves must read as moves there, and lead where the
+/// deck says).
+pub fn deck_openings(deck: &[Opening], game_type: GameType) -> Option<Vec<AnyOpening>> {
+    let start = AnyPosition::start(game_type);
     deck.iter()
         .map(|opening| {
-            let start = start_of::<R>(game_type);
             let mut pos = start;
             let mut moves = Vec::with_capacity(opening.moves.len());
             for text in &opening.moves {
-                let mv = MoveText::parse(text, R::GEOMETRY)
-                    .and_then(|t| t.find(&pos, Strictness::Squares))
-                    .ok()?;
+                let mv = pos.parse_move(text, Strictness::Squares).ok()?;
                 pos = pos.play(&mv);
                 moves.push(mv);
             }
-            // An opening given only as a position fits when it is one of this rule set.
-            if moves.is_empty() {
-                pos = R::unwrap(&AnyPosition::from(opening.position))?;
-            } else if AnyPosition::from(opening.position) != R::wrap(pos) {
+            let deck_position = AnyPosition::from(opening.position);
+            // An opening given only as a position fits when it is one of these rules and board.
+            if moves.is_empty()
+                && deck_position.variant() == start.variant()
+                && deck_position.geometry() == start.geometry()
+            {
+                pos = deck_position;
+            } else if deck_position != pos {
                 return None;
             }
-            Some(MatchOpening {
+            Some(OpeningLine {
                 name: opening.name.clone(),
                 moves,
                 position: pos,
             })
         })
+        .collect()
+}
+
+/// [`deck_openings`] as positions of the built-in rules `R`.
+pub fn deck_under<R: Playable>(
+    deck: &[Opening],
+    game_type: GameType,
+) -> Option<Vec<MatchOpening<R>>> {
+    deck_openings(deck, game_type)?
+        .into_iter()
+        .map(AnyOpening::under)
         .collect()
 }
 
@@ -143,29 +94,34 @@ pub fn random_plies(size: u8) -> usize {
     usize::from(size / 2).saturating_sub(1).max(1)
 }
 
-/// `count` openings of [`random_plies`] random moves from the start of `game_type`, fixed by `seed`. Each
-/// leaves both sides with as many men as the other, no capture to make (an opening that ends in the middle of
-/// an exchange, or with a piece left hanging, starts one side a piece or two up by force: a match of such
-/// openings measures the dice, not the players) and a move to play; they differ from each other while the
-/// board has enough different ones (on a small board some come again rather than the search never ending).
+/// `count` openings of [`random_plies`] random moves (by the board's height) from the start of `game_type`,
+/// built in or defined, fixed by `seed`. Each leaves both sides with as many pieces of each kind as the other,
+/// no capture to make (an opening that ends in the middle of an exchange, or with a piece left hanging, starts
+/// one side a piece or two up by force: a match of such openings measures the dice, not the players) and a move
+/// to play; they differ from each other while the board has enough different ones (on a small board some come
+/// again rather than the search never ending).
+pub fn openings(game_type: GameType, count: usize, seed: u64) -> Vec<AnyOpening> {
+    let start = AnyPosition::start(game_type);
+    draw(start, random_plies(start.geometry().height), count, seed)
+}
+
+/// [`openings`] as positions of the built-in rules `R`.
 pub fn random_openings<R: Playable>(
     game_type: GameType,
     count: usize,
     seed: u64,
 ) -> Vec<MatchOpening<R>> {
-    draw(
-        start_of::<R>(game_type),
-        random_plies(game_type.size),
-        count,
-        seed,
-    )
+    openings(game_type, count, seed)
+        .into_iter()
+        .filter_map(AnyOpening::under)
+        .collect()
 }
 
-/// `count` openings of `plies` random moves from `start` (see [`random_openings`]), fixed by `seed`.
-fn draw<P: OpeningBoard>(start: P, plies: usize, count: usize, seed: u64) -> Vec<OpeningLine<P>> {
+/// `count` openings of `plies` random moves from `start` (see [`openings`]), fixed by `seed`.
+fn draw(start: AnyPosition, plies: usize, count: usize, seed: u64) -> Vec<AnyOpening> {
     let mut rng = Rng::new(seed ^ 0x6f70_656e_696e_6773);
     let mut seen = HashSet::new();
-    let mut found: Vec<OpeningLine<P>> = Vec::with_capacity(count);
+    let mut found: Vec<AnyOpening> = Vec::with_capacity(count);
     for _ in 0..count.saturating_mul(TRIES_PER_OPENING) {
         if found.len() == count {
             break;
@@ -173,8 +129,8 @@ fn draw<P: OpeningBoard>(start: P, plies: usize, count: usize, seed: u64) -> Vec
         let Some(opening) = random_line(start, plies, &mut rng) else {
             continue;
         };
-        if opening.position.balanced()
-            && !opening.position.capture_due()
+        if balanced(&opening.position)
+            && !opening.position.must_capture()
             && seen.insert(opening.position)
         {
             found.push(opening);
@@ -192,22 +148,24 @@ fn draw<P: OpeningBoard>(start: P, plies: usize, count: usize, seed: u64) -> Vec
     found
 }
 
-/// One line of `plies` random legal moves from `start`, or `None` if the game ends on the way.
-fn random_line<P: OpeningBoard>(start: P, plies: usize, rng: &mut Rng) -> Option<OpeningLine<P>> {
+/// One line of `plies` random legal moves from `start`, or `None` if the game ends on the way (no move, or a
+/// winner named by the rules, as a definition's promotion goal does).
+fn random_line(start: AnyPosition, plies: usize, rng: &mut Rng) -> Option<AnyOpening> {
     let mut pos = start;
     let mut moves = Vec::with_capacity(plies);
     let mut words = Vec::with_capacity(plies);
+    let style = start.variant().notation();
     for _ in 0..plies {
-        let legal = pos.legal();
-        if legal.is_empty() || pos.decided() {
+        let legal = pos.legal_moves();
+        if legal.is_empty() || pos.crowned_winner().is_some() {
             return None;
         }
         let mv = legal[rng.below(legal.len())];
-        words.push(pos.word(&mv));
-        pos = pos.after(&mv);
+        words.push(pos.write_move(&mv, style));
+        pos = pos.play(&mv);
         moves.push(mv);
     }
-    if pos.legal().is_empty() || pos.decided() {
+    if pos.legal_moves().is_empty() || pos.crowned_winner().is_some() {
         return None;
     }
     Some(OpeningLine {
@@ -217,13 +175,19 @@ fn random_line<P: OpeningBoard>(start: P, plies: usize, rng: &mut Rng) -> Option
     })
 }
 
-/// `count` random openings of a defined variant, as [`random_openings`] draws them for the built-in rule sets:
-/// as many random plies as each side has rows of men (by the board's height), both sides left with the same
-/// pieces of every kind, no capture to make and a move to play, distinct while the board has enough of them;
-/// fixed by `seed`.
-pub fn defined_openings(id: DefinedId, count: usize, seed: u64) -> Vec<DefinedOpening> {
-    let height = u8::try_from(id.get().rules.height).unwrap_or(u8::MAX);
-    draw(DefinedBoard::start(id), random_plies(height), count, seed)
+/// Whether both sides have as many pieces of each kind as the other: men and kings, or a definition's own
+/// kinds, which a man or a king stands for only roughly.
+fn balanced(pos: &AnyPosition) -> bool {
+    if let Some(board) = pos.defined() {
+        let mut counts = HashMap::new();
+        for (_, (color, kind)) in board.occupants() {
+            *counts.entry(kind).or_insert(0i32) += if color == Color::Black { 1 } else { -1 };
+        }
+        return counts.values().all(|&c| c == 0);
+    }
+    [Role::Man, Role::King]
+        .into_iter()
+        .all(|role| pos.count(Color::Black, role) == pos.count(Color::White, role))
 }
 
 #[cfg(test)]
@@ -259,13 +223,14 @@ mod tests {
         assert_eq!(positions.len(), 20);
         for opening in &openings {
             assert_eq!(opening.moves.len(), random_plies(10));
-            let mut pos = start_of::<International>(game_type);
+            let mut pos =
+                International::unwrap(&AnyPosition::start(game_type)).expect("international");
             for mv in &opening.moves {
                 assert!(pos.legal_moves().contains(mv));
                 pos = pos.play(mv);
             }
             assert_eq!(pos, opening.position);
-            assert!(pos.balanced());
+            assert!(balanced(&pos.into()));
             assert!(!pos.must_capture(), "{}", opening.name);
             // Written in the variant's notation, one word per move.
             assert_eq!(
@@ -288,5 +253,37 @@ mod tests {
         let distinct: HashSet<_> = openings.iter().map(|o| o.position).collect();
         assert!(distinct.len() < 40);
         assert!(openings.iter().all(|o| o.moves.len() == random_plies(6)));
+    }
+
+    #[test]
+    fn a_defined_variant_draws_its_openings_as_the_built_ins_do() {
+        let id = crowned_rules::defined::load_builtin("turkish")
+            .expect("turkish is built in")
+            .expect("it loads");
+        let game_type = GameType::standard(Variant::Defined(id));
+        let drawn = openings(game_type, 12, 3);
+        assert_eq!(drawn.len(), 12);
+        let distinct: HashSet<_> = drawn.iter().map(|o| o.position).collect();
+        assert_eq!(distinct.len(), 12);
+        for opening in &drawn {
+            // Turkish on 8x8: three plies, each legal where it is played, written in coordinates.
+            assert_eq!(opening.moves.len(), random_plies(8), "{}", opening.name);
+            let mut pos = AnyPosition::start(game_type);
+            for mv in &opening.moves {
+                assert!(pos.legal_moves().contains(mv), "{}", opening.name);
+                pos = pos.play(mv);
+            }
+            assert_eq!(pos, opening.position);
+            assert!(balanced(&pos) && !pos.must_capture(), "{}", opening.name);
+            assert!(
+                opening
+                    .name
+                    .split(' ')
+                    .all(|w| w.starts_with(|c: char| c.is_ascii_lowercase()))
+            );
+        }
+        assert_eq!(openings(game_type, 12, 3), drawn);
+        // The English deck is no opening of a defined variant.
+        assert!(deck_openings(&builtin_openings(), game_type).is_none());
     }
 }

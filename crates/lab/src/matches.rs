@@ -8,15 +8,12 @@ use std::time::{Duration, Instant};
 
 pub use super::contenders::{Contender, MatchError};
 use super::hub_client::PonderTally;
-use super::match_openings::{
-    MatchOpening, deck_under, defined_openings, random_openings, start_of,
-};
+use super::match_openings::{deck_openings, openings};
 use super::match_seats::Seat;
 use super::sprt::{Pairs, Sprt, SprtVerdict};
 use crowned_engine::{EngineConfig, Limits, Opening, TimeLeft};
 use crowned_game::{AnyGame, DrawReason, Outcome, WinReason};
-use crowned_rules::defined::{DefinedBoard, DefinedId};
-use crowned_rules::{AnyPosition, Color, GameType, Playable, RulesVisitor, Variant};
+use crowned_rules::{AnyPosition, Color, GameType, Variant};
 
 /// A game longer than this many plies is adjudicated a draw. The draw rules end real games long before.
 pub const MAX_PLIES: usize = 600;
@@ -184,65 +181,31 @@ pub fn play_match(
     stop: &Arc<AtomicBool>,
     on_game: &mut dyn FnMut(&MatchGame, &MatchResult) -> ControlFlow<()>,
 ) -> Result<MatchResult, MatchError> {
-    config.game_type.visit(Run {
-        config,
-        stop,
-        on_game,
-    })
-}
-
-/// [`play_match`] under the rules of the match.
-struct Run<'a> {
-    config: &'a MatchConfig,
-    stop: &'a Arc<AtomicBool>,
-    on_game: &'a mut dyn FnMut(&MatchGame, &MatchResult) -> ControlFlow<()>,
-}
-
-impl RulesVisitor for Run<'_> {
-    type Output = Result<MatchResult, MatchError>;
-
-    fn defined(self, id: DefinedId) -> Self::Output {
-        let config = self.config;
-        if let MatchOpenings::Deck(_) = config.openings {
-            return Err(MatchError::DeckDoesNotFit(config.game_type));
-        }
-        if [&config.a, &config.b]
+    let game_type = config.game_type;
+    let defined = matches!(game_type.variant, Variant::Defined(_));
+    if defined
+        && [&config.a, &config.b]
             .iter()
             .any(|c| matches!(c, Contender::Hub(_)))
-        {
-            return Err(MatchError::HubInDefinedVariant(config.game_type));
-        }
-        let start = AnyGame::from_position(AnyPosition::Defined(DefinedBoard::start(id)));
-        let openings = defined_openings(id, config.total_games().div_ceil(2), config.seed);
-        let mut starts: Vec<Start> = openings
-            .into_iter()
-            .map(|o| Start::after(&start, o.name, &o.moves))
-            .collect();
-        // A board too small for a balanced random opening: its games start from the start itself.
-        if starts.is_empty() {
-            starts.push(Start::after(&start, String::new(), &[]));
-        }
-        play_starts(config, &starts, self.stop, self.on_game)
+    {
+        return Err(MatchError::HubInDefinedVariant(game_type));
     }
-
-    fn visit<R: Playable>(self) -> Self::Output {
-        let config = self.config;
-        let openings: Vec<MatchOpening<R>> = match &config.openings {
-            MatchOpenings::Deck(deck) => deck_under(deck, config.game_type)
-                .ok_or(MatchError::DeckDoesNotFit(config.game_type))?,
-            MatchOpenings::Random => random_openings(
-                config.game_type,
-                config.total_games().div_ceil(2),
-                config.seed,
-            ),
-        };
-        let start = AnyGame::from_position(R::wrap(start_of::<R>(config.game_type)));
-        let starts: Vec<Start> = openings
-            .into_iter()
-            .map(|o| Start::after(&start, o.name, &o.moves))
-            .collect();
-        play_starts(config, &starts, self.stop, self.on_game)
+    let openings = match &config.openings {
+        MatchOpenings::Deck(deck) => {
+            deck_openings(deck, game_type).ok_or(MatchError::DeckDoesNotFit(game_type))?
+        }
+        MatchOpenings::Random => openings(game_type, config.total_games().div_ceil(2), config.seed),
+    };
+    let start = AnyGame::from_position(AnyPosition::start(game_type));
+    let mut starts: Vec<Start> = openings
+        .into_iter()
+        .map(|o| Start::after(&start, o.name, &o.moves))
+        .collect();
+    // A board too small for a balanced random opening: its games start from the start itself.
+    if starts.is_empty() {
+        starts.push(Start::after(&start, String::new(), &[]));
     }
+    play_starts(config, &starts, stop, on_game)
 }
 
 /// Where the games of one opening start: its name, and the game after its moves.
