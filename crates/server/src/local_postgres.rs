@@ -28,6 +28,8 @@ const SUPERUSER: &str = "postgres";
 const RUN_AS: &str = "postgres";
 /// Seconds `pg_ctl` waits for the server to take connections.
 const START_SECONDS: u32 = 60;
+/// The connections the server takes at once (see where it is started for the count).
+const MAX_CONNECTIONS: u32 = 400;
 /// Ports tried (another program may take a free port between choosing it and the server binding it).
 const PORT_TRIES: usize = 3;
 
@@ -177,8 +179,12 @@ impl LocalPostgres {
                 }
                 Durability::Durable => "",
             };
+            // A node holds six connections (records, leases, the bus's listener and outbox, folders), and a
+            // test group run at sixteen threads has some fourteen tests of two or three nodes each at once:
+            // about 250 connections, past PostgreSQL's default of 100, where a node that cannot connect does
+            // not start.
             let options = format!(
-                "-h 127.0.0.1 -p {port} -k {} -c max_connections=100{syncing}",
+                "-h 127.0.0.1 -p {port} -k {} -c max_connections={MAX_CONNECTIONS}{syncing}",
                 folder.display()
             );
             let mut watcher = as_owner(Path::new("sh"))

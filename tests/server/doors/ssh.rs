@@ -214,6 +214,10 @@ pub fn read_all_ports(stdout: &mut impl BufRead, web: bool, metrics: bool) -> Po
     stdout
         .read_line(&mut first)
         .expect("the server says where it listens");
+    assert!(
+        !first.is_empty(),
+        "the server ended before saying where it listens (what it said is above)"
+    );
     let port = first
         .split("listening on ")
         .nth(1)
