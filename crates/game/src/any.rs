@@ -14,7 +14,7 @@ use super::record::{Game, GameError};
 use super::tags::Tags;
 use crowned_rules::{
     AnyPosition, Color, Defined, FenError, GamePosition, GameType, Geometry, Move, MoveList,
-    Playable, Square, SquareStyle, Variant,
+    Playable, Rules, Square, SquareStyle, Variant,
 };
 
 /// Code generic over the rule set, run on a game of the rule set chosen at run time.
@@ -27,14 +27,13 @@ pub trait GameVisitor {
     fn defined(self, game: &Game<Defined>) -> Self::Output;
 }
 
-/// Code generic over the rule set that changes a game of the rule set chosen at run time.
+/// Code generic over the rules, built in or defined alike, that changes a game of the rules chosen at run time:
+/// one method serves every variant.
 pub trait GameVisitorMut {
     /// What the code gives back.
     type Output;
     /// Runs the code on the typed game.
-    fn visit<R: Playable>(self, game: &mut Game<R>) -> Self::Output;
-    /// Runs the code on a game of a defined variant, whose rules are not compiled in.
-    fn defined(self, game: &mut Game<Defined>) -> Self::Output;
+    fn visit<R: Rules>(self, game: &mut Game<R>) -> Self::Output;
 }
 
 macro_rules! any_game {
@@ -77,7 +76,7 @@ macro_rules! any_game {
             pub fn visit_mut<V: GameVisitorMut>(&mut self, visitor: V) -> V::Output {
                 match self {
                     $(AnyGame::$name(g) => visitor.visit(g),)*
-                    AnyGame::Defined(g) => visitor.defined(g),
+                    AnyGame::Defined(g) => visitor.visit(g),
                 }
             }
         }

@@ -442,6 +442,9 @@ impl GamePosition for AnyPosition {
     fn to_fen(&self) -> String {
         AnyPosition::to_fen(self)
     }
+    fn read_fen(&self, text: &str) -> Result<Self, FenError> {
+        AnyPosition::from_fen(self.game_type(), text)
+    }
     fn check(&self) -> Result<(), PositionError> {
         AnyPosition::check(self)
     }

@@ -12,7 +12,7 @@ use std::hash::Hash;
 
 use super::checks::{PositionError, check_playable, check_position, max_pieces};
 use super::defined::{self, DefinedBoard, Occupant};
-use super::fen::to_fen;
+use super::fen::{FenError, parse_fen, to_fen};
 use super::geometry::Geometry;
 use super::moves::{Move, MoveList};
 use super::notation::{
@@ -121,6 +121,9 @@ pub trait GamePosition: Copy + Debug + Eq + Hash + Send + Sync + 'static {
     fn perft_by_depth(&self, depth: u32, duplicates: Duplicates) -> Vec<u64>;
     /// The position as PDN FEN.
     fn to_fen(&self) -> String;
+    /// A position under the same rules (the same definition, for a defined variant) read from PDN FEN: what a
+    /// file's `FEN` tag sets up for a game of these rules.
+    fn read_fen(&self, text: &str) -> Result<Self, FenError>;
     /// Whether the position is legal under its rules ([`check_position`]).
     fn check(&self) -> Result<(), PositionError> {
         Ok(())
@@ -256,6 +259,10 @@ impl<R: RuleSet> GamePosition for Position<R> {
 
     fn to_fen(&self) -> String {
         to_fen(self)
+    }
+
+    fn read_fen(&self, text: &str) -> Result<Self, FenError> {
+        parse_fen::<R>(text)
     }
 
     fn check(&self) -> Result<(), PositionError> {
@@ -399,6 +406,10 @@ impl GamePosition for DefinedBoard {
         defined::to_fen(self)
     }
 
+    fn read_fen(&self, text: &str) -> Result<Self, FenError> {
+        defined::from_fen(self.id(), text)
+    }
+
     /// Counted by the definition's generator (the general one, or Turkish draughts' fast one), one walk a depth:
     /// it has no walk that counts every depth at once. Its moves are one per route.
     fn perft_by_depth(&self, depth: u32, _: Duplicates) -> Vec<u64> {
@@ -461,6 +472,26 @@ mod tests {
         let any = AnyPosition::from(board);
         assert_eq!(GamePosition::to_fen(&any), GamePosition::to_fen(&board));
         assert_eq!(GamePosition::lone_man_loser(&any), Some(Color::White));
+        // Its FEN reads back under the same definition, from the board or from any position of it; a FEN of
+        // squares the board does not have is refused.
+        let fen = GamePosition::to_fen(&board);
+        assert_eq!(board.standard_start().read_fen(&fen), Ok(board));
+        assert_eq!(any.read_fen(&fen), Ok(any));
+        assert!(board.read_fen("W:Wz9:Bh8").is_err());
+    }
+
+    #[test]
+    fn a_fen_reads_back_under_the_rules_of_the_position_it_is_read_by() {
+        let english: Position<English> = parse_fen("B:W18,24,K10:B12,K22").expect("valid");
+        let fen = GamePosition::to_fen(&english);
+        assert_eq!(Position::<English>::start().read_fen(&fen), Ok(english));
+        let any = AnyPosition::from(english);
+        assert_eq!(
+            AnyPosition::from(Position::<English>::start()).read_fen(&fen),
+            Ok(any)
+        );
+        // International squares run to 50: English rules refuse them.
+        assert!(Position::<English>::start().read_fen("W:W45:B1").is_err());
     }
 
     #[test]

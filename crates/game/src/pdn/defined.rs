@@ -10,8 +10,7 @@ use super::parse::GameText;
 use super::replay::{Replayed, replay_from};
 use crowned_rules::Defined;
 use crowned_rules::defined::{
-    DefinedBoard, DefinedId, DefinedRules, RegistryError, definition_only_builtins, from_fen,
-    register,
+    DefinedBoard, DefinedId, DefinedRules, RegistryError, definition_only_builtins, register,
 };
 
 /// The tag that holds a defined variant's definition.
@@ -107,5 +106,5 @@ pub(super) fn defined_tags(id: DefinedId) -> Vec<(&'static str, String)> {
 
 /// Replays a game's text under the definition `id`: as far as its moves go, with the first error.
 pub fn replay_defined(text: &GameText, id: DefinedId) -> Replayed<Defined> {
-    replay_from(text, DefinedBoard::start(id), |fen| from_fen(id, fen))
+    replay_from(text, DefinedBoard::start(id))
 }

@@ -5,10 +5,10 @@ use std::sync::Arc;
 use super::defined::{definition_of, replay_defined};
 use super::game_type::game_type_of_or;
 use super::parse::{GameText, parse_piece};
-use super::replay::replay;
+use super::replay::replay_from;
 use crate::any::{AnyGame, GameVisitorMut};
 use crate::record::Game;
-use crowned_rules::{Defined, GameType, Playable};
+use crowned_rules::{GameType, Rules};
 
 /// A game of a file as the program shows it: replayed under the rules of its game type (its `GameType` tag;
 /// without one `default` when given, else a guess from its moves) as far as it goes. The second value says why
@@ -50,14 +50,8 @@ struct Replay<'a>(&'a GameText);
 
 impl GameVisitorMut for Replay<'_> {
     type Output = Option<String>;
-    fn visit<R: Playable>(self, game: &mut Game<R>) -> Option<String> {
-        let replayed = replay::<R>(self.0);
-        *game = replayed.game;
-        replayed.error.as_ref().map(ToString::to_string)
-    }
-
-    fn defined(self, game: &mut Game<Defined>) -> Option<String> {
-        let replayed = replay_defined(self.0, game.start().id());
+    fn visit<R: Rules>(self, game: &mut Game<R>) -> Option<String> {
+        let replayed = replay_from(self.0, *game.start());
         *game = replayed.game;
         replayed.error.as_ref().map(ToString::to_string)
     }

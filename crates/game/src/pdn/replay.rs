@@ -6,9 +6,7 @@ use super::parse::GameText;
 use crate::numbering::MoveNumber;
 use crate::outcome::{DrawReason, Outcome, WinReason};
 use crate::record::Game;
-use crowned_rules::{
-    English, FenError, GamePosition, Position, RuleSet, Rules, Strictness, parse_fen,
-};
+use crowned_rules::{English, FenError, GamePosition, Position, RuleSet, Rules, Strictness};
 use crowned_rules::{clipped, quoted};
 
 /// Why a game could not be replayed to its end.
@@ -53,18 +51,14 @@ pub struct Replayed<R: Rules> {
 /// a simple move with `x`); the written kind decides only between moves with the same squares. The result token
 /// becomes the game's ending when the rules have not ended it already.
 pub fn replay<R: RuleSet>(text: &GameText) -> Replayed<R> {
-    replay_from(text, Position::start(), parse_fen::<R>)
+    replay_from(text, Position::start())
 }
 
-/// Replays a game's main line under any rules: from the position its `FEN` tag gives (read by `fen`), else
-/// from `standard`, the rules' usual start.
-pub(super) fn replay_from<R: Rules>(
-    text: &GameText,
-    standard: R::Position,
-    fen: impl FnOnce(&str) -> Result<R::Position, FenError>,
-) -> Replayed<R> {
+/// Replays a game's main line under any rules, built in or defined: from the position its `FEN` tag gives
+/// (read under the same rules), else from `standard`, the rules' usual start.
+pub(super) fn replay_from<R: Rules>(text: &GameText, standard: R::Position) -> Replayed<R> {
     let start = match text.tags.get("FEN") {
-        Some(written) => match fen(written) {
+        Some(written) => match standard.read_fen(written) {
             Ok(pos) => pos,
             Err(error) => {
                 return Replayed {
