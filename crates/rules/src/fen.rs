@@ -10,7 +10,7 @@
 //! Every position read is checked with [`check_position`]: a FEN that places more pieces than a side starts with,
 //! or a man on its crowning row, is refused (see [the policy](super::checks)).
 
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 use thiserror::Error;
 
@@ -234,6 +234,13 @@ fn runs(squares: impl Iterator<Item = (u32, Role)>) -> Vec<(u32, u32, Role)> {
         }
     }
     runs
+}
+
+/// A position is debugged as its FEN, which says all of it in one line.
+impl<R: RuleSet> fmt::Debug for Position<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({})", to_fen(self))
+    }
 }
 
 #[cfg(test)]

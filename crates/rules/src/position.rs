@@ -5,8 +5,7 @@ use std::marker::PhantomData;
 
 use super::bits::Bits;
 use super::geometry::Geometry;
-use super::movegen;
-use super::moves::{Move, MoveList};
+use super::moves::Move;
 use super::ruleset::{English, RuleSet};
 use super::square::{Color, Piece, Role, Square};
 
@@ -152,30 +151,6 @@ impl<R: RuleSet> Position<R> {
         }
     }
 
-    /// Every legal move for the side to move. Capture routes that take the same pieces and end on the same
-    /// square are one move here (the first route found stands for them).
-    pub fn legal_moves(&self) -> MoveList {
-        movegen::legal_moves(self, false)
-    }
-
-    /// Every legal move, with capture routes that take the same pieces to the same square listed separately,
-    /// one per order of capture, as published perft tables count them.
-    pub fn legal_moves_with_duplicates(&self) -> MoveList {
-        movegen::legal_moves(self, true)
-    }
-
-    /// Every capture the side to move could make if the variant did not rank captures (which to take when
-    /// several are open: the most pieces, the highest value, a king first), one route per effect: with
-    /// [`legal_moves`](Position::legal_moves), what tells why a capture is refused.
-    pub fn every_capture(&self) -> MoveList {
-        movegen::every_capture(self)
-    }
-
-    /// Whether the side to move must capture.
-    pub fn must_capture(&self) -> bool {
-        movegen::has_capture(self)
-    }
-
     /// Whether the side to move has lost: no pieces or no legal move.
     pub fn is_lost(&self) -> bool {
         self.legal_moves().is_empty()
@@ -309,12 +284,6 @@ impl<R: RuleSet> fmt::Display for Position<R> {
             writeln!(f, "{}", line.trim_end())?;
         }
         write!(f, "{} to move", self.side)
-    }
-}
-
-impl<R: RuleSet> fmt::Debug for Position<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position({})", super::fen::to_fen(self))
     }
 }
 

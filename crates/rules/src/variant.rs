@@ -10,7 +10,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use super::defined::{DefinedId, NoMoves};
-use super::notation::SquareStyle;
+use super::notation::style::SquareStyle;
 use super::square::Color;
 
 /// One of the draughts variants this program plays.

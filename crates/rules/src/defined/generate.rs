@@ -6,10 +6,62 @@
 
 use std::collections::HashSet;
 
-use super::format::{CrowningRule, PrecedenceRule};
+use super::format::{CrowningRule, NoMoves, PrecedenceRule};
 use super::position::{DefinedMove, DefinedPosition, Occupant};
 use super::rules::{Cell, DefinedRules, Step};
 use crate::Color;
+
+/// What the game's end asks of the moves: here, beside the generator, so that the position knows nothing of how
+/// its moves are found.
+impl DefinedPosition {
+    /// The winner, if the game is over: a side has promoted first (under `end.promotion_wins`), or the side to
+    /// move has no legal move.
+    pub fn winner(&self, rules: &DefinedRules) -> Option<Color> {
+        if let Some(side) = self.promoted_winner(rules) {
+            return Some(side);
+        }
+        if !legal_moves(rules, self).is_empty() {
+            return None;
+        }
+        Some(match rules.no_moves {
+            NoMoves::Loses => self.side.opponent(),
+            NoMoves::Wins => self.side,
+        })
+    }
+}
+
+/// The number of move sequences `depth` plies deep from `pos`, counting moves as published perft tables do: one
+/// per start, order of pieces taken and end (routes that differ only in where a flying piece stopped between two
+/// captures are one). Depth 0 counts the position itself. Rules that move as the built-in Turkish definition are
+/// counted by its fast generator, every other definition by the general one ([`perft_general`]).
+pub fn perft(rules: &DefinedRules, pos: &DefinedPosition, depth: u32) -> u64 {
+    if !rules.has_fast_turkish() {
+        return perft_general(rules, pos, depth);
+    }
+    if depth > 0 && !pos.fits(rules) {
+        return 0;
+    }
+    super::turkish::perft(pos, depth)
+}
+
+/// [`perft`] by the general generator whatever the rules. A position where a side has won by promoting
+/// (`end.promotion_wins`) has no moves in the count.
+pub fn perft_general(rules: &DefinedRules, pos: &DefinedPosition, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if pos.promoted_winner(rules).is_some() {
+        return 0;
+    }
+    let moves = legal_moves_general(rules, pos);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|mv| perft_general(rules, &pos.play(mv), depth - 1))
+        .sum()
+}
 
 /// Every legal move of the side to move. Capture routes are listed once per start, order of pieces taken and
 /// end; of routes that differ only in where a flying piece stopped between captures, the first found stands

@@ -40,8 +40,8 @@ pub use format::{
     PlayableSquares, PrecedenceRule, Promotion, Range, Removal, Side, StartDefinition,
     VariantDefinition,
 };
-pub use generate::{legal_moves, legal_moves_general};
-pub use position::{DefinedMove, DefinedPosition, Occupant, perft, perft_general};
+pub use generate::{legal_moves, legal_moves_general, perft, perft_general};
+pub use position::{DefinedMove, DefinedPosition, Occupant};
 pub use registry::{DefinedId, MAX_DEFINITION_BYTES, RegistryError, register};
 pub use rules::{Cell, DefinedRules, Kind, MAX_KINDS, MAX_SIDE, Step};
 

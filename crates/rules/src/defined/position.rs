@@ -1,7 +1,5 @@
 //! A position of a defined variant on a plain mailbox board, and playing moves on it.
 
-use super::format::NoMoves;
-use super::generate::{legal_moves, legal_moves_general};
 use super::rules::{Cell, DefinedRules};
 use crate::Color;
 
@@ -88,21 +86,6 @@ impl DefinedPosition {
         next
     }
 
-    /// The winner, if the game is over: a side has promoted first (under `end.promotion_wins`), or the side to
-    /// move has no legal move.
-    pub fn winner(&self, rules: &DefinedRules) -> Option<Color> {
-        if let Some(side) = self.promoted_winner(rules) {
-            return Some(side);
-        }
-        if !legal_moves(rules, self).is_empty() {
-            return None;
-        }
-        Some(match rules.no_moves {
-            NoMoves::Loses => self.side.opponent(),
-            NoMoves::Wins => self.side,
-        })
-    }
-
     /// Under `end.promotion_wins`, the side that has promoted a piece: the side that just moved, if both sides
     /// hold a promoted piece (a set-up position). `None` under other rules, and while nobody has promoted.
     pub fn promoted_winner(&self, rules: &DefinedRules) -> Option<Color> {
@@ -163,37 +146,4 @@ impl DefinedPosition {
         }
         text
     }
-}
-
-/// The number of move sequences `depth` plies deep from `pos`, counting moves as published perft tables do: one
-/// per start, order of pieces taken and end (routes that differ only in where a flying piece stopped between two
-/// captures are one). Depth 0 counts the position itself. Rules that move as the built-in Turkish definition are
-/// counted by its fast generator, every other definition by the general one ([`perft_general`]).
-pub fn perft(rules: &DefinedRules, pos: &DefinedPosition, depth: u32) -> u64 {
-    if !rules.has_fast_turkish() {
-        return perft_general(rules, pos, depth);
-    }
-    if depth > 0 && !pos.fits(rules) {
-        return 0;
-    }
-    super::turkish::perft(pos, depth)
-}
-
-/// [`perft`] by the general generator whatever the rules. A position where a side has won by promoting
-/// (`end.promotion_wins`) has no moves in the count.
-pub fn perft_general(rules: &DefinedRules, pos: &DefinedPosition, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    if pos.promoted_winner(rules).is_some() {
-        return 0;
-    }
-    let moves = legal_moves_general(rules, pos);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    moves
-        .iter()
-        .map(|mv| perft_general(rules, &pos.play(mv), depth - 1))
-        .sum()
 }

@@ -1,5 +1,7 @@
 //! A definition checked and resolved: names turned into indexes, squares into cells, directions into steps.
 
+use std::sync::OnceLock;
+
 use super::error::DefinitionError;
 use super::format::{
     CaptureRange, CrowningRule, DirectionSet, Landing, NoMoves, PlayableSquares, PrecedenceRule,
@@ -135,7 +137,7 @@ impl DefinedRules {
     /// Checks a definition and resolves its names.
     pub fn new(def: &VariantDefinition) -> Result<DefinedRules, DefinitionError> {
         let mut rules = DefinedRules::resolve(def)?;
-        rules.turkish = super::turkish::plays_as_turkish(&rules);
+        rules.turkish = plays_as_turkish(&rules);
         Ok(rules)
     }
 
@@ -143,7 +145,7 @@ impl DefinedRules {
     pub fn has_fast_turkish(&self) -> bool {
         debug_assert_eq!(
             self.turkish,
-            super::turkish::plays_as_turkish(self),
+            plays_as_turkish(self),
             "the rules were changed after they were read"
         );
         self.turkish
@@ -536,4 +538,19 @@ fn steps(sets: &[DirectionSet]) -> Vec<Step> {
         }
     }
     out
+}
+/// Whether `rules` play exactly as the built-in Turkish definition ([`DefinedRules::moves_alike`]): names, glyphs,
+/// values (captures are chosen by number), the start and the end rules do not change a move, so a copy that
+/// differs only in those is played here too.
+fn plays_as_turkish(rules: &DefinedRules) -> bool {
+    static TURKISH: OnceLock<Option<DefinedRules>> = OnceLock::new();
+    let reference = TURKISH.get_or_init(|| {
+        toml::from_str(include_str!("builtin/turkish.toml"))
+            .ok()
+            .and_then(|def| DefinedRules::resolve(&def).ok())
+    });
+    let Some(t) = reference else {
+        return false;
+    };
+    rules.moves_alike(t)
 }

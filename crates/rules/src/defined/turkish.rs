@@ -13,12 +13,9 @@
 //! left from the a-file would wrap onto the row above). A capture is a depth-first search that removes each
 //! piece as it is taken, never turns straight back, and keeps only the routes that take the most pieces.
 
-use std::sync::OnceLock;
-
 use smallvec::SmallVec;
 
 use super::position::{DefinedMove, DefinedPosition};
-use super::rules::DefinedRules;
 
 const UP: usize = 0;
 const DOWN: usize = 1;
@@ -106,22 +103,6 @@ fn each(mut set: u64, mut f: impl FnMut(u32)) {
         f(set.trailing_zeros());
         set &= set - 1;
     }
-}
-
-/// Whether `rules` play exactly as the built-in Turkish definition ([`DefinedRules::moves_alike`]): names, glyphs,
-/// values (captures are chosen by number), the start and the end rules do not change a move, so a copy that
-/// differs only in those is played here too.
-pub(super) fn plays_as_turkish(rules: &DefinedRules) -> bool {
-    static TURKISH: OnceLock<Option<DefinedRules>> = OnceLock::new();
-    let reference = TURKISH.get_or_init(|| {
-        toml::from_str(include_str!("builtin/turkish.toml"))
-            .ok()
-            .and_then(|def| DefinedRules::resolve(&def).ok())
-    });
-    let Some(t) = reference else {
-        return false;
-    };
-    rules.moves_alike(t)
 }
 
 /// The man's kind index: the definition's first kind.

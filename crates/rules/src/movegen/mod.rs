@@ -19,6 +19,34 @@ use super::position::{Position, compress};
 use super::ruleset::{Precedence, RuleSet};
 use super::square::{Color, Square};
 
+/// The moves of a position, found by the generator (here rather than beside the position's other methods, so
+/// that the position knows nothing of how its moves are found).
+impl<R: RuleSet> Position<R> {
+    /// Every legal move for the side to move. Capture routes that take the same pieces and end on the same
+    /// square are one move here (the first route found stands for them).
+    pub fn legal_moves(&self) -> MoveList {
+        legal_moves(self, false)
+    }
+
+    /// Every legal move, with capture routes that take the same pieces to the same square listed separately,
+    /// one per order of capture, as published perft tables count them.
+    pub fn legal_moves_with_duplicates(&self) -> MoveList {
+        legal_moves(self, true)
+    }
+
+    /// Every capture the side to move could make if the variant did not rank captures (which to take when
+    /// several are open: the most pieces, the highest value, a king first), one route per effect: with
+    /// [`legal_moves`](Position::legal_moves), what tells why a capture is refused.
+    pub fn every_capture(&self) -> MoveList {
+        every_capture(self)
+    }
+
+    /// Whether the side to move must capture.
+    pub fn must_capture(&self) -> bool {
+        has_capture(self)
+    }
+}
+
 /// The side to move, as a type: lets the generator fold "which way is forward" into constants.
 pub trait Mover {
     /// The side.

@@ -9,6 +9,7 @@
 //! legal move it stands for in a position, or says why there is none.
 
 mod error;
+pub(crate) mod style;
 mod write;
 
 use std::fmt;
@@ -24,37 +25,9 @@ use super::square::Square;
 
 pub use error::MoveError;
 pub use error::or_list;
+pub use style::SquareStyle;
 use write::square_text;
 pub use write::{SquareName, full_route, write_move};
-
-/// How squares are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum SquareStyle {
-    /// Standard numbers: `11-15`.
-    #[default]
-    Numbers,
-    /// Coordinates: `c3-d4`.
-    Coordinates,
-}
-
-impl SquareStyle {
-    /// Both styles.
-    pub const ALL: [SquareStyle; 2] = [SquareStyle::Numbers, SquareStyle::Coordinates];
-
-    /// The name in the settings.
-    pub fn name(self) -> &'static str {
-        match self {
-            SquareStyle::Numbers => "numbers",
-            SquareStyle::Coordinates => "coordinates",
-        }
-    }
-}
-
-impl fmt::Display for SquareStyle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
 
 /// A name that is not a square style.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
