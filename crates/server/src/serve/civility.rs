@@ -51,7 +51,7 @@ impl Civility {
     }
 
     /// Whether the player has blocked someone seated at the table `listing` lists.
-    pub fn blocks_anyone_at(&self, listing: &super::tables::Listing) -> bool {
+    pub fn blocks_anyone_at(&self, listing: &super::table::Listing) -> bool {
         listing
             .seats
             .iter()

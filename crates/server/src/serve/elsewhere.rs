@@ -9,8 +9,8 @@ use std::time::Duration;
 use super::ids::TableCode;
 use super::nodes::cluster::{Cluster, Found};
 use super::nodes::{Resumption, Sweep};
+use super::table::Listing;
 use super::table::{Command, TableHandle};
-use super::tables::Listing;
 use super::{Shared, events, metrics};
 
 /// The game with `code`, here or on another node (taking it over first when its node has died). `Err` when the

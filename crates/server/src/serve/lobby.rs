@@ -17,7 +17,7 @@ use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part, no_news};
 use super::problems;
 use super::records::Stage;
-use super::tables::Listing;
+use super::table::Listing;
 use crate::app::InputEvent;
 use crate::app::lobby::{Choice, Leader, Lobby, LobbyEvent, LobbyGame, OwnRating};
 use crate::config::SettingEdit;

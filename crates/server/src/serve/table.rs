@@ -7,7 +7,7 @@
 //! recorder (the table waits for the answer before it shows anything), the lobby's list, the tournament's
 //! director, and a wake-up at the next moment the machine asked for.
 
-use std::sync::Weak;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot, watch};
@@ -16,27 +16,16 @@ use tokio::time::{Instant, sleep_until};
 use super::identity::Identity;
 use super::ids::{Fingerprint, TableCode};
 use super::recorder::{Job, RatingsRead, Recorder, answer_of};
-use super::tables::Tables;
 use crate::app::TableRequest;
 use crate::rules::Color;
 use delivery::Delivery;
+pub use delivery::{UPDATES_QUEUE, Updates, WeakUpdates};
 use machine::{EventGame, Input, Table, TableEffect};
 
 pub use machine::{
-    FIRST_MOVE_LIMIT, GameEnded, MAX_CHAT, NOTE_CLOCKS_EVERY, Rematch, ResumeError, Resumed,
-    Snapshot, TableConfig, TableError, Update, resumed_from, variant_named,
+    FIRST_MOVE_LIMIT, GameEnded, Listing, MAX_CHAT, NOTE_CLOCKS_EVERY, Rematch, ResumeError,
+    Resumed, Snapshot, TableConfig, TableError, Update, resumed_from, variant_named,
 };
-
-/// Where a person's updates go: a bounded queue (see [`UPDATES_QUEUE`]).
-pub type Updates = mpsc::Sender<Update>;
-
-/// A connection's [`Updates`], known without holding them open ([`mpsc::Sender::downgrade`]): which of a person's
-/// connections has gone, when they have more than one (the table holds the only [`Updates`] of each).
-pub type WeakUpdates = mpsc::WeakSender<Update>;
-
-/// How many updates may wait for one person. A connection that falls this far behind misses what comes next
-/// until it has caught up, and then the table sends it the newest state: it never holds memory that grows.
-pub const UPDATES_QUEUE: usize = 64;
 
 /// What a table is asked.
 #[derive(Debug)]
@@ -90,6 +79,18 @@ pub enum Command {
     },
 }
 
+/// The server's list of tables as a table knows it: told of the table's changes and its end, and asked to open a
+/// rematch. The list is above the tables (it opens them); this is all of it a table sees.
+pub trait TableList: Send + Sync {
+    /// The table's new summary, after a change.
+    fn update(&self, listing: Listing);
+    /// The table has ended, as it goes.
+    fn remove(&self, code: &TableCode);
+    /// Opens a table for a rematch, its seats taken by `rematch`'s players; its code, or `None` when no code is
+    /// free.
+    fn open_rematch(self: Arc<Self>, config: TableConfig, rematch: Rematch) -> Option<TableCode>;
+}
+
 /// A way to talk to a table; the table's task ends when the game is over and everyone has gone.
 #[derive(Clone, Debug)]
 pub struct TableHandle(mpsc::Sender<Command>);
@@ -127,7 +128,7 @@ pub struct Links {
     /// The code it is joined by.
     pub code: TableCode,
     /// The server's list of tables, kept up to date with the table's summary.
-    pub tables: Option<Weak<Tables>>,
+    pub tables: Option<Weak<dyn TableList>>,
     /// Where its game is recorded.
     pub recorder: Option<Recorder>,
     /// The game it resumes.
@@ -152,7 +153,7 @@ pub struct EventLink {
     /// Where the result goes (the director's queue: one message a game, so unbounded is bounded here).
     pub results: mpsc::UnboundedSender<GameEnded>,
     /// The event as it stands, whose leaders each watcher is shown as they come.
-    pub view: watch::Receiver<std::sync::Arc<super::events::View>>,
+    pub view: watch::Receiver<std::sync::Arc<super::events::view::View>>,
 }
 
 impl EventLink {
@@ -192,7 +193,7 @@ struct Driver {
     /// The table's time starts here.
     epoch: Instant,
     delivery: Delivery,
-    tables: Option<Weak<Tables>>,
+    tables: Option<Weak<dyn TableList>>,
     recorder: Option<Recorder>,
     tournament: Option<EventLink>,
     /// The records' answer to the commit in flight.
@@ -393,7 +394,6 @@ impl Driver {
                         let opened = match self.tables.as_ref().and_then(Weak::upgrade) {
                             Some(tables) => tables
                                 .open_rematch(config, rematch)
-                                .map(|(code, _)| code)
                                 .ok_or(TableError::NoFreeCodes),
                             None => Err(TableError::CannotOpenAnother),
                         };

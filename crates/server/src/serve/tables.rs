@@ -6,50 +6,16 @@
 //! an await.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
 
 use super::codes::new_code;
 use super::identity::Identity;
 use super::ids::{Fingerprint, TableCode};
 use super::nodes::cluster::Cluster;
 use super::recorder::Recorder;
-use super::table::{EventLink, Links, Rematch, Resumed, TableConfig, TableHandle, open_table};
-
-/// A table as the lobby lists it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Listing {
-    /// The code it is joined by.
-    pub code: TableCode,
-    /// How it is played.
-    pub config: TableConfig,
-    /// The seats: each player's fingerprint and name.
-    pub seats: [Option<(Fingerprint, String)>; 2],
-    /// Moves played.
-    pub plies: usize,
-    /// Whether the game has ended.
-    pub over: bool,
-    /// People watching.
-    pub watchers: usize,
-    /// Whether it is an event's board (a tournament's game).
-    pub board: bool,
-}
-
-impl Listing {
-    /// Whether someone may sit down: a seat is free and the game is not over.
-    pub fn open(&self) -> bool {
-        !self.over && self.seats.iter().any(Option::is_none)
-    }
-
-    /// Whether `fingerprint` has a seat in a game not over.
-    pub fn seats_player(&self, fingerprint: &Fingerprint) -> bool {
-        !self.over
-            && self
-                .seats
-                .iter()
-                .flatten()
-                .any(|(seated, _)| seated == fingerprint)
-    }
-}
+use super::table::{
+    EventLink, Links, Listing, Rematch, Resumed, TableConfig, TableHandle, TableList, open_table,
+};
 
 struct Entry {
     handle: TableHandle,
@@ -217,7 +183,7 @@ impl Tables {
         let board = links.tournament.is_some();
         let links = Links {
             code: code.clone(),
-            tables: Some(Arc::downgrade(self)),
+            tables: Some(Arc::downgrade(self) as Weak<dyn TableList>),
             recorder: self.recorder.clone(),
             ..links
         };
@@ -302,8 +268,16 @@ impl Tables {
         self.len() == 0
     }
 
+    fn next_move(&self) -> u64 {
+        self.moves
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// The list as its tables know it.
+impl TableList for Tables {
     /// The table's new summary (called by the table after a change).
-    pub(super) fn update(&self, listing: Listing) {
+    fn update(&self, listing: Listing) {
         if let Some(entry) = self.tables().get_mut(&listing.code) {
             if let Some(cluster) = self.cluster.get() {
                 cluster.publish(&listing);
@@ -315,17 +289,16 @@ impl Tables {
         }
     }
 
-    fn next_move(&self) -> u64 {
-        self.moves
-            .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    }
-
     /// The table has ended (called by the table as it goes).
-    pub(super) fn remove(&self, code: &TableCode) {
+    fn remove(&self, code: &TableCode) {
         if self.tables().remove(code).is_some()
             && let Some(cluster) = self.cluster.get()
         {
             cluster.ended(code);
         }
+    }
+
+    fn open_rematch(self: Arc<Self>, config: TableConfig, rematch: Rematch) -> Option<TableCode> {
+        Tables::open_rematch(&self, config, rematch).map(|(code, _)| code)
     }
 }

@@ -14,7 +14,7 @@ use super::Shared;
 use super::door::{FrameTerminal, GameEnd, Output};
 use super::driver::{Driver, Flow, Part, no_news};
 use super::ids::TableCode;
-use super::tables::Listing;
+use super::table::Listing;
 use crate::app::InputEvent;
 
 /// How long the end of a game stays on the TV before it goes on to the next.

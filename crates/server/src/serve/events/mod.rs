@@ -14,6 +14,7 @@ pub mod across;
 pub mod caps;
 pub mod create;
 mod task;
+pub mod view;
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, Weak};
@@ -22,8 +23,8 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 
 use crate::serve::codes::new_code;
+use crate::serve::event_rules::GameResult;
 use crate::serve::event_rules::director::{Director, event_tags};
-use crate::serve::event_rules::{Colour, GameResult};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, TableCode};
 use crate::serve::nodes::cluster::Cluster;
@@ -32,6 +33,7 @@ use crate::serve::records::{EventRecord, EventSpec, Records, Stage};
 use crate::serve::table::{EventLink, GameEnded};
 use crate::serve::tables::Tables;
 pub use task::unix_now;
+use view::View;
 
 /// How many asks may wait for one event's task.
 const ASKS_QUEUE: usize = 256;
@@ -71,23 +73,6 @@ pub enum EventRequest {
 pub enum News {
     /// Their game is at this table.
     Board(TableCode),
-}
-
-/// An event as everyone sees it, after each change.
-#[derive(Clone, Debug)]
-pub struct View {
-    /// How it was set up.
-    pub spec: EventSpec,
-    /// Where it stands.
-    pub stage: Stage,
-    /// How many have entered.
-    pub entrants: usize,
-    /// Its table and pairings as text.
-    pub text: String,
-    /// Its leaders in one line (`1. ann 4 · 2. bob 3.5 · ...`), for the watchers of its games.
-    pub leaders: String,
-    /// The games under way: each player's table and colour.
-    pub boards: HashMap<Fingerprint, (TableCode, Colour)>,
 }
 
 /// A line to one event's task (here, or on another node through the relay).

@@ -21,10 +21,10 @@ use super::{NodeName, NodesError, bus, create_schema};
 use crate::game::TimeControl;
 use crate::rules::{GameType, Variant};
 use crate::serve::codes::new_code;
-use crate::serve::events::View;
+use crate::serve::events::view::View;
 use crate::serve::ids::{Fingerprint, TableCode};
+use crate::serve::table::Listing;
 use crate::serve::table::{TableConfig, TableHandle, variant_named};
-use crate::serve::tables::Listing;
 
 /// How many codes a node keeps reserved for the tables it will open: more are reserved as soon as half are used,
 /// so that a burst of new games (a tournament's round, a load test) never waits for a heartbeat.

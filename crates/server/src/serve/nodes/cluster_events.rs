@@ -8,7 +8,7 @@ use std::time::Duration;
 use super::super::lease::{self, Holder};
 use super::super::{NodeName, NodesError};
 use super::{Cluster, locked};
-use crate::serve::events::View;
+use crate::serve::events::view::View;
 use crate::serve::ids::TableCode;
 
 /// Where an event is, as the leases say.

@@ -86,7 +86,7 @@ async fn tables_are_listed_and_found_on_every_node_and_taken_over_when_their_nod
 
 #[test]
 fn summaries_read_back_and_bad_ones_are_refused() {
-    let listing = crate::serve::tables::Listing {
+    let listing = crate::serve::table::Listing {
         code: TableCode::new("K7QX"),
         config: table_config(Variant::Frisian),
         seats: [Some(("SHA256:ann".into(), "ann".into())), None],
@@ -123,7 +123,7 @@ async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
     let (tables, one) = node_with_tables(&config, "one", Duration::from_secs(30)).await;
     one.beat(&tables.codes(), &[]).await.unwrap();
     let code = one.take_code(|_| false).expect("a code reserved");
-    let mut listing = crate::serve::tables::Listing {
+    let mut listing = crate::serve::table::Listing {
         code: code.clone(),
         config: table_config(Variant::Russian),
         seats: [Some(("SHA256:ann".into(), "ann".into())), None],
@@ -163,7 +163,7 @@ async fn a_move_waits_for_the_heartbeat_to_be_shared_and_a_seat_does_not() {
 async fn shared_summary(
     db: &tokio_postgres::Client,
     code: &TableCode,
-) -> crate::serve::tables::Listing {
+) -> crate::serve::table::Listing {
     let holder = crate::serve::nodes::lease::holder(db, code)
         .await
         .unwrap()
@@ -177,7 +177,7 @@ async fn a_table_that_ended_keeps_its_lease_until_it_is_given_up() {
     let (tables, one) = node_with_tables(&config, "one", Duration::from_secs(30)).await;
     one.beat(&tables.codes(), &[]).await.unwrap();
     let code = one.take_code(|_| false).expect("a code reserved");
-    let listing = crate::serve::tables::Listing {
+    let listing = crate::serve::table::Listing {
         code: code.clone(),
         config: table_config(Variant::Russian),
         seats: [Some(("SHA256:ann".into(), "ann".into())), None],
@@ -371,7 +371,7 @@ async fn a_player_at_an_event_s_board_on_another_node_is_busy_here_and_one_at_a_
     let (tables_two, two) = node_with_tables(&config, "two", Duration::from_secs(30)).await;
     one.beat(&tables_one.codes(), &[]).await.unwrap();
     let seated =
-        |ann: &str, bob: &str, code: TableCode, board: bool| crate::serve::tables::Listing {
+        |ann: &str, bob: &str, code: TableCode, board: bool| crate::serve::table::Listing {
             code,
             config: table_config(Variant::Russian),
             seats: [
@@ -405,7 +405,7 @@ async fn a_player_at_an_event_s_board_on_another_node_is_busy_here_and_one_at_a_
     };
     assert_eq!(busy, names(&["ann", "bob"]));
     // Once the board's game is over, its players are free for the next pairing.
-    one.publish(&crate::serve::tables::Listing {
+    one.publish(&crate::serve::table::Listing {
         over: true,
         ..board
     });

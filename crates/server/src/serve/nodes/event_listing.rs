@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::serve::event_rules::Colour;
-use crate::serve::events::View;
+use crate::serve::events::view::View;
 use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::records::{EventKind, EventSpec, Stage};
 

@@ -6,11 +6,22 @@
 use std::collections::HashSet;
 use std::time::Duration;
 
+use tokio::sync::mpsc;
 use tokio::sync::mpsc::error::TrySendError;
 use tokio::time::Instant;
 
-use super::machine::Conn;
-use super::{Update, Updates, WeakUpdates};
+use super::machine::{Conn, Update};
+
+/// Where a person's updates go: a bounded queue (see [`UPDATES_QUEUE`]).
+pub type Updates = mpsc::Sender<Update>;
+
+/// A connection's [`Updates`], known without holding them open ([`mpsc::Sender::downgrade`]): which of a person's
+/// connections has gone, when they have more than one (the table holds the only [`Updates`] of each).
+pub type WeakUpdates = mpsc::WeakSender<Update>;
+
+/// How many updates may wait for one person. A connection that falls this far behind misses what comes next
+/// until it has caught up, and then the table sends it the newest state: it never holds memory that grows.
+pub const UPDATES_QUEUE: usize = 64;
 
 /// How often a table tries again to bring someone who fell behind up to date.
 const CATCH_UP_EVERY: Duration = Duration::from_millis(500);

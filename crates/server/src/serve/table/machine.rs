@@ -20,7 +20,6 @@ use crate::rules::Color;
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::recorder::{Job, RecordKey};
-use crate::serve::tables::Listing;
 
 /// The longest chat line kept, in characters.
 pub const MAX_CHAT: usize = 200;
@@ -693,5 +692,5 @@ mod vocabulary;
 pub use error::TableError;
 pub use recording::{ResumeError, resumed_from, variant_named};
 pub use vocabulary::{
-    Conn, Input, Rematch, Resumed, Snapshot, TableConfig, TableEffect, TableSetup, Update,
+    Conn, Input, Listing, Rematch, Resumed, Snapshot, TableConfig, TableEffect, TableSetup, Update,
 };

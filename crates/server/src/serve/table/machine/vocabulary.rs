@@ -12,7 +12,6 @@ use crate::rules::{Color, GameType};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::recorder::{CommitError, Job, RecordKey};
-use crate::serve::tables::Listing;
 
 /// How a table's game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,4 +188,40 @@ pub struct TableSetup {
     /// Where the table's time stands among the periods of [`NOTE_CLOCKS_EVERY`](super::NOTE_CLOCKS_EVERY) shared by every table of the
     /// server, so that all of them note their clocks at the same moments (one transaction).
     pub note_phase: Duration,
+}
+
+/// A table as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Listing {
+    /// The code it is joined by.
+    pub code: TableCode,
+    /// How it is played.
+    pub config: TableConfig,
+    /// The seats: each player's fingerprint and name.
+    pub seats: [Option<(Fingerprint, String)>; 2],
+    /// Moves played.
+    pub plies: usize,
+    /// Whether the game has ended.
+    pub over: bool,
+    /// People watching.
+    pub watchers: usize,
+    /// Whether it is an event's board (a tournament's game).
+    pub board: bool,
+}
+
+impl Listing {
+    /// Whether someone may sit down: a seat is free and the game is not over.
+    pub fn open(&self) -> bool {
+        !self.over && self.seats.iter().any(Option::is_none)
+    }
+
+    /// Whether `fingerprint` has a seat in a game not over.
+    pub fn seats_player(&self, fingerprint: &Fingerprint) -> bool {
+        !self.over
+            && self
+                .seats
+                .iter()
+                .flatten()
+                .any(|(seated, _)| seated == fingerprint)
+    }
 }

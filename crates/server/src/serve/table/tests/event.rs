@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::serve::event_rules::GameResult;
-use crate::serve::events::View;
+use crate::serve::events::view::View;
 use crate::serve::records::{EventKind, EventSpec, Stage};
 
 /// A tournament's table and the people of a test.
