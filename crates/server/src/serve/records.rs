@@ -29,6 +29,7 @@ mod postgres_games;
 mod postgres_problems;
 pub mod problems;
 mod ratings;
+mod schema;
 mod sqlite;
 mod sqlite_events;
 mod sqlite_problems;
@@ -40,11 +41,12 @@ pub use events::{
 };
 pub use games::{FinishedGame, GameRecords, NewGame, Unfinished};
 pub use players::PlayerRecords;
+pub(crate) use postgres::MIGRATION_LOCK;
 pub use postgres::PostgresRecords;
-pub(crate) use postgres::{MIGRATION_LOCK, MIGRATIONS as POSTGRES_MIGRATIONS};
 pub use problems::ProblemRecords;
 pub use problems::{ProblemOutcome, ProblemStanding};
 pub use ratings::{RatingRecords, Standing};
+pub(crate) use schema::POSTGRES_MIGRATIONS;
 pub use sqlite::SqliteRecords;
 
 /// Where the server's records are kept, and what it asks of them: the players it has seen, the games with their

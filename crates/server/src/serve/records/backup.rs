@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use rusqlite::{Connection, OpenFlags};
 use thiserror::Error;
 
-use super::sqlite::MIGRATIONS;
+use super::schema::SQLITE_MIGRATIONS as MIGRATIONS;
 
 /// What a backup holds, as read back from the copy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

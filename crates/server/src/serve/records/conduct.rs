@@ -9,31 +9,6 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 
-/// The tables of the migration that brings them, the same text for SQLite and PostgreSQL.
-pub(super) const TABLES: &str = "CREATE TABLE blocks (
-         player TEXT NOT NULL,
-         blocked TEXT NOT NULL,
-         blocked_name TEXT NOT NULL,
-         since BIGINT NOT NULL,
-         PRIMARY KEY (player, blocked)
-     );
-     CREATE INDEX blocks_by_blocked ON blocks(blocked);
-     CREATE TABLE reports (
-         at BIGINT NOT NULL,
-         reporter TEXT NOT NULL,
-         reporter_name TEXT NOT NULL,
-         reported TEXT NOT NULL,
-         reported_name TEXT NOT NULL,
-         game TEXT NOT NULL,
-         text TEXT NOT NULL
-     );
-     CREATE INDEX reports_by_time ON reports(at);
-     CREATE TABLE bans (
-         target TEXT PRIMARY KEY,
-         reason TEXT NOT NULL,
-         since BIGINT NOT NULL
-     );";
-
 /// Someone a player has blocked.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Blocked {

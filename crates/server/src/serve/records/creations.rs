@@ -8,15 +8,6 @@ use super::sqlite::SqliteRecords;
 use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 
-/// The table of the migration that brings it, the same text for SQLite and PostgreSQL.
-pub(super) const TABLES: &str = "CREATE TABLE event_creations (
-         creator TEXT NOT NULL,
-         address TEXT,
-         at BIGINT NOT NULL
-     );
-     CREATE INDEX event_creations_by_creator ON event_creations(creator, at);
-     CREATE INDEX event_creations_by_address ON event_creations(address, at);";
-
 /// How long a creation is kept: the caps look back a day; two leave room for clocks that differ.
 const KEPT_FOR: i64 = 2 * 24 * 3600;
 

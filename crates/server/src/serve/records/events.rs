@@ -174,47 +174,6 @@ pub fn parse_result(text: &str) -> Option<GameResult> {
     }
 }
 
-/// The SQL both databases' migrations create the tournament tables with (the types are written so that both
-/// read them: `BIGINT` is SQLite's `INTEGER`).
-pub(super) const TABLES: &str = "CREATE TABLE tournaments (
-         code TEXT PRIMARY KEY,
-         name TEXT NOT NULL,
-         kind TEXT NOT NULL,
-         variant TEXT NOT NULL,
-         clock TEXT NOT NULL,
-         rated BOOLEAN NOT NULL,
-         open BOOLEAN NOT NULL,
-         starts BIGINT NOT NULL,
-         seconds BIGINT NOT NULL,
-         rounds BIGINT NOT NULL,
-         created_by TEXT,
-         stage TEXT NOT NULL
-     );
-     CREATE TABLE tournament_entries (
-         code TEXT NOT NULL REFERENCES tournaments(code),
-         entrant BIGINT NOT NULL,
-         fingerprint TEXT NOT NULL,
-         name TEXT NOT NULL,
-         withdrawn BOOLEAN NOT NULL,
-         PRIMARY KEY (code, entrant)
-     );
-     CREATE TABLE tournament_pairings (
-         code TEXT NOT NULL REFERENCES tournaments(code),
-         round BIGINT NOT NULL,
-         board BIGINT NOT NULL,
-         first BIGINT NOT NULL,
-         second BIGINT NOT NULL,
-         result TEXT,
-         game BIGINT,
-         PRIMARY KEY (code, round, board)
-     );
-     CREATE TABLE tournament_byes (
-         code TEXT NOT NULL REFERENCES tournaments(code),
-         round BIGINT NOT NULL,
-         entrant BIGINT NOT NULL,
-         PRIMARY KEY (code, round)
-     );";
-
 /// The SQL of the tournaments' records, written once for both databases (SQLite takes it through
 /// [`for_sqlite`](super::for_sqlite)).
 pub(super) mod sql {

@@ -11,22 +11,6 @@ use super::sqlite::SqliteRecords;
 use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 
-/// The table of the migration that brings it, the same text for SQLite and PostgreSQL. A row is an offer while
-/// `player` is empty, a link once it is set (and its code is then let go).
-pub(super) const TABLES: &str = "CREATE TABLE browser_links (
-         token_hash TEXT PRIMARY KEY,
-         code TEXT UNIQUE,
-         address TEXT NOT NULL,
-         agent TEXT NOT NULL,
-         offered_at BIGINT NOT NULL,
-         player TEXT,
-         name TEXT,
-         linked_at BIGINT,
-         used_at BIGINT
-     );
-     CREATE INDEX browser_links_by_player ON browser_links(player);
-     CREATE INDEX browser_links_by_address ON browser_links(address, offered_at);";
-
 /// How long a code may be proved after it was offered, in seconds.
 pub const CODE_LIFETIME: i64 = 5 * 60;
 

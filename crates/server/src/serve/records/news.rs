@@ -9,24 +9,6 @@ use super::sqlite::SqliteRecords;
 use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 
-/// The table of the migration that brings it to SQLite: numbered in the order written, which is the order told.
-pub(super) const SQLITE_TABLES: &str = "CREATE TABLE news (
-         id INTEGER PRIMARY KEY,
-         player TEXT NOT NULL,
-         at BIGINT NOT NULL,
-         text TEXT NOT NULL
-     );
-     CREATE INDEX news_by_player ON news(player, id);";
-
-/// The same for PostgreSQL.
-pub(super) const POSTGRES_TABLES: &str = "CREATE TABLE news (
-         id BIGSERIAL PRIMARY KEY,
-         player TEXT NOT NULL,
-         at BIGINT NOT NULL,
-         text TEXT NOT NULL
-     );
-     CREATE INDEX news_by_player ON news(player, id);";
-
 /// The most news kept for one player: the newest are told; older ones are let go as newer come.
 pub const MAX_NEWS: usize = 20;
 

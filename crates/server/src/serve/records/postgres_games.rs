@@ -11,11 +11,17 @@
 use postgres::types::ToSql;
 use postgres::{Client, GenericClient};
 
-use super::postgres::Fence;
 use super::ratings::{EndedGame, RatingRows, rate_game};
 use super::{FinishedGame, RecordsError, Unfinished};
 use crate::serve::ids::{Fingerprint, GameId, TableCode};
 use crate::serve::rating::Rating;
+
+/// What a node's writes are fenced by: its name, which holds the leases, and the generation it started as.
+#[derive(Clone, Debug)]
+pub(super) struct Fence {
+    pub(super) node: String,
+    pub(super) generation: i64,
+}
 
 /// A clock reading as the database keeps it (milliseconds fit; a larger one is kept as the largest).
 pub(super) fn millis(ms: u64) -> i64 {

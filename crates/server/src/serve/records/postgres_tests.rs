@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Barrier};
 
-use super::postgres::MIGRATIONS;
+use super::schema::POSTGRES_MIGRATIONS as MIGRATIONS;
 use super::*;
 use crate::local_postgres::LocalPostgres;
 use crate::serve::identity::Identity;

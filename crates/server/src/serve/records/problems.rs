@@ -38,32 +38,6 @@ pub trait ProblemRecords {
     ) -> Result<i64, RecordsError>;
 }
 
-/// The tables of migration 6, the same text for SQLite and PostgreSQL.
-pub(super) const TABLES: &str = "CREATE TABLE problem_ratings (
-         problem TEXT PRIMARY KEY,
-         rating DOUBLE PRECISION NOT NULL,
-         deviation DOUBLE PRECISION NOT NULL,
-         volatility DOUBLE PRECISION NOT NULL,
-         attempts BIGINT NOT NULL
-     );
-     CREATE TABLE player_problem_ratings (
-         fingerprint TEXT PRIMARY KEY REFERENCES players(fingerprint),
-         rating DOUBLE PRECISION NOT NULL,
-         deviation DOUBLE PRECISION NOT NULL,
-         volatility DOUBLE PRECISION NOT NULL,
-         attempts BIGINT NOT NULL,
-         solved BIGINT NOT NULL,
-         best_streak BIGINT NOT NULL
-     );
-     CREATE TABLE problem_attempts (
-         fingerprint TEXT NOT NULL REFERENCES players(fingerprint),
-         problem TEXT NOT NULL,
-         solved BOOLEAN NOT NULL,
-         rated BOOLEAN NOT NULL,
-         at BIGINT NOT NULL
-     );
-     CREATE INDEX problem_attempts_by_player ON problem_attempts(fingerprint, problem);";
-
 /// A player's standing in the problem trainer (by default, a player who has tried no problem).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct ProblemStanding {

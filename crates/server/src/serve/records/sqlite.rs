@@ -13,6 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::conduct::{Ban, BanTarget, Blocked, PlayerReport, SqliteConduct};
 use super::ratings::{EndedGame, RatingRows, rate_game};
+use super::schema::SQLITE_MIGRATIONS;
 use super::{
     FinishedGame, GameRecords, NewGame, PlayerRecords, RatingRecords, Records, RecordsError,
     Standing, Unfinished, for_sqlite,
@@ -20,74 +21,6 @@ use super::{
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, TableCode};
 use crate::serve::rating::Rating;
-
-/// The schema, one migration per version: `MIGRATIONS[n]` takes a file from version `n` to `n + 1`.
-pub(super) const MIGRATIONS: &[&str] = &[
-    // Version 1: players, games with their moves, ratings per variant.
-    "CREATE TABLE players (
-         fingerprint TEXT PRIMARY KEY,
-         name TEXT NOT NULL,
-         first_seen INTEGER NOT NULL,
-         last_seen INTEGER NOT NULL
-     );
-     CREATE TABLE games (
-         id INTEGER PRIMARY KEY,
-         variant TEXT NOT NULL,
-         black TEXT NOT NULL REFERENCES players(fingerprint),
-         white TEXT NOT NULL REFERENCES players(fingerprint),
-         rated INTEGER NOT NULL,
-         clock TEXT NOT NULL,
-         started INTEGER NOT NULL,
-         ended INTEGER,
-         result TEXT,
-         pdn TEXT
-     );
-     CREATE INDEX games_black ON games(black);
-     CREATE INDEX games_white ON games(white);
-     CREATE TABLE moves (
-         game INTEGER NOT NULL REFERENCES games(id),
-         ply INTEGER NOT NULL,
-         text TEXT NOT NULL,
-         PRIMARY KEY (game, ply)
-     );
-     CREATE TABLE ratings (
-         fingerprint TEXT NOT NULL REFERENCES players(fingerprint),
-         variant TEXT NOT NULL,
-         rating REAL NOT NULL,
-         deviation REAL NOT NULL,
-         volatility REAL NOT NULL,
-         games INTEGER NOT NULL,
-         PRIMARY KEY (fingerprint, variant)
-     );",
-    // Version 2: the code a game is joined by, and both clocks after each move (a restarted server resumes
-    // the clocks where they stood).
-    "ALTER TABLE games ADD COLUMN code TEXT;
-     ALTER TABLE moves ADD COLUMN black_ms INTEGER;
-     ALTER TABLE moves ADD COLUMN white_ms INTEGER;",
-    // Version 3: both clocks as they stood a moment ago (every few seconds while one runs, and as the server
-    // stops), after `ply` moves: a restart goes on from them rather than from the last move's.
-    "CREATE TABLE clocks (
-         game INTEGER PRIMARY KEY REFERENCES games(id),
-         ply INTEGER NOT NULL,
-         black_ms INTEGER NOT NULL,
-         white_ms INTEGER NOT NULL
-     );",
-    // Version 4: the definition of a game of a variant written as one (its TOML text), so that a restarted
-    // server resumes it whether or not it still offers that variant.
-    "ALTER TABLE games ADD COLUMN definition TEXT;",
-    // Version 5: tournaments, their entrants, pairings with results and games, and byes.
-    super::events::TABLES,
-    // Version 6: the problem trainer: players' and problems' ratings, and every attempt.
-    super::problems::TABLES,
-    // Version 7: conduct: whom players have blocked, their reports, the operator's bans.
-    super::conduct::TABLES,
-    // Version 8: news for players about what happened while they were away.
-    super::news::SQLITE_TABLES,
-    // Version 9: the events players created, by key and address, for the daily caps on them.
-    super::creations::TABLES,
-    // Version 10: browsers linked to players' keys, and the codes offered to link them.
-    super::links::TABLES,
-];
 
 /// The records in one SQLite file.
 pub struct SqliteRecords {
@@ -132,12 +65,12 @@ impl SqliteRecords {
     }
 
     fn migrate(&mut self) -> Result<(), RecordsError> {
-        let known = MIGRATIONS.len() as i64;
+        let known = SQLITE_MIGRATIONS.len() as i64;
         let found = self.version()?;
         if found > known {
             return Err(RecordsError::TooNew { found, known });
         }
-        for (version, sql) in MIGRATIONS.iter().enumerate().skip(found as usize) {
+        for (version, sql) in SQLITE_MIGRATIONS.iter().enumerate().skip(found as usize) {
             let tx = self.db.transaction()?;
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", version as i64 + 1)?;

@@ -3,7 +3,7 @@
 //! Each test of what every backend does runs twice, on SQLite in memory and on a fresh database of a PostgreSQL
 //! server of the test program's own ([`LocalPostgres::shared`]): the two must answer alike.
 
-use super::sqlite::MIGRATIONS;
+use super::schema::SQLITE_MIGRATIONS as MIGRATIONS;
 use super::*;
 use crate::local_postgres::LocalPostgres;
 use crate::serve::identity::Identity;
