@@ -1,6 +1,6 @@
 //! The fast move generator of Turkish draughts, on bitboards.
 //!
-//! [`DefinedRules`] whose moves are exactly those of the built-in Turkish definition (`builtin/turkish.toml`,
+//! [`DefinedRules`](super::DefinedRules) whose moves are exactly those of the built-in Turkish definition (`builtin/turkish.toml`,
 //! compared field by field once they are read, so a player's copy of the file is played here too and a changed
 //! one is not) are played by this generator instead of the general one: [`legal_moves`](super::legal_moves) and
 //! [`perft`](super::perft) dispatch to it. It gives the same moves as the general generator in the same order and
