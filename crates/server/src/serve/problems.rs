@@ -7,7 +7,6 @@
 //! cannot be written is logged and let go, as a lobby's read is.
 
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use tokio::sync::mpsc;
 
@@ -27,10 +26,7 @@ const NEWS_QUEUE: usize = 64;
 
 /// The day it is, UTC.
 fn today() -> i64 {
-    let seconds = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX));
-    utc_day(seconds)
+    utc_day(crate::serve::records::unix_now())
 }
 
 /// The problem of the day's place in the server's collection.

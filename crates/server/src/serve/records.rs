@@ -49,6 +49,13 @@ pub use ratings::{RatingRecords, Standing};
 pub(crate) use schema::POSTGRES_MIGRATIONS;
 pub use sqlite::SqliteRecords;
 
+/// The seconds since the Unix epoch now: the time the records write, and the time events count in.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
+}
+
 /// Where the server's records are kept, and what it asks of them: the players it has seen, the games with their
 /// moves and clocks, the results with the ratings they change, and what the lobby and a restarted server read.
 ///

@@ -29,10 +29,10 @@ use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, GameId, TableCode};
 use crate::serve::nodes::cluster::Cluster;
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
+pub use crate::serve::records::unix_now;
 use crate::serve::records::{EventRecord, EventSpec, Records, Stage};
 use crate::serve::table::{EventLink, GameEnded};
 use crate::serve::tables::Tables;
-pub use task::unix_now;
 use view::View;
 
 /// How many asks may wait for one event's task.
@@ -269,7 +269,7 @@ impl Events {
             jobs.push(Job::EventCreated {
                 creator: by.key.clone(),
                 address: by.address.map(|a| a.to_canonical().to_string()),
-                at: task::unix_now(),
+                at: unix_now(),
             });
         }
         let created = self.recorder.commit(jobs);
@@ -288,7 +288,7 @@ impl Events {
         };
         let key = by.key.clone();
         let address = by.address.map(|a| a.to_canonical().to_string());
-        let since = task::unix_now() - caps::DAY.as_secs() as i64;
+        let since = unix_now() - caps::DAY.as_secs() as i64;
         let counted = tokio::task::spawn_blocking(move || {
             let mut records = records.lock().unwrap_or_else(PoisonError::into_inner);
             records.creations_since(&key, address.as_deref(), since)

@@ -18,7 +18,7 @@ use crate::serve::tables::Tables;
 
 /// An arena an hour from now: it waits, and takes entrants.
 fn spec() -> EventSpec {
-    test_arena("T1", super::task::unix_now() + 3600)
+    test_arena("T1", super::unix_now() + 3600)
 }
 
 /// The first view of the event for which `want` holds; fails after five seconds.

@@ -7,7 +7,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use tokio::sync::{mpsc, watch};
 
@@ -21,6 +21,7 @@ use crate::serve::event_rules::{Colour, Entrant, GameResult};
 use crate::serve::identity::Identity;
 use crate::serve::ids::{Fingerprint, TableCode};
 use crate::serve::recorder::{CommitError, Job, Recorder, answer_of};
+use crate::serve::records::unix_now;
 use crate::serve::records::{EventKind, PairingRecord, Records, Stage};
 use crate::serve::table::{EventLink, GameEnded, TableConfig, variant_named};
 use crate::serve::tables::Tables;
@@ -40,13 +41,6 @@ enum Stepped {
     Done,
     /// The records cannot take it now: undone, to be tried again.
     Unwritten,
-}
-
-/// The seconds since the Unix epoch now.
-pub fn unix_now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| i64::try_from(d.as_secs()).unwrap_or(i64::MAX))
 }
 
 /// What the task works with besides its director.

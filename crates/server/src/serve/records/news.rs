@@ -6,7 +6,7 @@ use rusqlite::params;
 
 use super::postgres::PostgresRecords;
 use super::sqlite::SqliteRecords;
-use super::{RecordsError, for_sqlite};
+use super::{RecordsError, for_sqlite, unix_now};
 use crate::serve::ids::Fingerprint;
 
 /// The most news kept for one player: the newest are told; older ones are let go as newer come.
@@ -21,16 +21,10 @@ pub trait NewsRecords {
     fn take_news(&mut self, player: &Fingerprint) -> Result<Vec<String>, RecordsError>;
 }
 
-fn now() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
-}
-
 impl NewsRecords for SqliteRecords {
     fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError> {
         let tx = self.db.savepoint()?;
-        tx.execute(&for_sqlite(sql::ADD), params![player, now(), text])?;
+        tx.execute(&for_sqlite(sql::ADD), params![player, unix_now(), text])?;
         // Bounded per player, however long they stay away.
         tx.execute(&for_sqlite(sql::BOUND), params![player, MAX_NEWS as i64])?;
         tx.commit()?;
@@ -62,7 +56,7 @@ impl NewsRecords for SqliteRecords {
 
 impl NewsRecords for PostgresRecords {
     fn add_news(&mut self, player: &Fingerprint, text: &str) -> Result<(), RecordsError> {
-        let at = now();
+        let at = unix_now();
         self.write(|c| {
             c.execute(sql::ADD, &[&player.as_str(), &at, &text])?;
             c.execute(sql::BOUND, &[&player.as_str(), &(MAX_NEWS as i64)])?;

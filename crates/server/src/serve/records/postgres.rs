@@ -16,12 +16,13 @@
 //! that failed because the connection was lost is tried again at once on the new one; a write is not, as its
 //! answer may have been lost after it was kept: its error is a storage error, which the recorder tries again.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use postgres::{Client, NoTls};
 
 use super::postgres_games::{self as games, Fence, Which, rating_in};
 use super::schema::POSTGRES_MIGRATIONS;
+use super::unix_now;
 use super::{
     FinishedGame, GameRecords, NewGame, PlayerRecords, RatingRecords, Records, RecordsError,
     Standing, Unfinished,
@@ -47,12 +48,6 @@ pub struct PostgresRecords {
     /// The node (and its generation) whose leases fence the writes to games and events, when the records are
     /// those of one node of several.
     pub(super) fence: Option<Fence>,
-}
-
-pub(super) fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
 }
 
 impl PostgresRecords {
@@ -333,7 +328,7 @@ fn schema_version(client: &mut impl postgres::GenericClient) -> Result<Option<i6
 
 impl PlayerRecords for PostgresRecords {
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError> {
-        let at = now();
+        let at = unix_now();
         self.write(|c| {
             c.execute(
                 super::players::sql::SEEN,
@@ -356,7 +351,7 @@ impl PlayerRecords for PostgresRecords {
 
 impl GameRecords for PostgresRecords {
     fn start_game(&mut self, game: &NewGame) -> Result<GameId, RecordsError> {
-        let started = now();
+        let started = unix_now();
         let fence = self.fence.clone();
         self.write(|c| {
             games::fence_code(c, fence.as_ref(), game.code)?;
@@ -402,7 +397,7 @@ impl GameRecords for PostgresRecords {
     }
 
     fn record_result(&mut self, game: GameId, result: &FinishedGame) -> Result<(), RecordsError> {
-        let ended = now();
+        let ended = unix_now();
         self.game_write(game, |c| games::record_result(c, game, result, ended))
     }
 

@@ -4,7 +4,8 @@ use std::net::IpAddr;
 
 use super::RecordsError;
 use super::conduct::{self, Ban, BanTarget, Blocked, Conduct, PlayerReport, ban_of, targets};
-use super::postgres::{PostgresRecords, now};
+use super::postgres::PostgresRecords;
+use super::unix_now;
 use crate::serve::ids::Fingerprint;
 
 impl Conduct for PostgresRecords {
@@ -15,7 +16,7 @@ impl Conduct for PostgresRecords {
         name: &str,
         on: bool,
     ) -> Result<bool, RecordsError> {
-        let since = now();
+        let since = unix_now();
         self.write(|c| {
             let changed = match on {
                 true => c.execute(

@@ -4,10 +4,11 @@
 use postgres::{GenericClient, Row};
 
 use super::RecordsError;
-use super::postgres::{PostgresRecords, now};
+use super::postgres::PostgresRecords;
 use super::problems::ProblemRecords;
 use super::problems::{ProblemOutcome, ProblemStanding};
 use super::ratings::{Attempt, ProblemRows, rate_attempt};
+use super::unix_now;
 use crate::serve::ids::Fingerprint;
 use crate::serve::rating::Rating;
 
@@ -207,7 +208,7 @@ impl ProblemRecords for PostgresRecords {
         problem: &str,
         solved: bool,
     ) -> Result<ProblemOutcome, RecordsError> {
-        let at = now();
+        let at = unix_now();
         self.write(|c| attempt(c, player, problem, solved, at))
     }
 

@@ -7,13 +7,13 @@
 //! misread.
 
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::conduct::{Ban, BanTarget, Blocked, PlayerReport, SqliteConduct};
 use super::ratings::{EndedGame, RatingRows, rate_game};
 use super::schema::SQLITE_MIGRATIONS;
+use super::unix_now;
 use super::{
     FinishedGame, GameRecords, NewGame, PlayerRecords, RatingRecords, Records, RecordsError,
     Standing, Unfinished, for_sqlite,
@@ -26,12 +26,6 @@ use crate::serve::rating::Rating;
 pub struct SqliteRecords {
     /// The open file (its tests look into it).
     pub(super) db: Connection,
-}
-
-pub(super) fn now() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
 }
 
 impl SqliteRecords {
@@ -174,7 +168,7 @@ impl SqliteRecords {
 
 impl PlayerRecords for SqliteRecords {
     fn seen(&mut self, identity: &Identity) -> Result<(), RecordsError> {
-        let at = now();
+        let at = unix_now();
         self.db.execute(
             &for_sqlite(super::players::sql::SEEN),
             params![identity.fingerprint, identity.name, at],
@@ -202,7 +196,7 @@ impl GameRecords for SqliteRecords {
                 game.white,
                 game.rated,
                 game.clock,
-                now(),
+                unix_now(),
                 game.code,
                 game.definition
             ],
@@ -278,7 +272,7 @@ impl GameRecords for SqliteRecords {
         };
         tx.execute(
             &for_sqlite(super::games::sql::END),
-            params![game, now(), result.result, result.pdn],
+            params![game, unix_now(), result.result, result.pdn],
         )?;
         let ended = EndedGame {
             variant,
@@ -465,7 +459,7 @@ impl super::conduct::Conduct for SqliteRecords {
         name: &str,
         on: bool,
     ) -> Result<bool, RecordsError> {
-        SqliteConduct(&self.db).set_block((player, other, name), on, now())
+        SqliteConduct(&self.db).set_block((player, other, name), on, unix_now())
     }
 
     fn blocks_of(&mut self, player: &Fingerprint) -> Result<Vec<Blocked>, RecordsError> {

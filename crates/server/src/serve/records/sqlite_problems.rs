@@ -5,7 +5,8 @@ use rusqlite::{Connection, OptionalExtension, Savepoint, TransactionBehavior, pa
 use super::problems::ProblemRecords;
 use super::problems::{ProblemOutcome, ProblemStanding};
 use super::ratings::{Attempt, ProblemRows, rate_attempt};
-use super::sqlite::{SqliteRecords, now};
+use super::sqlite::SqliteRecords;
+use super::unix_now;
 use super::{RecordsError, for_sqlite};
 use crate::serve::ids::Fingerprint;
 use crate::serve::rating::Rating;
@@ -229,7 +230,7 @@ impl ProblemRecords for SqliteRecords {
         problem: &str,
         solved: bool,
     ) -> Result<ProblemOutcome, RecordsError> {
-        attempt(&mut self.db, player, problem, solved, now())
+        attempt(&mut self.db, player, problem, solved, unix_now())
     }
 
     fn note_problem_streak(
