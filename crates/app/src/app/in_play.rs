@@ -400,3 +400,54 @@ pub(super) fn start_square(board: Geometry) -> Square {
         ((board.height / 2 + 1) * (board.width / 2)).min(board.squares().saturating_sub(1)),
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the picker offers: the pieces that may move, whether they must capture, and the piece picked.
+    fn offered(picker: &Picker) -> (Vec<Square>, bool, Option<Square>) {
+        (picker.movable(), picker.must_capture(), picker.selected())
+    }
+
+    /// The picker holds what a fresh one for the game would: the live position's moves, nothing picked but a
+    /// piece that alone must capture.
+    fn in_step(play: &InPlay) {
+        assert_eq!(
+            offered(play.picker()),
+            offered(&Picker::for_game(play.game()))
+        );
+    }
+
+    #[test]
+    fn every_change_of_the_game_leaves_the_moves_to_pick_in_step() {
+        let mut play = InPlay::new(AnyGame::default(), false, None);
+        in_step(&play);
+        for _ in 0..6 {
+            let mv = play.game().position().legal_moves()[0];
+            play.play_move(&mv).expect("a legal move");
+            in_step(&play);
+        }
+        // A piece picked and then a move taken back: the pick goes with the position it was made in.
+        let piece = play.picker().movable()[0];
+        assert!(play.pick(piece).is_ok());
+        assert_eq!(play.picker().selected(), Some(piece));
+        assert!(play.undo_move());
+        in_step(&play);
+        assert!(play.redo_move());
+        in_step(&play);
+        play.drop_last_move();
+        in_step(&play);
+        assert!(!play.redo_move(), "a move dropped for good is not replayed");
+        play.end_with(AnyGame::agree_draw)
+            .expect("a game in play can be drawn");
+        assert!(play.game().outcome().is_some());
+        in_step(&play);
+        assert!(play.withdraw_ending());
+        assert!(play.game().outcome().is_none());
+        in_step(&play);
+        play.replace_game(AnyGame::default());
+        assert_eq!(play.game().ply(), 0);
+        in_step(&play);
+    }
+}

@@ -359,9 +359,10 @@ impl App {
         }
     }
 
-    /// After the game changed: a new picker, the game's end if it came, the engine's turn if it is one.
+    /// After the game changed (the moves to pick are the new position's already: the game changes only
+    /// through [`InPlay`](crate::app::in_play::InPlay), which keeps them in step): the cursor, the game's end if
+    /// it came, the engine's turn if it is one.
     pub(super) fn after_change(&mut self) -> Vec<Effect> {
-        self.play.refresh_picker();
         self.place_cursor();
         self.game_changed = true;
         let mut effects = Vec::new();
