@@ -5,13 +5,13 @@ use std::io::{self, BufRead};
 use thiserror::Error;
 
 use super::defined::{definition_of, replay_defined};
-use super::game_type::{
-    VariantError, WithRules, game_type_of_or, needs_replay_to_guess, title, with_rules,
-};
+use super::game_type::{VariantError, game_type_of_or, needs_replay_to_guess, title};
 use super::parse::{GameText, PdnError, parse_games};
-use super::replay::{ReplayError, replay};
+use super::replay::{ReplayError, replay, replay_from};
 use super::split::PdnPieces;
-use crowned_rules::{English, GameType, International, RuleSet, Variant};
+use crate::any::{AnyGame, GameVisitorMut};
+use crate::record::Game;
+use crowned_rules::{English, GameType, International, Rules, Variant};
 
 /// What checking one game of a file found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,7 +107,8 @@ pub fn check_as(text: &GameText, default: Option<GameType>) -> Result<(), CheckE
     let tagged = text.tags.get("GameType").is_some();
     let (game_type, error) = if default.is_some() || !needs_replay_to_guess(text) {
         let game_type = game_type_of_or(text, default)?;
-        (game_type, with_rules(game_type, text, ReplayErrorOf)?)
+        let mut game = AnyGame::new(game_type);
+        (game_type, game.visit_mut(ReplayErrorOf(text)))
     } else {
         // The same choice as `game_type_of`, without replaying a game twice.
         let english = GameType::standard(Variant::English);
@@ -147,13 +148,14 @@ fn moves_before(error: &ReplayError) -> usize {
     }
 }
 
-/// What stopped a game's replay, if anything.
-struct ReplayErrorOf;
+/// What stopped a game's replay under the rules of the game it is replayed into, built in or defined, if
+/// anything.
+struct ReplayErrorOf<'a>(&'a GameText);
 
-impl WithRules for ReplayErrorOf {
+impl GameVisitorMut for ReplayErrorOf<'_> {
     type Output = Option<ReplayError>;
-    fn run<R: RuleSet>(self, game: &GameText) -> Option<ReplayError> {
-        replay::<R>(game).error
+    fn visit<R: Rules>(self, game: &mut Game<R>) -> Option<ReplayError> {
+        replay_from::<R>(self.0, *game.start()).error
     }
 }
 
@@ -205,6 +207,23 @@ mod tests {
             Err("move 1 21-17: there is no black piece on 21 (the game has no GameType tag and was read as \
                  English draughts)"
                 .to_string())
+        );
+    }
+
+    #[test]
+    fn a_game_of_a_defined_variant_is_checked_under_its_definition() {
+        let id = crowned_rules::defined::load_builtin("turkish")
+            .expect("built in")
+            .expect("loads");
+        let turkish = Some(GameType::standard(Variant::Defined(id)));
+        // White's man steps forward from the third row to the fourth, Black's from the sixth to the fifth.
+        assert_eq!(check_as(&text("1. d3-d4 d6-d5 *"), turkish), Ok(()));
+        let refused = check_as(&text("1. d3-d6 *"), turkish).map_err(|e| e.to_string());
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.starts_with("move 1 d3-d6")),
+            "{refused:?}"
         );
     }
 

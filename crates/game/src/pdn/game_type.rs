@@ -12,8 +12,7 @@ use thiserror::Error;
 use super::parse::GameText;
 use super::replay::replay;
 use crowned_rules::{
-    Color, English, GameType, GameTypeError, International, Playable, RuleSet, RulesVisitor,
-    Variant, quoted,
+    Color, English, GameType, GameTypeError, International, RuleSet, Variant, quoted,
 };
 
 /// Why a game's variant cannot be told or replayed.
@@ -53,9 +52,6 @@ pub enum VariantError {
         /// What is wrong with the board.
         error: GameTypeError,
     },
-    /// A variant, or a board, this program cannot replay.
-    #[error("crowned does not play {}", title(*.0))]
-    NotPlayable(GameType),
 }
 
 fn named(number: u32) -> String {
@@ -243,46 +239,6 @@ fn names_squares_past(game: &GameText, last: u32) -> bool {
     game.moves.iter().any(|m| numbers(&m.text)) || game.tags.get("FEN").is_some_and(numbers)
 }
 
-/// Work to do on a game under the rule set its game type names (a closure cannot be generic over the rule
-/// set, so the work is a type with a generic method).
-pub trait WithRules {
-    /// What the work gives.
-    type Output;
-    /// Does the work under the rule set `R`.
-    fn run<R: RuleSet>(self, game: &GameText) -> Self::Output;
-}
-
-/// Runs `work` on `game` under the rule set of `game_type` (chosen by [`GameType::visit`]). Every checked game
-/// type has a rule set; the `Result` stays for callers that build game types of their own.
-pub fn with_rules<W: WithRules>(
-    game_type: GameType,
-    game: &GameText,
-    work: W,
-) -> Result<W::Output, VariantError> {
-    if matches!(game_type.variant, Variant::Defined(_)) {
-        return Err(VariantError::NotPlayable(game_type));
-    }
-    Ok(game_type.visit(RunWith { work, game }))
-}
-
-/// A [`WithRules`] job as a visitor of the rule sets.
-struct RunWith<'a, W> {
-    work: W,
-    game: &'a GameText,
-}
-
-impl<W: WithRules> RulesVisitor for RunWith<'_, W> {
-    type Output = W::Output;
-    fn visit<R: Playable>(self) -> W::Output {
-        self.work.run::<R>(self.game)
-    }
-
-    fn defined(self, _: crowned_rules::defined::DefinedId) -> W::Output {
-        // `with_rules` refuses defined game types before visiting.
-        unreachable!("with_rules visits built-in rule sets only")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -450,29 +406,21 @@ mod tests {
         );
     }
 
-    struct Length;
-
-    impl WithRules for Length {
-        type Output = usize;
-        fn run<R: RuleSet>(self, game: &GameText) -> usize {
-            replay::<R>(game).game.len()
-        }
-    }
-
     #[test]
     fn rules_are_chosen_by_game_type() {
         let game = text("1. 32-28 19-23 2. 28x19 14x23 *");
-        let international = GameType::standard(Variant::International);
-        assert_eq!(with_rules(international, &game, Length), Ok(4));
-        let english = GameType::standard(Variant::English);
-        assert_eq!(with_rules(english, &game, Length), Ok(0));
+        let opened = |game_type| crate::pdn::open_game(&game, Some(game_type)).0;
+        assert_eq!(opened(GameType::standard(Variant::International)).len(), 4);
+        assert_eq!(opened(GameType::standard(Variant::English)).len(), 0);
         // Every game type has its rule set: the English moves replay on 10x10 too, as far as they are legal.
         for game_type in [
             GameType::standard(Variant::Italian),
             GameType::standard(Variant::Canadian),
             GameType::new(Variant::English, Some(10), None).expect("english 10x10"),
         ] {
-            assert!(with_rules(game_type, &game, Length).is_ok(), "{game_type}");
+            let game = opened(game_type);
+            assert_eq!(game.variant(), game_type.variant, "{game_type}");
+            assert_eq!(game.geometry().width, game_type.size, "{game_type}");
         }
     }
 

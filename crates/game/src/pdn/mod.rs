@@ -25,8 +25,8 @@ pub use defined::{
     replay_defined,
 };
 pub use game_type::{
-    VariantError, WithRules, game_type_of, game_type_of_or, game_type_of_rules, game_type_tag,
-    parse_game_type, title, with_rules,
+    VariantError, game_type_of, game_type_of_or, game_type_of_rules, game_type_tag,
+    parse_game_type, title,
 };
 pub use listed::ListedGame;
 pub use open::{GameSource, open_game};
