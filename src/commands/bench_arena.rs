@@ -68,6 +68,8 @@ pub fn run(args: &BenchArenaArgs) -> Result<()> {
     result
 }
 
+/// Creates the arena, plays the load in it while the server is watched, then holds the server's records, its
+/// metrics and its printed table against the games the players played.
 fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -> Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -76,56 +78,12 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
     let patience = Duration::from_secs(120);
     let (address, host_key) = (server.address, server.fingerprint.clone());
     let before = server.settled_usage()?;
-    // The server counts the start from its clock's second: so does the load.
-    let now = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .context("the clock is before 1970")?;
-    let starts = UNIX_EPOCH + Duration::from_secs(now.as_secs() + args.start_in);
-    let words = format!(
-        "tournament new arena seconds={} {} in-seconds={} name={NAME}",
-        args.seconds, args.clock, args.start_in
-    );
-    let (said, status) = runtime
-        .block_on(ask(address, &host_key, "organiser", &words, patience))
-        .context("cannot create the arena")?;
-    if status != Some(0) {
-        bail!("the server did not create the arena: {said}");
-    }
-    let code = said
-        .split("tournament ")
-        .nth(1)
-        .map(|rest| rest.chars().take(4).collect::<String>())
-        .context("no code in the server's answer")?;
-    let config = ArenaLoadConfig {
-        address,
-        host_key: host_key.clone(),
-        event: code.clone(),
-        players: args.players as usize,
-        starts,
-        ends: starts + Duration::from_secs(args.seconds),
-        plies: args.plies as usize,
-        draw_every: args.draw_every as usize,
-        think: Duration::from_millis(args.think),
-        patience,
-    };
+    let config = runtime.block_on(create_arena(address, &host_key, args, patience))?;
+    let code = config.event.clone();
     let metrics = server
         .metrics
         .context("the server did not say where its metrics are")?;
-    // Scraped once a second while the event goes on, as Prometheus would: what a scrape costs.
-    let scraping = Arc::new(AtomicBool::new(true));
-    let scraper = {
-        let scraping = Arc::clone(&scraping);
-        std::thread::spawn(move || {
-            let mut took = Vec::new();
-            while scraping.load(Ordering::Relaxed) {
-                if let Ok(scraped) = scrape(metrics, patience) {
-                    took.push(scraped.took);
-                }
-                std::thread::sleep(Duration::from_secs(1));
-            }
-            took
-        })
-    };
+    let scraper = Scraper::start(metrics, patience);
     let started = Instant::now();
     let (report, peak_kb, shown) = runtime.block_on(async {
         let load = tokio::spawn(run_arena_load(config));
@@ -146,15 +104,104 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
     let after = server.usage()?;
     let report: ArenaLoadReport = report.context("the load failed")?;
     let shown = shown?;
-    scraping.store(false, Ordering::Relaxed);
-    let scrape_times = scraper.join().unwrap_or_default();
+    let scrape_times = scraper.stop();
     // The event is over: what the server counted, to hold against its records below.
     let counted = scrape(metrics, patience).context("cannot read the server's metrics")?;
     stop_gently(server)?;
     print_load(args, &report, before, after, peak_kb, wall);
+    let checked = check_records(home, &code, &report, args)?;
+    print_records(&checked);
+    check_metrics(&counted, &checked, &scrape_times)?;
+    check_printed_table(&shown, &checked, &code)?;
+    check_turnout(&report, &checked, args)
+}
+
+/// Creates the arena as its organiser would (`tournament new arena ...`), starting `args.start_in` seconds
+/// from now by the server's clock: the load's settings for it.
+async fn create_arena(
+    address: std::net::SocketAddr,
+    host_key: &str,
+    args: &BenchArenaArgs,
+    patience: Duration,
+) -> Result<ArenaLoadConfig> {
+    // The server counts the start from its clock's second: so does the load.
+    let now = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .context("the clock is before 1970")?;
+    let starts = UNIX_EPOCH + Duration::from_secs(now.as_secs() + args.start_in);
+    let words = format!(
+        "tournament new arena seconds={} {} in-seconds={} name={NAME}",
+        args.seconds, args.clock, args.start_in
+    );
+    let (said, status) = ask(address, host_key, "organiser", &words, patience)
+        .await
+        .context("cannot create the arena")?;
+    if status != Some(0) {
+        bail!("the server did not create the arena: {said}");
+    }
+    let code = said
+        .split("tournament ")
+        .nth(1)
+        .map(|rest| rest.chars().take(4).collect::<String>())
+        .context("no code in the server's answer")?;
+    Ok(ArenaLoadConfig {
+        address,
+        host_key: host_key.to_string(),
+        event: code,
+        players: args.players as usize,
+        starts,
+        ends: starts + Duration::from_secs(args.seconds),
+        plies: args.plies as usize,
+        draw_every: args.draw_every as usize,
+        think: Duration::from_millis(args.think),
+        patience,
+    })
+}
+
+/// The server's metrics scraped once a second while the event goes on, as Prometheus would: what a scrape
+/// costs.
+struct Scraper {
+    scraping: Arc<AtomicBool>,
+    thread: std::thread::JoinHandle<Vec<Duration>>,
+}
+
+impl Scraper {
+    fn start(metrics: std::net::SocketAddr, patience: Duration) -> Scraper {
+        let scraping = Arc::new(AtomicBool::new(true));
+        let thread = {
+            let scraping = Arc::clone(&scraping);
+            std::thread::spawn(move || {
+                let mut took = Vec::new();
+                while scraping.load(Ordering::Relaxed) {
+                    if let Ok(scraped) = scrape(metrics, patience) {
+                        took.push(scraped.took);
+                    }
+                    std::thread::sleep(Duration::from_secs(1));
+                }
+                took
+            })
+        };
+        Scraper { scraping, thread }
+    }
+
+    /// Stops scraping: how long each scrape took.
+    fn stop(self) -> Vec<Duration> {
+        self.scraping.store(false, Ordering::Relaxed);
+        self.thread.join().unwrap_or_default()
+    }
+}
+
+/// The arena as the server's records keep it, checked against the games the players played (and its pairings a
+/// minute printed).
+fn check_records(
+    home: &std::path::Path,
+    code: &str,
+    report: &ArenaLoadReport,
+    args: &BenchArenaArgs,
+) -> Result<ArenaChecked> {
     let file = home.join(EMBEDDED_RECORDS);
     let mut kept = SqliteRecords::open(&file).context("cannot open the records")?;
-    let event = TableCode::new(&code);
+    let event = TableCode::new(code);
     let record = kept
         .event(&event)
         .context("cannot read the records")?
@@ -169,10 +216,12 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
         args.seconds,
         pairings as f64 * 60.0 / args.seconds as f64
     );
-    let checked = checked.context("the records disagree with the games")?;
-    print_records(&checked);
-    check_metrics(&counted, &checked, &scrape_times)?;
-    let printed = printed_table(&shown);
+    checked.context("the records disagree with the games")
+}
+
+/// The table `tournament CODE` printed at the end is the scoring of the games the records hold.
+fn check_printed_table(shown: &str, checked: &ArenaChecked, code: &str) -> Result<()> {
+    let printed = printed_table(shown);
     if printed != checked.table {
         let first = printed
             .iter()
@@ -188,6 +237,15 @@ fn measure(server: &mut Server, home: &std::path::Path, args: &BenchArenaArgs) -
         "`tournament {code}` printed the same table ({} lines)",
         printed.len()
     );
+    Ok(())
+}
+
+/// Every player entered, none failed, and games were played.
+fn check_turnout(
+    report: &ArenaLoadReport,
+    checked: &ArenaChecked,
+    args: &BenchArenaArgs,
+) -> Result<()> {
     if report.joined < args.players as usize {
         bail!(
             "{} of {} players entered the arena",
