@@ -85,6 +85,24 @@ async fn table_news(table: &mut Option<TableLink>) -> Option<TableNews> {
 }
 
 impl Channels {
+    /// A connection's channels before anything is chosen: no engine, table, event or TV yet.
+    pub fn new() -> Channels {
+        Channels {
+            engine: mpsc::unbounded_channel().1,
+            proofs: mpsc::unbounded_channel().1,
+            trained: None,
+            table: None,
+            rematch: None,
+            lost: None,
+            unplayed: None,
+            taken_over: false,
+            event: None,
+            civility: None,
+            tv: false,
+            tv_next: false,
+        }
+    }
+
     /// Sends what the player asked of the table, and what the problem trainer decided to be kept; carries out
     /// what they asked about their opponent, and tells them.
     async fn send_requests(&mut self, session: &mut Session) {

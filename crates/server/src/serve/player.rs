@@ -93,20 +93,7 @@ async fn drive(
         player.shared.shutdown.clone(),
         player.shared.config.idle_timeout,
     );
-    let mut channels = Channels {
-        engine: mpsc::unbounded_channel().1,
-        proofs: mpsc::unbounded_channel().1,
-        trained: None,
-        table: None,
-        rematch: None,
-        lost: None,
-        unplayed: None,
-        taken_over: false,
-        event: None,
-        civility: None,
-        tv: false,
-        tv_next: false,
-    };
+    let mut channels = Channels::new();
     // The lobby follows the player's keys, as their games do.
     let keys = settings_of(&player.shared, &player.identity).0.keys;
     let mut lobby = Lobby::new(&player.identity.name, player.identity.is_guest(), keys);
@@ -114,16 +101,7 @@ async fn drive(
     // Read (and so let go) only as the lobby first shows: a connection that goes straight to its table and drops
     // there keeps the word for the next one.
     let mut news_told = false;
-    let mut next = match start {
-        Start::Lobby => Step::Lobby(None),
-        Start::Table(seated) => Step::Table(seated),
-        Start::Event(entered) => {
-            channels.event = Some(*entered);
-            Step::Event
-        }
-        Start::Watch(code) => Step::Ask(TableAsk::Watch(code)),
-        Start::Tv => Step::Tv,
-    };
+    let mut next = start.first_step(&mut channels);
     // Keys typed after the one that chose a game, for that game.
     let mut typed_ahead = Vec::new();
     loop {
@@ -170,37 +148,12 @@ async fn drive(
                 continue;
             }
             Step::Ask(ask) => {
-                next = match seating::take(&player.shared, &player.identity, ask).await {
-                    Ok(seated) => Step::Table(Box::new(seated)),
-                    // The TV's game ended between its choice and the watching: the next one, after a moment
-                    // (a game listed that cannot be watched must not make the TV spin).
-                    Err(_) if channels.tv => {
-                        tokio::time::sleep(Duration::from_secs(1)).await;
-                        Step::Tv
-                    }
-                    Err(why) => {
-                        tracing::info!(player = %player.identity.fingerprint, %why, "a table refused");
-                        // Out of the event too: its screen would send the player to the same table again.
-                        channels.event = None;
-                        Step::Lobby(Some(why.to_string()))
-                    }
-                };
+                next = ask_table(player, ask, &mut channels).await;
                 continue;
             }
             Step::Event => {
-                let Some(entered) = channels.event.as_mut() else {
-                    next = Step::Lobby(None);
-                    continue;
-                };
-                // The screen follows the player's keys, as the lobby and their games do.
-                let keys = settings_of(&player.shared, &player.identity).0.keys;
-                let choice = run_event(entered, &mut driver, out, &keys).await;
-                next = match choice {
-                    Ok(EventChoice::Board(code)) => Step::Ask(TableAsk::Join(code)),
-                    Ok(EventChoice::Leave) => {
-                        channels.event = None;
-                        Step::Lobby(None)
-                    }
+                next = match event_step(player, &mut channels, &mut driver, out).await {
+                    Ok(step) => step,
                     Err(end) => return end,
                 };
                 continue;
@@ -228,6 +181,62 @@ async fn drive(
             Err(end) => return end,
         };
     }
+}
+
+impl Start {
+    /// The step a connection starts with; an event entered on the way in is the channels' from then on.
+    fn first_step(self, channels: &mut Channels) -> Step {
+        match self {
+            Start::Lobby => Step::Lobby(None),
+            Start::Table(seated) => Step::Table(seated),
+            Start::Event(entered) => {
+                channels.event = Some(*entered);
+                Step::Event
+            }
+            Start::Watch(code) => Step::Ask(TableAsk::Watch(code)),
+            Start::Tv => Step::Tv,
+        }
+    }
+}
+
+/// The player asks for a seat or to watch: the table, or where a refusal leads.
+async fn ask_table(player: &ConnectedPlayer, ask: TableAsk, channels: &mut Channels) -> Step {
+    match seating::take(&player.shared, &player.identity, ask).await {
+        Ok(seated) => Step::Table(Box::new(seated)),
+        // The TV's game ended between its choice and the watching: the next one, after a moment (a game listed
+        // that cannot be watched must not make the TV spin).
+        Err(_) if channels.tv => {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            Step::Tv
+        }
+        Err(why) => {
+            tracing::info!(player = %player.identity.fingerprint, %why, "a table refused");
+            // Out of the event too: its screen would send the player to the same table again.
+            channels.event = None;
+            Step::Lobby(Some(why.to_string()))
+        }
+    }
+}
+
+/// The screen of the event the player is entered in, until they go to a board or leave it.
+async fn event_step(
+    player: &ConnectedPlayer,
+    channels: &mut Channels,
+    driver: &mut Driver,
+    out: &mut Output,
+) -> Result<Step, GameEnd> {
+    let Some(entered) = channels.event.as_mut() else {
+        return Ok(Step::Lobby(None));
+    };
+    // The screen follows the player's keys, as the lobby and their games do.
+    let keys = settings_of(&player.shared, &player.identity).0.keys;
+    Ok(match run_event(entered, driver, out, &keys).await? {
+        EventChoice::Board(code) => Step::Ask(TableAsk::Join(code)),
+        EventChoice::Leave => {
+            channels.event = None;
+            Step::Lobby(None)
+        }
+    })
 }
 
 impl Step {
